@@ -1,0 +1,167 @@
+//! Budgeted path tracing with predicates: supply lines, lines of communication, retreat paths.
+//!
+//! The rules say, per hex, whether a trace may enter it and whether it may go on *through* it
+//! ("may enter but not pass through", e.g. swamp for supply), what a step costs, and which hexes
+//! are targets. The search is a deterministic Dijkstra (ties broken by map order).
+
+use crate::hex::{Hex, HexDir};
+use crate::map::Map;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// What the rules allow for one hex of a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passage {
+    /// May not enter.
+    Blocked,
+    /// May enter, and the trace ends there unless it is a target.
+    EnterOnly,
+    /// May enter and continue.
+    Open,
+}
+
+/// A traced path: hexes from the start (excluded) to the target (included), and its cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Hexes after the start.
+    pub path: Vec<Hex>,
+    /// Total cost in the caller's units.
+    pub cost: u32,
+}
+
+/// Finds the cheapest trace from `start` to any hex for which `is_target` holds, spending at most
+/// `budget`. `step(from, to)` gives the cost of a step or `None` if the step is not allowed (a
+/// lake hexside); `passage(hex)` says whether the trace may enter / pass through a hex. The start
+/// hex counts as a target if `is_target(start)`.
+pub fn trace(
+    map: &Map,
+    start: Hex,
+    budget: u32,
+    mut step: impl FnMut(Hex, Hex) -> Option<u32>,
+    mut passage: impl FnMut(Hex) -> Passage,
+    mut is_target: impl FnMut(Hex) -> bool,
+) -> Option<Trace> {
+    let si = map.index(start)?;
+    if is_target(start) {
+        return Some(Trace {
+            path: Vec::new(),
+            cost: 0,
+        });
+    }
+    let n = map.len();
+    let mut cost = vec![u32::MAX; n];
+    let mut parent = vec![u32::MAX; n];
+    let mut heap = BinaryHeap::new();
+    cost[si] = 0;
+    heap.push(Reverse((0u32, si as u32)));
+    while let Some(Reverse((c, i))) = heap.pop() {
+        let i = i as usize;
+        if c != cost[i] {
+            continue;
+        }
+        let here = map.hex_of_index(i);
+        if i != si {
+            if is_target(here) {
+                let mut path = vec![here];
+                let mut k = i;
+                while parent[k] as usize != si {
+                    k = parent[k] as usize;
+                    path.push(map.hex_of_index(k));
+                }
+                path.reverse();
+                return Some(Trace { path, cost: c });
+            }
+            if passage(here) != Passage::Open {
+                continue;
+            }
+        }
+        for dir in HexDir::ALL {
+            let to = here.neighbor(dir);
+            let Some(j) = map.index(to) else { continue };
+            if passage(to) == Passage::Blocked {
+                continue;
+            }
+            let Some(s) = step(here, to) else { continue };
+            let nc = c.saturating_add(s);
+            if nc <= budget && nc < cost[j] {
+                cost[j] = nc;
+                parent[j] = i as u32;
+                heap.push(Reverse((nc, j as u32)));
+            }
+        }
+    }
+    None
+}
+
+/// Every hex a trace from `start` can reach within `budget` (start included), with its cost,
+/// dense by map index (`u32::MAX` = not reached).
+pub fn reach(
+    map: &Map,
+    start: Hex,
+    budget: u32,
+    mut step: impl FnMut(Hex, Hex) -> Option<u32>,
+    mut passage: impl FnMut(Hex) -> Passage,
+) -> Vec<u32> {
+    let n = map.len();
+    let mut cost = vec![u32::MAX; n];
+    let Some(si) = map.index(start) else {
+        return cost;
+    };
+    let mut heap = BinaryHeap::new();
+    cost[si] = 0;
+    heap.push(Reverse((0u32, si as u32)));
+    while let Some(Reverse((c, i))) = heap.pop() {
+        let i = i as usize;
+        if c != cost[i] {
+            continue;
+        }
+        let here = map.hex_of_index(i);
+        if i != si && passage(here) != Passage::Open {
+            continue;
+        }
+        for dir in HexDir::ALL {
+            let to = here.neighbor(dir);
+            let Some(j) = map.index(to) else { continue };
+            if passage(to) == Passage::Blocked {
+                continue;
+            }
+            let Some(s) = step(here, to) else { continue };
+            let nc = c.saturating_add(s);
+            if nc <= budget && nc < cost[j] {
+                cost[j] = nc;
+                heap.push(Reverse((nc, j as u32)));
+            }
+        }
+    }
+    cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numbering::Numbering;
+
+    #[test]
+    fn trace_respects_budget_and_enter_only_hexes() {
+        let map = Map::new("t", 9, 9, Numbering::default(), "clear");
+        let h = |l: &str| map.parse(l).expect("label");
+        let start = h("0505");
+        let west = |x: Hex| map.on_edge(x, "west");
+        let t = trace(&map, start, 10, |_, _| Some(1), |_| Passage::Open, west).expect("trace");
+        assert_eq!(t.cost, 4);
+        assert!(trace(&map, start, 3, |_, _| Some(1), |_| Passage::Open, west).is_none());
+        // a wall of enter-only hexes in column 03 stops the trace unless a target is on it
+        let swamp = |x: Hex| {
+            if map.offset(x).0 == 2 {
+                Passage::EnterOnly
+            } else {
+                Passage::Open
+            }
+        };
+        assert!(trace(&map, start, 10, |_, _| Some(1), swamp, west).is_none());
+        let col3 = |x: Hex| map.offset(x).0 == 2;
+        assert!(trace(&map, start, 10, |_, _| Some(1), swamp, col3).is_some());
+        let r = reach(&map, start, 1, |_, _| Some(1), |_| Passage::Open);
+        assert_eq!(r.iter().filter(|c| **c != u32::MAX).count(), 7);
+    }
+}

@@ -1,0 +1,123 @@
+//! Events: the primitive, already-decided changes that make up a game's history, and the log of
+//! accepted actions with the events each produced.
+//!
+//! **Invariant:** every event carries the new value, not a delta, so replaying events needs neither
+//! the rules nor the dice: `setup + events = state`.
+
+use crate::hex::Hex;
+use crate::state::{Face, Location, Value};
+use serde::{Deserialize, Serialize};
+
+/// One primitive change of the ground state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A unit was placed, entered, eliminated or removed.
+    Located {
+        /// Unit id.
+        unit: String,
+        /// New location.
+        to: Location,
+    },
+    /// A unit moved along a path of hexes (the last one is where it stands now).
+    Moved {
+        /// Unit id.
+        unit: String,
+        /// Hexes entered, in order.
+        path: Vec<Hex>,
+        /// Movement points spent, in the ruleset's units (for display).
+        cost: f64,
+    },
+    /// A unit's step count changed.
+    StepSet {
+        /// Unit id.
+        unit: String,
+        /// Steps lost so far.
+        step: u32,
+    },
+    /// A hidden unit was turned face-up with the face drawn for it.
+    Revealed {
+        /// Unit id.
+        unit: String,
+        /// Its values.
+        face: Face,
+    },
+    /// A unit flag was set or cleared.
+    UnitFlag {
+        /// Unit id.
+        unit: String,
+        /// Flag name.
+        flag: String,
+        /// Set (true) or cleared.
+        on: bool,
+    },
+    /// A unit variable was set or cleared.
+    UnitVar {
+        /// Unit id.
+        unit: String,
+        /// Variable name.
+        key: String,
+        /// New value, or None to clear.
+        value: Option<i64>,
+    },
+    /// A flag was cleared from every unit (of a side).
+    FlagsCleared {
+        /// Flag name.
+        flag: String,
+        /// Only this side's units, if given.
+        side: Option<String>,
+    },
+    /// A unit variable was cleared from every unit.
+    UnitVarsCleared {
+        /// Variable name.
+        key: String,
+    },
+    /// A marker was placed, moved or taken off the map.
+    MarkerMoved {
+        /// Marker id.
+        marker: u32,
+        /// New hex, or None for off the map.
+        hex: Option<Hex>,
+    },
+    /// A rule variable was set or cleared.
+    Var {
+        /// Name.
+        key: String,
+        /// New value, or None to clear.
+        value: Option<Value>,
+    },
+    /// The clock moved to a new game-turn / step.
+    Clock {
+        /// Game-turn.
+        turn: u32,
+        /// Step index in the sequence.
+        phase: usize,
+        /// The game is over.
+        finished: bool,
+    },
+    /// Dice were rolled.
+    Dice {
+        /// What for.
+        purpose: String,
+        /// The results.
+        rolls: Vec<u32>,
+        /// RNG position after the roll.
+        drawn_after: u64,
+    },
+    /// A ruling or remark for the log, with the rule case that made it.
+    Note {
+        /// Rule reference, e.g. `"6.22"`.
+        rule: Option<String>,
+        /// What happened, in words a player can check.
+        text: String,
+    },
+}
+
+/// An accepted action and the events it produced.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// The action as the player gave it.
+    pub action: crate::action::Action,
+    /// What it did.
+    pub events: Vec<Event>,
+}

@@ -1,0 +1,39 @@
+//! # kessel-core
+//!
+//! The game-agnostic engine of Kessel: hex maps, units and markers, movement fields, path tracing,
+//! zones of control, odds and results tables, a sequencer, an append-only event log, seeded dice,
+//! and the sandboxed Lua host that runs a ruleset. It knows no particular game: sides, unit types,
+//! terrain, tables and the sequence of play all come from the ruleset (Lua) and the scenario (TOML).
+//!
+//! # Layout
+//! - [`hex`], [`numbering`]: axial hexes, directions, canonical hexsides; printed labels (`CCRR`).
+//! - [`map`]: terrain per hex, features and links on hexsides, places, areas, tags.
+//! - [`state`], [`event`], [`action`]: the ground state, the events that change it, the actions
+//!   players take and the rejections the rules give.
+//! - [`algo`]: movement fields, budgeted traces, zones of control (native, dense, deterministic).
+//! - [`tables`], [`dice`], [`options`]: odds columns and results tables; seeded dice; options and
+//!   profiles.
+//! - [`scenario`]: the TOML file formats → [`map::Map`] and [`scenario::Scenario`], with located errors.
+//! - [`script`]: the Lua host: sandbox, limits, module loading, the `kessel.*` API.
+//! - [`ruleset`]: what a ruleset declared (sides, unit types, costs, tables, sequence, options).
+//! - [`engine`]: [`engine::Engine`] ties state, rules and log together: validate, act, undo, save,
+//!   load, replay.
+
+pub mod action;
+pub mod algo;
+pub mod dice;
+pub mod error;
+pub mod event;
+pub mod hex;
+pub mod map;
+pub mod numbering;
+pub mod options;
+pub mod scenario;
+pub mod state;
+pub mod tables;
+
+pub use action::{Action, Reason, Rejection};
+pub use event::{Event, LogEntry};
+pub use hex::{Hex, HexDir, Hexside};
+pub use map::Map;
+pub use state::GameState;

@@ -1,0 +1,236 @@
+//! Options (house rules, tournament interpretations, source conflicts) declared by a ruleset, and
+//! profiles: TOML files choosing option values.
+
+use crate::error::{line_of, toml_error, LoadError, LoadErrors};
+use crate::state::Value;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The type of an option's value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionType {
+    /// On or off.
+    Bool,
+    /// A whole number.
+    Int,
+    /// One of a list of ids.
+    Choice(Vec<String>),
+}
+
+/// One declared option.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionDecl {
+    /// Stable id (`wbc09_01_retreat_priority`).
+    pub id: String,
+    /// Value type.
+    pub kind: OptionType,
+    /// Default value.
+    pub default: Value,
+    /// One-line description.
+    pub description: String,
+    /// Rule reference (`"9.7"`, `"WBC09 #1"`).
+    pub rule: String,
+}
+
+impl OptionDecl {
+    /// Checks a value against the type; returns a message on mismatch.
+    pub fn check(&self, v: &Value) -> Result<(), String> {
+        match (&self.kind, v) {
+            (OptionType::Bool, Value::Bool(_)) => Ok(()),
+            (OptionType::Int, Value::Number(n)) if n.is_i64() => Ok(()),
+            (OptionType::Choice(c), Value::String(s)) if c.contains(s) => Ok(()),
+            (OptionType::Choice(c), _) => Err(format!(
+                "option `{}` takes one of: {}",
+                self.id,
+                c.join(", ")
+            )),
+            (OptionType::Bool, _) => Err(format!("option `{}` takes true or false", self.id)),
+            (OptionType::Int, _) => Err(format!("option `{}` takes a whole number", self.id)),
+        }
+    }
+}
+
+/// A profile: a named set of option values.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Profile {
+    /// Name (file stem).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// Chosen values (options not listed keep their defaults).
+    pub values: BTreeMap<String, Value>,
+    /// Line of each value in the file, for messages.
+    pub lines: BTreeMap<String, usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProfileFile {
+    #[serde(default)]
+    profile: ProfileHeader,
+    #[serde(default)]
+    options: BTreeMap<toml::Spanned<String>, toml::Value>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ProfileHeader {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    description: String,
+}
+
+fn toml_to_value(v: &toml::Value) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+impl Profile {
+    /// Parses a profile file and checks every value against the declared options: an unknown id or
+    /// a wrong type is an error naming the line.
+    pub fn parse(path: &Path, text: &str, decls: &[OptionDecl]) -> Result<Profile, LoadErrors> {
+        let file: ProfileFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+        let mut p = Profile {
+            name: file.profile.name.unwrap_or_else(|| {
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            }),
+            description: file.profile.description,
+            ..Profile::default()
+        };
+        let mut errors = Vec::new();
+        for (key, value) in file.options {
+            let line = line_of(text, key.span().start);
+            let id = key.into_inner();
+            let v = toml_to_value(&value);
+            match decls.iter().find(|d| d.id == id) {
+                None => errors.push(LoadError::new(
+                    path,
+                    Some(line),
+                    format!("unknown option `{id}`{}", suggest(&id, decls)),
+                )),
+                Some(d) => match d.check(&v) {
+                    Ok(()) => {
+                        p.lines.insert(id.clone(), line);
+                        p.values.insert(id, v);
+                    }
+                    Err(m) => errors.push(LoadError::new(path, Some(line), m)),
+                },
+            }
+        }
+        errors.sort_by_key(|e| e.line);
+        if errors.is_empty() {
+            Ok(p)
+        } else {
+            Err(LoadErrors(errors))
+        }
+    }
+}
+
+fn suggest(id: &str, decls: &[OptionDecl]) -> String {
+    let best = decls
+        .iter()
+        .map(|d| (common_prefix(id, &d.id), &d.id))
+        .max_by_key(|(n, _)| *n);
+    match best {
+        Some((n, name)) if n >= 4 => format!(" (did you mean `{name}`?)"),
+        _ => String::new(),
+    }
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// The options in force: declarations plus chosen values.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Options {
+    /// Declarations, in declaration order.
+    pub decls: Vec<OptionDecl>,
+    /// Values in force (every declared option has one).
+    pub values: BTreeMap<String, Value>,
+    /// Name of the profile applied.
+    pub profile: String,
+}
+
+impl Options {
+    /// Defaults for every declaration.
+    pub fn defaults(decls: Vec<OptionDecl>) -> Options {
+        let values = decls
+            .iter()
+            .map(|d| (d.id.clone(), d.default.clone()))
+            .collect();
+        Options {
+            decls,
+            values,
+            profile: "defaults".into(),
+        }
+    }
+
+    /// Defaults overlaid with a profile.
+    pub fn with_profile(decls: Vec<OptionDecl>, profile: &Profile) -> Options {
+        let mut o = Options::defaults(decls);
+        for (k, v) in &profile.values {
+            o.values.insert(k.clone(), v.clone());
+        }
+        o.profile = profile.name.clone();
+        o
+    }
+
+    /// The value of an option.
+    pub fn get(&self, id: &str) -> Option<&Value> {
+        self.values.get(id)
+    }
+
+    /// True if a bool option is on.
+    pub fn on(&self, id: &str) -> bool {
+        matches!(self.values.get(id), Some(Value::Bool(true)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decls() -> Vec<OptionDecl> {
+        vec![
+            OptionDecl {
+                id: "fast_rivers".into(),
+                kind: OptionType::Bool,
+                default: Value::Bool(false),
+                description: "rivers cost less".into(),
+                rule: "1.2".into(),
+            },
+            OptionDecl {
+                id: "city_vp".into(),
+                kind: OptionType::Int,
+                default: Value::from(25),
+                description: "VP".into(),
+                rule: "15".into(),
+            },
+        ]
+    }
+
+    #[test]
+    fn profile_overrides_defaults() {
+        let text = "[profile]\ndescription = \"x\"\n[options]\nfast_rivers = true\n";
+        let p = Profile::parse(Path::new("p.toml"), text, &decls()).expect("valid");
+        let o = Options::with_profile(decls(), &p);
+        assert!(o.on("fast_rivers"));
+        assert_eq!(o.get("city_vp"), Some(&Value::from(25)));
+        assert_eq!(p.name, "p");
+    }
+
+    #[test]
+    fn unknown_option_names_the_line() {
+        let text = "[options]\nfast_rivers = true\nfast_river = false\ncity_vp = \"x\"\n";
+        let e = Profile::parse(Path::new("p.toml"), text, &decls()).expect_err("invalid");
+        assert_eq!(e.0.len(), 2);
+        assert_eq!(e.0[0].line, Some(3));
+        assert!(e.0[0].message.contains("did you mean `fast_rivers`"));
+        assert_eq!(e.0[1].line, Some(4));
+    }
+}

@@ -1,0 +1,762 @@
+//! Loading maps and scenarios from TOML: file-format types (serde) → [`Map`] and [`Scenario`],
+//! collecting every problem with its file and line instead of stopping at the first.
+//!
+//! This module and [`crate::script`]'s file loader are the only places the core reads files.
+
+use crate::error::{line_of, toml_error, LoadError, LoadErrors};
+use crate::hex::{Hex, Hexside};
+use crate::map::{Area, Map, Place};
+use crate::numbering::{LowerColumns, Numbering};
+use crate::state::{Entry, Face, GameState, Location, Marker, Unit, Value};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use toml::Spanned;
+
+type S<T> = Spanned<T>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapFile {
+    map: MapHeader,
+    terrain: TerrainSection,
+    #[serde(default)]
+    hexsides: Vec<HexsideFeature>,
+    #[serde(default)]
+    links: Vec<LinkFeature>,
+    #[serde(default)]
+    places: Vec<PlaceEntry>,
+    #[serde(default)]
+    areas: Vec<AreaEntry>,
+    #[serde(default)]
+    tags: Vec<TagEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapHeader {
+    name: String,
+    columns: S<u32>,
+    rows: S<u32>,
+    #[serde(default = "ccrr")]
+    numbering: S<String>,
+    #[serde(default = "one")]
+    first_column: i32,
+    #[serde(default = "one")]
+    first_row: i32,
+    #[serde(default = "even")]
+    lower_columns: LowerColumns,
+}
+
+fn ccrr() -> S<String> {
+    Spanned::new(0..0, "ccrr".to_string())
+}
+fn one() -> i32 {
+    1
+}
+fn even() -> LowerColumns {
+    LowerColumns::Even
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerrainSection {
+    default: String,
+    #[serde(default)]
+    legend: BTreeMap<String, String>,
+    #[serde(default)]
+    rows: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HexsideFeature {
+    kind: String,
+    #[serde(default)]
+    name: Option<String>,
+    sides: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LinkFeature {
+    kind: String,
+    #[serde(default)]
+    name: Option<String>,
+    path: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlaceEntry {
+    name: String,
+    kind: String,
+    hexes: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AreaEntry {
+    id: String,
+    #[serde(default)]
+    name: Option<String>,
+    hexes: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TagEntry {
+    tag: String,
+    hexes: Vec<S<String>>,
+}
+
+/// Collects located errors for one file.
+struct Diag<'a> {
+    file: &'a Path,
+    text: &'a str,
+    errors: Vec<LoadError>,
+}
+
+impl Diag<'_> {
+    fn at(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
+        let line = (span.end > 0).then(|| line_of(self.text, span.start));
+        self.errors.push(LoadError::new(self.file, line, msg));
+    }
+}
+
+/// Parses hex lists with ranges (`"0108..0115"`) against a numbering and bounds.
+fn parse_hexes(map: &Map, items: &[S<String>], d: &mut Diag<'_>) -> Vec<Hex> {
+    let mut out = Vec::new();
+    for item in items {
+        match expand_label(map, item.get_ref()) {
+            Ok(hexes) => out.extend(hexes),
+            Err(m) => d.at(item.span(), m),
+        }
+    }
+    out
+}
+
+/// Expands one label or range into on-map hexes.
+pub fn expand_label(map: &Map, text: &str) -> Result<Vec<Hex>, String> {
+    let one = |l: &str| -> Result<Hex, String> {
+        let h = map
+            .numbering()
+            .parse(l)
+            .ok_or_else(|| format!("`{l}` is not a hex number"))?;
+        if !map.contains(h) {
+            return Err(format!("hex {l} is off the map"));
+        }
+        Ok(h)
+    };
+    if let Some((a, b)) = text.split_once("..") {
+        let (ha, hb) = (one(a.trim())?, one(b.trim())?);
+        let (ca, ra) = map.offset(ha);
+        let (cb, rb) = map.offset(hb);
+        if ca == cb {
+            Ok((ra.min(rb)..=ra.max(rb)).map(|r| map.hex_at(ca, r)).collect())
+        } else if ra == rb {
+            Ok((ca.min(cb)..=ca.max(cb)).map(|c| map.hex_at(c, ra)).collect())
+        } else {
+            Err(format!("range `{text}` must run along one column or one row"))
+        }
+    } else {
+        Ok(vec![one(text)?])
+    }
+}
+
+/// Loads a map file.
+pub fn load_map(path: &Path) -> Result<Map, LoadErrors> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LoadError::new(path, None, format!("cannot read map: {e}")))?;
+    parse_map(path, &text)
+}
+
+/// Parses map TOML text (the path is for messages).
+pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
+    let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+    let mut d = Diag {
+        file: path,
+        text,
+        errors: Vec::new(),
+    };
+    let h = &file.map;
+    if h.numbering.get_ref() != "ccrr" {
+        d.at(
+            h.numbering.span(),
+            format!(
+                "unknown numbering `{}` (supported: \"ccrr\")",
+                h.numbering.get_ref()
+            ),
+        );
+    }
+    let (cols, rows) = (*h.columns.get_ref(), *h.rows.get_ref());
+    if !(1..=99).contains(&cols) {
+        d.at(h.columns.span(), "columns must be 1..=99");
+    }
+    if !(1..=99).contains(&rows) {
+        d.at(h.rows.span(), "rows must be 1..=99");
+    }
+    if !d.errors.is_empty() {
+        return Err(LoadErrors(d.errors));
+    }
+    let numbering = Numbering {
+        first_column: h.first_column,
+        first_row: h.first_row,
+        lower_columns: h.lower_columns,
+        digits: 2,
+    };
+    let mut map = Map::new(&h.name, cols, rows, numbering, &file.terrain.default);
+    // terrain rows
+    if !file.terrain.rows.is_empty() && file.terrain.rows.len() != rows as usize {
+        d.at(
+            file.terrain.rows[0].span(),
+            format!(
+                "terrain has {} rows, the map has {rows}",
+                file.terrain.rows.len()
+            ),
+        );
+    }
+    for (r, row) in file.terrain.rows.iter().enumerate() {
+        let chars: Vec<char> = row.get_ref().chars().collect();
+        if chars.len() != cols as usize {
+            d.at(
+                row.span(),
+                format!(
+                    "terrain row {} has {} hexes, the map has {cols} columns",
+                    r + 1,
+                    chars.len()
+                ),
+            );
+        }
+        for (c, ch) in chars.iter().enumerate().take(cols as usize) {
+            let Some(name) = file.terrain.legend.get(&ch.to_string()) else {
+                d.at(
+                    row.span(),
+                    format!("terrain character `{ch}` is not in the legend"),
+                );
+                continue;
+            };
+            let hex = map.hex_at(c as i32, r as i32);
+            if let Err(e) = map.set_terrain(hex, name) {
+                d.at(row.span(), e.to_string());
+            }
+        }
+    }
+    // hexside features
+    for f in &file.hexsides {
+        let mut sides = Vec::new();
+        for s in &f.sides {
+            let Some((a, b)) = s.get_ref().split_once('/') else {
+                d.at(s.span(), format!("hexside `{}` must be written AAAA/BBBB", s.get_ref()));
+                continue;
+            };
+            let (ha, hb) = (map.numbering().parse(a.trim()), map.numbering().parse(b.trim()));
+            let (Some(ha), Some(hb)) = (ha, hb) else {
+                d.at(s.span(), format!("`{}` is not a pair of hex numbers", s.get_ref()));
+                continue;
+            };
+            if !map.contains(ha) && !map.contains(hb) {
+                d.at(s.span(), format!("hexside {} is off the map", s.get_ref()));
+                continue;
+            }
+            match Hexside::between(ha, hb) {
+                Some(side) => sides.push(side),
+                None => d.at(s.span(), format!("hexes {} are not adjacent", s.get_ref())),
+            }
+        }
+        if let Err(e) = map.add_side_feature(&f.kind, f.name.clone(), sides) {
+            d.at(0..0, e.to_string());
+        }
+    }
+    for l in &file.links {
+        let mut path = Vec::new();
+        for (i, s) in l.path.iter().enumerate() {
+            match expand_label(&map, s.get_ref()) {
+                Ok(h) if h.len() == 1 => {
+                    if let Some(prev) = path.last() {
+                        if Hexside::between(*prev, h[0]).is_none() {
+                            d.at(
+                                s.span(),
+                                format!(
+                                    "{} `{}`: {} does not touch the previous hex {} (step {})",
+                                    l.kind,
+                                    l.name.as_deref().unwrap_or(""),
+                                    s.get_ref(),
+                                    map.label(*prev),
+                                    i
+                                ),
+                            );
+                        }
+                    }
+                    path.push(h[0]);
+                }
+                Ok(_) => d.at(s.span(), "a link path takes single hexes, not ranges"),
+                Err(m) => d.at(s.span(), m),
+            }
+        }
+        if d.errors.is_empty() {
+            if let Err(e) = map.add_link(&l.kind, l.name.clone(), path) {
+                d.at(0..0, e.to_string());
+            }
+        }
+    }
+    for p in &file.places {
+        let hexes = parse_hexes(&map, &p.hexes, &mut d);
+        let place = Place {
+            name: p.name.clone(),
+            kind: p.kind.clone(),
+            hexes,
+        };
+        if let Err(e) = map.add_place(place) {
+            d.at(0..0, e.to_string());
+        }
+    }
+    for a in &file.areas {
+        let hexes = parse_hexes(&map, &a.hexes, &mut d);
+        if map.areas.contains_key(&a.id) {
+            let span = a.hexes.first().map(|h| h.span()).unwrap_or(0..0);
+            d.at(span, format!("area `{}` is defined twice", a.id));
+        }
+        map.areas.insert(
+            a.id.clone(),
+            Area {
+                id: a.id.clone(),
+                name: a.name.clone().unwrap_or_else(|| a.id.clone()),
+                hexes,
+            },
+        );
+    }
+    for t in &file.tags {
+        let hexes = parse_hexes(&map, &t.hexes, &mut d);
+        map.tags.entry(t.tag.clone()).or_default().extend(hexes);
+    }
+    if d.errors.is_empty() {
+        Ok(map)
+    } else {
+        Err(LoadErrors(d.errors))
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Scenario
+// ------------------------------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioFile {
+    scenario: ScenarioHeader,
+    #[serde(default)]
+    pools: Vec<PoolEntry>,
+    #[serde(default)]
+    units: Vec<S<UnitEntry>>,
+    #[serde(default)]
+    markers: Vec<MarkerEntry>,
+    #[serde(default)]
+    objectives: Vec<S<ObjectiveEntry>>,
+    #[serde(default)]
+    levels: Vec<LevelEntry>,
+    #[serde(default)]
+    vars: BTreeMap<String, toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioHeader {
+    name: String,
+    ruleset: String,
+    #[serde(default)]
+    profile: Option<String>,
+    map: String,
+    turns: S<u32>,
+    #[serde(default)]
+    first_turn: Option<u32>,
+    #[serde(default)]
+    notes: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PoolEntry {
+    id: String,
+    #[serde(default)]
+    side: Option<String>,
+    faces: Vec<S<(String, u32)>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitEntry {
+    id: String,
+    #[serde(default)]
+    name: Option<String>,
+    side: S<String>,
+    #[serde(rename = "type")]
+    kind: S<String>,
+    #[serde(default)]
+    formation: Option<String>,
+    #[serde(default)]
+    faces: Vec<S<String>>,
+    #[serde(default)]
+    hidden: bool,
+    #[serde(default)]
+    pool: Option<S<String>>,
+    #[serde(default)]
+    at: Option<S<String>>,
+    #[serde(default)]
+    area: Option<S<String>>,
+    #[serde(default)]
+    enter: Option<S<EnterEntry>>,
+    #[serde(default)]
+    attrs: BTreeMap<String, i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnterEntry {
+    turn: u32,
+    area: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MarkerEntry {
+    kind: String,
+    #[serde(default)]
+    side: Option<String>,
+    count: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectiveEntry {
+    #[serde(default)]
+    place: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    hexes: Vec<String>,
+    vp: i64,
+    #[serde(default)]
+    side: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LevelEntry {
+    name: String,
+    #[serde(default)]
+    max: Option<i64>,
+}
+
+/// A unit as the scenario declares it, with the line it was declared on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitSpec {
+    /// The unit in its initial state.
+    pub unit: Unit,
+    /// Line of its table in the scenario file.
+    pub line: usize,
+}
+
+/// A victory objective.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Objective {
+    /// Name (the place's, or given).
+    pub name: String,
+    /// Hexes.
+    pub hexes: Vec<Hex>,
+    /// Victory points.
+    pub vp: i64,
+    /// Side scoring it.
+    pub side: Option<String>,
+}
+
+/// A victory level: applies when the score is at most `max` (first match wins).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Level {
+    /// Name.
+    pub name: String,
+    /// Upper bound, inclusive; None = any.
+    pub max: Option<i64>,
+}
+
+/// A loaded scenario: its map, order of battle, pools and victory data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// The scenario file.
+    pub path: PathBuf,
+    /// Name.
+    pub name: String,
+    /// Folder of the ruleset.
+    pub ruleset_dir: PathBuf,
+    /// Default profile.
+    pub profile: Option<String>,
+    /// The map file.
+    pub map_path: PathBuf,
+    /// The map.
+    pub map: Arc<Map>,
+    /// Number of game-turns.
+    pub turns: u32,
+    /// First game-turn.
+    pub first_turn: u32,
+    /// Notes for players.
+    pub notes: String,
+    /// Units.
+    pub units: Vec<UnitSpec>,
+    /// Pools: id → (side, faces with repeats).
+    pub pools: BTreeMap<String, (Option<String>, Vec<Face>)>,
+    /// Markers.
+    pub markers: Vec<Marker>,
+    /// Objectives.
+    pub objectives: Vec<Objective>,
+    /// Victory levels.
+    pub levels: Vec<Level>,
+    /// Free variables for the rules.
+    pub vars: BTreeMap<String, Value>,
+}
+
+impl Scenario {
+    /// Loads a scenario and its map, reporting every problem found.
+    pub fn load(path: &Path) -> Result<Scenario, LoadErrors> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LoadError::new(path, None, format!("cannot read scenario: {e}")))?;
+        Scenario::parse(path, &text)
+    }
+
+    /// Parses scenario text; the map is read relative to `path`.
+    pub fn parse(path: &Path, text: &str) -> Result<Scenario, LoadErrors> {
+        let file: ScenarioFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let map_path = dir.join(&file.scenario.map);
+        let map = load_map(&map_path)?;
+        let mut d = Diag {
+            file: path,
+            text,
+            errors: Vec::new(),
+        };
+        let turns = *file.scenario.turns.get_ref();
+        if turns == 0 {
+            d.at(file.scenario.turns.span(), "a scenario needs at least one turn");
+        }
+        let first_turn = file.scenario.first_turn.unwrap_or(1);
+
+        let mut pools = BTreeMap::new();
+        for p in &file.pools {
+            let mut faces = Vec::new();
+            for f in &p.faces {
+                let (face, count) = f.get_ref();
+                match Face::parse(face) {
+                    Some(fc) => faces.extend(std::iter::repeat_n(fc, *count as usize)),
+                    None => d.at(f.span(), format!("`{face}` is not a face (A-D-M)")),
+                }
+            }
+            pools.insert(p.id.clone(), (p.side.clone(), faces));
+        }
+
+        let mut units = Vec::new();
+        let mut seen = BTreeSet::new();
+        for entry in &file.units {
+            let line = line_of(text, entry.span().start);
+            let u = entry.get_ref();
+            if !seen.insert(u.id.clone()) {
+                d.at(entry.span(), format!("unit id `{}` is used twice", u.id));
+            }
+            let mut faces = Vec::new();
+            for f in &u.faces {
+                match Face::parse(f.get_ref()) {
+                    Some(fc) => faces.push(fc),
+                    None => d.at(f.span(), format!("`{}` is not a face (A-D-M)", f.get_ref())),
+                }
+            }
+            if u.hidden {
+                match &u.pool {
+                    None => d.at(entry.span(), format!("hidden unit `{}` needs a pool", u.id)),
+                    Some(p) if !pools.contains_key(p.get_ref()) => {
+                        d.at(p.span(), format!("unknown pool `{}`", p.get_ref()))
+                    }
+                    _ => {}
+                }
+            } else if faces.is_empty() {
+                d.at(entry.span(), format!("unit `{}` has no faces", u.id));
+            }
+            let mut location = Location::Pending;
+            let mut setup_area = None;
+            if let Some(at) = &u.at {
+                match map.numbering().parse(at.get_ref()) {
+                    Some(h) if map.contains(h) => location = Location::Map(h),
+                    Some(_) => d.at(
+                        at.span(),
+                        format!("unit `{}` is placed off the map at {}", u.id, at.get_ref()),
+                    ),
+                    None => d.at(
+                        at.span(),
+                        format!("unit `{}`: `{}` is not a hex number", u.id, at.get_ref()),
+                    ),
+                }
+            }
+            if let Some(area) = &u.area {
+                match map.areas.get(area.get_ref()) {
+                    Some(a) if !a.hexes.is_empty() => {
+                        setup_area = Some(area.get_ref().clone());
+                        // spread units of one area over its hexes in file order; the owner may
+                        // rearrange them with the ruleset's set-up action
+                        let k = units
+                            .iter()
+                            .filter(|s: &&UnitSpec| s.unit.setup_area.as_ref() == Some(area.get_ref()))
+                            .count();
+                        location = Location::Map(a.hexes[k % a.hexes.len()]);
+                    }
+                    _ => d.at(area.span(), format!("unknown area `{}`", area.get_ref())),
+                }
+            }
+            let mut entry_spec = None;
+            if let Some(e) = &u.enter {
+                let en = e.get_ref();
+                if en.turn < first_turn || en.turn > first_turn + turns.saturating_sub(1) {
+                    d.at(
+                        e.span(),
+                        format!(
+                            "unit `{}` enters on turn {}, but the scenario has turns {}–{}",
+                            u.id,
+                            en.turn,
+                            first_turn,
+                            first_turn + turns.saturating_sub(1)
+                        ),
+                    );
+                }
+                if !map.areas.contains_key(&en.area) {
+                    d.at(e.span(), format!("unit `{}`: unknown entry area `{}`", u.id, en.area));
+                }
+                entry_spec = Some(Entry {
+                    turn: en.turn,
+                    area: en.area.clone(),
+                });
+            }
+            if u.at.is_some() as u8 + u.area.is_some() as u8 + u.enter.is_some() as u8 > 1 {
+                d.at(
+                    entry.span(),
+                    format!("unit `{}`: give only one of `at`, `area` and `enter`", u.id),
+                );
+            }
+            units.push(UnitSpec {
+                unit: Unit {
+                    id: u.id.clone(),
+                    name: u.name.clone().unwrap_or_else(|| u.id.clone()),
+                    side: u.side.get_ref().clone(),
+                    kind: u.kind.get_ref().clone(),
+                    formation: u.formation.clone(),
+                    faces,
+                    step: 0,
+                    hidden: u.hidden,
+                    pool: u.pool.as_ref().map(|p| p.get_ref().clone()),
+                    location,
+                    entry: entry_spec,
+                    setup_area,
+                    attrs: u.attrs.clone(),
+                    flags: BTreeSet::new(),
+                    vars: BTreeMap::new(),
+                },
+                line,
+            });
+        }
+
+        let mut markers = Vec::new();
+        for m in &file.markers {
+            for _ in 0..m.count {
+                markers.push(Marker {
+                    id: markers.len() as u32,
+                    kind: m.kind.clone(),
+                    side: m.side.clone(),
+                    hex: None,
+                });
+            }
+        }
+
+        let mut objectives = Vec::new();
+        for o in &file.objectives {
+            let ob = o.get_ref();
+            let mut hexes = Vec::new();
+            let mut name = ob.name.clone();
+            if let Some(p) = &ob.place {
+                match map.place(p) {
+                    Some(place) => hexes.extend(place.hexes.iter().copied()),
+                    None => d.at(o.span(), format!("objective: unknown place `{p}`")),
+                }
+                name = name.or_else(|| Some(p.clone()));
+            }
+            for l in &ob.hexes {
+                match expand_label(&map, l) {
+                    Ok(h) => hexes.extend(h),
+                    Err(m) => d.at(o.span(), m),
+                }
+            }
+            if hexes.is_empty() {
+                d.at(o.span(), "objective has no hexes (give `place` or `hexes`)");
+            }
+            objectives.push(Objective {
+                name: name.unwrap_or_else(|| {
+                    hexes.first().map(|h| map.label(*h)).unwrap_or_default()
+                }),
+                hexes,
+                vp: ob.vp,
+                side: ob.side.clone(),
+            });
+        }
+        let levels = file
+            .levels
+            .iter()
+            .map(|l| Level {
+                name: l.name.clone(),
+                max: l.max,
+            })
+            .collect();
+        let vars = file
+            .vars
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null)))
+            .collect();
+
+        if !d.errors.is_empty() {
+            return Err(LoadErrors(d.errors));
+        }
+        Ok(Scenario {
+            path: path.to_path_buf(),
+            name: file.scenario.name,
+            ruleset_dir: dir.join(&file.scenario.ruleset),
+            profile: file.scenario.profile,
+            map_path,
+            map: Arc::new(map),
+            turns,
+            first_turn,
+            notes: file.scenario.notes,
+            units,
+            pools,
+            markers,
+            objectives,
+            levels,
+            vars,
+        })
+    }
+
+    /// Line of a unit's table, for messages.
+    pub fn unit_line(&self, id: &str) -> Option<usize> {
+        self.units.iter().find(|u| u.unit.id == id).map(|u| u.line)
+    }
+
+    /// The state before any action: set-up placed, pools full, dice at `seed`.
+    pub fn initial_state(&self, sides: Vec<String>, seed: u64) -> GameState {
+        let mut s = GameState::new(self.map.clone(), sides, seed);
+        for spec in &self.units {
+            s.add_unit(spec.unit.clone());
+        }
+        s.markers = self.markers.clone();
+        s.turn = self.first_turn;
+        s.last_turn = self.first_turn + self.turns - 1;
+        s.pools = self
+            .pools
+            .iter()
+            .map(|(k, (_, f))| (k.clone(), f.clone()))
+            .collect();
+        s
+    }
+}

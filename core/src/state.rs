@@ -1,0 +1,367 @@
+//! The ground state of a game: units, markers, the clock, free variables and the dice position.
+//!
+//! **Invariant:** during play the only mutation is [`GameState::apply`] of an [`Event`]; everything
+//! else (movement fields, ZOC, supply) is derived from this state and recomputable.
+
+use crate::event::Event;
+use crate::hex::Hex;
+use crate::map::Map;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Free-form value for rule variables (JSON model, ordered keys).
+pub type Value = serde_json::Value;
+
+/// One step's printed values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Face {
+    /// Attack strength.
+    pub attack: i32,
+    /// Defence strength.
+    pub defence: i32,
+    /// Movement allowance.
+    pub movement: i32,
+}
+
+impl Face {
+    /// Parses `"A-D-M"`.
+    pub fn parse(text: &str) -> Option<Face> {
+        let parts: Vec<&str> = text.trim().split('-').collect();
+        let [a, d, m] = parts.as_slice() else {
+            return None;
+        };
+        Some(Face {
+            attack: a.trim().parse().ok()?,
+            defence: d.trim().parse().ok()?,
+            movement: m.trim().parse().ok()?,
+        })
+    }
+}
+
+impl std::fmt::Display for Face {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}-{}", self.attack, self.defence, self.movement)
+    }
+}
+
+/// Where a unit is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Location {
+    /// On the map.
+    Map(Hex),
+    /// Not yet in play (a reinforcement).
+    Pending,
+    /// Eliminated (in the dead pile).
+    Eliminated,
+    /// Removed from the game for good.
+    Removed,
+}
+
+/// When and where a reinforcement enters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Game-turn of arrival.
+    pub turn: u32,
+    /// Area id on the map.
+    pub area: String,
+}
+
+/// A counter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Stable id from the scenario.
+    pub id: String,
+    /// Printed name.
+    pub name: String,
+    /// Side id.
+    pub side: String,
+    /// Unit type id (declared by the ruleset).
+    pub kind: String,
+    /// Formation (division, army), if any.
+    pub formation: Option<String>,
+    /// Values per step, front first. Empty for a hidden unit not yet revealed.
+    pub faces: Vec<Face>,
+    /// Steps lost so far (0 = full strength).
+    pub step: u32,
+    /// Face-down: values unknown until revealed.
+    pub hidden: bool,
+    /// Pool the hidden values are drawn from.
+    pub pool: Option<String>,
+    /// Where it is.
+    pub location: Location,
+    /// Arrival, for reinforcements.
+    pub entry: Option<Entry>,
+    /// Set-up area, for units placed by their owner inside an area.
+    pub setup_area: Option<String>,
+    /// Fixed integer attributes from the scenario (a leader's rating, …).
+    pub attrs: BTreeMap<String, i64>,
+    /// Dynamic flags set by the rules (disrupted, attacked, …).
+    pub flags: BTreeSet<String>,
+    /// Dynamic integer values set by the rules (MP spent, …).
+    pub vars: BTreeMap<String, i64>,
+}
+
+impl Unit {
+    /// The current face, or `None` when hidden or out of steps.
+    pub fn face(&self) -> Option<Face> {
+        if self.hidden {
+            return None;
+        }
+        self.faces.get(self.step as usize).copied()
+    }
+
+    /// Steps left.
+    pub fn steps_left(&self) -> u32 {
+        if self.hidden && self.faces.is_empty() {
+            return 1;
+        }
+        (self.faces.len() as u32).saturating_sub(self.step)
+    }
+
+    /// The hex it stands in, if on the map.
+    pub fn hex(&self) -> Option<Hex> {
+        match self.location {
+            Location::Map(h) => Some(h),
+            _ => None,
+        }
+    }
+}
+
+/// A marker (interdiction, disruption, rail cut, …).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    /// Index-based id, stable for a scenario.
+    pub id: u32,
+    /// Marker kind.
+    pub kind: String,
+    /// Owning side, if any.
+    pub side: Option<String>,
+    /// Where it is (None = available, off the map).
+    pub hex: Option<Hex>,
+}
+
+/// The ground state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameState {
+    /// The map (shared; edits during play are markers and vars, not map changes).
+    pub map: Arc<Map>,
+    /// Side ids in play order.
+    pub sides: Vec<String>,
+    /// All units, in scenario order.
+    pub units: Vec<Unit>,
+    index: BTreeMap<String, usize>,
+    /// All markers.
+    pub markers: Vec<Marker>,
+    /// Game-turn (1-based).
+    pub turn: u32,
+    /// Last game-turn.
+    pub last_turn: u32,
+    /// Index of the current step in the ruleset's sequence.
+    pub phase: usize,
+    /// True once the game is over.
+    pub finished: bool,
+    /// Rule variables.
+    pub vars: BTreeMap<String, Value>,
+    /// Hidden-value pools: remaining faces (with repeats), in scenario order.
+    pub pools: BTreeMap<String, Vec<Face>>,
+    /// Dice seed.
+    pub seed: u64,
+    /// Number of dice drawn so far (the RNG position).
+    pub dice_drawn: u64,
+}
+
+/// An event could not be applied (a corrupt log, a rule bug).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ApplyError {
+    /// Unknown unit id.
+    #[error("unknown unit `{0}`")]
+    UnknownUnit(String),
+    /// Unknown marker id.
+    #[error("unknown marker {0}")]
+    UnknownMarker(u32),
+    /// A hex off the map.
+    #[error("hex {0} is off the map")]
+    OffMap(String),
+    /// Face missing from a pool.
+    #[error("pool `{0}` has no face {1}")]
+    NotInPool(String, String),
+}
+
+impl GameState {
+    /// A state with no units.
+    pub fn new(map: Arc<Map>, sides: Vec<String>, seed: u64) -> GameState {
+        GameState {
+            map,
+            sides,
+            units: Vec::new(),
+            index: BTreeMap::new(),
+            markers: Vec::new(),
+            turn: 1,
+            last_turn: 1,
+            phase: 0,
+            finished: false,
+            vars: BTreeMap::new(),
+            pools: BTreeMap::new(),
+            seed,
+            dice_drawn: 0,
+        }
+    }
+
+    /// Adds a unit (set-up only). Returns false if the id is taken.
+    pub fn add_unit(&mut self, unit: Unit) -> bool {
+        if self.index.contains_key(&unit.id) {
+            return false;
+        }
+        self.index.insert(unit.id.clone(), self.units.len());
+        self.units.push(unit);
+        true
+    }
+
+    /// A unit by id.
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.index.get(id).map(|&i| &self.units[i])
+    }
+
+    /// Position of a unit in `units`.
+    pub fn unit_index(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    fn unit_mut(&mut self, id: &str) -> Result<&mut Unit, ApplyError> {
+        match self.index.get(id) {
+            Some(&i) => Ok(&mut self.units[i]),
+            None => Err(ApplyError::UnknownUnit(id.to_string())),
+        }
+    }
+
+    /// Units standing in a hex, in scenario order.
+    pub fn units_at(&self, hex: Hex) -> impl Iterator<Item = &Unit> {
+        self.units
+            .iter()
+            .filter(move |u| u.location == Location::Map(hex))
+    }
+
+    /// Markers in a hex.
+    pub fn markers_at(&self, hex: Hex) -> impl Iterator<Item = &Marker> {
+        self.markers.iter().filter(move |m| m.hex == Some(hex))
+    }
+
+    /// Applies one event. The only way play changes the state.
+    pub fn apply(&mut self, event: &Event) -> Result<(), ApplyError> {
+        match event {
+            Event::Located { unit, to } => {
+                if let Location::Map(h) = to {
+                    if !self.map.contains(*h) {
+                        return Err(ApplyError::OffMap(self.map.label(*h)));
+                    }
+                }
+                self.unit_mut(unit)?.location = *to;
+            }
+            Event::Moved { unit, path, .. } => {
+                let to = *path.last().ok_or_else(|| ApplyError::UnknownUnit(unit.clone()))?;
+                if !self.map.contains(to) {
+                    return Err(ApplyError::OffMap(self.map.label(to)));
+                }
+                self.unit_mut(unit)?.location = Location::Map(to);
+            }
+            Event::StepSet { unit, step } => {
+                self.unit_mut(unit)?.step = *step;
+            }
+            Event::Revealed { unit, face } => {
+                let u = self.unit_mut(unit)?;
+                u.hidden = false;
+                if u.faces.is_empty() {
+                    u.faces.push(*face);
+                }
+                if let Some(pool) = u.pool.clone() {
+                    let faces = self.pools.entry(pool.clone()).or_default();
+                    if let Some(i) = faces.iter().position(|f| f == face) {
+                        faces.remove(i);
+                    }
+                }
+            }
+            Event::UnitFlag { unit, flag, on } => {
+                let u = self.unit_mut(unit)?;
+                if *on {
+                    u.flags.insert(flag.clone());
+                } else {
+                    u.flags.remove(flag);
+                }
+            }
+            Event::UnitVar { unit, key, value } => {
+                let u = self.unit_mut(unit)?;
+                match value {
+                    Some(v) => u.vars.insert(key.clone(), *v),
+                    None => u.vars.remove(key),
+                };
+            }
+            Event::FlagsCleared { flag, side } => {
+                for u in &mut self.units {
+                    if side.as_ref().is_none_or(|s| &u.side == s) {
+                        u.flags.remove(flag);
+                    }
+                }
+            }
+            Event::UnitVarsCleared { key } => {
+                for u in &mut self.units {
+                    u.vars.remove(key);
+                }
+            }
+            Event::MarkerMoved { marker, hex } => {
+                let m = self
+                    .markers
+                    .iter_mut()
+                    .find(|m| m.id == *marker)
+                    .ok_or(ApplyError::UnknownMarker(*marker))?;
+                m.hex = *hex;
+            }
+            Event::Var { key, value } => {
+                match value {
+                    Some(v) => self.vars.insert(key.clone(), v.clone()),
+                    None => self.vars.remove(key),
+                };
+            }
+            Event::Clock {
+                turn,
+                phase,
+                finished,
+            } => {
+                self.turn = *turn;
+                self.phase = *phase;
+                self.finished = *finished;
+            }
+            Event::Dice { drawn_after, .. } => {
+                self.dice_drawn = *drawn_after;
+            }
+            Event::Note { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// A stable hash of everything in the state (FNV-1a over a canonical text form), for replay
+    /// checks. Two states with equal hashes are equal for every rule.
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf29ce484222325;
+        let mut feed = |bytes: &[u8]| {
+            for b in bytes {
+                h ^= *b as u64;
+                h = h.wrapping_mul(0x100000001b3);
+            }
+        };
+        let canon = serde_json::json!({
+            "units": self.units,
+            "markers": self.markers,
+            "turn": self.turn,
+            "phase": self.phase,
+            "finished": self.finished,
+            "vars": self.vars,
+            "pools": self.pools,
+            "seed": self.seed,
+            "dice_drawn": self.dice_drawn,
+        });
+        feed(canon.to_string().as_bytes());
+        h
+    }
+}

@@ -1,0 +1,254 @@
+//! Odds columns and results tables: ratio columns rounded in the defender's favour and capped,
+//! differential columns, column shifts, 2-D results tables (a CRT) and 1-D dice tables.
+//!
+//! Tables are declared by the ruleset (as Lua data) and evaluated here natively.
+
+use serde::{Deserialize, Serialize};
+
+/// How strengths become a column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OddsKind {
+    /// Attack : defence ratio, rounded down in the defender's favour.
+    Ratio,
+    /// Attack − defence.
+    Differential,
+}
+
+/// A column header: for ratios `(a, d)` means `a-d` (1-3 → (1, 3), 4-1 → (4, 1)); for
+/// differentials `(n, 0)` means `+n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Column {
+    /// Attacker part (or the differential).
+    pub att: i32,
+    /// Defender part (1 for x-1 columns; unused for differentials).
+    pub def: i32,
+}
+
+impl Column {
+    /// Column label, e.g. `"3-1"` or `"+2"`.
+    pub fn label(&self, kind: &OddsKind) -> String {
+        match kind {
+            OddsKind::Ratio => format!("{}-{}", self.att, self.def),
+            OddsKind::Differential => format!("{:+}", self.att),
+        }
+    }
+}
+
+/// A 2-D results table: rows are die results, columns are odds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultsTable {
+    /// Table id.
+    pub id: String,
+    /// Ratio or differential.
+    pub kind: OddsKind,
+    /// Columns from worst to best for the attacker.
+    pub columns: Vec<Column>,
+    /// The lowest die result (row 0).
+    pub first_roll: i32,
+    /// `rows[roll − first_roll][column]` = result code.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Where a combat landed on the table, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OddsOutcome {
+    /// Index of the column before shifts.
+    pub raw_column: i32,
+    /// Index after shifts and caps (into `columns`).
+    pub column: usize,
+    /// True if the raw odds were off the low end (treated as the first column).
+    pub below: bool,
+    /// True if off the high end.
+    pub above: bool,
+}
+
+/// Errors in a declared table.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TableError {
+    /// Rows of the wrong width, or no columns.
+    #[error("table `{0}`: {1}")]
+    Shape(String, String),
+}
+
+impl ResultsTable {
+    /// Checks the table's shape.
+    pub fn validate(&self) -> Result<(), TableError> {
+        if self.columns.is_empty() {
+            return Err(TableError::Shape(self.id.clone(), "no columns".into()));
+        }
+        for (i, row) in self.rows.iter().enumerate() {
+            if row.len() != self.columns.len() {
+                return Err(TableError::Shape(
+                    self.id.clone(),
+                    format!(
+                        "row {} has {} entries, expected {}",
+                        i as i32 + self.first_roll,
+                        row.len(),
+                        self.columns.len()
+                    ),
+                ));
+            }
+        }
+        if self.kind == OddsKind::Ratio && self.columns.iter().any(|c| c.att <= 0 || c.def <= 0) {
+            return Err(TableError::Shape(
+                self.id.clone(),
+                "ratio columns need positive numbers".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The column index for strengths, before shifts: the best column the attacker fully reaches
+    /// (ratios are rounded in the defender's favour). Can be −1 (below the table) or past the end.
+    pub fn raw_column(&self, attack: i32, defence: i32) -> i32 {
+        let reaches = |c: &Column| match self.kind {
+            // attack/defence ≥ c.att/c.def  ⇔  attack·c.def ≥ defence·c.att (integers, no rounding)
+            OddsKind::Ratio => {
+                let d = defence.max(0) as i64;
+                (attack.max(0) as i64) * (c.def as i64) >= d * (c.att as i64) && attack > 0
+            }
+            OddsKind::Differential => attack - defence >= c.att,
+        };
+        let mut best = -1;
+        for (i, c) in self.columns.iter().enumerate() {
+            if reaches(c) {
+                best = i as i32;
+            }
+        }
+        if best == (self.columns.len() as i32 - 1) && self.kind == OddsKind::Ratio {
+            // above-table odds stay on the last column
+            let last = self.columns[self.columns.len() - 1];
+            let strictly_above = (attack as i64) * (last.def as i64)
+                >= (defence as i64) * ((last.att + 1) as i64);
+            if strictly_above {
+                return self.columns.len() as i32;
+            }
+        }
+        best
+    }
+
+    /// Raw column, plus `shift` columns (positive favours the attacker), capped to the table.
+    pub fn odds(&self, attack: i32, defence: i32, shift: i32) -> OddsOutcome {
+        let raw = self.raw_column(attack, defence);
+        let n = self.columns.len() as i32;
+        let shifted = raw.clamp(-1, n) + shift;
+        OddsOutcome {
+            raw_column: raw,
+            column: shifted.clamp(0, n - 1) as usize,
+            below: shifted < 0,
+            above: shifted >= n,
+        }
+    }
+
+    /// The result for a column and a die roll (rolls beyond the table are clamped).
+    pub fn result(&self, column: usize, roll: i32) -> Option<&str> {
+        if self.rows.is_empty() {
+            return None;
+        }
+        let r = (roll - self.first_roll).clamp(0, self.rows.len() as i32 - 1) as usize;
+        self.rows[r].get(column).map(String::as_str)
+    }
+
+    /// Probability of each result code in a column, for a fair die over the rows.
+    pub fn distribution(&self, column: usize) -> Vec<(String, f64)> {
+        let mut out: Vec<(String, f64)> = Vec::new();
+        let p = 1.0 / self.rows.len().max(1) as f64;
+        for row in &self.rows {
+            if let Some(code) = row.get(column) {
+                match out.iter_mut().find(|(c, _)| c == code) {
+                    Some(e) => e.1 += p,
+                    None => out.push((code.clone(), p)),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A 1-D dice table: a (modified) roll → a result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceTable {
+    /// Table id.
+    pub id: String,
+    /// `(lowest roll, result)` bands in ascending order; a roll takes the last band it reaches.
+    pub bands: Vec<(i32, String)>,
+}
+
+impl DiceTable {
+    /// The result for a roll plus modifiers; rolls below the first band take the first.
+    pub fn lookup(&self, roll: i32) -> Option<&str> {
+        let mut found = self.bands.first().map(|(_, r)| r.as_str());
+        for (min, result) in &self.bands {
+            if roll >= *min {
+                found = Some(result);
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ratio_table() -> ResultsTable {
+        let cols = [(1, 3), (1, 2), (1, 1), (2, 1), (3, 1), (4, 1)];
+        ResultsTable {
+            id: "t".into(),
+            kind: OddsKind::Ratio,
+            columns: cols.iter().map(|&(att, def)| Column { att, def }).collect(),
+            first_roll: 1,
+            rows: (1..=6)
+                .map(|r| (0..6).map(|c| format!("r{r}c{c}")).collect())
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn ratios_round_in_the_defenders_favour() {
+        let t = ratio_table();
+        assert_eq!(t.raw_column(5, 2), 3); // 2.5-1 → 2-1
+        assert_eq!(t.raw_column(8, 3), 3); // 2.67-1 → 2-1
+        assert_eq!(t.raw_column(3, 4), 1); // 0.75 → 1-2
+        assert_eq!(t.raw_column(3, 3), 2); // 1-1
+        assert_eq!(t.raw_column(1, 4), -1); // below 1-3
+        assert_eq!(t.raw_column(12, 3), 5); // exactly 4-1
+        assert_eq!(t.raw_column(20, 3), 6); // above the table
+    }
+
+    #[test]
+    fn shifts_are_capped_and_flag_the_ends() {
+        let t = ratio_table();
+        let o = t.odds(1, 4, 0);
+        assert_eq!((o.column, o.below), (0, true));
+        let o = t.odds(20, 3, 0);
+        assert_eq!((o.column, o.above), (5, true));
+        let o = t.odds(6, 3, -1);
+        assert_eq!(o.column, 2);
+        assert_eq!(t.result(2, 3), Some("r3c2"));
+        let dist = t.distribution(0);
+        assert_eq!(dist.len(), 6);
+        assert!((dist.iter().map(|d| d.1).sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn differential_and_dice_tables() {
+        let t = ResultsTable {
+            id: "d".into(),
+            kind: OddsKind::Differential,
+            columns: (-2..=2).map(|n| Column { att: n, def: 0 }).collect(),
+            first_roll: 1,
+            rows: vec![vec!["a".into(); 5]],
+        };
+        assert_eq!(t.raw_column(5, 4), 3);
+        assert_eq!(t.raw_column(1, 9), -1);
+        let d = DiceTable {
+            id: "x".into(),
+            bands: vec![(1, "lo".into()), (4, "hi".into())],
+        };
+        assert_eq!(d.lookup(0), Some("lo"));
+        assert_eq!(d.lookup(4), Some("hi"));
+        assert_eq!(d.lookup(9), Some("hi"));
+    }
+}
