@@ -1,0 +1,582 @@
+//! The engine: a scenario's state, a ruleset's Lua host and the log of accepted actions.
+//!
+//! Player decisions go through [`Engine::act`]: the ruleset's validator accepts the action or
+//! rejects it with reasons; an accepted action's handler emits [`Event`]s, each applied to the state
+//! at once and recorded. `state = setup + events`, which gives undo, save/load and replay.
+
+use crate::action::{Action, Reason, Rejection};
+use crate::dice::Dice;
+use crate::error::{LoadError, LoadErrors};
+use crate::event::{Event, LogEntry};
+use crate::options::{Options, Profile};
+use crate::ruleset::Ruleset;
+use crate::scenario::Scenario;
+use crate::script::{api, display_path, Limits, ScriptError, ScriptHost};
+use crate::state::GameState;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// What the Lua side may do right now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Loading the ruleset: declarations only.
+    Declare,
+    /// Validating or enumerating: read-only.
+    Query,
+    /// Applying an accepted action: events may be emitted.
+    Apply,
+    /// A script or test driving the engine: full API, state changes only through `kessel.act` or
+    /// the test set-up helpers.
+    Script,
+}
+
+/// Everything the Lua API reads and writes, shared between the engine and its host.
+#[derive(Debug)]
+pub struct World {
+    /// The ground state.
+    pub state: GameState,
+    /// The state before the first action.
+    pub initial: GameState,
+    /// The dice.
+    pub dice: Dice,
+    /// The ruleset's declarations.
+    pub ruleset: Ruleset,
+    /// Options in force.
+    pub options: Options,
+    /// The scenario, if one is loaded.
+    pub scenario: Option<Arc<Scenario>>,
+    /// Current stage.
+    pub stage: Stage,
+    /// Events emitted by the action being applied.
+    pub pending: Vec<Event>,
+    /// Accepted actions.
+    pub log: Vec<LogEntry>,
+    /// Names of test functions registered by `kessel.test` (test files only).
+    pub tests: Vec<String>,
+}
+
+/// Shared handle to the world.
+pub type Shared = Rc<RefCell<World>>;
+
+impl World {
+    /// Applies and records an event (only while applying an action or in a script's set-up).
+    pub fn emit(&mut self, event: Event) -> Result<(), String> {
+        if !matches!(self.stage, Stage::Apply | Stage::Script) {
+            return Err("the game state can only change while an action is applied".into());
+        }
+        self.state.apply(&event).map_err(|e| e.to_string())?;
+        self.pending.push(event);
+        Ok(())
+    }
+}
+
+/// Failure to build an engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// Bad data files.
+    #[error("{0}")]
+    Load(#[from] LoadErrors),
+    /// Bad scripts.
+    #[error("{0}")]
+    Script(#[from] ScriptError),
+}
+
+impl From<LoadError> for EngineError {
+    fn from(e: LoadError) -> Self {
+        EngineError::Load(LoadErrors(vec![e]))
+    }
+}
+
+/// The outcome of an action: refused with reasons, or the events it produced.
+pub type Outcome = Result<Vec<Event>, Rejection>;
+
+/// A saved game: what to load, and the log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SaveFile {
+    /// Format tag.
+    pub format: String,
+    /// Scenario file, as given when the game started.
+    pub scenario: String,
+    /// Profile name or path.
+    pub profile: Option<String>,
+    /// Dice seed.
+    pub seed: u64,
+    /// Hash of the state after the log, to detect a changed scenario or corrupt file.
+    pub state_hash: String,
+    /// Accepted actions and their events.
+    pub log: Vec<LogEntry>,
+}
+
+/// A game in progress: state, rules, log.
+#[derive(Debug)]
+pub struct Engine {
+    host: ScriptHost,
+    world: Shared,
+    ruleset_dir: PathBuf,
+    limits: Limits,
+    profile_arg: Option<String>,
+}
+
+const SAVE_FORMAT: &str = "kessel-save/1";
+
+impl Engine {
+    /// Loads a scenario, its ruleset and a profile (name in the ruleset's `profiles/`, or a path;
+    /// `None` = the scenario's default), with dice at `seed`.
+    pub fn load(
+        scenario_path: &Path,
+        profile: Option<&str>,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Engine, EngineError> {
+        let scenario = Scenario::load(scenario_path)?;
+        Engine::with_scenario(scenario, profile, seed, limits)
+    }
+
+    /// Builds an engine for a loaded scenario.
+    pub fn with_scenario(
+        scenario: Scenario,
+        profile: Option<&str>,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Engine, EngineError> {
+        let dir = scenario.ruleset_dir.clone();
+        let profile_arg = profile
+            .map(str::to_string)
+            .or_else(|| scenario.profile.clone());
+        let mut engine = Engine::bare(&dir, limits)?;
+        engine.profile_arg = profile_arg.clone();
+        let sides = engine.world.borrow().ruleset.sides.clone();
+        let state = scenario.initial_state(sides, seed);
+        {
+            let mut w = engine.world.borrow_mut();
+            w.state = state.clone();
+            w.initial = state;
+            w.dice = Dice::new(seed);
+            w.scenario = Some(Arc::new(scenario));
+        }
+        engine.apply_profile(profile_arg.as_deref())?;
+        engine.check_scenario()?;
+        engine.run_setup_hooks()?;
+        Ok(engine)
+    }
+
+    /// An engine with a ruleset and an empty 1×1 map, for tests and scripts that build their own
+    /// positions.
+    pub fn bare(ruleset_dir: &Path, limits: Limits) -> Result<Engine, EngineError> {
+        let map = Arc::new(crate::map::Map::new(
+            "empty",
+            1,
+            1,
+            crate::numbering::Numbering::default(),
+            "clear",
+        ));
+        let state = GameState::new(map, Vec::new(), 0);
+        let world = Rc::new(RefCell::new(World {
+            state: state.clone(),
+            initial: state,
+            dice: Dice::new(0),
+            ruleset: Ruleset::default(),
+            options: Options::default(),
+            scenario: None,
+            stage: Stage::Declare,
+            pending: Vec::new(),
+            log: Vec::new(),
+            tests: Vec::new(),
+        }));
+        let host = load_rules(ruleset_dir, limits, &world)?;
+        {
+            let mut w = world.borrow_mut();
+            let decls = w.ruleset.options.clone();
+            w.options = Options::defaults(decls);
+            let sides = w.ruleset.sides.clone();
+            w.state.sides = sides.clone();
+            w.initial.sides = sides;
+        }
+        Ok(Engine {
+            host,
+            world,
+            ruleset_dir: ruleset_dir.to_path_buf(),
+            limits,
+            profile_arg: None,
+        })
+    }
+
+    /// Resolves a profile argument: a name in `<ruleset>/profiles/`, or a path.
+    pub fn profile_path(ruleset_dir: &Path, profile: &str) -> PathBuf {
+        let as_path = PathBuf::from(profile);
+        if profile.ends_with(".toml") || as_path.components().count() > 1 {
+            as_path
+        } else {
+            ruleset_dir.join("profiles").join(format!("{profile}.toml"))
+        }
+    }
+
+    /// Reads a profile against this ruleset's options.
+    pub fn read_profile(&self, profile: &str) -> Result<Profile, LoadErrors> {
+        let path = Engine::profile_path(&self.ruleset_dir, profile);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            LoadError::new(&path, None, format!("cannot read profile `{profile}`: {e}"))
+        })?;
+        let decls = self.world.borrow().ruleset.options.clone();
+        Profile::parse(&path, &text, &decls)
+    }
+
+    /// Applies a profile (None = option defaults).
+    pub fn apply_profile(&mut self, profile: Option<&str>) -> Result<(), EngineError> {
+        let decls = self.world.borrow().ruleset.options.clone();
+        let options = match profile {
+            Some(p) => Options::with_profile(decls, &self.read_profile(p)?),
+            None => Options::defaults(decls),
+        };
+        self.world.borrow_mut().options = options;
+        self.profile_arg = profile.map(str::to_string);
+        Ok(())
+    }
+
+    fn check_scenario(&self) -> Result<(), EngineError> {
+        let w = self.world.borrow();
+        let Some(sc) = w.scenario.clone() else {
+            return Ok(());
+        };
+        let mut errors = Vec::new();
+        for m in w.ruleset.check_map(&sc.map) {
+            errors.push(LoadError::new(&sc.map_path, None, m));
+        }
+        for spec in &sc.units {
+            let u = &spec.unit;
+            if !w.ruleset.sides.contains(&u.side) {
+                errors.push(LoadError::new(
+                    &sc.path,
+                    Some(spec.line),
+                    format!(
+                        "unit `{}`: unknown side `{}` (the ruleset has: {})",
+                        u.id,
+                        u.side,
+                        w.ruleset.sides.join(", ")
+                    ),
+                ));
+            }
+            if !w.ruleset.unit_types.is_empty() && !w.ruleset.unit_types.contains_key(&u.kind) {
+                errors.push(LoadError::new(
+                    &sc.path,
+                    Some(spec.line),
+                    format!(
+                        "unit `{}`: unknown unit type `{}` (the ruleset has: {})",
+                        u.id,
+                        u.kind,
+                        w.ruleset
+                            .unit_types
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+        }
+        drop(w);
+        // the ruleset's own set-up checks (stacking and the like)
+        let problems = self.host.guarded(|lua| api::call_check_hooks(lua, &self.world))?;
+        for (unit, message) in problems {
+            let line = unit.as_deref().and_then(|u| sc.unit_line(u));
+            errors.push(LoadError::new(&sc.path, line, message));
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(EngineError::Load(LoadErrors(errors)))
+        }
+    }
+
+    fn run_setup_hooks(&mut self) -> Result<(), EngineError> {
+        self.host.guarded(|lua| api::call_setup_hooks(lua, &self.world))?;
+        let mut w = self.world.borrow_mut();
+        w.initial = w.state.clone();
+        w.pending.clear();
+        Ok(())
+    }
+
+    /// The shared world (for the editor and the API).
+    pub fn world(&self) -> &Shared {
+        &self.world
+    }
+
+    /// A copy of the current state.
+    pub fn state(&self) -> GameState {
+        self.world.borrow().state.clone()
+    }
+
+    /// The ruleset's declarations.
+    pub fn ruleset(&self) -> Ruleset {
+        self.world.borrow().ruleset.clone()
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> Options {
+        self.world.borrow().options.clone()
+    }
+
+    /// The scenario, if any.
+    pub fn scenario(&self) -> Option<Arc<Scenario>> {
+        self.world.borrow().scenario.clone()
+    }
+
+    /// The ruleset folder.
+    pub fn ruleset_dir(&self) -> &Path {
+        &self.ruleset_dir
+    }
+
+    /// The Lua host.
+    pub fn host(&self) -> &ScriptHost {
+        &self.host
+    }
+
+    /// The log of accepted actions.
+    pub fn log(&self) -> Vec<LogEntry> {
+        self.world.borrow().log.clone()
+    }
+
+    /// Queues die rolls for the next actions.
+    pub fn inject_dice(&self, rolls: impl IntoIterator<Item = u32>) {
+        self.world.borrow_mut().dice.inject(rolls);
+    }
+
+    /// Validates an action without applying it.
+    pub fn validate(&self, action: &Action) -> Result<Result<(), Rejection>, ScriptError> {
+        self.host
+            .guarded(|lua| api::validate(lua, &self.world, action))
+    }
+
+    /// Validates and, if legal, applies an action.
+    pub fn act(&self, action: &Action) -> Result<Outcome, ScriptError> {
+        self.host.guarded(|lua| api::act(lua, &self.world, action))
+    }
+
+    /// Every legal action for a side (or the phasing side), as the rules enumerate them.
+    pub fn legal_actions(&self, side: Option<&str>) -> Result<Vec<Action>, ScriptError> {
+        self.host
+            .guarded(|lua| api::legal_actions(lua, &self.world, side))
+    }
+
+    /// Takes back the last action. Returns false if there is none.
+    pub fn undo(&self) -> bool {
+        let mut w = self.world.borrow_mut();
+        if w.log.pop().is_none() {
+            return false;
+        }
+        let mut state = w.initial.clone();
+        for entry in &w.log {
+            for e in &entry.events {
+                // the log was applied once already; a failure here means a corrupt log
+                if state.apply(e).is_err() {
+                    break;
+                }
+            }
+        }
+        w.dice = Dice::at(state.seed, state.dice_drawn);
+        w.state = state;
+        true
+    }
+
+    /// Rebuilds the state from the initial state and the log's events alone (no rules, no dice)
+    /// and returns its hash; equal to `state().hash()` unless something bypassed the log.
+    pub fn replay_hash(&self) -> Result<u64, String> {
+        let w = self.world.borrow();
+        let mut state = w.initial.clone();
+        for entry in &w.log {
+            for e in &entry.events {
+                state.apply(e).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(state.hash())
+    }
+
+    /// Serialises the game (scenario reference, profile, seed, log) as JSON.
+    pub fn save(&self) -> Result<String, String> {
+        let w = self.world.borrow();
+        let scenario = w
+            .scenario
+            .as_ref()
+            .map(|s| display_path(&s.path))
+            .unwrap_or_default();
+        let save = SaveFile {
+            format: SAVE_FORMAT.into(),
+            scenario,
+            profile: self.profile_arg.clone(),
+            seed: w.state.seed,
+            state_hash: format!("{:016x}", w.state.hash()),
+            log: w.log.clone(),
+        };
+        serde_json::to_string_pretty(&save)
+            .map(|mut s| {
+                s.push('\n');
+                s
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    /// Loads a saved game: rebuilds the scenario and rules, then replays the log's events.
+    pub fn load_save(path: &Path, limits: Limits) -> Result<Engine, EngineError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LoadError::new(path, None, format!("cannot read save: {e}")))?;
+        let save: SaveFile = serde_json::from_str(&text).map_err(|e| {
+            LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}"))
+        })?;
+        if save.format != SAVE_FORMAT {
+            return Err(LoadError::new(path, None, format!("unknown save format `{}`", save.format)).into());
+        }
+        let engine = Engine::load(
+            Path::new(&save.scenario),
+            save.profile.as_deref(),
+            save.seed,
+            limits,
+        )?;
+        {
+            let mut w = engine.world.borrow_mut();
+            for entry in &save.log {
+                for e in &entry.events {
+                    w.state.apply(e).map_err(|err| {
+                        LoadError::new(path, None, format!("the log does not fit the scenario: {err}"))
+                    })?;
+                }
+            }
+            w.log = save.log.clone();
+            w.dice = Dice::at(w.state.seed, w.state.dice_drawn);
+            let hash = format!("{:016x}", w.state.hash());
+            if hash != save.state_hash {
+                return Err(LoadError::new(
+                    path,
+                    None,
+                    format!(
+                        "state hash {hash} differs from the saved {}: the scenario changed since the save",
+                        save.state_hash
+                    ),
+                )
+                .into());
+            }
+        }
+        Ok(engine)
+    }
+
+    /// Rebuilds the Lua side from the ruleset's files, keeping the game state; on error the old
+    /// rules stay live and the error is returned.
+    pub fn reload_rules(&mut self) -> Result<(), ScriptError> {
+        let probe = Rc::new(RefCell::new(World {
+            state: self.world.borrow().state.clone(),
+            initial: self.world.borrow().initial.clone(),
+            dice: self.world.borrow().dice.clone(),
+            ruleset: Ruleset::default(),
+            options: Options::default(),
+            scenario: self.world.borrow().scenario.clone(),
+            stage: Stage::Declare,
+            pending: Vec::new(),
+            log: Vec::new(),
+            tests: Vec::new(),
+        }));
+        // load into a throw-away world first so a broken file changes nothing
+        load_rules(&self.ruleset_dir, self.limits, &probe)?;
+        let ruleset = probe.borrow().ruleset.clone();
+        let host = ScriptHost::new(&self.ruleset_dir, self.limits)?;
+        self.world.borrow_mut().ruleset = Ruleset::default();
+        self.world.borrow_mut().stage = Stage::Declare;
+        api::register(host.lua(), &self.world)
+            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        let init = self.ruleset_dir.join("init.lua");
+        let result = host.run_file(&init);
+        let mut w = self.world.borrow_mut();
+        w.stage = Stage::Script;
+        if let Err(e) = result {
+            w.ruleset = ruleset;
+            return Err(e);
+        }
+        // keep option values the user chose where the option still exists
+        let old = w.options.clone();
+        let mut options = Options::defaults(w.ruleset.options.clone());
+        for (k, v) in old.values {
+            if options.values.contains_key(&k) {
+                options.values.insert(k, v);
+            }
+        }
+        options.profile = old.profile;
+        w.options = options;
+        drop(w);
+        self.host = host;
+        Ok(())
+    }
+
+    /// Runs a script file with the full API (`kessel script`).
+    pub fn run_script(&self, path: &Path) -> Result<(), ScriptError> {
+        self.world.borrow_mut().stage = Stage::Script;
+        api::register_script_api(self.host.lua(), &self.world)
+            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        self.host.run_file(path).map(|_| ())
+    }
+
+    /// Loads a test file and returns the names of the tests it registered.
+    pub fn load_tests(&self, path: &Path) -> Result<Vec<String>, ScriptError> {
+        {
+            let mut w = self.world.borrow_mut();
+            w.stage = Stage::Script;
+            w.tests.clear();
+        }
+        api::register_script_api(self.host.lua(), &self.world)
+            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        self.host.run_file(path)?;
+        Ok(self.world.borrow().tests.clone())
+    }
+
+    /// Runs one registered test in a fresh position (the scenario's initial state, or empty).
+    pub fn run_test(&self, name: &str) -> Result<(), ScriptError> {
+        {
+            let mut w = self.world.borrow_mut();
+            let initial = w.initial.clone();
+            w.state = initial;
+            w.log.clear();
+            w.pending.clear();
+            w.dice = Dice::new(w.state.seed);
+            w.stage = Stage::Script;
+            let decls = w.ruleset.options.clone();
+            let profile = w.options.clone();
+            let mut o = Options::defaults(decls);
+            o.profile = profile.profile;
+            w.options = o;
+        }
+        self.host.guarded(|lua| api::run_test(lua, name))
+    }
+
+    /// A reason helper for callers that build rejections.
+    pub fn reason(rule: &str, message: &str) -> Reason {
+        Reason {
+            rule: Some(rule.to_string()),
+            message: message.to_string(),
+        }
+    }
+}
+
+/// Builds a host, registers the API and runs `init.lua` into `world.ruleset`.
+fn load_rules(dir: &Path, limits: Limits, world: &Shared) -> Result<ScriptHost, ScriptError> {
+    let init = dir.join("init.lua");
+    if !init.is_file() {
+        return Err(ScriptError::plain(format!(
+            "{}: no ruleset here (init.lua is missing)",
+            display_path(dir)
+        )));
+    }
+    let host = ScriptHost::new(dir, limits)?;
+    world.borrow_mut().stage = Stage::Declare;
+    api::register(host.lua(), world).map_err(|e| ScriptError::plain(e.to_string()))?;
+    let result = host.run_file(&init);
+    world.borrow_mut().stage = Stage::Script;
+    result?;
+    let w = world.borrow();
+    if w.ruleset.sides.is_empty() {
+        return Err(ScriptError::plain(format!(
+            "{}: the ruleset declared no sides (call kessel.ruleset{{ sides = {{...}} }})",
+            display_path(&init)
+        )));
+    }
+    Ok(host)
+}

@@ -1,0 +1,232 @@
+//! `kessel.emit` and `kessel.dice`: the only ways Lua changes a game, each call one [`Event`]
+//! applied at once and recorded with the action being applied.
+
+use super::{call_hooks, hex_of};
+use crate::engine::Shared;
+use crate::event::Event;
+use crate::state::{Face, Location, Value};
+use mlua::{Lua, LuaSerdeExt, Table};
+
+fn emit(world: &Shared, e: Event) -> mlua::Result<()> {
+    world.borrow_mut().emit(e).map_err(mlua::Error::runtime)
+}
+
+fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
+    if world.borrow().state.unit(id).is_none() {
+        return Err(mlua::Error::runtime(format!("unknown unit `{id}`")));
+    }
+    Ok(())
+}
+
+/// Rolls one die and records it.
+pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u32> {
+    let (value, drawn) = {
+        let mut w = world.borrow_mut();
+        let v = w.dice.roll(sides);
+        (v, w.dice.drawn())
+    };
+    emit(
+        world,
+        Event::Dice {
+            purpose: purpose.to_string(),
+            rolls: vec![value],
+            drawn_after: drawn,
+        },
+    )?;
+    Ok(value)
+}
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    let e = lua.create_table()?;
+
+    let w = world.clone();
+    e.set(
+        "place",
+        lua.create_function(move |_, (unit, h): (String, String)| {
+            check_unit(&w, &unit)?;
+            let hex = hex_of(&w, &h)?;
+            emit(&w, Event::Located { unit, to: Location::Map(hex) })
+        })?,
+    )?;
+    for (name, loc) in [
+        ("eliminate", Location::Eliminated),
+        ("remove", Location::Removed),
+        ("withdraw", Location::Pending),
+    ] {
+        let w = world.clone();
+        e.set(
+            name,
+            lua.create_function(move |_, unit: String| {
+                check_unit(&w, &unit)?;
+                emit(&w, Event::Located { unit, to: loc })
+            })?,
+        )?;
+    }
+    let w = world.clone();
+    e.set(
+        "move",
+        lua.create_function(move |_, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
+            check_unit(&w, &unit)?;
+            if path.is_empty() {
+                return Err(mlua::Error::runtime("kessel.emit.move: empty path"));
+            }
+            let hexes = path
+                .iter()
+                .map(|h| hex_of(&w, h))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            emit(&w, Event::Moved { unit, path: hexes, cost: cost.unwrap_or(0.0) })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "step",
+        lua.create_function(move |_, (unit, step): (String, u32)| {
+            check_unit(&w, &unit)?;
+            emit(&w, Event::StepSet { unit, step })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "reveal",
+        lua.create_function(move |_, (unit, face): (String, Option<String>)| {
+            check_unit(&w, &unit)?;
+            let face = match face {
+                Some(f) => Face::parse(&f)
+                    .ok_or_else(|| mlua::Error::runtime(format!("`{f}` is not a face (A-D-M)")))?,
+                None => {
+                    // draw at random from the unit's pool
+                    let (pool, n) = {
+                        let wb = w.borrow();
+                        let u = wb.state.unit(&unit).ok_or_else(|| mlua::Error::runtime("unit"))?;
+                        let pool = u.pool.clone().ok_or_else(|| {
+                            mlua::Error::runtime(format!("unit `{unit}` has no pool to draw from"))
+                        })?;
+                        let n = wb.state.pools.get(&pool).map(Vec::len).unwrap_or(0);
+                        (pool, n)
+                    };
+                    if n == 0 {
+                        return Err(mlua::Error::runtime(format!("pool `{pool}` is empty")));
+                    }
+                    let r = roll(&w, &format!("draw from pool {pool}"), n as u32)?;
+                    let wb = w.borrow();
+                    wb.state.pools[&pool][(r - 1) as usize]
+                }
+            };
+            emit(&w, Event::Revealed { unit, face })?;
+            Ok(face.to_string())
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "flag",
+        lua.create_function(move |_, (unit, flag, on): (String, String, Option<bool>)| {
+            check_unit(&w, &unit)?;
+            emit(&w, Event::UnitFlag { unit, flag, on: on.unwrap_or(true) })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "unit_var",
+        lua.create_function(move |_, (unit, key, value): (String, String, Option<i64>)| {
+            check_unit(&w, &unit)?;
+            emit(&w, Event::UnitVar { unit, key, value })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "clear_flag",
+        lua.create_function(move |_, (flag, side): (String, Option<String>)| {
+            emit(&w, Event::FlagsCleared { flag, side })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "clear_unit_var",
+        lua.create_function(move |_, key: String| emit(&w, Event::UnitVarsCleared { key }))?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "var",
+        lua.create_function(move |lua, (key, value): (String, mlua::Value)| {
+            let v: Option<Value> = if value.is_nil() { None } else { Some(lua.from_value(value)?) };
+            emit(&w, Event::Var { key, value: v })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "marker",
+        lua.create_function(move |_, (id, h): (u32, Option<String>)| {
+            if !w.borrow().state.markers.iter().any(|m| m.id == id) {
+                return Err(mlua::Error::runtime(format!("unknown marker {id}")));
+            }
+            let hex = match h {
+                Some(h) => Some(hex_of(&w, &h)?),
+                None => None,
+            };
+            emit(&w, Event::MarkerMoved { marker: id, hex })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "note",
+        lua.create_function(move |_, (rule, text): (Option<String>, String)| {
+            emit(&w, Event::Note { rule, text })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "clock",
+        lua.create_function(move |_, (turn, phase, finished): (u32, usize, Option<bool>)| {
+            emit(&w, Event::Clock { turn, phase, finished: finished.unwrap_or(false) })
+        })?,
+    )?;
+    // The sequencer: end the current step, move to the next (next game-turn after the last step;
+    // the game ends after the last turn), with `step_end` / `step_start` hooks.
+    let w = world.clone();
+    e.set(
+        "advance",
+        lua.create_function(move |lua, ()| {
+            let (turn, phase, last, steps, finished) = {
+                let wb = w.borrow();
+                (
+                    wb.state.turn,
+                    wb.state.phase,
+                    wb.state.last_turn,
+                    wb.ruleset.sequence.len(),
+                    wb.state.finished,
+                )
+            };
+            if finished {
+                return Err(mlua::Error::runtime("the game is over"));
+            }
+            if steps == 0 {
+                return Err(mlua::Error::runtime("the ruleset declared no sequence of play"));
+            }
+            call_hooks(lua, "step_end", lua.to_value(&phase)?)?;
+            let (t, p, done) = if phase + 1 < steps {
+                (turn, phase + 1, false)
+            } else if turn >= last {
+                (turn, phase, true)
+            } else {
+                (turn + 1, 0, false)
+            };
+            emit(&w, Event::Clock { turn: t, phase: p, finished: done })?;
+            if !done {
+                call_hooks(lua, "step_start", lua.to_value(&p)?)?;
+            }
+            Ok(())
+        })?,
+    )?;
+    kessel.set("emit", e)?;
+
+    let d = lua.create_table()?;
+    let w = world.clone();
+    d.set(
+        "roll",
+        lua.create_function(move |_, (purpose, sides): (Option<String>, Option<u32>)| {
+            roll(&w, purpose.as_deref().unwrap_or("roll"), sides.unwrap_or(6))
+        })?,
+    )?;
+    kessel.set("dice", d)?;
+    Ok(())
+}

@@ -1,0 +1,102 @@
+//! `kessel.hex`: neighbours, distance, ranges and hexsides, on printed labels.
+
+use super::{hex_of, label_of};
+use crate::engine::Shared;
+use crate::hex::{HexDir, Hexside};
+use mlua::{Lua, Table};
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    let m = lua.create_table()?;
+
+    let w = world.clone();
+    m.set(
+        "neighbors",
+        lua.create_function(move |_, h: String| {
+            let hex = hex_of(&w, &h)?;
+            let wb = w.borrow();
+            Ok(hex
+                .neighbors()
+                .into_iter()
+                .filter(|n| wb.state.map.contains(*n))
+                .map(|n| wb.state.map.label(n))
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+
+    let w = world.clone();
+    m.set(
+        "neighbor",
+        lua.create_function(move |_, (h, dir): (String, String)| {
+            let hex = hex_of(&w, &h)?;
+            let d = HexDir::from_name(&dir)
+                .ok_or_else(|| mlua::Error::runtime(format!("`{dir}` is not a direction (N, NE, SE, S, SW, NW)")))?;
+            let n = hex.neighbor(d);
+            let wb = w.borrow();
+            Ok(wb.state.map.contains(n).then(|| wb.state.map.label(n)))
+        })?,
+    )?;
+
+    let w = world.clone();
+    m.set(
+        "distance",
+        lua.create_function(move |_, (a, b): (String, String)| {
+            Ok(hex_of(&w, &a)?.distance_to(hex_of(&w, &b)?))
+        })?,
+    )?;
+
+    let w = world.clone();
+    m.set(
+        "adjacent",
+        lua.create_function(move |_, (a, b): (String, String)| {
+            Ok(hex_of(&w, &a)?.distance_to(hex_of(&w, &b)?) == 1)
+        })?,
+    )?;
+
+    let w = world.clone();
+    m.set(
+        "direction",
+        lua.create_function(move |_, (a, b): (String, String)| {
+            Ok(hex_of(&w, &a)?
+                .direction_to(hex_of(&w, &b)?)
+                .map(|d| d.name()))
+        })?,
+    )?;
+
+    for (name, ring) in [("range", false), ("ring", true)] {
+        let w = world.clone();
+        m.set(
+            name,
+            lua.create_function(move |_, (h, r): (String, u32)| {
+                let hex = hex_of(&w, &h)?;
+                let wb = w.borrow();
+                let hexes = if ring { hex.ring(r) } else { hex.range(r) };
+                Ok(hexes
+                    .into_iter()
+                    .filter(|n| wb.state.map.contains(*n))
+                    .map(|n| wb.state.map.label(n))
+                    .collect::<Vec<_>>())
+            })?,
+        )?;
+    }
+
+    let w = world.clone();
+    m.set(
+        "side",
+        lua.create_function(move |_, (a, b): (String, String)| {
+            let (ha, hb) = (hex_of(&w, &a)?, hex_of(&w, &b)?);
+            let side = Hexside::between(ha, hb)
+                .ok_or_else(|| mlua::Error::runtime(format!("{a} and {b} are not adjacent")))?;
+            let (x, y) = side.hexes();
+            Ok(format!("{}/{}", label_of(&w, x), label_of(&w, y)))
+        })?,
+    )?;
+
+    let w = world.clone();
+    m.set(
+        "valid",
+        lua.create_function(move |_, h: String| Ok(w.borrow().state.map.parse(&h).is_some()))?,
+    )?;
+
+    kessel.set("hex", m)?;
+    Ok(())
+}

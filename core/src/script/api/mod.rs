@@ -1,0 +1,311 @@
+//! The `kessel.*` Lua API: the one registration point.
+//!
+//! | module | file | stage |
+//! |---|---|---|
+//! | `kessel.ruleset`, `.unit_type`, `.terrain`, `.hexside_kind`, `.place_kind`, `.movement`, `.results_table`, `.dice_table`, `.sequence`, `.option`, `.action`, `.on`, `.constant` | `declare.rs` | loading the ruleset |
+//! | `kessel.hex` | `hex.rs` | always |
+//! | `kessel.map`, `kessel.units`, `kessel.markers`, `kessel.game`, `kessel.scenario` | `query.rs` | always (read-only) |
+//! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
+//! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
+//! | `kessel.tables` | `tables.rs` | always |
+//! | `kessel.act`, `.legal`, `.undo`, `.inject_dice`, `.test`, `.setup`, `.state_hash`, `.events` | `script.rs` | `kessel script` / `kessel test` |
+//!
+//! Hexes are passed to and from Lua as their printed labels (`"0120"`): plain strings work as table
+//! keys, compare with `==` and print as players read them.
+
+mod declare;
+mod emit;
+mod hex;
+mod paths;
+mod query;
+mod script;
+mod tables;
+
+use crate::action::{Action, Reason, Rejection};
+use crate::engine::{Outcome, Shared, Stage};
+use crate::hex::Hex;
+use crate::state::Value;
+use mlua::{Lua, LuaSerdeExt, Table};
+
+pub(crate) use script::run_test;
+
+/// Registers every module on a fresh host.
+pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let kessel = lua.create_table()?;
+    lua.set_named_registry_value("kessel_actions", lua.create_table()?)?;
+    lua.set_named_registry_value("kessel_hooks", lua.create_table()?)?;
+    lua.set_named_registry_value("kessel_tests", lua.create_table()?)?;
+    declare::register(lua, &kessel, world)?;
+    hex::register(lua, &kessel, world)?;
+    query::register(lua, &kessel, world)?;
+    emit::register(lua, &kessel, world)?;
+    paths::register(lua, &kessel, world)?;
+    tables::register(lua, &kessel, world)?;
+    kessel.set("version", env!("CARGO_PKG_VERSION"))?;
+    lua.globals().set("kessel", kessel)?;
+    Ok(())
+}
+
+/// Adds the script/test-only functions (`kessel.act`, `kessel.setup`, …).
+pub fn register_script_api(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let kessel: Table = lua.globals().get("kessel")?;
+    script::register(lua, &kessel, world)
+}
+
+/// Parses a hex label against the current map.
+pub(crate) fn hex_of(world: &Shared, label: &str) -> mlua::Result<Hex> {
+    let w = world.borrow();
+    w.state
+        .map
+        .parse(label)
+        .ok_or_else(|| mlua::Error::runtime(format!("`{label}` is not a hex of this map")))
+}
+
+/// The label of a hex.
+pub(crate) fn label_of(world: &Shared, hex: Hex) -> String {
+    world.borrow().state.map.label(hex)
+}
+
+/// Converts a Lua value (a table) to an action.
+pub(crate) fn action_from_lua(lua: &Lua, value: mlua::Value) -> mlua::Result<Action> {
+    let v: Value = lua.from_value(value)?;
+    let Value::Object(mut map) = v else {
+        return Err(mlua::Error::runtime("an action is a table with a `kind`"));
+    };
+    let kind = match map.remove("kind") {
+        Some(Value::String(k)) => k,
+        _ => return Err(mlua::Error::runtime("an action needs `kind = \"...\"`")),
+    };
+    Ok(Action {
+        kind,
+        params: map.into_iter().collect(),
+    })
+}
+
+/// Converts an action to a Lua table (`kind` plus its parameters).
+pub(crate) fn action_to_lua(lua: &Lua, action: &Action) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (k, v) in &action.params {
+        t.set(k.as_str(), lua.to_value(v)?)?;
+    }
+    t.set("kind", action.kind.as_str())?;
+    Ok(t)
+}
+
+/// Reads reasons returned by a validator: nil/true = legal; a string, a reason table
+/// `{rule=, message=}` or a list of them = refused.
+fn reasons_from_lua(v: mlua::Value) -> mlua::Result<Vec<Reason>> {
+    let one = |t: &Table| -> mlua::Result<Reason> {
+        Ok(Reason {
+            rule: t.get::<Option<String>>("rule")?,
+            message: t
+                .get::<Option<String>>("message")?
+                .unwrap_or_else(|| "not allowed".into()),
+        })
+    };
+    match v {
+        mlua::Value::Nil | mlua::Value::Boolean(true) => Ok(Vec::new()),
+        mlua::Value::Boolean(false) => Ok(vec![Reason {
+            rule: None,
+            message: "not allowed".into(),
+        }]),
+        mlua::Value::String(s) => Ok(vec![Reason {
+            rule: None,
+            message: s.to_str()?.to_string(),
+        }]),
+        mlua::Value::Table(t) => {
+            if t.contains_key("message")? {
+                return Ok(vec![one(&t)?]);
+            }
+            let mut out = Vec::new();
+            for item in t.sequence_values::<Table>() {
+                out.push(one(&item?)?);
+            }
+            Ok(out)
+        }
+        other => Err(mlua::Error::runtime(format!(
+            "a validator returns nil (legal) or reasons, not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn handler(lua: &Lua, kind: &str, name: &str) -> mlua::Result<Option<mlua::Function>> {
+    let actions: Table = lua.named_registry_value("kessel_actions")?;
+    let Some(entry) = actions.get::<Option<Table>>(kind)? else {
+        return Ok(None);
+    };
+    entry.get::<Option<mlua::Function>>(name)
+}
+
+fn set_stage(world: &Shared, stage: Stage) -> Stage {
+    let mut w = world.borrow_mut();
+    std::mem::replace(&mut w.stage, stage)
+}
+
+/// Runs the action's validator.
+pub fn validate(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Result<(), Rejection>> {
+    let Some(f) = handler(lua, &action.kind, "validate")? else {
+        let known: Vec<String> = world
+            .borrow()
+            .ruleset
+            .actions
+            .iter()
+            .map(|a| a.kind.clone())
+            .collect();
+        return Ok(Err(Rejection {
+            reasons: vec![Reason {
+                rule: None,
+                message: format!(
+                    "unknown action `{}` (this ruleset has: {})",
+                    action.kind,
+                    known.join(", ")
+                ),
+            }],
+        }));
+    };
+    let t = action_to_lua(lua, action)?;
+    let before = set_stage(world, Stage::Query);
+    let out = f.call::<mlua::Value>(t);
+    set_stage(world, before);
+    let reasons = reasons_from_lua(out?)?;
+    Ok(if reasons.is_empty() {
+        Ok(())
+    } else {
+        Err(Rejection { reasons })
+    })
+}
+
+/// Validates and applies an action, recording it; the state is restored if the handler fails.
+pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> {
+    if world.borrow().stage == Stage::Apply {
+        return Err(mlua::Error::runtime(
+            "an action cannot be taken while another is being applied",
+        ));
+    }
+    if let Err(rejection) = validate(lua, world, action)? {
+        return Ok(Err(rejection));
+    }
+    let Some(apply) = handler(lua, &action.kind, "apply")? else {
+        return Err(mlua::Error::runtime(format!(
+            "action `{}` has no apply function",
+            action.kind
+        )));
+    };
+    let (snapshot, dice) = {
+        let w = world.borrow();
+        (w.state.clone(), w.dice.clone())
+    };
+    world.borrow_mut().pending.clear();
+    let t = action_to_lua(lua, action)?;
+    let before = set_stage(world, Stage::Apply);
+    let out = apply.call::<mlua::Value>(t);
+    set_stage(world, before);
+    let mut w = world.borrow_mut();
+    match out {
+        Ok(_) => {
+            let events = std::mem::take(&mut w.pending);
+            w.log.push(crate::event::LogEntry {
+                action: action.clone(),
+                events: events.clone(),
+            });
+            Ok(Ok(events))
+        }
+        Err(e) => {
+            w.state = snapshot;
+            w.dice = dice;
+            w.pending.clear();
+            Err(e)
+        }
+    }
+}
+
+/// Collects every action the ruleset's enumerators offer for a side.
+pub fn legal_actions(lua: &Lua, world: &Shared, side: Option<&str>) -> mlua::Result<Vec<Action>> {
+    let actions: Table = lua.named_registry_value("kessel_actions")?;
+    let kinds: Vec<String> = world
+        .borrow()
+        .ruleset
+        .actions
+        .iter()
+        .map(|a| a.kind.clone())
+        .collect();
+    let mut out = Vec::new();
+    let before = set_stage(world, Stage::Query);
+    let result = (|| {
+        for kind in kinds {
+            let Some(entry) = actions.get::<Option<Table>>(kind.as_str())? else {
+                continue;
+            };
+            let Some(f) = entry.get::<Option<mlua::Function>>("enumerate")? else {
+                continue;
+            };
+            let list: Option<Table> = f.call(side.map(str::to_string))?;
+            if let Some(list) = list {
+                for item in list.sequence_values::<mlua::Value>() {
+                    let mut a = action_from_lua(lua, item?)?;
+                    if a.kind.is_empty() {
+                        a.kind = kind.clone();
+                    }
+                    out.push(a);
+                }
+            }
+        }
+        Ok(())
+    })();
+    set_stage(world, before);
+    result.map(|_| out)
+}
+
+fn hooks(lua: &Lua, name: &str) -> mlua::Result<Vec<mlua::Function>> {
+    let all: Table = lua.named_registry_value("kessel_hooks")?;
+    let Some(list) = all.get::<Option<Table>>(name)? else {
+        return Ok(Vec::new());
+    };
+    list.sequence_values::<mlua::Function>().collect()
+}
+
+/// Runs the ruleset's `check` hooks; each returns a list of `{unit=, message=}` problems.
+pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<String>, String)>> {
+    let mut out = Vec::new();
+    let before = set_stage(world, Stage::Query);
+    let result = (|| {
+        for f in hooks(lua, "check")? {
+            let list: Option<Table> = f.call(())?;
+            if let Some(list) = list {
+                for item in list.sequence_values::<Table>() {
+                    let item = item?;
+                    out.push((
+                        item.get::<Option<String>>("unit")?,
+                        item.get::<Option<String>>("message")?
+                            .unwrap_or_else(|| "set-up problem".into()),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    })();
+    set_stage(world, before);
+    result.map(|_| out)
+}
+
+/// Runs the ruleset's `setup` hooks with events allowed (they become part of the initial state).
+pub fn call_setup_hooks(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let before = set_stage(world, Stage::Apply);
+    let result = (|| {
+        for f in hooks(lua, "setup")? {
+            f.call::<()>(())?;
+        }
+        Ok(())
+    })();
+    set_stage(world, before);
+    result
+}
+
+/// Calls the hooks registered under `name` with `arg` (used by the sequencer).
+pub(crate) fn call_hooks(lua: &Lua, name: &str, arg: mlua::Value) -> mlua::Result<()> {
+    for f in hooks(lua, name)? {
+        f.call::<()>(arg.clone())?;
+    }
+    Ok(())
+}

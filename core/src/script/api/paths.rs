@@ -1,0 +1,475 @@
+//! `kessel.paths` (movement fields, traces, reach, zones of control) and `kessel.hexset`.
+//!
+//! The rules pass dense hex sets and declared costs; the searches run natively. Lua callbacks are
+//! accepted where no data can express a rule, at the price of one call per step.
+
+use super::hex_of;
+use crate::action::Reason;
+use crate::algo::movement::{movement_field, Cost, CostModel, FieldRules, MovementField, Unreachable};
+use crate::algo::trace::{reach, trace, Passage};
+use crate::algo::zoc::{zone_of_control, HexSet};
+use crate::engine::Shared;
+use crate::hex::{Hex, Hexside};
+use crate::map::Map;
+use crate::ruleset::compile_costs;
+use mlua::{Function, Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef};
+use std::sync::Arc;
+
+/// A set of hexes, shared with Lua.
+#[derive(Clone, Debug)]
+pub struct LuaHexSet {
+    set: HexSet,
+    map: Arc<Map>,
+}
+
+impl LuaHexSet {
+    fn parse(&self, label: &str) -> mlua::Result<Hex> {
+        self.map
+            .parse(label)
+            .ok_or_else(|| mlua::Error::runtime(format!("`{label}` is not a hex of this map")))
+    }
+}
+
+impl UserData for LuaHexSet {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("has", |_, s, h: String| Ok(s.map.parse(&h).is_some_and(|x| s.set.contains(&s.map, x))));
+        methods.add_method_mut("add", |_, s, h: String| {
+            let x = s.parse(&h)?;
+            s.set.insert(&s.map.clone(), x);
+            Ok(())
+        });
+        methods.add_method_mut("remove", |_, s, h: String| {
+            let x = s.parse(&h)?;
+            s.set.remove(&s.map.clone(), x);
+            Ok(())
+        });
+        methods.add_method("labels", |_, s, ()| {
+            Ok(s.set.hexes(&s.map).map(|h| s.map.label(h)).collect::<Vec<_>>())
+        });
+        methods.add_method("union", |_, s, o: UserDataRef<LuaHexSet>| {
+            let mut out = s.clone();
+            out.set.union_with(&o.set);
+            Ok(out)
+        });
+        methods.add_method("minus", |_, s, o: UserDataRef<LuaHexSet>| {
+            let mut out = s.clone();
+            out.set.subtract(&o.set);
+            Ok(out)
+        });
+        methods.add_method("copy", |_, s, ()| Ok(s.clone()));
+        methods.add_meta_method(MetaMethod::Len, |_, s, ()| Ok(s.set.len()));
+    }
+}
+
+/// Reads a set given as a hexset userdata or a list of labels.
+fn set_arg(world: &Shared, v: mlua::Value) -> mlua::Result<HexSet> {
+    match v {
+        mlua::Value::UserData(ud) => Ok(ud.borrow::<LuaHexSet>()?.set.clone()),
+        mlua::Value::Table(t) => {
+            let map = world.borrow().state.map.clone();
+            let mut s = HexSet::new(&map);
+            for l in t.sequence_values::<String>() {
+                let l = l?;
+                s.insert(&map, hex_of(world, &l)?);
+            }
+            Ok(s)
+        }
+        mlua::Value::Nil => Ok(HexSet::new(&world.borrow().state.map)),
+        other => Err(mlua::Error::runtime(format!(
+            "expected a hexset or a list of hexes, got a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn reason_of(t: &Table) -> mlua::Result<Reason> {
+    Ok(Reason {
+        rule: t.get("rule")?,
+        message: t
+            .get::<Option<String>>("message")?
+            .unwrap_or_else(|| "not allowed".into()),
+    })
+}
+
+fn cost_model(world: &Shared, class: &str, side: &str) -> mlua::Result<CostModel> {
+    let w = world.borrow();
+    let decl = w.ruleset.movement.as_ref().ok_or_else(|| {
+        mlua::Error::runtime("the ruleset declared no movement costs (kessel.movement{...})")
+    })?;
+    compile_costs(decl, &w.state.map, class, side).map_err(|e| mlua::Error::runtime(e.to_string()))
+}
+
+/// A movement field, shared with Lua.
+pub struct LuaField {
+    field: MovementField,
+    map: Arc<Map>,
+}
+
+fn reason_table(lua: &Lua, why: Unreachable) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    let (kind, rule, message) = match why {
+        Unreachable::Forbidden(r) => ("forbidden", r.rule, r.message),
+        Unreachable::BeyondStop(r) => (
+            "beyond_stop",
+            r.rule,
+            format!("every way there passes a hex where movement must stop ({})", r.message),
+        ),
+        Unreachable::CannotLeave(r) => ("cannot_leave", r.rule, r.message),
+        Unreachable::TooFar { needed, budget } => (
+            "too_far",
+            None,
+            format!(
+                "needs {} MP, has {} MP",
+                fmt_mp(needed.mp()),
+                fmt_mp(budget.mp())
+            ),
+        ),
+        Unreachable::NoPath => ("no_path", None, "no way in".to_string()),
+    };
+    t.set("kind", kind)?;
+    t.set("rule", rule)?;
+    t.set("message", message)?;
+    Ok(t)
+}
+
+/// Formats MP without trailing zeros (`1.5`, `3`).
+pub(crate) fn fmt_mp(mp: f64) -> String {
+    let s = format!("{mp:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl UserData for LuaField {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("cost", |_, f, h: String| {
+            Ok(f.map.parse(&h).and_then(|x| f.field.cost(&f.map, x)).map(Cost::mp))
+        });
+        methods.add_method("path", |_, f, h: String| {
+            Ok(f.map.parse(&h).and_then(|x| f.field.path_to(&f.map, x)).map(|p| {
+                p.into_iter().map(|x| f.map.label(x)).collect::<Vec<_>>()
+            }))
+        });
+        methods.add_method("stops", |_, f, h: String| {
+            Ok(f.map.parse(&h).is_some_and(|x| f.field.stops_at(&f.map, x)))
+        });
+        methods.add_method("reachable", |lua, f, ()| {
+            let t = lua.create_table()?;
+            for (h, c) in f.field.reachable(&f.map) {
+                t.set(f.map.label(h), c.mp())?;
+            }
+            Ok(t)
+        });
+        methods.add_method("why_not", |lua, f, h: String| {
+            let Some(x) = f.map.parse(&h) else {
+                return Ok(Some(reason_table(lua, Unreachable::NoPath)?));
+            };
+            match f.field.why_not(&f.map, x) {
+                None => Ok(None),
+                Some(why) => Ok(Some(reason_table(lua, why)?)),
+            }
+        });
+    }
+}
+
+fn add_sets(
+    world: &Shared,
+    rules: &mut FieldRules,
+    list: Option<Vec<Table>>,
+    which: u8,
+) -> mlua::Result<()> {
+    let map = world.borrow().state.map.clone();
+    for item in list.unwrap_or_default() {
+        let set = set_arg(world, item.get("set")?)?;
+        let base = reason_of(&item)?;
+        let per_hex: Option<Table> = item.get("messages")?;
+        let mp: f64 = item.get::<Option<f64>>("mp")?.unwrap_or(0.0);
+        for h in set.hexes(&map) {
+            let Some(i) = map.index(h) else { continue };
+            let mut reason = base.clone();
+            if let Some(m) = &per_hex {
+                if let Some(text) = m.get::<Option<String>>(map.label(h))? {
+                    reason.message = text;
+                }
+            }
+            match which {
+                0 => rules.stop[i] = Some(rules.reason(reason)),
+                1 => rules.forbid[i] = Some(rules.reason(reason)),
+                _ => rules.surcharge[i] += Cost::from_mp(mp).0,
+            }
+        }
+    }
+    Ok(())
+}
+
+enum StepCost {
+    PerHex,
+    Model(CostModel),
+    Hook(Function),
+}
+
+fn step_arg(world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
+    match spec.get::<mlua::Value>("step")? {
+        mlua::Value::Nil => Ok(StepCost::PerHex),
+        mlua::Value::String(s) if s.to_str()? == "hex" => Ok(StepCost::PerHex),
+        mlua::Value::Table(t) => {
+            let class: String = t.get::<Option<String>>("class")?.unwrap_or_default();
+            let side: String = t.get::<Option<String>>("side")?.unwrap_or_default();
+            Ok(StepCost::Model(cost_model(world, &class, &side)?))
+        }
+        mlua::Value::Function(f) => Ok(StepCost::Hook(f)),
+        other => Err(mlua::Error::runtime(format!(
+            "trace: `step` is \"hex\", {{class=, side=}} or a function, not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+enum PassageArg {
+    Open,
+    Sets(HexSet, HexSet),
+    Hook(Function),
+}
+
+fn passage_arg(world: &Shared, spec: &Table) -> mlua::Result<PassageArg> {
+    match spec.get::<mlua::Value>("passage")? {
+        mlua::Value::Nil => Ok(PassageArg::Open),
+        mlua::Value::Table(t) => Ok(PassageArg::Sets(
+            set_arg(world, t.get("blocked")?)?,
+            set_arg(world, t.get("enter_only")?)?,
+        )),
+        mlua::Value::Function(f) => Ok(PassageArg::Hook(f)),
+        other => Err(mlua::Error::runtime(format!(
+            "trace: `passage` is {{blocked=, enter_only=}} or a function, not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+type Searched = (Arc<Map>, Hex, u32, StepCost, PassageArg);
+
+fn search_args(world: &Shared, spec: &Table) -> mlua::Result<Searched> {
+    let from: String = spec.get("from")?;
+    let start = hex_of(world, &from)?;
+    let budget: f64 = spec.get::<Option<f64>>("budget")?.unwrap_or(1e6);
+    let map = world.borrow().state.map.clone();
+    Ok((
+        map,
+        start,
+        Cost::from_mp(budget).0,
+        step_arg(world, spec)?,
+        passage_arg(world, spec)?,
+    ))
+}
+
+/// Runs a step/passage pair, remembering the first Lua error (the searches themselves can't fail).
+struct Callbacks<'a> {
+    map: &'a Map,
+    step: &'a StepCost,
+    passage: &'a PassageArg,
+    error: Option<mlua::Error>,
+}
+
+impl Callbacks<'_> {
+    fn step(&mut self, a: Hex, b: Hex) -> Option<u32> {
+        match self.step {
+            StepCost::PerHex => Some(Cost::SCALE),
+            StepCost::Model(m) => {
+                let side = Hexside::between(a, b).map(|s| self.map.side_bits(s)).unwrap_or(0);
+                let t = self.map.terrain(b)?;
+                m.step(side, t).ok().map(|c| c.0)
+            }
+            StepCost::Hook(f) => match f.call::<Option<f64>>((self.map.label(a), self.map.label(b))) {
+                Ok(c) => c.map(|c| Cost::from_mp(c).0),
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                    None
+                }
+            },
+        }
+    }
+
+    fn passage(&mut self, h: Hex) -> Passage {
+        match self.passage {
+            PassageArg::Open => Passage::Open,
+            PassageArg::Sets(blocked, enter) => {
+                if blocked.contains(self.map, h) {
+                    Passage::Blocked
+                } else if enter.contains(self.map, h) {
+                    Passage::EnterOnly
+                } else {
+                    Passage::Open
+                }
+            }
+            PassageArg::Hook(f) => match f.call::<Option<String>>(self.map.label(h)) {
+                Ok(Some(s)) if s == "blocked" => Passage::Blocked,
+                Ok(Some(s)) if s == "enter" => Passage::EnterOnly,
+                Ok(_) => Passage::Open,
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                    Passage::Blocked
+                }
+            },
+        }
+    }
+}
+
+enum Target {
+    Set(HexSet),
+    Hook(Function),
+}
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    let w = world.clone();
+    kessel.set(
+        "hexset",
+        lua.create_function(move |_, list: mlua::Value| {
+            let map = w.borrow().state.map.clone();
+            Ok(LuaHexSet { set: set_arg(&w, list)?, map })
+        })?,
+    )?;
+
+    let p = lua.create_table()?;
+    let w = world.clone();
+    p.set(
+        "zoc",
+        lua.create_function(move |_, spec: Table| {
+            let map = w.borrow().state.map.clone();
+            let sources = set_arg(&w, spec.get("hexes")?)?;
+            let mut bits = 0u32;
+            for kind in spec.get::<Option<Vec<String>>>("blocked_by")?.unwrap_or_default() {
+                if let Some(k) = map.side_kinds.get(&kind) {
+                    bits |= 1 << k;
+                }
+            }
+            let set = zone_of_control(&map, sources.hexes(&map).collect::<Vec<_>>(), bits);
+            Ok(LuaHexSet { set, map })
+        })?,
+    )?;
+
+    let w = world.clone();
+    p.set(
+        "field",
+        lua.create_function(move |_, spec: Table| {
+            let from: String = spec.get("from")?;
+            let start = hex_of(&w, &from)?;
+            let budget: f64 = spec.get("budget")?;
+            let class: String = spec.get::<Option<String>>("class")?.unwrap_or_default();
+            let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
+            let model = cost_model(&w, &class, &side)?;
+            let map = w.borrow().state.map.clone();
+            let mut rules = FieldRules::new(map.len());
+            add_sets(&w, &mut rules, spec.get("stop")?, 0)?;
+            add_sets(&w, &mut rules, spec.get("forbid")?, 1)?;
+            add_sets(&w, &mut rules, spec.get("surcharge")?, 2)?;
+            let cannot_leave = spec
+                .get::<Option<Table>>("cannot_leave")?
+                .map(|t| reason_of(&t))
+                .transpose()?;
+            let hook: Option<Function> = spec.get("hook")?;
+            let mut hook_error = None;
+            let field = match &hook {
+                None => movement_field(&map, start, Cost::from_mp(budget), &model, &rules, cannot_leave, None),
+                Some(f) => {
+                    let m2 = map.clone();
+                    let mut h = |a: Hex, b: Hex, so_far: Cost, step: Cost| -> Result<Option<Cost>, Reason> {
+                        match f.call::<(mlua::Value, Option<String>, Option<String>)>((
+                            m2.label(a),
+                            m2.label(b),
+                            so_far.mp(),
+                            step.mp(),
+                        )) {
+                            Ok((mlua::Value::Number(n), _, _)) => Ok(Some(Cost::from_mp(n))),
+                            Ok((mlua::Value::Integer(n), _, _)) => Ok(Some(Cost::from_mp(n as f64))),
+                            Ok((mlua::Value::Boolean(false), msg, rule)) => Err(Reason {
+                                rule,
+                                message: msg.unwrap_or_else(|| "not allowed".into()),
+                            }),
+                            Ok(_) => Ok(None),
+                            Err(e) => {
+                                hook_error.get_or_insert(e);
+                                Err(Reason { rule: None, message: "hook failed".into() })
+                            }
+                        }
+                    };
+                    movement_field(&map, start, Cost::from_mp(budget), &model, &rules, cannot_leave, Some(&mut h))
+                }
+            };
+            if let Some(e) = hook_error {
+                return Err(e);
+            }
+            Ok(LuaField { field, map })
+        })?,
+    )?;
+
+    let w = world.clone();
+    p.set(
+        "trace",
+        lua.create_function(move |lua, spec: Table| {
+            let (map, start, budget, step, passage) = search_args(&w, &spec)?;
+            let target = match spec.get::<mlua::Value>("target")? {
+                mlua::Value::Function(f) => Target::Hook(f),
+                v => Target::Set(set_arg(&w, v)?),
+            };
+            let mut cb = Callbacks { map: &map, step: &step, passage: &passage, error: None };
+            let mut target_error = None;
+            let cb_cell = std::cell::RefCell::new(&mut cb);
+            let found = trace(
+                &map,
+                start,
+                budget,
+                |a, b| cb_cell.borrow_mut().step(a, b),
+                |h| cb_cell.borrow_mut().passage(h),
+                |h| match &target {
+                    Target::Set(s) => s.contains(&map, h),
+                    Target::Hook(f) => match f.call::<bool>(map.label(h)) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            target_error.get_or_insert(e);
+                            false
+                        }
+                    },
+                },
+            );
+            if let Some(e) = cb.error.take().or(target_error) {
+                return Err(e);
+            }
+            match found {
+                None => Ok(None),
+                Some(t) => {
+                    let out = lua.create_table()?;
+                    out.set("path", t.path.iter().map(|h| map.label(*h)).collect::<Vec<_>>())?;
+                    out.set("cost", t.cost as f64 / Cost::SCALE as f64)?;
+                    Ok(Some(out))
+                }
+            }
+        })?,
+    )?;
+
+    let w = world.clone();
+    p.set(
+        "reach",
+        lua.create_function(move |lua, spec: Table| {
+            let (map, start, budget, step, passage) = search_args(&w, &spec)?;
+            let mut cb = Callbacks { map: &map, step: &step, passage: &passage, error: None };
+            let cb_cell = std::cell::RefCell::new(&mut cb);
+            let costs = reach(
+                &map,
+                start,
+                budget,
+                |a, b| cb_cell.borrow_mut().step(a, b),
+                |h| cb_cell.borrow_mut().passage(h),
+            );
+            if let Some(e) = cb.error.take() {
+                return Err(e);
+            }
+            let out = lua.create_table()?;
+            for (i, c) in costs.iter().enumerate() {
+                if *c != u32::MAX {
+                    out.set(map.label(map.hex_of_index(i)), *c as f64 / Cost::SCALE as f64)?;
+                }
+            }
+            Ok(out)
+        })?,
+    )?;
+    kessel.set("paths", p)?;
+    Ok(())
+}

@@ -1,0 +1,528 @@
+//! Read-only views: `kessel.map`, `kessel.units`, `kessel.markers`, `kessel.game`,
+//! `kessel.scenario`. Units and markers come back as fresh tables (snapshots): changing one changes
+//! nothing in the game; only events do.
+
+use super::hex_of;
+use crate::engine::{Shared, World};
+use crate::hex::Hexside;
+use crate::state::{Location, Marker, Unit};
+use mlua::{Lua, LuaSerdeExt, Table};
+
+/// A unit as a Lua table.
+pub(crate) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set("id", u.id.as_str())?;
+    t.set("name", u.name.as_str())?;
+    t.set("side", u.side.as_str())?;
+    t.set("type", u.kind.as_str())?;
+    t.set("formation", u.formation.as_deref())?;
+    t.set("hidden", u.hidden)?;
+    t.set("pool", u.pool.as_deref())?;
+    t.set("step", u.step)?;
+    t.set("steps_left", u.steps_left())?;
+    t.set("steps", u.faces.len().max(1))?;
+    if let Some(f) = u.face() {
+        t.set("attack", f.attack)?;
+        t.set("defence", f.defence)?;
+        t.set("movement", f.movement)?;
+    } else if u.hidden {
+        // what everyone can see of a face-down counter: its movement allowance is printed on the back
+        if let Some(m) = u.faces.first().map(|f| f.movement) {
+            t.set("movement", m)?;
+        }
+    }
+    let (loc, hex) = match u.location {
+        Location::Map(h) => ("map", Some(w.state.map.label(h))),
+        Location::Pending => ("pending", None),
+        Location::Eliminated => ("eliminated", None),
+        Location::Removed => ("removed", None),
+    };
+    t.set("location", loc)?;
+    t.set("hex", hex)?;
+    if let Some(e) = &u.entry {
+        t.set("enter_turn", e.turn)?;
+        t.set("enter_area", e.area.as_str())?;
+    }
+    t.set("setup_area", u.setup_area.as_deref())?;
+    let flags = lua.create_table()?;
+    for f in &u.flags {
+        flags.set(f.as_str(), true)?;
+    }
+    t.set("flags", flags)?;
+    let attrs = lua.create_table()?;
+    for (k, v) in &u.attrs {
+        attrs.set(k.as_str(), *v)?;
+    }
+    t.set("attrs", attrs)?;
+    let vars = lua.create_table()?;
+    for (k, v) in &u.vars {
+        vars.set(k.as_str(), *v)?;
+    }
+    t.set("vars", vars)?;
+    Ok(t)
+}
+
+fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set("id", m.id)?;
+    t.set("kind", m.kind.as_str())?;
+    t.set("side", m.side.as_deref())?;
+    t.set("hex", m.hex.map(|h| w.state.map.label(h)))?;
+    Ok(t)
+}
+
+fn matches(u: &Unit, filter: &Option<Table>) -> mlua::Result<bool> {
+    let Some(f) = filter else { return Ok(true) };
+    if let Some(side) = f.get::<Option<String>>("side")? {
+        if u.side != side {
+            return Ok(false);
+        }
+    }
+    if let Some(kind) = f.get::<Option<String>>("type")? {
+        if u.kind != kind {
+            return Ok(false);
+        }
+    }
+    if let Some(form) = f.get::<Option<String>>("formation")? {
+        if u.formation.as_deref() != Some(form.as_str()) {
+            return Ok(false);
+        }
+    }
+    if let Some(loc) = f.get::<Option<String>>("location")? {
+        let l = match u.location {
+            Location::Map(_) => "map",
+            Location::Pending => "pending",
+            Location::Eliminated => "eliminated",
+            Location::Removed => "removed",
+        };
+        if l != loc {
+            return Ok(false);
+        }
+    }
+    if let Some(flag) = f.get::<Option<String>>("flag")? {
+        if !u.flags.contains(&flag) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    // ---- kessel.map
+    let m = lua.create_table()?;
+    let w = world.clone();
+    m.set(
+        "terrain",
+        lua.create_function(move |_, h: String| {
+            let hex = hex_of(&w, &h)?;
+            Ok(w.borrow().state.map.terrain_name(hex).map(str::to_string))
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "sides",
+        lua.create_function(move |_, (a, b): (String, String)| {
+            let (ha, hb) = (hex_of(&w, &a)?, hex_of(&w, &b)?);
+            let side = Hexside::between(ha, hb)
+                .ok_or_else(|| mlua::Error::runtime(format!("{a} and {b} are not adjacent")))?;
+            let wb = w.borrow();
+            Ok(wb
+                .state
+                .map
+                .side_kind_names(side)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "has_side",
+        lua.create_function(move |_, (a, b, kind): (String, String, String)| {
+            let (ha, hb) = (hex_of(&w, &a)?, hex_of(&w, &b)?);
+            Ok(Hexside::between(ha, hb).is_some_and(|s| w.borrow().state.map.side_has(s, &kind)))
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "has_link",
+        lua.create_function(move |_, (h, kind): (String, String)| {
+            let hex = hex_of(&w, &h)?;
+            Ok(w.borrow().state.map.hex_has_link(hex, &kind))
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "place",
+        lua.create_function(move |lua, h: String| {
+            let hex = hex_of(&w, &h)?;
+            let wb = w.borrow();
+            match wb.state.map.place_at(hex) {
+                None => Ok(None),
+                Some(p) => {
+                    let t = lua.create_table()?;
+                    t.set("name", p.name.as_str())?;
+                    t.set("kind", p.kind.as_str())?;
+                    t.set(
+                        "hexes",
+                        p.hexes.iter().map(|x| wb.state.map.label(*x)).collect::<Vec<_>>(),
+                    )?;
+                    Ok(Some(t))
+                }
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "places",
+        lua.create_function(move |lua, ()| {
+            let wb = w.borrow();
+            let out = lua.create_table()?;
+            for p in &wb.state.map.places {
+                let t = lua.create_table()?;
+                t.set("name", p.name.as_str())?;
+                t.set("kind", p.kind.as_str())?;
+                t.set(
+                    "hexes",
+                    p.hexes.iter().map(|x| wb.state.map.label(*x)).collect::<Vec<_>>(),
+                )?;
+                out.push(t)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "area",
+        lua.create_function(move |_, id: String| {
+            let wb = w.borrow();
+            Ok(wb.state.map.areas.get(&id).map(|a| {
+                a.hexes
+                    .iter()
+                    .map(|h| wb.state.map.label(*h))
+                    .collect::<Vec<_>>()
+            }))
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "tagged",
+        lua.create_function(move |_, tag: String| {
+            let wb = w.borrow();
+            Ok(wb
+                .state
+                .map
+                .tagged(&tag)
+                .iter()
+                .map(|h| wb.state.map.label(*h))
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "tags",
+        lua.create_function(move |_, h: String| {
+            let hex = hex_of(&w, &h)?;
+            Ok(w
+                .borrow()
+                .state
+                .map
+                .tags_of(hex)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "on_edge",
+        lua.create_function(move |_, (h, edge): (String, String)| {
+            let hex = hex_of(&w, &h)?;
+            Ok(w.borrow().state.map.on_edge(hex, &edge))
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "hexes",
+        lua.create_function(move |_, ()| {
+            let wb = w.borrow();
+            Ok(wb
+                .state
+                .map
+                .hexes()
+                .map(|h| wb.state.map.label(h))
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "column",
+        lua.create_function(move |_, h: String| {
+            let hex = hex_of(&w, &h)?;
+            let wb = w.borrow();
+            Ok(wb.state.map.offset(hex).0 + wb.state.map.numbering().first_column)
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "row",
+        lua.create_function(move |_, h: String| {
+            let hex = hex_of(&w, &h)?;
+            let wb = w.borrow();
+            Ok(wb.state.map.offset(hex).1 + wb.state.map.numbering().first_row)
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "size",
+        lua.create_function(move |_, ()| {
+            let wb = w.borrow();
+            Ok((wb.state.map.columns(), wb.state.map.rows()))
+        })?,
+    )?;
+    kessel.set("map", m)?;
+
+    // ---- kessel.units
+    let u = lua.create_table()?;
+    let w = world.clone();
+    u.set(
+        "get",
+        lua.create_function(move |lua, id: String| {
+            let wb = w.borrow();
+            match wb.state.unit(&id) {
+                Some(unit) => Ok(Some(unit_table(lua, &wb, unit)?)),
+                None => Ok(None),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    u.set(
+        "at",
+        lua.create_function(move |lua, h: String| {
+            let hex = hex_of(&w, &h)?;
+            let wb = w.borrow();
+            let out = lua.create_table()?;
+            for unit in wb.state.units_at(hex) {
+                out.push(unit_table(lua, &wb, unit)?)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    let w = world.clone();
+    u.set(
+        "all",
+        lua.create_function(move |lua, filter: Option<Table>| {
+            let wb = w.borrow();
+            let out = lua.create_table()?;
+            for unit in &wb.state.units {
+                if matches(unit, &filter)? {
+                    out.push(unit_table(lua, &wb, unit)?)?;
+                }
+            }
+            Ok(out)
+        })?,
+    )?;
+    let w = world.clone();
+    u.set(
+        "occupied",
+        lua.create_function(move |_, side: Option<String>| {
+            // hex → true for every hex holding a unit (of `side`)
+            let wb = w.borrow();
+            let mut set = std::collections::BTreeSet::new();
+            for unit in &wb.state.units {
+                if let Location::Map(h) = unit.location {
+                    if side.as_ref().is_none_or(|s| &unit.side == s) {
+                        set.insert(wb.state.map.label(h));
+                    }
+                }
+            }
+            Ok(set.into_iter().collect::<Vec<_>>())
+        })?,
+    )?;
+    kessel.set("units", u)?;
+
+    // ---- kessel.markers
+    let mk = lua.create_table()?;
+    let w = world.clone();
+    mk.set(
+        "all",
+        lua.create_function(move |lua, filter: Option<Table>| {
+            let wb = w.borrow();
+            let kind: Option<String> = filter.as_ref().map(|f| f.get("kind")).transpose()?.flatten();
+            let side: Option<String> = filter.as_ref().map(|f| f.get("side")).transpose()?.flatten();
+            let placed: Option<bool> = filter.as_ref().map(|f| f.get("placed")).transpose()?.flatten();
+            let out = lua.create_table()?;
+            for m in &wb.state.markers {
+                if kind.as_ref().is_some_and(|k| &m.kind != k)
+                    || side.as_ref().is_some_and(|s| m.side.as_ref() != Some(s))
+                    || placed.is_some_and(|p| m.hex.is_some() != p)
+                {
+                    continue;
+                }
+                out.push(marker_table(lua, &wb, m)?)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    let w = world.clone();
+    mk.set(
+        "at",
+        lua.create_function(move |lua, h: String| {
+            let hex = hex_of(&w, &h)?;
+            let wb = w.borrow();
+            let out = lua.create_table()?;
+            for m in wb.state.markers_at(hex) {
+                out.push(marker_table(lua, &wb, m)?)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    kessel.set("markers", mk)?;
+
+    // ---- kessel.game
+    let g = lua.create_table()?;
+    let w = world.clone();
+    g.set("turn", lua.create_function(move |_, ()| Ok(w.borrow().state.turn))?)?;
+    let w = world.clone();
+    g.set("last_turn", lua.create_function(move |_, ()| Ok(w.borrow().state.last_turn))?)?;
+    let w = world.clone();
+    g.set("finished", lua.create_function(move |_, ()| Ok(w.borrow().state.finished))?)?;
+    let w = world.clone();
+    g.set(
+        "step",
+        lua.create_function(move |lua, ()| {
+            let wb = w.borrow();
+            let t = lua.create_table()?;
+            t.set("index", wb.state.phase)?;
+            if let Some(s) = wb.ruleset.step(wb.state.phase) {
+                t.set("id", s.id.as_str())?;
+                t.set("name", s.name.as_str())?;
+                t.set("side", s.side.as_deref())?;
+                t.set("rule", s.rule.as_deref())?;
+            }
+            Ok(t)
+        })?,
+    )?;
+    let w = world.clone();
+    g.set(
+        "var",
+        lua.create_function(move |lua, key: String| {
+            let wb = w.borrow();
+            match wb.state.vars.get(&key) {
+                Some(v) => lua.to_value(v),
+                None => Ok(mlua::Value::Nil),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    g.set(
+        "option",
+        lua.create_function(move |lua, id: String| {
+            let wb = w.borrow();
+            match wb.options.get(&id) {
+                Some(v) => lua.to_value(v),
+                None => Err(mlua::Error::runtime(format!("unknown option `{id}`"))),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    g.set("sides", lua.create_function(move |_, ()| Ok(w.borrow().state.sides.clone()))?)?;
+    let w = world.clone();
+    g.set(
+        "pool",
+        lua.create_function(move |_, id: String| {
+            let wb = w.borrow();
+            Ok(wb
+                .state
+                .pools
+                .get(&id)
+                .map(|f| f.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+                .unwrap_or_default())
+        })?,
+    )?;
+    let w = world.clone();
+    g.set(
+        "unit_type",
+        lua.create_function(move |lua, id: String| {
+            let wb = w.borrow();
+            match wb.ruleset.unit_types.get(&id) {
+                Some(v) => lua.to_value(v),
+                None => Ok(mlua::Value::Nil),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    g.set(
+        "constant",
+        lua.create_function(move |lua, id: String| {
+            let wb = w.borrow();
+            match wb.ruleset.constants.get(&id) {
+                Some(v) => lua.to_value(v),
+                None => Ok(mlua::Value::Nil),
+            }
+        })?,
+    )?;
+    kessel.set("game", g)?;
+
+    // ---- kessel.scenario
+    let s = lua.create_table()?;
+    let w = world.clone();
+    s.set(
+        "var",
+        lua.create_function(move |lua, key: String| {
+            let wb = w.borrow();
+            match wb.scenario.as_ref().and_then(|s| s.vars.get(&key)) {
+                Some(v) => lua.to_value(v),
+                None => Ok(mlua::Value::Nil),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    s.set(
+        "objectives",
+        lua.create_function(move |lua, ()| {
+            let wb = w.borrow();
+            let out = lua.create_table()?;
+            if let Some(sc) = &wb.scenario {
+                for o in &sc.objectives {
+                    let t = lua.create_table()?;
+                    t.set("name", o.name.as_str())?;
+                    t.set("vp", o.vp)?;
+                    t.set("side", o.side.as_deref())?;
+                    t.set(
+                        "hexes",
+                        o.hexes.iter().map(|h| wb.state.map.label(*h)).collect::<Vec<_>>(),
+                    )?;
+                    out.push(t)?;
+                }
+            }
+            Ok(out)
+        })?,
+    )?;
+    let w = world.clone();
+    s.set(
+        "levels",
+        lua.create_function(move |lua, ()| {
+            let wb = w.borrow();
+            let out = lua.create_table()?;
+            if let Some(sc) = &wb.scenario {
+                for l in &sc.levels {
+                    let t = lua.create_table()?;
+                    t.set("name", l.name.as_str())?;
+                    t.set("max", l.max)?;
+                    out.push(t)?;
+                }
+            }
+            Ok(out)
+        })?,
+    )?;
+    let w = world.clone();
+    s.set(
+        "name",
+        lua.create_function(move |_, ()| {
+            Ok(w.borrow().scenario.as_ref().map(|s| s.name.clone()))
+        })?,
+    )?;
+    kessel.set("scenario", s)?;
+    Ok(())
+}

@@ -1,0 +1,415 @@
+//! Script- and test-only API: `kessel.act`, `.legal`, `.validate`, `.undo`, `.inject_dice`,
+//! `.setup` (build a position inline), `.test`, `.events`, `.state_hash`, `.replay_hash`, `.expect`.
+
+use super::{act, action_from_lua, action_to_lua, legal_actions, validate};
+use crate::engine::{Shared, Stage};
+use crate::event::Event;
+use crate::hex::Hex;
+use crate::map::{Area, Map, Place};
+use crate::numbering::Numbering;
+use crate::state::{Face, GameState, Location, Marker, Unit, Value};
+use mlua::{Function, Lua, LuaSerdeExt, Table};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+fn reasons_table(lua: &Lua, reasons: &[crate::action::Reason]) -> mlua::Result<Table> {
+    let out = lua.create_table()?;
+    for r in reasons {
+        let t = lua.create_table()?;
+        t.set("rule", r.rule.as_deref())?;
+        t.set("message", r.message.as_str())?;
+        out.push(t)?;
+    }
+    Ok(out)
+}
+
+fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua::Result<Table> {
+    let out = lua.create_table()?;
+    let map = world.borrow().state.map.clone();
+    for e in events {
+        let v: Value = serde_json::to_value(e).map_err(mlua::Error::external)?;
+        let t: Table = match lua.to_value(&v)? {
+            mlua::Value::Table(t) => t,
+            _ => lua.create_table()?,
+        };
+        // hexes as labels, as everywhere else in Lua
+        match e {
+            Event::Moved { path, .. } => {
+                t.set("path", path.iter().map(|h| map.label(*h)).collect::<Vec<_>>())?;
+                t.set("to", path.last().map(|h| map.label(*h)))?;
+            }
+            Event::Located { to: Location::Map(h), .. } => t.set("hex", map.label(*h))?,
+            Event::MarkerMoved { hex, .. } => t.set("hex", hex.map(|h| map.label(h)))?,
+            Event::Revealed { face, .. } => t.set("face", face.to_string())?,
+            _ => {}
+        }
+        out.push(t)?;
+    }
+    Ok(out)
+}
+
+/// Builds a map from an inline description.
+fn inline_map(spec: &Table) -> mlua::Result<Map> {
+    let cols: u32 = spec.get::<Option<u32>>("columns")?.unwrap_or(9);
+    let rows: u32 = spec.get::<Option<u32>>("rows")?.unwrap_or(9);
+    let default: String = spec.get::<Option<String>>("default")?.unwrap_or_else(|| "clear".into());
+    let mut map = Map::new("inline", cols, rows, Numbering::default(), &default);
+    let bad = |l: &str| mlua::Error::runtime(format!("inline map: `{l}` is not a hex of a {cols}x{rows} map"));
+    let hex = |map: &Map, l: &str| map.parse(l).ok_or_else(|| bad(l));
+    if let Some(t) = spec.get::<Option<Table>>("terrain")? {
+        for pair in t.pairs::<String, String>() {
+            let (l, terrain) = pair?;
+            let h = hex(&map, &l)?;
+            map.set_terrain(h, &terrain).map_err(mlua::Error::external)?;
+        }
+    }
+    // hexsides: { {"0202", "0302", "river"}, ... }
+    if let Some(t) = spec.get::<Option<Table>>("hexsides")? {
+        for item in t.sequence_values::<Vec<String>>() {
+            let item = item?;
+            let [a, b, kind] = item.as_slice() else {
+                return Err(mlua::Error::runtime("inline map: a hexside is {\"AAAA\", \"BBBB\", \"kind\"}"));
+            };
+            let (ha, hb) = (hex(&map, a)?, hex(&map, b)?);
+            let side = crate::hex::Hexside::between(ha, hb)
+                .ok_or_else(|| mlua::Error::runtime(format!("inline map: {a} and {b} are not adjacent")))?;
+            map.add_side_feature(kind, None, vec![side]).map_err(mlua::Error::external)?;
+        }
+    }
+    // links: { {kind = "road", path = {...}} }
+    if let Some(t) = spec.get::<Option<Table>>("links")? {
+        for item in t.sequence_values::<Table>() {
+            let item = item?;
+            let kind: String = item.get("kind")?;
+            let path: Vec<String> = item.get("path")?;
+            let hexes = path.iter().map(|l| hex(&map, l)).collect::<mlua::Result<Vec<Hex>>>()?;
+            map.add_link(&kind, None, hexes).map_err(mlua::Error::external)?;
+        }
+    }
+    if let Some(t) = spec.get::<Option<Table>>("places")? {
+        for item in t.sequence_values::<Table>() {
+            let item = item?;
+            let hexes: Vec<String> = item.get("hexes")?;
+            let place = Place {
+                name: item.get("name")?,
+                kind: item.get("kind")?,
+                hexes: hexes.iter().map(|l| hex(&map, l)).collect::<mlua::Result<_>>()?,
+            };
+            map.add_place(place).map_err(mlua::Error::external)?;
+        }
+    }
+    if let Some(t) = spec.get::<Option<Table>>("areas")? {
+        for pair in t.pairs::<String, Vec<String>>() {
+            let (id, hexes) = pair?;
+            let hexes = hexes.iter().map(|l| hex(&map, l)).collect::<mlua::Result<_>>()?;
+            map.areas.insert(id.clone(), Area { id: id.clone(), name: id, hexes });
+        }
+    }
+    if let Some(t) = spec.get::<Option<Table>>("tags")? {
+        for pair in t.pairs::<String, Vec<String>>() {
+            let (tag, hexes) = pair?;
+            let hexes: Vec<Hex> = hexes.iter().map(|l| hex(&map, l)).collect::<mlua::Result<_>>()?;
+            map.tags.entry(tag).or_default().extend(hexes);
+        }
+    }
+    Ok(map)
+}
+
+fn face_of(s: &str) -> mlua::Result<Face> {
+    Face::parse(s).ok_or_else(|| mlua::Error::runtime(format!("`{s}` is not a face (A-D-M)")))
+}
+
+/// `kessel.setup{...}`: replaces the position with one described inline.
+fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
+    let map = match spec.get::<Option<Table>>("map")? {
+        Some(m) => Arc::new(inline_map(&m)?),
+        None => world.borrow().state.map.clone(),
+    };
+    let (sides, seed) = {
+        let w = world.borrow();
+        (w.ruleset.sides.clone(), spec.get::<Option<u64>>("seed")?.unwrap_or(w.state.seed))
+    };
+    let mut state = GameState::new(map.clone(), sides, seed);
+    state.last_turn = spec.get::<Option<u32>>("last_turn")?.unwrap_or(12);
+    state.turn = spec.get::<Option<u32>>("turn")?.unwrap_or(1);
+    if let Some(step) = spec.get::<Option<mlua::Value>>("step")? {
+        state.phase = match step {
+            mlua::Value::Integer(i) => i as usize,
+            mlua::Value::String(s) => {
+                let id = s.to_str()?.to_string();
+                world.borrow().ruleset.step_index(&id).ok_or_else(|| {
+                    mlua::Error::runtime(format!("kessel.setup: no step `{id}` in the sequence"))
+                })?
+            }
+            _ => 0,
+        };
+    }
+    if let Some(units) = spec.get::<Option<Table>>("units")? {
+        for u in units.sequence_values::<Table>() {
+            let u = u?;
+            let id: String = u.get("id")?;
+            let faces: Vec<String> = u.get::<Option<Vec<String>>>("faces")?.unwrap_or_default();
+            let location = match u.get::<Option<String>>("at")? {
+                Some(l) => Location::Map(map.parse(&l).ok_or_else(|| {
+                    mlua::Error::runtime(format!("kessel.setup: unit `{id}` at `{l}`, not a hex of the map"))
+                })?),
+                None => match u.get::<Option<String>>("location")?.as_deref() {
+                    Some("eliminated") => Location::Eliminated,
+                    Some("removed") => Location::Removed,
+                    _ => Location::Pending,
+                },
+            };
+            let mut flags = BTreeSet::new();
+            for f in u.get::<Option<Vec<String>>>("flags")?.unwrap_or_default() {
+                flags.insert(f);
+            }
+            let attrs: BTreeMap<String, i64> = u.get::<Option<BTreeMap<String, i64>>>("attrs")?.unwrap_or_default();
+            let vars: BTreeMap<String, i64> = u.get::<Option<BTreeMap<String, i64>>>("vars")?.unwrap_or_default();
+            let entry = match u.get::<Option<Table>>("enter")? {
+                Some(e) => Some(crate::state::Entry { turn: e.get("turn")?, area: e.get("area")? }),
+                None => None,
+            };
+            let unit = Unit {
+                name: u.get::<Option<String>>("name")?.unwrap_or_else(|| id.clone()),
+                id: id.clone(),
+                side: u.get("side")?,
+                kind: u.get("type")?,
+                formation: u.get("formation")?,
+                faces: faces.iter().map(|f| face_of(f)).collect::<mlua::Result<_>>()?,
+                step: u.get::<Option<u32>>("step")?.unwrap_or(0),
+                hidden: u.get::<Option<bool>>("hidden")?.unwrap_or(false),
+                pool: u.get("pool")?,
+                location,
+                entry,
+                setup_area: None,
+                attrs,
+                flags,
+                vars,
+            };
+            if !state.add_unit(unit) {
+                return Err(mlua::Error::runtime(format!("kessel.setup: unit id `{id}` used twice")));
+            }
+        }
+    }
+    if let Some(pools) = spec.get::<Option<Table>>("pools")? {
+        for pair in pools.pairs::<String, Vec<String>>() {
+            let (id, faces) = pair?;
+            state.pools.insert(id, faces.iter().map(|f| face_of(f)).collect::<mlua::Result<_>>()?);
+        }
+    }
+    if let Some(markers) = spec.get::<Option<Table>>("markers")? {
+        for m in markers.sequence_values::<Table>() {
+            let m = m?;
+            let count: u32 = m.get::<Option<u32>>("count")?.unwrap_or(1);
+            let hex = match m.get::<Option<String>>("at")? {
+                Some(l) => Some(map.parse(&l).ok_or_else(|| mlua::Error::runtime(format!("marker at `{l}`: not a hex")))?),
+                None => None,
+            };
+            for _ in 0..count {
+                let id = state.markers.len() as u32;
+                state.markers.push(Marker { id, kind: m.get("kind")?, side: m.get("side")?, hex });
+            }
+        }
+    }
+    if let Some(vars) = spec.get::<Option<Table>>("vars")? {
+        for pair in vars.pairs::<String, mlua::Value>() {
+            let (k, v) = pair?;
+            state.vars.insert(k, lua.from_value(v)?);
+        }
+    }
+    let mut w = world.borrow_mut();
+    if let Some(opts) = spec.get::<Option<Table>>("options")? {
+        for pair in opts.pairs::<String, mlua::Value>() {
+            let (k, v) = pair?;
+            let v: Value = lua.from_value(v)?;
+            let decl = w.ruleset.options.iter().find(|d| d.id == k).cloned().ok_or_else(|| {
+                mlua::Error::runtime(format!("kessel.setup: unknown option `{k}`"))
+            })?;
+            decl.check(&v).map_err(mlua::Error::runtime)?;
+            w.options.values.insert(k, v);
+        }
+    }
+    w.dice = crate::dice::Dice::new(seed);
+    w.state = state.clone();
+    w.initial = state;
+    w.log.clear();
+    w.pending.clear();
+    Ok(())
+}
+
+const PRELUDE: &str = r#"
+local expect = {}
+local function show(v)
+  if type(v) == "table" then
+    local parts = {}
+    for k, x in pairs(v) do parts[#parts + 1] = tostring(k) .. "=" .. tostring(x) end
+    table.sort(parts)
+    return "{" .. table.concat(parts, ", ") .. "}"
+  end
+  return tostring(v)
+end
+function expect.eq(actual, expected, what)
+  if actual ~= expected then
+    error((what and (what .. ": ") or "") .. "expected " .. show(expected) .. ", got " .. show(actual), 2)
+  end
+end
+function expect.truthy(v, what)
+  if not v then error((what or "expected a true value") .. ", got " .. show(v), 2) end
+end
+function expect.falsy(v, what)
+  if v then error((what or "expected a false value") .. ", got " .. show(v), 2) end
+end
+function expect.near(actual, expected, eps, what)
+  if type(actual) ~= "number" or math.abs(actual - expected) > (eps or 1e-9) then
+    error((what and (what .. ": ") or "") .. "expected about " .. show(expected) .. ", got " .. show(actual), 2)
+  end
+end
+-- an action refused with a reason citing `rule` (and whose text contains `text`, if given)
+function expect.refused(ok, reasons, rule, text)
+  if ok then error("expected the action to be refused, but it was accepted", 2) end
+  for _, r in ipairs(reasons) do
+    if (rule == nil or r.rule == rule) and (text == nil or string.find(r.message, text, 1, true)) then return r end
+  end
+  local got = {}
+  for _, r in ipairs(reasons) do got[#got + 1] = (r.message or "?") .. " [" .. tostring(r.rule) .. "]" end
+  error("expected a refusal citing [" .. tostring(rule) .. "]" .. (text and (" with '" .. text .. "'") or "") ..
+    ", got: " .. table.concat(got, "; "), 2)
+end
+function expect.accepted(ok, info)
+  if not ok then
+    local got = {}
+    for _, r in ipairs(info) do got[#got + 1] = (r.message or "?") .. " [" .. tostring(r.rule) .. "]" end
+    error("expected the action to be accepted, got: " .. table.concat(got, "; "), 2)
+  end
+  return info
+end
+kessel.expect = expect
+"#;
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    let w = world.clone();
+    kessel.set(
+        "act",
+        lua.create_function(move |lua, a: mlua::Value| {
+            let action = action_from_lua(lua, a)?;
+            match act(lua, &w, &action)? {
+                Ok(events) => Ok((true, events_table(lua, &w, &events)?)),
+                Err(rej) => Ok((false, reasons_table(lua, &rej.reasons)?)),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "validate",
+        lua.create_function(move |lua, a: mlua::Value| {
+            let action = action_from_lua(lua, a)?;
+            match validate(lua, &w, &action)? {
+                Ok(()) => Ok((true, lua.create_table()?)),
+                Err(rej) => Ok((false, reasons_table(lua, &rej.reasons)?)),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "legal",
+        lua.create_function(move |lua, side: Option<String>| {
+            let list = legal_actions(lua, &w, side.as_deref())?;
+            let out = lua.create_table()?;
+            for a in &list {
+                out.push(action_to_lua(lua, a)?)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "undo",
+        lua.create_function(move |_, ()| {
+            let mut wb = w.borrow_mut();
+            if wb.log.pop().is_none() {
+                return Ok(false);
+            }
+            let mut state = wb.initial.clone();
+            for entry in &wb.log {
+                for e in &entry.events {
+                    state.apply(e).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+                }
+            }
+            wb.dice = crate::dice::Dice::at(state.seed, state.dice_drawn);
+            wb.state = state;
+            Ok(true)
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "inject_dice",
+        lua.create_function(move |_, rolls: Vec<u32>| {
+            w.borrow_mut().dice.inject(rolls);
+            Ok(())
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "setup",
+        lua.create_function(move |lua, spec: Table| {
+            if w.borrow().stage != Stage::Script {
+                return Err(mlua::Error::runtime("kessel.setup is for scripts and tests"));
+            }
+            setup(lua, &w, spec)
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "test",
+        lua.create_function(move |lua, (name, f): (String, Function)| {
+            let tests: Table = lua.named_registry_value("kessel_tests")?;
+            if tests.contains_key(name.as_str())? {
+                return Err(mlua::Error::runtime(format!("test `{name}` is defined twice")));
+            }
+            tests.set(name.as_str(), f)?;
+            w.borrow_mut().tests.push(name);
+            Ok(())
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "events",
+        lua.create_function(move |lua, ()| {
+            let all: Vec<Event> = w.borrow().log.iter().flat_map(|e| e.events.clone()).collect();
+            events_table(lua, &w, &all)
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "state_hash",
+        lua.create_function(move |_, ()| Ok(format!("{:016x}", w.borrow().state.hash())))?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "replay_hash",
+        lua.create_function(move |_, ()| {
+            let wb = w.borrow();
+            let mut s = wb.initial.clone();
+            for entry in &wb.log {
+                for e in &entry.events {
+                    s.apply(e).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+                }
+            }
+            Ok(format!("{:016x}", s.hash()))
+        })?,
+    )?;
+    lua.load(PRELUDE)
+        .set_name("=kessel prelude")
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .exec()?;
+    Ok(())
+}
+
+/// Runs one registered test.
+pub(crate) fn run_test(lua: &Lua, name: &str) -> mlua::Result<()> {
+    let tests: Table = lua.named_registry_value("kessel_tests")?;
+    let f: Function = tests
+        .get::<Option<Function>>(name)?
+        .ok_or_else(|| mlua::Error::runtime(format!("no test `{name}`")))?;
+    f.call::<()>(())
+}

@@ -1,0 +1,423 @@
+//! The sandboxed Lua host: one `mlua::Lua` per loaded ruleset, with no `io`, `os`, `debug`,
+//! binary chunks or outside modules, a memory limit, and an instruction budget per call.
+//!
+//! **Boundary:** all bindings live in [`api`], one file per `kessel.*` module; nothing else in the
+//! core touches mlua. A fresh host can be built from the files at any time (hot reload): rules hold
+//! no game state.
+
+pub mod api;
+
+use mlua::{HookTriggers, Lua, LuaOptions, StdLib, VmState};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Resource limits for scripts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Heap limit for the Lua state, in bytes.
+    pub memory: usize,
+    /// VM instructions allowed per call from Rust into Lua.
+    pub instructions: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory: 256 << 20,
+            instructions: 200_000_000,
+        }
+    }
+}
+
+/// A script failed: syntax, runtime error, budget, memory, or a sandbox refusal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ScriptError {
+    /// `file:line: message`, as precise as Lua could say.
+    pub message: String,
+    /// Script file, when known.
+    pub file: Option<String>,
+    /// Line, when known.
+    pub line: Option<usize>,
+}
+
+impl ScriptError {
+    /// Builds an error from a Lua error, locating it by the innermost `file:line:` it mentions, or
+    /// by the last line the budget hook saw.
+    pub fn from_lua(err: &mlua::Error, last_seen: Option<(String, usize)>) -> ScriptError {
+        let mut text = match err {
+            mlua::Error::CallbackError { traceback, cause } => {
+                let inner = ScriptError::from_lua(cause, None);
+                if inner.file.is_some() {
+                    return inner;
+                }
+                // an error raised by a Rust function: blame the Lua line that called it
+                let caller = traceback.lines().find_map(|l| {
+                    let (f, line) = locate(l.trim());
+                    Some((f?, line?))
+                });
+                match caller {
+                    Some((f, l)) => {
+                        return ScriptError {
+                            message: format!("{f}:{l}: {}", inner.message),
+                            file: Some(f),
+                            line: Some(l),
+                        }
+                    }
+                    None => inner.message,
+                }
+            }
+            mlua::Error::MemoryError(m) => format!("memory limit exceeded ({m})"),
+            mlua::Error::SyntaxError { message, .. } => message.clone(),
+            mlua::Error::RuntimeError(m) => m.clone(),
+            mlua::Error::ExternalError(e) => e.to_string(),
+            other => other.to_string(),
+        };
+        // strip the Rust-side "runtime error: " prefix mlua adds on some paths
+        if let Some(rest) = text.strip_prefix("runtime error: ") {
+            text = rest.to_string();
+        }
+        let first_line = text.lines().next().unwrap_or("").to_string();
+        let (file, line) = locate(&first_line);
+        if file.is_none() {
+            if let Some((f, l)) = last_seen {
+                return ScriptError {
+                    message: format!("{f}:{l}: {first_line}"),
+                    file: Some(f),
+                    line: Some(l),
+                };
+            }
+        }
+        ScriptError {
+            message: text,
+            file,
+            line,
+        }
+    }
+
+    /// An error with no Lua behind it.
+    pub fn plain(message: impl Into<String>) -> ScriptError {
+        ScriptError {
+            message: message.into(),
+            file: None,
+            line: None,
+        }
+    }
+}
+
+/// Finds `some/file.lua:12:` at the start of a message.
+fn locate(msg: &str) -> (Option<String>, Option<usize>) {
+    let Some(idx) = msg.find(".lua:") else {
+        return (None, None);
+    };
+    let file = msg[..idx + 4].trim_start_matches("[string \"").to_string();
+    let rest = &msg[idx + 5..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    (Some(file), digits.parse().ok())
+}
+
+/// The Lua state with its sandbox and limits.
+pub struct ScriptHost {
+    lua: Lua,
+    root: PathBuf,
+    limits: Limits,
+    used: Rc<Cell<u64>>,
+    depth: Rc<Cell<u32>>,
+    last_seen: Rc<std::cell::RefCell<Option<(String, usize)>>>,
+}
+
+impl std::fmt::Debug for ScriptHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptHost")
+            .field("root", &self.root)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+const HOOK_EVERY: u32 = 1000;
+
+impl ScriptHost {
+    /// A fresh sandboxed state whose `require` and `dofile`-like loading stay inside `root`.
+    pub fn new(root: &Path, limits: Limits) -> Result<ScriptHost, ScriptError> {
+        let lua = Lua::new_with(
+            StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE,
+            LuaOptions::default(),
+        )
+        .map_err(|e| ScriptError::plain(format!("cannot create Lua state: {e}")))?;
+        lua.set_memory_limit(limits.memory)
+            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        let host = ScriptHost {
+            lua,
+            root: root.to_path_buf(),
+            limits,
+            used: Rc::new(Cell::new(0)),
+            depth: Rc::new(Cell::new(0)),
+            last_seen: Rc::new(std::cell::RefCell::new(None)),
+        };
+        host.sandbox()
+            .map_err(|e| ScriptError::plain(format!("cannot set up the sandbox: {e}")))?;
+        host.install_budget()
+            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        Ok(host)
+    }
+
+    /// The Lua state (for the API registration).
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// The folder modules load from.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    fn sandbox(&self) -> mlua::Result<()> {
+        let g = self.lua.globals();
+        for name in [
+            "dofile",
+            "loadfile",
+            "require",
+            "collectgarbage",
+            "module",
+            "newproxy",
+            "getfenv",
+            "setfenv",
+            "loadstring",
+        ] {
+            g.set(name, mlua::Value::Nil)?;
+        }
+        let string: mlua::Table = g.get("string")?;
+        string.set("dump", mlua::Value::Nil)?;
+        // determinism: dice come from the engine, never from math.random
+        let math: mlua::Table = g.get("math")?;
+        math.set("random", mlua::Value::Nil)?;
+        math.set("randomseed", mlua::Value::Nil)?;
+        // `load` of text only, in the sandboxed globals
+        let load = self.lua.create_function(|lua, (chunk, name): (mlua::Value, Option<String>)| {
+            let text = match chunk {
+                mlua::Value::String(s) => s.as_bytes().to_vec(),
+                _ => {
+                    return Err(mlua::Error::runtime(
+                        "load: only source text can be loaded in the sandbox",
+                    ))
+                }
+            };
+            if text.first() == Some(&0x1b) {
+                return Err(mlua::Error::runtime(
+                    "load: binary chunks are refused by the sandbox",
+                ));
+            }
+            lua.load(text)
+                .set_name(format!("={}", name.unwrap_or_else(|| "load".into())))
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .into_function()
+        })?;
+        g.set("load", load)?;
+        // `require` limited to the ruleset folder: `require("rules.movement")` → rules/movement.lua
+        let root = self.root.clone();
+        let loaded = self.lua.create_table()?;
+        self.lua.set_named_registry_value("kessel_loaded", loaded)?;
+        let require = self.lua.create_function(move |lua, name: String| {
+            let loaded: mlua::Table = lua.named_registry_value("kessel_loaded")?;
+            if let Ok(v) = loaded.get::<mlua::Value>(name.as_str()) {
+                if !v.is_nil() {
+                    return Ok(v);
+                }
+            }
+            let rel = module_path(&name).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "require: `{name}` is not a module name of this ruleset (use dotted names like \"rules.movement\")"
+                ))
+            })?;
+            let path = root.join(&rel);
+            let text = std::fs::read_to_string(&path).map_err(|_| {
+                mlua::Error::runtime(format!(
+                    "require: module `{name}` not found in the ruleset folder (looked for {})",
+                    rel.display()
+                ))
+            })?;
+            let chunk_name = format!("@{}", display_path(&path));
+            let value: mlua::Value = lua
+                .load(text)
+                .set_name(chunk_name)
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .call(())?;
+            let stored = if value.is_nil() {
+                mlua::Value::Boolean(true)
+            } else {
+                value
+            };
+            loaded.set(name.as_str(), stored.clone())?;
+            Ok(stored)
+        })?;
+        g.set("require", require)?;
+        Ok(())
+    }
+
+    fn install_budget(&self) -> mlua::Result<()> {
+        let used = self.used.clone();
+        let budget = self.limits.instructions;
+        let last_seen = self.last_seen.clone();
+        self.lua.set_global_hook(
+            HookTriggers::new().every_nth_instruction(HOOK_EVERY),
+            move |_lua, debug| {
+                let n = used.get() + HOOK_EVERY as u64;
+                used.set(n);
+                let src = debug.source();
+                if let (Some(s), Some(l)) = (src.short_src.as_deref(), debug.current_line()) {
+                    if let Ok(mut seen) = last_seen.try_borrow_mut() {
+                        *seen = Some((s.to_string(), l));
+                    }
+                }
+                if n > budget {
+                    let place = match (src.short_src.as_deref(), debug.current_line()) {
+                        (Some(s), Some(l)) => format!("{s}:{l}: "),
+                        _ => String::new(),
+                    };
+                    return Err(mlua::Error::runtime(format!(
+                        "{place}instruction budget exceeded ({} million instructions in one call; an endless loop?)",
+                        budget / 1_000_000
+                    )));
+                }
+                Ok(VmState::Continue)
+            },
+        )
+    }
+
+    /// Runs `f` as one call into Lua: the instruction budget restarts for the outermost call, and
+    /// errors are located by file and line.
+    pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> Result<R, ScriptError> {
+        if self.depth.get() == 0 {
+            self.used.set(0);
+            *self.last_seen.borrow_mut() = None;
+        }
+        self.depth.set(self.depth.get() + 1);
+        let out = f(&self.lua);
+        self.depth.set(self.depth.get() - 1);
+        match out {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                let err = ScriptError::from_lua(&e, self.last_seen.borrow().clone());
+                if matches!(e, mlua::Error::MemoryError(_)) || err.message.contains("memory") {
+                    // the aborted script's garbage would otherwise count against the next call
+                    let _ = self.lua.gc_collect();
+                    let _ = self.lua.gc_collect();
+                }
+                Err(err)
+            }
+        }
+    }
+
+    /// Loads and runs a file as a chunk named by its path.
+    pub fn run_file(&self, path: &Path) -> Result<mlua::Value, ScriptError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ScriptError {
+            message: format!("{}: cannot read: {e}", display_path(path)),
+            file: Some(display_path(path)),
+            line: None,
+        })?;
+        self.run_text(&display_path(path), &text)
+    }
+
+    /// Runs source text under a chunk name (`name` should look like a file path).
+    pub fn run_text(&self, name: &str, text: &str) -> Result<mlua::Value, ScriptError> {
+        self.guarded(|lua| {
+            lua.load(text)
+                .set_name(format!("@{name}"))
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .call(())
+        })
+    }
+}
+
+/// `rules.movement` → `rules/movement.lua`; refuses anything that could leave the folder.
+fn module_path(name: &str) -> Option<PathBuf> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-')
+        || name.starts_with('.')
+        || name.ends_with('.')
+        || name.contains("..")
+    {
+        return None;
+    }
+    let mut p = PathBuf::new();
+    for part in name.split('.') {
+        p.push(part);
+    }
+    p.set_extension("lua");
+    Some(p)
+}
+
+/// A path as shown in messages: relative to the working directory when possible.
+pub fn display_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let rel = cwd
+        .as_deref()
+        .and_then(|c| path.strip_prefix(c).ok())
+        .unwrap_or(path);
+    rel.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn host() -> ScriptHost {
+        ScriptHost::new(
+            Path::new("/nonexistent"),
+            Limits {
+                memory: 32 << 20,
+                instructions: 5_000_000,
+            },
+        )
+        .expect("host")
+    }
+
+    #[test]
+    fn endless_loop_hits_the_budget_and_the_state_survives() {
+        let h = host();
+        let e = h
+            .run_text("loop.lua", "local x = 0\nwhile true do x = x + 1 end")
+            .expect_err("budget");
+        assert!(e.message.contains("instruction budget"), "{}", e.message);
+        assert_eq!(e.line, Some(2));
+        assert_eq!(e.file.as_deref(), Some("loop.lua"));
+        assert!(h.run_text("ok.lua", "return 1 + 1").is_ok());
+    }
+
+    #[test]
+    fn memory_bomb_hits_the_limit() {
+        let h = host();
+        let e = h
+            .run_text("bomb.lua", "local t = {}\nlocal s = 'x'\nfor i = 1, 40 do s = s .. s end\nreturn #s")
+            .expect_err("memory");
+        assert!(e.message.contains("memory"), "{}", e.message);
+        assert!(h.run_text("ok.lua", "return 2").is_ok());
+    }
+
+    #[test]
+    fn sandbox_refuses_io_os_require_and_binary_chunks() {
+        let h = host();
+        for (src, needle) in [
+            ("io.open('/etc/passwd')", "io"),
+            ("os.execute('ls')", "os"),
+            ("require('../../etc/passwd')", "not a module name"),
+            ("require('nothere')", "not found"),
+            ("load('\\27Lua')", "binary"),
+            ("math.random()", "random"),
+            ("debug.getinfo(1)", "debug"),
+        ] {
+            let e = h.run_text("evil.lua", src).expect_err(src);
+            assert!(e.message.contains(needle), "{src}: {}", e.message);
+            assert_eq!(e.line, Some(1), "{src}: {}", e.message);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The open document: a scenario (or a bare map), its units in their set-up positions, and the
+//! edit history. Loading and saving live here; drawing does not.
+
+use crate::command::{EditorCommand, History};
+use anyhow::{bail, Context as _};
+use kessel_core::hex::Hex;
+use kessel_core::map::Map;
+use kessel_core::map_toml::map_to_toml;
+use kessel_core::scenario::{load_map, Objective, Scenario};
+use kessel_core::state::Unit;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What the editor has open.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// Scenario name, or the map's name for a bare map.
+    pub name: String,
+    /// The scenario file, if a scenario was opened.
+    pub scenario_path: Option<PathBuf>,
+    /// The map file edits are saved to.
+    pub map_path: PathBuf,
+    /// The map being edited.
+    pub map: Map,
+    /// Units in their initial state, scenario order.
+    pub units: Vec<Unit>,
+    /// Victory objectives (drawn as VP hexes).
+    pub objectives: Vec<Objective>,
+    /// Sides in order of first appearance among the units; the ruleset's order is not known
+    /// until the editor loads rulesets.
+    pub sides: Vec<String>,
+    /// Edit history.
+    pub history: History,
+    /// Revision last written to (or read from) disk.
+    saved_revision: u64,
+    /// Units on the map by hex, in scenario order (the last one is drawn on top).
+    stacks: BTreeMap<Hex, Vec<usize>>,
+}
+
+impl Document {
+    /// Opens a scenario file, or a map file when the TOML has no `[scenario]` table.
+    pub fn open(path: &Path) -> anyhow::Result<Document> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let is_scenario = text.lines().any(|l| l.trim_start().starts_with("[scenario]"));
+        if is_scenario {
+            let scenario = Scenario::parse(path, &text).map_err(|e| {
+                anyhow::anyhow!("{} has errors:\n{e}", path.display())
+            })?;
+            Ok(Document::from_scenario(&scenario))
+        } else if text.lines().any(|l| l.trim_start().starts_with("[map]")) {
+            let map = load_map(path)
+                .map_err(|e| anyhow::anyhow!("{} has errors:\n{e}", path.display()))?;
+            Ok(Document::from_map(map, path.to_path_buf()))
+        } else {
+            bail!(
+                "{} is neither a scenario (no [scenario] table) nor a map (no [map] table)",
+                path.display()
+            )
+        }
+    }
+
+    /// A document for a loaded scenario.
+    pub fn from_scenario(scenario: &Scenario) -> Document {
+        let mut sides: Vec<String> = Vec::new();
+        for u in &scenario.units {
+            if !sides.contains(&u.unit.side) {
+                sides.push(u.unit.side.clone());
+            }
+        }
+        let state = scenario.initial_state(sides.clone(), 0);
+        let mut doc = Document {
+            name: scenario.name.clone(),
+            scenario_path: Some(scenario.path.clone()),
+            map_path: scenario.map_path.clone(),
+            map: (*scenario.map).clone(),
+            units: state.units,
+            objectives: scenario.objectives.clone(),
+            sides,
+            history: History::default(),
+            saved_revision: 0,
+            stacks: BTreeMap::new(),
+        };
+        doc.rebuild_stacks();
+        doc
+    }
+
+    /// A document for a bare map (no units).
+    pub fn from_map(map: Map, map_path: PathBuf) -> Document {
+        Document {
+            name: map.name.clone(),
+            scenario_path: None,
+            map_path,
+            map,
+            units: Vec::new(),
+            objectives: Vec::new(),
+            sides: Vec::new(),
+            history: History::default(),
+            saved_revision: 0,
+            stacks: BTreeMap::new(),
+        }
+    }
+
+    fn rebuild_stacks(&mut self) {
+        self.stacks.clear();
+        for (i, u) in self.units.iter().enumerate() {
+            if let Some(h) = u.hex() {
+                self.stacks.entry(h).or_default().push(i);
+            }
+        }
+    }
+
+    /// Units standing in a hex, bottom first.
+    pub fn stack(&self, hex: Hex) -> impl Iterator<Item = &Unit> {
+        self.stacks
+            .get(&hex)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.units[i])
+    }
+
+    /// Number of units in a hex.
+    pub fn stack_len(&self, hex: Hex) -> usize {
+        self.stacks.get(&hex).map_or(0, Vec::len)
+    }
+
+    /// Every non-empty stack.
+    pub fn stacks(&self) -> impl Iterator<Item = (Hex, &[usize])> {
+        self.stacks.iter().map(|(h, v)| (*h, v.as_slice()))
+    }
+
+    /// Units not on the map at set-up (reinforcements), in scenario order.
+    pub fn pending_units(&self) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(|u| u.hex().is_none())
+    }
+
+    /// Objectives that include a hex.
+    pub fn objectives_at(&self, hex: Hex) -> impl Iterator<Item = &Objective> {
+        self.objectives.iter().filter(move |o| o.hexes.contains(&hex))
+    }
+
+    /// True when the map differs from the file.
+    pub fn is_dirty(&self) -> bool {
+        self.history.revision() != self.saved_revision
+    }
+
+    /// Applies an edit command through the history.
+    pub fn edit(&mut self, cmd: &EditorCommand) -> Result<bool, String> {
+        self.history.apply(&mut self.map, cmd)
+    }
+
+    /// Writes the map file if it changed. An unchanged map writes nothing, so saving never touches
+    /// a file the user did not edit (hand-written comments there survive).
+    pub fn save(&mut self) -> anyhow::Result<SaveOutcome> {
+        if !self.is_dirty() {
+            return Ok(SaveOutcome::Unchanged);
+        }
+        write_atomic(&self.map_path, map_to_toml(&self.map).as_bytes())?;
+        self.saved_revision = self.history.revision();
+        Ok(SaveOutcome::Written(self.map_path.clone()))
+    }
+}
+
+/// What a save did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveOutcome {
+    /// Nothing to write.
+    Unchanged,
+    /// The file written.
+    Written(PathBuf),
+}
+
+/// Writes a file so that readers (the CLI, a hot-reload watcher) see either the old or the new
+/// content, never a half-written one: write a temporary file beside it, flush, then rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let file_name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file path", path.display()))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(file_name);
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = match dir {
+        Some(d) => d.join(&tmp_name),
+        None => PathBuf::from(&tmp_name),
+    };
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        // a failed write must not leave the temporary file behind
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
+    Ok(())
+}
