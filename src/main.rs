@@ -1,1 +1,65 @@
-fn main(){}
+//! `kessel`: the command-line front end. One file per subcommand under `cmd/`; errors become a
+//! one-line cause (with file:line where there is one) and a non-zero exit.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Kessel: a moddable hex-and-counter wargame engine.
+#[derive(Parser)]
+#[command(name = "kessel", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Load and validate a scenario with its map, rules and profile; print a summary.
+    Check(cmd::check::Args),
+    /// List every option of a scenario's ruleset with its value, reference and description.
+    Rules(cmd::rules::Args),
+    /// Show the odds column and the chance of each combat result.
+    Odds(cmd::odds::Args),
+    /// Run a Lua script with the full engine API.
+    Script(cmd::script::Args),
+    /// Run Lua rule tests; the last line is `N passed, N failed`.
+    Test(cmd::test::Args),
+    /// Play AI-vs-AI games headless and summarise the results.
+    Simulate(cmd::simulate::Args),
+    /// Open the map and scenario editor.
+    Editor(cmd::editor::Args),
+}
+
+/// The bundled campaign, used when a command needs a scenario and none is given.
+pub const DEFAULT_SCENARIO: &str = "scenarios/pgg/campaign.toml";
+
+/// The default dice seed.
+pub const DEFAULT_SEED: u64 = 1;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(a) => cmd::check::run(a),
+        Command::Rules(a) => cmd::rules::run(a),
+        Command::Odds(a) => cmd::odds::run(a),
+        Command::Script(a) => cmd::script::run(a),
+        Command::Test(a) => cmd::test::run(a),
+        Command::Simulate(a) => cmd::simulate::run(a),
+        Command::Editor(a) => cmd::editor::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Resolves an optional scenario argument to the bundled campaign.
+pub fn scenario_or_default(s: Option<PathBuf>) -> PathBuf {
+    s.unwrap_or_else(|| PathBuf::from(DEFAULT_SCENARIO))
+}

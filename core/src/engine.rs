@@ -279,7 +279,9 @@ impl Engine {
         }
         drop(w);
         // the ruleset's own set-up checks (stacking and the like)
-        let problems = self.host.guarded(|lua| api::call_check_hooks(lua, &self.world))?;
+        let problems = self
+            .host
+            .guarded(|lua| api::call_check_hooks(lua, &self.world))?;
         for (unit, message) in problems {
             let line = unit.as_deref().and_then(|u| sc.unit_line(u));
             errors.push(LoadError::new(&sc.path, line, message));
@@ -292,7 +294,8 @@ impl Engine {
     }
 
     fn run_setup_hooks(&mut self) -> Result<(), EngineError> {
-        self.host.guarded(|lua| api::call_setup_hooks(lua, &self.world))?;
+        self.host
+            .guarded(|lua| api::call_setup_hooks(lua, &self.world))?;
         let mut w = self.world.borrow_mut();
         w.initial = w.state.clone();
         w.pending.clear();
@@ -422,11 +425,15 @@ impl Engine {
     pub fn load_save(path: &Path, limits: Limits) -> Result<Engine, EngineError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| LoadError::new(path, None, format!("cannot read save: {e}")))?;
-        let save: SaveFile = serde_json::from_str(&text).map_err(|e| {
-            LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}"))
-        })?;
+        let save: SaveFile = serde_json::from_str(&text)
+            .map_err(|e| LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}")))?;
         if save.format != SAVE_FORMAT {
-            return Err(LoadError::new(path, None, format!("unknown save format `{}`", save.format)).into());
+            return Err(LoadError::new(
+                path,
+                None,
+                format!("unknown save format `{}`", save.format),
+            )
+            .into());
         }
         let engine = Engine::load(
             Path::new(&save.scenario),
@@ -439,7 +446,11 @@ impl Engine {
             for entry in &save.log {
                 for e in &entry.events {
                     w.state.apply(e).map_err(|err| {
-                        LoadError::new(path, None, format!("the log does not fit the scenario: {err}"))
+                        LoadError::new(
+                            path,
+                            None,
+                            format!("the log does not fit the scenario: {err}"),
+                        )
                     })?;
                 }
             }
@@ -482,8 +493,7 @@ impl Engine {
         let host = ScriptHost::new(&self.ruleset_dir, self.limits)?;
         self.world.borrow_mut().ruleset = Ruleset::default();
         self.world.borrow_mut().stage = Stage::Declare;
-        api::register(host.lua(), &self.world)
-            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        api::register(host.lua(), &self.world).map_err(|e| ScriptError::plain(e.to_string()))?;
         let init = self.ruleset_dir.join("init.lua");
         let result = host.run_file(&init);
         let mut w = self.world.borrow_mut();
@@ -545,6 +555,71 @@ impl Engine {
             w.options = o;
         }
         self.host.guarded(|lua| api::run_test(lua, name))
+    }
+
+    /// The odds of an attack under the ruleset's `odds` hook, and the chance of each result, as
+    /// text for people.
+    pub fn odds_report(
+        &self,
+        table: &str,
+        attack: i32,
+        defence: i32,
+        shift: i32,
+        flags: &[String],
+    ) -> Result<String, ScriptError> {
+        use std::fmt::Write;
+        let m = self
+            .host
+            .guarded(|lua| api::call_odds_hook(lua, &self.world, attack, defence, flags))?;
+        let w = self.world.borrow();
+        let t = w.ruleset.tables.get(table).ok_or_else(|| {
+            ScriptError::plain(format!(
+                "the ruleset has no results table `{table}` (it has: {})",
+                w.ruleset
+                    .tables
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+        let o = t.odds(m.attack, m.defence, m.shift + shift);
+        let mut s = String::new();
+        let _ = writeln!(s, "attack {attack} vs defence {defence}");
+        for n in &m.notes {
+            let _ = writeln!(s, "  {n}");
+        }
+        if (m.attack, m.defence) != (attack, defence) {
+            let _ = writeln!(s, "modified: attack {} vs defence {}", m.attack, m.defence);
+        }
+        if m.shift + shift != 0 {
+            let _ = writeln!(s, "column shift {:+}", m.shift + shift);
+        }
+        let label = t.columns[o.column].label(&t.kind);
+        let edge = if o.below {
+            " (below the table: resolved on its first column)"
+        } else if o.above {
+            " (above the table: resolved on its last column)"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "odds column {label}{edge}");
+        for (code, p) in t.distribution(o.column) {
+            let rolls: Vec<String> = t
+                .rows
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.get(o.column) == Some(&code))
+                .map(|(i, _)| (i as i32 + t.first_roll).to_string())
+                .collect();
+            let _ = writeln!(
+                s,
+                "  {code:<6} {:>5.1}%  (roll {})",
+                p * 100.0,
+                rolls.join(", ")
+            );
+        }
+        Ok(s)
     }
 
     /// A reason helper for callers that build rejections.

@@ -111,9 +111,7 @@ impl Hex {
 
     /// The direction from `self` to an adjacent hex, or `None` if they are not adjacent.
     pub fn direction_to(self, other: Hex) -> Option<HexDir> {
-        HexDir::ALL
-            .into_iter()
-            .find(|d| self.neighbor(*d) == other)
+        HexDir::ALL.into_iter().find(|d| self.neighbor(*d) == other)
     }
 
     /// Number of hex steps between two hexes.

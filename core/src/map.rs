@@ -39,7 +39,10 @@ impl Catalog {
 
     /// The name of `id`.
     pub fn name(&self, id: KindId) -> &str {
-        self.names.get(id as usize).map(String::as_str).unwrap_or("?")
+        self.names
+            .get(id as usize)
+            .map(String::as_str)
+            .unwrap_or("?")
     }
 
     /// All names, in id order.

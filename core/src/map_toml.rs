@@ -98,7 +98,10 @@ fn write_terrain(map: &Map, out: &mut String) {
     let legend = legend_for(map);
     out.push_str("\n[terrain]\n");
     let _ = writeln!(out, "default = {}", quote(&default));
-    let mut entries: Vec<(char, &str)> = legend.iter().map(|(id, c)| (*c, map.terrains.name(*id))).collect();
+    let mut entries: Vec<(char, &str)> = legend
+        .iter()
+        .map(|(id, c)| (*c, map.terrains.name(*id)))
+        .collect();
     entries.sort();
     let pairs: Vec<String> = entries
         .iter()
@@ -136,7 +139,8 @@ fn legend_for(map: &Map) -> BTreeMap<u16, char> {
     let mut legend = BTreeMap::new();
     let mut taken: Vec<char> = Vec::new();
     let usable = |c: char| !c.is_whitespace() && !c.is_control() && c != '"' && c != '\\';
-    const POOL: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#%&*+-=@^~!$?";
+    const POOL: &str =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#%&*+-=@^~!$?";
     for id in used {
         let name = map.terrains.name(id);
         let choice = if id == 0 {
@@ -152,11 +156,8 @@ fn legend_for(map: &Map) -> BTreeMap<u16, char> {
                 .find(|c| usable(*c) && *c != '.' && !taken.contains(c))
         };
         // more than ~90 terrains: nothing sensible is left, fall back to any free code point
-        let c = choice.unwrap_or_else(|| {
-            ('\u{00C0}'..)
-                .find(|c| !taken.contains(c))
-                .unwrap_or('?')
-        });
+        let c =
+            choice.unwrap_or_else(|| ('\u{00C0}'..).find(|c| !taken.contains(c)).unwrap_or('?'));
         taken.push(c);
         legend.insert(id, c);
     }

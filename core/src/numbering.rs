@@ -58,9 +58,8 @@ impl Numbering {
     fn shift(&self, col: i32) -> i32 {
         let upper_parity = if self.column_is_lower(0) { 1 } else { 0 };
         // integers i in (a, b] with i ≡ upper_parity (mod 2)
-        let count = |a: i32, b: i32| {
-            (b - upper_parity).div_euclid(2) - (a - upper_parity).div_euclid(2)
-        };
+        let count =
+            |a: i32, b: i32| (b - upper_parity).div_euclid(2) - (a - upper_parity).div_euclid(2);
         if col >= 0 {
             count(0, col)
         } else {

@@ -93,7 +93,13 @@ fn lookup<'a>(v: &'a Value, class: &str, side: &str) -> Option<&'a Value> {
     }
 }
 
-fn entry_of(v: &Value, class: &str, side: &str, what: &str, decl: &Value) -> Result<Option<Entry>, CostError> {
+fn entry_of(
+    v: &Value,
+    class: &str,
+    side: &str,
+    what: &str,
+    decl: &Value,
+) -> Result<Option<Entry>, CostError> {
     let rule = decl.get("rule").and_then(Value::as_str).map(str::to_string);
     let message = decl
         .get("message")
@@ -120,13 +126,20 @@ fn entry_of(v: &Value, class: &str, side: &str, what: &str, decl: &Value) -> Res
 ///    hexsides = { river = { red = 2, blue = 1 } }, links = { road = { motorized = 0.5 } } }`.
 /// A value is a number of MP, `"prohibited"`, or a table keyed by class, side or `default`; an entry
 /// may carry `rule` and `message` for the reason shown when it forbids a move.
-pub fn compile_costs(decl: &Value, map: &Map, class: &str, side: &str) -> Result<CostModel, CostError> {
+pub fn compile_costs(
+    decl: &Value,
+    map: &Map,
+    class: &str,
+    side: &str,
+) -> Result<CostModel, CostError> {
     let empty = Value::Object(Default::default());
     let terrain_decl = decl.get("terrain").unwrap_or(&empty);
     let mut terrain = Vec::new();
     for name in map.terrains.names() {
         let v = terrain_decl.get(name).ok_or_else(|| {
-            CostError(format!("terrain `{name}` used by the map has no movement cost"))
+            CostError(format!(
+                "terrain `{name}` used by the map has no movement cost"
+            ))
         })?;
         let inner = v.get("cost").unwrap_or(v);
         let e = entry_of(inner, class, side, &format!("terrain {name}"), v)?

@@ -154,11 +154,17 @@ pub fn expand_label(map: &Map, text: &str) -> Result<Vec<Hex>, String> {
         let (ca, ra) = map.offset(ha);
         let (cb, rb) = map.offset(hb);
         if ca == cb {
-            Ok((ra.min(rb)..=ra.max(rb)).map(|r| map.hex_at(ca, r)).collect())
+            Ok((ra.min(rb)..=ra.max(rb))
+                .map(|r| map.hex_at(ca, r))
+                .collect())
         } else if ra == rb {
-            Ok((ca.min(cb)..=ca.max(cb)).map(|c| map.hex_at(c, ra)).collect())
+            Ok((ca.min(cb)..=ca.max(cb))
+                .map(|c| map.hex_at(c, ra))
+                .collect())
         } else {
-            Err(format!("range `{text}` must run along one column or one row"))
+            Err(format!(
+                "range `{text}` must run along one column or one row"
+            ))
         }
     } else {
         Ok(vec![one(text)?])
@@ -248,12 +254,21 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
         let mut sides = Vec::new();
         for s in &f.sides {
             let Some((a, b)) = s.get_ref().split_once('/') else {
-                d.at(s.span(), format!("hexside `{}` must be written AAAA/BBBB", s.get_ref()));
+                d.at(
+                    s.span(),
+                    format!("hexside `{}` must be written AAAA/BBBB", s.get_ref()),
+                );
                 continue;
             };
-            let (ha, hb) = (map.numbering().parse(a.trim()), map.numbering().parse(b.trim()));
+            let (ha, hb) = (
+                map.numbering().parse(a.trim()),
+                map.numbering().parse(b.trim()),
+            );
             let (Some(ha), Some(hb)) = (ha, hb) else {
-                d.at(s.span(), format!("`{}` is not a pair of hex numbers", s.get_ref()));
+                d.at(
+                    s.span(),
+                    format!("`{}` is not a pair of hex numbers", s.get_ref()),
+                );
                 continue;
             };
             if !map.contains(ha) && !map.contains(hb) {
@@ -536,7 +551,10 @@ impl Scenario {
         };
         let turns = *file.scenario.turns.get_ref();
         if turns == 0 {
-            d.at(file.scenario.turns.span(), "a scenario needs at least one turn");
+            d.at(
+                file.scenario.turns.span(),
+                "a scenario needs at least one turn",
+            );
         }
         let first_turn = file.scenario.first_turn.unwrap_or(1);
 
@@ -602,7 +620,9 @@ impl Scenario {
                         // rearrange them with the ruleset's set-up action
                         let k = units
                             .iter()
-                            .filter(|s: &&UnitSpec| s.unit.setup_area.as_ref() == Some(area.get_ref()))
+                            .filter(|s: &&UnitSpec| {
+                                s.unit.setup_area.as_ref() == Some(area.get_ref())
+                            })
                             .count();
                         location = Location::Map(a.hexes[k % a.hexes.len()]);
                     }
@@ -625,7 +645,10 @@ impl Scenario {
                     );
                 }
                 if !map.areas.contains_key(&en.area) {
-                    d.at(e.span(), format!("unit `{}`: unknown entry area `{}`", u.id, en.area));
+                    d.at(
+                        e.span(),
+                        format!("unit `{}`: unknown entry area `{}`", u.id, en.area),
+                    );
                 }
                 entry_spec = Some(Entry {
                     turn: en.turn,
@@ -694,9 +717,8 @@ impl Scenario {
                 d.at(o.span(), "objective has no hexes (give `place` or `hexes`)");
             }
             objectives.push(Objective {
-                name: name.unwrap_or_else(|| {
-                    hexes.first().map(|h| map.label(*h)).unwrap_or_default()
-                }),
+                name: name
+                    .unwrap_or_else(|| hexes.first().map(|h| map.label(*h)).unwrap_or_default()),
                 hexes,
                 vp: ob.vp,
                 side: ob.side.clone(),

@@ -260,7 +260,9 @@ impl GameState {
                 self.unit_mut(unit)?.location = *to;
             }
             Event::Moved { unit, path, .. } => {
-                let to = *path.last().ok_or_else(|| ApplyError::UnknownUnit(unit.clone()))?;
+                let to = *path
+                    .last()
+                    .ok_or_else(|| ApplyError::UnknownUnit(unit.clone()))?;
                 if !self.map.contains(to) {
                     return Err(ApplyError::OffMap(self.map.label(to)));
                 }

@@ -119,8 +119,8 @@ impl ResultsTable {
         if best == (self.columns.len() as i32 - 1) && self.kind == OddsKind::Ratio {
             // above-table odds stay on the last column
             let last = self.columns[self.columns.len() - 1];
-            let strictly_above = (attack as i64) * (last.def as i64)
-                >= (defence as i64) * ((last.att + 1) as i64);
+            let strictly_above =
+                (attack as i64) * (last.def as i64) >= (defence as i64) * ((last.att + 1) as i64);
             if strictly_above {
                 return self.columns.len() as i32;
             }

@@ -81,7 +81,11 @@ impl HexSet {
 
 /// The zone projected by units standing in `sources`: each source's own hex and its six neighbours,
 /// except across hexsides carrying any kind in `blocking_bits`.
-pub fn zone_of_control(map: &Map, sources: impl IntoIterator<Item = Hex>, blocking_bits: u32) -> HexSet {
+pub fn zone_of_control(
+    map: &Map,
+    sources: impl IntoIterator<Item = Hex>,
+    blocking_bits: u32,
+) -> HexSet {
     let mut set = HexSet::new(map);
     for src in sources {
         if !map.contains(src) {

@@ -74,6 +74,10 @@ impl ScriptError {
             mlua::Error::ExternalError(e) => e.to_string(),
             other => other.to_string(),
         };
+        // the Lua traceback repeats what the first line says, in engine terms
+        if let Some(i) = text.find("\nstack traceback:") {
+            text.truncate(i);
+        }
         // strip the Rust-side "runtime error: " prefix mlua adds on some paths
         if let Some(rest) = text.strip_prefix("runtime error: ") {
             text = rest.to_string();
@@ -200,25 +204,27 @@ impl ScriptHost {
         math.set("random", mlua::Value::Nil)?;
         math.set("randomseed", mlua::Value::Nil)?;
         // `load` of text only, in the sandboxed globals
-        let load = self.lua.create_function(|lua, (chunk, name): (mlua::Value, Option<String>)| {
-            let text = match chunk {
-                mlua::Value::String(s) => s.as_bytes().to_vec(),
-                _ => {
-                    return Err(mlua::Error::runtime(
-                        "load: only source text can be loaded in the sandbox",
-                    ))
-                }
-            };
-            if text.first() == Some(&0x1b) {
-                return Err(mlua::Error::runtime(
-                    "load: binary chunks are refused by the sandbox",
-                ));
-            }
-            lua.load(text)
-                .set_name(format!("={}", name.unwrap_or_else(|| "load".into())))
-                .set_mode(mlua::chunk::ChunkMode::Text)
-                .into_function()
-        })?;
+        let load =
+            self.lua
+                .create_function(|lua, (chunk, name): (mlua::Value, Option<String>)| {
+                    let text = match chunk {
+                        mlua::Value::String(s) => s.as_bytes().to_vec(),
+                        _ => {
+                            return Err(mlua::Error::runtime(
+                                "load: only source text can be loaded in the sandbox",
+                            ))
+                        }
+                    };
+                    if text.first() == Some(&0x1b) {
+                        return Err(mlua::Error::runtime(
+                            "load: binary chunks are refused by the sandbox",
+                        ));
+                    }
+                    lua.load(text)
+                        .set_name(format!("={}", name.unwrap_or_else(|| "load".into())))
+                        .set_mode(mlua::chunk::ChunkMode::Text)
+                        .into_function()
+                })?;
         g.set("load", load)?;
         // `require` limited to the ruleset folder: `require("rules.movement")` → rules/movement.lua
         let root = self.root.clone();
@@ -397,7 +403,10 @@ mod tests {
     fn memory_bomb_hits_the_limit() {
         let h = host();
         let e = h
-            .run_text("bomb.lua", "local t = {}\nlocal s = 'x'\nfor i = 1, 40 do s = s .. s end\nreturn #s")
+            .run_text(
+                "bomb.lua",
+                "local t = {}\nlocal s = 'x'\nfor i = 1, 40 do s = s .. s end\nreturn #s",
+            )
             .expect_err("memory");
         assert!(e.message.contains("memory"), "{}", e.message);
         assert!(h.run_text("ok.lua", "return 2").is_ok());

@@ -107,7 +107,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 let col = match kind {
                     OddsKind::Ratio => {
                         let (a, d) = l.split_once('-').ok_or_else(|| {
-                            mlua::Error::runtime(format!("results_table `{id}`: column `{l}` is not A-D"))
+                            mlua::Error::runtime(format!(
+                                "results_table `{id}`: column `{l}` is not A-D"
+                            ))
                         })?;
                         Column {
                             att: a.trim().parse().map_err(mlua::Error::external)?,
@@ -115,7 +117,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         }
                     }
                     OddsKind::Differential => Column {
-                        att: l.trim().trim_start_matches('+').parse().map_err(mlua::Error::external)?,
+                        att: l
+                            .trim()
+                            .trim_start_matches('+')
+                            .parse()
+                            .map_err(mlua::Error::external)?,
                         def: 0,
                     },
                 };
@@ -164,7 +170,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             for s in steps {
                 let id: String = req(&s, "id", "sequence")?;
                 out.push(Step {
-                    name: s.get::<Option<String>>("name")?.unwrap_or_else(|| id.clone()),
+                    name: s
+                        .get::<Option<String>>("name")?
+                        .unwrap_or_else(|| id.clone()),
                     id,
                     side: s.get("side")?,
                     rule: s.get("rule")?,
@@ -185,9 +193,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 mlua::Value::Nil => OptionType::Bool,
                 mlua::Value::String(s) if s.to_str()? == "bool" => OptionType::Bool,
                 mlua::Value::String(s) if s.to_str()? == "int" => OptionType::Int,
-                mlua::Value::Table(c) => OptionType::Choice(
-                    c.sequence_values::<String>().collect::<mlua::Result<_>>()?,
-                ),
+                mlua::Value::Table(c) => {
+                    OptionType::Choice(c.sequence_values::<String>().collect::<mlua::Result<_>>()?)
+                }
                 other => {
                     return Err(mlua::Error::runtime(format!(
                         "option `{id}`: type is \"bool\", \"int\" or a list of choices, not {:?}",
@@ -207,7 +215,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .map_err(|m| mlua::Error::runtime(format!("option `{id}` default: {m}")))?;
             let mut wm = w.borrow_mut();
             if wm.ruleset.options.iter().any(|o| o.id == id) {
-                return Err(mlua::Error::runtime(format!("option `{id}` is declared twice")));
+                return Err(mlua::Error::runtime(format!(
+                    "option `{id}` is declared twice"
+                )));
             }
             wm.ruleset.options.push(decl);
             Ok(())
@@ -240,7 +250,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "on",
         lua.create_function(move |lua, (name, f): (String, Function)| {
             declaring(&w, "on")?;
-            const HOOKS: [&str; 4] = ["check", "setup", "step_start", "step_end"];
+            const HOOKS: [&str; 5] = ["check", "setup", "step_start", "step_end", "odds"];
             if !HOOKS.contains(&name.as_str()) {
                 return Err(mlua::Error::runtime(format!(
                     "kessel.on: unknown hook `{name}` (hooks: {})",

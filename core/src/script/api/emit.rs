@@ -45,7 +45,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |_, (unit, h): (String, String)| {
             check_unit(&w, &unit)?;
             let hex = hex_of(&w, &h)?;
-            emit(&w, Event::Located { unit, to: Location::Map(hex) })
+            emit(
+                &w,
+                Event::Located {
+                    unit,
+                    to: Location::Map(hex),
+                },
+            )
         })?,
     )?;
     for (name, loc) in [
@@ -65,17 +71,26 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "move",
-        lua.create_function(move |_, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
-            check_unit(&w, &unit)?;
-            if path.is_empty() {
-                return Err(mlua::Error::runtime("kessel.emit.move: empty path"));
-            }
-            let hexes = path
-                .iter()
-                .map(|h| hex_of(&w, h))
-                .collect::<mlua::Result<Vec<_>>>()?;
-            emit(&w, Event::Moved { unit, path: hexes, cost: cost.unwrap_or(0.0) })
-        })?,
+        lua.create_function(
+            move |_, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
+                check_unit(&w, &unit)?;
+                if path.is_empty() {
+                    return Err(mlua::Error::runtime("kessel.emit.move: empty path"));
+                }
+                let hexes = path
+                    .iter()
+                    .map(|h| hex_of(&w, h))
+                    .collect::<mlua::Result<Vec<_>>>()?;
+                emit(
+                    &w,
+                    Event::Moved {
+                        unit,
+                        path: hexes,
+                        cost: cost.unwrap_or(0.0),
+                    },
+                )
+            },
+        )?,
     )?;
     let w = world.clone();
     e.set(
@@ -97,7 +112,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     // draw at random from the unit's pool
                     let (pool, n) = {
                         let wb = w.borrow();
-                        let u = wb.state.unit(&unit).ok_or_else(|| mlua::Error::runtime("unit"))?;
+                        let u = wb
+                            .state
+                            .unit(&unit)
+                            .ok_or_else(|| mlua::Error::runtime("unit"))?;
                         let pool = u.pool.clone().ok_or_else(|| {
                             mlua::Error::runtime(format!("unit `{unit}` has no pool to draw from"))
                         })?;
@@ -121,16 +139,25 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "flag",
         lua.create_function(move |_, (unit, flag, on): (String, String, Option<bool>)| {
             check_unit(&w, &unit)?;
-            emit(&w, Event::UnitFlag { unit, flag, on: on.unwrap_or(true) })
+            emit(
+                &w,
+                Event::UnitFlag {
+                    unit,
+                    flag,
+                    on: on.unwrap_or(true),
+                },
+            )
         })?,
     )?;
     let w = world.clone();
     e.set(
         "unit_var",
-        lua.create_function(move |_, (unit, key, value): (String, String, Option<i64>)| {
-            check_unit(&w, &unit)?;
-            emit(&w, Event::UnitVar { unit, key, value })
-        })?,
+        lua.create_function(
+            move |_, (unit, key, value): (String, String, Option<i64>)| {
+                check_unit(&w, &unit)?;
+                emit(&w, Event::UnitVar { unit, key, value })
+            },
+        )?,
     )?;
     let w = world.clone();
     e.set(
@@ -148,7 +175,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "var",
         lua.create_function(move |lua, (key, value): (String, mlua::Value)| {
-            let v: Option<Value> = if value.is_nil() { None } else { Some(lua.from_value(value)?) };
+            let v: Option<Value> = if value.is_nil() {
+                None
+            } else {
+                Some(lua.from_value(value)?)
+            };
             emit(&w, Event::Var { key, value: v })
         })?,
     )?;
@@ -176,9 +207,18 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "clock",
-        lua.create_function(move |_, (turn, phase, finished): (u32, usize, Option<bool>)| {
-            emit(&w, Event::Clock { turn, phase, finished: finished.unwrap_or(false) })
-        })?,
+        lua.create_function(
+            move |_, (turn, phase, finished): (u32, usize, Option<bool>)| {
+                emit(
+                    &w,
+                    Event::Clock {
+                        turn,
+                        phase,
+                        finished: finished.unwrap_or(false),
+                    },
+                )
+            },
+        )?,
     )?;
     // The sequencer: end the current step, move to the next (next game-turn after the last step;
     // the game ends after the last turn), with `step_end` / `step_start` hooks.
@@ -200,7 +240,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 return Err(mlua::Error::runtime("the game is over"));
             }
             if steps == 0 {
-                return Err(mlua::Error::runtime("the ruleset declared no sequence of play"));
+                return Err(mlua::Error::runtime(
+                    "the ruleset declared no sequence of play",
+                ));
             }
             call_hooks(lua, "step_end", lua.to_value(&phase)?)?;
             let (t, p, done) = if phase + 1 < steps {
@@ -210,7 +252,14 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             } else {
                 (turn + 1, 0, false)
             };
-            emit(&w, Event::Clock { turn: t, phase: p, finished: done })?;
+            emit(
+                &w,
+                Event::Clock {
+                    turn: t,
+                    phase: p,
+                    finished: done,
+                },
+            )?;
             if !done {
                 call_hooks(lua, "step_start", lua.to_value(&p)?)?;
             }

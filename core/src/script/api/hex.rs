@@ -28,8 +28,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "neighbor",
         lua.create_function(move |_, (h, dir): (String, String)| {
             let hex = hex_of(&w, &h)?;
-            let d = HexDir::from_name(&dir)
-                .ok_or_else(|| mlua::Error::runtime(format!("`{dir}` is not a direction (N, NE, SE, S, SW, NW)")))?;
+            let d = HexDir::from_name(&dir).ok_or_else(|| {
+                mlua::Error::runtime(format!("`{dir}` is not a direction (N, NE, SE, S, SW, NW)"))
+            })?;
             let n = hex.neighbor(d);
             let wb = w.borrow();
             Ok(wb.state.map.contains(n).then(|| wb.state.map.label(n)))

@@ -309,3 +309,48 @@ pub(crate) fn call_hooks(lua: &Lua, name: &str, arg: mlua::Value) -> mlua::Resul
     }
     Ok(())
 }
+
+/// What the ruleset's `odds` hook made of a combat: modified strengths, a column shift and the
+/// modifiers it applied, each with its rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OddsModifiers {
+    /// Attack strength after modifiers.
+    pub attack: i32,
+    /// Defence strength after modifiers.
+    pub defence: i32,
+    /// Column shift.
+    pub shift: i32,
+    /// Each modifier applied.
+    pub notes: Vec<Reason>,
+}
+
+/// Calls the ruleset's `odds` hook (if any) with raw strengths and modifier flags.
+pub fn call_odds_hook(
+    lua: &Lua,
+    world: &Shared,
+    attack: i32,
+    defence: i32,
+    flags: &[String],
+) -> mlua::Result<OddsModifiers> {
+    let mut out = OddsModifiers {
+        attack,
+        defence,
+        shift: 0,
+        notes: Vec::new(),
+    };
+    let before = set_stage(world, Stage::Query);
+    let result = (|| {
+        for f in hooks(lua, "odds")? {
+            let t: Table = f.call((out.attack, out.defence, flags.to_vec()))?;
+            out.attack = t.get::<Option<i32>>("attack")?.unwrap_or(out.attack);
+            out.defence = t.get::<Option<i32>>("defence")?.unwrap_or(out.defence);
+            out.shift += t.get::<Option<i32>>("shift")?.unwrap_or(0);
+            if let Some(notes) = t.get::<Option<mlua::Value>>("modifiers")? {
+                out.notes.extend(reasons_from_lua(notes)?);
+            }
+        }
+        Ok(())
+    })();
+    set_stage(world, before);
+    result.map(|_| out)
+}

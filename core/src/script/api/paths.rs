@@ -5,7 +5,9 @@
 
 use super::hex_of;
 use crate::action::Reason;
-use crate::algo::movement::{movement_field, Cost, CostModel, FieldRules, MovementField, Unreachable};
+use crate::algo::movement::{
+    movement_field, Cost, CostModel, FieldRules, MovementField, Unreachable,
+};
 use crate::algo::trace::{reach, trace, Passage};
 use crate::algo::zoc::{zone_of_control, HexSet};
 use crate::engine::Shared;
@@ -32,7 +34,9 @@ impl LuaHexSet {
 
 impl UserData for LuaHexSet {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("has", |_, s, h: String| Ok(s.map.parse(&h).is_some_and(|x| s.set.contains(&s.map, x))));
+        methods.add_method("has", |_, s, h: String| {
+            Ok(s.map.parse(&h).is_some_and(|x| s.set.contains(&s.map, x)))
+        });
         methods.add_method_mut("add", |_, s, h: String| {
             let x = s.parse(&h)?;
             s.set.insert(&s.map.clone(), x);
@@ -44,7 +48,10 @@ impl UserData for LuaHexSet {
             Ok(())
         });
         methods.add_method("labels", |_, s, ()| {
-            Ok(s.set.hexes(&s.map).map(|h| s.map.label(h)).collect::<Vec<_>>())
+            Ok(s.set
+                .hexes(&s.map)
+                .map(|h| s.map.label(h))
+                .collect::<Vec<_>>())
         });
         methods.add_method("union", |_, s, o: UserDataRef<LuaHexSet>| {
             let mut out = s.clone();
@@ -112,7 +119,10 @@ fn reason_table(lua: &Lua, why: Unreachable) -> mlua::Result<Table> {
         Unreachable::BeyondStop(r) => (
             "beyond_stop",
             r.rule,
-            format!("every way there passes a hex where movement must stop ({})", r.message),
+            format!(
+                "every way there passes a hex where movement must stop ({})",
+                r.message
+            ),
         ),
         Unreachable::CannotLeave(r) => ("cannot_leave", r.rule, r.message),
         Unreachable::TooFar { needed, budget } => (
@@ -141,12 +151,16 @@ pub(crate) fn fmt_mp(mp: f64) -> String {
 impl UserData for LuaField {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("cost", |_, f, h: String| {
-            Ok(f.map.parse(&h).and_then(|x| f.field.cost(&f.map, x)).map(Cost::mp))
+            Ok(f.map
+                .parse(&h)
+                .and_then(|x| f.field.cost(&f.map, x))
+                .map(Cost::mp))
         });
         methods.add_method("path", |_, f, h: String| {
-            Ok(f.map.parse(&h).and_then(|x| f.field.path_to(&f.map, x)).map(|p| {
-                p.into_iter().map(|x| f.map.label(x)).collect::<Vec<_>>()
-            }))
+            Ok(f.map
+                .parse(&h)
+                .and_then(|x| f.field.path_to(&f.map, x))
+                .map(|p| p.into_iter().map(|x| f.map.label(x)).collect::<Vec<_>>()))
         });
         methods.add_method("stops", |_, f, h: String| {
             Ok(f.map.parse(&h).is_some_and(|x| f.field.stops_at(&f.map, x)))
@@ -273,17 +287,21 @@ impl Callbacks<'_> {
         match self.step {
             StepCost::PerHex => Some(Cost::SCALE),
             StepCost::Model(m) => {
-                let side = Hexside::between(a, b).map(|s| self.map.side_bits(s)).unwrap_or(0);
+                let side = Hexside::between(a, b)
+                    .map(|s| self.map.side_bits(s))
+                    .unwrap_or(0);
                 let t = self.map.terrain(b)?;
                 m.step(side, t).ok().map(|c| c.0)
             }
-            StepCost::Hook(f) => match f.call::<Option<f64>>((self.map.label(a), self.map.label(b))) {
-                Ok(c) => c.map(|c| Cost::from_mp(c).0),
-                Err(e) => {
-                    self.error.get_or_insert(e);
-                    None
+            StepCost::Hook(f) => {
+                match f.call::<Option<f64>>((self.map.label(a), self.map.label(b))) {
+                    Ok(c) => c.map(|c| Cost::from_mp(c).0),
+                    Err(e) => {
+                        self.error.get_or_insert(e);
+                        None
+                    }
                 }
-            },
+            }
         }
     }
 
@@ -323,7 +341,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "hexset",
         lua.create_function(move |_, list: mlua::Value| {
             let map = w.borrow().state.map.clone();
-            Ok(LuaHexSet { set: set_arg(&w, list)?, map })
+            Ok(LuaHexSet {
+                set: set_arg(&w, list)?,
+                map,
+            })
         })?,
     )?;
 
@@ -335,7 +356,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let map = w.borrow().state.map.clone();
             let sources = set_arg(&w, spec.get("hexes")?)?;
             let mut bits = 0u32;
-            for kind in spec.get::<Option<Vec<String>>>("blocked_by")?.unwrap_or_default() {
+            for kind in spec
+                .get::<Option<Vec<String>>>("blocked_by")?
+                .unwrap_or_default()
+            {
                 if let Some(k) = map.side_kinds.get(&kind) {
                     bits |= 1 << k;
                 }
@@ -367,10 +391,22 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let hook: Option<Function> = spec.get("hook")?;
             let mut hook_error = None;
             let field = match &hook {
-                None => movement_field(&map, start, Cost::from_mp(budget), &model, &rules, cannot_leave, None),
+                None => movement_field(
+                    &map,
+                    start,
+                    Cost::from_mp(budget),
+                    &model,
+                    &rules,
+                    cannot_leave,
+                    None,
+                ),
                 Some(f) => {
                     let m2 = map.clone();
-                    let mut h = |a: Hex, b: Hex, so_far: Cost, step: Cost| -> Result<Option<Cost>, Reason> {
+                    let mut h = |a: Hex,
+                                 b: Hex,
+                                 so_far: Cost,
+                                 step: Cost|
+                     -> Result<Option<Cost>, Reason> {
                         match f.call::<(mlua::Value, Option<String>, Option<String>)>((
                             m2.label(a),
                             m2.label(b),
@@ -378,7 +414,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                             step.mp(),
                         )) {
                             Ok((mlua::Value::Number(n), _, _)) => Ok(Some(Cost::from_mp(n))),
-                            Ok((mlua::Value::Integer(n), _, _)) => Ok(Some(Cost::from_mp(n as f64))),
+                            Ok((mlua::Value::Integer(n), _, _)) => {
+                                Ok(Some(Cost::from_mp(n as f64)))
+                            }
                             Ok((mlua::Value::Boolean(false), msg, rule)) => Err(Reason {
                                 rule,
                                 message: msg.unwrap_or_else(|| "not allowed".into()),
@@ -386,11 +424,22 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                             Ok(_) => Ok(None),
                             Err(e) => {
                                 hook_error.get_or_insert(e);
-                                Err(Reason { rule: None, message: "hook failed".into() })
+                                Err(Reason {
+                                    rule: None,
+                                    message: "hook failed".into(),
+                                })
                             }
                         }
                     };
-                    movement_field(&map, start, Cost::from_mp(budget), &model, &rules, cannot_leave, Some(&mut h))
+                    movement_field(
+                        &map,
+                        start,
+                        Cost::from_mp(budget),
+                        &model,
+                        &rules,
+                        cannot_leave,
+                        Some(&mut h),
+                    )
                 }
             };
             if let Some(e) = hook_error {
@@ -409,7 +458,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 mlua::Value::Function(f) => Target::Hook(f),
                 v => Target::Set(set_arg(&w, v)?),
             };
-            let mut cb = Callbacks { map: &map, step: &step, passage: &passage, error: None };
+            let mut cb = Callbacks {
+                map: &map,
+                step: &step,
+                passage: &passage,
+                error: None,
+            };
             let mut target_error = None;
             let cb_cell = std::cell::RefCell::new(&mut cb);
             let found = trace(
@@ -436,7 +490,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 None => Ok(None),
                 Some(t) => {
                     let out = lua.create_table()?;
-                    out.set("path", t.path.iter().map(|h| map.label(*h)).collect::<Vec<_>>())?;
+                    out.set(
+                        "path",
+                        t.path.iter().map(|h| map.label(*h)).collect::<Vec<_>>(),
+                    )?;
                     out.set("cost", t.cost as f64 / Cost::SCALE as f64)?;
                     Ok(Some(out))
                 }
@@ -449,7 +506,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "reach",
         lua.create_function(move |lua, spec: Table| {
             let (map, start, budget, step, passage) = search_args(&w, &spec)?;
-            let mut cb = Callbacks { map: &map, step: &step, passage: &passage, error: None };
+            let mut cb = Callbacks {
+                map: &map,
+                step: &step,
+                passage: &passage,
+                error: None,
+            };
             let cb_cell = std::cell::RefCell::new(&mut cb);
             let costs = reach(
                 &map,
@@ -464,7 +526,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let out = lua.create_table()?;
             for (i, c) in costs.iter().enumerate() {
                 if *c != u32::MAX {
-                    out.set(map.label(map.hex_of_index(i)), *c as f64 / Cost::SCALE as f64)?;
+                    out.set(
+                        map.label(map.hex_of_index(i)),
+                        *c as f64 / Cost::SCALE as f64,
+                    )?;
                 }
             }
             Ok(out)

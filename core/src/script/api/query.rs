@@ -165,7 +165,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     t.set("kind", p.kind.as_str())?;
                     t.set(
                         "hexes",
-                        p.hexes.iter().map(|x| wb.state.map.label(*x)).collect::<Vec<_>>(),
+                        p.hexes
+                            .iter()
+                            .map(|x| wb.state.map.label(*x))
+                            .collect::<Vec<_>>(),
                     )?;
                     Ok(Some(t))
                 }
@@ -184,7 +187,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 t.set("kind", p.kind.as_str())?;
                 t.set(
                     "hexes",
-                    p.hexes.iter().map(|x| wb.state.map.label(*x)).collect::<Vec<_>>(),
+                    p.hexes
+                        .iter()
+                        .map(|x| wb.state.map.label(*x))
+                        .collect::<Vec<_>>(),
                 )?;
                 out.push(t)?;
             }
@@ -223,8 +229,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "tags",
         lua.create_function(move |_, h: String| {
             let hex = hex_of(&w, &h)?;
-            Ok(w
-                .borrow()
+            Ok(w.borrow()
                 .state
                 .map
                 .tags_of(hex)
@@ -348,9 +353,21 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "all",
         lua.create_function(move |lua, filter: Option<Table>| {
             let wb = w.borrow();
-            let kind: Option<String> = filter.as_ref().map(|f| f.get("kind")).transpose()?.flatten();
-            let side: Option<String> = filter.as_ref().map(|f| f.get("side")).transpose()?.flatten();
-            let placed: Option<bool> = filter.as_ref().map(|f| f.get("placed")).transpose()?.flatten();
+            let kind: Option<String> = filter
+                .as_ref()
+                .map(|f| f.get("kind"))
+                .transpose()?
+                .flatten();
+            let side: Option<String> = filter
+                .as_ref()
+                .map(|f| f.get("side"))
+                .transpose()?
+                .flatten();
+            let placed: Option<bool> = filter
+                .as_ref()
+                .map(|f| f.get("placed"))
+                .transpose()?
+                .flatten();
             let out = lua.create_table()?;
             for m in &wb.state.markers {
                 if kind.as_ref().is_some_and(|k| &m.kind != k)
@@ -382,11 +399,20 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     // ---- kessel.game
     let g = lua.create_table()?;
     let w = world.clone();
-    g.set("turn", lua.create_function(move |_, ()| Ok(w.borrow().state.turn))?)?;
+    g.set(
+        "turn",
+        lua.create_function(move |_, ()| Ok(w.borrow().state.turn))?,
+    )?;
     let w = world.clone();
-    g.set("last_turn", lua.create_function(move |_, ()| Ok(w.borrow().state.last_turn))?)?;
+    g.set(
+        "last_turn",
+        lua.create_function(move |_, ()| Ok(w.borrow().state.last_turn))?,
+    )?;
     let w = world.clone();
-    g.set("finished", lua.create_function(move |_, ()| Ok(w.borrow().state.finished))?)?;
+    g.set(
+        "finished",
+        lua.create_function(move |_, ()| Ok(w.borrow().state.finished))?,
+    )?;
     let w = world.clone();
     g.set(
         "step",
@@ -426,7 +452,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
     let w = world.clone();
-    g.set("sides", lua.create_function(move |_, ()| Ok(w.borrow().state.sides.clone()))?)?;
+    g.set(
+        "sides",
+        lua.create_function(move |_, ()| Ok(w.borrow().state.sides.clone()))?,
+    )?;
     let w = world.clone();
     g.set(
         "pool",
@@ -491,7 +520,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     t.set("side", o.side.as_deref())?;
                     t.set(
                         "hexes",
-                        o.hexes.iter().map(|h| wb.state.map.label(*h)).collect::<Vec<_>>(),
+                        o.hexes
+                            .iter()
+                            .map(|h| wb.state.map.label(*h))
+                            .collect::<Vec<_>>(),
                     )?;
                     out.push(t)?;
                 }
@@ -519,9 +551,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     s.set(
         "name",
-        lua.create_function(move |_, ()| {
-            Ok(w.borrow().scenario.as_ref().map(|s| s.name.clone()))
-        })?,
+        lua.create_function(move |_, ()| Ok(w.borrow().scenario.as_ref().map(|s| s.name.clone())))?,
     )?;
     kessel.set("scenario", s)?;
     Ok(())

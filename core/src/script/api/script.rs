@@ -35,10 +35,16 @@ fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua::Result<Tab
         // hexes as labels, as everywhere else in Lua
         match e {
             Event::Moved { path, .. } => {
-                t.set("path", path.iter().map(|h| map.label(*h)).collect::<Vec<_>>())?;
+                t.set(
+                    "path",
+                    path.iter().map(|h| map.label(*h)).collect::<Vec<_>>(),
+                )?;
                 t.set("to", path.last().map(|h| map.label(*h)))?;
             }
-            Event::Located { to: Location::Map(h), .. } => t.set("hex", map.label(*h))?,
+            Event::Located {
+                to: Location::Map(h),
+                ..
+            } => t.set("hex", map.label(*h))?,
             Event::MarkerMoved { hex, .. } => t.set("hex", hex.map(|h| map.label(h)))?,
             Event::Revealed { face, .. } => t.set("face", face.to_string())?,
             _ => {}
@@ -52,15 +58,22 @@ fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua::Result<Tab
 fn inline_map(spec: &Table) -> mlua::Result<Map> {
     let cols: u32 = spec.get::<Option<u32>>("columns")?.unwrap_or(9);
     let rows: u32 = spec.get::<Option<u32>>("rows")?.unwrap_or(9);
-    let default: String = spec.get::<Option<String>>("default")?.unwrap_or_else(|| "clear".into());
+    let default: String = spec
+        .get::<Option<String>>("default")?
+        .unwrap_or_else(|| "clear".into());
     let mut map = Map::new("inline", cols, rows, Numbering::default(), &default);
-    let bad = |l: &str| mlua::Error::runtime(format!("inline map: `{l}` is not a hex of a {cols}x{rows} map"));
+    let bad = |l: &str| {
+        mlua::Error::runtime(format!(
+            "inline map: `{l}` is not a hex of a {cols}x{rows} map"
+        ))
+    };
     let hex = |map: &Map, l: &str| map.parse(l).ok_or_else(|| bad(l));
     if let Some(t) = spec.get::<Option<Table>>("terrain")? {
         for pair in t.pairs::<String, String>() {
             let (l, terrain) = pair?;
             let h = hex(&map, &l)?;
-            map.set_terrain(h, &terrain).map_err(mlua::Error::external)?;
+            map.set_terrain(h, &terrain)
+                .map_err(mlua::Error::external)?;
         }
     }
     // hexsides: { {"0202", "0302", "river"}, ... }
@@ -68,12 +81,16 @@ fn inline_map(spec: &Table) -> mlua::Result<Map> {
         for item in t.sequence_values::<Vec<String>>() {
             let item = item?;
             let [a, b, kind] = item.as_slice() else {
-                return Err(mlua::Error::runtime("inline map: a hexside is {\"AAAA\", \"BBBB\", \"kind\"}"));
+                return Err(mlua::Error::runtime(
+                    "inline map: a hexside is {\"AAAA\", \"BBBB\", \"kind\"}",
+                ));
             };
             let (ha, hb) = (hex(&map, a)?, hex(&map, b)?);
-            let side = crate::hex::Hexside::between(ha, hb)
-                .ok_or_else(|| mlua::Error::runtime(format!("inline map: {a} and {b} are not adjacent")))?;
-            map.add_side_feature(kind, None, vec![side]).map_err(mlua::Error::external)?;
+            let side = crate::hex::Hexside::between(ha, hb).ok_or_else(|| {
+                mlua::Error::runtime(format!("inline map: {a} and {b} are not adjacent"))
+            })?;
+            map.add_side_feature(kind, None, vec![side])
+                .map_err(mlua::Error::external)?;
         }
     }
     // links: { {kind = "road", path = {...}} }
@@ -82,8 +99,12 @@ fn inline_map(spec: &Table) -> mlua::Result<Map> {
             let item = item?;
             let kind: String = item.get("kind")?;
             let path: Vec<String> = item.get("path")?;
-            let hexes = path.iter().map(|l| hex(&map, l)).collect::<mlua::Result<Vec<Hex>>>()?;
-            map.add_link(&kind, None, hexes).map_err(mlua::Error::external)?;
+            let hexes = path
+                .iter()
+                .map(|l| hex(&map, l))
+                .collect::<mlua::Result<Vec<Hex>>>()?;
+            map.add_link(&kind, None, hexes)
+                .map_err(mlua::Error::external)?;
         }
     }
     if let Some(t) = spec.get::<Option<Table>>("places")? {
@@ -93,7 +114,10 @@ fn inline_map(spec: &Table) -> mlua::Result<Map> {
             let place = Place {
                 name: item.get("name")?,
                 kind: item.get("kind")?,
-                hexes: hexes.iter().map(|l| hex(&map, l)).collect::<mlua::Result<_>>()?,
+                hexes: hexes
+                    .iter()
+                    .map(|l| hex(&map, l))
+                    .collect::<mlua::Result<_>>()?,
             };
             map.add_place(place).map_err(mlua::Error::external)?;
         }
@@ -101,14 +125,27 @@ fn inline_map(spec: &Table) -> mlua::Result<Map> {
     if let Some(t) = spec.get::<Option<Table>>("areas")? {
         for pair in t.pairs::<String, Vec<String>>() {
             let (id, hexes) = pair?;
-            let hexes = hexes.iter().map(|l| hex(&map, l)).collect::<mlua::Result<_>>()?;
-            map.areas.insert(id.clone(), Area { id: id.clone(), name: id, hexes });
+            let hexes = hexes
+                .iter()
+                .map(|l| hex(&map, l))
+                .collect::<mlua::Result<_>>()?;
+            map.areas.insert(
+                id.clone(),
+                Area {
+                    id: id.clone(),
+                    name: id,
+                    hexes,
+                },
+            );
         }
     }
     if let Some(t) = spec.get::<Option<Table>>("tags")? {
         for pair in t.pairs::<String, Vec<String>>() {
             let (tag, hexes) = pair?;
-            let hexes: Vec<Hex> = hexes.iter().map(|l| hex(&map, l)).collect::<mlua::Result<_>>()?;
+            let hexes: Vec<Hex> = hexes
+                .iter()
+                .map(|l| hex(&map, l))
+                .collect::<mlua::Result<_>>()?;
             map.tags.entry(tag).or_default().extend(hexes);
         }
     }
@@ -127,7 +164,10 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     };
     let (sides, seed) = {
         let w = world.borrow();
-        (w.ruleset.sides.clone(), spec.get::<Option<u64>>("seed")?.unwrap_or(w.state.seed))
+        (
+            w.ruleset.sides.clone(),
+            spec.get::<Option<u64>>("seed")?.unwrap_or(w.state.seed),
+        )
     };
     let mut state = GameState::new(map.clone(), sides, seed);
     state.last_turn = spec.get::<Option<u32>>("last_turn")?.unwrap_or(12);
@@ -151,7 +191,9 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
             let faces: Vec<String> = u.get::<Option<Vec<String>>>("faces")?.unwrap_or_default();
             let location = match u.get::<Option<String>>("at")? {
                 Some(l) => Location::Map(map.parse(&l).ok_or_else(|| {
-                    mlua::Error::runtime(format!("kessel.setup: unit `{id}` at `{l}`, not a hex of the map"))
+                    mlua::Error::runtime(format!(
+                        "kessel.setup: unit `{id}` at `{l}`, not a hex of the map"
+                    ))
                 })?),
                 None => match u.get::<Option<String>>("location")?.as_deref() {
                     Some("eliminated") => Location::Eliminated,
@@ -163,19 +205,31 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
             for f in u.get::<Option<Vec<String>>>("flags")?.unwrap_or_default() {
                 flags.insert(f);
             }
-            let attrs: BTreeMap<String, i64> = u.get::<Option<BTreeMap<String, i64>>>("attrs")?.unwrap_or_default();
-            let vars: BTreeMap<String, i64> = u.get::<Option<BTreeMap<String, i64>>>("vars")?.unwrap_or_default();
+            let attrs: BTreeMap<String, i64> = u
+                .get::<Option<BTreeMap<String, i64>>>("attrs")?
+                .unwrap_or_default();
+            let vars: BTreeMap<String, i64> = u
+                .get::<Option<BTreeMap<String, i64>>>("vars")?
+                .unwrap_or_default();
             let entry = match u.get::<Option<Table>>("enter")? {
-                Some(e) => Some(crate::state::Entry { turn: e.get("turn")?, area: e.get("area")? }),
+                Some(e) => Some(crate::state::Entry {
+                    turn: e.get("turn")?,
+                    area: e.get("area")?,
+                }),
                 None => None,
             };
             let unit = Unit {
-                name: u.get::<Option<String>>("name")?.unwrap_or_else(|| id.clone()),
+                name: u
+                    .get::<Option<String>>("name")?
+                    .unwrap_or_else(|| id.clone()),
                 id: id.clone(),
                 side: u.get("side")?,
                 kind: u.get("type")?,
                 formation: u.get("formation")?,
-                faces: faces.iter().map(|f| face_of(f)).collect::<mlua::Result<_>>()?,
+                faces: faces
+                    .iter()
+                    .map(|f| face_of(f))
+                    .collect::<mlua::Result<_>>()?,
                 step: u.get::<Option<u32>>("step")?.unwrap_or(0),
                 hidden: u.get::<Option<bool>>("hidden")?.unwrap_or(false),
                 pool: u.get("pool")?,
@@ -187,27 +241,43 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                 vars,
             };
             if !state.add_unit(unit) {
-                return Err(mlua::Error::runtime(format!("kessel.setup: unit id `{id}` used twice")));
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: unit id `{id}` used twice"
+                )));
             }
         }
     }
     if let Some(pools) = spec.get::<Option<Table>>("pools")? {
         for pair in pools.pairs::<String, Vec<String>>() {
             let (id, faces) = pair?;
-            state.pools.insert(id, faces.iter().map(|f| face_of(f)).collect::<mlua::Result<_>>()?);
+            state.pools.insert(
+                id,
+                faces
+                    .iter()
+                    .map(|f| face_of(f))
+                    .collect::<mlua::Result<_>>()?,
+            );
         }
     }
     if let Some(markers) = spec.get::<Option<Table>>("markers")? {
         for m in markers.sequence_values::<Table>() {
             let m = m?;
             let count: u32 = m.get::<Option<u32>>("count")?.unwrap_or(1);
-            let hex = match m.get::<Option<String>>("at")? {
-                Some(l) => Some(map.parse(&l).ok_or_else(|| mlua::Error::runtime(format!("marker at `{l}`: not a hex")))?),
-                None => None,
-            };
+            let hex =
+                match m.get::<Option<String>>("at")? {
+                    Some(l) => Some(map.parse(&l).ok_or_else(|| {
+                        mlua::Error::runtime(format!("marker at `{l}`: not a hex"))
+                    })?),
+                    None => None,
+                };
             for _ in 0..count {
                 let id = state.markers.len() as u32;
-                state.markers.push(Marker { id, kind: m.get("kind")?, side: m.get("side")?, hex });
+                state.markers.push(Marker {
+                    id,
+                    kind: m.get("kind")?,
+                    side: m.get("side")?,
+                    hex,
+                });
             }
         }
     }
@@ -222,9 +292,15 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
         for pair in opts.pairs::<String, mlua::Value>() {
             let (k, v) = pair?;
             let v: Value = lua.from_value(v)?;
-            let decl = w.ruleset.options.iter().find(|d| d.id == k).cloned().ok_or_else(|| {
-                mlua::Error::runtime(format!("kessel.setup: unknown option `{k}`"))
-            })?;
+            let decl = w
+                .ruleset
+                .options
+                .iter()
+                .find(|d| d.id == k)
+                .cloned()
+                .ok_or_else(|| {
+                    mlua::Error::runtime(format!("kessel.setup: unknown option `{k}`"))
+                })?;
             decl.check(&v).map_err(mlua::Error::runtime)?;
             w.options.values.insert(k, v);
         }
@@ -332,7 +408,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let mut state = wb.initial.clone();
             for entry in &wb.log {
                 for e in &entry.events {
-                    state.apply(e).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+                    state
+                        .apply(e)
+                        .map_err(|e| mlua::Error::runtime(e.to_string()))?;
                 }
             }
             wb.dice = crate::dice::Dice::at(state.seed, state.dice_drawn);
@@ -353,7 +431,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "setup",
         lua.create_function(move |lua, spec: Table| {
             if w.borrow().stage != Stage::Script {
-                return Err(mlua::Error::runtime("kessel.setup is for scripts and tests"));
+                return Err(mlua::Error::runtime(
+                    "kessel.setup is for scripts and tests",
+                ));
             }
             setup(lua, &w, spec)
         })?,
@@ -364,7 +444,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, (name, f): (String, Function)| {
             let tests: Table = lua.named_registry_value("kessel_tests")?;
             if tests.contains_key(name.as_str())? {
-                return Err(mlua::Error::runtime(format!("test `{name}` is defined twice")));
+                return Err(mlua::Error::runtime(format!(
+                    "test `{name}` is defined twice"
+                )));
             }
             tests.set(name.as_str(), f)?;
             w.borrow_mut().tests.push(name);
@@ -375,7 +457,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "events",
         lua.create_function(move |lua, ()| {
-            let all: Vec<Event> = w.borrow().log.iter().flat_map(|e| e.events.clone()).collect();
+            let all: Vec<Event> = w
+                .borrow()
+                .log
+                .iter()
+                .flat_map(|e| e.events.clone())
+                .collect();
             events_table(lua, &w, &all)
         })?,
     )?;
@@ -392,7 +479,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let mut s = wb.initial.clone();
             for entry in &wb.log {
                 for e in &entry.events {
-                    s.apply(e).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+                    s.apply(e)
+                        .map_err(|e| mlua::Error::runtime(e.to_string()))?;
                 }
             }
             Ok(format!("{:016x}", s.hash()))

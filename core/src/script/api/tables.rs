@@ -13,17 +13,19 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     t.set(
         "odds",
-        lua.create_function(move |lua, (id, att, def, shift): (String, i32, i32, Option<i32>)| {
-            let wb = w.borrow();
-            let table = wb.ruleset.tables.get(&id).ok_or_else(|| table_err(&id))?;
-            let o = table.odds(att, def, shift.unwrap_or(0));
-            let out = lua.create_table()?;
-            out.set("column", o.column + 1)?;
-            out.set("label", table.columns[o.column].label(&table.kind))?;
-            out.set("below", o.below)?;
-            out.set("above", o.above)?;
-            Ok(out)
-        })?,
+        lua.create_function(
+            move |lua, (id, att, def, shift): (String, i32, i32, Option<i32>)| {
+                let wb = w.borrow();
+                let table = wb.ruleset.tables.get(&id).ok_or_else(|| table_err(&id))?;
+                let o = table.odds(att, def, shift.unwrap_or(0));
+                let out = lua.create_table()?;
+                out.set("column", o.column + 1)?;
+                out.set("label", table.columns[o.column].label(&table.kind))?;
+                out.set("below", o.below)?;
+                out.set("above", o.above)?;
+                Ok(out)
+            },
+        )?,
     )?;
     let w = world.clone();
     t.set(

@@ -1,0 +1,816 @@
+//! The map canvas: hex layout, pan and zoom, hit-testing, and drawing terrain, hexside features,
+//! links, places, areas, VP hexes and counters.
+//!
+//! Geometry is in *world units* where a hex has radius 1 (centre to corner); [`MapView`] maps
+//! world to screen with one zoom factor and one offset. Only hexes inside the visible rectangle
+//! are drawn, so the cost per frame follows what is on screen, not the map size.
+
+use crate::counters;
+use crate::document::Document;
+use egui::{
+    Align2, Color32, FontId, Key, Painter, PointerButton, Pos2, Rect, Sense, Shape, Stroke, Ui,
+    Vec2,
+};
+use kessel_core::hex::{Hex, HexDir, Hexside};
+use kessel_core::map::Map;
+use kessel_core::numbering::LowerColumns;
+use std::collections::BTreeSet;
+
+const SQRT3: f32 = 1.732_050_8;
+
+/// Where hexes sit in world units: flat-topped hexes of radius 1 in vertical columns, every other
+/// column half a hex lower as the map's numbering says.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HexLayout {
+    first_column: i32,
+    lower: LowerColumns,
+    columns: i32,
+    rows: i32,
+}
+
+impl HexLayout {
+    /// The layout of a map.
+    pub fn of(map: &Map) -> HexLayout {
+        HexLayout {
+            first_column: map.numbering().first_column,
+            lower: map.numbering().lower_columns,
+            columns: map.columns() as i32,
+            rows: map.rows() as i32,
+        }
+    }
+
+    fn column_is_lower(&self, col: i32) -> bool {
+        let even = (col + self.first_column).rem_euclid(2) == 0;
+        even == (self.lower == LowerColumns::Even)
+    }
+
+    /// Centre of the hex at 0-based (column, row).
+    pub fn center(&self, col: i32, row: i32) -> Pos2 {
+        let shift = if self.column_is_lower(col) { 0.5 } else { 0.0 };
+        Pos2::new(
+            1.0 + 1.5 * col as f32,
+            SQRT3 * (0.5 + row as f32 + shift),
+        )
+    }
+
+    /// Centre of a hex (on the map or not).
+    pub fn hex_center(&self, map: &Map, hex: Hex) -> Pos2 {
+        let (c, r) = map.offset(hex);
+        self.center(c, r)
+    }
+
+    /// The (column, row) whose hex contains a world point: the nearest centre, which is exactly
+    /// the hex on a regular grid.
+    pub fn offset_at(&self, p: Pos2) -> (i32, i32) {
+        let c0 = ((p.x - 1.0) / 1.5).round() as i32;
+        let mut best = (c0, 0);
+        let mut best_d = f32::INFINITY;
+        for c in c0 - 1..=c0 + 1 {
+            let shift = if self.column_is_lower(c) { 0.5 } else { 0.0 };
+            let r0 = (p.y / SQRT3 - 0.5 - shift).round() as i32;
+            for r in r0 - 1..=r0 + 1 {
+                let d = self.center(c, r).distance_sq(p);
+                if d < best_d {
+                    best_d = d;
+                    best = (c, r);
+                }
+            }
+        }
+        best
+    }
+
+    /// Size of the whole map in world units.
+    pub fn world_size(&self) -> Vec2 {
+        let any_lower = (0..self.columns.min(2)).any(|c| self.column_is_lower(c));
+        let extra = if any_lower { 0.5 } else { 0.0 };
+        Vec2::new(
+            1.5 * self.columns as f32 + 0.5,
+            SQRT3 * (self.rows as f32 + extra),
+        )
+    }
+
+    /// The six corners of a hex around a world centre, clockwise from east.
+    pub fn corners(center: Pos2) -> [Pos2; 6] {
+        std::array::from_fn(|i| {
+            let a = std::f32::consts::FRAC_PI_3 * i as f32;
+            center + Vec2::new(a.cos(), a.sin())
+        })
+    }
+}
+
+/// What the canvas needs besides the map's own data.
+pub struct Scene<'a> {
+    /// The document drawn.
+    pub doc: &'a Document,
+    /// Hex shown in the inspector.
+    pub selected: Option<Hex>,
+    /// First hex of a link being drawn.
+    pub link_from: Option<Hex>,
+    /// Highlight the hexside nearest the pointer (hexside tool).
+    pub side_hint: bool,
+    /// Primary-button drag pans (view tool); other tools use it to paint.
+    pub primary_pans: bool,
+}
+
+/// What happened on the canvas this frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MapResponse {
+    /// On-map hex under the pointer.
+    pub hovered: Option<Hex>,
+    /// Hexside nearest the pointer, when the pointer is near an edge of a hex.
+    pub hovered_side: Option<Hexside>,
+    /// On-map hex clicked (primary button, no drag).
+    pub clicked: Option<Hex>,
+    /// Side nearest the click, when the click was near an edge.
+    pub clicked_side: Option<Hexside>,
+    /// On-map hex under the pointer while the primary button is held on the canvas.
+    pub primary_down: Option<Hex>,
+    /// The primary button went down on the canvas this frame.
+    pub press_started: bool,
+}
+
+/// The map canvas.
+#[derive(Clone, Debug)]
+pub struct MapView {
+    /// Screen points per world unit (a hex's radius in points).
+    pub zoom: f32,
+    /// Screen position of the world origin, relative to the canvas' top-left corner.
+    pub offset: Vec2,
+    /// Draw hex numbers (when zoomed in far enough to read them).
+    pub show_numbers: bool,
+    /// Outline areas (entry areas, set-up zones).
+    pub show_areas: bool,
+    /// Draw counters.
+    pub show_units: bool,
+    needs_fit: bool,
+    canvas: Rect,
+}
+
+impl Default for MapView {
+    fn default() -> Self {
+        MapView {
+            zoom: 20.0,
+            offset: Vec2::ZERO,
+            show_numbers: true,
+            show_areas: true,
+            show_units: true,
+            needs_fit: true,
+            canvas: Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0)),
+        }
+    }
+}
+
+/// Hex radius (points) from which hex numbers are drawn.
+const NUMBERS_FROM: f32 = 17.0;
+/// Hex radius (points) from which place names are drawn.
+const NAMES_FROM: f32 = 7.0;
+const MAX_ZOOM: f32 = 160.0;
+
+impl MapView {
+    /// Fits the whole map on the next frame.
+    pub fn fit_on_next_frame(&mut self) {
+        self.needs_fit = true;
+    }
+
+    /// The canvas rectangle of the last frame.
+    pub fn canvas(&self) -> Rect {
+        self.canvas
+    }
+
+    fn fit(&mut self, layout: &HexLayout) {
+        let size = layout.world_size();
+        let avail = self.canvas.size() - Vec2::splat(16.0);
+        self.zoom = (avail.x / size.x)
+            .min(avail.y / size.y)
+            .clamp(1.0, MAX_ZOOM);
+        self.offset = (self.canvas.size() - size * self.zoom) / 2.0;
+    }
+
+    fn to_screen(&self, w: Pos2) -> Pos2 {
+        self.canvas.min + self.offset + w.to_vec2() * self.zoom
+    }
+
+    fn to_world(&self, s: Pos2) -> Pos2 {
+        ((s - self.canvas.min - self.offset) / self.zoom).to_pos2()
+    }
+
+    /// Screen position of a hex's centre (as of the last frame).
+    pub fn hex_to_screen(&self, map: &Map, hex: Hex) -> Pos2 {
+        self.to_screen(HexLayout::of(map).hex_center(map, hex))
+    }
+
+    /// The on-map hex under a screen position.
+    pub fn screen_to_hex(&self, map: &Map, pos: Pos2) -> Option<Hex> {
+        let (c, r) = HexLayout::of(map).offset_at(self.to_world(pos));
+        let hex = map.hex_at(c, r);
+        map.contains(hex).then_some(hex)
+    }
+
+    /// The side of `hex` nearest a screen position, if the position is nearer the edge than the
+    /// centre (clicks in the middle of a hex are ambiguous).
+    pub fn side_near(&self, map: &Map, hex: Hex, pos: Pos2) -> Option<Hexside> {
+        let layout = HexLayout::of(map);
+        let w = self.to_world(pos);
+        let center = layout.hex_center(map, hex);
+        if center.distance(w) < 0.35 {
+            return None;
+        }
+        HexDir::ALL
+            .into_iter()
+            .min_by(|a, b| {
+                let da = layout.hex_center(map, hex.neighbor(*a)).distance_sq(w);
+                let db = layout.hex_center(map, hex.neighbor(*b)).distance_sq(w);
+                da.total_cmp(&db)
+            })
+            .map(|d| hex.side(d))
+    }
+
+    /// Zooms by `factor` keeping the world point under `anchor` (screen) in place.
+    pub fn zoom_at(&mut self, anchor: Pos2, factor: f32, min_zoom: f32) {
+        let w = self.to_world(anchor);
+        self.zoom = (self.zoom * factor).clamp(min_zoom, MAX_ZOOM);
+        self.offset = anchor - self.canvas.min - w.to_vec2() * self.zoom;
+    }
+
+    /// Visible (column, row) ranges, one hex of margin, not clamped to the map.
+    fn visible(&self, layout: &HexLayout) -> (std::ops::RangeInclusive<i32>, std::ops::RangeInclusive<i32>) {
+        let a = self.to_world(self.canvas.min);
+        let b = self.to_world(self.canvas.max);
+        let c0 = ((a.x - 1.0) / 1.5).floor() as i32 - 1;
+        let c1 = ((b.x - 1.0) / 1.5).ceil() as i32 + 1;
+        let r0 = (a.y / SQRT3).floor() as i32 - 1;
+        let r1 = (b.y / SQRT3).ceil() as i32 + 1;
+        let _ = layout;
+        (c0..=c1, r0..=r1)
+    }
+
+    /// Draws the map and handles pan, zoom and pointer input.
+    pub fn ui(&mut self, ui: &mut Ui, scene: &Scene<'_>) -> MapResponse {
+        let map = &scene.doc.map;
+        let layout = HexLayout::of(map);
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
+        self.canvas = response.rect;
+        if self.needs_fit && self.canvas.width() > 50.0 {
+            self.fit(&layout);
+            self.needs_fit = false;
+        }
+        let fit_zoom = {
+            let size = layout.world_size();
+            (self.canvas.width() / size.x).min(self.canvas.height() / size.y)
+        };
+        let min_zoom = (fit_zoom * 0.5).clamp(0.5, 8.0);
+        self.handle_pan_zoom(ui, &response, scene.primary_pans, min_zoom);
+
+        let pointer = response.hover_pos();
+        let mut out = MapResponse {
+            hovered: pointer.and_then(|p| self.screen_to_hex(map, p)),
+            ..MapResponse::default()
+        };
+        if let (Some(p), Some(h)) = (pointer, out.hovered) {
+            out.hovered_side = self.side_near(map, h, p);
+        }
+        if response.clicked_by(PointerButton::Primary) {
+            if let Some(p) = response.interact_pointer_pos() {
+                out.clicked = self.screen_to_hex(map, p);
+                out.clicked_side = out.clicked.and_then(|h| self.side_near(map, h, p));
+            }
+        }
+        let primary_down = ui.input(|i| i.pointer.primary_down());
+        if primary_down && response.is_pointer_button_down_on() {
+            let pos = ui.input(|i| i.pointer.interact_pos());
+            out.primary_down = pos.and_then(|p| self.screen_to_hex(map, p));
+            out.press_started = ui.input(|i| i.pointer.primary_pressed());
+        }
+
+        painter.rect_filled(self.canvas, 0.0, Color32::from_rgb(58, 62, 66));
+        self.draw(&painter, scene, &layout, &out);
+        out
+    }
+
+    fn handle_pan_zoom(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        primary_pans: bool,
+        min_zoom: f32,
+    ) {
+        let pans = response.dragged_by(PointerButton::Secondary)
+            || response.dragged_by(PointerButton::Middle)
+            || (primary_pans && response.dragged_by(PointerButton::Primary));
+        if pans {
+            self.offset += response.drag_delta();
+        }
+        if response.hovered() {
+            let (scroll, pinch, pointer) = ui.input(|i| {
+                (i.smooth_scroll_delta, i.zoom_delta(), i.pointer.hover_pos())
+            });
+            // the wheel zooms (a map has nothing to scroll); sideways scrolling pans
+            let factor = pinch * (scroll.y * 0.0025).exp();
+            if let Some(p) = pointer {
+                if (factor - 1.0).abs() > 1e-4 {
+                    self.zoom_at(p, factor, min_zoom);
+                }
+            }
+            self.offset.x += scroll.x;
+        }
+        if ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        let (dt, keys, zoom_in, zoom_out) = ui.input(|i| {
+            let keys = Vec2::new(
+                i.key_down(Key::ArrowLeft) as i32 as f32 - i.key_down(Key::ArrowRight) as i32 as f32,
+                i.key_down(Key::ArrowUp) as i32 as f32 - i.key_down(Key::ArrowDown) as i32 as f32,
+            );
+            (
+                i.stable_dt.min(0.1),
+                keys,
+                i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals),
+                i.key_pressed(Key::Minus),
+            )
+        });
+        if keys != Vec2::ZERO {
+            self.offset += keys * 700.0 * dt;
+            ui.ctx().request_repaint();
+        }
+        let center = self.canvas.center();
+        if zoom_in {
+            self.zoom_at(center, 1.25, min_zoom);
+        }
+        if zoom_out {
+            self.zoom_at(center, 0.8, min_zoom);
+        }
+    }
+
+    fn draw(&self, painter: &Painter, scene: &Scene<'_>, layout: &HexLayout, out: &MapResponse) {
+        let map = &scene.doc.map;
+        let z = self.zoom;
+        let (cols, rows) = self.visible(layout);
+        let on_map_cols = (*cols.start()).max(0)..=(*cols.end()).min(map.columns() as i32 - 1);
+        let on_map_rows = (*rows.start()).max(0)..=(*rows.end()).min(map.rows() as i32 - 1);
+        let visible_hexes: Vec<(Hex, Pos2)> = on_map_cols
+            .clone()
+            .flat_map(|c| on_map_rows.clone().map(move |r| (c, r)))
+            .map(|(c, r)| (map.hex_at(c, r), self.to_screen(layout.center(c, r))))
+            .collect();
+
+        // terrain
+        let grid = if z >= 6.0 {
+            Stroke::new(1.0, Color32::from_black_alpha(45))
+        } else {
+            Stroke::NONE
+        };
+        let mut shapes = Vec::with_capacity(visible_hexes.len() * 2);
+        for &(hex, c) in &visible_hexes {
+            let name = map.terrain_name(hex).unwrap_or("?");
+            let fill = terrain_color(name);
+            let pts = HexLayout::corners(Pos2::ZERO).map(|p| c + p.to_vec2() * z).to_vec();
+            shapes.push(Shape::convex_polygon(pts, fill, grid));
+            terrain_marks(&mut shapes, name, c, z);
+        }
+        painter.extend(shapes);
+
+        // hexside features; border sides belong to off-map hexes, so scan one hex beyond
+        let kinds = KindStyles::of(map);
+        let mut shapes = Vec::new();
+        for c in cols.clone() {
+            for r in rows.clone() {
+                let hex = map.hex_at(c, r);
+                let bits = (0..3u8)
+                    .map(|d| map.side_bits(Hexside { hex, dir: d }))
+                    .fold(0, |a, b| a | b);
+                if bits & kinds.side_mask == 0 {
+                    continue;
+                }
+                for d in [HexDir::N, HexDir::NE, HexDir::SE] {
+                    let bits = map.side_bits(hex.side(d)) & kinds.side_mask;
+                    if bits == 0 {
+                        continue;
+                    }
+                    let a = self.to_screen(layout.center(c, r));
+                    let b = self.hex_to_screen(map, hex.neighbor(d));
+                    let (p, q) = shared_edge(a, b, z);
+                    for k in bit_ids(bits) {
+                        let (color, width) = side_style(map.side_kinds.name(k));
+                        shapes.push(Shape::line_segment([p, q], Stroke::new((width * z).max(1.5), color)));
+                        // round caps so consecutive sides read as one river
+                        shapes.push(Shape::circle_filled(p, (width * z).max(1.5) / 2.0, color));
+                        shapes.push(Shape::circle_filled(q, (width * z).max(1.5) / 2.0, color));
+                    }
+                }
+            }
+        }
+        painter.extend(shapes);
+
+        if self.show_areas {
+            self.draw_areas(painter, map, layout);
+        }
+
+        // links: road outlines, then road cores, then railways on top
+        let mut layers = LinkLayers::default();
+        for &(hex, a) in &visible_hexes {
+            for d in [HexDir::N, HexDir::NE, HexDir::SE] {
+                let bits = map.side_bits(hex.side(d)) & kinds.link_mask;
+                if bits == 0 {
+                    continue;
+                }
+                let b = self.hex_to_screen(map, hex.neighbor(d));
+                for k in bit_ids(bits) {
+                    layers.add(map.side_kinds.name(k), a, b, z);
+                }
+            }
+        }
+        painter.extend(layers.outlines);
+        painter.extend(layers.cores);
+        painter.extend(layers.rails);
+
+        // places, VP hexes
+        let mut shapes = Vec::new();
+        let mut vp_texts = Vec::new();
+        for &(hex, c) in &visible_hexes {
+            if let Some(place) = map.place_at(hex) {
+                place_symbol(&place.kind, c, z, &mut shapes);
+            }
+            let objective_vp: i64 = scene.doc.objectives_at(hex).map(|o| o.vp).sum();
+            let tagged_vp = map.tags_of(hex).iter().any(|t| t.contains("vp"));
+            if objective_vp > 0 || tagged_vp {
+                let at = c + Vec2::new(0.5, -0.45) * z;
+                star(&mut shapes, at, (0.22 * z).max(3.0), Color32::from_rgb(250, 200, 30));
+                if objective_vp > 0 && z >= 14.0 {
+                    vp_texts.push((at + Vec2::new(0.0, 0.22 * z), objective_vp));
+                }
+            }
+        }
+        painter.extend(shapes);
+        for (at, vp) in vp_texts {
+            painter.text(
+                at,
+                Align2::CENTER_TOP,
+                vp.to_string(),
+                FontId::proportional((0.22 * z).clamp(8.0, 16.0)),
+                Color32::from_rgb(120, 70, 0),
+            );
+        }
+
+        // hex numbers
+        if self.show_numbers && z >= NUMBERS_FROM {
+            let font = FontId::monospace((0.24 * z).clamp(8.0, 14.0));
+            for &(hex, c) in &visible_hexes {
+                painter.text(
+                    c + Vec2::new(0.0, -0.84 * z),
+                    Align2::CENTER_TOP,
+                    map.label(hex),
+                    font.clone(),
+                    Color32::from_black_alpha(140),
+                );
+            }
+        }
+
+        // counters
+        if self.show_units {
+            let visible_rect = self.canvas.expand(z * 1.5);
+            for (hex, stack) in scene.doc.stacks() {
+                let c = self.hex_to_screen(map, hex);
+                if !visible_rect.contains(c) {
+                    continue;
+                }
+                let units: Vec<_> = stack.iter().map(|&i| &scene.doc.units[i]).collect();
+                counters::draw_stack(painter, c, z, &units, scene.selected == Some(hex));
+            }
+        }
+
+        if z >= NAMES_FROM {
+            self.draw_place_names(painter, map, layout);
+        }
+
+        // tool feedback
+        if let Some(h) = out.hovered {
+            outline_hex(painter, self.hex_to_screen(map, h), z, Stroke::new(2.0, Color32::WHITE));
+        }
+        if let Some(h) = scene.selected {
+            outline_hex(
+                painter,
+                self.hex_to_screen(map, h),
+                z,
+                Stroke::new(3.0, Color32::from_rgb(255, 140, 0)),
+            );
+        }
+        if let Some(from) = scene.link_from {
+            let a = self.hex_to_screen(map, from);
+            outline_hex(painter, a, z, Stroke::new(3.0, Color32::from_rgb(40, 200, 80)));
+            if let Some(h) = out.hovered.filter(|h| h.distance_to(from) == 1) {
+                painter.line_segment(
+                    [a, self.hex_to_screen(map, h)],
+                    Stroke::new(3.0, Color32::from_rgb(40, 200, 80)),
+                );
+            }
+        }
+        if scene.side_hint {
+            if let Some(side) = out.hovered_side {
+                let (a, b) = side.hexes();
+                let (p, q) = shared_edge(self.hex_to_screen(map, a), self.hex_to_screen(map, b), z);
+                painter.line_segment([p, q], Stroke::new(4.0, Color32::from_rgb(255, 240, 0)));
+            }
+        }
+    }
+
+    fn draw_areas(&self, painter: &Painter, map: &Map, layout: &HexLayout) {
+        let z = self.zoom;
+        for area in map.areas.values() {
+            let set: BTreeSet<Hex> = area.hexes.iter().copied().collect();
+            let color = area_color(&area.id);
+            let stroke = Stroke::new((0.12 * z).clamp(1.5, 4.0), color);
+            let mut sum = Vec2::ZERO;
+            for &h in &set {
+                let c = self.to_screen(layout.hex_center(map, h));
+                sum += c.to_vec2();
+                for d in HexDir::ALL {
+                    let n = h.neighbor(d);
+                    if set.contains(&n) {
+                        continue;
+                    }
+                    let (p, q) = shared_edge(c, self.hex_to_screen(map, n), z);
+                    // pull the outline inside the area so adjacent areas stay distinguishable
+                    let inset = (c - (p + (q - p) / 2.0)) * 0.12;
+                    painter.line_segment([p + inset, q + inset], stroke);
+                }
+            }
+            if set.is_empty() || z < 4.0 {
+                continue;
+            }
+            let at = (sum / set.len() as f32).to_pos2();
+            let galley = painter.layout_no_wrap(
+                area.id.clone(),
+                FontId::proportional((0.45 * z).clamp(10.0, 20.0)),
+                Color32::WHITE,
+            );
+            let rect = Align2::CENTER_CENTER.anchor_size(at, galley.size()).expand(3.0);
+            painter.rect_filled(rect, 3.0, color);
+            painter.galley(rect.min + Vec2::splat(3.0), galley, Color32::WHITE);
+        }
+    }
+
+    fn draw_place_names(&self, painter: &Painter, map: &Map, layout: &HexLayout) {
+        let z = self.zoom;
+        let font = FontId::proportional((0.36 * z).clamp(9.0, 18.0));
+        let view = self.canvas.expand(40.0);
+        for place in &map.places {
+            if place.hexes.is_empty() {
+                continue;
+            }
+            let sum: Vec2 = place
+                .hexes
+                .iter()
+                .map(|h| self.to_screen(layout.hex_center(map, *h)).to_vec2())
+                .sum();
+            let center = (sum / place.hexes.len() as f32).to_pos2();
+            if !view.contains(center) {
+                continue;
+            }
+            let bottom = place
+                .hexes
+                .iter()
+                .map(|h| self.to_screen(layout.hex_center(map, *h)).y)
+                .fold(f32::MIN, f32::max);
+            let at = Pos2::new(center.x, bottom + 0.5 * z);
+            let galley = painter.layout_no_wrap(place.name.clone(), font.clone(), Color32::BLACK);
+            let rect = Align2::CENTER_TOP.anchor_size(at, galley.size()).expand2(Vec2::new(3.0, 1.0));
+            painter.rect_filled(rect, 2.0, Color32::from_white_alpha(200));
+            painter.galley(rect.min + Vec2::new(3.0, 1.0), galley, Color32::BLACK);
+        }
+    }
+}
+
+/// The edge shared by two adjacent hexes with screen centres `a` and `b`.
+fn shared_edge(a: Pos2, b: Pos2, zoom: f32) -> (Pos2, Pos2) {
+    let mid = a + (b - a) / 2.0;
+    let dir = (b - a).normalized();
+    let perp = Vec2::new(-dir.y, dir.x) * (zoom / 2.0);
+    (mid - perp, mid + perp)
+}
+
+fn outline_hex(painter: &Painter, center: Pos2, zoom: f32, stroke: Stroke) {
+    let pts = HexLayout::corners(Pos2::ZERO).map(|p| center + p.to_vec2() * zoom);
+    painter.add(Shape::closed_line(pts.to_vec(), stroke));
+}
+
+fn bit_ids(bits: u32) -> impl Iterator<Item = u16> {
+    (0..32u16).filter(move |k| bits & (1 << k) != 0)
+}
+
+/// Which hexside kinds are drawn as hexside features and which as links.
+pub struct KindStyles {
+    side_mask: u32,
+    link_mask: u32,
+}
+
+impl KindStyles {
+    /// Classifies the map's hexside kinds.
+    pub fn of(map: &Map) -> KindStyles {
+        let mut link_mask = 0;
+        for (k, name) in map.side_kinds.names().iter().enumerate().take(32) {
+            // authored paths say it is a link; otherwise go by the name
+            let authored_link = map.features.iter().any(|f| &f.kind == name && !f.path.is_empty());
+            let authored_side = map.features.iter().any(|f| &f.kind == name && !f.sides.is_empty());
+            if authored_link || (!authored_side && is_link_name(name)) {
+                link_mask |= 1 << k;
+            }
+        }
+        KindStyles {
+            side_mask: !link_mask,
+            link_mask,
+        }
+    }
+
+    /// True if the kind with this id is drawn as a link (centre to centre).
+    pub fn is_link(&self, kind: u16) -> bool {
+        kind < 32 && self.link_mask & (1 << kind) != 0
+    }
+}
+
+/// Kind names read as links when no authored feature says otherwise.
+pub fn is_link_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["road", "rail", "highway", "track", "trail"]
+        .iter()
+        .any(|w| n.contains(w))
+}
+
+/// A stable colour for a name no style knows.
+pub fn hashed_color(name: &str, saturation: f32, value: f32) -> Color32 {
+    // FNV-1a: stable across runs and platforms, unlike std's RandomState
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name.bytes() {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    let hue = (h % 360) as f32 / 360.0;
+    egui::ecolor::Hsva::new(hue, saturation, value, 1.0).into()
+}
+
+/// Fill colour of a terrain.
+pub fn terrain_color(name: &str) -> Color32 {
+    match name {
+        "clear" | "open" => Color32::from_rgb(233, 227, 196),
+        "forest" | "woods" => Color32::from_rgb(128, 170, 100),
+        "swamp" | "marsh" => Color32::from_rgb(165, 196, 178),
+        "lake" | "water" | "sea" => Color32::from_rgb(135, 183, 222),
+        "rough" | "hills" | "hill" => Color32::from_rgb(200, 172, 128),
+        "city" | "urban" => Color32::from_rgb(200, 190, 185),
+        other => hashed_color(other, 0.3, 0.85),
+    }
+}
+
+/// Small marks that tell terrain apart without relying on colour alone.
+fn terrain_marks(shapes: &mut Vec<Shape>, name: &str, c: Pos2, z: f32) {
+    if z < 12.0 {
+        return;
+    }
+    match name {
+        "forest" | "woods" => {
+            let col = Color32::from_rgb(70, 120, 55);
+            for o in [Vec2::new(-0.35, 0.2), Vec2::new(0.3, 0.3), Vec2::new(-0.05, -0.35)] {
+                shapes.push(Shape::circle_filled(c + o * z, 0.13 * z, col));
+            }
+        }
+        "swamp" | "marsh" => {
+            let stroke = Stroke::new((0.05 * z).max(1.0), Color32::from_rgb(60, 110, 150));
+            for o in [Vec2::new(-0.4, -0.2), Vec2::new(0.1, 0.05), Vec2::new(-0.25, 0.4)] {
+                let a = c + o * z;
+                shapes.push(Shape::line_segment([a, a + Vec2::new(0.35 * z, 0.0)], stroke));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Colour and width (world units) of a hexside feature.
+fn side_style(kind: &str) -> (Color32, f32) {
+    match kind {
+        "river" | "major_river" => (Color32::from_rgb(40, 110, 210), 0.16),
+        "minor_river" | "stream" => (Color32::from_rgb(70, 140, 220), 0.09),
+        "lake" | "lake_side" | "water" => (Color32::from_rgb(25, 65, 150), 0.28),
+        other => (hashed_color(other, 0.7, 0.6), 0.12),
+    }
+}
+
+/// Link shapes by layer, so road joints look continuous and railways stay on top.
+#[derive(Default)]
+struct LinkLayers {
+    outlines: Vec<Shape>,
+    cores: Vec<Shape>,
+    rails: Vec<Shape>,
+}
+
+impl LinkLayers {
+    fn add(&mut self, kind: &str, a: Pos2, b: Pos2, z: f32) {
+        let k = kind.to_ascii_lowercase();
+        if k.contains("rail") {
+            let color = Color32::from_rgb(20, 20, 20);
+            self.rails.push(Shape::line_segment([a, b], Stroke::new((0.07 * z).max(1.5), color)));
+            if z >= 8.0 {
+                let dir = (b - a).normalized();
+                let perp = Vec2::new(-dir.y, dir.x) * (0.13 * z);
+                let tick = Stroke::new((0.045 * z).max(1.0), color);
+                for t in [0.25f32, 0.5, 0.75] {
+                    let p = a + (b - a) * t;
+                    self.rails.push(Shape::line_segment([p - perp, p + perp], tick));
+                }
+            }
+        } else if k.contains("road") || k.contains("highway") {
+            let wide = if k.contains("highway") || k.contains("major") { 1.4 } else { 1.0 };
+            let outer = Stroke::new((0.15 * z * wide).max(2.0), Color32::from_rgb(125, 82, 40));
+            let inner = Stroke::new((0.08 * z * wide).max(1.0), Color32::from_rgb(222, 188, 120));
+            for (layer, stroke) in [(&mut self.outlines, outer), (&mut self.cores, inner)] {
+                layer.push(Shape::line_segment([a, b], stroke));
+                layer.push(Shape::circle_filled(a, stroke.width / 2.0, stroke.color));
+                layer.push(Shape::circle_filled(b, stroke.width / 2.0, stroke.color));
+            }
+        } else {
+            let stroke = Stroke::new((0.08 * z).max(1.5), hashed_color(kind, 0.6, 0.5));
+            self.outlines.push(Shape::line_segment([a, b], stroke));
+        }
+    }
+}
+
+fn place_symbol(kind: &str, c: Pos2, z: f32, shapes: &mut Vec<Shape>) {
+    let k = kind.to_ascii_lowercase();
+    let border = Stroke::new((0.05 * z).max(1.0), Color32::BLACK);
+    if k.contains("major") || k == "city" {
+        let r = Rect::from_center_size(c, Vec2::splat((0.62 * z).max(4.0)));
+        shapes.push(Shape::rect_filled(r, 1.0, Color32::from_rgb(190, 35, 35)));
+        shapes.push(Shape::rect_stroke(r, 1.0, border, egui::StrokeKind::Outside));
+    } else if k.contains("minor") || k.contains("town") || k.contains("city") {
+        shapes.push(Shape::circle_filled(c, (0.2 * z).max(2.5), Color32::from_rgb(190, 35, 35)));
+        shapes.push(Shape::circle_stroke(c, (0.2 * z).max(2.5), border));
+    } else {
+        let r = (0.2 * z).max(2.5);
+        let pts = vec![
+            c + Vec2::new(0.0, -r),
+            c + Vec2::new(r, 0.0),
+            c + Vec2::new(0.0, r),
+            c + Vec2::new(-r, 0.0),
+        ];
+        shapes.push(Shape::convex_polygon(pts, hashed_color(kind, 0.6, 0.7), border));
+    }
+}
+
+/// A five-pointed star, built from convex pieces because egui fills only convex polygons.
+pub fn star(shapes: &mut Vec<Shape>, c: Pos2, r: f32, fill: Color32) {
+    let inner = r * 0.42;
+    let point = |i: usize, rad: f32| {
+        let a = -std::f32::consts::FRAC_PI_2 + std::f32::consts::PI * i as f32 / 5.0;
+        c + Vec2::new(a.cos(), a.sin()) * rad
+    };
+    let outline = Stroke::new(1.0, Color32::from_rgb(110, 70, 0));
+    let pts: Vec<Pos2> = (0..10)
+        .map(|i| point(i, if i % 2 == 0 { r } else { inner }))
+        .collect();
+    let pentagon: Vec<Pos2> = (0..5).map(|i| point(2 * i + 1, inner)).collect();
+    shapes.push(Shape::convex_polygon(pentagon, fill, Stroke::NONE));
+    for i in 0..5 {
+        let tip = point(2 * i, r);
+        let left = point((2 * i + 9) % 10, inner);
+        let right = point(2 * i + 1, inner);
+        shapes.push(Shape::convex_polygon(vec![left, tip, right], fill, Stroke::NONE));
+    }
+    shapes.push(Shape::closed_line(pts, outline));
+}
+
+fn area_color(id: &str) -> Color32 {
+    hashed_color(id, 0.85, 0.75)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kessel_core::numbering::Numbering;
+
+    #[test]
+    fn hit_testing_finds_every_centre_and_points_near_it() {
+        let map = Map::new("t", 9, 7, Numbering::default(), "clear");
+        let layout = HexLayout::of(&map);
+        for hex in map.hexes() {
+            let c = layout.hex_center(&map, hex);
+            for o in [Vec2::ZERO, Vec2::new(0.8, 0.0), Vec2::new(-0.4, 0.7), Vec2::new(0.0, -0.85)] {
+                let (col, row) = layout.offset_at(c + o);
+                assert_eq!(map.hex_at(col, row), hex, "{} + {o:?}", map.label(hex));
+            }
+        }
+    }
+
+    #[test]
+    fn neighbours_are_one_hex_apart_on_screen() {
+        let map = Map::new("t", 6, 6, Numbering::default(), "clear");
+        let layout = HexLayout::of(&map);
+        let h = map.parse("0303").expect("label");
+        for d in HexDir::ALL {
+            let dist = layout.hex_center(&map, h).distance(layout.hex_center(&map, h.neighbor(d)));
+            assert!((dist - SQRT3).abs() < 1e-4, "{d:?}: {dist}");
+        }
+        // even columns are lower in PGG numbering
+        let odd = layout.hex_center(&map, map.parse("0101").expect("label"));
+        let even = layout.hex_center(&map, map.parse("0201").expect("label"));
+        assert!(even.y > odd.y);
+    }
+}

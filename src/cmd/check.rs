@@ -1,0 +1,123 @@
+//! `kessel check`: load a scenario with its map, rules and profile, and summarise it.
+
+use super::load_engine;
+use kessel_core::state::Location;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `kessel check`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Scenario file (TOML).
+    scenario: PathBuf,
+    /// Profile: a name in the ruleset's profiles/ folder, or a path.
+    #[arg(long)]
+    profile: Option<String>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let engine = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    let state = engine.state();
+    let sc = engine
+        .scenario()
+        .ok_or_else(|| anyhow::anyhow!("no scenario loaded"))?;
+    let rules = engine.ruleset();
+    let options = engine.options();
+    let map = &state.map;
+    println!("{}: ok", args.scenario.display());
+    println!("  scenario   {}", sc.name);
+    println!(
+        "  ruleset    {} ({} options, {} action kinds)",
+        rules.name,
+        rules.options.len(),
+        rules.actions.len()
+    );
+    let mut terrain: BTreeMap<&str, usize> = BTreeMap::new();
+    for h in map.hexes() {
+        *terrain
+            .entry(map.terrain_name(h).unwrap_or("?"))
+            .or_default() += 1;
+    }
+    let terrain: Vec<String> = terrain.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!(
+        "  map        {} — {}×{} hexes ({})",
+        map.name,
+        map.columns(),
+        map.rows(),
+        terrain.join(", ")
+    );
+    let mut features: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &map.features {
+        *features.entry(f.kind.as_str()).or_default() +=
+            f.sides.len() + f.path.len().saturating_sub(1);
+    }
+    let features: Vec<String> = features.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!(
+        "  hexsides   {} ; {} places, {} areas",
+        features.join(", "),
+        map.places.len(),
+        map.areas.len()
+    );
+    println!(
+        "  turns      {} (turn {} to {})",
+        sc.turns,
+        sc.first_turn,
+        sc.first_turn + sc.turns - 1
+    );
+    for side in &rules.sides {
+        let units: Vec<_> = state.units.iter().filter(|u| &u.side == side).collect();
+        let on_map = units
+            .iter()
+            .filter(|u| matches!(u.location, Location::Map(_)))
+            .count();
+        let later = units.iter().filter(|u| u.entry.is_some()).count();
+        let mut types: BTreeMap<&str, usize> = BTreeMap::new();
+        for u in &units {
+            *types.entry(u.kind.as_str()).or_default() += 1;
+        }
+        let types: Vec<String> = types.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!(
+            "  {:<10} {} units: {} at set-up, {} as reinforcements ({})",
+            side,
+            units.len(),
+            on_map,
+            later,
+            types.join(", ")
+        );
+    }
+    for (id, faces) in &state.pools {
+        println!("  pool       {id}: {} counters", faces.len());
+    }
+    let vp: i64 = sc.objectives.iter().map(|o| o.vp).sum();
+    println!(
+        "  victory    {} objectives worth {vp} VP, {} levels",
+        sc.objectives.len(),
+        sc.levels.len()
+    );
+    let changed: Vec<String> = options
+        .decls
+        .iter()
+        .filter(|d| options.get(&d.id) != Some(&d.default))
+        .map(|d| {
+            format!(
+                "{}={}",
+                d.id,
+                options
+                    .get(&d.id)
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    println!(
+        "  profile    {} ({} of {} options differ from the defaults{}{})",
+        options.profile,
+        changed.len(),
+        options.decls.len(),
+        if changed.is_empty() { "" } else { ": " },
+        changed.join(", ")
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,23 @@
+//! One module per subcommand.
+
+pub mod check;
+pub mod editor;
+pub mod odds;
+pub mod rules;
+pub mod script;
+pub mod simulate;
+pub mod test;
+
+use kessel_core::engine::{Engine, EngineError};
+use kessel_core::script::Limits;
+use std::path::Path;
+
+/// Loads a scenario into an engine, turning load errors into one readable error.
+pub fn load_engine(scenario: &Path, profile: Option<&str>, seed: u64) -> anyhow::Result<Engine> {
+    Engine::load(scenario, profile, seed, Limits::default()).map_err(describe)
+}
+
+/// Formats an engine error: every located problem on its own line.
+pub fn describe(e: EngineError) -> anyhow::Error {
+    anyhow::anyhow!("{e}")
+}

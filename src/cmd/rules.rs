@@ -1,0 +1,81 @@
+//! `kessel rules`: every option of a scenario's ruleset under a profile, or the difference
+//! between two profiles.
+
+use super::load_engine;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `kessel rules`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Scenario file (TOML); its ruleset's options are listed.
+    scenario: PathBuf,
+    /// Profile: a name in the ruleset's profiles/ folder, or a path.
+    #[arg(long)]
+    profile: Option<String>,
+    /// Show only the options whose values differ between --profile and this profile.
+    #[arg(long)]
+    diff: Option<String>,
+}
+
+fn show(v: Option<&serde_json::Value>) -> String {
+    match v {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => "-".into(),
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let engine = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    let options = engine.options();
+    let ruleset = engine.ruleset();
+    if let Some(other) = &args.diff {
+        let mut second = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+        second.apply_profile(Some(other)).map_err(super::describe)?;
+        let theirs = second.options();
+        println!(
+            "{:<44} {:>12} {:>12}  {:<12} description",
+            "option", options.profile, theirs.profile, "rule"
+        );
+        let mut n = 0;
+        for d in &ruleset.options {
+            let (a, b) = (options.get(&d.id), theirs.get(&d.id));
+            if a != b {
+                n += 1;
+                println!(
+                    "{:<44} {:>12} {:>12}  {:<12} {}",
+                    d.id,
+                    show(a),
+                    show(b),
+                    d.rule,
+                    d.description
+                );
+            }
+        }
+        println!("{n} of {} options differ", ruleset.options.len());
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("ruleset {} — profile {}", ruleset.name, options.profile);
+    println!(
+        "{:<44} {:>10}  {:<12} description",
+        "option", "value", "rule"
+    );
+    for d in &ruleset.options {
+        let v = options.get(&d.id);
+        let mark = if v != Some(&d.default) { "*" } else { " " };
+        println!(
+            "{:<44} {:>10}{mark} {:<12} {}",
+            d.id,
+            show(v),
+            d.rule,
+            d.description
+        );
+    }
+    println!(
+        "{} options; * = differs from the default",
+        ruleset.options.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,78 @@
+//! `kessel script`: run a Lua file with the full engine API.
+
+use kessel_core::engine::Engine;
+use kessel_core::script::Limits;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `kessel script`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The Lua script.
+    file: PathBuf,
+    /// Scenario to load first (its ruleset is used).
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// Ruleset folder, when no scenario is given (default: the folder above the script holding
+    /// init.lua, else scripts/pgg).
+    #[arg(long)]
+    ruleset: Option<PathBuf>,
+    /// Profile name or path.
+    #[arg(long)]
+    profile: Option<String>,
+    /// Dice seed.
+    #[arg(long, default_value_t = crate::DEFAULT_SEED)]
+    seed: u64,
+    /// Millions of Lua instructions allowed per call.
+    #[arg(long, default_value_t = 200)]
+    budget: u64,
+}
+
+/// Finds the ruleset folder for a script: the nearest ancestor holding init.lua.
+pub fn ruleset_for(file: &Path) -> Option<PathBuf> {
+    let abs = std::fs::canonicalize(file).ok()?;
+    let mut dir = abs.parent();
+    while let Some(d) = dir {
+        if d.join("init.lua").is_file() {
+            return Some(d.to_path_buf());
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let limits = Limits {
+        instructions: args.budget.saturating_mul(1_000_000),
+        ..Limits::default()
+    };
+    if !args.file.is_file() {
+        anyhow::bail!("{}: no such script", args.file.display());
+    }
+    let engine = match &args.scenario {
+        Some(s) => {
+            Engine::load(s, args.profile.as_deref(), args.seed, limits).map_err(super::describe)?
+        }
+        None => {
+            let dir = args
+                .ruleset
+                .clone()
+                .or_else(|| ruleset_for(&args.file))
+                .unwrap_or_else(|| PathBuf::from("scripts/pgg"));
+            let mut e = Engine::bare(&dir, limits).map_err(super::describe)?;
+            if args.profile.is_some() {
+                e.apply_profile(args.profile.as_deref())
+                    .map_err(super::describe)?;
+            }
+            e
+        }
+    };
+    match engine.run_script(&args.file) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
