@@ -249,18 +249,14 @@ pub fn toggle_hexside(map: &mut Map, side: Hexside, kind: &str) -> Result<(), St
 /// Toggles a link between adjacent hexes. Adding extends a path of the same kind that ends at
 /// either hex, so clicking along a road builds one path; removing splits the path there.
 pub fn toggle_link(map: &mut Map, from: Hex, to: Hex, kind: &str) -> Result<(), String> {
-    let side = Hexside::between(from, to).ok_or_else(|| {
-        format!(
-            "{} and {} are not adjacent",
-            map.label(from),
-            map.label(to)
-        )
-    })?;
+    let side = Hexside::between(from, to)
+        .ok_or_else(|| format!("{} and {} are not adjacent", map.label(from), map.label(to)))?;
     if !map.contains(from) || !map.contains(to) {
         return Err("a link must join two hexes on the map".to_string());
     }
     let on = !map.side_has(side, kind);
-    map.set_side(from, to, kind, on).map_err(|e| e.to_string())?;
+    map.set_side(from, to, kind, on)
+        .map_err(|e| e.to_string())?;
     if on {
         let is_link = |f: &Feature| f.kind == kind && !f.path.is_empty();
         for f in map.features.iter_mut().filter(|f| is_link(f)) {
@@ -415,7 +411,10 @@ mod tests {
         toggle_link(&mut m, p[1], p[2], "road").expect("adjacent");
         let paths: Vec<&Vec<Hex>> = m.features.iter().map(|f| &f.path).collect();
         assert_eq!(paths, vec![&p[..2].to_vec(), &p[2..].to_vec()]);
-        assert!(!m.hex_has_link(p[1], "road") || m.side_has(Hexside::between(p[0], p[1]).expect("adj"), "road"));
+        assert!(
+            !m.hex_has_link(p[1], "road")
+                || m.side_has(Hexside::between(p[0], p[1]).expect("adj"), "road")
+        );
         assert!(toggle_link(&mut m, p[0], p[3], "road").is_err());
     }
 }

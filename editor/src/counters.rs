@@ -5,7 +5,7 @@
 //! name in the symbol box, so nothing is ever hidden for lack of a style.
 
 use crate::map_view::{hashed_color, star};
-use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, StrokeKind, Vec2};
+use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, StrokeKind, Vec2};
 use kessel_core::state::Unit;
 
 /// Counter side length in hex radii: a square that fits inside the hex.
@@ -110,11 +110,21 @@ pub fn draw_stack(painter: &Painter, center: Pos2, zoom: f32, units: &[&Unit], s
             StrokeKind::Inside,
         );
     }
-    draw_counter(painter, Rect::from_center_size(top_center, Vec2::splat(w)), top, selected);
+    draw_counter(
+        painter,
+        Rect::from_center_size(top_center, Vec2::splat(w)),
+        top,
+        selected,
+    );
     if units.len() > 1 && w >= 10.0 {
         let r = (0.17 * w).max(6.0);
         let at = top_center + Vec2::new(w / 2.0, -w / 2.0);
-        painter.circle(at, r, Color32::from_rgb(30, 30, 30), Stroke::new(1.0, Color32::WHITE));
+        painter.circle(
+            at,
+            r,
+            Color32::from_rgb(30, 30, 30),
+            Stroke::new(1.0, Color32::WHITE),
+        );
         painter.text(
             at,
             Align2::CENTER_CENTER,
@@ -152,7 +162,10 @@ pub fn draw_counter(painter: &Painter, rect: Rect, unit: &Unit, selected: bool) 
     let top_text = if symbol == Symbol::Leader {
         unit.name.chars().take(9).collect()
     } else {
-        unit.formation.as_deref().map(formation_abbrev).unwrap_or_default()
+        unit.formation
+            .as_deref()
+            .map(formation_abbrev)
+            .unwrap_or_default()
     };
     if w >= 22.0 && !top_text.is_empty() {
         painter.text(
@@ -170,9 +183,21 @@ pub fn draw_counter(painter: &Painter, rect: Rect, unit: &Unit, selected: bool) 
     );
     let bottom = Pos2::new(rect.center().x, rect.bottom() - 0.03 * w);
     if unit.hidden {
-        painter.text(box_rect.center(), Align2::CENTER_CENTER, "?", FontId::proportional(0.36 * w), ink);
+        painter.text(
+            box_rect.center(),
+            Align2::CENTER_CENTER,
+            "?",
+            FontId::proportional(0.36 * w),
+            ink,
+        );
         if w >= 22.0 {
-            painter.text(bottom, Align2::CENTER_BOTTOM, short_kind(&unit.kind), small, ink);
+            painter.text(
+                bottom,
+                Align2::CENTER_BOTTOM,
+                short_kind(&unit.kind),
+                small,
+                ink,
+            );
         }
         return;
     }
@@ -201,7 +226,12 @@ fn draw_symbol(painter: &Painter, r: Rect, symbol: Symbol, unit: &Unit, ink: Col
     if symbol == Symbol::Leader {
         let mut shapes = Vec::new();
         let c = r.center() - Vec2::new(r.width() * 0.18, 0.0);
-        star(&mut shapes, c, r.height() * 0.55, Color32::from_rgb(250, 210, 60));
+        star(
+            &mut shapes,
+            c,
+            r.height() * 0.55,
+            Color32::from_rgb(250, 210, 60),
+        );
         painter.extend(shapes);
         if let Some(rating) = unit.attrs.get("rating") {
             painter.text(
@@ -222,8 +252,12 @@ fn draw_symbol(painter: &Painter, r: Rect, symbol: Symbol, unit: &Unit, ink: Col
             cross(painter);
             oval(painter);
         }
-        Symbol::Cavalry => painter.line_segment([r.left_bottom(), r.right_top()], stroke),
-        Symbol::Artillery => painter.circle_filled(r.center(), r.height() * 0.18, ink),
+        Symbol::Cavalry => {
+            painter.line_segment([r.left_bottom(), r.right_top()], stroke);
+        }
+        Symbol::Artillery => {
+            painter.circle_filled(r.center(), r.height() * 0.18, ink);
+        }
         Symbol::Leader => {}
         Symbol::Other => {
             painter.text(

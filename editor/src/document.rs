@@ -42,11 +42,12 @@ impl Document {
     pub fn open(path: &Path) -> anyhow::Result<Document> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        let is_scenario = text.lines().any(|l| l.trim_start().starts_with("[scenario]"));
+        let is_scenario = text
+            .lines()
+            .any(|l| l.trim_start().starts_with("[scenario]"));
         if is_scenario {
-            let scenario = Scenario::parse(path, &text).map_err(|e| {
-                anyhow::anyhow!("{} has errors:\n{e}", path.display())
-            })?;
+            let scenario = Scenario::parse(path, &text)
+                .map_err(|e| anyhow::anyhow!("{} has errors:\n{e}", path.display()))?;
             Ok(Document::from_scenario(&scenario))
         } else if text.lines().any(|l| l.trim_start().starts_with("[map]")) {
             let map = load_map(path)
@@ -136,7 +137,9 @@ impl Document {
 
     /// Objectives that include a hex.
     pub fn objectives_at(&self, hex: Hex) -> impl Iterator<Item = &Objective> {
-        self.objectives.iter().filter(move |o| o.hexes.contains(&hex))
+        self.objectives
+            .iter()
+            .filter(move |o| o.hexes.contains(&hex))
     }
 
     /// True when the map differs from the file.

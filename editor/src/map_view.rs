@@ -47,10 +47,7 @@ impl HexLayout {
     /// Centre of the hex at 0-based (column, row).
     pub fn center(&self, col: i32, row: i32) -> Pos2 {
         let shift = if self.column_is_lower(col) { 0.5 } else { 0.0 };
-        Pos2::new(
-            1.0 + 1.5 * col as f32,
-            SQRT3 * (0.5 + row as f32 + shift),
-        )
+        Pos2::new(1.0 + 1.5 * col as f32, SQRT3 * (0.5 + row as f32 + shift))
     }
 
     /// Centre of a hex (on the map or not).
@@ -233,7 +230,10 @@ impl MapView {
     }
 
     /// Visible (column, row) ranges, one hex of margin, not clamped to the map.
-    fn visible(&self, layout: &HexLayout) -> (std::ops::RangeInclusive<i32>, std::ops::RangeInclusive<i32>) {
+    fn visible(
+        &self,
+        layout: &HexLayout,
+    ) -> (std::ops::RangeInclusive<i32>, std::ops::RangeInclusive<i32>) {
         let a = self.to_world(self.canvas.min);
         let b = self.to_world(self.canvas.max);
         let c0 = ((a.x - 1.0) / 1.5).floor() as i32 - 1;
@@ -302,9 +302,8 @@ impl MapView {
             self.offset += response.drag_delta();
         }
         if response.hovered() {
-            let (scroll, pinch, pointer) = ui.input(|i| {
-                (i.smooth_scroll_delta, i.zoom_delta(), i.pointer.hover_pos())
-            });
+            let (scroll, pinch, pointer) =
+                ui.input(|i| (i.smooth_scroll_delta, i.zoom_delta(), i.pointer.hover_pos()));
             // the wheel zooms (a map has nothing to scroll); sideways scrolling pans
             let factor = pinch * (scroll.y * 0.0025).exp();
             if let Some(p) = pointer {
@@ -319,7 +318,8 @@ impl MapView {
         }
         let (dt, keys, zoom_in, zoom_out) = ui.input(|i| {
             let keys = Vec2::new(
-                i.key_down(Key::ArrowLeft) as i32 as f32 - i.key_down(Key::ArrowRight) as i32 as f32,
+                i.key_down(Key::ArrowLeft) as i32 as f32
+                    - i.key_down(Key::ArrowRight) as i32 as f32,
                 i.key_down(Key::ArrowUp) as i32 as f32 - i.key_down(Key::ArrowDown) as i32 as f32,
             );
             (
@@ -364,7 +364,9 @@ impl MapView {
         for &(hex, c) in &visible_hexes {
             let name = map.terrain_name(hex).unwrap_or("?");
             let fill = terrain_color(name);
-            let pts = HexLayout::corners(Pos2::ZERO).map(|p| c + p.to_vec2() * z).to_vec();
+            let pts = HexLayout::corners(Pos2::ZERO)
+                .map(|p| c + p.to_vec2() * z)
+                .to_vec();
             shapes.push(Shape::convex_polygon(pts, fill, grid));
             terrain_marks(&mut shapes, name, c, z);
         }
@@ -392,7 +394,10 @@ impl MapView {
                     let (p, q) = shared_edge(a, b, z);
                     for k in bit_ids(bits) {
                         let (color, width) = side_style(map.side_kinds.name(k));
-                        shapes.push(Shape::line_segment([p, q], Stroke::new((width * z).max(1.5), color)));
+                        shapes.push(Shape::line_segment(
+                            [p, q],
+                            Stroke::new((width * z).max(1.5), color),
+                        ));
                         // round caps so consecutive sides read as one river
                         shapes.push(Shape::circle_filled(p, (width * z).max(1.5) / 2.0, color));
                         shapes.push(Shape::circle_filled(q, (width * z).max(1.5) / 2.0, color));
@@ -435,7 +440,12 @@ impl MapView {
             let tagged_vp = map.tags_of(hex).iter().any(|t| t.contains("vp"));
             if objective_vp > 0 || tagged_vp {
                 let at = c + Vec2::new(0.5, -0.45) * z;
-                star(&mut shapes, at, (0.22 * z).max(3.0), Color32::from_rgb(250, 200, 30));
+                star(
+                    &mut shapes,
+                    at,
+                    (0.22 * z).max(3.0),
+                    Color32::from_rgb(250, 200, 30),
+                );
                 if objective_vp > 0 && z >= 14.0 {
                     vp_texts.push((at + Vec2::new(0.0, 0.22 * z), objective_vp));
                 }
@@ -485,7 +495,12 @@ impl MapView {
 
         // tool feedback
         if let Some(h) = out.hovered {
-            outline_hex(painter, self.hex_to_screen(map, h), z, Stroke::new(2.0, Color32::WHITE));
+            outline_hex(
+                painter,
+                self.hex_to_screen(map, h),
+                z,
+                Stroke::new(2.0, Color32::WHITE),
+            );
         }
         if let Some(h) = scene.selected {
             outline_hex(
@@ -497,7 +512,12 @@ impl MapView {
         }
         if let Some(from) = scene.link_from {
             let a = self.hex_to_screen(map, from);
-            outline_hex(painter, a, z, Stroke::new(3.0, Color32::from_rgb(40, 200, 80)));
+            outline_hex(
+                painter,
+                a,
+                z,
+                Stroke::new(3.0, Color32::from_rgb(40, 200, 80)),
+            );
             if let Some(h) = out.hovered.filter(|h| h.distance_to(from) == 1) {
                 painter.line_segment(
                     [a, self.hex_to_screen(map, h)],
@@ -544,7 +564,9 @@ impl MapView {
                 FontId::proportional((0.45 * z).clamp(10.0, 20.0)),
                 Color32::WHITE,
             );
-            let rect = Align2::CENTER_CENTER.anchor_size(at, galley.size()).expand(3.0);
+            let rect = Align2::CENTER_CENTER
+                .anchor_size(at, galley.size())
+                .expand(3.0);
             painter.rect_filled(rect, 3.0, color);
             painter.galley(rect.min + Vec2::splat(3.0), galley, Color32::WHITE);
         }
@@ -562,7 +584,7 @@ impl MapView {
                 .hexes
                 .iter()
                 .map(|h| self.to_screen(layout.hex_center(map, *h)).to_vec2())
-                .sum();
+                .fold(Vec2::ZERO, |a, b| a + b);
             let center = (sum / place.hexes.len() as f32).to_pos2();
             if !view.contains(center) {
                 continue;
@@ -574,7 +596,9 @@ impl MapView {
                 .fold(f32::MIN, f32::max);
             let at = Pos2::new(center.x, bottom + 0.5 * z);
             let galley = painter.layout_no_wrap(place.name.clone(), font.clone(), Color32::BLACK);
-            let rect = Align2::CENTER_TOP.anchor_size(at, galley.size()).expand2(Vec2::new(3.0, 1.0));
+            let rect = Align2::CENTER_TOP
+                .anchor_size(at, galley.size())
+                .expand2(Vec2::new(3.0, 1.0));
             painter.rect_filled(rect, 2.0, Color32::from_white_alpha(200));
             painter.galley(rect.min + Vec2::new(3.0, 1.0), galley, Color32::BLACK);
         }
@@ -610,8 +634,14 @@ impl KindStyles {
         let mut link_mask = 0;
         for (k, name) in map.side_kinds.names().iter().enumerate().take(32) {
             // authored paths say it is a link; otherwise go by the name
-            let authored_link = map.features.iter().any(|f| &f.kind == name && !f.path.is_empty());
-            let authored_side = map.features.iter().any(|f| &f.kind == name && !f.sides.is_empty());
+            let authored_link = map
+                .features
+                .iter()
+                .any(|f| &f.kind == name && !f.path.is_empty());
+            let authored_side = map
+                .features
+                .iter()
+                .any(|f| &f.kind == name && !f.sides.is_empty());
             if authored_link || (!authored_side && is_link_name(name)) {
                 link_mask |= 1 << k;
             }
@@ -669,15 +699,26 @@ fn terrain_marks(shapes: &mut Vec<Shape>, name: &str, c: Pos2, z: f32) {
     match name {
         "forest" | "woods" => {
             let col = Color32::from_rgb(70, 120, 55);
-            for o in [Vec2::new(-0.35, 0.2), Vec2::new(0.3, 0.3), Vec2::new(-0.05, -0.35)] {
+            for o in [
+                Vec2::new(-0.35, 0.2),
+                Vec2::new(0.3, 0.3),
+                Vec2::new(-0.05, -0.35),
+            ] {
                 shapes.push(Shape::circle_filled(c + o * z, 0.13 * z, col));
             }
         }
         "swamp" | "marsh" => {
             let stroke = Stroke::new((0.05 * z).max(1.0), Color32::from_rgb(60, 110, 150));
-            for o in [Vec2::new(-0.4, -0.2), Vec2::new(0.1, 0.05), Vec2::new(-0.25, 0.4)] {
+            for o in [
+                Vec2::new(-0.4, -0.2),
+                Vec2::new(0.1, 0.05),
+                Vec2::new(-0.25, 0.4),
+            ] {
                 let a = c + o * z;
-                shapes.push(Shape::line_segment([a, a + Vec2::new(0.35 * z, 0.0)], stroke));
+                shapes.push(Shape::line_segment(
+                    [a, a + Vec2::new(0.35 * z, 0.0)],
+                    stroke,
+                ));
             }
         }
         _ => {}
@@ -707,18 +748,26 @@ impl LinkLayers {
         let k = kind.to_ascii_lowercase();
         if k.contains("rail") {
             let color = Color32::from_rgb(20, 20, 20);
-            self.rails.push(Shape::line_segment([a, b], Stroke::new((0.07 * z).max(1.5), color)));
+            self.rails.push(Shape::line_segment(
+                [a, b],
+                Stroke::new((0.07 * z).max(1.5), color),
+            ));
             if z >= 8.0 {
                 let dir = (b - a).normalized();
                 let perp = Vec2::new(-dir.y, dir.x) * (0.13 * z);
                 let tick = Stroke::new((0.045 * z).max(1.0), color);
                 for t in [0.25f32, 0.5, 0.75] {
                     let p = a + (b - a) * t;
-                    self.rails.push(Shape::line_segment([p - perp, p + perp], tick));
+                    self.rails
+                        .push(Shape::line_segment([p - perp, p + perp], tick));
                 }
             }
         } else if k.contains("road") || k.contains("highway") {
-            let wide = if k.contains("highway") || k.contains("major") { 1.4 } else { 1.0 };
+            let wide = if k.contains("highway") || k.contains("major") {
+                1.4
+            } else {
+                1.0
+            };
             let outer = Stroke::new((0.15 * z * wide).max(2.0), Color32::from_rgb(125, 82, 40));
             let inner = Stroke::new((0.08 * z * wide).max(1.0), Color32::from_rgb(222, 188, 120));
             for (layer, stroke) in [(&mut self.outlines, outer), (&mut self.cores, inner)] {
@@ -739,9 +788,18 @@ fn place_symbol(kind: &str, c: Pos2, z: f32, shapes: &mut Vec<Shape>) {
     if k.contains("major") || k == "city" {
         let r = Rect::from_center_size(c, Vec2::splat((0.62 * z).max(4.0)));
         shapes.push(Shape::rect_filled(r, 1.0, Color32::from_rgb(190, 35, 35)));
-        shapes.push(Shape::rect_stroke(r, 1.0, border, egui::StrokeKind::Outside));
+        shapes.push(Shape::rect_stroke(
+            r,
+            1.0,
+            border,
+            egui::StrokeKind::Outside,
+        ));
     } else if k.contains("minor") || k.contains("town") || k.contains("city") {
-        shapes.push(Shape::circle_filled(c, (0.2 * z).max(2.5), Color32::from_rgb(190, 35, 35)));
+        shapes.push(Shape::circle_filled(
+            c,
+            (0.2 * z).max(2.5),
+            Color32::from_rgb(190, 35, 35),
+        ));
         shapes.push(Shape::circle_stroke(c, (0.2 * z).max(2.5), border));
     } else {
         let r = (0.2 * z).max(2.5);
@@ -751,7 +809,11 @@ fn place_symbol(kind: &str, c: Pos2, z: f32, shapes: &mut Vec<Shape>) {
             c + Vec2::new(0.0, r),
             c + Vec2::new(-r, 0.0),
         ];
-        shapes.push(Shape::convex_polygon(pts, hashed_color(kind, 0.6, 0.7), border));
+        shapes.push(Shape::convex_polygon(
+            pts,
+            hashed_color(kind, 0.6, 0.7),
+            border,
+        ));
     }
 }
 
@@ -772,7 +834,11 @@ pub fn star(shapes: &mut Vec<Shape>, c: Pos2, r: f32, fill: Color32) {
         let tip = point(2 * i, r);
         let left = point((2 * i + 9) % 10, inner);
         let right = point(2 * i + 1, inner);
-        shapes.push(Shape::convex_polygon(vec![left, tip, right], fill, Stroke::NONE));
+        shapes.push(Shape::convex_polygon(
+            vec![left, tip, right],
+            fill,
+            Stroke::NONE,
+        ));
     }
     shapes.push(Shape::closed_line(pts, outline));
 }
@@ -792,7 +858,12 @@ mod tests {
         let layout = HexLayout::of(&map);
         for hex in map.hexes() {
             let c = layout.hex_center(&map, hex);
-            for o in [Vec2::ZERO, Vec2::new(0.8, 0.0), Vec2::new(-0.4, 0.7), Vec2::new(0.0, -0.85)] {
+            for o in [
+                Vec2::ZERO,
+                Vec2::new(0.8, 0.0),
+                Vec2::new(-0.4, 0.7),
+                Vec2::new(0.0, -0.85),
+            ] {
                 let (col, row) = layout.offset_at(c + o);
                 assert_eq!(map.hex_at(col, row), hex, "{} + {o:?}", map.label(hex));
             }
@@ -805,7 +876,9 @@ mod tests {
         let layout = HexLayout::of(&map);
         let h = map.parse("0303").expect("label");
         for d in HexDir::ALL {
-            let dist = layout.hex_center(&map, h).distance(layout.hex_center(&map, h.neighbor(d)));
+            let dist = layout
+                .hex_center(&map, h)
+                .distance(layout.hex_center(&map, h.neighbor(d)));
             assert!((dist - SQRT3).abs() < 1e-4, "{d:?}: {dist}");
         }
         // even columns are lower in PGG numbering

@@ -1,0 +1,136 @@
+//! The inspector (right panel): everything about the selected hex, including every unit of the
+//! stack in it; with nothing selected, a summary of the document.
+
+use crate::counters::{draw_counter, COUNTER_SIZE};
+use crate::document::Document;
+use egui::{Rect, RichText, Sense, Ui, Vec2};
+use kessel_core::hex::{Hex, HexDir};
+use kessel_core::state::Unit;
+
+/// The inspector panel. Stateless for now; it is a struct so it can grow (pinned hexes, edit
+/// fields) without changing the app.
+#[derive(Clone, Debug, Default)]
+pub struct Inspector {}
+
+impl Inspector {
+    /// Draws the inspector for `selected`.
+    pub fn ui(&mut self, ui: &mut Ui, doc: &Document, selected: Option<Hex>) {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| match selected {
+                Some(hex) if doc.map.contains(hex) => hex_ui(ui, doc, hex),
+                _ => summary_ui(ui, doc),
+            });
+    }
+}
+
+fn summary_ui(ui: &mut Ui, doc: &Document) {
+    ui.heading(&doc.name);
+    let map = &doc.map;
+    ui.label(format!(
+        "Map: {} ({} × {} hexes)",
+        map.name,
+        map.columns(),
+        map.rows()
+    ));
+    ui.label(format!("Map file: {}", doc.map_path.display()));
+    if let Some(p) = &doc.scenario_path {
+        ui.label(format!("Scenario: {}", p.display()));
+    }
+    let on_map = doc.units.iter().filter(|u| u.hex().is_some()).count();
+    ui.label(format!("Units on the map at set-up: {on_map}"));
+    ui.label(format!(
+        "Units entering later: {}",
+        doc.pending_units().count()
+    ));
+    ui.label(format!(
+        "Places: {}, areas: {}, objectives: {}",
+        map.places.len(),
+        map.areas.len(),
+        doc.objectives.len()
+    ));
+    ui.separator();
+    ui.label("Click a hex to inspect it.");
+}
+
+fn hex_ui(ui: &mut Ui, doc: &Document, hex: Hex) {
+    let map = &doc.map;
+    ui.heading(format!("Hex {}", map.label(hex)));
+    ui.label(format!("Terrain: {}", map.terrain_name(hex).unwrap_or("?")));
+    if let Some(place) = map.place_at(hex) {
+        ui.label(format!("Place: {} ({})", place.name, place.kind));
+    }
+    for d in HexDir::ALL {
+        let kinds = map.side_kind_names(hex.side(d));
+        if !kinds.is_empty() {
+            ui.label(format!("{} side: {}", d.name(), kinds.join(", ")));
+        }
+    }
+    for area in map.areas.values().filter(|a| a.hexes.contains(&hex)) {
+        ui.label(format!("Area {}: {}", area.id, area.name));
+    }
+    let tags = map.tags_of(hex);
+    if !tags.is_empty() {
+        ui.label(format!("Tags: {}", tags.join(", ")));
+    }
+    for o in doc.objectives_at(hex) {
+        let side = o
+            .side
+            .as_deref()
+            .map(|s| format!(" for {s}"))
+            .unwrap_or_default();
+        ui.label(format!("Objective: {}, {} VP{side}", o.name, o.vp));
+    }
+    ui.separator();
+    let units: Vec<&Unit> = doc.stack(hex).collect();
+    if units.is_empty() {
+        ui.label("No units");
+        return;
+    }
+    ui.label(RichText::new(format!("Units: {}", units.len())).strong());
+    // top of the stack first, as a player lifts counters off it
+    for u in units.iter().rev() {
+        unit_ui(ui, u);
+    }
+}
+
+fn unit_ui(ui: &mut Ui, u: &Unit) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            let size = 46.0;
+            let (rect, _) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
+            draw_counter(
+                ui.painter(),
+                Rect::from_center_size(rect.center(), Vec2::splat(size * COUNTER_SIZE / 1.12)),
+                u,
+                false,
+            );
+            ui.vertical(|ui| {
+                ui.label(RichText::new(&u.name).strong());
+                let mut line = format!("{} {}", u.side, u.kind);
+                if let Some(f) = &u.formation {
+                    line.push_str(&format!(", {f}"));
+                }
+                ui.label(line);
+                let values = if u.hidden {
+                    match &u.pool {
+                        Some(p) => format!("hidden (values from pool {p})"),
+                        None => "hidden".to_string(),
+                    }
+                } else {
+                    let faces: Vec<String> = u.faces.iter().map(|f| f.to_string()).collect();
+                    format!("steps: {} (now {})", faces.join(" → "), u.step + 1)
+                };
+                ui.label(values);
+                for (k, v) in &u.attrs {
+                    ui.label(format!("{k}: {v}"));
+                }
+                if let Some(area) = &u.setup_area {
+                    ui.label(format!("set up in area {area}"));
+                }
+                ui.small(format!("id {}", u.id));
+            });
+        });
+    });
+}

@@ -1,0 +1,232 @@
+//! The tool palette (left panel): pick a tool and its brush, and turn map layers on and off.
+//! It also turns clicks on the map into edit commands for the active tool.
+
+use crate::command::EditorCommand;
+use crate::document::Document;
+use crate::map_view::{is_link_name, terrain_color, KindStyles, MapResponse, MapView};
+use egui::{Sense, Stroke, Ui, Vec2};
+use kessel_core::hex::{Hex, Hexside};
+
+/// What a click on the map does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// Select hexes and stacks; drag pans.
+    View,
+    /// Paint the chosen terrain (click or drag).
+    PaintTerrain,
+    /// Toggle the chosen hexside feature on the edge nearest the click.
+    Hexside,
+    /// Click a hex, then an adjacent one, to toggle a link between them.
+    Link,
+    /// Place units (not yet available).
+    PlaceUnit,
+}
+
+impl Tool {
+    /// Name shown on the palette.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::View => "View",
+            Tool::PaintTerrain => "Paint terrain",
+            Tool::Hexside => "Hexside feature",
+            Tool::Link => "Link",
+            Tool::PlaceUnit => "Place unit",
+        }
+    }
+}
+
+/// The palette's state.
+#[derive(Clone, Debug)]
+pub struct Palette {
+    /// Active tool.
+    pub tool: Tool,
+    /// Terrain the paint tool lays down.
+    pub terrain: String,
+    /// Hexside feature kind the hexside tool toggles.
+    pub side_kind: String,
+    /// Link kind the link tool toggles.
+    pub link_kind: String,
+    /// First hex of a link being drawn.
+    pub link_from: Option<Hex>,
+    stroke: u64,
+}
+
+impl Default for Palette {
+    fn default() -> Self {
+        Palette {
+            tool: Tool::View,
+            terrain: "forest".into(),
+            side_kind: "river".into(),
+            link_kind: "road".into(),
+            link_from: None,
+            stroke: 0,
+        }
+    }
+}
+
+/// Kinds offered even when the map has none yet; the map's own kinds are added to them.
+const TERRAINS: [&str; 4] = ["clear", "forest", "swamp", "lake"];
+const SIDE_KINDS: [&str; 2] = ["river", "lake"];
+const LINK_KINDS: [&str; 2] = ["road", "railway"];
+
+fn with_defaults(defaults: &[&str], found: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = defaults.iter().map(|s| s.to_string()).collect();
+    for f in found {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+impl Palette {
+    /// Draws the palette.
+    pub fn ui(&mut self, ui: &mut Ui, doc: &Document, view: &mut MapView) {
+        ui.heading("Tools");
+        for tool in [Tool::View, Tool::PaintTerrain, Tool::Hexside, Tool::Link] {
+            if ui
+                .selectable_value(&mut self.tool, tool, tool.label())
+                .changed()
+            {
+                self.link_from = None;
+            }
+        }
+        ui.add_enabled(false, egui::Button::selectable(false, "Place unit (later)"));
+        ui.separator();
+
+        let map = &doc.map;
+        match self.tool {
+            Tool::View => {
+                ui.label("Click a hex or a stack to inspect it. Drag or use the arrow keys to pan; scroll or +/- to zoom.");
+            }
+            Tool::PaintTerrain => {
+                ui.label("Terrain");
+                for t in with_defaults(&TERRAINS, map.terrains.names().iter().cloned()) {
+                    ui.horizontal(|ui| {
+                        let (rect, _) = ui.allocate_exact_size(Vec2::splat(14.0), Sense::hover());
+                        ui.painter().rect(
+                            rect,
+                            2.0,
+                            terrain_color(&t),
+                            Stroke::new(1.0, egui::Color32::DARK_GRAY),
+                            egui::StrokeKind::Inside,
+                        );
+                        ui.radio_value(&mut self.terrain, t.clone(), t);
+                    });
+                }
+            }
+            Tool::Hexside => {
+                ui.label("Feature (click near an edge)");
+                let styles = KindStyles::of(map);
+                let found = map
+                    .side_kinds
+                    .names()
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| !styles.is_link(*k as u16))
+                    .map(|(_, n)| n.clone());
+                for k in with_defaults(&SIDE_KINDS, found) {
+                    ui.radio_value(&mut self.side_kind, k.clone(), k);
+                }
+            }
+            Tool::Link => {
+                ui.label("Link (click a hex, then a neighbour)");
+                let styles = KindStyles::of(map);
+                let found = map
+                    .side_kinds
+                    .names()
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, n)| styles.is_link(*k as u16) || is_link_name(n))
+                    .map(|(_, n)| n.clone());
+                for k in with_defaults(&LINK_KINDS, found) {
+                    ui.radio_value(&mut self.link_kind, k.clone(), k);
+                }
+                if let Some(from) = self.link_from {
+                    ui.label(format!("From {}", map.label(from)));
+                    if ui.button("Stop drawing").clicked() {
+                        self.link_from = None;
+                    }
+                }
+            }
+            Tool::PlaceUnit => {}
+        }
+        ui.separator();
+        ui.heading("Layers");
+        ui.checkbox(&mut view.show_units, "Counters");
+        ui.checkbox(&mut view.show_areas, "Entry areas");
+        ui.checkbox(&mut view.show_numbers, "Hex numbers");
+        if ui.button("Fit map").clicked() {
+            view.fit_on_next_frame();
+        }
+    }
+
+    /// Turns this frame's map input into commands for the active tool; returns a status message.
+    pub fn on_map(
+        &mut self,
+        r: &MapResponse,
+        doc: &Document,
+        cmds: &mut Vec<EditorCommand>,
+    ) -> Option<String> {
+        let map = &doc.map;
+        match self.tool {
+            Tool::View | Tool::PlaceUnit => None,
+            Tool::PaintTerrain => {
+                if r.press_started {
+                    self.stroke += 1;
+                }
+                let hex = r.primary_down.or(r.clicked)?;
+                if map.terrain_name(hex) != Some(self.terrain.as_str()) {
+                    cmds.push(EditorCommand::SetTerrain {
+                        hex,
+                        terrain: self.terrain.clone(),
+                        stroke: self.stroke,
+                    });
+                }
+                None
+            }
+            Tool::Hexside => {
+                let hex = r.clicked?;
+                let Some(side) = r.clicked_side else {
+                    return Some(format!(
+                        "Click nearer an edge of {} to toggle a {}",
+                        map.label(hex),
+                        self.side_kind
+                    ));
+                };
+                cmds.push(EditorCommand::ToggleHexside {
+                    side,
+                    kind: self.side_kind.clone(),
+                });
+                None
+            }
+            Tool::Link => {
+                let hex = r.clicked?;
+                match self.link_from {
+                    Some(from) if from == hex => {
+                        self.link_from = None;
+                        Some("Link drawing stopped".into())
+                    }
+                    Some(from) if Hexside::between(from, hex).is_some() => {
+                        cmds.push(EditorCommand::ToggleLink {
+                            from,
+                            to: hex,
+                            kind: self.link_kind.clone(),
+                        });
+                        // keep going from here, so a road is drawn by clicking along it
+                        self.link_from = Some(hex);
+                        None
+                    }
+                    Some(_) | None => {
+                        self.link_from = Some(hex);
+                        Some(format!(
+                            "{} from {}: click an adjacent hex (Esc or the same hex stops)",
+                            self.link_kind,
+                            map.label(hex)
+                        ))
+                    }
+                }
+            }
+        }
+    }
+}

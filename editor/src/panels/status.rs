@@ -1,0 +1,61 @@
+//! The status bar (bottom panel): the hex under the mouse, zoom, the last message, unsaved state.
+
+use crate::document::Document;
+use egui::{Color32, RichText, Ui};
+use kessel_core::hex::Hex;
+
+/// The status bar's state.
+#[derive(Clone, Debug, Default)]
+pub struct StatusBar {
+    /// Last message (an edit, a save, an error).
+    pub message: String,
+    /// True if the message reports a failure.
+    pub is_error: bool,
+}
+
+impl StatusBar {
+    /// Shows an informational message.
+    pub fn info(&mut self, msg: impl Into<String>) {
+        self.message = msg.into();
+        self.is_error = false;
+    }
+
+    /// Shows an error message.
+    pub fn error(&mut self, msg: impl Into<String>) {
+        self.message = msg.into();
+        self.is_error = true;
+    }
+
+    /// Draws the bar.
+    pub fn ui(&mut self, ui: &mut Ui, doc: &Document, hovered: Option<Hex>, zoom: f32) {
+        ui.horizontal(|ui| {
+            let hex_text = match hovered {
+                Some(h) => {
+                    let terrain = doc.map.terrain_name(h).unwrap_or("?");
+                    let units = doc.stack_len(h);
+                    let units = if units > 0 {
+                        format!(", {units} unit{}", if units == 1 { "" } else { "s" })
+                    } else {
+                        String::new()
+                    };
+                    format!("{} {terrain}{units}", doc.map.label(h))
+                }
+                None => "—".to_string(),
+            };
+            ui.monospace(format!("{hex_text:<24}"));
+            ui.separator();
+            ui.label(format!("zoom {zoom:.0} px/hex"));
+            ui.separator();
+            if doc.is_dirty() {
+                ui.label(RichText::new("unsaved changes").color(Color32::from_rgb(230, 160, 40)));
+                ui.separator();
+            }
+            let text = RichText::new(&self.message);
+            ui.label(if self.is_error {
+                text.color(Color32::from_rgb(240, 90, 80))
+            } else {
+                text
+            });
+        });
+    }
+}

@@ -1,0 +1,72 @@
+-- Every option of the PGG ruleset: the WBC 2009 tournament interpretations, the optional rules,
+-- and one option per conflict between sources (see docs/rules-coverage.md). Defaults give the
+-- `standard` profile; profiles/wbc2009.toml turns the tournament readings on.
+
+local function opt(id, default, rule, description, type_)
+  kessel.option{ id = id, type = type_ or "bool", default = default, rule = rule, description = description }
+end
+
+-- WBC 2009 interpretations --------------------------------------------------------------------
+opt("wbc09_01_retreat_priority", false, "WBC09 #1",
+  "Retreat priority is absolute: empty hex, then friendly hex out of enemy ZOC, then in enemy ZOC, then death")
+opt("wbc09_01a_no_switching_places", false, "WBC09 #1a",
+  "No retreating unit may enter a hex first occupied by another unit retreating from the same combat")
+opt("wbc09_01b_no_retreat_into_lone_defender_hex", false, "WBC09 #1b",
+  "After D1/A1 against a single eliminated defender, attackers may not retreat into its hex")
+opt("wbc09_01c_simultaneous_retreats", false, "WBC09 #1",
+  "Retreats of one combat are simultaneous: no retreat may cut off another unit's retreat from the same combat")
+opt("wbc09_02_opponent_orders_retreats", false, "WBC09 #2",
+  "The opponent chooses the order in which units retreat, and so which unit dies for want of a route")
+opt("wbc09_03_retreated_units_die_first", false, "WBC09 #3",
+  "Units retreated onto a later-attacked hex die first and don't count for losses; a 0-defence untried unit there lets the attacker advance 2")
+opt("wbc09_04_overrun_stack_defends_with_first", false, "WBC09 #4",
+  "An overrun stack that absorbed retreating units defends with the original units; retreated-on units in movement defend normally in combat")
+opt("wbc09_05_no_leader_evacuation", false, "WBC09 #5",
+  "Soviet leader evacuation [10.4] is not in effect, whatever the optional rule says")
+opt("wbc09_06_rail_break_relocation", false, "WBC09 #6",
+  "The German may lift any rail break and place it in a hex a unit is moving through; at most six on the map")
+opt("wbc09_07_overrun_loss_stays_put", false, "WBC09 #7",
+  "Overrunners who clear the hex but take a loss instead of retreating stay in the hex they overran from and end their move")
+opt("wbc09_08_supply_mp_by_unit_type", false, "WBC09 #8",
+  "German MP supply uses the unit's own type (road rates for motorized, +2 per river) and never counts moving off the map")
+opt("wbc09_09_integrity_before_halving", false, "WBC09 #9",
+  "Divisional integrity doubles before out-of-supply and overrun halving")
+opt("wbc09_10_integrity_with_gd_lehr", false, "WBC09 #10",
+  "GD and Lehr may stack with a two-regiment motorized division without breaking its integrity")
+opt("wbc09_11_overrun_stack_may_split", false, "WBC09 #11",
+  "After a successful overrun the stack may split and move on separately, finishing before any other unit moves")
+opt("wbc09_12_multiple_leaders", false, "WBC09 #12",
+  "Several leaders in one hex may add to one attack, up to the combat units' own factors; leaders may join overruns at half value")
+opt("wbc09_13_loc_not_through_swamp", false, "WBC09 #13",
+  "Soviet lines of communication may enter swamp but not pass through it, like lines of supply")
+opt("wbc09_14_rifle_recycling_delay", false, "WBC09 #14",
+  "Destroyed rifle divisions return only after every original one arrived, and never on the turn after they died")
+opt("wbc09_15_interdiction_on_overrun_cost", false, "WBC09 #15",
+  "An air interdiction marker adds 1 MP to the cost of overrunning into its hex")
+
+-- Optional rules --------------------------------------------------------------------------------
+opt("leader_evacuation", false, "10.4",
+  "Optional: once a turn a Soviet leader with no line of supply may be evacuated, returning next turn at X (2 a game)")
+opt("german_marginal_is_draw", false, "15",
+  "Optional: a German Marginal Victory counts as a draw")
+opt("vp_bidding", false, "WBC09 sides",
+  "Players bid VP for the German side; the bid is subtracted from the German total")
+opt("vp_bid", 0, "WBC09 sides", "The winning German VP bid (used when vp_bidding is on)", "int")
+
+-- Source conflicts (pgg-facts.md) ---------------------------------------------------------------
+opt("crt_row2", "printed", "9.5",
+  "Die roll 2 of the CRT: printed (6-1 De/A1, 7-1 De) or transcribed (6-1 D2, 7-1 De/A1)",
+  { "printed", "transcribed" })
+opt("smolensk_vp", 25, "15", "VP for Smolensk (sources give 25 or 20)", "int")
+opt("soviet_vp_per_division", 5, "15", "Soviet VP per whole German division eliminated (sources give 5 or 1)", "int")
+opt("supply_halving_order", "supply_then_terrain", "11.3",
+  "On defence, halve for supply before terrain multipliers, or after",
+  { "supply_then_terrain", "terrain_then_supply" })
+opt("german_stacking_checkpoint", "movement_and_combat", "7.2",
+  "German stacking is checked like Soviet (end of Movement Phase, during combat) or at the end of every phase",
+  { "movement_and_combat", "every_phase" })
+opt("overrun_group", "started_together", "6.5",
+  "An overrunning group must have started the phase in one hex, or may assemble anywhere and overrun from one hex",
+  { "started_together", "assembled" })
+opt("two_zero_one_rifles", false, "12",
+  "Treat one 1-1-6 rifle counter as a second 0-1-6, as the rules' text implies")

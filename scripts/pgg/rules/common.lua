@@ -1,0 +1,78 @@
+-- Shared vocabulary of the PGG rules: sides, unit classes, stacks, phases, reasons.
+-- Every other rules module builds on these; nothing here is a rule case by itself.
+
+local C = {}
+
+C.SOVIET, C.GERMAN = "soviet", "german"
+
+function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
+
+-- The current step of the sequence of play {id, name, side, rule, index}.
+function C.step() return kessel.game.step() end
+function C.phasing() return kessel.game.step().side end
+function C.step_is(...)
+  local id = kessel.game.step().id
+  for _, s in ipairs({ ... }) do if id == s then return true end end
+  return false
+end
+function C.in_movement_phase()
+  return C.step_is("soviet_movement", "german_movement", "german_mech_movement")
+end
+function C.in_combat_phase() return C.step_is("soviet_combat", "german_combat") end
+
+function C.option(id) return kessel.game.option(id) end
+
+-- A reason table, as validators return and the engine reports: message text and rule case.
+function C.reason(rule, fmt, ...)
+  return { rule = rule, message = select("#", ...) > 0 and string.format(fmt, ...) or fmt }
+end
+
+-- Unit classification ---------------------------------------------------------------------------
+function C.utype(u) return kessel.game.unit_type(u.type) or {} end
+function C.class(u) return C.utype(u).class end
+function C.is_leader(u) return C.utype(u).leader == true end
+function C.is_combat_unit(u) return not C.is_leader(u) end
+function C.is_mech(u) return C.utype(u).mech == true end
+function C.on_map(u) return u.location == "map" end
+function C.disrupted(u) return u.flags.disrupted == true end
+function C.rating(u) return (u.attrs and u.attrs.rating) or 0 end
+
+-- "3/4 Pz" style name for messages: the counter's name and formation.
+function C.name(u)
+  if u.formation and u.formation ~= "" and u.name ~= u.formation then
+    return u.name .. " (" .. u.formation .. ")"
+  end
+  return u.name
+end
+
+-- Stacks ----------------------------------------------------------------------------------------
+function C.units_at(hex) return kessel.units.at(hex) end
+function C.side_at(hex)
+  local us = kessel.units.at(hex)
+  return us[1] and us[1].side or nil
+end
+function C.enemy_at(hex, side)
+  local s = C.side_at(hex)
+  return s ~= nil and s ~= side
+end
+function C.friendly_at(hex, side) return C.side_at(hex) == side end
+
+-- Units of a side on the map.
+function C.units_of(side) return kessel.units.all{ side = side, location = "map" } end
+
+-- Hexes holding units of `side`, as a hexset.
+function C.occupied(side) return kessel.hexset(kessel.units.occupied(side)) end
+
+-- Ids of a list of units.
+function C.ids(units)
+  local out = {}
+  for i, u in ipairs(units) do out[i] = u.id end
+  return out
+end
+
+function C.contains(list, x)
+  for _, v in ipairs(list) do if v == x then return true end end
+  return false
+end
+
+return C
