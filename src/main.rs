@@ -31,6 +31,9 @@ enum Command {
     Simulate(cmd::simulate::Args),
     /// Open the map and scenario editor.
     Editor(cmd::editor::Args),
+    /// Draw a scenario's map (terrain, hex numbers, rivers, roads, railways, cities, units) to SVG
+    /// or PNG.
+    Render(cmd::render::Args),
 }
 
 /// The bundled campaign, used when a command needs a scenario and none is given.
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Test(a) => cmd::test::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::Editor(a) => cmd::editor::run(a),
+        Command::Render(a) => cmd::render::run(a),
     };
     match result {
         Ok(code) => code,
