@@ -2,6 +2,7 @@
 //! one-line cause (with file:line where there is one) and a non-zero exit.
 
 mod cmd;
+mod render;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

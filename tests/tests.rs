@@ -1,1 +1,8 @@
+//! Integration tests of the `kessel` binary: the CLI contract (design.md) and the bad-input
+//! guarantees (sandbox, budgets, located errors). One binary, one module per concern.
 
+mod util;
+
+mod cli;
+mod rules;
+mod sandbox;

@@ -36,7 +36,7 @@ impl Action {
 /// One reason an action was refused (or a modifier applied), with the rule that says so.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reason {
-    /// Rule case, e.g. `"6.22"` or `"WBC09 #1"`.
+    /// Rule case, e.g. `"6.22"` or `"House #3"`.
     pub rule: Option<String>,
     /// Explanation a player can check against the rulebook.
     pub message: String,

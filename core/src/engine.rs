@@ -525,6 +525,17 @@ impl Engine {
         self.host.run_file(path).map(|_| ())
     }
 
+    /// Runs Lua source text with the full script API (benchmarks, the editor's console).
+    pub fn run_script_text(&self, name: &str, text: &str) -> Result<(), ScriptError> {
+        self.world.borrow_mut().stage = Stage::Script;
+        api::register_script_api(self.host.lua(), &self.world)
+            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.host.run_text(name, text).map(|_| ())
+    }
+
     /// Loads a test file and returns the names of the tests it registered.
     pub fn load_tests(&self, path: &Path) -> Result<Vec<String>, ScriptError> {
         {

@@ -22,7 +22,7 @@ pub enum OptionType {
 /// One declared option.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OptionDecl {
-    /// Stable id (`wbc09_01_retreat_priority`).
+    /// Stable id (`retreat_priority`).
     pub id: String,
     /// Value type.
     pub kind: OptionType,
@@ -30,7 +30,7 @@ pub struct OptionDecl {
     pub default: Value,
     /// One-line description.
     pub description: String,
-    /// Rule reference (`"9.7"`, `"WBC09 #1"`).
+    /// Rule reference (`"9.7"`, `"House #1"`).
     pub rule: String,
 }
 

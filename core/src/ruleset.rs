@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 /// One step of the sequence of play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
-    /// Id (`"german_combat"`).
+    /// Id (`"red_combat"`).
     pub id: String,
     /// Name shown to players.
     pub name: String,

@@ -9,7 +9,7 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, StrokeKind, Vec
 use kessel_core::state::Unit;
 
 /// Counter side length in hex radii: a square that fits inside the hex.
-pub const COUNTER_SIZE: f32 = 1.12;
+pub const COUNTER_SIZE: f32 = 1.2;
 
 /// Background colour of a side's counters.
 pub fn side_color(side: &str) -> Color32 {
@@ -116,7 +116,7 @@ pub fn draw_stack(painter: &Painter, center: Pos2, zoom: f32, units: &[&Unit], s
         top,
         selected,
     );
-    if units.len() > 1 && w >= 10.0 {
+    if units.len() > 1 && w >= 16.0 {
         let r = (0.17 * w).max(6.0);
         let at = top_center + Vec2::new(w / 2.0, -w / 2.0);
         painter.circle(

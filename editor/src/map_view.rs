@@ -176,7 +176,7 @@ impl MapView {
 
     fn fit(&mut self, layout: &HexLayout) {
         let size = layout.world_size();
-        let avail = self.canvas.size() - Vec2::splat(16.0);
+        let avail = self.canvas.size() - Vec2::new(16.0, 60.0);
         self.zoom = (avail.x / size.x)
             .min(avail.y / size.y)
             .clamp(1.0, MAX_ZOOM);
@@ -492,6 +492,9 @@ impl MapView {
         if z >= NAMES_FROM {
             self.draw_place_names(painter, map, layout);
         }
+        if self.show_areas {
+            self.draw_area_labels(painter, map, layout);
+        }
 
         // tool feedback
         if let Some(h) = out.hovered {
@@ -536,38 +539,73 @@ impl MapView {
 
     fn draw_areas(&self, painter: &Painter, map: &Map, layout: &HexLayout) {
         let z = self.zoom;
+        let view = self.canvas.expand(z * 2.0);
         for area in map.areas.values() {
             let set: BTreeSet<Hex> = area.hexes.iter().copied().collect();
             let color = area_color(&area.id);
-            let stroke = Stroke::new((0.12 * z).clamp(1.5, 4.0), color);
-            let mut sum = Vec2::ZERO;
+            let stroke = Stroke::new((0.09 * z).clamp(1.5, 3.5), color);
+            let tint = color.gamma_multiply(0.22);
             for &h in &set {
                 let c = self.to_screen(layout.hex_center(map, h));
-                sum += c.to_vec2();
+                if !view.contains(c) {
+                    continue;
+                }
+                let pts = HexLayout::corners(Pos2::ZERO).map(|p| c + p.to_vec2() * z);
+                painter.add(Shape::convex_polygon(pts.to_vec(), tint, Stroke::NONE));
                 for d in HexDir::ALL {
                     let n = h.neighbor(d);
-                    if set.contains(&n) {
-                        continue;
+                    if !set.contains(&n) {
+                        let (p, q) = shared_edge(c, self.hex_to_screen(map, n), z);
+                        painter.line_segment([p, q], stroke);
                     }
-                    let (p, q) = shared_edge(c, self.hex_to_screen(map, n), z);
-                    // pull the outline inside the area so adjacent areas stay distinguishable
-                    let inset = (c - (p + (q - p) / 2.0)) * 0.12;
-                    painter.line_segment([p + inset, q + inset], stroke);
                 }
             }
-            if set.is_empty() || z < 4.0 {
+        }
+    }
+
+    /// Area ids, one label per distinct set of hexes ("C · S20" when two areas coincide).
+    fn draw_area_labels(&self, painter: &Painter, map: &Map, layout: &HexLayout) {
+        let z = self.zoom;
+        if z < 4.0 {
+            return;
+        }
+        let mut groups: Vec<(BTreeSet<Hex>, Vec<&str>)> = Vec::new();
+        for area in map.areas.values() {
+            let set: BTreeSet<Hex> = area.hexes.iter().copied().collect();
+            if set.is_empty() {
                 continue;
             }
-            let at = (sum / set.len() as f32).to_pos2();
-            let galley = painter.layout_no_wrap(
-                area.id.clone(),
-                FontId::proportional((0.45 * z).clamp(10.0, 20.0)),
-                Color32::WHITE,
-            );
+            match groups.iter_mut().find(|(s, _)| *s == set) {
+                Some((_, ids)) => ids.push(&area.id),
+                None => groups.push((set, vec![&area.id])),
+            }
+        }
+        let font = FontId::proportional((0.42 * z).clamp(10.0, 18.0));
+        for (set, ids) in groups {
+            let sum = set
+                .iter()
+                .map(|h| self.to_screen(layout.hex_center(map, *h)).to_vec2())
+                .fold(Vec2::ZERO, |a, b| a + b);
+            let mut at = (sum / set.len() as f32).to_pos2();
+            let color = area_color(ids[0]);
+            let galley = painter.layout_no_wrap(ids.join(" · "), font.clone(), Color32::WHITE);
+            // areas on the north or south edge get their label outside the map, where it
+            // cannot hide the names of the edge's towns
+            let rows: BTreeSet<i32> = set.iter().map(|h| map.offset(*h).1).collect();
+            let lower = set.iter().any(|h| layout.column_is_lower(map.offset(*h).0));
+            let half = galley.size().y / 2.0 + 4.0;
+            if rows.len() == 1 && rows.contains(&0) {
+                at.y -= 0.87 * z + half + if lower { 0.87 * z } else { 0.0 };
+            } else if rows.len() == 1 && rows.contains(&(map.rows() as i32 - 1)) {
+                at.y += 0.87 * z + half + if lower { 0.0 } else { 0.87 * z };
+            }
+            if !self.canvas.expand(20.0).contains(at) {
+                continue;
+            }
             let rect = Align2::CENTER_CENTER
                 .anchor_size(at, galley.size())
                 .expand(3.0);
-            painter.rect_filled(rect, 3.0, color);
+            painter.rect_filled(rect, 3.0, color.gamma_multiply(0.9));
             painter.galley(rect.min + Vec2::splat(3.0), galley, Color32::WHITE);
         }
     }

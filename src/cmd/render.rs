@@ -1,6 +1,9 @@
 //! `kessel render`: draw a scenario's map to an image.
 
-use std::path::PathBuf;
+use crate::render::{render_svg, svg_to_png, Options};
+use anyhow::Context;
+use kessel_core::scenario::Scenario;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `kessel render`.
@@ -11,11 +14,61 @@ pub struct Args {
     /// Output file (.svg or .png).
     #[arg(short, long)]
     output: PathBuf,
+    /// Leave out the entry and set-up areas.
+    #[arg(long)]
+    no_areas: bool,
+    /// Leave out the units placed at set-up.
+    #[arg(long)]
+    no_units: bool,
+    /// PNG only: pixels per SVG unit (1 = a hex 48 pixels wide).
+    #[arg(long, default_value_t = 1.0)]
+    scale: f32,
+}
+
+/// The output formats, by file extension.
+enum Format {
+    Svg,
+    Png,
+}
+
+fn format_of(path: &Path) -> anyhow::Result<Format> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("svg") => Ok(Format::Svg),
+        Some("png") => Ok(Format::Png),
+        _ => anyhow::bail!(
+            "{}: the output must end in .svg or .png",
+            path.display()
+        ),
+    }
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (&args.scenario, &args.output);
-    eprintln!("kessel render: not yet");
-    Ok(ExitCode::from(2))
+    let format = format_of(&args.output)?;
+    let scenario = Scenario::load(&args.scenario).context("cannot load the scenario")?;
+    // sides in the order they first appear among the units; the ruleset is not needed to draw
+    let mut sides: Vec<String> = Vec::new();
+    for spec in &scenario.units {
+        if !sides.contains(&spec.unit.side) {
+            sides.push(spec.unit.side.clone());
+        }
+    }
+    let state = scenario.initial_state(sides, crate::DEFAULT_SEED);
+    let opts = Options {
+        areas: !args.no_areas,
+        units: !args.no_units,
+    };
+    let svg = render_svg(&state.map, &scenario.name, &state.units, &opts);
+    let bytes = match format {
+        Format::Svg => svg.into_bytes(),
+        Format::Png => svg_to_png(&svg, args.scale).context("cannot draw the PNG")?,
+    };
+    std::fs::write(&args.output, &bytes)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!("{}: {} bytes", args.output.display(), bytes.len());
+    Ok(ExitCode::SUCCESS)
 }

@@ -153,6 +153,11 @@ pub enum Unreachable {
     CannotLeave(Reason),
     /// No way in at all (enclosed by prohibited terrain or the map edge).
     NoPath,
+    /// Never approached: every way there is longer than the budget.
+    OutOfReach {
+        /// The budget.
+        budget: Cost,
+    },
 }
 
 /// An optional rule hook: given `(from, to, cost so far, step cost)`, return `Ok(Some(cost))` to
@@ -243,7 +248,9 @@ impl MovementField {
         }
         let (needed, attempt) = self.attempt[i];
         Some(match attempt {
-            Attempt::None => Unreachable::NoPath,
+            Attempt::None => Unreachable::OutOfReach {
+                budget: self.budget,
+            },
             Attempt::Budget => Unreachable::TooFar {
                 needed: Cost(needed),
                 budget: self.budget,

@@ -203,6 +203,20 @@ impl ScriptHost {
         let math: mlua::Table = g.get("math")?;
         math.set("random", mlua::Value::Nil)?;
         math.set("randomseed", mlua::Value::Nil)?;
+        // string.rep can ask for gigabytes in one call; refuse before allocating, with the caller's line
+        self.lua
+            .load(
+                r#"local rep, limit = string.rep, ...
+string.rep = function(s, n, sep)
+  local size = #tostring(s) * (tonumber(n) or 0) + (sep and #tostring(sep) * (tonumber(n) or 0) or 0)
+  if size > limit then
+    error(string.format("string.rep: a %.0f-byte string is over the memory limit", size), 2)
+  end
+  return rep(s, n, sep)
+end"#,
+            )
+            .set_name("=sandbox")
+            .call::<()>(self.limits.memory as i64)?;
         // `load` of text only, in the sandboxed globals
         let load =
             self.lua
@@ -338,6 +352,14 @@ impl ScriptHost {
                 .set_name(format!("@{name}"))
                 .set_mode(mlua::chunk::ChunkMode::Text)
                 .call(())
+        })
+        .map_err(|mut e| {
+            // errors with no position (a memory error inside one expression) still name the file
+            if e.file.is_none() {
+                e.message = format!("{name}: {}", e.message);
+                e.file = Some(name.to_string());
+            }
+            e
         })
     }
 }

@@ -1,7 +1,7 @@
 //! The inspector (right panel): everything about the selected hex, including every unit of the
 //! stack in it; with nothing selected, a summary of the document.
 
-use crate::counters::{draw_counter, COUNTER_SIZE};
+use crate::counters::draw_counter;
 use crate::document::Document;
 use egui::{Rect, RichText, Sense, Ui, Vec2};
 use kessel_core::hex::{Hex, HexDir};
@@ -102,7 +102,7 @@ fn unit_ui(ui: &mut Ui, u: &Unit) {
             let (rect, _) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
             draw_counter(
                 ui.painter(),
-                Rect::from_center_size(rect.center(), Vec2::splat(size * COUNTER_SIZE / 1.12)),
+                Rect::from_center_size(rect.center(), Vec2::splat(size)),
                 u,
                 false,
             );
@@ -120,7 +120,7 @@ fn unit_ui(ui: &mut Ui, u: &Unit) {
                     }
                 } else {
                     let faces: Vec<String> = u.faces.iter().map(|f| f.to_string()).collect();
-                    format!("steps: {} (now {})", faces.join(" → "), u.step + 1)
+                    format!("steps: {} (now {})", faces.join(", "), u.step + 1)
                 };
                 ui.label(values);
                 for (k, v) in &u.attrs {

@@ -1,2 +1,791 @@
--- placeholder: being written
-return {}
+-- [9] Combat: who may attack, strengths and odds, the combat results table, and the results.
+--
+-- [9.1] In his Combat Phase the phasing player may attack enemy hexes next to his units. Each unit
+-- attacks at most once and is attacked at most once a phase (flags "attacked" / "defended", cleared
+-- at the end of every step); all units in a hex defend together; disrupted units [6.6] and 0-attack
+-- units (0-1-6 [12.3]) never attack; a Soviet combat unit attacks only inside a working leader's
+-- command radius [10.35]. No attack across a lake hexside [6.7]. An attack, once declared, is
+-- resolved at once: it cannot be called off after the reveal [12.2].
+-- [9.23] One combat may take in several defending hexes (their defence is summed) when every
+-- attacking unit is next to every defending hex.
+-- [9.3] Terrain: the defender is doubled in forest and in a major city, and doubled when every
+-- attacking unit is across a river hexside; multipliers add (forest and river: ×3).
+-- [11.3] Out of supply (judged at the instant of combat): strength halved, fractions dropped, never
+-- below 1. Option supply_halving_order places the halving before or after terrain on defence.
+-- [7.3] Divisional integrity doubles (rules/integrity.lua); WBC09 #9 doubles before supply halving,
+-- the standard order halves first.
+-- [10.36] Leaders add their rating to one attack, capped at the units' own strength (leaders.lua).
+-- [9.4] Odds are rounded in the defender's favour and capped at 10-1 / 1-3 by the results table.
+-- [9.6] Results (pending decisions in game var "pending"; the combat itself in game var "combat"):
+--   Ae / De   every attacking / defending unit is eliminated;
+--   A1 A2 D1 D2  the owner chooses to lose that many steps or retreat the whole stack that many
+--             hexes (`choose{choice=}`); the opponent picks the path (`retreat{}` in retreat.lua);
+--   Eng       each side loses one step, nobody retreats or advances;
+--   Dx/A1     the defender's part first, then the attacker's; attackers who take the step may
+--             advance [9.6].
+-- Steps: German two-step units flip; a German infantry division steps down its four faces; Soviet
+-- units and leaders have one step.
+local C = require("rules.common")
+local I = require("rules.integrity")
+local U = require("rules.untried")
+local L = require("rules.leaders")
+local K = {}
+
+-- Modules owned by the movement side, read only when they provide the function.
+function K.peer(name)
+  local ok, m = pcall(require, name)
+  if ok and type(m) == "table" then return m end
+  return {}
+end
+
+local function opt(id) return C.option(id) end
+
+function K.crt_id() return opt("crt_row2") == "transcribed" and "crt_transcribed" or "crt" end
+
+-- Halving for supply [11.3]: fractions dropped, never below 1 (0 stays 0).
+function K.halve(x)
+  if x <= 0 then return 0 end
+  return math.max(1, math.floor(x / 2))
+end
+
+-- Supply at the instant of combat [11.3]: asks supply.lua; before it exists, the unit flag
+-- "out_of_supply" stands in. `ctx.in_supply(unit)` overrides both (tests, AI look-ahead).
+function K.in_supply(u, ctx)
+  if ctx and ctx.in_supply then return ctx.in_supply(u) end
+  local S = K.peer("rules.supply")
+  if type(S.in_supply) == "function" then return S.in_supply(u, "combat") end
+  return not u.flags.out_of_supply
+end
+
+local function mod(list, rule, fmt, ...)
+  list[#list + 1] = C.reason(rule, fmt, ...)
+end
+
+-- Attack strength of one unit [9.1] [7.3] [11.3]; leaders have none (their bonus is separate).
+-- Returns the strength and the modifiers applied.
+function K.attack_strength(u, ctx)
+  ctx = ctx or {}
+  local mods = {}
+  if C.is_leader(u) then return 0, mods end
+  local a = u.attack or 0
+  if u.flags.no_attack then a = 0 end
+  if a <= 0 then return 0, mods end
+  local intact = ctx.integrity
+  if intact == nil then intact = I.intact(u) end
+  local oos = not K.in_supply(u, ctx)
+  local early = opt("wbc09_09_integrity_before_halving")
+  if intact and early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
+  if oos then a = K.halve(a); mod(mods, "11.3", "%s: out of supply, halved (%d)", C.name(u), a) end
+  if intact and not early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
+  return a, mods
+end
+
+-- Is every attacking unit across a river hexside from `hex`? [9.3]
+local function solely_across_river(hex, attacker_hexes)
+  if not attacker_hexes or #attacker_hexes == 0 then return false end
+  for _, h in ipairs(attacker_hexes) do
+    if not kessel.map.has_side(h, hex, "river") then return false end
+  end
+  return true
+end
+
+-- The terrain multiplier of a defending hex [9.3]: 1 + one per doubling feature.
+function K.terrain_multiplier(hex, attacker_hexes, mods)
+  mods = mods or {}
+  local m = 1
+  if kessel.map.terrain(hex) == "forest" then m = m + 1; mod(mods, "9.3", "%s: forest doubles the defender", hex) end
+  local p = kessel.map.place(hex)
+  if p and p.kind == "major_city" then m = m + 1; mod(mods, "9.3", "%s: major city (%s) doubles the defender", hex, p.name) end
+  if solely_across_river(hex, attacker_hexes) then m = m + 1; mod(mods, "9.3", "%s: attacked solely across a river, doubled", hex) end
+  if m > 2 then mod(mods, "9.3", "%s: terrain multipliers add up to ×%d", hex, m) end
+  return m, mods
+end
+
+-- Defence of one unit with the hex multiplier `mult` [9.3] [7.3] [11.3]. Leaders defend with their
+-- rating [10.2].
+function K.unit_defence(u, mult, ctx)
+  ctx = ctx or {}
+  local d = u.defence or 0
+  if C.is_leader(u) then d = u.defence or C.rating(u) end
+  if d <= 0 then return 0 end
+  local intact = ctx.integrity
+  if intact == nil then intact = I.intact(u) end
+  local oos = not K.in_supply(u, ctx)
+  local pre, post = 1, 1
+  if intact then
+    if opt("wbc09_09_integrity_before_halving") then pre = pre * 2 else post = post * 2 end
+  end
+  if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end
+  d = d * pre
+  if oos then d = K.halve(d) end
+  return d * post, oos, intact
+end
+
+-- Units in `hex` that defend: everyone except units retreated onto it this phase [9.73].
+function K.defenders_at(hex)
+  local out, riders = {}, {}
+  for _, u in ipairs(kessel.units.at(hex)) do
+    if u.flags.retreated_onto then riders[#riders + 1] = u else out[#out + 1] = u end
+  end
+  return out, riders
+end
+
+-- Total defence of the units in `hexes` [9.23]; ctx.attacker_hexes decides the river doubling.
+-- Returns total, modifiers, and the per-hex totals.
+function K.defence_of(hexes, ctx)
+  ctx = ctx or {}
+  local total, mods, per = 0, {}, {}
+  for _, hex in ipairs(hexes) do
+    local mult = K.terrain_multiplier(hex, ctx.attacker_hexes, mods)
+    local sum = 0
+    for _, u in ipairs(ctx.units and ctx.units[hex] or K.defenders_at(hex)) do
+      local d, oos, intact = K.unit_defence(u, mult, ctx)
+      if intact then mod(mods, "7.3", "%s: divisional integrity doubles its defence", C.name(u)) end
+      if oos then mod(mods, "11.3", "%s: out of supply, defence halved", C.name(u)) end
+      sum = sum + d
+    end
+    per[hex] = sum
+    total = total + sum
+  end
+  return total, mods, per
+end
+
+-- Total attack of `units` (combat units and leaders) [9.1] [10.36]; overrun halving [6.5] last.
+function K.attack_total(units, ctx)
+  ctx = ctx or {}
+  local total, mods, per_hex, leaders = 0, {}, {}, {}
+  for _, u in ipairs(units) do
+    if C.is_leader(u) then
+      leaders[#leaders + 1] = u
+    else
+      local a, m = K.attack_strength(u, ctx)
+      for _, x in ipairs(m) do mods[#mods + 1] = x end
+      per_hex[u.hex] = (per_hex[u.hex] or 0) + a
+      total = total + a
+    end
+  end
+  if #leaders > 0 then
+    local bonus, notes = L.bonus(leaders, per_hex)
+    total = total + bonus
+    for _, n in ipairs(notes) do mods[#mods + 1] = { rule = "10.36", message = n } end
+  end
+  if ctx.overrun then
+    local before = total
+    total = math.floor(total / 2)
+    mod(mods, "6.5", "overrun: attack halved after all other modifiers (%d → %d)", before, total)
+  end
+  return total, mods
+end
+
+-- The odds hook behind `kessel odds A D --flag ...` [9.3] [9.4] [6.5] [7.3] [10.36] [11.3].
+-- Flags: forest, major_city, river (defender solely across a river), out_of_supply (attacker),
+-- defender_out_of_supply, integrity (attacking division intact), defender_integrity, overrun,
+-- leader=N. Strengths are treated as one unit's, so halving rounds once.
+K.ODDS_FLAGS = { "forest", "major_city", "river", "out_of_supply", "defender_out_of_supply",
+  "integrity", "defender_integrity", "overrun", "leader=N" }
+
+function K.odds_modifiers(att, def, flags)
+  local has, leader = {}, 0
+  for _, f in ipairs(flags or {}) do
+    local n = f:match("^leader=(%d+)$")
+    if n then leader = tonumber(n) else has[f] = true end
+  end
+  local mods = {}
+  if has.list then
+    mod(mods, "9", "flags: %s", table.concat(K.ODDS_FLAGS, ", "))
+    return { attack = att, defence = def, shift = 0, modifiers = mods }
+  end
+  local early = opt("wbc09_09_integrity_before_halving")
+  local a = att
+  if has.integrity and early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
+  if has.out_of_supply then a = K.halve(a); mod(mods, "11.3", "attacker out of supply: halved") end
+  if has.integrity and not early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
+  if leader > 0 then
+    local add = math.min(leader, a)
+    a = a + add
+    mod(mods, "10.36", "leader adds %d (rating %d, capped at the units' strength)", add, leader)
+  end
+  if has.overrun then a = math.floor(a / 2); mod(mods, "6.5", "overrun: halved after all other modifiers") end
+  local mult = 1
+  if has.forest then mult = mult + 1; mod(mods, "9.3", "forest doubles the defender") end
+  if has.major_city then mult = mult + 1; mod(mods, "9.3", "major city doubles the defender") end
+  if has.river then mult = mult + 1; mod(mods, "9.3", "attacked solely across a river: defender doubled") end
+  if mult > 2 then mod(mods, "9.3", "terrain multipliers add: ×%d", mult) end
+  local pre, post = 1, 1
+  if has.defender_integrity then
+    if early then pre = 2 else post = 2 end
+    mod(mods, "7.3", "defending division intact: doubled")
+  end
+  if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end
+  local d = def * pre
+  if has.defender_out_of_supply then d = K.halve(d); mod(mods, "11.3", "defender out of supply: halved") end
+  d = d * post
+  return { attack = a, defence = d, shift = 0, modifiers = mods }
+end
+
+kessel.on("odds", K.odds_modifiers)
+
+-- Steps and elimination ----------------------------------------------------------------------------
+
+-- One step off `u` [9.6]: flip / step down, or eliminate on its last step. Returns true if it died.
+function K.lose_step(u, rule)
+  u = kessel.units.get(u.id)
+  if u.location ~= "map" then return false end
+  if u.steps_left <= 1 then
+    U.eliminate(u, rule or "9.6", "lost its last step")
+    return true
+  end
+  kessel.emit.step(u.id, u.step + 1)
+  kessel.emit.note(rule or "9.6", C.name(u) .. " loses a step")
+  return false
+end
+
+-- Picks `n` steps from `units` when the owner named none: the unit with most steps left first,
+-- combat units before leaders.
+function K.auto_steps(units, n)
+  local left, order = {}, {}
+  for _, u in ipairs(units) do left[u.id] = u.steps_left; order[#order + 1] = u end
+  local picks = {}
+  for _ = 1, n do
+    local best
+    for _, u in ipairs(order) do
+      if left[u.id] > 0 then
+        if not best then best = u
+        else
+          local bl, ul = C.is_leader(best), C.is_leader(u)
+          if (bl and not ul) or (bl == ul and left[u.id] > left[best.id]) then best = u end
+        end
+      end
+    end
+    if not best then break end
+    picks[#picks + 1] = best.id
+    left[best.id] = left[best.id] - 1
+  end
+  return picks
+end
+
+-- Combat bookkeeping ----------------------------------------------------------------------------
+
+-- The combat in progress (game var "combat") and its pending decision (game var "pending").
+function K.current() return kessel.game.var("combat") end
+function K.pending() return kessel.game.var("pending") end
+
+function K.save(cb) kessel.emit.var("combat", cb) end
+
+function K.side_of(cb, who) return who == "attacker" and cb.attacker_side or cb.defender_side end
+function K.ids_of(cb, who) return who == "attacker" and cb.attackers or cb.defenders end
+function K.hexes_of(cb, who) return who == "attacker" and cb.att_hexes or cb.def_hexes end
+local function other_who(who) return who == "attacker" and "defender" or "attacker" end
+
+-- Fresh snapshots of a combat side's units still on the map.
+function K.units_of(cb, who)
+  local out = {}
+  for _, id in ipairs(K.ids_of(cb, who)) do
+    local u = kessel.units.get(id)
+    if u and u.location == "map" then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- Units that retreated onto `who`'s hexes earlier this phase die when those hexes suffer a loss or
+-- retreat result [9.73]. Returns the number of steps that died.
+function K.kill_riders(cb, who)
+  local side, steps = K.side_of(cb, who), 0
+  for _, hex in ipairs(K.hexes_of(cb, who)) do
+    for _, u in ipairs(kessel.units.at(hex)) do
+      if u.side == side and u.flags.retreated_onto then
+        steps = steps + u.steps_left
+        U.eliminate(u, "9.73", "it had retreated onto " .. hex .. ", which suffered a further result")
+      end
+    end
+  end
+  return steps
+end
+
+local function set_pending(p) kessel.emit.var("pending", p) end
+
+-- Runs the combat's remaining tasks until one needs a player's decision or the combat is over.
+K.finishers = {}
+function K.proceed(cb)
+  while #cb.tasks > 0 do
+    local t = table.remove(cb.tasks, 1)
+    if t.what == "elim" then
+      if t.who == "defender" then cb.defender_hit = true end
+      K.kill_riders(cb, t.who)
+      for _, u in ipairs(K.units_of(cb, t.who)) do
+        U.eliminate(u, "9.6", "result " .. cb.result)
+      end
+      cb.eliminated = cb.eliminated or {}
+      cb.eliminated[t.who] = true
+    elseif t.what == "lr" then
+      if t.who == "defender" then cb.defender_hit = true end
+      if t.who == "attacker" then cb.attacker_hit = true end
+      if opt("wbc09_03_retreated_units_die_first") then K.kill_riders(cb, t.who) end
+      local units = K.units_of(cb, t.who)
+      if #units > 0 then
+        cb.current = t
+        K.save(cb)
+        set_pending{
+          kind = "loss_or_retreat", side = K.side_of(cb, t.who), rule = "9.6", who = t.who, n = t.n,
+          units = C.ids(units),
+          prompt = string.format("%s: the %s loses %d step(s) or retreats %d hex(es)", cb.result, t.who, t.n, t.n),
+        }
+        return
+      end
+    elseif t.what == "eng" then
+      cb.eng = true
+      cb.attacker_hit = true
+      for _, who in ipairs{ "defender", "attacker" } do
+        local units = K.units_of(cb, who)
+        for _, id in ipairs(K.auto_steps(units, 1)) do K.lose_step(kessel.units.get(id), "9.6") end
+      end
+    elseif t.what == "advance" then
+      if K.offer_advance(cb) then return end
+    elseif t.what == "finish" then
+      local f = K.finishers[cb.kind]
+      if f then f(cb) end
+    end
+  end
+  kessel.emit.var("combat", nil)
+  set_pending(nil)
+end
+
+-- Tasks for a result code [9.6].
+function K.tasks_for(result)
+  local tasks = {}
+  local d, a = result:match("^(D[e12])/(A[e12])$")
+  if not d then
+    if result:sub(1, 1) == "D" then d = result elseif result:sub(1, 1) == "A" then a = result end
+  end
+  local function add(code, who)
+    if not code then return end
+    if code:sub(2) == "e" then tasks[#tasks + 1] = { what = "elim", who = who }
+    else tasks[#tasks + 1] = { what = "lr", who = who, n = tonumber(code:sub(2)) } end
+  end
+  if result == "Eng" then tasks[#tasks + 1] = { what = "eng" } end
+  add(d, "defender")
+  add(a, "attacker")
+  return tasks
+end
+
+-- Advance after combat [9.8] --------------------------------------------------------------------
+
+local function adjacent_to_all(u, hex) return kessel.hex.adjacent(u.hex, hex) end
+
+-- Offers an advance to the victor when the loser left a hex. Returns true when a decision waits.
+function K.offer_advance(cb)
+  if cb.kind ~= "attack" or cb.eng then return false end
+  cb.retreated = cb.retreated or {}
+  for _, loser in ipairs{ "defender", "attacker" } do
+    local victor = other_who(loser)
+    local lside = K.side_of(cb, loser)
+    if not cb.retreated[victor] and not (cb.eliminated and cb.eliminated[victor]) then
+      local options, units = {}, {}
+      for _, hex in ipairs(K.hexes_of(cb, loser)) do
+        if #kessel.units.at(hex) == 0 then
+          local paths = {}
+          local recorded = cb.retreat_paths and cb.retreat_paths[hex]
+          if recorded and #recorded > 0 then
+            for _, p in ipairs(recorded) do
+              local full = { hex }
+              for i = 1, #p - 1 do full[#full + 1] = p[i] end
+              for len = 1, #full do
+                local prefix, ok = {}, true
+                for i = 1, len do
+                  prefix[i] = full[i]
+                  if C.enemy_at(full[i], K.side_of(cb, victor)) then ok = false end
+                end
+                if ok then paths[#paths + 1] = prefix end
+              end
+            end
+          else
+            -- emptied by elimination: two hexes, the first being the vacated hex [9.8]
+            paths[#paths + 1] = { hex }
+            for _, n in ipairs(kessel.hex.neighbors(hex)) do
+              if #kessel.units.at(n) == 0 and not kessel.map.has_side(hex, n, "lake")
+                and kessel.map.terrain(n) ~= "lake" then
+                paths[#paths + 1] = { hex, n }
+              end
+            end
+          end
+          -- remove duplicates
+          local seen, uniq = {}, {}
+          for _, p in ipairs(paths) do
+            local key = table.concat(p, ",")
+            if not seen[key] then seen[key] = true; uniq[#uniq + 1] = p end
+          end
+          options[#options + 1] = { hex = hex, paths = uniq }
+        end
+      end
+      if #options > 0 then
+        for _, u in ipairs(K.units_of(cb, victor)) do
+          for _, o in ipairs(options) do
+            if adjacent_to_all(u, o.hex) then units[#units + 1] = u.id; break end
+          end
+        end
+      end
+      if #options > 0 and #units > 0 and lside ~= K.side_of(cb, victor) then
+        cb.advance = { who = victor }
+        K.save(cb)
+        set_pending{
+          kind = "advance", side = K.side_of(cb, victor), rule = "9.8", units = units, options = options,
+          prompt = "the " .. victor .. " may advance into the vacated hex(es) (advance{units=,path=} or advance{skip=true})",
+        }
+        return true
+      end
+    end
+  end
+  return false
+end
+
+-- Attack [9.1] ----------------------------------------------------------------------------------
+
+local function targets_of(a)
+  if type(a.targets) == "table" then return a.targets end
+  if a.target then return { a.target } end
+  return {}
+end
+
+function K.attack_reasons(a)
+  local reasons = {}
+  local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
+  if kessel.game.var("pending") then
+    local p = kessel.game.var("pending")
+    no(p.rule or "9.6", "a decision is waiting: %s", p.prompt or p.kind)
+    return reasons
+  end
+  if not C.in_combat_phase() then
+    no("9.1", "attacks are made in the phasing player's Combat Phase")
+    return reasons
+  end
+  local side = C.phasing()
+  local ids = a.units or {}
+  local targets = targets_of(a)
+  if #ids == 0 then no("9.1", "an attack needs attacking units") end
+  if #targets == 0 then no("9.1", "an attack needs at least one defending hex") end
+  local units, combat_units, leaders, seen = {}, {}, {}, {}
+  local command
+  for _, id in ipairs(ids) do
+    local u = kessel.units.get(id)
+    if not u then no("9.1", "no unit `%s`", tostring(id))
+    elseif seen[id] then no("9.1", "%s is listed twice", C.name(u))
+    elseif u.location ~= "map" then no("9.1", "%s is not on the map", C.name(u))
+    elseif u.side ~= side then no("9.1", "%s does not belong to the phasing player", C.name(u))
+    elseif u.flags.attacked then no("9.1", "%s has already attacked this phase", C.name(u))
+    elseif u.flags.advanced then no("9.8", "%s advanced after combat and cannot attack again this phase", C.name(u))
+    elseif C.disrupted(u) then no("6.6", "%s is disrupted and cannot attack", C.name(u))
+    elseif not U.may_attack(u) then no("12.3", "%s (%s) may only defend: it has no attack strength", C.name(u), string.format("%d-%d", u.attack or 0, u.defence or 0))
+    else
+      units[#units + 1] = u
+      if C.is_leader(u) then leaders[#leaders + 1] = u
+      else
+        combat_units[#combat_units + 1] = u
+        if u.side == C.SOVIET then
+          command = command or L.command_hexes()
+          if not L.in_command(u, command) then
+            no("10.35", "%s is outside every leader's command radius", C.name(u))
+          end
+        end
+      end
+    end
+    seen[id] = true
+  end
+  if #ids > 0 and #combat_units == 0 and #reasons == 0 then no("10.2", "leaders have no attack strength: an attack needs combat units") end
+  for _, r in ipairs(L.check_attack_leaders(leaders, combat_units)) do reasons[#reasons + 1] = r end
+  local tseen = {}
+  for _, t in ipairs(targets) do
+    if not kessel.hex.valid(t) then no("9.1", "`%s` is not a hex", tostring(t))
+    elseif tseen[t] then no("9.23", "%s is listed twice", t)
+    else
+      tseen[t] = true
+      local defenders = K.defenders_at(t)
+      local enemy = false
+      for _, d in ipairs(kessel.units.at(t)) do if d.side ~= side then enemy = true end end
+      if not enemy then no("9.1", "%s holds no enemy unit", t)
+      else
+        for _, d in ipairs(defenders) do
+          if d.flags.defended then
+            no("9.1", "the units in %s have already been attacked this phase", t)
+            break
+          end
+        end
+        if #defenders == 0 then no("9.1", "the units in %s have already been attacked this phase", t) end
+      end
+      for _, u in ipairs(units) do
+        if not kessel.hex.adjacent(u.hex, t) then
+          if #targets > 1 then
+            no("9.23", "%s is not next to %s: in a multi-hex attack every attacker must be next to every defending hex", C.name(u), t)
+          else
+            no("9.1", "%s is not next to %s", C.name(u), t)
+          end
+        elseif kessel.map.has_side(u.hex, t, "lake") then
+          no("9.3", "%s cannot attack %s across a lake hexside", C.name(u), t)
+        end
+      end
+    end
+  end
+  return reasons
+end
+
+-- Reveals untried units committed to a combat [12.2]; returns the units still taking part.
+function K.reveal_all(units, attacking)
+  local out = {}
+  for _, u in ipairs(units) do
+    local f = U.reveal(u, attacking and "attacking" or "attacked")
+    if f then
+      if attacking and not U.may_attack(f) then
+        kessel.emit.note("12.3", C.name(f) .. " turns out to have no attack strength: it takes no part in the attack")
+      else
+        out[#out + 1] = f
+      end
+    end
+  end
+  return out
+end
+
+-- Rolls a combat and starts its results. `cb` has kind, sides, attackers, defenders, hexes; ctx has
+-- overrun. Returns the result code (or nil when nothing was rolled).
+function K.roll(cb, ctx, attackers, defenders_by_hex)
+  local att, amods = K.attack_total(attackers, ctx)
+  local def, dmods = K.defence_of(cb.def_hexes, {
+    attacker_hexes = cb.att_hexes, units = defenders_by_hex,
+  })
+  local odds = kessel.tables.odds(K.crt_id(), att, def)
+  local roll = kessel.dice.roll(cb.kind == "overrun" and "overrun" or "combat")
+  local result = kessel.tables.result(K.crt_id(), odds.column, roll)
+  for _, m in ipairs(amods) do kessel.emit.note(m.rule, m.message) end
+  for _, m in ipairs(dmods) do kessel.emit.note(m.rule, m.message) end
+  kessel.emit.note(cb.kind == "overrun" and "6.5" or "9.5", string.format("%s: attack %d against defence %d in %s: odds %s, roll %d: %s",
+    cb.kind, att, def, table.concat(cb.def_hexes, "+"), odds.label, roll, result))
+  cb.result = result
+  cb.odds = odds.label
+  cb.roll = roll
+  cb.attack = att
+  cb.defence = def
+  return result
+end
+
+-- Sets up and resolves the combat of an attack action or an overrun. Returns the combat table.
+function K.engage(kind, attacker_units, targets, ctx)
+  local side = attacker_units[1].side
+  local cb = {
+    kind = kind, attacker_side = side, defender_side = C.other(side),
+    def_hexes = targets, att_hexes = {}, attackers = {}, defenders = {}, tasks = {},
+    retreat_paths = {}, retreated = {}, eliminated = {},
+  }
+  local hexes = {}
+  for _, u in ipairs(attacker_units) do
+    if kind == "attack" then kessel.emit.flag(u.id, "attacked") end
+    if not hexes[u.hex] then hexes[u.hex] = true; cb.att_hexes[#cb.att_hexes + 1] = u.hex end
+  end
+  -- every unit in a defending hex defends, except units retreated onto it [9.1] [9.73]
+  local by_hex, any_defender, any_rider = {}, false, false
+  local attackers = K.reveal_all(attacker_units, true)
+  for _, hex in ipairs(targets) do
+    local defenders, riders = K.defenders_at(hex)
+    for _, d in ipairs(defenders) do if kind == "attack" then kessel.emit.flag(d.id, "defended") end end
+    local alive = K.reveal_all(defenders, false)
+    if #alive == 0 and #riders > 0 then
+      if opt("wbc09_03_retreated_units_die_first") then
+        -- WBC09 #3: the hex's only real defenders were duds: the retreated units die, the attacker
+        -- may advance up to two hexes
+        for _, r in ipairs(riders) do U.eliminate(r, "WBC09 #3", "the units it had retreated onto had no defence") end
+      else
+        -- standard: with nobody left to shelter behind, the retreated units defend on their own
+        for _, r in ipairs(riders) do
+          kessel.emit.flag(r.id, "retreated_onto", false)
+          alive[#alive + 1] = kessel.units.get(r.id)
+        end
+      end
+    end
+    by_hex[hex] = alive
+    for _, d in ipairs(alive) do
+      cb.defenders[#cb.defenders + 1] = d.id
+      any_defender = true
+    end
+    if #riders > 0 then any_rider = true end
+  end
+  for _, u in ipairs(attackers) do cb.attackers[#cb.attackers + 1] = u.id end
+  local fighting = 0
+  for _, u in ipairs(attackers) do if C.is_combat_unit(u) then fighting = fighting + 1 end end
+  if fighting == 0 then
+    kessel.emit.note("12.3", "no attacking unit has any strength left: the " .. kind .. " has no effect")
+    cb.result = "none"
+    cb.tasks = { { what = "finish" } }
+    K.proceed(cb)
+    return cb
+  end
+  if not any_defender then
+    kessel.emit.note("12.3", "no defender is left in " .. table.concat(targets, "+") .. ": the hex is empty")
+    cb.result = "none"
+    cb.eliminated.defender = true
+    cb.tasks = { { what = kind == "attack" and "advance" or "finish" } }
+    K.proceed(cb)
+    return cb
+  end
+  local result = K.roll(cb, ctx, attackers, by_hex)
+  cb.tasks = K.tasks_for(result)
+  cb.tasks[#cb.tasks + 1] = { what = kind == "attack" and "advance" or "finish" }
+  K.proceed(cb)
+  return cb
+end
+
+kessel.action{
+  kind = "attack", rule = "9.1",
+  description = "attack adjacent enemy hexes: attack{units={ids}, targets={hexes}}",
+  validate = K.attack_reasons,
+  apply = function(a)
+    local units = {}
+    for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
+    K.engage("attack", units, targets_of(a), {})
+  end,
+  enumerate = function(side)
+    local out = {}
+    if not C.in_combat_phase() or kessel.game.var("pending") then return out end
+    if side and side ~= C.phasing() then return out end
+    local me = C.phasing()
+    local command = me == C.SOVIET and L.command_hexes() or nil
+    local able = {}
+    for _, u in ipairs(C.units_of(me)) do
+      if not u.flags.attacked and not u.flags.advanced and not C.disrupted(u) and U.may_attack(u)
+        and C.is_combat_unit(u) and (me ~= C.SOVIET or L.in_command(u, command)) then
+        able[#able + 1] = u
+      end
+    end
+    local targets = {}
+    for _, u in ipairs(able) do
+      for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
+        if C.enemy_at(n, me) and not kessel.map.has_side(u.hex, n, "lake") then
+          targets[n] = targets[n] or {}
+          table.insert(targets[n], u.id)
+        end
+      end
+    end
+    local keys = {}
+    for t in pairs(targets) do keys[#keys + 1] = t end
+    table.sort(keys)
+    for _, t in ipairs(keys) do
+      local a = { kind = "attack", units = targets[t], targets = { t } }
+      if not K.attack_reasons(a)[1] then out[#out + 1] = a end
+      -- each attacking hex alone as well
+      local by = {}
+      for _, id in ipairs(targets[t]) do
+        local h = kessel.units.get(id).hex
+        by[h] = by[h] or {}
+        table.insert(by[h], id)
+      end
+      local hs = {}
+      for h in pairs(by) do hs[#hs + 1] = h end
+      table.sort(hs)
+      if #hs > 1 then
+        for _, h in ipairs(hs) do
+          local b = { kind = "attack", units = by[h], targets = { t } }
+          if not K.attack_reasons(b)[1] then out[#out + 1] = b end
+        end
+      end
+    end
+    -- two-hex attacks by every unit next to both [9.23]
+    for i = 1, #keys do
+      for j = i + 1, #keys do
+        if kessel.hex.adjacent(keys[i], keys[j]) then
+          local both = {}
+          for _, id in ipairs(targets[keys[i]]) do
+            if C.contains(targets[keys[j]], id) then both[#both + 1] = id end
+          end
+          if #both > 0 then
+            local a = { kind = "attack", units = both, targets = { keys[i], keys[j] } }
+            if not K.attack_reasons(a)[1] then out[#out + 1] = a end
+          end
+        end
+      end
+    end
+    return out
+  end,
+}
+
+-- Loss or retreat [9.6] -------------------------------------------------------------------------
+
+function K.choose_reasons(a)
+  local p = kessel.game.var("pending")
+  if not p or p.kind ~= "loss_or_retreat" then
+    return C.reason("9.6", "no loss-or-retreat decision is waiting")
+  end
+  if a.choice ~= "loss" and a.choice ~= "retreat" then
+    return C.reason("9.6", "choose \"loss\" (lose %d step(s)) or \"retreat\" (%d hex(es))", p.n, p.n)
+  end
+  if a.choice == "loss" and a.units then
+    local count, total = {}, 0
+    for _, id in ipairs(a.units) do
+      local u = kessel.units.get(id)
+      if not u or not C.contains(p.units, id) then
+        return C.reason("9.6", "`%s` is not one of the units that must take the loss", tostring(id))
+      end
+      count[id] = (count[id] or 0) + 1
+      if count[id] > u.steps_left then
+        return C.reason("9.6", "%s has only %d step(s)", C.name(u), u.steps_left)
+      end
+      total = total + 1
+    end
+    local available = 0
+    for _, id in ipairs(p.units) do available = available + kessel.units.get(id).steps_left end
+    if total ~= math.min(p.n, available) then
+      return C.reason("9.6", "name exactly %d step(s) to lose", math.min(p.n, available))
+    end
+  end
+end
+
+kessel.action{
+  kind = "choose", rule = "9.6",
+  description = "answer a loss-or-retreat result: choose{choice=\"loss\"|\"retreat\", units={ids}}",
+  validate = K.choose_reasons,
+  apply = function(a)
+    local cb = K.current()
+    local t = cb.current
+    cb.current = nil
+    kessel.emit.var("pending", nil)
+    local who = t.who
+    if a.choice == "loss" then
+      local n = t.n
+      if not opt("wbc09_03_retreated_units_die_first") then
+        -- standard: units that had retreated onto the hex die with it and their steps count
+        n = math.max(0, n - K.kill_riders(cb, who))
+      end
+      local units = K.units_of(cb, who)
+      local picks = a.units
+      if not picks or #picks ~= n then picks = K.auto_steps(units, n) end
+      kessel.emit.note("9.6", string.format("the %s takes %d step loss(es) (%s)", who, t.n, cb.result))
+      for _, id in ipairs(picks) do K.lose_step(kessel.units.get(id), "9.6") end
+      if #K.units_of(cb, who) == 0 then cb.eliminated[who] = true end
+      K.proceed(cb)
+    else
+      K.kill_riders(cb, who)
+      local units = K.units_of(cb, who)
+      cb.retreated[who] = true
+      local origin, initial = {}, {}
+      for _, u in ipairs(units) do origin[u.id] = u.hex; initial[#initial + 1] = u.hex end
+      cb.retreat = { who = who, n = t.n, remaining = C.ids(units), origin = origin, initial = initial }
+      kessel.emit.note("9.7", string.format("the %s retreats %d hex(es) (%s); the %s picks the path", who, t.n, cb.result, other_who(who)))
+      local R = require("rules.retreat")
+      R.ask(cb)
+    end
+  end,
+  enumerate = function(side)
+    local p = kessel.game.var("pending")
+    if not p or p.kind ~= "loss_or_retreat" then return {} end
+    if side and side ~= p.side then return {} end
+    local out = { { kind = "choose", choice = "loss" }, { kind = "choose", choice = "retreat" } }
+    if p.n == 1 and #p.units > 1 then
+      for _, id in ipairs(p.units) do out[#out + 1] = { kind = "choose", choice = "loss", units = { id } } end
+    end
+    return out
+  end,
+}
+
+-- Once-a-phase markers end with the step [9.1] [9.73] [9.8].
+kessel.on("step_end", function()
+  for _, f in ipairs{ "attacked", "defended", "advanced", "retreated_onto", "stopped" } do
+    kessel.emit.clear_flag(f)
+  end
+end)
+
+return K

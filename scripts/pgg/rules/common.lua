@@ -75,4 +75,52 @@ function C.contains(list, x)
   return false
 end
 
+-- Added by the movement side -------------------------------------------------------------------
+
+-- Printed movement allowance of a unit. A face-down (untried) counter without faces shows only
+-- its kind on the back: rifle divisions 6, armoured divisions and leaders 10 [12] [10.2]; German
+-- defaults by type (mechanized 10, infantry 7, cavalry 5) cover units given without faces.
+local DEFAULT_MA = { rifle = 6, tank = 10, mech = 10, leader = 10, panzer = 10, rifle_mot = 10,
+  motorized = 10, cavalry = 5, infantry = 7 }
+function C.base_ma(u)
+  return u.movement or DEFAULT_MA[u.type] or 0
+end
+
+-- A unit able to attack: a combat unit, not disrupted, not known to have a zero attack strength
+-- (an untried counter might attack until revealed) [8] [12].
+function C.attack_capable(u)
+  if C.is_leader(u) or C.disrupted(u) then return false end
+  if u.hidden then return true end
+  return (u.attack or 0) > 0
+end
+
+-- The pending decision (a table with kind, side, prompt, rule) as a refusal reason, or nil.
+function C.pending_reason()
+  local p = kessel.game.var("pending")
+  if p then
+    return C.reason(p.rule or "4", "a decision is waiting: %s", p.prompt or p.kind or "?")
+  end
+end
+
+-- The column number of a hex (01 = west edge).
+function C.column(hex) return kessel.map.column(hex) end
+
+-- Markers of a kind (and side) placed on the map, as hex -> list of marker ids.
+function C.markers_on_map(kind, side)
+  local out = {}
+  for _, m in ipairs(kessel.markers.all{ kind = kind, side = side, placed = true }) do
+    out[m.hex] = out[m.hex] or {}
+    table.insert(out[m.hex], m.id)
+  end
+  return out
+end
+
+-- Hexes as a list of keys of a hex -> value table.
+function C.keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
 return C

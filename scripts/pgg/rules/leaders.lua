@@ -1,2 +1,194 @@
--- placeholder: being written
-return {}
+-- [10] Soviet leaders. One rating (2 to 5) serves as the leader's command radius [10.35], the most
+-- it can add to an attack [10.36] and its own defence strength [10.2]. Leaders have no attack
+-- strength, count as one step [9.6] and lose every function while disrupted [6.6].
+--
+-- Command radius [10.35]: a line of at most `rating` hexes from the leader to the unit, never into
+-- enemy units, never across lake hexsides, never through a hex in an enemy zone of control unless a
+-- Soviet unit stands there [11.2]; under WBC09 #13 it may enter swamp but not pass through it.
+--
+-- Evacuation [10.4] (optional rule `leader_evacuation`, never under WBC09 #5): once a turn the
+-- Soviet player may take off the map a leader that has no line of supply to the east edge; it comes
+-- back at the start of the next Soviet Movement Phase in entry area X; at most two a game. The
+-- trigger ("no line of supply") and the one-turn delay are the project's reading: the exact wording
+-- is not known.
+local C = require("rules.common")
+local Z = require("rules.zoc")
+local L = {}
+
+-- The leader's working rating: 0 when disrupted or off the map.
+function L.rating(u)
+  if not C.is_leader(u) or not C.on_map(u) or C.disrupted(u) then return 0 end
+  return C.rating(u)
+end
+
+local function lake_step(a, b)
+  if kessel.map.has_side(a, b, "lake") or kessel.map.terrain(b) == "lake" then return nil end
+  return 1
+end
+
+-- The passage rule of Soviet lines (LOC and supply): hexes with German units are closed; hexes in a
+-- German zone of control are closed unless a Soviet unit is there; swamp may be entered, not
+-- crossed, when `swamp_enter_only` is set.
+local function soviet_passage(swamp_enter_only)
+  local ezoc = Z.enemy_zoc(C.SOVIET)
+  local german = C.occupied(C.GERMAN)
+  local soviet = C.occupied(C.SOVIET)
+  return function(h)
+    if german:has(h) then return "blocked" end
+    if ezoc:has(h) and not soviet:has(h) then return "blocked" end
+    if swamp_enter_only and kessel.map.terrain(h) == "swamp" then return "enter" end
+    return nil
+  end
+end
+
+-- Hexes (label → true) within the command radius of some working Soviet leader [10.35].
+function L.command_hexes()
+  local out = {}
+  local passage = soviet_passage(C.option("wbc09_13_loc_not_through_swamp"))
+  for _, l in ipairs(C.units_of(C.SOVIET)) do
+    local r = L.rating(l)
+    if r > 0 then
+      local reach = kessel.paths.reach{ from = l.hex, budget = r, step = lake_step, passage = passage }
+      for h in pairs(reach) do out[h] = true end
+      out[l.hex] = true
+    end
+  end
+  return out
+end
+
+-- Is this Soviet unit inside some working leader's command radius? [10.35]
+function L.in_command(u, hexes)
+  if u.side ~= C.SOVIET then return true end
+  hexes = hexes or L.command_hexes()
+  return hexes[u.hex] == true
+end
+
+-- Leaders of `ids` grouped by hex, and the attack bonus they give [10.36]. The bonus of the
+-- leaders in one hex is capped at the attack of the combat units of that hex in the same attack;
+-- without WBC09 #12 only one leader may lend its rating to the units of one hex.
+-- `combat_strength[hex]` is the (modified) attack of those combat units.
+function L.bonus(leaders, combat_strength)
+  local by_hex = {}
+  for _, l in ipairs(leaders) do
+    by_hex[l.hex] = by_hex[l.hex] or {}
+    table.insert(by_hex[l.hex], l)
+  end
+  local total, notes = 0, {}
+  for hex, list in pairs(by_hex) do
+    local sum = 0
+    for _, l in ipairs(list) do sum = sum + L.rating(l) end
+    local cap = combat_strength[hex] or 0
+    local add = math.min(sum, cap)
+    total = total + add
+    notes[#notes + 1] = string.format("leaders in %s add %d (rating %d, capped at the units' %d) [10.36]", hex, add, sum, cap)
+  end
+  return total, notes
+end
+
+-- Checks the leaders listed in an attack or overrun [10.36]. Returns a list of reasons.
+function L.check_attack_leaders(leaders, combat_units)
+  local reasons = {}
+  local combat_hex, count = {}, {}
+  for _, u in ipairs(combat_units) do combat_hex[u.hex] = true end
+  for _, l in ipairs(leaders) do
+    if C.disrupted(l) then
+      reasons[#reasons + 1] = C.reason("6.6", "%s is disrupted and cannot lead", C.name(l))
+    elseif not combat_hex[l.hex] then
+      reasons[#reasons + 1] = C.reason("10.36", "%s adds to an attack only with combat units of its own hex (%s)", C.name(l), l.hex)
+    end
+    count[l.hex] = (count[l.hex] or 0) + 1
+    if count[l.hex] == 2 and not C.option("wbc09_12_multiple_leaders") then
+      reasons[#reasons + 1] = C.reason("10.36", "only one leader in %s may add to the attack (WBC09 #12 allows several)", l.hex)
+    end
+  end
+  return reasons
+end
+
+-- Evacuation [10.4] -----------------------------------------------------------------------------
+
+-- Does the leader have a line of supply of any length to the east edge? [11.2]
+function L.line_to_east(l)
+  local found = kessel.paths.trace{
+    from = l.hex, step = lake_step, passage = soviet_passage(true),
+    target = function(h) return kessel.map.on_edge(h, "east") end,
+  }
+  return found ~= nil
+end
+
+local function evacuation_on()
+  return C.option("leader_evacuation") and not C.option("wbc09_05_no_leader_evacuation")
+end
+
+local function evac_reasons(a)
+  if not evacuation_on() then
+    if C.option("wbc09_05_no_leader_evacuation") then
+      return C.reason("WBC09 #5", "leader evacuation is not in effect (WBC09 #5)")
+    end
+    return C.reason("10.4", "leader evacuation is an optional rule that is off (option leader_evacuation)")
+  end
+  if kessel.game.var("pending") then return C.reason("9.6", "a combat decision is waiting") end
+  if C.phasing() ~= C.SOVIET or not C.in_movement_phase() then
+    return C.reason("10.4", "a leader is evacuated in the Soviet Movement Phase")
+  end
+  local l = kessel.units.get(a.leader or "")
+  if not l or not C.is_leader(l) or l.side ~= C.SOVIET or not C.on_map(l) then
+    return C.reason("10.4", "only a Soviet leader on the map may be evacuated")
+  end
+  local done = kessel.game.var("evacuations") or {}
+  if #done >= 2 then return C.reason("10.4", "two leaders have already been evacuated this game") end
+  for _, e in ipairs(done) do
+    if e.turn == kessel.game.turn() then
+      return C.reason("10.4", "a leader was already evacuated this turn")
+    end
+  end
+  if L.line_to_east(l) then
+    return C.reason("10.4", "%s still has a line of supply to the east edge", C.name(l))
+  end
+end
+
+kessel.action{
+  kind = "evacuate", rule = "10.4", description = "evacuate a cut-off Soviet leader (optional rule)",
+  validate = evac_reasons,
+  apply = function(a)
+    local l = kessel.units.get(a.leader)
+    local done = kessel.game.var("evacuations") or {}
+    done[#done + 1] = { id = l.id, turn = kessel.game.turn(), returns = kessel.game.turn() + 1 }
+    kessel.emit.var("evacuations", done)
+    kessel.emit.withdraw(l.id)
+    kessel.emit.note("10.4", C.name(l) .. " evacuated from " .. l.hex .. "; returns next turn at X")
+  end,
+  enumerate = function(side)
+    local out = {}
+    if side and side ~= C.SOVIET then return out end
+    if not evacuation_on() or kessel.game.var("pending") then return out end
+    for _, l in ipairs(C.units_of(C.SOVIET)) do
+      if C.is_leader(l) and not evac_reasons{ leader = l.id } then
+        out[#out + 1] = { kind = "evacuate", leader = l.id }
+      end
+    end
+    return out
+  end,
+}
+
+-- Evacuated leaders come back at the start of the Soviet Movement Phase of the next turn.
+kessel.on("step_start", function()
+  if kessel.game.step().id ~= "soviet_movement" then return end
+  local done = kessel.game.var("evacuations")
+  if not done then return end
+  local area = kessel.map.area("X") or {}
+  for _, e in ipairs(done) do
+    if not e.back and e.returns <= kessel.game.turn() then
+      for _, h in ipairs(area) do
+        if not C.enemy_at(h, C.SOVIET) then
+          kessel.emit.place(e.id, h)
+          kessel.emit.note("10.4", e.id .. " returns from evacuation at " .. h)
+          e.back = true
+          break
+        end
+      end
+    end
+  end
+  kessel.emit.var("evacuations", done)
+end)
+
+return L

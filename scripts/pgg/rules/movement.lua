@@ -1,2 +1,530 @@
--- placeholder: being written
-return {}
+-- [6] Movement, with the first-turn rules [5.2] and reinforcement entry [14.3].
+--
+-- A `move` action moves a stack: `units` (ids in one hex, or pending reinforcements) along `path`.
+-- A path of one non-adjacent hex means "to there by the cheapest way"; otherwise every hex of the
+-- path is a step that must be adjacent to the one before. Each unit pays the terrain effects chart
+-- for its own class [6.7] (the declared costs in init.lua), +1 MP to enter a hex holding an enemy
+-- interdiction marker [13.3]; a stack may move in several legs a phase, never spending more than
+-- its movement allowance [6.1], halved when out of supply [11.3].
+--
+-- Prohibitions: only in the owner's Movement Phase, and in the Mechanized Movement Phase only
+-- German mechanized types [4]; never into enemy units [6.1]; entering an enemy ZOC ends the move
+-- and a unit never leaves one voluntarily [6.22]; disrupted units don't move [6.6]; a leader enters
+-- an enemy ZOC only together with an attack-capable unit [8]; on turns 1-6 no Soviet unit enters
+-- columns 01-02 [6.4] (supply and leader lines may still be traced there).
+--
+-- MP spent are kept per unit in the unit var `mp_spent`, counted in HALF movement points (unit vars
+-- are integers and road costs are ½ MP); read them through `M.mp_left` and change them through
+-- `M.spend`. The var is cleared at the start of every Movement Phase.
+local C = require("rules.common")
+local Z = require("rules.zoc")
+local S = require("rules.supply")
+local SEQ = require("rules.sequence")
+local M = {}
+
+-- First-turn armies [5.2], by formation.
+M.ARMY_ROLL = { ["16 Army"] = "first_turn_16", ["19 Army"] = "first_turn_19" }
+M.ARMY_FULL_MA = { ["13 Army"] = true, ["20 Army"] = true }
+
+-- Movement allowance and MP ----------------------------------------------------------------------
+
+-- Movement allowance this phase: printed, halved (rounded down, at least 1) out of supply [11.3].
+function M.ma(u)
+  local ma = C.base_ma(u)
+  if S.is_oos(u) then ma = math.max(1, math.floor(ma / 2)) end
+  return ma
+end
+
+function M.spent(u) return ((u.vars and u.vars.mp_spent) or 0) / 2 end
+
+-- MP a unit still has this phase.
+function M.mp_left(unit)
+  local u = type(unit) == "string" and kessel.units.get(unit) or unit
+  return math.max(0, M.ma(u) - M.spent(u))
+end
+
+-- Charges `mp` to each unit (call inside an action's apply).
+function M.spend(unit_ids, mp)
+  for _, id in ipairs(unit_ids) do
+    local u = kessel.units.get(id)
+    local half = ((u.vars and u.vars.mp_spent) or 0) + math.ceil(mp * 2 - 1e-9)
+    kessel.emit.unit_var(id, "mp_spent", half)
+  end
+end
+
+-- Phases and first-turn rules --------------------------------------------------------------------
+
+local function is_t1(u, set)
+  return kessel.game.turn() == 1 and u.side == C.SOVIET and u.enter_turn == nil and set[u.formation or ""] ~= nil
+end
+function M.first_turn_full_ma(u) return is_t1(u, M.ARMY_FULL_MA) end
+function M.first_turn_roll_var(u) return is_t1(u, M.ARMY_ROLL) and M.ARMY_ROLL[u.formation] or nil end
+
+-- On turn 1 the German places his air markers before the Soviet moves [13.2].
+function M.initial_air_pending()
+  if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return false end
+  if kessel.game.var("air_initial_done") then return false end
+  return #kessel.markers.all{ kind = "air_interdiction", side = C.GERMAN, placed = false } > 0
+    and #kessel.markers.all{ kind = "air_interdiction", side = C.GERMAN, placed = true } < 3
+end
+
+-- Why a unit may not move at all now, or nil. `entering` = it comes on as a reinforcement.
+function M.cannot_move(u, entering)
+  if not C.in_movement_phase() then return C.reason("4", "units move only in a Movement Phase") end
+  if u.side ~= C.phasing() then return C.reason("4", "%s is not the phasing player's unit", C.name(u)) end
+  if C.step_is("german_mech_movement") and not C.is_mech(u) then
+    return C.reason("4", "%s is not a mechanized unit: only panzer, motorized and cavalry units move in the Mechanized Movement Phase", C.name(u))
+  end
+  if C.disrupted(u) then return C.reason("6.6", "%s is disrupted and may not move", C.name(u)) end
+  if u.side == C.SOVIET and M.initial_air_pending() then
+    return C.reason("13.2", "the German player first places his air interdiction markers")
+  end
+  if not entering then
+    local var = M.first_turn_roll_var(u)
+    if var then
+      local roll = kessel.game.var(var)
+      if roll == nil then
+        return C.reason("5.2", "the first-turn die roll for the %s has not been made (first_turn_roll)", u.formation)
+      end
+    end
+  end
+  if M.mp_left(u) <= 0 then return C.reason("6.1", "%s has no movement points left", C.name(u)) end
+end
+
+-- Rule context for a moving group --------------------------------------------------------------
+
+-- The rule sets for `units` of `side` moving from `from`: forbid / stop / surcharge lists in
+-- kessel.paths.field form, a step hook and a cannot_leave reason.
+function M.context(units, from)
+  local side = units[1].side
+  local turn = kessel.game.turn()
+  local ctx = { side = side, forbid = {}, stop = {}, surcharge = {}, from = from }
+  local ezoc = Z.enemy_zoc(side)
+  ctx.ezoc = ezoc
+  ctx.forbid[#ctx.forbid + 1] = { set = C.occupied(C.other(side)), rule = "6.1", message = "the hex holds enemy units" }
+  local t1_full = false
+  for _, u in ipairs(units) do if M.first_turn_full_ma(u) then t1_full = true end end
+  ctx.t1_full = t1_full
+  if side == C.SOVIET and turn <= 6 and not t1_full then
+    local cols = {}
+    for _, h in ipairs(kessel.map.hexes()) do if C.column(h) <= 2 then cols[#cols + 1] = h end end
+    ctx.forbid[#ctx.forbid + 1] = { set = cols, rule = "6.4", message = "on turns 1-6 no Soviet unit may enter columns 01-02" }
+  end
+  local capable = false
+  for _, u in ipairs(units) do if C.attack_capable(u) then capable = true end end
+  if not capable then
+    ctx.forbid[#ctx.forbid + 1] = { set = ezoc, rule = "8",
+      message = "a leader may enter an enemy ZOC only together with an attack-capable unit" }
+  end
+  if t1_full then
+    local visited = {}
+    for _, u in ipairs(units) do
+      for f in pairs(u.flags) do
+        local h = f:match("^t1v_(%d+)$")
+        if h then visited[#visited + 1] = h end
+      end
+    end
+    visited[#visited + 1] = from
+    ctx.forbid[#ctx.forbid + 1] = { set = visited, rule = "5.2",
+      message = "on the first turn the 13th and 20th Armies may not re-enter a hex" }
+    ctx.hook = function(a, b)
+      local d = kessel.hex.direction(a, b)
+      if d == "NW" or d == "SW" then
+        return false, "on the first turn the 13th and 20th Armies move only north, south or east", "5.2"
+      end
+    end
+  end
+  ctx.stop[1] = { set = ezoc, rule = "6.22", message = "entered enemy ZOC", messages = Z.zoc_messages(side) }
+  local marker_kind = side == C.SOVIET and "air_interdiction" or "soviet_interdiction"
+  local marked = C.keys(C.markers_on_map(marker_kind, C.other(side)))
+  if #marked > 0 then ctx.surcharge[1] = { set = marked, mp = 1, rule = "13.3" } end
+  ctx.marked = kessel.hexset(marked)
+  if from and ezoc:has(from) then
+    ctx.cannot_leave = C.reason("6.22", "the stack is in an enemy ZOC and may not leave it voluntarily")
+  end
+  return ctx
+end
+
+-- Groups units by movement class with the smallest budget of each class.
+local function by_class(units, budget_of)
+  local out, order = {}, {}
+  for _, u in ipairs(units) do
+    local cl = C.class(u)
+    if not out[cl] then out[cl] = { class = cl, budget = math.huge, units = {} }; order[#order + 1] = cl end
+    out[cl].budget = math.min(out[cl].budget, budget_of(u))
+    table.insert(out[cl].units, u)
+  end
+  local list = {}
+  for _, cl in ipairs(order) do list[#list + 1] = out[cl] end
+  return list
+end
+
+-- A field over several movement classes: a hex is reachable if every class reaches it.
+local Multi = {}
+Multi.__index = Multi
+function Multi:cost(h)
+  local worst = nil
+  for _, g in ipairs(self.groups) do
+    local c = g.field:cost(h)
+    if c == nil then return nil end
+    worst = math.max(worst or 0, c)
+  end
+  return worst
+end
+function Multi:path(h)
+  if self:cost(h) == nil then return nil end
+  return self.groups[1].field:path(h)
+end
+function Multi:stops(h)
+  for _, g in ipairs(self.groups) do if g.field:stops(h) then return true end end
+  return false
+end
+function Multi:why_not(h)
+  for _, g in ipairs(self.groups) do
+    local w = g.field:why_not(h)
+    if w then return w end
+  end
+  return nil
+end
+function Multi:reachable()
+  local out = nil
+  for _, g in ipairs(self.groups) do
+    local r = g.field:reachable()
+    if out == nil then out = r else
+      for h, c in pairs(out) do
+        if r[h] == nil then out[h] = nil else out[h] = math.max(c, r[h]) end
+      end
+    end
+  end
+  return out or {}
+end
+-- The field of the class a unit moves with.
+function Multi:field_of(u)
+  for _, g in ipairs(self.groups) do if g.class == C.class(u) then return g.field end end
+end
+
+-- Builds the movement field of `units` from `from` with `budget_of(u)` (defaults: mp left).
+function M.build_field(units, from, budget_of, ctx)
+  ctx = ctx or M.context(units, from)
+  local groups = by_class(units, budget_of or M.mp_left)
+  for _, g in ipairs(groups) do
+    g.field = kessel.paths.field{
+      from = from, budget = math.max(0, g.budget), class = g.class, side = ctx.side,
+      stop = ctx.stop, forbid = ctx.forbid, surcharge = ctx.surcharge,
+      cannot_leave = ctx.cannot_leave, hook = ctx.hook,
+    }
+  end
+  return setmetatable({ groups = groups, ctx = ctx }, Multi)
+end
+
+-- The stack's movement field with every rule applied (the contract other modules use).
+function M.field(unit_ids)
+  local units = {}
+  for _, id in ipairs(unit_ids) do units[#units + 1] = kessel.units.get(id) end
+  return M.build_field(units, units[1].hex)
+end
+
+-- Cost of one step a -> b for a class, from the declared costs (nil = prohibited).
+local function step_cost(class, side, a, b)
+  local t = kessel.paths.trace{
+    from = a, budget = 100, step = { class = class, side = side },
+    passage = function(h) return h == b and "open" or "blocked" end, target = { b },
+  }
+  return t and t.cost or nil
+end
+
+-- Checks an explicit path step by step; returns per-class costs or a reason.
+local function check_path(units, from, path, ctx, budget_of)
+  local groups = by_class(units, budget_of or M.mp_left)
+  if ctx.cannot_leave then return nil, ctx.cannot_leave end
+  local spent = {}
+  local prev = from
+  for i, h in ipairs(path) do
+    if not kessel.hex.valid(h) then return nil, C.reason("6.1", "%s is not a hex of the map", tostring(h)) end
+    if not kessel.hex.adjacent(prev, h) then
+      return nil, C.reason("6.1", "%s is not adjacent to %s: a path is a chain of adjacent hexes", h, prev)
+    end
+    if i > 1 and ctx.ezoc:has(prev) then
+      local msg = Z.zoc_messages(ctx.side)[prev] or "entered enemy ZOC"
+      return nil, C.reason("6.22", "stop: %s at %s; movement ends there", msg, prev)
+    end
+    for _, f in ipairs(ctx.forbid) do
+      local set = type(f.set) == "table" and kessel.hexset(f.set) or f.set
+      if set:has(h) then return nil, C.reason(f.rule, "cannot enter %s: %s", h, f.message) end
+    end
+    if ctx.hook then
+      local ok, msg, rule = ctx.hook(prev, h)
+      if ok == false then return nil, C.reason(rule, "cannot enter %s: %s", h, msg) end
+    end
+    local extra = ctx.marked:has(h) and 1 or 0
+    for _, g in ipairs(groups) do
+      local c = step_cost(g.class, ctx.side, prev, h)
+      if c == nil then
+        local sides = kessel.map.sides(prev, h)
+        local why = C.contains(sides, "lake") and "lake hexsides may not be crossed" or "lake hexes may not be entered"
+        return nil, C.reason("6.7", "cannot enter %s: %s", h, why)
+      end
+      spent[g.class] = (spent[g.class] or 0) + c + extra
+      if spent[g.class] > g.budget + 1e-9 then
+        return nil, C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left", h,
+          spent[g.class], C.name(g.units[1]), g.budget)
+      end
+    end
+    prev = h
+  end
+  return spent
+end
+
+-- Resolves a move into {units, from, entering, legs = {unit id -> {path, cost}}} or a reason.
+function M.plan(a)
+  local pr = C.pending_reason()
+  if pr then return nil, pr end
+  local ids = a.units or (a.unit and { a.unit }) or {}
+  if #ids == 0 then return nil, C.reason("6.1", "no units to move") end
+  local path = a.path or {}
+  if #path == 0 then return nil, C.reason("6.1", "no path given") end
+  local units = {}
+  for _, id in ipairs(ids) do
+    local u = kessel.units.get(id)
+    if not u then return nil, C.reason("6.1", "no unit `%s`", tostring(id)) end
+    units[#units + 1] = u
+  end
+  local entering = units[1].location == "pending"
+  local from = units[1].hex
+  for _, u in ipairs(units) do
+    if (u.location == "pending") ~= entering then
+      return nil, C.reason("6.1", "units on the map and reinforcements move separately")
+    end
+    if not entering and (u.location ~= "map" or u.hex ~= from) then
+      return nil, C.reason("6.1", "%s is not in %s with the rest of the stack", C.name(u), tostring(from))
+    end
+    if u.side ~= units[1].side then return nil, C.reason("6.1", "units of both sides cannot move together") end
+  end
+  for _, u in ipairs(units) do
+    local r = M.cannot_move(u, entering)
+    if r then return nil, r end
+  end
+  local budget_of = M.mp_left
+  local dest = path[#path]
+  local plan = { units = units, entering = entering, legs = {}, dest = dest }
+  if entering then
+    local R = require("rules.reinforcements")
+    local entry, why = R.entry_check(units, path[1])
+    if not entry then return nil, why end
+    -- entering costs the entry hex's terrain; the rest is an ordinary move from there
+    local costs = {}
+    for _, u in ipairs(units) do
+      local c = R.entry_cost(u, entry)
+      if c == nil then return nil, C.reason("6.7", "%s cannot enter %s (prohibited terrain)", C.name(u), entry) end
+      if c > M.mp_left(u) then return nil, C.reason("6.1", "%s needs %s MP to enter %s, has %s", C.name(u), c, entry, M.mp_left(u)) end
+      costs[u.id] = c
+    end
+    budget_of = function(u) return M.mp_left(u) - costs[u.id] end
+    from = entry
+    plan.entry, plan.entry_costs = entry, costs
+    local ctx = M.context(units, from)
+    ctx.cannot_leave = nil
+    if ctx.ezoc:has(entry) and #path > 1 then
+      return nil, C.reason("6.22", "stop: %s at %s; movement ends there", Z.zoc_messages(units[1].side)[entry] or "entered enemy ZOC", entry)
+    end
+    for _, f in ipairs(ctx.forbid) do
+      local set = type(f.set) == "table" and kessel.hexset(f.set) or f.set
+      if f.rule ~= "5.2" and set:has(entry) then return nil, C.reason(f.rule, "cannot enter %s: %s", entry, f.message) end
+    end
+    path = { table.unpack(path, 2) }
+    plan.ctx = ctx
+    if #path == 0 then
+      for _, u in ipairs(units) do plan.legs[u.id] = { path = {}, cost = costs[u.id] } end
+      plan.from = from
+      return plan
+    end
+  end
+  plan.from = from
+  local ctx = plan.ctx or M.context(units, from)
+  plan.ctx = ctx
+  -- first-turn standing armies [5.2]: one hex only, and only to cure overstacking
+  for _, u in ipairs(units) do
+    local var = M.first_turn_roll_var(u)
+    if var and kessel.game.var(var) == "stand" then
+      local ST = require("rules.stacking")
+      if ST.check_hex(u.hex) == nil then
+        return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may move only to cure overstacking", u.formation, C.name(u))
+      end
+      if #path ~= 1 or not kessel.hex.adjacent(from, dest) or M.spent(u) > 0 then
+        return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may shift one hex only", u.formation, C.name(u))
+      end
+    end
+  end
+  if ctx.t1_full and C.column(dest) <= 2 then
+    return nil, C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02")
+  end
+  if #path == 1 and not kessel.hex.adjacent(from, dest) then
+    local field = M.build_field(units, from, budget_of, ctx)
+    if field:cost(dest) == nil then
+      local why = field:why_not(dest) or { message = "no way there" }
+      local msg = why.message
+      if why.kind == "beyond_stop" then msg = "stop: " .. msg end
+      return nil, { rule = why.rule or "6.1", message = "cannot reach " .. dest .. ": " .. msg }
+    end
+    for _, u in ipairs(units) do
+      local f = field:field_of(u)
+      plan.legs[u.id] = { path = f:path(dest), cost = f:cost(dest) + (plan.entry_costs and plan.entry_costs[u.id] or 0) }
+    end
+    return plan
+  end
+  local spent, why = check_path(units, from, path, ctx, budget_of)
+  if not spent then return nil, why end
+  for _, u in ipairs(units) do
+    plan.legs[u.id] = { path = path, cost = spent[C.class(u)] + (plan.entry_costs and plan.entry_costs[u.id] or 0) }
+  end
+  return plan
+end
+
+-- Applies a plan: places entering units, moves each unit along its path, charges MP, records
+-- first-turn hexes and rail cuts (rail.lua) and clears rail cuts a Soviet unit enters [6.37].
+function M.execute(plan, a)
+  local turn = kessel.game.turn()
+  for _, u in ipairs(plan.units) do
+    local leg = plan.legs[u.id]
+    if plan.entering then
+      kessel.emit.place(u.id, plan.entry)
+      kessel.emit.unit_var(u.id, "entered_turn", turn)
+    end
+    if #leg.path > 0 then kessel.emit.move(u.id, leg.path, leg.cost) end
+    M.spend({ u.id }, leg.cost)
+    if M.first_turn_full_ma(u) then
+      kessel.emit.flag(u.id, "t1v_" .. plan.from)
+      for _, h in ipairs(leg.path) do kessel.emit.flag(u.id, "t1v_" .. h) end
+    end
+  end
+  local Rail = require("rules.rail")
+  Rail.after_move(plan, a)
+end
+
+kessel.action{
+  kind = "move", rule = "6.1", description = "move a stack (or bring on reinforcements) along a path",
+  validate = function(a)
+    local plan, why = M.plan(a)
+    if not plan then return why end
+    local Rail = require("rules.rail")
+    return Rail.check_cut_request(plan, a)
+  end,
+  apply = function(a)
+    local plan = assert(M.plan(a))
+    M.execute(plan, a)
+  end,
+  enumerate = function(side)
+    return M.enumerate()
+  end,
+}
+
+-- Units of the phasing side in `hex` that could move now.
+local function movers_at(hex)
+  local out, standing = {}, {}
+  for _, u in ipairs(kessel.units.at(hex)) do
+    if M.cannot_move(u) == nil then
+      local var = M.first_turn_roll_var(u)
+      if var == nil or kessel.game.var(var) == "move" then out[#out + 1] = u
+      else standing[#standing + 1] = u end
+    end
+  end
+  return out, standing
+end
+
+-- One move per reachable destination per stack, plus reinforcement entries.
+function M.enumerate()
+  local out = {}
+  if not C.in_movement_phase() or kessel.game.var("pending") then return out end
+  local side = C.phasing()
+  local seen = {}
+  for _, u in ipairs(C.units_of(side)) do
+    if not seen[u.hex] then
+      seen[u.hex] = true
+      local movers, standing = movers_at(u.hex)
+      -- a standing first-turn army only shifts single units one hex to cure overstacking [5.2]
+      for _, x in ipairs(standing) do
+        for _, n in ipairs(kessel.hex.neighbors(x.hex)) do
+          local a = { kind = "move", units = { x.id }, path = { n } }
+          if M.plan(a) then out[#out + 1] = a end
+        end
+      end
+      if #movers > 0 then
+        local field = M.build_field(movers, u.hex)
+        local ids = C.ids(movers)
+        for _, h in ipairs(C.keys(field:reachable())) do
+          if not (field.ctx.t1_full and C.column(h) <= 2) then
+            out[#out + 1] = { kind = "move", units = ids, path = { h } }
+          end
+        end
+      end
+    end
+  end
+  local R = require("rules.reinforcements")
+  for _, e in ipairs(R.entry_moves(side)) do out[#out + 1] = e end
+  return out
+end
+
+-- The first-turn roll for the 16th and 19th Armies [5.2] -------------------------------------
+
+-- Rolls for each army not yet rolled (inside an apply or a setup hook).
+function M.roll_first_turn()
+  for formation, var in pairs(M.ARMY_ROLL) do
+    if kessel.game.var(var) == nil then
+      local r = kessel.dice.roll("first turn: " .. formation .. " (1-3 moves, 4-6 stands) [5.2]")
+      kessel.emit.var(var, r <= 3 and "move" or "stand")
+      kessel.emit.note("5.2", string.format("%s rolls %d: it %s on the first turn", formation, r, r <= 3 and "moves" or "stands"))
+    end
+  end
+end
+
+local function roll_needed()
+  if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return false end
+  for _, var in pairs(M.ARMY_ROLL) do if kessel.game.var(var) == nil then return true end end
+  return false
+end
+
+kessel.action{
+  kind = "first_turn_roll", rule = "5.2", description = "roll for the 16th and 19th Armies' first-turn movement",
+  validate = function(a)
+    if not roll_needed() then return C.reason("5.2", "the first-turn roll is made once, in the first Soviet Movement Phase") end
+  end,
+  apply = function(a) M.roll_first_turn() end,
+  enumerate = function(side)
+    if roll_needed() then return { { kind = "first_turn_roll" } } end
+    return {}
+  end,
+}
+
+kessel.on("setup", function()
+  if kessel.game.turn() == 1 and C.step_is("soviet_movement") then M.roll_first_turn() end
+end)
+
+-- The 13th and 20th Armies must spend their whole movement allowance on turn 1 [5.2]: the phase
+-- may not end while one of them has MP left and somewhere to go.
+function M.end_phase_problems()
+  local out = {}
+  if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return out end
+  for _, u in ipairs(C.units_of(C.SOVIET)) do
+    if M.first_turn_full_ma(u) and M.cannot_move(u) == nil then
+      local field = M.build_field({ u }, u.hex)
+      local can = false
+      for h in pairs(field:reachable()) do if C.column(h) > 2 then can = true; break end end
+      if can then
+        out[#out + 1] = C.reason("5.2", "%s (%s) must spend its full movement allowance on the first turn (%s MP left)",
+          C.name(u), u.formation, M.mp_left(u))
+      end
+    end
+  end
+  return out
+end
+SEQ.add_end_phase_check(M.end_phase_problems)
+
+-- Phase bookkeeping: fresh MP each Movement Phase; disruption removal [6.6].
+kessel.on("step_start", function()
+  if C.in_movement_phase() then kessel.emit.clear_unit_var("mp_spent") end
+  if C.step_is("soviet_disruption_removal", "german_disruption_removal") then
+    kessel.emit.clear_flag("disrupted", C.phasing())
+  end
+end)
+
+return M

@@ -1,2 +1,247 @@
--- placeholder: being written
-return {}
+-- [6.3] Soviet rail movement and [6.37] German rail cuts.
+--
+-- Rail movement (`rail_move`, Soviet Movement Phase only): a stack in a rail hex moves along
+-- railway hexsides up to 30 rail hexes, ending on the railway; terrain is ignored; it may never
+-- enter or pass an enemy ZOC or enemy units; a hex with a German air interdiction marker costs 4 of
+-- the 30 [13.3]. Each turn at most 8 combat units may move by rail, a tank or mechanized division
+-- counting 3; leaders go free. A unit moving by rail does nothing else that phase (it must not
+-- have moved before, and its movement ends). On turns 1-6 columns 01-02 stay closed [6.4]; the
+-- 13th and 20th Armies may not use rail on turn 1 [5.2].
+--
+-- Rail cuts [6.37]: a German unit moving into or through a rail hex may place one of the six rail
+-- cut markers there (`rail_cut = hex` on its move). Soviets can't move by rail into or through a
+-- cut; a Soviet combat unit entering the hex by normal movement removes it. WBC09 #6
+-- (`wbc09_06_rail_break_relocation`): when all six are down, the German may lift any of them
+-- (`lift = hex`) and place it where he is moving now.
+local C = require("rules.common")
+local Z = require("rules.zoc")
+local RL = {}
+
+RL.MAX_HEXES, RL.MAX_UNITS, RL.ARMOUR_COUNTS, RL.AIR_COST = 30, 8, 3, 4
+
+function RL.is_rail(hex) return kessel.map.has_link(hex, "railway") end
+
+-- Rail cut markers on the map: hex -> marker id.
+function RL.cuts()
+  local out = {}
+  for _, m in ipairs(kessel.markers.all{ kind = "rail_cut", placed = true }) do out[m.hex] = m.id end
+  return out
+end
+
+-- How many of the 8 a unit uses.
+function RL.weight(u)
+  if C.is_leader(u) then return 0 end
+  if C.utype(u).armour then return RL.ARMOUR_COUNTS end
+  return 1
+end
+
+function RL.used_this_turn()
+  local v = kessel.game.var("rail_units")
+  if type(v) == "table" and v.turn == kessel.game.turn() then return v.used or 0 end
+  return 0
+end
+
+-- Rail cuts requested on a German move -----------------------------------------------------------
+
+function RL.check_cut_request(plan, a)
+  if not a.rail_cut then return nil end
+  local hex = a.rail_cut
+  if plan.units[1].side ~= C.GERMAN then return C.reason("6.37", "only German units cut railways") end
+  local on_path = plan.entry == hex
+  for _, leg in pairs(plan.legs) do
+    if C.contains(leg.path, hex) then on_path = true end
+  end
+  if not on_path then return C.reason("6.37", "a rail cut goes in a hex the unit moves into or through; %s is not on its path", hex) end
+  if not RL.is_rail(hex) then return C.reason("6.37", "%s is not a rail hex", hex) end
+  local cuts = RL.cuts()
+  if cuts[hex] then return C.reason("6.37", "%s is already cut", hex) end
+  local free = kessel.markers.all{ kind = "rail_cut", placed = false }
+  if a.lift then
+    if not C.option("wbc09_06_rail_break_relocation") then
+      return C.reason("6.37", "rail cuts can't be lifted and moved (WBC09 #6 is off)")
+    end
+    if not cuts[a.lift] then return C.reason("WBC09 #6", "there is no rail cut in %s to lift", a.lift) end
+  elseif #free == 0 then
+    if C.option("wbc09_06_rail_break_relocation") then
+      return C.reason("WBC09 #6", "all six rail cuts are on the map: name one to lift (lift = hex)")
+    end
+    return C.reason("6.37", "all six rail cut markers are on the map")
+  end
+end
+
+-- After a move: German cut placed; Soviet combat units entering cut hexes repair them.
+function RL.after_move(plan, a)
+  local side = plan.units[1].side
+  if side == C.SOVIET then
+    local cuts = RL.cuts()
+    for _, u in ipairs(plan.units) do
+      if C.is_combat_unit(u) then
+        local hexes = { table.unpack(plan.legs[u.id].path) }
+        if plan.entry then hexes[#hexes + 1] = plan.entry end
+        for _, h in ipairs(hexes) do
+          if cuts[h] then
+            kessel.emit.marker(cuts[h], nil)
+            kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h)
+            cuts[h] = nil
+          end
+        end
+      end
+    end
+  elseif a.rail_cut then
+    local id
+    if a.lift then
+      id = RL.cuts()[a.lift]
+    else
+      id = kessel.markers.all{ kind = "rail_cut", placed = false }[1].id
+    end
+    kessel.emit.marker(id, a.rail_cut)
+    kessel.emit.note(a.lift and "WBC09 #6" or "6.37", "railway cut at " .. a.rail_cut .. (a.lift and (" (lifted from " .. a.lift .. ")") or ""))
+  end
+end
+
+-- Rail movement ---------------------------------------------------------------------------------
+
+-- Trace rules for a Soviet rail move: step along railway hexsides (4 for an air marker hex),
+-- blocked by enemy units, enemy ZOC, rail cuts and (turns 1-6) columns 01-02.
+local function rail_rules()
+  local blocked = C.occupied(C.GERMAN):union(Z.enemy_zoc(C.SOVIET))
+  for h in pairs(RL.cuts()) do blocked:add(h) end
+  if kessel.game.turn() <= 6 then
+    for _, h in ipairs(kessel.map.hexes()) do if C.column(h) <= 2 then blocked:add(h) end end
+  end
+  local air = C.markers_on_map("air_interdiction", C.GERMAN)
+  local step = function(a, b)
+    if not kessel.map.has_side(a, b, "railway") then return nil end
+    return air[b] and RL.AIR_COST or 1
+  end
+  return blocked, step, air
+end
+
+-- Why a rail move is refused, or nil and the path and its cost in rail hexes.
+function RL.plan(a)
+  local M = require("rules.movement")
+  local pr = C.pending_reason()
+  if pr then return nil, pr end
+  if not C.step_is("soviet_movement") then return nil, C.reason("6.3", "only the Soviet player moves by rail, in his Movement Phase") end
+  local ids = a.units or (a.unit and { a.unit }) or {}
+  if #ids == 0 then return nil, C.reason("6.3", "no units to move") end
+  local path = a.path or {}
+  if #path == 0 then return nil, C.reason("6.3", "no destination given") end
+  local units, weight, from = {}, 0, nil
+  for _, id in ipairs(ids) do
+    local u = kessel.units.get(id)
+    if not u or not C.on_map(u) then return nil, C.reason("6.3", "unit `%s` is not on the map", tostring(id)) end
+    from = from or u.hex
+    if u.hex ~= from then return nil, C.reason("6.3", "%s is not in %s with the rest of the stack", C.name(u), from) end
+    local r = M.cannot_move(u)
+    if r then return nil, r end
+    if M.first_turn_full_ma(u) then return nil, C.reason("5.2", "the 13th and 20th Armies may not use rail movement on the first turn") end
+    local var = M.first_turn_roll_var(u)
+    if var and kessel.game.var(var) ~= "move" then
+      return nil, C.reason("5.2", "the %s rolled to stand on the first turn", u.formation)
+    end
+    if M.spent(u) > 0 then return nil, C.reason("6.3", "%s has already moved this phase and may not move by rail", C.name(u)) end
+    weight = weight + RL.weight(u)
+    units[#units + 1] = u
+  end
+  if not RL.is_rail(from) then return nil, C.reason("6.3", "rail movement starts in a rail hex; %s is not one", from) end
+  if Z.enemy_zoc(C.SOVIET):has(from) then return nil, C.reason("6.3", "rail movement may not start in an enemy ZOC (%s)", from) end
+  local used = RL.used_this_turn()
+  if used + weight > RL.MAX_UNITS then
+    return nil, C.reason("6.3", "rail capacity: %d of 8 used this turn, this stack needs %d (tank and mechanized divisions count 3)", used, weight)
+  end
+  local blocked, step, air = rail_rules()
+  local dest = path[#path]
+  local full, cost
+  if #path == 1 and not kessel.hex.adjacent(from, dest) then
+    local t = kessel.paths.trace{ from = from, budget = RL.MAX_HEXES, step = step, passage = { blocked = blocked }, target = { dest } }
+    if not t then
+      if not RL.is_rail(dest) then return nil, C.reason("6.3", "rail movement ends in a rail hex; %s is not one", dest) end
+      local why = RL.why_not(from, dest, blocked, step)
+      return nil, why
+    end
+    full, cost = t.path, t.cost
+  else
+    cost, full = 0, path
+    local prev = from
+    for _, h in ipairs(path) do
+      if not kessel.hex.adjacent(prev, h) then return nil, C.reason("6.3", "%s is not adjacent to %s", h, prev) end
+      local c = step(prev, h)
+      if c == nil then return nil, C.reason("6.3", "no railway between %s and %s", prev, h) end
+      if blocked:has(h) then return nil, RL.block_reason(h) end
+      cost = cost + c
+      prev = h
+    end
+    if cost > RL.MAX_HEXES then return nil, C.reason("6.3", "the rail move costs %d of 30 rail hexes", cost) end
+  end
+  return { units = units, path = full, cost = cost, weight = weight, from = from }
+end
+
+function RL.block_reason(h)
+  if C.enemy_at(h, C.SOVIET) then return C.reason("6.3", "%s holds German units", h) end
+  if RL.cuts()[h] then return C.reason("6.37", "the railway is cut at %s", h) end
+  if Z.enemy_zoc(C.SOVIET):has(h) then return C.reason("6.3", "rail movement may not enter an enemy ZOC (%s)", h) end
+  return C.reason("6.4", "on turns 1-6 no Soviet unit may enter columns 01-02 (%s)", h)
+end
+
+-- Explains why `dest` can't be reached by rail: the first blocked hex on the open-rail route, or
+-- the distance.
+function RL.why_not(from, dest, blocked, step)
+  local open = kessel.paths.trace{ from = from, budget = 1e6, step = step, target = { dest } }
+  if not open then return C.reason("6.3", "no railway leads from %s to %s", from, dest) end
+  for _, h in ipairs(open.path) do
+    if blocked:has(h) then return RL.block_reason(h) end
+  end
+  return C.reason("6.3", "%s is %d rail hexes away (30 at most; an air interdiction marker counts 4)", dest, open.cost)
+end
+
+kessel.action{
+  kind = "rail_move", rule = "6.3", description = "move a Soviet stack by rail",
+  validate = function(a)
+    local plan, why = RL.plan(a)
+    if not plan then return why end
+  end,
+  apply = function(a)
+    local plan = assert(RL.plan(a))
+    for _, u in ipairs(plan.units) do
+      kessel.emit.move(u.id, plan.path, 0)
+      kessel.emit.unit_var(u.id, "mp_spent", C.base_ma(u) * 2)
+    end
+    kessel.emit.var("rail_units", { turn = kessel.game.turn(), used = RL.used_this_turn() + plan.weight })
+    kessel.emit.note("6.3", string.format("rail move %s -> %s, %d rail hexes", plan.from, plan.path[#plan.path], plan.cost))
+  end,
+  enumerate = function(side)
+    local out = {}
+    if not C.step_is("soviet_movement") or kessel.game.var("pending") then return out end
+    local M = require("rules.movement")
+    local seen = {}
+    for _, u in ipairs(C.units_of(C.SOVIET)) do
+      if not seen[u.hex] and RL.is_rail(u.hex) then
+        seen[u.hex] = true
+        local ids = {}
+        for _, x in ipairs(kessel.units.at(u.hex)) do
+          if M.cannot_move(x) == nil and M.spent(x) == 0 then ids[#ids + 1] = x.id end
+        end
+        if #ids > 0 then
+          local blocked, step = rail_rules()
+          if not Z.enemy_zoc(C.SOVIET):has(u.hex) then
+            local reach = kessel.paths.reach{ from = u.hex, budget = RL.MAX_HEXES, step = step, passage = { blocked = blocked } }
+            local first = true
+            for _, h in ipairs(C.keys(reach)) do
+              if h ~= u.hex then
+                local a = { kind = "rail_move", units = ids, path = { h } }
+                -- the unit checks are the same for every destination: validate the first only
+                if first and not RL.plan(a) then break end
+                first = false
+                out[#out + 1] = a
+              end
+            end
+          end
+        end
+      end
+    end
+    return out
+  end,
+}
+
+return RL

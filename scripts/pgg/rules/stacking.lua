@@ -1,2 +1,136 @@
--- placeholder: being written
-return {}
+-- [7] Stacking. Soviet: at most 3 combat units in a hex, or 4 units in all when leaders are among
+-- them [7.1] (WBC09 #12: several leaders may share a hex within the four-unit limit). German: at
+-- most 3 units [7.2]. Units may pass through crowded hexes; the limit is checked at checkpoints:
+-- the end of the owner's Movement Phase(s) and throughout combat, or for the German at the end of
+-- every phase (option `german_stacking_checkpoint`). Excess units are eliminated, the owner
+-- choosing which (`eliminate_excess`); the phase cannot end while a hex is over the limit.
+local C = require("rules.common")
+local SEQ = require("rules.sequence")
+local ST = {}
+
+-- Units of `side` among `units` that count: {combat=, leaders=, total=}.
+local function count(side, units)
+  local n = { combat = 0, leaders = 0, total = 0 }
+  for _, u in ipairs(units) do
+    if u.side == side then
+      n.total = n.total + 1
+      if C.is_leader(u) then n.leaders = n.leaders + 1 else n.combat = n.combat + 1 end
+    end
+  end
+  return n
+end
+
+-- How many units over the limit a group of `side` units is (0 = legal).
+function ST.excess(side, units)
+  local n = count(side, units)
+  if side == C.SOVIET then
+    return math.max(n.combat - 3, n.total - 4, 0), n
+  end
+  return math.max(n.total - 3, 0), n
+end
+
+-- True if `units` (the units that would be in one hex) respect `side`'s limit; else false and a
+-- reason {rule, message}.
+function ST.limit_ok(side, units)
+  local excess, n = ST.excess(side, units)
+  if excess == 0 then return true end
+  if side == C.SOVIET then
+    if n.combat > 3 then
+      return false, C.reason("7.1", "%d Soviet combat units in one hex (limit 3)", n.combat)
+    end
+    return false, C.reason("7.1", "%d Soviet units in one hex (limit 4 when leaders are present)", n.total)
+  end
+  return false, C.reason("7.2", "%d German units in one hex (limit 3)", n.total)
+end
+
+-- The stacking problem of a hex (for the side occupying it), or nil.
+function ST.check_hex(hex)
+  local units = kessel.units.at(hex)
+  if #units == 0 then return nil end
+  local ok, why = ST.limit_ok(units[1].side, units)
+  if ok then return nil end
+  why.message = "hex " .. hex .. ": " .. why.message
+  return why
+end
+
+-- Is the current step a stacking checkpoint for `side`?
+function ST.checkpoint(side)
+  if C.in_combat_phase() then return true end
+  if side == C.SOVIET then return C.step_is("soviet_movement") end
+  if C.option("german_stacking_checkpoint") == "every_phase" then return true end
+  return C.step_is("german_movement", "german_mech_movement")
+end
+
+-- Overstacked hexes of `side` (hex -> reason).
+function ST.overstacked(side)
+  local out, seen = {}, {}
+  for _, u in ipairs(C.units_of(side)) do
+    if not seen[u.hex] then
+      seen[u.hex] = true
+      local r = ST.check_hex(u.hex)
+      if r then out[u.hex] = r end
+    end
+  end
+  return out
+end
+
+-- Reasons the current phase may not end: hexes over the limit at a checkpoint.
+function ST.end_phase_problems()
+  local out = {}
+  for _, side in ipairs({ C.SOVIET, C.GERMAN }) do
+    if ST.checkpoint(side) then
+      local over = ST.overstacked(side)
+      for _, hex in ipairs(C.keys(over)) do
+        local r = over[hex]
+        local n = ST.excess(side, kessel.units.at(hex))
+        out[#out + 1] = C.reason(r.rule, "%s: the owner must eliminate %d unit(s) (eliminate_excess)", r.message, n)
+      end
+    end
+  end
+  return out
+end
+SEQ.add_end_phase_check(ST.end_phase_problems)
+
+-- Would eliminating `u` reduce its hex's excess?
+local function helps(u)
+  local others = {}
+  for _, x in ipairs(kessel.units.at(u.hex)) do if x.id ~= u.id then others[#others + 1] = x end end
+  return ST.excess(u.side, others) < ST.excess(u.side, kessel.units.at(u.hex))
+end
+
+kessel.action{
+  kind = "eliminate_excess", rule = "7", description = "eliminate a unit of an overstacked hex (owner's choice)",
+  validate = function(a)
+    local u = a.unit and kessel.units.get(a.unit)
+    if not u or not C.on_map(u) then return C.reason("7", "no such unit on the map") end
+    if not ST.checkpoint(u.side) then
+      return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "stacking is not checked now for the %s", u.side)
+    end
+    if ST.check_hex(u.hex) == nil then
+      return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "hex %s is within the stacking limit", u.hex)
+    end
+    if not helps(u) then
+      return C.reason("7.1", "eliminating %s would not bring hex %s nearer the limit (too many combat units)", C.name(u), u.hex)
+    end
+  end,
+  apply = function(a)
+    local u = kessel.units.get(a.unit)
+    kessel.emit.eliminate(u.id)
+    kessel.emit.note(u.side == C.SOVIET and "7.1" or "7.2", C.name(u) .. " eliminated for overstacking at " .. u.hex)
+  end,
+  enumerate = function(side)
+    local out = {}
+    for _, s in ipairs({ C.SOVIET, C.GERMAN }) do
+      if ST.checkpoint(s) then
+        for _, hex in ipairs(C.keys(ST.overstacked(s))) do
+          for _, u in ipairs(kessel.units.at(hex)) do
+            if helps(u) then out[#out + 1] = { kind = "eliminate_excess", unit = u.id } end
+          end
+        end
+      end
+    end
+    return out
+  end,
+}
+
+return ST

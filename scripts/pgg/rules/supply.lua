@@ -1,2 +1,195 @@
--- placeholder: being written
-return {}
+-- [11] Supply.
+--
+-- German [11.1]: a unit is in supply if it is within 20 hexes of a road hex that is joined by road
+-- to the road-supply source (map tag `road_supply_source`, hex 0120), or within 20 MP of any west
+-- edge hex. Roads carry supply across rivers [11.13]. Neither the line nor the road may pass enemy
+-- units or enemy zones of control, except where a German unit stands (friendly units negate enemy
+-- ZOC for supply) [11.1] [8], nor a Soviet interdiction marker [13.44]; lake hexes and lake
+-- hexsides stop a line; swamp may be entered but not traced through [6.7].
+-- The MP method counts the costs of the terrain effects chart: in the standard game at the
+-- non-motorized (infantry) rate, under WBC09 #8 at the unit's own movement type (motorized units
+-- get the road rate, rivers always cost +2) and only up to the edge hex, never off the map.
+--
+-- Soviet [11.2]: a unit traces a line of communication of at most its leader's rating in hexes to
+-- a leader who is not disrupted [6.6]; the leader traces a line of supply of any length to the
+-- east edge. The same blocks apply (friendly Soviet units negate German ZOC); the line of supply
+-- may enter swamp but not pass through it, and under WBC09 #13 so may the line of communication.
+-- Lines may run through columns 01-02 even on turns 1-6 [6.4].
+--
+-- Timing [11.3]: judged at the start of each Movement Phase for movement (flag `oos`, set by a
+-- step_start hook) and at the instant of each attack or overrun for combat (`S.in_supply`).
+-- Units that entered play this player-turn are in supply [14]. Effects: movement allowance halved
+-- (movement.lua) and combat strength halved (combat.lua, using `S.in_supply`).
+local C = require("rules.common")
+local Z = require("rules.zoc")
+local S = {}
+
+local GERMAN_RADIUS, GERMAN_MP = 20, 20
+
+-- Static terrain sets of the current map: lake hexes, swamp hexes, edge hexes.
+local function terrain_sets()
+  local lake, swamp, west, east = {}, {}, {}, {}
+  for _, h in ipairs(kessel.map.hexes()) do
+    local t = kessel.map.terrain(h)
+    if t == "lake" then lake[#lake + 1] = h elseif t == "swamp" then swamp[#swamp + 1] = h end
+    if kessel.map.on_edge(h, "west") then west[#west + 1] = h end
+    if kessel.map.on_edge(h, "east") then east[#east + 1] = h end
+  end
+  return { lake = lake, swamp = kessel.hexset(swamp), west = kessel.hexset(west), east = kessel.hexset(east) }
+end
+
+-- Hexes a line of `side` may not enter: enemy units, enemy ZOC not negated by a friendly unit,
+-- lake hexes, and (German lines) Soviet interdiction markers.
+local function blocked_for(side, sets)
+  local friends = C.occupied(side)
+  local blocked = C.occupied(C.other(side)):union(Z.enemy_zoc(side):minus(friends))
+  for _, h in ipairs(sets.lake) do blocked:add(h) end
+  if side == C.GERMAN then
+    for hex in pairs(C.markers_on_map("soviet_interdiction")) do blocked:add(hex) end
+  end
+  return blocked
+end
+
+local function hex_step(a, b)
+  if kessel.map.has_side(a, b, "lake") then return nil end
+  return 1
+end
+
+-- The German supply context: hexes supplied by road, and what the MP method needs.
+local function german_ctx()
+  local sets = terrain_sets()
+  local blocked = blocked_for(C.GERMAN, sets)
+  -- the road net joined to a source, through open hexes only
+  local net, queue = {}, {}
+  for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
+    if not blocked:has(src) then net[src] = true; queue[#queue + 1] = src end
+  end
+  local i = 1
+  while i <= #queue do
+    local h = queue[i]; i = i + 1
+    for _, n in ipairs(kessel.hex.neighbors(h)) do
+      if not net[n] and not blocked:has(n) and kessel.map.has_side(h, n, "road") then
+        net[n] = true; queue[#queue + 1] = n
+      end
+    end
+  end
+  local by_road = {}
+  for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
+    if net[src] then
+      -- along the net for free, then up to 20 hexes out (traced from the road toward the unit)
+      local reached = kessel.paths.reach{
+        from = src, budget = GERMAN_RADIUS,
+        step = function(a, b)
+          if net[a] and net[b] and kessel.map.has_side(a, b, "road") then return 0 end
+          return hex_step(a, b)
+        end,
+        passage = { blocked = blocked, enter_only = sets.swamp },
+      }
+      for h in pairs(reached) do by_road[h] = true end
+    end
+  end
+  return { side = C.GERMAN, sets = sets, blocked = blocked, by_road = by_road, net = net }
+end
+
+local function german_supplied(ctx, u)
+  if ctx.by_road[u.hex] then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/") end
+  local wbc = C.option("wbc09_08_supply_mp_by_unit_type")
+  local class = wbc and C.class(u) or "infantry"
+  local t = kessel.paths.trace{
+    from = u.hex, budget = GERMAN_MP, step = { class = class, side = C.GERMAN },
+    passage = { blocked = ctx.blocked, enter_only = ctx.sets.swamp }, target = ctx.sets.west,
+  }
+  if t then return true, string.format("%s MP from the west edge", t.cost) end
+  return false, string.format("no line free of Soviet units and ZOC within 20 hexes of a road to %s, nor within 20 MP of the west edge [11.1]",
+    table.concat(kessel.map.tagged("road_supply_source"), "/"))
+end
+
+-- The Soviet supply context: every hex within the radius of a leader with a line of supply.
+local function soviet_ctx()
+  local sets = terrain_sets()
+  local blocked = blocked_for(C.SOVIET, sets)
+  local covered = {}   -- hex -> leader name
+  local leaders_ok = {}
+  local loc_enter_only = C.option("wbc09_13_loc_not_through_swamp") and sets.swamp or nil
+  for _, l in ipairs(C.units_of(C.SOVIET)) do
+    if C.is_leader(l) and not C.disrupted(l) then
+      local los = kessel.paths.trace{
+        from = l.hex, budget = 1e6, step = { class = "infantry", side = C.SOVIET },
+        passage = { blocked = blocked, enter_only = sets.swamp }, target = sets.east,
+      }
+      if los then
+        leaders_ok[l.id] = true
+        local reach = kessel.paths.reach{
+          from = l.hex, budget = C.rating(l), step = hex_step,
+          passage = { blocked = blocked, enter_only = loc_enter_only },
+        }
+        for h in pairs(reach) do covered[h] = covered[h] or C.name(l) end
+      end
+    end
+  end
+  return { side = C.SOVIET, covered = covered, leaders_ok = leaders_ok }
+end
+
+local function soviet_supplied(ctx, u)
+  local by = ctx.covered[u.hex]
+  if by then return true, "line of communication to " .. by end
+  return false, "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]"
+end
+
+-- Entered play during the current player-turn (in supply for it) [14].
+function S.just_entered(u)
+  return u.vars and u.vars.entered_turn == kessel.game.turn() and C.phasing() == u.side
+end
+
+local function ctx_for(side) return side == C.GERMAN and german_ctx() or soviet_ctx() end
+
+local function judge(ctx, u)
+  if S.just_entered(u) then return true, "entered play this player-turn" end
+  if u.side == C.GERMAN then return german_supplied(ctx, u) end
+  return soviet_supplied(ctx, u)
+end
+
+-- Is `unit` (a snapshot or an id) in supply now? purpose "movement" or "combat" (both judged now).
+-- Returns bool, text.
+function S.in_supply(unit, purpose)
+  local u = type(unit) == "string" and kessel.units.get(unit) or unit
+  if not u or not C.on_map(u) then return true, "not on the map" end
+  return judge(ctx_for(u.side), u)
+end
+
+-- Supply of every unit of `side` on the map, in one evaluation: id -> {ok=, why=}.
+function S.status(side)
+  local ctx, out = ctx_for(side), {}
+  for _, u in ipairs(C.units_of(side)) do
+    local ok, why = judge(ctx, u)
+    out[u.id] = { ok = ok, why = why }
+  end
+  return out
+end
+
+-- Out of supply for movement: the flag set at the start of the Movement Phase.
+function S.is_oos(unit)
+  local u = type(unit) == "string" and kessel.units.get(unit) or unit
+  return u ~= nil and u.flags.oos == true
+end
+
+-- Sets or clears `oos` on every unit of the phasing side (start of each Movement Phase) [11.3].
+function S.mark(side)
+  local st = S.status(side)
+  for _, u in ipairs(C.units_of(side)) do
+    local oos = not st[u.id].ok
+    if oos ~= (u.flags.oos == true) then
+      kessel.emit.flag(u.id, "oos", oos)
+      if oos then kessel.emit.note("11.3", C.name(u) .. " at " .. u.hex .. " is out of supply: " .. st[u.id].why) end
+    end
+  end
+end
+
+kessel.on("step_start", function()
+  if C.in_movement_phase() then S.mark(C.phasing()) end
+end)
+kessel.on("setup", function()
+  if C.in_movement_phase() then S.mark(C.phasing()) end
+end)
+
+return S

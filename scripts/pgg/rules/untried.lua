@@ -1,2 +1,60 @@
--- placeholder: being written
-return {}
+-- [12] Untried Soviet units. Soviet combat units are face down ("hidden") and know only their pool
+-- (rifle or armour). Their values are drawn from the pool when they are first committed to a
+-- combat or an overrun, by either side [12.2]. A 0-0-6 rifle or 0-0-10 tank is removed at once and
+-- counts as eliminated [12.3]; a 0-1-6 may only defend [12.3]. Eliminated Soviet divisions go to the
+-- dead pile (game var "dead_pile", ids in order of death), which the reinforcement rules reuse once
+-- a pool runs out [12.4]; removed duds go to their own pile (game var "dud_pile").
+--
+-- Option two_zero_one_rifles: the first 1-1-6 drawn is treated as a second 0-1-6 (unit flag
+-- "no_attack"), as the rules' text speaks of two such counters.
+local C = require("rules.common")
+local U = {}
+
+function U.is_untried(u) return u.hidden == true end
+
+local function push(var, id)
+  local list = kessel.game.var(var) or {}
+  list[#list + 1] = id
+  kessel.emit.var(var, list)
+end
+
+-- Eliminates a unit; Soviet combat units join the dead pile [12.4]. (Apply stage only.)
+function U.eliminate(u, rule, why)
+  kessel.emit.eliminate(u.id)
+  if u.side == C.SOVIET and C.is_combat_unit(u) then push("dead_pile", u.id) end
+  if why then kessel.emit.note(rule or "9.6", C.name(u) .. " eliminated: " .. why) end
+end
+
+-- Does this face have no strength at all (a dud)?
+function U.is_dud(u) return (u.attack or 0) == 0 and (u.defence or 0) == 0 and C.is_combat_unit(u) end
+
+-- May this unit attack or overrun at all? (0-1-6 rifles and the option's converted 1-1-6 may not.)
+function U.may_attack(u)
+  if C.is_leader(u) then return true end
+  if U.is_untried(u) then return true end
+  return (u.attack or 0) > 0 and not u.flags.no_attack
+end
+
+-- Reveals an untried unit (apply stage). Returns the fresh unit table, or nil when it was a dud and
+-- has been removed [12.3].
+function U.reveal(u, why)
+  if not U.is_untried(u) then return u end
+  local face = kessel.emit.reveal(u.id)
+  kessel.emit.note("12", string.format("%s revealed as %s%s", C.name(u), face, why and (" (" .. why .. ")") or ""))
+  local fresh = kessel.units.get(u.id)
+  if face == "1-1-6" and C.option("two_zero_one_rifles") and not kessel.game.var("second_zero_one") then
+    kessel.emit.var("second_zero_one", u.id)
+    kessel.emit.flag(u.id, "no_attack")
+    kessel.emit.note("12", C.name(u) .. " counts as the second 0-1-6: it may only defend (option two_zero_one_rifles)")
+    fresh = kessel.units.get(u.id)
+  end
+  if U.is_dud(fresh) then
+    kessel.emit.eliminate(u.id)
+    push("dud_pile", u.id)
+    kessel.emit.note("12.3", C.name(fresh) .. " has no strength: removed, counts as eliminated")
+    return nil
+  end
+  return fresh
+end
+
+return U

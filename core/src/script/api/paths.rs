@@ -135,6 +135,11 @@ fn reason_table(lua: &Lua, why: Unreachable) -> mlua::Result<Table> {
             ),
         ),
         Unreachable::NoPath => ("no_path", None, "no way in".to_string()),
+        Unreachable::OutOfReach { budget } => (
+            "too_far",
+            None,
+            format!("out of reach with {} MP", fmt_mp(budget.mp())),
+        ),
     };
     t.set("kind", kind)?;
     t.set("rule", rule)?;

@@ -1,0 +1,197 @@
+//! Headless UI tests: the whole editor driven through `egui_kittest` on the small fixture
+//! scenario, asserting on the document and on what the panels show.
+
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use kessel_core::hex::{Hex, Hexside};
+use kessel_editor::document::{Document, SaveOutcome};
+use kessel_editor::EditorApp;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/small")
+        .join(name)
+}
+
+fn harness() -> Harness<'static, EditorApp> {
+    let doc = Document::open(&fixture("scenario.toml")).expect("fixture scenario loads");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1100.0, 720.0))
+        .build_ui_state(
+            |ui, app: &mut EditorApp| app.ui_root(ui),
+            EditorApp::new(doc),
+        );
+    // the first frame sizes the canvas and fits the map; positions are known after it
+    h.run();
+    h
+}
+
+fn hex(h: &Harness<'_, EditorApp>, label: &str) -> Hex {
+    h.state()
+        .doc
+        .map
+        .parse(label)
+        .expect("label on the fixture map")
+}
+
+fn screen_of(h: &Harness<'_, EditorApp>, label: &str) -> Pos2 {
+    let app = h.state();
+    app.map_view.hex_to_screen(&app.doc.map, hex(h, label))
+}
+
+fn click_at(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.run();
+    h.drag_at(pos);
+    // one step only: a press held longer than egui's click time would count as a drag
+    h.step();
+    h.drop_at(pos);
+    h.run();
+}
+
+fn click_hex(h: &mut Harness<'_, EditorApp>, label: &str) {
+    let pos = screen_of(h, label);
+    click_at(h, pos);
+}
+
+fn terrain(h: &Harness<'_, EditorApp>, label: &str) -> String {
+    let hex = hex(h, label);
+    h.state()
+        .doc
+        .map
+        .terrain_name(hex)
+        .unwrap_or("?")
+        .to_string()
+}
+
+#[test]
+fn paint_terrain_tool_paints_the_clicked_hex() {
+    let mut h = harness();
+    assert_eq!(terrain(&h, "0505"), "clear");
+    h.get_by_label("Paint terrain").click();
+    h.run();
+    h.get_by_label("swamp").click();
+    h.run();
+    click_hex(&mut h, "0505");
+    assert_eq!(terrain(&h, "0505"), "swamp");
+    // the inspector follows the clicked hex
+    h.get_by_label("Hex 0505");
+    h.get_by_label("Terrain: swamp");
+    assert!(h.state().doc.is_dirty());
+}
+
+#[test]
+fn undo_and_redo_restore_painted_terrain() {
+    let mut h = harness();
+    let original = h.state().doc.map.clone();
+    h.get_by_label("Paint terrain").click();
+    h.run();
+    h.get_by_label("lake").click();
+    h.run();
+    click_hex(&mut h, "0305");
+    assert_eq!(terrain(&h, "0305"), "lake");
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().doc.map, original);
+    assert!(!h.state().doc.is_dirty());
+
+    h.get_by_label("Redo").click();
+    h.run();
+    assert_eq!(terrain(&h, "0305"), "lake");
+}
+
+#[test]
+fn clicking_a_stack_lists_every_unit_in_the_inspector() {
+    let mut h = harness();
+    click_hex(&mut h, "0504");
+    h.get_by_label("Hex 0504");
+    h.get_by_label("Units: 2");
+    h.get_by_label("Lukin");
+    h.get_by_label("rating: 3");
+    // the face-down rifle division shows no values, only where they will come from
+    h.get_by_label("s-rifle-1");
+    h.get_by_label("hidden (values from pool rifle)");
+
+    click_hex(&mut h, "0202");
+    h.get_by_label("25 Pz");
+    h.get_by_label("35 Inf");
+    h.get_by_label("steps: 4-4-10, 2-2-10 (now 1)");
+}
+
+#[test]
+fn hexside_tool_toggles_a_river_on_the_edge_nearest_the_click() {
+    let mut h = harness();
+    h.get_by_label("Hexside feature").click();
+    h.run();
+    let (a, b) = (screen_of(&h, "0606"), screen_of(&h, "0605"));
+    // a point just inside 0606, next to its north edge
+    let near_edge = a + (b - a) * 0.4;
+    let side = Hexside::between(hex(&h, "0606"), hex(&h, "0605")).expect("adjacent");
+    assert!(!h.state().doc.map.side_has(side, "river"));
+    click_at(&mut h, near_edge);
+    assert!(h.state().doc.map.side_has(side, "river"));
+    click_at(&mut h, near_edge);
+    assert!(!h.state().doc.map.side_has(side, "river"));
+}
+
+#[test]
+fn link_tool_adds_a_railway_between_adjacent_hexes() {
+    let mut h = harness();
+    h.get_by_label("Link").click();
+    h.run();
+    h.get_by_label("railway").click();
+    h.run();
+    click_hex(&mut h, "0705");
+    click_hex(&mut h, "0706");
+    let side = Hexside::between(hex(&h, "0705"), hex(&h, "0706")).expect("adjacent");
+    assert!(h.state().doc.map.side_has(side, "railway"));
+    // a hex two steps away starts a new link instead of failing
+    click_hex(&mut h, "0704");
+    assert_eq!(h.state().palette.link_from, Some(hex(&h, "0704")));
+}
+
+#[test]
+fn save_writes_nothing_until_the_map_changes_and_then_round_trips() {
+    let dir = std::env::temp_dir().join(format!("kessel-editor-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for f in ["scenario.toml", "map.toml"] {
+        std::fs::copy(fixture(f), dir.join(f)).expect("copy fixture");
+    }
+    let original = std::fs::read(dir.join("map.toml")).expect("read");
+    let mut doc = Document::open(&dir.join("scenario.toml")).expect("opens");
+    assert_eq!(doc.save().expect("save"), SaveOutcome::Unchanged);
+    assert_eq!(std::fs::read(dir.join("map.toml")).expect("read"), original);
+
+    let hex = doc.map.parse("0101").expect("label");
+    let paint = kessel_editor::command::EditorCommand::SetTerrain {
+        hex,
+        terrain: "swamp".into(),
+        stroke: 1,
+    };
+    assert_eq!(doc.edit(&paint), Ok(true));
+    assert!(matches!(doc.save().expect("save"), SaveOutcome::Written(_)));
+    assert!(!doc.is_dirty());
+    let reread = Document::open(&dir.join("scenario.toml")).expect("saved map loads");
+    assert_eq!(reread.map.terrain_name(hex), Some("swamp"));
+    assert_eq!(reread.map.features, doc.map.features);
+    assert_eq!(reread.map.places, doc.map.places);
+    assert_eq!(reread.map.areas, doc.map.areas);
+    assert_eq!(reread.map.tags, doc.map.tags);
+    // no temporary file left behind
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("list")
+        .filter_map(|e| e.ok().map(|e| e.file_name()))
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn editor_window_snapshot() {
+    let mut h = harness();
+    click_hex(&mut h, "0202");
+    h.snapshot("editor_small_scenario");
+}

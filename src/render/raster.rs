@@ -1,0 +1,50 @@
+//! SVG → PNG with resvg. Text uses the machine's fonts when it has them, and falls back on the
+//! fonts bundled with egui (Ubuntu Light) so a machine without any font still gets readable labels.
+
+use anyhow::{anyhow, Context};
+use resvg::{tiny_skia, usvg};
+
+/// Rasterises SVG text to PNG bytes, `scale` pixels per SVG unit.
+pub fn svg_to_png(svg: &str, scale: f32) -> anyhow::Result<Vec<u8>> {
+    if !scale.is_finite() || !(0.05..=10.0).contains(&scale) {
+        anyhow::bail!("scale must be between 0.05 and 10, not {scale}");
+    }
+    let mut opt = usvg::Options::default();
+    {
+        let db = opt.fontdb_mut();
+        db.load_system_fonts();
+        db.load_font_data(epaint_default_fonts::UBUNTU_LIGHT.to_vec());
+        db.load_font_data(epaint_default_fonts::HACK_REGULAR.to_vec());
+        db.set_sans_serif_family("Ubuntu");
+    }
+    let tree = usvg::Tree::from_str(svg, &opt).context("the SVG could not be parsed")?;
+    let size = tree.size();
+    let width = (size.width() * scale).ceil() as u32;
+    let height = (size.height() * scale).ceil() as u32;
+    let mut pixmap = tiny_skia::Pixmap::new(width, height)
+        .ok_or_else(|| anyhow!("cannot make a {width}×{height} picture"))?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().context("PNG encoding failed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_svg_becomes_a_png_of_the_scaled_size() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" viewBox="0 0 20 10"><rect width="20" height="10" fill="#f00"/><text x="2" y="8" font-size="6">1</text></svg>"##;
+        let png = svg_to_png(svg, 2.0).expect("renders");
+        assert_eq!(&png[1..4], b"PNG");
+        // IHDR: width and height, big-endian, at bytes 16..24
+        assert_eq!(u32::from_be_bytes([png[16], png[17], png[18], png[19]]), 40);
+        assert_eq!(u32::from_be_bytes([png[20], png[21], png[22], png[23]]), 20);
+        assert!(svg_to_png(svg, 0.0).is_err());
+        assert!(svg_to_png("<svg", 1.0).is_err());
+    }
+}

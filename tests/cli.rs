@@ -1,0 +1,171 @@
+//! The CLI contract: check, rules, odds, test, with located errors for broken files.
+
+use crate::util::{kessel, toy_copy, write};
+
+const TOY: &str = "core/tests/fixtures/toy/scenario.toml";
+
+#[test]
+fn check_prints_a_summary_of_the_toy_scenario() {
+    let r = kessel(&["check", TOY]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Toy battle"));
+    assert!(r.stdout.contains("7×5 hexes"));
+    assert!(r.stdout.contains("red        2 units"), "{}", r.stdout);
+}
+
+#[test]
+fn check_names_file_and_line_of_a_toml_error() {
+    let dir = toy_copy("broken-toml");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(&scenario, text.replace("turns = 3", "turns = = 3")).expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("scenario.toml:6"), "{}", r.stderr);
+}
+
+#[test]
+fn check_names_file_and_line_of_bad_scenario_data() {
+    let dir = toy_copy("bad-data");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    let text = text
+        .replace("at = \"0603\"", "at = \"0903\"")
+        .replace("type = \"tank\"", "type = \"zeppelin\"")
+        .replace("turn = 2, area", "turn = 4, area");
+    std::fs::write(&scenario, text).expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("placed off the map at 0903"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("enters on turn 4"), "{}", r.stderr);
+    // every problem is reported, each with its line
+    assert!(
+        r.stderr
+            .lines()
+            .filter(|l| l.contains("scenario.toml:"))
+            .count()
+            >= 2,
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn check_reports_an_unknown_unit_type_with_its_line() {
+    let dir = toy_copy("bad-type");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(
+        &scenario,
+        text.replace("type = \"tank\"", "type = \"zeppelin\""),
+    )
+    .expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("unknown unit type `zeppelin`"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("scenario.toml:16"), "{}", r.stderr);
+}
+
+#[test]
+fn check_reports_overstacking_from_the_rules() {
+    let dir = toy_copy("overstack");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(
+        &scenario,
+        text + "\n[[units]]\nid = \"r3\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"1-1-4\"]\nat = \"0203\"\n\n[[units]]\nid = \"r4\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"1-1-4\"]\nat = \"0203\"\n",
+    )
+    .expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("overstacks hex 0203"), "{}", r.stderr);
+}
+
+#[test]
+fn check_names_file_and_line_of_a_lua_error() {
+    let dir = toy_copy("broken-lua");
+    write(
+        &dir,
+        "rules/play.lua",
+        "local x = \nkessel.action{ kind = }\n",
+    );
+    let r = kessel(&["check", dir.join("scenario.toml").to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("play.lua:2"), "{}", r.stderr);
+}
+
+#[test]
+fn rules_lists_options_and_diffs_profiles() {
+    let r = kessel(&["rules", TOY, "--profile", "standard"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("woods_double"));
+    assert!(r.stdout.contains("T5"));
+    let d = kessel(&["rules", TOY, "--profile", "standard", "--diff", "open"]);
+    assert!(d.stdout.contains("2 of 2 options differ"), "{}", d.stdout);
+}
+
+#[test]
+fn a_profile_with_an_unknown_option_names_the_line() {
+    let dir = toy_copy("bad-profile");
+    write(
+        &dir,
+        "profiles/typo.toml",
+        "[options]\nwoods_double = true\nwoods_dubble = false\n",
+    );
+    let r = kessel(&[
+        "check",
+        dir.join("scenario.toml").to_str().expect("utf8"),
+        "--profile",
+        "typo",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr
+            .contains("typo.toml:3: unknown option `woods_dubble`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn odds_shows_column_and_result_chances() {
+    let r = kessel(&["odds", "7", "3", "--ruleset", "core/tests/fixtures/toy"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("odds column 2-1"), "{}", r.stdout);
+    assert!(r.stdout.contains("50.0%"), "{}", r.stdout);
+}
+
+#[test]
+fn kessel_test_runs_the_toy_tests_and_ends_with_the_count() {
+    let r = kessel(&["test", "core/tests/fixtures/toy"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let last = r.stdout.lines().last().expect("output");
+    assert!(last.ends_with("passed, 0 failed"), "{last}");
+}
+
+#[test]
+fn kessel_test_fails_on_a_failing_test() {
+    let dir = toy_copy("failing-test");
+    write(
+        &dir,
+        "tests/extra_test.lua",
+        "kessel.test(\"wrong\", function() kessel.expect.eq(1 + 1, 3, \"sum\") end)\n",
+    );
+    let r = kessel(&["test", dir.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stdout
+            .contains("extra_test.lua:1: sum: expected 3, got 2"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.lines().last().expect("out").ends_with("1 failed"));
+}

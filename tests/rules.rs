@@ -1,0 +1,31 @@
+//! Every ruleset's Lua rule tests (`kessel test`) run as part of `cargo test`, so one command runs
+//! everything.
+
+use crate::util::kessel;
+
+fn run_rule_tests(path: &str) {
+    let r = kessel(&["test", "--quiet", path]);
+    let last = r.stdout.lines().last().unwrap_or("").to_string();
+    assert_eq!(
+        r.code, 0,
+        "kessel test {path} failed:\n{}{}",
+        r.stdout, r.stderr
+    );
+    assert!(last.ends_with("passed, 0 failed"), "{last}");
+    let passed: usize = last
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(passed > 0, "no rule tests ran in {path}");
+}
+
+#[test]
+fn toy_rule_tests_pass() {
+    run_rule_tests("core/tests/fixtures/toy");
+}
+
+#[test]
+fn pgg_rule_tests_pass() {
+    run_rule_tests("scripts/pgg");
+}

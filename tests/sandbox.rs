@@ -1,0 +1,98 @@
+//! A mod's script can't touch files, processes or the network, exhaust memory or hang the engine;
+//! each violation exits non-zero naming the file and line.
+
+use crate::util::{kessel, scratch, write};
+use std::time::{Duration, Instant};
+
+fn run_script(name: &str, body: &str) -> (crate::util::Run, Duration) {
+    let dir = scratch(name);
+    let file = write(&dir, &format!("{name}.lua"), body);
+    let t = Instant::now();
+    let r = kessel(&[
+        "script",
+        file.to_str().expect("utf8"),
+        "--ruleset",
+        "core/tests/fixtures/toy",
+    ]);
+    (r, t.elapsed())
+}
+
+#[test]
+fn an_endless_loop_stops_with_a_budget_error() {
+    let (r, took) = run_script("forever", "local n = 0\nwhile true do n = n + 1 end\n");
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("forever.lua:2"), "{}", r.stderr);
+    assert!(r.stderr.contains("instruction budget"), "{}", r.stderr);
+    // not a timing target, just proof it was stopped rather than killed
+    assert!(took < Duration::from_secs(60));
+}
+
+#[test]
+fn a_memory_bomb_stops_with_a_memory_error() {
+    let (r, _) = run_script("bomb", "local s = 'x'\nfor i = 1, 40 do s = s .. s end\n");
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("memory"), "{}", r.stderr);
+    assert!(r.stderr.contains("bomb.lua"), "{}", r.stderr);
+    let (r, _) = run_script("rep", "\nlocal s = string.rep('x', 1e12)\n");
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("rep.lua:2") && r.stderr.contains("memory limit"),
+        "{}",
+        r.stderr
+    );
+    let (r, _) = run_script(
+        "grow",
+        "local t = {}\nlocal i = 0\nwhile true do i = i + 1; t[i] = {i, i, i} end\n",
+    );
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("memory") || r.stderr.contains("budget"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("grow.lua:3"), "{}", r.stderr);
+}
+
+#[test]
+fn files_processes_modules_and_binary_chunks_are_refused() {
+    for (name, body, needle) in [
+        ("io", "\nio.open('/etc/passwd')\n", "io"),
+        ("os", "\nos.execute('true')\n", "os"),
+        (
+            "req",
+            "\nrequire('../../../etc/passwd')\n",
+            "not a module name",
+        ),
+        (
+            "req2",
+            "\nrequire('socket')\n",
+            "not found in the ruleset folder",
+        ),
+        ("bin", "\nload('\\27Lua\\84\\0')\n", "binary"),
+    ] {
+        let (r, _) = run_script(name, body);
+        assert_ne!(r.code, 0, "{name}");
+        assert!(
+            r.stderr.contains(&format!("{name}.lua:2")),
+            "{name}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(needle), "{name}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn a_script_can_set_up_act_and_read_reasons() {
+    let (r, _) = run_script(
+        "play",
+        r#"
+kessel.setup{ map = { columns = 4, rows = 4 }, step = "red_move",
+  units = { { id = "r", side = "red", type = "inf", faces = { "3-3-1" }, at = "0101" } } }
+local ok, reasons = kessel.act{ kind = "move", unit = "r", path = { "0104" } }
+assert(not ok)
+print(reasons[1].message)
+"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("out of reach with 1 MP"), "{}", r.stdout);
+}
