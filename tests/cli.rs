@@ -169,3 +169,29 @@ fn kessel_test_fails_on_a_failing_test() {
     );
     assert!(r.stdout.lines().last().expect("out").ends_with("1 failed"));
 }
+
+#[test]
+fn simulate_is_deterministic_for_a_seed() {
+    let args = ["simulate", TOY, "--games", "6", "--seed", "3", "--verbose"];
+    let a = kessel(&args);
+    let b = kessel(&args);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    assert!(a.stdout.contains("6 of 6 games finished"), "{}", a.stdout);
+    assert_eq!(a.stdout, b.stdout);
+    let c = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--against-profile",
+        "open",
+    ]);
+    assert_eq!(c.code, 0, "{}", c.stderr);
+    assert!(
+        c.stdout.contains("seeds end at a different level"),
+        "{}",
+        c.stdout
+    );
+}

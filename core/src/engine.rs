@@ -364,6 +364,18 @@ impl Engine {
             .guarded(|lua| api::legal_actions(lua, &self.world, side))
     }
 
+    /// The ruleset's AI choice among `actions` (`None` if the ruleset has no `ai` hook).
+    pub fn ai_choose(&self, actions: &[Action]) -> Result<Option<usize>, ScriptError> {
+        self.host
+            .guarded(|lua| api::call_ai_hook(lua, &self.world, actions))
+    }
+
+    /// How the game stands, per the ruleset's `result` hook: `{ level, scores = { side = n } }`.
+    pub fn result(&self) -> Result<Option<crate::state::Value>, ScriptError> {
+        self.host
+            .guarded(|lua| api::call_result_hook(lua, &self.world))
+    }
+
     /// Takes back the last action. Returns false if there is none.
     pub fn undo(&self) -> bool {
         let mut w = self.world.borrow_mut();

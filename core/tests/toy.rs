@@ -138,3 +138,61 @@ fn core_sources_name_no_particular_game() {
         }
     }
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read") {
+        let p = e.expect("entry").path();
+        let dest = to.join(p.file_name().expect("name"));
+        if p.is_dir() {
+            copy_dir(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
+    let dir = std::env::temp_dir().join(format!("kessel-reload-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
+    let mv = |hex: &str| {
+        Action::new("move")
+            .with("unit", "r1")
+            .with("path", serde_json::json!([hex]))
+    };
+    assert!(e.act(&mv("0303")).expect("runs").is_ok());
+    let hash = e.state().hash();
+    let log_len = e.log().len();
+
+    // a rule change: units may no longer move at all
+    let play = dir.join("rules/play.lua");
+    let original = std::fs::read_to_string(&play).expect("read");
+    let strict = original.replace(
+        "if not u then return { rule = \"T1\", message = \"no such unit\" } end",
+        "if true then return { rule = \"T9\", message = \"frozen by the new rule\" } end",
+    );
+    assert_ne!(strict, original, "the replacement applies");
+    std::fs::write(&play, &strict).expect("write");
+    e.reload_rules().expect("reload");
+    assert_eq!(e.state().hash(), hash, "the game survives the reload");
+    assert_eq!(e.log().len(), log_len);
+    let refused = e
+        .act(&mv("0304"))
+        .expect("runs")
+        .expect_err("new rule refuses");
+    assert_eq!(refused.reasons[0].rule.as_deref(), Some("T9"));
+
+    // a syntax error: the reload fails with file and line, the last good rules stay live
+    std::fs::write(&play, "kessel.action{ kind = \n").expect("write");
+    let err = e.reload_rules().expect_err("broken file");
+    assert!(err.message.contains("play.lua:"), "{}", err.message);
+    let still = e
+        .act(&mv("0304"))
+        .expect("runs")
+        .expect_err("old rule still refuses");
+    assert_eq!(still.reasons[0].rule.as_deref(), Some("T9"));
+    assert_eq!(e.state().hash(), hash);
+}

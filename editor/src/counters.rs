@@ -154,8 +154,8 @@ pub fn draw_counter(painter: &Painter, rect: Rect, unit: &Unit, selected: bool) 
         return;
     }
     let ink = text_on(fill);
-    let small = FontId::proportional((0.19 * w).max(6.0));
-    let values = FontId::proportional((0.23 * w).max(7.0));
+    let small = FontId::proportional((0.2 * w).max(6.0));
+    let values = FontId::proportional((0.26 * w).max(7.0));
     let symbol = symbol_for(&unit.kind);
 
     // top line: a leader by name, other units by formation

@@ -498,12 +498,15 @@ impl MapView {
 
         // tool feedback
         if let Some(h) = out.hovered {
+            // dark under light, so the outline shows on pale clear hexes and dark forests alike
+            let c = self.hex_to_screen(map, h);
             outline_hex(
                 painter,
-                self.hex_to_screen(map, h),
+                c,
                 z,
-                Stroke::new(2.0, Color32::WHITE),
+                Stroke::new(3.5, Color32::from_black_alpha(150)),
             );
+            outline_hex(painter, c, z, Stroke::new(1.5, Color32::WHITE));
         }
         if let Some(h) = scene.selected {
             outline_hex(

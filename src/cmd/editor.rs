@@ -1,4 +1,4 @@
-//! `kessel editor`: the map and scenario editor.
+//! `kessel editor`: the map and scenario editor (see the `kessel-editor` crate).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,15 +8,16 @@ use std::process::ExitCode;
 pub struct Args {
     /// Scenario file (default: the bundled PGG campaign).
     scenario: Option<PathBuf>,
-    /// Render the window to this PNG after the first frames and exit.
+    /// Render the window to this PNG after the first frames settle, then exit.
     #[arg(long)]
     screenshot: Option<PathBuf>,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let scenario = crate::scenario_or_default(args.scenario);
-    let _ = (&scenario, &args.screenshot);
-    eprintln!("kessel editor: not yet wired");
-    Ok(ExitCode::from(2))
+    kessel_editor::run(kessel_editor::EditorOptions {
+        scenario: crate::scenario_or_default(args.scenario),
+        screenshot: args.screenshot,
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

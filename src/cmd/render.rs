@@ -39,10 +39,7 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
     match ext.as_deref() {
         Some("svg") => Ok(Format::Svg),
         Some("png") => Ok(Format::Png),
-        _ => anyhow::bail!(
-            "{}: the output must end in .svg or .png",
-            path.display()
-        ),
+        _ => anyhow::bail!("{}: the output must end in .svg or .png", path.display()),
     }
 }
 

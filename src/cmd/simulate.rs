@@ -1,7 +1,19 @@
-//! `kessel simulate`: headless AI-vs-AI games.
+//! `kessel simulate`: whole games headless, AI against AI, under a profile and a seed, with a
+//! summary of victory levels and scores; `--against-profile` plays the same seeds under a second
+//! profile and shows both side by side.
+//!
+//! The AI only ever plays actions the rules enumerate (`Engine::legal_actions`) and every choice
+//! goes through `Engine::act`, so it is validated like a player's. Results go to stdout and are
+//! the same for the same seeds; timings go to stderr.
 
-use std::path::PathBuf;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kessel_core::dice::Dice;
+use kessel_core::engine::Engine;
+use kessel_core::script::Limits;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Arguments of `kessel simulate`.
 #[derive(clap::Args)]
@@ -10,8 +22,8 @@ pub struct Args {
     scenario: PathBuf,
     /// Number of games.
     #[arg(long, default_value_t = 10)]
-    games: u32,
-    /// First seed.
+    games: u64,
+    /// Seed of the first game (game k uses seed + k).
     #[arg(long, default_value_t = crate::DEFAULT_SEED)]
     seed: u64,
     /// Profile name or path.
@@ -20,17 +32,234 @@ pub struct Args {
     /// Run the same seeds under a second profile and compare.
     #[arg(long)]
     against_profile: Option<String>,
+    /// Stop a game after this many actions (a safety net against a stuck AI).
+    #[arg(long, default_value_t = 50_000)]
+    max_actions: usize,
+    /// Print one line per game.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSummary {
+    /// Seed.
+    pub seed: u64,
+    /// True if the game reached its end.
+    pub finished: bool,
+    /// Last game-turn reached.
+    pub turn: u32,
+    /// Victory level named by the rules' result hook.
+    pub level: String,
+    /// Scores by side.
+    pub scores: BTreeMap<String, f64>,
+    /// Actions played.
+    pub actions: usize,
+}
+
+/// Plays one game to its end with the ruleset's AI (or, without one, a seeded random legal choice).
+pub fn play_game(
+    scenario: &Path,
+    profile: Option<&str>,
+    seed: u64,
+    max_actions: usize,
+) -> anyhow::Result<GameSummary> {
+    let engine =
+        Engine::load(scenario, profile, seed, Limits::default()).map_err(super::describe)?;
+    // the fallback policy's own dice, so choosing never disturbs the game's dice
+    let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
+    let mut actions = 0;
+    while !engine.state().finished && actions < max_actions {
+        let legal = engine
+            .legal_actions(None)
+            .map_err(|e| anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message))?;
+        if legal.is_empty() {
+            anyhow::bail!(
+                "seed {seed}: no legal action at turn {}, step {} — the rules enumerate nothing",
+                engine.state().turn,
+                engine.state().phase
+            );
+        }
+        let pick = match engine
+            .ai_choose(&legal)
+            .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
+        {
+            Some(i) => i,
+            None => (choice_dice.roll(legal.len() as u32) - 1) as usize,
+        };
+        let outcome = engine
+            .act(&legal[pick])
+            .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
+        if let Err(rejection) = outcome {
+            anyhow::bail!(
+                "seed {seed}: the rules refused an action they had enumerated ({}): {rejection}",
+                legal[pick].kind
+            );
+        }
+        actions += 1;
+    }
+    let state = engine.state();
+    let mut summary = GameSummary {
+        seed,
+        finished: state.finished,
+        turn: state.turn,
+        level: "unfinished".into(),
+        scores: BTreeMap::new(),
+        actions,
+    };
+    if let Some(result) = engine
+        .result()
+        .map_err(|e| anyhow::anyhow!("seed {seed}: result: {}", e.message))?
+    {
+        if let Some(level) = result.get("level").and_then(|l| l.as_str()) {
+            summary.level = level.to_string();
+        }
+        if let Some(scores) = result.get("scores").and_then(|s| s.as_object()) {
+            for (side, v) in scores {
+                summary
+                    .scores
+                    .insert(side.clone(), v.as_f64().unwrap_or(0.0));
+            }
+        }
+    } else if state.finished {
+        summary.level = "finished".into();
+    }
+    Ok(summary)
+}
+
+fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<Vec<GameSummary>> {
+    let bar = ProgressBar::new(args.games);
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>10} [{bar:30}] {pos}/{len} games, {elapsed} ({eta} left)",
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(profile.unwrap_or("default").to_string());
+    let mut out = Vec::new();
+    for k in 0..args.games {
+        let g = play_game(&args.scenario, profile, args.seed + k, args.max_actions)?;
+        if args.verbose {
+            bar.suspend(|| {
+                let scores: Vec<String> =
+                    g.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
+                println!(
+                    "  seed {:>4}: turn {:>2}{}, {} actions, {} ({})",
+                    g.seed,
+                    g.turn,
+                    if g.finished { "" } else { " (unfinished)" },
+                    g.actions,
+                    g.level,
+                    scores.join(", ")
+                );
+            });
+        }
+        out.push(g);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(out)
+}
+
+struct Stats {
+    levels: BTreeMap<String, usize>,
+    means: BTreeMap<String, f64>,
+    finished: usize,
+    min_turn: u32,
+}
+
+fn stats(games: &[GameSummary]) -> Stats {
+    let mut levels = BTreeMap::new();
+    let mut sums: BTreeMap<String, f64> = BTreeMap::new();
+    for g in games {
+        *levels.entry(g.level.clone()).or_insert(0) += 1;
+        for (s, v) in &g.scores {
+            *sums.entry(s.clone()).or_insert(0.0) += v;
+        }
+    }
+    let n = games.len().max(1) as f64;
+    Stats {
+        levels,
+        means: sums.into_iter().map(|(k, v)| (k, v / n)).collect(),
+        finished: games.iter().filter(|g| g.finished).count(),
+        min_turn: games.iter().map(|g| g.turn).min().unwrap_or(0),
+    }
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (
-        &args.scenario,
+    let t0 = Instant::now();
+    let first = run_series(&args, args.profile.as_deref())?;
+    let second = match &args.against_profile {
+        Some(p) => Some(run_series(&args, Some(p))?),
+        None => None,
+    };
+    let elapsed = t0.elapsed().as_secs_f64();
+    let name_a = args.profile.clone().unwrap_or_else(|| "default".into());
+    let a = stats(&first);
+    println!(
+        "{} games of {}, seeds {}..{}",
         args.games,
+        args.scenario.display(),
         args.seed,
-        &args.profile,
-        &args.against_profile,
+        args.seed + args.games.saturating_sub(1)
     );
-    eprintln!("kessel simulate: not yet — the AI players arrive with the campaign issue");
-    Ok(ExitCode::from(2))
+    match (&second, &args.against_profile) {
+        (Some(second), Some(name_b)) => {
+            let b = stats(second);
+            println!("{:<24} {:>12} {:>12}", "", name_a, name_b);
+            println!("{:<24} {:>12} {:>12}", "finished", a.finished, b.finished);
+            let mut keys: Vec<&String> = a.levels.keys().chain(b.levels.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                println!(
+                    "{:<24} {:>12} {:>12}",
+                    k,
+                    a.levels.get(k).copied().unwrap_or(0),
+                    b.levels.get(k).copied().unwrap_or(0)
+                );
+            }
+            let mut sides: Vec<&String> = a.means.keys().chain(b.means.keys()).collect();
+            sides.sort();
+            sides.dedup();
+            for s in sides {
+                println!(
+                    "{:<24} {:>12.1} {:>12.1}",
+                    format!("mean VP {s}"),
+                    a.means.get(s).copied().unwrap_or(0.0),
+                    b.means.get(s).copied().unwrap_or(0.0)
+                );
+            }
+            let changed = first
+                .iter()
+                .zip(second.iter())
+                .filter(|(x, y)| x.level != y.level)
+                .count();
+            println!("{changed} of {} seeds end at a different level", args.games);
+        }
+        _ => {
+            println!(
+                "profile {name_a}: {} of {} games finished (earliest last turn {})",
+                a.finished,
+                first.len(),
+                a.min_turn
+            );
+            for (level, n) in &a.levels {
+                println!("  {level:<24} {n:>4}");
+            }
+            for (side, m) in &a.means {
+                println!("  mean VP {side:<16} {m:>6.1}");
+            }
+        }
+    }
+    let games = first.len() + second.as_ref().map_or(0, Vec::len);
+    eprintln!(
+        "{games} games in {elapsed:.1} s: {:.1} games per minute, {:.3} s per game",
+        games as f64 * 60.0 / elapsed.max(1e-9),
+        elapsed / games.max(1) as f64
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -350,7 +350,8 @@ fn shorten(s: &str, max: usize) -> String {
 }
 
 /// Text with a white halo.
-const HALO: &str = r##"paint-order="stroke" stroke="#fff" stroke-width="2.4" stroke-linejoin="round""##;
+const HALO: &str =
+    r##"paint-order="stroke" stroke="#fff" stroke-width="2.4" stroke-linejoin="round""##;
 
 /// Draws the map with the units standing on it. `title` heads the picture (the scenario's name).
 pub fn render_svg(map: &Map, title: &str, units: &[Unit], opts: &Options) -> String {
@@ -446,6 +447,15 @@ pub fn render_svg(map: &Map, title: &str, units: &[Unit], opts: &Options) -> Str
             (*k, name, classify(name, authored_links.contains(name)))
         })
         .collect();
+    // links sharing a hexside (a road beside a railway) are drawn side by side
+    let mut links_at: BTreeMap<Hexside, Vec<KindId>> = BTreeMap::new();
+    for (k, _, style) in &styled {
+        if style.is_link() {
+            for s in &by_kind[k] {
+                links_at.entry(*s).or_default().push(*k);
+            }
+        }
+    }
     let order = [
         Style::Lake,
         Style::OtherSide,
@@ -466,7 +476,10 @@ pub fn render_svg(map: &Map, title: &str, units: &[Unit], opts: &Options) -> Str
                 let (a, b) = s.hexes();
                 let label = format!("{}/{}", map.label(a), map.label(b));
                 if style.is_link() {
-                    let d = link_path(map, &l, *s, style == Style::Rail);
+                    let shared = &links_at[s];
+                    let i = shared.iter().position(|x| x == k).unwrap_or_default();
+                    let shift = (i as f64 - (shared.len() - 1) as f64 / 2.0) * 5.0;
+                    let d = link_path(map, &l, *s, style == Style::Rail, shift);
                     let _ = writeln!(body, "<path data-link=\"{label}\" d=\"{d}\"/>");
                 } else {
                     let (p, q) = l.side_edge(*s);
@@ -618,10 +631,7 @@ pub fn render_svg(map: &Map, title: &str, units: &[Unit], opts: &Options) -> Str
     }
     body.push_str("</g>\n");
 
-    let _ = writeln!(
-        body,
-        "<g id=\"place-names\" text-anchor=\"middle\" {HALO}>"
-    );
+    let _ = writeln!(body, "<g id=\"place-names\" text-anchor=\"middle\" {HALO}>");
     for p in &map.places {
         let pts: Vec<Pt> = p.hexes.iter().map(|h| l.center(*h)).collect();
         if pts.is_empty() {
@@ -670,13 +680,7 @@ pub fn render_svg(map: &Map, title: &str, units: &[Unit], opts: &Options) -> Str
             };
             let spans: Vec<String> = ids
                 .iter()
-                .map(|id| {
-                    format!(
-                        "<tspan fill=\"{}\">{}</tspan>",
-                        area_inks[id],
-                        esc(id)
-                    )
-                })
+                .map(|id| format!("<tspan fill=\"{}\">{}</tspan>", area_inks[id], esc(id)))
                 .collect();
             let _ = writeln!(
                 body,
@@ -753,8 +757,9 @@ pub fn render_svg(map: &Map, title: &str, units: &[Unit], opts: &Options) -> Str
     out
 }
 
-/// Line from centre to centre, or to the map edge when one hex is off the map; railways get ticks.
-fn link_path(map: &Map, l: &Layout, s: Hexside, ticks: bool) -> String {
+/// Line from centre to centre, or to the map edge when one hex is off the map, moved `shift` to
+/// the right of the side's canonical direction; railways get ticks.
+fn link_path(map: &Map, l: &Layout, s: Hexside, ticks: bool, shift: f64) -> String {
     let (a, b) = s.hexes();
     let (ca, cb) = (l.center(a), l.center(b));
     let (p, q) = match (map.contains(a), map.contains(b)) {
@@ -769,10 +774,16 @@ fn link_path(map: &Map, l: &Layout, s: Hexside, ticks: bool) -> String {
             }
         }
     };
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (p, q) = if len > 0.0 && shift != 0.0 {
+        let (ox, oy) = (-dy / len * shift, dx / len * shift);
+        ((p.0 + ox, p.1 + oy), (q.0 + ox, q.1 + oy))
+    } else {
+        (p, q)
+    };
     let mut d = format!("M{}L{}", pt(p), pt(q));
     if ticks {
-        let (dx, dy) = (q.0 - p.0, q.1 - p.1);
-        let len = (dx * dx + dy * dy).sqrt();
         if len > 0.0 {
             let (ux, uy) = (dx / len, dy / len);
             let (px, py) = (-uy * 3.6, ux * 3.6);
@@ -812,7 +823,7 @@ fn tag_symbol(tag: &str, at: Pt) -> String {
 /// A counter: side colour, first unit's name (or type) and values, stack size.
 fn counter(c: Pt, top: &Unit, count: usize, fill: &str) -> String {
     let (w, h) = (27.0, 20.0);
-    let (x, y) = (c.0 - w / 2.0, c.1 - h / 2.0 + 1.5);
+    let (x, y) = (c.0 - w / 2.0, c.1 - h / 2.0 + 3.0);
     let mut s = String::new();
     if count > 1 {
         let _ = write!(
@@ -841,7 +852,9 @@ fn counter(c: Pt, top: &Unit, count: usize, fill: &str) -> String {
     let values = if top.hidden {
         "?".to_string()
     } else {
-        top.face().map(|f| f.to_string()).unwrap_or_else(|| "–".into())
+        top.face()
+            .map(|f| f.to_string())
+            .unwrap_or_else(|| "–".into())
     };
     let _ = write!(
         s,
@@ -855,7 +868,7 @@ fn counter(c: Pt, top: &Unit, count: usize, fill: &str) -> String {
         esc(&values)
     );
     if count > 1 {
-        let (bx, by) = (x + w + 1.0, y - 2.5);
+        let (bx, by) = (x + w + 0.5, y + h - 1.0);
         let _ = write!(
             s,
             "<circle cx=\"{}\" cy=\"{}\" r=\"5.2\" fill=\"#222\"/>\
@@ -904,7 +917,10 @@ fn legend(body: &mut String, map: &Map, li: &LegendInput<'_>) -> f64 {
             } else {
                 "M2 9L28 9"
             };
-            format!("<path d=\"{d}\" fill=\"none\" {}/>", stroke_of(*style, name))
+            format!(
+                "<path d=\"{d}\" fill=\"none\" {}/>",
+                stroke_of(*style, name)
+            )
         } else {
             format!(
                 "<path d=\"M4 3L12 15L26 15\" fill=\"none\" {}/>",
@@ -1164,11 +1180,18 @@ hexes = ["0604"]
                         let c = l.corner(h, k);
                         (c.0 - e.0).abs() < 0.11 && (c.1 - e.1).abs() < 0.11
                     });
-                    assert!(is_corner, "{label}: {e:?} is not a corner of {}", map.label(h));
+                    assert!(
+                        is_corner,
+                        "{label}: {e:?} is not a corner of {}",
+                        map.label(h)
+                    );
                 }
             }
         }
-        assert!(path_d(&svg, "data-side", "0504/0505").is_some(), "lake side");
+        assert!(
+            path_d(&svg, "data-side", "0504/0505").is_some(),
+            "lake side"
+        );
     }
 
     #[test]
@@ -1229,11 +1252,16 @@ hexes = ["0604"]
             hashed_fill("quagmire")
         )));
         // cities, tag, area, units and the stack count
-        assert!(a.contains(">Bigtown</text>") && a.contains("font-weight=\"bold\" fill=\"#7a120c\""));
+        assert!(
+            a.contains(">Bigtown</text>") && a.contains("font-weight=\"bold\" fill=\"#7a120c\"")
+        );
         assert!(a.contains("data-tag=\"vp_hex\""));
         assert!(a.contains("data-area=\"A\""));
         assert!(a.contains("data-unit=\"x1\"") && a.contains("data-unit=\"y1\""));
-        assert!(!a.contains("data-unit=\"x2\""), "only the first unit of a stack shows");
+        assert!(
+            !a.contains("data-unit=\"x2\""),
+            "only the first unit of a stack shows"
+        );
         assert!(a.contains(">4-3-7</text>") && a.contains(">2</text>"));
         assert!(a.contains("red unit") && a.contains("blue unit"));
         assert!(!a.contains("NaN"));

@@ -1,2 +1,190 @@
--- placeholder: being written
-return {}
+-- [13] Air interdiction.
+--
+-- German [13.2]: three markers, placed in the German Air Interdiction Phase, and on turn 1 after
+-- the Soviet set-up, before the first Soviet move (movement.lua holds Soviet moves until they are
+-- down or the German declares he is done, `end_air_placement`). They may go on Soviet-occupied
+-- hexes, but not east of column 40 until one turn after the German holds both Smolensk hexes with a
+-- line to the west edge (game var `smolensk_held_since`, judged at the start of each German Air
+-- Interdiction Phase); the limit returns as soon as Smolensk is lost. They are removed at the end
+-- of the Soviet Movement Phase [13.33].
+--
+-- Soviet [13.4]: in the Soviet Interdiction Phase the Soviet may place one marker, three times a
+-- game, never on turn 12, never on a German-occupied hex [13.45]; it affects both German Movement
+-- Phases and blocks German supply through its hex [13.44] (supply.lua), and is removed at the end
+-- of the German player-turn.
+--
+-- Effect on movement [13.3]: +1 MP to enter the hex for the enemy (movement.lua); a German marker
+-- on a rail hex costs a Soviet rail move 4 of its 30 hexes (rail.lua); under WBC09 #15 +1 MP to
+-- overrun into the hex (`I.overrun_surcharge`, for overrun.lua).
+local C = require("rules.common")
+local I = {}
+
+I.GERMAN_KIND, I.SOVIET_KIND = "air_interdiction", "soviet_interdiction"
+I.EAST_LIMIT = 40
+
+-- MP an overrun by `side` into `hex` pays for interdiction (WBC09 #15).
+function I.overrun_surcharge(hex, side)
+  if not C.option("wbc09_15_interdiction_on_overrun_cost") then return 0 end
+  local kind = side == C.SOVIET and I.GERMAN_KIND or I.SOVIET_KIND
+  return C.markers_on_map(kind)[hex] and 1 or 0
+end
+
+-- The hexes of Smolensk.
+function I.smolensk()
+  for _, p in ipairs(kessel.map.places()) do
+    if p.name == "Smolensk" then return p.hexes end
+  end
+  return {}
+end
+
+-- Does the German hold every Smolensk hex with a line to the west edge?
+function I.smolensk_held()
+  local S = require("rules.supply")
+  local hexes = I.smolensk()
+  if #hexes == 0 then return false end
+  for _, h in ipairs(hexes) do
+    local us = kessel.units.at(h)
+    if #us == 0 or us[1].side ~= C.GERMAN then return false end
+    local ok = false
+    for _, u in ipairs(us) do
+      if S.traced(u) then ok = true end
+    end
+    if not ok then return false end
+  end
+  return true
+end
+
+-- May German markers go east of column 40 now?
+function I.east_open()
+  local since = kessel.game.var("smolensk_held_since")
+  return since ~= nil and kessel.game.turn() > since
+end
+
+local function german_window()
+  if C.step_is("german_air_interdiction") then return true end
+  local M = require("rules.movement")
+  return M.initial_air_pending()
+end
+
+-- Which marker a placement uses and why it is refused.
+function I.check(a)
+  local pr = C.pending_reason()
+  if pr then return nil, pr end
+  local hex = a.hex
+  if not hex or not kessel.hex.valid(hex) then return nil, C.reason("13", "no hex given") end
+  local marker
+  if a.marker then
+    for _, m in ipairs(kessel.markers.all{}) do if m.id == a.marker then marker = m end end
+    if not marker or (marker.kind ~= I.GERMAN_KIND and marker.kind ~= I.SOVIET_KIND) then
+      return nil, C.reason("13", "marker %s is not an interdiction marker", tostring(a.marker))
+    end
+    if marker.hex then return nil, C.reason("13", "marker %s is already on the map", tostring(a.marker)) end
+  else
+    local kind = C.step_is("soviet_interdiction") and I.SOVIET_KIND or I.GERMAN_KIND
+    marker = kessel.markers.all{ kind = kind, placed = false }[1]
+    if not marker then return nil, C.reason(kind == I.GERMAN_KIND and "13.2" or "13.4", "no %s marker left to place", kind) end
+  end
+  if marker.kind == I.GERMAN_KIND then
+    if not german_window() then
+      return nil, C.reason("13.2", "German air markers are placed in the German Air Interdiction Phase (and before turn 1)")
+    end
+    if C.column(hex) > I.EAST_LIMIT and not I.east_open() then
+      return nil, C.reason("13.2", "not east of column 40 until one turn after the German holds Smolensk with a line to the west edge")
+    end
+  else
+    if not C.step_is("soviet_interdiction") then
+      return nil, C.reason("13.4", "Soviet interdiction markers are placed in the Soviet Interdiction Phase")
+    end
+    if kessel.game.turn() >= 12 then return nil, C.reason("13.4", "no Soviet interdiction on turn 12") end
+    if (kessel.game.var("soviet_interdiction_used") or 0) >= 3 then
+      return nil, C.reason("13.4", "the Soviet interdiction marker has been used three times this game")
+    end
+    if kessel.game.var("soviet_interdiction_turn") == kessel.game.turn() then
+      return nil, C.reason("13.4", "one Soviet interdiction marker a turn")
+    end
+    if C.friendly_at(hex, C.GERMAN) then return nil, C.reason("13.45", "not on a German-occupied hex (%s)", hex) end
+  end
+  for _, m in ipairs(kessel.markers.at(hex)) do
+    if m.kind == marker.kind then return nil, C.reason("13", "%s already holds such a marker", hex) end
+  end
+  return marker
+end
+
+kessel.action{
+  kind = "place_marker", rule = "13", description = "place an air interdiction marker",
+  validate = function(a)
+    local m, why = I.check(a)
+    if not m then return why end
+  end,
+  apply = function(a)
+    local m = assert(I.check(a))
+    kessel.emit.marker(m.id, a.hex)
+    if m.kind == I.SOVIET_KIND then
+      kessel.emit.var("soviet_interdiction_used", (kessel.game.var("soviet_interdiction_used") or 0) + 1)
+      kessel.emit.var("soviet_interdiction_turn", kessel.game.turn())
+    end
+    kessel.emit.note(m.kind == I.SOVIET_KIND and "13.4" or "13.2", m.kind .. " marker placed at " .. a.hex)
+    local M = require("rules.movement")
+    if kessel.game.turn() == 1 and C.step_is("soviet_movement") and not M.initial_air_pending() then
+      kessel.emit.var("air_initial_done", true)
+    end
+  end,
+  enumerate = function(side)
+    -- cheap: markers go on or next to enemy units (the only useful places)
+    local out = {}
+    local target_side
+    if C.step_is("soviet_interdiction") then target_side = C.GERMAN
+    elseif german_window() then target_side = C.SOVIET else return out end
+    local seen = {}
+    for _, u in ipairs(C.units_of(target_side)) do
+      local cands = target_side == C.SOVIET and { u.hex } or kessel.hex.neighbors(u.hex)
+      for _, h in ipairs(cands) do
+        if not seen[h] then
+          seen[h] = true
+          local a = { kind = "place_marker", hex = h }
+          if I.check(a) then out[#out + 1] = a end
+        end
+      end
+    end
+    return out
+  end,
+}
+
+kessel.action{
+  kind = "end_air_placement", rule = "13.2", description = "the German places no more air markers before turn 1",
+  validate = function(a)
+    local M = require("rules.movement")
+    if not M.initial_air_pending() then return C.reason("13.2", "no initial air marker placement is under way") end
+  end,
+  apply = function(a) kessel.emit.var("air_initial_done", true) end,
+  enumerate = function(side)
+    local M = require("rules.movement")
+    if M.initial_air_pending() then return { { kind = "end_air_placement" } } end
+    return {}
+  end,
+}
+
+local function remove_all(kind)
+  for _, m in ipairs(kessel.markers.all{ kind = kind, placed = true }) do kessel.emit.marker(m.id, nil) end
+end
+
+kessel.on("step_end", function()
+  if C.step_is("soviet_movement") then remove_all(I.GERMAN_KIND) end          -- [13.33]
+  if C.step_is("german_air_interdiction") then remove_all(I.SOVIET_KIND) end  -- end of German player-turn
+end)
+
+kessel.on("step_start", function()
+  if C.step_is("german_air_interdiction") then
+    local held = I.smolensk_held()
+    local since = kessel.game.var("smolensk_held_since")
+    if held and since == nil then
+      kessel.emit.var("smolensk_held_since", kessel.game.turn())
+      kessel.emit.note("13.2", "the German holds Smolensk: air markers may go east of column 40 from next turn")
+    elseif not held and since ~= nil then
+      kessel.emit.var("smolensk_held_since", nil)
+      kessel.emit.note("13.2", "Smolensk is not held: air markers stay at or west of column 40")
+    end
+  end
+end)
+
+return I

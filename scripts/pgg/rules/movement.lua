@@ -24,6 +24,7 @@ local M = {}
 
 -- First-turn armies [5.2], by formation.
 M.ARMY_ROLL = { ["16 Army"] = "first_turn_16", ["19 Army"] = "first_turn_19" }
+M.ARMY_ROLL_ORDER = { "16 Army", "19 Army" }
 M.ARMY_FULL_MA = { ["13 Army"] = true, ["20 Army"] = true }
 
 -- Movement allowance and MP ----------------------------------------------------------------------
@@ -468,7 +469,8 @@ end
 
 -- Rolls for each army not yet rolled (inside an apply or a setup hook).
 function M.roll_first_turn()
-  for formation, var in pairs(M.ARMY_ROLL) do
+  for _, formation in ipairs(M.ARMY_ROLL_ORDER) do
+    local var = M.ARMY_ROLL[formation]
     if kessel.game.var(var) == nil then
       local r = kessel.dice.roll("first turn: " .. formation .. " (1-3 moves, 4-6 stands) [5.2]")
       kessel.emit.var(var, r <= 3 and "move" or "stand")

@@ -1,2 +1,238 @@
--- placeholder: being written
-return {}
+-- [6.5] Overrun and [6.6] disruption.
+--
+-- During a Movement Phase (for the German Mechanized Movement Phase, mechanized units only) a stack
+-- may overrun an adjacent enemy hex: `overrun{units={ids}, target=hex}`. The overrunners attack from
+-- one hex as a group (option overrun_group: they must have started the phase together, or may have
+-- assembled there); each must have 3 MP left (WBC09 #15: +1 when an enemy air-interdiction marker is
+-- in the target hex), which is spent. Supply is judged at that instant; strength is halved after
+-- every other modifier, fractions dropped; the die is rolled at once on the CRT. Untried units
+-- are revealed [12.2]. Disrupted units may not overrun; a Soviet combat unit must have begun the
+-- phase within a working leader's radius [10.35]. Leaders join only under WBC09 #12 (their bonus
+-- halved with the rest).
+-- Results: the defender's part as in combat (loss or retreat, picked by the owner; the path by the
+-- overrunner). A defender that suffers any loss or retreat (not Eng) is disrupted [6.6]: flag
+-- "disrupted" — no move, no attack, no ZOC, defends normally, a disrupted leader gives nothing —
+-- removed in its owner's next Disruption Removal Phase.
+-- If the hex is cleared the overrunners must enter it at no cost and may move on [6.5]; they ignore
+-- the ZOC of the overrun units from the hex they attack from. A split result, Eng, or any loss or
+-- retreat of the overrunners stops them for the phase (flag "stopped"); under WBC09 #7, overrunners
+-- who cleared the hex but take their loss as steps stay in the hex they came from. No advance
+-- after an overrun. After a successful overrun the group moves on together (game var
+-- "overrun_group"), or under WBC09 #11 may split, finishing before any other unit moves (same var,
+-- with `split = true`).
+local C = require("rules.common")
+local K = require("rules.combat")
+local L = require("rules.leaders")
+local U = require("rules.untried")
+local O = {}
+
+O.COST = 3
+
+-- MP cost of an overrun into `target` for `side` [6.5], WBC09 #15.
+function O.cost(side, target)
+  local cost = O.COST
+  if C.option("wbc09_15_interdiction_on_overrun_cost") then
+    for _, m in ipairs(kessel.markers.at(target)) do
+      if (m.kind == "air_interdiction" or m.kind == "soviet_interdiction") and m.side ~= side then
+        cost = cost + 1
+        break
+      end
+    end
+  end
+  return cost
+end
+
+-- MP left: movement.lua's count when it exists; otherwise unit var "mp_left", else the full allowance.
+function O.mp_left(u)
+  local M = K.peer("rules.movement")
+  if type(M.mp_left) == "function" then return M.mp_left(u) end
+  if u.vars.mp_left then return u.vars.mp_left end
+  return u.movement or 0
+end
+
+local function spend(ids, mp)
+  local M = K.peer("rules.movement")
+  if type(M.spend) == "function" then return M.spend(ids, mp) end
+  for _, id in ipairs(ids) do
+    local u = kessel.units.get(id)
+    kessel.emit.unit_var(id, "mp_left", math.max(0, math.floor(O.mp_left(u) - mp)))
+  end
+end
+
+-- Start-of-phase facts an overrun needs: where each phasing unit stood, and (Soviet) who was in
+-- command [6.5] [10.35].
+kessel.on("step_start", function()
+  if not C.in_movement_phase() then return end
+  local side = C.phasing()
+  local where, command = {}, {}
+  local hexes = side == C.SOVIET and L.command_hexes() or nil
+  for _, u in ipairs(C.units_of(side)) do
+    where[u.id] = u.hex
+    if hexes and hexes[u.hex] then command[#command + 1] = u.id end
+  end
+  kessel.emit.var("phase_start", { hexes = where, command = command, step = kessel.game.step().index, turn = kessel.game.turn() })
+end)
+
+local function phase_start()
+  local s = kessel.game.var("phase_start")
+  if s and s.step == kessel.game.step().index and s.turn == kessel.game.turn() then return s end
+  return nil
+end
+
+function O.reasons(a)
+  local reasons = {}
+  local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
+  local p = kessel.game.var("pending")
+  if p then no(p.rule or "9.6", "a decision is waiting: %s", p.prompt or p.kind); return reasons end
+  if not C.in_movement_phase() then no("6.5", "overruns happen only in a Movement Phase"); return reasons end
+  local side = C.phasing()
+  local ids = a.units or {}
+  if #ids == 0 then no("6.5", "an overrun needs units") return reasons end
+  local target = a.target
+  if type(target) ~= "string" or not kessel.hex.valid(target) then no("6.5", "an overrun needs a target hex") return reasons end
+  local start = phase_start()
+  local units, combat_units, leaders = {}, {}, {}
+  local command
+  local from
+  for _, id in ipairs(ids) do
+    local u = kessel.units.get(id)
+    if not u then no("6.5", "no unit `%s`", tostring(id))
+    elseif u.location ~= "map" then no("6.5", "%s is not on the map", C.name(u))
+    elseif u.side ~= side then no("6.5", "%s does not belong to the phasing player", C.name(u))
+    else
+      from = from or u.hex
+      if u.hex ~= from then no("6.5", "overrunning units attack together from one hex (%s is in %s, not %s)", C.name(u), u.hex, from) end
+      if C.disrupted(u) then no("6.6", "%s is disrupted and cannot move or attack", C.name(u)) end
+      if u.flags.stopped then no("6.5", "%s was stopped by an earlier overrun this phase", C.name(u)) end
+      if C.step_is("german_mech_movement") and not C.is_mech(u) then
+        no("4", "only mechanized units move in the Mechanized Movement Phase (%s)", C.name(u))
+      end
+      if C.is_leader(u) then
+        leaders[#leaders + 1] = u
+        if not C.option("wbc09_12_multiple_leaders") then
+          no("10.2", "leaders have no attack strength and cannot overrun (WBC09 #12 lets them join)")
+        end
+      elseif not U.may_attack(u) then
+        no("12.3", "%s has no attack strength and may only defend", C.name(u))
+      else
+        combat_units[#combat_units + 1] = u
+        if u.side == C.SOVIET then
+          local ok
+          if start then ok = C.contains(start.command, u.id)
+          else command = command or L.command_hexes(); ok = L.in_command(u, command) end
+          if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name(u)) end
+        end
+      end
+      if start and C.option("overrun_group") == "started_together" and start.hexes[u.id] and from
+        and start.hexes[u.id] ~= start.hexes[kessel.units.get(ids[1]).id] then
+        no("6.5", "the overrunning units must have started the phase in one hex (option overrun_group)")
+      end
+      local cost = O.cost(side, target)
+      local left = O.mp_left(u)
+      if left < cost then
+        no("6.5", "%s has %s MP left; an overrun into %s costs %d", C.name(u), tostring(left), target, cost)
+      end
+      units[#units + 1] = u
+    end
+  end
+  if #units > 0 and #combat_units == 0 then no("6.5", "an overrun needs combat units") end
+  if #leaders > 0 then
+    for _, r in ipairs(L.check_attack_leaders(leaders, combat_units)) do reasons[#reasons + 1] = r end
+  end
+  if from then
+    if not kessel.hex.adjacent(from, target) then no("6.5", "%s is not next to %s", target, from)
+    elseif kessel.map.has_side(from, target, "lake") then no("6.7", "no overrun across a lake hexside") end
+  end
+  if not C.enemy_at(target, side) then no("6.5", "%s holds no enemy unit", target) end
+  return reasons
+end
+
+-- What happens to the overrunners once the results are in [6.5] [6.6].
+K.finishers.overrun = function(cb)
+  local target = cb.def_hexes[1]
+  if cb.defender_hit and not cb.eng then
+    for _, id in ipairs(cb.defenders) do
+      local d = kessel.units.get(id)
+      if d.location == "map" then
+        kessel.emit.flag(id, "disrupted")
+        kessel.emit.note("6.6", C.name(d) .. " is disrupted")
+      end
+    end
+  end
+  local alive = K.units_of(cb, "attacker")
+  local cleared = true
+  for _, u in ipairs(kessel.units.at(target)) do if u.side == cb.defender_side then cleared = false end end
+  local adverse = cb.attacker_hit or cb.eng
+  local stayed = {}
+  for _, u in ipairs(alive) do
+    if u.hex == cb.att_hexes[1] then stayed[#stayed + 1] = u end
+  end
+  if cleared and #stayed > 0 then
+    if adverse and C.option("wbc09_07_overrun_loss_stays_put") then
+      kessel.emit.note("WBC09 #7", "the overrunners took their loss and stay in " .. cb.att_hexes[1])
+    else
+      for _, u in ipairs(stayed) do kessel.emit.move(u.id, { target }, 0) end
+      kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")
+    end
+  end
+  if adverse then
+    for _, u in ipairs(alive) do kessel.emit.flag(u.id, "stopped") end
+    kessel.emit.note("6.5", "the overrunners stop for the rest of the phase")
+  elseif cleared and #stayed > 0 then
+    kessel.emit.var("overrun_group", { units = C.ids(stayed), split = C.option("wbc09_11_overrun_stack_may_split") })
+  end
+end
+
+kessel.action{
+  kind = "overrun", rule = "6.5",
+  description = "overrun an adjacent enemy hex during movement: overrun{units={ids}, target=hex}",
+  validate = O.reasons,
+  apply = function(a)
+    local units = {}
+    for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
+    local cost = O.cost(units[1].side, a.target)
+    spend(a.units, cost)
+    kessel.emit.note("6.5", string.format("overrun of %s from %s (%d MP)", a.target, units[1].hex, cost))
+    K.engage("overrun", units, { a.target }, { overrun = true })
+  end,
+  enumerate = function(side)
+    local out = {}
+    if not C.in_movement_phase() or kessel.game.var("pending") then return out end
+    local me = C.phasing()
+    if side and side ~= me then return out end
+    local by_hex = {}
+    for _, u in ipairs(C.units_of(me)) do
+      if C.is_combat_unit(u) and not C.disrupted(u) and not u.flags.stopped then
+        by_hex[u.hex] = by_hex[u.hex] or {}
+        table.insert(by_hex[u.hex], u.id)
+      end
+    end
+    local hs = {}
+    for h in pairs(by_hex) do hs[#hs + 1] = h end
+    table.sort(hs)
+    for _, h in ipairs(hs) do
+      for _, n in ipairs(kessel.hex.neighbors(h)) do
+        if C.enemy_at(n, me) then
+          local a = { kind = "overrun", units = by_hex[h], target = n }
+          if not O.reasons(a)[1] then out[#out + 1] = a
+          else
+            for _, id in ipairs(by_hex[h]) do
+              local b = { kind = "overrun", units = { id }, target = n }
+              if not O.reasons(b)[1] then out[#out + 1] = b end
+            end
+          end
+        end
+      end
+    end
+    return out
+  end,
+}
+
+-- [6.6] Disruption ends in the owner's next Disruption Removal Phase.
+kessel.on("step_start", function()
+  local id = kessel.game.step().id
+  if id == "soviet_disruption_removal" then kessel.emit.clear_flag("disrupted", C.SOVIET)
+  elseif id == "german_disruption_removal" then kessel.emit.clear_flag("disrupted", C.GERMAN) end
+end)
+
+return O

@@ -1,2 +1,262 @@
--- placeholder: being written
-return {}
+-- [14] Reinforcements.
+--
+-- Scheduled [14.3]: a unit enters in its own player's (first) Movement Phase of its entry turn or
+-- any later turn, never earlier, in a hex of its entry area, by a `move` whose path starts in that
+-- hex (movement.lua); entering costs the entry hex's terrain. Nothing enters on turn 12.
+--
+-- Provisional [14.1]: at the start of each Soviet Movement Phase one die picks an entrance P1..P6
+-- (scenario var `provisional_entrances`); one untried rifle division enters there, or, if every hex
+-- of that entrance is German-occupied or in German ZOC, in the nearest open hex toward the east.
+--
+-- South-Western Front [14.2] (`swf_call`): from turn 2 the Soviet may call up to 5 rifle divisions
+-- a turn, 10 a game, each entering on a south-edge rail hex at or east of entrance Z; the German
+-- scores 1 VP for each of the first five and 2 for each of the next five (game vars `swf_count`,
+-- `swf_vp`; victory.lua scores them).
+--
+-- Where the divisions come from: reserve units (Soviet rifle divisions waiting off the map with no
+-- entry turn) first, then the dead pile of eliminated rifle divisions. Under WBC09 #14
+-- (`wbc09_14_rifle_recycling_delay`) the dead pile opens only once no original division is left
+-- to arrive, and a division returns no earlier than two turns after it died (unit var
+-- `elim_turn`, stamped at the end of the phase it died in).
+local C = require("rules.common")
+local Z = require("rules.zoc")
+local R = {}
+
+local function svar(key, default)
+  local v = kessel.scenario.var(key)
+  if v == nil then return default end
+  return v
+end
+
+-- Entry cost of a hex from off the map: its terrain cost for the unit's class [6.7].
+local TERRAIN = {
+  clear = function() return 1 end,
+  forest = function(class) return (class == "infantry" or class == "leader") and 1 or 2 end,
+  swamp = function() return 2 end,
+}
+function R.entry_cost(u, hex)
+  local f = TERRAIN[kessel.map.terrain(hex) or "clear"]
+  if not f then return nil end
+  return f(C.class(u))
+end
+
+local function entry_phase(side)
+  return (side == C.SOVIET and C.step_is("soviet_movement")) or (side == C.GERMAN and C.step_is("german_movement"))
+end
+
+-- Checks that `units` (pending) may enter at `hex` now; returns hex or nil, reason.
+function R.entry_check(units, hex)
+  local turn = kessel.game.turn()
+  local area = units[1].enter_area
+  for _, u in ipairs(units) do
+    if u.enter_turn == nil then
+      return nil, C.reason("14", "%s has no scheduled entry (it comes only as a provisional or South-Western Front division)", C.name(u))
+    end
+    if u.enter_turn > turn then
+      return nil, C.reason("14.3", "%s enters on turn %d, not earlier", C.name(u), u.enter_turn)
+    end
+    if u.enter_area ~= area then return nil, C.reason("14.3", "units entering together must share an entry area") end
+  end
+  if turn >= 12 then return nil, C.reason("14.3", "no reinforcements enter on turn 12") end
+  if not entry_phase(units[1].side) then
+    return nil, C.reason("14.3", "reinforcements enter in their player's (initial) Movement Phase")
+  end
+  local hexes = kessel.map.area(area) or {}
+  if not C.contains(hexes, hex) then
+    return nil, C.reason("14.3", "%s is not in entry area %s (%s)", tostring(hex), area, table.concat(hexes, ", "))
+  end
+  if C.enemy_at(hex, units[1].side) then return nil, C.reason("6.1", "entry hex %s holds enemy units", hex) end
+  return hex
+end
+
+-- Entry moves for the AI: for each due group (same area), up to 3 combat units (+ a leader) per
+-- action, one action per hex of the area.
+function R.entry_moves(side)
+  local out = {}
+  if not entry_phase(side) or kessel.game.turn() >= 12 then return out end
+  local M = require("rules.movement")
+  local groups, order = {}, {}
+  for _, u in ipairs(kessel.units.all{ side = side, location = "pending" }) do
+    if u.enter_turn and u.enter_turn <= kessel.game.turn() and M.cannot_move(u, true) == nil then
+      if not groups[u.enter_area] then groups[u.enter_area] = { combat = {}, leaders = {} }; order[#order + 1] = u.enter_area end
+      local g = groups[u.enter_area]
+      table.insert(C.is_leader(u) and g.leaders or g.combat, u.id)
+    end
+  end
+  for _, area in ipairs(order) do
+    local g = groups[area]
+    local ids = {}
+    for i = 1, math.min(3, #g.combat) do ids[#ids + 1] = g.combat[i] end
+    if #g.leaders > 0 and (side == C.SOVIET or #ids == 0) then ids[#ids + 1] = g.leaders[1] end
+    for _, h in ipairs(kessel.map.area(area) or {}) do
+      if not C.enemy_at(h, side) then out[#out + 1] = { kind = "move", units = ids, path = { h } } end
+    end
+  end
+  return out
+end
+
+-- The division pool ----------------------------------------------------------------------------
+
+local function originals_left()
+  for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "rifle", location = "pending" }) do
+    return true
+  end
+  return false
+end
+
+-- Rifle divisions that can be brought in now: reserve first, then the dead pile.
+function R.available_rifles()
+  local reserve = {}
+  for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "rifle", location = "pending" }) do
+    if u.enter_turn == nil then reserve[#reserve + 1] = u end
+  end
+  if #reserve > 0 then return reserve end
+  local wbc = C.option("wbc09_14_rifle_recycling_delay")
+  if wbc and originals_left() then return {} end
+  local dead, turn = {}, kessel.game.turn()
+  for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "rifle", location = "eliminated" }) do
+    local died = u.vars.elim_turn
+    if not wbc or (died ~= nil and died <= turn - 2) then dead[#dead + 1] = u end
+  end
+  return dead
+end
+
+-- Open for a Soviet entry: not German-occupied, not in German ZOC.
+local function open_hex(h, gzoc)
+  return not C.enemy_at(h, C.SOVIET) and not gzoc:has(h)
+end
+
+-- The provisional entrance hex for entrance `area`, or the nearest open hex toward the east [14.1].
+function R.provisional_hex(area)
+  local hexes = kessel.map.area(area) or {}
+  local gzoc = Z.zoc_of(C.GERMAN)
+  for _, h in ipairs(hexes) do if open_hex(h, gzoc) then return h end end
+  if #hexes == 0 then return nil end
+  local east = 0
+  for _, h in ipairs(hexes) do east = math.max(east, C.column(h)) end
+  local edges = {}
+  for _, e in ipairs({ "north", "south", "east", "west" }) do
+    if kessel.map.on_edge(hexes[1], e) then edges[#edges + 1] = e end
+  end
+  local best, bd = nil, math.huge
+  for _, h in ipairs(kessel.map.hexes()) do
+    if C.column(h) > east and open_hex(h, gzoc) then
+      local on = #edges == 0
+      for _, e in ipairs(edges) do if kessel.map.on_edge(h, e) then on = true end end
+      if on then
+        local d = kessel.hex.distance(hexes[#hexes], h)
+        if d < bd then best, bd = h, d end
+      end
+    end
+  end
+  return best
+end
+
+-- Brings in `u` at `hex` (inside an apply or hook).
+local function bring_in(u, hex, rule, why)
+  kessel.emit.place(u.id, hex)
+  kessel.emit.unit_var(u.id, "entered_turn", kessel.game.turn())
+  kessel.emit.unit_var(u.id, "mp_spent", 0)
+  kessel.emit.note(rule, string.format("%s enters at %s (%s)", C.name(u), hex, why))
+end
+
+-- The provisional roll [14.1] (inside an apply or hook).
+function R.provisional()
+  local list = svar("provisional_entrances", { "P1", "P2", "P3", "P4", "P5", "P6" })
+  local r = kessel.dice.roll("provisional reinforcement entrance [14.1]")
+  local area = list[r]
+  kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area })
+  local pool = R.available_rifles()
+  if #pool == 0 then
+    kessel.emit.note("14.1", "provisional roll " .. r .. ": no rifle division is available")
+    return
+  end
+  local hex = area and R.provisional_hex(area)
+  if not hex then
+    kessel.emit.note("14.1", "provisional roll " .. r .. ": no open hex at or east of entrance " .. tostring(area))
+    return
+  end
+  bring_in(pool[1], hex, "14.1", "provisional reinforcement, roll " .. r .. ", entrance " .. area)
+end
+
+kessel.on("step_start", function()
+  if C.step_is("soviet_movement") then R.provisional() end
+end)
+kessel.on("setup", function()
+  local last = kessel.game.var("provisional_last")
+  if C.step_is("soviet_movement") and not (last and last.turn == kessel.game.turn()) then R.provisional() end
+end)
+
+-- Stamp the turn units die (for the recycling delay).
+kessel.on("step_end", function()
+  for _, u in ipairs(kessel.units.all{ side = C.SOVIET, location = "eliminated" }) do
+    if u.vars.elim_turn == nil then kessel.emit.unit_var(u.id, "elim_turn", kessel.game.turn()) end
+  end
+end)
+
+-- The South-Western Front [14.2] ----------------------------------------------------------------
+
+function R.swf_hexes()
+  local z = (kessel.map.area(svar("swf_area", "Z")) or {})[1]
+  local min_col = z and C.column(z) or 1
+  local out = {}
+  for _, h in ipairs(kessel.map.hexes()) do
+    if kessel.map.on_edge(h, "south") and C.column(h) >= min_col and kessel.map.has_link(h, "railway") then
+      out[#out + 1] = h
+    end
+  end
+  return out
+end
+
+local function swf_this_turn()
+  local v = kessel.game.var("swf_turn")
+  if type(v) == "table" and v.turn == kessel.game.turn() then return v.n or 0 end
+  return 0
+end
+
+function R.swf_check(a)
+  local pr = C.pending_reason()
+  if pr then return nil, pr end
+  if not C.step_is("soviet_movement") then return nil, C.reason("14.2", "South-Western Front divisions are called in the Soviet Movement Phase") end
+  local turn = kessel.game.turn()
+  if turn < svar("swf_first_turn", 2) then return nil, C.reason("14.2", "the South-Western Front sends divisions from turn %d", svar("swf_first_turn", 2)) end
+  if turn >= 12 then return nil, C.reason("14.3", "no reinforcements enter on turn 12") end
+  if swf_this_turn() >= svar("swf_max_per_turn", 5) then return nil, C.reason("14.2", "at most %d South-Western Front divisions a turn", svar("swf_max_per_turn", 5)) end
+  local total = kessel.game.var("swf_count") or 0
+  if total >= svar("swf_max_total", 10) then return nil, C.reason("14.2", "all %d South-Western Front divisions have been called", svar("swf_max_total", 10)) end
+  if not a.hex or not C.contains(R.swf_hexes(), a.hex) then
+    return nil, C.reason("14.2", "South-Western Front divisions enter on a south-edge rail hex at or east of entrance %s", svar("swf_area", "Z"))
+  end
+  if C.enemy_at(a.hex, C.SOVIET) then return nil, C.reason("6.1", "%s holds German units", a.hex) end
+  local pool = R.available_rifles()
+  if #pool == 0 then return nil, C.reason("14.2", "no rifle division is available") end
+  return pool[1]
+end
+
+kessel.action{
+  kind = "swf_call", rule = "14.2", description = "call a South-Western Front rifle division (German VP)",
+  validate = function(a)
+    local u, why = R.swf_check(a)
+    if not u then return why end
+  end,
+  apply = function(a)
+    local u = assert(R.swf_check(a))
+    local n = (kessel.game.var("swf_count") or 0) + 1
+    local vp = svar("swf_vp", { 1, 1, 1, 1, 1, 2, 2, 2, 2, 2 })[n] or 2
+    kessel.emit.var("swf_count", n)
+    kessel.emit.var("swf_vp", (kessel.game.var("swf_vp") or 0) + vp)
+    kessel.emit.var("swf_turn", { turn = kessel.game.turn(), n = swf_this_turn() + 1 })
+    bring_in(u, a.hex, "14.2", string.format("South-Western Front division no. %d: German +%d VP", n, vp))
+  end,
+  enumerate = function(side)
+    local out = {}
+    if side ~= nil and side ~= C.SOVIET then return out end
+    for _, h in ipairs(R.swf_hexes()) do
+      local a = { kind = "swf_call", hex = h }
+      if R.swf_check(a) then out[#out + 1] = a end
+    end
+    return out
+  end,
+}
+
+return R

@@ -1,2 +1,465 @@
--- placeholder: being written
-return {}
+-- [9.7] Retreat and [9.8] advance after combat.
+--
+-- [9.72] The owner decides to retreat; the OPPONENT picks each path, hex by hex, from the legal
+-- set computed here (`retreat{units=, path=}`; an empty path when no legal path exists eliminates
+-- the units). A path is exactly as long as the result (1 or 2 hexes), never enters a hex twice or
+-- goes back to the starting hex, never enters enemy units, lake hexes or crosses lake hexsides, and
+-- never enters a hex in an enemy zone of control unless a friendly unit is there [9.71].
+-- [6.4] On turns 1–6 a Soviet unit may not retreat into columns 01–02: with no other path it dies.
+-- [9.71] The path must end in an empty hex when one can be reached; otherwise on friends, within
+-- stacking limits (units beyond the limit are eliminated [7]).
+-- [9.73] A unit retreated onto friends adds nothing to their defence and dies if that hex suffers
+-- a further loss or retreat result this phase (Eng excepted) — flag "retreated_onto".
+-- Standard: each retreating stack moves as one along one path, in the order of the stacks.
+-- WBC09 #1  absolute priority: empty hex, friendly hex out of enemy ZOC, friendly hex in enemy ZOC,
+--           death — the path must end in the best class any path offers.
+-- WBC09 #1a no retreating unit enters a hex that another unit retreating from the same combat
+--           occupied when the retreat began.
+-- WBC09 #1b after a split result against one defender who was eliminated, the attackers may not
+--           retreat into its hex.
+-- WBC09 #1c retreats of one combat are simultaneous: no path may leave another unit of the same
+--           retreat without a path it still had.
+-- WBC09 #2  the opponent may split stacks and retreat units one by one in any order.
+--
+-- [9.8] Victorious units may advance at once into the hexes the loser left, along the retreat path
+-- (as many hexes as the loser retreated), stopping anywhere and ignoring enemy zones of control;
+-- when the hex was emptied by elimination they may advance two hexes, the first being that hex.
+-- Units that advanced cannot attack again this phase (flag "advanced").
+local C = require("rules.common")
+local Z = require("rules.zoc")
+local K = require("rules.combat")
+local U = require("rules.untried")
+local R = {}
+
+-- Stacking [7.1] [7.2]: stacking.lua's rule when it is there; otherwise 3 combat units, and for the
+-- Soviet at most 4 units with leaders.
+function R.limit_ok(side, units)
+  local ST = K.peer("rules.stacking")
+  if type(ST.limit_ok) == "function" then return ST.limit_ok(side, units) end
+  local combat, all = 0, 0
+  for _, u in ipairs(units) do
+    all = all + 1
+    if C.is_combat_unit(u) then combat = combat + 1 end
+  end
+  if side == C.SOVIET then return combat <= 3 and all <= 4 end
+  return combat <= 3
+end
+
+local function units_after(hex, group, extra)
+  local list = {}
+  for _, u in ipairs(kessel.units.at(hex)) do list[#list + 1] = u end
+  for _, u in ipairs((extra and extra[hex]) or {}) do list[#list + 1] = u end
+  for _, u in ipairs(group) do if u.hex ~= hex then list[#list + 1] = u end end
+  return list
+end
+
+-- Every legal retreat path of `group` (units in one hex) of length `n`, each {path=, class=, fits=}:
+-- class 1 empty hex, 2 friendly hex out of enemy ZOC, 3 friendly hex in enemy ZOC.
+-- ctx: forbidden (hex → true), extra (hex → units placed there in a simulation).
+function R.paths(group, n, ctx)
+  ctx = ctx or {}
+  local side = group[1].side
+  local origin = group[1].hex
+  local ezoc = Z.enemy_zoc(side)
+  local ingroup = {}
+  for _, u in ipairs(group) do ingroup[u.id] = true end
+  local turn = kessel.game.turn()
+  local function friends(h)
+    for _, u in ipairs(kessel.units.at(h)) do
+      if u.side == side and not ingroup[u.id] then return true end
+    end
+    return ctx.extra and ctx.extra[h] and #ctx.extra[h] > 0
+  end
+  local function enemy(h)
+    for _, u in ipairs(kessel.units.at(h)) do if u.side ~= side then return true end end
+    return false
+  end
+  local function open(from, h)
+    if kessel.map.has_side(from, h, "lake") or kessel.map.terrain(h) == "lake" then return false end
+    if enemy(h) then return false end
+    if ctx.forbidden and ctx.forbidden[h] then return false end
+    if side == C.SOVIET and turn <= 6 and kessel.map.column(h) <= 2 then return false end
+    if ezoc:has(h) and not friends(h) then return false end
+    return true
+  end
+  local out = {}
+  local path, used = {}, { [origin] = true }
+  local function walk(from, depth)
+    if depth == n then
+      local last = path[#path]
+      local class = 1
+      if friends(last) or #kessel.units.at(last) > 0 then class = ezoc:has(last) and 3 or 2 end
+      local copy = {}
+      for i, h in ipairs(path) do copy[i] = h end
+      out[#out + 1] = { path = copy, class = class, fits = R.limit_ok(side, units_after(last, group, ctx.extra)) }
+      return
+    end
+    for _, h in ipairs(kessel.hex.neighbors(from)) do
+      if not used[h] and open(from, h) then
+        used[h] = true
+        path[#path + 1] = h
+        walk(h, depth + 1)
+        path[#path] = nil
+        used[h] = nil
+      end
+    end
+  end
+  walk(origin, 0)
+  return out
+end
+
+-- The paths the opponent may pick, after the priority rules [9.71] / WBC09 #1.
+function R.allowed(group, n, ctx)
+  local all = R.paths(group, n, ctx)
+  local best = 4
+  for _, p in ipairs(all) do if p.class < best then best = p.class end end
+  local out = {}
+  for _, p in ipairs(all) do
+    local keep
+    if C.option("wbc09_01_retreat_priority") then keep = p.class == best
+    else keep = best ~= 1 or p.class == 1 end
+    if keep then out[#out + 1] = p end
+  end
+  return out
+end
+
+-- The retreat in progress: fresh units still to retreat, grouped by hex in order.
+local function remaining_groups(cb)
+  local groups, order = {}, {}
+  for _, id in ipairs(cb.retreat.remaining) do
+    local u = kessel.units.get(id)
+    if u and u.location == "map" then
+      if not groups[u.hex] then groups[u.hex] = {}; order[#order + 1] = u.hex end
+      table.insert(groups[u.hex], u)
+    end
+  end
+  return groups, order
+end
+
+-- Hexes no path of this retreat may enter (WBC09 #1a, #1b).
+local function forbidden(cb, group)
+  local f = {}
+  if C.option("wbc09_01a_no_switching_places") then
+    local mine = {}
+    for _, u in ipairs(group) do mine[u.id] = true end
+    for id, h in pairs(cb.retreat.origin) do
+      if not mine[id] and h ~= group[1].hex then f[h] = true end
+    end
+  end
+  if C.option("wbc09_01b_no_retreat_into_lone_defender_hex") and cb.retreat.who == "attacker"
+    and cb.result:find("/") and #cb.defenders == 1 then
+    local d = kessel.units.get(cb.defenders[1])
+    if d.location ~= "map" then f[cb.def_hexes[1]] = true end
+  end
+  return f
+end
+
+-- Does every other group that had a fitting path keep one if `group` goes to `dest`? (WBC09 #1c)
+local function cuts_off(cb, group, dest)
+  local groups, order = remaining_groups(cb)
+  local mine = {}
+  for _, u in ipairs(group) do mine[u.id] = true end
+  for _, h in ipairs(order) do
+    local others = {}
+    for _, u in ipairs(groups[h]) do if not mine[u.id] then others[#others + 1] = u end end
+    if #others > 0 then
+      local function has_fit(extra)
+        for _, p in ipairs(R.allowed(others, cb.retreat.n, { forbidden = forbidden(cb, others), extra = extra })) do
+          if p.fits then return true end
+        end
+        return false
+      end
+      if has_fit(nil) and not has_fit({ [dest] = group }) then return C.name(others[1]) end
+    end
+  end
+  return nil
+end
+
+-- Which groups the opponent may move next: standard, the first stack whole; WBC09 #2 any unit or
+-- stack of the remaining ones.
+local function candidate_groups(cb)
+  local groups, order = remaining_groups(cb)
+  local out = {}
+  if C.option("wbc09_02_opponent_orders_retreats") then
+    for _, h in ipairs(order) do
+      out[#out + 1] = groups[h]
+      if #groups[h] > 1 then
+        for _, u in ipairs(groups[h]) do out[#out + 1] = { u } end
+      end
+    end
+  elseif order[1] then
+    out[1] = groups[order[1]]
+  end
+  return out
+end
+
+-- Sets the pending retreat decision (or finishes the retreat).
+function R.ask(cb)
+  local groups, order = remaining_groups(cb)
+  if #order == 0 then
+    cb.retreat = nil
+    kessel.emit.var("pending", nil)
+    K.proceed(cb)
+    return
+  end
+  K.save(cb)
+  kessel.emit.var("pending", {
+    kind = "retreat_path", side = C.other(K.side_of(cb, cb.retreat.who)), rule = "9.72",
+    who = cb.retreat.who, n = cb.retreat.n, units = cb.retreat.remaining,
+    prompt = string.format("pick the %d-hex retreat path of the %s's units (retreat{units=, path=})", cb.retreat.n, cb.retreat.who),
+  })
+end
+
+local function same_set(a, b)
+  if #a ~= #b then return false end
+  local s = {}
+  for _, x in ipairs(a) do s[x] = true end
+  for _, x in ipairs(b) do if not s[x] then return false end end
+  return true
+end
+
+local function list_of(x) if type(x) == "table" then return x end return { x } end
+
+function R.retreat_reasons(a)
+  local p = kessel.game.var("pending")
+  if not p or p.kind ~= "retreat_path" then return C.reason("9.72", "no retreat is waiting") end
+  local cb = K.current()
+  local ids = list_of(a.units or a.unit)
+  if #ids == 0 then return C.reason("9.72", "name the retreating units") end
+  local group = {}
+  for _, id in ipairs(ids) do
+    if not C.contains(cb.retreat.remaining, id) then
+      return C.reason("9.72", "`%s` is not one of the units that must retreat", tostring(id))
+    end
+    group[#group + 1] = kessel.units.get(id)
+  end
+  for _, u in ipairs(group) do
+    if u.hex ~= group[1].hex then return C.reason("9.72", "units retreating together must start in one hex") end
+  end
+  local ok_group = false
+  for _, g in ipairs(candidate_groups(cb)) do
+    if same_set(C.ids(g), ids) then ok_group = true end
+  end
+  if not ok_group then
+    if C.option("wbc09_02_opponent_orders_retreats") then
+      return C.reason("WBC09 #2", "these units cannot retreat as one group")
+    end
+    return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it)")
+  end
+  local path = a.path or {}
+  local legal = R.allowed(group, cb.retreat.n, { forbidden = forbidden(cb, group) })
+  if #path == 0 then
+    if #legal > 0 then return C.reason("9.71", "a legal retreat path exists: the units cannot be eliminated instead") end
+    return nil
+  end
+  local key = table.concat(path, ",")
+  local match
+  for _, q in ipairs(legal) do if table.concat(q.path, ",") == key then match = q end end
+  if not match then
+    -- explain why
+    local all = R.paths(group, cb.retreat.n, { forbidden = forbidden(cb, group) })
+    for _, q in ipairs(all) do
+      if table.concat(q.path, ",") == key then
+        if C.option("wbc09_01_retreat_priority") then
+          return C.reason("WBC09 #1", "a retreat must end in the best hex available: empty, then friendly out of enemy ZOC, then friendly in enemy ZOC")
+        end
+        return C.reason("9.71", "a retreat must end in an empty hex when one can be reached")
+      end
+    end
+    if #path ~= cb.retreat.n then
+      return C.reason("9.71", "the retreat is exactly %d hex(es)", cb.retreat.n)
+    end
+    local from = group[1].hex
+    for _, h in ipairs(path) do
+      if not kessel.hex.valid(h) or not kessel.hex.adjacent(from, h) then
+        return C.reason("9.71", "%s does not follow on from %s", tostring(h), from)
+      end
+      local enemy, friend = false, false
+      for _, u in ipairs(kessel.units.at(h)) do
+        if u.side ~= group[1].side then enemy = true else friend = true end
+      end
+      if enemy then return C.reason("9.71", "units never retreat into enemy units (%s)", h) end
+      if kessel.map.has_side(from, h, "lake") then return C.reason("9.71", "units never retreat across a lake hexside (%s-%s)", from, h) end
+      if group[1].side == C.SOVIET and kessel.game.turn() <= 6 and kessel.map.column(h) <= 2 then
+        return C.reason("6.4", "on turns 1-6 Soviet units may not enter columns 01-02 (%s)", h)
+      end
+      local f = forbidden(cb, group)
+      if f[h] then
+        if C.contains(cb.retreat.initial, h) then
+          return C.reason("WBC09 #1a", "%s was occupied by another unit retreating from the same combat", h)
+        end
+        return C.reason("WBC09 #1b", "attackers may not retreat into the hex of the single defender they eliminated (%s)", h)
+      end
+      if Z.enemy_zoc(group[1].side):has(h) and not friend then
+        return C.reason("9.71", "units never retreat into an enemy zone of control unless a friendly unit is there (%s)", h)
+      end
+      from = h
+    end
+    return C.reason("9.71", "not a legal retreat path")
+  end
+  if C.option("wbc09_01c_simultaneous_retreats") then
+    local victim = cuts_off(cb, group, path[#path])
+    if victim then
+      return C.reason("WBC09 #1", "retreats of one combat are simultaneous: this path would leave %s with no retreat", victim)
+    end
+  end
+end
+
+kessel.action{
+  kind = "retreat", rule = "9.72",
+  description = "the opponent picks a retreat path: retreat{units={ids}, path={hexes}}",
+  validate = R.retreat_reasons,
+  apply = function(a)
+    local cb = K.current()
+    local ids = list_of(a.units or a.unit)
+    local path = a.path or {}
+    local group = {}
+    for _, id in ipairs(ids) do group[#group + 1] = kessel.units.get(id) end
+    local from = group[1].hex
+    local remaining = {}
+    for _, id in ipairs(cb.retreat.remaining) do
+      if not C.contains(ids, id) then remaining[#remaining + 1] = id end
+    end
+    cb.retreat.remaining = remaining
+    if #path == 0 then
+      for _, u in ipairs(group) do U.eliminate(u, "9.71", "no legal retreat path") end
+      if cb.retreat.who then cb.eliminated[cb.retreat.who] = cb.eliminated[cb.retreat.who] end
+      R.ask(cb)
+      return
+    end
+    local dest = path[#path]
+    local hosts = {}
+    for _, u in ipairs(kessel.units.at(dest)) do hosts[#hosts + 1] = u end
+    local onto = #hosts > 0
+    local in_movement = C.in_movement_phase()
+    local mark = onto and (not in_movement or C.option("wbc09_04_overrun_stack_defends_with_first"))
+    local moved = {}
+    for _, u in ipairs(group) do
+      kessel.emit.move(u.id, path, 0)
+      if mark then kessel.emit.flag(u.id, "retreated_onto") end
+      moved[#moved + 1] = kessel.units.get(u.id)
+    end
+    kessel.emit.note("9.72", string.format("%s retreat%s %s → %s", table.concat(C.ids(group), ", "),
+      #group > 1 and "" or "s", from, table.concat(path, "-")))
+    cb.retreat_paths[from] = cb.retreat_paths[from] or {}
+    table.insert(cb.retreat_paths[from], path)
+    -- stacking: units beyond the limit are eliminated [7]
+    local here = hosts
+    for _, u in ipairs(moved) do
+      local trial = { table.unpack(here) }
+      trial[#trial + 1] = u
+      if R.limit_ok(u.side, trial) then here = trial
+      else U.eliminate(u, "7.1", "retreated into an over-full hex (" .. dest .. ")") end
+    end
+    R.ask(cb)
+  end,
+  enumerate = function(side)
+    local p = kessel.game.var("pending")
+    if not p or p.kind ~= "retreat_path" then return {} end
+    if side and side ~= p.side then return {} end
+    local cb = K.current()
+    local out = {}
+    for _, g in ipairs(candidate_groups(cb)) do
+      local legal = R.allowed(g, cb.retreat.n, { forbidden = forbidden(cb, g) })
+      local any = false
+      for _, q in ipairs(legal) do
+        local a = { kind = "retreat", units = C.ids(g), path = q.path }
+        if not R.retreat_reasons(a) then out[#out + 1] = a; any = true end
+      end
+      if not any and #legal == 0 then out[#out + 1] = { kind = "retreat", units = C.ids(g), path = {} } end
+    end
+    return out
+  end,
+}
+
+-- Advance after combat [9.8] --------------------------------------------------------------------
+
+function R.advance_reasons(a)
+  local p = kessel.game.var("pending")
+  if not p or p.kind ~= "advance" then return C.reason("9.8", "no advance after combat is on offer") end
+  if a.skip then return nil end
+  local ids = list_of(a.units or a.unit)
+  if #ids == 0 then return C.reason("9.8", "name the advancing units, or skip") end
+  local path = a.path or {}
+  local option
+  for _, o in ipairs(p.options) do
+    for _, q in ipairs(o.paths) do
+      if table.concat(q, ",") == table.concat(path, ",") then option = o end
+    end
+  end
+  if not option then
+    return C.reason("9.8", "an advance follows the path of retreat (or, when the hex was emptied by elimination, up to two hexes starting with it)")
+  end
+  local group = {}
+  for _, id in ipairs(ids) do
+    if not C.contains(p.units, id) then
+      return C.reason("9.8", "`%s` may not advance: only victorious units of this combat that did not retreat", tostring(id))
+    end
+    local u = kessel.units.get(id)
+    if not kessel.hex.adjacent(u.hex, option.hex) then
+      return C.reason("9.8", "%s is not next to %s", C.name(u), option.hex)
+    end
+    group[#group + 1] = u
+  end
+  local dest = path[#path]
+  if not R.limit_ok(group[1].side, units_after(dest, group)) then
+    return C.reason("7.1", "advancing into %s would break the stacking limit", dest)
+  end
+end
+
+kessel.action{
+  kind = "advance", rule = "9.8",
+  description = "advance after combat: advance{units={ids}, path={hexes}} or advance{skip=true}",
+  validate = R.advance_reasons,
+  apply = function(a)
+    local p = kessel.game.var("pending")
+    local cb = K.current()
+    if a.skip then
+      kessel.emit.var("pending", nil)
+      K.proceed(cb)
+      return
+    end
+    local ids = list_of(a.units or a.unit)
+    for _, id in ipairs(ids) do
+      kessel.emit.move(id, a.path, 0)
+      kessel.emit.flag(id, "advanced")
+    end
+    kessel.emit.note("9.8", table.concat(ids, ", ") .. " advance " .. table.concat(a.path, "-"))
+    local left = {}
+    for _, id in ipairs(p.units) do if not C.contains(ids, id) then left[#left + 1] = id end end
+    if #left == 0 then
+      kessel.emit.var("pending", nil)
+      K.proceed(cb)
+    else
+      p.units = left
+      kessel.emit.var("pending", p)
+    end
+  end,
+  enumerate = function(side)
+    local p = kessel.game.var("pending")
+    if not p or p.kind ~= "advance" then return {} end
+    if side and side ~= p.side then return {} end
+    local out = { { kind = "advance", skip = true } }
+    for _, o in ipairs(p.options) do
+      local able = {}
+      for _, id in ipairs(p.units) do
+        if kessel.hex.adjacent(kessel.units.get(id).hex, o.hex) then able[#able + 1] = id end
+      end
+      if #able > 0 then
+        for _, q in ipairs(o.paths) do
+          local a = { kind = "advance", units = able, path = q }
+          if not R.advance_reasons(a) then out[#out + 1] = a end
+          if #able > 1 then
+            for _, id in ipairs(able) do
+              local b = { kind = "advance", units = { id }, path = q }
+              if not R.advance_reasons(b) then out[#out + 1] = b end
+            end
+          end
+        end
+      end
+    end
+    return out
+  end,
+}
+
+return R

@@ -123,8 +123,18 @@ kessel.action{
     for _, s in ipairs({ C.SOVIET, C.GERMAN }) do
       if ST.checkpoint(s) then
         for _, hex in ipairs(C.keys(ST.overstacked(s))) do
-          for _, u in ipairs(kessel.units.at(hex)) do
-            if helps(u) then out[#out + 1] = { kind = "eliminate_excess", unit = u.id } end
+          -- in a Movement Phase, offered only once no unit of the hex can still move away
+          local stuck = true
+          if C.in_movement_phase() and C.phasing() == s then
+            local M = require("rules.movement")
+            for _, u in ipairs(kessel.units.at(hex)) do
+              if M.cannot_move(u) == nil and next(M.build_field({ u }, hex):reachable()) ~= nil then stuck = false end
+            end
+          end
+          if stuck then
+            for _, u in ipairs(kessel.units.at(hex)) do
+              if helps(u) then out[#out + 1] = { kind = "eliminate_excess", unit = u.id } end
+            end
           end
         end
       end

@@ -149,6 +149,14 @@ local function judge(ctx, u)
   return soviet_supplied(ctx, u)
 end
 
+-- Can `unit` trace a line now (ignoring the first-player-turn grace of entering units)?
+function S.traced(unit)
+  local u = type(unit) == "string" and kessel.units.get(unit) or unit
+  local ctx = ctx_for(u.side)
+  if u.side == C.GERMAN then return german_supplied(ctx, u) end
+  return soviet_supplied(ctx, u)
+end
+
 -- Is `unit` (a snapshot or an id) in supply now? purpose "movement" or "combat" (both judged now).
 -- Returns bool, text.
 function S.in_supply(unit, purpose)

@@ -1,2 +1,180 @@
--- placeholder: being written
-return {}
+-- [15] Victory.
+--
+-- Ownership: each objective hex belongs to the side that last had a unit in it, read from the units'
+-- positions at the end of every step and remembered in game var "city_owner" (hex → side). Units
+-- that pass through a hex without stopping at the end of a step are not seen: the movement rules
+-- may record them with V.passed(hex, side).
+-- German VP at the end of turn 12: every objective whose hexes are all German-owned and from which
+-- a line, free of Soviet units and of Soviet zones of control (German units negate them), runs to
+-- the west edge [15]. Smolensk is worth option smolensk_vp. South-Western Front: game var
+-- "swf_count" divisions committed, 1 VP each for the first five, 2 each for the next five [14.2].
+-- Soviet VP: option soviet_vp_per_division for each German division wholly eliminated (not the
+-- cavalry division; GD and Lehr are not divisions) [15]; 2 VP each time, at the end of his
+-- player-turn, the Soviet holds a city that the German held with a line at the end of the previous
+-- German player-turn (game vars "german_held", "soviet_recaptures").
+-- Levels on German minus Soviet VP from the scenario [15]; option german_marginal_is_draw; with
+-- vp_bidding the German's bid (option vp_bid) is taken off his total. Final result: game var
+-- "result" = {german_vp=, soviet_vp=, difference=, level=}.
+local C = require("rules.common")
+local Z = require("rules.zoc")
+local V = {}
+
+V.DEFAULT_LEVELS = {
+  { name = "Soviet Decisive", max = 0 }, { name = "Soviet Strategic", max = 25 },
+  { name = "Soviet Marginal", max = 49 }, { name = "German Marginal", max = 79 },
+  { name = "German Strategic", max = 124 }, { name = "German Decisive" },
+}
+
+-- Objectives: the scenario's, or game var "objectives" (inline test positions).
+function V.objectives()
+  local list = kessel.scenario.objectives()
+  if #list == 0 then list = kessel.game.var("objectives") or {} end
+  local out = {}
+  for _, o in ipairs(list) do
+    if o.side == nil or o.side == C.GERMAN then
+      local vp = o.vp
+      if o.name == "Smolensk" then vp = C.option("smolensk_vp") end
+      out[#out + 1] = { name = o.name, vp = vp, hexes = o.hexes }
+    end
+  end
+  return out
+end
+
+function V.levels()
+  local l = kessel.scenario.levels()
+  if #l == 0 then l = kessel.game.var("levels") or V.DEFAULT_LEVELS end
+  return l
+end
+
+-- Owner of each objective hex, updated from the units now on the map.
+function V.owners()
+  local owner = kessel.game.var("city_owner") or {}
+  for _, o in ipairs(V.objectives()) do
+    for _, h in ipairs(o.hexes) do
+      local s = C.side_at(h)
+      if s then owner[h] = s end
+    end
+  end
+  return owner
+end
+
+function V.passed(hex, side)
+  local owner = kessel.game.var("city_owner") or {}
+  owner[hex] = side
+  kessel.emit.var("city_owner", owner)
+end
+
+-- A line from `hex` to the west edge free of Soviet units and zones of control [15].
+function V.line_west(hex)
+  local ezoc = Z.enemy_zoc(C.GERMAN)
+  local soviet = C.occupied(C.SOVIET)
+  local german = C.occupied(C.GERMAN)
+  local found = kessel.paths.trace{
+    from = hex,
+    step = function(a, b)
+      if kessel.map.has_side(a, b, "lake") or kessel.map.terrain(b) == "lake" then return nil end
+      return 1
+    end,
+    passage = function(h)
+      if soviet:has(h) then return "blocked" end
+      if ezoc:has(h) and not german:has(h) then return "blocked" end
+      return nil
+    end,
+    target = function(h) return kessel.map.on_edge(h, "west") end,
+  }
+  if found then return true end
+  -- the objective hex itself on the west edge, or blocked at the start
+  if kessel.map.on_edge(hex, "west") then return not soviet:has(hex) end
+  return false
+end
+
+-- Objectives the German now holds with a line [15].
+function V.german_held(owner)
+  owner = owner or V.owners()
+  local held = {}
+  for _, o in ipairs(V.objectives()) do
+    local all = #o.hexes > 0
+    for _, h in ipairs(o.hexes) do if owner[h] ~= C.GERMAN then all = false end end
+    if all and V.line_west(o.hexes[1]) then held[#held + 1] = o.name end
+  end
+  return held
+end
+
+-- German divisions wholly eliminated [15]: by formation, not the cavalry, not GD or Lehr.
+function V.divisions_destroyed()
+  local forms, order = {}, {}
+  for _, u in ipairs(kessel.units.all{ side = C.GERMAN }) do
+    local independent = (u.attrs.independent or 0) ~= 0
+    if u.formation and u.formation ~= "" and u.type ~= "cavalry" and not independent then
+      if not forms[u.formation] then forms[u.formation] = { alive = false, count = 0 }; order[#order + 1] = u.formation end
+      forms[u.formation].count = forms[u.formation].count + 1
+      if u.location ~= "eliminated" and u.location ~= "removed" then forms[u.formation].alive = true end
+    end
+  end
+  local out = {}
+  for _, f in ipairs(order) do if not forms[f].alive then out[#out + 1] = f end end
+  return out
+end
+
+function V.swf_vp(n)
+  n = n or 0
+  return math.min(n, 5) + 2 * math.max(0, math.min(n, 10) - 5)
+end
+
+function V.score()
+  local owner = V.owners()
+  local held = V.german_held(owner)
+  local german = 0
+  local heldset = {}
+  for _, n in ipairs(held) do heldset[n] = true end
+  for _, o in ipairs(V.objectives()) do if heldset[o.name] then german = german + o.vp end end
+  german = german + V.swf_vp(kessel.game.var("swf_count"))
+  if C.option("vp_bidding") then german = german - C.option("vp_bid") end
+  local destroyed = V.divisions_destroyed()
+  local soviet = #destroyed * C.option("soviet_vp_per_division")
+  soviet = soviet + 2 * #(kessel.game.var("soviet_recaptures") or {})
+  local diff = german - soviet
+  local level
+  for _, l in ipairs(V.levels()) do
+    if l.max == nil or diff <= l.max then level = l.name; break end
+  end
+  if level == "German Marginal" and C.option("german_marginal_is_draw") then level = "Draw" end
+  return { german_vp = german, soviet_vp = soviet, difference = diff, level = level, held = held, destroyed = destroyed }
+end
+
+kessel.on("step_end", function(index)
+  local step = kessel.game.step()
+  local owner = V.owners()
+  kessel.emit.var("city_owner", owner)
+  if step.id == "german_air_interdiction" then
+    -- end of the German player-turn: remember what he holds with a line
+    kessel.emit.var("german_held", V.german_held(owner))
+  elseif step.id == "soviet_interdiction" then
+    -- end of the Soviet player-turn: recaptures [15]
+    local before = kessel.game.var("german_held") or {}
+    local rec = kessel.game.var("soviet_recaptures") or {}
+    local added = false
+    for _, o in ipairs(V.objectives()) do
+      if C.contains(before, o.name) then
+        local soviet_has, german_all = false, true
+        for _, h in ipairs(o.hexes) do
+          if owner[h] == C.SOVIET then soviet_has = true end
+          if owner[h] ~= C.GERMAN then german_all = false end
+        end
+        if soviet_has and not german_all then
+          rec[#rec + 1] = { city = o.name, turn = kessel.game.turn() }
+          kessel.emit.note("15", "the Soviet retakes " .. o.name .. ": 2 VP")
+          added = true
+        end
+      end
+    end
+    if added then kessel.emit.var("soviet_recaptures", rec) end
+  end
+  if kessel.game.turn() >= kessel.game.last_turn() and step.id == "german_air_interdiction" then
+    local r = V.score()
+    kessel.emit.var("result", { german_vp = r.german_vp, soviet_vp = r.soviet_vp, difference = r.difference, level = r.level })
+    kessel.emit.note("15", string.format("final score: German %d, Soviet %d (%+d): %s", r.german_vp, r.soviet_vp, r.difference, r.level))
+  end
+end)
+
+return V

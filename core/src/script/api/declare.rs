@@ -250,7 +250,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "on",
         lua.create_function(move |lua, (name, f): (String, Function)| {
             declaring(&w, "on")?;
-            const HOOKS: [&str; 5] = ["check", "setup", "step_start", "step_end", "odds"];
+            const HOOKS: [&str; 7] = [
+                "check",
+                "setup",
+                "step_start",
+                "step_end",
+                "odds",
+                "ai",
+                "result",
+            ];
             if !HOOKS.contains(&name.as_str()) {
                 return Err(mlua::Error::runtime(format!(
                     "kessel.on: unknown hook `{name}` (hooks: {})",

@@ -354,3 +354,41 @@ pub fn call_odds_hook(
     set_stage(world, before);
     result.map(|_| out)
 }
+
+/// Asks the ruleset's `ai` hook to pick one of `actions` (1-based index returned by Lua); `None`
+/// when the ruleset has no AI.
+pub fn call_ai_hook(lua: &Lua, world: &Shared, actions: &[Action]) -> mlua::Result<Option<usize>> {
+    let Some(f) = hooks(lua, "ai")?.into_iter().next() else {
+        return Ok(None);
+    };
+    let list = lua.create_table()?;
+    for a in actions {
+        list.push(action_to_lua(lua, a)?)?;
+    }
+    let before = set_stage(world, Stage::Query);
+    let out = f.call::<Option<usize>>(list);
+    set_stage(world, before);
+    match out? {
+        Some(i) if i >= 1 && i <= actions.len() => Ok(Some(i - 1)),
+        Some(i) => Err(mlua::Error::runtime(format!(
+            "the ai hook picked action {i} of {}",
+            actions.len()
+        ))),
+        None => Ok(None),
+    }
+}
+
+/// The ruleset's `result` hook: how the game stands (`{ level = "...", scores = { side = n } }`).
+pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>> {
+    let Some(f) = hooks(lua, "result")?.into_iter().next() else {
+        return Ok(None);
+    };
+    let before = set_stage(world, Stage::Query);
+    let out = f.call::<mlua::Value>(());
+    set_stage(world, before);
+    let v = out?;
+    if v.is_nil() {
+        return Ok(None);
+    }
+    Ok(Some(lua.from_value(v)?))
+}
