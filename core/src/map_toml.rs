@@ -30,9 +30,16 @@ const LABELS_PER_LINE: usize = 12;
 /// assert_eq!(again, map);
 /// ```
 pub fn map_to_toml(map: &Map) -> String {
+    map_to_toml_with(map, &[])
+}
+
+/// Like [`map_to_toml`], but terrain characters follow `legend_hint` (character, terrain name)
+/// where it names a terrain in use, so re-saving a hand-written map keeps its characters and
+/// the diff shows only real changes. Hints that clash are ignored.
+pub fn map_to_toml_with(map: &Map, legend_hint: &[(char, String)]) -> String {
     let mut out = String::new();
     write_header(map, &mut out);
-    write_terrain(map, &mut out);
+    write_terrain(map, legend_hint, &mut out);
     let (links, sides): (Vec<&Feature>, Vec<&Feature>) =
         map.features.iter().partition(|f| !f.path.is_empty());
     for f in sides {
@@ -43,7 +50,10 @@ pub fn map_to_toml(map: &Map) -> String {
             .iter()
             .map(|s| {
                 let (a, b) = s.hexes();
-                format!("{}/{}", map.label(a), map.label(b))
+                // lower label first, as people write them ("0301/0302")
+                let (a, b) = (map.label(a), map.label(b));
+                let (a, b) = if a <= b { (a, b) } else { (b, a) };
+                format!("{a}/{b}")
             })
             .collect();
         write_list(&mut out, "sides", &labels);
@@ -92,10 +102,10 @@ fn write_header(map: &Map, out: &mut String) {
     let _ = writeln!(out, "lower_columns = \"{lower}\"");
 }
 
-fn write_terrain(map: &Map, out: &mut String) {
+fn write_terrain(map: &Map, legend_hint: &[(char, String)], out: &mut String) {
     // id 0 is the default: Map::new interns it first and the parser does the same
     let default = map.terrains.name(0).to_string();
-    let legend = legend_for(map);
+    let legend = legend_for(map, legend_hint);
     out.push_str("\n[terrain]\n");
     let _ = writeln!(out, "default = {}", quote(&default));
     let mut entries: Vec<(char, &str)> = legend
@@ -119,7 +129,7 @@ fn write_terrain(map: &Map, out: &mut String) {
             .collect();
         let _ = writeln!(
             out,
-            "  {},  # {:0digits$}",
+            "  {},  # row {:0digits$}",
             quote(&row),
             r + map.numbering().first_row
         );
@@ -127,34 +137,45 @@ fn write_terrain(map: &Map, out: &mut String) {
     out.push_str("]\n");
 }
 
-/// One character per terrain in use (and the default): `.` for the default, else the name's first
-/// letter if free, then its upper case, then its other letters, then a fixed pool.
-fn legend_for(map: &Map) -> BTreeMap<u16, char> {
+/// One character per terrain in use (and the default): the hinted one if free, else `.` for the
+/// default and the name's first letter, its upper case, its other letters, then a fixed pool.
+fn legend_for(map: &Map, hint: &[(char, String)]) -> BTreeMap<u16, char> {
     let mut used: Vec<u16> = vec![0];
     for &t in map.terrain_slice() {
         if !used.contains(&t) {
             used.push(t);
         }
     }
+    let usable = |c: char| !c.is_whitespace() && !c.is_control() && c != '"' && c != '\\';
     let mut legend = BTreeMap::new();
     let mut taken: Vec<char> = Vec::new();
-    let usable = |c: char| !c.is_whitespace() && !c.is_control() && c != '"' && c != '\\';
+    for &id in &used {
+        let name = map.terrains.name(id);
+        let hinted = hint
+            .iter()
+            .find(|(c, n)| n == name && usable(*c) && !taken.contains(c))
+            .map(|(c, _)| *c);
+        if let Some(c) = hinted {
+            taken.push(c);
+            legend.insert(id, c);
+        }
+    }
     const POOL: &str =
         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#%&*+-=@^~!$?";
     for id in used {
+        if legend.contains_key(&id) {
+            continue;
+        }
         let name = map.terrains.name(id);
-        let choice = if id == 0 {
-            Some('.')
-        } else {
-            let first = name.chars().next();
-            first
-                .map(|c| c.to_ascii_lowercase())
-                .into_iter()
-                .chain(first.map(|c| c.to_ascii_uppercase()))
-                .chain(name.chars().skip(1))
-                .chain(POOL.chars())
-                .find(|c| usable(*c) && *c != '.' && !taken.contains(c))
-        };
+        let first = name.chars().next();
+        let preferred = (id == 0).then_some('.');
+        let choice = preferred
+            .into_iter()
+            .chain(first.map(|c| c.to_ascii_lowercase()))
+            .chain(first.map(|c| c.to_ascii_uppercase()))
+            .chain(name.chars().skip(1))
+            .chain(POOL.chars())
+            .find(|c| usable(*c) && !taken.contains(c) && (*c != '.' || id == 0));
         // more than ~90 terrains: nothing sensible is left, fall back to any free code point
         let c =
             choice.unwrap_or_else(|| ('\u{00C0}'..).find(|c| !taken.contains(c)).unwrap_or('?'));
@@ -319,6 +340,20 @@ hexes = ["0302", "0504"]
         // canonical: writing the re-read map gives the same bytes
         assert_eq!(map_to_toml(&again), text);
         assert!(text.contains(r#"hexes = ["0101..0104", "0201"]"#), "{text}");
+    }
+
+    #[test]
+    fn legend_hint_keeps_the_authors_characters() {
+        let map = parse(SMALL);
+        let hint = vec![('~', "lake".to_string()), ('#', "forest".to_string())];
+        let text = map_to_toml_with(&map, &hint);
+        assert!(text.contains(r#""~" = "lake""#), "{text}");
+        assert!(text.contains(r##""#" = "forest""##), "{text}");
+        assert!(
+            text.contains(r#"sides = ["0101/0201", "0201/0202", "0302/0303"]"#),
+            "{text}"
+        );
+        assert_eq!(parse(&text), map);
     }
 
     #[test]

@@ -33,6 +33,8 @@ const TITLE_H: f64 = 46.0;
 const FONT: &str = "DejaVu Sans, Ubuntu, Verdana, Arial, sans-serif";
 /// Width of one legend cell.
 const LEGEND_CELL: f64 = 190.0;
+/// Narrowest picture, so the legend fits under a small map.
+const MIN_WIDTH: f64 = 640.0;
 /// Width of one column of the area list.
 const AREA_CELL: f64 = 360.0;
 
@@ -158,7 +160,7 @@ fn n(v: f64) -> String {
     let t = (v * 10.0).round() as i64;
     let sign = if t < 0 { "-" } else { "" };
     let a = t.unsigned_abs();
-    if a % 10 == 0 {
+    if a.is_multiple_of(10) {
         format!("{sign}{}", a / 10)
     } else {
         format!("{sign}{}.{}", a / 10, a % 10)
@@ -358,7 +360,9 @@ pub fn render_svg(map: &Map, title: &str, units: &[Unit], opts: &Options) -> Str
     let l = Layout::new(map);
     let mut out = String::with_capacity(512 * 1024);
     let mut body = String::with_capacity(512 * 1024);
-    let w = l.map_w + 2.0 * MARGIN;
+    // wide enough for the legend's notes and the title on a small map
+    let title_w = 2.0 * MARGIN + 11.5 * title.chars().count() as f64;
+    let w = (l.map_w + 2.0 * MARGIN).max(MIN_WIDTH).max(title_w);
 
     // ---- terrain and hex outlines
     let mut by_terrain: BTreeMap<KindId, String> = BTreeMap::new();
@@ -783,21 +787,19 @@ fn link_path(map: &Map, l: &Layout, s: Hexside, ticks: bool, shift: f64) -> Stri
         (p, q)
     };
     let mut d = format!("M{}L{}", pt(p), pt(q));
-    if ticks {
-        if len > 0.0 {
-            let (ux, uy) = (dx / len, dy / len);
-            let (px, py) = (-uy * 3.6, ux * 3.6);
-            let count = ((len / (0.42 * S)).round() as usize).max(1);
-            for i in 0..count {
-                let t = (i as f64 + 0.5) / count as f64;
-                let m = (p.0 + dx * t, p.1 + dy * t);
-                let _ = write!(
-                    d,
-                    "M{}L{}",
-                    pt((m.0 - px, m.1 - py)),
-                    pt((m.0 + px, m.1 + py))
-                );
-            }
+    if ticks && len > 0.0 {
+        let (ux, uy) = (dx / len, dy / len);
+        let (px, py) = (-uy * 3.6, ux * 3.6);
+        let count = ((len / (0.42 * S)).round() as usize).max(1);
+        for i in 0..count {
+            let t = (i as f64 + 0.5) / count as f64;
+            let m = (p.0 + dx * t, p.1 + dy * t);
+            let _ = write!(
+                d,
+                "M{}L{}",
+                pt((m.0 - px, m.1 - py)),
+                pt((m.0 + px, m.1 + py))
+            );
         }
     }
     d
@@ -1059,7 +1061,7 @@ rows = ["..f...", ".ss...", "...q..", "......", "ff...."]
 [[hexsides]]
 kind = "river"
 name = "Little"
-sides = ["0202/0302", "0302/0203", "0203/0303", "0101/0201"]
+sides = ["0202/0302", "0202/0303", "0203/0303", "0101/0201"]
 
 [[hexsides]]
 kind = "lake"
@@ -1143,7 +1145,7 @@ hexes = ["0604"]
 
     fn points(d: &str) -> Vec<(f64, f64)> {
         let nums: Vec<f64> = d
-            .split(|c: char| c == 'M' || c == 'L' || c == ' ')
+            .split(['M', 'L', ' '])
             .filter(|s| !s.is_empty())
             .map(|s| s.parse().expect("number"))
             .collect();
@@ -1189,7 +1191,7 @@ hexes = ["0604"]
             }
         }
         assert!(
-            path_d(&svg, "data-side", "0504/0505").is_some(),
+            path_d(&svg, "data-side", "0505/0504").is_some(),
             "lake side"
         );
     }
@@ -1207,9 +1209,8 @@ hexes = ["0604"]
         assert_eq!(road.matches("<path data-link=").count(), 3);
         let a = map.parse("0201").expect("hex");
         let b = map.parse("0301").expect("hex");
-        let label = match Hexside::between(a, b).expect("adjacent").hexes() {
-            (x, y) => format!("{}/{}", map.label(x), map.label(y)),
-        };
+        let (x, y) = Hexside::between(a, b).expect("adjacent").hexes();
+        let label = format!("{}/{}", map.label(x), map.label(y));
         let ends = points(path_d(road, "data-link", &label).expect("segment"));
         let (ca, cb) = (l.center(a), l.center(b));
         let near = |p: (f64, f64), q: Pt| (p.0 - q.0).abs() < 0.11 && (p.1 - q.1).abs() < 0.11;

@@ -107,7 +107,13 @@ fn unit_ui(ui: &mut Ui, u: &Unit) {
                 false,
             );
             ui.vertical(|ui| {
-                ui.label(RichText::new(&u.name).strong());
+                // a face-down unit often has no printed name, only its scenario id
+                let title = if u.hidden && u.name == u.id {
+                    format!("{} (face down)", u.kind.replace('_', " "))
+                } else {
+                    u.name.clone()
+                };
+                ui.label(RichText::new(title).strong());
                 let mut line = format!("{} {}", u.side, u.kind);
                 if let Some(f) = &u.formation {
                     line.push_str(&format!(", {f}"));

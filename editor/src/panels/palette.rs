@@ -83,15 +83,18 @@ impl Palette {
     /// Draws the palette.
     pub fn ui(&mut self, ui: &mut Ui, doc: &Document, view: &mut MapView) {
         ui.heading("Tools");
-        for tool in [Tool::View, Tool::PaintTerrain, Tool::Hexside, Tool::Link] {
-            if ui
-                .selectable_value(&mut self.tool, tool, tool.label())
-                .changed()
-            {
-                self.link_from = None;
+        // justified: the whole row is the button, not just its text
+        ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
+            for tool in [Tool::View, Tool::PaintTerrain, Tool::Hexside, Tool::Link] {
+                if ui
+                    .selectable_value(&mut self.tool, tool, tool.label())
+                    .changed()
+                {
+                    self.link_from = None;
+                }
             }
-        }
-        ui.add_enabled(false, egui::Button::selectable(false, "Place unit (later)"));
+            ui.add_enabled(false, egui::Button::selectable(false, "Place unit (later)"));
+        });
         ui.separator();
 
         let map = &doc.map;

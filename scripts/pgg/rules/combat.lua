@@ -31,12 +31,7 @@ local U = require("rules.untried")
 local L = require("rules.leaders")
 local K = {}
 
--- Modules owned by the movement side, read only when they provide the function.
-function K.peer(name)
-  local ok, m = pcall(require, name)
-  if ok and type(m) == "table" then return m end
-  return {}
-end
+local S = require("rules.supply")
 
 local function opt(id) return C.option(id) end
 
@@ -48,13 +43,11 @@ function K.halve(x)
   return math.max(1, math.floor(x / 2))
 end
 
--- Supply at the instant of combat [11.3]: asks supply.lua; before it exists, the unit flag
--- "out_of_supply" stands in. `ctx.in_supply(unit)` overrides both (tests, AI look-ahead).
+-- Supply at the instant of combat [11.3]: supply.lua's judgement; `ctx.in_supply(unit)` overrides
+-- it (tests, AI look-ahead).
 function K.in_supply(u, ctx)
   if ctx and ctx.in_supply then return ctx.in_supply(u) end
-  local S = K.peer("rules.supply")
-  if type(S.in_supply) == "function" then return S.in_supply(u, "combat") end
-  return not u.flags.out_of_supply
+  return (S.in_supply(u, "combat"))
 end
 
 local function mod(list, rule, fmt, ...)

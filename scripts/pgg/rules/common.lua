@@ -123,4 +123,10 @@ function C.keys(t)
   return out
 end
 
+-- MP as people write them: 3, 1.5.
+function C.mp(x)
+  if x == math.floor(x) then return string.format("%d", x) end
+  return string.format("%g", x)
+end
+
 return C

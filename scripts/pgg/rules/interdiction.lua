@@ -71,7 +71,7 @@ function I.check(a)
   local pr = C.pending_reason()
   if pr then return nil, pr end
   local hex = a.hex
-  if not hex or not kessel.hex.valid(hex) then return nil, C.reason("13", "no hex given") end
+  if not hex or not kessel.hex.valid(hex) then return nil, C.reason("13", "%s is not a hex of the map", tostring(hex)) end
   local marker
   if a.marker then
     for _, m in ipairs(kessel.markers.all{}) do if m.id == a.marker then marker = m end end

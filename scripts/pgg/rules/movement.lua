@@ -180,12 +180,18 @@ function Multi:stops(h)
   for _, g in ipairs(self.groups) do if g.field:stops(h) then return true end end
   return false
 end
-function Multi:why_not(h)
+-- The raw reason of the first class that can't get there ({kind, rule, message}) or nil.
+function Multi:why_not_raw(h)
   for _, g in ipairs(self.groups) do
     local w = g.field:why_not(h)
     if w then return w end
   end
   return nil
+end
+-- Why a hex can't be reached, with the rule case ({rule, message}), or nil if it can.
+function Multi:why_not(h)
+  if self:cost(h) ~= nil then return nil end
+  return M.explain(self.units, self.from, h, self.budget_of, self.ctx, self)
 end
 function Multi:reachable()
   local out = nil
@@ -215,7 +221,7 @@ function M.build_field(units, from, budget_of, ctx)
       cannot_leave = ctx.cannot_leave, hook = ctx.hook,
     }
   end
-  return setmetatable({ groups = groups, ctx = ctx }, Multi)
+  return setmetatable({ groups = groups, ctx = ctx, units = units, from = from, budget_of = budget_of or M.mp_left }, Multi)
 end
 
 -- The stack's movement field with every rule applied (the contract other modules use).
@@ -268,12 +274,47 @@ local function check_path(units, from, path, ctx, budget_of)
       spent[g.class] = (spent[g.class] or 0) + c + extra
       if spent[g.class] > g.budget + 1e-9 then
         return nil, C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left", h,
-          spent[g.class], C.name(g.units[1]), g.budget)
+          C.mp(spent[g.class]), C.name(g.units[1]), C.mp(g.budget))
       end
     end
     prev = h
   end
   return spent
+end
+
+-- Why `dest` is not in the field: the field's own reason, or, when the search never got there,
+-- the first enemy ZOC hex on the cheapest way ignoring stops, or the MP that way needs.
+function M.explain(units, from, dest, budget_of, ctx, field)
+  local why = field:why_not_raw(dest) or { message = "no way there" }
+  if why.kind == "forbidden" or why.kind == "cannot_leave" or why.kind == "beyond_stop" then
+    local msg = why.message
+    if why.kind == "beyond_stop" then msg = "stop: " .. msg end
+    return { rule = why.rule or "6.1", message = "cannot reach " .. dest .. ": " .. msg }
+  end
+  local free = {}
+  for k, v in pairs(ctx) do free[k] = v end
+  free.stop = {}
+  local wide = M.build_field(units, from, function() return 1000 end, free)
+  local path = wide:path(dest)
+  if path then
+    for _, h in ipairs(path) do
+      if h ~= dest and ctx.ezoc:has(h) then
+        local msg = Z.zoc_messages(ctx.side)[h] or "entered enemy ZOC"
+        return C.reason("6.22", "cannot reach %s: stop: %s at %s; movement ends there", dest, msg, h)
+      end
+    end
+    local worst = nil
+    for _, u in ipairs(units) do
+      local c = wide:field_of(u):cost(dest)
+      if c > budget_of(u) and (worst == nil or c - budget_of(u) > worst.over) then
+        worst = { over = c - budget_of(u), need = c, has = budget_of(u), u = u }
+      end
+    end
+    if worst then
+      return C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left", dest, C.mp(worst.need), C.name(worst.u), C.mp(worst.has))
+    end
+  end
+  return { rule = why.rule or "6.1", message = "cannot reach " .. dest .. ": " .. why.message }
 end
 
 -- Resolves a move into {units, from, entering, legs = {unit id -> {path, cost}}} or a reason.
@@ -317,7 +358,7 @@ function M.plan(a)
     for _, u in ipairs(units) do
       local c = R.entry_cost(u, entry)
       if c == nil then return nil, C.reason("6.7", "%s cannot enter %s (prohibited terrain)", C.name(u), entry) end
-      if c > M.mp_left(u) then return nil, C.reason("6.1", "%s needs %s MP to enter %s, has %s", C.name(u), c, entry, M.mp_left(u)) end
+      if c > M.mp_left(u) then return nil, C.reason("6.1", "%s needs %s MP to enter %s, has %s", C.name(u), C.mp(c), entry, C.mp(M.mp_left(u))) end
       costs[u.id] = c
     end
     budget_of = function(u) return M.mp_left(u) - costs[u.id] end
@@ -361,12 +402,7 @@ function M.plan(a)
   end
   if #path == 1 and not kessel.hex.adjacent(from, dest) then
     local field = M.build_field(units, from, budget_of, ctx)
-    if field:cost(dest) == nil then
-      local why = field:why_not(dest) or { message = "no way there" }
-      local msg = why.message
-      if why.kind == "beyond_stop" then msg = "stop: " .. msg end
-      return nil, { rule = why.rule or "6.1", message = "cannot reach " .. dest .. ": " .. msg }
-    end
+    if field:cost(dest) == nil then return nil, M.explain(units, from, dest, budget_of, ctx, field) end
     for _, u in ipairs(units) do
       local f = field:field_of(u)
       plan.legs[u.id] = { path = f:path(dest), cost = f:cost(dest) + (plan.entry_costs and plan.entry_costs[u.id] or 0) }
@@ -513,7 +549,7 @@ function M.end_phase_problems()
       for h in pairs(field:reachable()) do if C.column(h) > 2 then can = true; break end end
       if can then
         out[#out + 1] = C.reason("5.2", "%s (%s) must spend its full movement allowance on the first turn (%s MP left)",
-          C.name(u), u.formation, M.mp_left(u))
+          C.name(u), u.formation, C.mp(M.mp_left(u)))
       end
     end
   end

@@ -24,6 +24,7 @@ local C = require("rules.common")
 local K = require("rules.combat")
 local L = require("rules.leaders")
 local U = require("rules.untried")
+local M = require("rules.movement")
 local O = {}
 
 O.COST = 3
@@ -42,22 +43,9 @@ function O.cost(side, target)
   return cost
 end
 
--- MP left: movement.lua's count when it exists; otherwise unit var "mp_left", else the full allowance.
-function O.mp_left(u)
-  local M = K.peer("rules.movement")
-  if type(M.mp_left) == "function" then return M.mp_left(u) end
-  if u.vars.mp_left then return u.vars.mp_left end
-  return u.movement or 0
-end
-
-local function spend(ids, mp)
-  local M = K.peer("rules.movement")
-  if type(M.spend) == "function" then return M.spend(ids, mp) end
-  for _, id in ipairs(ids) do
-    local u = kessel.units.get(id)
-    kessel.emit.unit_var(id, "mp_left", math.max(0, math.floor(O.mp_left(u) - mp)))
-  end
-end
+-- MP left and spent: movement.lua keeps the count [6.1].
+function O.mp_left(u) return M.mp_left(u) end
+local function spend(ids, mp) M.spend(ids, mp) end
 
 -- Start-of-phase facts an overrun needs: where each phasing unit stood, and (Soviet) who was in
 -- command [6.5] [10.35].
@@ -228,11 +216,6 @@ kessel.action{
   end,
 }
 
--- [6.6] Disruption ends in the owner's next Disruption Removal Phase.
-kessel.on("step_start", function()
-  local id = kessel.game.step().id
-  if id == "soviet_disruption_removal" then kessel.emit.clear_flag("disrupted", C.SOVIET)
-  elseif id == "german_disruption_removal" then kessel.emit.clear_flag("disrupted", C.GERMAN) end
-end)
+-- [6.6] Disruption ends in the owner's next Disruption Removal Phase: movement.lua clears the flag.
 
 return O

@@ -31,19 +31,10 @@ local K = require("rules.combat")
 local U = require("rules.untried")
 local R = {}
 
--- Stacking [7.1] [7.2]: stacking.lua's rule when it is there; otherwise 3 combat units, and for the
--- Soviet at most 4 units with leaders.
-function R.limit_ok(side, units)
-  local ST = K.peer("rules.stacking")
-  if type(ST.limit_ok) == "function" then return ST.limit_ok(side, units) end
-  local combat, all = 0, 0
-  for _, u in ipairs(units) do
-    all = all + 1
-    if C.is_combat_unit(u) then combat = combat + 1 end
-  end
-  if side == C.SOVIET then return combat <= 3 and all <= 4 end
-  return combat <= 3
-end
+local ST = require("rules.stacking")
+
+-- Stacking [7.1] [7.2], as stacking.lua counts it.
+function R.limit_ok(side, units) return (ST.limit_ok(side, units)) end
 
 local function units_after(hex, group, extra)
   local list = {}
@@ -266,9 +257,6 @@ function R.retreat_reasons(a)
         return C.reason("9.71", "a retreat must end in an empty hex when one can be reached")
       end
     end
-    if #path ~= cb.retreat.n then
-      return C.reason("9.71", "the retreat is exactly %d hex(es)", cb.retreat.n)
-    end
     local from = group[1].hex
     for _, h in ipairs(path) do
       if not kessel.hex.valid(h) or not kessel.hex.adjacent(from, h) then
@@ -294,6 +282,9 @@ function R.retreat_reasons(a)
         return C.reason("9.71", "units never retreat into an enemy zone of control unless a friendly unit is there (%s)", h)
       end
       from = h
+    end
+    if #path ~= cb.retreat.n then
+      return C.reason("9.71", "the retreat is exactly %d hex(es)", cb.retreat.n)
     end
     return C.reason("9.71", "not a legal retreat path")
   end

@@ -1,0 +1,278 @@
+-- Rule tests for combat [9.1]-[9.6] (rules/combat.lua). Small inline maps, injected dice.
+-- Geometry used below (8x8 map): 0303's neighbours are 0302 0402 0403 0304 0203 0202;
+-- 0403's are 0402 0503 0504 0404 0304 0303; 0304 touches both 0403 and 0404.
+
+local expect = kessel.expect
+local K = require("rules.combat")
+
+local function pz(id, at, face, extra)
+  local u = { id = id, side = "german", type = "panzer", formation = "F" .. id, faces = face and { face, "1-1-10" } or { "4-4-10", "2-2-10" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function inf(id, at) -- German infantry division, four steps
+  return { id = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at }
+end
+local function rifle(id, at, face, extra)
+  local u = { id = id, side = "soviet", type = "rifle", faces = { face or "2-2-6" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function leader(id, at, rating)
+  return { id = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at }
+end
+
+-- A Soviet leader near the east edge keeps Soviet units in supply [11.2] unless `bare` is set.
+local function setup(units, extra)
+  extra = extra or {}
+  local list = { table.unpack(units) }
+  if not extra.bare then list[#list + 1] = leader("sup", "0706", 5) end
+  local spec = { map = { columns = 8, rows = 8 }, units = list, step = "german_combat", turn = 7 }
+  for k, v in pairs(extra) do if k ~= "bare" then spec[k] = v end end
+  kessel.setup(spec)
+end
+
+local function attack(units, targets)
+  return kessel.act{ kind = "attack", units = units, targets = targets }
+end
+
+local function find_note(events, text)
+  for _, e in ipairs(events) do
+    if e.text and string.find(e.text, text, 1, true) then return e end
+  end
+  return nil
+end
+
+-- Rule 9.1: attacks only in the phasing player's Combat Phase.
+kessel.test("case_9_1_attack_only_in_combat_phase", function()
+  setup({ pz("g", "0303"), rifle("s", "0403") }, { step = "german_movement" })
+  local ok, r = attack({ "g" }, { "0403" })
+  expect.refused(ok, r, "9.1", "Combat Phase")
+end)
+
+-- Rule 9.1: only the phasing side's units attack, and only adjacent hexes holding enemy units.
+kessel.test("case_9_1_attacker_must_be_phasing_and_adjacent", function()
+  setup{ pz("g", "0303"), rifle("s", "0403"), rifle("s2", "0606") }
+  local ok, r = attack({ "s" }, { "0303" })
+  expect.refused(ok, r, "9.1", "phasing player")
+  ok, r = attack({ "g" }, { "0606" })
+  expect.refused(ok, r, "9.1", "not next to 0606")
+  ok, r = attack({ "g" }, { "0302" })
+  expect.refused(ok, r, "9.1", "holds no enemy unit")
+end)
+
+-- Rule 9.1: each unit attacks at most once a phase; each unit is attacked at most once a phase.
+kessel.test("case_9_1_attack_once_and_attacked_once_per_phase", function()
+  setup{ pz("g", "0303", "9-9-10"), pz("h", "0304", "9-9-10"), rifle("s", "0403", "8-7-6"), rifle("s2", "0403", "1-1-6") }
+  kessel.inject_dice{ 4 } -- 9 against 8: 1-1, roll 4: Eng (one Soviet unit survives)
+  expect.accepted(attack({ "g" }, { "0403" }))
+  local ok, r = attack({ "g" }, { "0403" })
+  expect.refused(ok, r, "9.1", "already attacked this phase")
+  ok, r = attack({ "h" }, { "0403" })
+  expect.refused(ok, r, "9.1", "already been attacked this phase")
+  -- the marks go with the phase
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.falsy(kessel.units.get("g").flags.attacked, "attacked flag cleared at the end of the step")
+end)
+
+-- Rule 9.1 / 6.6: disrupted units cannot attack.
+kessel.test("case_6_6_disrupted_units_cannot_attack", function()
+  setup{ pz("g", "0303", nil, { flags = { "disrupted" } }), rifle("s", "0403") }
+  local ok, r = attack({ "g" }, { "0403" })
+  expect.refused(ok, r, "6.6", "disrupted")
+end)
+
+-- Rule 10.35: a Soviet combat unit attacks only within a working leader's command radius.
+kessel.test("case_10_35_soviet_attack_needs_leader_radius", function()
+  setup({ rifle("s", "0403", "4-4-6"), pz("g", "0303") }, { step = "soviet_combat", bare = true })
+  local ok, r = attack({ "s" }, { "0303" })
+  expect.refused(ok, r, "10.35", "command radius")
+  setup({ rifle("s", "0403", "4-4-6"), leader("l", "0603", 2), pz("g", "0303") }, { step = "soviet_combat", bare = true })
+  kessel.inject_dice{ 4 }
+  expect.accepted(attack({ "s" }, { "0303" }))
+  -- a disrupted leader commands nobody [6.6]
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_combat", turn = 7, units = {
+    rifle("s", "0403", "4-4-6"), pz("g", "0303"),
+    { id = "l", side = "soviet", type = "leader", faces = { "0-2-10" }, attrs = { rating = 2 }, at = "0603", flags = { "disrupted" } } } }
+  ok, r = attack({ "s" }, { "0303" })
+  expect.refused(ok, r, "10.35")
+end)
+
+-- Rule 12.3: a 0-1-6 may only defend; an attack including one is refused.
+kessel.test("case_12_3_zero_attack_unit_only_defends", function()
+  setup({ rifle("s", "0403", "0-1-6"), rifle("t", "0404", "3-3-6"), leader("l", "0403", 3), pz("g", "0304") }, { step = "soviet_combat" })
+  local ok, r = attack({ "s", "t" }, { "0304" })
+  expect.refused(ok, r, "12.3", "may only defend")
+end)
+
+-- Rule 9.23: several defending hexes in one combat, defence summed; every attacker next to each.
+kessel.test("case_9_23_multi_hex_attack", function()
+  setup{ pz("g", "0304", "8-8-10"), pz("h", "0303", "4-4-10"), rifle("a", "0403", "2-2-6"), rifle("b", "0404", "2-2-6") }
+  local ok, r = attack({ "g", "h" }, { "0403", "0404" })
+  expect.refused(ok, r, "9.23", "every attacker must be next to every defending hex")
+  kessel.inject_dice{ 6 } -- 8 against 2+2 = 2-1, roll 6: A1
+  local events = expect.accepted(attack({ "g" }, { "0403", "0404" }))
+  expect.truthy(find_note(events, "attack 8 against defence 4 in 0403+0404: odds 2-1, roll 6: A1"))
+  expect.eq(kessel.game.var("pending").kind, "loss_or_retreat")
+  expect.eq(kessel.game.var("pending").side, "german")
+end)
+
+-- Rule 9.3: no attack across a lake hexside.
+kessel.test("case_9_3_no_attack_across_lake_hexside", function()
+  setup({ pz("g", "0303"), rifle("s", "0403") }, { map = { columns = 8, rows = 8, hexsides = { { "0303", "0403", "lake" } } } })
+  local ok, r = attack({ "g" }, { "0403" })
+  expect.refused(ok, r, "9.3", "lake hexside")
+end)
+
+-- Rule 9.3: forest and major city double, solely across a river doubles, and they add (×3).
+kessel.test("case_9_3_terrain_multipliers_add", function()
+  setup({ pz("g", "0303"), pz("h", "0304"), rifle("s", "0403", "2-3-6") }, { map = { columns = 8, rows = 8,
+    terrain = { ["0403"] = "forest" },
+    hexsides = { { "0303", "0403", "river" }, { "0304", "0403", "river" } } } })
+  expect.eq(K.defence_of({ "0403" }, { attacker_hexes = { "0303", "0304" } }), 9, "forest + river: 3 × 3")
+  expect.eq(K.defence_of({ "0403" }, { attacker_hexes = { "0303" } }), 9, "one attacker, across the river")
+  -- not solely across the river: one attacking hex is not across it
+  setup({ pz("g", "0303"), pz("h", "0304"), rifle("s", "0403", "2-3-6") }, { map = { columns = 8, rows = 8,
+    terrain = { ["0403"] = "forest" }, hexsides = { { "0303", "0403", "river" } } } })
+  expect.eq(K.defence_of({ "0403" }, { attacker_hexes = { "0303", "0304" } }), 6, "forest only")
+  setup({ pz("g", "0303"), rifle("s", "0403", "2-3-6") }, { map = { columns = 8, rows = 8,
+    places = { { name = "Orsha", kind = "major_city", hexes = { "0403" } } } } })
+  expect.eq(K.defence_of({ "0403" }, { attacker_hexes = { "0303" } }), 6, "major city doubles")
+  kessel.inject_dice{ 3 }
+  local events = expect.accepted(attack({ "g" }, { "0403" }))
+  expect.truthy(find_note(events, "major city (Orsha) doubles the defender"))
+end)
+
+-- Rule 11.3: out of supply halves (fractions dropped, never below 1); option supply_halving_order.
+kessel.test("case_11_3_out_of_supply_halving_and_order", function()
+  setup({ pz("g", "0303", "5-5-10"), rifle("s", "0403", "3-3-6"), rifle("t", "0503", "1-1-6") },
+    { map = { columns = 8, rows = 8, terrain = { ["0403"] = "forest" } } })
+  local oos = { in_supply = function() return false end }
+  expect.eq(K.attack_strength(kessel.units.get("g"), oos), 2, "5 halved, fraction dropped")
+  expect.eq(K.attack_strength(kessel.units.get("t"), oos), 1, "never below 1")
+  -- defence 3 in forest out of supply: supply first 3→1 ×2 = 2; terrain first 6 → 3
+  expect.eq(K.defence_of({ "0403" }, { in_supply = oos.in_supply }), 2, "supply_then_terrain")
+  kessel.setup{ map = { columns = 8, rows = 8, terrain = { ["0403"] = "forest" } }, step = "german_combat",
+    units = { pz("g", "0303", "5-5-10"), rifle("s", "0403", "3-3-6") }, options = { supply_halving_order = "terrain_then_supply" } }
+  expect.eq(K.defence_of({ "0403" }, { in_supply = oos.in_supply }), 3, "terrain_then_supply")
+end)
+
+-- Rule 9.4 / 9.5: odds rounded in the defender's favour; above 10-1 is 10-1, below 1-3 is 1-3.
+kessel.test("case_9_4_odds_rounding_and_caps", function()
+  setup{ pz("g", "0303", "5-5-10"), rifle("s", "0403", "2-2-6") }
+  expect.eq(kessel.tables.odds("crt", 5, 2).label, "2-1", "2.5-1 rounds down to 2-1")
+  expect.eq(kessel.tables.odds("crt", 40, 2).label, "10-1")
+  expect.eq(kessel.tables.odds("crt", 1, 9).label, "1-3")
+  kessel.inject_dice{ 5 } -- 5 vs 2: 2-1, roll 5 = Eng
+  local events = expect.accepted(attack({ "g" }, { "0403" }))
+  expect.truthy(find_note(events, "odds 2-1, roll 5: Eng"))
+end)
+
+-- Rule 9.5: the die-roll-2 row follows option crt_row2 (printed: 6-1 De/A1; transcribed: 6-1 D2).
+kessel.test("case_9_5_crt_row2_option", function()
+  setup{ pz("g", "0303", "6-6-10"), rifle("s", "0403", "1-1-6") }
+  kessel.inject_dice{ 2 }
+  local events = expect.accepted(attack({ "g" }, { "0403" }))
+  expect.truthy(find_note(events, "odds 6-1, roll 2: De/A1"), "printed row")
+  setup({ pz("g", "0303", "6-6-10"), rifle("s", "0403", "1-1-6") }, { options = { crt_row2 = "transcribed" } })
+  kessel.inject_dice{ 2 }
+  events = expect.accepted(attack({ "g" }, { "0403" }))
+  expect.truthy(find_note(events, "odds 6-1, roll 2: D2"), "transcribed row")
+end)
+
+-- Rule 9.6: De eliminates every defender; Soviet dead go to the dead pile [12.4].
+kessel.test("case_9_6_De_eliminates_defenders", function()
+  setup{ inf("g", "0303"), rifle("s", "0403", "1-1-6") }
+  kessel.inject_dice{ 1 } -- 9-1, roll 1: De
+  expect.accepted(attack({ "g" }, { "0403" }))
+  expect.eq(kessel.units.get("s").location, "eliminated")
+  expect.eq(kessel.game.var("dead_pile")[1], "s")
+  expect.eq(kessel.game.var("pending").kind, "advance", "the victor may advance")
+end)
+
+-- Rule 9.6: a loss result taken as steps: German two-step units flip, infantry steps down.
+kessel.test("case_9_6_step_losses_flip_and_step_down", function()
+  setup({ rifle("s", "0403", "8-8-6"), leader("l", "0403", 3), inf("g", "0303") }, { step = "soviet_combat" })
+  kessel.inject_dice{ 6 } -- 8+3 = 11 vs 9: 1-1, roll 6: A2 (attacker)
+  expect.accepted(attack({ "s", "l" }, { "0303" }))
+  kessel.undo()
+  kessel.inject_dice{ 1 } -- 1-1 roll 1: D1 on the German infantry division
+  expect.accepted(attack({ "s", "l" }, { "0303" }))
+  local p = kessel.game.var("pending")
+  expect.eq(p.kind, "loss_or_retreat")
+  expect.eq(p.side, "german", "the owner decides")
+  local ok, r = kessel.act{ kind = "end_phase" }
+  expect.refused(ok, r, "9.6", "decision is waiting")
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  local g = kessel.units.get("g")
+  expect.eq(g.defence, 4, "9-9-7 steps down to 4-4-7")
+  expect.eq(g.steps_left, 3)
+  expect.eq(kessel.game.var("pending"), nil)
+end)
+
+-- Rule 9.6: Eng — each side loses one step, no retreat, no advance.
+kessel.test("case_9_6_engaged_both_lose_a_step", function()
+  setup{ pz("g", "0303", "4-4-10"), rifle("s", "0403", "4-4-6") }
+  kessel.inject_dice{ 4 } -- 1-1 roll 4: Eng
+  expect.accepted(attack({ "g" }, { "0403" }))
+  expect.eq(kessel.units.get("g").step, 1, "German flipped")
+  expect.eq(kessel.units.get("s").location, "eliminated", "Soviet one-step unit gone")
+  expect.eq(kessel.game.var("pending"), nil, "no advance after Eng")
+end)
+
+-- Rule 9.6: split result — defender first; an attacker who takes the step may advance.
+kessel.test("case_9_6_split_defender_first_then_attacker", function()
+  setup{ pz("g", "0303", "6-6-10"), rifle("s", "0403", "2-2-6") }
+  kessel.inject_dice{ 4 } -- 3-1 roll 4: D1/A1
+  expect.accepted(attack({ "g" }, { "0403" }))
+  local p = kessel.game.var("pending")
+  expect.eq(p.side, "soviet", "defender decides first")
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  p = kessel.game.var("pending")
+  expect.eq(p.side, "german", "then the attacker")
+  expect.eq(p.who, "attacker")
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  p = kessel.game.var("pending")
+  expect.eq(p.kind, "advance", "a step taken: the attacker may advance")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403" } })
+  expect.eq(kessel.units.get("g").hex, "0403")
+  expect.truthy(kessel.units.get("g").flags.advanced)
+end)
+
+-- Rule 9.6: split result — an attacker who retreats may not advance; the defender then may.
+kessel.test("case_9_6_split_attacker_retreat_no_advance", function()
+  setup{ pz("g", "0303", "6-6-10"), rifle("s", "0403", "2-2-6"), rifle("t", "0404", "3-3-6") }
+  kessel.inject_dice{ 4 }
+  expect.accepted(attack({ "g" }, { "0403" }))
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  expect.eq(kessel.game.var("pending").kind, "retreat_path")
+  expect.eq(kessel.game.var("pending").side, "german", "the opponent picks the path")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0503" } })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  expect.eq(kessel.game.var("pending").side, "soviet")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "g" }, path = { "0202" } })
+  local p = kessel.game.var("pending")
+  expect.truthy(p == nil or p.side ~= "german", "the retreating attacker does not advance")
+end)
+
+-- Rule 10.36: a leader adds up to its rating, capped at the strength of its hex's attacking units;
+-- leaders have no attack of their own.
+kessel.test("case_10_36_leader_bonus_capped", function()
+  setup({ rifle("s", "0403", "2-2-6"), leader("l", "0403", 5), pz("g", "0303", "4-4-10") }, { step = "soviet_combat" })
+  local total = K.attack_total({ kessel.units.get("s"), kessel.units.get("l") })
+  expect.eq(total, 4, "2 + min(5, 2)")
+  local ok, r = attack({ "l" }, { "0303" })
+  expect.refused(ok, r, "10.2", "no attack strength")
+end)
+
+-- The odds hook used by `kessel odds`: flags for terrain, supply, integrity, overrun and leaders.
+kessel.test("case_9_3_odds_hook_flags", function()
+  local m = K.odds_modifiers(9, 3, { "forest", "river" })
+  expect.eq(m.defence, 9)
+  m = K.odds_modifiers(8, 3, { "integrity", "out_of_supply", "overrun" })
+  expect.eq(m.attack, 4, "standard: 8 halved 4, doubled 8, overrun 4")
+  m = K.odds_modifiers(3, 3, { "out_of_supply", "leader=5" })
+  expect.eq(m.attack, 2, "3 → 1, leader adds at most 1")
+  m = K.odds_modifiers(4, 3, { "major_city", "defender_out_of_supply" })
+  expect.eq(m.defence, 2, "3 → 1 then ×2")
+end)

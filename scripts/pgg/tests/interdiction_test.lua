@@ -1,0 +1,110 @@
+-- Air interdiction [13.2] [13.3] [13.33] [13.4] [13.45].
+local expect = kessel.expect
+
+local function rifle(id, at) return { id = id, name = id, side = "soviet", type = "rifle", faces = { "3-3-6" }, at = at } end
+local function pz(id, at) return { id = id, name = id, side = "german", type = "panzer", faces = { "4-4-10", "2-2-10" }, at = at } end
+
+local function board(units, step, turn, extra)
+  local spec = { map = { columns = 45, rows = 5,
+      places = { { name = "Smolensk", kind = "major_city", hexes = { "2202", "2203" } } },
+      tags = { road_supply_source = { "0103" } },
+      links = { { kind = "road", path = { "0103", "0203", "0303" } } } },
+    units = units, step = step, turn = turn or 5,
+    markers = { { kind = "air_interdiction", side = "german", count = 3 }, { kind = "soviet_interdiction", side = "soviet", count = 3 } } }
+  for k, v in pairs(extra or {}) do spec[k] = v end
+  kessel.setup(spec)
+end
+local function place(hex) return kessel.act{ kind = "place_marker", hex = hex } end
+
+-- Rule 13.2
+kessel.test("case_13_2_german_places_three_in_air_phase_on_soviet_units_too", function()
+  board({ rifle("r", "1003") }, "german_air_interdiction")
+  expect.accepted(place("1003"), "a Soviet-occupied hex is fine")
+  expect.accepted(place("1004"))
+  local ok, why = place("1004")
+  expect.refused(ok, why, "13", "already holds")
+  expect.accepted(place("1005"))
+  ok, why = place("1002")
+  expect.refused(ok, why, "13.2", "no air_interdiction marker left")
+  board({}, "german_movement")
+  ok, why = place("1003")
+  expect.refused(ok, why, "13.2", "Air Interdiction Phase")
+end)
+
+-- Rule 13.2
+kessel.test("case_13_2_not_east_of_column_40_until_smolensk_held", function()
+  board({}, "german_air_interdiction")
+  local ok, why = place("4103")
+  expect.refused(ok, why, "13.2", "column 40")
+  expect.accepted(place("4003"))
+  board({}, "german_air_interdiction", 6, { vars = { smolensk_held_since = 5 } })
+  expect.accepted(place("4103"), "one turn after Smolensk was held")
+  board({}, "german_air_interdiction", 5, { vars = { smolensk_held_since = 5 } })
+  ok, why = place("4103")
+  expect.refused(ok, why, "13.2", "column 40")
+end)
+
+-- Rule 13.2
+kessel.test("case_13_2_smolensk_hold_is_judged_each_air_phase", function()
+  board({ pz("a", "2202"), pz("b", "2203") }, "german_disruption_removal", 5)
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.var("smolensk_held_since"), 5)
+  -- lost again: the limit returns
+  board({ pz("a", "2202") }, "german_disruption_removal", 7, { vars = { smolensk_held_since = 5 } })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.var("smolensk_held_since"), nil)
+end)
+
+-- Rule 13.33
+kessel.test("case_13_33_german_markers_removed_end_of_soviet_movement", function()
+  board({ rifle("r", "1003") }, "soviet_movement", 5,
+    { markers = { { kind = "air_interdiction", side = "german", at = "1004" }, { kind = "soviet_interdiction", side = "soviet", at = "2004" } } })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(#kessel.markers.all{ kind = "air_interdiction", placed = true }, 0)
+  expect.eq(#kessel.markers.all{ kind = "soviet_interdiction", placed = true }, 1)
+end)
+
+-- Rule 13.4
+kessel.test("case_13_4_soviet_marker_rules", function()
+  board({ pz("g", "1003") }, "soviet_interdiction")
+  local ok, why = place("1003")
+  expect.refused(ok, why, "13.45", "German-occupied")
+  expect.accepted(place("1004"))
+  ok, why = place("1005")
+  expect.refused(ok, why, "13.4", "one Soviet interdiction marker a turn")
+  board({}, "soviet_interdiction", 12)
+  ok, why = place("1005")
+  expect.refused(ok, why, "13.4", "turn 12")
+  board({}, "soviet_interdiction", 8, { vars = { soviet_interdiction_used = 3 } })
+  ok, why = place("1005")
+  expect.refused(ok, why, "13.4", "three times")
+end)
+
+-- Rule 13.4
+kessel.test("case_13_4_soviet_marker_lasts_the_german_player_turn", function()
+  board({}, "german_air_interdiction", 5,
+    { markers = { { kind = "soviet_interdiction", side = "soviet", at = "2004" } } })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.turn(), 6)
+  expect.eq(#kessel.markers.all{ kind = "soviet_interdiction", placed = true }, 0)
+end)
+
+-- Rule 13.2: before turn 1 the German places first
+kessel.test("case_13_2_initial_markers_before_first_soviet_move", function()
+  board({ rifle("r", "1003") }, "soviet_movement", 1, { vars = { first_turn_16 = "move", first_turn_19 = "move" } })
+  local ok, why = kessel.act{ kind = "move", units = { "r" }, path = { "1004" } }
+  expect.refused(ok, why, "13.2", "places his air interdiction markers")
+  expect.accepted(place("1005")); expect.accepted(place("1002")); expect.accepted(place("1001"))
+  expect.eq(kessel.game.var("air_initial_done"), true)
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "1004" } })
+end)
+
+-- WBC09 #15
+kessel.test("case_wbc09_15_interdiction_on_overrun_cost", function()
+  board({}, "german_movement", 5, { markers = { { kind = "soviet_interdiction", side = "soviet", at = "2004" } } })
+  local I = require("rules.interdiction")
+  expect.eq(I.overrun_surcharge("2004", "german"), 0, "standard")
+  board({}, "german_movement", 5, { markers = { { kind = "soviet_interdiction", side = "soviet", at = "2004" } },
+    options = { wbc09_15_interdiction_on_overrun_cost = true } })
+  expect.eq(I.overrun_surcharge("2004", "german"), 1)
+end)

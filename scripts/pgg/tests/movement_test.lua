@@ -1,0 +1,292 @@
+-- Movement [6], ZOC effects on movement [6.22] [8], terrain [6.7], supply and interdiction effects
+-- on movement [11.3] [13.3], disruption [6.6], reinforcement entry [14.3].
+local expect = kessel.expect
+
+local function pz(id, at, extra)
+  local u = { id = id, name = id, side = "german", type = "panzer", formation = "7 Pz", faces = { "4-4-10", "2-2-10" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function inf(id, at, extra)
+  local u = { id = id, name = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function rifle(id, at, extra)
+  local u = { id = id, name = id, side = "soviet", type = "rifle", faces = { "3-3-6" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function leader(id, at, rating)
+  return { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at }
+end
+
+local function board(units, extra)
+  local spec = {
+    map = {
+      columns = 12, rows = 9,
+      terrain = { ["0603"] = "forest", ["0604"] = "forest" },
+      hexsides = { { "0806", "0906", "river" } },
+      links = { { kind = "road", path = { "0507", "0607", "0707", "0807" } } },
+      areas = { C = { "0101", "0102", "0103" } },
+    },
+    units = units, step = "german_movement", turn = 7,
+  }
+  for k, v in pairs(extra or {}) do spec[k] = v end
+  kessel.setup(spec)
+end
+
+local function mv(ids, path, extra)
+  local a = { kind = "move", units = type(ids) == "table" and ids or { ids }, path = path }
+  for k, v in pairs(extra or {}) do a[k] = v end
+  return kessel.act(a)
+end
+
+-- Rule 6.1
+kessel.test("case_6_1_move_spends_mp_and_moves_in_legs", function()
+  board{ pz("p", "0105") }
+  local M = require("rules.movement")
+  expect.accepted(mv("p", { "0205", "0305", "0405" }))
+  expect.eq(kessel.units.get("p").hex, "0405")
+  expect.eq(M.mp_left(kessel.units.get("p")), 7, "10 MA - 3 clear hexes")
+  -- a second leg, then nothing left for a third
+  expect.accepted(mv("p", { "1105" }))
+  expect.eq(M.mp_left(kessel.units.get("p")), 0)
+  local ok, r = mv("p", { "1106" })
+  expect.refused(ok, r, "6.1", "no movement points left")
+end)
+
+-- Rule 6.1
+kessel.test("case_6_1_cannot_exceed_ma", function()
+  board{ inf("i", "0101") }
+  local ok, r = mv("i", { "0109" })
+  expect.refused(ok, r, "6.1", "needs 8 MP, i has 7 MP left")
+  ok, r = mv("i", { "0102", "0103", "0104", "0105", "0106", "0107", "0108", "0109" })
+  expect.refused(ok, r, "6.1", "needs 8 MP")
+end)
+
+-- Rule 6.1
+kessel.test("case_6_1_no_entry_into_enemy_units", function()
+  board{ pz("p", "0505"), rifle("r", "0507") }
+  local ok, r = mv("p", { "0506", "0507" })
+  -- 0506 is in the rifle's ZOC: the stop comes first
+  expect.refused(ok, r, "6.22", "stop")
+  board{ pz("p", "0506"), rifle("r", "0507") }
+  ok, r = mv("p", { "0507" })
+  expect.refused(ok, r, "6.22", "may not leave")
+end)
+
+-- Rule 6.22
+kessel.test("case_6_22_stop_on_entering_enemy_zoc", function()
+  board({ pz("p", "0101", { name = "25 Pz" }), rifle("r", "0105", { name = "100 Rifle" }) }, { map = { columns = 2, rows = 9 } })
+  expect.accepted(mv("p", { "0104" }))
+  kessel.undo()
+  local ok, r = mv("p", { "0106" })
+  expect.refused(ok, r, "6.22", "entered enemy ZOC of 100 Rifle at 0105")
+  ok, r = mv("p", { "0102", "0103", "0104", "0105" })
+  expect.refused(ok, r, "6.22", "stop: entered enemy ZOC of 100 Rifle at 0105 at 0104")
+  ok, r = mv("p", { "0106" })
+  expect.refused(ok, r, "6.22", "cannot reach 0106: stop: entered enemy ZOC of 100 Rifle at 0105 at 0104")
+end)
+
+-- Rule 6.22
+kessel.test("case_6_22_no_voluntary_exit_from_enemy_zoc", function()
+  board{ pz("p", "0104"), rifle("r", "0105") }
+  local ok, r = mv("p", { "0103" })
+  expect.refused(ok, r, "6.22", "may not leave it voluntarily")
+  -- a disrupted enemy has no ZOC [6.6]
+  board{ pz("p", "0104"), rifle("r", "0105", { flags = { "disrupted" } }) }
+  expect.accepted(mv("p", { "0103" }))
+end)
+
+-- Rule 6.7
+kessel.test("case_6_7_terrain_costs_by_class", function()
+  -- forest: infantry 1, motorized 2
+  board{ inf("i", "0602"), pz("p", "0602") }
+  local ok, ev = mv("i", { "0603", "0604" })
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 2, "infantry pays 1 per forest hex")
+  ok, ev = mv("p", { "0603" })
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 2, "motorized pays 2 for forest")
+end)
+
+-- Rule 6.7
+kessel.test("case_6_7_roads_and_rivers", function()
+  board{ pz("p", "0507"), inf("i", "0508") }
+  local ok, ev = mv("p", { "0607", "0707", "0807" })
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 1.5, "motorized ½ MP a road hex")
+  -- river: German +2
+  board{ pz("p", "0806") }
+  ok, ev = mv("p", { "0906" })
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 3, "1 + 2 for the river")
+  -- Soviets +1
+  board({ rifle("r", "0806") }, { step = "soviet_movement" })
+  ok, ev = mv("r", { "0906" })
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 2, "1 + 1 for the river")
+end)
+
+-- Rule 6.4
+kessel.test("case_6_4_soviet_columns_01_02_closed_turns_1_to_6", function()
+  board({ rifle("r", "0305") }, { step = "soviet_movement", turn = 6 })
+  local ok, r = mv("r", { "0205" })
+  expect.refused(ok, r, "6.4", "columns 01-02")
+  board({ rifle("r", "0305") }, { step = "soviet_movement", turn = 7 })
+  expect.accepted(mv("r", { "0205" }))
+end)
+
+-- Rule 8
+kessel.test("case_8_leader_enters_enemy_zoc_only_with_attack_capable_unit", function()
+  board({ leader("l", "0101", 3), rifle("r", "0101"), pz("p", "0105") }, { step = "soviet_movement" })
+  local ok, r = mv("l", { "0104" })
+  expect.refused(ok, r, "8", "attack-capable")
+  expect.accepted(mv({ "l", "r" }, { "0104" }))
+  -- a known 0-attack unit does not escort
+  board({ leader("l", "0101", 3), rifle("r", "0101", { faces = { "0-1-6" } }), pz("p", "0105") }, { step = "soviet_movement" })
+  ok, r = mv({ "l", "r" }, { "0104" })
+  expect.refused(ok, r, "8", "attack-capable")
+end)
+
+-- Rule 6.6
+kessel.test("case_6_6_disrupted_units_cannot_move", function()
+  board{ pz("p", "0105", { flags = { "disrupted" } }) }
+  local ok, r = mv("p", { "0106" })
+  expect.refused(ok, r, "6.6", "disrupted")
+end)
+
+-- Rule 6.6
+kessel.test("case_6_6_disruption_removed_in_owners_removal_phase", function()
+  board({ pz("p", "0105", { flags = { "disrupted" } }), rifle("r", "0808", { flags = { "disrupted" } }) }, { step = "soviet_combat" })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "soviet_disruption_removal")
+  expect.falsy(kessel.units.get("r").flags.disrupted, "Soviet disruption removed")
+  expect.truthy(kessel.units.get("p").flags.disrupted, "German disruption stays until the German phase")
+end)
+
+-- Rule 4
+kessel.test("case_4_mechanized_phase_only_mech_units", function()
+  board({ pz("p", "0105"), inf("i", "0305") }, { step = "german_mech_movement" })
+  local ok, r = mv("i", { "0306" })
+  expect.refused(ok, r, "4", "not a mechanized unit")
+  expect.accepted(mv("p", { "0106" }))
+end)
+
+-- Rule 4
+kessel.test("case_4_only_phasing_side_moves", function()
+  board{ rifle("r", "0808") }
+  local ok, r = mv("r", { "0809" })
+  expect.refused(ok, r, "4", "not the phasing player's unit")
+  board({ pz("p", "0105") }, { step = "german_combat" })
+  ok, r = mv("p", { "0106" })
+  expect.refused(ok, r, "4", "Movement Phase")
+end)
+
+-- Rule 6.1: MP are fresh each Movement Phase
+kessel.test("case_6_1_mp_reset_each_movement_phase", function()
+  board({ pz("p", "0105", { vars = { mp_spent = 20 } }) }, { step = "german_combat" })
+  local M = require("rules.movement")
+  expect.eq(M.mp_left(kessel.units.get("p")), 0)
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "german_mech_movement")
+  expect.eq(M.mp_left(kessel.units.get("p")), 10)
+end)
+
+-- Rule 11.3
+kessel.test("case_11_3_out_of_supply_halves_ma", function()
+  board{ inf("i", "0105", { flags = { "oos" } }) }
+  local M = require("rules.movement")
+  expect.eq(M.ma(kessel.units.get("i")), 3, "7 halved, rounded down")
+  local ok, r = mv("i", { "0505" })
+  expect.refused(ok, r, "6.1", "needs 4 MP, i has 3 MP left")
+end)
+
+-- Rule 13.3
+kessel.test("case_13_3_interdiction_marker_costs_one_more_mp", function()
+  board({ pz("p", "0105") }, { markers = { { kind = "soviet_interdiction", side = "soviet", at = "0106" } } })
+  local ok, ev = mv("p", { "0106" })
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 2)
+  -- own side's marker costs nothing
+  board({ pz("p", "0105") }, { markers = { { kind = "air_interdiction", side = "german", at = "0106" } } })
+  ok, ev = mv("p", { "0106" })
+  expect.eq(ev[1].cost, 1)
+end)
+
+-- Rule 6.1: a stack of two classes moves together, each paying its own costs
+kessel.test("case_6_1_stack_moves_together", function()
+  board{ pz("p", "0602"), inf("i", "0602") }
+  local M = require("rules.movement")
+  local ok, ev = mv({ "p", "i" }, { "0603", "0604" })
+  expect.accepted(ok, ev)
+  expect.eq(kessel.units.get("p").hex, "0604")
+  expect.eq(kessel.units.get("i").hex, "0604")
+  expect.eq(M.mp_left(kessel.units.get("p")), 6)
+  expect.eq(M.mp_left(kessel.units.get("i")), 5)
+  local ok2, r = mv({ "p", "i" }, { "0605" })
+  expect.accepted(ok2, r)
+  -- units not together can't move as a stack
+  board{ pz("p", "0602"), inf("i", "0702") }
+  ok, r = mv({ "p", "i" }, { "0603" })
+  expect.refused(ok, r, "6.1", "with the rest of the stack")
+end)
+
+-- Rule 6.1: the field contract (used by overrun.lua)
+kessel.test("case_6_1_field_contract", function()
+  board({ pz("p", "0101"), rifle("r", "0105") }, { map = { columns = 2, rows = 9 } })
+  local M = require("rules.movement")
+  local f = M.field({ "p" })
+  expect.eq(f:cost("0104"), 3)
+  expect.truthy(f:stops("0104"))
+  expect.eq(f:cost("0106"), nil)
+  expect.eq(f:why_not("0106").rule, "6.22")
+end)
+
+-- Rule 4: a pending decision blocks movement
+kessel.test("case_4_pending_decision_blocks_moves", function()
+  board({ pz("p", "0101") }, { vars = { pending = { kind = "retreat", side = "soviet", prompt = "retreat 2 hexes", rule = "9.7" } } })
+  local ok, r = mv("p", { "0102" })
+  expect.refused(ok, r, "9.7", "retreat 2 hexes")
+end)
+
+-- Rule 14.3
+kessel.test("case_14_3_reinforcements_enter_on_or_after_their_turn", function()
+  local p = pz("p", nil, { enter = { turn = 2, area = "C" } })
+  board({ p }, { turn = 1 })
+  local ok, r = mv("p", { "0102", "0202" })
+  expect.refused(ok, r, "14.3", "not earlier")
+  board({ p }, { turn = 3 })
+  ok, r = mv("p", { "0105" })
+  expect.refused(ok, r, "14.3", "not in entry area C")
+  local ok2, ev = mv("p", { "0102", "0202", "0302" })
+  expect.accepted(ok2, ev)
+  expect.eq(kessel.units.get("p").hex, "0302")
+  local M = require("rules.movement")
+  expect.eq(M.mp_left(kessel.units.get("p")), 7, "1 to enter + 2")
+  expect.eq(kessel.units.get("p").vars.entered_turn, 3)
+  board({ p }, { turn = 12 })
+  ok, r = mv("p", { "0102" })
+  expect.refused(ok, r, "14.3", "turn 12")
+  board({ p }, { turn = 3, step = "german_mech_movement" })
+  ok, r = mv("p", { "0102" })
+  expect.refused(ok, r, "14.3", "Movement Phase")
+end)
+
+-- Rule 6.1: enumeration offers moves that validate
+kessel.test("case_6_1_enumerated_moves_are_legal", function()
+  board({ pz("p", "0505"), inf("i", "0505"), rifle("r", "0509"), pz("q", nil, { enter = { turn = 7, area = "C" } }) })
+  local moves = {}
+  for _, a in ipairs(kessel.legal("german")) do if a.kind == "move" then moves[#moves + 1] = a end end
+  expect.truthy(#moves > 20, "many destinations")
+  local entries = 0
+  for i, a in ipairs(moves) do
+    if a.units[1] == "q" then entries = entries + 1 end
+    if i % 7 == 0 or a.units[1] == "q" then
+      local ok, r = kessel.validate(a)
+      expect.accepted(ok, r)
+    end
+  end
+  expect.eq(entries, 3, "one entry per hex of area C")
+end)

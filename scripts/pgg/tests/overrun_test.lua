@@ -1,0 +1,133 @@
+-- Rule tests for overrun [6.5] and disruption [6.6] (rules/overrun.lua).
+-- 8x8 map; overrunners in 0303, target 0403 (neighbours 0402 0503 0504 0404 0304 0303).
+
+local expect = kessel.expect
+local M = require("rules.movement")
+
+local function pz(id, at, face, extra)
+  local u = { id = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "7-7-10", "1-1-10" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function rifle(id, at, face, extra)
+  local u = { id = id, side = "soviet", type = "rifle", faces = { face or "1-1-6" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function leader(id, at, rating) return { id = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at } end
+
+local function setup(units, extra)
+  extra = extra or {}
+  units[#units + 1] = leader("sup", "0706", 5)
+  kessel.setup{ map = { columns = 8, rows = 8 }, units = units, step = extra.step or "german_movement", turn = 7,
+    options = extra.options, vars = extra.vars, markers = extra.markers }
+end
+local function overrun(units, target) return kessel.act{ kind = "overrun", units = units, target = target } end
+local function note(events, text)
+  for _, e in ipairs(events) do if e.text and e.text:find(text, 1, true) then return e end end
+end
+
+-- Rule 6.5: +3 MP, strength halved after all other modifiers, immediate roll; a cleared hex must be
+-- entered at no cost, and the overrunners may go on.
+kessel.test("case_6_5_overrun_halved_clears_and_enters", function()
+  setup{ pz("a", "0303"), pz("b", "0303"), rifle("s", "0403") }
+  kessel.inject_dice{ 1 } -- 14 halved 7 against 1: 7-1, roll 1: De
+  local events = expect.accepted(overrun({ "a", "b" }, "0403"))
+  expect.truthy(note(events, "overrun: attack 7 against defence 1 in 0403: odds 7-1, roll 1: De"))
+  expect.eq(kessel.units.get("s").location, "eliminated")
+  expect.eq(kessel.units.get("a").hex, "0403")
+  expect.eq(M.mp_left(kessel.units.get("a")), 7, "3 MP for the overrun, nothing to enter")
+  expect.falsy(kessel.units.get("a").flags.stopped)
+  expect.eq(kessel.game.var("pending"), nil, "no advance after an overrun")
+end)
+
+-- Rule 6.5: only in a Movement Phase, from one hex, with 3 MP left, next to the target.
+kessel.test("case_6_5_overrun_conditions", function()
+  setup({ pz("a", "0303"), rifle("s", "0403") }, { step = "german_combat" })
+  local ok, r = overrun({ "a" }, "0403")
+  expect.refused(ok, r, "6.5", "Movement Phase")
+  setup{ pz("a", "0303"), pz("b", "0304"), rifle("s", "0403") }
+  ok, r = overrun({ "a", "b" }, "0403")
+  expect.refused(ok, r, "6.5", "from one hex")
+  setup{ pz("a", "0303", nil, { vars = { mp_spent = 16 } }), rifle("s", "0403") }
+  ok, r = overrun({ "a" }, "0403")
+  expect.refused(ok, r, "6.5", "costs 3")
+  setup{ pz("a", "0303"), rifle("s", "0605") }
+  ok, r = overrun({ "a" }, "0605")
+  expect.refused(ok, r, "6.5", "not next to")
+  setup{ pz("a", "0303", nil, { flags = { "disrupted" } }), rifle("s", "0403") }
+  ok, r = overrun({ "a" }, "0403")
+  expect.refused(ok, r, "6.6", "disrupted")
+end)
+
+-- Rule 6.6: a defender who suffers any loss or retreat is disrupted; not after Eng.
+kessel.test("case_6_6_overrun_disrupts_defender", function()
+  setup{ pz("a", "0303", "4-4-10"), pz("b", "0303", "4-4-10"), rifle("s", "0403", "1-2-6"), rifle("t", "0403", "1-2-6") }
+  kessel.inject_dice{ 4 } -- 8/2 = 4 against 4: 1-1, roll 4: Eng
+  expect.accepted(overrun({ "a", "b" }, "0403"))
+  local survivor = kessel.units.at("0403")[1]
+  expect.falsy(survivor.flags.disrupted, "Eng does not disrupt")
+  expect.truthy(kessel.units.get("a").flags.stopped, "Eng stops the overrunners")
+  setup{ pz("a", "0303", "4-4-10"), pz("b", "0303", "4-4-10"), rifle("s", "0403", "1-2-6"), rifle("t", "0403", "1-2-6") }
+  kessel.inject_dice{ 1 } -- 1-1 roll 1: D1
+  expect.accepted(overrun({ "a", "b" }, "0403"))
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  expect.truthy(kessel.units.at("0403")[1].flags.disrupted)
+  expect.falsy(kessel.units.get("a").flags.stopped, "a defender's loss alone does not stop them")
+end)
+
+-- Rule 6.5: a split result stops the overrunners; standard: they enter the cleared hex first.
+-- WBC09 #7: taking the loss, they stay in the hex they overran from.
+kessel.test("case_6_5_split_result_stops_overrunners", function()
+  for _, wbc in ipairs{ false, true } do
+    setup({ pz("a", "0303", "4-4-10"), pz("b", "0303", "2-2-10"), rifle("s", "0403", "1-1-6") },
+      { options = { wbc09_07_overrun_loss_stays_put = wbc } })
+    kessel.inject_dice{ 4 } -- 6/2 = 3 against 1: 3-1, roll 4: D1/A1
+    expect.accepted(overrun({ "a", "b" }, "0403"))
+    expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+    expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0504" } })
+    expect.eq(kessel.game.var("pending").who, "attacker")
+    expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+    expect.eq(kessel.units.get("a").hex, wbc and "0303" or "0403")
+    expect.truthy(kessel.units.get("a").flags.stopped)
+    expect.truthy(kessel.units.get("s").flags.disrupted, "the retreated defender is disrupted")
+    local ok, r = overrun({ "a" }, "0504")
+    expect.refused(ok, r, "6.5", "stopped")
+  end
+end)
+
+-- Rule 6.5: a Soviet unit that began the phase outside every leader's radius may not overrun.
+kessel.test("case_6_5_soviet_overrun_needs_command_at_start", function()
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_movement", turn = 7, units = {
+    rifle("s", "0403", "6-6-6"), pz("g", "0303", "1-1-10"), leader("l", "0605", 2) },
+    vars = { phase_start = { hexes = { s = "0403" }, command = {}, step = 0, turn = 7 } } }
+  local ok, r = overrun({ "s" }, "0303")
+  expect.refused(ok, r, "6.5", "began the phase outside")
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_movement", turn = 7, units = {
+    rifle("s", "0403", "6-6-6"), pz("g", "0303", "1-1-10"), leader("l", "0605", 2) },
+    vars = { phase_start = { hexes = { s = "0403" }, command = { "s" }, step = 0, turn = 7 } } }
+  kessel.inject_dice{ 1 }
+  expect.accepted(overrun({ "s" }, "0303"))
+end)
+
+-- Option overrun_group: the group must have started the phase in one hex, or may assemble.
+kessel.test("case_6_5_overrun_group_option", function()
+  local start = { phase_start = { hexes = { a = "0303", b = "0302" }, command = {}, step = 4, turn = 7 } }
+  setup({ pz("a", "0303"), pz("b", "0303"), rifle("s", "0403") }, { vars = start })
+  local ok, r = overrun({ "a", "b" }, "0403")
+  expect.refused(ok, r, "6.5", "started the phase in one hex")
+  setup({ pz("a", "0303"), pz("b", "0303"), rifle("s", "0403") }, { vars = start, options = { overrun_group = "assembled" } })
+  kessel.inject_dice{ 1 }
+  expect.accepted(overrun({ "a", "b" }, "0403"))
+end)
+
+-- Rule 6.5 / 12.2: untried defenders are revealed by an overrun.
+kessel.test("case_12_2_overrun_reveals_untried", function()
+  setup{ pz("a", "0303"), { id = "s", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" } }
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_movement", turn = 7, pools = { rifle = { "2-2-6" } },
+    units = { pz("a", "0303"), { id = "s", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" }, leader("sup", "0706", 5) } }
+  kessel.inject_dice{ 1, 1 } -- the draw, then 3-1 roll 1: D2
+  expect.accepted(overrun({ "a" }, "0403"))
+  expect.eq(kessel.units.get("s").hidden, false)
+  expect.eq(kessel.units.get("s").defence, 2)
+end)

@@ -1,0 +1,146 @@
+-- Supply [11.1] [11.2] [11.3] [13.44], WBC09 #8 and #13.
+local expect = kessel.expect
+
+local function pz(id, at, extra)
+  local u = { id = id, name = id, side = "german", type = "panzer", faces = { "4-4-10", "2-2-10" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function inf(id, at) return { id = id, name = id, side = "german", type = "infantry", faces = { "9-9-7" }, at = at } end
+local function rifle(id, at, extra)
+  local u = { id = id, name = id, side = "soviet", type = "rifle", faces = { "3-3-6" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function leader(id, at, rating, extra)
+  local u = { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+
+-- a 32x5 strip: road 0103..0503 joined to the source 0103
+local function strip(units, extra)
+  local spec = {
+    map = { columns = 32, rows = 5,
+      links = { { kind = "road", path = { "0103", "0203", "0303", "0403", "0503" } } },
+      tags = { road_supply_source = { "0103" } } },
+    units = units, step = "german_movement", turn = 5,
+  }
+  for k, v in pairs(extra or {}) do spec[k] = v end
+  kessel.setup(spec)
+end
+
+-- Rule 11.1
+kessel.test("case_11_1_german_within_20_hexes_of_supply_road", function()
+  local S = require("rules.supply")
+  strip{ pz("near", "2503"), pz("far", "2603") }
+  expect.truthy(S.in_supply("near", "combat"), "20 hexes from 0503")
+  local ok, why = S.in_supply("far", "combat")
+  expect.falsy(ok, "21 hexes from the road, 25 MP from the edge")
+  expect.truthy(why:find("11.1", 1, true), why)
+end)
+
+-- Rule 11.1
+kessel.test("case_11_1_enemy_zoc_cuts_the_road_unless_negated", function()
+  local S = require("rules.supply")
+  -- a Soviet unit next to 0303 puts the road in its ZOC: the road beyond is cut
+  strip{ pz("g", "2403"), rifle("r", "0302") }
+  expect.falsy(S.in_supply("g", "combat"))
+  strip{ pz("g", "2403"), rifle("r", "0302"), inf("friend", "0303") }
+  expect.truthy(S.in_supply("g", "combat"), "a German unit negates the ZOC")
+end)
+
+-- Rule 13.44
+kessel.test("case_13_44_soviet_interdiction_blocks_german_supply", function()
+  local S = require("rules.supply")
+  strip({ pz("g", "2403") }, { markers = { { kind = "soviet_interdiction", side = "soviet", at = "0303" } } })
+  expect.falsy(S.in_supply("g", "combat"))
+  strip({ pz("g", "2403") }, { markers = { { kind = "air_interdiction", side = "german", at = "0303" } } })
+  expect.truthy(S.in_supply("g", "combat"), "German markers don't affect German supply")
+end)
+
+-- Rule 11.1 + WBC09 #8
+kessel.test("case_11_1_wbc09_08_mp_method_by_unit_type", function()
+  local S = require("rules.supply")
+  -- a road with no supply source: only the MP method; 24 road hexes from the west edge
+  local road = {}
+  for c = 1, 30 do road[#road + 1] = string.format("%02d03", c) end
+  local spec = { map = { columns = 32, rows = 5, links = { { kind = "road", path = road } } },
+    units = { pz("g", "2503") }, step = "german_movement", turn = 5 }
+  kessel.setup(spec)
+  expect.falsy(S.in_supply("g", "combat"), "standard: 24 MP at the non-motorized road rate")
+  spec.options = { wbc09_08_supply_mp_by_unit_type = true }
+  kessel.setup(spec)
+  expect.truthy(S.in_supply("g", "combat"), "WBC09 #8: 12 MP at the motorized road rate")
+end)
+
+-- Rule 11.2
+kessel.test("case_11_2_soviet_loc_within_leader_rating", function()
+  local S = require("rules.supply")
+  strip({ leader("l", "2803", 2), rifle("in", "2603"), rifle("out", "2503") }, { step = "soviet_movement" })
+  expect.truthy(S.in_supply("in", "combat"))
+  expect.falsy(S.in_supply("out", "combat"), "3 hexes from a rating-2 leader")
+  expect.truthy(S.in_supply("l", "combat"))
+end)
+
+-- Rule 11.2
+kessel.test("case_11_2_leader_needs_line_to_east_edge", function()
+  local S = require("rules.supply")
+  -- German units across the strip east of the leader
+  kessel.setup{ map = { columns = 12, rows = 3 }, step = "soviet_movement", turn = 5,
+    units = { leader("l", "0502", 3), rifle("r", "0402"), pz("a", "0801"), pz("b", "0802"), pz("c", "0803") } }
+  expect.falsy(S.in_supply("r", "combat"))
+  -- a disrupted leader supplies nobody
+  kessel.setup{ map = { columns = 12, rows = 3 }, step = "soviet_movement", turn = 5,
+    units = { leader("l", "0502", 3, { flags = { "disrupted" } }), rifle("r", "0402") } }
+  expect.falsy(S.in_supply("r", "combat"))
+  kessel.setup{ map = { columns = 12, rows = 3 }, step = "soviet_movement", turn = 5,
+    units = { leader("l", "0502", 3), rifle("r", "0402") } }
+  expect.truthy(S.in_supply("r", "combat"))
+end)
+
+-- Rule 11.2 + WBC09 #13
+kessel.test("case_11_2_wbc09_13_loc_not_through_swamp", function()
+  local S = require("rules.supply")
+  local spec = { map = { columns = 12, rows = 1, terrain = { ["0501"] = "swamp" } }, step = "soviet_movement", turn = 5,
+    units = { leader("l", "0601", 3), rifle("r", "0401") } }
+  kessel.setup(spec)
+  expect.truthy(S.in_supply("r", "combat"), "standard: the LOC may cross swamp")
+  spec.options = { wbc09_13_loc_not_through_swamp = true }
+  kessel.setup(spec)
+  expect.falsy(S.in_supply("r", "combat"), "WBC09 #13: into but not through swamp")
+end)
+
+-- Rule 11.2: friendly units negate enemy ZOC for lines
+kessel.test("case_11_2_friendly_units_negate_enemy_zoc", function()
+  local S = require("rules.supply")
+  local spec = { map = { columns = 12, rows = 1 }, step = "soviet_movement", turn = 5,
+    units = { leader("l", "0601", 3), rifle("r", "0401"), pz("g", "0502") } }
+  spec.map.rows = 2
+  kessel.setup(spec)
+  -- 0501 and 0402.. are in the panzer's ZOC; the rifle's own hex is negated, 0501 is not
+  local ok = S.in_supply("r", "combat")
+  expect.falsy(ok, "0501 in German ZOC")
+  table.insert(spec.units, rifle("x", "0501"))
+  kessel.setup(spec)
+  expect.truthy(S.in_supply("r", "combat"), "a Soviet unit in 0501 negates the ZOC")
+end)
+
+-- Rule 11.3
+kessel.test("case_11_3_checked_at_start_of_movement_phase", function()
+  strip({ pz("far", "2603"), pz("near", "2503", { flags = { "oos" } }) }, { step = "soviet_interdiction" })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "german_movement")
+  local S = require("rules.supply")
+  expect.truthy(S.is_oos("far"))
+  expect.falsy(S.is_oos("near"), "flag cleared once back in supply")
+end)
+
+-- Rule 11.3 / 14: units entering play are in supply for their first player-turn
+kessel.test("case_11_3_entering_units_in_supply_first_player_turn", function()
+  local S = require("rules.supply")
+  strip{ pz("far", "2603", { vars = { entered_turn = 5 } }) }
+  expect.truthy(S.in_supply("far", "combat"))
+  strip{ pz("far", "2603", { vars = { entered_turn = 4 } }) }
+  expect.falsy(S.in_supply("far", "combat"))
+end)
