@@ -13,8 +13,8 @@ use crate::numbering::LowerColumns;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// Hex labels per line in long lists, so a path stays readable in a diff.
-const LABELS_PER_LINE: usize = 12;
+/// Long hex lists wrap at this width, so a path stays readable in a diff.
+const LINE_WIDTH: usize = 100;
 
 /// The map as `map.toml` text.
 ///
@@ -226,15 +226,26 @@ fn hex_list(map: &Map, hexes: &[Hex]) -> Vec<String> {
 
 fn write_list(out: &mut String, key: &str, items: &[String]) {
     let quoted: Vec<String> = items.iter().map(|s| quote(s)).collect();
-    if quoted.len() <= LABELS_PER_LINE {
-        let _ = writeln!(out, "{key} = [{}]", quoted.join(", "));
+    let one_line = format!("{key} = [{}]", quoted.join(", "));
+    if one_line.len() <= LINE_WIDTH {
+        out.push_str(&one_line);
+        out.push('\n');
         return;
     }
     let _ = writeln!(out, "{key} = [");
-    for chunk in quoted.chunks(LABELS_PER_LINE) {
-        let _ = writeln!(out, "  {},", chunk.join(", "));
+    let mut line = String::from(" ");
+    for q in &quoted {
+        if line.len() + q.len() + 2 > LINE_WIDTH && line.len() > 1 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from(" ");
+        }
+        line.push(' ');
+        line.push_str(q);
+        line.push(',');
     }
-    out.push_str("]\n");
+    out.push_str(line.trim_end());
+    out.push_str("\n]\n");
 }
 
 /// A TOML basic string.

@@ -100,6 +100,10 @@ impl EditorApp {
             if let Some(h) = r.clicked {
                 self.selected = Some(h);
             }
+            // while painting, the inspector follows the brush
+            if self.palette.tool == Tool::PaintTerrain && r.primary_down.is_some() {
+                self.selected = r.primary_down;
+            }
             if let Some(msg) = self.palette.on_map(&r, &self.doc, &mut cmds) {
                 self.status.info(msg);
             }

@@ -5,7 +5,7 @@ use crate::command::{EditorCommand, History};
 use anyhow::{bail, Context as _};
 use kessel_core::hex::Hex;
 use kessel_core::map::Map;
-use kessel_core::map_toml::map_to_toml;
+use kessel_core::map_toml::map_to_toml_with;
 use kessel_core::scenario::{load_map, Objective, Scenario};
 use kessel_core::state::Unit;
 use std::collections::BTreeMap;
@@ -33,6 +33,8 @@ pub struct Document {
     pub history: History,
     /// Revision last written to (or read from) disk.
     saved_revision: u64,
+    /// Terrain characters of the file as read, reused on save to keep diffs small.
+    legend_hint: Vec<(char, String)>,
     /// Units on the map by hex, in scenario order (the last one is drawn on top).
     stacks: BTreeMap<Hex, Vec<usize>>,
 }
@@ -80,6 +82,7 @@ impl Document {
             sides,
             history: History::default(),
             saved_revision: 0,
+            legend_hint: read_legend(&scenario.map_path),
             stacks: BTreeMap::new(),
         };
         doc.rebuild_stacks();
@@ -89,6 +92,7 @@ impl Document {
     /// A document for a bare map (no units).
     pub fn from_map(map: Map, map_path: PathBuf) -> Document {
         Document {
+            legend_hint: read_legend(&map_path),
             name: map.name.clone(),
             scenario_path: None,
             map_path,
@@ -158,10 +162,39 @@ impl Document {
         if !self.is_dirty() {
             return Ok(SaveOutcome::Unchanged);
         }
-        write_atomic(&self.map_path, map_to_toml(&self.map).as_bytes())?;
+        let text = map_to_toml_with(&self.map, &self.legend_hint);
+        write_atomic(&self.map_path, text.as_bytes())?;
         self.saved_revision = self.history.revision();
         Ok(SaveOutcome::Written(self.map_path.clone()))
     }
+}
+
+/// The `[terrain] legend` of a map file, if it can be read; anything odd is skipped, since the
+/// hint only affects which characters a save uses.
+fn read_legend(map_path: &Path) -> Vec<(char, String)> {
+    let Ok(text) = std::fs::read_to_string(map_path) else {
+        return Vec::new();
+    };
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let Some(legend) = table
+        .get("terrain")
+        .and_then(|t| t.get("legend"))
+        .and_then(|l| l.as_table())
+    else {
+        return Vec::new();
+    };
+    legend
+        .iter()
+        .filter_map(|(k, v)| {
+            let mut chars = k.chars();
+            match (chars.next(), chars.next(), v.as_str()) {
+                (Some(c), None, Some(name)) => Some((c, name.to_string())),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// What a save did.

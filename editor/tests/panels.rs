@@ -112,7 +112,8 @@ fn clicking_a_stack_lists_every_unit_in_the_inspector() {
     h.get_by_label("Lukin");
     h.get_by_label("rating: 3");
     // the face-down rifle division shows no values, only where they will come from
-    h.get_by_label("s-rifle-1");
+    h.get_by_label("rifle (face down)");
+    h.get_by_label("id s-rifle-1");
     h.get_by_label("hidden (values from pool rifle)");
 
     click_hex(&mut h, "0202");
@@ -174,6 +175,9 @@ fn save_writes_nothing_until_the_map_changes_and_then_round_trips() {
     assert_eq!(doc.edit(&paint), Ok(true));
     assert!(matches!(doc.save().expect("save"), SaveOutcome::Written(_)));
     assert!(!doc.is_dirty());
+    let saved = std::fs::read_to_string(dir.join("map.toml")).expect("read");
+    // the author's legend characters survive the rewrite
+    assert!(saved.contains(r#""~" = "lake""#), "{saved}");
     let reread = Document::open(&dir.join("scenario.toml")).expect("saved map loads");
     assert_eq!(reread.map.terrain_name(hex), Some("swamp"));
     assert_eq!(reread.map.features, doc.map.features);

@@ -147,8 +147,8 @@ pub enum Unreachable {
         /// The budget.
         budget: Cost,
     },
-    /// Every way in passes through a hex where movement must stop.
-    BeyondStop(Reason),
+    /// Every way in passes through a hex where movement must stop: the rule, and that hex.
+    BeyondStop(Reason, Hex),
     /// The stack may not leave its hex at all.
     CannotLeave(Reason),
     /// No way in at all (enclosed by prohibited terrain or the map edge).
@@ -184,7 +184,7 @@ enum Attempt {
     Budget,
     Forbidden(u16),
     Terrain(u16),
-    BeyondStop(u16),
+    BeyondStop(u16, u32),
 }
 
 const NONE: u32 = u32::MAX;
@@ -258,7 +258,10 @@ impl MovementField {
             Attempt::Forbidden(r) | Attempt::Terrain(r) => {
                 Unreachable::Forbidden(self.reasons[r as usize].clone())
             }
-            Attempt::BeyondStop(r) => Unreachable::BeyondStop(self.reasons[r as usize].clone()),
+            Attempt::BeyondStop(r, at) => Unreachable::BeyondStop(
+                self.reasons[r as usize].clone(),
+                map.hex_of_index(at as usize),
+            ),
         })
     }
 }
@@ -332,7 +335,7 @@ pub fn movement_field(
             }
             if stop_here {
                 let r = rules.stop[i].unwrap_or(0);
-                note(&mut field.attempt[j], c, Attempt::BeyondStop(r));
+                note(&mut field.attempt[j], c, Attempt::BeyondStop(r, i as u32));
                 continue;
             }
             if let Some(r) = rules.forbid[j] {
@@ -373,8 +376,72 @@ pub fn movement_field(
             }
         }
     }
+    explain_beyond_stops(map, budget, model, rules, &mut field, &done);
     field.reasons = reasons;
     field
+}
+
+/// For hexes never approached, finds out whether they would be in reach but for a stop hex (an
+/// enemy zone of control, say), so `why_not` names that rule rather than "out of reach": a second
+/// search that goes on through stop hexes, remembering the first stop a path left. A hex it reaches
+/// within the budget that the real search did not reach lies behind a stop.
+fn explain_beyond_stops(
+    map: &Map,
+    budget: Cost,
+    model: &CostModel,
+    rules: &FieldRules,
+    field: &mut MovementField,
+    reached: &[bool],
+) {
+    if !field.stops.iter().any(|s| *s) {
+        return;
+    }
+    let terrain = map.terrain_slice();
+    let n = map.len();
+    let mut cost = vec![NONE; n];
+    let mut origin: Vec<Option<(u16, u32)>> = vec![None; n];
+    let mut heap = BinaryHeap::new();
+    let Some(si) = map.index(field.start) else {
+        return;
+    };
+    cost[si] = 0;
+    heap.push(Reverse((0u32, si as u32)));
+    while let Some(Reverse((c, i))) = heap.pop() {
+        let i = i as usize;
+        if c != cost[i] {
+            continue;
+        }
+        let here = map.hex_of_index(i);
+        for dir in HexDir::ALL {
+            let to = here.neighbor(dir);
+            let Some(j) = map.index(to) else { continue };
+            if rules.forbid[j].is_some() {
+                continue;
+            }
+            let Ok(step) = model.step(map.side_bits(here.side(dir)), terrain[j]) else {
+                continue;
+            };
+            let nc = c.saturating_add(step.0 + rules.surcharge[j]);
+            if nc <= budget.0 && nc < cost[j] {
+                cost[j] = nc;
+                // the first stop hex this path left, if any
+                origin[j] = origin[i].or(if i != si {
+                    rules.stop[i].map(|r| (r, i as u32))
+                } else {
+                    None
+                });
+                heap.push(Reverse((nc, j as u32)));
+                if reached[j] {
+                    continue;
+                }
+                if let (Some((r, at)), Attempt::None | Attempt::Budget) =
+                    (origin[j], field.attempt[j].1)
+                {
+                    field.attempt[j] = (nc, Attempt::BeyondStop(r, at));
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -444,10 +511,10 @@ mod tests {
         let mut rules = FieldRules::new(map.len());
         let r = rules.reason(reason("enemy ZOC"));
         rules.stop[map.index(h(&map, "0504")).expect("i")] = Some(r);
-        let f = movement_field(&map, s, Cost::from_mp(2.0), &model, &rules, None, None);
+        let f = movement_field(&map, s, Cost::from_mp(3.0), &model, &rules, None, None);
         // three road hexes for 1.5 MP
         assert_eq!(f.cost(&map, h(&map, "0508")), Some(Cost::from_mp(1.5)));
-        // straight across the river: 1 + 2 = 3 > 2; round it by the road: 0.5 + 1
+        // straight across the river: 1 + 2 = 3; round it by the road: 0.5 + 1
         assert_eq!(f.cost(&map, h(&map, "0605")), Some(Cost::from_mp(1.5)));
         assert_eq!(
             f.path_to(&map, h(&map, "0605")),
@@ -459,9 +526,10 @@ mod tests {
         );
         // 0504 reachable but stops; beyond it is not
         assert!(f.stops_at(&map, h(&map, "0504")));
+        // two hexes behind the stop: still explained by the stop, not "out of reach"
         assert!(matches!(
-            f.why_not(&map, h(&map, "0503")),
-            Some(Unreachable::BeyondStop(_))
+            f.why_not(&map, h(&map, "0502")),
+            Some(Unreachable::BeyondStop(..))
         ));
         let p = f.path_to(&map, h(&map, "0507")).expect("path");
         assert_eq!(p.len(), 2);

@@ -93,30 +93,33 @@ pub fn trace(
     None
 }
 
-/// Every hex a trace from `start` can reach within `budget` (start included), with its cost,
-/// dense by map index (`u32::MAX` = not reached).
+/// Every hex a trace from any of `starts` can reach within `budget` (starts included), with its
+/// cost, dense by map index (`u32::MAX` = not reached).
 pub fn reach(
     map: &Map,
-    start: Hex,
+    starts: &[Hex],
     budget: u32,
     mut step: impl FnMut(Hex, Hex) -> Option<u32>,
     mut passage: impl FnMut(Hex) -> Passage,
 ) -> Vec<u32> {
     let n = map.len();
     let mut cost = vec![u32::MAX; n];
-    let Some(si) = map.index(start) else {
-        return cost;
-    };
+    let mut is_start = vec![false; n];
     let mut heap = BinaryHeap::new();
-    cost[si] = 0;
-    heap.push(Reverse((0u32, si as u32)));
+    for s in starts {
+        if let Some(si) = map.index(*s) {
+            cost[si] = 0;
+            is_start[si] = true;
+            heap.push(Reverse((0u32, si as u32)));
+        }
+    }
     while let Some(Reverse((c, i))) = heap.pop() {
         let i = i as usize;
         if c != cost[i] {
             continue;
         }
         let here = map.hex_of_index(i);
-        if i != si && passage(here) != Passage::Open {
+        if !is_start[i] && passage(here) != Passage::Open {
             continue;
         }
         for dir in HexDir::ALL {
@@ -161,7 +164,7 @@ mod tests {
         assert!(trace(&map, start, 10, |_, _| Some(1), swamp, west).is_none());
         let col3 = |x: Hex| map.offset(x).0 == 2;
         assert!(trace(&map, start, 10, |_, _| Some(1), swamp, col3).is_some());
-        let r = reach(&map, start, 1, |_, _| Some(1), |_| Passage::Open);
+        let r = reach(&map, &[start], 1, |_, _| Some(1), |_| Passage::Open);
         assert_eq!(r.iter().filter(|c| **c != u32::MAX).count(), 7);
     }
 }

@@ -276,3 +276,18 @@ kessel.test("case_9_3_odds_hook_flags", function()
   m = K.odds_modifiers(4, 3, { "major_city", "defender_out_of_supply" })
   expect.eq(m.defence, 2, "3 → 1 then ×2")
 end)
+
+-- Every enumerated combat action is valid (the AI and editor use the same lists).
+kessel.test("case_9_1_enumerated_actions_are_valid", function()
+  setup{ pz("g", "0303", "8-8-10"), pz("h", "0304", "4-4-10"), rifle("a", "0403", "1-1-6"), rifle("b", "0404", "1-1-6") }
+  local legal = kessel.legal("german")
+  local attacks = 0
+  for _, a in ipairs(legal) do
+    if a.kind == "attack" then attacks = attacks + 1 end
+    expect.truthy(kessel.validate(a), "valid: " .. a.kind)
+  end
+  expect.truthy(attacks >= 3, "single and two-hex attacks offered")
+  kessel.inject_dice{ 1 } -- 12 against 2: 6-1... g and h against 0403 only
+  expect.accepted(attack({ "g", "h" }, { "0403" }))
+  for _, a in ipairs(kessel.legal()) do expect.truthy(kessel.validate(a), "valid during a decision: " .. a.kind) end
+end)

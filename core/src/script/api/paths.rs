@@ -112,18 +112,18 @@ pub struct LuaField {
     map: Arc<Map>,
 }
 
-fn reason_table(lua: &Lua, why: Unreachable) -> mlua::Result<Table> {
+fn reason_table(lua: &Lua, map: &Map, why: Unreachable) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     let (kind, rule, message) = match why {
         Unreachable::Forbidden(r) => ("forbidden", r.rule, r.message),
-        Unreachable::BeyondStop(r) => (
-            "beyond_stop",
-            r.rule,
-            format!(
-                "every way there passes a hex where movement must stop ({})",
-                r.message
-            ),
-        ),
+        Unreachable::BeyondStop(r, at) => {
+            t.set("at", map.label(at))?;
+            (
+                "beyond_stop",
+                r.rule,
+                format!("{} at {}", r.message, map.label(at)),
+            )
+        }
         Unreachable::CannotLeave(r) => ("cannot_leave", r.rule, r.message),
         Unreachable::TooFar { needed, budget } => (
             "too_far",
@@ -179,11 +179,11 @@ impl UserData for LuaField {
         });
         methods.add_method("why_not", |lua, f, h: String| {
             let Some(x) = f.map.parse(&h) else {
-                return Ok(Some(reason_table(lua, Unreachable::NoPath)?));
+                return Ok(Some(reason_table(lua, &f.map, Unreachable::NoPath)?));
             };
             match f.field.why_not(&f.map, x) {
                 None => Ok(None),
-                Some(why) => Ok(Some(reason_table(lua, why)?)),
+                Some(why) => Ok(Some(reason_table(lua, &f.map, why)?)),
             }
         });
     }
@@ -220,15 +220,26 @@ fn add_sets(
 }
 
 enum StepCost {
-    PerHex,
+    /// One per hex, never across the hexside kinds in the mask.
+    PerHex(u32),
     Model(CostModel),
     Hook(Function),
 }
 
 fn step_arg(world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
     match spec.get::<mlua::Value>("step")? {
-        mlua::Value::Nil => Ok(StepCost::PerHex),
-        mlua::Value::String(s) if s.to_str()? == "hex" => Ok(StepCost::PerHex),
+        mlua::Value::Nil => Ok(StepCost::PerHex(0)),
+        mlua::Value::String(s) if s.to_str()? == "hex" => Ok(StepCost::PerHex(0)),
+        mlua::Value::Table(t) if t.get::<Option<bool>>("hex")?.unwrap_or(false) => {
+            let map = world.borrow().state.map.clone();
+            let mut bits = 0u32;
+            for kind in t.get::<Option<Vec<String>>>("blocked_by")?.unwrap_or_default() {
+                if let Some(k) = map.side_kinds.get(&kind) {
+                    bits |= 1 << k;
+                }
+            }
+            Ok(StepCost::PerHex(bits))
+        }
         mlua::Value::Table(t) => {
             let class: String = t.get::<Option<String>>("class")?.unwrap_or_default();
             let side: String = t.get::<Option<String>>("side")?.unwrap_or_default();
@@ -236,7 +247,7 @@ fn step_arg(world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
         }
         mlua::Value::Function(f) => Ok(StepCost::Hook(f)),
         other => Err(mlua::Error::runtime(format!(
-            "trace: `step` is \"hex\", {{class=, side=}} or a function, not a {}",
+            "trace: `step` is \"hex\", {{hex=true, blocked_by=...}}, {{class=, side=}} or a function, not a {}",
             other.type_name()
         ))),
     }
@@ -263,16 +274,22 @@ fn passage_arg(world: &Shared, spec: &Table) -> mlua::Result<PassageArg> {
     }
 }
 
-type Searched = (Arc<Map>, Hex, u32, StepCost, PassageArg);
+type Searched = (Arc<Map>, Vec<Hex>, u32, StepCost, PassageArg);
 
 fn search_args(world: &Shared, spec: &Table) -> mlua::Result<Searched> {
-    let from: String = spec.get("from")?;
-    let start = hex_of(world, &from)?;
+    let starts = match spec.get::<mlua::Value>("from")? {
+        mlua::Value::String(s) => vec![hex_of(world, &s.to_str()?)?],
+        mlua::Value::Table(t) => t
+            .sequence_values::<String>()
+            .map(|l| hex_of(world, &l?))
+            .collect::<mlua::Result<Vec<_>>>()?,
+        _ => return Err(mlua::Error::runtime("`from` is a hex or a list of hexes")),
+    };
     let budget: f64 = spec.get::<Option<f64>>("budget")?.unwrap_or(1e6);
     let map = world.borrow().state.map.clone();
     Ok((
         map,
-        start,
+        starts,
         Cost::from_mp(budget).0,
         step_arg(world, spec)?,
         passage_arg(world, spec)?,
@@ -290,7 +307,12 @@ struct Callbacks<'a> {
 impl Callbacks<'_> {
     fn step(&mut self, a: Hex, b: Hex) -> Option<u32> {
         match self.step {
-            StepCost::PerHex => Some(Cost::SCALE),
+            StepCost::PerHex(blocked) => {
+                let side = Hexside::between(a, b)
+                    .map(|s| self.map.side_bits(s))
+                    .unwrap_or(0);
+                (side & blocked == 0).then_some(Cost::SCALE)
+            }
             StepCost::Model(m) => {
                 let side = Hexside::between(a, b)
                     .map(|s| self.map.side_bits(s))
@@ -458,7 +480,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace",
         lua.create_function(move |lua, spec: Table| {
-            let (map, start, budget, step, passage) = search_args(&w, &spec)?;
+            let (map, starts, budget, step, passage) = search_args(&w, &spec)?;
+            let [start] = starts[..] else {
+                return Err(mlua::Error::runtime("trace: `from` is one hex"));
+            };
             let target = match spec.get::<mlua::Value>("target")? {
                 mlua::Value::Function(f) => Target::Hook(f),
                 v => Target::Set(set_arg(&w, v)?),
@@ -510,7 +535,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "reach",
         lua.create_function(move |lua, spec: Table| {
-            let (map, start, budget, step, passage) = search_args(&w, &spec)?;
+            let (map, starts, budget, step, passage) = search_args(&w, &spec)?;
             let mut cb = Callbacks {
                 map: &map,
                 step: &step,
@@ -520,7 +545,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let cb_cell = std::cell::RefCell::new(&mut cb);
             let costs = reach(
                 &map,
-                start,
+                &starts,
                 budget,
                 |a, b| cb_cell.borrow_mut().step(a, b),
                 |h| cb_cell.borrow_mut().passage(h),
@@ -538,6 +563,35 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             }
             Ok(out)
+        })?,
+    )?;
+    // the declared cost of one step (or of entering a hex from off the map, without `from`)
+    let w = world.clone();
+    p.set(
+        "cost",
+        lua.create_function(move |_, spec: Table| {
+            let class: String = spec.get::<Option<String>>("class")?.unwrap_or_default();
+            let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
+            let model = cost_model(&w, &class, &side)?;
+            let to = hex_of(&w, &spec.get::<String>("to")?)?;
+            let map = w.borrow().state.map.clone();
+            let bits = match spec.get::<Option<String>>("from")? {
+                Some(f) => {
+                    let from = hex_of(&w, &f)?;
+                    let side = Hexside::between(from, to).ok_or_else(|| {
+                        mlua::Error::runtime(format!("{f} and {} are not adjacent", map.label(to)))
+                    })?;
+                    map.side_bits(side)
+                }
+                None => 0,
+            };
+            let t = map
+                .terrain(to)
+                .ok_or_else(|| mlua::Error::runtime("off the map"))?;
+            match model.step(bits, t) {
+                Ok(c) => Ok((Some(c.mp()), None, None)),
+                Err(r) => Ok((None, Some(r.message.clone()), r.rule.clone())),
+            }
         })?,
     )?;
     kessel.set("paths", p)?;

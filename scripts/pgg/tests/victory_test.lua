@@ -1,0 +1,91 @@
+-- Rule tests for victory [15] (rules/victory.lua). Objectives come from game var "objectives" on
+-- inline maps (the campaign uses the scenario's).
+
+local expect = kessel.expect
+local V = require("rules.victory")
+
+local function inf(id, at, extra)
+  local u = { id = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function rifle(id, at) return { id = id, side = "soviet", type = "rifle", faces = { "2-2-6" }, at = at } end
+local OBJ = { { name = "Smolensk", vp = 25, hexes = { "0403", "0404" } }, { name = "Orsha", vp = 5, hexes = { "0203" } } }
+
+local function setup(units, extra)
+  extra = extra or {}
+  local vars = { objectives = OBJ }
+  for k, v in pairs(extra.vars or {}) do vars[k] = v end
+  kessel.setup{ map = { columns = 8, rows = 8 }, units = units, step = extra.step or "german_combat", turn = extra.turn or 7,
+    vars = vars, options = extra.options, last_turn = extra.last_turn }
+end
+
+-- Rule 15: a city counts when every hex of it is German-held and a line runs to the west edge.
+kessel.test("case_15_cities_fully_held_with_line", function()
+  setup{ inf("a", "0403"), inf("b", "0404"), inf("c", "0203") }
+  local r = V.score()
+  expect.eq(r.german_vp, 30)
+  setup{ inf("a", "0403"), inf("c", "0203") }
+  expect.eq(V.score().german_vp, 5, "Smolensk only half held")
+  -- last to pass through: the memory in city_owner counts
+  setup({ inf("a", "0403"), inf("c", "0203") }, { vars = { city_owner = { ["0404"] = "german" } } })
+  expect.eq(V.score().german_vp, 30)
+end)
+
+-- Rule 15: the line to the west edge must be free of Soviet units and ZOC.
+kessel.test("case_15_line_to_west_edge", function()
+  setup{ inf("c", "0203"), rifle("s1", "0101"), rifle("s2", "0103"), rifle("s3", "0105"), rifle("s4", "0107") }
+  expect.eq(V.score().german_vp, 0, "Orsha cut off from the west edge")
+  setup{ inf("c", "0203"), rifle("s1", "0101"), rifle("s2", "0103"), rifle("s3", "0105"), rifle("s4", "0107"), inf("x", "0104") }
+  expect.eq(V.score().german_vp, 5, "a German unit negates the ZOC in its hex")
+end)
+
+-- Options smolensk_vp, soviet_vp_per_division, german_marginal_is_draw, vp_bidding.
+kessel.test("case_15_vp_options", function()
+  setup({ inf("a", "0403"), inf("b", "0404") }, { options = { smolensk_vp = 20 } })
+  expect.eq(V.score().german_vp, 20)
+  setup({ inf("a", "0403"), inf("b", "0404"), inf("d", nil, { location = "eliminated" }) },
+    { options = { smolensk_vp = 25, soviet_vp_per_division = 1 } })
+  expect.eq(V.score().soviet_vp, 1)
+  setup({ inf("a", "0403"), inf("b", "0404"), inf("c", "0203"), inf("d", nil, { location = "eliminated" }) },
+    { options = { soviet_vp_per_division = 5 }, vars = { swf_count = 10 } })
+  local r = V.score()
+  expect.eq(r.german_vp, 45, "30 + South-Western Front 5 + 10")
+  expect.eq(r.soviet_vp, 5)
+  expect.eq(r.level, "Soviet Marginal", "40")
+  setup({ inf("a", "0403"), inf("b", "0404"), inf("c", "0203") },
+    { options = { german_marginal_is_draw = true, vp_bidding = true, vp_bid = 10 }, vars = { swf_count = 10, objectives = {
+      { name = "Smolensk", vp = 25, hexes = { "0403", "0404" } }, { name = "Vyazma", vp = 50, hexes = { "0203" } } } } })
+  r = V.score()
+  expect.eq(r.german_vp, 80, "25 + 50 + 15 - bid 10")
+  expect.eq(r.level, "German Strategic")
+  setup({ inf("a", "0403"), inf("b", "0404") }, { options = { german_marginal_is_draw = true, vp_bidding = false }, vars = { swf_count = 10,
+      objectives = { { name = "Vyazma", vp = 50, hexes = { "0403", "0404" } } } } })
+  expect.eq(V.score().level, "Draw", "65: German Marginal counts as a draw")
+end)
+
+-- Rule 15: GD, Lehr and the cavalry division are not divisions for the Soviet VP.
+kessel.test("case_15_divisions_destroyed", function()
+  setup{ inf("a", "0403"),
+    { id = "cav", side = "german", type = "cavalry", formation = "1 Cav", faces = { "4-4-5", "2-2-5" }, location = "eliminated" },
+    { id = "gd", side = "german", type = "motorized", faces = { "4-4-10", "2-2-10" }, attrs = { independent = 1 }, location = "eliminated" },
+    { id = "p1", side = "german", type = "motorized", formation = "14 Mot", faces = { "3-3-10", "2-2-10" }, location = "eliminated" },
+    { id = "p2", side = "german", type = "motorized", formation = "14 Mot", faces = { "3-3-10", "2-2-10" }, at = "0606" } }
+  expect.eq(#V.divisions_destroyed(), 0)
+end)
+
+-- Rule 15: +2 Soviet VP when the Soviet holds at the end of his player-turn a city the German held
+-- with a line at the end of the previous German player-turn; the final result at the end of turn 12.
+kessel.test("case_15_recapture_and_final_result", function()
+  setup({ rifle("s", "0203") }, { step = "soviet_interdiction", vars = { german_held = { "Orsha" }, city_owner = { ["0203"] = "german" } } })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(#kessel.game.var("soviet_recaptures"), 1)
+  expect.eq(V.score().soviet_vp, 2)
+  setup({ inf("a", "0403"), inf("b", "0404") }, { step = "german_air_interdiction", turn = 12, last_turn = 12 })
+  local ok, r = kessel.act{ kind = "end_phase" }
+  expect.accepted(ok, r)
+  local res = kessel.game.var("result")
+  expect.eq(res.german_vp, 25)
+  expect.eq(res.level, "Soviet Strategic")
+  expect.truthy(kessel.game.finished())
+end)

@@ -1,0 +1,1003 @@
+---@meta
+-- LuaLS (sumneko.lua) annotations for the Kessel ruleset API.
+--
+-- This file is never run. It tells the language server what `kessel.*` holds so the editor can
+-- complete names, show documentation on hover and check argument types. The reference is
+-- docs/lua-api.md; the source of truth is core/src/script/api/*.rs. Keep the three in step.
+--
+-- Stages (see docs/lua-api.md#stages):
+--   declare: init.lua and the modules it requires are running (declarations allowed)
+--   query:   validate, enumerate, and the check / odds / ai / result hooks (read-only)
+--   apply:   apply, the setup hook, step_start / step_end run from an apply (events allowed)
+--   script:  `kessel script` files and `kessel test` tests (full API, kessel.act)
+
+-------------------------------------------------------------------------------------------------
+-- Common types
+-------------------------------------------------------------------------------------------------
+
+---A hex, as its printed label on the current map, e.g. `"0302"`. Always a string.
+---@alias Hex string
+
+---A compass direction between adjacent hexes (input is case-insensitive).
+---@alias kessel.Direction "N"|"NE"|"SE"|"S"|"SW"|"NW"
+
+---Where a unit is.
+---@alias kessel.Location "map"|"pending"|"eliminated"|"removed"
+
+---A map edge for `kessel.map.on_edge`.
+---@alias kessel.Edge "north"|"south"|"east"|"west"
+
+---Plain data: what can be stored in game variables, options, constants and action parameters.
+---@alias kessel.Data nil|boolean|number|string|table
+
+---One reason an action was refused (or a modifier applied), with the rule case that says so.
+---@class kessel.Reason
+---@field rule? string Rule case, e.g. `"6.22"` or `"T2"`.
+---@field message string Text a player can check against the rulebook.
+
+---What a validator returns: `nil`/`true`/`{}` = legal; `false`, a string, a reason or a list of
+---reasons = refused. A table counts as one reason only if it has `message`.
+---@alias kessel.Verdict nil|boolean|string|kessel.Reason|kessel.Reason[]
+
+---A player decision: `kind` plus parameters the ruleset defines (plain data only).
+---@class kessel.Action
+---@field kind string The action kind registered with `kessel.action`.
+---@field [string] any Parameters (unit ids, hex labels, choices).
+
+---A unit as a fresh read-only snapshot. Changing it changes nothing in the game.
+---@class kessel.Unit
+---@field id string Stable id from the scenario.
+---@field name string Printed name (defaults to the id).
+---@field side string Side id.
+---@field type string Unit type id.
+---@field formation? string Division, army, ...
+---@field hidden boolean Face-down: values unknown until revealed.
+---@field pool? string Pool a hidden unit's face is drawn from.
+---@field step integer Steps lost so far (0 = full strength).
+---@field steps integer Number of faces (at least 1).
+---@field steps_left integer `steps - step` (1 for a hidden unit without faces).
+---@field attack? integer Current face's attack; absent when hidden or out of steps.
+---@field defence? integer Current face's defence; absent when hidden or out of steps.
+---@field movement? integer Current face's movement allowance (a hidden unit with faces shows its first face's).
+---@field location kessel.Location
+---@field hex? Hex Where it stands, when `location == "map"`.
+---@field enter_turn? integer Arrival turn, for reinforcements.
+---@field enter_area? string Arrival area id, for reinforcements.
+---@field setup_area? string Area the owner sets the unit up in.
+---@field flags table<string, true> Flags set by the rules (`u.flags.moved`).
+---@field attrs table<string, integer> Fixed integer attributes from the scenario.
+---@field vars table<string, integer> Integers set by the rules.
+
+---@class kessel.Marker
+---@field id integer 0-based, in scenario order.
+---@field kind string
+---@field side? string
+---@field hex? Hex `nil` when off the map.
+
+---The current step of the sequence of play.
+---@class kessel.Step
+---@field index integer 0-based position in the sequence.
+---@field id? string
+---@field name? string
+---@field side? string Phasing side.
+---@field rule? string
+
+---@class kessel.Place
+---@field name string
+---@field kind string
+---@field hexes Hex[]
+
+---@class kessel.Objective
+---@field name string
+---@field vp integer
+---@field side? string
+---@field hexes Hex[]
+
+---@class kessel.Level
+---@field name string
+---@field max? integer Applies when the score is at most `max`; `nil` = any score.
+
+---An event as scripts see it (from `kessel.act` and `kessel.events`). Which fields are present
+---depends on `event`. Fields holding JSON null (a cleared value) are a userdata, not `nil`.
+---@class kessel.Event
+---@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"
+---@field unit? string located, moved, step_set, revealed, unit_flag, unit_var
+---@field to? string|table located: "pending"/"eliminated"/"removed" or `{map={q=,r=}}`; moved: the last hex
+---@field hex? Hex located (when put on the map), marker_moved
+---@field path? Hex[] moved
+---@field cost? number moved: MP spent
+---@field step? integer step_set: steps lost
+---@field face? string revealed: "A-D-M"
+---@field flag? string unit_flag, flags_cleared
+---@field on? boolean unit_flag
+---@field key? string unit_var, unit_vars_cleared, var
+---@field value? any unit_var, var (null when cleared)
+---@field side? string flags_cleared (null = every side)
+---@field marker? integer marker_moved
+---@field turn? integer clock
+---@field phase? integer clock: 0-based step index
+---@field finished? boolean clock
+---@field purpose? string dice
+---@field rolls? integer[] dice
+---@field drawn_after? integer dice: generator position after the roll
+---@field rule? string note (null when none)
+---@field text? string note
+
+-------------------------------------------------------------------------------------------------
+-- The sandbox's require
+-------------------------------------------------------------------------------------------------
+
+---Loads a module from the ruleset folder (the one holding init.lua), once, and returns its value.
+---Dotted names: `require("rules.play")` loads `<ruleset>/rules/play.lua`. Names may use letters,
+---digits, `_`, `-` and `.`; nothing outside the ruleset folder can be loaded.
+---@param modname string
+---@return any
+function require(modname) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel
+-------------------------------------------------------------------------------------------------
+
+kessel = {}
+
+---The engine version, e.g. `"0.1.0"`.
+---@type string
+kessel.version = ""
+
+-------------------------------------------------------------------------------------------------
+-- Declarations (declare stage only)
+-------------------------------------------------------------------------------------------------
+
+---@class kessel.RulesetDecl
+---@field name string
+---@field sides string[] Side ids in play order.
+
+---Names the ruleset and its sides. Required. Stage: declare.
+---```lua
+---kessel.ruleset{ name = "toy", sides = { "red", "blue" } }
+---```
+---@param t kessel.RulesetDecl
+function kessel.ruleset(t) end
+
+---@class kessel.UnitTypeDecl
+---@field id string
+---@field [string] kessel.Data Free data for the rules (e.g. `class`, `name`); no functions.
+
+---Declares a unit type; `kessel.game.unit_type(id)` returns the whole table. Stage: declare.
+---```lua
+---kessel.unit_type{ id = "inf", class = "foot", name = "Infantry" }
+---```
+---@param t kessel.UnitTypeDecl
+function kessel.unit_type(t) end
+
+---@class kessel.KindDecl
+---@field id string
+---@field name? string
+---@field color? string
+---@field kind? string For hexside kinds: "feature" or "link" (informational).
+---@field [string] kessel.Data
+
+---Declares a terrain id maps may use. Stage: declare.
+---@param t kessel.KindDecl
+function kessel.terrain(t) end
+
+---Declares a hexside kind (river, road, ...). Whether it acts as a link is decided by
+---`kessel.movement`. Stage: declare.
+---@param t kessel.KindDecl
+function kessel.hexside_kind(t) end
+
+---Declares a place kind (town, city, ...). Stage: declare.
+---@param t kessel.KindDecl
+function kessel.place_kind(t) end
+
+---A cost: MP, "prohibited", false (no entry), or a table keyed by movement class, side or
+---`default`; an entry table may hold the value under `cost` plus `rule` and `message`.
+---@alias kessel.CostValue number|"prohibited"|false|table<string, any>
+
+---@class kessel.MovementDecl
+---@field terrain? table<string, kessel.CostValue> Cost to enter a hex; every terrain the map uses needs one.
+---@field hexsides? table<string, kessel.CostValue> Extra cost (or prohibition) to cross a hexside kind.
+---@field links? table<string, kessel.CostValue> Link kinds: cost along the link replaces terrain; `bridges = {kinds}` cancels crossing costs.
+
+---Declares movement costs as data. Checked only when a search first uses them. Stage: declare.
+---```lua
+---kessel.movement{
+---  terrain = { clear = 1, woods = { foot = 1, default = 2 } },
+---  hexsides = { river = { red = 2, blue = 1, rule = "T3" } },
+---  links = { road = { wheels = 0.5 } },
+---}
+---```
+---@param t kessel.MovementDecl
+function kessel.movement(t) end
+
+---@class kessel.ResultsTableDecl
+---@field id string
+---@field kind? "ratio"|"differential" Default "ratio".
+---@field columns string[] "A-D" labels (ratio) or "-1", "0", "+2" (differential), worst first.
+---@field rows string[][] One row per die result, one code per column.
+---@field first_roll? integer Die result of the first row (default 1).
+
+---Declares a results table (CRT). Stage: declare.
+---@param t kessel.ResultsTableDecl
+function kessel.results_table(t) end
+
+---@class kessel.DiceTableDecl
+---@field id string
+---@field bands (integer|string)[][] `{ lowest_roll, result }` pairs, ascending.
+
+---Declares a 1-D dice table, read with `kessel.tables.lookup`. Stage: declare.
+---@param t kessel.DiceTableDecl
+function kessel.dice_table(t) end
+
+---@class kessel.StepDecl
+---@field id string
+---@field name? string Defaults to `id`.
+---@field side? string Phasing side.
+---@field rule? string
+
+---Declares the steps of one game-turn, in order (replaces any earlier sequence). Stage: declare.
+---@param steps kessel.StepDecl[]
+function kessel.sequence(steps) end
+
+---@class kessel.OptionDecl
+---@field id string
+---@field type? "bool"|"int"|string[] Default "bool"; a list means one of those strings.
+---@field default boolean|integer|string Must fit the type.
+---@field description string
+---@field rule string
+
+---Declares an option; profiles set it, `kessel.game.option(id)` reads it. Stage: declare.
+---@param t kessel.OptionDecl
+function kessel.option(t) end
+
+---@class kessel.ActionDecl
+---@field kind string
+---@field rule? string
+---@field description? string
+---@field validate fun(action: kessel.Action): kessel.Verdict Query stage: nil = legal, else reasons.
+---@field apply fun(action: kessel.Action) Apply stage: emit events; an error undoes the whole action.
+---@field enumerate? fun(side: string?): kessel.Action[]? Query stage: legal actions of this kind (each with `kind`).
+
+---Registers the handlers of an action kind (replaces an earlier one of the same kind). Stage: declare.
+---@param t kessel.ActionDecl
+function kessel.action(t) end
+
+---@class kessel.CheckProblem
+---@field unit? string Unit id: the load error points at its line in the scenario.
+---@field message string
+
+---@class kessel.OddsHookResult
+---@field attack? integer Modified attack strength.
+---@field defence? integer Modified defence strength.
+---@field shift? integer Column shift (positive favours the attacker).
+---@field modifiers? kessel.Verdict Reasons explaining each modifier.
+
+---@class kessel.GameResult
+---@field level? string
+---@field scores? table<string, number> Score per side.
+
+---@alias kessel.HookName "check"|"setup"|"step_start"|"step_end"|"odds"|"ai"|"result"
+
+---Registers a hook. Stage: declare.
+--- - check(): problems with a scenario's set-up (query stage).
+--- - setup(): once when a scenario loads; its events become the initial state (apply stage).
+--- - step_start(index) / step_end(index): called by kessel.emit.advance, 0-based step index.
+--- - odds(attack, defence, flags): modifiers for `kessel odds` (query stage).
+--- - ai(actions): 1-based index of the action to take, for `kessel simulate` (query; first hook only).
+--- - result(): `{ level, scores }` at the end of a simulated game (query; first hook only).
+---@overload fun(name: "check", fn: fun(): kessel.CheckProblem[]?)
+---@overload fun(name: "setup", fn: fun())
+---@overload fun(name: "step_start", fn: fun(index: integer))
+---@overload fun(name: "step_end", fn: fun(index: integer))
+---@overload fun(name: "odds", fn: fun(attack: integer, defence: integer, flags: string[]): kessel.OddsHookResult)
+---@overload fun(name: "ai", fn: fun(actions: kessel.Action[]): integer?)
+---@overload fun(name: "result", fn: fun(): kessel.GameResult?)
+---@param name kessel.HookName
+---@param fn function
+function kessel.on(name, fn) end
+
+---Stores a ruleset-wide constant; read it with `kessel.game.constant(name)`. Stage: declare.
+---@param name string
+---@param value kessel.Data
+function kessel.constant(name, value) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.hex (any stage)
+-------------------------------------------------------------------------------------------------
+
+kessel.hex = {}
+
+---On-map neighbours, in the order N, NE, SE, S, SW, NW.
+---@param hex Hex
+---@return Hex[]
+function kessel.hex.neighbors(hex) end
+
+---The neighbour in a direction, or nil off the map.
+---@param hex Hex
+---@param dir kessel.Direction
+---@return Hex?
+function kessel.hex.neighbor(hex, dir) end
+
+---Number of hex steps between two hexes.
+---@param a Hex
+---@param b Hex
+---@return integer
+function kessel.hex.distance(a, b) end
+
+---True if the hexes are neighbours.
+---@param a Hex
+---@param b Hex
+---@return boolean
+function kessel.hex.adjacent(a, b) end
+
+---Direction from `from` to an adjacent `to`, or nil if not adjacent.
+---@param from Hex
+---@param to Hex
+---@return kessel.Direction?
+function kessel.hex.direction(from, to) end
+
+---On-map hexes within `radius` steps, centre included, ring by ring.
+---@param hex Hex
+---@param radius integer
+---@return Hex[]
+function kessel.hex.range(hex, radius) end
+
+---On-map hexes exactly `radius` steps away (`{hex}` for 0).
+---@param hex Hex
+---@param radius integer
+---@return Hex[]
+function kessel.hex.ring(hex, radius) end
+
+---The hexside between two adjacent hexes, as canonical `"AAAA/BBBB"`. Raises if not adjacent.
+---@param a Hex
+---@param b Hex
+---@return string
+function kessel.hex.side(a, b) end
+
+---True if the label is a hex of the current map. Never raises.
+---@param label string
+---@return boolean
+function kessel.hex.valid(label) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.map (any stage)
+-------------------------------------------------------------------------------------------------
+
+kessel.map = {}
+
+---Terrain id of a hex.
+---@param hex Hex
+---@return string
+function kessel.map.terrain(hex) end
+
+---Hexside kinds (features and links) between two adjacent hexes. Raises if not adjacent.
+---@param a Hex
+---@param b Hex
+---@return string[]
+function kessel.map.sides(a, b) end
+
+---True if the side between `a` and `b` carries `kind` (false if not adjacent).
+---@param a Hex
+---@param b Hex
+---@param kind string
+---@return boolean
+function kessel.map.has_side(a, b, kind) end
+
+---True if any of the hex's six sides carries `kind`.
+---@param hex Hex
+---@param kind string
+---@return boolean
+function kessel.map.has_link(hex, kind) end
+
+---The named place covering the hex, or nil.
+---@param hex Hex
+---@return kessel.Place?
+function kessel.map.place(hex) end
+
+---Every named place, in map-file order.
+---@return kessel.Place[]
+function kessel.map.places() end
+
+---Hexes of a named area, or nil.
+---@param id string
+---@return Hex[]?
+function kessel.map.area(id) end
+
+---Hexes carrying a tag.
+---@param tag string
+---@return Hex[]
+function kessel.map.tagged(tag) end
+
+---Tags on a hex, sorted.
+---@param hex Hex
+---@return string[]
+function kessel.map.tags(hex) end
+
+---True if the hex is in the outer row or column on that edge.
+---@param hex Hex
+---@param edge kessel.Edge
+---@return boolean
+function kessel.map.on_edge(hex, edge) end
+
+---Every hex, column by column.
+---@return Hex[]
+function kessel.map.hexes() end
+
+---Printed column number of a hex (`column("0302") == 3`).
+---@param hex Hex
+---@return integer
+function kessel.map.column(hex) end
+
+---Printed row number of a hex (`row("0302") == 2`).
+---@param hex Hex
+---@return integer
+function kessel.map.row(hex) end
+
+---Number of columns and rows.
+---@return integer columns
+---@return integer rows
+function kessel.map.size() end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.units (any stage)
+-------------------------------------------------------------------------------------------------
+
+kessel.units = {}
+
+---@class kessel.UnitFilter
+---@field side? string
+---@field type? string
+---@field formation? string
+---@field location? kessel.Location
+---@field flag? string Only units with this flag set.
+
+---The unit with this id, or nil.
+---@param id string
+---@return kessel.Unit?
+function kessel.units.get(id) end
+
+---Units standing in a hex, in scenario order.
+---@param hex Hex
+---@return kessel.Unit[]
+function kessel.units.at(hex) end
+
+---Units matching every given filter field, in scenario order.
+---@param filter? kessel.UnitFilter
+---@return kessel.Unit[]
+function kessel.units.all(filter) end
+
+---Hexes holding at least one unit (of `side`), each once, sorted.
+---@param side? string
+---@return Hex[]
+function kessel.units.occupied(side) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.markers (any stage)
+-------------------------------------------------------------------------------------------------
+
+kessel.markers = {}
+
+---@class kessel.MarkerFilter
+---@field kind? string
+---@field side? string
+---@field placed? boolean true = on the map, false = off it.
+
+---Markers matching every given filter field.
+---@param filter? kessel.MarkerFilter
+---@return kessel.Marker[]
+function kessel.markers.all(filter) end
+
+---Markers in a hex.
+---@param hex Hex
+---@return kessel.Marker[]
+function kessel.markers.at(hex) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.game (any stage)
+-------------------------------------------------------------------------------------------------
+
+kessel.game = {}
+
+---Current game-turn (from 1).
+---@return integer
+function kessel.game.turn() end
+
+---Last game-turn of the scenario.
+---@return integer
+function kessel.game.last_turn() end
+
+---True once the last step of the last turn has ended.
+---@return boolean
+function kessel.game.finished() end
+
+---Current step of the sequence of play.
+---@return kessel.Step
+function kessel.game.step() end
+
+---A game variable set with `kessel.emit.var`, or nil.
+---@param key string
+---@return any
+function kessel.game.var(key) end
+
+---Value of an option in force. Raises for an unknown option.
+---@param id string
+---@return boolean|integer|string
+function kessel.game.option(id) end
+
+---Side ids in play order.
+---@return string[]
+function kessel.game.sides() end
+
+---Faces ("A-D-M") still in a pool, one per counter.
+---@param id string
+---@return string[]
+function kessel.game.pool(id) end
+
+---The table declared with `kessel.unit_type`, or nil.
+---@param id string
+---@return table?
+function kessel.game.unit_type(id) end
+
+---A value declared with `kessel.constant`, or nil.
+---@param name string
+---@return any
+function kessel.game.constant(name) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.scenario (any stage)
+-------------------------------------------------------------------------------------------------
+
+kessel.scenario = {}
+
+---Scenario name, or nil without a scenario.
+---@return string?
+function kessel.scenario.name() end
+
+---A value from the scenario's `[vars]`, or nil.
+---@param key string
+---@return any
+function kessel.scenario.var(key) end
+
+---Victory objectives, in file order.
+---@return kessel.Objective[]
+function kessel.scenario.objectives() end
+
+---Victory levels, in file order (first match wins).
+---@return kessel.Level[]
+function kessel.scenario.levels() end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.emit (apply and script stages): each call is one event, applied at once
+-------------------------------------------------------------------------------------------------
+
+kessel.emit = {}
+
+---Puts a unit on the map. Event: located.
+---@param unit string
+---@param hex Hex
+function kessel.emit.place(unit, hex) end
+
+---Moves a unit along `path` (hexes entered, start excluded); `cost` is MP spent, for display.
+---The path is not checked. Event: moved.
+---@param unit string
+---@param path Hex[]
+---@param cost? number
+function kessel.emit.move(unit, path, cost) end
+
+---Sends a unit to the dead pile. Event: located.
+---@param unit string
+function kessel.emit.eliminate(unit) end
+
+---Removes a unit from the game for good. Event: located.
+---@param unit string
+function kessel.emit.remove(unit) end
+
+---Takes a unit off the map, back to pending. Event: located.
+---@param unit string
+function kessel.emit.withdraw(unit) end
+
+---Sets the number of steps lost (absolute). Event: step_set.
+---@param unit string
+---@param step integer
+function kessel.emit.step(unit, step) end
+
+---Turns a hidden unit face-up; without `face`, draws one from its pool with a die roll.
+---Returns the face. Event: revealed (and dice, for a draw).
+---@param unit string
+---@param face? string "A-D-M"
+---@return string face
+function kessel.emit.reveal(unit, face) end
+
+---Sets (default) or clears a unit flag. Event: unit_flag.
+---@param unit string
+---@param flag string
+---@param on? boolean
+function kessel.emit.flag(unit, flag, on) end
+
+---Sets an integer on a unit, or clears it with nil. Event: unit_var.
+---@param unit string
+---@param key string
+---@param value? integer
+function kessel.emit.unit_var(unit, key, value) end
+
+---Clears a flag from every unit (of `side`). Event: flags_cleared.
+---@param flag string
+---@param side? string
+function kessel.emit.clear_flag(flag, side) end
+
+---Clears a unit variable from every unit. Event: unit_vars_cleared.
+---@param key string
+function kessel.emit.clear_unit_var(key) end
+
+---Sets a game variable (plain data), or clears it with nil. Event: var.
+---@param key string
+---@param value kessel.Data
+function kessel.emit.var(key, value) end
+
+---Puts a marker on a hex, or off the map with nil. Event: marker_moved.
+---@param id integer
+---@param hex? Hex
+function kessel.emit.marker(id, hex) end
+
+---Writes a ruling or remark into the log. `rule` may be nil but must be passed. Event: note.
+---@param rule string?
+---@param text string
+function kessel.emit.note(rule, text) end
+
+---Sets the clock directly (no hooks). Prefer `advance`. Event: clock.
+---@param turn integer
+---@param phase integer 0-based step index
+---@param finished? boolean
+function kessel.emit.clock(turn, phase, finished) end
+
+---The sequencer: ends the current step (step_end hook), moves to the next step or turn or ends
+---the game (clock event), then runs step_start unless the game ended.
+function kessel.emit.advance() end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.dice (apply and script stages)
+-------------------------------------------------------------------------------------------------
+
+kessel.dice = {}
+
+---Rolls one die (default 6 sides) and records a dice event. Injected rolls come first.
+---@param purpose? string What the roll is for (default "roll").
+---@param sides? integer
+---@return integer
+function kessel.dice.roll(purpose, sides) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.hexset (any stage)
+-------------------------------------------------------------------------------------------------
+
+---A dense set of hexes of one map. `#set` is its size.
+---@class kessel.HexSet: userdata
+---@operator len: integer
+local HexSet = {}
+
+---True if the hex is in the set (false for labels not on the map).
+---@param hex Hex
+---@return boolean
+function HexSet:has(hex) end
+
+---Adds a hex. Raises for labels not on the map.
+---@param hex Hex
+function HexSet:add(hex) end
+
+---Removes a hex. Raises for labels not on the map.
+---@param hex Hex
+function HexSet:remove(hex) end
+
+---Members in map order.
+---@return Hex[]
+function HexSet:labels() end
+
+---A new set with the members of both.
+---@param other kessel.HexSet
+---@return kessel.HexSet
+function HexSet:union(other) end
+
+---A new set without `other`'s members.
+---@param other kessel.HexSet
+---@return kessel.HexSet
+function HexSet:minus(other) end
+
+---An independent copy.
+---@return kessel.HexSet
+function HexSet:copy() end
+
+---A set of hexes or a list of hex labels.
+---@alias kessel.Hexes kessel.HexSet|Hex[]
+
+---Builds a hex set from a list of labels, copies a set, or makes an empty one.
+---@param list? kessel.Hexes
+---@return kessel.HexSet
+function kessel.hexset(list) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.paths (any stage)
+-------------------------------------------------------------------------------------------------
+
+kessel.paths = {}
+
+---@class kessel.ZocSpec
+---@field hexes kessel.Hexes Hexes of the units projecting a zone.
+---@field blocked_by? string[] Hexside kinds the zone does not cross.
+
+---The zone of control: each source hex and its neighbours, except across `blocked_by` sides.
+---@param spec kessel.ZocSpec
+---@return kessel.HexSet
+function kessel.paths.zoc(spec) end
+
+---@class kessel.SetRule
+---@field set kessel.Hexes
+---@field rule? string
+---@field message? string
+---@field messages? table<Hex, string> Per-hex message in place of `message`.
+---@field mp? number Extra MP (surcharge only).
+
+---@class kessel.FieldSpec
+---@field from Hex Start hex (required).
+---@field budget number MP available (required).
+---@field class? string Movement class for the cost lookup.
+---@field side? string Side for the cost lookup.
+---@field stop? kessel.SetRule[] Entering these hexes ends movement.
+---@field forbid? kessel.SetRule[] These hexes may not be entered.
+---@field surcharge? kessel.SetRule[] Entering these hexes costs `mp` more.
+---@field cannot_leave? kessel.Reason The stack may not move at all.
+---@field hook? fun(from: Hex, to: Hex, cost_so_far: number, step_cost: number): (number|false|nil), string?, string? Return a cost, `false, message, rule` to forbid, or nil to keep.
+
+---Why a hex can not be reached.
+---@class kessel.Unreachable
+---@field kind "forbidden"|"beyond_stop"|"cannot_leave"|"too_far"|"no_path"
+---@field rule? string
+---@field message string
+
+---A movement field from `kessel.paths.field`.
+---@class kessel.MovementField: userdata
+local MovementField = {}
+
+---MP to reach the hex (0 for the start), or nil if unreachable.
+---@param hex Hex
+---@return number?
+function MovementField:cost(hex) end
+
+---Cheapest path (start excluded; `{}` for the start), or nil if unreachable.
+---@param hex Hex
+---@return Hex[]?
+function MovementField:path(hex) end
+
+---True if movement must end on entering the hex.
+---@param hex Hex
+---@return boolean
+function MovementField:stops(hex) end
+
+---Every reachable hex except the start, with its cost. Sort the keys before relying on order.
+---@return table<Hex, number>
+function MovementField:reachable() end
+
+---Why the hex can not be reached, or nil if it can.
+---@param hex Hex
+---@return kessel.Unreachable?
+function MovementField:why_not(hex) end
+
+---Everything a stack can reach from `from` with `budget` MP under the declared movement costs.
+---@param spec kessel.FieldSpec
+---@return kessel.MovementField
+function kessel.paths.field(spec) end
+
+---@class kessel.CostSpec
+---@field class? string
+---@field side? string
+
+---@class kessel.PassageSets
+---@field blocked? kessel.Hexes May not be entered.
+---@field enter_only? kessel.Hexes May be entered, but the trace can not go on from them.
+
+---@class kessel.TraceSpec
+---@field from Hex Start hex (required).
+---@field target? kessel.Hexes|fun(hex: Hex): boolean Hexes to reach (trace only).
+---@field budget? number Default 1,000,000.
+---@field step? "hex"|kessel.CostSpec|fun(from: Hex, to: Hex): number? Step cost; nil from the function = step not allowed.
+---@field passage? kessel.PassageSets|fun(hex: Hex): ("blocked"|"enter"|nil)
+
+---@class kessel.Trace
+---@field path Hex[] Start excluded, target included.
+---@field cost number
+
+---The cheapest path to the nearest target within the budget, or nil. Ties go by map order.
+---@param spec kessel.TraceSpec
+---@return kessel.Trace?
+function kessel.paths.trace(spec) end
+
+---Every hex a trace can reach within the budget, with its cost (start included at 0).
+---@param spec kessel.TraceSpec
+---@return table<Hex, number>
+function kessel.paths.reach(spec) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.tables (any stage)
+-------------------------------------------------------------------------------------------------
+
+kessel.tables = {}
+
+---@class kessel.Odds
+---@field column integer 1-based column after shifts and caps.
+---@field label string Column label, e.g. "2-1" or "+1".
+---@field below boolean The odds were below the table (first column used).
+---@field above boolean The odds were above the table (last column used).
+
+---@class kessel.Chance
+---@field result string
+---@field p number Probability (0..1).
+
+---The column an attack falls on (ratios rounded in the defender's favour).
+---@param id string Results table id.
+---@param attack integer
+---@param defence integer
+---@param shift? integer Column shift, positive favours the attacker.
+---@return kessel.Odds
+function kessel.tables.odds(id, attack, defence, shift) end
+
+---The result code for a column (1-based) and a roll (clamped to the rows); nil past the last column.
+---@param id string
+---@param column integer
+---@param roll integer
+---@return string?
+function kessel.tables.result(id, column, roll) end
+
+---Chance of each result in a column for a fair die over the rows.
+---@param id string
+---@param column integer
+---@return kessel.Chance[]
+function kessel.tables.distribution(id, column) end
+
+---Column labels.
+---@param id string
+---@return string[]
+function kessel.tables.columns(id) end
+
+---Result of a dice table for a (modified) roll.
+---@param id string Dice table id.
+---@param roll integer
+---@return string?
+function kessel.tables.lookup(id, roll) end
+
+-------------------------------------------------------------------------------------------------
+-- Script and test API: only under `kessel script` and `kessel test`
+-------------------------------------------------------------------------------------------------
+
+---Validates and applies an action. Returns `true, events` or `false, reasons`.
+---Script and test only.
+---@param action kessel.Action
+---@return boolean ok
+---@return kessel.Event[]|kessel.Reason[] info Events when accepted, reasons when refused.
+function kessel.act(action) end
+
+---Runs the validator only. Returns `true, {}` or `false, reasons`. Script and test only.
+---@param action kessel.Action
+---@return boolean ok
+---@return kessel.Reason[] reasons
+function kessel.validate(action) end
+
+---Every action the `enumerate` functions offer for `side`. Script and test only.
+---@param side? string
+---@return kessel.Action[]
+function kessel.legal(side) end
+
+---Takes back the last accepted action. False if there is none. Script and test only.
+---@return boolean
+function kessel.undo() end
+
+---Queues rolls the next `kessel.dice.roll` calls return. Script and test only.
+---@param rolls integer[]
+function kessel.inject_dice(rolls) end
+
+---@class kessel.SetupMap
+---@field columns? integer Default 9.
+---@field rows? integer Default 9.
+---@field default? string Default terrain, "clear".
+---@field terrain? table<Hex, string>
+---@field hexsides? string[][] `{ "0403", "0503", "river" }` (two hexes and a kind) per hexside.
+---@field links? { kind: string, path: Hex[] }[]
+---@field places? { name: string, kind: string, hexes: Hex[] }[]
+---@field areas? table<string, Hex[]>
+---@field tags? table<string, Hex[]>
+
+---@class kessel.SetupUnit
+---@field id string
+---@field side string
+---@field type string
+---@field name? string
+---@field formation? string
+---@field faces? string[] "A-D-M" per step, front first.
+---@field step? integer Steps lost.
+---@field hidden? boolean
+---@field pool? string
+---@field at? Hex On the map here.
+---@field location? "eliminated"|"removed"|"pending" When there is no `at`.
+---@field enter? { turn: integer, area: string }
+---@field flags? string[]
+---@field attrs? table<string, integer>
+---@field vars? table<string, integer>
+
+---@class kessel.SetupMarker
+---@field kind string
+---@field side? string
+---@field at? Hex
+---@field count? integer Default 1.
+
+---@class kessel.SetupSpec
+---@field map? kessel.SetupMap Omitted: keep the current map.
+---@field units? kessel.SetupUnit[]
+---@field pools? table<string, string[]>
+---@field markers? kessel.SetupMarker[]
+---@field vars? table<string, kessel.Data>
+---@field options? table<string, boolean|integer|string> Options to set; others keep their value.
+---@field turn? integer Default 1.
+---@field last_turn? integer Default 12.
+---@field step? string|integer Step id or 0-based index; default 0.
+---@field seed? integer Dice seed; default the current one.
+
+---Replaces the position with one described inline; clears the log and restarts the dice.
+---Top level of a script or test only.
+---@param spec kessel.SetupSpec
+function kessel.setup(spec) end
+
+---Registers a test (test files run by `kessel test`).
+---@param name string
+---@param fn fun()
+function kessel.test(name, fn) end
+
+---Every event of every accepted action since the position was set up. Script and test only.
+---@return kessel.Event[]
+function kessel.events() end
+
+---Stable hash (16 hex digits) of the current state. Script and test only.
+---@return string
+function kessel.state_hash() end
+
+---Hash of the state rebuilt from the initial position and the logged events. Script and test only.
+---@return string
+function kessel.replay_hash() end
+
+---Test assertions; each failure points at the calling line.
+kessel.expect = {}
+
+---Passes when `actual == expected` (tables compare by identity).
+---@param actual any
+---@param expected any
+---@param what? string
+function kessel.expect.eq(actual, expected, what) end
+
+---Passes when `v` is neither nil nor false.
+---@param v any
+---@param what? string
+function kessel.expect.truthy(v, what) end
+
+---Passes when `v` is nil or false.
+---@param v any
+---@param what? string
+function kessel.expect.falsy(v, what) end
+
+---Passes when `actual` is a number within `eps` (default 1e-9) of `expected`.
+---@param actual any
+---@param expected number
+---@param eps? number
+---@param what? string
+function kessel.expect.near(actual, expected, eps, what) end
+
+---Passes when the action was refused with a reason citing `rule` (any if nil) whose message
+---contains `text` (if given). Returns that reason.
+---@param ok boolean
+---@param reasons kessel.Reason[]|kessel.Event[]
+---@param rule? string
+---@param text? string
+---@return kessel.Reason
+function kessel.expect.refused(ok, reasons, rule, text) end
+
+---Passes when the action was accepted. Returns `info` (the events).
+---@param ok boolean
+---@param info kessel.Event[]|kessel.Reason[]
+---@return kessel.Event[]
+function kessel.expect.accepted(ok, info) end
