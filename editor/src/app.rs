@@ -259,6 +259,6 @@ fn save_png(path: &std::path::Path, img: &egui::ColorImage) -> Result<(), String
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.ui_root(ui);
-        self.drive_screenshot(&ui.ctx().clone());
+        self.drive_screenshot(ui.ctx());
     }
 }

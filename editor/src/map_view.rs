@@ -15,6 +15,7 @@ use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::Map;
 use kessel_core::numbering::LowerColumns;
 use std::collections::BTreeSet;
+use std::ops::RangeInclusive;
 
 const SQRT3: f32 = 1.732_050_8;
 
@@ -229,19 +230,19 @@ impl MapView {
         self.offset = anchor - self.canvas.min - w.to_vec2() * self.zoom;
     }
 
-    /// Visible (column, row) ranges, one hex of margin, not clamped to the map.
-    fn visible(
-        &self,
-        layout: &HexLayout,
-    ) -> (std::ops::RangeInclusive<i32>, std::ops::RangeInclusive<i32>) {
+    /// Visible (column, row) ranges with one hex of margin, limited to the map plus its ring of
+    /// off-map neighbours (whose canonical sides are the map's border sides).
+    fn visible(&self, layout: &HexLayout) -> (RangeInclusive<i32>, RangeInclusive<i32>) {
         let a = self.to_world(self.canvas.min);
         let b = self.to_world(self.canvas.max);
         let c0 = ((a.x - 1.0) / 1.5).floor() as i32 - 1;
         let c1 = ((b.x - 1.0) / 1.5).ceil() as i32 + 1;
         let r0 = (a.y / SQRT3).floor() as i32 - 1;
         let r1 = (b.y / SQRT3).ceil() as i32 + 1;
-        let _ = layout;
-        (c0..=c1, r0..=r1)
+        (
+            c0.max(-1)..=c1.min(layout.columns),
+            r0.max(-1)..=r1.min(layout.rows),
+        )
     }
 
     /// Draws the map and handles pan, zoom and pointer input.
@@ -261,6 +262,7 @@ impl MapView {
         };
         let min_zoom = (fit_zoom * 0.5).clamp(0.5, 8.0);
         self.handle_pan_zoom(ui, &response, scene.primary_pans, min_zoom);
+        self.keep_map_in_view(&layout);
 
         let pointer = response.hover_pos();
         let mut out = MapResponse {
@@ -286,6 +288,17 @@ impl MapView {
         painter.rect_filled(self.canvas, 0.0, Color32::from_rgb(58, 62, 66));
         self.draw(&painter, scene, &layout, &out);
         out
+    }
+
+    /// Stops panning once only a strip of the map is left on screen, so it cannot be lost.
+    fn keep_map_in_view(&mut self, layout: &HexLayout) {
+        let size = layout.world_size() * self.zoom;
+        let keep = Vec2::splat(60.0).min(size);
+        let canvas = self.canvas.size();
+        // f32::clamp panics on an empty range, which a tiny canvas could produce
+        let clamp = |v: f32, lo: f32, hi: f32| v.clamp(lo, hi.max(lo));
+        self.offset.x = clamp(self.offset.x, keep.x - size.x, canvas.x - keep.x);
+        self.offset.y = clamp(self.offset.y, keep.y - size.y, canvas.y - keep.y);
     }
 
     fn handle_pan_zoom(

@@ -752,6 +752,7 @@ function kessel.paths.zoc(spec) end
 ---@field kind "forbidden"|"beyond_stop"|"cannot_leave"|"too_far"|"no_path"
 ---@field rule? string
 ---@field message string
+---@field at? Hex beyond_stop: the stop hex on the way.
 
 ---A movement field from `kessel.paths.field`.
 ---@class kessel.MovementField: userdata
@@ -790,15 +791,19 @@ function kessel.paths.field(spec) end
 ---@field class? string
 ---@field side? string
 
+---@class kessel.HexStep
+---@field hex true Each step costs 1.
+---@field blocked_by? string[] No step crosses a hexside carrying one of these kinds.
+
 ---@class kessel.PassageSets
 ---@field blocked? kessel.Hexes May not be entered.
 ---@field enter_only? kessel.Hexes May be entered, but the trace can not go on from them.
 
 ---@class kessel.TraceSpec
----@field from Hex Start hex (required).
+---@field from Hex|Hex[] Start hex (required); `reach` also takes a list of start hexes.
 ---@field target? kessel.Hexes|fun(hex: Hex): boolean Hexes to reach (trace only).
 ---@field budget? number Default 1,000,000.
----@field step? "hex"|kessel.CostSpec|fun(from: Hex, to: Hex): number? Step cost; nil from the function = step not allowed.
+---@field step? "hex"|kessel.HexStep|kessel.CostSpec|fun(from: Hex, to: Hex): number? Step cost; nil from the function = step not allowed.
 ---@field passage? kessel.PassageSets|fun(hex: Hex): ("blocked"|"enter"|nil)
 
 ---@class kessel.Trace
@@ -810,10 +815,27 @@ function kessel.paths.field(spec) end
 ---@return kessel.Trace?
 function kessel.paths.trace(spec) end
 
----Every hex a trace can reach within the budget, with its cost (start included at 0).
+---Every hex a trace can reach within the budget, with its cost (starts included at 0).
 ---@param spec kessel.TraceSpec
 ---@return table<Hex, number>
 function kessel.paths.reach(spec) end
+
+---@class kessel.StepSpec
+---@field to Hex The hex entered (required).
+---@field from? Hex Adjacent hex the step comes from; omitted = entering with no hexside.
+---@field class? string
+---@field side? string
+
+---The declared cost of one step (no stop/forbid/surcharge sets): MP, or nil plus the
+---prohibition's message and rule.
+---```lua
+---local mp = kessel.paths.cost{ class = "foot", side = "red", from = "0403", to = "0503" }
+---```
+---@param spec kessel.StepSpec
+---@return number? mp
+---@return string? message
+---@return string? rule
+function kessel.paths.cost(spec) end
 
 -------------------------------------------------------------------------------------------------
 -- kessel.tables (any stage)

@@ -38,6 +38,9 @@ pub struct Args {
     /// Print one line per game.
     #[arg(long, short)]
     verbose: bool,
+    /// Print every action played (to stderr), for debugging rules and AI.
+    #[arg(long)]
+    trace: bool,
 }
 
 /// How one game ended.
@@ -63,6 +66,7 @@ pub fn play_game(
     profile: Option<&str>,
     seed: u64,
     max_actions: usize,
+    trace: bool,
 ) -> anyhow::Result<GameSummary> {
     let engine =
         Engine::load(scenario, profile, seed, Limits::default()).map_err(super::describe)?;
@@ -87,6 +91,17 @@ pub fn play_game(
             Some(i) => i,
             None => (choice_dice.roll(legal.len() as u32) - 1) as usize,
         };
+        if trace {
+            let st = engine.state();
+            eprintln!(
+                "turn {} step {}: {} of {} legal: {}",
+                st.turn,
+                st.phase,
+                pick + 1,
+                legal.len(),
+                serde_json::to_string(&legal[pick]).unwrap_or_default()
+            );
+        }
         let outcome = engine
             .act(&legal[pick])
             .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
@@ -140,7 +155,7 @@ fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<Vec<GameSumm
     bar.set_prefix(profile.unwrap_or("default").to_string());
     let mut out = Vec::new();
     for k in 0..args.games {
-        let g = play_game(&args.scenario, profile, args.seed + k, args.max_actions)?;
+        let g = play_game(&args.scenario, profile, args.seed + k, args.max_actions, args.trace)?;
         if args.verbose {
             bar.suspend(|| {
                 let scores: Vec<String> =
