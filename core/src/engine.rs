@@ -56,6 +56,9 @@ pub struct World {
     pub log: Vec<LogEntry>,
     /// Names of test functions registered by `kessel.test` (test files only).
     pub tests: Vec<String>,
+    /// Where scripts and tests start from: the position and options before they ran. Each test
+    /// starts here, and `kessel.setup` resets the options to these before applying its own.
+    pub base: Option<(GameState, Options)>,
 }
 
 /// Shared handle to the world.
@@ -185,6 +188,7 @@ impl Engine {
             pending: Vec::new(),
             log: Vec::new(),
             tests: Vec::new(),
+            base: None,
         }));
         let host = load_rules(ruleset_dir, limits, &world)?;
         {
@@ -498,6 +502,7 @@ impl Engine {
             pending: Vec::new(),
             log: Vec::new(),
             tests: Vec::new(),
+            base: None,
         }));
         // load into a throw-away world first so a broken file changes nothing
         load_rules(&self.ruleset_dir, self.limits, &probe)?;
@@ -529,9 +534,24 @@ impl Engine {
         Ok(())
     }
 
+    /// Remembers the current position and options as the base scripts and tests start from.
+    fn set_base(&self) {
+        let mut w = self.world.borrow_mut();
+        w.base = Some((w.initial.clone(), w.options.clone()));
+        w.stage = Stage::Script;
+    }
+
+    /// Changes the dice seed of a game that has not started (scripts without a scenario).
+    pub fn reseed(&self, seed: u64) {
+        let mut w = self.world.borrow_mut();
+        w.state.seed = seed;
+        w.initial.seed = seed;
+        w.dice = Dice::new(seed);
+    }
+
     /// Runs a script file with the full API (`kessel script`).
     pub fn run_script(&self, path: &Path) -> Result<(), ScriptError> {
-        self.world.borrow_mut().stage = Stage::Script;
+        self.set_base();
         api::register_script_api(self.host.lua(), &self.world)
             .map_err(|e| ScriptError::plain(e.to_string()))?;
         self.host.run_file(path).map(|_| ())
@@ -550,11 +570,8 @@ impl Engine {
 
     /// Loads a test file and returns the names of the tests it registered.
     pub fn load_tests(&self, path: &Path) -> Result<Vec<String>, ScriptError> {
-        {
-            let mut w = self.world.borrow_mut();
-            w.stage = Stage::Script;
-            w.tests.clear();
-        }
+        self.set_base();
+        self.world.borrow_mut().tests.clear();
         api::register_script_api(self.host.lua(), &self.world)
             .map_err(|e| ScriptError::plain(e.to_string()))?;
         self.host.run_file(path)?;
@@ -565,17 +582,17 @@ impl Engine {
     pub fn run_test(&self, name: &str) -> Result<(), ScriptError> {
         {
             let mut w = self.world.borrow_mut();
-            let initial = w.initial.clone();
-            w.state = initial;
+            let (state, options) = match &w.base {
+                Some(b) => b.clone(),
+                None => (w.initial.clone(), w.options.clone()),
+            };
+            w.dice = Dice::new(state.seed);
+            w.initial = state.clone();
+            w.state = state;
+            w.options = options;
             w.log.clear();
             w.pending.clear();
-            w.dice = Dice::new(w.state.seed);
             w.stage = Stage::Script;
-            let decls = w.ruleset.options.clone();
-            let profile = w.options.clone();
-            let mut o = Options::defaults(decls);
-            o.profile = profile.profile;
-            w.options = o;
         }
         self.host.guarded(|lua| api::run_test(lua, name))
     }

@@ -295,7 +295,7 @@ rows = [
 
 [[hexsides]]
 kind = "river"
-name = "Dnieper"
+name = "Big river"
 sides = ["0101/0201", "0201/0202", "0302/0303"]
 
 [[hexsides]]
@@ -312,7 +312,7 @@ kind = "railway"
 path = ["0105", "0205", "0305"]
 
 [[places]]
-name = "Smolensk"
+name = "Capital"
 kind = "major_city"
 hexes = ["0302", "0303"]
 

@@ -61,6 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .or_else(|| ruleset_for(&args.file))
                 .unwrap_or_else(|| PathBuf::from("scripts/pgg"));
             let mut e = Engine::bare(&dir, limits).map_err(super::describe)?;
+            e.reseed(args.seed);
             if args.profile.is_some() {
                 e.apply_profile(args.profile.as_deref())
                     .map_err(super::describe)?;

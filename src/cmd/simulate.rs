@@ -155,7 +155,13 @@ fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<Vec<GameSumm
     bar.set_prefix(profile.unwrap_or("default").to_string());
     let mut out = Vec::new();
     for k in 0..args.games {
-        let g = play_game(&args.scenario, profile, args.seed + k, args.max_actions, args.trace)?;
+        let g = play_game(
+            &args.scenario,
+            profile,
+            args.seed + k,
+            args.max_actions,
+            args.trace,
+        )?;
         if args.verbose {
             bar.suspend(|| {
                 let scores: Vec<String> =

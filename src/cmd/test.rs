@@ -92,7 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 crate::DEFAULT_SEED,
                 Limits::default(),
             ),
-            (None, Some(dir)) => Engine::bare(&dir, Limits::default()),
+            (None, Some(dir)) => Engine::bare(&dir, Limits::default()).and_then(|mut e| {
+                e.apply_profile(args.profile.as_deref())?;
+                Ok(e)
+            }),
             (None, None) => {
                 println!(
                     "FAIL {}: no ruleset (init.lua) above this file",

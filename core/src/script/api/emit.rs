@@ -126,6 +126,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         return Err(mlua::Error::runtime(format!("pool `{pool}` is empty")));
                     }
                     let r = roll(&w, &format!("draw from pool {pool}"), n as u32)?;
+                    if r < 1 || r as usize > n {
+                        return Err(mlua::Error::runtime(format!(
+                            "a draw from pool `{pool}` needs a roll of 1 to {n}, got {r} (an injected die?)"
+                        )));
+                    }
                     let wb = w.borrow();
                     wb.state.pools[&pool][(r - 1) as usize]
                 }

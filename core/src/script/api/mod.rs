@@ -114,7 +114,7 @@ fn reasons_from_lua(v: mlua::Value) -> mlua::Result<Vec<Reason>> {
             message: s.to_str()?.to_string(),
         }]),
         mlua::Value::Table(t) => {
-            if t.contains_key("message")? {
+            if t.contains_key("message")? || t.contains_key("rule")? {
                 return Ok(vec![one(&t)?]);
             }
             let mut out = Vec::new();
@@ -243,11 +243,14 @@ pub fn legal_actions(lua: &Lua, world: &Shared, side: Option<&str>) -> mlua::Res
             let list: Option<Table> = f.call(side.map(str::to_string))?;
             if let Some(list) = list {
                 for item in list.sequence_values::<mlua::Value>() {
-                    let mut a = action_from_lua(lua, item?)?;
-                    if a.kind.is_empty() {
-                        a.kind = kind.clone();
+                    // an enumerator may leave out `kind`: it is its own action's
+                    let item = item?;
+                    if let mlua::Value::Table(t) = &item {
+                        if !t.contains_key("kind")? {
+                            t.set("kind", kind.as_str())?;
+                        }
                     }
-                    out.push(a);
+                    out.push(action_from_lua(lua, item)?);
                 }
             }
         }

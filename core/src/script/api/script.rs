@@ -288,6 +288,10 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
         }
     }
     let mut w = world.borrow_mut();
+    // each set-up starts from the base options (the profile in force), not the previous set-up's
+    if let Some((_, base)) = w.base.clone() {
+        w.options = base;
+    }
     if let Some(opts) = spec.get::<Option<Table>>("options")? {
         for pair in opts.pairs::<String, mlua::Value>() {
             let (k, v) = pair?;
@@ -362,11 +366,23 @@ end
 kessel.expect = expect
 "#;
 
+/// `kessel.act`, `.undo` and `.setup` drive the game from outside; rules code (validators,
+/// handlers, hooks) calling them would change the game behind the engine's back.
+fn script_only(world: &Shared, what: &str) -> mlua::Result<()> {
+    if world.borrow().stage != Stage::Script {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.{what} is for scripts and tests, not for rules code"
+        )));
+    }
+    Ok(())
+}
+
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let w = world.clone();
     kessel.set(
         "act",
         lua.create_function(move |lua, a: mlua::Value| {
+            script_only(&w, "act")?;
             let action = action_from_lua(lua, a)?;
             match act(lua, &w, &action)? {
                 Ok(events) => Ok((true, events_table(lua, &w, &events)?)),
@@ -401,6 +417,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "undo",
         lua.create_function(move |_, ()| {
+            script_only(&w, "undo")?;
             let mut wb = w.borrow_mut();
             if wb.log.pop().is_none() {
                 return Ok(false);
