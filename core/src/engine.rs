@@ -119,6 +119,7 @@ pub struct Engine {
     host: ScriptHost,
     world: Shared,
     ruleset_dir: PathBuf,
+    extra_scripts: Vec<PathBuf>,
     limits: Limits,
     profile_arg: Option<String>,
 }
@@ -149,7 +150,7 @@ impl Engine {
         let profile_arg = profile
             .map(str::to_string)
             .or_else(|| scenario.profile.clone());
-        let mut engine = Engine::bare(&dir, limits)?;
+        let mut engine = Engine::bare_with(&dir, &scenario.scripts, limits)?;
         engine.profile_arg = profile_arg.clone();
         let sides = engine.world.borrow().ruleset.sides.clone();
         let state = scenario.initial_state(sides, seed);
@@ -169,6 +170,16 @@ impl Engine {
     /// An engine with a ruleset and an empty 1×1 map, for tests and scripts that build their own
     /// positions.
     pub fn bare(ruleset_dir: &Path, limits: Limits) -> Result<Engine, EngineError> {
+        Engine::bare_with(ruleset_dir, &[], limits)
+    }
+
+    /// Like [`Engine::bare`], also running extra Lua files (a scenario's special rules) after the
+    /// ruleset's `init.lua`, in the declaration stage.
+    pub fn bare_with(
+        ruleset_dir: &Path,
+        extra: &[PathBuf],
+        limits: Limits,
+    ) -> Result<Engine, EngineError> {
         let map = Arc::new(crate::map::Map::new(
             "empty",
             1,
@@ -190,7 +201,7 @@ impl Engine {
             tests: Vec::new(),
             base: None,
         }));
-        let host = load_rules(ruleset_dir, limits, &world)?;
+        let host = load_rules(ruleset_dir, extra, limits, &world)?;
         {
             let mut w = world.borrow_mut();
             let decls = w.ruleset.options.clone();
@@ -203,6 +214,7 @@ impl Engine {
             host,
             world,
             ruleset_dir: ruleset_dir.to_path_buf(),
+            extra_scripts: extra.to_vec(),
             limits,
             profile_arg: None,
         })
@@ -334,6 +346,11 @@ impl Engine {
     /// The ruleset folder.
     pub fn ruleset_dir(&self) -> &Path {
         &self.ruleset_dir
+    }
+
+    /// The scenario's own Lua files, run after the ruleset.
+    pub fn extra_scripts(&self) -> &[PathBuf] {
+        &self.extra_scripts
     }
 
     /// The Lua host.
@@ -505,14 +522,19 @@ impl Engine {
             base: None,
         }));
         // load into a throw-away world first so a broken file changes nothing
-        load_rules(&self.ruleset_dir, self.limits, &probe)?;
+        load_rules(&self.ruleset_dir, &self.extra_scripts, self.limits, &probe)?;
         let ruleset = probe.borrow().ruleset.clone();
         let host = ScriptHost::new(&self.ruleset_dir, self.limits)?;
         self.world.borrow_mut().ruleset = Ruleset::default();
         self.world.borrow_mut().stage = Stage::Declare;
         api::register(host.lua(), &self.world).map_err(|e| ScriptError::plain(e.to_string()))?;
         let init = self.ruleset_dir.join("init.lua");
-        let result = host.run_file(&init);
+        let mut result = host.run_file(&init);
+        for extra in &self.extra_scripts {
+            if result.is_ok() {
+                result = host.run_file(extra);
+            }
+        }
         let mut w = self.world.borrow_mut();
         w.stage = Stage::Script;
         if let Err(e) = result {
@@ -671,8 +693,14 @@ impl Engine {
     }
 }
 
-/// Builds a host, registers the API and runs `init.lua` into `world.ruleset`.
-fn load_rules(dir: &Path, limits: Limits, world: &Shared) -> Result<ScriptHost, ScriptError> {
+/// Builds a host, registers the API and runs `init.lua` (then any extra files) into
+/// `world.ruleset`.
+fn load_rules(
+    dir: &Path,
+    extra: &[PathBuf],
+    limits: Limits,
+    world: &Shared,
+) -> Result<ScriptHost, ScriptError> {
     let init = dir.join("init.lua");
     if !init.is_file() {
         return Err(ScriptError::plain(format!(
@@ -683,7 +711,12 @@ fn load_rules(dir: &Path, limits: Limits, world: &Shared) -> Result<ScriptHost, 
     let host = ScriptHost::new(dir, limits)?;
     world.borrow_mut().stage = Stage::Declare;
     api::register(host.lua(), world).map_err(|e| ScriptError::plain(e.to_string()))?;
-    let result = host.run_file(&init);
+    let mut result = host.run_file(&init);
+    for file in extra {
+        if result.is_ok() {
+            result = host.run_file(file);
+        }
+    }
     world.borrow_mut().stage = Stage::Script;
     result?;
     let w = world.borrow();

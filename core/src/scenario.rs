@@ -388,6 +388,8 @@ struct ScenarioHeader {
     first_turn: Option<u32>,
     #[serde(default)]
     notes: String,
+    #[serde(default)]
+    scripts: Vec<S<String>>,
 }
 
 #[derive(Deserialize)]
@@ -528,6 +530,8 @@ pub struct Scenario {
     pub levels: Vec<Level>,
     /// Free variables for the rules.
     pub vars: BTreeMap<String, Value>,
+    /// The scenario's own Lua files (special rules), run after the ruleset loads.
+    pub scripts: Vec<PathBuf>,
 }
 
 impl Scenario {
@@ -738,10 +742,22 @@ impl Scenario {
             .map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null)))
             .collect();
 
+        let mut scripts = Vec::new();
+        for sc in &file.scenario.scripts {
+            let p = dir.join(sc.get_ref());
+            if !p.is_file() {
+                d.at(
+                    sc.span(),
+                    format!("scenario script `{}` not found", sc.get_ref()),
+                );
+            }
+            scripts.push(p);
+        }
         if !d.errors.is_empty() {
             return Err(LoadErrors(d.errors));
         }
         Ok(Scenario {
+            scripts,
             path: path.to_path_buf(),
             name: file.scenario.name,
             ruleset_dir: dir.join(&file.scenario.ruleset),

@@ -196,3 +196,51 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
     assert_eq!(still.reasons[0].rule.as_deref(), Some("T9"));
     assert_eq!(e.state().hash(), hash);
 }
+
+#[test]
+fn a_scenario_script_can_add_a_special_rule_by_wrapping_an_action() {
+    let dir = std::env::temp_dir().join(format!("kessel-special-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    std::fs::write(
+        dir.join("special.lua"),
+        r#"-- Special rule S1: the tank may not move on turn 1.
+local move = kessel.action_handlers("move")
+local base = move.validate
+kessel.action{
+  kind = "move", rule = move.rule, description = move.description,
+  validate = function(a)
+    if a.unit == "r2" and kessel.game.turn() == 1 then
+      return { rule = "S1", message = "the tank is out of fuel on turn 1" }
+    end
+    return base(a)
+  end,
+  apply = move.apply, enumerate = move.enumerate,
+}
+"#,
+    )
+    .expect("write");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(
+        &scenario,
+        text.replace(
+            "ruleset = \".\"",
+            "ruleset = \".\"\nscripts = [\"special.lua\"]",
+        ),
+    )
+    .expect("write");
+    let e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    let tank = Action::new("move")
+        .with("unit", "r2")
+        .with("path", serde_json::json!(["0203"]));
+    let refused = e.act(&tank).expect("runs").expect_err("special rule");
+    assert_eq!(refused.reasons[0].rule.as_deref(), Some("S1"));
+    let inf = Action::new("move")
+        .with("unit", "r1")
+        .with("path", serde_json::json!(["0303"]));
+    assert!(
+        e.act(&inf).expect("runs").is_ok(),
+        "other units move as before"
+    );
+}

@@ -245,6 +245,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
 
+    // the handlers of a declared action, so a scenario's special rule can wrap them
+    kessel.set(
+        "action_handlers",
+        lua.create_function(move |lua, kind: String| {
+            let actions: Table = lua.named_registry_value("kessel_actions")?;
+            actions.get::<Option<Table>>(kind.as_str())
+        })?,
+    )?;
+
     let w = world.clone();
     kessel.set(
         "on",
