@@ -3,6 +3,7 @@
 
 mod util;
 
+mod campaign;
 mod cli;
 mod rules;
 mod sandbox;

@@ -343,6 +343,12 @@ impl Engine {
         self.world.borrow().scenario.clone()
     }
 
+    /// The profile the game was started with (a name in the ruleset's `profiles/`, or a path), as
+    /// a save records it; `None` = option defaults.
+    pub fn profile_arg(&self) -> Option<&str> {
+        self.profile_arg.as_deref()
+    }
+
     /// The ruleset folder.
     pub fn ruleset_dir(&self) -> &Path {
         &self.ruleset_dir
@@ -383,6 +389,57 @@ impl Engine {
     pub fn legal_actions(&self, side: Option<&str>) -> Result<Vec<Action>, ScriptError> {
         self.host
             .guarded(|lua| api::legal_actions(lua, &self.world, side))
+    }
+
+    /// The legal actions of the kinds `keep` accepts only (see [`Engine::legal_actions`]); the
+    /// other kinds' enumerators are not run.
+    pub fn legal_actions_where(
+        &self,
+        side: Option<&str>,
+        keep: impl Fn(&str) -> bool,
+    ) -> Result<Vec<Action>, ScriptError> {
+        self.host
+            .guarded(|lua| api::legal_actions_where(lua, &self.world, side, &keep))
+    }
+
+    /// Evaluates a Lua chunk read-only, with the whole `kessel.*` API and `args` as `...`, and
+    /// returns its result as JSON. For tools that show what the rules derive without acting: the
+    /// editor's play-test mode asks for a stack's movement field with its costs this way.
+    ///
+    /// `name` names the chunk in error messages (`name:line: message`). The chunk runs in the
+    /// query stage, so it cannot change the game; userdata in the result is an error.
+    ///
+    /// # Example
+    /// ```no_run
+    /// # use kessel_core::engine::Engine;
+    /// # fn demo(engine: &Engine) {
+    /// let n = engine.query_lua("count", "return #kessel.units.all{}", &serde_json::json!({}));
+    /// # }
+    /// ```
+    pub fn query_lua(
+        &self,
+        name: &str,
+        chunk: &str,
+        args: &crate::state::Value,
+    ) -> Result<crate::state::Value, ScriptError> {
+        self.host
+            .guarded(|lua| api::query(lua, &self.world, name, chunk, args))
+    }
+
+    /// Sets one option for the game in progress (a rules panel flipping a house rule). The value
+    /// must fit the option's declaration. The profile name stays: a save still records the
+    /// profile, not options changed by hand.
+    pub fn set_option(&self, id: &str, value: crate::state::Value) -> Result<(), String> {
+        let mut w = self.world.borrow_mut();
+        let decl = w
+            .options
+            .decls
+            .iter()
+            .find(|d| d.id == id)
+            .ok_or_else(|| format!("the ruleset has no option `{id}`"))?;
+        decl.check(&value)?;
+        w.options.values.insert(id.to_string(), value);
+        Ok(())
     }
 
     /// The ruleset's AI choice among `actions` (`None` if the ruleset has no `ai` hook).

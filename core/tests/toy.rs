@@ -244,3 +244,70 @@ kessel.action{
         "other units move as before"
     );
 }
+
+#[test]
+fn query_lua_returns_what_the_rules_derive_and_changes_nothing() {
+    let e = engine(1);
+    let hash = e.state().hash();
+    let chunk = r#"
+local args = ...
+local u = kessel.units.get(args.unit)
+local ut = kessel.game.unit_type(u.type)
+local f = kessel.paths.field{ from = u.hex, budget = u.movement, class = ut.class, side = u.side }
+return { reachable = f:reachable(), phase = kessel.game.step().id }
+"#;
+    let out = e
+        .query_lua("query.lua", chunk, &serde_json::json!({ "unit": "r1" }))
+        .expect("query runs");
+    assert_eq!(out["phase"], "red_move");
+    let reachable = out["reachable"].as_object().expect("hex -> cost");
+    assert_eq!(reachable.get("0303").and_then(|c| c.as_f64()), Some(1.0));
+    assert!(reachable.len() > 3, "{reachable:?}");
+    assert_eq!(e.state().hash(), hash);
+
+    // the query stage refuses changes, and errors name the chunk and line
+    let err = e
+        .query_lua(
+            "query.lua",
+            "\nkessel.emit.eliminate('r1')",
+            &serde_json::json!({}),
+        )
+        .expect_err("emit refused");
+    assert!(err.message.contains("query.lua:2"), "{}", err.message);
+    assert_eq!(e.state().hash(), hash);
+    assert_eq!(
+        e.query_lua("nil.lua", "return nil", &serde_json::json!({})),
+        Ok(serde_json::Value::Null)
+    );
+}
+
+#[test]
+fn legal_actions_where_runs_only_the_kinds_asked_for() {
+    let e = engine(1);
+    let all = e.legal_actions(None).expect("enumerate");
+    let no_moves = e
+        .legal_actions_where(None, |k| k != "move")
+        .expect("enumerate");
+    assert!(all.iter().any(|a| a.kind == "move"));
+    assert!(no_moves.iter().all(|a| a.kind != "move"));
+    assert_eq!(
+        no_moves,
+        all.into_iter()
+            .filter(|a| a.kind != "move")
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn set_option_checks_the_declaration() {
+    let e = engine(1);
+    assert!(e
+        .set_option("woods_double", serde_json::json!(false))
+        .is_ok());
+    assert!(!e.options().on("woods_double"));
+    assert!(e.set_option("woods_double", serde_json::json!(3)).is_err());
+    assert!(e
+        .set_option("no_such_option", serde_json::json!(true))
+        .is_err());
+    assert_eq!(e.profile_arg(), Some("standard"));
+}

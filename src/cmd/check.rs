@@ -86,6 +86,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             later,
             types.join(", ")
         );
+        let mut schedule: BTreeMap<u32, usize> = BTreeMap::new();
+        for u in &units {
+            if let Some(e) = &u.entry {
+                *schedule.entry(e.turn).or_default() += 1;
+            }
+        }
+        if !schedule.is_empty() {
+            let turns: Vec<String> = schedule.iter().map(|(t, n)| format!("T{t} {n}")).collect();
+            println!("  {:<10} arrivals by turn: {}", "", turns.join(", "));
+        }
+        let reserve = units
+            .iter()
+            .filter(|u| u.entry.is_none() && matches!(u.location, Location::Pending))
+            .count();
+        if reserve > 0 {
+            println!(
+                "  {:<10} {reserve} in reserve (entering by the rules, not by schedule)",
+                ""
+            );
+        }
     }
     for (id, faces) in &state.pools {
         println!("  pool       {id}: {} counters", faces.len());

@@ -222,12 +222,25 @@ pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> 
 
 /// Collects every action the ruleset's enumerators offer for a side.
 pub fn legal_actions(lua: &Lua, world: &Shared, side: Option<&str>) -> mlua::Result<Vec<Action>> {
+    legal_actions_where(lua, world, side, &|_| true)
+}
+
+/// Like [`legal_actions`], asking only the enumerators of the kinds `keep` accepts (enumerating
+/// every move of every stack can take a large part of a second, and a caller that shows moves
+/// another way need not pay for it).
+pub fn legal_actions_where(
+    lua: &Lua,
+    world: &Shared,
+    side: Option<&str>,
+    keep: &dyn Fn(&str) -> bool,
+) -> mlua::Result<Vec<Action>> {
     let actions: Table = lua.named_registry_value("kessel_actions")?;
     let kinds: Vec<String> = world
         .borrow()
         .ruleset
         .actions
         .iter()
+        .filter(|a| keep(&a.kind))
         .map(|a| a.kind.clone())
         .collect();
     let mut out = Vec::new();
@@ -258,6 +271,33 @@ pub fn legal_actions(lua: &Lua, world: &Shared, side: Option<&str>) -> mlua::Res
     })();
     set_stage(world, before);
     result.map(|_| out)
+}
+
+/// Runs a chunk of Lua source read-only (query stage) with `args` as its `...`, and converts what it
+/// returns to JSON: a table with string keys becomes an object, a sequence an array, nil null.
+/// Tools use it for data the rules derive but no action carries (a movement field's costs, an
+/// odds breakdown). The chunk cannot change the game: `kessel.emit` refuses outside apply.
+pub fn query(
+    lua: &Lua,
+    world: &Shared,
+    name: &str,
+    chunk: &str,
+    args: &Value,
+) -> mlua::Result<Value> {
+    let f = lua
+        .load(chunk)
+        .set_name(format!("@{name}"))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .into_function()?;
+    let a = lua.to_value(args)?;
+    let before = set_stage(world, Stage::Query);
+    let out = f.call::<mlua::Value>(a);
+    set_stage(world, before);
+    let v = out?;
+    if v.is_nil() {
+        return Ok(Value::Null);
+    }
+    lua.from_value(v)
 }
 
 fn hooks(lua: &Lua, name: &str) -> mlua::Result<Vec<mlua::Function>> {

@@ -1,0 +1,112 @@
+//! The bundled PGG campaign: `kessel check` agrees with the published counter and schedule facts,
+//! and a scenario with a mistake is refused with its file, line and cause.
+
+use crate::util::{kessel, root, scratch};
+
+const CAMPAIGN: &str = "scenarios/pgg/campaign.toml";
+
+#[test]
+fn campaign_summary_matches_the_published_facts() {
+    for profile in ["standard", "wbc2009"] {
+        let r = kessel(&["check", CAMPAIGN, "--profile", profile]);
+        assert_eq!(r.code, 0, "{profile}: {}", r.stderr);
+        let out = &r.stdout;
+        assert!(out.contains("59×31 hexes"), "{out}");
+        assert!(out.contains("turns      12 (turn 1 to 12)"), "{out}");
+        // 27 panzer-division regiments, 13 motorized, GD, Lehr, cavalry, 18 infantry divisions
+        assert!(
+            out.contains("german     61 units: 0 at set-up, 61 as reinforcements"),
+            "{out}"
+        );
+        assert!(out.contains("infantry 18"), "{out}");
+        // 15 leaders; 78 rifle and 20 armoured untried counters in the pools
+        assert!(out.contains("leader 15"), "{out}");
+        assert!(out.contains("rifle: 78 counters"), "{out}");
+        assert!(out.contains("armour: 20 counters"), "{out}");
+        assert!(
+            out.contains("12 objectives worth 150 VP, 6 levels"),
+            "{out}"
+        );
+        assert!(out.contains(&format!("profile    {profile}")), "{out}");
+    }
+}
+
+/// A copy of the campaign whose text is changed by `edit`, checked with `kessel check`.
+fn check_broken(name: &str, edit: impl Fn(String) -> String) -> crate::util::Run {
+    let dir = scratch(name);
+    let src = root().join("scenarios/pgg");
+    std::fs::copy(src.join("map.toml"), dir.join("map.toml")).expect("map");
+    let text = std::fs::read_to_string(src.join("campaign.toml")).expect("campaign");
+    let ruleset = root().join("scripts/pgg");
+    let text = text.replace(
+        "ruleset = \"../../scripts/pgg\"",
+        &format!("ruleset = {:?}", ruleset.to_str().expect("utf8")),
+    );
+    let edited = edit(text.clone());
+    assert_ne!(edited, text, "{name}: the edit applies");
+    let path = dir.join("campaign.toml");
+    std::fs::write(&path, edited).expect("write");
+    kessel(&["check", path.to_str().expect("utf8")])
+}
+
+fn assert_refused(r: &crate::util::Run, needle: &str) {
+    assert_ne!(r.code, 0, "expected a refusal mentioning {needle}");
+    assert!(r.stderr.contains(needle), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("campaign.toml:"),
+        "names file and line: {}",
+        r.stderr
+    );
+}
+
+#[test]
+fn unknown_hex_id_is_refused() {
+    let r = check_broken("bad-hex", |t| {
+        t.replacen("at = \"4015\"", "at = \"40x5\"", 1)
+    });
+    assert_refused(&r, "`40x5` is not a hex number");
+}
+
+#[test]
+fn unit_placed_off_the_map_is_refused() {
+    let r = check_broken("off-map", |t| {
+        t.replacen("at = \"4015\"", "at = \"6015\"", 1)
+    });
+    assert_refused(&r, "placed off the map at 6015");
+}
+
+#[test]
+fn overstacked_setup_is_refused() {
+    let extra: String = (1..=4)
+        .map(|i| {
+            format!(
+                "\n[[units]]\nid = \"extra-{i}\"\nside = \"soviet\"\ntype = \"rifle\"\nhidden = true\npool = \"rifle\"\nat = \"3020\"\n"
+            )
+        })
+        .collect();
+    let r = check_broken("overstack", |t| t + &extra);
+    assert_refused(&r, "hex 3020 is overstacked at set-up");
+}
+
+#[test]
+fn unknown_unit_type_is_refused() {
+    let r = check_broken("bad-type", |t| {
+        t.replacen("type = \"panzer\"", "type = \"panzr\"", 1)
+    });
+    assert_refused(&r, "unknown unit type `panzr`");
+}
+
+#[test]
+fn reinforcement_after_the_last_turn_is_refused() {
+    let r = check_broken("turn-13", |t| {
+        t.replacen("enter = { turn = 9,", "enter = { turn = 13,", 1)
+    });
+    assert_refused(&r, "enters on turn 13, but the scenario has turns 1–12");
+}
+
+#[test]
+fn learning_scenario_checks() {
+    let r = kessel(&["check", "scenarios/pgg/learning.toml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Race for Smolensk"));
+}
