@@ -110,3 +110,26 @@ fn learning_scenario_checks() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("Race for Smolensk"));
 }
+
+#[test]
+fn illegal_actions_from_a_script_are_refused_with_their_rule_case() {
+    let r = kessel(&[
+        "script",
+        "scripts/pgg/examples/illegal_actions.lua",
+        "--scenario",
+        CAMPAIGN,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for needle in [
+        "german move in the soviet phase: refused:",
+        "[4]",
+        "attack in the movement phase: refused:",
+        "[9.1]",
+        "retreat with nothing to retreat: refused:",
+        "[9.72]",
+        "move too far: refused:",
+        "[6.1]",
+    ] {
+        assert!(r.stdout.contains(needle), "missing {needle}:\n{}", r.stdout);
+    }
+}
