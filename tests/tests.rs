@@ -5,5 +5,6 @@ mod util;
 
 mod campaign;
 mod cli;
+mod coverage;
 mod rules;
 mod sandbox;

@@ -1,12 +1,19 @@
 //! The editor application: lays out the panels each frame, collects their commands and applies
-//! them after the frame.
+//! them after the frame. It also owns the play-test game and the file watcher: files that changed
+//! on disk are reloaded at the start of a frame, before anything is drawn.
 
 use crate::command::EditorCommand;
-use crate::document::{Document, SaveOutcome};
-use crate::map_view::{MapView, Scene};
-use crate::panels::{Inspector, Palette, StatusBar, Tool};
-use egui::{Key, KeyboardShortcut, Modifiers, Ui};
+use crate::document::{write_atomic, Document, SaveOutcome};
+use crate::map_view::{MapView, Overlay, Scene};
+use crate::panels::{
+    Inspector, LogPanel, Mode, Palette, PlayPanel, RulesPanel, StatusBar, Tool,
+};
+use crate::play::{PlayCommand, PlaySession};
+use crate::reload::{clock_now, Changes, Watched, Watcher};
+use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use kessel_core::hex::Hex;
+use kessel_core::options::Profile;
+use kessel_core::script::display_path;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -25,36 +32,135 @@ struct ScreenshotJob {
     outcome: ScreenshotOutcome,
 }
 
-/// The editor: the document plus one struct per panel.
+/// A file problem shown in the error panel until a later reload fixes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// What failed, and what the editor did about it.
+    pub title: String,
+    /// `file:line`, when known.
+    pub location: Option<String>,
+    /// The message.
+    pub message: String,
+}
+
+/// The problems of the last reloads, by what they concern.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problems {
+    /// The ruleset's scripts.
+    pub rules: Option<Problem>,
+    /// The scenario or map files.
+    pub scenario: Option<Problem>,
+}
+
+impl Problems {
+    /// True when every file loaded.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_none() && self.scenario.is_none()
+    }
+}
+
+/// The profile the user picked: none yet (the scenario's own), the defaults, or a named one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ProfileChoice {
+    /// The scenario's profile.
+    #[default]
+    Scenario,
+    /// Every option at its default.
+    Defaults,
+    /// A profile of the ruleset.
+    Named(String),
+}
+
+/// The editor: the document, the play-test game, and one struct per panel.
 pub struct EditorApp {
     /// The open document.
     pub doc: Document,
     /// The map canvas.
     pub map_view: MapView,
-    /// Tool palette.
+    /// Tool palette (and the mode switch).
     pub palette: Palette,
     /// Inspector panel.
     pub inspector: Inspector,
     /// Status bar.
     pub status: StatusBar,
+    /// Play-test panel.
+    pub play_panel: PlayPanel,
+    /// Event log panel.
+    pub log_panel: LogPanel,
+    /// Rules panel.
+    pub rules_panel: RulesPanel,
     /// The hex the inspector shows.
     pub selected: Option<Hex>,
+    /// The play-test game, started when play-test or rules mode first needs it.
+    pub session: Option<PlaySession>,
+    /// Why the game could not start (shown until a reload or a retry succeeds).
+    pub session_error: Option<String>,
+    /// The profile picked in the rules panel.
+    pub profile: ProfileChoice,
+    /// Seed of new games.
+    pub seed: u64,
+    /// Reload problems, shown in the error panel.
+    pub problems: Problems,
+    /// The file watcher (none if it could not start).
+    pub watcher: Option<Watcher>,
     hovered: Option<Hex>,
+    start_attempted: bool,
+    needs_refresh: bool,
     screenshot: Option<ScreenshotJob>,
 }
 
 impl EditorApp {
-    /// An editor on a document.
+    /// An editor on a document, watching its files for changes.
     pub fn new(doc: Document) -> EditorApp {
+        let mut app = EditorApp::without_watcher(doc);
+        let watched = app.watched();
+        match Watcher::start(watched) {
+            Ok(w) => app.watcher = Some(w),
+            Err(e) => app
+                .status
+                .error(format!("hot reload is off: cannot watch the files ({e:#})")),
+        }
+        app
+    }
+
+    /// An editor on a document with no file watcher (benchmarks; tests that reload by hand).
+    pub fn without_watcher(doc: Document) -> EditorApp {
+        let mut rules_panel = RulesPanel::default();
+        if let Some(dir) = &doc.ruleset_dir {
+            rules_panel.refresh(dir);
+        }
         EditorApp {
             doc,
             map_view: MapView::default(),
             palette: Palette::default(),
             inspector: Inspector::default(),
             status: StatusBar::default(),
+            play_panel: PlayPanel::default(),
+            log_panel: LogPanel::default(),
+            rules_panel,
             selected: None,
+            session: None,
+            session_error: None,
+            profile: ProfileChoice::Scenario,
+            seed: 1,
+            problems: Problems::default(),
+            watcher: None,
             hovered: None,
+            start_attempted: false,
+            needs_refresh: false,
             screenshot: None,
+        }
+    }
+
+    /// The files the watcher should follow for this document.
+    pub fn watched(&self) -> Watched {
+        let mut scenario_files = vec![self.doc.map_path.clone()];
+        if let Some(p) = &self.doc.scenario_path {
+            scenario_files.insert(0, p.clone());
+        }
+        Watched {
+            ruleset_dir: self.doc.ruleset_dir.clone(),
+            scenario_files,
         }
     }
 
@@ -68,51 +174,235 @@ impl EditorApp {
         });
     }
 
+    /// Switches mode (starting the play-test game if the mode needs it).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.palette.mode = mode;
+        self.ensure_session();
+    }
+
+    /// Starts the play-test game if play-test or rules mode needs one and none is running. A
+    /// failed start is tried again only after a file changes or the user asks.
+    pub fn ensure_session(&mut self) {
+        if self.palette.mode == Mode::Edit || self.session.is_some() || self.start_attempted {
+            return;
+        }
+        self.start_attempted = true;
+        self.start_session();
+    }
+
+    fn start_session(&mut self) {
+        let profile = match &self.profile {
+            ProfileChoice::Named(p) => Some(p.as_str()),
+            _ => None,
+        };
+        match PlaySession::start(&self.doc, profile, self.seed) {
+            Ok(mut s) => {
+                if self.profile == ProfileChoice::Defaults {
+                    if let Err(e) = s.engine.apply_profile(None) {
+                        self.status.error(e.to_string());
+                    }
+                    s.refresh();
+                }
+                if let Some(old) = &self.session {
+                    s.save_path = old.save_path.clone();
+                }
+                self.rules_panel.refresh(s.engine.ruleset_dir());
+                self.session = Some(s);
+                self.session_error = None;
+                self.problems.rules = None;
+            }
+            Err(e) => {
+                self.session = None;
+                self.session_error = Some(e.clone());
+                self.problems.rules = Some(Problem {
+                    title: "The play-test game could not start".into(),
+                    location: location_of(&e),
+                    message: e,
+                });
+            }
+        }
+    }
+
     /// Draws one frame into `ui` and applies the commands it produced. Independent of eframe so
     /// tests can drive it through `egui_kittest`.
     pub fn ui_root(&mut self, ui: &mut Ui) {
+        self.poll_reload(ui.ctx());
+        if self.needs_refresh && !ui.ctx().input(|i| i.pointer.any_down()) {
+            // option changes while a value is dragged wait for the release: a refresh asks the
+            // rules for every legal action, too slow to repeat on every frame of a drag
+            self.needs_refresh = false;
+            if let Some(s) = &mut self.session {
+                s.refresh();
+            }
+        }
+        let mode_before = self.palette.mode;
         let mut cmds = Vec::new();
-        self.shortcuts(ui, &mut cmds);
+        let mut play = Vec::new();
+        self.shortcuts(ui, &mut cmds, &mut play);
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui, &mut cmds));
+        if !self.problems.is_empty() {
+            egui::Panel::top("errors")
+                .frame(
+                    egui::Frame::default()
+                        .fill(Color32::from_rgb(90, 28, 28))
+                        .inner_margin(8.0),
+                )
+                .show(ui, |ui| self.errors_ui(ui));
+        }
+        self.status.hover_note = None;
+        if self.palette.mode == Mode::Play {
+            if let Some(s) = &mut self.session {
+                self.status.hover_note = s.hovered.and_then(|_| s.hovered_text().map(str::to_string));
+                if let Some(m) = &s.message {
+                    if self.status.message != *m {
+                        self.status.info(m.clone());
+                    }
+                }
+            }
+        }
         egui::Panel::bottom("status").show(ui, |ui| {
             self.status
                 .ui(ui, &self.doc, self.hovered, self.map_view.zoom);
         });
+        if self.palette.mode == Mode::Play {
+            if let Some(s) = &self.session {
+                let log = s.engine.log();
+                let map = s.engine.state().map.clone();
+                egui::Panel::bottom("log")
+                    .resizable(true)
+                    .default_size(170.0)
+                    .show(ui, |ui| self.log_panel.ui(ui, &map, &log));
+            }
+        }
         egui::Panel::left("palette")
             .resizable(false)
             .exact_size(190.0)
             .show(ui, |ui| self.palette.ui(ui, &self.doc, &mut self.map_view));
-        egui::Panel::right("inspector")
+        if self.palette.mode != mode_before {
+            self.ensure_session();
+        }
+        egui::Panel::right("side")
             .resizable(true)
-            .default_size(300.0)
-            .show(ui, |ui| self.inspector.ui(ui, &self.doc, self.selected));
-        egui::CentralPanel::no_frame().show(ui, |ui| {
-            let scene = Scene {
-                doc: &self.doc,
-                selected: self.selected,
-                link_from: self.palette.link_from,
-                side_hint: self.palette.tool == Tool::Hexside,
-                primary_pans: self.palette.tool == Tool::View,
-            };
-            let r = self.map_view.ui(ui, &scene);
-            self.hovered = r.hovered;
-            if let Some(h) = r.clicked {
-                self.selected = Some(h);
-            }
-            // while painting, the inspector follows the brush
-            if self.palette.tool == Tool::PaintTerrain && r.primary_down.is_some() {
-                self.selected = r.primary_down;
-            }
-            if let Some(msg) = self.palette.on_map(&r, &self.doc, &mut cmds) {
-                self.status.info(msg);
-            }
-        });
+            .default_size(if self.palette.mode == Mode::Edit { 300.0 } else { 380.0 })
+            .show(ui, |ui| self.side_ui(ui, &mut play));
+        egui::CentralPanel::no_frame().show(ui, |ui| self.map_ui(ui, &mut cmds, &mut play));
 
         self.apply(cmds);
+        self.apply_play(play);
     }
 
-    fn shortcuts(&mut self, ui: &Ui, cmds: &mut Vec<EditorCommand>) {
+    fn side_ui(&mut self, ui: &mut Ui, play: &mut Vec<PlayCommand>) {
+        match self.palette.mode {
+            Mode::Edit => self.inspector.ui(ui, &self.doc, self.selected),
+            Mode::Play | Mode::Rules => {
+                let Some(s) = &mut self.session else {
+                    ui.heading(self.palette.mode.label());
+                    match &self.session_error {
+                        Some(e) => {
+                            ui.label(RichText::new("The game could not start:").strong());
+                            ui.label(RichText::new(e).color(crate::panels::play::REFUSAL));
+                        }
+                        None => {
+                            ui.label("Open a scenario to play-test it.");
+                        }
+                    }
+                    if self.doc.scenario_path.is_some() && ui.button("Try again").clicked() {
+                        self.start_attempted = false;
+                        self.ensure_session();
+                    }
+                    return;
+                };
+                if self.palette.mode == Mode::Play {
+                    self.play_panel.ui(ui, s, play);
+                } else {
+                    let options = s.engine.options();
+                    let engine = &s.engine;
+                    let read = |name: &str| engine.read_profile(name).map_err(|e| e.to_string());
+                    self.rules_panel
+                        .ui(ui, &options, s.engine.profile_arg(), &read, play);
+                }
+            }
+        }
+    }
+
+    fn map_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>, play: &mut Vec<PlayCommand>) {
+        let playing = self.palette.mode != Mode::Edit;
+        let session = if playing { self.session.as_mut() } else { None };
+        let overlay: Option<Overlay> = match &session {
+            Some(s) if self.palette.mode == Mode::Play => Some(s.overlay(self.hovered)),
+            _ => None,
+        };
+        let (units, markers) = match &session {
+            Some(s) => (&s.units, s.markers.as_slice()),
+            None => (&self.doc.units, &[][..]),
+        };
+        let scene = Scene {
+            doc: &self.doc,
+            units,
+            markers,
+            overlay: overlay.as_ref(),
+            selected: if playing { None } else { self.selected },
+            link_from: self.palette.link_from,
+            side_hint: !playing && self.palette.tool == Tool::Hexside,
+            primary_pans: playing || self.palette.tool == Tool::View,
+        };
+        let r = self.map_view.ui(ui, &scene);
+        self.hovered = r.hovered;
+        if playing {
+            if let Some(s) = session {
+                s.hovered = r.hovered;
+                if self.palette.mode == Mode::Play {
+                    if let Some(h) = r.hovered {
+                        s.hover(h);
+                    }
+                    if let Some(h) = r.clicked {
+                        if let Some(c) = s.click(h) {
+                            play.push(c);
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        if let Some(h) = r.clicked {
+            self.selected = Some(h);
+        }
+        // while painting, the inspector follows the brush
+        if self.palette.tool == Tool::PaintTerrain && r.primary_down.is_some() {
+            self.selected = r.primary_down;
+        }
+        if let Some(msg) = self.palette.on_map(&r, &self.doc, cmds) {
+            self.status.info(msg);
+        }
+    }
+
+    fn errors_ui(&mut self, ui: &mut Ui) {
+        for p in [&self.problems.rules, &self.problems.scenario].into_iter().flatten() {
+            ui.label(
+                RichText::new(format!("Error: {}", p.title))
+                    .strong()
+                    .color(Color32::from_rgb(255, 200, 190)),
+            );
+            if let Some(loc) = &p.location {
+                ui.label(RichText::new(loc).monospace().color(Color32::WHITE));
+            }
+            ui.label(RichText::new(&p.message).color(Color32::from_rgb(255, 225, 220)));
+        }
+        ui.label(
+            RichText::new("Fix the file and save it: the editor reloads it by itself.")
+                .small()
+                .color(Color32::from_rgb(230, 190, 185)),
+        );
+    }
+
+    fn shortcuts(
+        &mut self,
+        ui: &Ui,
+        cmds: &mut Vec<EditorCommand>,
+        play: &mut Vec<PlayCommand>,
+    ) {
+        let playing = self.palette.mode == Mode::Play && self.session.is_some();
         let shortcut = |m: Modifiers, k: Key| KeyboardShortcut::new(m, k);
         ui.ctx().input_mut(|i| {
             // the shift variant first: consume_shortcut(Ctrl+Z) would also match Ctrl+Shift+Z
@@ -122,7 +412,12 @@ impl EditorApp {
                 cmds.push(EditorCommand::Redo);
             }
             if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
-                cmds.push(EditorCommand::Undo);
+                // in play-test, undo takes back the last game action, not a map edit
+                if playing {
+                    play.push(PlayCommand::Undo);
+                } else {
+                    cmds.push(EditorCommand::Undo);
+                }
             }
             if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::S)) {
                 cmds.push(EditorCommand::Save);
@@ -134,6 +429,9 @@ impl EditorApp {
             if escape {
                 self.palette.link_from = None;
                 self.selected = None;
+                if let Some(s) = &mut self.session {
+                    s.clear_selection();
+                }
             }
             if home {
                 self.map_view.fit_on_next_frame();
@@ -201,6 +499,10 @@ impl EditorApp {
                 EditorCommand::Save => match self.doc.save() {
                     Ok(SaveOutcome::Unchanged) => self.status.info("No changes to save"),
                     Ok(SaveOutcome::Written(p)) => {
+                        // our own write must not come back as a change to reload
+                        if let Some(w) = &mut self.watcher {
+                            w.note_written(&p);
+                        }
                         self.status.info(format!("Saved {}", p.display()))
                     }
                     Err(e) => self.status.error(format!("Save failed: {e:#}")),
@@ -215,6 +517,191 @@ impl EditorApp {
                     Ok(false) => {}
                     Err(e) => self.status.error(e),
                 },
+            }
+        }
+    }
+
+    /// Applies the play-test and rules commands collected during the frame.
+    pub fn apply_play(&mut self, cmds: Vec<PlayCommand>) {
+        for cmd in cmds {
+            if cmd == PlayCommand::NewGame {
+                if let Some(s) = &self.session {
+                    self.seed = s.seed;
+                }
+                self.start_session();
+                if self.session.is_some() {
+                    self.status.info(format!("new game, seed {}", self.seed));
+                }
+                continue;
+            }
+            let Some(s) = &mut self.session else {
+                continue;
+            };
+            match cmd {
+                PlayCommand::Act(a) => s.act(&a),
+                PlayCommand::Undo => s.undo(),
+                PlayCommand::NewGame => {}
+                PlayCommand::SaveGame(p) => {
+                    if let Err(e) = s.save(&p) {
+                        self.status.error(format!("cannot save the game: {e:#}"));
+                    }
+                }
+                PlayCommand::LoadGame(p) => {
+                    if let Err(e) = s.load(&p) {
+                        self.status.error(format!("cannot load {}: {e}", p.display()));
+                    }
+                }
+                PlayCommand::ApplyProfile(p) => {
+                    self.profile = match &p {
+                        Some(name) => ProfileChoice::Named(name.clone()),
+                        None => ProfileChoice::Defaults,
+                    };
+                    match s.engine.apply_profile(p.as_deref()) {
+                        Ok(()) => {
+                            self.status
+                                .info(format!("profile {}", p.as_deref().unwrap_or("(defaults)")));
+                            s.refresh();
+                        }
+                        Err(e) => self.status.error(e.to_string()),
+                    }
+                }
+                PlayCommand::SetOption(id, v) => match s.engine.set_option(&id, v.clone()) {
+                    Ok(()) => {
+                        self.status.info(format!(
+                            "option {id} = {}",
+                            crate::panels::rules::value_text(Some(&v))
+                        ));
+                        self.needs_refresh = true;
+                    }
+                    Err(e) => self.status.error(e),
+                },
+                PlayCommand::SaveProfile { name, description } => {
+                    match save_profile(s, &name, &description) {
+                        Ok(path) => {
+                            if let Some(w) = &mut self.watcher {
+                                w.note_written(&path);
+                            }
+                            self.rules_panel.refresh(s.engine.ruleset_dir());
+                            self.rules_panel.new_name.clear();
+                            self.status.info(format!("profile saved to {}", display_path(&path)));
+                        }
+                        Err(e) => self.status.error(format!("cannot save the profile: {e:#}")),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drains the watcher and applies what changed on disk.
+    fn poll_reload(&mut self, ctx: &egui::Context) {
+        let Some(w) = &mut self.watcher else {
+            return;
+        };
+        w.set_waker(ctx);
+        for e in w.take_errors() {
+            self.status.error(format!("file watcher: {e}"));
+        }
+        let changes = w.poll();
+        if !changes.is_empty() {
+            self.apply_changes(changes);
+        }
+    }
+
+    /// Applies file changes: the scenario first (a new set-up), then the rules, then profiles.
+    pub fn apply_changes(&mut self, changes: Changes) {
+        if !changes.scenario.is_empty() {
+            self.reload_document(&changes.scenario);
+        }
+        if !changes.rules.is_empty() {
+            self.reload_rules(&changes.rules);
+        }
+        if !changes.profiles.is_empty() {
+            if let Some(dir) = self.doc.ruleset_dir.clone() {
+                self.rules_panel.refresh(&dir);
+            }
+            self.status.reload_note = Some(format!(
+                "profiles reloaded {} ({})",
+                clock_now(),
+                paths_text(&changes.profiles)
+            ));
+        }
+    }
+
+    fn reload_rules(&mut self, paths: &[PathBuf]) {
+        let what = paths_text(paths);
+        let Some(s) = &mut self.session else {
+            // no game yet: the rules load fresh when one starts; a failed start is retried
+            if self.session_error.is_some() {
+                self.start_attempted = false;
+                self.ensure_session();
+                if self.session.is_some() {
+                    self.status.reload_note =
+                        Some(format!("rules reloaded {} ({what})", clock_now()));
+                }
+            }
+            return;
+        };
+        match s.engine.reload_rules() {
+            Ok(()) => {
+                s.refresh();
+                self.problems.rules = None;
+                self.status.reload_note = Some(format!("rules reloaded {} ({what})", clock_now()));
+            }
+            Err(e) => {
+                let location = match (&e.file, e.line) {
+                    (Some(f), Some(l)) => Some(format!("{f}:{l}")),
+                    (Some(f), None) => Some(f.clone()),
+                    _ => None,
+                };
+                self.problems.rules = Some(Problem {
+                    title: "The rules failed to reload — the last good rules stay live".into(),
+                    location,
+                    message: e.message,
+                });
+                self.status.reload_note =
+                    Some(format!("rules reload failed {} ({what})", clock_now()));
+            }
+        }
+    }
+
+    fn reload_document(&mut self, paths: &[PathBuf]) {
+        let what = paths_text(paths);
+        if self.doc.is_dirty() {
+            self.status.error(format!(
+                "{what} changed on disk, but the map has unsaved edits: not reloaded (save or undo them first)"
+            ));
+            return;
+        }
+        let path = self
+            .doc
+            .scenario_path
+            .clone()
+            .unwrap_or_else(|| self.doc.map_path.clone());
+        match Document::open(&path) {
+            Ok(doc) => {
+                self.doc = doc;
+                if self.selected.is_some_and(|h| !self.doc.map.contains(h)) {
+                    self.selected = None;
+                }
+                self.problems.scenario = None;
+                let mut note = format!("scenario reloaded {} ({what})", clock_now());
+                let in_progress = self.session.as_ref().is_some_and(PlaySession::in_progress);
+                if in_progress {
+                    note.push_str("; the game in progress keeps its set-up (New game uses the new one)");
+                } else if self.session.is_some() || self.session_error.is_some() {
+                    self.start_session();
+                }
+                self.status.reload_note = Some(note);
+            }
+            Err(e) => {
+                let message = format!("{e:#}");
+                self.problems.scenario = Some(Problem {
+                    title: "The scenario failed to reload — the editor keeps the last good one".into(),
+                    location: location_of(&message),
+                    message,
+                });
+                self.status.reload_note =
+                    Some(format!("scenario reload failed {} ({what})", clock_now()));
             }
         }
     }
@@ -260,5 +747,66 @@ impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.ui_root(ui);
         self.drive_screenshot(ui.ctx());
+    }
+}
+
+/// Paths as the status bar shows them: relative to the working directory, comma-separated.
+fn paths_text(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| display_path(p))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The first `file.ext:line` a message names, if any.
+fn location_of(message: &str) -> Option<String> {
+    message.split_whitespace().find_map(|w| {
+        let w = w.trim_end_matches(':');
+        let (file, line) = w.rsplit_once(':')?;
+        let is_file = [".lua", ".toml"].iter().any(|x| file.ends_with(x));
+        (is_file && !line.is_empty() && line.chars().all(|c| c.is_ascii_digit()))
+            .then(|| w.to_string())
+    })
+}
+
+/// Writes the options in force as `<ruleset>/profiles/<name>.toml`, after checking the text
+/// reads back as the same values.
+fn save_profile(s: &PlaySession, name: &str, description: &str) -> anyhow::Result<PathBuf> {
+    let dir = s.engine.ruleset_dir().to_path_buf();
+    let path = crate::panels::rules::check_profile_name(&dir, name).map_err(anyhow::Error::msg)?;
+    let options = s.engine.options();
+    let text = crate::panels::rules::profile_toml(name, description, &options);
+    let parsed = Profile::parse(&path, &text, &options.decls).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let back = kessel_core::options::Options::with_profile(options.decls.clone(), &parsed);
+    anyhow::ensure!(
+        back.values == options.values,
+        "the profile text does not read back as the options in force"
+    );
+    write_atomic(&path, text.as_bytes())?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_are_found_in_messages() {
+        assert_eq!(
+            location_of("rules/play.lua:12: unexpected symbol near 'x'").as_deref(),
+            Some("rules/play.lua:12")
+        );
+        assert_eq!(
+            location_of("scenario.toml:3: unknown key").as_deref(),
+            Some("scenario.toml:3")
+        );
+        assert_eq!(location_of("no place here"), None);
+    }
+
+    #[test]
+    fn paths_are_listed_relative() {
+        let p = std::env::current_dir().expect("cwd").join("x/y.lua");
+        assert_eq!(paths_text(&[p]), "x/y.lua");
     }
 }

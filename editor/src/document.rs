@@ -22,21 +22,81 @@ pub struct Document {
     pub map_path: PathBuf,
     /// The map being edited.
     pub map: Map,
-    /// Units in their initial state, scenario order.
-    pub units: Vec<Unit>,
+    /// Units in their initial state, scenario order, indexed by hex.
+    pub units: UnitLayer,
     /// Victory objectives (drawn as VP hexes).
     pub objectives: Vec<Objective>,
     /// Sides in order of first appearance among the units; the ruleset's order is not known
     /// until the editor loads rulesets.
     pub sides: Vec<String>,
+    /// The scenario's ruleset folder (none for a bare map).
+    pub ruleset_dir: Option<PathBuf>,
     /// Edit history.
     pub history: History,
     /// Revision last written to (or read from) disk.
     saved_revision: u64,
     /// Terrain characters of the file as read, reused on save to keep diffs small.
     legend_hint: Vec<(char, String)>,
+}
+
+/// Units indexed by the hex they stand in: the set-up of a document, or a play-test game's state.
+#[derive(Clone, Debug, Default)]
+pub struct UnitLayer {
+    units: Vec<Unit>,
     /// Units on the map by hex, in scenario order (the last one is drawn on top).
     stacks: BTreeMap<Hex, Vec<usize>>,
+}
+
+impl UnitLayer {
+    /// Indexes units by hex.
+    pub fn new(units: Vec<Unit>) -> UnitLayer {
+        let mut stacks: BTreeMap<Hex, Vec<usize>> = BTreeMap::new();
+        for (i, u) in units.iter().enumerate() {
+            if let Some(h) = u.hex() {
+                stacks.entry(h).or_default().push(i);
+            }
+        }
+        UnitLayer { units, stacks }
+    }
+
+    /// Every unit, scenario order.
+    pub fn all(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// Iterates over every unit.
+    pub fn iter(&self) -> std::slice::Iter<'_, Unit> {
+        self.units.iter()
+    }
+
+    /// A unit by id.
+    pub fn get(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+
+    /// Units standing in a hex, bottom first.
+    pub fn stack(&self, hex: Hex) -> impl Iterator<Item = &Unit> {
+        self.stacks
+            .get(&hex)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.units[i])
+    }
+
+    /// Number of units in a hex.
+    pub fn stack_len(&self, hex: Hex) -> usize {
+        self.stacks.get(&hex).map_or(0, Vec::len)
+    }
+
+    /// Every non-empty stack, as indices into [`UnitLayer::all`].
+    pub fn stacks(&self) -> impl Iterator<Item = (Hex, &[usize])> {
+        self.stacks.iter().map(|(h, v)| (*h, v.as_slice()))
+    }
+
+    /// Units not on the map, in scenario order.
+    pub fn off_map(&self) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(|u| u.hex().is_none())
+    }
 }
 
 impl Document {
@@ -72,21 +132,19 @@ impl Document {
             }
         }
         let state = scenario.initial_state(sides.clone(), 0);
-        let mut doc = Document {
+        Document {
             name: scenario.name.clone(),
             scenario_path: Some(scenario.path.clone()),
             map_path: scenario.map_path.clone(),
             map: (*scenario.map).clone(),
-            units: state.units,
+            units: UnitLayer::new(state.units),
             objectives: scenario.objectives.clone(),
             sides,
+            ruleset_dir: Some(scenario.ruleset_dir.clone()),
             history: History::default(),
             saved_revision: 0,
             legend_hint: read_legend(&scenario.map_path),
-            stacks: BTreeMap::new(),
-        };
-        doc.rebuild_stacks();
-        doc
+        }
     }
 
     /// A document for a bare map (no units).
@@ -97,46 +155,28 @@ impl Document {
             scenario_path: None,
             map_path,
             map,
-            units: Vec::new(),
+            units: UnitLayer::default(),
             objectives: Vec::new(),
             sides: Vec::new(),
+            ruleset_dir: None,
             history: History::default(),
             saved_revision: 0,
-            stacks: BTreeMap::new(),
         }
     }
 
-    fn rebuild_stacks(&mut self) {
-        self.stacks.clear();
-        for (i, u) in self.units.iter().enumerate() {
-            if let Some(h) = u.hex() {
-                self.stacks.entry(h).or_default().push(i);
-            }
-        }
-    }
-
-    /// Units standing in a hex, bottom first.
+    /// Units standing in a hex at set-up, bottom first.
     pub fn stack(&self, hex: Hex) -> impl Iterator<Item = &Unit> {
-        self.stacks
-            .get(&hex)
-            .into_iter()
-            .flatten()
-            .map(|&i| &self.units[i])
+        self.units.stack(hex)
     }
 
-    /// Number of units in a hex.
+    /// Number of units in a hex at set-up.
     pub fn stack_len(&self, hex: Hex) -> usize {
-        self.stacks.get(&hex).map_or(0, Vec::len)
-    }
-
-    /// Every non-empty stack.
-    pub fn stacks(&self) -> impl Iterator<Item = (Hex, &[usize])> {
-        self.stacks.iter().map(|(h, v)| (*h, v.as_slice()))
+        self.units.stack_len(hex)
     }
 
     /// Units not on the map at set-up (reinforcements), in scenario order.
     pub fn pending_units(&self) -> impl Iterator<Item = &Unit> {
-        self.units.iter().filter(|u| u.hex().is_none())
+        self.units.off_map()
     }
 
     /// Objectives that include a hex.

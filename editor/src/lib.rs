@@ -1,11 +1,15 @@
 //! # kessel-editor
 //!
-//! Kessel's map and scenario editor (egui/eframe). The CLI starts it with [`run`]; tests drive
-//! [`EditorApp::ui_root`] headless through `egui_kittest`.
+//! Kessel's map and scenario editor (egui/eframe), with a play-test mode that plays the scenario
+//! through the engine, a rules panel for profiles and options, and hot reload of the ruleset and
+//! scenario files. The CLI starts it with [`run`]; tests drive [`EditorApp::ui_root`] headless
+//! through `egui_kittest`.
 //!
 //! **Boundary:** the editor changes a map only through [`command::EditorCommand`]s applied after
-//! the frame and recorded for undo; it reads and writes files only through `kessel_core`'s
-//! loaders and [`kessel_core::map_toml`].
+//! the frame and recorded for undo; it plays only through `Engine::act` / `Engine::undo`
+//! ([`play::PlayCommand`]s, applied after the frame); it reads and writes files only through
+//! `kessel_core`'s loaders, [`kessel_core::map_toml`] and [`document::write_atomic`]. It knows no
+//! game: what it asks a ruleset is in [`play::queries`].
 //!
 //! # Layout
 //! - [`app`]: [`EditorApp`], the frame loop: menu → status bar → palette → inspector → map, then
@@ -15,7 +19,12 @@
 //!   the map edits themselves (terrain, hexside features, links).
 //! - [`map_view`]: the canvas: hex layout, pan/zoom, hit-testing, drawing with culling.
 //! - [`counters`]: unit counters and stacks.
-//! - [`panels`]: one struct per side panel (palette, inspector, status bar).
+//! - [`panels`]: one struct per panel (palette with the mode switch, inspector, play-test, event
+//!   log, rules, status bar).
+//! - [`play`]: [`play::PlaySession`], the play-test game and the views derived from it;
+//!   [`play::queries`], the questions the editor asks a ruleset.
+//! - [`reload`]: the file watcher (notify, debounced) whose changes the app applies between
+//!   frames.
 
 pub mod app;
 pub mod command;
@@ -23,6 +32,8 @@ pub mod counters;
 pub mod document;
 pub mod map_view;
 pub mod panels;
+pub mod play;
+pub mod reload;
 
 pub use app::EditorApp;
 pub use document::Document;
@@ -60,7 +71,10 @@ pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     eframe::run_native(
         "kessel-editor",
         native,
-        Box::new(move |_cc| Ok(Box::new(app))),
+        Box::new(move |cc| {
+            install_fallback_font(&cc.egui_ctx);
+            Ok(Box::new(app))
+        }),
     )
     .map_err(|e| anyhow!("the editor window failed: {e}"))?;
     if opts.screenshot.is_some() {
@@ -75,6 +89,35 @@ pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Fonts that cover the symbols rules text uses and egui's bundled font lacks (arrows, ≤, ⚠),
+/// tried in order; the first one found is added as the last fallback. Without one those
+/// characters show as boxes, nothing worse.
+const FALLBACK_FONTS: [&str; 3] = [
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/Library/Fonts/Arial Unicode.ttf",
+];
+
+/// Adds the first [`FALLBACK_FONTS`] entry that exists as a fallback of both font families.
+pub fn install_fallback_font(ctx: &egui::Context) {
+    use egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
+    let Some(bytes) = FALLBACK_FONTS.iter().find_map(|p| std::fs::read(p).ok()) else {
+        return;
+    };
+    let families = [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
+        .into_iter()
+        .map(|family| InsertFontFamily {
+            family,
+            priority: FontPriority::Lowest,
+        })
+        .collect();
+    ctx.add_font(FontInsert::new(
+        "symbols-fallback",
+        egui::FontData::from_owned(bytes),
+        families,
+    ));
 }
 
 /// Fails early with advice when there is no display to open a window on, instead of winit's

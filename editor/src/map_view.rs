@@ -6,7 +6,7 @@
 //! are drawn, so the cost per frame follows what is on screen, not the map size.
 
 use crate::counters;
-use crate::document::Document;
+use crate::document::{Document, UnitLayer};
 use egui::{
     Align2, Color32, FontId, Key, Painter, PointerButton, Pos2, Rect, Sense, Shape, Stroke, Ui,
     Vec2,
@@ -14,7 +14,8 @@ use egui::{
 use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::Map;
 use kessel_core::numbering::LowerColumns;
-use std::collections::BTreeSet;
+use kessel_core::state::Marker;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeInclusive;
 
 const SQRT3: f32 = 1.732_050_8;
@@ -96,10 +97,34 @@ impl HexLayout {
     }
 }
 
+/// Play-test feedback drawn over the map: where the selected stack can go and at what cost,
+/// the attack being declared, the hexes an action in the list would touch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// Hexes the selected stack can reach, with the MP it would spend (`None` = cost unknown).
+    pub reachable: BTreeMap<Hex, Option<f64>>,
+    /// Where the selected stack stands.
+    pub origin: Option<Hex>,
+    /// Hexes of the units declared as attackers.
+    pub attackers: BTreeSet<Hex>,
+    /// Hexes declared as attack targets.
+    pub targets: BTreeSet<Hex>,
+    /// Hexes an action under the pointer (in the actions list) would use, in order.
+    pub preview: Vec<Hex>,
+    /// Text for the tooltip over one hex (the cost there, or why the stack can't go there).
+    pub tooltip: Option<(Hex, String)>,
+}
+
 /// What the canvas needs besides the map's own data.
 pub struct Scene<'a> {
     /// The document drawn.
     pub doc: &'a Document,
+    /// The counters drawn: the document's set-up, or the play-test game's units.
+    pub units: &'a UnitLayer,
+    /// Markers on the map (play-test only).
+    pub markers: &'a [Marker],
+    /// Play-test feedback.
+    pub overlay: Option<&'a Overlay>,
     /// Hex shown in the inspector.
     pub selected: Option<Hex>,
     /// First hex of a link being drawn.
@@ -287,6 +312,11 @@ impl MapView {
 
         painter.rect_filled(self.canvas, 0.0, Color32::from_rgb(58, 62, 66));
         self.draw(&painter, scene, &layout, &out);
+        if let Some((hex, text)) = scene.overlay.and_then(|o| o.tooltip.as_ref()) {
+            if out.hovered == Some(*hex) && !response.dragged() {
+                response.on_hover_text_at_pointer(text.as_str());
+            }
+        }
         out
     }
 
@@ -489,17 +519,28 @@ impl MapView {
             }
         }
 
+        if let Some(o) = scene.overlay {
+            self.draw_overlay_under(painter, map, layout, o);
+        }
+        if !scene.markers.is_empty() {
+            self.draw_markers(painter, map, scene.markers);
+        }
+
         // counters
         if self.show_units {
             let visible_rect = self.canvas.expand(z * 1.5);
-            for (hex, stack) in scene.doc.stacks() {
+            let all = scene.units.all();
+            for (hex, stack) in scene.units.stacks() {
                 let c = self.hex_to_screen(map, hex);
                 if !visible_rect.contains(c) {
                     continue;
                 }
-                let units: Vec<_> = stack.iter().map(|&i| &scene.doc.units[i]).collect();
+                let units: Vec<_> = stack.iter().map(|&i| &all[i]).collect();
                 counters::draw_stack(painter, c, z, &units, scene.selected == Some(hex));
             }
+        }
+        if let Some(o) = scene.overlay {
+            self.draw_overlay_over(painter, map, o);
         }
 
         if z >= NAMES_FROM {
@@ -549,6 +590,117 @@ impl MapView {
                 let (a, b) = side.hexes();
                 let (p, q) = shared_edge(self.hex_to_screen(map, a), self.hex_to_screen(map, b), z);
                 painter.line_segment([p, q], Stroke::new(4.0, Color32::from_rgb(255, 240, 0)));
+            }
+        }
+    }
+
+    /// Reachable hexes as a tint under the counters, so the terrain still shows through.
+    fn draw_overlay_under(&self, painter: &Painter, map: &Map, layout: &HexLayout, o: &Overlay) {
+        let z = self.zoom;
+        let view = self.canvas.expand(z * 2.0);
+        let tint = Color32::from_rgba_unmultiplied(40, 170, 255, 95);
+        let edge = Stroke::new((0.06 * z).clamp(1.0, 2.5), Color32::from_rgb(20, 110, 210));
+        let mut shapes = Vec::new();
+        for &h in o.reachable.keys() {
+            let c = self.to_screen(layout.hex_center(map, h));
+            if !view.contains(c) {
+                continue;
+            }
+            let pts = HexLayout::corners(Pos2::ZERO).map(|p| c + p.to_vec2() * z * 0.96);
+            shapes.push(Shape::convex_polygon(pts.to_vec(), tint, edge));
+        }
+        painter.extend(shapes);
+        // the path of an action being previewed, centre to centre
+        if o.preview.len() > 1 {
+            let pts: Vec<Pos2> = o
+                .preview
+                .iter()
+                .map(|h| self.to_screen(layout.hex_center(map, *h)))
+                .collect();
+            painter.add(Shape::line(
+                pts,
+                Stroke::new((0.14 * z).max(3.0), Color32::from_rgba_unmultiplied(255, 60, 160, 200)),
+            ));
+        }
+    }
+
+    /// MP costs, the selected stack, attackers and targets, drawn over the counters.
+    fn draw_overlay_over(&self, painter: &Painter, map: &Map, o: &Overlay) {
+        let z = self.zoom;
+        let view = self.canvas.expand(z * 2.0);
+        if z >= 9.0 {
+            let font = FontId::proportional((0.3 * z).clamp(9.0, 16.0));
+            for (&h, cost) in &o.reachable {
+                let Some(cost) = cost else { continue };
+                let c = self.hex_to_screen(map, h);
+                if !view.contains(c) {
+                    continue;
+                }
+                let at = c + Vec2::new(0.0, 0.6 * z);
+                let galley = painter.layout_no_wrap(fmt_mp(*cost), font.clone(), Color32::WHITE);
+                let rect = Align2::CENTER_CENTER
+                    .anchor_size(at, galley.size())
+                    .expand2(Vec2::new(3.0, 0.0));
+                painter.rect_filled(rect, 3.0, Color32::from_rgb(20, 90, 180));
+                painter.galley(rect.min + Vec2::new(3.0, 0.0), galley, Color32::WHITE);
+            }
+        }
+        if let Some(h) = o.origin {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(painter, c, z, Stroke::new(3.5, Color32::from_rgb(255, 140, 0)));
+        }
+        for &h in &o.attackers {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(painter, c, z, Stroke::new(3.5, Color32::from_rgb(255, 140, 0)));
+        }
+        for &h in &o.targets {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(painter, c, z, Stroke::new(4.0, Color32::from_rgb(230, 30, 30)));
+            let r = 0.75 * z;
+            let s = Stroke::new(2.0, Color32::from_rgb(230, 30, 30));
+            painter.line_segment([c - Vec2::new(r, 0.0), c + Vec2::new(r, 0.0)], s);
+            painter.line_segment([c - Vec2::new(0.0, r), c + Vec2::new(0.0, r)], s);
+        }
+        for &h in o.preview.iter().take(1).chain(o.preview.last()) {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(painter, c, z, Stroke::new(3.0, Color32::from_rgb(255, 60, 160)));
+        }
+    }
+
+    /// Markers as small tags at the top left of their hex, one per marker, labelled with the
+    /// initials of their kind (an `air_interdiction` marker reads "AI").
+    fn draw_markers(&self, painter: &Painter, map: &Map, markers: &[Marker]) {
+        let z = self.zoom;
+        let view = self.canvas.expand(z * 2.0);
+        let mut count: BTreeMap<Hex, usize> = BTreeMap::new();
+        for m in markers {
+            let Some(h) = m.hex else { continue };
+            let c = self.hex_to_screen(map, h);
+            if !view.contains(c) {
+                continue;
+            }
+            let k = count.entry(h).or_default();
+            let size = (0.42 * z).max(6.0);
+            let at = c + Vec2::new(-0.8 * z + *k as f32 * size * 0.6, -0.55 * z);
+            *k += 1;
+            let fill = hashed_color(&m.kind, 0.7, 0.85);
+            let rect = Rect::from_center_size(at, Vec2::splat(size));
+            painter.rect(rect, 2.0, fill, Stroke::new(1.0, Color32::BLACK), egui::StrokeKind::Inside);
+            if size >= 10.0 {
+                let initials: String = m
+                    .kind
+                    .split(['_', ' '])
+                    .filter_map(|w| w.chars().next())
+                    .take(2)
+                    .collect::<String>()
+                    .to_uppercase();
+                painter.text(
+                    at,
+                    Align2::CENTER_CENTER,
+                    initials,
+                    FontId::proportional(size * 0.55),
+                    crate::counters::text_on(fill),
+                );
             }
         }
     }
@@ -657,6 +809,12 @@ impl MapView {
             painter.galley(rect.min + Vec2::new(3.0, 1.0), galley, Color32::BLACK);
         }
     }
+}
+
+/// Formats movement points without trailing zeros (`1.5`, `3`).
+pub fn fmt_mp(mp: f64) -> String {
+    let s = format!("{mp:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The edge shared by two adjacent hexes with screen centres `a` and `b`.

@@ -1,5 +1,16 @@
 //! Headless UI tests: the whole editor driven through `egui_kittest` on the small fixture
-//! scenario, asserting on the document and on what the panels show.
+//! scenario, asserting on the document and on what the panels show. The play-test, rules and
+//! hot-reload tests run on a copy of the core's toy ruleset (`panels/*.rs`, one binary: each test
+//! binary links the whole GUI stack).
+
+#[path = "panels/play.rs"]
+mod play;
+#[path = "panels/reload.rs"]
+mod reload;
+#[path = "panels/rules.rs"]
+mod rules;
+#[path = "panels/toy.rs"]
+mod toy;
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;

@@ -7,6 +7,28 @@ use crate::map_view::{is_link_name, terrain_color, KindStyles, MapResponse, MapV
 use egui::{Sense, Stroke, Ui, Vec2};
 use kessel_core::hex::{Hex, Hexside};
 
+/// What the editor is doing: editing the map, play-testing the scenario, or setting its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Edit the map with the tools.
+    Edit,
+    /// Play the scenario through the engine.
+    Play,
+    /// Choose the profile and options.
+    Rules,
+}
+
+impl Mode {
+    /// Name shown on the palette.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Edit => "Edit map",
+            Mode::Play => "Play-test",
+            Mode::Rules => "Rules",
+        }
+    }
+}
+
 /// What a click on the map does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
@@ -38,6 +60,8 @@ impl Tool {
 /// The palette's state.
 #[derive(Clone, Debug)]
 pub struct Palette {
+    /// Active mode.
+    pub mode: Mode,
     /// Active tool.
     pub tool: Tool,
     /// Terrain the paint tool lays down.
@@ -54,6 +78,7 @@ pub struct Palette {
 impl Default for Palette {
     fn default() -> Self {
         Palette {
+            mode: Mode::Edit,
             tool: Tool::View,
             terrain: "forest".into(),
             side_kind: "river".into(),
@@ -82,6 +107,33 @@ fn with_defaults(defaults: &[&str], found: impl IntoIterator<Item = String>) -> 
 impl Palette {
     /// Draws the palette.
     pub fn ui(&mut self, ui: &mut Ui, doc: &Document, view: &mut MapView) {
+        ui.heading("Mode");
+        ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
+            for mode in [Mode::Edit, Mode::Play, Mode::Rules] {
+                ui.selectable_value(&mut self.mode, mode, mode.label());
+            }
+        });
+        ui.separator();
+        match self.mode {
+            Mode::Edit => self.tools_ui(ui, doc),
+            Mode::Play => {
+                ui.label("Click a stack, then a shaded hex to move it. Hover a hex to see why the stack can't go there. In a combat phase click your stacks, then the enemy stack to attack.");
+            }
+            Mode::Rules => {
+                ui.label("Pick a profile and flip options on the right; they apply to the play-test game at once.");
+            }
+        }
+        ui.separator();
+        ui.heading("Layers");
+        ui.checkbox(&mut view.show_units, "Counters");
+        ui.checkbox(&mut view.show_areas, "Entry areas");
+        ui.checkbox(&mut view.show_numbers, "Hex numbers");
+        if ui.button("Fit map").clicked() {
+            view.fit_on_next_frame();
+        }
+    }
+
+    fn tools_ui(&mut self, ui: &mut Ui, doc: &Document) {
         ui.heading("Tools");
         // justified: the whole row is the button, not just its text
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
@@ -153,14 +205,6 @@ impl Palette {
                 }
             }
             Tool::PlaceUnit => {}
-        }
-        ui.separator();
-        ui.heading("Layers");
-        ui.checkbox(&mut view.show_units, "Counters");
-        ui.checkbox(&mut view.show_areas, "Entry areas");
-        ui.checkbox(&mut view.show_numbers, "Hex numbers");
-        if ui.button("Fit map").clicked() {
-            view.fit_on_next_frame();
         }
     }
 

@@ -1,4 +1,5 @@
-//! The status bar (bottom panel): the hex under the mouse, zoom, the last message, unsaved state.
+//! The status bar (bottom panel): the hex under the mouse (and in play-test what it means for the
+//! selected stack), the last reload, zoom, the last message, unsaved state.
 
 use crate::document::Document;
 use egui::{Color32, RichText, Ui};
@@ -11,6 +12,10 @@ pub struct StatusBar {
     pub message: String,
     /// True if the message reports a failure.
     pub is_error: bool,
+    /// What was reloaded last, and when ("rules reloaded 14:02:33 (rules/play.lua)").
+    pub reload_note: Option<String>,
+    /// What the hex under the pointer means in play-test mode (its cost, or why not).
+    pub hover_note: Option<String>,
 }
 
 impl StatusBar {
@@ -44,6 +49,14 @@ impl StatusBar {
             };
             ui.monospace(format!("{hex_text:<24}"));
             ui.separator();
+            if let Some(note) = &self.hover_note {
+                ui.label(RichText::new(note).italics());
+                ui.separator();
+            }
+            if let Some(note) = &self.reload_note {
+                ui.label(RichText::new(note).color(Color32::from_rgb(120, 200, 140)));
+                ui.separator();
+            }
             ui.label(format!("zoom {zoom:.0} px/hex"));
             ui.separator();
             if doc.is_dirty() {

@@ -401,13 +401,18 @@ function K.offer_advance(cb)
               end
             end
           end
-          -- remove duplicates
+          -- remove duplicates, and (turns 1-6) Soviet advances into columns 01-02 [6.4]
+          local closed = K.side_of(cb, victor) == C.SOVIET and kessel.game.turn() <= 6
           local seen, uniq = {}, {}
           for _, p in ipairs(paths) do
             local key = table.concat(p, ",")
-            if not seen[key] then seen[key] = true; uniq[#uniq + 1] = p end
+            local open = true
+            if closed then
+              for _, h in ipairs(p) do if C.column(h) <= 2 then open = false end end
+            end
+            if open and not seen[key] then seen[key] = true; uniq[#uniq + 1] = p end
           end
-          options[#options + 1] = { hex = hex, paths = uniq }
+          if #uniq > 0 then options[#options + 1] = { hex = hex, paths = uniq } end
         end
       end
       if #options > 0 then
@@ -439,7 +444,8 @@ local function targets_of(a)
   return {}
 end
 
-function K.attack_reasons(a)
+-- `command` (optional): L.command_hexes() of this moment, when the caller checks many attacks.
+function K.attack_reasons(a, command)
   local reasons = {}
   local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
   if kessel.game.var("pending") then
@@ -457,7 +463,6 @@ function K.attack_reasons(a)
   if #ids == 0 then no("9.1", "an attack needs attacking units") end
   if #targets == 0 then no("9.1", "an attack needs at least one defending hex") end
   local units, combat_units, leaders, seen = {}, {}, {}, {}
-  local command
   for _, id in ipairs(ids) do
     local u = kessel.units.get(id)
     if not u then no("9.1", "no unit `%s`", tostring(id))
@@ -659,7 +664,7 @@ kessel.action{
     table.sort(keys)
     for _, t in ipairs(keys) do
       local a = { kind = "attack", units = targets[t], targets = { t } }
-      if not K.attack_reasons(a)[1] then out[#out + 1] = a end
+      if not K.attack_reasons(a, command)[1] then out[#out + 1] = a end
       -- each attacking hex alone as well
       local by = {}
       for _, id in ipairs(targets[t]) do
@@ -673,7 +678,7 @@ kessel.action{
       if #hs > 1 then
         for _, h in ipairs(hs) do
           local b = { kind = "attack", units = by[h], targets = { t } }
-          if not K.attack_reasons(b)[1] then out[#out + 1] = b end
+          if not K.attack_reasons(b, command)[1] then out[#out + 1] = b end
         end
       end
     end
@@ -687,7 +692,7 @@ kessel.action{
           end
           if #both > 0 then
             local a = { kind = "attack", units = both, targets = { keys[i], keys[j] } }
-            if not K.attack_reasons(a)[1] then out[#out + 1] = a end
+            if not K.attack_reasons(a, command)[1] then out[#out + 1] = a end
           end
         end
       end

@@ -28,7 +28,16 @@ function C.reason(rule, fmt, ...)
 end
 
 -- Unit classification ---------------------------------------------------------------------------
-function C.utype(u) return kessel.game.unit_type(u.type) or {} end
+-- Unit types are declarations: they never change while a ruleset is loaded, so each is read once.
+local utypes = {}
+function C.utype(u)
+  local t = utypes[u.type]
+  if t == nil then
+    t = kessel.game.unit_type(u.type) or {}
+    utypes[u.type] = t
+  end
+  return t
+end
 function C.class(u) return C.utype(u).class end
 function C.is_leader(u) return C.utype(u).leader == true end
 function C.is_combat_unit(u) return not C.is_leader(u) end
@@ -127,6 +136,60 @@ end
 function C.mp(x)
   if x == math.floor(x) then return string.format("%d", x) end
   return string.format("%g", x)
+end
+
+-- Enumeration focus for computer players ------------------------------------------------------
+--
+-- `kessel simulate` asks for every legal action before each choice, and listing every destination
+-- of every stack (thousands of actions) costs far more than the choice itself. A computer player
+-- (ai.lua) that has already worked out, with the very functions the enumerators use
+-- (M.stack_moves, RL.stack_moves, O.stack_overruns), which move, rail move or overrun it wants next
+-- may name it with C.set_focus(action). At the next enumeration, if that action still holds (same
+-- turn and step, no decision pending) and its own enumerator would list it, the move, rail_move
+-- and overrun enumerators list only that action; otherwise they list everything as usual. Every
+-- other kind is listed as always, and the engine validates the chosen action like any other.
+--
+-- This is not game state: it decides no ruling, nothing reads it but those three enumerators, a
+-- reload forgets it, and without a computer player it is never set. It stands in for an engine
+-- feature (the AI naming what it wants enumerated) that does not exist yet.
+local focus = nil
+local focus_verifiers = {}
+
+-- Registers the check that `enumerate` of `kind` would list action `a` now.
+function C.focus_verifier(kind, fn) focus_verifiers[kind] = fn end
+
+-- Names the action the computer player wants listed next (nil: list everything).
+function C.set_focus(action)
+  if action == nil then focus = nil; return end
+  focus = { action = action, turn = kessel.game.turn(), step = kessel.game.step().index }
+end
+
+-- The focused action, if the focus holds now and its own enumerator would list it; else nil.
+-- (The verdict is worked out once per focus: the computer player sets a new one for every
+-- enumeration.)
+function C.focused()
+  local f = focus
+  if f == nil then return nil end
+  if f.verdict == nil then
+    local ok = f.turn == kessel.game.turn() and f.step == kessel.game.step().index
+      and kessel.game.var("pending") == nil
+    local v = ok and focus_verifiers[f.action.kind] or nil
+    f.verdict = (v ~= nil and v(f.action)) and true or false
+  end
+  if f.verdict then return f.action end
+  return nil
+end
+
+-- Same action? (kind, units in order, path, target; what the enumerators fill in)
+function C.same_action(a, b)
+  if a.kind ~= b.kind or a.target ~= b.target or a.hex ~= b.hex then return false end
+  local au, bu = a.units or {}, b.units or {}
+  if #au ~= #bu then return false end
+  for i = 1, #au do if au[i] ~= bu[i] then return false end end
+  local ap, bp = a.path or {}, b.path or {}
+  if #ap ~= #bp then return false end
+  for i = 1, #ap do if ap[i] ~= bp[i] then return false end end
+  return true
 end
 
 return C

@@ -94,22 +94,50 @@ end
 
 -- Rule context for a moving group --------------------------------------------------------------
 
+-- Hexes of columns 01-02 (labels), kept per map: they never change during a game.
+local closed_cols = { key = nil, hexes = nil }
+function M.columns_01_02()
+  local c, r = kessel.map.size()
+  local key = c .. "x" .. r
+  if closed_cols.key ~= key then
+    local cols = {}
+    for _, h in ipairs(kessel.map.hexes()) do if C.column(h) <= 2 then cols[#cols + 1] = h end end
+    closed_cols.key, closed_cols.hexes = key, cols
+  end
+  return closed_cols.hexes
+end
+
+-- The parts of the movement rules that are the same for every stack of `side` at this moment:
+-- enemy units and zones of control, the columns closed by [6.4], enemy interdiction markers.
+-- Build it once and pass it to M.context when looking at many stacks (enumeration); `lean` leaves
+-- out the per-hex ZOC texts that only explanations need.
+function M.side_base(side, lean)
+  local base = { side = side }
+  base.ezoc = Z.enemy_zoc(side)
+  base.enemy = C.occupied(C.other(side))
+  if side == C.SOVIET and kessel.game.turn() <= 6 then base.cols = kessel.hexset(M.columns_01_02()) end
+  if not lean then base.zoc_messages = Z.zoc_messages(side) end
+  local marker_kind = side == C.SOVIET and "air_interdiction" or "soviet_interdiction"
+  base.marked_list = C.keys(C.markers_on_map(marker_kind, C.other(side)))
+  base.marked = kessel.hexset(base.marked_list)
+  return base
+end
+
 -- The rule sets for `units` of `side` moving from `from`: forbid / stop / surcharge lists in
--- kessel.paths.field form, a step hook and a cannot_leave reason.
-function M.context(units, from)
+-- kessel.paths.field form, a step hook and a cannot_leave reason. `base` (M.side_base) may be
+-- shared between stacks of the same side.
+function M.context(units, from, base)
   local side = units[1].side
-  local turn = kessel.game.turn()
+  base = base or M.side_base(side)
   local ctx = { side = side, forbid = {}, stop = {}, surcharge = {}, from = from }
-  local ezoc = Z.enemy_zoc(side)
+  local ezoc = base.ezoc
   ctx.ezoc = ezoc
-  ctx.forbid[#ctx.forbid + 1] = { set = C.occupied(C.other(side)), rule = "6.1", message = "the hex holds enemy units" }
+  ctx.forbid[#ctx.forbid + 1] = { set = base.enemy, rule = "6.1", message = "the hex holds enemy units" }
   local t1_full = false
   for _, u in ipairs(units) do if M.first_turn_full_ma(u) then t1_full = true end end
   ctx.t1_full = t1_full
-  if side == C.SOVIET and turn <= 6 and not t1_full then
-    local cols = {}
-    for _, h in ipairs(kessel.map.hexes()) do if C.column(h) <= 2 then cols[#cols + 1] = h end end
-    ctx.forbid[#ctx.forbid + 1] = { set = cols, rule = "6.4", message = "on turns 1-6 no Soviet unit may enter columns 01-02" }
+  if base.cols and not t1_full then
+    ctx.forbid[#ctx.forbid + 1] = { set = base.cols, rule = "6.4", message = "on turns 1-6 no Soviet unit may enter columns 01-02" }
   end
   local capable = false
   for _, u in ipairs(units) do if C.attack_capable(u) then capable = true end end
@@ -126,6 +154,7 @@ function M.context(units, from)
       end
     end
     visited[#visited + 1] = from
+    table.sort(visited)
     ctx.forbid[#ctx.forbid + 1] = { set = visited, rule = "5.2",
       message = "on the first turn the 13th and 20th Armies may not re-enter a hex" }
     ctx.hook = function(a, b)
@@ -135,11 +164,9 @@ function M.context(units, from)
       end
     end
   end
-  ctx.stop[1] = { set = ezoc, rule = "6.22", message = "entered enemy ZOC", messages = Z.zoc_messages(side) }
-  local marker_kind = side == C.SOVIET and "air_interdiction" or "soviet_interdiction"
-  local marked = C.keys(C.markers_on_map(marker_kind, C.other(side)))
-  if #marked > 0 then ctx.surcharge[1] = { set = marked, mp = 1, rule = "13.3" } end
-  ctx.marked = kessel.hexset(marked)
+  ctx.stop[1] = { set = ezoc, rule = "6.22", message = "entered enemy ZOC", messages = base.zoc_messages }
+  if #base.marked_list > 0 then ctx.surcharge[1] = { set = base.marked, mp = 1, rule = "13.3" } end
+  ctx.marked = base.marked
   if from and ezoc:has(from) then
     ctx.cannot_leave = C.reason("6.22", "the stack is in an enemy ZOC and may not leave it voluntarily")
   end
@@ -455,8 +482,9 @@ kessel.action{
   end,
 }
 
--- Units of the phasing side in `hex` that could move now.
-local function movers_at(hex)
+-- Units of the phasing side in `hex` that could move now: free movers, and units of a first-turn
+-- army that rolled to stand [5.2] (they may only shift one hex, one by one, to cure overstacking).
+function M.movers_at(hex)
   local out, standing = {}, {}
   for _, u in ipairs(kessel.units.at(hex)) do
     if M.cannot_move(u) == nil then
@@ -468,38 +496,105 @@ local function movers_at(hex)
   return out, standing
 end
 
--- One move per reachable destination per stack, plus reinforcement entries.
-function M.enumerate()
+-- Destinations (sorted labels) a group of units standing together in `hex` may move to now, by
+-- the same rules `move` validates with. `base` is an optional M.side_base.
+function M.destinations(units, hex, base)
+  local field = M.build_field(units, hex, nil, M.context(units, hex, base))
   local out = {}
-  if not C.in_movement_phase() or kessel.game.var("pending") then return out end
-  local side = C.phasing()
-  local seen = {}
-  for _, u in ipairs(C.units_of(side)) do
-    if not seen[u.hex] then
-      seen[u.hex] = true
-      local movers, standing = movers_at(u.hex)
-      -- a standing first-turn army only shifts single units one hex to cure overstacking [5.2]
-      for _, x in ipairs(standing) do
-        for _, n in ipairs(kessel.hex.neighbors(x.hex)) do
-          local a = { kind = "move", units = { x.id }, path = { n } }
-          if M.plan(a) then out[#out + 1] = a end
-        end
-      end
-      if #movers > 0 then
-        local field = M.build_field(movers, u.hex)
-        local ids = C.ids(movers)
-        for _, h in ipairs(C.keys(field:reachable())) do
-          if not (field.ctx.t1_full and C.column(h) <= 2) then
-            out[#out + 1] = { kind = "move", units = ids, path = { h } }
-          end
+  for _, h in ipairs(C.keys(field:reachable())) do
+    if not (field.ctx.t1_full and C.column(h) <= 2) then out[#out + 1] = h end
+  end
+  return out
+end
+
+-- One-hex shifts a unit of a standing first-turn army may make (only to cure overstacking) [5.2].
+local function standing_moves(x)
+  local out = {}
+  for _, n in ipairs(kessel.hex.neighbors(x.hex)) do
+    local a = { kind = "move", units = { x.id }, path = { n } }
+    if M.plan(a) then out[#out + 1] = a end
+  end
+  return out
+end
+
+-- Every move of one stack: the whole stack of movers to each destination; when several units could
+-- move, each of them alone as well (splitting the stack) [6.1]; standing units' shifts [5.2].
+function M.stack_moves(hex, base)
+  local out = {}
+  local movers, standing = M.movers_at(hex)
+  for _, x in ipairs(standing) do
+    for _, a in ipairs(standing_moves(x)) do out[#out + 1] = a end
+  end
+  if #movers > 0 then
+    local ids = C.ids(movers)
+    for _, h in ipairs(M.destinations(movers, hex, base)) do
+      out[#out + 1] = { kind = "move", units = ids, path = { h } }
+    end
+    if #movers > 1 then
+      for _, u in ipairs(movers) do
+        for _, h in ipairs(M.destinations({ u }, hex, base)) do
+          out[#out + 1] = { kind = "move", units = { u.id }, path = { h } }
         end
       end
     end
+  end
+  return out
+end
+
+-- Can `u` (on the map) still leave its hex by a move the rules offer? The stacking rules ask this
+-- before they let the owner eliminate excess units [7].
+function M.can_move_away(u, base)
+  if M.cannot_move(u) ~= nil then return false end
+  local var = M.first_turn_roll_var(u)
+  if var ~= nil and kessel.game.var(var) ~= "move" then return #standing_moves(u) > 0 end
+  return #M.destinations({ u }, u.hex, base) > 0
+end
+
+-- One move per reachable destination per stack (and per unit of a stack), plus reinforcement
+-- entries.
+function M.enumerate()
+  local out = {}
+  if not C.in_movement_phase() or kessel.game.var("pending") then return out end
+  local f = C.focused()
+  if f then return f.kind == "move" and { f } or {} end
+  local side = C.phasing()
+  local base = M.side_base(side, true)
+  for _, hex in ipairs(kessel.units.occupied(side)) do
+    for _, a in ipairs(M.stack_moves(hex, base)) do out[#out + 1] = a end
   end
   local R = require("rules.reinforcements")
   for _, e in ipairs(R.entry_moves(side)) do out[#out + 1] = e end
   return out
 end
+
+-- Would M.enumerate list move `a` now? (for the enumeration focus, common.lua)
+function M.is_enumerated(a)
+  local ids = a.units or {}
+  local u = ids[1] and kessel.units.get(ids[1])
+  if not u then return false end
+  local list
+  if u.location == "pending" then
+    list = require("rules.reinforcements").entry_moves(u.side)
+    for _, m in ipairs(list) do if C.same_action(m, a) then return true end end
+    return false
+  end
+  if not C.on_map(u) or type(a.path) ~= "table" or #a.path ~= 1 then return false end
+  -- only the group M.stack_moves would offer: the whole stack of movers, one of several movers
+  -- alone, or a standing unit's shift
+  local movers, standing = M.movers_at(u.hex)
+  local group
+  local mover_ids = C.ids(movers)
+  if C.same_action({ kind = "move", units = mover_ids }, { kind = "move", units = ids }) then group = movers
+  elseif #ids == 1 and #movers > 1 and C.contains(mover_ids, ids[1]) then group = { u }
+  elseif #ids == 1 and C.contains(C.ids(standing), ids[1]) then
+    for _, m in ipairs(standing_moves(u)) do if C.same_action(m, a) then return true end end
+    return false
+  else
+    return false
+  end
+  return C.contains(M.destinations(group, u.hex, M.side_base(u.side, true)), a.path[1])
+end
+C.focus_verifier("move", M.is_enumerated)
 
 -- The first-turn roll for the 16th and 19th Armies [5.2] -------------------------------------
 
@@ -515,7 +610,7 @@ function M.roll_first_turn()
   end
 end
 
-local function roll_needed()
+function M.roll_needed()
   if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return false end
   for _, var in pairs(M.ARMY_ROLL) do if kessel.game.var(var) == nil then return true end end
   return false
@@ -524,11 +619,11 @@ end
 kessel.action{
   kind = "first_turn_roll", rule = "5.2", description = "roll for the 16th and 19th Armies' first-turn movement",
   validate = function(a)
-    if not roll_needed() then return C.reason("5.2", "the first-turn roll is made once, in the first Soviet Movement Phase") end
+    if not M.roll_needed() then return C.reason("5.2", "the first-turn roll is made once, in the first Soviet Movement Phase") end
   end,
   apply = function(a) M.roll_first_turn() end,
   enumerate = function(side)
-    if roll_needed() then return { { kind = "first_turn_roll" } } end
+    if M.roll_needed() then return { { kind = "first_turn_roll" } } end
     return {}
   end,
 }
@@ -542,12 +637,11 @@ end)
 function M.end_phase_problems()
   local out = {}
   if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return out end
+  local base
   for _, u in ipairs(C.units_of(C.SOVIET)) do
     if M.first_turn_full_ma(u) and M.cannot_move(u) == nil then
-      local field = M.build_field({ u }, u.hex)
-      local can = false
-      for h in pairs(field:reachable()) do if C.column(h) > 2 then can = true; break end end
-      if can then
+      base = base or M.side_base(C.SOVIET, true)
+      if #M.destinations({ u }, u.hex, base) > 0 then
         out[#out + 1] = C.reason("5.2", "%s (%s) must spend its full movement allowance on the first turn (%s MP left)",
           C.name(u), u.formation, C.mp(M.mp_left(u)))
       end

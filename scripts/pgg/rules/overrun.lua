@@ -188,33 +188,49 @@ kessel.action{
     if not C.in_movement_phase() or kessel.game.var("pending") then return out end
     local me = C.phasing()
     if side and side ~= me then return out end
-    local by_hex = {}
-    for _, u in ipairs(C.units_of(me)) do
-      if C.is_combat_unit(u) and not C.disrupted(u) and not u.flags.stopped then
-        by_hex[u.hex] = by_hex[u.hex] or {}
-        table.insert(by_hex[u.hex], u.id)
-      end
-    end
-    local hs = {}
-    for h in pairs(by_hex) do hs[#hs + 1] = h end
-    table.sort(hs)
-    for _, h in ipairs(hs) do
-      for _, n in ipairs(kessel.hex.neighbors(h)) do
-        if C.enemy_at(n, me) then
-          local a = { kind = "overrun", units = by_hex[h], target = n }
-          if not O.reasons(a)[1] then out[#out + 1] = a
-          else
-            for _, id in ipairs(by_hex[h]) do
-              local b = { kind = "overrun", units = { id }, target = n }
-              if not O.reasons(b)[1] then out[#out + 1] = b end
-            end
-          end
-        end
-      end
+    local f = C.focused()
+    if f then return f.kind == "overrun" and { f } or {} end
+    for _, h in ipairs(kessel.units.occupied(me)) do
+      for _, a in ipairs(O.stack_overruns(h)) do out[#out + 1] = a end
     end
     return out
   end,
 }
+
+-- Overruns the phasing player's stack in `hex` may make now: its combat units together against
+-- each adjacent enemy hex, or, when the group may not, each unit that may alone.
+function O.stack_overruns(hex)
+  local out = {}
+  local me = C.phasing()
+  local ids = {}
+  for _, u in ipairs(kessel.units.at(hex)) do
+    if u.side == me and C.is_combat_unit(u) and not C.disrupted(u) and not u.flags.stopped then
+      ids[#ids + 1] = u.id
+    end
+  end
+  if #ids == 0 then return out end
+  for _, n in ipairs(kessel.hex.neighbors(hex)) do
+    if C.enemy_at(n, me) then
+      local a = { kind = "overrun", units = ids, target = n }
+      if not O.reasons(a)[1] then out[#out + 1] = a
+      else
+        for _, id in ipairs(ids) do
+          local b = { kind = "overrun", units = { id }, target = n }
+          if not O.reasons(b)[1] then out[#out + 1] = b end
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- Would the overrun enumerator list `a` now? (enumeration focus, common.lua)
+C.focus_verifier("overrun", function(a)
+  local u = a.units and a.units[1] and kessel.units.get(a.units[1])
+  if not u or not C.on_map(u) or not C.in_movement_phase() then return false end
+  for _, m in ipairs(O.stack_overruns(u.hex)) do if C.same_action(m, a) then return true end end
+  return false
+end)
 
 -- [6.6] Disruption ends in the owner's next Disruption Removal Phase: movement.lua clears the flag.
 

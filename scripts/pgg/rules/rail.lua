@@ -107,7 +107,7 @@ local function rail_rules()
   local blocked = C.occupied(C.GERMAN):union(Z.enemy_zoc(C.SOVIET))
   for h in pairs(RL.cuts()) do blocked:add(h) end
   if kessel.game.turn() <= 6 then
-    for _, h in ipairs(kessel.map.hexes()) do if C.column(h) <= 2 then blocked:add(h) end end
+    for _, h in ipairs(require("rules.movement").columns_01_02()) do blocked:add(h) end
   end
   local air = C.markers_on_map("air_interdiction", C.GERMAN)
   local step = function(a, b)
@@ -213,35 +213,54 @@ kessel.action{
   enumerate = function(side)
     local out = {}
     if not C.step_is("soviet_movement") or kessel.game.var("pending") then return out end
-    local M = require("rules.movement")
-    local seen = {}
-    for _, u in ipairs(C.units_of(C.SOVIET)) do
-      if not seen[u.hex] and RL.is_rail(u.hex) then
-        seen[u.hex] = true
-        local ids = {}
-        for _, x in ipairs(kessel.units.at(u.hex)) do
-          if M.cannot_move(x) == nil and M.spent(x) == 0 then ids[#ids + 1] = x.id end
-        end
-        if #ids > 0 then
-          local blocked, step = rail_rules()
-          if not Z.enemy_zoc(C.SOVIET):has(u.hex) then
-            local reach = kessel.paths.reach{ from = u.hex, budget = RL.MAX_HEXES, step = step, passage = { blocked = blocked } }
-            local first = true
-            for _, h in ipairs(C.keys(reach)) do
-              if h ~= u.hex then
-                local a = { kind = "rail_move", units = ids, path = { h } }
-                -- the unit checks are the same for every destination: validate the first only
-                if first and not RL.plan(a) then break end
-                first = false
-                out[#out + 1] = a
-              end
-            end
-          end
-        end
-      end
+    local f = C.focused()
+    if f then return f.kind == "rail_move" and { f } or {} end
+    local rules = RL.rules()
+    for _, hex in ipairs(kessel.units.occupied(C.SOVIET)) do
+      for _, a in ipairs(RL.stack_moves(hex, rules)) do out[#out + 1] = a end
     end
     return out
   end,
 }
+
+-- The trace rules of this moment, shared by every stack (RL.stack_moves).
+function RL.rules()
+  local blocked, step = rail_rules()
+  return { blocked = blocked, step = step, ezoc = Z.enemy_zoc(C.SOVIET) }
+end
+
+-- Rail moves of the stack in `hex`: every unit there that may still move by rail, to each rail
+-- hex within 30 rail hexes [6.3].
+function RL.stack_moves(hex, rules)
+  local out = {}
+  if not RL.is_rail(hex) then return out end
+  local M = require("rules.movement")
+  rules = rules or RL.rules()
+  local ids = {}
+  for _, x in ipairs(kessel.units.at(hex)) do
+    if x.side == C.SOVIET and M.cannot_move(x) == nil and M.spent(x) == 0 then ids[#ids + 1] = x.id end
+  end
+  if #ids == 0 or rules.ezoc:has(hex) then return out end
+  local reach = kessel.paths.reach{ from = hex, budget = RL.MAX_HEXES, step = rules.step, passage = { blocked = rules.blocked } }
+  local first = true
+  for _, h in ipairs(C.keys(reach)) do
+    if h ~= hex then
+      local a = { kind = "rail_move", units = ids, path = { h } }
+      -- the unit checks are the same for every destination: validate the first only
+      if first and not RL.plan(a) then break end
+      first = false
+      out[#out + 1] = a
+    end
+  end
+  return out
+end
+
+-- Would the rail_move enumerator list `a` now? (enumeration focus, common.lua)
+C.focus_verifier("rail_move", function(a)
+  local u = a.units and a.units[1] and kessel.units.get(a.units[1])
+  if not u or not C.on_map(u) then return false end
+  for _, m in ipairs(RL.stack_moves(u.hex)) do if C.same_action(m, a) then return true end end
+  return false
+end)
 
 return RL

@@ -14,7 +14,8 @@
 -- `swf_vp`; victory.lua scores them).
 --
 -- Where the divisions come from: reserve units (Soviet rifle divisions waiting off the map with no
--- entry turn) first, then the dead pile of eliminated rifle divisions. Under WBC09 #14
+-- entry turn) first, then the dead pile of eliminated rifle divisions (not the revealed 0-0-6
+-- duds, which were removed into their own pile [12.3] [12.4]). Under WBC09 #14
 -- (`wbc09_14_rifle_recycling_delay`) the dead pile opens only once no original division is left
 -- to arrive, and a division returns no earlier than two turns after it died (unit var
 -- `elim_turn`, stamped at the end of the phase it died in).
@@ -116,7 +117,9 @@ function R.available_rifles()
   local dead, turn = {}, kessel.game.turn()
   for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "rifle", location = "eliminated" }) do
     local died = u.vars.elim_turn
-    if not wbc or (died ~= nil and died <= turn - 2) then dead[#dead + 1] = u end
+    -- a revealed 0-0-6 was removed, not killed [12.3]: it is in the dud pile and never comes back
+    local dud = not u.hidden and (u.attack or 0) == 0 and (u.defence or 0) == 0
+    if not dud and (not wbc or (died ~= nil and died <= turn - 2)) then dead[#dead + 1] = u end
   end
   return dead
 end
@@ -196,7 +199,16 @@ end)
 
 -- The South-Western Front [14.2] ----------------------------------------------------------------
 
+-- (The map never changes during a game: the list is kept per map size and entrance.)
+local swf_cache = {}
 function R.swf_hexes()
+  local c, r = kessel.map.size()
+  local key = c .. "x" .. r .. ":" .. tostring(svar("swf_area", "Z"))
+  if swf_cache.key ~= key then swf_cache.key, swf_cache.hexes = key, R.find_swf_hexes() end
+  return swf_cache.hexes
+end
+
+function R.find_swf_hexes()
   local z = (kessel.map.area(svar("swf_area", "Z")) or {})[1]
   local min_col = z and C.column(z) or 1
   local out = {}

@@ -18,7 +18,8 @@
 -- WBC09 #1b after a split result against one defender who was eliminated, the attackers may not
 --           retreat into its hex.
 -- WBC09 #1c retreats of one combat are simultaneous: no path may leave another unit of the same
---           retreat without a path it still had.
+--           retreat without a path it still had, unless every path of the moving units would
+--           (then not all can be saved and the opponent picks freely).
 -- WBC09 #2  the opponent may split stacks and retreat units one by one in any order.
 --
 -- [9.8] Victorious units may advance at once into the hexes the loser left, along the retreat path
@@ -291,7 +292,13 @@ function R.retreat_reasons(a)
   if C.option("wbc09_01c_simultaneous_retreats") then
     local victim = cuts_off(cb, group, path[#path])
     if victim then
-      return C.reason("WBC09 #1", "retreats of one combat are simultaneous: this path would leave %s with no retreat", victim)
+      -- the note binds only while another path keeps every unit of the combat a way out; when
+      -- every path cuts someone off, not all can be saved and the opponent picks freely
+      for _, q in ipairs(legal) do
+        if not cuts_off(cb, group, q.path[#q.path]) then
+          return C.reason("WBC09 #1", "retreats of one combat are simultaneous: this path would leave %s with no retreat", victim)
+        end
+      end
     end
   end
 end
@@ -340,7 +347,7 @@ kessel.action{
       local trial = { table.unpack(here) }
       trial[#trial + 1] = u
       if R.limit_ok(u.side, trial) then here = trial
-      else U.eliminate(u, "7.1", "retreated into an over-full hex (" .. dest .. ")") end
+      else U.eliminate(u, u.side == C.SOVIET and "7.1" or "7.2", "retreated into an over-full hex (" .. dest .. ")") end
     end
     R.ask(cb)
   end,

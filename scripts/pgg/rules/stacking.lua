@@ -63,12 +63,16 @@ end
 
 -- Overstacked hexes of `side` (hex -> reason).
 function ST.overstacked(side)
-  local out, seen = {}, {}
+  local out, by_hex = {}, {}
   for _, u in ipairs(C.units_of(side)) do
-    if not seen[u.hex] then
-      seen[u.hex] = true
-      local r = ST.check_hex(u.hex)
-      if r then out[u.hex] = r end
+    local list = by_hex[u.hex]
+    if list == nil then list = {}; by_hex[u.hex] = list end
+    list[#list + 1] = u
+  end
+  for hex, list in pairs(by_hex) do
+    if #list > 3 then
+      local r = ST.check_hex(hex)
+      if r then out[hex] = r end
     end
   end
   return out
@@ -98,6 +102,25 @@ local function helps(u)
   return ST.excess(u.side, others) < ST.excess(u.side, kessel.units.at(u.hex))
 end
 
+-- May the owner of overstacked `hex` (side `s`) be asked to eliminate units now? In his own
+-- Movement Phase only once no unit there can still move away by a move the movement rules offer
+-- (M.can_move_away, the test the move enumerator itself applies), and not while his units are
+-- only held up for a moment: before the German's initial air markers are down or the first-turn
+-- roll is made [13.2] [5.2].
+function ST.stuck(hex, s)
+  if not (C.in_movement_phase() and C.phasing() == s) then return true end
+  local M = require("rules.movement")
+  if s == C.SOVIET and (M.initial_air_pending() or M.roll_needed()) then return false end
+  local base
+  for _, u in ipairs(kessel.units.at(hex)) do
+    if u.side == s then
+      base = base or M.side_base(s, true)
+      if M.can_move_away(u, base) then return false end
+    end
+  end
+  return true
+end
+
 kessel.action{
   kind = "eliminate_excess", rule = "7", description = "eliminate a unit of an overstacked hex (owner's choice)",
   validate = function(a)
@@ -124,14 +147,7 @@ kessel.action{
       if ST.checkpoint(s) then
         for _, hex in ipairs(C.keys(ST.overstacked(s))) do
           -- in a Movement Phase, offered only once no unit of the hex can still move away
-          local stuck = true
-          if C.in_movement_phase() and C.phasing() == s then
-            local M = require("rules.movement")
-            for _, u in ipairs(kessel.units.at(hex)) do
-              if M.cannot_move(u) == nil and next(M.build_field({ u }, hex):reachable()) ~= nil then stuck = false end
-            end
-          end
-          if stuck then
+          if ST.stuck(hex, s) then
             for _, u in ipairs(kessel.units.at(hex)) do
               if helps(u) then out[#out + 1] = { kind = "eliminate_excess", unit = u.id } end
             end

@@ -37,9 +37,43 @@ end
 
 -- Reveals an untried unit (apply stage). Returns the fresh unit table, or nil when it was a dud and
 -- has been removed [12.3].
+-- Faces of eliminated units from `pool` not yet drawn again: the dead pile that is used once the
+-- pool of unused counters is exhausted [12.4].
+local function dead_pile_faces(pool)
+  local used = {}
+  for _, id in ipairs(kessel.game.var("dead_faces_used") or {}) do used[id] = true end
+  local out = {}
+  for _, id in ipairs(kessel.game.var("dead_pile") or {}) do
+    local d = kessel.units.get(id)
+    if d and d.pool == pool and d.location == "eliminated" and d.attack and not used[id] then
+      out[#out + 1] = d
+    end
+  end
+  return out
+end
+
 function U.reveal(u, why)
   if not U.is_untried(u) then return u end
-  local face = kessel.emit.reveal(u.id)
+  local face
+  if u.pool and #kessel.game.pool(u.pool) == 0 then
+    local dead = dead_pile_faces(u.pool)
+    if #dead == 0 then
+      -- every dead counter was drawn again already: the schedule brought more divisions than the
+      -- counter mix holds, so reuse dead counters a second time rather than stop the game
+      kessel.emit.var("dead_faces_used", nil)
+      dead = dead_pile_faces(u.pool)
+    end
+    if #dead == 0 then
+      error(string.format("%s: the %s pool and its dead pile are both empty [12.4]", C.name(u), u.pool))
+    end
+    local roll = kessel.dice.roll("draw from the " .. u.pool .. " dead pile", #dead)
+    local d = dead[(roll - 1) % #dead + 1]
+    push("dead_faces_used", d.id)
+    face = kessel.emit.reveal(u.id, string.format("%d-%d-%d", d.attack, d.defence, d.movement))
+    kessel.emit.note("12.4", string.format("the %s pool is exhausted: %s draws from the dead pile", u.pool, C.name(u)))
+  else
+    face = kessel.emit.reveal(u.id)
+  end
   kessel.emit.note("12", string.format("%s revealed as %s%s", C.name(u), face, why and (" (" .. why .. ")") or ""))
   local fresh = kessel.units.get(u.id)
   if face == "1-1-6" and C.option("two_zero_one_rifles") and not kessel.game.var("second_zero_one") then

@@ -5,10 +5,25 @@ local C = require("rules.common")
 local Z = {}
 
 -- Hexes in the zone of control of `side`'s units (a hexset).
+-- (Built from the occupied hexes, looking at units one by one only where a disrupted unit stands:
+-- this is called for every movement field, supply line and retreat.)
 function Z.zoc_of(side)
-  local sources = {}
-  for _, u in ipairs(C.units_of(side)) do
-    if not C.disrupted(u) then sources[#sources + 1] = u.hex end
+  local sources = kessel.units.occupied(side)
+  local disrupted = kessel.units.all{ side = side, location = "map", flag = "disrupted" }
+  if #disrupted > 0 then
+    local dead = {}
+    for _, u in ipairs(disrupted) do
+      if dead[u.hex] == nil then
+        local all = true
+        for _, x in ipairs(kessel.units.at(u.hex)) do
+          if x.side == side and not C.disrupted(x) then all = false end
+        end
+        dead[u.hex] = all
+      end
+    end
+    local kept = {}
+    for _, h in ipairs(sources) do if not dead[h] then kept[#kept + 1] = h end end
+    sources = kept
   end
   return kessel.paths.zoc{ hexes = sources, blocked_by = { "lake" } }
 end

@@ -1,0 +1,352 @@
+//! The play-test panel (right side in play-test mode): the phase, the selected stack and where
+//! it can go, the attack being declared with its odds, the choices the rules offer, refusals with
+//! their rule cases, and the game's file.
+
+use crate::counters::draw_counter;
+use crate::play::queries::{action_hexes, action_units, describe_action};
+use crate::play::{reason_text, Interaction, PlayCommand, PlaySession};
+use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
+use kessel_core::action::Action;
+use kessel_core::state::Unit;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Red used for refusals and errors.
+pub const REFUSAL: Color32 = Color32::from_rgb(240, 95, 85);
+/// Lists of one kind longer than this start collapsed.
+const LONG_LIST: usize = 8;
+
+/// The play-test panel.
+#[derive(Clone, Debug, Default)]
+pub struct PlayPanel {}
+
+impl PlayPanel {
+    /// Draws the panel; game changes go to `cmds`, selection changes straight to the session.
+    pub fn ui(&mut self, ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+        s.preview.clear();
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                header_ui(ui, s, cmds);
+                if let Some(r) = &s.refusal {
+                    ui.separator();
+                    egui::Frame::group(ui.style())
+                        .stroke(egui::Stroke::new(1.5, REFUSAL))
+                        .show(ui, |ui| {
+                            ui.set_width(ui.available_width());
+                            ui.label(RichText::new(format!("Refused: {}", r.what)).color(REFUSAL).strong());
+                            for reason in &r.reasons {
+                                ui.label(format!("• {}", reason_text(reason)));
+                            }
+                        });
+                }
+                if let Some(e) = &s.error {
+                    ui.separator();
+                    ui.label(RichText::new(format!("The rules failed: {e}")).color(REFUSAL));
+                }
+                ui.separator();
+                match s.interaction {
+                    Interaction::Move => selection_ui(ui, s),
+                    Interaction::Attack => attack_ui(ui, s, cmds),
+                }
+                ui.separator();
+                choices_ui(ui, s, cmds);
+                ui.separator();
+                game_file_ui(ui, s, cmds);
+            });
+    }
+}
+
+fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+    ui.heading("Play-test");
+    ui.label(RichText::new(s.phase_text()).strong());
+    if let Some(p) = s.pending_prompt() {
+        ui.label(RichText::new(format!("Waiting for a decision — {p}")).color(Color32::from_rgb(250, 200, 60)));
+    }
+    ui.horizontal(|ui| {
+        let can_undo = s.in_progress();
+        if ui
+            .add_enabled(can_undo, egui::Button::new("Undo action"))
+            .on_hover_text("Take back the last action (Ctrl+Z)")
+            .clicked()
+        {
+            cmds.push(PlayCommand::Undo);
+        }
+        let has_end = s.engine.ruleset().actions.iter().any(|a| a.kind == "end_phase");
+        if has_end && ui.button("End phase").clicked() {
+            cmds.push(PlayCommand::Act(Action::new("end_phase")));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("Clicks:");
+        if ui
+            .selectable_value(&mut s.interaction, Interaction::Move, "Move")
+            .changed()
+        {
+            s.refresh();
+        }
+        if ui
+            .selectable_value(&mut s.interaction, Interaction::Attack, "Attack")
+            .changed()
+        {
+            s.refresh();
+        }
+    });
+}
+
+fn unit_row(ui: &mut Ui, u: &Unit, checked: bool) -> bool {
+    let mut toggled = false;
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(Vec2::splat(34.0), Sense::hover());
+        draw_counter(
+            ui.painter(),
+            Rect::from_center_size(rect.center(), Vec2::splat(34.0)),
+            u,
+            false,
+        );
+        ui.vertical(|ui| {
+            let title = if u.hidden && u.name == u.id {
+                format!("{} (face down)", u.kind.replace('_', " "))
+            } else {
+                u.name.clone()
+            };
+            let mut on = checked;
+            if ui.checkbox(&mut on, RichText::new(title).strong()).changed() {
+                toggled = true;
+            }
+            let mut line = format!("{} {}", u.side, u.kind);
+            if let Some(f) = u.face() {
+                line.push_str(&format!(" {f}"));
+            }
+            ui.label(line);
+            let mut extra: Vec<String> = u.flags.iter().cloned().collect();
+            extra.extend(u.vars.iter().map(|(k, v)| format!("{k} {v}")));
+            if !extra.is_empty() {
+                ui.small(extra.join(", "));
+            }
+        });
+    });
+    toggled
+}
+
+fn selection_ui(ui: &mut Ui, s: &mut PlaySession) {
+    let Some(hex) = s.selected else {
+        ui.label("Click a stack to see where it can go; click a shaded hex to move it there. Hover any hex to see why the stack can't go there.");
+        return;
+    };
+    let label = s.engine.state().map.label(hex);
+    ui.label(RichText::new(format!("Stack in {label}")).strong());
+    // top of the stack first, as a player lifts counters off it
+    let mut units: Vec<Unit> = s.units.stack(hex).cloned().collect();
+    units.reverse();
+    let mut toggle = None;
+    for u in &units {
+        if unit_row(ui, u, s.picked.contains(&u.id)) {
+            toggle = Some(u.id.clone());
+        }
+    }
+    if let Some(id) = toggle {
+        s.toggle_picked(&id);
+    }
+    match &s.reach {
+        None => {}
+        Some(Err(e)) => {
+            ui.label(RichText::new(format!("Could not work out where it can go: {e}")).color(REFUSAL));
+        }
+        Some(Ok(r)) => {
+            for (id, why) in &r.refused {
+                let name = s.units.get(id).map_or(id.as_str(), |u| u.name.as_str());
+                ui.label(RichText::new(format!("{name} can't move: {}", reason_text(why))).color(REFUSAL));
+            }
+            let n = r.costs.len();
+            let source = if r.by_rules {
+                "costs by the ruleset's movement rules"
+            } else {
+                "from the rules' list of moves; costs from the terrain chart"
+            };
+            if n > 0 {
+                ui.label(format!("{n} hexes reachable ({source})"));
+            } else if r.refused.is_empty() {
+                ui.label("No hex is reachable.");
+            }
+        }
+    }
+    if let Some(h) = s.hovered_text() {
+        ui.label(RichText::new(h).italics());
+    }
+}
+
+fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+    ui.label(RichText::new("Attack").strong());
+    if s.attackers.is_empty() {
+        ui.label("Click your stacks to add attackers, then an enemy stack to pick the target (click again to drop it).");
+    }
+    let attackers: Vec<Unit> = s
+        .attackers
+        .iter()
+        .filter_map(|id| s.units.get(id).cloned())
+        .collect();
+    let mut toggle = None;
+    for u in &attackers {
+        if unit_row(ui, u, true) {
+            toggle = Some(u.id.clone());
+        }
+    }
+    if let Some(id) = toggle {
+        s.toggle_attacker(&id);
+    }
+    if !s.targets.is_empty() {
+        let map = s.engine.state().map.clone();
+        let labels: Vec<String> = s.targets.iter().map(|h| map.label(*h)).collect();
+        ui.label(format!("Target: {}", labels.join(" + ")));
+    }
+    match &s.odds {
+        None => {}
+        Some(Err(e)) => {
+            ui.label(RichText::new(format!("No odds: {e}")).color(REFUSAL));
+        }
+        Some(Ok(o)) => {
+            ui.label(
+                RichText::new(format!(
+                    "Attack {} vs defence {}: odds {} on {}",
+                    o.attack, o.defence, o.label, o.table
+                ))
+                .strong(),
+            );
+            if let Some(edge) = &o.edge {
+                ui.label(edge);
+            }
+            for m in &o.modifiers {
+                ui.label(format!("• {}", reason_text(m)));
+            }
+            if let Some(report) = &o.report {
+                ui.monospace(report);
+            }
+            egui::Grid::new("odds_distribution").striped(true).show(ui, |ui| {
+                for (code, p) in &o.distribution {
+                    ui.label(code);
+                    ui.label(format!("{:>5.1}%", p * 100.0));
+                    let (rect, _) = ui.allocate_exact_size(Vec2::new(120.0, 10.0), Sense::hover());
+                    let mut bar = rect;
+                    bar.set_width(rect.width() * *p as f32);
+                    ui.painter().rect_filled(rect, 2.0, Color32::from_gray(60));
+                    ui.painter().rect_filled(bar, 2.0, Color32::from_rgb(90, 160, 230));
+                    ui.end_row();
+                }
+            });
+        }
+    }
+    ui.horizontal(|ui| {
+        let action = s.attack_action();
+        if ui
+            .add_enabled(action.is_some(), egui::Button::new("Roll"))
+            .on_hover_text("Declare the attack: the rules check it, roll and apply the result")
+            .clicked()
+        {
+            if let Some(a) = action {
+                cmds.push(PlayCommand::Act(a));
+            }
+        }
+        if ui.button("Clear").clicked() {
+            s.clear_selection();
+        }
+    });
+}
+
+/// The legal actions, those of the selected units first, the rest by kind.
+fn choices_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+    let actions = match &s.actions {
+        Ok(a) => a.clone(),
+        Err(e) => {
+            ui.label(RichText::new(format!("The rules could not list the choices: {e}")).color(REFUSAL));
+            return;
+        }
+    };
+    ui.label(RichText::new(format!("Choices ({})", actions.len())).strong())
+        .on_hover_text("Every legal action the rules list except moves, which are made on the map");
+    let involved: Vec<String> = s.picked.iter().chain(&s.attackers).cloned().collect();
+    let (mine, rest): (Vec<&Action>, Vec<&Action>) = actions
+        .iter()
+        .partition(|a| action_units(a).iter().any(|u| involved.contains(u)));
+    if !mine.is_empty() {
+        ui.label("For the selected units:");
+        for a in mine {
+            action_button(ui, s, a, cmds);
+        }
+    }
+    let mut by_kind: BTreeMap<&str, Vec<&Action>> = BTreeMap::new();
+    for a in rest {
+        by_kind.entry(a.kind.as_str()).or_default().push(a);
+    }
+    for (kind, list) in by_kind {
+        if list.len() <= LONG_LIST {
+            for a in list {
+                action_button(ui, s, a, cmds);
+            }
+        } else {
+            egui::CollapsingHeader::new(format!("{} ({})", kind.replace('_', " "), list.len()))
+                .id_salt(("choices", kind))
+                .show(ui, |ui| {
+                    for a in list {
+                        action_button(ui, s, a, cmds);
+                    }
+                });
+        }
+    }
+}
+
+fn action_button(ui: &mut Ui, s: &mut PlaySession, a: &Action, cmds: &mut Vec<PlayCommand>) {
+    let text = describe_action(a);
+    let r = ui.add(egui::Button::new(&text).wrap());
+    if r.hovered() {
+        // show on the map what the action would touch: its units' hex, then its hexes
+        let mut hexes: Vec<_> = action_units(a)
+            .iter()
+            .filter_map(|id| s.units.get(id).and_then(|u| u.hex()))
+            .take(1)
+            .collect();
+        hexes.extend(action_hexes(&s.engine, a));
+        s.preview = hexes;
+    }
+    if r.clicked() {
+        if a.kind == "attack" {
+            // an attack is declared first, so its odds show before the roll
+            s.declare(a);
+        } else {
+            cmds.push(PlayCommand::Act(a.clone()));
+        }
+    }
+}
+
+fn game_file_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+    egui::CollapsingHeader::new("Game")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                let label = ui.label("Seed");
+                ui.add(egui::DragValue::new(&mut s.seed)).labelled_by(label.id);
+                if ui
+                    .button("New game")
+                    .on_hover_text("Start the scenario again with this seed and the chosen profile")
+                    .clicked()
+                {
+                    cmds.push(PlayCommand::NewGame);
+                }
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label("File");
+                ui.add(egui::TextEdit::singleline(&mut s.save_path).desired_width(f32::INFINITY))
+                    .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
+                let path = PathBuf::from(s.save_path.trim());
+                let ok = !s.save_path.trim().is_empty();
+                if ui.add_enabled(ok, egui::Button::new("Save game")).clicked() {
+                    cmds.push(PlayCommand::SaveGame(path.clone()));
+                }
+                if ui.add_enabled(ok, egui::Button::new("Load game")).clicked() {
+                    cmds.push(PlayCommand::LoadGame(path));
+                }
+            });
+        });
+}

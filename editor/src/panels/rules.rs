@@ -1,0 +1,434 @@
+//! The rules panel (right side in rules mode): pick a profile, see every option with its
+//! description and rule reference, flip options for the game in progress, save the options in
+//! force as a new profile, and compare two profiles side by side.
+//!
+//! Profiles are the ruleset's `profiles/*.toml`; a new one is written in the same format
+//! ([`profile_toml`]) and only lists options that differ from the defaults, like the shipped ones.
+
+use crate::play::PlayCommand;
+use egui::{Color32, RichText, Ui};
+use kessel_core::options::{OptionDecl, OptionType, Options, Profile};
+use kessel_core::state::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The "profile" that stands for the options in force, in the compare lists.
+const CURRENT: &str = "(options in force)";
+/// Highlight of a differing row.
+const DIFFERS: Color32 = Color32::from_rgb(250, 200, 60);
+
+/// The rules panel's state.
+#[derive(Clone, Debug, Default)]
+pub struct RulesPanel {
+    /// Profile names found in the ruleset's `profiles/` folder, sorted.
+    pub profiles: Vec<String>,
+    /// Only options whose id, description or rule contains this.
+    pub filter: String,
+    /// Name typed for "Save as new profile".
+    pub new_name: String,
+    /// Description typed for the new profile.
+    pub new_description: String,
+    /// Left side of the comparison.
+    pub compare_a: String,
+    /// Right side of the comparison.
+    pub compare_b: String,
+    /// Show only the options that differ.
+    pub only_differences: bool,
+    /// Show the comparison.
+    pub comparing: bool,
+    dir: Option<PathBuf>,
+}
+
+/// Lists the profiles in `<ruleset>/profiles/`.
+pub fn list_profiles(ruleset_dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(ruleset_dir.join("profiles"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("toml"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .filter(|s| !s.starts_with('.'))
+        .collect();
+    out.sort();
+    out
+}
+
+/// A value as TOML writes it (`true`, `3`, `"x"`).
+pub fn value_toml(v: &Value) -> String {
+    match v {
+        Value::String(s) => toml::Value::String(s.clone()).to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        other => toml::Value::String(other.to_string()).to_string(),
+    }
+}
+
+/// A value as a person reads it.
+pub fn value_text(v: Option<&Value>) -> String {
+    match v {
+        None => "—".into(),
+        Some(Value::Bool(true)) => "on".into(),
+        Some(Value::Bool(false)) => "off".into(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// The text of a profile file choosing `options`' values: the options that differ from their
+/// defaults, in declaration order, each under a comment with its rule and description.
+pub fn profile_toml(name: &str, description: &str, options: &Options) -> String {
+    let mut s = format!(
+        "# Profile `{name}`, written by the Kessel editor from the options in force (based on \
+         `{}`).\n# Options not listed keep their defaults: `kessel rules <scenario>` lists them \
+         all.\n[profile]\ndescription = {}\n\n[options]\n",
+        options.profile,
+        toml::Value::String(description.to_string())
+    );
+    for d in &options.decls {
+        let Some(v) = options.values.get(&d.id) else {
+            continue;
+        };
+        if *v == d.default {
+            continue;
+        }
+        s.push_str(&format!(
+            "# [{}] {}\n{} = {}\n",
+            d.rule,
+            d.description,
+            d.id,
+            value_toml(v)
+        ));
+    }
+    s
+}
+
+/// Checks a new profile's name: a plain file stem, not taken yet.
+pub fn check_profile_name(dir: &Path, name: &str) -> Result<PathBuf, String> {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !name.starts_with('-');
+    if !ok {
+        return Err("a profile name uses letters, digits, `_` and `-` only".into());
+    }
+    let path = dir.join("profiles").join(format!("{name}.toml"));
+    if path.exists() {
+        return Err(format!("profile `{name}` exists already: pick a new name"));
+    }
+    Ok(path)
+}
+
+impl RulesPanel {
+    /// Reads the profile list of a ruleset folder (again).
+    pub fn refresh(&mut self, ruleset_dir: &Path) {
+        self.profiles = list_profiles(ruleset_dir);
+        self.dir = Some(ruleset_dir.to_path_buf());
+        if self.compare_a.is_empty() {
+            self.compare_a = CURRENT.to_string();
+        }
+        if self.compare_b.is_empty() {
+            self.compare_b = self.profiles.first().cloned().unwrap_or_default();
+        }
+    }
+
+    /// Draws the panel for the options in force; `profile_arg` is the profile the game uses.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        options: &Options,
+        profile_arg: Option<&str>,
+        read: &dyn Fn(&str) -> Result<Profile, String>,
+        cmds: &mut Vec<PlayCommand>,
+    ) {
+        ui.heading("Rules");
+        self.profile_ui(ui, options, profile_arg, read, cmds);
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.comparing, "Compare profiles");
+        });
+        if self.comparing {
+            self.compare_ui(ui, options, read);
+            return;
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label("Filter");
+            ui.add(egui::TextEdit::singleline(&mut self.filter).desired_width(f32::INFINITY))
+                .labelled_by(label.id);
+        });
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .max_height((ui.available_height() - 90.0).max(120.0))
+            .show(ui, |ui| self.options_ui(ui, options, profile_arg, read, cmds));
+        ui.separator();
+        self.save_as_ui(ui, options, cmds);
+    }
+
+    fn profile_ui(
+        &mut self,
+        ui: &mut Ui,
+        options: &Options,
+        profile_arg: Option<&str>,
+        read: &dyn Fn(&str) -> Result<Profile, String>,
+        cmds: &mut Vec<PlayCommand>,
+    ) {
+        let current = profile_arg.unwrap_or("(defaults)").to_string();
+        ui.horizontal(|ui| {
+            let label = ui.label("Profile");
+            egui::ComboBox::from_id_salt("profile")
+                .selected_text(&current)
+                .show_ui(ui, |ui| {
+                    if ui.selectable_label(profile_arg.is_none(), "(defaults)").clicked() {
+                        cmds.push(PlayCommand::ApplyProfile(None));
+                    }
+                    for p in &self.profiles {
+                        if ui
+                            .selectable_label(profile_arg == Some(p.as_str()), p)
+                            .clicked()
+                        {
+                            cmds.push(PlayCommand::ApplyProfile(Some(p.clone())));
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
+        if let Some(p) = profile_arg {
+            match read(p) {
+                Ok(profile) if !profile.description.is_empty() => {
+                    ui.label(RichText::new(profile.description).italics());
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    ui.label(RichText::new(e).color(crate::panels::play::REFUSAL));
+                }
+            }
+        }
+        let changed = self.changed_from_profile(options, profile_arg, read);
+        if changed > 0 {
+            ui.label(
+                RichText::new(format!(
+                    "{changed} option(s) changed by hand (highlighted); a saved game records the profile only"
+                ))
+                .color(DIFFERS),
+            );
+        }
+    }
+
+    /// Options whose value differs from what the chosen profile gives.
+    fn changed_from_profile(
+        &self,
+        options: &Options,
+        profile_arg: Option<&str>,
+        read: &dyn Fn(&str) -> Result<Profile, String>,
+    ) -> usize {
+        let base = self.resolve(options, profile_arg.unwrap_or("(defaults)"), read);
+        options
+            .decls
+            .iter()
+            .filter(|d| base.get(&d.id) != options.values.get(&d.id))
+            .count()
+    }
+
+    /// The values a profile gives every option (defaults, the options in force, or a file).
+    fn resolve(
+        &self,
+        options: &Options,
+        which: &str,
+        read: &dyn Fn(&str) -> Result<Profile, String>,
+    ) -> BTreeMap<String, Value> {
+        if which == CURRENT {
+            return options.values.clone();
+        }
+        let defaults = Options::defaults(options.decls.clone());
+        if which == "(defaults)" {
+            return defaults.values;
+        }
+        match read(which) {
+            Ok(p) => Options::with_profile(options.decls.clone(), &p).values,
+            Err(_) => defaults.values,
+        }
+    }
+
+    fn options_ui(
+        &mut self,
+        ui: &mut Ui,
+        options: &Options,
+        profile_arg: Option<&str>,
+        read: &dyn Fn(&str) -> Result<Profile, String>,
+        cmds: &mut Vec<PlayCommand>,
+    ) {
+        let base = self.resolve(options, profile_arg.unwrap_or("(defaults)"), read);
+        let filter = self.filter.to_lowercase();
+        for d in &options.decls {
+            let hay = format!("{} {} {}", d.id, d.description, d.rule).to_lowercase();
+            if !filter.is_empty() && !hay.contains(&filter) {
+                continue;
+            }
+            let value = options.values.get(&d.id).unwrap_or(&d.default);
+            let changed = base.get(&d.id) != Some(value);
+            let frame = egui::Frame::group(ui.style());
+            let frame = if changed {
+                frame.stroke(egui::Stroke::new(1.5, DIFFERS))
+            } else {
+                frame
+            };
+            frame.show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    if let Some(v) = option_widget(ui, d, value) {
+                        cmds.push(PlayCommand::SetOption(d.id.clone(), v));
+                    }
+                    ui.label(RichText::new(format!("[{}]", d.rule)).color(Color32::from_rgb(120, 180, 250)));
+                });
+                ui.label(&d.description);
+            });
+        }
+    }
+
+    fn save_as_ui(&mut self, ui: &mut Ui, options: &Options, cmds: &mut Vec<PlayCommand>) {
+        ui.label(RichText::new("Save as new profile…").strong());
+        ui.horizontal(|ui| {
+            let label = ui.label("Name");
+            ui.add(egui::TextEdit::singleline(&mut self.new_name).desired_width(140.0))
+                .labelled_by(label.id);
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Description");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.new_description)
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id);
+        });
+        let check = self
+            .dir
+            .as_deref()
+            .map(|d| check_profile_name(d, self.new_name.trim()))
+            .unwrap_or_else(|| Err("no ruleset folder".into()));
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(check.is_ok(), egui::Button::new("Save profile"))
+                .clicked()
+            {
+                cmds.push(PlayCommand::SaveProfile {
+                    name: self.new_name.trim().to_string(),
+                    description: self.new_description.trim().to_string(),
+                });
+            }
+            match &check {
+                Err(e) if !self.new_name.is_empty() => {
+                    ui.label(RichText::new(e).color(crate::panels::play::REFUSAL));
+                }
+                Ok(_) => {
+                    let n = options
+                        .decls
+                        .iter()
+                        .filter(|d| options.values.get(&d.id) != Some(&d.default))
+                        .count();
+                    ui.label(format!("{n} option(s) differ from the defaults"));
+                }
+                Err(_) => {}
+            }
+        });
+    }
+
+    fn compare_ui(
+        &mut self,
+        ui: &mut Ui,
+        options: &Options,
+        read: &dyn Fn(&str) -> Result<Profile, String>,
+    ) {
+        let mut choices = vec![CURRENT.to_string(), "(defaults)".to_string()];
+        choices.extend(self.profiles.iter().cloned());
+        ui.horizontal(|ui| {
+            for (name, pick) in [("Left", &mut self.compare_a), ("right", &mut self.compare_b)] {
+                let label = ui.label(name);
+                egui::ComboBox::from_id_salt(("compare", name))
+                    .selected_text(pick.as_str())
+                    .show_ui(ui, |ui| {
+                        for c in &choices {
+                            ui.selectable_value(pick, c.clone(), c);
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            }
+            ui.checkbox(&mut self.only_differences, "Only differences");
+        });
+        let a = self.resolve(options, &self.compare_a, read);
+        let b = self.resolve(options, &self.compare_b, read);
+        let differing = options
+            .decls
+            .iter()
+            .filter(|d| a.get(&d.id) != b.get(&d.id))
+            .count();
+        ui.label(format!("{differing} of {} options differ", options.decls.len()));
+        egui::ScrollArea::both()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                egui::Grid::new("compare_grid")
+                    .striped(true)
+                    .num_columns(4)
+                    .show(ui, |ui| {
+                        ui.label(RichText::new("option").strong());
+                        ui.label(RichText::new("rule").strong());
+                        ui.label(RichText::new(&self.compare_a).strong());
+                        ui.label(RichText::new(&self.compare_b).strong());
+                        ui.end_row();
+                        for d in &options.decls {
+                            let (va, vb) = (a.get(&d.id), b.get(&d.id));
+                            let differs = va != vb;
+                            if self.only_differences && !differs {
+                                continue;
+                            }
+                            let paint = |t: String| {
+                                if differs {
+                                    RichText::new(t).color(DIFFERS).strong()
+                                } else {
+                                    RichText::new(t)
+                                }
+                            };
+                            ui.label(paint(d.id.clone())).on_hover_text(&d.description);
+                            ui.label(&d.rule);
+                            ui.label(paint(value_text(va)));
+                            ui.label(paint(value_text(vb)));
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+}
+
+/// The widget for one option; returns the new value when the user changed it.
+fn option_widget(ui: &mut Ui, d: &OptionDecl, value: &Value) -> Option<Value> {
+    match &d.kind {
+        OptionType::Bool => {
+            let mut on = value.as_bool().unwrap_or(false);
+            let r = ui.checkbox(&mut on, RichText::new(&d.id).monospace());
+            r.changed().then_some(Value::Bool(on))
+        }
+        OptionType::Int => {
+            let mut n = value.as_i64().unwrap_or(0);
+            let label = ui.label(RichText::new(&d.id).monospace());
+            let r = ui.add(egui::DragValue::new(&mut n)).labelled_by(label.id);
+            (r.changed() && Some(n) != value.as_i64()).then(|| Value::from(n))
+        }
+        OptionType::Choice(list) => {
+            let mut pick = value.as_str().unwrap_or_default().to_string();
+            let before = pick.clone();
+            let label = ui.label(RichText::new(&d.id).monospace());
+            egui::ComboBox::from_id_salt(("option", &d.id))
+                .selected_text(&pick)
+                .show_ui(ui, |ui| {
+                    for c in list {
+                        ui.selectable_value(&mut pick, c.clone(), c);
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            (pick != before).then_some(Value::String(pick))
+        }
+    }
+}

@@ -1,0 +1,571 @@
+//! Play-test mode: a game of the open scenario driven through the engine.
+//!
+//! [`PlaySession`] owns the [`Engine`] and what the play panels show of it: the selected stack and
+//! where it can go, the attack being declared and its odds, the legal choices the rules list, and
+//! the last refusal with its rule cases. It changes the game only through `Engine::act` and
+//! `Engine::undo`; every change is followed by [`PlaySession::refresh`], which recomputes the
+//! derived views (derived data is never patched, only rebuilt).
+
+pub mod queries;
+
+use crate::document::{write_atomic, Document, UnitLayer};
+use crate::map_view::{fmt_mp, Overlay};
+use kessel_core::action::{Action, Reason};
+use kessel_core::engine::Engine;
+use kessel_core::event::Event;
+use kessel_core::hex::Hex;
+use kessel_core::scenario::Scenario;
+use kessel_core::script::Limits;
+use kessel_core::state::{Marker, Value};
+use queries::{OddsView, Reach};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What a click on a friendly stack does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interaction {
+    /// Select a stack, then click a reachable hex to move it.
+    Move,
+    /// Click friendly stacks to add attackers, enemy stacks to pick targets.
+    Attack,
+}
+
+/// A change to the game or its options, applied by the app after the frame.
+#[must_use = "commands do nothing until the app applies them"]
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayCommand {
+    /// Take an action.
+    Act(Action),
+    /// Take back the last action.
+    Undo,
+    /// Start the scenario again (with the profile chosen in the rules panel).
+    NewGame,
+    /// Write the game to a file.
+    SaveGame(PathBuf),
+    /// Replace the game with a saved one.
+    LoadGame(PathBuf),
+    /// Apply a profile (a name in the ruleset's `profiles/`; `None` = option defaults).
+    ApplyProfile(Option<String>),
+    /// Set one option for the game in progress.
+    SetOption(String, Value),
+    /// Write the options in force as a new profile.
+    SaveProfile {
+        /// File stem in the ruleset's `profiles/`.
+        name: String,
+        /// The profile's one-line description.
+        description: String,
+    },
+}
+
+/// A refused action: what was tried and the rules' reasons.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    /// The action, described.
+    pub what: String,
+    /// Every reason, with its rule case.
+    pub reasons: Vec<Reason>,
+}
+
+/// A game being play-tested.
+pub struct PlaySession {
+    /// The engine: state, rules, log.
+    pub engine: Engine,
+    /// Dice seed the game started with.
+    pub seed: u64,
+    /// The game's units by hex (rebuilt after every change).
+    pub units: UnitLayer,
+    /// The game's markers.
+    pub markers: Vec<Marker>,
+    /// How clicks on stacks are read.
+    pub interaction: Interaction,
+    /// Hex of the selected stack.
+    pub selected: Option<Hex>,
+    /// Units of the selected stack taking part (all that belong to the phasing side, at first).
+    pub picked: Vec<String>,
+    /// Where the picked units can go (or why that could not be worked out).
+    pub reach: Option<Result<Reach, String>>,
+    /// Units declared as attackers.
+    pub attackers: Vec<String>,
+    /// Hexes declared as targets.
+    pub targets: Vec<Hex>,
+    /// Odds of the declared attack.
+    pub odds: Option<Result<OddsView, String>>,
+    /// Legal actions other than moves (moves are shown on the map), or why they could not be
+    /// listed.
+    pub actions: Result<Vec<Action>, String>,
+    /// Hexes to highlight for the action under the pointer in the list.
+    pub preview: Vec<Hex>,
+    /// The last refusal, shown until the next accepted action.
+    pub refusal: Option<Refusal>,
+    /// The last script error (a rule hook that failed), with its file and line.
+    pub error: Option<String>,
+    /// The last thing that happened, for the status bar.
+    pub message: Option<String>,
+    /// Save / load path typed in the play panel.
+    pub save_path: String,
+    /// The hex under the pointer (set by the app each frame).
+    pub hovered: Option<Hex>,
+    why: BTreeMap<Hex, String>,
+    last_phase: Option<(u32, usize)>,
+}
+
+impl PlaySession {
+    /// Starts the document's scenario with a profile (`None` = the scenario's own). The map as
+    /// edited is played, saved or not, so a map change can be tried before it is written.
+    pub fn start(doc: &Document, profile: Option<&str>, seed: u64) -> Result<PlaySession, String> {
+        let path = doc
+            .scenario_path
+            .as_deref()
+            .ok_or("a bare map has no units or rules to play: open a scenario")?;
+        let mut scenario = Scenario::load(path).map_err(|e| e.to_string())?;
+        scenario.map = Arc::new(doc.map.clone());
+        let engine = Engine::with_scenario(scenario, profile, seed, Limits::default())
+            .map_err(|e| e.to_string())?;
+        let save_path = default_save_path(path);
+        Ok(PlaySession::with_engine(engine, seed, save_path))
+    }
+
+    /// A session around an engine (a loaded save, or one built by a test).
+    pub fn with_engine(engine: Engine, seed: u64, save_path: String) -> PlaySession {
+        let mut s = PlaySession {
+            engine,
+            seed,
+            units: UnitLayer::default(),
+            markers: Vec::new(),
+            interaction: Interaction::Move,
+            selected: None,
+            picked: Vec::new(),
+            reach: None,
+            attackers: Vec::new(),
+            targets: Vec::new(),
+            odds: None,
+            actions: Ok(Vec::new()),
+            preview: Vec::new(),
+            refusal: None,
+            error: None,
+            message: None,
+            save_path,
+            hovered: None,
+            why: BTreeMap::new(),
+            last_phase: None,
+        };
+        s.refresh();
+        s
+    }
+
+    /// Recomputes everything derived from the game: counters, legal choices, the selected
+    /// stack's reach, the odds, hover explanations. Called after every change to the game, its
+    /// options or its rules.
+    pub fn refresh(&mut self) {
+        let state = self.engine.state();
+        self.units = UnitLayer::new(state.units.clone());
+        self.markers = state.markers.clone();
+        self.why.clear();
+        self.preview.clear();
+        // a new phase picks the interaction that fits it and drops a half-declared attack
+        let phase = (state.turn, state.phase);
+        if self.last_phase != Some(phase) {
+            self.last_phase = Some(phase);
+            self.interaction = if self.step_text().to_lowercase().contains("combat") {
+                Interaction::Attack
+            } else {
+                Interaction::Move
+            };
+            self.attackers.clear();
+            self.targets.clear();
+        }
+        self.actions = self
+            .engine
+            .legal_actions_where(None, |k| k != "move")
+            .map_err(|e| e.message);
+        // the selection follows its units (a stack that moved stays selected where it went)
+        self.picked.retain(|id| state.unit(id).is_some());
+        if let Some(h) = self.picked.first().and_then(|id| state.unit(id)?.hex()) {
+            self.selected = Some(h);
+            self.picked
+                .retain(|id| state.unit(id).and_then(|u| u.hex()) == Some(h));
+        } else if !self.picked.is_empty() {
+            self.picked.clear();
+        }
+        self.attackers
+            .retain(|id| state.unit(id).and_then(|u| u.hex()).is_some());
+        self.targets.retain(|h| state.units_at(*h).next().is_some());
+        self.update_reach();
+        self.update_odds();
+    }
+
+    /// The current step, as players read it (`Red movement`).
+    pub fn step_text(&self) -> String {
+        let w = self.engine.world().borrow();
+        match w.ruleset.step(w.state.phase) {
+            Some(s) => s.name.clone(),
+            None => format!("step {}", w.state.phase),
+        }
+    }
+
+    /// The side whose step it is.
+    pub fn phasing_side(&self) -> Option<String> {
+        let w = self.engine.world().borrow();
+        w.ruleset.step(w.state.phase).and_then(|s| s.side.clone())
+    }
+
+    /// "Turn 2 of 12 · Red movement (red) [T1]".
+    pub fn phase_text(&self) -> String {
+        let w = self.engine.world().borrow();
+        let s = &w.state;
+        let mut t = format!("Turn {} of {}", s.turn, s.last_turn);
+        if let Some(step) = w.ruleset.step(s.phase) {
+            t.push_str(&format!(" · {}", step.name));
+            if let Some(side) = &step.side {
+                t.push_str(&format!(" ({side})"));
+            }
+            if let Some(rule) = &step.rule {
+                t.push_str(&format!(" [{rule}]"));
+            }
+        }
+        if s.finished {
+            t.push_str(" · game over");
+        }
+        t
+    }
+
+    /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable
+    /// named `pending` (the convention PGG follows).
+    pub fn pending_prompt(&self) -> Option<String> {
+        let w = self.engine.world().borrow();
+        let p = w.state.vars.get("pending")?;
+        let prompt = p.get("prompt").and_then(Value::as_str)?.to_string();
+        let side = p.get("side").and_then(Value::as_str);
+        Some(match side {
+            Some(s) => format!("{s}: {prompt}"),
+            None => prompt,
+        })
+    }
+
+    /// True once an action has been taken (a game is in progress).
+    pub fn in_progress(&self) -> bool {
+        !self.engine.world().borrow().log.is_empty()
+    }
+
+    /// Selects the stack in `hex`: its units of the phasing side take part (all of them when
+    /// none belongs to it, so the panel still shows why they can't move).
+    pub fn select(&mut self, hex: Hex) {
+        let phasing = self.phasing_side();
+        let stack: Vec<_> = self.units.stack(hex).collect();
+        let mine: Vec<String> = stack
+            .iter()
+            .filter(|u| Some(&u.side) == phasing.as_ref())
+            .map(|u| u.id.clone())
+            .collect();
+        self.picked = if mine.is_empty() {
+            stack.iter().map(|u| u.id.clone()).collect()
+        } else {
+            mine
+        };
+        self.selected = (!stack.is_empty()).then_some(hex);
+        self.why.clear();
+        self.update_reach();
+    }
+
+    /// Clears the selection and the attack being declared.
+    pub fn clear_selection(&mut self) {
+        self.selected = None;
+        self.picked.clear();
+        self.reach = None;
+        self.attackers.clear();
+        self.targets.clear();
+        self.odds = None;
+        self.why.clear();
+    }
+
+    /// Picks or drops one unit of the selected stack.
+    pub fn toggle_picked(&mut self, id: &str) {
+        if let Some(i) = self.picked.iter().position(|p| p == id) {
+            self.picked.remove(i);
+        } else {
+            self.picked.push(id.to_string());
+        }
+        self.why.clear();
+        self.update_reach();
+    }
+
+    fn update_reach(&mut self) {
+        self.reach = if self.picked.is_empty() {
+            None
+        } else {
+            Some(queries::reach(&self.engine, &self.picked))
+        };
+    }
+
+    fn update_odds(&mut self) {
+        self.odds = if self.attackers.is_empty() || self.targets.is_empty() {
+            None
+        } else {
+            Some(queries::odds(&self.engine, &self.attackers, &self.targets))
+        };
+    }
+
+    /// Adds the stack in `hex` to the attackers, or takes it out if it is in already.
+    pub fn toggle_attackers(&mut self, hex: Hex) {
+        let ids: Vec<String> = self.units.stack(hex).map(|u| u.id.clone()).collect();
+        if ids.iter().all(|id| self.attackers.contains(id)) {
+            self.attackers.retain(|a| !ids.contains(a));
+        } else {
+            for id in ids {
+                if !self.attackers.contains(&id) {
+                    self.attackers.push(id);
+                }
+            }
+        }
+        self.update_odds();
+    }
+
+    /// Adds or drops one attacking unit.
+    pub fn toggle_attacker(&mut self, id: &str) {
+        if let Some(i) = self.attackers.iter().position(|p| p == id) {
+            self.attackers.remove(i);
+        } else {
+            self.attackers.push(id.to_string());
+        }
+        self.update_odds();
+    }
+
+    /// Adds `hex` to the targets, or drops it.
+    pub fn toggle_target(&mut self, hex: Hex) {
+        if let Some(i) = self.targets.iter().position(|t| *t == hex) {
+            self.targets.remove(i);
+        } else {
+            self.targets.push(hex);
+        }
+        self.update_odds();
+    }
+
+    /// Loads an enumerated attack into the declaration, so its odds show before the roll.
+    pub fn declare(&mut self, a: &Action) {
+        self.attackers = queries::action_units(a);
+        self.targets = queries::action_hexes(&self.engine, a);
+        self.interaction = Interaction::Attack;
+        self.update_odds();
+    }
+
+    /// The attack as declared, ready to roll.
+    pub fn attack_action(&self) -> Option<Action> {
+        if self.attackers.is_empty() || self.targets.is_empty() {
+            return None;
+        }
+        let samples = self.actions.as_deref().unwrap_or(&[]);
+        Some(queries::attack_action(
+            &self.engine,
+            &self.attackers,
+            &self.targets,
+            samples,
+        ))
+    }
+
+    /// The move of the picked units to `dest`: the rules' own enumerated action when there is
+    /// one, else the conventional spelling.
+    pub fn move_to(&self, dest: Hex) -> Action {
+        if let Some(Ok(r)) = &self.reach {
+            if let Some(a) = r.actions.get(&dest) {
+                return a.clone();
+            }
+            if !r.movers.is_empty() {
+                return queries::move_action(&self.engine, &r.movers, dest);
+            }
+        }
+        queries::move_action(&self.engine, &self.picked, dest)
+    }
+
+    /// The MP cost of reaching `hex` with the selection, if it is reachable.
+    pub fn cost_at(&self, hex: Hex) -> Option<Option<f64>> {
+        match &self.reach {
+            Some(Ok(r)) => r.costs.get(&hex).copied(),
+            _ => None,
+        }
+    }
+
+    /// Works out (once per hex) what the pointer over `hex` should say: the cost of going there,
+    /// or why the selected stack can't, in the rules' words with their case.
+    pub fn hover(&mut self, hex: Hex) -> Option<String> {
+        if self.interaction != Interaction::Move || self.picked.is_empty() {
+            return None;
+        }
+        if self.selected == Some(hex) {
+            return None;
+        }
+        if let Some(t) = self.why.get(&hex) {
+            return Some(t.clone());
+        }
+        let label = self.engine.state().map.label(hex);
+        let text = match self.cost_at(hex) {
+            Some(Some(c)) => format!("{label}: {} MP — click to move", fmt_mp(c)),
+            Some(None) => format!("{label}: reachable — click to move"),
+            None => match self.engine.validate(&self.move_to(hex)) {
+                Ok(Ok(())) => format!("{label}: the rules accept this move"),
+                Ok(Err(rej)) => {
+                    let lines: Vec<String> = rej.reasons.iter().map(reason_text).collect();
+                    format!("{label}: {}", lines.join("; "))
+                }
+                Err(e) => format!("{label}: the rules failed: {}", e.message),
+            },
+        };
+        self.why.insert(hex, text.clone());
+        Some(text)
+    }
+
+    /// The explanation for the hex under the pointer, once worked out.
+    pub fn hovered_text(&self) -> Option<&str> {
+        self.why.get(&self.hovered?).map(String::as_str)
+    }
+
+    /// Turns a click on the map into a command or a selection change.
+    pub fn click(&mut self, hex: Hex) -> Option<PlayCommand> {
+        let phasing = self.phasing_side();
+        let side_here = self.units.stack(hex).last().map(|u| u.side.clone());
+        match self.interaction {
+            Interaction::Move => {
+                if self.cost_at(hex).is_some() {
+                    return Some(PlayCommand::Act(self.move_to(hex)));
+                }
+                if side_here.is_some() {
+                    if self.selected == Some(hex) {
+                        self.clear_selection();
+                    } else {
+                        self.select(hex);
+                    }
+                    return None;
+                }
+                if !self.picked.is_empty() {
+                    // not reachable: try anyway, so the refusal names its rule
+                    return Some(PlayCommand::Act(self.move_to(hex)));
+                }
+                self.clear_selection();
+                None
+            }
+            Interaction::Attack => {
+                match side_here {
+                    Some(s) if Some(&s) == phasing.as_ref() => self.toggle_attackers(hex),
+                    Some(_) => self.toggle_target(hex),
+                    None => {}
+                }
+                None
+            }
+        }
+    }
+
+    /// Takes an action; an accepted one refreshes everything, a refused one is kept to show.
+    pub fn act(&mut self, action: &Action) {
+        let what = queries::describe_action(action);
+        match self.engine.act(action) {
+            Ok(Ok(events)) => {
+                self.refusal = None;
+                self.error = None;
+                let notes = events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Note { .. }))
+                    .count();
+                self.message = Some(if notes > 0 {
+                    format!("{what} ({notes} notes in the log)")
+                } else {
+                    what
+                });
+                if action.kind == "attack" {
+                    self.attackers.clear();
+                    self.targets.clear();
+                }
+                self.refresh();
+            }
+            Ok(Err(rejection)) => {
+                self.message = Some(format!("refused: {what}"));
+                self.refusal = Some(Refusal {
+                    what,
+                    reasons: rejection.reasons,
+                });
+            }
+            Err(e) => {
+                // a failing rule hook aborts the action (the engine restored the state)
+                self.message = Some(format!("the rules failed on: {what}"));
+                self.error = Some(e.message);
+            }
+        }
+    }
+
+    /// Takes back the last action.
+    pub fn undo(&mut self) {
+        if self.engine.undo() {
+            self.refusal = None;
+            self.message = Some("took back the last action".into());
+            self.refresh();
+        } else {
+            self.message = Some("nothing to take back".into());
+        }
+    }
+
+    /// Writes the game (scenario, profile, seed, log) to `path`, atomically.
+    pub fn save(&mut self, path: &Path) -> anyhow::Result<()> {
+        let text = self.engine.save().map_err(anyhow::Error::msg)?;
+        write_atomic(path, text.as_bytes())?;
+        self.message = Some(format!("game saved to {}", path.display()));
+        Ok(())
+    }
+
+    /// Replaces the game with a saved one.
+    pub fn load(&mut self, path: &Path) -> Result<(), String> {
+        let engine = Engine::load_save(path, Limits::default()).map_err(|e| e.to_string())?;
+        self.seed = engine.state().seed;
+        self.engine = engine;
+        self.clear_selection();
+        self.refusal = None;
+        self.last_phase = None;
+        self.message = Some(format!("game loaded from {}", path.display()));
+        self.refresh();
+        Ok(())
+    }
+
+    /// What the map draws for the play-test.
+    pub fn overlay(&self, hovered: Option<Hex>) -> Overlay {
+        let state_units = &self.units;
+        let hex_of = |id: &String| state_units.get(id).and_then(|u| u.hex());
+        let mut o = Overlay {
+            origin: self.selected,
+            attackers: self.attackers.iter().filter_map(hex_of).collect(),
+            targets: self.targets.iter().copied().collect(),
+            preview: self.preview.clone(),
+            ..Overlay::default()
+        };
+        if self.interaction == Interaction::Move {
+            if let Some(Ok(r)) = &self.reach {
+                o.reachable = r.costs.clone();
+            }
+        } else {
+            o.origin = None;
+        }
+        if let Some(h) = hovered {
+            if let Some(t) = self.why.get(&h) {
+                o.tooltip = Some((h, t.clone()));
+            }
+        }
+        o
+    }
+}
+
+/// `reason [rule]`, the way refusals read everywhere in the editor.
+pub fn reason_text(r: &Reason) -> String {
+    match &r.rule {
+        Some(rule) => format!("{} [{rule}]", r.message),
+        None => r.message.clone(),
+    }
+}
+
+/// `campaign.toml` → `campaign.save.json` beside it.
+fn default_save_path(scenario: &Path) -> String {
+    let stem = scenario
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into());
+    scenario
+        .with_file_name(format!("{stem}.save.json"))
+        .display()
+        .to_string()
+}

@@ -1,0 +1,417 @@
+//! What the play-test mode asks the rules, and how.
+//!
+//! The editor knows no game. It plays through `Engine::act`, lists choices with
+//! `Engine::legal_actions_where`, explains refusals with `Engine::validate`, and asks for data no
+//! action carries (a stack's movement field with costs, an odds breakdown) with
+//! `Engine::query_lua`, following two optional conventions a ruleset may meet:
+//!
+//! - **movement module** `rules.movement` exporting `field(unit_ids)` → an object with
+//!   `:reachable()` (`{ [hex] = mp }`), and optionally `cannot_move(unit)` → `{rule, message}` or
+//!   nil. Its `move` action takes `{ units = {ids}, path = {hexes} }`.
+//! - **combat module** `rules.combat` exporting `attack_total(units, ctx)` → `total, modifiers`,
+//!   `defence_of(hexes, { attacker_hexes = {...} })` → `total, modifiers`, and optionally
+//!   `crt_id()` → the results table in force. Modifiers are `{rule, message}` lists.
+//!
+//! A ruleset without them still plays: reachable hexes then come from the `move` actions its
+//! enumerator lists (costs from the declared terrain chart), and odds from the summed printed
+//! strengths through the ruleset's `odds` hook (`Engine::odds_report`).
+
+use kessel_core::action::{Action, Reason};
+use kessel_core::engine::Engine;
+use kessel_core::hex::Hex;
+use kessel_core::state::{Unit, Value};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+/// Module names of the conventions above.
+pub const MOVEMENT_MODULE: &str = "rules.movement";
+/// See [`MOVEMENT_MODULE`].
+pub const COMBAT_MODULE: &str = "rules.combat";
+
+const FIELD_CHUNK: &str = r#"
+local args = ...
+local ok, M = pcall(require, args.module)
+if not ok or type(M) ~= "table" or type(M.field) ~= "function" then return { supported = false } end
+local movers, refused = {}, {}
+for _, id in ipairs(args.units) do
+  local u = kessel.units.get(id)
+  local why = nil
+  if u == nil then why = { message = "no unit " .. id }
+  elseif type(M.cannot_move) == "function" then why = M.cannot_move(u) end
+  if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
+  else movers[#movers + 1] = id end
+end
+local out = {}
+if #movers > 0 then
+  for h, c in pairs(M.field(movers):reachable()) do out[#out + 1] = { hex = h, cost = c } end
+end
+return { supported = true, movers = movers, refused = refused, reachable = out }
+"#;
+
+const PLAIN_FIELD_CHUNK: &str = r#"
+local args = ...
+local u = kessel.units.get(args.unit)
+if u == nil or u.hex == nil then return { reachable = {} } end
+local ut = kessel.game.unit_type(u.type) or {}
+local f = kessel.paths.field{ from = u.hex, budget = 1000, class = ut.class or "", side = u.side }
+local out = {}
+for h, c in pairs(f:reachable()) do out[#out + 1] = { hex = h, cost = c } end
+return { reachable = out }
+"#;
+
+const ODDS_CHUNK: &str = r#"
+local args = ...
+local ok, K = pcall(require, args.module)
+if not ok or type(K) ~= "table" or type(K.attack_total) ~= "function" or type(K.defence_of) ~= "function" then
+  return { supported = false }
+end
+local units, hexes, seen = {}, {}, {}
+for _, id in ipairs(args.units) do
+  local u = kessel.units.get(id)
+  units[#units + 1] = u
+  if u.hex and not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
+end
+local att, amods = K.attack_total(units, {})
+local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })
+local tid = args.table
+if type(K.crt_id) == "function" then tid = K.crt_id() end
+local odds = kessel.tables.odds(tid, att, def)
+return {
+  supported = true, attack = att, defence = def, table = tid,
+  attack_modifiers = amods or {}, defence_modifiers = dmods or {},
+  label = odds.label, below = odds.below, above = odds.above,
+  distribution = kessel.tables.distribution(tid, odds.column),
+}
+"#;
+
+/// Where a stack can go.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reach {
+    /// Units moving (those of the selection that may move now).
+    pub movers: Vec<String>,
+    /// Units of the selection that may not move, with the reason.
+    pub refused: Vec<(String, Reason)>,
+    /// Reachable hexes and their cost in MP (`None` = unknown).
+    pub costs: BTreeMap<Hex, Option<f64>>,
+    /// The exact action for each destination, when the rules enumerated it.
+    pub actions: BTreeMap<Hex, Action>,
+    /// True when the ruleset's movement module answered (costs by its rules).
+    pub by_rules: bool,
+}
+
+/// The odds of a declared attack.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OddsView {
+    /// Attack strength after modifiers.
+    pub attack: i64,
+    /// Defence strength after modifiers.
+    pub defence: i64,
+    /// Results table used.
+    pub table: String,
+    /// Odds column label (`3-1`).
+    pub label: String,
+    /// Off the table's low or high end.
+    pub edge: Option<String>,
+    /// Every modifier applied, each with its rule.
+    pub modifiers: Vec<Reason>,
+    /// Chance of each result, in table order.
+    pub distribution: Vec<(String, f64)>,
+    /// A plain-text report, when the breakdown came from `Engine::odds_report`.
+    pub report: Option<String>,
+}
+
+fn reason_of(v: &Value) -> Reason {
+    Reason {
+        rule: v.get("rule").and_then(Value::as_str).map(str::to_string),
+        message: v
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("not allowed")
+            .to_string(),
+    }
+}
+
+/// A Lua list: an array, or `{}` which may come back as an empty object.
+fn list(v: Option<&Value>) -> Vec<Value> {
+    match v {
+        Some(Value::Array(a)) => a.clone(),
+        _ => Vec::new(),
+    }
+}
+
+fn hex_costs(engine: &Engine, v: Option<&Value>) -> BTreeMap<Hex, Option<f64>> {
+    let map = engine.state().map.clone();
+    list(v)
+        .iter()
+        .filter_map(|e| {
+            let hex = map.parse(e.get("hex")?.as_str()?)?;
+            Some((hex, e.get("cost").and_then(Value::as_f64)))
+        })
+        .collect()
+}
+
+/// The unit ids an action moves or commits (`units` or `unit`).
+pub fn action_units(a: &Action) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(Value::Array(ids)) = a.params.get("units") {
+        out.extend(ids.iter().filter_map(|v| v.as_str().map(str::to_string)));
+    }
+    if let Some(Value::String(id)) = a.params.get("unit") {
+        if !out.contains(id) {
+            out.push(id.clone());
+        }
+    }
+    out
+}
+
+/// The hexes an action names, in order: `hex`, `target`, `targets`, then `path`.
+pub fn action_hexes(engine: &Engine, a: &Action) -> Vec<Hex> {
+    let map = engine.state().map.clone();
+    let mut out = Vec::new();
+    let mut push = |v: &Value| {
+        if let Some(h) = v.as_str().and_then(|s| map.parse(s)) {
+            out.push(h);
+        }
+    };
+    for key in ["hex", "target", "targets", "path"] {
+        match a.params.get(key) {
+            Some(Value::Array(list)) => list.iter().for_each(&mut push),
+            Some(v) => push(v),
+            None => {}
+        }
+    }
+    out
+}
+
+/// The destination of a move action (the last hex of its path).
+pub fn move_destination(engine: &Engine, a: &Action) -> Option<Hex> {
+    let path = a.params.get("path")?.as_array()?;
+    let last = path.last()?.as_str()?;
+    engine.state().map.parse(last)
+}
+
+/// A `move` of `units` to `dest` as the rules spell it: both `units` and `unit` are given, since
+/// rulesets move stacks (`units`) or single counters (`unit`) and read only their own key.
+pub fn move_action(engine: &Engine, units: &[String], dest: Hex) -> Action {
+    let label = engine.state().map.label(dest);
+    let mut a = Action::new("move")
+        .with("units", json!(units))
+        .with("path", json!([label]));
+    if let Some(first) = units.first() {
+        a = a.with("unit", first.as_str());
+    }
+    a
+}
+
+/// An `attack` by `units` on `targets`, spelt like the rules' own enumerated attacks when there
+/// are any (`targets` list or single `target`), else with both spellings.
+pub fn attack_action(
+    engine: &Engine,
+    units: &[String],
+    targets: &[Hex],
+    samples: &[Action],
+) -> Action {
+    let map = engine.state().map.clone();
+    let labels: Vec<String> = targets.iter().map(|h| map.label(*h)).collect();
+    let sample = samples.iter().find(|a| a.kind == "attack");
+    let uses_list = sample.is_none_or(|a| a.params.contains_key("targets"));
+    let uses_single = sample.is_none_or(|a| a.params.contains_key("target"));
+    let mut a = Action::new("attack").with("units", json!(units));
+    if uses_list {
+        a = a.with("targets", json!(labels));
+    }
+    if uses_single {
+        if let Some(first) = labels.first() {
+            a = a.with("target", first.as_str());
+        }
+    }
+    a
+}
+
+/// Where `units` (standing together) can go now, by the ruleset's movement module when it has
+/// one, else by its enumerated `move` actions.
+pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
+    let args = json!({ "module": MOVEMENT_MODULE, "units": units });
+    let out = engine
+        .query_lua("editor/movement-query.lua", FIELD_CHUNK, &args)
+        .map_err(|e| e.message)?;
+    let origin = units
+        .first()
+        .and_then(|id| engine.state().unit(id).and_then(Unit::hex));
+    if out.get("supported").and_then(Value::as_bool) == Some(true) {
+        let mut costs = hex_costs(engine, out.get("reachable"));
+        if let Some(o) = origin {
+            costs.remove(&o);
+        }
+        return Ok(Reach {
+            movers: list(out.get("movers"))
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            refused: list(out.get("refused"))
+                .iter()
+                .map(|r| {
+                    let id = r.get("unit").and_then(Value::as_str).unwrap_or("?");
+                    (id.to_string(), reason_of(r))
+                })
+                .collect(),
+            costs,
+            actions: BTreeMap::new(),
+            by_rules: true,
+        });
+    }
+    // no movement module: the rules' own list of moves for these units
+    let legal = engine
+        .legal_actions_where(None, |k| k == "move")
+        .map_err(|e| e.message)?;
+    let mut r = Reach::default();
+    for a in legal {
+        let movers = action_units(&a);
+        if movers.is_empty() || !movers.iter().all(|m| units.contains(m)) {
+            continue;
+        }
+        let Some(dest) = move_destination(engine, &a) else {
+            continue;
+        };
+        if Some(dest) == origin {
+            continue;
+        }
+        for m in movers {
+            if !r.movers.contains(&m) {
+                r.movers.push(m);
+            }
+        }
+        r.costs.insert(dest, None);
+        r.actions.entry(dest).or_insert(a);
+    }
+    // costs from the declared terrain chart, when the ruleset declared one
+    if let Some(first) = r.movers.first() {
+        let args = json!({ "unit": first });
+        if let Ok(out) = engine.query_lua("editor/plain-field.lua", PLAIN_FIELD_CHUNK, &args) {
+            let plain = hex_costs(engine, out.get("reachable"));
+            for (h, c) in r.costs.iter_mut() {
+                *c = plain.get(h).copied().flatten();
+            }
+        }
+    }
+    Ok(r)
+}
+
+/// The odds of `units` attacking `targets`, with every modifier and the chance of each result.
+pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsView, String> {
+    let map = engine.state().map.clone();
+    let ruleset = engine.ruleset();
+    let first_table = ruleset.tables.keys().next().cloned().unwrap_or_default();
+    let labels: Vec<String> = targets.iter().map(|h| map.label(*h)).collect();
+    let args = json!({
+        "module": COMBAT_MODULE, "units": units, "targets": labels, "table": first_table,
+    });
+    let out = engine
+        .query_lua("editor/odds-query.lua", ODDS_CHUNK, &args)
+        .map_err(|e| e.message)?;
+    if out.get("supported").and_then(Value::as_bool) == Some(true) {
+        let mut modifiers: Vec<Reason> = list(out.get("attack_modifiers"))
+            .iter()
+            .map(reason_of)
+            .collect();
+        modifiers.extend(list(out.get("defence_modifiers")).iter().map(reason_of));
+        let edge = if out.get("below").and_then(Value::as_bool) == Some(true) {
+            Some("below the table: resolved on its first column".to_string())
+        } else if out.get("above").and_then(Value::as_bool) == Some(true) {
+            Some("above the table: resolved on its last column".to_string())
+        } else {
+            None
+        };
+        return Ok(OddsView {
+            attack: out.get("attack").and_then(Value::as_i64).unwrap_or(0),
+            defence: out.get("defence").and_then(Value::as_i64).unwrap_or(0),
+            table: out
+                .get("table")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            label: out
+                .get("label")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_string(),
+            edge,
+            modifiers,
+            distribution: list(out.get("distribution"))
+                .iter()
+                .map(|e| {
+                    (
+                        e.get("result")
+                            .and_then(Value::as_str)
+                            .unwrap_or("?")
+                            .to_string(),
+                        e.get("p").and_then(Value::as_f64).unwrap_or(0.0),
+                    )
+                })
+                .collect(),
+            report: None,
+        });
+    }
+    // no combat module: printed strengths summed, through the ruleset's odds hook
+    if first_table.is_empty() {
+        return Err("the ruleset declares no results table".into());
+    }
+    let state = engine.state();
+    let attack: i32 = units
+        .iter()
+        .filter_map(|id| state.unit(id)?.face())
+        .map(|f| f.attack)
+        .sum();
+    let defence: i32 = targets
+        .iter()
+        .flat_map(|h| state.units_at(*h))
+        .filter_map(Unit::face)
+        .map(|f| f.defence)
+        .sum();
+    let report = engine
+        .odds_report(&first_table, attack, defence, 0, &[])
+        .map_err(|e| e.message)?;
+    let table = &ruleset.tables[&first_table];
+    let o = table.odds(attack, defence, 0);
+    Ok(OddsView {
+        attack: attack.into(),
+        defence: defence.into(),
+        label: table.columns[o.column].label(&table.kind),
+        table: first_table,
+        edge: None,
+        modifiers: Vec::new(),
+        distribution: table.distribution(o.column),
+        report: Some(report),
+    })
+}
+
+/// One line per action for buttons and the log: the kind, then its parameters
+/// (`retreat · units 3pz · path 0912-0913`).
+pub fn describe_action(a: &Action) -> String {
+    let mut parts = vec![a.kind.replace('_', " ")];
+    for (k, v) in &a.params {
+        let text = match v {
+            Value::Array(items) => items
+                .iter()
+                .map(|i| match i {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(if k == "path" { "-" } else { ", " }),
+            Value::String(s) => s.clone(),
+            Value::Bool(true) => String::new(),
+            other => other.to_string(),
+        };
+        // `unit` repeats the first of `units` in actions the editor built
+        if k == "unit" && a.params.contains_key("units") {
+            continue;
+        }
+        if text.is_empty() {
+            parts.push(k.replace('_', " "));
+        } else {
+            parts.push(format!("{} {text}", k.replace('_', " ")));
+        }
+    }
+    parts.join(" · ")
+}

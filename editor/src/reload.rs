@@ -1,0 +1,261 @@
+//! Hot reload: watch the ruleset and the scenario's folders, and tell the app what changed.
+//!
+//! notify-debouncer-full (50 ms) runs on its own thread and sends each batch of paths over a
+//! channel, waking the UI with `request_repaint`; the app drains the channel at the start of a
+//! frame ([`Watcher::poll`]), so reloads happen between frames on the UI thread, where the
+//! engine lives (a Lua state is not `Send`).
+//!
+//! Pitfalls this module is built around (see `/work/shared/stack.md`, P12/P13): directories are
+//! watched, never files (editors save by rename, which replaces the inode); access events are
+//! dropped (the reload's own reads would otherwise trigger endless reloads); and a file counts as
+//! changed only when its content hash differs from the last one seen, so a save without changes
+//! or the editor's own writes ([`Watcher::note_written`]) reload nothing.
+
+use notify_debouncer_full::notify::RecursiveMode;
+use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The debounce delay: long enough that a save is one event, short enough to feel instant.
+pub const DEBOUNCE: Duration = Duration::from_millis(50);
+
+/// What changed, by what it means to the editor.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Lua files of the ruleset (the rules must be reloaded).
+    pub rules: Vec<PathBuf>,
+    /// Profile files (the profile list and the options may have changed).
+    pub profiles: Vec<PathBuf>,
+    /// The scenario or its map (the document must be reloaded).
+    pub scenario: Vec<PathBuf>,
+}
+
+impl Changes {
+    /// True if nothing relevant changed.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty() && self.profiles.is_empty() && self.scenario.is_empty()
+    }
+}
+
+/// Where the watched files are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Watched {
+    /// The ruleset folder (watched recursively).
+    pub ruleset_dir: Option<PathBuf>,
+    /// Scenario and map files (their folders are watched).
+    pub scenario_files: Vec<PathBuf>,
+}
+
+type Waker = Arc<Mutex<Option<egui::Context>>>;
+
+/// A running watcher.
+pub struct Watcher {
+    _debouncer: Debouncer<notify_debouncer_full::notify::RecommendedWatcher, RecommendedCache>,
+    rx: Receiver<Vec<PathBuf>>,
+    waker: Waker,
+    watched: Watched,
+    hashes: BTreeMap<PathBuf, Option<u64>>,
+    errors: Receiver<String>,
+}
+
+fn content_hash(path: &Path) -> Option<u64> {
+    let bytes = std::fs::read(path).ok()?;
+    let mut h = DefaultHasher::new();
+    bytes.hash(&mut h);
+    Some(h.finish())
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// Files under `dir` (recursively) with one of the extensions the editor reacts to.
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if matches!(
+            p.extension().and_then(|x| x.to_str()),
+            Some("lua") | Some("toml")
+        ) {
+            out.push(p);
+        }
+    }
+}
+
+impl Watcher {
+    /// Starts watching. The ruleset folder is watched recursively; the folders of the scenario
+    /// files non-recursively, unless the ruleset watch covers them already.
+    pub fn start(watched: Watched) -> anyhow::Result<Watcher> {
+        let watched = Watched {
+            ruleset_dir: watched.ruleset_dir.as_deref().map(canonical),
+            scenario_files: watched.scenario_files.iter().map(|p| canonical(p)).collect(),
+        };
+        let (tx, rx) = channel();
+        let (etx, errors) = channel();
+        let waker: Waker = Arc::new(Mutex::new(None));
+        let wake = waker.clone();
+        let mut debouncer = new_debouncer(DEBOUNCE, None, move |res: DebounceEventResult| {
+            match res {
+                Ok(events) => {
+                    let paths: Vec<PathBuf> = events
+                        .iter()
+                        // the reload's own reads come back as access events (P12)
+                        .filter(|e| !e.kind.is_access())
+                        .flat_map(|e| e.paths.iter().cloned())
+                        .collect();
+                    if paths.is_empty() || tx.send(paths).is_err() {
+                        return;
+                    }
+                }
+                Err(errs) => {
+                    for e in errs {
+                        let _ = etx.send(e.to_string());
+                    }
+                }
+            }
+            if let Ok(ctx) = wake.lock() {
+                if let Some(ctx) = ctx.as_ref() {
+                    ctx.request_repaint();
+                }
+            }
+        })?;
+        let mut dirs: Vec<(PathBuf, RecursiveMode)> = Vec::new();
+        // a scenario naming a missing ruleset still gets its own files watched
+        if let Some(r) = watched.ruleset_dir.as_ref().filter(|r| r.is_dir()) {
+            dirs.push((r.clone(), RecursiveMode::Recursive));
+        }
+        for f in &watched.scenario_files {
+            let Some(parent) = f.parent() else { continue };
+            let covered = dirs.iter().any(|(d, mode)| {
+                parent == d || (*mode == RecursiveMode::Recursive && parent.starts_with(d))
+            });
+            if !covered {
+                dirs.push((parent.to_path_buf(), RecursiveMode::NonRecursive));
+            }
+        }
+        for (d, mode) in &dirs {
+            debouncer.watch(d, *mode)?;
+        }
+        // the content as it is now, so the first save of an unchanged file reloads nothing
+        let mut files = Vec::new();
+        if let Some(r) = &watched.ruleset_dir {
+            files_under(r, &mut files);
+        }
+        files.extend(watched.scenario_files.iter().cloned());
+        let hashes = files
+            .into_iter()
+            .map(|f| {
+                let h = content_hash(&f);
+                (f, h)
+            })
+            .collect();
+        Ok(Watcher {
+            _debouncer: debouncer,
+            rx,
+            waker,
+            watched,
+            hashes,
+            errors,
+        })
+    }
+
+    /// What is watched (paths made absolute).
+    pub fn watched(&self) -> &Watched {
+        &self.watched
+    }
+
+    /// Lets the watcher thread wake the UI when something changes.
+    pub fn set_waker(&self, ctx: &egui::Context) {
+        if let Ok(mut w) = self.waker.lock() {
+            if w.is_none() {
+                *w = Some(ctx.clone());
+            }
+        }
+    }
+
+    /// Records a file the editor wrote itself, so its event reloads nothing.
+    pub fn note_written(&mut self, path: &Path) {
+        let p = canonical(path);
+        let h = content_hash(&p);
+        self.hashes.insert(p, h);
+    }
+
+    /// Errors the watcher reported since the last call.
+    pub fn take_errors(&self) -> Vec<String> {
+        self.errors.try_iter().collect()
+    }
+
+    /// Drains the events that arrived and sorts the files whose content really changed.
+    pub fn poll(&mut self) -> Changes {
+        let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+        for batch in self.rx.try_iter() {
+            seen.extend(batch);
+        }
+        let mut out = Changes::default();
+        for p in seen {
+            let p = canonical(&p);
+            let hidden = p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_none_or(|n| n.starts_with('.') || n.ends_with('~'));
+            if hidden {
+                // editors' and our own temporary files: the rename that follows is the event
+                continue;
+            }
+            let ext = p.extension().and_then(|x| x.to_str()).unwrap_or("");
+            let is_scenario = self.watched.scenario_files.contains(&p);
+            let in_ruleset = self
+                .watched
+                .ruleset_dir
+                .as_deref()
+                .is_some_and(|r| p.starts_with(r));
+            let kind = if is_scenario {
+                Kind::Scenario
+            } else if in_ruleset && ext == "lua" {
+                Kind::Rules
+            } else if in_ruleset && ext == "toml" && p.parent().is_some_and(|d| d.ends_with("profiles")) {
+                Kind::Profiles
+            } else {
+                continue;
+            };
+            let h = content_hash(&p);
+            if self.hashes.get(&p) == Some(&h) {
+                continue;
+            }
+            self.hashes.insert(p.clone(), h);
+            match kind {
+                Kind::Scenario => out.scenario.push(p),
+                Kind::Rules => out.rules.push(p),
+                Kind::Profiles => out.profiles.push(p),
+            }
+        }
+        out
+    }
+}
+
+enum Kind {
+    Scenario,
+    Rules,
+    Profiles,
+}
+
+/// `HH:MM:SS` of the wall clock, in UTC: the standard library knows no time zones, and the
+/// time only has to tell one reload from the next.
+pub fn clock_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let s = secs % 86_400;
+    format!("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+}

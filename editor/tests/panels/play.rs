@@ -1,0 +1,135 @@
+//! Play-test mode on the toy ruleset: select a stack and see where it can go, hover for why
+//! not, move, declare an attack and roll it, undo, save and load.
+
+use super::toy::{click_hex, harness, hex, hover_hex, toy_copy, unit_hex};
+use egui_kittest::kittest::Queryable;
+use kessel_editor::panels::Mode;
+use kessel_editor::play::Interaction;
+
+#[test]
+fn selecting_a_stack_shades_its_reachable_hexes_and_a_click_moves_it() {
+    let dir = toy_copy("play-move");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    assert_eq!(h.state().palette.mode, Mode::Play);
+    h.get_by_label("Turn 1 of 3 · Red movement (red) [T1]");
+
+    // the tank: 6 MP, half an MP a hex along the road, +2 across the river (T3)
+    click_hex(&mut h, "0103");
+    let (costs, by_rules) = {
+        let app = h.state();
+        let s = app.session.as_ref().expect("the game started");
+        assert_eq!(s.picked, vec!["r2".to_string()]);
+        let reach = s.reach.as_ref().expect("reach worked out").as_ref().expect("no error");
+        (reach.costs.clone(), reach.by_rules)
+    };
+    // the toy has no movement module: moves come from its enumerator, costs from its chart
+    assert!(!by_rules);
+    assert_eq!(costs.get(&hex(&h, "0303")), Some(&Some(1.0)));
+    assert_eq!(costs.get(&hex(&h, "0503")), Some(&Some(4.0)));
+    assert!(!costs.contains_key(&hex(&h, "0603")), "enemy hex");
+    h.get_by_label(&format!(
+        "{} hexes reachable (from the rules' list of moves; costs from the terrain chart)",
+        costs.len()
+    ));
+    // the map draws the same set
+    let overlay = h.state().session.as_ref().expect("game").overlay(None);
+    assert_eq!(overlay.reachable, costs);
+
+    // past the enemy's zone of control: the rules say why, with their case
+    hover_hex(&mut h, "0703");
+    let why = h.state().status.hover_note.clone().expect("an explanation");
+    assert!(why.starts_with("0703: cannot reach 0703"), "{why}");
+    assert!(why.contains("[T2]"), "{why}");
+    hover_hex(&mut h, "0303");
+    assert_eq!(
+        h.state().status.hover_note.as_deref(),
+        Some("0303: 1 MP — click to move")
+    );
+
+    click_hex(&mut h, "0503");
+    assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0503"));
+    h.get_by_label("Event log (1 actions)");
+    h.get_by_label("1. move · path 0503 · unit r2");
+    // the selection followed the stack; having moved, it can't move again
+    let app = h.state();
+    let s = app.session.as_ref().expect("game");
+    assert_eq!(s.selected, Some(hex(&h, "0503")));
+}
+
+#[test]
+fn an_attack_shows_its_odds_and_rolls_then_undo_and_save_round_trip() {
+    let dir = toy_copy("play-attack");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    click_hex(&mut h, "0103");
+    click_hex(&mut h, "0503");
+    assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0503"));
+
+    // a refused move names its rule: r2 (still selected) has moved already
+    click_hex(&mut h, "0403");
+    let refusal = h.state().session.as_ref().expect("game").refusal.clone();
+    let refusal = refusal.expect("refused");
+    assert!(
+        refusal.reasons.iter().any(|r| r.rule.as_deref() == Some("T1")),
+        "{refusal:?}"
+    );
+    h.get_by_label("Refused: move · path 0403 · units r2");
+
+    h.get_by_label("End phase").click();
+    h.run();
+    h.get_by_label("Turn 1 of 3 · Red combat (red) [T1]");
+    assert_eq!(
+        h.state().session.as_ref().expect("game").interaction,
+        Interaction::Attack
+    );
+    click_hex(&mut h, "0503");
+    click_hex(&mut h, "0603");
+    {
+        let app = h.state();
+        let s = app.session.as_ref().expect("game");
+        let odds = s.odds.as_ref().expect("odds").as_ref().expect("no error");
+        assert_eq!((odds.attack, odds.defence), (4, 3));
+        assert_eq!(odds.label, "1-1");
+        let total: f64 = odds.distribution.iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{:?}", odds.distribution);
+    }
+    h.get_by_label("Attack 4 vs defence 3: odds 1-1 on crt");
+    let before = h.state().session.as_ref().expect("game").engine.log().len();
+    h.get_by_label("Roll").click();
+    h.run();
+    let app = h.state();
+    let s = app.session.as_ref().expect("game");
+    let log = s.engine.log();
+    assert_eq!(log.len(), before + 1);
+    assert_eq!(log[before].action.kind, "attack");
+    // the roll's note, with its rule, is in the event log
+    h.get_by_label_contains("4 vs 3 at 1-1, roll");
+
+    // save, undo twice, load: the game comes back
+    let save = dir.join("game.save.json");
+    h.state_mut()
+        .session
+        .as_mut()
+        .expect("game")
+        .save_path = save.display().to_string();
+    h.run();
+    h.get_by_label("Save game").click();
+    h.run();
+    assert!(save.is_file());
+    let hash = h.state().session.as_ref().expect("game").engine.state().hash();
+    h.get_by_label("Undo action").click();
+    h.run();
+    h.get_by_label("Undo action").click();
+    h.run();
+    assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0503"));
+    h.get_by_label("Load game").click();
+    h.run();
+    let app = h.state();
+    let s = app.session.as_ref().expect("game");
+    assert_eq!(s.engine.state().hash(), hash);
+    assert_eq!(s.engine.log().len(), before + 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

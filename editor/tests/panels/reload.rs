@@ -1,0 +1,104 @@
+//! Hot reload on a copy of the toy ruleset: a broken script shows its file and line in the error
+//! panel while the last good rules stay live, a fixed one clears it, and the game in progress
+//! survives both; a map change reloads the document.
+
+use super::toy::{harness, toy_copy, unit_hex};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use kessel_core::action::Action;
+use kessel_editor::play::PlayCommand;
+use kessel_editor::EditorApp;
+use std::time::{Duration, Instant};
+
+/// Runs frames until `done` holds (the watcher thread wakes the UI), or fails after 10 s.
+fn wait_for(h: &mut Harness<'_, EditorApp>, what: &str, done: impl Fn(&EditorApp) -> bool) {
+    let start = Instant::now();
+    while !done(h.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    h.run();
+}
+
+#[test]
+fn a_broken_script_shows_file_and_line_until_fixed_and_the_game_survives() {
+    let dir = toy_copy("reload");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let mv = Action::new("move")
+        .with("unit", "r1")
+        .with("path", serde_json::json!(["0303"]));
+    h.state_mut().apply_play(vec![PlayCommand::Act(mv)]);
+    h.run();
+    assert_eq!(unit_hex(&h, "r1").as_deref(), Some("0303"));
+    let hash = h.state().session.as_ref().expect("game").engine.state().hash();
+
+    let play = dir.join("rules/play.lua");
+    let good = std::fs::read_to_string(&play).expect("read");
+    std::fs::write(&play, format!("{good}\nkessel.action{{ kind = \n")).expect("write");
+    wait_for(&mut h, "the reload error", |app| app.problems.rules.is_some());
+    let problem = h.state().problems.rules.clone().expect("problem");
+    let location = problem.location.clone().expect("file:line");
+    assert!(location.contains("play.lua:"), "{location}");
+    let line: usize = location
+        .rsplit(':')
+        .next()
+        .and_then(|l| l.parse().ok())
+        .expect("a line number");
+    assert!(line > good.lines().count(), "{location}");
+    h.get_by_label(&location);
+    h.get_by_label("Error: The rules failed to reload — the last good rules stay live");
+    assert!(h
+        .state()
+        .status
+        .reload_note
+        .as_deref()
+        .is_some_and(|n| n.starts_with("rules reload failed")));
+    // the game goes on under the last good rules
+    assert_eq!(unit_hex(&h, "r1").as_deref(), Some("0303"));
+    let s = h.state().session.as_ref().expect("game");
+    assert_eq!(s.engine.state().hash(), hash);
+    assert!(s.engine.legal_actions(None).expect("old rules live").len() > 1);
+
+    // fixed, with a change that shows: the panel clears, the new rules are live
+    let changed = good.replace("already moved this phase", "has moved already (reloaded)");
+    assert_ne!(changed, good);
+    std::fs::write(&play, &changed).expect("write");
+    wait_for(&mut h, "the fixed reload", |app| app.problems.rules.is_none());
+    assert!(h.query_by_label(&location).is_none());
+    let note = h.state().status.reload_note.clone().expect("note");
+    assert!(note.starts_with("rules reloaded "), "{note}");
+    assert!(note.ends_with("rules/play.lua)"), "{note}");
+    h.get_by_label(&note);
+    assert_eq!(unit_hex(&h, "r1").as_deref(), Some("0303"));
+    let s = h.state().session.as_ref().expect("game");
+    assert_eq!(s.engine.state().hash(), hash);
+    assert_eq!(s.engine.log().len(), 1);
+    let again = Action::new("move")
+        .with("unit", "r1")
+        .with("path", serde_json::json!(["0403"]));
+    let refused = s.engine.validate(&again).expect("runs").expect_err("moved");
+    assert!(
+        refused.reasons[0].message.contains("(reloaded)"),
+        "{refused:?}"
+    );
+
+    // a map change reloads the document; the game in progress keeps its set-up
+    let map = dir.join("map.toml");
+    let text = std::fs::read_to_string(&map).expect("read");
+    std::fs::write(&map, text.replace("\".......\",  # row 05", "\"w......\",  # row 05"))
+        .expect("write");
+    let hex = h.state().doc.map.parse("0105").expect("label");
+    wait_for(&mut h, "the map reload", |app| {
+        app.doc.map.terrain_name(hex) == Some("woods")
+    });
+    let note = h.state().status.reload_note.clone().expect("note");
+    assert!(note.contains("the game in progress keeps its set-up"), "{note}");
+    assert_eq!(unit_hex(&h, "r1").as_deref(), Some("0303"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
