@@ -44,6 +44,7 @@ pub const DEFAULT_SCENARIO: &str = "scenarios/pgg/campaign.toml";
 pub const DEFAULT_SEED: u64 = 1;
 
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
@@ -62,6 +63,24 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `kessel check … | head` closes our stdout early; that is the reader's choice, not a crash, so
+/// end quietly instead of printing a panic.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 /// Resolves an optional scenario argument to the bundled campaign.

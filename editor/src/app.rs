@@ -5,9 +5,7 @@
 use crate::command::EditorCommand;
 use crate::document::{write_atomic, Document, SaveOutcome};
 use crate::map_view::{MapView, Overlay, Scene};
-use crate::panels::{
-    Inspector, LogPanel, Mode, Palette, PlayPanel, RulesPanel, StatusBar, Tool,
-};
+use crate::panels::{Inspector, LogPanel, Mode, Palette, PlayPanel, RulesPanel, StatusBar, Tool};
 use crate::play::{PlayCommand, PlaySession};
 use crate::reload::{clock_now, Changes, Watched, Watcher};
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText, Ui};
@@ -27,6 +25,7 @@ pub type ScreenshotOutcome = Arc<Mutex<Option<Result<PathBuf, String>>>>;
 
 struct ScreenshotJob {
     path: PathBuf,
+    delay: Option<std::time::Instant>,
     frames: u32,
     requested: bool,
     outcome: ScreenshotOutcome,
@@ -71,6 +70,39 @@ pub enum ProfileChoice {
     Named(String),
 }
 
+/// A scripted start: a mode, actions to take, a stack to select, an attack to declare, a hex to
+/// point at, a view to show. For screenshots of each mode without a person at the mouse.
+#[derive(Clone, Debug, Default)]
+pub struct Startup {
+    /// Mode to open in.
+    pub mode: Option<Mode>,
+    /// Actions (JSON objects with a `kind`) to take first, in order.
+    pub actions: Vec<String>,
+    /// Hex label whose stack to select (play-test).
+    pub select: Option<String>,
+    /// Hex labels of attacking stacks (play-test).
+    pub attackers: Vec<String>,
+    /// Hex label of the attack's target (play-test).
+    pub target: Option<String>,
+    /// Hex label to explain as if the pointer were on it.
+    pub hover: Option<String>,
+    /// Zoom (points per hex radius) centred on the selected or hovered hex.
+    pub zoom: Option<f32>,
+    /// Profiles to compare in the rules panel.
+    pub compare: Option<(String, String)>,
+    /// Seconds to wait before the screenshot (to catch a reload made meanwhile).
+    pub delay: Option<f32>,
+    /// A saved game to load first.
+    pub load: Option<PathBuf>,
+    /// Write the game here once the start is set up.
+    pub save: Option<PathBuf>,
+    /// Print the legal actions (JSON, one a line) once the start is set up.
+    pub print_legal: bool,
+    /// Let the ruleset's AI play (at most 3000 actions) until this step (by id) offers an
+    /// attack, to reach a combat without playing one by hand.
+    pub ai_until: Option<String>,
+}
+
 /// The editor: the document, the play-test game, and one struct per panel.
 pub struct EditorApp {
     /// The open document.
@@ -103,7 +135,10 @@ pub struct EditorApp {
     pub problems: Problems,
     /// The file watcher (none if it could not start).
     pub watcher: Option<Watcher>,
+    /// Successful rule reloads so far (tests and benchmarks wait on it).
+    pub rule_reloads: u64,
     hovered: Option<Hex>,
+    pinned_hover: Option<Hex>,
     start_attempted: bool,
     needs_refresh: bool,
     screenshot: Option<ScreenshotJob>,
@@ -145,7 +180,9 @@ impl EditorApp {
             seed: 1,
             problems: Problems::default(),
             watcher: None,
+            rule_reloads: 0,
             hovered: None,
+            pinned_hover: None,
             start_attempted: false,
             needs_refresh: false,
             screenshot: None,
@@ -168,10 +205,101 @@ impl EditorApp {
     pub fn take_screenshot(&mut self, path: PathBuf, outcome: ScreenshotOutcome) {
         self.screenshot = Some(ScreenshotJob {
             path,
+            delay: None,
             frames: 0,
             requested: false,
             outcome,
         });
+    }
+
+    /// Applies a scripted start (see [`Startup`]).
+    pub fn startup(&mut self, st: Startup) -> anyhow::Result<()> {
+        let parse = |label: &str| {
+            self.doc
+                .map
+                .parse(label)
+                .ok_or_else(|| anyhow::anyhow!("`{label}` is not a hex of this map"))
+        };
+        let select = st.select.as_deref().map(parse).transpose()?;
+        let hover = st.hover.as_deref().map(parse).transpose()?;
+        let target = st.target.as_deref().map(parse).transpose()?;
+        let attackers = st
+            .attackers
+            .iter()
+            .map(|l| parse(l))
+            .collect::<anyhow::Result<Vec<Hex>>>()?;
+        if let Some(mode) = st.mode {
+            self.set_mode(mode);
+        }
+        if let Some((a, b)) = st.compare {
+            self.rules_panel.comparing = true;
+            self.rules_panel.compare_a = a;
+            self.rules_panel.compare_b = b;
+        }
+        if let Some(delay) = st.delay {
+            if let Some(job) = &mut self.screenshot {
+                job.delay =
+                    Some(std::time::Instant::now() + std::time::Duration::from_secs_f32(delay));
+            }
+        }
+        let focus = select.or(hover).or(target);
+        if let (Some(z), Some(h)) = (st.zoom, focus) {
+            self.map_view.focus_on_next_frame(h, z);
+        }
+        let Some(s) = &mut self.session else {
+            return Ok(());
+        };
+        if let Some(p) = &st.load {
+            s.load(p).map_err(anyhow::Error::msg)?;
+        }
+        if let Some(step) = &st.ai_until {
+            ai_until(s, step)?;
+        }
+        for text in &st.actions {
+            let v: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| anyhow::anyhow!("action {text}: {e}"))?;
+            let mut obj = match v {
+                serde_json::Value::Object(o) => o,
+                _ => anyhow::bail!("action {text}: not a JSON object"),
+            };
+            let kind = match obj.remove("kind") {
+                Some(serde_json::Value::String(k)) => k,
+                _ => anyhow::bail!("action {text}: no \"kind\""),
+            };
+            let action = kessel_core::action::Action {
+                kind,
+                params: obj.into_iter().collect(),
+            };
+            s.act(&action);
+        }
+        if let Some(p) = &st.save {
+            s.save(p)?;
+        }
+        if st.print_legal {
+            for a in s
+                .engine
+                .legal_actions(None)
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+            {
+                println!("{}", serde_json::to_string(&a)?);
+            }
+        }
+        if let Some(h) = select {
+            s.select(h);
+        }
+        for h in attackers {
+            s.interaction = crate::play::Interaction::Attack;
+            s.toggle_attackers(h);
+        }
+        if let Some(h) = target {
+            s.toggle_target(h);
+        }
+        if let Some(h) = hover {
+            s.hovered = Some(h);
+            s.hover(h);
+            self.pinned_hover = Some(h);
+        }
+        Ok(())
     }
 
     /// Switches mode (starting the play-test game if the mode needs it).
@@ -212,6 +340,7 @@ impl EditorApp {
                 self.problems.rules = None;
             }
             Err(e) => {
+                let e = tidy_paths_in(&e);
                 self.session = None;
                 self.session_error = Some(e.clone());
                 self.problems.rules = Some(Problem {
@@ -253,7 +382,8 @@ impl EditorApp {
         self.status.hover_note = None;
         if self.palette.mode == Mode::Play {
             if let Some(s) = &mut self.session {
-                self.status.hover_note = s.hovered.and_then(|_| s.hovered_text().map(str::to_string));
+                self.status.hover_note =
+                    s.hovered.and_then(|_| s.hovered_text().map(str::to_string));
                 if let Some(m) = &s.message {
                     if self.status.message != *m {
                         self.status.info(m.clone());
@@ -282,9 +412,16 @@ impl EditorApp {
         if self.palette.mode != mode_before {
             self.ensure_session();
         }
-        egui::Panel::right("side")
+        let side_width = match self.palette.mode {
+            Mode::Edit => 300.0,
+            Mode::Play => 380.0,
+            Mode::Rules => 520.0,
+        };
+        // one panel id per mode, so each keeps the width the user gave it
+        egui::Panel::right(("side", self.palette.mode.label()))
             .resizable(true)
-            .default_size(if self.palette.mode == Mode::Edit { 300.0 } else { 380.0 })
+            .default_size(side_width)
+            .max_size(side_width * 1.8)
             .show(ui, |ui| self.side_ui(ui, &mut play));
         egui::CentralPanel::no_frame().show(ui, |ui| self.map_ui(ui, &mut cmds, &mut play));
 
@@ -348,12 +485,16 @@ impl EditorApp {
             primary_pans: playing || self.palette.tool == Tool::View,
         };
         let r = self.map_view.ui(ui, &scene);
-        self.hovered = r.hovered;
+        // a hex pinned by a scripted start stays explained until the pointer moves
+        if ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO) {
+            self.pinned_hover = None;
+        }
+        self.hovered = self.pinned_hover.or(r.hovered);
         if playing {
             if let Some(s) = session {
-                s.hovered = r.hovered;
+                s.hovered = self.hovered;
                 if self.palette.mode == Mode::Play {
-                    if let Some(h) = r.hovered {
+                    if let Some(h) = self.hovered {
                         s.hover(h);
                     }
                     if let Some(h) = r.clicked {
@@ -378,7 +519,10 @@ impl EditorApp {
     }
 
     fn errors_ui(&mut self, ui: &mut Ui) {
-        for p in [&self.problems.rules, &self.problems.scenario].into_iter().flatten() {
+        for p in [&self.problems.rules, &self.problems.scenario]
+            .into_iter()
+            .flatten()
+        {
             ui.label(
                 RichText::new(format!("Error: {}", p.title))
                     .strong()
@@ -396,12 +540,7 @@ impl EditorApp {
         );
     }
 
-    fn shortcuts(
-        &mut self,
-        ui: &Ui,
-        cmds: &mut Vec<EditorCommand>,
-        play: &mut Vec<PlayCommand>,
-    ) {
+    fn shortcuts(&mut self, ui: &Ui, cmds: &mut Vec<EditorCommand>, play: &mut Vec<PlayCommand>) {
         let playing = self.palette.mode == Mode::Play && self.session.is_some();
         let shortcut = |m: Modifiers, k: Key| KeyboardShortcut::new(m, k);
         ui.ctx().input_mut(|i| {
@@ -548,7 +687,8 @@ impl EditorApp {
                 }
                 PlayCommand::LoadGame(p) => {
                     if let Err(e) = s.load(&p) {
-                        self.status.error(format!("cannot load {}: {e}", p.display()));
+                        self.status
+                            .error(format!("cannot load {}: {e}", p.display()));
                     }
                 }
                 PlayCommand::ApplyProfile(p) => {
@@ -583,7 +723,8 @@ impl EditorApp {
                             }
                             self.rules_panel.refresh(s.engine.ruleset_dir());
                             self.rules_panel.new_name.clear();
-                            self.status.info(format!("profile saved to {}", display_path(&path)));
+                            self.status
+                                .info(format!("profile saved to {}", display_path(&path)));
                         }
                         Err(e) => self.status.error(format!("cannot save the profile: {e:#}")),
                     }
@@ -644,20 +785,31 @@ impl EditorApp {
         match s.engine.reload_rules() {
             Ok(()) => {
                 s.refresh();
+                self.rule_reloads += 1;
                 self.problems.rules = None;
+                self.status.reload_failed = false;
                 self.status.reload_note = Some(format!("rules reloaded {} ({what})", clock_now()));
             }
             Err(e) => {
                 let location = match (&e.file, e.line) {
-                    (Some(f), Some(l)) => Some(format!("{f}:{l}")),
-                    (Some(f), None) => Some(f.clone()),
+                    (Some(f), Some(l)) => Some(format!("{}:{l}", tidy_path(f))),
+                    (Some(f), None) => Some(tidy_path(f)),
                     _ => None,
                 };
+                let mut message = tidy_paths_in(&e.message);
+                // the location has a line of its own: don't repeat it before the message
+                if let Some(rest) = location
+                    .as_deref()
+                    .and_then(|l| message.strip_prefix(&format!("{l}: ")))
+                {
+                    message = rest.to_string();
+                }
                 self.problems.rules = Some(Problem {
                     title: "The rules failed to reload — the last good rules stay live".into(),
                     location,
-                    message: e.message,
+                    message,
                 });
+                self.status.reload_failed = true;
                 self.status.reload_note =
                     Some(format!("rules reload failed {} ({what})", clock_now()));
             }
@@ -684,10 +836,13 @@ impl EditorApp {
                     self.selected = None;
                 }
                 self.problems.scenario = None;
+                self.status.reload_failed = false;
                 let mut note = format!("scenario reloaded {} ({what})", clock_now());
                 let in_progress = self.session.as_ref().is_some_and(PlaySession::in_progress);
                 if in_progress {
-                    note.push_str("; the game in progress keeps its set-up (New game uses the new one)");
+                    note.push_str(
+                        "; the game in progress keeps its set-up (New game uses the new one)",
+                    );
                 } else if self.session.is_some() || self.session_error.is_some() {
                     self.start_session();
                 }
@@ -695,8 +850,10 @@ impl EditorApp {
             }
             Err(e) => {
                 let message = format!("{e:#}");
+                self.status.reload_failed = true;
                 self.problems.scenario = Some(Problem {
-                    title: "The scenario failed to reload — the editor keeps the last good one".into(),
+                    title: "The scenario failed to reload — the editor keeps the last good one"
+                        .into(),
                     location: location_of(&message),
                     message,
                 });
@@ -715,6 +872,10 @@ impl EditorApp {
         if done {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             return;
+        }
+        let waiting = job.delay.is_some_and(|t| std::time::Instant::now() < t);
+        if waiting {
+            job.frames = 0;
         }
         if !job.requested && job.frames >= SCREENSHOT_AFTER_FRAMES {
             job.requested = true;
@@ -750,6 +911,41 @@ impl eframe::App for EditorApp {
     }
 }
 
+/// Plays the ruleset's AI until the step `step_id` offers an attack.
+fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
+    for _ in 0..3000 {
+        let legal = s
+            .engine
+            .legal_actions(None)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let here = {
+            let w = s.engine.world().borrow();
+            w.ruleset
+                .step(w.state.phase)
+                .is_some_and(|st| st.id == step_id)
+        };
+        if here && legal.iter().any(|a| a.kind == "attack") {
+            s.refresh();
+            return Ok(());
+        }
+        let pick = s
+            .engine
+            .ai_choose(&legal)
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            // no AI opinion: the first listed action, as deterministic as the list
+            .unwrap_or(0);
+        anyhow::ensure!(!legal.is_empty(), "the rules list no action");
+        let outcome = s
+            .engine
+            .act(&legal[pick])
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        if let Err(r) = outcome {
+            anyhow::bail!("the AI's choice was refused: {r}");
+        }
+    }
+    anyhow::bail!("no attack offered in step `{step_id}` within 3000 actions")
+}
+
 /// Paths as the status bar shows them: relative to the working directory, comma-separated.
 fn paths_text(paths: &[PathBuf]) -> String {
     paths
@@ -757,6 +953,37 @@ fn paths_text(paths: &[PathBuf]) -> String {
         .map(|p| display_path(p))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `scenarios/pgg/../../scripts/pgg/x.lua` → `scripts/pgg/x.lua`: a path as people write it.
+/// Lexical only (no file system), which is right for display.
+fn tidy_path(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "." if !out.is_empty() => {}
+            ".." if out.last().is_some_and(|l| *l != ".." && !l.is_empty()) => {
+                out.pop();
+            }
+            _ => out.push(part),
+        }
+    }
+    out.join("/")
+}
+
+/// [`tidy_path`] applied to every word of a message that walks up with `/../`.
+fn tidy_paths_in(message: &str) -> String {
+    message
+        .split(' ')
+        .map(|w| {
+            if w.contains("/../") {
+                tidy_path(w)
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The first `file.ext:line` a message names, if any.
@@ -777,7 +1004,8 @@ fn save_profile(s: &PlaySession, name: &str, description: &str) -> anyhow::Resul
     let path = crate::panels::rules::check_profile_name(&dir, name).map_err(anyhow::Error::msg)?;
     let options = s.engine.options();
     let text = crate::panels::rules::profile_toml(name, description, &options);
-    let parsed = Profile::parse(&path, &text, &options.decls).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let parsed =
+        Profile::parse(&path, &text, &options.decls).map_err(|e| anyhow::anyhow!("{e}"))?;
     let back = kessel_core::options::Options::with_profile(options.decls.clone(), &parsed);
     anyhow::ensure!(
         back.values == options.values,
@@ -802,6 +1030,19 @@ mod tests {
             Some("scenario.toml:3")
         );
         assert_eq!(location_of("no place here"), None);
+    }
+
+    #[test]
+    fn paths_are_tidied_for_display() {
+        assert_eq!(
+            tidy_path("scenarios/pgg/../../scripts/pgg/rules/zoc.lua"),
+            "scripts/pgg/rules/zoc.lua"
+        );
+        assert_eq!(tidy_path("../x/./y.lua"), "../x/y.lua");
+        assert_eq!(
+            tidy_paths_in("a/b/../c.lua:3: unexpected symbol"),
+            "a/c.lua:3: unexpected symbol"
+        );
     }
 
     #[test]

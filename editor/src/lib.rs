@@ -35,7 +35,7 @@ pub mod panels;
 pub mod play;
 pub mod reload;
 
-pub use app::EditorApp;
+pub use app::{EditorApp, Startup};
 pub use document::Document;
 
 use anyhow::{anyhow, bail};
@@ -53,6 +53,12 @@ pub struct EditorOptions {
 
 /// Opens the editor window (blocking until it closes).
 pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
+    run_with(opts, Startup::default())
+}
+
+/// Opens the editor window after setting it up as `startup` says (the example binary uses it to
+/// take screenshots of each mode).
+pub fn run_with(opts: EditorOptions, startup: Startup) -> anyhow::Result<()> {
     // read the file first, so a broken scenario is reported even where no window can open
     let doc = Document::open(&opts.scenario)?;
     ensure_display()?;
@@ -62,6 +68,7 @@ pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     if let Some(path) = &opts.screenshot {
         app.take_screenshot(path.clone(), outcome.clone());
     }
+    app.startup(startup)?;
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(title)

@@ -166,6 +166,9 @@ pub struct MapView {
     /// Draw counters.
     pub show_units: bool,
     needs_fit: bool,
+    /// The view is as the last fit left it (no pan or zoom since): a resized canvas refits.
+    fitted: bool,
+    focus: Option<(Hex, f32)>,
     canvas: Rect,
 }
 
@@ -178,6 +181,8 @@ impl Default for MapView {
             show_areas: true,
             show_units: true,
             needs_fit: true,
+            fitted: false,
+            focus: None,
             canvas: Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0)),
         }
     }
@@ -193,6 +198,11 @@ impl MapView {
     /// Fits the whole map on the next frame.
     pub fn fit_on_next_frame(&mut self) {
         self.needs_fit = true;
+    }
+
+    /// Centres `hex` at `zoom` (points per hex radius) on the next frame.
+    pub fn focus_on_next_frame(&mut self, hex: Hex, zoom: f32) {
+        self.focus = Some((hex, zoom));
     }
 
     /// The canvas rectangle of the last frame.
@@ -276,17 +286,32 @@ impl MapView {
         let layout = HexLayout::of(map);
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
+        // a canvas resized by a side panel refits a map nobody has panned or zoomed yet
+        if self.fitted && response.rect.size() != self.canvas.size() {
+            self.needs_fit = true;
+        }
         self.canvas = response.rect;
         if self.needs_fit && self.canvas.width() > 50.0 {
             self.fit(&layout);
             self.needs_fit = false;
+            self.fitted = true;
+        }
+        if let Some((hex, zoom)) = self.focus.take() {
+            self.fitted = false;
+            self.zoom = zoom.clamp(1.0, MAX_ZOOM);
+            let w = layout.hex_center(map, hex);
+            self.offset = self.canvas.size() / 2.0 - w.to_vec2() * self.zoom;
         }
         let fit_zoom = {
             let size = layout.world_size();
             (self.canvas.width() / size.x).min(self.canvas.height() / size.y)
         };
         let min_zoom = (fit_zoom * 0.5).clamp(0.5, 8.0);
+        let before = (self.zoom, self.offset);
         self.handle_pan_zoom(ui, &response, scene.primary_pans, min_zoom);
+        if (self.zoom, self.offset) != before {
+            self.fitted = false;
+        }
         self.keep_map_in_view(&layout);
 
         let pointer = response.hover_pos();
@@ -594,22 +619,41 @@ impl MapView {
         }
     }
 
-    /// Reachable hexes as a tint under the counters, so the terrain still shows through.
+    /// Reachable hexes stand out by dimming every other hex (the terrain of the reachable ones
+    /// stays readable) and by a yellow outline round the reachable area, a colour no map
+    /// feature uses (rivers are blue, roads brown, railways black).
     fn draw_overlay_under(&self, painter: &Painter, map: &Map, layout: &HexLayout, o: &Overlay) {
         let z = self.zoom;
-        let view = self.canvas.expand(z * 2.0);
-        let tint = Color32::from_rgba_unmultiplied(40, 170, 255, 95);
-        let edge = Stroke::new((0.06 * z).clamp(1.0, 2.5), Color32::from_rgb(20, 110, 210));
-        let mut shapes = Vec::new();
-        for &h in o.reachable.keys() {
-            let c = self.to_screen(layout.hex_center(map, h));
-            if !view.contains(c) {
-                continue;
+        if !o.reachable.is_empty() {
+            let (cols, rows) = self.visible(layout);
+            let dim = Color32::from_black_alpha(105);
+            let edge = Stroke::new((0.09 * z).clamp(1.5, 3.0), Color32::from_rgb(255, 215, 40));
+            let mut shapes = Vec::new();
+            let mut edges = Vec::new();
+            let last_col = map.columns() as i32 - 1;
+            let last_row = map.rows() as i32 - 1;
+            for c in (*cols.start()).max(0)..=(*cols.end()).min(last_col) {
+                for r in (*rows.start()).max(0)..=(*rows.end()).min(last_row) {
+                    let h = map.hex_at(c, r);
+                    let center = self.to_screen(layout.center(c, r));
+                    let inside = o.reachable.contains_key(&h) || o.origin == Some(h);
+                    if !inside {
+                        let pts = HexLayout::corners(Pos2::ZERO).map(|p| center + p.to_vec2() * z);
+                        shapes.push(Shape::convex_polygon(pts.to_vec(), dim, Stroke::NONE));
+                        continue;
+                    }
+                    for d in HexDir::ALL {
+                        let n = h.neighbor(d);
+                        if !(o.reachable.contains_key(&n) || o.origin == Some(n)) {
+                            let (p, q) = shared_edge(center, self.hex_to_screen(map, n), z);
+                            edges.push(Shape::line_segment([p, q], edge));
+                        }
+                    }
+                }
             }
-            let pts = HexLayout::corners(Pos2::ZERO).map(|p| c + p.to_vec2() * z * 0.96);
-            shapes.push(Shape::convex_polygon(pts.to_vec(), tint, edge));
+            painter.extend(shapes);
+            painter.extend(edges);
         }
-        painter.extend(shapes);
         // the path of an action being previewed, centre to centre
         if o.preview.len() > 1 {
             let pts: Vec<Pos2> = o
@@ -619,7 +663,10 @@ impl MapView {
                 .collect();
             painter.add(Shape::line(
                 pts,
-                Stroke::new((0.14 * z).max(3.0), Color32::from_rgba_unmultiplied(255, 60, 160, 200)),
+                Stroke::new(
+                    (0.14 * z).max(3.0),
+                    Color32::from_rgba_unmultiplied(255, 60, 160, 200),
+                ),
             ));
         }
     }
@@ -647,15 +694,30 @@ impl MapView {
         }
         if let Some(h) = o.origin {
             let c = self.hex_to_screen(map, h);
-            outline_hex(painter, c, z, Stroke::new(3.5, Color32::from_rgb(255, 140, 0)));
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(3.5, Color32::from_rgb(255, 140, 0)),
+            );
         }
         for &h in &o.attackers {
             let c = self.hex_to_screen(map, h);
-            outline_hex(painter, c, z, Stroke::new(3.5, Color32::from_rgb(255, 140, 0)));
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(3.5, Color32::from_rgb(255, 140, 0)),
+            );
         }
         for &h in &o.targets {
             let c = self.hex_to_screen(map, h);
-            outline_hex(painter, c, z, Stroke::new(4.0, Color32::from_rgb(230, 30, 30)));
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(4.0, Color32::from_rgb(230, 30, 30)),
+            );
             let r = 0.75 * z;
             let s = Stroke::new(2.0, Color32::from_rgb(230, 30, 30));
             painter.line_segment([c - Vec2::new(r, 0.0), c + Vec2::new(r, 0.0)], s);
@@ -663,7 +725,12 @@ impl MapView {
         }
         for &h in o.preview.iter().take(1).chain(o.preview.last()) {
             let c = self.hex_to_screen(map, h);
-            outline_hex(painter, c, z, Stroke::new(3.0, Color32::from_rgb(255, 60, 160)));
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(3.0, Color32::from_rgb(255, 60, 160)),
+            );
         }
     }
 
@@ -685,7 +752,13 @@ impl MapView {
             *k += 1;
             let fill = hashed_color(&m.kind, 0.7, 0.85);
             let rect = Rect::from_center_size(at, Vec2::splat(size));
-            painter.rect(rect, 2.0, fill, Stroke::new(1.0, Color32::BLACK), egui::StrokeKind::Inside);
+            painter.rect(
+                rect,
+                2.0,
+                fill,
+                Stroke::new(1.0, Color32::BLACK),
+                egui::StrokeKind::Inside,
+            );
             if size >= 10.0 {
                 let initials: String = m
                     .kind

@@ -98,7 +98,11 @@ impl Watcher {
     pub fn start(watched: Watched) -> anyhow::Result<Watcher> {
         let watched = Watched {
             ruleset_dir: watched.ruleset_dir.as_deref().map(canonical),
-            scenario_files: watched.scenario_files.iter().map(|p| canonical(p)).collect(),
+            scenario_files: watched
+                .scenario_files
+                .iter()
+                .map(|p| canonical(p))
+                .collect(),
         };
         let (tx, rx) = channel();
         let (etx, errors) = channel();
@@ -223,7 +227,10 @@ impl Watcher {
                 Kind::Scenario
             } else if in_ruleset && ext == "lua" {
                 Kind::Rules
-            } else if in_ruleset && ext == "toml" && p.parent().is_some_and(|d| d.ends_with("profiles")) {
+            } else if in_ruleset
+                && ext == "toml"
+                && p.parent().is_some_and(|d| d.ends_with("profiles"))
+            {
                 Kind::Profiles
             } else {
                 continue;

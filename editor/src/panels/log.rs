@@ -60,9 +60,7 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             "clock: turn {turn}, step {phase}{}",
             if *finished { ", game over" } else { "" }
         ),
-        Event::Dice {
-            purpose, rolls, ..
-        } => {
+        Event::Dice { purpose, rolls, .. } => {
             let r: Vec<String> = rolls.iter().map(u32::to_string).collect();
             format!("dice for {purpose}: {}", r.join(", "))
         }

@@ -34,7 +34,11 @@ impl PlayPanel {
                         .stroke(egui::Stroke::new(1.5, REFUSAL))
                         .show(ui, |ui| {
                             ui.set_width(ui.available_width());
-                            ui.label(RichText::new(format!("Refused: {}", r.what)).color(REFUSAL).strong());
+                            ui.label(
+                                RichText::new(format!("Refused: {}", r.what))
+                                    .color(REFUSAL)
+                                    .strong(),
+                            );
                             for reason in &r.reasons {
                                 ui.label(format!("• {}", reason_text(reason)));
                             }
@@ -61,7 +65,10 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
     ui.heading("Play-test");
     ui.label(RichText::new(s.phase_text()).strong());
     if let Some(p) = s.pending_prompt() {
-        ui.label(RichText::new(format!("Waiting for a decision — {p}")).color(Color32::from_rgb(250, 200, 60)));
+        ui.label(
+            RichText::new(format!("Waiting for a decision — {p}"))
+                .color(Color32::from_rgb(250, 200, 60)),
+        );
     }
     ui.horizontal(|ui| {
         let can_undo = s.in_progress();
@@ -72,7 +79,12 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
         {
             cmds.push(PlayCommand::Undo);
         }
-        let has_end = s.engine.ruleset().actions.iter().any(|a| a.kind == "end_phase");
+        let has_end = s
+            .engine
+            .ruleset()
+            .actions
+            .iter()
+            .any(|a| a.kind == "end_phase");
         if has_end && ui.button("End phase").clicked() {
             cmds.push(PlayCommand::Act(Action::new("end_phase")));
         }
@@ -111,7 +123,10 @@ fn unit_row(ui: &mut Ui, u: &Unit, checked: bool) -> bool {
                 u.name.clone()
             };
             let mut on = checked;
-            if ui.checkbox(&mut on, RichText::new(title).strong()).changed() {
+            if ui
+                .checkbox(&mut on, RichText::new(title).strong())
+                .changed()
+            {
                 toggled = true;
             }
             let mut line = format!("{} {}", u.side, u.kind);
@@ -151,12 +166,17 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession) {
     match &s.reach {
         None => {}
         Some(Err(e)) => {
-            ui.label(RichText::new(format!("Could not work out where it can go: {e}")).color(REFUSAL));
+            ui.label(
+                RichText::new(format!("Could not work out where it can go: {e}")).color(REFUSAL),
+            );
         }
         Some(Ok(r)) => {
             for (id, why) in &r.refused {
                 let name = s.units.get(id).map_or(id.as_str(), |u| u.name.as_str());
-                ui.label(RichText::new(format!("{name} can't move: {}", reason_text(why))).color(REFUSAL));
+                ui.label(
+                    RichText::new(format!("{name} can't move: {}", reason_text(why)))
+                        .color(REFUSAL),
+                );
             }
             let n = r.costs.len();
             let source = if r.by_rules {
@@ -216,24 +236,37 @@ fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             if let Some(edge) = &o.edge {
                 ui.label(edge);
             }
+            if o.hidden > 0 {
+                ui.label(
+                    RichText::new(format!(
+                        "{} face-down unit(s) take part: their strength is unknown until the attack reveals them, so the odds may change",
+                        o.hidden
+                    ))
+                    .color(Color32::from_rgb(250, 200, 60)),
+                );
+            }
             for m in &o.modifiers {
                 ui.label(format!("• {}", reason_text(m)));
             }
             if let Some(report) = &o.report {
                 ui.monospace(report);
             }
-            egui::Grid::new("odds_distribution").striped(true).show(ui, |ui| {
-                for (code, p) in &o.distribution {
-                    ui.label(code);
-                    ui.label(format!("{:>5.1}%", p * 100.0));
-                    let (rect, _) = ui.allocate_exact_size(Vec2::new(120.0, 10.0), Sense::hover());
-                    let mut bar = rect;
-                    bar.set_width(rect.width() * *p as f32);
-                    ui.painter().rect_filled(rect, 2.0, Color32::from_gray(60));
-                    ui.painter().rect_filled(bar, 2.0, Color32::from_rgb(90, 160, 230));
-                    ui.end_row();
-                }
-            });
+            egui::Grid::new("odds_distribution")
+                .striped(true)
+                .show(ui, |ui| {
+                    for (code, p) in &o.distribution {
+                        ui.label(code);
+                        ui.label(format!("{:>5.1}%", p * 100.0));
+                        let (rect, _) =
+                            ui.allocate_exact_size(Vec2::new(120.0, 10.0), Sense::hover());
+                        let mut bar = rect;
+                        bar.set_width(rect.width() * *p as f32);
+                        ui.painter().rect_filled(rect, 2.0, Color32::from_gray(60));
+                        ui.painter()
+                            .rect_filled(bar, 2.0, Color32::from_rgb(90, 160, 230));
+                        ui.end_row();
+                    }
+                });
         }
     }
     ui.horizontal(|ui| {
@@ -258,7 +291,9 @@ fn choices_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
     let actions = match &s.actions {
         Ok(a) => a.clone(),
         Err(e) => {
-            ui.label(RichText::new(format!("The rules could not list the choices: {e}")).color(REFUSAL));
+            ui.label(
+                RichText::new(format!("The rules could not list the choices: {e}")).color(REFUSAL),
+            );
             return;
         }
     };
@@ -270,9 +305,12 @@ fn choices_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
         .partition(|a| action_units(a).iter().any(|u| involved.contains(u)));
     if !mine.is_empty() {
         ui.label("For the selected units:");
-        for a in mine {
+        for a in &mine {
             action_button(ui, s, a, cmds);
         }
+    }
+    if !mine.is_empty() && !rest.is_empty() {
+        ui.label("Other choices:");
     }
     let mut by_kind: BTreeMap<&str, Vec<&Action>> = BTreeMap::new();
     for a in rest {
@@ -324,7 +362,8 @@ fn game_file_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 let label = ui.label("Seed");
-                ui.add(egui::DragValue::new(&mut s.seed)).labelled_by(label.id);
+                ui.add(egui::DragValue::new(&mut s.seed))
+                    .labelled_by(label.id);
                 if ui
                     .button("New game")
                     .on_hover_text("Start the scenario again with this seed and the chosen profile")

@@ -159,8 +159,10 @@ impl RulesPanel {
         });
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .max_height((ui.available_height() - 90.0).max(120.0))
-            .show(ui, |ui| self.options_ui(ui, options, profile_arg, read, cmds));
+            .max_height((ui.available_height() - 110.0).max(120.0))
+            .show(ui, |ui| {
+                self.options_ui(ui, options, profile_arg, read, cmds)
+            });
         ui.separator();
         self.save_as_ui(ui, options, cmds);
     }
@@ -179,7 +181,10 @@ impl RulesPanel {
             egui::ComboBox::from_id_salt("profile")
                 .selected_text(&current)
                 .show_ui(ui, |ui| {
-                    if ui.selectable_label(profile_arg.is_none(), "(defaults)").clicked() {
+                    if ui
+                        .selectable_label(profile_arg.is_none(), "(defaults)")
+                        .clicked()
+                    {
                         cmds.push(PlayCommand::ApplyProfile(None));
                     }
                     for p in &self.profiles {
@@ -280,7 +285,10 @@ impl RulesPanel {
                     if let Some(v) = option_widget(ui, d, value) {
                         cmds.push(PlayCommand::SetOption(d.id.clone(), v));
                     }
-                    ui.label(RichText::new(format!("[{}]", d.rule)).color(Color32::from_rgb(120, 180, 250)));
+                    ui.label(
+                        RichText::new(format!("[{}]", d.rule))
+                            .color(Color32::from_rgb(120, 180, 250)),
+                    );
                 });
                 ui.label(&d.description);
             });
@@ -297,8 +305,7 @@ impl RulesPanel {
         ui.horizontal(|ui| {
             let label = ui.label("Description");
             ui.add(
-                egui::TextEdit::singleline(&mut self.new_description)
-                    .desired_width(f32::INFINITY),
+                egui::TextEdit::singleline(&mut self.new_description).desired_width(f32::INFINITY),
             )
             .labelled_by(label.id);
         });
@@ -343,7 +350,10 @@ impl RulesPanel {
         let mut choices = vec![CURRENT.to_string(), "(defaults)".to_string()];
         choices.extend(self.profiles.iter().cloned());
         ui.horizontal(|ui| {
-            for (name, pick) in [("Left", &mut self.compare_a), ("right", &mut self.compare_b)] {
+            for (name, pick) in [
+                ("Left", &mut self.compare_a),
+                ("right", &mut self.compare_b),
+            ] {
                 let label = ui.label(name);
                 egui::ComboBox::from_id_salt(("compare", name))
                     .selected_text(pick.as_str())
@@ -364,16 +374,18 @@ impl RulesPanel {
             .iter()
             .filter(|d| a.get(&d.id) != b.get(&d.id))
             .count();
-        ui.label(format!("{differing} of {} options differ", options.decls.len()));
+        ui.label(format!(
+            "{differing} of {} options differ",
+            options.decls.len()
+        ));
         egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 egui::Grid::new("compare_grid")
                     .striped(true)
-                    .num_columns(4)
+                    .num_columns(3)
                     .show(ui, |ui| {
-                        ui.label(RichText::new("option").strong());
-                        ui.label(RichText::new("rule").strong());
+                        ui.label(RichText::new("option [rule]").strong());
                         ui.label(RichText::new(&self.compare_a).strong());
                         ui.label(RichText::new(&self.compare_b).strong());
                         ui.end_row();
@@ -390,8 +402,17 @@ impl RulesPanel {
                                     RichText::new(t)
                                 }
                             };
-                            ui.label(paint(d.id.clone())).on_hover_text(&d.description);
-                            ui.label(&d.rule);
+                            // long ids wrap, so both value columns stay in view
+                            ui.vertical(|ui| {
+                                ui.set_max_width(230.0);
+                                ui.add(
+                                    egui::Label::new(
+                                        paint(format!("{} [{}]", d.id, d.rule)).small(),
+                                    )
+                                    .wrap(),
+                                )
+                                .on_hover_text(&d.description);
+                            });
                             ui.label(paint(value_text(va)));
                             ui.label(paint(value_text(vb)));
                             ui.end_row();

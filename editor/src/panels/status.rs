@@ -14,6 +14,8 @@ pub struct StatusBar {
     pub is_error: bool,
     /// What was reloaded last, and when ("rules reloaded 14:02:33 (rules/play.lua)").
     pub reload_note: Option<String>,
+    /// True if that reload failed.
+    pub reload_failed: bool,
     /// What the hex under the pointer means in play-test mode (its cost, or why not).
     pub hover_note: Option<String>,
 }
@@ -54,7 +56,12 @@ impl StatusBar {
                 ui.separator();
             }
             if let Some(note) = &self.reload_note {
-                ui.label(RichText::new(note).color(Color32::from_rgb(120, 200, 140)));
+                let color = if self.reload_failed {
+                    Color32::from_rgb(240, 90, 80)
+                } else {
+                    Color32::from_rgb(120, 200, 140)
+                };
+                ui.label(RichText::new(note).color(color));
                 ui.separator();
             }
             ui.label(format!("zoom {zoom:.0} px/hex"));

@@ -118,6 +118,9 @@ pub struct OddsView {
     pub distribution: Vec<(String, f64)>,
     /// A plain-text report, when the breakdown came from `Engine::odds_report`.
     pub report: Option<String>,
+    /// Face-down units taking part: their strength is unknown (counted as the rules count an
+    /// unknown value) until the attack reveals them.
+    pub hidden: usize,
 }
 
 fn reason_of(v: &Value) -> Reason {
@@ -309,6 +312,13 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
     let out = engine
         .query_lua("editor/odds-query.lua", ODDS_CHUNK, &args)
         .map_err(|e| e.message)?;
+    let state = engine.state();
+    let hidden = units
+        .iter()
+        .filter_map(|id| state.unit(id))
+        .chain(targets.iter().flat_map(|h| state.units_at(*h)))
+        .filter(|u| u.hidden)
+        .count();
     if out.get("supported").and_then(Value::as_bool) == Some(true) {
         let mut modifiers: Vec<Reason> = list(out.get("attack_modifiers"))
             .iter()
@@ -350,13 +360,13 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
                 })
                 .collect(),
             report: None,
+            hidden,
         });
     }
     // no combat module: printed strengths summed, through the ruleset's odds hook
     if first_table.is_empty() {
         return Err("the ruleset declares no results table".into());
     }
-    let state = engine.state();
     let attack: i32 = units
         .iter()
         .filter_map(|id| state.unit(id)?.face())
@@ -382,6 +392,7 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
         modifiers: Vec::new(),
         distribution: table.distribution(o.column),
         report: Some(report),
+        hidden,
     })
 }
 

@@ -36,12 +36,21 @@ fn a_broken_script_shows_file_and_line_until_fixed_and_the_game_survives() {
     h.state_mut().apply_play(vec![PlayCommand::Act(mv)]);
     h.run();
     assert_eq!(unit_hex(&h, "r1").as_deref(), Some("0303"));
-    let hash = h.state().session.as_ref().expect("game").engine.state().hash();
+    let hash = h
+        .state()
+        .session
+        .as_ref()
+        .expect("game")
+        .engine
+        .state()
+        .hash();
 
     let play = dir.join("rules/play.lua");
     let good = std::fs::read_to_string(&play).expect("read");
     std::fs::write(&play, format!("{good}\nkessel.action{{ kind = \n")).expect("write");
-    wait_for(&mut h, "the reload error", |app| app.problems.rules.is_some());
+    wait_for(&mut h, "the reload error", |app| {
+        app.problems.rules.is_some()
+    });
     let problem = h.state().problems.rules.clone().expect("problem");
     let location = problem.location.clone().expect("file:line");
     assert!(location.contains("play.lua:"), "{location}");
@@ -69,7 +78,9 @@ fn a_broken_script_shows_file_and_line_until_fixed_and_the_game_survives() {
     let changed = good.replace("already moved this phase", "has moved already (reloaded)");
     assert_ne!(changed, good);
     std::fs::write(&play, &changed).expect("write");
-    wait_for(&mut h, "the fixed reload", |app| app.problems.rules.is_none());
+    wait_for(&mut h, "the fixed reload", |app| {
+        app.problems.rules.is_none()
+    });
     assert!(h.query_by_label(&location).is_none());
     let note = h.state().status.reload_note.clone().expect("note");
     assert!(note.starts_with("rules reloaded "), "{note}");
@@ -91,14 +102,20 @@ fn a_broken_script_shows_file_and_line_until_fixed_and_the_game_survives() {
     // a map change reloads the document; the game in progress keeps its set-up
     let map = dir.join("map.toml");
     let text = std::fs::read_to_string(&map).expect("read");
-    std::fs::write(&map, text.replace("\".......\",  # row 05", "\"w......\",  # row 05"))
-        .expect("write");
+    std::fs::write(
+        &map,
+        text.replace("\".......\",  # row 05", "\"w......\",  # row 05"),
+    )
+    .expect("write");
     let hex = h.state().doc.map.parse("0105").expect("label");
     wait_for(&mut h, "the map reload", |app| {
         app.doc.map.terrain_name(hex) == Some("woods")
     });
     let note = h.state().status.reload_note.clone().expect("note");
-    assert!(note.contains("the game in progress keeps its set-up"), "{note}");
+    assert!(
+        note.contains("the game in progress keeps its set-up"),
+        "{note}"
+    );
     assert_eq!(unit_hex(&h, "r1").as_deref(), Some("0303"));
     let _ = std::fs::remove_dir_all(&dir);
 }

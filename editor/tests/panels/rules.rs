@@ -27,7 +27,9 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
     h.get_by_label("woods_double").click();
     h.run();
     assert!(!on(&h), "the option is off in the game");
-    h.get_by_label("1 option(s) changed by hand (highlighted); a saved game records the profile only");
+    h.get_by_label(
+        "1 option(s) changed by hand (highlighted); a saved game records the profile only",
+    );
 
     // save as a new profile: same format as the shipped ones, only what differs from defaults
     h.state_mut().rules_panel.new_name = "no_woods".into();
@@ -37,9 +39,15 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
     h.run();
     let path = dir.join("profiles/no_woods.toml");
     let text = std::fs::read_to_string(&path).expect("profile written");
-    assert!(text.contains("[profile]\ndescription = \"Woods give no bonus\""), "{text}");
+    assert!(
+        text.contains("[profile]\ndescription = \"Woods give no bonus\""),
+        "{text}"
+    );
     assert!(text.contains("\nwoods_double = false\n"), "{text}");
-    assert!(!text.contains("stack_limit ="), "defaults are not listed: {text}");
+    assert!(
+        !text.contains("stack_limit ="),
+        "defaults are not listed: {text}"
+    );
     let decls = h
         .state()
         .session
@@ -50,7 +58,11 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
         .decls;
     let parsed = Profile::parse(&path, &text, &decls).expect("the profile reads back");
     assert_eq!(parsed.values.len(), 1);
-    assert!(h.state().rules_panel.profiles.contains(&"no_woods".to_string()));
+    assert!(h
+        .state()
+        .rules_panel
+        .profiles
+        .contains(&"no_woods".to_string()));
 
     // a name that exists already is refused before writing
     h.state_mut().rules_panel.new_name = "open".into();

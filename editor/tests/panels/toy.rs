@@ -44,7 +44,11 @@ pub fn harness(dir: &Path) -> Harness<'static, EditorApp> {
 }
 
 pub fn hex(h: &Harness<'_, EditorApp>, label: &str) -> Hex {
-    h.state().doc.map.parse(label).expect("label on the toy map")
+    h.state()
+        .doc
+        .map
+        .parse(label)
+        .expect("label on the toy map")
 }
 
 pub fn screen_of(h: &Harness<'_, EditorApp>, label: &str) -> Pos2 {

@@ -138,46 +138,39 @@ function C.mp(x)
   return string.format("%g", x)
 end
 
--- Enumeration focus for computer players ------------------------------------------------------
+-- Narrowing enumerations for computer players ------------------------------------------------
 --
 -- `kessel simulate` asks for every legal action before each choice, and listing every destination
--- of every stack (thousands of actions) costs far more than the choice itself. A computer player
--- (ai.lua) that has already worked out, with the very functions the enumerators use
--- (M.stack_moves, RL.stack_moves, O.stack_overruns), which move, rail move or overrun it wants next
--- may name it with C.set_focus(action). At the next enumeration, if that action still holds (same
--- turn and step, no decision pending) and its own enumerator would list it, the move, rail_move
--- and overrun enumerators list only that action; otherwise they list everything as usual. Every
--- other kind is listed as always, and the engine validates the chosen action like any other.
+-- of every stack (thousands of actions, each copied into the engine and back) costs far more than
+-- the choice itself. A computer player (ai.lua) may register a narrower: the move, rail_move and
+-- overrun enumerators then hand it their candidates, stack by stack, as they would list them
+-- (`provider.stacks`, a sorted list of hexes, and `provider.moves(hex)`, the actions of that
+-- stack; `provider.extra()` for actions not tied to a stack, such as reinforcement entries), and
+-- list only what it returns. The narrower never adds an action: it only picks among candidates the
+-- enumerator itself produced, at the moment of enumeration, and the engine validates the chosen
+-- action like any other. Returning nil lists everything.
 --
--- This is not game state: it decides no ruling, nothing reads it but those three enumerators, a
--- reload forgets it, and without a computer player it is never set. It stands in for an engine
--- feature (the AI naming what it wants enumerated) that does not exist yet.
-local focus = nil
-local focus_verifiers = {}
+-- This is not game state: it decides no ruling, a reload forgets it, and without a computer player
+-- it is never set (tests and scripts always see full lists). It stands in for an engine feature
+-- (the AI asking for the actions it wants to look at) that does not exist yet.
+local narrower = nil
 
--- Registers the check that `enumerate` of `kind` would list action `a` now.
-function C.focus_verifier(kind, fn) focus_verifiers[kind] = fn end
+function C.set_narrower(fn) narrower = fn end
 
--- Names the action the computer player wants listed next (nil: list everything).
-function C.set_focus(action)
-  if action == nil then focus = nil; return end
-  focus = { action = action, turn = kessel.game.turn(), step = kessel.game.step().index }
-end
-
--- The focused action, if the focus holds now and its own enumerator would list it; else nil.
--- (The verdict is worked out once per focus: the computer player sets a new one for every
--- enumeration.)
-function C.focused()
-  local f = focus
-  if f == nil then return nil end
-  if f.verdict == nil then
-    local ok = f.turn == kessel.game.turn() and f.step == kessel.game.step().index
-      and kessel.game.var("pending") == nil
-    local v = ok and focus_verifiers[f.action.kind] or nil
-    f.verdict = (v ~= nil and v(f.action)) and true or false
+-- The actions an enumerator of `kind` lists: all of them, or the narrower's pick.
+function C.narrowed(kind, provider)
+  if narrower then
+    local picked = narrower(kind, provider)
+    if picked then return picked end
   end
-  if f.verdict then return f.action end
-  return nil
+  local out = {}
+  for _, hex in ipairs(provider.stacks) do
+    for _, a in ipairs(provider.moves(hex)) do out[#out + 1] = a end
+  end
+  if provider.extra then
+    for _, a in ipairs(provider.extra()) do out[#out + 1] = a end
+  end
+  return out
 end
 
 -- Same action? (kind, units in order, path, target; what the enumerators fill in)

@@ -555,46 +555,18 @@ end
 function M.enumerate()
   local out = {}
   if not C.in_movement_phase() or kessel.game.var("pending") then return out end
-  local f = C.focused()
-  if f then return f.kind == "move" and { f } or {} end
   local side = C.phasing()
-  local base = M.side_base(side, true)
-  for _, hex in ipairs(kessel.units.occupied(side)) do
-    for _, a in ipairs(M.stack_moves(hex, base)) do out[#out + 1] = a end
-  end
-  local R = require("rules.reinforcements")
-  for _, e in ipairs(R.entry_moves(side)) do out[#out + 1] = e end
-  return out
+  local base
+  return C.narrowed("move", {
+    side = side,
+    stacks = kessel.units.occupied(side),
+    moves = function(hex)
+      base = base or M.side_base(side, true)
+      return M.stack_moves(hex, base)
+    end,
+    extra = function() return require("rules.reinforcements").entry_moves(side) end,
+  })
 end
-
--- Would M.enumerate list move `a` now? (for the enumeration focus, common.lua)
-function M.is_enumerated(a)
-  local ids = a.units or {}
-  local u = ids[1] and kessel.units.get(ids[1])
-  if not u then return false end
-  local list
-  if u.location == "pending" then
-    list = require("rules.reinforcements").entry_moves(u.side)
-    for _, m in ipairs(list) do if C.same_action(m, a) then return true end end
-    return false
-  end
-  if not C.on_map(u) or type(a.path) ~= "table" or #a.path ~= 1 then return false end
-  -- only the group M.stack_moves would offer: the whole stack of movers, one of several movers
-  -- alone, or a standing unit's shift
-  local movers, standing = M.movers_at(u.hex)
-  local group
-  local mover_ids = C.ids(movers)
-  if C.same_action({ kind = "move", units = mover_ids }, { kind = "move", units = ids }) then group = movers
-  elseif #ids == 1 and #movers > 1 and C.contains(mover_ids, ids[1]) then group = { u }
-  elseif #ids == 1 and C.contains(C.ids(standing), ids[1]) then
-    for _, m in ipairs(standing_moves(u)) do if C.same_action(m, a) then return true end end
-    return false
-  else
-    return false
-  end
-  return C.contains(M.destinations(group, u.hex, M.side_base(u.side, true)), a.path[1])
-end
-C.focus_verifier("move", M.is_enumerated)
 
 -- The first-turn roll for the 16th and 19th Armies [5.2] -------------------------------------
 

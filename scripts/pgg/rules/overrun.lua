@@ -188,12 +188,7 @@ kessel.action{
     if not C.in_movement_phase() or kessel.game.var("pending") then return out end
     local me = C.phasing()
     if side and side ~= me then return out end
-    local f = C.focused()
-    if f then return f.kind == "overrun" and { f } or {} end
-    for _, h in ipairs(kessel.units.occupied(me)) do
-      for _, a in ipairs(O.stack_overruns(h)) do out[#out + 1] = a end
-    end
-    return out
+    return C.narrowed("overrun", { side = me, stacks = kessel.units.occupied(me), moves = O.stack_overruns })
   end,
 }
 
@@ -223,14 +218,6 @@ function O.stack_overruns(hex)
   end
   return out
 end
-
--- Would the overrun enumerator list `a` now? (enumeration focus, common.lua)
-C.focus_verifier("overrun", function(a)
-  local u = a.units and a.units[1] and kessel.units.get(a.units[1])
-  if not u or not C.on_map(u) or not C.in_movement_phase() then return false end
-  for _, m in ipairs(O.stack_overruns(u.hex)) do if C.same_action(m, a) then return true end end
-  return false
-end)
 
 -- [6.6] Disruption ends in the owner's next Disruption Removal Phase: movement.lua clears the flag.
 

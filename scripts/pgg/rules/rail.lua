@@ -213,13 +213,16 @@ kessel.action{
   enumerate = function(side)
     local out = {}
     if not C.step_is("soviet_movement") or kessel.game.var("pending") then return out end
-    local f = C.focused()
-    if f then return f.kind == "rail_move" and { f } or {} end
-    local rules = RL.rules()
-    for _, hex in ipairs(kessel.units.occupied(C.SOVIET)) do
-      for _, a in ipairs(RL.stack_moves(hex, rules)) do out[#out + 1] = a end
-    end
-    return out
+    local rules
+    return C.narrowed("rail_move", {
+      side = C.SOVIET,
+      stacks = kessel.units.occupied(C.SOVIET),
+      moves = function(hex)
+        if not RL.is_rail(hex) then return {} end
+        rules = rules or RL.rules()
+        return RL.stack_moves(hex, rules)
+      end,
+    })
   end,
 }
 
@@ -254,13 +257,5 @@ function RL.stack_moves(hex, rules)
   end
   return out
 end
-
--- Would the rail_move enumerator list `a` now? (enumeration focus, common.lua)
-C.focus_verifier("rail_move", function(a)
-  local u = a.units and a.units[1] and kessel.units.get(a.units[1])
-  if not u or not C.on_map(u) then return false end
-  for _, m in ipairs(RL.stack_moves(u.hex)) do if C.same_action(m, a) then return true end end
-  return false
-end)
 
 return RL

@@ -1,0 +1,680 @@
+-- A computer player for both sides of Panzergruppe Guderian, for `kessel simulate`.
+--
+-- It only ever picks one of the actions the rules enumerate (the `ai` hook returns an index into
+-- the engine's list) and the engine validates the pick like a player's. It is simple on purpose:
+-- a scoring function per kind of action, the best score wins, and a phase ends (`end_phase`, score
+-- 0) once nothing scores above zero. No randomness: the same seed gives the same game.
+--
+-- German: each stack moves toward the nearest objective it does not own yet (distance by its own
+-- movement class, so the highway and roads pull), panzer regiments stay together (integrity),
+-- stacks never end over the limit; overruns and attacks at good odds (attacks at 3-1 or better,
+-- or what the CRT makes as good), defending cities with step losses, advancing toward objectives.
+-- Air markers go on Soviet stacks near the front and on railways.
+-- Soviet: rifle divisions garrison threatened objectives (three to a city hex), the rest form a
+-- line a hex or two in front of the Germans, inside a leader's command radius, in good terrain;
+-- leaders stay just behind the line; rail moves bring far units forward; attacks at 2-1 or
+-- better, or at worse odds to retake a city; retreats rather than losses unless holding a city;
+-- South-Western Front divisions when outnumbered; interdiction on the German road behind the
+-- spearhead three times a game.
+-- Both: the opponent's retreat paths end next to one's own units or on crowded hexes; excess units
+-- eliminated are the weakest.
+--
+-- Speed: `kessel simulate` lists every legal action before each choice. On its first call the
+-- hook registers a narrower (common.lua, C.set_narrower): the move, rail_move and overrun
+-- enumerators then hand their candidates, stack by stack, to `AI.narrow`, which keeps the best
+-- few (with scores cached per stack and re-checked lazily) so that each list stays short. Tests
+-- and scripts never call the hook and always see full lists.
+local C = require("rules.common")
+local M = require("rules.movement")
+local RL = require("rules.rail")
+local O = require("rules.overrun")
+local K = require("rules.combat")
+local I = require("rules.integrity")
+local S = require("rules.supply")
+local L = require("rules.leaders")
+local V = require("rules.victory")
+local R = require("rules.retreat")
+
+local AI = {}
+
+local NEG = -1e9
+
+-- Small helpers ----------------------------------------------------------------------------------
+
+local function sorted_keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
+-- A string naming an action (to cache its score).
+local function akey(a)
+  return table.concat({ a.kind, table.concat(a.units or {}, ","), table.concat(a.path or {}, ","),
+    tostring(a.target or a.hex or a.unit or a.choice or a.skip or "") }, "|")
+end
+
+-- Expected values of hidden Soviet counters, from the pools as they stand when first asked.
+local est = nil
+local function estimates()
+  if est then return est end
+  est = {}
+  for _, pool in ipairs({ "rifle", "armour" }) do
+    local n, a, d = 0, 0, 0
+    for _, f in ipairs(kessel.game.pool(pool) or {}) do
+      local x, y = f:match("^(%d+)-(%d+)")
+      if x then n = n + 1; a = a + tonumber(x); d = d + tonumber(y) end
+    end
+    est[pool] = n > 0 and { a = a / n, d = d / n } or { a = 3, d = 3.5 }
+  end
+  return est
+end
+
+-- Value of each CRT result for the attacker, and the expected value of a column.
+local RESULT_VALUE = { De = 3, D2 = 2, D1 = 1.2, ["De/A1"] = 2.2, ["D2/A1"] = 1.2, ["D1/A1"] = 0.4,
+  Eng = -0.5, A1 = -1.2, A2 = -2, Ae = -4 }
+local ev_cache = {}
+local function column_ev(crt, column)
+  local key = crt .. ":" .. column
+  local v = ev_cache[key]
+  if v == nil then
+    v = 0
+    for _, e in ipairs(kessel.tables.distribution(crt, column)) do v = v + e.p * (RESULT_VALUE[e.result] or 0) end
+    ev_cache[key] = v
+  end
+  return v
+end
+
+-- Expected value (attacker's view) of attacking `def` with `att`.
+local function odds_ev(att, def)
+  if def <= 0 then return 4 end
+  if att <= 0 then return -4 end
+  local crt = K.crt_id()
+  local o = kessel.tables.odds(crt, math.floor(att), math.max(1, math.floor(def)))
+  return column_ev(crt, o.column)
+end
+
+-- The frame: what one decision looks at ---------------------------------------------------------
+
+local caches = {}   -- per-step caches: key -> value, reset when the step changes
+local cache_step = nil
+
+local function step_key() return kessel.game.turn() .. ":" .. kessel.game.step().index end
+
+local function cached(key, fn)
+  local sk = step_key()
+  if cache_step ~= sk then caches = {}; cache_step = sk end
+  local v = caches[key]
+  if v == nil then v = fn(); caches[key] = v end
+  return v
+end
+
+local function frame()
+  local F = { turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
+    units = { soviet = {}, german = {} }, combat_at = {} }
+  for _, u in ipairs(kessel.units.all{ location = "map" }) do
+    F.by_id[u.id] = u
+    local list = F.at[u.hex]
+    if not list then list = {}; F.at[u.hex] = list end
+    list[#list + 1] = u
+    table.insert(F.units[u.side], u)
+    if C.is_combat_unit(u) then F.combat_at[u.hex] = (F.combat_at[u.hex] or 0) + 1 end
+  end
+  return F
+end
+
+local function occupied_sig(side)
+  return table.concat(kessel.units.occupied(side), ",")
+end
+
+-- Hex distances (not across lakes) from the units of `side`, up to 40.
+local function distance_from(side)
+  local sig = occupied_sig(side)
+  return cached("dist:" .. side .. ":" .. sig, function()
+    local hexes = kessel.units.occupied(side)
+    if #hexes == 0 then return {} end
+    return kessel.paths.reach{ from = hexes, budget = 40, step = { hex = true, blocked_by = { "lake" } } }
+  end)
+end
+
+-- Objectives with their hexes; owner of each hex.
+local function objectives()
+  return cached("objectives", function()
+    local list = V.objectives()
+    local hex_vp, hex_obj = {}, {}
+    for _, o in ipairs(list) do
+      for _, h in ipairs(o.hexes) do hex_vp[h] = o.vp; hex_obj[h] = o end
+    end
+    return { list = list, vp = hex_vp, obj = hex_obj }
+  end)
+end
+
+-- Objective hexes the German does not own yet.
+local function german_targets()
+  local owner = V.owners()
+  local out = {}
+  for _, o in ipairs(objectives().list) do
+    for _, h in ipairs(o.hexes) do
+      if owner[h] ~= C.GERMAN then out[#out + 1] = h end
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+-- Cost for a German unit of `class` to the nearest target, by the terrain effects chart.
+local function goal_field(class, targets)
+  local key = "goal:" .. class .. ":" .. table.concat(targets, ",")
+  return cached(key, function()
+    if #targets == 0 then return {} end
+    return kessel.paths.reach{ from = targets, budget = 400, step = { class = class, side = C.GERMAN } }
+  end)
+end
+
+local function command_hexes()
+  local leaders = {}
+  for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "leader", location = "map" }) do
+    leaders[#leaders + 1] = u.hex .. (C.disrupted(u) and "d" or "")
+  end
+  local key = "cmd:" .. table.concat(leaders, ",") .. ":" .. occupied_sig(C.GERMAN)
+  return cached(key, L.command_hexes)
+end
+
+local function supply_status(side)
+  return cached("supply:" .. side, function() return S.status(side) end)
+end
+
+-- Combat estimates ------------------------------------------------------------------------------
+
+local function supplied_fn(status)
+  return function(u)
+    local s = status[u.id]
+    return s == nil or s.ok
+  end
+end
+
+-- Estimated defence of `hexes` against attackers in `att_hexes` (hidden units at pool averages).
+local function defence_estimate(hexes, att_hexes)
+  local E = estimates()
+  local total = 0
+  for _, hex in ipairs(hexes) do
+    local mult = K.terrain_multiplier(hex, att_hexes)
+    local defenders = K.defenders_at(hex)
+    local side = defenders[1] and defenders[1].side
+    local status = side and supply_status(side) or {}
+    for _, d in ipairs(defenders) do
+      local v
+      if d.hidden then v = (E[d.pool or "rifle"] or E.rifle).d
+      else v = d.defence or 0 end
+      if d.side == C.GERMAN and I.intact(d) then v = v * 2 end
+      local st = status[d.id]
+      if st and not st.ok then v = v / 2 end
+      total = total + v * mult
+    end
+  end
+  return total
+end
+
+local function attack_estimate(units, overrun)
+  local side = units[1].side
+  local E = estimates()
+  local known, hidden = {}, 0
+  for _, u in ipairs(units) do
+    if u.hidden then hidden = hidden + (E[u.pool or "rifle"] or E.rifle).a
+    else known[#known + 1] = u end
+  end
+  local att = 0
+  if #known > 0 then
+    att = K.attack_total(known, { in_supply = supplied_fn(supply_status(side)) })
+  end
+  att = att + hidden
+  if overrun then att = att / 2 end
+  return att
+end
+
+-- Scores: movement ----------------------------------------------------------------------------
+
+local function group_units(F, ids)
+  local out = {}
+  for _, id in ipairs(ids) do
+    local u = F.by_id[id] or kessel.units.get(id)
+    out[#out + 1] = u
+  end
+  return out
+end
+
+-- Movement class a group travels with (the slowest).
+local function group_class(units)
+  local rank = { infantry = 1, cavalry = 2, leader = 3, motorized = 4 }
+  local best, br = "motorized", 99
+  for _, u in ipairs(units) do
+    local c = C.class(u) or "infantry"
+    if (rank[c] or 1) < br then best, br = c, rank[c] or 1 end
+  end
+  if best == "leader" then best = "motorized" end
+  return best
+end
+
+-- Units of `side` at `hex` (per frame, with planned arrivals), as counts.
+local function counts_at(F, hex, side, excluding)
+  local combat, total = 0, 0
+  for _, u in ipairs(F.at[hex] or {}) do
+    if u.side == side and not (excluding and excluding[u.id]) then
+      total = total + 1
+      if C.is_combat_unit(u) then combat = combat + 1 end
+    end
+  end
+  return combat, total
+end
+
+local function over_limit(side, combat, total)
+  if side == C.SOVIET then return combat > 3 or total > 4 end
+  return total > 3
+end
+
+local function german_move_score(F, a, units, from, dest)
+  local targets = german_targets()
+  local tset = {}
+  for _, h in ipairs(targets) do tset[h] = true end
+  local D = goal_field(group_class(units), targets)
+  local far = 400
+  local ids = {}
+  for _, u in ipairs(units) do ids[u.id] = true end
+  local score = 0
+  if from then
+    score = ((D[from] or far) - (D[dest] or far)) * 1.0
+    -- leaving an over-full hex is a must
+    local c0, t0 = counts_at(F, from, C.GERMAN)
+    if over_limit(C.GERMAN, c0, t0) then score = score + 50 end
+  else
+    score = 60 - (D[dest] or far) * 0.05   -- reinforcements come in
+  end
+  local c1, t1 = counts_at(F, dest, C.GERMAN, ids)
+  if over_limit(C.GERMAN, c1 + #units, t1 + #units) then return score - 1000 end
+  -- capture
+  if tset[dest] and t1 == 0 then score = score + 15 + (objectives().vp[dest] or 0) / 2 end
+  -- divisional integrity [7.3]
+  local forms = {}
+  for _, u in ipairs(units) do if u.formation then forms[u.formation] = true end end
+  if from then
+    for _, u in ipairs(F.at[from] or {}) do
+      if not ids[u.id] and u.formation and forms[u.formation] and I.division(u) then score = score - 6 end
+    end
+  end
+  for _, u in ipairs(F.at[dest] or {}) do
+    if u.side == C.GERMAN and not ids[u.id] then
+      if u.formation and forms[u.formation] then score = score + 2 else score = score - 0.5 end
+    end
+  end
+  -- contact
+  local dz = distance_from(C.SOVIET)
+  if (dz[dest] or 99) <= 1 then
+    if C.step_is("german_mech_movement") then score = score - 0.5 else score = score + 0.5 end
+  end
+  return score
+end
+
+-- How much a Soviet combat unit is worth at `hex` with `n` combat units there (itself included).
+local function soviet_unit_value(F, hex, n, total, cmd)
+  local dg = distance_from(C.GERMAN)[hex] or 40
+  if n > 3 or total > 4 then return -500 end
+  local v
+  if dg <= 1 then v = 1.5 elseif dg == 2 then v = 2 elseif dg == 3 then v = 1
+  else v = 1 - (dg - 3) * 0.35 end
+  local obj = objectives()
+  local vp = obj.vp[hex]
+  if vp then
+    local weight = 3 + vp / 5
+    if dg <= 10 then weight = weight * 1.5 end
+    if n <= 3 then v = v + weight * (4 - n) / 3 end
+  end
+  if dg <= 3 then
+    local t = kessel.map.terrain(hex)
+    if t == "forest" then v = v + 0.5 end
+    local p = kessel.map.place(hex)
+    if p and p.kind == "major_city" then v = v + 1 end
+    v = v + 0.4 * (n - 1)
+  end
+  if not cmd[hex] then v = v - 3 end
+  return v
+end
+
+local function soviet_leader_value(F, hex, combat, total)
+  local dg = distance_from(C.GERMAN)[hex] or 40
+  if combat > 3 or total > 4 then return -500 end
+  local v = -math.abs(dg - 3) * 0.5
+  if dg <= 1 then v = v - 4 end
+  if combat > 0 then v = v + 1 end
+  return v
+end
+
+local function soviet_move_score(F, a, units, from, dest)
+  local cmd = command_hexes()
+  local ids = {}
+  for _, u in ipairs(units) do ids[u.id] = true end
+  local nc, nl = 0, 0
+  for _, u in ipairs(units) do if C.is_leader(u) then nl = nl + 1 else nc = nc + 1 end end
+  local dc, dt = counts_at(F, dest, C.SOVIET, ids)
+  local after_c, after_t = dc + nc, dt + nc + nl
+  local score = 0
+  if after_c > 3 or after_t > 4 then return -1000 end
+  local before = 0
+  local after = nc * soviet_unit_value(F, dest, after_c, after_t, cmd)
+    + nl * soviet_leader_value(F, dest, after_c, after_t)
+  if from then
+    local oc, ot = counts_at(F, from, C.SOVIET)
+    before = nc * soviet_unit_value(F, from, oc, ot, cmd) + nl * soviet_leader_value(F, from, oc, ot)
+    -- the units staying behind gain from the room
+    local rest_c = oc - nc
+    if rest_c > 0 then
+      local was = soviet_unit_value(F, from, oc, ot, cmd)
+      local now = soviet_unit_value(F, from, rest_c, ot - nc - nl, cmd)
+      score = score + rest_c * (now - was)
+    end
+  else
+    before = -2   -- off the map: coming in is worth it
+  end
+  -- the units already at the destination lose room
+  if dc > 0 then
+    local was = soviet_unit_value(F, dest, dc, dt, cmd)
+    local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
+    score = score + dc * (now - was)
+  end
+  return score + after - before
+end
+
+local function move_score(F, a)
+  local units = group_units(F, a.units or {})
+  if #units == 0 then return NEG end
+  local side = units[1].side
+  local from = units[1].location == "map" and units[1].hex or nil
+  local dest = a.path[#a.path]
+  local s
+  if side == C.GERMAN then s = german_move_score(F, a, units, from, dest)
+  else s = soviet_move_score(F, a, units, from, dest) end
+  if a.kind == "rail_move" then s = s - 0.5 end
+  -- first turn: the 13th and 20th Armies must spend their movement [5.2]
+  if kessel.game.turn() == 1 and from then
+    for _, u in ipairs(units) do if M.first_turn_full_ma(u) then s = s + 0.2 end end
+  end
+  return s
+end
+
+-- Scores: combat -------------------------------------------------------------------------------
+
+local function attack_score(F, a, overrun)
+  local units = group_units(F, a.units or {})
+  if #units == 0 then return NEG end
+  local side = units[1].side
+  local targets = a.targets or { a.target }
+  local att_hexes = {}
+  local seen = {}
+  for _, u in ipairs(units) do if not seen[u.hex] then seen[u.hex] = true; att_hexes[#att_hexes + 1] = u.hex end end
+  local att = attack_estimate(units, overrun)
+  local def = defence_estimate(targets, att_hexes)
+  local ev = odds_ev(att, def)
+  local obj = objectives()
+  local bonus = 0
+  for _, t in ipairs(targets) do
+    local vp = obj.vp[t]
+    if vp then bonus = bonus + (side == C.SOVIET and 1.0 or 0.3) + vp / 50 end
+  end
+  local need = side == C.GERMAN and 0.9 or 0.35
+  if overrun then need = 1.0 end
+  local s = ev + bonus - need - 0.02 * #units
+  if overrun then s = s * 4 + 2 end
+  return s
+end
+
+-- Scores: decisions ------------------------------------------------------------------------------
+
+local function unit_worth(u)
+  if C.is_leader(u) then return 20 end
+  if u.hidden then return 3.5 end
+  return (u.attack or 0) + (u.defence or 0) + (u.steps_left or 1)
+end
+
+-- Would the stack(s) of `ids` have somewhere to retreat `n` hexes?
+local function retreat_possible(ids, n)
+  local groups = {}
+  for _, id in ipairs(ids) do
+    local u = kessel.units.get(id)
+    if u and C.on_map(u) then
+      groups[u.hex] = groups[u.hex] or {}
+      table.insert(groups[u.hex], u)
+    end
+  end
+  for _, hex in ipairs(sorted_keys(groups)) do
+    if #R.allowed(groups[hex], n, {}) == 0 then return false end
+  end
+  return true
+end
+
+local function choose_score(F, a, p)
+  local side = p.side
+  local units = group_units(F, p.units or {})
+  local in_city = false
+  for _, u in ipairs(units) do if objectives().vp[u.hex] then in_city = true end end
+  local can_retreat = retreat_possible(p.units or {}, p.n)
+  if a.choice == "retreat" then
+    if not can_retreat then return -10 end
+    if in_city and p.who == "defender" then return 0.5 end
+    return 2
+  end
+  -- loss
+  local steps = 0
+  for _, u in ipairs(units) do steps = steps + (u.steps_left or 1) end
+  local s
+  if side == C.GERMAN then
+    s = (in_city and steps >= p.n + 3) and 1 or 0
+    if not can_retreat then s = 5 end
+  else
+    s = (in_city and #units > p.n) and 1 or 0
+    if not can_retreat then s = 5 end
+  end
+  if a.units then
+    local u = F.by_id[a.units[1]] or kessel.units.get(a.units[1])
+    s = s + 0.5 - unit_worth(u) / 100
+  end
+  return s
+end
+
+local function retreat_score(F, a, p)
+  local picker = p.side
+  local path = a.path or {}
+  if #path == 0 then return 10 * #(a.units or {}) end
+  local dest = path[#path]
+  local s = 0
+  for _, n in ipairs(kessel.hex.neighbors(dest)) do
+    for _, u in ipairs(F.at[n] or {}) do if u.side == picker then s = s + 2; break end end
+  end
+  for _, u in ipairs(F.at[dest] or {}) do if u.side ~= picker then s = s + 3; break end end
+  local col = C.column(dest)
+  if picker == C.GERMAN then s = s - col / 10 else s = s + col / 10 end
+  return s
+end
+
+local function advance_score(F, a, p)
+  if a.skip then return 0 end
+  local units = group_units(F, a.units or {})
+  local dest = a.path[#a.path]
+  local obj = objectives()
+  local s = -0.2
+  if p.side == C.GERMAN then
+    local targets = german_targets()
+    local D = goal_field(group_class(units), targets)
+    local from = units[1].hex
+    s = s + ((D[from] or 400) - (D[dest] or 400))
+    for _, t in ipairs(targets) do if t == dest then s = s + 10 end end
+    if obj.vp[from] then s = s - 3 end
+    -- keep divisions together: the whole group, not pieces
+    s = s + 0.1 * #units
+  else
+    if obj.vp[dest] then s = s + 5 end
+    if obj.vp[units[1].hex] then s = s - 5 end
+  end
+  return s
+end
+
+local function marker_score(F, a)
+  local hex = a.hex
+  if C.step_is("soviet_interdiction") then
+    local t = kessel.game.turn()
+    if t < 4 or (t - 4) % 3 ~= 0 then return -1 end
+    local s = 0.5 + C.column(hex) / 20
+    if kessel.map.has_link(hex, "road") then s = s + 2 end
+    return s
+  end
+  local s = 0.5
+  for _, u in ipairs(F.at[hex] or {}) do if u.side == C.SOVIET then s = s + 1 end end
+  if kessel.map.has_link(hex, "railway") then s = s + 2 end
+  if (distance_from(C.GERMAN)[hex] or 99) <= 8 then s = s + 2 end
+  if kessel.game.turn() == 1 then s = s + (60 - C.column(hex)) / 30 end
+  return s
+end
+
+local function swf_score(F, a)
+  local t = kessel.game.turn()
+  if t < 3 then return -1 end
+  local sov, ger = 0, 0
+  for _, u in ipairs(F.units.soviet) do if C.is_combat_unit(u) then sov = sov + 1 end end
+  for _, u in ipairs(F.units.german) do if C.is_combat_unit(u) then ger = ger + 1 end end
+  if sov >= ger * 1.3 then return -1 end
+  return 1 + C.column(a.hex) / 100
+end
+
+local function eliminate_score(F, a)
+  local u = F.by_id[a.unit] or kessel.units.get(a.unit)
+  return 10 - unit_worth(u)
+end
+
+-- Scoring any listed action.
+local scored = {}   -- akey -> score computed by the narrower for this enumeration
+
+local function score(F, a, p)
+  local k = a.kind
+  if k == "end_phase" or k == "end_air_placement" then return 0 end
+  if k == "first_turn_roll" then return 100 end
+  local pre = scored[akey(a)]
+  if pre ~= nil then return pre end
+  if k == "move" or k == "rail_move" then return move_score(F, a) end
+  if k == "overrun" then return attack_score(F, a, true) end
+  if k == "attack" then return attack_score(F, a, false) end
+  if k == "choose" then return choose_score(F, a, p) end
+  if k == "retreat" then return retreat_score(F, a, p) end
+  if k == "advance" then return advance_score(F, a, p) end
+  if k == "place_marker" then return marker_score(F, a) end
+  if k == "swf_call" then return swf_score(F, a) end
+  if k == "eliminate_excess" then return eliminate_score(F, a) end
+  return -1
+end
+
+-- The narrower: keep the best few movement candidates ---------------------------------------
+
+local KEEP = 3
+local stack_cache = {}   -- signature -> { moves = list, best = action, score = n, fresh = call id }
+local stack_cache_step = nil
+local call_id = 0
+
+local function unit_sig(u)
+  return u.id .. ":" .. ((u.vars and u.vars.mp_spent) or 0) .. (u.flags.disrupted and "d" or "")
+    .. (u.flags.oos and "o" or "") .. (u.flags.stopped and "s" or "") .. (u.hidden and "h" or "")
+end
+
+local function stack_sig(kind, F, hex)
+  local parts = { kind, hex }
+  for _, u in ipairs(F.at[hex] or {}) do parts[#parts + 1] = unit_sig(u) end
+  return table.concat(parts, ";")
+end
+
+local function best_of(F, list)
+  local best, bs = nil, NEG
+  for _, a in ipairs(list) do
+    local s = (a.kind == "overrun") and attack_score(F, a, true) or move_score(F, a)
+    if s > bs then best, bs = a, s end
+  end
+  return best, bs
+end
+
+function AI.narrow(kind, provider)
+  local F = frame()
+  -- what every stack's candidates depend on besides the stack itself: enemy units, markers,
+  -- rail capacity used, the initial air placement
+  local marks = {}
+  for _, m in ipairs(kessel.markers.all{ placed = true }) do marks[#marks + 1] = m.kind .. "@" .. m.hex end
+  table.sort(marks)
+  local sk = table.concat({ step_key(), occupied_sig(C.other(provider.side)), table.concat(marks, ","),
+    RL.used_this_turn(), tostring(M.initial_air_pending()),
+    #kessel.units.all{ side = C.other(provider.side), location = "map", flag = "disrupted" } }, "|")
+  if stack_cache_step ~= sk then stack_cache = {}; stack_cache_step = sk end
+  call_id = call_id + 1
+  local entries = {}
+  for _, hex in ipairs(provider.stacks) do
+    local sig = stack_sig(kind, F, hex)
+    local e = stack_cache[sig]
+    if e == nil then
+      e = { moves = provider.moves(hex) }
+      e.best, e.score = best_of(F, e.moves)
+      e.fresh = call_id
+      stack_cache[sig] = e
+    end
+    if e.best then entries[#entries + 1] = e end
+  end
+  -- lazily re-check the leaders: a cached score may have gone stale since (others moved)
+  local picked = {}
+  for _ = 1, KEEP do
+    local guard = 0
+    while true do
+      local top, ts = nil, NEG
+      for _, e in ipairs(entries) do
+        if not e.taken and e.best and e.score > ts then top, ts = e, e.score end
+      end
+      if top == nil then break end
+      if top.fresh == call_id then
+        top.taken = true
+        picked[#picked + 1] = top
+        break
+      end
+      top.best, top.score = best_of(F, top.moves)
+      top.fresh = call_id
+      guard = guard + 1
+      if guard > 50 then top.taken = true; picked[#picked + 1] = top; break end
+    end
+  end
+  for _, e in ipairs(entries) do e.taken = nil end
+  local out = {}
+  for _, e in ipairs(picked) do
+    out[#out + 1] = e.best
+    scored[akey(e.best)] = e.score
+  end
+  if provider.extra then
+    local best, bs = best_of(F, provider.extra())
+    if best then out[#out + 1] = best; scored[akey(best)] = bs end
+  end
+  return out
+end
+
+-- The hooks ------------------------------------------------------------------------------------
+
+-- The pick among `actions` (1-based index).
+function AI.choose(actions)
+  C.set_narrower(AI.narrow)
+  local F = frame()
+  local p = kessel.game.var("pending")
+  local best, bs = nil, nil
+  for i, a in ipairs(actions) do
+    local s = score(F, a, p)
+    if bs == nil or s > bs then best, bs = i, s end
+  end
+  scored = {}
+  return best, bs
+end
+
+kessel.on("ai", function(actions) return (AI.choose(actions)) end)
+
+kessel.on("result", function()
+  local r = V.score()
+  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp } }
+end)
+
+return AI
