@@ -13,7 +13,8 @@ struct Row {
 }
 
 fn rows() -> Vec<Row> {
-    let text = std::fs::read_to_string(root().join("docs/rules-coverage.md")).expect("coverage doc");
+    let text =
+        std::fs::read_to_string(root().join("docs/rules-coverage.md")).expect("coverage doc");
     let mut out = Vec::new();
     let mut in_table = false;
     for line in text.lines() {
@@ -41,7 +42,11 @@ fn rows() -> Vec<Row> {
 }
 
 fn backticked(cell: &str) -> Vec<String> {
-    cell.split('`').skip(1).step_by(2).map(str::to_string).collect()
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
 }
 
 fn test_names() -> BTreeSet<String> {
@@ -61,7 +66,11 @@ fn test_names() -> BTreeSet<String> {
 #[test]
 fn every_cited_test_exists_and_only_data_cases_lack_tests() {
     let rows = rows();
-    assert!(rows.len() > 100, "the table lists every case ({} rows)", rows.len());
+    assert!(
+        rows.len() > 100,
+        "the table lists every case ({} rows)",
+        rows.len()
+    );
     let names = test_names();
     for r in &rows {
         let cited = backticked(&r.tests);
@@ -73,7 +82,11 @@ fn every_cited_test_exists_and_only_data_cases_lack_tests() {
             );
         }
         for t in cited {
-            assert!(names.contains(&t), "case {} cites missing test `{t}`", r.case);
+            assert!(
+                names.contains(&t),
+                "case {} cites missing test `{t}`",
+                r.case
+            );
         }
     }
 }
@@ -95,7 +108,11 @@ fn every_cited_lua_location_exists() {
             } else {
                 symbol.to_string()
             };
-            assert!(text.contains(&needle), "case {}: `{needle}` not in {path}", r.case);
+            assert!(
+                text.contains(&needle),
+                "case {}: `{needle}` not in {path}",
+                r.case
+            );
         }
     }
 }
@@ -106,6 +123,9 @@ fn every_option_has_a_row() {
     let cases: BTreeSet<String> = rows().into_iter().map(|r| r.case).collect();
     for part in options.split("opt(\"").skip(1) {
         let id = part.split('"').next().unwrap_or("");
-        assert!(cases.contains(&format!("option {id}")), "option {id} has no coverage row");
+        assert!(
+            cases.contains(&format!("option {id}")),
+            "option {id} has no coverage row"
+        );
     }
 }

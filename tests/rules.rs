@@ -37,5 +37,9 @@ fn the_guide_scenario_checks_and_its_special_rule_tests_pass() {
     assert_eq!(c.code, 0, "{}", c.stderr);
     let r = kessel(&["test", "scenarios/yelnya/tests", "--scenario", scenario]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("case_Y1_bridge_down_on_turn_1"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("case_Y1_bridge_down_on_turn_1"),
+        "{}",
+        r.stdout
+    );
 }

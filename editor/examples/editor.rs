@@ -5,7 +5,7 @@
 //!     [--mode edit|play|rules] [--act JSON]... [--select HEX] [--attack HEX]... [--target HEX]
 //!     [--hover HEX] [--zoom PX] [--compare A,B] [--delay SECONDS] [--load SAVE]
 //!     [--ai-until STEP_ID] [--save FILE]
-//!     [--print-legal]
+//!     [--print-legal] [--profile NAME] [--option ID=VALUE]...
 //! ```
 //!
 //! e.g. `--mode play --act '{"kind":"end_air_placement"}' --select 1513 --hover 1716 --zoom 34`.
@@ -21,7 +21,8 @@ fn main() -> anyhow::Result<()> {
     let mut st = Startup::default();
     let usage = "usage: editor SCENARIO [--screenshot OUT.png] [--mode edit|play|rules] [--act JSON]... \
                  [--select HEX] [--attack HEX]... [--target HEX] [--hover HEX] [--zoom PX] \
-                 [--compare A,B] [--delay SECONDS] [--load SAVE] [--ai-until STEP_ID] [--save FILE] [--print-legal]";
+                 [--compare A,B] [--delay SECONDS] [--load SAVE] [--ai-until STEP_ID] [--save FILE] [--print-legal] \
+                 [--profile NAME] [--option ID=VALUE]...";
     while let Some(a) = args.next() {
         let mut value = || {
             args.next()
@@ -47,6 +48,14 @@ fn main() -> anyhow::Result<()> {
             "--load" => st.load = Some(PathBuf::from(value()?)),
             "--save" => st.save = Some(PathBuf::from(value()?)),
             "--print-legal" => st.print_legal = true,
+            "--profile" => st.profile = Some(value()?),
+            "--option" => {
+                let v = value()?;
+                let (id, val) = v
+                    .split_once('=')
+                    .ok_or_else(|| anyhow::anyhow!("--option takes ID=VALUE\n{usage}"))?;
+                st.options.push((id.to_string(), val.to_string()));
+            }
             "--ai-until" => st.ai_until = Some(value()?),
             "--compare" => {
                 let v = value()?;

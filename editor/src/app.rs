@@ -98,6 +98,10 @@ pub struct Startup {
     pub save: Option<PathBuf>,
     /// Print the legal actions (JSON, one a line) once the start is set up.
     pub print_legal: bool,
+    /// Profile to apply (as the rules panel would).
+    pub profile: Option<String>,
+    /// Options to set, `id` and value (JSON, or a plain word for a choice).
+    pub options: Vec<(String, String)>,
     /// Let the ruleset's AI play (at most 3000 actions) until this step (by id) offers an
     /// attack, to reach a combat without playing one by hand.
     pub ai_until: Option<String>,
@@ -252,6 +256,21 @@ impl EditorApp {
         if let Some(p) = &st.load {
             s.load(p).map_err(anyhow::Error::msg)?;
         }
+        let mut cmds = Vec::new();
+        if let Some(p) = &st.profile {
+            cmds.push(PlayCommand::ApplyProfile(Some(p.clone())));
+        }
+        for (id, text) in &st.options {
+            let v = serde_json::from_str(text)
+                .unwrap_or_else(|_| serde_json::Value::String(text.clone()));
+            cmds.push(PlayCommand::SetOption(id.clone(), v));
+        }
+        if !cmds.is_empty() {
+            self.apply_play(cmds);
+        }
+        let Some(s) = &mut self.session else {
+            return Ok(());
+        };
         if let Some(step) = &st.ai_until {
             ai_until(s, step)?;
         }
@@ -384,11 +403,6 @@ impl EditorApp {
             if let Some(s) = &mut self.session {
                 self.status.hover_note =
                     s.hovered.and_then(|_| s.hovered_text().map(str::to_string));
-                if let Some(m) = &s.message {
-                    if self.status.message != *m {
-                        self.status.info(m.clone());
-                    }
-                }
             }
         }
         egui::Panel::bottom("status").show(ui, |ui| {
@@ -425,8 +439,21 @@ impl EditorApp {
             .show(ui, |ui| self.side_ui(ui, &mut play));
         egui::CentralPanel::no_frame().show(ui, |ui| self.map_ui(ui, &mut cmds, &mut play));
 
+        let changed = !cmds.is_empty() || !play.is_empty();
         self.apply(cmds);
         self.apply_play(play);
+        // what the game did goes to the status bar once (an error there is not overwritten)
+        if let Some((m, is_error)) = self.session.as_mut().and_then(|s| s.message.take()) {
+            if is_error {
+                self.status.error(m);
+            } else {
+                self.status.info(m);
+            }
+        }
+        if changed {
+            // the commands were applied after the panels were drawn: show their outcome now
+            ui.ctx().request_repaint();
+        }
     }
 
     fn side_ui(&mut self, ui: &mut Ui, play: &mut Vec<PlayCommand>) {

@@ -109,9 +109,24 @@ local function cached(key, fn)
   return v
 end
 
+-- Things a frame works out once, when first asked (F.cmd, F.dg, ...).
+local lazy = {}
+local Frame = { __index = function(F, k)
+  local f = lazy[k]
+  if f == nil then return nil end
+  local v = f(F)
+  rawset(F, k, v)
+  return v
+end }
+
+-- One frame serves one enumeration and the choice after it (AI.choose drops it once it has
+-- picked, before the engine applies the action).
+local current_frame = nil
+
 local function frame()
-  local F = { turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
-    units = { soviet = {}, german = {} }, combat_at = {} }
+  if current_frame then return current_frame end
+  local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
+    units = { soviet = {}, german = {} }, combat_at = {}, goal = {} }, Frame)
   for _, u in ipairs(kessel.units.all{ location = "map" }) do
     F.by_id[u.id] = u
     local list = F.at[u.hex]
@@ -120,6 +135,7 @@ local function frame()
     table.insert(F.units[u.side], u)
     if C.is_combat_unit(u) then F.combat_at[u.hex] = (F.combat_at[u.hex] or 0) + 1 end
   end
+  current_frame = F
   return F
 end
 
@@ -184,6 +200,24 @@ local function supply_status(side)
   return cached("supply:" .. side, function() return S.status(side) end)
 end
 
+lazy.obj = function() return objectives() end
+lazy.targets = function() return german_targets() end
+lazy.tset = function(F)
+  local t = {}
+  for _, h in ipairs(F.targets) do t[h] = true end
+  return t
+end
+lazy.cmd = function() return command_hexes() end
+lazy.dg = function() return distance_from(C.GERMAN) end   -- distance from the nearest German unit
+lazy.dz = function() return distance_from(C.SOVIET) end   -- from the nearest Soviet unit
+lazy.mech_phase = function() return C.step_is("german_mech_movement") end
+
+local function goal_of(F, class)
+  local g = F.goal[class]
+  if g == nil then g = goal_field(class, F.targets); F.goal[class] = g end
+  return g
+end
+
 -- Combat estimates ------------------------------------------------------------------------------
 
 local function supplied_fn(status)
@@ -233,6 +267,9 @@ local function attack_estimate(units, overrun)
 end
 
 -- Scores: movement ----------------------------------------------------------------------------
+--
+-- A move is scored in two parts: what depends only on the moving group (worked out once per group,
+-- `group_scorer`) and what depends on the destination (the returned function).
 
 local function group_units(F, ids)
   local out = {}
@@ -255,7 +292,7 @@ local function group_class(units)
   return best
 end
 
--- Units of `side` at `hex` (per frame, with planned arrivals), as counts.
+-- Units of `side` at `hex` (not counting `excluding`), as counts.
 local function counts_at(F, hex, side, excluding)
   local combat, total = 0, 0
   for _, u in ipairs(F.at[hex] or {}) do
@@ -272,67 +309,78 @@ local function over_limit(side, combat, total)
   return total > 3
 end
 
-local function german_move_score(F, a, units, from, dest)
-  local targets = german_targets()
-  local tset = {}
-  for _, h in ipairs(targets) do tset[h] = true end
-  local D = goal_field(group_class(units), targets)
-  local far = 400
-  local ids = {}
-  for _, u in ipairs(units) do ids[u.id] = true end
-  local score = 0
+local DIVISION_TYPES = { panzer = true, rifle_mot = true, motorized = true }
+local FAR = 400
+
+local function german_scorer(F, units, from)
+  local D = goal_of(F, group_class(units))
+  local tset, vp = F.tset, F.obj.vp
+  local ids, forms = {}, {}
+  for _, u in ipairs(units) do
+    ids[u.id] = true
+    if u.formation then forms[u.formation] = true end
+  end
+  local n = #units
+  local const, per_mp = 0, 1.0
   if from then
-    score = ((D[from] or far) - (D[dest] or far)) * 1.0
-    -- leaving an over-full hex is a must
+    const = D[from] or FAR
     local c0, t0 = counts_at(F, from, C.GERMAN)
-    if over_limit(C.GERMAN, c0, t0) then score = score + 50 end
-  else
-    score = 60 - (D[dest] or far) * 0.05   -- reinforcements come in
-  end
-  local c1, t1 = counts_at(F, dest, C.GERMAN, ids)
-  if over_limit(C.GERMAN, c1 + #units, t1 + #units) then return score - 1000 end
-  -- capture
-  if tset[dest] and t1 == 0 then score = score + 15 + (objectives().vp[dest] or 0) / 2 end
-  -- divisional integrity [7.3]
-  local forms = {}
-  for _, u in ipairs(units) do if u.formation then forms[u.formation] = true end end
-  if from then
+    if over_limit(C.GERMAN, c0, t0) then const = const + 50 end   -- leaving an over-full hex
     for _, u in ipairs(F.at[from] or {}) do
-      if not ids[u.id] and u.formation and forms[u.formation] and I.division(u) then score = score - 6 end
+      -- breaking up a division [7.3]
+      if not ids[u.id] and u.formation and forms[u.formation] and DIVISION_TYPES[u.type] then const = const - 6 end
     end
+  else
+    const, per_mp = 60, 0.05   -- reinforcements come in
   end
-  for _, u in ipairs(F.at[dest] or {}) do
-    if u.side == C.GERMAN and not ids[u.id] then
-      if u.formation and forms[u.formation] then score = score + 2 else score = score - 0.5 end
+  local mech = F.mech_phase
+  local dz = F.dz
+  return function(dest)
+    local c1, t1 = counts_at(F, dest, C.GERMAN, ids)
+    if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
+    local score = const - (D[dest] or FAR) * per_mp
+    if tset[dest] and t1 == 0 then score = score + 15 + (vp[dest] or 0) / 2 end   -- capture
+    for _, u in ipairs(F.at[dest] or {}) do
+      if u.side == C.GERMAN and not ids[u.id] then
+        if u.formation and forms[u.formation] then score = score + 2 else score = score - 0.5 end
+      end
     end
+    if (dz[dest] or 99) <= 1 then
+      if mech then score = score - 0.5 else score = score + 0.5 end
+    end
+    return score
   end
-  -- contact
-  local dz = distance_from(C.SOVIET)
-  if (dz[dest] or 99) <= 1 then
-    if C.step_is("german_mech_movement") then score = score - 0.5 else score = score + 0.5 end
+end
+
+-- Defensive worth of a hex's terrain (the map does not change during a game).
+local terrain_memo = {}
+local function terrain_bonus(hex)
+  local v = terrain_memo[hex]
+  if v == nil then
+    v = 0
+    if kessel.map.terrain(hex) == "forest" then v = v + 0.5 end
+    local p = kessel.map.place(hex)
+    if p and p.kind == "major_city" then v = v + 1 end
+    terrain_memo[hex] = v
   end
-  return score
+  return v
 end
 
 -- How much a Soviet combat unit is worth at `hex` with `n` combat units there (itself included).
 local function soviet_unit_value(F, hex, n, total, cmd)
-  local dg = distance_from(C.GERMAN)[hex] or 40
+  local dg = F.dg[hex] or 40
   if n > 3 or total > 4 then return -500 end
   local v
   if dg <= 1 then v = 1.5 elseif dg == 2 then v = 2 elseif dg == 3 then v = 1
   else v = 1 - (dg - 3) * 0.35 end
-  local obj = objectives()
-  local vp = obj.vp[hex]
+  local vp = F.obj.vp[hex]
   if vp then
     local weight = 3 + vp / 5
     if dg <= 10 then weight = weight * 1.5 end
     if n <= 3 then v = v + weight * (4 - n) / 3 end
   end
   if dg <= 3 then
-    local t = kessel.map.terrain(hex)
-    if t == "forest" then v = v + 0.5 end
-    local p = kessel.map.place(hex)
-    if p and p.kind == "major_city" then v = v + 1 end
+    v = v + terrain_bonus(hex)
     v = v + 0.4 * (n - 1)
   end
   if not cmd[hex] then v = v - 3 end
@@ -340,7 +388,7 @@ local function soviet_unit_value(F, hex, n, total, cmd)
 end
 
 local function soviet_leader_value(F, hex, combat, total)
-  local dg = distance_from(C.GERMAN)[hex] or 40
+  local dg = F.dg[hex] or 40
   if combat > 3 or total > 4 then return -500 end
   local v = -math.abs(dg - 3) * 0.5
   if dg <= 1 then v = v - 4 end
@@ -348,56 +396,61 @@ local function soviet_leader_value(F, hex, combat, total)
   return v
 end
 
-local function soviet_move_score(F, a, units, from, dest)
-  local cmd = command_hexes()
+local function soviet_scorer(F, units, from)
+  local cmd = F.cmd
   local ids = {}
-  for _, u in ipairs(units) do ids[u.id] = true end
   local nc, nl = 0, 0
-  for _, u in ipairs(units) do if C.is_leader(u) then nl = nl + 1 else nc = nc + 1 end end
-  local dc, dt = counts_at(F, dest, C.SOVIET, ids)
-  local after_c, after_t = dc + nc, dt + nc + nl
-  local score = 0
-  if after_c > 3 or after_t > 4 then return -1000 end
-  local before = 0
-  local after = nc * soviet_unit_value(F, dest, after_c, after_t, cmd)
-    + nl * soviet_leader_value(F, dest, after_c, after_t)
+  for _, u in ipairs(units) do
+    ids[u.id] = true
+    if C.is_leader(u) then nl = nl + 1 else nc = nc + 1 end
+  end
+  local const
   if from then
     local oc, ot = counts_at(F, from, C.SOVIET)
-    before = nc * soviet_unit_value(F, from, oc, ot, cmd) + nl * soviet_leader_value(F, from, oc, ot)
+    const = -(nc * soviet_unit_value(F, from, oc, ot, cmd) + nl * soviet_leader_value(F, from, oc, ot))
     -- the units staying behind gain from the room
     local rest_c = oc - nc
     if rest_c > 0 then
       local was = soviet_unit_value(F, from, oc, ot, cmd)
       local now = soviet_unit_value(F, from, rest_c, ot - nc - nl, cmd)
-      score = score + rest_c * (now - was)
+      const = const + rest_c * (now - was)
     end
   else
-    before = -2   -- off the map: coming in is worth it
+    const = 2   -- off the map: coming in is worth it
   end
-  -- the units already at the destination lose room
-  if dc > 0 then
-    local was = soviet_unit_value(F, dest, dc, dt, cmd)
-    local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
-    score = score + dc * (now - was)
+  return function(dest)
+    local dc, dt = counts_at(F, dest, C.SOVIET, ids)
+    local after_c, after_t = dc + nc, dt + nc + nl
+    if after_c > 3 or after_t > 4 then return -1000 end
+    local score = const + nc * soviet_unit_value(F, dest, after_c, after_t, cmd)
+      + nl * soviet_leader_value(F, dest, after_c, after_t)
+    if dc > 0 then   -- the units already there lose room
+      local was = soviet_unit_value(F, dest, dc, dt, cmd)
+      local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
+      score = score + dc * (now - was)
+    end
+    return score
   end
-  return score + after - before
+end
+
+-- The scorer of a group's moves: function(dest) -> score.
+local function group_scorer(F, ids, kind)
+  local units = group_units(F, ids)
+  if #units == 0 then return function() return NEG end end
+  local side = units[1].side
+  local from = units[1].location == "map" and units[1].hex or nil
+  local f = side == C.GERMAN and german_scorer(F, units, from) or soviet_scorer(F, units, from)
+  local extra = kind == "rail_move" and -0.5 or 0
+  -- first turn: the 13th and 20th Armies must spend their movement [5.2]
+  if F.turn == 1 and from and side == C.SOVIET then
+    for _, u in ipairs(units) do if M.first_turn_full_ma(u) then extra = extra + 0.2 end end
+  end
+  if extra == 0 then return f end
+  return function(dest) return f(dest) + extra end
 end
 
 local function move_score(F, a)
-  local units = group_units(F, a.units or {})
-  if #units == 0 then return NEG end
-  local side = units[1].side
-  local from = units[1].location == "map" and units[1].hex or nil
-  local dest = a.path[#a.path]
-  local s
-  if side == C.GERMAN then s = german_move_score(F, a, units, from, dest)
-  else s = soviet_move_score(F, a, units, from, dest) end
-  if a.kind == "rail_move" then s = s - 0.5 end
-  -- first turn: the 13th and 20th Armies must spend their movement [5.2]
-  if kessel.game.turn() == 1 and from then
-    for _, u in ipairs(units) do if M.first_turn_full_ma(u) then s = s + 0.2 end end
-  end
-  return s
+  return group_scorer(F, a.units or {}, a.kind)(a.path[#a.path])
 end
 
 -- Scores: combat -------------------------------------------------------------------------------
@@ -413,7 +466,7 @@ local function attack_score(F, a, overrun)
   local att = attack_estimate(units, overrun)
   local def = defence_estimate(targets, att_hexes)
   local ev = odds_ev(att, def)
-  local obj = objectives()
+  local obj = F.obj
   local bonus = 0
   for _, t in ipairs(targets) do
     local vp = obj.vp[t]
@@ -454,7 +507,7 @@ local function choose_score(F, a, p)
   local side = p.side
   local units = group_units(F, p.units or {})
   local in_city = false
-  for _, u in ipairs(units) do if objectives().vp[u.hex] then in_city = true end end
+  for _, u in ipairs(units) do if F.obj.vp[u.hex] then in_city = true end end
   local can_retreat = retreat_possible(p.units or {}, p.n)
   if a.choice == "retreat" then
     if not can_retreat then return -10 end
@@ -498,11 +551,11 @@ local function advance_score(F, a, p)
   if a.skip then return 0 end
   local units = group_units(F, a.units or {})
   local dest = a.path[#a.path]
-  local obj = objectives()
+  local obj = F.obj
   local s = -0.2
   if p.side == C.GERMAN then
-    local targets = german_targets()
-    local D = goal_field(group_class(units), targets)
+    local targets = F.targets
+    local D = goal_of(F, group_class(units))
     local from = units[1].hex
     s = s + ((D[from] or 400) - (D[dest] or 400))
     for _, t in ipairs(targets) do if t == dest then s = s + 10 end end
@@ -528,7 +581,7 @@ local function marker_score(F, a)
   local s = 0.5
   for _, u in ipairs(F.at[hex] or {}) do if u.side == C.SOVIET then s = s + 1 end end
   if kessel.map.has_link(hex, "railway") then s = s + 2 end
-  if (distance_from(C.GERMAN)[hex] or 99) <= 8 then s = s + 2 end
+  if (F.dg[hex] or 99) <= 8 then s = s + 2 end
   if kessel.game.turn() == 1 then s = s + (60 - C.column(hex)) / 30 end
   return s
 end
@@ -589,11 +642,38 @@ end
 
 local function best_of(F, list)
   local best, bs = nil, NEG
+  local scorers = {}
   for _, a in ipairs(list) do
-    local s = (a.kind == "overrun") and attack_score(F, a, true) or move_score(F, a)
+    local s
+    if a.kind == "overrun" then s = attack_score(F, a, true)
+    else
+      local key = table.concat(a.units, ",")
+      local f = scorers[key]
+      if f == nil then f = group_scorer(F, a.units, a.kind); scorers[key] = f end
+      s = f(a.path[#a.path])
+    end
     if s > bs then best, bs = a, s end
   end
   return best, bs
+end
+
+-- Which groups of the stack in `hex` are worth working out (M.stack_moves `want`): the whole stack
+-- always; single units when the hex is over the limit, on the first turn, when a German stack
+-- mixes formations, or when Soviet units near the front might spread out.
+local function want_group(F, hex)
+  local here = F.at[hex] or {}
+  local side = here[1] and here[1].side
+  local c, t = counts_at(F, hex, side)
+  local split = over_limit(side, c, t) or F.turn == 1
+  if not split and side == C.GERMAN then
+    local f = nil
+    for _, u in ipairs(here) do
+      if f == nil then f = u.formation or u.id elseif (u.formation or u.id) ~= f then split = true end
+    end
+  elseif not split then
+    split = (F.dg[hex] or 40) <= 8 and t > 1
+  end
+  return function(units, whole) return whole or split end
 end
 
 function AI.narrow(kind, provider)
@@ -609,16 +689,19 @@ function AI.narrow(kind, provider)
   if stack_cache_step ~= sk then stack_cache = {}; stack_cache_step = sk end
   call_id = call_id + 1
   local entries = {}
+  local near = kind == "overrun" and (provider.side == C.SOVIET and F.dg or F.dz) or nil
   for _, hex in ipairs(provider.stacks) do
+    if near and (near[hex] or 99) > 1 then goto continue end
     local sig = stack_sig(kind, F, hex)
     local e = stack_cache[sig]
     if e == nil then
-      e = { moves = provider.moves(hex) }
+      e = { moves = provider.moves(hex, kind == "move" and want_group(F, hex) or nil) }
       e.best, e.score = best_of(F, e.moves)
       e.fresh = call_id
       stack_cache[sig] = e
     end
     if e.best then entries[#entries + 1] = e end
+    ::continue::
   end
   -- lazily re-check the leaders: a cached score may have gone stale since (others moved)
   local picked = {}
@@ -659,6 +742,7 @@ end
 -- The pick among `actions` (1-based index).
 function AI.choose(actions)
   C.set_narrower(AI.narrow)
+  C.fast_reads(true)
   local F = frame()
   local p = kessel.game.var("pending")
   local best, bs = nil, nil
@@ -667,6 +751,7 @@ function AI.choose(actions)
     if bs == nil or s > bs then best, bs = i, s end
   end
   scored = {}
+  current_frame = nil
   return best, bs
 end
 

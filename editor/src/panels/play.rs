@@ -207,8 +207,12 @@ fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
         .filter_map(|id| s.units.get(id).cloned())
         .collect();
     let mut toggle = None;
+    // one line per attacker, so the odds stay in view with a dozen of them
     for u in &attackers {
-        if unit_row(ui, u, true) {
+        let face = u.face().map(|f| format!(" {f}")).unwrap_or_default();
+        let mut on = true;
+        let text = format!("{} ({}){face}", u.name, u.kind.replace('_', " "));
+        if ui.checkbox(&mut on, text).changed() {
             toggle = Some(u.id.clone());
         }
     }

@@ -100,8 +100,9 @@ pub struct PlaySession {
     pub refusal: Option<Refusal>,
     /// The last script error (a rule hook that failed), with its file and line.
     pub error: Option<String>,
-    /// The last thing that happened, for the status bar.
-    pub message: Option<String>,
+    /// The last thing that happened, for the status bar (taken by the app once shown), and
+    /// whether it reports a refusal or failure.
+    pub message: Option<(String, bool)>,
     /// Save / load path typed in the play panel.
     pub save_path: String,
     /// The hex under the pointer (set by the app each frame).
@@ -465,11 +466,12 @@ impl PlaySession {
                     .iter()
                     .filter(|e| matches!(e, Event::Note { .. }))
                     .count();
-                self.message = Some(if notes > 0 {
+                let text = if notes > 0 {
                     format!("{what} ({notes} notes in the log)")
                 } else {
                     what
-                });
+                };
+                self.message = Some((text, false));
                 if action.kind == "attack" {
                     self.attackers.clear();
                     self.targets.clear();
@@ -477,7 +479,7 @@ impl PlaySession {
                 self.refresh();
             }
             Ok(Err(rejection)) => {
-                self.message = Some(format!("refused: {what}"));
+                self.message = Some((format!("refused: {what}"), true));
                 self.refusal = Some(Refusal {
                     what,
                     reasons: rejection.reasons,
@@ -485,7 +487,7 @@ impl PlaySession {
             }
             Err(e) => {
                 // a failing rule hook aborts the action (the engine restored the state)
-                self.message = Some(format!("the rules failed on: {what}"));
+                self.message = Some((format!("the rules failed on: {what}"), true));
                 self.error = Some(e.message);
             }
         }
@@ -495,10 +497,10 @@ impl PlaySession {
     pub fn undo(&mut self) {
         if self.engine.undo() {
             self.refusal = None;
-            self.message = Some("took back the last action".into());
+            self.message = Some(("took back the last action".into(), false));
             self.refresh();
         } else {
-            self.message = Some("nothing to take back".into());
+            self.message = Some(("nothing to take back".into(), false));
         }
     }
 
@@ -506,7 +508,7 @@ impl PlaySession {
     pub fn save(&mut self, path: &Path) -> anyhow::Result<()> {
         let text = self.engine.save().map_err(anyhow::Error::msg)?;
         write_atomic(path, text.as_bytes())?;
-        self.message = Some(format!("game saved to {}", path.display()));
+        self.message = Some((format!("game saved to {}", path.display()), false));
         Ok(())
     }
 
@@ -518,7 +520,7 @@ impl PlaySession {
         self.clear_selection();
         self.refusal = None;
         self.last_phase = None;
-        self.message = Some(format!("game loaded from {}", path.display()));
+        self.message = Some((format!("game loaded from {}", path.display()), false));
         self.refresh();
         Ok(())
     }

@@ -543,10 +543,28 @@ end
 
 -- Rolls a combat and starts its results. `cb` has kind, sides, attackers, defenders, hexes; ctx has
 -- overrun. Returns the result code (or nil when nothing was rolled).
+-- Supply at the instant of combat for every unit of a side, judged once per combat (the same
+-- judgement as S.in_supply unit by unit, without tracing the whole network again for each unit).
+local function combat_supply(ctx)
+  if ctx.in_supply then return ctx.in_supply end
+  local status = {}
+  return function(u)
+    local st = status[u.side]
+    if st == nil then st = S.status(u.side); status[u.side] = st end
+    local s = st[u.id]
+    if s == nil then return (S.in_supply(u, "combat")) end
+    return s.ok
+  end
+end
+
 function K.roll(cb, ctx, attackers, defenders_by_hex)
-  local att, amods = K.attack_total(attackers, ctx)
+  local supplied = combat_supply(ctx)
+  local actx = {}
+  for k, v in pairs(ctx) do actx[k] = v end
+  actx.in_supply = supplied
+  local att, amods = K.attack_total(attackers, actx)
   local def, dmods = K.defence_of(cb.def_hexes, {
-    attacker_hexes = cb.att_hexes, units = defenders_by_hex,
+    attacker_hexes = cb.att_hexes, units = defenders_by_hex, in_supply = supplied,
   })
   local odds = kessel.tables.odds(K.crt_id(), att, def)
   local roll = kessel.dice.roll(cb.kind == "overrun" and "overrun" or "combat")
@@ -651,9 +669,10 @@ kessel.action{
       end
     end
     local targets = {}
+    local enemy = C.occupied(C.other(me))
     for _, u in ipairs(able) do
       for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
-        if C.enemy_at(n, me) and not kessel.map.has_side(u.hex, n, "lake") then
+        if enemy:has(n) and not kessel.map.has_side(u.hex, n, "lake") then
           targets[n] = targets[n] or {}
           table.insert(targets[n], u.id)
         end

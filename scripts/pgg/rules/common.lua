@@ -138,6 +138,74 @@ function C.mp(x)
   return string.format("%g", x)
 end
 
+-- Fast reads for computer play ----------------------------------------------------------------
+--
+-- Between two changes of state the rules read the same units, hexes and clock over and over (every
+-- enumerator, every validator, the computer player). For `kessel simulate` only, C.fast_reads(true)
+-- (switched on by ai.lua) keeps what kessel.units.at/get/all/occupied, kessel.markers.all/at and
+-- kessel.game.step/turn returned, and drops all of it whenever the state may change: at every
+-- kessel.emit.* call and at the start and end of every step (the clock moves inside
+-- kessel.emit.advance). In simulate every change goes through these (no undo, no set-up), so the
+-- reads are exactly those of the engine. Off by default: tests, scripts and the editor always read
+-- the engine directly. The tables handed out are shared: the rules only read them.
+local fast = false
+local store = {}
+
+local function forget() if next(store) ~= nil then store = {} end end
+
+function C.fast_reads(on)
+  fast = on and true or false
+  store = {}
+end
+
+local function filter_key(f)
+  if f == nil then return "" end
+  local parts = {}
+  for k, v in pairs(f) do parts[#parts + 1] = tostring(k) .. "=" .. tostring(v) end
+  table.sort(parts)
+  return table.concat(parts, ",")
+end
+
+local function keep(tbl, name, key_of)
+  local read = tbl[name]
+  tbl[name] = function(...)
+    if not fast then return read(...) end
+    local key = name .. ":" .. key_of(...)
+    local v = store[key]
+    if v == nil then
+      v = read(...)
+      if v == nil then return nil end
+      store[key] = v
+    end
+    return v
+  end
+end
+
+if kessel.units and kessel.emit then
+  local one = function(x) return tostring(x) end
+  keep(kessel.units, "at", one)
+  keep(kessel.units, "get", one)
+  keep(kessel.units, "occupied", one)
+  keep(kessel.units, "all", filter_key)
+  keep(kessel.markers, "all", filter_key)
+  keep(kessel.markers, "at", one)
+  keep(kessel.game, "step", function() return "" end)
+  keep(kessel.game, "turn", function() return "" end)
+  for name, f in pairs(kessel.emit) do
+    if type(f) == "function" then
+      kessel.emit[name] = function(...)
+        forget()
+        local out = table.pack(f(...))
+        forget()
+        return table.unpack(out, 1, out.n)
+      end
+    end
+  end
+  kessel.on("step_start", forget)
+  kessel.on("step_end", forget)
+  kessel.on("setup", forget)
+end
+
 -- Narrowing enumerations for computer players ------------------------------------------------
 --
 -- `kessel simulate` asks for every legal action before each choice, and listing every destination

@@ -94,12 +94,13 @@ end
 
 -- Rule context for a moving group --------------------------------------------------------------
 
--- Hexes of columns 01-02 (labels), kept per map: they never change during a game.
+-- Hexes of columns 01-02 (labels).
+-- (On a full-size map the list is kept; tests' small inline maps are read every time.)
 local closed_cols = { key = nil, hexes = nil }
 function M.columns_01_02()
   local c, r = kessel.map.size()
   local key = c .. "x" .. r
-  if closed_cols.key ~= key then
+  if c * r < 1000 or closed_cols.key ~= key then
     local cols = {}
     for _, h in ipairs(kessel.map.hexes()) do if C.column(h) <= 2 then cols[#cols + 1] = h end end
     closed_cols.key, closed_cols.hexes = key, cols
@@ -165,6 +166,7 @@ function M.context(units, from, base)
     end
   end
   ctx.stop[1] = { set = ezoc, rule = "6.22", message = "entered enemy ZOC", messages = base.zoc_messages }
+  ctx.lean = base.zoc_messages == nil
   if #base.marked_list > 0 then ctx.surcharge[1] = { set = base.marked, mp = 1, rule = "13.3" } end
   ctx.marked = base.marked
   if from and ezoc:has(from) then
@@ -312,6 +314,12 @@ end
 -- Why `dest` is not in the field: the field's own reason, or, when the search never got there,
 -- the first enemy ZOC hex on the cheapest way ignoring stops, or the MP that way needs.
 function M.explain(units, from, dest, budget_of, ctx, field)
+  if ctx.lean then
+    -- built without the per-hex ZOC texts (M.side_base lean): rebuild with them to explain
+    local full = M.context(units, from)
+    full.cannot_leave = ctx.cannot_leave
+    ctx, field = full, M.build_field(units, from, budget_of, full)
+  end
   local why = field:why_not_raw(dest) or { message = "no way there" }
   if why.kind == "forbidden" or why.kind == "cannot_leave" or why.kind == "beyond_stop" then
     local msg = why.message
@@ -391,7 +399,7 @@ function M.plan(a)
     budget_of = function(u) return M.mp_left(u) - costs[u.id] end
     from = entry
     plan.entry, plan.entry_costs = entry, costs
-    local ctx = M.context(units, from)
+    local ctx = M.context(units, from, M.side_base(units[1].side, true))
     ctx.cannot_leave = nil
     if ctx.ezoc:has(entry) and #path > 1 then
       return nil, C.reason("6.22", "stop: %s at %s; movement ends there", Z.zoc_messages(units[1].side)[entry] or "entered enemy ZOC", entry)
@@ -409,7 +417,7 @@ function M.plan(a)
     end
   end
   plan.from = from
-  local ctx = plan.ctx or M.context(units, from)
+  local ctx = plan.ctx or M.context(units, from, M.side_base(units[1].side, true))
   plan.ctx = ctx
   -- first-turn standing armies [5.2]: one hex only, and only to cure overstacking
   for _, u in ipairs(units) do
@@ -465,16 +473,34 @@ function M.execute(plan, a)
   Rail.after_move(plan, a)
 end
 
+-- The plan of the last move validated, and what it was worked out for: the action, the turn and
+-- step, and where its units stood with how many MP spent (a cache, not game state).
+local last_plan = nil
+local function plan_key(a)
+  local parts = { kessel.game.turn(), kessel.game.step().index, table.concat(a.path or {}, ","),
+    tostring(a.rail_cut), tostring(a.lift), tostring(kessel.game.var("pending") ~= nil) }
+  for _, id in ipairs(a.units or (a.unit and { a.unit }) or {}) do
+    local u = kessel.units.get(id)
+    parts[#parts + 1] = id .. "@" .. tostring(u and u.location) .. tostring(u and u.hex) .. ":" .. tostring(u and u.vars.mp_spent)
+  end
+  return table.concat(parts, "|")
+end
+
 kessel.action{
   kind = "move", rule = "6.1", description = "move a stack (or bring on reinforcements) along a path",
   validate = function(a)
     local plan, why = M.plan(a)
     if not plan then return why end
     local Rail = require("rules.rail")
-    return Rail.check_cut_request(plan, a)
+    local refused = Rail.check_cut_request(plan, a)
+    if refused == nil then last_plan = { key = plan_key(a), plan = plan } end
+    return refused
   end,
   apply = function(a)
-    local plan = assert(M.plan(a))
+    -- the engine validates an action just before applying it: reuse that plan when nothing moved
+    local plan
+    if last_plan and last_plan.key == plan_key(a) then plan = last_plan.plan else plan = assert(M.plan(a)) end
+    last_plan = nil
     M.execute(plan, a)
   end,
   enumerate = function(side)
@@ -499,6 +525,8 @@ end
 -- Destinations (sorted labels) a group of units standing together in `hex` may move to now, by
 -- the same rules `move` validates with. `base` is an optional M.side_base.
 function M.destinations(units, hex, base)
+  -- a stack in an enemy ZOC may not leave it [6.22]: nothing to work out
+  if base and base.ezoc:has(hex) then return {} end
   local field = M.build_field(units, hex, nil, M.context(units, hex, base))
   local out = {}
   for _, h in ipairs(C.keys(field:reachable())) do
@@ -519,7 +547,9 @@ end
 
 -- Every move of one stack: the whole stack of movers to each destination; when several units could
 -- move, each of them alone as well (splitting the stack) [6.1]; standing units' shifts [5.2].
-function M.stack_moves(hex, base)
+-- `want(units, whole)` (optional, for a narrowing enumeration, common.lua) says which groups to
+-- work out: the whole stack (`whole` true) or one unit alone.
+function M.stack_moves(hex, base, want)
   local out = {}
   local movers, standing = M.movers_at(hex)
   for _, x in ipairs(standing) do
@@ -527,14 +557,18 @@ function M.stack_moves(hex, base)
   end
   if #movers > 0 then
     local ids = C.ids(movers)
-    for _, h in ipairs(M.destinations(movers, hex, base)) do
-      out[#out + 1] = { kind = "move", units = ids, path = { h } }
+    if want == nil or want(movers, true) then
+      for _, h in ipairs(M.destinations(movers, hex, base)) do
+        out[#out + 1] = { kind = "move", units = ids, path = { h } }
+      end
     end
     if #movers > 1 then
       for _, u in ipairs(movers) do
+        if want and not want({ u }, false) then goto next_unit end
         for _, h in ipairs(M.destinations({ u }, hex, base)) do
           out[#out + 1] = { kind = "move", units = { u.id }, path = { h } }
         end
+        ::next_unit::
       end
     end
   end
@@ -560,9 +594,9 @@ function M.enumerate()
   return C.narrowed("move", {
     side = side,
     stacks = kessel.units.occupied(side),
-    moves = function(hex)
+    moves = function(hex, want)
       base = base or M.side_base(side, true)
-      return M.stack_moves(hex, base)
+      return M.stack_moves(hex, base, want)
     end,
     extra = function() return require("rules.reinforcements").entry_moves(side) end,
   })

@@ -204,8 +204,9 @@ function O.stack_overruns(hex)
     end
   end
   if #ids == 0 then return out end
+  local enemy = C.occupied(C.other(me))
   for _, n in ipairs(kessel.hex.neighbors(hex)) do
-    if C.enemy_at(n, me) then
+    if enemy:has(n) then
       local a = { kind = "overrun", units = ids, target = n }
       if not O.reasons(a)[1] then out[#out + 1] = a
       else

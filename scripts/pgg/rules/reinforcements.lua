@@ -105,11 +105,17 @@ local function originals_left()
   return false
 end
 
--- Rifle divisions that can be brought in now: reserve first, then the dead pile.
-function R.available_rifles()
+-- Rifle divisions that can be brought in now: reserve first, then the dead pile. `formation`
+-- (optional) names whose reserve it is: the campaign keeps separate reserves for the provisional
+-- divisions and the South-Western Front (scenario vars `provisional_formation`, `swf_formation`);
+-- a reserve unit with no formation serves either.
+function R.available_rifles(formation)
   local reserve = {}
   for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "rifle", location = "pending" }) do
-    if u.enter_turn == nil then reserve[#reserve + 1] = u end
+    if u.enter_turn == nil and (formation == nil or u.formation == nil or u.formation == ""
+        or u.formation == formation) then
+      reserve[#reserve + 1] = u
+    end
   end
   if #reserve > 0 then return reserve end
   local wbc = C.option("wbc09_14_rifle_recycling_delay")
@@ -169,7 +175,7 @@ function R.provisional()
   local r = kessel.dice.roll("provisional reinforcement entrance [14.1]")
   local area = list[r]
   kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area })
-  local pool = R.available_rifles()
+  local pool = R.available_rifles(svar("provisional_formation", "Provisional"))
   if #pool == 0 then
     kessel.emit.note("14.1", "provisional roll " .. r .. ": no rifle division is available")
     return
@@ -199,10 +205,12 @@ end)
 
 -- The South-Western Front [14.2] ----------------------------------------------------------------
 
--- (The map never changes during a game: the list is kept per map size and entrance.)
+-- (The map never changes during a game: on a full-size map the list is kept; the small inline
+-- maps of tests are read every time, as each test may draw its own.)
 local swf_cache = {}
 function R.swf_hexes()
   local c, r = kessel.map.size()
+  if c * r < 1000 then return R.find_swf_hexes() end
   local key = c .. "x" .. r .. ":" .. tostring(svar("swf_area", "Z"))
   if swf_cache.key ~= key then swf_cache.key, swf_cache.hexes = key, R.find_swf_hexes() end
   return swf_cache.hexes
@@ -226,21 +234,27 @@ local function swf_this_turn()
   return 0
 end
 
-function R.swf_check(a)
+-- The checks of a call that do not depend on the entry hex (nil when it may be made now).
+function R.swf_closed()
   local pr = C.pending_reason()
-  if pr then return nil, pr end
-  if not C.step_is("soviet_movement") then return nil, C.reason("14.2", "South-Western Front divisions are called in the Soviet Movement Phase") end
+  if pr then return pr end
+  if not C.step_is("soviet_movement") then return C.reason("14.2", "South-Western Front divisions are called in the Soviet Movement Phase") end
   local turn = kessel.game.turn()
-  if turn < svar("swf_first_turn", 2) then return nil, C.reason("14.2", "the South-Western Front sends divisions from turn %d", svar("swf_first_turn", 2)) end
-  if turn >= 12 then return nil, C.reason("14.3", "no reinforcements enter on turn 12") end
-  if swf_this_turn() >= svar("swf_max_per_turn", 5) then return nil, C.reason("14.2", "at most %d South-Western Front divisions a turn", svar("swf_max_per_turn", 5)) end
+  if turn < svar("swf_first_turn", 2) then return C.reason("14.2", "the South-Western Front sends divisions from turn %d", svar("swf_first_turn", 2)) end
+  if turn >= 12 then return C.reason("14.3", "no reinforcements enter on turn 12") end
+  if swf_this_turn() >= svar("swf_max_per_turn", 5) then return C.reason("14.2", "at most %d South-Western Front divisions a turn", svar("swf_max_per_turn", 5)) end
   local total = kessel.game.var("swf_count") or 0
-  if total >= svar("swf_max_total", 10) then return nil, C.reason("14.2", "all %d South-Western Front divisions have been called", svar("swf_max_total", 10)) end
+  if total >= svar("swf_max_total", 10) then return C.reason("14.2", "all %d South-Western Front divisions have been called", svar("swf_max_total", 10)) end
+end
+
+function R.swf_check(a)
+  local closed = R.swf_closed()
+  if closed then return nil, closed end
   if not a.hex or not C.contains(R.swf_hexes(), a.hex) then
     return nil, C.reason("14.2", "South-Western Front divisions enter on a south-edge rail hex at or east of entrance %s", svar("swf_area", "Z"))
   end
   if C.enemy_at(a.hex, C.SOVIET) then return nil, C.reason("6.1", "%s holds German units", a.hex) end
-  local pool = R.available_rifles()
+  local pool = R.available_rifles(svar("swf_formation", "South-Western Front"))
   if #pool == 0 then return nil, C.reason("14.2", "no rifle division is available") end
   return pool[1]
 end
@@ -263,9 +277,11 @@ kessel.action{
   enumerate = function(side)
     local out = {}
     if side ~= nil and side ~= C.SOVIET then return out end
+    -- the same checks as R.swf_check, the hex-independent ones once
+    if R.swf_closed() then return out end
+    if #R.available_rifles(svar("swf_formation", "South-Western Front")) == 0 then return out end
     for _, h in ipairs(R.swf_hexes()) do
-      local a = { kind = "swf_call", hex = h }
-      if R.swf_check(a) then out[#out + 1] = a end
+      if not C.enemy_at(h, C.SOVIET) then out[#out + 1] = { kind = "swf_call", hex = h } end
     end
     return out
   end,

@@ -27,15 +27,25 @@ local S = {}
 local GERMAN_RADIUS, GERMAN_MP = 20, 20
 
 -- Static terrain sets of the current map: lake hexes, swamp hexes, edge hexes.
+-- (Terrain does not change during a game: on a full-size map the lists are read once and kept;
+-- the small inline maps of tests are read every time, as each test may draw its own.)
+local terrain_lists = {}
 local function terrain_sets()
-  local lake, swamp, west, east = {}, {}, {}, {}
-  for _, h in ipairs(kessel.map.hexes()) do
-    local t = kessel.map.terrain(h)
-    if t == "lake" then lake[#lake + 1] = h elseif t == "swamp" then swamp[#swamp + 1] = h end
-    if kessel.map.on_edge(h, "west") then west[#west + 1] = h end
-    if kessel.map.on_edge(h, "east") then east[#east + 1] = h end
+  local c, r = kessel.map.size()
+  local key = c * r >= 1000 and (c .. "x" .. r) or nil
+  local t = terrain_lists
+  if key == nil or t.key ~= key then
+    local lake, swamp, west, east = {}, {}, {}, {}
+    for _, h in ipairs(kessel.map.hexes()) do
+      local tt = kessel.map.terrain(h)
+      if tt == "lake" then lake[#lake + 1] = h elseif tt == "swamp" then swamp[#swamp + 1] = h end
+      if kessel.map.on_edge(h, "west") then west[#west + 1] = h end
+      if kessel.map.on_edge(h, "east") then east[#east + 1] = h end
+    end
+    t = { key = key, lake = lake, swamp = swamp, west = west, east = east }
+    terrain_lists = t
   end
-  return { lake = lake, swamp = kessel.hexset(swamp), west = kessel.hexset(west), east = kessel.hexset(east) }
+  return { lake = t.lake, swamp = kessel.hexset(t.swamp), west = kessel.hexset(t.west), east = kessel.hexset(t.east) }
 end
 
 -- Hexes a line of `side` may not enter: enemy units, enemy ZOC not negated by a friendly unit,
