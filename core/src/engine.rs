@@ -74,6 +74,37 @@ impl World {
         self.pending.push(event);
         Ok(())
     }
+
+    /// The state rebuilt from the initial state and the log's events alone (no rules, no dice).
+    pub fn replayed(&self) -> Result<GameState, crate::state::ApplyError> {
+        let mut state = self.initial.clone();
+        for entry in &self.log {
+            for e in &entry.events {
+                state.apply(e)?;
+            }
+        }
+        Ok(state)
+    }
+
+    /// Takes back the last logged action: the state is rebuilt from the log without it and the
+    /// dice go back to where they were. Returns false when there is nothing to undo.
+    pub fn undo_last(&mut self) -> Result<bool, crate::state::ApplyError> {
+        let Some(last) = self.log.pop() else {
+            return Ok(false);
+        };
+        match self.replayed() {
+            Ok(state) => {
+                self.dice = Dice::at(state.seed, state.dice_drawn);
+                self.state = state;
+                Ok(true)
+            }
+            Err(e) => {
+                // a log that does not replay is corrupt: leave everything as it was
+                self.log.push(last);
+                Err(e)
+            }
+        }
+    }
 }
 
 /// Failure to build an engine.
@@ -456,35 +487,14 @@ impl Engine {
 
     /// Takes back the last action. Returns false if there is none.
     pub fn undo(&self) -> bool {
-        let mut w = self.world.borrow_mut();
-        if w.log.pop().is_none() {
-            return false;
-        }
-        let mut state = w.initial.clone();
-        for entry in &w.log {
-            for e in &entry.events {
-                // the log was applied once already; a failure here means a corrupt log
-                if state.apply(e).is_err() {
-                    break;
-                }
-            }
-        }
-        w.dice = Dice::at(state.seed, state.dice_drawn);
-        w.state = state;
-        true
+        self.world.borrow_mut().undo_last().unwrap_or(false)
     }
 
     /// Rebuilds the state from the initial state and the log's events alone (no rules, no dice)
     /// and returns its hash; equal to `state().hash()` unless something bypassed the log.
     pub fn replay_hash(&self) -> Result<u64, String> {
         let w = self.world.borrow();
-        let mut state = w.initial.clone();
-        for entry in &w.log {
-            for e in &entry.events {
-                state.apply(e).map_err(|e| e.to_string())?;
-            }
-        }
-        Ok(state.hash())
+        w.replayed().map(|s| s.hash()).map_err(|e| e.to_string())
     }
 
     /// Serialises the game (scenario reference, profile, seed, log) as JSON.
@@ -533,18 +543,14 @@ impl Engine {
         )?;
         {
             let mut w = engine.world.borrow_mut();
-            for entry in &save.log {
-                for e in &entry.events {
-                    w.state.apply(e).map_err(|err| {
-                        LoadError::new(
-                            path,
-                            None,
-                            format!("the log does not fit the scenario: {err}"),
-                        )
-                    })?;
-                }
-            }
             w.log = save.log.clone();
+            w.state = w.replayed().map_err(|err| {
+                LoadError::new(
+                    path,
+                    None,
+                    format!("the log does not fit the scenario: {err}"),
+                )
+            })?;
             w.dice = Dice::at(w.state.seed, w.state.dice_drawn);
             let hash = format!("{:016x}", w.state.hash());
             if hash != save.state_hash {

@@ -166,11 +166,11 @@ local function filter_key(f)
   return table.concat(parts, ",")
 end
 
-local function keep(tbl, name, key_of)
+local function keep(tbl, prefix, name, key_of)
   local read = tbl[name]
   tbl[name] = function(...)
     if not fast then return read(...) end
-    local key = name .. ":" .. key_of(...)
+    local key = prefix .. name .. ":" .. key_of(...)
     local v = store[key]
     if v == nil then
       v = read(...)
@@ -183,14 +183,14 @@ end
 
 if kessel.units and kessel.emit then
   local one = function(x) return tostring(x) end
-  keep(kessel.units, "at", one)
-  keep(kessel.units, "get", one)
-  keep(kessel.units, "occupied", one)
-  keep(kessel.units, "all", filter_key)
-  keep(kessel.markers, "all", filter_key)
-  keep(kessel.markers, "at", one)
-  keep(kessel.game, "step", function() return "" end)
-  keep(kessel.game, "turn", function() return "" end)
+  keep(kessel.units, "units.", "at", one)
+  keep(kessel.units, "units.", "get", one)
+  keep(kessel.units, "units.", "occupied", one)
+  keep(kessel.units, "units.", "all", filter_key)
+  keep(kessel.markers, "markers.", "all", filter_key)
+  keep(kessel.markers, "markers.", "at", one)
+  keep(kessel.game, "game.", "step", function() return "" end)
+  keep(kessel.game, "game.", "turn", function() return "" end)
   for name, f in pairs(kessel.emit) do
     if type(f) == "function" then
       kessel.emit[name] = function(...)

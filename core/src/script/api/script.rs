@@ -418,21 +418,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "undo",
         lua.create_function(move |_, ()| {
             script_only(&w, "undo")?;
-            let mut wb = w.borrow_mut();
-            if wb.log.pop().is_none() {
-                return Ok(false);
-            }
-            let mut state = wb.initial.clone();
-            for entry in &wb.log {
-                for e in &entry.events {
-                    state
-                        .apply(e)
-                        .map_err(|e| mlua::Error::runtime(e.to_string()))?;
-                }
-            }
-            wb.dice = crate::dice::Dice::at(state.seed, state.dice_drawn);
-            wb.state = state;
-            Ok(true)
+            let undone = w.borrow_mut().undo_last();
+            undone.map_err(|e| mlua::Error::runtime(e.to_string()))
         })?,
     )?;
     let w = world.clone();
@@ -492,15 +479,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "replay_hash",
         lua.create_function(move |_, ()| {
-            let wb = w.borrow();
-            let mut s = wb.initial.clone();
-            for entry in &wb.log {
-                for e in &entry.events {
-                    s.apply(e)
-                        .map_err(|e| mlua::Error::runtime(e.to_string()))?;
-                }
-            }
-            Ok(format!("{:016x}", s.hash()))
+            let replayed = w.borrow().replayed();
+            let state = replayed.map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            Ok(format!("{:016x}", state.hash()))
         })?,
     )?;
     lua.load(PRELUDE)
