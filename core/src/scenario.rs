@@ -544,10 +544,24 @@ impl Scenario {
 
     /// Parses scenario text; the map is read relative to `path`.
     pub fn parse(path: &Path, text: &str) -> Result<Scenario, LoadErrors> {
+        Scenario::parse_inner(path, text, None)
+    }
+
+    /// Parses scenario text against a map already in memory instead of the map file it names
+    /// (an editor checks unsaved scenario edits against its unsaved map this way). The file's
+    /// `map` key still gives [`Scenario::map_path`]; the checks are those of [`Scenario::parse`].
+    pub fn parse_with_map(path: &Path, text: &str, map: Map) -> Result<Scenario, LoadErrors> {
+        Scenario::parse_inner(path, text, Some(map))
+    }
+
+    fn parse_inner(path: &Path, text: &str, map: Option<Map>) -> Result<Scenario, LoadErrors> {
         let file: ScenarioFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let map_path = dir.join(&file.scenario.map);
-        let map = load_map(&map_path)?;
+        let map = match map {
+            Some(m) => m,
+            None => load_map(&map_path)?,
+        };
         let mut d = Diag {
             file: path,
             text,
@@ -796,5 +810,31 @@ impl Scenario {
             .map(|(k, (_, f))| (k.clone(), f.clone()))
             .collect();
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toy() -> (PathBuf, String) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toy/scenario.toml");
+        let text = std::fs::read_to_string(&path).expect("toy scenario");
+        (path, text)
+    }
+
+    #[test]
+    fn parse_with_map_checks_against_the_given_map() {
+        let (path, text) = toy();
+        let on_disk = Scenario::parse(&path, &text).expect("toy loads");
+        let same = Scenario::parse_with_map(&path, &text, (*on_disk.map).clone()).expect("loads");
+        assert_eq!(same, on_disk);
+        // a map too small for the set-up: r1 at 0203 and b1 at 0603 are off it
+        let small = Map::new("small", 2, 2, on_disk.map.numbering().clone(), "clear");
+        let errors = Scenario::parse_with_map(&path, &text, small).expect_err("off the map");
+        assert!(
+            errors.0.iter().any(|e| e.message.contains("off the map")),
+            "{errors}"
+        );
     }
 }

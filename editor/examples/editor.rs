@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run -p kessel-editor --example editor -- SCENARIO [--screenshot OUT.png]
-//!     [--mode edit|play|rules] [--act JSON]... [--select HEX] [--attack HEX]... [--target HEX]
+//!     [--mode edit|scenario|play|rules] [--act JSON]... [--select HEX] [--attack HEX]... [--target HEX]
 //!     [--hover HEX] [--zoom PX] [--compare A,B] [--delay SECONDS] [--load SAVE]
 //!     [--ai-until STEP_ID] [--save FILE]
 //!     [--print-legal] [--profile NAME] [--option ID=VALUE]...
@@ -19,7 +19,7 @@ fn main() -> anyhow::Result<()> {
     let mut scenario = None;
     let mut screenshot = None;
     let mut st = Startup::default();
-    let usage = "usage: editor SCENARIO [--screenshot OUT.png] [--mode edit|play|rules] [--act JSON]... \
+    let usage = "usage: editor SCENARIO [--screenshot OUT.png] [--mode edit|scenario|play|rules] [--act JSON]... \
                  [--select HEX] [--attack HEX]... [--target HEX] [--hover HEX] [--zoom PX] \
                  [--compare A,B] [--delay SECONDS] [--load SAVE] [--ai-until STEP_ID] [--save FILE] [--print-legal] \
                  [--profile NAME] [--option ID=VALUE]...";
@@ -33,6 +33,7 @@ fn main() -> anyhow::Result<()> {
             "--mode" => {
                 st.mode = Some(match value()?.as_str() {
                     "edit" => Mode::Edit,
+                    "scenario" => Mode::Scenario,
                     "play" => Mode::Play,
                     "rules" => Mode::Rules,
                     other => anyhow::bail!("unknown mode `{other}`\n{usage}"),

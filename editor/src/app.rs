@@ -5,9 +5,14 @@
 use crate::command::EditorCommand;
 use crate::document::{write_atomic, Document, SaveOutcome};
 use crate::map_view::{MapView, Overlay, Scene};
-use crate::panels::{Inspector, LogPanel, Mode, Palette, PlayPanel, RulesPanel, StatusBar, Tool};
+use crate::panels::scenario::{RulesetNames, ScenarioTool};
+use crate::panels::{
+    Inspector, LogPanel, MapDataPanel, Mode, Palette, PlayPanel, RulesPanel, ScenarioPanel,
+    StatusBar, Tool,
+};
 use crate::play::{PlayCommand, PlaySession};
 use crate::reload::{clock_now, Changes, Watched, Watcher};
+use crate::validate::Validator;
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use kessel_core::hex::Hex;
 use kessel_core::options::Profile;
@@ -125,6 +130,16 @@ pub struct EditorApp {
     pub log_panel: LogPanel,
     /// Rules panel.
     pub rules_panel: RulesPanel,
+    /// Scenario editing panel.
+    pub scenario_panel: ScenarioPanel,
+    /// Map metadata panel.
+    pub map_data: MapDataPanel,
+    /// The map-editing side panel shows the map data instead of the inspector.
+    pub show_map_data: bool,
+    /// Validation of the edited scenario.
+    pub validator: Validator,
+    /// Sides and unit types the ruleset declares (read when scenario editing first needs them).
+    pub ruleset_names: Option<RulesetNames>,
     /// The hex the inspector shows.
     pub selected: Option<Hex>,
     /// The play-test game, started when play-test or rules mode first needs it.
@@ -177,6 +192,11 @@ impl EditorApp {
             play_panel: PlayPanel::default(),
             log_panel: LogPanel::default(),
             rules_panel,
+            scenario_panel: ScenarioPanel::default(),
+            map_data: MapDataPanel::default(),
+            show_map_data: false,
+            validator: Validator::default(),
+            ruleset_names: None,
             selected: None,
             session: None,
             session_error: None,
@@ -249,6 +269,10 @@ impl EditorApp {
         let focus = select.or(hover).or(target);
         if let (Some(z), Some(h)) = (st.zoom, focus) {
             self.map_view.focus_on_next_frame(h, z);
+        }
+        if let Some(h) = select {
+            // map and scenario editing show the selected hex in the inspector
+            self.selected = Some(h);
         }
         let Some(s) = &mut self.session else {
             return Ok(());
@@ -325,12 +349,36 @@ impl EditorApp {
     pub fn set_mode(&mut self, mode: Mode) {
         self.palette.mode = mode;
         self.ensure_session();
+        self.enter_scenario_mode();
+    }
+
+    /// On entering scenario editing: read the ruleset's names once and check the scenario.
+    fn enter_scenario_mode(&mut self) {
+        if self.palette.mode != Mode::Scenario || self.ruleset_names.is_some() {
+            return;
+        }
+        let mut names = RulesetNames::default();
+        if let Some(dir) = &self.doc.ruleset_dir {
+            match kessel_core::engine::Engine::bare(dir, kessel_core::script::Limits::default()) {
+                Ok(e) => {
+                    let r = e.ruleset();
+                    names.sides = r.sides.clone();
+                    names.unit_types = r.unit_types.keys().cloned().collect();
+                }
+                Err(e) => self.status.error(format!(
+                    "the ruleset did not load, so its unit types are not offered: {e}"
+                )),
+            }
+        }
+        self.ruleset_names = Some(names);
+        self.validator.schedule();
     }
 
     /// Starts the play-test game if play-test or rules mode needs one and none is running. A
     /// failed start is tried again only after a file changes or the user asks.
     pub fn ensure_session(&mut self) {
-        if self.palette.mode == Mode::Edit || self.session.is_some() || self.start_attempted {
+        let editing = matches!(self.palette.mode, Mode::Edit | Mode::Scenario);
+        if editing || self.session.is_some() || self.start_attempted {
             return;
         }
         self.start_attempted = true;
@@ -425,9 +473,20 @@ impl EditorApp {
             .show(ui, |ui| self.palette.ui(ui, &self.doc, &mut self.map_view));
         if self.palette.mode != mode_before {
             self.ensure_session();
+            self.enter_scenario_mode();
+        }
+        if self.validator.poll(&self.doc, ui.ctx()) {
+            ui.ctx().request_repaint();
+        }
+        if self.palette.mode == Mode::Scenario && self.doc.scenario.is_some() {
+            egui::Panel::bottom("problems")
+                .resizable(true)
+                .default_size(90.0)
+                .show(ui, |ui| self.problems_ui(ui));
         }
         let side_width = match self.palette.mode {
             Mode::Edit => 300.0,
+            Mode::Scenario => 430.0,
             Mode::Play => 380.0,
             Mode::Rules => 520.0,
         };
@@ -436,7 +495,7 @@ impl EditorApp {
             .resizable(true)
             .default_size(side_width)
             .max_size(side_width * 1.8)
-            .show(ui, |ui| self.side_ui(ui, &mut play));
+            .show(ui, |ui| self.side_ui(ui, &mut cmds, &mut play));
         egui::CentralPanel::no_frame().show(ui, |ui| self.map_ui(ui, &mut cmds, &mut play));
 
         let changed = !cmds.is_empty() || !play.is_empty();
@@ -456,9 +515,40 @@ impl EditorApp {
         }
     }
 
-    fn side_ui(&mut self, ui: &mut Ui, play: &mut Vec<PlayCommand>) {
+    fn side_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>, play: &mut Vec<PlayCommand>) {
         match self.palette.mode {
-            Mode::Edit => self.inspector.ui(ui, &self.doc, self.selected),
+            Mode::Edit => {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.show_map_data, false, "Inspector");
+                    ui.selectable_value(&mut self.show_map_data, true, "Map data");
+                });
+                ui.separator();
+                if self.show_map_data {
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            self.map_data.ui(ui, &self.doc, self.selected, cmds);
+                        });
+                } else {
+                    self.inspector.ui(ui, &self.doc, self.selected);
+                }
+            }
+            Mode::Scenario => {
+                if let Some(h) = self.selected.filter(|h| self.doc.map.contains(*h)) {
+                    egui::CollapsingHeader::new(format!("Hex {}", self.doc.map.label(h)))
+                        .id_salt("scenario hex")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            egui::ScrollArea::vertical()
+                                .id_salt("scenario hex scroll")
+                                .max_height(260.0)
+                                .show(ui, |ui| crate::panels::inspector::hex_ui(ui, &self.doc, h));
+                        });
+                    ui.separator();
+                }
+                let names = self.ruleset_names.clone().unwrap_or_default();
+                self.scenario_panel.ui(ui, &self.doc, &names, cmds);
+            }
             Mode::Play | Mode::Rules => {
                 let Some(s) = &mut self.session else {
                     ui.heading(self.palette.mode.label());
@@ -491,7 +581,18 @@ impl EditorApp {
     }
 
     fn map_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>, play: &mut Vec<PlayCommand>) {
-        let playing = self.palette.mode != Mode::Edit;
+        let playing = matches!(self.palette.mode, Mode::Play | Mode::Rules);
+        let scenario_mode = self.palette.mode == Mode::Scenario;
+        let problems = if scenario_mode {
+            self.validator.hexes()
+        } else {
+            Vec::new()
+        };
+        let marked = if self.palette.mode == Mode::Edit && self.show_map_data {
+            self.map_data.marked(&self.doc.map)
+        } else {
+            Vec::new()
+        };
         let session = if playing { self.session.as_mut() } else { None };
         let overlay: Option<Overlay> = match &session {
             Some(s) if self.palette.mode == Mode::Play => Some(s.overlay(self.hovered)),
@@ -508,8 +609,13 @@ impl EditorApp {
             overlay: overlay.as_ref(),
             selected: if playing { None } else { self.selected },
             link_from: self.palette.link_from,
-            side_hint: !playing && self.palette.tool == Tool::Hexside,
-            primary_pans: playing || self.palette.tool == Tool::View,
+            side_hint: self.palette.mode == Mode::Edit && self.palette.tool == Tool::Hexside,
+            primary_pans: playing
+                || (self.palette.mode == Mode::Edit
+                    && self.palette.tool == Tool::View
+                    && self.map_data.target.is_none()),
+            problems: &problems,
+            marked: &marked,
         };
         let r = self.map_view.ui(ui, &scene);
         // a hex pinned by a scripted start stays explained until the pointer moves
@@ -533,8 +639,17 @@ impl EditorApp {
             }
             return;
         }
+        if scenario_mode {
+            self.scenario_on_map(&r, cmds);
+            return;
+        }
         if let Some(h) = r.clicked {
             self.selected = Some(h);
+            if self.show_map_data && self.palette.tool == Tool::View {
+                if let Some(c) = self.map_data.on_click(&self.doc.map, h) {
+                    cmds.push(c);
+                }
+            }
         }
         // while painting, the inspector follows the brush
         if self.palette.tool == Tool::PaintTerrain && r.primary_down.is_some() {
@@ -542,6 +657,116 @@ impl EditorApp {
         }
         if let Some(msg) = self.palette.on_map(&r, &self.doc, cmds) {
             self.status.info(msg);
+        }
+    }
+
+    /// Scenario mode's map input: select, drag a unit to another hex, place, remove.
+    fn scenario_on_map(&mut self, r: &crate::map_view::MapResponse, cmds: &mut Vec<EditorCommand>) {
+        let panel = &mut self.scenario_panel;
+        let Some(def) = &self.doc.scenario else {
+            return;
+        };
+        let map = &self.doc.map;
+        let top = |h| self.doc.units.stack(h).last().map(|u| u.id.clone());
+        if r.press_started {
+            panel.dragging = r.primary_down.and_then(top);
+        }
+        if let (Some(id), Some(to)) = (panel.dragging.clone(), r.drag_released) {
+            panel.dragging = None;
+            let from = self.doc.units.get(&id).and_then(|u| u.hex());
+            if let Some(u) = def.unit(&id).filter(|_| from != Some(to)) {
+                let mut u = u.clone();
+                u.placement = crate::scenario_file::Placement::At(map.label(to));
+                cmds.push(EditorCommand::SetUnit {
+                    id: id.clone(),
+                    unit: u,
+                    merge: None,
+                });
+                self.selected = Some(to);
+                panel.picked = Some(id);
+            }
+            return;
+        }
+        let Some(h) = r.clicked else {
+            return;
+        };
+        self.selected = Some(h);
+        match panel.tool {
+            ScenarioTool::Select => {
+                if let Some(id) = top(h) {
+                    panel.picked = Some(id);
+                }
+            }
+            ScenarioTool::Place => {
+                let Some(u) = panel.picked.as_deref().and_then(|id| def.unit(id)) else {
+                    self.status
+                        .info("Pick a unit in the list first, then click a hex");
+                    return;
+                };
+                let mut u = u.clone();
+                u.placement = crate::scenario_file::Placement::At(map.label(h));
+                cmds.push(EditorCommand::SetUnit {
+                    id: u.id.clone(),
+                    unit: u,
+                    merge: None,
+                });
+            }
+            ScenarioTool::Remove => {
+                if let Some(id) = top(h) {
+                    cmds.push(EditorCommand::RemoveUnit { id });
+                }
+            }
+        }
+    }
+
+    /// The validation panel: every problem of the edited scenario, clickable.
+    fn problems_ui(&mut self, ui: &mut Ui) {
+        let v = &self.validator;
+        ui.horizontal(|ui| {
+            ui.heading("Problems");
+            let state = if v.busy {
+                "checking…".to_string()
+            } else if v.runs == 0 {
+                "not checked yet".to_string()
+            } else if v.issues.is_empty() {
+                "none — the scenario passes kessel check".to_string()
+            } else {
+                format!("{}", v.issues.len())
+            };
+            ui.label(state);
+        });
+        let mut pick = None;
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (i, issue) in self.validator.issues.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        ui.label(
+                            RichText::new(&issue.location)
+                                .monospace()
+                                .color(Color32::from_rgb(255, 170, 150)),
+                        );
+                        let r =
+                            ui.add(egui::Label::new(&issue.message).sense(egui::Sense::click()));
+                        if r.on_hover_text("click to select its unit and hex")
+                            .clicked()
+                        {
+                            pick = Some(i);
+                        }
+                    });
+                }
+            });
+        if let Some(i) = pick {
+            let issue = self.validator.issues[i].clone();
+            if let Some(h) = issue.hex {
+                self.selected = Some(h);
+                self.map_view
+                    .focus_on_next_frame(h, self.map_view.zoom.max(28.0));
+            }
+            if let Some(u) = issue.unit {
+                self.scenario_panel.picked = Some(u);
+                self.scenario_panel.tab = crate::panels::scenario::ScenarioTab::Units;
+            }
         }
     }
 
@@ -608,7 +833,7 @@ impl EditorApp {
     fn menu_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui.button("Save map  (Ctrl+S)").clicked() {
+                if ui.button("Save  (Ctrl+S)").clicked() {
                     cmds.push(EditorCommand::Save);
                 }
                 if ui.button("Quit").clicked() {
@@ -654,27 +879,36 @@ impl EditorApp {
     pub fn apply(&mut self, cmds: Vec<EditorCommand>) {
         for cmd in cmds {
             match &cmd {
-                EditorCommand::Undo => match self.doc.history.undo(&mut self.doc.map) {
-                    Some(label) => self.status.info(format!("Undid: {label}")),
+                EditorCommand::Undo => match self.doc.undo() {
+                    Some(label) => {
+                        self.validator.schedule();
+                        self.status.info(format!("Undid: {label}"))
+                    }
                     None => self.status.info("Nothing to undo"),
                 },
-                EditorCommand::Redo => match self.doc.history.redo(&mut self.doc.map) {
-                    Some(label) => self.status.info(format!("Redid: {label}")),
+                EditorCommand::Redo => match self.doc.redo() {
+                    Some(label) => {
+                        self.validator.schedule();
+                        self.status.info(format!("Redid: {label}"))
+                    }
                     None => self.status.info("Nothing to redo"),
                 },
                 EditorCommand::Save => match self.doc.save() {
                     Ok(SaveOutcome::Unchanged) => self.status.info("No changes to save"),
-                    Ok(SaveOutcome::Written(p)) => {
+                    Ok(SaveOutcome::Written(paths)) => {
                         // our own write must not come back as a change to reload
                         if let Some(w) = &mut self.watcher {
-                            w.note_written(&p);
+                            for p in &paths {
+                                w.note_written(p);
+                            }
                         }
-                        self.status.info(format!("Saved {}", p.display()))
+                        self.status.info(format!("Saved {}", paths_text(&paths)))
                     }
                     Err(e) => self.status.error(format!("Save failed: {e:#}")),
                 },
                 edit => match self.doc.edit(edit) {
                     Ok(true) => {
+                        self.validator.schedule();
                         if let Some(label) = self.doc.history.undo_label() {
                             let label = label.to_string();
                             self.status.info(label);

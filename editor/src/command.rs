@@ -5,8 +5,10 @@
 //! map as it was before, so undo and redo restore the exact previous map (catalog order and
 //! authored features included), which the file writer relies on for byte-stable saves.
 
+use crate::scenario_file::{LevelDef, ObjectiveDef, ScenarioDef, ScenarioMeta, UnitDef};
 use kessel_core::hex::{Hex, Hexside};
-use kessel_core::map::{Feature, Map};
+use kessel_core::map::{Area, Feature, Map, Place};
+use std::collections::BTreeMap;
 
 /// Something a panel asks the app to do once the frame is drawn.
 #[must_use = "commands do nothing until the app applies them"]
@@ -37,6 +39,72 @@ pub enum EditorCommand {
         /// Link kind (`road`, `railway`, …).
         kind: String,
     },
+    /// Add a unit at the end of the order of battle.
+    AddUnit(UnitDef),
+    /// Replace the unit `id` (its placement, entry, values…). Edits with the same `merge` key in
+    /// a row (typing in one field) undo together.
+    SetUnit {
+        /// The unit's id before the edit.
+        id: String,
+        /// The unit after it.
+        unit: UnitDef,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Remove a unit.
+    RemoveUnit {
+        /// Its id.
+        id: String,
+    },
+    /// Replace the scenario's name, turns, profile and notes.
+    SetMeta {
+        /// New values.
+        meta: ScenarioMeta,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Replace the objectives.
+    SetObjectives {
+        /// New list.
+        objectives: Vec<ObjectiveDef>,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Replace the victory levels.
+    SetLevels {
+        /// New list.
+        levels: Vec<LevelDef>,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Replace the map's named places.
+    SetPlaces {
+        /// New list.
+        places: Vec<Place>,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Replace the map's areas.
+    SetAreas {
+        /// New areas by id.
+        areas: BTreeMap<String, Area>,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Replace the map's tags.
+    SetTags {
+        /// New tags.
+        tags: BTreeMap<String, Vec<Hex>>,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Change the map's size; new hexes get the default terrain, things off the new map go.
+    ResizeMap {
+        /// Columns.
+        columns: u32,
+        /// Rows.
+        rows: u32,
+    },
     /// Undo the last edit.
     Undo,
     /// Redo the last undone edit.
@@ -46,27 +114,47 @@ pub enum EditorCommand {
 }
 
 impl EditorCommand {
-    /// True for commands that change the map (and so go through the history).
+    /// True for commands that change the map or the scenario (and so go through the history).
     pub fn is_edit(&self) -> bool {
-        matches!(
+        !matches!(
             self,
-            EditorCommand::SetTerrain { .. }
-                | EditorCommand::ToggleHexside { .. }
-                | EditorCommand::ToggleLink { .. }
+            EditorCommand::Undo | EditorCommand::Redo | EditorCommand::Save
         )
+    }
+
+    /// Commands with the same key in a row make one undo step (a paint stroke, typing in a field).
+    fn merge_key(&self) -> Option<String> {
+        match self {
+            EditorCommand::SetTerrain { stroke, .. } => Some(format!("stroke {stroke}")),
+            EditorCommand::SetUnit { merge, .. }
+            | EditorCommand::SetMeta { merge, .. }
+            | EditorCommand::SetObjectives { merge, .. }
+            | EditorCommand::SetLevels { merge, .. }
+            | EditorCommand::SetPlaces { merge, .. }
+            | EditorCommand::SetAreas { merge, .. }
+            | EditorCommand::SetTags { merge, .. } => merge.clone(),
+            _ => None,
+        }
     }
 }
 
-/// One undoable step: the map on the other side of it.
+/// What the history snapshots: the map and, for a scenario, its editable data.
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot {
+    map: Map,
+    scenario: Option<ScenarioDef>,
+}
+
+/// One undoable step: the document on the other side of it.
 #[derive(Clone, Debug)]
 struct Step {
     label: String,
-    stroke: Option<u64>,
-    other: Map,
+    stroke: Option<String>,
+    other: Snapshot,
     other_revision: u64,
 }
 
-/// Undo and redo stacks of whole-map snapshots.
+/// Undo and redo stacks of whole-document snapshots (map and scenario data).
 ///
 /// Snapshots rather than inverse commands: a PGG map is about 50 KB, so a few hundred steps cost
 /// little, and restoring a snapshot cannot drift from the original the way replayed inverses can
@@ -83,15 +171,29 @@ pub struct History {
 const MAX_STEPS: usize = 500;
 
 impl History {
-    /// Applies one edit command to `map`, recording it. Returns a message on failure (the map is
-    /// then unchanged) and `Ok(false)` when the command changed nothing.
-    pub fn apply(&mut self, map: &mut Map, cmd: &EditorCommand) -> Result<bool, String> {
-        let stroke = match cmd {
-            EditorCommand::SetTerrain { stroke, .. } => Some(*stroke),
-            _ => None,
+    /// Applies one edit command to the map or the scenario, recording it. Returns a message on
+    /// failure (nothing is then changed) and `Ok(false)` when the command changed nothing.
+    pub fn apply(
+        &mut self,
+        map: &mut Map,
+        scenario: &mut Option<ScenarioDef>,
+        cmd: &EditorCommand,
+    ) -> Result<bool, String> {
+        let stroke = cmd.merge_key();
+        let before = Snapshot {
+            map: map.clone(),
+            scenario: scenario.clone(),
         };
-        let before = map.clone();
-        let changed = apply_edit(map, cmd)?;
+        let label = describe(cmd, map);
+        let changed = match scenario_edit(cmd) {
+            true => {
+                let sc = scenario
+                    .as_mut()
+                    .ok_or("open a scenario to edit its units and victory conditions")?;
+                apply_scenario_edit(sc, map, cmd)?
+            }
+            false => apply_edit(map, cmd)?,
+        };
         if !changed {
             return Ok(false);
         }
@@ -101,7 +203,7 @@ impl History {
         if !same_stroke {
             self.next_revision += 1;
             self.undo.push(Step {
-                label: describe(cmd, &before),
+                label,
                 stroke,
                 other: before,
                 other_revision: self.revision,
@@ -110,29 +212,43 @@ impl History {
                 self.undo.remove(0);
             }
             self.revision = self.next_revision;
+        } else {
+            // a merged step is a new version too, as far as saving is concerned
+            self.next_revision += 1;
+            self.revision = self.next_revision;
         }
         self.redo.clear();
         Ok(true)
     }
 
     /// Undoes the last step; returns its label.
-    pub fn undo(&mut self, map: &mut Map) -> Option<String> {
-        let mut step = self.undo.pop()?;
-        std::mem::swap(map, &mut step.other);
-        std::mem::swap(&mut self.revision, &mut step.other_revision);
+    pub fn undo(&mut self, map: &mut Map, scenario: &mut Option<ScenarioDef>) -> Option<String> {
+        let step = self.undo.pop()?;
+        let step = Self::swap(step, map, scenario, &mut self.revision);
         let label = step.label.clone();
         self.redo.push(step);
         Some(label)
     }
 
     /// Redoes the last undone step; returns its label.
-    pub fn redo(&mut self, map: &mut Map) -> Option<String> {
-        let mut step = self.redo.pop()?;
-        std::mem::swap(map, &mut step.other);
-        std::mem::swap(&mut self.revision, &mut step.other_revision);
+    pub fn redo(&mut self, map: &mut Map, scenario: &mut Option<ScenarioDef>) -> Option<String> {
+        let step = self.redo.pop()?;
+        let step = Self::swap(step, map, scenario, &mut self.revision);
         let label = step.label.clone();
         self.undo.push(step);
         Some(label)
+    }
+
+    fn swap(
+        mut step: Step,
+        map: &mut Map,
+        scenario: &mut Option<ScenarioDef>,
+        revision: &mut u64,
+    ) -> Step {
+        std::mem::swap(map, &mut step.other.map);
+        std::mem::swap(scenario, &mut step.other.scenario);
+        std::mem::swap(revision, &mut step.other_revision);
+        step
     }
 
     /// Label of the step undo would revert.
@@ -145,8 +261,7 @@ impl History {
         self.redo.last().map(|s| s.label.as_str())
     }
 
-    /// Identifies the current map version: equal revisions mean equal maps, so the document
-    /// compares it with the revision it last saved.
+    /// Identifies the current version: equal revisions mean equal documents.
     pub fn revision(&self) -> u64 {
         self.revision
     }
@@ -164,8 +279,177 @@ fn describe(cmd: &EditorCommand, map: &Map) -> String {
         EditorCommand::ToggleLink { from, to, kind } => {
             format!("toggle {kind} {}–{}", map.label(*from), map.label(*to))
         }
+        EditorCommand::AddUnit(u) => format!("add unit {}", u.id),
+        EditorCommand::SetUnit { id, .. } => format!("edit unit {id}"),
+        EditorCommand::RemoveUnit { id } => format!("remove unit {id}"),
+        EditorCommand::SetMeta { .. } => "edit scenario details".into(),
+        EditorCommand::SetObjectives { .. } => "edit objectives".into(),
+        EditorCommand::SetLevels { .. } => "edit victory levels".into(),
+        EditorCommand::SetPlaces { .. } => "edit places".into(),
+        EditorCommand::SetAreas { .. } => "edit areas".into(),
+        EditorCommand::SetTags { .. } => "edit tags".into(),
+        EditorCommand::ResizeMap { columns, rows } => format!("resize map to {columns}×{rows}"),
         other => format!("{other:?}"),
     }
+}
+
+/// True for commands that edit the scenario data rather than the map.
+fn scenario_edit(cmd: &EditorCommand) -> bool {
+    matches!(
+        cmd,
+        EditorCommand::AddUnit(_)
+            | EditorCommand::SetUnit { .. }
+            | EditorCommand::RemoveUnit { .. }
+            | EditorCommand::SetMeta { .. }
+            | EditorCommand::SetObjectives { .. }
+            | EditorCommand::SetLevels { .. }
+    )
+}
+
+/// Applies a scenario edit without recording it. Ids must be unique and non-empty; anything else
+/// (a bad face, a turn out of range) is left for the validation panel to report.
+pub fn apply_scenario_edit(
+    sc: &mut ScenarioDef,
+    _map: &Map,
+    cmd: &EditorCommand,
+) -> Result<bool, String> {
+    fn check_id(sc: &ScenarioDef, id: &str, except: Option<&str>) -> Result<(), String> {
+        let id_ok = !id.trim().is_empty() && !id.contains(['"', '\\', '\n']);
+        if !id_ok {
+            return Err("a unit needs an id (letters, digits, - and _)".into());
+        }
+        if Some(id) != except && sc.unit(id).is_some() {
+            return Err(format!("unit id `{id}` is already used"));
+        }
+        Ok(())
+    }
+    match cmd {
+        EditorCommand::AddUnit(u) => {
+            check_id(sc, &u.id, None)?;
+            sc.units.push(u.clone());
+            Ok(true)
+        }
+        EditorCommand::SetUnit { id, unit, .. } => {
+            check_id(sc, &unit.id, Some(id))?;
+            let slot = sc
+                .units
+                .iter_mut()
+                .find(|u| u.id == *id)
+                .ok_or_else(|| format!("no unit `{id}`"))?;
+            if slot == unit {
+                return Ok(false);
+            }
+            *slot = unit.clone();
+            Ok(true)
+        }
+        EditorCommand::RemoveUnit { id } => {
+            let n = sc.units.len();
+            sc.units.retain(|u| u.id != *id);
+            Ok(sc.units.len() != n)
+        }
+        EditorCommand::SetMeta { meta, .. } => Ok(replace(&mut sc.meta, meta)),
+        EditorCommand::SetObjectives { objectives, .. } => {
+            Ok(replace(&mut sc.objectives, objectives))
+        }
+        EditorCommand::SetLevels { levels, .. } => Ok(replace(&mut sc.levels, levels)),
+        _ => Ok(false),
+    }
+}
+
+fn replace<T: Clone + PartialEq>(slot: &mut T, value: &T) -> bool {
+    if slot == value {
+        return false;
+    }
+    *slot = value.clone();
+    true
+}
+
+/// The map resized to `columns × rows`: terrain, features, places, areas and tags are kept where
+/// they are still on the map; new hexes take the default terrain (the map's first terrain).
+pub fn resized(map: &Map, columns: u32, rows: u32) -> Result<Map, String> {
+    if !(1..=99).contains(&columns) || !(1..=99).contains(&rows) {
+        return Err("a map has 1 to 99 columns and rows".into());
+    }
+    let default = map
+        .terrains
+        .names()
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "clear".to_string());
+    let mut out = Map::new(&map.name, columns, rows, map.numbering().clone(), &default);
+    for name in map.terrains.names() {
+        out.terrains.intern(name);
+    }
+    for name in map.side_kinds.names() {
+        out.side_kinds.intern(name);
+    }
+    let kept: Vec<Hex> = map.hexes().filter(|h| out.contains(*h)).collect();
+    for h in kept {
+        if let Some(t) = map.terrain_name(h) {
+            out.set_terrain(h, t).map_err(|e| e.to_string())?;
+        }
+    }
+    for f in &map.features {
+        if f.path.is_empty() {
+            let sides: Vec<Hexside> = f
+                .sides
+                .iter()
+                .copied()
+                .filter(|s| {
+                    let (a, b) = s.hexes();
+                    out.contains(a) || out.contains(b)
+                })
+                .collect();
+            if !sides.is_empty() {
+                out.add_side_feature(&f.kind, f.name.clone(), sides)
+                    .map_err(|e| e.to_string())?;
+            }
+        } else {
+            // a link keeps its pieces that stay on the map
+            let mut piece: Vec<Hex> = Vec::new();
+            let mut pieces = Vec::new();
+            for h in &f.path {
+                if out.contains(*h) {
+                    piece.push(*h);
+                } else {
+                    pieces.push(std::mem::take(&mut piece));
+                }
+            }
+            pieces.push(piece);
+            for p in pieces.into_iter().filter(|p| p.len() >= 2) {
+                out.add_link(&f.kind, f.name.clone(), p)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    for p in &map.places {
+        let hexes: Vec<Hex> = p
+            .hexes
+            .iter()
+            .copied()
+            .filter(|h| out.contains(*h))
+            .collect();
+        if !hexes.is_empty() {
+            out.add_place(Place { hexes, ..p.clone() })
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    for (id, a) in &map.areas {
+        let hexes = a
+            .hexes
+            .iter()
+            .copied()
+            .filter(|h| out.contains(*h))
+            .collect();
+        out.areas.insert(id.clone(), Area { hexes, ..a.clone() });
+    }
+    for (tag, hexes) in &map.tags {
+        let hexes: Vec<Hex> = hexes.iter().copied().filter(|h| out.contains(*h)).collect();
+        if !hexes.is_empty() {
+            out.tags.insert(tag.clone(), hexes);
+        }
+    }
+    Ok(out)
 }
 
 /// Applies a map edit without recording it.
@@ -184,6 +468,53 @@ pub fn apply_edit(map: &mut Map, cmd: &EditorCommand) -> Result<bool, String> {
         }
         EditorCommand::ToggleLink { from, to, kind } => {
             toggle_link(map, *from, *to, kind)?;
+            Ok(true)
+        }
+        EditorCommand::SetPlaces { places, .. } => {
+            if map.places == *places {
+                return Ok(false);
+            }
+            if places.iter().any(|p| p.name.trim().is_empty()) {
+                return Err("a place needs a name".into());
+            }
+            if let Some(h) = places
+                .iter()
+                .flat_map(|p| &p.hexes)
+                .find(|h| !map.contains(**h))
+            {
+                return Err(format!("hex {} is off the map", map.label(*h)));
+            }
+            let kinds: std::collections::BTreeSet<&str> =
+                places.iter().map(|p| p.kind.as_str()).collect();
+            if kinds.len() > 32 {
+                return Err("too many place kinds (at most 32)".into());
+            }
+            map.places = places.clone();
+            map.rebuild_place_bits();
+            Ok(true)
+        }
+        EditorCommand::SetAreas { areas, .. } => {
+            if map.areas == *areas {
+                return Ok(false);
+            }
+            if areas.keys().any(|id| id.trim().is_empty()) {
+                return Err("an area needs an id".into());
+            }
+            map.areas = areas.clone();
+            Ok(true)
+        }
+        EditorCommand::SetTags { tags, .. } => {
+            if map.tags == *tags {
+                return Ok(false);
+            }
+            map.tags = tags.clone();
+            Ok(true)
+        }
+        EditorCommand::ResizeMap { columns, rows } => {
+            if map.columns() == *columns && map.rows() == *rows {
+                return Ok(false);
+            }
+            *map = resized(map, *columns, *rows)?;
             Ok(true)
         }
         _ => Ok(false),
@@ -340,13 +671,13 @@ mod tests {
             terrain: "forest".into(),
             stroke: 1,
         };
-        assert_eq!(h.apply(&mut m, &cmd), Ok(true));
+        assert_eq!(h.apply(&mut m, &mut None, &cmd), Ok(true));
         let painted = m.clone();
         assert_ne!(h.revision(), 0);
-        assert!(h.undo(&mut m).is_some());
+        assert!(h.undo(&mut m, &mut None).is_some());
         assert_eq!(m, original);
         assert_eq!(h.revision(), 0);
-        assert!(h.redo(&mut m).is_some());
+        assert!(h.redo(&mut m, &mut None).is_some());
         assert_eq!(m, painted);
     }
 
@@ -361,11 +692,11 @@ mod tests {
                 terrain: "swamp".into(),
                 stroke: 7,
             };
-            h.apply(&mut m, &cmd).expect("on map");
+            h.apply(&mut m, &mut None, &cmd).expect("on map");
         }
-        h.undo(&mut m);
+        h.undo(&mut m, &mut None);
         assert_eq!(m, original);
-        assert!(h.undo(&mut m).is_none());
+        assert!(h.undo(&mut m, &mut None).is_none());
     }
 
     #[test]
@@ -377,7 +708,7 @@ mod tests {
             terrain: "clear".into(),
             stroke: 1,
         };
-        assert_eq!(h.apply(&mut m, &cmd), Ok(false));
+        assert_eq!(h.apply(&mut m, &mut None, &cmd), Ok(false));
         assert!(h.undo_label().is_none());
     }
 

@@ -2,6 +2,7 @@
 //! edit history. Loading and saving live here; drawing does not.
 
 use crate::command::{EditorCommand, History};
+use crate::scenario_file::{ScenarioDef, ScenarioFile};
 use anyhow::{bail, Context as _};
 use kessel_core::hex::Hex;
 use kessel_core::map::Map;
@@ -31,10 +32,16 @@ pub struct Document {
     pub sides: Vec<String>,
     /// The scenario's ruleset folder (none for a bare map).
     pub ruleset_dir: Option<PathBuf>,
+    /// The scenario's editable data (none for a bare map).
+    pub scenario: Option<ScenarioDef>,
+    /// The scenario file as last read or written, which saving edits in place.
+    pub scenario_file: Option<ScenarioFile>,
     /// Edit history.
     pub history: History,
     /// Revision last written to (or read from) disk.
     saved_revision: u64,
+    /// The map as last read or written.
+    saved_map: Map,
     /// Terrain characters of the file as read, reused on save to keep diffs small.
     legend_hint: Vec<(char, String)>,
 }
@@ -123,8 +130,12 @@ impl Document {
         }
     }
 
-    /// A document for a loaded scenario.
+    /// A document for a loaded scenario (its file is read again for the editable text; if that
+    /// fails the scenario can be viewed but its units not edited).
     pub fn from_scenario(scenario: &Scenario) -> Document {
+        let file = std::fs::read_to_string(&scenario.path)
+            .ok()
+            .and_then(|t| ScenarioFile::parse(&t).ok());
         let mut sides: Vec<String> = Vec::new();
         for u in &scenario.units {
             if !sides.contains(&u.unit.side) {
@@ -132,19 +143,42 @@ impl Document {
             }
         }
         let state = scenario.initial_state(sides.clone(), 0);
-        Document {
+        let map = (*scenario.map).clone();
+        let mut doc = Document {
             name: scenario.name.clone(),
             scenario_path: Some(scenario.path.clone()),
             map_path: scenario.map_path.clone(),
-            map: (*scenario.map).clone(),
+            saved_map: map.clone(),
+            map,
             units: UnitLayer::new(state.units),
             objectives: scenario.objectives.clone(),
             sides,
             ruleset_dir: Some(scenario.ruleset_dir.clone()),
+            scenario: file.as_ref().map(|f| f.def.clone()),
+            scenario_file: file,
             history: History::default(),
             saved_revision: 0,
             legend_hint: read_legend(&scenario.map_path),
-        }
+        };
+        doc.refresh();
+        doc
+    }
+
+    /// Recomputes what is derived from the scenario data (units by hex, objectives, sides) after
+    /// an edit, an undo or a redo.
+    pub fn refresh(&mut self) {
+        let Some(def) = &self.scenario else {
+            return;
+        };
+        self.units = UnitLayer::new(def.to_units(&self.map));
+        self.objectives = def.to_objectives(&self.map);
+        self.sides = def.sides();
+        self.name = def.meta.name.clone();
+    }
+
+    /// The scenario text with the current edits, as a save would write it.
+    pub fn scenario_text(&self) -> Option<String> {
+        Some(self.scenario_file.as_ref()?.render(self.scenario.as_ref()?))
     }
 
     /// A document for a bare map (no units).
@@ -154,7 +188,10 @@ impl Document {
             name: map.name.clone(),
             scenario_path: None,
             map_path,
+            saved_map: map.clone(),
             map,
+            scenario: None,
+            scenario_file: None,
             units: UnitLayer::default(),
             objectives: Vec::new(),
             sides: Vec::new(),
@@ -193,19 +230,56 @@ impl Document {
 
     /// Applies an edit command through the history.
     pub fn edit(&mut self, cmd: &EditorCommand) -> Result<bool, String> {
-        self.history.apply(&mut self.map, cmd)
+        let changed = self.history.apply(&mut self.map, &mut self.scenario, cmd)?;
+        if changed {
+            self.refresh();
+        }
+        Ok(changed)
     }
 
-    /// Writes the map file if it changed. An unchanged map writes nothing, so saving never touches
-    /// a file the user did not edit (hand-written comments there survive).
+    /// Undoes the last edit; returns its label.
+    pub fn undo(&mut self) -> Option<String> {
+        let label = self.history.undo(&mut self.map, &mut self.scenario)?;
+        self.refresh();
+        Some(label)
+    }
+
+    /// Redoes the last undone edit; returns its label.
+    pub fn redo(&mut self) -> Option<String> {
+        let label = self.history.redo(&mut self.map, &mut self.scenario)?;
+        self.refresh();
+        Some(label)
+    }
+
+    /// Writes the map file and the scenario file, each only if its content changed. An unchanged
+    /// file is not touched (hand-written comments there survive), and the scenario is edited in
+    /// place, so its comments and layout survive too.
     pub fn save(&mut self) -> anyhow::Result<SaveOutcome> {
         if !self.is_dirty() {
             return Ok(SaveOutcome::Unchanged);
         }
-        let text = map_to_toml_with(&self.map, &self.legend_hint);
-        write_atomic(&self.map_path, text.as_bytes())?;
+        let mut written = Vec::new();
+        if self.map != self.saved_map {
+            let text = map_to_toml_with(&self.map, &self.legend_hint);
+            write_atomic(&self.map_path, text.as_bytes())?;
+            self.saved_map = self.map.clone();
+            written.push(self.map_path.clone());
+        }
+        if let (Some(path), Some(file), Some(def)) =
+            (&self.scenario_path, &mut self.scenario_file, &self.scenario)
+        {
+            let text = file.render(def);
+            if text != file.text {
+                write_atomic(path, text.as_bytes())?;
+                file.saved(text, def.clone()).map_err(anyhow::Error::msg)?;
+                written.push(path.clone());
+            }
+        }
         self.saved_revision = self.history.revision();
-        Ok(SaveOutcome::Written(self.map_path.clone()))
+        Ok(match written.len() {
+            0 => SaveOutcome::Unchanged,
+            _ => SaveOutcome::Written(written),
+        })
     }
 }
 
@@ -242,8 +316,8 @@ fn read_legend(map_path: &Path) -> Vec<(char, String)> {
 pub enum SaveOutcome {
     /// Nothing to write.
     Unchanged,
-    /// The file written.
-    Written(PathBuf),
+    /// The files written.
+    Written(Vec<PathBuf>),
 }
 
 /// Writes a file so that readers (the CLI, a hot-reload watcher) see either the old or the new

@@ -23,6 +23,9 @@
 //!   log, rules, status bar).
 //! - [`play`]: [`play::PlaySession`], the play-test game and the views derived from it;
 //!   [`play::queries`], the questions the editor asks a ruleset.
+//! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it
+//!   into the author's file in place.
+//! - [`validate`]: the checks of `kessel check`, run on the unsaved scenario after edits.
 //! - [`reload`]: the file watcher (notify, debounced) whose changes the app applies between
 //!   frames.
 
@@ -34,6 +37,8 @@ pub mod map_view;
 pub mod panels;
 pub mod play;
 pub mod reload;
+pub mod scenario_file;
+pub mod validate;
 
 pub use app::{EditorApp, Startup};
 pub use document::Document;

@@ -133,6 +133,10 @@ pub struct Scene<'a> {
     pub side_hint: bool,
     /// Primary-button drag pans (view tool); other tools use it to paint.
     pub primary_pans: bool,
+    /// Hexes with a validation problem (ringed in red).
+    pub problems: &'a [Hex],
+    /// Hexes of the place, area or tag being edited (outlined in cyan).
+    pub marked: &'a [Hex],
 }
 
 /// What happened on the canvas this frame.
@@ -150,6 +154,8 @@ pub struct MapResponse {
     pub primary_down: Option<Hex>,
     /// The primary button went down on the canvas this frame.
     pub press_started: bool,
+    /// Where a primary-button drag that started on the canvas ended, this frame.
+    pub drag_released: Option<Hex>,
 }
 
 /// The map canvas.
@@ -327,6 +333,10 @@ impl MapView {
                 out.clicked = self.screen_to_hex(map, p);
                 out.clicked_side = out.clicked.and_then(|h| self.side_near(map, h, p));
             }
+        }
+        if response.drag_stopped_by(PointerButton::Primary) {
+            let pos = ui.input(|i| i.pointer.latest_pos());
+            out.drag_released = pos.and_then(|p| self.screen_to_hex(map, p));
         }
         let primary_down = ui.input(|i| i.pointer.primary_down());
         if primary_down && response.is_pointer_button_down_on() {
@@ -586,6 +596,19 @@ impl MapView {
                 Stroke::new(3.5, Color32::from_black_alpha(150)),
             );
             outline_hex(painter, c, z, Stroke::new(1.5, Color32::WHITE));
+        }
+        for h in scene.marked {
+            outline_hex(
+                painter,
+                self.hex_to_screen(map, *h),
+                z * 0.9,
+                Stroke::new(2.5, Color32::from_rgb(60, 220, 235)),
+            );
+        }
+        for h in scene.problems {
+            let c = self.hex_to_screen(map, *h);
+            painter.circle_stroke(c, z * 0.8, Stroke::new(4.0, Color32::from_black_alpha(140)));
+            painter.circle_stroke(c, z * 0.8, Stroke::new(2.5, Color32::from_rgb(235, 40, 40)));
         }
         if let Some(h) = scene.selected {
             outline_hex(

@@ -9,6 +9,8 @@ mod play;
 mod reload;
 #[path = "panels/rules.rs"]
 mod rules;
+#[path = "panels/scenario.rs"]
+mod scenario;
 #[path = "panels/toy.rs"]
 mod toy;
 
@@ -30,6 +32,7 @@ fn harness() -> Harness<'static, EditorApp> {
     let doc = Document::open(&fixture("scenario.toml")).expect("fixture scenario loads");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1100.0, 720.0))
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut EditorApp| app.ui_root(ui),
             EditorApp::new(doc),

@@ -19,11 +19,16 @@
 -- Both: the opponent's retreat paths end next to one's own units or on crowded hexes; excess units
 -- eliminated are the weakest.
 --
+-- What it cannot do: leaders never add to Soviet attacks (the attack enumerator lists combat units
+-- only), and stacks split only into single units (the move enumerator's groups).
+--
 -- Speed: `kessel simulate` lists every legal action before each choice. On its first call the
 -- hook registers a narrower (common.lua, C.set_narrower): the move, rail_move and overrun
 -- enumerators then hand their candidates, stack by stack, to `AI.narrow`, which keeps the best
--- few (with scores cached per stack and re-checked lazily) so that each list stays short. Tests
--- and scripts never call the hook and always see full lists.
+-- few (scores cached per stack and re-checked lazily, only a short list of each stack's best
+-- moves kept for the re-check) so that each list stays short; and it switches on the rules' fast
+-- reads (common.lua, C.fast_reads). Tests, scripts and the editor never call the hook and always
+-- see full lists and fresh reads.
 local C = require("rules.common")
 local M = require("rules.movement")
 local RL = require("rules.rail")
@@ -127,13 +132,15 @@ local function frame()
   if current_frame then return current_frame end
   local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
     units = { soviet = {}, german = {} }, combat_at = {}, goal = {} }, Frame)
-  for _, u in ipairs(kessel.units.all{ location = "map" }) do
+  for _, u in ipairs(C.all_units()) do
+    if u.location ~= "map" then goto next_unit end
     F.by_id[u.id] = u
     local list = F.at[u.hex]
     if not list then list = {}; F.at[u.hex] = list end
     list[#list + 1] = u
     table.insert(F.units[u.side], u)
     if C.is_combat_unit(u) then F.combat_at[u.hex] = (F.combat_at[u.hex] or 0) + 1 end
+    ::next_unit::
   end
   current_frame = F
   return F
@@ -472,9 +479,10 @@ local function attack_score(F, a, overrun)
     local vp = obj.vp[t]
     if vp then bonus = bonus + (side == C.SOVIET and 1.0 or 0.3) + vp / 50 end
   end
-  local need = side == C.GERMAN and 0.9 or 0.35
+  -- Germans want 3-1 or better (EV 0.92), Soviets 2-1 (EV 0.38); overruns about 4-1
+  local need = side == C.GERMAN and 0.85 or 0.3
   if overrun then need = 1.0 end
-  local s = ev + bonus - need - 0.02 * #units
+  local s = ev + bonus - need - 0.01 * #units
   if overrun then s = s * 4 + 2 end
   return s
 end
@@ -640,9 +648,13 @@ local function stack_sig(kind, F, hex)
   return table.concat(parts, ";")
 end
 
+-- The best of `list` and its score, and the SHORT best candidates (kept for re-checking later:
+-- the scores of one stack's moves change little while other stacks move).
+local SHORT = 8
 local function best_of(F, list)
   local best, bs = nil, NEG
   local scorers = {}
+  local top = {}   -- { {a, s} } best first, at most SHORT
   for _, a in ipairs(list) do
     local s
     if a.kind == "overrun" then s = attack_score(F, a, true)
@@ -653,8 +665,18 @@ local function best_of(F, list)
       s = f(a.path[#a.path])
     end
     if s > bs then best, bs = a, s end
+    if #top < SHORT or s > top[#top][2] then
+      local i = math.min(#top + 1, SHORT)
+      while i > 1 and top[i - 1][2] < s do
+        if i <= SHORT then top[i] = top[i - 1] end
+        i = i - 1
+      end
+      top[i] = { a, s }
+    end
   end
-  return best, bs
+  local short = {}
+  for i, x in ipairs(top) do short[i] = x[1] end
+  return best, bs, short
 end
 
 -- Which groups of the stack in `hex` are worth working out (M.stack_moves `want`): the whole stack
@@ -692,11 +714,18 @@ function AI.narrow(kind, provider)
   local near = kind == "overrun" and (provider.side == C.SOVIET and F.dg or F.dz) or nil
   for _, hex in ipairs(provider.stacks) do
     if near and (near[hex] or 99) > 1 then goto continue end
+    -- rail moves are for bringing far units forward, not for the front line
+    if kind == "rail_move" and (F.dg[hex] or 40) < 6 then goto continue end
+    -- a Soviet garrison of a threatened objective holds
+    if kind == "move" and provider.side == C.SOVIET and F.obj.vp[hex] and (F.dg[hex] or 40) <= 4 then
+      local c, t = counts_at(F, hex, C.SOVIET)
+      if c > 0 and not over_limit(C.SOVIET, c, t) then goto continue end
+    end
     local sig = stack_sig(kind, F, hex)
     local e = stack_cache[sig]
     if e == nil then
-      e = { moves = provider.moves(hex, kind == "move" and want_group(F, hex) or nil) }
-      e.best, e.score = best_of(F, e.moves)
+      e = {}
+      e.best, e.score, e.moves = best_of(F, provider.moves(hex, kind == "move" and want_group(F, hex) or nil))
       e.fresh = call_id
       stack_cache[sig] = e
     end
@@ -718,7 +747,7 @@ function AI.narrow(kind, provider)
         picked[#picked + 1] = top
         break
       end
-      top.best, top.score = best_of(F, top.moves)
+      top.best, top.score, top.moves = best_of(F, top.moves)
       top.fresh = call_id
       guard = guard + 1
       if guard > 50 then top.taken = true; picked[#picked + 1] = top; break end
@@ -743,6 +772,7 @@ end
 function AI.choose(actions)
   C.set_narrower(AI.narrow)
   C.fast_reads(true)
+  if #actions == 1 then scored = {}; current_frame = nil; return 1, 0 end
   local F = frame()
   local p = kessel.game.var("pending")
   local best, bs = nil, nil

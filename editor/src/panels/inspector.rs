@@ -53,7 +53,7 @@ fn summary_ui(ui: &mut Ui, doc: &Document) {
     ui.label("Click a hex to inspect it.");
 }
 
-fn hex_ui(ui: &mut Ui, doc: &Document, hex: Hex) {
+pub fn hex_ui(ui: &mut Ui, doc: &Document, hex: Hex) {
     let map = &doc.map;
     ui.heading(format!("Hex {}", map.label(hex)));
     ui.label(format!("Terrain: {}", map.terrain_name(hex).unwrap_or("?")));

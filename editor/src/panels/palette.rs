@@ -12,6 +12,8 @@ use kessel_core::hex::{Hex, Hexside};
 pub enum Mode {
     /// Edit the map with the tools.
     Edit,
+    /// Edit the scenario: units, reinforcements, victory conditions.
+    Scenario,
     /// Play the scenario through the engine.
     Play,
     /// Choose the profile and options.
@@ -23,6 +25,7 @@ impl Mode {
     pub fn label(self) -> &'static str {
         match self {
             Mode::Edit => "Edit map",
+            Mode::Scenario => "Edit scenario",
             Mode::Play => "Play-test",
             Mode::Rules => "Rules",
         }
@@ -109,13 +112,16 @@ impl Palette {
     pub fn ui(&mut self, ui: &mut Ui, doc: &Document, view: &mut MapView) {
         ui.heading("Mode");
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
-            for mode in [Mode::Edit, Mode::Play, Mode::Rules] {
+            for mode in [Mode::Edit, Mode::Scenario, Mode::Play, Mode::Rules] {
                 ui.selectable_value(&mut self.mode, mode, mode.label());
             }
         });
         ui.separator();
         match self.mode {
             Mode::Edit => self.tools_ui(ui, doc),
+            Mode::Scenario => {
+                ui.label("Pick a unit on the right; Place puts it on the clicked hex, Select drags a stack's top unit to another hex, Remove takes it out. Right-drag pans.");
+            }
             Mode::Play => {
                 ui.label("Click a stack, then a shaded hex to move it. Hover a hex to see why the stack can't go there. In a combat phase click your stacks, then the enemy stack to attack.");
             }

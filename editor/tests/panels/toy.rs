@@ -35,6 +35,8 @@ pub fn harness(dir: &Path) -> Harness<'static, EditorApp> {
     let doc = Document::open(&dir.join("scenario.toml")).expect("toy scenario opens");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1300.0, 820.0))
+        // background work (the file watcher, the validation worker) may ask for a few extra frames
+        .with_max_steps(64)
         .build_ui_state(
             |ui, app: &mut EditorApp| app.ui_root(ui),
             EditorApp::new(doc),

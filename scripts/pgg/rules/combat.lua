@@ -20,7 +20,9 @@
 --   Ae / De   every attacking / defending unit is eliminated;
 --   A1 A2 D1 D2  the owner chooses to lose that many steps or retreat the whole stack that many
 --             hexes (`choose{choice=}`); the opponent picks the path (`retreat{}` in retreat.lua);
---   Eng       each side loses one step, nobody retreats or advances;
+--   Eng       each side loses one step, nobody retreats or advances; the owner names the unit
+--             that loses it (`choose{units={id}}`, defender first) whenever he has more than one
+--             unit in the combat;
 --   Dx/A1     the defender's part first, then the attacker's; attackers who take the step may
 --             advance [9.6].
 -- Steps: German two-step units flip; a German infantry division steps down its four faces; Soviet
@@ -328,9 +330,21 @@ function K.proceed(cb)
     elseif t.what == "eng" then
       cb.eng = true
       cb.attacker_hit = true
-      for _, who in ipairs{ "defender", "attacker" } do
-        local units = K.units_of(cb, who)
-        for _, id in ipairs(K.auto_steps(units, 1)) do K.lose_step(kessel.units.get(id), "9.6") end
+    elseif t.what == "eng_step" then
+      -- [9.6] Eng: this side loses one step; its owner picks the unit when there is a choice
+      local units = K.units_of(cb, t.who)
+      if #units == 1 then
+        K.lose_step(units[1], "9.6")
+        if #K.units_of(cb, t.who) == 0 then cb.eliminated[t.who] = true end
+      elseif #units > 1 then
+        cb.current = t
+        K.save(cb)
+        set_pending{
+          kind = "eng_loss", side = K.side_of(cb, t.who), rule = "9.6", who = t.who, n = 1,
+          units = C.ids(units),
+          prompt = string.format("Eng: the %s names the unit that loses one step (choose{units={id}})", t.who),
+        }
+        return
       end
     elseif t.what == "advance" then
       if K.offer_advance(cb) then return end
@@ -355,7 +369,11 @@ function K.tasks_for(result)
     if code:sub(2) == "e" then tasks[#tasks + 1] = { what = "elim", who = who }
     else tasks[#tasks + 1] = { what = "lr", who = who, n = tonumber(code:sub(2)) } end
   end
-  if result == "Eng" then tasks[#tasks + 1] = { what = "eng" } end
+  if result == "Eng" then
+    tasks[#tasks + 1] = { what = "eng" }
+    tasks[#tasks + 1] = { what = "eng_step", who = "defender" }
+    tasks[#tasks + 1] = { what = "eng_step", who = "attacker" }
+  end
   add(d, "defender")
   add(a, "attacker")
   return tasks
@@ -547,13 +565,11 @@ end
 -- judgement as S.in_supply unit by unit, without tracing the whole network again for each unit).
 local function combat_supply(ctx)
   if ctx.in_supply then return ctx.in_supply end
-  local status = {}
+  local judges = {}
   return function(u)
-    local st = status[u.side]
-    if st == nil then st = S.status(u.side); status[u.side] = st end
-    local s = st[u.id]
-    if s == nil then return (S.in_supply(u, "combat")) end
-    return s.ok
+    local j = judges[u.side]
+    if j == nil then j = S.judge_with(u.side); judges[u.side] = j end
+    return (j(u))
   end
 end
 
@@ -722,8 +738,27 @@ kessel.action{
 
 -- Loss or retreat [9.6] -------------------------------------------------------------------------
 
+-- [9.6] Eng: the owner names the one unit of his side of the combat that loses the step.
+local function eng_reasons(a, p)
+  if a.choice ~= nil and a.choice ~= "loss" then
+    return C.reason("9.6", "an Engaged result allows no retreat: name the unit that loses the step")
+  end
+  local ids = a.units or {}
+  if #ids ~= 1 then
+    return C.reason("9.6", "Eng: name exactly one unit to lose the step (choose{units={id}})")
+  end
+  if not C.contains(p.units, ids[1]) then
+    return C.reason("9.6", "`%s` is not one of the %s's units in this combat", tostring(ids[1]), p.who)
+  end
+  local u = kessel.units.get(ids[1])
+  if not u or u.location ~= "map" then
+    return C.reason("9.6", "`%s` is not on the map", tostring(ids[1]))
+  end
+end
+
 function K.choose_reasons(a)
   local p = kessel.game.var("pending")
+  if p and p.kind == "eng_loss" then return eng_reasons(a, p) end
   if not p or p.kind ~= "loss_or_retreat" then
     return C.reason("9.6", "no loss-or-retreat decision is waiting")
   end
@@ -753,7 +788,7 @@ end
 
 kessel.action{
   kind = "choose", rule = "9.6",
-  description = "answer a loss-or-retreat result: choose{choice=\"loss\"|\"retreat\", units={ids}}",
+  description = "answer a loss-or-retreat result: choose{choice=\"loss\"|\"retreat\", units={ids}}; after Eng: choose{units={id}}",
   validate = K.choose_reasons,
   apply = function(a)
     local cb = K.current()
@@ -761,7 +796,13 @@ kessel.action{
     cb.current = nil
     kessel.emit.var("pending", nil)
     local who = t.who
-    if a.choice == "loss" then
+    if t.what == "eng_step" then
+      local u = kessel.units.get(a.units[1])
+      kessel.emit.note("9.6", string.format("Eng: the %s takes the step loss on %s", who, C.name(u)))
+      K.lose_step(u, "9.6")
+      if #K.units_of(cb, who) == 0 then cb.eliminated[who] = true end
+      K.proceed(cb)
+    elseif a.choice == "loss" then
       local n = t.n
       if not opt("wbc09_03_retreated_units_die_first") then
         -- standard: units that had retreated onto the hex die with it and their steps count
@@ -788,8 +829,14 @@ kessel.action{
   end,
   enumerate = function(side)
     local p = kessel.game.var("pending")
-    if not p or p.kind ~= "loss_or_retreat" then return {} end
+    if not p or (p.kind ~= "loss_or_retreat" and p.kind ~= "eng_loss") then return {} end
     if side and side ~= p.side then return {} end
+    if p.kind == "eng_loss" then
+      -- every unit of the side may be the one [9.6]
+      local out = {}
+      for _, id in ipairs(p.units) do out[#out + 1] = { kind = "choose", choice = "loss", units = { id } } end
+      return out
+    end
     local out = { { kind = "choose", choice = "loss" }, { kind = "choose", choice = "retreat" } }
     if p.n == 1 and #p.units > 1 then
       for _, id in ipairs(p.units) do out[#out + 1] = { kind = "choose", choice = "loss", units = { id } } end

@@ -138,6 +138,28 @@ function C.mp(x)
   return string.format("%g", x)
 end
 
+-- Static terrain lists of the map (labels): lake and swamp hexes, west and east edge hexes. The
+-- map does not change during a game: on a full-size map they are read once and kept; the small
+-- inline maps of tests are read every time, as each test may draw its own.
+local terrain_lists = {}
+function C.terrain_lists()
+  local c, r = kessel.map.size()
+  local key = c * r >= 1000 and (c .. "x" .. r) or nil
+  local t = terrain_lists
+  if key == nil or t.key ~= key then
+    local lake, swamp, west, east = {}, {}, {}, {}
+    for _, h in ipairs(kessel.map.hexes()) do
+      local tt = kessel.map.terrain(h)
+      if tt == "lake" then lake[#lake + 1] = h elseif tt == "swamp" then swamp[#swamp + 1] = h end
+      if kessel.map.on_edge(h, "west") then west[#west + 1] = h end
+      if kessel.map.on_edge(h, "east") then east[#east + 1] = h end
+    end
+    t = { key = key, lake = lake, swamp = swamp, west = west, east = east }
+    terrain_lists = t
+  end
+  return t
+end
+
 -- Fast reads for computer play ----------------------------------------------------------------
 --
 -- Between two changes of state the rules read the same units, hexes and clock over and over (every
@@ -145,18 +167,40 @@ end
 -- (switched on by ai.lua) keeps what kessel.units.at/get/all/occupied, kessel.markers.all/at and
 -- kessel.game.step/turn returned, and drops all of it whenever the state may change: at every
 -- kessel.emit.* call and at the start and end of every step (the clock moves inside
--- kessel.emit.advance). In simulate every change goes through these (no undo, no set-up), so the
--- reads are exactly those of the engine. Off by default: tests, scripts and the editor always read
--- the engine directly. The tables handed out are shared: the rules only read them.
+-- kessel.emit.advance), and around kessel.setup/undo/act in scripts. In simulate every change goes
+-- through these, so the reads are exactly those of the engine. Off by default: tests, scripts and
+-- the editor read the engine directly. A host that rolls the state back from Rust (an editor undo)
+-- must not switch it on: nothing tells the rules (an engine state revision number would). The
+-- tables handed out are shared: the rules only read them.
 local fast = false
 local store = {}
 
 local function forget() if next(store) ~= nil then store = {} end end
 
+local hosts_wrapped = false
 function C.fast_reads(on)
   fast = on and true or false
   store = {}
+  -- scripts and tests may replace or roll back the state outside kessel.emit: forget then too
+  if fast and not hosts_wrapped then
+    hosts_wrapped = true
+    for _, name in ipairs({ "setup", "undo", "act" }) do
+      local f = kessel[name]
+      if type(f) == "function" then
+        kessel[name] = function(...)
+          forget()
+          local out = table.pack(f(...))
+          forget()
+          return table.unpack(out, 1, out.n)
+        end
+      end
+    end
+  end
 end
+
+-- Every unit now (kessel.units.all()); with fast reads on, the other unit reads of this moment are
+-- then worked out from it without asking the engine again.
+function C.all_units() return kessel.units.all() end
 
 local function filter_key(f)
   if f == nil then return "" end
@@ -181,12 +225,84 @@ local function keep(tbl, prefix, name, key_of)
   end
 end
 
+-- Every unit at once (one call into the engine), indexed; the other unit reads of the same moment
+-- are worked out from it in the engine's own order (scenario order; hexes sorted by label).
+local function full_units(read_all)
+  local f = store.full
+  if f == nil then
+    local list = read_all()
+    f = { list = list, by_id = {}, by_hex = {} }
+    for _, u in ipairs(list) do
+      f.by_id[u.id] = u
+      if u.location == "map" then
+        local h = f.by_hex[u.hex]
+        if h == nil then h = {}; f.by_hex[u.hex] = h end
+        h[#h + 1] = u
+      end
+    end
+    store.full = f
+  end
+  return f
+end
+
+local function unit_matches(u, filter)
+  if filter.side ~= nil and u.side ~= filter.side then return false end
+  if filter.type ~= nil and u.type ~= filter.type then return false end
+  if filter.formation ~= nil and u.formation ~= filter.formation then return false end
+  if filter.location ~= nil and u.location ~= filter.location then return false end
+  if filter.flag ~= nil and not u.flags[filter.flag] then return false end
+  return true
+end
+
 if kessel.units and kessel.emit then
   local one = function(x) return tostring(x) end
-  keep(kessel.units, "units.", "at", one)
-  keep(kessel.units, "units.", "get", one)
-  keep(kessel.units, "units.", "occupied", one)
-  keep(kessel.units, "units.", "all", filter_key)
+  local read_all, read_at, read_get, read_occupied = kessel.units.all, kessel.units.at, kessel.units.get, kessel.units.occupied
+  kessel.units.all = function(filter)
+    if not fast then return read_all(filter) end
+    local f = store.full
+    if filter == nil then return full_units(read_all).list end
+    local key = "units.all:" .. filter_key(filter)
+    local v = store[key]
+    if v == nil then
+      if f then
+        v = {}
+        for _, u in ipairs(f.list) do if unit_matches(u, filter) then v[#v + 1] = u end end
+      else
+        v = read_all(filter)
+      end
+      store[key] = v
+    end
+    return v
+  end
+  kessel.units.at = function(hex)
+    if not fast or store.full == nil then return read_at(hex) end
+    if not kessel.hex.valid(hex) then return read_at(hex) end
+    return store.full.by_hex[hex] or {}
+  end
+  kessel.units.get = function(id)
+    if not fast or store.full == nil then return read_get(id) end
+    return store.full.by_id[id]
+  end
+  kessel.units.occupied = function(side)
+    if not fast then return read_occupied(side) end
+    local key = "units.occupied:" .. tostring(side)
+    local v = store[key]
+    if v == nil then
+      if store.full then
+        v = {}
+        for hex, list in pairs(store.full.by_hex) do
+          for _, u in ipairs(list) do
+            if side == nil or u.side == side then v[#v + 1] = hex; break end
+          end
+        end
+        table.sort(v)
+      else
+        v = read_occupied(side)
+      end
+      store[key] = v
+    end
+    return v
+  end
   keep(kessel.markers, "markers.", "all", filter_key)
   keep(kessel.markers, "markers.", "at", one)
   keep(kessel.game, "game.", "step", function() return "" end)

@@ -8,7 +8,9 @@
 --
 -- Evacuation [10.4] (optional rule `leader_evacuation`, never under WBC09 #5): once a turn the
 -- Soviet player may take off the map a leader that has no line of supply to the east edge; it comes
--- back at the start of the next Soviet Movement Phase in entry area X; at most two a game. The
+-- back at the start of the next Soviet Movement Phase in the scenario's `evacuation_area` (default
+-- X); at most `evacuation_max` (default 2) a game. Both come from the scenario's [vars]; a position
+-- built inline (kessel.setup, no scenario) may give them as game variables of the same names. The
 -- trigger ("no line of supply") and the one-turn delay are the project's reading: the exact wording
 -- is not known.
 local C = require("rules.common")
@@ -41,14 +43,27 @@ local function soviet_passage(swamp_enter_only)
   end
 end
 
+-- The same rule as sets, for the engine's searches (no call back into Lua at every step):
+-- lake hexes and hexsides closed, German units closed, German ZOC closed unless a Soviet unit is
+-- there, swamp enter-only when asked.
+local function soviet_passage_sets(swamp_enter_only)
+  local t = C.terrain_lists()
+  local blocked = C.occupied(C.GERMAN):union(Z.enemy_zoc(C.SOVIET):minus(C.occupied(C.SOVIET)))
+  for _, h in ipairs(t.lake) do blocked:add(h) end
+  local passage = { blocked = blocked }
+  if swamp_enter_only then passage.enter_only = kessel.hexset(t.swamp) end
+  return passage
+end
+local LAKE_STEP = { hex = true, blocked_by = { "lake" } }
+
 -- Hexes (label → true) within the command radius of some working Soviet leader [10.35].
 function L.command_hexes()
   local out = {}
-  local passage = soviet_passage(C.option("wbc09_13_loc_not_through_swamp"))
+  local passage = soviet_passage_sets(C.option("wbc09_13_loc_not_through_swamp"))
   for _, l in ipairs(C.units_of(C.SOVIET)) do
     local r = L.rating(l)
     if r > 0 then
-      local reach = kessel.paths.reach{ from = l.hex, budget = r, step = lake_step, passage = passage }
+      local reach = kessel.paths.reach{ from = l.hex, budget = r, step = LAKE_STEP, passage = passage }
       for h in pairs(reach) do out[h] = true end
       out[l.hex] = true
     end
@@ -115,6 +130,19 @@ function L.line_to_east(l)
   return found ~= nil
 end
 
+-- A scenario parameter of evacuation: the scenario's [vars], else (inline test positions) the
+-- game variable of the same name, else the printed default.
+local function evac_param(key, default)
+  local v = kessel.scenario.var(key)
+  if v == nil then v = kessel.game.var(key) end
+  if v == nil then return default end
+  return v
+end
+
+-- Where evacuated leaders come back, and how many may be evacuated in a game [10.4].
+function L.evacuation_area() return evac_param("evacuation_area", "X") end
+function L.evacuation_max() return evac_param("evacuation_max", 2) end
+
 local function evacuation_on()
   return C.option("leader_evacuation") and not C.option("wbc09_05_no_leader_evacuation")
 end
@@ -135,7 +163,12 @@ local function evac_reasons(a)
     return C.reason("10.4", "only a Soviet leader on the map may be evacuated")
   end
   local done = kessel.game.var("evacuations") or {}
-  if #done >= 2 then return C.reason("10.4", "two leaders have already been evacuated this game") end
+  local max = L.evacuation_max()
+  if #done >= max then
+    local words = { "one leader has", "two leaders have", "three leaders have", "four leaders have", "five leaders have" }
+    return C.reason("10.4", "%s already been evacuated this game (the limit is %d)",
+      words[#done] or (#done .. " leaders have"), max)
+  end
   for _, e in ipairs(done) do
     if e.turn == kessel.game.turn() then
       return C.reason("10.4", "a leader was already evacuated this turn")
@@ -155,7 +188,7 @@ kessel.action{
     done[#done + 1] = { id = l.id, turn = kessel.game.turn(), returns = kessel.game.turn() + 1 }
     kessel.emit.var("evacuations", done)
     kessel.emit.withdraw(l.id)
-    kessel.emit.note("10.4", C.name(l) .. " evacuated from " .. l.hex .. "; returns next turn at X")
+    kessel.emit.note("10.4", C.name(l) .. " evacuated from " .. l.hex .. "; returns next turn at " .. L.evacuation_area())
   end,
   enumerate = function(side)
     local out = {}
@@ -170,12 +203,13 @@ kessel.action{
   end,
 }
 
--- Evacuated leaders come back at the start of the Soviet Movement Phase of the next turn.
+-- Evacuated leaders come back at the start of the Soviet Movement Phase of the next turn, in the
+-- scenario's evacuation area [10.4].
 kessel.on("step_start", function()
   if kessel.game.step().id ~= "soviet_movement" then return end
   local done = kessel.game.var("evacuations")
   if not done then return end
-  local area = kessel.map.area("X") or {}
+  local area = kessel.map.area(L.evacuation_area()) or {}
   for _, e in ipairs(done) do
     if not e.back and e.returns <= kessel.game.turn() then
       for _, h in ipairs(area) do

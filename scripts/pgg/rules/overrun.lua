@@ -160,6 +160,8 @@ K.finishers.overrun = function(cb)
       kessel.emit.note("WBC09 #7", "the overrunners took their loss and stay in " .. cb.att_hexes[1])
     else
       for _, u in ipairs(stayed) do kessel.emit.move(u.id, { target }, 0) end
+      -- [15] they may move on in the same phase: they were the last in the hex
+      require("rules.victory").passed(target, cb.attacker_side)
       kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")
     end
   end

@@ -12,7 +12,14 @@
 -- a further loss or retreat result this phase (Eng excepted) — flag "retreated_onto".
 -- Standard: each retreating stack moves as one along one path, in the order of the stacks.
 -- WBC09 #1  absolute priority: empty hex, friendly hex out of enemy ZOC, friendly hex in enemy ZOC,
---           death — the path must end in the best class any path offers.
+--           death — judged over all the units retreating from the combat, not stack by stack:
+--           the retreats must put as many units as possible into empty hexes, then as many as
+--           possible into friendly hexes out of enemy ZOC, then into friendly hexes in enemy ZOC.
+--           The best counts are worked out over every way the remaining stacks (moved whole: a
+--           stack need not split) may retreat, in their order (WBC09 #2: in any order), each hex
+--           judged as it is when that stack arrives, units over the stacking limit counting as
+--           dead; a path (or, with no path, an elimination) is refused when the counts it leaves
+--           attainable fall short of the best (R.priority_reason).
 -- WBC09 #1a no retreating unit enters a hex that another unit retreating from the same combat
 --           occupied when the retreat began.
 -- WBC09 #1b after a split result against one defender who was eliminated, the attackers may not
@@ -37,9 +44,11 @@ local ST = require("rules.stacking")
 -- Stacking [7.1] [7.2], as stacking.lua counts it.
 function R.limit_ok(side, units) return (ST.limit_ok(side, units)) end
 
-local function units_after(hex, group, extra)
+local function units_after(hex, group, extra, gone)
   local list = {}
-  for _, u in ipairs(kessel.units.at(hex)) do list[#list + 1] = u end
+  for _, u in ipairs(kessel.units.at(hex)) do
+    if not (gone and gone[u.id]) then list[#list + 1] = u end
+  end
   for _, u in ipairs((extra and extra[hex]) or {}) do list[#list + 1] = u end
   for _, u in ipairs(group) do if u.hex ~= hex then list[#list + 1] = u end end
   return list
@@ -47,18 +56,20 @@ end
 
 -- Every legal retreat path of `group` (units in one hex) of length `n`, each {path=, class=, fits=}:
 -- class 1 empty hex, 2 friendly hex out of enemy ZOC, 3 friendly hex in enemy ZOC.
--- ctx: forbidden (hex → true), extra (hex → units placed there in a simulation).
+-- ctx: forbidden (hex → true), extra (hex → units placed there in a simulation), gone (unit id →
+-- true: units a simulation has moved away or eliminated), ezoc (the enemy ZOC, when known).
 function R.paths(group, n, ctx)
   ctx = ctx or {}
   local side = group[1].side
   local origin = group[1].hex
-  local ezoc = Z.enemy_zoc(side)
+  local ezoc = ctx.ezoc or Z.enemy_zoc(side)
+  local gone = ctx.gone or {}
   local ingroup = {}
   for _, u in ipairs(group) do ingroup[u.id] = true end
   local turn = kessel.game.turn()
   local function friends(h)
     for _, u in ipairs(kessel.units.at(h)) do
-      if u.side == side and not ingroup[u.id] then return true end
+      if u.side == side and not ingroup[u.id] and not gone[u.id] then return true end
     end
     return ctx.extra and ctx.extra[h] and #ctx.extra[h] > 0
   end
@@ -80,10 +91,10 @@ function R.paths(group, n, ctx)
     if depth == n then
       local last = path[#path]
       local class = 1
-      if friends(last) or #kessel.units.at(last) > 0 then class = ezoc:has(last) and 3 or 2 end
+      if friends(last) then class = ezoc:has(last) and 3 or 2 end
       local copy = {}
       for i, h in ipairs(path) do copy[i] = h end
-      out[#out + 1] = { path = copy, class = class, fits = R.limit_ok(side, units_after(last, group, ctx.extra)) }
+      out[#out + 1] = { path = copy, class = class, fits = R.limit_ok(side, units_after(last, group, ctx.extra, gone)) }
       return
     end
     for _, h in ipairs(kessel.hex.neighbors(from)) do
@@ -100,17 +111,17 @@ function R.paths(group, n, ctx)
   return out
 end
 
--- The paths the opponent may pick, after the priority rules [9.71] / WBC09 #1.
+-- The paths the opponent may pick for this group alone. Standard [9.71]: the path must end in an
+-- empty hex when one can be reached. WBC09 #1: every legal path, the priority being judged over the
+-- whole combat (R.priority_reason).
 function R.allowed(group, n, ctx)
   local all = R.paths(group, n, ctx)
+  if C.option("wbc09_01_retreat_priority") then return all end
   local best = 4
   for _, p in ipairs(all) do if p.class < best then best = p.class end end
   local out = {}
   for _, p in ipairs(all) do
-    local keep
-    if C.option("wbc09_01_retreat_priority") then keep = p.class == best
-    else keep = best ~= 1 or p.class == 1 end
-    if keep then out[#out + 1] = p end
+    if best ~= 1 or p.class == 1 then out[#out + 1] = p end
   end
   return out
 end
@@ -167,6 +178,160 @@ local function cuts_off(cb, group, dest)
   return nil
 end
 
+-- WBC09 #1: the best placement of the whole combat's retreat ----------------------------------
+--
+-- A count is {empty, friendly out of enemy ZOC, friendly in enemy ZOC}: how many retreating units
+-- end in each class of hex. Counts compare in that order (the most units in empty hexes first).
+
+local function vec(e, f, z) return { e or 0, f or 0, z or 0 } end
+local function vadd(a, b) return { a[1] + b[1], a[2] + b[2], a[3] + b[3] } end
+local function vcmp(a, b)
+  for i = 1, 3 do
+    if a[i] ~= b[i] then return a[i] > b[i] and 1 or -1 end
+  end
+  return 0
+end
+local function vtext(v)
+  return string.format("%d in empty hexes, %d in friendly hexes out of enemy ZOC, %d in friendly hexes in enemy ZOC", v[1], v[2], v[3])
+end
+
+-- Puts `group` in `dest` (a hex of class `class`) in the simulated `state`: the count it scores
+-- and the state after, units beyond the stacking limit being eliminated [7].
+-- With no `dest` the group is eliminated for want of a path [9.71].
+local function simulate(group, dest, class, state)
+  local survivors = {}
+  if dest then
+    local here = {}
+    for _, u in ipairs(kessel.units.at(dest)) do
+      if not state.gone[u.id] then here[#here + 1] = u end
+    end
+    for _, u in ipairs(state.extra[dest] or {}) do here[#here + 1] = u end
+    for _, u in ipairs(group) do
+      local trial = { table.unpack(here) }
+      trial[#trial + 1] = u
+      if R.limit_ok(u.side, trial) then here = trial; survivors[#survivors + 1] = u end
+    end
+  end
+  local v = vec()
+  if dest then v[class] = #survivors end
+  local extra, gone = {}, {}
+  for h, list in pairs(state.extra) do extra[h] = list end
+  for id in pairs(state.gone) do gone[id] = true end
+  for _, u in ipairs(group) do gone[u.id] = true end
+  if dest then
+    local list = { table.unpack(extra[dest] or {}) }
+    for _, u in ipairs(survivors) do list[#list + 1] = u end
+    extra[dest] = list
+  end
+  return v, { extra = extra, gone = gone }
+end
+
+-- The destinations a group may retreat to in the simulated state, each {dest=, class=}, best class
+-- first; an empty list when it has no path.
+local function destinations(cb, group, state, memo)
+  local seen, out = {}, {}
+  local paths = R.paths(group, cb.retreat.n, { forbidden = forbidden(cb, group), extra = state.extra,
+    gone = state.gone, ezoc = memo.ezoc })
+  for _, p in ipairs(paths) do
+    local d = p.path[#p.path]
+    if not seen[d] then seen[d] = true; out[#out + 1] = { dest = d, class = p.class } end
+  end
+  table.sort(out, function(a, b)
+    if a.class ~= b.class then return a.class < b.class end
+    return a.dest < b.dest
+  end)
+  return out
+end
+
+local function state_key(stacks, state)
+  local parts = {}
+  for _, g in ipairs(stacks) do parts[#parts + 1] = table.concat(C.ids(g), ",") end
+  local hexes = C.keys(state.extra)
+  parts[#parts + 1] = "|"
+  for _, h in ipairs(hexes) do parts[#parts + 1] = h .. "=" .. table.concat(C.ids(state.extra[h]), ",") end
+  return table.concat(parts, ";")
+end
+
+-- The best count the `stacks` (lists of units, each moving whole) can still reach from `state`:
+-- in their order, or (WBC09 #2, `memo.free`) in any order. A stack with a legal path must take one;
+-- one without is eliminated [9.71].
+local function best_count(cb, stacks, state, memo)
+  if #stacks == 0 then return vec() end
+  local key = state_key(stacks, state)
+  if memo.best[key] then return memo.best[key] end
+  local units = 0
+  for _, g in ipairs(stacks) do units = units + #g end
+  local top = vec(units)                 -- nothing can beat every unit in an empty hex
+  local best
+  local firsts = memo.free and #stacks or 1
+  for i = 1, firsts do
+    local g = stacks[i]
+    local rest = {}
+    for j, h in ipairs(stacks) do if j ~= i then rest[#rest + 1] = h end end
+    local opts = destinations(cb, g, state, memo)
+    if #opts == 0 then opts = { { dest = nil } } end
+    for _, o in ipairs(opts) do
+      local v, after = simulate(g, o.dest, o.class, state)
+      local total = vadd(v, best_count(cb, rest, after, memo))
+      if not best or vcmp(total, best) > 0 then best = total end
+      if vcmp(best, top) == 0 then break end
+    end
+    if vcmp(best, top) == 0 then break end
+  end
+  memo.best[key] = best
+  return best
+end
+
+-- The remaining stacks of the retreat as lists of units, in order, leaving out `without` (ids).
+local function stacks_of(cb, without)
+  local groups, order = remaining_groups(cb)
+  local out = {}
+  for _, h in ipairs(order) do
+    local g = {}
+    for _, u in ipairs(groups[h]) do if not (without and without[u.id]) then g[#g + 1] = u end end
+    if #g > 0 then out[#out + 1] = g end
+  end
+  return out
+end
+
+-- A fresh memo for one state of a retreat (shared by the checks of one enumeration).
+local function new_memo(cb)
+  local side = K.side_of(cb, cb.retreat.who)
+  return { best = {}, free = C.option("wbc09_02_opponent_orders_retreats"), ezoc = Z.enemy_zoc(side), checked = {} }
+end
+
+-- WBC09 #1: why moving `group` along `path` (empty: eliminated for want of a path) would make the
+-- best count of the combat's retreat unattainable, or nil.
+function R.priority_reason(cb, group, path, memo)
+  if not C.option("wbc09_01_retreat_priority") then return nil end
+  memo = memo or new_memo(cb)
+  local dest = path[#path]
+  local ckey = table.concat(C.ids(group), ",") .. ">" .. tostring(dest)
+  if memo.checked[ckey] ~= nil then return memo.checked[ckey] or nil end
+  local empty = { extra = {}, gone = {} }
+  memo.now = memo.now or best_count(cb, stacks_of(cb), empty, memo)
+  local class
+  if dest then
+    for _, o in ipairs(destinations(cb, group, empty, memo)) do if o.dest == dest then class = o.class end end
+  end
+  local total
+  if dest and not class then
+    total = vec()
+  else
+    local v, after = simulate(group, dest, class, empty)
+    local moved = {}
+    for _, u in ipairs(group) do moved[u.id] = true end
+    total = vadd(v, best_count(cb, stacks_of(cb, moved), after, memo))
+  end
+  local why = false
+  if vcmp(total, memo.now) < 0 then
+    why = C.reason("WBC09 #1", "retreats must put as many units as possible into empty hexes, then friendly hexes out of enemy ZOC, then friendly hexes in enemy ZOC: the best hex placement of this combat's retreat is %s; after this %s at most %s",
+      vtext(memo.now), dest and "path" or "elimination", vtext(total))
+  end
+  memo.checked[ckey] = why
+  return why or nil
+end
+
 -- Which groups the opponent may move next: standard, the first stack whole; WBC09 #2 any unit or
 -- stack of the remaining ones.
 local function candidate_groups(cb)
@@ -212,7 +377,7 @@ end
 
 local function list_of(x) if type(x) == "table" then return x end return { x } end
 
-function R.retreat_reasons(a)
+local function retreat_check(a, memo)
   local p = kessel.game.var("pending")
   if not p or p.kind ~= "retreat_path" then return C.reason("9.72", "no retreat is waiting") end
   local cb = K.current()
@@ -242,7 +407,7 @@ function R.retreat_reasons(a)
   local legal = R.allowed(group, cb.retreat.n, { forbidden = forbidden(cb, group) })
   if #path == 0 then
     if #legal > 0 then return C.reason("9.71", "a legal retreat path exists: the units cannot be eliminated instead") end
-    return nil
+    return R.priority_reason(cb, group, path, memo)
   end
   local key = table.concat(path, ",")
   local match
@@ -252,9 +417,6 @@ function R.retreat_reasons(a)
     local all = R.paths(group, cb.retreat.n, { forbidden = forbidden(cb, group) })
     for _, q in ipairs(all) do
       if table.concat(q.path, ",") == key then
-        if C.option("wbc09_01_retreat_priority") then
-          return C.reason("WBC09 #1", "a retreat must end in the best hex available: empty, then friendly out of enemy ZOC, then friendly in enemy ZOC")
-        end
         return C.reason("9.71", "a retreat must end in an empty hex when one can be reached")
       end
     end
@@ -289,18 +451,26 @@ function R.retreat_reasons(a)
     end
     return C.reason("9.71", "not a legal retreat path")
   end
+  local why = R.priority_reason(cb, group, path, memo)
+  if why then return why end
   if C.option("wbc09_01c_simultaneous_retreats") then
     local victim = cuts_off(cb, group, path[#path])
     if victim then
-      -- the note binds only while another path keeps every unit of the combat a way out; when
-      -- every path cuts someone off, not all can be saved and the opponent picks freely
+      -- the note binds only while another path (one the priority of WBC09 #1 allows) keeps every
+      -- unit of the combat a way out; when every path cuts someone off, not all can be saved and
+      -- the opponent picks freely
       for _, q in ipairs(legal) do
-        if not cuts_off(cb, group, q.path[#q.path]) then
+        if not R.priority_reason(cb, group, q.path, memo) and not cuts_off(cb, group, q.path[#q.path]) then
           return C.reason("WBC09 #1", "retreats of one combat are simultaneous: this path would leave %s with no retreat", victim)
         end
       end
     end
   end
+end
+
+function R.retreat_reasons(a)
+  local cb = K.current()
+  return retreat_check(a, cb and cb.retreat and C.option("wbc09_01_retreat_priority") and new_memo(cb) or nil)
 end
 
 kessel.action{
@@ -337,6 +507,8 @@ kessel.action{
       if mark then kessel.emit.flag(u.id, "retreated_onto") end
       moved[#moved + 1] = kessel.units.get(u.id)
     end
+    -- [15] the retreating units are the last to pass through the hexes of their path
+    require("rules.victory").passed_path(group[1].side, path)
     kessel.emit.note("9.72", string.format("%s retreat%s %s → %s", table.concat(C.ids(group), ", "),
       #group > 1 and "" or "s", from, table.concat(path, "-")))
     cb.retreat_paths[from] = cb.retreat_paths[from] or {}
@@ -357,14 +529,17 @@ kessel.action{
     if side and side ~= p.side then return {} end
     local cb = K.current()
     local out = {}
+    local memo = C.option("wbc09_01_retreat_priority") and new_memo(cb) or nil
     for _, g in ipairs(candidate_groups(cb)) do
       local legal = R.allowed(g, cb.retreat.n, { forbidden = forbidden(cb, g) })
-      local any = false
       for _, q in ipairs(legal) do
         local a = { kind = "retreat", units = C.ids(g), path = q.path }
-        if not R.retreat_reasons(a) then out[#out + 1] = a; any = true end
+        if not retreat_check(a, memo) then out[#out + 1] = a end
       end
-      if not any and #legal == 0 then out[#out + 1] = { kind = "retreat", units = C.ids(g), path = {} } end
+      if #legal == 0 then
+        local a = { kind = "retreat", units = C.ids(g), path = {} }
+        if not retreat_check(a, memo) then out[#out + 1] = a end
+      end
     end
     return out
   end,
@@ -422,6 +597,8 @@ kessel.action{
       kessel.emit.move(id, a.path, 0)
       kessel.emit.flag(id, "advanced")
     end
+    -- [15] the advancing units are the last to pass through the hexes of their path
+    require("rules.victory").passed_path(p.side, a.path)
     kessel.emit.note("9.8", table.concat(ids, ", ") .. " advance " .. table.concat(a.path, "-"))
     local left = {}
     for _, id in ipairs(p.units) do if not C.contains(ids, id) then left[#left + 1] = id end end

@@ -1,7 +1,19 @@
--- [5] Set-up checks run by `kessel check` (and the editor's validation) before play: the things a
--- scenario author can get wrong that the rules, not the file format, know about.
+-- [5] Set-up.
+--
+-- Checks run by `kessel check` (and the editor's validation) before play: the things a scenario
+-- author can get wrong that the rules, not the file format, know about.
+--
+-- [5.1] The Soviet sets up first. Armies given a multi-hex set-up area (the 13th and 20th: units
+-- with a `setup_area`, which the engine spreads over the area in file order) are arranged by the
+-- Soviet player himself within the stacking limits [7.1]: `setup_place{unit=id, hex=label}` puts
+-- one such unit in another hex of its own area. It is open on turn 1, in the Soviet Movement Phase,
+-- before any Soviet unit may move: while the German's initial air placement is open and before
+-- its first marker is down, since the markers go down after the Soviet set-up [13.2]. A position
+-- built inline (kessel.setup cannot give units a set-up area) may name the areas in game var
+-- `setup_areas` (unit id -> area id).
 local C = require("rules.common")
 local ST = require("rules.stacking")
+local SU = {}
 
 kessel.on("check", function()
   local problems = {}
@@ -33,4 +45,86 @@ kessel.on("check", function()
   return problems
 end)
 
-return {}
+-- Soviet set-up within multi-hex areas [5.1] --------------------------------------------------
+
+-- The set-up area of a unit (an area id), or nil.
+function SU.area_of(u)
+  if u.setup_area then return u.setup_area end
+  local inline = kessel.game.var("setup_areas")
+  return inline and inline[u.id] or nil
+end
+
+-- Is the Soviet set-up still open? Else false and the reason.
+function SU.window()
+  if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then
+    return false, C.reason("5.1", "the Soviet sets up before his first Movement Phase of turn 1")
+  end
+  local M = require("rules.movement")
+  if not M.initial_air_pending() then
+    return false, C.reason("5.1", "the Soviet set-up is over: the German's initial air placement is closed")
+  end
+  if #kessel.markers.all{ kind = "air_interdiction", side = C.GERMAN, placed = true } > 0 then
+    return false, C.reason("13.2", "the Soviet set-up is over: the German places his air markers after it, and has begun")
+  end
+  return true
+end
+
+function SU.place_reasons(a)
+  local pr = C.pending_reason()
+  if pr then return pr end
+  local open, why = SU.window()
+  if not open then return why end
+  local u = type(a.unit) == "string" and kessel.units.get(a.unit) or nil
+  if not u then return C.reason("5.1", "no unit `%s`", tostring(a.unit)) end
+  if u.side ~= C.SOVIET or not C.on_map(u) then
+    return C.reason("5.1", "%s is not a Soviet unit set up on the map", C.name(u))
+  end
+  local area = SU.area_of(u)
+  if not area then
+    return C.reason("5.1", "%s sets up in its printed hex (%s), not in a set-up area", C.name(u), u.hex)
+  end
+  local hex = a.hex
+  if type(hex) ~= "string" or not kessel.hex.valid(hex) then
+    return C.reason("5.1", "`%s` is not a hex of the map", tostring(hex))
+  end
+  if not C.contains(kessel.map.area(area) or {}, hex) then
+    return C.reason("5.1", "%s is not in %s's set-up area %s", hex, C.name(u), area)
+  end
+  if hex == u.hex then return C.reason("5.1", "%s is already in %s", C.name(u), hex) end
+  local after = {}
+  for _, x in ipairs(kessel.units.at(hex)) do
+    if x.side ~= u.side then return C.reason("5.1", "%s holds enemy units", hex) end
+    after[#after + 1] = x
+  end
+  after[#after + 1] = u
+  local ok, over = ST.limit_ok(u.side, after)
+  if not ok then return C.reason("7.1", "%s in %s: %s", C.name(u), hex, over.message) end
+end
+
+kessel.action{
+  kind = "setup_place", rule = "5.1",
+  description = "Soviet set-up: put a unit of a multi-hex set-up area in another hex of it: setup_place{unit=id, hex=label}",
+  validate = SU.place_reasons,
+  apply = function(a)
+    local u = kessel.units.get(a.unit)
+    kessel.emit.place(u.id, a.hex)
+    kessel.emit.note("5.1", string.format("set-up: %s placed in %s (from %s, area %s)", C.name(u), a.hex, u.hex, SU.area_of(u)))
+  end,
+  enumerate = function(side)
+    local out = {}
+    if side and side ~= C.SOVIET then return out end
+    if not SU.window() or kessel.game.var("pending") then return out end
+    for _, u in ipairs(C.units_of(C.SOVIET)) do
+      local area = SU.area_of(u)
+      if area then
+        for _, h in ipairs(kessel.map.area(area) or {}) do
+          local a = { kind = "setup_place", unit = u.id, hex = h }
+          if not SU.place_reasons(a) then out[#out + 1] = a end
+        end
+      end
+    end
+    return out
+  end,
+}
+
+return SU

@@ -27,24 +27,8 @@ local S = {}
 local GERMAN_RADIUS, GERMAN_MP = 20, 20
 
 -- Static terrain sets of the current map: lake hexes, swamp hexes, edge hexes.
--- (Terrain does not change during a game: on a full-size map the lists are read once and kept;
--- the small inline maps of tests are read every time, as each test may draw its own.)
-local terrain_lists = {}
 local function terrain_sets()
-  local c, r = kessel.map.size()
-  local key = c * r >= 1000 and (c .. "x" .. r) or nil
-  local t = terrain_lists
-  if key == nil or t.key ~= key then
-    local lake, swamp, west, east = {}, {}, {}, {}
-    for _, h in ipairs(kessel.map.hexes()) do
-      local tt = kessel.map.terrain(h)
-      if tt == "lake" then lake[#lake + 1] = h elseif tt == "swamp" then swamp[#swamp + 1] = h end
-      if kessel.map.on_edge(h, "west") then west[#west + 1] = h end
-      if kessel.map.on_edge(h, "east") then east[#east + 1] = h end
-    end
-    t = { key = key, lake = lake, swamp = swamp, west = west, east = east }
-    terrain_lists = t
-  end
+  local t = C.terrain_lists()
   return { lake = t.lake, swamp = kessel.hexset(t.swamp), west = kessel.hexset(t.west), east = kessel.hexset(t.east) }
 end
 
@@ -130,7 +114,7 @@ local function soviet_ctx()
       if los then
         leaders_ok[l.id] = true
         local reach = kessel.paths.reach{
-          from = l.hex, budget = C.rating(l), step = hex_step,
+          from = l.hex, budget = C.rating(l), step = { hex = true, blocked_by = { "lake" } },
           passage = { blocked = blocked, enter_only = loc_enter_only },
         }
         for h in pairs(reach) do covered[h] = covered[h] or C.name(l) end
@@ -173,6 +157,16 @@ function S.in_supply(unit, purpose)
   local u = type(unit) == "string" and kessel.units.get(unit) or unit
   if not u or not C.on_map(u) then return true, "not on the map" end
   return judge(ctx_for(u.side), u)
+end
+
+-- One evaluation of `side`'s network, then unit by unit: returns function(u) -> bool, text (the
+-- judgement of S.in_supply, for many units at one instant).
+function S.judge_with(side)
+  local ctx = ctx_for(side)
+  return function(u)
+    if not u or not C.on_map(u) then return true, "not on the map" end
+    return judge(ctx, u)
+  end
 end
 
 -- Supply of every unit of `side` on the map, in one evaluation: id -> {ok=, why=}.

@@ -1,9 +1,12 @@
 -- [15] Victory.
 --
--- Ownership: each objective hex belongs to the side that last had a unit in it, read from the units'
--- positions at the end of every step and remembered in game var "city_owner" (hex → side). Units
--- that pass through a hex without stopping at the end of a step are not seen: the movement rules
--- may record them with V.passed(hex, side).
+-- Ownership: each objective hex belongs to the side that had a unit in it last, or was the last to
+-- pass through it [15], remembered in game var "city_owner" (hex → side). It is read from the
+-- units' positions at the end of every step, and recorded the moment a unit moves through or into
+-- a hex (V.passed / V.passed_path): retreats and advances after combat (retreat.lua) and the
+-- overrunners' entry into a cleared hex (overrun.lua) call it. Ordinary moves and rail moves are
+-- made by movement.lua and rail.lua, which must call V.passed_path with each executed path for a
+-- unit moving through a city without stopping to take it (see docs/rules-coverage.md, case 15).
 -- German VP at the end of turn 12: every objective whose hexes are all German-owned and from which
 -- a line, free of Soviet units and of Soviet zones of control (German units negate them), runs to
 -- the west edge [15]. Smolensk is worth option smolensk_vp. South-Western Front: game var
@@ -58,10 +61,27 @@ function V.owners()
   return owner
 end
 
+-- Is `hex` a hex of some objective?
+function V.objective_hex(hex)
+  for _, o in ipairs(V.objectives()) do
+    for _, h in ipairs(o.hexes) do if h == hex then return true end end
+  end
+  return false
+end
+
+-- A unit of `side` has just passed through (or entered) `hex`: if it is an objective hex, `side`
+-- now owns it [15]. Apply stage only.
 function V.passed(hex, side)
+  if not V.objective_hex(hex) then return end
   local owner = kessel.game.var("city_owner") or {}
+  if owner[hex] == side then return end
   owner[hex] = side
   kessel.emit.var("city_owner", owner)
+end
+
+-- Every hex of a path a unit of `side` has just moved along (the start hex excluded) [15].
+function V.passed_path(side, path)
+  for _, h in ipairs(path or {}) do V.passed(h, side) end
 end
 
 -- A line from `hex` to the west edge free of Soviet units and zones of control [15].
@@ -69,18 +89,15 @@ function V.line_west(hex)
   local ezoc = Z.enemy_zoc(C.GERMAN)
   local soviet = C.occupied(C.SOVIET)
   local german = C.occupied(C.GERMAN)
+  -- closed: Soviet units, Soviet ZOC without a German unit, lake hexes and hexsides
+  local t = C.terrain_lists()
+  local blocked = soviet:union(ezoc:minus(german))
+  for _, h in ipairs(t.lake) do blocked:add(h) end
   local found = kessel.paths.trace{
     from = hex,
-    step = function(a, b)
-      if kessel.map.has_side(a, b, "lake") or kessel.map.terrain(b) == "lake" then return nil end
-      return 1
-    end,
-    passage = function(h)
-      if soviet:has(h) then return "blocked" end
-      if ezoc:has(h) and not german:has(h) then return "blocked" end
-      return nil
-    end,
-    target = function(h) return kessel.map.on_edge(h, "west") end,
+    step = { hex = true, blocked_by = { "lake" } },
+    passage = { blocked = blocked },
+    target = kessel.hexset(t.west),
   }
   if found then return true end
   -- the objective hex itself on the west edge, or blocked at the start

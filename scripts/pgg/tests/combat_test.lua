@@ -66,6 +66,7 @@ kessel.test("case_9_1_attack_once_and_attacked_once_per_phase", function()
   setup{ pz("g", "0303", "9-9-10"), pz("h", "0304", "9-9-10"), rifle("s", "0403", "8-7-6"), rifle("s2", "0403", "1-1-6") }
   kessel.inject_dice{ 4 } -- 9 against 8: 1-1, roll 4: Eng (one Soviet unit survives)
   expect.accepted(attack({ "g" }, { "0403" }))
+  expect.accepted(kessel.act{ kind = "choose", units = { "s2" } }) -- the Soviet names his Eng loss [9.6]
   local ok, r = attack({ "g" }, { "0403" })
   expect.refused(ok, r, "9.1", "already attacked this phase")
   ok, r = attack({ "h" }, { "0403" })

@@ -327,6 +327,7 @@ kessel.test("case_10_36_leader_adds_to_one_attack_only", function()
   kessel.inject_dice{ 4 } -- 4 + 2 against 4: 1-1, roll 4: Eng
   local events = expect.accepted(attack({ "s1", "l" }, { "0303" }))
   expect.truthy(note(events, "attack 6 against defence 4"))
+  expect.accepted(choose(nil, { "s1" })) -- Eng: the Soviet names the unit that loses the step [9.6]
   local ok, r = attack({ "s2", "l" }, { "0402" })
   expect.refused(ok, r, "9.1", "already attacked")
   kessel.inject_dice{ 4 }

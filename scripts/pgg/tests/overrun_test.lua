@@ -65,6 +65,8 @@ kessel.test("case_6_6_overrun_disrupts_defender", function()
   setup{ pz("a", "0303", "4-4-10"), pz("b", "0303", "4-4-10"), rifle("s", "0403", "1-2-6"), rifle("t", "0403", "1-2-6") }
   kessel.inject_dice{ 4 } -- 8/2 = 4 against 4: 1-1, roll 4: Eng
   expect.accepted(overrun({ "a", "b" }, "0403"))
+  expect.accepted(kessel.act{ kind = "choose", units = { "s" } }) -- each owner names his Eng loss [9.6]
+  expect.accepted(kessel.act{ kind = "choose", units = { "a" } })
   local survivor = kessel.units.at("0403")[1]
   expect.falsy(survivor.flags.disrupted, "Eng does not disrupt")
   expect.truthy(kessel.units.get("a").flags.stopped, "Eng stops the overrunners")

@@ -1,0 +1,194 @@
+//! Scenario editing and map metadata on a copy of the toy scenario: place a unit, edit the
+//! reinforcement table and see the validation, undo, save round trip, places, resize.
+
+use super::toy::{click_hex, harness, toy_copy};
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use kessel_core::scenario::Scenario;
+use kessel_editor::command::EditorCommand;
+use kessel_editor::document::SaveOutcome;
+use kessel_editor::panels::scenario::ScenarioTool;
+use kessel_editor::scenario_file::Placement;
+use kessel_editor::EditorApp;
+
+fn scenario_mode(h: &mut Harness<'_, EditorApp>) {
+    h.get_by_label("Edit scenario").click();
+    h.run();
+    h.state_mut().validator.run_now_for_tests();
+    h.run();
+}
+
+#[test]
+fn placing_a_unit_shows_it_in_the_inspector() {
+    let dir = toy_copy("sc-place");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    // b2 is a reinforcement: pick it in the list, then place it with the place tool
+    h.get_by_label_contains("b2 ").click();
+    h.run();
+    h.state_mut().scenario_panel.tool = ScenarioTool::Place;
+    click_hex(&mut h, "0404");
+    h.run();
+    let app = h.state();
+    let b2 = app
+        .doc
+        .scenario
+        .as_ref()
+        .and_then(|s| s.unit("b2"))
+        .cloned();
+    assert_eq!(b2.map(|u| u.placement), Some(Placement::At("0404".into())));
+    h.get_by_label("id b2");
+    h.get_by_label("Units: 1");
+}
+
+#[test]
+fn a_reinforcement_turn_out_of_range_is_reported_and_undone() {
+    let dir = toy_copy("sc-turn");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Reinforcements").click();
+    h.run();
+    h.get_by_label("turn b2").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("turn b2").type_text("13");
+    h.run();
+    let b2 = h
+        .state()
+        .doc
+        .scenario
+        .as_ref()
+        .and_then(|s| s.unit("b2"))
+        .cloned();
+    assert_eq!(
+        b2.map(|u| u.placement),
+        Some(Placement::Enter {
+            turn: 13,
+            area: "W".into()
+        })
+    );
+    h.state_mut().validator.run_now_for_tests();
+    h.run();
+    h.get_by_label_contains("enters on turn 13");
+    let issue = h.state().validator.issues[0].clone();
+    assert!(issue.location.ends_with("scenario.toml:35"), "{issue:?}");
+    assert_eq!(issue.unit.as_deref(), Some("b2"));
+    // undo brings turn 2 back and the problem goes
+    h.state_mut().apply(vec![EditorCommand::Undo]);
+    h.state_mut().validator.run_now_for_tests();
+    h.run();
+    assert!(h.state().validator.issues.is_empty());
+    assert!(h.query_by_label_contains("enters on turn 13").is_none());
+}
+
+#[test]
+fn scenario_edits_save_in_place_and_load_in_check() {
+    let dir = toy_copy("sc-save");
+    let path = dir.join("scenario.toml");
+    let before = std::fs::read_to_string(&path).expect("read");
+    let mut h = harness(&dir);
+    // saving an unchanged scenario writes nothing
+    assert_eq!(
+        h.state_mut().doc.save().expect("save"),
+        SaveOutcome::Unchanged
+    );
+    let mut r2 = h
+        .state()
+        .doc
+        .scenario
+        .as_ref()
+        .and_then(|s| s.unit("r2"))
+        .cloned()
+        .expect("r2");
+    r2.placement = Placement::At("0104".into());
+    let mut b3 = r2.clone();
+    b3.id = "b3".into();
+    b3.side = "blue".into();
+    b3.kind = "inf".into();
+    b3.faces = vec!["1-1-4".into()];
+    b3.placement = Placement::Enter {
+        turn: 3,
+        area: "W".into(),
+    };
+    h.state_mut().apply(vec![
+        EditorCommand::SetUnit {
+            id: "r2".into(),
+            unit: r2,
+            merge: None,
+        },
+        EditorCommand::AddUnit(b3),
+        EditorCommand::RemoveUnit { id: "b1".into() },
+    ]);
+    assert!(matches!(
+        h.state_mut().doc.save().expect("save"),
+        SaveOutcome::Written(_)
+    ));
+    let after = std::fs::read_to_string(&path).expect("read");
+    assert_ne!(after, before);
+    assert!(
+        after.contains("[[objectives]]\nplace = \"Toytown\""),
+        "{after}"
+    );
+    let sc = Scenario::parse(&path, &after).expect("the saved scenario loads");
+    let ids: Vec<&str> = sc.units.iter().map(|u| u.unit.id.as_str()).collect();
+    assert_eq!(ids, ["r1", "r2", "b2", "b3"]);
+    let r2 = &sc.units[1].unit;
+    assert_eq!(r2.hex().map(|x| sc.map.label(x)).as_deref(), Some("0104"));
+    assert_eq!(sc.units[3].unit.entry.as_ref().map(|e| e.turn), Some(3));
+    // the editor's data reads back the same from the saved file
+    let reread = kessel_editor::scenario_file::ScenarioFile::parse(&after).expect("toml");
+    assert_eq!(Some(&reread.def), h.state().doc.scenario.as_ref());
+    // and saving again writes no byte
+    assert_eq!(
+        h.state_mut().doc.save().expect("save"),
+        SaveOutcome::Unchanged
+    );
+}
+
+#[test]
+fn a_place_is_added_on_the_selected_hex() {
+    let dir = toy_copy("sc-place-name");
+    let mut h = harness(&dir);
+    click_hex(&mut h, "0101");
+    h.get_by_label("Map data").click();
+    h.run();
+    let n = h.state().doc.map.places.len();
+    h.get_by_label("Add place").click();
+    h.run();
+    let map = &h.state().doc.map;
+    assert_eq!(map.places.len(), n + 1);
+    let p = map.places.last().expect("added");
+    assert_eq!(p.name, "Place 1");
+    assert_eq!(p.hexes, vec![map.parse("0101").expect("hex")]);
+    assert_eq!(
+        h.get_by_label(&format!("place name {n}"))
+            .value()
+            .as_deref(),
+        Some("Place 1")
+    );
+    h.state_mut().apply(vec![EditorCommand::Undo]);
+    assert_eq!(h.state().doc.map.places.len(), n);
+}
+
+#[test]
+fn the_map_is_resized_after_confirmation() {
+    let dir = toy_copy("sc-resize");
+    let mut h = harness(&dir);
+    h.get_by_label("Map data").click();
+    h.run();
+    let (c, r) = (h.state().doc.map.columns(), h.state().doc.map.rows());
+    h.state_mut().map_data.size = Some((c + 2, r - 1));
+    h.run();
+    h.get_by_label("Resize map…").click();
+    h.run();
+    assert_eq!(h.state().doc.map.columns(), c, "waits for the confirmation");
+    h.get_by_label("Resize").click();
+    h.run();
+    let map = &h.state().doc.map;
+    assert_eq!((map.columns(), map.rows()), (c + 2, r - 1));
+    let saved = h.state_mut().doc.save().expect("save");
+    assert!(matches!(saved, SaveOutcome::Written(_)));
+    let m = kessel_core::scenario::load_map(&dir.join("map.toml")).expect("resized map loads");
+    assert_eq!((m.columns(), m.rows()), (c + 2, r - 1));
+}
