@@ -132,15 +132,13 @@ local function frame()
   if current_frame then return current_frame end
   local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
     units = { soviet = {}, german = {} }, combat_at = {}, goal = {} }, Frame)
-  for _, u in ipairs(C.all_units()) do
-    if u.location ~= "map" then goto next_unit end
+  for _, u in ipairs(C.map_units()) do
     F.by_id[u.id] = u
     local list = F.at[u.hex]
     if not list then list = {}; F.at[u.hex] = list end
     list[#list + 1] = u
     table.insert(F.units[u.side], u)
     if C.is_combat_unit(u) then F.combat_at[u.hex] = (F.combat_at[u.hex] or 0) + 1 end
-    ::next_unit::
   end
   current_frame = F
   return F

@@ -112,7 +112,17 @@ function C.pending_reason()
 end
 
 -- The column number of a hex (01 = west edge).
-function C.column(hex) return kessel.map.column(hex) end
+-- (Kept per label on a full-size map: the grid does not change during a game.)
+local columns, columns_key = {}, nil
+function C.column(hex)
+  local c, r = kessel.map.size()
+  if c * r < 1000 then return kessel.map.column(hex) end
+  local key = c .. "x" .. r
+  if columns_key ~= key then columns, columns_key = {}, key end
+  local v = columns[hex]
+  if v == nil then v = kessel.map.column(hex); columns[hex] = v end
+  return v
+end
 
 -- Markers of a kind (and side) placed on the map, as hex -> list of marker ids.
 function C.markers_on_map(kind, side)
@@ -174,6 +184,7 @@ end
 -- tables handed out are shared: the rules only read them.
 local fast = false
 local store = {}
+local kessel_units_all_raw = nil
 
 local function forget() if next(store) ~= nil then store = {} end end
 
@@ -198,9 +209,7 @@ function C.fast_reads(on)
   end
 end
 
--- Every unit now (kessel.units.all()); with fast reads on, the other unit reads of this moment are
--- then worked out from it without asking the engine again.
-function C.all_units() return kessel.units.all() end
+
 
 local function filter_key(f)
   if f == nil then return "" end
@@ -225,12 +234,13 @@ local function keep(tbl, prefix, name, key_of)
   end
 end
 
--- Every unit at once (one call into the engine), indexed; the other unit reads of the same moment
--- are worked out from it in the engine's own order (scenario order; hexes sorted by label).
+-- Every unit on the map at once (one call into the engine), indexed; the other reads of units on
+-- the map at the same moment are worked out from it, in the engine's own order (scenario order;
+-- hexes sorted by label).
 local function full_units(read_all)
   local f = store.full
   if f == nil then
-    local list = read_all()
+    local list = read_all{ location = "map" }
     f = { list = list, by_id = {}, by_hex = {} }
     for _, u in ipairs(list) do
       f.by_id[u.id] = u
@@ -245,6 +255,13 @@ local function full_units(read_all)
   return f
 end
 
+-- Every unit on the map now; with fast reads on, the other reads of units on the map at this
+-- moment are then worked out from it without asking the engine again.
+function C.map_units()
+  if fast then return full_units(kessel_units_all_raw).list end
+  return kessel.units.all{ location = "map" }
+end
+
 local function unit_matches(u, filter)
   if filter.side ~= nil and u.side ~= filter.side then return false end
   if filter.type ~= nil and u.type ~= filter.type then return false end
@@ -257,14 +274,14 @@ end
 if kessel.units and kessel.emit then
   local one = function(x) return tostring(x) end
   local read_all, read_at, read_get, read_occupied = kessel.units.all, kessel.units.at, kessel.units.get, kessel.units.occupied
+  kessel_units_all_raw = read_all
   kessel.units.all = function(filter)
     if not fast then return read_all(filter) end
     local f = store.full
-    if filter == nil then return full_units(read_all).list end
     local key = "units.all:" .. filter_key(filter)
     local v = store[key]
     if v == nil then
-      if f then
+      if f and filter and filter.location == "map" then
         v = {}
         for _, u in ipairs(f.list) do if unit_matches(u, filter) then v[#v + 1] = u end end
       else
@@ -280,8 +297,17 @@ if kessel.units and kessel.emit then
     return store.full.by_hex[hex] or {}
   end
   kessel.units.get = function(id)
-    if not fast or store.full == nil then return read_get(id) end
-    return store.full.by_id[id]
+    if not fast then return read_get(id) end
+    local u = store.full and store.full.by_id[id]
+    if u then return u end
+    local key = "units.get:" .. tostring(id)
+    u = store[key]
+    if u == nil then
+      u = read_get(id)
+      if u == nil then return nil end
+      store[key] = u
+    end
+    return u
   end
   kessel.units.occupied = function(side)
     if not fast then return read_occupied(side) end

@@ -158,9 +158,9 @@ function M.context(units, from, base)
     table.sort(visited)
     ctx.forbid[#ctx.forbid + 1] = { set = visited, rule = "5.2",
       message = "on the first turn the 13th and 20th Armies may not re-enter a hex" }
+    -- NW and SW lead into the column to the west; N, S, NE, SE stay in it or go east
     ctx.hook = function(a, b)
-      local d = kessel.hex.direction(a, b)
-      if d == "NW" or d == "SW" then
+      if C.column(b) < C.column(a) then
         return false, "on the first turn the 13th and 20th Armies move only north, south or east", "5.2"
       end
     end
@@ -262,11 +262,7 @@ end
 
 -- Cost of one step a -> b for a class, from the declared costs (nil = prohibited).
 local function step_cost(class, side, a, b)
-  local t = kessel.paths.trace{
-    from = a, budget = 100, step = { class = class, side = side },
-    passage = function(h) return h == b and "open" or "blocked" end, target = { b },
-  }
-  return t and t.cost or nil
+  return (kessel.paths.cost{ from = a, to = b, class = class, side = side })
 end
 
 -- Checks an explicit path step by step; returns per-class costs or a reason.
@@ -526,13 +522,36 @@ end
 -- the same rules `move` validates with. `base` is an optional M.side_base.
 function M.destinations(units, hex, base)
   -- a stack in an enemy ZOC may not leave it [6.22]: nothing to work out
-  if base and base.ezoc:has(hex) then return {} end
+  if base and base.ezoc:has(hex) then return {}, nil end
   local field = M.build_field(units, hex, nil, M.context(units, hex, base))
   local out = {}
   for _, h in ipairs(C.keys(field:reachable())) do
     if not (field.ctx.t1_full and C.column(h) <= 2) then out[#out + 1] = h end
   end
-  return out
+  return out, field
+end
+
+-- The moves of a group to its destinations. A path of one non-adjacent hex means "by the cheapest
+-- way", but a path of one ADJACENT hex is the single step into it: when that step costs more than
+-- the way round (a road around a river), the move lists the cheapest path itself, hex by hex, so
+-- that what is listed is what `move` accepts.
+local function group_moves(units, hex, base, out)
+  local ids = C.ids(units)
+  local dests, field = M.destinations(units, hex, base)
+  if #dests == 0 then return end
+  local next_to = {}
+  for _, n in ipairs(kessel.hex.neighbors(hex)) do next_to[n] = true end
+  for _, h in ipairs(dests) do
+    local path = { h }
+    if next_to[h] and not check_path(units, hex, path, field.ctx) then
+      path = nil
+      for _, g in ipairs(field.groups) do
+        local p = g.field:path(h)
+        if p and check_path(units, hex, p, field.ctx) then path = p; break end
+      end
+    end
+    if path then out[#out + 1] = { kind = "move", units = ids, path = path } end
+  end
 end
 
 -- One-hex shifts a unit of a standing first-turn army may make (only to cure overstacking) [5.2].
@@ -556,19 +575,10 @@ function M.stack_moves(hex, base, want)
     for _, a in ipairs(standing_moves(x)) do out[#out + 1] = a end
   end
   if #movers > 0 then
-    local ids = C.ids(movers)
-    if want == nil or want(movers, true) then
-      for _, h in ipairs(M.destinations(movers, hex, base)) do
-        out[#out + 1] = { kind = "move", units = ids, path = { h } }
-      end
-    end
+    if want == nil or want(movers, true) then group_moves(movers, hex, base, out) end
     if #movers > 1 then
       for _, u in ipairs(movers) do
-        if want and not want({ u }, false) then goto next_unit end
-        for _, h in ipairs(M.destinations({ u }, hex, base)) do
-          out[#out + 1] = { kind = "move", units = { u.id }, path = { h } }
-        end
-        ::next_unit::
+        if want == nil or want({ u }, false) then group_moves({ u }, hex, base, out) end
       end
     end
   end

@@ -158,24 +158,30 @@ local function forbidden(cb, group)
 end
 
 -- Does every other group that had a fitting path keep one if `group` goes to `dest`? (WBC09 #1c)
-local function cuts_off(cb, group, dest)
+-- `memo` (optional): the answers already worked out for this state of the retreat.
+local function cuts_off(cb, group, dest, memo)
+  local key = table.concat(C.ids(group), ",") .. ">" .. tostring(dest)
+  if memo and memo.cut[key] ~= nil then return memo.cut[key] or nil end
   local groups, order = remaining_groups(cb)
   local mine = {}
   for _, u in ipairs(group) do mine[u.id] = true end
+  local victim = nil
   for _, h in ipairs(order) do
     local others = {}
     for _, u in ipairs(groups[h]) do if not mine[u.id] then others[#others + 1] = u end end
     if #others > 0 then
       local function has_fit(extra)
-        for _, p in ipairs(R.allowed(others, cb.retreat.n, { forbidden = forbidden(cb, others), extra = extra })) do
+        for _, p in ipairs(R.allowed(others, cb.retreat.n, { forbidden = forbidden(cb, others), extra = extra,
+          ezoc = memo and memo.ezoc })) do
           if p.fits then return true end
         end
         return false
       end
-      if has_fit(nil) and not has_fit({ [dest] = group }) then return C.name(others[1]) end
+      if has_fit(nil) and not has_fit({ [dest] = group }) then victim = C.name(others[1]); break end
     end
   end
-  return nil
+  if memo then memo.cut[key] = victim or false end
+  return victim
 end
 
 -- WBC09 #1: the best placement of the whole combat's retreat ----------------------------------
@@ -185,6 +191,7 @@ end
 
 local function vec(e, f, z) return { e or 0, f or 0, z or 0 } end
 local function vadd(a, b) return { a[1] + b[1], a[2] + b[2], a[3] + b[3] } end
+local function vsub(a, b) return { a[1] - b[1], a[2] - b[2], a[3] - b[3] } end
 local function vcmp(a, b)
   for i = 1, 3 do
     if a[i] ~= b[i] then return a[i] > b[i] and 1 or -1 end
@@ -282,6 +289,34 @@ local function best_count(cb, stacks, state, memo)
   return best
 end
 
+-- Can the `stacks` still reach a count of at least `need` from `state`? (The same search as
+-- best_count, stopped as soon as the answer is known; counts compare the same way after adding or
+-- taking away the same count, and no completion beats every remaining unit in an empty hex.)
+local function can_reach(cb, stacks, state, memo, need)
+  local units = 0
+  for _, g in ipairs(stacks) do units = units + #g end
+  if vcmp(vec(units), need) < 0 then return false end
+  if #stacks == 0 then return true end
+  local key = state_key(stacks, state) .. "#" .. table.concat(need, ",")
+  if memo.reach[key] ~= nil then return memo.reach[key] end
+  local ok = false
+  local firsts = memo.free and #stacks or 1
+  for i = 1, firsts do
+    local g = stacks[i]
+    local rest = {}
+    for j, h in ipairs(stacks) do if j ~= i then rest[#rest + 1] = h end end
+    local opts = destinations(cb, g, state, memo)
+    if #opts == 0 then opts = { { dest = nil } } end
+    for _, o in ipairs(opts) do
+      local v, after = simulate(g, o.dest, o.class, state)
+      if can_reach(cb, rest, after, memo, vsub(need, v)) then ok = true; break end
+    end
+    if ok then break end
+  end
+  memo.reach[key] = ok
+  return ok
+end
+
 -- The remaining stacks of the retreat as lists of units, in order, leaving out `without` (ids).
 local function stacks_of(cb, without)
   local groups, order = remaining_groups(cb)
@@ -294,14 +329,17 @@ local function stacks_of(cb, without)
   return out
 end
 
--- A fresh memo for one state of a retreat (shared by the checks of one enumeration).
+-- A fresh memo for one state of a retreat (shared by the checks of one enumeration): answers
+-- already worked out, and the enemy ZOC, which no retreat changes.
 local function new_memo(cb)
   local side = K.side_of(cb, cb.retreat.who)
-  return { best = {}, free = C.option("wbc09_02_opponent_orders_retreats"), ezoc = Z.enemy_zoc(side), checked = {} }
+  return { best = {}, reach = {}, free = C.option("wbc09_02_opponent_orders_retreats"), ezoc = Z.enemy_zoc(side),
+    checked = {}, cut = {} }
 end
 
 -- WBC09 #1: why moving `group` along `path` (empty: eliminated for want of a path) would make the
--- best count of the combat's retreat unattainable, or nil.
+-- best count of the combat's retreat unattainable, or nil. With `memo.explain` the reason also
+-- gives the best count still attainable after the move.
 function R.priority_reason(cb, group, path, memo)
   if not C.option("wbc09_01_retreat_priority") then return nil end
   memo = memo or new_memo(cb)
@@ -314,19 +352,21 @@ function R.priority_reason(cb, group, path, memo)
   if dest then
     for _, o in ipairs(destinations(cb, group, empty, memo)) do if o.dest == dest then class = o.class end end
   end
-  local total
-  if dest and not class then
-    total = vec()
-  else
+  local why = false
+  if not (dest and not class) then   -- (a path that is no legal retreat is refused by 9.71 instead)
     local v, after = simulate(group, dest, class, empty)
     local moved = {}
     for _, u in ipairs(group) do moved[u.id] = true end
-    total = vadd(v, best_count(cb, stacks_of(cb, moved), after, memo))
-  end
-  local why = false
-  if vcmp(total, memo.now) < 0 then
-    why = C.reason("WBC09 #1", "retreats must put as many units as possible into empty hexes, then friendly hexes out of enemy ZOC, then friendly hexes in enemy ZOC: the best hex placement of this combat's retreat is %s; after this %s at most %s",
-      vtext(memo.now), dest and "path" or "elimination", vtext(total))
+    local rest = stacks_of(cb, moved)
+    if not can_reach(cb, rest, after, memo, vsub(memo.now, v)) then
+      local text = string.format("retreats must put as many units as possible into empty hexes, then friendly hexes out of enemy ZOC, then friendly hexes in enemy ZOC: the best hex placement of this combat's retreat is %s",
+        vtext(memo.now))
+      if memo.explain then
+        text = text .. string.format("; after this %s at most %s", dest and "path" or "elimination",
+          vtext(vadd(v, best_count(cb, rest, after, memo))))
+      end
+      why = C.reason("WBC09 #1", "%s", text)
+    end
   end
   memo.checked[ckey] = why
   return why or nil
@@ -404,7 +444,7 @@ local function retreat_check(a, memo)
     return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it)")
   end
   local path = a.path or {}
-  local legal = R.allowed(group, cb.retreat.n, { forbidden = forbidden(cb, group) })
+  local legal = R.allowed(group, cb.retreat.n, { forbidden = forbidden(cb, group), ezoc = memo and memo.ezoc })
   if #path == 0 then
     if #legal > 0 then return C.reason("9.71", "a legal retreat path exists: the units cannot be eliminated instead") end
     return R.priority_reason(cb, group, path, memo)
@@ -454,13 +494,13 @@ local function retreat_check(a, memo)
   local why = R.priority_reason(cb, group, path, memo)
   if why then return why end
   if C.option("wbc09_01c_simultaneous_retreats") then
-    local victim = cuts_off(cb, group, path[#path])
+    local victim = cuts_off(cb, group, path[#path], memo)
     if victim then
       -- the note binds only while another path (one the priority of WBC09 #1 allows) keeps every
       -- unit of the combat a way out; when every path cuts someone off, not all can be saved and
       -- the opponent picks freely
       for _, q in ipairs(legal) do
-        if not R.priority_reason(cb, group, q.path, memo) and not cuts_off(cb, group, q.path[#q.path]) then
+        if not R.priority_reason(cb, group, q.path, memo) and not cuts_off(cb, group, q.path[#q.path], memo) then
           return C.reason("WBC09 #1", "retreats of one combat are simultaneous: this path would leave %s with no retreat", victim)
         end
       end
@@ -470,7 +510,9 @@ end
 
 function R.retreat_reasons(a)
   local cb = K.current()
-  return retreat_check(a, cb and cb.retreat and C.option("wbc09_01_retreat_priority") and new_memo(cb) or nil)
+  local memo = cb and cb.retreat and new_memo(cb) or nil
+  if memo then memo.explain = true end
+  return retreat_check(a, memo)
 end
 
 kessel.action{
@@ -529,9 +571,9 @@ kessel.action{
     if side and side ~= p.side then return {} end
     local cb = K.current()
     local out = {}
-    local memo = C.option("wbc09_01_retreat_priority") and new_memo(cb) or nil
+    local memo = new_memo(cb)
     for _, g in ipairs(candidate_groups(cb)) do
-      local legal = R.allowed(g, cb.retreat.n, { forbidden = forbidden(cb, g) })
+      local legal = R.allowed(g, cb.retreat.n, { forbidden = forbidden(cb, g), ezoc = memo.ezoc })
       for _, q in ipairs(legal) do
         local a = { kind = "retreat", units = C.ids(g), path = q.path }
         if not retreat_check(a, memo) then out[#out + 1] = a end

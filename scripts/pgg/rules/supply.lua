@@ -50,10 +50,35 @@ local function hex_step(a, b)
 end
 
 -- The German supply context: hexes supplied by road, and what the MP method needs.
+-- The grid's neighbours with the road and lake hexsides between them, read once per full-size
+-- map (the map does not change during a game; tests' small inline maps are read every time).
+local grid_cache = {}
+local function grid()
+  local c, r = kessel.map.size()
+  local key = c * r >= 1000 and (c .. "x" .. r) or nil
+  if key ~= nil and grid_cache.key == key then return grid_cache end
+  local g = { key = key, nbrs = {}, road = {}, lake = {} }
+  for _, h in ipairs(kessel.map.hexes()) do
+    local ns, road, lake = kessel.hex.neighbors(h), {}, {}
+    for _, n in ipairs(ns) do
+      if kessel.map.has_side(h, n, "road") then road[n] = true end
+      if kessel.map.has_side(h, n, "lake") then lake[n] = true end
+    end
+    g.nbrs[h], g.road[h], g.lake[h] = ns, road, lake
+  end
+  grid_cache = g
+  return g
+end
+
+local function as_table(set)
+  local t = {}
+  for _, h in ipairs(set:labels()) do t[h] = true end
+  return t
+end
+
 local function german_ctx()
   local sets = terrain_sets()
   local blocked = blocked_for(C.GERMAN, sets)
-  -- the road net joined to a source, through open hexes only
   local net, queue = {}, {}
   for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
     if not blocked:has(src) then net[src] = true; queue[#queue + 1] = src end
@@ -70,7 +95,6 @@ local function german_ctx()
   local by_road = {}
   for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
     if net[src] then
-      -- along the net for free, then up to 20 hexes out (traced from the road toward the unit)
       local reached = kessel.paths.reach{
         from = src, budget = GERMAN_RADIUS,
         step = function(a, b)

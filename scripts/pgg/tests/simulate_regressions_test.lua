@@ -112,3 +112,27 @@ kessel.test("case_14_1_14_2_reserves_drawn_by_formation", function()
   expect.eq(kessel.units.get("p1").hex, "2001", "the provisional reserve")
   expect.eq(kessel.units.get("s1").location, "pending")
 end)
+
+-- Rule 6.1, 6.7: a one-hex path to an ADJACENT hex is the single step into it, while the move
+-- enumerator reached that hex by the cheapest way (a road around a river). It must list a move
+-- that `move` accepts: the road path itself (seed 109 of the campaign stopped on this).
+kessel.test("case_6_1_adjacent_destination_reached_the_long_way_is_listed_with_its_path", function()
+  kessel.setup{ map = { columns = 10, rows = 10,
+      hexsides = { { "0505", "0506", "river" } },
+      links = { { kind = "road", path = { "0505", "0605", "0506" } } } },
+    step = "german_movement", turn = 3,
+    units = { { id = "g", name = "g", side = "german", type = "panzer", faces = { "4-4-10", "2-2-10" }, at = "0505",
+      vars = { mp_spent = 17 } } } }
+  local ok, why = kessel.act{ kind = "move", units = { "g" }, path = { "0506" } }
+  expect.refused(ok, why, "6.1", "needs 3 MP")
+  local found
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "move" and a.path[#a.path] == "0506" then found = a end
+  end
+  expect.truthy(found, "0506 is reachable by road")
+  expect.eq(table.concat(found.path, ","), "0605,0506", "listed with the road path")
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "move" then expect.accepted(kessel.validate(a)) end
+  end
+  expect.accepted(kessel.act(found))
+end)

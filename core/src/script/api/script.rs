@@ -235,7 +235,7 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                 pool: u.get("pool")?,
                 location,
                 entry,
-                setup_area: None,
+                setup_area: u.get("setup_area")?,
                 attrs,
                 flags,
                 vars,
