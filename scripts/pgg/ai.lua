@@ -480,7 +480,9 @@ local function attack_score(F, a, overrun)
   -- Germans want 3-1 or better (EV 0.92), Soviets 2-1 (EV 0.38); overruns about 4-1
   local need = side == C.GERMAN and 0.85 or 0.3
   if overrun then need = 1.0 end
-  local s = ev + bonus - need - 0.01 * #units
+  -- the fewer units the better: every attacker may have to retreat or lose a step, and units
+  -- not used can attack elsewhere
+  local s = ev + bonus - need - 0.05 * #units
   if overrun then s = s * 4 + 2 end
   return s
 end
@@ -526,11 +528,12 @@ local function choose_score(F, a, p)
   local s
   if side == C.GERMAN then
     s = (in_city and steps >= p.n + 3) and 1 or 0
-    if not can_retreat then s = 5 end
   else
     s = (in_city and #units > p.n) and 1 or 0
-    if not can_retreat then s = 5 end
   end
+  -- a big attacking group gives up a step or two rather than fall back (and may then advance)
+  if p.who == "attacker" and #units >= 3 and #units > p.n then s = 3 end
+  if not can_retreat then s = 5 end
   if a.units then
     local u = F.by_id[a.units[1]] or kessel.units.get(a.units[1])
     s = s + 0.5 - unit_worth(u) / 100

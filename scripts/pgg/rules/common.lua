@@ -175,13 +175,13 @@ end
 -- Between two changes of state the rules read the same units, hexes and clock over and over (every
 -- enumerator, every validator, the computer player). For `kessel simulate` only, C.fast_reads(true)
 -- (switched on by ai.lua) keeps what kessel.units.at/get/all/occupied, kessel.markers.all/at and
--- kessel.game.step/turn returned, and drops all of it whenever the state may change: at every
+-- kessel.game.step/turn/option returned, and drops all of it whenever the state may change: at every
 -- kessel.emit.* call and at the start and end of every step (the clock moves inside
 -- kessel.emit.advance), and around kessel.setup/undo/act in scripts. In simulate every change goes
 -- through these, so the reads are exactly those of the engine. Off by default: tests, scripts and
 -- the editor read the engine directly. A host that rolls the state back from Rust (an editor undo)
--- must not switch it on: nothing tells the rules (an engine state revision number would). The
--- tables handed out are shared: the rules only read them.
+-- (or sets an option) must not switch it on: nothing tells the rules (an engine state revision
+-- number would). The tables handed out are shared: the rules only read them.
 local fast = false
 local store = {}
 local kessel_units_all_raw = nil
@@ -333,6 +333,7 @@ if kessel.units and kessel.emit then
   keep(kessel.markers, "markers.", "at", one)
   keep(kessel.game, "game.", "step", function() return "" end)
   keep(kessel.game, "game.", "turn", function() return "" end)
+  keep(kessel.game, "game.", "option", one)
   for name, f in pairs(kessel.emit) do
     if type(f) == "function" then
       kessel.emit[name] = function(...)

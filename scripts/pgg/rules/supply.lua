@@ -79,31 +79,51 @@ end
 local function german_ctx()
   local sets = terrain_sets()
   local blocked = blocked_for(C.GERMAN, sets)
+  local g = grid()
+  local closed = as_table(blocked)
+  local swamp = {}
+  for _, h in ipairs(C.terrain_lists().swamp) do swamp[h] = true end
+  -- the road net joined to a source, through open hexes only
   local net, queue = {}, {}
   for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
-    if not blocked:has(src) then net[src] = true; queue[#queue + 1] = src end
+    if not closed[src] then net[src] = true; queue[#queue + 1] = src end
   end
   local i = 1
   while i <= #queue do
     local h = queue[i]; i = i + 1
-    for _, n in ipairs(kessel.hex.neighbors(h)) do
-      if not net[n] and not blocked:has(n) and kessel.map.has_side(h, n, "road") then
-        net[n] = true; queue[#queue + 1] = n
-      end
+    for n in pairs(g.road[h]) do
+      if not net[n] and not closed[n] then net[n] = true; queue[#queue + 1] = n end
     end
   end
   local by_road = {}
   for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
     if net[src] then
-      local reached = kessel.paths.reach{
-        from = src, budget = GERMAN_RADIUS,
-        step = function(a, b)
-          if net[a] and net[b] and kessel.map.has_side(a, b, "road") then return 0 end
-          return hex_step(a, b)
-        end,
-        passage = { blocked = blocked, enter_only = sets.swamp },
-      }
-      for h in pairs(reached) do by_road[h] = true end
+      -- along the net for free, then up to 20 hexes out (traced from the road toward the unit):
+      -- a search by cost levels (steps cost 0 along the net, else 1; never across a lake
+      -- hexside, never into a closed hex, never on from a swamp hex but the start), the same as
+      -- kessel.paths.reach would make of it, without calling back into Lua at every step
+      local cost, levels = { [src] = 0 }, { [0] = { src } }
+      for c = 0, GERMAN_RADIUS do
+        local level = levels[c]
+        local k = 1
+        while level and k <= #level do
+          local h = level[k]; k = k + 1
+          if cost[h] == c and (h == src or not swamp[h]) then
+            local road, lake = g.road[h], g.lake[h]
+            for _, n in ipairs(g.nbrs[h]) do
+              if not closed[n] and not lake[n] then
+                local nc = (net[h] and net[n] and road[n]) and c or c + 1
+                if nc <= GERMAN_RADIUS and (cost[n] == nil or nc < cost[n]) then
+                  cost[n] = nc
+                  levels[nc] = levels[nc] or {}
+                  table.insert(levels[nc], n)
+                end
+              end
+            end
+          end
+        end
+      end
+      for h in pairs(cost) do by_road[h] = true end
     end
   end
   return { side = C.GERMAN, sets = sets, blocked = blocked, by_road = by_road, net = net }
