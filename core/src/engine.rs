@@ -59,6 +59,9 @@ pub struct World {
     /// Where scripts and tests start from: the position and options before they ran. Each test
     /// starts here, and `kessel.setup` resets the options to these before applying its own.
     pub base: Option<(GameState, Options)>,
+    /// Bumped by every change of the state or the options (events, undo, set-up, reloads), so
+    /// rules can cache what they derive from the state (`kessel.game.revision()`).
+    pub revision: u64,
 }
 
 /// Shared handle to the world.
@@ -72,6 +75,7 @@ impl World {
         }
         self.state.apply(&event).map_err(|e| e.to_string())?;
         self.pending.push(event);
+        self.revision += 1;
         Ok(())
     }
 
@@ -96,6 +100,7 @@ impl World {
             Ok(state) => {
                 self.dice = Dice::at(state.seed, state.dice_drawn);
                 self.state = state;
+                self.revision += 1;
                 Ok(true)
             }
             Err(e) => {
@@ -231,6 +236,7 @@ impl Engine {
             log: Vec::new(),
             tests: Vec::new(),
             base: None,
+            revision: 0,
         }));
         let host = load_rules(ruleset_dir, extra, limits, &world)?;
         {
@@ -278,7 +284,10 @@ impl Engine {
             Some(p) => Options::with_profile(decls, &self.read_profile(p)?),
             None => Options::defaults(decls),
         };
-        self.world.borrow_mut().options = options;
+        let mut w = self.world.borrow_mut();
+        w.options = options;
+        w.revision += 1;
+        drop(w);
         self.profile_arg = profile.map(str::to_string);
         Ok(())
     }
@@ -470,6 +479,7 @@ impl Engine {
             .ok_or_else(|| format!("the ruleset has no option `{id}`"))?;
         decl.check(&value)?;
         w.options.values.insert(id.to_string(), value);
+        w.revision += 1;
         Ok(())
     }
 
@@ -552,6 +562,7 @@ impl Engine {
                 )
             })?;
             w.dice = Dice::at(w.state.seed, w.state.dice_drawn);
+            w.revision += 1;
             let hash = format!("{:016x}", w.state.hash());
             if hash != save.state_hash {
                 return Err(LoadError::new(
@@ -583,6 +594,7 @@ impl Engine {
             log: Vec::new(),
             tests: Vec::new(),
             base: None,
+            revision: 0,
         }));
         // load into a throw-away world first so a broken file changes nothing
         load_rules(&self.ruleset_dir, &self.extra_scripts, self.limits, &probe)?;
@@ -614,6 +626,7 @@ impl Engine {
         }
         options.profile = old.profile;
         w.options = options;
+        w.revision += 1;
         drop(w);
         self.host = host;
         Ok(())
@@ -675,6 +688,7 @@ impl Engine {
             w.initial = state.clone();
             w.state = state;
             w.options = options;
+            w.revision += 1;
             w.log.clear();
             w.pending.clear();
             w.stage = Stage::Script;

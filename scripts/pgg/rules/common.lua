@@ -173,20 +173,29 @@ end
 -- Fast reads for computer play ----------------------------------------------------------------
 --
 -- Between two changes of state the rules read the same units, hexes and clock over and over (every
--- enumerator, every validator, the computer player). For `kessel simulate` only, C.fast_reads(true)
--- (switched on by ai.lua) keeps what kessel.units.at/get/all/occupied, kessel.markers.all/at and
--- kessel.game.step/turn/option returned, and drops all of it whenever the state may change: at every
--- kessel.emit.* call and at the start and end of every step (the clock moves inside
--- kessel.emit.advance), and around kessel.setup/undo/act in scripts. In simulate every change goes
--- through these, so the reads are exactly those of the engine. Off by default: tests, scripts and
--- the editor read the engine directly. A host that rolls the state back from Rust (an editor undo)
--- (or sets an option) must not switch it on: nothing tells the rules (an engine state revision
--- number would). The tables handed out are shared: the rules only read them.
+-- enumerator, every validator, the computer player). With C.fast_reads(true) (switched on by ai.lua
+-- for `kessel simulate`) what kessel.units.at/get/all/occupied, kessel.markers.all/at and
+-- kessel.game.step/turn/option returned is kept for as long as the engine's state revision
+-- (kessel.game.revision(), bumped by every event, undo, set-up, reload and option change) stays the
+-- same, and also dropped at every kessel.emit.* call and step boundary. So the reads are exactly
+-- the engine's. The tables handed out are shared: the rules only read them.
 local fast = false
 local store = {}
 local kessel_units_all_raw = nil
 
 local function forget() if next(store) ~= nil then store = {} end end
+
+-- The engine bumps its revision at every change of the state or the options (events, undo,
+-- set-up, reloads, an option flipped in the editor): a stored read is good only for the revision
+-- it was made at, which makes the fast reads exact wherever they are used.
+local stored_revision = nil
+local function current()
+  local r = kessel.game.revision and kessel.game.revision()
+  if r ~= stored_revision then
+    forget()
+    stored_revision = r
+  end
+end
 
 local hosts_wrapped = false
 function C.fast_reads(on)
@@ -223,6 +232,7 @@ local function keep(tbl, prefix, name, key_of)
   local read = tbl[name]
   tbl[name] = function(...)
     if not fast then return read(...) end
+    current()
     local key = prefix .. name .. ":" .. key_of(...)
     local v = store[key]
     if v == nil then
@@ -258,7 +268,10 @@ end
 -- Every unit on the map now; with fast reads on, the other reads of units on the map at this
 -- moment are then worked out from it without asking the engine again.
 function C.map_units()
-  if fast then return full_units(kessel_units_all_raw).list end
+  if fast then
+    current()
+    return full_units(kessel_units_all_raw).list
+  end
   return kessel.units.all{ location = "map" }
 end
 
@@ -277,6 +290,7 @@ if kessel.units and kessel.emit then
   kessel_units_all_raw = read_all
   kessel.units.all = function(filter)
     if not fast then return read_all(filter) end
+    current()
     local f = store.full
     local key = "units.all:" .. filter_key(filter)
     local v = store[key]
@@ -292,12 +306,15 @@ if kessel.units and kessel.emit then
     return v
   end
   kessel.units.at = function(hex)
-    if not fast or store.full == nil then return read_at(hex) end
+    if not fast then return read_at(hex) end
+    current()
+    if store.full == nil then return read_at(hex) end
     if not kessel.hex.valid(hex) then return read_at(hex) end
     return store.full.by_hex[hex] or {}
   end
   kessel.units.get = function(id)
     if not fast then return read_get(id) end
+    current()
     local u = store.full and store.full.by_id[id]
     if u then return u end
     local key = "units.get:" .. tostring(id)
@@ -311,6 +328,7 @@ if kessel.units and kessel.emit then
   end
   kessel.units.occupied = function(side)
     if not fast then return read_occupied(side) end
+    current()
     local key = "units.occupied:" .. tostring(side)
     local v = store[key]
     if v == nil then

@@ -213,6 +213,7 @@ pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> 
         }
         Err(e) => {
             w.state = snapshot;
+            w.revision += 1;
             w.dice = dice;
             w.pending.clear();
             Err(e)

@@ -71,40 +71,46 @@ fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn matches(u: &Unit, filter: &Option<Table>) -> mlua::Result<bool> {
-    let Some(f) = filter else { return Ok(true) };
-    if let Some(side) = f.get::<Option<String>>("side")? {
-        if u.side != side {
-            return Ok(false);
-        }
+/// A `kessel.units.all{...}` filter, read from its Lua table once per call (not once per unit).
+#[derive(Default)]
+struct UnitFilter {
+    side: Option<String>,
+    kind: Option<String>,
+    formation: Option<String>,
+    location: Option<String>,
+    flag: Option<String>,
+}
+
+impl UnitFilter {
+    fn read(filter: &Option<Table>) -> mlua::Result<UnitFilter> {
+        let Some(f) = filter else {
+            return Ok(UnitFilter::default());
+        };
+        Ok(UnitFilter {
+            side: f.get("side")?,
+            kind: f.get("type")?,
+            formation: f.get("formation")?,
+            location: f.get("location")?,
+            flag: f.get("flag")?,
+        })
     }
-    if let Some(kind) = f.get::<Option<String>>("type")? {
-        if u.kind != kind {
-            return Ok(false);
-        }
-    }
-    if let Some(form) = f.get::<Option<String>>("formation")? {
-        if u.formation.as_deref() != Some(form.as_str()) {
-            return Ok(false);
-        }
-    }
-    if let Some(loc) = f.get::<Option<String>>("location")? {
-        let l = match u.location {
+
+    fn matches(&self, u: &Unit) -> bool {
+        let location = match u.location {
             Location::Map(_) => "map",
             Location::Pending => "pending",
             Location::Eliminated => "eliminated",
             Location::Removed => "removed",
         };
-        if l != loc {
-            return Ok(false);
-        }
+        self.side.as_ref().is_none_or(|s| &u.side == s)
+            && self.kind.as_ref().is_none_or(|k| &u.kind == k)
+            && self
+                .formation
+                .as_ref()
+                .is_none_or(|f| u.formation.as_deref() == Some(f.as_str()))
+            && self.location.as_ref().is_none_or(|l| l == location)
+            && self.flag.as_ref().is_none_or(|f| u.flags.contains(f))
     }
-    if let Some(flag) = f.get::<Option<String>>("flag")? {
-        if !u.flags.contains(&flag) {
-            return Ok(false);
-        }
-    }
-    Ok(true)
 }
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
@@ -317,10 +323,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     u.set(
         "all",
         lua.create_function(move |lua, filter: Option<Table>| {
+            let filter = UnitFilter::read(&filter)?;
             let wb = w.borrow();
             let out = lua.create_table()?;
             for unit in &wb.state.units {
-                if matches(unit, &filter)? {
+                if filter.matches(unit) {
                     out.push(unit_table(lua, &wb, unit)?)?;
                 }
             }

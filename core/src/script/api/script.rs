@@ -311,6 +311,7 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     }
     w.dice = crate::dice::Dice::new(seed);
     w.state = state.clone();
+    w.revision += 1;
     w.initial = state;
     w.log.clear();
     w.pending.clear();
