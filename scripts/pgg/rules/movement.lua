@@ -452,13 +452,17 @@ end
 -- first-turn hexes and rail cuts (rail.lua) and clears rail cuts a Soviet unit enters [6.37].
 function M.execute(plan, a)
   local turn = kessel.game.turn()
+  local V = require("rules.victory")
   for _, u in ipairs(plan.units) do
     local leg = plan.legs[u.id]
     if plan.entering then
       kessel.emit.place(u.id, plan.entry)
       kessel.emit.unit_var(u.id, "entered_turn", turn)
+      V.passed(plan.entry, u.side)
     end
     if #leg.path > 0 then kessel.emit.move(u.id, leg.path, leg.cost) end
+    -- a city is held by the side whose unit was last in or through it [15]
+    V.passed_path(u.side, leg.path)
     M.spend({ u.id }, leg.cost)
     if M.first_turn_full_ma(u) then
       kessel.emit.flag(u.id, "t1v_" .. plan.from)

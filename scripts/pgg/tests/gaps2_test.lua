@@ -349,3 +349,21 @@ kessel.test("case_15_last_to_pass_through_overrun_then_move_on", function()
   expect.accepted(kessel.act{ kind = "end_phase" })
   expect.eq(V.owners()["0403"], "german")
 end)
+
+-- Rule 15: a unit moving through a city hex without stopping is the last to pass through it.
+kessel.test("case_15_last_to_pass_through_ordinary_move", function()
+  kessel.setup{
+    map = { columns = 8, rows = 6, places = { { name = "Town", kind = "minor_city", hexes = { "0403" } } } },
+    step = "german_movement", turn = 3,
+    units = {
+      { id = "g", side = "german", type = "panzer", formation = "7 Pz", faces = { "4-4-10", "2-2-10" }, at = "0303" },
+      { id = "lead", side = "soviet", type = "leader", faces = { "0-2-10" }, attrs = { rating = 2 }, at = "0806" },
+    },
+    vars = { objectives = { { name = "Town", hexes = { "0403" }, vp = 5, side = "german" } } },
+  }
+  local owner = kessel.game.var("city_owner") or {}
+  kessel.expect.eq(owner["0403"], nil, "nobody has been through the town yet")
+  kessel.expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = { "0403", "0503" } })
+  kessel.expect.eq(kessel.units.get("g").hex, "0503", "the unit moved on past the town")
+  kessel.expect.eq(kessel.game.var("city_owner")["0403"], "german")
+end)
