@@ -147,14 +147,32 @@ fn simulated_games_finish_and_repeat_exactly() {
     ];
     let a = kessel(&args);
     assert_eq!(a.code, 0, "{}", a.stderr);
-    assert!(a.stdout.contains("3 of 3 games finished (earliest last turn 4)"), "{}", a.stdout);
+    assert!(
+        a.stdout
+            .contains("3 of 3 games finished (earliest last turn 4)"),
+        "{}",
+        a.stdout
+    );
     assert_eq!(kessel(&args).stdout, a.stdout, "same seeds, same games");
 }
 
 #[test]
 fn a_simulated_campaign_game_reaches_the_end_of_turn_12() {
-    let r = kessel(&["simulate", CAMPAIGN, "--games", "1", "--seed", "1", "--verbose"]);
+    let r = kessel(&[
+        "simulate",
+        CAMPAIGN,
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--verbose",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("1 of 1 games finished (earliest last turn 12)"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("1 of 1 games finished (earliest last turn 12)"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("mean VP german"), "{}", r.stdout);
 }
