@@ -12,19 +12,29 @@ local function crosses_the_bridge(from, path)
   return false
 end
 
+local function bridge_down(a)
+  if kessel.game.turn() > 2 then return nil end
+  for _, id in ipairs(a.units or {}) do
+    local u = kessel.units.get(id)
+    if u and u.hex and crosses_the_bridge(u.hex, a.path) then
+      return { rule = "Y1", message = "the Desna bridge east of Yelnya is down until turn 3" }
+    end
+  end
+  return nil
+end
+
 kessel.action{
   kind = "move", rule = move.rule, description = move.description,
   validate = function(a)
-    if kessel.game.turn() <= 2 then
-      for _, id in ipairs(a.units or {}) do
-        local u = kessel.units.get(id)
-        if u and u.hex and crosses_the_bridge(u.hex, a.path) then
-          return { rule = "Y1", message = "the Desna bridge east of Yelnya is down until turn 3" }
-        end
-      end
-    end
-    return base(a)
+    return bridge_down(a) or base(a)
   end,
   apply = move.apply,
-  enumerate = move.enumerate,
+  -- the list of legal moves (used by the editor and the AI) must leave out what the rule forbids
+  enumerate = function(side)
+    local out = {}
+    for _, a in ipairs(move.enumerate(side) or {}) do
+      if not bridge_down(a) then out[#out + 1] = a end
+    end
+    return out
+  end,
 }
