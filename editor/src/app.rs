@@ -222,6 +222,7 @@ impl EditorApp {
         Watched {
             ruleset_dir: self.doc.ruleset_dir.clone(),
             scenario_files,
+            script_files: self.doc.scenario_scripts.clone(),
         }
     }
 

@@ -32,6 +32,8 @@ pub struct Document {
     pub sides: Vec<String>,
     /// The scenario's ruleset folder (none for a bare map).
     pub ruleset_dir: Option<PathBuf>,
+    /// The scenario's own Lua files (special rules), reloaded like the ruleset's.
+    pub scenario_scripts: Vec<PathBuf>,
     /// The scenario's editable data (none for a bare map).
     pub scenario: Option<ScenarioDef>,
     /// The scenario file as last read or written, which saving edits in place.
@@ -154,6 +156,7 @@ impl Document {
             objectives: scenario.objectives.clone(),
             sides,
             ruleset_dir: Some(scenario.ruleset_dir.clone()),
+            scenario_scripts: scenario.scripts.clone(),
             scenario: file.as_ref().map(|f| f.def.clone()),
             scenario_file: file,
             history: History::default(),
@@ -196,6 +199,7 @@ impl Document {
             objectives: Vec::new(),
             sides: Vec::new(),
             ruleset_dir: None,
+            scenario_scripts: Vec::new(),
             history: History::default(),
             saved_revision: 0,
         }

@@ -49,6 +49,8 @@ pub struct Watched {
     pub ruleset_dir: Option<PathBuf>,
     /// Scenario and map files (their folders are watched).
     pub scenario_files: Vec<PathBuf>,
+    /// The scenario's own Lua files: a change reloads the rules, like a ruleset file.
+    pub script_files: Vec<PathBuf>,
 }
 
 type Waker = Arc<Mutex<Option<egui::Context>>>;
@@ -103,6 +105,7 @@ impl Watcher {
                 .iter()
                 .map(|p| canonical(p))
                 .collect(),
+            script_files: watched.script_files.iter().map(|p| canonical(p)).collect(),
         };
         let (tx, rx) = channel();
         let (etx, errors) = channel();
@@ -138,7 +141,7 @@ impl Watcher {
         if let Some(r) = watched.ruleset_dir.as_ref().filter(|r| r.is_dir()) {
             dirs.push((r.clone(), RecursiveMode::Recursive));
         }
-        for f in &watched.scenario_files {
+        for f in watched.scenario_files.iter().chain(&watched.script_files) {
             let Some(parent) = f.parent() else { continue };
             let covered = dirs.iter().any(|(d, mode)| {
                 parent == d || (*mode == RecursiveMode::Recursive && parent.starts_with(d))
@@ -156,6 +159,7 @@ impl Watcher {
             files_under(r, &mut files);
         }
         files.extend(watched.scenario_files.iter().cloned());
+        files.extend(watched.script_files.iter().cloned());
         let hashes = files
             .into_iter()
             .map(|f| {
@@ -223,9 +227,10 @@ impl Watcher {
                 .ruleset_dir
                 .as_deref()
                 .is_some_and(|r| p.starts_with(r));
+            let is_script = self.watched.script_files.contains(&p);
             let kind = if is_scenario {
                 Kind::Scenario
-            } else if in_ruleset && ext == "lua" {
+            } else if (in_ruleset || is_script) && ext == "lua" {
                 Kind::Rules
             } else if in_ruleset
                 && ext == "toml"

@@ -119,3 +119,55 @@ fn a_broken_script_shows_file_and_line_until_fixed_and_the_game_survives() {
     assert_eq!(unit_hex(&h, "r1").as_deref(), Some("0303"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_scenario_special_rule_reloads_like_the_ruleset() {
+    let dir = toy_copy("reload-special");
+    // a scenario in a folder of its own, outside the ruleset, with a special rule beside it
+    let own = dir.join("my_scenario");
+    std::fs::create_dir_all(&own).expect("mkdir");
+    std::fs::write(own.join("special.lua"), "-- no special rule yet\n").expect("write");
+    let text = std::fs::read_to_string(dir.join("scenario.toml")).expect("read");
+    std::fs::write(
+        own.join("scenario.toml"),
+        text.replace(
+            "ruleset = \".\"",
+            "ruleset = \"..\"\nscripts = [\"special.lua\"]",
+        )
+        .replace("map = \"map.toml\"", "map = \"../map.toml\""),
+    )
+    .expect("write");
+    let dir = own;
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let tank = Action::new("move")
+        .with("unit", "r2")
+        .with("path", serde_json::json!(["0203"]));
+    let engine_allows = |app: &EditorApp| {
+        app.session
+            .as_ref()
+            .and_then(|s| s.engine.validate(&tank).ok())
+            .is_some_and(|r| r.is_ok())
+    };
+    assert!(
+        engine_allows(h.state()),
+        "the tank may move before the special rule"
+    );
+    std::fs::write(
+        dir.join("special.lua"),
+        r#"local move = kessel.action_handlers("move")
+local base = move.validate
+kessel.action{ kind = "move", rule = move.rule, description = move.description,
+  validate = function(a)
+    if a.unit == "r2" then return { rule = "S1", message = "out of fuel" } end
+    return base(a)
+  end,
+  apply = move.apply, enumerate = move.enumerate }
+"#,
+    )
+    .expect("write");
+    wait_for(&mut h, "the special rule to go live", |app| {
+        !engine_allows(app)
+    });
+}
