@@ -124,7 +124,8 @@ fn a_broken_script_shows_file_and_line_until_fixed_and_the_game_survives() {
 fn a_scenario_special_rule_reloads_like_the_ruleset() {
     let dir = toy_copy("reload-special");
     // a scenario in a folder of its own, outside the ruleset, with a special rule beside it
-    let own = dir.join("my_scenario");
+    let own = dir.with_extension("scenario");
+    let _ = std::fs::remove_dir_all(&own);
     std::fs::create_dir_all(&own).expect("mkdir");
     std::fs::write(own.join("special.lua"), "-- no special rule yet\n").expect("write");
     let text = std::fs::read_to_string(dir.join("scenario.toml")).expect("read");
@@ -132,9 +133,15 @@ fn a_scenario_special_rule_reloads_like_the_ruleset() {
         own.join("scenario.toml"),
         text.replace(
             "ruleset = \".\"",
-            "ruleset = \"..\"\nscripts = [\"special.lua\"]",
+            &format!(
+                "ruleset = {:?}\nscripts = [\"special.lua\"]",
+                dir.display().to_string()
+            ),
         )
-        .replace("map = \"map.toml\"", "map = \"../map.toml\""),
+        .replace(
+            "map = \"map.toml\"",
+            &format!("map = {:?}", dir.join("map.toml").display().to_string()),
+        ),
     )
     .expect("write");
     let dir = own;
