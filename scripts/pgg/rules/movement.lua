@@ -77,6 +77,9 @@ function M.cannot_move(u, entering)
     return C.reason("4", "%s is not a mechanized unit: only panzer, motorized and cavalry units move in the Mechanized Movement Phase", C.name(u))
   end
   if C.disrupted(u) then return C.reason("6.6", "%s is disrupted and may not move", C.name(u)) end
+  if u.flags.stopped then
+    return C.reason("6.5", "%s was stopped by its overrun and may not move again this phase", C.name(u))
+  end
   if u.side == C.SOVIET and M.initial_air_pending() then
     return C.reason("13.2", "the German player first places his air interdiction markers")
   end
@@ -377,6 +380,16 @@ function M.plan(a)
     local r = M.cannot_move(u, entering)
     if r then return nil, r end
   end
+  -- [6.5] after a successful overrun the group goes on as one stack; WBC09 #11 lets it split
+  local group = M.overrun_group()
+  if group and not group.split then
+    local inside = 0
+    for _, u in ipairs(units) do if group.active[u.id] then inside = inside + 1 end end
+    if inside > 0 and inside < group.count then
+      return nil, C.reason("6.5", "after its overrun the stack moves on together: move %s as one stack",
+        table.concat(group.names, ", "))
+    end
+  end
   local budget_of = M.mp_left
   local dest = path[#path]
   local plan = { units = units, entering = entering, legs = {}, dest = dest }
@@ -469,8 +482,40 @@ function M.execute(plan, a)
       for _, h in ipairs(leg.path) do kessel.emit.flag(u.id, "t1v_" .. h) end
     end
   end
+  -- the overrun group's move is over once another unit moves [6.5]; under WBC09 #11 its units
+  -- must finish before any other unit moves, so they stop then too
+  local group = M.overrun_group()
+  if group then
+    local member = false
+    for _, u in ipairs(plan.units) do if group.active[u.id] then member = true end end
+    if not member then
+      for id in pairs(group.active) do kessel.emit.flag(id, "stopped") end
+      kessel.emit.var("overrun_group", nil)
+      kessel.emit.note(group.split and "WBC09 #11" or "6.5",
+        "another stack moved: the units that overran (" .. table.concat(group.names, ", ") .. ") end their move")
+    end
+  end
   local Rail = require("rules.rail")
   Rail.after_move(plan, a)
+end
+
+-- The units of the last successful overrun that may still move on this phase (game var
+-- `overrun_group`, set by overrun.lua), or nil: { active = {id = true}, count, names, split }.
+function M.overrun_group()
+  local g = kessel.game.var("overrun_group")
+  if not g or not C.in_movement_phase() then return nil end
+  local active, names, count = {}, {}, 0
+  for _, id in ipairs(g.units or {}) do
+    local u = kessel.units.get(id)
+    if u and u.location == "map" and not u.flags.stopped and u.side == C.phasing() and M.mp_left(u) > 0 then
+      active[id] = true
+      count = count + 1
+      names[#names + 1] = C.name(u)
+    end
+  end
+  if count == 0 then return nil end
+  table.sort(names)
+  return { active = active, count = count, names = names, split = g.split }
 end
 
 -- The plan of the last move validated, and what it was worked out for: the action, the turn and
@@ -605,12 +650,24 @@ function M.enumerate()
   if not C.in_movement_phase() or kessel.game.var("pending") then return out end
   local side = C.phasing()
   local base
+  -- [6.5] a stack that just overran moves on whole: leave out moves that would split it
+  local group = M.overrun_group()
+  local function whole(a)
+    if not group or group.split then return true end
+    local inside = 0
+    for _, id in ipairs(a.units or {}) do if group.active[id] then inside = inside + 1 end end
+    return inside == 0 or inside == group.count
+  end
   return C.narrowed("move", {
     side = side,
     stacks = kessel.units.occupied(side),
     moves = function(hex, want)
       base = base or M.side_base(side, true)
-      return M.stack_moves(hex, base, want)
+      local list = M.stack_moves(hex, base, want)
+      if not group or group.split then return list end
+      local kept = {}
+      for _, a in ipairs(list) do if whole(a) then kept[#kept + 1] = a end end
+      return kept
     end,
     extra = function() return require("rules.reinforcements").entry_moves(side) end,
   })
@@ -650,6 +707,11 @@ kessel.action{
 
 kessel.on("setup", function()
   if kessel.game.turn() == 1 and C.step_is("soviet_movement") then M.roll_first_turn() end
+end)
+
+-- An overrun group's right to move on ends with its phase [6.5].
+kessel.on("step_start", function()
+  if kessel.game.var("overrun_group") ~= nil then kessel.emit.var("overrun_group", nil) end
 end)
 
 -- The 13th and 20th Armies must spend their whole movement allowance on turn 1 [5.2]: the phase
