@@ -152,7 +152,7 @@ fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<Vec<GameSumm
         .map_err(|e| anyhow::anyhow!("{e}"))?
         .progress_chars("=> "),
     );
-    bar.set_prefix(profile.unwrap_or("default").to_string());
+    bar.set_prefix(profile.unwrap_or("scenario").to_string());
     let mut out = Vec::new();
     for k in 0..args.games {
         let g = play_game(
@@ -218,7 +218,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let elapsed = t0.elapsed().as_secs_f64();
-    let name_a = args.profile.clone().unwrap_or_else(|| "default".into());
+    // without --profile the scenario's own default profile is in force: name it
+    let name_a = args.profile.clone().unwrap_or_else(|| {
+        kessel_core::scenario::Scenario::load(&args.scenario)
+            .ok()
+            .and_then(|s| s.profile)
+            .unwrap_or_else(|| "defaults".into())
+    });
     let a = stats(&first);
     println!(
         "{} games of {}, seeds {}..{}",
