@@ -154,6 +154,8 @@ pub struct EditorApp {
     pub problems: Problems,
     /// The file watcher (none if it could not start).
     pub watcher: Option<Watcher>,
+    /// The File → Open… dialog: the path being typed, while it is open.
+    pub open_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
     pub rule_reloads: u64,
     hovered: Option<Hex>,
@@ -210,6 +212,7 @@ impl EditorApp {
             start_attempted: false,
             needs_refresh: false,
             screenshot: None,
+            open_dialog: None,
         }
     }
 
@@ -438,6 +441,9 @@ impl EditorApp {
         self.shortcuts(ui, &mut cmds, &mut play);
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui, &mut cmds));
+        if self.open_dialog.is_some() {
+            self.open_dialog_ui(ui.ctx());
+        }
         if !self.problems.is_empty() {
             egui::Panel::top("errors")
                 .frame(
@@ -831,9 +837,64 @@ impl EditorApp {
         }
     }
 
+    /// File → Open…: a path field; opening replaces the document (and ends a play-test game).
+    fn open_dialog_ui(&mut self, ctx: &egui::Context) {
+        let mut open = false;
+        let mut cancel = false;
+        egui::Window::new("Open a scenario or map")
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                if let Some(path) = &mut self.open_dialog {
+                    ui.label("Scenario or map file (TOML):");
+                    let field = ui.add(
+                        egui::TextEdit::singleline(path)
+                            .desired_width(420.0)
+                            .hint_text("scenarios/pgg/campaign.toml"),
+                    );
+                    field.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::TextInput, true, "File to open")
+                    });
+                    if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                        open = true;
+                    }
+                }
+                if self.doc.is_dirty() {
+                    ui.colored_label(
+                        Color32::from_rgb(230, 170, 60),
+                        "The open document has unsaved changes: opening another loses them.",
+                    );
+                }
+                ui.horizontal(|ui| {
+                    open |= ui.button("Open").clicked();
+                    cancel = ui.button("Cancel").clicked();
+                });
+            });
+        if cancel {
+            self.open_dialog = None;
+        } else if open {
+            let path = PathBuf::from(self.open_dialog.clone().unwrap_or_default());
+            match Document::open(&path) {
+                Ok(doc) => {
+                    *self = EditorApp::new(doc);
+                    self.status.info(format!("Opened {}", path.display()));
+                }
+                Err(e) => self.status.error(format!("Cannot open: {e:#}")),
+            }
+        }
+    }
+
     fn menu_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
+                if ui.button("Open…").clicked() {
+                    let current = self
+                        .doc
+                        .scenario_path
+                        .as_ref()
+                        .unwrap_or(&self.doc.map_path);
+                    self.open_dialog = Some(current.display().to_string());
+                }
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     cmds.push(EditorCommand::Save);
                 }

@@ -213,3 +213,33 @@ fn editor_window_snapshot() {
     click_hex(&mut h, "0202");
     h.snapshot("editor_small_scenario");
 }
+
+#[test]
+fn file_open_replaces_the_document_and_reports_a_bad_path() {
+    let mut h = harness();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Open…").click();
+    h.run();
+    assert!(h.state().open_dialog.is_some(), "the dialog opened");
+    // a path that does not exist: the document stays, the status bar says why
+    h.state_mut().open_dialog = Some("/nonexistent/scenario.toml".into());
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    let before = h.state().doc.name.clone();
+    assert!(
+        h.state().open_dialog.is_some(),
+        "the dialog stays open after a failure"
+    );
+    // the toy scenario of the core's tests
+    let toy =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/toy/scenario.toml");
+    h.state_mut().open_dialog = Some(toy.display().to_string());
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert_eq!(h.state().doc.name, "Toy battle");
+    assert_ne!(before, "Toy battle");
+    assert!(h.state().open_dialog.is_none());
+}
