@@ -151,7 +151,6 @@ impl Palette {
                     self.link_from = None;
                 }
             }
-            ui.add_enabled(false, egui::Button::selectable(false, "Place unit (later)"));
         });
         ui.separator();
 
