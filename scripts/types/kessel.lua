@@ -1023,3 +1023,15 @@ function kessel.expect.refused(ok, reasons, rule, text) end
 ---@param info kessel.Event[]|kessel.Reason[]
 ---@return kessel.Event[]
 function kessel.expect.accepted(ok, info) end
+
+
+---A number that changes whenever the game state or the options change (events, undo, set-up,
+---reloads, option changes): key caches of derived data on it.
+---@return integer
+function kessel.game.revision() end
+
+---The handlers a ruleset declared for an action kind (declare stage), so a scenario script can wrap
+---them to add a special rule.
+---@param kind string
+---@return { validate: fun(a: table): any, apply: fun(a: table), enumerate?: fun(side: string?): table[], rule?: string, description?: string }|nil
+function kessel.action_handlers(kind) end
