@@ -410,6 +410,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "turn",
         lua.create_function(move |_, ()| Ok(w.borrow().state.turn))?,
     )?;
+    // a number that changes whenever the game or its options change, so rules may cache
+    // derived data (zones of control, supply) and know when it went stale
+    let w = world.clone();
+    g.set(
+        "revision",
+        lua.create_function(move |_, ()| Ok(w.borrow().revision))?,
+    )?;
     let w = world.clone();
     g.set(
         "last_turn",
