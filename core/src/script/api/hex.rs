@@ -1,6 +1,6 @@
 //! `kessel.hex`: neighbours, distance, ranges and hexsides, on printed labels.
 
-use super::{hex_of, label_of};
+use super::{hex_of, label_of, on_map_labels};
 use crate::engine::Shared;
 use crate::hex::{HexDir, Hexside};
 use mlua::{Lua, Table};
@@ -13,13 +13,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "neighbors",
         lua.create_function(move |_, h: String| {
             let hex = hex_of(&w, &h)?;
-            let wb = w.borrow();
-            Ok(hex
-                .neighbors()
-                .into_iter()
-                .filter(|n| wb.state.map.contains(*n))
-                .map(|n| wb.state.map.label(n))
-                .collect::<Vec<_>>())
+            Ok(on_map_labels(&w.borrow().state.map, hex.neighbors()))
         })?,
     )?;
 
@@ -69,13 +63,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             name,
             lua.create_function(move |_, (h, r): (String, u32)| {
                 let hex = hex_of(&w, &h)?;
-                let wb = w.borrow();
                 let hexes = if ring { hex.ring(r) } else { hex.range(r) };
-                Ok(hexes
-                    .into_iter()
-                    .filter(|n| wb.state.map.contains(*n))
-                    .map(|n| wb.state.map.label(n))
-                    .collect::<Vec<_>>())
+                Ok(on_map_labels(&w.borrow().state.map, hexes))
             })?,
         )?;
     }

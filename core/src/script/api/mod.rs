@@ -61,6 +61,26 @@ pub(crate) fn hex_of(world: &Shared, label: &str) -> mlua::Result<Hex> {
         .ok_or_else(|| mlua::Error::runtime(format!("`{label}` is not a hex of this map")))
 }
 
+/// Labels of the hexes that lie on the map (neighbours, rings and ranges reach past its edges).
+pub(crate) fn on_map_labels(
+    map: &crate::map::Map,
+    hexes: impl IntoIterator<Item = Hex>,
+) -> Vec<String> {
+    hexes
+        .into_iter()
+        .filter(|h| map.contains(*h))
+        .map(|h| map.label(h))
+        .collect()
+}
+
+/// A stored value as Lua sees it: nil when absent.
+pub(crate) fn value_or_nil(lua: &Lua, v: Option<&Value>) -> mlua::Result<mlua::Value> {
+    match v {
+        Some(v) => lua.to_value(v),
+        None => Ok(mlua::Value::Nil),
+    }
+}
+
 /// The label of a hex.
 pub(crate) fn label_of(world: &Shared, hex: Hex) -> String {
     world.borrow().state.map.label(hex)

@@ -2,7 +2,7 @@
 //! `kessel.scenario`. Units and markers come back as fresh tables (snapshots): changing one changes
 //! nothing in the game; only events do.
 
-use super::hex_of;
+use super::{hex_of, value_or_nil};
 use crate::engine::{Shared, World};
 use crate::hex::Hexside;
 use crate::state::{Location, Marker, Unit};
@@ -447,11 +447,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     g.set(
         "var",
         lua.create_function(move |lua, key: String| {
-            let wb = w.borrow();
-            match wb.state.vars.get(&key) {
-                Some(v) => lua.to_value(v),
-                None => Ok(mlua::Value::Nil),
-            }
+            value_or_nil(lua, w.borrow().state.vars.get(&key))
         })?,
     )?;
     let w = world.clone();
@@ -487,22 +483,14 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     g.set(
         "unit_type",
         lua.create_function(move |lua, id: String| {
-            let wb = w.borrow();
-            match wb.ruleset.unit_types.get(&id) {
-                Some(v) => lua.to_value(v),
-                None => Ok(mlua::Value::Nil),
-            }
+            value_or_nil(lua, w.borrow().ruleset.unit_types.get(&id))
         })?,
     )?;
     let w = world.clone();
     g.set(
         "constant",
         lua.create_function(move |lua, id: String| {
-            let wb = w.borrow();
-            match wb.ruleset.constants.get(&id) {
-                Some(v) => lua.to_value(v),
-                None => Ok(mlua::Value::Nil),
-            }
+            value_or_nil(lua, w.borrow().ruleset.constants.get(&id))
         })?,
     )?;
     kessel.set("game", g)?;
@@ -514,10 +502,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "var",
         lua.create_function(move |lua, key: String| {
             let wb = w.borrow();
-            match wb.scenario.as_ref().and_then(|s| s.vars.get(&key)) {
-                Some(v) => lua.to_value(v),
-                None => Ok(mlua::Value::Nil),
-            }
+            value_or_nil(lua, wb.scenario.as_ref().and_then(|s| s.vars.get(&key)))
         })?,
     )?;
     let w = world.clone();
