@@ -483,10 +483,11 @@ impl Engine {
         Ok(())
     }
 
-    /// The ruleset's AI choice among `actions` (`None` if the ruleset has no `ai` hook).
-    pub fn ai_choose(&self, actions: &[Action]) -> Result<Option<usize>, ScriptError> {
-        self.host
-            .guarded(|lua| api::call_ai_hook(lua, &self.world, actions))
+    /// The ruleset's AI's next action (`None` if the ruleset has no `ai` hook or the hook has no
+    /// opinion). The hook asks for the kinds of action it weighs and must choose one the rules
+    /// listed; the choice still goes through [`Engine::act`] like a player's.
+    pub fn ai_pick(&self) -> Result<Option<Action>, ScriptError> {
+        self.host.guarded(|lua| api::call_ai_hook(lua, &self.world))
     }
 
     /// How the game stands, per the ruleset's `result` hook: `{ level, scores = { side = n } }`.

@@ -311,3 +311,43 @@ fn set_option_checks_the_declaration() {
         .is_err());
     assert_eq!(e.profile_arg(), Some("standard"));
 }
+
+#[test]
+fn the_ai_hook_asks_by_kind_and_may_only_choose_what_the_rules_listed() {
+    let e = engine(1);
+    let pick = e
+        .ai_pick()
+        .expect("hook runs")
+        .expect("the toy AI has an opinion");
+    let legal = e.legal_actions(None).expect("enumerate");
+    assert!(legal.contains(&pick), "{pick:?} not among {legal:?}");
+    assert!(e.act(&pick).expect("runs").is_ok());
+
+    // a hook that makes up an action is refused, naming the kind; one that asks for a single
+    // kind sees only that kind
+    let dir = std::env::temp_dir().join(format!("kessel-ai-hook-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    let play = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play).expect("read");
+    let hooks = r#"
+kessel.on("ai", function(legal, kinds)
+  assert(kinds[1] ~= nil, "kinds listed")
+  for _, a in ipairs(legal("move")) do assert(a.kind == "move", "only moves: " .. a.kind) end
+  return { kind = "move", unit = "nobody", path = { "0101" } }
+end)
+"#;
+    std::fs::write(
+        &play,
+        text.replacen("kessel.on(\"ai\"", &format!("{hooks}\nkessel.on(\"ai\""), 1),
+    )
+    .expect("write");
+    let e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("load");
+    let err = e.ai_pick().expect_err("made-up action refused");
+    assert!(
+        err.message
+            .contains("the ai hook chose a `move` action that no `legal` call listed"),
+        "{}",
+        err.message
+    );
+}

@@ -1251,17 +1251,13 @@ fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
             s.refresh();
             return Ok(());
         }
-        let pick = s
-            .engine
-            .ai_choose(&legal)
-            .map_err(|e| anyhow::anyhow!("{e}"))?
-            // no AI opinion: the first listed action, as deterministic as the list
-            .unwrap_or(0);
         anyhow::ensure!(!legal.is_empty(), "the rules list no action");
-        let outcome = s
-            .engine
-            .act(&legal[pick])
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let action = match s.engine.ai_pick().map_err(|e| anyhow::anyhow!("{e}"))? {
+            Some(action) => action,
+            // no AI opinion: the first listed action, as deterministic as the list
+            None => legal[0].clone(),
+        };
+        let outcome = s.engine.act(&action).map_err(|e| anyhow::anyhow!("{e}"))?;
         if let Err(r) = outcome {
             anyhow::bail!("the AI's choice was refused: {r}");
         }

@@ -22,8 +22,9 @@
 -- What it cannot do: leaders never add to Soviet attacks (the attack enumerator lists combat units
 -- only), and stacks split only into single units (the move enumerator's groups).
 --
--- Speed: `kessel simulate` lists every legal action before each choice. On its first call the
--- hook registers a narrower (common.lua, C.set_narrower): the move, rail_move and overrun
+-- Speed: the hook asks the engine only for the kinds of action it weighs (the phase-ending
+-- actions, whose checks are costly, only when nothing else is worth doing). On its first call it
+-- registers a narrower (common.lua, C.set_narrower): the move, rail_move and overrun
 -- enumerators then hand their candidates, stack by stack, to `AI.narrow`, which keeps the best
 -- few (scores cached per stack and re-checked lazily, only a short list of each stack's best
 -- moves kept for the re-check) so that each list stays short; and it switches on the rules' fast
@@ -769,11 +770,9 @@ end
 
 -- The hooks ------------------------------------------------------------------------------------
 
--- The pick among `actions` (1-based index).
-function AI.choose(actions)
-  C.set_narrower(AI.narrow)
-  C.fast_reads(true)
-  if #actions == 1 then scored = {}; current_frame = nil; return 1, 0 end
+-- The best of `actions` (first of the best on a tie): index and score.
+local function best_index(actions)
+  if #actions == 1 then return 1, 0 end
   local F = frame()
   local p = kessel.game.var("pending")
   local best, bs = nil, nil
@@ -781,12 +780,45 @@ function AI.choose(actions)
     local s = score(F, a, p)
     if bs == nil or s > bs then best, bs = i, s end
   end
-  scored = {}
-  current_frame = nil
   return best, bs
 end
 
-kessel.on("ai", function(actions) return (AI.choose(actions)) end)
+-- Kinds that only end something (score 0): listed only when nothing else is worth doing.
+local ENDING = { end_phase = true, end_air_placement = true }
+
+-- The hook: `legal(kind)` lists the actions of one kind, `kinds` names them in declaration order.
+-- First every kind but the ending ones; when nothing there scores above zero (or nothing is
+-- listed), the ending kinds join in and the choice is made among all of them in declaration
+-- order, exactly as if everything had been listed at once.
+function AI.pick(legal, kinds)
+  C.set_narrower(AI.narrow)
+  C.fast_reads(true)
+  local lists, all = {}, {}
+  for _, kind in ipairs(kinds) do
+    if not ENDING[kind] then
+      lists[kind] = legal(kind)
+      for _, a in ipairs(lists[kind]) do all[#all + 1] = a end
+    end
+  end
+  local chosen = nil
+  if #all > 1 then
+    local i, s = best_index(all)
+    if s > 0 then chosen = all[i] end
+  end
+  if chosen == nil then
+    all = {}
+    for _, kind in ipairs(kinds) do
+      for _, a in ipairs(lists[kind] or legal(kind)) do all[#all + 1] = a end
+    end
+    if #all > 0 then chosen = all[(best_index(all))] end
+  end
+  -- the scores and the frame served this choice only
+  scored = {}
+  current_frame = nil
+  return chosen
+end
+
+kessel.on("ai", AI.pick)
 
 kessel.on("result", function()
   local r = V.score()

@@ -283,14 +283,14 @@ function kessel.action(t) end
 --- - setup(): once when a scenario loads; its events become the initial state (apply stage).
 --- - step_start(index) / step_end(index): called by kessel.emit.advance, 0-based step index.
 --- - odds(attack, defence, flags): modifiers for `kessel odds` (query stage).
---- - ai(actions): 1-based index of the action to take, for `kessel simulate` (query; first hook only).
+--- - ai(legal, kinds): the next action, one of those `legal(kind)` listed, for `kessel simulate` (query; first hook only).
 --- - result(): `{ level, scores }` at the end of a simulated game (query; first hook only).
 ---@overload fun(name: "check", fn: fun(): kessel.CheckProblem[]?)
 ---@overload fun(name: "setup", fn: fun())
 ---@overload fun(name: "step_start", fn: fun(index: integer))
 ---@overload fun(name: "step_end", fn: fun(index: integer))
 ---@overload fun(name: "odds", fn: fun(attack: integer, defence: integer, flags: string[]): kessel.OddsHookResult)
----@overload fun(name: "ai", fn: fun(actions: kessel.Action[]): integer?)
+---@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[]): kessel.Action?)
 ---@overload fun(name: "result", fn: fun(): kessel.GameResult?)
 ---@param name kessel.HookName
 ---@param fn function

@@ -2,8 +2,9 @@
 //! summary of victory levels and scores; `--against-profile` plays the same seeds under a second
 //! profile and shows both side by side.
 //!
-//! The AI only ever plays actions the rules enumerate (`Engine::legal_actions`) and every choice
-//! goes through `Engine::act`, so it is validated like a player's. Results go to stdout and are
+//! The AI only ever plays actions the rules enumerate (it asks for the kinds it weighs, and
+//! `Engine::ai_pick` refuses anything those lists did not hold) and every choice goes through
+//! `Engine::act`, so it is validated like a player's. Results go to stdout and are
 //! the same for the same seeds; timings go to stderr.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -74,41 +75,42 @@ pub fn play_game(
     let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
     let mut actions = 0;
     while !engine.state().finished && actions < max_actions {
-        let legal = engine
-            .legal_actions(None)
-            .map_err(|e| anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message))?;
-        if legal.is_empty() {
-            anyhow::bail!(
-                "seed {seed}: no legal action at turn {}, step {} — the rules enumerate nothing",
-                engine.state().turn,
-                engine.state().phase
-            );
-        }
-        let pick = match engine
-            .ai_choose(&legal)
+        let action = match engine
+            .ai_pick()
             .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
         {
-            Some(i) => i,
-            None => (choice_dice.roll(legal.len() as u32) - 1) as usize,
+            Some(action) => action,
+            None => {
+                let legal = engine.legal_actions(None).map_err(|e| {
+                    anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message)
+                })?;
+                if legal.is_empty() {
+                    anyhow::bail!(
+                        "seed {seed}: no legal action at turn {}, step {} — the rules enumerate nothing",
+                        engine.state().turn,
+                        engine.state().phase
+                    );
+                }
+                let pick = (choice_dice.roll(legal.len() as u32) - 1) as usize;
+                legal[pick].clone()
+            }
         };
         if trace {
             let st = engine.state();
             eprintln!(
-                "turn {} step {}: {} of {} legal: {}",
+                "turn {} step {}: {}",
                 st.turn,
                 st.phase,
-                pick + 1,
-                legal.len(),
-                serde_json::to_string(&legal[pick]).unwrap_or_default()
+                serde_json::to_string(&action).unwrap_or_default()
             );
         }
         let outcome = engine
-            .act(&legal[pick])
+            .act(&action)
             .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
         if let Err(rejection) = outcome {
             anyhow::bail!(
                 "seed {seed}: the rules refused an action they had enumerated ({}): {rejection}",
-                legal[pick].kind
+                action.kind
             );
         }
         actions += 1;

@@ -19,6 +19,7 @@ mod hex;
 mod paths;
 mod query;
 mod script;
+mod strings;
 mod tables;
 
 use crate::action::{Action, Reason, Rejection};
@@ -419,27 +420,57 @@ pub fn call_odds_hook(
     result.map(|_| out)
 }
 
-/// Asks the ruleset's `ai` hook to pick one of `actions` (1-based index returned by Lua); `None`
-/// when the ruleset has no AI.
-pub fn call_ai_hook(lua: &Lua, world: &Shared, actions: &[Action]) -> mlua::Result<Option<usize>> {
+/// Asks the ruleset's `ai` hook for the next action; `None` when the ruleset has no AI or the hook
+/// has no opinion.
+///
+/// The hook is called as `hook(legal, kinds)`: `legal(kind)` runs the enumerators of one action
+/// kind (every kind when `kind` is nil) and returns what they list, `kinds` names the action
+/// kinds in declaration order. The hook returns one of the listed action tables. So a computer
+/// player asks only for the kinds it is weighing (listing every move of every stack before each
+/// choice is most of a simulated game's time), and still picks only what the rules enumerate:
+/// an action that no `legal` call of this hook listed is refused here, and the caller then
+/// validates the choice like a player's.
+pub fn call_ai_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Action>> {
     let Some(f) = hooks(lua, "ai")?.into_iter().next() else {
         return Ok(None);
     };
-    let list = lua.create_table()?;
-    for a in actions {
-        list.push(action_to_lua(lua, a)?)?;
-    }
+    let listed = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Action>::new()));
+    let kinds: Vec<String> = world
+        .borrow()
+        .ruleset
+        .actions
+        .iter()
+        .map(|a| a.kind.clone())
+        .collect();
+    let w = world.clone();
+    let seen = listed.clone();
+    let legal = lua.create_function(move |lua, kind: Option<String>| {
+        let list = legal_actions_where(lua, &w, None, &|k| {
+            kind.as_deref().is_none_or(|wanted| wanted == k)
+        })?;
+        let out = lua.create_table_with_capacity(list.len(), 0)?;
+        for a in &list {
+            out.raw_push(action_to_lua(lua, a)?)?;
+        }
+        seen.borrow_mut().extend(list);
+        Ok(out)
+    })?;
     let before = set_stage(world, Stage::Query);
-    let out = f.call::<Option<usize>>(list);
+    let out = f.call::<mlua::Value>((legal, kinds));
     set_stage(world, before);
-    match out? {
-        Some(i) if i >= 1 && i <= actions.len() => Ok(Some(i - 1)),
-        Some(i) => Err(mlua::Error::runtime(format!(
-            "the ai hook picked action {i} of {}",
-            actions.len()
-        ))),
-        None => Ok(None),
+    let out = out?;
+    if out.is_nil() {
+        return Ok(None);
     }
+    let action = action_from_lua(lua, out)?;
+    if !listed.borrow().contains(&action) {
+        return Err(mlua::Error::runtime(format!(
+            "the ai hook chose a `{}` action that no `legal` call listed: {}",
+            action.kind,
+            serde_json::to_string(&action).unwrap_or_default()
+        )));
+    }
+    Ok(Some(action))
 }
 
 /// The ruleset's `result` hook: how the game stands (`{ level = "...", scores = { side = n } }`).

@@ -2,64 +2,120 @@
 //! `kessel.scenario`. Units and markers come back as fresh tables (snapshots): changing one changes
 //! nothing in the game; only events do.
 
+use super::strings::{intern, intern_opt, keyed_table};
 use super::{hex_of, value_or_nil};
 use crate::engine::{Shared, World};
 use crate::hex::Hexside;
 use crate::state::{Location, Marker, Unit};
 use mlua::{Lua, LuaSerdeExt, Table};
 
+/// Builds a unit snapshot from its fields in one call (see `strings.rs` for why one call).
+const UNIT_CONSTRUCTOR: &str = r#"
+return function(id, name, side, type, formation, hidden, pool, step, steps_left, steps,
+                attack, defence, movement, location, hex, enter_turn, enter_area, setup_area,
+                flags, attrs, vars)
+  return { id = id, name = name, side = side, type = type, formation = formation,
+    hidden = hidden, pool = pool, step = step, steps_left = steps_left, steps = steps,
+    attack = attack, defence = defence, movement = movement, location = location, hex = hex,
+    enter_turn = enter_turn, enter_area = enter_area, setup_area = setup_area,
+    flags = flags or {}, attrs = attrs or {}, vars = vars or {} }
+end
+"#;
+
+/// The unit constructor of this Lua state, compiled on first use and kept in its app data.
+struct UnitConstructor(mlua::Function);
+
+fn unit_constructor(lua: &Lua) -> mlua::Result<mlua::Function> {
+    if let Some(c) = lua.app_data_ref::<UnitConstructor>() {
+        return Ok(c.0.clone());
+    }
+    let f: mlua::Function = lua
+        .load(UNIT_CONSTRUCTOR)
+        .set_name("=kessel unit snapshot")
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .call(())?;
+    lua.set_app_data(UnitConstructor(f.clone()));
+    Ok(f)
+}
+
 /// A unit as a Lua table.
 pub(crate) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("id", u.id.as_str())?;
-    t.set("name", u.name.as_str())?;
-    t.set("side", u.side.as_str())?;
-    t.set("type", u.kind.as_str())?;
-    t.set("formation", u.formation.as_deref())?;
-    t.set("hidden", u.hidden)?;
-    t.set("pool", u.pool.as_deref())?;
-    t.set("step", u.step)?;
-    t.set("steps_left", u.steps_left())?;
-    t.set("steps", u.faces.len().max(1))?;
-    if let Some(f) = u.face() {
-        t.set("attack", f.attack)?;
-        t.set("defence", f.defence)?;
-        t.set("movement", f.movement)?;
-    } else if u.hidden {
+    use mlua::Value as V;
+    let s = |x: &str| intern(lua, x).map(V::String);
+    let opt = |x: Option<&str>| intern_opt(lua, x);
+    let int = |x: i64| V::Integer(x);
+    let (attack, defence, movement) = match u.face() {
+        Some(f) => (
+            int(f.attack.into()),
+            int(f.defence.into()),
+            int(f.movement.into()),
+        ),
         // what everyone can see of a face-down counter: its movement allowance is printed on the back
-        if let Some(m) = u.faces.first().map(|f| f.movement) {
-            t.set("movement", m)?;
-        }
-    }
-    let (loc, hex) = match u.location {
-        Location::Map(h) => ("map", Some(w.state.map.label(h))),
-        Location::Pending => ("pending", None),
-        Location::Eliminated => ("eliminated", None),
-        Location::Removed => ("removed", None),
+        None if u.hidden => (
+            V::Nil,
+            V::Nil,
+            u.faces.first().map_or(V::Nil, |f| int(f.movement.into())),
+        ),
+        None => (V::Nil, V::Nil, V::Nil),
     };
-    t.set("location", loc)?;
-    t.set("hex", hex)?;
-    if let Some(e) = &u.entry {
-        t.set("enter_turn", e.turn)?;
-        t.set("enter_area", e.area.as_str())?;
-    }
-    t.set("setup_area", u.setup_area.as_deref())?;
-    let flags = lua.create_table()?;
-    for f in &u.flags {
-        flags.set(f.as_str(), true)?;
-    }
-    t.set("flags", flags)?;
-    let attrs = lua.create_table()?;
-    for (k, v) in &u.attrs {
-        attrs.set(k.as_str(), *v)?;
-    }
-    t.set("attrs", attrs)?;
-    let vars = lua.create_table()?;
-    for (k, v) in &u.vars {
-        vars.set(k.as_str(), *v)?;
-    }
-    t.set("vars", vars)?;
-    Ok(t)
+    let (location, hex) = match u.location {
+        Location::Map(h) => ("map", s(&w.state.map.label(h))?),
+        Location::Pending => ("pending", V::Nil),
+        Location::Eliminated => ("eliminated", V::Nil),
+        Location::Removed => ("removed", V::Nil),
+    };
+    let (enter_turn, enter_area) = match &u.entry {
+        Some(e) => (int(e.turn.into()), s(&e.area)?),
+        None => (V::Nil, V::Nil),
+    };
+    let flags = if u.flags.is_empty() {
+        V::Nil
+    } else {
+        V::Table(keyed_table(
+            lua,
+            u.flags.iter().map(|f| (f.as_str(), true)),
+        )?)
+    };
+    let attrs = if u.attrs.is_empty() {
+        V::Nil
+    } else {
+        V::Table(keyed_table(
+            lua,
+            u.attrs.iter().map(|(k, v)| (k.as_str(), *v)),
+        )?)
+    };
+    let vars = if u.vars.is_empty() {
+        V::Nil
+    } else {
+        V::Table(keyed_table(
+            lua,
+            u.vars.iter().map(|(k, v)| (k.as_str(), *v)),
+        )?)
+    };
+    let args = mlua::MultiValue::from_iter([
+        s(&u.id)?,
+        s(&u.name)?,
+        s(&u.side)?,
+        s(&u.kind)?,
+        opt(u.formation.as_deref())?,
+        V::Boolean(u.hidden),
+        opt(u.pool.as_deref())?,
+        int(u.step.into()),
+        int(u.steps_left().into()),
+        int(u.faces.len().max(1) as i64),
+        attack,
+        defence,
+        movement,
+        s(location)?,
+        hex,
+        enter_turn,
+        enter_area,
+        opt(u.setup_area.as_deref())?,
+        flags,
+        attrs,
+        vars,
+    ]);
+    unit_constructor(lua)?.call(args)
 }
 
 fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Table> {
