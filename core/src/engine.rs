@@ -7,7 +7,7 @@
 use crate::action::{Action, Reason, Rejection};
 use crate::dice::Dice;
 use crate::error::{LoadError, LoadErrors};
-use crate::event::{Event, LogEntry};
+use crate::event::{Event, LogEntry, UnitsTouched};
 use crate::options::{Options, Profile};
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
@@ -62,6 +62,37 @@ pub struct World {
     /// Bumped by every change of the state or the options (events, undo, set-up, reloads), so
     /// rules can cache what they derive from the state (`kessel.game.revision()`).
     pub revision: u64,
+    /// When each unit last changed, so rules can refresh only the unit snapshots that did
+    /// (`kessel.units.changed_since`).
+    pub unit_changes: UnitChanges,
+}
+
+/// When each unit last changed, by revision.
+#[derive(Debug, Default, Clone)]
+pub struct UnitChanges {
+    /// Revision at which the whole state was last replaced (set-up, undo, a loaded save, a refused
+    /// action rolled back): what changed before it cannot be told unit by unit.
+    reset_at: u64,
+    /// By unit index: revision of the unit's last change (missing: not since `reset_at`).
+    at: Vec<u64>,
+}
+
+impl UnitChanges {
+    /// Ids of the units changed after `revision`, in scenario order; `None` when the state was
+    /// replaced since (every unit may have changed).
+    pub fn since(&self, revision: u64, state: &GameState) -> Option<Vec<String>> {
+        if revision < self.reset_at {
+            return None;
+        }
+        Some(
+            self.at
+                .iter()
+                .enumerate()
+                .filter(|(_, &r)| r > revision)
+                .filter_map(|(i, _)| state.units.get(i).map(|u| u.id.clone()))
+                .collect(),
+        )
+    }
 }
 
 /// Shared handle to the world.
@@ -74,9 +105,32 @@ impl World {
             return Err("the game state can only change while an action is applied".into());
         }
         self.state.apply(&event).map_err(|e| e.to_string())?;
-        self.pending.push(event);
         self.revision += 1;
+        let (revision, count) = (self.revision, self.state.units.len());
+        let changes = &mut self.unit_changes;
+        if changes.at.len() < count {
+            changes.at.resize(count, changes.reset_at);
+        }
+        match event.units_touched() {
+            UnitsTouched::One(id) => {
+                if let Some(i) = self.state.unit_index(id) {
+                    changes.at[i] = revision;
+                }
+            }
+            UnitsTouched::All => changes.at.iter_mut().for_each(|r| *r = revision),
+            UnitsTouched::None => {}
+        }
+        self.pending.push(event);
         Ok(())
+    }
+
+    /// Records that the whole state was just replaced (set-up, undo, load, roll-back).
+    pub fn state_replaced(&mut self) {
+        self.revision += 1;
+        self.unit_changes = UnitChanges {
+            reset_at: self.revision,
+            at: Vec::new(),
+        };
     }
 
     /// The state rebuilt from the initial state and the log's events alone (no rules, no dice).
@@ -100,7 +154,7 @@ impl World {
             Ok(state) => {
                 self.dice = Dice::at(state.seed, state.dice_drawn);
                 self.state = state;
-                self.revision += 1;
+                self.state_replaced();
                 Ok(true)
             }
             Err(e) => {
@@ -193,6 +247,7 @@ impl Engine {
         {
             let mut w = engine.world.borrow_mut();
             w.state = state.clone();
+            w.state_replaced();
             w.initial = state;
             w.dice = Dice::new(seed);
             w.scenario = Some(Arc::new(scenario));
@@ -237,6 +292,7 @@ impl Engine {
             tests: Vec::new(),
             base: None,
             revision: 0,
+            unit_changes: UnitChanges::default(),
         }));
         let host = load_rules(ruleset_dir, extra, limits, &world)?;
         {
@@ -563,7 +619,7 @@ impl Engine {
                 )
             })?;
             w.dice = Dice::at(w.state.seed, w.state.dice_drawn);
-            w.revision += 1;
+            w.state_replaced();
             let hash = format!("{:016x}", w.state.hash());
             if hash != save.state_hash {
                 return Err(LoadError::new(
@@ -596,6 +652,7 @@ impl Engine {
             tests: Vec::new(),
             base: None,
             revision: 0,
+            unit_changes: UnitChanges::default(),
         }));
         // load into a throw-away world first so a broken file changes nothing
         load_rules(&self.ruleset_dir, &self.extra_scripts, self.limits, &probe)?;
@@ -689,7 +746,7 @@ impl Engine {
             w.initial = state.clone();
             w.state = state;
             w.options = options;
-            w.revision += 1;
+            w.state_replaced();
             w.log.clear();
             w.pending.clear();
             w.stage = Stage::Script;

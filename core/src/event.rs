@@ -113,6 +113,37 @@ pub enum Event {
     },
 }
 
+/// Which units an event changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitsTouched<'a> {
+    /// None.
+    None,
+    /// This one.
+    One(&'a str),
+    /// Possibly every unit.
+    All,
+}
+
+impl Event {
+    /// The units this event changes (what `kessel.units.changed_since` reports).
+    pub fn units_touched(&self) -> UnitsTouched<'_> {
+        match self {
+            Event::Located { unit, .. }
+            | Event::Moved { unit, .. }
+            | Event::StepSet { unit, .. }
+            | Event::Revealed { unit, .. }
+            | Event::UnitFlag { unit, .. }
+            | Event::UnitVar { unit, .. } => UnitsTouched::One(unit),
+            Event::FlagsCleared { .. } | Event::UnitVarsCleared { .. } => UnitsTouched::All,
+            Event::MarkerMoved { .. }
+            | Event::Var { .. }
+            | Event::Clock { .. }
+            | Event::Dice { .. }
+            | Event::Note { .. } => UnitsTouched::None,
+        }
+    }
+}
+
 /// An accepted action and the events it produced.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogEntry {

@@ -351,3 +351,39 @@ end)
         err.message
     );
 }
+
+#[test]
+fn changed_since_names_the_units_an_action_changed_and_nothing_after_an_undo() {
+    let e = engine(1);
+    let revision = |e: &Engine| {
+        e.query_lua(
+            "rev.lua",
+            "return kessel.game.revision()",
+            &serde_json::json!({}),
+        )
+        .expect("query")
+        .as_u64()
+        .expect("integer")
+    };
+    let changed = |e: &Engine, since: u64| {
+        e.query_lua(
+            "changed.lua",
+            "local c = kessel.units.changed_since(...)\nif c == nil then return 'replaced' end\nreturn table.concat(c, ',')",
+            &serde_json::json!(since),
+        )
+        .expect("query")
+    };
+    let before = revision(&e);
+    assert_eq!(changed(&e, before), "");
+    let step = Action::new("move")
+        .with("unit", "r1")
+        .with("path", serde_json::json!(["0303"]));
+    assert!(e.act(&step).expect("runs").is_ok());
+    assert_eq!(changed(&e, before), "r1");
+    let after = revision(&e);
+    assert!(after > before);
+    assert_eq!(changed(&e, after), "");
+    assert!(e.undo());
+    // the state was rebuilt: nothing can be told unit by unit
+    assert_eq!(changed(&e, after), "replaced");
+}

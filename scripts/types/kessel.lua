@@ -471,6 +471,12 @@ function kessel.units.all(filter) end
 ---@return Hex[]
 function kessel.units.occupied(side) end
 
+---Ids of the units changed after state revision `revision` (scenario order); nil when the whole
+---state was replaced since (set-up, undo, load, roll-back).
+---@param revision integer
+---@return string[]?
+function kessel.units.changed_since(revision) end
+
 -------------------------------------------------------------------------------------------------
 -- kessel.markers (any stage)
 -------------------------------------------------------------------------------------------------

@@ -170,6 +170,25 @@ function C.terrain_lists()
   return t
 end
 
+-- Derived values kept for one state ------------------------------------------------------------
+--
+-- The engine bumps kessel.game.revision() at every event, undo, set-up, reload and option change,
+-- so a value the rules work out from the state (a side's supply network, the reasons a phase may
+-- not end) is the same for as long as the revision is: C.per_revision(key, fn) works it out once
+-- per revision. Validation right after enumeration, and every unit judged in one combat, then share
+-- one evaluation. The value is shared: callers only read it.
+local derived, derived_revision = {}, nil
+function C.per_revision(key, fn)
+  local r = kessel.game.revision()
+  if r ~= derived_revision then derived, derived_revision = {}, r end
+  local v = derived[key]
+  if v == nil then
+    v = fn()
+    derived[key] = v
+  end
+  return v
+end
+
 -- Fast reads for computer play ----------------------------------------------------------------
 --
 -- Between two changes of state the rules read the same units, hexes and clock over and over (every
@@ -244,24 +263,39 @@ local function keep(tbl, prefix, name, key_of)
   end
 end
 
--- Every unit on the map at once (one call into the engine), indexed; the other reads of units on
--- the map at the same moment are worked out from it, in the engine's own order (scenario order;
--- hexes sorted by label).
+-- Every unit on the map at once, indexed; the other reads of units on the map at the same moment
+-- are worked out from it, in the engine's own order (scenario order; hexes sorted by label).
+-- Between revisions only the units the engine says changed (kessel.units.changed_since) are read
+-- again; after a set-up, undo or roll-back, all of them.
+local kept = nil   -- { revision =, all = every unit's snapshot in scenario order, pos = id -> index }
+local read_get_raw = nil
 local function full_units(read_all)
   local f = store.full
-  if f == nil then
-    local list = read_all{ location = "map" }
-    f = { list = list, by_id = {}, by_hex = {} }
-    for _, u in ipairs(list) do
-      f.by_id[u.id] = u
-      if u.location == "map" then
-        local h = f.by_hex[u.hex]
-        if h == nil then h = {}; f.by_hex[u.hex] = h end
-        h[#h + 1] = u
-      end
+  if f ~= nil then return f end
+  local changed = kept and kessel.units.changed_since(kept.revision)
+  if changed then
+    for _, id in ipairs(changed) do
+      local i = kept.pos[id]
+      if i == nil then changed = nil; break end
+      kept.all[i] = read_get_raw(id)
     end
-    store.full = f
   end
+  if not changed then
+    kept = { all = read_all(), pos = {} }
+    for i, u in ipairs(kept.all) do kept.pos[u.id] = i end
+  end
+  kept.revision = stored_revision
+  f = { list = {}, by_id = {}, by_hex = {} }
+  for _, u in ipairs(kept.all) do
+    if u.location == "map" then
+      f.list[#f.list + 1] = u
+      f.by_id[u.id] = u
+      local h = f.by_hex[u.hex]
+      if h == nil then h = {}; f.by_hex[u.hex] = h end
+      h[#h + 1] = u
+    end
+  end
+  store.full = f
   return f
 end
 
@@ -288,18 +322,20 @@ if kessel.units and kessel.emit then
   local one = function(x) return tostring(x) end
   local read_all, read_at, read_get, read_occupied = kessel.units.all, kessel.units.at, kessel.units.get, kessel.units.occupied
   kessel_units_all_raw = read_all
+  read_get_raw = read_get
   kessel.units.all = function(filter)
     if not fast then return read_all(filter) end
     current()
-    local f = store.full
     local key = "units.all:" .. filter_key(filter)
     local v = store[key]
     if v == nil then
-      if f and filter and filter.location == "map" then
-        v = {}
-        for _, u in ipairs(f.list) do if unit_matches(u, filter) then v[#v + 1] = u end end
+      local f = full_units(read_all)
+      local from = (filter and filter.location == "map") and f.list or kept.all
+      if filter == nil then
+        v = from
       else
-        v = read_all(filter)
+        v = {}
+        for _, u in ipairs(from) do if unit_matches(u, filter) then v[#v + 1] = u end end
       end
       store[key] = v
     end

@@ -115,7 +115,7 @@ end
 -- enemy units and zones of control, the columns closed by [6.4], enemy interdiction markers.
 -- Build it once and pass it to M.context when looking at many stacks (enumeration); `lean` leaves
 -- out the per-hex ZOC texts that only explanations need.
-function M.side_base(side, lean)
+local function build_side_base(side, lean)
   local base = { side = side }
   base.ezoc = Z.enemy_zoc(side)
   base.enemy = C.occupied(C.other(side))
@@ -125,6 +125,13 @@ function M.side_base(side, lean)
   base.marked_list = C.keys(C.markers_on_map(marker_kind, C.other(side)))
   base.marked = kessel.hexset(base.marked_list)
   return base
+end
+
+-- (kept per state revision: every stack of an enumeration, and the validation after it, share it)
+function M.side_base(side, lean)
+  return C.per_revision("side_base:" .. side .. (lean and ":lean" or ""), function()
+    return build_side_base(side, lean)
+  end)
 end
 
 -- The rule sets for `units` of `side` moving from `from`: forbid / stop / surcharge lists in

@@ -13,11 +13,13 @@ function SEQ.add_end_phase_check(fn) checks[#checks + 1] = fn end
 
 -- Every reason the current phase may not end yet.
 function SEQ.end_phase_problems()
-  local out = {}
-  for _, fn in ipairs(checks) do
-    for _, r in ipairs(fn() or {}) do out[#out + 1] = r end
-  end
-  return out
+  return C.per_revision("end_phase_problems", function()
+    local out = {}
+    for _, fn in ipairs(checks) do
+      for _, r in ipairs(fn() or {}) do out[#out + 1] = r end
+    end
+    return out
+  end)
 end
 
 kessel.action{

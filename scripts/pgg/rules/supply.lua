@@ -179,7 +179,11 @@ function S.just_entered(u)
   return u.vars and u.vars.entered_turn == kessel.game.turn() and C.phasing() == u.side
 end
 
-local function ctx_for(side) return side == C.GERMAN and german_ctx() or soviet_ctx() end
+local function ctx_for(side)
+  return C.per_revision("supply:" .. side, function()
+    return side == C.GERMAN and german_ctx() or soviet_ctx()
+  end)
+end
 
 local function judge(ctx, u)
   if S.just_entered(u) then return true, "entered play this player-turn" end

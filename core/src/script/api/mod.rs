@@ -234,7 +234,7 @@ pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> 
         }
         Err(e) => {
             w.state = snapshot;
-            w.revision += 1;
+            w.state_replaced();
             w.dice = dice;
             w.pending.clear();
             Err(e)

@@ -407,6 +407,14 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             Ok(set.into_iter().collect::<Vec<_>>())
         })?,
     )?;
+    let w = world.clone();
+    u.set(
+        "changed_since",
+        lua.create_function(move |_, revision: u64| {
+            let wb = w.borrow();
+            Ok(wb.unit_changes.since(revision, &wb.state))
+        })?,
+    )?;
     kessel.set("units", u)?;
 
     // ---- kessel.markers

@@ -311,7 +311,7 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     }
     w.dice = crate::dice::Dice::new(seed);
     w.state = state.clone();
-    w.revision += 1;
+    w.state_replaced();
     w.initial = state;
     w.log.clear();
     w.pending.clear();
