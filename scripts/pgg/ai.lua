@@ -635,8 +635,9 @@ end
 -- The narrower: keep the best few movement candidates ---------------------------------------
 
 local KEEP = 3
-local stack_cache = {}   -- signature -> { moves = list, best = action, score = n, fresh = call id }
-local stack_cache_step = nil
+-- per kind: { key = what every stack's candidates depend on, stacks = signature -> { moves = list,
+-- best = action, score = n, fresh = call id } }
+local stack_caches = {}
 local call_id = 0
 
 local function unit_sig(u)
@@ -708,9 +709,12 @@ function AI.narrow(kind, provider)
   for _, m in ipairs(kessel.markers.all{ placed = true }) do marks[#marks + 1] = m.kind .. "@" .. m.hex end
   table.sort(marks)
   local sk = table.concat({ step_key(), occupied_sig(C.other(provider.side)), table.concat(marks, ","),
-    RL.used_this_turn(), tostring(M.initial_air_pending()),
+    kind == "rail_move" and RL.used_this_turn() or "", tostring(M.initial_air_pending()),
     #kessel.units.all{ side = C.other(provider.side), location = "map", flag = "disrupted" } }, "|")
-  if stack_cache_step ~= sk then stack_cache = {}; stack_cache_step = sk end
+  -- (rail capacity used matters to rail moves only: ordinary moves keep their cache across them)
+  local cache = stack_caches[kind]
+  if cache == nil or cache.key ~= sk then cache = { key = sk, stacks = {} }; stack_caches[kind] = cache end
+  local stack_cache = cache.stacks
   call_id = call_id + 1
   local entries = {}
   local near = kind == "overrun" and (provider.side == C.SOVIET and F.dg or F.dz) or nil

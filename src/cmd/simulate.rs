@@ -14,6 +14,8 @@ use kessel_core::script::Limits;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Arguments of `kessel simulate`.
@@ -39,9 +41,14 @@ pub struct Args {
     /// Print one line per game.
     #[arg(long, short)]
     verbose: bool,
-    /// Print every action played (to stderr), for debugging rules and AI.
+    /// Print every action played (to stderr), for debugging rules and AI (plays one game at a
+    /// time).
     #[arg(long)]
     trace: bool,
+    /// Games played at once (default: one per core). Each game is independent and seeded, so the
+    /// results are the same whatever the number.
+    #[arg(long, short)]
+    jobs: Option<usize>,
 }
 
 /// How one game ended.
@@ -144,7 +151,9 @@ pub fn play_game(
     Ok(summary)
 }
 
-fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<Vec<GameSummary>> {
+/// Plays the series of seeds under `profile`; returns the games in seed order and the number of
+/// workers used.
+fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<(Vec<GameSummary>, usize)> {
     let bar = ProgressBar::new(args.games);
     bar.set_draw_target(ProgressDrawTarget::stderr());
     bar.set_style(
@@ -155,35 +164,65 @@ fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<Vec<GameSumm
         .progress_chars("=> "),
     );
     bar.set_prefix(profile.unwrap_or("scenario").to_string());
-    let mut out = Vec::new();
-    for k in 0..args.games {
-        let g = play_game(
-            &args.scenario,
-            profile,
-            args.seed + k,
-            args.max_actions,
-            args.trace,
-        )?;
-        if args.verbose {
-            bar.suspend(|| {
-                let scores: Vec<String> =
-                    g.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
-                println!(
-                    "  seed {:>4}: turn {:>2}{}, {} actions, {} ({})",
-                    g.seed,
-                    g.turn,
-                    if g.finished { "" } else { " (unfinished)" },
-                    g.actions,
-                    g.level,
-                    scores.join(", ")
+    let jobs = if args.trace {
+        1
+    } else {
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .clamp(1, args.games.max(1) as usize)
+    };
+    // each worker takes the next seed; results go back in seed order, so stdout does not depend
+    // on which worker finished first
+    let next = AtomicU64::new(0);
+    let results: Mutex<BTreeMap<u64, anyhow::Result<GameSummary>>> = Mutex::new(BTreeMap::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= args.games {
+                    break;
+                }
+                let game = play_game(
+                    &args.scenario,
+                    profile,
+                    args.seed + k,
+                    args.max_actions,
+                    args.trace,
                 );
+                let failed = game.is_err();
+                if let Ok(mut r) = results.lock() {
+                    r.insert(k, game);
+                }
+                bar.inc(1);
+                if failed {
+                    // no point starting more games
+                    next.store(args.games, Ordering::Relaxed);
+                }
             });
         }
-        out.push(g);
-        bar.inc(1);
-    }
+    });
     bar.finish_and_clear();
-    Ok(out)
+    let results = results
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a simulation worker panicked"))?;
+    let mut out = Vec::new();
+    for (_, game) in results {
+        let g = game?;
+        if args.verbose {
+            let scores: Vec<String> = g.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
+            println!(
+                "  seed {:>4}: turn {:>2}{}, {} actions, {} ({})",
+                g.seed,
+                g.turn,
+                if g.finished { "" } else { " (unfinished)" },
+                g.actions,
+                g.level,
+                scores.join(", ")
+            );
+        }
+        out.push(g);
+    }
+    Ok((out, jobs))
 }
 
 struct Stats {
@@ -214,9 +253,9 @@ fn stats(games: &[GameSummary]) -> Stats {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let t0 = Instant::now();
-    let first = run_series(&args, args.profile.as_deref())?;
+    let (first, jobs) = run_series(&args, args.profile.as_deref())?;
     let second = match &args.against_profile {
-        Some(p) => Some(run_series(&args, Some(p))?),
+        Some(p) => Some(run_series(&args, Some(p))?.0),
         None => None,
     };
     let elapsed = t0.elapsed().as_secs_f64();
@@ -285,10 +324,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let games = first.len() + second.as_ref().map_or(0, Vec::len);
+    let per_game = elapsed / games.max(1) as f64;
     eprintln!(
-        "{games} games in {elapsed:.1} s: {:.1} games per minute, {:.3} s per game",
+        "{games} games in {elapsed:.1} s on {jobs} worker{}: {:.1} games per minute, {per_game:.3} s per game{}",
+        if jobs == 1 { "" } else { "s" },
         games as f64 * 60.0 / elapsed.max(1e-9),
-        elapsed / games.max(1) as f64
+        if jobs > 1 {
+            format!(" ({:.3} s of one core each)", per_game * jobs as f64)
+        } else {
+            String::new()
+        }
     );
     Ok(ExitCode::SUCCESS)
 }
