@@ -178,6 +178,12 @@ fn simulate_is_deterministic_for_a_seed() {
     assert_eq!(a.code, 0, "{}", a.stderr);
     assert!(a.stdout.contains("6 of 6 games finished"), "{}", a.stdout);
     assert_eq!(a.stdout, b.stdout);
+    // games on several workers come back in seed order: the same output as one at a time
+    let one = kessel(&[&args[..], &["--jobs", "1"]].concat());
+    let three = kessel(&[&args[..], &["--jobs", "3"]].concat());
+    assert_eq!(one.stdout, a.stdout);
+    assert_eq!(three.stdout, a.stdout);
+    assert!(three.stderr.contains("on 3 workers"), "{}", three.stderr);
     let c = kessel(&[
         "simulate",
         TOY,
