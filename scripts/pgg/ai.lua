@@ -19,8 +19,9 @@
 -- Both: the opponent's retreat paths end next to one's own units or on crowded hexes; excess units
 -- eliminated are the weakest.
 --
--- What it cannot do: leaders never add to Soviet attacks (the attack enumerator lists combat units
--- only), and stacks split only into single units (the move enumerator's groups).
+-- What it cannot do: it weighs only the short attack list (all units that can reach a hex, each
+-- attacking hex alone, each with its leaders), not every group, and stacks split only into single
+-- units (the move enumerator's groups).
 --
 -- Speed: the hook asks the engine only for the kinds of action it weighs (the phase-ending
 -- actions, whose checks are costly, only when nothing else is worth doing). On its first call it

@@ -672,69 +672,150 @@ kessel.action{
     K.engage("attack", units, targets_of(a), {})
   end,
   enumerate = function(side)
-    local out = {}
-    if not C.in_combat_phase() or kessel.game.var("pending") then return out end
-    if side and side ~= C.phasing() then return out end
-    local me = C.phasing()
-    local command = me == C.SOVIET and L.command_hexes() or nil
-    local able = {}
-    for _, u in ipairs(C.units_of(me)) do
-      if not u.flags.attacked and not u.flags.advanced and not C.disrupted(u) and U.may_attack(u)
-        and C.is_combat_unit(u) and (me ~= C.SOVIET or L.in_command(u, command)) then
+    if not C.in_combat_phase() or kessel.game.var("pending") then return {} end
+    if side and side ~= C.phasing() then return {} end
+    return K.attack_options(C.narrowing())
+  end,
+}
+
+-- Attacks a player could make now [9.1] [9.23] [10.36].
+--
+-- The full list holds, for each enemy hex and each pair of adjacent enemy hexes [9.23], every
+-- group of the units that may attack it (every subset when at most ALL_SUBSETS units could join;
+-- past that, every set of whole attacking hexes and every unit alone), and each group once more
+-- with the leaders of its hexes added (Soviet [10.36]: the best-rated leader of each hex, or all
+-- of them under WBC09 #12). Every listed attack validates. `representative` (a computer player
+-- narrowing the list, common.lua) keeps per target all units together, each attacking hex alone,
+-- and their leader variants.
+local ALL_SUBSETS = 8
+
+-- Subsets of `list` (non-empty), largest first, then by bit pattern: a fixed order.
+local function subsets(list)
+  local by_size = {}
+  for mask = 1, (1 << #list) - 1 do
+    local s = {}
+    for i = 1, #list do if mask & (1 << (i - 1)) ~= 0 then s[#s + 1] = list[i] end end
+    by_size[#s] = by_size[#s] or {}
+    table.insert(by_size[#s], s)
+  end
+  local out = {}
+  for k = #list, 1, -1 do
+    for _, s in ipairs(by_size[k] or {}) do out[#out + 1] = s end
+  end
+  return out
+end
+
+function K.attack_options(representative)
+  local out = {}
+  local me = C.phasing()
+  local command = me == C.SOVIET and L.command_hexes() or nil
+  local able, leaders_at = {}, {}
+  for _, u in ipairs(C.units_of(me)) do
+    if not u.flags.attacked and not u.flags.advanced and not C.disrupted(u) then
+      if C.is_leader(u) then
+        leaders_at[u.hex] = leaders_at[u.hex] or {}
+        table.insert(leaders_at[u.hex], u)
+      elseif U.may_attack(u) and (me ~= C.SOVIET or L.in_command(u, command)) then
         able[#able + 1] = u
       end
     end
-    local targets = {}
-    local enemy = C.occupied(C.other(me))
-    for _, u in ipairs(able) do
-      for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
-        if enemy:has(n) and not kessel.map.has_side(u.hex, n, "lake") then
-          targets[n] = targets[n] or {}
-          table.insert(targets[n], u.id)
-        end
+  end
+  -- leaders that may lend their rating to units of their hex: the best one, or all (WBC09 #12)
+  local several = C.option("wbc09_12_multiple_leaders")
+  for hex, list in pairs(leaders_at) do
+    table.sort(list, function(a, b)
+      local ra, rb = L.rating(a), L.rating(b)
+      if ra ~= rb then return ra > rb end
+      return a.id < b.id
+    end)
+    if not several then leaders_at[hex] = { list[1] } end
+  end
+  local targets, hex_of = {}, {}
+  local enemy = C.occupied(C.other(me))
+  for _, u in ipairs(able) do
+    hex_of[u.id] = u.hex
+    for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
+      if enemy:has(n) and not kessel.map.has_side(u.hex, n, "lake") then
+        targets[n] = targets[n] or {}
+        table.insert(targets[n], u.id)
       end
     end
-    local keys = {}
-    for t in pairs(targets) do keys[#keys + 1] = t end
-    table.sort(keys)
-    for _, t in ipairs(keys) do
-      local a = { kind = "attack", units = targets[t], targets = { t } }
-      if not K.attack_reasons(a, command)[1] then out[#out + 1] = a end
-      -- each attacking hex alone as well
-      local by = {}
-      for _, id in ipairs(targets[t]) do
-        local h = kessel.units.get(id).hex
-        by[h] = by[h] or {}
-        table.insert(by[h], id)
+  end
+  local function add(ids, tset)
+    local a = { kind = "attack", units = ids, targets = tset }
+    if not K.attack_reasons(a, command)[1] then out[#out + 1] = a end
+    -- the same attack with the leaders of its hexes [10.36]
+    local with, seen = {}, {}
+    for _, id in ipairs(ids) do
+      with[#with + 1] = id
+      local h = hex_of[id]
+      if not seen[h] then
+        seen[h] = true
+        for _, l in ipairs(leaders_at[h] or {}) do with[#with + 1] = l.id end
       end
-      local hs = {}
-      for h in pairs(by) do hs[#hs + 1] = h end
-      table.sort(hs)
+    end
+    if #with > #ids then
+      local b = { kind = "attack", units = with, targets = tset }
+      if not K.attack_reasons(b, command)[1] then out[#out + 1] = b end
+    end
+  end
+  -- groups of `ids` to list against one target set
+  local function groups(ids)
+    local by, hs = {}, {}
+    for _, id in ipairs(ids) do
+      local h = hex_of[id]
+      if not by[h] then by[h] = {}; hs[#hs + 1] = h end
+      table.insert(by[h], id)
+    end
+    table.sort(hs)
+    local out_groups = { ids }
+    if representative or #ids > ALL_SUBSETS then
       if #hs > 1 then
-        for _, h in ipairs(hs) do
-          local b = { kind = "attack", units = by[h], targets = { t } }
-          if not K.attack_reasons(b, command)[1] then out[#out + 1] = b end
-        end
-      end
-    end
-    -- two-hex attacks by every unit next to both [9.23]
-    for i = 1, #keys do
-      for j = i + 1, #keys do
-        if kessel.hex.adjacent(keys[i], keys[j]) then
-          local both = {}
-          for _, id in ipairs(targets[keys[i]]) do
-            if C.contains(targets[keys[j]], id) then both[#both + 1] = id end
-          end
-          if #both > 0 then
-            local a = { kind = "attack", units = both, targets = { keys[i], keys[j] } }
-            if not K.attack_reasons(a, command)[1] then out[#out + 1] = a end
+        if representative then
+          for _, h in ipairs(hs) do out_groups[#out_groups + 1] = by[h] end
+        else
+          for _, set in ipairs(subsets(hs)) do
+            if #set < #hs then   -- (all of them is `ids` itself)
+              local g = {}
+              for _, h in ipairs(set) do for _, id in ipairs(by[h]) do g[#g + 1] = id end end
+              out_groups[#out_groups + 1] = g
+            end
           end
         end
       end
+      if not representative then
+        for _, id in ipairs(ids) do
+          if #by[hex_of[id]] > 1 or #hs > 1 then out_groups[#out_groups + 1] = { id } end
+        end
+      end
+    else
+      out_groups = subsets(ids)   -- everyone first, as in the short list
     end
-    return out
-  end,
-}
+    return out_groups
+  end
+  local keys = {}
+  for t in pairs(targets) do keys[#keys + 1] = t end
+  table.sort(keys)
+  for _, t in ipairs(keys) do
+    for _, g in ipairs(groups(targets[t])) do add(g, { t }) end
+  end
+  -- two-hex attacks by units next to both [9.23]
+  for i = 1, #keys do
+    for j = i + 1, #keys do
+      if kessel.hex.adjacent(keys[i], keys[j]) then
+        local both = {}
+        for _, id in ipairs(targets[keys[i]]) do
+          if C.contains(targets[keys[j]], id) then both[#both + 1] = id end
+        end
+        if #both > 0 then
+          local gs = representative and { both } or groups(both)
+          for _, g in ipairs(gs) do add(g, { keys[i], keys[j] }) end
+        end
+      end
+    end
+  end
+  return out
+end
 
 -- Loss or retreat [9.6] -------------------------------------------------------------------------
 

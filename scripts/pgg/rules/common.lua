@@ -422,6 +422,10 @@ local narrower = nil
 
 function C.set_narrower(fn) narrower = fn end
 
+-- Is a computer player narrowing the lists? (The attack enumerator then lists its short,
+-- representative list instead of every combination.)
+function C.narrowing() return narrower ~= nil end
+
 -- The actions an enumerator of `kind` lists: all of them, or the narrower's pick.
 function C.narrowed(kind, provider)
   if narrower then

@@ -292,3 +292,27 @@ kessel.test("case_9_1_enumerated_actions_are_valid", function()
   expect.accepted(attack({ "g", "h" }, { "0403" }))
   for _, a in ipairs(kessel.legal()) do expect.truthy(kessel.validate(a), "valid during a decision: " .. a.kind) end
 end)
+
+-- Rules 9.1 and 9.23 in the action list: every group of the units that may attack a hex is listed
+-- (here three units from two hexes: seven groups), each legal, and no unit that may not attack.
+kessel.test("case_9_1_every_group_of_attackers_is_listed", function()
+  setup{ pz("g", "0303", "8-8-10"), pz("h", "0303", "4-4-10"), pz("k", "0304", "4-4-10"),
+    pz("done", "0304", "4-4-10", { flags = { "attacked" } }), rifle("a", "0403", "1-1-6") }
+  local groups = {}
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "attack" and #a.targets == 1 and a.targets[1] == "0403" then
+      expect.truthy(kessel.validate(a), "listed attack is legal")
+      local ids = {}
+      for _, id in ipairs(a.units) do ids[#ids + 1] = id end
+      table.sort(ids)
+      groups[table.concat(ids, "+")] = true
+    end
+  end
+  local n = 0
+  for _ in pairs(groups) do n = n + 1 end
+  expect.eq(n, 7, "seven groups")
+  for _, want in ipairs({ "g+h+k", "g+h", "g+k", "h+k", "g", "h", "k" }) do
+    expect.truthy(groups[want], want .. " listed")
+  end
+  expect.falsy(groups["done"], "a unit that attacked this phase is not offered again")
+end)

@@ -3,6 +3,7 @@
 local expect = kessel.expect
 local K = require("rules.combat")
 local L = require("rules.leaders")
+local function C_contains(list, x) for _, v in ipairs(list) do if v == x then return true end end return false end
 
 local function pz(id, at, face) return { id = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "4-4-10", "2-2-10" }, at = at } end
 local function rifle(id, at, face) return { id = id, side = "soviet", type = "rifle", faces = { face or "2-2-6" }, at = at } end
@@ -73,4 +74,31 @@ kessel.test("case_10_4_leader_evacuation", function()
     vars = { evacuations = { { id = "x", turn = 3, returns = 4 }, { id = "y", turn = 5, returns = 6 } } } })
   ok, r = kessel.act{ kind = "evacuate", leader = "l" }
   expect.refused(ok, r, "10.4", "two leaders")
+end)
+
+-- Rule 10.36 in the action list: every attack a Soviet stack could make is listed once without
+-- its leaders and once with them (the best-rated leader of each attacking hex; all of them under
+-- WBC09 #12), and every listed attack is legal.
+kessel.test("case_10_36_attacks_with_leaders_are_listed", function()
+  local units = { leader("l1", "0403", 3), leader("l2", "0403", 2), rifle("s", "0403", "4-4-6"),
+    rifle("t", "0402", "2-2-6"), pz("g", "0303") }
+  local function listed(opts)
+    setup(units, { options = opts })
+    local keys = {}
+    for _, a in ipairs(kessel.legal("soviet")) do
+      if a.kind == "attack" then
+        expect.truthy(kessel.validate(a), "listed attack is legal")
+        keys[#keys + 1] = table.concat(a.units, "+") .. ">" .. table.concat(a.targets, "+")
+      end
+    end
+    return keys
+  end
+  local keys = listed({})
+  for _, want in ipairs({ "s+t>0303", "s>0303", "t>0303", "s+l1+t>0303", "s+l1>0303" }) do
+    expect.truthy(C_contains(keys, want), want .. " listed: " .. table.concat(keys, " "))
+  end
+  expect.falsy(C_contains(keys, "s+l1+l2+t>0303"), "one leader per hex in the standard game")
+  expect.falsy(C_contains(keys, "s+l2>0303"), "the better leader is the one listed")
+  keys = listed({ wbc09_12_multiple_leaders = true })
+  expect.truthy(C_contains(keys, "s+l1+l2+t>0303"), "WBC09 #12: both leaders of the hex")
 end)
