@@ -800,6 +800,9 @@ function kessel.paths.field(spec) end
 ---@class kessel.HexStep
 ---@field hex true Each step costs 1.
 ---@field blocked_by? string[] No step crosses a hexside carrying one of these kinds.
+---@field only_along? string[] Steps only along links/hexsides of these kinds.
+---@field free_along? string[] A step along a link of these kinds costs 0 ...
+---@field free_within? kessel.Hexes ... when both its hexes are in this set.
 
 ---@class kessel.PassageSets
 ---@field blocked? kessel.Hexes May not be entered.

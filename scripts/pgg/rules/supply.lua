@@ -44,89 +44,27 @@ local function blocked_for(side, sets)
   return blocked
 end
 
-local function hex_step(a, b)
-  if kessel.map.has_side(a, b, "lake") then return nil end
-  return 1
-end
-
 -- The German supply context: hexes supplied by road, and what the MP method needs.
--- The grid's neighbours with the road and lake hexsides between them, read once per full-size
--- map (the map does not change during a game; tests' small inline maps are read every time).
-local grid_cache = {}
-local function grid()
-  local c, r = kessel.map.size()
-  local key = c * r >= 1000 and (c .. "x" .. r) or nil
-  if key ~= nil and grid_cache.key == key then return grid_cache end
-  local g = { key = key, nbrs = {}, road = {}, lake = {} }
-  for _, h in ipairs(kessel.map.hexes()) do
-    local ns, road, lake = kessel.hex.neighbors(h), {}, {}
-    for _, n in ipairs(ns) do
-      if kessel.map.has_side(h, n, "road") then road[n] = true end
-      if kessel.map.has_side(h, n, "lake") then lake[n] = true end
-    end
-    g.nbrs[h], g.road[h], g.lake[h] = ns, road, lake
-  end
-  grid_cache = g
-  return g
-end
-
-local function as_table(set)
-  local t = {}
-  for _, h in ipairs(set:labels()) do t[h] = true end
-  return t
-end
-
 local function german_ctx()
   local sets = terrain_sets()
   local blocked = blocked_for(C.GERMAN, sets)
-  local g = grid()
-  local closed = as_table(blocked)
-  local swamp = {}
-  for _, h in ipairs(C.terrain_lists().swamp) do swamp[h] = true end
-  -- the road net joined to a source, through open hexes only
-  local net, queue = {}, {}
+  local sources = {}
   for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
-    if not closed[src] then net[src] = true; queue[#queue + 1] = src end
-  end
-  local i = 1
-  while i <= #queue do
-    local h = queue[i]; i = i + 1
-    for n in pairs(g.road[h]) do
-      if not net[n] and not closed[n] then net[n] = true; queue[#queue + 1] = n end
-    end
+    if not blocked:has(src) then sources[#sources + 1] = src end
   end
   local by_road = {}
-  for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
-    if net[src] then
-      -- along the net for free, then up to 20 hexes out (traced from the road toward the unit):
-      -- a search by cost levels (steps cost 0 along the net, else 1; never across a lake
-      -- hexside, never into a closed hex, never on from a swamp hex but the start), the same as
-      -- kessel.paths.reach would make of it, without calling back into Lua at every step
-      local cost, levels = { [src] = 0 }, { [0] = { src } }
-      for c = 0, GERMAN_RADIUS do
-        local level = levels[c]
-        local k = 1
-        while level and k <= #level do
-          local h = level[k]; k = k + 1
-          if cost[h] == c and (h == src or not swamp[h]) then
-            local road, lake = g.road[h], g.lake[h]
-            for _, n in ipairs(g.nbrs[h]) do
-              if not closed[n] and not lake[n] then
-                local nc = (net[h] and net[n] and road[n]) and c or c + 1
-                if nc <= GERMAN_RADIUS and (cost[n] == nil or nc < cost[n]) then
-                  cost[n] = nc
-                  levels[nc] = levels[nc] or {}
-                  table.insert(levels[nc], n)
-                end
-              end
-            end
-          end
-        end
-      end
-      for h in pairs(cost) do by_road[h] = true end
-    end
+  if #sources > 0 then
+    -- the road net joined to a source, through open hexes only
+    local net = kessel.paths.reach{ from = sources, step = { hex = true, only_along = { "road" } },
+      passage = { blocked = blocked } }
+    -- along the net for free, then up to 20 hexes out (traced from the road toward the unit):
+    -- never across a lake hexside, never into a closed hex, never on from a swamp hex but the
+    -- start [6.7]
+    by_road = kessel.paths.reach{ from = sources, budget = GERMAN_RADIUS,
+      step = { hex = true, blocked_by = { "lake" }, free_along = { "road" }, free_within = kessel.hexset(C.keys(net)) },
+      passage = { blocked = blocked, enter_only = sets.swamp } }
   end
-  return { side = C.GERMAN, sets = sets, blocked = blocked, by_road = by_road, net = net }
+  return { side = C.GERMAN, sets = sets, blocked = blocked, by_road = by_road }
 end
 
 local function german_supplied(ctx, u)

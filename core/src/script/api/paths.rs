@@ -220,25 +220,74 @@ fn add_sets(
 }
 
 enum StepCost {
-    /// One per hex, never across the hexside kinds in the mask.
-    PerHex(u32),
+    PerHex(PerHexStep),
     Model(CostModel),
     Hook(Function),
 }
 
+/// `step = { hex = true, ... }`: one per hex, with hexside rules declared as data so that a
+/// supply net (a road joined to a source, then so many hexes out) is traced natively.
+#[derive(Default)]
+struct PerHexStep {
+    /// Never across a hexside carrying one of these kinds (`blocked_by`).
+    blocked: u32,
+    /// Only across hexsides carrying one of these kinds, if given (`only_along`).
+    only: Option<u32>,
+    /// Free (cost 0) across a hexside carrying one of these kinds (`free_along`) ...
+    free: u32,
+    /// ... when both hexes are in this set, if given (`free_within`).
+    free_within: Option<HexSet>,
+}
+
+impl PerHexStep {
+    fn cost(&self, map: &Map, a: Hex, b: Hex) -> Option<u32> {
+        let side = Hexside::between(a, b)
+            .map(|s| map.side_bits(s))
+            .unwrap_or(0);
+        if side & self.blocked != 0 || self.only.is_some_and(|only| side & only == 0) {
+            return None;
+        }
+        let free = side & self.free != 0
+            && self
+                .free_within
+                .as_ref()
+                .is_none_or(|w| w.contains(map, a) && w.contains(map, b));
+        Some(if free { 0 } else { Cost::SCALE })
+    }
+}
+
+/// The mask of the hexside kinds named in `t[key]` (kinds the map does not use match nothing).
+fn side_mask(map: &Map, t: &Table, key: &str) -> mlua::Result<u32> {
+    let mut bits = 0u32;
+    for kind in t.get::<Option<Vec<String>>>(key)?.unwrap_or_default() {
+        if let Some(k) = map.side_kinds.get(&kind) {
+            bits |= 1 << k;
+        }
+    }
+    Ok(bits)
+}
+
 fn step_arg(world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
     match spec.get::<mlua::Value>("step")? {
-        mlua::Value::Nil => Ok(StepCost::PerHex(0)),
-        mlua::Value::String(s) if s.to_str()? == "hex" => Ok(StepCost::PerHex(0)),
+        mlua::Value::Nil => Ok(StepCost::PerHex(PerHexStep::default())),
+        mlua::Value::String(s) if s.to_str()? == "hex" => {
+            Ok(StepCost::PerHex(PerHexStep::default()))
+        }
         mlua::Value::Table(t) if t.get::<Option<bool>>("hex")?.unwrap_or(false) => {
             let map = world.borrow().state.map.clone();
-            let mut bits = 0u32;
-            for kind in t.get::<Option<Vec<String>>>("blocked_by")?.unwrap_or_default() {
-                if let Some(k) = map.side_kinds.get(&kind) {
-                    bits |= 1 << k;
-                }
-            }
-            Ok(StepCost::PerHex(bits))
+            let free_within = match t.get::<mlua::Value>("free_within")? {
+                mlua::Value::Nil => None,
+                v => Some(set_arg(world, v)?),
+            };
+            Ok(StepCost::PerHex(PerHexStep {
+                blocked: side_mask(&map, &t, "blocked_by")?,
+                only: match t.get::<mlua::Value>("only_along")? {
+                    mlua::Value::Nil => None,
+                    _ => Some(side_mask(&map, &t, "only_along")?),
+                },
+                free: side_mask(&map, &t, "free_along")?,
+                free_within,
+            }))
         }
         mlua::Value::Table(t) => {
             let class: String = t.get::<Option<String>>("class")?.unwrap_or_default();
@@ -307,12 +356,7 @@ struct Callbacks<'a> {
 impl Callbacks<'_> {
     fn step(&mut self, a: Hex, b: Hex) -> Option<u32> {
         match self.step {
-            StepCost::PerHex(blocked) => {
-                let side = Hexside::between(a, b)
-                    .map(|s| self.map.side_bits(s))
-                    .unwrap_or(0);
-                (side & blocked == 0).then_some(Cost::SCALE)
-            }
+            StepCost::PerHex(rule) => rule.cost(self.map, a, b),
             StepCost::Model(m) => {
                 let side = Hexside::between(a, b)
                     .map(|s| self.map.side_bits(s))
