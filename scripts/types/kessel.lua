@@ -803,6 +803,7 @@ function kessel.paths.field(spec) end
 ---@field only_along? string[] Steps only along links/hexsides of these kinds.
 ---@field free_along? string[] A step along a link of these kinds costs 0 ...
 ---@field free_within? kessel.Hexes ... when both its hexes are in this set.
+---@field enter_cost? { hexes: kessel.Hexes, cost: number } Entering those hexes costs `cost`, not 1.
 
 ---@class kessel.PassageSets
 ---@field blocked? kessel.Hexes May not be entered.

@@ -110,11 +110,14 @@ local function rail_rules()
     for _, h in ipairs(require("rules.movement").columns_01_02()) do blocked:add(h) end
   end
   local air = C.markers_on_map("air_interdiction", C.GERMAN)
+  -- one step: for checking a given path hex by hex ...
   local step = function(a, b)
     if not kessel.map.has_side(a, b, "railway") then return nil end
     return air[b] and RL.AIR_COST or 1
   end
-  return blocked, step, air
+  -- ... and the same as data, for the native searches
+  local spec = { hex = true, only_along = { "railway" }, enter_cost = { hexes = C.keys(air), cost = RL.AIR_COST } }
+  return blocked, step, air, spec
 end
 
 -- Why a rail move is refused, or nil and the path and its cost in rail hexes.
@@ -150,14 +153,14 @@ function RL.plan(a)
   if used + weight > RL.MAX_UNITS then
     return nil, C.reason("6.3", "rail capacity: %d of 8 used this turn, this stack needs %d (tank and mechanized divisions count 3)", used, weight)
   end
-  local blocked, step, air = rail_rules()
+  local blocked, step, _, spec = rail_rules()
   local dest = path[#path]
   local full, cost
   if #path == 1 and not kessel.hex.adjacent(from, dest) then
-    local t = kessel.paths.trace{ from = from, budget = RL.MAX_HEXES, step = step, passage = { blocked = blocked }, target = { dest } }
+    local t = kessel.paths.trace{ from = from, budget = RL.MAX_HEXES, step = spec, passage = { blocked = blocked }, target = { dest } }
     if not t then
       if not RL.is_rail(dest) then return nil, C.reason("6.3", "rail movement ends in a rail hex; %s is not one", dest) end
-      local why = RL.why_not(from, dest, blocked, step)
+      local why = RL.why_not(from, dest, blocked, spec)
       return nil, why
     end
     full, cost = t.path, t.cost
@@ -230,8 +233,8 @@ kessel.action{
 
 -- The trace rules of this moment, shared by every stack (RL.stack_moves).
 function RL.rules()
-  local blocked, step = rail_rules()
-  return { blocked = blocked, step = step, ezoc = Z.enemy_zoc(C.SOVIET) }
+  local blocked, _, _, spec = rail_rules()
+  return { blocked = blocked, step = spec, ezoc = Z.enemy_zoc(C.SOVIET) }
 end
 
 -- Rail moves of the stack in `hex`: every unit there that may still move by rail, to each rail

@@ -237,6 +237,8 @@ struct PerHexStep {
     free: u32,
     /// ... when both hexes are in this set, if given (`free_within`).
     free_within: Option<HexSet>,
+    /// Entering a hex of this set costs this much instead of one (`enter_cost = { hexes, cost }`).
+    dear: Option<(HexSet, u32)>,
 }
 
 impl PerHexStep {
@@ -252,7 +254,13 @@ impl PerHexStep {
                 .free_within
                 .as_ref()
                 .is_none_or(|w| w.contains(map, a) && w.contains(map, b));
-        Some(if free { 0 } else { Cost::SCALE })
+        if free {
+            return Some(0);
+        }
+        match &self.dear {
+            Some((hexes, cost)) if hexes.contains(map, b) => Some(*cost),
+            _ => Some(Cost::SCALE),
+        }
     }
 }
 
@@ -279,7 +287,17 @@ fn step_arg(world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
                 mlua::Value::Nil => None,
                 v => Some(set_arg(world, v)?),
             };
+            let dear = match t.get::<Option<Table>>("enter_cost")? {
+                None => None,
+                Some(e) => {
+                    let cost: f64 = e.get::<Option<f64>>("cost")?.ok_or_else(|| {
+                        mlua::Error::runtime("step.enter_cost needs `cost` (a number)")
+                    })?;
+                    Some((set_arg(world, e.get("hexes")?)?, Cost::from_mp(cost).0))
+                }
+            };
             Ok(StepCost::PerHex(PerHexStep {
+                dear,
                 blocked: side_mask(&map, &t, "blocked_by")?,
                 only: match t.get::<mlua::Value>("only_along")? {
                     mlua::Value::Nil => None,
