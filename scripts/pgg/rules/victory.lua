@@ -29,18 +29,21 @@ V.DEFAULT_LEVELS = {
 }
 
 -- Objectives: the scenario's, or game var "objectives" (inline test positions).
+-- (Kept per state revision, like every derived value: callers only read the list.)
 function V.objectives()
-  local list = kessel.scenario.objectives()
-  if #list == 0 then list = kessel.game.var("objectives") or {} end
-  local out = {}
-  for _, o in ipairs(list) do
-    if o.side == nil or o.side == C.GERMAN then
-      local vp = o.vp
-      if o.name == "Smolensk" then vp = C.option("smolensk_vp") end
-      out[#out + 1] = { name = o.name, vp = vp, hexes = o.hexes }
+  return C.per_revision("objectives", function()
+    local list = kessel.scenario.objectives()
+    if #list == 0 then list = kessel.game.var("objectives") or {} end
+    local out = {}
+    for _, o in ipairs(list) do
+      if o.side == nil or o.side == C.GERMAN then
+        local vp = o.vp
+        if o.name == "Smolensk" then vp = C.option("smolensk_vp") end
+        out[#out + 1] = { name = o.name, vp = vp, hexes = o.hexes }
+      end
     end
-  end
-  return out
+    return out
+  end)
 end
 
 function V.levels()
@@ -63,10 +66,14 @@ end
 
 -- Is `hex` a hex of some objective?
 function V.objective_hex(hex)
-  for _, o in ipairs(V.objectives()) do
-    for _, h in ipairs(o.hexes) do if h == hex then return true end end
-  end
-  return false
+  local set = C.per_revision("objective_hexes", function()
+    local t = {}
+    for _, o in ipairs(V.objectives()) do
+      for _, h in ipairs(o.hexes) do t[h] = true end
+    end
+    return t
+  end)
+  return set[hex] == true
 end
 
 -- A unit of `side` has just passed through (or entered) `hex`: if it is an objective hex, `side`
