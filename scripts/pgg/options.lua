@@ -50,8 +50,8 @@ opt("leader_evacuation", false, "10.4",
 opt("german_marginal_is_draw", false, "15",
   "Optional: a German Marginal Victory counts as a draw")
 opt("vp_bidding", false, "WBC09 sides",
-  "Players bid VP for the German side; the bid is subtracted from the German total")
-opt("vp_bid", 0, "WBC09 sides", "The winning German VP bid (used when vp_bidding is on)", "int")
+  "Players bid VP for the German side at the start (bid / pass); the winning bid comes off the German total")
+opt("vp_bid", 0, "WBC09 sides", "A German VP bid agreed before the game (above 0: no bidding at the start)", "int")
 
 -- Source conflicts (pgg-facts.md) ---------------------------------------------------------------
 opt("crt_row2", "printed", "9.5",

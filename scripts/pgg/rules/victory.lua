@@ -16,7 +16,8 @@
 -- player-turn, the Soviet holds a city that the German held with a line at the end of the previous
 -- German player-turn (game vars "german_held", "soviet_recaptures").
 -- Levels on German minus Soviet VP from the scenario [15]; option german_marginal_is_draw; with
--- vp_bidding the German's bid (option vp_bid) is taken off his total. Final result: game var
+-- vp_bidding the German's bid (the bidding's result, bidding.lua, or an agreed option vp_bid) is
+-- taken off his total. Final result: game var
 -- "result" = {german_vp=, soviet_vp=, difference=, level=}.
 local C = require("rules.common")
 local Z = require("rules.zoc")
@@ -153,7 +154,7 @@ function V.score()
   for _, n in ipairs(held) do heldset[n] = true end
   for _, o in ipairs(V.objectives()) do if heldset[o.name] then german = german + o.vp end end
   german = german + V.swf_vp(kessel.game.var("swf_count"))
-  if C.option("vp_bidding") then german = german - C.option("vp_bid") end
+  if C.option("vp_bidding") then german = german - require("rules.bidding").german_bid() end
   local destroyed = V.divisions_destroyed()
   local soviet = #destroyed * C.option("soviet_vp_per_division")
   soviet = soviet + 2 * #(kessel.game.var("soviet_recaptures") or {})

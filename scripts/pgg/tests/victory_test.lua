@@ -89,3 +89,45 @@ kessel.test("case_15_recapture_and_final_result", function()
   expect.eq(res.level, "Soviet Strategic")
   expect.truthy(kessel.game.finished())
 end)
+
+-- WBC 2009 sides: a die for who bids first (after the first-turn roll [5.2]), then bids until one
+-- player passes; the other plays the German and his bid comes off the German total [15].
+kessel.test("case_wbc09_bidding_for_the_german_side", function()
+  local B = require("rules.bidding")
+  local units = { inf("a", "0403"), inf("b", "0404"), inf("c", "0203") }
+  setup(units, { step = "soviet_movement", turn = 1, options = { vp_bidding = true } })
+  local ok, r = kessel.act{ kind = "bid_roll" }
+  expect.refused(ok, r, "WBC09 sides", "opens once")   -- the 16th/19th Armies have not rolled yet
+  kessel.inject_dice{ 2, 5 }   -- 16th Army moves, 19th stands
+  expect.accepted(kessel.act{ kind = "first_turn_roll" })
+  kessel.inject_dice{ 5 }      -- player 2 bids first
+  expect.accepted(kessel.act{ kind = "bid_roll" })
+  expect.eq(B.state().to_bid, 2)
+  -- nothing else happens until the bidding is over
+  ok, r = kessel.act{ kind = "end_phase" }
+  expect.refused(ok, r, "WBC09 sides", "bidding for the German side: player 2 to bid or pass")
+  ok, r = kessel.act{ kind = "bid", vp = -3 }
+  expect.refused(ok, r, "WBC09 sides", "whole number")
+  expect.accepted(kessel.act{ kind = "bid", vp = 5 })
+  ok, r = kessel.act{ kind = "bid", vp = 5 }
+  expect.refused(ok, r, "WBC09 sides", "beat the standing bid of 5")
+  local listed = kessel.legal()
+  expect.eq(listed[1].kind, "bid")
+  expect.truthy(listed[1].pass, "pass is offered")
+  expect.eq(listed[2].vp, 6, "the lowest raise")
+  expect.accepted(kessel.act{ kind = "bid", vp = 12 })
+  expect.accepted(kessel.act{ kind = "bid", pass = true })
+  local s = B.state()
+  expect.truthy(s.done)
+  expect.eq(s.german, 1, "player 2 passed: player 1 plays the German")
+  expect.eq(B.german_bid(), 12)
+  expect.eq(kessel.game.var("pending"), nil)
+  expect.eq(V.score().german_vp, 30 - 12, "Smolensk 25 + Orsha 5, less the bid")
+  ok, r = kessel.act{ kind = "bid", vp = 20 }
+  expect.refused(ok, r, "WBC09 sides", "no bidding open")
+  -- a bid agreed before the game: no bidding at the start
+  setup(units, { step = "soviet_movement", turn = 1, options = { vp_bidding = true, vp_bid = 7 },
+    vars = { first_turn_16 = "move", first_turn_19 = "move" } })
+  expect.falsy(B.open_needed())
+  expect.eq(B.german_bid(), 7)
+end)

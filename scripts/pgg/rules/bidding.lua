@@ -1,0 +1,118 @@
+-- WBC 2009 sides: bidding for the German side (option `vp_bidding`).
+--
+-- Who plays the German is bid for in victory points: a die decides which player bids first, after
+-- the 16th and 19th Armies' first-turn roll [5.2]; then the players take turns, each either raising
+-- the bid (`bid{vp = n}`, more than the standing bid) or passing (`bid{pass = true}`). The first to
+-- pass loses: the other player takes the German side and his standing bid (0 if none was made)
+-- comes off the German total at the end [15] (victory.lua). Players are "player 1" and
+-- "player 2": the engine knows sides, not people, so the result names which player is German.
+-- Until the bidding ends nothing else may happen (a pending decision).
+--
+-- A bid agreed before the game can be given as the option `vp_bid` instead: then there is no
+-- bidding at the start.
+local C = require("rules.common")
+local B = {}
+
+B.RULE = "WBC09 sides"
+-- raises listed to players and the computer player (any higher bid is accepted)
+local LISTED_RAISES = 20
+
+-- The bidding state (game var `bidding`): { first =, to_bid =, high =, high_by =, done =, german = }
+function B.state() return kessel.game.var("bidding") end
+
+-- The German's bid to take off his total: the bidding's result, else the agreed option.
+function B.german_bid()
+  local s = B.state()
+  if s and s.done then return s.high or 0 end
+  return C.option("vp_bid") or 0
+end
+
+-- Is the bidding due to open now? (Turn 1, before the Soviet moves, once the 16th and 19th
+-- Armies have rolled [5.2].)
+function B.open_needed()
+  return C.option("vp_bidding") and (C.option("vp_bid") or 0) == 0 and B.state() == nil
+    and kessel.game.turn() == 1 and C.step_is("soviet_movement")
+    and not require("rules.movement").roll_needed()
+end
+
+local function prompt(s)
+  local standing = s.high and string.format("standing bid %d VP by player %d", s.high, s.high_by) or "no bid yet"
+  return string.format("bidding for the German side: player %d to bid or pass (%s)", s.to_bid, standing)
+end
+
+-- Opens the bidding (inside an apply or a setup hook): the die for who bids first.
+function B.open()
+  local r = kessel.dice.roll("bidding: who bids first (1-3 player 1, 4-6 player 2) [" .. B.RULE .. "]")
+  local first = r <= 3 and 1 or 2
+  local s = { first = first, to_bid = first }
+  kessel.emit.var("bidding", s)
+  kessel.emit.var("pending", { kind = "bid", rule = B.RULE, prompt = prompt(s) })
+  kessel.emit.note(B.RULE, string.format("player %d rolls to bid first (%d)", first, r))
+end
+
+kessel.on("setup", function()
+  if B.open_needed() then B.open() end
+end)
+
+-- The die for who bids first, as an action for positions where no set-up hook ran (tests) or the
+-- first-turn roll was made by hand.
+kessel.action{
+  kind = "bid_roll", rule = B.RULE, description = "roll for who bids first for the German side",
+  validate = function(a)
+    if not B.open_needed() then
+      return C.reason(B.RULE, "the bidding opens once, at the start of the game, when option vp_bidding is on and no bid was agreed (vp_bid)")
+    end
+  end,
+  apply = function(a) B.open() end,
+  enumerate = function(side)
+    if B.open_needed() then return { { kind = "bid_roll" } } end
+    return {}
+  end,
+}
+
+local function reasons(a)
+  local s = B.state()
+  if not (s and not s.done) then
+    return C.reason(B.RULE, "there is no bidding open (option vp_bidding, at the start of the game)")
+  end
+  if a.pass then return nil end
+  local vp = tonumber(a.vp)
+  if vp == nil or vp ~= math.floor(vp) or vp < 0 then
+    return C.reason(B.RULE, "a bid is a whole number of VP (bid{vp = n}) or a pass (bid{pass = true})")
+  end
+  if s.high and vp <= s.high then
+    return C.reason(B.RULE, "a bid must beat the standing bid of %d VP", s.high)
+  end
+end
+
+kessel.action{
+  kind = "bid", rule = B.RULE, description = "bid VP for the German side, or pass: bid{vp=n} / bid{pass=true}",
+  validate = reasons,
+  apply = function(a)
+    local s = B.state()
+    local other = s.to_bid == 1 and 2 or 1
+    local n = { first = s.first, high = s.high, high_by = s.high_by }
+    if a.pass then
+      n.done, n.german = true, other
+      kessel.emit.var("bidding", n)
+      kessel.emit.var("pending", nil)
+      kessel.emit.note(B.RULE, string.format("player %d passes: player %d plays the German, bidding %d VP",
+        s.to_bid, other, n.high or 0))
+    else
+      n.high, n.high_by, n.to_bid = tonumber(a.vp), s.to_bid, other
+      kessel.emit.var("bidding", n)
+      kessel.emit.var("pending", { kind = "bid", rule = B.RULE, prompt = prompt(n) })
+      kessel.emit.note(B.RULE, string.format("player %d bids %d VP for the German side", s.to_bid, n.high))
+    end
+  end,
+  enumerate = function(side)
+    local s = B.state()
+    if not (s and not s.done) then return {} end
+    local out = { { kind = "bid", pass = true } }
+    local from = (s.high or -1) + 1
+    for vp = from, from + LISTED_RAISES - 1 do out[#out + 1] = { kind = "bid", vp = vp } end
+    return out
+  end,
+}
+
+return B
