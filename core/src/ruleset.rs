@@ -186,6 +186,11 @@ pub fn compile_costs(
 }
 
 impl Ruleset {
+    /// The action kinds, in declaration order.
+    pub fn action_kinds(&self) -> impl Iterator<Item = &str> {
+        self.actions.iter().map(|a| a.kind.as_str())
+    }
+
     /// The step at an index of the sequence.
     pub fn step(&self, index: usize) -> Option<&Step> {
         self.sequence.get(index)

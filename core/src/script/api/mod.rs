@@ -170,9 +170,8 @@ pub fn validate(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Resu
         let known: Vec<String> = world
             .borrow()
             .ruleset
-            .actions
-            .iter()
-            .map(|a| a.kind.clone())
+            .action_kinds()
+            .map(str::to_string)
             .collect();
         return Ok(Err(Rejection {
             reasons: vec![Reason {
@@ -260,10 +259,9 @@ pub fn legal_actions_where(
     let kinds: Vec<String> = world
         .borrow()
         .ruleset
-        .actions
-        .iter()
-        .filter(|a| keep(&a.kind))
-        .map(|a| a.kind.clone())
+        .action_kinds()
+        .filter(|k| keep(k))
+        .map(str::to_string)
         .collect();
     let mut out = Vec::new();
     let before = set_stage(world, Stage::Query);
@@ -438,9 +436,8 @@ pub fn call_ai_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Action>> {
     let kinds: Vec<String> = world
         .borrow()
         .ruleset
-        .actions
-        .iter()
-        .map(|a| a.kind.clone())
+        .action_kinds()
+        .map(str::to_string)
         .collect();
     let w = world.clone();
     let seen = listed.clone();

@@ -68,30 +68,9 @@ pub(crate) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> 
         Some(e) => (int(e.turn.into()), s(&e.area)?),
         None => (V::Nil, V::Nil),
     };
-    let flags = if u.flags.is_empty() {
-        V::Nil
-    } else {
-        V::Table(keyed_table(
-            lua,
-            u.flags.iter().map(|f| (f.as_str(), true)),
-        )?)
-    };
-    let attrs = if u.attrs.is_empty() {
-        V::Nil
-    } else {
-        V::Table(keyed_table(
-            lua,
-            u.attrs.iter().map(|(k, v)| (k.as_str(), *v)),
-        )?)
-    };
-    let vars = if u.vars.is_empty() {
-        V::Nil
-    } else {
-        V::Table(keyed_table(
-            lua,
-            u.vars.iter().map(|(k, v)| (k.as_str(), *v)),
-        )?)
-    };
+    let flags = keyed_table(lua, u.flags.iter().map(|f| (f.as_str(), true)))?;
+    let attrs = keyed_table(lua, u.attrs.iter().map(|(k, v)| (k.as_str(), *v)))?;
+    let vars = keyed_table(lua, u.vars.iter().map(|(k, v)| (k.as_str(), *v)))?;
     let args = mlua::MultiValue::from_iter([
         s(&u.id)?,
         s(&u.name)?,

@@ -50,14 +50,17 @@ pub(crate) fn intern_opt(lua: &Lua, s: Option<&str>) -> mlua::Result<mlua::Value
 }
 
 /// A table `{ key = true, ... }` or `{ key = n, ... }` from string keys (flags, attributes,
-/// variables), with interned keys.
+/// variables), with interned keys; nil when there are none (the snapshot constructor makes `{}`).
 pub(crate) fn keyed_table<'a, V: mlua::IntoLua>(
     lua: &Lua,
     entries: impl ExactSizeIterator<Item = (&'a str, V)>,
-) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, entries.len())?;
+) -> mlua::Result<mlua::Value> {
+    if entries.len() == 0 {
+        return Ok(mlua::Value::Nil);
+    }
+    let t: Table = lua.create_table_with_capacity(0, entries.len())?;
     for (k, v) in entries {
         t.raw_set(intern(lua, k)?, v)?;
     }
-    Ok(t)
+    Ok(mlua::Value::Table(t))
 }
