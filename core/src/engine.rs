@@ -15,6 +15,7 @@ use crate::script::{api, display_path, Limits, ScriptError, ScriptHost};
 use crate::state::GameState;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -199,6 +200,10 @@ pub struct SaveFile {
     pub seed: u64,
     /// Hash of the state after the log, to detect a changed scenario or corrupt file.
     pub state_hash: String,
+    /// Option values set by hand (in the editor, say) that differ from what the profile gives:
+    /// the rulings after a load are made under the same options as before the save.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, crate::state::Value>,
     /// Accepted actions and their events.
     pub log: Vec<LogEntry>,
 }
@@ -572,12 +577,29 @@ impl Engine {
             .as_ref()
             .map(|s| display_path(&s.path))
             .unwrap_or_default();
+        // what the profile gives; if it can no longer be read, record every value
+        let decls = w.ruleset.options.clone();
+        let base = match &self.profile_arg {
+            Some(p) => self
+                .read_profile(p)
+                .ok()
+                .map(|profile| Options::with_profile(decls, &profile)),
+            None => Some(Options::defaults(decls)),
+        };
+        let options = w
+            .options
+            .values
+            .iter()
+            .filter(|(k, v)| base.as_ref().is_none_or(|b| b.values.get(*k) != Some(*v)))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         let save = SaveFile {
             format: SAVE_FORMAT.into(),
             scenario,
             profile: self.profile_arg.clone(),
             seed: w.state.seed,
             state_hash: format!("{:016x}", w.state.hash()),
+            options,
             log: w.log.clone(),
         };
         serde_json::to_string_pretty(&save)
@@ -608,6 +630,11 @@ impl Engine {
             save.seed,
             limits,
         )?;
+        for (id, value) in &save.options {
+            engine.set_option(id, value.clone()).map_err(|e| {
+                LoadError::new(path, None, format!("the save sets option `{id}`: {e}"))
+            })?;
+        }
         {
             let mut w = engine.world.borrow_mut();
             w.log = save.log.clone();

@@ -72,6 +72,34 @@ fn save_load_save_is_byte_identical() {
 }
 
 #[test]
+fn options_set_by_hand_survive_save_and_load() {
+    let e = engine(3);
+    assert!(
+        !e.save().expect("save").contains("\"options\""),
+        "nothing set by hand"
+    );
+    e.set_option("stack_limit", serde_json::json!(3))
+        .expect("declared option");
+    play(&e, 5);
+    let saved = e.save().expect("save");
+    assert!(saved.contains("\"stack_limit\": 3"), "{saved}");
+    let dir = std::env::temp_dir().join(format!("kessel-save-opt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join("game.json");
+    std::fs::write(&path, &saved).expect("write");
+    let loaded = Engine::load_save(&path, Limits::default()).expect("load");
+    assert_eq!(
+        loaded.options().values.get("stack_limit"),
+        Some(&serde_json::json!(3))
+    );
+    assert_eq!(loaded.save().expect("save again"), saved);
+    // an option the ruleset does not have is a clear error naming it
+    std::fs::write(&path, saved.replace("stack_limit", "stack_limitz")).expect("write");
+    let err = Engine::load_save(&path, Limits::default()).expect_err("unknown option");
+    assert!(err.to_string().contains("stack_limitz"), "{err}");
+}
+
+#[test]
 fn undo_takes_back_exactly_one_action() {
     let e = engine(1);
     let start = e.state().hash();

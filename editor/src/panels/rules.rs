@@ -214,7 +214,7 @@ impl RulesPanel {
         if changed > 0 {
             ui.label(
                 RichText::new(format!(
-                    "{changed} option(s) changed by hand (highlighted); a saved game records the profile only"
+                    "{changed} option(s) changed by hand (highlighted); a saved game keeps them"
                 ))
                 .color(DIFFERS),
             );
