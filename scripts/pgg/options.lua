@@ -28,9 +28,9 @@ opt("wbc09_06_rail_break_relocation", false, "WBC09 #6",
 opt("wbc09_07_overrun_loss_stays_put", false, "WBC09 #7",
   "Overrunners who clear the hex but take a loss instead of retreating stay in the hex they overran from and end their move")
 opt("wbc09_08_supply_mp_by_unit_type", false, "WBC09 #8",
-  "German MP supply uses the unit's own type (road rates for motorized, +2 per river) and never counts moving off the map")
+  "German MP supply uses the unit's own type (road rates for motorized, +2 per river) and never counts moving off the map; the standard rule [11.1] already does, so this changes nothing")
 opt("wbc09_09_integrity_before_halving", false, "WBC09 #9",
-  "Divisional integrity doubles before out-of-supply and overrun halving")
+  "Divisional integrity doubles before out-of-supply and overrun halving; the standard rule [7.3] already does, so this changes nothing")
 opt("wbc09_10_integrity_with_gd_lehr", false, "WBC09 #10",
   "GD and Lehr may stack with a two-regiment motorized division without breaking its integrity")
 opt("wbc09_11_overrun_stack_may_split", false, "WBC09 #11",

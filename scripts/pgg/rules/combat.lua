@@ -68,10 +68,9 @@ function K.attack_strength(u, ctx)
   local intact = ctx.integrity
   if intact == nil then intact = I.intact(u) end
   local oos = not K.in_supply(u, ctx)
-  local early = opt("wbc09_09_integrity_before_halving")
-  if intact and early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
+  -- integrity doubles first, then supply halves [7.3] (WBC09 #9 says the same)
+  if intact then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
   if oos then a = K.halve(a); mod(mods, "11.3", "%s: out of supply, halved (%d)", C.name(u), a) end
-  if intact and not early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
   return a, mods
 end
 
@@ -107,9 +106,7 @@ function K.unit_defence(u, mult, ctx)
   if intact == nil then intact = I.intact(u) end
   local oos = not K.in_supply(u, ctx)
   local pre, post = 1, 1
-  if intact then
-    if opt("wbc09_09_integrity_before_halving") then pre = pre * 2 else post = post * 2 end
-  end
+  if intact then pre = pre * 2 end -- integrity before supply halving [7.3] (WBC09 #9)
   if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end
   d = d * pre
   if oos then d = K.halve(d) end
@@ -175,26 +172,31 @@ end
 -- The odds hook behind `kessel odds A D --flag ...` [9.3] [9.4] [6.5] [7.3] [10.36] [11.3].
 -- Flags: forest, major_city, river (defender solely across a river), out_of_supply (attacker),
 -- defender_out_of_supply, integrity (attacking division intact), defender_integrity, overrun,
--- leader=N. Strengths are treated as one unit's, so halving rounds once.
+-- leader=N; `city` is another name for major_city (a minor city has no effect [6.7]). Strengths
+-- are treated as one unit's, so halving rounds once. An unknown flag is an error, not ignored.
 K.ODDS_FLAGS = { "forest", "major_city", "river", "out_of_supply", "defender_out_of_supply",
   "integrity", "defender_integrity", "overrun", "leader=N" }
+local ODDS_ALIASES = { city = "major_city" }
 
 function K.odds_modifiers(att, def, flags)
   local has, leader = {}, 0
+  local known = { list = true }
+  for _, f in ipairs(K.ODDS_FLAGS) do known[f] = true end
   for _, f in ipairs(flags or {}) do
     local n = f:match("^leader=(%d+)$")
-    if n then leader = tonumber(n) else has[f] = true end
+    f = ODDS_ALIASES[f] or f
+    if n then leader = tonumber(n)
+    elseif known[f] then has[f] = true
+    else error(string.format("unknown odds flag `%s` (flags: %s)", f, table.concat(K.ODDS_FLAGS, ", ")), 0) end
   end
   local mods = {}
   if has.list then
     mod(mods, "9", "flags: %s", table.concat(K.ODDS_FLAGS, ", "))
     return { attack = att, defence = def, shift = 0, modifiers = mods }
   end
-  local early = opt("wbc09_09_integrity_before_halving")
   local a = att
-  if has.integrity and early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
+  if has.integrity then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
   if has.out_of_supply then a = K.halve(a); mod(mods, "11.3", "attacker out of supply: halved") end
-  if has.integrity and not early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
   if leader > 0 then
     local add = math.min(leader, a)
     a = a + add
@@ -208,7 +210,7 @@ function K.odds_modifiers(att, def, flags)
   if mult > 2 then mod(mods, "9.3", "terrain multipliers add: ×%d", mult) end
   local pre, post = 1, 1
   if has.defender_integrity then
-    if early then pre = 2 else post = 2 end
+    pre = 2
     mod(mods, "7.3", "defending division intact: doubled")
   end
   if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end

@@ -6,9 +6,9 @@
 -- units or enemy zones of control, except where a German unit stands (friendly units negate enemy
 -- ZOC for supply) [11.1] [8], nor a Soviet interdiction marker [13.44]; lake hexes and lake
 -- hexsides stop a line; swamp may be entered but not traced through [6.7].
--- The MP method counts the costs of the terrain effects chart: in the standard game at the
--- non-motorized (infantry) rate, under WBC09 #8 at the unit's own movement type (motorized units
--- get the road rate, rivers always cost +2) and only up to the edge hex, never off the map.
+-- The MP method counts the costs of the terrain effects chart at the unit's own movement type
+-- (motorized units get the road rate, rivers cost a German +2) and only up to the edge hex, never
+-- off the map [11.1]; WBC09 #8 says the same, so its option changes nothing.
 --
 -- Soviet [11.2]: a unit traces a line of communication of at most its leader's rating in hexes to
 -- a leader who is not disrupted [6.6]; the leader traces a line of supply of any length to the
@@ -69,8 +69,7 @@ end
 
 local function german_supplied(ctx, u)
   if ctx.by_road[u.hex] then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/") end
-  local wbc = C.option("wbc09_08_supply_mp_by_unit_type")
-  local class = wbc and C.class(u) or "infantry"
+  local class = C.class(u)   -- by the unit's own movement type [11.1] (WBC09 #8)
   local t = kessel.paths.trace{
     from = u.hex, budget = GERMAN_MP, step = { class = class, side = C.GERMAN },
     passage = { blocked = ctx.blocked, enter_only = ctx.sets.swamp }, target = ctx.sets.west,

@@ -68,10 +68,18 @@ kessel.test("case_11_1_wbc09_08_mp_method_by_unit_type", function()
   local spec = { map = { columns = 32, rows = 5, links = { { kind = "road", path = road } } },
     units = { pz("g", "2503") }, step = "german_movement", turn = 5 }
   kessel.setup(spec)
-  expect.falsy(S.in_supply("g", "combat"), "standard: 24 MP at the non-motorized road rate")
+  expect.truthy(S.in_supply("g", "combat"), "standard [11.1]: 12 MP at the motorized road rate")
   spec.options = { wbc09_08_supply_mp_by_unit_type = true }
   kessel.setup(spec)
-  expect.truthy(S.in_supply("g", "combat"), "WBC09 #8: 12 MP at the motorized road rate")
+  expect.truthy(S.in_supply("g", "combat"), "WBC09 #8: the same")
+  -- an infantry division pays 1 MP a road hex: 24 MP is too far
+  spec.units = { { id = "i", side = "german", type = "infantry", faces = { "9-9-7" }, at = "2503" } }
+  spec.options = nil
+  kessel.setup(spec)
+  expect.falsy(S.in_supply("i", "combat"), "infantry: 24 MP")
+  spec.units[1].at = "2003"
+  kessel.setup(spec)
+  expect.truthy(S.in_supply("i", "combat"), "infantry: 19 MP")
 end)
 
 -- Rule 11.2
