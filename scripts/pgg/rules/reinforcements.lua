@@ -2,7 +2,8 @@
 --
 -- Scheduled [14.3]: a unit enters in its own player's (first) Movement Phase of its entry turn or
 -- any later turn, never earlier, in a hex of its entry area, by a `move` whose path starts in that
--- hex (movement.lua); entering costs the entry hex's terrain. Nothing enters on turn 12.
+-- hex (movement.lua); entering costs the entry hex's terrain, +1 MP under an enemy interdiction
+-- marker [13.3]. Nothing enters on turn 12.
 --
 -- Provisional [14.1]: at the start of each Soviet Movement Phase one die picks an entrance P1..P6
 -- (scenario var `provisional_entrances`); one untried rifle division enters there, or, if every hex

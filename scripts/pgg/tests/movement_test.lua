@@ -215,6 +215,23 @@ kessel.test("case_13_3_interdiction_marker_costs_one_more_mp", function()
   expect.eq(ev[1].cost, 1)
 end)
 
+-- Rule 13.3 with 14.3: a reinforcement entering onto an enemy marker pays the +1 MP too
+kessel.test("case_13_3_interdiction_marker_on_the_entry_hex", function()
+  local M = require("rules.movement")
+  local p = pz("p", nil, { enter = { turn = 3, area = "C" } })
+  board({ p }, { turn = 3 })
+  expect.accepted(mv("p", { "0102", "0202" }))
+  expect.eq(M.mp_left(kessel.units.get("p")), 8, "1 to enter + 1")
+  board({ p }, { turn = 3, markers = { { kind = "soviet_interdiction", side = "soviet", at = "0102" } } })
+  expect.accepted(mv("p", { "0102", "0202" }))
+  expect.eq(M.mp_left(kessel.units.get("p")), 7, "1 to enter + 1 for the marker + 1")
+  -- the Soviet pays for a German marker on his entry hex
+  local r = rifle("r", nil, { enter = { turn = 3, area = "C" } })
+  board({ r }, { turn = 8, step = "soviet_movement", markers = { { kind = "air_interdiction", side = "german", at = "0103" } } })
+  expect.accepted(mv("r", { "0103" }))
+  expect.eq(M.mp_left(kessel.units.get("r")), 4, "6 - 1 - 1")
+end)
+
 -- Rule 6.1: a stack of two classes moves together, each paying its own costs
 kessel.test("case_6_1_stack_moves_together", function()
   board{ pz("p", "0602"), inf("i", "0602") }
