@@ -30,7 +30,7 @@ opt("wbc09_07_overrun_loss_stays_put", false, "WBC09 #7",
 opt("wbc09_08_supply_mp_by_unit_type", false, "WBC09 #8",
   "German MP supply uses the unit's own type (road rates for motorized, +2 per river) and never counts moving off the map; the standard rule [11.1] already does, so this changes nothing")
 opt("wbc09_09_integrity_before_halving", false, "WBC09 #9",
-  "Divisional integrity doubles before out-of-supply and overrun halving; the standard rule [7.3] already does, so this changes nothing")
+  "Divisional integrity doubles before out-of-supply halving (standard: each regiment is halved first, then doubled); overrun halving is always last")
 opt("wbc09_10_integrity_with_gd_lehr", false, "WBC09 #10",
   "GD and Lehr may stack with a two-regiment motorized division without breaking its integrity")
 opt("wbc09_11_overrun_stack_may_split", false, "WBC09 #11",

@@ -68,9 +68,11 @@ function K.attack_strength(u, ctx)
   local intact = ctx.integrity
   if intact == nil then intact = I.intact(u) end
   local oos = not K.in_supply(u, ctx)
-  -- integrity doubles first, then supply halves [7.3] (WBC09 #9 says the same)
-  if intact then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
+  -- standard: supply halves each regiment, then integrity doubles; WBC09 #9: doubling first
+  local early = opt("wbc09_09_integrity_before_halving")
+  if intact and early then a = a * 2; mod(mods, "WBC09 #9", "%s: divisional integrity doubles first (%d)", C.name(u), a) end
   if oos then a = K.halve(a); mod(mods, "11.3", "%s: out of supply, halved (%d)", C.name(u), a) end
+  if intact and not early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
   return a, mods
 end
 
@@ -106,7 +108,10 @@ function K.unit_defence(u, mult, ctx)
   if intact == nil then intact = I.intact(u) end
   local oos = not K.in_supply(u, ctx)
   local pre, post = 1, 1
-  if intact then pre = pre * 2 end -- integrity before supply halving [7.3] (WBC09 #9)
+  if intact then
+    -- standard: after supply halving [7.3]; WBC09 #9: before it
+    if opt("wbc09_09_integrity_before_halving") then pre = pre * 2 else post = post * 2 end
+  end
   if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end
   d = d * pre
   if oos then d = K.halve(d) end
@@ -194,9 +199,11 @@ function K.odds_modifiers(att, def, flags)
     mod(mods, "9", "flags: %s", table.concat(K.ODDS_FLAGS, ", "))
     return { attack = att, defence = def, shift = 0, modifiers = mods }
   end
+  local early = opt("wbc09_09_integrity_before_halving")
   local a = att
-  if has.integrity then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
+  if has.integrity and early then a = a * 2; mod(mods, "WBC09 #9", "divisional integrity doubles the attack (before halving)") end
   if has.out_of_supply then a = K.halve(a); mod(mods, "11.3", "attacker out of supply: halved") end
+  if has.integrity and not early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
   if leader > 0 then
     local add = math.min(leader, a)
     a = a + add
@@ -210,7 +217,7 @@ function K.odds_modifiers(att, def, flags)
   if mult > 2 then mod(mods, "9.3", "terrain multipliers add: ×%d", mult) end
   local pre, post = 1, 1
   if has.defender_integrity then
-    pre = 2
+    if early then pre = 2 else post = 2 end
     mod(mods, "7.3", "defending division intact: doubled")
   end
   if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end

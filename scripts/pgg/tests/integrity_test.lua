@@ -62,18 +62,22 @@ kessel.test("case_7_3_motorized_and_das_reich", function()
   expect.falsy(I.intact(kessel.units.get("d1")), "Das Reich needs its third regiment")
 end)
 
--- Rule 7.3 / WBC09 #9: integrity doubles before supply and overrun halving, in every profile
--- (pgg-facts.md gives this order as the rule; WBC09 #9 only confirms it). WBC09 #9's example: an
--- intact motorized division out of supply fights as 6, overruns as 3; defence likewise.
+-- Rule 7.3 / WBC09 #9: standard halves each regiment for supply before doubling; WBC09 #9 doubles
+-- first. WBC09 #9's example: an intact motorized division out of supply fights as 6, overruns as
+-- 3; defence likewise. Overrun halving is last in both.
 kessel.test("case_7_3_wbc09_09_integrity_before_supply_halving", function()
   local oos = { in_supply = function() return false end }
-  for _, options in ipairs{ {}, { wbc09_09_integrity_before_halving = true } } do
+  local function division(options)
     setup({ reg("m1", "motorized", "14 Mot", "3-3-10", "0303"), reg("m2", "motorized", "14 Mot", "3-3-10", "0303") }, options)
-    expect.eq(total({ "m1", "m2" }, oos), 6, "3 doubled 6, halved 3, each")
-    expect.eq(total({ "m1", "m2" }, { in_supply = oos.in_supply, overrun = true }), 3, "overrun out of supply: 3")
-    expect.eq(total({ "m1", "m2" }, { overrun = true }), 6, "overrun in supply: 12 halved")
-    expect.eq(K.defence_of({ "0303" }, oos), 6, "defence: 3 doubled 6, halved 3, each")
   end
+  division({})
+  expect.eq(total({ "m1", "m2" }, oos), 4, "standard: 3 -> 1, doubled 2, each")
+  expect.eq(K.defence_of({ "0303" }, oos), 4, "standard defence: 3 -> 1, doubled 2, each")
+  expect.eq(total({ "m1", "m2" }, { overrun = true }), 6, "overrun in supply: 12 halved")
+  division({ wbc09_09_integrity_before_halving = true })
+  expect.eq(total({ "m1", "m2" }, oos), 6, "WBC09 #9: 3 doubled 6, halved 3, each")
+  expect.eq(total({ "m1", "m2" }, { in_supply = oos.in_supply, overrun = true }), 3, "overrun out of supply: 3")
+  expect.eq(K.defence_of({ "0303" }, oos), 6, "WBC09 #9 defence: 3 doubled 6, halved 3, each")
 end)
 
 -- WBC09 #10: GD or Lehr may share a two-regiment motorized division's hex without breaking it.
