@@ -19,7 +19,9 @@
 --           stack need not split) may retreat, in their order (WBC09 #2: in any order), each hex
 --           judged as it is when that stack arrives, units over the stacking limit counting as
 --           dead; a path (or, with no path, an elimination) is refused when the counts it leaves
---           attainable fall short of the best (R.priority_reason).
+--           attainable fall short of the best (R.priority_reason). The search (`reach`) is a
+--           branch and bound over canonical states: it gives the same answers as trying every
+--           way, without trying them all.
 -- WBC09 #1a no retreating unit enters a hex that another unit retreating from the same combat
 --           occupied when the retreat began.
 -- WBC09 #1b after a split result against one defender who was eliminated, the attackers may not
@@ -43,6 +45,13 @@ local ST = require("rules.stacking")
 
 -- Stacking [7.1] [7.2], as stacking.lua counts it.
 function R.limit_ok(side, units) return (ST.limit_ok(side, units)) end
+
+-- The kinds of `units` in order, as stacking counts them [7]: "L" a leader, "C" a combat unit.
+local function kinds(units)
+  local t = {}
+  for i, u in ipairs(units) do t[i] = C.is_leader(u) and "L" or "C" end
+  return table.concat(t)
+end
 
 local function units_after(hex, group, extra, gone)
   local list = {}
@@ -170,12 +179,18 @@ local function cuts_off(cb, group, dest, memo)
     local others = {}
     for _, u in ipairs(groups[h]) do if not mine[u.id] then others[#others + 1] = u end end
     if #others > 0 then
+      -- (the answer depends on the other group, the hex and the kinds of units put there [7])
       local function has_fit(extra)
+        local fkey = extra and (table.concat(C.ids(others), ",") .. ">" .. dest .. ":" .. kinds(group))
+          or table.concat(C.ids(others), ",")
+        if memo and memo.fit[fkey] ~= nil then return memo.fit[fkey] end
+        local found = false
         for _, p in ipairs(R.allowed(others, cb.retreat.n, { forbidden = forbidden(cb, others), extra = extra,
           ezoc = memo and memo.ezoc })) do
-          if p.fits then return true end
+          if p.fits then found = true; break end
         end
-        return false
+        if memo then memo.fit[fkey] = found end
+        return found
       end
       if has_fit(nil) and not has_fit({ [dest] = group }) then victim = C.name(others[1]); break end
     end
@@ -235,7 +250,35 @@ end
 
 -- The destinations a group may retreat to in the simulated state, each {dest=, class=}, best class
 -- first; an empty list when it has no path.
+-- The answer depends only on where the group starts and on which hexes within reach hold friends
+-- (units of its side that have not moved away, or units the simulation has put there), so it is
+-- kept per starting hex and pattern of friendly hexes.
 local function destinations(cb, group, state, memo)
+  local from = group[1].hex
+  local near = memo.near[from]
+  if not near then
+    near = {}
+    for _, h in ipairs(kessel.hex.range(from, cb.retreat.n)) do
+      if h ~= from then
+        local ids = {}
+        for _, u in ipairs(kessel.units.at(h)) do if u.side == memo.side then ids[#ids + 1] = u.id end end
+        near[#near + 1] = { hex = h, ids = ids }
+      end
+    end
+    memo.near[from] = near
+  end
+  local pattern = { from }
+  for i, x in ipairs(near) do
+    local friendly = false
+    local extra = state.extra[x.hex]
+    if extra and #extra > 0 then friendly = true
+    else
+      for _, id in ipairs(x.ids) do if not state.gone[id] then friendly = true; break end end
+    end
+    pattern[i + 1] = friendly and "1" or "0"
+  end
+  local key = table.concat(pattern)
+  if memo.dests[key] then return memo.dests[key] end
   local seen, out = {}, {}
   local paths = R.paths(group, cb.retreat.n, { forbidden = forbidden(cb, group), extra = state.extra,
     gone = state.gone, ezoc = memo.ezoc })
@@ -247,74 +290,224 @@ local function destinations(cb, group, state, memo)
     if a.class ~= b.class then return a.class < b.class end
     return a.dest < b.dest
   end)
+  memo.dests[key] = out
   return out
 end
 
-local function state_key(stacks, state)
+-- The canonical key of a search state: the stacks still to retreat (each by its hex and the kinds
+-- of its units in order; in any order of stacks under WBC09 #2, when the order is free) and, hex by
+-- hex, how many combat units and leaders the simulation has placed there. States with one key have
+-- one best count: the search sees units only through their side, hex and kind, and the units it
+-- has moved are exactly the retreating units no longer in a stack.
+local function state_key(stacks, state, free)
   local parts = {}
-  for _, g in ipairs(stacks) do parts[#parts + 1] = table.concat(C.ids(g), ",") end
-  local hexes = C.keys(state.extra)
+  for i, g in ipairs(stacks) do parts[i] = g[1].hex .. ":" .. kinds(g) end
+  if free then table.sort(parts) end
   parts[#parts + 1] = "|"
-  for _, h in ipairs(hexes) do parts[#parts + 1] = h .. "=" .. table.concat(C.ids(state.extra[h]), ",") end
+  for _, h in ipairs(C.keys(state.extra)) do
+    local list = state.extra[h]
+    if #list > 0 then
+      local l = 0
+      for _, u in ipairs(list) do if C.is_leader(u) then l = l + 1 end end
+      parts[#parts + 1] = h .. "=" .. (#list - l) .. "+" .. l
+    end
+  end
   return table.concat(parts, ";")
 end
 
--- The best count the `stacks` (lists of units, each moving whole) can still reach from `state`:
--- in their order, or (WBC09 #2, `memo.free`) in any order. A stack with a legal path must take one;
--- one without is eliminated [9.71].
-local function best_count(cb, stacks, state, memo)
-  if #stacks == 0 then return vec() end
-  local key = state_key(stacks, state)
-  if memo.best[key] then return memo.best[key] end
-  local units = 0
-  for _, g in ipairs(stacks) do units = units + #g end
-  local top = vec(units)                 -- nothing can beat every unit in an empty hex
-  local best
-  local firsts = memo.free and #stacks or 1
-  for i = 1, firsts do
-    local g = stacks[i]
-    local rest = {}
-    for j, h in ipairs(stacks) do if j ~= i then rest[#rest + 1] = h end end
-    local opts = destinations(cb, g, state, memo)
-    if #opts == 0 then opts = { { dest = nil } } end
-    for _, o in ipairs(opts) do
-      local v, after = simulate(g, o.dest, o.class, state)
-      local total = vadd(v, best_count(cb, rest, after, memo))
-      if not best or vcmp(total, best) > 0 then best = total end
-      if vcmp(best, top) == 0 then break end
+-- How many of the retreating side's units `hex` holds that will stay there whatever the search does:
+-- units that do not retreat and units the simulation has placed there.
+local function settled(memo, hex, state)
+  local n = memo.stay[hex]
+  if n == nil then
+    n = 0
+    for _, u in ipairs(kessel.units.at(hex)) do
+      if u.side == memo.side and not memo.retreating[u.id] then n = n + 1 end
     end
-    if vcmp(best, top) == 0 then break end
+    memo.stay[hex] = n
   end
-  memo.best[key] = best
-  return best
+  local extra = state.extra[hex]
+  return n + (extra and #extra or 0)
 end
 
--- Can the `stacks` still reach a count of at least `need` from `state`? (The same search as
--- best_count, stopped as soon as the answer is known; counts compare the same way after adding or
--- taking away the same count, and no completion beats every remaining unit in an empty hex.)
-local function can_reach(cb, stacks, state, memo, need)
-  local units = 0
-  for _, g in ipairs(stacks) do units = units + #g end
-  if vcmp(vec(units), need) < 0 then return false end
-  if #stacks == 0 then return true end
-  local key = state_key(stacks, state) .. "#" .. table.concat(need, ",")
-  if memo.reach[key] ~= nil then return memo.reach[key] end
-  local ok = false
-  local firsts = memo.free and #stacks or 1
-  for i = 1, firsts do
+-- The most units the `stacks` could put into the hexes `take(hex)` accepts, each stack into its
+-- destinations `opts[i]`, no hex beyond its `room`: a maximum flow (letting a stack split, so a
+-- bound), one unit at a time along augmenting paths.
+local function most_units(stacks, opts, room, take)
+  local flow, into, placed = {}, {}, {}
+  for i = 1, #stacks do flow[i] = {}; placed[i] = 0 end
+  local function push(i, seen_hex, seen_stack)
+    seen_stack[i] = true
+    for _, d in ipairs(opts[i]) do
+      local h = d.dest
+      if take(h) and not seen_hex[h] then
+        seen_hex[h] = true
+        if (into[h] or 0) < room[h] then
+          into[h] = (into[h] or 0) + 1
+          flow[i][h] = (flow[i][h] or 0) + 1
+          return true
+        end
+        for j = 1, #stacks do   -- make room: a stack with units there sends one elsewhere
+          if not seen_stack[j] and (flow[j][h] or 0) > 0 and push(j, seen_hex, seen_stack) then
+            flow[j][h] = flow[j][h] - 1
+            flow[i][h] = (flow[i][h] or 0) + 1
+            return true
+          end
+        end
+      end
+    end
+    return false
+  end
+  local total, grew = 0, true
+  while grew do
+    grew = false
+    for i, g in ipairs(stacks) do
+      while placed[i] < #g and push(i, {}, {}) do
+        placed[i] = placed[i] + 1
+        total = total + 1
+        grew = true
+      end
+    end
+  end
+  return total
+end
+
+-- A count no way of retreating the `stacks` from `state` can beat, `opts[i]` being the
+-- destinations of `stacks[i]` now (`destinations`). No later placement opens a path: a hex in enemy
+-- ZOC is entered only where friends already are, so the friendly hexes in enemy ZOC (hence the
+-- paths and destinations of every stack) can only become fewer.
+-- Empty hexes: each takes at most one stack (it is friendly once entered), so the most units in
+-- empty hexes is the heaviest set of stacks that can each be given a different destination out of
+-- enemy ZOC that is, or may become, empty (a matching: taking the stacks biggest first and keeping
+-- each that an augmenting path can place gives the heaviest set). Hexes out of enemy ZOC, empty or
+-- friendly, hold no more than the room left in them [7] (`most_units`); all hexes likewise, and
+-- hexes in enemy ZOC on their own. A hex in enemy ZOC whose only friends are a full stack still to
+-- retreat takes nobody: no room while the stack is there, no entry once it has gone.
+local function upper(stacks, opts, state, memo)
+  local cands, order, room, present = {}, {}, {}, {}
+  local cap = ST.capacity(memo.side)
+  for _, g in ipairs(stacks) do present[g[1].hex] = #g end
+  for i = 1, #stacks do
+    local list = {}
+    for _, d in ipairs(opts[i]) do
+      local h = d.dest
+      local n = settled(memo, h, state)
+      room[h] = math.max(cap - n, 0)
+      if n == 0 then
+        if not memo.ezoc:has(h) then list[#list + 1] = h
+        elseif (present[h] or 0) >= cap then room[h] = 0 end
+      end
+    end
+    cands[i] = list
+    order[i] = i
+  end
+  table.sort(order, function(a, b)
+    if #stacks[a] ~= #stacks[b] then return #stacks[a] > #stacks[b] end
+    return a < b
+  end)
+  local owner = {}
+  local function place(i, seen)
+    for _, h in ipairs(cands[i]) do
+      if not seen[h] then
+        seen[h] = true
+        if not owner[h] or place(owner[h], seen) then owner[h] = i; return true end
+      end
+    end
+    return false
+  end
+  local e = 0
+  for _, i in ipairs(order) do
+    if #cands[i] > 0 and place(i, {}) then e = e + #stacks[i] end
+  end
+  local ezoc = memo.ezoc
+  local out = most_units(stacks, opts, room, function(h) return not ezoc:has(h) end)
+  local all = most_units(stacks, opts, room, function() return true end)
+  local inside = most_units(stacks, opts, room, function(h) return ezoc:has(h) end)
+  e = math.min(e, out)
+  return vec(e, out - e, math.min(all - out, inside))
+end
+
+local ONE = vec(0, 0, 1) -- the smallest step between two counts
+
+-- Can the `stacks` (lists of units, each moving whole) still reach a count of at least `need` from
+-- `state`: in their order, or (WBC09 #2, `memo.free`) in any order? A stack with a legal path must
+-- take one; one without is eliminated [9.71]. Returns true and a count the stacks can reach (at
+-- least `need`), or false and a count they cannot beat (below `need`).
+-- A branch and bound search: counts compare the same way after adding or taking away the same
+-- count, so each branch is asked for what it must reach, the search stops at the first branch that
+-- reaches it, and a state is dropped as soon as its bound (`upper`) falls short. What is learnt of
+-- a state (a count it reaches, a count it cannot beat) is kept under its canonical key.
+local function reach(cb, stacks, state, memo, need)
+  if #stacks == 0 then
+    local zero = vec()
+    return vcmp(zero, need) >= 0, zero
+  end
+  local key = state_key(stacks, state, memo.free)
+  local known = memo.best[key]
+  if not known then known = {}; memo.best[key] = known end
+  if known.lo and vcmp(known.lo, need) >= 0 then return true, known.lo end
+  if known.hi and vcmp(known.hi, need) < 0 then return false, known.hi end
+  local opts = {}
+  for i, g in ipairs(stacks) do opts[i] = destinations(cb, g, state, memo) end
+  local top = known.hi or upper(stacks, opts, state, memo)
+  if vcmp(top, need) < 0 then
+    known.hi = top
+    return false, top
+  end
+  known.hi = top
+  local bound
+  -- which stack moves first: the first (or, in any order, each in turn, those with the fewest ways
+  -- out first: they are the likeliest to lose them)
+  local firsts = { 1 }
+  if memo.free then
+    local class1 = {}
+    for i = 1, #stacks do
+      firsts[i] = i
+      local n = 0
+      for _, o in ipairs(opts[i]) do if o.class == 1 then n = n + 1 end end
+      class1[i] = n
+    end
+    table.sort(firsts, function(a, b)
+      if class1[a] ~= class1[b] then return class1[a] < class1[b] end
+      if #opts[a] ~= #opts[b] then return #opts[a] < #opts[b] end
+      return a < b
+    end)
+  end
+  for _, i in ipairs(firsts) do
     local g = stacks[i]
     local rest = {}
     for j, h in ipairs(stacks) do if j ~= i then rest[#rest + 1] = h end end
-    local opts = destinations(cb, g, state, memo)
-    if #opts == 0 then opts = { { dest = nil } } end
-    for _, o in ipairs(opts) do
+    local choices = opts[i]
+    if #choices == 0 then choices = { { dest = nil } } end
+    for _, o in ipairs(choices) do
       local v, after = simulate(g, o.dest, o.class, state)
-      if can_reach(cb, rest, after, memo, vsub(need, v)) then ok = true; break end
+      local ok, r = reach(cb, rest, after, memo, vsub(need, v))
+      local total = vadd(v, r)
+      if ok then
+        if not known.lo or vcmp(total, known.lo) > 0 then known.lo = total end
+        return true, total
+      end
+      if not bound or vcmp(total, bound) > 0 then bound = total end
     end
-    if ok then break end
   end
-  memo.reach[key] = ok
-  return ok
+  known.hi = bound
+  return false, bound
+end
+
+-- Can the `stacks` still reach a count of at least `need` from `state`?
+local function can_reach(cb, stacks, state, memo, need)
+  return (reach(cb, stacks, state, memo, need))
+end
+
+-- The best count the `stacks` can still reach from `state` (see `reach`): a count they reach, raised
+-- until nothing better can be reached.
+local function best_count(cb, stacks, state, memo)
+  local _, best = reach(cb, stacks, state, memo, vec(0, 0, 0))
+  while true do
+    local ok, r = reach(cb, stacks, state, memo, vadd(best, ONE))
+    if not ok then return best end
+    best = r
+  end
 end
 
 -- The remaining stacks of the retreat as lists of units, in order, leaving out `without` (ids).
@@ -330,11 +523,15 @@ local function stacks_of(cb, without)
 end
 
 -- A fresh memo for one state of a retreat (shared by the checks of one enumeration): answers
--- already worked out, and the enemy ZOC, which no retreat changes.
+-- already worked out (`best` per canonical search state, `dests` per start and pattern of friendly
+-- hexes, `allowed` per group, `checked`, `cut` and `fit` per move), the enemy ZOC, which no retreat changes, and what
+-- the search needs to know of the hexes (`near`, `stay`).
 local function new_memo(cb)
   local side = K.side_of(cb, cb.retreat.who)
-  return { best = {}, reach = {}, free = C.option("wbc09_02_opponent_orders_retreats"), ezoc = Z.enemy_zoc(side),
-    checked = {}, cut = {} }
+  local retreating = {}
+  for _, id in ipairs(cb.retreat.remaining) do retreating[id] = true end
+  return { best = {}, free = C.option("wbc09_02_opponent_orders_retreats"), ezoc = Z.enemy_zoc(side),
+    checked = {}, cut = {}, fit = {}, allowed = {}, stay = {}, near = {}, dests = {}, side = side, retreating = retreating }
 end
 
 -- WBC09 #1: why moving `group` along `path` (empty: eliminated for want of a path) would make the
@@ -444,7 +641,11 @@ local function retreat_check(a, memo)
     return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it)")
   end
   local path = a.path or {}
-  local legal = R.allowed(group, cb.retreat.n, { forbidden = forbidden(cb, group), ezoc = memo and memo.ezoc })
+  local legal = memo and memo.allowed[table.concat(ids, ",")]
+  if not legal then
+    legal = R.allowed(group, cb.retreat.n, { forbidden = forbidden(cb, group), ezoc = memo and memo.ezoc })
+    if memo then memo.allowed[table.concat(ids, ",")] = legal end
+  end
   if #path == 0 then
     if #legal > 0 then return C.reason("9.71", "a legal retreat path exists: the units cannot be eliminated instead") end
     return R.priority_reason(cb, group, path, memo)

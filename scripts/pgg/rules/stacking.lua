@@ -29,6 +29,9 @@ function ST.excess(side, units)
   return math.max(n.total - 3, 0), n
 end
 
+-- The most units of `side` one hex may hold, whatever their kinds [7.1] [7.2].
+function ST.capacity(side) return side == C.SOVIET and 4 or 3 end
+
 -- True if `units` (the units that would be in one hex) respect `side`'s limit; else false and a
 -- reason {rule, message}.
 function ST.limit_ok(side, units)
