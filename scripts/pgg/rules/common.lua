@@ -204,6 +204,16 @@ local kessel_units_all_raw = nil
 
 local function forget() if next(store) ~= nil then store = {} end end
 
+-- `f` wrapped so that the stored reads are dropped before and after it (it changes the state).
+local function forgetting(f)
+  return function(...)
+    forget()
+    local out = table.pack(f(...))
+    forget()
+    return table.unpack(out, 1, out.n)
+  end
+end
+
 -- The engine bumps its revision at every change of the state or the options (events, undo,
 -- set-up, reloads, an option flipped in the editor): a stored read is good only for the revision
 -- it was made at, which makes the fast reads exact wherever they are used.
@@ -225,14 +235,7 @@ function C.fast_reads(on)
     hosts_wrapped = true
     for _, name in ipairs({ "setup", "undo", "act" }) do
       local f = kessel[name]
-      if type(f) == "function" then
-        kessel[name] = function(...)
-          forget()
-          local out = table.pack(f(...))
-          forget()
-          return table.unpack(out, 1, out.n)
-        end
-      end
+      if type(f) == "function" then kessel[name] = forgetting(f) end
     end
   end
 end
@@ -389,14 +392,7 @@ if kessel.units and kessel.emit then
   keep(kessel.game, "game.", "turn", function() return "" end)
   keep(kessel.game, "game.", "option", one)
   for name, f in pairs(kessel.emit) do
-    if type(f) == "function" then
-      kessel.emit[name] = function(...)
-        forget()
-        local out = table.pack(f(...))
-        forget()
-        return table.unpack(out, 1, out.n)
-      end
-    end
+    if type(f) == "function" then kessel.emit[name] = forgetting(f) end
   end
   kessel.on("step_start", forget)
   kessel.on("step_end", forget)
