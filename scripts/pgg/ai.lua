@@ -126,8 +126,8 @@ local Frame = { __index = function(F, k)
   return v
 end }
 
--- One frame serves one enumeration and the choice after it (AI.choose drops it once it has
--- picked, before the engine applies the action).
+-- One frame serves one decision: the enumerations and the choice after them (AI.pick drops it
+-- once it has picked, before the engine applies the action).
 local current_frame = nil
 
 local function frame()

@@ -412,8 +412,8 @@ end
 -- action like any other. Returning nil lists everything.
 --
 -- This is not game state: it decides no ruling, a reload forgets it, and without a computer player
--- it is never set (tests and scripts always see full lists). It stands in for an engine feature
--- (the AI asking for the actions it wants to look at) that does not exist yet.
+-- it is never set (tests and scripts always see full lists). The engine lets the AI ask for the
+-- kinds it weighs (the `ai` hook's `legal(kind)`); the narrower goes further, stack by stack.
 local narrower = nil
 
 function C.set_narrower(fn) narrower = fn end

@@ -444,15 +444,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |_, spec: Table| {
             let map = w.borrow().state.map.clone();
             let sources = set_arg(&w, spec.get("hexes")?)?;
-            let mut bits = 0u32;
-            for kind in spec
-                .get::<Option<Vec<String>>>("blocked_by")?
-                .unwrap_or_default()
-            {
-                if let Some(k) = map.side_kinds.get(&kind) {
-                    bits |= 1 << k;
-                }
-            }
+            let bits = side_mask(&map, &spec, "blocked_by")?;
             let set = zone_of_control(&map, sources.hexes(&map).collect::<Vec<_>>(), bits);
             Ok(LuaHexSet { set, map })
         })?,
