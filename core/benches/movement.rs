@@ -106,7 +106,7 @@ fn reference_field(
 
 fn main() {
     let toy = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toy");
-    let engine = Engine::bare(&toy, Limits::default()).expect("toy ruleset");
+    let mut engine = Engine::bare(&toy, Limits::default()).expect("toy ruleset");
     engine
         .run_script_text("bench_setup.lua", "")
         .expect("script api");
@@ -123,7 +123,7 @@ fn main() {
         .expect("bench setup");
 
     let (map, decl) = {
-        let w = engine.world().borrow();
+        let w = engine.world();
         (
             w.state.map.clone(),
             w.ruleset.movement.clone().expect("costs"),

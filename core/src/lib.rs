@@ -16,6 +16,8 @@
 //! - [`scenario`]: the TOML file formats → [`map::Map`] and [`scenario::Scenario`], with located errors.
 //! - [`script`]: the Lua host: sandbox, limits, module loading, the `kessel.*` API.
 //! - [`ruleset`]: what a ruleset declared (sides, unit types, costs, tables, sequence, options).
+//! - [`world`]: [`world::World`], what a game is at one moment, shared by the engine and the Lua API;
+//!   the stages that gate the API.
 //! - [`engine`]: [`engine::Engine`] ties state, rules and log together: validate, act, undo, save,
 //!   load, replay.
 
@@ -41,3 +43,4 @@ pub use state::GameState;
 pub mod engine;
 pub mod ruleset;
 pub mod script;
+pub mod world;

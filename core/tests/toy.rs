@@ -19,7 +19,7 @@ fn engine(seed: u64) -> Engine {
 
 /// Plays `n` actions, always the first legal one that is not `end_phase` when there is one (so
 /// units move and fight), else `end_phase`.
-fn play(e: &Engine, n: usize) {
+fn play(e: &mut Engine, n: usize) {
     for _ in 0..n {
         if e.state().finished {
             break;
@@ -42,45 +42,45 @@ fn play(e: &Engine, n: usize) {
 
 #[test]
 fn recorded_game_replays_to_the_same_state_hash() {
-    let e = engine(7);
-    play(&e, 40);
+    let mut e = engine(7);
+    play(&mut e, 40);
     assert!(e.log().len() >= 10);
     assert_eq!(e.replay_hash().expect("replay"), e.state().hash());
     // the same seed and the same choices give the same log, event for event
-    let again = engine(7);
-    play(&again, 40);
-    assert_eq!(again.log(), e.log());
+    let mut again = engine(7);
+    play(&mut again, 40);
+    assert_eq!(*again.log(), *e.log());
     assert_eq!(again.state().hash(), e.state().hash());
 }
 
 #[test]
 fn save_load_save_is_byte_identical() {
-    let e = engine(3);
-    play(&e, 25);
+    let mut e = engine(3);
+    play(&mut e, 25);
     let saved = e.save().expect("save");
     let dir = std::env::temp_dir().join(format!("kessel-save-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let path = dir.join("game.json");
     std::fs::write(&path, &saved).expect("write");
-    let loaded = Engine::load_save(&path, Limits::default()).expect("load");
+    let mut loaded = Engine::load_save(&path, Limits::default()).expect("load");
     assert_eq!(loaded.save().expect("save again"), saved);
     assert_eq!(loaded.state().hash(), e.state().hash());
     // the loaded game goes on with the same dice as the original
-    play(&e, 10);
-    play(&loaded, 10);
+    play(&mut e, 10);
+    play(&mut loaded, 10);
     assert_eq!(loaded.state().hash(), e.state().hash());
 }
 
 #[test]
 fn options_set_by_hand_survive_save_and_load() {
-    let e = engine(3);
+    let mut e = engine(3);
     assert!(
         !e.save().expect("save").contains("\"options\""),
         "nothing set by hand"
     );
     e.set_option("stack_limit", serde_json::json!(3))
         .expect("declared option");
-    play(&e, 5);
+    play(&mut e, 5);
     let saved = e.save().expect("save");
     assert!(saved.contains("\"stack_limit\": 3"), "{saved}");
     let dir = std::env::temp_dir().join(format!("kessel-save-opt-{}", std::process::id()));
@@ -101,7 +101,7 @@ fn options_set_by_hand_survive_save_and_load() {
 
 #[test]
 fn undo_takes_back_exactly_one_action() {
-    let e = engine(1);
+    let mut e = engine(1);
     let start = e.state().hash();
     let mv = Action::new("move")
         .with("unit", "r1")
@@ -109,14 +109,14 @@ fn undo_takes_back_exactly_one_action() {
     let outcome = e.act(&mv).expect("runs");
     assert!(outcome.is_ok(), "{outcome:?}");
     assert_ne!(e.state().hash(), start);
-    assert!(e.undo());
+    assert!(e.undo().expect("the log replays"));
     assert_eq!(e.state().hash(), start);
-    assert!(!e.undo());
+    assert!(!e.undo().expect("the log replays"));
 }
 
 #[test]
 fn refusals_cite_the_rule() {
-    let e = engine(1);
+    let mut e = engine(1);
     // blue may not move in red's phase
     let mv = Action::new("move")
         .with("unit", "b1")
@@ -128,14 +128,64 @@ fn refusals_cite_the_rule() {
 
 #[test]
 fn a_failing_rule_script_leaves_the_state_untouched() {
-    let e = engine(1);
-    let before = e.state().hash();
-    // a move along a path to a hex that does not exist makes the rules raise an error
-    let bad = Action::new("move")
-        .with("unit", "r1")
-        .with("path", serde_json::json!(["9999"]));
-    assert!(e.act(&bad).is_err() || e.act(&bad).expect("runs").is_err());
-    assert_eq!(e.state().hash(), before);
+    // a handler that changes the game (a move, a die roll) and then raises
+    let dir = std::env::temp_dir().join(format!("kessel-rollback-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    std::fs::write(
+        dir.join("sabotage.lua"),
+        r#"kessel.action{
+  kind = "sabotage", rule = "X1", description = "moves, rolls, then fails",
+  validate = function(a) return nil end,
+  apply = function(a)
+    kessel.emit.move("r1", { "0303" })
+    kessel.dice.roll("sabotage")
+    error("the handler fails after changing the game")
+  end,
+}
+"#,
+    )
+    .expect("write");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(
+        &scenario,
+        text.replace(
+            "ruleset = \".\"",
+            "ruleset = \".\"\nscripts = [\"sabotage.lua\"]",
+        ),
+    )
+    .expect("write");
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    let mv = Action::new("move")
+        .with("unit", "r2")
+        .with("path", serde_json::json!(["0203"]));
+    assert!(e.act(&mv).expect("runs").is_ok());
+    let (hash, drawn, log_len, revision) = {
+        let w = e.world();
+        (w.state.hash(), w.dice.drawn(), w.log.len(), w.revision)
+    };
+    let r1_before = e.state().unit("r1").and_then(|u| u.hex());
+
+    let err = e
+        .act(&Action::new("sabotage"))
+        .expect_err("the handler raises");
+    assert!(err.message.contains("sabotage.lua:"), "{}", err.message);
+
+    let w = e.world();
+    assert_eq!(w.state.hash(), hash, "state restored");
+    assert_eq!(w.dice.drawn(), drawn, "dice restored");
+    assert_eq!(w.log.len(), log_len, "nothing logged");
+    assert!(w.pending.is_empty());
+    assert_eq!(w.state.unit("r1").and_then(|u| u.hex()), r1_before);
+    assert!(w.revision > revision, "caches made meanwhile are stale");
+    assert_eq!(
+        w.unit_changes.since(revision, &w.state),
+        Some(vec!["r1".to_string()]),
+        "the unit the failed handler moved counts as changed, and only it"
+    );
+    drop(w);
+    assert_eq!(e.replay_hash().expect("replays"), hash);
 }
 
 #[test]
@@ -258,7 +308,7 @@ kessel.action{
         ),
     )
     .expect("write");
-    let e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
     let tank = Action::new("move")
         .with("unit", "r2")
         .with("path", serde_json::json!(["0203"]));
@@ -328,7 +378,7 @@ fn legal_actions_where_runs_only_the_kinds_asked_for() {
 
 #[test]
 fn set_option_checks_the_declaration() {
-    let e = engine(1);
+    let mut e = engine(1);
     assert!(e
         .set_option("woods_double", serde_json::json!(false))
         .is_ok());
@@ -342,7 +392,7 @@ fn set_option_checks_the_declaration() {
 
 #[test]
 fn the_ai_hook_asks_by_kind_and_may_only_choose_what_the_rules_listed() {
-    let e = engine(1);
+    let mut e = engine(1);
     let pick = e
         .ai_pick()
         .expect("hook runs")
@@ -382,7 +432,7 @@ end)
 
 #[test]
 fn changed_since_names_the_units_an_action_changed_and_nothing_after_an_undo() {
-    let e = engine(1);
+    let mut e = engine(1);
     let revision = |e: &Engine| {
         e.query_lua(
             "rev.lua",
@@ -411,7 +461,7 @@ fn changed_since_names_the_units_an_action_changed_and_nothing_after_an_undo() {
     let after = revision(&e);
     assert!(after > before);
     assert_eq!(changed(&e, after), "");
-    assert!(e.undo());
+    assert!(e.undo().expect("the log replays"));
     // the state was rebuilt: nothing can be told unit by unit
     assert_eq!(changed(&e, after), "replaced");
 }

@@ -128,7 +128,8 @@ fn frames() {
                 .engine
                 .act(&kessel_core::action::Action::new("end_air_placement"));
             s.refresh();
-            if let Some(h) = s.engine.state().map.parse("0112") {
+            let hex = s.engine.state().map.parse("0112");
+            if let Some(h) = hex {
                 s.select(h);
             }
             let n = match &s.reach {

@@ -1242,7 +1242,7 @@ fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
             .legal_actions(None)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let here = {
-            let w = s.engine.world().borrow();
+            let w = s.engine.world();
             w.ruleset
                 .step(w.state.phase)
                 .is_some_and(|st| st.id == step_id)

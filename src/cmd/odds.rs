@@ -1,7 +1,7 @@
 //! `kessel odds`: the odds column for an attack and the chance of each combat result, with the
 //! ruleset's modifiers (terrain and the like) applied and explained.
 
-use kessel_core::engine::Engine;
+use kessel_core::engine::{Engine, OddsReport};
 use kessel_core::script::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_err(super::describe)?;
     }
     let report = engine
-        .odds_report(
+        .odds(
             &args.table,
             args.attack,
             args.defense,
@@ -48,6 +48,46 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &args.flags,
         )
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
-    print!("{report}");
+    print!("{}", report_text(&report));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report as players read it: strengths, each modifier with its rule, the column, and each
+/// result's chance with the rolls that give it.
+pub fn report_text(r: &OddsReport) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "attack {} vs defence {}", r.attack, r.defence);
+    for m in &r.modifiers {
+        let _ = writeln!(s, "  {m}");
+    }
+    if (r.modified_attack, r.modified_defence) != (r.attack, r.defence) {
+        let _ = writeln!(
+            s,
+            "modified: attack {} vs defence {}",
+            r.modified_attack, r.modified_defence
+        );
+    }
+    if r.shift != 0 {
+        let _ = writeln!(s, "column shift {:+}", r.shift);
+    }
+    let edge = if r.below {
+        " (below the table: resolved on its first column)"
+    } else if r.above {
+        " (above the table: resolved on its last column)"
+    } else {
+        ""
+    };
+    let _ = writeln!(s, "odds column {}{edge}", r.column);
+    for c in &r.chances {
+        let rolls: Vec<String> = c.rolls.iter().map(i32::to_string).collect();
+        let _ = writeln!(
+            s,
+            "  {:<6} {:>5.1}%  (roll {})",
+            c.code,
+            c.probability * 100.0,
+            rolls.join(", ")
+        );
+    }
+    s
 }

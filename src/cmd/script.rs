@@ -50,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.file.is_file() {
         anyhow::bail!("{}: no such script", args.file.display());
     }
-    let engine = match &args.scenario {
+    let mut engine = match &args.scenario {
         Some(s) => {
             Engine::load(s, args.profile.as_deref(), args.seed, limits).map_err(super::describe)?
         }

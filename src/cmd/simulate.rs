@@ -76,7 +76,7 @@ pub fn play_game(
     max_actions: usize,
     trace: bool,
 ) -> anyhow::Result<GameSummary> {
-    let engine =
+    let mut engine =
         Engine::load(scenario, profile, seed, Limits::default()).map_err(super::describe)?;
     // the fallback policy's own dice, so choosing never disturbs the game's dice
     let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);

@@ -105,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
-        let engine = match engine {
+        let mut engine = match engine {
             Ok(e) => e,
             Err(e) => {
                 println!("FAIL {}: {e}", file.display());

@@ -252,9 +252,6 @@ fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             for m in &o.modifiers {
                 ui.label(format!("• {}", reason_text(m)));
             }
-            if let Some(report) = &o.report {
-                ui.monospace(report);
-            }
             egui::Grid::new("odds_distribution")
                 .striped(true)
                 .show(ui, |ui| {

@@ -159,6 +159,12 @@ impl PlaySession {
     /// stack's reach, the odds, hover explanations. Called after every change to the game, its
     /// options or its rules.
     pub fn refresh(&mut self) {
+        self.refresh_game_view();
+        self.update_reach();
+        self.update_odds();
+    }
+
+    fn refresh_game_view(&mut self) {
         let state = self.engine.state();
         self.units = UnitLayer::new(state.units.clone());
         self.markers = state.markers.clone();
@@ -192,13 +198,11 @@ impl PlaySession {
         self.attackers
             .retain(|id| state.unit(id).and_then(|u| u.hex()).is_some());
         self.targets.retain(|h| state.units_at(*h).next().is_some());
-        self.update_reach();
-        self.update_odds();
     }
 
     /// The current step, as players read it (`Red movement`).
     pub fn step_text(&self) -> String {
-        let w = self.engine.world().borrow();
+        let w = self.engine.world();
         match w.ruleset.step(w.state.phase) {
             Some(s) => s.name.clone(),
             None => format!("step {}", w.state.phase),
@@ -207,13 +211,13 @@ impl PlaySession {
 
     /// The side whose step it is.
     pub fn phasing_side(&self) -> Option<String> {
-        let w = self.engine.world().borrow();
+        let w = self.engine.world();
         w.ruleset.step(w.state.phase).and_then(|s| s.side.clone())
     }
 
     /// "Turn 2 of 12 · Red movement (red) [T1]".
     pub fn phase_text(&self) -> String {
-        let w = self.engine.world().borrow();
+        let w = self.engine.world();
         let s = &w.state;
         let mut t = format!("Turn {} of {}", s.turn, s.last_turn);
         if let Some(step) = w.ruleset.step(s.phase) {
@@ -234,7 +238,7 @@ impl PlaySession {
     /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable
     /// named `pending` (the convention PGG follows).
     pub fn pending_prompt(&self) -> Option<String> {
-        let w = self.engine.world().borrow();
+        let w = self.engine.world();
         let p = w.state.vars.get("pending")?;
         let prompt = p.get("prompt").and_then(Value::as_str)?.to_string();
         let side = p.get("side").and_then(Value::as_str);
@@ -246,7 +250,7 @@ impl PlaySession {
 
     /// True once an action has been taken (a game is in progress).
     pub fn in_progress(&self) -> bool {
-        !self.engine.world().borrow().log.is_empty()
+        !self.engine.world().log.is_empty()
     }
 
     /// Selects the stack in `hex`: its units of the phasing side take part (all of them when
@@ -495,12 +499,16 @@ impl PlaySession {
 
     /// Takes back the last action.
     pub fn undo(&mut self) {
-        if self.engine.undo() {
-            self.refusal = None;
-            self.message = Some(("took back the last action".into(), false));
-            self.refresh();
-        } else {
-            self.message = Some(("nothing to take back".into(), false));
+        match self.engine.undo() {
+            Ok(true) => {
+                self.refusal = None;
+                self.message = Some(("took back the last action".into(), false));
+                self.refresh();
+            }
+            Ok(false) => self.message = Some(("nothing to take back".into(), false)),
+            Err(e) => {
+                self.message = Some((format!("cannot take back: the log is corrupt ({e})"), true))
+            }
         }
     }
 

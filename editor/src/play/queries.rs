@@ -14,7 +14,7 @@
 //!
 //! A ruleset without them still plays: reachable hexes then come from the `move` actions its
 //! enumerator lists (costs from the declared terrain chart), and odds from the summed printed
-//! strengths through the ruleset's `odds` hook (`Engine::odds_report`).
+//! strengths through the ruleset's `odds` hook (`Engine::odds`).
 
 use kessel_core::action::{Action, Reason};
 use kessel_core::engine::Engine;
@@ -116,8 +116,6 @@ pub struct OddsView {
     pub modifiers: Vec<Reason>,
     /// Chance of each result, in table order.
     pub distribution: Vec<(String, f64)>,
-    /// A plain-text report, when the breakdown came from `Engine::odds_report`.
-    pub report: Option<String>,
     /// Face-down units taking part: their strength is unknown (counted as the rules count an
     /// unknown value) until the attack reveals them.
     pub hidden: usize,
@@ -359,7 +357,6 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
                     )
                 })
                 .collect(),
-            report: None,
             hidden,
         });
     }
@@ -379,19 +376,27 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
         .map(|f| f.defence)
         .sum();
     let report = engine
-        .odds_report(&first_table, attack, defence, 0, &[])
+        .odds(&first_table, attack, defence, 0, &[])
         .map_err(|e| e.message)?;
-    let table = &ruleset.tables[&first_table];
-    let o = table.odds(attack, defence, 0);
+    let edge = if report.below {
+        Some("below the table: resolved on its first column".to_string())
+    } else if report.above {
+        Some("above the table: resolved on its last column".to_string())
+    } else {
+        None
+    };
     Ok(OddsView {
-        attack: attack.into(),
-        defence: defence.into(),
-        label: table.columns[o.column].label(&table.kind),
+        attack: report.modified_attack.into(),
+        defence: report.modified_defence.into(),
+        label: report.column,
         table: first_table,
-        edge: None,
-        modifiers: Vec::new(),
-        distribution: table.distribution(o.column),
-        report: Some(report),
+        edge,
+        modifiers: report.modifiers,
+        distribution: report
+            .chances
+            .into_iter()
+            .map(|c| (c.code, c.probability))
+            .collect(),
         hidden,
     })
 }

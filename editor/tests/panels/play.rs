@@ -110,11 +110,13 @@ fn an_attack_shows_its_odds_and_rolls_then_undo_and_save_round_trip() {
     let before = h.state().session.as_ref().expect("game").engine.log().len();
     h.get_by_label("Roll").click();
     h.run();
-    let app = h.state();
-    let s = app.session.as_ref().expect("game");
-    let log = s.engine.log();
-    assert_eq!(log.len(), before + 1);
-    assert_eq!(log[before].action.kind, "attack");
+    {
+        let app = h.state();
+        let s = app.session.as_ref().expect("game");
+        let log = s.engine.log();
+        assert_eq!(log.len(), before + 1);
+        assert_eq!(log[before].action.kind, "attack");
+    }
     // the roll's note, with its rule, is in the event log
     h.get_by_label_contains("4 vs 3 at 1-1, roll");
 

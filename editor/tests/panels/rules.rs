@@ -53,7 +53,8 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
         .expect("game")
         .engine
         .options()
-        .decls;
+        .decls
+        .clone();
     let parsed = Profile::parse(&path, &text, &decls).expect("the profile reads back");
     assert_eq!(parsed.values.len(), 1);
     assert!(h

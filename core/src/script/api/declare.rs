@@ -2,15 +2,15 @@
 //! `.hexside_kind`, `.place_kind`, `.movement`, `.results_table`, `.dice_table`, `.sequence`,
 //! `.option`, `.action`, `.on`, `.constant`.
 
-use crate::engine::{Shared, Stage};
 use crate::options::{OptionDecl, OptionType};
 use crate::ruleset::{ActionDecl, KindDecl, Step};
 use crate::state::Value;
 use crate::tables::{Column, DiceTable, OddsKind, ResultsTable};
+use crate::world::{Shared, Stage};
 use mlua::{Function, Lua, LuaSerdeExt, Table};
 
 fn declaring(world: &Shared, what: &str) -> mlua::Result<()> {
-    if world.borrow().stage != Stage::Declare {
+    if world.borrow().stage() != Stage::Declare {
         return Err(mlua::Error::runtime(format!(
             "kessel.{what} is a declaration: call it while the ruleset loads, not during play"
         )));

@@ -2,13 +2,25 @@
 //! applied at once and recorded with the action being applied.
 
 use super::{call_hooks, hex_of};
-use crate::engine::Shared;
 use crate::event::Event;
 use crate::state::{Face, Location, Value};
+use crate::world::{Shared, Stage};
 use mlua::{Lua, LuaSerdeExt, Table};
 
 fn emit(world: &Shared, e: Event) -> mlua::Result<()> {
+    changes_allowed(world)?;
     world.borrow_mut().emit(e).map_err(mlua::Error::runtime)
+}
+
+/// Refuses a change outside an action's handler or a script, before anything is borrowed for
+/// writing: a validator may run while a caller holds a view of the state.
+fn changes_allowed(world: &Shared) -> mlua::Result<()> {
+    match world.borrow().stage() {
+        Stage::Apply | Stage::Script => Ok(()),
+        _ => Err(mlua::Error::runtime(
+            "the game state can only change while an action is applied",
+        )),
+    }
 }
 
 fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
@@ -20,6 +32,7 @@ fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
 
 /// Rolls one die and records it.
 pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u32> {
+    changes_allowed(world)?;
     let (value, drawn) = {
         let mut w = world.borrow_mut();
         let v = w.dice.roll(sides);

@@ -1,8 +1,8 @@
 //! `kessel.hex`: neighbours, distance, ranges and hexsides, on printed labels.
 
 use super::{hex_of, label_of, on_map_labels};
-use crate::engine::Shared;
 use crate::hex::{HexDir, Hexside};
+use crate::world::Shared;
 use mlua::{Lua, Table};
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {

@@ -10,10 +10,10 @@ use crate::algo::movement::{
 };
 use crate::algo::trace::{reach, trace, Passage};
 use crate::algo::zoc::{zone_of_control, HexSet};
-use crate::engine::Shared;
 use crate::hex::{Hex, Hexside};
 use crate::map::Map;
 use crate::ruleset::compile_costs;
+use crate::world::Shared;
 use mlua::{Function, Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef};
 use std::sync::Arc;
 

@@ -4,9 +4,9 @@
 
 use super::strings::{intern, intern_opt, keyed_table};
 use super::{hex_of, value_or_nil};
-use crate::engine::{Shared, World};
 use crate::hex::Hexside;
 use crate::state::{Location, Marker, Unit};
+use crate::world::{Shared, World};
 use mlua::{Lua, LuaSerdeExt, Table};
 
 /// Builds a unit snapshot from its fields in one call (see `strings.rs` for why one call).

@@ -1,18 +1,18 @@
 //! Script- and test-only API: `kessel.act`, `.legal`, `.validate`, `.undo`, `.inject_dice`,
 //! `.setup` (build a position inline), `.test`, `.events`, `.state_hash`, `.replay_hash`, `.expect`.
 
-use super::{act, action_from_lua, action_to_lua, legal_actions, validate};
-use crate::engine::{Shared, Stage};
 use crate::event::Event;
 use crate::hex::Hex;
 use crate::map::{Area, Map, Place};
 use crate::numbering::Numbering;
 use crate::state::{Face, GameState, Location, Marker, Unit, Value};
+use crate::world::{Shared, Stage};
 use mlua::{Function, Lua, LuaSerdeExt, Table};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-fn reasons_table(lua: &Lua, reasons: &[crate::action::Reason]) -> mlua::Result<Table> {
+/// Reasons as a Lua list of `{rule=, message=}`.
+pub(crate) fn reasons_table(lua: &Lua, reasons: &[crate::action::Reason]) -> mlua::Result<Table> {
     let out = lua.create_table()?;
     for r in reasons {
         let t = lua.create_table()?;
@@ -23,7 +23,8 @@ fn reasons_table(lua: &Lua, reasons: &[crate::action::Reason]) -> mlua::Result<T
     Ok(out)
 }
 
-fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua::Result<Table> {
+/// Events as Lua tables, hexes as labels.
+pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua::Result<Table> {
     let out = lua.create_table()?;
     let map = world.borrow().state.map.clone();
     for e in events {
@@ -369,8 +370,8 @@ kessel.expect = expect
 
 /// `kessel.act`, `.undo` and `.setup` drive the game from outside; rules code (validators,
 /// handlers, hooks) calling them would change the game behind the engine's back.
-fn script_only(world: &Shared, what: &str) -> mlua::Result<()> {
-    if world.borrow().stage != Stage::Script {
+pub(crate) fn script_only(world: &Shared, what: &str) -> mlua::Result<()> {
+    if world.borrow().stage() != Stage::Script {
         return Err(mlua::Error::runtime(format!(
             "kessel.{what} is for scripts and tests, not for rules code"
         )));
@@ -379,41 +380,6 @@ fn script_only(world: &Shared, what: &str) -> mlua::Result<()> {
 }
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
-    let w = world.clone();
-    kessel.set(
-        "act",
-        lua.create_function(move |lua, a: mlua::Value| {
-            script_only(&w, "act")?;
-            let action = action_from_lua(lua, a)?;
-            match act(lua, &w, &action)? {
-                Ok(events) => Ok((true, events_table(lua, &w, &events)?)),
-                Err(rej) => Ok((false, reasons_table(lua, &rej.reasons)?)),
-            }
-        })?,
-    )?;
-    let w = world.clone();
-    kessel.set(
-        "validate",
-        lua.create_function(move |lua, a: mlua::Value| {
-            let action = action_from_lua(lua, a)?;
-            match validate(lua, &w, &action)? {
-                Ok(()) => Ok((true, lua.create_table()?)),
-                Err(rej) => Ok((false, reasons_table(lua, &rej.reasons)?)),
-            }
-        })?,
-    )?;
-    let w = world.clone();
-    kessel.set(
-        "legal",
-        lua.create_function(move |lua, side: Option<String>| {
-            let list = legal_actions(lua, &w, side.as_deref())?;
-            let out = lua.create_table()?;
-            for a in &list {
-                out.push(action_to_lua(lua, a)?)?;
-            }
-            Ok(out)
-        })?,
-    )?;
     let w = world.clone();
     kessel.set(
         "undo",
@@ -435,7 +401,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "setup",
         lua.create_function(move |lua, spec: Table| {
-            if w.borrow().stage != Stage::Script {
+            if w.borrow().stage() != Stage::Script {
                 return Err(mlua::Error::runtime(
                     "kessel.setup is for scripts and tests",
                 ));

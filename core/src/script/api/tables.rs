@@ -1,7 +1,7 @@
 //! `kessel.tables`: odds columns, results-table lookups and result distributions, over the tables
 //! the ruleset declared.
 
-use crate::engine::Shared;
+use crate::world::Shared;
 use mlua::{Lua, Table};
 
 fn table_err(id: &str) -> mlua::Error {

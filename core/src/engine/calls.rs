@@ -1,0 +1,360 @@
+//! The engine's calls into the rules: validators, handlers, enumerators, read-only chunks and
+//! every hook. Each runs under a [`StageGuard`] that says what the Lua side may do meanwhile.
+//!
+//! Also the script functions that drive the engine from Lua (`kessel.act`, `kessel.validate`,
+//! `kessel.legal`), since they are these calls seen from a script.
+
+use crate::action::{Action, Reason, Rejection};
+use crate::script::api::{
+    action_from_lua, action_to_lua, events_table, handler, hooks, reasons_from_lua, reasons_table,
+    script_only,
+};
+use crate::state::Value;
+use crate::world::{Shared, Stage, StageGuard};
+use mlua::{Lua, LuaSerdeExt, Table};
+
+use super::Outcome;
+
+/// Runs the action's validator.
+pub fn validate(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Result<(), Rejection>> {
+    let Some(f) = handler(lua, &action.kind, "validate")? else {
+        let known: Vec<String> = world
+            .borrow()
+            .ruleset
+            .action_kinds()
+            .map(str::to_string)
+            .collect();
+        return Ok(Err(Rejection {
+            reasons: vec![Reason {
+                rule: None,
+                message: format!(
+                    "unknown action `{}` (this ruleset has: {})",
+                    action.kind,
+                    known.join(", ")
+                ),
+            }],
+        }));
+    };
+    let t = action_to_lua(lua, action)?;
+    let guard = StageGuard::enter(world, Stage::Query);
+    let out = f.call::<mlua::Value>(t);
+    drop(guard);
+    let reasons = reasons_from_lua(out?)?;
+    Ok(if reasons.is_empty() {
+        Ok(())
+    } else {
+        Err(Rejection { reasons })
+    })
+}
+
+/// Validates and applies an action, recording it; the state is restored if the handler fails.
+pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> {
+    if world.borrow().stage() == Stage::Apply {
+        return Err(mlua::Error::runtime(
+            "an action cannot be taken while another is being applied",
+        ));
+    }
+    if let Err(rejection) = validate(lua, world, action)? {
+        return Ok(Err(rejection));
+    }
+    let Some(apply) = handler(lua, &action.kind, "apply")? else {
+        return Err(mlua::Error::runtime(format!(
+            "action `{}` has no apply function",
+            action.kind
+        )));
+    };
+    let (snapshot, dice) = {
+        let w = world.borrow();
+        (w.state.clone(), w.dice.clone())
+    };
+    world.borrow_mut().pending.clear();
+    let t = action_to_lua(lua, action)?;
+    let guard = StageGuard::enter(world, Stage::Apply);
+    let out = apply.call::<mlua::Value>(t);
+    drop(guard);
+    let mut w = world.borrow_mut();
+    match out {
+        Ok(_) => {
+            let events = std::mem::take(&mut w.pending);
+            w.log.push(crate::event::LogEntry {
+                action: action.clone(),
+                events: events.clone(),
+            });
+            Ok(Ok(events))
+        }
+        Err(e) => {
+            w.roll_back(snapshot, dice);
+            Err(e)
+        }
+    }
+}
+
+/// Collects every action the ruleset's enumerators offer for a side.
+pub fn legal_actions(lua: &Lua, world: &Shared, side: Option<&str>) -> mlua::Result<Vec<Action>> {
+    legal_actions_where(lua, world, side, &|_| true)
+}
+
+/// Like [`legal_actions`], asking only the enumerators of the kinds `keep` accepts (enumerating
+/// every move of every stack can take a large part of a second, and a caller that shows moves
+/// another way need not pay for it).
+pub fn legal_actions_where(
+    lua: &Lua,
+    world: &Shared,
+    side: Option<&str>,
+    keep: &dyn Fn(&str) -> bool,
+) -> mlua::Result<Vec<Action>> {
+    let actions: Table = lua.named_registry_value("kessel_actions")?;
+    let kinds: Vec<String> = world
+        .borrow()
+        .ruleset
+        .action_kinds()
+        .filter(|k| keep(k))
+        .map(str::to_string)
+        .collect();
+    let mut out = Vec::new();
+    let guard = StageGuard::enter(world, Stage::Query);
+    let result = (|| {
+        for kind in kinds {
+            let Some(entry) = actions.get::<Option<Table>>(kind.as_str())? else {
+                continue;
+            };
+            let Some(f) = entry.get::<Option<mlua::Function>>("enumerate")? else {
+                continue;
+            };
+            let list: Option<Table> = f.call(side.map(str::to_string))?;
+            if let Some(list) = list {
+                for item in list.sequence_values::<mlua::Value>() {
+                    // an enumerator may leave out `kind`: it is its own action's
+                    let item = item?;
+                    if let mlua::Value::Table(t) = &item {
+                        if !t.contains_key("kind")? {
+                            t.set("kind", kind.as_str())?;
+                        }
+                    }
+                    out.push(action_from_lua(lua, item)?);
+                }
+            }
+        }
+        Ok(())
+    })();
+    drop(guard);
+    result.map(|_| out)
+}
+
+/// Runs a chunk of Lua source read-only (query stage) with `args` as its `...`, and converts what it
+/// returns to JSON: a table with string keys becomes an object, a sequence an array, nil null.
+/// Tools use it for data the rules derive but no action carries (a movement field's costs, an
+/// odds breakdown). The chunk cannot change the game: `kessel.emit` refuses outside apply.
+pub fn query(
+    lua: &Lua,
+    world: &Shared,
+    name: &str,
+    chunk: &str,
+    args: &Value,
+) -> mlua::Result<Value> {
+    let f = lua
+        .load(chunk)
+        .set_name(format!("@{name}"))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .into_function()?;
+    let a = lua.to_value(args)?;
+    let guard = StageGuard::enter(world, Stage::Query);
+    let out = f.call::<mlua::Value>(a);
+    drop(guard);
+    let v = out?;
+    if v.is_nil() {
+        return Ok(Value::Null);
+    }
+    lua.from_value(v)
+}
+
+/// Runs the ruleset's `check` hooks; each returns a list of `{unit=, message=}` problems.
+pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<String>, String)>> {
+    let mut out = Vec::new();
+    let guard = StageGuard::enter(world, Stage::Query);
+    let result = (|| {
+        for f in hooks(lua, "check")? {
+            let list: Option<Table> = f.call(())?;
+            if let Some(list) = list {
+                for item in list.sequence_values::<Table>() {
+                    let item = item?;
+                    out.push((
+                        item.get::<Option<String>>("unit")?,
+                        item.get::<Option<String>>("message")?
+                            .unwrap_or_else(|| "set-up problem".into()),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    })();
+    drop(guard);
+    result.map(|_| out)
+}
+
+/// Runs the ruleset's `setup` hooks with events allowed (they become part of the initial state).
+pub fn call_setup_hooks(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let guard = StageGuard::enter(world, Stage::Apply);
+    let result = (|| {
+        for f in hooks(lua, "setup")? {
+            f.call::<()>(())?;
+        }
+        Ok(())
+    })();
+    drop(guard);
+    result
+}
+
+/// What the ruleset's `odds` hook made of a combat: modified strengths, a column shift and the
+/// modifiers it applied, each with its rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OddsModifiers {
+    /// Attack strength after modifiers.
+    pub attack: i32,
+    /// Defence strength after modifiers.
+    pub defence: i32,
+    /// Column shift.
+    pub shift: i32,
+    /// Each modifier applied.
+    pub notes: Vec<Reason>,
+}
+
+/// Calls the ruleset's `odds` hook (if any) with raw strengths and modifier flags.
+pub fn call_odds_hook(
+    lua: &Lua,
+    world: &Shared,
+    attack: i32,
+    defence: i32,
+    flags: &[String],
+) -> mlua::Result<OddsModifiers> {
+    let mut out = OddsModifiers {
+        attack,
+        defence,
+        shift: 0,
+        notes: Vec::new(),
+    };
+    let guard = StageGuard::enter(world, Stage::Query);
+    let result = (|| {
+        for f in hooks(lua, "odds")? {
+            let t: Table = f.call((out.attack, out.defence, flags.to_vec()))?;
+            out.attack = t.get::<Option<i32>>("attack")?.unwrap_or(out.attack);
+            out.defence = t.get::<Option<i32>>("defence")?.unwrap_or(out.defence);
+            out.shift += t.get::<Option<i32>>("shift")?.unwrap_or(0);
+            if let Some(notes) = t.get::<Option<mlua::Value>>("modifiers")? {
+                out.notes.extend(reasons_from_lua(notes)?);
+            }
+        }
+        Ok(())
+    })();
+    drop(guard);
+    result.map(|_| out)
+}
+
+/// Asks the ruleset's `ai` hook for the next action; `None` when the ruleset has no AI or the hook
+/// has no opinion.
+///
+/// The hook is called as `hook(legal, kinds)`: `legal(kind)` runs the enumerators of one action
+/// kind (every kind when `kind` is nil) and returns what they list, `kinds` names the action
+/// kinds in declaration order. The hook returns one of the listed action tables. So a computer
+/// player asks only for the kinds it is weighing (listing every move of every stack before each
+/// choice is most of a simulated game's time), and still picks only what the rules enumerate:
+/// an action that no `legal` call of this hook listed is refused here, and the caller then
+/// validates the choice like a player's.
+pub fn call_ai_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Action>> {
+    let Some(f) = hooks(lua, "ai")?.into_iter().next() else {
+        return Ok(None);
+    };
+    let listed = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Action>::new()));
+    let kinds: Vec<String> = world
+        .borrow()
+        .ruleset
+        .action_kinds()
+        .map(str::to_string)
+        .collect();
+    let w = world.clone();
+    let seen = listed.clone();
+    let legal = lua.create_function(move |lua, kind: Option<String>| {
+        let list = legal_actions_where(lua, &w, None, &|k| {
+            kind.as_deref().is_none_or(|wanted| wanted == k)
+        })?;
+        let out = lua.create_table_with_capacity(list.len(), 0)?;
+        for a in &list {
+            out.raw_push(action_to_lua(lua, a)?)?;
+        }
+        seen.borrow_mut().extend(list);
+        Ok(out)
+    })?;
+    let guard = StageGuard::enter(world, Stage::Query);
+    let out = f.call::<mlua::Value>((legal, kinds));
+    drop(guard);
+    let out = out?;
+    if out.is_nil() {
+        return Ok(None);
+    }
+    let action = action_from_lua(lua, out)?;
+    if !listed.borrow().contains(&action) {
+        return Err(mlua::Error::runtime(format!(
+            "the ai hook chose a `{}` action that no `legal` call listed: {}",
+            action.kind,
+            serde_json::to_string(&action).unwrap_or_default()
+        )));
+    }
+    Ok(Some(action))
+}
+
+/// The ruleset's `result` hook: how the game stands (`{ level = "...", scores = { side = n } }`).
+pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>> {
+    let Some(f) = hooks(lua, "result")?.into_iter().next() else {
+        return Ok(None);
+    };
+    let guard = StageGuard::enter(world, Stage::Query);
+    let out = f.call::<mlua::Value>(());
+    drop(guard);
+    let v = out?;
+    if v.is_nil() {
+        return Ok(None);
+    }
+    Ok(Some(lua.from_value(v)?))
+}
+
+/// Registers the script functions that drive the engine: `kessel.act`, `kessel.validate`,
+/// `kessel.legal` (scripts and tests only).
+pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let kessel: Table = lua.globals().get("kessel")?;
+    let w = world.clone();
+    kessel.set(
+        "act",
+        lua.create_function(move |lua, a: mlua::Value| {
+            script_only(&w, "act")?;
+            let action = action_from_lua(lua, a)?;
+            match act(lua, &w, &action)? {
+                Ok(events) => Ok((true, events_table(lua, &w, &events)?)),
+                Err(rej) => Ok((false, reasons_table(lua, &rej.reasons)?)),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "validate",
+        lua.create_function(move |lua, a: mlua::Value| {
+            let action = action_from_lua(lua, a)?;
+            match validate(lua, &w, &action)? {
+                Ok(()) => Ok((true, lua.create_table()?)),
+                Err(rej) => Ok((false, reasons_table(lua, &rej.reasons)?)),
+            }
+        })?,
+    )?;
+    let w = world.clone();
+    kessel.set(
+        "legal",
+        lua.create_function(move |lua, side: Option<String>| {
+            let list = legal_actions(lua, &w, side.as_deref())?;
+            let out = lua.create_table()?;
+            for a in &list {
+                out.push(action_to_lua(lua, a)?)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    Ok(())
+}

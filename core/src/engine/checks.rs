@@ -1,0 +1,60 @@
+//! The checks made when a game starts: every unit's side and type against the declarations, the
+//! map's kinds, and the ruleset's own `check` hooks (stacking and the like), all reported at once.
+
+use super::{calls, Engine, EngineError};
+use crate::error::{LoadError, LoadErrors};
+
+impl Engine {
+    pub(super) fn check_scenario(&self) -> Result<(), EngineError> {
+        let Some(sc) = self.scenario() else {
+            return Ok(());
+        };
+        let mut errors = Vec::new();
+        {
+            let ruleset = self.ruleset();
+            for m in ruleset.check_map(&sc.map) {
+                errors.push(LoadError::new(&sc.map_path, None, m));
+            }
+            for spec in &sc.units {
+                let u = &spec.unit;
+                if !ruleset.sides.contains(&u.side) {
+                    errors.push(LoadError::new(
+                        &sc.path,
+                        Some(spec.line),
+                        format!(
+                            "unit `{}`: unknown side `{}` (the ruleset has: {})",
+                            u.id,
+                            u.side,
+                            ruleset.sides.join(", ")
+                        ),
+                    ));
+                }
+                if !ruleset.unit_types.is_empty() && !ruleset.unit_types.contains_key(&u.kind) {
+                    let known: Vec<&str> = ruleset.unit_types.keys().map(String::as_str).collect();
+                    errors.push(LoadError::new(
+                        &sc.path,
+                        Some(spec.line),
+                        format!(
+                            "unit `{}`: unknown unit type `{}` (the ruleset has: {})",
+                            u.id,
+                            u.kind,
+                            known.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        let problems = self
+            .host
+            .guarded(|lua| calls::call_check_hooks(lua, &self.world))?;
+        for (unit, message) in problems {
+            let line = unit.as_deref().and_then(|u| sc.unit_line(u));
+            errors.push(LoadError::new(&sc.path, line, message));
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(EngineError::Load(LoadErrors(errors)))
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! The engine: a scenario's state, a ruleset's Lua host and the log of accepted actions.
+//!
+//! Player decisions go through [`Engine::act`]: the ruleset's validator accepts the action or
+//! rejects it with reasons; an accepted action's handler emits [`Event`]s, each applied to the state
+//! at once and recorded. `state = setup + events`, which gives undo, save/load and replay.
+//!
+//! # Layout
+//! - this file: [`Engine`] — building one, reading it, acting, undo, reloading the rules.
+//! - `calls.rs`: every call from Rust into the rules (validators, handlers, enumerators, hooks).
+//! - `profiles.rs`: reading and applying profiles.
+//! - `checks.rs`: the scenario checks made when a game starts.
+//! - `save.rs`: the save format, saving and loading.
+//! - `runner.rs`: running scripts and Lua rule tests.
+//! - `odds.rs`: an attack's odds and result chances as data.
+
+mod calls;
+mod checks;
+mod odds;
+mod profiles;
+mod runner;
+mod save;
+
+pub use calls::OddsModifiers;
+pub use odds::{OddsReport, ResultChance};
+pub use save::SaveFile;
+
+use crate::action::{Action, Reason, Rejection};
+use crate::error::{LoadError, LoadErrors};
+use crate::event::{Event, LogEntry};
+use crate::options::Options;
+use crate::ruleset::Ruleset;
+use crate::scenario::Scenario;
+use crate::script::{api, display_path, Limits, ScriptError, ScriptHost};
+use crate::state::{ApplyError, GameState};
+use crate::world::{Shared, Stage, World};
+use std::cell::Ref;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Failure to build an engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// Bad data files.
+    #[error("{0}")]
+    Load(#[from] LoadErrors),
+    /// Bad scripts.
+    #[error("{0}")]
+    Script(#[from] ScriptError),
+}
+
+impl From<LoadError> for EngineError {
+    fn from(e: LoadError) -> Self {
+        EngineError::Load(LoadErrors(vec![e]))
+    }
+}
+
+/// The outcome of an action: refused with reasons, or the events it produced.
+pub type Outcome = Result<Vec<Event>, Rejection>;
+
+/// A game in progress: state, rules, log.
+///
+/// Reading the engine hands out borrowed views ([`Engine::state`], [`Engine::log`], …); the
+/// methods that change the game take `&mut self`, so no view can be held across a change.
+#[derive(Debug)]
+pub struct Engine {
+    host: ScriptHost,
+    world: Shared,
+    ruleset_dir: PathBuf,
+    extra_scripts: Vec<PathBuf>,
+    limits: Limits,
+    profile_arg: Option<String>,
+}
+
+impl Engine {
+    /// Loads a scenario, its ruleset and a profile (name in the ruleset's `profiles/`, or a path;
+    /// `None` = the scenario's default), with dice at `seed`.
+    pub fn load(
+        scenario_path: &Path,
+        profile: Option<&str>,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Engine, EngineError> {
+        let scenario = Scenario::load(scenario_path)?;
+        Engine::with_scenario(scenario, profile, seed, limits)
+    }
+
+    /// Builds an engine for a loaded scenario.
+    pub fn with_scenario(
+        scenario: Scenario,
+        profile: Option<&str>,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Engine, EngineError> {
+        let dir = scenario.ruleset_dir.clone();
+        let profile_arg = profile
+            .map(str::to_string)
+            .or_else(|| scenario.profile.clone());
+        let mut engine = Engine::bare_with(&dir, &scenario.scripts, limits)?;
+        {
+            let mut w = engine.world.borrow_mut();
+            let state = scenario.initial_state(w.ruleset.sides.clone(), seed);
+            w.state = state.clone();
+            w.state_replaced();
+            w.initial = state;
+            w.dice = crate::dice::Dice::new(seed);
+            w.scenario = Some(Arc::new(scenario));
+        }
+        engine.apply_profile(profile_arg.as_deref())?;
+        engine.check_scenario()?;
+        engine.run_setup_hooks()?;
+        Ok(engine)
+    }
+
+    /// An engine with a ruleset and an empty 1×1 map, for tests and scripts that build their own
+    /// positions.
+    pub fn bare(ruleset_dir: &Path, limits: Limits) -> Result<Engine, EngineError> {
+        Engine::bare_with(ruleset_dir, &[], limits)
+    }
+
+    /// Like [`Engine::bare`], also running extra Lua files (a scenario's special rules) after the
+    /// ruleset's `init.lua`, in the declaration stage.
+    pub fn bare_with(
+        ruleset_dir: &Path,
+        extra: &[PathBuf],
+        limits: Limits,
+    ) -> Result<Engine, EngineError> {
+        let map = Arc::new(crate::map::Map::new(
+            "empty",
+            1,
+            1,
+            crate::numbering::Numbering::default(),
+            "clear",
+        ));
+        let world = World::new(GameState::new(map, Vec::new(), 0)).shared();
+        let host = load_rules(ruleset_dir, extra, limits, &world)?;
+        {
+            let mut w = world.borrow_mut();
+            w.options = Options::defaults(w.ruleset.options.clone());
+            let sides = w.ruleset.sides.clone();
+            w.state.sides = sides.clone();
+            w.initial.sides = sides;
+        }
+        Ok(Engine {
+            host,
+            world,
+            ruleset_dir: ruleset_dir.to_path_buf(),
+            extra_scripts: extra.to_vec(),
+            limits,
+            profile_arg: None,
+        })
+    }
+
+    fn run_setup_hooks(&mut self) -> Result<(), EngineError> {
+        self.host
+            .guarded(|lua| calls::call_setup_hooks(lua, &self.world))?;
+        let mut w = self.world.borrow_mut();
+        w.initial = w.state.clone();
+        w.pending.clear();
+        Ok(())
+    }
+
+    /// The whole world, read-only (state, declarations, options, log, revision).
+    pub fn world(&self) -> Ref<'_, World> {
+        self.world.borrow()
+    }
+
+    /// The current state.
+    pub fn state(&self) -> Ref<'_, GameState> {
+        Ref::map(self.world.borrow(), |w| &w.state)
+    }
+
+    /// The ruleset's declarations.
+    pub fn ruleset(&self) -> Ref<'_, Ruleset> {
+        Ref::map(self.world.borrow(), |w| &w.ruleset)
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> Ref<'_, Options> {
+        Ref::map(self.world.borrow(), |w| &w.options)
+    }
+
+    /// The log of accepted actions.
+    pub fn log(&self) -> Ref<'_, [LogEntry]> {
+        Ref::map(self.world.borrow(), |w| w.log.as_slice())
+    }
+
+    /// A number that changes with every change of the state or the options (see
+    /// `kessel.game.revision`): a view derived from the engine is current while it is the same.
+    pub fn revision(&self) -> u64 {
+        self.world.borrow().revision
+    }
+
+    /// The scenario, if any.
+    pub fn scenario(&self) -> Option<Arc<Scenario>> {
+        self.world.borrow().scenario.clone()
+    }
+
+    /// The profile the game was started with (a name in the ruleset's `profiles/`, or a path), as
+    /// a save records it; `None` = option defaults.
+    pub fn profile_arg(&self) -> Option<&str> {
+        self.profile_arg.as_deref()
+    }
+
+    /// The ruleset folder.
+    pub fn ruleset_dir(&self) -> &Path {
+        &self.ruleset_dir
+    }
+
+    /// The scenario's own Lua files, run after the ruleset.
+    pub fn extra_scripts(&self) -> &[PathBuf] {
+        &self.extra_scripts
+    }
+
+    /// The Lua host.
+    pub fn host(&self) -> &ScriptHost {
+        &self.host
+    }
+
+    /// Queues die rolls for the next actions.
+    pub fn inject_dice(&mut self, rolls: impl IntoIterator<Item = u32>) {
+        self.world.borrow_mut().dice.inject(rolls);
+    }
+
+    /// Validates an action without applying it.
+    pub fn validate(&self, action: &Action) -> Result<Result<(), Rejection>, ScriptError> {
+        self.host
+            .guarded(|lua| calls::validate(lua, &self.world, action))
+    }
+
+    /// Validates and, if legal, applies an action.
+    pub fn act(&mut self, action: &Action) -> Result<Outcome, ScriptError> {
+        self.host
+            .guarded(|lua| calls::act(lua, &self.world, action))
+    }
+
+    /// Every legal action for a side (or the phasing side), as the rules enumerate them.
+    pub fn legal_actions(&self, side: Option<&str>) -> Result<Vec<Action>, ScriptError> {
+        self.legal_actions_where(side, |_| true)
+    }
+
+    /// The legal actions of the kinds `keep` accepts only (see [`Engine::legal_actions`]); the
+    /// other kinds' enumerators are not run.
+    pub fn legal_actions_where(
+        &self,
+        side: Option<&str>,
+        keep: impl Fn(&str) -> bool,
+    ) -> Result<Vec<Action>, ScriptError> {
+        self.host
+            .guarded(|lua| calls::legal_actions_where(lua, &self.world, side, &keep))
+    }
+
+    /// Evaluates a Lua chunk read-only, with the whole `kessel.*` API and `args` as `...`, and
+    /// returns its result as JSON. For tools that show what the rules derive without acting: the
+    /// editor's play-test mode asks for a stack's movement field with its costs this way.
+    ///
+    /// `name` names the chunk in error messages (`name:line: message`). The chunk runs in the
+    /// query stage, so it cannot change the game; userdata in the result is an error.
+    ///
+    /// # Example
+    /// ```no_run
+    /// # use kessel_core::engine::Engine;
+    /// # fn demo(engine: &Engine) {
+    /// let n = engine.query_lua("count", "return #kessel.units.all{}", &serde_json::json!({}));
+    /// # }
+    /// ```
+    pub fn query_lua(
+        &self,
+        name: &str,
+        chunk: &str,
+        args: &crate::state::Value,
+    ) -> Result<crate::state::Value, ScriptError> {
+        self.host
+            .guarded(|lua| calls::query(lua, &self.world, name, chunk, args))
+    }
+
+    /// Sets one option for the game in progress (a rules panel flipping a house rule). The value
+    /// must fit the option's declaration. The profile name stays; a save records the options
+    /// that differ from the profile's.
+    pub fn set_option(&mut self, id: &str, value: crate::state::Value) -> Result<(), String> {
+        let mut w = self.world.borrow_mut();
+        let decl = w
+            .options
+            .decls
+            .iter()
+            .find(|d| d.id == id)
+            .ok_or_else(|| format!("the ruleset has no option `{id}`"))?;
+        decl.check(&value)?;
+        w.options.values.insert(id.to_string(), value);
+        w.options_changed();
+        Ok(())
+    }
+
+    /// The ruleset's AI's next action (`None` if the ruleset has no `ai` hook or the hook has no
+    /// opinion). The hook asks for the kinds of action it weighs and must choose one the rules
+    /// listed; the choice still goes through [`Engine::act`] like a player's.
+    pub fn ai_pick(&self) -> Result<Option<Action>, ScriptError> {
+        self.host
+            .guarded(|lua| calls::call_ai_hook(lua, &self.world))
+    }
+
+    /// How the game stands, per the ruleset's `result` hook: `{ level, scores = { side = n } }`.
+    pub fn result(&self) -> Result<Option<crate::state::Value>, ScriptError> {
+        self.host
+            .guarded(|lua| calls::call_result_hook(lua, &self.world))
+    }
+
+    /// Takes back the last action: `Ok(false)` if there is none. A log that no longer replays is
+    /// an error, and then nothing changes.
+    pub fn undo(&mut self) -> Result<bool, ApplyError> {
+        self.world.borrow_mut().undo_last()
+    }
+
+    /// Rebuilds the state from the initial state and the log's events alone (no rules, no dice)
+    /// and returns its hash; equal to `state().hash()` unless something bypassed the log.
+    pub fn replay_hash(&self) -> Result<u64, ApplyError> {
+        self.world.borrow().replayed().map(|s| s.hash())
+    }
+
+    /// Rebuilds the Lua side from the ruleset's files, keeping the game state. The rules are
+    /// loaded once, into a new host and world; only when that succeeds is the game moved into
+    /// them and the old host dropped, so on error the old rules stay live, whole.
+    pub fn reload_rules(&mut self) -> Result<(), ScriptError> {
+        let fresh = {
+            let w = self.world.borrow();
+            let mut fresh = World::new(w.state.clone());
+            fresh.initial = w.initial.clone();
+            fresh.scenario = w.scenario.clone();
+            fresh.shared()
+        };
+        let host = load_rules(&self.ruleset_dir, &self.extra_scripts, self.limits, &fresh)?;
+        {
+            let mut old = self.world.borrow_mut();
+            let mut new = fresh.borrow_mut();
+            // the game moves across (the fresh world was built on copies of the state); the
+            // declarations are the new ones
+            new.dice = old.dice.clone();
+            new.log = std::mem::take(&mut old.log);
+            new.tests = std::mem::take(&mut old.tests);
+            new.base = old.base.take();
+            new.stage.set(Stage::Script);
+            // keep the option values chosen where the option still exists
+            let mut options = Options::defaults(new.ruleset.options.clone());
+            for (k, v) in &old.options.values {
+                if options.values.contains_key(k) {
+                    options.values.insert(k.clone(), v.clone());
+                }
+            }
+            options.profile = old.options.profile.clone();
+            new.options = options;
+            // revisions keep counting up, so no cache keyed on an old revision can be mistaken
+            // for current
+            new.revision = old.revision;
+            new.state_replaced();
+        }
+        self.world = fresh;
+        self.host = host;
+        Ok(())
+    }
+
+    /// Changes the dice seed of a game that has not started (scripts without a scenario).
+    pub fn reseed(&mut self, seed: u64) {
+        let mut w = self.world.borrow_mut();
+        w.state.seed = seed;
+        w.initial.seed = seed;
+        w.dice = crate::dice::Dice::new(seed);
+    }
+
+    /// A reason helper for callers that build rejections.
+    pub fn reason(rule: &str, message: &str) -> Reason {
+        Reason {
+            rule: Some(rule.to_string()),
+            message: message.to_string(),
+        }
+    }
+}
+
+/// Builds a host, registers the API and runs `init.lua` (then any extra files) into
+/// `world.ruleset`.
+fn load_rules(
+    dir: &Path,
+    extra: &[PathBuf],
+    limits: Limits,
+    world: &Shared,
+) -> Result<ScriptHost, ScriptError> {
+    let init = dir.join("init.lua");
+    if !init.is_file() {
+        return Err(ScriptError::plain(format!(
+            "{}: no ruleset here (init.lua is missing)",
+            display_path(dir)
+        )));
+    }
+    let host = ScriptHost::new(dir, limits)?;
+    let result = {
+        let _declaring = crate::world::StageGuard::enter(world, Stage::Declare);
+        api::register(host.lua(), world).map_err(|e| ScriptError::plain(e.to_string()))?;
+        let mut result = host.run_file(&init);
+        for file in extra {
+            if result.is_ok() {
+                result = host.run_file(file);
+            }
+        }
+        result
+    };
+    world.borrow().stage.set(Stage::Script);
+    result?;
+    let w = world.borrow();
+    if w.ruleset.sides.is_empty() {
+        return Err(ScriptError::plain(format!(
+            "{}: the ruleset declared no sides (call kessel.ruleset{{ sides = {{...}} }})",
+            display_path(&init)
+        )));
+    }
+    Ok(host)
+}

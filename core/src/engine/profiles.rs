@@ -1,0 +1,48 @@
+//! Profiles: which file a profile argument names, reading it against the ruleset's options, and
+//! applying it to a game.
+
+use super::{Engine, EngineError};
+use crate::error::{LoadError, LoadErrors};
+use crate::options::{Options, Profile};
+use std::path::{Path, PathBuf};
+
+impl Engine {
+    /// Resolves a profile argument: a name in `<ruleset>/profiles/`, or a path.
+    pub fn profile_path(ruleset_dir: &Path, profile: &str) -> PathBuf {
+        let as_path = PathBuf::from(profile);
+        if profile.ends_with(".toml") || as_path.components().count() > 1 {
+            as_path
+        } else {
+            ruleset_dir.join("profiles").join(format!("{profile}.toml"))
+        }
+    }
+
+    /// Reads a profile against this ruleset's options.
+    pub fn read_profile(&self, profile: &str) -> Result<Profile, LoadErrors> {
+        let path = Engine::profile_path(&self.ruleset_dir, profile);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            LoadError::new(&path, None, format!("cannot read profile `{profile}`: {e}"))
+        })?;
+        Profile::parse(&path, &text, &self.ruleset().options)
+    }
+
+    /// The options a profile gives (None = the option defaults).
+    pub fn profile_options(&self, profile: Option<&str>) -> Result<Options, LoadErrors> {
+        let decls = self.ruleset().options.clone();
+        Ok(match profile {
+            Some(p) => Options::with_profile(decls, &self.read_profile(p)?),
+            None => Options::defaults(decls),
+        })
+    }
+
+    /// Applies a profile (None = option defaults).
+    pub fn apply_profile(&mut self, profile: Option<&str>) -> Result<(), EngineError> {
+        let options = self.profile_options(profile)?;
+        let mut w = self.world.borrow_mut();
+        w.options = options;
+        w.options_changed();
+        drop(w);
+        self.profile_arg = profile.map(str::to_string);
+        Ok(())
+    }
+}

@@ -1,0 +1,257 @@
+//! The world: everything a game is made of at one moment (state, dice, declarations, options, log),
+//! shared by the engine, which drives it, and the Lua API, which reads and changes it.
+//!
+//! **Boundary:** this module knows neither the engine nor the Lua host; both depend on it.
+
+use crate::dice::Dice;
+use crate::event::{Event, LogEntry, UnitsTouched};
+use crate::options::Options;
+use crate::ruleset::Ruleset;
+use crate::scenario::Scenario;
+use crate::state::{ApplyError, GameState};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// What the Lua side may do right now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Loading the ruleset: declarations only.
+    Declare,
+    /// Validating or enumerating: read-only.
+    Query,
+    /// Applying an accepted action: events may be emitted.
+    Apply,
+    /// A script or test driving the engine: full API, state changes only through `kessel.act` or
+    /// the test set-up helpers.
+    Script,
+}
+
+/// Everything the Lua API reads and writes, shared between the engine and its host.
+#[derive(Debug)]
+pub struct World {
+    /// The ground state.
+    pub state: GameState,
+    /// The state before the first action.
+    pub initial: GameState,
+    /// The dice.
+    pub dice: Dice,
+    /// The ruleset's declarations.
+    pub ruleset: Ruleset,
+    /// Options in force.
+    pub options: Options,
+    /// The scenario, if one is loaded.
+    pub scenario: Option<Arc<Scenario>>,
+    /// Current stage. A `Cell`, so that entering the read-only stage needs no mutable borrow: a
+    /// caller may hold a view of the state while the rules answer a question.
+    pub stage: Cell<Stage>,
+    /// Events emitted by the action being applied.
+    pub pending: Vec<Event>,
+    /// Accepted actions.
+    pub log: Vec<LogEntry>,
+    /// Names of test functions registered by `kessel.test` (test files only).
+    pub tests: Vec<String>,
+    /// Where scripts and tests start from: the position and options before they ran. Each test
+    /// starts here, and `kessel.setup` resets the options to these before applying its own.
+    pub base: Option<(GameState, Options)>,
+    /// Bumped by every change of the state or the options (events, undo, set-up, reloads), so
+    /// rules can cache what they derive from the state (`kessel.game.revision()`).
+    pub revision: u64,
+    /// When each unit last changed, so rules can refresh only the unit snapshots that did
+    /// (`kessel.units.changed_since`).
+    pub unit_changes: UnitChanges,
+}
+
+/// Shared handle to the world.
+pub type Shared = Rc<RefCell<World>>;
+
+/// When each unit last changed, by revision.
+#[derive(Debug, Default, Clone)]
+pub struct UnitChanges {
+    /// Revision at which the whole state was last replaced (set-up, undo, a loaded save, a refused
+    /// action rolled back): what changed before it cannot be told unit by unit.
+    reset_at: u64,
+    /// By unit index: revision of the unit's last change (missing: not since `reset_at`).
+    at: Vec<u64>,
+}
+
+impl UnitChanges {
+    /// Indices of the units changed after `revision`, in scenario order; `None` when the state was
+    /// replaced since (every unit may have changed).
+    pub fn indices_since(&self, revision: u64) -> Option<impl Iterator<Item = usize> + '_> {
+        if revision < self.reset_at {
+            return None;
+        }
+        Some(
+            self.at
+                .iter()
+                .enumerate()
+                .filter(move |(_, &r)| r > revision)
+                .map(|(i, _)| i),
+        )
+    }
+
+    /// Ids of the units changed after `revision`, in scenario order; `None` when the state was
+    /// replaced since (every unit may have changed).
+    pub fn since(&self, revision: u64, state: &GameState) -> Option<Vec<String>> {
+        Some(
+            self.indices_since(revision)?
+                .filter_map(|i| state.units.get(i).map(|u| u.id.clone()))
+                .collect(),
+        )
+    }
+}
+
+impl World {
+    /// A world at `state` (also its initial state) with no declarations yet, in the declaration
+    /// stage, its dice at the state's seed.
+    pub fn new(state: GameState) -> World {
+        World {
+            dice: Dice::new(state.seed),
+            initial: state.clone(),
+            state,
+            ruleset: Ruleset::default(),
+            options: Options::default(),
+            scenario: None,
+            stage: Cell::new(Stage::Declare),
+            pending: Vec::new(),
+            log: Vec::new(),
+            tests: Vec::new(),
+            base: None,
+            revision: 0,
+            unit_changes: UnitChanges::default(),
+        }
+    }
+
+    /// The world as a shared handle.
+    pub fn shared(self) -> Shared {
+        Rc::new(RefCell::new(self))
+    }
+
+    /// The current stage.
+    pub fn stage(&self) -> Stage {
+        self.stage.get()
+    }
+
+    /// Applies and records an event (only while applying an action or in a script's set-up).
+    pub fn emit(&mut self, event: Event) -> Result<(), String> {
+        if !matches!(self.stage(), Stage::Apply | Stage::Script) {
+            return Err("the game state can only change while an action is applied".into());
+        }
+        self.state.apply(&event).map_err(|e| e.to_string())?;
+        self.revision += 1;
+        let (revision, count) = (self.revision, self.state.units.len());
+        let changes = &mut self.unit_changes;
+        if changes.at.len() < count {
+            changes.at.resize(count, changes.reset_at);
+        }
+        match event.units_touched() {
+            UnitsTouched::One(id) => {
+                if let Some(i) = self.state.unit_index(id) {
+                    changes.at[i] = revision;
+                }
+            }
+            UnitsTouched::All => changes.at.iter_mut().for_each(|r| *r = revision),
+            UnitsTouched::None => {}
+        }
+        self.pending.push(event);
+        Ok(())
+    }
+
+    /// Records that the whole state was just replaced (set-up, undo, load, roll-back).
+    pub fn state_replaced(&mut self) {
+        self.revision += 1;
+        self.unit_changes = UnitChanges {
+            reset_at: self.revision,
+            at: Vec::new(),
+        };
+    }
+
+    /// Puts back the state and dice from before an action whose handler failed and drops what
+    /// it emitted. The revision still moves on (rules may have cached what they read while the
+    /// handler ran), and the units the dropped events touched count as changed now, so
+    /// `changed_since` stays exact across the roll-back.
+    pub fn roll_back(&mut self, state: GameState, dice: Dice) {
+        self.state = state;
+        self.dice = dice;
+        self.revision += 1;
+        let revision = self.revision;
+        let count = self.state.units.len();
+        let changes = &mut self.unit_changes;
+        if changes.at.len() < count {
+            changes.at.resize(count, changes.reset_at);
+        }
+        for event in std::mem::take(&mut self.pending) {
+            match event.units_touched() {
+                UnitsTouched::One(id) => {
+                    if let Some(i) = self.state.unit_index(id) {
+                        changes.at[i] = revision;
+                    }
+                }
+                UnitsTouched::All => changes.at.iter_mut().for_each(|r| *r = revision),
+                UnitsTouched::None => {}
+            }
+        }
+    }
+
+    /// Records a change of the options (or anything else the rules read besides the state).
+    pub fn options_changed(&mut self) {
+        self.revision += 1;
+    }
+
+    /// The state rebuilt from the initial state and the log's events alone (no rules, no dice).
+    pub fn replayed(&self) -> Result<GameState, ApplyError> {
+        let mut state = self.initial.clone();
+        for entry in &self.log {
+            for e in &entry.events {
+                state.apply(e)?;
+            }
+        }
+        Ok(state)
+    }
+
+    /// Takes back the last logged action: the state is rebuilt from the log without it and the
+    /// dice go back to where they were. Returns false when there is nothing to undo; a log that
+    /// does not replay is an error, and then nothing changes.
+    pub fn undo_last(&mut self) -> Result<bool, ApplyError> {
+        let Some(last) = self.log.pop() else {
+            return Ok(false);
+        };
+        match self.replayed() {
+            Ok(state) => {
+                self.dice = Dice::at(state.seed, state.dice_drawn);
+                self.state = state;
+                self.state_replaced();
+                Ok(true)
+            }
+            Err(e) => {
+                self.log.push(last);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Sets the stage for as long as it lives and restores the previous one when dropped, whatever
+/// way the scope is left (a Lua error, `?`).
+#[must_use = "the stage is restored when the guard is dropped"]
+pub struct StageGuard<'a> {
+    world: &'a Shared,
+    before: Stage,
+}
+
+impl<'a> StageGuard<'a> {
+    /// Enters `stage`.
+    pub fn enter(world: &'a Shared, stage: Stage) -> StageGuard<'a> {
+        let before = world.borrow().stage.replace(stage);
+        StageGuard { world, before }
+    }
+}
+
+impl Drop for StageGuard<'_> {
+    fn drop(&mut self) {
+        if let Ok(w) = self.world.try_borrow() {
+            w.stage.set(self.before);
+        }
+    }
+}
