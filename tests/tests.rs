@@ -6,5 +6,7 @@ mod util;
 mod campaign;
 mod cli;
 mod coverage;
+mod located;
 mod rules;
 mod sandbox;
+mod tidy;

@@ -29,13 +29,7 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A fresh scratch folder for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kessel-it-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
+pub use kessel_test_support::{scratch, toy_copy};
 
 /// Writes a file and returns its path.
 pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -45,25 +39,4 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     }
     std::fs::write(&p, text).expect("write");
     p
-}
-
-/// Copies the toy ruleset and scenario into a scratch folder, so a test can break a file.
-pub fn toy_copy(name: &str) -> PathBuf {
-    let dir = scratch(name);
-    let src = root().join("core/tests/fixtures/toy");
-    copy_dir(&src, &dir);
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read") {
-        let p = e.expect("entry").path();
-        let dest = to.join(p.file_name().expect("name"));
-        if p.is_dir() {
-            copy_dir(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).expect("copy");
-        }
-    }
 }

@@ -119,6 +119,71 @@ fn entry_of(
     }
 }
 
+/// Checks a movement declaration's shape and values when it is declared, so that a bad value fails
+/// at its declaration instead of at the first movement field that meets it: the sections are
+/// `terrain`, `hexsides` and `links`; a cost is a finite number of MP not below zero,
+/// `"prohibited"` or `false`, or a table of such keyed by class, side or `default` (with `cost`,
+/// `rule`, `message` and, for links, `bridges`).
+pub fn check_costs(decl: &Value) -> Result<(), CostError> {
+    let Value::Object(sections) = decl else {
+        return Err(CostError("the declaration is a table".into()));
+    };
+    for (section, entries) in sections {
+        if !["terrain", "hexsides", "links"].contains(&section.as_str()) {
+            return Err(CostError(format!(
+                "unknown section `{section}` (the sections are terrain, hexsides and links)"
+            )));
+        }
+        let Value::Object(entries) = entries else {
+            return Err(CostError(format!(
+                "`{section}` is a table of kind = cost, got {entries}"
+            )));
+        };
+        for (kind, v) in entries {
+            check_cost(v, &format!("{section}.{kind}"))?;
+        }
+    }
+    Ok(())
+}
+
+fn check_cost(v: &Value, at: &str) -> Result<(), CostError> {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if x.is_finite() && x >= 0.0 => Ok(()),
+            _ => Err(CostError(format!(
+                "`{at}`: a cost is a number of MP of 0 or more, got {n}"
+            ))),
+        },
+        Value::String(s) if s == "prohibited" => Ok(()),
+        Value::Bool(false) => Ok(()),
+        Value::Object(m) => {
+            for (k, inner) in m {
+                match k.as_str() {
+                    "rule" | "message" if inner.is_string() => {}
+                    "rule" | "message" => {
+                        return Err(CostError(format!("`{at}.{k}` is a string, got {inner}")))
+                    }
+                    "bridges" => {
+                        let ok = inner
+                            .as_array()
+                            .is_some_and(|a| a.iter().all(Value::is_string));
+                        if !ok {
+                            return Err(CostError(format!(
+                                "`{at}.bridges` is a list of hexside kinds, got {inner}"
+                            )));
+                        }
+                    }
+                    _ => check_cost(inner, &format!("{at}.{k}"))?,
+                }
+            }
+            Ok(())
+        }
+        other => Err(CostError(format!(
+            "`{at}`: expected a number of MP, \"prohibited\" or a table by class or side, got {other}"
+        ))),
+    }
+}
+
 /// Compiles the declared movement costs for one movement class and side against a map's kinds.
 ///
 /// Declaration shape (Lua):

@@ -217,18 +217,7 @@ fn core_sources_name_no_particular_game() {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read") {
-        let p = e.expect("entry").path();
-        let dest = to.join(p.file_name().expect("name"));
-        if p.is_dir() {
-            copy_dir(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).expect("copy");
-        }
-    }
-}
+use kessel_test_support::copy_dir;
 
 #[test]
 fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {

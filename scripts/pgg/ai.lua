@@ -28,9 +28,9 @@
 -- registers a narrower (common.lua, C.set_narrower): the move, rail_move and overrun
 -- enumerators then hand their candidates, stack by stack, to `AI.narrow`, which keeps the best
 -- few (scores cached per stack and re-checked lazily, only a short list of each stack's best
--- moves kept for the re-check) so that each list stays short; and it switches on the rules' fast
--- reads (common.lua, C.fast_reads). Tests, scripts and the editor never call the hook and always
--- see full lists and fresh reads.
+-- moves kept for the re-check) so that each list stays short. (Reads of units, markers and the
+-- clock are kept per state revision by the engine itself.) Tests, scripts and the editor never
+-- call the hook and always see full lists.
 local C = require("rules.common")
 local M = require("rules.movement")
 local RL = require("rules.rail")
@@ -797,7 +797,6 @@ local ENDING = { end_phase = true, end_air_placement = true }
 -- order, exactly as if everything had been listed at once.
 function AI.pick(legal, kinds)
   C.set_narrower(AI.narrow)
-  C.fast_reads(true)
   local lists, all = {}, {}
   for _, kind in ipairs(kinds) do
     if not ENDING[kind] then

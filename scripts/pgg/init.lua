@@ -19,15 +19,15 @@ kessel.place_kind{ id = "minor_city", name = "Minor city" }
 
 -- Unit types. `class` is the movement class of the terrain effects chart; `mech` marks German units
 -- that move again in the Mechanized Movement Phase [4]; `steps` is the step count [9.6].
-kessel.unit_type{ id = "panzer", side = "german", class = "motorized", mech = true, name = "Panzer regiment" }
-kessel.unit_type{ id = "rifle_mot", side = "german", class = "motorized", mech = true, name = "Panzer division rifle regiment" }
-kessel.unit_type{ id = "motorized", side = "german", class = "motorized", mech = true, name = "Motorized regiment" }
-kessel.unit_type{ id = "cavalry", side = "german", class = "cavalry", mech = true, name = "Cavalry division" }
-kessel.unit_type{ id = "infantry", side = "german", class = "infantry", name = "Infantry division" }
-kessel.unit_type{ id = "rifle", side = "soviet", class = "infantry", name = "Rifle division" }
-kessel.unit_type{ id = "tank", side = "soviet", class = "motorized", armour = true, name = "Tank or mechanized division" }
-kessel.unit_type{ id = "mech", side = "soviet", class = "motorized", armour = true, name = "Mechanized division" }
-kessel.unit_type{ id = "leader", side = "soviet", class = "leader", leader = true, name = "Leader" }
+kessel.unit_type{ id = "panzer", side = "german", class = "motorized", movement = 10, mech = true, name = "Panzer regiment" }
+kessel.unit_type{ id = "rifle_mot", side = "german", class = "motorized", movement = 10, mech = true, name = "Panzer division rifle regiment" }
+kessel.unit_type{ id = "motorized", side = "german", class = "motorized", movement = 10, mech = true, name = "Motorized regiment" }
+kessel.unit_type{ id = "cavalry", side = "german", class = "cavalry", movement = 5, mech = true, name = "Cavalry division" }
+kessel.unit_type{ id = "infantry", side = "german", class = "infantry", movement = 7, name = "Infantry division" }
+kessel.unit_type{ id = "rifle", side = "soviet", class = "infantry", movement = 6, name = "Rifle division" }
+kessel.unit_type{ id = "tank", side = "soviet", class = "motorized", movement = 10, armour = true, name = "Tank or mechanized division" }
+kessel.unit_type{ id = "mech", side = "soviet", class = "motorized", movement = 10, armour = true, name = "Mechanized division" }
+kessel.unit_type{ id = "leader", side = "soviet", class = "leader", movement = 10, leader = true, name = "Leader" }
 
 -- Movement costs [6.7]: forest is 1 MP for infantry (and leaders [10.2]) and 2 for everything else;
 -- a road hexside replaces the terrain cost (½ MP motorized and leaders, 1 MP infantry and cavalry)

@@ -82,6 +82,7 @@ impl ScriptError {
         if let Some(rest) = text.strip_prefix("runtime error: ") {
             text = rest.to_string();
         }
+        let text = describe_error_value(text);
         let first_line = text.lines().next().unwrap_or("").to_string();
         let (file, line) = locate(&first_line);
         if file.is_none() {
@@ -108,6 +109,26 @@ impl ScriptError {
             line: None,
         }
     }
+}
+
+/// What a script raised, in words, when it was not a message: `error()` (nil) and error objects
+/// without `__tostring` (Lua prints them as an address, which differs from run to run).
+fn describe_error_value(text: String) -> String {
+    if text == "nil" {
+        return "an error with no message (error() or error(nil))".into();
+    }
+    let is_address = |rest: &str| {
+        rest.strip_prefix("0x")
+            .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
+    };
+    for kind in ["table", "userdata", "function", "thread"] {
+        if let Some(rest) = text.strip_prefix(kind).and_then(|r| r.strip_prefix(": ")) {
+            if is_address(rest.trim()) {
+                return format!("an error object (a {kind} without __tostring)");
+            }
+        }
+    }
+    text
 }
 
 /// Finds `some/file.lua:12:` at the start of a message.
@@ -291,7 +312,12 @@ end"#,
                 let n = used.get() + HOOK_EVERY as u64;
                 used.set(n);
                 let src = debug.source();
-                if let (Some(s), Some(l)) = (src.short_src.as_deref(), debug.current_line()) {
+                // only a script file's line locates an error for people (never the engine's own
+                // chunks, such as the sandbox's wrappers)
+                let from_file = src.source.as_deref().is_some_and(|s| s.starts_with('@'));
+                if let (true, Some(s), Some(l)) =
+                    (from_file, src.short_src.as_deref(), debug.current_line())
+                {
                     if let Ok(mut seen) = last_seen.try_borrow_mut() {
                         *seen = Some((s.to_string(), l));
                     }

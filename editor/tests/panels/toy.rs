@@ -6,29 +6,9 @@ use egui_kittest::Harness;
 use kessel_core::hex::Hex;
 use kessel_editor::document::Document;
 use kessel_editor::EditorApp;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read the toy fixture") {
-        let p = e.expect("entry").path();
-        let dest = to.join(p.file_name().expect("name"));
-        if p.is_dir() {
-            copy_dir(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).expect("copy");
-        }
-    }
-}
-
-/// A fresh copy of `core/tests/fixtures/toy` for the test `name`.
-pub fn toy_copy(name: &str) -> PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/toy");
-    let dir = std::env::temp_dir().join(format!("kessel-editor-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&src, &dir);
-    dir
-}
+pub use kessel_test_support::toy_copy;
 
 /// The editor on a toy copy's scenario.
 pub fn harness(dir: &Path) -> Harness<'static, EditorApp> {

@@ -81,6 +81,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, t: Table| {
             declaring(&w, "movement")?;
             let v: Value = lua.from_value(mlua::Value::Table(t))?;
+            crate::ruleset::check_costs(&v).map_err(|e| mlua::Error::runtime(e.to_string()))?;
             w.borrow_mut().ruleset.movement = Some(v);
             Ok(())
         })?,

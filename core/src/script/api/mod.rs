@@ -5,6 +5,7 @@
 //! | `kessel.ruleset`, `.unit_type`, `.terrain`, `.hexside_kind`, `.place_kind`, `.movement`, `.results_table`, `.dice_table`, `.sequence`, `.option`, `.action`, `.on`, `.constant` | `declare.rs` | loading the ruleset |
 //! | `kessel.hex` | `hex.rs` | always |
 //! | `kessel.map`, `kessel.units`, `kessel.markers`, `kessel.game`, `kessel.scenario` | `query.rs` | always (read-only) |
+//! | `kessel.units.get/at/all/occupied`, `kessel.markers.all/at`, `kessel.game.step/option`, kept per revision | `reads.rs` | always (read-only) |
 //! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
 //! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
@@ -22,6 +23,7 @@ mod emit;
 mod hex;
 mod paths;
 mod query;
+mod reads;
 mod script;
 mod strings;
 mod tables;
@@ -43,6 +45,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     declare::register(lua, &kessel, world)?;
     hex::register(lua, &kessel, world)?;
     query::register(lua, &kessel, world)?;
+    reads::register(lua, &kessel, world)?;
     emit::register(lua, &kessel, world)?;
     paths::register(lua, &kessel, world)?;
     tables::register(lua, &kessel, world)?;

@@ -7,7 +7,7 @@ use super::{hex_of, value_or_nil};
 use crate::hex::Hexside;
 use crate::state::{Location, Marker, Unit};
 use crate::world::{Shared, World};
-use mlua::{Lua, LuaSerdeExt, Table};
+use mlua::{Lua, Table};
 
 /// Builds a unit snapshot from its fields in one call (see `strings.rs` for why one call).
 const UNIT_CONSTRUCTOR: &str = r#"
@@ -39,7 +39,7 @@ fn unit_constructor(lua: &Lua) -> mlua::Result<mlua::Function> {
 }
 
 /// A unit as a Lua table.
-pub(crate) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> {
+pub(super) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> {
     use mlua::Value as V;
     let s = |x: &str| intern(lua, x).map(V::String);
     let opt = |x: Option<&str>| intern_opt(lua, x);
@@ -97,7 +97,7 @@ pub(crate) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> 
     unit_constructor(lua)?.call(args)
 }
 
-fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Table> {
+pub(super) fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set("id", m.id)?;
     t.set("kind", m.kind.as_str())?;
@@ -108,7 +108,7 @@ fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Table> {
 
 /// A `kessel.units.all{...}` filter, read from its Lua table once per call (not once per unit).
 #[derive(Default)]
-struct UnitFilter {
+pub(super) struct UnitFilter {
     side: Option<String>,
     kind: Option<String>,
     formation: Option<String>,
@@ -117,7 +117,7 @@ struct UnitFilter {
 }
 
 impl UnitFilter {
-    fn read(filter: &Option<Table>) -> mlua::Result<UnitFilter> {
+    pub(super) fn read(filter: &Option<Table>) -> mlua::Result<UnitFilter> {
         let Some(f) = filter else {
             return Ok(UnitFilter::default());
         };
@@ -130,7 +130,7 @@ impl UnitFilter {
         })
     }
 
-    fn matches(&self, u: &Unit) -> bool {
+    pub(super) fn matches(&self, u: &Unit) -> bool {
         let location = match u.location {
             Location::Map(_) => "map",
             Location::Pending => "pending",
@@ -329,63 +329,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set("map", m)?;
 
     // ---- kessel.units
+    // get, at, all and occupied are the kept reads (reads.rs)
     let u = lua.create_table()?;
-    let w = world.clone();
-    u.set(
-        "get",
-        lua.create_function(move |lua, id: String| {
-            let wb = w.borrow();
-            match wb.state.unit(&id) {
-                Some(unit) => Ok(Some(unit_table(lua, &wb, unit)?)),
-                None => Ok(None),
-            }
-        })?,
-    )?;
-    let w = world.clone();
-    u.set(
-        "at",
-        lua.create_function(move |lua, h: String| {
-            let hex = hex_of(&w, &h)?;
-            let wb = w.borrow();
-            let out = lua.create_table()?;
-            for unit in wb.state.units_at(hex) {
-                out.push(unit_table(lua, &wb, unit)?)?;
-            }
-            Ok(out)
-        })?,
-    )?;
-    let w = world.clone();
-    u.set(
-        "all",
-        lua.create_function(move |lua, filter: Option<Table>| {
-            let filter = UnitFilter::read(&filter)?;
-            let wb = w.borrow();
-            let out = lua.create_table()?;
-            for unit in &wb.state.units {
-                if filter.matches(unit) {
-                    out.push(unit_table(lua, &wb, unit)?)?;
-                }
-            }
-            Ok(out)
-        })?,
-    )?;
-    let w = world.clone();
-    u.set(
-        "occupied",
-        lua.create_function(move |_, side: Option<String>| {
-            // hex → true for every hex holding a unit (of `side`)
-            let wb = w.borrow();
-            let mut set = std::collections::BTreeSet::new();
-            for unit in &wb.state.units {
-                if let Location::Map(h) = unit.location {
-                    if side.as_ref().is_none_or(|s| &unit.side == s) {
-                        set.insert(wb.state.map.label(h));
-                    }
-                }
-            }
-            Ok(set.into_iter().collect::<Vec<_>>())
-        })?,
-    )?;
     let w = world.clone();
     u.set(
         "changed_since",
@@ -396,54 +341,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     )?;
     kessel.set("units", u)?;
 
-    // ---- kessel.markers
+    // ---- kessel.markers: all and at are the kept reads (reads.rs)
     let mk = lua.create_table()?;
-    let w = world.clone();
-    mk.set(
-        "all",
-        lua.create_function(move |lua, filter: Option<Table>| {
-            let wb = w.borrow();
-            let kind: Option<String> = filter
-                .as_ref()
-                .map(|f| f.get("kind"))
-                .transpose()?
-                .flatten();
-            let side: Option<String> = filter
-                .as_ref()
-                .map(|f| f.get("side"))
-                .transpose()?
-                .flatten();
-            let placed: Option<bool> = filter
-                .as_ref()
-                .map(|f| f.get("placed"))
-                .transpose()?
-                .flatten();
-            let out = lua.create_table()?;
-            for m in &wb.state.markers {
-                if kind.as_ref().is_some_and(|k| &m.kind != k)
-                    || side.as_ref().is_some_and(|s| m.side.as_ref() != Some(s))
-                    || placed.is_some_and(|p| m.hex.is_some() != p)
-                {
-                    continue;
-                }
-                out.push(marker_table(lua, &wb, m)?)?;
-            }
-            Ok(out)
-        })?,
-    )?;
-    let w = world.clone();
-    mk.set(
-        "at",
-        lua.create_function(move |lua, h: String| {
-            let hex = hex_of(&w, &h)?;
-            let wb = w.borrow();
-            let out = lua.create_table()?;
-            for m in wb.state.markers_at(hex) {
-                out.push(marker_table(lua, &wb, m)?)?;
-            }
-            Ok(out)
-        })?,
-    )?;
     kessel.set("markers", mk)?;
 
     // ---- kessel.game
@@ -472,36 +371,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     )?;
     let w = world.clone();
     g.set(
-        "step",
-        lua.create_function(move |lua, ()| {
-            let wb = w.borrow();
-            let t = lua.create_table()?;
-            t.set("index", wb.state.phase)?;
-            if let Some(s) = wb.ruleset.step(wb.state.phase) {
-                t.set("id", s.id.as_str())?;
-                t.set("name", s.name.as_str())?;
-                t.set("side", s.side.as_deref())?;
-                t.set("rule", s.rule.as_deref())?;
-            }
-            Ok(t)
-        })?,
-    )?;
-    let w = world.clone();
-    g.set(
         "var",
         lua.create_function(move |lua, key: String| {
             value_or_nil(lua, w.borrow().state.vars.get(&key))
-        })?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "option",
-        lua.create_function(move |lua, id: String| {
-            let wb = w.borrow();
-            match wb.options.get(&id) {
-                Some(v) => lua.to_value(v),
-                None => Err(mlua::Error::runtime(format!("unknown option `{id}`"))),
-            }
         })?,
     )?;
     let w = world.clone();

@@ -1,0 +1,334 @@
+//! The busiest reads of the API, kept per state revision: `kessel.units.get/at/all/occupied`,
+//! `kessel.markers.all/at`, `kessel.game.step/option`.
+//!
+//! Between two changes of the game the rules read the same units, hexes and clock over and over
+//! (every enumerator, every validator, a computer player). So the engine keeps what it handed out
+//! for as long as `World::revision` stays the same, and after a change rebuilds only the snapshots
+//! of the units the change touched (`World::unit_changes`). The reads are therefore exactly the
+//! engine's, whatever the rules do, and no ruleset needs caches of its own around `kessel.*`.
+//!
+//! **Invariant:** a table handed out here is shared by every reader of the same revision: rules
+//! read it and never write to it (documented in `docs/lua-api.md`; a copy is the way to change one).
+
+use super::hex_of;
+use super::query::{marker_table, unit_table, UnitFilter};
+use crate::hex::Hex;
+use crate::state::Location;
+use crate::world::{Shared, World};
+use mlua::{Lua, LuaSerdeExt, Table};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+/// What was handed out at one revision.
+#[derive(Default)]
+struct Kept {
+    /// The revision the entries below belong to (`None`: nothing kept yet).
+    revision: Option<u64>,
+    /// Unit snapshots by unit index; kept across revisions for units that did not change.
+    units: Vec<Option<Table>>,
+    /// Unit indices by hex, built on the first `at` of a revision.
+    by_hex: Option<HashMap<Hex, Vec<usize>>>,
+    at: HashMap<Hex, Table>,
+    all: HashMap<String, Table>,
+    occupied: HashMap<Option<String>, Table>,
+    markers_all: HashMap<String, Table>,
+    markers_at: HashMap<Hex, Table>,
+    step: Option<Table>,
+    options: HashMap<String, mlua::Value>,
+}
+
+impl Kept {
+    /// Brings the kept reads up to the world's revision: drops every list, and the snapshots of
+    /// the units changed since (all of them after the state was replaced).
+    fn catch_up(&mut self, w: &World) {
+        if self.revision == Some(w.revision) {
+            return;
+        }
+        let count = w.state.units.len();
+        match self.revision.and_then(|r| w.unit_changes.indices_since(r)) {
+            Some(changed) if self.units.len() == count => {
+                for i in changed {
+                    self.units[i] = None;
+                }
+            }
+            _ => {
+                self.units.clear();
+                self.units.resize(count, None);
+            }
+        }
+        self.revision = Some(w.revision);
+        self.by_hex = None;
+        self.at.clear();
+        self.all.clear();
+        self.occupied.clear();
+        self.markers_all.clear();
+        self.markers_at.clear();
+        self.step = None;
+        self.options.clear();
+    }
+
+    fn unit(&mut self, lua: &Lua, w: &World, index: usize) -> mlua::Result<Table> {
+        if let Some(t) = &self.units[index] {
+            return Ok(t.clone());
+        }
+        let t = unit_table(lua, w, &w.state.units[index])?;
+        self.units[index] = Some(t.clone());
+        Ok(t)
+    }
+}
+
+/// A list table from items, built by one call into Lua (see `strings.rs` for why one call).
+fn list(lua: &Lua, items: Vec<mlua::Value>) -> mlua::Result<Table> {
+    // a call passes its arguments on the Lua stack: long lists are filled item by item
+    const ONE_CALL: usize = 4000;
+    if items.len() > ONE_CALL {
+        let t = lua.create_table_with_capacity(items.len(), 0)?;
+        for v in items {
+            t.raw_push(v)?;
+        }
+        return Ok(t);
+    }
+    struct ListConstructor(mlua::Function);
+    let f = match lua.app_data_ref::<ListConstructor>() {
+        Some(c) => c.0.clone(),
+        None => {
+            let f: mlua::Function = lua
+                .load("return function(...) return { ... } end")
+                .set_name("=kessel list")
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .call(())?;
+            lua.set_app_data(ListConstructor(f.clone()));
+            f
+        }
+    };
+    f.call(mlua::MultiValue::from_iter(items))
+}
+
+fn filter_key(filter: &Option<Table>) -> mlua::Result<String> {
+    let Some(f) = filter else {
+        return Ok(String::new());
+    };
+    let mut parts = Vec::new();
+    for pair in f.pairs::<mlua::Value, mlua::Value>() {
+        let (k, v) = pair?;
+        parts.push(format!("{}={}", k.to_string()?, v.to_string()?));
+    }
+    parts.sort();
+    Ok(parts.join(","))
+}
+
+/// Registers the kept reads on `kessel.units`, `kessel.markers` and `kessel.game`.
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    let kept = Rc::new(RefCell::new(Kept::default()));
+    let units: Table = kessel.get("units")?;
+    let markers: Table = kessel.get("markers")?;
+    let game: Table = kessel.get("game")?;
+
+    let (w, k) = (world.clone(), kept.clone());
+    units.set(
+        "get",
+        lua.create_function(move |lua, id: String| {
+            let wb = w.borrow();
+            let mut kb = k.borrow_mut();
+            kb.catch_up(&wb);
+            match wb.state.unit_index(&id) {
+                Some(i) => Ok(Some(kb.unit(lua, &wb, i)?)),
+                None => Ok(None),
+            }
+        })?,
+    )?;
+
+    let (w, k) = (world.clone(), kept.clone());
+    units.set(
+        "at",
+        lua.create_function(move |lua, h: String| {
+            let hex = hex_of(&w, &h)?;
+            let wb = w.borrow();
+            let mut kb = k.borrow_mut();
+            kb.catch_up(&wb);
+            if let Some(t) = kb.at.get(&hex) {
+                return Ok(t.clone());
+            }
+            let by_hex = kb.by_hex.get_or_insert_with(|| {
+                let mut m: HashMap<Hex, Vec<usize>> = HashMap::new();
+                for (i, u) in wb.state.units.iter().enumerate() {
+                    if let Location::Map(at) = u.location {
+                        m.entry(at).or_default().push(i);
+                    }
+                }
+                m
+            });
+            let indices = by_hex.get(&hex).cloned().unwrap_or_default();
+            let items = indices
+                .into_iter()
+                .map(|i| kb.unit(lua, &wb, i).map(mlua::Value::Table))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            let t = list(lua, items)?;
+            kb.at.insert(hex, t.clone());
+            Ok(t)
+        })?,
+    )?;
+
+    let (w, k) = (world.clone(), kept.clone());
+    units.set(
+        "all",
+        lua.create_function(move |lua, filter: Option<Table>| {
+            // the filter is read before anything is borrowed: its fields are plain values
+            let key = filter_key(&filter)?;
+            let parsed = UnitFilter::read(&filter)?;
+            let wb = w.borrow();
+            let mut kb = k.borrow_mut();
+            kb.catch_up(&wb);
+            if let Some(t) = kb.all.get(&key) {
+                return Ok(t.clone());
+            }
+            let mut items = Vec::new();
+            for (i, u) in wb.state.units.iter().enumerate() {
+                if parsed.matches(u) {
+                    items.push(mlua::Value::Table(kb.unit(lua, &wb, i)?));
+                }
+            }
+            let t = list(lua, items)?;
+            kb.all.insert(key, t.clone());
+            Ok(t)
+        })?,
+    )?;
+
+    let (w, k) = (world.clone(), kept.clone());
+    units.set(
+        "occupied",
+        lua.create_function(move |lua, side: Option<String>| {
+            let wb = w.borrow();
+            let mut kb = k.borrow_mut();
+            kb.catch_up(&wb);
+            if let Some(t) = kb.occupied.get(&side) {
+                return Ok(t.clone());
+            }
+            let mut set = BTreeSet::new();
+            for unit in &wb.state.units {
+                if let Location::Map(h) = unit.location {
+                    if side.as_ref().is_none_or(|s| &unit.side == s) {
+                        set.insert(wb.state.map.label(h));
+                    }
+                }
+            }
+            let items = set
+                .iter()
+                .map(|l| super::strings::intern(lua, l).map(mlua::Value::String))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            let t = list(lua, items)?;
+            kb.occupied.insert(side, t.clone());
+            Ok(t)
+        })?,
+    )?;
+
+    let (w, k) = (world.clone(), kept.clone());
+    markers.set(
+        "all",
+        lua.create_function(move |lua, filter: Option<Table>| {
+            let key = filter_key(&filter)?;
+            let field = |name: &str| -> mlua::Result<Option<mlua::Value>> {
+                filter.as_ref().map(|f| f.get(name)).transpose()
+            };
+            let as_string = |v: Option<mlua::Value>| -> mlua::Result<Option<String>> {
+                match v {
+                    None | Some(mlua::Value::Nil) => Ok(None),
+                    Some(v) => Ok(Some(lua.from_value(v)?)),
+                }
+            };
+            let kind = as_string(field("kind")?)?;
+            let side = as_string(field("side")?)?;
+            let placed: Option<bool> = match field("placed")? {
+                None | Some(mlua::Value::Nil) => None,
+                Some(v) => Some(lua.from_value(v)?),
+            };
+            let wb = w.borrow();
+            let mut kb = k.borrow_mut();
+            kb.catch_up(&wb);
+            if let Some(t) = kb.markers_all.get(&key) {
+                return Ok(t.clone());
+            }
+            let mut items = Vec::new();
+            for m in &wb.state.markers {
+                if kind.as_ref().is_some_and(|k| &m.kind != k)
+                    || side.as_ref().is_some_and(|s| m.side.as_ref() != Some(s))
+                    || placed.is_some_and(|p| m.hex.is_some() != p)
+                {
+                    continue;
+                }
+                items.push(mlua::Value::Table(marker_table(lua, &wb, m)?));
+            }
+            let t = list(lua, items)?;
+            kb.markers_all.insert(key, t.clone());
+            Ok(t)
+        })?,
+    )?;
+
+    let (w, k) = (world.clone(), kept.clone());
+    markers.set(
+        "at",
+        lua.create_function(move |lua, h: String| {
+            let hex = hex_of(&w, &h)?;
+            let wb = w.borrow();
+            let mut kb = k.borrow_mut();
+            kb.catch_up(&wb);
+            if let Some(t) = kb.markers_at.get(&hex) {
+                return Ok(t.clone());
+            }
+            let items = wb
+                .state
+                .markers_at(hex)
+                .map(|m| marker_table(lua, &wb, m).map(mlua::Value::Table))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            let t = list(lua, items)?;
+            kb.markers_at.insert(hex, t.clone());
+            Ok(t)
+        })?,
+    )?;
+
+    let (w, k) = (world.clone(), kept.clone());
+    game.set(
+        "step",
+        lua.create_function(move |lua, ()| {
+            let wb = w.borrow();
+            let mut kb = k.borrow_mut();
+            kb.catch_up(&wb);
+            if let Some(t) = &kb.step {
+                return Ok(t.clone());
+            }
+            let t = lua.create_table()?;
+            t.set("index", wb.state.phase)?;
+            if let Some(s) = wb.ruleset.step(wb.state.phase) {
+                t.set("id", s.id.as_str())?;
+                t.set("name", s.name.as_str())?;
+                t.set("side", s.side.as_deref())?;
+                t.set("rule", s.rule.as_deref())?;
+            }
+            kb.step = Some(t.clone());
+            Ok(t)
+        })?,
+    )?;
+
+    let (w, k) = (world.clone(), kept);
+    game.set(
+        "option",
+        lua.create_function(move |lua, id: String| {
+            let wb = w.borrow();
+            let mut kb = k.borrow_mut();
+            kb.catch_up(&wb);
+            if let Some(v) = kb.options.get(&id) {
+                return Ok(v.clone());
+            }
+            let v = match wb.options.get(&id) {
+                Some(v) => lua.to_value(v)?,
+                None => {
+                    return Err(mlua::Error::runtime(format!("unknown option `{id}`")));
+                }
+            };
+            kb.options.insert(id, v.clone());
+            Ok(v)
+        })?,
+    )?;
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! Errors point at the modder's own file and line, whichever ruleset is loaded and however the
+//! error was raised.
+
+use crate::util::{kessel, scratch, toy_copy, write};
+
+fn script_on(ruleset: &str, name: &str, body: &str) -> crate::util::Run {
+    let dir = scratch(name);
+    let file = write(&dir, &format!("{name}.lua"), body);
+    kessel(&["script", file.to_str().expect("utf8"), "--ruleset", ruleset])
+}
+
+#[test]
+fn an_api_error_names_the_callers_line_under_every_ruleset() {
+    for ruleset in ["scripts/pgg", "core/tests/fixtures/toy"] {
+        let r = script_on(
+            ruleset,
+            "badhex",
+            "-- a position\nlocal x = 1\nlocal us = kessel.units.at(\"9999\")\n",
+        );
+        assert_ne!(r.code, 0);
+        assert!(
+            r.stderr.contains("badhex.lua:3:") && r.stderr.contains("9999"),
+            "{ruleset}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("common.lua"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn errors_that_are_not_messages_still_name_their_file() {
+    for (name, body, needle) in [
+        (
+            "level0",
+            "local x = 1\nerror('no position', 0)\n",
+            "no position",
+        ),
+        (
+            "tableerr",
+            "local x = 1\nerror({ code = 3 })\n",
+            "error object (a table",
+        ),
+        ("nilerr", "local x = 1\nerror()\n", "no message"),
+        (
+            "tostringerr",
+            "error(setmetatable({}, { __tostring = function() return 'custom' end }))\n",
+            "custom",
+        ),
+    ] {
+        let r = script_on("core/tests/fixtures/toy", name, body);
+        assert_ne!(r.code, 0);
+        assert!(
+            r.stderr.contains(&format!("{name}.lua")) && r.stderr.contains(needle),
+            "{name}: {}",
+            r.stderr
+        );
+        assert!(
+            !r.stderr.contains("0x"),
+            "no address in {name}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn a_bad_movement_cost_fails_at_its_declaration() {
+    for (bad, needle) in [
+        ("clear = \"slow\",", "terrain.clear"),
+        ("clear = -1,", "0 or more"),
+    ] {
+        let dir = toy_copy(&format!("badcost-{}", bad.len()));
+        let init = dir.join("init.lua");
+        let text = std::fs::read_to_string(&init).expect("read");
+        let line = text
+            .lines()
+            .position(|l| l.contains("kessel.movement"))
+            .expect("the toy declares movement")
+            + 1;
+        let at = text.find("kessel.movement{").expect("declaration");
+        let (head, tail) = text.split_at(at);
+        assert!(tail.contains("clear = 1,"), "the toy's clear cost");
+        let broken = format!("{head}{}", tail.replacen("clear = 1,", bad, 1));
+        std::fs::write(&init, broken).expect("write");
+        let r = kessel(&["check", dir.join("scenario.toml").to_str().expect("utf8")]);
+        assert_ne!(r.code, 0);
+        assert!(
+            r.stderr.contains(&format!("init.lua:{line}:")) && r.stderr.contains(needle),
+            "{bad}: {}",
+            r.stderr
+        );
+    }
+}
