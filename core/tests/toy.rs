@@ -93,10 +93,80 @@ fn options_set_by_hand_survive_save_and_load() {
         Some(&serde_json::json!(3))
     );
     assert_eq!(loaded.save().expect("save again"), saved);
-    // an option the ruleset does not have is a clear error naming it
-    std::fs::write(&path, saved.replace("stack_limit", "stack_limitz")).expect("write");
+    // an option the ruleset does not have (any more) is a clear error naming it
+    let mut file: SaveFile = serde_json::from_str(&saved).expect("parse");
+    let v = file.options.remove("stack_limit").expect("recorded");
+    file.options.insert("stack_limitz".into(), v);
+    file.checksum = Some(file.compute_checksum());
+    std::fs::write(&path, serde_json::to_string(&file).expect("json")).expect("write");
     let err = Engine::load_save(&path, Limits::default()).expect_err("unknown option");
     assert!(err.to_string().contains("stack_limitz"), "{err}");
+}
+
+/// A save of a few actions, written to a scratch folder holding a copy of the toy.
+fn saved_game(name: &str) -> (PathBuf, PathBuf, SaveFile) {
+    let dir = kessel_test_support::toy_copy(name);
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 3, Limits::default()).expect("load");
+    play(&mut e, 6);
+    assert!(e.log().len() >= 3, "the game has a history");
+    let text = e.save().expect("save");
+    let path = dir.join("game.json");
+    std::fs::write(&path, &text).expect("write");
+    let file = serde_json::from_str(&text).expect("parse");
+    (dir, path, file)
+}
+
+#[test]
+fn an_edited_save_is_refused_and_says_so() {
+    let (_dir, path, file) = saved_game("tamper-sum");
+    assert!(Engine::load_save(&path, Limits::default()).is_ok());
+    // edited by hand, checksum left as it was
+    let mut edited = file.clone();
+    edited.seed += 1;
+    std::fs::write(&path, serde_json::to_string(&edited).expect("json")).expect("write");
+    let err = Engine::load_save(&path, Limits::default()).expect_err("checksum");
+    assert!(err.to_string().contains("edited or damaged"), "{err}");
+}
+
+#[test]
+fn a_rewritten_history_is_replayed_through_the_rules_and_refused() {
+    let (_dir, path, file) = saved_game("tamper-history");
+    // move the first mover somewhere it cannot go, and recompute every hash the file has
+    let mut edited = file.clone();
+    let first = &mut edited.log[0];
+    assert_eq!(first.action.kind, "move", "{:?}", first.action);
+    first
+        .action
+        .params
+        .insert("path".into(), serde_json::json!(["0909"]));
+    edited.checksum = Some(edited.compute_checksum());
+    std::fs::write(&path, serde_json::to_string(&edited).expect("json")).expect("write");
+    let err = Engine::load_save(&path, Limits::default()).expect_err("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("history was edited") && text.contains("action 1 of"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_changed_scenario_is_told_apart_from_a_tampered_save() {
+    let (dir, path, _file) = saved_game("changed-rules");
+    // the rules change after the save: units may no longer move at all
+    let play = dir.join("rules/play.lua");
+    let original = std::fs::read_to_string(&play).expect("read");
+    let strict = original.replace(
+        "if not u then return { rule = \"T1\", message = \"no such unit\" } end",
+        "if true then return { rule = \"T9\", message = \"frozen by the new rule\" } end",
+    );
+    assert_ne!(strict, original);
+    std::fs::write(&play, strict).expect("write");
+    let err = Engine::load_save(&path, Limits::default()).expect_err("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("rules changed since the save") && text.contains("T9"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -217,6 +287,7 @@ fn core_sources_name_no_particular_game() {
     }
 }
 
+use kessel_core::engine::SaveFile;
 use kessel_test_support::copy_dir;
 
 #[test]

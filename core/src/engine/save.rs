@@ -2,7 +2,6 @@
 //! the hash of the state the log leads to. Loading rebuilds the game from these.
 
 use super::{Engine, EngineError};
-use crate::dice::Dice;
 use crate::error::LoadError;
 use crate::event::LogEntry;
 use crate::script::{display_path, Limits};
@@ -29,8 +28,54 @@ pub struct SaveFile {
     /// the rulings after a load are made under the same options as before the save.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub options: BTreeMap<String, crate::state::Value>,
+    /// Hash of the scenario, its map and the ruleset's files when the game was saved: a load
+    /// that finds them changed says so, rather than calling the save tampered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_hash: Option<String>,
+    /// Checksum of everything above and the log: an edit that did not recompute it is caught
+    /// before anything is replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checksum: Option<String>,
     /// Accepted actions and their events.
     pub log: Vec<LogEntry>,
+}
+
+impl SaveFile {
+    /// The checksum of this save's contents (all fields but the checksum itself).
+    pub fn compute_checksum(&self) -> String {
+        let mut copy = self.clone();
+        copy.checksum = None;
+        let text = serde_json::to_string(&copy).unwrap_or_default();
+        format!("{:016x}", fnv64(text.as_bytes()))
+    }
+}
+
+/// FNV-1a, 64 bits: stable across runs and platforms (std's hashers are not).
+fn fnv64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            // a ruleset's own tests change no ruling
+            if p.file_name().is_some_and(|n| n != "tests") {
+                files_under(&p, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "lua" || x == "toml") {
+            // rules and data; not saves, pictures or notes kept beside them
+            out.push(p);
+        }
+    }
 }
 
 impl Engine {
@@ -58,7 +103,13 @@ impl Engine {
             seed: w.state.seed,
             state_hash: format!("{:016x}", w.state.hash()),
             options,
+            content_hash: Some(self.content_hash()),
+            checksum: None,
             log: w.log.clone(),
+        };
+        let save = SaveFile {
+            checksum: Some(save.compute_checksum()),
+            ..save
         };
         serde_json::to_string_pretty(&save)
             .map(|mut s| {
@@ -68,19 +119,50 @@ impl Engine {
             .map_err(|e| e.to_string())
     }
 
-    /// Loads a saved game: rebuilds the scenario and rules, then replays the log's events.
+    /// A hash of what the game is played with: the scenario file, its map, its special rules and
+    /// the ruleset's Lua and TOML files (its tests aside).
+    pub fn content_hash(&self) -> String {
+        let mut files = Vec::new();
+        if let Some(sc) = self.scenario() {
+            files.push(sc.path.clone());
+            files.push(sc.map_path.clone());
+        }
+        files.extend(self.extra_scripts.iter().cloned());
+        let mut rules = Vec::new();
+        files_under(&self.ruleset_dir, &mut rules);
+        rules.sort();
+        files.extend(rules);
+        let mut all = Vec::new();
+        for f in files {
+            let rel = f.strip_prefix(&self.ruleset_dir).unwrap_or(&f);
+            all.extend_from_slice(rel.to_string_lossy().as_bytes());
+            all.push(0);
+            all.extend(std::fs::read(&f).unwrap_or_default());
+            all.push(0);
+        }
+        format!("{:016x}", fnv64(&all))
+    }
+
+    /// Loads a saved game: rebuilds the scenario and rules, then plays the log's actions again
+    /// through the rules, refusing the first that is not legal or does not give the events the
+    /// save recorded. So a save whose history was edited does not load, even with its hashes
+    /// recomputed; and a save made before the scenario or rules changed says that instead.
     pub fn load_save(path: &Path, limits: Limits) -> Result<Engine, EngineError> {
+        let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = std::fs::read_to_string(path)
             .map_err(|e| LoadError::new(path, None, format!("cannot read save: {e}")))?;
         let save: SaveFile = serde_json::from_str(&text)
             .map_err(|e| LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}")))?;
         if save.format != SAVE_FORMAT {
-            return Err(LoadError::new(
-                path,
-                None,
-                format!("unknown save format `{}`", save.format),
-            )
-            .into());
+            return Err(fail(format!("unknown save format `{}`", save.format)));
+        }
+        if let Some(sum) = &save.checksum {
+            if *sum != save.compute_checksum() {
+                return Err(fail(
+                    "the save was edited or damaged: its checksum does not match its contents"
+                        .into(),
+                ));
+            }
         }
         let mut engine = Engine::load(
             Path::new(&save.scenario),
@@ -89,34 +171,54 @@ impl Engine {
             limits,
         )?;
         for (id, value) in &save.options {
-            engine.set_option(id, value.clone()).map_err(|e| {
-                LoadError::new(path, None, format!("the save sets option `{id}`: {e}"))
-            })?;
+            engine
+                .set_option(id, value.clone())
+                .map_err(|e| fail(format!("the save sets option `{id}`: {e}")))?;
         }
-        {
-            let mut w = engine.world.borrow_mut();
-            w.log = save.log.clone();
-            w.state = w.replayed().map_err(|err| {
-                LoadError::new(
-                    path,
-                    None,
-                    format!("the log does not fit the scenario: {err}"),
-                )
-            })?;
-            w.dice = Dice::at(w.state.seed, w.state.dice_drawn);
-            w.state_replaced();
-            let hash = format!("{:016x}", w.state.hash());
-            if hash != save.state_hash {
-                return Err(LoadError::new(
-                    path,
-                    None,
-                    format!(
-                        "state hash {hash} differs from the saved {}: the scenario changed since the save",
-                        save.state_hash
-                    ),
-                )
-                .into());
+        let changed = save
+            .content_hash
+            .as_ref()
+            .is_some_and(|h| *h != engine.content_hash());
+        let why = |n: usize, what: String| {
+            let cause = if changed {
+                "the scenario or its rules changed since the save"
+            } else {
+                "the save's history was edited"
+            };
+            fail(format!("{cause}: action {n} of {}: {what}", save.log.len()))
+        };
+        for (i, entry) in save.log.iter().enumerate() {
+            let described = serde_json::to_string(&entry.action).unwrap_or_default();
+            match engine.act(&entry.action) {
+                Err(e) => return Err(why(i + 1, format!("{described} fails: {}", e.message))),
+                Ok(Err(rejection)) => {
+                    let reasons: Vec<String> =
+                        rejection.reasons.iter().map(ToString::to_string).collect();
+                    return Err(why(
+                        i + 1,
+                        format!("{described} is refused: {}", reasons.join("; ")),
+                    ));
+                }
+                Ok(Ok(events)) if events != entry.events => {
+                    return Err(why(
+                        i + 1,
+                        format!("{described} gives other events than the save recorded"),
+                    ));
+                }
+                Ok(Ok(_)) => {}
             }
+        }
+        let hash = format!("{:016x}", engine.state().hash());
+        if hash != save.state_hash {
+            return Err(fail(format!(
+                "state hash {hash} differs from the saved {}: {}",
+                save.state_hash,
+                if changed {
+                    "the scenario or its rules changed since the save"
+                } else {
+                    "the save was edited"
+                }
+            )));
         }
         Ok(engine)
     }

@@ -683,7 +683,7 @@ kessel.action{
   enumerate = function(side)
     if not C.in_combat_phase() or kessel.game.var("pending") then return {} end
     if side and side ~= C.phasing() then return {} end
-    return K.attack_options(C.narrowing())
+    return K.attack_options(require("ai.narrowing").active())
   end,
 }
 
@@ -694,7 +694,7 @@ kessel.action{
 -- past that, every set of whole attacking hexes and every unit alone), and each group once more
 -- with the leaders of its hexes added (Soviet [10.36]: the best-rated leader of each hex, or all
 -- of them under WBC09 #12). Every listed attack validates. `representative` (a computer player
--- narrowing the list, common.lua) keeps per target all units together, each attacking hex alone,
+-- narrowing the list, ai/narrowing.lua) keeps per target all units together, each attacking hex alone,
 -- and their leader variants.
 local ALL_SUBSETS = 8
 

@@ -191,45 +191,6 @@ end
 -- costs little; the list is shared: read it, never change it.)
 function C.map_units() return kessel.units.all{ location = "map" } end
 
--- Narrowing enumerations for computer players ------------------------------------------------
---
--- `kessel simulate` asks for every legal action before each choice, and listing every destination
--- of every stack (thousands of actions, each copied into the engine and back) costs far more than
--- the choice itself. A computer player (ai.lua) may register a narrower: the move, rail_move and
--- overrun enumerators then hand it their candidates, stack by stack, as they would list them
--- (`provider.stacks`, a sorted list of hexes, and `provider.moves(hex)`, the actions of that
--- stack; `provider.extra()` for actions not tied to a stack, such as reinforcement entries), and
--- list only what it returns. The narrower never adds an action: it only picks among candidates the
--- enumerator itself produced, at the moment of enumeration, and the engine validates the chosen
--- action like any other. Returning nil lists everything.
---
--- This is not game state: it decides no ruling, a reload forgets it, and without a computer player
--- it is never set (tests and scripts always see full lists). The engine lets the AI ask for the
--- kinds it weighs (the `ai` hook's `legal(kind)`); the narrower goes further, stack by stack.
-local narrower = nil
-
-function C.set_narrower(fn) narrower = fn end
-
--- Is a computer player narrowing the lists? (The attack enumerator then lists its short,
--- representative list instead of every combination.)
-function C.narrowing() return narrower ~= nil end
-
--- The actions an enumerator of `kind` lists: all of them, or the narrower's pick.
-function C.narrowed(kind, provider)
-  if narrower then
-    local picked = narrower(kind, provider)
-    if picked then return picked end
-  end
-  local out = {}
-  for _, hex in ipairs(provider.stacks) do
-    for _, a in ipairs(provider.moves(hex)) do out[#out + 1] = a end
-  end
-  if provider.extra then
-    for _, a in ipairs(provider.extra()) do out[#out + 1] = a end
-  end
-  return out
-end
-
 -- Same action? (kind, units in order, path, target; what the enumerators fill in)
 function C.same_action(a, b)
   if a.kind ~= b.kind or a.target ~= b.target or a.hex ~= b.hex then return false end

@@ -625,7 +625,7 @@ end
 
 -- Every move of one stack: the whole stack of movers to each destination; when several units could
 -- move, each of them alone as well (splitting the stack) [6.1]; standing units' shifts [5.2].
--- `want(units, whole)` (optional, for a narrowing enumeration, common.lua) says which groups to
+-- `want(units, whole)` (optional, for a narrowing enumeration, ai/narrowing.lua) says which groups to
 -- work out: the whole stack (`whole` true) or one unit alone.
 function M.stack_moves(hex, base, want)
   local out = {}
@@ -668,7 +668,7 @@ function M.enumerate()
     for _, id in ipairs(a.units or {}) do if group.active[id] then inside = inside + 1 end end
     return inside == 0 or inside == group.count
   end
-  return C.narrowed("move", {
+  return require("ai.narrowing").listed("move", {
     side = side,
     stacks = kessel.units.occupied(side),
     moves = function(hex, want)

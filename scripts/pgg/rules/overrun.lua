@@ -190,7 +190,7 @@ kessel.action{
     if not C.in_movement_phase() or kessel.game.var("pending") then return out end
     local me = C.phasing()
     if side and side ~= me then return out end
-    return C.narrowed("overrun", { side = me, stacks = kessel.units.occupied(me), moves = O.stack_overruns })
+    return require("ai.narrowing").listed("overrun", { side = me, stacks = kessel.units.occupied(me), moves = O.stack_overruns })
   end,
 }
 

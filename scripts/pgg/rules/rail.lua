@@ -219,7 +219,7 @@ kessel.action{
     local out = {}
     if not C.step_is("soviet_movement") or kessel.game.var("pending") then return out end
     local rules
-    return C.narrowed("rail_move", {
+    return require("ai.narrowing").listed("rail_move", {
       side = C.SOVIET,
       stacks = kessel.units.occupied(C.SOVIET),
       moves = function(hex)

@@ -25,13 +25,14 @@
 --
 -- Speed: the hook asks the engine only for the kinds of action it weighs (the phase-ending
 -- actions, whose checks are costly, only when nothing else is worth doing). On its first call it
--- registers a narrower (common.lua, C.set_narrower): the move, rail_move and overrun
+-- installs a narrower (ai/narrowing.lua) for that call only: the move, rail_move and overrun
 -- enumerators then hand their candidates, stack by stack, to `AI.narrow`, which keeps the best
 -- few (scores cached per stack and re-checked lazily, only a short list of each stack's best
 -- moves kept for the re-check) so that each list stays short. (Reads of units, markers and the
 -- clock are kept per state revision by the engine itself.) Tests, scripts and the editor never
 -- call the hook and always see full lists.
 local C = require("rules.common")
+local Narrowing = require("ai.narrowing")
 local M = require("rules.movement")
 local RL = require("rules.rail")
 local O = require("rules.overrun")
@@ -795,8 +796,7 @@ local ENDING = { end_phase = true, end_air_placement = true }
 -- First every kind but the ending ones; when nothing there scores above zero (or nothing is
 -- listed), the ending kinds join in and the choice is made among all of them in declaration
 -- order, exactly as if everything had been listed at once.
-function AI.pick(legal, kinds)
-  C.set_narrower(AI.narrow)
+local function choose(legal, kinds)
   local lists, all = {}, {}
   for _, kind in ipairs(kinds) do
     if not ENDING[kind] then
@@ -816,6 +816,12 @@ function AI.pick(legal, kinds)
     end
     if #all > 0 then chosen = all[(best_index(all))] end
   end
+  return chosen
+end
+
+-- The hook: the narrower (ai/narrowing.lua) is in place for this choice only.
+function AI.pick(legal, kinds)
+  local chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
   -- the scores and the frame served this choice only
   scored = {}
   current_frame = nil
