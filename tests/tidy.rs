@@ -163,3 +163,30 @@ fn the_api_patch_check_tells_assignments_from_calls() {
     assert!(!assigns_to_the_api("local at = kessel.units.at"));
     assert!(!assigns_to_the_api("if kessel.game.turn() == 1 then"));
 }
+
+#[test]
+fn the_lua_bindings_do_not_know_the_engine() {
+    // engine → script::api → world: the bindings read and change the world, never the engine
+    let mut files = Vec::new();
+    fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("read") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                rust_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    rust_files(&root().join("core/src/script"), &mut files);
+    assert!(files.len() > 5, "the bindings are found");
+    files.push(root().join("core/src/world.rs"));
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read");
+        assert!(
+            !text.contains("crate::engine"),
+            "{} reaches back into the engine",
+            f.display()
+        );
+    }
+}

@@ -20,5 +20,6 @@ pub fn load_engine(scenario: &Path, profile: Option<&str>, seed: u64) -> anyhow:
 
 /// Formats an engine error: every located problem on its own line.
 pub fn describe(e: EngineError) -> anyhow::Error {
-    anyhow::anyhow!("{e}")
+    let lines: Vec<String> = e.located().iter().map(ToString::to_string).collect();
+    anyhow::anyhow!("{}", lines.join("\n"))
 }

@@ -48,6 +48,16 @@ pub enum EngineError {
     Script(#[from] ScriptError),
 }
 
+impl EngineError {
+    /// Every problem, located by file and line (a load can report many at once).
+    pub fn located(&self) -> Vec<crate::error::Located> {
+        match self {
+            EngineError::Load(errors) => errors.located(),
+            EngineError::Script(e) => vec![e.into()],
+        }
+    }
+}
+
 impl From<LoadError> for EngineError {
     fn from(e: LoadError) -> Self {
         EngineError::Load(LoadErrors(vec![e]))

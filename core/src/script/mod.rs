@@ -101,6 +101,11 @@ impl ScriptError {
         }
     }
 
+    /// The error located: file, line and the message without them.
+    pub fn located(&self) -> crate::error::Located {
+        self.into()
+    }
+
     /// An error with no Lua behind it.
     pub fn plain(message: impl Into<String>) -> ScriptError {
         ScriptError {
