@@ -90,3 +90,27 @@ fn a_bad_movement_cost_fails_at_its_declaration() {
         );
     }
 }
+
+#[test]
+fn a_misspelt_api_name_fails_where_it_is_written_with_a_suggestion() {
+    for (name, body, wanted) in [
+        (
+            "unitget",
+            "local x = 1\nlocal u = kessel.unit.get(\"r1\")\n",
+            "`kessel.units`",
+        ),
+        (
+            "gett",
+            "local x = 1\nlocal u = kessel.units.gett(\"r1\")\n",
+            "`kessel.units.get`",
+        ),
+    ] {
+        let r = script_on("core/tests/fixtures/toy", name, body);
+        assert_ne!(r.code, 0);
+        assert!(
+            r.stderr.contains(&format!("{name}.lua:2:")) && r.stderr.contains(wanted),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+}

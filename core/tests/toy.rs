@@ -525,3 +525,17 @@ fn changed_since_names_the_units_an_action_changed_and_nothing_after_an_undo() {
     // the state was rebuilt: nothing can be told unit by unit
     assert_eq!(changed(&e, after), "replaced");
 }
+
+#[test]
+fn scripts_can_ask_which_profile_is_in_force() {
+    let e = engine(1);
+    let name = e
+        .query_lua("p", "return kessel.game.profile()", &serde_json::json!({}))
+        .expect("runs");
+    assert_eq!(name, serde_json::json!("standard"));
+    let bare = Engine::bare(&fixture(""), Limits::default()).expect("bare");
+    let none = bare
+        .query_lua("p", "return kessel.game.profile()", &serde_json::json!({}))
+        .expect("runs");
+    assert_eq!(none, serde_json::Value::Null, "defaults: no profile");
+}

@@ -1035,6 +1035,10 @@ function kessel.expect.refused(ok, reasons, rule, text) end
 function kessel.expect.accepted(ok, info) end
 
 
+---The name of the profile the options came from; nil for the ruleset's defaults.
+---@return string?
+function kessel.game.profile() end
+
 ---A number that changes whenever the game state or the options change (events, undo, set-up,
 ---reloads, option changes): key caches of derived data on it.
 ---@return integer

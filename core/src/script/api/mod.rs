@@ -50,6 +50,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     paths::register(lua, &kessel, world)?;
     tables::register(lua, &kessel, world)?;
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;
+    guard_names(lua, &kessel)?;
     lua.globals().set("kessel", kessel)?;
     Ok(())
 }
@@ -57,7 +58,53 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
 /// Adds the script/test-only functions (`kessel.act`, `kessel.setup`, …).
 pub fn register_script_api(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     let kessel: Table = lua.globals().get("kessel")?;
-    script::register(lua, &kessel, world)
+    script::register(lua, &kessel, world)?;
+    guard_names(lua, &kessel)
+}
+
+/// Makes reading a name the API does not have an error that suggests the nearest one
+/// (`kessel.unit` → "did you mean `kessel.units`?"), on `kessel` and each of its modules: a typo
+/// fails where it is made instead of as "attempt to index a nil value" further on.
+pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
+    let guard = |path: String| -> mlua::Result<Table> {
+        let mt = lua.create_table()?;
+        mt.set(
+            "__index",
+            lua.create_function(
+                move |_, (t, key): (Table, mlua::Value)| -> mlua::Result<()> {
+                    let name = match &key {
+                        mlua::Value::String(s) => s.to_string_lossy(),
+                        other => format!("[{}]", other.type_name()),
+                    };
+                    let mut known = Vec::new();
+                    for pair in t.pairs::<mlua::Value, mlua::Value>() {
+                        if let (mlua::Value::String(k), _) = pair? {
+                            known.push(k.to_string_lossy());
+                        }
+                    }
+                    let hint = strings::nearest(&name, &known)
+                        .map(|n| format!(" (did you mean `{path}.{n}`?)"))
+                        .unwrap_or_default();
+                    Err(mlua::Error::runtime(format!(
+                        "`{path}.{name}` is not part of the Kessel API{hint}"
+                    )))
+                },
+            )?,
+        )?;
+        Ok(mt)
+    };
+    for pair in kessel.pairs::<String, mlua::Value>() {
+        let (name, v) = pair?;
+        if let mlua::Value::Table(module) = v {
+            if module.metatable().is_none() {
+                module.set_metatable(Some(guard(format!("kessel.{name}"))?))?;
+            }
+        }
+    }
+    if kessel.metatable().is_none() {
+        kessel.set_metatable(Some(guard("kessel".into())?))?;
+    }
+    Ok(())
 }
 
 /// Parses a hex label against the current map.

@@ -371,6 +371,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     )?;
     let w = world.clone();
     g.set(
+        "profile",
+        lua.create_function(move |_, ()| {
+            let wb = w.borrow();
+            // `Options::defaults` names itself "defaults": no profile was applied
+            let name = &wb.options.profile;
+            Ok((!name.is_empty() && name != "defaults").then(|| name.clone()))
+        })?,
+    )?;
+    let w = world.clone();
+    g.set(
         "var",
         lua.create_function(move |lua, key: String| {
             value_or_nil(lua, w.borrow().state.vars.get(&key))

@@ -64,3 +64,48 @@ pub(crate) fn keyed_table<'a, V: mlua::IntoLua>(
     }
     Ok(mlua::Value::Table(t))
 }
+
+/// The name of `known` nearest to `name` when it is close enough to be a typo of it (at most two
+/// edits, or one of them starts with the other); ties go to the first in sorted order.
+pub(crate) fn nearest(name: &str, known: &[String]) -> Option<String> {
+    let mut sorted: Vec<&String> = known.iter().collect();
+    sorted.sort();
+    sorted
+        .into_iter()
+        .map(|k| (edit_distance(name, k), k))
+        .filter(|(d, k)| *d <= 2 || k.starts_with(name) || name.starts_with(k.as_str()))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.clone())
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest;
+
+    #[test]
+    fn typos_find_their_name() {
+        let known: Vec<String> = ["units", "markers", "map", "game"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(nearest("unit", &known).as_deref(), Some("units"));
+        assert_eq!(nearest("mpa", &known).as_deref(), Some("map"));
+        assert_eq!(nearest("weather", &known), None);
+    }
+}
