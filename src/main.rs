@@ -20,6 +20,9 @@ struct Cli {
 enum Command {
     /// Load and validate a scenario with its map, rules and profile; print a summary.
     Check(cmd::check::Args),
+    /// Show a scenario's vocabulary: steps, action kinds, unit types, kinds, areas, places, pools,
+    /// options in force and scenario variables (`--json` for tools).
+    Info(cmd::info::Args),
     /// List every option of a scenario's ruleset with its value, reference and description.
     Rules(cmd::rules::Args),
     /// Show the odds column and the chance of each combat result.
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
+        Command::Info(a) => cmd::info::run(a),
         Command::Rules(a) => cmd::rules::run(a),
         Command::Odds(a) => cmd::odds::run(a),
         Command::Script(a) => cmd::script::run(a),

@@ -201,3 +201,27 @@ fn simulate_is_deterministic_for_a_seed() {
         c.stdout
     );
 }
+
+#[test]
+fn info_lists_the_vocabulary_as_text_and_json() {
+    let r = kessel(&["info", "scenarios/pgg/campaign.toml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for needle in [
+        "soviet_movement",
+        "german_air_interdiction",
+        "rail_move",
+        "wbc09_01a_no_switching_places",
+        "swf_area",
+        "P1",
+    ] {
+        assert!(r.stdout.contains(needle), "missing {needle}: {}", r.stdout);
+    }
+    let r = kessel(&["info", "scenarios/pgg/campaign.toml", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("--json parses");
+    assert_eq!(v["sequence"][0]["id"], "soviet_movement");
+    assert!(v["actions"].as_array().is_some_and(|a| a.len() > 10));
+    assert!(v["areas"].as_array().is_some_and(|a| !a.is_empty()));
+    assert!(v["options"].as_array().is_some_and(|a| a.len() > 20));
+    assert_eq!(v["scenario_variables"]["swf_area"], "Z");
+}

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod editor;
+pub mod info;
 pub mod odds;
 pub mod render;
 pub mod rules;

@@ -1,0 +1,207 @@
+//! `kessel info`: the vocabulary of a scenario and its ruleset — sequence of play, action kinds,
+//! unit types, terrain, hexside and place kinds, areas, places, pools, options in force and the
+//! scenario's variables — as text for people or JSON for tools.
+
+use super::load_engine;
+use kessel_core::engine::Engine;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `kessel info`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Scenario file (TOML).
+    scenario: PathBuf,
+    /// Profile: a name in the ruleset's profiles/ folder, or a path.
+    #[arg(long)]
+    profile: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let engine = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    let info = vocabulary(&engine)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&info)?);
+    } else {
+        print!("{}", text(&info));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Everything a modder looks up, as one JSON value.
+pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
+    let sc = engine
+        .scenario()
+        .ok_or_else(|| anyhow::anyhow!("no scenario loaded"))?;
+    let rules = engine.ruleset();
+    let options = engine.options();
+    let state = engine.state();
+    let map = &state.map;
+    let labels = |hexes: &[kessel_core::Hex]| -> Vec<String> {
+        hexes.iter().map(|h| map.label(*h)).collect()
+    };
+    let kinds = |list: &[kessel_core::ruleset::KindDecl]| -> Vec<Value> {
+        list.iter()
+            .map(|k| json!({ "id": k.id, "name": k.props.get("name").cloned().unwrap_or(Value::Null) }))
+            .collect()
+    };
+    Ok(json!({
+        "scenario": {
+            "name": sc.name,
+            "file": kessel_core::script::display_path(&sc.path),
+            "turns": sc.turns,
+            "first_turn": sc.first_turn,
+            "ruleset": rules.name,
+            "ruleset_dir": kessel_core::script::display_path(
+                &std::fs::canonicalize(engine.ruleset_dir())
+                    .unwrap_or_else(|_| engine.ruleset_dir().to_path_buf()),
+            ),
+            "profile": engine.profile_arg(),
+        },
+        "sides": rules.sides,
+        "sequence": rules.sequence.iter().enumerate().map(|(i, s)| json!({
+            "index": i, "id": s.id, "name": s.name, "side": s.side, "rule": s.rule,
+        })).collect::<Vec<_>>(),
+        "actions": rules.actions.iter().map(|a| json!({
+            "kind": a.kind, "rule": a.rule, "description": a.description,
+        })).collect::<Vec<_>>(),
+        "unit_types": rules.unit_types,
+        "terrain": kinds(&rules.terrains),
+        "hexside_kinds": kinds(&rules.hexside_kinds),
+        "place_kinds": kinds(&rules.place_kinds),
+        "areas": map.areas.values().map(|a| json!({
+            "id": a.id, "name": a.name, "hexes": labels(&a.hexes),
+        })).collect::<Vec<_>>(),
+        "places": map.places.iter().map(|p| json!({
+            "name": p.name, "kind": p.kind, "hexes": labels(&p.hexes),
+        })).collect::<Vec<_>>(),
+        "pools": sc.pools.iter().map(|(id, (side, faces))| json!({
+            "id": id, "side": side, "counters": faces.len(),
+        })).collect::<Vec<_>>(),
+        "options": options.decls.iter().map(|d| json!({
+            "id": d.id,
+            "value": options.values.get(&d.id).cloned().unwrap_or(Value::Null),
+            "default": d.default,
+            "rule": d.rule,
+            "description": d.description,
+        })).collect::<Vec<_>>(),
+        "tables": rules.tables.keys().chain(rules.dice_tables.keys()).collect::<Vec<_>>(),
+        "scenario_variables": sc.vars,
+    }))
+}
+
+fn text(info: &Value) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let str_of = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "-".into(),
+        other => other.to_string(),
+    };
+    let list = |key: &str| info[key].as_array().cloned().unwrap_or_default();
+    let sc = &info["scenario"];
+    let _ = writeln!(
+        s,
+        "{} ({} turns) — ruleset {} at {}, profile {}",
+        str_of(&sc["name"]),
+        str_of(&sc["turns"]),
+        str_of(&sc["ruleset"]),
+        str_of(&sc["ruleset_dir"]),
+        str_of(&sc["profile"])
+    );
+    let sides: Vec<String> = list("sides").iter().map(str_of).collect();
+    let _ = writeln!(s, "sides: {}", sides.join(", "));
+    let _ = writeln!(s, "\nsequence of play (step ids):");
+    for st in list("sequence") {
+        let _ = writeln!(
+            s,
+            "  {:>2} {:<28} {}  [{}]",
+            str_of(&st["index"]),
+            str_of(&st["id"]),
+            str_of(&st["name"]),
+            str_of(&st["rule"])
+        );
+    }
+    let _ = writeln!(s, "\naction kinds:");
+    for a in list("actions") {
+        let _ = writeln!(
+            s,
+            "  {:<22} {}  [{}]",
+            str_of(&a["kind"]),
+            str_of(&a["description"]),
+            str_of(&a["rule"])
+        );
+    }
+    let _ = writeln!(s, "\nunit types:");
+    if let Some(types) = info["unit_types"].as_object() {
+        for (id, props) in types {
+            let _ = writeln!(s, "  {id:<14} {props}");
+        }
+    }
+    for (key, title) in [
+        ("terrain", "terrain"),
+        ("hexside_kinds", "hexside kinds"),
+        ("place_kinds", "place kinds"),
+    ] {
+        let items: Vec<String> = list(key)
+            .iter()
+            .map(|k| format!("{} ({})", str_of(&k["id"]), str_of(&k["name"])))
+            .collect();
+        let _ = writeln!(s, "\n{title}: {}", items.join(", "));
+    }
+    let _ = writeln!(s, "\nareas:");
+    for a in list("areas") {
+        let n = a["hexes"].as_array().map_or(0, Vec::len);
+        let _ = writeln!(
+            s,
+            "  {:<10} {} ({n} hexes)",
+            str_of(&a["id"]),
+            str_of(&a["name"])
+        );
+    }
+    let places: Vec<String> = list("places")
+        .iter()
+        .map(|p| format!("{} ({})", str_of(&p["name"]), str_of(&p["kind"])))
+        .collect();
+    let _ = writeln!(s, "\nplaces: {}", places.join(", "));
+    let _ = writeln!(s, "\npools:");
+    for p in list("pools") {
+        let _ = writeln!(
+            s,
+            "  {:<14} side {}, {} counters",
+            str_of(&p["id"]),
+            str_of(&p["side"]),
+            str_of(&p["counters"])
+        );
+    }
+    let tables: Vec<String> = list("tables").iter().map(str_of).collect();
+    let _ = writeln!(s, "\ntables: {}", tables.join(", "));
+    let _ = writeln!(s, "\noptions in force:");
+    for o in list("options") {
+        let _ = writeln!(
+            s,
+            "  {:<40} {:<20} [{}] {}",
+            str_of(&o["id"]),
+            str_of(&o["value"]),
+            str_of(&o["rule"]),
+            str_of(&o["description"])
+        );
+    }
+    let _ = writeln!(s, "\nscenario variables:");
+    match info["scenario_variables"].as_object() {
+        Some(vars) if !vars.is_empty() => {
+            for (k, v) in vars {
+                let _ = writeln!(s, "  {k:<30} {v}");
+            }
+        }
+        _ => {
+            let _ = writeln!(s, "  (none set)");
+        }
+    }
+    s
+}
