@@ -4,6 +4,7 @@ pub mod check;
 pub mod editor;
 pub mod odds;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod script;
 pub mod simulate;
