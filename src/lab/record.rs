@@ -428,6 +428,94 @@ pub fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 mod tests {
     use super::*;
 
+    fn data(profile: &str, seeds: &[u64]) -> Data {
+        Data {
+            header: Header {
+                kind: "header".into(),
+                format: FORMAT.into(),
+                engine: "kessel test".into(),
+                scenario: Source {
+                    name: "s".into(),
+                    path: "a/s.toml".into(),
+                    hash: "1".into(),
+                },
+                ruleset: Source {
+                    name: "r".into(),
+                    path: "r".into(),
+                    hash: "2".into(),
+                },
+                sides: vec!["red".into(), "blue".into()],
+                difference: vec![],
+                levels: vec![],
+                profiles: vec![ProfileInfo {
+                    name: profile.into(),
+                    options: BTreeMap::new(),
+                }],
+                objectives: vec![],
+                map: MapInfo {
+                    columns: 1,
+                    rows: 1,
+                    lower: vec![false],
+                },
+                max_actions: 10,
+                players: BTreeMap::new(),
+                seeds: Seeds {
+                    first: 1,
+                    games: 4,
+                    shard: Some([1, 2]),
+                },
+            },
+            games: seeds
+                .iter()
+                .map(|&seed| GameRecord {
+                    kind: "game".into(),
+                    profile: profile.into(),
+                    seed,
+                    finished: true,
+                    turn: 1,
+                    level: None,
+                    scores: BTreeMap::new(),
+                    per_turn: vec![],
+                    losses: BTreeMap::new(),
+                    actions: 1,
+                    cpu_s: 0.0,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn merging_joins_profiles_and_refuses_what_does_not_belong() {
+        let mut a = data("x", &[1, 3]);
+        let mut b = data("y", &[1, 3]);
+        // another machine's path to the same files does not matter
+        b.header.scenario.path = "/elsewhere/s.toml".into();
+        merge_into(&mut a, b).expect("merge");
+        a.sort();
+        let names: Vec<&str> = a.header.profiles.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["x", "y"]);
+        let order: Vec<(&str, u64)> = a
+            .games
+            .iter()
+            .map(|g| (g.profile.as_str(), g.seed))
+            .collect();
+        assert_eq!(order, [("x", 1), ("x", 3), ("y", 1), ("y", 3)]);
+        let err = merge_into(&mut a, data("x", &[3])).expect_err("seed twice");
+        assert!(
+            err.to_string().contains("seed 3 of profile `x` is in both"),
+            "{err}"
+        );
+        let mut other = data("x", &[2]);
+        other.header.max_actions = 11;
+        let err = merge_into(&mut a, other).expect_err("other limit");
+        assert!(err.to_string().contains("another action limit"), "{err}");
+        let mut other = data("x", &[2]);
+        other.header.seeds.first = 100;
+        assert!(merge_into(&mut a, other).is_err());
+        merge_into(&mut a, data("x", &[2])).expect("the other shard");
+        assert_eq!(a.games.len(), 5);
+    }
+
     #[test]
     fn fnv_matches_the_reference_vectors() {
         let mut h = Fnv::default();
