@@ -2,7 +2,9 @@
 //! one-line cause (with file:line where there is one) and a non-zero exit.
 
 mod cmd;
+mod lab;
 mod render;
+mod stats;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -31,8 +33,10 @@ enum Command {
     Script(cmd::script::Args),
     /// Run Lua rule tests; the last line is `N passed, N failed`.
     Test(cmd::test::Args),
-    /// Play AI-vs-AI games headless and summarise the results.
+    /// Play AI-vs-AI games headless and summarise the results (levels, VP, paired difference).
     Simulate(cmd::simulate::Args),
+    /// Merge `simulate --out` data files, print their statistics, write an HTML report.
+    Report(cmd::report::Args),
     /// Open the map and scenario editor.
     Editor(cmd::editor::Args),
     /// Draw a scenario's map (terrain, hex numbers, rivers, roads, railways, cities, units) to SVG
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
         Command::Script(a) => cmd::script::run(a),
         Command::Test(a) => cmd::test::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
+        Command::Report(a) => cmd::report::run(a),
         Command::Editor(a) => cmd::editor::run(a),
         Command::Render(a) => cmd::render::run(a),
     };

@@ -147,12 +147,13 @@ fn simulated_games_finish_and_repeat_exactly() {
     ];
     let a = kessel(&args);
     assert_eq!(a.code, 0, "{}", a.stderr);
-    assert!(
-        a.stdout
-            .contains("3 of 3 games finished (earliest last turn 4)"),
-        "{}",
-        a.stdout
-    );
+    for needle in [
+        "profile standard: 3 games, 3 finished",
+        "game length: 4.0 turns (4 to 4)",
+        "  standard seed    1: turn  4,",
+    ] {
+        assert!(a.stdout.contains(needle), "{needle}: {}", a.stdout);
+    }
     assert_eq!(kessel(&args).stdout, a.stdout, "same seeds, same games");
 }
 
@@ -168,11 +169,33 @@ fn a_simulated_campaign_game_reaches_the_end_of_turn_12() {
         "--verbose",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout
-            .contains("1 of 1 games finished (earliest last turn 12)"),
+    for needle in [
+        "profile standard: 1 game, 1 finished",
+        "game length: 12.0 turns (12 to 12)",
+        "  german − soviet ",
+    ] {
+        assert!(r.stdout.contains(needle), "{needle}: {}", r.stdout);
+    }
+    // the campaign's six levels, in the scenario's rank order
+    let levels: Vec<&str> = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.contains("victory level"))
+        .skip(1)
+        .take_while(|l| !l.contains("VP "))
+        .map(|l| l.trim().split("  ").next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            "Soviet Decisive",
+            "Soviet Strategic",
+            "Soviet Marginal",
+            "German Marginal",
+            "German Strategic",
+            "German Decisive"
+        ],
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("mean VP german"), "{}", r.stdout);
 }

@@ -176,7 +176,11 @@ fn simulate_is_deterministic_for_a_seed() {
     let a = kessel(&args);
     let b = kessel(&args);
     assert_eq!(a.code, 0, "{}", a.stderr);
-    assert!(a.stdout.contains("6 of 6 games finished"), "{}", a.stdout);
+    assert!(
+        a.stdout.contains("profile standard: 6 games, 6 finished"),
+        "{}",
+        a.stdout
+    );
     assert_eq!(a.stdout, b.stdout);
     // games on several workers come back in seed order: the same output as one at a time
     let one = kessel(&[&args[..], &["--jobs", "1"]].concat());
@@ -196,7 +200,7 @@ fn simulate_is_deterministic_for_a_seed() {
     ]);
     assert_eq!(c.code, 0, "{}", c.stderr);
     assert!(
-        c.stdout.contains("seeds end at a different level"),
+        c.stdout.contains("levels differ on 0 of 6 seeds"),
         "{}",
         c.stdout
     );

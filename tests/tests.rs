@@ -6,6 +6,7 @@ mod util;
 mod campaign;
 mod cli;
 mod coverage;
+mod lab;
 mod located;
 mod rules;
 mod sandbox;

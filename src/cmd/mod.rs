@@ -5,6 +5,7 @@ pub mod editor;
 pub mod info;
 pub mod odds;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod script;
 pub mod simulate;

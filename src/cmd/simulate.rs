@@ -1,29 +1,38 @@
-//! `kessel simulate`: whole games headless, AI against AI, under a profile and a seed, with a
-//! summary of victory levels and scores; `--against-profile` plays the same seeds under a second
-//! profile and shows both side by side.
+//! `kessel simulate`: whole games headless, AI against AI, under a profile and a seed, with the
+//! lab's statistics (levels in rank order with Wilson intervals, VP with t intervals, game
+//! length, unfinished games apart); `--against-profile` plays the same seeds under a second
+//! profile and adds the paired difference and a verdict.
 //!
 //! The AI only ever plays actions the rules enumerate (it asks for the kinds it weighs, and
 //! `Engine::ai_pick` refuses anything those lists did not hold) and every choice goes through
-//! `Engine::act`, so it is validated like a player's. Results go to stdout and are
-//! the same for the same seeds; timings go to stderr.
+//! `Engine::act`, so it is validated like a player's. `--ai SIDE=random` has a side choose
+//! uniformly among the legal actions instead. Results go to stdout and are the same for the same
+//! seeds whatever the number of workers; timings go to stderr. `--out` writes every game to a
+//! JSON Lines file for `kessel report`; `--shard K/N` plays one interleaved slice of the seeds.
 
+use crate::lab::play::{self, PlayConfig};
+use crate::lab::record::{Data, GameRecord, Header, Seeds};
+use crate::lab::{self, summary, ProfileArg};
+use crate::stats;
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kessel_core::dice::Dice;
-use kessel_core::engine::Engine;
-use kessel_core::script::Limits;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// Games in the first round under `--until-ci`.
+const FIRST_ROUND: u64 = 10;
 
 /// Arguments of `kessel simulate`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Scenario file.
     scenario: PathBuf,
-    /// Number of games.
+    /// Number of games per profile (with --until-ci: the most to play).
     #[arg(long, default_value_t = 10)]
     games: u64,
     /// Seed of the first game (game k uses seed + k).
@@ -32,12 +41,30 @@ pub struct Args {
     /// Profile name or path.
     #[arg(long)]
     profile: Option<String>,
-    /// Run the same seeds under a second profile and compare.
+    /// Play the same seeds under a second profile and compare, seed by seed (the difference is
+    /// --profile minus this one).
     #[arg(long)]
     against_profile: Option<String>,
-    /// Stop a game after this many actions (a safety net against a stuck AI).
+    /// Stop a game after this many actions (a safety net against a stuck AI); such games are
+    /// counted as unfinished and left out of the statistics.
     #[arg(long, default_value_t = 50_000)]
     max_actions: usize,
+    /// Write every game to this JSON Lines file (a header record, then one record per game),
+    /// for `kessel report`.
+    #[arg(long, value_name = "FILE.jsonl")]
+    out: Option<PathBuf>,
+    /// Play only the K-th of N interleaved slices of the seeds (game k when k mod N = K − 1),
+    /// for spreading a run over processes or machines; merge the --out files with `kessel report`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Keep playing until the 95% interval of the VP difference (the paired one with
+    /// --against-profile) is at most ±VP wide, or --games games are played.
+    #[arg(long, value_name = "VP")]
+    until_ci: Option<f64>,
+    /// Who plays a side: `SIDE=random` (a seeded uniform choice among the legal actions) or
+    /// `SIDE=ai` (the ruleset's AI, the default). Repeatable.
+    #[arg(long, value_name = "SIDE=PLAYER")]
+    ai: Vec<String>,
     /// Print one line per game.
     #[arg(long, short)]
     verbose: bool,
@@ -51,111 +78,206 @@ pub struct Args {
     jobs: Option<usize>,
 }
 
-/// How one game ended.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameSummary {
-    /// Seed.
-    pub seed: u64,
-    /// True if the game reached its end.
-    pub finished: bool,
-    /// Last game-turn reached.
-    pub turn: u32,
-    /// Victory level named by the rules' result hook.
-    pub level: String,
-    /// Scores by side.
-    pub scores: BTreeMap<String, f64>,
-    /// Actions played.
-    pub actions: usize,
+/// Parses `K/N` (1 ≤ K ≤ N).
+pub fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
+    let (k, n) = text
+        .split_once('/')
+        .with_context(|| format!("--shard {text}: expected K/N, e.g. 1/4"))?;
+    let k: u64 = k
+        .trim()
+        .parse()
+        .with_context(|| format!("--shard {text}: `{k}` is not a number"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .with_context(|| format!("--shard {text}: `{n}` is not a number"))?;
+    if n == 0 || k == 0 || k > n {
+        anyhow::bail!("--shard {text}: K must be between 1 and N");
+    }
+    Ok((k, n))
 }
 
-/// Plays one game to its end with the ruleset's AI (or, without one, a seeded random legal choice).
-pub fn play_game(
-    scenario: &Path,
-    profile: Option<&str>,
-    seed: u64,
-    max_actions: usize,
-    trace: bool,
-) -> anyhow::Result<GameSummary> {
-    let mut engine =
-        Engine::load(scenario, profile, seed, Limits::default()).map_err(super::describe)?;
-    // the fallback policy's own dice, so choosing never disturbs the game's dice
-    let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
-    let mut actions = 0;
-    while !engine.state().finished && actions < max_actions {
-        let action = match engine
-            .ai_pick()
-            .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
-        {
-            Some(action) => action,
-            None => {
-                let legal = engine.legal_actions(None).map_err(|e| {
-                    anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message)
-                })?;
-                if legal.is_empty() {
-                    anyhow::bail!(
-                        "seed {seed}: no legal action at turn {}, step {} — the rules enumerate nothing",
-                        engine.state().turn,
-                        engine.state().phase
-                    );
-                }
-                let pick = (choice_dice.roll(legal.len() as u32) - 1) as usize;
-                legal[pick].clone()
-            }
-        };
-        if trace {
-            let st = engine.state();
-            eprintln!(
-                "turn {} step {}: {}",
-                st.turn,
-                st.phase,
-                serde_json::to_string(&action).unwrap_or_default()
-            );
-        }
-        let outcome = engine
-            .act(&action)
-            .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
-        if let Err(rejection) = outcome {
+/// Parses the `--ai` arguments against the ruleset's sides: side → `"random"` for the sides
+/// not left to the AI.
+fn parse_players(args: &[String], sides: &[String]) -> anyhow::Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    for a in args {
+        let (side, player) = a
+            .split_once('=')
+            .with_context(|| format!("--ai {a}: expected SIDE=random or SIDE=ai"))?;
+        if !sides.iter().any(|s| s == side) {
             anyhow::bail!(
-                "seed {seed}: the rules refused an action they had enumerated ({}): {rejection}",
-                action.kind
+                "--ai {a}: the ruleset has no side `{side}` (sides: {})",
+                sides.join(", ")
             );
         }
-        actions += 1;
-    }
-    let state = engine.state();
-    let mut summary = GameSummary {
-        seed,
-        finished: state.finished,
-        turn: state.turn,
-        level: "unfinished".into(),
-        scores: BTreeMap::new(),
-        actions,
-    };
-    if let Some(result) = engine
-        .result()
-        .map_err(|e| anyhow::anyhow!("seed {seed}: result: {}", e.message))?
-    {
-        if let Some(level) = result.get("level").and_then(|l| l.as_str()) {
-            summary.level = level.to_string();
-        }
-        if let Some(scores) = result.get("scores").and_then(|s| s.as_object()) {
-            for (side, v) in scores {
-                summary
-                    .scores
-                    .insert(side.clone(), v.as_f64().unwrap_or(0.0));
+        match player {
+            "random" => {
+                out.insert(side.to_string(), "random".to_string());
             }
+            "ai" => {
+                out.remove(side);
+            }
+            other => anyhow::bail!("--ai {a}: unknown player `{other}` (random or ai)"),
         }
-    } else if state.finished {
-        summary.level = "finished".into();
     }
-    Ok(summary)
+    Ok(out)
 }
 
-/// Plays the series of seeds under `profile`; returns the games in seed order and the number of
-/// workers used.
-fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<(Vec<GameSummary>, usize)> {
-    let bar = ProgressBar::new(args.games);
-    bar.set_draw_target(ProgressDrawTarget::stderr());
+/// One game to play: profile index and seed.
+type Job = (usize, u64);
+
+/// Plays the jobs on `workers` threads; returns the games in job order. Stops at the first
+/// error.
+fn play_jobs(
+    args: &Args,
+    profiles: &[ProfileArg],
+    cfg: &PlayConfig,
+    jobs: &[Job],
+    workers: usize,
+    bar: &ProgressBar,
+) -> anyhow::Result<Vec<GameRecord>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<BTreeMap<usize, anyhow::Result<GameRecord>>> = Mutex::new(BTreeMap::new());
+    std::thread::scope(|scope| {
+        for _ in 0..workers.clamp(1, jobs.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(p, seed)) = jobs.get(i) else { break };
+                let profile = &profiles[p];
+                let game = play::play_game(
+                    &args.scenario,
+                    profile.arg.as_deref(),
+                    &profile.name,
+                    seed,
+                    cfg,
+                )
+                .with_context(|| format!("profile {}", profile.name));
+                let failed = game.is_err();
+                if let Ok(mut r) = results.lock() {
+                    r.insert(i, game);
+                }
+                bar.inc(1);
+                if failed {
+                    // no point starting more games
+                    next.store(jobs.len(), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let results = results
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a simulation worker panicked"))?;
+    results.into_values().collect()
+}
+
+/// The half-width of the interval `--until-ci` watches, and the sd behind it.
+fn watched(data: &Data) -> Option<(f64, f64)> {
+    let s = summary::summarize(data);
+    let m = match s.paired.first() {
+        Some(p) => p.key()?.1,
+        None => s.profiles.first()?.vp.last()?.1,
+    };
+    m.ci.map(|ci| (ci.half_width(), m.sd))
+}
+
+/// A one-line description of a game for `-v` (no timing: stdout stays the same for the same
+/// seeds).
+fn game_line(g: &GameRecord) -> String {
+    let scores: Vec<String> = g.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
+    format!(
+        "  {} seed {:>4}: turn {:>2}{}, {} actions, {} ({})",
+        g.profile,
+        g.seed,
+        g.turn,
+        if g.finished { "" } else { " (unfinished)" },
+        g.actions,
+        g.level.as_deref().unwrap_or("no result"),
+        scores.join(", ")
+    )
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let t0 = Instant::now();
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some() && args.until_ci.is_some() {
+        anyhow::bail!(
+            "--until-ci needs every game's result to decide when to stop; a --shard sees only its slice"
+        );
+    }
+    if let Some(v) = args.until_ci {
+        if !(v > 0.0 && v.is_finite()) {
+            anyhow::bail!("--until-ci {v}: give a positive number of VP");
+        }
+    }
+    // without --profile the scenario's own default profile is in force: name it
+    let default_name = || {
+        kessel_core::scenario::Scenario::load(&args.scenario)
+            .ok()
+            .and_then(|s| s.profile)
+            .unwrap_or_else(|| "defaults".into())
+    };
+    let mut profiles = vec![ProfileArg {
+        arg: args.profile.clone(),
+        name: args.profile.clone().unwrap_or_else(default_name),
+    }];
+    if let Some(p) = &args.against_profile {
+        if *p == profiles[0].name {
+            anyhow::bail!("--against-profile {p} is the profile already played");
+        }
+        profiles.push(ProfileArg {
+            arg: Some(p.clone()),
+            name: p.clone(),
+        });
+    }
+    let seeds = Seeds {
+        first: args.seed,
+        games: args.games,
+        shard: shard.map(|(k, n)| [k, n]),
+    };
+    let mut header: Header = lab::header(
+        &args.scenario,
+        &profiles,
+        args.max_actions,
+        BTreeMap::new(),
+        seeds,
+    )?;
+    header.players = parse_players(&args.ai, &header.sides)?;
+    let cfg = PlayConfig {
+        max_actions: args.max_actions,
+        trace: args.trace,
+        random_sides: header.players.keys().cloned().collect::<BTreeSet<_>>(),
+    };
+    // the game indices this run plays
+    let ks: Vec<u64> = (0..args.games)
+        .filter(|k| shard.is_none_or(|(i, n)| k % n == i - 1))
+        .collect();
+    let workers = if args.trace {
+        1
+    } else {
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1)
+    };
+    let mut out = match &args.out {
+        Some(path) => {
+            let mut f = std::io::BufWriter::new(
+                std::fs::File::create(path)
+                    .with_context(|| format!("creating {}", path.display()))?,
+            );
+            writeln!(f, "{}", serde_json::to_string(&header)?)
+                .with_context(|| format!("writing {}", path.display()))?;
+            Some(f)
+        }
+        None => None,
+    };
+    let target = if stderr_is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(0), target);
     bar.set_style(
         ProgressStyle::with_template(
             "{prefix:>10} [{bar:30}] {pos}/{len} games, {elapsed} ({eta} left)",
@@ -163,177 +285,117 @@ fn run_series(args: &Args, profile: Option<&str>) -> anyhow::Result<(Vec<GameSum
         .map_err(|e| anyhow::anyhow!("{e}"))?
         .progress_chars("=> "),
     );
-    bar.set_prefix(profile.unwrap_or("scenario").to_string());
-    let jobs = if args.trace {
-        1
-    } else {
-        args.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .clamp(1, args.games.max(1) as usize)
+    bar.set_prefix("simulate");
+    let mut data = Data {
+        header: header.clone(),
+        games: Vec::new(),
     };
-    // each worker takes the next seed; results go back in seed order, so stdout does not depend
-    // on which worker finished first
-    let next = AtomicU64::new(0);
-    let results: Mutex<BTreeMap<u64, anyhow::Result<GameSummary>>> = Mutex::new(BTreeMap::new());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= args.games {
-                    break;
+    let mut played = 0usize; // seeds of `ks` played so far
+    loop {
+        let upto = match args.until_ci {
+            None => ks.len(),
+            Some(_) if played == 0 => (FIRST_ROUND as usize).min(ks.len()),
+            Some(goal) => match watched(&data) {
+                Some((half, _)) if half <= goal => break,
+                Some((_, sd)) => {
+                    let need = stats::games_for_half_width(sd, goal).unwrap_or(u64::MAX);
+                    let need = usize::try_from(need).unwrap_or(usize::MAX);
+                    // grow by at least one round, at most double, never past the cap
+                    need.min(2 * played)
+                        .max(played + FIRST_ROUND as usize)
+                        .min(ks.len())
                 }
-                let game = play_game(
-                    &args.scenario,
-                    profile,
-                    args.seed + k,
-                    args.max_actions,
-                    args.trace,
-                );
-                let failed = game.is_err();
-                if let Ok(mut r) = results.lock() {
-                    r.insert(k, game);
-                }
-                bar.inc(1);
-                if failed {
-                    // no point starting more games
-                    next.store(args.games, Ordering::Relaxed);
-                }
-            });
+                None => (played + FIRST_ROUND as usize).min(ks.len()),
+            },
+        };
+        if upto <= played {
+            break;
         }
-    });
+        run_round(
+            &args, &profiles, &cfg, &ks, played, upto, workers, &bar, &mut data, &mut out,
+        )?;
+        played = upto;
+        if args.until_ci.is_none() {
+            break;
+        }
+    }
     bar.finish_and_clear();
-    let results = results
-        .into_inner()
-        .map_err(|_| anyhow::anyhow!("a simulation worker panicked"))?;
-    let mut out = Vec::new();
-    for (_, game) in results {
-        let g = game?;
-        if args.verbose {
-            let scores: Vec<String> = g.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
-            println!(
-                "  seed {:>4}: turn {:>2}{}, {} actions, {} ({})",
-                g.seed,
-                g.turn,
-                if g.finished { "" } else { " (unfinished)" },
-                g.actions,
-                g.level,
-                scores.join(", ")
-            );
-        }
-        out.push(g);
+    if let (Some(f), Some(path)) = (out.as_mut(), &args.out) {
+        f.flush()
+            .with_context(|| format!("writing {}", path.display()))?;
     }
-    Ok((out, jobs))
-}
-
-struct Stats {
-    levels: BTreeMap<String, usize>,
-    means: BTreeMap<String, f64>,
-    finished: usize,
-    min_turn: u32,
-}
-
-fn stats(games: &[GameSummary]) -> Stats {
-    let mut levels = BTreeMap::new();
-    let mut sums: BTreeMap<String, f64> = BTreeMap::new();
-    for g in games {
-        *levels.entry(g.level.clone()).or_insert(0) += 1;
-        for (s, v) in &g.scores {
-            *sums.entry(s.clone()).or_insert(0.0) += v;
+    data.sort();
+    let s = summary::summarize(&data);
+    let mut stdout = std::io::stdout().lock();
+    write!(stdout, "{}", summary::text(&data, &s))?;
+    if let Some(goal) = args.until_ci {
+        match watched(&data) {
+            Some((half, _)) if half <= goal => writeln!(
+                stdout,
+                "--until-ci {goal}: reached ±{half:.1} VP after {played} seeds"
+            )?,
+            Some((half, _)) => writeln!(
+                stdout,
+                "--until-ci {goal}: stopped at the cap of {} seeds with ±{half:.1} VP",
+                ks.len()
+            )?,
+            None => writeln!(
+                stdout,
+                "--until-ci {goal}: stopped at the cap of {} seeds without an interval",
+                ks.len()
+            )?,
         }
     }
-    let n = games.len().max(1) as f64;
-    Stats {
-        levels,
-        means: sums.into_iter().map(|(k, v)| (k, v / n)).collect(),
-        finished: games.iter().filter(|g| g.finished).count(),
-        min_turn: games.iter().map(|g| g.turn).min().unwrap_or(0),
-    }
-}
-
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let t0 = Instant::now();
-    let (first, jobs) = run_series(&args, args.profile.as_deref())?;
-    let second = match &args.against_profile {
-        Some(p) => Some(run_series(&args, Some(p))?.0),
-        None => None,
-    };
+    stdout.flush()?;
+    drop(stdout);
     let elapsed = t0.elapsed().as_secs_f64();
-    // without --profile the scenario's own default profile is in force: name it
-    let name_a = args.profile.clone().unwrap_or_else(|| {
-        kessel_core::scenario::Scenario::load(&args.scenario)
-            .ok()
-            .and_then(|s| s.profile)
-            .unwrap_or_else(|| "defaults".into())
-    });
-    let a = stats(&first);
-    println!(
-        "{} games of {}, seeds {}..{}",
-        args.games,
-        args.scenario.display(),
-        args.seed,
-        args.seed + args.games.saturating_sub(1)
-    );
-    match (&second, &args.against_profile) {
-        (Some(second), Some(name_b)) => {
-            let b = stats(second);
-            println!("{:<24} {:>12} {:>12}", "", name_a, name_b);
-            println!("{:<24} {:>12} {:>12}", "finished", a.finished, b.finished);
-            let mut keys: Vec<&String> = a.levels.keys().chain(b.levels.keys()).collect();
-            keys.sort();
-            keys.dedup();
-            for k in keys {
-                println!(
-                    "{:<24} {:>12} {:>12}",
-                    k,
-                    a.levels.get(k).copied().unwrap_or(0),
-                    b.levels.get(k).copied().unwrap_or(0)
-                );
-            }
-            let mut sides: Vec<&String> = a.means.keys().chain(b.means.keys()).collect();
-            sides.sort();
-            sides.dedup();
-            for s in sides {
-                println!(
-                    "{:<24} {:>12.1} {:>12.1}",
-                    format!("mean VP {s}"),
-                    a.means.get(s).copied().unwrap_or(0.0),
-                    b.means.get(s).copied().unwrap_or(0.0)
-                );
-            }
-            let changed = first
-                .iter()
-                .zip(second.iter())
-                .filter(|(x, y)| x.level != y.level)
-                .count();
-            println!("{changed} of {} seeds end at a different level", args.games);
-        }
-        _ => {
-            println!(
-                "profile {name_a}: {} of {} games finished (earliest last turn {})",
-                a.finished,
-                first.len(),
-                a.min_turn
-            );
-            for (level, n) in &a.levels {
-                println!("  {level:<24} {n:>4}");
-            }
-            for (side, m) in &a.means {
-                println!("  mean VP {side:<16} {m:>6.1}");
-            }
-        }
-    }
-    let games = first.len() + second.as_ref().map_or(0, Vec::len);
-    let per_game = elapsed / games.max(1) as f64;
+    let games = data.games.len();
+    let cpu: f64 = data.games.iter().map(|g| g.cpu_s).sum();
+    // a blank line first: the timing never runs into the summary's last line, however a
+    // caller joins the two streams
     eprintln!(
-        "{games} games in {elapsed:.1} s on {jobs} worker{}: {:.1} games per minute, {per_game:.3} s per game{}",
-        if jobs == 1 { "" } else { "s" },
+        "\n{games} games in {elapsed:.1} s on {workers} worker{}: {:.1} games per minute; CPU {:.3} s per game",
+        if workers == 1 { "" } else { "s" },
         games as f64 * 60.0 / elapsed.max(1e-9),
-        if jobs > 1 {
-            format!(" ({:.3} s of one core each)", per_game * jobs as f64)
-        } else {
-            String::new()
-        }
+        cpu / games.max(1) as f64,
     );
     Ok(ExitCode::SUCCESS)
+}
+
+fn stderr_is_terminal() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// Plays the seeds `ks[from..upto]` under every profile, adds them to `data`, prints `-v` lines
+/// and appends them to the data file.
+#[allow(clippy::too_many_arguments)]
+fn run_round(
+    args: &Args,
+    profiles: &[ProfileArg],
+    cfg: &PlayConfig,
+    ks: &[u64],
+    from: usize,
+    upto: usize,
+    workers: usize,
+    bar: &ProgressBar,
+    data: &mut Data,
+    out: &mut Option<std::io::BufWriter<std::fs::File>>,
+) -> anyhow::Result<()> {
+    let jobs: Vec<Job> = ks[from..upto]
+        .iter()
+        .flat_map(|k| (0..profiles.len()).map(move |p| (p, args.seed + k)))
+        .collect();
+    bar.inc_length(jobs.len() as u64);
+    let games = play_jobs(args, profiles, cfg, &jobs, workers, bar)?;
+    for g in &games {
+        if args.verbose {
+            bar.suspend(|| println!("{}", game_line(g)));
+        }
+        if let (Some(f), Some(path)) = (out.as_mut(), &args.out) {
+            writeln!(f, "{}", serde_json::to_string(g)?)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    data.games.extend(games);
+    Ok(())
 }

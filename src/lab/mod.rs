@@ -1,0 +1,131 @@
+//! The balance lab: games played headless and recorded (`play`), the data file (`record`), the
+//! statistics over it (`summary`), and the HTML report (`html`). `kessel simulate` plays and
+//! writes; `kessel report` reads, merges and draws.
+
+pub mod html;
+pub mod play;
+pub mod record;
+pub mod summary;
+
+use anyhow::Context;
+use kessel_core::engine::Engine;
+use kessel_core::hex::HexDir;
+use kessel_core::script::Limits;
+use record::{Header, HexInfo, MapInfo, ObjectiveInfo, ProfileInfo, Seeds, Source};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A profile as the command line gave it (`arg`, passed to the engine) and as records name it.
+#[derive(Clone, Debug)]
+pub struct ProfileArg {
+    /// What the engine gets (`None`: the scenario's default).
+    pub arg: Option<String>,
+    /// The name in records and summaries.
+    pub name: String,
+}
+
+/// Builds the data file's header: loads the scenario once per profile for the option values,
+/// hashes the scenario (with its map and scripts) and the ruleset folder.
+pub fn header(
+    scenario: &Path,
+    profiles: &[ProfileArg],
+    max_actions: usize,
+    players: BTreeMap<String, String>,
+    seeds: Seeds,
+) -> anyhow::Result<Header> {
+    let mut infos = Vec::new();
+    let mut first: Option<Engine> = None;
+    for p in profiles {
+        let engine = Engine::load(scenario, p.arg.as_deref(), 0, Limits::default())
+            .map_err(crate::cmd::describe)?;
+        infos.push(ProfileInfo {
+            name: p.name.clone(),
+            options: engine.options().values.clone(),
+        });
+        if first.is_none() {
+            first = Some(engine);
+        }
+    }
+    let engine = first.context("no profile to play")?;
+    let sc = engine
+        .scenario()
+        .context("the engine has no scenario loaded")?;
+    let ruleset = engine.ruleset();
+    let mut files = vec![sc.path.clone(), sc.map_path.clone()];
+    files.extend(sc.scripts.iter().cloned());
+    let base = sc.path.parent().unwrap_or(Path::new(""));
+    let scenario_hash = record::hash_files(base, &files)?;
+    let ruleset_dir = engine.ruleset_dir().to_path_buf();
+    let ruleset_hash = record::hash_files(&ruleset_dir, &record::files_under(&ruleset_dir)?)?;
+    let map = &sc.map;
+    let lower = (0..map.columns() as i32)
+        .map(|c| {
+            // a lower column's north-east neighbour is in the same printed row
+            let h = map.hex_at(c, 0);
+            map.offset(h.neighbor(HexDir::NE)).1 == 0
+        })
+        .collect();
+    let objectives = sc
+        .objectives
+        .iter()
+        .map(|o| ObjectiveInfo {
+            name: o.name.clone(),
+            vp: o.vp,
+            side: o.side.clone(),
+            hexes: o
+                .hexes
+                .iter()
+                .map(|h| {
+                    let (col, row) = map.offset(*h);
+                    HexInfo {
+                        label: map.label(*h),
+                        col,
+                        row,
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    // the side the objectives are for is the one whose VP the levels measure
+    let for_sides: std::collections::BTreeSet<&String> = sc
+        .objectives
+        .iter()
+        .filter_map(|o| o.side.as_ref())
+        .collect();
+    let sides = &ruleset.sides;
+    let difference = match (for_sides.iter().next(), for_sides.len()) {
+        (Some(&s), 1) if sides.contains(s) && sides.len() >= 2 => {
+            let other = sides.iter().find(|x| *x != s).cloned().unwrap_or_default();
+            vec![s.clone(), other]
+        }
+        _ => sides.iter().take(2).cloned().collect(),
+    };
+    Ok(Header {
+        kind: "header".into(),
+        format: record::FORMAT.into(),
+        engine: record::engine_version(),
+        scenario: Source {
+            name: sc.name.clone(),
+            path: scenario.display().to_string(),
+            hash: scenario_hash,
+        },
+        ruleset: Source {
+            name: ruleset.name.clone(),
+            path: ruleset_dir.display().to_string(),
+            hash: ruleset_hash,
+        },
+        sides: ruleset.sides.clone(),
+        difference,
+        levels: sc.levels.iter().map(|l| l.name.clone()).collect(),
+        profiles: infos,
+        objectives,
+        map: MapInfo {
+            columns: map.columns(),
+            rows: map.rows(),
+            lower,
+        },
+        max_actions,
+        players,
+        seeds,
+    })
+}

@@ -1,0 +1,295 @@
+//! Playing one game headless and recording it: the ruleset's AI (or a random-legal player for
+//! chosen sides), every action validated by `Engine::act`, and what the lab keeps per game-turn.
+//!
+//! Per game-turn the record holds the VP the ruleset's `result` hook reports and who controls each
+//! objective. Control is the `control` table the `result` hook may return (objective name → side);
+//! without one it is derived here from the state: a hex belongs to the side whose unit stood in it
+//! last (read after every action), an objective to the side that owns all its hexes.
+
+use super::record::{GameRecord, Losses, TurnRecord};
+use kessel_core::dice::Dice;
+use kessel_core::engine::Engine;
+use kessel_core::hex::Hex;
+use kessel_core::ruleset::Ruleset;
+use kessel_core::script::Limits;
+use kessel_core::state::{GameState, Location};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+use std::time::Instant;
+
+/// How games are played.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// Stop a game after this many actions.
+    pub max_actions: usize,
+    /// Print every action to stderr.
+    pub trace: bool,
+    /// Sides played by a seeded uniform choice among the legal actions instead of the AI.
+    pub random_sides: BTreeSet<String>,
+}
+
+/// CPU seconds this thread has run, where the system says (Linux); `None` elsewhere.
+pub fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+/// The side whose decision it is: the side of a pending decision (game var `pending` with a
+/// `side`, the convention for a non-phasing player's choice), else the phasing side of the step.
+pub fn deciding_side(state: &GameState, ruleset: &Ruleset) -> Option<String> {
+    if let Some(side) = state
+        .vars
+        .get("pending")
+        .and_then(|p| p.get("side"))
+        .and_then(Value::as_str)
+    {
+        return Some(side.to_string());
+    }
+    ruleset
+        .sequence
+        .get(state.phase)
+        .and_then(|s| s.side.clone())
+}
+
+/// Who owns the objective hexes: the side that stood in each last.
+struct Control {
+    /// Objective names and their hexes' indices into `owner`.
+    objectives: Vec<(String, Vec<usize>)>,
+    /// Hex → index.
+    index: HashMap<Hex, usize>,
+    /// Owner per objective hex.
+    owner: Vec<Option<String>>,
+}
+
+impl Control {
+    fn new(engine: &Engine) -> Control {
+        let mut index = HashMap::new();
+        let mut objectives = Vec::new();
+        if let Some(sc) = engine.scenario() {
+            for o in &sc.objectives {
+                let mut ids = Vec::new();
+                for h in &o.hexes {
+                    let next = index.len();
+                    ids.push(*index.entry(*h).or_insert(next));
+                }
+                objectives.push((o.name.clone(), ids));
+            }
+        }
+        let owner = vec![None; index.len()];
+        Control {
+            objectives,
+            index,
+            owner,
+        }
+    }
+
+    fn observe(&mut self, state: &GameState) {
+        if self.index.is_empty() {
+            return;
+        }
+        for u in &state.units {
+            if let Location::Map(h) = u.location {
+                if let Some(&i) = self.index.get(&h) {
+                    if self.owner[i].as_deref() != Some(u.side.as_str()) {
+                        self.owner[i] = Some(u.side.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    fn snapshot(&self) -> BTreeMap<String, Option<String>> {
+        self.objectives
+            .iter()
+            .map(|(name, ids)| {
+                let first = ids.first().and_then(|&i| self.owner[i].clone());
+                let all =
+                    first.filter(|s| ids.iter().all(|&i| self.owner[i].as_deref() == Some(s)));
+                (name.clone(), all)
+            })
+            .collect()
+    }
+}
+
+/// What the `result` hook said: level, scores, and control if it gives one.
+struct HookResult {
+    level: Option<String>,
+    scores: BTreeMap<String, f64>,
+    control: Option<BTreeMap<String, Option<String>>>,
+}
+
+fn ask_result(engine: &Engine, seed: u64) -> anyhow::Result<HookResult> {
+    let r = engine
+        .result()
+        .map_err(|e| anyhow::anyhow!("seed {seed}: result: {}", e.message))?;
+    let mut out = HookResult {
+        level: None,
+        scores: BTreeMap::new(),
+        control: None,
+    };
+    if let Some(r) = r {
+        out.level = r.get("level").and_then(Value::as_str).map(str::to_string);
+        if let Some(scores) = r.get("scores").and_then(Value::as_object) {
+            for (side, v) in scores {
+                out.scores.insert(side.clone(), v.as_f64().unwrap_or(0.0));
+            }
+        }
+        if let Some(control) = r.get("control").and_then(Value::as_object) {
+            out.control = Some(
+                control
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().map(str::to_string)))
+                    .collect(),
+            );
+        }
+    }
+    Ok(out)
+}
+
+fn losses(state: &GameState) -> BTreeMap<String, Losses> {
+    let mut out: BTreeMap<String, Losses> = state
+        .sides
+        .iter()
+        .map(|s| (s.clone(), Losses::default()))
+        .collect();
+    for u in &state.units {
+        let l = out.entry(u.side.clone()).or_default();
+        match u.location {
+            Location::Eliminated => {
+                l.eliminated += 1;
+                l.steps += (u.faces.len() as u32).max(1);
+            }
+            Location::Map(_) => l.steps += u.step,
+            Location::Pending | Location::Removed => {}
+        }
+    }
+    out
+}
+
+/// Plays one game to its end (or to the action limit) and records it. `profile` is passed to
+/// the engine (`None`: the scenario's default); `profile_name` is what the record says.
+pub fn play_game(
+    scenario: &Path,
+    profile: Option<&str>,
+    profile_name: &str,
+    seed: u64,
+    cfg: &PlayConfig,
+) -> anyhow::Result<GameRecord> {
+    let wall = Instant::now();
+    let cpu0 = thread_cpu_seconds();
+    let mut engine =
+        Engine::load(scenario, profile, seed, Limits::default()).map_err(crate::cmd::describe)?;
+    let ruleset = engine.ruleset().clone();
+    // the choosers' own dice, so choosing never disturbs the game's dice
+    let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
+    let mut control = Control::new(&engine);
+    let mut per_turn: Vec<TurnRecord> = Vec::new();
+    let mut actions = 0;
+    let mut turn_now = {
+        let st = engine.state();
+        control.observe(&st);
+        st.turn
+    };
+    let record_turn =
+        |engine: &Engine, turn: u32, control: &Control| -> anyhow::Result<TurnRecord> {
+            let r = ask_result(engine, seed)?;
+            Ok(TurnRecord {
+                turn,
+                scores: r.scores,
+                control: r.control.unwrap_or_else(|| control.snapshot()),
+            })
+        };
+    loop {
+        let (finished, turn, decider) = {
+            let st = engine.state();
+            let decider = if cfg.random_sides.is_empty() {
+                None
+            } else {
+                deciding_side(&st, &ruleset)
+            };
+            (st.finished, st.turn, decider)
+        };
+        if turn != turn_now {
+            per_turn.push(record_turn(&engine, turn_now, &control)?);
+            turn_now = turn;
+        }
+        if finished || actions >= cfg.max_actions {
+            break;
+        }
+        let random = decider.is_some_and(|s| cfg.random_sides.contains(&s));
+        let picked = if random {
+            None
+        } else {
+            engine
+                .ai_pick()
+                .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
+        };
+        let action = match picked {
+            Some(action) => action,
+            None => {
+                let legal = engine.legal_actions(None).map_err(|e| {
+                    anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message)
+                })?;
+                if legal.is_empty() {
+                    let st = engine.state();
+                    anyhow::bail!(
+                        "seed {seed}: no legal action at turn {}, step {} — the rules enumerate nothing",
+                        st.turn,
+                        st.phase
+                    );
+                }
+                let pick = (choice_dice.roll(legal.len() as u32) - 1) as usize;
+                legal[pick].clone()
+            }
+        };
+        if cfg.trace {
+            let st = engine.state();
+            eprintln!(
+                "{profile_name} seed {seed} turn {} step {}: {}",
+                st.turn,
+                st.phase,
+                serde_json::to_string(&action).unwrap_or_default()
+            );
+        }
+        let outcome = engine
+            .act(&action)
+            .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
+        if let Err(rejection) = outcome {
+            anyhow::bail!(
+                "seed {seed}: the rules refused an action they had enumerated ({}): {rejection}",
+                action.kind
+            );
+        }
+        actions += 1;
+        control.observe(&engine.state());
+    }
+    let last = record_turn(&engine, turn_now, &control)?;
+    let end = ask_result(&engine, seed)?;
+    let (finished, turn, losses) = {
+        let st = engine.state();
+        (st.finished, st.turn, losses(&st))
+    };
+    per_turn.push(last);
+    let level = end
+        .level
+        .or_else(|| finished.then(|| "finished".to_string()));
+    let cpu_s = match (cpu0, thread_cpu_seconds()) {
+        (Some(a), Some(b)) if b >= a => b - a,
+        _ => wall.elapsed().as_secs_f64(),
+    };
+    Ok(GameRecord {
+        kind: "game".into(),
+        profile: profile_name.to_string(),
+        seed,
+        finished,
+        turn,
+        level,
+        scores: end.scores,
+        per_turn,
+        losses,
+        actions,
+        cpu_s,
+    })
+}

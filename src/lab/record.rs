@@ -1,0 +1,529 @@
+//! The lab's data file: JSON Lines, a header record then one record per game.
+//!
+//! ```text
+//! {"type":"header","format":"kessel-lab/1","engine":"kessel 0.1.0","scenario":{…},"ruleset":{…},…}
+//! {"type":"game","profile":"standard","seed":1,"finished":true,"level":"German win",…}
+//! ```
+//!
+//! Shards of one run carry the same header but for `shard`; `kessel report` merges files whose
+//! engine, scenario hash, ruleset hash and settings agree and refuses the others.
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The data format's name and version.
+pub const FORMAT: &str = "kessel-lab/1";
+
+/// The engine's name and version, as recorded in headers.
+pub fn engine_version() -> String {
+    format!("kessel {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// What a data file was made from and how.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always `"header"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// [`FORMAT`].
+    pub format: String,
+    /// [`engine_version`] of the program that played the games.
+    pub engine: String,
+    /// The scenario.
+    pub scenario: Source,
+    /// The ruleset.
+    pub ruleset: Source,
+    /// Side ids in play order (from the ruleset).
+    pub sides: Vec<String>,
+    /// The VP difference the statistics lead with: `[a, b]` for a − b. The side the scenario's
+    /// objectives count for comes first; else the ruleset's first two sides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub difference: Vec<String>,
+    /// Victory levels in the scenario's declared (rank) order.
+    pub levels: Vec<String>,
+    /// Profiles played, in the order given, with the option values each put in force.
+    pub profiles: Vec<ProfileInfo>,
+    /// Objectives, for the control statistics and the map.
+    pub objectives: Vec<ObjectiveInfo>,
+    /// The map's size and layout, for drawing the objectives.
+    pub map: MapInfo,
+    /// Games stopped after this many actions count as unfinished.
+    pub max_actions: usize,
+    /// Sides not played by the ruleset's AI: side → policy (`"random"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub players: BTreeMap<String, String>,
+    /// The seed range and this file's slice of it.
+    pub seeds: Seeds,
+}
+
+/// A file set identified by its content.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    /// Display name.
+    pub name: String,
+    /// Path as given on the command line (not compared when merging).
+    pub path: String,
+    /// FNV-1a 64-bit hash of the content, hex.
+    pub hash: String,
+}
+
+/// One profile and its option values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProfileInfo {
+    /// Name as given (or the scenario's default profile).
+    pub name: String,
+    /// Every option's value in force.
+    pub options: BTreeMap<String, Value>,
+}
+
+/// One objective.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObjectiveInfo {
+    /// Name.
+    pub name: String,
+    /// Victory points.
+    pub vp: i64,
+    /// The side it counts for, if the scenario says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Its hexes.
+    pub hexes: Vec<HexInfo>,
+}
+
+/// A hex: label and 0-based column and row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HexInfo {
+    /// Printed label.
+    pub label: String,
+    /// 0-based column, west to east.
+    pub col: i32,
+    /// 0-based row, north to south.
+    pub row: i32,
+}
+
+/// A map's size and which columns sit half a hex lower (flat-topped hexes in vertical columns).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapInfo {
+    /// Columns.
+    pub columns: u32,
+    /// Rows.
+    pub rows: u32,
+    /// Per column: true if it sits half a hex lower.
+    pub lower: Vec<bool>,
+}
+
+/// Seeds: game k of `games` uses `first + k`; a shard plays the k with `k % of == index − 1`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Seeds {
+    /// Seed of game 0.
+    pub first: u64,
+    /// Games per profile in the whole run (the cap under `--until-ci`).
+    pub games: u64,
+    /// `[K, N]`: this file holds the K-th of N interleaved slices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<[u64; 2]>,
+}
+
+/// One game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Always `"game"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Profile name (one of the header's).
+    pub profile: String,
+    /// Seed.
+    pub seed: u64,
+    /// True if the game reached its end (false: stopped at the action limit).
+    pub finished: bool,
+    /// Last game-turn reached.
+    pub turn: u32,
+    /// Victory level from the ruleset's `result` hook.
+    pub level: Option<String>,
+    /// Final VP by side.
+    pub scores: BTreeMap<String, f64>,
+    /// VP and objective control at the end of each game-turn (the last entry: the game's end).
+    pub per_turn: Vec<TurnRecord>,
+    /// Losses by side.
+    pub losses: BTreeMap<String, Losses>,
+    /// Actions played.
+    pub actions: usize,
+    /// CPU seconds the game took (its thread's; wall time where that cannot be read).
+    pub cpu_s: f64,
+}
+
+/// The state at the end of one game-turn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TurnRecord {
+    /// Game-turn.
+    pub turn: u32,
+    /// VP by side per the `result` hook.
+    pub scores: BTreeMap<String, f64>,
+    /// Objective name → the side holding all its hexes (`null`: nobody holds all).
+    pub control: BTreeMap<String, Option<String>>,
+}
+
+/// A side's losses.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Losses {
+    /// Units eliminated.
+    pub eliminated: u32,
+    /// Steps lost (an eliminated unit counts all its steps).
+    pub steps: u32,
+}
+
+/// Games of one or more files, merged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Data {
+    /// The common header (shard cleared, profiles the union in order of appearance).
+    pub header: Header,
+    /// Games sorted by profile (header order), then seed.
+    pub games: Vec<GameRecord>,
+}
+
+impl Data {
+    /// Sorts games by profile order then seed.
+    pub fn sort(&mut self) {
+        let order: BTreeMap<&str, usize> = self
+            .header
+            .profiles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.as_str(), i))
+            .collect();
+        self.games.sort_by_key(|g| {
+            (
+                order.get(g.profile.as_str()).copied().unwrap_or(usize::MAX),
+                g.seed,
+            )
+        });
+    }
+}
+
+/// Reads one data file: its header and games.
+pub fn read_file(path: &Path) -> anyhow::Result<Data> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut header: Option<Header> = None;
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = || format!("{}:{}", path.display(), i + 1);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(line).with_context(|| format!("{}: not JSON", at()))?;
+        match v.get("type").and_then(Value::as_str) {
+            Some("header") => {
+                if header.is_some() {
+                    anyhow::bail!("{}: a second header", at());
+                }
+                let h: Header = serde_json::from_value(v)
+                    .with_context(|| format!("{}: not a header record", at()))?;
+                if h.format != FORMAT {
+                    anyhow::bail!(
+                        "{}: format `{}`, this kessel reads `{FORMAT}`",
+                        at(),
+                        h.format
+                    );
+                }
+                header = Some(h);
+            }
+            Some("game") => {
+                if header.is_none() {
+                    anyhow::bail!("{}: a game record before the header", at());
+                }
+                let g: GameRecord = serde_json::from_value(v)
+                    .with_context(|| format!("{}: not a game record", at()))?;
+                games.push(g);
+            }
+            other => anyhow::bail!(
+                "{}: unknown record type {}",
+                at(),
+                other.map_or("(none)".to_string(), |t| format!("`{t}`"))
+            ),
+        }
+    }
+    let header = header.with_context(|| format!("{}: no header record", path.display()))?;
+    for g in &games {
+        if !header.profiles.iter().any(|p| p.name == g.profile) {
+            anyhow::bail!(
+                "{}: a game of profile `{}`, which the header does not list",
+                path.display(),
+                g.profile
+            );
+        }
+    }
+    let mut data = Data { header, games };
+    data.sort();
+    Ok(data)
+}
+
+/// Reads and merges data files (shards of one run, or runs of other profiles with the same
+/// engine, scenario, ruleset and settings). Refuses a file from another engine, scenario or
+/// ruleset, a profile whose options differ between files, and a game played twice.
+pub fn merge_files(paths: &[PathBuf]) -> anyhow::Result<Data> {
+    let mut merged: Option<(Data, PathBuf)> = None;
+    for path in paths {
+        let data = read_file(path)?;
+        merged = Some(match merged {
+            None => (data, path.clone()),
+            Some((mut into, first)) => {
+                merge_into(&mut into, data).with_context(|| {
+                    format!(
+                        "{} cannot be merged with {}",
+                        path.display(),
+                        first.display()
+                    )
+                })?;
+                (into, first)
+            }
+        });
+    }
+    let (mut data, _) = merged.context("no data files given")?;
+    data.header.seeds.shard = None;
+    data.sort();
+    Ok(data)
+}
+
+/// Merges `other` into `into`, after checking they come from the same engine, scenario, ruleset
+/// and settings.
+pub fn merge_into(into: &mut Data, other: Data) -> anyhow::Result<()> {
+    let (a, b) = (&into.header, &other.header);
+    if a.engine != b.engine {
+        anyhow::bail!("made by {}, not {}", b.engine, a.engine);
+    }
+    if a.scenario.hash != b.scenario.hash {
+        anyhow::bail!(
+            "another scenario: {} ({}), not {} ({})",
+            b.scenario.name,
+            b.scenario.hash,
+            a.scenario.name,
+            a.scenario.hash
+        );
+    }
+    if a.ruleset.hash != b.ruleset.hash {
+        anyhow::bail!(
+            "another ruleset: {} ({}), not {} ({})",
+            b.ruleset.name,
+            b.ruleset.hash,
+            a.ruleset.name,
+            a.ruleset.hash
+        );
+    }
+    if a.max_actions != b.max_actions {
+        anyhow::bail!(
+            "another action limit: {}, not {}",
+            b.max_actions,
+            a.max_actions
+        );
+    }
+    if a.players != b.players {
+        anyhow::bail!("other players (--ai): {:?}, not {:?}", b.players, a.players);
+    }
+    if a.seeds.first != b.seeds.first {
+        anyhow::bail!(
+            "another seed range: from {}, not {}",
+            b.seeds.first,
+            a.seeds.first
+        );
+    }
+    let mut profiles = a.profiles.clone();
+    for p in &b.profiles {
+        match profiles.iter().find(|q| q.name == p.name) {
+            Some(q) if q.options != p.options => {
+                anyhow::bail!("profile `{}` has other option values", p.name)
+            }
+            Some(_) => {}
+            None => profiles.push(p.clone()),
+        }
+    }
+    let seen: std::collections::BTreeSet<(&str, u64)> = into
+        .games
+        .iter()
+        .map(|g| (g.profile.as_str(), g.seed))
+        .collect();
+    if let Some(g) = other
+        .games
+        .iter()
+        .find(|g| seen.contains(&(g.profile.as_str(), g.seed)))
+    {
+        anyhow::bail!(
+            "seed {} of profile `{}` is in both (a shard given twice?)",
+            g.seed,
+            g.profile
+        );
+    }
+    into.header.profiles = profiles;
+    into.header.seeds.games = into.header.seeds.games.max(other.header.seeds.games);
+    into.games.extend(other.games);
+    Ok(())
+}
+
+/// FNV-1a, 64 bits: a content hash that is the same on every machine and Rust version.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    /// Adds bytes.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    /// Adds a length-prefixed chunk, so that ("ab", "c") and ("a", "bc") differ.
+    pub fn chunk(&mut self, bytes: &[u8]) {
+        self.write(&(bytes.len() as u64).to_le_bytes());
+        self.write(bytes);
+    }
+
+    /// The hash as 16 hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
+}
+
+/// Hashes files (path relative to `base` and content, in the order given).
+pub fn hash_files(base: &Path, files: &[PathBuf]) -> anyhow::Result<String> {
+    let mut h = Fnv::default();
+    for f in files {
+        let rel = f.strip_prefix(base).unwrap_or(f);
+        h.chunk(rel.to_string_lossy().replace('\\', "/").as_bytes());
+        h.chunk(&std::fs::read(f).with_context(|| format!("reading {}", f.display()))?);
+    }
+    Ok(h.hex())
+}
+
+/// Every file under `dir`, sorted by path.
+pub fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).with_context(|| format!("reading {}", d.display()))? {
+            let p = e
+                .with_context(|| format!("reading {}", d.display()))?
+                .path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(profile: &str, seeds: &[u64]) -> Data {
+        Data {
+            header: Header {
+                kind: "header".into(),
+                format: FORMAT.into(),
+                engine: "kessel test".into(),
+                scenario: Source {
+                    name: "s".into(),
+                    path: "a/s.toml".into(),
+                    hash: "1".into(),
+                },
+                ruleset: Source {
+                    name: "r".into(),
+                    path: "r".into(),
+                    hash: "2".into(),
+                },
+                sides: vec!["red".into(), "blue".into()],
+                difference: vec![],
+                levels: vec![],
+                profiles: vec![ProfileInfo {
+                    name: profile.into(),
+                    options: BTreeMap::new(),
+                }],
+                objectives: vec![],
+                map: MapInfo {
+                    columns: 1,
+                    rows: 1,
+                    lower: vec![false],
+                },
+                max_actions: 10,
+                players: BTreeMap::new(),
+                seeds: Seeds {
+                    first: 1,
+                    games: 4,
+                    shard: Some([1, 2]),
+                },
+            },
+            games: seeds
+                .iter()
+                .map(|&seed| GameRecord {
+                    kind: "game".into(),
+                    profile: profile.into(),
+                    seed,
+                    finished: true,
+                    turn: 1,
+                    level: None,
+                    scores: BTreeMap::new(),
+                    per_turn: vec![],
+                    losses: BTreeMap::new(),
+                    actions: 1,
+                    cpu_s: 0.0,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn merging_joins_profiles_and_refuses_what_does_not_belong() {
+        let mut a = data("x", &[1, 3]);
+        let mut b = data("y", &[1, 3]);
+        // another machine's path to the same files does not matter
+        b.header.scenario.path = "/elsewhere/s.toml".into();
+        merge_into(&mut a, b).expect("merge");
+        a.sort();
+        let names: Vec<&str> = a.header.profiles.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["x", "y"]);
+        let order: Vec<(&str, u64)> = a
+            .games
+            .iter()
+            .map(|g| (g.profile.as_str(), g.seed))
+            .collect();
+        assert_eq!(order, [("x", 1), ("x", 3), ("y", 1), ("y", 3)]);
+        let err = merge_into(&mut a, data("x", &[3])).expect_err("seed twice");
+        assert!(
+            err.to_string().contains("seed 3 of profile `x` is in both"),
+            "{err}"
+        );
+        let mut other = data("x", &[2]);
+        other.header.max_actions = 11;
+        let err = merge_into(&mut a, other).expect_err("other limit");
+        assert!(err.to_string().contains("another action limit"), "{err}");
+        let mut other = data("x", &[2]);
+        other.header.seeds.first = 100;
+        assert!(merge_into(&mut a, other).is_err());
+        merge_into(&mut a, data("x", &[2])).expect("the other shard");
+        assert_eq!(a.games.len(), 5);
+    }
+
+    #[test]
+    fn fnv_matches_the_reference_vectors() {
+        let mut h = Fnv::default();
+        assert_eq!(h.hex(), "cbf29ce484222325");
+        h.write(b"a");
+        assert_eq!(h.hex(), "af63dc4c8601ec8c");
+        let mut h = Fnv::default();
+        h.write(b"foobar");
+        assert_eq!(h.hex(), "85944171f73967e8");
+    }
+}

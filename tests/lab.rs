@@ -1,0 +1,376 @@
+//! The balance lab: `kessel simulate --out/--shard/--until-ci/--ai` and `kessel report`.
+
+use crate::util::{kessel, root, scratch};
+use std::path::Path;
+
+const TOY: &str = "core/tests/fixtures/toy/scenario.toml";
+const LEARNING: &str = "scenarios/pgg/learning.toml";
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf8 path")
+}
+
+#[test]
+fn shards_merge_to_exactly_one_run() {
+    let dir = scratch("lab-shards");
+    let (all, a, b) = (
+        dir.join("all.jsonl"),
+        dir.join("a.jsonl"),
+        dir.join("b.jsonl"),
+    );
+    let base = [
+        "simulate",
+        LEARNING,
+        "--games",
+        "3",
+        "--seed",
+        "5",
+        "--profile",
+        "wbc2009",
+        "--against-profile",
+        "standard",
+    ];
+    let one = kessel(&[&base[..], &["--out", s(&all)]].concat());
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    let r1 = kessel(&[&base[..], &["--out", s(&a), "--shard", "1/2"]].concat());
+    assert_eq!(r1.code, 0, "{}", r1.stderr);
+    let r2 = kessel(&[&base[..], &["--out", s(&b), "--shard", "2/2"]].concat());
+    assert_eq!(r2.code, 0, "{}", r2.stderr);
+    // the shards are interleaved slices: seeds 5 and 7, then 6
+    assert!(
+        r1.stdout.contains("4 games, 2 seeds (between 5 and 7)"),
+        "{}",
+        r1.stdout
+    );
+    assert!(
+        r2.stdout.contains("2 games, 1 seed (6..6)"),
+        "{}",
+        r2.stdout
+    );
+    let merged = kessel(&["report", s(&a), s(&b)]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    let single = kessel(&["report", s(&all)]);
+    assert_eq!(single.code, 0, "{}", single.stderr);
+    assert_eq!(
+        merged.stdout, single.stdout,
+        "merged shards = one run, byte for byte"
+    );
+    // and the report says what simulate said
+    assert_eq!(single.stdout, one.stdout);
+    for needle in [
+        "6 games, 3 seeds (5..7) × 2 profiles",
+        "profile wbc2009: 3 games, 3 finished",
+        "paired wbc2009 − standard: 3 seeds finished under both",
+        "verdict on german − soviet: ",
+    ] {
+        assert!(
+            single.stdout.contains(needle),
+            "{needle}: {}",
+            single.stdout
+        );
+    }
+    // the order of the files does not matter either
+    assert_eq!(kessel(&["report", s(&b), s(&a)]).stdout, single.stdout);
+    // every game record carries the per-turn data
+    let text = std::fs::read_to_string(&all).expect("read");
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        let turns = g["per_turn"].as_array().expect("per_turn");
+        assert_eq!(turns.len(), 4, "{g}");
+        assert!(turns[3]["scores"]["german"].is_number(), "{g}");
+        assert!(turns[3]["control"].get("Smolensk").is_some(), "{g}");
+        assert!(g["losses"]["soviet"]["eliminated"].is_number(), "{g}");
+        assert!(g["cpu_s"].as_f64().expect("cpu") > 0.0, "{g}");
+    }
+}
+
+#[test]
+fn report_refuses_records_of_another_scenario_ruleset_or_engine() {
+    let dir = scratch("lab-refuse");
+    let a = dir.join("a.jsonl");
+    let r = kessel(&["simulate", TOY, "--games", "4", "--out", s(&a)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&a).expect("read");
+    let header: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("header")).expect("json");
+    let edit = |name: &str, f: &dyn Fn(&mut serde_json::Value)| {
+        let mut h = header.clone();
+        f(&mut h);
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        lines[0] = h.to_string();
+        // other seeds, so only the header can be the reason
+        for l in lines.iter_mut().skip(1) {
+            let mut g: serde_json::Value = serde_json::from_str(l).expect("json");
+            g["seed"] = (g["seed"].as_u64().expect("seed") + 100).into();
+            *l = g.to_string();
+        }
+        let p = dir.join(name);
+        std::fs::write(&p, lines.join("\n")).expect("write");
+        p
+    };
+    let ok = edit("ok.jsonl", &|_| {});
+    let r = kessel(&["report", s(&a), s(&ok)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("8 games"), "{}", r.stdout);
+    for (name, needle, f) in [
+        (
+            "ruleset.jsonl",
+            "another ruleset",
+            &(|h: &mut serde_json::Value| h["ruleset"]["hash"] = "0".into())
+                as &dyn Fn(&mut serde_json::Value),
+        ),
+        (
+            "scenario.jsonl",
+            "another scenario",
+            &|h: &mut serde_json::Value| h["scenario"]["hash"] = "0".into(),
+        ),
+        (
+            "engine.jsonl",
+            "made by kessel 0.0.1",
+            &|h: &mut serde_json::Value| h["engine"] = "kessel 0.0.1".into(),
+        ),
+        (
+            "options.jsonl",
+            "profile `standard` has other option values",
+            &|h: &mut serde_json::Value| h["profiles"][0]["options"]["x"] = 1.into(),
+        ),
+    ] {
+        let bad = edit(name, f);
+        let r = kessel(&["report", s(&a), s(&bad)]);
+        assert_ne!(r.code, 0, "{name} accepted: {}", r.stdout);
+        assert!(r.stderr.contains(needle), "{name}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("cannot be merged"),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+    // the same shard twice would count its games twice
+    let r = kessel(&["report", s(&a), s(&a)]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("is in both"), "{}", r.stderr);
+    // a broken line is named by file and line
+    let broken = dir.join("broken.jsonl");
+    std::fs::write(&broken, format!("{text}{{not json\n")).expect("write");
+    let r = kessel(&["report", s(&broken)]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("broken.jsonl:6: not JSON"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn the_html_report_is_self_contained_and_has_the_charts() {
+    let dir = scratch("lab-html");
+    let data = dir.join("d.jsonl");
+    let html = dir.join("r.html");
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "8",
+        "--against-profile",
+        "open",
+        "--out",
+        s(&data),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = kessel(&["report", s(&data), "-o", s(&html)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let page = std::fs::read_to_string(&html).expect("html");
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    for bad in [
+        "http://", "https://", "<script", "<link", "src=", "@import", "url(",
+    ] {
+        assert!(!page.contains(bad), "the report refers to {bad}");
+    }
+    for chart in [
+        "aria-label=\"victory levels\"",
+        "aria-label=\"red − blue VP\"",
+        "aria-label=\"standard\"",
+        "aria-label=\"open\"",
+        "aria-label=\"change in red − blue VP on the same seed\"",
+    ] {
+        assert!(page.contains(chart), "missing {chart}");
+    }
+    assert!(
+        page.matches("<svg").count() >= 7,
+        "levels, VP, 2 per-turn, paired, 2 maps"
+    );
+    // the objective map: Toytown's hex drawn and labelled
+    assert!(page.contains("Toytown"), "objective map");
+    assert!(page.contains("<h2>Objectives at the end</h2>"));
+    // the statistics text is in the page as printed
+    let first = r.stdout.lines().next().expect("stats");
+    assert!(page.contains(first), "{first}");
+}
+
+#[test]
+fn until_ci_plays_until_the_interval_is_narrow_enough() {
+    // the toy's two profiles play alike: the paired difference is 0 on every seed, so the first
+    // round of 10 already resolves ±1 VP
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "50",
+        "--against-profile",
+        "open",
+        "--until-ci",
+        "1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("--until-ci 1: reached ±0.0 VP after 10 seeds"),
+        "{}",
+        r.stdout
+    );
+    // the toy's own red − blue spread needs more games than the cap allows
+    let r = kessel(&["simulate", TOY, "--games", "14", "--until-ci", "0.5"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("stopped at the cap of 14 seeds"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("profile standard: 14 games"),
+        "{}",
+        r.stdout
+    );
+    let r = kessel(&["simulate", TOY, "--until-ci", "2", "--shard", "1/2"]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("--until-ci"), "{}", r.stderr);
+}
+
+#[test]
+fn simulate_output_is_tidy() {
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "4",
+        "-v",
+        "--against-profile",
+        "open",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // -v lines name their profile
+    assert!(
+        r.stdout.contains("  standard seed    1: turn"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("  open seed    1: turn"), "{}", r.stdout);
+    // levels in the scenario's rank order (Blue win is declared first), not alphabetical
+    let blue = r.stdout.find("Blue win").expect("blue");
+    let red = r.stdout.find("Red win").expect("red");
+    assert!(blue < red, "{}", r.stdout);
+    // stderr is not a terminal here: no progress bar, only the timing line, on a line of its own
+    assert!(!r.stderr.contains('['), "{}", r.stderr);
+    assert!(r.stderr.starts_with('\n'), "{:?}", r.stderr);
+    assert!(r.stderr.contains("CPU "), "{}", r.stderr);
+    assert!(r.stdout.ends_with('\n'));
+    // bad arguments are refused with their cause
+    for (args, needle) in [
+        (vec!["--shard", "3/2"], "K must be between 1 and N"),
+        (vec!["--shard", "x"], "expected K/N"),
+        (
+            vec!["--ai", "green=random"],
+            "no side `green` (sides: red, blue)",
+        ),
+        (vec!["--ai", "red=clever"], "unknown player `clever`"),
+        (
+            vec!["--against-profile", "standard"],
+            "the profile already played",
+        ),
+    ] {
+        let r = kessel(&[&["simulate", TOY, "--games", "2"][..], &args[..]].concat());
+        assert_ne!(r.code, 0, "{args:?}");
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn a_random_player_is_recorded_and_changes_the_games() {
+    let dir = scratch("lab-random");
+    let out = dir.join("r.jsonl");
+    let ai = kessel(&["simulate", TOY, "--games", "6", "-v"]);
+    let random = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "6",
+        "-v",
+        "--ai",
+        "red=random",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(random.code, 0, "{}", random.stderr);
+    assert!(
+        random.stdout.contains("players: red=random"),
+        "{}",
+        random.stdout
+    );
+    assert_ne!(ai.stdout, random.stdout);
+    let header: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&out)
+            .expect("read")
+            .lines()
+            .next()
+            .expect("header"),
+    )
+    .expect("json");
+    assert_eq!(header["players"]["red"], "random");
+    // the same seeds, the same random choices
+    let again = kessel(&["simulate", TOY, "--games", "6", "-v", "--ai", "red=random"]);
+    assert_eq!(again.stdout, random.stdout);
+}
+
+#[test]
+fn the_report_opens_in_a_headless_browser() {
+    // Chromium is optional on a developer's machine; where it is installed, the page must load
+    // and show its charts without the network.
+    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            std::process::Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+    else {
+        eprintln!("no chromium: skipped");
+        return;
+    };
+    let dir = scratch("lab-browser");
+    let data = dir.join("d.jsonl");
+    let html = dir.join("r.html");
+    assert_eq!(
+        kessel(&["simulate", TOY, "--games", "4", "--out", s(&data)]).code,
+        0
+    );
+    assert_eq!(kessel(&["report", s(&data), "-o", s(&html)]).code, 0);
+    let out = std::process::Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--dump-dom",
+            &format!("file://{}", root().join(&html).display()),
+        ])
+        .output()
+        .expect("run chromium");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(dom.contains("<svg"), "{dom}");
+    assert!(dom.contains("Balance report: Toy battle"), "{dom}");
+}
