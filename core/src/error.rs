@@ -68,6 +68,28 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// Line starts of a text, so that locating many offsets stays linear in the text's size.
+#[derive(Clone, Debug)]
+pub struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    /// Indexes the newlines of `text`.
+    pub fn new(text: &str) -> LineIndex {
+        LineIndex(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
+    /// 1-based line of a byte offset (the same answer as [`line_of`]).
+    pub fn line(&self, offset: usize) -> usize {
+        self.0.partition_point(|&nl| nl < offset) + 1
+    }
+}
+
 /// Turns a `toml` parse error into a located error.
 pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
     let line = err.span().map(|s| line_of(text, s.start));

@@ -3,7 +3,7 @@
 //!
 //! This module and [`crate::script`]'s file loader are the only places the core reads files.
 
-use crate::error::{line_of, toml_error, LoadError, LoadErrors};
+use crate::error::{toml_error, LineIndex, LoadError, LoadErrors};
 use crate::hex::{Hex, Hexside};
 use crate::map::{Area, Map, Place};
 use crate::numbering::{LowerColumns, Numbering};
@@ -42,9 +42,9 @@ struct MapHeader {
     #[serde(default = "ccrr")]
     numbering: S<String>,
     #[serde(default = "one")]
-    first_column: i32,
+    first_column: S<i32>,
     #[serde(default = "one")]
-    first_row: i32,
+    first_row: S<i32>,
     #[serde(default = "even")]
     lower_columns: LowerColumns,
 }
@@ -52,8 +52,8 @@ struct MapHeader {
 fn ccrr() -> S<String> {
     Spanned::new(0..0, "ccrr".to_string())
 }
-fn one() -> i32 {
-    1
+fn one() -> S<i32> {
+    Spanned::new(0..0, 1)
 }
 fn even() -> LowerColumns {
     LowerColumns::Even
@@ -111,16 +111,35 @@ struct TagEntry {
     hexes: Vec<S<String>>,
 }
 
+/// The most game-turns a scenario may have, and the highest turn number.
+pub const MAX_TURNS: u32 = 10_000;
+/// The most markers a scenario (or an inline set-up) may create.
+pub const MAX_MARKERS: u32 = 100_000;
+/// The most faces one pool may hold.
+pub const MAX_POOL_FACES: u64 = 100_000;
+/// The largest victory-point value of one objective (or level bound), so that no total wraps.
+pub const MAX_VP: i64 = 1_000_000_000;
+/// The furthest a map's first column or row label may be from zero.
+pub const MAX_FIRST_LABEL: i32 = 10_000;
+
 /// Collects located errors for one file.
 struct Diag<'a> {
     file: &'a Path,
-    text: &'a str,
+    lines: LineIndex,
     errors: Vec<LoadError>,
 }
 
 impl Diag<'_> {
+    fn new<'a>(file: &'a Path, text: &str) -> Diag<'a> {
+        Diag {
+            file,
+            lines: LineIndex::new(text),
+            errors: Vec::new(),
+        }
+    }
+
     fn at(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
-        let line = (span.end > 0).then(|| line_of(self.text, span.start));
+        let line = (span.end > 0).then(|| self.lines.line(span.start));
         self.errors.push(LoadError::new(self.file, line, msg));
     }
 }
@@ -181,11 +200,7 @@ pub fn load_map(path: &Path) -> Result<Map, LoadErrors> {
 /// Parses map TOML text (the path is for messages).
 pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
     let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
-    let mut d = Diag {
-        file: path,
-        text,
-        errors: Vec::new(),
-    };
+    let mut d = Diag::new(path, text);
     let h = &file.map;
     if h.numbering.get_ref() != "ccrr" {
         d.at(
@@ -203,12 +218,26 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
     if !(1..=99).contains(&rows) {
         d.at(h.rows.span(), "rows must be 1..=99");
     }
+    for (what, v) in [
+        ("first_column", &h.first_column),
+        ("first_row", &h.first_row),
+    ] {
+        if v.get_ref().unsigned_abs() > MAX_FIRST_LABEL as u32 {
+            d.at(
+                v.span(),
+                format!(
+                    "{what} = {} is out of range (at most ±{MAX_FIRST_LABEL})",
+                    v.get_ref()
+                ),
+            );
+        }
+    }
     if !d.errors.is_empty() {
         return Err(LoadErrors(d.errors));
     }
     let numbering = Numbering {
-        first_column: h.first_column,
-        first_row: h.first_row,
+        first_column: *h.first_column.get_ref(),
+        first_row: *h.first_row.get_ref(),
         lower_columns: h.lower_columns,
         digits: 2,
     };
@@ -441,7 +470,7 @@ struct MarkerEntry {
     kind: String,
     #[serde(default)]
     side: Option<String>,
-    count: u32,
+    count: S<u32>,
 }
 
 #[derive(Deserialize)]
@@ -562,11 +591,7 @@ impl Scenario {
             Some(m) => m,
             None => load_map(&map_path)?,
         };
-        let mut d = Diag {
-            file: path,
-            text,
-            errors: Vec::new(),
-        };
+        let mut d = Diag::new(path, text);
         let turns = *file.scenario.turns.get_ref();
         if turns == 0 {
             d.at(
@@ -574,13 +599,38 @@ impl Scenario {
                 "a scenario needs at least one turn",
             );
         }
+        if turns > MAX_TURNS {
+            d.at(
+                file.scenario.turns.span(),
+                format!("turns = {turns} is over the limit ({MAX_TURNS})"),
+            );
+        }
         let first_turn = file.scenario.first_turn.unwrap_or(1);
+        if first_turn > MAX_TURNS {
+            d.at(
+                file.scenario.turns.span(),
+                format!("first_turn = {first_turn} is over the limit ({MAX_TURNS})"),
+            );
+        }
+        // later sums (last turn, entry turns) stay in range from here on
+        let turns = turns.min(MAX_TURNS);
+        let first_turn = first_turn.min(MAX_TURNS);
 
         let mut pools = BTreeMap::new();
         for p in &file.pools {
             let mut faces = Vec::new();
             for f in &p.faces {
                 let (face, count) = f.get_ref();
+                if faces.len() as u64 + *count as u64 > MAX_POOL_FACES {
+                    d.at(
+                        f.span(),
+                        format!(
+                            "pool `{}`: {count} more faces is over the limit ({MAX_POOL_FACES} per pool)",
+                            p.id
+                        ),
+                    );
+                    continue;
+                }
                 match Face::parse(face) {
                     Some(fc) => faces.extend(std::iter::repeat_n(fc, *count as usize)),
                     None => d.at(f.span(), format!("`{face}` is not a face (A-D-M)")),
@@ -591,8 +641,10 @@ impl Scenario {
 
         let mut units = Vec::new();
         let mut seen = BTreeSet::new();
+        // units already spread over each set-up area (keeps loading linear in the unit count)
+        let mut per_area: BTreeMap<String, usize> = BTreeMap::new();
         for entry in &file.units {
-            let line = line_of(text, entry.span().start);
+            let line = d.lines.line(entry.span().start);
             let u = entry.get_ref();
             if !seen.insert(u.id.clone()) {
                 d.at(entry.span(), format!("unit id `{}` is used twice", u.id));
@@ -636,12 +688,10 @@ impl Scenario {
                         setup_area = Some(area.get_ref().clone());
                         // spread units of one area over its hexes in file order; the owner may
                         // rearrange them with the ruleset's set-up action
-                        let k = units
-                            .iter()
-                            .filter(|s: &&UnitSpec| {
-                                s.unit.setup_area.as_ref() == Some(area.get_ref())
-                            })
-                            .count();
+                        let k = per_area.entry(area.get_ref().clone()).or_default();
+                        let n = *k;
+                        *k += 1;
+                        let k = n;
                         location = Location::Map(a.hexes[k % a.hexes.len()]);
                     }
                     _ => d.at(area.span(), format!("unknown area `{}`", area.get_ref())),
@@ -702,8 +752,16 @@ impl Scenario {
         }
 
         let mut markers = Vec::new();
-        for m in &file.markers {
-            for _ in 0..m.count {
+        let wanted: u64 = file.markers.iter().map(|m| *m.count.get_ref() as u64).sum();
+        if wanted > MAX_MARKERS as u64 {
+            let biggest = file.markers.iter().max_by_key(|m| *m.count.get_ref());
+            d.at(
+                biggest.map(|m| m.count.span()).unwrap_or(0..0),
+                format!("the scenario asks for {wanted} markers, over the limit ({MAX_MARKERS})"),
+            );
+        }
+        for m in file.markers.iter().filter(|_| wanted <= MAX_MARKERS as u64) {
+            for _ in 0..*m.count.get_ref() {
                 markers.push(Marker {
                     id: markers.len() as u32,
                     kind: m.kind.clone(),
@@ -733,6 +791,15 @@ impl Scenario {
             }
             if hexes.is_empty() {
                 d.at(o.span(), "objective has no hexes (give `place` or `hexes`)");
+            }
+            if ob.vp.unsigned_abs() > MAX_VP as u64 {
+                d.at(
+                    o.span(),
+                    format!(
+                        "objective vp = {} is out of range (at most ±{MAX_VP})",
+                        ob.vp
+                    ),
+                );
             }
             objectives.push(Objective {
                 name: name

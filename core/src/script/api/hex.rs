@@ -5,6 +5,9 @@ use crate::engine::Shared;
 use crate::hex::{HexDir, Hexside};
 use mlua::{Lua, Table};
 
+/// The largest radius `kessel.hex.ring` and `range` accept.
+const MAX_RADIUS: u32 = 10_000;
+
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let m = lua.create_table()?;
 
@@ -63,7 +66,23 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             name,
             lua.create_function(move |_, (h, r): (String, u32)| {
                 let hex = hex_of(&w, &h)?;
-                let hexes = if ring { hex.ring(r) } else { hex.range(r) };
+                if r > MAX_RADIUS {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.hex.{name}: radius {r} is over the limit ({MAX_RADIUS})"
+                    )));
+                }
+                // hexes farther than the map is wide and high are all off it: never allocate for them
+                let extent = {
+                    let wb = w.borrow();
+                    wb.state.map.columns() + wb.state.map.rows()
+                };
+                let hexes = if ring && r > extent {
+                    Vec::new()
+                } else if ring {
+                    hex.ring(r)
+                } else {
+                    hex.range(r.min(extent))
+                };
                 Ok(on_map_labels(&w.borrow().state.map, hexes))
             })?,
         )?;

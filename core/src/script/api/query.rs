@@ -402,7 +402,6 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     mk.set(
         "all",
         lua.create_function(move |lua, filter: Option<Table>| {
-            let wb = w.borrow();
             let kind: Option<String> = filter
                 .as_ref()
                 .map(|f| f.get("kind"))
@@ -418,6 +417,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .map(|f| f.get("placed"))
                 .transpose()?
                 .flatten();
+            // the filter is read first: its metamethods may call the engine
+            let wb = w.borrow();
             let out = lua.create_table()?;
             for m in &wb.state.markers {
                 if kind.as_ref().is_some_and(|k| &m.kind != k)
