@@ -331,9 +331,7 @@ impl Engine {
     /// Reads a profile against this ruleset's options.
     pub fn read_profile(&self, profile: &str) -> Result<Profile, LoadErrors> {
         let path = Engine::profile_path(&self.ruleset_dir, profile);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            LoadError::new(&path, None, format!("cannot read profile `{profile}`: {e}"))
-        })?;
+        let text = crate::error::read_text(&path, &format!("profile `{profile}`"))?;
         let decls = self.world.borrow().ruleset.options.clone();
         Profile::parse(&path, &text, &decls)
     }
@@ -360,7 +358,11 @@ impl Engine {
         };
         let mut errors = Vec::new();
         for m in w.ruleset.check_map(&sc.map) {
-            errors.push(LoadError::new(&sc.map_path, None, m));
+            errors.push(LoadError::new(
+                &sc.map_path,
+                crate::scenario::kind_line(&sc.map_path, &m),
+                m,
+            ));
         }
         for spec in &sc.units {
             let u = &spec.unit;
@@ -612,8 +614,7 @@ impl Engine {
 
     /// Loads a saved game: rebuilds the scenario and rules, then replays the log's events.
     pub fn load_save(path: &Path, limits: Limits) -> Result<Engine, EngineError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError::new(path, None, format!("cannot read save: {e}")))?;
+        let text = crate::error::read_text(path, "save")?;
         let save: SaveFile = serde_json::from_str(&text)
             .map_err(|e| LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}")))?;
         if save.format != SAVE_FORMAT {

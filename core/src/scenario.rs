@@ -3,7 +3,7 @@
 //!
 //! This module and [`crate::script`]'s file loader are the only places the core reads files.
 
-use crate::error::{toml_error, LineIndex, LoadError, LoadErrors};
+use crate::error::{read_text, toml_depth, toml_error, LineIndex, LoadError, LoadErrors};
 use crate::hex::{Hex, Hexside};
 use crate::map::{Area, Map, Place};
 use crate::numbering::{LowerColumns, Numbering};
@@ -144,6 +144,21 @@ impl Diag<'_> {
     }
 }
 
+/// The line of a map file where a kind named in `message` (between backquotes, as
+/// [`crate::ruleset::Ruleset::check_map`] writes it) is first written as a quoted value.
+pub fn kind_line(map_path: &Path, message: &str) -> Option<usize> {
+    let name = message.split('`').nth(1)?;
+    let text = std::fs::read_to_string(map_path).ok()?;
+    let quoted = format!("\"{name}\"");
+    text.lines()
+        .position(|l| {
+            let code = l.split('#').next().unwrap_or("");
+            // a map's or place's own name is not a kind
+            !code.trim_start().starts_with("name") && code.contains(&quoted)
+        })
+        .map(|i| i + 1)
+}
+
 /// Parses hex lists with ranges (`"0108..0115"`) against a numbering and bounds.
 fn parse_hexes(map: &Map, items: &[S<String>], d: &mut Diag<'_>) -> Vec<Hex> {
     let mut out = Vec::new();
@@ -192,13 +207,13 @@ pub fn expand_label(map: &Map, text: &str) -> Result<Vec<Hex>, String> {
 
 /// Loads a map file.
 pub fn load_map(path: &Path) -> Result<Map, LoadErrors> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LoadError::new(path, None, format!("cannot read map: {e}")))?;
+    let text = read_text(path, "map")?;
     parse_map(path, &text)
 }
 
 /// Parses map TOML text (the path is for messages).
 pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
+    toml_depth(path, text)?;
     let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
     let mut d = Diag::new(path, text);
     let h = &file.map;
@@ -566,8 +581,7 @@ pub struct Scenario {
 impl Scenario {
     /// Loads a scenario and its map, reporting every problem found.
     pub fn load(path: &Path) -> Result<Scenario, LoadErrors> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError::new(path, None, format!("cannot read scenario: {e}")))?;
+        let text = read_text(path, "scenario")?;
         Scenario::parse(path, &text)
     }
 
@@ -584,6 +598,7 @@ impl Scenario {
     }
 
     fn parse_inner(path: &Path, text: &str, map: Option<Map>) -> Result<Scenario, LoadErrors> {
+        toml_depth(path, text)?;
         let file: ScenarioFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let map_path = dir.join(&file.scenario.map);
@@ -841,7 +856,12 @@ impl Scenario {
             scripts,
             path: path.to_path_buf(),
             name: file.scenario.name,
-            ruleset_dir: dir.join(&file.scenario.ruleset),
+            // `ruleset = "."` names the scenario's own folder: no `./` in messages
+            ruleset_dir: dir
+                .join(&file.scenario.ruleset)
+                .components()
+                .filter(|c| !matches!(c, std::path::Component::CurDir))
+                .collect(),
             profile: file.scenario.profile,
             map_path,
             map: Arc::new(map),

@@ -228,9 +228,13 @@ impl ScriptHost {
                     ));
                 }
                 // compiling is work the hook does not see
-                meter.charge(text.len() as u64 / 2)?;
+                meter.charge(text.len() as u64 * 4)?;
+                let chunk = name.unwrap_or_else(|| "load".into());
+                if let Some(line) = strlib::find_close_attribute(&text) {
+                    return Err(mlua::Error::runtime(strlib::close_refused(&chunk, line)));
+                }
                 lua.load(text)
-                    .set_name(format!("={}", name.unwrap_or_else(|| "load".into())))
+                    .set_name(format!("={chunk}"))
                     .set_mode(mlua::chunk::ChunkMode::Text)
                     .into_function()
             },
@@ -272,9 +276,16 @@ impl ScriptHost {
             if !path.is_file() {
                 return Err(not_found());
             }
-            let text = std::fs::read_to_string(&path).map_err(|_| not_found())?;
-            meter.charge(text.len() as u64 / 2)?;
+            let text = crate::error::read_text(&path, "module")
+                .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            meter.charge(text.len() as u64 * 4)?;
             let path = root.join(&rel);
+            if let Some(line) = strlib::find_close_attribute(text.as_bytes()) {
+                return Err(mlua::Error::runtime(strlib::close_refused(
+                    &display_path(&path),
+                    line,
+                )));
+            }
             let chunk_name = format!("@{}", display_path(&path));
             let value: mlua::Value = lua
                 .load(text)
@@ -368,16 +379,26 @@ impl ScriptHost {
 
     /// Loads and runs a file as a chunk named by its path.
     pub fn run_file(&self, path: &Path) -> Result<mlua::Value, ScriptError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScriptError {
-            message: format!("{}: cannot read: {e}", display_path(path)),
+        let text = crate::error::read_text(path, "script").map_err(|e| ScriptError {
+            message: match e.line {
+                Some(l) => format!("{}:{l}: {}", display_path(path), e.message),
+                None => format!("{}: {}", display_path(path), e.message),
+            },
             file: Some(display_path(path)),
-            line: None,
+            line: e.line,
         })?;
         self.run_text(&display_path(path), &text)
     }
 
     /// Runs source text under a chunk name (`name` should look like a file path).
     pub fn run_text(&self, name: &str, text: &str) -> Result<mlua::Value, ScriptError> {
+        if let Some(line) = strlib::find_close_attribute(text.as_bytes()) {
+            return Err(ScriptError {
+                message: strlib::close_refused(name, line),
+                file: Some(name.to_string()),
+                line: Some(line),
+            });
+        }
         self.guarded(|lua| {
             lua.load(text)
                 .set_name(format!("@{name}"))

@@ -190,6 +190,7 @@ string.rep = function(s, n, sep)
   sep = sep and tostring(sep) or ""
   if type(n) == "number" and n > 0 then
     sized("string.rep", #s, #sep, n)
+    charge(n)
     if #s == 0 and #sep == 0 then return "" end
   end
   return srep(s, n, sep)
@@ -208,11 +209,11 @@ end
 table.concat = function(t, sep, i, j)
   i = i or 1
   j = j or #t
-  if type(i) == "number" and type(j) == "number" and j - i > 64 then charge(j - i) end
+  if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 4) end
   return out(tconcat(t, sep, i, j))
 end
 table.move = function(a1, f, e, t, a2)
-  if type(f) == "number" and type(e) == "number" and e >= f then charge(e - f + 1) end
+  if type(f) == "number" and type(e) == "number" and e >= f then charge((e - f + 1) * 2) end
   return tmove(a1, f, e, t, a2)
 end
 table.insert = function(t, ...)
@@ -221,7 +222,7 @@ table.insert = function(t, ...)
     local pos = ...
     if type(pos) == "number" then
       local len = #t
-      if len - pos > 64 then charge(len - pos) end
+      if len - pos > 64 then charge((len - pos) * 2) end
     end
   end
   return tinsert(t, ...)
@@ -229,7 +230,7 @@ end
 table.remove = function(t, pos)
   if pos ~= nil and type(pos) == "number" then
     local len = #t
-    if len - pos > 64 then charge(len - pos) end
+    if len - pos > 64 then charge((len - pos) * 2) end
   end
   return tremove(t, pos)
 end
@@ -238,14 +239,14 @@ table.sort = function(t, cmp)
   if n > 64 then
     local log = 1
     while (1 << log) < n do log = log + 1 end
-    charge(n * log)
+    charge(n * log * 4)
   end
   return tsort(t, cmp)
 end
 table.unpack = function(t, i, j)
   i = i or 1
   j = j or #t
-  if type(i) == "number" and type(j) == "number" and j - i > 64 then charge(j - i) end
+  if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 8) end
   return tunpack(t, i, j)
 end
 utf8.len = function(s, ...)
@@ -301,6 +302,101 @@ pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
     install_patterns(lua, meter)
 }
 
+/// Refuses source text declaring a to-be-closed variable (`local x <close> = ...`): when a
+/// budget error stops a coroutine, its `__close` handlers run with the VM's hooks off, where a
+/// looping one could never be stopped. Returns the line of the first one.
+pub(crate) fn find_close_attribute(text: &[u8]) -> Option<usize> {
+    let (mut i, mut line) = (0usize, 1usize);
+    // `[[`, `[==[`: the level of a long bracket starting at `j`, if one does
+    let long_open = |j: usize| -> Option<usize> {
+        if text.get(j) != Some(&b'[') {
+            return None;
+        }
+        let mut k = j + 1;
+        while text.get(k) == Some(&b'=') {
+            k += 1;
+        }
+        (text.get(k) == Some(&b'[')).then_some(k - j - 1)
+    };
+    let skip_long = |mut j: usize, level: usize, line: &mut usize| -> usize {
+        while j < text.len() {
+            if text[j] == b'\n' {
+                *line += 1;
+            }
+            if text[j] == b']' {
+                let mut k = j + 1;
+                while text.get(k) == Some(&b'=') {
+                    k += 1;
+                }
+                if k - j - 1 == level && text.get(k) == Some(&b']') {
+                    return k + 1;
+                }
+            }
+            j += 1;
+        }
+        j
+    };
+    while i < text.len() {
+        match text[i] {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b'-' if text.get(i + 1) == Some(&b'-') => {
+                if let Some(level) = long_open(i + 2) {
+                    i = skip_long(i + 4 + level, level, &mut line);
+                } else {
+                    while i < text.len() && text[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+            }
+            b'[' if long_open(i).is_some() => {
+                let level = long_open(i).unwrap_or(0);
+                i = skip_long(i + 2 + level, level, &mut line);
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < text.len() && text[i] != q && text[i] != b'\n' {
+                    if text[i] == b'\\' {
+                        if text.get(i + 1) == Some(&b'\n') {
+                            line += 1;
+                        }
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'<' => {
+                let mut k = i + 1;
+                while matches!(text.get(k), Some(b' ' | b'\t')) {
+                    k += 1;
+                }
+                if text[k.min(text.len())..].starts_with(b"close") {
+                    let mut e = k + 5;
+                    while matches!(text.get(e), Some(b' ' | b'\t')) {
+                        e += 1;
+                    }
+                    if text.get(e) == Some(&b'>') {
+                        return Some(line);
+                    }
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The sandbox's refusal of a to-be-closed variable at `line`.
+pub(crate) fn close_refused(chunk: &str, line: usize) -> String {
+    format!(
+        "{chunk}:{line}: to-be-closed variables (<close>) are not allowed in the sandbox (their __close handler can run outside the instruction budget)"
+    )
+}
+
 // ------------------------------------------------------------------------------------------------
 // Lua patterns, counted
 // ------------------------------------------------------------------------------------------------
@@ -312,7 +408,7 @@ const CAP_POSITION: isize = -2;
 const ESC: u8 = b'%';
 /// Budget units one matching step costs: more than a VM instruction, so that a pattern that runs
 /// out of budget stops within seconds even in a debug build.
-const UNITS_PER_STEP: u64 = 8;
+const UNITS_PER_STEP: u64 = 32;
 
 enum PatErr {
     Msg(String),
@@ -856,6 +952,10 @@ fn gsub(lua: &Lua, meter: &Meter, args: MultiValue) -> mlua::Result<(Value, i64)
             )))
         }
     };
+    let template = match &repl_text {
+        Some(t) => template_of(t)?,
+        None => Vec::new(),
+    };
     let p_b = p_s.as_bytes();
     let p: &[u8] = &p_b;
     let (anchor, p) = match p.first() {
@@ -878,34 +978,23 @@ fn gsub(lua: &Lua, meter: &Meter, args: MultiValue) -> mlua::Result<(Value, i64)
                 n += 1;
                 // the replacement
                 let added: Option<Vec<u8>> = match (&repl_text, &repl) {
-                    (Some(text), _) => {
+                    (Some(_), _) => {
                         let mut buf = Vec::new();
-                        let mut i = 0;
-                        while i < text.len() {
-                            let c = text[i];
-                            i += 1;
-                            if c != ESC {
-                                buf.push(c);
-                                continue;
-                            }
-                            let d = text.get(i).copied().unwrap_or(0);
-                            i += 1;
-                            if d == ESC {
-                                buf.push(ESC);
-                            } else if d == b'0' {
-                                buf.extend_from_slice(&src[s..e]);
-                            } else if d.is_ascii_digit() {
-                                let r = m.one_capture((d - b'1') as usize, s, e);
-                                match run(meter, &mut m, r)? {
-                                    Cap::Text(a, b) => buf.extend_from_slice(&src[a..b]),
-                                    Cap::Pos(p) => buf.extend_from_slice(p.to_string().as_bytes()),
+                        for part in &template {
+                            match *part {
+                                Part::Lit(a, b) => buf
+                                    .extend_from_slice(&repl_text.as_deref().unwrap_or(&[])[a..b]),
+                                Part::Whole => buf.extend_from_slice(&src[s..e]),
+                                Part::Cap(i) => {
+                                    let r = m.one_capture(i, s, e);
+                                    match run(meter, &mut m, r)? {
+                                        Cap::Text(a, b) => buf.extend_from_slice(&src[a..b]),
+                                        Cap::Pos(p) => {
+                                            buf.extend_from_slice(p.to_string().as_bytes())
+                                        }
+                                    }
                                 }
-                            } else {
-                                return Err(mlua::Error::runtime(
-                                    "invalid use of '%' in replacement string",
-                                ));
                             }
-                            meter.size("string.gsub", (out.len() + buf.len()) as u128)?;
                         }
                         Some(buf)
                     }
@@ -925,14 +1014,19 @@ fn gsub(lua: &Lua, meter: &Meter, args: MultiValue) -> mlua::Result<(Value, i64)
                     }
                     _ => None,
                 };
-                match added {
+                let grown = match added {
                     Some(b) => {
                         changed = true;
+                        meter.size("string.gsub", (out.len() + b.len()) as u128)?;
                         out.extend_from_slice(&b);
+                        b.len()
                     }
-                    None => out.extend_from_slice(&src[s..e]),
-                }
-                meter.size("string.gsub", out.len() as u128)?;
+                    None => {
+                        out.extend_from_slice(&src[s..e]);
+                        e - s
+                    }
+                };
+                meter.charge(1 + (grown >> 3) as u64)?;
                 s = e;
                 last = Some(e);
             }
@@ -946,13 +1040,53 @@ fn gsub(lua: &Lua, meter: &Meter, args: MultiValue) -> mlua::Result<(Value, i64)
             break;
         }
     }
-    meter.charge((out.len() >> 3) as u64)?;
     if !changed {
         return Ok((Value::String(src_s.clone()), n));
     }
     out.extend_from_slice(&src[s.min(src.len())..]);
     meter.size("string.gsub", out.len() as u128)?;
     Ok((Value::String(lua.create_string(&out)?), n))
+}
+
+/// A piece of a gsub replacement string.
+enum Part {
+    /// Literal bytes of the template.
+    Lit(usize, usize),
+    /// `%0`: the whole match.
+    Whole,
+    /// `%1`–`%9`: a capture (0-based).
+    Cap(usize),
+}
+
+/// Splits a replacement string into literal runs and capture references, once per gsub.
+fn template_of(text: &[u8]) -> mlua::Result<Vec<Part>> {
+    let mut parts = Vec::new();
+    let (mut i, mut lit) = (0, 0);
+    while i < text.len() {
+        if text[i] != ESC {
+            i += 1;
+            continue;
+        }
+        if lit < i {
+            parts.push(Part::Lit(lit, i));
+        }
+        match text.get(i + 1).copied().unwrap_or(0) {
+            ESC => parts.push(Part::Lit(i + 1, i + 2)),
+            b'0' => parts.push(Part::Whole),
+            d @ b'1'..=b'9' => parts.push(Part::Cap((d - b'1') as usize)),
+            _ => {
+                return Err(mlua::Error::runtime(
+                    "invalid use of '%' in replacement string",
+                ))
+            }
+        }
+        i += 2;
+        lit = i;
+    }
+    if lit < text.len() {
+        parts.push(Part::Lit(lit, text.len()));
+    }
+    Ok(parts)
 }
 
 /// What a gsub function or table gave: false/nil keeps the match, a string or number replaces it.
