@@ -7,5 +7,6 @@ mod campaign;
 mod cli;
 mod coverage;
 mod hostile;
+mod props;
 mod rules;
 mod sandbox;
