@@ -168,6 +168,8 @@ impl ScriptHost {
             .map_err(|e| ScriptError::plain(format!("cannot set up the sandbox: {e}")))?;
         host.install_budget()
             .map_err(|e| ScriptError::plain(e.to_string()))?;
+        // the API charges its native work to the same budget (see `charge`)
+        host.lua.set_app_data(host.meter());
         Ok(host)
     }
 
@@ -413,6 +415,16 @@ impl ScriptHost {
             }
             e
         })
+    }
+}
+
+/// Charges `units` of work the engine does natively for a script (an API call's share: its
+/// searches, the tables it converts or builds) to the budget of the current call, so that a loop
+/// of cheap-looking API calls stops like any endless loop. Raises once the budget is gone.
+pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
+    match lua.app_data_ref::<Meter>() {
+        Some(m) => m.charge(units),
+        None => Ok(()),
     }
 }
 

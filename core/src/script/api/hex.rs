@@ -64,7 +64,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         let w = world.clone();
         m.set(
             name,
-            lua.create_function(move |_, (h, r): (String, u32)| {
+            lua.create_function(move |lua, (h, r): (String, u32)| {
                 let hex = hex_of(&w, &h)?;
                 if r > MAX_RADIUS {
                     return Err(mlua::Error::runtime(format!(
@@ -83,6 +83,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 } else {
                     hex.range(r.min(extent))
                 };
+                crate::script::charge(lua, 4 * hexes.len() as u64)?;
                 Ok(on_map_labels(&w.borrow().state.map, hexes))
             })?,
         )?;

@@ -290,8 +290,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     m.set(
         "hexes",
-        lua.create_function(move |_, ()| {
+        lua.create_function(move |lua, ()| {
             let wb = w.borrow();
+            crate::script::charge(lua, 4 * wb.state.map.len() as u64)?;
             Ok(wb
                 .state
                 .map
@@ -360,6 +361,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, filter: Option<Table>| {
             let filter = UnitFilter::read(&filter)?;
             let wb = w.borrow();
+            crate::script::charge(lua, 16 * wb.state.units.len() as u64)?;
             let out = lua.create_table()?;
             for unit in &wb.state.units {
                 if filter.matches(unit) {
@@ -372,9 +374,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     u.set(
         "occupied",
-        lua.create_function(move |_, side: Option<String>| {
+        lua.create_function(move |lua, side: Option<String>| {
             // hex → true for every hex holding a unit (of `side`)
             let wb = w.borrow();
+            crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
             let mut set = std::collections::BTreeSet::new();
             for unit in &wb.state.units {
                 if let Location::Map(h) = unit.location {
@@ -419,6 +422,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .flatten();
             // the filter is read first: its metamethods may call the engine
             let wb = w.borrow();
+            crate::script::charge(lua, 16 * wb.state.markers.len() as u64)?;
             let out = lua.create_table()?;
             for m in &wb.state.markers {
                 if kind.as_ref().is_some_and(|k| &m.kind != k)

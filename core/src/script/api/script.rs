@@ -165,6 +165,9 @@ fn face_of(s: &str) -> mlua::Result<Face> {
     Face::parse(s).ok_or_else(|| mlua::Error::runtime(format!("`{s}` is not a face (A-D-M)")))
 }
 
+/// The most units an inline set-up may create.
+const MAX_UNITS: usize = 100_000;
+
 /// `kessel.setup{...}`: replaces the position with one described inline.
 fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     let map = match spec.get::<Option<Table>>("map")? {
@@ -210,6 +213,11 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     if let Some(units) = spec.get::<Option<Table>>("units")? {
         for u in units.sequence_values::<Table>() {
             let u = u?;
+            if state.units.len() >= MAX_UNITS {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: more than {MAX_UNITS} units"
+                )));
+            }
             let id: String = u.get("id")?;
             let faces: Vec<String> = u.get::<Option<Vec<String>>>("faces")?.unwrap_or_default();
             let location = match u.get::<Option<String>>("at")? {
@@ -325,6 +333,10 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
             options.push((k, v));
         }
     }
+    crate::script::charge(
+        lua,
+        map.len() as u64 + 64 * state.units.len() as u64 + 8 * state.markers.len() as u64,
+    )?;
     let mut w = world.borrow_mut();
     // each set-up starts from the base options (the profile in force), not the previous set-up's
     if let Some((_, base)) = w.base.clone() {
@@ -462,7 +474,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "inject_dice",
-        lua.create_function(move |_, rolls: Vec<u32>| {
+        lua.create_function(move |lua, rolls: Vec<u32>| {
+            crate::script::charge(lua, 4 * rolls.len() as u64)?;
             w.borrow_mut().dice.inject(rolls);
             Ok(())
         })?,
@@ -498,6 +511,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "events",
         lua.create_function(move |lua, ()| {
+            let count: usize = w.borrow().log.iter().map(|e| e.events.len()).sum();
+            crate::script::charge(lua, 64 * count as u64)?;
             let all: Vec<Event> = w
                 .borrow()
                 .log
