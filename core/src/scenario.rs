@@ -507,7 +507,7 @@ struct ObjectiveEntry {
 struct LevelEntry {
     name: String,
     #[serde(default)]
-    max: Option<i64>,
+    max: Option<S<i64>>,
 }
 
 /// A unit as the scenario declares it, with the line it was declared on.
@@ -826,12 +826,28 @@ impl Scenario {
                 side: ob.side.clone(),
             });
         }
+        for l in &file.levels {
+            if let Some(m) = l
+                .max
+                .as_ref()
+                .filter(|m| m.get_ref().unsigned_abs() > MAX_VP as u64)
+            {
+                d.at(
+                    m.span(),
+                    format!(
+                        "level `{}`: max = {} is out of range (at most ±{MAX_VP})",
+                        l.name,
+                        m.get_ref()
+                    ),
+                );
+            }
+        }
         let levels = file
             .levels
             .iter()
             .map(|l| Level {
                 name: l.name.clone(),
-                max: l.max,
+                max: l.max.as_ref().map(|m| *m.get_ref()),
             })
             .collect();
         let vars = file
