@@ -231,7 +231,11 @@ impl ScriptHost {
                 }
                 // compiling is work the hook does not see
                 meter.charge(text.len() as u64 * 4)?;
-                let chunk = name.unwrap_or_else(|| "load".into());
+                let mut chunk = name.unwrap_or_else(|| "load".into());
+                if chunk.len() > 256 {
+                    meter.charge(chunk.len() as u64)?;
+                    chunk = "load".into();
+                }
                 if let Some(line) = strlib::find_close_attribute(&text) {
                     return Err(mlua::Error::runtime(strlib::close_refused(&chunk, line)));
                 }
@@ -248,6 +252,13 @@ impl ScriptHost {
         let loaded = self.lua.create_table()?;
         self.lua.set_named_registry_value("kessel_loaded", loaded)?;
         let require = self.lua.create_function(move |lua, name: String| {
+            if name.len() > 256 {
+                meter.charge(name.len() as u64)?;
+                return Err(mlua::Error::runtime(format!(
+                    "require: a {}-byte name is not a module name of this ruleset",
+                    name.len()
+                )));
+            }
             let loaded: mlua::Table = lua.named_registry_value("kessel_loaded")?;
             if let Ok(v) = loaded.get::<mlua::Value>(name.as_str()) {
                 if !v.is_nil() {
