@@ -186,6 +186,7 @@ fn save_loader_never_panics() {
 /// Values a script might pass by mistake or malice.
 const LUA_ARGS: &[&str] = &[
     "nil", "true", "false", "0", "1", "-1", "7", "2^31", "2^53", "math.maxinteger",
+    "2147483647", "-2147483648", "4294967295", "{set = {'0102'}, mp = 1e300}",
     "math.mininteger", "-0.0", "0/0", "1/0", "-1/0", "1e308", "0.5", "'0101'", "'0303'",
     "'0605'", "'9999'", "''", "'N'", "'SE'", "'river'", "'road'", "'red'", "'r'", "'b'", "'crt'",
     "string.rep('x', 1000)", "{}", "{'0101', '0102'}", "{'0101', 'zz'}",
@@ -194,6 +195,7 @@ const LUA_ARGS: &[&str] = &[
     "{from = {'0101', '0303'}, budget = 3, step = {hex = true, blocked_by = {'river'}, enter_cost = {hexes = {'0202'}, cost = -5}}}",
     "{from = '0101', budget = 5, step = function(a, b) return 1 end, target = function(h) return h == '0303' end, passage = function() return 'enter' end}",
     "{from = '0101', budget = 1e300, stop = {{set = {'0102'}}}, forbid = {{set = {'0202'}, mp = 1/0}}, surcharge = {{set = {'0103'}, mp = -1e308}}, hook = function() return 0/0 end}",
+    "{from = '0101', budget = 1e300, class = 'foot', side = 'red', surcharge = {{set = {'0102', '0103'}, mp = 1/0}, {set = {'0102'}, mp = 1e300}}}",
     "{hexes = {'0101'}, blocked_by = {'river'}}", "{kind = 'move', unit = 'r', path = {'0102'}}",
     "{kind = 'move', unit = 'r', path = {'0999', 7}}", "{to = '0102', from = '0101', class = 'foot', side = 'red'}",
     "{map = {columns = 2, rows = 2}}", "{map = {columns = 0, rows = 5}}", "{map = {columns = 100, rows = 1}}",

@@ -366,7 +366,9 @@ impl ScriptHost {
             *self.last_seen.borrow_mut() = None;
         }
         self.depth.set(self.depth.get() + 1);
+        let previous = CURRENT.with(|c| c.replace(Some(self.meter())));
         let out = f(&self.lua);
+        CURRENT.with(|c| c.replace(previous));
         self.depth.set(self.depth.get() - 1);
         let spent = self.spent.get();
         if self.depth.get() == 0 {
@@ -427,6 +429,19 @@ impl ScriptHost {
             e
         })
     }
+}
+
+thread_local! {
+    /// The budget of the call running on this thread, for native code without the Lua handle.
+    static CURRENT: std::cell::RefCell<Option<Meter>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Like [`charge`], for the call running on this thread (argument checks deep in the API).
+pub(crate) fn charge_current(units: u64) -> mlua::Result<()> {
+    CURRENT.with(|c| match c.borrow().as_ref() {
+        Some(m) => m.charge(units),
+        None => Ok(()),
+    })
 }
 
 /// Charges `units` of work the engine does natively for a script (an API call's share: its

@@ -104,7 +104,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     m.set(
         "valid",
-        lua.create_function(move |_, h: String| Ok(w.borrow().state.map.parse(&h).is_some()))?,
+        lua.create_function(move |lua, h: String| {
+            if h.len() > 64 {
+                crate::script::charge(lua, h.len() as u64)?;
+            }
+            Ok(w.borrow().state.map.parse(&h).is_some())
+        })?,
     )?;
 
     kessel.set("hex", m)?;

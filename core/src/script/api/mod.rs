@@ -55,6 +55,10 @@ pub fn register_script_api(lua: &Lua, world: &Shared) -> mlua::Result<()> {
 
 /// Parses a hex label against the current map.
 pub(crate) fn hex_of(world: &Shared, label: &str) -> mlua::Result<Hex> {
+    if label.len() > 64 {
+        // copying a long string in was native work: charge it (no label is this long)
+        crate::script::charge_current(label.len() as u64)?;
+    }
     let w = world.borrow();
     w.state
         .map

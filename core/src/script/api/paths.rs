@@ -220,7 +220,7 @@ fn add_sets(
             match which {
                 0 => rules.stop[i] = Some(rules.reason(reason)),
                 1 => rules.forbid[i] = Some(rules.reason(reason)),
-                _ => rules.surcharge[i] += Cost::from_mp(mp).0,
+                _ => rules.surcharge[i] = rules.surcharge[i].saturating_add(Cost::from_mp(mp).0),
             }
         }
     }

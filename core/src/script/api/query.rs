@@ -335,6 +335,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     u.set(
         "get",
         lua.create_function(move |lua, id: String| {
+            if id.len() > 256 {
+                crate::script::charge(lua, id.len() as u64)?;
+            }
             let wb = w.borrow();
             match wb.state.unit(&id) {
                 Some(unit) => Ok(Some(unit_table(lua, &wb, unit)?)),
