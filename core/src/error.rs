@@ -68,6 +68,101 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// Line starts of a text, so that locating many offsets stays linear in the text's size.
+#[derive(Clone, Debug)]
+pub struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    /// Indexes the newlines of `text`.
+    pub fn new(text: &str) -> LineIndex {
+        LineIndex(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
+    /// 1-based line of a byte offset (the same answer as [`line_of`]).
+    pub fn line(&self, offset: usize) -> usize {
+        self.0.partition_point(|&nl| nl < offset) + 1
+    }
+}
+
+/// Reads a text file; bytes that are not UTF-8 are an error naming their line.
+pub fn read_text(path: &Path, what: &str) -> Result<String, LoadError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| LoadError::new(path, None, format!("cannot read {what}: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let ok = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..ok].iter().filter(|b| **b == b'\n').count() + 1;
+        LoadError::new(
+            path,
+            Some(line),
+            format!("the {what} is not UTF-8 text (invalid byte at offset {ok}); save it as UTF-8"),
+        )
+    })
+}
+
+/// How deep arrays and inline tables may nest in a data file (none of Kessel's needs more than a
+/// few levels; the parser recurses once per level).
+pub const MAX_TOML_DEPTH: usize = 64;
+
+/// Refuses TOML whose arrays or inline tables nest deeper than [`MAX_TOML_DEPTH`], naming the
+/// line, before the parser recurses into it.
+pub fn toml_depth(path: &Path, text: &str) -> Result<(), LoadError> {
+    let b = text.as_bytes();
+    let (mut i, mut depth, mut line) = (0usize, 0usize, 1usize);
+    while i < b.len() {
+        match b[i] {
+            b'\n' => line += 1,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            q @ (b'"' | b'\'') => {
+                let triple = b[i..].starts_with(if q == b'"' { b"\"\"\"" } else { b"'''" });
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' && q == b'"' {
+                        i += 2;
+                        continue;
+                    }
+                    if b[i] == b'\n' {
+                        line += 1;
+                        if !triple {
+                            break;
+                        }
+                    }
+                    if b[i] == q && (!triple || b[i..].starts_with(&[q, q, q])) {
+                        i += if triple { 3 } else { 1 };
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_TOML_DEPTH {
+                    return Err(LoadError::new(
+                        path,
+                        Some(line),
+                        format!("arrays or tables nested more than {MAX_TOML_DEPTH} deep"),
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 /// Turns a `toml` parse error into a located error.
 pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
     let line = err.span().map(|s| line_of(text, s.start));

@@ -26,6 +26,7 @@ pub mod algo;
 pub mod dice;
 pub mod error;
 pub mod event;
+pub mod fsio;
 pub mod hex;
 pub mod map;
 pub mod map_toml;

@@ -130,8 +130,14 @@ pub enum MapError {
     TooManyKinds(&'static str),
 }
 
+/// The most columns or rows a map may have (labels have two digits per coordinate).
+pub const MAX_SIDE: u32 = 99;
+
 impl Map {
     /// An empty map of `columns × rows` hexes, all of terrain `default_terrain`.
+    ///
+    /// Sizes are clamped to `0..=`[`MAX_SIDE`], so no size can wrap or allocate without bound;
+    /// loaders refuse larger sizes with a located error before calling this.
     pub fn new(
         name: &str,
         columns: u32,
@@ -141,8 +147,9 @@ impl Map {
     ) -> Map {
         let mut terrains = Catalog::default();
         let t = terrains.intern(default_terrain);
-        let cells = (columns * rows) as usize;
-        let padded = ((columns + 2) * (rows + 2)) as usize;
+        let (columns, rows) = (columns.min(MAX_SIDE), rows.min(MAX_SIDE));
+        let cells = columns as usize * rows as usize;
+        let padded = (columns as usize + 2) * (rows as usize + 2);
         Map {
             name: name.to_string(),
             columns: columns as i32,

@@ -91,6 +91,18 @@ impl Profile {
     /// Parses a profile file and checks every value against the declared options: an unknown id or
     /// a wrong type is an error naming the line.
     pub fn parse(path: &Path, text: &str, decls: &[OptionDecl]) -> Result<Profile, LoadErrors> {
+        let blank = text
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim().starts_with('#'));
+        if blank {
+            return Err(LoadError::new(
+                path,
+                None,
+                "the profile file is empty: it sets nothing (give [options], or [profile] with a description)",
+            )
+            .into());
+        }
+        crate::error::toml_depth(path, text)?;
         let file: ProfileFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let mut p = Profile {
             name: file.profile.name.unwrap_or_else(|| {

@@ -3,7 +3,7 @@
 //!
 //! This module and [`crate::script`]'s file loader are the only places the core reads files.
 
-use crate::error::{line_of, toml_error, LoadError, LoadErrors};
+use crate::error::{read_text, toml_depth, toml_error, LineIndex, LoadError, LoadErrors};
 use crate::hex::{Hex, Hexside};
 use crate::map::{Area, Map, Place};
 use crate::numbering::{LowerColumns, Numbering};
@@ -42,9 +42,9 @@ struct MapHeader {
     #[serde(default = "ccrr")]
     numbering: S<String>,
     #[serde(default = "one")]
-    first_column: i32,
+    first_column: S<i32>,
     #[serde(default = "one")]
-    first_row: i32,
+    first_row: S<i32>,
     #[serde(default = "even")]
     lower_columns: LowerColumns,
 }
@@ -52,8 +52,8 @@ struct MapHeader {
 fn ccrr() -> S<String> {
     Spanned::new(0..0, "ccrr".to_string())
 }
-fn one() -> i32 {
-    1
+fn one() -> S<i32> {
+    Spanned::new(0..0, 1)
 }
 fn even() -> LowerColumns {
     LowerColumns::Even
@@ -111,18 +111,52 @@ struct TagEntry {
     hexes: Vec<S<String>>,
 }
 
+/// The most game-turns a scenario may have, and the highest turn number.
+pub const MAX_TURNS: u32 = 10_000;
+/// The most markers a scenario (or an inline set-up) may create.
+pub const MAX_MARKERS: u32 = 100_000;
+/// The most faces one pool may hold.
+pub const MAX_POOL_FACES: u64 = 100_000;
+/// The largest victory-point value of one objective (or level bound), so that no total wraps.
+pub const MAX_VP: i64 = 1_000_000_000;
+/// The furthest a map's first column or row label may be from zero.
+pub const MAX_FIRST_LABEL: i32 = 10_000;
+
 /// Collects located errors for one file.
 struct Diag<'a> {
     file: &'a Path,
-    text: &'a str,
+    lines: LineIndex,
     errors: Vec<LoadError>,
 }
 
 impl Diag<'_> {
+    fn new<'a>(file: &'a Path, text: &str) -> Diag<'a> {
+        Diag {
+            file,
+            lines: LineIndex::new(text),
+            errors: Vec::new(),
+        }
+    }
+
     fn at(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) {
-        let line = (span.end > 0).then(|| line_of(self.text, span.start));
+        let line = (span.end > 0).then(|| self.lines.line(span.start));
         self.errors.push(LoadError::new(self.file, line, msg));
     }
+}
+
+/// The line of a map file where a kind named in `message` (between backquotes, as
+/// [`crate::ruleset::Ruleset::check_map`] writes it) is first written as a quoted value.
+pub fn kind_line(map_path: &Path, message: &str) -> Option<usize> {
+    let name = message.split('`').nth(1)?;
+    let text = std::fs::read_to_string(map_path).ok()?;
+    let quoted = format!("\"{name}\"");
+    text.lines()
+        .position(|l| {
+            let code = l.split('#').next().unwrap_or("");
+            // a map's or place's own name is not a kind
+            !code.trim_start().starts_with("name") && code.contains(&quoted)
+        })
+        .map(|i| i + 1)
 }
 
 /// Parses hex lists with ranges (`"0108..0115"`) against a numbering and bounds.
@@ -173,19 +207,15 @@ pub fn expand_label(map: &Map, text: &str) -> Result<Vec<Hex>, String> {
 
 /// Loads a map file.
 pub fn load_map(path: &Path) -> Result<Map, LoadErrors> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LoadError::new(path, None, format!("cannot read map: {e}")))?;
+    let text = read_text(path, "map")?;
     parse_map(path, &text)
 }
 
 /// Parses map TOML text (the path is for messages).
 pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
+    toml_depth(path, text)?;
     let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
-    let mut d = Diag {
-        file: path,
-        text,
-        errors: Vec::new(),
-    };
+    let mut d = Diag::new(path, text);
     let h = &file.map;
     if h.numbering.get_ref() != "ccrr" {
         d.at(
@@ -203,12 +233,26 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
     if !(1..=99).contains(&rows) {
         d.at(h.rows.span(), "rows must be 1..=99");
     }
+    for (what, v) in [
+        ("first_column", &h.first_column),
+        ("first_row", &h.first_row),
+    ] {
+        if v.get_ref().unsigned_abs() > MAX_FIRST_LABEL as u32 {
+            d.at(
+                v.span(),
+                format!(
+                    "{what} = {} is out of range (at most ±{MAX_FIRST_LABEL})",
+                    v.get_ref()
+                ),
+            );
+        }
+    }
     if !d.errors.is_empty() {
         return Err(LoadErrors(d.errors));
     }
     let numbering = Numbering {
-        first_column: h.first_column,
-        first_row: h.first_row,
+        first_column: *h.first_column.get_ref(),
+        first_row: *h.first_row.get_ref(),
         lower_columns: h.lower_columns,
         digits: 2,
     };
@@ -441,7 +485,7 @@ struct MarkerEntry {
     kind: String,
     #[serde(default)]
     side: Option<String>,
-    count: u32,
+    count: S<u32>,
 }
 
 #[derive(Deserialize)]
@@ -463,7 +507,7 @@ struct ObjectiveEntry {
 struct LevelEntry {
     name: String,
     #[serde(default)]
-    max: Option<i64>,
+    max: Option<S<i64>>,
 }
 
 /// A unit as the scenario declares it, with the line it was declared on.
@@ -532,13 +576,14 @@ pub struct Scenario {
     pub vars: BTreeMap<String, Value>,
     /// The scenario's own Lua files (special rules), run after the ruleset loads.
     pub scripts: Vec<PathBuf>,
+    /// Line of each unit's table by id, so that locating many problems stays linear.
+    unit_lines: BTreeMap<String, usize>,
 }
 
 impl Scenario {
     /// Loads a scenario and its map, reporting every problem found.
     pub fn load(path: &Path) -> Result<Scenario, LoadErrors> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError::new(path, None, format!("cannot read scenario: {e}")))?;
+        let text = read_text(path, "scenario")?;
         Scenario::parse(path, &text)
     }
 
@@ -555,6 +600,7 @@ impl Scenario {
     }
 
     fn parse_inner(path: &Path, text: &str, map: Option<Map>) -> Result<Scenario, LoadErrors> {
+        toml_depth(path, text)?;
         let file: ScenarioFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let map_path = dir.join(&file.scenario.map);
@@ -562,11 +608,7 @@ impl Scenario {
             Some(m) => m,
             None => load_map(&map_path)?,
         };
-        let mut d = Diag {
-            file: path,
-            text,
-            errors: Vec::new(),
-        };
+        let mut d = Diag::new(path, text);
         let turns = *file.scenario.turns.get_ref();
         if turns == 0 {
             d.at(
@@ -574,13 +616,38 @@ impl Scenario {
                 "a scenario needs at least one turn",
             );
         }
+        if turns > MAX_TURNS {
+            d.at(
+                file.scenario.turns.span(),
+                format!("turns = {turns} is over the limit ({MAX_TURNS})"),
+            );
+        }
         let first_turn = file.scenario.first_turn.unwrap_or(1);
+        if first_turn > MAX_TURNS {
+            d.at(
+                file.scenario.turns.span(),
+                format!("first_turn = {first_turn} is over the limit ({MAX_TURNS})"),
+            );
+        }
+        // later sums (last turn, entry turns) stay in range from here on
+        let turns = turns.min(MAX_TURNS);
+        let first_turn = first_turn.min(MAX_TURNS);
 
         let mut pools = BTreeMap::new();
         for p in &file.pools {
             let mut faces = Vec::new();
             for f in &p.faces {
                 let (face, count) = f.get_ref();
+                if faces.len() as u64 + *count as u64 > MAX_POOL_FACES {
+                    d.at(
+                        f.span(),
+                        format!(
+                            "pool `{}`: {count} more faces is over the limit ({MAX_POOL_FACES} per pool)",
+                            p.id
+                        ),
+                    );
+                    continue;
+                }
                 match Face::parse(face) {
                     Some(fc) => faces.extend(std::iter::repeat_n(fc, *count as usize)),
                     None => d.at(f.span(), format!("`{face}` is not a face (A-D-M)")),
@@ -591,8 +658,10 @@ impl Scenario {
 
         let mut units = Vec::new();
         let mut seen = BTreeSet::new();
+        // units already spread over each set-up area (keeps loading linear in the unit count)
+        let mut per_area: BTreeMap<String, usize> = BTreeMap::new();
         for entry in &file.units {
-            let line = line_of(text, entry.span().start);
+            let line = d.lines.line(entry.span().start);
             let u = entry.get_ref();
             if !seen.insert(u.id.clone()) {
                 d.at(entry.span(), format!("unit id `{}` is used twice", u.id));
@@ -636,12 +705,10 @@ impl Scenario {
                         setup_area = Some(area.get_ref().clone());
                         // spread units of one area over its hexes in file order; the owner may
                         // rearrange them with the ruleset's set-up action
-                        let k = units
-                            .iter()
-                            .filter(|s: &&UnitSpec| {
-                                s.unit.setup_area.as_ref() == Some(area.get_ref())
-                            })
-                            .count();
+                        let k = per_area.entry(area.get_ref().clone()).or_default();
+                        let n = *k;
+                        *k += 1;
+                        let k = n;
                         location = Location::Map(a.hexes[k % a.hexes.len()]);
                     }
                     _ => d.at(area.span(), format!("unknown area `{}`", area.get_ref())),
@@ -702,8 +769,16 @@ impl Scenario {
         }
 
         let mut markers = Vec::new();
-        for m in &file.markers {
-            for _ in 0..m.count {
+        let wanted: u64 = file.markers.iter().map(|m| *m.count.get_ref() as u64).sum();
+        if wanted > MAX_MARKERS as u64 {
+            let biggest = file.markers.iter().max_by_key(|m| *m.count.get_ref());
+            d.at(
+                biggest.map(|m| m.count.span()).unwrap_or(0..0),
+                format!("the scenario asks for {wanted} markers, over the limit ({MAX_MARKERS})"),
+            );
+        }
+        for m in file.markers.iter().filter(|_| wanted <= MAX_MARKERS as u64) {
+            for _ in 0..*m.count.get_ref() {
                 markers.push(Marker {
                     id: markers.len() as u32,
                     kind: m.kind.clone(),
@@ -734,6 +809,15 @@ impl Scenario {
             if hexes.is_empty() {
                 d.at(o.span(), "objective has no hexes (give `place` or `hexes`)");
             }
+            if ob.vp.unsigned_abs() > MAX_VP as u64 {
+                d.at(
+                    o.span(),
+                    format!(
+                        "objective vp = {} is out of range (at most ±{MAX_VP})",
+                        ob.vp
+                    ),
+                );
+            }
             objectives.push(Objective {
                 name: name
                     .unwrap_or_else(|| hexes.first().map(|h| map.label(*h)).unwrap_or_default()),
@@ -742,12 +826,28 @@ impl Scenario {
                 side: ob.side.clone(),
             });
         }
+        for l in &file.levels {
+            if let Some(m) = l
+                .max
+                .as_ref()
+                .filter(|m| m.get_ref().unsigned_abs() > MAX_VP as u64)
+            {
+                d.at(
+                    m.span(),
+                    format!(
+                        "level `{}`: max = {} is out of range (at most ±{MAX_VP})",
+                        l.name,
+                        m.get_ref()
+                    ),
+                );
+            }
+        }
         let levels = file
             .levels
             .iter()
             .map(|l| Level {
                 name: l.name.clone(),
-                max: l.max,
+                max: l.max.as_ref().map(|m| *m.get_ref()),
             })
             .collect();
         let vars = file
@@ -770,11 +870,22 @@ impl Scenario {
         if !d.errors.is_empty() {
             return Err(LoadErrors(d.errors));
         }
+        let mut unit_lines = BTreeMap::new();
+        for u in &units {
+            // the first table of an id, as a linear search would find it
+            unit_lines.entry(u.unit.id.clone()).or_insert(u.line);
+        }
         Ok(Scenario {
+            unit_lines,
             scripts,
             path: path.to_path_buf(),
             name: file.scenario.name,
-            ruleset_dir: dir.join(&file.scenario.ruleset),
+            // `ruleset = "."` names the scenario's own folder: no `./` in messages
+            ruleset_dir: dir
+                .join(&file.scenario.ruleset)
+                .components()
+                .filter(|c| !matches!(c, std::path::Component::CurDir))
+                .collect(),
             profile: file.scenario.profile,
             map_path,
             map: Arc::new(map),
@@ -792,7 +903,11 @@ impl Scenario {
 
     /// Line of a unit's table, for messages.
     pub fn unit_line(&self, id: &str) -> Option<usize> {
-        self.units.iter().find(|u| u.unit.id == id).map(|u| u.line)
+        match self.unit_lines.get(id) {
+            Some(l) => Some(*l),
+            // units edited in after loading
+            None => self.units.iter().find(|u| u.unit.id == id).map(|u| u.line),
+        }
     }
 
     /// The state before any action: set-up placed, pools full, dice at `seed`.
@@ -821,6 +936,38 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toy/scenario.toml");
         let text = std::fs::read_to_string(&path).expect("toy scenario");
         (path, text)
+    }
+
+    /// Loading is linear in the number of units: 20,000 units (half spread over an area) parse
+    /// in a fraction of a second. The bound is loose (debug builds, shared machines); the old
+    /// quadratic loader took several seconds here.
+    #[test]
+    fn twenty_thousand_units_load_quickly() {
+        let (path, text) = toy();
+        let on_disk = Scenario::parse(&path, &text).expect("toy loads");
+        let head = text
+            .split("[[units]]")
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let mut big = head;
+        for i in 0..20_000 {
+            let place = if i % 2 == 0 {
+                "at = \"0203\"".to_string()
+            } else {
+                "area = \"W\"".to_string()
+            };
+            big.push_str(&format!(
+                "\n[[units]]\nid = \"u{i}\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"3-3-4\"]\n{place}\n"
+            ));
+        }
+        let start = std::time::Instant::now();
+        let sc = Scenario::parse_with_map(&path, &big, (*on_disk.map).clone()).expect("loads");
+        let took = start.elapsed();
+        assert_eq!(sc.units.len(), 20_000);
+        assert_eq!(sc.units[19_999].line, big.lines().count() - 5);
+        assert!(took < std::time::Duration::from_secs(3), "{took:?}");
+        eprintln!("20,000 units parsed in {took:?}");
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl ResultsTable {
                 let d = defence.max(0) as i64;
                 (attack.max(0) as i64) * (c.def as i64) >= d * (c.att as i64) && attack > 0
             }
-            OddsKind::Differential => attack - defence >= c.att,
+            OddsKind::Differential => attack as i64 - defence as i64 >= c.att as i64,
         };
         let mut best = -1;
         for (i, c) in self.columns.iter().enumerate() {
@@ -120,7 +120,7 @@ impl ResultsTable {
             // above-table odds stay on the last column
             let last = self.columns[self.columns.len() - 1];
             let strictly_above =
-                (attack as i64) * (last.def as i64) >= (defence as i64) * ((last.att + 1) as i64);
+                (attack as i64) * (last.def as i64) >= (defence as i64) * (last.att as i64 + 1);
             if strictly_above {
                 return self.columns.len() as i32;
             }
@@ -132,7 +132,7 @@ impl ResultsTable {
     pub fn odds(&self, attack: i32, defence: i32, shift: i32) -> OddsOutcome {
         let raw = self.raw_column(attack, defence);
         let n = self.columns.len() as i32;
-        let shifted = raw.clamp(-1, n) + shift;
+        let shifted = raw.clamp(-1, n).saturating_add(shift);
         OddsOutcome {
             raw_column: raw,
             column: shifted.clamp(0, n - 1) as usize,
@@ -146,7 +146,9 @@ impl ResultsTable {
         if self.rows.is_empty() {
             return None;
         }
-        let r = (roll - self.first_roll).clamp(0, self.rows.len() as i32 - 1) as usize;
+        let r = roll
+            .saturating_sub(self.first_roll)
+            .clamp(0, self.rows.len() as i32 - 1) as usize;
         self.rows[r].get(column).map(String::as_str)
     }
 

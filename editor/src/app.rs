@@ -1223,8 +1223,17 @@ impl EditorApp {
 fn save_png(path: &std::path::Path, img: &egui::ColorImage) -> Result<(), String> {
     let [w, h] = img.size;
     let rgba: Vec<u8> = img.pixels.iter().flat_map(|p| p.to_array()).collect();
-    image::save_buffer(path, &rgba, w as u32, h as u32, image::ColorType::Rgba8)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::write_buffer_with_format(
+        &mut png,
+        &rgba,
+        w as u32,
+        h as u32,
+        image::ColorType::Rgba8,
+        image::ImageFormat::Png,
+    )
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    kessel_core::fsio::write_atomic(path, png.get_ref()).map_err(|e| e.to_string())
 }
 
 impl eframe::App for EditorApp {

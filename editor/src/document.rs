@@ -327,28 +327,5 @@ pub enum SaveOutcome {
 /// Writes a file so that readers (the CLI, a hot-reload watcher) see either the old or the new
 /// content, never a half-written one: write a temporary file beside it, flush, then rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write as _;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let file_name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file path", path.display()))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(file_name);
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = match dir {
-        Some(d) => d.join(&tmp_name),
-        None => PathBuf::from(&tmp_name),
-    };
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        // a failed write must not leave the temporary file behind
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", path.display()));
-    }
-    Ok(())
+    Ok(kessel_core::fsio::write_atomic(path, bytes)?)
 }

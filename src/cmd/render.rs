@@ -64,8 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Format::Svg => svg.into_bytes(),
         Format::Png => svg_to_png(&svg, args.scale).context("cannot draw the PNG")?,
     };
-    std::fs::write(&args.output, &bytes)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    kessel_core::fsio::write_atomic(&args.output, &bytes)?;
     println!("{}: {} bytes", args.output.display(), bytes.len());
     Ok(ExitCode::SUCCESS)
 }

@@ -92,7 +92,7 @@ impl CostModel {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             match self.sides.get(k) {
-                Some(Some(Entry::Cost(c))) => total += c.0,
+                Some(Some(Entry::Cost(c))) => total = total.saturating_add(c.0),
                 Some(Some(Entry::Prohibited(r))) => return Err(r),
                 _ => {}
             }
@@ -351,7 +351,7 @@ pub fn movement_field(
                     continue;
                 }
             };
-            let mut step = Cost(step.0 + rules.surcharge[j]);
+            let mut step = Cost(step.0.saturating_add(rules.surcharge[j]));
             if let Some(h) = hook.as_deref_mut() {
                 match h(here, to, Cost(c), step) {
                     Ok(Some(s)) => step = s,
@@ -421,7 +421,7 @@ fn explain_beyond_stops(
             let Ok(step) = model.step(map.side_bits(here.side(dir)), terrain[j]) else {
                 continue;
             };
-            let nc = c.saturating_add(step.0 + rules.surcharge[j]);
+            let nc = c.saturating_add(step.0.saturating_add(rules.surcharge[j]));
             if nc <= budget.0 && nc < cost[j] {
                 cost[j] = nc;
                 // the first stop hex this path left, if any

@@ -171,25 +171,71 @@ pub fn query(
 /// Runs the ruleset's `check` hooks; each returns a list of `{unit=, message=}` problems.
 pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<String>, String)>> {
     let mut out = Vec::new();
-    let guard = StageGuard::enter(world, Stage::Query);
-    let result = (|| {
-        for f in hooks(lua, "check")? {
-            let list: Option<Table> = f.call(())?;
-            if let Some(list) = list {
-                for item in list.sequence_values::<Table>() {
-                    let item = item?;
-                    out.push((
-                        item.get::<Option<String>>("unit")?,
-                        item.get::<Option<String>>("message")?
-                            .unwrap_or_else(|| "set-up problem".into()),
-                    ));
-                }
+    let _query = StageGuard::enter(world, Stage::Query);
+    for f in hooks(lua, "check")? {
+        let returned = f.call::<mlua::Value>(())?;
+        out.extend(check_problems(&f, returned)?);
+    }
+    Ok(out)
+}
+
+/// The problems a `check` hook returned. Anything but nil or a list of `{unit=, message=}` is an
+/// error naming the hook (where it is defined) and what it returned.
+fn check_problems(
+    f: &mlua::Function,
+    v: mlua::Value,
+) -> mlua::Result<Vec<(Option<String>, String)>> {
+    use mlua::Value as V;
+    let info = f.info();
+    let show = |v: &V| match v {
+        V::String(s) => format!("the string \"{}\"", s.to_string_lossy()),
+        V::Integer(i) => format!("the number {i}"),
+        V::Number(n) => format!("the number {n}"),
+        V::Boolean(b) => format!("the boolean {b}"),
+        other => format!("a {}", other.type_name()),
+    };
+    let bad = |what: String| {
+        mlua::Error::runtime(format!(
+            "the check hook defined at {}:{} returned {what}; a check hook returns nil or a list of {{unit=, message=}} problems",
+            info.short_src.as_deref().unwrap_or("?"),
+            info.line_defined.unwrap_or(0)
+        ))
+    };
+    let list = match v {
+        V::Nil => return Ok(Vec::new()),
+        V::Table(t) => t,
+        other => return Err(bad(show(&other))),
+    };
+    let mut out = Vec::new();
+    for (i, item) in list.sequence_values::<V>().enumerate() {
+        let item = match item? {
+            V::Table(t) => t,
+            other => {
+                return Err(bad(format!(
+                    "a list whose item {} is {}",
+                    i + 1,
+                    show(&other)
+                )))
             }
-        }
-        Ok(())
-    })();
-    drop(guard);
-    result.map(|_| out)
+        };
+        let unit = match item.get::<V>("unit")? {
+            V::Nil => None,
+            V::String(s) => Some(s.to_string_lossy()),
+            other => return Err(bad(format!("a problem whose `unit` is {}", show(&other)))),
+        };
+        let message = match item.get::<V>("message")? {
+            V::Nil => "set-up problem".to_string(),
+            V::String(s) => s.to_string_lossy(),
+            other => {
+                return Err(bad(format!(
+                    "a problem whose `message` is {}",
+                    show(&other)
+                )))
+            }
+        };
+        out.push((unit, message));
+    }
+    Ok(out)
 }
 
 /// Runs the ruleset's `setup` hooks with events allowed (they become part of the initial state).

@@ -13,7 +13,11 @@ impl Engine {
         {
             let ruleset = self.ruleset();
             for m in ruleset.check_map(&sc.map) {
-                errors.push(LoadError::new(&sc.map_path, None, m));
+                errors.push(LoadError::new(
+                    &sc.map_path,
+                    crate::scenario::kind_line(&sc.map_path, &m),
+                    m,
+                ));
             }
             for spec in &sc.units {
                 let u = &spec.unit;

@@ -2,7 +2,7 @@
 //! applying it to a game.
 
 use super::{Engine, EngineError};
-use crate::error::{LoadError, LoadErrors};
+use crate::error::LoadErrors;
 use crate::options::{Options, Profile};
 use std::path::{Path, PathBuf};
 
@@ -20,9 +20,7 @@ impl Engine {
     /// Reads a profile against this ruleset's options.
     pub fn read_profile(&self, profile: &str) -> Result<Profile, LoadErrors> {
         let path = Engine::profile_path(&self.ruleset_dir, profile);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            LoadError::new(&path, None, format!("cannot read profile `{profile}`: {e}"))
-        })?;
+        let text = crate::error::read_text(&path, &format!("profile `{profile}`"))?;
         Profile::parse(&path, &text, &self.ruleset().options)
     }
 

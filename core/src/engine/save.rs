@@ -149,8 +149,7 @@ impl Engine {
     /// recomputed; and a save made before the scenario or rules changed says that instead.
     pub fn load_save(path: &Path, limits: Limits) -> Result<Engine, EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError::new(path, None, format!("cannot read save: {e}")))?;
+        let text = crate::error::read_text(path, "save")?;
         let save: SaveFile = serde_json::from_str(&text)
             .map_err(|e| LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}")))?;
         if save.format != SAVE_FORMAT {

@@ -6,11 +6,13 @@
 //! no game state.
 
 pub mod api;
+mod strlib;
 
 use mlua::{HookTriggers, Lua, LuaOptions, StdLib, VmState};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use strlib::{Meter, Spent};
 
 /// Resource limits for scripts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,6 +155,7 @@ pub struct ScriptHost {
     root: PathBuf,
     limits: Limits,
     used: Rc<Cell<u64>>,
+    spent: Rc<Cell<Spent>>,
     depth: Rc<Cell<u32>>,
     last_seen: Rc<std::cell::RefCell<Option<(String, usize)>>>,
 }
@@ -183,6 +186,7 @@ impl ScriptHost {
             root: root.to_path_buf(),
             limits,
             used: Rc::new(Cell::new(0)),
+            spent: Rc::new(Cell::new(Spent::No)),
             depth: Rc::new(Cell::new(0)),
             last_seen: Rc::new(std::cell::RefCell::new(None)),
         };
@@ -190,6 +194,8 @@ impl ScriptHost {
             .map_err(|e| ScriptError::plain(format!("cannot set up the sandbox: {e}")))?;
         host.install_budget()
             .map_err(|e| ScriptError::plain(e.to_string()))?;
+        // the API charges its native work to the same budget (see `charge`)
+        host.lua.set_app_data(host.meter());
         Ok(host)
     }
 
@@ -229,48 +235,56 @@ impl ScriptHost {
         let math: mlua::Table = g.get("math")?;
         math.set("random", mlua::Value::Nil)?;
         math.set("randomseed", mlua::Value::Nil)?;
-        // string.rep can ask for gigabytes in one call; refuse before allocating, with the caller's line
-        self.lua
-            .load(
-                r#"local rep, limit = string.rep, ...
-string.rep = function(s, n, sep)
-  local size = #tostring(s) * (tonumber(n) or 0) + (sep and #tostring(sep) * (tonumber(n) or 0) or 0)
-  if size > limit then
-    error(string.format("string.rep: a %.0f-byte string is over the memory limit", size), 2)
-  end
-  return rep(s, n, sep)
-end"#,
-            )
-            .set_name("=sandbox")
-            .call::<()>(self.limits.memory as i64)?;
+        // the bounded library: counted patterns, sized and charged C functions, errors that stay
+        // raised once out of budget or memory, no `__gc` finalizers (see strlib.rs)
+        strlib::install(&self.lua, &self.meter())?;
         // `load` of text only, in the sandboxed globals
-        let load =
-            self.lua
-                .create_function(|lua, (chunk, name): (mlua::Value, Option<String>)| {
-                    let text = match chunk {
-                        mlua::Value::String(s) => s.as_bytes().to_vec(),
-                        _ => {
-                            return Err(mlua::Error::runtime(
-                                "load: only source text can be loaded in the sandbox",
-                            ))
-                        }
-                    };
-                    if text.first() == Some(&0x1b) {
+        let meter = self.meter();
+        let load = self.lua.create_function(
+            move |lua, (chunk, name): (mlua::Value, Option<String>)| {
+                let text = match chunk {
+                    mlua::Value::String(s) => s.as_bytes().to_vec(),
+                    _ => {
                         return Err(mlua::Error::runtime(
-                            "load: binary chunks are refused by the sandbox",
-                        ));
+                            "load: only source text can be loaded in the sandbox",
+                        ))
                     }
-                    lua.load(text)
-                        .set_name(format!("={}", name.unwrap_or_else(|| "load".into())))
-                        .set_mode(mlua::chunk::ChunkMode::Text)
-                        .into_function()
-                })?;
+                };
+                if text.first() == Some(&0x1b) {
+                    return Err(mlua::Error::runtime(
+                        "load: binary chunks are refused by the sandbox",
+                    ));
+                }
+                // compiling is work the hook does not see
+                meter.charge(text.len() as u64 * 4)?;
+                let mut chunk = name.unwrap_or_else(|| "load".into());
+                if chunk.len() > 256 {
+                    meter.charge(chunk.len() as u64)?;
+                    chunk = "load".into();
+                }
+                if let Some(line) = strlib::find_close_attribute(&text) {
+                    return Err(mlua::Error::runtime(strlib::close_refused(&chunk, line)));
+                }
+                lua.load(text)
+                    .set_name(format!("={chunk}"))
+                    .set_mode(mlua::chunk::ChunkMode::Text)
+                    .into_function()
+            },
+        )?;
         g.set("load", load)?;
         // `require` limited to the ruleset folder: `require("rules.movement")` → rules/movement.lua
         let root = self.root.clone();
+        let meter = self.meter();
         let loaded = self.lua.create_table()?;
         self.lua.set_named_registry_value("kessel_loaded", loaded)?;
         let require = self.lua.create_function(move |lua, name: String| {
+            if name.len() > 256 {
+                meter.charge(name.len() as u64)?;
+                return Err(mlua::Error::runtime(format!(
+                    "require: a {}-byte name is not a module name of this ruleset",
+                    name.len()
+                )));
+            }
             let loaded: mlua::Table = lua.named_registry_value("kessel_loaded")?;
             if let Ok(v) = loaded.get::<mlua::Value>(name.as_str()) {
                 if !v.is_nil() {
@@ -282,13 +296,35 @@ end"#,
                     "require: `{name}` is not a module name of this ruleset (use dotted names like \"rules.movement\")"
                 ))
             })?;
-            let path = root.join(&rel);
-            let text = std::fs::read_to_string(&path).map_err(|_| {
+            meter.check()?;
+            let not_found = || {
                 mlua::Error::runtime(format!(
                     "require: module `{name}` not found in the ruleset folder (looked for {})",
                     rel.display()
                 ))
-            })?;
+            };
+            // resolve symlinks and refuse anything whose real path leaves the ruleset folder
+            let real_root = root.canonicalize().map_err(|_| not_found())?;
+            let path = root.join(&rel).canonicalize().map_err(|_| not_found())?;
+            if !path.starts_with(&real_root) {
+                return Err(mlua::Error::runtime(format!(
+                    "require: module `{name}` ({}) resolves outside the ruleset folder; refused",
+                    rel.display()
+                )));
+            }
+            if !path.is_file() {
+                return Err(not_found());
+            }
+            let text = crate::error::read_text(&path, "module")
+                .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            meter.charge(text.len() as u64 * 4)?;
+            let path = root.join(&rel);
+            if let Some(line) = strlib::find_close_attribute(text.as_bytes()) {
+                return Err(mlua::Error::runtime(strlib::close_refused(
+                    &display_path(&path),
+                    line,
+                )));
+            }
             let chunk_name = format!("@{}", display_path(&path));
             let value: mlua::Value = lua
                 .load(text)
@@ -307,15 +343,24 @@ end"#,
         Ok(())
     }
 
+    /// The budget shared by the hook and the bounded library.
+    fn meter(&self) -> Meter {
+        Meter {
+            used: self.used.clone(),
+            budget: self.limits.instructions,
+            spent: self.spent.clone(),
+            memory: self.limits.memory,
+        }
+    }
+
     fn install_budget(&self) -> mlua::Result<()> {
-        let used = self.used.clone();
-        let budget = self.limits.instructions;
+        let meter = self.meter();
         let last_seen = self.last_seen.clone();
         self.lua.set_global_hook(
             HookTriggers::new().every_nth_instruction(HOOK_EVERY),
             move |_lua, debug| {
-                let n = used.get() + HOOK_EVERY as u64;
-                used.set(n);
+                let n = meter.used.get().saturating_add(HOOK_EVERY as u64);
+                meter.used.set(n);
                 let src = debug.source();
                 // only a script file's line locates an error for people (never the engine's own
                 // chunks, such as the sandbox's wrappers)
@@ -327,15 +372,16 @@ end"#,
                         *seen = Some((s.to_string(), l));
                     }
                 }
-                if n > budget {
+                if n > meter.budget && meter.spent.get() == Spent::No {
+                    meter.spent.set(Spent::Budget);
+                }
+                // once spent, every later check raises again until the call returns to Rust
+                if meter.spent.get() != Spent::No {
                     let place = match (src.short_src.as_deref(), debug.current_line()) {
                         (Some(s), Some(l)) => format!("{s}:{l}: "),
                         _ => String::new(),
                     };
-                    return Err(mlua::Error::runtime(format!(
-                        "{place}instruction budget exceeded ({} million instructions in one call; an endless loop?)",
-                        budget / 1_000_000
-                    )));
+                    return Err(meter.error(&place));
                 }
                 Ok(VmState::Continue)
             },
@@ -347,16 +393,27 @@ end"#,
     pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> Result<R, ScriptError> {
         if self.depth.get() == 0 {
             self.used.set(0);
+            self.spent.set(Spent::No);
             *self.last_seen.borrow_mut() = None;
         }
         self.depth.set(self.depth.get() + 1);
+        let previous = CURRENT.with(|c| c.replace(Some(self.meter())));
         let out = f(&self.lua);
+        CURRENT.with(|c| c.replace(previous));
         self.depth.set(self.depth.get() - 1);
+        let spent = self.spent.get();
+        if self.depth.get() == 0 {
+            // back in the engine: the next call starts with a fresh budget
+            self.spent.set(Spent::No);
+        }
         match out {
             Ok(v) => Ok(v),
             Err(e) => {
                 let err = ScriptError::from_lua(&e, self.last_seen.borrow().clone());
-                if matches!(e, mlua::Error::MemoryError(_)) || err.message.contains("memory") {
+                if matches!(e, mlua::Error::MemoryError(_))
+                    || spent == Spent::Memory
+                    || err.message.contains("memory")
+                {
                     // the aborted script's garbage would otherwise count against the next call
                     let _ = self.lua.gc_collect();
                     let _ = self.lua.gc_collect();
@@ -368,16 +425,26 @@ end"#,
 
     /// Loads and runs a file as a chunk named by its path.
     pub fn run_file(&self, path: &Path) -> Result<mlua::Value, ScriptError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScriptError {
-            message: format!("{}: cannot read: {e}", display_path(path)),
+        let text = crate::error::read_text(path, "script").map_err(|e| ScriptError {
+            message: match e.line {
+                Some(l) => format!("{}:{l}: {}", display_path(path), e.message),
+                None => format!("{}: {}", display_path(path), e.message),
+            },
             file: Some(display_path(path)),
-            line: None,
+            line: e.line,
         })?;
         self.run_text(&display_path(path), &text)
     }
 
     /// Runs source text under a chunk name (`name` should look like a file path).
     pub fn run_text(&self, name: &str, text: &str) -> Result<mlua::Value, ScriptError> {
+        if let Some(line) = strlib::find_close_attribute(text.as_bytes()) {
+            return Err(ScriptError {
+                message: strlib::close_refused(name, line),
+                file: Some(name.to_string()),
+                line: Some(line),
+            });
+        }
         self.guarded(|lua| {
             lua.load(text)
                 .set_name(format!("@{name}"))
@@ -392,6 +459,29 @@ end"#,
             }
             e
         })
+    }
+}
+
+thread_local! {
+    /// The budget of the call running on this thread, for native code without the Lua handle.
+    static CURRENT: std::cell::RefCell<Option<Meter>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Like [`charge`], for the call running on this thread (argument checks deep in the API).
+pub(crate) fn charge_current(units: u64) -> mlua::Result<()> {
+    CURRENT.with(|c| match c.borrow().as_ref() {
+        Some(m) => m.charge(units),
+        None => Ok(()),
+    })
+}
+
+/// Charges `units` of work the engine does natively for a script (an API call's share: its
+/// searches, the tables it converts or builds) to the budget of the current call, so that a loop
+/// of cheap-looking API calls stops like any endless loop. Raises once the budget is gone.
+pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
+    match lua.app_data_ref::<Meter>() {
+        Some(m) => m.charge(units),
+        None => Ok(()),
     }
 }
 

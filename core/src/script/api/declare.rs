@@ -30,15 +30,43 @@ fn kind_decl(lua: &Lua, t: &Table, what: &str) -> mlua::Result<KindDecl> {
     })
 }
 
+/// Movement costs are MP: a negative, infinite or NaN number is a mistake, said where it is.
+fn check_costs(v: &mlua::Value, path: &str, depth: u32) -> mlua::Result<()> {
+    let bad = |n: String| {
+        Err(mlua::Error::runtime(format!(
+            "{path} = {n}: a movement cost must be a finite number of MP, 0 or more"
+        )))
+    };
+    match v {
+        mlua::Value::Number(n) if !n.is_finite() || *n < 0.0 => bad(n.to_string()),
+        mlua::Value::Integer(i) if *i < 0 => bad(i.to_string()),
+        mlua::Value::Table(t) if depth < 16 => {
+            for pair in t.pairs::<mlua::Value, mlua::Value>() {
+                let (k, v) = pair?;
+                let key = match &k {
+                    mlua::Value::String(s) => s.to_string_lossy(),
+                    other => format!("{other:?}"),
+                };
+                check_costs(&v, &format!("{path}.{key}"), depth + 1)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let w = world.clone();
     kessel.set(
         "ruleset",
         lua.create_function(move |_, t: Table| {
             declaring(&w, "ruleset")?;
+            // read the Lua table before borrowing the world: its metamethods may call the engine
+            let name = req(&t, "name", "ruleset")?;
+            let sides = req(&t, "sides", "ruleset")?;
             let mut wm = w.borrow_mut();
-            wm.ruleset.name = req(&t, "name", "ruleset")?;
-            wm.ruleset.sides = req(&t, "sides", "ruleset")?;
+            wm.ruleset.name = name;
+            wm.ruleset.sides = sides;
             Ok(())
         })?,
     )?;
@@ -80,6 +108,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "movement",
         lua.create_function(move |lua, t: Table| {
             declaring(&w, "movement")?;
+            check_costs(&mlua::Value::Table(t.clone()), "kessel.movement", 0)?;
             let v: Value = lua.from_value(mlua::Value::Table(t))?;
             crate::ruleset::check_costs(&v).map_err(|e| mlua::Error::runtime(e.to_string()))?;
             w.borrow_mut().ruleset.movement = Some(v);
@@ -235,12 +264,14 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let _: Function = req(&t, "apply", "action")?;
             let actions: Table = lua.named_registry_value("kessel_actions")?;
             actions.set(kind.as_str(), t.clone())?;
+            let rule = t.get("rule")?;
+            let description = t.get::<Option<String>>("description")?.unwrap_or_default();
             let mut wm = w.borrow_mut();
             wm.ruleset.actions.retain(|a| a.kind != kind);
             wm.ruleset.actions.push(ActionDecl {
                 kind,
-                rule: t.get("rule")?,
-                description: t.get::<Option<String>>("description")?.unwrap_or_default(),
+                rule,
+                description,
             });
             Ok(())
         })?,

@@ -7,8 +7,22 @@ use crate::state::{Face, Location, Value};
 use crate::world::{Shared, Stage};
 use mlua::{Lua, LuaSerdeExt, Table};
 
+/// The most events one call may record (each is kept in the log, outside Lua's memory limit).
+const MAX_PENDING: usize = 100_000;
+/// The longest name (flag, variable, rule, purpose) an event may carry.
+const MAX_NAME: usize = 1024;
+/// The longest note text.
+const MAX_TEXT: usize = 64 * 1024;
+/// The largest variable value, as JSON.
+const MAX_VALUE: usize = 1 << 20;
+
 fn emit(world: &Shared, e: Event) -> mlua::Result<()> {
     changes_allowed(world)?;
+    if world.borrow().pending.len() >= MAX_PENDING {
+        return Err(mlua::Error::runtime(format!(
+            "more than {MAX_PENDING} events in one call; an endless loop?"
+        )));
+    }
     world.borrow_mut().emit(e).map_err(mlua::Error::runtime)
 }
 
@@ -23,6 +37,17 @@ fn changes_allowed(world: &Shared) -> mlua::Result<()> {
     }
 }
 
+/// Refuses a string an event would keep in Rust memory (outside Lua's limit) beyond `max` bytes.
+fn bounded(s: &str, what: &str, max: usize) -> mlua::Result<()> {
+    if s.len() > max {
+        return Err(mlua::Error::runtime(format!(
+            "{what} is {} bytes long, over the limit ({max})",
+            s.len()
+        )));
+    }
+    Ok(())
+}
+
 fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
     if world.borrow().state.unit(id).is_none() {
         return Err(mlua::Error::runtime(format!("unknown unit `{id}`")));
@@ -33,6 +58,7 @@ fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
 /// Rolls one die and records it.
 pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u32> {
     changes_allowed(world)?;
+    bounded(purpose, "kessel.dice.roll: the purpose", MAX_NAME)?;
     let (value, drawn) = {
         let mut w = world.borrow_mut();
         let v = w.dice.roll(sides);
@@ -85,10 +111,18 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "move",
         lua.create_function(
-            move |_, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
+            move |lua, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
+                crate::script::charge(lua, 64 * path.len() as u64)?;
                 check_unit(&w, &unit)?;
                 if path.is_empty() {
                     return Err(mlua::Error::runtime("kessel.emit.move: empty path"));
+                }
+                let most = 4 * w.borrow().state.map.len() + 16;
+                if path.len() > most {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.move: a path of {} hexes is longer than any move on this map ({most})",
+                        path.len()
+                    )));
                 }
                 let hexes = path
                     .iter()
@@ -157,6 +191,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "flag",
         lua.create_function(move |_, (unit, flag, on): (String, String, Option<bool>)| {
             check_unit(&w, &unit)?;
+            bounded(&flag, "kessel.emit.flag: the flag", MAX_NAME)?;
             emit(
                 &w,
                 Event::UnitFlag {
@@ -173,6 +208,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(
             move |_, (unit, key, value): (String, String, Option<i64>)| {
                 check_unit(&w, &unit)?;
+                bounded(&key, "kessel.emit.unit_var: the key", MAX_NAME)?;
                 emit(&w, Event::UnitVar { unit, key, value })
             },
         )?,
@@ -181,23 +217,41 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "clear_flag",
         lua.create_function(move |_, (flag, side): (String, Option<String>)| {
+            bounded(&flag, "kessel.emit.clear_flag: the flag", MAX_NAME)?;
+            bounded(
+                side.as_deref().unwrap_or(""),
+                "kessel.emit.clear_flag: the side",
+                MAX_NAME,
+            )?;
             emit(&w, Event::FlagsCleared { flag, side })
         })?,
     )?;
     let w = world.clone();
     e.set(
         "clear_unit_var",
-        lua.create_function(move |_, key: String| emit(&w, Event::UnitVarsCleared { key }))?,
+        lua.create_function(move |_, key: String| {
+            bounded(&key, "kessel.emit.clear_unit_var: the key", MAX_NAME)?;
+            emit(&w, Event::UnitVarsCleared { key })
+        })?,
     )?;
     let w = world.clone();
     e.set(
         "var",
         lua.create_function(move |lua, (key, value): (String, mlua::Value)| {
+            bounded(&key, "kessel.emit.var: the key", MAX_NAME)?;
             let v: Option<Value> = if value.is_nil() {
                 None
             } else {
                 Some(lua.from_value(value)?)
             };
+            if let Some(v) = &v {
+                let size = serde_json::to_vec(v).map(|b| b.len()).unwrap_or(usize::MAX);
+                if size > MAX_VALUE {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.var: the value of `{key}` is {size} bytes as JSON, over the limit ({MAX_VALUE})"
+                    )));
+                }
+            }
             emit(&w, Event::Var { key, value: v })
         })?,
     )?;
@@ -219,6 +273,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "note",
         lua.create_function(move |_, (rule, text): (Option<String>, String)| {
+            bounded(
+                rule.as_deref().unwrap_or(""),
+                "kessel.emit.note: the rule",
+                MAX_NAME,
+            )?;
+            bounded(&text, "kessel.emit.note: the text", MAX_TEXT)?;
             emit(&w, Event::Note { rule, text })
         })?,
     )?;

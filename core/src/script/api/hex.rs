@@ -5,6 +5,9 @@ use crate::hex::{HexDir, Hexside};
 use crate::world::Shared;
 use mlua::{Lua, Table};
 
+/// The largest radius `kessel.hex.ring` and `range` accept.
+const MAX_RADIUS: u32 = 10_000;
+
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let m = lua.create_table()?;
 
@@ -61,9 +64,26 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         let w = world.clone();
         m.set(
             name,
-            lua.create_function(move |_, (h, r): (String, u32)| {
+            lua.create_function(move |lua, (h, r): (String, u32)| {
                 let hex = hex_of(&w, &h)?;
-                let hexes = if ring { hex.ring(r) } else { hex.range(r) };
+                if r > MAX_RADIUS {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.hex.{name}: radius {r} is over the limit ({MAX_RADIUS})"
+                    )));
+                }
+                // hexes farther than the map is wide and high are all off it: never allocate for them
+                let extent = {
+                    let wb = w.borrow();
+                    wb.state.map.columns() + wb.state.map.rows()
+                };
+                let hexes = if ring && r > extent {
+                    Vec::new()
+                } else if ring {
+                    hex.ring(r)
+                } else {
+                    hex.range(r.min(extent))
+                };
+                crate::script::charge(lua, 4 * hexes.len() as u64)?;
                 Ok(on_map_labels(&w.borrow().state.map, hexes))
             })?,
         )?;
@@ -84,7 +104,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     m.set(
         "valid",
-        lua.create_function(move |_, h: String| Ok(w.borrow().state.map.parse(&h).is_some()))?,
+        lua.create_function(move |lua, h: String| {
+            if h.len() > 64 {
+                crate::script::charge(lua, h.len() as u64)?;
+            }
+            Ok(w.borrow().state.map.parse(&h).is_some())
+        })?,
     )?;
 
     kessel.set("hex", m)?;

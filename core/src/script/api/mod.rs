@@ -109,6 +109,10 @@ pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
 
 /// Parses a hex label against the current map.
 pub(crate) fn hex_of(world: &Shared, label: &str) -> mlua::Result<Hex> {
+    if label.len() > 64 {
+        // copying a long string in was native work: charge it (no label is this long)
+        crate::script::charge_current(label.len() as u64)?;
+    }
     let w = world.borrow();
     w.state
         .map

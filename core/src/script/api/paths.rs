@@ -17,6 +17,10 @@ use crate::world::Shared;
 use mlua::{Function, Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef};
 use std::sync::Arc;
 
+/// Budget units a native search (field, trace, reach, zone of control) costs per hex of the map:
+/// it does in one call what would take a script thousands of instructions.
+const SEARCH_COST: u64 = 256;
+
 /// A set of hexes, shared with Lua.
 #[derive(Clone, Debug)]
 pub struct LuaHexSet {
@@ -74,6 +78,10 @@ fn set_arg(world: &Shared, v: mlua::Value) -> mlua::Result<HexSet> {
         mlua::Value::UserData(ud) => Ok(ud.borrow::<LuaHexSet>()?.set.clone()),
         mlua::Value::Table(t) => {
             let map = world.borrow().state.map.clone();
+            crate::script::charge(
+                &t.weak_lua().upgrade(),
+                64 * t.raw_len() as u64 + map.len() as u64,
+            )?;
             let mut s = HexSet::new(&map);
             for l in t.sequence_values::<String>() {
                 let l = l?;
@@ -212,7 +220,7 @@ fn add_sets(
             match which {
                 0 => rules.stop[i] = Some(rules.reason(reason)),
                 1 => rules.forbid[i] = Some(rules.reason(reason)),
-                _ => rules.surcharge[i] += Cost::from_mp(mp).0,
+                _ => rules.surcharge[i] = rules.surcharge[i].saturating_add(Cost::from_mp(mp).0),
             }
         }
     }
@@ -441,8 +449,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "zoc",
-        lua.create_function(move |_, spec: Table| {
+        lua.create_function(move |lua, spec: Table| {
             let map = w.borrow().state.map.clone();
+            crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let sources = set_arg(&w, spec.get("hexes")?)?;
             let bits = side_mask(&map, &spec, "blocked_by")?;
             let set = zone_of_control(&map, sources.hexes(&map).collect::<Vec<_>>(), bits);
@@ -453,7 +462,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "field",
-        lua.create_function(move |_, spec: Table| {
+        lua.create_function(move |lua, spec: Table| {
+            crate::script::charge(lua, SEARCH_COST * w.borrow().state.map.len() as u64)?;
             let from: String = spec.get("from")?;
             let start = hex_of(&w, &from)?;
             let budget: f64 = spec.get("budget")?;
@@ -535,6 +545,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "trace",
         lua.create_function(move |lua, spec: Table| {
             let (map, starts, budget, step, passage) = search_args(&w, &spec)?;
+            crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let [start] = starts[..] else {
                 return Err(mlua::Error::runtime("trace: `from` is one hex"));
             };
@@ -590,6 +601,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "reach",
         lua.create_function(move |lua, spec: Table| {
             let (map, starts, budget, step, passage) = search_args(&w, &spec)?;
+            crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let mut cb = Callbacks {
                 map: &map,
                 step: &step,

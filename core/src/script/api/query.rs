@@ -290,8 +290,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     m.set(
         "hexes",
-        lua.create_function(move |_, ()| {
+        lua.create_function(move |lua, ()| {
             let wb = w.borrow();
+            crate::script::charge(lua, 4 * wb.state.map.len() as u64)?;
             Ok(wb
                 .state
                 .map

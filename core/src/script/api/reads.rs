@@ -129,6 +129,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     units.set(
         "get",
         lua.create_function(move |lua, id: String| {
+            if id.len() > 256 {
+                // copying a long string in was native work: charge it (no id is this long)
+                crate::script::charge(lua, id.len() as u64)?;
+            }
             let wb = w.borrow();
             let mut kb = k.borrow_mut();
             kb.catch_up(&wb);
@@ -149,6 +153,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             kb.catch_up(&wb);
             if let Some(t) = kb.at.get(&hex) {
                 return Ok(t.clone());
+            }
+            if kb.by_hex.is_none() {
+                crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
             }
             let by_hex = kb.by_hex.get_or_insert_with(|| {
                 let mut m: HashMap<Hex, Vec<usize>> = HashMap::new();
@@ -183,6 +190,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             if let Some(t) = kb.all.get(&key) {
                 return Ok(t.clone());
             }
+            // native work a script drives is charged to its budget (when it is done, not when a
+            // kept answer is handed out again)
+            crate::script::charge(lua, 16 * wb.state.units.len() as u64)?;
             let mut items = Vec::new();
             for (i, u) in wb.state.units.iter().enumerate() {
                 if parsed.matches(u) {
@@ -205,6 +215,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             if let Some(t) = kb.occupied.get(&side) {
                 return Ok(t.clone());
             }
+            crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
             let mut set = BTreeSet::new();
             for unit in &wb.state.units {
                 if let Location::Map(h) = unit.location {
@@ -249,6 +260,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             if let Some(t) = kb.markers_all.get(&key) {
                 return Ok(t.clone());
             }
+            crate::script::charge(lua, 16 * wb.state.markers.len() as u64)?;
             let mut items = Vec::new();
             for m in &wb.state.markers {
                 if kind.as_ref().is_some_and(|k| &m.kind != k)
@@ -314,6 +326,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     game.set(
         "option",
         lua.create_function(move |lua, id: String| {
+            if id.len() > 256 {
+                // copying a long string in was native work: charge it (no id is this long)
+                crate::script::charge(lua, id.len() as u64)?;
+            }
             let wb = w.borrow();
             let mut kb = k.borrow_mut();
             kb.catch_up(&wb);

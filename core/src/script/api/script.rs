@@ -59,6 +59,15 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
 fn inline_map(spec: &Table) -> mlua::Result<Map> {
     let cols: u32 = spec.get::<Option<u32>>("columns")?.unwrap_or(9);
     let rows: u32 = spec.get::<Option<u32>>("rows")?.unwrap_or(9);
+    // two-digit labels: the same bounds as a map file, checked before anything is allocated
+    for (what, n) in [("columns", cols), ("rows", rows)] {
+        if !(1..=crate::map::MAX_SIDE).contains(&n) {
+            return Err(mlua::Error::runtime(format!(
+                "inline map: {what} = {n}, must be 1..={}",
+                crate::map::MAX_SIDE
+            )));
+        }
+    }
     let default: String = spec
         .get::<Option<String>>("default")?
         .unwrap_or_else(|| "clear".into());
@@ -157,37 +166,59 @@ fn face_of(s: &str) -> mlua::Result<Face> {
     Face::parse(s).ok_or_else(|| mlua::Error::runtime(format!("`{s}` is not a face (A-D-M)")))
 }
 
+/// The most units an inline set-up may create.
+const MAX_UNITS: usize = 100_000;
+
 /// `kessel.setup{...}`: replaces the position with one described inline.
 fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     let map = match spec.get::<Option<Table>>("map")? {
         Some(m) => Arc::new(inline_map(&m)?),
         None => world.borrow().state.map.clone(),
     };
+    // Every Lua value is read before the world is borrowed: a table's metamethods may call back
+    // into the engine (and a borrow held across them would panic).
+    let seed: Option<u64> = spec.get("seed")?;
+    let last_turn = spec.get::<Option<u32>>("last_turn")?.unwrap_or(12);
+    let turn = spec.get::<Option<u32>>("turn")?.unwrap_or(1);
+    for (what, n) in [("last_turn", last_turn), ("turn", turn)] {
+        if n > crate::scenario::MAX_TURNS {
+            return Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what} = {n} is over the limit ({})",
+                crate::scenario::MAX_TURNS
+            )));
+        }
+    }
+    let step = match spec.get::<Option<mlua::Value>>("step")? {
+        Some(mlua::Value::Integer(i)) => Some(Ok(usize::try_from(i).map_err(|_| {
+            mlua::Error::runtime(format!("kessel.setup: step {i} is not a step index"))
+        })?)),
+        Some(mlua::Value::String(s)) => Some(Err(s.to_str()?.to_string())),
+        _ => None,
+    };
     let (sides, seed) = {
         let w = world.borrow();
-        (
-            w.ruleset.sides.clone(),
-            spec.get::<Option<u64>>("seed")?.unwrap_or(w.state.seed),
-        )
+        (w.ruleset.sides.clone(), seed.unwrap_or(w.state.seed))
     };
     let mut state = GameState::new(map.clone(), sides, seed);
-    state.last_turn = spec.get::<Option<u32>>("last_turn")?.unwrap_or(12);
-    state.turn = spec.get::<Option<u32>>("turn")?.unwrap_or(1);
-    if let Some(step) = spec.get::<Option<mlua::Value>>("step")? {
-        state.phase = match step {
-            mlua::Value::Integer(i) => i as usize,
-            mlua::Value::String(s) => {
-                let id = s.to_str()?.to_string();
-                world.borrow().ruleset.step_index(&id).ok_or_else(|| {
-                    mlua::Error::runtime(format!("kessel.setup: no step `{id}` in the sequence"))
-                })?
-            }
-            _ => 0,
-        };
+    state.last_turn = last_turn;
+    state.turn = turn;
+    match step {
+        Some(Ok(i)) => state.phase = i,
+        Some(Err(id)) => {
+            state.phase = world.borrow().ruleset.step_index(&id).ok_or_else(|| {
+                mlua::Error::runtime(format!("kessel.setup: no step `{id}` in the sequence"))
+            })?
+        }
+        None => {}
     }
     if let Some(units) = spec.get::<Option<Table>>("units")? {
         for u in units.sequence_values::<Table>() {
             let u = u?;
+            if state.units.len() >= MAX_UNITS {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: more than {MAX_UNITS} units"
+                )));
+            }
             let id: String = u.get("id")?;
             let faces: Vec<String> = u.get::<Option<Vec<String>>>("faces")?.unwrap_or_default();
             let location = match u.get::<Option<String>>("at")? {
@@ -264,6 +295,13 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
         for m in markers.sequence_values::<Table>() {
             let m = m?;
             let count: u32 = m.get::<Option<u32>>("count")?.unwrap_or(1);
+            if state.markers.len() as u64 + count as u64 > crate::scenario::MAX_MARKERS as u64 {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: more than {} markers",
+                    crate::scenario::MAX_MARKERS
+                )));
+            }
+            let (kind, side): (String, Option<String>) = (m.get("kind")?, m.get("side")?);
             let hex =
                 match m.get::<Option<String>>("at")? {
                     Some(l) => Some(map.parse(&l).ok_or_else(|| {
@@ -275,8 +313,8 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                 let id = state.markers.len() as u32;
                 state.markers.push(Marker {
                     id,
-                    kind: m.get("kind")?,
-                    side: m.get("side")?,
+                    kind: kind.clone(),
+                    side: side.clone(),
                     hex,
                 });
             }
@@ -288,15 +326,25 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
             state.vars.insert(k, lua.from_value(v)?);
         }
     }
+    let mut options = Vec::new();
+    if let Some(opts) = spec.get::<Option<Table>>("options")? {
+        for pair in opts.pairs::<String, mlua::Value>() {
+            let (k, v) = pair?;
+            let v: Value = lua.from_value(v)?;
+            options.push((k, v));
+        }
+    }
+    crate::script::charge(
+        lua,
+        map.len() as u64 + 64 * state.units.len() as u64 + 8 * state.markers.len() as u64,
+    )?;
     let mut w = world.borrow_mut();
     // each set-up starts from the base options (the profile in force), not the previous set-up's
     if let Some((_, base)) = w.base.clone() {
         w.options = base;
     }
-    if let Some(opts) = spec.get::<Option<Table>>("options")? {
-        for pair in opts.pairs::<String, mlua::Value>() {
-            let (k, v) = pair?;
-            let v: Value = lua.from_value(v)?;
+    {
+        for (k, v) in options {
             let decl = w
                 .ruleset
                 .options
@@ -392,7 +440,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "inject_dice",
-        lua.create_function(move |_, rolls: Vec<u32>| {
+        lua.create_function(move |lua, rolls: Vec<u32>| {
+            crate::script::charge(lua, 4 * rolls.len() as u64)?;
             w.borrow_mut().dice.inject(rolls);
             Ok(())
         })?,
@@ -428,6 +477,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "events",
         lua.create_function(move |lua, ()| {
+            let count: usize = w.borrow().log.iter().map(|e| e.events.len()).sum();
+            crate::script::charge(lua, 64 * count as u64)?;
             let all: Vec<Event> = w
                 .borrow()
                 .log

@@ -1,0 +1,3 @@
+kessel.ruleset{ name = "syntax", sides = { "red", "blue" } }
+
+local x = = 1

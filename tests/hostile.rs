@@ -1,0 +1,290 @@
+//! The hostile and broken-input corpus: every script in `tests/hostile/` and every case in
+//! `tests/badfiles/` must end with a clear error naming its file (and line, where the case says
+//! which), within its time limit, and never with a panic or an abort.
+//!
+//! A case states what it expects in its header comments (`-- expect: text`, `-- line: N`,
+//! `-- timeout: seconds` in Lua; `# expect:`, `# where: file:line` in `expect.txt` for bad files).
+
+use crate::util::root;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The expectations written in a case's header.
+#[derive(Debug, Default)]
+struct Expect {
+    needle: Vec<String>,
+    line: Option<usize>,
+    place: Option<String>,
+    timeout: Option<u64>,
+}
+
+fn header(text: &str, prefix: &str) -> Expect {
+    let mut e = Expect::default();
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix(prefix) else {
+            continue;
+        };
+        let rest = rest.trim();
+        if let Some(v) = rest.strip_prefix("expect:") {
+            e.needle.push(v.trim().to_string());
+        } else if let Some(v) = rest.strip_prefix("line:") {
+            e.line = v.trim().parse().ok();
+        } else if let Some(v) = rest.strip_prefix("where:") {
+            e.place = Some(v.trim().to_string());
+        } else if let Some(v) = rest.strip_prefix("timeout:") {
+            e.timeout = v.trim().parse().ok();
+        }
+    }
+    e
+}
+
+struct Outcome {
+    code: Option<i32>,
+    stderr: String,
+    took: Duration,
+    killed: bool,
+}
+
+/// Runs `kessel` with a time limit, killing it when the limit passes.
+fn run_limited(args: &[&str], limit: Duration) -> Outcome {
+    let dir = std::env::temp_dir().join(format!("kessel-hostile-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let err_path = dir.join(format!(
+        "{}.stderr",
+        args.iter()
+            .map(|a| a.replace(['/', '.'], "_"))
+            .collect::<String>()
+    ));
+    let err_file = std::fs::File::create(&err_path).expect("stderr file");
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kessel"))
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(err_file)
+        .spawn()
+        .expect("run kessel");
+    let mut killed = false;
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break Some(s);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            killed = true;
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&err_path);
+    Outcome {
+        code: status.and_then(|s| s.code()),
+        stderr,
+        took: start.elapsed(),
+        killed,
+    }
+}
+
+/// Checks one outcome; returns a description of what is wrong.
+fn judge(name: &str, file_shown: &str, e: &Expect, o: &Outcome) -> Option<String> {
+    let limit = e.timeout.unwrap_or(60);
+    if o.killed {
+        return Some(format!("{name}: still running after {limit} s (killed)"));
+    }
+    if o.stderr.contains("panicked") || o.code == Some(101) {
+        return Some(format!("{name}: panicked\n{}", o.stderr));
+    }
+    match o.code {
+        None => {
+            return Some(format!(
+                "{name}: killed by a signal (an abort?)\n{}",
+                o.stderr
+            ))
+        }
+        Some(0) => return Some(format!("{name}: exited 0; expected an error")),
+        _ => {}
+    }
+    if !o.stderr.contains(file_shown) {
+        return Some(format!(
+            "{name}: the error does not name `{file_shown}`:\n{}",
+            o.stderr
+        ));
+    }
+    if let Some(l) = e.line {
+        let at = format!("{file_shown}:{l}");
+        if !o.stderr.contains(&at) {
+            return Some(format!(
+                "{name}: the error does not say `{at}`:\n{}",
+                o.stderr
+            ));
+        }
+    }
+    if let Some(p) = &e.place {
+        if !o.stderr.contains(p.as_str()) {
+            return Some(format!(
+                "{name}: the error does not say `{p}`:\n{}",
+                o.stderr
+            ));
+        }
+    }
+    for n in &e.needle {
+        if !n.split('|').any(|alt| o.stderr.contains(alt.trim())) {
+            return Some(format!("{name}: expected `{n}` in:\n{}", o.stderr));
+        }
+    }
+    None
+}
+
+fn corpus(dir: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .expect("corpus folder")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn hostile_scripts_are_stopped_with_located_errors() {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for path in corpus("tests/hostile") {
+        if path.extension().and_then(|e| e.to_str()) != Some("lua") {
+            continue;
+        }
+        count += 1;
+        let text = std::fs::read_to_string(&path).expect("read case");
+        let e = header(&text, "--");
+        let rel = path.strip_prefix(root()).expect("in repo").to_path_buf();
+        let shown = rel.display().to_string();
+        let limit = Duration::from_secs(e.timeout.unwrap_or(60));
+        let o = run_limited(
+            &["script", &shown, "--ruleset", "core/tests/fixtures/toy"],
+            limit,
+        );
+        eprintln!("{shown}: {:.1} s", o.took.as_secs_f64());
+        if let Some(f) = judge(&shown, &shown, &e, &o) {
+            failures.push(f);
+        }
+    }
+    assert!(count >= 30, "the hostile corpus shrank to {count} scripts");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// How a bad-file case is run: `kessel check` on its scenario (with its profile, if any), or
+/// the save loader on its save.
+fn run_bad_case(case: &Path, limit: Duration) -> Outcome {
+    let rel = |p: &Path| {
+        p.strip_prefix(root())
+            .expect("in repo")
+            .display()
+            .to_string()
+    };
+    let save = case.join("save.json");
+    if save.is_file() {
+        let start = Instant::now();
+        let loaded = std::panic::catch_unwind(|| {
+            kessel_core::engine::Engine::load_save(
+                Path::new(&rel(&save)),
+                kessel_core::script::Limits::default(),
+            )
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+        });
+        return match loaded {
+            Ok(Ok(())) => Outcome {
+                code: Some(0),
+                stderr: String::new(),
+                took: start.elapsed(),
+                killed: false,
+            },
+            Ok(Err(msg)) => Outcome {
+                code: Some(1),
+                stderr: msg,
+                took: start.elapsed(),
+                killed: false,
+            },
+            Err(_) => Outcome {
+                code: Some(101),
+                stderr: "panicked".into(),
+                took: start.elapsed(),
+                killed: false,
+            },
+        };
+    }
+    let scenario = rel(&case.join("scenario.toml"));
+    let profile = case.join("profile.toml");
+    let profile = profile.is_file().then(|| rel(&profile));
+    let mut args = vec!["check", scenario.as_str()];
+    if let Some(p) = &profile {
+        args.push("--profile");
+        args.push(p);
+    }
+    run_limited(&args, limit)
+}
+
+#[test]
+fn bad_files_fail_with_located_errors() {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for case in corpus("tests/badfiles") {
+        if !case.is_dir() {
+            continue;
+        }
+        count += 1;
+        let name = case
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
+        let text = std::fs::read_to_string(case.join("expect.txt")).expect("expect.txt");
+        let e = header(&text, "#");
+        let limit = Duration::from_secs(e.timeout.unwrap_or(60));
+        let o = run_bad_case(&case, limit);
+        eprintln!("{name}: {:.1} s", o.took.as_secs_f64());
+        // the file to name is the one `where:` points at (its file part)
+        let shown = e
+            .place
+            .as_deref()
+            .map(|p| p.rsplit_once(':').map(|(f, _)| f).unwrap_or(p).to_string())
+            .unwrap_or_else(|| name.clone());
+        if let Some(f) = judge(&name, &shown, &e, &o) {
+            failures.push(f);
+        }
+    }
+    assert!(count >= 10, "the bad-file corpus shrank to {count} cases");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[cfg(unix)]
+#[test]
+fn require_does_not_follow_a_symlink_out_of_the_ruleset() {
+    let dir = crate::util::toy_copy("symlink-require");
+    let outside = crate::util::scratch("symlink-outside");
+    let secret = crate::util::write(&outside, "secret.lua", "return 'outside the ruleset'\n");
+    std::os::unix::fs::symlink(&secret, dir.join("rules/evil.lua")).expect("symlink");
+    std::os::unix::fs::symlink(&outside, dir.join("linked")).expect("symlink dir");
+    for module in ["rules.evil", "linked.secret"] {
+        let script = crate::util::write(
+            &dir,
+            "use.lua",
+            &format!("\nprint(require(\"{module}\"))\n"),
+        );
+        let r = crate::util::kessel(&[
+            "script",
+            script.to_str().expect("utf8"),
+            "--ruleset",
+            dir.to_str().expect("utf8"),
+        ]);
+        assert_ne!(r.code, 0, "{module}: {}", r.stdout);
+        assert!(!r.stdout.contains("outside the ruleset"), "{module}");
+        assert!(
+            r.stderr.contains("outside the ruleset folder") && r.stderr.contains("use.lua:2"),
+            "{module}: {}",
+            r.stderr
+        );
+    }
+}

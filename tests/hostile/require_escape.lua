@@ -1,0 +1,3 @@
+-- expect: not a module name
+-- line: 3
+require("..etc.passwd")
