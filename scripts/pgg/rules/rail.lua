@@ -2,8 +2,8 @@
 --
 -- Rail movement (`rail_move`, Soviet Movement Phase only): a stack in a rail hex moves along
 -- railway hexsides up to 30 rail hexes, ending on the railway; terrain is ignored; it may never
--- enter or pass an enemy ZOC or enemy units; a hex with a German air interdiction marker costs 4 of
--- the 30 [13.3]. Each turn at most 8 combat units may move by rail, a tank or mechanized division
+-- enter or pass an enemy ZOC or enemy units; a hex with a German air interdiction marker costs 4 rail
+-- hexes on top of the hex itself, 5 of the 30 [13.3] (option `rail_air_marker_cost`). Each turn at most 8 combat units may move by rail, a tank or mechanized division
 -- counting 3; leaders go free. A unit moving by rail does nothing else that phase (it must not
 -- have moved before, and its movement ends). On turns 1-6 columns 01-02 stay closed [6.4]; the
 -- 13th and 20th Armies may not use rail on turn 1 [5.2].
@@ -17,7 +17,15 @@ local C = require("rules.common")
 local Z = require("rules.zoc")
 local RL = {}
 
-RL.MAX_HEXES, RL.MAX_UNITS, RL.ARMOUR_COUNTS, RL.AIR_COST = 30, 8, 3, 4
+RL.MAX_HEXES, RL.MAX_UNITS, RL.ARMOUR_COUNTS, RL.AIR_SURCHARGE = 30, 8, 3, 4
+
+-- Rail hexes it costs to enter a hex under a German air marker [13.3]: the hex itself and 4 more
+-- (5 of the 30), as "+4" reads beside the "+1 MP" of ordinary movement; option
+-- `rail_air_marker_cost = "four_in_all"` keeps the older reading of 4 in all.
+function RL.air_cost()
+  if C.option("rail_air_marker_cost") == "four_in_all" then return RL.AIR_SURCHARGE end
+  return 1 + RL.AIR_SURCHARGE
+end
 
 function RL.is_rail(hex) return kessel.map.has_link(hex, "railway") end
 
@@ -110,13 +118,14 @@ local function rail_rules()
     for _, h in ipairs(require("rules.movement").columns_01_02()) do blocked:add(h) end
   end
   local air = C.markers_on_map("air_interdiction", C.GERMAN)
+  local air_cost = RL.air_cost()
   -- one step: for checking a given path hex by hex ...
   local step = function(a, b)
     if not kessel.map.has_side(a, b, "railway") then return nil end
-    return air[b] and RL.AIR_COST or 1
+    return air[b] and air_cost or 1
   end
   -- ... and the same as data, for the native searches
-  local spec = { hex = true, only_along = { "railway" }, enter_cost = { hexes = C.keys(air), cost = RL.AIR_COST } }
+  local spec = { hex = true, only_along = { "railway" }, enter_cost = { hexes = C.keys(air), cost = air_cost } }
   return blocked, step, air, spec
 end
 
@@ -195,7 +204,7 @@ function RL.why_not(from, dest, blocked, step)
   for _, h in ipairs(open.path) do
     if blocked:has(h) then return RL.block_reason(h) end
   end
-  return C.reason("6.3", "%s is %d rail hexes away (30 at most; an air interdiction marker counts 4)", dest, open.cost)
+  return C.reason("6.3", "%s is %d rail hexes away (30 at most; a hex under an air interdiction marker counts %d)", dest, open.cost, RL.air_cost())
 end
 
 kessel.action{
