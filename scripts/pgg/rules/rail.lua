@@ -162,11 +162,15 @@ function RL.plan(a)
   if used + weight > RL.MAX_UNITS then
     return nil, C.reason("6.3", "rail capacity: %d of 8 used this turn, this stack needs %d (tank and mechanized divisions count 3)", used, weight)
   end
-  local blocked, step, _, spec = rail_rules()
+  local rules = RL.rules()
+  local blocked, step, spec = rules.blocked, rules.step_fn, rules.step
   local dest = path[#path]
   local full, cost
-  if #path == 1 and not kessel.hex.adjacent(from, dest) then
-    local t = kessel.paths.trace{ from = from, budget = RL.MAX_HEXES, step = spec, passage = { blocked = blocked }, target = { dest } }
+  -- a path of one hex names the destination, adjacent or not: the rail route there is the cheapest
+  -- one along the railway (it may run round through other hexes), found by the same search, with
+  -- the same rules, as the enumerator's (RL.stack_moves), so what is listed is accepted
+  if #path == 1 then
+    local t = RL.route(from, dest, rules)
     if not t then
       if not RL.is_rail(dest) then return nil, C.reason("6.3", "rail movement ends in a rail hex; %s is not one", dest) end
       local why = RL.why_not(from, dest, blocked, spec)
@@ -240,10 +244,21 @@ kessel.action{
   end,
 }
 
--- The trace rules of this moment, shared by every stack (RL.stack_moves).
+-- The trace rules of this moment, shared by every stack (RL.stack_moves) and by RL.plan.
 function RL.rules()
-  local blocked, _, _, spec = rail_rules()
-  return { blocked = blocked, step = spec, ezoc = Z.enemy_zoc(C.SOVIET) }
+  local blocked, step_fn, _, spec = rail_rules()
+  return { blocked = blocked, step = spec, step_fn = step_fn, ezoc = Z.enemy_zoc(C.SOVIET) }
+end
+
+-- Every rail hex a stack in `from` reaches within the 30 rail hexes, with its cost [6.3].
+function RL.reach(from, rules)
+  return kessel.paths.reach{ from = from, budget = RL.MAX_HEXES, step = rules.step, passage = { blocked = rules.blocked } }
+end
+
+-- The cheapest rail route from `from` to `dest` within the 30 rail hexes ({path, cost}), or nil:
+-- the route to a hex RL.reach gives.
+function RL.route(from, dest, rules)
+  return kessel.paths.trace{ from = from, budget = RL.MAX_HEXES, step = rules.step, passage = { blocked = rules.blocked }, target = { dest } }
 end
 
 -- Rail moves of the stack in `hex`: every unit there that may still move by rail, to each rail
@@ -258,7 +273,7 @@ function RL.stack_moves(hex, rules)
     if x.side == C.SOVIET and M.cannot_move(x) == nil and M.spent(x) == 0 then ids[#ids + 1] = x.id end
   end
   if #ids == 0 or rules.ezoc:has(hex) then return out end
-  local reach = kessel.paths.reach{ from = hex, budget = RL.MAX_HEXES, step = rules.step, passage = { blocked = rules.blocked } }
+  local reach = RL.reach(hex, rules)
   local first = true
   for _, h in ipairs(C.keys(reach)) do
     if h ~= hex then

@@ -147,3 +147,33 @@ kessel.test("case_6_3_enumerated_rail_moves_are_legal", function()
   end
   expect.eq(n, 30)
 end)
+
+-- Rule 6.3: a rail move to a neighbouring hex whose railway runs round through a third hex is
+-- listed and accepted: a one-hex path names the destination, and the move follows the railway
+-- (0303 -> 0302 -> 0402: 0303 and 0402 are neighbours, with no railway between them). An explicit
+-- step across a hexside without a railway is still refused. Every listed rail move validates.
+kessel.test("case_6_3_rail_move_round_a_bend_to_a_neighbour_is_listed_and_accepted", function()
+  local function bend(units)
+    kessel.setup{ map = { columns = 8, rows = 6, links = { { kind = "railway", path = { "0303", "0302", "0402", "0502" } } } },
+      units = units, step = "soviet_movement", turn = 7 }
+  end
+  bend{ rifle("r", "0303") }
+  expect.truthy(kessel.hex.adjacent("0303", "0402"))
+  local found = false
+  for _, a in ipairs(kessel.legal("soviet")) do
+    if a.kind == "rail_move" then
+      expect.truthy(kessel.validate(a), "listed rail move validates: " .. table.concat(a.path, "-"))
+      if a.path[#a.path] == "0402" then found = true end
+    end
+  end
+  expect.truthy(found, "0402 is listed")
+  local ok, why = rail({ "r" }, { "0303", "0402" })
+  expect.refused(ok, why, "6.3", "not adjacent")
+  ok, why = kessel.act{ kind = "rail_move", units = { "r" }, path = { "0402", "0502" } }
+  expect.refused(ok, why, "6.3", "no railway between 0303 and 0402")
+  local events = expect.accepted(rail({ "r" }, { "0402" }))
+  expect.eq(kessel.units.get("r").hex, "0402")
+  local noted = false
+  for _, e in ipairs(events) do if e.text and e.text:find("2 rail hexes", 1, true) then noted = true end end
+  expect.truthy(noted, "the route round the bend costs 2 rail hexes")
+end)
