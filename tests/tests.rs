@@ -6,5 +6,6 @@ mod util;
 mod campaign;
 mod cli;
 mod coverage;
+mod random_legal;
 mod rules;
 mod sandbox;

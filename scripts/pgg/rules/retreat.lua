@@ -587,6 +587,51 @@ local function candidate_groups(cb)
   return out
 end
 
+-- Who chooses which retreated units die when a retreat ends over the stacking limit: their owner
+-- [7] [9.7], or under WBC09 #2 the opponent, who orders the retreats.
+function R.excess_chooser(cb)
+  local owner = K.side_of(cb, cb.retreat.who)
+  if C.option("wbc09_02_opponent_orders_retreats") then return C.other(owner) end
+  return owner
+end
+
+-- After a retreat into `cb.retreat.excess.hex`: eliminates retreated units beyond the stacking
+-- limit. When the chooser has a real choice (more units that would help than must go) it becomes
+-- the pending decision `retreat_excess`, answered by `eliminate_excess{unit=}` (stacking.lua),
+-- which calls this again; otherwise the units go at once. Then the retreat goes on (R.ask).
+function R.settle_excess(cb)
+  cb = cb or K.current()
+  local x = cb.retreat and cb.retreat.excess
+  while x do
+    local here = kessel.units.at(x.hex)
+    local side = K.side_of(cb, cb.retreat.who)
+    local over = here[1] and ST.excess(side, here) or 0
+    local cands = {}
+    for _, u in ipairs(here) do
+      if C.contains(x.units, u.id) and ST.helps(u) then cands[#cands + 1] = u end
+    end
+    if over == 0 or #cands == 0 then break end
+    local rule = side == C.SOVIET and "7.1" or "7.2"
+    if #cands > over then
+      K.save(cb)
+      local chooser = R.excess_chooser(cb)
+      kessel.emit.var("pending", {
+        kind = "retreat_excess", side = chooser, rule = rule, hex = x.hex, units = C.ids(cands), n = over,
+        prompt = string.format("%s: %d retreated unit(s) over the stacking limit; the %s names which is eliminated (eliminate_excess{unit=})",
+          x.hex, over, chooser),
+      })
+      return
+    end
+    for _, u in ipairs(cands) do
+      if ST.excess(side, kessel.units.at(x.hex)) > 0 and ST.helps(kessel.units.get(u.id)) then
+        U.eliminate(u, rule, "retreated into an over-full hex (" .. x.hex .. ")")
+      end
+    end
+  end
+  cb.retreat.excess = nil
+  R.ask(cb)
+end
+
 -- Sets the pending retreat decision (or finishes the retreat).
 function R.ask(cb)
   local groups, order = remaining_groups(cb)
@@ -756,15 +801,10 @@ kessel.action{
       #group > 1 and "" or "s", from, table.concat(path, "-")))
     cb.retreat_paths[from] = cb.retreat_paths[from] or {}
     table.insert(cb.retreat_paths[from], path)
-    -- stacking: units beyond the limit are eliminated [7]
-    local here = hosts
-    for _, u in ipairs(moved) do
-      local trial = { table.unpack(here) }
-      trial[#trial + 1] = u
-      if R.limit_ok(u.side, trial) then here = trial
-      else U.eliminate(u, u.side == C.SOVIET and "7.1" or "7.2", "retreated into an over-full hex (" .. dest .. ")") end
-    end
-    R.ask(cb)
+    -- stacking: retreated units beyond the limit are eliminated, their owner (WBC09 #2: the
+    -- opponent) choosing which [7] [9.7]
+    cb.retreat.excess = { hex = dest, units = ids }
+    R.settle_excess(cb)
   end,
   enumerate = function(side)
     local p = kessel.game.var("pending")
