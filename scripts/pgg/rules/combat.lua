@@ -917,6 +917,9 @@ kessel.action{
       cb.retreated[who] = true
       local origin, initial = {}, {}
       for _, u in ipairs(units) do origin[u.id] = u.hex; initial[#initial + 1] = u.hex end
+      -- WBC09 #1a: the hexes every unit retreating from this combat started in, whichever side
+      cb.retreat_origins = cb.retreat_origins or {}
+      for _, u in ipairs(units) do cb.retreat_origins[u.id] = u.hex end
       cb.retreat = { who = who, n = t.n, remaining = C.ids(units), origin = origin, initial = initial }
       kessel.emit.note("9.7", string.format("the %s retreats %d hex(es) (%s); the %s picks the path", who, t.n, cb.result, other_who(who)))
       local R = require("rules.retreat")

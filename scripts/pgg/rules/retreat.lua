@@ -22,8 +22,9 @@
 --           attainable fall short of the best (R.priority_reason). The search (`reach`) is a
 --           branch and bound over canonical states: it gives the same answers as trying every
 --           way, without trying them all.
--- WBC09 #1a no retreating unit enters a hex that another unit retreating from the same combat
---           occupied when the retreat began.
+-- WBC09 #1a no retreating unit enters or passes a hex that another unit retreating from the same
+--           combat occupied when its retreat began, whichever side it belongs to: after a split
+--           result the attackers may not retreat into or through the hexes the defenders left.
 -- WBC09 #1b after a split result against one defender who was eliminated, the attackers may not
 --           retreat into its hex.
 -- WBC09 #1c retreats of one combat are simultaneous: no path may leave another unit of the same
@@ -148,13 +149,29 @@ local function remaining_groups(cb)
   return groups, order
 end
 
--- Hexes no path of this retreat may enter (WBC09 #1a, #1b).
+-- Where the units retreating from this combat started, whichever side they belong to (unit id ->
+-- hex): the defenders who retreated and, after a split result, the attackers (WBC09 #1a).
+local function retreat_origins(cb)
+  return cb.retreat_origins or cb.retreat.origin
+end
+
+-- Was `hex` first occupied by another unit retreating from this combat? (WBC09 #1a)
+local function origin_of_other(cb, group, hex)
+  local mine = {}
+  for _, u in ipairs(group) do mine[u.id] = true end
+  for id, h in pairs(retreat_origins(cb)) do
+    if h == hex and not mine[id] and h ~= group[1].hex then return true end
+  end
+  return false
+end
+
+-- Hexes no path of this retreat may enter (WBC09 #1a across both sides of the combat, #1b).
 local function forbidden(cb, group)
   local f = {}
   if C.option("wbc09_01a_no_switching_places") then
     local mine = {}
     for _, u in ipairs(group) do mine[u.id] = true end
-    for id, h in pairs(cb.retreat.origin) do
+    for id, h in pairs(retreat_origins(cb)) do
       if not mine[id] and h ~= group[1].hex then f[h] = true end
     end
   end
@@ -722,7 +739,7 @@ local function retreat_check(a, memo)
       end
       local f = forbidden(cb, group)
       if f[h] then
-        if C.contains(cb.retreat.initial, h) then
+        if origin_of_other(cb, group, h) then
           return C.reason("WBC09 #1a", "%s was occupied by another unit retreating from the same combat", h)
         end
         return C.reason("WBC09 #1b", "attackers may not retreat into the hex of the single defender they eliminated (%s)", h)
