@@ -235,7 +235,7 @@ local function upper(stacks, opts, state, memo)
       room[h] = math.max(cap - n, 0)
       if n == 0 then
         if not memo.ezoc:has(h) then list[#list + 1] = h
-        elseif (present[h] or 0) >= cap then room[h] = 0 end
+        elseif not memo.free and (present[h] or 0) >= cap then room[h] = 0 end
       end
     end
     cands[i] = list
@@ -277,6 +277,27 @@ local ONE = vec(0, 0, 1) -- the smallest step between two counts
 -- count, so each branch is asked for what it must reach, the search stops at the first branch that
 -- reaches it, and a state is dropped as soon as its bound (`upper`) falls short. What is learnt of
 -- a state (a count it reaches, a count it cannot beat) is kept under its canonical key.
+-- The groups of `stack` that may retreat next: the whole stack; with `split` (WBC09 #2, the
+-- opponent may split stacks) also one unit of each kind in it.
+local function movable(stack, split)
+  local out = { stack }
+  if split and #stack > 1 then
+    local seen = {}
+    for _, u in ipairs(stack) do
+      local k = C.is_leader(u) and "L" or "C"
+      if not seen[k] then seen[k] = true; out[#out + 1] = { u } end
+    end
+  end
+  return out
+end
+
+-- `stack` without the unit `u`.
+local function without(stack, u)
+  local out = {}
+  for _, x in ipairs(stack) do if x.id ~= u.id then out[#out + 1] = x end end
+  return out
+end
+
 local function reach(cb, stacks, state, memo, need)
   if #stacks == 0 then
     local zero = vec()
@@ -314,20 +335,27 @@ local function reach(cb, stacks, state, memo, need)
     end)
   end
   for _, i in ipairs(firsts) do
-    local g = stacks[i]
-    local rest = {}
-    for j, h in ipairs(stacks) do if j ~= i then rest[#rest + 1] = h end end
+    local whole = stacks[i]
     local choices = opts[i]
     if #choices == 0 then choices = { { dest = nil } } end
-    for _, o in ipairs(choices) do
-      local v, after = simulate(g, o.dest, o.class, state)
-      local ok, r = reach(cb, rest, after, memo, vsub(need, v))
-      local total = vadd(v, r)
-      if ok then
-        if not known.lo or vcmp(total, known.lo) > 0 then known.lo = total end
-        return true, total
+    -- the groups that may move: the whole stack, or under WBC09 #2 one unit of it (one of each
+    -- kind: units of one kind are alike to the search) while the rest stays for later
+    for _, g in ipairs(movable(whole, memo.free and opts[i][1] ~= nil)) do
+      local rest = {}
+      for j, h in ipairs(stacks) do
+        if j ~= i then rest[#rest + 1] = h
+        elseif #g < #whole then rest[#rest + 1] = without(whole, g[1]) end
       end
-      if not bound or vcmp(total, bound) > 0 then bound = total end
+      for _, o in ipairs(choices) do
+        local v, after = simulate(g, o.dest, o.class, state)
+        local ok, r = reach(cb, rest, after, memo, vsub(need, v))
+        local total = vadd(v, r)
+        if ok then
+          if not known.lo or vcmp(total, known.lo) > 0 then known.lo = total end
+          return true, total
+        end
+        if not bound or vcmp(total, bound) > 0 then bound = total end
+      end
     end
   end
   known.hi = bound
