@@ -50,7 +50,10 @@ fn play(scenario: &str, profile: &str, seed: u64, max_actions: usize) -> Result<
     while !engine.state().finished {
         let at = {
             let st = engine.state();
-            format!("{profile}, seed {seed}, turn {}, step {}", st.turn, st.phase)
+            format!(
+                "{profile}, seed {seed}, turn {}, step {}",
+                st.turn, st.phase
+            )
         };
         if played >= max_actions {
             return Err(format!("{at}: no end after {played} actions"));
