@@ -1,7 +1,8 @@
 -- [13] Air interdiction.
 --
 -- German [13.2]: three markers, placed in the German Air Interdiction Phase, and on turn 1 after
--- the Soviet set-up, before the first Soviet move (movement.lua holds Soviet moves until they are
+-- the Soviet set-up (and any WBC bidding): not before the Soviet has ended it (`end_setup`,
+-- setup.lua), and before the first Soviet move (movement.lua holds Soviet moves until they are
 -- down or the German declares he is done, `end_air_placement`). They may go on Soviet-occupied
 -- hexes, but not east of column 40 until one turn after the German holds both Smolensk hexes with a
 -- line to the west edge (game var `smolensk_held_since`, judged at the start of each German Air

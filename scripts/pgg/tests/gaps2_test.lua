@@ -217,8 +217,8 @@ local function setup_board(extra)
 end
 
 -- Rule 5.1: the Soviet arranges the units of a multi-hex set-up area himself, within the stacking
--- limits [7.1], before his first move (while the German's initial air placement is open and before
--- its first marker is down [13.2]).
+-- limits [7.1], before his first move and before the German's initial air markers, which wait until
+-- he ends his set-up (`end_setup`) [13.2].
 kessel.test("case_5_1_soviet_arranges_units_within_setup_area", function()
   setup_board()
   local list = offered("soviet", "setup_place")
