@@ -10,6 +10,7 @@ mod hostile;
 mod lab;
 mod located;
 mod props;
+mod random_legal;
 mod rules;
 mod sandbox;
 mod tidy;

@@ -30,7 +30,7 @@ opt("wbc09_07_overrun_loss_stays_put", false, "WBC09 #7",
 opt("wbc09_08_supply_mp_by_unit_type", false, "WBC09 #8",
   "German MP supply uses the unit's own type (road rates for motorized, +2 per river) and never counts moving off the map; the standard rule [11.1] already does, so this changes nothing")
 opt("wbc09_09_integrity_before_halving", false, "WBC09 #9",
-  "Divisional integrity doubles before out-of-supply halving (standard: each regiment is halved first, then doubled); overrun halving is always last")
+  "Divisional integrity doubles before out-of-supply and overrun halving; the standard rule [7.3] already does, so this changes nothing (the other order is the source-conflict option supply_halving_before_integrity)")
 opt("wbc09_10_integrity_with_gd_lehr", false, "WBC09 #10",
   "GD and Lehr may stack with a two-regiment motorized division without breaking its integrity")
 opt("wbc09_11_overrun_stack_may_split", false, "WBC09 #11",
@@ -68,5 +68,10 @@ opt("german_stacking_checkpoint", "movement_and_combat", "7.2",
 opt("overrun_group", "started_together", "6.5",
   "An overrunning group must have started the phase in one hex, or may assemble anywhere and overrun from one hex",
   { "started_together", "assembled" })
+opt("rail_air_marker_cost", "hex_plus_four", "13.3",
+  "Source reading: a German air marker on a rail hex costs a Soviet rail move the hex and 4 more (5 of the 30, as \"+4 MP\" for rail beside \"+1 MP\" off it), or 4 in all",
+  { "hex_plus_four", "four_in_all" })
+opt("supply_halving_before_integrity", false, "7.3",
+  "Source conflict, off in every profile: halve each regiment for supply before divisional integrity doubles it (the rule [7.3], the facts and WBC09 #9 double first)")
 opt("two_zero_one_rifles", false, "12",
   "Treat one 1-1-6 rifle counter as a second 0-1-6, as the rules' text implies")

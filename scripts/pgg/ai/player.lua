@@ -618,7 +618,7 @@ local scored = {}   -- akey -> score computed by the narrower for this enumerati
 
 local function score(F, a, p)
   local k = a.kind
-  if k == "end_phase" or k == "end_air_placement" then return 0 end
+  if k == "end_phase" or k == "end_air_placement" or k == "end_setup" then return 0 end
   if k == "first_turn_roll" then return 100 end
   local pre = scored[akey(a)]
   if pre ~= nil then return pre end
@@ -790,7 +790,7 @@ local function best_index(actions)
 end
 
 -- Kinds that only end something (score 0): listed only when nothing else is worth doing.
-local ENDING = { end_phase = true, end_air_placement = true }
+local ENDING = { end_phase = true, end_air_placement = true, end_setup = true }
 
 -- The hook: `legal(kind)` lists the actions of one kind, `kinds` names them in declaration order.
 -- First every kind but the ending ones; when nothing there scores above zero (or nothing is

@@ -13,7 +13,11 @@ end
 -- A German unit can't move in the Soviet Movement Phase (and hasn't entered yet).
 try("german move in the soviet phase", { kind = "move", units = { "g-7pz-pz" }, path = { "0110" } })
 
--- Before turn 1 the German places his air interdiction markers [13.2]; here he places none.
+-- Before turn 1 the Soviet sets up [5.1], then the German places his air interdiction markers
+-- [13.2]: ending the air placement before the set-up is refused; the Soviet then ends his set-up
+-- and the German places none.
+try("german ends pre-game air placement before the set-up", { kind = "end_air_placement" })
+try("soviet ends his set-up", { kind = "end_setup" })
 try("german ends pre-game air placement", { kind = "end_air_placement" })
 
 -- A Soviet rifle division moving into the west columns on turn 1.

@@ -12,8 +12,10 @@
 -- attacking unit is across a river hexside; multipliers add (forest and river: ×3).
 -- [11.3] Out of supply (judged at the instant of combat): strength halved, fractions dropped, never
 -- below 1. Option supply_halving_order places the halving before or after terrain on defence.
--- [7.3] Divisional integrity doubles (rules/integrity.lua); WBC09 #9 doubles before supply halving,
--- the standard order halves first.
+-- [7.3] Divisional integrity doubles (rules/integrity.lua), before supply halving and before terrain:
+-- the rule's order, which WBC09 #9 confirms (that option changes nothing). The other order (halve
+-- each regiment for supply, then double) is the source-conflict option
+-- `supply_halving_before_integrity`, off in every profile.
 -- [10.36] Leaders add their rating to one attack, capped at the units' own strength (leaders.lua).
 -- [9.4] Odds are rounded in the defender's favour and capped at 10-1 / 1-3 by the results table.
 -- [9.6] Results (pending decisions in game var "pending"; the combat itself in game var "combat"):
@@ -52,6 +54,10 @@ function K.in_supply(u, ctx)
   return (S.in_supply(u, "combat"))
 end
 
+-- Does divisional integrity double before supply halving? [7.3] Yes (WBC09 #9 says the same),
+-- unless the source-conflict option `supply_halving_before_integrity` is on.
+function K.integrity_first() return not opt("supply_halving_before_integrity") end
+
 local function mod(list, rule, fmt, ...)
   list[#list + 1] = C.reason(rule, fmt, ...)
 end
@@ -68,9 +74,9 @@ function K.attack_strength(u, ctx)
   local intact = ctx.integrity
   if intact == nil then intact = I.intact(u) end
   local oos = not K.in_supply(u, ctx)
-  -- standard: supply halves each regiment, then integrity doubles; WBC09 #9: doubling first
-  local early = opt("wbc09_09_integrity_before_halving")
-  if intact and early then a = a * 2; mod(mods, "WBC09 #9", "%s: divisional integrity doubles first (%d)", C.name(u), a) end
+  -- [7.3] (WBC09 #9 agrees): doubling first; the source-conflict option halves first
+  local early = K.integrity_first()
+  if intact and early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
   if oos then a = K.halve(a); mod(mods, "11.3", "%s: out of supply, halved (%d)", C.name(u), a) end
   if intact and not early then a = a * 2; mod(mods, "7.3", "%s: divisional integrity doubles (%d)", C.name(u), a) end
   return a, mods
@@ -109,8 +115,8 @@ function K.unit_defence(u, mult, ctx)
   local oos = not K.in_supply(u, ctx)
   local pre, post = 1, 1
   if intact then
-    -- standard: after supply halving [7.3]; WBC09 #9: before it
-    if opt("wbc09_09_integrity_before_halving") then pre = pre * 2 else post = post * 2 end
+    -- [7.3] before supply halving (WBC09 #9 agrees); the source-conflict option: after it
+    if K.integrity_first() then pre = pre * 2 else post = post * 2 end
   end
   if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end
   d = d * pre
@@ -199,9 +205,9 @@ function K.odds_modifiers(att, def, flags)
     mod(mods, "9", "flags: %s", table.concat(K.ODDS_FLAGS, ", "))
     return { attack = att, defence = def, shift = 0, modifiers = mods }
   end
-  local early = opt("wbc09_09_integrity_before_halving")
+  local early = K.integrity_first()
   local a = att
-  if has.integrity and early then a = a * 2; mod(mods, "WBC09 #9", "divisional integrity doubles the attack (before halving)") end
+  if has.integrity and early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack (before halving)") end
   if has.out_of_supply then a = K.halve(a); mod(mods, "11.3", "attacker out of supply: halved") end
   if has.integrity and not early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
   if leader > 0 then
@@ -911,6 +917,9 @@ kessel.action{
       cb.retreated[who] = true
       local origin, initial = {}, {}
       for _, u in ipairs(units) do origin[u.id] = u.hex; initial[#initial + 1] = u.hex end
+      -- WBC09 #1a: the hexes every unit retreating from this combat started in, whichever side
+      cb.retreat_origins = cb.retreat_origins or {}
+      for _, u in ipairs(units) do cb.retreat_origins[u.id] = u.hex end
       cb.retreat = { who = who, n = t.n, remaining = C.ids(units), origin = origin, initial = initial }
       kessel.emit.note("9.7", string.format("the %s retreats %d hex(es) (%s); the %s picks the path", who, t.n, cb.result, other_who(who)))
       local R = require("rules.retreat")

@@ -1,7 +1,8 @@
 -- [13] Air interdiction.
 --
 -- German [13.2]: three markers, placed in the German Air Interdiction Phase, and on turn 1 after
--- the Soviet set-up, before the first Soviet move (movement.lua holds Soviet moves until they are
+-- the Soviet set-up (and any WBC bidding): not before the Soviet has ended it (`end_setup`,
+-- setup.lua), and before the first Soviet move (movement.lua holds Soviet moves until they are
 -- down or the German declares he is done, `end_air_placement`). They may go on Soviet-occupied
 -- hexes, but not east of column 40 until one turn after the German holds both Smolensk hexes with a
 -- line to the west edge (game var `smolensk_held_since`, judged at the start of each German Air
@@ -60,11 +61,20 @@ function I.east_open()
   return since ~= nil and kessel.game.turn() > since
 end
 
+-- Is the German's initial placement waiting for the Soviet set-up? [5.1] [13.2]
+local function setup_first()
+  local M = require("rules.movement")
+  return M.initial_air_pending() and require("rules.setup").open()
+end
+
 local function german_window()
   if C.step_is("german_air_interdiction") then return true end
   local M = require("rules.movement")
-  return M.initial_air_pending()
+  return M.initial_air_pending() and not setup_first()
 end
+
+local SETUP_FIRST = "the German places his initial air markers after the Soviet set-up (the Soviet ends it: end_setup)"
+
 
 -- Which marker a placement uses and why it is refused.
 function I.check(a)
@@ -85,6 +95,7 @@ function I.check(a)
     if not marker then return nil, C.reason(kind == I.GERMAN_KIND and "13.2" or "13.4", "no %s marker left to place", kind) end
   end
   if marker.kind == I.GERMAN_KIND then
+    if setup_first() then return nil, C.reason("13.2", SETUP_FIRST) end
     if not german_window() then
       return nil, C.reason("13.2", "German air markers are placed in the German Air Interdiction Phase (and before turn 1)")
     end
@@ -153,14 +164,18 @@ kessel.action{
 kessel.action{
   kind = "end_air_placement", rule = "13.2", description = "the German places no more air markers before turn 1",
   validate = function(a)
+    local pr = C.pending_reason()   -- (the WBC bidding comes first)
+    if pr then return pr end
     local M = require("rules.movement")
     if not M.initial_air_pending() then return C.reason("13.2", "no initial air marker placement is under way") end
+    if setup_first() then return C.reason("13.2", SETUP_FIRST) end
   end,
   apply = function(a) kessel.emit.var("air_initial_done", true) end,
   enumerate = function(side)
+    if side and side ~= C.GERMAN then return {} end
     local M = require("rules.movement")
-    if M.initial_air_pending() then return { { kind = "end_air_placement" } } end
-    return {}
+    if kessel.game.var("pending") or not M.initial_air_pending() or setup_first() then return {} end
+    return { { kind = "end_air_placement" } }
   end,
 }
 

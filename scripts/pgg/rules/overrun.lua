@@ -14,8 +14,10 @@
 -- "disrupted" — no move, no attack, no ZOC, defends normally, a disrupted leader gives nothing —
 -- removed in its owner's next Disruption Removal Phase.
 -- If the hex is cleared the overrunners must enter it at no cost and may move on [6.5]; they ignore
--- the ZOC of the overrun units from the hex they attack from. A split result, Eng, or any loss or
--- retreat of the overrunners stops them for the phase (flag "stopped"); under WBC09 #7, overrunners
+-- the ZOC of the overrun units from the hex they attack from. Otherwise the overrun failed: any
+-- result that leaves a defender in the hex (a defender who took a step loss rather than retreat,
+-- Eng), a split result, or any loss or retreat of the overrunners stops them for the phase (flag
+-- "stopped": no further move, no second overrun); under WBC09 #7, overrunners
 -- who cleared the hex but take their loss as steps stay in the hex they came from. No advance
 -- after an overrun. After a successful overrun the group moves on together (game var
 -- "overrun_group"), or under WBC09 #11 may split, finishing before any other unit moves (same var,
@@ -151,6 +153,9 @@ K.finishers.overrun = function(cb)
   local cleared = true
   for _, u in ipairs(kessel.units.at(target)) do if u.side == cb.defender_side then cleared = false end end
   local adverse = cb.attacker_hit or cb.eng
+  -- [6.5] any result that leaves a defender in the hex (a step loss taken instead of a retreat, a
+  -- two-step unit flipped, Eng) is a failed overrun: the overrunners stop, as after an adverse result
+  local failed = adverse or not cleared
   local stayed = {}
   for _, u in ipairs(alive) do
     if u.hex == cb.att_hexes[1] then stayed[#stayed + 1] = u end
@@ -165,8 +170,11 @@ K.finishers.overrun = function(cb)
       kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")
     end
   end
-  if adverse then
+  if failed then
     for _, u in ipairs(alive) do kessel.emit.flag(u.id, "stopped") end
+    if not cleared and #alive > 0 then
+      kessel.emit.note("6.5", "the overrun failed: a defender is still in " .. target)
+    end
     kessel.emit.note("6.5", "the overrunners stop for the rest of the phase")
   elseif cleared and #stayed > 0 then
     kessel.emit.var("overrun_group", { units = C.ids(stayed), split = C.option("wbc09_11_overrun_stack_may_split") })

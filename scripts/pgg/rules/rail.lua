@@ -2,8 +2,8 @@
 --
 -- Rail movement (`rail_move`, Soviet Movement Phase only): a stack in a rail hex moves along
 -- railway hexsides up to 30 rail hexes, ending on the railway; terrain is ignored; it may never
--- enter or pass an enemy ZOC or enemy units; a hex with a German air interdiction marker costs 4 of
--- the 30 [13.3]. Each turn at most 8 combat units may move by rail, a tank or mechanized division
+-- enter or pass an enemy ZOC or enemy units; a hex with a German air interdiction marker costs 4 rail
+-- hexes on top of the hex itself, 5 of the 30 [13.3] (option `rail_air_marker_cost`). Each turn at most 8 combat units may move by rail, a tank or mechanized division
 -- counting 3; leaders go free. A unit moving by rail does nothing else that phase (it must not
 -- have moved before, and its movement ends). On turns 1-6 columns 01-02 stay closed [6.4]; the
 -- 13th and 20th Armies may not use rail on turn 1 [5.2].
@@ -17,7 +17,15 @@ local C = require("rules.common")
 local Z = require("rules.zoc")
 local RL = {}
 
-RL.MAX_HEXES, RL.MAX_UNITS, RL.ARMOUR_COUNTS, RL.AIR_COST = 30, 8, 3, 4
+RL.MAX_HEXES, RL.MAX_UNITS, RL.ARMOUR_COUNTS, RL.AIR_SURCHARGE = 30, 8, 3, 4
+
+-- Rail hexes it costs to enter a hex under a German air marker [13.3]: the hex itself and 4 more
+-- (5 of the 30), as "+4" reads beside the "+1 MP" of ordinary movement; option
+-- `rail_air_marker_cost = "four_in_all"` keeps the older reading of 4 in all.
+function RL.air_cost()
+  if C.option("rail_air_marker_cost") == "four_in_all" then return RL.AIR_SURCHARGE end
+  return 1 + RL.AIR_SURCHARGE
+end
 
 function RL.is_rail(hex) return kessel.map.has_link(hex, "railway") end
 
@@ -110,13 +118,14 @@ local function rail_rules()
     for _, h in ipairs(require("rules.movement").columns_01_02()) do blocked:add(h) end
   end
   local air = C.markers_on_map("air_interdiction", C.GERMAN)
+  local air_cost = RL.air_cost()
   -- one step: for checking a given path hex by hex ...
   local step = function(a, b)
     if not kessel.map.has_side(a, b, "railway") then return nil end
-    return air[b] and RL.AIR_COST or 1
+    return air[b] and air_cost or 1
   end
   -- ... and the same as data, for the native searches
-  local spec = { hex = true, only_along = { "railway" }, enter_cost = { hexes = C.keys(air), cost = RL.AIR_COST } }
+  local spec = { hex = true, only_along = { "railway" }, enter_cost = { hexes = C.keys(air), cost = air_cost } }
   return blocked, step, air, spec
 end
 
@@ -153,11 +162,15 @@ function RL.plan(a)
   if used + weight > RL.MAX_UNITS then
     return nil, C.reason("6.3", "rail capacity: %d of 8 used this turn, this stack needs %d (tank and mechanized divisions count 3)", used, weight)
   end
-  local blocked, step, _, spec = rail_rules()
+  local rules = RL.rules()
+  local blocked, step, spec = rules.blocked, rules.step_fn, rules.step
   local dest = path[#path]
   local full, cost
-  if #path == 1 and not kessel.hex.adjacent(from, dest) then
-    local t = kessel.paths.trace{ from = from, budget = RL.MAX_HEXES, step = spec, passage = { blocked = blocked }, target = { dest } }
+  -- a path of one hex names the destination, adjacent or not: the rail route there is the cheapest
+  -- one along the railway (it may run round through other hexes), found by the same search, with
+  -- the same rules, as the enumerator's (RL.stack_moves), so what is listed is accepted
+  if #path == 1 then
+    local t = RL.route(from, dest, rules)
     if not t then
       if not RL.is_rail(dest) then return nil, C.reason("6.3", "rail movement ends in a rail hex; %s is not one", dest) end
       local why = RL.why_not(from, dest, blocked, spec)
@@ -195,7 +208,7 @@ function RL.why_not(from, dest, blocked, step)
   for _, h in ipairs(open.path) do
     if blocked:has(h) then return RL.block_reason(h) end
   end
-  return C.reason("6.3", "%s is %d rail hexes away (30 at most; an air interdiction marker counts 4)", dest, open.cost)
+  return C.reason("6.3", "%s is %d rail hexes away (30 at most; a hex under an air interdiction marker counts %d)", dest, open.cost, RL.air_cost())
 end
 
 kessel.action{
@@ -231,10 +244,21 @@ kessel.action{
   end,
 }
 
--- The trace rules of this moment, shared by every stack (RL.stack_moves).
+-- The trace rules of this moment, shared by every stack (RL.stack_moves) and by RL.plan.
 function RL.rules()
-  local blocked, _, _, spec = rail_rules()
-  return { blocked = blocked, step = spec, ezoc = Z.enemy_zoc(C.SOVIET) }
+  local blocked, step_fn, _, spec = rail_rules()
+  return { blocked = blocked, step = spec, step_fn = step_fn, ezoc = Z.enemy_zoc(C.SOVIET) }
+end
+
+-- Every rail hex a stack in `from` reaches within the 30 rail hexes, with its cost [6.3].
+function RL.reach(from, rules)
+  return kessel.paths.reach{ from = from, budget = RL.MAX_HEXES, step = rules.step, passage = { blocked = rules.blocked } }
+end
+
+-- The cheapest rail route from `from` to `dest` within the 30 rail hexes ({path, cost}), or nil:
+-- the route to a hex RL.reach gives.
+function RL.route(from, dest, rules)
+  return kessel.paths.trace{ from = from, budget = RL.MAX_HEXES, step = rules.step, passage = { blocked = rules.blocked }, target = { dest } }
 end
 
 -- Rail moves of the stack in `hex`: every unit there that may still move by rail, to each rail
@@ -249,7 +273,7 @@ function RL.stack_moves(hex, rules)
     if x.side == C.SOVIET and M.cannot_move(x) == nil and M.spent(x) == 0 then ids[#ids + 1] = x.id end
   end
   if #ids == 0 or rules.ezoc:has(hex) then return out end
-  local reach = kessel.paths.reach{ from = hex, budget = RL.MAX_HEXES, step = rules.step, passage = { blocked = rules.blocked } }
+  local reach = RL.reach(hex, rules)
   local first = true
   for _, h in ipairs(C.keys(reach)) do
     if h ~= hex then

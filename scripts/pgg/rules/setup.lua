@@ -6,11 +6,14 @@
 -- [5.1] The Soviet sets up first. Armies given a multi-hex set-up area (the 13th and 20th: units
 -- with a `setup_area`, which the engine spreads over the area in file order) are arranged by the
 -- Soviet player himself within the stacking limits [7.1]: `setup_place{unit=id, hex=label}` puts
--- one such unit in another hex of its own area. It is open on turn 1, in the Soviet Movement Phase,
--- before any Soviet unit may move: while the German's initial air placement is open and before
--- its first marker is down, since the markers go down after the Soviet set-up [13.2]. A position
--- built inline (kessel.setup cannot give units a set-up area) may name the areas in game var
--- `setup_areas` (unit id -> area id).
+-- one such unit in another hex of its own area, and `end_setup` ends his set-up. The pre-game runs
+-- in this order: WBC bidding for sides (bidding.lua, a pending decision that holds up everything
+-- else), then the Soviet set-up, then the German's initial air markers [13.2] (interdiction.lua:
+-- offered only once the Soviet set-up is over), then turn 1. So the set-up is open on turn 1, in the
+-- Soviet Movement Phase, with no decision pending, while the German's initial air placement waits
+-- and until the Soviet ends it. Set-up stacks are judged like any other at the end of the Soviet
+-- Movement Phase [7.1] (stacking.lua). A position built inline (kessel.setup cannot give units a
+-- set-up area) may name the areas in game var `setup_areas` (unit id -> area id).
 local C = require("rules.common")
 local ST = require("rules.stacking")
 local SU = {}
@@ -66,8 +69,46 @@ function SU.window()
   if #kessel.markers.all{ kind = "air_interdiction", side = C.GERMAN, placed = true } > 0 then
     return false, C.reason("13.2", "the Soviet set-up is over: the German places his air markers after it, and has begun")
   end
+  if kessel.game.var("setup_done") then
+    return false, C.reason("5.1", "the Soviet set-up is over: the Soviet has ended it")
+  end
   return true
 end
+
+-- Soviet units on the map with a set-up area to arrange [5.1].
+local function has_areas()
+  for _, u in ipairs(C.units_of(C.SOVIET)) do
+    if SU.area_of(u) then return true end
+  end
+  return false
+end
+
+-- Is the Soviet set-up still to be made? (The German's initial air markers wait for it [13.2].) A
+-- position with no set-up area has nothing to arrange.
+function SU.open()
+  return (SU.window()) and has_areas()
+end
+
+kessel.action{
+  kind = "end_setup", rule = "5.1", description = "the Soviet ends his set-up; the German's initial air markers follow [13.2]",
+  validate = function(a)
+    local pr = C.pending_reason()
+    if pr then return pr end
+    if not SU.open() then
+      local _, why = SU.window()
+      return why or C.reason("5.1", "no unit has a set-up area to arrange")
+    end
+  end,
+  apply = function(a)
+    kessel.emit.var("setup_done", true)
+    kessel.emit.note("5.1", "the Soviet set-up is over: the German places his initial air markers [13.2]")
+  end,
+  enumerate = function(side)
+    if side and side ~= C.SOVIET then return {} end
+    if kessel.game.var("pending") or not SU.open() then return {} end
+    return { { kind = "end_setup" } }
+  end,
+}
 
 function SU.place_reasons(a)
   local pr = C.pending_reason()

@@ -4,6 +4,11 @@
 -- the end of the owner's Movement Phase(s) and throughout combat, or for the German at the end of
 -- every phase (option `german_stacking_checkpoint`). Excess units are eliminated, the owner
 -- choosing which (`eliminate_excess`); the phase cannot end while a hex is over the limit.
+-- A retreat that ends over the limit [7] [9.7]: the retreated units beyond it are eliminated, and
+-- which of them is decided by their owner (WBC09 #2: by the opponent) as a pending decision
+-- `retreat_excess`, answered with the same `eliminate_excess{unit=}` (retreat.lua sets it up).
+-- No elimination is offered or accepted while any other decision is pending (the WBC bidding
+-- among them).
 local C = require("rules.common")
 local SEQ = require("rules.sequence")
 local ST = {}
@@ -99,7 +104,9 @@ end
 SEQ.add_end_phase_check(ST.end_phase_problems)
 
 -- Would eliminating `u` reduce its hex's excess?
-local function helps(u)
+function ST.helps(u) return (ST.helps_raw(u)) end
+local function helps(u) return ST.helps_raw(u) end
+function ST.helps_raw(u)
   local others = {}
   for _, x in ipairs(kessel.units.at(u.hex)) do if x.id ~= u.id then others[#others + 1] = x end end
   return ST.excess(u.side, others) < ST.excess(u.side, kessel.units.at(u.hex))
@@ -124,9 +131,29 @@ function ST.stuck(hex, s)
   return true
 end
 
+-- The retreat excess decision waiting, or nil [7] [9.7].
+local function retreat_excess()
+  local p = kessel.game.var("pending")
+  if p and p.kind == "retreat_excess" then return p end
+end
+
+local function retreat_excess_reasons(a, p)
+  local u = a.unit and kessel.units.get(a.unit)
+  if not u or not C.on_map(u) or u.hex ~= p.hex or not C.contains(p.units, u.id) then
+    return C.reason(p.rule, "name one of the units that retreated into %s: %s", p.hex, table.concat(p.units, ", "))
+  end
+  if not helps(u) then
+    return C.reason(p.rule, "eliminating %s would not bring hex %s nearer the limit (too many combat units)", C.name(u), u.hex)
+  end
+end
+
 kessel.action{
-  kind = "eliminate_excess", rule = "7", description = "eliminate a unit of an overstacked hex (owner's choice)",
+  kind = "eliminate_excess", rule = "7", description = "eliminate a unit of an overstacked hex (owner's choice; after a retreat, as pending)",
   validate = function(a)
+    local p = retreat_excess()
+    if p then return retreat_excess_reasons(a, p) end
+    local pr = C.pending_reason()
+    if pr then return pr end
     local u = a.unit and kessel.units.get(a.unit)
     if not u or not C.on_map(u) then return C.reason("7", "no such unit on the map") end
     if not ST.checkpoint(u.side) then
@@ -141,11 +168,23 @@ kessel.action{
   end,
   apply = function(a)
     local u = kessel.units.get(a.unit)
-    kessel.emit.eliminate(u.id)
-    kessel.emit.note(u.side == C.SOVIET and "7.1" or "7.2", C.name(u) .. " eliminated for overstacking at " .. u.hex)
+    local p = retreat_excess()
+    require("rules.untried").eliminate(u, u.side == C.SOVIET and "7.1" or "7.2",
+      (p and "retreated into an over-full hex (" .. u.hex .. "), chosen by the " .. p.side or "eliminated for overstacking at " .. u.hex))
+    if p then require("rules.retreat").settle_excess() end
   end,
   enumerate = function(side)
     local out = {}
+    local p = retreat_excess()
+    if p then
+      if side and side ~= p.side then return out end
+      for _, id in ipairs(p.units) do
+        local u = kessel.units.get(id)
+        if u and C.on_map(u) and u.hex == p.hex and helps(u) then out[#out + 1] = { kind = "eliminate_excess", unit = id } end
+      end
+      return out
+    end
+    if kessel.game.var("pending") then return out end
     for _, s in ipairs({ C.SOVIET, C.GERMAN }) do
       if ST.checkpoint(s) then
         for _, hex in ipairs(C.keys(ST.overstacked(s))) do

@@ -152,6 +152,7 @@ kessel.test("case_wbc09_01_most_units_into_empty_hexes_over_the_combat", functio
     else
       expect.accepted(ok, r)
       expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
+      expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "b2" })
       expect.eq(kessel.units.get("b2").location, "eliminated", "standard: the fourth unit in 0504 dies for overstacking")
     end
   end
@@ -216,8 +217,8 @@ local function setup_board(extra)
 end
 
 -- Rule 5.1: the Soviet arranges the units of a multi-hex set-up area himself, within the stacking
--- limits [7.1], before his first move (while the German's initial air placement is open and before
--- its first marker is down [13.2]).
+-- limits [7.1], before his first move and before the German's initial air markers, which wait until
+-- he ends his set-up (`end_setup`) [13.2].
 kessel.test("case_5_1_soviet_arranges_units_within_setup_area", function()
   setup_board()
   local list = offered("soviet", "setup_place")
@@ -245,19 +246,28 @@ kessel.test("case_5_1_soviet_arranges_units_within_setup_area", function()
   -- the leader may join them: four units with a leader among them
   expect.accepted(kessel.act{ kind = "setup_place", unit = "rem", hex = "0106" })
   expect.eq(#kessel.units.at("0106"), 4)
-  -- the German's first marker ends the Soviet set-up [13.2]
-  expect.accepted(kessel.act{ kind = "place_marker", hex = "0404" })
+  -- the German's initial markers wait for the Soviet set-up [13.2]
+  ok, r = kessel.act{ kind = "place_marker", hex = "0404" }
+  expect.refused(ok, r, "13.2", "after the Soviet set-up")
+  expect.eq(#offered("german", "place_marker"), 0)
+  expect.eq(#offered("german", "end_air_placement"), 0)
+  expect.eq(#offered("soviet", "end_setup"), 1)
+  expect.accepted(kessel.act{ kind = "end_setup" })
   ok, r = kessel.act{ kind = "setup_place", unit = "r2", hex = "0105" }
-  expect.refused(ok, r, "13.2", "set-up is over")
+  expect.refused(ok, r, "5.1", "set-up is over")
   expect.eq(#offered("soviet", "setup_place"), 0)
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0404" })
 end)
 
 -- Rule 5.1: no set-up once the German's initial air placement is over, nor outside the first
 -- Soviet Movement Phase of turn 1.
 kessel.test("case_5_1_setup_only_before_the_first_soviet_move", function()
   setup_board()
+  local ok, r = kessel.act{ kind = "end_air_placement" }
+  expect.refused(ok, r, "13.2", "after the Soviet set-up")
+  expect.accepted(kessel.act{ kind = "end_setup" })
   expect.accepted(kessel.act{ kind = "end_air_placement" })
-  local ok, r = kessel.act{ kind = "setup_place", unit = "r1", hex = "0106" }
+  ok, r = kessel.act{ kind = "setup_place", unit = "r1", hex = "0106" }
   expect.refused(ok, r, "5.1", "set-up is over")
   setup_board{ turn = 2 }
   ok, r = kessel.act{ kind = "setup_place", unit = "r1", hex = "0106" }

@@ -62,22 +62,32 @@ kessel.test("case_7_3_motorized_and_das_reich", function()
   expect.falsy(I.intact(kessel.units.get("d1")), "Das Reich needs its third regiment")
 end)
 
--- Rule 7.3 / WBC09 #9: standard halves each regiment for supply before doubling; WBC09 #9 doubles
--- first. WBC09 #9's example: an intact motorized division out of supply fights as 6, overruns as
--- 3; defence likewise. Overrun halving is last in both.
-kessel.test("case_7_3_wbc09_09_integrity_before_supply_halving", function()
+-- Rule 7.3 / WBC09 #9: divisional integrity doubles before supply and overrun halving, in the
+-- standard rules and under WBC09 #9 alike (its example: an intact motorized division out of supply
+-- fights as 6, overruns as 3; defence likewise). Only the source-conflict option
+-- supply_halving_before_integrity (off in every profile) halves each regiment first.
+kessel.test("case_7_3_integrity_doubles_before_supply_halving", function()
   local oos = { in_supply = function() return false end }
   local function division(options)
     setup({ reg("m1", "motorized", "14 Mot", "3-3-10", "0303"), reg("m2", "motorized", "14 Mot", "3-3-10", "0303") }, options)
   end
-  division({})
-  expect.eq(total({ "m1", "m2" }, oos), 4, "standard: 3 -> 1, doubled 2, each")
-  expect.eq(K.defence_of({ "0303" }, oos), 4, "standard defence: 3 -> 1, doubled 2, each")
-  expect.eq(total({ "m1", "m2" }, { overrun = true }), 6, "overrun in supply: 12 halved")
-  division({ wbc09_09_integrity_before_halving = true })
-  expect.eq(total({ "m1", "m2" }, oos), 6, "WBC09 #9: 3 doubled 6, halved 3, each")
-  expect.eq(total({ "m1", "m2" }, { in_supply = oos.in_supply, overrun = true }), 3, "overrun out of supply: 3")
-  expect.eq(K.defence_of({ "0303" }, oos), 6, "WBC09 #9 defence: 3 doubled 6, halved 3, each")
+  for _, options in ipairs{ {}, { wbc09_09_integrity_before_halving = true } } do
+    division(options)
+    expect.eq(total({ "m1", "m2" }, oos), 6, "3 doubled 6, halved 3, each")
+    expect.eq(total({ "m1", "m2" }, { in_supply = oos.in_supply, overrun = true }), 3, "overrun out of supply: 3")
+    expect.eq(total({ "m1", "m2" }, { overrun = true }), 6, "overrun in supply: 12 halved")
+    expect.eq(K.defence_of({ "0303" }, oos), 6, "defence: 3 doubled 6, halved 3, each")
+    -- a panzer division's odd regiments: 4 doubled 8 halved 4; 2 doubled 4 halved 2
+    setup(panzer_division("0505"), options)
+    expect.eq(total({ "pz", "s1", "s2" }, oos), 8, "panzer division out of supply: 4 + 2 + 2")
+  end
+  division({ supply_halving_before_integrity = true })
+  expect.eq(total({ "m1", "m2" }, oos), 4, "the other order: 3 -> 1, doubled 2, each")
+  expect.eq(K.defence_of({ "0303" }, oos), 4, "the other order on defence: 3 -> 1, doubled 2, each")
+  setup(panzer_division("0505"), { supply_halving_before_integrity = true })
+  expect.eq(total({ "pz", "s1", "s2" }, oos), 8, "4 -> 2 doubled 4; 2 -> 1 doubled 2")
+  division({ supply_halving_before_integrity = true, wbc09_09_integrity_before_halving = true })
+  expect.eq(total({ "m1", "m2" }, oos), 4, "WBC09 #9 changes nothing: only the source-conflict option decides")
 end)
 
 -- WBC09 #10: GD or Lehr may share a two-regiment motorized division's hex without breaking it.

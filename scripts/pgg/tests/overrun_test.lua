@@ -3,6 +3,7 @@
 
 local expect = kessel.expect
 local M = require("rules.movement")
+local function C_contains(list, x) for _, v in ipairs(list) do if v == x then return true end end return false end
 
 local function pz(id, at, face, extra)
   local u = { id = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "7-7-10", "1-1-10" }, at = at }
@@ -75,7 +76,72 @@ kessel.test("case_6_6_overrun_disrupts_defender", function()
   expect.accepted(overrun({ "a", "b" }, "0403"))
   expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
   expect.truthy(kessel.units.at("0403")[1].flags.disrupted)
-  expect.falsy(kessel.units.get("a").flags.stopped, "a defender's loss alone does not stop them")
+  expect.truthy(kessel.units.get("a").flags.stopped, "a defender left in the hex: the overrun failed [6.5]")
+end)
+
+-- Rule 6.5: success is a cleared hex; any result that leaves a defender there is a failure and the
+-- overrunners stop: no further move, no second overrun this phase, nothing listed for them. Each
+-- way a defender can stay is tried: a step loss taken by one of two defenders, a two-step German
+-- unit flipped, a lone defender's loss when it has steps to spare. A retreat that clears the hex
+-- (the same D1) is a success and the overrunners enter it.
+kessel.test("case_6_5_failed_overrun_stops_overrunners", function()
+  local function stuck(ids, target, listed_side)
+    for _, id in ipairs(ids) do
+      local u = kessel.units.get(id)
+      expect.truthy(u.flags.stopped, id .. " is stopped")
+      expect.truthy(M.cannot_move(u), id .. " may not move on")
+    end
+    local ok, r = overrun(ids, target)
+    expect.refused(ok, r, "6.5", "stopped")
+    for _, a in ipairs(kessel.legal(listed_side)) do
+      if a.kind == "move" or a.kind == "overrun" then
+        for _, id in ipairs(a.units) do
+          expect.falsy(C_contains(ids, id), "nothing listed for " .. id .. ": " .. a.kind)
+        end
+      end
+    end
+  end
+  -- two Soviet defenders, D1 taken as a loss: one is left (disrupted) in the hex
+  setup{ pz("a", "0303", "4-4-10"), pz("b", "0303", "4-4-10"), rifle("s", "0403", "1-2-6"), rifle("t", "0403", "1-2-6") }
+  kessel.inject_dice{ 1 } -- 8/2 = 4 against 4: 1-1, roll 1: D1
+  expect.accepted(overrun({ "a", "b" }, "0403"))
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss", units = { "s" } })
+  expect.eq(kessel.units.get("a").hex, "0303", "the overrunners did not enter")
+  expect.eq(kessel.units.get("t").hex, "0403")
+  stuck({ "a", "b" }, "0403", "german")
+  -- a German two-step regiment overrun by the Soviet flips and stays: the Soviet stack stops
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_movement", turn = 7, units = {
+    rifle("s", "0403", "9-9-6"), rifle("r", "0403", "9-9-6"), pz("g", "0303", "4-4-10"), pz("h", "0704", "1-1-10"), leader("l", "0504", 5) },
+    vars = { phase_start = { hexes = { s = "0403", r = "0403" }, command = { "s", "r" }, step = 0, turn = 7 } } }
+  kessel.inject_dice{ 4 } -- 18/2 = 9 against 4: 2-1, roll 4: D1/A1
+  expect.accepted(overrun({ "s", "r" }, "0303"))
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  expect.eq(kessel.units.get("g").location, "map")
+  expect.eq(kessel.units.get("g").steps_left, 1, "flipped, still in 0303")
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss", units = { "r" } })
+  stuck({ "s" }, "0303", "soviet")
+  -- a lone two-step German defender takes its D1 as a loss: still there, the overrun failed
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_movement", turn = 7, units = {
+    rifle("s", "0403", "9-9-6"), rifle("r", "0403", "9-9-6"), pz("g", "0303", "4-4-10"), leader("l", "0504", 5) },
+    vars = { phase_start = { hexes = { s = "0403", r = "0403" }, command = { "s", "r" }, step = 0, turn = 7 } } }
+  kessel.inject_dice{ 2 } -- 2-1, roll 2: D1
+  expect.accepted(overrun({ "s", "r" }, "0303"))
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  expect.truthy(kessel.units.get("g").flags.disrupted, "the survivor is disrupted [6.6]")
+  stuck({ "s", "r" }, "0303", "soviet")
+  -- the same D1 taken as a retreat clears the hex: success, the overrunners enter and may go on
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_movement", turn = 7, units = {
+    rifle("s", "0403", "9-9-6"), rifle("r", "0403", "9-9-6"), pz("g", "0303", "4-4-10"), leader("l", "0504", 5) },
+    vars = { phase_start = { hexes = { s = "0403", r = "0403" }, command = { "s", "r" }, step = 0, turn = 7 } } }
+  kessel.inject_dice{ 2 }
+  expect.accepted(overrun({ "s", "r" }, "0303"))
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  local path
+  for _, a in ipairs(kessel.legal("soviet")) do if a.kind == "retreat" then path = a.path end end
+  expect.accepted(kessel.act{ kind = "retreat", units = { "g" }, path = path })
+  expect.eq(kessel.units.get("s").hex, "0303", "entered the cleared hex")
+  expect.falsy(kessel.units.get("s").flags.stopped)
+  expect.falsy(M.cannot_move(kessel.units.get("s")), "and may move on")
 end)
 
 -- Rule 6.5: a split result stops the overrunners; standard: they enter the cleared hex first.

@@ -48,10 +48,31 @@ kessel.test("case_6_3_never_into_or_through_enemy_zoc", function()
   expect.accepted(rail({ "r" }, { "0802" }))
 end)
 
--- Rule 6.3 / 13.3
-kessel.test("case_6_3_air_marker_costs_four_rail_hexes", function()
-  line({ rifle("r", "0302") }, { markers = { { kind = "air_interdiction", side = "german", at = "1002" } } })
-  local ok, why = rail({ "r" }, { "3302" })
+-- Rule 6.3 / 13.3: a German air marker on a rail hex costs 4 rail hexes on top of the hex itself
+-- (5 of the 30); option rail_air_marker_cost = "four_in_all" keeps the reading of 4 in all.
+kessel.test("case_13_3_air_marker_costs_the_hex_and_four_more_rail_hexes", function()
+  local marked = { markers = { { kind = "air_interdiction", side = "german", at = "1002" } } }
+  line({ rifle("r", "0302") }, marked)
+  local ok, why = rail({ "r" }, { "3002" })
+  expect.refused(ok, why, "6.3", "31 rail hexes")
+  expect.refused(ok, why, "6.3", "counts 5")
+  local listed = {}
+  for _, a in ipairs(kessel.legal("soviet")) do if a.kind == "rail_move" then listed[a.path[#a.path]] = true end end
+  expect.truthy(listed["2902"], "29 hexes away counting the marker as 5: listed")
+  expect.falsy(listed["3002"], "30 hexes away plus 4: not listed")
+  expect.accepted(rail({ "r" }, { "2902" }))
+  -- entering the marked hex itself: 7 hexes to 1002 cost 6 + 5
+  line({ rifle("r", "0302") }, marked)
+  expect.accepted(rail({ "r" }, { "1002" }))
+  -- two markers on the line: each adds 4 (23 steps to 2602 + 8 = 31; 22 to 2502 + 8 = 30)
+  line({ rifle("r", "0302") }, { markers = { { kind = "air_interdiction", side = "german", at = "1002" },
+    { kind = "air_interdiction", side = "german", at = "1202" } } })
+  ok, why = rail({ "r" }, { "2602" })
+  expect.refused(ok, why, "6.3", "31 rail hexes")
+  expect.accepted(rail({ "r" }, { "2502" }))
+  -- the older reading: 4 in all
+  line({ rifle("r", "0302") }, { markers = marked.markers, options = { rail_air_marker_cost = "four_in_all" } })
+  ok, why = rail({ "r" }, { "3302" })
   expect.refused(ok, why, "6.3", "33 rail hexes")
   expect.accepted(rail({ "r" }, { "3002" }))
 end)
@@ -125,4 +146,34 @@ kessel.test("case_6_3_enumerated_rail_moves_are_legal", function()
     end
   end
   expect.eq(n, 30)
+end)
+
+-- Rule 6.3: a rail move to a neighbouring hex whose railway runs round through a third hex is
+-- listed and accepted: a one-hex path names the destination, and the move follows the railway
+-- (0303 -> 0302 -> 0402: 0303 and 0402 are neighbours, with no railway between them). An explicit
+-- step across a hexside without a railway is still refused. Every listed rail move validates.
+kessel.test("case_6_3_rail_move_round_a_bend_to_a_neighbour_is_listed_and_accepted", function()
+  local function bend(units)
+    kessel.setup{ map = { columns = 8, rows = 6, links = { { kind = "railway", path = { "0303", "0302", "0402", "0502" } } } },
+      units = units, step = "soviet_movement", turn = 7 }
+  end
+  bend{ rifle("r", "0303") }
+  expect.truthy(kessel.hex.adjacent("0303", "0402"))
+  local found = false
+  for _, a in ipairs(kessel.legal("soviet")) do
+    if a.kind == "rail_move" then
+      expect.truthy(kessel.validate(a), "listed rail move validates: " .. table.concat(a.path, "-"))
+      if a.path[#a.path] == "0402" then found = true end
+    end
+  end
+  expect.truthy(found, "0402 is listed")
+  local ok, why = rail({ "r" }, { "0303", "0402" })
+  expect.refused(ok, why, "6.3", "not adjacent")
+  ok, why = kessel.act{ kind = "rail_move", units = { "r" }, path = { "0402", "0502" } }
+  expect.refused(ok, why, "6.3", "no railway between 0303 and 0402")
+  local events = expect.accepted(rail({ "r" }, { "0402" }))
+  expect.eq(kessel.units.get("r").hex, "0402")
+  local noted = false
+  for _, e in ipairs(events) do if e.text and e.text:find("2 rail hexes", 1, true) then noted = true end end
+  expect.truthy(noted, "the route round the bend costs 2 rail hexes")
 end)

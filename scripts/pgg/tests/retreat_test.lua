@@ -113,6 +113,78 @@ kessel.test("case_7_1_faq_retreat_overstack_eliminates", function()
   expect.eq(#kessel.units.at("0404"), 3)
 end)
 
+-- Rule 7 / 9.7 / WBC09 #2: a stack retreats whole; when it ends over the stacking limit the excess
+-- is eliminated, and WHICH retreated units go is a pending decision (`retreat_excess`), asked of
+-- their owner in the standard game and of the opponent under WBC09 #2. Only retreated units whose
+-- loss brings the hex nearer the limit are offered (never the friends already there, nor a leader
+-- while combat units are the excess); with no real choice they go at once.
+kessel.test("case_7_excess_after_retreat_is_owners_choice", function()
+  local lakes = { map = { columns = 8, rows = 8, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" } } } }
+  for _, wbc in ipairs{ false, true } do
+    local options = { wbc09_02_opponent_orders_retreats = wbc }
+    setup({ pz("g", "0303", "12-12-10"), rifle("s1", "0403"), rifle("s2", "0403"), rifle("s3", "0403"),
+      rifle("f1", "0404"), rifle("f2", "0404") }, { map = lakes.map, options = options })
+    kessel.inject_dice{ 2 } -- 12 against 6: 2-1, roll 2: D1
+    expect.accepted(attack({ "g" }, { "0403" }))
+    expect.accepted(choose("retreat"))
+    expect.accepted(retreat({ "s1", "s2", "s3" }, { "0404" }))
+    local p = kessel.game.var("pending")
+    expect.eq(p.kind, "retreat_excess")
+    local chooser, other = wbc and "german" or "soviet", wbc and "soviet" or "german"
+    expect.eq(p.side, chooser, wbc and "WBC09 #2: the opponent chooses" or "the owner chooses [7]")
+    expect.eq(#kessel.units.at("0404"), 5, "nobody eliminated before the choice")
+    local listed = {}
+    for _, a in ipairs(kessel.legal(chooser)) do
+      expect.eq(a.kind, "eliminate_excess")
+      listed[#listed + 1] = a.unit
+    end
+    table.sort(listed)
+    expect.eq(table.concat(listed, " "), "s1 s2 s3", "the retreated units are offered")
+    expect.eq(#kessel.legal(other), 0, "the other side has nothing to decide")
+    local ok, r = kessel.act{ kind = "eliminate_excess", unit = "f1" }
+    expect.refused(ok, r, "7.1", "retreated into 0404")
+    ok, r = kessel.act{ kind = "end_phase" }
+    expect.refused(ok, r, "7.1", "over the stacking limit")
+    expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "s3" })
+    expect.eq(kessel.game.var("pending").kind, "retreat_excess", "one more to go")
+    expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "s1" })
+    expect.eq(kessel.units.get("s2").location, "map", "the chosen survivor stays")
+    expect.eq(kessel.units.get("s1").location, "eliminated")
+    expect.eq(kessel.units.get("s3").location, "eliminated")
+    expect.eq(#kessel.units.at("0404"), 3)
+    local after = kessel.game.var("pending")
+    expect.truthy(after == nil or after.kind == "advance", "the combat goes on")
+  end
+  -- a leader is not offered while combat units are the excess; one real candidate goes at once
+  setup({ pz("g", "0303", "12-12-10"), rifle("s1", "0403"), rifle("s2", "0403"), leader("l", "0403", 2),
+    rifle("f1", "0404"), rifle("f2", "0404") }, lakes)
+  kessel.inject_dice{ 2 } -- 12 against 4 + 2: 2-1, roll 2: D1
+  expect.accepted(attack({ "g" }, { "0403" }))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "s1", "s2", "l" }, { "0404" }))
+  local listed = {}
+  for _, a in ipairs(kessel.legal("soviet")) do listed[#listed + 1] = a.unit end
+  table.sort(listed)
+  expect.eq(table.concat(listed, " "), "s1 s2")
+  local ok, r = kessel.act{ kind = "eliminate_excess", unit = "l" }
+  expect.refused(ok, r, "7.1", "retreated into 0404: s1, s2")
+  expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "s1" })
+  expect.eq(kessel.units.get("l").location, "map")
+  expect.eq(kessel.units.get("s2").location, "map")
+  -- no choice: the lone retreated unit goes at once
+  setup({ pz("g", "0303", "12-12-10"), rifle("s1", "0403"), rifle("f1", "0404"), rifle("f2", "0404"), rifle("f3", "0404") }, lakes)
+  kessel.inject_dice{ 6 } -- 12 against 2: 6-1, roll 6: D1
+  expect.accepted(attack({ "g" }, { "0403" }))
+  expect.accepted(choose("retreat"))
+  local events = expect.accepted(retreat({ "s1" }, { "0404" }))
+  expect.eq(kessel.units.get("s1").location, "eliminated")
+  local p = kessel.game.var("pending")
+  expect.truthy(p == nil or p.kind ~= "retreat_excess", "nothing to choose")
+  local found = false
+  for _, e in ipairs(events) do if e.text and e.text:find("over-full hex", 1, true) then found = true end end
+  expect.truthy(found)
+end)
+
 -- Rule 9.73 / FAQ: a unit retreated onto friends adds nothing to their defence and dies when the
 -- hex suffers a loss or retreat result later in the phase; standard: its step counts.
 kessel.test("case_9_73_retreated_unit_dies_with_later_result", function()

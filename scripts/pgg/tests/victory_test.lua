@@ -131,3 +131,77 @@ kessel.test("case_wbc09_bidding_for_the_german_side", function()
   expect.falsy(B.open_needed())
   expect.eq(B.german_bid(), 7)
 end)
+
+-- WBC 2009 sides and the pre-game [5.1] [13.2] [7.1]: the bidding decides sides first and holds up
+-- everything else (no air marker, no end of the air placement, no set-up, no elimination); then the
+-- Soviet sets up and ends it; then the German places his initial air markers; then turn 1. An
+-- overstacked set-up hex is never offered for elimination in the pre-game: its units (a standing
+-- 16th Army [5.2]) shift to cure it once they may move, and the stack is judged at the end of the
+-- Soviet Movement Phase. Without bidding the same order holds from the set-up on.
+kessel.test("case_wbc09_bidding_then_setup_then_air_markers_then_turn_1", function()
+  local function sov(id, at, formation)
+    return { id = id, side = "soviet", type = "rifle", faces = { "2-2-6" }, at = at, formation = formation }
+  end
+  local function kinds(side)
+    local out = {}
+    for _, a in ipairs(kessel.legal(side)) do out[a.kind] = (out[a.kind] or 0) + 1 end
+    return out
+  end
+  for _, bidding in ipairs{ true, false } do
+    local units = { sov("a1", "0404", "16 Army"), sov("a2", "0404", "16 Army"), sov("a3", "0404", "16 Army"),
+      sov("a4", "0404", "16 Army"), sov("a5", "0404", "16 Army"), sov("r1", "0106"), sov("r2", "0106"),
+      { id = "lk", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "0405", formation = "16 Army" },
+      inf("g", "0808") }
+    kessel.setup{ map = { columns = 8, rows = 8, areas = { S13 = { "0105", "0106", "0107" } } }, units = units,
+      step = "soviet_movement", turn = 1, options = { vp_bidding = bidding },
+      markers = { { kind = "air_interdiction", side = "german", count = 3 } },
+      vars = { objectives = OBJ, first_turn_16 = "stand", first_turn_19 = "move", setup_areas = { r1 = "S13", r2 = "S13" } } }
+    if bidding then
+      expect.accepted(kessel.act{ kind = "bid_roll" })
+      local k = kinds()
+      expect.truthy(k.bid and k.bid > 0)
+      for _, other in ipairs{ "end_air_placement", "place_marker", "setup_place", "end_setup", "eliminate_excess", "move", "end_phase" } do
+        expect.eq(k[other], nil, other .. " is not offered while the bidding is open")
+      end
+      local ok, r = kessel.act{ kind = "end_air_placement" }
+      expect.refused(ok, r, "WBC09 sides", "bidding")
+      ok, r = kessel.act{ kind = "place_marker", hex = "0404" }
+      expect.refused(ok, r, "WBC09 sides", "bidding")
+      ok, r = kessel.act{ kind = "end_setup" }
+      expect.refused(ok, r, "WBC09 sides", "bidding")
+      ok, r = kessel.act{ kind = "eliminate_excess", unit = "a1" }
+      expect.refused(ok, r, "WBC09 sides", "bidding")
+      expect.accepted(kessel.act{ kind = "bid", vp = 3 })
+      expect.accepted(kessel.act{ kind = "bid", pass = true })
+    end
+    -- the Soviet set-up [5.1]
+    local k = kinds()
+    expect.truthy((k.setup_place or 0) > 0, "the Soviet set-up is offered")
+    expect.eq(k.end_setup, 1)
+    for _, other in ipairs{ "end_air_placement", "place_marker", "eliminate_excess", "move", "end_phase" } do
+      expect.eq(k[other], nil, other .. " waits for the Soviet set-up")
+    end
+    expect.accepted(kessel.act{ kind = "setup_place", unit = "r1", hex = "0105" })
+    expect.accepted(kessel.act{ kind = "end_setup" })
+    -- the German's initial air markers [13.2]
+    k = kinds()
+    expect.eq(k.setup_place, nil)
+    expect.truthy((k.place_marker or 0) > 0)
+    expect.eq(k.end_air_placement, 1)
+    expect.eq(k.eliminate_excess, nil)
+    expect.eq(k.move, nil, "the Soviet moves after the markers")
+    expect.accepted(kessel.act{ kind = "place_marker", hex = "0404" })
+    expect.accepted(kessel.act{ kind = "end_air_placement" })
+    -- turn 1: the standing 16th Army may shift one hex to cure its overstacking; nothing is eliminated
+    k = kinds("soviet")
+    expect.eq(k.eliminate_excess, nil, "set-up stacks are judged at the end of the Movement Phase")
+    expect.truthy((k.move or 0) > 0)
+    local ok, r = kessel.act{ kind = "end_phase" }
+    expect.refused(ok, r, "7.1", "eliminate")
+    expect.accepted(kessel.act{ kind = "move", units = { "a1" }, path = { "0504" } })
+    expect.accepted(kessel.act{ kind = "move", units = { "a2" }, path = { "0505" } })
+    expect.eq(kessel.units.get("a3").location, "map")
+    expect.eq(#kessel.units.at("0404"), 3)
+    expect.eq(kessel.game.var("setup_done"), true)
+  end
+end)

@@ -150,3 +150,65 @@ kessel.test("case_wbc09_01_retreat_list_with_leaders", function()
   expect.accepted(kessel.act{ kind = "retreat", units = { "l" }, path = { "0402" } })
   expect.eq(#kessel.units.at("0402"), 3)
 end)
+
+-- WBC09 #1 with stacking room: a unit sent into a friendly hex that is full does not survive there,
+-- so it counts as eliminated, not as placed. Under WBC09 #2 the opponent may split the stack, and
+-- the best placement is judged over the placements he can make, one unit at a time included.
+-- 0505 (two rifle divisions) is attacked from 0504; 0404 and 0604 are in the German ZOC and empty,
+-- a lake hexside closes 0405: the ways out are 0605 and 0506, each holding two friends (room for
+-- one more [7.1]). Whole, the stack saves one unit; split, both. Without WBC09 #2 the stack retreats
+-- whole [9.7] and either hex is the best it can do.
+kessel.test("case_wbc09_01_ranks_placements_with_stacking_room", function()
+  local function board(options, far)
+    local lakes = { { "0505", "0405", "lake" } }
+    if far then lakes[2] = { "0505", "0506", "lake" } end
+    kessel.setup{ map = { columns = 10, rows = 10, hexsides = lakes }, step = "german_combat", turn = 7,
+      options = options, units = { { id = "g", side = "german", type = "panzer", formation = "Fg", faces = { "8-8-10" }, at = "0504" },
+        rifle("s1", "0505"), rifle("s2", "0505"), rifle("f1", "0605"), rifle("f2", "0605"),
+        rifle("e1", far or "0506"), rifle("e2", far or "0506"), leader("sup", "0909", 5) } }
+    kessel.inject_dice{ 4 } -- 8 against 2: 4-1, roll 4: D1
+    expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0505" } })
+    expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  end
+  board(WBC09_RETREATS)
+  local list = kessel.legal("german")
+  expect.falsy(find(list, { "s1", "s2" }, { "0605" }), "the whole stack into 0605 would lose a unit")
+  expect.falsy(find(list, { "s1", "s2" }, { "0506" }))
+  expect.truthy(find(list, { "s1" }, { "0605" }))
+  expect.truthy(find(list, { "s2" }, { "0506" }))
+  local ok, r = kessel.act{ kind = "retreat", units = { "s1", "s2" }, path = { "0605" } }
+  local why = expect.refused(ok, r, "WBC09 #1", "0 in empty hexes, 2 in friendly hexes out of enemy ZOC, 0 in friendly hexes in enemy ZOC")
+  expect.truthy(why.message:find("at most 0 in empty hexes, 1 in friendly", 1, true), why.message)
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s1" }, path = { "0605" } })
+  list = kessel.legal("german")
+  expect.falsy(find(list, { "s2" }, { "0605" }), "0605 is full now")
+  expect.truthy(find(list, { "s2" }, { "0506" }))
+  ok, r = kessel.act{ kind = "retreat", units = { "s2" }, path = { "0605" } }
+  expect.refused(ok, r, "WBC09 #1")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s2" }, path = { "0506" } })
+  expect.eq(kessel.units.get("s1").location, "map")
+  expect.eq(kessel.units.get("s2").location, "map", "every unit saved")
+  -- a friendly hex out of enemy ZOC with room for one, and one in the German ZOC with room for two
+  -- (0604, its friends make it enterable; a lake hexside now closes 0506): one unit each, not both
+  -- into either
+  board(WBC09_RETREATS, "0604")
+  list = kessel.legal("german")
+  expect.falsy(find(list, { "s1", "s2" }, { "0605" }))
+  expect.falsy(find(list, { "s1", "s2" }, { "0604" }), "all into the ZOC hex is one short in friendly hexes out of ZOC")
+  expect.truthy(find(list, { "s1" }, { "0605" }))
+  expect.truthy(find(list, { "s1" }, { "0604" }), "either unit may go first")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s2" }, path = { "0604" } })
+  ok, r = kessel.act{ kind = "retreat", units = { "s1" }, path = { "0604" } }
+  expect.refused(ok, r, "WBC09 #1", "at most 0 in empty hexes, 0 in friendly hexes out of enemy ZOC, 0 in friendly")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s1" }, path = { "0605" } })
+  expect.eq(kessel.units.get("s1").location, "map")
+  expect.eq(kessel.units.get("s2").location, "map")
+  -- without WBC09 #2 the stack retreats whole: either hex, the owner then names the unit lost [7]
+  board({ wbc09_01_retreat_priority = true })
+  list = kessel.legal("german")
+  expect.truthy(find(list, { "s1", "s2" }, { "0605" }))
+  expect.truthy(find(list, { "s1", "s2" }, { "0506" }))
+  expect.falsy(find(list, { "s1" }, { "0605" }))
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s1", "s2" }, path = { "0605" } })
+  expect.eq(kessel.game.var("pending").kind, "retreat_excess")
+end)

@@ -49,6 +49,40 @@ kessel.test("case_wbc09_01a_no_switching_places", function()
   end
 end)
 
+-- WBC09 #1a across both sides of one combat: after D2/A1 the defender retreats first, then the
+-- attacker may not retreat into (or through) the hex the defender left, which the standard game
+-- allows [FAQ 2]. Neither listed nor accepted; the attacker's other hexes stay open. With every
+-- WBC 2009 retreat reading on (WBC09 #1's priority search included) the same.
+kessel.test("case_wbc09_01a_applies_to_both_sides_of_a_combat", function()
+  local full = { wbc09_01_retreat_priority = true, wbc09_01a_no_switching_places = true,
+    wbc09_01b_no_retreat_into_lone_defender_hex = true, wbc09_01c_simultaneous_retreats = true,
+    wbc09_02_opponent_orders_retreats = true }
+  for _, options in ipairs{ {}, { wbc09_01a_no_switching_places = true }, full } do
+    local on = options.wbc09_01a_no_switching_places
+    setup({ pz("g", "0303", "8-8-10"), rifle("s", "0403") }, options)
+    kessel.inject_dice{ 3 } -- 8 against 2: 4-1, roll 3: D2/A1
+    expect.accepted(attack({ "g" }, { "0403" }))
+    expect.accepted(choose("retreat"))
+    expect.accepted(retreat({ "s" }, { "0504", "0604" }))
+    expect.eq(kessel.game.var("pending").who, "attacker")
+    expect.accepted(choose("retreat"))
+    local into = false
+    for _, a in ipairs(kessel.legal("soviet")) do
+      expect.eq(a.kind, "retreat")
+      if a.path[1] == "0403" then into = true end
+    end
+    expect.eq(into, not on, "the defender's hex offered only without WBC09 #1a")
+    local ok, r = retreat({ "g" }, { "0403" })
+    if on then
+      expect.refused(ok, r, "WBC09 #1a", "another unit retreating from the same combat")
+      expect.accepted(retreat({ "g" }, { "0302" }))
+    else
+      expect.accepted(ok, r)
+      expect.eq(kessel.units.get("g").hex, "0403")
+    end
+  end
+end)
+
 -- WBC09 #1b: after D1/A1 against a single eliminated defender, attackers may not retreat into its hex.
 kessel.test("case_wbc09_01b_no_retreat_into_lone_defender_hex", function()
   for _, wbc in ipairs{ false, true } do
