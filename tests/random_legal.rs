@@ -45,7 +45,7 @@ fn play(scenario: &str, profile: &str, seed: u64, max_actions: usize) -> Result<
     let mut engine = Engine::load(&path, Some(profile), seed, Limits::default())
         .map_err(|e| format!("{scenario} ({profile}): {e}"))?;
     // the players' own dice, apart from the game's
-    let mut choice = Dice::new(seed ^ 0x0ddb_a11);
+    let mut choice = Dice::new(seed ^ 0x00dd_ba11);
     let mut played = 0;
     while !engine.state().finished {
         let at = {
