@@ -16,7 +16,9 @@ use crate::validate::Validator;
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use kessel_core::hex::Hex;
 use kessel_core::options::Profile;
+use kessel_core::ruleset::Ruleset;
 use kessel_core::script::display_path;
+use kessel_draw::MapStyle;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -158,6 +160,9 @@ pub struct EditorApp {
     pub open_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
     pub rule_reloads: u64,
+    /// How the ruleset says the map and counters look: built once per ruleset load, shared
+    /// with the canvas and the panels (the same model `kessel render` draws from).
+    pub style: Arc<MapStyle>,
     hovered: Option<Hex>,
     pinned_hover: Option<Hex>,
     start_attempted: bool,
@@ -185,7 +190,9 @@ impl EditorApp {
         if let Some(dir) = &doc.ruleset_dir {
             rules_panel.refresh(dir);
         }
+        let style = Arc::new(style_of(&doc, None));
         EditorApp {
+            style,
             doc,
             map_view: MapView::default(),
             palette: Palette::default(),
@@ -477,7 +484,10 @@ impl EditorApp {
         egui::Panel::left("palette")
             .resizable(false)
             .exact_size(190.0)
-            .show(ui, |ui| self.palette.ui(ui, &self.doc, &mut self.map_view));
+            .show(ui, |ui| {
+                self.palette
+                    .ui(ui, &self.doc, &self.style, &mut self.map_view)
+            });
         if self.palette.mode != mode_before {
             self.ensure_session();
             self.enter_scenario_mode();
@@ -537,7 +547,7 @@ impl EditorApp {
                             self.map_data.ui(ui, &self.doc, self.selected, cmds);
                         });
                 } else {
-                    self.inspector.ui(ui, &self.doc, self.selected);
+                    self.inspector.ui(ui, &self.doc, &self.style, self.selected);
                 }
             }
             Mode::Scenario => {
@@ -549,7 +559,9 @@ impl EditorApp {
                             egui::ScrollArea::vertical()
                                 .id_salt("scenario hex scroll")
                                 .max_height(260.0)
-                                .show(ui, |ui| crate::panels::inspector::hex_ui(ui, &self.doc, h));
+                                .show(ui, |ui| {
+                                    crate::panels::inspector::hex_ui(ui, &self.doc, &self.style, h)
+                                });
                         });
                     ui.separator();
                 }
@@ -575,7 +587,7 @@ impl EditorApp {
                     return;
                 };
                 if self.palette.mode == Mode::Play {
-                    self.play_panel.ui(ui, s, play);
+                    self.play_panel.ui(ui, s, &self.style, play);
                 } else {
                     let options = s.engine.options();
                     let engine = &s.engine;
@@ -611,6 +623,7 @@ impl EditorApp {
         };
         let scene = Scene {
             doc: &self.doc,
+            style: &self.style,
             units,
             markers,
             overlay: overlay.as_ref(),
@@ -1108,6 +1121,7 @@ impl EditorApp {
         match s.engine.reload_rules() {
             Ok(()) => {
                 s.refresh();
+                self.style = Arc::new(style_of(&self.doc, Some(&s.engine.ruleset())));
                 self.rule_reloads += 1;
                 self.problems.rules = None;
                 self.status.reload_failed = false;
@@ -1155,6 +1169,7 @@ impl EditorApp {
         match Document::open(&path) {
             Ok(doc) => {
                 self.doc = doc;
+                self.style = Arc::new(style_of(&self.doc, None));
                 if self.selected.is_some_and(|h| !self.doc.map.contains(h)) {
                     self.selected = None;
                 }
@@ -1218,6 +1233,26 @@ impl EditorApp {
         }
         ctx.request_repaint();
     }
+}
+
+/// The drawing model's style for a document: from `ruleset` when the caller has it loaded,
+/// otherwise from the document's ruleset folder; a ruleset that does not load draws with the
+/// fallbacks. Sides the ruleset does not declare follow in the order the units show them.
+fn style_of(doc: &Document, ruleset: Option<&Ruleset>) -> MapStyle {
+    let loaded;
+    let ruleset = match ruleset {
+        Some(r) => Some(r),
+        None => {
+            loaded = doc.ruleset_dir.as_deref().and_then(|dir| {
+                kessel_core::engine::Engine::bare(dir, kessel_core::script::Limits::default())
+                    .ok()
+                    .map(|e| e.ruleset())
+            });
+            loaded.as_ref()
+        }
+    };
+    let style = ruleset.map(MapStyle::from_ruleset).unwrap_or_default();
+    style.with_sides(doc.sides.iter().map(String::as_str))
 }
 
 fn save_png(path: &std::path::Path, img: &egui::ColorImage) -> Result<(), String> {

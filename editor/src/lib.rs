@@ -17,8 +17,10 @@
 //! - [`document`]: the open scenario or map, its units, loading and atomic saving.
 //! - [`command`]: [`command::EditorCommand`] and the snapshot undo/redo [`command::History`];
 //!   the map edits themselves (terrain, hexside features, links).
-//! - [`map_view`]: the canvas: hex layout, pan/zoom, hit-testing, drawing with culling.
+//! - [`map_view`]: the canvas: camera (pan/zoom, fit), hit-testing, and the layers it paints from
+//!   the drawing model (`kessel_draw`: layout, the ruleset's style, stacks) with culling.
 //! - [`counters`]: unit counters and stacks.
+//! - [`paint`]: the drawing model's points, colours and shared shapes in egui's terms.
 //! - [`panels`]: one struct per panel (palette with the mode switch, inspector, play-test, event
 //!   log, rules, status bar).
 //! - [`play`]: [`play::PlaySession`], the play-test game and the views derived from it;
@@ -34,6 +36,7 @@ pub mod command;
 pub mod counters;
 pub mod document;
 pub mod map_view;
+pub mod paint;
 pub mod panels;
 pub mod play;
 pub mod reload;
