@@ -150,3 +150,40 @@ fn ensure_display() -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tidy {
+    use std::path::{Path, PathBuf};
+
+    /// A file past this many lines does more than one job: split it by job (see `app/`).
+    const MAX_LINES: usize = 600;
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("read editor/src") {
+            let p = entry.expect("entry").path();
+            if p.is_dir() {
+                rust_files(&p, out);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn no_source_file_is_over_600_lines() {
+        let mut files = Vec::new();
+        rust_files(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        assert!(files.len() >= 20, "only {} files found", files.len());
+        for f in files {
+            let lines = std::fs::read_to_string(&f).expect("read").lines().count();
+            assert!(
+                lines <= MAX_LINES,
+                "{} has {lines} lines (at most {MAX_LINES}): split it by job",
+                f.display()
+            );
+        }
+    }
+}

@@ -13,9 +13,10 @@ use kessel_draw::MapStyle;
 #[derive(Clone, Debug, Default)]
 pub struct Inspector {}
 
-impl Inspector {
-    /// Draws the inspector for `selected`.
-    pub fn ui(&mut self, ui: &mut Ui, doc: &Document, style: &MapStyle, selected: Option<Hex>) {
+impl super::Panel for Inspector {
+    /// Draws the inspector for the selected hex.
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        let (doc, style, selected) = (cx.doc, cx.style, cx.selected);
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| match selected {

@@ -111,7 +111,7 @@ fn with_defaults(defaults: &[&str], found: impl IntoIterator<Item = String>) -> 
 
 impl Palette {
     /// Draws the palette.
-    pub fn ui(&mut self, ui: &mut Ui, doc: &Document, style: &MapStyle, view: &mut MapView) {
+    fn show(&mut self, ui: &mut Ui, doc: &Document, style: &MapStyle, view: &mut MapView) {
         ui.heading("Mode");
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
             for mode in [Mode::Edit, Mode::Scenario, Mode::Play, Mode::Rules] {
@@ -282,5 +282,11 @@ impl Palette {
                 }
             }
         }
+    }
+}
+
+impl super::Panel for Palette {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        self.show(ui, cx.doc, cx.style, cx.view);
     }
 }

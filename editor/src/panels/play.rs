@@ -23,7 +23,7 @@ pub struct PlayPanel {}
 
 impl PlayPanel {
     /// Draws the panel; game changes go to `cmds`, selection changes straight to the session.
-    pub fn ui(
+    fn show(
         &mut self,
         ui: &mut Ui,
         s: &mut PlaySession,
@@ -400,4 +400,13 @@ fn game_file_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
                 }
             });
         });
+}
+
+impl super::Panel for PlayPanel {
+    /// The play-test panel (nothing without a game: the app says why there is none).
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        if let Some(s) = cx.session.as_deref_mut() {
+            self.show(ui, s, cx.style, cx.play);
+        }
+    }
 }

@@ -13,7 +13,9 @@ use crate::map_view::{fmt_mp, Overlay};
 use kessel_core::action::{Action, Reason};
 use kessel_core::engine::Engine;
 use kessel_core::event::Event;
+use kessel_core::event::LogEntry;
 use kessel_core::hex::Hex;
+use kessel_core::map::Map;
 use kessel_core::scenario::Scenario;
 use kessel_core::script::Limits;
 use kessel_core::state::{Marker, Value};
@@ -77,6 +79,10 @@ pub struct PlaySession {
     pub units: UnitLayer,
     /// The game's markers.
     pub markers: Vec<Marker>,
+    /// The game's map (shared with the engine's state, not copied per frame).
+    pub map: Arc<Map>,
+    /// The game's log as of the last change (the log panel reads it every frame).
+    pub log: Vec<LogEntry>,
     /// How clicks on stacks are read.
     pub interaction: Interaction,
     /// Hex of the selected stack.
@@ -134,6 +140,8 @@ impl PlaySession {
             seed,
             units: UnitLayer::default(),
             markers: Vec::new(),
+            map: Arc::new(Map::new("", 0, 0, Default::default(), "")),
+            log: Vec::new(),
             interaction: Interaction::Move,
             selected: None,
             picked: Vec::new(),
@@ -162,6 +170,8 @@ impl PlaySession {
         let state = self.engine.state();
         self.units = UnitLayer::new(state.units.clone());
         self.markers = state.markers.clone();
+        self.map = state.map.clone();
+        self.log = self.engine.log();
         self.why.clear();
         self.preview.clear();
         // a new phase picks the interaction that fits it and drops a half-declared attack
