@@ -13,7 +13,8 @@
 //!
 //! # Layout
 //! - [`app`]: [`EditorApp`], the frame loop: menu → status bar → palette → inspector → map, then
-//!   apply the frame's commands; headless screenshots.
+//!   apply the frame's commands; one file per job (layout, menus, commands, hot reload, scripted
+//!   start-up, screenshots, display text).
 //! - [`document`]: the open scenario or map, its units, loading and atomic saving.
 //! - [`command`]: [`command::EditorCommand`] and the snapshot undo/redo [`command::History`];
 //!   the map edits themselves (terrain, hexside features, links).
@@ -22,7 +23,7 @@
 //! - [`counters`]: unit counters and stacks.
 //! - [`paint`]: the drawing model's points, colours and shared shapes in egui's terms.
 //! - [`panels`]: one struct per panel (palette with the mode switch, inspector, play-test, event
-//!   log, rules, status bar).
+//!   log, rules, status bar), each a [`panels::Panel`] drawn with a [`panels::PanelCx`].
 //! - [`play`]: [`play::PlaySession`], the play-test game and the views derived from it;
 //!   [`play::queries`], the questions the editor asks a ruleset.
 //! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it

@@ -2,9 +2,9 @@
 //! them after the frame. It also owns the play-test game and the file watcher: files that changed
 //! on disk are reloaded at the start of a frame, before anything is drawn.
 //!
-//! One file per job: [`layout`] (what each mode shows, map input), [`menus`] (menus, shortcuts,
-//! dialogs, error and problem panels), [`commands`] (applying the frame's commands),
-//! [`hot_reload`], [`startup`] (scripted starts), [`screenshot`], [`messages`] (paths and error
+//! One file per job: `layout` (what each mode shows, map input), `menus` (menus, shortcuts,
+//! dialogs, error and problem panels), `commands` (applying the frame's commands),
+//! `hot_reload`, `startup` (scripted starts), `screenshot`, `messages` (paths and error
 //! text for display).
 
 /// The panels' view of the app this frame ([`crate::panels::PanelCx`]), borrowed field by field

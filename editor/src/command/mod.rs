@@ -4,7 +4,7 @@
 //! applies them after the frame. Every map edit goes through [`History::apply`], which keeps the
 //! map as it was before, so undo and redo restore the exact previous map (catalog order and
 //! authored features included), which the file writer relies on for byte-stable saves. The map
-//! edits themselves (terrain, hexside features, links, resizing) are in [`map_edits`].
+//! edits themselves (terrain, hexside features, links, resizing) are in `map_edits.rs`.
 
 mod map_edits;
 

@@ -1,5 +1,5 @@
 //! The map canvas: the camera (pan, zoom, fit), pointer input and hit-testing; the drawing
-//! itself is in [`layers`] (the map and its counters) and [`overlay`] (play-test feedback, tool
+//! itself is in `layers.rs` (the map and its counters) and `overlay.rs` (play-test feedback, tool
 //! hints).
 //!
 //! Geometry is the drawing model's ([`kessel_draw::HexLayout`]) in *world units* where a hex has
