@@ -135,12 +135,13 @@ impl PlaySession {
 
     /// A session around an engine (a loaded save, or one built by a test).
     pub fn with_engine(engine: Engine, seed: u64, save_path: String) -> PlaySession {
+        let map = engine.state().map.clone();
         let mut s = PlaySession {
             engine,
             seed,
             units: UnitLayer::default(),
             markers: Vec::new(),
-            map: Arc::new(Map::new("", 0, 0, Default::default(), "")),
+            map,
             log: Vec::new(),
             interaction: Interaction::Move,
             selected: None,
