@@ -182,6 +182,17 @@ pub struct Located {
     pub message: String,
 }
 
+impl Located {
+    /// A problem that belongs to no file.
+    pub fn plain(message: impl Into<String>) -> Located {
+        Located {
+            file: None,
+            line: None,
+            message: message.into(),
+        }
+    }
+}
+
 impl fmt::Display for Located {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.file, self.line) {

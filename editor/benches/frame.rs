@@ -124,9 +124,10 @@ fn frames() {
     app.set_mode(Mode::Play);
     match app.session.as_mut() {
         Some(s) => {
-            let _ = s
-                .engine
-                .act(&kessel_core::action::Action::new("end_air_placement"));
+            // the pre-game: the Soviet set-up ends, then the German places no air markers
+            for kind in ["end_setup", "end_air_placement"] {
+                let _ = s.engine.act(&kessel_core::action::Action::new(kind));
+            }
             s.refresh();
             let hex = s.engine.state().map.parse("0112");
             if let Some(h) = hex {

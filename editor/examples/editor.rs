@@ -8,7 +8,7 @@
 //!     [--print-legal] [--profile NAME] [--option ID=VALUE]...
 //! ```
 //!
-//! e.g. `--mode play --act '{"kind":"end_air_placement"}' --select 1513 --hover 1716 --zoom 34`.
+//! e.g. `--mode play --act '{"kind":"end_setup"}' --act '{"kind":"end_air_placement"}' --select 1513 --hover 1716 --zoom 34`.
 
 use kessel_editor::panels::Mode;
 use kessel_editor::{run_with, EditorOptions, Startup};

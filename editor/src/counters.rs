@@ -1,73 +1,27 @@
 //! Counters drawn as small NATO-style unit symbols with their printed values.
 //!
-//! The ruleset will eventually say how a unit type looks; until the editor loads rulesets the
-//! symbol is guessed from the type name (`panzer`, `rifle_mot`, …) and unknown types show their
-//! name in the symbol box, so nothing is ever hidden for lack of a style.
+//! The side colour and the symbol come from the ruleset's declarations through the drawing model
+//! ([`MapStyle::side`], [`MapStyle::unit_symbol`]); a type that declares no symbol shows its name
+//! in the symbol box, so nothing is ever hidden for lack of a style.
 
-use crate::map_view::{hashed_color, star};
+use crate::paint;
 use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, StrokeKind, Vec2};
 use kessel_core::state::Unit;
-
-/// Counter side length in hex radii: a square that fits inside the hex.
-pub const COUNTER_SIZE: f32 = 1.2;
-
-/// Background colour of a side's counters.
-pub fn side_color(side: &str) -> Color32 {
-    match side.to_ascii_lowercase().as_str() {
-        "german" | "germany" | "axis" => Color32::from_rgb(150, 158, 140),
-        "soviet" | "ussr" | "russian" => Color32::from_rgb(176, 78, 56),
-        other => hashed_color(other, 0.45, 0.75),
-    }
-}
+use kessel_draw::pieces;
+use kessel_draw::style::UnitSymbol as Symbol;
+use kessel_draw::MapStyle;
 
 /// Black or white, whichever reads better on `bg`.
 pub fn text_on(bg: Color32) -> Color32 {
-    let l = 0.299 * bg.r() as f32 + 0.587 * bg.g() as f32 + 0.114 * bg.b() as f32;
-    if l > 140.0 {
-        Color32::BLACK
-    } else {
-        Color32::from_rgb(250, 246, 235)
-    }
+    paint::color(kessel_draw::Rgb::new(bg.r(), bg.g(), bg.b()).ink_on())
 }
 
-/// The NATO symbol drawn in a counter's box.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Symbol {
-    /// Crossed box.
-    Infantry,
-    /// Oval (tracks).
-    Armour,
-    /// Crossed box with an oval.
-    Mechanized,
-    /// Diagonal slash.
-    Cavalry,
-    /// Filled dot.
-    Artillery,
-    /// A star with the leader's rating.
-    Leader,
-    /// The type name, written out.
-    Other,
-}
-
-/// Guesses the symbol from a unit type name.
-pub fn symbol_for(kind: &str) -> Symbol {
-    let k = kind.to_ascii_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| k.contains(w));
-    if has(&["leader", "hq", "general", "commander"]) {
-        Symbol::Leader
-    } else if has(&["mot", "mech", "pzgren", "grenadier"]) {
-        Symbol::Mechanized
-    } else if has(&["panzer", "pz", "tank", "armo"]) {
-        Symbol::Armour
-    } else if has(&["cav"]) {
-        Symbol::Cavalry
-    } else if has(&["inf", "rifle", "guard"]) {
-        Symbol::Infantry
-    } else if has(&["art", "gun"]) {
-        Symbol::Artillery
-    } else {
-        Symbol::Other
-    }
+/// A unit's counter colour: its side's, darker while it is hidden.
+pub fn fill_of(style: &MapStyle, unit: &Unit) -> Color32 {
+    paint::color(pieces::counter_fill(
+        style.side(&unit.side).color,
+        unit.hidden,
+    ))
 }
 
 /// Short formation text for the top of a counter: long names lose their wordy parts
@@ -89,36 +43,44 @@ pub fn formation_abbrev(formation: &str) -> String {
     s.chars().take(8).collect()
 }
 
-/// Draws a stack: shadows for the counters below, the top counter, and a count badge.
-pub fn draw_stack(painter: &Painter, center: Pos2, zoom: f32, units: &[&Unit], selected: bool) {
-    let Some(top) = units.last() else {
+/// Draws a stack (bottom first): shadows for the counters below, the top counter (the model's
+/// rule: the last listed) and a count badge.
+pub fn draw_stack(
+    painter: &Painter,
+    style: &MapStyle,
+    center: Pos2,
+    zoom: f32,
+    units: &[&Unit],
+    selected: bool,
+) {
+    let Some(top) = pieces::top_of(units) else {
         return;
     };
-    let w = COUNTER_SIZE * zoom;
-    let depth = (units.len() - 1).min(2);
-    let step = (0.07 * w).max(1.5);
-    // shift the pile up-left so the whole stack stays centred on the hex
-    let top_center = center - Vec2::splat(step * depth as f32 / 2.0);
-    for k in (1..=depth).rev() {
-        let below = units[units.len() - 1 - k];
-        let r = Rect::from_center_size(top_center + Vec2::splat(step * k as f32), Vec2::splat(w));
+    let rects = pieces::stack_rects(paint::point(center), zoom, units.len());
+    let below = units.len() - 1;
+    for (k, (min, w)) in rects.iter().enumerate() {
+        let shown = rects.len() - 1 - k;
+        if shown == 0 {
+            continue;
+        }
+        let unit = units[below - shown.min(below)];
+        let r = Rect::from_min_size(paint::pos(*min), Vec2::splat(*w));
         painter.rect(
             r,
             w * 0.06,
-            side_color(&below.side).gamma_multiply(0.8),
+            fill_of(style, unit),
             Stroke::new(1.0, Color32::from_black_alpha(160)),
             StrokeKind::Inside,
         );
     }
-    draw_counter(
-        painter,
-        Rect::from_center_size(top_center, Vec2::splat(w)),
-        top,
-        selected,
-    );
+    let Some(&(min, w)) = rects.last() else {
+        return;
+    };
+    let rect = Rect::from_min_size(paint::pos(min), Vec2::splat(w));
+    draw_counter(painter, style, rect, top, selected);
     if units.len() > 1 && w >= 16.0 {
         let r = (0.17 * w).max(6.0);
-        let at = top_center + Vec2::new(w / 2.0, -w / 2.0);
+        let at = rect.right_top();
         painter.circle(
             at,
             r,
@@ -136,14 +98,9 @@ pub fn draw_stack(painter: &Painter, center: Pos2, zoom: f32, units: &[&Unit], s
 }
 
 /// Draws one counter in `rect`.
-pub fn draw_counter(painter: &Painter, rect: Rect, unit: &Unit, selected: bool) {
+pub fn draw_counter(painter: &Painter, style: &MapStyle, rect: Rect, unit: &Unit, selected: bool) {
     let w = rect.width();
-    let base = side_color(&unit.side);
-    let fill = if unit.hidden {
-        base.gamma_multiply(0.72)
-    } else {
-        base
-    };
+    let fill = fill_of(style, unit);
     let border = if selected {
         Stroke::new(2.5, Color32::from_rgb(255, 140, 0))
     } else {
@@ -156,7 +113,7 @@ pub fn draw_counter(painter: &Painter, rect: Rect, unit: &Unit, selected: bool) 
     let ink = text_on(fill);
     let small = FontId::proportional((0.2 * w).max(6.0));
     let values = FontId::proportional((0.26 * w).max(7.0));
-    let symbol = symbol_for(&unit.kind);
+    let symbol = style.unit_symbol(&unit.kind);
 
     // top line: a leader by name, other units by formation
     let top_text = if symbol == Symbol::Leader {
@@ -226,11 +183,12 @@ fn draw_symbol(painter: &Painter, r: Rect, symbol: Symbol, unit: &Unit, ink: Col
     if symbol == Symbol::Leader {
         let mut shapes = Vec::new();
         let c = r.center() - Vec2::new(r.width() * 0.18, 0.0);
-        star(
+        paint::star(
             &mut shapes,
             c,
             r.height() * 0.55,
-            Color32::from_rgb(250, 210, 60),
+            paint::color(pieces::STAR_FILL),
+            paint::color(pieces::STAR_INK),
         );
         painter.extend(shapes);
         if let Some(rating) = unit.attrs.get("rating") {
@@ -274,16 +232,6 @@ fn draw_symbol(painter: &Painter, r: Rect, symbol: Symbol, unit: &Unit, ink: Col
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn symbols_from_type_names() {
-        assert_eq!(symbol_for("panzer"), Symbol::Armour);
-        assert_eq!(symbol_for("rifle_mot"), Symbol::Mechanized);
-        assert_eq!(symbol_for("rifle"), Symbol::Infantry);
-        assert_eq!(symbol_for("leader"), Symbol::Leader);
-        assert_eq!(symbol_for("cavalry"), Symbol::Cavalry);
-        assert_eq!(symbol_for("zeppelin"), Symbol::Other);
-    }
 
     #[test]
     fn long_formations_keep_their_numbers() {

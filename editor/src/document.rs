@@ -117,12 +117,15 @@ impl Document {
             .lines()
             .any(|l| l.trim_start().starts_with("[scenario]"));
         if is_scenario {
-            let scenario = Scenario::parse(path, &text)
-                .map_err(|e| anyhow::anyhow!("{} has errors:\n{e}", path.display()))?;
+            // the located errors stay inside the anyhow error, for panels that list them
+            let scenario = Scenario::parse(path, &text).map_err(|e| {
+                anyhow::Error::new(e).context(format!("{} has errors", path.display()))
+            })?;
             Ok(Document::from_scenario(&scenario))
         } else if text.lines().any(|l| l.trim_start().starts_with("[map]")) {
-            let map = load_map(path)
-                .map_err(|e| anyhow::anyhow!("{} has errors:\n{e}", path.display()))?;
+            let map = load_map(path).map_err(|e| {
+                anyhow::Error::new(e).context(format!("{} has errors", path.display()))
+            })?;
             Ok(Document::from_map(map, path.to_path_buf()))
         } else {
             bail!(

@@ -13,14 +13,17 @@
 //!
 //! # Layout
 //! - [`app`]: [`EditorApp`], the frame loop: menu → status bar → palette → inspector → map, then
-//!   apply the frame's commands; headless screenshots.
+//!   apply the frame's commands; one file per job (layout, menus, commands, hot reload, scripted
+//!   start-up, screenshots, display text).
 //! - [`document`]: the open scenario or map, its units, loading and atomic saving.
 //! - [`command`]: [`command::EditorCommand`] and the snapshot undo/redo [`command::History`];
 //!   the map edits themselves (terrain, hexside features, links).
-//! - [`map_view`]: the canvas: hex layout, pan/zoom, hit-testing, drawing with culling.
+//! - [`map_view`]: the canvas: camera (pan/zoom, fit), hit-testing, and the layers it paints from
+//!   the drawing model (`kessel_draw`: layout, the ruleset's style, stacks) with culling.
 //! - [`counters`]: unit counters and stacks.
+//! - [`paint`]: the drawing model's points, colours and shared shapes in egui's terms.
 //! - [`panels`]: one struct per panel (palette with the mode switch, inspector, play-test, event
-//!   log, rules, status bar).
+//!   log, rules, status bar), each a [`panels::Panel`] drawn with a [`panels::PanelCx`].
 //! - [`play`]: [`play::PlaySession`], the play-test game and the views derived from it;
 //!   [`play::queries`], the questions the editor asks a ruleset.
 //! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it
@@ -34,6 +37,7 @@ pub mod command;
 pub mod counters;
 pub mod document;
 pub mod map_view;
+pub mod paint;
 pub mod panels;
 pub mod play;
 pub mod reload;
@@ -146,4 +150,41 @@ fn ensure_display() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tidy {
+    use std::path::{Path, PathBuf};
+
+    /// A file past this many lines does more than one job: split it by job (see `app/`).
+    const MAX_LINES: usize = 600;
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("read editor/src") {
+            let p = entry.expect("entry").path();
+            if p.is_dir() {
+                rust_files(&p, out);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn no_source_file_is_over_600_lines() {
+        let mut files = Vec::new();
+        rust_files(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        assert!(files.len() >= 20, "only {} files found", files.len());
+        for f in files {
+            let lines = std::fs::read_to_string(&f).expect("read").lines().count();
+            assert!(
+                lines <= MAX_LINES,
+                "{} has {lines} lines (at most {MAX_LINES}): split it by job",
+                f.display()
+            );
+        }
+    }
 }

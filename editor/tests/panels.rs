@@ -243,3 +243,27 @@ fn file_open_replaces_the_document_and_reports_a_bad_path() {
     assert_ne!(before, "Toy battle");
     assert!(h.state().open_dialog.is_none());
 }
+
+/// The editor shows the campaign's set-up with the same unit on top of every stack as
+/// `kessel render` (which draws the scenario's initial state): both take the top from the
+/// drawing model's one rule, over the same order of units.
+#[test]
+fn the_editor_and_the_renderer_put_the_same_unit_on_top() {
+    use kessel_core::scenario::Scenario;
+    use kessel_draw::pieces::{stacks, top_of};
+    use std::collections::BTreeMap;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/pgg/campaign.toml");
+    let tops = |units: &[kessel_core::state::Unit]| -> BTreeMap<Hex, String> {
+        stacks(units)
+            .into_iter()
+            .filter_map(|(h, s)| top_of(&s).map(|&i| (h, units[i].id.clone())))
+            .collect()
+    };
+    let doc = Document::open(&path).expect("the campaign opens");
+    let scenario = Scenario::load(&path).expect("the campaign loads");
+    let sides: Vec<String> = doc.sides.clone();
+    let state = scenario.initial_state(sides, 1);
+    let (editor, render) = (tops(doc.units.all()), tops(&state.units));
+    assert!(editor.len() > 10, "{} stacks", editor.len());
+    assert_eq!(editor, render);
+}

@@ -5,29 +5,34 @@
 
 kessel.ruleset{ name = "pgg", sides = { "soviet", "german" } }
 
--- Terrain and map features [6.7] ----------------------------------------------------------------
-kessel.terrain{ id = "clear", name = "Clear", color = "#e8e0b8" }
-kessel.terrain{ id = "forest", name = "Forest", color = "#6f9a4f" }
-kessel.terrain{ id = "swamp", name = "Swamp", color = "#9fb8a0" }
-kessel.terrain{ id = "lake", name = "Lake", color = "#7fa8d8" }
-kessel.hexside_kind{ id = "river", kind = "feature", name = "River", color = "#2f62c8" }
-kessel.hexside_kind{ id = "lake", kind = "feature", name = "Lake shore", color = "#1f3f90" }
+-- Terrain and map features [6.7]. `name`, `color` and the other display fields are what the editor
+-- and `kessel render` draw (see docs/lua-api.md); the rules read only the ids.
+kessel.terrain{ id = "clear", name = "Clear", color = "#ece4c0" }
+kessel.terrain{ id = "forest", name = "Forest", color = "#8fb878", marks = "trees" }
+kessel.terrain{ id = "swamp", name = "Swamp", color = "#a8c4b4", marks = "marsh" }
+kessel.terrain{ id = "lake", name = "Lake", color = "#86b4e0" }
+kessel.hexside_kind{ id = "river", kind = "feature", name = "River", color = "#2f6fd0" }
+kessel.hexside_kind{ id = "lake", kind = "feature", name = "Lake shore", color = "#1f3f90", width = 0.26 }
 kessel.hexside_kind{ id = "road", kind = "link", name = "Road", color = "#8a5a2a" }
-kessel.hexside_kind{ id = "railway", kind = "link", name = "Railway", color = "#202020" }
-kessel.place_kind{ id = "major_city", name = "Major city" }
-kessel.place_kind{ id = "minor_city", name = "Minor city" }
+kessel.hexside_kind{ id = "railway", kind = "link", name = "Railway", color = "#202020", ticks = true }
+kessel.place_kind{ id = "major_city", name = "Major city", color = "#b3261e", symbol = "square" }
+kessel.place_kind{ id = "minor_city", name = "Minor city", color = "#b3261e", symbol = "dot" }
+kessel.constant("side_style", {
+  soviet = { name = "Soviet", color = "#c4674c" },
+  german = { name = "German", color = "#9aa28e" },
+})
 
 -- Unit types. `class` is the movement class of the terrain effects chart; `mech` marks German units
 -- that move again in the Mechanized Movement Phase [4]; `steps` is the step count [9.6].
-kessel.unit_type{ id = "panzer", side = "german", class = "motorized", movement = 10, mech = true, name = "Panzer regiment" }
-kessel.unit_type{ id = "rifle_mot", side = "german", class = "motorized", movement = 10, mech = true, name = "Panzer division rifle regiment" }
-kessel.unit_type{ id = "motorized", side = "german", class = "motorized", movement = 10, mech = true, name = "Motorized regiment" }
-kessel.unit_type{ id = "cavalry", side = "german", class = "cavalry", movement = 5, mech = true, name = "Cavalry division" }
-kessel.unit_type{ id = "infantry", side = "german", class = "infantry", movement = 7, name = "Infantry division" }
-kessel.unit_type{ id = "rifle", side = "soviet", class = "infantry", movement = 6, name = "Rifle division" }
-kessel.unit_type{ id = "tank", side = "soviet", class = "motorized", movement = 10, armour = true, name = "Tank or mechanized division" }
-kessel.unit_type{ id = "mech", side = "soviet", class = "motorized", movement = 10, armour = true, name = "Mechanized division" }
-kessel.unit_type{ id = "leader", side = "soviet", class = "leader", movement = 10, leader = true, name = "Leader" }
+kessel.unit_type{ id = "panzer", side = "german", class = "motorized", movement = 10, mech = true, name = "Panzer regiment", symbol = "armour" }
+kessel.unit_type{ id = "rifle_mot", side = "german", class = "motorized", movement = 10, mech = true, name = "Panzer division rifle regiment", symbol = "mechanized" }
+kessel.unit_type{ id = "motorized", side = "german", class = "motorized", movement = 10, mech = true, name = "Motorized regiment", symbol = "mechanized" }
+kessel.unit_type{ id = "cavalry", side = "german", class = "cavalry", movement = 5, mech = true, name = "Cavalry division", symbol = "cavalry" }
+kessel.unit_type{ id = "infantry", side = "german", class = "infantry", movement = 7, name = "Infantry division", symbol = "infantry" }
+kessel.unit_type{ id = "rifle", side = "soviet", class = "infantry", movement = 6, name = "Rifle division", symbol = "infantry" }
+kessel.unit_type{ id = "tank", side = "soviet", class = "motorized", movement = 10, armour = true, name = "Tank or mechanized division", symbol = "armour" }
+kessel.unit_type{ id = "mech", side = "soviet", class = "motorized", movement = 10, armour = true, name = "Mechanized division", symbol = "mechanized" }
+kessel.unit_type{ id = "leader", side = "soviet", class = "leader", movement = 10, leader = true, name = "Leader", symbol = "leader" }
 
 -- Movement costs [6.7]: forest is 1 MP for infantry (and leaders [10.2]) and 2 for everything else;
 -- a road hexside replaces the terrain cost (½ MP motorized and leaders, 1 MP infantry and cavalry)

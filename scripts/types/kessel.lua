@@ -161,6 +161,7 @@ function kessel.ruleset(t) end
 
 ---@class kessel.UnitTypeDecl
 ---@field id string
+---@field symbol? "infantry"|"armour"|"mechanized"|"cavalry"|"artillery"|"leader" The counter's symbol in the editor (default: the type's name).
 ---@field [string] kessel.Data Free data for the rules (e.g. `class`, `name`); no functions.
 
 ---Declares a unit type; `kessel.game.unit_type(id)` returns the whole table. Stage: declare.
@@ -172,9 +173,13 @@ function kessel.unit_type(t) end
 
 ---@class kessel.KindDecl
 ---@field id string
----@field name? string
----@field color? string
----@field kind? string For hexside kinds: "feature" or "link" (informational).
+---@field name? string Shown in the legend and the panels (default: the id, e.g. "Major city").
+---@field color? string "#rrggbb": terrain fill, hexside line, place symbol.
+---@field kind? "feature"|"link" Hexside kinds: drawn on the edge or centre to centre (default: a link if `kessel.movement` lists it under `links`).
+---@field marks? "trees"|"marsh" Terrains: marks drawn over the fill.
+---@field ticks? boolean Hexside links: a thin line with cross-ties (a railway).
+---@field width? number Hexside kinds: line width in hex radii.
+---@field symbol? "square"|"dot"|"diamond" Place kinds: the symbol drawn.
 ---@field [string] kessel.Data
 
 ---Declares a terrain id maps may use. Stage: declare.
@@ -297,6 +302,8 @@ function kessel.action(t) end
 function kessel.on(name, fn) end
 
 ---Stores a ruleset-wide constant; read it with `kessel.game.constant(name)`. Stage: declare.
+---The constant `side_style` (`{ [side] = { name = "Red", color = "#d07060" } }`) gives the sides'
+---display names and counter colours to the editor and `kessel render`.
 ---@param name string
 ---@param value kessel.Data
 function kessel.constant(name, value) end

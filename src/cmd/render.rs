@@ -1,8 +1,11 @@
 //! `kessel render`: draw a scenario's map to an image.
 
-use crate::render::{render_svg, svg_to_png, Options};
+use crate::render::{render_svg, svg_to_png, Options, Picture};
 use anyhow::Context;
+use kessel_core::engine::Engine;
 use kessel_core::scenario::Scenario;
+use kessel_core::script::Limits;
+use kessel_draw::MapStyle;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -47,19 +50,45 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let format = format_of(&args.output)?;
     let scenario = Scenario::load(&args.scenario).context("cannot load the scenario")?;
-    // sides in the order they first appear among the units; the ruleset is not needed to draw
-    let mut sides: Vec<String> = Vec::new();
-    for spec in &scenario.units {
-        if !sides.contains(&spec.unit.side) {
-            sides.push(spec.unit.side.clone());
+    // the ruleset declares how its kinds and sides look; a broken ruleset still gets a picture,
+    // drawn with the fallback style, and a warning
+    let style = match Engine::bare(&scenario.ruleset_dir, Limits::default()) {
+        Ok(engine) => MapStyle::from_ruleset(&engine.ruleset()),
+        Err(e) => {
+            eprintln!(
+                "warning: the ruleset did not load, so its colours and names are not used: {e}"
+            );
+            MapStyle::default()
         }
-    }
+    };
+    // sides nobody declared, in the order they first appear among the units
+    let sides: Vec<String> = style
+        .sides()
+        .iter()
+        .cloned()
+        .chain(scenario.units.iter().map(|s| s.unit.side.clone()))
+        .fold(Vec::new(), |mut v, s| {
+            if !v.contains(&s) {
+                v.push(s);
+            }
+            v
+        });
+    let style = style.with_sides(sides.iter().map(String::as_str));
     let state = scenario.initial_state(sides, crate::DEFAULT_SEED);
     let opts = Options {
         areas: !args.no_areas,
         units: !args.no_units,
     };
-    let svg = render_svg(&state.map, &scenario.name, &state.units, &opts);
+    let svg = render_svg(
+        &Picture {
+            map: &state.map,
+            title: &scenario.name,
+            units: &state.units,
+            objectives: &scenario.objectives,
+            style: &style,
+        },
+        &opts,
+    );
     let bytes = match format {
         Format::Svg => svg.into_bytes(),
         Format::Png => svg_to_png(&svg, args.scale).context("cannot draw the PNG")?,

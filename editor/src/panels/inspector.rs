@@ -6,19 +6,21 @@ use crate::document::Document;
 use egui::{Rect, RichText, Sense, Ui, Vec2};
 use kessel_core::hex::{Hex, HexDir};
 use kessel_core::state::Unit;
+use kessel_draw::MapStyle;
 
 /// The inspector panel. Stateless for now; it is a struct so it can grow (pinned hexes, edit
 /// fields) without changing the app.
 #[derive(Clone, Debug, Default)]
 pub struct Inspector {}
 
-impl Inspector {
-    /// Draws the inspector for `selected`.
-    pub fn ui(&mut self, ui: &mut Ui, doc: &Document, selected: Option<Hex>) {
+impl super::Panel for Inspector {
+    /// Draws the inspector for the selected hex.
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        let (doc, style, selected) = (cx.doc, cx.style, cx.selected);
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| match selected {
-                Some(hex) if doc.map.contains(hex) => hex_ui(ui, doc, hex),
+                Some(hex) if doc.map.contains(hex) => hex_ui(ui, doc, style, hex),
                 _ => summary_ui(ui, doc),
             });
     }
@@ -53,7 +55,7 @@ fn summary_ui(ui: &mut Ui, doc: &Document) {
     ui.label("Click a hex to inspect it.");
 }
 
-pub fn hex_ui(ui: &mut Ui, doc: &Document, hex: Hex) {
+pub fn hex_ui(ui: &mut Ui, doc: &Document, style: &MapStyle, hex: Hex) {
     let map = &doc.map;
     ui.heading(format!("Hex {}", map.label(hex)));
     ui.label(format!("Terrain: {}", map.terrain_name(hex).unwrap_or("?")));
@@ -90,11 +92,11 @@ pub fn hex_ui(ui: &mut Ui, doc: &Document, hex: Hex) {
     ui.label(RichText::new(format!("Units: {}", units.len())).strong());
     // top of the stack first, as a player lifts counters off it
     for u in units.iter().rev() {
-        unit_ui(ui, u);
+        unit_ui(ui, style, u);
     }
 }
 
-fn unit_ui(ui: &mut Ui, u: &Unit) {
+fn unit_ui(ui: &mut Ui, style: &MapStyle, u: &Unit) {
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.set_width(ui.available_width());
         ui.horizontal(|ui| {
@@ -102,6 +104,7 @@ fn unit_ui(ui: &mut Ui, u: &Unit) {
             let (rect, _) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
             draw_counter(
                 ui.painter(),
+                style,
                 Rect::from_center_size(rect.center(), Vec2::splat(size)),
                 u,
                 false,

@@ -73,7 +73,7 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
 
 impl LogPanel {
     /// Draws the log, newest entry at the bottom (the view follows it).
-    pub fn ui(&mut self, ui: &mut Ui, map: &Map, log: &[LogEntry]) {
+    fn show(&mut self, ui: &mut Ui, map: &Map, log: &[LogEntry]) {
         ui.horizontal(|ui| {
             ui.label(RichText::new(format!("Event log ({} actions)", log.len())).strong());
         });
@@ -118,5 +118,14 @@ impl LogPanel {
                     }
                 }
             });
+    }
+}
+
+impl super::Panel for LogPanel {
+    /// The game's log (nothing without a game).
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        if let Some(s) = cx.session.as_deref() {
+            self.show(ui, &s.map, &s.log);
+        }
     }
 }

@@ -89,7 +89,7 @@ impl MapDataPanel {
     }
 
     /// Draws the panel.
-    pub fn ui(
+    fn show(
         &mut self,
         ui: &mut Ui,
         doc: &Document,
@@ -326,5 +326,11 @@ impl MapDataPanel {
         if !differs && !self.confirm_resize {
             self.size = None;
         }
+    }
+}
+
+impl super::Panel for MapDataPanel {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        self.show(ui, cx.doc, cx.selected, cx.cmds);
     }
 }

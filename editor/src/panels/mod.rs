@@ -1,5 +1,14 @@
-//! Side panels, one struct per panel with a `ui` method. Panels read the document or the game
-//! and push commands; they never edit the map or the game themselves.
+//! Side panels, one struct per panel, all with one `ui` shape ([`Panel::ui`] with a
+//! [`PanelCx`]), as egui's demo windows share `View::ui`. Panels read the document or the game
+//! and push commands; they never edit the map or the game themselves: the app applies the
+//! commands after the frame.
+
+use crate::command::EditorCommand;
+use crate::document::Document;
+use crate::map_view::MapView;
+use crate::play::{PlayCommand, PlaySession};
+use kessel_core::hex::Hex;
+use kessel_draw::MapStyle;
 
 pub mod inspector;
 pub mod log;
@@ -18,6 +27,34 @@ pub use play::PlayPanel;
 pub use rules::RulesPanel;
 pub use scenario::ScenarioPanel;
 pub use status::StatusBar;
+
+/// What a panel sees of the editor this frame, and where its commands go.
+pub struct PanelCx<'a> {
+    /// The open document.
+    pub doc: &'a Document,
+    /// How the ruleset says things look.
+    pub style: &'a MapStyle,
+    /// The hex the inspector shows.
+    pub selected: Option<Hex>,
+    /// The hex under the pointer.
+    pub hovered: Option<Hex>,
+    /// Sides and unit types the ruleset declares.
+    pub names: &'a scenario::RulesetNames,
+    /// The map canvas (layers, fit): view settings, not document state.
+    pub view: &'a mut MapView,
+    /// The play-test game, if one is running.
+    pub session: Option<&'a mut PlaySession>,
+    /// Edits, applied after the frame.
+    pub cmds: &'a mut Vec<EditorCommand>,
+    /// Game and option changes, applied after the frame.
+    pub play: &'a mut Vec<PlayCommand>,
+}
+
+/// A panel of the editor.
+pub trait Panel {
+    /// Draws the panel and pushes the commands its widgets produce.
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelCx<'_>);
+}
 
 /// Gives a widget an accessible name (text fields in grids have their label in another cell).
 pub trait Named {

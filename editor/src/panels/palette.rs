@@ -3,9 +3,11 @@
 
 use crate::command::EditorCommand;
 use crate::document::Document;
-use crate::map_view::{is_link_name, terrain_color, KindStyles, MapResponse, MapView};
+use crate::map_view::{MapResponse, MapView};
+use crate::paint;
 use egui::{Sense, Stroke, Ui, Vec2};
 use kessel_core::hex::{Hex, Hexside};
+use kessel_draw::MapStyle;
 
 /// What the editor is doing: editing the map, play-testing the scenario, or setting its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +111,7 @@ fn with_defaults(defaults: &[&str], found: impl IntoIterator<Item = String>) -> 
 
 impl Palette {
     /// Draws the palette.
-    pub fn ui(&mut self, ui: &mut Ui, doc: &Document, view: &mut MapView) {
+    fn show(&mut self, ui: &mut Ui, doc: &Document, style: &MapStyle, view: &mut MapView) {
         ui.heading("Mode");
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
             for mode in [Mode::Edit, Mode::Scenario, Mode::Play, Mode::Rules] {
@@ -118,7 +120,7 @@ impl Palette {
         });
         ui.separator();
         match self.mode {
-            Mode::Edit => self.tools_ui(ui, doc),
+            Mode::Edit => self.tools_ui(ui, doc, style),
             Mode::Scenario => {
                 ui.label("Pick a unit on the right; Place puts it on the clicked hex, Select drags a stack's top unit to another hex, Remove takes it out. Right-drag pans.");
             }
@@ -139,7 +141,7 @@ impl Palette {
         }
     }
 
-    fn tools_ui(&mut self, ui: &mut Ui, doc: &Document) {
+    fn tools_ui(&mut self, ui: &mut Ui, doc: &Document, style: &MapStyle) {
         ui.heading("Tools");
         // justified: the whole row is the button, not just its text
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
@@ -167,7 +169,7 @@ impl Palette {
                         ui.painter().rect(
                             rect,
                             2.0,
-                            terrain_color(&t),
+                            paint::color(style.terrain(&t).fill),
                             Stroke::new(1.0, egui::Color32::DARK_GRAY),
                             egui::StrokeKind::Inside,
                         );
@@ -177,13 +179,13 @@ impl Palette {
             }
             Tool::Hexside => {
                 ui.label("Feature (click near an edge)");
-                let styles = KindStyles::of(map);
+                let kinds = style.for_map(map);
                 let found = map
                     .side_kinds
                     .names()
                     .iter()
                     .enumerate()
-                    .filter(|(k, _)| !styles.is_link(*k as u16))
+                    .filter(|(k, _)| !kinds.hexsides[*k].link)
                     .map(|(_, n)| n.clone());
                 for k in with_defaults(&SIDE_KINDS, found) {
                     ui.radio_value(&mut self.side_kind, k.clone(), k);
@@ -191,13 +193,13 @@ impl Palette {
             }
             Tool::Link => {
                 ui.label("Link (click a hex, then a neighbour)");
-                let styles = KindStyles::of(map);
+                let kinds = style.for_map(map);
                 let found = map
                     .side_kinds
                     .names()
                     .iter()
                     .enumerate()
-                    .filter(|(k, n)| styles.is_link(*k as u16) || is_link_name(n))
+                    .filter(|(k, _)| kinds.hexsides[*k].link)
                     .map(|(_, n)| n.clone());
                 for k in with_defaults(&LINK_KINDS, found) {
                     ui.radio_value(&mut self.link_kind, k.clone(), k);
@@ -280,5 +282,11 @@ impl Palette {
                 }
             }
         }
+    }
+}
+
+impl super::Panel for Palette {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        self.show(ui, cx.doc, cx.style, cx.view);
     }
 }

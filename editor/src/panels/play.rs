@@ -8,6 +8,7 @@ use crate::play::{reason_text, Interaction, PlayCommand, PlaySession};
 use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
 use kessel_core::action::Action;
 use kessel_core::state::Unit;
+use kessel_draw::MapStyle;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -22,7 +23,13 @@ pub struct PlayPanel {}
 
 impl PlayPanel {
     /// Draws the panel; game changes go to `cmds`, selection changes straight to the session.
-    pub fn ui(&mut self, ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+    fn show(
+        &mut self,
+        ui: &mut Ui,
+        s: &mut PlaySession,
+        style: &MapStyle,
+        cmds: &mut Vec<PlayCommand>,
+    ) {
         s.preview.clear();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -50,7 +57,7 @@ impl PlayPanel {
                 }
                 ui.separator();
                 match s.interaction {
-                    Interaction::Move => selection_ui(ui, s),
+                    Interaction::Move => selection_ui(ui, s, style),
                     Interaction::Attack => attack_ui(ui, s, cmds),
                 }
                 ui.separator();
@@ -106,12 +113,13 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
     });
 }
 
-fn unit_row(ui: &mut Ui, u: &Unit, checked: bool) -> bool {
+fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
     let mut toggled = false;
     ui.horizontal(|ui| {
         let (rect, _) = ui.allocate_exact_size(Vec2::splat(34.0), Sense::hover());
         draw_counter(
             ui.painter(),
+            style,
             Rect::from_center_size(rect.center(), Vec2::splat(34.0)),
             u,
             false,
@@ -144,7 +152,7 @@ fn unit_row(ui: &mut Ui, u: &Unit, checked: bool) -> bool {
     toggled
 }
 
-fn selection_ui(ui: &mut Ui, s: &mut PlaySession) {
+fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle) {
     let Some(hex) = s.selected else {
         ui.label("Click a stack to see where it can go; click a shaded hex to move it there. Hover any hex to see why the stack can't go there.");
         return;
@@ -156,7 +164,7 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession) {
     units.reverse();
     let mut toggle = None;
     for u in &units {
-        if unit_row(ui, u, s.picked.contains(&u.id)) {
+        if unit_row(ui, style, u, s.picked.contains(&u.id)) {
             toggle = Some(u.id.clone());
         }
     }
@@ -389,4 +397,13 @@ fn game_file_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
                 }
             });
         });
+}
+
+impl super::Panel for PlayPanel {
+    /// The play-test panel (nothing without a game: the app says why there is none).
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        if let Some(s) = cx.session.as_deref_mut() {
+            self.show(ui, s, cx.style, cx.play);
+        }
+    }
 }

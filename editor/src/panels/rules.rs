@@ -134,7 +134,7 @@ impl RulesPanel {
     }
 
     /// Draws the panel for the options in force; `profile_arg` is the profile the game uses.
-    pub fn ui(
+    fn show(
         &mut self,
         ui: &mut Ui,
         options: &Options,
@@ -451,5 +451,18 @@ fn option_widget(ui: &mut Ui, d: &OptionDecl, value: &Value) -> Option<Value> {
                 .labelled_by(label.id);
             (pick != before).then_some(Value::String(pick))
         }
+    }
+}
+
+impl super::Panel for RulesPanel {
+    /// The game's options and profiles (nothing without a game: the app says why there is none).
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        let Some(s) = cx.session.as_deref() else {
+            return;
+        };
+        let options = s.engine.options();
+        let engine = &s.engine;
+        let read = |name: &str| engine.read_profile(name).map_err(|e| e.to_string());
+        self.show(ui, &options, engine.profile_arg(), &read, cx.play);
     }
 }

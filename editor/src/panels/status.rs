@@ -34,7 +34,7 @@ impl StatusBar {
     }
 
     /// Draws the bar.
-    pub fn ui(&mut self, ui: &mut Ui, doc: &Document, hovered: Option<Hex>, zoom: f32) {
+    fn show(&mut self, ui: &mut Ui, doc: &Document, hovered: Option<Hex>, zoom: f32) {
         ui.horizontal(|ui| {
             let hex_text = match hovered {
                 Some(h) => {
@@ -77,5 +77,11 @@ impl StatusBar {
                 text
             });
         });
+    }
+}
+
+impl super::Panel for StatusBar {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        self.show(ui, cx.doc, cx.hovered, cx.view.zoom);
     }
 }

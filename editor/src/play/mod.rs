@@ -12,8 +12,11 @@ use crate::document::{write_atomic, Document, UnitLayer};
 use crate::map_view::{fmt_mp, Overlay};
 use kessel_core::action::{Action, Reason};
 use kessel_core::engine::Engine;
+use kessel_core::error::Located;
 use kessel_core::event::Event;
+use kessel_core::event::LogEntry;
 use kessel_core::hex::Hex;
+use kessel_core::map::Map;
 use kessel_core::scenario::Scenario;
 use kessel_core::script::Limits;
 use kessel_core::state::{Marker, Value};
@@ -77,6 +80,10 @@ pub struct PlaySession {
     pub units: UnitLayer,
     /// The game's markers.
     pub markers: Vec<Marker>,
+    /// The game's map (shared with the engine's state, not copied per frame).
+    pub map: Arc<Map>,
+    /// The game's log as of the last change (the log panel reads it every frame).
+    pub log: Vec<LogEntry>,
     /// How clicks on stacks are read.
     pub interaction: Interaction,
     /// Hex of the selected stack.
@@ -114,26 +121,33 @@ pub struct PlaySession {
 impl PlaySession {
     /// Starts the document's scenario with a profile (`None` = the scenario's own). The map as
     /// edited is played, saved or not, so a map change can be tried before it is written.
-    pub fn start(doc: &Document, profile: Option<&str>, seed: u64) -> Result<PlaySession, String> {
-        let path = doc
-            .scenario_path
-            .as_deref()
-            .ok_or("a bare map has no units or rules to play: open a scenario")?;
-        let mut scenario = Scenario::load(path).map_err(|e| e.to_string())?;
+    ///
+    /// Errors come located (file, line, message), one per problem, as the core reports them.
+    pub fn start(
+        doc: &Document,
+        profile: Option<&str>,
+        seed: u64,
+    ) -> Result<PlaySession, Vec<Located>> {
+        let bare = "a bare map has no units or rules to play: open a scenario";
+        let path = (doc.scenario_path.as_deref()).ok_or_else(|| vec![Located::plain(bare)])?;
+        let mut scenario = Scenario::load(path).map_err(|e| e.located())?;
         scenario.map = Arc::new(doc.map.clone());
         let engine = Engine::with_scenario(scenario, profile, seed, Limits::default())
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.located())?;
         let save_path = default_save_path(path);
         Ok(PlaySession::with_engine(engine, seed, save_path))
     }
 
     /// A session around an engine (a loaded save, or one built by a test).
     pub fn with_engine(engine: Engine, seed: u64, save_path: String) -> PlaySession {
+        let map = engine.state().map.clone();
         let mut s = PlaySession {
             engine,
             seed,
             units: UnitLayer::default(),
             markers: Vec::new(),
+            map,
+            log: Vec::new(),
             interaction: Interaction::Move,
             selected: None,
             picked: Vec::new(),
@@ -168,6 +182,8 @@ impl PlaySession {
         let state = self.engine.state();
         self.units = UnitLayer::new(state.units.clone());
         self.markers = state.markers.clone();
+        self.map = state.map.clone();
+        self.log = self.engine.log().to_vec();
         self.why.clear();
         self.preview.clear();
         // a new phase picks the interaction that fits it and drops a half-declared attack

@@ -1,0 +1,272 @@
+//! What is drawn in and over a hex, as geometry both drawers share: stacks and the rule for their
+//! top unit, counter sizes, where a place's name goes, terrain marks, the star of a VP hex.
+
+use crate::color::{hashed, Rgb, Tone};
+use crate::layout::{HexLayout, Point};
+use crate::style::Marks;
+use kessel_core::hex::{Hex, Hexside};
+use kessel_core::map::Map;
+use kessel_core::state::Unit;
+use std::collections::BTreeMap;
+
+/// Counter side in hex radii: a square that fits inside the hex.
+pub const COUNTER_SIZE: f32 = 1.2;
+/// Offset of each counter below the top one, as a share of the counter's side.
+pub const STACK_STEP: f32 = 0.07;
+/// Counters drawn under the top one (a taller stack shows its count instead).
+pub const STACK_SHADOWS: usize = 2;
+
+/// The units on the map by hex, as indices into `units`, bottom first.
+///
+/// **The one rule for the top of a stack:** units keep the order of the list they come from (the
+/// scenario's order at set-up, the state's order in play), and the last one lies on top, as a
+/// counter put down later lies on the earlier ones.
+pub fn stacks(units: &[Unit]) -> BTreeMap<Hex, Vec<usize>> {
+    let mut out: BTreeMap<Hex, Vec<usize>> = BTreeMap::new();
+    for (i, u) in units.iter().enumerate() {
+        if let Some(h) = u.hex() {
+            out.entry(h).or_default().push(i);
+        }
+    }
+    out
+}
+
+/// The unit on top of a stack listed bottom first (see [`stacks`]).
+pub fn top_of<T>(stack: &[T]) -> Option<&T> {
+    stack.last()
+}
+
+/// A counter's fill: its side's colour, darker while the unit is hidden (untried, face down).
+pub fn counter_fill(side_color: Rgb, hidden: bool) -> Rgb {
+    if hidden {
+        side_color.scaled(0.72)
+    } else {
+        side_color
+    }
+}
+
+/// A stack's counters: the rectangle of each drawn one, bottom first, as (top-left, side). The
+/// pile is shifted up-left so the whole stack stays centred on the hex.
+pub fn stack_rects(center: Point, size: f32, count: usize) -> Vec<(Point, f32)> {
+    let w = COUNTER_SIZE * size;
+    let depth = count.saturating_sub(1).min(STACK_SHADOWS);
+    let step = STACK_STEP * w;
+    let shift = step * depth as f32 / 2.0;
+    (0..=depth)
+        .rev()
+        .map(|k| {
+            let c = Point::new(
+                center.x - shift + step * k as f32,
+                center.y - shift + step * k as f32,
+            );
+            (Point::new(c.x - w / 2.0, c.y - w / 2.0), w)
+        })
+        .collect()
+}
+
+/// Where a place's name goes: the top centre of the text, under the lowest of its hexes, below
+/// that hex's counters. Names are drawn before counters, so where a name runs under a
+/// neighbour's stack the counters stay whole: a name never covers a counter.
+pub fn place_label_anchor(layout: &HexLayout, hexes: &[Hex]) -> Option<Point> {
+    if hexes.is_empty() {
+        return None;
+    }
+    let centers: Vec<Point> = hexes.iter().map(|h| layout.center(*h)).collect();
+    let x = centers.iter().map(|p| p.x).sum::<f32>() / centers.len() as f32;
+    let bottom = centers.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+    let w = COUNTER_SIZE * layout.size;
+    let below = w / 2.0 + STACK_STEP * w * STACK_SHADOWS as f32 / 2.0;
+    Some(Point::new(x, bottom + below + 0.03 * layout.size))
+}
+
+/// Font size of a place name in hex radii: what fits between a counter and the next hex.
+pub const PLACE_FONT: f32 = 0.34;
+
+/// One mark of a terrain's [`Marks`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mark {
+    /// A filled circle.
+    Dot {
+        /// Centre.
+        c: Point,
+        /// Radius.
+        r: f32,
+    },
+    /// A line.
+    Line {
+        /// Start.
+        a: Point,
+        /// End.
+        b: Point,
+        /// Width.
+        width: f32,
+    },
+}
+
+/// The marks of a terrain in a hex centred on `c` of radius `size`.
+pub fn terrain_marks(marks: Marks, c: Point, size: f32) -> Vec<Mark> {
+    let at = |dx: f32, dy: f32| Point::new(c.x + dx * size, c.y + dy * size);
+    match marks {
+        Marks::None => Vec::new(),
+        Marks::Trees => [(-0.35, 0.2), (0.3, 0.3), (-0.05, -0.35)]
+            .into_iter()
+            .map(|(x, y)| Mark::Dot {
+                c: at(x, y),
+                r: 0.13 * size,
+            })
+            .collect(),
+        Marks::Marsh => [(-0.4, -0.2), (0.1, 0.05), (-0.25, 0.4)]
+            .into_iter()
+            .map(|(x, y)| Mark::Line {
+                a: at(x, y),
+                b: at(x + 0.35, y),
+                width: 0.05 * size,
+            })
+            .collect(),
+    }
+}
+
+/// The colour of a terrain's marks: its fill, darkened.
+pub fn mark_color(fill: Rgb) -> Rgb {
+    fill.scaled(0.62)
+}
+
+/// The ten points of a five-pointed star (tip up), outer then inner, clockwise.
+pub fn star_points(c: Point, r: f32) -> [Point; 10] {
+    let inner = r * 0.42;
+    std::array::from_fn(|i| {
+        let a = -std::f32::consts::FRAC_PI_2 + std::f32::consts::PI * i as f32 / 5.0;
+        let rad = if i % 2 == 0 { r } else { inner };
+        Point::new(c.x + a.cos() * rad, c.y + a.sin() * rad)
+    })
+}
+
+/// Where a hex's VP star goes: the upper right of the hex.
+pub fn star_anchor(c: Point, size: f32) -> Point {
+    Point::new(c.x + 0.5 * size, c.y - 0.45 * size)
+}
+
+/// True for a tag that marks victory-point hexes (`vp`, `vp_hex`, …), drawn as a star.
+pub fn is_vp_tag(tag: &str) -> bool {
+    tag.to_ascii_lowercase().contains("vp")
+}
+
+/// Side of a place kind's square, and radius of its dot or diamond, in hex radii.
+pub const PLACE_SQUARE: f32 = 0.62;
+/// Radius of a place kind's dot or diamond, in hex radii.
+pub const PLACE_DOT: f32 = 0.2;
+
+/// Fill and outline of a VP star.
+pub const STAR_FILL: Rgb = Rgb::new(0xf2, 0xc2, 0x00);
+/// Outline of a VP star.
+pub const STAR_INK: Rgb = Rgb::new(0x6b, 0x52, 0x00);
+
+/// The colour of an area (entry area, set-up zone): dark enough for white text on it.
+pub fn area_color(id: &str) -> Rgb {
+    hashed(id, Tone::Dark)
+}
+
+/// Where a link crossing `side` is drawn: centre to centre, or from the on-map centre to the
+/// middle of the map's edge when the other hex is off the map.
+pub fn link_segment(layout: &HexLayout, map: &Map, side: Hexside) -> (Point, Point) {
+    let (a, b) = side.hexes();
+    let (ca, cb) = (layout.center(a), layout.center(b));
+    match (map.contains(a), map.contains(b)) {
+        (true, false) | (false, true) => {
+            let (e1, e2) = layout.side_edge(side);
+            let mid = e1.lerp(e2, 0.5);
+            if map.contains(a) {
+                (ca, mid)
+            } else {
+                (mid, cb)
+            }
+        }
+        _ => (ca, cb),
+    }
+}
+
+/// The cross-ties of a ticked link (a railway) from `a` to `b`, each as its two ends.
+pub fn link_ticks(a: Point, b: Point, size: f32) -> Vec<(Point, Point)> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len <= 0.0 {
+        return Vec::new();
+    }
+    let (ux, uy) = (dx / len, dy / len);
+    let half = 0.15 * size;
+    let (px, py) = (-uy * half, ux * half);
+    let count = ((len / (0.42 * size)).round() as usize).max(1);
+    (0..count)
+        .map(|i| {
+            let m = a.lerp(b, (i as f32 + 0.5) / count as f32);
+            (
+                Point::new(m.x - px, m.y - py),
+                Point::new(m.x + px, m.y + py),
+            )
+        })
+        .collect()
+}
+
+/// The light core of a cased link (a road), drawn half as wide: the line's hue, light, so a brown
+/// road keeps a warm tan core rather than a grey one.
+pub fn link_core(color: Rgb) -> Rgb {
+    let (h, s, _) = color.to_hsl();
+    Rgb::hsl(h, s.min(0.6), 0.74)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kessel_core::numbering::Numbering;
+    use kessel_core::state::Location;
+
+    fn unit(id: &str, at: Option<Hex>) -> Unit {
+        Unit {
+            id: id.into(),
+            name: id.into(),
+            side: "a".into(),
+            kind: "k".into(),
+            formation: None,
+            faces: Vec::new(),
+            step: 0,
+            hidden: false,
+            pool: None,
+            location: at.map_or(Location::Pending, Location::Map),
+            entry: None,
+            setup_area: None,
+            attrs: Default::default(),
+            flags: Default::default(),
+            vars: Default::default(),
+        }
+    }
+
+    #[test]
+    fn the_last_unit_listed_is_on_top() {
+        let h = Hex::new(2, 3);
+        let units = vec![unit("a", Some(h)), unit("b", None), unit("c", Some(h))];
+        let s = stacks(&units);
+        assert_eq!(s.len(), 1);
+        let top = top_of(&s[&h]).map(|&i| units[i].id.as_str());
+        assert_eq!(top, Some("c"));
+        assert_eq!(top_of::<usize>(&[]), None);
+    }
+
+    #[test]
+    fn a_place_name_sits_below_its_counters() {
+        let map = Map::new("t", 4, 4, Numbering::default(), "clear");
+        let l = HexLayout::for_map(&map, 20.0);
+        let h = map.parse("0202").expect("label");
+        let anchor = place_label_anchor(&l, &[h]).expect("anchor");
+        for count in 1..5 {
+            for (min, w) in stack_rects(l.center(h), l.size, count) {
+                assert!(
+                    min.y + w <= anchor.y,
+                    "{count}: {} > {}",
+                    min.y + w,
+                    anchor.y
+                );
+            }
+        }
+        assert_eq!(place_label_anchor(&l, &[]), None);
+    }
+}

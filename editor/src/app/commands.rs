@@ -1,0 +1,149 @@
+//! Applying the commands the panels pushed during the frame: map and scenario edits, undo and
+//! redo, saving; game actions, profiles and options.
+
+use super::{messages::paths_text, EditorApp, ProfileChoice};
+use crate::command::EditorCommand;
+use crate::document::{write_atomic, SaveOutcome};
+use crate::play::{PlayCommand, PlaySession};
+use kessel_core::options::Profile;
+use kessel_core::script::display_path;
+use std::path::PathBuf;
+
+impl EditorApp {
+    /// Applies commands collected during the frame.
+    pub fn apply(&mut self, cmds: Vec<EditorCommand>) {
+        for cmd in cmds {
+            match &cmd {
+                EditorCommand::Undo => match self.doc.undo() {
+                    Some(label) => {
+                        self.validator.schedule();
+                        self.status.info(format!("Undid: {label}"))
+                    }
+                    None => self.status.info("Nothing to undo"),
+                },
+                EditorCommand::Redo => match self.doc.redo() {
+                    Some(label) => {
+                        self.validator.schedule();
+                        self.status.info(format!("Redid: {label}"))
+                    }
+                    None => self.status.info("Nothing to redo"),
+                },
+                EditorCommand::Save => match self.doc.save() {
+                    Ok(SaveOutcome::Unchanged) => self.status.info("No changes to save"),
+                    Ok(SaveOutcome::Written(paths)) => {
+                        // our own write must not come back as a change to reload
+                        if let Some(w) = &mut self.watcher {
+                            for p in &paths {
+                                w.note_written(p);
+                            }
+                        }
+                        self.status.info(format!("Saved {}", paths_text(&paths)))
+                    }
+                    Err(e) => self.status.error(format!("Save failed: {e:#}")),
+                },
+                edit => match self.doc.edit(edit) {
+                    Ok(true) => {
+                        self.validator.schedule();
+                        if let Some(label) = self.doc.history.undo_label() {
+                            let label = label.to_string();
+                            self.status.info(label);
+                        }
+                    }
+                    Ok(false) => {}
+                    Err(e) => self.status.error(e),
+                },
+            }
+        }
+    }
+
+    /// Applies the play-test and rules commands collected during the frame.
+    pub fn apply_play(&mut self, cmds: Vec<PlayCommand>) {
+        for cmd in cmds {
+            if cmd == PlayCommand::NewGame {
+                if let Some(s) = &self.session {
+                    self.seed = s.seed;
+                }
+                self.start_session();
+                if self.session.is_some() {
+                    self.status.info(format!("new game, seed {}", self.seed));
+                }
+                continue;
+            }
+            let Some(s) = &mut self.session else {
+                continue;
+            };
+            match cmd {
+                PlayCommand::Act(a) => s.act(&a),
+                PlayCommand::Undo => s.undo(),
+                PlayCommand::NewGame => {}
+                PlayCommand::SaveGame(p) => {
+                    if let Err(e) = s.save(&p) {
+                        self.status.error(format!("cannot save the game: {e:#}"));
+                    }
+                }
+                PlayCommand::LoadGame(p) => {
+                    if let Err(e) = s.load(&p) {
+                        self.status
+                            .error(format!("cannot load {}: {e}", p.display()));
+                    }
+                }
+                PlayCommand::ApplyProfile(p) => {
+                    self.profile = match &p {
+                        Some(name) => ProfileChoice::Named(name.clone()),
+                        None => ProfileChoice::Defaults,
+                    };
+                    match s.engine.apply_profile(p.as_deref()) {
+                        Ok(()) => {
+                            self.status
+                                .info(format!("profile {}", p.as_deref().unwrap_or("(defaults)")));
+                            s.refresh();
+                        }
+                        Err(e) => self.status.error(e.to_string()),
+                    }
+                }
+                PlayCommand::SetOption(id, v) => match s.engine.set_option(&id, v.clone()) {
+                    Ok(()) => {
+                        self.status.info(format!(
+                            "option {id} = {}",
+                            crate::panels::rules::value_text(Some(&v))
+                        ));
+                        self.needs_refresh = true;
+                    }
+                    Err(e) => self.status.error(e),
+                },
+                PlayCommand::SaveProfile { name, description } => {
+                    match save_profile(s, &name, &description) {
+                        Ok(path) => {
+                            if let Some(w) = &mut self.watcher {
+                                w.note_written(&path);
+                            }
+                            self.rules_panel.refresh(s.engine.ruleset_dir());
+                            self.rules_panel.new_name.clear();
+                            self.status
+                                .info(format!("profile saved to {}", display_path(&path)));
+                        }
+                        Err(e) => self.status.error(format!("cannot save the profile: {e:#}")),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Writes the options in force as `<ruleset>/profiles/<name>.toml`, after checking the text
+/// reads back as the same values.
+fn save_profile(s: &PlaySession, name: &str, description: &str) -> anyhow::Result<PathBuf> {
+    let dir = s.engine.ruleset_dir().to_path_buf();
+    let path = crate::panels::rules::check_profile_name(&dir, name).map_err(anyhow::Error::msg)?;
+    let options = s.engine.options();
+    let text = crate::panels::rules::profile_toml(name, description, &options);
+    let parsed =
+        Profile::parse(&path, &text, &options.decls).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let back = kessel_core::options::Options::with_profile(options.decls.clone(), &parsed);
+    anyhow::ensure!(
+        back.values == options.values,
+        "the profile text does not read back as the options in force"
+    );
+    write_atomic(&path, text.as_bytes())?;
+    Ok(path)
+}

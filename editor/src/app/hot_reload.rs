@@ -1,0 +1,136 @@
+//! Hot reload: the watcher's changes applied at the start of a frame — the scenario first (a new
+//! set-up), then the rules (the game goes on; on error the last good rules stay and the error
+//! panel says where), then profiles.
+
+use super::messages::paths_text;
+use super::{style_of, EditorApp, Problem};
+use crate::document::Document;
+use crate::play::PlaySession;
+use crate::reload::{clock_now, Changes};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+impl EditorApp {
+    /// Drains the watcher and applies what changed on disk.
+    pub(super) fn poll_reload(&mut self, ctx: &egui::Context) {
+        let Some(w) = &mut self.watcher else {
+            return;
+        };
+        w.set_waker(ctx);
+        for e in w.take_errors() {
+            self.status.error(format!("file watcher: {e}"));
+        }
+        let changes = w.poll();
+        if !changes.is_empty() {
+            self.apply_changes(changes);
+        }
+    }
+
+    /// Applies file changes: the scenario first (a new set-up), then the rules, then profiles.
+    pub fn apply_changes(&mut self, changes: Changes) {
+        if !changes.scenario.is_empty() {
+            self.reload_document(&changes.scenario);
+        }
+        if !changes.rules.is_empty() {
+            self.reload_rules(&changes.rules);
+        }
+        if !changes.profiles.is_empty() {
+            if let Some(dir) = self.doc.ruleset_dir.clone() {
+                self.rules_panel.refresh(&dir);
+            }
+            self.status.reload_note = Some(format!(
+                "profiles reloaded {} ({})",
+                clock_now(),
+                paths_text(&changes.profiles)
+            ));
+        }
+    }
+
+    fn reload_rules(&mut self, paths: &[PathBuf]) {
+        let what = paths_text(paths);
+        let Some(s) = &mut self.session else {
+            // no game yet: the rules load fresh when one starts; a failed start is retried
+            if self.session_error.is_some() {
+                self.start_attempted = false;
+                self.ensure_session();
+                if self.session.is_some() {
+                    self.status.reload_note =
+                        Some(format!("rules reloaded {} ({what})", clock_now()));
+                }
+            }
+            return;
+        };
+        match s.engine.reload_rules() {
+            Ok(()) => {
+                s.refresh();
+                self.style = Arc::new(style_of(&self.doc, Some(&s.engine.ruleset())));
+                self.rule_reloads += 1;
+                self.problems.rules = None;
+                self.status.reload_failed = false;
+                self.status.reload_note = Some(format!("rules reloaded {} ({what})", clock_now()));
+            }
+            Err(e) => {
+                self.problems.rules = Some(Problem::located(
+                    "The rules failed to reload — the last good rules stay live",
+                    &e.located(),
+                ));
+                self.status.reload_failed = true;
+                self.status.reload_note =
+                    Some(format!("rules reload failed {} ({what})", clock_now()));
+            }
+        }
+    }
+
+    fn reload_document(&mut self, paths: &[PathBuf]) {
+        let what = paths_text(paths);
+        if self.doc.is_dirty() {
+            self.status.error(format!(
+                "{what} changed on disk, but the map has unsaved edits: not reloaded (save or undo them first)"
+            ));
+            return;
+        }
+        let path = self
+            .doc
+            .scenario_path
+            .clone()
+            .unwrap_or_else(|| self.doc.map_path.clone());
+        match Document::open(&path) {
+            Ok(doc) => {
+                self.doc = doc;
+                self.style = Arc::new(style_of(&self.doc, None));
+                if self.selected.is_some_and(|h| !self.doc.map.contains(h)) {
+                    self.selected = None;
+                }
+                self.problems.scenario = None;
+                self.status.reload_failed = false;
+                let mut note = format!("scenario reloaded {} ({what})", clock_now());
+                let in_progress = self.session.as_ref().is_some_and(PlaySession::in_progress);
+                if in_progress {
+                    note.push_str(
+                        "; the game in progress keeps its set-up (New game uses the new one)",
+                    );
+                } else if self.session.is_some() || self.session_error.is_some() {
+                    self.start_session();
+                }
+                self.status.reload_note = Some(note);
+            }
+            Err(e) => {
+                let title = "The scenario failed to reload — the editor keeps the last good one";
+                self.status.reload_failed = true;
+                let first = e
+                    .downcast_ref::<kessel_core::error::LoadErrors>()
+                    .and_then(|errors| errors.located().into_iter().next());
+                self.problems.scenario = Some(match first {
+                    Some(located) => Problem::located(title, &located),
+                    None => Problem {
+                        title: title.into(),
+                        location: None,
+                        message: format!("{e:#}"),
+                    },
+                });
+                self.status.reload_note =
+                    Some(format!("scenario reload failed {} ({what})", clock_now()));
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! What each mode shows in the side panel and how the map's input is read in each mode.
+
+use super::EditorApp;
+use crate::command::EditorCommand;
+use crate::map_view::{MapResponse, Overlay, Scene};
+use crate::panels::scenario::ScenarioTool;
+use crate::panels::{Mode, Panel as _, Tool};
+use crate::play::PlayCommand;
+use egui::{RichText, Ui};
+
+impl EditorApp {
+    pub(super) fn side_ui(
+        &mut self,
+        ui: &mut Ui,
+        cmds: &mut Vec<EditorCommand>,
+        play: &mut Vec<PlayCommand>,
+    ) {
+        match self.palette.mode {
+            Mode::Edit => {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.show_map_data, false, "Inspector");
+                    ui.selectable_value(&mut self.show_map_data, true, "Map data");
+                });
+                ui.separator();
+                if self.show_map_data {
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            self.map_data.ui(ui, &mut panel_cx!(self, cmds, play));
+                        });
+                } else {
+                    self.inspector.ui(ui, &mut panel_cx!(self, cmds, play));
+                }
+            }
+            Mode::Scenario => {
+                if let Some(h) = self.selected.filter(|h| self.doc.map.contains(*h)) {
+                    egui::CollapsingHeader::new(format!("Hex {}", self.doc.map.label(h)))
+                        .id_salt("scenario hex")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            egui::ScrollArea::vertical()
+                                .id_salt("scenario hex scroll")
+                                .max_height(260.0)
+                                .show(ui, |ui| {
+                                    crate::panels::inspector::hex_ui(ui, &self.doc, &self.style, h)
+                                });
+                        });
+                    ui.separator();
+                }
+                self.scenario_panel.ui(ui, &mut panel_cx!(self, cmds, play));
+            }
+            Mode::Play | Mode::Rules => {
+                if self.session.is_none() {
+                    ui.heading(self.palette.mode.label());
+                    match &self.session_error {
+                        Some(e) => {
+                            ui.label(RichText::new("The game could not start:").strong());
+                            ui.label(RichText::new(e).color(crate::panels::play::REFUSAL));
+                        }
+                        None => {
+                            ui.label("Open a scenario to play-test it.");
+                        }
+                    }
+                    if self.doc.scenario_path.is_some() && ui.button("Try again").clicked() {
+                        self.start_attempted = false;
+                        self.ensure_session();
+                    }
+                    return;
+                }
+                let mut cx = panel_cx!(self, cmds, play);
+                if self.palette.mode == Mode::Play {
+                    self.play_panel.ui(ui, &mut cx);
+                } else {
+                    self.rules_panel.ui(ui, &mut cx);
+                }
+            }
+        }
+    }
+
+    pub(super) fn map_ui(
+        &mut self,
+        ui: &mut Ui,
+        cmds: &mut Vec<EditorCommand>,
+        play: &mut Vec<PlayCommand>,
+    ) {
+        let playing = matches!(self.palette.mode, Mode::Play | Mode::Rules);
+        let scenario_mode = self.palette.mode == Mode::Scenario;
+        let problems = if scenario_mode {
+            self.validator.hexes()
+        } else {
+            Vec::new()
+        };
+        let marked = if self.palette.mode == Mode::Edit && self.show_map_data {
+            self.map_data.marked(&self.doc.map)
+        } else {
+            Vec::new()
+        };
+        let session = if playing { self.session.as_mut() } else { None };
+        let overlay: Option<Overlay> = match &session {
+            Some(s) if self.palette.mode == Mode::Play => Some(s.overlay(self.hovered)),
+            _ => None,
+        };
+        let (units, markers) = match &session {
+            Some(s) => (&s.units, s.markers.as_slice()),
+            None => (&self.doc.units, &[][..]),
+        };
+        let scene = Scene {
+            doc: &self.doc,
+            style: &self.style,
+            units,
+            markers,
+            overlay: overlay.as_ref(),
+            selected: if playing { None } else { self.selected },
+            link_from: self.palette.link_from,
+            side_hint: self.palette.mode == Mode::Edit && self.palette.tool == Tool::Hexside,
+            primary_pans: playing
+                || (self.palette.mode == Mode::Edit
+                    && self.palette.tool == Tool::View
+                    && self.map_data.target.is_none()),
+            problems: &problems,
+            marked: &marked,
+        };
+        let r = self.map_view.ui(ui, &scene);
+        // a hex pinned by a scripted start stays explained until the pointer moves
+        if ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO) {
+            self.pinned_hover = None;
+        }
+        self.hovered = self.pinned_hover.or(r.hovered);
+        if playing {
+            if let Some(s) = session {
+                s.hovered = self.hovered;
+                if self.palette.mode == Mode::Play {
+                    if let Some(h) = self.hovered {
+                        s.hover(h);
+                    }
+                    if let Some(h) = r.clicked {
+                        if let Some(c) = s.click(h) {
+                            play.push(c);
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        if scenario_mode {
+            self.scenario_on_map(&r, cmds);
+            return;
+        }
+        if let Some(h) = r.clicked {
+            self.selected = Some(h);
+            if self.show_map_data && self.palette.tool == Tool::View {
+                if let Some(c) = self.map_data.on_click(&self.doc.map, h) {
+                    cmds.push(c);
+                }
+            }
+        }
+        // while painting, the inspector follows the brush
+        if self.palette.tool == Tool::PaintTerrain && r.primary_down.is_some() {
+            self.selected = r.primary_down;
+        }
+        if let Some(msg) = self.palette.on_map(&r, &self.doc, cmds) {
+            self.status.info(msg);
+        }
+    }
+
+    /// Scenario mode's map input: select, drag a unit to another hex, place, remove.
+    fn scenario_on_map(&mut self, r: &MapResponse, cmds: &mut Vec<EditorCommand>) {
+        let panel = &mut self.scenario_panel;
+        let Some(def) = &self.doc.scenario else {
+            return;
+        };
+        let map = &self.doc.map;
+        let top = |h| self.doc.units.stack(h).last().map(|u| u.id.clone());
+        if r.press_started {
+            panel.dragging = r.primary_down.and_then(top);
+        }
+        if let (Some(id), Some(to)) = (panel.dragging.clone(), r.drag_released) {
+            panel.dragging = None;
+            let from = self.doc.units.get(&id).and_then(|u| u.hex());
+            if let Some(u) = def.unit(&id).filter(|_| from != Some(to)) {
+                let mut u = u.clone();
+                u.placement = crate::scenario_file::Placement::At(map.label(to));
+                cmds.push(EditorCommand::SetUnit {
+                    id: id.clone(),
+                    unit: u,
+                    merge: None,
+                });
+                self.selected = Some(to);
+                panel.picked = Some(id);
+            }
+            return;
+        }
+        let Some(h) = r.clicked else {
+            return;
+        };
+        self.selected = Some(h);
+        match panel.tool {
+            ScenarioTool::Select => {
+                if let Some(id) = top(h) {
+                    panel.picked = Some(id);
+                }
+            }
+            ScenarioTool::Place => {
+                let Some(u) = panel.picked.as_deref().and_then(|id| def.unit(id)) else {
+                    self.status
+                        .info("Pick a unit in the list first, then click a hex");
+                    return;
+                };
+                let mut u = u.clone();
+                u.placement = crate::scenario_file::Placement::At(map.label(h));
+                cmds.push(EditorCommand::SetUnit {
+                    id: u.id.clone(),
+                    unit: u,
+                    merge: None,
+                });
+            }
+            ScenarioTool::Remove => {
+                if let Some(id) = top(h) {
+                    cmds.push(EditorCommand::RemoveUnit { id });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The menu bar, keyboard shortcuts, the File → Open dialog, the error panel of failed reloads
+//! and the validation panel.
+
+use super::EditorApp;
+use crate::command::EditorCommand;
+use crate::document::Document;
+use crate::panels::Mode;
+use crate::play::PlayCommand;
+use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText, Ui};
+use std::path::PathBuf;
+
+impl EditorApp {
+    pub(super) fn shortcuts(
+        &mut self,
+        ui: &Ui,
+        cmds: &mut Vec<EditorCommand>,
+        play: &mut Vec<PlayCommand>,
+    ) {
+        let playing = self.palette.mode == Mode::Play && self.session.is_some();
+        let shortcut = |m: Modifiers, k: Key| KeyboardShortcut::new(m, k);
+        ui.ctx().input_mut(|i| {
+            // the shift variant first: consume_shortcut(Ctrl+Z) would also match Ctrl+Shift+Z
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z))
+                || i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Y))
+            {
+                cmds.push(EditorCommand::Redo);
+            }
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
+                // in play-test, undo takes back the last game action, not a map edit
+                if playing {
+                    play.push(PlayCommand::Undo);
+                } else {
+                    cmds.push(EditorCommand::Undo);
+                }
+            }
+            if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::S)) {
+                cmds.push(EditorCommand::Save);
+            }
+        });
+        if !ui.ctx().egui_wants_keyboard_input() {
+            let (escape, home) =
+                ui.input(|i| (i.key_pressed(Key::Escape), i.key_pressed(Key::Home)));
+            if escape {
+                self.palette.link_from = None;
+                self.selected = None;
+                if let Some(s) = &mut self.session {
+                    s.clear_selection();
+                }
+            }
+            if home {
+                self.map_view.fit_on_next_frame();
+            }
+        }
+    }
+
+    /// File → Open…: a path field; opening replaces the document (and ends a play-test game).
+    pub(super) fn open_dialog_ui(&mut self, ctx: &egui::Context) {
+        let mut open = false;
+        let mut cancel = false;
+        egui::Window::new("Open a scenario or map")
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                if let Some(path) = &mut self.open_dialog {
+                    ui.label("Scenario or map file (TOML):");
+                    let field = ui.add(
+                        egui::TextEdit::singleline(path)
+                            .desired_width(420.0)
+                            .hint_text("scenarios/pgg/campaign.toml"),
+                    );
+                    field.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::TextInput, true, "File to open")
+                    });
+                    if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                        open = true;
+                    }
+                }
+                if self.doc.is_dirty() {
+                    ui.colored_label(
+                        Color32::from_rgb(230, 170, 60),
+                        "The open document has unsaved changes: opening another loses them.",
+                    );
+                }
+                ui.horizontal(|ui| {
+                    open |= ui.button("Open").clicked();
+                    cancel = ui.button("Cancel").clicked();
+                });
+            });
+        if cancel {
+            self.open_dialog = None;
+        } else if open {
+            let path = PathBuf::from(self.open_dialog.clone().unwrap_or_default());
+            match Document::open(&path) {
+                Ok(doc) => {
+                    *self = EditorApp::new(doc);
+                    self.status.info(format!("Opened {}", path.display()));
+                }
+                Err(e) => self.status.error(format!("Cannot open: {e:#}")),
+            }
+        }
+    }
+
+    pub(super) fn menu_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open…").clicked() {
+                    let current = self
+                        .doc
+                        .scenario_path
+                        .as_ref()
+                        .unwrap_or(&self.doc.map_path);
+                    self.open_dialog = Some(current.display().to_string());
+                }
+                if ui.button("Save  (Ctrl+S)").clicked() {
+                    cmds.push(EditorCommand::Save);
+                }
+                if ui.button("Quit").clicked() {
+                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                if ui.button("Fit map  (Home)").clicked() {
+                    self.map_view.fit_on_next_frame();
+                }
+                ui.checkbox(&mut self.map_view.show_units, "Counters");
+                ui.checkbox(&mut self.map_view.show_areas, "Entry areas");
+                ui.checkbox(&mut self.map_view.show_numbers, "Hex numbers");
+            });
+            ui.separator();
+            let undo = ui
+                .add_enabled(
+                    self.doc.history.undo_label().is_some(),
+                    egui::Button::new("Undo"),
+                )
+                .on_hover_text(self.doc.history.undo_label().unwrap_or("nothing to undo"));
+            if undo.clicked() {
+                cmds.push(EditorCommand::Undo);
+            }
+            let redo = ui
+                .add_enabled(
+                    self.doc.history.redo_label().is_some(),
+                    egui::Button::new("Redo"),
+                )
+                .on_hover_text(self.doc.history.redo_label().unwrap_or("nothing to redo"));
+            if redo.clicked() {
+                cmds.push(EditorCommand::Redo);
+            }
+            if ui.button("Save").clicked() {
+                cmds.push(EditorCommand::Save);
+            }
+            ui.separator();
+            ui.label(&self.doc.name);
+        });
+    }
+
+    /// The validation panel: every problem of the edited scenario, clickable.
+    pub(super) fn problems_ui(&mut self, ui: &mut Ui) {
+        let v = &self.validator;
+        ui.horizontal(|ui| {
+            ui.heading("Problems");
+            let state = if v.busy {
+                "checking…".to_string()
+            } else if v.runs == 0 {
+                "not checked yet".to_string()
+            } else if v.issues.is_empty() {
+                "none — the scenario passes kessel check".to_string()
+            } else {
+                format!("{}", v.issues.len())
+            };
+            ui.label(state);
+        });
+        let mut pick = None;
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (i, issue) in self.validator.issues.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        ui.label(
+                            RichText::new(&issue.location)
+                                .monospace()
+                                .color(Color32::from_rgb(255, 170, 150)),
+                        );
+                        let r =
+                            ui.add(egui::Label::new(&issue.message).sense(egui::Sense::click()));
+                        if r.on_hover_text("click to select its unit and hex")
+                            .clicked()
+                        {
+                            pick = Some(i);
+                        }
+                    });
+                }
+            });
+        if let Some(i) = pick {
+            let issue = self.validator.issues[i].clone();
+            if let Some(h) = issue.hex {
+                self.selected = Some(h);
+                self.map_view
+                    .focus_on_next_frame(h, self.map_view.zoom.max(28.0));
+            }
+            if let Some(u) = issue.unit {
+                self.scenario_panel.picked = Some(u);
+                self.scenario_panel.tab = crate::panels::scenario::ScenarioTab::Units;
+            }
+        }
+    }
+
+    pub(super) fn errors_ui(&mut self, ui: &mut Ui) {
+        for p in [&self.problems.rules, &self.problems.scenario]
+            .into_iter()
+            .flatten()
+        {
+            ui.label(
+                RichText::new(format!("Error: {}", p.title))
+                    .strong()
+                    .color(Color32::from_rgb(255, 200, 190)),
+            );
+            if let Some(loc) = &p.location {
+                ui.label(RichText::new(loc).monospace().color(Color32::WHITE));
+            }
+            ui.label(RichText::new(&p.message).color(Color32::from_rgb(255, 225, 220)));
+        }
+        ui.label(
+            RichText::new("Fix the file and save it: the editor reloads it by itself.")
+                .small()
+                .color(Color32::from_rgb(230, 190, 185)),
+        );
+    }
+}

@@ -1,0 +1,442 @@
+//! The editor application: lays out the panels each frame, collects their commands and applies
+//! them after the frame. It also owns the play-test game and the file watcher: files that changed
+//! on disk are reloaded at the start of a frame, before anything is drawn.
+//!
+//! One file per job: `layout` (what each mode shows, map input), `menus` (menus, shortcuts,
+//! dialogs, error and problem panels), `commands` (applying the frame's commands),
+//! `hot_reload`, `startup` (scripted starts), `screenshot`, `messages` (paths and error
+//! text for display).
+
+/// The panels' view of the app this frame ([`crate::panels::PanelCx`]), borrowed field by field
+/// so a panel (itself a field) can be drawn with it.
+macro_rules! panel_cx {
+    ($app:ident, $cmds:expr, $play:expr) => {
+        crate::panels::PanelCx {
+            doc: &$app.doc,
+            style: &$app.style,
+            selected: $app.selected,
+            hovered: $app.hovered,
+            names: $app.ruleset_names.as_ref().unwrap_or(&crate::app::NO_NAMES),
+            view: &mut $app.map_view,
+            session: $app.session.as_mut(),
+            cmds: $cmds,
+            play: $play,
+        }
+    };
+}
+
+/// The names offered before the ruleset's are read.
+static NO_NAMES: RulesetNames = RulesetNames {
+    sides: Vec::new(),
+    unit_types: Vec::new(),
+};
+
+mod commands;
+mod hot_reload;
+mod layout;
+mod menus;
+mod messages;
+mod screenshot;
+mod startup;
+
+pub use screenshot::ScreenshotOutcome;
+pub use startup::Startup;
+
+use crate::document::Document;
+use crate::map_view::MapView;
+use crate::panels::scenario::RulesetNames;
+use crate::panels::{
+    Inspector, LogPanel, MapDataPanel, Mode, Palette, Panel as _, PlayPanel, RulesPanel,
+    ScenarioPanel, StatusBar,
+};
+use crate::play::PlaySession;
+use crate::reload::{Watched, Watcher};
+use crate::validate::Validator;
+use egui::{Color32, Ui};
+use kessel_core::hex::Hex;
+use kessel_core::ruleset::Ruleset;
+use kessel_draw::MapStyle;
+use messages::tidy_paths_in;
+use screenshot::ScreenshotJob;
+use std::sync::Arc;
+
+/// A file problem shown in the error panel until a later reload fixes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// What failed, and what the editor did about it.
+    pub title: String,
+    /// `file:line`, when known.
+    pub location: Option<String>,
+    /// The message.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem from the core's located error: its file and line become the location (tidied
+    /// for display), never parsed back out of the text.
+    pub fn located(title: &str, e: &kessel_core::error::Located) -> Problem {
+        let location = e.file.as_deref().map(|f| match e.line {
+            Some(l) => format!("{}:{l}", messages::tidy_path(f)),
+            None => messages::tidy_path(f),
+        });
+        Problem {
+            title: title.to_string(),
+            location,
+            message: tidy_paths_in(&e.message),
+        }
+    }
+}
+
+/// The problems of the last reloads, by what they concern.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problems {
+    /// The ruleset's scripts.
+    pub rules: Option<Problem>,
+    /// The scenario or map files.
+    pub scenario: Option<Problem>,
+}
+
+impl Problems {
+    /// True when every file loaded.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_none() && self.scenario.is_none()
+    }
+}
+
+/// The profile the user picked: none yet (the scenario's own), the defaults, or a named one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ProfileChoice {
+    /// The scenario's profile.
+    #[default]
+    Scenario,
+    /// Every option at its default.
+    Defaults,
+    /// A profile of the ruleset.
+    Named(String),
+}
+
+/// The editor: the document, the play-test game, and one struct per panel.
+pub struct EditorApp {
+    /// The open document.
+    pub doc: Document,
+    /// The map canvas.
+    pub map_view: MapView,
+    /// Tool palette (and the mode switch).
+    pub palette: Palette,
+    /// Inspector panel.
+    pub inspector: Inspector,
+    /// Status bar.
+    pub status: StatusBar,
+    /// Play-test panel.
+    pub play_panel: PlayPanel,
+    /// Event log panel.
+    pub log_panel: LogPanel,
+    /// Rules panel.
+    pub rules_panel: RulesPanel,
+    /// Scenario editing panel.
+    pub scenario_panel: ScenarioPanel,
+    /// Map metadata panel.
+    pub map_data: MapDataPanel,
+    /// The map-editing side panel shows the map data instead of the inspector.
+    pub show_map_data: bool,
+    /// Validation of the edited scenario.
+    pub validator: Validator,
+    /// Sides and unit types the ruleset declares (read when scenario editing first needs them).
+    pub ruleset_names: Option<RulesetNames>,
+    /// The hex the inspector shows.
+    pub selected: Option<Hex>,
+    /// The play-test game, started when play-test or rules mode first needs it.
+    pub session: Option<PlaySession>,
+    /// Why the game could not start (shown until a reload or a retry succeeds).
+    pub session_error: Option<String>,
+    /// The profile picked in the rules panel.
+    pub profile: ProfileChoice,
+    /// Seed of new games.
+    pub seed: u64,
+    /// Reload problems, shown in the error panel.
+    pub problems: Problems,
+    /// The file watcher (none if it could not start).
+    pub watcher: Option<Watcher>,
+    /// The File → Open… dialog: the path being typed, while it is open.
+    pub open_dialog: Option<String>,
+    /// Successful rule reloads so far (tests and benchmarks wait on it).
+    pub rule_reloads: u64,
+    /// How the ruleset says the map and counters look: built once per ruleset load, shared
+    /// with the canvas and the panels (the same model `kessel render` draws from).
+    pub style: Arc<MapStyle>,
+    hovered: Option<Hex>,
+    pinned_hover: Option<Hex>,
+    start_attempted: bool,
+    needs_refresh: bool,
+    screenshot: Option<ScreenshotJob>,
+}
+
+impl EditorApp {
+    /// An editor on a document, watching its files for changes.
+    pub fn new(doc: Document) -> EditorApp {
+        let mut app = EditorApp::without_watcher(doc);
+        let watched = app.watched();
+        match Watcher::start(watched) {
+            Ok(w) => app.watcher = Some(w),
+            Err(e) => app
+                .status
+                .error(format!("hot reload is off: cannot watch the files ({e:#})")),
+        }
+        app
+    }
+
+    /// An editor on a document with no file watcher (benchmarks; tests that reload by hand).
+    pub fn without_watcher(doc: Document) -> EditorApp {
+        let mut rules_panel = RulesPanel::default();
+        if let Some(dir) = &doc.ruleset_dir {
+            rules_panel.refresh(dir);
+        }
+        let style = Arc::new(style_of(&doc, None));
+        EditorApp {
+            style,
+            doc,
+            map_view: MapView::default(),
+            palette: Palette::default(),
+            inspector: Inspector::default(),
+            status: StatusBar::default(),
+            play_panel: PlayPanel::default(),
+            log_panel: LogPanel::default(),
+            rules_panel,
+            scenario_panel: ScenarioPanel::default(),
+            map_data: MapDataPanel::default(),
+            show_map_data: false,
+            validator: Validator::default(),
+            ruleset_names: None,
+            selected: None,
+            session: None,
+            session_error: None,
+            profile: ProfileChoice::Scenario,
+            seed: 1,
+            problems: Problems::default(),
+            watcher: None,
+            rule_reloads: 0,
+            hovered: None,
+            pinned_hover: None,
+            start_attempted: false,
+            needs_refresh: false,
+            screenshot: None,
+            open_dialog: None,
+        }
+    }
+
+    /// The files the watcher should follow for this document.
+    pub fn watched(&self) -> Watched {
+        let mut scenario_files = vec![self.doc.map_path.clone()];
+        if let Some(p) = &self.doc.scenario_path {
+            scenario_files.insert(0, p.clone());
+        }
+        Watched {
+            ruleset_dir: self.doc.ruleset_dir.clone(),
+            scenario_files,
+            script_files: self.doc.scenario_scripts.clone(),
+        }
+    }
+
+    /// Switches mode (starting the play-test game if the mode needs it).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.palette.mode = mode;
+        self.ensure_session();
+        self.enter_scenario_mode();
+    }
+
+    /// On entering scenario editing: read the ruleset's names once and check the scenario.
+    fn enter_scenario_mode(&mut self) {
+        if self.palette.mode != Mode::Scenario || self.ruleset_names.is_some() {
+            return;
+        }
+        let mut names = RulesetNames::default();
+        if let Some(dir) = &self.doc.ruleset_dir {
+            match kessel_core::engine::Engine::bare(dir, kessel_core::script::Limits::default()) {
+                Ok(e) => {
+                    let r = e.ruleset();
+                    names.sides = r.sides.clone();
+                    names.unit_types = r.unit_types.keys().cloned().collect();
+                }
+                Err(e) => self.status.error(format!(
+                    "the ruleset did not load, so its unit types are not offered: {e}"
+                )),
+            }
+        }
+        self.ruleset_names = Some(names);
+        self.validator.schedule();
+    }
+
+    /// Starts the play-test game if play-test or rules mode needs one and none is running. A
+    /// failed start is tried again only after a file changes or the user asks.
+    pub fn ensure_session(&mut self) {
+        let editing = matches!(self.palette.mode, Mode::Edit | Mode::Scenario);
+        if editing || self.session.is_some() || self.start_attempted {
+            return;
+        }
+        self.start_attempted = true;
+        self.start_session();
+    }
+
+    fn start_session(&mut self) {
+        let profile = match &self.profile {
+            ProfileChoice::Named(p) => Some(p.as_str()),
+            _ => None,
+        };
+        match PlaySession::start(&self.doc, profile, self.seed) {
+            Ok(mut s) => {
+                if self.profile == ProfileChoice::Defaults {
+                    if let Err(e) = s.engine.apply_profile(None) {
+                        self.status.error(e.to_string());
+                    }
+                    s.refresh();
+                }
+                if let Some(old) = &self.session {
+                    s.save_path = old.save_path.clone();
+                }
+                self.rules_panel.refresh(s.engine.ruleset_dir());
+                self.session = Some(s);
+                self.session_error = None;
+                self.problems.rules = None;
+            }
+            Err(problems) => {
+                let text: Vec<String> = problems
+                    .iter()
+                    .map(|p| tidy_paths_in(&p.to_string()))
+                    .collect();
+                self.session = None;
+                self.session_error = Some(text.join("\n"));
+                self.problems.rules = problems
+                    .first()
+                    .map(|first| Problem::located("The play-test game could not start", first));
+            }
+        }
+    }
+
+    /// Draws one frame into `ui` and applies the commands it produced. Independent of eframe so
+    /// tests can drive it through `egui_kittest`.
+    pub fn ui_root(&mut self, ui: &mut Ui) {
+        self.poll_reload(ui.ctx());
+        if self.needs_refresh && !ui.ctx().input(|i| i.pointer.any_down()) {
+            // option changes while a value is dragged wait for the release: a refresh asks the
+            // rules for every legal action, too slow to repeat on every frame of a drag
+            self.needs_refresh = false;
+            if let Some(s) = &mut self.session {
+                s.refresh();
+            }
+        }
+        let mode_before = self.palette.mode;
+        let mut cmds = Vec::new();
+        let mut play = Vec::new();
+        self.shortcuts(ui, &mut cmds, &mut play);
+
+        egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui, &mut cmds));
+        if self.open_dialog.is_some() {
+            self.open_dialog_ui(ui.ctx());
+        }
+        if !self.problems.is_empty() {
+            egui::Panel::top("errors")
+                .frame(
+                    egui::Frame::default()
+                        .fill(Color32::from_rgb(90, 28, 28))
+                        .inner_margin(8.0),
+                )
+                .show(ui, |ui| self.errors_ui(ui));
+        }
+        self.status.hover_note = None;
+        if self.palette.mode == Mode::Play {
+            if let Some(s) = &mut self.session {
+                self.status.hover_note =
+                    s.hovered.and_then(|_| s.hovered_text().map(str::to_string));
+            }
+        }
+        egui::Panel::bottom("status").show(ui, |ui| {
+            self.status
+                .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play));
+        });
+        if self.palette.mode == Mode::Play && self.session.is_some() {
+            egui::Panel::bottom("log")
+                .resizable(true)
+                .default_size(170.0)
+                .show(ui, |ui| {
+                    self.log_panel
+                        .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
+                });
+        }
+        egui::Panel::left("palette")
+            .resizable(false)
+            .exact_size(190.0)
+            .show(ui, |ui| {
+                self.palette
+                    .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
+            });
+        if self.palette.mode != mode_before {
+            self.ensure_session();
+            self.enter_scenario_mode();
+        }
+        if self.validator.poll(&self.doc, ui.ctx()) {
+            ui.ctx().request_repaint();
+        }
+        if self.palette.mode == Mode::Scenario && self.doc.scenario.is_some() {
+            egui::Panel::bottom("problems")
+                .resizable(true)
+                .default_size(90.0)
+                .show(ui, |ui| self.problems_ui(ui));
+        }
+        let side_width = match self.palette.mode {
+            Mode::Edit => 300.0,
+            Mode::Scenario => 430.0,
+            Mode::Play => 380.0,
+            Mode::Rules => 520.0,
+        };
+        // one panel id per mode, so each keeps the width the user gave it
+        egui::Panel::right(("side", self.palette.mode.label()))
+            .resizable(true)
+            .default_size(side_width)
+            .max_size(side_width * 1.8)
+            .show(ui, |ui| self.side_ui(ui, &mut cmds, &mut play));
+        egui::CentralPanel::no_frame().show(ui, |ui| self.map_ui(ui, &mut cmds, &mut play));
+
+        let changed = !cmds.is_empty() || !play.is_empty();
+        self.apply(cmds);
+        self.apply_play(play);
+        // what the game did goes to the status bar once (an error there is not overwritten)
+        if let Some((m, is_error)) = self.session.as_mut().and_then(|s| s.message.take()) {
+            if is_error {
+                self.status.error(m);
+            } else {
+                self.status.info(m);
+            }
+        }
+        if changed {
+            // the commands were applied after the panels were drawn: show their outcome now
+            ui.ctx().request_repaint();
+        }
+    }
+}
+
+/// The drawing model's style for a document: from `ruleset` when the caller has it loaded,
+/// otherwise from the document's ruleset folder; a ruleset that does not load draws with the
+/// fallbacks. Sides the ruleset does not declare follow in the order the units show them.
+fn style_of(doc: &Document, ruleset: Option<&Ruleset>) -> MapStyle {
+    let loaded;
+    let ruleset = match ruleset {
+        Some(r) => Some(r),
+        None => {
+            loaded = doc.ruleset_dir.as_deref().and_then(|dir| {
+                kessel_core::engine::Engine::bare(dir, kessel_core::script::Limits::default())
+                    .ok()
+                    .map(|e| e.ruleset().clone())
+            });
+            loaded.as_ref()
+        }
+    };
+    let style = ruleset.map(MapStyle::from_ruleset).unwrap_or_default();
+    style.with_sides(doc.sides.iter().map(String::as_str))
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.ui_root(ui);
+        self.drive_screenshot(ui.ctx());
+    }
+}

@@ -1,0 +1,84 @@
+//! Headless screenshots (`kessel editor --screenshot`): after the first frames settle the app
+//! asks the renderer for the window's pixels, writes them as PNG and closes the window.
+
+use super::EditorApp;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Frames drawn before a requested screenshot, so fonts, layout and the map fit have settled.
+const SCREENSHOT_AFTER_FRAMES: u32 = 10;
+/// Frames after which a screenshot that never arrived counts as failed.
+const SCREENSHOT_GIVE_UP_FRAMES: u32 = 600;
+
+/// Where a screenshot run reports back to [`crate::run`].
+pub type ScreenshotOutcome = Arc<Mutex<Option<Result<PathBuf, String>>>>;
+
+pub(super) struct ScreenshotJob {
+    path: PathBuf,
+    pub(super) delay: Option<std::time::Instant>,
+    frames: u32,
+    requested: bool,
+    outcome: ScreenshotOutcome,
+}
+
+impl EditorApp {
+    /// Asks for a screenshot once the first frames have settled; the window closes after it.
+    pub fn take_screenshot(&mut self, path: PathBuf, outcome: ScreenshotOutcome) {
+        self.screenshot = Some(ScreenshotJob {
+            path,
+            delay: None,
+            frames: 0,
+            requested: false,
+            outcome,
+        });
+    }
+
+    pub(super) fn drive_screenshot(&mut self, ctx: &egui::Context) {
+        let Some(job) = &mut self.screenshot else {
+            return;
+        };
+        job.frames += 1;
+        let done = job.outcome.lock().map(|o| o.is_some()).unwrap_or(true);
+        if done {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            return;
+        }
+        let waiting = job.delay.is_some_and(|t| std::time::Instant::now() < t);
+        if waiting {
+            job.frames = 0;
+        }
+        if !job.requested && job.frames >= SCREENSHOT_AFTER_FRAMES {
+            job.requested = true;
+            let path = job.path.clone();
+            let outcome = job.outcome.clone();
+            ctx.request_screenshot(move |img| {
+                let result = save_png(&path, &img).map(|()| path.clone());
+                if let Ok(mut slot) = outcome.lock() {
+                    *slot = Some(result);
+                }
+            });
+        }
+        if job.frames > SCREENSHOT_GIVE_UP_FRAMES {
+            if let Ok(mut slot) = job.outcome.lock() {
+                *slot = Some(Err("no screenshot arrived from the renderer".into()));
+            }
+        }
+        ctx.request_repaint();
+    }
+}
+
+fn save_png(path: &std::path::Path, img: &egui::ColorImage) -> Result<(), String> {
+    let [w, h] = img.size;
+    let rgba: Vec<u8> = img.pixels.iter().flat_map(|p| p.to_array()).collect();
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::write_buffer_with_format(
+        &mut png,
+        &rgba,
+        w as u32,
+        h as u32,
+        image::ColorType::Rgba8,
+        image::ImageFormat::Png,
+    )
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    kessel_core::fsio::write_atomic(path, png.get_ref()).map_err(|e| e.to_string())
+}

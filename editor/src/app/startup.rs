@@ -1,0 +1,188 @@
+//! Scripted start-up: open in a mode, take actions, select, declare an attack, point at a hex,
+//! load or save a game, apply a profile — what the example binary's flags ask for, so each mode
+//! can be shown without a person at the mouse.
+
+use super::EditorApp;
+use crate::panels::Mode;
+use crate::play::{PlayCommand, PlaySession};
+use kessel_core::hex::Hex;
+use std::path::PathBuf;
+
+/// A scripted start: a mode, actions to take, a stack to select, an attack to declare, a hex to
+/// point at, a view to show. For screenshots of each mode without a person at the mouse.
+#[derive(Clone, Debug, Default)]
+pub struct Startup {
+    /// Mode to open in.
+    pub mode: Option<Mode>,
+    /// Actions (JSON objects with a `kind`) to take first, in order.
+    pub actions: Vec<String>,
+    /// Hex label whose stack to select (play-test).
+    pub select: Option<String>,
+    /// Hex labels of attacking stacks (play-test).
+    pub attackers: Vec<String>,
+    /// Hex label of the attack's target (play-test).
+    pub target: Option<String>,
+    /// Hex label to explain as if the pointer were on it.
+    pub hover: Option<String>,
+    /// Zoom (points per hex radius) centred on the selected or hovered hex.
+    pub zoom: Option<f32>,
+    /// Profiles to compare in the rules panel.
+    pub compare: Option<(String, String)>,
+    /// Seconds to wait before the screenshot (to catch a reload made meanwhile).
+    pub delay: Option<f32>,
+    /// A saved game to load first.
+    pub load: Option<PathBuf>,
+    /// Write the game here once the start is set up.
+    pub save: Option<PathBuf>,
+    /// Print the legal actions (JSON, one a line) once the start is set up.
+    pub print_legal: bool,
+    /// Profile to apply (as the rules panel would).
+    pub profile: Option<String>,
+    /// Options to set, `id` and value (JSON, or a plain word for a choice).
+    pub options: Vec<(String, String)>,
+    /// Let the ruleset's AI play (at most 3000 actions) until this step (by id) offers an
+    /// attack, to reach a combat without playing one by hand.
+    pub ai_until: Option<String>,
+}
+
+impl EditorApp {
+    /// Applies a scripted start (see [`Startup`]).
+    pub fn startup(&mut self, st: Startup) -> anyhow::Result<()> {
+        let parse = |label: &str| {
+            self.doc
+                .map
+                .parse(label)
+                .ok_or_else(|| anyhow::anyhow!("`{label}` is not a hex of this map"))
+        };
+        let select = st.select.as_deref().map(parse).transpose()?;
+        let hover = st.hover.as_deref().map(parse).transpose()?;
+        let target = st.target.as_deref().map(parse).transpose()?;
+        let attackers = st
+            .attackers
+            .iter()
+            .map(|l| parse(l))
+            .collect::<anyhow::Result<Vec<Hex>>>()?;
+        if let Some(mode) = st.mode {
+            self.set_mode(mode);
+        }
+        if let Some((a, b)) = st.compare {
+            self.rules_panel.comparing = true;
+            self.rules_panel.compare_a = a;
+            self.rules_panel.compare_b = b;
+        }
+        if let Some(delay) = st.delay {
+            if let Some(job) = &mut self.screenshot {
+                job.delay =
+                    Some(std::time::Instant::now() + std::time::Duration::from_secs_f32(delay));
+            }
+        }
+        let focus = select.or(hover).or(target);
+        if let (Some(z), Some(h)) = (st.zoom, focus) {
+            self.map_view.focus_on_next_frame(h, z);
+        }
+        if let Some(h) = select {
+            // map and scenario editing show the selected hex in the inspector
+            self.selected = Some(h);
+        }
+        let Some(s) = &mut self.session else {
+            return Ok(());
+        };
+        if let Some(p) = &st.load {
+            s.load(p).map_err(anyhow::Error::msg)?;
+        }
+        let mut cmds = Vec::new();
+        if let Some(p) = &st.profile {
+            cmds.push(PlayCommand::ApplyProfile(Some(p.clone())));
+        }
+        for (id, text) in &st.options {
+            let v = serde_json::from_str(text)
+                .unwrap_or_else(|_| serde_json::Value::String(text.clone()));
+            cmds.push(PlayCommand::SetOption(id.clone(), v));
+        }
+        if !cmds.is_empty() {
+            self.apply_play(cmds);
+        }
+        let Some(s) = &mut self.session else {
+            return Ok(());
+        };
+        if let Some(step) = &st.ai_until {
+            ai_until(s, step)?;
+        }
+        for text in &st.actions {
+            let v: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| anyhow::anyhow!("action {text}: {e}"))?;
+            let mut obj = match v {
+                serde_json::Value::Object(o) => o,
+                _ => anyhow::bail!("action {text}: not a JSON object"),
+            };
+            let kind = match obj.remove("kind") {
+                Some(serde_json::Value::String(k)) => k,
+                _ => anyhow::bail!("action {text}: no \"kind\""),
+            };
+            let action = kessel_core::action::Action {
+                kind,
+                params: obj.into_iter().collect(),
+            };
+            s.act(&action);
+        }
+        if let Some(p) = &st.save {
+            s.save(p)?;
+        }
+        if st.print_legal {
+            for a in s
+                .engine
+                .legal_actions(None)
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+            {
+                println!("{}", serde_json::to_string(&a)?);
+            }
+        }
+        if let Some(h) = select {
+            s.select(h);
+        }
+        for h in attackers {
+            s.interaction = crate::play::Interaction::Attack;
+            s.toggle_attackers(h);
+        }
+        if let Some(h) = target {
+            s.toggle_target(h);
+        }
+        if let Some(h) = hover {
+            s.hovered = Some(h);
+            s.hover(h);
+            self.pinned_hover = Some(h);
+        }
+        Ok(())
+    }
+}
+
+/// Plays the ruleset's AI until the step `step_id` offers an attack.
+fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
+    for _ in 0..3000 {
+        let legal = s
+            .engine
+            .legal_actions(None)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let here = {
+            let w = s.engine.world();
+            w.ruleset
+                .step(w.state.phase)
+                .is_some_and(|st| st.id == step_id)
+        };
+        if here && legal.iter().any(|a| a.kind == "attack") {
+            s.refresh();
+            return Ok(());
+        }
+        anyhow::ensure!(!legal.is_empty(), "the rules list no action");
+        let action = match s.engine.ai_pick().map_err(|e| anyhow::anyhow!("{e}"))? {
+            Some(action) => action,
+            // no AI opinion: the first listed action, as deterministic as the list
+            None => legal[0].clone(),
+        };
+        let outcome = s.engine.act(&action).map_err(|e| anyhow::anyhow!("{e}"))?;
+        if let Err(r) = outcome {
+            anyhow::bail!("the AI's choice was refused: {r}");
+        }
+    }
+    anyhow::bail!("no attack offered in step `{step_id}` within 3000 actions")
+}

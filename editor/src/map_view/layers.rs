@@ -1,0 +1,408 @@
+//! The map's layers, painted from the drawing model bottom to top: terrain and its marks,
+//! hexside features, areas, links, places and VP stars, hex numbers, place names, counters (over
+//! the names, so a name never covers a counter), area ids. The same model, colours and rules as
+//! `kessel render`; only the painting is egui's.
+
+use super::{world_layout, MapResponse, MapView, Scene};
+use crate::counters;
+use crate::paint::{self, shared_edge};
+use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Vec2};
+use kessel_core::hex::{Hex, HexDir, Hexside};
+use kessel_core::map::Map;
+use kessel_draw::pieces::{self, Mark};
+use kessel_draw::style::{MapKinds, PlaceSymbol};
+use kessel_draw::{HexLayout, MapStyle};
+use std::collections::BTreeSet;
+
+/// Hex radius (points) from which hex numbers are drawn.
+const NUMBERS_FROM: f32 = 17.0;
+/// Hex radius (points) from which place names are drawn.
+const NAMES_FROM: f32 = 7.0;
+/// Hex radius (points) from which terrain marks are drawn.
+const MARKS_FROM: f32 = 12.0;
+
+impl MapView {
+    /// Draws the map, the counters, the overlays and the tool feedback.
+    pub(super) fn draw(&self, painter: &Painter, scene: &Scene<'_>, out: &MapResponse) {
+        let map = &scene.doc.map;
+        let layout = world_layout(map);
+        let kinds = scene.style.for_map(map);
+        let z = self.zoom;
+        let (cols, rows) = self.visible(map);
+        let on_map_cols = (*cols.start()).max(0)..=(*cols.end()).min(map.columns() as i32 - 1);
+        let on_map_rows = (*rows.start()).max(0)..=(*rows.end()).min(map.rows() as i32 - 1);
+        let visible_hexes: Vec<(Hex, Pos2)> = on_map_cols
+            .clone()
+            .flat_map(|c| on_map_rows.clone().map(move |r| (c, r)))
+            .map(|(c, r)| map.hex_at(c, r))
+            .map(|h| (h, self.to_screen(paint::pos(layout.center(h)))))
+            .collect();
+
+        self.draw_terrain(painter, map, &kinds, &visible_hexes);
+
+        // hexside features; border sides belong to off-map hexes, so scan one hex beyond
+        let feature_mask = !kinds.link_mask;
+        let mut shapes = Vec::new();
+        for c in cols.clone() {
+            for r in rows.clone() {
+                let hex = map.hex_at(c, r);
+                for d in [HexDir::N, HexDir::NE, HexDir::SE] {
+                    let bits = map.side_bits(hex.side(d)) & feature_mask;
+                    if bits == 0 {
+                        continue;
+                    }
+                    let a = self.to_screen(paint::pos(layout.center(hex)));
+                    let b = self.hex_to_screen(map, hex.neighbor(d));
+                    let (p, q) = shared_edge(a, b, z);
+                    for (_, st) in kinds.hexsides_in(bits) {
+                        let color = paint::color(st.color);
+                        let width = (st.width * z).max(1.5);
+                        shapes.push(Shape::line_segment([p, q], Stroke::new(width, color)));
+                        // round caps so consecutive sides read as one river
+                        shapes.push(Shape::circle_filled(p, width / 2.0, color));
+                        shapes.push(Shape::circle_filled(q, width / 2.0, color));
+                    }
+                }
+            }
+        }
+        painter.extend(shapes);
+
+        if self.show_areas {
+            self.draw_areas(painter, map);
+        }
+        self.draw_links(painter, map, &layout, &kinds, &visible_hexes);
+        self.draw_places_and_stars(painter, scene, &visible_hexes);
+
+        if self.show_numbers && z >= NUMBERS_FROM {
+            let font = FontId::monospace((0.24 * z).clamp(8.0, 14.0));
+            for &(hex, c) in &visible_hexes {
+                painter.text(
+                    c + Vec2::new(0.0, -0.84 * z),
+                    Align2::CENTER_TOP,
+                    map.label(hex),
+                    font.clone(),
+                    Color32::from_black_alpha(140),
+                );
+            }
+        }
+
+        if let Some(o) = scene.overlay {
+            self.draw_overlay_under(painter, map, o);
+        }
+        if !scene.markers.is_empty() {
+            self.draw_markers(painter, map, scene.markers);
+        }
+        if z >= NAMES_FROM {
+            self.draw_place_names(painter, map, scene.style);
+        }
+        if self.show_units {
+            let visible_rect = self.canvas.expand(z * 1.5);
+            let all = scene.units.all();
+            for (hex, stack) in scene.units.stacks() {
+                let c = self.hex_to_screen(map, hex);
+                if !visible_rect.contains(c) {
+                    continue;
+                }
+                let units: Vec<_> = stack.iter().map(|&i| &all[i]).collect();
+                let selected = scene.selected == Some(hex);
+                counters::draw_stack(painter, scene.style, c, z, &units, selected);
+            }
+        }
+        if let Some(o) = scene.overlay {
+            self.draw_overlay_over(painter, map, o);
+        }
+        if self.show_areas {
+            self.draw_area_labels(painter, map);
+        }
+        self.draw_tool_feedback(painter, scene, out);
+    }
+
+    fn draw_terrain(
+        &self,
+        painter: &Painter,
+        map: &Map,
+        kinds: &MapKinds,
+        visible_hexes: &[(Hex, Pos2)],
+    ) {
+        let z = self.zoom;
+        let grid = if z >= 6.0 {
+            Stroke::new(1.0, Color32::from_black_alpha(45))
+        } else {
+            Stroke::NONE
+        };
+        let mut shapes = Vec::with_capacity(visible_hexes.len() * 2);
+        for &(hex, c) in visible_hexes {
+            let Some(t) = map.terrain(hex) else {
+                continue;
+            };
+            let st = kinds.terrain(t);
+            let fill = paint::color(st.fill);
+            shapes.push(Shape::convex_polygon(
+                paint::hex_corners(c, z).to_vec(),
+                fill,
+                grid,
+            ));
+            if z < MARKS_FROM {
+                continue;
+            }
+            let ink = paint::color(pieces::mark_color(st.fill));
+            for m in pieces::terrain_marks(st.marks, paint::point(c), z) {
+                shapes.push(match m {
+                    Mark::Dot { c, r } => Shape::circle_filled(paint::pos(c), r, ink),
+                    Mark::Line { a, b, width } => Shape::line_segment(
+                        [paint::pos(a), paint::pos(b)],
+                        Stroke::new(width.max(1.0), ink),
+                    ),
+                });
+            }
+        }
+        painter.extend(shapes);
+    }
+
+    /// Links centre to centre: cased bands (outline, then core, so joints look continuous), then
+    /// ticked lines (railways) on top.
+    fn draw_links(
+        &self,
+        painter: &Painter,
+        map: &Map,
+        layout: &HexLayout,
+        kinds: &MapKinds,
+        visible_hexes: &[(Hex, Pos2)],
+    ) {
+        let z = self.zoom;
+        let (mut outlines, mut cores, mut ticked) = (Vec::new(), Vec::new(), Vec::new());
+        let mut seen: BTreeSet<Hexside> = BTreeSet::new();
+        for &(hex, _) in visible_hexes {
+            for d in HexDir::ALL {
+                let side = hex.side(d);
+                let bits = map.side_bits(side) & kinds.link_mask;
+                if bits == 0 || !seen.insert(side) {
+                    continue;
+                }
+                let (a, b) = pieces::link_segment(layout, map, side);
+                let (a, b) = (self.to_screen(paint::pos(a)), self.to_screen(paint::pos(b)));
+                for (_, st) in kinds.hexsides_in(bits) {
+                    let color = paint::color(st.color);
+                    let width = (st.width * z).max(1.5);
+                    if st.ticks {
+                        ticked.push(Shape::line_segment([a, b], Stroke::new(width, color)));
+                        if z >= 8.0 {
+                            let tick = Stroke::new((0.6 * width).max(1.0), color);
+                            let (pa, pb) = (paint::point(a), paint::point(b));
+                            for (p, q) in pieces::link_ticks(pa, pb, z) {
+                                ticked.push(Shape::line_segment(
+                                    [paint::pos(p), paint::pos(q)],
+                                    tick,
+                                ));
+                            }
+                        }
+                        continue;
+                    }
+                    let core = paint::color(pieces::link_core(st.color));
+                    for (layer, stroke) in [
+                        (&mut outlines, Stroke::new(width, color)),
+                        (&mut cores, Stroke::new(width * 0.5, core)),
+                    ] {
+                        layer.push(Shape::line_segment([a, b], stroke));
+                        layer.push(Shape::circle_filled(a, stroke.width / 2.0, stroke.color));
+                        layer.push(Shape::circle_filled(b, stroke.width / 2.0, stroke.color));
+                    }
+                }
+            }
+        }
+        painter.extend(outlines);
+        painter.extend(cores);
+        painter.extend(ticked);
+    }
+
+    fn draw_places_and_stars(
+        &self,
+        painter: &Painter,
+        scene: &Scene<'_>,
+        visible_hexes: &[(Hex, Pos2)],
+    ) {
+        let map = &scene.doc.map;
+        let z = self.zoom;
+        let mut shapes = Vec::new();
+        let mut vp_texts = Vec::new();
+        let border = Stroke::new((0.05 * z).max(1.0), Color32::BLACK);
+        for &(hex, c) in visible_hexes {
+            if let Some(place) = map.place_at(hex) {
+                let st = scene.style.place(&place.kind);
+                place_symbol(&mut shapes, st.symbol, paint::color(st.color), c, z, border);
+            }
+            let objective_vp: i64 = scene.doc.objectives_at(hex).map(|o| o.vp).sum();
+            let tagged_vp = map.tags_of(hex).iter().any(|t| pieces::is_vp_tag(t));
+            if objective_vp > 0 || tagged_vp {
+                let at = paint::pos(pieces::star_anchor(paint::point(c), z));
+                paint::star(
+                    &mut shapes,
+                    at,
+                    (0.22 * z).max(3.0),
+                    paint::color(pieces::STAR_FILL),
+                    paint::color(pieces::STAR_INK),
+                );
+                if objective_vp > 0 && z >= 14.0 {
+                    vp_texts.push((at + Vec2::new(0.0, 0.22 * z), objective_vp));
+                }
+            }
+        }
+        painter.extend(shapes);
+        for (at, vp) in vp_texts {
+            painter.text(
+                at,
+                Align2::CENTER_TOP,
+                vp.to_string(),
+                FontId::proportional((0.22 * z).clamp(8.0, 16.0)),
+                paint::color(pieces::STAR_INK),
+            );
+        }
+    }
+
+    fn draw_areas(&self, painter: &Painter, map: &Map) {
+        let z = self.zoom;
+        let view = self.canvas.expand(z * 2.0);
+        for area in map.areas.values() {
+            let set: BTreeSet<Hex> = area.hexes.iter().copied().collect();
+            let color = paint::color(pieces::area_color(&area.id));
+            let stroke = Stroke::new((0.09 * z).clamp(1.5, 3.5), color);
+            let tint = color.gamma_multiply(0.22);
+            for &h in &set {
+                let c = self.hex_to_screen(map, h);
+                if !view.contains(c) {
+                    continue;
+                }
+                let pts = paint::hex_corners(c, z);
+                painter.add(Shape::convex_polygon(pts.to_vec(), tint, Stroke::NONE));
+                for d in HexDir::ALL {
+                    let n = h.neighbor(d);
+                    if !set.contains(&n) {
+                        let (p, q) = shared_edge(c, self.hex_to_screen(map, n), z);
+                        painter.line_segment([p, q], stroke);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Area ids, one label per distinct set of hexes ("C · S20" when two areas coincide).
+    fn draw_area_labels(&self, painter: &Painter, map: &Map) {
+        let z = self.zoom;
+        if z < 4.0 {
+            return;
+        }
+        let mut groups: Vec<(BTreeSet<Hex>, Vec<&str>)> = Vec::new();
+        for area in map.areas.values() {
+            let set: BTreeSet<Hex> = area.hexes.iter().copied().collect();
+            if set.is_empty() {
+                continue;
+            }
+            match groups.iter_mut().find(|(s, _)| *s == set) {
+                Some((_, ids)) => ids.push(&area.id),
+                None => groups.push((set, vec![&area.id])),
+            }
+        }
+        let font = FontId::proportional((0.42 * z).clamp(10.0, 18.0));
+        for (set, ids) in groups {
+            let sum = set
+                .iter()
+                .map(|h| self.hex_to_screen(map, *h).to_vec2())
+                .fold(Vec2::ZERO, |a, b| a + b);
+            let mut at = (sum / set.len() as f32).to_pos2();
+            let color = paint::color(pieces::area_color(ids[0]));
+            let galley = painter.layout_no_wrap(ids.join(" · "), font.clone(), Color32::WHITE);
+            // areas on the north or south edge get their label outside the map, where it
+            // cannot hide the names of the edge's towns
+            let rows: BTreeSet<i32> = set.iter().map(|h| map.offset(*h).1).collect();
+            let ys: Vec<f32> = set.iter().map(|h| self.hex_to_screen(map, *h).y).collect();
+            let half = galley.size().y / 2.0 + 4.0;
+            if rows.len() == 1 && rows.contains(&0) {
+                let top = ys.iter().copied().fold(f32::MAX, f32::min);
+                at.y = top - 0.87 * z - half;
+            } else if rows.len() == 1 && rows.contains(&(map.rows() as i32 - 1)) {
+                let bottom = ys.iter().copied().fold(f32::MIN, f32::max);
+                at.y = bottom + 0.87 * z + half;
+            }
+            if !self.canvas.expand(20.0).contains(at) {
+                continue;
+            }
+            let rect = Align2::CENTER_CENTER
+                .anchor_size(at, galley.size())
+                .expand(3.0);
+            painter.rect_filled(rect, 3.0, color.gamma_multiply(0.9));
+            painter.galley(rect.min + Vec2::splat(3.0), galley, Color32::WHITE);
+        }
+    }
+
+    /// Place names where the drawing model puts them: under the lowest hex, below its counters.
+    fn draw_place_names(&self, painter: &Painter, map: &Map, style: &MapStyle) {
+        let z = self.zoom;
+        let layout = world_layout(map);
+        let font = FontId::proportional((pieces::PLACE_FONT * z).clamp(9.0, 18.0));
+        let view = self.canvas.expand(40.0);
+        for place in &map.places {
+            let Some(anchor) = pieces::place_label_anchor(&layout, &place.hexes) else {
+                continue;
+            };
+            let at = self.to_screen(paint::pos(anchor));
+            if !view.contains(at) {
+                continue;
+            }
+            // the bundled font has no bold: the places the ruleset marks with a square get a
+            // larger name instead
+            let size = if style.place(&place.kind).symbol == PlaceSymbol::Square {
+                font.size * 1.12
+            } else {
+                font.size
+            };
+            let galley = painter.layout_no_wrap(
+                place.name.clone(),
+                FontId::proportional(size),
+                Color32::BLACK,
+            );
+            let rect = Align2::CENTER_TOP
+                .anchor_size(at, galley.size())
+                .expand2(Vec2::new(3.0, 1.0));
+            painter.rect_filled(rect, 2.0, Color32::from_white_alpha(200));
+            painter.galley(rect.min + Vec2::new(3.0, 1.0), galley, Color32::BLACK);
+        }
+    }
+}
+
+/// A place kind's symbol, sized by the drawing model.
+fn place_symbol(
+    shapes: &mut Vec<Shape>,
+    symbol: PlaceSymbol,
+    fill: Color32,
+    c: Pos2,
+    z: f32,
+    border: Stroke,
+) {
+    match symbol {
+        PlaceSymbol::Square => {
+            let r = Rect::from_center_size(c, Vec2::splat((pieces::PLACE_SQUARE * z).max(4.0)));
+            shapes.push(Shape::rect_filled(r, 1.0, fill));
+            shapes.push(Shape::rect_stroke(
+                r,
+                1.0,
+                border,
+                egui::StrokeKind::Outside,
+            ));
+        }
+        PlaceSymbol::Dot => {
+            let r = (pieces::PLACE_DOT * z).max(2.5);
+            shapes.push(Shape::circle_filled(c, r, fill));
+            shapes.push(Shape::circle_stroke(c, r, border));
+        }
+        PlaceSymbol::Diamond => {
+            let r = (pieces::PLACE_DOT * z).max(2.5);
+            let pts = vec![
+                c + Vec2::new(0.0, -r),
+                c + Vec2::new(r, 0.0),
+                c + Vec2::new(0.0, r),
+                c + Vec2::new(-r, 0.0),
+            ];
+            shapes.push(Shape::convex_polygon(pts, fill, border));
+        }
+    }
+}

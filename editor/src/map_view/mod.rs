@@ -1,0 +1,339 @@
+//! The map canvas: the camera (pan, zoom, fit), pointer input and hit-testing; the drawing
+//! itself is in `layers.rs` (the map and its counters) and `overlay.rs` (play-test feedback, tool
+//! hints).
+//!
+//! Geometry is the drawing model's ([`kessel_draw::HexLayout`]) in *world units* where a hex has
+//! radius 1 (centre to corner); [`MapView`] maps world to screen with one zoom factor and one
+//! offset. Only hexes inside the visible rectangle are drawn, so the cost per frame follows what
+//! is on screen, not the map size.
+
+mod layers;
+mod overlay;
+
+use crate::document::{Document, UnitLayer};
+use crate::paint;
+use egui::{Color32, Key, PointerButton, Pos2, Rect, Sense, Ui, Vec2};
+use kessel_core::hex::{Hex, Hexside};
+use kessel_core::map::Map;
+use kessel_core::state::Marker;
+use kessel_draw::{HexLayout, MapStyle};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::RangeInclusive;
+
+/// The layout the canvas works in: hexes of radius 1, the map's box from the world origin.
+pub fn world_layout(map: &Map) -> HexLayout {
+    HexLayout::for_map(map, 1.0)
+}
+
+/// Play-test feedback drawn over the map: where the selected stack can go and at what cost,
+/// the attack being declared, the hexes an action in the list would touch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// Hexes the selected stack can reach, with the MP it would spend (`None` = cost unknown).
+    pub reachable: BTreeMap<Hex, Option<f64>>,
+    /// Where the selected stack stands.
+    pub origin: Option<Hex>,
+    /// Hexes of the units declared as attackers.
+    pub attackers: BTreeSet<Hex>,
+    /// Hexes declared as attack targets.
+    pub targets: BTreeSet<Hex>,
+    /// Hexes an action under the pointer (in the actions list) would use, in order.
+    pub preview: Vec<Hex>,
+    /// Text for the tooltip over one hex (the cost there, or why the stack can't go there).
+    pub tooltip: Option<(Hex, String)>,
+}
+
+/// What the canvas needs besides the map's own data.
+pub struct Scene<'a> {
+    /// The document drawn.
+    pub doc: &'a Document,
+    /// How the ruleset says things look.
+    pub style: &'a MapStyle,
+    /// The counters drawn: the document's set-up, or the play-test game's units.
+    pub units: &'a UnitLayer,
+    /// Markers on the map (play-test only).
+    pub markers: &'a [Marker],
+    /// Play-test feedback.
+    pub overlay: Option<&'a Overlay>,
+    /// Hex shown in the inspector.
+    pub selected: Option<Hex>,
+    /// First hex of a link being drawn.
+    pub link_from: Option<Hex>,
+    /// Highlight the hexside nearest the pointer (hexside tool).
+    pub side_hint: bool,
+    /// Primary-button drag pans (view tool); other tools use it to paint.
+    pub primary_pans: bool,
+    /// Hexes with a validation problem (ringed in red).
+    pub problems: &'a [Hex],
+    /// Hexes of the place, area or tag being edited (outlined in cyan).
+    pub marked: &'a [Hex],
+}
+
+/// What happened on the canvas this frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MapResponse {
+    /// On-map hex under the pointer.
+    pub hovered: Option<Hex>,
+    /// Hexside nearest the pointer, when the pointer is near an edge of a hex.
+    pub hovered_side: Option<Hexside>,
+    /// On-map hex clicked (primary button, no drag).
+    pub clicked: Option<Hex>,
+    /// Side nearest the click, when the click was near an edge.
+    pub clicked_side: Option<Hexside>,
+    /// On-map hex under the pointer while the primary button is held on the canvas.
+    pub primary_down: Option<Hex>,
+    /// The primary button went down on the canvas this frame.
+    pub press_started: bool,
+    /// Where a primary-button drag that started on the canvas ended, this frame.
+    pub drag_released: Option<Hex>,
+}
+
+/// The map canvas.
+#[derive(Clone, Debug)]
+pub struct MapView {
+    /// Screen points per world unit (a hex's radius in points).
+    pub zoom: f32,
+    /// Screen position of the world origin, relative to the canvas' top-left corner.
+    pub offset: Vec2,
+    /// Draw hex numbers (when zoomed in far enough to read them).
+    pub show_numbers: bool,
+    /// Outline areas (entry areas, set-up zones).
+    pub show_areas: bool,
+    /// Draw counters.
+    pub show_units: bool,
+    needs_fit: bool,
+    /// The view is as the last fit left it (no pan or zoom since): a resized canvas refits.
+    fitted: bool,
+    focus: Option<(Hex, f32)>,
+    canvas: Rect,
+}
+
+impl Default for MapView {
+    fn default() -> Self {
+        MapView {
+            zoom: 20.0,
+            offset: Vec2::ZERO,
+            show_numbers: true,
+            show_areas: true,
+            show_units: true,
+            needs_fit: true,
+            fitted: false,
+            focus: None,
+            canvas: Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0)),
+        }
+    }
+}
+
+const MAX_ZOOM: f32 = 160.0;
+
+impl MapView {
+    /// Fits the whole map on the next frame.
+    pub fn fit_on_next_frame(&mut self) {
+        self.needs_fit = true;
+    }
+
+    /// Centres `hex` at `zoom` (points per hex radius) on the next frame.
+    pub fn focus_on_next_frame(&mut self, hex: Hex, zoom: f32) {
+        self.focus = Some((hex, zoom));
+    }
+
+    /// The canvas rectangle of the last frame.
+    pub fn canvas(&self) -> Rect {
+        self.canvas
+    }
+
+    fn fit(&mut self, map: &Map) {
+        let size = world_size(map);
+        let avail = self.canvas.size() - Vec2::new(16.0, 60.0);
+        self.zoom = (avail.x / size.x)
+            .min(avail.y / size.y)
+            .clamp(1.0, MAX_ZOOM);
+        self.offset = (self.canvas.size() - size * self.zoom) / 2.0;
+    }
+
+    fn to_screen(&self, w: Pos2) -> Pos2 {
+        self.canvas.min + self.offset + w.to_vec2() * self.zoom
+    }
+
+    fn to_world(&self, s: Pos2) -> Pos2 {
+        ((s - self.canvas.min - self.offset) / self.zoom).to_pos2()
+    }
+
+    /// Screen position of a hex's centre (as of the last frame).
+    pub fn hex_to_screen(&self, map: &Map, hex: Hex) -> Pos2 {
+        self.to_screen(paint::pos(world_layout(map).center(hex)))
+    }
+
+    /// The on-map hex under a screen position.
+    pub fn screen_to_hex(&self, map: &Map, pos: Pos2) -> Option<Hex> {
+        let hex = world_layout(map).hex_at(paint::point(self.to_world(pos)));
+        map.contains(hex).then_some(hex)
+    }
+
+    /// The side of `hex` nearest a screen position, if the position is nearer the edge than the
+    /// centre (clicks in the middle of a hex are ambiguous).
+    pub fn side_near(&self, map: &Map, hex: Hex, pos: Pos2) -> Option<Hexside> {
+        world_layout(map).side_near(hex, paint::point(self.to_world(pos)), 0.35)
+    }
+
+    /// Zooms by `factor` keeping the world point under `anchor` (screen) in place.
+    pub fn zoom_at(&mut self, anchor: Pos2, factor: f32, min_zoom: f32) {
+        let w = self.to_world(anchor);
+        self.zoom = (self.zoom * factor).clamp(min_zoom, MAX_ZOOM);
+        self.offset = anchor - self.canvas.min - w.to_vec2() * self.zoom;
+    }
+
+    /// Visible (column, row) ranges with one hex of margin, limited to the map plus its ring of
+    /// off-map neighbours (whose canonical sides are the map's border sides).
+    fn visible(&self, map: &Map) -> (RangeInclusive<i32>, RangeInclusive<i32>) {
+        let a = paint::point(self.to_world(self.canvas.min));
+        let b = paint::point(self.to_world(self.canvas.max));
+        world_layout(map).visible_offsets(map, a, b)
+    }
+
+    /// Draws the map and handles pan, zoom and pointer input.
+    pub fn ui(&mut self, ui: &mut Ui, scene: &Scene<'_>) -> MapResponse {
+        let map = &scene.doc.map;
+        let layout = world_layout(map);
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
+        // a canvas resized by a side panel refits a map nobody has panned or zoomed yet
+        if self.fitted && response.rect.size() != self.canvas.size() {
+            self.needs_fit = true;
+        }
+        self.canvas = response.rect;
+        if self.needs_fit && self.canvas.width() > 50.0 {
+            self.fit(map);
+            self.needs_fit = false;
+            self.fitted = true;
+        }
+        if let Some((hex, zoom)) = self.focus.take() {
+            self.fitted = false;
+            self.zoom = zoom.clamp(1.0, MAX_ZOOM);
+            let w = paint::pos(layout.center(hex));
+            self.offset = self.canvas.size() / 2.0 - w.to_vec2() * self.zoom;
+        }
+        let fit_zoom = {
+            let size = world_size(map);
+            (self.canvas.width() / size.x).min(self.canvas.height() / size.y)
+        };
+        let min_zoom = (fit_zoom * 0.5).clamp(0.5, 8.0);
+        let before = (self.zoom, self.offset);
+        self.handle_pan_zoom(ui, &response, scene.primary_pans, min_zoom);
+        if (self.zoom, self.offset) != before {
+            self.fitted = false;
+        }
+        self.keep_map_in_view(map);
+
+        let pointer = response.hover_pos();
+        let mut out = MapResponse {
+            hovered: pointer.and_then(|p| self.screen_to_hex(map, p)),
+            ..MapResponse::default()
+        };
+        if let (Some(p), Some(h)) = (pointer, out.hovered) {
+            out.hovered_side = self.side_near(map, h, p);
+        }
+        if response.clicked_by(PointerButton::Primary) {
+            if let Some(p) = response.interact_pointer_pos() {
+                out.clicked = self.screen_to_hex(map, p);
+                out.clicked_side = out.clicked.and_then(|h| self.side_near(map, h, p));
+            }
+        }
+        if response.drag_stopped_by(PointerButton::Primary) {
+            let pos = ui.input(|i| i.pointer.latest_pos());
+            out.drag_released = pos.and_then(|p| self.screen_to_hex(map, p));
+        }
+        let primary_down = ui.input(|i| i.pointer.primary_down());
+        if primary_down && response.is_pointer_button_down_on() {
+            let pos = ui.input(|i| i.pointer.interact_pos());
+            out.primary_down = pos.and_then(|p| self.screen_to_hex(map, p));
+            out.press_started = ui.input(|i| i.pointer.primary_pressed());
+        }
+
+        painter.rect_filled(self.canvas, 0.0, Color32::from_rgb(58, 62, 66));
+        self.draw(&painter, scene, &out);
+        if let Some((hex, text)) = scene.overlay.and_then(|o| o.tooltip.as_ref()) {
+            if out.hovered == Some(*hex) && !response.dragged() {
+                response.on_hover_text_at_pointer(text.as_str());
+            }
+        }
+        out
+    }
+
+    /// Stops panning once only a strip of the map is left on screen, so it cannot be lost.
+    fn keep_map_in_view(&mut self, map: &Map) {
+        let size = world_size(map) * self.zoom;
+        let keep = Vec2::splat(60.0).min(size);
+        let canvas = self.canvas.size();
+        // f32::clamp panics on an empty range, which a tiny canvas could produce
+        let clamp = |v: f32, lo: f32, hi: f32| v.clamp(lo, hi.max(lo));
+        self.offset.x = clamp(self.offset.x, keep.x - size.x, canvas.x - keep.x);
+        self.offset.y = clamp(self.offset.y, keep.y - size.y, canvas.y - keep.y);
+    }
+
+    fn handle_pan_zoom(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        primary_pans: bool,
+        min_zoom: f32,
+    ) {
+        let pans = response.dragged_by(PointerButton::Secondary)
+            || response.dragged_by(PointerButton::Middle)
+            || (primary_pans && response.dragged_by(PointerButton::Primary));
+        if pans {
+            self.offset += response.drag_delta();
+        }
+        if response.hovered() {
+            let (scroll, pinch, pointer) =
+                ui.input(|i| (i.smooth_scroll_delta, i.zoom_delta(), i.pointer.hover_pos()));
+            // the wheel zooms (a map has nothing to scroll); sideways scrolling pans
+            let factor = pinch * (scroll.y * 0.0025).exp();
+            if let Some(p) = pointer {
+                if (factor - 1.0).abs() > 1e-4 {
+                    self.zoom_at(p, factor, min_zoom);
+                }
+            }
+            self.offset.x += scroll.x;
+        }
+        if ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        let (dt, keys, zoom_in, zoom_out) = ui.input(|i| {
+            let keys = Vec2::new(
+                i.key_down(Key::ArrowLeft) as i32 as f32
+                    - i.key_down(Key::ArrowRight) as i32 as f32,
+                i.key_down(Key::ArrowUp) as i32 as f32 - i.key_down(Key::ArrowDown) as i32 as f32,
+            );
+            (
+                i.stable_dt.min(0.1),
+                keys,
+                i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals),
+                i.key_pressed(Key::Minus),
+            )
+        });
+        if keys != Vec2::ZERO {
+            self.offset += keys * 700.0 * dt;
+            ui.ctx().request_repaint();
+        }
+        let center = self.canvas.center();
+        if zoom_in {
+            self.zoom_at(center, 1.25, min_zoom);
+        }
+        if zoom_out {
+            self.zoom_at(center, 0.8, min_zoom);
+        }
+    }
+}
+
+/// Size of the whole map in world units.
+fn world_size(map: &Map) -> Vec2 {
+    let (w, h) = world_layout(map).map_size(map);
+    Vec2::new(w, h)
+}
+
+/// Formats movement points without trailing zeros (`1.5`, `3`).
+pub fn fmt_mp(mp: f64) -> String {
+    let s = format!("{mp:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}

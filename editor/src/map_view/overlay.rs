@@ -1,0 +1,242 @@
+//! What the canvas draws over the map for the user rather than from it: play-test feedback
+//! (reach, MP costs, the attack, the previewed action), markers, and tool hints (hover, selection,
+//! validation problems, the link being drawn, the nearest hexside).
+
+use super::{fmt_mp, world_layout, MapResponse, MapView, Overlay, Scene};
+use crate::paint::{self, outline_hex, shared_edge};
+use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Vec2};
+use kessel_core::hex::{Hex, HexDir};
+use kessel_core::map::Map;
+use kessel_core::state::Marker;
+use std::collections::BTreeMap;
+
+impl MapView {
+    /// Tool feedback: the hovered hex, marked and problem hexes, the selection, the link being
+    /// drawn, the hexside under the pointer.
+    pub(super) fn draw_tool_feedback(
+        &self,
+        painter: &Painter,
+        scene: &Scene<'_>,
+        out: &MapResponse,
+    ) {
+        let map = &scene.doc.map;
+        let z = self.zoom;
+        if let Some(h) = out.hovered {
+            // dark under light, so the outline shows on pale clear hexes and dark forests alike
+            let c = self.hex_to_screen(map, h);
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(3.5, Color32::from_black_alpha(150)),
+            );
+            outline_hex(painter, c, z, Stroke::new(1.5, Color32::WHITE));
+        }
+        for h in scene.marked {
+            outline_hex(
+                painter,
+                self.hex_to_screen(map, *h),
+                z * 0.9,
+                Stroke::new(2.5, Color32::from_rgb(60, 220, 235)),
+            );
+        }
+        for h in scene.problems {
+            let c = self.hex_to_screen(map, *h);
+            painter.circle_stroke(c, z * 0.8, Stroke::new(4.0, Color32::from_black_alpha(140)));
+            painter.circle_stroke(c, z * 0.8, Stroke::new(2.5, Color32::from_rgb(235, 40, 40)));
+        }
+        if let Some(h) = scene.selected {
+            outline_hex(
+                painter,
+                self.hex_to_screen(map, h),
+                z,
+                Stroke::new(3.0, Color32::from_rgb(255, 140, 0)),
+            );
+        }
+        if let Some(from) = scene.link_from {
+            let a = self.hex_to_screen(map, from);
+            outline_hex(
+                painter,
+                a,
+                z,
+                Stroke::new(3.0, Color32::from_rgb(40, 200, 80)),
+            );
+            if let Some(h) = out.hovered.filter(|h| h.distance_to(from) == 1) {
+                painter.line_segment(
+                    [a, self.hex_to_screen(map, h)],
+                    Stroke::new(3.0, Color32::from_rgb(40, 200, 80)),
+                );
+            }
+        }
+        if scene.side_hint {
+            if let Some(side) = out.hovered_side {
+                let (a, b) = side.hexes();
+                let (p, q) = shared_edge(self.hex_to_screen(map, a), self.hex_to_screen(map, b), z);
+                painter.line_segment([p, q], Stroke::new(4.0, Color32::from_rgb(255, 240, 0)));
+            }
+        }
+    }
+
+    /// Reachable hexes stand out by dimming every other hex (the terrain of the reachable ones
+    /// stays readable) and by a yellow outline round the reachable area, a colour no map
+    /// feature uses (rivers are blue, roads brown, railways black).
+    pub(super) fn draw_overlay_under(&self, painter: &Painter, map: &Map, o: &Overlay) {
+        let layout = world_layout(map);
+        let z = self.zoom;
+        if !o.reachable.is_empty() {
+            let (cols, rows) = self.visible(map);
+            let dim = Color32::from_black_alpha(105);
+            let edge = Stroke::new((0.09 * z).clamp(1.5, 3.0), Color32::from_rgb(255, 215, 40));
+            let mut shapes = Vec::new();
+            let mut edges = Vec::new();
+            let last_col = map.columns() as i32 - 1;
+            let last_row = map.rows() as i32 - 1;
+            for c in (*cols.start()).max(0)..=(*cols.end()).min(last_col) {
+                for r in (*rows.start()).max(0)..=(*rows.end()).min(last_row) {
+                    let h = map.hex_at(c, r);
+                    let center = self.to_screen(paint::pos(layout.center(h)));
+                    let inside = o.reachable.contains_key(&h) || o.origin == Some(h);
+                    if !inside {
+                        let pts = paint::hex_corners(center, z);
+                        shapes.push(Shape::convex_polygon(pts.to_vec(), dim, Stroke::NONE));
+                        continue;
+                    }
+                    for d in HexDir::ALL {
+                        let n = h.neighbor(d);
+                        if !(o.reachable.contains_key(&n) || o.origin == Some(n)) {
+                            let (p, q) = shared_edge(center, self.hex_to_screen(map, n), z);
+                            edges.push(Shape::line_segment([p, q], edge));
+                        }
+                    }
+                }
+            }
+            painter.extend(shapes);
+            painter.extend(edges);
+        }
+        // the path of an action being previewed, centre to centre
+        if o.preview.len() > 1 {
+            let pts: Vec<Pos2> = o
+                .preview
+                .iter()
+                .map(|h| self.to_screen(paint::pos(layout.center(*h))))
+                .collect();
+            painter.add(Shape::line(
+                pts,
+                Stroke::new(
+                    (0.14 * z).max(3.0),
+                    Color32::from_rgba_unmultiplied(255, 60, 160, 200),
+                ),
+            ));
+        }
+    }
+
+    /// MP costs, the selected stack, attackers and targets, drawn over the counters.
+    pub(super) fn draw_overlay_over(&self, painter: &Painter, map: &Map, o: &Overlay) {
+        let z = self.zoom;
+        let view = self.canvas.expand(z * 2.0);
+        if z >= 9.0 {
+            let font = FontId::proportional((0.3 * z).clamp(9.0, 16.0));
+            for (&h, cost) in &o.reachable {
+                let Some(cost) = cost else { continue };
+                let c = self.hex_to_screen(map, h);
+                if !view.contains(c) {
+                    continue;
+                }
+                let at = c + Vec2::new(0.0, 0.6 * z);
+                let galley = painter.layout_no_wrap(fmt_mp(*cost), font.clone(), Color32::WHITE);
+                let rect = Align2::CENTER_CENTER
+                    .anchor_size(at, galley.size())
+                    .expand2(Vec2::new(3.0, 0.0));
+                painter.rect_filled(rect, 3.0, Color32::from_rgb(20, 90, 180));
+                painter.galley(rect.min + Vec2::new(3.0, 0.0), galley, Color32::WHITE);
+            }
+        }
+        if let Some(h) = o.origin {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(3.5, Color32::from_rgb(255, 140, 0)),
+            );
+        }
+        for &h in &o.attackers {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(3.5, Color32::from_rgb(255, 140, 0)),
+            );
+        }
+        for &h in &o.targets {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(4.0, Color32::from_rgb(230, 30, 30)),
+            );
+            let r = 0.75 * z;
+            let s = Stroke::new(2.0, Color32::from_rgb(230, 30, 30));
+            painter.line_segment([c - Vec2::new(r, 0.0), c + Vec2::new(r, 0.0)], s);
+            painter.line_segment([c - Vec2::new(0.0, r), c + Vec2::new(0.0, r)], s);
+        }
+        for &h in o.preview.iter().take(1).chain(o.preview.last()) {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(
+                painter,
+                c,
+                z,
+                Stroke::new(3.0, Color32::from_rgb(255, 60, 160)),
+            );
+        }
+    }
+
+    /// Markers as small tags at the top left of their hex, one per marker, labelled with the
+    /// initials of their kind (an `air_interdiction` marker reads "AI").
+    pub(super) fn draw_markers(&self, painter: &Painter, map: &Map, markers: &[Marker]) {
+        let z = self.zoom;
+        let view = self.canvas.expand(z * 2.0);
+        let mut count: BTreeMap<Hex, usize> = BTreeMap::new();
+        for m in markers {
+            let Some(h) = m.hex else { continue };
+            let c = self.hex_to_screen(map, h);
+            if !view.contains(c) {
+                continue;
+            }
+            let k = count.entry(h).or_default();
+            let size = (0.42 * z).max(6.0);
+            let at = c + Vec2::new(-0.8 * z + *k as f32 * size * 0.6, -0.55 * z);
+            *k += 1;
+            let fill = paint::color(kessel_draw::color::hashed(
+                &m.kind,
+                kessel_draw::color::Tone::Light,
+            ));
+            let rect = Rect::from_center_size(at, Vec2::splat(size));
+            painter.rect(
+                rect,
+                2.0,
+                fill,
+                Stroke::new(1.0, Color32::BLACK),
+                egui::StrokeKind::Inside,
+            );
+            if size >= 10.0 {
+                let initials: String = m
+                    .kind
+                    .split(['_', ' '])
+                    .filter_map(|w| w.chars().next())
+                    .take(2)
+                    .collect::<String>()
+                    .to_uppercase();
+                painter.text(
+                    at,
+                    Align2::CENTER_CENTER,
+                    initials,
+                    FontId::proportional(size * 0.55),
+                    crate::counters::text_on(fill),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! The scenario editor's side panel: the unit palette (units by side and formation, search, the
+//! picked unit's fields, a new-unit form), the reinforcement schedule, objectives and victory
+//! levels, and the scenario's details. Every change is pushed as an [`EditorCommand`]. The unit
+//! tab is in `units.rs`, the schedule, victory and details tabs in `schedule.rs`.
+
+mod schedule;
+mod units;
+
+use super::Named as _;
+use crate::command::EditorCommand;
+use crate::document::Document;
+use crate::scenario_file::{LevelDef, ObjectiveDef, Placement, ScenarioDef, UnitDef};
+use egui::{RichText, Ui};
+use std::collections::BTreeMap;
+
+/// Tabs of the scenario panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioTab {
+    /// Unit palette and the picked unit.
+    Units,
+    /// Reinforcement schedule.
+    Reinforcements,
+    /// Objectives and levels.
+    Victory,
+    /// Name, turns, profile, notes.
+    Details,
+}
+
+/// Column the reinforcement table is sorted by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortBy {
+    /// Unit id.
+    Unit,
+    /// Side.
+    Side,
+    /// Turn of entry.
+    Turn,
+    /// Entry area.
+    Area,
+}
+
+/// What a click on the map does in scenario mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioTool {
+    /// Select a hex; drag a stack's top unit to another hex to move it.
+    Select,
+    /// Put the picked unit on the clicked hex.
+    Place,
+    /// Remove the top unit of the clicked hex from the scenario.
+    Remove,
+}
+
+/// A formation's name and units, in the unit list.
+type Formation<'a> = (String, Vec<&'a UnitDef>);
+
+/// Names the ruleset declares, offered in combo boxes when known.
+#[derive(Clone, Debug, Default)]
+pub struct RulesetNames {
+    /// Side ids.
+    pub sides: Vec<String>,
+    /// Unit type ids.
+    pub unit_types: Vec<String>,
+}
+
+/// The panel's state.
+#[derive(Clone, Debug)]
+pub struct ScenarioPanel {
+    /// Open tab.
+    pub tab: ScenarioTab,
+    /// Map tool.
+    pub tool: ScenarioTool,
+    /// Search text of the unit list.
+    pub search: String,
+    /// The unit the palette has picked (placed by the place tool, shown in the editor).
+    pub picked: Option<String>,
+    /// The new-unit form.
+    pub draft: UnitDef,
+    draft_faces: String,
+    draft_attrs: String,
+    /// Reinforcement table order.
+    pub sort: (SortBy, bool),
+    /// Text of fields being typed, by field key, so half-typed values survive a frame.
+    buffers: BTreeMap<String, String>,
+    /// Unit whose top counter a drag on the map started on.
+    pub dragging: Option<String>,
+}
+
+impl Default for ScenarioPanel {
+    fn default() -> Self {
+        ScenarioPanel {
+            tab: ScenarioTab::Units,
+            tool: ScenarioTool::Select,
+            search: String::new(),
+            picked: None,
+            draft: UnitDef::default(),
+            draft_faces: String::new(),
+            draft_attrs: String::new(),
+            sort: (SortBy::Turn, true),
+            buffers: BTreeMap::new(),
+            dragging: None,
+        }
+    }
+}
+
+/// `"4-4-10, 2-2-10"` → faces.
+pub fn parse_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `"rating = 3, x = 1"` → attributes; an entry that is not `name = integer` is an error.
+pub fn parse_attrs(text: &str) -> Result<BTreeMap<String, i64>, String> {
+    let mut out = BTreeMap::new();
+    for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("`{part}`: write name = number"))?;
+        let n: i64 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{part}`: {} is not a whole number", v.trim()))?;
+        out.insert(k.trim().to_string(), n);
+    }
+    Ok(out)
+}
+
+fn attrs_text(a: &BTreeMap<String, i64>) -> String {
+    a.iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A text field whose text is kept while typing and reset when the value changes elsewhere
+/// (undo): `shown` is the value's text, `same` says whether a typed text means the same value.
+fn buffered(
+    ui: &mut Ui,
+    buffers: &mut BTreeMap<String, String>,
+    key: &str,
+    shown: String,
+    same: impl Fn(&str) -> bool,
+    width: f32,
+) -> Option<String> {
+    let buf = buffers
+        .entry(key.to_string())
+        .or_insert_with(|| shown.clone());
+    if !same(buf) {
+        *buf = shown;
+    }
+    let r = ui
+        .add(egui::TextEdit::singleline(buf).desired_width(width))
+        .named(key);
+    r.changed().then(|| buf.clone())
+}
+
+fn opt(s: &str) -> Option<String> {
+    let t = s.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+fn placement_text(doc: &Document, p: &Placement) -> String {
+    match p {
+        Placement::Unplaced => "not placed".into(),
+        Placement::At(l) => format!("at {l}"),
+        Placement::Area(a) => format!("set-up area {a}"),
+        Placement::Enter { turn, area } => {
+            let _ = doc;
+            format!("enters turn {turn}, area {area}")
+        }
+    }
+}
+
+impl ScenarioPanel {
+    /// Draws the panel.
+    fn show(
+        &mut self,
+        ui: &mut Ui,
+        doc: &Document,
+        names: &RulesetNames,
+        cmds: &mut Vec<EditorCommand>,
+    ) {
+        let Some(def) = &doc.scenario else {
+            ui.heading("Edit scenario");
+            ui.label("Open a scenario file to edit its units and victory conditions.");
+            return;
+        };
+        ui.horizontal(|ui| {
+            ui.label("Map tool:");
+            for (tool, label) in [
+                (ScenarioTool::Select, "Select / drag"),
+                (ScenarioTool::Place, "Place unit"),
+                (ScenarioTool::Remove, "Remove unit"),
+            ] {
+                ui.selectable_value(&mut self.tool, tool, label);
+            }
+        });
+        ui.separator();
+        ui.horizontal_wrapped(|ui| {
+            for (tab, label) in [
+                (ScenarioTab::Units, "Units"),
+                (ScenarioTab::Reinforcements, "Reinforcements"),
+                (ScenarioTab::Victory, "Victory"),
+                (ScenarioTab::Details, "Details"),
+            ] {
+                ui.selectable_value(&mut self.tab, tab, label);
+            }
+        });
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| match self.tab {
+                ScenarioTab::Units => self.units_ui(ui, doc, def, names, cmds),
+                ScenarioTab::Reinforcements => self.reinforcements_ui(ui, doc, def, cmds),
+                ScenarioTab::Victory => self.victory_ui(ui, doc, def, cmds),
+                ScenarioTab::Details => self.details_ui(ui, def, cmds),
+            });
+    }
+}
+
+/// A combo box of known names with a text field for others; true when changed.
+fn choice(ui: &mut Ui, salt: &str, value: &mut String, known: &[String], seen: &[String]) -> bool {
+    let mut all: Vec<String> = known.to_vec();
+    for s in seen {
+        if !all.contains(s) {
+            all.push(s.clone());
+        }
+    }
+    if all.is_empty() {
+        return ui
+            .add(egui::TextEdit::singleline(value).desired_width(120.0))
+            .changed();
+    }
+    let before = value.clone();
+    egui::ComboBox::from_id_salt(salt)
+        .selected_text(value.as_str())
+        .width(120.0)
+        .show_ui(ui, |ui| {
+            for n in &all {
+                ui.selectable_value(value, n.clone(), n);
+            }
+        })
+        .response
+        .named(salt);
+    *value != before
+}
+
+/// Radio buttons for where a unit starts, with their fields; true when changed.
+fn placement_ui(ui: &mut Ui, doc: &Document, id: &str, p: &mut Placement) -> bool {
+    let before = p.clone();
+    let first_area = doc.map.areas.keys().next().cloned().unwrap_or_default();
+    let kind = match p {
+        Placement::Unplaced => 0,
+        Placement::At(_) => 1,
+        Placement::Area(_) => 2,
+        Placement::Enter { .. } => 3,
+    };
+    let mut k = kind;
+    ui.horizontal_wrapped(|ui| {
+        ui.radio_value(&mut k, 1, "On a hex");
+        ui.radio_value(&mut k, 2, "Set-up area");
+        ui.radio_value(&mut k, 3, "Enters later");
+        ui.radio_value(&mut k, 0, "Not placed");
+    });
+    if k != kind {
+        *p = match k {
+            1 => Placement::At(
+                doc.units
+                    .get(id)
+                    .and_then(|u| u.hex())
+                    .map(|h| doc.map.label(h))
+                    .unwrap_or_else(|| doc.map.label(doc.map.hex_at(0, 0))),
+            ),
+            2 => Placement::Area(first_area.clone()),
+            3 => Placement::Enter {
+                turn: doc.scenario.as_ref().map_or(1, |s| s.meta.first_turn),
+                area: first_area.clone(),
+            },
+            _ => Placement::Unplaced,
+        };
+    }
+    let areas: Vec<&String> = doc.map.areas.keys().collect();
+    let area_box = |ui: &mut Ui, a: &mut String, salt: &str| {
+        egui::ComboBox::from_id_salt((salt, id))
+            .selected_text(a.as_str())
+            .show_ui(ui, |ui| {
+                for x in &areas {
+                    ui.selectable_value(a, (*x).clone(), x.as_str());
+                }
+            })
+            .response
+            .named(salt);
+    };
+    ui.horizontal(|ui| match p {
+        Placement::At(l) => {
+            ui.label("hex");
+            ui.add(egui::TextEdit::singleline(l).desired_width(60.0))
+                .named("hex");
+        }
+        Placement::Area(a) => {
+            ui.label("area");
+            area_box(ui, a, "setup area");
+        }
+        Placement::Enter { turn, area } => {
+            ui.label("turn");
+            ui.add(egui::DragValue::new(turn).range(0..=999))
+                .named("turn");
+            ui.label("area");
+            area_box(ui, area, "enter area");
+        }
+        Placement::Unplaced => {}
+    });
+    *p != before
+}
+
+impl super::Panel for ScenarioPanel {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
+        self.show(ui, cx.doc, cx.names, cx.cmds);
+    }
+}

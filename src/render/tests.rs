@@ -1,0 +1,335 @@
+use super::*;
+use kessel_core::ruleset::{KindDecl, Ruleset};
+use kessel_core::scenario::parse_map;
+use kessel_core::state::{Face, Location};
+use std::path::Path;
+
+const SMALL: &str = r#"
+[map]
+name = "Test"
+columns = 6
+rows = 5
+
+[terrain]
+default = "clear"
+legend = { "." = "clear", "f" = "forest", "s" = "swamp", "q" = "quagmire" }
+rows = ["..f...", ".ss...", "...q..", "......", "ff...."]
+
+[[hexsides]]
+kind = "river"
+name = "Little"
+sides = ["0202/0302", "0202/0303", "0203/0303", "0101/0201"]
+
+[[hexsides]]
+kind = "lake"
+sides = ["0504/0505"]
+
+[[links]]
+kind = "road"
+path = ["0101", "0201", "0301", "0401"]
+
+[[links]]
+kind = "railway"
+path = ["0103", "0203", "0303"]
+
+[[places]]
+name = "Bigtown"
+kind = "major_city"
+hexes = ["0303", "0403"]
+
+[[places]]
+name = "Small <&> Town"
+kind = "minor_city"
+hexes = ["0501"]
+
+[[areas]]
+id = "A"
+hexes = ["0101..0105"]
+
+[[tags]]
+tag = "vp_hex"
+hexes = ["0604"]
+"#;
+
+fn small() -> Map {
+    parse_map(Path::new("small.toml"), SMALL).expect("the test map parses")
+}
+
+fn decl(id: &str, props: serde_json::Value) -> KindDecl {
+    KindDecl {
+        id: id.into(),
+        props,
+    }
+}
+
+/// A ruleset declaring most of the small map's kinds, as a ruleset's init.lua would.
+fn style() -> MapStyle {
+    let mut r = Ruleset {
+        sides: vec!["red".into(), "blue".into()],
+        ..Ruleset::default()
+    };
+    r.terrains.push(decl(
+        "forest",
+        serde_json::json!({"name": "Woodland", "color": "#4a7a3a", "marks": "trees"}),
+    ));
+    r.terrains
+        .push(decl("swamp", serde_json::json!({"marks": "marsh"})));
+    r.hexside_kinds.push(decl(
+        "river",
+        serde_json::json!({"kind": "feature", "color": "#3060c0", "name": "River"}),
+    ));
+    r.hexside_kinds.push(decl(
+        "railway",
+        serde_json::json!({"kind": "link", "ticks": true, "color": "#202020"}),
+    ));
+    r.hexside_kinds.push(decl(
+        "road",
+        serde_json::json!({"kind": "link", "color": "#8a5a2a"}),
+    ));
+    r.place_kinds.push(decl(
+        "major_city",
+        serde_json::json!({"name": "Big city", "symbol": "square", "color": "#b3261e"}),
+    ));
+    r.constants.insert(
+        "side_style".into(),
+        serde_json::json!({"blue": {"name": "Bluish", "color": "#3050d0"}}),
+    );
+    MapStyle::from_ruleset(&r)
+}
+
+fn unit(id: &str, side: &str, at: Hex, hidden: bool) -> Unit {
+    Unit {
+        id: id.into(),
+        name: id.to_uppercase(),
+        side: side.into(),
+        kind: "infantry".into(),
+        formation: None,
+        faces: if hidden {
+            Vec::new()
+        } else {
+            vec![Face {
+                attack: 4,
+                defence: 3,
+                movement: 7,
+            }]
+        },
+        step: 0,
+        hidden,
+        pool: None,
+        location: Location::Map(at),
+        entry: None,
+        setup_area: None,
+        attrs: Default::default(),
+        flags: Default::default(),
+        vars: Default::default(),
+    }
+}
+
+fn units(map: &Map) -> Vec<Unit> {
+    let a = map.parse("0203").expect("hex");
+    let b = map.parse("0505").expect("hex");
+    vec![
+        unit("x1", "red", a, false),
+        unit("x2", "red", a, true),
+        unit("y1", "blue", b, true),
+    ]
+}
+
+fn draw(map: &Map, units: &[Unit], style: &MapStyle, opts: &Options) -> String {
+    render_svg(
+        &Picture {
+            map,
+            title: "Test <scenario>",
+            units,
+            objectives: &[],
+            style,
+        },
+        opts,
+    )
+}
+
+/// The `d` of the path carrying `attr="value"`.
+fn path_d<'a>(svg: &'a str, attr: &str, value: &str) -> Option<&'a str> {
+    let key = format!("{attr}=\"{value}\" d=\"");
+    let start = svg.find(&key)? + key.len();
+    svg[start..].split('"').next()
+}
+
+fn points(d: &str) -> Vec<(f32, f32)> {
+    let nums: Vec<f32> = d
+        .split(['M', 'L', ' '])
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().expect("number"))
+        .collect();
+    nums.chunks(2).map(|c| (c[0], c[1])).collect()
+}
+
+fn near(p: (f32, f32), q: Point) -> bool {
+    (p.0 - q.x).abs() < 0.11 && (p.1 - q.y).abs() < 0.11
+}
+
+#[test]
+fn every_river_hexside_is_a_path_on_the_edge_both_hexes_share() {
+    let map = small();
+    let svg = draw(&map, &[], &style(), &Options::default());
+    let l = layout_of(&map);
+    let river = map
+        .features
+        .iter()
+        .find(|f| f.kind == "river")
+        .expect("river");
+    assert_eq!(river.sides.len(), 4);
+    let group = svg
+        .split("<g data-kind=\"river\"")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("river group");
+    assert!(group.contains("stroke=\"#3060c0\""), "the declared colour");
+    assert_eq!(group.matches("<path data-side=").count(), 4);
+    for side in &river.sides {
+        let (a, b) = side.hexes();
+        let label = format!("{}/{}", map.label(a), map.label(b));
+        let d = path_d(group, "data-side", &label).expect("a path for the side");
+        let ends = points(d);
+        assert_eq!(ends.len(), 2, "{label}: {d}");
+        // both ends are corners of both hexes
+        for h in [a, b] {
+            for e in &ends {
+                let is_corner = l.corners(h).iter().any(|c| near(*e, *c));
+                assert!(
+                    is_corner,
+                    "{label}: {e:?} is not a corner of {}",
+                    map.label(h)
+                );
+            }
+        }
+    }
+    assert!(
+        path_d(&svg, "data-side", "0505/0504").is_some(),
+        "lake side"
+    );
+}
+
+#[test]
+fn roads_and_railways_join_hex_centres() {
+    let map = small();
+    let svg = draw(&map, &[], &style(), &Options::default());
+    let l = layout_of(&map);
+    let road = svg
+        .split("<g data-kind=\"road\"")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("road group");
+    assert_eq!(road.matches("<path data-link=").count(), 3);
+    let a = map.parse("0201").expect("hex");
+    let b = map.parse("0301").expect("hex");
+    let (x, y) = Hexside::between(a, b).expect("adjacent").hexes();
+    let label = format!("{}/{}", map.label(x), map.label(y));
+    let ends = points(path_d(road, "data-link", &label).expect("segment"));
+    let (ca, cb) = (l.center(a), l.center(b));
+    assert!((near(ends[0], ca) && near(ends[1], cb)) || (near(ends[0], cb) && near(ends[1], ca)));
+    let rail = svg
+        .split("<g data-kind=\"railway\"")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("railway group");
+    assert_eq!(rail.matches("<path data-link=").count(), 2);
+    // a railway segment carries cross-ticks: more than one sub-path
+    let first = rail.split("d=\"").nth(1).expect("d");
+    assert!(first.split('"').next().expect("d").matches('M').count() > 1);
+}
+
+#[test]
+fn output_is_deterministic_and_complete() {
+    let map = small();
+    let us = units(&map);
+    let st = style();
+    let a = draw(&map, &us, &st, &Options::default());
+    let b = draw(&map, &us, &st, &Options::default());
+    assert_eq!(a, b);
+    assert!(a.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(a.trim_end().ends_with("</svg>"));
+    for h in map.hexes() {
+        assert!(a.contains(&format!(">{}</text>", map.label(h))));
+    }
+    assert!(a.contains("Test &lt;scenario&gt;"));
+    assert!(a.contains("Small &lt;&amp;&gt; Town"));
+    assert!(!a.contains("<&>"));
+    // declared terrain colours; an undeclared one gets the model's stable fallback
+    assert!(a.contains("data-terrain=\"forest\" fill=\"#4a7a3a\""));
+    assert!(a.contains("data-marks=\"forest\""));
+    assert!(a.contains(&format!(
+        "data-terrain=\"quagmire\" fill=\"{}\"",
+        st.terrain("quagmire").fill.to_hex()
+    )));
+    assert!(a.contains(">Bigtown</text>") && a.contains("font-weight=\"bold\""));
+    assert!(a.contains("data-tag=\"vp"));
+    assert!(a.contains("data-area=\"A\""));
+    // the top of a stack is the unit listed last
+    assert!(a.contains("data-unit=\"x2\"") && a.contains("data-unit=\"y1\""));
+    assert!(!a.contains("data-unit=\"x1\""), "x1 lies under x2");
+    assert!(a.contains(">?</text>") && a.contains(">2</text>"));
+    // sides: declared colour and name, or the palette by play order
+    assert!(a.contains("fill=\"#3050d0\""));
+    assert!(a.contains(">Red unit</text>") && a.contains(">Bluish unit</text>"));
+    assert!(!a.contains("NaN"));
+}
+
+#[test]
+fn the_legend_shows_display_names_not_ids() {
+    let map = small();
+    let svg = draw(&map, &units(&map), &style(), &Options::default());
+    let legend = svg.split("<g id=\"legend\"").nth(1).expect("legend");
+    for name in [
+        ">Woodland</text>",
+        ">Quagmire</text>",
+        ">River hexside</text>",
+        ">Railway (hex to hex)</text>",
+        ">Big city</text>",
+        ">Minor city</text>",
+    ] {
+        assert!(legend.contains(name), "{name} missing from the legend");
+    }
+    for id in [">forest</text>", ">major_city</text>", ">red unit</text>"] {
+        assert!(!legend.contains(id), "{id} in the legend");
+    }
+}
+
+#[test]
+fn place_names_are_drawn_under_the_counters() {
+    let map = small();
+    let svg = draw(&map, &units(&map), &style(), &Options::default());
+    let names = svg.find("<g id=\"place-names\"").expect("names");
+    let counters = svg.find("<g id=\"units\"").expect("units");
+    assert!(names < counters, "a name never covers a counter");
+}
+
+#[test]
+fn areas_and_units_can_be_left_out() {
+    let map = small();
+    let svg = draw(
+        &map,
+        &units(&map),
+        &style(),
+        &Options {
+            areas: false,
+            units: false,
+        },
+    );
+    assert!(!svg.contains("data-area="));
+    assert!(!svg.contains("data-unit="));
+    assert!(!svg.contains("id=\"area-labels\""));
+}
+
+#[test]
+fn the_svg_rasterises() {
+    let map = small();
+    let svg = draw(
+        &map,
+        &units(&map),
+        &MapStyle::default(),
+        &Options::default(),
+    );
+    let png = svg_to_png(&svg, 0.5).expect("renders");
+    assert_eq!(&png[1..4], b"PNG");
+}
