@@ -200,7 +200,8 @@ pub fn play_game(
             control: r.control.unwrap_or_else(|| control.snapshot()),
         })
     };
-    loop {
+    let mut stuck = false;
+    while !stuck {
         let (finished, turn, decider) = {
             let st = engine.state();
             let decider = if cfg.random_sides.is_empty() {
@@ -225,10 +226,13 @@ pub fn play_game(
                 .ai_pick()
                 .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
         };
-        let action = match picked {
-            Some(action) => action,
+        // the AI's choice, or the candidates a random choice is drawn from
+        let mut drew_again = picked.is_none();
+        let mut asked_ai = !random;
+        let (mut action, mut rest) = match picked {
+            Some(action) => (action, Vec::new()),
             None => {
-                let legal = engine.legal_actions(None).map_err(|e| {
+                let mut legal = engine.legal_actions(None).map_err(|e| {
                     anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message)
                 })?;
                 if legal.is_empty() {
@@ -240,26 +244,73 @@ pub fn play_game(
                     );
                 }
                 let pick = (choice_dice.roll(legal.len() as u32) - 1) as usize;
-                legal[pick].clone()
+                (legal.swap_remove(pick), legal)
             }
         };
-        if cfg.trace {
-            let st = engine.state();
-            eprintln!(
-                "{profile_name} seed {seed} turn {} step {}: {}",
-                st.turn,
-                st.phase,
-                serde_json::to_string(&action).unwrap_or_default()
-            );
-        }
-        let outcome = engine
-            .act(&action)
-            .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
-        if let Err(rejection) = outcome {
-            anyhow::bail!(
+        loop {
+            if cfg.trace {
+                let st = engine.state();
+                eprintln!(
+                    "{profile_name} seed {seed} turn {} step {}: {}",
+                    st.turn,
+                    st.phase,
+                    serde_json::to_string(&action).unwrap_or_default()
+                );
+            }
+            let outcome = engine
+                .act(&action)
+                .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
+            let Err(rejection) = outcome else { break };
+            let refused = format!(
                 "seed {seed}: the rules refused an action they had enumerated ({}): {rejection}",
                 action.kind
             );
+            // Without a random player every choice must hold. A random player leads the game
+            // into corners the AI alone never reaches: there a refusal is reported (a rules bug
+            // to fix) and the choice is drawn again from the other legal actions, so the run
+            // still measures AI against random.
+            if cfg.random_sides.is_empty() {
+                anyhow::bail!(refused);
+            }
+            if !random && !drew_again {
+                rest = engine
+                    .legal_actions(None)
+                    .map_err(|e| {
+                        anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message)
+                    })?
+                    .into_iter()
+                    .filter(|a| *a != action)
+                    .collect();
+                drew_again = true;
+            }
+            if rest.is_empty() {
+                // every other legal action refused too: let the AI choose, once
+                let ai = if asked_ai {
+                    None
+                } else {
+                    engine
+                        .ai_pick()
+                        .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
+                };
+                asked_ai = true;
+                let Some(ai) = ai.filter(|a| *a != action) else {
+                    // a dead end of the rules: the game stops here, unfinished, and the run goes on
+                    eprintln!(
+                        "warning: {profile_name} {refused}; nothing else is accepted: the game stops here (unfinished)"
+                    );
+                    stuck = true;
+                    break;
+                };
+                eprintln!("warning: {profile_name} {refused}; the AI chooses instead");
+                action = ai;
+                continue;
+            }
+            eprintln!("warning: {profile_name} {refused}; drawing another legal action");
+            let pick = (choice_dice.roll(rest.len() as u32) - 1) as usize;
+            action = rest.swap_remove(pick);
+        }
+        if stuck {
+            break;
         }
         actions += 1;
         control.observe(&engine.state());
