@@ -201,6 +201,8 @@ pub fn play_game(
         })
     };
     let mut stuck = false;
+    // refusals of enumerated actions a random player met: message → times (reported once)
+    let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
     while !stuck {
         let (finished, turn, decider) = {
             let st = engine.state();
@@ -301,11 +303,13 @@ pub fn play_game(
                     stuck = true;
                     break;
                 };
-                eprintln!("warning: {profile_name} {refused}; the AI chooses instead");
+                *refusals.entry(rejection.to_string()).or_insert(0) += 1;
                 action = ai;
                 continue;
             }
-            eprintln!("warning: {profile_name} {refused}; drawing another legal action");
+            *refusals
+                .entry(format!("({}) {rejection}", action.kind))
+                .or_insert(0) += 1;
             let pick = (choice_dice.roll(rest.len() as u32) - 1) as usize;
             action = rest.swap_remove(pick);
         }
@@ -314,6 +318,19 @@ pub fn play_game(
         }
         actions += 1;
         control.observe(&engine.state());
+    }
+    if !refusals.is_empty() {
+        let total: usize = refusals.values().sum();
+        let (first, n) = refusals
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map(|(m, n)| (m.clone(), *n))
+            .unwrap_or_default();
+        eprintln!(
+            "warning: {profile_name} seed {seed}: the rules refused {total} action{} they had enumerated ({} different refusals; another legal action was drawn each time), most often {n}×: {first}",
+            if total == 1 { "" } else { "s" },
+            refusals.len()
+        );
     }
     let last = record_turn(turn_now, &control)?;
     let end = ask_result(&engine, seed)?;
