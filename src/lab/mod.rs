@@ -40,7 +40,7 @@ pub fn header(
             .map_err(crate::cmd::describe)?;
         infos.push(ProfileInfo {
             name: p.name.clone(),
-            options: engine.options().values,
+            options: engine.options().values.clone(),
         });
         if first.is_none() {
             first = Some(engine);

@@ -10,7 +10,6 @@ use super::record::{GameRecord, Losses, TurnRecord};
 use kessel_core::dice::Dice;
 use kessel_core::engine::Engine;
 use kessel_core::hex::Hex;
-use kessel_core::ruleset::Ruleset;
 use kessel_core::script::Limits;
 use kessel_core::state::{GameState, Location};
 use serde_json::Value;
@@ -38,7 +37,7 @@ pub fn thread_cpu_seconds() -> Option<f64> {
 
 /// The side whose decision it is: the side of a pending decision (game var `pending` with a
 /// `side`, the convention for a non-phasing player's choice), else the phasing side of the step.
-pub fn deciding_side(state: &GameState, ruleset: &Ruleset) -> Option<String> {
+pub fn deciding_side(state: &GameState, step_sides: &[Option<String>]) -> Option<String> {
     if let Some(side) = state
         .vars
         .get("pending")
@@ -47,10 +46,7 @@ pub fn deciding_side(state: &GameState, ruleset: &Ruleset) -> Option<String> {
     {
         return Some(side.to_string());
     }
-    ruleset
-        .sequence
-        .get(state.phase)
-        .and_then(|s| s.side.clone())
+    step_sides.get(state.phase).cloned().flatten()
 }
 
 /// Who owns the objective hexes: the side that stood in each last.
@@ -181,7 +177,13 @@ pub fn play_game(
     let cpu0 = thread_cpu_seconds();
     let engine =
         Engine::load(scenario, profile, seed, Limits::default()).map_err(crate::cmd::describe)?;
-    let ruleset = engine.ruleset();
+    // the phasing side of each step, copied out: nothing of the engine is held while it acts
+    let step_sides: Vec<Option<String>> = engine
+        .ruleset()
+        .sequence
+        .iter()
+        .map(|s| s.side.clone())
+        .collect();
     // the choosers' own dice, so choosing never disturbs the game's dice
     let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
     let mut control = Control::new(&engine);
@@ -209,7 +211,7 @@ pub fn play_game(
             let decider = if cfg.random_sides.is_empty() {
                 None
             } else {
-                deciding_side(&st, &ruleset)
+                deciding_side(&st, &step_sides)
             };
             (st.finished, st.turn, decider)
         };
