@@ -604,9 +604,17 @@ fn objective_map(header: &Header, games: &[&GameRecord], title: &str) -> String 
         }
         if let Some(hx) = o.hexes.first() {
             let (cx, cy) = centre(hx.col, hx.row);
+            // labels near the edges grow inwards, so they are not cut off
+            let anchor = if cx > W - 140.0 {
+                "end"
+            } else if cx < 140.0 {
+                "start"
+            } else {
+                "middle"
+            };
             let _ = write!(
                 out,
-                r##"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-size="11" font-weight="bold" stroke="#fff" stroke-width="3" paint-order="stroke">{} {:.0}%</text>"##,
+                r##"<text x="{cx:.1}" y="{:.1}" text-anchor="{anchor}" font-size="11" font-weight="bold" stroke="#fff" stroke-width="3" paint-order="stroke">{} {:.0}%</text>"##,
                 cy - s * 0.9 - 2.0,
                 esc(&o.name),
                 100.0 * share_a

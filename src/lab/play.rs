@@ -10,7 +10,6 @@ use super::record::{GameRecord, Losses, TurnRecord};
 use kessel_core::dice::Dice;
 use kessel_core::engine::Engine;
 use kessel_core::hex::Hex;
-use kessel_core::ruleset::Ruleset;
 use kessel_core::script::Limits;
 use kessel_core::state::{GameState, Location};
 use serde_json::Value;
@@ -38,7 +37,7 @@ pub fn thread_cpu_seconds() -> Option<f64> {
 
 /// The side whose decision it is: the side of a pending decision (game var `pending` with a
 /// `side`, the convention for a non-phasing player's choice), else the phasing side of the step.
-pub fn deciding_side(state: &GameState, ruleset: &Ruleset) -> Option<String> {
+pub fn deciding_side(state: &GameState, step_sides: &[Option<String>]) -> Option<String> {
     if let Some(side) = state
         .vars
         .get("pending")
@@ -47,10 +46,7 @@ pub fn deciding_side(state: &GameState, ruleset: &Ruleset) -> Option<String> {
     {
         return Some(side.to_string());
     }
-    ruleset
-        .sequence
-        .get(state.phase)
-        .and_then(|s| s.side.clone())
+    step_sides.get(state.phase).cloned().flatten()
 }
 
 /// Who owns the objective hexes: the side that stood in each last.
@@ -181,7 +177,13 @@ pub fn play_game(
     let cpu0 = thread_cpu_seconds();
     let mut engine =
         Engine::load(scenario, profile, seed, Limits::default()).map_err(crate::cmd::describe)?;
-    let ruleset = engine.ruleset().clone();
+    // the phasing side of each step, copied out: nothing of the engine is held while it acts
+    let step_sides: Vec<Option<String>> = engine
+        .ruleset()
+        .sequence
+        .iter()
+        .map(|s| s.side.clone())
+        .collect();
     // the choosers' own dice, so choosing never disturbs the game's dice
     let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
     let mut control = Control::new(&engine);
@@ -201,13 +203,16 @@ pub fn play_game(
                 control: r.control.unwrap_or_else(|| control.snapshot()),
             })
         };
-    loop {
+    let mut stuck = false;
+    // refusals of enumerated actions a random player met: message → times (reported once)
+    let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
+    while !stuck {
         let (finished, turn, decider) = {
             let st = engine.state();
             let decider = if cfg.random_sides.is_empty() {
                 None
             } else {
-                deciding_side(&st, &ruleset)
+                deciding_side(&st, &step_sides)
             };
             (st.finished, st.turn, decider)
         };
@@ -226,10 +231,13 @@ pub fn play_game(
                 .ai_pick()
                 .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
         };
-        let action = match picked {
-            Some(action) => action,
+        // the AI's choice, or the candidates a random choice is drawn from
+        let mut drew_again = picked.is_none();
+        let mut asked_ai = !random;
+        let (mut action, mut rest) = match picked {
+            Some(action) => (action, Vec::new()),
             None => {
-                let legal = engine.legal_actions(None).map_err(|e| {
+                let mut legal = engine.legal_actions(None).map_err(|e| {
                     anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message)
                 })?;
                 if legal.is_empty() {
@@ -241,29 +249,91 @@ pub fn play_game(
                     );
                 }
                 let pick = (choice_dice.roll(legal.len() as u32) - 1) as usize;
-                legal[pick].clone()
+                (legal.swap_remove(pick), legal)
             }
         };
-        if cfg.trace {
-            let st = engine.state();
-            eprintln!(
-                "{profile_name} seed {seed} turn {} step {}: {}",
-                st.turn,
-                st.phase,
-                serde_json::to_string(&action).unwrap_or_default()
-            );
-        }
-        let outcome = engine
-            .act(&action)
-            .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
-        if let Err(rejection) = outcome {
-            anyhow::bail!(
+        loop {
+            if cfg.trace {
+                let st = engine.state();
+                eprintln!(
+                    "{profile_name} seed {seed} turn {} step {}: {}",
+                    st.turn,
+                    st.phase,
+                    serde_json::to_string(&action).unwrap_or_default()
+                );
+            }
+            let outcome = engine
+                .act(&action)
+                .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
+            let Err(rejection) = outcome else { break };
+            let refused = format!(
                 "seed {seed}: the rules refused an action they had enumerated ({}): {rejection}",
                 action.kind
             );
+            // Without a random player every choice must hold. A random player leads the game
+            // into corners the AI alone never reaches: there a refusal is reported (a rules bug
+            // to fix) and the choice is drawn again from the other legal actions, so the run
+            // still measures AI against random.
+            if cfg.random_sides.is_empty() {
+                anyhow::bail!(refused);
+            }
+            if !random && !drew_again {
+                rest = engine
+                    .legal_actions(None)
+                    .map_err(|e| {
+                        anyhow::anyhow!("seed {seed}: enumerating actions: {}", e.message)
+                    })?
+                    .into_iter()
+                    .filter(|a| *a != action)
+                    .collect();
+                drew_again = true;
+            }
+            if rest.is_empty() {
+                // every other legal action refused too: let the AI choose, once
+                let ai = if asked_ai {
+                    None
+                } else {
+                    engine
+                        .ai_pick()
+                        .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
+                };
+                asked_ai = true;
+                let Some(ai) = ai.filter(|a| *a != action) else {
+                    // a dead end of the rules: the game stops here, unfinished, and the run goes on
+                    eprintln!(
+                        "warning: {profile_name} {refused}; nothing else is accepted: the game stops here (unfinished)"
+                    );
+                    stuck = true;
+                    break;
+                };
+                *refusals.entry(rejection.to_string()).or_insert(0) += 1;
+                action = ai;
+                continue;
+            }
+            *refusals
+                .entry(format!("({}) {rejection}", action.kind))
+                .or_insert(0) += 1;
+            let pick = (choice_dice.roll(rest.len() as u32) - 1) as usize;
+            action = rest.swap_remove(pick);
+        }
+        if stuck {
+            break;
         }
         actions += 1;
         control.observe(&engine.state());
+    }
+    if !refusals.is_empty() {
+        let total: usize = refusals.values().sum();
+        let (first, n) = refusals
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map(|(m, n)| (m.clone(), *n))
+            .unwrap_or_default();
+        eprintln!(
+            "warning: {profile_name} seed {seed}: the rules refused {total} action{} they had enumerated ({} different refusals; another legal action was drawn each time), most often {n}×: {first}",
+            if total == 1 { "" } else { "s" },
+            refusals.len()
+        );
     }
     let last = record_turn(&engine, turn_now, &control)?;
     let end = ask_result(&engine, seed)?;

@@ -302,7 +302,7 @@ pub fn text(data: &Data, s: &Summary) -> String {
             p.finished,
             if unfinished > 0 {
                 format!(
-                    ", {unfinished} unfinished (stopped at {} actions; excluded below)",
+                    ", {unfinished} unfinished (stopped at the limit of {} actions or at a dead end; excluded below)",
                     h.max_actions
                 )
             } else {
@@ -489,7 +489,7 @@ mod tests {
         assert_eq!(p.vp[2].1.mean, 0.5); // (4 + −3) / 2
         let t = text(&data, &s);
         assert!(
-            t.contains("1 unfinished (stopped at 100 actions; excluded below)"),
+            t.contains("1 unfinished (stopped at the limit of 100 actions or at a dead end; excluded below)"),
             "{t}"
         );
         assert!(t.find("Blue wins") < t.find("Red wins"), "{t}");
