@@ -334,7 +334,7 @@ fn hooks(lua: &Lua, name: &str) -> mlua::Result<Vec<mlua::Function>> {
 
 /// Runs the ruleset's `check` hooks; each returns a list of `{unit=, message=}` problems.
 pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<String>, String)>> {
-    let mut out = Vec::new();
+    let mut out = scenario_var_problems(world);
     let before = set_stage(world, Stage::Query);
     let result = (|| {
         for f in hooks(lua, "check")? {
@@ -345,6 +345,30 @@ pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<S
     })();
     set_stage(world, before);
     result.map(|_| out)
+}
+
+/// Scenario variables whose `[vars]` value does not have the type the ruleset declared.
+fn scenario_var_problems(world: &Shared) -> Vec<(Option<String>, String)> {
+    let w = world.borrow();
+    let Some(sc) = &w.scenario else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (id, kind) in &w.ruleset.scenario_vars {
+        let Some(v) = sc.vars.get(id) else { continue };
+        if let Err(what) = crate::ruleset::scenario_var_fits(kind, v) {
+            let at = sc
+                .var_lines
+                .get(id)
+                .map(|l| format!(" (line {l})"))
+                .unwrap_or_default();
+            out.push((
+                None,
+                format!("scenario var `{id}`{at} is {what}; the ruleset reads it as {kind}"),
+            ));
+        }
+    }
+    out
 }
 
 /// The problems a `check` hook returned. Anything but nil or a list of `{unit=, message=}` is an
