@@ -76,6 +76,36 @@ pub struct Ruleset {
     pub actions: Vec<ActionDecl>,
     /// Free ruleset-wide constants.
     pub constants: BTreeMap<String, Value>,
+    /// Scenario variables the rules read, by id, with the type their `[vars]` value must have
+    /// (`int`, `number`, `string`, `bool`, `list` or `table`), checked when a scenario loads.
+    pub scenario_vars: BTreeMap<String, String>,
+}
+
+/// The types a scenario variable may be declared with.
+pub const SCENARIO_VAR_TYPES: &[&str] = &["int", "number", "string", "bool", "list", "table"];
+
+/// Whether a scenario variable's value has its declared type; `Err` says what it is instead.
+pub fn scenario_var_fits(kind: &str, v: &Value) -> Result<(), String> {
+    let fits = match kind {
+        "int" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "bool" => v.is_boolean(),
+        "list" => v.is_array(),
+        "table" => v.is_object(),
+        _ => true,
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(match v {
+        Value::Null => "nothing".to_string(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string \"{s}\""),
+        Value::Array(_) => "a list".to_string(),
+        Value::Object(_) => "a table".to_string(),
+    })
 }
 
 /// A cost declaration that cannot be compiled.

@@ -416,7 +416,7 @@ struct ScenarioFile {
     #[serde(default)]
     levels: Vec<LevelEntry>,
     #[serde(default)]
-    vars: BTreeMap<String, toml::Value>,
+    vars: BTreeMap<S<String>, toml::Value>,
 }
 
 #[derive(Deserialize)]
@@ -574,6 +574,8 @@ pub struct Scenario {
     pub levels: Vec<Level>,
     /// Free variables for the rules.
     pub vars: BTreeMap<String, Value>,
+    /// Line of each variable in the file, for messages.
+    pub var_lines: BTreeMap<String, usize>,
     /// The scenario's own Lua files (special rules), run after the ruleset loads.
     pub scripts: Vec<PathBuf>,
     /// Line of each unit's table by id, so that locating many problems stays linear.
@@ -853,7 +855,17 @@ impl Scenario {
         let vars = file
             .vars
             .iter()
-            .map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null)))
+            .map(|(k, v)| {
+                (
+                    k.get_ref().clone(),
+                    serde_json::to_value(v).unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        let var_lines = file
+            .vars
+            .keys()
+            .map(|k| (k.get_ref().clone(), d.lines.line(k.span().start)))
             .collect();
 
         let mut scripts = Vec::new();
@@ -898,6 +910,7 @@ impl Scenario {
             objectives,
             levels,
             vars,
+            var_lines,
         })
     }
 

@@ -308,6 +308,12 @@ function kessel.on(name, fn) end
 ---@param value kessel.Data
 function kessel.constant(name, value) end
 
+---Declares a scenario `[vars]` entry the rules read and the type its value must have ("int",
+---"number", "string", "bool", "list" or "table"); a scenario with another type fails to load.
+---Stage: declare.
+---@param spec { id: string, type: string, description?: string }
+function kessel.scenario_var(spec) end
+
 -------------------------------------------------------------------------------------------------
 -- kessel.hex (any stage)
 -------------------------------------------------------------------------------------------------

@@ -48,6 +48,20 @@ impl Engine {
                 }
             }
         }
+        // scenario variables whose value does not have the type the ruleset declared
+        {
+            let ruleset = self.ruleset();
+            for (id, kind) in &ruleset.scenario_vars {
+                let Some(v) = sc.vars.get(id) else { continue };
+                if let Err(what) = crate::ruleset::scenario_var_fits(kind, v) {
+                    errors.push(LoadError::new(
+                        &sc.path,
+                        sc.var_lines.get(id).copied(),
+                        format!("scenario var `{id}` is {what}; the ruleset reads it as {kind}"),
+                    ));
+                }
+            }
+        }
         let problems = self
             .host
             .guarded(|lua| calls::call_check_hooks(lua, &self.world))?;

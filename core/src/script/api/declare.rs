@@ -1,6 +1,6 @@
 //! Declarations a ruleset makes while it loads: `kessel.ruleset`, `.unit_type`, `.terrain`,
 //! `.hexside_kind`, `.place_kind`, `.movement`, `.results_table`, `.dice_table`, `.sequence`,
-//! `.option`, `.action`, `.on`, `.constant`.
+//! `.option`, `.action`, `.on`, `.constant`, `.scenario_var`.
 
 use crate::options::{OptionDecl, OptionType};
 use crate::ruleset::{ActionDecl, KindDecl, Step};
@@ -316,6 +316,25 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             };
             list.push(f)?;
+            Ok(())
+        })?,
+    )?;
+
+    // a scenario variable the rules read, and the type its `[vars]` value must have
+    let w = world.clone();
+    kessel.set(
+        "scenario_var",
+        lua.create_function(move |_, t: Table| {
+            declaring(&w, "scenario_var")?;
+            let id: String = req(&t, "id", "scenario_var")?;
+            let kind: String = req(&t, "type", "scenario_var")?;
+            if !crate::ruleset::SCENARIO_VAR_TYPES.contains(&kind.as_str()) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.scenario_var `{id}`: type is one of {}, not \"{kind}\"",
+                    crate::ruleset::SCENARIO_VAR_TYPES.join(", ")
+                )));
+            }
+            w.borrow_mut().ruleset.scenario_vars.insert(id, kind);
             Ok(())
         })?,
     )?;
