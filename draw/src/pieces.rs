@@ -103,27 +103,28 @@ pub enum Mark {
     },
 }
 
-/// The marks of a terrain in a hex centred on `c` of radius `size`.
-pub fn terrain_marks(marks: Marks, c: Point, size: f32) -> Vec<Mark> {
-    let at = |dx: f32, dy: f32| Point::new(c.x + dx * size, c.y + dy * size);
-    match marks {
-        Marks::None => Vec::new(),
-        Marks::Trees => [(-0.35, 0.2), (0.3, 0.3), (-0.05, -0.35)]
-            .into_iter()
-            .map(|(x, y)| Mark::Dot {
-                c: at(x, y),
-                r: 0.13 * size,
-            })
-            .collect(),
-        Marks::Marsh => [(-0.4, -0.2), (0.1, 0.05), (-0.25, 0.4)]
-            .into_iter()
-            .map(|(x, y)| Mark::Line {
-                a: at(x, y),
-                b: at(x + 0.35, y),
-                width: 0.05 * size,
-            })
-            .collect(),
-    }
+/// The marks of a terrain in a hex centred on `c` of radius `size` (an iterator: the editor asks
+/// for them for every hex on screen, every frame).
+pub fn terrain_marks(marks: Marks, c: Point, size: f32) -> impl Iterator<Item = Mark> {
+    const TREES: [(f32, f32); 3] = [(-0.35, 0.2), (0.3, 0.3), (-0.05, -0.35)];
+    const MARSH: [(f32, f32); 3] = [(-0.4, -0.2), (0.1, 0.05), (-0.25, 0.4)];
+    let at = move |dx: f32, dy: f32| Point::new(c.x + dx * size, c.y + dy * size);
+    let offsets: &[(f32, f32)] = match marks {
+        Marks::None => &[],
+        Marks::Trees => &TREES,
+        Marks::Marsh => &MARSH,
+    };
+    offsets.iter().map(move |&(x, y)| match marks {
+        Marks::Trees => Mark::Dot {
+            c: at(x, y),
+            r: 0.13 * size,
+        },
+        _ => Mark::Line {
+            a: at(x, y),
+            b: at(x + 0.35, y),
+            width: 0.05 * size,
+        },
+    })
 }
 
 /// The colour of a terrain's marks: its fill, darkened.

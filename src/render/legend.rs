@@ -43,7 +43,7 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
     for t in terrains_used {
         let st = li.kinds.terrain(t);
         let mut swatch = hexagon(&hex(st.fill));
-        let marks = pieces::terrain_marks(st.marks, Point::new(15.0, 9.0), 7.0);
+        let marks: Vec<_> = pieces::terrain_marks(st.marks, Point::new(15.0, 9.0), 7.0).collect();
         if !marks.is_empty() {
             let ink = hex(pieces::mark_color(st.fill));
             let _ = write!(swatch, "<g fill=\"{ink}\" stroke=\"{ink}\">");

@@ -10,7 +10,7 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Vec2};
 use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::Map;
 use kessel_draw::pieces::{self, Mark};
-use kessel_draw::style::{MapKinds, PlaceSymbol};
+use kessel_draw::style::{MapKinds, Marks, PlaceSymbol};
 use kessel_draw::{HexLayout, MapStyle};
 use std::collections::BTreeSet;
 
@@ -130,23 +130,30 @@ impl MapView {
         } else {
             Stroke::NONE
         };
+        // colours once per terrain, not once per hex
+        let looks: Vec<(Color32, Color32, Marks)> = kinds
+            .terrains
+            .iter()
+            .map(|st| {
+                let ink = paint::color(pieces::mark_color(st.fill));
+                (paint::color(st.fill), ink, st.marks)
+            })
+            .collect();
         let mut shapes = Vec::with_capacity(visible_hexes.len() * 2);
         for &(hex, c) in visible_hexes {
-            let Some(t) = map.terrain(hex) else {
+            let Some(&(fill, ink, marks)) = map.terrain(hex).and_then(|t| looks.get(t as usize))
+            else {
                 continue;
             };
-            let st = kinds.terrain(t);
-            let fill = paint::color(st.fill);
             shapes.push(Shape::convex_polygon(
                 paint::hex_corners(c, z).to_vec(),
                 fill,
                 grid,
             ));
-            if z < MARKS_FROM {
+            if z < MARKS_FROM || marks == Marks::None {
                 continue;
             }
-            let ink = paint::color(pieces::mark_color(st.fill));
-            for m in pieces::terrain_marks(st.marks, paint::point(c), z) {
+            for m in pieces::terrain_marks(marks, paint::point(c), z) {
                 shapes.push(match m {
                     Mark::Dot { c, r } => Shape::circle_filled(paint::pos(c), r, ink),
                     Mark::Line { a, b, width } => Shape::line_segment(
