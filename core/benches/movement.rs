@@ -159,8 +159,14 @@ fn main() {
             &map, start, budget, &model, &rules, None, None,
         ));
     });
+    // each field asked for as the engine asks: one guarded call, with its own budget
     let from_lua = time(reps, || {
-        black_box(field_fn.call::<mlua::Value>(()).expect("field"));
+        black_box(
+            engine
+                .host()
+                .guarded(|_| field_fn.call::<mlua::Value>(()))
+                .expect("field"),
+        );
     });
     let hook: mlua::Function = lua
         .load("return function(a, b) return 1 end")
@@ -168,9 +174,15 @@ fn main() {
         .expect("hook");
     let calls = 10_000;
     let per_hook = time(50, || {
-        for _ in 0..calls {
-            black_box(hook.call::<i64>(("0101", "0102")).expect("call"));
-        }
+        engine
+            .host()
+            .guarded(|_| {
+                for _ in 0..calls {
+                    black_box(hook.call::<i64>(("0101", "0102"))?);
+                }
+                Ok(())
+            })
+            .expect("calls");
     }) * 1000.0
         / calls as f64;
 
