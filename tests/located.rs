@@ -114,3 +114,20 @@ fn a_misspelt_api_name_fails_where_it_is_written_with_a_suggestion() {
         );
     }
 }
+
+#[test]
+fn a_misspelt_setup_field_fails_with_a_suggestion() {
+    let r = script_on(
+        "core/tests/fixtures/toy",
+        "setupkey",
+        "local x = 1\nkessel.setup{ map = { columns = 5, rows = 5 },\n  units = { { id = \"r\", sied = \"red\", type = \"inf\", faces = { \"3-3-4\" }, at = \"0101\" } } }\n",
+    );
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("setupkey.lua:2:")
+            && r.stderr.contains("unknown field `sied`")
+            && r.stderr.contains("did you mean `side`"),
+        "{}",
+        r.stderr
+    );
+}
