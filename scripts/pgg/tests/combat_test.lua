@@ -328,3 +328,163 @@ kessel.test("case_9_1_every_group_of_attackers_is_listed", function()
   end
   expect.falsy(groups["done"], "a unit that attacked this phase is not offered again")
 end)
+
+-- [9.6] Engaged: the owner picks the unit that loses the step ----------------------------------
+do
+  local B = require("testing.board8_combat")
+  local expect, V, pz, inf, rifle, leader, board, attack, choose, retreat, offered, has_retreat =
+    B.expect, B.V, B.pz, B.inf, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.offered, B.has_retreat
+
+  -- Rule 9.6: on Eng each side loses one step and its owner names the unit (defender first). The
+  -- automatic pick would take the unit with most steps left (the infantry division, the first
+  -- rifle division); the owners name others.
+  kessel.test("case_9_6_engaged_owner_picks_the_step", function()
+    board{ pz("p", "0303", "4-4-10"), inf("i", "0304"), rifle("s1", "0403", "8-8-6"), rifle("s2", "0403", "5-5-6") }
+    kessel.inject_dice{ 4 } -- 4 + 9 = 13 against 13: 1-1, roll 4: Eng
+    local events = expect.accepted(attack({ "p", "i" }, { "0403" }))
+    local p = kessel.game.var("pending")
+    expect.eq(p.kind, "eng_loss")
+    expect.eq(p.side, "soviet", "the defender names his loss first")
+    expect.eq(kessel.units.get("s1").location, "map", "nothing is taken before the owner picks")
+    expect.eq(kessel.units.get("s2").location, "map")
+    -- every legal pick is offered to the owner, and only to him
+    local picks = offered("soviet", "choose")
+    expect.eq(#picks, 2, "one choice per defending unit")
+    expect.eq(picks[1].units[1], "s1")
+    expect.eq(picks[2].units[1], "s2")
+    expect.eq(#offered("german", "choose"), 0, "the German does not decide the Soviet loss")
+    local ok, r = choose("retreat")
+    expect.refused(ok, r, "9.6", "no retreat")
+    ok, r = choose("loss", { "s1", "s2" })
+    expect.refused(ok, r, "9.6", "exactly one unit")
+    ok, r = choose("loss", { "p" })
+    expect.refused(ok, r, "9.6", "not one of the defender's units")
+    ok, r = kessel.act{ kind = "end_phase" }
+    expect.refused(ok, r, "9.6", "decision is waiting")
+    expect.accepted(choose("loss", { "s2" }))
+    expect.eq(kessel.units.get("s2").location, "eliminated", "the owner's pick loses its step")
+    expect.eq(kessel.units.get("s1").location, "map")
+    -- then the attacker names his
+    p = kessel.game.var("pending")
+    expect.eq(p.kind, "eng_loss")
+    expect.eq(p.side, "german")
+    picks = offered("german", "choose")
+    expect.eq(#picks, 2)
+    expect.accepted(kessel.act{ kind = "choose", units = { "p" } }) -- `choice` may be left out
+    expect.eq(kessel.units.get("p").step, 1, "the panzer regiment flips")
+    expect.eq(kessel.units.get("i").step, 0, "the infantry division keeps its four steps")
+    expect.eq(kessel.game.var("pending"), nil, "no retreat and no advance after Eng")
+    expect.truthy(events, "attack accepted")
+  end)
+
+  -- Rule 9.6 / FAQ 7: a leader in the combat may be the one that absorbs the Eng step; a side with
+  -- a single unit has no choice to make.
+  kessel.test("case_9_6_engaged_leader_may_absorb_and_single_unit_needs_no_choice", function()
+    board{ pz("g", "0303", "4-4-10"), rifle("s", "0403", "2-2-6"), leader("l", "0403", 2) }
+    kessel.inject_dice{ 4 } -- 4 against 2 + 2: 1-1, roll 4: Eng
+    expect.accepted(attack({ "g" }, { "0403" }))
+    local picks = offered("soviet", "choose")
+    expect.eq(#picks, 2, "the rifle division or the leader")
+    expect.accepted(choose("loss", { "l" }))
+    expect.eq(kessel.units.get("l").location, "eliminated")
+    expect.eq(kessel.units.get("s").location, "map")
+    expect.eq(kessel.units.get("g").step, 1, "the lone German unit took its step without a decision")
+    expect.eq(kessel.game.var("pending"), nil)
+  end)
+end
+
+
+-- [6.6] Disruption -------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 6.6: a disrupted unit has no ZOC but defends normally.
+  kessel.test("case_6_6_disrupted_unit_defends_normally", function()
+    board{ pz("g", "0303", "6-6-10"), rifle("s", "0403", "2-3-6", { flags = { "disrupted" } }) }
+    expect.falsy(Z.zoc_of("soviet"):has("0503"), "no ZOC while disrupted")
+    expect.eq(K.defence_of({ "0403" }), 3, "full defence strength")
+    kessel.inject_dice{ 3 } -- 6 against 3: 2-1, roll 3: D1/A1
+    local events = expect.accepted(attack({ "g" }, { "0403" }))
+    expect.truthy(note(events, "attack 6 against defence 3 in 0403: odds 2-1"))
+  end)
+end
+
+
+-- [9.5] [9.6] Combat results -------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 9.5: the results table as printed, cell by cell, with the odds capped at 10-1 and 1-3.
+  kessel.test("case_9_5_crt_matches_printed_table", function()
+    board({}, { bare = true })
+    local printed = {
+      { "A1", "D1/A1", "D1", "D2", "D2", "D2", "D2", "De/A1", "De", "De", "De", "De" },
+      { "A1", "Eng", "D1/A1", "D1", "D2", "D2", "D2", "De/A1", "De", "De", "De", "De" },
+      { "A1", "A1", "D1/A1", "D1/A1", "D1", "D2/A1", "D2", "D2", "De/A1", "De", "De", "De" },
+      { "A2", "A1", "Eng", "D1/A1", "D1/A1", "D1", "D2/A1", "D2", "D2", "D2", "De/A1", "De" },
+      { "Ae", "A2", "A1", "Eng", "D1/A1", "D1/A1", "D1", "D2/A1", "D2", "D2", "D2", "De" },
+      { "Ae", "Ae", "A2", "A1", "Eng", "Eng", "D1/A1", "D1", "D2/A1", "D2", "D2", "D2" },
+    }
+    local cols = kessel.tables.columns("crt")
+    expect.eq(#cols, 12)
+    expect.eq(cols[1], "1-3"); expect.eq(cols[12], "10-1")
+    for roll = 1, 6 do
+      for col = 1, 12 do
+        expect.eq(kessel.tables.result("crt", col, roll), printed[roll][col], string.format("%s roll %d", cols[col], roll))
+      end
+    end
+    expect.eq(kessel.tables.odds("crt", 5, 11).label, "1-3", "5 to 11 is worse than 1-2: rounds to 1-3")
+    expect.eq(kessel.tables.odds("crt", 1, 20).label, "1-3", "below 1-3 is 1-3")
+  end)
+
+  -- Rule 9.6: Ae eliminates every attacking unit; the defender may advance into the vacated hex.
+  kessel.test("case_9_6_Ae_eliminates_attackers", function()
+    board{ pz("g", "0303", "1-1-10"), pz("h", "0303", "1-1-10"), rifle("s", "0403", "8-8-6") }
+    kessel.inject_dice{ 5 } -- 2 against 8: 1-3 (1-4 capped), roll 5: Ae
+    local events = expect.accepted(attack({ "g", "h" }, { "0403" }))
+    expect.truthy(note(events, "odds 1-3, roll 5: Ae"))
+    expect.eq(kessel.units.get("g").location, "eliminated")
+    expect.eq(kessel.units.get("h").location, "eliminated")
+    local p = kessel.game.var("pending")
+    expect.eq(p.kind, "advance")
+    expect.eq(p.side, "soviet", "the defender may advance")
+    expect.accepted(kessel.act{ kind = "advance", units = { "s" }, path = { "0303" } })
+  end)
+
+  -- FAQ (reference manual): German units cannot overstack in a retreat; the excess is eliminated.
+  kessel.test("case_7_2_faq_german_retreat_overstack_eliminates", function()
+    board({ rifle("s", "0403", "9-9-6"), leader("l", "0403", 5), pz("g", "0303", "4-4-10"),
+      pz("x1", "0304"), pz("x2", "0304"), pz("x3", "0304") },
+      { step = "soviet_combat", map = { columns = 8, rows = 8,
+        hexsides = { { "0303", "0302", "lake" }, { "0303", "0203", "lake" }, { "0303", "0202", "lake" } } } })
+    kessel.inject_dice{ 3 } -- 9 + 5 against 4: 3-1, roll 3: D1
+    expect.accepted(attack({ "s", "l" }, { "0303" }))
+    expect.accepted(choose("retreat"))
+    expect.eq(kessel.game.var("pending").side, "soviet", "the Soviet picks the German path")
+    local events = expect.accepted(retreat({ "g" }, { "0304" }))
+    expect.eq(kessel.units.get("g").location, "eliminated")
+    expect.eq(#kessel.units.at("0304"), 3)
+    local n = note(events, "retreated into an over-full hex")
+    expect.truthy(n)
+    expect.eq(n.rule, "7.2", "the German stacking case")
+  end)
+
+  -- FAQ (reference manual): retreated units exert a ZOC, even onto friends that have none, while
+  -- adding nothing to the defence of their new hex [9.73].
+  kessel.test("case_9_73_faq_retreated_units_exert_zoc", function()
+    board({ pz("g", "0303", "6-6-10"), rifle("s", "0403", "2-2-6"), rifle("f", "0404", "2-3-6", { flags = { "disrupted" } }) },
+      { map = { columns = 8, rows = 8, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" } } } })
+    expect.falsy(Z.zoc_of("soviet"):has("0405"), "the disrupted friend has no ZOC")
+    kessel.inject_dice{ 3 } -- 6 against 2: 3-1, roll 3: D1
+    expect.accepted(attack({ "g" }, { "0403" }))
+    expect.accepted(choose("retreat"))
+    expect.accepted(retreat({ "s" }, { "0404" }))
+    expect.truthy(kessel.units.get("s").flags.retreated_onto)
+    expect.truthy(Z.zoc_of("soviet"):has("0405"), "the retreated unit exerts a ZOC")
+    expect.eq(K.defence_of({ "0404" }), 3, "but adds nothing to the defence")
+  end)
+end

@@ -28,3 +28,25 @@ kessel.test("case_12_4_empty_pool_draws_from_the_dead_pile", function()
   expect.truthy(noted, "the draw is noted with its rule")
   expect.eq(kessel.game.var("dead_faces_used")[1], "dead")
 end)
+
+-- [12.4] -----------------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 12.3 / 12.4: a revealed 0-0-6 is removed into its own pile; only real casualties return from
+  -- the dead pile as reinforcements [14.1] [14.2].
+  kessel.test("case_12_4_duds_not_recycled_as_reinforcements", function()
+    local R = require("rules.reinforcements")
+    board({ pz("g", "0303", "6-6-10"), { id = "d", name = "d", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+      rifle("k", nil, "3-3-6", { location = "eliminated" }) }, { pools = { rifle = { "0-0-6" } } })
+    kessel.inject_dice{ 1 }
+    expect.accepted(attack({ "g" }, { "0403" }))
+    expect.eq(kessel.units.get("d").location, "eliminated")
+    expect.eq(kessel.game.var("dud_pile")[1], "d")
+    local ids = {}
+    for _, u in ipairs(R.available_rifles()) do ids[#ids + 1] = u.id end
+    expect.eq(table.concat(ids, ","), "k", "the killed division may return, the dud may not")
+  end)
+end

@@ -102,3 +102,95 @@ kessel.test("case_10_36_attacks_with_leaders_are_listed", function()
   keys = listed({ wbc09_12_multiple_leaders = true })
   expect.truthy(C_contains(keys, "s+l1+l2+t>0303"), "WBC09 #12: both leaders of the hex")
 end)
+
+-- [10.4] Evacuation parameters from the scenario ------------------------------------------------
+do
+  local B = require("testing.board8_combat")
+  local expect, V, pz, inf, rifle, leader, board, attack, choose, retreat, offered, has_retreat =
+    B.expect, B.V, B.pz, B.inf, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.offered, B.has_retreat
+
+  -- Rule 10.4: the return area and the game limit are the scenario's `evacuation_area` and
+  -- `evacuation_max` (game variables of the same names in an inline position); defaults X and 2.
+  kessel.test("case_10_4_evacuation_area_and_limit_from_scenario_vars", function()
+    local function start(vars, options)
+      local o = { leader_evacuation = true }
+      for k, v in pairs(options or {}) do o[k] = v end
+      kessel.setup{ map = { columns = 8, rows = 8, areas = { X = { "0808" }, E2 = { "0707" } } }, step = "soviet_movement", turn = 7,
+        units = { leader("l", "0202", 2), pz("g1", "0302"), pz("g2", "0203"), pz("g3", "0101") }, options = o, vars = vars }
+    end
+    -- a limit of one, already used
+    start{ evacuation_max = 1, evacuations = { { id = "x", turn = 3, returns = 4, back = true } } }
+    local ok, r = kessel.act{ kind = "evacuate", leader = "l" }
+    expect.refused(ok, r, "10.4", "limit is 1")
+    -- the default limit (2) would have allowed it
+    start{ evacuations = { { id = "x", turn = 3, returns = 4, back = true } } }
+    expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
+    -- the return area
+    start{ evacuation_area = "E2" }
+    local events = expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
+    local said = false
+    for _, e in ipairs(events) do if e.text and e.text:find("returns next turn at E2", 1, true) then said = true end end
+    expect.truthy(said, "the note names the scenario's area")
+    for _ = 1, 9 do expect.accepted(kessel.act{ kind = "end_phase" }) end
+    expect.eq(kessel.game.turn(), 8)
+    expect.eq(kessel.units.get("l").hex, "0707", "back in the scenario's area, not X")
+    -- WBC09 #5 still switches it off
+    start({ evacuation_area = "E2" }, { wbc09_05_no_leader_evacuation = true })
+    ok, r = kessel.act{ kind = "evacuate", leader = "l" }
+    expect.refused(ok, r, "WBC09 #5")
+  end)
+end
+
+
+-- [10] Leaders -----------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 10.2: a leader has MA 10, moves as motorized on roads (½ MP) and as infantry in forest (1).
+  kessel.test("case_10_2_leader_movement_road_and_forest", function()
+    board({ leader("l", "0203", 3) }, { step = "soviet_movement", bare = true, map = { columns = 12, rows = 8,
+      terrain = { ["0603"] = "forest", ["0604"] = "forest" },
+      links = { { kind = "road", path = { "0203", "0303", "0403", "0503" } } } } })
+    expect.eq(M.ma(kessel.units.get("l")), 10)
+    local ok, ev = mv("l", { "0303", "0403", "0503" })
+    expect.accepted(ok, ev)
+    expect.eq(ev[1].cost, 1.5, "½ MP a road hex")
+    ok, ev = mv("l", { "0603", "0604" })
+    expect.accepted(ok, ev)
+    expect.eq(ev[1].cost, 2, "1 MP a forest hex")
+  end)
+
+  -- Rule 10.36: a leader adds to one attack only in a phase.
+  kessel.test("case_10_36_leader_adds_to_one_attack_only", function()
+    board({ rifle("s1", "0403", "4-4-6"), rifle("s2", "0403", "4-4-6"), leader("l", "0403", 2),
+      pz("g1", "0303", "4-4-10"), pz("g2", "0402", "4-4-10") }, { step = "soviet_combat" })
+    kessel.inject_dice{ 4 } -- 4 + 2 against 4: 1-1, roll 4: Eng
+    local events = expect.accepted(attack({ "s1", "l" }, { "0303" }))
+    expect.truthy(note(events, "attack 6 against defence 4"))
+    expect.accepted(choose(nil, { "s1" })) -- Eng: the Soviet names the unit that loses the step [9.6]
+    local ok, r = attack({ "s2", "l" }, { "0402" })
+    expect.refused(ok, r, "9.1", "already attacked")
+    kessel.inject_dice{ 4 }
+    expect.accepted(attack({ "s2" }, { "0402" }))
+  end)
+
+  -- Rule 10.4 (optional): an evacuated leader returns in entry area X at the start of the next
+  -- Soviet Movement Phase.
+  kessel.test("case_10_4_evacuated_leader_returns_at_x_next_turn", function()
+    kessel.setup{ map = { columns = 8, rows = 8, areas = { X = { "0808" } } }, step = "soviet_movement", turn = 7,
+      units = { leader("l", "0202", 2), pz("g1", "0302"), pz("g2", "0203"), pz("g3", "0101") },
+      options = { leader_evacuation = true } }
+    expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
+    expect.eq(kessel.units.get("l").location, "pending")
+    local ok, r = kessel.act{ kind = "evacuate", leader = "l" }
+    expect.refused(ok, r, "10.4")
+    end_phases(9)
+    expect.eq(kessel.game.turn(), 8)
+    expect.eq(kessel.game.step().id, "soviet_movement")
+    local l = kessel.units.get("l")
+    expect.eq(l.location, "map")
+    expect.eq(l.hex, "0808", "back at X")
+  end)
+end

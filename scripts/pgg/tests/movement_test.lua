@@ -307,3 +307,74 @@ kessel.test("case_6_1_enumerated_moves_are_legal", function()
   end
   expect.eq(entries, 3, "one entry per hex of area C")
 end)
+
+-- [6.4] ------------------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 6.4: on turns 1-6 no Soviet unit enters columns 01-02, but lines of communication and
+  -- supply are still traced through them.
+  kessel.test("case_6_4_lines_traced_through_columns_01_02", function()
+    board({ rifle("r", "0101", "3-3-6"), leader("l", "0301", 3) }, { step = "soviet_movement", turn = 3, bare = true })
+    expect.truthy(L.in_command(kessel.units.get("r")), "the command radius runs through column 02")
+    expect.truthy(S.in_supply("r", "combat"), "so does the line of communication")
+    local ok, r = mv("l", { "0201" })
+    expect.refused(ok, r, "6.4", "columns 01-02")
+  end)
+
+  -- Rule 6.4 / 9.8: on turns 1-6 a Soviet unit may not advance after combat into columns 01-02
+  -- either; from turn 7 it may.
+  kessel.test("case_6_4_no_soviet_advance_into_columns_01_02", function()
+    for _, turn in ipairs{ 3, 7 } do
+      board({ pz("g", "0203", "1-1-10"), rifle("s", "0303", "9-9-6"), leader("l", "0303", 5) },
+        { step = "soviet_combat", turn = turn, bare = true })
+      kessel.inject_dice{ 1 } -- 9 + 5 against 1: 10-1, roll 1: De
+      expect.accepted(attack({ "s", "l" }, { "0203" }))
+      expect.eq(kessel.units.get("g").location, "eliminated")
+      local ok, r = kessel.act{ kind = "advance", units = { "s" }, path = { "0203" } }
+      if turn <= 6 then
+        expect.refused(ok, r, "9.8")
+        expect.eq(kessel.game.var("pending"), nil, "no advance is offered")
+      else
+        expect.accepted(ok, r)
+        expect.eq(kessel.units.get("s").hex, "0203")
+      end
+    end
+  end)
+end
+
+
+-- [6.7] Terrain effects chart --------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 6.7: swamp costs 2 MP to everyone; lake hexes and hexsides are closed; a road does not
+  -- bridge a river for movement (the river cost is paid on top of the road rate).
+  kessel.test("case_6_7_swamp_lake_and_road_over_river", function()
+    local map = { columns = 8, rows = 8, terrain = { ["0602"] = "swamp", ["0605"] = "lake" },
+      hexsides = { { "0303", "0403", "river" }, { "0505", "0506", "lake" } },
+      links = { { kind = "road", path = { "0203", "0303", "0403" } } } }
+    board({ pz("p", "0502"), { id = "i", side = "german", type = "infantry", formation = "6 Inf", faces = { "9-9-7" }, at = "0502" } },
+      { step = "german_movement", map = map, bare = true })
+    local ok, ev = mv("p", { "0602" })
+    expect.accepted(ok, ev)
+    expect.eq(ev[1].cost, 2, "swamp: motorized 2")
+    ok, ev = mv("i", { "0602" })
+    expect.accepted(ok, ev)
+    expect.eq(ev[1].cost, 2, "swamp: infantry 2 too")
+    board({ pz("p", "0505") }, { step = "german_movement", map = map, bare = true })
+    local r
+    ok, r = mv("p", { "0506" })
+    expect.refused(ok, r, "6.7", "lake hexsides may not be crossed")
+    ok, r = mv("p", { "0605" })
+    expect.refused(ok, r, "6.7", "lake hexes may not be entered")
+    board({ pz("p", "0203") }, { step = "german_movement", map = map, bare = true })
+    ok, ev = mv("p", { "0303", "0403" })
+    expect.accepted(ok, ev)
+    expect.eq(ev[1].cost, 3, "½ + (½ + 2 for the river)")
+  end)
+end

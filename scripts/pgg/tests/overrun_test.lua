@@ -199,3 +199,39 @@ kessel.test("case_12_2_overrun_reveals_untried", function()
   expect.eq(kessel.units.get("s").hidden, false)
   expect.eq(kessel.units.get("s").defence, 2)
 end)
+
+-- [6.5] Overrun ----------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 6.5: a unit stopped by the ZOC of the unit it then overruns may still overrun from that
+  -- hex; once the hex is cleared it enters at no cost and may move on with its remaining MP.
+  kessel.test("case_6_5_overrun_from_enemy_zoc_then_move_on", function()
+    board({ pz("a", "0401", "16-16-10"), rifle("s", "0403") }, { step = "german_movement" })
+    expect.accepted(mv("a", { "0402" }))
+    local ok, r = mv("a", { "0401" })
+    expect.refused(ok, r, "6.22", "may not leave")
+    kessel.inject_dice{ 1 } -- 16 halved 8 against 1: 8-1, roll 1: De
+    local events = expect.accepted(kessel.act{ kind = "overrun", units = { "a" }, target = "0403" })
+    expect.truthy(note(events, "overrun: attack 8 against defence 1 in 0403: odds 8-1, roll 1: De"))
+    expect.eq(kessel.units.get("a").hex, "0403", "the cleared hex is entered")
+    expect.eq(M.mp_left(kessel.units.get("a")), 6, "1 to move + 3 to overrun; entering is free")
+    expect.accepted(mv("a", { "0503", "0603" }))
+    expect.eq(kessel.units.get("a").hex, "0603", "the overrunner moves on")
+  end)
+
+  -- Rule 6.5 / 11.3: supply is judged at the instant of the overrun; out of supply halves first,
+  -- then the overrun halves the total (fractions dropped).
+  kessel.test("case_6_5_overrun_supply_judged_at_the_instant", function()
+    kessel.setup{ map = { columns = 30, rows = 3 }, step = "german_movement", turn = 7,
+      units = { pz("a", "2802", "8-8-10"), rifle("s", "2902", "1-1-6"), leader("sup", "3002", 5) } }
+    local ok = S.in_supply("a", "combat")
+    expect.falsy(ok, "27 MP from the west edge, no road")
+    kessel.inject_dice{ 1 } -- 8 → 4 (supply) → 2 (overrun) against 1: 2-1, roll 1: D2
+    local events = expect.accepted(kessel.act{ kind = "overrun", units = { "a" }, target = "2902" })
+    expect.truthy(note(events, "out of supply, halved (4)"))
+    expect.truthy(note(events, "overrun: attack 2 against defence 1 in 2902: odds 2-1, roll 1: D2"))
+  end)
+end

@@ -177,3 +177,25 @@ kessel.test("case_6_3_rail_move_round_a_bend_to_a_neighbour_is_listed_and_accept
   for _, e in ipairs(events) do if e.text and e.text:find("2 rail hexes", 1, true) then noted = true end end
   expect.truthy(noted, "the route round the bend costs 2 rail hexes")
 end)
+
+-- [6.37] Rail cuts -------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 6.37: only a Soviet combat unit repairs a cut; a leader entering the hex leaves it.
+  kessel.test("case_6_37_leader_does_not_repair_rail_cut", function()
+    local rail = {}
+    for c = 3, 12 do rail[#rail + 1] = string.format("%02d02", c) end
+    kessel.setup{ map = { columns = 14, rows = 4, links = { { kind = "railway", path = rail } } },
+      step = "soviet_movement", turn = 7, units = { leader("l", "1003", 3), rifle("r", "1103") },
+      markers = { { kind = "rail_cut", side = "german", at = "1002" } } }
+    local RL = require("rules.rail")
+    expect.accepted(mv("l", { "1002" }))
+    expect.truthy(RL.cuts()["1002"], "still cut after the leader")
+    local events = expect.accepted(mv("r", { "1002" }))
+    expect.truthy(note(events, "repairs the railway at 1002"))
+    expect.falsy(RL.cuts()["1002"])
+  end)
+end

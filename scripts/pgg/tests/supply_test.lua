@@ -152,3 +152,55 @@ kessel.test("case_11_3_entering_units_in_supply_first_player_turn", function()
   strip{ pz("far", "2603", { vars = { entered_turn = 4 } }) }
   expect.falsy(S.in_supply("far", "combat"))
 end)
+
+-- [11] Supply ------------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 11.13: roads carry German supply across rivers.
+  kessel.test("case_11_13_road_supply_crosses_rivers", function()
+    local road = {}
+    for c = 1, 15 do road[#road + 1] = string.format("%02d03", c) end
+    local spec = { map = { columns = 40, rows = 5, links = { { kind = "road", path = road } },
+        tags = { road_supply_source = { "0103" } },
+        hexsides = { { "0802", "0903", "river" }, { "0803", "0903", "river" }, { "0803", "0904", "river" } } },
+      units = { pz("g", "3503") }, step = "german_movement", turn = 5 }
+    kessel.setup(spec)
+    local ok, why = S.in_supply("g", "combat")
+    expect.truthy(ok, "20 hexes from 1503, beyond the river on the road: " .. tostring(why))
+    expect.truthy(why:find("road", 1, true), why)
+  end)
+
+  -- Rule 11.1 / 6.7: a German line of supply may enter swamp but not pass through it, and never
+  -- crosses a lake hexside.
+  kessel.test("case_11_1_supply_into_not_through_swamp_nor_across_lake", function()
+    local function strip(at, terrain, hexsides)
+      kessel.setup{ map = { columns = 12, rows = 1, terrain = terrain, hexsides = hexsides },
+        units = { pz("g", at) }, step = "german_movement", turn = 5 }
+    end
+    strip("0501", {})
+    expect.truthy(S.in_supply("g", "combat"), "4 MP from the west edge")
+    strip("0501", { ["0301"] = "swamp" })
+    local ok, why = S.in_supply("g", "combat")
+    expect.falsy(ok, "the only line passes through swamp")
+    expect.truthy(why:find("11.1", 1, true), why)
+    strip("0301", { ["0301"] = "swamp" })
+    expect.truthy(S.in_supply("g", "combat"), "a unit in the swamp hex itself is supplied")
+    strip("0501", {}, { { "0201", "0301", "lake" } })
+    expect.falsy(S.in_supply("g", "combat"), "no line across a lake hexside")
+  end)
+
+  -- Rule 11.3 / FAQ: units may stay out of supply indefinitely; nothing eliminates them for it.
+  kessel.test("case_11_3_faq_no_elimination_for_lack_of_supply", function()
+    kessel.setup{ map = { columns = 30, rows = 3 }, step = "german_movement", turn = 5, units = { pz("g", "2802") } }
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    end_phases(8) -- through the German turn and a Soviet turn, back to the German Movement Phase
+    expect.eq(kessel.game.turn(), 6)
+    expect.eq(kessel.game.step().id, "german_movement")
+    local g = kessel.units.get("g")
+    expect.eq(g.location, "map", "still on the map")
+    expect.truthy(g.flags.oos, "and still out of supply")
+  end)
+end

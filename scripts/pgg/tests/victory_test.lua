@@ -205,3 +205,113 @@ kessel.test("case_wbc09_bidding_then_setup_then_air_markers_then_turn_1", functi
     expect.eq(kessel.game.var("setup_done"), true)
   end
 end)
+
+-- [15] Last to pass through ---------------------------------------------------------------------
+do
+  local B = require("testing.board8_combat")
+  local expect, V, pz, inf, rifle, leader, board, attack, choose, retreat, offered, has_retreat =
+    B.expect, B.V, B.pz, B.inf, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.offered, B.has_retreat
+
+  local TOWN = { { name = "Town", vp = 10, hexes = { "0403" } } }
+
+  -- Rule 15: a unit advancing after combat through a city hex is the last to pass through it: the
+  -- German owns the town after advancing two hexes through it, though nobody stands there.
+  kessel.test("case_15_last_to_pass_through_advance", function()
+    board({ pz("g", "0303", "9-9-10"), rifle("s", "0403", "1-1-6") },
+      { vars = { objectives = TOWN, city_owner = { ["0403"] = "soviet" } } })
+    kessel.inject_dice{ 3 } -- 9 against 1: 9-1, roll 3: De
+    expect.accepted(attack({ "g" }, { "0403" }))
+    expect.eq(kessel.units.get("s").location, "eliminated")
+    expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0504" } })
+    expect.eq(#kessel.units.at("0403"), 0, "nobody stays in the town")
+    expect.eq(kessel.game.var("city_owner")["0403"], "german", "recorded as the advance passes")
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    expect.eq(V.owners()["0403"], "german", "an empty hex keeps its last owner at the end of the step")
+    expect.eq(V.score().german_vp, 10)
+  end)
+
+  -- Rule 15: retreating units pass through the hexes of their path; a hex that is no objective is
+  -- not recorded.
+  kessel.test("case_15_last_to_pass_through_retreat", function()
+    board({ pz("g", "0303", "9-9-10"), rifle("s", "0403", "1-3-6") },
+      { vars = { objectives = { { name = "Town", vp = 10, hexes = { "0504" } } }, city_owner = { ["0504"] = "german" } } })
+    kessel.inject_dice{ 1 } -- 9 against 3: 3-1, roll 1: D2
+    expect.accepted(attack({ "g" }, { "0403" }))
+    expect.accepted(choose("retreat"))
+    expect.accepted(retreat({ "s" }, { "0504", "0604" }))
+    local owner = kessel.game.var("city_owner")
+    expect.eq(owner["0504"], "soviet", "the retreating unit passed through the town")
+    expect.eq(owner["0604"], nil, "0604 is no objective")
+  end)
+
+  -- Rule 15 / 6.5: overrunners who clear a city hex enter it; moving on in the same phase, they
+  -- leave it German.
+  kessel.test("case_15_last_to_pass_through_overrun_then_move_on", function()
+    board({ pz("a", "0303", "9-9-10"), rifle("s", "0403", "1-1-6") },
+      { step = "german_movement", vars = { objectives = TOWN, city_owner = { ["0403"] = "soviet" } } })
+    kessel.inject_dice{ 1 } -- 9/2 = 4 against 1: 4-1, roll 1: D2
+    expect.accepted(kessel.act{ kind = "overrun", units = { "a" }, target = "0403" })
+    expect.accepted(choose("loss"))
+    expect.eq(kessel.units.get("a").hex, "0403", "the overrunners enter the cleared hex")
+    expect.eq(kessel.game.var("city_owner")["0403"], "german")
+    expect.accepted(kessel.act{ kind = "move", units = { "a" }, path = { "0504" } })
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    expect.eq(V.owners()["0403"], "german")
+  end)
+
+  -- Rule 15: a unit moving through a city hex without stopping is the last to pass through it.
+  kessel.test("case_15_last_to_pass_through_ordinary_move", function()
+    kessel.setup{
+      map = { columns = 8, rows = 6, places = { { name = "Town", kind = "minor_city", hexes = { "0403" } } } },
+      step = "german_movement", turn = 3,
+      units = {
+        { id = "g", side = "german", type = "panzer", formation = "7 Pz", faces = { "4-4-10", "2-2-10" }, at = "0303" },
+        { id = "lead", side = "soviet", type = "leader", faces = { "0-2-10" }, attrs = { rating = 2 }, at = "0806" },
+      },
+      vars = { objectives = { { name = "Town", hexes = { "0403" }, vp = 5, side = "german" } } },
+    }
+    local owner = kessel.game.var("city_owner") or {}
+    kessel.expect.eq(owner["0403"], nil, "nobody has been through the town yet")
+    kessel.expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = { "0403", "0503" } })
+    kessel.expect.eq(kessel.units.get("g").hex, "0503", "the unit moved on past the town")
+    kessel.expect.eq(kessel.game.var("city_owner")["0403"], "german")
+  end)
+end
+
+
+-- [14] [15] --------------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Rule 14.3: nothing enters on turn 12, South-Western Front divisions included.
+  kessel.test("case_14_3_no_south_western_front_on_turn_12", function()
+    kessel.setup{ map = { columns = 12, rows = 4, links = { { kind = "railway", path = { "1002", "1003", "1004" } } },
+        areas = { Z = { "0804" } } },
+      units = { { id = "r", side = "soviet", type = "rifle", hidden = true, pool = "rifle" } },
+      step = "soviet_movement", turn = 12, pools = { rifle = { "3-3-6" } } }
+    local ok, r = kessel.act{ kind = "swf_call", hex = "1004" }
+    expect.refused(ok, r, "14.3", "turn 12")
+    kessel.setup{ map = { columns = 12, rows = 4, links = { { kind = "railway", path = { "1002", "1003", "1004" } } },
+        areas = { Z = { "0804" } } },
+      units = { { id = "r", side = "soviet", type = "rifle", hidden = true, pool = "rifle" } },
+      step = "soviet_movement", turn = 11, pools = { rifle = { "3-3-6" } } }
+    expect.accepted(kessel.act{ kind = "swf_call", hex = "1004" })
+  end)
+
+  -- Rule 15: the victory levels on German minus Soviet VP, at each boundary.
+  kessel.test("case_15_victory_level_boundaries", function()
+    local cases = { { 0, "Soviet Decisive" }, { 1, "Soviet Strategic" }, { 25, "Soviet Strategic" },
+      { 26, "Soviet Marginal" }, { 49, "Soviet Marginal" }, { 50, "German Marginal" }, { 79, "German Marginal" },
+      { 80, "German Strategic" }, { 124, "German Strategic" }, { 125, "German Decisive" } }
+    for _, c in ipairs(cases) do
+      kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_combat", turn = 7,
+        units = { { id = "a", side = "german", type = "infantry", formation = "a", faces = { "9-9-7" }, at = "0403" } },
+        vars = { objectives = { { name = "Town", vp = c[1], hexes = { "0403" } } } } }
+      local r = V.score()
+      expect.eq(r.difference, c[1])
+      expect.eq(r.level, c[2], "difference " .. c[1])
+    end
+  end)
+end

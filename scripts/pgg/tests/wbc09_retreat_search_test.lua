@@ -212,3 +212,93 @@ kessel.test("case_wbc09_01_ranks_placements_with_stacking_room", function()
   expect.accepted(kessel.act{ kind = "retreat", units = { "s1", "s2" }, path = { "0605" } })
   expect.eq(kessel.game.var("pending").kind, "retreat_excess")
 end)
+
+-- WBC09 #1: the priority is judged over the whole combat's retreat ------------------------------
+do
+  local B = require("testing.board8_combat")
+  local expect, V, pz, inf, rifle, leader, board, attack, choose, retreat, offered, has_retreat =
+    B.expect, B.V, B.pz, B.inf, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.offered, B.has_retreat
+
+  -- Two stacks attacked together by a German unit in 0304 and forced back one hex: `a` in 0403
+  -- (exits 0402 and 0504; lakes close 0503 and 0404) and `b` in 0404 (exit 0504 only).
+  local TWO_STACK_LAKES = { { "0403", "0503", "lake" }, { "0403", "0404", "lake" }, { "0404", "0405", "lake" }, { "0404", "0505", "lake" } }
+  local function two_stacks(a_units, b_units, extra_units, options)
+    local units = { pz("g", "0304", "9-9-10") }
+    for _, id in ipairs(a_units) do units[#units + 1] = rifle(id, "0403", "1-1-6") end
+    for _, id in ipairs(b_units) do units[#units + 1] = rifle(id, "0404", "1-1-6") end
+    for _, u in ipairs(extra_units or {}) do units[#units + 1] = u end
+    board(units, { options = options, map = { columns = 8, rows = 8, hexsides = TWO_STACK_LAKES } })
+    kessel.inject_dice{ 3 } -- 9 against 3 or 4: 3-1 or 2-1, roll 3: D1 on both columns
+    expect.accepted(attack({ "g" }, { "0403", "0404" }))
+    expect.accepted(choose("retreat"))
+    expect.eq(kessel.game.var("pending").kind, "retreat_path")
+  end
+
+  -- WBC09 #1: retreats put the most units possible into empty hexes over the whole combat. Sending
+  -- the first stack into the empty 0504 is its own best hex, but leaves the second stack only that
+  -- hex (now friendly, and over the limit): the rule sends the first to 0402 instead. Standard: the
+  -- first stack may take 0504.
+  kessel.test("case_wbc09_01_most_units_into_empty_hexes_over_the_combat", function()
+    for _, wbc in ipairs{ false, true } do
+      two_stacks({ "a1", "a2" }, { "b1", "b2" }, nil, { wbc09_01_retreat_priority = wbc })
+      local list = offered("german", "retreat")
+      expect.eq(has_retreat(list, { "a1", "a2" }, { "0504" }), not wbc, "0504 offered only in the standard game")
+      expect.truthy(has_retreat(list, { "a1", "a2" }, { "0402" }))
+      local ok, r = retreat({ "a1", "a2" }, { "0504" })
+      if wbc then
+        local why = expect.refused(ok, r, "WBC09 #1", "4 in empty hexes")
+        expect.truthy(why.message:find("at most 2 in empty hexes", 1, true), why.message)
+        expect.accepted(retreat({ "a1", "a2" }, { "0402" }))
+        expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
+        for _, id in ipairs{ "a1", "a2", "b1", "b2" } do expect.eq(kessel.units.get(id).location, "map", id .. " survives") end
+      else
+        expect.accepted(ok, r)
+        expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
+        expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "b2" })
+        expect.eq(kessel.units.get("b2").location, "eliminated", "standard: the fourth unit in 0504 dies for overstacking")
+      end
+    end
+  end)
+
+  -- WBC09 #1: the count is of units, not of stacks. The lone unit in 0403 could take the empty 0504
+  -- (its best hex: what each stack's own priority demands, and the standard 9.71 rule too), but the
+  -- two units in 0404 have no other way out; the most units in empty hexes puts the lone unit on its
+  -- friends in 0402 and the pair in 0504.
+  kessel.test("case_wbc09_01_counts_units_not_stacks", function()
+    for _, wbc in ipairs{ false, true } do
+      two_stacks({ "a" }, { "b1", "b2" }, { rifle("f", "0402", "1-1-6") }, { wbc09_01_retreat_priority = wbc })
+      local ok, r = retreat({ "a" }, { "0504" })
+      if wbc then
+        expect.refused(ok, r, "WBC09 #1", "2 in empty hexes, 1 in friendly hexes out of enemy ZOC")
+        local list = offered("german", "retreat")
+        expect.eq(#list, 1, "only the retreat onto the friends in 0402 is offered")
+        expect.truthy(has_retreat(list, { "a" }, { "0402" }))
+        expect.accepted(retreat({ "a" }, { "0402" }))
+        expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
+        expect.falsy(kessel.units.get("b1").flags.retreated_onto, "the pair went into an empty hex")
+        expect.truthy(kessel.units.get("a").flags.retreated_onto, "the lone unit went onto friends [9.73]")
+      else
+        expect.accepted(ok, r)
+        ok, r = retreat({ "b1", "b2" }, { "0504" })
+        expect.accepted(ok, r)
+        expect.truthy(kessel.units.get("b1").flags.retreated_onto, "standard: the pair ends on the lone unit")
+      end
+    end
+  end)
+
+  -- WBC09 #1 with #2: the opponent may retreat the stacks in any order, and the best count is judged
+  -- over every order; moving the pair first into 0504 is then allowed, and afterwards the lone unit
+  -- may take either hex (both are friendly out of enemy ZOC by then).
+  kessel.test("case_wbc09_01_with_wbc09_02_any_order", function()
+    two_stacks({ "a" }, { "b1", "b2" }, { rifle("f", "0402", "1-1-6") },
+      { wbc09_01_retreat_priority = true, wbc09_02_opponent_orders_retreats = true })
+    local list = offered("german", "retreat")
+    expect.truthy(has_retreat(list, { "b1", "b2" }, { "0504" }), "the pair first")
+    expect.falsy(has_retreat(list, { "a" }, { "0504" }), "the lone unit into 0504 first still costs an empty hex")
+    expect.falsy(has_retreat(list, { "b1" }, { "0504" }), "splitting the pair first would cost its partner the empty hex")
+    expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
+    list = offered("german", "retreat")
+    expect.truthy(has_retreat(list, { "a" }, { "0504" }))
+    expect.truthy(has_retreat(list, { "a" }, { "0402" }))
+  end)
+end

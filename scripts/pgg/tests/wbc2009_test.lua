@@ -223,3 +223,117 @@ kessel.test("case_wbc09_15_interdiction_adds_to_overrun_cost", function()
     if wbc then expect.refused(ok, r, "6.5", "costs 4") else expect.accepted(ok, r) end
   end
 end)
+
+-- WBC 2009 ---------------------------------------------------------------------------------------
+do
+  local B = require("testing.board8")
+  local expect, K, Z, S, L, M, V, pz, rifle, leader, board, attack, choose, retreat, mv, note, end_phases =
+    B.expect, B.K, B.Z, B.S, B.L, B.M, B.V, B.pz, B.rifle, B.leader, B.board, B.attack, B.choose, B.retreat, B.mv, B.note, B.end_phases
+
+  -- Two Soviet stacks of two in 0403 and 0404 attacked together by a German unit in 0304; lakes
+  -- leave 0403 the exits 0402 and 0504 (unless `closed`), and 0404 only 0504.
+  local function two_stacks(options, closed)
+    local sides = { { "0403", "0503", "lake" }, { "0403", "0404", "lake" }, { "0404", "0405", "lake" }, { "0404", "0505", "lake" } }
+    if closed then sides[#sides + 1] = { "0403", "0402", "lake" } end
+    board({ pz("g", "0304", "9-9-10"), rifle("a1", "0403"), rifle("a2", "0403"), rifle("b1", "0404"), rifle("b2", "0404") },
+      { options = options, map = { columns = 8, rows = 8, hexsides = sides } })
+    kessel.inject_dice{ 2 } -- 9 against 4: 2-1, roll 2: D1
+    expect.accepted(attack({ "g" }, { "0403", "0404" }))
+    expect.accepted(choose("retreat"))
+    expect.eq(kessel.game.var("pending").kind, "retreat_path")
+  end
+
+  -- WBC09 #1 (simultaneity note, option wbc09_01c_simultaneous_retreats): the retreats of one combat
+  -- are simultaneous, so the opponent may not retreat one stack so as to cut off another stack of the
+  -- same combat that had a way out. Standard: he may.
+  kessel.test("case_wbc09_01c_simultaneous_retreats", function()
+    for _, wbc in ipairs{ false, true } do
+      two_stacks{ wbc09_01c_simultaneous_retreats = wbc }
+      local ok, r = retreat({ "a1", "a2" }, { "0504" })
+      if wbc then
+        expect.refused(ok, r, "WBC09 #1", "simultaneous")
+        expect.accepted(retreat({ "a1", "a2" }, { "0402" }))
+        expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
+        expect.eq(kessel.units.get("b1").location, "map")
+        expect.eq(kessel.units.get("b2").location, "map", "nobody cut off")
+      else
+        expect.accepted(ok, r)
+        expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
+        local p = kessel.game.var("pending")
+        expect.eq(p.kind, "retreat_excess", "the owner names the unit over the limit [7]")
+        expect.eq(p.side, "soviet")
+        local events = expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "b2" })
+        expect.eq(kessel.units.get("b2").location, "eliminated", "standard: the fourth unit dies for overstacking")
+        expect.truthy(note(events, "over-full hex"))
+      end
+    end
+  end)
+
+  -- WBC09 #1 (simultaneity note): when not every unit of the combat can get out, the note does not
+  -- apply; the opponent still has a legal retreat to pick (no dead end), and the excess dies.
+  kessel.test("case_wbc09_01c_not_all_can_be_saved", function()
+    two_stacks({ wbc09_01c_simultaneous_retreats = true }, true)
+    local offered = 0
+    for _, a in ipairs(kessel.legal("german")) do if a.kind == "retreat" then offered = offered + 1 end end
+    expect.truthy(offered > 0, "a retreat is offered")
+    expect.accepted(retreat({ "a1", "a2" }, { "0504" }))
+    expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
+    expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "b2" })
+    expect.eq(#kessel.units.at("0504"), 3)
+    expect.eq(kessel.units.get("b2").location, "eliminated")
+  end)
+
+  -- WBC09 #1 (simultaneity note): a retreat in an earlier combat MAY cut off units that a later
+  -- combat then forces to retreat.
+  kessel.test("case_wbc09_01c_prior_combat_may_cut_off", function()
+    board({ pz("g", "0303", "9-9-10"), pz("h", "0305", "3-3-10"), rifle("a1", "0403"), rifle("a2", "0403"), rifle("a3", "0403"),
+      rifle("t", "0404") }, { options = { wbc09_01c_simultaneous_retreats = true }, map = { columns = 8, rows = 8,
+        hexsides = { { "0403", "0402", "lake" }, { "0403", "0503", "lake" }, { "0403", "0404", "lake" },
+          { "0404", "0405", "lake" }, { "0404", "0505", "lake" } } } })
+    kessel.inject_dice{ 3 } -- 9 against 3: 3-1, roll 3: D1
+    expect.accepted(attack({ "g" }, { "0403" }))
+    expect.accepted(choose("retreat"))
+    expect.accepted(retreat({ "a1", "a2", "a3" }, { "0504" }), "fills t's only way out: allowed")
+    expect.accepted(kessel.act{ kind = "advance", skip = true })
+    kessel.inject_dice{ 3 } -- 3 against 1: 3-1, roll 3: D1
+    expect.accepted(attack({ "h" }, { "0404" }))
+    expect.accepted(choose("retreat"))
+    expect.accepted(retreat({ "t" }, { "0504" }))
+    expect.eq(kessel.units.get("t").location, "eliminated")
+  end)
+
+  -- WBC09 #4: a unit retreated (by an overrun) onto a disrupted unit adds nothing when that stack is
+  -- overrun later in the phase, and dies with any adverse result; in the following Combat Phase the
+  -- units defend normally together.
+  kessel.test("case_wbc09_04_later_overrun_and_next_combat_phase", function()
+    local LAKES = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" } }
+    local function start(wbc)
+      board({ pz("a", "0303", "7-7-10"), pz("b", "0305", "4-4-10"), rifle("s", "0403", "1-1-6"), rifle("f", "0404", "1-1-6") },
+        { step = "german_movement", options = { wbc09_04_overrun_stack_defends_with_first = wbc },
+          map = { columns = 8, rows = 8, hexsides = LAKES } })
+      kessel.inject_dice{ 3 } -- 7/2 = 3 against 1: 3-1, roll 3: D1
+      expect.accepted(kessel.act{ kind = "overrun", units = { "a" }, target = "0403" })
+      expect.accepted(choose("retreat"))
+      expect.accepted(retreat({ "s" }, { "0404" }))
+    end
+    start(true)
+    kessel.inject_dice{ 2 } -- 4/2 = 2 against f's 1 only: 2-1, roll 2: D1
+    local events = expect.accepted(kessel.act{ kind = "overrun", units = { "b" }, target = "0404" })
+    expect.truthy(note(events, "attack 2 against defence 1 in 0404"))
+    expect.accepted(choose("loss"))
+    expect.eq(kessel.units.get("s").location, "eliminated", "the retreated unit dies")
+    expect.eq(kessel.units.get("f").location, "map")
+    -- standard reading: the retreated unit defends with the stack (2 against 2: 1-1)
+    start(false)
+    kessel.inject_dice{ 2 }
+    events = expect.accepted(kessel.act{ kind = "overrun", units = { "b" }, target = "0404" })
+    expect.truthy(note(events, "attack 2 against defence 2 in 0404"))
+    -- WBC09 #4, second part: after the Movement Phase the stack defends as one
+    start(true)
+    expect.truthy(kessel.units.get("s").flags.retreated_onto)
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    expect.eq(kessel.game.step().id, "german_combat")
+    expect.falsy(kessel.units.get("s").flags.retreated_onto)
+    expect.eq(K.defence_of({ "0404" }), 2, "both units defend")
+  end)
+end
