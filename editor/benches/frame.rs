@@ -153,18 +153,7 @@ fn frames() {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read") {
-        let p = e.expect("entry").path();
-        let dest = to.join(p.file_name().expect("name"));
-        if p.is_dir() {
-            copy_dir(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).expect("copy");
-        }
-    }
-}
+use kessel_test_support::copy_dir;
 
 fn reload_latency() {
     let tmp = std::env::temp_dir().join(format!("kessel-reload-bench-{}", std::process::id()));

@@ -78,6 +78,18 @@ impl Kept {
     }
 }
 
+/// Runs `read` with the world and the kept reads brought up to its revision.
+fn with_kept<R>(
+    w: &Shared,
+    k: &RefCell<Kept>,
+    read: impl FnOnce(&World, &mut Kept) -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    let wb = w.borrow();
+    let mut kb = k.borrow_mut();
+    kb.catch_up(&wb);
+    read(&wb, &mut kb)
+}
+
 /// A list table from items, built by one call into Lua (see `strings.rs` for why one call).
 fn list(lua: &Lua, items: Vec<mlua::Value>) -> mlua::Result<Table> {
     // a call passes its arguments on the Lua stack: long lists are filled item by item
@@ -133,13 +145,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 // copying a long string in was native work: charge it (no id is this long)
                 crate::script::charge(lua, id.len() as u64)?;
             }
-            let wb = w.borrow();
-            let mut kb = k.borrow_mut();
-            kb.catch_up(&wb);
-            match wb.state.unit_index(&id) {
-                Some(i) => Ok(Some(kb.unit(lua, &wb, i)?)),
+            with_kept(&w, &k, |wb, kb| match wb.state.unit_index(&id) {
+                Some(i) => Ok(Some(kb.unit(lua, wb, i)?)),
                 None => Ok(None),
-            }
+            })
         })?,
     )?;
 
@@ -148,32 +157,31 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "at",
         lua.create_function(move |lua, h: String| {
             let hex = hex_of(&w, &h)?;
-            let wb = w.borrow();
-            let mut kb = k.borrow_mut();
-            kb.catch_up(&wb);
-            if let Some(t) = kb.at.get(&hex) {
-                return Ok(t.clone());
-            }
-            if kb.by_hex.is_none() {
-                crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
-            }
-            let by_hex = kb.by_hex.get_or_insert_with(|| {
-                let mut m: HashMap<Hex, Vec<usize>> = HashMap::new();
-                for (i, u) in wb.state.units.iter().enumerate() {
-                    if let Location::Map(at) = u.location {
-                        m.entry(at).or_default().push(i);
-                    }
+            with_kept(&w, &k, |wb, kb| {
+                if let Some(t) = kb.at.get(&hex) {
+                    return Ok(t.clone());
                 }
-                m
-            });
-            let indices = by_hex.get(&hex).cloned().unwrap_or_default();
-            let items = indices
-                .into_iter()
-                .map(|i| kb.unit(lua, &wb, i).map(mlua::Value::Table))
-                .collect::<mlua::Result<Vec<_>>>()?;
-            let t = list(lua, items)?;
-            kb.at.insert(hex, t.clone());
-            Ok(t)
+                if kb.by_hex.is_none() {
+                    crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
+                }
+                let by_hex = kb.by_hex.get_or_insert_with(|| {
+                    let mut m: HashMap<Hex, Vec<usize>> = HashMap::new();
+                    for (i, u) in wb.state.units.iter().enumerate() {
+                        if let Location::Map(at) = u.location {
+                            m.entry(at).or_default().push(i);
+                        }
+                    }
+                    m
+                });
+                let indices = by_hex.get(&hex).cloned().unwrap_or_default();
+                let items = indices
+                    .into_iter()
+                    .map(|i| kb.unit(lua, wb, i).map(mlua::Value::Table))
+                    .collect::<mlua::Result<Vec<_>>>()?;
+                let t = list(lua, items)?;
+                kb.at.insert(hex, t.clone());
+                Ok(t)
+            })
         })?,
     )?;
 
@@ -184,24 +192,23 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             // the filter is read before anything is borrowed: its fields are plain values
             let key = filter_key(&filter)?;
             let parsed = UnitFilter::read(&filter)?;
-            let wb = w.borrow();
-            let mut kb = k.borrow_mut();
-            kb.catch_up(&wb);
-            if let Some(t) = kb.all.get(&key) {
-                return Ok(t.clone());
-            }
-            // native work a script drives is charged to its budget (when it is done, not when a
-            // kept answer is handed out again)
-            crate::script::charge(lua, 16 * wb.state.units.len() as u64)?;
-            let mut items = Vec::new();
-            for (i, u) in wb.state.units.iter().enumerate() {
-                if parsed.matches(u) {
-                    items.push(mlua::Value::Table(kb.unit(lua, &wb, i)?));
+            with_kept(&w, &k, |wb, kb| {
+                if let Some(t) = kb.all.get(&key) {
+                    return Ok(t.clone());
                 }
-            }
-            let t = list(lua, items)?;
-            kb.all.insert(key, t.clone());
-            Ok(t)
+                // native work a script drives is charged to its budget (when it is done, not when a
+                // kept answer is handed out again)
+                crate::script::charge(lua, 16 * wb.state.units.len() as u64)?;
+                let mut items = Vec::new();
+                for (i, u) in wb.state.units.iter().enumerate() {
+                    if parsed.matches(u) {
+                        items.push(mlua::Value::Table(kb.unit(lua, wb, i)?));
+                    }
+                }
+                let t = list(lua, items)?;
+                kb.all.insert(key, t.clone());
+                Ok(t)
+            })
         })?,
     )?;
 
@@ -209,28 +216,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     units.set(
         "occupied",
         lua.create_function(move |lua, side: Option<String>| {
-            let wb = w.borrow();
-            let mut kb = k.borrow_mut();
-            kb.catch_up(&wb);
-            if let Some(t) = kb.occupied.get(&side) {
-                return Ok(t.clone());
-            }
-            crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
-            let mut set = BTreeSet::new();
-            for unit in &wb.state.units {
-                if let Location::Map(h) = unit.location {
-                    if side.as_ref().is_none_or(|s| &unit.side == s) {
-                        set.insert(wb.state.map.label(h));
+            with_kept(&w, &k, |wb, kb| {
+                if let Some(t) = kb.occupied.get(&side) {
+                    return Ok(t.clone());
+                }
+                crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
+                let mut set = BTreeSet::new();
+                for unit in &wb.state.units {
+                    if let Location::Map(h) = unit.location {
+                        if side.as_ref().is_none_or(|s| &unit.side == s) {
+                            set.insert(wb.state.map.label(h));
+                        }
                     }
                 }
-            }
-            let items = set
-                .iter()
-                .map(|l| super::strings::intern(lua, l).map(mlua::Value::String))
-                .collect::<mlua::Result<Vec<_>>>()?;
-            let t = list(lua, items)?;
-            kb.occupied.insert(side, t.clone());
-            Ok(t)
+                let items = set
+                    .iter()
+                    .map(|l| super::strings::intern(lua, l).map(mlua::Value::String))
+                    .collect::<mlua::Result<Vec<_>>>()?;
+                let t = list(lua, items)?;
+                kb.occupied.insert(side, t.clone());
+                Ok(t)
+            })
         })?,
     )?;
 
@@ -254,26 +260,25 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 None | Some(mlua::Value::Nil) => None,
                 Some(v) => Some(lua.from_value(v)?),
             };
-            let wb = w.borrow();
-            let mut kb = k.borrow_mut();
-            kb.catch_up(&wb);
-            if let Some(t) = kb.markers_all.get(&key) {
-                return Ok(t.clone());
-            }
-            crate::script::charge(lua, 16 * wb.state.markers.len() as u64)?;
-            let mut items = Vec::new();
-            for m in &wb.state.markers {
-                if kind.as_ref().is_some_and(|k| &m.kind != k)
-                    || side.as_ref().is_some_and(|s| m.side.as_ref() != Some(s))
-                    || placed.is_some_and(|p| m.hex.is_some() != p)
-                {
-                    continue;
+            with_kept(&w, &k, |wb, kb| {
+                if let Some(t) = kb.markers_all.get(&key) {
+                    return Ok(t.clone());
                 }
-                items.push(mlua::Value::Table(marker_table(lua, &wb, m)?));
-            }
-            let t = list(lua, items)?;
-            kb.markers_all.insert(key, t.clone());
-            Ok(t)
+                crate::script::charge(lua, 16 * wb.state.markers.len() as u64)?;
+                let mut items = Vec::new();
+                for m in &wb.state.markers {
+                    if kind.as_ref().is_some_and(|k| &m.kind != k)
+                        || side.as_ref().is_some_and(|s| m.side.as_ref() != Some(s))
+                        || placed.is_some_and(|p| m.hex.is_some() != p)
+                    {
+                        continue;
+                    }
+                    items.push(mlua::Value::Table(marker_table(lua, wb, m)?));
+                }
+                let t = list(lua, items)?;
+                kb.markers_all.insert(key, t.clone());
+                Ok(t)
+            })
         })?,
     )?;
 
@@ -282,20 +287,19 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "at",
         lua.create_function(move |lua, h: String| {
             let hex = hex_of(&w, &h)?;
-            let wb = w.borrow();
-            let mut kb = k.borrow_mut();
-            kb.catch_up(&wb);
-            if let Some(t) = kb.markers_at.get(&hex) {
-                return Ok(t.clone());
-            }
-            let items = wb
-                .state
-                .markers_at(hex)
-                .map(|m| marker_table(lua, &wb, m).map(mlua::Value::Table))
-                .collect::<mlua::Result<Vec<_>>>()?;
-            let t = list(lua, items)?;
-            kb.markers_at.insert(hex, t.clone());
-            Ok(t)
+            with_kept(&w, &k, |wb, kb| {
+                if let Some(t) = kb.markers_at.get(&hex) {
+                    return Ok(t.clone());
+                }
+                let items = wb
+                    .state
+                    .markers_at(hex)
+                    .map(|m| marker_table(lua, wb, m).map(mlua::Value::Table))
+                    .collect::<mlua::Result<Vec<_>>>()?;
+                let t = list(lua, items)?;
+                kb.markers_at.insert(hex, t.clone());
+                Ok(t)
+            })
         })?,
     )?;
 
@@ -303,22 +307,21 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     game.set(
         "step",
         lua.create_function(move |lua, ()| {
-            let wb = w.borrow();
-            let mut kb = k.borrow_mut();
-            kb.catch_up(&wb);
-            if let Some(t) = &kb.step {
-                return Ok(t.clone());
-            }
-            let t = lua.create_table()?;
-            t.set("index", wb.state.phase)?;
-            if let Some(s) = wb.ruleset.step(wb.state.phase) {
-                t.set("id", s.id.as_str())?;
-                t.set("name", s.name.as_str())?;
-                t.set("side", s.side.as_deref())?;
-                t.set("rule", s.rule.as_deref())?;
-            }
-            kb.step = Some(t.clone());
-            Ok(t)
+            with_kept(&w, &k, |wb, kb| {
+                if let Some(t) = &kb.step {
+                    return Ok(t.clone());
+                }
+                let t = lua.create_table()?;
+                t.set("index", wb.state.phase)?;
+                if let Some(s) = wb.ruleset.step(wb.state.phase) {
+                    t.set("id", s.id.as_str())?;
+                    t.set("name", s.name.as_str())?;
+                    t.set("side", s.side.as_deref())?;
+                    t.set("rule", s.rule.as_deref())?;
+                }
+                kb.step = Some(t.clone());
+                Ok(t)
+            })
         })?,
     )?;
 
@@ -330,20 +333,19 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 // copying a long string in was native work: charge it (no id is this long)
                 crate::script::charge(lua, id.len() as u64)?;
             }
-            let wb = w.borrow();
-            let mut kb = k.borrow_mut();
-            kb.catch_up(&wb);
-            if let Some(v) = kb.options.get(&id) {
-                return Ok(v.clone());
-            }
-            let v = match wb.options.get(&id) {
-                Some(v) => lua.to_value(v)?,
-                None => {
-                    return Err(mlua::Error::runtime(format!("unknown option `{id}`")));
+            with_kept(&w, &k, |wb, kb| {
+                if let Some(v) = kb.options.get(&id) {
+                    return Ok(v.clone());
                 }
-            };
-            kb.options.insert(id, v.clone());
-            Ok(v)
+                let v = match wb.options.get(&id) {
+                    Some(v) => lua.to_value(v)?,
+                    None => {
+                        return Err(mlua::Error::runtime(format!("unknown option `{id}`")));
+                    }
+                };
+                kb.options.insert(id, v.clone());
+                Ok(v)
+            })
         })?,
     )?;
     Ok(())
