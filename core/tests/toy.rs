@@ -550,3 +550,24 @@ fn scripts_can_ask_which_profile_is_in_force() {
         .expect("runs");
     assert_eq!(none, serde_json::Value::Null, "defaults: no profile");
 }
+
+#[test]
+fn the_computer_chooses_a_listed_action_and_leaves_the_game_dice_alone() {
+    let e = engine(1);
+    let drawn = e.world().dice.drawn();
+    let mut mine = kessel_core::dice::Dice::new(99);
+    let a = e
+        .computer_choice(&mut mine)
+        .expect("runs")
+        .expect("the toy lists actions");
+    assert!(e.validate(&a).expect("runs").is_ok(), "{a:?} validates");
+    assert_eq!(
+        e.world().dice.drawn(),
+        drawn,
+        "the game's dice did not move"
+    );
+    let again = e
+        .computer_choice(&mut kessel_core::dice::Dice::new(99))
+        .expect("runs");
+    assert_eq!(again.as_ref(), Some(&a), "same dice, same choice");
+}

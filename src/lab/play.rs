@@ -224,15 +224,25 @@ pub fn play_game(
             break;
         }
         let random = decider.is_some_and(|s| cfg.random_sides.contains(&s));
+        // the computer player's choice (the AI's, or drawn when it has none), or for a random
+        // player the candidates a choice is drawn from
         let picked = if random {
             None
         } else {
-            engine
-                .ai_pick()
-                .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
+            let choice = engine
+                .computer_choice(&mut choice_dice)
+                .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?;
+            if choice.is_none() {
+                let st = engine.state();
+                anyhow::bail!(
+                    "seed {seed}: no legal action at turn {}, step {} — the rules enumerate nothing",
+                    st.turn,
+                    st.phase
+                );
+            }
+            choice
         };
-        // the AI's choice, or the candidates a random choice is drawn from
-        let mut drew_again = picked.is_none();
+        let mut drew_again = false;
         let mut asked_ai = !random;
         let (mut action, mut rest) = match picked {
             Some(action) => (action, Vec::new()),

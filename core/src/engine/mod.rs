@@ -308,6 +308,25 @@ impl Engine {
             .guarded(|lua| calls::call_ai_hook(lua, &self.world))
     }
 
+    /// What a computer player does next: the ruleset's AI's choice, or, when the ruleset has no
+    /// AI or the AI has no opinion, a choice drawn with `fallback` (dice of the caller's own, so
+    /// choosing never moves the game's dice) among the listed actions. `None` when the rules list
+    /// nothing. The choice is not taken: the caller plays it through [`Engine::act`].
+    pub fn computer_choice(
+        &self,
+        fallback: &mut crate::dice::Dice,
+    ) -> Result<Option<Action>, ScriptError> {
+        if let Some(action) = self.ai_pick()? {
+            return Ok(Some(action));
+        }
+        let mut legal = self.legal_actions(None)?;
+        if legal.is_empty() {
+            return Ok(None);
+        }
+        let pick = (fallback.roll(legal.len() as u32) - 1) as usize;
+        Ok(Some(legal.swap_remove(pick)))
+    }
+
     /// How the game stands, per the ruleset's `result` hook: `{ level, scores = { side = n } }`.
     pub fn result(&self) -> Result<Option<crate::state::Value>, ScriptError> {
         self.host

@@ -158,30 +158,31 @@ impl EditorApp {
 
 /// Plays the ruleset's AI until the step `step_id` offers an attack.
 fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
+    // the computer's own dice for choices the AI leaves open, seeded like the game
+    let mut choices = kessel_core::dice::Dice::new(s.engine.state().seed ^ 0x5eed_5eed);
     for _ in 0..3000 {
-        let legal = s
-            .engine
-            .legal_actions(None)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
         let here = {
             let w = s.engine.world();
             w.ruleset
                 .step(w.state.phase)
                 .is_some_and(|st| st.id == step_id)
         };
-        if here && legal.iter().any(|a| a.kind == "attack") {
-            s.refresh();
-            return Ok(());
+        if here {
+            let attacks = (s.engine)
+                .legal_actions_where(None, |k| k == "attack")
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            if !attacks.is_empty() {
+                s.refresh();
+                return Ok(());
+            }
         }
-        anyhow::ensure!(!legal.is_empty(), "the rules list no action");
-        let action = match s.engine.ai_pick().map_err(|e| anyhow::anyhow!("{e}"))? {
-            Some(action) => action,
-            // no AI opinion: the first listed action, as deterministic as the list
-            None => legal[0].clone(),
-        };
+        let action = (s.engine)
+            .computer_choice(&mut choices)
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .ok_or_else(|| anyhow::anyhow!("the rules list no action"))?;
         let outcome = s.engine.act(&action).map_err(|e| anyhow::anyhow!("{e}"))?;
         if let Err(r) = outcome {
-            anyhow::bail!("the AI's choice was refused: {r}");
+            anyhow::bail!("the computer's choice was refused: {r}");
         }
     }
     anyhow::bail!("no attack offered in step `{step_id}` within 3000 actions")
