@@ -227,5 +227,15 @@ fn info_lists_the_vocabulary_as_text_and_json() {
     assert!(v["actions"].as_array().is_some_and(|a| a.len() > 10));
     assert!(v["areas"].as_array().is_some_and(|a| !a.is_empty()));
     assert!(v["options"].as_array().is_some_and(|a| a.len() > 20));
-    assert_eq!(v["scenario_variables"]["swf_area"], "Z");
+    let vars = v["scenario_variables"].as_array().expect("a list");
+    let swf = vars
+        .iter()
+        .find(|x| x["id"] == "swf_area")
+        .expect("declared");
+    assert_eq!(swf["type"], "string");
+    assert_eq!(swf["value"], "Z");
+    assert!(
+        vars.iter().all(|x| x["declared"] == true),
+        "the campaign sets only variables the ruleset declares: {vars:?}"
+    );
 }

@@ -76,9 +76,18 @@ pub struct Ruleset {
     pub actions: Vec<ActionDecl>,
     /// Free ruleset-wide constants.
     pub constants: BTreeMap<String, Value>,
-    /// Scenario variables the rules read, by id, with the type their `[vars]` value must have
-    /// (`int`, `number`, `string`, `bool`, `list` or `table`), checked when a scenario loads.
-    pub scenario_vars: BTreeMap<String, String>,
+    /// Scenario variables the rules read, by id: the type their `[vars]` value must have
+    /// (checked when a scenario loads) and what they mean (listed by `kessel info`).
+    pub scenario_vars: BTreeMap<String, ScenarioVarDecl>,
+}
+
+/// A scenario variable a ruleset reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScenarioVarDecl {
+    /// `int`, `number`, `string`, `bool`, `list` or `table`.
+    pub kind: String,
+    /// What it means, and what the rules do when a scenario leaves it out.
+    pub description: String,
 }
 
 /// The types a scenario variable may be declared with.

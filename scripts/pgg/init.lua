@@ -87,6 +87,7 @@ kessel.sequence{
 }
 
 require("options")
+require("scenario_vars")
 require("rules.sequence")
 require("rules.zoc")
 require("rules.stacking")

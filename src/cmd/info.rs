@@ -91,8 +91,32 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
             "description": d.description,
         })).collect::<Vec<_>>(),
         "tables": rules.tables.keys().chain(rules.dice_tables.keys()).collect::<Vec<_>>(),
-        "scenario_variables": sc.vars,
+        "scenario_variables": scenario_variables(&rules, &sc.vars),
     }))
+}
+
+/// The variables the ruleset declares (type, meaning, the value here or none: the rules' default),
+/// then any the scenario sets that the ruleset does not declare.
+fn scenario_variables(
+    rules: &kessel_core::ruleset::Ruleset,
+    vars: &std::collections::BTreeMap<String, Value>,
+) -> Vec<Value> {
+    let mut out: Vec<Value> = rules
+        .scenario_vars
+        .iter()
+        .map(|(id, d)| {
+            json!({
+                "id": id, "type": d.kind, "description": d.description,
+                "declared": true, "value": vars.get(id).cloned().unwrap_or(Value::Null),
+            })
+        })
+        .collect();
+    for (id, v) in vars {
+        if !rules.scenario_vars.contains_key(id) {
+            out.push(json!({ "id": id, "declared": false, "value": v }));
+        }
+    }
+    out
 }
 
 fn text(info: &Value) -> String {
@@ -192,15 +216,36 @@ fn text(info: &Value) -> String {
             str_of(&o["description"])
         );
     }
-    let _ = writeln!(s, "\nscenario variables:");
-    match info["scenario_variables"].as_object() {
-        Some(vars) if !vars.is_empty() => {
-            for (k, v) in vars {
-                let _ = writeln!(s, "  {k:<30} {v}");
-            }
-        }
-        _ => {
-            let _ = writeln!(s, "  (none set)");
+    let _ = writeln!(
+        s,
+        "\nscenario variables (declared by the ruleset: type, value here, meaning):"
+    );
+    let vars = list("scenario_variables");
+    if vars.is_empty() {
+        let _ = writeln!(s, "  (none)");
+    }
+    for v in vars {
+        let value = match &v["value"] {
+            Value::Null => "(not set: the rules' default)".to_string(),
+            other => other.to_string(),
+        };
+        if v["declared"] == json!(true) {
+            let _ = writeln!(
+                s,
+                "  {:<24} {:<7} {:<32} {}",
+                str_of(&v["id"]),
+                str_of(&v["type"]),
+                value,
+                str_of(&v["description"])
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "  {:<24} {:<7} {:<32} (set here; the ruleset does not declare it)",
+                str_of(&v["id"]),
+                "?",
+                value
+            );
         }
     }
     s

@@ -51,8 +51,9 @@ impl Engine {
         // scenario variables whose value does not have the type the ruleset declared
         {
             let ruleset = self.ruleset();
-            for (id, kind) in &ruleset.scenario_vars {
+            for (id, decl) in &ruleset.scenario_vars {
                 let Some(v) = sc.vars.get(id) else { continue };
+                let kind = &decl.kind;
                 if let Err(what) = crate::ruleset::scenario_var_fits(kind, v) {
                     errors.push(LoadError::new(
                         &sc.path,

@@ -157,7 +157,7 @@ function V.score()
   if C.option("vp_bidding") then german = german - require("rules.bidding").german_bid() end
   local destroyed = V.divisions_destroyed()
   local soviet = #destroyed * C.option("soviet_vp_per_division")
-  soviet = soviet + 2 * #(kessel.game.var("soviet_recaptures") or {})
+  soviet = soviet + V.recapture_vp() * #(kessel.game.var("soviet_recaptures") or {})
   local diff = german - soviet
   local level
   for _, l in ipairs(V.levels()) do
@@ -165,6 +165,13 @@ function V.score()
   end
   if level == "German Marginal" and C.option("german_marginal_is_draw") then level = "Draw" end
   return { german_vp = german, soviet_vp = soviet, difference = diff, level = level, held = held, destroyed = destroyed }
+end
+
+-- Soviet VP for each city retaken [15]: the scenario's `soviet_vp_recapture`, else 2.
+function V.recapture_vp()
+  local v = kessel.scenario.var("soviet_vp_recapture")
+  if v == nil then return 2 end
+  return v
 end
 
 kessel.on("step_end", function(index)
@@ -188,7 +195,7 @@ kessel.on("step_end", function(index)
         end
         if soviet_has and not german_all then
           rec[#rec + 1] = { city = o.name, turn = kessel.game.turn() }
-          kessel.emit.note("15", "the Soviet retakes " .. o.name .. ": 2 VP")
+          kessel.emit.note("15", string.format("the Soviet retakes %s: %d VP", o.name, V.recapture_vp()))
           added = true
         end
       end

@@ -334,7 +334,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     crate::ruleset::SCENARIO_VAR_TYPES.join(", ")
                 )));
             }
-            w.borrow_mut().ruleset.scenario_vars.insert(id, kind);
+            let description: String = t.get::<Option<String>>("description")?.unwrap_or_default();
+            let decl = crate::ruleset::ScenarioVarDecl { kind, description };
+            w.borrow_mut().ruleset.scenario_vars.insert(id, decl);
             Ok(())
         })?,
     )?;
