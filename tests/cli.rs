@@ -239,3 +239,41 @@ fn info_lists_the_vocabulary_as_text_and_json() {
         "the campaign sets only variables the ruleset declares: {vars:?}"
     );
 }
+
+#[test]
+fn a_switched_on_mechanic_whose_areas_the_map_lacks_fails_the_check() {
+    let root = crate::util::root();
+    let dir = crate::util::scratch("mechanic-areas");
+    let scenario = |vars: &str| {
+        format!(
+            "[scenario]\nname = \"Cut\"\nruleset = \"{}\"\nmap = \"{}\"\nturns = 2\n\n[vars]\n{vars}\n",
+            root.join("scripts/pgg").display(),
+            root.join("scenarios/pgg/map.toml").display()
+        )
+    };
+    // off by default: nothing to check
+    let off = write(&dir, "off.toml", &scenario("swf_area = \"NOPE\""));
+    let r = kessel(&["check", off.to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // switched on with areas the map does not have: each named
+    let on = write(
+        &dir,
+        "on.toml",
+        &scenario(
+            "south_western_front = true\nswf_area = \"NOPE\"\nprovisional_reinforcements = true\nprovisional_entrances = [\"P1\", \"Q9\"]",
+        ),
+    );
+    let r = kessel(&["check", on.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("south_western_front is on") && r.stderr.contains("NOPE"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("provisional_reinforcements is on") && r.stderr.contains("Q9"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("area P1"), "P1 exists: {}", r.stderr);
+}

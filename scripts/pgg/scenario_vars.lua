@@ -6,6 +6,10 @@ local function var(id, kind, description)
   kessel.scenario_var{ id = id, type = kind, description = description }
 end
 
+var("provisional_reinforcements", "bool",
+  "[14.1] a Soviet provisional reinforcement roll each turn (default off: a scenario turns it on)")
+var("south_western_front", "bool",
+  "[14.2] the Soviet may call South-Western Front divisions (default off: a scenario turns it on)")
 var("setup_overstack_hexes", "list",
   "[5.2] hexes whose printed set-up may be overstacked until the first Soviet Movement Phase ends (default: none)")
 var("soviet_vp_recapture", "int", "[15] Soviet VP for each city retaken (default 2)")

@@ -30,6 +30,34 @@ local function svar(key, default)
   return v
 end
 
+-- Campaign-wide mechanics a scenario switches on in its [vars] (`provisional_reinforcements`,
+-- `south_western_front`): off unless it does, so a small scenario on a cut of the map gets neither
+-- [14.1] nor [14.2] by accident. Inline positions (tests, scripts: no scenario) have every
+-- mechanic, unless a game variable of the same name says false.
+function R.mechanic_on(key)
+  if kessel.scenario.name() ~= nil then return kessel.scenario.var(key) == true end
+  return kessel.game.var(key) ~= false
+end
+
+-- A switched-on mechanic whose entry areas the map lacks is a set-up error, not a silent no-op.
+kessel.on("check", function()
+  local out = {}
+  if kessel.scenario.name() == nil then return out end
+  if R.mechanic_on("provisional_reinforcements") then
+    for _, id in ipairs(svar("provisional_entrances", { "P1", "P2", "P3", "P4", "P5", "P6" })) do
+      if kessel.map.area(id) == nil then
+        out[#out + 1] = { message = string.format(
+          "provisional_reinforcements is on [14.1] but the map has no entry area %s (provisional_entrances)", id) }
+      end
+    end
+  end
+  if R.mechanic_on("south_western_front") and kessel.map.area(svar("swf_area", "Z")) == nil then
+    out[#out + 1] = { message = string.format(
+      "south_western_front is on [14.2] but the map has no entry area %s (swf_area)", svar("swf_area", "Z")) }
+  end
+  return out
+end)
+
 -- Entry cost of a hex from off the map: its terrain cost for the unit's class [6.7].
 local TERRAIN = {
   clear = function() return 1 end,
@@ -172,6 +200,7 @@ end
 
 -- The provisional roll [14.1] (inside an apply or hook).
 function R.provisional()
+  if not R.mechanic_on("provisional_reinforcements") then return end
   local list = svar("provisional_entrances", { "P1", "P2", "P3", "P4", "P5", "P6" })
   local r = kessel.dice.roll("provisional reinforcement entrance [14.1]")
   local area = list[r]
@@ -237,6 +266,9 @@ end
 
 -- The checks of a call that do not depend on the entry hex (nil when it may be made now).
 function R.swf_closed()
+  if not R.mechanic_on("south_western_front") then
+    return C.reason("14.2", "this scenario has no South-Western Front calls (scenario var south_western_front)")
+  end
   local pr = C.pending_reason()
   if pr then return pr end
   if not C.step_is("soviet_movement") then return C.reason("14.2", "South-Western Front divisions are called in the Soviet Movement Phase") end
