@@ -1,6 +1,6 @@
-//! `kessel test`: run Lua rule tests. A test file is any `*.lua` under a ruleset's `tests/` folder;
-//! each `kessel.test(name, fn)` in it runs in a fresh position. The last line is
-//! `N passed, N failed`.
+//! `kessel test`: run Lua rule tests. A test file is any `*.lua` under a ruleset's or a scenario
+//! folder's `tests/` folder; each `kessel.test(name, fn)` in it runs in a fresh position (a
+//! scenario's tests start from that scenario's set-up). The last line is `N passed, N failed`.
 
 use super::script::ruleset_for;
 use kessel_core::engine::Engine;
@@ -11,7 +11,8 @@ use std::process::ExitCode;
 /// Arguments of `kessel test`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Test files or folders (default: the tests/ folder of every ruleset under scripts/).
+    /// Test files or folders (default: the tests/ folder of every ruleset under scripts/ and of
+    /// every scenario folder under scenarios/).
     paths: Vec<PathBuf>,
     /// Run only tests whose name contains this text.
     #[arg(long)]
@@ -32,9 +33,9 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         out.push(path.to_path_buf());
         return Ok(());
     }
-    // a ruleset folder: look in its tests/
+    // a ruleset or scenario folder: look in its tests/ (its other Lua files are rules)
     let tests = path.join("tests");
-    let dir = if path.join("init.lua").is_file() && tests.is_dir() {
+    let dir = if tests.is_dir() {
         tests
     } else {
         path.to_path_buf()
@@ -55,16 +56,46 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 fn default_paths() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if let Ok(entries) = std::fs::read_dir("scripts") {
-        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        dirs.sort();
-        for d in dirs {
-            if d.join("init.lua").is_file() && d.join("tests").is_dir() {
-                out.push(d);
+    for (root, is_suite) in [
+        (
+            "scripts",
+            (|d: &Path| d.join("init.lua").is_file()) as fn(&Path) -> bool,
+        ),
+        ("scenarios", |d: &Path| {
+            scenario_beside(&d.join("tests")).is_some()
+        }),
+    ] {
+        if let Ok(entries) = std::fs::read_dir(root) {
+            let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            dirs.sort();
+            for d in dirs {
+                if d.join("tests").is_dir() && is_suite(&d) {
+                    out.push(d);
+                }
             }
         }
     }
     out
+}
+
+/// The scenario whose tests live in `tests` (a `tests/` folder beside exactly one scenario file):
+/// its tests start from that scenario.
+fn scenario_beside(tests: &Path) -> Option<PathBuf> {
+    if tests.file_name()? != "tests" {
+        return None;
+    }
+    let folder = tests.parent()?;
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(folder).ok()?.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "toml")
+            && std::fs::read_to_string(&p)
+                .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("[scenario]")))
+        {
+            found.push(p);
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
 }
 
 /// Runs the command.
@@ -85,7 +116,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {
-        let engine = match (&args.scenario, ruleset_for(file)) {
+        let scenario = args
+            .scenario
+            .clone()
+            .or_else(|| file.parent().and_then(scenario_beside));
+        let engine = match (&scenario, ruleset_for(file)) {
             (Some(s), _) => Engine::load(
                 s,
                 args.profile.as_deref(),
@@ -98,7 +133,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }),
             (None, None) => {
                 println!(
-                    "FAIL {}: no ruleset (init.lua) above this file",
+                    "FAIL {}: no ruleset (init.lua) above this file and no scenario beside its \
+                     folder: pass --scenario SCENARIO.toml",
                     file.display()
                 );
                 failed += 1;
