@@ -9,6 +9,7 @@
 
 use super::record::{Data, GameRecord, Header};
 use super::summary::{self, Summary};
+use crate::render::esc;
 use crate::stats;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -30,22 +31,6 @@ const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
 
 fn colour(list: &[&'static str], i: usize) -> &'static str {
     list[i % list.len()]
-}
-
-/// Escapes text for HTML and SVG.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Round tick values covering `[lo, hi]`, about `n` of them.

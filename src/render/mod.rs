@@ -18,6 +18,8 @@ mod raster;
 mod svg;
 
 pub use raster::svg_to_png;
+/// The one XML/HTML text escape (the SVG writer's), shared with the lab's HTML report.
+pub(crate) use svg::esc;
 
 use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::{KindId, Map};
@@ -28,7 +30,7 @@ use kessel_draw::style::{MapKinds, PlaceSymbol};
 use kessel_draw::{HexLayout, MapStyle, Point};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
-use svg::{esc, hex, n, polygon, pt, HALO};
+use svg::{hex, n, polygon, pt, HALO};
 
 /// Hex radius, centre to corner, in SVG units.
 const S: f32 = 24.0;
