@@ -196,14 +196,30 @@ fn refusals_cite_the_rule() {
     assert!(e.log().is_empty(), "a refusal records nothing");
 }
 
+/// A fresh copy of the toy whose scenario also runs `file` (written with `lua`) after the ruleset,
+/// as a scenario's special rules; returns the scenario file.
+fn toy_with_script(name: &str, file: &str, lua: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kessel-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    std::fs::write(dir.join(file), lua).expect("write");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    let with = text.replace(
+        "ruleset = \".\"",
+        &format!("ruleset = \".\"\nscripts = [\"{file}\"]"),
+    );
+    assert_ne!(with, text, "the toy scenario names its ruleset");
+    std::fs::write(&scenario, with).expect("write");
+    scenario
+}
+
 #[test]
 fn a_failing_rule_script_leaves_the_state_untouched() {
     // a handler that changes the game (a move, a die roll) and then raises
-    let dir = std::env::temp_dir().join(format!("kessel-rollback-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&fixture(""), &dir);
-    std::fs::write(
-        dir.join("sabotage.lua"),
+    let scenario = toy_with_script(
+        "rollback",
+        "sabotage.lua",
         r#"kessel.action{
   kind = "sabotage", rule = "X1", description = "moves, rolls, then fails",
   validate = function(a) return nil end,
@@ -214,18 +230,7 @@ fn a_failing_rule_script_leaves_the_state_untouched() {
   end,
 }
 "#,
-    )
-    .expect("write");
-    let scenario = dir.join("scenario.toml");
-    let text = std::fs::read_to_string(&scenario).expect("read");
-    std::fs::write(
-        &scenario,
-        text.replace(
-            "ruleset = \".\"",
-            "ruleset = \".\"\nscripts = [\"sabotage.lua\"]",
-        ),
-    )
-    .expect("write");
+    );
     let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
     let mv = Action::new("move")
         .with("unit", "r2")
@@ -348,11 +353,9 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
 
 #[test]
 fn a_scenario_script_can_add_a_special_rule_by_wrapping_an_action() {
-    let dir = std::env::temp_dir().join(format!("kessel-special-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&fixture(""), &dir);
-    std::fs::write(
-        dir.join("special.lua"),
+    let scenario = toy_with_script(
+        "special",
+        "special.lua",
         r#"-- Special rule S1: the tank may not move on turn 1.
 local move = kessel.action_handlers("move")
 local base = move.validate
@@ -367,18 +370,7 @@ kessel.action{
   apply = move.apply, enumerate = move.enumerate,
 }
 "#,
-    )
-    .expect("write");
-    let scenario = dir.join("scenario.toml");
-    let text = std::fs::read_to_string(&scenario).expect("read");
-    std::fs::write(
-        &scenario,
-        text.replace(
-            "ruleset = \".\"",
-            "ruleset = \".\"\nscripts = [\"special.lua\"]",
-        ),
-    )
-    .expect("write");
+    );
     let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
     let tank = Action::new("move")
         .with("unit", "r2")
