@@ -109,7 +109,7 @@ fn rules_lists_options_and_diffs_profiles() {
     assert!(r.stdout.contains("woods_double"));
     assert!(r.stdout.contains("T5"));
     let d = kessel(&["rules", TOY, "--profile", "standard", "--diff", "open"]);
-    assert!(d.stdout.contains("2 of 2 options differ"), "{}", d.stdout);
+    assert!(d.stdout.contains("2 of 3 options differ"), "{}", d.stdout);
 }
 
 #[test]

@@ -30,6 +30,7 @@ pub mod fsio;
 pub mod hex;
 pub mod map;
 pub mod map_toml;
+pub mod names;
 pub mod numbering;
 pub mod options;
 pub mod scenario;

@@ -6,6 +6,7 @@
 use crate::dice::Dice;
 use crate::event::{Event, LogEntry, UnitsTouched};
 use crate::options::Options;
+use crate::ruleset::CostModelCache;
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
 use crate::state::{ApplyError, GameState};
@@ -60,6 +61,9 @@ pub struct World {
     /// When each unit last changed, so rules can refresh only the unit snapshots that did
     /// (`kessel.units.changed_since`).
     pub unit_changes: UnitChanges,
+    /// Movement cost models compiled from the declaration in force, per class and side; they
+    /// follow the map and the options by themselves (see [`CostModelCache`]).
+    pub cost_models: RefCell<CostModelCache>,
 }
 
 /// Shared handle to the world.
@@ -120,6 +124,7 @@ impl World {
             base: None,
             revision: 0,
             unit_changes: UnitChanges::default(),
+            cost_models: RefCell::new(CostModelCache::default()),
         }
     }
 

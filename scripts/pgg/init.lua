@@ -38,6 +38,7 @@ kessel.unit_type{ id = "leader", side = "soviet", class = "leader", movement = 1
 -- a road hexside replaces the terrain cost (½ MP motorized and leaders, 1 MP infantry and cavalry)
 -- but does not bridge rivers [6.7]; river hexsides cost Germans +2, Soviets +1; lakes are closed.
 kessel.movement{
+  classes = { "infantry", "cavalry", "motorized", "leader" },
   terrain = {
     clear = 1,
     forest = { infantry = 1, leader = 1, default = 2 },
@@ -54,7 +55,8 @@ kessel.movement{
 }
 
 -- Combat results table [9.5], as printed in the extended sequence of play; the typed
--- transcription's die-roll-2 row is the option `crt_row2 = "transcribed"`.
+-- transcription's die-roll-2 row is a variant of the same table, in force while the option
+-- `crt_row2 = "transcribed"` (the engine picks it: rules always look up "crt").
 local crt_columns = { "1-3", "1-2", "1-1", "2-1", "3-1", "4-1", "5-1", "6-1", "7-1", "8-1", "9-1", "10-1" }
 local crt_rows = {
   { "A1", "D1/A1", "D1", "D2", "D2", "D2", "D2", "De/A1", "De", "De", "De", "De" },
@@ -71,7 +73,8 @@ for i, row in ipairs(crt_rows) do
 end
 transcribed[2][8] = "D2"     -- 6-1
 transcribed[2][9] = "De/A1"  -- 7-1
-kessel.results_table{ id = "crt_transcribed", kind = "ratio", columns = crt_columns, rows = transcribed }
+kessel.results_table{ id = "crt", kind = "ratio", columns = crt_columns, rows = transcribed,
+  when = { crt_row2 = "transcribed" } }
 
 -- Sequence of play [4]
 kessel.sequence{

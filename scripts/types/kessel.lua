@@ -151,6 +151,7 @@ kessel.version = ""
 ---@class kessel.RulesetDecl
 ---@field name string
 ---@field sides string[] Side ids in play order.
+---@field description? string One line about the ruleset.
 
 ---Names the ruleset and its sides. Required. Stage: declare.
 ---```lua
@@ -180,9 +181,9 @@ function kessel.unit_type(t) end
 ---@field ticks? boolean Hexside links: a thin line with cross-ties (a railway).
 ---@field width? number Hexside kinds: line width in hex radii.
 ---@field symbol? "square"|"dot"|"diamond" Place kinds: the symbol drawn.
----@field [string] kessel.Data
 
----Declares a terrain id maps may use. Stage: declare.
+---Declares a terrain id maps may use. Only the fields above are accepted (a misspelt one is a
+---load error with a suggestion). Stage: declare.
 ---@param t kessel.KindDecl
 function kessel.terrain(t) end
 
@@ -200,11 +201,15 @@ function kessel.place_kind(t) end
 ---@alias kessel.CostValue number|"prohibited"|false|table<string, any>
 
 ---@class kessel.MovementDecl
+---@field classes? string[] The movement class names the entries may use; with it, any other key of an entry that is not a side, `default`, `cost`, `rule`, `message` or `bridges` is a load error.
+---@field when? table<string, boolean|integer|string> Makes this a variant: its entries replace the plain declaration's while every named option has that value.
 ---@field terrain? table<string, kessel.CostValue> Cost to enter a hex; every terrain the map uses needs one.
 ---@field hexsides? table<string, kessel.CostValue> Extra cost (or prohibition) to cross a hexside kind.
 ---@field links? table<string, kessel.CostValue> Link kinds: cost along the link replaces terrain; `bridges = {kinds}` cancels crossing costs.
 
----Declares movement costs as data. Checked only when a search first uses them. Stage: declare.
+---Declares movement costs as data, checked when the ruleset has loaded (undeclared kinds, misspelt
+---classes or sides, bad values). With `when`, declares a variant laid over the plain declaration
+---while the options have those values. Stage: declare.
 ---```lua
 ---kessel.movement{
 ---  terrain = { clear = 1, woods = { foot = 1, default = 2 } },
@@ -221,6 +226,9 @@ function kessel.movement(t) end
 ---@field columns string[] "A-D" labels (ratio) or "-1", "0", "+2" (differential), worst first.
 ---@field rows string[][] One row per die result, one code per column.
 ---@field first_roll? integer Die result of the first row (default 1).
+---@field description? string
+---@field rule? string
+---@field when? table<string, boolean|integer|string> Makes this a variant of the table of the same id, in force while every named option has that value.
 
 ---Declares a results table (CRT). Stage: declare.
 ---@param t kessel.ResultsTableDecl
@@ -229,6 +237,9 @@ function kessel.results_table(t) end
 ---@class kessel.DiceTableDecl
 ---@field id string
 ---@field bands (integer|string)[][] `{ lowest_roll, result }` pairs, ascending.
+---@field description? string
+---@field rule? string
+---@field when? table<string, boolean|integer|string> Makes this a variant of the table of the same id, in force while every named option has that value.
 
 ---Declares a 1-D dice table, read with `kessel.tables.lookup`. Stage: declare.
 ---@param t kessel.DiceTableDecl

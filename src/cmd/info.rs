@@ -89,10 +89,28 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
             "default": d.default,
             "rule": d.rule,
             "description": d.description,
+            "varies": varies(&rules, &d.id),
         })).collect::<Vec<_>>(),
         "tables": rules.tables.keys().chain(rules.dice_tables.keys()).collect::<Vec<_>>(),
         "scenario_variables": scenario_variables(&rules, &sc.vars),
     }))
+}
+
+/// What declared data has a variant that names option `id` (`movement`, `results table crt`).
+fn varies(rules: &kessel_core::ruleset::Ruleset, id: &str) -> Vec<String> {
+    use kessel_core::ruleset::VariantData;
+    let mut out: Vec<String> = rules
+        .variants
+        .iter()
+        .filter(|v| v.when.contains_key(id))
+        .map(|v| match &v.data {
+            VariantData::Movement(_) => "movement costs".to_string(),
+            VariantData::Table(t) => format!("results table {}", t.id),
+            VariantData::Dice(t) => format!("dice table {}", t.id),
+        })
+        .collect();
+    out.dedup();
+    out
 }
 
 /// The variables the ruleset declares (type, meaning, the value here or none: the rules' default),
@@ -215,6 +233,13 @@ fn text(info: &Value) -> String {
             str_of(&o["rule"]),
             str_of(&o["description"])
         );
+        let varies: Vec<String> = o["varies"]
+            .as_array()
+            .map(|a| a.iter().map(str_of).collect())
+            .unwrap_or_default();
+        if !varies.is_empty() {
+            let _ = writeln!(s, "  {:<40} varies: {}", "", varies.join(", "));
+        }
     }
     let _ = writeln!(
         s,

@@ -439,5 +439,24 @@ fn load_rules(
             display_path(&init)
         )));
     }
+    let problems = w.ruleset.cross_check();
+    if let Some(first) = problems.first() {
+        let more = match problems.len() {
+            1 => String::new(),
+            n => format!(
+                " (and {} more problem{})",
+                n - 1,
+                if n > 2 { "s" } else { "" }
+            ),
+        };
+        return Err(match &first.site {
+            Some(site) => ScriptError {
+                message: format!("{}:{}: {}{more}", site.file, site.line, first.message),
+                file: Some(site.file.clone()),
+                line: Some(site.line),
+            },
+            None => ScriptError::plain(format!("{}: {}{more}", display_path(&init), first.message)),
+        });
+    }
     Ok(host)
 }

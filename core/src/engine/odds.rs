@@ -56,7 +56,8 @@ impl Engine {
             .host
             .guarded(|lua| calls::call_odds_hook(lua, &self.world, attack, defence, flags))?;
         let ruleset = self.ruleset();
-        let t = ruleset.tables.get(table).ok_or_else(|| {
+        let options = self.options();
+        let t = ruleset.table(table, &options).ok_or_else(|| {
             let known: Vec<&str> = ruleset.tables.keys().map(String::as_str).collect();
             ScriptError::plain(format!(
                 "the ruleset has no results table `{table}` (it has: {})",

@@ -84,6 +84,6 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
         panel.compare_b = "standard".into();
     }
     h.run();
-    h.get_by_label("2 of 2 options differ");
+    h.get_by_label("2 of 3 options differ");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -97,7 +97,7 @@ end
 local function odds_ev(att, def)
   if def <= 0 then return 4 end
   if att <= 0 then return -4 end
-  local crt = K.crt_id()
+  local crt = K.CRT
   local o = kessel.tables.odds(crt, math.floor(att), math.max(1, math.floor(def)))
   return column_ev(crt, o.column)
 end

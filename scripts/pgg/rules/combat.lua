@@ -39,7 +39,8 @@ local S = require("rules.supply")
 
 local function opt(id) return C.option(id) end
 
-function K.crt_id() return opt("crt_row2") == "transcribed" and "crt_transcribed" or "crt" end
+-- The results table [9.5]; the option crt_row2 selects its declared variant (init.lua).
+K.CRT = "crt"
 
 -- Halving for supply [11.3]: fractions dropped, never below 1 (0 stays 0).
 function K.halve(x)
@@ -597,9 +598,9 @@ function K.roll(cb, ctx, attackers, defenders_by_hex)
   local def, dmods = K.defence_of(cb.def_hexes, {
     attacker_hexes = cb.att_hexes, units = defenders_by_hex, in_supply = supplied,
   })
-  local odds = kessel.tables.odds(K.crt_id(), att, def)
+  local odds = kessel.tables.odds(K.CRT, att, def)
   local roll = kessel.dice.roll(cb.kind == "overrun" and "overrun" or "combat")
-  local result = kessel.tables.result(K.crt_id(), odds.column, roll)
+  local result = kessel.tables.result(K.CRT, odds.column, roll)
   for _, m in ipairs(amods) do kessel.emit.note(m.rule, m.message) end
   for _, m in ipairs(dmods) do kessel.emit.note(m.rule, m.message) end
   kessel.emit.note(cb.kind == "overrun" and "6.5" or "9.5", string.format("%s: attack %d against defence %d in %s: odds %s, roll %d: %s",

@@ -2,12 +2,14 @@
 //! `.hexside_kind`, `.place_kind`, `.movement`, `.results_table`, `.dice_table`, `.sequence`,
 //! `.option`, `.action`, `.on`, `.constant`, `.scenario_var`.
 
+use super::strict_keys;
 use crate::options::{OptionDecl, OptionType};
-use crate::ruleset::{ActionDecl, KindDecl, Step};
+use crate::ruleset::{ActionDecl, KindDecl, Site, Step, Variant, VariantData};
 use crate::state::Value;
 use crate::tables::{Column, DiceTable, OddsKind, ResultsTable};
 use crate::world::{Shared, Stage};
-use mlua::{Function, Lua, LuaSerdeExt, Table};
+use mlua::{FromLua, Function, Lua, LuaSerdeExt, Table};
+use std::collections::BTreeMap;
 
 fn declaring(world: &Shared, what: &str) -> mlua::Result<()> {
     if world.borrow().stage() != Stage::Declare {
@@ -23,11 +25,120 @@ fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
         .ok_or_else(|| mlua::Error::runtime(format!("kessel.{what}: `{key}` is required")))
 }
 
+/// The file and line of the Lua code that made the declaration being run, for problems found
+/// only once everything has loaded. Helpers defined in text chunks are skipped up to a file.
+fn caller_site(lua: &Lua) -> Option<Site> {
+    (1..16).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let file = d.source().source?.strip_prefix('@')?.to_string();
+            Some(Site {
+                file,
+                line: d.current_line()?,
+            })
+        })
+        .flatten()
+    })
+}
+
+/// The display fields of each kind category (see docs/lua-api.md): the rules read only the id,
+/// so any other field is a typo.
+fn kind_fields(what: &str) -> &'static [&'static str] {
+    match what {
+        "terrain" => &["id", "name", "color", "marks"],
+        "hexside_kind" => &["id", "name", "color", "kind", "ticks", "width"],
+        _ => &["id", "name", "color", "symbol"],
+    }
+}
+
 fn kind_decl(lua: &Lua, t: &Table, what: &str) -> mlua::Result<KindDecl> {
+    let id: String = req(t, "id", what)?;
+    strict_keys(t, &format!("kessel.{what} `{id}`"), kind_fields(what))?;
+    let bad = |field: &str, expected: &str, got: &mlua::Value| {
+        Err(mlua::Error::runtime(format!(
+            "kessel.{what} `{id}`: `{field}` is {expected}, got {}",
+            super::describe_value(got)
+        )))
+    };
+    let one_of = |field: &str, choices: &[&str]| -> mlua::Result<()> {
+        let v: mlua::Value = t.get(field)?;
+        match &v {
+            mlua::Value::Nil => Ok(()),
+            mlua::Value::String(s) if choices.contains(&&*s.to_str()?) => Ok(()),
+            other => bad(
+                field,
+                &format!("one of \"{}\"", choices.join("\", \"")),
+                other,
+            ),
+        }
+    };
+    match t.get::<mlua::Value>("color")? {
+        mlua::Value::Nil => {}
+        mlua::Value::String(c) if is_color(&c.to_string_lossy()) => {}
+        other => bad("color", "a colour \"#rrggbb\" or \"#rgb\"", &other)?,
+    }
+    match t.get::<mlua::Value>("name")? {
+        mlua::Value::Nil | mlua::Value::String(_) => {}
+        other => bad("name", "a string", &other)?,
+    }
+    one_of("marks", &["trees", "marsh"])?;
+    one_of("kind", &["link", "feature"])?;
+    one_of("symbol", &["square", "dot", "diamond"])?;
+    match t.get::<mlua::Value>("ticks")? {
+        mlua::Value::Nil | mlua::Value::Boolean(_) => {}
+        other => bad("ticks", "true or false", &other)?,
+    }
+    match t.get::<mlua::Value>("width")? {
+        mlua::Value::Nil => {}
+        v @ (mlua::Value::Number(_) | mlua::Value::Integer(_)) => {
+            let w = f64::from_lua(v.clone(), lua)?;
+            if !(w > 0.0 && w <= 1.0) {
+                bad(
+                    "width",
+                    "a line width in hex radii, above 0 and at most 1",
+                    &v,
+                )?;
+            }
+        }
+        other => bad("width", "a number", &other)?,
+    }
     Ok(KindDecl {
-        id: req(t, "id", what)?,
+        id,
         props: lua.from_value(mlua::Value::Table(t.clone()))?,
     })
+}
+
+fn is_color(c: &str) -> bool {
+    let hex = c.strip_prefix('#').unwrap_or(c);
+    (hex.len() == 3 || hex.len() == 6) && hex.chars().all(|ch| ch.is_ascii_hexdigit())
+}
+
+/// The `when = { option = value }` of a declaration that varies with the options, if any.
+fn when_of(lua: &Lua, t: &Table, what: &str) -> mlua::Result<Option<BTreeMap<String, Value>>> {
+    match t.get::<mlua::Value>("when")? {
+        mlua::Value::Nil => Ok(None),
+        mlua::Value::Table(w) => {
+            let mut out = BTreeMap::new();
+            for pair in w.pairs::<mlua::Value, mlua::Value>() {
+                let (k, v) = pair?;
+                let mlua::Value::String(k) = k else {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.{what}: `when` is a table of option id = value"
+                    )));
+                };
+                out.insert(k.to_string_lossy(), lua.from_value(v)?);
+            }
+            if out.is_empty() {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.{what}: `when` names no option"
+                )));
+            }
+            Ok(Some(out))
+        }
+        other => Err(mlua::Error::runtime(format!(
+            "kessel.{what}: `when` is a table of option id = value, got {}",
+            super::describe_value(&other)
+        ))),
+    }
 }
 
 /// Movement costs are MP: a negative, infinite or NaN number is a mistake, said where it is.
@@ -62,6 +173,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |_, t: Table| {
             declaring(&w, "ruleset")?;
             // read the Lua table before borrowing the world: its metamethods may call the engine
+            strict_keys(&t, "kessel.ruleset", &["name", "sides", "description"])?;
             let name = req(&t, "name", "ruleset")?;
             let sides = req(&t, "sides", "ruleset")?;
             let mut wm = w.borrow_mut();
@@ -108,10 +220,31 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "movement",
         lua.create_function(move |lua, t: Table| {
             declaring(&w, "movement")?;
+            let when = when_of(lua, &t, "movement")?;
             check_costs(&mlua::Value::Table(t.clone()), "kessel.movement", 0)?;
-            let v: Value = lua.from_value(mlua::Value::Table(t))?;
+            let mut v: Value = lua.from_value(mlua::Value::Table(t))?;
+            if let Value::Object(m) = &mut v {
+                m.remove("when");
+                if when.is_some() && m.contains_key("classes") {
+                    return Err(mlua::Error::runtime(
+                        "kessel.movement: a variant (with `when`) lays entries over the plain declaration; declare `classes` there",
+                    ));
+                }
+            }
             crate::ruleset::check_costs(&v).map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            w.borrow_mut().ruleset.movement = Some(v);
+            let site = caller_site(lua);
+            let mut wm = w.borrow_mut();
+            match when {
+                Some(when) => wm.ruleset.variants.push(Variant {
+                    when,
+                    data: VariantData::Movement(v),
+                    site,
+                }),
+                None => {
+                    wm.ruleset.movement = Some(v);
+                    wm.ruleset.movement_site = site;
+                }
+            }
             Ok(())
         })?,
     )?;
@@ -119,9 +252,24 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "results_table",
-        lua.create_function(move |_, t: Table| {
+        lua.create_function(move |lua, t: Table| {
             declaring(&w, "results_table")?;
             let id: String = req(&t, "id", "results_table")?;
+            strict_keys(
+                &t,
+                &format!("kessel.results_table `{id}`"),
+                &[
+                    "id",
+                    "kind",
+                    "columns",
+                    "first_roll",
+                    "rows",
+                    "description",
+                    "rule",
+                    "when",
+                ],
+            )?;
+            let when = when_of(lua, &t, "results_table")?;
             let kind = match t.get::<Option<String>>("kind")?.as_deref() {
                 None | Some("ratio") => OddsKind::Ratio,
                 Some("differential") => OddsKind::Differential,
@@ -167,7 +315,18 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             table
                 .validate()
                 .map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            w.borrow_mut().ruleset.tables.insert(id, table);
+            let site = caller_site(lua);
+            let mut wm = w.borrow_mut();
+            match when {
+                Some(when) => wm.ruleset.variants.push(Variant {
+                    when,
+                    data: VariantData::Table(table),
+                    site,
+                }),
+                None => {
+                    wm.ruleset.tables.insert(id, table);
+                }
+            }
             Ok(())
         })?,
     )?;
@@ -175,18 +334,48 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "dice_table",
-        lua.create_function(move |_, t: Table| {
+        lua.create_function(move |lua, t: Table| {
             declaring(&w, "dice_table")?;
             let id: String = req(&t, "id", "dice_table")?;
+            let what = format!("kessel.dice_table `{id}`");
+            strict_keys(&t, &what, &["id", "bands", "description", "rule", "when"])?;
+            let when = when_of(lua, &t, "dice_table")?;
             let raw: Vec<Table> = req(&t, "bands", "dice_table")?;
-            let mut bands = Vec::new();
-            for b in raw {
-                bands.push((b.get::<i32>(1)?, b.get::<String>(2)?));
+            let mut bands: Vec<(i32, String)> = Vec::new();
+            for (i, b) in raw.into_iter().enumerate() {
+                let band = (b.get::<Option<i32>>(1)?, b.get::<Option<String>>(2)?);
+                let (Some(from), Some(result)) = band else {
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: band {} is {{ lowest roll, result }}, like {{ 3, \"hit\" }}",
+                        i + 1
+                    )));
+                };
+                if let Some((prev, _)) = bands.last() {
+                    if from <= *prev {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: bands go up by their lowest roll; band {} starts at {from}, after {prev}",
+                            i + 1
+                        )));
+                    }
+                }
+                bands.push((from, result));
             }
-            w.borrow_mut()
-                .ruleset
-                .dice_tables
-                .insert(id.clone(), DiceTable { id, bands });
+            if bands.is_empty() {
+                return Err(mlua::Error::runtime(format!("{what}: no bands")));
+            }
+            let table = DiceTable { id: id.clone(), bands };
+            let site = caller_site(lua);
+            let mut wm = w.borrow_mut();
+            match when {
+                Some(when) => wm.ruleset.variants.push(Variant {
+                    when,
+                    data: VariantData::Dice(table),
+                    site,
+                }),
+                None => {
+                    wm.ruleset.dice_tables.insert(id, table);
+                }
+            }
             Ok(())
         })?,
     )?;
@@ -194,11 +383,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "sequence",
-        lua.create_function(move |_, steps: Vec<Table>| {
+        lua.create_function(move |lua, steps: Vec<Table>| {
             declaring(&w, "sequence")?;
             let mut out = Vec::new();
             for s in steps {
                 let id: String = req(&s, "id", "sequence")?;
+                strict_keys(
+                    &s,
+                    &format!("kessel.sequence: step `{id}`"),
+                    &["id", "name", "side", "rule"],
+                )?;
                 out.push(Step {
                     name: s
                         .get::<Option<String>>("name")?
@@ -208,7 +402,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     rule: s.get("rule")?,
                 });
             }
-            w.borrow_mut().ruleset.sequence = out;
+            let site = caller_site(lua);
+            let mut wm = w.borrow_mut();
+            wm.ruleset.sequence = out;
+            wm.ruleset.sequence_site = site;
             Ok(())
         })?,
     )?;
@@ -219,6 +416,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, t: Table| {
             declaring(&w, "option")?;
             let id: String = req(&t, "id", "option")?;
+            strict_keys(
+                &t,
+                &format!("kessel.option `{id}`"),
+                &["id", "type", "default", "description", "rule"],
+            )?;
             let kind = match t.get::<mlua::Value>("type")? {
                 mlua::Value::Nil => OptionType::Bool,
                 mlua::Value::String(s) if s.to_str()? == "bool" => OptionType::Bool,
@@ -260,6 +462,18 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, t: Table| {
             declaring(&w, "action")?;
             let kind: String = req(&t, "kind", "action")?;
+            strict_keys(
+                &t,
+                &format!("kessel.action `{kind}`"),
+                &[
+                    "kind",
+                    "validate",
+                    "apply",
+                    "enumerate",
+                    "rule",
+                    "description",
+                ],
+            )?;
             let _: Function = req(&t, "validate", "action")?;
             let _: Function = req(&t, "apply", "action")?;
             let actions: Table = lua.named_registry_value("kessel_actions")?;
@@ -327,6 +541,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |_, t: Table| {
             declaring(&w, "scenario_var")?;
             let id: String = req(&t, "id", "scenario_var")?;
+            strict_keys(
+                &t,
+                &format!("kessel.scenario_var `{id}`"),
+                &["id", "type", "description"],
+            )?;
             let kind: String = req(&t, "type", "scenario_var")?;
             if !crate::ruleset::SCENARIO_VAR_TYPES.contains(&kind.as_str()) {
                 return Err(mlua::Error::runtime(format!(

@@ -82,7 +82,7 @@ pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
                             known.push(k.to_string_lossy());
                         }
                     }
-                    let hint = strings::nearest(&name, &known)
+                    let hint = crate::names::nearest(&name, &known)
                         .map(|n| format!(" (did you mean `{path}.{n}`?)"))
                         .unwrap_or_default();
                     Err(mlua::Error::runtime(format!(
@@ -234,4 +234,44 @@ pub(crate) fn call_hooks(lua: &Lua, name: &str, arg: mlua::Value) -> mlua::Resul
         f.call::<()>(arg.clone())?;
     }
     Ok(())
+}
+
+/// Refuses a field of `t` not in `known`, naming the nearest known one: a misspelt key fails at the
+/// caller's line instead of being ignored. Integer keys are the table's list part, not fields.
+pub(crate) fn strict_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {
+    for pair in t.pairs::<mlua::Value, mlua::Value>() {
+        let (k, _) = pair?;
+        let name = match &k {
+            mlua::Value::String(s) => s.to_string_lossy(),
+            mlua::Value::Integer(_) => continue,
+            other => format!("[{}]", other.type_name()),
+        };
+        if known.contains(&name.as_str()) {
+            continue;
+        }
+        return Err(mlua::Error::runtime(format!(
+            "{what}: unknown field `{name}`{}; the fields are {}",
+            crate::names::did_you_mean(&name, known),
+            known.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// A Lua value in a few words, for "expected X, got Y" messages (never an address).
+pub(crate) fn describe_value(v: &mlua::Value) -> String {
+    match v {
+        mlua::Value::Nil => "nothing".into(),
+        mlua::Value::Boolean(b) => b.to_string(),
+        mlua::Value::Integer(i) => i.to_string(),
+        mlua::Value::Number(n) => n.to_string(),
+        mlua::Value::String(s) => {
+            let text = s.to_string_lossy();
+            match text.char_indices().nth(40) {
+                Some((cut, _)) => format!("\"{}…\"", &text[..cut]),
+                None => format!("\"{text}\""),
+            }
+        }
+        other => format!("a {}", other.type_name()),
+    }
 }

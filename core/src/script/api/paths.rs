@@ -12,7 +12,6 @@ use crate::algo::trace::{reach, trace, Passage};
 use crate::algo::zoc::{zone_of_control, HexSet};
 use crate::hex::{Hex, Hexside};
 use crate::map::Map;
-use crate::ruleset::compile_costs;
 use crate::world::Shared;
 use mlua::{Function, Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef};
 use std::sync::Arc;
@@ -106,12 +105,27 @@ fn reason_of(t: &Table) -> mlua::Result<Reason> {
     })
 }
 
-fn cost_model(world: &Shared, class: &str, side: &str) -> mlua::Result<CostModel> {
+fn cost_model(world: &Shared, class: &str, side: &str) -> mlua::Result<Arc<CostModel>> {
     let w = world.borrow();
-    let decl = w.ruleset.movement.as_ref().ok_or_else(|| {
+    let decl = w.ruleset.movement_in_force(&w.options).ok_or_else(|| {
         mlua::Error::runtime("the ruleset declared no movement costs (kessel.movement{...})")
     })?;
-    compile_costs(decl, &w.state.map, class, side).map_err(|e| mlua::Error::runtime(e.to_string()))
+    if let Some(classes) = decl.get("classes").and_then(|c| c.as_array()) {
+        if !classes.iter().any(|c| c.as_str() == Some(class)) {
+            let known: Vec<&str> = classes.iter().filter_map(|c| c.as_str()).collect();
+            return Err(mlua::Error::runtime(format!(
+                "movement class `{class}` is not among the classes kessel.movement declares ({}){}",
+                known.join(", "),
+                crate::names::did_you_mean(class, &known)
+            )));
+        }
+    }
+    let variants = w.ruleset.variant_mask(&w.options);
+    let model = w
+        .cost_models
+        .borrow_mut()
+        .get(&decl, variants, &w.state.map, class, side);
+    model.map_err(|e| mlua::Error::runtime(e.to_string()))
 }
 
 /// A movement field, shared with Lua.
@@ -229,7 +243,7 @@ fn add_sets(
 
 enum StepCost {
     PerHex(PerHexStep),
-    Model(CostModel),
+    Model(Arc<CostModel>),
     Hook(Function),
 }
 

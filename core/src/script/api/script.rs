@@ -57,30 +57,6 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
 
 /// Refuses a key `t` does not know, naming the nearest known one: a misspelt field
 /// (`sied = "red"`) fails at the call instead of being ignored.
-fn strict_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {
-    for pair in t.pairs::<mlua::Value, mlua::Value>() {
-        let (k, _) = pair?;
-        let name = match &k {
-            mlua::Value::String(s) => s.to_string_lossy(),
-            // list parts (an array of units, say) are not fields
-            mlua::Value::Integer(_) => continue,
-            other => format!("[{}]", other.type_name()),
-        };
-        if known.contains(&name.as_str()) {
-            continue;
-        }
-        let owned: Vec<String> = known.iter().map(|k| k.to_string()).collect();
-        let hint = super::strings::nearest(&name, &owned)
-            .map(|n| format!(" (did you mean `{n}`?)"))
-            .unwrap_or_default();
-        return Err(mlua::Error::runtime(format!(
-            "{what}: unknown field `{name}`{hint}; the fields are {}",
-            known.join(", ")
-        )));
-    }
-    Ok(())
-}
-
 const SETUP_FIELDS: &[&str] = &[
     "map",
     "seed",
@@ -232,10 +208,10 @@ const MAX_UNITS: usize = 100_000;
 
 /// `kessel.setup{...}`: replaces the position with one described inline.
 fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
-    strict_keys(&spec, "kessel.setup", SETUP_FIELDS)?;
+    super::strict_keys(&spec, "kessel.setup", SETUP_FIELDS)?;
     let map = match spec.get::<Option<Table>>("map")? {
         Some(m) => {
-            strict_keys(&m, "kessel.setup: map", MAP_FIELDS)?;
+            super::strict_keys(&m, "kessel.setup: map", MAP_FIELDS)?;
             Arc::new(inline_map(&m)?)
         }
         None => world.borrow().state.map.clone(),
@@ -285,7 +261,7 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                 )));
             }
             let id: String = u.get("id")?;
-            strict_keys(&u, &format!("kessel.setup: unit `{id}`"), UNIT_FIELDS)?;
+            super::strict_keys(&u, &format!("kessel.setup: unit `{id}`"), UNIT_FIELDS)?;
             let faces: Vec<String> = u.get::<Option<Vec<String>>>("faces")?.unwrap_or_default();
             let location = match u.get::<Option<String>>("at")? {
                 Some(l) => Location::Map(map.parse(&l).ok_or_else(|| {
@@ -360,7 +336,7 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     if let Some(markers) = spec.get::<Option<Table>>("markers")? {
         for m in markers.sequence_values::<Table>() {
             let m = m?;
-            strict_keys(&m, "kessel.setup: marker", MARKER_FIELDS)?;
+            super::strict_keys(&m, "kessel.setup: marker", MARKER_FIELDS)?;
             let count: u32 = m.get::<Option<u32>>("count")?.unwrap_or(1);
             if state.markers.len() as u64 + count as u64 > crate::scenario::MAX_MARKERS as u64 {
                 return Err(mlua::Error::runtime(format!(

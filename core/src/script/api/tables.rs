@@ -16,7 +16,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(
             move |lua, (id, att, def, shift): (String, i32, i32, Option<i32>)| {
                 let wb = w.borrow();
-                let table = wb.ruleset.tables.get(&id).ok_or_else(|| table_err(&id))?;
+                let table = wb
+                    .ruleset
+                    .table(&id, &wb.options)
+                    .ok_or_else(|| table_err(&id))?;
                 let o = table.odds(att, def, shift.unwrap_or(0));
                 let out = lua.create_table()?;
                 out.set("column", o.column + 1)?;
@@ -32,7 +35,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "result",
         lua.create_function(move |_, (id, column, roll): (String, usize, i32)| {
             let wb = w.borrow();
-            let table = wb.ruleset.tables.get(&id).ok_or_else(|| table_err(&id))?;
+            let table = wb
+                .ruleset
+                .table(&id, &wb.options)
+                .ok_or_else(|| table_err(&id))?;
             Ok(table
                 .result(column.saturating_sub(1), roll)
                 .map(str::to_string))
@@ -43,7 +49,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "distribution",
         lua.create_function(move |lua, (id, column): (String, usize)| {
             let wb = w.borrow();
-            let table = wb.ruleset.tables.get(&id).ok_or_else(|| table_err(&id))?;
+            let table = wb
+                .ruleset
+                .table(&id, &wb.options)
+                .ok_or_else(|| table_err(&id))?;
             let out = lua.create_table()?;
             for (code, p) in table.distribution(column.saturating_sub(1)) {
                 let e = lua.create_table()?;
@@ -59,7 +68,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "columns",
         lua.create_function(move |_, id: String| {
             let wb = w.borrow();
-            let table = wb.ruleset.tables.get(&id).ok_or_else(|| table_err(&id))?;
+            let table = wb
+                .ruleset
+                .table(&id, &wb.options)
+                .ok_or_else(|| table_err(&id))?;
             Ok(table
                 .columns
                 .iter()
@@ -74,8 +86,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let wb = w.borrow();
             let table = wb
                 .ruleset
-                .dice_tables
-                .get(&id)
+                .dice_table(&id, &wb.options)
                 .ok_or_else(|| mlua::Error::runtime(format!("no dice table `{id}`")))?;
             Ok(table.lookup(roll).map(str::to_string))
         })?,

@@ -1,121 +1,10 @@
-//! What a ruleset declared when its scripts loaded: sides, unit types, terrain and hexside kinds,
-//! movement costs, tables, the sequence of play, options. Plain data; the Lua functions (action
-//! handlers, hooks) stay in the Lua state and are looked up by name.
-//!
-//! **Invariant:** a ruleset holds no game state, so it can be rebuilt from its files at any moment
-//! (hot reload) and the game goes on.
+//! Movement costs as declared data: their shape checked when declared, compiled for one movement
+//! class and side against a map's kinds when a search needs them.
 
 use crate::action::Reason;
 use crate::algo::movement::{Cost, CostModel, Entry, LinkRate};
 use crate::map::Map;
-use crate::options::OptionDecl;
 use crate::state::Value;
-use crate::tables::{DiceTable, ResultsTable};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-
-/// One step of the sequence of play.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Step {
-    /// Id (`"red_combat"`).
-    pub id: String,
-    /// Name shown to players.
-    pub name: String,
-    /// Phasing side, if any.
-    pub side: Option<String>,
-    /// Rule reference.
-    pub rule: Option<String>,
-}
-
-/// A declared kind with display data (terrain, hexside kind, place kind).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct KindDecl {
-    /// Id used in maps.
-    pub id: String,
-    /// Free properties (name, colour, …) for the rules and the editor.
-    pub props: Value,
-}
-
-/// An action kind the rules handle.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActionDecl {
-    /// Kind id.
-    pub kind: String,
-    /// Rule reference.
-    pub rule: Option<String>,
-    /// One-line description.
-    pub description: String,
-}
-
-/// Everything a ruleset declared.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Ruleset {
-    /// Name.
-    pub name: String,
-    /// Side ids, in play order.
-    pub sides: Vec<String>,
-    /// Unit types by id, with their free properties.
-    pub unit_types: BTreeMap<String, Value>,
-    /// Terrain kinds.
-    pub terrains: Vec<KindDecl>,
-    /// Hexside kinds (features and links).
-    pub hexside_kinds: Vec<KindDecl>,
-    /// Place kinds.
-    pub place_kinds: Vec<KindDecl>,
-    /// Movement costs as declared (see [`compile_costs`]).
-    pub movement: Option<Value>,
-    /// Results tables by id.
-    pub tables: BTreeMap<String, ResultsTable>,
-    /// Dice tables by id.
-    pub dice_tables: BTreeMap<String, DiceTable>,
-    /// The sequence of play.
-    pub sequence: Vec<Step>,
-    /// Options.
-    pub options: Vec<OptionDecl>,
-    /// Action kinds.
-    pub actions: Vec<ActionDecl>,
-    /// Free ruleset-wide constants.
-    pub constants: BTreeMap<String, Value>,
-    /// Scenario variables the rules read, by id: the type their `[vars]` value must have
-    /// (checked when a scenario loads) and what they mean (listed by `kessel info`).
-    pub scenario_vars: BTreeMap<String, ScenarioVarDecl>,
-}
-
-/// A scenario variable a ruleset reads.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ScenarioVarDecl {
-    /// `int`, `number`, `string`, `bool`, `list` or `table`.
-    pub kind: String,
-    /// What it means, and what the rules do when a scenario leaves it out.
-    pub description: String,
-}
-
-/// The types a scenario variable may be declared with.
-pub const SCENARIO_VAR_TYPES: &[&str] = &["int", "number", "string", "bool", "list", "table"];
-
-/// Whether a scenario variable's value has its declared type; `Err` says what it is instead.
-pub fn scenario_var_fits(kind: &str, v: &Value) -> Result<(), String> {
-    let fits = match kind {
-        "int" => v.is_i64() || v.is_u64(),
-        "number" => v.is_number(),
-        "string" => v.is_string(),
-        "bool" => v.is_boolean(),
-        "list" => v.is_array(),
-        "table" => v.is_object(),
-        _ => true,
-    };
-    if fits {
-        return Ok(());
-    }
-    Err(match v {
-        Value::Null => "nothing".to_string(),
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string \"{s}\""),
-        Value::Array(_) => "a list".to_string(),
-        Value::Object(_) => "a table".to_string(),
-    })
-}
 
 /// A cost declaration that cannot be compiled.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -160,7 +49,7 @@ fn entry_of(
 
 /// Checks a movement declaration's shape and values when it is declared, so that a bad value fails
 /// at its declaration instead of at the first movement field that meets it: the sections are
-/// `terrain`, `hexsides` and `links`; a cost is a finite number of MP not below zero,
+/// `terrain`, `hexsides` and `links` (and `classes`, the movement class names); a cost is a finite number of MP not below zero,
 /// `"prohibited"` or `false`, or a table of such keyed by class, side or `default` (with `cost`,
 /// `rule`, `message` and, for links, `bridges`).
 pub fn check_costs(decl: &Value) -> Result<(), CostError> {
@@ -168,9 +57,21 @@ pub fn check_costs(decl: &Value) -> Result<(), CostError> {
         return Err(CostError("the declaration is a table".into()));
     };
     for (section, entries) in sections {
+        if section == "classes" {
+            let ok = entries
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_string));
+            if !ok {
+                return Err(CostError(format!(
+                    "`classes` is a list of movement class names, got {entries}"
+                )));
+            }
+            continue;
+        }
         if !["terrain", "hexsides", "links"].contains(&section.as_str()) {
             return Err(CostError(format!(
-                "unknown section `{section}` (the sections are terrain, hexsides and links)"
+                "unknown section `{section}`{} (the sections are terrain, hexsides and links, and `classes` lists the movement classes)",
+                crate::names::did_you_mean(section, &["terrain", "hexsides", "links", "classes"])
             )));
         }
         let Value::Object(entries) = entries else {
@@ -289,41 +190,49 @@ pub fn compile_costs(
     })
 }
 
-impl Ruleset {
-    /// The action kinds, in declaration order.
-    pub fn action_kinds(&self) -> impl Iterator<Item = &str> {
-        self.actions.iter().map(|a| a.kind.as_str())
+/// Compiled cost models, kept until the map, the rules or the variants in force change, so a
+/// search compiles a class's costs once, not once per field.
+///
+/// The cache holds the map it compiled against: `Arc` identity then means the same map, since a
+/// map shared with the cache cannot change in place (a change copies it first).
+#[derive(Debug, Default)]
+pub struct CostModelCache {
+    map: Option<std::sync::Arc<Map>>,
+    variants: u64,
+    models: std::collections::HashMap<(String, String), std::sync::Arc<CostModel>>,
+}
+
+impl CostModelCache {
+    /// The model for `class` and `side` on `map` under `decl`, compiled on the first request.
+    /// `variants` says which option variants shaped `decl` (see `Ruleset::variant_mask`).
+    pub fn get(
+        &mut self,
+        decl: &Value,
+        variants: u64,
+        map: &std::sync::Arc<Map>,
+        class: &str,
+        side: &str,
+    ) -> Result<std::sync::Arc<CostModel>, CostError> {
+        let same_map = self
+            .map
+            .as_ref()
+            .is_some_and(|m| std::sync::Arc::ptr_eq(m, map));
+        if !same_map || self.variants != variants {
+            self.models.clear();
+            self.map = Some(map.clone());
+            self.variants = variants;
+        }
+        let key = (class.to_string(), side.to_string());
+        if let Some(m) = self.models.get(&key) {
+            return Ok(m.clone());
+        }
+        let model = std::sync::Arc::new(compile_costs(decl, map, class, side)?);
+        self.models.insert(key, model.clone());
+        Ok(model)
     }
 
-    /// The step at an index of the sequence.
-    pub fn step(&self, index: usize) -> Option<&Step> {
-        self.sequence.get(index)
-    }
-
-    /// Index of a step by id.
-    pub fn step_index(&self, id: &str) -> Option<usize> {
-        self.sequence.iter().position(|s| s.id == id)
-    }
-
-    /// Checks a map's kinds against the declarations; returns one message per unknown kind.
-    pub fn check_map(&self, map: &Map) -> Vec<String> {
-        let mut out = Vec::new();
-        let known = |list: &[KindDecl], n: &str| list.iter().any(|k| k.id == n);
-        for t in map.terrains.names() {
-            if !self.terrains.is_empty() && !known(&self.terrains, t) {
-                out.push(format!("terrain `{t}` is not declared by the ruleset"));
-            }
-        }
-        for t in map.side_kinds.names() {
-            if !self.hexside_kinds.is_empty() && !known(&self.hexside_kinds, t) {
-                out.push(format!("hexside kind `{t}` is not declared by the ruleset"));
-            }
-        }
-        for t in map.place_kinds.names() {
-            if !self.place_kinds.is_empty() && !known(&self.place_kinds, t) {
-                out.push(format!("place kind `{t}` is not declared by the ruleset"));
-            }
-        }
-        out
+    /// Forgets everything (the rules were reloaded).
+    pub fn clear(&mut self) {
+        *self = CostModelCache::default();
     }
 }

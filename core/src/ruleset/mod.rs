@@ -1,0 +1,180 @@
+//! What a ruleset declared when its scripts loaded: sides, unit types, terrain and hexside kinds,
+//! movement costs, tables, the sequence of play, options. Plain data; the Lua functions (action
+//! handlers, hooks) stay in the Lua state and are looked up by name.
+//!
+//! **Invariant:** a ruleset holds no game state, so it can be rebuilt from its files at any moment
+//! (hot reload) and the game goes on.
+
+use crate::map::Map;
+use crate::options::OptionDecl;
+use crate::state::Value;
+use crate::tables::{DiceTable, ResultsTable};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+mod checks;
+mod costs;
+mod variants;
+
+pub use checks::DeclProblem;
+pub use costs::{check_costs, compile_costs, CostError, CostModelCache};
+pub use variants::{Variant, VariantData};
+
+/// One step of the sequence of play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// Id (`"red_combat"`).
+    pub id: String,
+    /// Name shown to players.
+    pub name: String,
+    /// Phasing side, if any.
+    pub side: Option<String>,
+    /// Rule reference.
+    pub rule: Option<String>,
+}
+
+/// A declared kind with display data (terrain, hexside kind, place kind).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KindDecl {
+    /// Id used in maps.
+    pub id: String,
+    /// Free properties (name, colour, …) for the rules and the editor.
+    pub props: Value,
+}
+
+/// An action kind the rules handle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionDecl {
+    /// Kind id.
+    pub kind: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// One-line description.
+    pub description: String,
+}
+
+/// Everything a ruleset declared.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ruleset {
+    /// Name.
+    pub name: String,
+    /// Side ids, in play order.
+    pub sides: Vec<String>,
+    /// Unit types by id, with their free properties.
+    pub unit_types: BTreeMap<String, Value>,
+    /// Terrain kinds.
+    pub terrains: Vec<KindDecl>,
+    /// Hexside kinds (features and links).
+    pub hexside_kinds: Vec<KindDecl>,
+    /// Place kinds.
+    pub place_kinds: Vec<KindDecl>,
+    /// Movement costs as declared (see [`compile_costs`]), without the option variants.
+    pub movement: Option<Value>,
+    /// Where `kessel.movement` was declared, for the checks made once everything has loaded.
+    pub movement_site: Option<Site>,
+    /// Results tables by id.
+    pub tables: BTreeMap<String, ResultsTable>,
+    /// Dice tables by id.
+    pub dice_tables: BTreeMap<String, DiceTable>,
+    /// The sequence of play.
+    pub sequence: Vec<Step>,
+    /// Where `kessel.sequence` was declared.
+    pub sequence_site: Option<Site>,
+    /// Options.
+    pub options: Vec<OptionDecl>,
+    /// Action kinds.
+    pub actions: Vec<ActionDecl>,
+    /// Free ruleset-wide constants.
+    pub constants: BTreeMap<String, Value>,
+    /// Scenario variables the rules read, by id: the type their `[vars]` value must have
+    /// (checked when a scenario loads) and what they mean (listed by `kessel info`).
+    pub scenario_vars: BTreeMap<String, ScenarioVarDecl>,
+    /// Declared data that replaces the above while some options have given values, in
+    /// declaration order (see [`Ruleset::movement_in_force`], [`Ruleset::table`]).
+    pub variants: Vec<Variant>,
+}
+
+/// Where a declaration was made: errors found after the ruleset has loaded (a kind that was
+/// never declared, a variant of an unknown option) still point at the line that caused them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Site {
+    /// Script file, as errors print it.
+    pub file: String,
+    /// Line.
+    pub line: usize,
+}
+
+/// A scenario variable a ruleset reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScenarioVarDecl {
+    /// `int`, `number`, `string`, `bool`, `list` or `table`.
+    pub kind: String,
+    /// What it means, and what the rules do when a scenario leaves it out.
+    pub description: String,
+}
+
+/// The types a scenario variable may be declared with.
+pub const SCENARIO_VAR_TYPES: &[&str] = &["int", "number", "string", "bool", "list", "table"];
+
+/// Whether a scenario variable's value has its declared type; `Err` says what it is instead.
+pub fn scenario_var_fits(kind: &str, v: &Value) -> Result<(), String> {
+    let fits = match kind {
+        "int" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "bool" => v.is_boolean(),
+        "list" => v.is_array(),
+        "table" => v.is_object(),
+        _ => true,
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(match v {
+        Value::Null => "nothing".to_string(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string \"{s}\""),
+        Value::Array(_) => "a list".to_string(),
+        Value::Object(_) => "a table".to_string(),
+    })
+}
+
+impl Ruleset {
+    /// The action kinds, in declaration order.
+    pub fn action_kinds(&self) -> impl Iterator<Item = &str> {
+        self.actions.iter().map(|a| a.kind.as_str())
+    }
+
+    /// The step at an index of the sequence.
+    pub fn step(&self, index: usize) -> Option<&Step> {
+        self.sequence.get(index)
+    }
+
+    /// Index of a step by id.
+    pub fn step_index(&self, id: &str) -> Option<usize> {
+        self.sequence.iter().position(|s| s.id == id)
+    }
+
+    /// Checks a map's kinds against the declarations; returns one message per unknown kind.
+    pub fn check_map(&self, map: &Map) -> Vec<String> {
+        let mut out = Vec::new();
+        let known = |list: &[KindDecl], n: &str| list.iter().any(|k| k.id == n);
+        for t in map.terrains.names() {
+            if !self.terrains.is_empty() && !known(&self.terrains, t) {
+                out.push(format!("terrain `{t}` is not declared by the ruleset"));
+            }
+        }
+        for t in map.side_kinds.names() {
+            if !self.hexside_kinds.is_empty() && !known(&self.hexside_kinds, t) {
+                out.push(format!("hexside kind `{t}` is not declared by the ruleset"));
+            }
+        }
+        for t in map.place_kinds.names() {
+            if !self.place_kinds.is_empty() && !known(&self.place_kinds, t) {
+                out.push(format!("place kind `{t}` is not declared by the ruleset"));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,171 @@
+//! Declared data that follows the options: a movement cost, a results table or a dice table
+//! declared with `when = { option = value, ... }` replaces the plain declaration while every named
+//! option has that value. A variant is data, resolved natively, so an option that is off costs a
+//! rule nothing: no Lua runs per hex or per lookup to ask which variant is in force.
+
+use super::{Ruleset, Site};
+use crate::options::Options;
+use crate::state::Value;
+use crate::tables::{DiceTable, ResultsTable};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// Most variants one ruleset may declare: which ones are in force is one bit each of a `u64`,
+/// the key under which compiled cost models are kept.
+pub const MAX_VARIANTS: usize = 64;
+
+/// Data in force while some options have given values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// Option id → the value it must have (all of them) for the variant to be in force.
+    pub when: BTreeMap<String, Value>,
+    /// What it replaces.
+    pub data: VariantData,
+    /// Where it was declared.
+    pub site: Option<Site>,
+}
+
+/// What a variant replaces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VariantData {
+    /// Movement cost entries: each `section.kind` given replaces that entry of the plain
+    /// `kessel.movement` declaration; entries it does not name stay.
+    Movement(Value),
+    /// The results table of the same id.
+    Table(ResultsTable),
+    /// The dice table of the same id.
+    Dice(DiceTable),
+}
+
+impl Variant {
+    /// Whether every option named in `when` has its value.
+    pub fn in_force(&self, options: &Options) -> bool {
+        self.when
+            .iter()
+            .all(|(id, v)| options.values.get(id) == Some(v))
+    }
+}
+
+impl Ruleset {
+    /// One bit per declared variant, set when it is in force: two option sets with the same mask
+    /// see the same declared data.
+    pub fn variant_mask(&self, options: &Options) -> u64 {
+        self.variants
+            .iter()
+            .take(MAX_VARIANTS)
+            .enumerate()
+            .filter(|(_, v)| v.in_force(options))
+            .fold(0, |mask, (i, _)| mask | 1 << i)
+    }
+
+    /// The movement costs in force: the declaration with the entries of every movement variant in
+    /// force laid over it, in declaration order. Borrowed when no variant applies.
+    pub fn movement_in_force(&self, options: &Options) -> Option<Cow<'_, Value>> {
+        let base = self.movement.as_ref()?;
+        let mut merged: Option<Value> = None;
+        for v in &self.variants {
+            let VariantData::Movement(over) = &v.data else {
+                continue;
+            };
+            if !v.in_force(options) {
+                continue;
+            }
+            let target = merged.get_or_insert_with(|| base.clone());
+            let (Some(sections), Value::Object(target)) = (over.as_object(), target) else {
+                continue;
+            };
+            for (section, entries) in sections {
+                let Some(entries) = entries.as_object() else {
+                    continue;
+                };
+                let slot = target
+                    .entry(section.clone())
+                    .or_insert_with(|| Value::Object(Default::default()));
+                if let Value::Object(slot) = slot {
+                    for (kind, entry) in entries {
+                        slot.insert(kind.clone(), entry.clone());
+                    }
+                }
+            }
+        }
+        Some(match merged {
+            Some(m) => Cow::Owned(m),
+            None => Cow::Borrowed(base),
+        })
+    }
+
+    /// The results table `id` in force: the last variant of that id in force, else the plain one.
+    pub fn table(&self, id: &str, options: &Options) -> Option<&ResultsTable> {
+        self.variants
+            .iter()
+            .rev()
+            .find_map(|v| match &v.data {
+                VariantData::Table(t) if t.id == id && v.in_force(options) => Some(t),
+                _ => None,
+            })
+            .or_else(|| self.tables.get(id))
+    }
+
+    /// The dice table `id` in force: the last variant of that id in force, else the plain one.
+    pub fn dice_table(&self, id: &str, options: &Options) -> Option<&DiceTable> {
+        self.variants
+            .iter()
+            .rev()
+            .find_map(|v| match &v.data {
+                VariantData::Dice(t) if t.id == id && v.in_force(options) => Some(t),
+                _ => None,
+            })
+            .or_else(|| self.dice_tables.get(id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{OptionDecl, OptionType};
+    use serde_json::json;
+
+    fn ruleset() -> (Ruleset, Options) {
+        let decl = OptionDecl {
+            id: "dear_rivers".into(),
+            kind: OptionType::Bool,
+            default: json!(false),
+            description: String::new(),
+            rule: String::new(),
+        };
+        let r = Ruleset {
+            movement: Some(json!({
+                "terrain": { "clear": 1 },
+                "hexsides": { "river": { "default": 1 } },
+            })),
+            variants: vec![Variant {
+                when: [("dear_rivers".to_string(), json!(true))].into(),
+                data: VariantData::Movement(
+                    json!({ "hexsides": { "river": { "wheels": 3, "default": 1 } } }),
+                ),
+                site: None,
+            }],
+            ..Ruleset::default()
+        };
+        (r, Options::defaults(vec![decl]))
+    }
+
+    #[test]
+    fn a_variant_replaces_its_entries_only_while_its_option_has_the_value() {
+        let (r, mut options) = ruleset();
+        assert!(matches!(
+            r.movement_in_force(&options),
+            Some(Cow::Borrowed(_))
+        ));
+        assert_eq!(r.variant_mask(&options), 0);
+        options.values.insert("dear_rivers".into(), json!(true));
+        let m = r.movement_in_force(&options).expect("declared");
+        assert_eq!(m["hexsides"]["river"]["wheels"], json!(3));
+        assert_eq!(
+            m["terrain"]["clear"],
+            json!(1),
+            "entries the variant does not name stay"
+        );
+        assert_eq!(r.variant_mask(&options), 1);
+    }
+}

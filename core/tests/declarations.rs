@@ -1,0 +1,142 @@
+//! A ruleset's declarations are strict: a misspelt field, kind, class or option fails when the
+//! ruleset loads, at the line that declared it, with the nearest right name — on the toy ruleset.
+
+use kessel_core::engine::Engine;
+use kessel_core::script::Limits;
+
+/// Loads a copy of the toy with one edit to its `init.lua`; returns the load error as located.
+fn load_with(
+    test: &str,
+    find: &str,
+    replace: &str,
+) -> Result<(), (Option<String>, Option<usize>, String)> {
+    let dir = kessel_test_support::toy_copy(test);
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("toy init.lua");
+    assert!(
+        text.contains(find),
+        "the toy's init.lua no longer has `{find}`"
+    );
+    std::fs::write(&init, text.replacen(find, replace, 1)).expect("write init.lua");
+    match Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let mut all = e.located();
+            assert_eq!(all.len(), 1, "one error: {all:?}");
+            let l = all.remove(0);
+            Err((l.file, l.line, l.message))
+        }
+    }
+}
+
+/// The line of `find` in the toy's `init.lua` (1-based).
+fn line_of(find: &str) -> usize {
+    let text = std::fs::read_to_string(
+        kessel_test_support::workspace_root().join("core/tests/fixtures/toy/init.lua"),
+    )
+    .expect("toy init.lua");
+    let at = text.find(find).expect("present");
+    text[..at].matches('\n').count() + 1
+}
+
+#[test]
+fn misspelt_declarations_fail_at_their_line_with_the_right_name() {
+    let movement = line_of("kessel.movement{\n");
+    let cases: &[(&str, &str, &str, usize, &[&str])] = &[
+        (
+            "woods = { foot = 1, default = 2 }",
+            "woods = { foot = 1, defualt = 2 }",
+            "a misspelt `default` inside a cost entry",
+            movement,
+            &["terrain.woods", "`defualt`", "did you mean `default`"],
+        ),
+        (
+            "woods = { foot = 1, default = 2 }",
+            "woods = { feet = 1, default = 2 }",
+            "a class the declaration's `classes` does not list",
+            movement,
+            &["`feet`", "did you mean `foot`"],
+        ),
+        (
+            "    clear = 1,",
+            "    claer = 1,",
+            "a cost for a terrain never declared",
+            movement,
+            &["no terrain `claer`", "did you mean `clear`"],
+        ),
+        (
+            "  links = {",
+            "  link = {",
+            "an unknown section",
+            movement,
+            &["unknown section `link`", "did you mean `links`"],
+        ),
+        (
+            r##"kessel.terrain{ id = "clear", name = "Clear", color = "#d8d0a0" }"##,
+            r##"kessel.terrain{ id = "clear", name = "Clear", colour = "#d8d0a0" }"##,
+            "a misspelt display field",
+            line_of(r#"kessel.terrain{ id = "clear""#),
+            &["unknown field `colour`", "did you mean `color`"],
+        ),
+        (
+            r##"color = "#d8d0a0""##,
+            r#"color = "sand""#,
+            "a colour that is not one",
+            line_of(r#"kessel.terrain{ id = "clear""#),
+            &["`color` is a colour", "\"sand\""],
+        ),
+        (
+            r#"side = "red", rule = "T1" },"#,
+            r#"side = "rde", rule = "T1" },"#,
+            "a step of an undeclared side",
+            line_of("kessel.sequence{"),
+            &["side `rde`", "did you mean `red`"],
+        ),
+        (
+            r#"  id = "crt", kind = "ratio","#,
+            r#"  id = "crt", knid = "ratio","#,
+            "a misspelt table field",
+            line_of("kessel.results_table{"),
+            &["unknown field `knid`", "did you mean `kind`"],
+        ),
+        (
+            r#"kessel.option{ id = "stack_limit", type = "int""#,
+            r#"kessel.option{ id = "stack_limit", typ = "int""#,
+            "a misspelt option field",
+            line_of(r#"kessel.option{ id = "stack_limit""#),
+            &["unknown field `typ`", "did you mean `type`"],
+        ),
+        (
+            "when = { deep_rivers = true }",
+            "when = { deep_river = true }",
+            "a variant of an option that does not exist",
+            line_of("when = { deep_rivers = true }"),
+            &["no option `deep_river`", "did you mean `deep_rivers`"],
+        ),
+        (
+            "when = { deep_rivers = true }",
+            "when = { deep_rivers = 1 }",
+            "a variant with a value the option cannot take",
+            line_of("when = { deep_rivers = true }"),
+            &["`deep_rivers` takes true or false"],
+        ),
+    ];
+    for (i, (find, replace, what, line, needles)) in cases.iter().enumerate() {
+        let err = load_with(&format!("strict_decl_{i}"), find, replace)
+            .expect_err(&format!("{what}: the toy loaded anyway"));
+        let (file, at, message) = err;
+        assert!(
+            file.as_deref().is_some_and(|f| f.ends_with("init.lua")),
+            "{what}: no file in {file:?}: {message}"
+        );
+        assert_eq!(at, Some(*line), "{what}: wrong line: {message}");
+        for n in needles.iter() {
+            assert!(message.contains(n), "{what}: `{n}` missing from: {message}");
+        }
+    }
+}
+
+#[test]
+fn the_toy_as_written_loads() {
+    load_with("strict_decl_none", "kessel.ruleset{", "kessel.ruleset{").expect("the toy loads");
+}
