@@ -1,28 +1,32 @@
--- The scenario variables the PGG rules read (a scenario's [vars]), with their types: `kessel check`
--- refuses a value of another type at its line, and `kessel info` lists them with what they mean.
--- A scenario that leaves one out gets the printed game's value.
+-- The scenario variables the PGG rules read (a scenario's [vars]), with their types, defaults and
+-- ranges: `kessel check` refuses a value of another type or out of range at its line,
+-- `kessel.scenario.var` gives the default when a scenario leaves one out, and `kessel info` lists
+-- them with what they mean. The defaults are the printed campaign's, except the two campaign-wide
+-- mechanics, which a scenario switches on.
 
-local function var(id, kind, description)
-  kessel.scenario_var{ id = id, type = kind, description = description }
+local function var(id, kind, default, description, range)
+  kessel.scenario_var{ id = id, type = kind, default = default, description = description,
+    min = range and range[1], max = range and range[2] }
 end
 
-var("provisional_reinforcements", "bool",
-  "[14.1] a Soviet provisional reinforcement roll each turn (default off: a scenario turns it on)")
-var("south_western_front", "bool",
-  "[14.2] the Soviet may call South-Western Front divisions (default off: a scenario turns it on)")
-var("setup_overstack_hexes", "list",
-  "[5.2] hexes whose printed set-up may be overstacked until the first Soviet Movement Phase ends (default: none)")
-var("soviet_vp_recapture", "int", "[15] Soviet VP for each city retaken (default 2)")
-var("provisional_entrances", "list",
-  "[14.1] entry areas of the provisional reinforcements, by die roll 1..6 (default P1..P6)")
-var("provisional_formation", "string",
-  "[14.1] formation of the reserve rifle divisions the provisional rolls draw (default Provisional)")
-var("swf_area", "string", "[14.2] entry area of South-Western Front divisions (default Z)")
-var("swf_first_turn", "int", "[14.2] first turn the Soviet may call South-Western Front divisions (default 2)")
-var("swf_max_per_turn", "int", "[14.2] South-Western Front divisions a turn at most (default 5)")
-var("swf_max_total", "int", "[14.2] South-Western Front divisions a game at most (default 10)")
-var("swf_vp", "list", "[14.2] German VP for the 1st, 2nd, ... division called (default 1,1,1,1,1,2,2,2,2,2)")
-var("swf_formation", "string",
-  "[14.2] formation of the reserve rifle divisions the calls draw (default South-Western Front)")
-var("evacuation_area", "string", "[10.4] area where an evacuated leader returns (default X)")
-var("evacuation_max", "int", "[10.4] leader evacuations a game at most (default 2)")
+var("provisional_reinforcements", "bool", false,
+  "[14.1] a Soviet provisional reinforcement roll each turn (off unless a scenario turns it on)")
+var("south_western_front", "bool", false,
+  "[14.2] the Soviet may call South-Western Front divisions (off unless a scenario turns it on)")
+var("setup_overstack_hexes", "list", {},
+  "[5.2] hexes whose printed set-up may be overstacked until the first Soviet Movement Phase ends")
+var("soviet_vp_recapture", "int", 2, "[15] Soviet VP for each city retaken", { 0, 100 })
+var("provisional_entrances", "list", { "P1", "P2", "P3", "P4", "P5", "P6" },
+  "[14.1] entry areas of the provisional reinforcements, by die roll 1..6")
+var("provisional_formation", "string", "Provisional",
+  "[14.1] formation of the reserve rifle divisions the provisional rolls draw")
+var("swf_area", "string", "Z", "[14.2] entry area of South-Western Front divisions")
+var("swf_first_turn", "int", 2, "[14.2] first turn the Soviet may call South-Western Front divisions", { 1, 10000 })
+var("swf_max_per_turn", "int", 5, "[14.2] South-Western Front divisions a turn at most", { 0, 1000 })
+var("swf_max_total", "int", 10, "[14.2] South-Western Front divisions a game at most", { 0, 1000 })
+var("swf_vp", "list", { 1, 1, 1, 1, 1, 2, 2, 2, 2, 2 },
+  "[14.2] German VP for the 1st, 2nd, ... division called (2 for any beyond the list)")
+var("swf_formation", "string", "South-Western Front",
+  "[14.2] formation of the reserve rifle divisions the calls draw")
+var("evacuation_area", "string", "X", "[10.4] area where an evacuated leader returns")
+var("evacuation_max", "int", 2, "[10.4] leader evacuations a game at most", { 0, 1000 })

@@ -320,9 +320,10 @@ function kessel.on(name, fn) end
 function kessel.constant(name, value) end
 
 ---Declares a scenario `[vars]` entry the rules read and the type its value must have ("int",
----"number", "string", "bool", "list" or "table"); a scenario with another type fails to load.
----Stage: declare.
----@param spec { id: string, type: string, description?: string }
+---"number", "string", "bool", "list" or "table"); a scenario with another type, or a number
+---outside `min`..`max`, fails to load. `kessel.scenario.var` returns `default` when a scenario
+---leaves the variable out. Stage: declare.
+---@param spec { id: string, type: string, default?: any, min?: number, max?: number, description?: string }
 function kessel.scenario_var(spec) end
 
 -------------------------------------------------------------------------------------------------
@@ -583,7 +584,7 @@ kessel.scenario = {}
 ---@return string?
 function kessel.scenario.name() end
 
----A value from the scenario's `[vars]`, or nil.
+---A value from the scenario's `[vars]`, else the default its `kessel.scenario_var` declares, else nil.
 ---@param key string
 ---@return any
 function kessel.scenario.var(key) end

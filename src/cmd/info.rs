@@ -125,6 +125,7 @@ fn scenario_variables(
         .map(|(id, d)| {
             json!({
                 "id": id, "type": d.kind, "description": d.description,
+                "default": d.default, "min": d.min, "max": d.max,
                 "declared": true, "value": vars.get(id).cloned().unwrap_or(Value::Null),
             })
         })
@@ -250,9 +251,10 @@ fn text(info: &Value) -> String {
         let _ = writeln!(s, "  (none)");
     }
     for v in vars {
-        let value = match &v["value"] {
-            Value::Null => "(not set: the rules' default)".to_string(),
-            other => other.to_string(),
+        let value = match (&v["value"], &v["default"]) {
+            (Value::Null, Value::Null) => "(not set)".to_string(),
+            (Value::Null, default) => format!("{default} (default)"),
+            (other, _) => other.to_string(),
         };
         if v["declared"] == json!(true) {
             let _ = writeln!(

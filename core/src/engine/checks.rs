@@ -53,12 +53,11 @@ impl Engine {
             let ruleset = self.ruleset();
             for (id, decl) in &ruleset.scenario_vars {
                 let Some(v) = sc.vars.get(id) else { continue };
-                let kind = &decl.kind;
-                if let Err(what) = crate::ruleset::scenario_var_fits(kind, v) {
+                if let Err(why) = decl.admits(v) {
                     errors.push(LoadError::new(
                         &sc.path,
                         sc.var_lines.get(id).copied(),
-                        format!("scenario var `{id}` is {what}; the ruleset reads it as {kind}"),
+                        format!("scenario var `{id}` {why}"),
                     ));
                 }
             }

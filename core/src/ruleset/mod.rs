@@ -105,12 +105,40 @@ pub struct Site {
 }
 
 /// A scenario variable a ruleset reads.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ScenarioVarDecl {
     /// `int`, `number`, `string`, `bool`, `list` or `table`.
     pub kind: String,
     /// What it means, and what the rules do when a scenario leaves it out.
     pub description: String,
+    /// The value the rules read when a scenario leaves it out (`kessel.scenario.var`).
+    pub default: Option<Value>,
+    /// Lowest value a scenario may give (numbers).
+    pub min: Option<f64>,
+    /// Highest value a scenario may give (numbers).
+    pub max: Option<f64>,
+}
+
+impl ScenarioVarDecl {
+    /// Whether `v` has the declared type and lies in the declared range; `Err` says why not.
+    pub fn admits(&self, v: &Value) -> Result<(), String> {
+        scenario_var_fits(&self.kind, v)
+            .map_err(|what| format!("is {what}; the ruleset reads it as {}", self.kind))?;
+        if let Some(x) = v.as_f64() {
+            let below = self.min.is_some_and(|m| x < m);
+            let above = self.max.is_some_and(|m| x > m);
+            if below || above {
+                let range = match (self.min, self.max) {
+                    (Some(a), Some(b)) => format!("from {a} to {b}"),
+                    (Some(a), None) => format!("{a} or more"),
+                    (None, Some(b)) => format!("{b} or less"),
+                    (None, None) => String::new(),
+                };
+                return Err(format!("is {x}; the ruleset allows {range}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The types a scenario variable may be declared with.

@@ -130,18 +130,20 @@ function L.line_to_east(l)
   return found ~= nil
 end
 
--- A scenario parameter of evacuation: the scenario's [vars], else (inline test positions) the
--- game variable of the same name, else the printed default.
-local function evac_param(key, default)
-  local v = kessel.scenario.var(key)
-  if v == nil then v = kessel.game.var(key) end
-  if v == nil then return default end
-  return v
+-- A scenario parameter of evacuation: in an inline test position (no scenario) the game variable
+-- of the same name when set, else the scenario's [vars] or the default declared in
+-- scenario_vars.lua.
+local function evac_param(key)
+  if kessel.scenario.name() == nil then
+    local v = kessel.game.var(key)
+    if v ~= nil then return v end
+  end
+  return kessel.scenario.var(key)
 end
 
 -- Where evacuated leaders come back, and how many may be evacuated in a game [10.4].
-function L.evacuation_area() return evac_param("evacuation_area", "X") end
-function L.evacuation_max() return evac_param("evacuation_max", 2) end
+function L.evacuation_area() return evac_param("evacuation_area") end
+function L.evacuation_max() return evac_param("evacuation_max") end
 
 local function evacuation_on()
   return C.option("leader_evacuation") and not C.option("wbc09_05_no_leader_evacuation")

@@ -24,11 +24,8 @@ local C = require("rules.common")
 local Z = require("rules.zoc")
 local R = {}
 
-local function svar(key, default)
-  local v = kessel.scenario.var(key)
-  if v == nil then return default end
-  return v
-end
+-- A scenario variable; its default is declared in scenario_vars.lua.
+local svar = kessel.scenario.var
 
 -- Campaign-wide mechanics a scenario switches on in its [vars] (`provisional_reinforcements`,
 -- `south_western_front`): off unless it does, so a small scenario on a cut of the map gets neither
@@ -44,16 +41,16 @@ kessel.on("check", function()
   local out = {}
   if kessel.scenario.name() == nil then return out end
   if R.mechanic_on("provisional_reinforcements") then
-    for _, id in ipairs(svar("provisional_entrances", { "P1", "P2", "P3", "P4", "P5", "P6" })) do
+    for _, id in ipairs(svar("provisional_entrances")) do
       if kessel.map.area(id) == nil then
         out[#out + 1] = { message = string.format(
           "provisional_reinforcements is on [14.1] but the map has no entry area %s (provisional_entrances)", id) }
       end
     end
   end
-  if R.mechanic_on("south_western_front") and kessel.map.area(svar("swf_area", "Z")) == nil then
+  if R.mechanic_on("south_western_front") and kessel.map.area(svar("swf_area")) == nil then
     out[#out + 1] = { message = string.format(
-      "south_western_front is on [14.2] but the map has no entry area %s (swf_area)", svar("swf_area", "Z")) }
+      "south_western_front is on [14.2] but the map has no entry area %s (swf_area)", svar("swf_area")) }
   end
   return out
 end)
@@ -201,11 +198,11 @@ end
 -- The provisional roll [14.1] (inside an apply or hook).
 function R.provisional()
   if not R.mechanic_on("provisional_reinforcements") then return end
-  local list = svar("provisional_entrances", { "P1", "P2", "P3", "P4", "P5", "P6" })
+  local list = svar("provisional_entrances")
   local r = kessel.dice.roll("provisional reinforcement entrance [14.1]")
   local area = list[r]
   kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area })
-  local pool = R.available_rifles(svar("provisional_formation", "Provisional"))
+  local pool = R.available_rifles(svar("provisional_formation"))
   if #pool == 0 then
     kessel.emit.note("14.1", "provisional roll " .. r .. ": no rifle division is available")
     return
@@ -241,13 +238,13 @@ local swf_cache = {}
 function R.swf_hexes()
   local c, r = kessel.map.size()
   if c * r < 1000 then return R.find_swf_hexes() end
-  local key = c .. "x" .. r .. ":" .. tostring(svar("swf_area", "Z"))
+  local key = c .. "x" .. r .. ":" .. tostring(svar("swf_area"))
   if swf_cache.key ~= key then swf_cache.key, swf_cache.hexes = key, R.find_swf_hexes() end
   return swf_cache.hexes
 end
 
 function R.find_swf_hexes()
-  local z = (kessel.map.area(svar("swf_area", "Z")) or {})[1]
+  local z = (kessel.map.area(svar("swf_area")) or {})[1]
   local min_col = z and C.column(z) or 1
   local out = {}
   for _, h in ipairs(kessel.map.hexes()) do
@@ -273,21 +270,21 @@ function R.swf_closed()
   if pr then return pr end
   if not C.step_is("soviet_movement") then return C.reason("14.2", "South-Western Front divisions are called in the Soviet Movement Phase") end
   local turn = kessel.game.turn()
-  if turn < svar("swf_first_turn", 2) then return C.reason("14.2", "the South-Western Front sends divisions from turn %d", svar("swf_first_turn", 2)) end
+  if turn < svar("swf_first_turn") then return C.reason("14.2", "the South-Western Front sends divisions from turn %d", svar("swf_first_turn")) end
   if turn >= 12 then return C.reason("14.3", "no reinforcements enter on turn 12") end
-  if swf_this_turn() >= svar("swf_max_per_turn", 5) then return C.reason("14.2", "at most %d South-Western Front divisions a turn", svar("swf_max_per_turn", 5)) end
+  if swf_this_turn() >= svar("swf_max_per_turn") then return C.reason("14.2", "at most %d South-Western Front divisions a turn", svar("swf_max_per_turn")) end
   local total = kessel.game.var("swf_count") or 0
-  if total >= svar("swf_max_total", 10) then return C.reason("14.2", "all %d South-Western Front divisions have been called", svar("swf_max_total", 10)) end
+  if total >= svar("swf_max_total") then return C.reason("14.2", "all %d South-Western Front divisions have been called", svar("swf_max_total")) end
 end
 
 function R.swf_check(a)
   local closed = R.swf_closed()
   if closed then return nil, closed end
   if not a.hex or not C.contains(R.swf_hexes(), a.hex) then
-    return nil, C.reason("14.2", "South-Western Front divisions enter on a south-edge rail hex at or east of entrance %s", svar("swf_area", "Z"))
+    return nil, C.reason("14.2", "South-Western Front divisions enter on a south-edge rail hex at or east of entrance %s", svar("swf_area"))
   end
   if C.enemy_at(a.hex, C.SOVIET) then return nil, C.reason("6.1", "%s holds German units", a.hex) end
-  local pool = R.available_rifles(svar("swf_formation", "South-Western Front"))
+  local pool = R.available_rifles(svar("swf_formation"))
   if #pool == 0 then return nil, C.reason("14.2", "no rifle division is available") end
   return pool[1]
 end
@@ -301,7 +298,7 @@ kessel.action{
   apply = function(a)
     local u = assert(R.swf_check(a))
     local n = (kessel.game.var("swf_count") or 0) + 1
-    local vp = svar("swf_vp", { 1, 1, 1, 1, 1, 2, 2, 2, 2, 2 })[n] or 2
+    local vp = svar("swf_vp")[n] or 2
     kessel.emit.var("swf_count", n)
     kessel.emit.var("swf_vp", (kessel.game.var("swf_vp") or 0) + vp)
     kessel.emit.var("swf_turn", { turn = kessel.game.turn(), n = swf_this_turn() + 1 })
@@ -312,7 +309,7 @@ kessel.action{
     if side ~= nil and side ~= C.SOVIET then return out end
     -- the same checks as R.swf_check, the hex-independent ones once
     if R.swf_closed() then return out end
-    if #R.available_rifles(svar("swf_formation", "South-Western Front")) == 0 then return out end
+    if #R.available_rifles(svar("swf_formation")) == 0 then return out end
     for _, h in ipairs(R.swf_hexes()) do
       if not C.enemy_at(h, C.SOVIET) then out[#out + 1] = { kind = "swf_call", hex = h } end
     end

@@ -32,7 +32,7 @@ kessel.on("check", function()
   -- first Soviet Movement Phase cures that [5.2]. A scenario lists such hexes in its
   -- `setup_overstack_hexes` variable; anywhere else an overstacked set-up is a mistake.
   local allowed = {}
-  for _, h in ipairs(kessel.scenario.var("setup_overstack_hexes") or {}) do allowed[h] = true end
+  for _, h in ipairs(kessel.scenario.var("setup_overstack_hexes")) do allowed[h] = true end
   local seen = {}
   for _, u in ipairs(kessel.units.all{ location = "map" }) do
     if not seen[u.hex] and not allowed[u.hex] then

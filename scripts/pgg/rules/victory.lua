@@ -167,12 +167,8 @@ function V.score()
   return { german_vp = german, soviet_vp = soviet, difference = diff, level = level, held = held, destroyed = destroyed }
 end
 
--- Soviet VP for each city retaken [15]: the scenario's `soviet_vp_recapture`, else 2.
-function V.recapture_vp()
-  local v = kessel.scenario.var("soviet_vp_recapture")
-  if v == nil then return 2 end
-  return v
-end
+-- Soviet VP for each city retaken [15]: the scenario's `soviet_vp_recapture` (declared default 2).
+function V.recapture_vp() return kessel.scenario.var("soviet_vp_recapture") end
 
 kessel.on("step_end", function(index)
   local step = kessel.game.step()

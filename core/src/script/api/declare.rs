@@ -538,23 +538,56 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "scenario_var",
-        lua.create_function(move |_, t: Table| {
+        lua.create_function(move |lua, t: Table| {
             declaring(&w, "scenario_var")?;
             let id: String = req(&t, "id", "scenario_var")?;
+            let what = format!("kessel.scenario_var `{id}`");
             strict_keys(
                 &t,
-                &format!("kessel.scenario_var `{id}`"),
-                &["id", "type", "description"],
+                &what,
+                &["id", "type", "description", "default", "min", "max"],
             )?;
             let kind: String = req(&t, "type", "scenario_var")?;
             if !crate::ruleset::SCENARIO_VAR_TYPES.contains(&kind.as_str()) {
                 return Err(mlua::Error::runtime(format!(
-                    "kessel.scenario_var `{id}`: type is one of {}, not \"{kind}\"",
-                    crate::ruleset::SCENARIO_VAR_TYPES.join(", ")
+                    "{what}: type is one of {}, not \"{kind}\"{}",
+                    crate::ruleset::SCENARIO_VAR_TYPES.join(", "),
+                    crate::names::did_you_mean(&kind, crate::ruleset::SCENARIO_VAR_TYPES)
                 )));
             }
             let description: String = t.get::<Option<String>>("description")?.unwrap_or_default();
-            let decl = crate::ruleset::ScenarioVarDecl { kind, description };
+            let (min, max): (Option<f64>, Option<f64>) = (t.get("min")?, t.get("max")?);
+            if (min.is_some() || max.is_some()) && !matches!(kind.as_str(), "int" | "number") {
+                return Err(mlua::Error::runtime(format!(
+                    "{what}: `min` and `max` bound numbers; this variable is a {kind}"
+                )));
+            }
+            if let (Some(a), Some(b)) = (min, max) {
+                if a > b {
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: `min` {a} is above `max` {b}"
+                    )));
+                }
+            }
+            let default: Option<Value> = match t.get::<mlua::Value>("default")? {
+                mlua::Value::Nil => None,
+                // `{}` is both an empty list and an empty table in Lua: the type decides
+                mlua::Value::Table(e) if kind == "list" && e.is_empty() => {
+                    Some(Value::Array(Vec::new()))
+                }
+                v => Some(lua.from_value(v)?),
+            };
+            let decl = crate::ruleset::ScenarioVarDecl {
+                kind,
+                description,
+                default,
+                min,
+                max,
+            };
+            if let Some(d) = &decl.default {
+                decl.admits(d)
+                    .map_err(|why| mlua::Error::runtime(format!("{what}: the default {why}")))?;
+            }
             w.borrow_mut().ruleset.scenario_vars.insert(id, decl);
             Ok(())
         })?,

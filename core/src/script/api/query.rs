@@ -428,7 +428,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "var",
         lua.create_function(move |lua, key: String| {
             let wb = w.borrow();
-            value_or_nil(lua, wb.scenario.as_ref().and_then(|s| s.vars.get(&key)))
+            let set = wb.scenario.as_ref().and_then(|s| s.vars.get(&key));
+            let declared = || wb.ruleset.scenario_vars.get(&key)?.default.as_ref();
+            value_or_nil(lua, set.or_else(declared))
         })?,
     )?;
     let w = world.clone();

@@ -1,0 +1,2 @@
+kessel.ruleset{ name = "typos", sides = { "red", "blue" } }
+kessel.terrain{ id = "clear", colour = "#ffffff" }
