@@ -144,6 +144,17 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "step",
         lua.create_function(move |_, (unit, step): (String, u32)| {
             check_unit(&w, &unit)?;
+            {
+                // a unit can lose every step it has, no more: the last one leaves it without a face
+                let wb = w.borrow();
+                let steps = wb.state.unit(&unit).map_or(0, |u| u.faces.len()).max(1);
+                if step as usize > steps {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.step: unit `{unit}` has {steps} step{}; it cannot have lost {step}",
+                        if steps == 1 { "" } else { "s" }
+                    )));
+                }
+            }
             emit(&w, Event::StepSet { unit, step })
         })?,
     )?;
@@ -287,6 +298,21 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "clock",
         lua.create_function(
             move |_, (turn, phase, finished): (u32, usize, Option<bool>)| {
+                {
+                    let wb = w.borrow();
+                    let (last, steps) = (wb.state.last_turn, wb.ruleset.sequence.len());
+                    if turn > last {
+                        return Err(mlua::Error::runtime(format!(
+                            "kessel.emit.clock: turn {turn} is after the last turn ({last})"
+                        )));
+                    }
+                    if phase >= steps.max(1) {
+                        return Err(mlua::Error::runtime(format!(
+                            "kessel.emit.clock: the sequence of play has {steps} steps (0 to {}); there is no step {phase}",
+                            steps.saturating_sub(1)
+                        )));
+                    }
+                }
                 emit(
                     &w,
                     Event::Clock {
