@@ -272,9 +272,53 @@ pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
     Some(v[lo] + (h - lo as f64) * (v[hi] - v[lo]))
 }
 
+/// Pearson's correlation of paired samples; `None` with fewer than 3 pairs or a constant sample.
+pub fn pearson(xs: &[f64], ys: &[f64]) -> Option<f64> {
+    let n = xs.len().min(ys.len());
+    if n < 3 {
+        return None;
+    }
+    let (xs, ys) = (&xs[..n], &ys[..n]);
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / n as f64;
+    let (mx, my) = (mean(xs), mean(ys));
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (x, y) in xs.iter().zip(ys) {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx) * (x - mx);
+        syy += (y - my) * (y - my);
+    }
+    if sxx == 0.0 || syy == 0.0 {
+        return None;
+    }
+    Some(sxy / (sxx * syy).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pearson_of_known_samples() {
+        let x = [1.0, 2.0, 3.0, 4.0];
+        assert!(close(
+            pearson(&x, &[2.0, 4.0, 6.0, 8.0]).unwrap_or(0.0),
+            1.0,
+            1e-12
+        ));
+        assert!(close(
+            pearson(&x, &[8.0, 6.0, 4.0, 2.0]).unwrap_or(0.0),
+            -1.0,
+            1e-12
+        ));
+        // x against (1, 3, 2, 4): covariance 2.5 of variances 5 → 0.8
+        assert!(close(
+            pearson(&x, &[1.0, 3.0, 2.0, 4.0]).unwrap_or(0.0),
+            0.8,
+            1e-12
+        ));
+        assert_eq!(pearson(&x, &[1.0, 1.0, 1.0, 1.0]), None);
+        assert_eq!(pearson(&x[..2], &x[..2]), None);
+    }
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol

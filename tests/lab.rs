@@ -233,8 +233,17 @@ fn until_ci_plays_until_the_interval_is_narrow_enough() {
         "{}",
         r.stdout
     );
-    // the toy's own red − blue spread needs more games than the cap allows
-    let r = kessel(&["simulate", TOY, "--games", "14", "--until-ci", "0.5"]);
+    // the toy's own red − blue spread (red wins 2 of seeds 11..24) needs more games than the cap
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "14",
+        "--seed",
+        "11",
+        "--until-ci",
+        "0.5",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains("stopped at the cap of 14 seeds"),

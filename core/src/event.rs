@@ -101,8 +101,14 @@ pub enum Event {
         purpose: String,
         /// The results.
         rolls: Vec<u32>,
-        /// RNG position after the roll.
+        /// Rolls drawn in all after this one (all streams).
         drawn_after: u64,
+        /// The stream rolled (see `crate::dice`): the purpose and the turn.
+        #[serde(default)]
+        stream: String,
+        /// The stream's position after the roll.
+        #[serde(default)]
+        stream_after: u64,
     },
     /// A ruling or remark for the log, with the rule case that made it.
     Note {

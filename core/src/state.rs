@@ -168,8 +168,10 @@ pub struct GameState {
     pub pools: BTreeMap<String, Vec<Face>>,
     /// Dice seed.
     pub seed: u64,
-    /// Number of dice drawn so far (the RNG position).
+    /// Number of dice drawn so far, all streams together.
     pub dice_drawn: u64,
+    /// Position of each dice stream drawn from (see `crate::dice`).
+    pub dice_streams: BTreeMap<String, u64>,
 }
 
 /// An event could not be applied (a corrupt log, a rule bug).
@@ -206,6 +208,7 @@ impl GameState {
             pools: BTreeMap::new(),
             seed,
             dice_drawn: 0,
+            dice_streams: BTreeMap::new(),
         }
     }
 
@@ -334,8 +337,14 @@ impl GameState {
                 self.phase = *phase;
                 self.finished = *finished;
             }
-            Event::Dice { drawn_after, .. } => {
+            Event::Dice {
+                drawn_after,
+                stream,
+                stream_after,
+                ..
+            } => {
                 self.dice_drawn = *drawn_after;
+                self.dice_streams.insert(stream.clone(), *stream_after);
             }
             Event::Note { .. } => {}
         }
@@ -362,6 +371,7 @@ impl GameState {
             "pools": self.pools,
             "seed": self.seed,
             "dice_drawn": self.dice_drawn,
+            "dice_streams": self.dice_streams,
         });
         feed(canon.to_string().as_bytes());
         h

@@ -224,7 +224,7 @@ impl World {
         };
         match self.replayed() {
             Ok(state) => {
-                self.dice = Dice::at(state.seed, state.dice_drawn);
+                self.dice = Dice::resume(state.seed, state.dice_drawn, state.dice_streams.clone());
                 self.state = state;
                 self.state_replaced();
                 Ok(true)

@@ -119,7 +119,9 @@
 ---@field finished? boolean clock
 ---@field purpose? string dice
 ---@field rolls? integer[] dice
----@field drawn_after? integer dice: generator position after the roll
+---@field drawn_after? integer dice: rolls drawn in all after this one
+---@field stream? string dice: the stream rolled (purpose and turn)
+---@field stream_after? integer dice: the stream's position after the roll
 ---@field rule? string note (null when none)
 ---@field text? string note
 

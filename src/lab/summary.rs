@@ -44,6 +44,9 @@ pub struct Paired {
     pub key_values: Vec<f64>,
     /// Seeds whose level differs.
     pub levels_changed: usize,
+    /// Correlation across seeds of the key quantity under `a` and under `b`: how alike one seed
+    /// plays under both (near 1, paired differences are sharp; near 0, no better than unpaired).
+    pub correlation: Option<f64>,
 }
 
 impl Paired {
@@ -190,6 +193,7 @@ pub fn pair(data: &Data, a: &str, b: &str) -> Paired {
     let mut columns: Vec<(String, Vec<f64>)> = Vec::new();
     let mut seeds = 0;
     let mut levels_changed = 0;
+    let (mut key_a, mut key_b) = (Vec::new(), Vec::new());
     for (seed, x) in &ga {
         let Some(y) = gb.get(seed) else { continue };
         seeds += 1;
@@ -197,6 +201,10 @@ pub fn pair(data: &Data, a: &str, b: &str) -> Paired {
             levels_changed += 1;
         }
         let (rx, ry) = (vp_rows(header, &x.scores), vp_rows(header, &y.scores));
+        if let (Some((_, kx)), Some((_, ky))) = (rx.last(), ry.last()) {
+            key_a.push(*kx);
+            key_b.push(*ky);
+        }
         for ((label, vx), (_, vy)) in rx.iter().zip(ry.iter()) {
             match columns.iter_mut().find(|(l, _)| l == label) {
                 Some((_, xs)) => xs.push(vx - vy),
@@ -215,6 +223,7 @@ pub fn pair(data: &Data, a: &str, b: &str) -> Paired {
             .collect(),
         key_values,
         levels_changed,
+        correlation: stats::pearson(&key_a, &key_b),
     }
 }
 
@@ -368,6 +377,12 @@ pub fn text(data: &Data, s: &Summary) -> String {
             "  levels differ on {} of {} seeds",
             pr.levels_changed, pr.seeds
         );
+        if let Some(r) = pr.correlation {
+            let _ = writeln!(
+                out,
+                "  seed-to-seed correlation {r:+.2} (how alike one seed plays under both; near 1, pairing sharpens the comparison)"
+            );
+        }
         if pr.diffs.is_empty() {
             continue;
         }

@@ -56,7 +56,7 @@ impl Engine {
                 Some(b) => b.clone(),
                 None => (w.initial.clone(), w.options.clone()),
             };
-            w.dice = Dice::new(state.seed);
+            w.dice = Dice::resume(state.seed, state.dice_drawn, state.dice_streams.clone());
             w.initial = state.clone();
             w.state = state;
             w.options = options;

@@ -59,10 +59,13 @@ fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
 pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u32> {
     changes_allowed(world)?;
     bounded(purpose, "kessel.dice.roll: the purpose", MAX_NAME)?;
-    let (value, drawn) = {
+    // one stream per purpose and turn: see crate::dice for why
+    let (value, drawn, stream, stream_after) = {
         let mut w = world.borrow_mut();
-        let v = w.dice.roll(sides);
-        (v, w.dice.drawn())
+        let stream = format!("{purpose} @{}", w.state.turn);
+        let v = w.dice.roll_from(&stream, sides);
+        let after = w.dice.drawn_from(&stream);
+        (v, w.dice.drawn(), stream, after)
     };
     emit(
         world,
@@ -70,6 +73,8 @@ pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u3
             purpose: purpose.to_string(),
             rolls: vec![value],
             drawn_after: drawn,
+            stream,
+            stream_after,
         },
     )?;
     Ok(value)
