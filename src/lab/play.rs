@@ -258,7 +258,8 @@ pub fn play_game(
                         st.phase
                     );
                 }
-                let pick = (choice_dice.roll(legal.len() as u32) - 1) as usize;
+                let pick = (choice_dice.roll_from(&choice_stream(&engine), legal.len() as u32) - 1)
+                    as usize;
                 (legal.swap_remove(pick), legal)
             }
         };
@@ -323,7 +324,8 @@ pub fn play_game(
             *refusals
                 .entry(format!("({}) {rejection}", action.kind))
                 .or_insert(0) += 1;
-            let pick = (choice_dice.roll(rest.len() as u32) - 1) as usize;
+            let pick =
+                (choice_dice.roll_from(&choice_stream(&engine), rest.len() as u32) - 1) as usize;
             action = rest.swap_remove(pick);
         }
         if stuck {
@@ -372,4 +374,11 @@ pub fn play_game(
         actions,
         cpu_s,
     })
+}
+
+/// The stream of a chooser's dice at the game's current step: one per turn and step, so that a
+/// choice made differently in one phase leaves the later phases' draws alone (see kessel_core::dice).
+fn choice_stream(engine: &Engine) -> String {
+    let st = engine.state();
+    format!("choice @{}.{}", st.turn, st.phase)
 }

@@ -323,7 +323,12 @@ impl Engine {
         if legal.is_empty() {
             return Ok(None);
         }
-        let pick = (fallback.roll(legal.len() as u32) - 1) as usize;
+        // one stream per turn and step of the fallback's dice (see crate::dice)
+        let stream = {
+            let st = self.state();
+            format!("choice @{}.{}", st.turn, st.phase)
+        };
+        let pick = (fallback.roll_from(&stream, legal.len() as u32) - 1) as usize;
         Ok(Some(legal.swap_remove(pick)))
     }
 
