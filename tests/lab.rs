@@ -383,3 +383,36 @@ fn the_report_opens_in_a_headless_browser() {
     assert!(dom.contains("<svg"), "{dom}");
     assert!(dom.contains("Balance report: Toy battle"), "{dom}");
 }
+
+#[test]
+fn the_computer_player_bids_for_the_german_side_under_wbc_bidding() {
+    // WBC 2009 sides: both computer players bid up to what ai/book.lua says the German side is
+    // worth under the profile; before, they passed at once and the German side went for nothing
+    let r = kessel(&[
+        "simulate",
+        "scenarios/pgg/campaign.toml",
+        "--games",
+        "1",
+        "--profile",
+        "wbc2009",
+        "--max-actions",
+        "60",
+        "--trace",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let bids: Vec<&str> = r
+        .stdout
+        .lines()
+        .chain(r.stderr.lines())
+        .filter(|l| l.contains(r#""kind":"bid""#))
+        .collect();
+    assert!(
+        bids.first().is_some_and(|l| l.contains(r#""vp":0"#)),
+        "the first player opens with a bid, not a pass: {bids:?}"
+    );
+    assert!(
+        bids.last().is_some_and(|l| l.contains(r#""pass":true"#)),
+        "the bidding ends with a pass: {bids:?}"
+    );
+    assert!(bids.len() > 3, "the players raise each other: {bids:?}");
+}

@@ -42,6 +42,8 @@ local S = require("rules.supply")
 local L = require("rules.leaders")
 local V = require("rules.victory")
 local R = require("rules.retreat")
+local B = require("rules.bidding")
+local Book = require("ai.book")
 
 local AI = {}
 
@@ -608,6 +610,18 @@ local function swf_score(F, a)
   return 1 + C.column(a.hex) / 100
 end
 
+-- Bidding for the German side (WBC 2009 sides): raise by one VP while the standing bid is below
+-- what the German side is worth under the profile in force (ai/book.lua), else pass. Two
+-- computer players with the same book settle at that worth.
+local function bid_score(a)
+  local s = B.state() or {}
+  local next_bid = (s.high or -1) + 1
+  local worth = Book.german_worth()
+  if a.pass then return next_bid > worth and 1 or -1 end
+  if a.vp == next_bid and next_bid <= worth then return 1 end
+  return -1
+end
+
 local function eliminate_score(F, a)
   local u = F.by_id[a.unit] or kessel.units.get(a.unit)
   return 10 - unit_worth(u)
@@ -631,6 +645,8 @@ local function score(F, a, p)
   if k == "place_marker" then return marker_score(F, a) end
   if k == "swf_call" then return swf_score(F, a) end
   if k == "eliminate_excess" then return eliminate_score(F, a) end
+  if k == "bid" then return bid_score(a) end
+  if k == "bid_roll" then return 100 end
   return -1
 end
 
