@@ -114,6 +114,7 @@ struct HookResult {
     level: Option<String>,
     scores: BTreeMap<String, f64>,
     control: Option<BTreeMap<String, Option<String>>>,
+    metrics: BTreeMap<String, f64>,
 }
 
 fn ask_result(engine: &Engine, seed: u64) -> anyhow::Result<HookResult> {
@@ -124,12 +125,20 @@ fn ask_result(engine: &Engine, seed: u64) -> anyhow::Result<HookResult> {
         level: None,
         scores: BTreeMap::new(),
         control: None,
+        metrics: BTreeMap::new(),
     };
     if let Some(r) = r {
         out.level = r.get("level").and_then(Value::as_str).map(str::to_string);
         if let Some(scores) = r.get("scores").and_then(Value::as_object) {
             for (side, v) in scores {
                 out.scores.insert(side.clone(), v.as_f64().unwrap_or(0.0));
+            }
+        }
+        if let Some(metrics) = r.get("metrics").and_then(Value::as_object) {
+            for (k, v) in metrics {
+                if let Some(x) = v.as_f64() {
+                    out.metrics.insert(k.clone(), x);
+                }
             }
         }
         if let Some(control) = r.get("control").and_then(Value::as_object) {
@@ -189,6 +198,7 @@ pub fn play_game(
     let mut control = Control::new(&engine);
     let mut per_turn: Vec<TurnRecord> = Vec::new();
     let mut actions = 0;
+    let mut actions_by_side: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
     let mut turn_now = {
         let st = engine.state();
         control.observe(&st);
@@ -201,6 +211,7 @@ pub fn play_game(
                 turn,
                 scores: r.scores,
                 control: r.control.unwrap_or_else(|| control.snapshot()),
+                metrics: r.metrics,
             })
         };
     let mut stuck = false;
@@ -262,6 +273,14 @@ pub fn play_game(
                     as usize;
                 (legal.swap_remove(pick), legal)
             }
+        };
+        let acting_side = {
+            let st = engine.state();
+            step_sides
+                .get(st.phase)
+                .cloned()
+                .flatten()
+                .unwrap_or_else(|| "-".to_string())
         };
         loop {
             if cfg.trace {
@@ -331,6 +350,11 @@ pub fn play_game(
         if stuck {
             break;
         }
+        *actions_by_side
+            .entry(acting_side)
+            .or_default()
+            .entry(action.kind.clone())
+            .or_insert(0) += 1;
         actions += 1;
         control.observe(&engine.state());
     }
@@ -372,6 +396,7 @@ pub fn play_game(
         per_turn,
         losses,
         actions,
+        actions_by_side,
         cpu_s,
     })
 }

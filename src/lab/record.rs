@@ -151,6 +151,10 @@ pub struct GameRecord {
     pub losses: BTreeMap<String, Losses>,
     /// Actions played.
     pub actions: usize,
+    /// Actions played by kind, under the side whose step it was (`-` for steps of no side): a
+    /// decision the other side makes in that step (a retreat) counts under the phasing side.
+    #[serde(default)]
+    pub actions_by_side: BTreeMap<String, BTreeMap<String, u32>>,
     /// CPU seconds the game took (its thread's; wall time where that cannot be read).
     pub cpu_s: f64,
 }
@@ -164,6 +168,9 @@ pub struct TurnRecord {
     pub scores: BTreeMap<String, f64>,
     /// Objective name → the side holding all its hexes (`null`: nobody holds all).
     pub control: BTreeMap<String, Option<String>>,
+    /// The ruleset's own measures at that moment (the `metrics` of its `result` hook).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub metrics: BTreeMap<String, f64>,
 }
 
 /// A side's losses.
@@ -478,6 +485,7 @@ mod tests {
                     per_turn: vec![],
                     losses: BTreeMap::new(),
                     actions: 1,
+                    actions_by_side: BTreeMap::new(),
                     cpu_s: 0.0,
                 })
                 .collect(),

@@ -27,6 +27,103 @@ pub struct ProfileStats {
     pub turns: (f64, u32, u32),
     /// Actions: mean, min, max.
     pub actions: (f64, usize, usize),
+    /// How the games were played (means per finished game), see [`PlayStats`].
+    pub play: PlayStats,
+}
+
+/// How the games were played, per finished game: what a designer checks before trusting the
+/// computer player's verdicts (does a side attack at all? do objectives change hands?).
+#[derive(Clone, Debug, Default)]
+pub struct PlayStats {
+    /// Side → (action kind, mean per game), kinds by decreasing mean.
+    pub actions: Vec<(String, Vec<(String, f64)>)>,
+    /// Times per game an objective passed from one side to the other (end of game-turn to end of
+    /// game-turn).
+    pub changes_of_hands: f64,
+    /// The ruleset's measures (`metrics` of its `result` hook): mean over game-turns and games.
+    pub metrics: Vec<(String, f64)>,
+}
+
+fn write_play(out: &mut String, play: &PlayStats) {
+    for (side, kinds) in &play.actions {
+        let listed: Vec<String> = kinds
+            .iter()
+            .filter(|(_, mean)| *mean >= 0.05)
+            .map(|(k, mean)| format!("{k} {mean:.1}"))
+            .collect();
+        if !listed.is_empty() {
+            let _ = writeln!(out, "  {side} actions per game: {}", listed.join(", "));
+        }
+    }
+    if play.actions.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  objectives changing hands per game: {:.1}",
+        play.changes_of_hands
+    );
+    if !play.metrics.is_empty() {
+        let listed: Vec<String> = play
+            .metrics
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.1}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  the ruleset's measures (mean per game-turn): {}",
+            listed.join(", ")
+        );
+    }
+}
+
+fn play_stats(done: &[&GameRecord]) -> PlayStats {
+    let n = done.len().max(1) as f64;
+    let mut by_side: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
+    let mut changes = 0usize;
+    let mut metric_sums: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
+    for g in done {
+        for (side, kinds) in &g.actions_by_side {
+            for (kind, k) in kinds {
+                *by_side.entry(side).or_default().entry(kind).or_insert(0.0) += f64::from(*k);
+            }
+        }
+        for pair in g.per_turn.windows(2) {
+            for (objective, now) in &pair[1].control {
+                let before = pair[0].control.get(objective).cloned().flatten();
+                if let (Some(a), Some(b)) = (before, now) {
+                    if a != *b {
+                        changes += 1;
+                    }
+                }
+            }
+        }
+        for t in &g.per_turn {
+            for (k, v) in &t.metrics {
+                let e = metric_sums.entry(k).or_insert((0.0, 0));
+                e.0 += v;
+                e.1 += 1;
+            }
+        }
+    }
+    PlayStats {
+        actions: by_side
+            .into_iter()
+            .map(|(side, kinds)| {
+                let mut list: Vec<(String, f64)> = kinds
+                    .into_iter()
+                    .map(|(k, total)| (k.to_string(), total / n))
+                    .collect();
+                list.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                (side.to_string(), list)
+            })
+            .collect(),
+        changes_of_hands: changes as f64 / n,
+        metrics: metric_sums
+            .into_iter()
+            .map(|(k, (sum, count))| (k.to_string(), sum / count.max(1) as f64))
+            .collect(),
+    }
 }
 
 /// The paired comparison of two profiles on the seeds both finished.
@@ -168,6 +265,7 @@ pub fn summarize(data: &Data) -> Summary {
                 done.iter().map(|g| g.actions).min().unwrap_or(0),
                 done.iter().map(|g| g.actions).max().unwrap_or(0),
             ),
+            play: play_stats(&done),
         });
     }
     let mut paired = Vec::new();
@@ -359,6 +457,7 @@ pub fn text(data: &Data, s: &Summary) -> String {
             "  game length: {:.1} turns ({} to {}), {:.0} actions ({} to {})",
             p.turns.0, p.turns.1, p.turns.2, p.actions.0, p.actions.1, p.actions.2
         );
+        write_play(&mut out, &p.play);
     }
     for pr in &s.paired {
         let _ = writeln!(
@@ -479,8 +578,63 @@ mod tests {
             per_turn: vec![],
             losses: BTreeMap::new(),
             actions: 10,
+            actions_by_side: BTreeMap::new(),
             cpu_s: 0.0,
         }
+    }
+
+    #[test]
+    fn how_the_games_were_played() {
+        use super::super::record::TurnRecord;
+        let turn = |t: u32, holder: Option<&str>, oos: f64| TurnRecord {
+            turn: t,
+            scores: BTreeMap::new(),
+            control: [("Town".to_string(), holder.map(str::to_string))].into(),
+            metrics: [("red_out_of_supply".to_string(), oos)].into(),
+        };
+        let mut g1 = game("a", 1, true, 1.0, 0.0);
+        g1.actions_by_side = [(
+            "red".to_string(),
+            [("attack".to_string(), 3), ("move".to_string(), 7)].into(),
+        )]
+        .into();
+        // red takes the town, blue takes it back: two changes of hands (nobody → red is none)
+        g1.per_turn = vec![
+            turn(1, None, 0.0),
+            turn(2, Some("red"), 2.0),
+            turn(3, Some("blue"), 4.0),
+        ];
+        let mut g2 = game("a", 2, true, 0.0, 1.0);
+        g2.actions_by_side = [("red".to_string(), [("attack".to_string(), 1)].into())].into();
+        g2.per_turn = vec![turn(1, Some("red"), 0.0), turn(2, Some("blue"), 0.0)];
+        let data = Data {
+            header: header(&["a"]),
+            games: vec![g1, g2, game("a", 3, false, 0.0, 0.0)],
+        };
+        let s = summarize(&data);
+        let play = &s.profiles[0].play;
+        assert_eq!(
+            play.actions,
+            vec![(
+                "red".to_string(),
+                vec![("move".to_string(), 3.5), ("attack".to_string(), 2.0)]
+            )]
+        );
+        // g1: red → blue (1) ; g2: red → blue (1): two changes over two finished games
+        assert_eq!(play.changes_of_hands, 1.0);
+        assert_eq!(
+            play.metrics,
+            vec![("red_out_of_supply".to_string(), 6.0 / 5.0)]
+        );
+        let text = text(&data, &s);
+        assert!(
+            text.contains("  red actions per game: move 3.5, attack 2.0"),
+            "{text}"
+        );
+        assert!(
+            text.contains("objectives changing hands per game: 1.0"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -846,9 +846,26 @@ end
 
 kessel.on("ai", AI.pick)
 
+-- How the game stands [15], with measures of how it is being played for the balance lab:
+-- combat units on the map and those out of supply (the flag of the last Movement Phase [11.3]).
+local function supply_metrics()
+  local m = {}
+  for _, side in ipairs({ C.GERMAN, C.SOVIET }) do
+    local on, oos = 0, 0
+    for _, u in ipairs(C.units_of(side)) do
+      if C.on_map(u) and C.is_combat_unit(u) then
+        on = on + 1
+        if S.is_oos(u) then oos = oos + 1 end
+      end
+    end
+    m[side .. "_units_on_map"], m[side .. "_units_out_of_supply"] = on, oos
+  end
+  return m
+end
+
 kessel.on("result", function()
   local r = V.score()
-  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp } }
+  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp }, metrics = supply_metrics() }
 end)
 
 return AI
