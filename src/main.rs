@@ -39,6 +39,10 @@ enum Command {
     Report(cmd::report::Args),
     /// Open the map and scenario editor.
     Editor(cmd::editor::Args),
+    /// Tools on map files: `map cut` cuts a region out keeping the printed hex numbers.
+    Map(cmd::map::Args),
+    /// Start something new: `new scenario DIR --map … --ruleset …` writes a checked skeleton.
+    New(cmd::new::Args),
     /// Draw a scenario's map (terrain, hex numbers, rivers, roads, railways, cities, units) to SVG
     /// or PNG.
     Render(cmd::render::Args),
@@ -64,6 +68,8 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Editor(a) => cmd::editor::run(a),
         Command::Render(a) => cmd::render::run(a),
+        Command::Map(a) => cmd::map::run(a),
+        Command::New(a) => cmd::new::run(a),
     };
     match result {
         Ok(code) => code,

@@ -3,6 +3,8 @@
 pub mod check;
 pub mod editor;
 pub mod info;
+pub mod map;
+pub mod new;
 pub mod odds;
 pub mod render;
 pub mod report;
