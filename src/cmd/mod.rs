@@ -6,6 +6,7 @@ pub mod info;
 pub mod map;
 pub mod new;
 pub mod odds;
+pub mod pack;
 pub mod render;
 pub mod report;
 pub mod rules;

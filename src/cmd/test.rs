@@ -100,11 +100,27 @@ fn scenario_beside(tests: &Path) -> Option<PathBuf> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let roots = if args.paths.is_empty() {
-        default_paths()
-    } else {
-        args.paths.clone()
+    // a package stands for its scenario folder, written out where it can be read
+    let mut roots = Vec::new();
+    for p in &args.paths {
+        if crate::package::is_package(p) {
+            let scenario = crate::package::open(p)?;
+            roots.push(scenario.parent().map(Path::to_path_buf).unwrap_or_default());
+        } else {
+            roots.push(p.clone());
+        }
+    }
+    let args = Args {
+        scenario: args
+            .scenario
+            .as_deref()
+            .map(crate::open_scenario)
+            .transpose()?,
+        ..args
     };
+    if args.paths.is_empty() {
+        roots = default_paths();
+    }
     if roots.is_empty() {
         anyhow::bail!(
             "no test files found (give a test file, a tests/ folder or a ruleset folder)"
