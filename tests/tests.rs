@@ -9,6 +9,7 @@ mod coverage;
 mod hostile;
 mod lab;
 mod located;
+mod package;
 mod props;
 mod random_legal;
 mod rules;
