@@ -112,11 +112,15 @@ pub fn scenario_or_default(s: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// A scenario argument as a scenario file to load: a `.kessel` package is opened; the default
-/// campaign's path, where it does not exist (outside a checkout), is the bundled campaign.
+/// A scenario argument as a scenario file to load: a `.kessel` package is opened; a folder
+/// holding `scenario.toml` stands for that file; the default campaign's path, where it does not
+/// exist (outside a checkout), is the bundled campaign.
 pub fn open_scenario(p: &Path) -> anyhow::Result<PathBuf> {
     if package::is_package(p) {
         return package::open(p);
+    }
+    if p.is_dir() && p.join("scenario.toml").is_file() {
+        return Ok(p.join("scenario.toml"));
     }
     if p == Path::new(DEFAULT_SCENARIO) && !p.exists() {
         return bundle::default_scenario();
