@@ -29,6 +29,18 @@ fn check_and_info_with_no_scenario_use_the_bundled_campaign_from_an_empty_folder
     let r = kessel_at(&empty, &home, &["odds", "6", "2"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("odds column 3-1"), "{}", r.stdout);
+    // and the bundled rule tests, rulesets' and scenarios' alike
+    let r = kessel_at(&empty, &home, &["test", "-q"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let passed: usize = r
+        .stdout
+        .trim_end()
+        .rsplit('\n')
+        .next()
+        .and_then(|l| l.strip_suffix(" passed, 0 failed"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(passed > 100, "{}", r.stdout);
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&empty);
 }
