@@ -103,12 +103,27 @@ pub fn default_scenario() -> anyhow::Result<PathBuf> {
     Ok(bundle_dir()?.join(DEFAULT_SCENARIO))
 }
 
-/// The default ruleset: the checkout's, or the bundled one.
-pub fn default_ruleset() -> anyhow::Result<PathBuf> {
-    if in_checkout() {
-        return Ok(PathBuf::from(DEFAULT_RULESET));
+/// A path as the user gave it, or, when it is a relative path under `scripts/` or `scenarios/`
+/// that does not exist from the working folder but is bundled, the bundled copy: so the paths
+/// the docs use (`scenarios/pgg/map.toml`, `scripts/pgg`) work from any folder.
+pub fn resolve(p: &Path) -> anyhow::Result<PathBuf> {
+    let top = p.components().next().map(|c| c.as_os_str().to_owned());
+    let bundled_top = top.is_some_and(|t| t == "scripts" || t == "scenarios");
+    if p.exists() || p.is_absolute() || !bundled_top {
+        return Ok(p.to_path_buf());
     }
-    Ok(bundle_dir()?.join(DEFAULT_RULESET))
+    let rel: Vec<String> = p
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let rel = rel.join("/");
+    let known = embedded::FILES
+        .iter()
+        .any(|(f, _)| *f == rel || f.starts_with(&format!("{rel}/")));
+    if !known {
+        return Ok(p.to_path_buf());
+    }
+    Ok(bundle_dir()?.join(p))
 }
 
 /// A bundled ruleset by folder name (`pgg`), written out if needed; `None` if none has that name.

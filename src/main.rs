@@ -112,27 +112,22 @@ pub fn scenario_or_default(s: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// A scenario argument as a scenario file to load: a `.kessel` package is opened; a folder
-/// holding `scenario.toml` stands for that file; the default campaign's path, where it does not
-/// exist (outside a checkout), is the bundled campaign.
+/// A scenario argument as a scenario file to load: a `.kessel` package is opened; a bundled
+/// scenario's path (`scenarios/yelnya`), where it does not exist (outside a checkout), is the
+/// bundled copy; a folder holding `scenario.toml` stands for that file.
 pub fn open_scenario(p: &Path) -> anyhow::Result<PathBuf> {
     if package::is_package(p) {
         return package::open(p);
     }
+    let p = bundle::resolve(p)?;
     if p.is_dir() && p.join("scenario.toml").is_file() {
         return Ok(p.join("scenario.toml"));
     }
-    if p == Path::new(DEFAULT_SCENARIO) && !p.exists() {
-        return bundle::default_scenario();
-    }
-    Ok(p.to_path_buf())
+    Ok(p)
 }
 
-/// A ruleset argument as a folder: the default ruleset's path, where it does not exist
-/// (outside a checkout), is the bundled ruleset.
+/// A ruleset argument as a folder: a bundled ruleset's path (`scripts/pgg`), where it does not
+/// exist (outside a checkout), is the bundled copy.
 pub fn open_ruleset(p: &Path) -> anyhow::Result<PathBuf> {
-    if p == Path::new(bundle::DEFAULT_RULESET) && !p.exists() {
-        return bundle::default_ruleset();
-    }
-    Ok(p.to_path_buf())
+    bundle::resolve(p)
 }

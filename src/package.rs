@@ -12,6 +12,7 @@
 
 use crate::bundle::{bundled_ruleset, files_under, hex, ruleset_hash, tree_hash};
 use anyhow::Context;
+use kessel_core::engine::Engine;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -121,6 +122,15 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
             "the special-rules file {} lies outside the scenario's folder {}: copy it in",
             s.display(),
             dir.display()
+        );
+    }
+    if let Some(p) = &sc.profile {
+        let by_path = Engine::profile_path(Path::new(""), p) == Path::new(p);
+        // a profile path is read from the working folder, which is not the unpacked package
+        anyhow::ensure!(
+            !by_path,
+            "the scenario's profile `{p}` is a path, which a package cannot carry: name a profile \
+             of the ruleset instead (or leave `profile` out and pass --profile when playing)"
         );
     }
     let scenario_name = scenario
@@ -466,7 +476,13 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
         }
         Some(dir)
     };
-    let key = hex(&Sha256::digest(&bytes));
+    // the unpacked scenario names the ruleset's folder: another folder, another unpacking
+    let mut key = Sha256::new();
+    key.update(&bytes);
+    if let Some(r) = &ruleset {
+        key.update(r.to_string_lossy().as_bytes());
+    }
+    let key = hex(&key.finalize());
     let dir = cache_home().join(&key[..32]);
     let scenario = dir.join(&manifest.package.scenario);
     if dir.join(".complete").is_file() {

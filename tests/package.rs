@@ -241,3 +241,48 @@ fn a_package_with_its_ruleset_included_opens_without_the_bundle() {
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_documented_workflow_runs_from_an_empty_folder_with_bundled_paths() {
+    let home = scratch("workflow-home");
+    let empty = scratch("workflow-cwd");
+    let run = |args: &[&str]| {
+        let r = kessel_at(&empty, &home, args);
+        assert_eq!(r.code, 0, "{args:?}\n{}{}", r.stdout, r.stderr);
+        r
+    };
+    run(&[
+        "map",
+        "cut",
+        "scenarios/pgg/map.toml",
+        "--from",
+        "1918",
+        "--to",
+        "3431",
+        "-o",
+        "cut/map.toml",
+    ]);
+    run(&[
+        "new",
+        "scenario",
+        "cut",
+        "--map",
+        "cut/map.toml",
+        "--ruleset",
+        "scripts/pgg",
+    ]);
+    let text = std::fs::read_to_string(empty.join("cut/scenario.toml")).expect("written");
+    // the ruleset is the bundled one, named by a path from the scenario's folder
+    let bundle = format!("kessel/{}-", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&bundle), "{text}");
+    assert!(run(&["check", "cut"]).stdout.starts_with("cut: ok"));
+    assert!(run(&["test", "cut"])
+        .stdout
+        .ends_with("2 passed, 0 failed\n"));
+    run(&["pack", "scenarios/yelnya", "-o", "y.kessel"]);
+    assert!(run(&["check", "y.kessel"])
+        .stdout
+        .contains("Yelnya, July 1941"));
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&empty);
+}

@@ -45,7 +45,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
-    let map = load_map(&args.source).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let map =
+        load_map(&crate::bundle::resolve(&args.source)?).map_err(|e| anyhow::anyhow!("{e}"))?;
     let corner = |label: &str| {
         map.parse(label).ok_or_else(|| {
             anyhow::anyhow!(

@@ -54,6 +54,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 const FILES: [&str; 3] = ["scenario.toml", "special.lua", "tests/special_test.lua"];
 
 fn scenario(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
+    let args = ScenarioArgs {
+        map: crate::bundle::resolve(&args.map)?,
+        ruleset: crate::open_ruleset(&args.ruleset)?,
+        ..args
+    };
     for f in FILES {
         let p = args.dir.join(f);
         anyhow::ensure!(

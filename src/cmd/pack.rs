@@ -25,7 +25,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "{}: a package's name ends in .kessel",
         args.output.display()
     );
-    let packed = crate::package::pack(&args.scenario, &args.output, args.include_ruleset)?;
+    let scenario = crate::bundle::resolve(&args.scenario)?;
+    let packed = crate::package::pack(&scenario, &args.output, args.include_ruleset)?;
     let (name, included) = packed.ruleset;
     println!(
         "{}: {} files and a manifest; ruleset `{name}` {}",
