@@ -198,6 +198,23 @@ mod tests {
     }
 
     #[test]
+    fn only_missing_bundled_paths_are_redirected() {
+        // these need no bundle folder: each is returned as given
+        for p in [
+            "Cargo.toml",                   // exists
+            "docs/none.md",                 // not under scripts/ or scenarios/
+            "scenarios/none/scenario.toml", // not bundled
+            "scripts/pgg-but-not/init.lua", // a prefix of a bundled name is not a folder of it
+        ] {
+            assert_eq!(
+                resolve(Path::new(p)).expect("resolves"),
+                Path::new(p),
+                "{p}"
+            );
+        }
+    }
+
+    #[test]
     fn tree_hash_tells_moved_bytes_apart() {
         let a = tree_hash([("ab", b"c".as_slice())]);
         let b = tree_hash([("a", b"bc".as_slice())]);
