@@ -43,23 +43,24 @@ pub fn tree_hash<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> St
     hex(&h.finalize())
 }
 
-/// The user's data folder for Kessel: `$XDG_DATA_HOME/kessel`, `~/.local/share/kessel`, or a
-/// folder in the temporary folder when neither is known.
-fn data_home() -> PathBuf {
+/// A per-user folder of Kessel's, by the XDG base-directory rules: `$<xdg_var>/kessel/<sub>`,
+/// else `~/<home_default>/kessel/<sub>`, else `kessel-<sub>` in the temporary folder.
+pub fn user_dir(xdg_var: &str, home_default: &str, sub: &str) -> PathBuf {
     let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(d) = nonempty("XDG_DATA_HOME") {
-        return PathBuf::from(d).join("kessel");
+    if let Some(d) = nonempty(xdg_var) {
+        return PathBuf::from(d).join("kessel").join(sub);
     }
     if let Some(h) = nonempty("HOME") {
-        return PathBuf::from(h).join(".local/share/kessel");
+        return PathBuf::from(h).join(home_default).join("kessel").join(sub);
     }
-    std::env::temp_dir().join("kessel-data")
+    std::env::temp_dir().join(format!("kessel-{sub}"))
 }
 
 /// The folder holding the bundled files, written out on first use.
 pub fn bundle_dir() -> anyhow::Result<PathBuf> {
     let hash = tree_hash(embedded::FILES.iter().map(|(p, b)| (*p, *b)));
-    let dir = data_home().join(format!("{}-{}", env!("CARGO_PKG_VERSION"), &hash[..16]));
+    let name = format!("{}-{}", env!("CARGO_PKG_VERSION"), &hash[..16]);
+    let dir = user_dir("XDG_DATA_HOME", ".local/share", &name);
     if dir.join(".complete").is_file() {
         return Ok(dir);
     }
@@ -149,35 +150,22 @@ pub fn ruleset_hash(dir: &Path) -> anyhow::Result<String> {
     ))
 }
 
-/// Files under `dir` (not following links, hidden ones left out): relative path with `/`, and
-/// the full path, in relative-path order.
+/// Files under `dir` (hidden ones and those in hidden folders left out): relative path with
+/// `/`, and the full path, in relative-path order.
 pub fn files_under(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> anyhow::Result<()> {
-        let entries =
-            std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
-        for e in entries {
-            let e = e.with_context(|| format!("cannot list {}", dir.display()))?;
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                continue;
-            }
-            let p = e.path();
-            let kind = e.file_type()?;
-            if kind.is_dir() {
-                walk(root, &p, out)?;
-            } else if kind.is_file() {
-                let rel = p.strip_prefix(root).unwrap_or(&p);
-                let rel: Vec<String> = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect();
-                out.push((rel.join("/"), p));
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out)?;
+    let mut out: Vec<(String, PathBuf)> = crate::lab::record::files_under(dir)?
+        .into_iter()
+        .filter_map(|p| {
+            let parts: Vec<String> = p
+                .strip_prefix(dir)
+                .ok()?
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let hidden = parts.iter().any(|c| c.starts_with('.'));
+            (!hidden).then(|| (parts.join("/"), p))
+        })
+        .collect();
     out.sort();
     Ok(out)
 }

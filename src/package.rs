@@ -427,18 +427,6 @@ fn verify(package: &Path, bytes: &[u8]) -> anyhow::Result<Verified> {
     Ok(Verified { manifest, files })
 }
 
-/// The user's cache folder for opened packages.
-fn cache_home() -> PathBuf {
-    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(d) = nonempty("XDG_CACHE_HOME") {
-        return PathBuf::from(d).join("kessel/packages");
-    }
-    if let Some(h) = nonempty("HOME") {
-        return PathBuf::from(h).join(".cache/kessel/packages");
-    }
-    std::env::temp_dir().join("kessel-packages")
-}
-
 /// Opens a package: verifies it, writes it out to the cache (once), and returns the path of
 /// its scenario file there.
 pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
@@ -483,7 +471,7 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
         key.update(r.to_string_lossy().as_bytes());
     }
     let key = hex(&key.finalize());
-    let dir = cache_home().join(&key[..32]);
+    let dir = crate::bundle::user_dir("XDG_CACHE_HOME", ".cache", "packages").join(&key[..32]);
     let scenario = dir.join(&manifest.package.scenario);
     if dir.join(".complete").is_file() {
         return Ok(scenario);
