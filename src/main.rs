@@ -1,13 +1,15 @@
 //! `kessel`: the command-line front end. One file per subcommand under `cmd/`; errors become a
 //! one-line cause (with file:line where there is one) and a non-zero exit.
 
+mod bundle;
 mod cmd;
 mod lab;
+mod package;
 mod render;
 mod stats;
 
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Kessel: a moddable hex-and-counter wargame engine.
@@ -39,13 +41,19 @@ enum Command {
     Report(cmd::report::Args),
     /// Open the map and scenario editor.
     Editor(cmd::editor::Args),
+    /// Tools on map files: `map cut` cuts a region out keeping the printed hex numbers.
+    Map(cmd::map::Args),
+    /// Start something new: `new scenario DIR --map … --ruleset …` writes a checked skeleton.
+    New(cmd::new::Args),
+    /// Pack a scenario folder into one `.kessel` file (with a hashed manifest) to share.
+    Pack(cmd::pack::Args),
     /// Draw a scenario's map (terrain, hex numbers, rivers, roads, railways, cities, units) to SVG
     /// or PNG.
     Render(cmd::render::Args),
 }
 
 /// The bundled campaign, used when a command needs a scenario and none is given.
-pub const DEFAULT_SCENARIO: &str = "scenarios/pgg/campaign.toml";
+pub const DEFAULT_SCENARIO: &str = bundle::DEFAULT_SCENARIO;
 
 /// The default dice seed.
 pub const DEFAULT_SEED: u64 = 1;
@@ -64,6 +72,9 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Editor(a) => cmd::editor::run(a),
         Command::Render(a) => cmd::render::run(a),
+        Command::Map(a) => cmd::map::run(a),
+        Command::New(a) => cmd::new::run(a),
+        Command::Pack(a) => cmd::pack::run(a),
     };
     match result {
         Ok(code) => code,
@@ -92,7 +103,31 @@ fn quiet_on_broken_pipe() {
     }));
 }
 
-/// Resolves an optional scenario argument to the bundled campaign.
-pub fn scenario_or_default(s: Option<PathBuf>) -> PathBuf {
-    s.unwrap_or_else(|| PathBuf::from(DEFAULT_SCENARIO))
+/// Resolves an optional scenario argument: none is the bundled campaign (see [`bundle`]), a
+/// `.kessel` package is verified and opened (see [`package`]), anything else is a scenario file.
+pub fn scenario_or_default(s: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    match s {
+        None => bundle::default_scenario(),
+        Some(p) => open_scenario(&p),
+    }
+}
+
+/// A scenario argument as a scenario file to load: a `.kessel` package is opened; a bundled
+/// scenario's path (`scenarios/yelnya`), where it does not exist (outside a checkout), is the
+/// bundled copy; a folder holding `scenario.toml` stands for that file.
+pub fn open_scenario(p: &Path) -> anyhow::Result<PathBuf> {
+    if package::is_package(p) {
+        return package::open(p);
+    }
+    let p = bundle::resolve(p)?;
+    if p.is_dir() && p.join("scenario.toml").is_file() {
+        return Ok(p.join("scenario.toml"));
+    }
+    Ok(p)
+}
+
+/// A ruleset argument as a folder: a bundled ruleset's path (`scripts/pgg`), where it does not
+/// exist (outside a checkout), is the bundled copy.
+pub fn open_ruleset(p: &Path) -> anyhow::Result<PathBuf> {
+    bundle::resolve(p)
 }

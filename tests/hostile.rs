@@ -215,7 +215,13 @@ fn run_bad_case(case: &Path, limit: Duration) -> Outcome {
             },
         };
     }
-    let scenario = rel(&case.join("scenario.toml"));
+    // a hostile `.kessel` package is opened as a scenario argument
+    let package = case.join("package.kessel");
+    let scenario = if package.is_file() {
+        rel(&package)
+    } else {
+        rel(&case.join("scenario.toml"))
+    };
     let profile = case.join("profile.toml");
     let profile = profile.is_file().then(|| rel(&profile));
     let mut args = vec!["check", scenario.as_str()];

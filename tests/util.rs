@@ -12,11 +12,13 @@ pub struct Run {
 
 /// Runs `kessel` with arguments from the repository root.
 pub fn kessel(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_kessel"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run kessel");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kessel"));
+    cmd.args(args).current_dir(root());
+    run(cmd)
+}
+
+fn run(mut cmd: Command) -> Run {
+    let out = cmd.output().expect("run kessel");
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -39,4 +41,16 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     }
     std::fs::write(&p, text).expect("write");
     p
+}
+
+/// Runs `kessel` in `dir` with the user's data and cache folders moved under `home`, so a test
+/// neither reads nor fills the real ones.
+pub fn kessel_at(dir: &Path, home: &Path, args: &[&str]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kessel"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CACHE_HOME", home.join("cache"));
+    run(cmd)
 }

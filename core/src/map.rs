@@ -5,6 +5,10 @@
 //! (its movement cost, its combat effect) is for the ruleset to say. Storage is dense so the
 //! movement field and path tracing read it with array lookups.
 
+mod cut;
+
+pub use cut::{CutMap, CutNote};
+
 use crate::hex::{Hex, HexDir, Hexside};
 use crate::numbering::Numbering;
 use serde::{Deserialize, Serialize};

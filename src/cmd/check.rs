@@ -9,7 +9,8 @@ use std::process::ExitCode;
 /// Arguments of `kessel check`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Scenario file (TOML).
+    /// Scenario file (TOML) or package (.kessel).
+    #[arg(default_value = crate::DEFAULT_SCENARIO)]
     scenario: PathBuf,
     /// Profile: a name in the ruleset's profiles/ folder, or a path.
     #[arg(long)]
@@ -18,7 +19,8 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let engine = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    let path = crate::open_scenario(&args.scenario)?;
+    let engine = load_engine(&path, args.profile.as_deref(), crate::DEFAULT_SEED)?;
     let state = engine.state();
     let sc = engine
         .scenario()

@@ -16,7 +16,7 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     kessel_editor::run(kessel_editor::EditorOptions {
-        scenario: crate::scenario_or_default(args.scenario),
+        scenario: crate::scenario_or_default(args.scenario)?,
         screenshot: args.screenshot,
     })?;
     Ok(ExitCode::SUCCESS)

@@ -3,7 +3,10 @@
 pub mod check;
 pub mod editor;
 pub mod info;
+pub mod map;
+pub mod new;
 pub mod odds;
+pub mod pack;
 pub mod render;
 pub mod report;
 pub mod rules;

@@ -33,7 +33,8 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut engine = Engine::bare(&args.ruleset, Limits::default()).map_err(super::describe)?;
+    let mut engine = Engine::bare(&crate::open_ruleset(&args.ruleset)?, Limits::default())
+        .map_err(super::describe)?;
     if args.profile.is_some() {
         engine
             .apply_profile(args.profile.as_deref())

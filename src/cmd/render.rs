@@ -12,7 +12,7 @@ use std::process::ExitCode;
 /// Arguments of `kessel render`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Scenario file.
+    /// Scenario file or package (.kessel).
     scenario: PathBuf,
     /// Output file (.svg or .png).
     #[arg(short, long)]
@@ -49,7 +49,8 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let format = format_of(&args.output)?;
-    let scenario = Scenario::load(&args.scenario).context("cannot load the scenario")?;
+    let scenario = Scenario::load(&crate::open_scenario(&args.scenario)?)
+        .context("cannot load the scenario")?;
     // the ruleset declares how its kinds and sides look; a broken ruleset still gets a picture,
     // drawn with the fallback style, and a warning
     let style = match Engine::bare(&scenario.ruleset_dir, Limits::default()) {

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 /// Arguments of `kessel rules`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Scenario file (TOML); its ruleset's options are listed.
+    /// Scenario file (TOML) or package (.kessel); its ruleset's options are listed.
+    #[arg(default_value = crate::DEFAULT_SCENARIO)]
     scenario: PathBuf,
     /// Profile: a name in the ruleset's profiles/ folder, or a path.
     #[arg(long)]
@@ -28,6 +29,10 @@ fn show(v: Option<&serde_json::Value>) -> String {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let args = Args {
+        scenario: crate::open_scenario(&args.scenario)?,
+        ..args
+    };
     let engine = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
     let options = engine.options();
     let ruleset = engine.ruleset();

@@ -52,14 +52,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut engine = match &args.scenario {
         Some(s) => {
-            Engine::load(s, args.profile.as_deref(), args.seed, limits).map_err(super::describe)?
+            let s = crate::open_scenario(s)?;
+            Engine::load(&s, args.profile.as_deref(), args.seed, limits).map_err(super::describe)?
         }
         None => {
             let dir = args
                 .ruleset
                 .clone()
                 .or_else(|| ruleset_for(&args.file))
-                .unwrap_or_else(|| PathBuf::from("scripts/pgg"));
+                .unwrap_or_else(|| PathBuf::from(crate::bundle::DEFAULT_RULESET));
+            let dir = crate::open_ruleset(&dir)?;
             let mut e = Engine::bare(&dir, limits).map_err(super::describe)?;
             e.reseed(args.seed);
             if args.profile.is_some() {

@@ -30,7 +30,8 @@ const FIRST_ROUND: u64 = 10;
 /// Arguments of `kessel simulate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Scenario file.
+    /// Scenario file or package (.kessel).
+    #[arg(default_value = crate::DEFAULT_SCENARIO)]
     scenario: PathBuf,
     /// Number of games per profile (with --until-ci: the most to play).
     #[arg(long, default_value_t = 10)]
@@ -199,6 +200,10 @@ fn game_line(g: &GameRecord) -> String {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let args = Args {
+        scenario: crate::open_scenario(&args.scenario)?,
+        ..args
+    };
     let t0 = Instant::now();
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some() && args.until_ci.is_some() {

@@ -11,8 +11,9 @@ use std::process::ExitCode;
 /// Arguments of `kessel test`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Test files or folders (default: the tests/ folder of every ruleset under scripts/ and of
-    /// every scenario folder under scenarios/).
+    /// Test files, folders or `.kessel` packages (default: the tests/ folder of every ruleset
+    /// under scripts/ and of every scenario folder under scenarios/; outside a checkout, the
+    /// bundled ones).
     paths: Vec<PathBuf>,
     /// Run only tests whose name contains this text.
     #[arg(long)]
@@ -54,7 +55,14 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-fn default_paths() -> Vec<PathBuf> {
+/// The test suites of every ruleset and scenario folder: the working folder's `scripts/` and
+/// `scenarios/` in a checkout, else the bundled ones.
+fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
+    let base = if Path::new("scripts").is_dir() || Path::new("scenarios").is_dir() {
+        PathBuf::new()
+    } else {
+        crate::bundle::bundle_dir()?
+    };
     let mut out = Vec::new();
     for (root, is_suite) in [
         (
@@ -65,7 +73,7 @@ fn default_paths() -> Vec<PathBuf> {
             scenario_beside(&d.join("tests")).is_some()
         }),
     ] {
-        if let Ok(entries) = std::fs::read_dir(root) {
+        if let Ok(entries) = std::fs::read_dir(base.join(root)) {
             let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             dirs.sort();
             for d in dirs {
@@ -75,7 +83,7 @@ fn default_paths() -> Vec<PathBuf> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The scenario whose tests live in `tests` (a `tests/` folder beside exactly one scenario file):
@@ -100,11 +108,27 @@ fn scenario_beside(tests: &Path) -> Option<PathBuf> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let roots = if args.paths.is_empty() {
-        default_paths()
-    } else {
-        args.paths.clone()
+    // a package stands for its scenario folder, written out where it can be read
+    let mut roots = Vec::new();
+    for p in &args.paths {
+        if crate::package::is_package(p) {
+            let scenario = crate::package::open(p)?;
+            roots.push(scenario.parent().map(Path::to_path_buf).unwrap_or_default());
+        } else {
+            roots.push(p.clone());
+        }
+    }
+    let args = Args {
+        scenario: args
+            .scenario
+            .as_deref()
+            .map(crate::open_scenario)
+            .transpose()?,
+        ..args
     };
+    if args.paths.is_empty() {
+        roots = default_paths()?;
+    }
     if roots.is_empty() {
         anyhow::bail!(
             "no test files found (give a test file, a tests/ folder or a ruleset folder)"

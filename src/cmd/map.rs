@@ -1,0 +1,109 @@
+//! `kessel map …`: tools on map files. `kessel map cut` cuts a region out of a map, keeping the
+//! printed hex numbers (see `Map::cut` in the core).
+
+use anyhow::Context;
+use kessel_core::fsio::write_atomic;
+use kessel_core::map_toml::map_to_toml;
+use kessel_core::scenario::{load_map, parse_map};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `kessel map`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: MapCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum MapCommand {
+    /// Cut a rectangle of hexes out of a map into a new map file, keeping the printed numbering.
+    Cut(CutArgs),
+}
+
+/// Arguments of `kessel map cut`.
+#[derive(clap::Args)]
+struct CutArgs {
+    /// The map to cut from (map.toml).
+    source: PathBuf,
+    /// One corner of the region, as printed (e.g. 1918).
+    #[arg(long)]
+    from: String,
+    /// The opposite corner, as printed (e.g. 3431).
+    #[arg(long)]
+    to: String,
+    /// The new map file; its folder is created if missing.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        MapCommand::Cut(a) => cut(a),
+    }
+}
+
+fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
+    let map =
+        load_map(&crate::bundle::resolve(&args.source)?).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let corner = |label: &str| {
+        map.parse(label).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: no hex {label} on this map (its hexes run from {} to {})",
+                args.source.display(),
+                map.label(map.hex_at(0, 0)),
+                map.label(map.hex_at(map.columns() as i32 - 1, map.rows() as i32 - 1)),
+            )
+        })
+    };
+    let (a, b) = (corner(&args.from)?, corner(&args.to)?);
+    let cut = map.cut(a, b)?;
+    // shortened things one a line; things wholly outside one line per kind, as they are many
+    let mut dropped: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for note in &cut.notes {
+        if note.kept == 0 {
+            dropped.entry(note.what).or_default().push(&note.name);
+        } else {
+            eprintln!("note: {note}");
+        }
+    }
+    for (what, names) in dropped {
+        eprintln!(
+            "note: {} {what}(s) wholly outside the region left out: {}",
+            names.len(),
+            names.join(", ")
+        );
+    }
+    let text = format!(
+        "# Cut from {} (hexes {}–{}) by `kessel map cut`; hex numbers are as printed on the source.\n{}",
+        args.source.display(),
+        args.from,
+        args.to,
+        map_to_toml(&cut.map)
+    );
+    // what we write must read back as the same map, or the cut is not worth keeping
+    let again = parse_map(&args.output, &text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    anyhow::ensure!(
+        again == cut.map,
+        "internal error: the cut map does not read back equal"
+    );
+    if let Some(dir) = args.output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    }
+    write_atomic(&args.output, text.as_bytes())?;
+    let m = &cut.map;
+    println!(
+        "{}: {}×{} hexes, {} to {}; {} places, {} areas, {} features",
+        args.output.display(),
+        m.columns(),
+        m.rows(),
+        m.label(m.hex_at(0, 0)),
+        m.label(m.hex_at(m.columns() as i32 - 1, m.rows() as i32 - 1)),
+        m.places.len(),
+        m.areas.len(),
+        m.features.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

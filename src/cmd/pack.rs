@@ -1,0 +1,42 @@
+//! `kessel pack`: one `.kessel` file holding a scenario folder and a hashed manifest (see
+//! `crate::package` and docs/file-formats.md).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `kessel pack`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scenario folder (holding scenario.toml), or a scenario file in its folder.
+    scenario: PathBuf,
+    /// The package to write (name.kessel).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Put the ruleset's files in the package too (by default it is named with its content hash,
+    /// for a ruleset bundled with Kessel).
+    #[arg(long)]
+    include_ruleset: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        crate::package::is_package(&args.output),
+        "{}: a package's name ends in .kessel",
+        args.output.display()
+    );
+    let scenario = crate::bundle::resolve(&args.scenario)?;
+    let packed = crate::package::pack(&scenario, &args.output, args.include_ruleset)?;
+    let (name, included) = packed.ruleset;
+    println!(
+        "{}: {} files and a manifest; ruleset `{name}` {}",
+        args.output.display(),
+        packed.files,
+        if included {
+            "included"
+        } else {
+            "by reference (name and content hash)"
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}

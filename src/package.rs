@@ -1,0 +1,551 @@
+//! `.kessel` packages: one file holding a scenario folder (scenario, map, special rules,
+//! profiles, rule tests) and a manifest with the SHA-256 of every file; the ruleset either by
+//! reference (its folder name and content hash: a ruleset bundled with Kessel) or included
+//! under `ruleset/`. The format is described in docs/file-formats.md.
+//!
+//! Opening verifies everything before a byte is written: a zip that does not read, an entry
+//! with an unsafe path (absolute, `..`, a drive or a backslash), a link, an entry too large or
+//! too many, a file not in the manifest, a file of the manifest missing or with another hash —
+//! each is refused with an error that says the package is damaged or was changed. A verified
+//! package is written out once to the user's cache folder, named by the package's own hash,
+//! and its scenario file is read from there by the ordinary loaders.
+
+use crate::bundle::{bundled_ruleset, files_under, hex, ruleset_hash, tree_hash};
+use anyhow::Context;
+use kessel_core::engine::Engine;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The manifest's name inside a package.
+pub const MANIFEST: &str = "manifest.toml";
+/// The format number written and understood.
+pub const FORMAT: u32 = 1;
+/// Largest package file read.
+pub const MAX_PACKAGE: u64 = 64 << 20;
+/// Largest file inside a package, unpacked.
+pub const MAX_ENTRY: u64 = 16 << 20;
+/// Largest sum of unpacked sizes.
+pub const MAX_TOTAL: u64 = 64 << 20;
+/// Most entries in a package.
+pub const MAX_ENTRIES: usize = 2000;
+/// Folder of an included ruleset inside a package.
+const RULESET_DIR: &str = "ruleset";
+
+/// The manifest of a package.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    package: Header,
+    ruleset: RulesetRef,
+    files: Vec<FileEntry>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    format: u32,
+    /// The scenario file, relative to the package root.
+    scenario: String,
+    /// The scenario's name, for people.
+    name: String,
+    /// The Kessel that made it.
+    made_by: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesetRef {
+    /// The ruleset's folder name (`pgg`).
+    name: String,
+    /// Its content hash (see `bundle::ruleset_hash`).
+    sha256: String,
+    /// True when its files are in the package under `ruleset/`.
+    included: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileEntry {
+    path: String,
+    sha256: String,
+    size: u64,
+}
+
+/// True for a path that names a package (`.kessel`).
+pub fn is_package(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("kessel"))
+}
+
+/// What `pack` wrote.
+pub struct Packed {
+    /// Files in the package, manifest left out.
+    pub files: usize,
+    /// The ruleset's name and whether it was included.
+    pub ruleset: (String, bool),
+}
+
+/// Packs the scenario `scenario` (a scenario file, or a folder holding `scenario.toml`) with the
+/// rest of its folder into `out`.
+pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Result<Packed> {
+    let scenario = if scenario.is_dir() {
+        scenario.join("scenario.toml")
+    } else {
+        scenario.to_path_buf()
+    };
+    // a package of a scenario that does not load would only pass the problem on
+    let engine = crate::cmd::load_engine(&scenario, None, crate::DEFAULT_SEED)
+        .with_context(|| format!("{} does not load, so it is not packed", scenario.display()))?;
+    let sc = engine
+        .scenario()
+        .ok_or_else(|| anyhow::anyhow!("no scenario loaded"))?;
+    let dir = scenario
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let root = dir
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", dir.display()))?;
+    let inside = |p: &Path| p.canonicalize().is_ok_and(|p| p.starts_with(&root));
+    anyhow::ensure!(
+        inside(&sc.map_path),
+        "the map {} lies outside the scenario's folder {}: copy it in and name it in the scenario",
+        sc.map_path.display(),
+        dir.display()
+    );
+    for s in &sc.scripts {
+        anyhow::ensure!(
+            inside(s),
+            "the special-rules file {} lies outside the scenario's folder {}: copy it in",
+            s.display(),
+            dir.display()
+        );
+    }
+    if let Some(p) = &sc.profile {
+        let by_path = Engine::profile_path(Path::new(""), p) == Path::new(p);
+        // a profile path is read from the working folder, which is not the unpacked package
+        anyhow::ensure!(
+            !by_path,
+            "the scenario's profile `{p}` is a path, which a package cannot carry: name a profile \
+             of the ruleset instead (or leave `profile` out and pass --profile when playing)"
+        );
+    }
+    let scenario_name = scenario
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ruleset_dir = sc.ruleset_dir.clone();
+    let ruleset_name = ruleset_dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "ruleset".into());
+    let out_abs = out.canonicalize().ok();
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for (rel, abs) in files_under(dir)? {
+        if is_package(&abs) || out_abs.as_deref() == abs.canonicalize().ok().as_deref() {
+            continue;
+        }
+        let bytes =
+            std::fs::read(&abs).with_context(|| format!("cannot read {}", abs.display()))?;
+        files.push((rel, bytes));
+    }
+    if include_ruleset {
+        let text = files
+            .iter_mut()
+            .find(|(r, _)| *r == scenario_name)
+            .ok_or_else(|| anyhow::anyhow!("{} is not in its folder", scenario.display()))?;
+        let s = String::from_utf8(text.1.clone()).context("the scenario file is not UTF-8")?;
+        text.1 = rewrite_ruleset(&s, RULESET_DIR)
+            .ok_or_else(|| anyhow::anyhow!("no `ruleset = …` line under [scenario]"))?
+            .into_bytes();
+        for (rel, abs) in files_under(&ruleset_dir)? {
+            let bytes =
+                std::fs::read(&abs).with_context(|| format!("cannot read {}", abs.display()))?;
+            files.push((format!("{RULESET_DIR}/{rel}"), bytes));
+        }
+    }
+    anyhow::ensure!(
+        files.len() < MAX_ENTRIES,
+        "{} files are more than a package may hold ({MAX_ENTRIES})",
+        files.len()
+    );
+    for (rel, bytes) in &files {
+        anyhow::ensure!(
+            bytes.len() as u64 <= MAX_ENTRY,
+            "{rel} is larger than a package may hold ({} MiB)",
+            MAX_ENTRY >> 20
+        );
+    }
+    let manifest = Manifest {
+        package: Header {
+            format: FORMAT,
+            scenario: scenario_name,
+            name: sc.name.clone(),
+            made_by: format!("kessel {}", env!("CARGO_PKG_VERSION")),
+        },
+        ruleset: RulesetRef {
+            name: ruleset_name.clone(),
+            sha256: ruleset_hash(&ruleset_dir)?,
+            included: include_ruleset,
+        },
+        files: files
+            .iter()
+            .map(|(path, bytes)| FileEntry {
+                path: path.clone(),
+                sha256: hex(&Sha256::digest(bytes)),
+                size: bytes.len() as u64,
+            })
+            .collect(),
+    };
+    let manifest_text = toml::to_string(&manifest).context("cannot write the manifest")?;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    // fixed times: the same folder packs to the same bytes
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::DEFAULT)
+        .unix_permissions(0o644);
+    let mut add = |name: &str, bytes: &[u8]| -> anyhow::Result<()> {
+        zip.start_file(name, options)?;
+        zip.write_all(bytes)?;
+        Ok(())
+    };
+    add(MANIFEST, manifest_text.as_bytes())?;
+    for (rel, bytes) in &files {
+        add(rel, bytes)?;
+    }
+    let bytes = zip.finish()?.into_inner();
+    kessel_core::fsio::write_atomic(out, &bytes)?;
+    Ok(Packed {
+        files: files.len(),
+        ruleset: (ruleset_name, include_ruleset),
+    })
+}
+
+/// The scenario text with the `ruleset = …` line of its `[scenario]` table replaced, or `None`
+/// when there is none.
+fn rewrite_ruleset(text: &str, ruleset: &str) -> Option<String> {
+    let mut table = String::new();
+    let mut done = false;
+    let mut out = String::with_capacity(text.len() + ruleset.len());
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with('[') {
+            table = t.trim_end().to_string();
+        }
+        let key = t.strip_prefix("ruleset").map(str::trim_start);
+        if !done && table == "[scenario]" && key.is_some_and(|k| k.starts_with('=')) {
+            out.push_str(&format!(
+                "ruleset = {}\n",
+                toml::Value::String(ruleset.to_string())
+            ));
+            done = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    done.then_some(out)
+}
+
+/// A problem with a package, said for people: what is wrong and that the package is refused.
+fn refused(package: &Path, why: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: refused, the package is damaged or was changed after packing: {why}",
+        package.display()
+    )
+}
+
+/// A name inside a package that is safe to write under a folder: relative, `/`-separated, no
+/// empty, `.` or `..` parts, no backslash, drive, NUL or control characters.
+fn safe_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('/')
+        && !name.contains(['\\', ':', '\0'])
+        && !name.chars().any(char::is_control)
+        && name
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..")
+}
+
+/// The verified contents of a package.
+struct Verified {
+    manifest: Manifest,
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+/// Reads and checks a package held in memory (see the module docs for what is refused).
+fn verify(package: &Path, bytes: &[u8]) -> anyhow::Result<Verified> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| refused(package, format_args!("not a readable zip archive ({e})")))?;
+    if zip.len() > MAX_ENTRIES {
+        return Err(refused(
+            package,
+            format_args!("{} entries, more than {MAX_ENTRIES}", zip.len()),
+        ));
+    }
+    let mut files = BTreeMap::new();
+    let mut total = 0u64;
+    for i in 0..zip.len() {
+        let mut entry = zip
+            .by_index(i)
+            .map_err(|e| refused(package, format_args!("entry {i} does not read ({e})")))?;
+        let name = entry
+            .name()
+            .map_err(|e| refused(package, format_args!("entry {i} has a bad name ({e})")))?
+            .into_owned();
+        if !safe_name(name.trim_end_matches('/')) {
+            return Err(refused(
+                package,
+                format_args!(
+                    "entry `{}` has an unsafe path (absolute, `..` or a drive)",
+                    name.escape_debug()
+                ),
+            ));
+        }
+        if entry.is_symlink() {
+            return Err(refused(package, format_args!("entry `{name}` is a link")));
+        }
+        if entry.is_dir() {
+            continue;
+        }
+        if entry.size() > MAX_ENTRY {
+            return Err(refused(
+                package,
+                format_args!(
+                    "entry `{name}` unpacks to {} bytes, more than {MAX_ENTRY}",
+                    entry.size()
+                ),
+            ));
+        }
+        // the size in the header may lie: read at most one byte past the limit
+        let mut data = Vec::new();
+        (&mut entry)
+            .take(MAX_ENTRY + 1)
+            .read_to_end(&mut data)
+            .map_err(|e| {
+                refused(
+                    package,
+                    format_args!("entry `{name}` does not unpack ({e})"),
+                )
+            })?;
+        if data.len() as u64 > MAX_ENTRY {
+            return Err(refused(
+                package,
+                format_args!("entry `{name}` unpacks to more than {MAX_ENTRY} bytes"),
+            ));
+        }
+        total += data.len() as u64;
+        if total > MAX_TOTAL {
+            return Err(refused(
+                package,
+                format_args!("its entries unpack to more than {MAX_TOTAL} bytes"),
+            ));
+        }
+        if files.insert(name.clone(), data).is_some() {
+            return Err(refused(
+                package,
+                format_args!("entry `{name}` appears twice"),
+            ));
+        }
+    }
+    let manifest_bytes = files
+        .remove(MANIFEST)
+        .ok_or_else(|| refused(package, format_args!("it has no {MANIFEST}")))?;
+    let manifest: Manifest = std::str::from_utf8(&manifest_bytes)
+        .map_err(|e| refused(package, format_args!("{MANIFEST} is not UTF-8 ({e})")))
+        .and_then(|t| {
+            toml::from_str(t)
+                .map_err(|e| refused(package, format_args!("{MANIFEST} does not read ({e})")))
+        })?;
+    if manifest.package.format != FORMAT {
+        anyhow::bail!(
+            "{}: package format {} is not one this kessel reads (it reads {FORMAT}); made by {}",
+            package.display(),
+            manifest.package.format,
+            manifest.package.made_by
+        );
+    }
+    let mut listed = BTreeMap::new();
+    for f in &manifest.files {
+        if !safe_name(&f.path) {
+            return Err(refused(
+                package,
+                format_args!(
+                    "the manifest names an unsafe path `{}`",
+                    f.path.escape_debug()
+                ),
+            ));
+        }
+        listed.insert(f.path.as_str(), f);
+    }
+    for name in files.keys() {
+        if !listed.contains_key(name.as_str()) {
+            return Err(refused(
+                package,
+                format_args!("`{name}` is in the package but not in its manifest"),
+            ));
+        }
+    }
+    for f in &manifest.files {
+        let data = files.get(&f.path).ok_or_else(|| {
+            refused(
+                package,
+                format_args!(
+                    "`{}` is in the manifest but missing from the package",
+                    f.path
+                ),
+            )
+        })?;
+        if data.len() as u64 != f.size || hex(&Sha256::digest(data)) != f.sha256 {
+            return Err(refused(
+                package,
+                format_args!("`{}` does not match its SHA-256 in the manifest", f.path),
+            ));
+        }
+    }
+    if !files.contains_key(&manifest.package.scenario) {
+        return Err(refused(
+            package,
+            format_args!("its scenario `{}` is not in it", manifest.package.scenario),
+        ));
+    }
+    if manifest.ruleset.included {
+        let prefix = format!("{RULESET_DIR}/");
+        let ruleset = files
+            .iter()
+            .filter_map(|(k, v)| k.strip_prefix(&prefix).map(|r| (r, v.as_slice())));
+        if tree_hash(ruleset) != manifest.ruleset.sha256 {
+            return Err(refused(
+                package,
+                "its included ruleset does not match the ruleset hash in the manifest",
+            ));
+        }
+    }
+    Ok(Verified { manifest, files })
+}
+
+/// Opens a package: verifies it, writes it out to the cache (once), and returns the path of
+/// its scenario file there.
+pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
+    let size = std::fs::metadata(package)
+        .with_context(|| format!("cannot read {}", package.display()))?
+        .len();
+    if size > MAX_PACKAGE {
+        return Err(refused(
+            package,
+            format_args!("{size} bytes, more than a package may be ({MAX_PACKAGE})"),
+        ));
+    }
+    let bytes =
+        std::fs::read(package).with_context(|| format!("cannot read {}", package.display()))?;
+    let Verified { manifest, files } = verify(package, &bytes)?;
+    let ruleset = if manifest.ruleset.included {
+        None
+    } else {
+        let r = &manifest.ruleset;
+        let dir = bundled_ruleset(&r.name)?.ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: the package names the ruleset `{}`, which this kessel does not bundle; ask \
+                 for a package made with --include-ruleset",
+                package.display(),
+                r.name
+            )
+        })?;
+        if ruleset_hash(&dir)? != r.sha256 {
+            eprintln!(
+                "warning: {} was packed with another version of the ruleset `{}` than this kessel \
+                 bundles; it is played with the bundled one",
+                package.display(),
+                r.name
+            );
+        }
+        Some(dir)
+    };
+    // the unpacked scenario names the ruleset's folder: another folder, another unpacking
+    let mut key = Sha256::new();
+    key.update(&bytes);
+    if let Some(r) = &ruleset {
+        key.update(r.to_string_lossy().as_bytes());
+    }
+    let key = hex(&key.finalize());
+    let dir = crate::bundle::user_dir("XDG_CACHE_HOME", ".cache", "packages").join(&key[..32]);
+    let scenario = dir.join(&manifest.package.scenario);
+    if dir.join(".complete").is_file() {
+        return Ok(scenario);
+    }
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    let tmp = parent.join(format!(".tmp-{}-{}", &key[..32], std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    for (name, data) in &files {
+        let mut data = std::borrow::Cow::Borrowed(data.as_slice());
+        if let (Some(r), true) = (&ruleset, *name == manifest.package.scenario) {
+            // a referenced ruleset lives elsewhere on this machine: point the scenario at it
+            let text = std::str::from_utf8(&data)
+                .map_err(|_| refused(package, "its scenario file is not UTF-8"))?;
+            let abs = r.canonicalize().unwrap_or_else(|_| r.clone());
+            let text = rewrite_ruleset(text, &abs.to_string_lossy())
+                .ok_or_else(|| refused(package, "its scenario has no `ruleset = …` line"))?;
+            data = std::borrow::Cow::Owned(text.into_bytes());
+        }
+        let p = tmp.join(name);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+        }
+        kessel_core::fsio::write_atomic(&p, &data)?;
+    }
+    kessel_core::fsio::write_atomic(&tmp.join(".complete"), key.as_bytes())?;
+    if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        anyhow::ensure!(
+            dir.join(".complete").is_file(),
+            "cannot unpack {} to {}",
+            package.display(),
+            dir.display()
+        );
+    }
+    Ok(scenario)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsafe_names_are_told_from_safe_ones() {
+        for ok in [
+            "scenario.toml",
+            "tests/a_test.lua",
+            "ruleset/rules/x.lua",
+            "a..b",
+        ] {
+            assert!(safe_name(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "a/./b",
+            "a//b",
+            "C:/x",
+            "a\\b",
+            "a\0b",
+        ] {
+            assert!(!safe_name(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_ruleset_line_is_rewritten_only_under_scenario() {
+        let text = "[scenario]\nname = \"x\"\nruleset   = \"../../scripts/pgg\" # c\nmap = \"m\"\n[vars]\nruleset = 1\n";
+        let out = rewrite_ruleset(text, "ruleset").expect("has the line");
+        assert_eq!(
+            out,
+            "[scenario]\nname = \"x\"\nruleset = \"ruleset\"\nmap = \"m\"\n[vars]\nruleset = 1\n"
+        );
+        assert!(rewrite_ruleset("[vars]\nruleset = 1\n", "x").is_none());
+    }
+}

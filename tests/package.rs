@@ -1,0 +1,288 @@
+//! Issue 13: an installed `kessel` runs from any folder with the bundled campaign, and a
+//! scenario travels as one `.kessel` file that is refused when damaged or changed.
+
+use crate::util::{kessel_at, root, scratch};
+use std::io::{Read, Write};
+use std::path::Path;
+
+#[test]
+fn check_and_info_with_no_scenario_use_the_bundled_campaign_from_an_empty_folder() {
+    let home = scratch("anywhere-home");
+    let empty = scratch("anywhere-cwd");
+    assert!(!empty.join("scripts").exists() && !empty.join("scenarios").exists());
+    let r = kessel_at(&empty, &home, &["check"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("Panzergruppe Guderian — Campaign"),
+        "{}",
+        r.stdout
+    );
+    // the rules were read from the bundle written to the data folder, not from the checkout
+    let r = kessel_at(&empty, &home, &["info"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or_default();
+    let data = home.join("data/kessel");
+    assert!(first.contains(&data.display().to_string()), "{first}");
+    let bundles: Vec<_> = std::fs::read_dir(&data).expect("bundle written").collect();
+    assert_eq!(bundles.len(), 1, "one versioned, hashed folder");
+    // the ruleset's default path and the odds table work from there too
+    let r = kessel_at(&empty, &home, &["odds", "6", "2"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("odds column 3-1"), "{}", r.stdout);
+    // and the bundled rule tests, rulesets' and scenarios' alike
+    let r = kessel_at(&empty, &home, &["test", "-q"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let passed: usize = r
+        .stdout
+        .trim_end()
+        .rsplit('\n')
+        .next()
+        .and_then(|l| l.strip_suffix(" passed, 0 failed"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(passed > 100, "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&empty);
+}
+
+/// The entries of a zip, in order.
+fn entries(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
+    (0..zip.len())
+        .map(|i| {
+            let mut f = zip.by_index(i).expect("entry");
+            let mut data = Vec::new();
+            f.read_to_end(&mut data).expect("read");
+            (f.name().expect("name").to_string(), data)
+        })
+        .collect()
+}
+
+/// A zip of the given entries.
+fn zip_of(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default();
+    for (name, data) in entries {
+        zip.start_file(name.as_str(), options).expect("start");
+        zip.write_all(data).expect("write");
+    }
+    zip.finish().expect("finish").into_inner()
+}
+
+fn refused_saying(dir: &Path, home: &Path, package: &Path, needle: &str) {
+    let name = package.to_string_lossy();
+    let r = kessel_at(dir, home, &["check", &name]);
+    assert_ne!(r.code, 0, "{name} was accepted");
+    assert!(
+        r.stderr
+            .contains("refused, the package is damaged or was changed after packing"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains(needle), "{needle}: {}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+}
+
+#[test]
+fn pack_yelnya_then_check_and_test_the_package_and_refuse_damaged_copies() {
+    let home = scratch("pack-home");
+    let dir = scratch("pack-out");
+    let y = dir.join("y.kessel");
+    let y_s = y.to_string_lossy().into_owned();
+    let r = kessel_at(&root(), &home, &["pack", "scenarios/yelnya", "-o", &y_s]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("ruleset `pgg` by reference"),
+        "{}",
+        r.stdout
+    );
+    // packing is deterministic: the same folder gives the same bytes
+    let again = dir.join("again.kessel");
+    let r = kessel_at(
+        &root(),
+        &home,
+        &["pack", "scenarios/yelnya", "-o", &again.to_string_lossy()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let bytes = std::fs::read(&y).expect("written");
+    assert_eq!(std::fs::read(&again).expect("written"), bytes);
+
+    // opened from elsewhere, with the ruleset found in the bundle
+    let r = kessel_at(&dir, &home, &["check", "y.kessel"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("y.kessel: ok"), "{}", r.stdout);
+    assert!(r.stdout.contains("Yelnya, July 1941"), "{}", r.stdout);
+    let r = kessel_at(&dir, &home, &["test", "y.kessel"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.ends_with("1 passed, 0 failed\n"), "{}", r.stdout);
+
+    // a flipped byte in the compressed data
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0xff;
+    let p = dir.join("flipped.kessel");
+    std::fs::write(&p, &flipped).expect("write");
+    refused_saying(&dir, &home, &p, "flipped.kessel");
+    // cut short
+    let p = dir.join("short.kessel");
+    std::fs::write(&p, &bytes[..bytes.len() / 2]).expect("write");
+    refused_saying(&dir, &home, &p, "not a readable zip archive");
+
+    // a well-formed zip whose scenario was edited after packing
+    let mut files = entries(&bytes);
+    let scen = files
+        .iter_mut()
+        .find(|(n, _)| n == "scenario.toml")
+        .expect("packed");
+    scen.1 = String::from_utf8(scen.1.clone())
+        .expect("utf-8")
+        .replace("turns = 3", "turns = 30")
+        .into_bytes();
+    let p = dir.join("edited.kessel");
+    std::fs::write(&p, zip_of(&files)).expect("write");
+    refused_saying(
+        &dir,
+        &home,
+        &p,
+        "`scenario.toml` does not match its SHA-256 in the manifest",
+    );
+    // a file slipped in, and one taken out
+    let mut more = entries(&bytes);
+    more.push(("extra.lua".into(), b"os.exit()".to_vec()));
+    let p = dir.join("extra.kessel");
+    std::fs::write(&p, zip_of(&more)).expect("write");
+    refused_saying(
+        &dir,
+        &home,
+        &p,
+        "`extra.lua` is in the package but not in its manifest",
+    );
+    let fewer: Vec<_> = entries(&bytes)
+        .into_iter()
+        .filter(|(n, _)| n != "special.lua")
+        .collect();
+    let p = dir.join("fewer.kessel");
+    std::fs::write(&p, zip_of(&fewer)).expect("write");
+    refused_saying(
+        &dir,
+        &home,
+        &p,
+        "`special.lua` is in the manifest but missing",
+    );
+    // nothing of a refused package was written out
+    let cache = home.join("cache/kessel/packages");
+    let unpacked = std::fs::read_dir(&cache).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(unpacked, 1, "only the good package is unpacked");
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_package_with_its_ruleset_included_opens_without_the_bundle() {
+    let home = scratch("pack-incl-home");
+    let dir = scratch("pack-incl");
+    let p = dir.join("toy.kessel");
+    let r = kessel_at(
+        &root(),
+        &home,
+        &[
+            "pack",
+            "core/tests/fixtures/toy",
+            "-o",
+            &p.to_string_lossy(),
+            "--include-ruleset",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("ruleset `toy` included"), "{}", r.stdout);
+    let r = kessel_at(&dir, &home, &["rules", "toy.kessel"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // an included ruleset edited after packing is caught even if its file hash were redone
+    let mut files = entries(&std::fs::read(&p).expect("written"));
+    let init = files
+        .iter_mut()
+        .find(|(n, _)| n == "ruleset/init.lua")
+        .expect("included");
+    init.1.extend_from_slice(b"\n-- changed\n");
+    let digest = {
+        use sha2::Digest;
+        let d = sha2::Sha256::digest(&init.1);
+        d.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    };
+    let size = init.1.len();
+    let manifest = files
+        .iter_mut()
+        .find(|(n, _)| n == "manifest.toml")
+        .expect("manifest");
+    let text = String::from_utf8(manifest.1.clone()).expect("utf-8");
+    let mut out = String::new();
+    let mut in_init = false;
+    for line in text.lines() {
+        if line.starts_with("path = ") {
+            in_init = line == "path = \"ruleset/init.lua\"";
+        }
+        let line = match () {
+            _ if in_init && line.starts_with("sha256 = ") => format!("sha256 = \"{digest}\""),
+            _ if in_init && line.starts_with("size = ") => format!("size = {size}"),
+            _ => line.to_string(),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    manifest.1 = out.into_bytes();
+    let q = dir.join("rehashed.kessel");
+    std::fs::write(&q, zip_of(&files)).expect("write");
+    refused_saying(
+        &dir,
+        &home,
+        &q,
+        "does not match the ruleset hash in the manifest",
+    );
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_documented_workflow_runs_from_an_empty_folder_with_bundled_paths() {
+    let home = scratch("workflow-home");
+    let empty = scratch("workflow-cwd");
+    let run = |args: &[&str]| {
+        let r = kessel_at(&empty, &home, args);
+        assert_eq!(r.code, 0, "{args:?}\n{}{}", r.stdout, r.stderr);
+        r
+    };
+    run(&[
+        "map",
+        "cut",
+        "scenarios/pgg/map.toml",
+        "--from",
+        "1918",
+        "--to",
+        "3431",
+        "-o",
+        "cut/map.toml",
+    ]);
+    run(&[
+        "new",
+        "scenario",
+        "cut",
+        "--map",
+        "cut/map.toml",
+        "--ruleset",
+        "scripts/pgg",
+    ]);
+    let text = std::fs::read_to_string(empty.join("cut/scenario.toml")).expect("written");
+    // the ruleset is the bundled one, named by a path from the scenario's folder
+    let bundle = format!("kessel/{}-", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&bundle), "{text}");
+    assert!(run(&["check", "cut"]).stdout.starts_with("cut: ok"));
+    assert!(run(&["test", "cut"])
+        .stdout
+        .ends_with("2 passed, 0 failed\n"));
+    run(&["pack", "scenarios/yelnya", "-o", "y.kessel"]);
+    assert!(run(&["check", "y.kessel"])
+        .stdout
+        .contains("Yelnya, July 1941"));
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&empty);
+}

@@ -1,0 +1,124 @@
+//! `kessel map cut` and `kessel new scenario`: the hobbyist's way from the campaign map to a
+//! scenario of their own (issue 13's Done-when, run for real).
+
+use crate::util::{kessel, root, scratch};
+
+#[test]
+fn cut_then_new_scenario_checks_and_tests_clean_with_printed_labels() {
+    let dir = scratch("cut-new");
+    let map = dir.join("cut/map.toml");
+    let map_s = map.to_string_lossy().into_owned();
+    let r = kessel(&[
+        "map",
+        "cut",
+        "scenarios/pgg/map.toml",
+        "--from",
+        "1918",
+        "--to",
+        "3431",
+        "-o",
+        &map_s,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("16×14 hexes, 1918 to 3431"),
+        "{}",
+        r.stdout
+    );
+    // a road that runs out of the region is cut, and the user is told
+    assert!(
+        r.stderr
+            .contains("link `Smolensk–Yelnya road` is partly outside the region"),
+        "{}",
+        r.stderr
+    );
+    let text = std::fs::read_to_string(&map).expect("the cut map is written");
+    assert!(
+        text.contains("first_column = 19\nfirst_row = 18\n"),
+        "{text}"
+    );
+    let cut_map = kessel_core::scenario::load_map(&map).expect("the cut map loads");
+    assert!(cut_map.parse("1918").is_some() && cut_map.parse("3431").is_some());
+    assert!(cut_map.parse("1817").is_none() && cut_map.parse("3532").is_none());
+    assert!(cut_map.place("Roslavl").is_some(), "Roslavl lies inside");
+
+    let scen_dir = dir.join("cut");
+    let scen_s = scen_dir.to_string_lossy().into_owned();
+    let ruleset = root().join("scripts/pgg");
+    let r = kessel(&[
+        "new",
+        "scenario",
+        &scen_s,
+        "--map",
+        &map_s,
+        "--ruleset",
+        &ruleset.to_string_lossy(),
+        "--name",
+        "Roslavl",
+        "--turns",
+        "4",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let scenario = std::fs::read_to_string(scen_dir.join("scenario.toml")).expect("written");
+    // documented: every declared scenario variable is listed, none switched on
+    assert!(
+        scenario.contains("# provisional_reinforcements = …   # bool: [14.1]"),
+        "{scenario}"
+    );
+    assert!(
+        !scenario.contains("\nprovisional_reinforcements"),
+        "{scenario}"
+    );
+    assert!(!scenario.contains("\nsouth_western_front"), "{scenario}");
+    let check = kessel(&["check", &scen_dir.join("scenario.toml").to_string_lossy()]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(check.stdout.contains("turns      4"), "{}", check.stdout);
+    let info = kessel(&["info", &scen_dir.join("scenario.toml").to_string_lossy()]);
+    assert_eq!(info.code, 0, "{}", info.stderr);
+    let test = kessel(&["test", &scen_s]);
+    assert_eq!(test.code, 0, "{}{}", test.stdout, test.stderr);
+    assert!(
+        test.stdout.ends_with("2 passed, 0 failed\n"),
+        "{}",
+        test.stdout
+    );
+    // the skeleton is never written over
+    let again = kessel(&[
+        "new",
+        "scenario",
+        &scen_s,
+        "--map",
+        &map_s,
+        "--ruleset",
+        &ruleset.to_string_lossy(),
+    ]);
+    assert_ne!(again.code, 0);
+    assert!(again.stderr.contains("exists already"), "{}", again.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn map_cut_names_a_corner_that_is_not_on_the_map() {
+    let dir = scratch("cut-bad");
+    let out = dir.join("m.toml");
+    let r = kessel(&[
+        "map",
+        "cut",
+        "scenarios/pgg/map.toml",
+        "--from",
+        "1918",
+        "--to",
+        "6040",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr
+            .contains("no hex 6040 on this map (its hexes run from 0101 to 5931)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
