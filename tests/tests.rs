@@ -13,4 +13,5 @@ mod props;
 mod random_legal;
 mod rules;
 mod sandbox;
+mod surface;
 mod tidy;

@@ -563,3 +563,34 @@ fn the_computer_chooses_a_listed_action_and_leaves_the_game_dice_alone() {
         .expect("runs");
     assert_eq!(again.as_ref(), Some(&a), "same dice, same choice");
 }
+
+#[test]
+fn declared_queries_answer_rust_with_plain_data() {
+    let e = engine(1);
+    let ids: Vec<String> = e
+        .queries()
+        .expect("list")
+        .into_iter()
+        .map(|q| q.id)
+        .collect();
+    assert_eq!(ids, ["moves", "odds"]);
+    let moves = e
+        .query("moves", &serde_json::json!({ "units": ["r1"] }))
+        .expect("moves answers");
+    assert_eq!(moves["movers"], serde_json::json!(["r1"]));
+    let reachable = moves["reachable"].as_array().expect("a list of hexes");
+    assert!(!reachable.is_empty());
+    assert!(reachable.iter().all(|r| r["cost"].as_f64().is_some()));
+    // asking changes nothing, and a typo is refused with the near name
+    let before = e.state().hash();
+    let err = e
+        .query("moves", &serde_json::json!({ "unit": "r1" }))
+        .expect_err("unknown parameter");
+    assert!(
+        err.message.contains("did you mean `units`"),
+        "{}",
+        err.message
+    );
+    assert_eq!(e.state().hash(), before);
+    assert_eq!(e.log().len(), 0);
+}

@@ -909,6 +909,53 @@ function kessel.tables.columns(id) end
 function kessel.tables.lookup(id, roll) end
 
 -------------------------------------------------------------------------------------------------
+-- kessel.queries: declared, read-only questions a ruleset answers with plain data
+-------------------------------------------------------------------------------------------------
+
+kessel.queries = {}
+
+---@alias kessel.ParamType "string"|"int"|"number"|"bool"|"hex"|"unit"|"hexes"|"units"|"any"
+
+---@class kessel.QueryParam
+---@field type? kessel.ParamType Default "any".
+---@field description? string
+---@field optional? boolean Default false.
+
+---@class kessel.QueryDecl
+---@field id string
+---@field description string What it answers (listed by `kessel info` and `kessel query`).
+---@field rule? string The rule case it answers by.
+---@field params? table<string, kessel.QueryParam|kessel.ParamType>
+---@field fn fun(args: table): any Runs read-only (no emits, no dice); returns plain data or nil.
+
+---Declares a query (while the ruleset loads). Unknown keys are refused.
+---@param decl kessel.QueryDecl
+function kessel.queries.declare(decl) end
+
+---Asks the query `id`; the arguments are checked against its declared parameters. Returns its
+---answer as plain data (a fresh copy). Read-only for the length of the query.
+---@param id string
+---@param args? table
+---@return any
+function kessel.queries.ask(id, args) end
+
+---@class kessel.QueryInfo
+---@field id string
+---@field description string
+---@field rule? string
+---@field params table<string, { type: kessel.ParamType, description: string, optional: boolean }>
+
+---The declared queries, sorted by id.
+---@return kessel.QueryInfo[]
+function kessel.queries.list() end
+
+---Whether the ruleset declares the query `id`.
+---@param id string
+---@return boolean
+function kessel.queries.has(id) end
+
+
+-------------------------------------------------------------------------------------------------
 -- Script and test API: only under `kessel script` and `kessel test`
 -------------------------------------------------------------------------------------------------
 

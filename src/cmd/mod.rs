@@ -4,6 +4,7 @@ pub mod check;
 pub mod editor;
 pub mod info;
 pub mod odds;
+pub mod query;
 pub mod render;
 pub mod report;
 pub mod rules;
