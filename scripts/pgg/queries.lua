@@ -38,7 +38,7 @@ kessel.queries.declare{
   params = { unit = { type = "unit", description = "the unit asked about" } },
   fn = function(args)
     local u = unit_of(args.unit)
-    local why = C.on_map(u) and M.cannot_move(u) or nil
+    local why = M.cannot_move(u, not C.on_map(u))   -- off the map: as a unit entering play
     return { unit = u.id, allowance = M.ma(u), spent = M.spent(u), left = M.mp_left(u),
       out_of_supply = S.is_oos(u), may_move = why == nil,
       reason = why and { rule = why.rule, message = why.message } or nil }

@@ -139,10 +139,11 @@ fn scalar(v: &Value) -> Option<String> {
         Value::String(s) => Some(s.clone()),
         Value::Null => Some("-".into()),
         Value::Bool(_) | Value::Number(_) => Some(v.to_string()),
+        Value::Array(a) if a.is_empty() => Some("(none)".into()),
         Value::Array(a) if a.iter().all(|x| !x.is_array() && !x.is_object()) => {
             Some(a.iter().filter_map(scalar).collect::<Vec<_>>().join(", "))
         }
-        Value::Object(o) if o.is_empty() => Some(String::new()),
+        Value::Object(o) if o.is_empty() => Some("(none)".into()),
         _ => None,
     }
 }
