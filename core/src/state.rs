@@ -337,7 +337,7 @@ impl GameState {
             Event::Dice { drawn_after, .. } => {
                 self.dice_drawn = *drawn_after;
             }
-            Event::Note { .. } => {}
+            Event::Note { .. } | Event::Record { .. } => {}
         }
         Ok(())
     }

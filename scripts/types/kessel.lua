@@ -100,7 +100,7 @@
 ---An event as scripts see it (from `kessel.act` and `kessel.events`). Which fields are present
 ---depends on `event`. Fields holding JSON null (a cleared value) are a userdata, not `nil`.
 ---@class kessel.Event
----@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"
+---@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"record"
 ---@field unit? string located, moved, step_set, revealed, unit_flag, unit_var
 ---@field to? string|table located: "pending"/"eliminated"/"removed" or `{map={q=,r=}}`; moved: the last hex
 ---@field hex? Hex located (when put on the map), marker_moved
@@ -120,8 +120,10 @@
 ---@field purpose? string dice
 ---@field rolls? integer[] dice
 ---@field drawn_after? integer dice: generator position after the roll
----@field rule? string note (null when none)
+---@field rule? string note, record (null when none)
 ---@field text? string note
+---@field kind? string record: what was resolved ("combat")
+---@field fields? table record: its data
 
 -------------------------------------------------------------------------------------------------
 -- The sandbox's require
@@ -663,6 +665,16 @@ function kessel.emit.marker(id, hex) end
 ---@param text string
 function kessel.emit.note(rule, text) end
 
+---@class kessel.RecordSpec
+---@field kind string What was resolved, in the ruleset's words ("combat").
+---@field rule? string The rule case that governs it.
+---@field fields? table Plain data (strings, numbers, booleans, tables of them); at most 1 MiB as JSON.
+
+---Writes a resolution into the log as data (a combat's strengths, modifiers, odds, roll, result).
+---Changes nothing else: replay passes over it, the state hash ignores it. Event: record.
+---@param spec kessel.RecordSpec
+function kessel.emit.record(spec) end
+
 ---Sets the clock directly (no hooks). Prefer `advance`. Event: clock.
 ---@param turn integer
 ---@param phase integer 0-based step index
@@ -954,6 +966,23 @@ function kessel.queries.list() end
 ---@return boolean
 function kessel.queries.has(id) end
 
+-------------------------------------------------------------------------------------------------
+-- kessel.log: the game's history, read-only
+-------------------------------------------------------------------------------------------------
+
+kessel.log = {}
+
+---@class kessel.Record
+---@field action integer The number of the action that made it (1 = first in the log).
+---@field kind string
+---@field rule? string
+---@field fields table
+
+---The records (`kessel.emit.record`) of the accepted actions, oldest first; `kind` keeps one
+---kind, `last = n` the last n.
+---@param filter? { kind?: string, last?: integer }
+---@return kessel.Record[]
+function kessel.log.records(filter) end
 
 -------------------------------------------------------------------------------------------------
 -- Script and test API: only under `kessel script` and `kessel test`

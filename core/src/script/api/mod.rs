@@ -7,6 +7,7 @@
 //! | `kessel.map`, `kessel.units`, `kessel.markers`, `kessel.game`, `kessel.scenario` | `query.rs` | always (read-only) |
 //! | `kessel.units.get/at/all/occupied`, `kessel.markers.all/at`, `kessel.game.step/option`, kept per revision | `reads.rs` | always (read-only) |
 //! | `kessel.queries` (`declare` while loading; `ask`, `list`, `has` read-only) | `queries.rs` | always |
+//! | `kessel.log` (`records`: structured records of the accepted actions) | `log.rs` | always (read-only) |
 //! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
 //! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
@@ -22,6 +23,7 @@
 mod declare;
 mod emit;
 mod hex;
+mod log;
 mod paths;
 mod queries;
 mod query;
@@ -50,6 +52,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     hex::register(lua, &kessel, world)?;
     query::register(lua, &kessel, world)?;
     queries::register(lua, &kessel, world)?;
+    log::register(lua, &kessel, world)?;
     reads::register(lua, &kessel, world)?;
     emit::register(lua, &kessel, world)?;
     paths::register(lua, &kessel, world)?;
