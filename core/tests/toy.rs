@@ -594,3 +594,26 @@ fn declared_queries_answer_rust_with_plain_data() {
     assert_eq!(e.state().hash(), before);
     assert_eq!(e.log().len(), 0);
 }
+
+#[test]
+fn setup_runs_the_step_start_hooks_only_when_asked() {
+    let scenario = toy_with_script(
+        "stepstart",
+        "started.lua",
+        r#"kessel.on("step_start", function() kessel.emit.var("started", kessel.game.step().id) end)
+"#,
+    );
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    e.run_script_text(
+        "setup-hooks.lua",
+        r#"
+kessel.setup{ step = "blue_move" }
+assert(kessel.game.var("started") == nil, "no hooks by default")
+kessel.setup{ step = "blue_move", run_step_start = true }
+assert(kessel.game.var("started") == "blue_move", "the hooks of the step set")
+assert(#kessel.events() == 0, "their events are part of the position, not of the log")
+assert(kessel.replay_hash() == kessel.state_hash(), "replay starts from that position")
+"#,
+    )
+    .expect("script passes");
+}

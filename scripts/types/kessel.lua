@@ -1059,6 +1059,7 @@ function kessel.inject_dice(rolls) end
 ---@field last_turn? integer Default 12.
 ---@field step? string|integer Step id or 0-based index; default 0.
 ---@field seed? integer Dice seed; default the current one.
+---@field run_step_start? boolean Run the step_start hooks of `step` (their events become part of the position); default false.
 
 ---Replaces the position with one described inline; clears the log and restarts the dice.
 ---Top level of a script or test only.
