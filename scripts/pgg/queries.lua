@@ -47,18 +47,20 @@ kessel.queries.declare{
 
 kessel.queries.declare{
   id = "command_radius", rule = "10.35",
-  description = "A Soviet leader's working rating, the hexes within its command radius [10.35] and the Soviet units in them",
+  description = "A Soviet leader's working rating, the hexes within its command radius [10.35] and the Soviet units in them (is_leader = false for any other unit)",
   params = { leader = { type = "unit", description = "the leader asked about" } },
   fn = function(args)
     local l = unit_of(args.leader)
-    if not C.is_leader(l) then error(args.leader .. " is not a leader", 0) end
+    if not C.is_leader(l) then
+      return { leader = l.id, is_leader = false, rating = 0, hexes = {}, units = {} }
+    end
     local hexes = L.radius_hexes(l)
     local covered = {}
     for _, u in ipairs(C.units_of(C.SOVIET)) do
       if hexes[u.hex] and not C.is_leader(u) then covered[#covered + 1] = u.id end
     end
     table.sort(covered)
-    return { leader = l.id, rating = L.rating(l), disrupted = C.disrupted(l),
+    return { leader = l.id, is_leader = true, rating = L.rating(l), disrupted = C.disrupted(l),
       hexes = sorted_keys(hexes), units = covered }
   end,
 }

@@ -193,6 +193,45 @@ pub fn attack_action(
     a
 }
 
+/// A declared query's answer about one unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitAnswer {
+    /// The query's id.
+    pub id: String,
+    /// What it answers.
+    pub description: String,
+    /// Its answer (plain data), or the error it raised.
+    pub answer: Result<Value, String>,
+}
+
+/// Asks every declared query that is about one unit — exactly one required parameter, of type
+/// `unit` — about `unit` (PGG: `supply`, `mp_left`, `command_radius`), in the order of their ids.
+/// The inspector shows what the rules say about a unit this way without knowing any game.
+pub fn unit_answers(engine: &Engine, unit: &str) -> Result<Vec<UnitAnswer>, String> {
+    use kessel_core::queries::ParamType;
+    let decls = engine.queries().map_err(|e| e.message)?;
+    Ok(decls
+        .into_iter()
+        .filter_map(|d| {
+            let required: Vec<_> = d.params.iter().filter(|(_, p)| !p.optional).collect();
+            let [(name, p)] = required.as_slice() else {
+                return None;
+            };
+            if p.kind != ParamType::Unit {
+                return None;
+            }
+            let answer = engine
+                .query(&d.id, &json!({ name.as_str(): unit }))
+                .map_err(|e| e.message);
+            Some(UnitAnswer {
+                id: d.id,
+                description: d.description,
+                answer,
+            })
+        })
+        .collect())
+}
+
 /// Where `units` (standing together) can go now, by the ruleset's `reach` query when it declares
 /// one, else by its enumerated `move` actions.
 pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
@@ -397,4 +436,35 @@ pub fn describe_action(a: &Action) -> String {
         }
     }
     parts.join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kessel_core::script::Limits;
+
+    #[test]
+    fn one_unit_queries_answer_about_the_picked_unit() {
+        let root = kessel_test_support::workspace_root();
+        let mut e = Engine::bare(&root.join("scripts/pgg"), Limits::default()).expect("pgg loads");
+        e.run_script_text(
+            "position.lua",
+            r#"kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_movement", turn = 5,
+  units = { { id = "g", side = "german", type = "panzer", faces = { "6-6-10" }, at = "0303" } } }"#,
+        )
+        .expect("set up");
+        let answers = unit_answers(&e, "g").expect("asked");
+        let ids: Vec<&str> = answers.iter().map(|a| a.id.as_str()).collect();
+        // command_radius takes a leader, which is a unit too: it is asked, and says "not a leader"
+        assert_eq!(ids, ["command_radius", "mp_left", "supply"]);
+        let supply = answers[2].answer.as_ref().expect("supply answers");
+        assert_eq!(supply["in_supply"], json!(true));
+        assert_eq!(supply["rule"], json!("11.1"));
+        let radius = answers[0].answer.as_ref().expect("command_radius answers");
+        assert_eq!(
+            radius["is_leader"],
+            json!(false),
+            "a panzer has no command radius"
+        );
+    }
 }
