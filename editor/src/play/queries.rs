@@ -205,7 +205,7 @@ pub struct UnitAnswer {
 }
 
 /// Asks every declared query that is about one unit — exactly one required parameter, of type
-/// `unit` — about `unit` (PGG: `supply`, `mp_left`, `command_radius`), in the order of their ids.
+/// `unit` — about `unit` (a unit's supply state, its MP left), in the order of their ids.
 /// The inspector shows what the rules say about a unit this way without knowing any game.
 pub fn unit_answers(engine: &Engine, unit: &str) -> Result<Vec<UnitAnswer>, String> {
     use kessel_core::queries::ParamType;
@@ -436,35 +436,4 @@ pub fn describe_action(a: &Action) -> String {
         }
     }
     parts.join(" · ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use kessel_core::script::Limits;
-
-    #[test]
-    fn one_unit_queries_answer_about_the_picked_unit() {
-        let root = kessel_test_support::workspace_root();
-        let mut e = Engine::bare(&root.join("scripts/pgg"), Limits::default()).expect("pgg loads");
-        e.run_script_text(
-            "position.lua",
-            r#"kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_movement", turn = 5,
-  units = { { id = "g", side = "german", type = "panzer", faces = { "6-6-10" }, at = "0303" } } }"#,
-        )
-        .expect("set up");
-        let answers = unit_answers(&e, "g").expect("asked");
-        let ids: Vec<&str> = answers.iter().map(|a| a.id.as_str()).collect();
-        // command_radius takes a leader, which is a unit too: it is asked, and says "not a leader"
-        assert_eq!(ids, ["command_radius", "mp_left", "supply"]);
-        let supply = answers[2].answer.as_ref().expect("supply answers");
-        assert_eq!(supply["in_supply"], json!(true));
-        assert_eq!(supply["rule"], json!("11.1"));
-        let radius = answers[0].answer.as_ref().expect("command_radius answers");
-        assert_eq!(
-            radius["is_leader"],
-            json!(false),
-            "a panzer has no command radius"
-        );
-    }
 }
