@@ -31,6 +31,9 @@ enum Command {
     Rules(cmd::rules::Args),
     /// Show the odds column and the chance of each combat result.
     Odds(cmd::odds::Args),
+    /// Ask a ruleset's declared queries (supply, MP left, odds, ...) about a scenario or a saved
+    /// game; without a query id, list them.
+    Query(cmd::query::Args),
     /// Run a Lua script with the full engine API.
     Script(cmd::script::Args),
     /// Run Lua rule tests; the last line is `N passed, N failed`.
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd::info::run(a),
         Command::Rules(a) => cmd::rules::run(a),
         Command::Odds(a) => cmd::odds::run(a),
+        Command::Query(a) => cmd::query::run(a),
         Command::Script(a) => cmd::script::run(a),
         Command::Test(a) => cmd::test::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),

@@ -15,4 +15,5 @@ mod random_legal;
 mod rules;
 mod sandbox;
 mod scenario_tools;
+mod surface;
 mod tidy;

@@ -117,6 +117,17 @@ pub enum Event {
         /// What happened, in words a player can check.
         text: String,
     },
+    /// A resolution as data (a combat's strengths, modifiers, odds, roll and result), for scripts,
+    /// logs and tools that would otherwise parse a note's text. It changes nothing: replay passes
+    /// over it and the state hash does not see it.
+    Record {
+        /// What was resolved (`"combat"`), as the ruleset names it.
+        kind: String,
+        /// The rule case that governs it.
+        rule: Option<String>,
+        /// Its fields: plain data (objects with sorted keys, arrays, strings, numbers, booleans).
+        fields: Value,
+    },
 }
 
 /// Which units an event changes.
@@ -145,7 +156,8 @@ impl Event {
             | Event::Var { .. }
             | Event::Clock { .. }
             | Event::Dice { .. }
-            | Event::Note { .. } => UnitsTouched::None,
+            | Event::Note { .. }
+            | Event::Record { .. } => UnitsTouched::None,
         }
     }
 }

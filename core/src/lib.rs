@@ -13,6 +13,7 @@
 //! - [`algo`]: movement fields, budgeted traces, zones of control (native, dense, deterministic).
 //! - [`tables`], [`dice`], [`options`]: odds columns and results tables; seeded dice; options and
 //!   profiles.
+//! - [`queries`]: declared queries (what a ruleset can be asked) and the checks of their arguments.
 //! - [`scenario`]: the TOML file formats → [`map::Map`] and [`scenario::Scenario`], with located errors.
 //! - [`script`]: the Lua host: sandbox, limits, module loading, the `kessel.*` API.
 //! - [`ruleset`]: what a ruleset declared (sides, unit types, costs, tables, sequence, options).
@@ -33,6 +34,7 @@ pub mod map_toml;
 pub mod names;
 pub mod numbering;
 pub mod options;
+pub mod queries;
 pub mod scenario;
 pub mod state;
 pub mod tables;

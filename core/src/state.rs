@@ -346,7 +346,7 @@ impl GameState {
                 self.dice_drawn = *drawn_after;
                 self.dice_streams.insert(stream.clone(), *stream_after);
             }
-            Event::Note { .. } => {}
+            Event::Note { .. } | Event::Record { .. } => {}
         }
         Ok(())
     }

@@ -563,3 +563,57 @@ fn the_computer_chooses_a_listed_action_and_leaves_the_game_dice_alone() {
         .expect("runs");
     assert_eq!(again.as_ref(), Some(&a), "same dice, same choice");
 }
+
+#[test]
+fn declared_queries_answer_rust_with_plain_data() {
+    let e = engine(1);
+    let ids: Vec<String> = e
+        .queries()
+        .expect("list")
+        .into_iter()
+        .map(|q| q.id)
+        .collect();
+    assert_eq!(ids, ["moves", "odds"]);
+    let moves = e
+        .query("moves", &serde_json::json!({ "units": ["r1"] }))
+        .expect("moves answers");
+    assert_eq!(moves["movers"], serde_json::json!(["r1"]));
+    let reachable = moves["reachable"].as_array().expect("a list of hexes");
+    assert!(!reachable.is_empty());
+    assert!(reachable.iter().all(|r| r["cost"].as_f64().is_some()));
+    // asking changes nothing, and a typo is refused with the near name
+    let before = e.state().hash();
+    let err = e
+        .query("moves", &serde_json::json!({ "unit": "r1" }))
+        .expect_err("unknown parameter");
+    assert!(
+        err.message.contains("did you mean `units`"),
+        "{}",
+        err.message
+    );
+    assert_eq!(e.state().hash(), before);
+    assert_eq!(e.log().len(), 0);
+}
+
+#[test]
+fn setup_runs_the_step_start_hooks_only_when_asked() {
+    let scenario = toy_with_script(
+        "stepstart",
+        "started.lua",
+        r#"kessel.on("step_start", function() kessel.emit.var("started", kessel.game.step().id) end)
+"#,
+    );
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    e.run_script_text(
+        "setup-hooks.lua",
+        r#"
+kessel.setup{ step = "blue_move" }
+assert(kessel.game.var("started") == nil, "no hooks by default")
+kessel.setup{ step = "blue_move", run_step_start = true }
+assert(kessel.game.var("started") == "blue_move", "the hooks of the step set")
+assert(#kessel.events() == 0, "their events are part of the position, not of the log")
+assert(kessel.replay_hash() == kessel.state_hash(), "replay starts from that position")
+"#,
+    )
+    .expect("script passes");
+}

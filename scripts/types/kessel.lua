@@ -100,7 +100,7 @@
 ---An event as scripts see it (from `kessel.act` and `kessel.events`). Which fields are present
 ---depends on `event`. Fields holding JSON null (a cleared value) are a userdata, not `nil`.
 ---@class kessel.Event
----@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"
+---@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"record"
 ---@field unit? string located, moved, step_set, revealed, unit_flag, unit_var
 ---@field to? string|table located: "pending"/"eliminated"/"removed" or `{map={q=,r=}}`; moved: the last hex
 ---@field hex? Hex located (when put on the map), marker_moved
@@ -122,8 +122,10 @@
 ---@field drawn_after? integer dice: rolls drawn in all after this one
 ---@field stream? string dice: the stream rolled (purpose and turn)
 ---@field stream_after? integer dice: the stream's position after the roll
----@field rule? string note (null when none)
+---@field rule? string note, record (null when none)
 ---@field text? string note
+---@field kind? string record: what was resolved ("combat")
+---@field fields? table record: its data
 
 -------------------------------------------------------------------------------------------------
 -- The sandbox's require
@@ -677,6 +679,16 @@ function kessel.emit.marker(id, hex) end
 ---@param text string
 function kessel.emit.note(rule, text) end
 
+---@class kessel.RecordSpec
+---@field kind string What was resolved, in the ruleset's words ("combat").
+---@field rule? string The rule case that governs it.
+---@field fields? table Plain data (strings, numbers, booleans, tables of them); at most 1 MiB as JSON.
+
+---Writes a resolution into the log as data (a combat's strengths, modifiers, odds, roll, result).
+---Changes nothing else: replay passes over it, the state hash ignores it. Event: record.
+---@param spec kessel.RecordSpec
+function kessel.emit.record(spec) end
+
 ---Sets the clock directly (no hooks). Prefer `advance`. Event: clock.
 ---@param turn integer
 ---@param phase integer 0-based step index
@@ -923,6 +935,70 @@ function kessel.tables.columns(id) end
 function kessel.tables.lookup(id, roll) end
 
 -------------------------------------------------------------------------------------------------
+-- kessel.queries: declared, read-only questions a ruleset answers with plain data
+-------------------------------------------------------------------------------------------------
+
+kessel.queries = {}
+
+---@alias kessel.ParamType "string"|"int"|"number"|"bool"|"hex"|"unit"|"hexes"|"units"|"any"
+
+---@class kessel.QueryParam
+---@field type? kessel.ParamType Default "any".
+---@field description? string
+---@field optional? boolean Default false.
+
+---@class kessel.QueryDecl
+---@field id string
+---@field description string What it answers (listed by `kessel info` and `kessel query`).
+---@field rule? string The rule case it answers by.
+---@field params? table<string, kessel.QueryParam|kessel.ParamType>
+---@field fn fun(args: table): any Runs read-only (no emits, no dice); returns plain data or nil.
+
+---Declares a query (while the ruleset loads). Unknown keys are refused.
+---@param decl kessel.QueryDecl
+function kessel.queries.declare(decl) end
+
+---Asks the query `id`; the arguments are checked against its declared parameters. Returns its
+---answer as plain data (a fresh copy). Read-only for the length of the query.
+---@param id string
+---@param args? table
+---@return any
+function kessel.queries.ask(id, args) end
+
+---@class kessel.QueryInfo
+---@field id string
+---@field description string
+---@field rule? string
+---@field params table<string, { type: kessel.ParamType, description: string, optional: boolean }>
+
+---The declared queries, sorted by id.
+---@return kessel.QueryInfo[]
+function kessel.queries.list() end
+
+---Whether the ruleset declares the query `id`.
+---@param id string
+---@return boolean
+function kessel.queries.has(id) end
+
+-------------------------------------------------------------------------------------------------
+-- kessel.log: the game's history, read-only
+-------------------------------------------------------------------------------------------------
+
+kessel.log = {}
+
+---@class kessel.Record
+---@field action integer The number of the action that made it (1 = first in the log).
+---@field kind string
+---@field rule? string
+---@field fields table
+
+---The records (`kessel.emit.record`) of the accepted actions, oldest first; `kind` keeps one
+---kind, `last = n` the last n.
+---@param filter? { kind?: string, last?: integer }
+---@return kessel.Record[]
+function kessel.log.records(filter) end
+
+-------------------------------------------------------------------------------------------------
 -- Script and test API: only under `kessel script` and `kessel test`
 -------------------------------------------------------------------------------------------------
 
@@ -997,6 +1073,7 @@ function kessel.inject_dice(rolls) end
 ---@field last_turn? integer Default 12.
 ---@field step? string|integer Step id or 0-based index; default 0.
 ---@field seed? integer Dice seed; default the current one.
+---@field run_step_start? boolean Run the step_start hooks of `step` (their events become part of the position); default false.
 
 ---Replaces the position with one described inline; clears the log and restarts the dice.
 ---Top level of a script or test only.

@@ -40,6 +40,9 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
     let sc = engine
         .scenario()
         .ok_or_else(|| anyhow::anyhow!("no scenario loaded"))?;
+    let queries = engine
+        .queries()
+        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
     let rules = engine.ruleset();
     let options = engine.options();
     let state = engine.state();
@@ -95,6 +98,7 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
         })).collect::<Vec<_>>(),
         "tables": rules.tables.keys().chain(rules.dice_tables.keys()).collect::<Vec<_>>(),
         "scenario_variables": scenario_variables(&rules, &sc.vars),
+        "queries": super::query::decls_json(&queries),
     }))
 }
 
@@ -242,6 +246,33 @@ fn text(info: &Value) -> String {
             .unwrap_or_default();
         if !varies.is_empty() {
             let _ = writeln!(s, "  {:<40} varies: {}", "", varies.join(", "));
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nqueries (kessel query SCENARIO ID name=value ...; kessel.queries.ask in Lua):"
+    );
+    if let Some(list) = info["queries"].as_array() {
+        if list.is_empty() {
+            let _ = writeln!(s, "  (none)");
+        }
+        for q in list {
+            let params: Vec<String> = q["params"]
+                .as_object()
+                .map(|o| {
+                    o.iter()
+                        .map(|(n, p)| format!("{n}=<{}>", str_of(&p["type"])))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "  {:<18} {:<28} {}  [{}]",
+                str_of(&q["id"]),
+                params.join(" "),
+                str_of(&q["description"]),
+                str_of(&q["rule"])
+            );
         }
     }
     let _ = writeln!(

@@ -7,6 +7,7 @@ pub mod map;
 pub mod new;
 pub mod odds;
 pub mod pack;
+pub mod query;
 pub mod render;
 pub mod report;
 pub mod rules;

@@ -69,8 +69,9 @@ pub struct Args {
     /// Print one line per game.
     #[arg(long, short)]
     verbose: bool,
-    /// Print every action played (to stderr), for debugging rules and AI (plays one game at a
-    /// time).
+    /// Print every action played (to stderr) with its turn and step id, and under it the dice it
+    /// rolled and the records it made (a combat's totals, modifiers, odds, roll and result), for
+    /// debugging rules and AI (plays one game at a time).
     #[arg(long)]
     trace: bool,
     /// Games played at once (default: one per core). Each game is independent and seeded, so the

@@ -173,6 +173,27 @@ fn losses(state: &GameState) -> BTreeMap<String, Losses> {
     out
 }
 
+/// What `--trace` prints under an accepted action: its dice and its records (a combat's
+/// strengths, modifiers, odds, roll and result), one line each.
+pub fn trace_lines(events: &[kessel_core::Event]) -> Vec<String> {
+    use kessel_core::Event;
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Dice { purpose, rolls, .. } => {
+                let r: Vec<String> = rolls.iter().map(u32::to_string).collect();
+                Some(format!("dice {purpose}: {}", r.join(" ")))
+            }
+            Event::Record { kind, rule, fields } => Some(format!(
+                "record {kind} [{}]: {}",
+                rule.as_deref().unwrap_or("-"),
+                serde_json::to_string(fields).unwrap_or_default()
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Plays one game to its end (or to the action limit) and records it. `profile` is passed to
 /// the engine (`None`: the scenario's default); `profile_name` is what the record says.
 pub fn play_game(
@@ -285,17 +306,31 @@ pub fn play_game(
         loop {
             if cfg.trace {
                 let st = engine.state();
+                let step = engine
+                    .ruleset()
+                    .sequence
+                    .get(st.phase)
+                    .map_or_else(|| st.phase.to_string(), |s| s.id.clone());
                 eprintln!(
-                    "{profile_name} seed {seed} turn {} step {}: {}",
+                    "{profile_name} seed {seed} turn {} {step}: {}",
                     st.turn,
-                    st.phase,
                     serde_json::to_string(&action).unwrap_or_default()
                 );
             }
             let outcome = engine
                 .act(&action)
                 .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
-            let Err(rejection) = outcome else { break };
+            let rejection = match outcome {
+                Ok(events) => {
+                    if cfg.trace {
+                        for line in trace_lines(&events) {
+                            eprintln!("    {line}");
+                        }
+                    }
+                    break;
+                }
+                Err(rejection) => rejection,
+            };
             let refused = format!(
                 "seed {seed}: the rules refused an action they had enumerated ({}): {rejection}",
                 action.kind

@@ -283,6 +283,31 @@ impl Engine {
             .guarded(|lua| calls::query(lua, &self.world, name, chunk, args))
     }
 
+    /// Asks the ruleset's declared query `id` (see `kessel.queries.declare`) with `args`, a JSON
+    /// object of named values checked against the declared parameters. The query runs read-only
+    /// within the instruction budget; its answer is plain data.
+    ///
+    /// # Example
+    /// ```no_run
+    /// # use kessel_core::engine::Engine;
+    /// # fn demo(engine: &Engine) {
+    /// let supply = engine.query("supply", &serde_json::json!({ "unit": "3pz" }));
+    /// # }
+    /// ```
+    pub fn query(
+        &self,
+        id: &str,
+        args: &crate::state::Value,
+    ) -> Result<crate::state::Value, ScriptError> {
+        self.host
+            .guarded(|lua| crate::script::api::ask_query(lua, &self.world, id, args))
+    }
+
+    /// The queries the ruleset declared, by id.
+    pub fn queries(&self) -> Result<Vec<crate::queries::QueryDecl>, ScriptError> {
+        self.host.guarded(crate::script::api::declared_queries)
+    }
+
     /// Sets one option for the game in progress (a rules panel flipping a house rule). The value
     /// must fit the option's declaration. The profile name stays; a save records the options
     /// that differ from the profile's.

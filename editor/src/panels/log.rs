@@ -1,5 +1,6 @@
 //! The event log (bottom panel in play-test mode): each accepted action with the notes its rules
-//! wrote, each citing its rule case, and the other events behind a fold.
+//! wrote, each citing its rule case, its records (`kessel.emit.record`: a combat's strengths,
+//! modifiers, odds, roll and result) as labelled fields, and the other events behind a fold.
 
 use crate::play::queries::describe_action;
 use egui::{Color32, RichText, Ui};
@@ -68,6 +69,48 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             Some(r) => format!("[{r}] {text}"),
             None => text.clone(),
         },
+        Event::Record { kind, rule, fields } => {
+            let lines = record_lines(fields).join("; ");
+            match rule {
+                Some(r) => format!("[{r}] {kind}: {lines}"),
+                None => format!("{kind}: {lines}"),
+            }
+        }
+    }
+}
+
+/// A record's fields as `name: value` lines, in the order of their names: lists joined with
+/// commas, `{rule, message}` items (modifiers) as "message [rule]", other tables as JSON.
+pub fn record_lines(fields: &kessel_core::state::Value) -> Vec<String> {
+    use kessel_core::state::Value;
+    fn item(v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Array(a) => a.iter().map(item).collect::<Vec<_>>().join(", "),
+            Value::Object(o) if o.is_empty() => "none".to_string(),
+            Value::Object(o) => match (o.get("message"), o.get("rule")) {
+                (Some(Value::String(m)), Some(Value::String(r))) => format!("{m} [{r}]"),
+                (Some(Value::String(m)), _) => m.clone(),
+                _ => v.to_string(),
+            },
+            other => other.to_string(),
+        }
+    }
+    match fields {
+        Value::Object(o) => o
+            .iter()
+            .map(|(k, v)| {
+                let text = match v {
+                    Value::Array(a) if a.is_empty() => "none".to_string(),
+                    Value::Array(a) if a.iter().any(Value::is_object) => {
+                        a.iter().map(item).collect::<Vec<_>>().join("; ")
+                    }
+                    other => item(other),
+                };
+                format!("{}: {text}", k.replace('_', " "))
+            })
+            .collect(),
+        other => vec![item(other)],
     }
 }
 
@@ -89,23 +132,36 @@ impl LogPanel {
                         RichText::new(format!("{}. {}", i + 1, describe_action(&entry.action)))
                             .strong(),
                     );
-                    for e in &entry.events {
-                        if let Event::Note { rule, text } = e {
-                            let rule = rule.as_deref().unwrap_or("—");
-                            ui.horizontal_wrapped(|ui| {
-                                ui.label(
-                                    RichText::new(format!("[{rule}]"))
-                                        .monospace()
-                                        .color(Color32::from_rgb(120, 180, 250)),
-                                );
-                                ui.label(text);
-                            });
+                    for (j, e) in entry.events.iter().enumerate() {
+                        match e {
+                            Event::Note { rule, text } => {
+                                let rule = rule.as_deref().unwrap_or("—");
+                                ui.horizontal_wrapped(|ui| {
+                                    ui.label(
+                                        RichText::new(format!("[{rule}]"))
+                                            .monospace()
+                                            .color(Color32::from_rgb(120, 180, 250)),
+                                    );
+                                    ui.label(text);
+                                });
+                            }
+                            Event::Record { kind, rule, fields } => {
+                                let rule = rule.as_deref().unwrap_or("—");
+                                egui::CollapsingHeader::new(format!("[{rule}] {kind} record"))
+                                    .id_salt(("record", i, j))
+                                    .show(ui, |ui| {
+                                        for line in record_lines(fields) {
+                                            ui.small(line);
+                                        }
+                                    });
+                            }
+                            _ => {}
                         }
                     }
                     let others: Vec<&Event> = entry
                         .events
                         .iter()
-                        .filter(|e| !matches!(e, Event::Note { .. }))
+                        .filter(|e| !matches!(e, Event::Note { .. } | Event::Record { .. }))
                         .collect();
                     if !others.is_empty() {
                         egui::CollapsingHeader::new(format!("{} events", others.len()))
@@ -127,5 +183,30 @@ impl super::Panel for LogPanel {
         if let Some(s) = cx.session.as_deref() {
             self.show(ui, &s.map, &s.log);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::record_lines;
+    use serde_json::json;
+
+    #[test]
+    fn a_record_reads_as_labelled_lines() {
+        let lines = record_lines(&json!({
+            "attack": 6, "odds": "3-1", "attackers": ["a", "b"],
+            "attack_modifiers": [{"rule": "7.3", "message": "integrity doubles"}],
+            "defence_modifiers": {},
+        }));
+        assert_eq!(
+            lines,
+            [
+                "attack: 6",
+                "attack modifiers: integrity doubles [7.3]",
+                "attackers: a, b",
+                "defence modifiers: none",
+                "odds: 3-1",
+            ]
+        );
     }
 }

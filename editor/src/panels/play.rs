@@ -3,7 +3,7 @@
 //! their rule cases, and the game's file.
 
 use crate::counters::draw_counter;
-use crate::play::queries::{action_hexes, action_units, describe_action};
+use crate::play::queries::{action_hexes, action_units, describe_action, unit_answers, UnitAnswer};
 use crate::play::{reason_text, Interaction, PlayCommand, PlaySession};
 use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
 use kessel_core::action::Action;
@@ -19,9 +19,80 @@ const LONG_LIST: usize = 8;
 
 /// The play-test panel.
 #[derive(Clone, Debug, Default)]
-pub struct PlayPanel {}
+pub struct PlayPanel {
+    /// What the one-unit queries said about the picked units, kept until the game or the
+    /// selection changes.
+    answers: Option<AnswersCache>,
+}
+
+/// The answers of the one-unit queries about the picked units, at one revision of the game.
+#[derive(Clone, Debug)]
+struct AnswersCache {
+    revision: u64,
+    picked: Vec<String>,
+    /// Per unit: its answers, or why they could not be asked.
+    per_unit: Vec<(String, Result<Vec<UnitAnswer>, String>)>,
+}
 
 impl PlayPanel {
+    /// What the ruleset's one-unit queries (supply, MP left, …) say about each picked unit,
+    /// folded, asked again only when the game or the selection changes.
+    fn unit_queries_ui(&mut self, ui: &mut Ui, s: &PlaySession) {
+        if s.selected.is_none() || s.picked.is_empty() {
+            return;
+        }
+        let revision = s.engine.revision();
+        let fresh =
+            matches!(&self.answers, Some(c) if c.revision == revision && c.picked == s.picked);
+        if !fresh {
+            let per_unit = s
+                .picked
+                .iter()
+                .take(LONG_LIST)
+                .map(|id| (id.clone(), unit_answers(&s.engine, id)))
+                .collect();
+            self.answers = Some(AnswersCache {
+                revision,
+                picked: s.picked.clone(),
+                per_unit,
+            });
+        }
+        let Some(cache) = &self.answers else {
+            return;
+        };
+        for (id, answers) in &cache.per_unit {
+            let answers = match answers {
+                Ok(a) if a.is_empty() => continue,
+                Ok(a) => a,
+                Err(e) => {
+                    ui.label(
+                        RichText::new(format!("The rules' queries failed: {e}")).color(REFUSAL),
+                    );
+                    continue;
+                }
+            };
+            let name = s.units.get(id).map_or(id.as_str(), |u| u.name.as_str());
+            egui::CollapsingHeader::new(format!("What the rules say about {name}"))
+                .id_salt(("unit-queries", id))
+                .show(ui, |ui| {
+                    for a in answers {
+                        ui.label(RichText::new(&a.id).strong())
+                            .on_hover_text(&a.description);
+                        match &a.answer {
+                            Ok(v) => {
+                                for line in super::log::record_lines(v) {
+                                    ui.small(line);
+                                }
+                            }
+                            Err(e) => {
+                                ui.small(RichText::new(e).color(REFUSAL));
+                            }
+                        }
+                    }
+                });
+        }
+    }
+
     /// Draws the panel; game changes go to `cmds`, selection changes straight to the session.
     fn show(
         &mut self,
@@ -57,7 +128,10 @@ impl PlayPanel {
                 }
                 ui.separator();
                 match s.interaction {
-                    Interaction::Move => selection_ui(ui, s, style),
+                    Interaction::Move => {
+                        selection_ui(ui, s, style);
+                        self.unit_queries_ui(ui, s);
+                    }
                     Interaction::Attack => attack_ui(ui, s, cmds),
                 }
                 ui.separator();

@@ -2,15 +2,15 @@
 //!
 //! The editor knows no game. It plays through `Engine::act`, lists choices with
 //! `Engine::legal_actions_where`, explains refusals with `Engine::validate`, and asks for data no
-//! action carries (a stack's movement field with costs, an odds breakdown) with
-//! `Engine::query_lua`, following two optional conventions a ruleset may meet:
+//! action carries (a stack's movement field with costs, an odds breakdown) through the ruleset's
+//! declared queries (`Engine::query`), when it declares these two (docs/lua-api.md, "Queries the
+//! editor asks"):
 //!
-//! - **movement module** `rules.movement` exporting `field(unit_ids)` → an object with
-//!   `:reachable()` (`{ [hex] = mp }`), and optionally `cannot_move(unit)` → `{rule, message}` or
-//!   nil. Its `move` action takes `{ units = {ids}, path = {hexes} }`.
-//! - **combat module** `rules.combat` exporting `attack_total(units, ctx)` → `total, modifiers`,
-//!   `defence_of(hexes, { attacker_hexes = {...} })` → `total, modifiers`, and optionally
-//!   `crt_id()` → the results table in force. Modifiers are `{rule, message}` lists.
+//! - **`reach`** `{ units = {ids} }` → `{ movers = {ids}, refused = {{unit, rule, message}},
+//!   reachable = {{hex, cost}} }`. Its `move` action takes `{ units = {ids}, path = {hexes} }`.
+//! - **`odds`** `{ units = {ids}, targets = {hexes} }` → `{ attack, defence, table, label, below,
+//!   above, distribution = {{result, p}} }` and its modifiers (`{rule, message}` lists) in
+//!   `modifiers`, `attack_modifiers` and/or `defence_modifiers`.
 //!
 //! A ruleset without them still plays: reachable hexes then come from the `move` actions its
 //! enumerator lists (costs from the declared terrain chart), and odds from the summed printed
@@ -23,30 +23,19 @@ use kessel_core::state::{Unit, Value};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-/// Module names of the conventions above.
-pub const MOVEMENT_MODULE: &str = "rules.movement";
-/// See [`MOVEMENT_MODULE`].
-pub const COMBAT_MODULE: &str = "rules.combat";
+/// The query the editor asks for where a stack can go (see the module docs).
+pub const REACH_QUERY: &str = "reach";
+/// The query the editor asks for an attack's odds (see the module docs).
+pub const ODDS_QUERY: &str = "odds";
 
-const FIELD_CHUNK: &str = r#"
-local args = ...
-local ok, M = pcall(require, args.module)
-if not ok or type(M) ~= "table" or type(M.field) ~= "function" then return { supported = false } end
-local movers, refused = {}, {}
-for _, id in ipairs(args.units) do
-  local u = kessel.units.get(id)
-  local why = nil
-  if u == nil then why = { message = "no unit " .. id }
-  elseif type(M.cannot_move) == "function" then why = M.cannot_move(u) end
-  if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
-  else movers[#movers + 1] = id end
-end
-local out = {}
-if #movers > 0 then
-  for h, c in pairs(M.field(movers):reachable()) do out[#out + 1] = { hex = h, cost = c } end
-end
-return { supported = true, movers = movers, refused = refused, reachable = out }
-"#;
+/// Does the ruleset declare the query `id`?
+fn declares(engine: &Engine, id: &str) -> Result<bool, String> {
+    Ok(engine
+        .queries()
+        .map_err(|e| e.message)?
+        .iter()
+        .any(|q| q.id == id))
+}
 
 const PLAIN_FIELD_CHUNK: &str = r#"
 local args = ...
@@ -57,31 +46,6 @@ local f = kessel.paths.field{ from = u.hex, budget = 1000, class = ut.class or "
 local out = {}
 for h, c in pairs(f:reachable()) do out[#out + 1] = { hex = h, cost = c } end
 return { reachable = out }
-"#;
-
-const ODDS_CHUNK: &str = r#"
-local args = ...
-local ok, K = pcall(require, args.module)
-if not ok or type(K) ~= "table" or type(K.attack_total) ~= "function" or type(K.defence_of) ~= "function" then
-  return { supported = false }
-end
-local units, hexes, seen = {}, {}, {}
-for _, id in ipairs(args.units) do
-  local u = kessel.units.get(id)
-  units[#units + 1] = u
-  if u.hex and not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
-end
-local att, amods = K.attack_total(units, {})
-local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })
-local tid = args.table
-if type(K.crt_id) == "function" then tid = K.crt_id() end
-local odds = kessel.tables.odds(tid, att, def)
-return {
-  supported = true, attack = att, defence = def, table = tid,
-  attack_modifiers = amods or {}, defence_modifiers = dmods or {},
-  label = odds.label, below = odds.below, above = odds.above,
-  distribution = kessel.tables.distribution(tid, odds.column),
-}
 "#;
 
 /// Where a stack can go.
@@ -95,7 +59,7 @@ pub struct Reach {
     pub costs: BTreeMap<Hex, Option<f64>>,
     /// The exact action for each destination, when the rules enumerated it.
     pub actions: BTreeMap<Hex, Action>,
-    /// True when the ruleset's movement module answered (costs by its rules).
+    /// True when the ruleset's `reach` query answered (costs by its rules).
     pub by_rules: bool,
 }
 
@@ -229,17 +193,55 @@ pub fn attack_action(
     a
 }
 
-/// Where `units` (standing together) can go now, by the ruleset's movement module when it has
+/// A declared query's answer about one unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitAnswer {
+    /// The query's id.
+    pub id: String,
+    /// What it answers.
+    pub description: String,
+    /// Its answer (plain data), or the error it raised.
+    pub answer: Result<Value, String>,
+}
+
+/// Asks every declared query that is about one unit — exactly one required parameter, of type
+/// `unit` — about `unit` (a unit's supply state, its MP left), in the order of their ids.
+/// The inspector shows what the rules say about a unit this way without knowing any game.
+pub fn unit_answers(engine: &Engine, unit: &str) -> Result<Vec<UnitAnswer>, String> {
+    use kessel_core::queries::ParamType;
+    let decls = engine.queries().map_err(|e| e.message)?;
+    Ok(decls
+        .into_iter()
+        .filter_map(|d| {
+            let required: Vec<_> = d.params.iter().filter(|(_, p)| !p.optional).collect();
+            let [(name, p)] = required.as_slice() else {
+                return None;
+            };
+            if p.kind != ParamType::Unit {
+                return None;
+            }
+            let answer = engine
+                .query(&d.id, &json!({ name.as_str(): unit }))
+                .map_err(|e| e.message);
+            Some(UnitAnswer {
+                id: d.id,
+                description: d.description,
+                answer,
+            })
+        })
+        .collect())
+}
+
+/// Where `units` (standing together) can go now, by the ruleset's `reach` query when it declares
 /// one, else by its enumerated `move` actions.
 pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
-    let args = json!({ "module": MOVEMENT_MODULE, "units": units });
-    let out = engine
-        .query_lua("editor/movement-query.lua", FIELD_CHUNK, &args)
-        .map_err(|e| e.message)?;
     let origin = units
         .first()
         .and_then(|id| engine.state().unit(id).and_then(Unit::hex));
-    if out.get("supported").and_then(Value::as_bool) == Some(true) {
+    if declares(engine, REACH_QUERY)? {
+        let out = engine
+            .query(REACH_QUERY, &json!({ "units": units }))
+            .map_err(|e| e.message)?;
         let mut costs = hex_costs(engine, out.get("reachable"));
         if let Some(o) = origin {
             costs.remove(&o);
@@ -261,7 +263,7 @@ pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
             by_rules: true,
         });
     }
-    // no movement module: the rules' own list of moves for these units
+    // no `reach` query: the rules' own list of moves for these units
     let legal = engine
         .legal_actions_where(None, |k| k == "move")
         .map_err(|e| e.message)?;
@@ -301,15 +303,15 @@ pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
 /// The odds of `units` attacking `targets`, with every modifier and the chance of each result.
 pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsView, String> {
     let map = engine.state().map.clone();
-    let ruleset = engine.ruleset();
-    let first_table = ruleset.tables.keys().next().cloned().unwrap_or_default();
+    let first_table = engine
+        .ruleset()
+        .tables
+        .keys()
+        .next()
+        .cloned()
+        .unwrap_or_default();
     let labels: Vec<String> = targets.iter().map(|h| map.label(*h)).collect();
-    let args = json!({
-        "module": COMBAT_MODULE, "units": units, "targets": labels, "table": first_table,
-    });
-    let out = engine
-        .query_lua("editor/odds-query.lua", ODDS_CHUNK, &args)
-        .map_err(|e| e.message)?;
+    let declared = declares(engine, ODDS_QUERY)?;
     let state = engine.state();
     let hidden = units
         .iter()
@@ -317,12 +319,16 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
         .chain(targets.iter().flat_map(|h| state.units_at(*h)))
         .filter(|u| u.hidden)
         .count();
-    if out.get("supported").and_then(Value::as_bool) == Some(true) {
-        let mut modifiers: Vec<Reason> = list(out.get("attack_modifiers"))
+    if declared {
+        drop(state);
+        let out = engine
+            .query(ODDS_QUERY, &json!({ "units": units, "targets": labels }))
+            .map_err(|e| e.message)?;
+        let modifiers: Vec<Reason> = ["modifiers", "attack_modifiers", "defence_modifiers"]
             .iter()
-            .map(reason_of)
+            .flat_map(|k| list(out.get(*k)))
+            .map(|m| reason_of(&m))
             .collect();
-        modifiers.extend(list(out.get("defence_modifiers")).iter().map(reason_of));
         let edge = if out.get("below").and_then(Value::as_bool) == Some(true) {
             Some("below the table: resolved on its first column".to_string())
         } else if out.get("above").and_then(Value::as_bool) == Some(true) {
@@ -360,7 +366,7 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
             hidden,
         });
     }
-    // no combat module: printed strengths summed, through the ruleset's odds hook
+    // no `odds` query: printed strengths summed, through the ruleset's odds hook
     if first_table.is_empty() {
         return Err("the ruleset declares no results table".into());
     }

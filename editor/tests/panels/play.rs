@@ -148,3 +148,43 @@ fn an_attack_shows_its_odds_and_rolls_then_undo_and_save_round_trip() {
     assert_eq!(s.engine.log().len(), before + 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The play panel's "what the rules say" asks every query about one unit. On PGG (here, not in
+/// editor/src: the editor's sources name no game) that is command_radius, mp_left and supply.
+#[test]
+fn one_unit_queries_answer_about_the_picked_unit() {
+    use kessel_core::engine::Engine;
+    use kessel_core::script::Limits;
+    use kessel_editor::play::queries::unit_answers;
+    use serde_json::json;
+    let root = kessel_test_support::workspace_root();
+    let mut e = Engine::bare(&root.join("scripts/pgg"), Limits::default()).expect("pgg loads");
+    e.run_script_text(
+        "position.lua",
+        r#"kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_movement", turn = 5,
+  units = { { id = "g", side = "german", type = "panzer", faces = { "6-6-10" }, at = "0303" } } }"#,
+    )
+    .expect("set up");
+    let answers = unit_answers(&e, "g").expect("asked");
+    let ids: Vec<&str> = answers.iter().map(|a| a.id.as_str()).collect();
+    // command_radius takes a leader, which is a unit too: it is asked, and says "not a leader"
+    assert_eq!(ids, ["command_radius", "mp_left", "supply"]);
+    let radius = answers[0].answer.as_ref().expect("command_radius answers");
+    assert_eq!(
+        radius["is_leader"],
+        json!(false),
+        "a panzer has no command radius"
+    );
+    let supply = answers[2].answer.as_ref().expect("supply answers");
+    assert_eq!(supply["in_supply"], json!(true));
+    assert_eq!(supply["rule"], json!("11.1"));
+    // the toy declares no query about one unit: nothing to show
+    let toy = Engine::load(
+        &root.join("core/tests/fixtures/toy/scenario.toml"),
+        None,
+        1,
+        Limits::default(),
+    )
+    .expect("toy loads");
+    assert!(unit_answers(&toy, "r1").expect("asked").is_empty());
+}

@@ -605,6 +605,15 @@ function K.roll(cb, ctx, attackers, defenders_by_hex)
   for _, m in ipairs(dmods) do kessel.emit.note(m.rule, m.message) end
   kessel.emit.note(cb.kind == "overrun" and "6.5" or "9.5", string.format("%s: attack %d against defence %d in %s: odds %s, roll %d: %s",
     cb.kind, att, def, table.concat(cb.def_hexes, "+"), odds.label, roll, result))
+  -- the same resolution as data, for scripts and tools (docs/lua-api.md, "Records")
+  kessel.emit.record{ kind = "combat", rule = cb.kind == "overrun" and "6.5" or "9.5", fields = {
+    type = cb.kind, attacker_side = cb.attacker_side, defender_side = cb.defender_side,
+    attackers = C.ids(attackers), defenders = cb.defenders,
+    attacker_hexes = cb.att_hexes, defender_hexes = cb.def_hexes,
+    attack = att, defence = def, attack_modifiers = amods, defence_modifiers = dmods,
+    table = K.CRT, odds = odds.label, below = odds.below, above = odds.above,
+    roll = roll, result = result,
+  } }
   cb.result = result
   cb.odds = odds.label
   cb.roll = roll

@@ -56,17 +56,24 @@ local function soviet_passage_sets(swamp_enter_only)
 end
 local LAKE_STEP = { hex = true, blocked_by = { "lake" } }
 
+-- Hexes (label → true) within one leader's command radius [10.35]; none while it does not work.
+-- `passage` is the Soviet line rule as sets, computed once when many leaders are asked.
+function L.radius_hexes(l, passage)
+  local out = {}
+  if L.rating(l) <= 0 then return out end
+  passage = passage or soviet_passage_sets(C.option("wbc09_13_loc_not_through_swamp"))
+  local reach = kessel.paths.reach{ from = l.hex, budget = L.rating(l), step = LAKE_STEP, passage = passage }
+  for h in pairs(reach) do out[h] = true end
+  out[l.hex] = true
+  return out
+end
+
 -- Hexes (label → true) within the command radius of some working Soviet leader [10.35].
 function L.command_hexes()
   local out = {}
   local passage = soviet_passage_sets(C.option("wbc09_13_loc_not_through_swamp"))
   for _, l in ipairs(C.units_of(C.SOVIET)) do
-    local r = L.rating(l)
-    if r > 0 then
-      local reach = kessel.paths.reach{ from = l.hex, budget = r, step = LAKE_STEP, passage = passage }
-      for h in pairs(reach) do out[h] = true end
-      out[l.hex] = true
-    end
+    for h in pairs(L.radius_hexes(l, passage)) do out[h] = true end
   end
   return out
 end

@@ -446,27 +446,31 @@ kessel.action{
     cb.retreat.excess = { hex = dest, units = ids }
     R.settle_excess(cb)
   end,
-  enumerate = function(side)
-    local p = kessel.game.var("pending")
-    if not p or p.kind ~= "retreat_path" then return {} end
-    if side and side ~= p.side then return {} end
-    local cb = K.current()
-    local out = {}
-    local memo = RS.new_memo(cb)
-    for _, g in ipairs(candidate_groups(cb)) do
-      local legal = R.allowed(g, cb.retreat.n, { forbidden = forbidden(cb, g), ezoc = memo.ezoc })
-      for _, q in ipairs(legal) do
-        local a = { kind = "retreat", units = C.ids(g), path = q.path }
-        if not retreat_check(a, memo) then out[#out + 1] = a end
-      end
-      if #legal == 0 then
-        local a = { kind = "retreat", units = C.ids(g), path = {} }
-        if not retreat_check(a, memo) then out[#out + 1] = a end
-      end
-    end
-    return out
-  end,
+  enumerate = function(side) return R.legal_retreats(side) end,
 }
+
+-- The retreats the opponent may pick now for the pending retreat [9.71] [9.72] (empty when no
+-- retreat is pending or `side` is not the one choosing); an empty path eliminates the group.
+function R.legal_retreats(side)
+  local p = kessel.game.var("pending")
+  if not p or p.kind ~= "retreat_path" then return {} end
+  if side and side ~= p.side then return {} end
+  local cb = K.current()
+  local out = {}
+  local memo = RS.new_memo(cb)
+  for _, g in ipairs(candidate_groups(cb)) do
+    local legal = R.allowed(g, cb.retreat.n, { forbidden = forbidden(cb, g), ezoc = memo.ezoc })
+    for _, q in ipairs(legal) do
+      local a = { kind = "retreat", units = C.ids(g), path = q.path }
+      if not retreat_check(a, memo) then out[#out + 1] = a end
+    end
+    if #legal == 0 then
+      local a = { kind = "retreat", units = C.ids(g), path = {} }
+      if not retreat_check(a, memo) then out[#out + 1] = a end
+    end
+  end
+  return out
+end
 
 -- Advance after combat [9.8] --------------------------------------------------------------------
 

@@ -68,15 +68,15 @@ local function german_ctx()
 end
 
 local function german_supplied(ctx, u)
-  if ctx.by_road[u.hex] then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/") end
+  if ctx.by_road[u.hex] then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/"), "11.1" end
   local class = C.class(u)   -- by the unit's own movement type [11.1] (WBC09 #8)
   local t = kessel.paths.trace{
     from = u.hex, budget = GERMAN_MP, step = { class = class, side = C.GERMAN },
     passage = { blocked = ctx.blocked, enter_only = ctx.sets.swamp }, target = ctx.sets.west,
   }
-  if t then return true, string.format("%s MP from the west edge", t.cost) end
+  if t then return true, string.format("%s MP from the west edge", t.cost), "11.1" end
   return false, string.format("no line free of Soviet units and ZOC within 20 hexes of a road to %s, nor within 20 MP of the west edge [11.1]",
-    table.concat(kessel.map.tagged("road_supply_source"), "/"))
+    table.concat(kessel.map.tagged("road_supply_source"), "/")), "11.1"
 end
 
 -- The Soviet supply context: every hex within the radius of a leader with a line of supply.
@@ -107,8 +107,8 @@ end
 
 local function soviet_supplied(ctx, u)
   local by = ctx.covered[u.hex]
-  if by then return true, "line of communication to " .. by end
-  return false, "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]"
+  if by then return true, "line of communication to " .. by, "11.2" end
+  return false, "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]", "11.2"
 end
 
 -- Entered play during the current player-turn (in supply for it) [14].
@@ -123,7 +123,7 @@ local function ctx_for(side)
 end
 
 local function judge(ctx, u)
-  if S.just_entered(u) then return true, "entered play this player-turn" end
+  if S.just_entered(u) then return true, "entered play this player-turn", "14" end
   if u.side == C.GERMAN then return german_supplied(ctx, u) end
   return soviet_supplied(ctx, u)
 end
@@ -137,7 +137,7 @@ function S.traced(unit)
 end
 
 -- Is `unit` (a snapshot or an id) in supply now? purpose "movement" or "combat" (both judged now).
--- Returns bool, text.
+-- Returns bool, text, and the rule case the judgement rests on.
 function S.in_supply(unit, purpose)
   local u = type(unit) == "string" and kessel.units.get(unit) or unit
   if not u or not C.on_map(u) then return true, "not on the map" end
@@ -154,12 +154,12 @@ function S.judge_with(side)
   end
 end
 
--- Supply of every unit of `side` on the map, in one evaluation: id -> {ok=, why=}.
+-- Supply of every unit of `side` on the map, in one evaluation: id -> {ok=, why=, rule=}.
 function S.status(side)
   local ctx, out = ctx_for(side), {}
   for _, u in ipairs(C.units_of(side)) do
-    local ok, why = judge(ctx, u)
-    out[u.id] = { ok = ok, why = why }
+    local ok, why, rule = judge(ctx, u)
+    out[u.id] = { ok = ok, why = why, rule = rule }
   end
   return out
 end

@@ -488,3 +488,29 @@ do
     expect.eq(K.defence_of({ "0404" }), 3, "but adds nothing to the defence")
   end)
 end
+
+-- Rule 9.5: every rolled combat leaves a `combat` record with its totals, modifiers, odds, roll
+-- and result as data (docs/lua-api.md, "Records"), beside the note players read.
+kessel.test("case_9_5_combat_record_holds_the_resolution", function()
+  kessel.setup{ map = { columns = 8, rows = 8, terrain = { ["0403"] = "forest" } }, step = "german_combat", turn = 7, units = {
+    { id = "g", side = "german", type = "panzer", formation = "F1", faces = { "6-6-10", "1-1-10" }, at = "0303" },
+    { id = "s", side = "soviet", type = "rifle", faces = { "2-2-6" }, at = "0403" },
+    { id = "sup", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "0706" },
+  } }
+  kessel.inject_dice{ 6 }
+  local ok, events = kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } }
+  expect.accepted(ok, events)
+  local rec = kessel.log.records{ kind = "combat" }
+  expect.eq(#rec, 1)
+  local f = rec[1].fields
+  expect.eq(rec[1].rule, "9.5")
+  expect.eq(f.type, "attack")
+  expect.eq(f.attack, 6)
+  expect.eq(f.defence, 4, "forest doubles [9.3]")
+  expect.eq(f.odds, "1-1")
+  expect.eq(f.roll, 6)
+  expect.eq(f.result, "A2")
+  expect.eq(f.defenders[1], "s")
+  expect.eq(f.defence_modifiers[1].rule, "9.3")
+  expect.eq(kessel.replay_hash(), kessel.state_hash(), "records change nothing")
+end)

@@ -268,3 +268,28 @@ kessel.test("case_9_7_stack_retreats_together", function()
   expect.accepted(retreat({ "s", "t" }, { "0503", "0603" }))
   expect.eq(#kessel.units.at("0603"), 2)
 end)
+
+-- Rules 9.6, 9.72, 9.8: the pending-decision flow of docs/lua-api.md ("Pending decisions"), step by
+-- step: loss-or-retreat for the side hit, the path for its opponent, the advance for the victor.
+kessel.test("case_9_72_pending_decisions_walkthrough", function()
+  setup{ pz("g", "0303"), rifle("s", "0403") }
+  kessel.inject_dice{ 3 }
+  expect.accepted(attack({ "g" }, { "0403" }))
+  local p = kessel.game.var("pending")
+  expect.eq(p.kind, "loss_or_retreat")
+  expect.eq(p.side, "soviet")
+  expect.eq(#kessel.legal("german"), 0, "nothing for the German until the Soviet answers")
+  local ok, reasons = kessel.act{ kind = "end_phase" }
+  expect.refused(ok, reasons, "9.6", "a decision is waiting")
+  expect.accepted(choose("retreat"))
+  p = kessel.game.var("pending")
+  expect.eq(p.kind, "retreat_path")
+  expect.eq(p.side, "german", "the opponent picks the path")
+  expect.accepted(retreat({ "s" }, { "0504" }))
+  p = kessel.game.var("pending")
+  expect.eq(p.kind, "advance")
+  expect.eq(p.side, "german")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403" } })
+  expect.eq(kessel.game.var("pending"), nil, "the combat is over")
+  expect.eq(kessel.units.get("g").hex, "0403")
+end)

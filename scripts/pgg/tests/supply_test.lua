@@ -204,3 +204,16 @@ do
     expect.truthy(g.flags.oos, "and still out of supply")
   end)
 end
+
+-- Rule 11.3: a position set straight into a Movement Phase gets the phase's supply judgement only
+-- when the set-up asks for the step's start (kessel.setup{ run_step_start = true }).
+kessel.test("case_11_3_setup_runs_the_movement_phase_judgement_on_request", function()
+  strip{ pz("near", "2503"), pz("far", "2603") }
+  expect.eq(kessel.units.get("far").flags.oos, nil, "by default no step_start hook runs")
+  strip({ pz("near", "2503"), pz("far", "2603") }, { run_step_start = true })
+  expect.eq(kessel.units.get("far").flags.oos, true, "marked out of supply [11.3]")
+  expect.eq(kessel.units.get("near").flags.oos, nil)
+  expect.eq(kessel.queries.ask("mp_left", { unit = "far" }).allowance, 5, "10 halved")
+  expect.eq(#kessel.events(), 0, "the marking is part of the position, not of the log")
+  expect.eq(kessel.replay_hash(), kessel.state_hash())
+end)

@@ -298,6 +298,67 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             emit(&w, Event::Note { rule, text })
         })?,
     )?;
+    // a resolution as data: `kessel.emit.record{ kind = "combat", rule = "9.5", fields = {...} }`
+    let w = world.clone();
+    e.set(
+        "record",
+        lua.create_function(move |lua, t: Table| {
+            for pair in t.pairs::<mlua::Value, mlua::Value>() {
+                let (k, _) = pair?;
+                let key = match &k {
+                    mlua::Value::String(s) => s.to_string_lossy(),
+                    other => format!("[{}]", other.type_name()),
+                };
+                if !["kind", "rule", "fields"].contains(&key.as_str()) {
+                    let known = ["kind".to_string(), "rule".into(), "fields".into()];
+                    let hint = crate::names::nearest(&key, &known)
+                        .map(|n| format!(" (did you mean `{n}`?)"))
+                        .unwrap_or_default();
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.record: unknown key `{key}`{hint}; keys: kind, rule, fields"
+                    )));
+                }
+            }
+            let kind: String = t.get::<Option<String>>("kind")?.ok_or_else(|| {
+                mlua::Error::runtime("kessel.emit.record: `kind` is required")
+            })?;
+            let rule: Option<String> = t.get("rule")?;
+            bounded(&kind, "kessel.emit.record: the kind", MAX_NAME)?;
+            bounded(
+                rule.as_deref().unwrap_or(""),
+                "kessel.emit.record: the rule",
+                MAX_NAME,
+            )?;
+            let fields: Value = match t.get::<mlua::Value>("fields")? {
+                mlua::Value::Nil => Value::Object(Default::default()),
+                v @ mlua::Value::Table(_) => lua.from_value(v).map_err(|e| {
+                    mlua::Error::runtime(format!(
+                        "kessel.emit.record `{kind}`: fields are plain data (strings, numbers, booleans, tables of them): {e}"
+                    ))
+                })?,
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.record `{kind}`: fields are a table, not a {}",
+                        other.type_name()
+                    )))
+                }
+            };
+            // `{}` from Lua comes back as an empty array or object; a record's fields are an object
+            let fields = match fields {
+                Value::Array(a) if a.is_empty() => Value::Object(Default::default()),
+                v => v,
+            };
+            let size = serde_json::to_vec(&fields)
+                .map(|b| b.len())
+                .unwrap_or(usize::MAX);
+            if size > MAX_VALUE {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.emit.record `{kind}`: the fields are {size} bytes as JSON, over the limit ({MAX_VALUE})"
+                )));
+            }
+            emit(&w, Event::Record { kind, rule, fields })
+        })?,
+    )?;
     let w = world.clone();
     e.set(
         "clock",

@@ -6,6 +6,8 @@
 //! | `kessel.hex` | `hex.rs` | always |
 //! | `kessel.map`, `kessel.units`, `kessel.markers`, `kessel.game`, `kessel.scenario` | `query.rs` | always (read-only) |
 //! | `kessel.units.get/at/all/occupied`, `kessel.markers.all/at`, `kessel.game.step/option`, kept per revision | `reads.rs` | always (read-only) |
+//! | `kessel.queries` (`declare` while loading; `ask`, `list`, `has` read-only) | `queries.rs` | always |
+//! | `kessel.log` (`records`: structured records of the accepted actions) | `log.rs` | always (read-only) |
 //! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
 //! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
@@ -21,7 +23,9 @@
 mod declare;
 mod emit;
 mod hex;
+mod log;
 mod paths;
+mod queries;
 mod query;
 mod reads;
 mod script;
@@ -34,6 +38,7 @@ use crate::state::Value;
 use crate::world::Shared;
 use mlua::{Lua, LuaSerdeExt, Table};
 
+pub(crate) use queries::{ask as ask_query, declared as declared_queries};
 pub(crate) use script::{events_table, reasons_table, run_test, script_only};
 
 /// Registers every module on a fresh host.
@@ -45,6 +50,8 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     declare::register(lua, &kessel, world)?;
     hex::register(lua, &kessel, world)?;
     query::register(lua, &kessel, world)?;
+    queries::register(lua, &kessel, world)?;
+    log::register(lua, &kessel, world)?;
     reads::register(lua, &kessel, world)?;
     emit::register(lua, &kessel, world)?;
     paths::register(lua, &kessel, world)?;

@@ -68,6 +68,7 @@ const SETUP_FIELDS: &[&str] = &[
     "markers",
     "vars",
     "options",
+    "run_step_start",
 ];
 const UNIT_FIELDS: &[&str] = &[
     "id",
@@ -406,6 +407,25 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     w.state_replaced();
     w.initial = state;
     w.log.clear();
+    w.pending.clear();
+    drop(w);
+    if spec.get::<Option<bool>>("run_step_start")? == Some(true) {
+        run_step_start(lua, world)?;
+    }
+    Ok(())
+}
+
+/// Runs the `step_start` hooks of the step a set-up put the game in, as if the sequencer had just
+/// entered it (`kessel.setup{ run_step_start = true }`); what they emit becomes part of the
+/// initial position, as the `setup` hooks' events do when a scenario loads.
+fn run_step_start(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let phase = world.borrow().state.phase;
+    let guard = crate::world::StageGuard::enter(world, Stage::Apply);
+    let out = super::call_hooks(lua, "step_start", lua.to_value(&phase)?);
+    drop(guard);
+    out?;
+    let mut w = world.borrow_mut();
+    w.initial = w.state.clone();
     w.pending.clear();
     Ok(())
 }

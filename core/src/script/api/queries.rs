@@ -1,0 +1,240 @@
+//! `kessel.queries`: named, read-only questions a ruleset answers. `declare{}` while the ruleset
+//! loads; `ask(id, args)` and `list()` during play, from rules, scripts and tests alike (the
+//! engine's `Engine::query` is the same call from Rust). What a declaration is and how arguments
+//! are checked lives in `crate::queries`.
+
+use crate::names::nearest;
+use crate::queries::{ParamType, QueryDecl, QueryParam};
+use crate::state::Value;
+use crate::world::{Shared, Stage, StageGuard};
+use mlua::{Function, Lua, LuaSerdeExt, Table};
+use std::collections::BTreeMap;
+
+const REGISTRY: &str = "kessel_queries";
+const KEYS: [&str; 5] = ["id", "description", "rule", "params", "fn"];
+const PARAM_KEYS: [&str; 3] = ["type", "description", "optional"];
+
+/// Refuses a key of `t` not in `allowed`, naming the nearest allowed one.
+fn strict_keys(t: &Table, allowed: &[&str], what: &str) -> mlua::Result<()> {
+    let known: Vec<String> = allowed.iter().map(|s| s.to_string()).collect();
+    for pair in t.pairs::<mlua::Value, mlua::Value>() {
+        let (k, _) = pair?;
+        let key = match &k {
+            mlua::Value::String(s) => s.to_string_lossy(),
+            other => format!("[{}]", other.type_name()),
+        };
+        if !allowed.contains(&key.as_str()) {
+            let hint = nearest(&key, &known)
+                .map(|n| format!(" (did you mean `{n}`?)"))
+                .unwrap_or_default();
+            return Err(mlua::Error::runtime(format!(
+                "{what}: unknown key `{key}`{hint}; keys: {}",
+                allowed.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a declaration table (as `declare` stored it) into a [`QueryDecl`].
+fn decl_of(t: &Table) -> mlua::Result<QueryDecl> {
+    let id: String = t.get("id")?;
+    let mut params = BTreeMap::new();
+    if let Some(ps) = t.get::<Option<Table>>("params")? {
+        for pair in ps.pairs::<String, mlua::Value>() {
+            let (name, spec) = pair?;
+            let what = format!("kessel.queries.declare `{id}`, parameter `{name}`");
+            let (type_name, description, optional) = match spec {
+                mlua::Value::String(s) => (s.to_str()?.to_string(), String::new(), false),
+                mlua::Value::Table(p) => {
+                    strict_keys(&p, &PARAM_KEYS, &what)?;
+                    (
+                        p.get::<Option<String>>("type")?
+                            .unwrap_or_else(|| "any".to_string()),
+                        p.get::<Option<String>>("description")?.unwrap_or_default(),
+                        p.get::<Option<bool>>("optional")?.unwrap_or(false),
+                    )
+                }
+                other => {
+                    let got = other.type_name();
+                    let shape = "a type name or a table {type=, description=, optional=}";
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: {shape}, not a {got}"
+                    )));
+                }
+            };
+            let kind = ParamType::parse(&type_name).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "{what}: type is one of {}, not \"{type_name}\"",
+                    ParamType::NAMES.join(", ")
+                ))
+            })?;
+            params.insert(
+                name,
+                QueryParam {
+                    kind,
+                    description,
+                    optional,
+                },
+            );
+        }
+    }
+    Ok(QueryDecl {
+        description: t.get::<Option<String>>("description")?.unwrap_or_default(),
+        rule: t.get("rule")?,
+        id,
+        params,
+    })
+}
+
+/// Every declared query, by id.
+pub(crate) fn declared(lua: &Lua) -> mlua::Result<Vec<QueryDecl>> {
+    let all: Table = lua.named_registry_value(REGISTRY)?;
+    let mut out = Vec::new();
+    for pair in all.pairs::<String, Table>() {
+        out.push(decl_of(&pair?.1)?);
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}
+
+/// Runs the query `id` with `args` in the read-only stage and returns its answer as plain data.
+/// Unknown ids, unknown or ill-typed arguments and answers that are not plain data are errors.
+pub(crate) fn ask(lua: &Lua, world: &Shared, id: &str, args: &Value) -> mlua::Result<Value> {
+    let all: Table = lua.named_registry_value(REGISTRY)?;
+    let Some(entry) = all.get::<Option<Table>>(id)? else {
+        let known: Vec<String> = declared(lua)?.into_iter().map(|d| d.id).collect();
+        let hint = nearest(id, &known)
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
+        let list = if known.is_empty() {
+            "none".to_string()
+        } else {
+            known.join(", ")
+        };
+        return Err(mlua::Error::runtime(format!(
+            "no query `{id}`{hint}; this ruleset declares: {list}"
+        )));
+    };
+    if world.borrow().stage() == Stage::Declare {
+        return Err(mlua::Error::runtime(format!(
+            "query `{id}` asked while the ruleset loads; queries answer during play"
+        )));
+    }
+    let decl = decl_of(&entry)?;
+    decl.check_args(args, &world.borrow().state)
+        .map_err(mlua::Error::runtime)?;
+    let f: Function = entry.get("fn")?;
+    let a = match args {
+        Value::Object(_) => lua.to_value(args)?,
+        _ => mlua::Value::Table(lua.create_table()?),
+    };
+    let guard = StageGuard::enter(world, Stage::Query);
+    let out = f.call::<mlua::Value>(a);
+    drop(guard);
+    let out = out?;
+    if out.is_nil() {
+        return Ok(Value::Null);
+    }
+    lua.from_value(out).map_err(|e| {
+        mlua::Error::runtime(format!(
+            "query `{id}` answered with something that is not plain data (tables of strings, numbers and booleans): {e}"
+        ))
+    })
+}
+
+fn decl_table(lua: &Lua, d: &QueryDecl) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set("id", d.id.as_str())?;
+    t.set("description", d.description.as_str())?;
+    t.set("rule", d.rule.as_deref())?;
+    let ps = lua.create_table()?;
+    for (name, p) in &d.params {
+        let pt = lua.create_table()?;
+        pt.set("type", p.kind.name())?;
+        pt.set("description", p.description.as_str())?;
+        pt.set("optional", p.optional)?;
+        ps.set(name.as_str(), pt)?;
+    }
+    t.set("params", ps)?;
+    Ok(t)
+}
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    lua.set_named_registry_value(REGISTRY, lua.create_table()?)?;
+    let queries = lua.create_table()?;
+
+    let w = world.clone();
+    queries.set(
+        "declare",
+        lua.create_function(move |lua, t: Table| {
+            if w.borrow().stage() != Stage::Declare {
+                return Err(mlua::Error::runtime(
+                    "kessel.queries.declare is a declaration: call it while the ruleset loads",
+                ));
+            }
+            strict_keys(&t, &KEYS, "kessel.queries.declare")?;
+            let id: String = t.get::<Option<String>>("id")?.ok_or_else(|| {
+                mlua::Error::runtime("kessel.queries.declare: `id` is required")
+            })?;
+            if t.get::<Option<String>>("description")?.is_none() {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.queries.declare `{id}`: `description` is required (it is what `kessel info` lists)"
+                )));
+            }
+            if t.get::<Option<Function>>("fn")?.is_none() {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.queries.declare `{id}`: `fn = function(args) ... end` is required"
+                )));
+            }
+            decl_of(&t)?;
+            let all: Table = lua.named_registry_value(REGISTRY)?;
+            if all.contains_key(id.as_str())? {
+                return Err(mlua::Error::runtime(format!(
+                    "query `{id}` is declared twice"
+                )));
+            }
+            all.set(id.as_str(), t)?;
+            Ok(())
+        })?,
+    )?;
+
+    let w = world.clone();
+    queries.set(
+        "ask",
+        lua.create_function(move |lua, (id, args): (String, mlua::Value)| {
+            let args: Value = if args.is_nil() {
+                Value::Null
+            } else {
+                lua.from_value(args)?
+            };
+            let out = ask(lua, &w, &id, &args)?;
+            if out.is_null() {
+                return Ok(mlua::Value::Nil);
+            }
+            lua.to_value(&out)
+        })?,
+    )?;
+
+    queries.set(
+        "list",
+        lua.create_function(|lua, ()| {
+            let out = lua.create_table()?;
+            for d in declared(lua)? {
+                out.raw_push(decl_table(lua, &d)?)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+
+    queries.set(
+        "has",
+        lua.create_function(|lua, id: String| {
+            let all: Table = lua.named_registry_value(REGISTRY)?;
+            all.contains_key(id)
+        })?,
+    )?;
+
+    kessel.set("queries", queries)?;
+    Ok(())
+}

@@ -1,0 +1,129 @@
+-- What PGG can be asked (kessel.queries): read-only questions answered by the rules modules, so
+-- scripts, tests, the editor and `kessel query` read supply, MP, command and odds as data instead
+-- of parsing notes. Each query only calls into rules/*: the rules themselves live there.
+--
+-- `reach` and `odds` follow the editor's contract (docs/lua-api.md, "Queries the editor asks").
+local C = require("rules.common")
+local S = require("rules.supply")
+local M = require("rules.movement")
+local K = require("rules.combat")
+local L = require("rules.leaders")
+local R = require("rules.retreat")
+
+local function unit_of(id) return kessel.units.get(id) end
+
+local function sorted_keys(set)
+  local out = {}
+  for k in pairs(set) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
+kessel.queries.declare{
+  id = "supply", rule = "11",
+  description = "Whether a unit is in supply now and why (German [11.1], Soviet [11.2], entering units [14]), "
+    .. "and whether it was marked out of supply at the start of this Movement Phase [11.3]",
+  params = { unit = { type = "unit", description = "the unit asked about" } },
+  fn = function(args)
+    local u = unit_of(args.unit)
+    local ok, why, rule = S.in_supply(u)
+    return { unit = u.id, in_supply = ok == true, why = why, rule = rule or "11.3",
+      marked_out_of_supply = S.is_oos(u) }
+  end,
+}
+
+kessel.queries.declare{
+  id = "mp_left", rule = "6.1",
+  description = "A unit's movement allowance this phase (halved out of supply [11.3]), MP spent and MP left [6.1]",
+  params = { unit = { type = "unit", description = "the unit asked about" } },
+  fn = function(args)
+    local u = unit_of(args.unit)
+    local why = M.cannot_move(u, not C.on_map(u))   -- off the map: as a unit entering play
+    return { unit = u.id, allowance = M.ma(u), spent = M.spent(u), left = M.mp_left(u),
+      out_of_supply = S.is_oos(u), may_move = why == nil,
+      reason = why and { rule = why.rule, message = why.message } or nil }
+  end,
+}
+
+kessel.queries.declare{
+  id = "command_radius", rule = "10.35",
+  description = "A Soviet leader's working rating, the hexes within its command radius [10.35] and the Soviet units in them (is_leader = false for any other unit)",
+  params = { leader = { type = "unit", description = "the leader asked about" } },
+  fn = function(args)
+    local l = unit_of(args.leader)
+    if not C.is_leader(l) then
+      return { leader = l.id, is_leader = false, rating = 0, hexes = {}, units = {} }
+    end
+    local hexes = L.radius_hexes(l)
+    local covered = {}
+    for _, u in ipairs(C.units_of(C.SOVIET)) do
+      if hexes[u.hex] and not C.is_leader(u) then covered[#covered + 1] = u.id end
+    end
+    table.sort(covered)
+    return { leader = l.id, is_leader = true, rating = L.rating(l), disrupted = C.disrupted(l),
+      hexes = sorted_keys(hexes), units = covered }
+  end,
+}
+
+kessel.queries.declare{
+  id = "odds", rule = "9.3",
+  description = "A proposed attack: attack and defence totals with every modifier and its rule case [9.3] [7.3] "
+    .. "[10.36] [11.3], the odds column [9.4], the chance of each result [9.5], and why it would be refused",
+  params = {
+    units = { type = "units", description = "the attacking units (leaders included)" },
+    targets = { type = "hexes", description = "the defending hex or hexes [9.23]" },
+  },
+  fn = function(args)
+    local units, hexes, seen = {}, {}, {}
+    for _, id in ipairs(args.units) do
+      local u = unit_of(id)
+      units[#units + 1] = u
+      if u.hex and not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
+    end
+    local att, amods = K.attack_total(units, {})
+    local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })
+    local tid = K.CRT
+    local odds = kessel.tables.odds(tid, att, def)
+    local refusals = K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })
+    return {
+      attack = att, defence = def, table = tid, label = odds.label, below = odds.below, above = odds.above,
+      attack_modifiers = amods, defence_modifiers = dmods,
+      distribution = kessel.tables.distribution(tid, odds.column),
+      legal = #refusals == 0, reasons = refusals,
+    }
+  end,
+}
+
+kessel.queries.declare{
+  id = "retreats", rule = "9.72",
+  description = "The pending retreat (who retreats, how far, who picks) and every legal path the opponent may pick [9.71] [9.72]",
+  params = {},
+  fn = function()
+    local p = kessel.game.var("pending")
+    if not p or p.kind ~= "retreat_path" then return { pending = false, retreats = {} } end
+    local out = {}
+    for _, a in ipairs(R.legal_retreats(p.side)) do out[#out + 1] = { units = a.units, path = a.path } end
+    return { pending = true, side = p.side, who = p.who, hexes = p.n, units = p.units, retreats = out }
+  end,
+}
+
+kessel.queries.declare{
+  id = "reach", rule = "6.1",
+  description = "Where a stack can move now, with the MP each hex costs, and which of its units may not move and why",
+  params = { units = { type = "units", description = "the units moving together" } },
+  fn = function(args)
+    local movers, refused = {}, {}
+    for _, id in ipairs(args.units) do
+      local u = unit_of(id)
+      local why = C.on_map(u) and M.cannot_move(u) or { rule = "6.1", message = "not on the map" }
+      if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
+      else movers[#movers + 1] = id end
+    end
+    local reachable = {}
+    if #movers > 0 then
+      local costs = M.field(movers):reachable()
+      for _, h in ipairs(sorted_keys(costs)) do reachable[#reachable + 1] = { hex = h, cost = costs[h] } end
+    end
+    return { movers = movers, refused = refused, reachable = reachable }
+  end,
+}

@@ -1,0 +1,86 @@
+-- The declared queries (queries.lua) answer as the rules modules judge: supply [11.1] [11.2],
+-- MP [6.1] [11.3], command radius [10.35], attack odds [9.3] [9.4], legal retreats [9.72].
+local expect = kessel.expect
+
+local function pz(id, at, face) return { id = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "6-6-10", "1-1-10" }, at = at } end
+local function rifle(id, at, face) return { id = id, side = "soviet", type = "rifle", faces = { face or "2-2-6" }, at = at } end
+local function leader(id, at, rating) return { id = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at } end
+
+-- a 32x5 strip: road 0103..0503 joined to the source 0103 (as in supply_test.lua)
+local function strip(units, step)
+  kessel.setup{
+    map = { columns = 32, rows = 5,
+      links = { { kind = "road", path = { "0103", "0203", "0303", "0403", "0503" } } },
+      tags = { road_supply_source = { "0103" } } },
+    units = units, step = step or "german_movement", turn = 5,
+  }
+end
+
+-- Rule 11.1
+kessel.test("case_11_1_supply_query_gives_state_and_rule", function()
+  strip{ pz("near", "2503"), pz("far", "2603") }
+  local near = kessel.queries.ask("supply", { unit = "near" })
+  expect.eq(near.in_supply, true)
+  expect.eq(near.rule, "11.1")
+  local far = kessel.queries.ask("supply", { unit = "far" })
+  expect.eq(far.in_supply, false, "21 hexes from the road, 25 MP from the edge")
+  expect.eq(far.rule, "11.1")
+  expect.truthy(far.why:find("west edge", 1, true), far.why)
+end)
+
+-- Rule 6.1
+kessel.test("case_6_1_mp_left_query_follows_the_move", function()
+  strip{ pz("g", "0503") }
+  local before = kessel.queries.ask("mp_left", { unit = "g" })
+  expect.eq(before.allowance, 10)
+  expect.eq(before.left, 10)
+  expect.eq(before.may_move, true)
+  expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = { "0603", "0703" } })
+  local after = kessel.queries.ask("mp_left", { unit = "g" })
+  expect.eq(after.spent, 2, "two clear hexes")
+  expect.eq(after.left, 8)
+end)
+
+-- Rule 10.35
+kessel.test("case_10_35_command_radius_query_lists_hexes_and_units", function()
+  strip({ leader("l", "1003", 2), rifle("in", "1203"), rifle("out", "1303") }, "soviet_movement")
+  local c = kessel.queries.ask("command_radius", { leader = "l" })
+  expect.eq(c.rating, 2)
+  expect.eq(table.concat(c.units, ","), "in", "two hexes reach 1203, not 1303")
+  local has = {}
+  for _, h in ipairs(c.hexes) do has[h] = true end
+  expect.truthy(has["1003"] and has["1203"] and not has["1303"])
+end)
+
+-- Rule 9.4
+kessel.test("case_9_4_odds_query_gives_totals_column_and_chances", function()
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_combat", turn = 7,
+    units = { pz("g", "0303"), rifle("s", "0403"), leader("sup", "0706", 5) } }
+  local o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } })
+  expect.eq(o.attack, 6)
+  expect.eq(o.defence, 2)
+  expect.eq(o.label, "3-1")
+  expect.eq(o.legal, true)
+  local sum = 0
+  for _, d in ipairs(o.distribution) do sum = sum + d.p end
+  expect.near(sum, 1, 1e-9)
+  -- the query does not attack: nothing happened
+  expect.eq(kessel.units.get("g").flags.attacked, nil)
+end)
+
+-- Rule 9.72
+kessel.test("case_9_72_retreats_query_lists_the_opponents_paths", function()
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_combat", turn = 7,
+    units = { pz("g", "0303"), rifle("s", "0403"), leader("sup", "0706", 5) } }
+  expect.eq(kessel.queries.ask("retreats").pending, false)
+  kessel.inject_dice{ 3 }
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  local r = kessel.queries.ask("retreats")
+  expect.eq(r.pending, true)
+  expect.eq(r.side, "german", "the opponent picks")
+  local dests = {}
+  for _, a in ipairs(r.retreats) do dests[#dests + 1] = a.path[1] end
+  table.sort(dests)
+  expect.eq(table.concat(dests, " "), "0404 0503 0504", "the same set the retreat action enumerates")
+end)
