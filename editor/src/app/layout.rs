@@ -85,7 +85,7 @@ impl EditorApp {
     ) {
         let playing = matches!(self.palette.mode, Mode::Play | Mode::Rules);
         let scenario_mode = self.palette.mode == Mode::Scenario;
-        let problems = if scenario_mode {
+        let problems = if !playing {
             self.validator.hexes()
         } else {
             Vec::new()
