@@ -3,7 +3,7 @@
 
 use super::{
     attrs_of, int_of, placement_of, str_of, strings_of, LevelDef, ObjectiveDef, Placement,
-    ScenarioDef, UnitDef,
+    ScenarioDef, UnitDef, VarDef,
 };
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Value};
 
@@ -232,4 +232,34 @@ pub(super) fn write_def(doc: &mut DocumentMut, old: &ScenarioDef, new: &Scenario
         write_objective,
     );
     write_by_index(doc, "levels", &old.levels, &new.levels, write_level);
+    if old.vars != new.vars {
+        write_vars(doc, &old.vars, &new.vars);
+    }
+}
+
+/// Writes the `[vars]` table: changed values replaced in place (keeping their comments), new
+/// ones appended, removed ones dropped; a value that is not TOML is left as it was (the panel
+/// says why and does not send it).
+fn write_vars(doc: &mut DocumentMut, old: &[VarDef], new: &[VarDef]) {
+    if new.is_empty() {
+        doc.remove("vars");
+        return;
+    }
+    if doc.get("vars").and_then(Item::as_table).is_none() {
+        doc.insert("vars", Item::Table(Table::new()));
+    }
+    let Some(t) = doc.get_mut("vars").and_then(Item::as_table_mut) else {
+        return;
+    };
+    for o in old {
+        if !new.iter().any(|v| v.key == o.key) {
+            t.remove(&o.key);
+        }
+    }
+    for v in new {
+        let unchanged = old.iter().any(|o| o == v);
+        if let (false, Ok(value)) = (unchanged, v.parsed()) {
+            put(t, &v.key, value);
+        }
+    }
 }

@@ -5,6 +5,7 @@
 
 mod schedule;
 mod units;
+mod vars;
 
 use super::Named as _;
 use crate::command::EditorCommand;
