@@ -7,7 +7,11 @@
 //! checks run on the text [`ScenarioFile::render`] produces (see [`crate::validate`]). Reading is
 //! here; writing an edited [`ScenarioDef`] back into the document is in `write.rs`.
 
+mod pieces;
 mod write;
+
+use pieces::pool_of;
+pub use pieces::{MarkerDef, PoolDef};
 
 use write::write_def;
 
@@ -137,6 +141,10 @@ pub struct ScenarioDef {
     pub levels: Vec<LevelDef>,
     /// Scenario variables, file order.
     pub vars: Vec<VarDef>,
+    /// Markers, file order.
+    pub markers: Vec<MarkerDef>,
+    /// Pools of hidden faces, file order.
+    pub pools: Vec<PoolDef>,
 }
 
 impl ScenarioDef {
@@ -403,6 +411,15 @@ fn read_def(doc: &DocumentMut) -> ScenarioDef {
             .map(objective_of)
             .collect(),
         levels: tables(doc, "levels").into_iter().map(level_of).collect(),
+        markers: tables(doc, "markers")
+            .into_iter()
+            .map(|t| MarkerDef {
+                kind: str_of(t, "kind").unwrap_or_default(),
+                side: str_of(t, "side"),
+                count: int_of(t, "count").unwrap_or(0),
+            })
+            .collect(),
+        pools: tables(doc, "pools").into_iter().map(pool_of).collect(),
         vars: doc
             .get("vars")
             .and_then(Item::as_table_like)
