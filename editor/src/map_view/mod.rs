@@ -41,6 +41,12 @@ pub struct Overlay {
     pub preview: Vec<Hex>,
     /// Text for the tooltip over one hex (the cost there, or why the stack can't go there).
     pub tooltip: Option<(Hex, String)>,
+    /// Where the selected units' other choices (a rail move, say) would take them, with the
+    /// choices ending there: a click there takes the only one.
+    pub choices: BTreeMap<Hex, Vec<String>>,
+    /// Hexes where reinforcements due by this turn may enter, and on one hex of each entry
+    /// area the number waiting there.
+    pub entries: BTreeMap<Hex, usize>,
 }
 
 /// What the canvas needs besides the map's own data.

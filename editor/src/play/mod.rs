@@ -463,6 +463,9 @@ impl PlaySession {
                 if self.cost_at(hex).is_some() {
                     return Some(PlayCommand::Act(self.move_to(hex)));
                 }
+                if let Some(a) = self.choice_at(hex) {
+                    return Some(PlayCommand::Act(a)); // a rail move's destination, say
+                }
                 if side_here.is_some() {
                     if self.selected == Some(hex) {
                         self.clear_selection();

@@ -148,3 +148,37 @@ fn an_attack_shows_its_odds_and_rolls_then_undo_and_save_round_trip() {
     assert_eq!(s.engine.log().len(), before + 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn reinforcements_due_are_drawn_on_their_entry_area_with_the_number_waiting() {
+    let dir = toy_copy("play-entries");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let entries = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>| {
+        let s = h.state().session.as_ref().expect("a game");
+        s.overlay(None).entries
+    };
+    // b2 enters at W (0101..0105) on turn 2: nothing due on turn 1
+    assert!(entries(&h).is_empty());
+    for _ in 0..4 {
+        h.get_by_label("End phase").click();
+        h.run();
+    }
+    assert_eq!(
+        h.state().session.as_ref().map(|s| s.engine.state().turn),
+        Some(2)
+    );
+    let due = entries(&h);
+    let west: Vec<_> = ["0101", "0102", "0103", "0104", "0105"]
+        .iter()
+        .map(|l| hex(&h, l))
+        .collect();
+    assert_eq!(due.keys().copied().collect::<Vec<_>>(), west);
+    assert_eq!(due.values().sum::<usize>(), 1, "one unit waits: {due:?}");
+    assert_eq!(
+        due.get(&hex(&h, "0103")),
+        Some(&1),
+        "the badge on the middle hex"
+    );
+}
