@@ -17,6 +17,8 @@ mod rules;
 mod scenario;
 #[path = "panels/toy.rs"]
 mod toy;
+#[path = "panels/underlay.rs"]
+mod underlay;
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;

@@ -38,9 +38,11 @@ mod menus;
 mod messages;
 mod screenshot;
 mod startup;
+mod underlay;
 
 pub use screenshot::ScreenshotOutcome;
 pub use startup::Startup;
+pub use underlay::Tracing;
 
 use crate::document::Document;
 use crate::map_view::MapView;
@@ -157,6 +159,8 @@ pub struct EditorApp {
     pub problems: Problems,
     /// The file watcher (none if it could not start).
     pub watcher: Option<Watcher>,
+    /// The picture traced under the map (map editing).
+    pub tracing: Tracing,
     /// The File → Open… dialog: the path being typed, while it is open.
     pub open_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
@@ -194,6 +198,13 @@ impl EditorApp {
         let style = Arc::new(style_of(&doc, None));
         let mut validator = Validator::default();
         validator.opened(&doc);
+        // a picture kept beside the map comes back with it (one that no longer loads is left)
+        let tracing = Tracing {
+            underlay: crate::underlay::Underlay::load_beside(&doc.map_path)
+                .ok()
+                .flatten(),
+            ..Tracing::default()
+        };
         EditorApp {
             style,
             doc,
@@ -223,6 +234,7 @@ impl EditorApp {
             needs_refresh: false,
             screenshot: None,
             open_dialog: None,
+            tracing,
         }
     }
 

@@ -49,8 +49,21 @@ pub struct Overlay {
     pub entries: BTreeMap<Hex, usize>,
 }
 
+/// A picture drawn under the map's lines and counters (see [`crate::underlay`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UnderlayView {
+    /// The picture's texture.
+    pub texture: egui::TextureId,
+    /// Its corners on the map (world coordinates), clockwise from the top left.
+    pub corners: [Pos2; 4],
+    /// 0 (hidden) to 1 (opaque).
+    pub opacity: f32,
+}
+
 /// What the canvas needs besides the map's own data.
 pub struct Scene<'a> {
+    /// A picture to trace, drawn over the terrain and under everything else.
+    pub underlay: Option<UnderlayView>,
     /// The document drawn.
     pub doc: &'a Document,
     /// How the ruleset says things look.
@@ -92,6 +105,8 @@ pub struct MapResponse {
     pub press_started: bool,
     /// Where a primary-button drag that started on the canvas ended, this frame.
     pub drag_released: Option<Hex>,
+    /// Where a primary click landed, in map (world) coordinates.
+    pub clicked_world: Option<Pos2>,
 }
 
 /// The map canvas.
@@ -271,6 +286,7 @@ impl MapView {
         if response.clicked_by(PointerButton::Primary) {
             if let Some(p) = response.interact_pointer_pos() {
                 out.clicked = self.screen_to_hex(map, p);
+                out.clicked_world = Some(self.to_world(p));
                 out.clicked_side = out.clicked.and_then(|h| self.side_near(map, h, p));
             }
         }
