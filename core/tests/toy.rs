@@ -639,3 +639,17 @@ fn the_deciding_side_is_the_phasing_side_step_by_step() {
     let want = ["red", "red", "blue", "blue"].map(|s| Some(s.to_string()));
     assert_eq!(seen, want);
 }
+
+#[test]
+fn an_undeclared_terrain_counts_only_while_a_hex_has_it() {
+    let e = engine(1);
+    let mut map = (*e.state().map).clone();
+    let h = map.parse("0404").expect("hex");
+    map.set_terrain(h, "jungle").expect("painted");
+    let found = e.ruleset().check_map(&map);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("`jungle`"), "{found:?}");
+    // painted away, the name the map still knows is no problem
+    map.set_terrain(h, "clear").expect("painted");
+    assert!(e.ruleset().check_map(&map).is_empty());
+}
