@@ -41,21 +41,36 @@ pub fn check(path: &Path, text: &str, map: Map, ruleset: bool) -> Vec<LoadError>
     if !ruleset {
         return errors;
     }
+    let (ruleset_dir, map_path, map) = (
+        scenario.ruleset_dir.clone(),
+        scenario.map_path.clone(),
+        scenario.map.clone(),
+    );
     let more = match Engine::with_scenario(scenario, None, 1, Limits::default()) {
         Ok(_) => Vec::new(),
         Err(kessel_core::engine::EngineError::Load(e)) => e.0,
-        // a script error (a special rule's syntax error) keeps its own file and line
-        Err(e) => e
-            .located()
-            .into_iter()
-            .map(|l| {
-                LoadError::new(
-                    &l.file.map_or(path.to_path_buf(), PathBuf::from),
-                    l.line,
-                    l.message,
-                )
-            })
-            .collect(),
+        // a script error (a special rule's syntax error) keeps its own file and line; the map's
+        // kinds are still checked against the ruleset alone, so they are not hidden behind it
+        Err(e) => {
+            let mut out: Vec<LoadError> = e
+                .located()
+                .into_iter()
+                .map(|l| {
+                    LoadError::new(
+                        &l.file.map_or(path.to_path_buf(), PathBuf::from),
+                        l.line,
+                        l.message,
+                    )
+                })
+                .collect();
+            if let Ok(bare) = Engine::bare(&ruleset_dir, Limits::default()) {
+                for m in bare.ruleset().check_map(&map) {
+                    let line = kessel_core::scenario::kind_line(&map_path, &m);
+                    out.push(LoadError::new(&map_path, line, m));
+                }
+            }
+            out
+        }
     };
     for e in more {
         if !errors.contains(&e) {

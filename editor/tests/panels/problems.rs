@@ -1,5 +1,6 @@
-//! Open anything: a toy copy broken five ways (a short terrain row, a unit off the map, a
-//! special rule with a syntax error, then an overstacked hex once the rule loads) opens, lists
+//! Open anything: a toy copy broken five ways (a short terrain row, an undeclared terrain kind, a
+//! unit off the map, a special rule with a syntax error, then an overstacked hex once the rule
+//! loads) opens, lists
 //! every problem with file and line, refuses play-test until they are fixed, and clears each
 //! problem as it is fixed in the editor or on disk.
 
@@ -43,6 +44,13 @@ fn click_problem(h: &mut Harness<'_, EditorApp>, text: &str) {
 fn a_broken_scenario_opens_lists_its_problems_and_clears_them_as_they_are_fixed() {
     let dir = toy_copy("open-broken");
     edit(&dir.join("map.toml"), "\".ww..w.\"", "\".ww..w\"");
+    // a terrain kind the ruleset does not declare, in hex 0404
+    edit(
+        &dir.join("map.toml"),
+        "\"w\" = \"woods\" }",
+        "\"w\" = \"woods\", \"x\" = \"jungle\" }",
+    );
+    edit(&dir.join("map.toml"), "\"...w.ww\"", "\"...x.ww\"");
     edit(&dir.join("scenario.toml"), "at = \"0203\"", "at = \"0909\"");
     edit(
         &dir.join("scenario.toml"),
@@ -54,10 +62,15 @@ fn a_broken_scenario_opens_lists_its_problems_and_clears_them_as_they_are_fixed(
     let mut h = harness(&dir);
     check_now(&mut h);
     let found = messages(&h);
-    assert_eq!(found.len(), 3, "{found:#?}");
+    assert_eq!(found.len(), 4, "{found:#?}");
     assert!(found[0].contains("map.toml:13") && found[0].contains("row 2 has 6 hexes"));
     assert!(found[1].contains("scenario.toml:") && found[1].contains("off the map"));
     assert!(found[2].contains("special.lua:1"), "{found:#?}");
+    // the map's kinds are checked although the special rule does not load
+    assert!(
+        found[3].contains("map.toml:") && found[3].contains("`jungle`"),
+        "{found:#?}"
+    );
     // the map shows as far as it loaded; play-test is not offered
     assert_eq!(h.state().doc.map.columns(), 7);
     assert!(h.state().play_blocked().is_some());
@@ -72,9 +85,19 @@ fn a_broken_scenario_opens_lists_its_problems_and_clears_them_as_they_are_fixed(
     assert_eq!(h.state().selected, row2);
     h.state_mut().apply(vec![EditorCommand::Save]);
     check_now(&mut h);
-    assert_eq!(messages(&h).len(), 2, "{:#?}", messages(&h));
+    assert_eq!(messages(&h).len(), 3, "{:#?}", messages(&h));
     let map = std::fs::read_to_string(dir.join("map.toml")).expect("read");
     assert!(kessel_core::scenario::parse_map(&dir.join("map.toml"), &map).is_ok());
+
+    // the unknown terrain: painted over in the editor, it goes
+    let jungle = h.state().doc.map.parse("0404").expect("hex");
+    h.state_mut().apply(vec![EditorCommand::SetTerrain {
+        hex: jungle,
+        terrain: "clear".into(),
+        stroke: 99,
+    }]);
+    check_now(&mut h);
+    assert_eq!(messages(&h).len(), 2, "{:#?}", messages(&h));
 
     // the unit off the map: clicking picks it in scenario editing; placing it fixes it
     click_problem(&mut h, "off the map");
