@@ -6,6 +6,7 @@ mod util;
 mod campaign;
 mod cli;
 mod coverage;
+mod editor;
 mod hostile;
 mod lab;
 mod located;

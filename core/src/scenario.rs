@@ -213,6 +213,26 @@ pub fn load_map(path: &Path) -> Result<Map, LoadErrors> {
 
 /// Parses map TOML text (the path is for messages).
 pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
+    strict(parse_map_lenient(path, text)?)
+}
+
+/// A best-effort result and the problems found on the way: what [`parse_map_lenient`] and
+/// [`Scenario::parse_lenient`] return, so an editor can open a broken file to fix it.
+pub type Lenient<T> = (T, Vec<LoadError>);
+
+/// Turns a best-effort result into the strict one: any problem refuses the whole file.
+fn strict<T>((value, errors): Lenient<T>) -> Result<T, LoadErrors> {
+    if errors.is_empty() {
+        Ok(value)
+    } else {
+        Err(LoadErrors(errors))
+    }
+}
+
+/// Parses map TOML text as far as it can: a short terrain row or an unknown character leaves the
+/// default terrain there, a bad hexside or link is left out, and each problem is listed. Only
+/// what leaves no map to show is refused: a TOML syntax error or an unusable `[map]` header.
+pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadErrors> {
     toml_depth(path, text)?;
     let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
     let mut d = Diag::new(path, text);
@@ -329,6 +349,7 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
         }
     }
     for l in &file.links {
+        let errors_before = d.errors.len();
         let mut path = Vec::new();
         for (i, s) in l.path.iter().enumerate() {
             match expand_label(&map, s.get_ref()) {
@@ -354,7 +375,7 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
                 Err(m) => d.at(s.span(), m),
             }
         }
-        if d.errors.is_empty() {
+        if d.errors.len() == errors_before {
             if let Err(e) = map.add_link(&l.kind, l.name.clone(), path) {
                 d.at(0..0, e.to_string());
             }
@@ -390,11 +411,7 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
         let hexes = parse_hexes(&map, &t.hexes, &mut d);
         map.tags.entry(t.tag.clone()).or_default().extend(hexes);
     }
-    if d.errors.is_empty() {
-        Ok(map)
-    } else {
-        Err(LoadErrors(d.errors))
-    }
+    Ok((map, d.errors))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -591,6 +608,14 @@ impl Scenario {
 
     /// Parses scenario text; the map is read relative to `path`.
     pub fn parse(path: &Path, text: &str) -> Result<Scenario, LoadErrors> {
+        strict(Scenario::parse_inner(path, text, None)?)
+    }
+
+    /// Parses scenario text as far as it can, for an editor that opens a broken scenario to fix
+    /// it: a unit placed off the map stays off it, a bad face or objective hex is left out, the
+    /// map's own problems ([`parse_map_lenient`]) come first in the list. Refused only when
+    /// nothing can be shown: a TOML syntax error in the scenario or an unusable map header.
+    pub fn parse_lenient(path: &Path, text: &str) -> Result<Lenient<Scenario>, LoadErrors> {
         Scenario::parse_inner(path, text, None)
     }
 
@@ -598,17 +623,30 @@ impl Scenario {
     /// (an editor checks unsaved scenario edits against its unsaved map this way). The file's
     /// `map` key still gives [`Scenario::map_path`]; the checks are those of [`Scenario::parse`].
     pub fn parse_with_map(path: &Path, text: &str, map: Map) -> Result<Scenario, LoadErrors> {
+        strict(Scenario::parse_inner(path, text, Some(map))?)
+    }
+
+    /// [`Scenario::parse_with_map`] as far as it goes, like [`Scenario::parse_lenient`].
+    pub fn parse_with_map_lenient(
+        path: &Path,
+        text: &str,
+        map: Map,
+    ) -> Result<Lenient<Scenario>, LoadErrors> {
         Scenario::parse_inner(path, text, Some(map))
     }
 
-    fn parse_inner(path: &Path, text: &str, map: Option<Map>) -> Result<Scenario, LoadErrors> {
+    fn parse_inner(
+        path: &Path,
+        text: &str,
+        map: Option<Map>,
+    ) -> Result<Lenient<Scenario>, LoadErrors> {
         toml_depth(path, text)?;
         let file: ScenarioFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let map_path = dir.join(&file.scenario.map);
-        let map = match map {
-            Some(m) => m,
-            None => load_map(&map_path)?,
+        let (map, map_errors) = match map {
+            Some(m) => (m, Vec::new()),
+            None => parse_map_lenient(&map_path, &read_text(&map_path, "map")?)?,
         };
         let mut d = Diag::new(path, text);
         let turns = *file.scenario.turns.get_ref();
@@ -879,15 +917,14 @@ impl Scenario {
             }
             scripts.push(p);
         }
-        if !d.errors.is_empty() {
-            return Err(LoadErrors(d.errors));
-        }
+        let mut errors = map_errors;
+        errors.append(&mut d.errors);
         let mut unit_lines = BTreeMap::new();
         for u in &units {
             // the first table of an id, as a linear search would find it
             unit_lines.entry(u.unit.id.clone()).or_insert(u.line);
         }
-        Ok(Scenario {
+        let scenario = Scenario {
             unit_lines,
             scripts,
             path: path.to_path_buf(),
@@ -911,7 +948,8 @@ impl Scenario {
             levels,
             vars,
             var_lines,
-        })
+        };
+        Ok((scenario, errors))
     }
 
     /// Line of a unit's table, for messages.

@@ -617,3 +617,93 @@ assert(kessel.replay_hash() == kessel.state_hash(), "replay starts from that pos
     )
     .expect("script passes");
 }
+
+/// A copy of the toy scenario and map in a fresh folder, with `edit` applied to the map text and
+/// `edit_sc` to the scenario text.
+fn broken_copy(
+    name: &str,
+    edit: impl Fn(String) -> String,
+    edit_sc: impl Fn(String) -> String,
+) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kessel-lenient-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let map = std::fs::read_to_string(fixture("map.toml")).expect("map");
+    std::fs::write(dir.join("map.toml"), edit(map)).expect("write map");
+    let sc = std::fs::read_to_string(fixture("scenario.toml")).expect("scenario");
+    // the copy's ruleset is the fixture's folder
+    let sc = sc.replace(
+        "ruleset = \".\"",
+        &format!("ruleset = {:?}", fixture("").display().to_string()),
+    );
+    std::fs::write(dir.join("scenario.toml"), edit_sc(sc)).expect("write scenario");
+    dir.join("scenario.toml")
+}
+
+#[test]
+fn a_broken_scenario_loads_leniently_with_every_problem_and_is_refused_strictly() {
+    use kessel_core::scenario::Scenario;
+    let path = broken_copy(
+        "two-errors",
+        // row 02 one hex short
+        |m| m.replace("\".ww..w.\"", "\".ww..w\""),
+        // r1 off the map
+        |s| s.replacen("at = \"0203\"", "at = \"0909\"", 1),
+    );
+    let text = std::fs::read_to_string(&path).expect("read");
+    let strict = Scenario::parse(&path, &text).expect_err("strict load refuses");
+    let (sc, problems) = Scenario::parse_lenient(&path, &text).expect("lenient load");
+    assert_eq!(strict.0, problems, "both paths find the same problems");
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems[0].file.ends_with("map.toml"),
+        "map first: {problems:?}"
+    );
+    assert!(
+        problems[0].message.contains("row 2 has 6 hexes"),
+        "{problems:?}"
+    );
+    assert_eq!(problems[0].line, Some(13));
+    assert!(problems[1].message.contains("off the map"), "{problems:?}");
+    assert_eq!(problems[1].line, Some(14));
+    // the best-effort scenario: the full map (the short row's last hex at the default terrain),
+    // every unit, the off-map one not placed
+    assert_eq!((sc.map.columns(), sc.map.rows()), (7, 5));
+    let last_of_row_2 = sc.map.parse("0702").expect("hex");
+    assert_eq!(sc.map.terrain_name(last_of_row_2), Some("clear"));
+    assert_eq!(sc.units.len(), 4);
+    let r1 = sc
+        .units
+        .iter()
+        .find(|u| u.unit.hex().is_none() && u.unit.entry.is_none());
+    assert!(r1.is_some(), "the off-map unit is kept, unplaced");
+    // a TOML syntax error leaves nothing to show: refused either way
+    let broken = text.replacen("[scenario]", "[scenario", 1);
+    assert!(Scenario::parse_lenient(&path, &broken).is_err());
+}
+
+#[test]
+fn the_deciding_side_is_the_phasing_side_step_by_step() {
+    let mut e = engine(1);
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        seen.push(e.deciding_side());
+        let outcome = e.act(&Action::new("end_phase")).expect("rules run");
+        assert!(outcome.is_ok(), "{outcome:?}");
+    }
+    let want = ["red", "red", "blue", "blue"].map(|s| Some(s.to_string()));
+    assert_eq!(seen, want);
+}
+
+#[test]
+fn an_undeclared_terrain_counts_only_while_a_hex_has_it() {
+    let e = engine(1);
+    let mut map = (*e.state().map).clone();
+    let h = map.parse("0404").expect("hex");
+    map.set_terrain(h, "jungle").expect("painted");
+    let found = e.ruleset().check_map(&map);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("`jungle`"), "{found:?}");
+    // painted away, the name the map still knows is no problem
+    map.set_terrain(h, "clear").expect("painted");
+    assert!(e.ruleset().check_map(&map).is_empty());
+}

@@ -215,6 +215,73 @@ pub fn link_core(color: Rgb) -> Rgb {
     Rgb::hsl(h, s.min(0.6), 0.74)
 }
 
+/// A name shortened to at most `max` characters with intent, for the little room on a counter:
+/// qualifiers in brackets go first ("IR 20 (mot)" → "IR 20"), then long words without digits,
+/// where numbers remain to tell units apart ("Reinf T3 Z" → "T3 Z"), then whole words from the
+/// end; a single word longer than the room keeps its start and an abbreviation point
+/// ("Grossdeutschland" → "Grossde."). Never a word cut without saying so.
+pub fn short_name(text: &str, max: usize) -> String {
+    let len = |s: &str| s.chars().count();
+    let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if len(&t) <= max {
+        return t;
+    }
+    let mut s = without_brackets(&t);
+    if len(&s) > max {
+        let kept: Vec<&str> = s
+            .split_whitespace()
+            .filter(|w| !(len(w) > 4 && w.chars().all(char::is_alphabetic)))
+            .collect();
+        // only where numbers remain to tell units apart ("Horse Lancer" keeps its words)
+        if kept.iter().any(|w| w.chars().any(|c| c.is_ascii_digit())) {
+            s = kept.join(" ");
+        }
+    }
+    if len(&s) <= max {
+        return s;
+    }
+    let mut out = String::new();
+    for w in s.split_whitespace() {
+        let grown = if out.is_empty() {
+            len(w)
+        } else {
+            len(&out) + 1 + len(w)
+        };
+        if grown > max {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    if out.is_empty() {
+        out = s.chars().take(max.saturating_sub(1)).collect();
+        out.push('.');
+    }
+    out
+}
+
+/// Text without its bracketed parts (`(mot)`, `[reserve]`), spaces tidied.
+fn without_brackets(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    let tidy = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    if tidy.is_empty() {
+        text.to_string()
+    } else {
+        tidy
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +336,24 @@ mod tests {
             }
         }
         assert_eq!(place_label_anchor(&l, &[]), None);
+    }
+
+    #[test]
+    fn names_are_shortened_with_intent_never_cut_mid_word() {
+        assert_eq!(short_name("IR 20 (mot)", 9), "IR 20");
+        assert_eq!(short_name("IR 20 (mot)", 11), "IR 20 (mot)");
+        assert_eq!(short_name("Reinf T3 Z", 8), "T3 Z");
+        assert_eq!(short_name("7 Pz", 8), "7 Pz");
+        assert_eq!(short_name("Grossdeutschland", 8), "Grossde.");
+        assert_eq!(short_name("Horse Lancer Division", 9), "Horse");
+        assert_eq!(short_name("3 Pz Div Kempf", 9), "3 Pz Div");
+        assert_eq!(short_name("(mot)", 3), "(m.");
+        for (text, max) in [
+            ("IR 20 (mot)", 9),
+            ("Grossdeutschland", 8),
+            ("a b c d e f", 5),
+        ] {
+            assert!(short_name(text, max).chars().count() <= max, "{text}");
+        }
     }
 }

@@ -24,23 +24,9 @@ pub fn fill_of(style: &MapStyle, unit: &Unit) -> Color32 {
     ))
 }
 
-/// Short formation text for the top of a counter: long names lose their wordy parts
-/// ("Reinf T3 Z" → "T3 Z") so the distinguishing numbers stay readable.
+/// Short formation text for the top of a counter (the drawing model's rule, 8 characters).
 pub fn formation_abbrev(formation: &str) -> String {
-    let f = formation.trim();
-    if f.chars().count() <= 8 {
-        return f.to_string();
-    }
-    let kept: Vec<&str> = f
-        .split_whitespace()
-        .filter(|w| !(w.len() > 4 && w.chars().all(char::is_alphabetic)))
-        .collect();
-    let s = if kept.is_empty() {
-        f.to_string()
-    } else {
-        kept.join(" ")
-    };
-    s.chars().take(8).collect()
+    pieces::short_name(formation, 8)
 }
 
 /// Draws a stack (bottom first): shadows for the counters below, the top counter (the model's
@@ -117,7 +103,7 @@ pub fn draw_counter(painter: &Painter, style: &MapStyle, rect: Rect, unit: &Unit
 
     // top line: a leader by name, other units by formation
     let top_text = if symbol == Symbol::Leader {
-        unit.name.chars().take(9).collect()
+        pieces::short_name(&unit.name, 9)
     } else {
         unit.formation
             .as_deref()
@@ -167,7 +153,7 @@ pub fn draw_counter(painter: &Painter, style: &MapStyle, rect: Rect, unit: &Unit
 }
 
 fn short_kind(kind: &str) -> String {
-    kind.replace('_', " ").chars().take(9).collect()
+    pieces::short_name(&kind.replace('_', " "), 9)
 }
 
 fn draw_symbol(painter: &Painter, r: Rect, symbol: Symbol, unit: &Unit, ink: Color32) {
@@ -237,6 +223,6 @@ mod tests {
     fn long_formations_keep_their_numbers() {
         assert_eq!(formation_abbrev("7 Pz"), "7 Pz");
         assert_eq!(formation_abbrev("Reinf T3 Z"), "T3 Z");
-        assert_eq!(formation_abbrev("Grossdeutschland"), "Grossdeu");
+        assert_eq!(formation_abbrev("Grossdeutschland"), "Grossde.");
     }
 }

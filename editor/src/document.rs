@@ -4,10 +4,11 @@
 use crate::command::{EditorCommand, History};
 use crate::scenario_file::{ScenarioDef, ScenarioFile};
 use anyhow::{bail, Context as _};
+use kessel_core::error::LoadError;
 use kessel_core::hex::Hex;
 use kessel_core::map::Map;
 use kessel_core::map_toml::map_to_toml_with;
-use kessel_core::scenario::{load_map, Objective, Scenario};
+use kessel_core::scenario::{parse_map_lenient, Objective, Scenario};
 use kessel_core::state::Unit;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -38,6 +39,9 @@ pub struct Document {
     pub scenario: Option<ScenarioDef>,
     /// The scenario file as last read or written, which saving edits in place.
     pub scenario_file: Option<ScenarioFile>,
+    /// What the loader found wrong in the files as read (the document shows what could be
+    /// loaded of them): kept until the files are read again.
+    pub load_problems: Vec<LoadError>,
     /// Edit history.
     pub history: History,
     /// Revision last written to (or read from) disk.
@@ -109,24 +113,30 @@ impl UnitLayer {
 }
 
 impl Document {
-    /// Opens a scenario file, or a map file when the TOML has no `[scenario]` table.
+    /// Opens a scenario file, or a map file when the TOML has no `[scenario]` table. A file with
+    /// problems opens as far as it loads, with the problems in [`Document::load_problems`]; only
+    /// one with nothing to show (unreadable, a TOML syntax error, an unusable map header) is
+    /// refused.
     pub fn open(path: &Path) -> anyhow::Result<Document> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let is_scenario = text
             .lines()
             .any(|l| l.trim_start().starts_with("[scenario]"));
+        // the located errors stay inside the anyhow error, for panels that list them
+        let refused = |e: kessel_core::error::LoadErrors| {
+            anyhow::Error::new(e).context(format!("{} has errors", path.display()))
+        };
         if is_scenario {
-            // the located errors stay inside the anyhow error, for panels that list them
-            let scenario = Scenario::parse(path, &text).map_err(|e| {
-                anyhow::Error::new(e).context(format!("{} has errors", path.display()))
-            })?;
-            Ok(Document::from_scenario(&scenario))
+            let (scenario, problems) = Scenario::parse_lenient(path, &text).map_err(refused)?;
+            let mut doc = Document::from_scenario(&scenario);
+            doc.load_problems = problems;
+            Ok(doc)
         } else if text.lines().any(|l| l.trim_start().starts_with("[map]")) {
-            let map = load_map(path).map_err(|e| {
-                anyhow::Error::new(e).context(format!("{} has errors", path.display()))
-            })?;
-            Ok(Document::from_map(map, path.to_path_buf()))
+            let (map, problems) = parse_map_lenient(path, &text).map_err(refused)?;
+            let mut doc = Document::from_map(map, path.to_path_buf());
+            doc.load_problems = problems;
+            Ok(doc)
         } else {
             bail!(
                 "{} is neither a scenario (no [scenario] table) nor a map (no [map] table)",
@@ -162,6 +172,7 @@ impl Document {
             scenario_scripts: scenario.scripts.clone(),
             scenario: file.as_ref().map(|f| f.def.clone()),
             scenario_file: file,
+            load_problems: Vec::new(),
             history: History::default(),
             saved_revision: 0,
             legend_hint: read_legend(&scenario.map_path),
@@ -203,6 +214,7 @@ impl Document {
             sides: Vec::new(),
             ruleset_dir: None,
             scenario_scripts: Vec::new(),
+            load_problems: Vec::new(),
             history: History::default(),
             saved_revision: 0,
         }
@@ -262,11 +274,14 @@ impl Document {
     /// file is not touched (hand-written comments there survive), and the scenario is edited in
     /// place, so its comments and layout survive too.
     pub fn save(&mut self) -> anyhow::Result<SaveOutcome> {
-        if !self.is_dirty() {
+        // a map file with problems is rewritten whole even without edits: what the editor shows
+        // of it (a short row filled with the default terrain) is the fix
+        let map_broken = self.load_problems.iter().any(|p| p.file == self.map_path);
+        if !self.is_dirty() && !map_broken {
             return Ok(SaveOutcome::Unchanged);
         }
         let mut written = Vec::new();
-        if self.map != self.saved_map {
+        if self.map != self.saved_map || map_broken {
             let text = map_to_toml_with(&self.map, &self.legend_hint);
             write_atomic(&self.map_path, text.as_bytes())?;
             self.saved_map = self.map.clone();
@@ -283,6 +298,8 @@ impl Document {
             }
         }
         self.saved_revision = self.history.revision();
+        // a written file holds what the editor shows, so what was wrong with it as read is gone
+        self.load_problems.retain(|p| !written.contains(&p.file));
         Ok(match written.len() {
             0 => SaveOutcome::Unchanged,
             _ => SaveOutcome::Written(written),

@@ -29,6 +29,7 @@
 //! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it
 //!   into the author's file in place.
 //! - [`validate`]: the checks of `kessel check`, run on the unsaved scenario after edits.
+//! - [`underlay`]: a picture traced under the map, fitted by three points, kept beside it.
 //! - [`reload`]: the file watcher (notify, debounced) whose changes the app applies between
 //!   frames.
 
@@ -42,32 +43,59 @@ pub mod panels;
 pub mod play;
 pub mod reload;
 pub mod scenario_file;
+pub mod underlay;
 pub mod validate;
 
 pub use app::{EditorApp, Startup};
 pub use document::Document;
+pub use panels::Mode;
 
 use anyhow::{anyhow, bail};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-/// How the CLI starts the editor.
+/// How the CLI starts the editor: the file, an optional screenshot, the window size and a
+/// scripted start ([`Startup`]: mode, selection, hover, actions…).
 #[derive(Clone, Debug)]
 pub struct EditorOptions {
     /// Scenario (or map) file to open.
     pub scenario: PathBuf,
     /// Render the window to this PNG after the first frames, then exit.
     pub screenshot: Option<PathBuf>,
+    /// Inner window size in points (default 1400×900).
+    pub size: Option<[f32; 2]>,
+    /// What to set up before the first frame.
+    pub startup: Startup,
 }
 
-/// Opens the editor window (blocking until it closes).
+impl EditorOptions {
+    /// Options that open `scenario` with nothing else set up.
+    pub fn open(scenario: PathBuf) -> EditorOptions {
+        EditorOptions {
+            scenario,
+            screenshot: None,
+            size: None,
+            startup: Startup::default(),
+        }
+    }
+}
+
+/// Reads a window size written `WIDTHxHEIGHT` (e.g. `1600x1000`).
+pub fn parse_size(text: &str) -> anyhow::Result<[f32; 2]> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| anyhow!("size `{text}` is not WIDTHxHEIGHT (e.g. 1600x1000)"))?;
+    let side = |v: &str| -> anyhow::Result<f32> {
+        match v.trim().parse::<u32>() {
+            Ok(n) if (200..=8000).contains(&n) => Ok(n as f32),
+            _ => bail!("size `{text}`: each side is a whole number of pixels from 200 to 8000"),
+        }
+    };
+    Ok([side(w)?, side(h)?])
+}
+
+/// Opens the editor window as `opts` says (blocking until it closes).
 pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
-    run_with(opts, Startup::default())
-}
-
-/// Opens the editor window after setting it up as `startup` says (the example binary uses it to
-/// take screenshots of each mode).
-pub fn run_with(opts: EditorOptions, startup: Startup) -> anyhow::Result<()> {
     // read the file first, so a broken scenario is reported even where no window can open
     let doc = Document::open(&opts.scenario)?;
     ensure_display()?;
@@ -77,11 +105,11 @@ pub fn run_with(opts: EditorOptions, startup: Startup) -> anyhow::Result<()> {
     if let Some(path) = &opts.screenshot {
         app.take_screenshot(path.clone(), outcome.clone());
     }
-    app.startup(startup)?;
+    app.startup(opts.startup)?;
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(title)
-            .with_inner_size([1400.0, 900.0]),
+            .with_inner_size(opts.size.unwrap_or([1400.0, 900.0])),
         ..Default::default()
     };
     eframe::run_native(
@@ -150,6 +178,30 @@ fn ensure_display() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_read_and_bad_ones_refused() {
+        assert_eq!(parse_size("1600x1000").ok(), Some([1600.0, 1000.0]));
+        assert_eq!(parse_size("800X600").ok(), Some([800.0, 600.0]));
+        for bad in ["1600", "ax600", "10x10", "1600x", "99999x600"] {
+            assert!(parse_size(bad).is_err(), "{bad} accepted");
+        }
+    }
+
+    #[test]
+    fn modes_are_named_as_on_the_command_line() {
+        assert_eq!(Mode::from_arg("map"), Some(Mode::Edit));
+        assert_eq!(Mode::from_arg("edit"), Some(Mode::Edit));
+        assert_eq!(Mode::from_arg("play"), Some(Mode::Play));
+        assert_eq!(Mode::from_arg("scenario"), Some(Mode::Scenario));
+        assert_eq!(Mode::from_arg("rules"), Some(Mode::Rules));
+        assert_eq!(Mode::from_arg("test"), None);
+    }
 }
 
 #[cfg(test)]

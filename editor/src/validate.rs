@@ -31,24 +31,72 @@ pub struct Issue {
 }
 
 /// Runs the checks now (blocking). `ruleset` false skips the engine's checks (no scripts run).
+/// The loader's problems do not stop the engine's checks (a special rule's syntax error is listed
+/// beside a unit off the map), so one run lists what there is to fix.
 pub fn check(path: &Path, text: &str, map: Map, ruleset: bool) -> Vec<LoadError> {
-    let scenario = match Scenario::parse_with_map(path, text, map) {
+    let (scenario, mut errors) = match Scenario::parse_with_map_lenient(path, text, map) {
         Ok(s) => s,
         Err(e) => return e.0,
     };
     if !ruleset {
-        return Vec::new();
+        return errors;
     }
-    match Engine::with_scenario(scenario, None, 1, Limits::default()) {
+    let (ruleset_dir, map_path, map) = (
+        scenario.ruleset_dir.clone(),
+        scenario.map_path.clone(),
+        scenario.map.clone(),
+    );
+    let more = match Engine::with_scenario(scenario, None, 1, Limits::default()) {
         Ok(_) => Vec::new(),
         Err(kessel_core::engine::EngineError::Load(e)) => e.0,
-        Err(e) => vec![LoadError::new(path, None, e.to_string())],
+        // a script error (a special rule's syntax error) keeps its own file and line; the map's
+        // kinds are still checked against the ruleset alone, so they are not hidden behind it
+        Err(e) => {
+            let mut out: Vec<LoadError> = e
+                .located()
+                .into_iter()
+                .map(|l| {
+                    LoadError::new(
+                        &l.file.map_or(path.to_path_buf(), PathBuf::from),
+                        l.line,
+                        l.message,
+                    )
+                })
+                .collect();
+            if let Ok(bare) = Engine::bare(&ruleset_dir, Limits::default()) {
+                for m in bare.ruleset().check_map(&map) {
+                    let line = kessel_core::scenario::kind_line(&map_path, &m);
+                    out.push(LoadError::new(&map_path, line, m));
+                }
+            }
+            out
+        }
+    };
+    for e in more {
+        if !errors.contains(&e) {
+            errors.push(e);
+        }
     }
+    errors
+}
+
+/// The load problems of the document's other files (the map's): the checks re-read only the
+/// scenario text, so these stay listed until the map is saved or read again.
+fn other_files_problems(doc: &Document) -> Vec<LoadError> {
+    doc.load_problems
+        .iter()
+        .filter(|e| doc.scenario_path.as_deref() != Some(e.file.as_path()))
+        .cloned()
+        .collect()
 }
 
 /// Ties errors to units and hexes of the document whose text they were found in.
 pub fn issues(doc: &Document, text: &str, errors: Vec<LoadError>) -> Vec<Issue> {
     let blocks = unit_blocks(text);
+    let map_lines = errors
+        .iter()
+        .any(|e| e.file == doc.map_path && e.line.is_some())
+        .then(|| MapLines::read(&doc.map_path));
     errors
         .into_iter()
         .map(|e| {
@@ -68,7 +116,13 @@ pub fn issues(doc: &Document, text: &str, errors: Vec<LoadError>) -> Vec<Issue> 
                         .find(|(start, end, _)| *start <= l && l < *end)
                 })
                 .map(|(_, _, id)| id.clone());
-            let hex = unit.as_deref().and_then(|id| doc.units.get(id)?.hex());
+            let hex = unit
+                .as_deref()
+                .and_then(|id| doc.units.get(id)?.hex())
+                .or_else(|| {
+                    let l = e.line.filter(|_| e.file == doc.map_path)?;
+                    map_lines.as_ref().and_then(|m| m.hex_of_line(&doc.map, l))
+                });
             Issue {
                 location,
                 message: e.message,
@@ -167,12 +221,16 @@ impl Validator {
                     let map = doc.map.clone();
                     let t = text.clone();
                     let ruleset = doc.ruleset_dir.is_some();
+                    let mut errors = other_files_problems(doc);
                     std::thread::spawn(move || {
-                        let _ = tx.send(check(&path, &t, map, ruleset));
+                        errors.extend(check(&path, &t, map, ruleset));
+                        let _ = tx.send(errors);
                     });
                     self.job = Some(Job { text, rx });
                     ctx.request_repaint_after(Duration::from_millis(50));
                 } else {
+                    self.issues = issues(doc, "", doc.load_problems.clone());
+                    self.runs += 1;
                     self.busy = false;
                 }
             }
@@ -185,11 +243,31 @@ impl Validator {
         self.due = None;
         self.job = None;
         self.busy = false;
-        if let Some((path, text)) = inputs(doc) {
-            let errors = check(&path, &text, doc.map.clone(), doc.ruleset_dir.is_some());
-            self.issues = issues(doc, &text, errors);
-            self.runs += 1;
-        }
+        let errors = match inputs(doc) {
+            Some((path, text)) => {
+                let mut errors = other_files_problems(doc);
+                errors.extend(check(
+                    &path,
+                    &text,
+                    doc.map.clone(),
+                    doc.ruleset_dir.is_some(),
+                ));
+                (text, errors)
+            }
+            None => (String::new(), doc.load_problems.clone()),
+        };
+        self.issues = issues(doc, &errors.0, errors.1);
+        self.runs += 1;
+    }
+
+    /// Starts over on a document just opened or re-read: its load problems are the issues
+    /// until the checks, scheduled now, have run.
+    pub fn opened(&mut self, doc: &Document) {
+        let text = doc.scenario_text().unwrap_or_default();
+        self.issues = issues(doc, &text, doc.load_problems.clone());
+        self.job = None;
+        self.runs = 0;
+        self.schedule();
     }
 
     /// [`Validator::run_now`] on the document the next frame shows: tests call it between frames
@@ -207,4 +285,77 @@ impl Validator {
 
 fn inputs(doc: &Document) -> Option<(PathBuf, String)> {
     Some((doc.scenario_path.clone()?, doc.scenario_text()?))
+}
+
+/// Where the lines of a map file point: the terrain rows (line → row) and hex labels written on
+/// a line, so a problem at a line of the map file can select its hex.
+struct MapLines {
+    lines: Vec<String>,
+    /// 1-based line of each terrain row, top row first.
+    rows: Vec<usize>,
+}
+
+impl MapLines {
+    fn read(path: &Path) -> MapLines {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let mut rows = Vec::new();
+        let mut in_terrain = false;
+        let mut in_rows = false;
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            if t.starts_with('[') && !t.starts_with("[\"") {
+                in_terrain = t.starts_with("[terrain]");
+                in_rows = false;
+            } else if in_terrain && t.starts_with("rows") {
+                in_rows = true;
+                // a row on the same line as `rows = [`
+                if t.contains("\"") {
+                    rows.push(i + 1);
+                }
+            } else if in_rows && t.starts_with('"') {
+                rows.push(i + 1);
+            } else if in_rows && t.starts_with(']') {
+                in_rows = false;
+            }
+        }
+        MapLines { lines, rows }
+    }
+
+    /// The hex a line of the map file is about: the first hex of its terrain row, or the first
+    /// hex label written on it.
+    fn hex_of_line(&self, map: &Map, line: usize) -> Option<Hex> {
+        if let Some(row) = self.rows.iter().position(|&l| l == line) {
+            return Some(map.hex_at(0, row as i32));
+        }
+        let text = self.lines.get(line.checked_sub(1)?)?;
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .find_map(|w| map.parse(w))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_lines_point_at_terrain_rows_and_written_hexes() {
+        let dir = std::env::temp_dir().join(format!("kessel-maplines-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("map.toml");
+        let text =
+            "[map]\nname = \"m\"\ncolumns = 3\nrows = 2\nnumbering = \"ccrr\"\n\n[terrain]\n\
+                    default = \"clear\"\nrows = [\n  \"...\",\n  \"..\",\n]\n\n[[hexsides]]\n\
+                    kind = \"river\"\nsides = [\"0102/0202\"]\n";
+        std::fs::write(&path, text).expect("write");
+        let map = kessel_core::scenario::parse_map_lenient(&path, text)
+            .expect("map")
+            .0;
+        let lines = MapLines::read(&path);
+        assert_eq!(lines.rows, vec![10, 11]);
+        assert_eq!(lines.hex_of_line(&map, 11), map.parse("0102"));
+        assert_eq!(lines.hex_of_line(&map, 16), map.parse("0102"));
+        assert_eq!(lines.hex_of_line(&map, 2), None);
+    }
 }

@@ -3,8 +3,12 @@
 //! hot-reload tests run on a copy of the core's toy ruleset (`panels/*.rs`, one binary: each test
 //! binary links the whole GUI stack).
 
+#[path = "panels/computer.rs"]
+mod computer;
 #[path = "panels/play.rs"]
 mod play;
+#[path = "panels/problems.rs"]
+mod problems;
 #[path = "panels/reload.rs"]
 mod reload;
 #[path = "panels/rules.rs"]
@@ -13,6 +17,8 @@ mod rules;
 mod scenario;
 #[path = "panels/toy.rs"]
 mod toy;
+#[path = "panels/underlay.rs"]
+mod underlay;
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;

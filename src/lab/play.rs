@@ -35,20 +35,6 @@ pub fn thread_cpu_seconds() -> Option<f64> {
     Some(ns as f64 / 1e9)
 }
 
-/// The side whose decision it is: the side of a pending decision (game var `pending` with a
-/// `side`, the convention for a non-phasing player's choice), else the phasing side of the step.
-pub fn deciding_side(state: &GameState, step_sides: &[Option<String>]) -> Option<String> {
-    if let Some(side) = state
-        .vars
-        .get("pending")
-        .and_then(|p| p.get("side"))
-        .and_then(Value::as_str)
-    {
-        return Some(side.to_string());
-    }
-    step_sides.get(state.phase).cloned().flatten()
-}
-
 /// Who owns the objective hexes: the side that stood in each last.
 struct Control {
     /// Objective names and their hexes' indices into `owner`.
@@ -207,13 +193,6 @@ pub fn play_game(
     let cpu0 = thread_cpu_seconds();
     let mut engine =
         Engine::load(scenario, profile, seed, Limits::default()).map_err(crate::cmd::describe)?;
-    // the phasing side of each step, copied out: nothing of the engine is held while it acts
-    let step_sides: Vec<Option<String>> = engine
-        .ruleset()
-        .sequence
-        .iter()
-        .map(|s| s.side.clone())
-        .collect();
     // the choosers' own dice, so choosing never disturbs the game's dice
     let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
     let mut control = Control::new(&engine);
@@ -244,7 +223,7 @@ pub fn play_game(
             let decider = if cfg.random_sides.is_empty() {
                 None
             } else {
-                deciding_side(&st, &step_sides)
+                engine.deciding_side()
             };
             (st.finished, st.turn, decider)
         };
@@ -295,14 +274,7 @@ pub fn play_game(
                 (legal.swap_remove(pick), legal)
             }
         };
-        let acting_side = {
-            let st = engine.state();
-            step_sides
-                .get(st.phase)
-                .cloned()
-                .flatten()
-                .unwrap_or_else(|| "-".to_string())
-        };
+        let acting_side = engine.deciding_side().unwrap_or_else(|| "-".to_string());
         loop {
             if cfg.trace {
                 let st = engine.state();

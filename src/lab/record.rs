@@ -151,8 +151,8 @@ pub struct GameRecord {
     pub losses: BTreeMap<String, Losses>,
     /// Actions played.
     pub actions: usize,
-    /// Actions played by kind, under the side whose step it was (`-` for steps of no side): a
-    /// decision the other side makes in that step (a retreat) counts under the phasing side.
+    /// Actions played by kind, under the side deciding (`Engine::deciding_side`: a pending
+    /// decision's side, else the phasing side; `-` for steps of no side).
     #[serde(default)]
     pub actions_by_side: BTreeMap<String, BTreeMap<String, u32>>,
     /// CPU seconds the game took (its thread's; wall time where that cannot be read).

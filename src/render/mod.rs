@@ -676,7 +676,7 @@ fn counters(body: &mut String, c: Point, pic: &Picture<'_>, stack: &[usize]) {
          <text x=\"{}\" y=\"{}\" font-size=\"7.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
         n(cx),
         n(min.y + 0.38 * w),
-        esc(&name.chars().take(9).collect::<String>()),
+        esc(&kessel_draw::pieces::short_name(name, 9)),
         n(cx),
         n(min.y + 0.86 * w),
         esc(&values)

@@ -357,6 +357,19 @@ impl Engine {
         Ok(Some(legal.swap_remove(pick)))
     }
 
+    /// The side whose decision it is: the `side` of a game var `pending` when there is one (the
+    /// convention for a decision by the non-phasing player, such as a defender's choice), else
+    /// the phasing side of the current step. `None` for a step of no side. Players that take
+    /// turns (the editor's computer and hot-seat players, the lab's random players) ask this.
+    pub fn deciding_side(&self) -> Option<String> {
+        let w = self.world();
+        let pending = w.state.vars.get("pending").and_then(|p| p.get("side"));
+        if let Some(side) = pending.and_then(|s| s.as_str()) {
+            return Some(side.to_string());
+        }
+        w.ruleset.step(w.state.phase).and_then(|s| s.side.clone())
+    }
+
     /// How the game stands, per the ruleset's `result` hook: `{ level, scores = { side = n } }`.
     pub fn result(&self) -> Result<Option<crate::state::Value>, ScriptError> {
         self.host

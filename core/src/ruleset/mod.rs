@@ -188,7 +188,15 @@ impl Ruleset {
     pub fn check_map(&self, map: &Map) -> Vec<String> {
         let mut out = Vec::new();
         let known = |list: &[KindDecl], n: &str| list.iter().any(|k| k.id == n);
-        for t in map.terrains.names() {
+        // terrains some hex has: a kind painted away (in an editor) no longer counts
+        let used: std::collections::BTreeSet<&str> =
+            map.hexes().filter_map(|h| map.terrain_name(h)).collect();
+        for t in map
+            .terrains
+            .names()
+            .iter()
+            .filter(|t| used.contains(t.as_str()))
+        {
             if !self.terrains.is_empty() && !known(&self.terrains, t) {
                 out.push(format!("terrain `{t}` is not declared by the ruleset"));
             }

@@ -37,6 +37,8 @@ impl EditorApp {
                                 w.note_written(p);
                             }
                         }
+                        // the files as written replace the files as read, problems and all
+                        self.validator.schedule();
                         self.status.info(format!("Saved {}", paths_text(&paths)))
                     }
                     Err(e) => self.status.error(format!("Save failed: {e:#}")),
@@ -73,8 +75,13 @@ impl EditorApp {
                 continue;
             };
             match cmd {
+                PlayCommand::Act(_) if s.computer_to_move() => self
+                    .status
+                    .error("it is the computer's decision: wait, or pause it and take back a move"),
                 PlayCommand::Act(a) => s.act(&a),
-                PlayCommand::Undo => s.undo(),
+                PlayCommand::Undo => {
+                    s.undo_decision();
+                }
                 PlayCommand::NewGame => {}
                 PlayCommand::SaveGame(p) => {
                     if let Err(e) = s.save(&p) {

@@ -33,6 +33,8 @@ impl EditorApp {
         }
         if !changes.rules.is_empty() {
             self.reload_rules(&changes.rules);
+            // the checks run the rules (and the scenario's special rules) too
+            self.validator.schedule();
         }
         if !changes.profiles.is_empty() {
             if let Some(dir) = self.doc.ruleset_dir.clone() {
@@ -62,6 +64,13 @@ impl EditorApp {
         };
         match s.engine.reload_rules() {
             Ok(()) => {
+                // what the checks said of these files is stale now; they run again shortly
+                self.validator.issues.retain(|i| {
+                    !paths.iter().any(|p| {
+                        let file = kessel_core::script::display_path(p);
+                        i.location == file || i.location.starts_with(&format!("{file}:"))
+                    })
+                });
                 s.refresh();
                 self.style = Arc::new(style_of(&self.doc, Some(&s.engine.ruleset())));
                 self.rule_reloads += 1;
@@ -97,6 +106,7 @@ impl EditorApp {
         match Document::open(&path) {
             Ok(doc) => {
                 self.doc = doc;
+                self.validator.opened(&self.doc);
                 self.style = Arc::new(style_of(&self.doc, None));
                 if self.selected.is_some_and(|h| !self.doc.map.contains(h)) {
                     self.selected = None;

@@ -17,6 +17,8 @@ impl EditorApp {
     ) {
         match self.palette.mode {
             Mode::Edit => {
+                self.underlay_ui(ui);
+                ui.separator();
                 ui.horizontal(|ui| {
                     ui.selectable_value(&mut self.show_map_data, false, "Inspector");
                     ui.selectable_value(&mut self.show_map_data, true, "Map data");
@@ -85,7 +87,7 @@ impl EditorApp {
     ) {
         let playing = matches!(self.palette.mode, Mode::Play | Mode::Rules);
         let scenario_mode = self.palette.mode == Mode::Scenario;
-        let problems = if scenario_mode {
+        let problems = if !playing {
             self.validator.hexes()
         } else {
             Vec::new()
@@ -94,6 +96,11 @@ impl EditorApp {
             self.map_data.marked(&self.doc.map)
         } else {
             Vec::new()
+        };
+        let underlay = if self.palette.mode == Mode::Edit {
+            self.underlay_view(ui.ctx())
+        } else {
+            None
         };
         let session = if playing { self.session.as_mut() } else { None };
         let overlay: Option<Overlay> = match &session {
@@ -105,6 +112,7 @@ impl EditorApp {
             None => (&self.doc.units, &[][..]),
         };
         let scene = Scene {
+            underlay,
             doc: &self.doc,
             style: &self.style,
             units,
@@ -144,6 +152,12 @@ impl EditorApp {
         }
         if scenario_mode {
             self.scenario_on_map(&r, cmds);
+            return;
+        }
+        if self.tracing.picking && self.tracing.underlay.is_some() {
+            if let Some(w) = r.clicked_world {
+                self.pick_fit_spot(w);
+            }
             return;
         }
         if let Some(h) = r.clicked {

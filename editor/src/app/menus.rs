@@ -158,7 +158,9 @@ impl EditorApp {
         let v = &self.validator;
         ui.horizontal(|ui| {
             ui.heading("Problems");
-            let state = if v.busy {
+            let state = if v.busy && !v.issues.is_empty() {
+                format!("{} (checking…)", v.issues.len())
+            } else if v.busy {
                 "checking…".to_string()
             } else if v.runs == 0 {
                 "not checked yet".to_string()
@@ -173,7 +175,16 @@ impl EditorApp {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
+                // a reload error the red panel above shows already is not listed twice
+                let shown: Vec<&str> = [&self.problems.rules, &self.problems.scenario]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| p.location.as_deref())
+                    .collect();
                 for (i, issue) in self.validator.issues.iter().enumerate() {
+                    if shown.contains(&issue.location.as_str()) {
+                        continue;
+                    }
                     ui.horizontal(|ui| {
                         ui.label(
                             RichText::new(&issue.location)
@@ -198,6 +209,9 @@ impl EditorApp {
                     .focus_on_next_frame(h, self.map_view.zoom.max(28.0));
             }
             if let Some(u) = issue.unit {
+                if self.palette.mode != crate::panels::Mode::Scenario {
+                    self.set_mode(crate::panels::Mode::Scenario);
+                }
                 self.scenario_panel.picked = Some(u);
                 self.scenario_panel.tab = crate::panels::scenario::ScenarioTab::Units;
             }

@@ -38,9 +38,11 @@ mod menus;
 mod messages;
 mod screenshot;
 mod startup;
+mod underlay;
 
 pub use screenshot::ScreenshotOutcome;
 pub use startup::Startup;
+pub use underlay::Tracing;
 
 use crate::document::Document;
 use crate::map_view::MapView;
@@ -157,6 +159,8 @@ pub struct EditorApp {
     pub problems: Problems,
     /// The file watcher (none if it could not start).
     pub watcher: Option<Watcher>,
+    /// The picture traced under the map (map editing).
+    pub tracing: Tracing,
     /// The File → Open… dialog: the path being typed, while it is open.
     pub open_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
@@ -192,6 +196,15 @@ impl EditorApp {
             rules_panel.refresh(dir);
         }
         let style = Arc::new(style_of(&doc, None));
+        let mut validator = Validator::default();
+        validator.opened(&doc);
+        // a picture kept beside the map comes back with it (one that no longer loads is left)
+        let tracing = Tracing {
+            underlay: crate::underlay::Underlay::load_beside(&doc.map_path)
+                .ok()
+                .flatten(),
+            ..Tracing::default()
+        };
         EditorApp {
             style,
             doc,
@@ -205,7 +218,7 @@ impl EditorApp {
             scenario_panel: ScenarioPanel::default(),
             map_data: MapDataPanel::default(),
             show_map_data: false,
-            validator: Validator::default(),
+            validator,
             ruleset_names: None,
             selected: None,
             session: None,
@@ -221,6 +234,7 @@ impl EditorApp {
             needs_refresh: false,
             screenshot: None,
             open_dialog: None,
+            tracing,
         }
     }
 
@@ -234,6 +248,26 @@ impl EditorApp {
             ruleset_dir: self.doc.ruleset_dir.clone(),
             scenario_files,
             script_files: self.doc.scenario_scripts.clone(),
+        }
+    }
+
+    /// Why play-test is not offered, if it is not: the scenario's known problems.
+    pub fn play_blocked(&self) -> Option<String> {
+        let n = self.validator.issues.len();
+        (n > 0).then(|| {
+            format!(
+                "Play-test needs a scenario without problems: fix the {n} listed in the Problems panel first"
+            )
+        })
+    }
+
+    /// The mode that shows the problems best: scenario editing for a scenario, map editing for
+    /// a bare map.
+    fn problems_mode(&self) -> Mode {
+        if self.doc.scenario.is_some() {
+            Mode::Scenario
+        } else {
+            Mode::Edit
         }
     }
 
@@ -273,6 +307,14 @@ impl EditorApp {
         if editing || self.session.is_some() || self.start_attempted {
             return;
         }
+        if self.palette.mode == Mode::Play {
+            if let Some(why) = self.play_blocked() {
+                // play-test is offered only when the scenario has no problems
+                self.palette.mode = self.problems_mode();
+                self.status.error(why);
+                return;
+            }
+        }
         self.start_attempted = true;
         self.start_session();
     }
@@ -292,6 +334,9 @@ impl EditorApp {
                 }
                 if let Some(old) = &self.session {
                     s.save_path = old.save_path.clone();
+                    // a new game keeps its players and the computer's pace
+                    s.seats.players = old.seats.players.clone();
+                    s.seats.pace = old.seats.pace;
                 }
                 self.rules_panel.refresh(s.engine.ruleset_dir());
                 self.session = Some(s);
@@ -362,6 +407,7 @@ impl EditorApp {
                         .ui(ui, &mut panel_cx!(self, &mut cmds, &mut play))
                 });
         }
+        self.palette.play_blocked = self.play_blocked();
         egui::Panel::left("palette")
             .resizable(false)
             .exact_size(190.0)
@@ -376,7 +422,8 @@ impl EditorApp {
         if self.validator.poll(&self.doc, ui.ctx()) {
             ui.ctx().request_repaint();
         }
-        if self.palette.mode == Mode::Scenario && self.doc.scenario.is_some() {
+        let has_issues = !self.validator.issues.is_empty();
+        if has_issues || (self.palette.mode == Mode::Scenario && self.doc.scenario.is_some()) {
             egui::Panel::bottom("problems")
                 .resizable(true)
                 .default_size(90.0)
@@ -399,6 +446,7 @@ impl EditorApp {
         let changed = !cmds.is_empty() || !play.is_empty();
         self.apply(cmds);
         self.apply_play(play);
+        self.drive_computer(ui.ctx());
         // what the game did goes to the status bar once (an error there is not overwritten)
         if let Some((m, is_error)) = self.session.as_mut().and_then(|s| s.message.take()) {
             if is_error {
@@ -410,6 +458,31 @@ impl EditorApp {
         if changed {
             // the commands were applied after the panels were drawn: show their outcome now
             ui.ctx().request_repaint();
+        }
+    }
+}
+
+impl EditorApp {
+    /// Lets the computer play its moves due this frame (play-test mode only) and asks for the
+    /// frame that plays the next ones.
+    fn drive_computer(&mut self, ctx: &egui::Context) {
+        let Some(s) = self
+            .session
+            .as_mut()
+            .filter(|_| self.palette.mode == Mode::Play)
+        else {
+            return;
+        };
+        if s.drive_computer(std::time::Instant::now()) > 0 {
+            ctx.request_repaint();
+        }
+        if s.computer_to_move() && s.seats.stopped.is_none() {
+            use crate::play::computer::{Pace, SLOW_DELAY};
+            match s.seats.pace {
+                Pace::Paused => {}
+                Pace::Slow => ctx.request_repaint_after(SLOW_DELAY / 4),
+                Pace::Fast => ctx.request_repaint(),
+            }
         }
     }
 }

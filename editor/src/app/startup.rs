@@ -16,7 +16,8 @@ pub struct Startup {
     pub mode: Option<Mode>,
     /// Actions (JSON objects with a `kind`) to take first, in order.
     pub actions: Vec<String>,
-    /// Hex label whose stack to select (play-test).
+    /// Hex label, or unit id, whose stack to select (every mode: the inspector or the
+    /// play-test panel shows it).
     pub select: Option<String>,
     /// Hex labels of attacking stacks (play-test).
     pub attackers: Vec<String>,
@@ -40,6 +41,8 @@ pub struct Startup {
     pub profile: Option<String>,
     /// Options to set, `id` and value (JSON, or a plain word for a choice).
     pub options: Vec<(String, String)>,
+    /// Sides the computer plays in play-test (at the fast pace).
+    pub computer: Vec<String>,
     /// Let the ruleset's AI play (at most 3000 actions) until this step (by id) offers an
     /// attack, to reach a combat without playing one by hand.
     pub ai_until: Option<String>,
@@ -54,7 +57,11 @@ impl EditorApp {
                 .parse(label)
                 .ok_or_else(|| anyhow::anyhow!("`{label}` is not a hex of this map"))
         };
-        let select = st.select.as_deref().map(parse).transpose()?;
+        let select = st
+            .select
+            .as_deref()
+            .map(|s| self.hex_of_label_or_unit(s))
+            .transpose()?;
         let hover = st.hover.as_deref().map(parse).transpose()?;
         let target = st.target.as_deref().map(parse).transpose()?;
         let attackers = st
@@ -125,6 +132,14 @@ impl EditorApp {
             };
             s.act(&action);
         }
+        for side in &st.computer {
+            if !s.engine.ruleset().sides.contains(side) {
+                let sides = s.engine.ruleset().sides.join(", ");
+                anyhow::bail!("`{side}` is not a side of the ruleset (it has: {sides})");
+            }
+            s.seats.set(side, crate::play::computer::Player::Computer);
+            s.seats.pace = crate::play::computer::Pace::Fast;
+        }
         if let Some(p) = &st.save {
             s.save(p)?;
         }
@@ -153,6 +168,21 @@ impl EditorApp {
             self.pinned_hover = Some(h);
         }
         Ok(())
+    }
+}
+
+impl EditorApp {
+    /// The hex a hex label names, or where the unit with that id stands at set-up.
+    fn hex_of_label_or_unit(&self, text: &str) -> anyhow::Result<Hex> {
+        if let Some(h) = self.doc.map.parse(text) {
+            return Ok(h);
+        }
+        match self.doc.units.get(text) {
+            Some(u) => u
+                .hex()
+                .ok_or_else(|| anyhow::anyhow!("unit `{text}` is not on the map at set-up")),
+            None => anyhow::bail!("`{text}` is neither a hex of this map nor a unit id"),
+        }
     }
 }
 

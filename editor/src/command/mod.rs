@@ -10,7 +10,9 @@ mod map_edits;
 
 pub use map_edits::{apply_edit, resized, toggle_hexside, toggle_link};
 
-use crate::scenario_file::{LevelDef, ObjectiveDef, ScenarioDef, ScenarioMeta, UnitDef};
+use crate::scenario_file::{
+    LevelDef, MarkerDef, ObjectiveDef, PoolDef, ScenarioDef, ScenarioMeta, UnitDef, VarDef,
+};
 use kessel_core::hex::{Hex, Hexside};
 use kessel_core::map::{Area, Map, Place};
 use std::collections::BTreeMap;
@@ -65,6 +67,27 @@ pub enum EditorCommand {
     SetMeta {
         /// New values.
         meta: ScenarioMeta,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Replace the scenario variables (`[vars]`).
+    SetVars {
+        /// New list, file order.
+        vars: Vec<VarDef>,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Replace the markers (`[[markers]]`).
+    SetMarkers {
+        /// New list.
+        markers: Vec<MarkerDef>,
+        /// Coalescing key.
+        merge: Option<String>,
+    },
+    /// Replace the pools of hidden faces (`[[pools]]`).
+    SetPools {
+        /// New list.
+        pools: Vec<PoolDef>,
         /// Coalescing key.
         merge: Option<String>,
     },
@@ -133,6 +156,9 @@ impl EditorCommand {
             EditorCommand::SetTerrain { stroke, .. } => Some(format!("stroke {stroke}")),
             EditorCommand::SetUnit { merge, .. }
             | EditorCommand::SetMeta { merge, .. }
+            | EditorCommand::SetVars { merge, .. }
+            | EditorCommand::SetMarkers { merge, .. }
+            | EditorCommand::SetPools { merge, .. }
             | EditorCommand::SetObjectives { merge, .. }
             | EditorCommand::SetLevels { merge, .. }
             | EditorCommand::SetPlaces { merge, .. }
@@ -288,6 +314,9 @@ fn describe(cmd: &EditorCommand, map: &Map) -> String {
         EditorCommand::SetUnit { id, .. } => format!("edit unit {id}"),
         EditorCommand::RemoveUnit { id } => format!("remove unit {id}"),
         EditorCommand::SetMeta { .. } => "edit scenario details".into(),
+        EditorCommand::SetVars { .. } => "edit scenario variables".into(),
+        EditorCommand::SetMarkers { .. } => "edit markers".into(),
+        EditorCommand::SetPools { .. } => "edit pools".into(),
         EditorCommand::SetObjectives { .. } => "edit objectives".into(),
         EditorCommand::SetLevels { .. } => "edit victory levels".into(),
         EditorCommand::SetPlaces { .. } => "edit places".into(),
@@ -306,6 +335,9 @@ fn scenario_edit(cmd: &EditorCommand) -> bool {
             | EditorCommand::SetUnit { .. }
             | EditorCommand::RemoveUnit { .. }
             | EditorCommand::SetMeta { .. }
+            | EditorCommand::SetVars { .. }
+            | EditorCommand::SetMarkers { .. }
+            | EditorCommand::SetPools { .. }
             | EditorCommand::SetObjectives { .. }
             | EditorCommand::SetLevels { .. }
     )
@@ -353,6 +385,9 @@ pub fn apply_scenario_edit(
             Ok(sc.units.len() != n)
         }
         EditorCommand::SetMeta { meta, .. } => Ok(replace(&mut sc.meta, meta)),
+        EditorCommand::SetVars { vars, .. } => Ok(replace(&mut sc.vars, vars)),
+        EditorCommand::SetMarkers { markers, .. } => Ok(replace(&mut sc.markers, markers)),
+        EditorCommand::SetPools { pools, .. } => Ok(replace(&mut sc.pools, pools)),
         EditorCommand::SetObjectives { objectives, .. } => {
             Ok(replace(&mut sc.objectives, objectives))
         }

@@ -39,6 +39,20 @@ impl MapView {
             .collect();
 
         self.draw_terrain(painter, map, &kinds, &visible_hexes);
+        if let Some(u) = &scene.underlay {
+            let mut mesh = egui::Mesh::with_texture(u.texture);
+            let tint = Color32::WHITE.gamma_multiply(u.opacity.clamp(0.0, 1.0));
+            let uv = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+            for (corner, (x, y)) in u.corners.iter().zip(uv) {
+                mesh.vertices.push(egui::epaint::Vertex {
+                    pos: self.to_screen(*corner),
+                    uv: Pos2::new(x, y),
+                    color: tint,
+                });
+            }
+            mesh.indices.extend([0, 1, 2, 0, 2, 3]);
+            painter.add(Shape::mesh(mesh));
+        }
 
         // hexside features; border sides belong to off-map hexes, so scan one hex beyond
         let feature_mask = !kinds.link_mask;

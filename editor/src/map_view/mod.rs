@@ -41,10 +41,29 @@ pub struct Overlay {
     pub preview: Vec<Hex>,
     /// Text for the tooltip over one hex (the cost there, or why the stack can't go there).
     pub tooltip: Option<(Hex, String)>,
+    /// Where the selected units' other choices (a rail move, say) would take them, with the
+    /// choices ending there: a click there takes the only one.
+    pub choices: BTreeMap<Hex, Vec<String>>,
+    /// Hexes where reinforcements due by this turn may enter, and on one hex of each entry
+    /// area the number waiting there.
+    pub entries: BTreeMap<Hex, usize>,
+}
+
+/// A picture drawn under the map's lines and counters (see [`crate::underlay`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UnderlayView {
+    /// The picture's texture.
+    pub texture: egui::TextureId,
+    /// Its corners on the map (world coordinates), clockwise from the top left.
+    pub corners: [Pos2; 4],
+    /// 0 (hidden) to 1 (opaque).
+    pub opacity: f32,
 }
 
 /// What the canvas needs besides the map's own data.
 pub struct Scene<'a> {
+    /// A picture to trace, drawn over the terrain and under everything else.
+    pub underlay: Option<UnderlayView>,
     /// The document drawn.
     pub doc: &'a Document,
     /// How the ruleset says things look.
@@ -86,6 +105,8 @@ pub struct MapResponse {
     pub press_started: bool,
     /// Where a primary-button drag that started on the canvas ended, this frame.
     pub drag_released: Option<Hex>,
+    /// Where a primary click landed, in map (world) coordinates.
+    pub clicked_world: Option<Pos2>,
 }
 
 /// The map canvas.
@@ -102,6 +123,9 @@ pub struct MapView {
     /// Draw counters.
     pub show_units: bool,
     needs_fit: bool,
+    /// The next fit shows the whole map even if its counters are then too small to read (Fit
+    /// map, Home); otherwise a map too big for the canvas opens at [`READABLE_ZOOM`].
+    fit_whole: bool,
     /// The view is as the last fit left it (no pan or zoom since): a resized canvas refits.
     fitted: bool,
     focus: Option<(Hex, f32)>,
@@ -117,6 +141,7 @@ impl Default for MapView {
             show_areas: true,
             show_units: true,
             needs_fit: true,
+            fit_whole: false,
             fitted: false,
             focus: None,
             canvas: Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0)),
@@ -126,10 +151,16 @@ impl Default for MapView {
 
 const MAX_ZOOM: f32 = 160.0;
 
+/// Points per hex radius from which a counter's values and the hex numbers can be read. A map
+/// that would fit only below it (the PGG campaign fits at about 10) opens at this zoom instead,
+/// centred on its units; it pans, and Fit map shows it whole.
+pub const READABLE_ZOOM: f32 = 24.0;
+
 impl MapView {
     /// Fits the whole map on the next frame.
     pub fn fit_on_next_frame(&mut self) {
         self.needs_fit = true;
+        self.fit_whole = true;
     }
 
     /// Centres `hex` at `zoom` (points per hex radius) on the next frame.
@@ -142,13 +173,32 @@ impl MapView {
         self.canvas
     }
 
-    fn fit(&mut self, map: &Map) {
+    /// Fits the map to the canvas: whole, or, when whole would be below [`READABLE_ZOOM`] and
+    /// no whole view was asked for, at that zoom centred on the hexes in `focus` (the units; the
+    /// map's centre if there are none).
+    fn fit(&mut self, map: &Map, focus: impl Iterator<Item = Hex>) {
         let size = world_size(map);
         let avail = self.canvas.size() - Vec2::new(16.0, 60.0);
         self.zoom = (avail.x / size.x)
             .min(avail.y / size.y)
             .clamp(1.0, MAX_ZOOM);
         self.offset = (self.canvas.size() - size * self.zoom) / 2.0;
+        if self.fit_whole || self.zoom >= READABLE_ZOOM {
+            return;
+        }
+        let layout = world_layout(map);
+        let mut bounds = Rect::NOTHING;
+        for h in focus {
+            bounds.extend_with(paint::pos(layout.center(h)));
+        }
+        // no units: `bounds` is still empty (min above max)
+        let centre = if bounds.min.x <= bounds.max.x {
+            bounds.center()
+        } else {
+            (size / 2.0).to_pos2()
+        };
+        self.zoom = READABLE_ZOOM;
+        self.offset = self.canvas.size() / 2.0 - centre.to_vec2() * self.zoom;
     }
 
     fn to_screen(&self, w: Pos2) -> Pos2 {
@@ -203,7 +253,7 @@ impl MapView {
         }
         self.canvas = response.rect;
         if self.needs_fit && self.canvas.width() > 50.0 {
-            self.fit(map);
+            self.fit(map, scene.doc.units.stacks().map(|(h, _)| h));
             self.needs_fit = false;
             self.fitted = true;
         }
@@ -236,6 +286,7 @@ impl MapView {
         if response.clicked_by(PointerButton::Primary) {
             if let Some(p) = response.interact_pointer_pos() {
                 out.clicked = self.screen_to_hex(map, p);
+                out.clicked_world = Some(self.to_world(p));
                 out.clicked_side = out.clicked.and_then(|h| self.side_near(map, h, p));
             }
         }
@@ -336,4 +387,45 @@ fn world_size(map: &Map) -> Vec2 {
 pub fn fmt_mp(mp: f64) -> String {
     let s = format!("{mp:.2}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kessel_core::map::Map;
+
+    fn view_of(map: &Map, canvas: Vec2) -> MapView {
+        MapView {
+            canvas: Rect::from_min_size(Pos2::ZERO, canvas),
+            ..MapView::default()
+        }
+        .tap_fit(map)
+    }
+
+    impl MapView {
+        fn tap_fit(mut self, map: &Map) -> MapView {
+            let units = map.parse("2216").into_iter();
+            self.fit(map, units);
+            self
+        }
+    }
+
+    #[test]
+    fn a_big_map_opens_readable_on_its_units_and_fit_map_shows_it_whole() {
+        let numbering = kessel_core::numbering::Numbering::default();
+        let big = Map::new("big", 59, 31, numbering.clone(), "clear");
+        let canvas = Vec2::new(900.0, 700.0);
+        let v = view_of(&big, canvas);
+        assert_eq!(v.zoom, READABLE_ZOOM);
+        let at = v.hex_to_screen(&big, big.parse("2216").expect("hex"));
+        assert!((at - (canvas / 2.0).to_pos2()).length() < 1.0, "{at:?}");
+        // Fit map: the whole map, smaller than readable
+        let mut whole = view_of(&big, canvas);
+        whole.fit_on_next_frame();
+        let whole = whole.tap_fit(&big);
+        assert!(whole.zoom < READABLE_ZOOM, "{}", whole.zoom);
+        // a small map fits whole, larger than readable
+        let small = Map::new("small", 7, 5, numbering, "clear");
+        assert!(view_of(&small, canvas).zoom > READABLE_ZOOM);
+    }
 }

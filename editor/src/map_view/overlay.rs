@@ -182,6 +182,36 @@ impl MapView {
             painter.line_segment([c - Vec2::new(r, 0.0), c + Vec2::new(r, 0.0)], s);
             painter.line_segment([c - Vec2::new(0.0, r), c + Vec2::new(0.0, r)], s);
         }
+        // the selected units' other choices: a cyan ring on the hex they end in
+        for &h in o.choices.keys() {
+            let c = self.hex_to_screen(map, h);
+            painter.circle_stroke(
+                c,
+                0.62 * z,
+                Stroke::new(3.0, Color32::from_rgb(0, 200, 230)),
+            );
+        }
+        // reinforcements due: a green outline on their entry hexes, the number waiting below the
+        // centre (the area's own tag sits on it)
+        let badge = FontId::proportional((0.42 * z).clamp(9.0, 16.0));
+        for (&h, &n) in &o.entries {
+            let c = self.hex_to_screen(map, h);
+            outline_hex(
+                painter,
+                c,
+                z * 0.85,
+                Stroke::new(2.0, Color32::from_rgb(60, 210, 90)),
+            );
+            if n > 0 {
+                let text = format!("+{n}");
+                let galley = painter.layout_no_wrap(text, badge.clone(), Color32::BLACK);
+                let rect = Align2::CENTER_CENTER
+                    .anchor_size(c + Vec2::new(0.0, 0.5 * z), galley.size())
+                    .expand2(Vec2::new(3.0, 1.0));
+                painter.rect_filled(rect, 3.0, Color32::from_rgb(60, 210, 90));
+                painter.galley(rect.min + Vec2::new(3.0, 1.0), galley, Color32::BLACK);
+            }
+        }
         for &h in o.preview.iter().take(1).chain(o.preview.last()) {
             let c = self.hex_to_screen(map, h);
             outline_hex(

@@ -7,6 +7,7 @@ use egui::{Color32, RichText, Ui};
 use kessel_core::event::{Event, LogEntry};
 use kessel_core::map::Map;
 use kessel_core::state::Location;
+use std::collections::BTreeSet;
 
 /// The log panel.
 #[derive(Clone, Debug, Default)]
@@ -116,7 +117,7 @@ pub fn record_lines(fields: &kessel_core::state::Value) -> Vec<String> {
 
 impl LogPanel {
     /// Draws the log, newest entry at the bottom (the view follows it).
-    fn show(&mut self, ui: &mut Ui, map: &Map, log: &[LogEntry]) {
+    fn show(&mut self, ui: &mut Ui, map: &Map, log: &[LogEntry], computer: &BTreeSet<usize>) {
         ui.horizontal(|ui| {
             ui.label(RichText::new(format!("Event log ({} actions)", log.len())).strong());
         });
@@ -128,9 +129,19 @@ impl LogPanel {
                     ui.label("No action taken yet.");
                 }
                 for (i, entry) in log.iter().enumerate() {
+                    // the computer's moves say so, so a person can follow what it did and why
+                    let who = if computer.contains(&i) {
+                        "computer: "
+                    } else {
+                        ""
+                    };
                     ui.label(
-                        RichText::new(format!("{}. {}", i + 1, describe_action(&entry.action)))
-                            .strong(),
+                        RichText::new(format!(
+                            "{}. {who}{}",
+                            i + 1,
+                            describe_action(&entry.action)
+                        ))
+                        .strong(),
                     );
                     for (j, e) in entry.events.iter().enumerate() {
                         match e {
@@ -181,7 +192,7 @@ impl super::Panel for LogPanel {
     /// The game's log (nothing without a game).
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
         if let Some(s) = cx.session.as_deref() {
-            self.show(ui, &s.map, &s.log);
+            self.show(ui, &s.map, &s.log, &s.seats.computer_moves);
         }
     }
 }

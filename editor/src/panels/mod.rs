@@ -15,6 +15,7 @@ pub mod log;
 pub mod map_data;
 pub mod palette;
 pub mod play;
+pub mod players;
 pub mod rules;
 pub mod scenario;
 pub mod status;

@@ -32,6 +32,18 @@ impl Mode {
             Mode::Rules => "Rules",
         }
     }
+
+    /// The mode a command-line word names (`map`, `scenario`, `play`, `rules`; `edit` is
+    /// accepted for `map`).
+    pub fn from_arg(word: &str) -> Option<Mode> {
+        match word {
+            "map" | "edit" => Some(Mode::Edit),
+            "scenario" => Some(Mode::Scenario),
+            "play" => Some(Mode::Play),
+            "rules" => Some(Mode::Rules),
+            _ => None,
+        }
+    }
 }
 
 /// What a click on the map does.
@@ -77,6 +89,9 @@ pub struct Palette {
     pub link_kind: String,
     /// First hex of a link being drawn.
     pub link_from: Option<Hex>,
+    /// Why play-test is not offered now (the app sets it each frame); the button is disabled
+    /// and says why on hover.
+    pub play_blocked: Option<String>,
     stroke: u64,
 }
 
@@ -89,6 +104,7 @@ impl Default for Palette {
             side_kind: "river".into(),
             link_kind: "road".into(),
             link_from: None,
+            play_blocked: None,
             stroke: 0,
         }
     }
@@ -115,7 +131,15 @@ impl Palette {
         ui.heading("Mode");
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
             for mode in [Mode::Edit, Mode::Scenario, Mode::Play, Mode::Rules] {
-                ui.selectable_value(&mut self.mode, mode, mode.label());
+                match (&self.play_blocked, mode) {
+                    (Some(why), Mode::Play) if self.mode != Mode::Play => {
+                        ui.add_enabled(false, egui::Button::selectable(false, mode.label()))
+                            .on_disabled_hover_text(why.as_str());
+                    }
+                    _ => {
+                        ui.selectable_value(&mut self.mode, mode, mode.label());
+                    }
+                }
             }
         });
         ui.separator();

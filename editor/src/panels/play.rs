@@ -106,39 +106,53 @@ impl PlayPanel {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 header_ui(ui, s, cmds);
-                if let Some(r) = &s.refusal {
-                    ui.separator();
-                    egui::Frame::group(ui.style())
-                        .stroke(egui::Stroke::new(1.5, REFUSAL))
-                        .show(ui, |ui| {
-                            ui.set_width(ui.available_width());
-                            ui.label(
-                                RichText::new(format!("Refused: {}", r.what))
-                                    .color(REFUSAL)
-                                    .strong(),
-                            );
-                            for reason in &r.reasons {
-                                ui.label(format!("• {}", reason_text(reason)));
-                            }
-                        });
-                }
-                if let Some(e) = &s.error {
-                    ui.separator();
-                    ui.label(RichText::new(format!("The rules failed: {e}")).color(REFUSAL));
-                }
-                ui.separator();
-                match s.interaction {
-                    Interaction::Move => {
-                        selection_ui(ui, s, style);
-                        self.unit_queries_ui(ui, s);
-                    }
-                    Interaction::Attack => attack_ui(ui, s, cmds),
-                }
-                ui.separator();
-                choices_ui(ui, s, cmds);
+                super::players::players_ui(ui, s);
+                // while the computer decides, a person's tools wait
+                ui.add_enabled_ui(!s.computer_to_move(), |ui| {
+                    self.tools_ui(ui, s, style, cmds)
+                });
                 ui.separator();
                 game_file_ui(ui, s, cmds);
             });
+    }
+
+    fn tools_ui(
+        &mut self,
+        ui: &mut Ui,
+        s: &mut PlaySession,
+        style: &MapStyle,
+        cmds: &mut Vec<PlayCommand>,
+    ) {
+        if let Some(r) = &s.refusal {
+            ui.separator();
+            egui::Frame::group(ui.style())
+                .stroke(egui::Stroke::new(1.5, REFUSAL))
+                .show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.label(
+                        RichText::new(format!("Refused: {}", r.what))
+                            .color(REFUSAL)
+                            .strong(),
+                    );
+                    for reason in &r.reasons {
+                        ui.label(format!("• {}", reason_text(reason)));
+                    }
+                });
+        }
+        if let Some(e) = &s.error {
+            ui.separator();
+            ui.label(RichText::new(format!("The rules failed: {e}")).color(REFUSAL));
+        }
+        ui.separator();
+        match s.interaction {
+            Interaction::Move => {
+                selection_ui(ui, s, style);
+                self.unit_queries_ui(ui, s);
+            }
+            Interaction::Attack => attack_ui(ui, s, cmds),
+        }
+        ui.separator();
+        choices_ui(ui, s, cmds);
     }
 }
 

@@ -6,10 +6,12 @@
 //! `Engine::undo`; every change is followed by [`PlaySession::refresh`], which recomputes the
 //! derived views (derived data is never patched, only rebuilt).
 
+pub mod computer;
+mod overlay;
 pub mod queries;
 
 use crate::document::{write_atomic, Document, UnitLayer};
-use crate::map_view::{fmt_mp, Overlay};
+use crate::map_view::fmt_mp;
 use kessel_core::action::{Action, Reason};
 use kessel_core::engine::Engine;
 use kessel_core::error::Located;
@@ -114,13 +116,16 @@ pub struct PlaySession {
     pub save_path: String,
     /// The hex under the pointer (set by the app each frame).
     pub hovered: Option<Hex>,
+    /// Who plays each side, and the computer's pace.
+    pub seats: computer::Seats,
     why: BTreeMap<Hex, String>,
     last_phase: Option<(u32, usize)>,
 }
 
 impl PlaySession {
-    /// Starts the document's scenario with a profile (`None` = the scenario's own). The map as
-    /// edited is played, saved or not, so a map change can be tried before it is written.
+    /// Starts the document's scenario with a profile (`None` = the scenario's own). The map and
+    /// the scenario as edited are played, saved or not, so a change can be tried before it is
+    /// written.
     ///
     /// Errors come located (file, line, message), one per problem, as the core reports them.
     pub fn start(
@@ -130,8 +135,15 @@ impl PlaySession {
     ) -> Result<PlaySession, Vec<Located>> {
         let bare = "a bare map has no units or rules to play: open a scenario";
         let path = (doc.scenario_path.as_deref()).ok_or_else(|| vec![Located::plain(bare)])?;
-        let mut scenario = Scenario::load(path).map_err(|e| e.located())?;
-        scenario.map = Arc::new(doc.map.clone());
+        // the scenario as edited, saved or not, like the map (and as the problems panel checks it)
+        let text = match doc.scenario_text() {
+            Some(t) => t,
+            None => {
+                kessel_core::error::read_text(path, "scenario").map_err(|e| vec![(&e).into()])?
+            }
+        };
+        let scenario =
+            Scenario::parse_with_map(path, &text, doc.map.clone()).map_err(|e| e.located())?;
         let engine = Engine::with_scenario(scenario, profile, seed, Limits::default())
             .map_err(|e| e.located())?;
         let save_path = default_save_path(path);
@@ -162,6 +174,7 @@ impl PlaySession {
             message: None,
             save_path,
             hovered: None,
+            seats: computer::Seats::new(seed),
             why: BTreeMap::new(),
             last_phase: None,
         };
@@ -173,6 +186,7 @@ impl PlaySession {
     /// stack's reach, the odds, hover explanations. Called after every change to the game, its
     /// options or its rules.
     pub fn refresh(&mut self) {
+        self.seats.state_changed();
         self.refresh_game_view();
         self.update_reach();
         self.update_odds();
@@ -449,6 +463,9 @@ impl PlaySession {
                 if self.cost_at(hex).is_some() {
                     return Some(PlayCommand::Act(self.move_to(hex)));
                 }
+                if let Some(a) = self.choice_at(hex) {
+                    return Some(PlayCommand::Act(a)); // a rail move's destination, say
+                }
                 if side_here.is_some() {
                     if self.selected == Some(hex) {
                         self.clear_selection();
@@ -541,38 +558,13 @@ impl PlaySession {
         let engine = Engine::load_save(path, Limits::default()).map_err(|e| e.to_string())?;
         self.seed = engine.state().seed;
         self.engine = engine;
+        self.seats.new_game();
         self.clear_selection();
         self.refusal = None;
         self.last_phase = None;
         self.message = Some((format!("game loaded from {}", path.display()), false));
         self.refresh();
         Ok(())
-    }
-
-    /// What the map draws for the play-test.
-    pub fn overlay(&self, hovered: Option<Hex>) -> Overlay {
-        let state_units = &self.units;
-        let hex_of = |id: &String| state_units.get(id).and_then(|u| u.hex());
-        let mut o = Overlay {
-            origin: self.selected,
-            attackers: self.attackers.iter().filter_map(hex_of).collect(),
-            targets: self.targets.iter().copied().collect(),
-            preview: self.preview.clone(),
-            ..Overlay::default()
-        };
-        if self.interaction == Interaction::Move {
-            if let Some(Ok(r)) = &self.reach {
-                o.reachable = r.costs.clone();
-            }
-        } else {
-            o.origin = None;
-        }
-        if let Some(h) = hovered {
-            if let Some(t) = self.why.get(&h) {
-                o.tooltip = Some((h, t.clone()));
-            }
-        }
-        o
     }
 }
 

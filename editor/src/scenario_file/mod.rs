@@ -7,7 +7,11 @@
 //! checks run on the text [`ScenarioFile::render`] produces (see [`crate::validate`]). Reading is
 //! here; writing an edited [`ScenarioDef`] back into the document is in `write.rs`.
 
+mod pieces;
 mod write;
+
+use pieces::pool_of;
+pub use pieces::{MarkerDef, PoolDef};
 
 use write::write_def;
 
@@ -86,6 +90,29 @@ pub struct LevelDef {
     pub max: Option<i64>,
 }
 
+/// One scenario variable of the `[vars]` table: its key and its value as TOML text (`3`,
+/// `true`, `"west"`), so any type the ruleset declares can be written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VarDef {
+    /// The variable's id.
+    pub key: String,
+    /// Its value, a TOML value as written.
+    pub value: String,
+}
+
+impl VarDef {
+    /// The value parsed as TOML, or why it is not a TOML value.
+    pub fn parsed(&self) -> Result<toml_edit::Value, String> {
+        self.value.trim().parse::<toml_edit::Value>().map_err(|e| {
+            format!(
+                "`{}` is not a TOML value: {}",
+                self.value,
+                e.to_string().trim()
+            )
+        })
+    }
+}
+
 /// The `[scenario]` table's editable keys.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScenarioMeta {
@@ -112,6 +139,12 @@ pub struct ScenarioDef {
     pub objectives: Vec<ObjectiveDef>,
     /// Victory levels, file order.
     pub levels: Vec<LevelDef>,
+    /// Scenario variables, file order.
+    pub vars: Vec<VarDef>,
+    /// Markers, file order.
+    pub markers: Vec<MarkerDef>,
+    /// Pools of hidden faces, file order.
+    pub pools: Vec<PoolDef>,
 }
 
 impl ScenarioDef {
@@ -378,6 +411,31 @@ fn read_def(doc: &DocumentMut) -> ScenarioDef {
             .map(objective_of)
             .collect(),
         levels: tables(doc, "levels").into_iter().map(level_of).collect(),
+        markers: tables(doc, "markers")
+            .into_iter()
+            .map(|t| MarkerDef {
+                kind: str_of(t, "kind").unwrap_or_default(),
+                side: str_of(t, "side"),
+                count: int_of(t, "count").unwrap_or(0),
+            })
+            .collect(),
+        pools: tables(doc, "pools").into_iter().map(pool_of).collect(),
+        vars: doc
+            .get("vars")
+            .and_then(Item::as_table_like)
+            .map(|t| {
+                t.iter()
+                    .filter_map(|(k, v)| {
+                        let mut v = v.as_value()?.clone();
+                        v.decor_mut().clear();
+                        Some(VarDef {
+                            key: k.to_string(),
+                            value: v.to_string(),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 

@@ -3,8 +3,9 @@
 
 use super::{
     attrs_of, int_of, placement_of, str_of, strings_of, LevelDef, ObjectiveDef, Placement,
-    ScenarioDef, UnitDef,
+    ScenarioDef, UnitDef, VarDef,
 };
+use super::{pool_of, MarkerDef, PoolDef};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Value};
 
 /// Replaces a value, keeping the comment and spacing around the old one.
@@ -232,4 +233,60 @@ pub(super) fn write_def(doc: &mut DocumentMut, old: &ScenarioDef, new: &Scenario
         write_objective,
     );
     write_by_index(doc, "levels", &old.levels, &new.levels, write_level);
+    write_by_index(doc, "markers", &old.markers, &new.markers, write_marker);
+    write_by_index(doc, "pools", &old.pools, &new.pools, write_pool);
+    if old.vars != new.vars {
+        write_vars(doc, &old.vars, &new.vars);
+    }
+}
+
+fn write_marker(t: &mut Table, m: &MarkerDef) {
+    put_str(t, "kind", Some(&m.kind));
+    put_str(t, "side", m.side.as_deref());
+    put_int(t, "count", Some(m.count));
+}
+
+fn write_pool(t: &mut Table, p: &PoolDef) {
+    put_str(t, "id", Some(&p.id));
+    put_str(t, "side", p.side.as_deref());
+    if t.get("faces").is_none() || pool_of(t).faces != p.faces {
+        let faces: Array = p
+            .faces
+            .iter()
+            .map(|(f, n)| {
+                let mut pair = Array::new();
+                pair.push(f.as_str());
+                pair.push(*n);
+                Value::Array(pair)
+            })
+            .collect();
+        put(t, "faces", faces);
+    }
+}
+
+/// Writes the `[vars]` table: changed values replaced in place (keeping their comments), new
+/// ones appended, removed ones dropped; a value that is not TOML is left as it was (the panel
+/// says why and does not send it).
+fn write_vars(doc: &mut DocumentMut, old: &[VarDef], new: &[VarDef]) {
+    if new.is_empty() {
+        doc.remove("vars");
+        return;
+    }
+    if doc.get("vars").and_then(Item::as_table).is_none() {
+        doc.insert("vars", Item::Table(Table::new()));
+    }
+    let Some(t) = doc.get_mut("vars").and_then(Item::as_table_mut) else {
+        return;
+    };
+    for o in old {
+        if !new.iter().any(|v| v.key == o.key) {
+            t.remove(&o.key);
+        }
+    }
+    for v in new {
+        let unchanged = old.iter().any(|o| o == v);
+        if let (false, Ok(value)) = (unchanged, v.parsed()) {
+            put(t, &v.key, value);
+        }
+    }
 }

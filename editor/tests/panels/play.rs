@@ -188,3 +188,76 @@ fn one_unit_queries_answer_about_the_picked_unit() {
     .expect("toy loads");
     assert!(unit_answers(&toy, "r1").expect("asked").is_empty());
 }
+
+#[test]
+fn reinforcements_due_are_drawn_on_their_entry_area_with_the_number_waiting() {
+    let dir = toy_copy("play-entries");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let entries = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>| {
+        let s = h.state().session.as_ref().expect("a game");
+        s.overlay(None).entries
+    };
+    // b2 enters at W (0101..0105) on turn 2: nothing due on turn 1
+    assert!(entries(&h).is_empty());
+    for _ in 0..4 {
+        h.get_by_label("End phase").click();
+        h.run();
+    }
+    assert_eq!(
+        h.state().session.as_ref().map(|s| s.engine.state().turn),
+        Some(2)
+    );
+    let due = entries(&h);
+    let west: Vec<_> = ["0101", "0102", "0103", "0104", "0105"]
+        .iter()
+        .map(|l| hex(&h, l))
+        .collect();
+    assert_eq!(due.keys().copied().collect::<Vec<_>>(), west);
+    assert_eq!(due.values().sum::<usize>(), 1, "one unit waits: {due:?}");
+    assert_eq!(
+        due.get(&hex(&h, "0103")),
+        Some(&1),
+        "the badge on the middle hex"
+    );
+}
+
+/// A special rule with a choice that is not a move: the tank may jump to 0505 in red's movement.
+const JUMP: &str = r#"kessel.action{
+  kind = "jump", rule = "S9", description = "the tank jumps to 0505",
+  validate = function(a) end,
+  apply = function(a) kessel.emit.note("S9", "the tank jumps") end,
+  enumerate = function(side)
+    if kessel.game.step().id ~= "red_move" then return {} end
+    return { { kind = "jump", units = { "r2" }, hex = "0505" } }
+  end,
+}
+"#;
+
+#[test]
+fn a_choice_of_the_selected_stack_is_drawn_where_it_ends_and_a_click_there_takes_it() {
+    let dir = toy_copy("play-choice");
+    std::fs::write(dir.join("jump.lua"), JUMP).expect("write");
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let text = text.replacen("turns = 3", "turns = 3\nscripts = [\"jump.lua\"]", 1);
+    std::fs::write(&path, text).expect("write");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    assert!(h.state().session.is_some(), "{:?}", h.state().session_error);
+    click_hex(&mut h, "0103");
+    let choices = {
+        let s = h.state().session.as_ref().expect("a game");
+        s.overlay(None).choices
+    };
+    assert_eq!(
+        choices.keys().copied().collect::<Vec<_>>(),
+        vec![hex(&h, "0505")]
+    );
+    click_hex(&mut h, "0505");
+    let s = h.state().session.as_ref().expect("a game");
+    let last = s.engine.log().last().map(|e| e.action.kind.clone());
+    assert_eq!(last.as_deref(), Some("jump"));
+}

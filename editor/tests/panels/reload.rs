@@ -11,7 +11,7 @@ use kessel_editor::EditorApp;
 use std::time::{Duration, Instant};
 
 /// Runs frames until `done` holds (the watcher thread wakes the UI), or fails after 10 s.
-fn wait_for(h: &mut Harness<'_, EditorApp>, what: &str, done: impl Fn(&EditorApp) -> bool) {
+pub fn wait_for(h: &mut Harness<'_, EditorApp>, what: &str, done: impl Fn(&EditorApp) -> bool) {
     let start = Instant::now();
     while !done(h.state()) {
         assert!(

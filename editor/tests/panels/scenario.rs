@@ -192,3 +192,107 @@ fn the_map_is_resized_after_confirmation() {
     let m = kessel_core::scenario::load_map(&dir.join("map.toml")).expect("resized map loads");
     assert_eq!((m.columns(), m.rows()), (c + 2, r - 1));
 }
+
+#[test]
+fn a_scenario_variable_is_added_checked_against_the_ruleset_and_saved() {
+    let dir = toy_copy("sc-vars");
+    let path = dir.join("scenario.toml");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Details").click();
+    h.run();
+    // the toy ruleset reads `bonus` as an int: a string is reported by the checks
+    h.get_by_label("new var id").click();
+    h.run();
+    h.get_by_label("new var id").type_text("bonus");
+    h.run();
+    h.get_by_label("new var value").click();
+    h.run();
+    h.get_by_label("new var value").type_text("\"lots\"");
+    h.run();
+    h.get_by_label("Add variable").click();
+    h.run();
+    let vars = h.state().doc.scenario.as_ref().map(|s| s.vars.clone());
+    assert_eq!(
+        vars.map(|v| v
+            .iter()
+            .map(|x| (x.key.clone(), x.value.clone()))
+            .collect::<Vec<_>>()),
+        Some(vec![("bonus".to_string(), "\"lots\"".to_string())])
+    );
+    h.state_mut().validator.run_now_for_tests();
+    h.run();
+    let issues = &h.state().validator.issues;
+    assert!(
+        issues
+            .iter()
+            .any(|i| i.message.contains("scenario var `bonus`")),
+        "{issues:?}"
+    );
+    // typed as a number, the problem goes; saved, the loader reads it
+    h.get_by_label("var bonus").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("var bonus").type_text("2");
+    h.run();
+    h.state_mut().validator.run_now_for_tests();
+    h.run();
+    assert!(
+        h.state().validator.issues.is_empty(),
+        "{:?}",
+        h.state().validator.issues
+    );
+    h.state_mut().apply(vec![EditorCommand::Save]);
+    h.run();
+    let sc = Scenario::load(&path).expect("saved scenario loads");
+    assert_eq!(sc.vars.get("bonus"), Some(&serde_json::json!(2)));
+    // removed again, the table goes from the file
+    h.get_by_label("remove var bonus").click();
+    h.run();
+    h.state_mut().apply(vec![EditorCommand::Save]);
+    h.run();
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(!text.contains("[vars]"), "{text}");
+}
+
+#[test]
+fn markers_and_pools_are_added_edited_and_saved() {
+    let dir = toy_copy("sc-pieces");
+    let path = dir.join("scenario.toml");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Pools & markers").click();
+    h.run();
+    h.get_by_label("Add marker").click();
+    h.run();
+    h.get_by_label("marker side 0").click();
+    h.run();
+    h.get_by_label("marker side 0").type_text("red");
+    h.run();
+    h.get_by_label("Add pool").click();
+    h.run();
+    h.get_by_label("pool faces 0").click();
+    h.run();
+    h.get_by_label("pool faces 0").type_text("3-3-4 x2, 2-2-4");
+    h.run();
+    h.state_mut().apply(vec![EditorCommand::Save]);
+    h.run();
+    let sc = Scenario::load(&path).expect("the saved scenario loads");
+    assert_eq!(sc.markers.len(), 1);
+    assert_eq!(sc.markers[0].side.as_deref(), Some("red"));
+    let (_, faces) = sc.pools.get("pool1").expect("the pool");
+    assert_eq!(faces.len(), 3);
+    // a face that is not one: the checks name it
+    h.get_by_label("pool faces 0").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("pool faces 0").type_text("3-3 x2");
+    h.run();
+    h.state_mut().validator.run_now_for_tests();
+    h.run();
+    let issues = &h.state().validator.issues;
+    assert!(
+        issues.iter().any(|i| i.message.contains("is not a face")),
+        "{issues:?}"
+    );
+}

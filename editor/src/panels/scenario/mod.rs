@@ -3,8 +3,10 @@
 //! levels, and the scenario's details. Every change is pushed as an [`EditorCommand`]. The unit
 //! tab is in `units.rs`, the schedule, victory and details tabs in `schedule.rs`.
 
+mod pieces;
 mod schedule;
 mod units;
+mod vars;
 
 use super::Named as _;
 use crate::command::EditorCommand;
@@ -22,8 +24,10 @@ pub enum ScenarioTab {
     Reinforcements,
     /// Objectives and levels.
     Victory,
-    /// Name, turns, profile, notes.
+    /// Name, turns, profile, notes, scenario variables.
     Details,
+    /// Markers and pools of hidden faces.
+    Pieces,
 }
 
 /// Column the reinforcement table is sorted by.
@@ -204,6 +208,7 @@ impl ScenarioPanel {
                 (ScenarioTab::Reinforcements, "Reinforcements"),
                 (ScenarioTab::Victory, "Victory"),
                 (ScenarioTab::Details, "Details"),
+                (ScenarioTab::Pieces, "Pools & markers"),
             ] {
                 ui.selectable_value(&mut self.tab, tab, label);
             }
@@ -216,6 +221,7 @@ impl ScenarioPanel {
                 ScenarioTab::Reinforcements => self.reinforcements_ui(ui, doc, def, cmds),
                 ScenarioTab::Victory => self.victory_ui(ui, doc, def, cmds),
                 ScenarioTab::Details => self.details_ui(ui, def, cmds),
+                ScenarioTab::Pieces => self.pieces_ui(ui, def, cmds),
             });
     }
 }

@@ -340,5 +340,6 @@ impl ScenarioPanel {
                 merge: Some(k.to_string()),
             });
         }
+        self.vars_ui(ui, def, cmds);
     }
 }

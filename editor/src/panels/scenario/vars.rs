@@ -1,0 +1,111 @@
+//! The scenario variables (`[vars]`) in the Details tab: each value edited as TOML text (a
+//! number, `true`, a quoted string, an array), added and removed. A value that is not TOML is
+//! shown in red and not sent; whether it has the type the ruleset declares is the checks' job
+//! (the problems panel names the line).
+
+use super::ScenarioPanel;
+use crate::command::EditorCommand;
+use crate::panels::Named as _;
+use crate::scenario_file::{ScenarioDef, VarDef};
+use egui::{Color32, RichText, Ui};
+
+const BAD: Color32 = Color32::from_rgb(240, 95, 85);
+
+impl ScenarioPanel {
+    pub(super) fn vars_ui(
+        &mut self,
+        ui: &mut Ui,
+        def: &ScenarioDef,
+        cmds: &mut Vec<EditorCommand>,
+    ) {
+        ui.separator();
+        ui.heading("Scenario variables");
+        ui.label(
+            RichText::new("Values the rules read (`kessel info` lists the ones the ruleset declares), written as TOML: 3, true, \"west\".")
+                .small(),
+        );
+        let mut vars = def.vars.clone();
+        let mut changed: Option<String> = None;
+        let mut remove = None;
+        egui::Grid::new("vars").num_columns(3).show(ui, |ui| {
+            for (i, v) in vars.iter_mut().enumerate() {
+                ui.label(RichText::new(&v.key).monospace());
+                let key = format!("var {}", v.key);
+                let text = self
+                    .buffers
+                    .entry(key.clone())
+                    .or_insert_with(|| v.value.clone());
+                let r = ui.text_edit_singleline(text).named(&key);
+                let typed = VarDef {
+                    key: v.key.clone(),
+                    value: text.clone(),
+                };
+                match typed.parsed() {
+                    Ok(_) if r.changed() && typed.value != v.value => {
+                        v.value = typed.value;
+                        changed = Some(key);
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        r.on_hover_text(&e);
+                        ui.label(RichText::new("not a TOML value").color(BAD));
+                    }
+                }
+                if ui
+                    .small_button("Remove")
+                    .named(&format!("remove var {}", v.key))
+                    .clicked()
+                {
+                    remove = Some(i);
+                }
+                ui.end_row();
+            }
+        });
+        if let Some(i) = remove {
+            let gone = vars.remove(i);
+            self.buffers.remove(&format!("var {}", gone.key));
+            changed = Some("remove var".into());
+        }
+        ui.horizontal(|ui| {
+            let key = self.buffers.entry("new var key".into()).or_default();
+            ui.add(
+                egui::TextEdit::singleline(key)
+                    .desired_width(110.0)
+                    .hint_text("id"),
+            )
+            .named("new var id");
+            let key = key.trim().to_string();
+            let value = self.buffers.entry("new var value".into()).or_default();
+            ui.add(
+                egui::TextEdit::singleline(value)
+                    .desired_width(110.0)
+                    .hint_text("value"),
+            )
+            .named("new var value");
+            let draft = VarDef {
+                key: key.clone(),
+                value: value.clone(),
+            };
+            let fresh = !key.is_empty() && !vars.iter().any(|v| v.key == key);
+            let ok = fresh && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let why = draft.parsed().err();
+            let add = ui
+                .add_enabled(ok && why.is_none(), egui::Button::new("Add variable"))
+                .on_disabled_hover_text(
+                    why.unwrap_or_else(|| "give a new id of letters, digits and _".to_string()),
+                );
+            if add.clicked() {
+                vars.push(draft);
+                self.buffers.remove("new var key");
+                self.buffers.remove("new var value");
+                changed = Some("add var".into());
+            }
+        });
+        if let Some(k) = changed {
+            cmds.push(EditorCommand::SetVars {
+                vars,
+                merge: Some(k),
+            });
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Who plays each side of a play-test game: a person at the screen or the computer (the
+//! ruleset's `ai` hook through `Engine::computer_choice`, as `kessel simulate` plays). The
+//! computer's moves are played a few per frame within a time slice, at the pace the player
+//! picks, so the window stays responsive; each goes through `Engine::act` like a click, and the
+//! log marks it as the computer's.
+
+use super::PlaySession;
+use kessel_core::dice::Dice;
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+/// Who decides for a side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Player {
+    /// A person, with the play-test tools.
+    #[default]
+    Human,
+    /// The ruleset's AI.
+    Computer,
+}
+
+/// How fast the computer plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pace {
+    /// Waits; "Step" plays one move.
+    Paused,
+    /// One move at a time, with a pause to follow it on the map.
+    #[default]
+    Slow,
+    /// As many moves as fit in a frame's time slice.
+    Fast,
+}
+
+impl Pace {
+    /// Name on the pace buttons.
+    pub fn label(self) -> &'static str {
+        match self {
+            Pace::Paused => "Pause",
+            Pace::Slow => "Slow",
+            Pace::Fast => "Fast",
+        }
+    }
+}
+
+/// Time between two moves at the slow pace.
+pub const SLOW_DELAY: Duration = Duration::from_millis(700);
+/// Time the computer may think per frame at the fast pace (a frame stays under ~1/10 s even
+/// when one decision takes longer, since a decision is never cut short).
+pub const FAST_SLICE: Duration = Duration::from_millis(60);
+
+/// The players of a game and the computer's pace.
+#[derive(Debug)]
+pub struct Seats {
+    /// Who plays each side (a side not listed is a person's).
+    pub players: BTreeMap<String, Player>,
+    /// How fast the computer plays.
+    pub pace: Pace,
+    /// Log positions (0-based) of the actions the computer took.
+    pub computer_moves: BTreeSet<usize>,
+    /// Why the computer stopped (an AI error or a refused choice); it waits until cleared.
+    pub stopped: Option<String>,
+    step_once: bool,
+    last_move: Option<Instant>,
+    /// Whether the rules wait for a person's decision in the current state (asked once per
+    /// state: the answer runs the rules' enumerators), cleared by every change to the game.
+    person_waited_for: Cell<Option<bool>>,
+    /// The computer's own dice for choices its AI leaves open, so choosing never moves the game's
+    /// dice (as in `kessel simulate`).
+    dice: Dice,
+}
+
+impl Seats {
+    /// Every side a person's; the computer's dice seeded from the game's seed.
+    pub fn new(seed: u64) -> Seats {
+        Seats {
+            players: BTreeMap::new(),
+            pace: Pace::default(),
+            computer_moves: BTreeSet::new(),
+            stopped: None,
+            step_once: false,
+            last_move: None,
+            person_waited_for: Cell::new(None),
+            dice: Dice::new(seed ^ 0x5eed_5eed),
+        }
+    }
+
+    /// Who plays `side`.
+    pub fn player(&self, side: &str) -> Player {
+        self.players.get(side).copied().unwrap_or_default()
+    }
+
+    /// Sets who plays `side`.
+    pub fn set(&mut self, side: &str, player: Player) {
+        self.players.insert(side.to_string(), player);
+        self.stopped = None;
+        self.state_changed();
+    }
+
+    /// Plays one computer move even when paused.
+    pub fn step(&mut self) {
+        self.step_once = true;
+        self.stopped = None;
+    }
+
+    /// Forgets what was worked out from the game's state (after every change to it).
+    pub fn state_changed(&self) {
+        self.person_waited_for.set(None);
+    }
+
+    /// True when somebody plays a side in person.
+    fn anyone_human(&self, sides: &[String]) -> bool {
+        sides.iter().any(|side| self.player(side) == Player::Human)
+    }
+
+    /// Forgets the moves of a game that was replaced (new game, loaded save): a loaded game's
+    /// moves all count as people's.
+    pub fn new_game(&mut self) {
+        self.state_changed();
+        self.computer_moves.clear();
+        self.stopped = None;
+        self.last_move = None;
+    }
+}
+
+impl PlaySession {
+    /// The side at the screen: the only side a person plays; with two people (hot seat), the
+    /// side whose decision it is; with none, nobody's (the whole game is shown).
+    pub fn viewer(&self) -> Option<String> {
+        let sides = self.engine.ruleset().sides.clone();
+        let humans: Vec<&String> = sides
+            .iter()
+            .filter(|side| self.seats.player(side) == Player::Human)
+            .collect();
+        match humans.as_slice() {
+            [] => None,
+            [one] => Some((*one).clone()),
+            _ => self.engine.deciding_side(),
+        }
+    }
+
+    /// True when it is the computer's decision now: the deciding side is the computer's and
+    /// no decision of a person's side is waiting (a ruleset may let the other side decide
+    /// something within a step, such as a set-up placement before the other side's first move).
+    pub fn computer_to_move(&self) -> bool {
+        !self.engine.state().finished
+            && self
+                .engine
+                .deciding_side()
+                .is_some_and(|side| self.seats.player(&side) == Player::Computer)
+            && !self.person_waited_for()
+    }
+
+    /// True when the rules list a decision for a side a person plays, other than moving and
+    /// ending the phase (which a ruleset may offer every side).
+    fn person_waited_for(&self) -> bool {
+        if let Some(known) = self.seats.person_waited_for.get() {
+            return known;
+        }
+        let sides = self.engine.ruleset().sides.clone();
+        let waiting = sides
+            .iter()
+            .filter(|side| self.seats.player(side) == Player::Human)
+            .any(|side| {
+                (self.engine)
+                    .legal_actions_where(Some(side), |k| k != "move" && k != "end_phase")
+                    .is_ok_and(|a| !a.is_empty())
+            });
+        self.seats.person_waited_for.set(Some(waiting));
+        waiting
+    }
+
+    /// Plays the computer's moves due at `now`; returns how many it played. The views are
+    /// refreshed once at the end, not per move (a refresh lists every legal action).
+    pub fn drive_computer(&mut self, now: Instant) -> usize {
+        if self.seats.stopped.is_some() || !self.computer_to_move() {
+            self.seats.step_once = false;
+            return 0;
+        }
+        let (budget, wait) = match (self.seats.pace, self.seats.step_once) {
+            (_, true) => (1, Duration::ZERO),
+            (Pace::Paused, false) => return 0,
+            (Pace::Slow, false) => (1, SLOW_DELAY),
+            (Pace::Fast, false) => (usize::MAX, Duration::ZERO),
+        };
+        if (self.seats.last_move).is_some_and(|t| now.saturating_duration_since(t) < wait) {
+            return 0;
+        }
+        self.seats.step_once = false;
+        let start = Instant::now();
+        let mut played = 0;
+        while played < budget && self.computer_to_move() {
+            match self.play_computer_move() {
+                Ok(()) => played += 1,
+                Err(why) => {
+                    self.message = Some((why.clone(), true));
+                    self.seats.stopped = Some(why);
+                    break;
+                }
+            }
+            if start.elapsed() >= FAST_SLICE {
+                break;
+            }
+        }
+        if played > 0 {
+            self.seats.last_move = Some(now);
+            self.refresh();
+        }
+        played
+    }
+
+    fn play_computer_move(&mut self) -> Result<(), String> {
+        let action = (self.engine)
+            .computer_choice(&mut self.seats.dice)
+            .map_err(|e| format!("the computer stopped: its AI failed: {e}"))?
+            .ok_or("the computer stopped: the rules list no action")?;
+        let at = self.engine.log().len();
+        let outcome = self.engine.act(&action);
+        self.seats.state_changed();
+        match outcome {
+            Ok(Ok(_)) => {
+                self.seats.computer_moves.insert(at);
+                let what = super::queries::describe_action(&action);
+                self.message = Some((format!("computer: {what}"), false));
+                Ok(())
+            }
+            Ok(Err(r)) => Err(format!(
+                "the computer stopped: the rules refused its choice: {r}"
+            )),
+            Err(e) => Err(format!("the computer stopped: {e}")),
+        }
+    }
+
+    /// Takes back a person's last decision with the computer's moves made after it, so the
+    /// computer does not simply play them again (with nobody human, one move). Returns the
+    /// number of actions taken back.
+    pub fn undo_decision(&mut self) -> usize {
+        let sides = self.engine.ruleset().sides.clone();
+        let mut undone = 0;
+        loop {
+            let len = self.engine.log().len();
+            if len == 0 {
+                if undone == 0 {
+                    self.undo(); // says there is nothing to take back
+                }
+                break;
+            }
+            let computers = self.seats.computer_moves.remove(&(len - 1));
+            self.undo();
+            if self.engine.log().len() == len {
+                break; // nothing was taken back (a corrupt log says so in the status bar)
+            }
+            undone += 1;
+            if !computers || !self.seats.anyone_human(&sides) {
+                break;
+            }
+        }
+        // the computer waits after a take-back, so the player can look before it moves again
+        if undone > 0 && self.computer_to_move() {
+            self.seats.pace = Pace::Paused;
+        }
+        if undone > 1 {
+            self.message = Some((format!("took back {undone} actions"), false));
+        }
+        undone
+    }
+}

@@ -1,0 +1,172 @@
+//! Playing the computer: the learning scenario of PGG with the German at the screen and the
+//! Soviet played by the ruleset's AI at the fast pace. The German's decisions go through the
+//! play-test panel (its choice buttons, End phase) and the same commands a click on the map
+//! sends; the computer's moves come by themselves, a few per frame, marked in the log.
+
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use kessel_editor::document::Document;
+use kessel_editor::play::queries::describe_action;
+use kessel_editor::play::PlayCommand;
+use kessel_editor::EditorApp;
+use kessel_test_support::{scratch, workspace_root};
+use std::time::{Duration, Instant};
+
+fn learning() -> Harness<'static, EditorApp> {
+    let path = workspace_root().join("scenarios/pgg/learning.toml");
+    let doc = Document::open(&path).expect("the learning scenario opens");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 850.0))
+        .with_max_steps(8)
+        .build_ui_state(
+            |ui, app: &mut EditorApp| app.ui_root(ui),
+            EditorApp::without_watcher(doc),
+        );
+    h.run_ok();
+    h
+}
+
+fn turn(h: &Harness<'_, EditorApp>) -> u32 {
+    h.state()
+        .session
+        .as_ref()
+        .map_or(0, |s| s.engine.state().turn)
+}
+
+/// The German's next decision, as a person would take it: in a German step, up to two moves
+/// per movement phase, then End phase; otherwise (a decision the rules wait for within the
+/// Soviet's step, such as the initial air placement) the first choice the rules list, clicked in
+/// the panel when it shows there.
+fn german_decides(h: &mut Harness<'_, EditorApp>, moves_left: &mut usize) {
+    let (own_step, legal, step) = {
+        let s = h.state().session.as_ref().expect("a game");
+        let legal = s.engine.legal_actions(Some("german")).expect("rules list");
+        let own = s.engine.deciding_side().as_deref() == Some("german");
+        (own, legal, s.step_text())
+    };
+    let can_end = legal.iter().any(|a| a.kind == "end_phase");
+    let a_move = legal.iter().find(|a| a.kind == "move").cloned();
+    let choice = legal
+        .iter()
+        .find(|a| a.kind != "move" && a.kind != "end_phase")
+        .cloned();
+    if own_step && can_end {
+        match a_move.filter(|_| *moves_left > 0) {
+            Some(a) => {
+                // what a click on a shaded hex sends
+                *moves_left -= 1;
+                h.state_mut().apply_play(vec![PlayCommand::Act(a)]);
+            }
+            None => {
+                if step.contains("Movement") {
+                    *moves_left = 2;
+                }
+                h.get_by_label("End phase").click();
+            }
+        }
+    } else {
+        let a = choice
+            .or(a_move)
+            .unwrap_or_else(|| panic!("the German has nothing to do in {step}"));
+        let label = describe_action(&a);
+        match h.query_by_label(&label) {
+            Some(button) => button.click(),
+            None => h.state_mut().apply_play(vec![PlayCommand::Act(a)]),
+        }
+    }
+    h.run_ok();
+}
+
+#[test]
+fn the_german_plays_a_few_turns_of_the_learning_scenario_against_the_computer() {
+    let mut h = learning();
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    assert!(h.state().session.is_some(), "{:?}", h.state().session_error);
+    h.get_by_label("soviet played by Computer").click();
+    h.run_ok();
+    h.get_by_label("Fast").click();
+    h.run_ok();
+
+    let start = Instant::now();
+    let mut moves_left = 2;
+    let mut german_decisions = 0;
+    let mut undone = false;
+    while turn(&h) < 3 {
+        assert!(
+            start.elapsed() < Duration::from_secs(600),
+            "too slow: turn {} after {:?}",
+            turn(&h),
+            start.elapsed()
+        );
+        let (computer, stopped) = {
+            let s = h.state().session.as_ref().expect("a game");
+            (s.computer_to_move(), s.seats.stopped.clone())
+        };
+        assert_eq!(stopped, None, "the computer stopped");
+        if computer {
+            // the computer plays within the frame's time slice; the window keeps drawing
+            h.step();
+            continue;
+        }
+        german_decides(&mut h, &mut moves_left);
+        german_decisions += 1;
+        // once the computer has answered a German decision, take it back: the German's last
+        // decision goes with the computer's moves after it
+        let s = h.state().session.as_ref().expect("a game");
+        if !undone && turn(&h) == 2 && !s.seats.computer_moves.is_empty() {
+            let before = s.engine.log().len();
+            let last_computer = *s
+                .seats
+                .computer_moves
+                .iter()
+                .last()
+                .expect("a computer move");
+            h.get_by_label("Undo action").click();
+            h.run_ok();
+            let s = h.state().session.as_ref().expect("a game");
+            let after = s.engine.log().len();
+            assert!(after < before, "undo took something back");
+            assert!(
+                s.seats.computer_moves.iter().all(|&i| i < after),
+                "no computer move past the log's end"
+            );
+            if last_computer + 1 == before {
+                assert!(!s.computer_to_move(), "back at a German decision");
+            }
+            undone = true;
+        }
+    }
+    assert!(undone, "an undo was tried");
+    let s = h.state().session.as_ref().expect("a game");
+    assert!(german_decisions > 10, "{german_decisions}");
+    let computer = s.seats.computer_moves.len();
+    assert!(computer > 5, "the computer played {computer} moves");
+    assert!(s.engine.log().len() > computer, "the German played too");
+    // the log says which moves were the computer's
+    assert!(h.query_all_by_label_contains("computer: ").next().is_some());
+    // the game replays from its events alone, and a save loads to the same state
+    assert_eq!(
+        s.engine.replay_hash().expect("replay"),
+        s.engine.state().hash()
+    );
+    let hash = s.engine.state().hash();
+    let dir = scratch("computer-save");
+    let file = dir.join("game.json");
+    h.state_mut().apply_play(vec![
+        PlayCommand::SaveGame(file.clone()),
+        PlayCommand::NewGame,
+    ]);
+    h.run_ok();
+    assert_eq!(turn(&h), 1, "a new game");
+    h.state_mut().apply_play(vec![PlayCommand::LoadGame(file)]);
+    h.run_ok();
+    let s = h.state().session.as_ref().expect("a game");
+    assert_eq!(s.engine.state().hash(), hash);
+    // the players stay as chosen across the new game and the load
+    assert_eq!(
+        s.seats.player("soviet"),
+        kessel_editor::play::computer::Player::Computer
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,117 @@
+//! `kessel editor --screenshot`: a picture of every mode from the main binary, under a virtual
+//! X server (`xvfb-run`, which CI installs; without it the test says so and checks only what
+//! needs no window).
+
+use crate::util::{kessel, root, scratch};
+use std::path::Path;
+use std::process::Command;
+
+/// Width and height of a PNG, from its header.
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).expect("read the screenshot");
+    assert_eq!(&bytes[1..4], b"PNG", "{} is not a PNG", path.display());
+    let be =
+        |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    (be(16), be(20))
+}
+
+fn xvfb() -> bool {
+    Command::new("xvfb-run").arg("--help").output().is_ok()
+}
+
+/// Runs `kessel editor ARGS` under `xvfb-run`, from the repository root.
+fn editor_under_xvfb(args: &[&str]) -> std::process::Output {
+    Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1400x1000x24"])
+        .arg(env!("CARGO_BIN_EXE_kessel"))
+        .arg("editor")
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run xvfb-run")
+}
+
+#[test]
+fn a_bad_mode_or_size_is_refused_before_any_window_opens() {
+    let r = kessel(&["editor", "scenarios/pgg/learning.toml", "--mode", "battle"]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("map, scenario, play, rules"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&["editor", "scenarios/pgg/learning.toml", "--size", "big"]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("WIDTHxHEIGHT"), "{}", r.stderr);
+}
+
+#[test]
+fn screenshots_of_every_mode_come_from_the_main_binary() {
+    if !xvfb() {
+        eprintln!("xvfb-run is not installed: no window can open, the screenshots are not taken");
+        return;
+    }
+    let dir = scratch("editor-shots");
+    let mut pictures = Vec::new();
+    for mode in ["map", "scenario", "play", "rules"] {
+        let out = dir.join(format!("{mode}.png"));
+        let out_text = out.display().to_string();
+        let mut args = vec![
+            "scenarios/pgg/learning.toml",
+            "--screenshot",
+            &out_text,
+            "--mode",
+            mode,
+            "--size",
+            "900x600",
+        ];
+        if mode == "play" {
+            // a unit by id, a hex by label
+            args.extend(["--select", "s-lukin", "--hover", "2116"]);
+        }
+        let run = editor_under_xvfb(&args);
+        assert!(
+            run.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert_eq!(png_size(&out), (900, 600), "{mode}");
+        pictures.push(std::fs::read(&out).expect("read"));
+    }
+    for i in 0..pictures.len() {
+        for j in i + 1..pictures.len() {
+            assert_ne!(pictures[i], pictures[j], "two modes gave the same picture");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_broken_scenario_opens_for_a_screenshot_while_check_refuses_it() {
+    let dir = crate::util::toy_copy("editor-broken");
+    let edit = |name: &str, from: &str, to: &str| {
+        let p = dir.join(name);
+        let text = std::fs::read_to_string(&p).expect("read");
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&p, text.replacen(from, to, 1)).expect("write");
+    };
+    edit("map.toml", "\".ww..w.\"", "\".ww..w\"");
+    edit("scenario.toml", "at = \"0203\"", "at = \"0909\"");
+    let scenario = dir.join("scenario.toml").display().to_string();
+    let r = kessel(&["check", &scenario]);
+    assert_ne!(r.code, 0, "kessel check stays strict");
+    assert!(r.stderr.contains("map.toml:13"), "{}", r.stderr);
+    if !xvfb() {
+        eprintln!("xvfb-run is not installed: the broken scenario's screenshot is not taken");
+        return;
+    }
+    let out = dir.join("broken.png").display().to_string();
+    let run = editor_under_xvfb(&[&scenario, "--screenshot", &out, "--size", "800x600"]);
+    assert!(
+        run.status.success(),
+        "the editor opens a broken scenario: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(png_size(Path::new(&out)), (800, 600));
+    let _ = std::fs::remove_dir_all(&dir);
+}
