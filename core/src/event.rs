@@ -5,7 +5,7 @@
 //! the rules nor the dice: `setup + events = state`.
 
 use crate::hex::Hex;
-use crate::state::{Face, Location, Value};
+use crate::state::{Face, Location, Unit, Value};
 use serde::{Deserialize, Serialize};
 
 /// One primitive change of the ground state.
@@ -57,8 +57,8 @@ pub enum Event {
         unit: String,
         /// Variable name.
         key: String,
-        /// New value, or None to clear.
-        value: Option<i64>,
+        /// New value (plain data), or None to clear.
+        value: Option<Value>,
     },
     /// A flag was cleared from every unit (of a side).
     FlagsCleared {
@@ -111,6 +111,44 @@ pub enum Event {
         /// What happened, in words a player can check.
         text: String,
     },
+    /// A unit came into play (a new counter: a split, a replacement, a capture), with its whole
+    /// record, so replay needs no rules.
+    UnitCreated {
+        /// The new unit.
+        unit: Box<Unit>,
+    },
+    /// A unit's record was replaced (a new type, new faces, a new side), with its whole new record.
+    UnitChanged {
+        /// The unit as it is now (its id names the unit).
+        unit: Box<Unit>,
+    },
+    /// A hex's terrain changed.
+    TerrainSet {
+        /// The hex.
+        hex: Hex,
+        /// New terrain name.
+        terrain: String,
+    },
+    /// A hexside kind was added to or taken off the side between two adjacent hexes.
+    HexsideSet {
+        /// One hex of the side.
+        hex: Hex,
+        /// The other.
+        other: Hex,
+        /// Hexside kind name.
+        kind: String,
+        /// Added (true) or taken off.
+        on: bool,
+    },
+    /// A tag was put on or taken off a hex.
+    HexTagged {
+        /// The hex.
+        hex: Hex,
+        /// Tag name.
+        tag: String,
+        /// Put on (true) or taken off.
+        on: bool,
+    },
 }
 
 /// Which units an event changes.
@@ -134,13 +172,28 @@ impl Event {
             | Event::Revealed { unit, .. }
             | Event::UnitFlag { unit, .. }
             | Event::UnitVar { unit, .. } => UnitsTouched::One(unit),
+            Event::UnitCreated { unit } | Event::UnitChanged { unit } => {
+                UnitsTouched::One(&unit.id)
+            }
             Event::FlagsCleared { .. } | Event::UnitVarsCleared { .. } => UnitsTouched::All,
             Event::MarkerMoved { .. }
             | Event::Var { .. }
             | Event::Clock { .. }
             | Event::Dice { .. }
-            | Event::Note { .. } => UnitsTouched::None,
+            | Event::Note { .. }
+            | Event::TerrainSet { .. }
+            | Event::HexsideSet { .. }
+            | Event::HexTagged { .. } => UnitsTouched::None,
         }
+    }
+
+    /// True for an event that changes the map (terrain, hexsides, tags): what the map's
+    /// derived data (compiled movement costs) must be rebuilt after.
+    pub fn changes_map(&self) -> bool {
+        matches!(
+            self,
+            Event::TerrainSet { .. } | Event::HexsideSet { .. } | Event::HexTagged { .. }
+        )
     }
 }
 

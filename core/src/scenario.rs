@@ -457,7 +457,7 @@ struct UnitEntry {
     #[serde(default)]
     formation: Option<String>,
     #[serde(default)]
-    faces: Vec<S<String>>,
+    faces: Vec<S<FaceEntry>>,
     #[serde(default)]
     hidden: bool,
     #[serde(default)]
@@ -470,6 +470,15 @@ struct UnitEntry {
     enter: Option<S<EnterEntry>>,
     #[serde(default)]
     attrs: BTreeMap<String, i64>,
+}
+
+/// A face in a scenario file: `"4-2-6"` (attack-defence-movement) or named values
+/// (`{ firepower = 4, range = 4, morale = 7 }`).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum FaceEntry {
+    Text(String),
+    Named(BTreeMap<String, toml::Value>),
 }
 
 #[derive(Deserialize)]
@@ -669,10 +678,38 @@ impl Scenario {
                 d.at(entry.span(), format!("unit id `{}` is used twice", u.id));
             }
             let mut faces = Vec::new();
+            let mut named = Vec::new();
+            let any_named = u
+                .faces
+                .iter()
+                .any(|f| matches!(f.get_ref(), FaceEntry::Named(_)));
             for f in &u.faces {
-                match Face::parse(f.get_ref()) {
-                    Some(fc) => faces.push(fc),
-                    None => d.at(f.span(), format!("`{}` is not a face (A-D-M)", f.get_ref())),
+                match f.get_ref() {
+                    FaceEntry::Text(text) => match Face::parse(text) {
+                        Some(fc) if any_named => named.push(
+                            [
+                                ("attack", fc.attack),
+                                ("defence", fc.defence),
+                                ("movement", fc.movement),
+                            ]
+                            .into_iter()
+                            .map(|(k, v)| (k.to_string(), Value::from(v)))
+                            .collect(),
+                        ),
+                        Some(fc) => faces.push(fc),
+                        None => d.at(f.span(), format!("`{text}` is not a face (A-D-M)")),
+                    },
+                    FaceEntry::Named(values) if values.is_empty() => {
+                        d.at(f.span(), "a face table needs named values")
+                    }
+                    FaceEntry::Named(values) => named.push(
+                        values
+                            .iter()
+                            .map(|(k, v)| {
+                                (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null))
+                            })
+                            .collect(),
+                    ),
                 }
             }
             if u.hidden {
@@ -683,7 +720,7 @@ impl Scenario {
                     }
                     _ => {}
                 }
-            } else if faces.is_empty() {
+            } else if faces.is_empty() && named.is_empty() {
                 d.at(entry.span(), format!("unit `{}` has no faces", u.id));
             }
             let mut location = Location::Pending;
@@ -756,6 +793,7 @@ impl Scenario {
                     kind: u.kind.get_ref().clone(),
                     formation: u.formation.clone(),
                     faces,
+                    named,
                     step: 0,
                     hidden: u.hidden,
                     pool: u.pool.as_ref().map(|p| p.get_ref().clone()),

@@ -54,7 +54,7 @@
 ---@field hidden boolean Face-down: values unknown until revealed.
 ---@field pool? string Pool a hidden unit's face is drawn from.
 ---@field step integer Steps lost so far (0 = full strength).
----@field steps integer Number of faces (at least 1).
+---@field steps integer Number of faces, A-D-M or named (at least 1).
 ---@field steps_left integer `steps - step` (1 for a hidden unit without faces).
 ---@field attack? integer Current face's attack; absent when hidden or out of steps.
 ---@field defence? integer Current face's defence; absent when hidden or out of steps.
@@ -66,7 +66,8 @@
 ---@field setup_area? string Area the owner sets the unit up in.
 ---@field flags table<string, true> Flags set by the rules (`u.flags.moved`).
 ---@field attrs table<string, integer> Fixed integer attributes from the scenario.
----@field vars table<string, integer> Integers set by the rules.
+---@field vars table<string, kessel.Data> Plain data set by the rules.
+---@field face? table<string, any> The current face of a unit with named faces (`u.face.morale`).
 
 ---@class kessel.Marker
 ---@field id integer 0-based, in scenario order.
@@ -100,16 +101,20 @@
 ---An event as scripts see it (from `kessel.act` and `kessel.events`). Which fields are present
 ---depends on `event`. Fields holding JSON null (a cleared value) are a userdata, not `nil`.
 ---@class kessel.Event
----@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"
----@field unit? string located, moved, step_set, revealed, unit_flag, unit_var
+---@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"unit_created"|"unit_changed"|"terrain_set"|"hexside_set"|"hex_tagged"
+---@field unit? string|table located, moved, step_set, revealed, unit_flag, unit_var; unit_created, unit_changed: the whole record
+---@field terrain? string terrain_set
+---@field other? Hex hexside_set: the other hex of the side
+---@field kind? string hexside_set
+---@field tag? string hex_tagged
 ---@field to? string|table located: "pending"/"eliminated"/"removed" or `{map={q=,r=}}`; moved: the last hex
----@field hex? Hex located (when put on the map), marker_moved
+---@field hex? Hex located (when put on the map), marker_moved, terrain_set, hexside_set, hex_tagged
 ---@field path? Hex[] moved
 ---@field cost? number moved: MP spent
 ---@field step? integer step_set: steps lost
 ---@field face? string revealed: "A-D-M"
 ---@field flag? string unit_flag, flags_cleared
----@field on? boolean unit_flag
+---@field on? boolean unit_flag, hexside_set, hex_tagged
 ---@field key? string unit_var, unit_vars_cleared, var
 ---@field value? any unit_var, var (null when cleared)
 ---@field side? string flags_cleared (null = every side)
@@ -633,11 +638,55 @@ function kessel.emit.reveal(unit, face) end
 ---@param on? boolean
 function kessel.emit.flag(unit, flag, on) end
 
----Sets an integer on a unit, or clears it with nil. Event: unit_var.
+---Sets plain data on a unit (number, string, boolean, table keyed by strings or positive
+---integers), or clears it with nil. Event: unit_var.
 ---@param unit string
 ---@param key string
----@param value? integer
+---@param value? kessel.Data
 function kessel.emit.unit_var(unit, key, value) end
+
+---What `kessel.emit.create_unit` takes (and, but `id`, `kessel.emit.change_unit`).
+---@class kessel.NewUnit
+---@field side string
+---@field type string
+---@field faces (string|table<string, any>)[] "A-D-M" strings, strings read with the type's `face_fields`, or named values
+---@field id? string Derived (`<type>.<n>`) when absent.
+---@field name? string
+---@field formation? string
+---@field step? integer
+---@field at? Hex
+---@field location? "pending"|"eliminated"|"removed"
+---@field attrs? table<string, integer>
+---@field flags? string[]
+---@field vars? table<string, kessel.Data>
+
+---Brings a new unit into play; returns its id. Event: unit_created (the whole record).
+---@param unit kessel.NewUnit
+---@return string id
+function kessel.emit.create_unit(unit) end
+
+---Replaces the given fields of a unit's record (type, side, faces, step, …). Event: unit_changed.
+---@param unit string
+---@param changes kessel.NewUnit
+function kessel.emit.change_unit(unit, changes) end
+
+---Changes a hex's terrain (declared by the ruleset). Event: terrain_set.
+---@param hex Hex
+---@param terrain string
+function kessel.emit.terrain(hex, terrain) end
+
+---Adds (default) or takes off a hexside kind between two adjacent hexes. Event: hexside_set.
+---@param a Hex
+---@param b Hex
+---@param kind string
+---@param on? boolean
+function kessel.emit.hexside(a, b, kind, on) end
+
+---Puts a tag on a hex (default) or takes it off. Event: hex_tagged.
+---@param hex Hex
+---@param tag string
+---@param on? boolean
+function kessel.emit.tag(hex, tag, on) end
 
 ---Clears a flag from every unit (of `side`). Event: flags_cleared.
 ---@param flag string

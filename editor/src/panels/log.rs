@@ -68,6 +68,29 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             Some(r) => format!("[{r}] {text}"),
             None => text.clone(),
         },
+        Event::UnitCreated { unit } => {
+            format!("{} ({}, {}) comes into play", unit.id, unit.kind, unit.side)
+        }
+        Event::UnitChanged { unit } => {
+            format!("{} is now a {} of {}", unit.id, unit.kind, unit.side)
+        }
+        Event::TerrainSet { hex, terrain } => format!("{} is now {terrain}", map.label(*hex)),
+        Event::HexsideSet {
+            hex,
+            other,
+            kind,
+            on,
+        } => format!(
+            "{kind} {} between {} and {}",
+            if *on { "added" } else { "taken off" },
+            map.label(*hex),
+            map.label(*other)
+        ),
+        Event::HexTagged { hex, tag, on } => format!(
+            "{} {} tag {tag}",
+            map.label(*hex),
+            if *on { "gets" } else { "loses" }
+        ),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `kessel.emit` and `kessel.dice`: the only ways Lua changes a game, each call one [`Event`]
 //! applied at once and recorded with the action being applied.
 
-use super::{call_hooks, hex_of};
+use super::{call_hooks, hex_of, plain};
 use crate::event::Event;
 use crate::state::{Face, Location, Value};
 use crate::world::{Shared, Stage};
@@ -10,13 +10,13 @@ use mlua::{Lua, LuaSerdeExt, Table};
 /// The most events one call may record (each is kept in the log, outside Lua's memory limit).
 const MAX_PENDING: usize = 100_000;
 /// The longest name (flag, variable, rule, purpose) an event may carry.
-const MAX_NAME: usize = 1024;
+pub(super) const MAX_NAME: usize = 1024;
 /// The longest note text.
 const MAX_TEXT: usize = 64 * 1024;
 /// The largest variable value, as JSON.
 const MAX_VALUE: usize = 1 << 20;
 
-fn emit(world: &Shared, e: Event) -> mlua::Result<()> {
+pub(super) fn emit(world: &Shared, e: Event) -> mlua::Result<()> {
     changes_allowed(world)?;
     if world.borrow().pending.len() >= MAX_PENDING {
         return Err(mlua::Error::runtime(format!(
@@ -38,7 +38,7 @@ fn changes_allowed(world: &Shared) -> mlua::Result<()> {
 }
 
 /// Refuses a string an event would keep in Rust memory (outside Lua's limit) beyond `max` bytes.
-fn bounded(s: &str, what: &str, max: usize) -> mlua::Result<()> {
+pub(super) fn bounded(s: &str, what: &str, max: usize) -> mlua::Result<()> {
     if s.len() > max {
         return Err(mlua::Error::runtime(format!(
             "{what} is {} bytes long, over the limit ({max})",
@@ -206,9 +206,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "unit_var",
         lua.create_function(
-            move |_, (unit, key, value): (String, String, Option<i64>)| {
+            move |lua, (unit, key, value): (String, String, mlua::Value)| {
                 check_unit(&w, &unit)?;
                 bounded(&key, "kessel.emit.unit_var: the key", MAX_NAME)?;
+                let value = if value.is_nil() {
+                    None
+                } else {
+                    let what = format!("kessel.emit.unit_var: the value of `{key}`");
+                    Some(plain::from_lua(lua, &value, &what, MAX_VALUE)?)
+                };
                 emit(&w, Event::UnitVar { unit, key, value })
             },
         )?,
@@ -242,16 +248,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let v: Option<Value> = if value.is_nil() {
                 None
             } else {
-                Some(lua.from_value(value)?)
+                let what = format!("kessel.emit.var: the value of `{key}`");
+                Some(plain::from_lua(lua, &value, &what, MAX_VALUE)?)
             };
-            if let Some(v) = &v {
-                let size = serde_json::to_vec(v).map(|b| b.len()).unwrap_or(usize::MAX);
-                if size > MAX_VALUE {
-                    return Err(mlua::Error::runtime(format!(
-                        "kessel.emit.var: the value of `{key}` is {size} bytes as JSON, over the limit ({MAX_VALUE})"
-                    )));
-                }
-            }
             emit(&w, Event::Var { key, value: v })
         })?,
     )?;

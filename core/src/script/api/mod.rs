@@ -7,6 +7,8 @@
 //! | `kessel.map`, `kessel.units`, `kessel.markers`, `kessel.game`, `kessel.scenario` | `query.rs` | always (read-only) |
 //! | `kessel.units.get/at/all/occupied`, `kessel.markers.all/at`, `kessel.game.step/option`, kept per revision | `reads.rs` | always (read-only) |
 //! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
+//! | `kessel.emit.create_unit/change_unit/terrain/hexside/tag` | `changes.rs` | applying an action |
+//! | plain data (game and unit variables) to and from Lua | `plain.rs` | — |
 //! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
 //! | `kessel.undo`, `.inject_dice`, `.test`, `.setup`, `.state_hash`, `.events` | `script.rs` | `kessel script` / `kessel test` |
@@ -18,10 +20,12 @@
 //! Hexes are passed to and from Lua as their printed labels (`"0120"`): plain strings work as table
 //! keys, compare with `==` and print as players read them.
 
+mod changes;
 mod declare;
 mod emit;
 mod hex;
 mod paths;
+mod plain;
 mod query;
 mod reads;
 mod script;
@@ -47,6 +51,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     query::register(lua, &kessel, world)?;
     reads::register(lua, &kessel, world)?;
     emit::register(lua, &kessel, world)?;
+    changes::register(lua, &kessel, world)?;
     paths::register(lua, &kessel, world)?;
     tables::register(lua, &kessel, world)?;
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;

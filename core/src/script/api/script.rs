@@ -48,6 +48,20 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
             } => t.set("hex", map.label(*h))?,
             Event::MarkerMoved { hex, .. } => t.set("hex", hex.map(|h| map.label(h)))?,
             Event::Revealed { face, .. } => t.set("face", face.to_string())?,
+            Event::UnitCreated { unit } | Event::UnitChanged { unit } => {
+                if let (Location::Map(h), Some(u)) =
+                    (unit.location, t.get::<Option<Table>>("unit")?)
+                {
+                    u.set("hex", map.label(h))?;
+                }
+            }
+            Event::TerrainSet { hex, .. } | Event::HexTagged { hex, .. } => {
+                t.set("hex", map.label(*hex))?
+            }
+            Event::HexsideSet { hex, other, .. } => {
+                t.set("hex", map.label(*hex))?;
+                t.set("other", map.label(*other))?;
+            }
             _ => {}
         }
         out.push(t)?;
@@ -228,7 +242,7 @@ fn face_of(s: &str) -> mlua::Result<Face> {
 }
 
 /// The most units an inline set-up may create.
-const MAX_UNITS: usize = 100_000;
+use super::changes::MAX_UNITS;
 
 /// `kessel.setup{...}`: replaces the position with one described inline.
 fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
@@ -286,7 +300,11 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
             }
             let id: String = u.get("id")?;
             strict_keys(&u, &format!("kessel.setup: unit `{id}`"), UNIT_FIELDS)?;
-            let faces: Vec<String> = u.get::<Option<Vec<String>>>("faces")?.unwrap_or_default();
+            let kind: String = u.get("type")?;
+            let what = format!("kessel.setup: unit `{id}`");
+            let fields = super::changes::face_fields(&world.borrow(), &kind);
+            let (faces, named) =
+                super::changes::faces_of(lua, fields.as_deref(), u.get("faces")?, &what)?;
             let location = match u.get::<Option<String>>("at")? {
                 Some(l) => Location::Map(map.parse(&l).ok_or_else(|| {
                     mlua::Error::runtime(format!(
@@ -306,9 +324,17 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
             let attrs: BTreeMap<String, i64> = u
                 .get::<Option<BTreeMap<String, i64>>>("attrs")?
                 .unwrap_or_default();
-            let vars: BTreeMap<String, i64> = u
-                .get::<Option<BTreeMap<String, i64>>>("vars")?
-                .unwrap_or_default();
+            let vars = match u.get::<mlua::Value>("vars")? {
+                mlua::Value::Nil => BTreeMap::new(),
+                v => match super::plain::from_lua(lua, &v, &format!("{what}: vars"), 1 << 20)? {
+                    crate::state::Value::Object(m) => m.into_iter().collect(),
+                    _ => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: vars is a table keyed by name"
+                        )))
+                    }
+                },
+            };
             let entry = match u.get::<Option<Table>>("enter")? {
                 Some(e) => Some(crate::state::Entry {
                     turn: e.get("turn")?,
@@ -322,12 +348,10 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                     .unwrap_or_else(|| id.clone()),
                 id: id.clone(),
                 side: u.get("side")?,
-                kind: u.get("type")?,
+                kind,
                 formation: u.get("formation")?,
-                faces: faces
-                    .iter()
-                    .map(|f| face_of(f))
-                    .collect::<mlua::Result<_>>()?,
+                faces,
+                named,
                 step: u.get::<Option<u32>>("step")?.unwrap_or(0),
                 hidden: u.get::<Option<bool>>("hidden")?.unwrap_or(false),
                 pool: u.get("pool")?,
