@@ -5,7 +5,7 @@
 //! the rules nor the dice: `setup + events = state`.
 
 use crate::hex::Hex;
-use crate::state::{Face, Location, Unit, Value};
+use crate::state::{Face, Location, Marker, Unit, Value};
 use serde::{Deserialize, Serialize};
 
 /// One primitive change of the ground state.
@@ -122,6 +122,16 @@ pub enum Event {
         /// The unit as it is now (its id names the unit).
         unit: Box<Unit>,
     },
+    /// A marker came into play, with its whole record.
+    MarkerCreated {
+        /// The new marker.
+        marker: Marker,
+    },
+    /// A marker's record was replaced (a new value, placed on a hexside), with its whole record.
+    MarkerChanged {
+        /// The marker as it is now (its id names it).
+        marker: Marker,
+    },
     /// A hex's terrain changed.
     TerrainSet {
         /// The hex.
@@ -181,6 +191,8 @@ impl Event {
             | Event::Clock { .. }
             | Event::Dice { .. }
             | Event::Note { .. }
+            | Event::MarkerCreated { .. }
+            | Event::MarkerChanged { .. }
             | Event::TerrainSet { .. }
             | Event::HexsideSet { .. }
             | Event::HexTagged { .. } => UnitsTouched::None,

@@ -824,6 +824,8 @@ impl Scenario {
                     kind: m.kind.clone(),
                     side: m.side.clone(),
                     hex: None,
+                    other: None,
+                    value: None,
                 });
             }
         }

@@ -162,6 +162,12 @@ pub struct Marker {
     pub side: Option<String>,
     /// Where it is (None = available, off the map).
     pub hex: Option<Hex>,
+    /// For a marker on a hexside: the other hex of the side (`hex` is the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other: Option<Hex>,
+    /// Its value, plain data (a minefield's strength, a count), if it carries one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
 }
 
 /// The ground state.
@@ -211,6 +217,9 @@ pub enum ApplyError {
     /// Face missing from a pool.
     #[error("pool `{0}` has no face {1}")]
     NotInPool(String, String),
+    /// A created marker's id is taken.
+    #[error("marker id {0} is taken or out of order")]
+    DuplicateMarker(u32),
     /// A created unit's id is taken.
     #[error("unit id `{0}` is taken")]
     DuplicateUnit(String),
@@ -274,9 +283,11 @@ impl GameState {
             .filter(move |u| u.location == Location::Map(hex))
     }
 
-    /// Markers in a hex.
+    /// Markers in a hex, and those on its hexsides.
     pub fn markers_at(&self, hex: Hex) -> impl Iterator<Item = &Marker> {
-        self.markers.iter().filter(move |m| m.hex == Some(hex))
+        self.markers
+            .iter()
+            .filter(move |m| m.hex == Some(hex) || m.other == Some(hex))
     }
 
     /// Applies one event. The only way play changes the state.
@@ -349,6 +360,24 @@ impl GameState {
                     .find(|m| m.id == *marker)
                     .ok_or(ApplyError::UnknownMarker(*marker))?;
                 m.hex = *hex;
+                m.other = None;
+            }
+            Event::MarkerCreated { marker } => {
+                self.check_marker_place(marker)?;
+                // markers stay in id order (scenario ids are indices, new ones come after)
+                if self.markers.last().is_some_and(|m| m.id >= marker.id) {
+                    return Err(ApplyError::DuplicateMarker(marker.id));
+                }
+                self.markers.push(marker.clone());
+            }
+            Event::MarkerChanged { marker } => {
+                self.check_marker_place(marker)?;
+                let m = self
+                    .markers
+                    .iter_mut()
+                    .find(|m| m.id == marker.id)
+                    .ok_or(ApplyError::UnknownMarker(marker.id))?;
+                *m = marker.clone();
             }
             Event::Var { key, value } => {
                 match value {
@@ -396,6 +425,13 @@ impl GameState {
                 Arc::make_mut(&mut self.map).set_tag(*hex, tag, *on)?;
                 self.map_changes += 1;
             }
+        }
+        Ok(())
+    }
+
+    fn check_marker_place(&self, m: &Marker) -> Result<(), ApplyError> {
+        for h in [m.hex, m.other].into_iter().flatten() {
+            self.check_location(Location::Map(h))?;
         }
         Ok(())
     }

@@ -74,6 +74,8 @@
 ---@field kind string
 ---@field side? string
 ---@field hex? Hex `nil` when off the map.
+---@field other? Hex For a marker on a hexside: the other hex of the side.
+---@field value? kessel.Data The marker's value, if it carries one.
 
 ---The current step of the sequence of play.
 ---@class kessel.Step
@@ -101,7 +103,7 @@
 ---An event as scripts see it (from `kessel.act` and `kessel.events`). Which fields are present
 ---depends on `event`. Fields holding JSON null (a cleared value) are a userdata, not `nil`.
 ---@class kessel.Event
----@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"unit_created"|"unit_changed"|"terrain_set"|"hexside_set"|"hex_tagged"
+---@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"unit_created"|"unit_changed"|"terrain_set"|"hexside_set"|"hex_tagged"|"marker_created"|"marker_changed"
 ---@field unit? string|table located, moved, step_set, revealed, unit_flag, unit_var; unit_created, unit_changed: the whole record
 ---@field terrain? string terrain_set
 ---@field other? Hex hexside_set: the other hex of the side
@@ -118,7 +120,7 @@
 ---@field key? string unit_var, unit_vars_cleared, var
 ---@field value? any unit_var, var (null when cleared)
 ---@field side? string flags_cleared (null = every side)
----@field marker? integer marker_moved
+---@field marker? integer|kessel.Marker marker_moved (the id); marker_created, marker_changed (the whole record)
 ---@field turn? integer clock
 ---@field phase? integer clock: 0-based step index
 ---@field finished? boolean clock
@@ -702,10 +704,30 @@ function kessel.emit.clear_unit_var(key) end
 ---@param value kessel.Data
 function kessel.emit.var(key, value) end
 
----Puts a marker on a hex, or off the map with nil. Event: marker_moved.
+---Puts a marker on a hex, or off the map with nil; with `other`, on the hexside between `hex`
+---and `other`. Event: marker_moved (marker_changed on a hexside).
 ---@param id integer
 ---@param hex? Hex
-function kessel.emit.marker(id, hex) end
+---@param other? Hex
+function kessel.emit.marker(id, hex, other) end
+
+---What `kessel.emit.create_marker` takes.
+---@class kessel.NewMarker
+---@field kind string
+---@field side? string
+---@field hex? Hex
+---@field other? Hex With `hex`: on the hexside between them.
+---@field value? kessel.Data
+
+---Brings a new marker into play; returns its id. Event: marker_created.
+---@param marker kessel.NewMarker
+---@return integer id
+function kessel.emit.create_marker(marker) end
+
+---Sets a marker's value (plain data), or clears it with nil. Event: marker_changed.
+---@param id integer
+---@param value kessel.Data
+function kessel.emit.marker_value(id, value) end
 
 ---Writes a ruling or remark into the log. `rule` may be nil but must be passed. Event: note.
 ---@param rule string?

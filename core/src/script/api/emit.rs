@@ -257,16 +257,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "marker",
-        lua.create_function(move |_, (id, h): (u32, Option<String>)| {
-            if !w.borrow().state.markers.iter().any(|m| m.id == id) {
-                return Err(mlua::Error::runtime(format!("unknown marker {id}")));
-            }
-            let hex = match h {
-                Some(h) => Some(hex_of(&w, &h)?),
-                None => None,
-            };
-            emit(&w, Event::MarkerMoved { marker: id, hex })
-        })?,
+        lua.create_function(
+            move |_, (id, h, o): (u32, Option<String>, Option<String>)| {
+                if !w.borrow().state.markers.iter().any(|m| m.id == id) {
+                    return Err(mlua::Error::runtime(format!("unknown marker {id}")));
+                }
+                // with two hexes the marker goes on the hexside between them
+                if let (Some(a), Some(b)) = (&h, &o) {
+                    let what = "kessel.emit.marker";
+                    let mut m = super::markers::marker(&w, id, what)?;
+                    let (a, b) = super::markers::side_of(&w, a, b, what)?;
+                    m.hex = Some(a);
+                    m.other = Some(b);
+                    return emit(&w, Event::MarkerChanged { marker: m });
+                }
+                let hex = match h {
+                    Some(h) => Some(hex_of(&w, &h)?),
+                    None => None,
+                };
+                emit(&w, Event::MarkerMoved { marker: id, hex })
+            },
+        )?,
     )?;
     let w = world.clone();
     e.set(

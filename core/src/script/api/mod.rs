@@ -8,6 +8,7 @@
 //! | `kessel.units.get/at/all/occupied`, `kessel.markers.all/at`, `kessel.game.step/option`, kept per revision | `reads.rs` | always (read-only) |
 //! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
 //! | `kessel.emit.create_unit/change_unit/terrain/hexside/tag` | `changes.rs` | applying an action |
+//! | `kessel.emit.create_marker/marker_value` | `markers.rs` | applying an action |
 //! | plain data (game and unit variables) to and from Lua | `plain.rs` | — |
 //! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
@@ -24,6 +25,7 @@ mod changes;
 mod declare;
 mod emit;
 mod hex;
+mod markers;
 mod paths;
 mod plain;
 mod query;
@@ -52,6 +54,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     reads::register(lua, &kessel, world)?;
     emit::register(lua, &kessel, world)?;
     changes::register(lua, &kessel, world)?;
+    markers::register(lua, &kessel, world)?;
     paths::register(lua, &kessel, world)?;
     tables::register(lua, &kessel, world)?;
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;

@@ -124,6 +124,12 @@ pub(super) fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Tab
     t.set("kind", m.kind.as_str())?;
     t.set("side", m.side.as_deref())?;
     t.set("hex", m.hex.map(|h| w.state.map.label(h)))?;
+    if let Some(o) = m.other {
+        t.set("other", w.state.map.label(o))?;
+    }
+    if let Some(v) = &m.value {
+        t.set("value", super::plain::to_lua(lua, v)?)?;
+    }
     Ok(t)
 }
 

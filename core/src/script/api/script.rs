@@ -58,6 +58,12 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
             Event::TerrainSet { hex, .. } | Event::HexTagged { hex, .. } => {
                 t.set("hex", map.label(*hex))?
             }
+            Event::MarkerCreated { marker } | Event::MarkerChanged { marker } => {
+                if let Some(m) = t.get::<Option<Table>>("marker")? {
+                    m.set("hex", marker.hex.map(|h| map.label(h)))?;
+                    m.set("other", marker.other.map(|h| map.label(h)))?;
+                }
+            }
             Event::HexsideSet { hex, other, .. } => {
                 t.set("hex", map.label(*hex))?;
                 t.set("other", map.label(*other))?;
@@ -407,6 +413,8 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                     kind: kind.clone(),
                     side: side.clone(),
                     hex,
+                    other: None,
+                    value: None,
                 });
             }
         }
