@@ -247,6 +247,10 @@ function kessel.dice_table(t) end
 ---@field side? string Phasing side.
 ---@field rule? string
 
+---A table keyed by words (rows × columns, cells of plain data); read with kessel.tables.cell.
+---@param t { id: string, rows: string[], columns: string[], cells: kessel.Data[][] }
+function kessel.word_table(t) end
+
 ---Declares the steps of one game-turn, in order (replaces any earlier sequence). Stage: declare.
 ---@param steps kessel.StepDecl[]
 function kessel.sequence(steps) end
@@ -978,6 +982,13 @@ function kessel.tables.columns(id) end
 ---@param roll integer
 ---@return string?
 function kessel.tables.lookup(id, roll) end
+
+---The cell of a word table at a row and a column (by name); nil for an empty cell.
+---@param id string
+---@param row string
+---@param column string
+---@return kessel.Data
+function kessel.tables.cell(id, row, column) end
 
 -------------------------------------------------------------------------------------------------
 -- Script and test API: only under `kessel script` and `kessel test`
