@@ -1037,4 +1037,30 @@ mod tests {
             "{errors}"
         );
     }
+
+    #[test]
+    fn faces_may_be_named_values() {
+        let (path, text) = toy();
+        let text = text.replacen(
+            "faces = [\"3-3-4\"]",
+            "faces = [{ morale = 9, leadership = -1 }, \"1-1-4\"]",
+            1,
+        );
+        let sc = Scenario::parse(&path, &text).expect("named faces load");
+        let u = &sc.units[0].unit;
+        assert!(u.faces.is_empty());
+        assert_eq!(u.named.len(), 2);
+        assert_eq!(u.named[0]["leadership"], serde_json::json!(-1));
+        assert_eq!(
+            u.named[1]["movement"],
+            serde_json::json!(4),
+            "A-D-M beside named"
+        );
+        let bad = text.replacen("faces = [{ morale = 9", "faces = [{}, { morale = 9", 1);
+        let errors = Scenario::parse(&path, &bad).expect_err("empty face");
+        assert!(
+            errors.to_string().contains("needs named values"),
+            "{errors}"
+        );
+    }
 }
