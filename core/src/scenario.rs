@@ -217,11 +217,12 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
     let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
     let mut d = Diag::new(path, text);
     let h = &file.map;
-    if h.numbering.get_ref() != "ccrr" {
+    let letters = h.numbering.get_ref() == "letters";
+    if h.numbering.get_ref() != "ccrr" && !letters {
         d.at(
             h.numbering.span(),
             format!(
-                "unknown numbering `{}` (supported: \"ccrr\")",
+                "unknown numbering `{}` (supported: \"ccrr\", \"letters\")",
                 h.numbering.get_ref()
             ),
         );
@@ -255,6 +256,7 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
         first_row: *h.first_row.get_ref(),
         lower_columns: h.lower_columns,
         digits: 2,
+        letters,
     };
     let mut map = Map::new(&h.name, cols, rows, numbering, &file.terrain.default);
     // terrain rows

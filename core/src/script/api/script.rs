@@ -133,7 +133,16 @@ const UNIT_FIELDS: &[&str] = &[
 ];
 const MARKER_FIELDS: &[&str] = &["kind", "side", "at", "count"];
 const MAP_FIELDS: &[&str] = &[
-    "columns", "rows", "default", "terrain", "hexsides", "links", "places", "areas", "tags",
+    "columns",
+    "rows",
+    "default",
+    "terrain",
+    "hexsides",
+    "links",
+    "places",
+    "areas",
+    "tags",
+    "numbering",
 ];
 
 /// Builds a map from an inline description.
@@ -152,7 +161,19 @@ fn inline_map(spec: &Table) -> mlua::Result<Map> {
     let default: String = spec
         .get::<Option<String>>("default")?
         .unwrap_or_else(|| "clear".into());
-    let mut map = Map::new("inline", cols, rows, Numbering::default(), &default);
+    let numbering = match spec.get::<Option<String>>("numbering")?.as_deref() {
+        None | Some("ccrr") => Numbering::default(),
+        Some("letters") => Numbering {
+            letters: true,
+            ..Numbering::default()
+        },
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!(
+                "inline map: unknown numbering `{other}` (supported: \"ccrr\", \"letters\")"
+            )))
+        }
+    };
+    let mut map = Map::new("inline", cols, rows, numbering, &default);
     let bad = |l: &str| {
         mlua::Error::runtime(format!(
             "inline map: `{l}` is not a hex of a {cols}x{rows} map"
