@@ -55,3 +55,30 @@ fn a_script_creates_and_changes_units_and_terrain_and_the_replay_agrees() {
     let again = run();
     assert_eq!(again.stdout, r.stdout);
 }
+
+#[test]
+fn event_hooks_that_feed_themselves_stop_at_the_nesting_limit() {
+    let dir = crate::util::toy_copy("hook-loop");
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("init.lua");
+    std::fs::write(
+        &init,
+        format!(
+            "{text}\nkessel.on(\"event:note\", function(e) kessel.emit.note(nil, \"again\") end)\n"
+        ),
+    )
+    .expect("write");
+    let file = write(&dir, "loop.lua", "kessel.emit.note(nil, \"first\")\n");
+    let r = kessel(&[
+        "script",
+        file.to_str().expect("utf8"),
+        "--ruleset",
+        dir.to_str().expect("utf8"),
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("event hooks nested deeper than 8") && r.stderr.contains("init.lua:"),
+        "{}",
+        r.stderr
+    );
+}

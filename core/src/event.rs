@@ -199,6 +199,56 @@ impl Event {
         }
     }
 
+    /// Every event kind, as scripts see it in `event` (and as `kessel.on("event:<kind>")` names it).
+    pub const KINDS: &'static [&'static str] = &[
+        "located",
+        "moved",
+        "step_set",
+        "revealed",
+        "unit_flag",
+        "unit_var",
+        "flags_cleared",
+        "unit_vars_cleared",
+        "marker_moved",
+        "var",
+        "clock",
+        "dice",
+        "note",
+        "unit_created",
+        "unit_changed",
+        "marker_created",
+        "marker_changed",
+        "terrain_set",
+        "hexside_set",
+        "hex_tagged",
+    ];
+
+    /// The event's kind (its `event` tag).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Located { .. } => "located",
+            Event::Moved { .. } => "moved",
+            Event::StepSet { .. } => "step_set",
+            Event::Revealed { .. } => "revealed",
+            Event::UnitFlag { .. } => "unit_flag",
+            Event::UnitVar { .. } => "unit_var",
+            Event::FlagsCleared { .. } => "flags_cleared",
+            Event::UnitVarsCleared { .. } => "unit_vars_cleared",
+            Event::MarkerMoved { .. } => "marker_moved",
+            Event::Var { .. } => "var",
+            Event::Clock { .. } => "clock",
+            Event::Dice { .. } => "dice",
+            Event::Note { .. } => "note",
+            Event::UnitCreated { .. } => "unit_created",
+            Event::UnitChanged { .. } => "unit_changed",
+            Event::MarkerCreated { .. } => "marker_created",
+            Event::MarkerChanged { .. } => "marker_changed",
+            Event::TerrainSet { .. } => "terrain_set",
+            Event::HexsideSet { .. } => "hexside_set",
+            Event::HexTagged { .. } => "hex_tagged",
+        }
+    }
+
     /// True for an event that changes the map (terrain, hexsides, tags): what the map's
     /// derived data (compiled movement costs) must be rebuilt after.
     pub fn changes_map(&self) -> bool {
@@ -216,4 +266,33 @@ pub struct LogEntry {
     pub action: crate::action::Action,
     /// What it did.
     pub events: Vec<Event>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_events_kind_is_its_serialized_tag() {
+        let events = [
+            Event::Note {
+                rule: None,
+                text: "x".into(),
+            },
+            Event::Var {
+                key: "k".into(),
+                value: None,
+            },
+            Event::TerrainSet {
+                hex: Hex::new(0, 0),
+                terrain: "woods".into(),
+            },
+            Event::UnitVarsCleared { key: "k".into() },
+        ];
+        for e in events {
+            let v = serde_json::to_value(&e).expect("json");
+            assert_eq!(v["event"], e.kind());
+            assert!(Event::KINDS.contains(&e.kind()));
+        }
+    }
 }

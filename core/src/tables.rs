@@ -314,8 +314,8 @@ mod tests {
     fn dates() -> WordTable {
         WordTable {
             id: "dates".into(),
-            rows: vec!["6 June".into(), "7 June".into()],
-            columns: vec!["allied".into(), "german".into()],
+            rows: vec!["dawn".into(), "dusk".into()],
+            columns: vec!["red".into(), "blue".into()],
             cells: vec![
                 vec![serde_json::json!(12), serde_json::json!("rain")],
                 vec![serde_json::json!(null), serde_json::json!({"cpp": 3})],
@@ -327,14 +327,11 @@ mod tests {
     fn word_tables_look_up_by_row_and_column_name() {
         let t = dates();
         assert_eq!(t.validate(), Ok(()));
-        assert_eq!(t.cell("6 June", "allied"), Some(&serde_json::json!(12)));
-        assert_eq!(
-            t.cell("7 June", "german"),
-            Some(&serde_json::json!({"cpp": 3}))
-        );
-        assert_eq!(t.cell("7 June", "allied"), None, "an empty cell");
-        assert_eq!(t.cell("8 June", "allied"), None, "an unknown row");
-        assert_eq!(t.cell("6 June", "soviet"), None, "an unknown column");
+        assert_eq!(t.cell("dawn", "red"), Some(&serde_json::json!(12)));
+        assert_eq!(t.cell("dusk", "blue"), Some(&serde_json::json!({"cpp": 3})));
+        assert_eq!(t.cell("dusk", "red"), None, "an empty cell");
+        assert_eq!(t.cell("noon", "red"), None, "an unknown row");
+        assert_eq!(t.cell("dawn", "green"), None, "an unknown column");
     }
 
     #[test]
@@ -345,9 +342,9 @@ mod tests {
             .validate()
             .unwrap_err()
             .to_string()
-            .contains("row `7 June` has 1 cells"));
+            .contains("row `dusk` has 1 cells"));
         let mut t = dates();
-        t.columns[1] = "allied".into();
+        t.columns[1] = "red".into();
         assert!(t
             .validate()
             .unwrap_err()

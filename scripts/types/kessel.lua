@@ -292,7 +292,7 @@ function kessel.action(t) end
 ---@field level? string
 ---@field scores? table<string, number> Score per side.
 
----@alias kessel.HookName "check"|"setup"|"step_start"|"step_end"|"odds"|"ai"|"result"
+---@alias kessel.HookName "check"|"setup"|"step_start"|"step_end"|"odds"|"ai"|"result"|"event"|string
 
 ---Registers a hook. Stage: declare.
 --- - check(): problems with a scenario's set-up (query stage).
@@ -308,6 +308,7 @@ function kessel.action(t) end
 ---@overload fun(name: "odds", fn: fun(attack: integer, defence: integer, flags: string[]): kessel.OddsHookResult)
 ---@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[]): kessel.Action?)
 ---@overload fun(name: "result", fn: fun(): kessel.GameResult?)
+---@overload fun(name: string, fn: fun(e: kessel.Event)) "event" or "event:<kind>": runs inside the emitting action
 ---@param name kessel.HookName
 ---@param fn function
 function kessel.on(name, fn) end

@@ -337,6 +337,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             };
             read_fields(lua, &w, &t, &mut unit, WHAT)?;
             emit(
+                lua,
                 &w,
                 Event::UnitCreated {
                     unit: Box::new(unit),
@@ -365,8 +366,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             }
             read_fields(lua, &w, &t, &mut unit, what)?;
-            emit(
-                &w,
+            emit(lua, &w,
                 Event::UnitChanged {
                     unit: Box::new(unit),
                 },
@@ -377,7 +377,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "terrain",
-        lua.create_function(move |_, (h, terrain): (String, String)| {
+        lua.create_function(move |lua, (h, terrain): (String, String)| {
             let what = "kessel.emit.terrain";
             let hex = hex_of(&w, &h)?;
             bounded(&terrain, &format!("{what}: the terrain"), MAX_NAME)?;
@@ -396,7 +396,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )));
                 }
             }
-            emit(&w, Event::TerrainSet { hex, terrain })
+            emit(lua, &w, Event::TerrainSet { hex, terrain })
         })?,
     )?;
 
@@ -404,7 +404,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "hexside",
         lua.create_function(
-            move |_, (a, b, kind, on): (String, String, String, Option<bool>)| {
+            move |lua, (a, b, kind, on): (String, String, String, Option<bool>)| {
                 let what = "kessel.emit.hexside";
                 let (hex, other) = (hex_of(&w, &a)?, hex_of(&w, &b)?);
                 if crate::hex::Hexside::between(hex, other).is_none() {
@@ -420,6 +420,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )));
                 }
                 emit(
+                    lua,
                     &w,
                     Event::HexsideSet {
                         hex,
@@ -435,7 +436,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "tag",
-        lua.create_function(move |_, (h, tag, on): (String, String, Option<bool>)| {
+        lua.create_function(move |lua, (h, tag, on): (String, String, Option<bool>)| {
             let what = "kessel.emit.tag";
             let hex = hex_of(&w, &h)?;
             bounded(&tag, &format!("{what}: the tag"), MAX_NAME)?;
@@ -449,6 +450,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             }
             emit(
+                lua,
                 &w,
                 Event::HexTagged {
                     hex,

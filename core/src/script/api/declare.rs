@@ -334,9 +334,24 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 "ai",
                 "result",
             ];
-            if !HOOKS.contains(&name.as_str()) {
+            let event_hook = match name.strip_prefix("event") {
+                Some("") => true,
+                Some(rest) => match rest.strip_prefix(':') {
+                    Some(kind) if crate::event::Event::KINDS.contains(&kind) => true,
+                    _ => {
+                        return Err(mlua::Error::runtime(format!(
+                            "kessel.on: unknown event hook `{name}` (event kinds: {})",
+                            crate::event::Event::KINDS.join(", ")
+                        )))
+                    }
+                },
+                None => false,
+            };
+            if event_hook {
+                lua.set_app_data(super::emit::EventHooks);
+            } else if !HOOKS.contains(&name.as_str()) {
                 return Err(mlua::Error::runtime(format!(
-                    "kessel.on: unknown hook `{name}` (hooks: {})",
+                    "kessel.on: unknown hook `{name}` (hooks: {}, event, event:<kind>)",
                     HOOKS.join(", ")
                 )));
             }

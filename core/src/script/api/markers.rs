@@ -99,6 +99,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 wb.state.markers.last().map_or(0, |m| m.id + 1)
             };
             emit(
+                lua,
                 &w,
                 Event::MarkerCreated {
                     marker: Marker {
@@ -122,7 +123,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let what = "kessel.emit.marker_value";
             let mut m = marker(&w, id, what)?;
             m.value = value_of(lua, &v, &format!("{what}: the value"))?;
-            emit(&w, Event::MarkerChanged { marker: m })
+            emit(lua, &w, Event::MarkerChanged { marker: m })
         })?,
     )?;
 
