@@ -438,6 +438,18 @@ function kessel.map.tagged(tag) end
 ---@return string[]
 function kessel.map.tags(hex) end
 
+---Connected regions of a set of hexes (neighbours, unless their hexside has a kind in `opts.sides`).
+---@param hexes Hex[]
+---@param opts? { sides?: string[] }
+---@return Hex[][]
+function kessel.map.regions(hexes, opts) end
+
+---Hexes (not walls) that cannot reach a map edge without entering a wall or crossing `opts.sides`.
+---@param walls Hex[]
+---@param opts? { sides?: string[] }
+---@return Hex[]
+function kessel.map.enclosed(walls, opts) end
+
 ---True if the hex is in the outer row or column on that edge.
 ---@param hex Hex
 ---@param edge kessel.Edge

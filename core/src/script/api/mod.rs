@@ -7,6 +7,7 @@
 //! | `kessel.map`, `kessel.units`, `kessel.markers`, `kessel.game`, `kessel.scenario` | `query.rs` | always (read-only) |
 //! | `kessel.units.get/at/all/occupied`, `kessel.markers.all/at`, `kessel.game.step/option`, kept per revision | `reads.rs` | always (read-only) |
 //! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
+//! | `kessel.map.regions/enclosed` | `areas.rs` | always (read-only) |
 //! | `kessel.emit.create_unit/change_unit/terrain/hexside/tag` | `changes.rs` | applying an action |
 //! | `kessel.emit.create_marker/marker_value` | `markers.rs` | applying an action |
 //! | plain data (game and unit variables) to and from Lua | `plain.rs` | — |
@@ -21,6 +22,7 @@
 //! Hexes are passed to and from Lua as their printed labels (`"0120"`): plain strings work as table
 //! keys, compare with `==` and print as players read them.
 
+mod areas;
 mod changes;
 mod declare;
 mod emit;
@@ -51,6 +53,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     declare::register(lua, &kessel, world)?;
     hex::register(lua, &kessel, world)?;
     query::register(lua, &kessel, world)?;
+    areas::register(lua, &kessel, world)?;
     reads::register(lua, &kessel, world)?;
     emit::register(lua, &kessel, world)?;
     changes::register(lua, &kessel, world)?;
