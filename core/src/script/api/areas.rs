@@ -37,6 +37,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     m.set(
         "regions",
         lua.create_function(move |lua, (hexes, opts): (Vec<String>, Option<Table>)| {
+            crate::script::charge(lua, 32 * hexes.len() as u64)?;
             let member = flags(&w, &hexes)?;
             let shut = shut_bits(&w, &opts)?;
             crate::script::charge(lua, 16 * member.len() as u64)?;
@@ -57,6 +58,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     m.set(
         "enclosed",
         lua.create_function(move |lua, (walls, opts): (Vec<String>, Option<Table>)| {
+            crate::script::charge(lua, 32 * walls.len() as u64)?;
             let wall = flags(&w, &walls)?;
             let shut = shut_bits(&w, &opts)?;
             crate::script::charge(lua, 16 * wall.len() as u64)?;
