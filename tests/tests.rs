@@ -4,6 +4,7 @@
 mod util;
 
 mod campaign;
+mod changes;
 mod cli;
 mod coverage;
 mod editor;

@@ -5,7 +5,7 @@
 //! the rules nor the dice: `setup + events = state`.
 
 use crate::hex::Hex;
-use crate::state::{Face, Location, Value};
+use crate::state::{Face, Location, Marker, Unit, Value};
 use serde::{Deserialize, Serialize};
 
 /// One primitive change of the ground state.
@@ -57,8 +57,8 @@ pub enum Event {
         unit: String,
         /// Variable name.
         key: String,
-        /// New value, or None to clear.
-        value: Option<i64>,
+        /// New value (plain data), or None to clear.
+        value: Option<Value>,
     },
     /// A flag was cleared from every unit (of a side).
     FlagsCleared {
@@ -128,6 +128,54 @@ pub enum Event {
         /// Its fields: plain data (objects with sorted keys, arrays, strings, numbers, booleans).
         fields: Value,
     },
+    /// A unit came into play (a new counter: a split, a replacement, a capture), with its whole
+    /// record, so replay needs no rules.
+    UnitCreated {
+        /// The new unit.
+        unit: Box<Unit>,
+    },
+    /// A unit's record was replaced (a new type, new faces, a new side), with its whole new record.
+    UnitChanged {
+        /// The unit as it is now (its id names the unit).
+        unit: Box<Unit>,
+    },
+    /// A marker came into play, with its whole record.
+    MarkerCreated {
+        /// The new marker.
+        marker: Marker,
+    },
+    /// A marker's record was replaced (a new value, placed on a hexside), with its whole record.
+    MarkerChanged {
+        /// The marker as it is now (its id names it).
+        marker: Marker,
+    },
+    /// A hex's terrain changed.
+    TerrainSet {
+        /// The hex.
+        hex: Hex,
+        /// New terrain name.
+        terrain: String,
+    },
+    /// A hexside kind was added to or taken off the side between two adjacent hexes.
+    HexsideSet {
+        /// One hex of the side.
+        hex: Hex,
+        /// The other.
+        other: Hex,
+        /// Hexside kind name.
+        kind: String,
+        /// Added (true) or taken off.
+        on: bool,
+    },
+    /// A tag was put on or taken off a hex.
+    HexTagged {
+        /// The hex.
+        hex: Hex,
+        /// Tag name.
+        tag: String,
+        /// Put on (true) or taken off.
+        on: bool,
+    },
 }
 
 /// Which units an event changes.
@@ -151,14 +199,83 @@ impl Event {
             | Event::Revealed { unit, .. }
             | Event::UnitFlag { unit, .. }
             | Event::UnitVar { unit, .. } => UnitsTouched::One(unit),
+            Event::UnitCreated { unit } | Event::UnitChanged { unit } => {
+                UnitsTouched::One(&unit.id)
+            }
             Event::FlagsCleared { .. } | Event::UnitVarsCleared { .. } => UnitsTouched::All,
             Event::MarkerMoved { .. }
             | Event::Var { .. }
             | Event::Clock { .. }
             | Event::Dice { .. }
             | Event::Note { .. }
-            | Event::Record { .. } => UnitsTouched::None,
+            | Event::Record { .. }
+            | Event::MarkerCreated { .. }
+            | Event::MarkerChanged { .. }
+            | Event::TerrainSet { .. }
+            | Event::HexsideSet { .. }
+            | Event::HexTagged { .. } => UnitsTouched::None,
         }
+    }
+
+    /// Every event kind, as scripts see it in `event` (and as `kessel.on("event:<kind>")` names it).
+    pub const KINDS: &'static [&'static str] = &[
+        "located",
+        "moved",
+        "step_set",
+        "revealed",
+        "unit_flag",
+        "unit_var",
+        "flags_cleared",
+        "unit_vars_cleared",
+        "marker_moved",
+        "var",
+        "clock",
+        "dice",
+        "note",
+        "record",
+        "unit_created",
+        "unit_changed",
+        "marker_created",
+        "marker_changed",
+        "terrain_set",
+        "hexside_set",
+        "hex_tagged",
+    ];
+
+    /// The event's kind (its `event` tag).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Located { .. } => "located",
+            Event::Moved { .. } => "moved",
+            Event::StepSet { .. } => "step_set",
+            Event::Revealed { .. } => "revealed",
+            Event::UnitFlag { .. } => "unit_flag",
+            Event::UnitVar { .. } => "unit_var",
+            Event::FlagsCleared { .. } => "flags_cleared",
+            Event::UnitVarsCleared { .. } => "unit_vars_cleared",
+            Event::MarkerMoved { .. } => "marker_moved",
+            Event::Var { .. } => "var",
+            Event::Clock { .. } => "clock",
+            Event::Dice { .. } => "dice",
+            Event::Note { .. } => "note",
+            Event::Record { .. } => "record",
+            Event::UnitCreated { .. } => "unit_created",
+            Event::UnitChanged { .. } => "unit_changed",
+            Event::MarkerCreated { .. } => "marker_created",
+            Event::MarkerChanged { .. } => "marker_changed",
+            Event::TerrainSet { .. } => "terrain_set",
+            Event::HexsideSet { .. } => "hexside_set",
+            Event::HexTagged { .. } => "hex_tagged",
+        }
+    }
+
+    /// True for an event that changes the map (terrain, hexsides, tags): what the map's
+    /// derived data (compiled movement costs) must be rebuilt after.
+    pub fn changes_map(&self) -> bool {
+        matches!(
+            self,
+            Event::TerrainSet { .. } | Event::HexsideSet { .. } | Event::HexTagged { .. }
+        )
     }
 }
 
@@ -169,4 +286,33 @@ pub struct LogEntry {
     pub action: crate::action::Action,
     /// What it did.
     pub events: Vec<Event>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_events_kind_is_its_serialized_tag() {
+        let events = [
+            Event::Note {
+                rule: None,
+                text: "x".into(),
+            },
+            Event::Var {
+                key: "k".into(),
+                value: None,
+            },
+            Event::TerrainSet {
+                hex: Hex::new(0, 0),
+                terrain: "woods".into(),
+            },
+            Event::UnitVarsCleared { key: "k".into() },
+        ];
+        for e in events {
+            let v = serde_json::to_value(&e).expect("json");
+            assert_eq!(v["event"], e.kind());
+            assert!(Event::KINDS.contains(&e.kind()));
+        }
+    }
 }

@@ -452,6 +452,51 @@ impl Map {
             .collect()
     }
 
+    /// Puts a tag on a hex or takes it off (hexes with a tag stay in map order).
+    pub fn set_tag(&mut self, hex: Hex, tag: &str, on: bool) -> Result<(), MapError> {
+        let i = self
+            .index(hex)
+            .ok_or_else(|| MapError::OffMap(self.label(hex)))?;
+        if on {
+            let mut hexes = self.tags.remove(tag).unwrap_or_default();
+            if !hexes.contains(&hex) {
+                let at = hexes
+                    .iter()
+                    .position(|h| self.index(*h).is_some_and(|j| j > i))
+                    .unwrap_or(hexes.len());
+                hexes.insert(at, hex);
+            }
+            self.tags.insert(tag.to_string(), hexes);
+        } else if let Some(hexes) = self.tags.get_mut(tag) {
+            hexes.retain(|h| *h != hex);
+            if hexes.is_empty() {
+                self.tags.remove(tag);
+            }
+        }
+        Ok(())
+    }
+
+    /// What play can change of the map (terrain, hexsides, tags) in a canonical form, for the
+    /// state hash of a game whose map changed.
+    pub fn digest(&self) -> serde_json::Value {
+        let terrain: Vec<&str> = self
+            .terrain
+            .iter()
+            .map(|t| self.terrains.name(*t))
+            .collect();
+        let tags: BTreeMap<&str, Vec<String>> = self
+            .tags
+            .iter()
+            .map(|(t, hexes)| (t.as_str(), hexes.iter().map(|h| self.label(*h)).collect()))
+            .collect();
+        serde_json::json!({
+            "terrain": terrain,
+            "side_kinds": self.side_kinds.names(),
+            "sides": self.side_bits,
+            "tags": tags,
+        })
+    }
+
     /// Hexes with a tag.
     pub fn tagged(&self, tag: &str) -> &[Hex] {
         self.tags.get(tag).map(Vec::as_slice).unwrap_or(&[])

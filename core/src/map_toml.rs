@@ -92,7 +92,11 @@ fn write_header(map: &Map, out: &mut String) {
     let _ = writeln!(out, "name = {}", quote(&map.name));
     let _ = writeln!(out, "columns = {}", map.columns());
     let _ = writeln!(out, "rows = {}", map.rows());
-    out.push_str("numbering = \"ccrr\"\n");
+    if n.letters {
+        out.push_str("numbering = \"letters\"\n");
+    } else {
+        out.push_str("numbering = \"ccrr\"\n");
+    }
     let _ = writeln!(out, "first_column = {}", n.first_column);
     let _ = writeln!(out, "first_row = {}", n.first_row);
     let lower = match n.lower_columns {

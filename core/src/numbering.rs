@@ -3,7 +3,8 @@
 //!
 //! PGG's `CCRR` scheme is one configuration: two-digit column then two-digit row, columns and rows
 //! counted from 1, even columns lower. Other games change `first_column`, `first_row`, which columns
-//! are lower, and the number of digits.
+//! are lower, and the number of digits. A letters-and-numbers scheme (`A1`, `II13`: columns as
+//! letters, one letter repeated after `Z`, rows as plain numbers) is another.
 
 use crate::hex::Hex;
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,36 @@ pub struct Numbering {
     pub lower_columns: LowerColumns,
     /// Digits for the column and for the row part of a label (2 for `CCRR`).
     pub digits: usize,
+    /// Columns as letters and rows as plain numbers: `A1`, `Z10`, then `AA1`…`ZZ1`, `AAA1`… (one
+    /// letter repeated). `first_column` 1 is `A`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub letters: bool,
+}
+
+/// The most times a column letter repeats (`AAAAAAAA`): 208 columns, beyond any map.
+const MAX_REPEAT: usize = 8;
+
+/// `1` → `A`, `26` → `Z`, `27` → `AA`, `35` → `II`; `None` below 1 or past [`MAX_REPEAT`].
+fn column_letters(n: i32) -> Option<String> {
+    if n < 1 {
+        return None;
+    }
+    let i = (n - 1) as usize;
+    let repeat = i / 26 + 1;
+    if repeat > MAX_REPEAT {
+        return None;
+    }
+    let letter = char::from(b'A' + (i % 26) as u8);
+    Some(std::iter::repeat_n(letter, repeat).collect())
+}
+
+/// `A` → 1, `II` → 35; `None` unless one capital letter repeated at most [`MAX_REPEAT`] times.
+fn column_number(text: &str) -> Option<i32> {
+    let first = text.bytes().next()?;
+    if !first.is_ascii_uppercase() || text.len() > MAX_REPEAT || text.bytes().any(|b| b != first) {
+        return None;
+    }
+    Some(((text.len() - 1) * 26) as i32 + (first - b'A') as i32 + 1)
 }
 
 impl Default for Numbering {
@@ -38,6 +69,7 @@ impl Default for Numbering {
             first_row: 1,
             lower_columns: LowerColumns::Even,
             digits: 2,
+            letters: false,
         }
     }
 }
@@ -80,6 +112,12 @@ impl Numbering {
     /// The printed label of a hex, e.g. `"0120"`.
     pub fn label(&self, hex: Hex) -> String {
         let (c, r) = self.hex_to_offset(hex);
+        if self.letters {
+            let col = c + self.first_column;
+            // a hex far off any map (in a message) gets its column number in brackets
+            let col = column_letters(col).unwrap_or_else(|| format!("[{col}]"));
+            return format!("{col}{}", r + self.first_row);
+        }
         let w = self.digits;
         format!(
             "{:0w$}{:0w$}",
@@ -92,6 +130,18 @@ impl Numbering {
     /// Parses a printed label. Returns `None` for text that is not a label of this numbering.
     pub fn parse(&self, label: &str) -> Option<Hex> {
         let label = label.trim();
+        if self.letters {
+            let split = label
+                .find(|ch: char| !ch.is_ascii_alphabetic())
+                .unwrap_or(label.len());
+            let (c, r) = label.split_at(split);
+            if r.is_empty() || r.len() > 4 || !r.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let c = column_number(c)?;
+            let r: i32 = r.parse().ok()?;
+            return Some(self.offset_to_hex(c - self.first_column, r - self.first_row));
+        }
         if label.len() != 2 * self.digits || !label.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
@@ -165,5 +215,46 @@ mod tests {
                 assert_eq!(n.label(n.parse(&l).expect("label")), l);
             }
         }
+    }
+
+    #[test]
+    fn letters_and_numbers_round_trip() {
+        let n = Numbering {
+            letters: true,
+            ..Numbering::default()
+        };
+        let h = n.parse("A1").expect("A1");
+        assert_eq!(n.offset_to_hex(0, 0), h);
+        assert_eq!(n.label(n.offset_to_hex(25, 9)), "Z10");
+        assert_eq!(n.label(n.offset_to_hex(26, 0)), "AA1");
+        assert_eq!(n.label(n.offset_to_hex(34, 12)), "II13");
+        for c in 0..60 {
+            for r in 0..12 {
+                let hex = n.offset_to_hex(c, r);
+                assert_eq!(n.parse(&n.label(hex)), Some(hex), "{}", n.label(hex));
+            }
+        }
+        // neighbours follow the same column layout as CCRR
+        assert_eq!(
+            n.label(n.parse("B5").expect("B5").neighbor(HexDir::N)),
+            "B4"
+        );
+        for bad in [
+            "",
+            "1",
+            "A",
+            "AB1",
+            "a1",
+            "A1x",
+            "AAAAAAAAA1",
+            "A12345",
+            "0101",
+        ] {
+            assert_eq!(n.parse(bad), None, "{bad}");
+        }
+        assert!(
+            n.label(n.offset_to_hex(-3, 0)).starts_with('['),
+            "off any map"
+        );
     }
 }

@@ -237,11 +237,12 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
     let mut d = Diag::new(path, text);
     let h = &file.map;
-    if h.numbering.get_ref() != "ccrr" {
+    let letters = h.numbering.get_ref() == "letters";
+    if h.numbering.get_ref() != "ccrr" && !letters {
         d.at(
             h.numbering.span(),
             format!(
-                "unknown numbering `{}` (supported: \"ccrr\")",
+                "unknown numbering `{}` (supported: \"ccrr\", \"letters\")",
                 h.numbering.get_ref()
             ),
         );
@@ -275,6 +276,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         first_row: *h.first_row.get_ref(),
         lower_columns: h.lower_columns,
         digits: 2,
+        letters,
     };
     let mut map = Map::new(&h.name, cols, rows, numbering, &file.terrain.default);
     // terrain rows
@@ -474,7 +476,7 @@ struct UnitEntry {
     #[serde(default)]
     formation: Option<String>,
     #[serde(default)]
-    faces: Vec<S<String>>,
+    faces: Vec<S<FaceEntry>>,
     #[serde(default)]
     hidden: bool,
     #[serde(default)]
@@ -487,6 +489,15 @@ struct UnitEntry {
     enter: Option<S<EnterEntry>>,
     #[serde(default)]
     attrs: BTreeMap<String, i64>,
+}
+
+/// A face in a scenario file: `"4-2-6"` (attack-defence-movement) or named values
+/// (`{ firepower = 4, range = 4, morale = 7 }`).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum FaceEntry {
+    Text(String),
+    Named(BTreeMap<String, toml::Value>),
 }
 
 #[derive(Deserialize)]
@@ -707,10 +718,38 @@ impl Scenario {
                 d.at(entry.span(), format!("unit id `{}` is used twice", u.id));
             }
             let mut faces = Vec::new();
+            let mut named = Vec::new();
+            let any_named = u
+                .faces
+                .iter()
+                .any(|f| matches!(f.get_ref(), FaceEntry::Named(_)));
             for f in &u.faces {
-                match Face::parse(f.get_ref()) {
-                    Some(fc) => faces.push(fc),
-                    None => d.at(f.span(), format!("`{}` is not a face (A-D-M)", f.get_ref())),
+                match f.get_ref() {
+                    FaceEntry::Text(text) => match Face::parse(text) {
+                        Some(fc) if any_named => named.push(
+                            [
+                                ("attack", fc.attack),
+                                ("defence", fc.defence),
+                                ("movement", fc.movement),
+                            ]
+                            .into_iter()
+                            .map(|(k, v)| (k.to_string(), Value::from(v)))
+                            .collect(),
+                        ),
+                        Some(fc) => faces.push(fc),
+                        None => d.at(f.span(), format!("`{text}` is not a face (A-D-M)")),
+                    },
+                    FaceEntry::Named(values) if values.is_empty() => {
+                        d.at(f.span(), "a face table needs named values")
+                    }
+                    FaceEntry::Named(values) => named.push(
+                        values
+                            .iter()
+                            .map(|(k, v)| {
+                                (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null))
+                            })
+                            .collect(),
+                    ),
                 }
             }
             if u.hidden {
@@ -721,7 +760,7 @@ impl Scenario {
                     }
                     _ => {}
                 }
-            } else if faces.is_empty() {
+            } else if faces.is_empty() && named.is_empty() {
                 d.at(entry.span(), format!("unit `{}` has no faces", u.id));
             }
             let mut location = Location::Pending;
@@ -794,6 +833,7 @@ impl Scenario {
                     kind: u.kind.get_ref().clone(),
                     formation: u.formation.clone(),
                     faces,
+                    named,
                     step: 0,
                     hidden: u.hidden,
                     pool: u.pool.as_ref().map(|p| p.get_ref().clone()),
@@ -824,6 +864,8 @@ impl Scenario {
                     kind: m.kind.clone(),
                     side: m.side.clone(),
                     hex: None,
+                    other: None,
+                    value: None,
                 });
             }
         }
@@ -1032,6 +1074,32 @@ mod tests {
         let errors = Scenario::parse_with_map(&path, &text, small).expect_err("off the map");
         assert!(
             errors.0.iter().any(|e| e.message.contains("off the map")),
+            "{errors}"
+        );
+    }
+
+    #[test]
+    fn faces_may_be_named_values() {
+        let (path, text) = toy();
+        let text = text.replacen(
+            "faces = [\"3-3-4\"]",
+            "faces = [{ morale = 9, leadership = -1 }, \"1-1-4\"]",
+            1,
+        );
+        let sc = Scenario::parse(&path, &text).expect("named faces load");
+        let u = &sc.units[0].unit;
+        assert!(u.faces.is_empty());
+        assert_eq!(u.named.len(), 2);
+        assert_eq!(u.named[0]["leadership"], serde_json::json!(-1));
+        assert_eq!(
+            u.named[1]["movement"],
+            serde_json::json!(4),
+            "A-D-M beside named"
+        );
+        let bad = text.replacen("faces = [{ morale = 9", "faces = [{}, { morale = 9", 1);
+        let errors = Scenario::parse(&path, &bad).expect_err("empty face");
+        assert!(
+            errors.to_string().contains("needs named values"),
             "{errors}"
         );
     }

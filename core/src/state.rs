@@ -68,6 +68,10 @@ pub struct Entry {
     pub area: String,
 }
 
+/// One step's values by name (`{ firepower = 4, range = 4, morale = 7 }`), for units whose faces
+/// are not attack-defence-movement.
+pub type NamedFace = BTreeMap<String, Value>;
+
 /// A counter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
@@ -81,8 +85,13 @@ pub struct Unit {
     pub kind: String,
     /// Formation (division, army), if any.
     pub formation: Option<String>,
-    /// Values per step, front first. Empty for a hidden unit not yet revealed.
+    /// Values per step, front first. Empty for a hidden unit not yet revealed, and for a unit
+    /// whose faces are named values (`named`).
     pub faces: Vec<Face>,
+    /// Named values per step, front first, for faces that are not attack-defence-movement
+    /// (empty otherwise; a unit has `faces` or `named`, not both).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub named: Vec<NamedFace>,
     /// Steps lost so far (0 = full strength).
     pub step: u32,
     /// Face-down: values unknown until revealed.
@@ -99,8 +108,8 @@ pub struct Unit {
     pub attrs: BTreeMap<String, i64>,
     /// Dynamic flags set by the rules (disrupted, attacked, …).
     pub flags: BTreeSet<String>,
-    /// Dynamic integer values set by the rules (MP spent, …).
-    pub vars: BTreeMap<String, i64>,
+    /// Dynamic values set by the rules (MP spent, a history table, …): plain data.
+    pub vars: BTreeMap<String, Value>,
 }
 
 impl Unit {
@@ -117,7 +126,20 @@ impl Unit {
         if self.hidden && self.faces.is_empty() {
             return 1;
         }
-        (self.faces.len() as u32).saturating_sub(self.step)
+        (self.step_count() as u32).saturating_sub(self.step)
+    }
+
+    /// Printed steps: A-D-M faces or named faces.
+    pub fn step_count(&self) -> usize {
+        self.faces.len().max(self.named.len())
+    }
+
+    /// The current named face, if the unit's faces are named values.
+    pub fn named_face(&self) -> Option<&NamedFace> {
+        if self.hidden {
+            return None;
+        }
+        self.named.get(self.step as usize)
     }
 
     /// The hex it stands in, if on the map.
@@ -140,6 +162,12 @@ pub struct Marker {
     pub side: Option<String>,
     /// Where it is (None = available, off the map).
     pub hex: Option<Hex>,
+    /// For a marker on a hexside: the other hex of the side (`hex` is the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other: Option<Hex>,
+    /// Its value, plain data (a minefield's strength, a count), if it carries one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
 }
 
 /// The ground state.
@@ -172,6 +200,8 @@ pub struct GameState {
     pub dice_drawn: u64,
     /// Position of each dice stream drawn from (see `crate::dice`).
     pub dice_streams: BTreeMap<String, u64>,
+    /// Map-change events applied so far (0: the map is the scenario's).
+    pub map_changes: u64,
 }
 
 /// An event could not be applied (a corrupt log, a rule bug).
@@ -189,6 +219,15 @@ pub enum ApplyError {
     /// Face missing from a pool.
     #[error("pool `{0}` has no face {1}")]
     NotInPool(String, String),
+    /// A created marker's id is taken.
+    #[error("marker id {0} is taken or out of order")]
+    DuplicateMarker(u32),
+    /// A created unit's id is taken.
+    #[error("unit id `{0}` is taken")]
+    DuplicateUnit(String),
+    /// A map edit failed.
+    #[error(transparent)]
+    Map(#[from] crate::map::MapError),
 }
 
 impl GameState {
@@ -209,6 +248,7 @@ impl GameState {
             seed,
             dice_drawn: 0,
             dice_streams: BTreeMap::new(),
+            map_changes: 0,
         }
     }
 
@@ -246,9 +286,11 @@ impl GameState {
             .filter(move |u| u.location == Location::Map(hex))
     }
 
-    /// Markers in a hex.
+    /// Markers in a hex, and those on its hexsides.
     pub fn markers_at(&self, hex: Hex) -> impl Iterator<Item = &Marker> {
-        self.markers.iter().filter(move |m| m.hex == Some(hex))
+        self.markers
+            .iter()
+            .filter(move |m| m.hex == Some(hex) || m.other == Some(hex))
     }
 
     /// Applies one event. The only way play changes the state.
@@ -298,7 +340,7 @@ impl GameState {
             Event::UnitVar { unit, key, value } => {
                 let u = self.unit_mut(unit)?;
                 match value {
-                    Some(v) => u.vars.insert(key.clone(), *v),
+                    Some(v) => u.vars.insert(key.clone(), v.clone()),
                     None => u.vars.remove(key),
                 };
             }
@@ -321,6 +363,24 @@ impl GameState {
                     .find(|m| m.id == *marker)
                     .ok_or(ApplyError::UnknownMarker(*marker))?;
                 m.hex = *hex;
+                m.other = None;
+            }
+            Event::MarkerCreated { marker } => {
+                self.check_marker_place(marker)?;
+                // markers stay in id order (scenario ids are indices, new ones come after)
+                if self.markers.last().is_some_and(|m| m.id >= marker.id) {
+                    return Err(ApplyError::DuplicateMarker(marker.id));
+                }
+                self.markers.push(marker.clone());
+            }
+            Event::MarkerChanged { marker } => {
+                self.check_marker_place(marker)?;
+                let m = self
+                    .markers
+                    .iter_mut()
+                    .find(|m| m.id == marker.id)
+                    .ok_or(ApplyError::UnknownMarker(marker.id))?;
+                *m = marker.clone();
             }
             Event::Var { key, value } => {
                 match value {
@@ -347,8 +407,49 @@ impl GameState {
                 self.dice_streams.insert(stream.clone(), *stream_after);
             }
             Event::Note { .. } | Event::Record { .. } => {}
+            Event::UnitCreated { unit } => {
+                self.check_location(unit.location)?;
+                if !self.add_unit((**unit).clone()) {
+                    return Err(ApplyError::DuplicateUnit(unit.id.clone()));
+                }
+            }
+            Event::UnitChanged { unit } => {
+                self.check_location(unit.location)?;
+                *self.unit_mut(&unit.id)? = (**unit).clone();
+            }
+            Event::TerrainSet { hex, terrain } => {
+                Arc::make_mut(&mut self.map).set_terrain(*hex, terrain)?;
+                self.map_changes += 1;
+            }
+            Event::HexsideSet {
+                hex,
+                other,
+                kind,
+                on,
+            } => {
+                Arc::make_mut(&mut self.map).set_side(*hex, *other, kind, *on)?;
+                self.map_changes += 1;
+            }
+            Event::HexTagged { hex, tag, on } => {
+                Arc::make_mut(&mut self.map).set_tag(*hex, tag, *on)?;
+                self.map_changes += 1;
+            }
         }
         Ok(())
+    }
+
+    fn check_marker_place(&self, m: &Marker) -> Result<(), ApplyError> {
+        for h in [m.hex, m.other].into_iter().flatten() {
+            self.check_location(Location::Map(h))?;
+        }
+        Ok(())
+    }
+
+    fn check_location(&self, at: Location) -> Result<(), ApplyError> {
+        match at {
+            Location::Map(h) if !self.map.contains(h) => Err(ApplyError::OffMap(self.map.label(h))),
+            _ => Ok(()),
+        }
     }
 
     /// A stable hash of everything in the state (FNV-1a over a canonical text form), for replay
@@ -361,7 +462,7 @@ impl GameState {
                 h = h.wrapping_mul(0x100000001b3);
             }
         };
-        let canon = serde_json::json!({
+        let mut canon = serde_json::json!({
             "units": self.units,
             "markers": self.markers,
             "turn": self.turn,
@@ -373,6 +474,10 @@ impl GameState {
             "dice_drawn": self.dice_drawn,
             "dice_streams": self.dice_streams,
         });
+        // a changed map is part of the state (an unchanged one is the scenario's, hashed as such)
+        if self.map_changes > 0 {
+            canon["map"] = self.map.digest();
+        }
         feed(canon.to_string().as_bytes());
         h
     }

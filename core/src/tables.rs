@@ -1,5 +1,6 @@
 //! Odds columns and results tables: ratio columns rounded in the defender's favour and capped,
-//! differential columns, column shifts, 2-D results tables (a CRT) and 1-D dice tables.
+//! differential columns, column shifts, 2-D results tables (a CRT), 1-D dice tables, and tables
+//! keyed by words (a date × side chart).
 //!
 //! Tables are declared by the ruleset (as Lua data) and evaluated here natively.
 
@@ -190,6 +191,62 @@ impl DiceTable {
     }
 }
 
+/// A 2-D table keyed by words: a row name and a column name give a cell (plain data), e.g. a
+/// campaign chart of dates × sides.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordTable {
+    /// Table id.
+    pub id: String,
+    /// Row names, in order.
+    pub rows: Vec<String>,
+    /// Column names, in order.
+    pub columns: Vec<String>,
+    /// `cells[row][column]`; a null cell is an empty one.
+    pub cells: Vec<Vec<crate::state::Value>>,
+}
+
+impl WordTable {
+    /// Checks the shape: names unique and not empty, one cell per row and column.
+    pub fn validate(&self) -> Result<(), TableError> {
+        let shape = |m: String| Err(TableError::Shape(self.id.clone(), m));
+        for (what, names) in [("row", &self.rows), ("column", &self.columns)] {
+            if names.is_empty() {
+                return shape(format!("no {what}s"));
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for n in names {
+                if !seen.insert(n) {
+                    return shape(format!("{what} `{n}` is named twice"));
+                }
+            }
+        }
+        if self.cells.len() != self.rows.len() {
+            return shape(format!(
+                "{} rows of cells for {} row names",
+                self.cells.len(),
+                self.rows.len()
+            ));
+        }
+        for (name, row) in self.rows.iter().zip(&self.cells) {
+            if row.len() != self.columns.len() {
+                return shape(format!(
+                    "row `{name}` has {} cells, expected {}",
+                    row.len(),
+                    self.columns.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The cell at a row and a column, by name; `None` for an unknown name or an empty cell.
+    pub fn cell(&self, row: &str, column: &str) -> Option<&crate::state::Value> {
+        let r = self.rows.iter().position(|n| n == row)?;
+        let c = self.columns.iter().position(|n| n == column)?;
+        self.cells.get(r)?.get(c).filter(|v| !v.is_null())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,5 +309,46 @@ mod tests {
         assert_eq!(d.lookup(0), Some("lo"));
         assert_eq!(d.lookup(4), Some("hi"));
         assert_eq!(d.lookup(9), Some("hi"));
+    }
+
+    fn dates() -> WordTable {
+        WordTable {
+            id: "dates".into(),
+            rows: vec!["dawn".into(), "dusk".into()],
+            columns: vec!["red".into(), "blue".into()],
+            cells: vec![
+                vec![serde_json::json!(12), serde_json::json!("rain")],
+                vec![serde_json::json!(null), serde_json::json!({"cpp": 3})],
+            ],
+        }
+    }
+
+    #[test]
+    fn word_tables_look_up_by_row_and_column_name() {
+        let t = dates();
+        assert_eq!(t.validate(), Ok(()));
+        assert_eq!(t.cell("dawn", "red"), Some(&serde_json::json!(12)));
+        assert_eq!(t.cell("dusk", "blue"), Some(&serde_json::json!({"cpp": 3})));
+        assert_eq!(t.cell("dusk", "red"), None, "an empty cell");
+        assert_eq!(t.cell("noon", "red"), None, "an unknown row");
+        assert_eq!(t.cell("dawn", "green"), None, "an unknown column");
+    }
+
+    #[test]
+    fn a_badly_shaped_word_table_says_where() {
+        let mut t = dates();
+        t.cells[1].pop();
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("row `dusk` has 1 cells"));
+        let mut t = dates();
+        t.columns[1] = "red".into();
+        assert!(t
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("named twice"));
     }
 }

@@ -296,6 +296,7 @@ mod tests {
             kind: "k".into(),
             formation: None,
             faces: Vec::new(),
+            named: Vec::new(),
             step: 0,
             hidden: false,
             pool: None,

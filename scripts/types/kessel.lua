@@ -54,7 +54,7 @@
 ---@field hidden boolean Face-down: values unknown until revealed.
 ---@field pool? string Pool a hidden unit's face is drawn from.
 ---@field step integer Steps lost so far (0 = full strength).
----@field steps integer Number of faces (at least 1).
+---@field steps integer Number of faces, A-D-M or named (at least 1).
 ---@field steps_left integer `steps - step` (1 for a hidden unit without faces).
 ---@field attack? integer Current face's attack; absent when hidden or out of steps.
 ---@field defence? integer Current face's defence; absent when hidden or out of steps.
@@ -66,13 +66,16 @@
 ---@field setup_area? string Area the owner sets the unit up in.
 ---@field flags table<string, true> Flags set by the rules (`u.flags.moved`).
 ---@field attrs table<string, integer> Fixed integer attributes from the scenario.
----@field vars table<string, integer> Integers set by the rules.
+---@field vars table<string, kessel.Data> Plain data set by the rules.
+---@field face? table<string, any> The current face of a unit with named faces (`u.face.morale`).
 
 ---@class kessel.Marker
 ---@field id integer 0-based, in scenario order.
 ---@field kind string
 ---@field side? string
 ---@field hex? Hex `nil` when off the map.
+---@field other? Hex For a marker on a hexside: the other hex of the side.
+---@field value? kessel.Data The marker's value, if it carries one.
 
 ---The current step of the sequence of play.
 ---@class kessel.Step
@@ -100,20 +103,24 @@
 ---An event as scripts see it (from `kessel.act` and `kessel.events`). Which fields are present
 ---depends on `event`. Fields holding JSON null (a cleared value) are a userdata, not `nil`.
 ---@class kessel.Event
----@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"record"
----@field unit? string located, moved, step_set, revealed, unit_flag, unit_var
+---@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"record"|"unit_created"|"unit_changed"|"terrain_set"|"hexside_set"|"hex_tagged"|"marker_created"|"marker_changed"
+---@field unit? string|table located, moved, step_set, revealed, unit_flag, unit_var; unit_created, unit_changed: the whole record
+---@field terrain? string terrain_set
+---@field other? Hex hexside_set: the other hex of the side
+---@field kind? string hexside_set
+---@field tag? string hex_tagged
 ---@field to? string|table located: "pending"/"eliminated"/"removed" or `{map={q=,r=}}`; moved: the last hex
----@field hex? Hex located (when put on the map), marker_moved
+---@field hex? Hex located (when put on the map), marker_moved, terrain_set, hexside_set, hex_tagged
 ---@field path? Hex[] moved
 ---@field cost? number moved: MP spent
 ---@field step? integer step_set: steps lost
 ---@field face? string revealed: "A-D-M"
 ---@field flag? string unit_flag, flags_cleared
----@field on? boolean unit_flag
+---@field on? boolean unit_flag, hexside_set, hex_tagged
 ---@field key? string unit_var, unit_vars_cleared, var
 ---@field value? any unit_var, var (null when cleared)
 ---@field side? string flags_cleared (null = every side)
----@field marker? integer marker_moved
+---@field marker? integer|kessel.Marker marker_moved (the id); marker_created, marker_changed (the whole record)
 ---@field turn? integer clock
 ---@field phase? integer clock: 0-based step index
 ---@field finished? boolean clock
@@ -255,6 +262,10 @@ function kessel.dice_table(t) end
 ---@field side? string Phasing side.
 ---@field rule? string
 
+---A table keyed by words (rows × columns, cells of plain data); read with kessel.tables.cell.
+---@param t { id: string, rows: string[], columns: string[], cells: kessel.Data[][] }
+function kessel.word_table(t) end
+
 ---Declares the steps of one game-turn, in order (replaces any earlier sequence). Stage: declare.
 ---@param steps kessel.StepDecl[]
 function kessel.sequence(steps) end
@@ -296,7 +307,7 @@ function kessel.action(t) end
 ---@field level? string
 ---@field scores? table<string, number> Score per side.
 
----@alias kessel.HookName "check"|"setup"|"step_start"|"step_end"|"odds"|"ai"|"result"
+---@alias kessel.HookName "check"|"setup"|"step_start"|"step_end"|"odds"|"ai"|"result"|"event"|string
 
 ---Registers a hook. Stage: declare.
 --- - check(): problems with a scenario's set-up (query stage).
@@ -312,6 +323,7 @@ function kessel.action(t) end
 ---@overload fun(name: "odds", fn: fun(attack: integer, defence: integer, flags: string[]): kessel.OddsHookResult)
 ---@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[]): kessel.Action?)
 ---@overload fun(name: "result", fn: fun(): kessel.GameResult?)
+---@overload fun(name: string, fn: fun(e: kessel.Event)) "event" or "event:<kind>": runs inside the emitting action
 ---@param name kessel.HookName
 ---@param fn function
 function kessel.on(name, fn) end
@@ -441,6 +453,18 @@ function kessel.map.tagged(tag) end
 ---@param hex Hex
 ---@return string[]
 function kessel.map.tags(hex) end
+
+---Connected regions of a set of hexes (neighbours, unless their hexside has a kind in `opts.sides`).
+---@param hexes Hex[]
+---@param opts? { sides?: string[] }
+---@return Hex[][]
+function kessel.map.regions(hexes, opts) end
+
+---Hexes (not walls) that cannot reach a map edge without entering a wall or crossing `opts.sides`.
+---@param walls Hex[]
+---@param opts? { sides?: string[] }
+---@return Hex[]
+function kessel.map.enclosed(walls, opts) end
 
 ---True if the hex is in the outer row or column on that edge.
 ---@param hex Hex
@@ -649,11 +673,55 @@ function kessel.emit.reveal(unit, face) end
 ---@param on? boolean
 function kessel.emit.flag(unit, flag, on) end
 
----Sets an integer on a unit, or clears it with nil. Event: unit_var.
+---Sets plain data on a unit (number, string, boolean, table keyed by strings or positive
+---integers), or clears it with nil. Event: unit_var.
 ---@param unit string
 ---@param key string
----@param value? integer
+---@param value? kessel.Data
 function kessel.emit.unit_var(unit, key, value) end
+
+---What `kessel.emit.create_unit` takes (and, but `id`, `kessel.emit.change_unit`).
+---@class kessel.NewUnit
+---@field side string
+---@field type string
+---@field faces (string|table<string, any>)[] "A-D-M" strings, strings read with the type's `face_fields`, or named values
+---@field id? string Derived (`<type>.<n>`) when absent.
+---@field name? string
+---@field formation? string
+---@field step? integer
+---@field at? Hex
+---@field location? "pending"|"eliminated"|"removed"
+---@field attrs? table<string, integer>
+---@field flags? string[]
+---@field vars? table<string, kessel.Data>
+
+---Brings a new unit into play; returns its id. Event: unit_created (the whole record).
+---@param unit kessel.NewUnit
+---@return string id
+function kessel.emit.create_unit(unit) end
+
+---Replaces the given fields of a unit's record (type, side, faces, step, …). Event: unit_changed.
+---@param unit string
+---@param changes kessel.NewUnit
+function kessel.emit.change_unit(unit, changes) end
+
+---Changes a hex's terrain (declared by the ruleset). Event: terrain_set.
+---@param hex Hex
+---@param terrain string
+function kessel.emit.terrain(hex, terrain) end
+
+---Adds (default) or takes off a hexside kind between two adjacent hexes. Event: hexside_set.
+---@param a Hex
+---@param b Hex
+---@param kind string
+---@param on? boolean
+function kessel.emit.hexside(a, b, kind, on) end
+
+---Puts a tag on a hex (default) or takes it off. Event: hex_tagged.
+---@param hex Hex
+---@param tag string
+---@param on? boolean
+function kessel.emit.tag(hex, tag, on) end
 
 ---Clears a flag from every unit (of `side`). Event: flags_cleared.
 ---@param flag string
@@ -669,10 +737,30 @@ function kessel.emit.clear_unit_var(key) end
 ---@param value kessel.Data
 function kessel.emit.var(key, value) end
 
----Puts a marker on a hex, or off the map with nil. Event: marker_moved.
+---Puts a marker on a hex, or off the map with nil; with `other`, on the hexside between `hex`
+---and `other`. Event: marker_moved (marker_changed on a hexside).
 ---@param id integer
 ---@param hex? Hex
-function kessel.emit.marker(id, hex) end
+---@param other? Hex
+function kessel.emit.marker(id, hex, other) end
+
+---What `kessel.emit.create_marker` takes.
+---@class kessel.NewMarker
+---@field kind string
+---@field side? string
+---@field hex? Hex
+---@field other? Hex With `hex`: on the hexside between them.
+---@field value? kessel.Data
+
+---Brings a new marker into play; returns its id. Event: marker_created.
+---@param marker kessel.NewMarker
+---@return integer id
+function kessel.emit.create_marker(marker) end
+
+---Sets a marker's value (plain data), or clears it with nil. Event: marker_changed.
+---@param id integer
+---@param value kessel.Data
+function kessel.emit.marker_value(id, value) end
 
 ---Writes a ruling or remark into the log. `rule` may be nil but must be passed. Event: note.
 ---@param rule string?
@@ -933,6 +1021,13 @@ function kessel.tables.columns(id) end
 ---@param roll integer
 ---@return string?
 function kessel.tables.lookup(id, roll) end
+
+---The cell of a word table at a row and a column (by name); nil for an empty cell.
+---@param id string
+---@param row string
+---@param column string
+---@return kessel.Data
+function kessel.tables.cell(id, row, column) end
 
 -------------------------------------------------------------------------------------------------
 -- kessel.queries: declared, read-only questions a ruleset answers with plain data

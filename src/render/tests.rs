@@ -113,6 +113,7 @@ fn unit(id: &str, side: &str, at: Hex, hidden: bool) -> Unit {
                 movement: 7,
             }]
         },
+        named: Vec::new(),
         step: 0,
         hidden,
         pool: None,

@@ -76,6 +76,8 @@ pub struct Ruleset {
     pub tables: BTreeMap<String, ResultsTable>,
     /// Dice tables by id.
     pub dice_tables: BTreeMap<String, DiceTable>,
+    /// Tables keyed by words, by id.
+    pub word_tables: BTreeMap<String, crate::tables::WordTable>,
     /// The sequence of play.
     pub sequence: Vec<Step>,
     /// Where `kessel.sequence` was declared.

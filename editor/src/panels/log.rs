@@ -77,6 +77,37 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
                 None => format!("{kind}: {lines}"),
             }
         }
+        Event::UnitCreated { unit } => {
+            format!("{} ({}, {}) comes into play", unit.id, unit.kind, unit.side)
+        }
+        Event::UnitChanged { unit } => {
+            format!("{} is now a {} of {}", unit.id, unit.kind, unit.side)
+        }
+        Event::MarkerCreated { marker } => {
+            format!("marker {} ({}) comes into play", marker.id, marker.kind)
+        }
+        Event::MarkerChanged { marker } => match (&marker.value, marker.other) {
+            (Some(v), _) => format!("marker {} now {v}", marker.id),
+            (None, Some(o)) => format!("marker {} on the side to {}", marker.id, map.label(o)),
+            (None, None) => format!("marker {} changed", marker.id),
+        },
+        Event::TerrainSet { hex, terrain } => format!("{} is now {terrain}", map.label(*hex)),
+        Event::HexsideSet {
+            hex,
+            other,
+            kind,
+            on,
+        } => format!(
+            "{kind} {} between {} and {}",
+            if *on { "added" } else { "taken off" },
+            map.label(*hex),
+            map.label(*other)
+        ),
+        Event::HexTagged { hex, tag, on } => format!(
+            "{} {} tag {tag}",
+            map.label(*hex),
+            if *on { "gets" } else { "loses" }
+        ),
     }
 }
 

@@ -208,6 +208,7 @@ impl ScenarioDef {
                     kind: u.kind.clone(),
                     formation: u.formation.clone(),
                     faces: u.faces.iter().filter_map(|f| Face::parse(f)).collect(),
+                    named: Vec::new(),
                     step: 0,
                     hidden: u.hidden,
                     pool: u.pool.clone(),

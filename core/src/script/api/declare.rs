@@ -382,6 +382,40 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
 
     let w = world.clone();
     kessel.set(
+        "word_table",
+        lua.create_function(move |lua, t: Table| {
+            declaring(&w, "word_table")?;
+            let id: String = req(&t, "id", "word_table")?;
+            let rows: Vec<String> = req(&t, "rows", "word_table")?;
+            let columns: Vec<String> = req(&t, "columns", "word_table")?;
+            let raw: Vec<Table> = req(&t, "cells", "word_table")?;
+            let mut cells = Vec::new();
+            for r in raw {
+                let n = r.raw_len().max(columns.len());
+                let mut row = Vec::new();
+                for i in 1..=n {
+                    let v: mlua::Value = r.raw_get(i)?;
+                    let what = format!("word_table `{id}`: a cell");
+                    row.push(super::plain::from_lua(lua, &v, &what, 1 << 20)?);
+                }
+                cells.push(row);
+            }
+            let table = crate::tables::WordTable {
+                id: id.clone(),
+                rows,
+                columns,
+                cells,
+            };
+            table
+                .validate()
+                .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            w.borrow_mut().ruleset.word_tables.insert(id, table);
+            Ok(())
+        })?,
+    )?;
+
+    let w = world.clone();
+    kessel.set(
         "sequence",
         lua.create_function(move |lua, steps: Vec<Table>| {
             declaring(&w, "sequence")?;
@@ -514,9 +548,24 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 "ai",
                 "result",
             ];
-            if !HOOKS.contains(&name.as_str()) {
+            let event_hook = match name.strip_prefix("event") {
+                Some("") => true,
+                Some(rest) => match rest.strip_prefix(':') {
+                    Some(kind) if crate::event::Event::KINDS.contains(&kind) => true,
+                    _ => {
+                        return Err(mlua::Error::runtime(format!(
+                            "kessel.on: unknown event hook `{name}` (event kinds: {})",
+                            crate::event::Event::KINDS.join(", ")
+                        )))
+                    }
+                },
+                None => false,
+            };
+            if event_hook {
+                lua.set_app_data(super::emit::EventHooks);
+            } else if !HOOKS.contains(&name.as_str()) {
                 return Err(mlua::Error::runtime(format!(
-                    "kessel.on: unknown hook `{name}` (hooks: {})",
+                    "kessel.on: unknown hook `{name}` (hooks: {}, event, event:<kind>)",
                     HOOKS.join(", ")
                 )));
             }

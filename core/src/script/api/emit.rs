@@ -1,7 +1,7 @@
 //! `kessel.emit` and `kessel.dice`: the only ways Lua changes a game, each call one [`Event`]
 //! applied at once and recorded with the action being applied.
 
-use super::{call_hooks, hex_of};
+use super::{call_hooks, hex_of, plain};
 use crate::event::Event;
 use crate::state::{Face, Location, Value};
 use crate::world::{Shared, Stage};
@@ -10,13 +10,50 @@ use mlua::{Lua, LuaSerdeExt, Table};
 /// The most events one call may record (each is kept in the log, outside Lua's memory limit).
 const MAX_PENDING: usize = 100_000;
 /// The longest name (flag, variable, rule, purpose) an event may carry.
-const MAX_NAME: usize = 1024;
+pub(super) const MAX_NAME: usize = 1024;
 /// The longest note text.
 const MAX_TEXT: usize = 64 * 1024;
 /// The largest variable value, as JSON.
 const MAX_VALUE: usize = 1 << 20;
 
-fn emit(world: &Shared, e: Event) -> mlua::Result<()> {
+/// Set in a Lua state's app data once a ruleset registers an event hook, so that emitting costs
+/// nothing more while none is registered (the common case: PGG has none).
+pub(crate) struct EventHooks;
+
+/// How deep event hooks run inside each other's events, now.
+struct HookDepth(usize);
+
+/// The deepest event hooks may nest (a hook's event running hooks whose events run hooks…).
+const MAX_HOOK_DEPTH: usize = 8;
+
+/// Applies and records an event, then runs the event hooks registered for it (`kessel.on("event")`,
+/// `kessel.on("event:<kind>")`) inside the same action: what they emit is part of it.
+pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
+    if lua.app_data_ref::<EventHooks>().is_none() {
+        return emit_raw(world, e);
+    }
+    let copy = e.clone();
+    emit_raw(world, e)?;
+    let mut fs = super::hooks(lua, &format!("event:{}", copy.kind()))?;
+    fs.extend(super::hooks(lua, "event")?);
+    if fs.is_empty() {
+        return Ok(());
+    }
+    let depth = lua.app_data_ref::<HookDepth>().map_or(0, |d| d.0);
+    if depth >= MAX_HOOK_DEPTH {
+        return Err(mlua::Error::runtime(format!(
+            "event hooks nested deeper than {MAX_HOOK_DEPTH} (a hook's events run hooks that emit again?)"
+        )));
+    }
+    let table: Table = super::events_table(lua, world, std::slice::from_ref(&copy))?.get(1)?;
+    lua.set_app_data(HookDepth(depth + 1));
+    let result = fs.into_iter().try_for_each(|f| f.call::<()>(table.clone()));
+    lua.set_app_data(HookDepth(depth));
+    result
+}
+
+/// Applies and records an event without running hooks (dice rolls).
+fn emit_raw(world: &Shared, e: Event) -> mlua::Result<()> {
     changes_allowed(world)?;
     if world.borrow().pending.len() >= MAX_PENDING {
         return Err(mlua::Error::runtime(format!(
@@ -38,7 +75,7 @@ fn changes_allowed(world: &Shared) -> mlua::Result<()> {
 }
 
 /// Refuses a string an event would keep in Rust memory (outside Lua's limit) beyond `max` bytes.
-fn bounded(s: &str, what: &str, max: usize) -> mlua::Result<()> {
+pub(super) fn bounded(s: &str, what: &str, max: usize) -> mlua::Result<()> {
     if s.len() > max {
         return Err(mlua::Error::runtime(format!(
             "{what} is {} bytes long, over the limit ({max})",
@@ -67,7 +104,7 @@ pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u3
         let after = w.dice.drawn_from(&stream);
         (v, w.dice.drawn(), stream, after)
     };
-    emit(
+    emit_raw(
         world,
         Event::Dice {
             purpose: purpose.to_string(),
@@ -86,10 +123,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "place",
-        lua.create_function(move |_, (unit, h): (String, String)| {
+        lua.create_function(move |lua, (unit, h): (String, String)| {
             check_unit(&w, &unit)?;
             let hex = hex_of(&w, &h)?;
             emit(
+                lua,
                 &w,
                 Event::Located {
                     unit,
@@ -106,9 +144,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         let w = world.clone();
         e.set(
             name,
-            lua.create_function(move |_, unit: String| {
+            lua.create_function(move |lua, unit: String| {
                 check_unit(&w, &unit)?;
-                emit(&w, Event::Located { unit, to: loc })
+                emit(lua, &w, Event::Located { unit, to: loc })
             })?,
         )?;
     }
@@ -133,8 +171,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     .iter()
                     .map(|h| hex_of(&w, h))
                     .collect::<mlua::Result<Vec<_>>>()?;
-                emit(
-                    &w,
+                emit(lua, &w,
                     Event::Moved {
                         unit,
                         path: hexes,
@@ -147,12 +184,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "step",
-        lua.create_function(move |_, (unit, step): (String, u32)| {
+        lua.create_function(move |lua, (unit, step): (String, u32)| {
             check_unit(&w, &unit)?;
             {
                 // a unit can lose every step it has, no more: the last one leaves it without a face
                 let wb = w.borrow();
-                let steps = wb.state.unit(&unit).map_or(0, |u| u.faces.len()).max(1);
+                let steps = wb
+                    .state
+                    .unit(&unit)
+                    .map_or(0, |u| u.faces.len().max(u.named.len()))
+                    .max(1);
                 if step as usize > steps {
                     return Err(mlua::Error::runtime(format!(
                         "kessel.emit.step: unit `{unit}` has {steps} step{}; it cannot have lost {step}",
@@ -160,13 +201,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )));
                 }
             }
-            emit(&w, Event::StepSet { unit, step })
+            emit(lua, &w, Event::StepSet { unit, step })
         })?,
     )?;
     let w = world.clone();
     e.set(
         "reveal",
-        lua.create_function(move |_, (unit, face): (String, Option<String>)| {
+        lua.create_function(move |lua, (unit, face): (String, Option<String>)| {
             check_unit(&w, &unit)?;
             let face = match face {
                 Some(f) => Face::parse(&f)
@@ -198,56 +239,65 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     wb.state.pools[&pool][(r - 1) as usize]
                 }
             };
-            emit(&w, Event::Revealed { unit, face })?;
+            emit(lua, &w, Event::Revealed { unit, face })?;
             Ok(face.to_string())
         })?,
     )?;
     let w = world.clone();
     e.set(
         "flag",
-        lua.create_function(move |_, (unit, flag, on): (String, String, Option<bool>)| {
-            check_unit(&w, &unit)?;
-            bounded(&flag, "kessel.emit.flag: the flag", MAX_NAME)?;
-            emit(
-                &w,
-                Event::UnitFlag {
-                    unit,
-                    flag,
-                    on: on.unwrap_or(true),
-                },
-            )
-        })?,
+        lua.create_function(
+            move |lua, (unit, flag, on): (String, String, Option<bool>)| {
+                check_unit(&w, &unit)?;
+                bounded(&flag, "kessel.emit.flag: the flag", MAX_NAME)?;
+                emit(
+                    lua,
+                    &w,
+                    Event::UnitFlag {
+                        unit,
+                        flag,
+                        on: on.unwrap_or(true),
+                    },
+                )
+            },
+        )?,
     )?;
     let w = world.clone();
     e.set(
         "unit_var",
         lua.create_function(
-            move |_, (unit, key, value): (String, String, Option<i64>)| {
+            move |lua, (unit, key, value): (String, String, mlua::Value)| {
                 check_unit(&w, &unit)?;
                 bounded(&key, "kessel.emit.unit_var: the key", MAX_NAME)?;
-                emit(&w, Event::UnitVar { unit, key, value })
+                let value = if value.is_nil() {
+                    None
+                } else {
+                    let what = format!("kessel.emit.unit_var: the value of `{key}`");
+                    Some(plain::from_lua(lua, &value, &what, MAX_VALUE)?)
+                };
+                emit(lua, &w, Event::UnitVar { unit, key, value })
             },
         )?,
     )?;
     let w = world.clone();
     e.set(
         "clear_flag",
-        lua.create_function(move |_, (flag, side): (String, Option<String>)| {
+        lua.create_function(move |lua, (flag, side): (String, Option<String>)| {
             bounded(&flag, "kessel.emit.clear_flag: the flag", MAX_NAME)?;
             bounded(
                 side.as_deref().unwrap_or(""),
                 "kessel.emit.clear_flag: the side",
                 MAX_NAME,
             )?;
-            emit(&w, Event::FlagsCleared { flag, side })
+            emit(lua, &w, Event::FlagsCleared { flag, side })
         })?,
     )?;
     let w = world.clone();
     e.set(
         "clear_unit_var",
-        lua.create_function(move |_, key: String| {
+        lua.create_function(move |lua, key: String| {
             bounded(&key, "kessel.emit.clear_unit_var: the key", MAX_NAME)?;
-            emit(&w, Event::UnitVarsCleared { key })
+            emit(lua, &w, Event::UnitVarsCleared { key })
         })?,
     )?;
     let w = world.clone();
@@ -258,44 +308,48 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let v: Option<Value> = if value.is_nil() {
                 None
             } else {
-                Some(lua.from_value(value)?)
+                let what = format!("kessel.emit.var: the value of `{key}`");
+                Some(plain::from_lua(lua, &value, &what, MAX_VALUE)?)
             };
-            if let Some(v) = &v {
-                let size = serde_json::to_vec(v).map(|b| b.len()).unwrap_or(usize::MAX);
-                if size > MAX_VALUE {
-                    return Err(mlua::Error::runtime(format!(
-                        "kessel.emit.var: the value of `{key}` is {size} bytes as JSON, over the limit ({MAX_VALUE})"
-                    )));
-                }
-            }
-            emit(&w, Event::Var { key, value: v })
+            emit(lua, &w, Event::Var { key, value: v })
         })?,
     )?;
     let w = world.clone();
     e.set(
         "marker",
-        lua.create_function(move |_, (id, h): (u32, Option<String>)| {
-            if !w.borrow().state.markers.iter().any(|m| m.id == id) {
-                return Err(mlua::Error::runtime(format!("unknown marker {id}")));
-            }
-            let hex = match h {
-                Some(h) => Some(hex_of(&w, &h)?),
-                None => None,
-            };
-            emit(&w, Event::MarkerMoved { marker: id, hex })
-        })?,
+        lua.create_function(
+            move |lua, (id, h, o): (u32, Option<String>, Option<String>)| {
+                if !w.borrow().state.markers.iter().any(|m| m.id == id) {
+                    return Err(mlua::Error::runtime(format!("unknown marker {id}")));
+                }
+                // with two hexes the marker goes on the hexside between them
+                if let (Some(a), Some(b)) = (&h, &o) {
+                    let what = "kessel.emit.marker";
+                    let mut m = super::markers::marker(&w, id, what)?;
+                    let (a, b) = super::markers::side_of(&w, a, b, what)?;
+                    m.hex = Some(a);
+                    m.other = Some(b);
+                    return emit(lua, &w, Event::MarkerChanged { marker: m });
+                }
+                let hex = match h {
+                    Some(h) => Some(hex_of(&w, &h)?),
+                    None => None,
+                };
+                emit(lua, &w, Event::MarkerMoved { marker: id, hex })
+            },
+        )?,
     )?;
     let w = world.clone();
     e.set(
         "note",
-        lua.create_function(move |_, (rule, text): (Option<String>, String)| {
+        lua.create_function(move |lua, (rule, text): (Option<String>, String)| {
             bounded(
                 rule.as_deref().unwrap_or(""),
                 "kessel.emit.note: the rule",
                 MAX_NAME,
             )?;
             bounded(&text, "kessel.emit.note: the text", MAX_TEXT)?;
-            emit(&w, Event::Note { rule, text })
+            emit(lua, &w, Event::Note { rule, text })
         })?,
     )?;
     // a resolution as data: `kessel.emit.record{ kind = "combat", rule = "9.5", fields = {...} }`
@@ -356,14 +410,14 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     "kessel.emit.record `{kind}`: the fields are {size} bytes as JSON, over the limit ({MAX_VALUE})"
                 )));
             }
-            emit(&w, Event::Record { kind, rule, fields })
+            emit(lua, &w, Event::Record { kind, rule, fields })
         })?,
     )?;
     let w = world.clone();
     e.set(
         "clock",
         lua.create_function(
-            move |_, (turn, phase, finished): (u32, usize, Option<bool>)| {
+            move |lua, (turn, phase, finished): (u32, usize, Option<bool>)| {
                 {
                     let wb = w.borrow();
                     let (last, steps) = (wb.state.last_turn, wb.ruleset.sequence.len());
@@ -380,6 +434,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     }
                 }
                 emit(
+                    lua,
                     &w,
                     Event::Clock {
                         turn,
@@ -423,6 +478,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 (turn + 1, 0, false)
             };
             emit(
+                lua,
                 &w,
                 Event::Clock {
                     turn: t,

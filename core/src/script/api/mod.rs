@@ -9,6 +9,10 @@
 //! | `kessel.queries` (`declare` while loading; `ask`, `list`, `has` read-only) | `queries.rs` | always |
 //! | `kessel.log` (`records`: structured records of the accepted actions) | `log.rs` | always (read-only) |
 //! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
+//! | `kessel.map.regions/enclosed` | `areas.rs` | always (read-only) |
+//! | `kessel.emit.create_unit/change_unit/terrain/hexside/tag` | `changes.rs` | applying an action |
+//! | `kessel.emit.create_marker/marker_value` | `markers.rs` | applying an action |
+//! | plain data (game and unit variables) to and from Lua | `plain.rs` | — |
 //! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
 //! | `kessel.undo`, `.inject_dice`, `.test`, `.setup`, `.state_hash`, `.events` | `script.rs` | `kessel script` / `kessel test` |
@@ -20,11 +24,15 @@
 //! Hexes are passed to and from Lua as their printed labels (`"0120"`): plain strings work as table
 //! keys, compare with `==` and print as players read them.
 
+mod areas;
+mod changes;
 mod declare;
 mod emit;
 mod hex;
 mod log;
+mod markers;
 mod paths;
+mod plain;
 mod queries;
 mod query;
 mod reads;
@@ -52,8 +60,11 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     query::register(lua, &kessel, world)?;
     queries::register(lua, &kessel, world)?;
     log::register(lua, &kessel, world)?;
+    areas::register(lua, &kessel, world)?;
     reads::register(lua, &kessel, world)?;
     emit::register(lua, &kessel, world)?;
+    changes::register(lua, &kessel, world)?;
+    markers::register(lua, &kessel, world)?;
     paths::register(lua, &kessel, world)?;
     tables::register(lua, &kessel, world)?;
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;

@@ -13,10 +13,11 @@ use mlua::{Lua, Table};
 const UNIT_CONSTRUCTOR: &str = r#"
 return function(id, name, side, type, formation, hidden, pool, step, steps_left, steps,
                 attack, defence, movement, location, hex, enter_turn, enter_area, setup_area,
-                flags, attrs, vars)
+                flags, attrs, vars, face)
   return { id = id, name = name, side = side, type = type, formation = formation,
     hidden = hidden, pool = pool, step = step, steps_left = steps_left, steps = steps,
-    attack = attack, defence = defence, movement = movement, location = location, hex = hex,
+    attack = attack, defence = defence, movement = movement, face = face,
+    location = location, hex = hex,
     enter_turn = enter_turn, enter_area = enter_area, setup_area = setup_area,
     flags = flags or {}, attrs = attrs or {}, vars = vars or {} }
 end
@@ -70,7 +71,26 @@ pub(super) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> 
     };
     let flags = keyed_table(lua, u.flags.iter().map(|f| (f.as_str(), true)))?;
     let attrs = keyed_table(lua, u.attrs.iter().map(|(k, v)| (k.as_str(), *v)))?;
-    let vars = keyed_table(lua, u.vars.iter().map(|(k, v)| (k.as_str(), *v)))?;
+    let vars = if u.vars.is_empty() {
+        V::Nil
+    } else {
+        let values = u
+            .vars
+            .iter()
+            .map(|(k, v)| Ok((k.as_str(), super::plain::to_lua(lua, v)?)))
+            .collect::<mlua::Result<Vec<_>>>()?;
+        keyed_table(lua, values.into_iter())?
+    };
+    let face = match u.named_face() {
+        Some(f) => {
+            let values = f
+                .iter()
+                .map(|(k, v)| Ok((k.as_str(), super::plain::to_lua(lua, v)?)))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            keyed_table(lua, values.into_iter())?
+        }
+        None => V::Nil,
+    };
     let args = mlua::MultiValue::from_iter([
         s(&u.id)?,
         s(&u.name)?,
@@ -81,7 +101,7 @@ pub(super) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> 
         opt(u.pool.as_deref())?,
         int(u.step.into()),
         int(u.steps_left().into()),
-        int(u.faces.len().max(1) as i64),
+        int(u.step_count().max(1) as i64),
         attack,
         defence,
         movement,
@@ -93,6 +113,7 @@ pub(super) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> 
         flags,
         attrs,
         vars,
+        face,
     ]);
     unit_constructor(lua)?.call(args)
 }
@@ -103,6 +124,12 @@ pub(super) fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Tab
     t.set("kind", m.kind.as_str())?;
     t.set("side", m.side.as_deref())?;
     t.set("hex", m.hex.map(|h| w.state.map.label(h)))?;
+    if let Some(o) = m.other {
+        t.set("other", w.state.map.label(o))?;
+    }
+    if let Some(v) = &m.value {
+        t.set("value", super::plain::to_lua(lua, v)?)?;
+    }
     Ok(t)
 }
 
@@ -383,9 +410,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     g.set(
         "var",
-        lua.create_function(move |lua, key: String| {
-            value_or_nil(lua, w.borrow().state.vars.get(&key))
-        })?,
+        lua.create_function(
+            move |lua, key: String| match w.borrow().state.vars.get(&key) {
+                Some(v) => super::plain::to_lua(lua, v),
+                None => Ok(mlua::Value::Nil),
+            },
+        )?,
     )?;
     let w = world.clone();
     g.set(

@@ -48,6 +48,26 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
             } => t.set("hex", map.label(*h))?,
             Event::MarkerMoved { hex, .. } => t.set("hex", hex.map(|h| map.label(h)))?,
             Event::Revealed { face, .. } => t.set("face", face.to_string())?,
+            Event::UnitCreated { unit } | Event::UnitChanged { unit } => {
+                if let (Location::Map(h), Some(u)) =
+                    (unit.location, t.get::<Option<Table>>("unit")?)
+                {
+                    u.set("hex", map.label(h))?;
+                }
+            }
+            Event::TerrainSet { hex, .. } | Event::HexTagged { hex, .. } => {
+                t.set("hex", map.label(*hex))?
+            }
+            Event::MarkerCreated { marker } | Event::MarkerChanged { marker } => {
+                if let Some(m) = t.get::<Option<Table>>("marker")? {
+                    m.set("hex", marker.hex.map(|h| map.label(h)))?;
+                    m.set("other", marker.other.map(|h| map.label(h)))?;
+                }
+            }
+            Event::HexsideSet { hex, other, .. } => {
+                t.set("hex", map.label(*hex))?;
+                t.set("other", map.label(*other))?;
+            }
             _ => {}
         }
         out.push(t)?;
@@ -90,7 +110,16 @@ const UNIT_FIELDS: &[&str] = &[
 ];
 const MARKER_FIELDS: &[&str] = &["kind", "side", "at", "count"];
 const MAP_FIELDS: &[&str] = &[
-    "columns", "rows", "default", "terrain", "hexsides", "links", "places", "areas", "tags",
+    "columns",
+    "rows",
+    "default",
+    "terrain",
+    "hexsides",
+    "links",
+    "places",
+    "areas",
+    "tags",
+    "numbering",
 ];
 
 /// Builds a map from an inline description.
@@ -109,7 +138,19 @@ fn inline_map(spec: &Table) -> mlua::Result<Map> {
     let default: String = spec
         .get::<Option<String>>("default")?
         .unwrap_or_else(|| "clear".into());
-    let mut map = Map::new("inline", cols, rows, Numbering::default(), &default);
+    let numbering = match spec.get::<Option<String>>("numbering")?.as_deref() {
+        None | Some("ccrr") => Numbering::default(),
+        Some("letters") => Numbering {
+            letters: true,
+            ..Numbering::default()
+        },
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!(
+                "inline map: unknown numbering `{other}` (supported: \"ccrr\", \"letters\")"
+            )))
+        }
+    };
+    let mut map = Map::new("inline", cols, rows, numbering, &default);
     let bad = |l: &str| {
         mlua::Error::runtime(format!(
             "inline map: `{l}` is not a hex of a {cols}x{rows} map"
@@ -205,7 +246,7 @@ fn face_of(s: &str) -> mlua::Result<Face> {
 }
 
 /// The most units an inline set-up may create.
-const MAX_UNITS: usize = 100_000;
+use super::changes::MAX_UNITS;
 
 /// `kessel.setup{...}`: replaces the position with one described inline.
 fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
@@ -263,7 +304,11 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
             }
             let id: String = u.get("id")?;
             super::strict_keys(&u, &format!("kessel.setup: unit `{id}`"), UNIT_FIELDS)?;
-            let faces: Vec<String> = u.get::<Option<Vec<String>>>("faces")?.unwrap_or_default();
+            let kind: String = u.get("type")?;
+            let what = format!("kessel.setup: unit `{id}`");
+            let fields = super::changes::face_fields(&world.borrow(), &kind);
+            let (faces, named) =
+                super::changes::faces_of(lua, fields.as_deref(), u.get("faces")?, &what)?;
             let location = match u.get::<Option<String>>("at")? {
                 Some(l) => Location::Map(map.parse(&l).ok_or_else(|| {
                     mlua::Error::runtime(format!(
@@ -283,9 +328,17 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
             let attrs: BTreeMap<String, i64> = u
                 .get::<Option<BTreeMap<String, i64>>>("attrs")?
                 .unwrap_or_default();
-            let vars: BTreeMap<String, i64> = u
-                .get::<Option<BTreeMap<String, i64>>>("vars")?
-                .unwrap_or_default();
+            let vars = match u.get::<mlua::Value>("vars")? {
+                mlua::Value::Nil => BTreeMap::new(),
+                v => match super::plain::from_lua(lua, &v, &format!("{what}: vars"), 1 << 20)? {
+                    crate::state::Value::Object(m) => m.into_iter().collect(),
+                    _ => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: vars is a table keyed by name"
+                        )))
+                    }
+                },
+            };
             let entry = match u.get::<Option<Table>>("enter")? {
                 Some(e) => Some(crate::state::Entry {
                     turn: e.get("turn")?,
@@ -299,12 +352,10 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                     .unwrap_or_else(|| id.clone()),
                 id: id.clone(),
                 side: u.get("side")?,
-                kind: u.get("type")?,
+                kind,
                 formation: u.get("formation")?,
-                faces: faces
-                    .iter()
-                    .map(|f| face_of(f))
-                    .collect::<mlua::Result<_>>()?,
+                faces,
+                named,
                 step: u.get::<Option<u32>>("step")?.unwrap_or(0),
                 hidden: u.get::<Option<bool>>("hidden")?.unwrap_or(false),
                 pool: u.get("pool")?,
@@ -360,6 +411,8 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                     kind: kind.clone(),
                     side: side.clone(),
                     hex,
+                    other: None,
+                    value: None,
                 });
             }
         }

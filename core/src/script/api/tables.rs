@@ -91,6 +91,34 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             Ok(table.lookup(roll).map(str::to_string))
         })?,
     )?;
+    let w = world.clone();
+    t.set(
+        "cell",
+        lua.create_function(move |lua, (id, row, column): (String, String, String)| {
+            let wb = w.borrow();
+            let table = wb
+                .ruleset
+                .word_tables
+                .get(&id)
+                .ok_or_else(|| mlua::Error::runtime(format!("no word table `{id}`")))?;
+            if !table.rows.contains(&row) {
+                return Err(mlua::Error::runtime(format!(
+                    "word table `{id}` has no row `{row}` (rows: {})",
+                    table.rows.join(", ")
+                )));
+            }
+            if !table.columns.contains(&column) {
+                return Err(mlua::Error::runtime(format!(
+                    "word table `{id}` has no column `{column}` (columns: {})",
+                    table.columns.join(", ")
+                )));
+            }
+            match table.cell(&row, &column) {
+                Some(v) => super::plain::to_lua(lua, v),
+                None => Ok(mlua::Value::Nil),
+            }
+        })?,
+    )?;
     kessel.set("tables", t)?;
     Ok(())
 }

@@ -1,0 +1,75 @@
+//! `kessel.map.regions` and `kessel.map.enclosed`: connected regions and enclosed hexes, computed
+//! natively (`algo::areas`) instead of flood fills in Lua.
+
+use super::hex_of;
+use crate::algo::areas;
+use crate::world::Shared;
+use mlua::{Lua, Table};
+
+/// A dense per-hex flag from a list of labels (each must be on the map).
+fn flags(world: &Shared, labels: &[String]) -> mlua::Result<Vec<bool>> {
+    let mut out = vec![false; world.borrow().state.map.len()];
+    for l in labels {
+        let hex = hex_of(world, l)?;
+        if let Some(i) = world.borrow().state.map.index(hex) {
+            out[i] = true;
+        }
+    }
+    Ok(out)
+}
+
+/// The hexside-kind bits an options table's `sides = { ... }` shuts (unknown kinds shut nothing:
+/// the map has no such side).
+fn shut_bits(world: &Shared, opts: &Option<Table>) -> mlua::Result<u32> {
+    let Some(o) = opts else { return Ok(0) };
+    let kinds: Vec<String> = o.get::<Option<Vec<String>>>("sides")?.unwrap_or_default();
+    let w = world.borrow();
+    Ok(kinds
+        .iter()
+        .filter_map(|k| w.state.map.side_kinds.get(k))
+        .filter(|id| *id < 32)
+        .fold(0, |bits, id| bits | 1 << id))
+}
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    let m: Table = kessel.get("map")?;
+    let w = world.clone();
+    m.set(
+        "regions",
+        lua.create_function(move |lua, (hexes, opts): (Vec<String>, Option<Table>)| {
+            crate::script::charge(lua, 32 * hexes.len() as u64)?;
+            let member = flags(&w, &hexes)?;
+            let shut = shut_bits(&w, &opts)?;
+            crate::script::charge(lua, 16 * member.len() as u64)?;
+            let wb = w.borrow();
+            let map = &wb.state.map;
+            let found = areas::regions(map, &member, |s| map.side_bits(s) & shut != 0);
+            Ok(found
+                .into_iter()
+                .map(|r| {
+                    r.into_iter()
+                        .map(|i| map.label(map.hex_of_index(i)))
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    let w = world.clone();
+    m.set(
+        "enclosed",
+        lua.create_function(move |lua, (walls, opts): (Vec<String>, Option<Table>)| {
+            crate::script::charge(lua, 32 * walls.len() as u64)?;
+            let wall = flags(&w, &walls)?;
+            let shut = shut_bits(&w, &opts)?;
+            crate::script::charge(lua, 16 * wall.len() as u64)?;
+            let wb = w.borrow();
+            let map = &wb.state.map;
+            let found = areas::enclosed(map, &wall, |s| map.side_bits(s) & shut != 0);
+            Ok(found
+                .into_iter()
+                .map(|i| map.label(map.hex_of_index(i)))
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    Ok(())
+}
