@@ -259,15 +259,23 @@ mod tests {
         let map = crate::map::Map::new("m", 2, 2, Default::default(), "clear");
         let state = GameState::new(std::sync::Arc::new(map), vec![], 0);
         let d = decl();
-        let e = d.check_args(&json!({}), &state).unwrap_err();
+        let e = d.check_args(&json!({}), &state).expect_err("refused");
         assert!(e.contains("needs `unit`"), "{e}");
-        let e = d.check_args(&json!({"unti": "x"}), &state).unwrap_err();
+        let e = d
+            .check_args(&json!({"unti": "x"}), &state)
+            .expect_err("refused");
         assert!(e.contains("did you mean `unit`"), "{e}");
-        let e = d.check_args(&json!({"unit": "x"}), &state).unwrap_err();
+        let e = d
+            .check_args(&json!({"unit": "x"}), &state)
+            .expect_err("refused");
         assert!(e.contains("no unit `x`"), "{e}");
-        let e = d.check_args(&json!({"unit": 3}), &state).unwrap_err();
+        let e = d
+            .check_args(&json!({"unit": 3}), &state)
+            .expect_err("refused");
         assert!(e.contains("expected a unit id"), "{e}");
-        let e = d.check_args(&json!({"depth": "deep"}), &state).unwrap_err();
+        let e = d
+            .check_args(&json!({"depth": "deep"}), &state)
+            .expect_err("refused");
         assert!(e.contains("`depth`: expected int"), "{e}");
     }
 

@@ -340,14 +340,14 @@ mod tests {
         t.cells[1].pop();
         assert!(t
             .validate()
-            .unwrap_err()
+            .expect_err("refused")
             .to_string()
             .contains("row `dusk` has 1 cells"));
         let mut t = dates();
         t.columns[1] = "red".into();
         assert!(t
             .validate()
-            .unwrap_err()
+            .expect_err("refused")
             .to_string()
             .contains("named twice"));
     }
