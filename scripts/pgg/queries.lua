@@ -19,6 +19,23 @@ local function sorted_keys(set)
   return out
 end
 
+-- Whose decision it is (the engine's `deciding_side` contract, docs/lua-api.md): the editor's
+-- computer and hot-seat players and the balance lab ask it. Beyond the `pending` convention, the
+-- German's initial air markers [13.2] are placed inside the Soviet Movement Phase of turn 1, once
+-- the Soviet set-up [5.1] is over.
+kessel.queries.declare{
+  id = "deciding_side", rule = "13.2",
+  description = "The side whose decision it is now: the side a pending decision names, the German "
+    .. "while he places his initial air markers [13.2], else the phasing side",
+  params = {},
+  fn = function()
+    local p = kessel.game.var("pending")
+    if p and p.side then return p.side end
+    if M.initial_air_pending() and not require("rules.setup").open() then return C.GERMAN end
+    return C.phasing()
+  end,
+}
+
 kessel.queries.declare{
   id = "supply", rule = "11",
   description = "Whether a unit is in supply now and why (German [11.1], Soviet [11.2], entering units [14]), "

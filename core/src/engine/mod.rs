@@ -357,11 +357,24 @@ impl Engine {
         Ok(Some(legal.swap_remove(pick)))
     }
 
-    /// The side whose decision it is: the `side` of a game var `pending` when there is one (the
-    /// convention for a decision by the non-phasing player, such as a defender's choice), else
-    /// the phasing side of the current step. `None` for a step of no side. Players that take
-    /// turns (the editor's computer and hot-seat players, the lab's random players) ask this.
+    /// The side whose decision it is. A ruleset that declares the query `deciding_side` answers
+    /// it (a side id, or nil for nobody); else the `side` of a game var `pending` when there is
+    /// one (the convention for a decision by the non-phasing player, such as a defender's
+    /// choice), else the phasing side of the current step. `None` for a step of no side. Players
+    /// that take turns (the editor's computer and hot-seat players, the lab) ask this.
     pub fn deciding_side(&self) -> Option<String> {
+        let declared = self
+            .host
+            .guarded(|lua| crate::script::api::declares_query(lua, "deciding_side"));
+        if declared == Ok(true) {
+            let empty = crate::state::Value::Object(Default::default());
+            match self.query("deciding_side", &empty) {
+                Ok(crate::state::Value::String(side)) => return Some(side),
+                Ok(crate::state::Value::Null) => return None,
+                // a faulty answer: the conventions below still name a side
+                _ => {}
+            }
+        }
         let w = self.world();
         let pending = w.state.vars.get("pending").and_then(|p| p.get("side"));
         if let Some(side) = pending.and_then(|s| s.as_str()) {

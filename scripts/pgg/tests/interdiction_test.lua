@@ -92,10 +92,13 @@ end)
 -- Rule 13.2: before turn 1 the German places first
 kessel.test("case_13_2_initial_markers_before_first_soviet_move", function()
   board({ rifle("r", "1003") }, "soviet_movement", 1, { vars = { first_turn_16 = "move", first_turn_19 = "move" } })
+  -- the decision is the German's, inside the Soviet Movement Phase (the deciding_side query)
+  expect.eq(kessel.queries.ask("deciding_side", {}), "german")
   local ok, why = kessel.act{ kind = "move", units = { "r" }, path = { "1004" } }
   expect.refused(ok, why, "13.2", "places his air interdiction markers")
   expect.accepted(place("1005")); expect.accepted(place("1002")); expect.accepted(place("1001"))
   expect.eq(kessel.game.var("air_initial_done"), true)
+  expect.eq(kessel.queries.ask("deciding_side", {}), "soviet")
   expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "1004" } })
 end)
 

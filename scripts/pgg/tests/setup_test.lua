@@ -56,7 +56,9 @@ do
     expect.eq(#offered("german", "place_marker"), 0)
     expect.eq(#offered("german", "end_air_placement"), 0)
     expect.eq(#offered("soviet", "end_setup"), 1)
+    expect.eq(kessel.queries.ask("deciding_side", {}), "soviet", "the Soviet sets up first")
     expect.accepted(kessel.act{ kind = "end_setup" })
+    expect.eq(kessel.queries.ask("deciding_side", {}), "german", "then the German places his markers")
     ok, r = kessel.act{ kind = "setup_place", unit = "r2", hex = "0105" }
     expect.refused(ok, r, "5.1", "set-up is over")
     expect.eq(#offered("soviet", "setup_place"), 0)

@@ -46,7 +46,9 @@ use crate::state::Value;
 use crate::world::Shared;
 use mlua::{Lua, LuaSerdeExt, Table};
 
-pub(crate) use queries::{ask as ask_query, declared as declared_queries};
+pub(crate) use queries::{
+    ask as ask_query, declared as declared_queries, declares as declares_query,
+};
 pub(crate) use script::{events_table, reasons_table, run_test, script_only};
 
 /// Registers every module on a fresh host.

@@ -100,6 +100,12 @@ pub(crate) fn declared(lua: &Lua) -> mlua::Result<Vec<QueryDecl>> {
 
 /// Runs the query `id` with `args` in the read-only stage and returns its answer as plain data.
 /// Unknown ids, unknown or ill-typed arguments and answers that are not plain data are errors.
+/// Whether the ruleset declared query `id`.
+pub(crate) fn declares(lua: &Lua, id: &str) -> mlua::Result<bool> {
+    let all: Table = lua.named_registry_value(REGISTRY)?;
+    all.contains_key(id)
+}
+
 pub(crate) fn ask(lua: &Lua, world: &Shared, id: &str, args: &Value) -> mlua::Result<Value> {
     let all: Table = lua.named_registry_value(REGISTRY)?;
     let Some(entry) = all.get::<Option<Table>>(id)? else {
