@@ -268,15 +268,6 @@ impl Event {
             Event::HexTagged { .. } => "hex_tagged",
         }
     }
-
-    /// True for an event that changes the map (terrain, hexsides, tags): what the map's
-    /// derived data (compiled movement costs) must be rebuilt after.
-    pub fn changes_map(&self) -> bool {
-        matches!(
-            self,
-            Event::TerrainSet { .. } | Event::HexsideSet { .. } | Event::HexTagged { .. }
-        )
-    }
 }
 
 /// An accepted action and the events it produced.

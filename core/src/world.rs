@@ -64,10 +64,6 @@ pub struct World {
     /// Movement cost models compiled from the declaration in force, per class and side; they
     /// follow the map and the options by themselves (see [`CostModelCache`]).
     pub cost_models: RefCell<CostModelCache>,
-    /// The revision at which the map last changed (a map-change event, or the whole state
-    /// replaced: undo, set-up, a roll-back). Only ever grows, so anything derived from the map
-    /// (compiled movement costs) is fresh while the revision it was built at is not below it.
-    pub map_revision: u64,
 }
 
 /// Shared handle to the world.
@@ -129,7 +125,6 @@ impl World {
             revision: 0,
             unit_changes: UnitChanges::default(),
             cost_models: RefCell::new(CostModelCache::default()),
-            map_revision: 0,
         }
     }
 
@@ -150,9 +145,6 @@ impl World {
         }
         self.state.apply(&event).map_err(|e| e.to_string())?;
         self.revision += 1;
-        if event.changes_map() {
-            self.map_revision = self.revision;
-        }
         let (revision, count) = (self.revision, self.state.units.len());
         let changes = &mut self.unit_changes;
         if changes.at.len() < count {
@@ -174,7 +166,6 @@ impl World {
     /// Records that the whole state was just replaced (set-up, undo, load, roll-back).
     pub fn state_replaced(&mut self) {
         self.revision += 1;
-        self.map_revision = self.revision;
         self.unit_changes = UnitChanges {
             reset_at: self.revision,
             at: Vec::new(),
@@ -190,9 +181,6 @@ impl World {
         self.dice = dice;
         self.revision += 1;
         let revision = self.revision;
-        if self.pending.iter().any(Event::changes_map) {
-            self.map_revision = revision;
-        }
         let count = self.state.units.len();
         let changes = &mut self.unit_changes;
         if changes.at.len() < count {

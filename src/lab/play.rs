@@ -269,7 +269,7 @@ pub fn play_game(
                         st.phase
                     );
                 }
-                let pick = (choice_dice.roll_from(&choice_stream(&engine), legal.len() as u32) - 1)
+                let pick = (choice_dice.roll_from(&engine.choice_stream(), legal.len() as u32) - 1)
                     as usize;
                 (legal.swap_remove(pick), legal)
             }
@@ -351,7 +351,7 @@ pub fn play_game(
                 .entry(format!("({}) {rejection}", action.kind))
                 .or_insert(0) += 1;
             let pick =
-                (choice_dice.roll_from(&choice_stream(&engine), rest.len() as u32) - 1) as usize;
+                (choice_dice.roll_from(&engine.choice_stream(), rest.len() as u32) - 1) as usize;
             action = rest.swap_remove(pick);
         }
         if stuck {
@@ -406,11 +406,4 @@ pub fn play_game(
         actions_by_side,
         cpu_s,
     })
-}
-
-/// The stream of a chooser's dice at the game's current step: one per turn and step, so that a
-/// choice made differently in one phase leaves the later phases' draws alone (see kessel_core::dice).
-fn choice_stream(engine: &Engine) -> String {
-    let st = engine.state();
-    format!("choice @{}.{}", st.turn, st.phase)
 }

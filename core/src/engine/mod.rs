@@ -348,13 +348,16 @@ impl Engine {
         if legal.is_empty() {
             return Ok(None);
         }
-        // one stream per turn and step of the fallback's dice (see crate::dice)
-        let stream = {
-            let st = self.state();
-            format!("choice @{}.{}", st.turn, st.phase)
-        };
-        let pick = (fallback.roll_from(&stream, legal.len() as u32) - 1) as usize;
+        let pick = (fallback.roll_from(&self.choice_stream(), legal.len() as u32) - 1) as usize;
         Ok(Some(legal.swap_remove(pick)))
+    }
+
+    /// The dice stream a chooser draws from at the current step (see [`crate::dice`]): one per
+    /// turn and step, so that a choice made differently in one phase leaves later phases' draws
+    /// alone.
+    pub fn choice_stream(&self) -> String {
+        let st = self.state();
+        format!("choice @{}.{}", st.turn, st.phase)
     }
 
     /// The side whose decision it is. A ruleset that declares the query `deciding_side` answers

@@ -199,7 +199,8 @@ pub fn compile_costs(
 pub struct CostModelCache {
     map: Option<std::sync::Arc<Map>>,
     variants: u64,
-    models: std::collections::HashMap<(String, String), std::sync::Arc<CostModel>>,
+    /// (class, side, model): a handful of entries, found by a scan that allocates nothing.
+    models: Vec<(String, String, std::sync::Arc<CostModel>)>,
 }
 
 impl CostModelCache {
@@ -222,17 +223,12 @@ impl CostModelCache {
             self.map = Some(map.clone());
             self.variants = variants;
         }
-        let key = (class.to_string(), side.to_string());
-        if let Some(m) = self.models.get(&key) {
+        if let Some((_, _, m)) = self.models.iter().find(|(c, s, _)| c == class && s == side) {
             return Ok(m.clone());
         }
         let model = std::sync::Arc::new(compile_costs(decl, map, class, side)?);
-        self.models.insert(key, model.clone());
+        self.models
+            .push((class.to_string(), side.to_string(), model.clone()));
         Ok(model)
-    }
-
-    /// Forgets everything (the rules were reloaded).
-    pub fn clear(&mut self) {
-        *self = CostModelCache::default();
     }
 }
