@@ -1,8 +1,9 @@
 //! The balance lab: games played headless and recorded (`play`), the data file (`record`), the
-//! statistics over it (`summary`), and the HTML report (`html`). `kessel simulate` plays and
-//! writes; `kessel report` reads, merges and draws.
+//! statistics over it (`summary`) and how the games were played (`measures`), and the HTML report
+//! (`html`). `kessel simulate` plays and writes; `kessel report` reads, merges and draws.
 
 pub mod html;
+pub mod measures;
 pub mod play;
 pub mod record;
 pub mod summary;

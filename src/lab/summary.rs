@@ -1,6 +1,7 @@
 //! The lab's statistics over game records, as numbers (for charts) and as text (the summary
 //! `kessel simulate` and `kessel report` print, byte for byte the same for the same games).
 
+use super::measures::{play_stats, write_play, PlayStats};
 use super::record::{Data, GameRecord, Header};
 use crate::stats::{self, Interval, MeanCi};
 use std::collections::BTreeMap;
@@ -29,101 +30,6 @@ pub struct ProfileStats {
     pub actions: (f64, usize, usize),
     /// How the games were played (means per finished game), see [`PlayStats`].
     pub play: PlayStats,
-}
-
-/// How the games were played, per finished game: what a designer checks before trusting the
-/// computer player's verdicts (does a side attack at all? do objectives change hands?).
-#[derive(Clone, Debug, Default)]
-pub struct PlayStats {
-    /// Side → (action kind, mean per game), kinds by decreasing mean.
-    pub actions: Vec<(String, Vec<(String, f64)>)>,
-    /// Times per game an objective passed from one side to the other (end of game-turn to end of
-    /// game-turn).
-    pub changes_of_hands: f64,
-    /// The ruleset's measures (`metrics` of its `result` hook): mean over game-turns and games.
-    pub metrics: Vec<(String, f64)>,
-}
-
-fn write_play(out: &mut String, play: &PlayStats) {
-    for (side, kinds) in &play.actions {
-        let listed: Vec<String> = kinds
-            .iter()
-            .filter(|(_, mean)| *mean >= 0.05)
-            .map(|(k, mean)| format!("{k} {mean:.1}"))
-            .collect();
-        if !listed.is_empty() {
-            let _ = writeln!(out, "  {side} actions per game: {}", listed.join(", "));
-        }
-    }
-    if play.actions.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "  objectives changing hands per game: {:.1}",
-        play.changes_of_hands
-    );
-    if !play.metrics.is_empty() {
-        let listed: Vec<String> = play
-            .metrics
-            .iter()
-            .map(|(k, v)| format!("{k} {v:.1}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "  the ruleset's measures (mean per game-turn): {}",
-            listed.join(", ")
-        );
-    }
-}
-
-fn play_stats(done: &[&GameRecord]) -> PlayStats {
-    let n = done.len().max(1) as f64;
-    let mut by_side: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
-    let mut changes = 0usize;
-    let mut metric_sums: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
-    for g in done {
-        for (side, kinds) in &g.actions_by_side {
-            for (kind, k) in kinds {
-                *by_side.entry(side).or_default().entry(kind).or_insert(0.0) += f64::from(*k);
-            }
-        }
-        for pair in g.per_turn.windows(2) {
-            for (objective, now) in &pair[1].control {
-                let before = pair[0].control.get(objective).cloned().flatten();
-                if let (Some(a), Some(b)) = (before, now) {
-                    if a != *b {
-                        changes += 1;
-                    }
-                }
-            }
-        }
-        for t in &g.per_turn {
-            for (k, v) in &t.metrics {
-                let e = metric_sums.entry(k).or_insert((0.0, 0));
-                e.0 += v;
-                e.1 += 1;
-            }
-        }
-    }
-    PlayStats {
-        actions: by_side
-            .into_iter()
-            .map(|(side, kinds)| {
-                let mut list: Vec<(String, f64)> = kinds
-                    .into_iter()
-                    .map(|(k, total)| (k.to_string(), total / n))
-                    .collect();
-                list.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-                (side.to_string(), list)
-            })
-            .collect(),
-        changes_of_hands: changes as f64 / n,
-        metrics: metric_sums
-            .into_iter()
-            .map(|(k, (sum, count))| (k.to_string(), sum / count.max(1) as f64))
-            .collect(),
-    }
 }
 
 /// The paired comparison of two profiles on the seeds both finished.
