@@ -19,6 +19,31 @@ pub struct PlayStats {
     pub metrics: Vec<(String, f64)>,
 }
 
+/// Width the summary's lists wrap at: the text stays readable in a terminal and in the report's
+/// statistics block.
+const WIDTH: usize = 100;
+
+/// `head` and the items joined with commas, wrapped at [`WIDTH`] with continuation lines indented.
+fn write_list(out: &mut String, head: &str, items: &[String]) {
+    let mut line = head.to_string();
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() {
+            format!("{item},")
+        } else {
+            item.clone()
+        };
+        let fresh = line.trim_end().ends_with(':') || line.trim().is_empty();
+        if !fresh && line.chars().count() + 1 + piece.chars().count() > WIDTH {
+            let _ = writeln!(out, "{line}");
+            line = "      ".to_string();
+        } else if !line.ends_with(' ') {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+    }
+    let _ = writeln!(out, "{line}");
+}
+
 pub(super) fn write_play(out: &mut String, play: &PlayStats) {
     for (side, kinds) in &play.actions {
         let listed: Vec<String> = kinds
@@ -27,7 +52,7 @@ pub(super) fn write_play(out: &mut String, play: &PlayStats) {
             .map(|(k, mean)| format!("{k} {mean:.1}"))
             .collect();
         if !listed.is_empty() {
-            let _ = writeln!(out, "  {side} actions per game: {}", listed.join(", "));
+            write_list(out, &format!("  {side} actions per game: "), &listed);
         }
     }
     if play.actions.is_empty() {
@@ -44,10 +69,10 @@ pub(super) fn write_play(out: &mut String, play: &PlayStats) {
             .iter()
             .map(|(k, v)| format!("{k} {v:.1}"))
             .collect();
-        let _ = writeln!(
+        write_list(
             out,
-            "  the ruleset's measures (mean per game-turn): {}",
-            listed.join(", ")
+            "  the ruleset's measures (mean per game-turn): ",
+            &listed,
         );
     }
 }
@@ -98,5 +123,30 @@ pub(super) fn play_stats(done: &[&GameRecord]) -> PlayStats {
             .into_iter()
             .map(|(k, (sum, count))| (k.to_string(), sum / count.max(1) as f64))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lists_wrap_with_an_indent_and_lose_nothing() {
+        let items: Vec<String> = (0..30).map(|i| format!("kind_{i} {i}.0")).collect();
+        let mut out = String::new();
+        write_list(&mut out, "  red actions per game: ", &items);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.len() > 1, "{out}");
+        assert!(lines.iter().all(|l| l.chars().count() <= WIDTH), "{out}");
+        assert!(lines[1..].iter().all(|l| l.starts_with("      ")), "{out}");
+        let joined = lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            joined,
+            format!("red actions per game: {}", items.join(", ")),
+            "every item once, in order"
+        );
+        let mut short = String::new();
+        write_list(&mut short, "  x: ", &items[..2]);
+        assert_eq!(short, "  x: kind_0 0.0, kind_1 1.0\n");
     }
 }
