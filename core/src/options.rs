@@ -122,7 +122,13 @@ impl Profile {
                 None => errors.push(LoadError::new(
                     path,
                     Some(line),
-                    format!("unknown option `{id}`{}", suggest(&id, decls)),
+                    format!(
+                        "unknown option `{id}`{}",
+                        crate::names::did_you_mean(
+                            &id,
+                            &decls.iter().map(|d| d.id.as_str()).collect::<Vec<_>>()
+                        )
+                    ),
                 )),
                 Some(d) => match d.check(&v) {
                     Ok(()) => {
@@ -140,21 +146,6 @@ impl Profile {
             Err(LoadErrors(errors))
         }
     }
-}
-
-fn suggest(id: &str, decls: &[OptionDecl]) -> String {
-    let best = decls
-        .iter()
-        .map(|d| (common_prefix(id, &d.id), &d.id))
-        .max_by_key(|(n, _)| *n);
-    match best {
-        Some((n, name)) if n >= 4 => format!(" (did you mean `{name}`?)"),
-        _ => String::new(),
-    }
-}
-
-fn common_prefix(a: &str, b: &str) -> usize {
-    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
 }
 
 /// The options in force: declarations plus chosen values.

@@ -160,9 +160,7 @@ impl QueryDecl {
         let known: Vec<String> = self.params.keys().cloned().collect();
         for key in obj.keys() {
             if !self.params.contains_key(key) {
-                let hint = crate::names::nearest(key, &known)
-                    .map(|n| format!(" (did you mean `{n}`?)"))
-                    .unwrap_or_default();
+                let hint = crate::names::did_you_mean(key, &known);
                 let list = if known.is_empty() {
                     "none".to_string()
                 } else {

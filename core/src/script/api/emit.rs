@@ -365,9 +365,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 };
                 if !["kind", "rule", "fields"].contains(&key.as_str()) {
                     let known = ["kind".to_string(), "rule".into(), "fields".into()];
-                    let hint = crate::names::nearest(&key, &known)
-                        .map(|n| format!(" (did you mean `{n}`?)"))
-                        .unwrap_or_default();
+                    let hint = crate::names::did_you_mean(&key, &known);
                     return Err(mlua::Error::runtime(format!(
                         "kessel.emit.record: unknown key `{key}`{hint}; keys: kind, rule, fields"
                     )));

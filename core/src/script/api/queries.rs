@@ -3,7 +3,6 @@
 //! engine's `Engine::query` is the same call from Rust). What a declaration is and how arguments
 //! are checked lives in `crate::queries`.
 
-use crate::names::nearest;
 use crate::queries::{ParamType, QueryDecl, QueryParam};
 use crate::state::Value;
 use crate::world::{Shared, Stage, StageGuard};
@@ -24,9 +23,7 @@ fn strict_keys(t: &Table, allowed: &[&str], what: &str) -> mlua::Result<()> {
             other => format!("[{}]", other.type_name()),
         };
         if !allowed.contains(&key.as_str()) {
-            let hint = nearest(&key, &known)
-                .map(|n| format!(" (did you mean `{n}`?)"))
-                .unwrap_or_default();
+            let hint = crate::names::did_you_mean(&key, &known);
             return Err(mlua::Error::runtime(format!(
                 "{what}: unknown key `{key}`{hint}; keys: {}",
                 allowed.join(", ")
@@ -110,9 +107,7 @@ pub(crate) fn ask(lua: &Lua, world: &Shared, id: &str, args: &Value) -> mlua::Re
     let all: Table = lua.named_registry_value(REGISTRY)?;
     let Some(entry) = all.get::<Option<Table>>(id)? else {
         let known: Vec<String> = declared(lua)?.into_iter().map(|d| d.id).collect();
-        let hint = nearest(id, &known)
-            .map(|n| format!(" (did you mean `{n}`?)"))
-            .unwrap_or_default();
+        let hint = crate::names::did_you_mean(id, &known);
         let list = if known.is_empty() {
             "none".to_string()
         } else {
