@@ -163,16 +163,7 @@ fn read_fields(lua: &Lua, world: &Shared, t: &Table, u: &mut Unit, what: &str) -
         "flags",
         "vars",
     ];
-    for pair in t.pairs::<mlua::Value, mlua::Value>() {
-        let (k, _) = pair?;
-        let k = k.to_string()?;
-        if !FIELDS.contains(&k.as_str()) {
-            return Err(mlua::Error::runtime(format!(
-                "{what}: unknown field `{k}` (fields: {})",
-                FIELDS.join(", ")
-            )));
-        }
-    }
+    super::strict_keys(t, what, FIELDS)?;
     let text = |key: &str| -> mlua::Result<Option<String>> {
         let v: Option<String> = t.get(key)?;
         if let Some(s) = &v {

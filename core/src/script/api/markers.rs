@@ -53,14 +53,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "create_marker",
         lua.create_function(move |lua, t: Table| {
             let what = "kessel.emit.create_marker";
-            for pair in t.pairs::<mlua::Value, mlua::Value>() {
-                let k = pair?.0.to_string()?;
-                if !["kind", "side", "hex", "other", "value"].contains(&k.as_str()) {
-                    return Err(mlua::Error::runtime(format!(
-                        "{what}: unknown field `{k}` (fields: kind, side, hex, other, value)"
-                    )));
-                }
-            }
+            super::strict_keys(&t, what, &["kind", "side", "hex", "other", "value"])?;
             let kind: String = t
                 .get::<Option<String>>("kind")?
                 .ok_or_else(|| mlua::Error::runtime(format!("{what}: needs a kind")))?;
