@@ -1,0 +1,366 @@
+//! Map files (`map.toml`): their serde types and the loader, strict and lenient, collecting every
+//! problem with its line (see [`super`]).
+
+use super::{strict, Diag, Lenient, MAX_FIRST_LABEL, S};
+use crate::error::{read_text, toml_depth, toml_error, LoadErrors};
+use crate::hex::{Hex, Hexside};
+use crate::map::{Area, Map, Place};
+use crate::numbering::{LowerColumns, Numbering};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use toml::Spanned;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapFile {
+    map: MapHeader,
+    terrain: TerrainSection,
+    #[serde(default)]
+    hexsides: Vec<HexsideFeature>,
+    #[serde(default)]
+    links: Vec<LinkFeature>,
+    #[serde(default)]
+    places: Vec<PlaceEntry>,
+    #[serde(default)]
+    areas: Vec<AreaEntry>,
+    #[serde(default)]
+    tags: Vec<TagEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapHeader {
+    name: String,
+    columns: S<u32>,
+    rows: S<u32>,
+    #[serde(default = "ccrr")]
+    numbering: S<String>,
+    #[serde(default = "one")]
+    first_column: S<i32>,
+    #[serde(default = "one")]
+    first_row: S<i32>,
+    #[serde(default = "even")]
+    lower_columns: LowerColumns,
+}
+
+fn ccrr() -> S<String> {
+    Spanned::new(0..0, "ccrr".to_string())
+}
+fn one() -> S<i32> {
+    Spanned::new(0..0, 1)
+}
+fn even() -> LowerColumns {
+    LowerColumns::Even
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerrainSection {
+    default: String,
+    #[serde(default)]
+    legend: BTreeMap<String, String>,
+    #[serde(default)]
+    rows: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HexsideFeature {
+    kind: String,
+    #[serde(default)]
+    name: Option<String>,
+    sides: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LinkFeature {
+    kind: String,
+    #[serde(default)]
+    name: Option<String>,
+    path: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlaceEntry {
+    name: String,
+    kind: String,
+    hexes: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AreaEntry {
+    id: String,
+    #[serde(default)]
+    name: Option<String>,
+    hexes: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TagEntry {
+    tag: String,
+    hexes: Vec<S<String>>,
+}
+
+/// The line of a map file where a kind named in `message` (between backquotes, as
+/// [`crate::ruleset::Ruleset::check_map`] writes it) is first written as a quoted value.
+pub fn kind_line(map_path: &Path, message: &str) -> Option<usize> {
+    let name = message.split('`').nth(1)?;
+    let text = std::fs::read_to_string(map_path).ok()?;
+    let quoted = format!("\"{name}\"");
+    text.lines()
+        .position(|l| {
+            let code = l.split('#').next().unwrap_or("");
+            // a map's or place's own name is not a kind
+            !code.trim_start().starts_with("name") && code.contains(&quoted)
+        })
+        .map(|i| i + 1)
+}
+
+/// Parses hex lists with ranges (`"0108..0115"`) against a numbering and bounds.
+fn parse_hexes(map: &Map, items: &[S<String>], d: &mut Diag<'_>) -> Vec<Hex> {
+    let mut out = Vec::new();
+    for item in items {
+        match expand_label(map, item.get_ref()) {
+            Ok(hexes) => out.extend(hexes),
+            Err(m) => d.at(item.span(), m),
+        }
+    }
+    out
+}
+
+/// Expands one label or range into on-map hexes.
+pub fn expand_label(map: &Map, text: &str) -> Result<Vec<Hex>, String> {
+    let one = |l: &str| -> Result<Hex, String> {
+        let h = map
+            .numbering()
+            .parse(l)
+            .ok_or_else(|| format!("`{l}` is not a hex number"))?;
+        if !map.contains(h) {
+            return Err(format!("hex {l} is off the map"));
+        }
+        Ok(h)
+    };
+    if let Some((a, b)) = text.split_once("..") {
+        let (ha, hb) = (one(a.trim())?, one(b.trim())?);
+        let (ca, ra) = map.offset(ha);
+        let (cb, rb) = map.offset(hb);
+        if ca == cb {
+            Ok((ra.min(rb)..=ra.max(rb))
+                .map(|r| map.hex_at(ca, r))
+                .collect())
+        } else if ra == rb {
+            Ok((ca.min(cb)..=ca.max(cb))
+                .map(|c| map.hex_at(c, ra))
+                .collect())
+        } else {
+            Err(format!(
+                "range `{text}` must run along one column or one row"
+            ))
+        }
+    } else {
+        Ok(vec![one(text)?])
+    }
+}
+
+/// Loads a map file.
+pub fn load_map(path: &Path) -> Result<Map, LoadErrors> {
+    let text = read_text(path, "map")?;
+    parse_map(path, &text)
+}
+
+/// Parses map TOML text (the path is for messages).
+pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
+    strict(parse_map_lenient(path, text)?)
+}
+
+/// Parses map TOML text as far as it can: a short terrain row or an unknown character leaves the
+/// default terrain there, a bad hexside or link is left out, and each problem is listed. Only
+/// what leaves no map to show is refused: a TOML syntax error or an unusable `[map]` header.
+pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadErrors> {
+    toml_depth(path, text)?;
+    let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+    let mut d = Diag::new(path, text);
+    let h = &file.map;
+    let letters = h.numbering.get_ref() == "letters";
+    if h.numbering.get_ref() != "ccrr" && !letters {
+        d.at(
+            h.numbering.span(),
+            format!(
+                "unknown numbering `{}` (supported: \"ccrr\", \"letters\")",
+                h.numbering.get_ref()
+            ),
+        );
+    }
+    let (cols, rows) = (*h.columns.get_ref(), *h.rows.get_ref());
+    if !(1..=99).contains(&cols) {
+        d.at(h.columns.span(), "columns must be 1..=99");
+    }
+    if !(1..=99).contains(&rows) {
+        d.at(h.rows.span(), "rows must be 1..=99");
+    }
+    for (what, v) in [
+        ("first_column", &h.first_column),
+        ("first_row", &h.first_row),
+    ] {
+        if v.get_ref().unsigned_abs() > MAX_FIRST_LABEL as u32 {
+            d.at(
+                v.span(),
+                format!(
+                    "{what} = {} is out of range (at most ±{MAX_FIRST_LABEL})",
+                    v.get_ref()
+                ),
+            );
+        }
+    }
+    if !d.errors.is_empty() {
+        return Err(LoadErrors(d.errors));
+    }
+    let numbering = Numbering {
+        first_column: *h.first_column.get_ref(),
+        first_row: *h.first_row.get_ref(),
+        lower_columns: h.lower_columns,
+        digits: 2,
+        letters,
+    };
+    let mut map = Map::new(&h.name, cols, rows, numbering, &file.terrain.default);
+    // terrain rows
+    if !file.terrain.rows.is_empty() && file.terrain.rows.len() != rows as usize {
+        d.at(
+            file.terrain.rows[0].span(),
+            format!(
+                "terrain has {} rows, the map has {rows}",
+                file.terrain.rows.len()
+            ),
+        );
+    }
+    for (r, row) in file.terrain.rows.iter().enumerate() {
+        let chars: Vec<char> = row.get_ref().chars().collect();
+        if chars.len() != cols as usize {
+            d.at(
+                row.span(),
+                format!(
+                    "terrain row {} has {} hexes, the map has {cols} columns",
+                    r + 1,
+                    chars.len()
+                ),
+            );
+        }
+        for (c, ch) in chars.iter().enumerate().take(cols as usize) {
+            let Some(name) = file.terrain.legend.get(&ch.to_string()) else {
+                d.at(
+                    row.span(),
+                    format!("terrain character `{ch}` is not in the legend"),
+                );
+                continue;
+            };
+            let hex = map.hex_at(c as i32, r as i32);
+            if let Err(e) = map.set_terrain(hex, name) {
+                d.at(row.span(), e.to_string());
+            }
+        }
+    }
+    // hexside features
+    for f in &file.hexsides {
+        let mut sides = Vec::new();
+        for s in &f.sides {
+            let Some((a, b)) = s.get_ref().split_once('/') else {
+                d.at(
+                    s.span(),
+                    format!("hexside `{}` must be written AAAA/BBBB", s.get_ref()),
+                );
+                continue;
+            };
+            let (ha, hb) = (
+                map.numbering().parse(a.trim()),
+                map.numbering().parse(b.trim()),
+            );
+            let (Some(ha), Some(hb)) = (ha, hb) else {
+                d.at(
+                    s.span(),
+                    format!("`{}` is not a pair of hex numbers", s.get_ref()),
+                );
+                continue;
+            };
+            if !map.contains(ha) && !map.contains(hb) {
+                d.at(s.span(), format!("hexside {} is off the map", s.get_ref()));
+                continue;
+            }
+            match Hexside::between(ha, hb) {
+                Some(side) => sides.push(side),
+                None => d.at(s.span(), format!("hexes {} are not adjacent", s.get_ref())),
+            }
+        }
+        if let Err(e) = map.add_side_feature(&f.kind, f.name.clone(), sides) {
+            d.at(0..0, e.to_string());
+        }
+    }
+    for l in &file.links {
+        let errors_before = d.errors.len();
+        let mut path = Vec::new();
+        for (i, s) in l.path.iter().enumerate() {
+            match expand_label(&map, s.get_ref()) {
+                Ok(h) if h.len() == 1 => {
+                    if let Some(prev) = path.last() {
+                        if Hexside::between(*prev, h[0]).is_none() {
+                            d.at(
+                                s.span(),
+                                format!(
+                                    "{} `{}`: {} does not touch the previous hex {} (step {})",
+                                    l.kind,
+                                    l.name.as_deref().unwrap_or(""),
+                                    s.get_ref(),
+                                    map.label(*prev),
+                                    i
+                                ),
+                            );
+                        }
+                    }
+                    path.push(h[0]);
+                }
+                Ok(_) => d.at(s.span(), "a link path takes single hexes, not ranges"),
+                Err(m) => d.at(s.span(), m),
+            }
+        }
+        if d.errors.len() == errors_before {
+            if let Err(e) = map.add_link(&l.kind, l.name.clone(), path) {
+                d.at(0..0, e.to_string());
+            }
+        }
+    }
+    for p in &file.places {
+        let hexes = parse_hexes(&map, &p.hexes, &mut d);
+        let place = Place {
+            name: p.name.clone(),
+            kind: p.kind.clone(),
+            hexes,
+        };
+        if let Err(e) = map.add_place(place) {
+            d.at(0..0, e.to_string());
+        }
+    }
+    for a in &file.areas {
+        let hexes = parse_hexes(&map, &a.hexes, &mut d);
+        if map.areas.contains_key(&a.id) {
+            let span = a.hexes.first().map(|h| h.span()).unwrap_or(0..0);
+            d.at(span, format!("area `{}` is defined twice", a.id));
+        }
+        map.areas.insert(
+            a.id.clone(),
+            Area {
+                id: a.id.clone(),
+                name: a.name.clone().unwrap_or_else(|| a.id.clone()),
+                hexes,
+            },
+        );
+    }
+    for t in &file.tags {
+        let hexes = parse_hexes(&map, &t.hexes, &mut d);
+        map.tags.entry(t.tag.clone()).or_default().extend(hexes);
+    }
+    Ok((map, d.errors))
+}
