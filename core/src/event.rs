@@ -95,6 +95,12 @@ pub enum Event {
         /// The game is over.
         finished: bool,
     },
+    /// The game switched to another named sequence of play (a mode), at its first step; the
+    /// turn is kept. `None` is the main sequence.
+    Mode {
+        /// The mode's name.
+        mode: Option<String>,
+    },
     /// Dice were rolled.
     Dice {
         /// What for.
@@ -206,6 +212,7 @@ impl Event {
             Event::MarkerMoved { .. }
             | Event::Var { .. }
             | Event::Clock { .. }
+            | Event::Mode { .. }
             | Event::Dice { .. }
             | Event::Note { .. }
             | Event::Record { .. }
@@ -230,6 +237,7 @@ impl Event {
         "marker_moved",
         "var",
         "clock",
+        "mode",
         "dice",
         "note",
         "record",
@@ -256,6 +264,7 @@ impl Event {
             Event::MarkerMoved { .. } => "marker_moved",
             Event::Var { .. } => "var",
             Event::Clock { .. } => "clock",
+            Event::Mode { .. } => "mode",
             Event::Dice { .. } => "dice",
             Event::Note { .. } => "note",
             Event::Record { .. } => "record",

@@ -24,6 +24,7 @@
 
 pub mod action;
 pub mod algo;
+pub mod campaign;
 pub mod dice;
 pub mod error;
 pub mod event;
