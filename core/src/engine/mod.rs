@@ -14,6 +14,7 @@
 //! - `odds.rs`: an attack's odds and result chances as data.
 
 mod calls;
+mod campaign;
 mod checks;
 mod odds;
 mod profiles;
@@ -21,6 +22,7 @@ mod runner;
 mod save;
 
 pub use calls::OddsModifiers;
+pub use campaign::{game_name, CampaignGameSave, CampaignSave};
 pub use odds::{OddsReport, ResultChance};
 pub use save::SaveFile;
 
