@@ -332,3 +332,24 @@ fn campaign_plays_its_games_in_a_row_the_same_way_for_the_same_seed() {
         r.stderr
     );
 }
+
+#[test]
+fn info_lists_named_sequences_and_word_tables() {
+    let r = kessel(&["info", TOY]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("sequence `muster` (a mode):\n   0 muster_count"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("supply         dawn, dusk × red, blue"),
+        "{}",
+        r.stdout
+    );
+    let j = kessel(&["info", TOY, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("json");
+    assert_eq!(v["modes"][0]["name"], "muster");
+    assert_eq!(v["word_tables"][0]["columns"][1], "blue");
+}

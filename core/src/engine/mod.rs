@@ -132,7 +132,7 @@ impl Engine {
     }
 
     fn start(
-        scenario: Scenario,
+        mut scenario: Scenario,
         profile: Option<&str>,
         seed: u64,
         limits: Limits,
@@ -143,6 +143,10 @@ impl Engine {
             .map(str::to_string)
             .or_else(|| scenario.profile.clone());
         let mut engine = Engine::bare_with(&dir, &scenario.scripts, limits)?;
+        let problems = scenario.read_faces(&engine.ruleset().unit_types);
+        if !problems.is_empty() {
+            return Err(LoadErrors(problems).into());
+        }
         let mut report = None;
         {
             let mut w = engine.world.borrow_mut();

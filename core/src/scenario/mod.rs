@@ -194,6 +194,10 @@ pub struct UnitSpec {
     pub unit: Unit,
     /// Line of its table in the scenario file.
     pub line: usize,
+    /// The faces as written, when every one is a string (`"6-4-8"`, `"9-1"`): a unit type that
+    /// declares `face_fields` reads them as named values once the ruleset is known (see
+    /// [`Scenario::read_faces`]); a string that is not A-D-M waits for that too.
+    pub face_texts: Vec<String>,
 }
 
 /// A victory objective.
@@ -372,8 +376,26 @@ impl Scenario {
                 .faces
                 .iter()
                 .any(|f| matches!(f.get_ref(), FaceEntry::Named(_)));
+            let face_texts: Vec<String> = u
+                .faces
+                .iter()
+                .filter_map(|f| match f.get_ref() {
+                    FaceEntry::Text(t) => Some(t.clone()),
+                    FaceEntry::Named(_) => None,
+                })
+                .collect();
+            let all_text = !any_named && !u.faces.is_empty();
             for f in &u.faces {
                 match f.get_ref() {
+                    // not A-D-M: read with the type's face_fields once the ruleset is known
+                    FaceEntry::Text(text) if all_text && Face::parse(text).is_none() => {
+                        if text.split('-').any(|p| p.trim().is_empty()) {
+                            d.at(
+                                f.span(),
+                                format!("`{text}` is not a face (parts joined by `-`)"),
+                            );
+                        }
+                    }
                     FaceEntry::Text(text) => match Face::parse(text) {
                         Some(fc) if any_named => named.push(
                             [
@@ -401,6 +423,10 @@ impl Scenario {
                     ),
                 }
             }
+            // faces waiting for the type's face_fields are read together, not in part
+            if all_text && faces.len() != face_texts.len() {
+                faces.clear();
+            }
             if u.hidden {
                 match &u.pool {
                     None => d.at(entry.span(), format!("hidden unit `{}` needs a pool", u.id)),
@@ -409,7 +435,7 @@ impl Scenario {
                     }
                     _ => {}
                 }
-            } else if faces.is_empty() && named.is_empty() {
+            } else if faces.is_empty() && named.is_empty() && face_texts.is_empty() {
                 d.at(entry.span(), format!("unit `{}` has no faces", u.id));
             }
             let mut location = Location::Pending;
@@ -494,6 +520,7 @@ impl Scenario {
                     vars: BTreeMap::new(),
                 },
                 line,
+                face_texts: if all_text { face_texts } else { Vec::new() },
             });
         }
 
@@ -650,6 +677,68 @@ impl Scenario {
             // units edited in after loading
             None => self.units.iter().find(|u| u.unit.id == id).map(|u| u.line),
         }
+    }
+
+    /// Reads the faces written as strings with the unit types' `face_fields` (`"9-1"` for a
+    /// type with `face_fields = { "morale", "leadership" }`), now that the ruleset is known.
+    /// Returns a problem per unit whose strings do not fit its type.
+    pub fn read_faces(&mut self, unit_types: &BTreeMap<String, Value>) -> Vec<LoadError> {
+        let mut problems = Vec::new();
+        for spec in &mut self.units {
+            if spec.face_texts.is_empty() {
+                continue;
+            }
+            let u = &mut spec.unit;
+            let fields: Option<Vec<String>> = unit_types
+                .get(&u.kind)
+                .and_then(|t| t.get("face_fields"))
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|f| f.as_str().map(str::to_string))
+                        .collect()
+                });
+            match fields {
+                Some(fields) => {
+                    let mut named = Vec::new();
+                    for text in &spec.face_texts {
+                        match crate::state::named_face_from_text(text, &fields) {
+                            Some(face) => named.push(face),
+                            None => problems.push(LoadError::new(
+                                &self.path,
+                                Some(spec.line),
+                                format!(
+                                    "unit `{}`: `{text}` is not a face of unit type `{}` ({})",
+                                    u.id,
+                                    u.kind,
+                                    fields.join("-")
+                                ),
+                            )),
+                        }
+                    }
+                    u.faces.clear();
+                    u.named = named;
+                }
+                None if u.faces.len() != spec.face_texts.len() => {
+                    let bad = spec
+                        .face_texts
+                        .iter()
+                        .find(|t| Face::parse(t).is_none())
+                        .cloned()
+                        .unwrap_or_default();
+                    problems.push(LoadError::new(
+                        &self.path,
+                        Some(spec.line),
+                        format!(
+                            "unit `{}`: `{bad}` is not a face (A-D-M); unit type `{}` declares no face_fields to read other faces with",
+                            u.id, u.kind
+                        ),
+                    ));
+                }
+                None => {}
+            }
+        }
+        problems
     }
 
     /// The state before any action: set-up placed, pools full, dice at `seed`.
