@@ -403,6 +403,20 @@ function kessel.hex.side(a, b) end
 ---@return boolean
 function kessel.hex.valid(label) end
 
+---The hexes a straight line between two hex centres passes through, in order, ends included;
+---`alt` is the hex on the other side where the line runs along a hexside.
+---@param a Hex
+---@param b Hex
+---@return { hex: Hex, alt: Hex? }[]
+function kessel.hex.line(a, b) end
+
+---How b lies from a along the grid: "N".."NW" on a hexgrain, "NE-SE" (two adjacent directions) on
+---an alternate hexgrain, nil otherwise.
+---@param a Hex
+---@param b Hex
+---@return string?
+function kessel.hex.grain(a, b) end
+
 -------------------------------------------------------------------------------------------------
 -- kessel.map (any stage)
 -------------------------------------------------------------------------------------------------
