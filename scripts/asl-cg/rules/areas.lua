@@ -241,6 +241,29 @@ function A.retreat_target(u, st)
   return targets[dest], dest, #t.path
 end
 
+-- a unit that must Escape is Isolated when no path of Enterable Uncontrolled-Territory/friendly
+-- hexes leads to a non-Isolated friendly Setup Area or Eligible Entry Area (the 9.6061 EX gives an
+-- Isolated squad in No Man's Land its +2); `through` when a path exists only through enemy hexes
+function A.escape_isolation(u, st)
+  local targets = {}
+  for _, area in ipairs(st.areas[u.side] or {}) do
+    if not area.level and not area.isolated then for _, h in ipairs(area.hexes) do targets[h] = true end end
+  end
+  for h in pairs(entry_hexes(u.side)) do targets[h] = true end
+  local function go(enemy_ok)
+    return kessel.paths.trace{ from = u.hex, target = function(h) return targets[h] == true end,
+      passage = function(h)
+        if kessel.map.terrain(h) == "water" then return "blocked" end
+        local c = st.hexes[h]
+        if targets[h] or c == "ut" or c == u.side or (enemy_ok and (c == C.other(u.side) or c == "nml")) then return nil end
+        return "blocked"
+      end }
+  end
+  if go(false) then return false, false end
+  if go(true) then return false, st.hexes[u.hex] ~= C.other(u.side) end
+  return true, false
+end
+
 -- classify every unit as the 9.6056 chart says; sets vars.reph = { status, area, why }
 function A.classify(st)
   for _, u in ipairs(C.on_map()) do
@@ -279,7 +302,11 @@ function A.classify(st)
       else
         status, why = "must_escape", "9.6056"
       end
-      kessel.emit.unit_var(u.id, "reph", { status = status, area = mine and mine.id or nil, why = why, class = cls })
+      local iso, through
+      if status == "must_escape" then iso, through = A.escape_isolation(u, st) end
+      if iso then kessel.emit.unit_var(u.id, "isolated", true) end
+      kessel.emit.unit_var(u.id, "reph", { status = status, area = mine and mine.id or nil, why = why, class = cls,
+        through_enemy = through })
       if status == "isolated" then kessel.emit.unit_var(u.id, "isolated", true) end
     end
   end

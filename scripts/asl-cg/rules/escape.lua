@@ -50,7 +50,7 @@ local function distance_to_friendly(side, hex)
   local st = A.stored()
   local best
   for _, area in ipairs(st and st.areas[side] or {}) do
-    if not area.level then
+    if not area.level and not area.isolated then
       for _, h in ipairs(area.hexes) do
         local d = kessel.hex.distance(hex, h)
         if best == nil or d < best then best = d end
