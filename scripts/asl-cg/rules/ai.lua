@@ -4,7 +4,10 @@
 -- must happen then, e.g. every compulsory Escape, is resolved by `end_step`).
 local PREFERENCE = { V3 = 1, I5 = 2, I4 = 3, V5 = 4, V4 = 5, V6 = 6, V2 = 7, V1 = 8, V8 = 9, V9 = 10, V7 = 11, V11 = 12, V10 = 13, M1 = 14 }
 
-kessel.on("ai", function(legal)
+local AI = {}
+
+-- picks one of the actions `legal(kind)` lists (the engine's ai hook protocol)
+function AI.choose(legal)
   local best, score
   for _, a in ipairs(legal("buy_rg")) do
     local s = (PREFERENCE[a.rg] or 99) * 100
@@ -18,4 +21,8 @@ kessel.on("ai", function(legal)
   end
   local e = legal("end_step")
   return e[1]
-end)
+end
+
+kessel.on("ai", function(legal) return AI.choose(legal) end)
+
+return AI
