@@ -144,3 +144,20 @@ kessel.test("case_9.605_control_by_sole_occupation", function()
   expect.eq(cls("C4"), "german")
   expect.eq(cls("H9"), "ut")
 end)
+
+-- [9.6057] an upper-level Location is not Isolated when its building reaches a friendly-Controlled
+-- ground-level Location of a non-Isolated friendly area
+kessel.test("case_9.6057_upper_level_path_through_the_building", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "F6", "F7", "F8" } }, areas = { L1 = { "L1", "L2" } },
+      places = { { name = "Manor", kind = "building", hexes = { "F6", "F7" } } }, terrain = { F6 = "stone_building", F7 = "stone_building" } },
+    units = { T.squad("b", "british", "6-4-8", "F6", { vars = { level = 1 } }), T.squad("g", "german", "4-6-7", "F6"),
+      T.squad("b2", "british", "6-4-8", "F7"), T.squad("b3", "british", "6-4-8", "F8") },
+    vars = { entry_areas = { british = { L1 = true } } },
+    valued = { { kind = "control", side = "british", hex = "F6", value = { level = 1 } } } }
+  kessel.emit.create_marker{ kind = "control", side = "german", hex = "F6", value = { level = 0 } }
+  T.resolve()
+  local up
+  for _, a in ipairs(areas("british")) do if a.level then up = a end end
+  expect.eq(up.isolated, false, "F7's ground level is British and not Isolated")
+  expect.eq(T.unit("b").vars.reph.status, "retained")
+end)

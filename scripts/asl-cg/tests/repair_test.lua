@@ -135,3 +135,14 @@ kessel.test("case_11.6137_rb_ammo_restored", function()
   expect.eq(T.unit("s").vars.ammo_shortage, nil)
   expect.eq(T.unit("i").vars.ammo_shortage, true)
 end)
+
+-- [9.61422] a captured vehicle with no functioning Weapon becomes a wreck; one with a working MG stays
+kessel.test("case_9.61422_captured_vehicle_without_weapons_is_wrecked", function()
+  at{ T.vehicle("v1", "british", "Marder", "C3", { vars = { captured = true } }),
+    T.vehicle("v2", "british", "Marder", "C4", { vars = { captured = true } }),
+    T.sw("mg", "british", "MG", "C4", { vars = { vehicular = true, mounted_on = "v2", captured = true } }) }
+  kessel.inject_dice{ 2 }
+  T.resolve()
+  expect.eq(T.unit("v1").vars.wreck, "burnt_out")
+  expect.eq(T.unit("v2").vars.wreck, nil, "its captured MG kept on dr 2")
+end)

@@ -83,3 +83,13 @@ kessel.test("case_9.613_long_path_drm", function()
   expect.accepted(ok, ev)
   expect.eq(T.record(ev, "shift").drm, 2, "12 Uncontrolled-Territory hexes between D and Q")
 end)
+
+-- [9.6131] a Setup Area left empty by a Shift stays Controlled by the side that left it
+kessel.test("case_9.6131_vacated_setup_area", function()
+  field{ T.squad("g", "german", "4-6-7", "C9") }
+  kessel.inject_dice{ 2, 2 }
+  local ok, ev = kessel.act{ kind = "shift", units = { "g" }, to = "A" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "[9.6131]")
+  expect.eq(kessel.game.var("setup_areas").hexes.C9, "german", "still a German Setup Area")
+end)
