@@ -99,3 +99,14 @@ kessel.test("case_11.618_weather_and_ec", function()
   expect.eq(kessel.game.var("weather"), "clear_gusty")
   expect.eq(kessel.game.var("ec"), "dry", "5 + 1 after a Dry day")
 end)
+
+-- [11.615] an Original dr of 6 Casualty Reduces a non-Isolated elite MMC, an Assault Engineer first
+kessel.test("case_11.615_original_six_reduces_an_assault_engineer", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" },
+    units = { T.squad("e", "german", "4-6-8", "H3"), T.squad("ae", "german", "8-3-8", "H4") },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "wire", side = "russian", at = "C3" } } }
+  kessel.inject_dice{ 6 }
+  expect.accepted(kessel.act{ kind = "remove_fortification", side = "german", marker = 1 })
+  expect.eq(T.unit("ae").step, 1)
+  expect.eq(T.unit("e").step, 0)
+end)
