@@ -11,8 +11,7 @@ function AI.choose(legal)
   local best, score
   for _, a in ipairs(legal("buy_rg")) do
     local s = (PREFERENCE[a.rg] or 99) * 100
-    local costs = kessel.game.constant("pb_entry_costs")
-    s = s + (costs[a.entry] or 0)
+    s = s + (require("rules.purchase").entry_cost(a.entry) or 0)
     if score == nil or s < score then best, score = a, s end
   end
   if best then return best end

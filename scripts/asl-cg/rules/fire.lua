@@ -50,7 +50,7 @@ local function eliminate_contents(hex, case, opts)
   for _, u in ipairs(kessel.units.at(hex)) do
     local wreck_gone = opts.rubbled and C.is_vehicle(u) and u.vars.wreck
     if u.type == "sw" or u.type == "gun" or wreck_gone then C.eliminate(u.id, case, "consumed by fire") end
-    if u.vars.isolated and u.location == "map" and kessel.units.get(u.id).location == "map" then
+    if opts.isolated_units and u.vars.isolated and kessel.units.get(u.id).location == "map" then
       C.eliminate(u.id, case, "Isolated in a Location the fire consumed")
     end
   end
@@ -102,7 +102,7 @@ function F.pb()
       end
     end
   end
-  for _, h in ipairs(consumed) do eliminate_contents(h, "9.6095", { rubbled = rubbled[h] }) end
+  for _, h in ipairs(consumed) do eliminate_contents(h, "9.6095", { rubbled = rubbled[h], isolated_units = true }) end
   C.record("fires", "9.609", { consumed = consumed })
 end
 

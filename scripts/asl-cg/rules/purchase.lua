@@ -200,7 +200,6 @@ function P.resolve_rg(rec, index)
     full = rec.strength ~= "D"
   end
   rec.strength = full and "F" or "D"
-  local where = rec.area and A.stored() and rec.area or nil
   local vars = { rg = index, reph = { status = "retained", area = rec.area or rec.entry, why = "9.6178" } }
   local units = {}
   for _, u in ipairs(full and rg.full or rg.depleted) do
@@ -233,7 +232,6 @@ function P.resolve_rg(rec, index)
     end
   end
   C.record("rg_strength", "9.618", rec)
-  _ = where
   return rec
 end
 

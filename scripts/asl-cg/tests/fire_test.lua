@@ -92,3 +92,17 @@ kessel.test("case_11.609_rb_flames_are_not_extinguished", function()
   expect.eq(kessel.map.terrain("C3"), "wooden_building")
   expect.eq(#kessel.markers.all{ kind = "blaze", placed = true } >= 1, true)
 end)
+
+-- [11.6094] RB: an Isolated unit confined to a building that burns down is Eliminated and the
+-- opponent Controls the rubble; [11.6093] an Isolated unit in Blazing stone rubble stays
+kessel.test("case_11.6094_isolated_in_a_burned_building", function()
+  T.setup{ module = "rb", step = "blazes", map = { terrain = { C3 = "wooden_building", F3 = "stone_rubble" } },
+    markers = { { kind = "blaze", at = "C3" }, { kind = "blaze", at = "F3" } },
+    units = { T.squad("iso", "german", "4-6-7", "C3", { vars = { isolated = true } }),
+      T.squad("iso2", "german", "4-6-7", "F3", { vars = { isolated = true } }) } }
+  T.resolve()
+  expect.eq(kessel.map.terrain("C3"), "wooden_rubble")
+  expect.eq(T.unit("iso").location, "eliminated")
+  expect.eq(require("rules.areas").controller("C3", 0), "russian")
+  expect.eq(T.unit("iso2").location, "map")
+end)
