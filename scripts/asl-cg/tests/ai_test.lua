@@ -63,3 +63,32 @@ kessel.test("ai_refit_phase_is_deterministic_and_replays", function()
   expect.eq(kessel.state_hash(), a)
   T.replays()
 end)
+
+-- every action the rules list in every step is one their validators accept
+kessel.test("enumerated_choices_are_valid_in_every_step", function()
+  position(3)
+  local kinds = {}
+  while not kessel.game.finished() do
+    for _, a in ipairs(kessel.legal()) do
+      local ok, reasons = kessel.validate(a)
+      expect.truthy(ok, a.kind .. ": " .. tostring(reasons[1] and reasons[1].message))
+      kinds[a.kind] = true
+    end
+    expect.accepted(kessel.act(AI.choose(legal)))
+  end
+  local got = {}
+  for k in pairs(kinds) do got[#got + 1] = k end
+  table.sort(got)
+  expect.eq(table.concat(got, " "), "buy_fortification buy_rg end_step escape hero_harden shift", "choices offered")
+end)
+
+-- the editor's queries: a unit's RePh status and what a hex is
+kessel.test("queries_reph_unit_and_setup_area", function()
+  position(3)
+  for _ = 1, 5 do T.resolve() end
+  local q = kessel.queries.ask("reph_unit", { unit = "g2" })
+  expect.eq(q.must_escape, true, "a German squad in the British area")
+  local h = kessel.queries.ask("setup_area", { hex = "C5" })
+  expect.eq(h.class, "british")
+  expect.eq(h.area, "A")
+end)
