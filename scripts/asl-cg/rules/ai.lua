@@ -19,7 +19,9 @@ function AI.choose(legal)
     if a.item == "foxhole_1s" then return a end
   end
   local e = legal("end_step")
-  return e[1]
+  if e[1] then return e[1] end
+  -- a scenario that ended (no rules of its own to play it): the Refit Phase begins
+  return legal("start_refit")[1]
 end
 
 kessel.on("ai", function(legal) return AI.choose(legal) end)

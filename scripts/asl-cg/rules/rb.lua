@@ -1,5 +1,5 @@
 -- Red Barricades steps that differ from Pegasus Bridge: 11.605-.606 Perimeter and Isolation (the
--- Perimeter itself is drawn by the players: hex grains are not an engine operation), 11.614 Armor
+-- Perimeter itself is given by the players: kessel.hex.grain could draw it, not done yet), 11.614 Armor
 -- Withdrawal, 11.615 Fortification Removal, 11.616 CPP Replenishment, 11.617 ELR, 11.618 Weather.
 local C = require("rules.common")
 local S = require("rules.sequence")

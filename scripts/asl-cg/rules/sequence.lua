@@ -2,9 +2,10 @@
 -- with the module(s) it belongs to. `end_step` resolves what the current step does automatically
 -- (the rolls, the bookkeeping) and advances, skipping the steps of the other module.
 --
--- Until the engine has named sequences the list is the main sequence (one game-turn = one RePh).
--- With them it is `kessel.sequence("refit", ...)` per module and `kessel.emit.mode("refit")`: see
--- the guarded lines at the end.
+-- The list is the named sequence `refit`, walked after `start_refit` (or a scenario's own rules)
+-- switch to it with `kessel.emit.mode("refit")`. The main sequence is the CG scenario itself:
+-- this ruleset declares a one-step stand-in that a scenario's special rules replace with the
+-- turns of their own play.
 local C = require("rules.common")
 local S = {}
 
@@ -58,12 +59,10 @@ local function declared(steps)
   for i, s in ipairs(steps) do out[i] = { id = s.id, name = s.name, rule = s.rule } end
   return out
 end
-local modes = rawget(kessel.emit, "mode") ~= nil
-if modes then
-  kessel.sequence("refit", declared(S.STEPS))
-else
-  kessel.sequence(declared(S.STEPS))
-end
+kessel.sequence{ { id = "scenario", name = "CG scenario (played on the board)", rule = "9.6" } }
+kessel.sequence("refit", declared(S.STEPS))
+
+function S.in_refit() return kessel.game.step().mode == "refit" end
 
 -- resolvers: what `end_step` does for a step, registered by the step's module
 S.resolvers = {}
@@ -75,12 +74,16 @@ end
 S.blockers = {}
 function S.block(id, fn) S.blockers[id] = fn end
 
-function S.current() return S.by_id[kessel.game.step().id] end
+function S.current()
+  local step = kessel.game.step()
+  return step.mode == "refit" and S.by_id[step.id] or nil
+end
 
 -- the step a ruleset action belongs to: refuses it in any other step
 function S.only_in(id, case)
   local s = S.current()
   if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
+  if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun") end
   if not s or s.id ~= id then
     return C.refuse(case, "this is done in RePh step " .. S.rule(id) .. " (" .. S.by_id[id].name .. "), not now")
   end
@@ -88,7 +91,7 @@ function S.only_in(id, case)
 end
 
 local function skip_other_module()
-  while not kessel.game.finished() do
+  while not kessel.game.finished() and S.in_refit() do
     local s = S.current()
     if s and S.in_module(s) then return end
     kessel.emit.advance()
@@ -100,6 +103,7 @@ kessel.action{
   kind = "end_step", rule = "9.6", description = "resolve the current RePh step and go on to the next",
   validate = function()
     if kessel.game.finished() then return C.refuse("9.6", "the Refit Phase is over") end
+    if not S.in_refit() then return C.refuse("9.6", "the Refit Phase has not begun (start_refit)") end
     local s = S.current()
     local b = s and S.blockers[s.id]
     if b then return b() end
@@ -115,23 +119,26 @@ kessel.action{
     skip_other_module()
   end,
   enumerate = function()
-    if kessel.game.finished() then return {} end
+    if kessel.game.finished() or not S.in_refit() then return {} end
     return { { kind = "end_step" } }
   end,
 }
 
--- `start_refit`: a scenario's end switches to the RePh (with modes) or skips to the module's
--- first step (without). Harmless to take again.
+-- `start_refit`: a scenario's end switches to the RePh, at the first step of the module in play.
 kessel.action{
   kind = "start_refit", rule = "9.6", description = "begin the Refit Phase after a CG scenario",
   validate = function()
     if kessel.game.finished() then return C.refuse("9.6", "the Refit Phase is over") end
+    if S.in_refit() then return C.refuse("9.6", "the Refit Phase is under way") end
   end,
   apply = function()
-    local mode = rawget(kessel.emit, "mode")
-    if mode then mode("refit") end
+    kessel.emit.mode("refit")
     skip_other_module()
     C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")
+  end,
+  enumerate = function()
+    if kessel.game.finished() or S.in_refit() then return {} end
+    return { { kind = "start_refit" } }
   end,
 }
 

@@ -60,7 +60,8 @@ function T.setup(spec)
   map.default = map.default or "open"
   local vars = spec.vars or {}
   if vars.scenario_ended == nil then vars.scenario_ended = true end
-  kessel.setup{ map = map, units = spec.units or {}, markers = spec.markers, vars = vars, step = spec.step or "melee",
+  kessel.setup{ map = map, units = spec.units or {}, markers = spec.markers, vars = vars,
+    mode = not spec.main and "refit" or nil, step = spec.step or (spec.main and "scenario" or "melee"),
     options = { module = spec.module or "pb" }, turn = 1, last_turn = 1, seed = spec.seed or 1 }
   for _, m in ipairs(spec.valued or {}) do kessel.emit.create_marker(m) end
 end

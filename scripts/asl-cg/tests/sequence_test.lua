@@ -33,9 +33,15 @@ end)
 
 -- [9.6] the RePh is started from the first step of the module in play
 kessel.test("case_9.6_start_refit_goes_to_the_module_first_step", function()
-  T.setup{ module = "rb" }
+  T.setup{ module = "rb", main = true }
+  local ok, reasons = kessel.act{ kind = "end_step" }
+  expect.refused(ok, reasons, "9.6", "not begun")
   expect.accepted(kessel.act{ kind = "start_refit" })
   expect.eq(kessel.game.step().id, "markers")
+  expect.eq(kessel.game.step().mode, "refit")
+  ok, reasons = kessel.act{ kind = "start_refit" }
+  expect.refused(ok, reasons, "9.6", "under way")
+  T.replays()
 end)
 
 -- [9.617] a choice of one step is refused in another, citing the step's case
