@@ -763,3 +763,55 @@ fn scenario_string_faces_are_read_with_the_types_face_fields() {
         "{err}"
     );
 }
+
+/// A scenario may start a unit reduced, with flags and variables, and place markers with values
+/// on hexes and hexsides; bad values are refused at their line.
+#[test]
+fn scenario_units_and_markers_start_with_their_state() {
+    let dir = kessel_test_support::toy_copy("scenario-state");
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let with = text.replacen(
+        "faces = [\"4-2-6\", \"2-1-6\"]\nat = \"0103\"",
+        "faces = [\"4-2-6\", \"2-1-6\"]\nat = \"0103\"\nstep = 1\nflags = [\"disrupted\"]\nvars = { wounded = true, history = [{ was = \"inf\" }] }",
+        1,
+    ) + "\n[[markers]]\nkind = \"mines\"\nside = \"red\"\nat = \"0203\"\nother = \"0303\"\nvalue = { ap = 6 }\n";
+    assert_ne!(with, text);
+    std::fs::write(&path, &with).expect("write");
+    let e = Engine::load(&path, None, 1, Limits::default()).expect("loads");
+    {
+        let st = e.state();
+        let r2 = st.unit("r2").expect("r2");
+        assert_eq!(r2.step, 1);
+        assert!(r2.flags.contains("disrupted"));
+        assert_eq!(r2.vars["wounded"], serde_json::json!(true));
+        assert_eq!(r2.vars["history"][0]["was"], serde_json::json!("inf"));
+        let m = st
+            .markers
+            .iter()
+            .find(|m| m.kind == "mines")
+            .expect("mines");
+        assert!(m.hex.is_some() && m.other.is_some());
+        assert_eq!(m.value, Some(serde_json::json!({ "ap": 6 })));
+    }
+    // a step past the last face, a marker off the map or on no hexside of `at`
+    for (bad, says) in [
+        ("step = 1", "step = 2"),
+        ("at = \"0203\"\nother", "at = \"9999\"\nother"),
+        ("other = \"0303\"", "other = \"0603\""),
+    ] {
+        let broken = with.replacen(bad, says, 1);
+        std::fs::write(&path, &broken).expect("write");
+        let err = Engine::load(&path, None, 1, Limits::default()).expect_err(says);
+        let line = broken
+            .lines()
+            .position(|l| says.lines().next() == Some(l))
+            .expect("the line")
+            + 1;
+        assert!(
+            err.located().iter().any(|l| l.line == Some(line)),
+            "{says}: {:?}",
+            err.located()
+        );
+    }
+}

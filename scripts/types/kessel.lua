@@ -1178,7 +1178,9 @@ function kessel.inject_dice(rolls) end
 ---@field kind string
 ---@field side? string
 ---@field at? Hex
+---@field other? Hex With at: on the hexside between at and this adjacent hex.
 ---@field count? integer Default 1.
+---@field value? kessel.Data The marker's value (plain data).
 
 ---@class kessel.SetupSpec
 ---@field map? kessel.SetupMap Omitted: keep the current map.

@@ -138,6 +138,15 @@ struct UnitEntry {
     enter: Option<S<EnterEntry>>,
     #[serde(default)]
     attrs: BTreeMap<String, i64>,
+    /// Steps already lost at set-up (a reduced unit).
+    #[serde(default)]
+    step: Option<S<u32>>,
+    /// Flags set at set-up.
+    #[serde(default)]
+    flags: Vec<String>,
+    /// Variables at set-up (plain data, as the rules' unit variables).
+    #[serde(default)]
+    vars: BTreeMap<String, toml::Value>,
 }
 
 /// A face in a scenario file: `"4-2-6"` (attack-defence-movement) or named values
@@ -162,7 +171,23 @@ struct MarkerEntry {
     kind: String,
     #[serde(default)]
     side: Option<String>,
-    count: S<u32>,
+    #[serde(default)]
+    count: Option<S<u32>>,
+    /// Placed in this hex at set-up (one marker; `count` must then be 1 or absent).
+    #[serde(default)]
+    at: Option<S<String>>,
+    /// With `at`: on the hexside between `at` and this adjacent hex.
+    #[serde(default)]
+    other: Option<S<String>>,
+    /// The marker's value (plain data).
+    #[serde(default)]
+    value: Option<toml::Value>,
+}
+
+impl MarkerEntry {
+    fn count(&self) -> u32 {
+        self.count.as_ref().map_or(1, |c| *c.get_ref())
+    }
 }
 
 #[derive(Deserialize)]
@@ -185,6 +210,21 @@ struct LevelEntry {
     name: String,
     #[serde(default)]
     max: Option<S<i64>>,
+}
+
+/// The largest value (as JSON) a unit variable or a marker value may have in a scenario file.
+const MAX_PLAIN: usize = 1 << 20;
+
+/// A TOML value as the plain data the rules read (dates become strings), bounded in size.
+fn plain_value(v: &toml::Value) -> Result<Value, String> {
+    let json = serde_json::to_value(v).map_err(|e| format!("is not plain data: {e}"))?;
+    let size = serde_json::to_vec(&json).map_or(usize::MAX, |b| b.len());
+    if size > MAX_PLAIN {
+        return Err(format!(
+            "is {size} bytes as JSON, over the limit ({MAX_PLAIN})"
+        ));
+    }
+    Ok(json)
 }
 
 /// A unit as the scenario declares it, with the line it was declared on.
@@ -500,6 +540,33 @@ impl Scenario {
                     format!("unit `{}`: give only one of `at`, `area` and `enter`", u.id),
                 );
             }
+            let step = match &u.step {
+                None => 0,
+                Some(st) => {
+                    let printed = faces.len().max(named.len()).max(face_texts.len()) as u32;
+                    if *st.get_ref() >= printed.max(1) {
+                        d.at(
+                            st.span(),
+                            format!(
+                                "unit `{}`: step {} but it has {printed} face{} (steps lost count from 0)",
+                                u.id,
+                                st.get_ref(),
+                                if printed == 1 { "" } else { "s" }
+                            ),
+                        );
+                    }
+                    *st.get_ref()
+                }
+            };
+            let mut vars = BTreeMap::new();
+            for (k, v) in &u.vars {
+                match plain_value(v) {
+                    Ok(v) => {
+                        vars.insert(k.clone(), v);
+                    }
+                    Err(why) => d.at(entry.span(), format!("unit `{}`: var `{k}` {why}", u.id)),
+                }
+            }
             units.push(UnitSpec {
                 unit: Unit {
                     id: u.id.clone(),
@@ -509,15 +576,15 @@ impl Scenario {
                     formation: u.formation.clone(),
                     faces,
                     named,
-                    step: 0,
+                    step,
                     hidden: u.hidden,
                     pool: u.pool.as_ref().map(|p| p.get_ref().clone()),
                     location,
                     entry: entry_spec,
                     setup_area,
                     attrs: u.attrs.clone(),
-                    flags: BTreeSet::new(),
-                    vars: BTreeMap::new(),
+                    flags: u.flags.iter().cloned().collect(),
+                    vars,
                 },
                 line,
                 face_texts: if all_text { face_texts } else { Vec::new() },
@@ -525,23 +592,85 @@ impl Scenario {
         }
 
         let mut markers = Vec::new();
-        let wanted: u64 = file.markers.iter().map(|m| *m.count.get_ref() as u64).sum();
+        let wanted: u64 = file.markers.iter().map(|m| m.count() as u64).sum();
         if wanted > MAX_MARKERS as u64 {
-            let biggest = file.markers.iter().max_by_key(|m| *m.count.get_ref());
+            let biggest = file.markers.iter().max_by_key(|m| m.count());
             d.at(
-                biggest.map(|m| m.count.span()).unwrap_or(0..0),
+                biggest
+                    .and_then(|m| m.count.as_ref())
+                    .map(|c| c.span())
+                    .unwrap_or(0..0),
                 format!("the scenario asks for {wanted} markers, over the limit ({MAX_MARKERS})"),
             );
         }
         for m in file.markers.iter().filter(|_| wanted <= MAX_MARKERS as u64) {
-            for _ in 0..*m.count.get_ref() {
+            let mut hex = None;
+            let mut other = None;
+            if let Some(at) = &m.at {
+                if m.count() != 1 {
+                    d.at(
+                        at.span(),
+                        format!(
+                            "marker `{}`: a marker placed `at` a hex is one marker (count = 1)",
+                            m.kind
+                        ),
+                    );
+                }
+                match map.numbering().parse(at.get_ref()) {
+                    Some(h) if map.contains(h) => hex = Some(h),
+                    _ => d.at(
+                        at.span(),
+                        format!(
+                            "marker `{}`: hex `{}` is not on the map",
+                            m.kind,
+                            at.get_ref()
+                        ),
+                    ),
+                }
+            }
+            if let Some(o) = &m.other {
+                match (hex, map.numbering().parse(o.get_ref())) {
+                    (Some(h), Some(oh)) if map.contains(oh) && h.distance_to(oh) == 1 => {
+                        other = Some(oh)
+                    }
+                    (None, _) => d.at(
+                        o.span(),
+                        format!(
+                            "marker `{}`: `other` needs `at` (the hexside between them)",
+                            m.kind
+                        ),
+                    ),
+                    _ => d.at(
+                        o.span(),
+                        format!(
+                            "marker `{}`: `{}` is not a hex adjacent to `at`",
+                            m.kind,
+                            o.get_ref()
+                        ),
+                    ),
+                }
+            }
+            let value = match &m.value {
+                None => None,
+                Some(v) => match plain_value(v) {
+                    Ok(v) => Some(v),
+                    Err(why) => {
+                        d.at(
+                            m.at.as_ref().map(|a| a.span()).unwrap_or(0..0),
+                            format!("marker `{}`: value {why}", m.kind),
+                        );
+                        None
+                    }
+                },
+            };
+            for _ in 0..m.count() {
                 markers.push(Marker {
                     id: markers.len() as u32,
                     kind: m.kind.clone(),
                     side: m.side.clone(),
-                    hex: None,
-                    other: None,
-                    value: None,
+                    hex,
+                    other,
+                    value: value.clone(),
                 });
             }
         }
