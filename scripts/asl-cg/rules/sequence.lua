@@ -64,6 +64,10 @@ kessel.sequence("refit", declared(S.STEPS))
 
 function S.in_refit() return kessel.game.step().mode == "refit" end
 
+-- how many steps the main sequence (the CG scenario) has: a scenario's rules that declare their
+-- own turns set this to the number of their steps
+S.main_steps = 1
+
 -- resolvers: what `end_step` does for a step, registered by the step's module
 S.resolvers = {}
 function S.on_end(id, fn)
@@ -130,6 +134,11 @@ kessel.action{
   validate = function()
     if kessel.game.finished() then return C.refuse("9.6", "the Refit Phase is over") end
     if S.in_refit() then return C.refuse("9.6", "the Refit Phase is under way") end
+    -- the RePh follows the CG scenario: its last step of its last turn
+    local step = kessel.game.step()
+    if kessel.game.turn() < kessel.game.last_turn() or step.index + 1 < S.main_steps then
+      return C.refuse("9.6", "the CG scenario is still being played (the Refit Phase follows its last turn)")
+    end
   end,
   apply = function()
     kessel.emit.mode("refit")
