@@ -33,9 +33,7 @@ local COVER = { stone_building = 2, wooden_building = 1, woods = 1 }
 
 local function fighting() return kessel.game.step().mode ~= "refit" and not kessel.game.finished() end
 local function phasing() return kessel.game.step().side end
-local function last_step()
-  return kessel.game.turn() >= kessel.game.last_turn() and kessel.game.step().index + 1 >= S.main_steps
-end
+local last_step = S.scenario_over
 local function refuse(case, text) return { rule = case, message = text .. " [" .. case .. "]" } end
 
 local function enemies_at(hex, side)
