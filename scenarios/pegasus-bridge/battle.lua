@@ -20,6 +20,7 @@
 local C = require("rules.common")
 local S = require("rules.sequence")
 local AI = require("rules.ai")
+local P = require("rules.purchase")
 
 kessel.sequence{
   { id = "german_turn", name = "German turn (stand-in)", side = "german", rule = "PBX-1" },
@@ -200,13 +201,10 @@ kessel.action{
 }
 
 -- PBX-4: men eliminated while fighting are the casualty VP of this CG scenario
-kessel.on("event:located", function(e)
-  if e.to ~= "eliminated" or not fighting() then return end
+kessel.on("event:eliminated", function(e)
+  if not fighting() then return end
   local u = kessel.units.get(e.unit)
-  if not u then return end
-  local cvp = kessel.game.constant("cvp")
-  local key = (u.type == "squad" and u.step == 1) and "hs" or u.type
-  local v = cvp[key] or 0
+  local v = u and P.cvp(u) or 0
   if v > 0 then C.set_in("cvp_lost", u.side, C.get_in("cvp_lost", u.side, 0) + v) end
 end)
 
