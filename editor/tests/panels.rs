@@ -3,12 +3,16 @@
 //! hot-reload tests run on a copy of the core's toy ruleset (`panels/*.rs`, one binary: each test
 //! binary links the whole GUI stack).
 
+#[path = "panels/brushes.rs"]
+mod brushes;
 #[path = "panels/computer.rs"]
 mod computer;
 #[path = "panels/play.rs"]
 mod play;
 #[path = "panels/problems.rs"]
 mod problems;
+#[path = "panels/region.rs"]
+mod region;
 #[path = "panels/reload.rs"]
 mod reload;
 #[path = "panels/rules.rs"]

@@ -36,6 +36,7 @@ mod hot_reload;
 mod layout;
 mod menus;
 mod messages;
+mod new_scenario;
 mod screenshot;
 mod startup;
 mod underlay;
@@ -48,8 +49,8 @@ use crate::document::Document;
 use crate::map_view::MapView;
 use crate::panels::scenario::RulesetNames;
 use crate::panels::{
-    Inspector, LogPanel, MapDataPanel, Mode, Palette, Panel as _, PlayPanel, RulesPanel,
-    ScenarioPanel, StatusBar,
+    Inspector, LogPanel, MapDataPanel, Mode, Palette, Panel as _, PlayPanel, RegionTool,
+    RulesPanel, ScenarioPanel, StatusBar,
 };
 use crate::play::PlaySession;
 use crate::reload::{Watched, Watcher};
@@ -161,6 +162,8 @@ pub struct EditorApp {
     pub watcher: Option<Watcher>,
     /// The picture traced under the map (map editing).
     pub tracing: Tracing,
+    /// *New scenario from a region* (map editing).
+    pub region: RegionTool,
     /// The File → Open… dialog: the path being typed, while it is open.
     pub open_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
@@ -235,6 +238,7 @@ impl EditorApp {
             screenshot: None,
             open_dialog: None,
             tracing,
+            region: RegionTool::default(),
         }
     }
 

@@ -1,0 +1,96 @@
+//! *New scenario from a region*: drag a rectangle on the toy map, read the cut's printed corner
+//! labels in the panel, write the scenario and open it; it loads and passes the checks of
+//! `kessel check`, with the hex numbers of the source.
+
+use super::toy::{harness, screen_of, toy_copy};
+use egui_kittest::kittest::Queryable;
+use kessel_core::engine::Engine;
+use kessel_core::scenario::load_map;
+use kessel_core::script::Limits;
+
+#[test]
+fn a_region_dragged_on_the_map_becomes_a_scenario_that_loads_and_checks_clean() {
+    let dir = toy_copy("region");
+    let mut h = harness(&dir);
+    h.get_by_label("New scenario from region").click();
+    h.run();
+    h.get_by_label_contains("Drag a rectangle on the map, from one corner");
+
+    let (a, b) = (screen_of(&h, "0503"), screen_of(&h, "0201"));
+    h.hover_at(a);
+    h.run();
+    h.drag_at(a);
+    h.step();
+    h.hover_at(a + (b - a) * 0.5);
+    h.step();
+    h.hover_at(b);
+    h.step();
+    h.drop_at(b);
+    h.run();
+    // the preview names the corners as printed, north-west first
+    h.get_by_label_contains("0201 to 0503: 4×3 hexes");
+
+    let out = dir.join("cut");
+    h.get_by_label("new folder").click();
+    h.run();
+    h.get_by_label("new folder")
+        .type_text(&out.display().to_string());
+    h.run();
+    h.get_by_label("new name").click();
+    h.run();
+    h.get_by_label("new name").type_text("Toy crossing");
+    h.run();
+    h.get_by_label("Write the new scenario and open it").click();
+    h.run();
+
+    let scenario = out.join("scenario.toml");
+    assert_eq!(
+        h.state().doc.name,
+        "Toy crossing",
+        "the new scenario is open"
+    );
+    assert_eq!(
+        h.state().doc.scenario_path.as_deref(),
+        Some(scenario.as_path())
+    );
+    for f in ["map.toml", "special.lua", "tests/special_test.lua"] {
+        assert!(out.join(f).is_file(), "{f} written");
+    }
+    let map = load_map(&out.join("map.toml")).expect("the cut map loads");
+    assert_eq!((map.columns(), map.rows()), (4, 3));
+    assert!(map.parse("0201").is_some() && map.parse("0503").is_some());
+    assert!(
+        map.parse("0101").is_none(),
+        "labels as printed on the source"
+    );
+    Engine::load(&scenario, None, 1, Limits::default()).expect("the new scenario loads");
+
+    // the checks of `kessel check`, as the problems panel runs them
+    h.state_mut().validator.run_now_for_tests();
+    h.run();
+    let v = &h.state().validator;
+    assert!(v.runs > 0, "checked");
+    assert!(v.issues.is_empty(), "{:?}", v.issues);
+
+    // a second write into the same folder is refused, and says why
+    h.get_by_label("New scenario from region").click();
+    h.run();
+    let (a, b) = (screen_of(&h, "0201"), screen_of(&h, "0302"));
+    h.hover_at(a);
+    h.run();
+    h.drag_at(a);
+    h.step();
+    h.hover_at(b);
+    h.step();
+    h.drop_at(b);
+    h.run();
+    h.get_by_label("new folder").click();
+    h.run();
+    h.get_by_label("new folder")
+        .type_text(&out.display().to_string());
+    h.run();
+    h.get_by_label("Write the new scenario and open it").click();
+    h.run();
+    assert_eq!(h.state().doc.name, "Toy crossing");
+    h.get_by_label_contains("exists already");
+}
