@@ -66,6 +66,10 @@ pub struct EditorOptions {
     pub size: Option<[f32; 2]>,
     /// What to set up before the first frame.
     pub startup: Startup,
+    /// When the file lies in a folder that is Kessel's, not the user's (the bundled scenarios
+    /// of this version, an opened package's cache): that folder, and the user's folder offered
+    /// for new work instead. Saving there is refused with a message saying why.
+    pub not_yours: Option<(PathBuf, PathBuf)>,
 }
 
 impl EditorOptions {
@@ -76,6 +80,7 @@ impl EditorOptions {
             screenshot: None,
             size: None,
             startup: Startup::default(),
+            not_yours: None,
         }
     }
 }
@@ -101,6 +106,7 @@ pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     ensure_display()?;
     let title = format!("Kessel editor — {}", doc.name);
     let mut app = EditorApp::new(doc);
+    app.set_not_yours(opts.not_yours.clone());
     let outcome: app::ScreenshotOutcome = Arc::new(Mutex::new(None));
     if let Some(path) = &opts.screenshot {
         app.take_screenshot(path.clone(), outcome.clone());

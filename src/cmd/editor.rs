@@ -113,7 +113,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         tool: args.tool,
         region: args.region,
     };
+    let not_yours = crate::bundle::not_the_users(&scenario);
     kessel_editor::run(EditorOptions {
+        not_yours,
         screenshot: args.screenshot,
         size: args.size,
         startup,

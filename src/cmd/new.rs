@@ -61,6 +61,14 @@ fn scenario(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
         let lines: Vec<String> = e.located().iter().map(ToString::to_string).collect();
         anyhow::anyhow!("{}", lines.join("\n"))
     })?;
+    if crate::bundle::not_the_users(&ruleset.join("init.lua")).is_some() {
+        eprintln!(
+            "note: the scenario's ruleset is the copy bundled with this version of Kessel ({}); \
+             a new version writes its own elsewhere, so after an upgrade run `kessel check` and \
+             point `ruleset` in scenario.toml at the new copy if it asks",
+            ruleset.display()
+        );
+    }
     println!(
         "{}: ok (written with map.toml, special.lua, tests/special_test.lua)",
         scenario.display()

@@ -164,6 +164,9 @@ pub struct EditorApp {
     pub tracing: Tracing,
     /// *New scenario from a region* (map editing).
     pub region: RegionTool,
+    /// A folder that is Kessel's, not the user's (see [`crate::EditorOptions::not_yours`]),
+    /// and the user's folder for new work.
+    pub not_yours: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// The File → Open… dialog: the path being typed, while it is open.
     pub open_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
@@ -239,7 +242,39 @@ impl EditorApp {
             open_dialog: None,
             tracing,
             region: RegionTool::default(),
+            not_yours: None,
         }
+    }
+
+    /// Says which folder is Kessel's rather than the user's (kept across File → Open).
+    pub fn set_not_yours(&mut self, not_yours: Option<(std::path::PathBuf, std::path::PathBuf)>) {
+        self.region.user_folder = None;
+        if let Some((root, user)) = &not_yours {
+            if self.in_folder(root) {
+                self.region.user_folder = Some(user.clone());
+            }
+        }
+        self.not_yours = not_yours;
+    }
+
+    /// True when the document's files lie under `root`.
+    fn in_folder(&self, root: &std::path::Path) -> bool {
+        let under = |p: &std::path::Path| p.canonicalize().is_ok_and(|p| p.starts_with(root));
+        under(&self.doc.map_path) || self.doc.scenario_path.as_deref().is_some_and(under)
+    }
+
+    /// Why saving the document is refused: it lies in Kessel's own folder.
+    pub fn save_refused(&self) -> Option<String> {
+        let (root, user) = self.not_yours.as_ref()?;
+        self.in_folder(root).then(|| {
+            format!(
+                "Not saved: this is Kessel's own copy in {}, which a new version of Kessel replaces. \
+                 Keep your work in a folder of yours: cut a region (the New scenario from region tool of Edit map; \
+                 it offers {}), or copy the scenario's folder there and open the copy",
+                root.display(),
+                user.display()
+            )
+        })
     }
 
     /// The files the watcher should follow for this document.

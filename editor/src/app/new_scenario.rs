@@ -15,14 +15,13 @@ impl EditorApp {
         match self.write_region(&req) {
             Ok(path) => match Document::open(&path) {
                 Ok(doc) => {
-                    let region = std::mem::take(&mut self.region);
+                    let not_yours = self.not_yours.take();
                     let note = format!(
                         "Wrote {} (scenario.toml, map.toml, special.lua, tests/special_test.lua) and opened it; kessel check passes",
                         display_path(&req.dir)
                     );
                     *self = EditorApp::new(doc);
-                    // the next cut goes where this one went
-                    self.region.user_folder = region.user_folder;
+                    self.set_not_yours(not_yours);
                     self.status.info(note);
                 }
                 Err(e) => self.status.error(format!(

@@ -94,3 +94,37 @@ fn a_region_dragged_on_the_map_becomes_a_scenario_that_loads_and_checks_clean() 
     assert_eq!(h.state().doc.name, "Toy crossing");
     h.get_by_label_contains("exists already");
 }
+
+/// A scenario in Kessel's own folder (the bundled copy, a package's cache) is not saved over:
+/// the status bar says why and where to keep the work, and the new-scenario tool offers the
+/// user's folder.
+#[test]
+fn saving_into_kessels_own_folder_is_refused_with_the_way_out() {
+    use kessel_editor::command::EditorCommand;
+    let dir = toy_copy("not-yours");
+    let user = dir.join("mine");
+    let mut h = harness(&dir);
+    let root = dir.canonicalize().expect("exists");
+    h.state_mut()
+        .set_not_yours(Some((root.clone(), user.clone())));
+    let before = std::fs::read(dir.join("map.toml")).expect("read");
+    let at = super::toy::hex(&h, "0303");
+    h.state_mut().apply(vec![
+        EditorCommand::SetTerrain {
+            hex: at,
+            terrain: "woods".into(),
+            stroke: 1,
+        },
+        EditorCommand::Save,
+    ]);
+    h.run();
+    assert_eq!(
+        std::fs::read(dir.join("map.toml")).expect("read"),
+        before,
+        "nothing written"
+    );
+    assert!(h.state().doc.is_dirty(), "the edit is still there");
+    h.get_by_label_contains("Not saved: this is Kessel's own copy");
+    let suggested = h.state().region.suggested_folder(&h.state().doc, "cut-x");
+    assert_eq!(suggested, user.join("cut-x"));
+}
