@@ -23,6 +23,15 @@ fn drag_through(h: &mut Harness<'_, EditorApp>, points: &[Pos2]) {
     h.run();
 }
 
+/// With `KESSEL_SHOTS=DIR` set, the window as it is now goes to `DIR/NAME.png` (for the guide).
+fn picture(h: &mut Harness<'_, EditorApp>, name: &str) {
+    if let Some(dir) = std::env::var_os("KESSEL_SHOTS") {
+        let img = h.render().expect("renders");
+        img.save(std::path::Path::new(&dir).join(format!("{name}.png")))
+            .expect("writes the picture");
+    }
+}
+
 fn side(h: &Harness<'_, EditorApp>, a: &str, b: &str) -> Hexside {
     Hexside::between(hex(h, a), hex(h, b)).expect("adjacent")
 }
@@ -62,6 +71,10 @@ fn a_river_is_traced_along_edges_in_one_drag_and_undone_in_one_step() {
         !has(&h, third, "river"),
         "the corner's third side is left alone"
     );
+    // the pointer on the next side shows what a drag would trace
+    h.hover_at(c + (screen_of(&h, "0605") - c) * 0.45);
+    h.run();
+    picture(&mut h, "editor-trace-river");
     assert!(
         h.state()
             .doc
@@ -114,6 +127,7 @@ fn a_railway_is_traced_from_hex_to_hex() {
         .collect();
     assert_eq!(rails.len(), 2, "{rails:?}");
     assert!(rails.contains(&&want), "{rails:?}");
+    picture(&mut h, "editor-trace-railway");
     h.get_by_label("Undo").click();
     h.run();
     for s in &sides {
@@ -146,6 +160,7 @@ fn fill_paints_the_connected_area_of_one_terrain() {
     for (l, was) in [("0806", "forest"), ("0301", "forest"), ("0205", "clear")] {
         assert_eq!(t(&h, l), was, "{l}");
     }
+    picture(&mut h, "editor-fill");
     h.get_by_label("Undo").click();
     h.run();
     assert_eq!(h.state().doc.map, original, "one undo step");
