@@ -29,6 +29,7 @@
 //! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it
 //!   into the author's file in place.
 //! - [`validate`]: the checks of `kessel check`, run on the unsaved scenario after edits.
+//! - [`save_as`]: *Save as…*, the scenario and its folder written into a folder of the user's.
 //! - [`underlay`]: a picture traced under the map, fitted by three points, kept beside it.
 //! - [`reload`]: the file watcher (notify, debounced) whose changes the app applies between
 //!   frames.
@@ -42,6 +43,7 @@ pub mod paint;
 pub mod panels;
 pub mod play;
 pub mod reload;
+pub mod save_as;
 pub mod scenario_file;
 pub mod underlay;
 pub mod validate;

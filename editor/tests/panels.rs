@@ -52,6 +52,15 @@ fn harness() -> Harness<'static, EditorApp> {
     h
 }
 
+/// With `KESSEL_SHOTS=DIR` set, the window as it is now goes to `DIR/NAME.png` (for the guide).
+fn picture(h: &mut Harness<'_, EditorApp>, name: &str) {
+    if let Some(dir) = std::env::var_os("KESSEL_SHOTS") {
+        let img = h.render().expect("renders");
+        img.save(Path::new(&dir).join(format!("{name}.png")))
+            .expect("writes the picture");
+    }
+}
+
 fn hex(h: &Harness<'_, EditorApp>, label: &str) -> Hex {
     h.state()
         .doc

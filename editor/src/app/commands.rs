@@ -31,6 +31,7 @@ impl EditorApp {
                 EditorCommand::Save if self.save_refused().is_some() => {
                     if let Some(why) = self.save_refused() {
                         self.status.error(why);
+                        self.offer_save_as();
                     }
                 }
                 EditorCommand::Save => match self.doc.save() {

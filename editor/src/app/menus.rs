@@ -116,6 +116,9 @@ impl EditorApp {
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     cmds.push(EditorCommand::Save);
                 }
+                if ui.button("Save as…").clicked() {
+                    self.offer_save_as();
+                }
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }

@@ -37,6 +37,7 @@ mod layout;
 mod menus;
 mod messages;
 mod new_scenario;
+mod save_as;
 mod screenshot;
 mod startup;
 mod underlay;
@@ -169,6 +170,8 @@ pub struct EditorApp {
     pub not_yours: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// The File → Open… dialog: the path being typed, while it is open.
     pub open_dialog: Option<String>,
+    /// The File → Save as… dialog: the folder being typed, while it is open.
+    pub save_as_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
     pub rule_reloads: u64,
     /// How the ruleset says the map and counters look: built once per ruleset load, shared
@@ -240,6 +243,7 @@ impl EditorApp {
             needs_refresh: false,
             screenshot: None,
             open_dialog: None,
+            save_as_dialog: None,
             tracing,
             region: RegionTool::default(),
             not_yours: None,
@@ -268,9 +272,8 @@ impl EditorApp {
         let (root, user) = self.not_yours.as_ref()?;
         self.in_folder(root).then(|| {
             format!(
-                "Not saved: this is Kessel's own copy in {}, which a new version of Kessel replaces. \
-                 Keep your work in a folder of yours: cut a region (the New scenario from region tool of Edit map; \
-                 it offers {}), or copy the scenario's folder there and open the copy",
+                "Not saved: Kessel's own copy ({}), replaced by a new version. \
+                 Save as… into a folder of yours (offered: {})",
                 root.display(),
                 user.display()
             )
@@ -416,6 +419,9 @@ impl EditorApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui, &mut cmds));
         if self.open_dialog.is_some() {
             self.open_dialog_ui(ui.ctx());
+        }
+        if self.save_as_dialog.is_some() {
+            self.save_as_dialog_ui(ui.ctx());
         }
         if !self.problems.is_empty() {
             egui::Panel::top("errors")

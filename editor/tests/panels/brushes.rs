@@ -1,7 +1,7 @@
 //! The tracing brushes on the small fixture: a river traced by dragging along hex edges, a
 //! railway by dragging from hex to hex, a flood fill; each one undo step.
 
-use super::{harness, hex, screen_of};
+use super::{harness, hex, picture, screen_of};
 use egui::Pos2;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -21,15 +21,6 @@ fn drag_through(h: &mut Harness<'_, EditorApp>, points: &[Pos2]) {
     }
     h.drop_at(last);
     h.run();
-}
-
-/// With `KESSEL_SHOTS=DIR` set, the window as it is now goes to `DIR/NAME.png` (for the guide).
-fn picture(h: &mut Harness<'_, EditorApp>, name: &str) {
-    if let Some(dir) = std::env::var_os("KESSEL_SHOTS") {
-        let img = h.render().expect("renders");
-        img.save(std::path::Path::new(&dir).join(format!("{name}.png")))
-            .expect("writes the picture");
-    }
 }
 
 fn side(h: &Harness<'_, EditorApp>, a: &str, b: &str) -> Hexside {

@@ -102,7 +102,8 @@ fn a_region_dragged_on_the_map_becomes_a_scenario_that_loads_and_checks_clean() 
 fn saving_into_kessels_own_folder_is_refused_with_the_way_out() {
     use kessel_editor::command::EditorCommand;
     let dir = toy_copy("not-yours");
-    let user = dir.join("mine");
+    // the user's folder, outside Kessel's (here the toy copy)
+    let user = kessel_test_support::scratch("not-yours-user");
     let mut h = harness(&dir);
     let root = dir.canonicalize().expect("exists");
     h.state_mut()
@@ -124,7 +125,30 @@ fn saving_into_kessels_own_folder_is_refused_with_the_way_out() {
         "nothing written"
     );
     assert!(h.state().doc.is_dirty(), "the edit is still there");
-    h.get_by_label_contains("Not saved: this is Kessel's own copy");
+    h.get_by_label_contains("Not saved: Kessel's own copy");
     let suggested = h.state().region.suggested_folder(&h.state().doc, "cut-x");
     assert_eq!(suggested, user.join("cut-x"));
+
+    // Save as… is offered on the user's folder; it writes the scenario with the edit and its
+    // folder there, and opens the copy, which finds its rules from there
+    super::picture(&mut h, "editor-save-as");
+    let offered = h.state().save_as_dialog.clone().expect("Save as offered");
+    assert!(
+        offered.starts_with(&user.display().to_string()),
+        "{offered}"
+    );
+    h.get_by_label("Save here and open").click();
+    h.run();
+    let copy = h.state().doc.scenario_path.clone().expect("a scenario");
+    assert!(copy.starts_with(&user), "{}", copy.display());
+    let map = kessel_core::scenario::load_map(&copy.with_file_name("map.toml")).expect("map");
+    assert_eq!(map.terrain_name(at), Some("woods"), "the edit went with it");
+    Engine::load(&copy, None, 1, Limits::default()).expect("the copy loads");
+    assert_eq!(
+        std::fs::read(dir.join("map.toml")).expect("read"),
+        before,
+        "the original is left as it was"
+    );
+    assert!(h.state().save_refused().is_none(), "the copy is the user's");
+    let _ = std::fs::remove_dir_all(&user);
 }
