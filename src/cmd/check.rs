@@ -57,8 +57,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let features: Vec<String> = features.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!(
-        "  hexsides   {} ; {} places, {} areas",
-        features.join(", "),
+        "  hexsides   {}; {} places, {} areas",
+        if features.is_empty() {
+            "none".to_string()
+        } else {
+            features.join(", ")
+        },
         map.places.len(),
         map.areas.len()
     );
