@@ -331,6 +331,24 @@ fn campaign_plays_its_games_in_a_row_the_same_way_for_the_same_seed() {
         "{}",
         r.stderr
     );
+    // games on two rulesets are refused before anything is played
+    let pgg = crate::util::root().join("scenarios/yelnya/scenario.toml");
+    let mixed = write(
+        &dir,
+        "mixed.toml",
+        &format!(
+            "name = \"x\"\n[[game]]\nscenario = \"scenario.toml\"\n[[game]]\nscenario = {:?}\n",
+            pgg.to_string_lossy()
+        ),
+    );
+    let r = kessel(&["campaign", &mixed.to_string_lossy()]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("share one ruleset"), "{}", r.stderr);
+    assert!(
+        !r.stdout.contains("game 1/2"),
+        "nothing played: {}",
+        r.stdout
+    );
 }
 
 #[test]

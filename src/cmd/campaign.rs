@@ -85,6 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::anyhow!("{e}")
         }
     })?;
+    kessel_core::engine::check_games(&campaign).map_err(super::describe)?;
     let cfg = PlayConfig {
         max_actions: args.max_actions,
         trace: args.trace,

@@ -69,6 +69,46 @@ pub fn game_name(campaign: &Campaign, index: usize, scenario: &Scenario) -> Stri
         .unwrap_or_else(|| scenario.name.clone())
 }
 
+/// Two ruleset folders are the same ruleset when they are the same folder on disk.
+fn same_ruleset(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// A ruleset folder as people read it (resolved, relative to the working folder where possible).
+fn ruleset_text(p: &Path) -> String {
+    display_path(&p.canonicalize().unwrap_or_else(|_| p.to_path_buf()))
+}
+
+/// Checks before anything is played that every game's scenario loads and that all use one
+/// ruleset, so a mistake in the last game is found before the first is played.
+pub fn check_games(campaign: &Campaign) -> Result<(), EngineError> {
+    let mut first: Option<std::path::PathBuf> = None;
+    for (i, game) in campaign.games.iter().enumerate() {
+        let scenario = Scenario::load(&game.scenario)?;
+        match &first {
+            None => first = Some(scenario.ruleset_dir.clone()),
+            Some(rules) if !same_ruleset(rules, &scenario.ruleset_dir) => {
+                return Err(LoadError::new(
+                    &game.scenario,
+                    None,
+                    format!(
+                        "game {} of the campaign uses the ruleset at {}, game 1 the one at {}: a campaign's games share one ruleset",
+                        i + 1,
+                        ruleset_text(&scenario.ruleset_dir),
+                        ruleset_text(rules)
+                    ),
+                )
+                .into())
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
 impl Engine {
     /// Starts game `index` (0-based) of a campaign played with `seed`. `last` is the engine of
     /// the game before, played to its end (`None` for the first game); what the campaign carries
@@ -99,19 +139,15 @@ impl Engine {
             let engine = Engine::with_scenario(scenario, profile, game_seed, limits)?;
             return Ok((engine, name, CarryReport::default()));
         };
-        let same_rules = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => a == b,
-        };
-        if !same_rules(&scenario.ruleset_dir, last.ruleset_dir()) {
+        if !same_ruleset(&scenario.ruleset_dir, last.ruleset_dir()) {
             return Err(LoadError::new(
                 &game.scenario,
                 None,
                 format!(
                     "game {} of the campaign uses the ruleset at {}, the game before the one at {}: a campaign's games share one ruleset",
                     index + 1,
-                    display_path(&scenario.ruleset_dir),
-                    display_path(last.ruleset_dir())
+                    ruleset_text(&scenario.ruleset_dir),
+                    ruleset_text(last.ruleset_dir())
                 ),
             )
             .into());
