@@ -162,8 +162,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(p) = &args.save {
-        let text = serde_json::to_string_pretty(&save)?;
-        std::fs::write(p, text + "\n").with_context(|| format!("cannot write {}", p.display()))?;
+        let text = save
+            .to_json_at(p, &campaign)
+            .map_err(|e| anyhow::anyhow!("cannot write the campaign save: {e}"))?;
+        kessel_core::fsio::write_atomic(p, text.as_bytes())
+            .with_context(|| format!("cannot write {}", p.display()))?;
         let _ = writeln!(out, "\ncampaign save written to {}", p.display());
     }
     if args.json {

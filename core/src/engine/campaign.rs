@@ -49,6 +49,22 @@ impl CampaignSave {
         }
     }
 
+    /// The save as JSON to be written at `path`: the campaign file named relative to the save's
+    /// folder, so the save loads from any working folder.
+    pub fn to_json_at(&self, path: &Path, campaign: &Campaign) -> Result<String, String> {
+        let folder = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut copy = self.clone();
+        if let Ok(rel) = crate::scaffold::relative_to(folder, &campaign.path) {
+            copy.campaign = rel;
+        }
+        serde_json::to_string_pretty(&copy)
+            .map(|t| t + "\n")
+            .map_err(|e| e.to_string())
+    }
+
     /// Records a game as it stands.
     pub fn record(&mut self, name: &str, engine: &Engine) {
         let state = engine.state();
@@ -189,7 +205,14 @@ impl Engine {
                 save.format
             )));
         }
-        let campaign = Campaign::load(Path::new(&save.campaign))?;
+        // the campaign file beside the save (saves written by `to_json_at`), else as given
+        let beside = path.parent().unwrap_or(Path::new("")).join(&save.campaign);
+        let campaign_path = if Path::new(&save.campaign).is_relative() && beside.exists() {
+            beside
+        } else {
+            Path::new(&save.campaign).to_path_buf()
+        };
+        let campaign = Campaign::load(&campaign_path)?;
         if save.games.is_empty() || save.games.len() > campaign.games.len() {
             return Err(fail(format!(
                 "the save holds {} games; its campaign has {}",
