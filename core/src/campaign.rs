@@ -192,8 +192,8 @@ pub struct CarriedUnit {
     pub location: String,
     /// Made during the last game (not in its set-up).
     pub created: bool,
-    /// What changed during the last game: `type`, `side`, `faces`, `step`, `vars`, `flags`,
-    /// `location` (empty for a created unit).
+    /// What changed during the last game: `type`, `side`, `faces`, `step`, `flags`, `location`,
+    /// `vars k1 k2` (the variables that changed) — empty for a created unit.
     pub changed: Vec<String>,
 }
 
@@ -313,9 +313,19 @@ fn changes(before: &Unit, after: &Unit) -> Vec<String> {
         before.faces != after.faces || before.named != after.named,
     );
     differs("step", before.step != after.step);
-    differs("vars", before.vars != after.vars);
     differs("flags", before.flags != after.flags);
     differs("location", before.location != after.location);
+    if before.vars != after.vars {
+        // which variables: `vars reph wounded`
+        let keys: std::collections::BTreeSet<&String> =
+            before.vars.keys().chain(after.vars.keys()).collect();
+        let changed: Vec<&str> = keys
+            .into_iter()
+            .filter(|k| before.vars.get(*k) != after.vars.get(*k))
+            .map(String::as_str)
+            .collect();
+        out.push(format!("vars {}", changed.join(" ")));
+    }
     out
 }
 
