@@ -1,4 +1,4 @@
-//! The acting side and per-side views on the toy ruleset (rules T12 secret orders, T13
+//! The acting side and per-side views on the toy ruleset (rules T12 secret orders, T14
 //! concealment): the engine keeps and hashes every secret, replays them without rules, undoes
 //! them, and shows each side only its own; an opening that is not what was committed is refused.
 
