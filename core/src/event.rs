@@ -102,6 +102,12 @@ pub enum Event {
         /// The game is over.
         finished: bool,
     },
+    /// The game switched to another named sequence of play (a mode), at its first step; the
+    /// turn is kept. `None` is the main sequence.
+    Mode {
+        /// The mode's name.
+        mode: Option<String>,
+    },
     /// Dice were rolled.
     Dice {
         /// What for.
@@ -248,6 +254,7 @@ impl Event {
             Event::MarkerMoved { .. }
             | Event::Var { .. }
             | Event::Clock { .. }
+            | Event::Mode { .. }
             | Event::Dice { .. }
             | Event::Note { .. }
             | Event::Record { .. }
@@ -276,6 +283,7 @@ impl Event {
         "marker_moved",
         "var",
         "clock",
+        "mode",
         "dice",
         "note",
         "record",
@@ -305,6 +313,7 @@ impl Event {
             Event::MarkerMoved { .. } => "marker_moved",
             Event::Var { .. } => "var",
             Event::Clock { .. } => "clock",
+            Event::Mode { .. } => "mode",
             Event::Dice { .. } => "dice",
             Event::Note { .. } => "note",
             Event::Record { .. } => "record",

@@ -25,6 +25,7 @@
 
 pub mod action;
 pub mod algo;
+pub mod campaign;
 pub mod dice;
 pub mod error;
 pub mod event;

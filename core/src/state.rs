@@ -186,8 +186,10 @@ pub struct GameState {
     pub turn: u32,
     /// Last game-turn.
     pub last_turn: u32,
-    /// Index of the current step in the ruleset's sequence.
+    /// Index of the current step in the sequence being walked.
     pub phase: usize,
+    /// The named sequence (mode) being walked; `None`: the ruleset's main sequence.
+    pub mode: Option<String>,
     /// True once the game is over.
     pub finished: bool,
     /// Rule variables.
@@ -258,6 +260,7 @@ impl GameState {
             turn: 1,
             last_turn: 1,
             phase: 0,
+            mode: None,
             finished: false,
             vars: BTreeMap::new(),
             pools: BTreeMap::new(),
@@ -277,6 +280,20 @@ impl GameState {
         self.index.insert(unit.id.clone(), self.units.len());
         self.units.push(unit);
         true
+    }
+
+    /// Puts a unit in the set-up: replaces the unit with its id (returns true) or adds it.
+    pub fn put_unit(&mut self, unit: Unit) -> bool {
+        match self.index.get(&unit.id) {
+            Some(&i) => {
+                self.units[i] = unit;
+                true
+            }
+            None => {
+                self.add_unit(unit);
+                false
+            }
+        }
     }
 
     /// A unit by id.
@@ -450,6 +467,10 @@ impl GameState {
                 self.dice_drawn = *drawn_after;
                 self.dice_streams.insert(stream.clone(), *stream_after);
             }
+            Event::Mode { mode } => {
+                self.mode = mode.clone();
+                self.phase = 0;
+            }
             Event::Note { .. } | Event::Record { .. } => {}
             Event::UnitCreated { unit } => {
                 self.check_location(unit.location)?;
@@ -525,6 +546,10 @@ impl GameState {
             "dice_drawn": self.dice_drawn,
             "dice_streams": self.dice_streams,
         });
+        // the main sequence hashes as it did before modes existed, so older saves keep their hash
+        if let Some(mode) = &self.mode {
+            canon["mode"] = serde_json::json!(mode);
+        }
         // a changed map is part of the state (an unchanged one is the scenario's, hashed as such)
         if self.map_changes > 0 {
             canon["map"] = self.map.digest();

@@ -133,6 +133,16 @@ impl World {
         Rc::new(RefCell::new(self))
     }
 
+    /// The steps of the sequence being walked (the state's mode, or the main sequence).
+    pub fn current_steps(&self) -> &[crate::ruleset::Step] {
+        self.ruleset.steps_of(self.state.mode.as_deref())
+    }
+
+    /// The current step of the sequence being walked, if one is declared.
+    pub fn current_step(&self) -> Option<&crate::ruleset::Step> {
+        self.current_steps().get(self.state.phase)
+    }
+
     /// The current stage.
     pub fn stage(&self) -> Stage {
         self.stage.get()

@@ -80,7 +80,8 @@
 
 ---The current step of the sequence of play.
 ---@class kessel.Step
----@field index integer 0-based position in the sequence.
+---@field index integer 0-based position in the sequence being walked.
+---@field mode? string The named sequence being walked; nil for the main one.
 ---@field id? string
 ---@field name? string
 ---@field side? string Phasing side.
@@ -270,7 +271,9 @@ function kessel.dice_table(t) end
 ---@param t { id: string, rows: string[], columns: string[], cells: kessel.Data[][] }
 function kessel.word_table(t) end
 
----Declares the steps of one game-turn, in order (replaces any earlier sequence). Stage: declare.
+---Declares the steps of one game-turn, in order (replaces any earlier sequence); with a name
+---first, a named sequence (a mode) walked after kessel.emit.mode(name). Stage: declare.
+---@overload fun(name: string, steps: kessel.StepDecl[])
 ---@param steps kessel.StepDecl[]
 function kessel.sequence(steps) end
 
@@ -844,8 +847,14 @@ function kessel.emit.open(ids) end
 function kessel.emit.clock(turn, phase, finished) end
 
 ---The sequencer: ends the current step (step_end hook), moves to the next step or turn or ends
----the game (clock event), then runs step_start unless the game ended.
+---the game (clock event), then runs step_start unless the game ended. Past a named sequence's
+---last step the main sequence resumes at the next turn (mode event).
 function kessel.emit.advance() end
+
+---Walks the named sequence `name` from its first step (nil: back to the main sequence); the turn
+---is kept; runs step_start(0). Event: mode.
+---@param name string?
+function kessel.emit.mode(name) end
 
 -------------------------------------------------------------------------------------------------
 -- kessel.dice (apply and script stages)
@@ -1230,6 +1239,7 @@ function kessel.inject_dice(rolls) end
 ---@field turn? integer Default 1.
 ---@field last_turn? integer Default 12.
 ---@field step? string|integer Step id or 0-based index; default 0.
+---@field mode? string Start in this named sequence (step is one of its steps).
 ---@field seed? integer Dice seed; default the current one.
 ---@field run_step_start? boolean Run the step_start hooks of `step` (their events become part of the position); default false.
 

@@ -72,6 +72,12 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
         "sequence": rules.sequence.iter().enumerate().map(|(i, s)| json!({
             "index": i, "id": s.id, "name": s.name, "side": s.side, "rule": s.rule,
         })).collect::<Vec<_>>(),
+        "modes": rules.modes.iter().map(|(name, n)| json!({
+            "name": name,
+            "steps": n.steps.iter().enumerate().map(|(i, s)| json!({
+                "index": i, "id": s.id, "name": s.name, "side": s.side, "rule": s.rule,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
         "actions": rules.actions.iter().map(|a| json!({
             "kind": a.kind, "rule": a.rule, "description": a.description,
         })).collect::<Vec<_>>(),
@@ -165,16 +171,23 @@ fn text(info: &Value) -> String {
     );
     let sides: Vec<String> = list("sides").iter().map(str_of).collect();
     let _ = writeln!(s, "sides: {}", sides.join(", "));
+    let step_lines = |s: &mut String, steps: &[serde_json::Value]| {
+        for st in steps {
+            let _ = writeln!(
+                s,
+                "  {:>2} {:<28} {}  [{}]",
+                str_of(&st["index"]),
+                str_of(&st["id"]),
+                str_of(&st["name"]),
+                str_of(&st["rule"])
+            );
+        }
+    };
     let _ = writeln!(s, "\nsequence of play (step ids):");
-    for st in list("sequence") {
-        let _ = writeln!(
-            s,
-            "  {:>2} {:<28} {}  [{}]",
-            str_of(&st["index"]),
-            str_of(&st["id"]),
-            str_of(&st["name"]),
-            str_of(&st["rule"])
-        );
+    step_lines(&mut s, &list("sequence"));
+    for mode in list("modes") {
+        let _ = writeln!(s, "\nsequence `{}` (a mode):", str_of(&mode["name"]));
+        step_lines(&mut s, mode["steps"].as_array().map_or(&[][..], |v| v));
     }
     let _ = writeln!(s, "\naction kinds:");
     for a in list("actions") {

@@ -280,11 +280,10 @@ pub fn play_game(
         let acting_side = sender.clone().unwrap_or_else(|| "-".to_string());
         loop {
             if cfg.trace {
-                let st = engine.state();
-                let step = engine
-                    .ruleset()
-                    .sequence
-                    .get(st.phase)
+                let w = engine.world();
+                let st = &w.state;
+                let step = w
+                    .current_step()
                     .map_or_else(|| st.phase.to_string(), |s| s.id.clone());
                 eprintln!(
                     "{profile_name} seed {seed} turn {} {step}: {}",

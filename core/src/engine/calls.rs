@@ -34,7 +34,7 @@ pub fn deciding_side(lua: &Lua, world: &Shared) -> Option<String> {
     if let Some(side) = pending.and_then(|s| s.as_str()) {
         return Some(side.to_string());
     }
-    w.ruleset.step(w.state.phase).and_then(|s| s.side.clone())
+    w.current_step().and_then(|s| s.side.clone())
 }
 
 /// The action as sent: with its own side, or else the deciding side's.

@@ -75,6 +75,17 @@ pub enum ViewError {
     Replay(#[from] ApplyError),
 }
 
+/// The game before this one in a campaign: how it began, how it ended, and what carries over.
+#[derive(Clone, Copy, Debug)]
+pub struct LastGame<'a> {
+    /// Its state when play began (after its set-up hooks).
+    pub started: &'a GameState,
+    /// Its state when it ended.
+    pub ended: &'a GameState,
+    /// What the campaign carries.
+    pub carry: &'a crate::campaign::Carry,
+}
+
 /// The outcome of an action: refused with reasons, or the events it produced.
 pub type Outcome = Result<Vec<Event>, Rejection>;
 
@@ -112,14 +123,56 @@ impl Engine {
         seed: u64,
         limits: Limits,
     ) -> Result<Engine, EngineError> {
+        Engine::start(scenario, profile, seed, limits, None).map(|(engine, _)| engine)
+    }
+
+    /// Builds the next game of a campaign: the scenario's set-up, with what `last` carries
+    /// from the game before (see [`crate::campaign::carry_over`]) put in before the rules check
+    /// the set-up and run their `setup` hooks.
+    pub fn with_scenario_after(
+        scenario: Scenario,
+        profile: Option<&str>,
+        seed: u64,
+        limits: Limits,
+        last: LastGame<'_>,
+    ) -> Result<(Engine, crate::campaign::CarryReport), EngineError> {
+        Engine::start(scenario, profile, seed, limits, Some(last))
+            .map(|(engine, report)| (engine, report.unwrap_or_default()))
+    }
+
+    fn start(
+        scenario: Scenario,
+        profile: Option<&str>,
+        seed: u64,
+        limits: Limits,
+        last: Option<LastGame<'_>>,
+    ) -> Result<(Engine, Option<crate::campaign::CarryReport>), EngineError> {
         let dir = scenario.ruleset_dir.clone();
         let profile_arg = profile
             .map(str::to_string)
             .or_else(|| scenario.profile.clone());
         let mut engine = Engine::bare_with(&dir, &scenario.scripts, limits)?;
+        let mut report = None;
         {
             let mut w = engine.world.borrow_mut();
-            let state = scenario.initial_state(w.ruleset.sides.clone(), seed);
+            let mut state = scenario.initial_state(w.ruleset.sides.clone(), seed);
+            if let Some(last) = last {
+                let carried = crate::campaign::carry_over(
+                    last.started,
+                    last.ended,
+                    &mut state,
+                    last.carry,
+                    &w.ruleset.unit_types,
+                )
+                .map_err(|e| {
+                    LoadError::new(
+                        &scenario.path,
+                        None,
+                        format!("cannot start this game with what the last one left: {e}"),
+                    )
+                })?;
+                report = Some(carried);
+            }
             w.state = state.clone();
             w.state_replaced();
             w.initial = state;
@@ -129,7 +182,7 @@ impl Engine {
         engine.apply_profile(profile_arg.as_deref())?;
         engine.check_scenario()?;
         engine.run_setup_hooks()?;
-        Ok(engine)
+        Ok((engine, report))
     }
 
     /// An engine with a ruleset and an empty 1×1 map, for tests and scripts that build their own

@@ -4,7 +4,7 @@
 //! declaration that made it, so the error names the file and line a modder has to fix.
 
 use super::variants::MAX_VARIANTS;
-use super::{KindDecl, Ruleset, Site, VariantData};
+use super::{KindDecl, Ruleset, Site, Step, VariantData};
 use crate::names::did_you_mean;
 use crate::state::Value;
 
@@ -21,6 +21,37 @@ pub struct DeclProblem {
 const ENTRY_FIELDS: &[&str] = &["cost", "rule", "message"];
 
 impl Ruleset {
+    fn sequence_problems(
+        &self,
+        what: &str,
+        steps: &[Step],
+        site: &Option<Site>,
+    ) -> Vec<DeclProblem> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for step in steps {
+            if !seen.insert(step.id.as_str()) {
+                out.push(DeclProblem {
+                    site: site.clone(),
+                    message: format!("{what}: step `{}` is declared twice", step.id),
+                });
+            }
+            if let Some(side) = &step.side {
+                if !self.sides.contains(side) {
+                    out.push(DeclProblem {
+                        site: site.clone(),
+                        message: format!(
+                            "{what}: step `{}` has side `{side}`, which kessel.ruleset does not declare{}",
+                            step.id,
+                            did_you_mean(side, &self.sides)
+                        ),
+                    });
+                }
+            }
+        }
+        out
+    }
+
     /// Every problem between the declarations, in declaration order.
     pub fn cross_check(&self) -> Vec<DeclProblem> {
         let mut out = Vec::new();
@@ -33,26 +64,17 @@ impl Ruleset {
                 });
             }
         }
-        let mut seen = std::collections::BTreeSet::new();
-        for step in &self.sequence {
-            if !seen.insert(step.id.as_str()) {
-                out.push(DeclProblem {
-                    site: self.sequence_site.clone(),
-                    message: format!("kessel.sequence: step `{}` is declared twice", step.id),
-                });
-            }
-            if let Some(side) = &step.side {
-                if !self.sides.contains(side) {
-                    out.push(DeclProblem {
-                        site: self.sequence_site.clone(),
-                        message: format!(
-                            "kessel.sequence: step `{}` has side `{side}`, which kessel.ruleset does not declare{}",
-                            step.id,
-                            did_you_mean(side, &self.sides)
-                        ),
-                    });
-                }
-            }
+        let named = self
+            .modes
+            .iter()
+            .map(|(name, n)| (format!("kessel.sequence `{name}`"), &n.steps, &n.site));
+        let main = std::iter::once((
+            "kessel.sequence".to_string(),
+            &self.sequence,
+            &self.sequence_site,
+        ));
+        for (what, steps, site) in main.chain(named) {
+            out.extend(self.sequence_problems(&what, steps, site));
         }
         if self.variants.len() > MAX_VARIANTS {
             out.push(DeclProblem {

@@ -85,6 +85,9 @@ pub struct Ruleset {
     pub sequence: Vec<Step>,
     /// Where `kessel.sequence` was declared.
     pub sequence_site: Option<Site>,
+    /// Named sequences (modes), e.g. a campaign's phase between two battles, by name; the state's
+    /// `mode` says which one is walked (none: the main `sequence`).
+    pub modes: BTreeMap<String, NamedSequence>,
     /// Options.
     pub options: Vec<OptionDecl>,
     /// Action kinds.
@@ -97,6 +100,15 @@ pub struct Ruleset {
     /// Declared data that replaces the above while some options have given values, in
     /// declaration order (see [`Ruleset::movement_in_force`], [`Ruleset::table`]).
     pub variants: Vec<Variant>,
+}
+
+/// A named sequence of play (a mode), as declared by `kessel.sequence(name, steps)`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NamedSequence {
+    /// Its steps, in order.
+    pub steps: Vec<Step>,
+    /// Where it was declared.
+    pub site: Option<Site>,
 }
 
 /// Where a declaration was made: errors found after the ruleset has loaded (a kind that was
@@ -184,9 +196,22 @@ impl Ruleset {
         self.actions.iter().map(|a| a.kind.as_str())
     }
 
-    /// The step at an index of the sequence.
+    /// The step at an index of the main sequence.
     pub fn step(&self, index: usize) -> Option<&Step> {
         self.sequence.get(index)
+    }
+
+    /// The steps of a mode's sequence (`None`: the main one); empty for an undeclared mode.
+    pub fn steps_of(&self, mode: Option<&str>) -> &[Step] {
+        match mode {
+            None => &self.sequence,
+            Some(m) => self.modes.get(m).map_or(&[][..], |n| &n.steps),
+        }
+    }
+
+    /// The step at an index of a mode's sequence (`None`: the main one).
+    pub fn step_in(&self, mode: Option<&str>, index: usize) -> Option<&Step> {
+        self.steps_of(mode).get(index)
     }
 
     /// Index of a step by id.

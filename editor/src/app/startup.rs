@@ -198,9 +198,7 @@ fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
     for _ in 0..3000 {
         let here = {
             let w = s.engine.world();
-            w.ruleset
-                .step(w.state.phase)
-                .is_some_and(|st| st.id == step_id)
+            w.current_step().is_some_and(|st| st.id == step_id)
         };
         if here {
             let attacks = (s.engine)

@@ -64,6 +64,10 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             "clock: turn {turn}, step {phase}{}",
             if *finished { ", game over" } else { "" }
         ),
+        Event::Mode { mode } => match mode {
+            Some(m) => format!("sequence of play: `{m}`"),
+            None => "sequence of play: the main one".to_string(),
+        },
         Event::Dice { purpose, rolls, .. } => {
             let r: Vec<String> = rolls.iter().map(u32::to_string).collect();
             format!("dice for {purpose}: {}", r.join(", "))

@@ -233,7 +233,7 @@ impl PlaySession {
     /// The current step, as players read it (`Red movement`).
     pub fn step_text(&self) -> String {
         let w = self.engine.world();
-        match w.ruleset.step(w.state.phase) {
+        match w.current_step() {
             Some(s) => s.name.clone(),
             None => format!("step {}", w.state.phase),
         }
@@ -242,7 +242,7 @@ impl PlaySession {
     /// The side whose step it is.
     pub fn phasing_side(&self) -> Option<String> {
         let w = self.engine.world();
-        w.ruleset.step(w.state.phase).and_then(|s| s.side.clone())
+        w.current_step().and_then(|s| s.side.clone())
     }
 
     /// "Turn 2 of 12 · Red movement (red) [T1]".
@@ -250,7 +250,7 @@ impl PlaySession {
         let w = self.engine.world();
         let s = &w.state;
         let mut t = format!("Turn {} of {}", s.turn, s.last_turn);
-        if let Some(step) = w.ruleset.step(s.phase) {
+        if let Some(step) = w.current_step() {
             t.push_str(&format!(" · {}", step.name));
             if let Some(side) = &step.side {
                 t.push_str(&format!(" ({side})"));

@@ -417,14 +417,37 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "sequence",
-        lua.create_function(move |lua, steps: Vec<Table>| {
+        lua.create_function(move |lua, (first, second): (mlua::Value, mlua::Value)| {
             declaring(&w, "sequence")?;
+            // `kessel.sequence{...}` declares the main sequence, `kessel.sequence(name, {...})` a mode
+            let (name, steps) = match (first, second) {
+                (mlua::Value::Table(t), mlua::Value::Nil) => (None, t),
+                (mlua::Value::String(n), mlua::Value::Table(t)) => {
+                    let n = n.to_str()?.to_string();
+                    super::emit::bounded(&n, "kessel.sequence: a sequence's name", super::emit::MAX_NAME)?;
+                    (Some(n), t)
+                }
+                (a, b) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.sequence takes a list of steps, or a name and a list of steps (a mode), not ({}, {})",
+                        a.type_name(),
+                        b.type_name()
+                    )))
+                }
+            };
+            let what = match &name {
+                Some(n) => format!("kessel.sequence `{n}`"),
+                None => "kessel.sequence".to_string(),
+            };
             let mut out = Vec::new();
-            for s in steps {
+            for s in steps.sequence_values::<Table>() {
+                let s = s.map_err(|e| {
+                    mlua::Error::runtime(format!("{what}: every step is a table ({e})"))
+                })?;
                 let id: String = req(&s, "id", "sequence")?;
                 strict_keys(
                     &s,
-                    &format!("kessel.sequence: step `{id}`"),
+                    &format!("{what}: step `{id}`"),
                     &["id", "name", "side", "rule"],
                 )?;
                 out.push(Step {
@@ -436,10 +459,22 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     rule: s.get("rule")?,
                 });
             }
+            if name.is_some() && out.is_empty() {
+                return Err(mlua::Error::runtime(format!("{what} has no steps")));
+            }
             let site = caller_site(lua);
             let mut wm = w.borrow_mut();
-            wm.ruleset.sequence = out;
-            wm.ruleset.sequence_site = site;
+            match name {
+                None => {
+                    wm.ruleset.sequence = out;
+                    wm.ruleset.sequence_site = site;
+                }
+                Some(n) => {
+                    wm.ruleset
+                        .modes
+                        .insert(n, crate::ruleset::NamedSequence { steps: out, site });
+                }
+            }
             Ok(())
         })?,
     )?;

@@ -509,7 +509,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             move |lua, (turn, phase, finished): (u32, usize, Option<bool>)| {
                 {
                     let wb = w.borrow();
-                    let (last, steps) = (wb.state.last_turn, wb.ruleset.sequence.len());
+                    let (last, steps) = (wb.state.last_turn, wb.current_steps().len());
                     if turn > last {
                         return Err(mlua::Error::runtime(format!(
                             "kessel.emit.clock: turn {turn} is after the last turn ({last})"
@@ -540,14 +540,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "advance",
         lua.create_function(move |lua, ()| {
-            let (turn, phase, last, steps, finished) = {
+            let (turn, phase, last, steps, finished, in_mode) = {
                 let wb = w.borrow();
                 (
                     wb.state.turn,
                     wb.state.phase,
                     wb.state.last_turn,
-                    wb.ruleset.sequence.len(),
+                    wb.current_steps().len(),
                     wb.state.finished,
+                    wb.state.mode.is_some(),
                 )
             };
             if finished {
@@ -566,6 +567,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             } else {
                 (turn + 1, 0, false)
             };
+            // a named sequence is walked once: past its last step the main one resumes with the
+            // next turn (unless that was the last turn: the game ends in the mode)
+            if phase + 1 >= steps && !done && in_mode {
+                emit(lua, &w, Event::Mode { mode: None })?;
+            }
             emit(
                 lua,
                 &w,
@@ -579,6 +585,40 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 call_hooks(lua, "step_start", lua.to_value(&p)?)?;
             }
             Ok(())
+        })?,
+    )?;
+    // Switching sequences: `emit.mode(name)` walks a named sequence from its first step,
+    // `emit.mode(nil)` goes back to the main one; the turn is kept, `step_start(0)` runs.
+    let w = world.clone();
+    e.set(
+        "mode",
+        lua.create_function(move |lua, mode: Option<String>| {
+            {
+                let wb = w.borrow();
+                if wb.state.finished {
+                    return Err(mlua::Error::runtime("kessel.emit.mode: the game is over"));
+                }
+                if let Some(m) = &mode {
+                    if !wb.ruleset.modes.contains_key(m) {
+                        let known: Vec<String> = wb.ruleset.modes.keys().cloned().collect();
+                        return Err(mlua::Error::runtime(format!(
+                            "kessel.emit.mode: no sequence `{m}` was declared{}{}",
+                            crate::names::did_you_mean(m, &known),
+                            if known.is_empty() {
+                                " (declare one with kessel.sequence(name, steps))".to_string()
+                            } else {
+                                format!("; declared: {}", known.join(", "))
+                            }
+                        )));
+                    }
+                } else if wb.ruleset.sequence.is_empty() {
+                    return Err(mlua::Error::runtime(
+                        "kessel.emit.mode: the ruleset declared no main sequence of play",
+                    ));
+                }
+            }
+            emit(lua, &w, Event::Mode { mode })?;
+            call_hooks(lua, "step_start", lua.to_value(&0)?)
         })?,
     )?;
     kessel.set("emit", e)?;

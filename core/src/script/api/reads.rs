@@ -313,7 +313,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
                 let t = lua.create_table()?;
                 t.set("index", wb.state.phase)?;
-                if let Some(s) = wb.ruleset.step(wb.state.phase) {
+                t.set("mode", wb.state.mode.as_deref())?;
+                if let Some(s) = wb.current_step() {
                     t.set("id", s.id.as_str())?;
                     t.set("name", s.name.as_str())?;
                     t.set("side", s.side.as_deref())?;

@@ -83,6 +83,7 @@ const SETUP_FIELDS: &[&str] = &[
     "last_turn",
     "turn",
     "step",
+    "mode",
     "units",
     "pools",
     "markers",
@@ -285,11 +286,32 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
     let mut state = GameState::new(map.clone(), sides, seed);
     state.last_turn = last_turn;
     state.turn = turn;
+    if let Some(mode) = spec.get::<Option<String>>("mode")? {
+        let w = world.borrow();
+        if !w.ruleset.modes.contains_key(&mode) {
+            let known: Vec<String> = w.ruleset.modes.keys().cloned().collect();
+            return Err(mlua::Error::runtime(format!(
+                "kessel.setup: no sequence `{mode}` was declared{}",
+                crate::names::did_you_mean(&mode, &known)
+            )));
+        }
+        state.mode = Some(mode);
+    }
     match step {
         Some(Ok(i)) => state.phase = i,
         Some(Err(id)) => {
-            state.phase = world.borrow().ruleset.step_index(&id).ok_or_else(|| {
-                mlua::Error::runtime(format!("kessel.setup: no step `{id}` in the sequence"))
+            let w = world.borrow();
+            let steps = w.ruleset.steps_of(state.mode.as_deref());
+            state.phase = steps.iter().position(|s| s.id == id).ok_or_else(|| {
+                let known: Vec<String> = steps.iter().map(|s| s.id.clone()).collect();
+                mlua::Error::runtime(format!(
+                    "kessel.setup: no step `{id}` in the sequence{}{}",
+                    state
+                        .mode
+                        .as_ref()
+                        .map_or(String::new(), |m| format!(" `{m}`")),
+                    crate::names::did_you_mean(&id, &known)
+                ))
             })?
         }
         None => {}

@@ -1,0 +1,449 @@
+//! Campaigns: scenarios played one after another, each starting with what the last one left.
+//!
+//! A campaign file names its games in order and what carries over from one to the next: the
+//! units with their state (place, steps, faces, type, variables, flags), chosen game variables,
+//! markers, pools and the changes made to a shared map. The core knows nothing of why a game
+//! carries anything; the rules decide what the state holds when a game ends (a campaign's phase
+//! between two battles is usually a named sequence the rules switch to, see
+//! `kessel.sequence(name, steps)`), and [`carry_over`] moves it into the next game's set-up before
+//! the next game's rules look at it.
+
+use crate::error::{read_text, LoadError};
+use crate::state::{GameState, Location, Unit, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Most games one campaign may chain.
+pub const MAX_GAMES: usize = 256;
+
+/// Which variables carry over.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum VarsCarried {
+    /// `vars = "all"` (or `true`): every game variable.
+    All(AllWord),
+    /// `vars = ["cpp", "record"]`: these, when they are set.
+    Named(Vec<String>),
+    /// Nothing.
+    #[default]
+    #[serde(skip)]
+    Nothing,
+}
+
+/// The word `"all"` (serde helper for [`VarsCarried::All`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AllWord {
+    /// Everything.
+    All,
+}
+
+/// What carries from one game to the next.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Carry {
+    /// Every unit of the last game, in its final state (the eliminated ones too, so they stay
+    /// eliminated). A unit of the next scenario with the same id is replaced by it; the next
+    /// scenario's other units join as new arrivals.
+    #[serde(default)]
+    pub units: bool,
+    /// Game variables that carry (their final values replace the next scenario's).
+    #[serde(default)]
+    pub vars: VarsCarried,
+    /// The markers of the last game (renumbered after the next scenario's own).
+    #[serde(default)]
+    pub markers: bool,
+    /// Pools as the last game left them (replacing the next scenario's pools of the same id).
+    #[serde(default)]
+    pub pools: bool,
+    /// The changes made to the map (terrain, hexsides, tags); the next game must be on the same
+    /// map as the last.
+    #[serde(default)]
+    pub map: bool,
+}
+
+/// One game of a campaign as its file gives it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignGame {
+    /// The scenario file, relative to the campaign file.
+    pub scenario: PathBuf,
+    /// A name for this game ("Night I"); default the scenario's.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Profile for this game (default the scenario's).
+    #[serde(default)]
+    pub profile: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CampaignFile {
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    carry: Carry,
+    #[serde(default)]
+    game: Vec<CampaignGame>,
+}
+
+/// A loaded campaign file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Campaign {
+    /// The campaign file.
+    pub path: PathBuf,
+    /// Name.
+    pub name: String,
+    /// What it is about, for players.
+    pub description: String,
+    /// What carries over between games.
+    pub carry: Carry,
+    /// The games, in order, with their scenario paths resolved against the campaign's folder.
+    pub games: Vec<CampaignGame>,
+}
+
+impl Campaign {
+    /// Loads and checks a campaign file (its scenarios are loaded when played).
+    pub fn load(path: &Path) -> Result<Campaign, LoadError> {
+        let text = read_text(path, "campaign")?;
+        Campaign::parse(path, &text)
+    }
+
+    /// Parses campaign text; scenario paths are relative to `path`'s folder.
+    pub fn parse(path: &Path, text: &str) -> Result<Campaign, LoadError> {
+        let file: CampaignFile = toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            LoadError::new(path, line, format!("not a campaign file: {}", e.message()))
+        })?;
+        let fail = |message: String| LoadError::new(path, None, message);
+        if file.game.is_empty() {
+            return Err(fail(
+                "a campaign needs at least one [[game]] with a `scenario`".into(),
+            ));
+        }
+        if file.game.len() > MAX_GAMES {
+            return Err(fail(format!(
+                "a campaign chains at most {MAX_GAMES} games, this one {}",
+                file.game.len()
+            )));
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let games = file
+            .game
+            .into_iter()
+            .map(|g| CampaignGame {
+                scenario: dir.join(&g.scenario),
+                ..g
+            })
+            .collect();
+        Ok(Campaign {
+            path: path.to_path_buf(),
+            name: file.name,
+            description: file.description,
+            carry: file.carry,
+            games,
+        })
+    }
+
+    /// The dice seed of game `index` (0-based) of a campaign played with `seed`: each game has
+    /// its own dice, and the same campaign seed gives the same games.
+    pub fn game_seed(seed: u64, index: usize) -> u64 {
+        seed.wrapping_add((index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+}
+
+/// What a carry moved, for players to read and tests to check.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CarryReport {
+    /// Units carried, in the order of the last game.
+    pub units: Vec<CarriedUnit>,
+    /// Units of the next scenario that a carried unit replaced.
+    pub replaced: Vec<String>,
+    /// Units of the next scenario that joined as new arrivals.
+    pub arrivals: Vec<String>,
+    /// Variables carried, with their values.
+    pub vars: BTreeMap<String, Value>,
+    /// Markers carried.
+    pub markers: usize,
+    /// Pools carried.
+    pub pools: Vec<String>,
+    /// Map changes carried (0: none, or the map is not carried).
+    pub map_changes: u64,
+}
+
+/// A unit as it came out of the last game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CarriedUnit {
+    /// Its id.
+    pub id: String,
+    /// Its side.
+    pub side: String,
+    /// Its type.
+    pub kind: String,
+    /// Where it ended (a hex label, `pending`, `eliminated`, `removed`).
+    pub location: String,
+    /// Made during the last game (not in its set-up).
+    pub created: bool,
+    /// What changed during the last game: `type`, `side`, `faces`, `step`, `vars`, `flags`,
+    /// `location` (empty for a created unit).
+    pub changed: Vec<String>,
+}
+
+/// A carry that cannot be made.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CarryError {
+    /// The map is carried but the next game is on another map.
+    #[error("the campaign carries the map, but the next scenario is on another map ({0}) than the last ({1})")]
+    OtherMap(String, String),
+    /// A carried unit stands in a hex the next map does not have.
+    #[error("unit `{0}` ended in hex {1}, which the next scenario's map does not have")]
+    OffMap(String, String),
+    /// A carried unit's type is not declared by the next game's ruleset.
+    #[error("unit `{0}` is of type `{1}`, which the next game's ruleset does not declare")]
+    UnknownType(String, String),
+}
+
+/// Moves what `carry` names from the final state of a game (`from`, which began as `started`)
+/// into the initial state of the next (`into`). `unit_types` are the next ruleset's.
+pub fn carry_over(
+    started: &GameState,
+    from: &GameState,
+    into: &mut GameState,
+    carry: &Carry,
+    unit_types: &BTreeMap<String, Value>,
+) -> Result<CarryReport, CarryError> {
+    let mut report = CarryReport::default();
+    if carry.map {
+        let (last, next) = (started.map.digest(), into.map.digest());
+        if last != next {
+            return Err(CarryError::OtherMap(
+                into.map.name.clone(),
+                from.map.name.clone(),
+            ));
+        }
+        into.map = from.map.clone();
+        into.map_changes = from.map_changes;
+        report.map_changes = from.map_changes;
+    }
+    if carry.units {
+        let scenario_ids: Vec<String> = into.units.iter().map(|u| u.id.clone()).collect();
+        for unit in &from.units {
+            if !unit_types.is_empty() && !unit_types.contains_key(&unit.kind) {
+                return Err(CarryError::UnknownType(unit.id.clone(), unit.kind.clone()));
+            }
+            if let Location::Map(h) = unit.location {
+                if !into.map.contains(h) {
+                    return Err(CarryError::OffMap(unit.id.clone(), from.map.label(h)));
+                }
+            }
+            let before = started.unit(&unit.id);
+            report.units.push(CarriedUnit {
+                id: unit.id.clone(),
+                side: unit.side.clone(),
+                kind: unit.kind.clone(),
+                location: location_text(from, unit.location),
+                created: before.is_none(),
+                changed: before.map(|b| changes(b, unit)).unwrap_or_default(),
+            });
+            if into.put_unit(unit.clone()) {
+                report.replaced.push(unit.id.clone());
+            }
+        }
+        report.arrivals = scenario_ids
+            .into_iter()
+            .filter(|id| from.unit(id).is_none())
+            .collect();
+    }
+    let carried_vars: Vec<&String> = match &carry.vars {
+        VarsCarried::All(_) => from.vars.keys().collect(),
+        VarsCarried::Named(names) => names.iter().collect(),
+        VarsCarried::Nothing => Vec::new(),
+    };
+    for key in carried_vars {
+        if let Some(v) = from.vars.get(key) {
+            into.vars.insert(key.clone(), v.clone());
+            report.vars.insert(key.clone(), v.clone());
+        }
+    }
+    if carry.markers {
+        let first_free = into.markers.iter().map(|m| m.id + 1).max().unwrap_or(0);
+        for (id, m) in (first_free..).zip(&from.markers) {
+            into.markers.push(crate::state::Marker { id, ..m.clone() });
+            report.markers += 1;
+        }
+    }
+    if carry.pools {
+        for (id, faces) in &from.pools {
+            into.pools.insert(id.clone(), faces.clone());
+            report.pools.push(id.clone());
+        }
+    }
+    Ok(report)
+}
+
+fn location_text(state: &GameState, at: Location) -> String {
+    match at {
+        Location::Map(h) => state.map.label(h),
+        Location::Pending => "pending".into(),
+        Location::Eliminated => "eliminated".into(),
+        Location::Removed => "removed".into(),
+    }
+}
+
+/// The parts of a unit that differ between two moments of a game.
+fn changes(before: &Unit, after: &Unit) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut differs = |what: &str, yes: bool| {
+        if yes {
+            out.push(what.to_string());
+        }
+    };
+    differs("type", before.kind != after.kind);
+    differs("side", before.side != after.side);
+    differs(
+        "faces",
+        before.faces != after.faces || before.named != after.named,
+    );
+    differs("step", before.step != after.step);
+    differs("vars", before.vars != after.vars);
+    differs("flags", before.flags != after.flags);
+    differs("location", before.location != after.location);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::Hex;
+    use crate::map::Map;
+    use crate::numbering::Numbering;
+    use crate::state::Face;
+    use std::sync::Arc;
+
+    fn unit(id: &str, side: &str, at: Location) -> Unit {
+        Unit {
+            id: id.into(),
+            name: id.into(),
+            side: side.into(),
+            kind: "inf".into(),
+            formation: None,
+            faces: vec![Face {
+                attack: 2,
+                defence: 2,
+                movement: 4,
+            }],
+            named: Vec::new(),
+            step: 0,
+            hidden: false,
+            pool: None,
+            location: at,
+            entry: None,
+            setup_area: None,
+            attrs: BTreeMap::new(),
+            flags: Default::default(),
+            vars: BTreeMap::new(),
+        }
+    }
+
+    fn state(units: Vec<Unit>) -> GameState {
+        let map = Arc::new(Map::new("m", 4, 4, Numbering::default(), "clear"));
+        let mut s = GameState::new(map, vec!["red".into(), "blue".into()], 1);
+        for u in units {
+            s.add_unit(u);
+        }
+        s
+    }
+
+    #[test]
+    fn units_carry_with_their_state_and_replace_the_next_scenarios_copy() {
+        let here = Location::Map(Hex::new(1, 1));
+        let started = state(vec![unit("a", "red", here), unit("b", "blue", here)]);
+        let mut from = started.clone();
+        from.put_unit(Unit {
+            step: 1,
+            ..unit("a", "red", Location::Eliminated)
+        });
+        from.put_unit(unit("new", "red", here));
+        from.vars.insert("cpp".into(), Value::from(7));
+        from.vars.insert("secret".into(), Value::from(1));
+        let mut into = state(vec![unit("a", "red", here), unit("fresh", "blue", here)]);
+        let carry = Carry {
+            units: true,
+            vars: VarsCarried::Named(vec!["cpp".into(), "absent".into()]),
+            ..Carry::default()
+        };
+        let report =
+            carry_over(&started, &from, &mut into, &carry, &BTreeMap::new()).expect("carries");
+        let a = into.unit("a").expect("a carried");
+        assert_eq!(a.location, Location::Eliminated, "stays eliminated");
+        assert_eq!(a.step, 1);
+        assert!(into.unit("b").is_some(), "b carried too");
+        assert!(into.unit("fresh").is_some(), "a new arrival stays");
+        assert_eq!(report.replaced, vec!["a".to_string()]);
+        assert_eq!(report.arrivals, vec!["fresh".to_string()]);
+        let new = report.units.iter().find(|u| u.id == "new").expect("new");
+        assert!(new.created);
+        let a = report.units.iter().find(|u| u.id == "a").expect("a");
+        assert_eq!(a.changed, vec!["step".to_string(), "location".to_string()]);
+        assert_eq!(into.vars.get("cpp"), Some(&Value::from(7)));
+        assert!(!into.vars.contains_key("secret"), "only named vars carry");
+        assert_eq!(report.vars.len(), 1);
+    }
+
+    #[test]
+    fn a_unit_off_the_next_map_or_of_an_unknown_type_is_refused() {
+        let far = Location::Map(Hex::new(3, 3));
+        let started = state(vec![unit("a", "red", far)]);
+        let small = Arc::new(Map::new("small", 2, 2, Numbering::default(), "clear"));
+        let mut into = GameState::new(small, vec!["red".into()], 1);
+        let carry = Carry {
+            units: true,
+            ..Carry::default()
+        };
+        let err = carry_over(&started, &started, &mut into, &carry, &BTreeMap::new())
+            .expect_err("off the map");
+        assert!(matches!(err, CarryError::OffMap(..)), "{err}");
+        let mut into = state(vec![]);
+        let mut types = BTreeMap::new();
+        types.insert("tank".to_string(), Value::from(1));
+        let err = carry_over(&started, &started, &mut into, &carry, &types).expect_err("type");
+        assert!(matches!(err, CarryError::UnknownType(..)), "{err}");
+    }
+
+    #[test]
+    fn the_map_carries_only_onto_the_same_map() {
+        let started = state(vec![]);
+        let other = Arc::new(Map::new("other", 5, 5, Numbering::default(), "clear"));
+        let mut into = GameState::new(other, vec![], 1);
+        let carry = Carry {
+            map: true,
+            ..Carry::default()
+        };
+        let err = carry_over(&started, &started, &mut into, &carry, &BTreeMap::new())
+            .expect_err("other map");
+        assert!(matches!(err, CarryError::OtherMap(..)), "{err}");
+    }
+
+    #[test]
+    fn campaign_files_are_checked() {
+        let p = Path::new("c.toml");
+        let c = Campaign::parse(
+            p,
+            "name = \"c\"\n[carry]\nunits = true\nvars = \"all\"\n[[game]]\nscenario = \"a.toml\"\n",
+        )
+        .expect("parses");
+        assert_eq!(c.carry.vars, VarsCarried::All(AllWord::All));
+        assert!(Campaign::parse(p, "name = \"c\"\n").is_err(), "no game");
+        let e = Campaign::parse(
+            p,
+            "name = \"c\"\n[carry]\nunit = true\n[[game]]\nscenario = \"a\"\n",
+        )
+        .expect_err("unknown key");
+        assert!(e.to_string().contains("unit"), "{e}");
+        assert_ne!(Campaign::game_seed(1, 0), Campaign::game_seed(1, 1));
+    }
+}
