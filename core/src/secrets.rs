@@ -341,6 +341,9 @@ pub fn view(
                     kind: e.kind().to_string(),
                 };
                 any_withheld = true;
+            } else if matches!(e, Event::UnitCreated { .. } | Event::UnitChanged { .. }) {
+                // a variable made secret later in the same action is not shown in the record
+                events[i] = redact(&events[i], &st, side);
             }
             committed |= matches!(e, Event::Committed { commitment } if commitment.side != side);
         }
@@ -394,5 +397,98 @@ impl View {
             "hidden": st.secrets.hidden,
             "log": self.log,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{Location, Unit};
+    use std::sync::Arc;
+
+    fn unit(id: &str, side: &str) -> Unit {
+        Unit {
+            id: id.into(),
+            name: id.into(),
+            side: side.into(),
+            kind: "inf".into(),
+            formation: None,
+            faces: Vec::new(),
+            named: Vec::new(),
+            step: 0,
+            hidden: false,
+            pool: None,
+            location: Location::Pending,
+            entry: None,
+            setup_area: None,
+            attrs: Default::default(),
+            flags: Default::default(),
+            vars: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_unit_created_and_hidden_in_one_action_never_shows() {
+        let map = crate::map::Map::new("m", 2, 2, Default::default(), "clear");
+        let initial = GameState::new(Arc::new(map), vec!["red".into(), "blue".into()], 1);
+        let mut secret = unit("spy", "red");
+        secret.vars.insert("cover".into(), Value::from("baker"));
+        let events = vec![
+            Event::UnitCreated {
+                unit: Box::new(secret),
+            },
+            Event::UnitHidden {
+                unit: "spy".into(),
+                side: "blue".into(),
+                on: true,
+            },
+            Event::UnitVar {
+                unit: "spy".into(),
+                key: "cover".into(),
+                value: Some(Value::from("baker")),
+                secret_to: Some("red".into()),
+            },
+        ];
+        let log = vec![LogEntry {
+            action: Action::new("recruit").by("red"),
+            events,
+        }];
+        let mut now = initial.clone();
+        for e in &log[0].events {
+            now.apply(e).expect("applies");
+        }
+        let blue = view(&initial, &log, &now, "blue", &|_| false).expect("view");
+        assert!(blue.state.unit("spy").is_none());
+        assert!(blue.log[0].params_withheld);
+        assert!(blue.log[0]
+            .events
+            .iter()
+            .all(|e| matches!(e, Event::Withheld { .. })));
+        let red = view(&initial, &log, &now, "red", &|_| false).expect("view");
+        assert_eq!(red.state.unit("spy").map(|u| u.vars.len()), Some(1));
+        assert!(matches!(&red.log[0].events[0], Event::UnitCreated { .. }));
+        // a visible unit created with a variable made secret in the same action: the record
+        // blue is shown leaves the variable out
+        let mut open = log.clone();
+        open[0].events.remove(1);
+        let mut st = initial.clone();
+        for e in &open[0].events {
+            st.apply(e).expect("applies");
+        }
+        let blue = view(&initial, &open, &st, "blue", &|_| false).expect("view");
+        match &blue.log[0].events[0] {
+            Event::UnitCreated { unit } => assert!(unit.vars.is_empty(), "{unit:?}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(blue.state.unit("spy").is_some_and(|u| u.vars.is_empty()));
+        // shown again, blue sees the unit but not red's secret variable, in the state or the log
+        let shown = Event::UnitHidden {
+            unit: "spy".into(),
+            side: "blue".into(),
+            on: false,
+        };
+        now.apply(&shown).expect("applies");
+        let blue = state_for(&now, "blue");
+        assert!(blue.unit("spy").is_some_and(|u| u.vars.is_empty()));
     }
 }
