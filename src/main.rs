@@ -43,6 +43,9 @@ enum Command {
     Test(cmd::test::Args),
     /// Play AI-vs-AI games headless and summarise the results (levels, VP, paired difference).
     Simulate(cmd::simulate::Args),
+    /// Play a campaign headless (scenarios in a row, units and chosen variables carried from one
+    /// to the next) and print what carried over; `--save` keeps it, `--verify` replays a save.
+    Campaign(cmd::campaign::Args),
     /// Merge `simulate --out` data files, print their statistics, write an HTML report.
     Report(cmd::report::Args),
     /// Open the map and scenario editor.
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Test(a) => cmd::test::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Campaign(a) => cmd::campaign::run(a),
         Command::Editor(a) => cmd::editor::run(a),
         Command::Render(a) => cmd::render::run(a),
         Command::Map(a) => cmd::map::run(a),

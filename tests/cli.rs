@@ -277,3 +277,79 @@ fn a_switched_on_mechanic_whose_areas_the_map_lacks_fails_the_check() {
     );
     assert!(!r.stderr.contains("area P1"), "P1 exists: {}", r.stderr);
 }
+
+#[test]
+fn campaign_plays_its_games_in_a_row_the_same_way_for_the_same_seed() {
+    let dir = toy_copy("cli-campaign");
+    let campaign = write(
+        &dir,
+        "campaign.toml",
+        "name = \"Toy campaign\"\n[carry]\nunits = true\nvars = \"all\"\n\
+         [[game]]\nscenario = \"scenario.toml\"\nname = \"First\"\n\
+         [[game]]\nscenario = \"scenario.toml\"\nname = \"Second\"\n",
+    );
+    let c = campaign.to_string_lossy().to_string();
+    let save = dir.join("cs.json").to_string_lossy().to_string();
+    let a = kessel(&["campaign", &c, "--seed", "4", "--save", &save]);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    assert!(
+        a.stdout.contains("game 1/2: First (seed 4)"),
+        "{}",
+        a.stdout
+    );
+    assert!(
+        a.stdout.contains("game 2/2: Second (seed 5)"),
+        "{}",
+        a.stdout
+    );
+    assert!(
+        a.stdout.contains("carried over:\n  4 units"),
+        "{}",
+        a.stdout
+    );
+    let b = kessel(&["campaign", &c, "--seed", "4"]);
+    let cut = |s: &str| {
+        s.split("\ncampaign save")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(cut(&a.stdout), cut(&b.stdout), "same seed, same campaign");
+    let v = kessel(&["campaign", "--verify", &save]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+    assert!(v.stdout.contains("2 of 2 games replayed"), "{}", v.stdout);
+    // a campaign file with a misspelt key says which
+    let bad = write(
+        &dir,
+        "bad.toml",
+        "name = \"x\"\n[carry]\nunit = true\n[[game]]\nscenario = \"scenario.toml\"\n",
+    );
+    let r = kessel(&["campaign", &bad.to_string_lossy()]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("bad.toml:3") && r.stderr.contains("unit"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn info_lists_named_sequences_and_word_tables() {
+    let r = kessel(&["info", TOY]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("sequence `muster` (a mode):\n   0 muster_count"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("supply         dawn, dusk × red, blue"),
+        "{}",
+        r.stdout
+    );
+    let j = kessel(&["info", TOY, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("json");
+    assert_eq!(v["modes"][0]["name"], "muster");
+    assert_eq!(v["word_tables"][0]["columns"][1], "blue");
+}

@@ -31,6 +31,23 @@ fn pgg_rule_tests_pass() {
 }
 
 #[test]
+fn asl_refit_phase_rule_tests_pass() {
+    run_rule_tests("scripts/asl-cg");
+}
+
+#[test]
+fn the_asl_refit_example_plays_headless_to_the_end() {
+    let r = kessel(&[
+        "simulate",
+        "scripts/asl-cg/examples/refit/scenario.toml",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("10 finished"), "{}", r.stdout);
+}
+
+#[test]
 fn the_guide_scenario_checks_and_its_special_rule_tests_pass() {
     let scenario = "scenarios/yelnya/scenario.toml";
     let c = kessel(&["check", scenario]);

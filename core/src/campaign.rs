@@ -114,9 +114,13 @@ impl Campaign {
     /// Parses campaign text; scenario paths are relative to `path`'s folder.
     pub fn parse(path: &Path, text: &str) -> Result<Campaign, LoadError> {
         let file: CampaignFile = toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            let line = e.span().map(|s| {
+                text.as_bytes()[..s.start.min(text.len())]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count()
+                    + 1
+            });
             LoadError::new(path, line, format!("not a campaign file: {}", e.message()))
         })?;
         let fail = |message: String| LoadError::new(path, None, message);
@@ -149,10 +153,10 @@ impl Campaign {
         })
     }
 
-    /// The dice seed of game `index` (0-based) of a campaign played with `seed`: each game has
-    /// its own dice, and the same campaign seed gives the same games.
+    /// The dice seed of game `index` (0-based) of a campaign played with `seed`: `seed + index`,
+    /// so each game has its own dice and the same campaign seed gives the same games.
     pub fn game_seed(seed: u64, index: usize) -> u64 {
-        seed.wrapping_add((index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        seed.wrapping_add(index as u64)
     }
 }
 

@@ -163,6 +163,112 @@ impl Hex {
     pub fn side(self, dir: HexDir) -> Hexside {
         Hexside::new(self, dir)
     }
+
+    /// The hexes a straight line from the centre of `self` to the centre of `other` passes
+    /// through, in order, both ends included. Where the line runs exactly along a hexside, the
+    /// step holds the hex on one side in `hex` and the hex on the other in `alt` (line-of-sight
+    /// rules usually ask whether either, or both, block).
+    pub fn line_to(self, other: Hex) -> Vec<LineStep> {
+        let n = self.distance_to(other);
+        if n == 0 {
+            return vec![LineStep {
+                hex: self,
+                alt: None,
+            }];
+        }
+        // cube coordinates, nudged both ways so that a point on a hexside rounds to each side
+        let (a, b) = (self.cube(), other.cube());
+        const NUDGE: [f64; 3] = [1e-6, 2e-6, -3e-6];
+        (0..=n)
+            .map(|i| {
+                let t = f64::from(i) / f64::from(n);
+                let at = |k: usize, sign: f64| a[k] + (b[k] - a[k]) * t + sign * NUDGE[k];
+                let one = cube_round([at(0, 1.0), at(1, 1.0), at(2, 1.0)]);
+                let two = cube_round([at(0, -1.0), at(1, -1.0), at(2, -1.0)]);
+                LineStep {
+                    hex: one,
+                    alt: (two != one).then_some(two),
+                }
+            })
+            .collect()
+    }
+
+    /// How `other` lies from `self` along the grain of the grid: [`Grain::Hexgrain`] when a
+    /// straight line of hex centres in one of the six directions joins them, [`Grain::Alternate`]
+    /// when the line runs along hexsides through the corners (the six directions between two
+    /// adjacent ones), `None` otherwise or for the same hex.
+    pub fn grain_to(self, other: Hex) -> Option<Grain> {
+        let (dq, dr) = (other.q - self.q, other.r - self.r);
+        let ds = -dq - dr;
+        if (dq, dr) == (0, 0) {
+            return None;
+        }
+        let k = self.distance_to(other) as i32;
+        if let Some(d) = HexDir::ALL
+            .into_iter()
+            .find(|d| d.offset().q * k == dq && d.offset().r * k == dr)
+        {
+            return Some(Grain::Hexgrain(d));
+        }
+        // a corner direction is the sum of two adjacent directions: (2,-1,-1) and its turns
+        for (i, d) in HexDir::ALL.into_iter().enumerate() {
+            let e = HexDir::ALL[(i + 1) % 6];
+            let (cq, cr) = (d.offset().q + e.offset().q, d.offset().r + e.offset().r);
+            let cs = -cq - cr;
+            // same direction: a positive multiple
+            if dq * cr == dr * cq && dq * cs == ds * cq && dr * cs == ds * cr {
+                let same_sign = dq * cq >= 0 && dr * cr >= 0 && ds * cs >= 0;
+                if same_sign {
+                    return Some(Grain::Alternate(d, e));
+                }
+            }
+        }
+        None
+    }
+
+    fn cube(self) -> [f64; 3] {
+        [f64::from(self.q), f64::from(self.r), f64::from(self.s())]
+    }
+}
+
+/// One hex of a straight line between two hex centres (see [`Hex::line_to`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineStep {
+    /// The hex the line passes through.
+    pub hex: Hex,
+    /// Where the line runs along a hexside: the hex on the other side of it.
+    pub alt: Option<Hex>,
+}
+
+/// How two hexes lie along the grid (see [`Hex::grain_to`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grain {
+    /// Along a row of hex centres in this direction.
+    Hexgrain(HexDir),
+    /// Along hexsides and corners, between these two adjacent directions (clockwise order).
+    Alternate(HexDir, HexDir),
+}
+
+impl Grain {
+    /// `"N"` for a hexgrain, `"N-NE"` for the alternate grain between N and NE.
+    pub fn name(self) -> String {
+        match self {
+            Grain::Hexgrain(d) => d.name().to_string(),
+            Grain::Alternate(a, b) => format!("{}-{}", a.name(), b.name()),
+        }
+    }
+}
+
+/// The hex a fractional cube position lies in.
+fn cube_round(c: [f64; 3]) -> Hex {
+    let (mut q, mut r, s) = (c[0].round(), c[1].round(), c[2].round());
+    let (dq, dr, ds) = ((q - c[0]).abs(), (r - c[1]).abs(), (s - c[2]).abs());
+    if dq > dr && dq > ds {
+        q = -r - s;
+    } else if dr > ds {
+        r = -q - s;
+    }
+    Hex::new(q as i32, r as i32)
 }
 
 impl fmt::Display for Hex {
@@ -246,5 +352,68 @@ mod tests {
             assert!((x == a && y == b) || (x == b && y == a));
         }
         assert_eq!(Hexside::between(a, Hex::new(5, 5)), None);
+    }
+
+    #[test]
+    fn a_line_is_contiguous_and_ends_where_it_should() {
+        let a = Hex::new(0, 0);
+        for b in [
+            Hex::new(5, -2),
+            Hex::new(-3, 7),
+            Hex::new(4, 0),
+            Hex::new(0, -6),
+        ] {
+            let line = a.line_to(b);
+            assert_eq!(line.len() as u32, a.distance_to(b) + 1);
+            assert_eq!(line[0].hex, a);
+            assert_eq!(line.last().map(|s| s.hex), Some(b));
+            for w in line.windows(2) {
+                assert_eq!(w[0].hex.distance_to(w[1].hex), 1, "{line:?}");
+            }
+        }
+        // along a hexgrain no step is ambiguous
+        assert!(a.line_to(Hex::new(0, 5)).iter().all(|s| s.alt.is_none()));
+    }
+
+    #[test]
+    fn a_line_along_hexsides_gives_both_hexes() {
+        // due east on a flat-topped grid runs along hexsides: (2,-1) is two columns east
+        let line = Hex::new(0, 0).line_to(Hex::new(2, -1));
+        assert_eq!(line.len(), 3);
+        let mid = line[1];
+        let alt = mid.alt.expect("the middle step is on a hexside");
+        let both = [mid.hex, alt];
+        assert!(
+            both.contains(&Hex::new(1, -1)) && both.contains(&Hex::new(1, 0)),
+            "{mid:?}"
+        );
+    }
+
+    #[test]
+    fn grains_are_told_apart() {
+        let a = Hex::new(2, 2);
+        assert_eq!(
+            a.grain_to(Hex::new(2, 6)).map(Grain::name).as_deref(),
+            Some("S")
+        );
+        assert_eq!(
+            a.grain_to(Hex::new(5, -1)).map(Grain::name).as_deref(),
+            Some("NE")
+        );
+        assert_eq!(
+            a.grain_to(Hex::new(6, 0)).map(Grain::name).as_deref(),
+            Some("NE-SE"),
+            "due east: between NE and SE"
+        );
+        assert_eq!(
+            a.grain_to(Hex::new(0, 3)).map(Grain::name).as_deref(),
+            Some("SW-NW")
+        );
+        assert_eq!(
+            a.grain_to(Hex::new(3, 4)),
+            None,
+            "a knight's move is on no grain"
+        );
+        assert_eq!(a.grain_to(a), None);
     }
 }

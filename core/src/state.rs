@@ -72,6 +72,29 @@ pub struct Entry {
 /// are not attack-defence-movement.
 pub type NamedFace = BTreeMap<String, Value>;
 
+/// Reads a string face by a unit type's field names: `"9-1"` with fields `morale, leadership`
+/// is `{ morale = 9, leadership = 1 }`. Each part is a number where it reads as one, else kept
+/// as text (`"4-4-7*"`). `None` when the number of parts is not the number of fields.
+pub fn named_face_from_text(text: &str, fields: &[String]) -> Option<NamedFace> {
+    let parts: Vec<&str> = text.split('-').map(str::trim).collect();
+    if parts.len() != fields.len() || parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    Some(
+        fields
+            .iter()
+            .zip(parts)
+            .map(|(k, p)| {
+                let v = p
+                    .parse::<i64>()
+                    .map(Value::from)
+                    .unwrap_or_else(|_| Value::from(p));
+                (k.clone(), v)
+            })
+            .collect(),
+    )
+}
+
 /// A counter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {

@@ -707,3 +707,111 @@ fn an_undeclared_terrain_counts_only_while_a_hex_has_it() {
     map.set_terrain(h, "clear").expect("painted");
     assert!(e.ruleset().check_map(&map).is_empty());
 }
+
+/// A scenario writes a squad's faces as strings (`"4-4-7"`); the squad type's `face_fields`
+/// reads them as named values when the ruleset is known. A string that is not A-D-M on a type
+/// without face_fields is refused at the unit's line.
+#[test]
+fn scenario_string_faces_are_read_with_the_types_face_fields() {
+    let dir = kessel_test_support::toy_copy("string-faces");
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let squad = text.replacen(
+        "id = \"r1\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"3-3-4\"]",
+        "id = \"r1\"\nside = \"red\"\ntype = \"squad\"\nfaces = [\"4-4-7\", \"2-4-7*\"]",
+        1,
+    );
+    assert_ne!(squad, text, "the fixture has r1 as written here");
+    std::fs::write(&path, &squad).expect("write");
+    let e = Engine::load(&path, None, 1, Limits::default()).expect("loads");
+    {
+        let st = e.state();
+        let r1 = st.unit("r1").expect("r1");
+        assert!(r1.faces.is_empty(), "not A-D-M");
+        assert_eq!(r1.named.len(), 2);
+        assert_eq!(r1.named[0]["firepower"], serde_json::json!(4));
+        assert_eq!(r1.named[0]["morale"], serde_json::json!(7));
+        assert_eq!(
+            r1.named[1]["morale"],
+            serde_json::json!("7*"),
+            "a part that is no number stays text"
+        );
+    }
+    // a leader's two-part face on a type that declares no face_fields
+    let leader = text.replacen("faces = [\"3-3-4\"]", "faces = [\"9-1\"]", 1);
+    std::fs::write(&path, &leader).expect("write");
+    let err = Engine::load(&path, None, 1, Limits::default()).expect_err("not A-D-M");
+    let line = leader
+        .lines()
+        .position(|l| l == "[[units]]")
+        .expect("a unit")
+        + 1;
+    let located = err.located();
+    assert!(
+        located.iter().any(|l| l.line == Some(line)
+            && l.message.contains("`9-1` is not a face (A-D-M)")
+            && l.message.contains("face_fields")),
+        "{located:?}"
+    );
+    // a squad face with the wrong number of parts
+    let short = squad.replacen("\"2-4-7*\"", "\"2-4\"", 1);
+    std::fs::write(&path, &short).expect("write");
+    let err = Engine::load(&path, None, 1, Limits::default()).expect_err("wrong parts");
+    assert!(
+        err.to_string()
+            .contains("`2-4` is not a face of unit type `squad` (firepower-range-morale)"),
+        "{err}"
+    );
+}
+
+/// A scenario may start a unit reduced, with flags and variables, and place markers with values
+/// on hexes and hexsides; bad values are refused at their line.
+#[test]
+fn scenario_units_and_markers_start_with_their_state() {
+    let dir = kessel_test_support::toy_copy("scenario-state");
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let with = text.replacen(
+        "faces = [\"4-2-6\", \"2-1-6\"]\nat = \"0103\"",
+        "faces = [\"4-2-6\", \"2-1-6\"]\nat = \"0103\"\nstep = 1\nflags = [\"disrupted\"]\nvars = { wounded = true, history = [{ was = \"inf\" }] }",
+        1,
+    ) + "\n[[markers]]\nkind = \"mines\"\nside = \"red\"\nat = \"0203\"\nother = \"0303\"\nvalue = { ap = 6 }\n";
+    assert_ne!(with, text);
+    std::fs::write(&path, &with).expect("write");
+    let e = Engine::load(&path, None, 1, Limits::default()).expect("loads");
+    {
+        let st = e.state();
+        let r2 = st.unit("r2").expect("r2");
+        assert_eq!(r2.step, 1);
+        assert!(r2.flags.contains("disrupted"));
+        assert_eq!(r2.vars["wounded"], serde_json::json!(true));
+        assert_eq!(r2.vars["history"][0]["was"], serde_json::json!("inf"));
+        let m = st
+            .markers
+            .iter()
+            .find(|m| m.kind == "mines")
+            .expect("mines");
+        assert!(m.hex.is_some() && m.other.is_some());
+        assert_eq!(m.value, Some(serde_json::json!({ "ap": 6 })));
+    }
+    // a step past the last face, a marker off the map or on no hexside of `at`
+    for (bad, says) in [
+        ("step = 1", "step = 2"),
+        ("at = \"0203\"\nother", "at = \"9999\"\nother"),
+        ("other = \"0303\"", "other = \"0603\""),
+    ] {
+        let broken = with.replacen(bad, says, 1);
+        std::fs::write(&path, &broken).expect("write");
+        let err = Engine::load(&path, None, 1, Limits::default()).expect_err(says);
+        let line = broken
+            .lines()
+            .position(|l| says.lines().next() == Some(l))
+            .expect("the line")
+            + 1;
+        assert!(
+            err.located().iter().any(|l| l.line == Some(line)),
+            "{says}: {:?}",
+            err.located()
+        );
+    }
+}

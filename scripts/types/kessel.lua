@@ -408,6 +408,20 @@ function kessel.hex.side(a, b) end
 ---@return boolean
 function kessel.hex.valid(label) end
 
+---The hexes a straight line between two hex centres passes through, in order, ends included;
+---`alt` is the hex on the other side where the line runs along a hexside.
+---@param a Hex
+---@param b Hex
+---@return { hex: Hex, alt: Hex? }[]
+function kessel.hex.line(a, b) end
+
+---How b lies from a along the grid: "N".."NW" on a hexgrain, "NE-SE" (two adjacent directions) on
+---an alternate hexgrain, nil otherwise.
+---@param a Hex
+---@param b Hex
+---@return string?
+function kessel.hex.grain(a, b) end
+
 -------------------------------------------------------------------------------------------------
 -- kessel.map (any stage)
 -------------------------------------------------------------------------------------------------
@@ -1227,7 +1241,9 @@ function kessel.inject_dice(rolls) end
 ---@field kind string
 ---@field side? string
 ---@field at? Hex
+---@field other? Hex With at: on the hexside between at and this adjacent hex.
 ---@field count? integer Default 1.
+---@field value? kessel.Data The marker's value (plain data).
 
 ---@class kessel.SetupSpec
 ---@field map? kessel.SetupMap Omitted: keep the current map.

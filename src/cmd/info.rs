@@ -103,6 +103,9 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
             "varies": varies(&rules, &d.id),
         })).collect::<Vec<_>>(),
         "tables": rules.tables.keys().chain(rules.dice_tables.keys()).collect::<Vec<_>>(),
+        "word_tables": rules.word_tables.values().map(|t| json!({
+            "id": t.id, "rows": t.rows, "columns": t.columns,
+        })).collect::<Vec<_>>(),
         "scenario_variables": scenario_variables(&rules, &sc.vars),
         "queries": super::query::decls_json(&queries),
     }))
@@ -243,6 +246,24 @@ fn text(info: &Value) -> String {
     }
     let tables: Vec<String> = list("tables").iter().map(str_of).collect();
     let _ = writeln!(s, "\ntables: {}", tables.join(", "));
+    let words = list("word_tables");
+    if !words.is_empty() {
+        let _ = writeln!(s, "\ntables keyed by words (rows × columns):");
+        for t in words {
+            let names = |k: &str| -> String {
+                t[k].as_array()
+                    .map(|a| a.iter().map(str_of).collect::<Vec<_>>().join(", "))
+                    .unwrap_or_default()
+            };
+            let _ = writeln!(
+                s,
+                "  {:<14} {} × {}",
+                str_of(&t["id"]),
+                names("rows"),
+                names("columns")
+            );
+        }
+    }
     let _ = writeln!(s, "\noptions in force:");
     for o in list("options") {
         let _ = writeln!(

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod campaign;
 pub mod check;
 pub mod editor;
 pub mod info;

@@ -195,9 +195,27 @@ pub fn play_game(
     let cpu0 = thread_cpu_seconds();
     let mut engine =
         Engine::load(scenario, profile, seed, Limits::default()).map_err(crate::cmd::describe)?;
+    let mut record = play_loaded(&mut engine, profile_name, seed, cfg)?;
+    record.cpu_s = match (cpu0, thread_cpu_seconds()) {
+        (Some(a), Some(b)) if b >= a => b - a,
+        _ => wall.elapsed().as_secs_f64(),
+    };
+    Ok(record)
+}
+
+/// Plays a game already loaded (a campaign's next game, say) to its end or to the action
+/// limit, and records it; `cpu_s` counts the play only.
+pub fn play_loaded(
+    engine: &mut Engine,
+    profile_name: &str,
+    seed: u64,
+    cfg: &PlayConfig,
+) -> anyhow::Result<GameRecord> {
+    let wall = Instant::now();
+    let cpu0 = thread_cpu_seconds();
     // the choosers' own dice, so choosing never disturbs the game's dice
     let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
-    let mut control = Control::new(&engine);
+    let mut control = Control::new(engine);
     let mut per_turn: Vec<TurnRecord> = Vec::new();
     let mut actions = 0;
     let mut actions_by_side: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
@@ -230,7 +248,7 @@ pub fn play_game(
             (st.finished, st.turn, decider)
         };
         if turn != turn_now {
-            per_turn.push(record_turn(&engine, turn_now, &control)?);
+            per_turn.push(record_turn(engine, turn_now, &control)?);
             turn_now = turn;
         }
         if finished || actions >= cfg.max_actions {
@@ -383,8 +401,8 @@ pub fn play_game(
             refusals.len()
         );
     }
-    let last = record_turn(&engine, turn_now, &control)?;
-    let end = ask_result(&engine, seed)?;
+    let last = record_turn(engine, turn_now, &control)?;
+    let end = ask_result(engine, seed)?;
     let (finished, turn, losses) = {
         let st = engine.state();
         (st.finished, st.turn, losses(&st))

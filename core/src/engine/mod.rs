@@ -14,6 +14,7 @@
 //! - `odds.rs`: an attack's odds and result chances as data.
 
 mod calls;
+mod campaign;
 mod checks;
 mod odds;
 mod profiles;
@@ -21,6 +22,7 @@ mod runner;
 mod save;
 
 pub use calls::OddsModifiers;
+pub use campaign::{game_name, CampaignGameSave, CampaignSave};
 pub use odds::{OddsReport, ResultChance};
 pub use save::SaveFile;
 
@@ -141,7 +143,7 @@ impl Engine {
     }
 
     fn start(
-        scenario: Scenario,
+        mut scenario: Scenario,
         profile: Option<&str>,
         seed: u64,
         limits: Limits,
@@ -152,6 +154,10 @@ impl Engine {
             .map(str::to_string)
             .or_else(|| scenario.profile.clone());
         let mut engine = Engine::bare_with(&dir, &scenario.scripts, limits)?;
+        let problems = scenario.read_faces(&engine.ruleset().unit_types);
+        if !problems.is_empty() {
+            return Err(LoadErrors(problems).into());
+        }
         let mut report = None;
         {
             let mut w = engine.world.borrow_mut();

@@ -81,6 +81,16 @@ fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 impl Engine {
     /// Serialises the game (scenario reference, profile, seed, log) as JSON.
     pub fn save(&self) -> Result<String, String> {
+        serde_json::to_string_pretty(&self.save_file())
+            .map(|mut s| {
+                s.push('\n');
+                s
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    /// The game as a save (scenario reference, profile, seed, options set by hand, log, hashes).
+    pub fn save_file(&self) -> SaveFile {
         // what the profile gives; if it can no longer be read, record every value
         let base = self.profile_options(self.profile_arg.as_deref()).ok();
         let w = self.world.borrow();
@@ -107,16 +117,10 @@ impl Engine {
             checksum: None,
             log: w.log.clone(),
         };
-        let save = SaveFile {
+        SaveFile {
             checksum: Some(save.compute_checksum()),
             ..save
-        };
-        serde_json::to_string_pretty(&save)
-            .map(|mut s| {
-                s.push('\n');
-                s
-            })
-            .map_err(|e| e.to_string())
+        }
     }
 
     /// A hash of what the game is played with: the scenario file, its map, its special rules and
@@ -169,6 +173,17 @@ impl Engine {
             save.seed,
             limits,
         )?;
+        engine.replay_save(&save, path)?;
+        Ok(engine)
+    }
+
+    /// Plays a save's actions again on this engine (built from the save's scenario, or for a
+    /// campaign's later game, from it and what the last game left), refusing the first action
+    /// that is not legal or does not give the events recorded, and a final state whose hash is
+    /// not the saved one. `path` names the save in errors.
+    pub fn replay_save(&mut self, save: &SaveFile, path: &Path) -> Result<(), EngineError> {
+        let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
+        let engine = self;
         for (id, value) in &save.options {
             engine
                 .set_option(id, value.clone())
@@ -219,6 +234,6 @@ impl Engine {
                 }
             )));
         }
-        Ok(engine)
+        Ok(())
     }
 }

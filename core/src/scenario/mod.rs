@@ -138,6 +138,15 @@ struct UnitEntry {
     enter: Option<S<EnterEntry>>,
     #[serde(default)]
     attrs: BTreeMap<String, i64>,
+    /// Steps already lost at set-up (a reduced unit).
+    #[serde(default)]
+    step: Option<S<u32>>,
+    /// Flags set at set-up.
+    #[serde(default)]
+    flags: Vec<String>,
+    /// Variables at set-up (plain data, as the rules' unit variables).
+    #[serde(default)]
+    vars: BTreeMap<String, toml::Value>,
 }
 
 /// A face in a scenario file: `"4-2-6"` (attack-defence-movement) or named values
@@ -162,7 +171,23 @@ struct MarkerEntry {
     kind: String,
     #[serde(default)]
     side: Option<String>,
-    count: S<u32>,
+    #[serde(default)]
+    count: Option<S<u32>>,
+    /// Placed in this hex at set-up (one marker; `count` must then be 1 or absent).
+    #[serde(default)]
+    at: Option<S<String>>,
+    /// With `at`: on the hexside between `at` and this adjacent hex.
+    #[serde(default)]
+    other: Option<S<String>>,
+    /// The marker's value (plain data).
+    #[serde(default)]
+    value: Option<toml::Value>,
+}
+
+impl MarkerEntry {
+    fn count(&self) -> u32 {
+        self.count.as_ref().map_or(1, |c| *c.get_ref())
+    }
 }
 
 #[derive(Deserialize)]
@@ -187,6 +212,21 @@ struct LevelEntry {
     max: Option<S<i64>>,
 }
 
+/// The largest value (as JSON) a unit variable or a marker value may have in a scenario file.
+const MAX_PLAIN: usize = 1 << 20;
+
+/// A TOML value as the plain data the rules read (dates become strings), bounded in size.
+fn plain_value(v: &toml::Value) -> Result<Value, String> {
+    let json = serde_json::to_value(v).map_err(|e| format!("is not plain data: {e}"))?;
+    let size = serde_json::to_vec(&json).map_or(usize::MAX, |b| b.len());
+    if size > MAX_PLAIN {
+        return Err(format!(
+            "is {size} bytes as JSON, over the limit ({MAX_PLAIN})"
+        ));
+    }
+    Ok(json)
+}
+
 /// A unit as the scenario declares it, with the line it was declared on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnitSpec {
@@ -194,6 +234,10 @@ pub struct UnitSpec {
     pub unit: Unit,
     /// Line of its table in the scenario file.
     pub line: usize,
+    /// The faces as written, when every one is a string (`"6-4-8"`, `"9-1"`): a unit type that
+    /// declares `face_fields` reads them as named values once the ruleset is known (see
+    /// [`Scenario::read_faces`]); a string that is not A-D-M waits for that too.
+    pub face_texts: Vec<String>,
 }
 
 /// A victory objective.
@@ -372,8 +416,26 @@ impl Scenario {
                 .faces
                 .iter()
                 .any(|f| matches!(f.get_ref(), FaceEntry::Named(_)));
+            let face_texts: Vec<String> = u
+                .faces
+                .iter()
+                .filter_map(|f| match f.get_ref() {
+                    FaceEntry::Text(t) => Some(t.clone()),
+                    FaceEntry::Named(_) => None,
+                })
+                .collect();
+            let all_text = !any_named && !u.faces.is_empty();
             for f in &u.faces {
                 match f.get_ref() {
+                    // not A-D-M: read with the type's face_fields once the ruleset is known
+                    FaceEntry::Text(text) if all_text && Face::parse(text).is_none() => {
+                        if text.split('-').any(|p| p.trim().is_empty()) {
+                            d.at(
+                                f.span(),
+                                format!("`{text}` is not a face (parts joined by `-`)"),
+                            );
+                        }
+                    }
                     FaceEntry::Text(text) => match Face::parse(text) {
                         Some(fc) if any_named => named.push(
                             [
@@ -401,6 +463,10 @@ impl Scenario {
                     ),
                 }
             }
+            // faces waiting for the type's face_fields are read together, not in part
+            if all_text && faces.len() != face_texts.len() {
+                faces.clear();
+            }
             if u.hidden {
                 match &u.pool {
                     None => d.at(entry.span(), format!("hidden unit `{}` needs a pool", u.id)),
@@ -409,7 +475,7 @@ impl Scenario {
                     }
                     _ => {}
                 }
-            } else if faces.is_empty() && named.is_empty() {
+            } else if faces.is_empty() && named.is_empty() && face_texts.is_empty() {
                 d.at(entry.span(), format!("unit `{}` has no faces", u.id));
             }
             let mut location = Location::Pending;
@@ -474,6 +540,33 @@ impl Scenario {
                     format!("unit `{}`: give only one of `at`, `area` and `enter`", u.id),
                 );
             }
+            let step = match &u.step {
+                None => 0,
+                Some(st) => {
+                    let printed = faces.len().max(named.len()).max(face_texts.len()) as u32;
+                    if *st.get_ref() >= printed.max(1) {
+                        d.at(
+                            st.span(),
+                            format!(
+                                "unit `{}`: step {} but it has {printed} face{} (steps lost count from 0)",
+                                u.id,
+                                st.get_ref(),
+                                if printed == 1 { "" } else { "s" }
+                            ),
+                        );
+                    }
+                    *st.get_ref()
+                }
+            };
+            let mut vars = BTreeMap::new();
+            for (k, v) in &u.vars {
+                match plain_value(v) {
+                    Ok(v) => {
+                        vars.insert(k.clone(), v);
+                    }
+                    Err(why) => d.at(entry.span(), format!("unit `{}`: var `{k}` {why}", u.id)),
+                }
+            }
             units.push(UnitSpec {
                 unit: Unit {
                     id: u.id.clone(),
@@ -483,38 +576,101 @@ impl Scenario {
                     formation: u.formation.clone(),
                     faces,
                     named,
-                    step: 0,
+                    step,
                     hidden: u.hidden,
                     pool: u.pool.as_ref().map(|p| p.get_ref().clone()),
                     location,
                     entry: entry_spec,
                     setup_area,
                     attrs: u.attrs.clone(),
-                    flags: BTreeSet::new(),
-                    vars: BTreeMap::new(),
+                    flags: u.flags.iter().cloned().collect(),
+                    vars,
                 },
                 line,
+                face_texts: if all_text { face_texts } else { Vec::new() },
             });
         }
 
         let mut markers = Vec::new();
-        let wanted: u64 = file.markers.iter().map(|m| *m.count.get_ref() as u64).sum();
+        let wanted: u64 = file.markers.iter().map(|m| m.count() as u64).sum();
         if wanted > MAX_MARKERS as u64 {
-            let biggest = file.markers.iter().max_by_key(|m| *m.count.get_ref());
+            let biggest = file.markers.iter().max_by_key(|m| m.count());
             d.at(
-                biggest.map(|m| m.count.span()).unwrap_or(0..0),
+                biggest
+                    .and_then(|m| m.count.as_ref())
+                    .map(|c| c.span())
+                    .unwrap_or(0..0),
                 format!("the scenario asks for {wanted} markers, over the limit ({MAX_MARKERS})"),
             );
         }
         for m in file.markers.iter().filter(|_| wanted <= MAX_MARKERS as u64) {
-            for _ in 0..*m.count.get_ref() {
+            let mut hex = None;
+            let mut other = None;
+            if let Some(at) = &m.at {
+                if m.count() != 1 {
+                    d.at(
+                        at.span(),
+                        format!(
+                            "marker `{}`: a marker placed `at` a hex is one marker (count = 1)",
+                            m.kind
+                        ),
+                    );
+                }
+                match map.numbering().parse(at.get_ref()) {
+                    Some(h) if map.contains(h) => hex = Some(h),
+                    _ => d.at(
+                        at.span(),
+                        format!(
+                            "marker `{}`: hex `{}` is not on the map",
+                            m.kind,
+                            at.get_ref()
+                        ),
+                    ),
+                }
+            }
+            if let Some(o) = &m.other {
+                match (hex, map.numbering().parse(o.get_ref())) {
+                    (Some(h), Some(oh)) if map.contains(oh) && h.distance_to(oh) == 1 => {
+                        other = Some(oh)
+                    }
+                    (None, _) => d.at(
+                        o.span(),
+                        format!(
+                            "marker `{}`: `other` needs `at` (the hexside between them)",
+                            m.kind
+                        ),
+                    ),
+                    _ => d.at(
+                        o.span(),
+                        format!(
+                            "marker `{}`: `{}` is not a hex adjacent to `at`",
+                            m.kind,
+                            o.get_ref()
+                        ),
+                    ),
+                }
+            }
+            let value = match &m.value {
+                None => None,
+                Some(v) => match plain_value(v) {
+                    Ok(v) => Some(v),
+                    Err(why) => {
+                        d.at(
+                            m.at.as_ref().map(|a| a.span()).unwrap_or(0..0),
+                            format!("marker `{}`: value {why}", m.kind),
+                        );
+                        None
+                    }
+                },
+            };
+            for _ in 0..m.count() {
                 markers.push(Marker {
                     id: markers.len() as u32,
                     kind: m.kind.clone(),
                     side: m.side.clone(),
-                    hex: None,
-                    other: None,
-                    value: None,
+                    hex,
+                    other,
+                    value: value.clone(),
                 });
             }
         }
@@ -650,6 +806,68 @@ impl Scenario {
             // units edited in after loading
             None => self.units.iter().find(|u| u.unit.id == id).map(|u| u.line),
         }
+    }
+
+    /// Reads the faces written as strings with the unit types' `face_fields` (`"9-1"` for a
+    /// type with `face_fields = { "morale", "leadership" }`), now that the ruleset is known.
+    /// Returns a problem per unit whose strings do not fit its type.
+    pub fn read_faces(&mut self, unit_types: &BTreeMap<String, Value>) -> Vec<LoadError> {
+        let mut problems = Vec::new();
+        for spec in &mut self.units {
+            if spec.face_texts.is_empty() {
+                continue;
+            }
+            let u = &mut spec.unit;
+            let fields: Option<Vec<String>> = unit_types
+                .get(&u.kind)
+                .and_then(|t| t.get("face_fields"))
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|f| f.as_str().map(str::to_string))
+                        .collect()
+                });
+            match fields {
+                Some(fields) => {
+                    let mut named = Vec::new();
+                    for text in &spec.face_texts {
+                        match crate::state::named_face_from_text(text, &fields) {
+                            Some(face) => named.push(face),
+                            None => problems.push(LoadError::new(
+                                &self.path,
+                                Some(spec.line),
+                                format!(
+                                    "unit `{}`: `{text}` is not a face of unit type `{}` ({})",
+                                    u.id,
+                                    u.kind,
+                                    fields.join("-")
+                                ),
+                            )),
+                        }
+                    }
+                    u.faces.clear();
+                    u.named = named;
+                }
+                None if u.faces.len() != spec.face_texts.len() => {
+                    let bad = spec
+                        .face_texts
+                        .iter()
+                        .find(|t| Face::parse(t).is_none())
+                        .cloned()
+                        .unwrap_or_default();
+                    problems.push(LoadError::new(
+                        &self.path,
+                        Some(spec.line),
+                        format!(
+                            "unit `{}`: `{bad}` is not a face (A-D-M); unit type `{}` declares no face_fields to read other faces with",
+                            u.id, u.kind
+                        ),
+                    ));
+                }
+                None => {}
+            }
+        }
+        problems
     }
 
     /// The state before any action: set-up placed, pools full, dice at `seed`.

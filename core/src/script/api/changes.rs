@@ -91,24 +91,12 @@ pub(crate) fn faces_of(
             mlua::Value::String(s) => {
                 let s = s.to_str()?.to_string();
                 bounded(&s, &format!("{what}: a face"), MAX_NAME)?;
-                let parts: Vec<&str> = s.split('-').map(str::trim).collect();
-                if parts.len() != names.len() || parts.iter().any(|p| p.is_empty()) {
-                    return Err(mlua::Error::runtime(format!(
+                crate::state::named_face_from_text(&s, names).ok_or_else(|| {
+                    mlua::Error::runtime(format!(
                         "{what}: `{s}` is not a face ({})",
                         names.join("-")
-                    )));
-                }
-                names
-                    .iter()
-                    .zip(parts)
-                    .map(|(k, p)| {
-                        let v = p
-                            .parse::<i64>()
-                            .map(Value::from)
-                            .unwrap_or_else(|_| Value::from(p));
-                        (k.clone(), v)
-                    })
-                    .collect()
+                    ))
+                })?
             }
             mlua::Value::Table(_) => {
                 match plain::from_lua(lua, item, &format!("{what}: a face"), MAX_FACE)? {

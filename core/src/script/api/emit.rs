@@ -92,6 +92,20 @@ pub(super) fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
     Ok(())
 }
 
+/// The options table a call takes last, when it is a table. Anything else there is ignored, as
+/// extra arguments were before these calls took options: `kessel.emit.note(rule, s:gsub(...))`
+/// passes `string.gsub`'s count after its string.
+pub(super) struct Opts(Option<Table>);
+
+impl FromLua for Opts {
+    fn from_lua(v: mlua::Value, _: &Lua) -> mlua::Result<Opts> {
+        Ok(Opts(match v {
+            mlua::Value::Table(t) => Some(t),
+            _ => None,
+        }))
+    }
+}
+
 /// Reads the options table of a call that may keep its value secret (`{ secret_to = side }`):
 /// the side, which must be one of the game's.
 pub(super) fn secret_to(
@@ -307,7 +321,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "unit_var",
         lua.create_function(
-            move |lua, (unit, key, value, opts): (String, String, mlua::Value, Option<Table>)| {
+            move |lua, (unit, key, value, Opts(opts)): (String, String, mlua::Value, Opts)| {
                 check_unit(&w, &unit)?;
                 bounded(&key, "kessel.emit.unit_var: the key", MAX_NAME)?;
                 let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.unit_var")?;
@@ -355,7 +369,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "var",
         lua.create_function(
-            move |lua, (key, value, opts): (String, mlua::Value, Option<Table>)| {
+            move |lua, (key, value, Opts(opts)): (String, mlua::Value, Opts)| {
                 bounded(&key, "kessel.emit.var: the key", MAX_NAME)?;
                 let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.var")?;
                 let v: Option<Value> = if value.is_nil() {
@@ -405,7 +419,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "note",
         lua.create_function(
-            move |lua, (rule, text, opts): (Option<String>, String, Option<Table>)| {
+            move |lua, (rule, text, Opts(opts)): (Option<String>, String, Opts)| {
                 bounded(
                     rule.as_deref().unwrap_or(""),
                     "kessel.emit.note: the rule",
@@ -628,7 +642,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     d.set(
         "roll",
         lua.create_function(
-            move |lua, (first, sides, opts): (mlua::Value, Option<u32>, Option<Table>)| {
+            move |lua, (first, sides, Opts(opts)): (mlua::Value, Option<u32>, Opts)| {
                 const WHAT: &str = "kessel.dice.roll";
                 // roll(purpose?, sides?, { secret_to = side }?) or roll{ purpose =, sides =, secret_to = }
                 let (purpose, sides, secret) = match first {

@@ -112,6 +112,37 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
 
+    // a straight line between two hex centres: { hex = label, alt = label? } per step
+    let w = world.clone();
+    m.set(
+        "line",
+        lua.create_function(move |lua, (a, b): (String, String)| {
+            let (ha, hb) = (hex_of(&w, &a)?, hex_of(&w, &b)?);
+            let steps = ha.line_to(hb);
+            crate::script::charge(lua, 8 * steps.len() as u64)?;
+            let wb = w.borrow();
+            let map = &wb.state.map;
+            let out = lua.create_table()?;
+            for step in steps {
+                let t = lua.create_table()?;
+                t.set("hex", map.label(step.hex))?;
+                if let Some(alt) = step.alt.filter(|h| map.contains(*h)) {
+                    t.set("alt", map.label(alt))?;
+                }
+                out.push(t)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+
+    let w = world.clone();
+    m.set(
+        "grain",
+        lua.create_function(move |_, (a, b): (String, String)| {
+            Ok(hex_of(&w, &a)?.grain_to(hex_of(&w, &b)?).map(|g| g.name()))
+        })?,
+    )?;
+
     kessel.set("hex", m)?;
     Ok(())
 }

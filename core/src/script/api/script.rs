@@ -109,7 +109,7 @@ const UNIT_FIELDS: &[&str] = &[
     "flags",
     "vars",
 ];
-const MARKER_FIELDS: &[&str] = &["kind", "side", "at", "count"];
+const MARKER_FIELDS: &[&str] = &["kind", "side", "at", "other", "count", "value"];
 const MAP_FIELDS: &[&str] = &[
     "columns",
     "rows",
@@ -426,6 +426,29 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                     })?),
                     None => None,
                 };
+            let other = match m.get::<Option<String>>("other")? {
+                None => None,
+                Some(l) => {
+                    let o = map.parse(&l).filter(|o| map.contains(*o));
+                    match (hex, o) {
+                        (Some(h), Some(o)) if h.distance_to(o) == 1 => Some(o),
+                        _ => {
+                            return Err(mlua::Error::runtime(format!(
+                                "kessel.setup: marker `{kind}`: `other` ({l}) must be a hex adjacent to `at`"
+                            )))
+                        }
+                    }
+                }
+            };
+            let value = match m.get::<mlua::Value>("value")? {
+                mlua::Value::Nil => None,
+                v => Some(super::plain::from_lua(
+                    lua,
+                    &v,
+                    &format!("kessel.setup: marker `{kind}`: the value"),
+                    1 << 16,
+                )?),
+            };
             for _ in 0..count {
                 let id = state.markers.len() as u32;
                 state.markers.push(Marker {
@@ -433,8 +456,8 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                     kind: kind.clone(),
                     side: side.clone(),
                     hex,
-                    other: None,
-                    value: None,
+                    other,
+                    value: value.clone(),
                 });
             }
         }

@@ -1,0 +1,194 @@
+//! Playing a campaign's games in order, and the campaign save: each game's own save (its log)
+//! and its final state hash, so that loading replays game after game, carrying between them, and
+//! refuses a history that does not lead where the save says.
+
+use super::{Engine, EngineError, LastGame, SaveFile};
+use crate::campaign::{Campaign, CarryReport};
+use crate::error::LoadError;
+use crate::scenario::Scenario;
+use crate::script::{display_path, Limits};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+const CAMPAIGN_SAVE_FORMAT: &str = "kessel-campaign-save/1";
+
+/// A campaign in progress or done: which campaign, its seed, and each game played so far.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CampaignSave {
+    /// Format tag.
+    pub format: String,
+    /// The campaign file, as given.
+    pub campaign: String,
+    /// The campaign's seed (each game's own is derived from it).
+    pub seed: u64,
+    /// The games played, in order.
+    pub games: Vec<CampaignGameSave>,
+}
+
+/// One game of a campaign save.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CampaignGameSave {
+    /// The game's name.
+    pub name: String,
+    /// The hash of its state when it ended (or when the campaign was saved).
+    pub final_hash: String,
+    /// Whether it had ended.
+    pub finished: bool,
+    /// Its own save: scenario, seed, options, log.
+    pub save: SaveFile,
+}
+
+impl CampaignSave {
+    /// An empty save for a campaign played with `seed`.
+    pub fn new(campaign: &Campaign, seed: u64) -> CampaignSave {
+        CampaignSave {
+            format: CAMPAIGN_SAVE_FORMAT.into(),
+            campaign: display_path(&campaign.path),
+            seed,
+            games: Vec::new(),
+        }
+    }
+
+    /// Records a game as it stands.
+    pub fn record(&mut self, name: &str, engine: &Engine) {
+        let state = engine.state();
+        self.games.push(CampaignGameSave {
+            name: name.to_string(),
+            final_hash: format!("{:016x}", state.hash()),
+            finished: state.finished,
+            save: engine.save_file(),
+        });
+    }
+}
+
+/// The name of game `index` of a campaign: its own, or its scenario's.
+pub fn game_name(campaign: &Campaign, index: usize, scenario: &Scenario) -> String {
+    campaign.games[index]
+        .name
+        .clone()
+        .unwrap_or_else(|| scenario.name.clone())
+}
+
+impl Engine {
+    /// Starts game `index` (0-based) of a campaign played with `seed`. `last` is the engine of
+    /// the game before, played to its end (`None` for the first game); what the campaign carries
+    /// goes from it into this game's set-up. Every game must use the same ruleset.
+    pub fn campaign_game(
+        campaign: &Campaign,
+        index: usize,
+        seed: u64,
+        limits: Limits,
+        last: Option<&Engine>,
+    ) -> Result<(Engine, String, CarryReport), EngineError> {
+        let game = campaign.games.get(index).ok_or_else(|| {
+            LoadError::new(
+                &campaign.path,
+                None,
+                format!(
+                    "the campaign has {} games; there is no game {}",
+                    campaign.games.len(),
+                    index + 1
+                ),
+            )
+        })?;
+        let scenario = Scenario::load(&game.scenario)?;
+        let name = game_name(campaign, index, &scenario);
+        let game_seed = Campaign::game_seed(seed, index);
+        let profile = game.profile.as_deref();
+        let Some(last) = last else {
+            let engine = Engine::with_scenario(scenario, profile, game_seed, limits)?;
+            return Ok((engine, name, CarryReport::default()));
+        };
+        let same_rules = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        if !same_rules(&scenario.ruleset_dir, last.ruleset_dir()) {
+            return Err(LoadError::new(
+                &game.scenario,
+                None,
+                format!(
+                    "game {} of the campaign uses the ruleset at {}, the game before the one at {}: a campaign's games share one ruleset",
+                    index + 1,
+                    display_path(&scenario.ruleset_dir),
+                    display_path(last.ruleset_dir())
+                ),
+            )
+            .into());
+        }
+        let world = last.world();
+        let (engine, report) = Engine::with_scenario_after(
+            scenario,
+            profile,
+            game_seed,
+            limits,
+            LastGame {
+                started: &world.initial,
+                ended: &world.state,
+                carry: &campaign.carry,
+            },
+        )?;
+        Ok((engine, name, report))
+    }
+
+    /// Loads a campaign save: replays each game's log on a game started from the campaign and
+    /// what the game before left, and checks every game's final hash. Returns the campaign, the
+    /// save and the engine of the last game in it.
+    pub fn load_campaign_save(
+        path: &Path,
+        limits: Limits,
+    ) -> Result<(Campaign, CampaignSave, Engine), EngineError> {
+        let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
+        let text = crate::error::read_text(path, "campaign save")?;
+        let save: CampaignSave = serde_json::from_str(&text).map_err(|e| {
+            LoadError::new(
+                path,
+                Some(e.line()),
+                format!("not a Kessel campaign save: {e}"),
+            )
+        })?;
+        if save.format != CAMPAIGN_SAVE_FORMAT {
+            return Err(fail(format!(
+                "unknown campaign save format `{}`",
+                save.format
+            )));
+        }
+        let campaign = Campaign::load(Path::new(&save.campaign))?;
+        if save.games.is_empty() || save.games.len() > campaign.games.len() {
+            return Err(fail(format!(
+                "the save holds {} games; its campaign has {}",
+                save.games.len(),
+                campaign.games.len()
+            )));
+        }
+        let mut last: Option<Engine> = None;
+        for (i, game) in save.games.iter().enumerate() {
+            let (mut engine, _, _) =
+                Engine::campaign_game(&campaign, i, save.seed, limits, last.as_ref())?;
+            engine.replay_save(&game.save, path).map_err(|e| {
+                fail(format!(
+                    "game {} ({}): {}",
+                    i + 1,
+                    game.name,
+                    e.located()
+                        .iter()
+                        .map(|l| l.message.clone())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ))
+            })?;
+            let hash = format!("{:016x}", engine.state().hash());
+            if hash != game.final_hash {
+                return Err(fail(format!(
+                    "game {} ({}) ends at state {hash}, the save says {}",
+                    i + 1,
+                    game.name,
+                    game.final_hash
+                )));
+            }
+            last = Some(engine);
+        }
+        let engine = last.ok_or_else(|| fail("the save holds no game".into()))?;
+        Ok((campaign, save, engine))
+    }
+}

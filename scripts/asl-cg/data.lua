@@ -1,0 +1,165 @@
+-- Declarations: unit types, terrain, the charts the RePh text prints (word and dice tables), and
+-- the scenario data for charts the text leaves to the module (RB RG chart, TC numbers, ...).
+-- Charts are transcribed as data, not copied as prose; each cites its case.
+
+-- Units ------------------------------------------------------------------------------------------
+-- A squad's faces are "6-4-8" (firepower-range-morale): face 1 the squad, face 2 its half-squad,
+-- so Casualty Reduction is one step [A7.302] and recombining two HS gives step 0 back [9.6111].
+local fpm = { "firepower", "range", "morale" }
+kessel.unit_type{ id = "squad", name = "Squad (MMC)", face_fields = fpm, mmc = true, symbol = "infantry" }
+kessel.unit_type{ id = "crew", name = "Crew (MMC)", face_fields = fpm, mmc = true, crew = true, symbol = "infantry" }
+kessel.unit_type{ id = "hero", name = "Hero (SMC)", face_fields = fpm, smc = true, symbol = "leader" }
+-- leaders: faces are tables { morale = 9, drm = -1, label = "9-1" } (a "6+1" has drm = +1)
+kessel.unit_type{ id = "leader", name = "Leader (SMC)", smc = true, symbol = "leader" }
+kessel.unit_type{ id = "armor_leader", name = "Armor leader (SMC)", smc = true, symbol = "leader" }
+-- Support weapons and Guns: faces { weapon = "LMG", pp = 1, repair = 2 }; vars.possessed_by
+kessel.unit_type{ id = "sw", name = "Support weapon", equipment = true }
+kessel.unit_type{ id = "gun", name = "Gun", equipment = true, symbol = "artillery" }
+-- vehicles: faces { name = "PzKpfw IVH" }; vars immobile, abandoned, recall, stun, captured, ...
+kessel.unit_type{ id = "vehicle", name = "Vehicle", equipment = true, vehicle = true, symbol = "armour" }
+
+kessel.terrain{ id = "open", name = "Open ground", color = "#e8e0b8" }
+kessel.terrain{ id = "grain", name = "Grain", color = "#e0d070" }
+kessel.terrain{ id = "brush", name = "Brush", color = "#b8c890" }
+kessel.terrain{ id = "orchard", name = "Orchard", color = "#a8c880", marks = "trees" }
+kessel.terrain{ id = "woods", name = "Woods", color = "#5a8a4a", marks = "trees" }
+kessel.terrain{ id = "wooden_building", name = "Wooden building", color = "#b07a48" }
+kessel.terrain{ id = "stone_building", name = "Stone building", color = "#8a8a90" }
+kessel.terrain{ id = "factory", name = "Factory", color = "#707078" }
+kessel.terrain{ id = "wooden_rubble", name = "Wooden rubble", color = "#c09a70" }
+kessel.terrain{ id = "stone_rubble", name = "Stone rubble", color = "#a8a8a8" }
+kessel.terrain{ id = "shellholes", name = "Shellholes", color = "#c8b890" }
+kessel.terrain{ id = "water", name = "Water", color = "#6f9fd8" }
+kessel.place_kind{ id = "building", name = "Building", symbol = "square" }
+
+-- Dates ------------------------------------------------------------------------------------------
+kessel.constant("pb_dates", { "night_i", "night_ii", "night_iii", "dawn", "day_i", "day_ii", "day_iii", "dusk" })
+kessel.constant("rb_days", { "17oct", "18oct", "19oct", "20oct", "21oct", "22oct", "23oct", "24oct", "25oct",
+  "26oct", "27oct", "28oct", "29oct", "30oct", "31oct", "1nov", "2nov", "3nov", "4nov", "5nov", "6nov", "7nov",
+  "8nov", "9nov", "10nov", "11nov", "12nov", "13nov", "14nov", "15nov" })
+
+-- [9.6161] German CPP Base # per CG Date (nil: none)
+kessel.word_table{ id = "cpp_base", rows = { "night_ii", "night_iii", "dawn", "day_i", "day_ii", "day_iii", "dusk" },
+  columns = { "german" }, cells = { { nil }, { nil }, { 25 }, { 32 }, { 30 }, { 20 }, { nil } } }
+
+-- [9.62023] who sets up first and who moves first on each CG Date
+kessel.word_table{ id = "setup_move", rows = { "night_i", "night_ii", "night_iii", "dawn", "day_i", "day_ii", "day_iii", "dusk" },
+  columns = { "sets_up_first", "moves_first" },
+  cells = { { "german", "british" }, { "german", "german" }, { "german", "british" }, { "british", "german" },
+    { "british", "german" }, { "german", "british" }, { "german", "british" }, { "german", "british" } } }
+
+-- [9.617] German RG chart. `units` per strength: { face, count } lists; `sw` the 9.6182 column.
+local function u(face, n) return { face = face, n = n } end
+kessel.word_table{ id = "rg_chart",
+  rows = { "I1", "I2", "I3", "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" },
+  columns = { "name", "kind", "full", "depleted", "cost", "date_max", "cg_max", "notes" },
+  cells = {
+    { "Garrison Pltn", "I", { u("4-3-6", 3) }, { u("4-3-6", 2) }, nil, nil, nil, { "a", "e" } },
+    { "PzPionier Pltn", "I", { u("4-4-7", 4) }, {}, nil, nil, nil, { "a", "e" } },
+    { "PzPionier Coy", "I", { u("4-4-7", 12) }, { u("4-4-7", 9) }, nil, nil, nil, { "a", "b", "e" } },
+    { "PzGrenadier Pltn", "I", { u("4-6-7", 2), u("4-6-8", 2) }, { u("4-6-7", 2), u("4-6-8", 1) }, 5, 2, 3, {} },
+    { "PzGrenadier Coy", "I", { u("4-6-7", 12) }, { u("4-6-7", 9) }, 13, 1, 4, { "b", "d" } },
+    { "Lt Tank Pltn I", "V", { u("FT-17 730(f)", 2), u("FT-17 730m(f)", 1) }, { u("FT-17 730(f)", 1), u("FT-17 730m(f)", 1) }, 3, 2, 2, {} },
+    { "Lt Tank Pltn II", "V", { u("38H 735(f)", 3), u("35-S 739(f)", 1) }, { u("38H 735(f)", 2), u("35-S 739(f)", 1) }, 6, 1, 1, { "c" } },
+    { "Med Tank Pltn", "V", { u("PzKpfw IVH", 3) }, { u("PzKpfw IVH", 2) }, 14, 2, 3, { "d" } },
+    { "TD Pltn I", "V", { u("SPW S307(f)", 3) }, { u("SPW S307(f)", 2) }, 5, 1, 2, {} },
+    { "TD Pltn II", "V", { u("Marder", 3) }, { u("Marder", 2) }, 5, 2, 2, {} },
+    { "TD Pltn III", "V", { u("GSW 39H PaK(f)", 3) }, { u("GSW 39H PaK(f)", 2) }, 7, 1, 2, {} },
+    { "SPA Pltn I", "V", { u("PzA LrS (f)", 2) }, { u("PzA LrS (f)", 1) }, 6, 1, 1, {} },
+    { "SPA Pltn II", "V", { u("CSW 39H(f)", 2) }, { u("CSW 39H(f)", 1) }, 6, 1, 2, {} },
+    { "SPA Pltn III", "V", { u("mSPW S307(f)", 2) }, { u("mSPW S307(f)", 1) }, 7, 1, 2, {} },
+    { "StaffCar", "V", { u("Kfz 1", 2) }, { u("Kfz 1", 1) }, 1, 2, 2, { "no_aamg" } },
+    { "AAtr Pltn", "V", { u("3.7cm FlaK LKW", 2), u("2cm FlaK LKW", 2) }, { u("3.7cm FlaK LKW", 1), u("2cm FlaK LKW", 1) }, 4, 2, 2, {} },
+    { "Fortifications", "M", { u("FPP", 15) }, { u("FPP", 15) }, 1, 2, 10, {} },
+  } }
+
+-- [9.6182] Infantry-type SW chart: a number is received outright (Full); { p = n } is a number in
+-- parentheses (one SW on a dr <= n when Full, < n when Depleted).
+kessel.word_table{ id = "sw_chart", rows = { "I1", "I2", "I3", "I4", "I5" }, columns = { "HMG", "MMG", "LMG", "LtMTR" },
+  cells = {
+    { nil, { p = 2 }, 1, nil },
+    { nil, { p = 2 }, 1, nil },
+    { { p = 2 }, 1, 1, nil },
+    { nil, { p = 2 }, 1, { p = 2 } },
+    { { p = 3 }, 1, 2, 1 },
+  } }
+
+-- [9.61741] CPP entry cost per German Entry Arrow (scenario data may replace it: `entry_costs`)
+kessel.constant("pb_entry_costs", { A7 = 0, J0 = 2, U1 = 4, KK1 = 6 })
+
+-- [9.6183] leader tables (Final DR); "none" means no leader
+kessel.dice_table{ id = "leader_personnel", rule = "9.6183", bands = { { 1, "10-2,8-1" }, { 2, "10-2,7-0" }, { 3, "9-2" },
+  { 4, "9-1" }, { 5, "8-1" }, { 7, "8-0" }, { 9, "7-0" }, { 11, "6+1" }, { 13, "none" } } }
+kessel.dice_table{ id = "leader_armor", rule = "9.6183", bands = { { 1, "10-2" }, { 2, "9-2" }, { 3, "9-1" }, { 4, "8-1" }, { 5, "none" } } }
+
+-- [9.6181] RG strength
+kessel.dice_table{ id = "rg_strength", rule = "9.6181", bands = { { 2, "full" }, { 10, "depleted" } } }
+
+-- [9.6152] British OB-given reinforcements per CG Date: { face/kind, n } and FPP
+local function r(kind, what, n) return { kind = kind, what = what, n = n or 1 } end
+kessel.word_table{ id = "pb_reinforcements", rows = { "night_ii", "night_iii", "dawn", "day_i", "day_ii", "day_iii", "dusk" },
+  columns = { "entry", "units", "fpp" },
+  cells = {
+    { "note", { r("squad", "6-4-8"), r("squad", "4-5-8"), r("hs", "2-4-8"), r("leader", "7-0"), r("sw", "LMG") }, 10 },
+    { "note", { r("squad", "6-4-8", 18), r("leader", "10-2"), r("leader", "9-2"), r("leader", "9-1"), r("leader", "8-0", 2),
+      r("leader", "7-0"), r("sw", "LMG", 5), r("sw", "PIAT", 4) }, 20 },
+    { "note", { r("squad", "6-4-8", 4), r("leader", "8-0"), r("sw", "LMG"), r("sw", "PIAT"), r("gun", "57L AT", 2),
+      r("crew", "2-2-8", 2) }, 15 },
+    { nil, {}, 15 },
+    { "TT4", { r("squad", "6-4-8", 15), r("leader", "10-3"), r("leader", "9-1"), r("leader", "8-1"), r("leader", "8-0", 2),
+      r("sw", "LMG", 4), r("sw", "PIAT", 2), r("sw", "FT"), r("vehicle", "Sherman V (DD)") }, 15 },
+    { nil, {}, 15 },
+    { "TT14", { r("squad", "4-5-8", 10), r("squad", "4-5-7", 15), r("crew", "2-2-8"), r("leader", "9-1"), r("leader", "8-1"),
+      r("leader", "8-0"), r("leader", "7-0", 2), r("sw", "HMG", 2), r("sw", "MMG", 2), r("sw", "LMG", 4), r("sw", "51 MTR", 2),
+      r("sw", "PIAT", 4), r("vehicle", "Churchill VII", 6), r("vehicle", "Stuart V(a)", 3), r("vehicle", "Carrier C", 3),
+      r("vehicle", "Carrier 3 in."), r("vehicle", "Lloyd Carrier"), r("gun", "57L AT") }, 10 },
+  } }
+
+-- [9.619] fortification purchase costs in FPP
+kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2s", "foxhole_1s", "ap_mine", "at_mine",
+  "dummy", "hip_squad", "hip_hs", "hip_smc", "hip_counter", "san_increase", "starshell_increase" },
+  columns = { "cost", "british_only", "night_only" },
+  cells = { { 3 }, { 2 }, { 1 }, { 1.5, true }, { 3, true }, { 1 }, { 3 }, { 2 }, { 1 }, { 5 }, { 10 }, { 10 } } }
+
+-- Faces for replacement, half-squads and battle hardening. These come from chapter A (A1.31,
+-- A15.3, A19.13), outside the RePh text: ruleset data a scenario may extend with the scenario var
+-- `faces`. The 9.6061 example fixes 4-6-7 -> 4-4-7 and the 4-4-7 HS (2-3-7).
+kessel.constant("half_squad", { ["6-4-8"] = "3-4-8", ["4-5-8"] = "2-4-8", ["4-5-7"] = "2-4-7", ["4-6-8"] = "2-4-8",
+  ["4-6-7"] = "2-4-7", ["4-4-7"] = "2-3-7", ["4-3-6"] = "2-2-6", ["8-3-8"] = "3-3-8", ["5-4-8"] = "2-4-8",
+  ["6-2-8"] = "3-2-8", ["4-4-7r"] = "2-2-7", ["4-2-6"] = "2-2-6" })
+kessel.constant("replaced_by", { ["6-4-8"] = "4-5-8", ["4-5-8"] = "4-5-7", ["4-5-7"] = "4-4-7", ["4-6-8"] = "4-6-7",
+  ["4-6-7"] = "4-4-7", ["4-4-7"] = "4-3-6", ["8-3-8"] = "4-6-8", ["5-4-8"] = "4-6-8", ["4-2-6"] = "4-2-6" })
+kessel.constant("hardens_to", { ["4-5-7"] = "4-5-8", ["4-6-7"] = "4-6-8", ["4-4-7"] = "4-6-7", ["4-3-6"] = "4-4-7",
+  ["4-2-6"] = "4-4-7r" })
+-- elite faces: they become Fanatic when they Battle Harden [9.6112]
+kessel.constant("elite", { ["6-4-8"] = true, ["4-5-8"] = true, ["4-6-8"] = true, ["8-3-8"] = true, ["5-4-8"] = true, ["6-2-8"] = true })
+-- [9.6113] a heroic leader Battle Hardens one grade (A15.3 via footnote 21: ruleset data)
+kessel.constant("leader_hardens_to", { ["6+1"] = "7-0", ["7-0"] = "8-0", ["8-0"] = "8-1", ["8-1"] = "9-1",
+  ["9-0"] = "10-0", ["9-1"] = "9-2", ["9-2"] = "10-2", ["10-2"] = "10-3" })
+-- Inherent Portage Capacity [A4.42] and the escape/shift portage limits [9.606] [9.613]
+kessel.constant("ipc", { squad = 3, crew = 2, hs = 2, smc = 1 })
+
+-- Scenario data for what the text leaves to charts we do not have -----------------------------
+kessel.scenario_var{ id = "date", type = "string", default = "dawn", description = "CG Date of the scenario just played [9.6121]" }
+kessel.scenario_var{ id = "entry_areas", type = "table", default = {},
+  description = "Eligible Entry Areas per side: { german = { A7 = true } } naming map areas [9.6052]" }
+kessel.scenario_var{ id = "entry_costs", type = "table", default = {},
+  description = "CPP cost per Entry Arrow [9.61741]; empty: the PB table" }
+kessel.scenario_var{ id = "rb_rg_chart", type = "table", default = {},
+  description = "RB RG chart (not in the text): { id = { name, kind, cost, date_max, cg_max, full, depleted } } [11.619]" }
+kessel.scenario_var{ id = "walking_wounded", type = "int", default = 0, min = 0, max = 100,
+  description = "WW MMC the British recover this RePh per CG SSR 17 (not in the text) [9.6102]" }
+kessel.scenario_var{ id = "balance_drm", type = "table", default = {},
+  description = "CPP Replenishment balance DRM per side (RB CG balance 11.32, not in the text) [11.616]" }
+
+-- [11.6161] RB historical DRM per CG Day and side
+do
+  local g = { -2, -2, -1, 0, -1, -2, -1, -1, -1, 0, -1, 0, 1, 1, 0, 1, 2, 1, 1, 1, 1, 0, 0, -1, -2, -3, -1, 0, 1, 1 }
+  local ru = { -1, -1, 0, 0, -1, 0, -1, -1, 0, 0, -1, -1, 0, 1, -2, -1, 0, 1, 1, 1, 0, 0, 0, -1, -1, -1, 0, 0, 1, 1 }
+  local cells = {}
+  for i = 1, #g do cells[i] = { g[i], ru[i] } end
+  kessel.word_table{ id = "historical_drm", rows = { "17oct", "18oct", "19oct", "20oct", "21oct", "22oct", "23oct",
+    "24oct", "25oct", "26oct", "27oct", "28oct", "29oct", "30oct", "31oct", "1nov", "2nov", "3nov", "4nov", "5nov",
+    "6nov", "7nov", "8nov", "9nov", "10nov", "11nov", "12nov", "13nov", "14nov", "15nov" },
+    columns = { "german", "russian" }, cells = cells }
+end

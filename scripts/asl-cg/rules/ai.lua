@@ -1,0 +1,29 @@
+-- A computer player for the Refit Phase, good enough to play it headless: it buys the RG it can
+-- afford in a fixed order of preference (cheapest Entry Arrow), spends FPP on 1S foxholes (unspent
+-- FPP are forfeit [9.619]), leaves Isolated units in place, and otherwise ends the step (what
+-- must happen then, e.g. every compulsory Escape, is resolved by `end_step`).
+local PREFERENCE = { V3 = 1, I5 = 2, I4 = 3, V5 = 4, V4 = 5, V6 = 6, V2 = 7, V1 = 8, V8 = 9, V9 = 10, V7 = 11, V11 = 12, V10 = 13, M1 = 14 }
+
+local AI = {}
+
+-- picks one of the actions `legal(kind)` lists (the engine's ai hook protocol)
+function AI.choose(legal)
+  local best, score
+  for _, a in ipairs(legal("buy_rg")) do
+    local s = (PREFERENCE[a.rg] or 99) * 100
+    s = s + (require("rules.purchase").entry_cost(a.entry) or 0)
+    if score == nil or s < score then best, score = a, s end
+  end
+  if best then return best end
+  for _, a in ipairs(legal("buy_fortification")) do
+    if a.item == "foxhole_1s" then return a end
+  end
+  local e = legal("end_step")
+  if e[1] then return e[1] end
+  -- a scenario that ended (no rules of its own to play it): the Refit Phase begins
+  return legal("start_refit")[1]
+end
+
+kessel.on("ai", function(legal) return AI.choose(legal) end)
+
+return AI

@@ -1,0 +1,345 @@
+-- RePh step 9.605: Setup Area Determination (PB). Strategic Locations and their Control, No Man's
+-- Land [9.6051], Setup Areas within two hexes of friendly-Controlled Strategic Locations, Isolation
+-- [9.6052] [9.6057], Uncontrolled Territory [9.6053], surrounded hexes [9.6054], and what happens
+-- to each unit not in a friendly Setup Area (the 9.6056 chart).
+--
+-- Map data: Strategic Locations are hexes tagged `strategic` (the module's Strategic Locations are
+-- defined in 9.2, not in the text), plus hexes with an entrenchment/fortification marker, a
+-- functioning Gun or a manned Immobile vehicle with functioning MA. Control: a `control` marker
+-- (value { level = n }, default ground level) or, failing one, the only side with Personnel there.
+-- Eligible Entry Areas: the var `entry_areas` = { side = { area_name = true } } naming map areas.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = {}
+
+local FORT_KINDS = { entrenchment = true, foxhole = true, fortification = true, pillbox = true }
+
+-- Strategic Locations: { ["hex@level"] = { hex, level } }
+function A.strategic()
+  local out = {}
+  local function add(hex, level) out[hex .. "@" .. (level or 0)] = { hex = hex, level = level or 0 } end
+  for _, h in ipairs(kessel.map.tagged("strategic")) do add(h, 0) end
+  for _, m in ipairs(kessel.markers.all{ placed = true }) do
+    if m.kind == "control" then add(m.hex, type(m.value) == "table" and m.value.level or 0) end
+    if FORT_KINDS[m.kind] then add(m.hex, 0) end
+  end
+  for _, u in ipairs(C.on_map()) do
+    if (u.type == "gun" and not u.vars.malfunctioned and not u.vars.eliminated_ma)
+      or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and not u.vars.ma_disabled) then
+      add(u.hex, C.level(u))
+    end
+  end
+  return out
+end
+
+-- who Controls a Location: its Control marker, else the only side with Personnel in it
+function A.controller(hex, level)
+  for _, m in ipairs(kessel.markers.at(hex)) do
+    if m.kind == "control" and m.hex == hex then
+      local l = type(m.value) == "table" and m.value.level or 0
+      if l == level then return m.side end
+    end
+  end
+  local sides, n, last = {}, 0, nil
+  for _, u in ipairs(kessel.units.at(hex)) do
+    if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
+      and not u.vars.abandoned then
+      if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
+    end
+  end
+  return n == 1 and last or nil
+end
+
+local function entry_hexes(side)
+  local set = {}
+  local names = (C.var("entry_areas", {}) or {})[side] or {}
+  for _, name in ipairs(C.sorted_keys(names)) do
+    for _, h in ipairs(kessel.map.area(name) or {}) do set[h] = name end
+  end
+  return set
+end
+A.entry_hexes = entry_hexes
+
+local function gliders()
+  local out = {}
+  for _, m in ipairs(kessel.markers.all{ kind = "glider", placed = true }) do
+    if not (type(m.value) == "table" and m.value.wrecked) then out[m.hex] = true end
+  end
+  return out
+end
+
+-- Computes the Setup Areas. Returns { hexes = { [hex] = "german"|"british"|"nml"|"ut" },
+-- areas = { side = { { id, hexes, isolated, level? } } }, ctrl = { [hex] = side } }.
+function A.compute()
+  local sides = C.sides()
+  local strat = A.strategic()
+  local ctrl, upper = {}, {}
+  for _, key in ipairs(C.sorted_keys(strat)) do
+    local l = strat[key]
+    local s = A.controller(l.hex, l.level)
+    if s then
+      if l.level == 0 or ctrl[l.hex] == nil then
+        if l.level > 0 and A.controller(l.hex, 0) and A.controller(l.hex, 0) ~= s then
+          upper[#upper + 1] = { hex = l.hex, level = l.level, side = s }
+        else
+          ctrl[l.hex] = ctrl[l.hex] or s
+        end
+      elseif ctrl[l.hex] ~= s then
+        upper[#upper + 1] = { hex = l.hex, level = l.level, side = s }
+      end
+    end
+  end
+  local strategic_hex = {}
+  for _, l in pairs(strat) do strategic_hex[l.hex] = true end
+  local near = {}
+  for _, s in ipairs(sides) do near[s] = {} end
+  for _, h in ipairs(C.sorted_keys(ctrl)) do
+    for _, n in ipairs(kessel.hex.range(h, 2)) do near[ctrl[h]][n] = true end
+  end
+  local cls = {}
+  local a, b = sides[1], sides[2]
+  for _, h in ipairs(kessel.map.hexes()) do
+    if ctrl[h] then cls[h] = ctrl[h]
+    elseif strategic_hex[h] then cls[h] = "ut"
+    elseif near[a][h] and near[b][h] then cls[h] = "nml"
+    elseif near[a][h] then cls[h] = a
+    elseif near[b][h] then cls[h] = b
+    else cls[h] = "ut" end
+  end
+  -- [9.6054] Uncontrolled Territory and unoccupied Strategic Locations enclosed by one side's area
+  for _, s in ipairs(sides) do
+    local walls = {}
+    for _, h in ipairs(kessel.map.hexes()) do if cls[h] == s then walls[#walls + 1] = h end end
+    local inside = kessel.map.enclosed(walls)
+    for _, region in ipairs(kessel.map.regions(inside)) do
+      local pure = true
+      for _, h in ipairs(region) do
+        if cls[h] == C.other(s) and not (strategic_hex[h] and #kessel.units.at(h) == 0) or cls[h] == "nml" then
+          pure = false
+        end
+      end
+      if pure then
+        for _, h in ipairs(region) do
+          if cls[h] == "ut" or (strategic_hex[h] and #kessel.units.at(h) == 0 and cls[h] ~= s) then
+            cls[h] = s
+            C.note("9.6054", h .. " is enclosed by the " .. s .. " Setup Area and joins it")
+          end
+        end
+      end
+    end
+  end
+  -- areas: connected regions of each side's hexes, lettered in map order; upper-level Locations
+  -- Controlled by the other side than the ground form their own one-Location areas [9.605 EX]
+  local areas = {}
+  for _, s in ipairs(sides) do
+    local hexes = {}
+    for _, h in ipairs(kessel.map.hexes()) do if cls[h] == s then hexes[#hexes + 1] = h end end
+    areas[s] = {}
+    for i, region in ipairs(kessel.map.regions(hexes)) do
+      areas[s][i] = { id = string.char(64 + i), hexes = region }
+    end
+  end
+  for _, up in ipairs(upper) do
+    local list = areas[up.side]
+    list[#list + 1] = { id = string.char(64 + #list + 1), hexes = { up.hex }, level = up.level }
+  end
+  -- [9.6052] Isolation: no path of Enterable Uncontrolled-Territory/friendly hexes to an Eligible
+  -- Entry Area or (British) a landed, un-wrecked glider
+  for _, s in ipairs(sides) do
+    local targets = entry_hexes(s)
+    if s == "british" then for h in pairs(gliders()) do targets[h] = "glider" end end
+    for _, area in ipairs(areas[s]) do
+      if area.level then
+        area.isolated = not A.upper_path(area, cls, areas[s])
+      else
+        local open = function(h)
+          if kessel.map.terrain(h) == "water" then return "blocked" end
+          if cls[h] == s or cls[h] == "ut" then return nil end
+          return "blocked"
+        end
+        local reached = kessel.paths.reach{ from = area.hexes, passage = open }
+        area.isolated = true
+        for _, h in ipairs(C.sorted_keys(targets)) do
+          if reached[h] then area.isolated = false; area.reaches = targets[h]; break end
+        end
+      end
+    end
+  end
+  return { hexes = cls, areas = areas, ctrl = ctrl }
+end
+
+-- [9.6057] an upper-level Location is not Isolated if its building has a friendly-Controlled,
+-- non-Blazing ground-level Location in a non-Isolated friendly area (the path through the
+-- building is taken as existing when the Locations between are friendly: a simplification)
+function A.upper_path(area, cls, side_areas)
+  local hex = area.hexes[1]
+  local place = kessel.map.place(hex)
+  local hexes = place and place.hexes or { hex }
+  local owner = A.controller(hex, area.level)
+  for _, h in ipairs(hexes) do
+    if cls[h] == owner and A.controller(h, 0) == owner and not A.blazing(h) then
+      for _, other in ipairs(side_areas) do
+        if other ~= area and not other.level and not other.isolated then
+          for _, oh in ipairs(other.hexes) do if oh == h then return true end end
+        end
+      end
+    end
+  end
+  return false
+end
+
+function A.blazing(hex)
+  for _, m in ipairs(kessel.markers.at(hex)) do
+    if m.kind == "blaze" or m.kind == "flame" then return true end
+  end
+  return false
+end
+
+-- the stored result of 9.605 (it does not change until the next scenario [9.605])
+function A.stored() return kessel.game.var("setup_areas") end
+
+-- the area a Location lies in for a side, or nil. An upper-level Location that forms its own
+-- area belongs to that area only.
+function A.area_at(side, hex, level)
+  local st = A.stored()
+  if not st then return nil end
+  level = level or 0
+  if level > 0 then
+    for _, s in ipairs(C.sides()) do
+      for _, area in ipairs(st.areas[s] or {}) do
+        if area.level == level and area.hexes[1] == hex then return s == side and area or nil end
+      end
+    end
+  end
+  for _, area in ipairs(st.areas[side] or {}) do
+    if not area.level then
+      for _, h in ipairs(area.hexes) do if h == hex then return area end end
+    end
+  end
+  return nil
+end
+
+function A.class_at(hex) local st = A.stored(); return st and st.hexes[hex] end
+
+-- [9.6053] the nearest friendly Setup Area or Eligible Entry Area along Uncontrolled Territory
+function A.retreat_target(u, st)
+  local targets = {}
+  for _, area in ipairs(st.areas[u.side] or {}) do
+    if not area.level then for _, h in ipairs(area.hexes) do targets[h] = { area = area.id } end end
+  end
+  for h, name in pairs(entry_hexes(u.side)) do
+    if st.hexes[h] == "ut" or st.hexes[h] == u.side then targets[h] = targets[h] or { entry = name } end
+  end
+  local t = kessel.paths.trace{ from = u.hex, target = function(h) return targets[h] ~= nil end,
+    passage = function(h)
+      if kessel.map.terrain(h) == "water" then return "blocked" end
+      if targets[h] or st.hexes[h] == "ut" then return nil end
+      return "blocked"
+    end }
+  if not t then return nil end
+  local dest = #t.path > 0 and t.path[#t.path] or u.hex
+  return targets[dest], dest, #t.path
+end
+
+-- a unit that must Escape is Isolated when no path of Enterable Uncontrolled-Territory/friendly
+-- hexes leads to a non-Isolated friendly Setup Area or Eligible Entry Area (the 9.6061 EX gives an
+-- Isolated squad in No Man's Land its +2); `through` when a path exists only through enemy hexes
+function A.escape_isolation(u, st)
+  local targets = {}
+  for _, area in ipairs(st.areas[u.side] or {}) do
+    if not area.level and not area.isolated then for _, h in ipairs(area.hexes) do targets[h] = true end end
+  end
+  for h in pairs(entry_hexes(u.side)) do targets[h] = true end
+  local function go(enemy_ok)
+    return kessel.paths.trace{ from = u.hex, target = function(h) return targets[h] == true end,
+      passage = function(h)
+        if kessel.map.terrain(h) == "water" then return "blocked" end
+        local c = st.hexes[h]
+        if targets[h] or c == "ut" or c == u.side or (enemy_ok and (c == C.other(u.side) or c == "nml")) then return nil end
+        return "blocked"
+      end }
+  end
+  if go(false) then return false, false end
+  if go(true) then return false, st.hexes[u.hex] ~= C.other(u.side) end
+  return true, false
+end
+
+-- classify every unit as the 9.6056 chart says; sets vars.reph = { status, area, why }
+function A.classify(st)
+  for _, u in ipairs(C.on_map()) do
+    local mobile = C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile)
+    if (mobile or u.type == "gun" or C.is_vehicle(u)) and not u.vars.prisoner_of and not u.vars.possessed_by then
+      local cls = st.hexes[u.hex]
+      local mine = A.area_at(u.side, u.hex, C.level(u))
+      local status, why
+      if mine and mine.isolated then status, why = "isolated", "9.6052"
+      elseif mine then status, why = "retained", "9.6055"
+      elseif not mobile then
+        if u.type == "gun" or (C.is_vehicle(u) and not u.vars.ma_disabled and not u.vars.abandoned) then
+          status, why = "in_place", "9.6056"
+        elseif cls == "nml" or cls == "ut" then
+          kessel.emit.unit_var(u.id, "abandoned", true)
+          status, why = "abandoned", cls == "nml" and "9.6051" or "9.6053"
+        else
+          status, why = "enemy_area", "9.6071"
+        end
+      elseif cls == "nml" then status, why = "must_escape", "9.6051"
+      elseif cls == "ut" then
+        local target, dest = A.retreat_target(u, st)
+        if target then
+          if target.entry then
+            kessel.emit.withdraw(u.id)
+            mine = { id = target.entry }
+          else
+            if dest ~= u.hex then kessel.emit.move(u.id, { dest }) end
+            mine = { id = target.area }
+          end
+          status, why = "retained", "9.6053"
+          C.note("9.6053", u.id .. " in Uncontrolled Territory is Retained into " .. (target.entry and "Entry Area " or "Setup Area ") .. mine.id)
+        else
+          status, why = "must_escape", "9.6053"
+        end
+      else
+        status, why = "must_escape", "9.6056"
+      end
+      local iso, through
+      if status == "must_escape" then iso, through = A.escape_isolation(u, st) end
+      if iso then kessel.emit.unit_var(u.id, "isolated", true) end
+      kessel.emit.unit_var(u.id, "reph", { status = status, area = mine and mine.id or nil, why = why, class = cls,
+        through_enemy = through })
+      if status == "isolated" then kessel.emit.unit_var(u.id, "isolated", true) end
+    end
+  end
+end
+
+S.on_end("setup_areas", function()
+  local st = A.compute()
+  kessel.emit.var("setup_areas", st)
+  local summary = {}
+  for _, s in ipairs(C.sides()) do
+    for _, area in ipairs(st.areas[s]) do
+      summary[#summary + 1] = { side = s, id = area.id, hexes = #area.hexes, isolated = area.isolated, level = area.level }
+      C.note("9.605", string.format("%s Setup Area %s: %d hex(es)%s%s", s, area.id, #area.hexes,
+        area.level and (" (level " .. area.level .. " of " .. area.hexes[1] .. ")") or "", area.isolated and ", Isolated [9.6052]" or ""))
+    end
+  end
+  local nml = {}
+  for _, h in ipairs(kessel.map.hexes()) do if st.hexes[h] == "nml" then nml[#nml + 1] = h end end
+  C.record("setup_areas", "9.605", { areas = summary, no_mans_land = nml })
+  A.classify(st)
+  -- [9.6058] No Move: before Night II, German units on No Move stay where they are
+  if C.var("next_date") == "night_ii" then
+    for _, u in ipairs(C.on_map("german")) do
+      if u.vars.no_move then
+        local free = false
+        for _, t in ipairs(kessel.map.tags(u.hex)) do if t == "free_movement" then free = true end end
+        if not free then
+          kessel.emit.unit_var(u.id, "fixed", true)
+          C.note("9.6058", u.id .. " is on a No Move counter and sets up where it is for Night II")
+        end
+      end
+    end
+  end
+end)
+
+return A

@@ -1,0 +1,104 @@
+-- What the editor and a random player are offered in each step: enumerators for the choices that
+-- have no natural default (each listed action passes its own validator), and the queries the
+-- editor asks about a unit or a hex.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+
+-- wraps an action kind with an enumerator built from candidate actions, keeping the validator
+local function offer(kind, candidates)
+  local h = kessel.action_handlers(kind)
+  kessel.action{ kind = kind, rule = h.rule, description = h.description, validate = h.validate, apply = h.apply,
+    enumerate = function(side)
+      local out = {}
+      for _, a in ipairs(candidates(side)) do
+        local r = h.validate(a)
+        if r == nil or r == true or (type(r) == "table" and r.message == nil and #r == 0) then out[#out + 1] = a end
+      end
+      return out
+    end }
+end
+
+local function in_step(id) local s = S.current(); return s and s.id == id and not kessel.game.finished() end
+
+offer("shift", function(side)
+  if not in_step("shift") then return {} end
+  local out, st = {}, A.stored()
+  for _, u in ipairs(kessel.units.all{ side = side }) do
+    if (u.location == "map" or u.location == "pending") and u.vars.reph and u.vars.reph.area then
+      for _, s in ipairs(C.sides()) do
+        if u.side == s then
+          for _, area in ipairs(st and st.areas[s] or {}) do
+            if area.id ~= u.vars.reph.area and not area.isolated then out[#out + 1] = { kind = "shift", units = { u.id }, to = area.id } end
+          end
+          for _, name in ipairs(C.sorted_keys((C.var("entry_areas", {}) or {})[s] or {})) do
+            if name ~= u.vars.reph.area then out[#out + 1] = { kind = "shift", units = { u.id }, to = name } end
+          end
+        end
+      end
+    end
+  end
+  return out
+end)
+
+offer("prisoner", function()
+  local s = S.current()
+  if not s or s.id ~= "prisoners" then return {} end
+  local out = {}
+  for _, p in ipairs(kessel.units.all{ location = "map" }) do
+    if p.vars.guarded_by then out[#out + 1] = { kind = "prisoner", unit = p.id, choice = "free" } end
+  end
+  return out
+end)
+
+offer("hero_harden", function()
+  if not in_step("hardening") then return {} end
+  local out = {}
+  for _, h in ipairs(kessel.units.all{ type = "hero" }) do
+    for _, u in ipairs(kessel.units.all{ side = h.side, type = "squad" }) do
+      out[#out + 1] = { kind = "hero_harden", hero = h.id, unit = u.id }
+    end
+  end
+  return out
+end)
+
+offer("remove_fortification", function(side)
+  if not in_step("fort_removal") then return {} end
+  local out = {}
+  for _, m in ipairs(kessel.markers.all{ placed = true }) do
+    for _, s in ipairs(side and { side } or C.sides()) do
+      out[#out + 1] = { kind = "remove_fortification", side = s, marker = m.id }
+    end
+  end
+  return out
+end)
+
+kessel.queries.declare{
+  id = "reph_unit", rule = "9.605",
+  description = "A unit's Refit Phase status: Setup Area, Isolated, Encircled, whether it must or may Escape",
+  params = { unit = { type = "unit", description = "the unit" } },
+  fn = function(args)
+    local u = kessel.units.get(args.unit)
+    local r = u.vars.reph or {}
+    return { status = r.status or "not classified yet", area = r.area, rule = r.why, isolated = u.vars.isolated == true,
+      encircled = u.vars.encircled == true, wounded = u.vars.wounded == true,
+      must_escape = require("rules.escape").must_escape(u) == true, may_escape = require("rules.escape").may_escape(u) == true }
+  end,
+}
+
+kessel.queries.declare{
+  id = "setup_area", rule = "9.605",
+  description = "What a hex is after Setup Area Determination: a side's Setup Area, No Man's Land or Uncontrolled Territory",
+  params = { hex = { type = "hex", description = "the hex" } },
+  fn = function(args)
+    local st = A.stored()
+    if not st then return { determined = false } end
+    local cls = st.hexes[args.hex]
+    local out = { determined = true, class = cls }
+    if cls ~= "nml" and cls ~= "ut" then
+      local area = A.area_at(cls, args.hex, 0)
+      out.area, out.isolated = area and area.id, area and area.isolated
+    end
+    return out
+  end,
+}

@@ -1,0 +1,177 @@
+-- Shared helpers: the module and its sides, campaign variables, dice (dr = one die, DR = two),
+-- notes and records that cite their case, and unit classification.
+local C = {}
+
+function C.module() return kessel.game.option("module") end
+function C.pb() return C.module() == "pb" end
+
+-- the two sides of the campaign game in play, German first
+function C.sides() return C.pb() and { "german", "british" } or { "german", "russian" } end
+function C.allied() return C.pb() and "british" or "russian" end
+function C.other(side) return side == "german" and C.allied() or "german" end
+
+-- Campaign variables: a game variable when set, else the scenario's var, else the default.
+function C.var(key, default)
+  local v = kessel.game.var(key)
+  if v ~= nil then return v end
+  local ok, s = pcall(kessel.scenario.var, key)
+  if ok and s ~= nil then return s end
+  return default
+end
+
+function C.copy(t)
+  if type(t) ~= "table" then return t end
+  local out = {}
+  for k, v in pairs(t) do out[k] = C.copy(v) end
+  return out
+end
+
+function C.sorted_keys(t)
+  local out = {}
+  for k in pairs(t or {}) do out[#out + 1] = k end
+  table.sort(out, function(a, b) return tostring(a) < tostring(b) end)
+  return out
+end
+
+-- Sets one field of a table-valued game var (copying it: snapshots are shared).
+function C.set_in(key, field, value)
+  local t = C.copy(kessel.game.var(key) or {})
+  t[field] = value
+  kessel.emit.var(key, t)
+end
+
+function C.get_in(key, field, default)
+  local t = kessel.game.var(key)
+  if t == nil or t[field] == nil then return default end
+  return t[field]
+end
+
+-- Notes and records ------------------------------------------------------------------------------
+function C.note(case, text) kessel.emit.note(case, "[" .. case .. "] " .. text) end
+function C.record(kind, case, fields) kessel.emit.record{ kind = kind, rule = case, fields = fields or {} } end
+function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
+
+-- Dice: every roll is an engine roll (`kessel.dice.roll`), so tests inject them.
+function C.dr(purpose) return kessel.dice.roll(purpose, 6) end
+function C.DR(purpose)
+  local a = kessel.dice.roll(purpose, 6)
+  local b = kessel.dice.roll(purpose, 6)
+  return a + b, a, b
+end
+
+-- Units ------------------------------------------------------------------------------------------
+function C.utype(u) return kessel.game.unit_type(u.type) or {} end
+function C.is_mmc(u) return C.utype(u).mmc == true end
+function C.is_smc(u) return C.utype(u).smc == true end
+function C.is_leader(u) return u.type == "leader" or u.type == "armor_leader" end
+function C.is_personnel(u) return C.is_mmc(u) or C.is_smc(u) end
+function C.is_vehicle(u) return u.type == "vehicle" end
+function C.is_equipment(u) return C.utype(u).equipment == true end
+function C.is_hs(u) return u.type == "squad" and u.step == 1 end
+function C.face_label(u)
+  if u.type == "squad" or u.type == "crew" or u.type == "hero" then
+    local f = u.face
+    return f and string.format("%s-%s-%s", f.firepower, f.range, f.morale) or "?"
+  end
+  return u.face and (u.face.label or u.face.name or u.face.weapon) or "?"
+end
+-- a squad's full-strength face (its HS face is face 2): kept in vars.squad_face
+function C.squad_face(u)
+  if u.vars.squad_face then return u.vars.squad_face end
+  if u.type == "squad" and u.step == 0 then return C.face_label(u) end
+  return nil
+end
+
+-- half-squad equivalents [A1.31]: a squad counts 2, a HS or crew 1, SMC 0
+function C.hs_equiv(u)
+  if u.type == "squad" then return u.step == 0 and 2 or 1 end
+  if u.type == "crew" then return 1 end
+  return 0
+end
+
+-- a leader face table from its printed strength, "9-1" -> { morale = 9, drm = -1 }, "6+1" -> drm +1
+function C.leader_face(label)
+  local m, sign, d = label:match("^(%d+)([%-%+])(%d+)$")
+  if not m then error("`" .. label .. "` is not a leader strength") end
+  local drm = tonumber(d)
+  if sign == "-" then drm = -drm end
+  return { morale = tonumber(m), drm = drm, label = label }
+end
+
+-- squad faces: { squad, half-squad } for a squad face string
+function C.squad_faces(face)
+  local hs = kessel.game.constant("half_squad")[face]
+  if not hs then error("no half-squad is known for `" .. face .. "` (add it to the `half_squad` data)") end
+  return { face:gsub("r$", ""), hs }
+end
+
+-- the on-map units of a side (all sides if nil), in scenario order
+function C.on_map(side)
+  return kessel.units.all{ side = side, location = "map" }
+end
+
+-- the units a unit stands with (same hex and level), itself included
+function C.level(u) return (u.vars and u.vars.level) or 0 end
+function C.same_location(u)
+  local out = {}
+  for _, o in ipairs(kessel.units.at(u.hex)) do
+    if C.level(o) == C.level(u) then out[#out + 1] = o end
+  end
+  return out
+end
+
+-- best (lowest) leadership DRM among unwounded good-order leaders of the side with a unit
+function C.leader_drm(u)
+  if u.hex == nil then return 0 end
+  local best = 0
+  for _, o in ipairs(C.same_location(u)) do
+    if o.id ~= u.id and o.side == u.side and o.type == "leader" and not (o.vars.wounded) and o.face then
+      if o.face.drm < best then best = o.face.drm end
+    end
+  end
+  return best
+end
+
+-- Casualty Reduction [A7.302]: a squad becomes its HS, anything else is Eliminated.
+function C.casualty_reduce(u, case)
+  if u.type == "squad" and u.step == 0 then
+    kessel.emit.step(u.id, 1)
+    C.note(case, u.id .. " suffers Casualty Reduction to a half-squad")
+  else
+    C.eliminate(u.id, case, "Casualty Reduction")
+  end
+end
+
+-- Replacement [A19.13]: a squad or HS is replaced by the next lower quality (data `replaced_by`)
+function C.replace(u, case)
+  if u.type ~= "squad" then return false end
+  local squad = kessel.game.constant("replaced_by")[C.squad_face(u) or ""]
+  if not squad then return false end
+  kessel.emit.change_unit(u.id, { faces = C.squad_faces(squad) })
+  kessel.emit.unit_var(u.id, "squad_face", squad)
+  C.note(case, u.id .. " is Replaced by a " .. squad .. (u.step == 1 and " half-squad" or ""))
+  return true
+end
+
+-- every Elimination goes through the engine; the casualty hook (rules/cpp) counts it
+function C.eliminate(id, case, why)
+  local u = kessel.units.get(id)
+  if not u or u.location == "eliminated" then return end
+  kessel.emit.eliminate(id)
+  C.note(case, id .. " is Eliminated" .. (why and (" (" .. why .. ")") or ""))
+  -- possessed equipment follows its possessor unless dropped
+end
+
+-- weapons possessed by a unit
+function C.possessed(id)
+  local out = {}
+  for _, w in ipairs(kessel.units.all{ type = "sw" }) do
+    if w.vars.possessed_by == id and w.location ~= "eliminated" then out[#out + 1] = w end
+  end
+  return out
+end
+
+-- the current step's rule group id (e.g. "9.606")
+function C.step_id() return kessel.game.step().id end
+
+return C

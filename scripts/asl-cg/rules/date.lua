@@ -1,0 +1,75 @@
+-- RePh step 9.612 New CG Date and SAN Adjustment (PB); 11.612 New CG Day, SAN Adjustment and
+-- 11.6123 Booby Trap Deactivation (RB).
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+local D = {}
+
+-- the date after `date` in the module's list, or nil after the last
+function D.next_date(date)
+  local list = kessel.game.constant(C.pb() and "pb_dates" or "rb_days")
+  for i, d in ipairs(list) do if d == date then return list[i + 1] end end
+  return nil
+end
+
+-- [9.61222] does the German Control the building in II13 (every hex of it, ground level)?
+function D.germans_hold_ii13()
+  local forced = kessel.game.var("german_controls_ii13")
+  if forced ~= nil then return forced end
+  if not kessel.hex.valid("II13") then return false end
+  local p = kessel.map.place("II13")
+  for _, h in ipairs(p and p.hexes or { "II13" }) do
+    if A.controller(h, 0) ~= "german" then return false end
+  end
+  return true
+end
+
+-- one side's SAN adjustment dr [9.61221] [9.61222] [11.6122]
+function D.adjust_san(side, case, drop)
+  local san = C.get_in("san", side, 0)
+  local low = C.pb() and 2 or 1
+  if (C.pb() and san < 2) or (not C.pb() and san == 0) then
+    C.set_in("san", side, 2)
+    C.note(case, side .. " SAN " .. san .. " is raised to 2")
+    return
+  end
+  if san < 4 then return end
+  local roll = C.dr("san")
+  local final = roll + (san - 4)
+  local new = final >= 5 and san - drop or san
+  C.record("san", case, { side = side, dr = roll, drm = san - 4, final = final, before = san, after = new })
+  C.note(case, string.format("%s SAN adjustment dr %d%+d = %d: SAN %d -> %d", side, roll, san - 4, final, san, new))
+  if new ~= san then C.set_in("san", side, new) end
+  return low
+end
+
+S.on_end("date_san", function()
+  local case = C.pb() and "9.6121" or "11.6121"
+  local date = C.var("date")
+  local nxt = C.var("next_date") or D.next_date(date)
+  kessel.emit.var("previous_date", date)
+  kessel.emit.var("date", nxt)
+  kessel.emit.var("next_date", nil)
+  C.note(case, "new CG Date: " .. tostring(nxt))
+  if C.pb() then
+    D.adjust_san("british", "9.61221", 2)
+    if D.germans_hold_ii13() then
+      C.note("9.61222", "the Germans Control the building in II13: German SAN unadjusted")
+      if C.get_in("san", "german", 0) < 2 then D.adjust_san("german", "9.6122", 2) end
+    else
+      D.adjust_san("german", "9.61222", 2)
+    end
+  else
+    for _, side in ipairs(C.sides()) do D.adjust_san(side, "11.6122", 1) end
+    -- [11.6123] Booby Trap Level A or B: an Original dr of 6 lowers it one level
+    local level = kessel.game.var("booby_trap")
+    if level == "A" or level == "B" then
+      local roll = C.dr("booby_trap")
+      local new = roll == 6 and (level == "A" and "B" or "C") or level
+      C.note("11.6123", "Booby Trap deactivation dr " .. roll .. ": Level " .. level .. " -> " .. new)
+      if new ~= level then kessel.emit.var("booby_trap", new) end
+    end
+  end
+end)
+
+return D

@@ -1,0 +1,181 @@
+-- RePh step 9.604 (PB) / 11.604 (RB): Encirclement, Minefields, Bog and Shock.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local E = {}
+
+kessel.scenario_var{ id = "bog_table", type = "table", default = { free = 6, immobilize = 12 },
+  description = "Bog Removal DR (D8.3, not in the text): unbogged on a Final DR <= free, Immobilized on an Original DR >= immobilize [9.6043]" }
+kessel.scenario_var{ id = "shock_table", type = "table", default = { recover = 3, eliminate = 6 },
+  description = "Shock/UK recuperation dr (C7.42, not in the text): removed on dr <= recover, Eliminated on dr >= eliminate [9.6044]" }
+
+-- A Task Check: Final DR <= morale passes. `plus` is the TC's own DRM (1 for a 1TC).
+function E.task_check(u, plus, purpose, case, what)
+  local morale = u.face and u.face.morale
+  if not morale then return true end
+  local roll, a, b = C.DR(purpose)
+  local drm = plus + C.leader_drm(u)
+  local final = roll + drm
+  local pass = final <= morale
+  C.record("task_check", case, { unit = u.id, check = what, dice = { a, b }, drm = drm, final = final, morale = morale,
+    passed = pass })
+  C.note(case, string.format("%s takes a %s: DR %d%+d = %d vs morale %d: %s", u.id, what, roll, drm, final, morale,
+    pass and "passes" or "fails"))
+  return pass
+end
+
+-- [9.6041] prisoners of an Eliminated Guard are claimed by a friendly unit in that Location, or
+-- are Rearmed and take the dropped Equipment; otherwise the Equipment is left unpossessed
+function E.release_guarded(guard, case)
+  local claimer
+  for _, o in ipairs(C.same_location(guard)) do
+    if o.id ~= guard.id and o.side == guard.side and C.is_personnel(o) and o.location == "map"
+      and not o.vars.prisoner_of and kessel.units.get(o.id).location == "map" then
+      claimer = claimer or o
+    end
+  end
+  local rearmed
+  for _, p in ipairs(kessel.units.all{ location = "map" }) do
+    if p.vars.guarded_by == guard.id then
+      if claimer then
+        kessel.emit.unit_var(p.id, "guarded_by", claimer.id)
+        C.note(case, p.id .. " is claimed by " .. claimer.id)
+      else
+        kessel.emit.unit_var(p.id, "guarded_by", nil)
+        kessel.emit.unit_var(p.id, "prisoner_of", nil)
+        kessel.emit.unit_var(p.id, "unarmed", nil)
+        C.note(case, p.id .. " is not claimed and is Rearmed (A20.551)")
+        rearmed = rearmed or p
+      end
+    end
+  end
+  for _, w in ipairs(C.possessed(guard.id)) do
+    if rearmed then
+      kessel.emit.unit_var(w.id, "possessed_by", rearmed.id)
+      C.note(case, rearmed.id .. " takes " .. w.id .. " dropped by its Guard")
+    else
+      kessel.emit.unit_var(w.id, "possessed_by", nil)
+      C.note(case, w.id .. " is left in " .. guard.hex .. " unpossessed")
+    end
+  end
+end
+
+-- [9.6041] each Encircled unit but a prisoner takes a 1TC; failure Eliminates it. Leaders first,
+-- so that a leader who passes lends his DRM to the others.
+function E.encirclement(case)
+  local list = {}
+  for _, u in ipairs(C.on_map()) do
+    if u.vars.encircled and not u.vars.prisoner_of and C.is_personnel(u) then list[#list + 1] = u end
+  end
+  table.sort(list, function(a, b)
+    local la, lb = C.is_leader(a) and 0 or 1, C.is_leader(b) and 0 or 1
+    if la ~= lb then return la < lb end
+    return a.id < b.id
+  end)
+  for _, u in ipairs(list) do
+    u = kessel.units.get(u.id)
+    if u.location == "map" and not E.task_check(u, 1, "encirclement", case, "1TC (Encircled)") then
+      local where = kessel.units.get(u.id)
+      C.eliminate(u.id, case, "failed its Encirclement 1TC")
+      E.release_guarded(where, case)
+      if u.vars.airborne and C.pb() then
+        C.note(case, u.id .. " is not placed in the Walking Wounded Box")
+      end
+    end
+  end
+  -- an Immobile vehicle whose Vulnerable crew is Eliminated is left abandoned
+  for _, v in ipairs(C.on_map()) do
+    if C.is_vehicle(v) and v.vars.encircled and v.vars.immobile and v.vars.crew_morale then
+      local roll = C.DR("encirclement") + 1
+      if roll > v.vars.crew_morale then
+        kessel.emit.unit_var(v.id, "abandoned", true)
+        kessel.emit.unit_var(v.id, "crew_morale", nil)
+        C.note(case, v.id .. "'s Vulnerable crew fails its 1TC and is Eliminated; the vehicle is abandoned")
+      end
+    end
+  end
+end
+
+-- [9.6042] Infantry in an A-P minefield hex take a NTC (Casualty Reduction on failure) unless it
+-- could leave without a mine attack (unit var `can_exit_clear`: a tactical question, set by the
+-- scenario). Mine attacks on vehicles (B28) are not resolved here: a note says so.
+function E.minefields(case)
+  for _, m in ipairs(kessel.markers.all{ kind = "ap_mine", placed = true }) do
+    for _, u in ipairs(kessel.units.at(m.hex)) do
+      u = kessel.units.get(u.id)
+      if u.location == "map" and C.is_personnel(u) and not u.vars.prisoner_of then
+        if u.vars.can_exit_clear then
+          C.note(case, u.id .. " could leave " .. m.hex .. " without a mine attack: no NTC")
+        elseif not E.task_check(u, 0, "minefield", case, "NTC (A-P minefield)") then
+          C.casualty_reduce(u, case)
+        end
+      end
+    end
+  end
+  for _, m in ipairs(kessel.markers.all{ placed = true }) do
+    if m.kind == "ap_mine" or m.kind == "at_mine" then
+      for _, v in ipairs(kessel.units.at(m.hex)) do
+        if C.is_vehicle(v) and not v.vars.immobile then
+          C.note(case, v.id .. " in a minefield: its mine attack (B28.4-.5) is resolved off-engine")
+        end
+      end
+    end
+  end
+end
+
+-- [9.6043] each bogged vehicle rolls for Bog Removal until unbogged or Immobilized
+function E.bog(case)
+  local t = C.var("bog_table", { free = 6, immobilize = 12 })
+  for _, v in ipairs(C.on_map()) do
+    if C.is_vehicle(v) and v.vars.bogged and not v.vars.abandoned then
+      local drm = v.vars.bog_drm or 0
+      if v.vars.note_l and v.vars.note_l_claim then drm = drm - v.vars.note_l_claim end
+      for attempt = 1, 50 do
+        local roll = C.DR("bog")
+        local final = roll + drm
+        if roll >= t.immobilize then
+          kessel.emit.unit_var(v.id, "bogged", nil)
+          kessel.emit.unit_var(v.id, "immobile", true)
+          C.note(case, string.format("%s Bog Removal attempt %d: DR %d: Immobilized", v.id, attempt, roll))
+          break
+        elseif final <= t.free then
+          kessel.emit.unit_var(v.id, "bogged", nil)
+          C.note(case, string.format("%s Bog Removal attempt %d: Final DR %d: unbogged", v.id, attempt, final))
+          break
+        end
+      end
+    end
+  end
+end
+
+-- [9.6044] each Shocked/UK AFV rolls for recuperation until the marker goes or it is Eliminated
+function E.shock(case)
+  local t = C.var("shock_table", { recover = 3, eliminate = 6 })
+  for _, v in ipairs(C.on_map()) do
+    if C.is_vehicle(v) and (v.vars.shock or v.vars.uk) then
+      for _ = 1, 50 do
+        local roll = C.dr("shock")
+        if roll <= t.recover then
+          kessel.emit.unit_var(v.id, "shock", nil)
+          kessel.emit.unit_var(v.id, "uk", nil)
+          C.note(case, v.id .. " recovers from Shock/UK (dr " .. roll .. ")")
+          break
+        elseif roll >= t.eliminate then
+          C.eliminate(v.id, case, "Shock/UK, dr " .. roll)
+          break
+        end
+      end
+    end
+  end
+end
+
+S.on_end("encirclement", function()
+  local pb = C.pb()
+  E.encirclement(pb and "9.6041" or "11.6041")
+  E.minefields(pb and "9.6042" or "11.6042")
+  if pb then
+    E.bog("9.6043")
+    E.shock("9.6044")
+  end
+end)
+
+return E

@@ -1,0 +1,175 @@
+-- RePh steps 9.607 Equipment Possession and Hidden Fortifications, 9.608 Prisoners (PB), and RB
+-- 11.607 Clearing the Map, 11.608 Prisoners.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+local X = require("rules.escape")
+local Q = {}
+
+kessel.constant("conscript", { german = "4-3-6", british = "4-4-7", russian = "4-2-6" })
+
+local function unpossessed_equipment()
+  local out = {}
+  for _, u in ipairs(C.on_map()) do
+    if (u.type == "sw" and not u.vars.possessed_by) or u.type == "gun"
+      or (C.is_vehicle(u) and (u.vars.abandoned or (u.vars.immobile and u.vars.ma_disabled))) then
+      out[#out + 1] = u
+    end
+  end
+  return out
+end
+
+-- [9.6071] Equipment in a Setup Area is Retained by the side Controlling it, Captured if it was
+-- the enemy's; [9.6072] elsewhere it stays where it is, unpossessed.
+function Q.possession()
+  local st = A.stored()
+  for _, w in ipairs(unpossessed_equipment()) do
+    local owner
+    for _, s in ipairs(C.sides()) do
+      if A.area_at(s, w.hex, C.level(w)) then owner = s end
+    end
+    if owner and owner ~= w.side then
+      kessel.emit.change_unit(w.id, { side = owner })
+      kessel.emit.unit_var(w.id, "captured", true)
+      kessel.emit.unit_var(w.id, "original_side", w.side)
+      C.note("9.6071", w.id .. " is Captured and Retained by the " .. owner)
+      if C.is_vehicle(w) and w.vars.immobile and w.vars.ma_disabled and not w.vars.abandoned then
+        C.note("9.6071", w.id .. "'s Inherent crew is Captured too")
+        kessel.emit.unit_var(w.id, "abandoned", true)
+      end
+    elseif owner then
+      C.note("9.6071", w.id .. " is Retained by the " .. owner .. " in its Setup Area")
+    elseif st then
+      C.note("9.6072", w.id .. " stays in " .. w.hex .. " unpossessed")
+    end
+  end
+end
+
+-- [9.6073] still-hidden Fortifications in the opponent's Setup Area are placed on the map (a
+-- minefield as a Known minefield, its strength kept); each Fortification is Controlled by the
+-- side Controlling its Location (value.controlled_by)
+function Q.hidden_fortifications(case)
+  for _, m in ipairs(kessel.markers.all{ placed = true }) do
+    local v = type(m.value) == "table" and m.value or nil
+    if v and (v.fortification or m.kind == "ap_mine" or m.kind == "at_mine") then
+      local nv = C.copy(v)
+      local enemy = m.side and C.other(m.side)
+      if v.hidden and enemy and (A.area_at(enemy, m.hex, 0) or (not C.pb() and A.controller(m.hex, 0) == enemy)) then
+        nv.hidden = nil
+        if m.kind == "ap_mine" or m.kind == "at_mine" then nv.known = true end
+        C.note(case, m.kind .. " in " .. m.hex .. " is revealed" .. (nv.known and " as a Known minefield (strength kept secret)" or ""))
+      end
+      local ctrl = A.controller(m.hex, 0)
+      if C.pb() then
+        for _, s in ipairs(C.sides()) do if A.area_at(s, m.hex, 0) then ctrl = s end end
+      end
+      nv.controlled_by = ctrl
+      kessel.emit.marker_value(m.id, nv)
+    end
+  end
+end
+
+S.on_end("equipment", function()
+  if C.pb() then
+    Q.possession()
+    Q.hidden_fortifications("9.6073")
+    return
+  end
+  -- [11.607] non-Isolated units/Equipment leave friendly-Controlled Locations for the Retained box
+  -- [EXC: Gun/AFV in a Fortified Building Location or Pillbox, Immobile vehicles]; [11.6071]
+  -- Isolated ones stay; [11.6072] Equipment is Retained by the side Controlling its Location.
+  for _, u in ipairs(C.on_map()) do
+    if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of then
+      local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and u.vars.fortified)
+      local ctrl = A.controller(u.hex, C.level(u)) or u.side
+      if not stays then
+        if (u.type == "sw" or u.type == "gun" or C.is_vehicle(u)) and ctrl ~= u.side then
+          kessel.emit.change_unit(u.id, { side = ctrl })
+          kessel.emit.unit_var(u.id, "captured", true)
+          C.note("11.6072", u.id .. " is Retained (Captured) by the " .. ctrl)
+        end
+        kessel.emit.withdraw(u.id)
+        for _, w in ipairs(C.possessed(u.id)) do kessel.emit.withdraw(w.id) end
+        kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = "11.607" })
+      end
+    end
+  end
+  C.note("11.607", "the map is cleared of non-Isolated units; Isolated ones stay in place [11.6071]")
+  Q.hidden_fortifications("11.6073")
+end)
+
+-- [9.608] [11.608] Prisoners: Eliminated if their Guard is not Isolated; an Isolated Guard keeps,
+-- transfers, frees (or in RB executes) them.
+local function freed(p, case)
+  kessel.emit.unit_var(p.id, "prisoner_of", nil)
+  kessel.emit.unit_var(p.id, "guarded_by", nil)
+  if C.is_mmc(p) then
+    local face = kessel.game.constant("conscript")[p.side]
+    local faces = C.squad_faces(face)
+    if p.type == "squad" then
+      kessel.emit.change_unit(p.id, { faces = faces })
+      kessel.emit.unit_var(p.id, "squad_face", face)
+    end
+    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (p.step == 1 and " half-squad" or "") .. " (Green/Conscript)")
+  else
+    C.note(case, p.id .. " is freed")
+  end
+  kessel.emit.unit_var(p.id, "unarmed", nil)
+  if C.pb() then
+    kessel.emit.unit_var(p.id, "reph", { status = "retained" })
+    X.relocate(kessel.units.get(p.id), case)
+  else
+    kessel.emit.withdraw(p.id)
+  end
+end
+
+kessel.action{
+  kind = "prisoner", rule = "9.608", description = "an Isolated Guard frees, transfers (or in RB executes) a prisoner",
+  validate = function(a)
+    local case = C.pb() and "9.608" or "11.608"
+    local why = S.only_in("prisoners", case)
+    if why then return why end
+    local p = kessel.units.get(a.unit or "")
+    if not p or not p.vars.guarded_by then return C.refuse(case, "that unit is not a prisoner") end
+    local g = kessel.units.get(p.vars.guarded_by)
+    if not g or not g.vars.isolated then return C.refuse(case, "only an Isolated Guard decides about its prisoners") end
+    if a.choice == "execute" and C.pb() then return C.refuse("9.608", "prisoners are not executed in PB") end
+    if a.choice == "transfer" then
+      local t = kessel.units.get(a.to or "")
+      if not t or t.side ~= g.side or not t.vars.isolated or not C.is_personnel(t) then
+        return C.refuse(case, "a prisoner goes to another friendly unit in the same Isolated Area")
+      end
+    elseif a.choice ~= "free" and a.choice ~= "execute" then
+      return C.refuse(case, "choice is free, transfer or execute")
+    end
+  end,
+  apply = function(a)
+    local case = C.pb() and "9.608" or "11.608"
+    local p = kessel.units.get(a.unit)
+    if a.choice == "free" then freed(p, case)
+    elseif a.choice == "transfer" then
+      kessel.emit.unit_var(p.id, "guarded_by", a.to)
+      C.note(case, p.id .. " is transferred to " .. a.to)
+    else
+      C.eliminate(p.id, case, "executed")
+      kessel.emit.var("massacre", true)
+      C.note("11.608", "Massacre (A20.4) is in effect next CG scenario")
+    end
+  end,
+}
+
+S.on_end("prisoners", function()
+  local case = C.pb() and "9.608" or "11.608"
+  for _, p in ipairs(kessel.units.all()) do
+    if p.vars.guarded_by and p.location ~= "eliminated" then
+      local g = kessel.units.get(p.vars.guarded_by)
+      if not g or g.location ~= "map" or not g.vars.isolated then
+        C.eliminate(p.id, case, "prisoner of a non-Isolated Guard")
+      else
+        C.note(case, p.id .. " stays the prisoner of the Isolated " .. g.id)
+      end
+    end
+  end
+end)
+
+return Q

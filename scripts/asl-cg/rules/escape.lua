@@ -1,0 +1,324 @@
+-- RePh step 9.606 (PB) Escape, and 11.6063-.6064 (RB) Escape from Isolation.
+-- A player escapes a stack with `escape{ units = { ids }, drop = { sw ids } }`; at `end_step`
+-- every unit that must escape and did not try escapes alone. Then Encircled markers go [9.6062].
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+local X = {}
+
+kessel.dice_table{ id = "escape_pb_infantry", rule = "9.606", bands = { { 2, "escapes" }, { 9, "replaced" },
+  { 10, "reduced" }, { 11, "replaced_reduced" }, { 12, "eliminated" } } }
+kessel.dice_table{ id = "escape_pb_vehicle", rule = "9.606", bands = { { 2, "escapes" }, { 9, "abandoned_crew_escapes" },
+  { 10, "eliminated_crew_escapes" }, { 11, "abandoned_crew_eliminated" }, { 12, "eliminated_crew_eliminated" } } }
+kessel.dice_table{ id = "escape_rb_infantry", rule = "11.6063", bands = { { 2, "escapes" }, { 9, "replaced" },
+  { 10, "reduced" }, { 11, "replaced_reduced" }, { 12, "eliminated" } } }
+kessel.dice_table{ id = "escape_rb_afv", rule = "11.6063", bands = { { 2, "escapes" }, { 10, "abandoned_crew_escapes" },
+  { 11, "abandoned_crew_eliminated" }, { 12, "eliminated_crew_eliminated" } } }
+
+local function may_escape(u)
+  if C.pb() then
+    local r = u.vars.reph
+    return r and (r.status == "must_escape" or r.status == "isolated")
+  end
+  return u.vars.isolated == true
+end
+local function must_escape(u)
+  if C.pb() then return u.vars.reph and u.vars.reph.status == "must_escape" end
+  return u.vars.must_escape == true
+end
+X.may_escape, X.must_escape = may_escape, must_escape
+
+local function pp_carried(u)
+  local pp = 0
+  for _, w in ipairs(C.possessed(u.id)) do pp = pp + ((w.face and w.face.pp) or 0) end
+  return pp
+end
+local function ipc(u)
+  local t = kessel.game.constant("ipc")
+  if C.is_smc(u) then return t.smc end
+  if u.type == "crew" or C.is_hs(u) then return t.hs end
+  return t.squad
+end
+-- portage limits while escaping or shifting [9.606] [9.613]
+function X.portage_limit(u)
+  if C.is_smc(u) then return u.vars.wounded and 0 or 2 end
+  return u.vars.ww and 3 or 5
+end
+
+-- distance from a hex to the nearest hex of a friendly Setup Area (non-Isolated)
+local function distance_to_friendly(side, hex)
+  local st = A.stored()
+  local best
+  for _, area in ipairs(st and st.areas[side] or {}) do
+    if not area.level and not area.isolated then
+      for _, h in ipairs(area.hexes) do
+        local d = kessel.hex.distance(hex, h)
+        if best == nil or d < best then best = d end
+      end
+    end
+  end
+  return best
+end
+
+-- the DRM of one Escape DR for a stack [9.606] [11.6063]; returns total and the list of reasons
+function X.drm(units)
+  local mods, total = {}, 0
+  local function add(n, case, why) total = total + n; mods[#mods + 1] = { drm = n, rule = case, why = why } end
+  local first = units[1]
+  local vehicle = C.is_vehicle(first)
+  local smc_alone = #units == 1 and C.is_smc(first)
+  if C.pb() then
+    if smc_alone and not first.vars.wounded then add(-1, "9.606", "lone, unwounded SMC") end
+    if vehicle and first.vars.ct then add(-1, "9.606", "CT AFV") end
+    if tostring(C.var("date", "")):match("^night") then add(-1, "9.606", "Night CG Date") end
+    local d = distance_to_friendly(first.side, first.hex)
+    if d == 1 then add(-2, "9.606", "adjacent to a friendly Setup Area")
+    elseif d == 2 then add(-1, "9.606", "two hexes from a friendly Setup Area") end
+  else
+    if first.side == "russian" and not vehicle then add(-1, "11.6063", "Russian") end
+    if smc_alone then add(-1, "11.6063", "lone surviving SMC") end
+    local near = C.var("friendly_distance", {})[first.id]
+    if near and near <= 2 then add(-1, "11.6063", "<= 2 hexes from a friendly-Controlled non-Isolated hex") end
+    if near and near <= 1 then add(-1, "11.6063", "adjacent to a friendly-Controlled non-Isolated hex") end
+  end
+  if not smc_alone then
+    local best = 0
+    for _, u in ipairs(units) do
+      if (u.type == "leader" or u.type == "armor_leader") and u.face and u.face.drm < best and not u.vars.wounded then best = u.face.drm end
+    end
+    for _, o in ipairs(vehicle and kessel.units.at(first.hex) or {}) do
+      if o.type == "armor_leader" and o.vars.in_vehicle == first.id and o.face.drm < best then best = o.face.drm end
+    end
+    if best ~= 0 then add(best, C.pb() and "9.606" or "11.6063", "leader DRM") end
+  end
+  if not vehicle then
+    local hs = 0
+    for _, u in ipairs(units) do hs = hs + C.hs_equiv(u) end
+    if hs > 1 then add(hs - 1, C.pb() and "9.606" or "11.6063", "HS-equivalents > one HS using the same DR") end
+    local excess = 0
+    for _, u in ipairs(units) do
+      local e = pp_carried(u) - ipc(u)
+      if e > excess then excess = e end
+    end
+    if excess > 0 then add(excess, C.pb() and "9.606" or "11.6063", "PP carried > IPC") end
+    local enc = false
+    for _, u in ipairs(units) do enc = enc or u.vars.encircled == true end
+    if enc then add(2, C.pb() and "9.606" or "11.6063", "Encircled") end
+  end
+  if C.pb() then
+    local st = A.stored()
+    local cls = st and st.hexes[first.hex]
+    if cls == C.other(first.side) then add(1, "9.606", "in an enemy Setup Area")
+    elseif first.vars.reph and first.vars.reph.through_enemy then add(1, "9.606", "path through an enemy Setup Area") end
+    local weak = false
+    for _, u in ipairs(units) do weak = weak or u.vars.unarmed or u.vars.wounded or u.vars.ww or (vehicle and u.vars.unarmed) end
+    if weak then add(1, "9.606", "unarmed, Wounded or Walking Wounded") end
+    if vehicle and first.vars.captured then add(1, "9.606", "Captured vehicle") end
+    if vehicle and first.vars.stun then add(1, "9.606", "stunned") end
+    local iso = false
+    for _, u in ipairs(units) do iso = iso or u.vars.isolated == true end
+    if iso then add(2, "9.606", "Isolated") end
+  elseif vehicle and first.vars.captured then
+    add(2, "11.6063", "Captured AFV")
+  end
+  return total, mods
+end
+
+-- [9.6061] an escaped unit goes to the nearest friendly Setup Area or Eligible Entry Area, through
+-- as few enemy Setup-Area hexes as possible (No Man's Land is crossed too: a reading, see docs)
+function X.relocate(u, case)
+  if not C.pb() then
+    kessel.emit.withdraw(u.id)
+    kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = case })
+    return
+  end
+  local st = A.stored()
+  local targets = {}
+  for _, area in ipairs(st.areas[u.side] or {}) do
+    if not area.level and not area.isolated then for _, h in ipairs(area.hexes) do targets[h] = { area = area.id } end end
+  end
+  for h, name in pairs(A.entry_hexes(u.side)) do targets[h] = targets[h] or { entry = name } end
+  local t = kessel.paths.trace{ from = u.hex, target = function(h) return targets[h] ~= nil end,
+    step = function(_, to)
+      if kessel.map.terrain(to) == "water" then return nil end
+      if targets[to] or st.hexes[to] == "ut" or st.hexes[to] == "nml" then return 1 end
+      if st.hexes[to] == C.other(u.side) then return 1000 end
+      return nil
+    end }
+  local where
+  if t then
+    local dest = #t.path > 0 and t.path[#t.path] or u.hex
+    local target = targets[dest]
+    if target.entry then kessel.emit.withdraw(u.id)
+    elseif dest ~= u.hex then kessel.emit.move(u.id, { dest }) end
+    kessel.emit.unit_var(u.id, "level", 0)
+    where = target.entry and ("Entry Area " .. target.entry) or ("Setup Area " .. target.area)
+    kessel.emit.unit_var(u.id, "reph", { status = "retained", area = target.entry or target.area, why = "9.6061" })
+  else
+    where = "nowhere (no path: it stays)"
+    kessel.emit.unit_var(u.id, "reph", { status = "retained", why = "9.6061" })
+  end
+  kessel.emit.unit_var(u.id, "isolated", nil)
+  C.note("9.6061", u.id .. " escapes to " .. where)
+end
+
+local function random_pick(units, case)
+  if #units == 1 then return units[1] end
+  local best, best_roll
+  for _, u in ipairs(units) do
+    local r = C.dr("random_selection")
+    if best_roll == nil or r > best_roll then best, best_roll = u, r end
+  end
+  C.note(case, "Random Selection picks " .. best.id)
+  return best
+end
+
+local function new_crew(v, case)
+  local face = v.vars.crew_face or "2-2-8"
+  local id = kessel.emit.create_unit{ side = v.side, type = "crew", faces = { face }, at = v.hex,
+    vars = { from_vehicle = v.id } }
+  C.note(case, v.id .. "'s crew leaves it as " .. id)
+  return kessel.units.get(id)
+end
+
+-- resolves one Escape DR for a stack (all in one Location) or one vehicle
+function X.resolve(ids, case)
+  local units = {}
+  for _, id in ipairs(ids) do units[#units + 1] = kessel.units.get(id) end
+  for _, u in ipairs(units) do kessel.emit.unit_var(u.id, "escape_tried", true) end
+  -- drop what a unit may not portage [9.606]; a non-dm Gun never escapes
+  for _, u in ipairs(units) do
+    local carried, limit = 0, X.portage_limit(u)
+    for _, w in ipairs(C.possessed(u.id)) do
+      local pp = (w.face and w.face.pp) or 0
+      if w.type == "gun" and not (w.face and w.face.dm) then pp = 1000 end
+      if carried + pp > limit then
+        kessel.emit.unit_var(w.id, "possessed_by", nil)
+        C.note(case, u.id .. " drops " .. w.id .. " (over its portage limit)")
+      else
+        carried = carried + pp
+      end
+    end
+  end
+  units = {}
+  for _, id in ipairs(ids) do units[#units + 1] = kessel.units.get(id) end
+  local drm, mods = X.drm(units)
+  local roll, a, b = C.DR("escape")
+  local final = roll + drm
+  local vehicle = C.is_vehicle(units[1])
+  local tbl = C.pb() and (vehicle and "escape_pb_vehicle" or "escape_pb_infantry")
+    or (vehicle and "escape_rb_afv" or "escape_rb_infantry")
+  local result = kessel.tables.lookup(tbl, final)
+  if roll == 2 and not vehicle then result = "escapes" end
+  C.record("escape", case, { units = ids, dice = { a, b }, drm = drm, modifiers = mods, final = final, result = result })
+  C.note(case, string.format("%s: Escape DR %d%+d = %d: %s", table.concat(ids, ", "), roll, drm, final, result))
+  if roll == 2 and not vehicle then
+    local u = random_pick(units, case)
+    kessel.emit.unit_var(u.id, "heat_of_battle", true)
+    C.note(case, u.id .. ": Original 2, Heat of Battle (A15: only Hero creation or Battle Hardening keep it; resolve off-engine)")
+  end
+  if vehicle then
+    local v = units[1]
+    if result == "escapes" then X.relocate(v, case); return result end
+    local crew
+    if result:match("crew_escapes") and not v.vars.unarmed and not v.vars.crewless then crew = new_crew(v, case) end
+    if result:match("^abandoned") then
+      kessel.emit.unit_var(v.id, "abandoned", true)
+      kessel.emit.unit_var(v.id, "reph", { status = "abandoned", why = case })
+      C.note(case, v.id .. " is left Abandoned in " .. v.hex)
+    else
+      C.eliminate(v.id, case, "Escape")
+    end
+    if crew then X.relocate(crew, case) end
+    return result
+  end
+  if result == "eliminated" then
+    for _, u in ipairs(units) do
+      local weapons = C.possessed(u.id)
+      C.eliminate(u.id, case, "Escape")
+      for _, w in ipairs(weapons) do
+        local r = C.dr("escape_equipment")
+        if r >= 4 then C.eliminate(w.id, case, "taken along by an Eliminated escapee, dr " .. r)
+        else
+          kessel.emit.unit_var(w.id, "possessed_by", nil)
+          C.note(case, w.id .. " is left unpossessed in " .. u.hex .. " (dr " .. r .. ")")
+        end
+      end
+    end
+    return result
+  end
+  if result == "replaced" or result == "replaced_reduced" then
+    local u = random_pick(units, case)
+    if u.type == "crew" or not C.replace(u, case) then C.eliminate(u.id, case, "cannot be Replaced") end
+  end
+  if result == "reduced" or result == "replaced_reduced" then
+    local alive = {}
+    for _, u in ipairs(units) do if kessel.units.get(u.id).location == "map" then alive[#alive + 1] = kessel.units.get(u.id) end end
+    if #alive > 0 then C.casualty_reduce(random_pick(alive, case), case) end
+  end
+  for _, u in ipairs(units) do
+    local now = kessel.units.get(u.id)
+    if now.location == "map" then
+      X.relocate(now, case)
+      for _, w in ipairs(C.possessed(u.id)) do
+        local p = kessel.units.get(u.id)
+        if p.location == "map" then kessel.emit.move(w.id, { p.hex }) else kessel.emit.withdraw(w.id) end
+      end
+    end
+  end
+  return result
+end
+
+kessel.action{
+  kind = "escape", rule = "9.606", description = "a stack (or one vehicle) attempts to Escape",
+  validate = function(a)
+    local case = C.pb() and "9.606" or "11.6063"
+    local why = S.only_in("escape", case)
+    if why then return why end
+    if type(a.units) ~= "table" or #a.units == 0 then return C.refuse(case, "name the escaping units") end
+    local first
+    for _, id in ipairs(a.units) do
+      local u = kessel.units.get(id)
+      if not u or u.location ~= "map" then return C.refuse(case, tostring(id) .. " is not on the map") end
+      if not may_escape(u) then return C.refuse(case, id .. " may not attempt Escape (it is not Isolated, in No Man's Land or in an enemy area)") end
+      if u.vars.escape_tried then return C.refuse(case, id .. " has already attempted Escape") end
+      if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end
+      first = first or u
+      if u.hex ~= first.hex or C.level(u) ~= C.level(first) or u.side ~= first.side then
+        return C.refuse(case, "a stack that escapes together is in one Location")
+      end
+      if C.is_vehicle(u) and #a.units > 1 then return C.refuse(case, "a vehicle makes its own Escape DR") end
+    end
+  end,
+  apply = function(a)
+    X.resolve(a.units, C.pb() and "9.606" or "11.6063")
+  end,
+  enumerate = function()
+    local s = S.current()
+    if not s or s.id ~= "escape" then return {} end
+    local out = {}
+    for _, u in ipairs(C.on_map()) do
+      if may_escape(u) and not u.vars.escape_tried and u.type ~= "gun" then
+        out[#out + 1] = { kind = "escape", units = { u.id }, must = must_escape(u) or nil }
+      end
+    end
+    return out
+  end,
+}
+
+S.on_end("escape", function()
+  local case = C.pb() and "9.606" or "11.6063"
+  for _, u in ipairs(C.on_map()) do
+    u = kessel.units.get(u.id)
+    if u.location == "map" and must_escape(u) and not u.vars.escape_tried and u.type ~= "gun" then
+      X.resolve({ u.id }, case)
+    end
+  end
+  for _, u in ipairs(kessel.units.all()) do
+    if u.vars.encircled then kessel.emit.unit_var(u.id, "encircled", nil) end
+    if u.vars.escape_tried then kessel.emit.unit_var(u.id, "escape_tried", nil) end
+  end
+  C.note(C.pb() and "9.6062" or "11.6064", "all Encircled markers are removed")
+end)
+
+return X

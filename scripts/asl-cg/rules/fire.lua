@@ -1,0 +1,221 @@
+-- RePh step 9.609 (PB) / 11.609 (RB): Extinguishing Flames and Blazes, as map changes.
+-- Fires are markers `flame`/`blaze` (value { level = n }); a burning wreck is a vehicle with
+-- vars.wreck = "burning"; buildings are map places of kind `building` (else the hex alone).
+local C = require("rules.common")
+local S = require("rules.sequence")
+local F = {}
+
+local BUILDING = { wooden_building = "wooden_rubble", stone_building = "stone_rubble" }
+local BURNABLE = { wooden_building = true, stone_building = true, factory = true, wooden_rubble = true,
+  stone_rubble = true, woods = true, brush = true, orchard = true, grain = true }
+F.BURNABLE = BURNABLE
+
+local function fires_at(hex, kinds)
+  local out = {}
+  for _, m in ipairs(kessel.markers.at(hex)) do
+    if kinds[m.kind] and m.hex == hex then out[#out + 1] = m end
+  end
+  return out
+end
+
+local function building_hexes(hex)
+  local p = kessel.map.place(hex)
+  if p and p.kind == "building" then return p.hexes end
+  return { hex }
+end
+
+local function burn_out_wrecks(hex, case)
+  for _, u in ipairs(kessel.units.at(hex)) do
+    if C.is_vehicle(u) and u.vars.wreck ~= "burnt_out" then
+      kessel.emit.unit_var(u.id, "wreck", "burnt_out")
+      C.note(case, u.id .. " becomes a Burnt-Out wreck")
+    end
+  end
+end
+
+local function remove_fires(hex, kinds)
+  for _, m in ipairs(fires_at(hex, kinds)) do kessel.emit.marker(m.id) end
+end
+
+-- Fortifications and Equipment in a consumed Location are Eliminated [9.6095] [11.6097]
+local function eliminate_contents(hex, case, opts)
+  for _, m in ipairs(kessel.markers.at(hex)) do
+    local keep = opts.keep_entrenchments and (m.kind == "entrenchment" or m.kind == "pillbox")
+    if m.hex == hex and (m.kind == "entrenchment" or m.kind == "foxhole" or m.kind == "fortification" or m.kind == "pillbox"
+      or m.kind == "ap_mine" or m.kind == "at_mine" or m.kind == "wire" or m.kind == "roadblock") and not keep then
+      kessel.emit.marker(m.id)
+      C.note(case, m.kind .. " in " .. hex .. " is Eliminated")
+    end
+  end
+  for _, u in ipairs(kessel.units.at(hex)) do
+    local wreck_gone = opts.rubbled and C.is_vehicle(u) and u.vars.wreck
+    if u.type == "sw" or u.type == "gun" or wreck_gone then C.eliminate(u.id, case, "consumed by fire") end
+    if opts.isolated_units and u.vars.isolated and kessel.units.get(u.id).location == "map" then
+      C.eliminate(u.id, case, "Isolated in a Location the fire consumed")
+    end
+  end
+end
+
+function F.pb()
+  local any = { flame = true, blaze = true }
+  -- [9.6091] a Burning Wreck becomes Burnt-Out; its Blaze passes to a building/rubble Location
+  for _, v in ipairs(C.on_map()) do
+    if C.is_vehicle(v) and v.vars.wreck == "burning" then
+      kessel.emit.unit_var(v.id, "wreck", "burnt_out")
+      local t = kessel.map.terrain(v.hex)
+      if (BUILDING[t] or t:match("rubble$")) and not v.vars.bypass then
+        kessel.emit.create_marker{ kind = "blaze", hex = v.hex, value = { level = 0 } }
+        C.note("9.6091", v.id .. " becomes a Burnt-Out wreck; its Blaze becomes a terrain Blaze in " .. v.hex)
+      else
+        C.note("9.6091", v.id .. " becomes a Burnt-Out wreck; its Blaze is removed")
+      end
+    end
+  end
+  local consumed, rubbled = {}, {}
+  for _, h in ipairs(kessel.map.hexes()) do
+    if #fires_at(h, any) > 0 then
+      local t = kessel.map.terrain(h)
+      if t == "wooden_rubble" then
+        remove_fires(h, any)
+        kessel.emit.terrain(h, "shellholes")
+        burn_out_wrecks(h, "9.6092")
+        C.note("9.6092", h .. ": the wooden rubble burns away to shellholes")
+        consumed[#consumed + 1] = h
+      elseif t == "stone_rubble" then
+        remove_fires(h, any)
+        burn_out_wrecks(h, "9.6093")
+        C.note("9.6093", h .. ": the fire goes out; the stone rubble stays")
+        consumed[#consumed + 1] = h
+      elseif BUILDING[t] then
+        for _, b in ipairs(building_hexes(h)) do
+          if not rubbled[b] and BUILDING[kessel.map.terrain(b)] then
+            rubbled[b] = true
+            kessel.emit.terrain(b, BUILDING[kessel.map.terrain(b)])
+            remove_fires(b, any)
+            C.note("9.6094", b .. " is rubbled (its building burned)")
+            consumed[#consumed + 1] = b
+          end
+        end
+      else
+        remove_fires(h, any)
+        C.note("9.609", "the fire in " .. h .. " goes out")
+      end
+    end
+  end
+  for _, h in ipairs(consumed) do eliminate_contents(h, "9.6095", { rubbled = rubbled[h], isolated_units = true }) end
+  C.record("fires", "9.609", { consumed = consumed })
+end
+
+function F.rb()
+  local blaze = { blaze = true }
+  -- [11.6091] a burning wreck's Blaze passes to the Burnable Terrain of its Location, if any
+  for _, v in ipairs(C.on_map()) do
+    if C.is_vehicle(v) and v.vars.wreck == "burning" then
+      if v.vars.cupola then
+        C.eliminate(v.id, "11.6091", "a burning armored cupola is removed")
+      else
+        kessel.emit.unit_var(v.id, "wreck", "burnt_out")
+      end
+      if BURNABLE[kessel.map.terrain(v.hex)] then
+        kessel.emit.create_marker{ kind = "blaze", hex = v.hex, value = { level = 0 } }
+        C.note("11.6091", v.id .. ": its Blaze passes to the terrain of " .. v.hex)
+      end
+    end
+  end
+  local consumed, rubbled, gutted = {}, {}, {}
+  for _, h in ipairs(kessel.map.hexes()) do
+    if #fires_at(h, blaze) > 0 then
+      local t = kessel.map.terrain(h)
+      if t == "brush" or t == "orchard" or t == "wooden_rubble" then
+        remove_fires(h, blaze)
+        kessel.emit.terrain(h, "shellholes")
+        C.note("11.6092", h .. " burns away to shellholes")
+        consumed[#consumed + 1] = h
+      elseif t == "stone_rubble" then
+        remove_fires(h, blaze)
+        C.note("11.6093", h .. ": the stone rubble stays")
+        consumed[#consumed + 1] = h
+      elseif BUILDING[t] then
+        for _, b in ipairs(building_hexes(h)) do
+          if not rubbled[b] and BUILDING[kessel.map.terrain(b)] then
+            rubbled[b] = true
+            kessel.emit.terrain(b, BUILDING[kessel.map.terrain(b)])
+            remove_fires(b, blaze)
+            consumed[#consumed + 1] = b
+            C.note("11.6094", b .. " is rubbled (no Cellar)")
+            -- a Flame above ground drops to the rubble
+            for _, m in ipairs(fires_at(b, { flame = true })) do
+              if type(m.value) == "table" and (m.value.level or 0) > 0 then kessel.emit.marker_value(m.id, { level = 0 }) end
+            end
+          end
+        end
+      elseif t == "factory" then
+        for _, b in ipairs(building_hexes(h)) do
+          if not gutted[b] then
+            gutted[b] = true
+            kessel.emit.tag(b, "gutted")
+            remove_fires(b, blaze)
+          end
+        end
+        C.note("11.6095", "the Factory of " .. h .. " is Gutted")
+      else
+        remove_fires(h, blaze)
+      end
+    end
+  end
+  -- [11.6094] [11.6095] Isolated units confined there are Eliminated; the opponent Controls them
+  for _, h in ipairs(C.sorted_keys(rubbled)) do
+    for _, u in ipairs(kessel.units.at(h)) do
+      if u.vars.isolated then
+        C.eliminate(u.id, "11.6094", "Isolated in a building that burned down")
+        kessel.emit.create_marker{ kind = "control", side = C.other(u.side), hex = h, value = { level = 0 } }
+      end
+    end
+  end
+  for _, h in ipairs(C.sorted_keys(gutted)) do
+    for _, u in ipairs(kessel.units.at(h)) do
+      if u.vars.isolated then C.eliminate(u.id, "11.6095", "Isolated in a Factory that was Gutted") end
+      if u.type == "sw" or u.type == "gun" then C.eliminate(u.id, "11.6097", "in a newly-Gutted Factory") end
+    end
+  end
+  -- [11.6096] each Flame becomes a Blaze and sets a Blaze in each adjacent Burnable hex
+  local spread = {}
+  for _, m in ipairs(kessel.markers.all{ kind = "flame", placed = true }) do
+    if gutted[m.hex] and kessel.map.terrain(m.hex) == "factory" then
+      kessel.emit.marker(m.id)
+    else
+      kessel.emit.marker(m.id)
+      kessel.emit.create_marker{ kind = "blaze", hex = m.hex, value = { level = 0 } }
+      spread[#spread + 1] = m.hex
+    end
+  end
+  local added = {}
+  for _, h in ipairs(spread) do
+    for _, n in ipairs(kessel.hex.neighbors(h)) do
+      if BURNABLE[kessel.map.terrain(n)] and #fires_at(n, { flame = true, blaze = true }) == 0 and not added[n] then
+        added[n] = true
+        kessel.emit.create_marker{ kind = "blaze", hex = n, value = { level = 0 } }
+      end
+    end
+  end
+  local new = C.sorted_keys(added)
+  if #spread > 0 then C.note("11.6096", "Flames become Blazes in " .. table.concat(spread, ", ") .. "; new Blazes in " .. table.concat(new, ", ")) end
+  for _, h in ipairs(C.sorted_keys(added)) do
+    for _, u in ipairs(kessel.units.at(h)) do
+      if u.vars.isolated then
+        if C.is_vehicle(u) then kessel.emit.unit_var(u.id, "wreck", "burnt_out") end
+        C.eliminate(u.id, "11.6096", "Isolated in a Location now Blazing")
+      end
+    end
+  end
+  for _, h in ipairs(consumed) do
+    if kessel.map.terrain(h) ~= "factory" then eliminate_contents(h, "11.6097", { keep_entrenchments = true }) end
+  end
+  C.record("fires", "11.609", { consumed = consumed, spread = new })
+end
+
+S.on_end("blazes", function()
+  if C.pb() then F.pb() else F.rb() end
+end)
+
+return F

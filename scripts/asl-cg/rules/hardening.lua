@@ -1,0 +1,306 @@
+-- RePh steps 9.610 Wounded Leaders and Walking Wounded, 9.611 Recombining and Battle Hardening
+-- (PB); 11.610 Wounded Leaders and 11.611 Battle Hardening and Promotion (RB).
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+local H = {}
+
+kessel.dice_table{ id = "wounded_pb", rule = "9.6101", bands = { { -5, "unwounded" }, { 2, "wounded" }, { 5, "eliminated" } } }
+kessel.dice_table{ id = "wounded_rb", rule = "11.610", bands = { { -5, "wounded" }, { 3, "eliminated" } } }
+kessel.dice_table{ id = "mmc_hardening_rb", rule = "11.6112", bands = { { -20, "5" }, { 0, "4" }, { 1, "3" }, { 2, "2" }, { 4, "1" }, { 6, "0" } } }
+kessel.dice_table{ id = "leader_hardening_german", rule = "11.6113", bands = { { -20, "10-2" }, { 3, "9-2" }, { 4, "9-1" },
+  { 5, "8-1" }, { 6, "8-0" }, { 8, "7-0" }, { 10, "6+1" } } }
+kessel.dice_table{ id = "leader_hardening_russian", rule = "11.6113", bands = { { -20, "10-2" }, { 3, "9-2" }, { 4, "9-1" },
+  { 5, "9-0" }, { 6, "8-1" }, { 7, "8-0" }, { 9, "7-0" }, { 11, "6+1" } } }
+
+local function retained(u) return u.location == "map" or u.location == "pending" end
+local function retained_units(filter)
+  local out = {}
+  for _, u in ipairs(kessel.units.all(filter)) do if retained(u) then out[#out + 1] = u end end
+  return out
+end
+local function area_of(u)
+  return (u.vars.reph and u.vars.reph.area) or u.setup_area or u.enter_area or "none"
+end
+H.area_of = area_of
+
+-- [9.6101] [11.610] a dr per wounded Retained leader
+local function wounded_leaders(case)
+  for _, l in ipairs(retained_units{ type = "leader" }) do
+    if l.vars.wounded then
+      local drm = 0
+      if l.vars.isolated then drm = drm + 1 end
+      if C.pb() and l.vars.heroic then drm = drm - 1 end
+      if C.pb() and l.side == "british" then drm = drm - 1 end
+      local roll = C.dr("wounded")
+      local result = kessel.tables.lookup(C.pb() and "wounded_pb" or "wounded_rb", roll + drm)
+      C.record("wounded", case, { unit = l.id, dr = roll, drm = drm, result = result })
+      C.note(case, string.format("%s (wounded): dr %d%+d: %s", l.id, roll, drm, result))
+      if result == "unwounded" then kessel.emit.unit_var(l.id, "wounded", nil)
+      elseif result == "eliminated" then C.eliminate(l.id, case, l.vars.isolated and "died of wounds" or "evacuated") end
+    end
+  end
+end
+
+-- [9.6102] the Walking Wounded MMC recovered (CG SSR 17: scenario data) go to a non-Isolated
+-- British Setup Area; they count as British CVP lost for 9.6162
+local function walking_wounded()
+  local n = C.var("walking_wounded", 0)
+  if n <= 0 then return end
+  local st = A.stored()
+  local hex
+  for _, area in ipairs(st and st.areas.british or {}) do
+    if not area.isolated and not area.level then hex = area.hexes[1]; break end
+  end
+  for i = 1, n do
+    local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8"), at = hex,
+      vars = { ww = true, squad_face = "6-4-8", airborne = true } }
+    C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (hex and (" into " .. hex) or " off-map"))
+  end
+  C.set_in("cvp_lost", "british", C.get_in("cvp_lost", "british", 0) + 2 * n)
+  C.note("9.6102", (2 * n) .. " CVP are added to the British losses for 9.6162")
+end
+
+S.on_end("wounded", function()
+  wounded_leaders(C.pb() and "9.6101" or "11.610")
+  if C.pb() then walking_wounded() end
+end)
+
+-- Battle Hardening of one MMC [9.6112] [11.6112]: better faces from the data, or Fanatic if elite
+function H.harden_mmc(u, case)
+  local face = C.squad_face(u) or C.face_label(u)
+  local to = kessel.game.constant("hardens_to")[face]
+  local elite = kessel.game.constant("elite")[face]
+  kessel.emit.unit_var(u.id, "hardened_reph", true)
+  if elite or not to then
+    kessel.emit.unit_var(u.id, "fanatic_next", true)
+    C.note(case, u.id .. " (" .. face .. ") Battle Hardens: Fanatic for the next CG scenario")
+    return
+  end
+  kessel.emit.change_unit(u.id, { faces = C.squad_faces(to) })
+  kessel.emit.unit_var(u.id, "squad_face", to:gsub("r$", ""))
+  kessel.emit.unit_var(u.id, "battle_hardened", true)
+  C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", ""))
+end
+
+-- candidates for Battle Hardening: Retained non-crew Infantry MMC not yet hardened this RePh,
+-- best first (not elite, then a known better face), in id order
+function H.candidates(side, area)
+  local out = {}
+  for _, u in ipairs(retained_units{ side = side, type = "squad" }) do
+    if not u.vars.hardened_reph and (area == nil or area_of(u) == area) and not u.vars.prisoner_of then
+      out[#out + 1] = u
+    end
+  end
+  local function score(u)
+    local f = C.squad_face(u) or ""
+    if kessel.game.constant("elite")[f] then return 2 end
+    return kessel.game.constant("hardens_to")[f] and 0 or 1
+  end
+  table.sort(out, function(a, b)
+    if score(a) ~= score(b) then return score(a) < score(b) end
+    return a.id < b.id
+  end)
+  return out
+end
+
+-- [9.6111] [11.6111] recombining HS
+local function mtr_allowance(side)
+  local n = 0
+  for _, w in ipairs(retained_units{ side = side, type = "sw" }) do
+    if w.face and tostring(w.face.weapon):match("MTR") then n = n + 1 end
+  end
+  return n
+end
+
+function H.recombine(case)
+  for _, side in ipairs(C.sides()) do
+    local groups, keys = {}, {}
+    local keep_allowed = mtr_allowance(side)
+    for _, u in ipairs(retained_units{ side = side, type = "squad" }) do
+      if u.step == 1 and not u.vars.prisoner_of then
+        local where = C.pb() and area_of(u) or (u.vars.isolated and ("iso:" .. (u.hex or "?")) or "retained")
+        local key = where .. "|" .. C.face_label(u) .. "|" .. tostring(u.vars.ww == true)
+        if u.vars.keep_hs and keep_allowed > 0 then
+          keep_allowed = keep_allowed - 1
+          C.note(case, u.id .. " stays a HS (one per MTR Retained)")
+        else
+          if not groups[key] then groups[key] = {}; keys[#keys + 1] = key end
+          table.insert(groups[key], u)
+        end
+      end
+    end
+    for _, key in ipairs(keys) do
+      local g = groups[key]
+      for i = 1, #g - 1, 2 do
+        kessel.emit.step(g[i].id, 0)
+        kessel.emit.remove(g[i + 1].id)
+        for _, w in ipairs(C.possessed(g[i + 1].id)) do kessel.emit.unit_var(w.id, "possessed_by", g[i].id) end
+        C.note(case, g[i].id .. " and " .. g[i + 1].id .. " Recombine into a squad (" .. C.face_label(kessel.units.get(g[i].id)) .. ")")
+      end
+    end
+  end
+end
+
+kessel.action{
+  kind = "keep_hs", rule = "9.6111", description = "keep a HS apart (one per MTR Retained)",
+  validate = function(a)
+    local why = S.only_in("hardening", "9.6111")
+    if why then return why end
+    local u = kessel.units.get(a.unit or "")
+    if not u or not C.is_hs(u) then return C.refuse("9.6111", "that is not a half-squad") end
+    local kept = 0
+    for _, o in ipairs(kessel.units.all{ side = u.side }) do if o.vars.keep_hs then kept = kept + 1 end end
+    if kept >= mtr_allowance(u.side) then return C.refuse("9.6111", "one HS per MTR Retained: no MTR left to allow it") end
+  end,
+  apply = function(a) kessel.emit.unit_var(a.unit, "keep_hs", true) end,
+}
+
+-- [9.6112] a hero's owner picks the MMC it hardens (else the first candidate is taken)
+kessel.action{
+  kind = "hero_harden", rule = "9.6112", description = "choose the MMC a Hero's Elimination Battle Hardens",
+  validate = function(a)
+    local why = S.only_in("hardening", C.pb() and "9.6112" or "11.6112")
+    if why then return why end
+    local h, u = kessel.units.get(a.hero or ""), kessel.units.get(a.unit or "")
+    if not h or h.type ~= "hero" or not retained(h) then return C.refuse("9.6112", "no such Retained Hero") end
+    if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse("9.6112", "a friendly non-crew MMC is hardened") end
+    if u.vars.hardened_reph then return C.refuse("9.6112", "no MMC Battle Hardens more than once per RePh") end
+    if C.pb() and area_of(u) ~= area_of(h) then return C.refuse("9.6112", "the MMC must be in the Hero's Setup/Entry Area") end
+  end,
+  apply = function(a)
+    local case = C.pb() and "9.6112" or "11.6112"
+    H.harden_mmc(kessel.units.get(a.unit), case)
+    kessel.emit.remove(a.hero)
+    C.note(case, a.hero .. " (Hero) is Eliminated, Battle Hardening " .. a.unit)
+  end,
+}
+
+function H.heroes(case)
+  for _, h in ipairs(retained_units{ type = "hero" }) do
+    local cands = H.candidates(h.side, C.pb() and area_of(h) or nil)
+    if #cands == 0 then
+      C.note(case, h.id .. " (Hero) is Retained: no MMC to Battle Harden")
+    else
+      H.harden_mmc(cands[1], case)
+      kessel.emit.remove(h.id)
+      C.note(case, h.id .. " (Hero) is Eliminated, Battle Hardening " .. cands[1].id)
+    end
+  end
+end
+
+-- a leader Battle Hardens one grade (9-0 always to 10-0, 8-1 to 9-1 [11.6113])
+function H.harden_leader(l, case)
+  local label = l.face.label
+  if label == "10-3" or label == "10-0" then
+    C.note(case, l.id .. " (" .. label .. ") loses his heroic status with no other effect")
+  else
+    local to = kessel.game.constant("leader_hardens_to")[label]
+    if to then
+      kessel.emit.change_unit(l.id, { faces = { C.leader_face(to) } })
+      C.note(case, l.id .. " Battle Hardens from " .. label .. " to " .. to)
+    end
+  end
+  if l.vars.heroic then kessel.emit.unit_var(l.id, "heroic", nil) end
+end
+
+local function heroic_leaders(case)
+  for _, l in ipairs(retained_units{ type = "leader" }) do
+    if l.vars.heroic then H.harden_leader(l, case) end
+  end
+end
+
+S.on_end("hardening", function()
+  if C.pb() then
+    H.recombine("9.6111")
+    H.heroes("9.6112")
+    heroic_leaders("9.6113")
+  else
+    H.recombine("11.6111")
+    H.heroes("11.6112")
+    H.rb_mmc_hardening()
+    heroic_leaders("11.6113")
+    H.rb_leader_hardening()
+  end
+  for _, u in ipairs(kessel.units.all()) do
+    if u.vars.hardened_reph then kessel.emit.unit_var(u.id, "hardened_reph", nil) end
+  end
+end)
+
+-- [11.6112] one secret DR per side: how many Retained Infantry non-crew MMC Battle Harden
+function H.rb_mmc_hardening()
+  local winner = C.var("scenario_winner")
+  for _, side in ipairs(C.sides()) do
+    local drm = 0
+    if winner == side then drm = drm - 3 end
+    if side == "russian" then drm = drm - 1 end
+    drm = drm - math.floor(C.get_in("cvp_amassed", side, 0) / 20)
+    local roll = C.DR("mmc_hardening")
+    local n = tonumber(kessel.tables.lookup("mmc_hardening_rb", roll + drm))
+    C.record("mmc_hardening", "11.6112", { side = side, dr = roll, drm = drm, count = n })
+    C.note("11.6112", string.format("%s MMC Battle Hardening DR %d%+d: %d MMC", side, roll, drm, n))
+    local cands = H.candidates(side)
+    for i = 1, math.min(n, #cands) do H.harden_mmc(cands[i], "11.6112") end
+  end
+end
+
+-- [11.6113] one secret DR per side on its column; the leader rolled hardens if Retained, else the
+-- lowest-grade Retained unwounded leader. [11.6114] a side that promoted rolls nothing.
+function H.rb_leader_hardening()
+  local winner = C.var("scenario_winner")
+  local order = { "6+1", "7-0", "8-0", "8-1", "9-0", "9-1", "9-2", "10-0", "10-1", "10-2", "10-3" }
+  local rank = {}
+  for i, l in ipairs(order) do rank[l] = i end
+  for _, side in ipairs(C.sides()) do
+    if C.get_in("promoted", side) then
+      C.note("11.6114", side .. " promoted out of the ranks: no leader Battle Hardening DR")
+    else
+      local drm = (winner == side) and -2 or 0
+      local roll = C.DR("leader_hardening")
+      local want = kessel.tables.lookup("leader_hardening_" .. side, roll + drm)
+      local pick, lowest
+      for _, l in ipairs(retained_units{ side = side, type = "leader" }) do
+        if l.face.label == want and not pick then pick = l end
+        if not l.vars.wounded and (lowest == nil or (rank[l.face.label] or 0) < (rank[lowest.face.label] or 0)) then lowest = l end
+      end
+      C.record("leader_hardening", "11.6113", { side = side, dr = roll, drm = drm, rolled = want, leader = (pick or lowest or {}).id })
+      C.note("11.6113", string.format("%s leader Battle Hardening DR %d%+d: %s%s", side, roll, drm, want,
+        pick and "" or (lowest and (" not Retained; the lowest-grade leader " .. lowest.id .. " hardens") or ", no leader Retained")))
+      if pick or lowest then H.harden_leader(pick or lowest, "11.6113") end
+    end
+  end
+end
+
+-- [11.6114] promotion out of the ranks, in lieu of the leader DR
+kessel.action{
+  kind = "promote", rule = "11.6114", description = "exchange an 8-0 for two 7-0s, or an 8-1 for an 8-0 and a 7-0",
+  validate = function(a)
+    if C.pb() then return C.refuse("11.6114", "promotion out of the ranks is a Red Barricades rule") end
+    local why = S.only_in("hardening", "11.6114")
+    if why then return why end
+    local l = kessel.units.get(a.leader or "")
+    if not l or l.type ~= "leader" or not retained(l) then return C.refuse("11.6114", "no such Retained leader") end
+    if l.vars.isolated or l.vars.wounded then return C.refuse("11.6114", "the leader must be non-Isolated and unwounded") end
+    if l.face.label ~= "8-0" and l.face.label ~= "8-1" then return C.refuse("11.6114", "only an 8-0 or an 8-1 is exchanged") end
+    if C.get_in("promoted", l.side) then return C.refuse("11.6114", "one promotion per RePh") end
+    local leaders, se = 1, 0
+    for _, u in ipairs(retained_units{ side = l.side }) do
+      if u.type == "leader" then leaders = leaders + 1 end
+      se = se + C.hs_equiv(u) / 2
+    end
+    local per = l.side == "german" and 4 or 8
+    if leaders > se / per then
+      return C.refuse("11.6114", string.format("%d leaders for %.1f squad-equivalents is more than one per %d", leaders, se, per))
+    end
+  end,
+  apply = function(a)
+    local l = kessel.units.get(a.leader)
+    local new = l.face.label == "8-0" and { "7-0", "7-0" } or { "8-0", "7-0" }
+    kessel.emit.change_unit(l.id, { faces = { C.leader_face(new[1]) } })
+    local id = kessel.emit.create_unit{ side = l.side, type = "leader", faces = { C.leader_face(new[2]) }, at = l.hex }
+    C.set_in("promoted", l.side, true)
+    C.note("11.6114", l.id .. " (" .. l.face.label .. ") is exchanged for a " .. new[1] .. " and " .. id .. " (" .. new[2] .. ")")
+  end,
+}
+
+return H

@@ -1,0 +1,213 @@
+-- RePh steps 9.601-9.603 (PB) and 11.602-11.603 (RB): the end of the CG scenario.
+-- Conclusion of Melee, Marker Removal, Rally and Unloading, RB Victory Determination.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local M = {}
+
+-- alphanumeric order of hex labels [9.6011]: column letters (A..Z, then AA..), then row number
+function M.hex_before(a, b)
+  local la, na = a:match("^(%a+)(%-?%d+)$")
+  local lb, nb = b:match("^(%a+)(%-?%d+)$")
+  if not la or not lb then return a < b end
+  if #la ~= #lb then return #la < #lb end
+  if la ~= lb then return la < lb end
+  return tonumber(na) < tonumber(nb)
+end
+
+-- Locations holding opposing units [9.601]: { hex, level } in the order they are resolved [9.6011]
+function M.melee_locations()
+  local seen, out = {}, {}
+  for _, u in ipairs(C.on_map()) do
+    if C.is_personnel(u) and not u.vars.prisoner_of then
+      local key = u.hex .. "@" .. C.level(u)
+      if not seen[key] then
+        seen[key] = true
+        local sides = {}
+        for _, o in ipairs(C.same_location(u)) do
+          if C.is_personnel(o) and not o.vars.prisoner_of then sides[o.side] = true end
+        end
+        local n = 0
+        for _ in pairs(sides) do n = n + 1 end
+        if n > 1 then out[#out + 1] = { hex = u.hex, level = C.level(u) } end
+      end
+    end
+  end
+  table.sort(out, function(x, y)
+    if x.hex ~= y.hex then return M.hex_before(x.hex, y.hex) end
+    return x.level < y.level
+  end)
+  return out
+end
+
+-- [9.601] a unit on a Climb marker is placed at the level it climbed to or from, owner's choice
+kessel.action{
+  kind = "climb_place", rule = "9.601", description = "place a climbing unit at the Location it tried to reach or left",
+  validate = function(a)
+    local why = S.only_in("melee", "9.601")
+    if why then return why end
+    local u = kessel.units.get(a.unit or "")
+    if not u or not u.vars.climb then return C.refuse("9.601", "that unit is not on a Climb marker") end
+  end,
+  apply = function(a)
+    local u = kessel.units.get(a.unit)
+    local lvl = a.reached and u.vars.climb.to or u.vars.climb.from
+    kessel.emit.unit_var(u.id, "level", lvl)
+    kessel.emit.unit_var(u.id, "climb", nil)
+    C.note("9.601", u.id .. " is placed at level " .. lvl .. (a.reached and " (the Location it climbed to)" or " (the Location it left)"))
+  end,
+  enumerate = function()
+    if S.current() == nil or S.current().id ~= "melee" then return {} end
+    local out = {}
+    for _, u in ipairs(C.on_map()) do
+      if u.vars.climb then
+        out[#out + 1] = { kind = "climb_place", unit = u.id, reached = false }
+        out[#out + 1] = { kind = "climb_place", unit = u.id, reached = true }
+      end
+    end
+    return out
+  end,
+}
+
+-- [9.601] a Melee is fought with the tactical Close Combat rules (A11), which this ruleset does
+-- not implement: the players report each Melee's outcome, first Location first [9.6011].
+kessel.action{
+  kind = "melee_outcome", rule = "9.6011", description = "report the outcome of the next Melee (units eliminated or captured)",
+  validate = function(a)
+    local why = S.only_in("melee", "9.601")
+    if why then return why end
+    local first = M.melee_locations()[1]
+    if not first then return C.refuse("9.601", "no Melee is left") end
+    if a.hex ~= first.hex or (a.level or 0) ~= first.level then
+      return C.refuse("9.6011", "Melees are resolved in alphanumeric order: " .. first.hex .. " comes first")
+    end
+  end,
+  apply = function(a)
+    for _, id in ipairs(a.eliminated or {}) do C.eliminate(id, "9.601", "Melee") end
+    for _, c in ipairs(a.captured or {}) do
+      kessel.emit.unit_var(c.unit, "prisoner_of", c.guard)
+      C.note("9.601", c.unit .. " is Captured by " .. c.guard)
+    end
+    for _, u in ipairs(kessel.units.at(a.hex)) do
+      if C.level(u) == (a.level or 0) then
+        for _, k in ipairs({ "concealed", "hidden", "pinned", "cx", "motion" }) do
+          if u.vars[k] then kessel.emit.unit_var(u.id, k, nil) end
+        end
+        if u.vars.stun then kessel.emit.unit_var(u.id, "stun", "plus1") end
+      end
+    end
+    C.note("9.6011", "Melee in " .. a.hex .. " resolved; its units are revealed and unpinned")
+  end,
+}
+
+S.on_end("melee", function()
+  for _, u in ipairs(C.on_map()) do
+    if u.vars.climb then
+      kessel.emit.unit_var(u.id, "level", u.vars.climb.from)
+      kessel.emit.unit_var(u.id, "climb", nil)
+      C.note("9.601", u.id .. " is placed in the Location it left (no choice made)")
+    end
+  end
+  local left = M.melee_locations()
+  local list = {}
+  for i, l in ipairs(left) do list[i] = l.hex .. (l.level > 0 and ("/" .. l.level) or "") end
+  kessel.emit.var("melees", list)
+  C.record("melee", "9.6011", { locations = list, attacker = C.var("attacker", "german") })
+  if #list > 0 then
+    C.note("9.601", #list .. " Melee Location(s) left unresolved (A11 is not part of this ruleset): " .. table.concat(list, ", "))
+  end
+end)
+
+-- [9.602] [11.602] marker removal. Status markers are unit vars of the same name, others markers.
+M.PB_MARKERS = { "sr", "ffe", "smoke", "acquired", "dm", "disrupted", "fanatic", "berserk", "wall_advantage", "hd",
+  "dummy", "cloak", "concealed", "cx", "motion", "ce", "bu", "labor", "sniper" }
+M.RB_MARKERS = { "ffe", "sr", "barrage", "smoke", "acquired", "dm", "disrupted", "fanatic", "berserk", "wall_advantage",
+  "hd", "dummy", "cloak", "cx", "motion", "ce", "bu", "stun", "sewer", "sniper" }
+
+local function remove_markers(kinds, case)
+  local removed = {}
+  local want = {}
+  for _, k in ipairs(kinds) do want[k] = true end
+  for _, m in ipairs(kessel.markers.all{ placed = true }) do
+    if want[m.kind] then
+      kessel.emit.marker(m.id)
+      removed[m.kind] = (removed[m.kind] or 0) + 1
+    end
+  end
+  for _, k in ipairs(kinds) do
+    for _, u in ipairs(kessel.units.all()) do
+      if u.vars[k] ~= nil then
+        kessel.emit.unit_var(u.id, k, nil)
+        removed[k] = (removed[k] or 0) + 1
+      end
+    end
+  end
+  -- hidden units and Equipment are placed on-map where they are (still-hidden Fortifications stay)
+  for _, u in ipairs(C.on_map()) do
+    if u.vars.hidden and not (case == "11.602" and u.vars.set_dc) then
+      kessel.emit.unit_var(u.id, "hidden", nil)
+      if case == "11.602" then kessel.emit.unit_var(u.id, "concealed", true) end
+      removed.hidden = (removed.hidden or 0) + 1
+    end
+  end
+  C.record("markers_removed", case, removed)
+  C.note(case, "markers removed: " .. table.concat(C.sorted_keys(removed), ", "))
+end
+
+S.on_end("markers", function()
+  if C.pb() then
+    local kinds = { table.unpack(M.PB_MARKERS) }
+    local next_date = C.var("next_date")
+    if next_date == "night_iii" then kinds[#kinds + 1] = "no_move" end
+    remove_markers(kinds, "9.602")
+  else
+    remove_markers(M.RB_MARKERS, "11.602")
+    -- radios and field phones leave the map [11.602]
+    for _, w in ipairs(kessel.units.all{ type = "sw", location = "map" }) do
+      if w.face and (w.face.weapon == "radio" or w.face.weapon == "field_phone") then
+        kessel.emit.remove(w.id)
+        C.note("11.602", w.id .. " (" .. w.face.weapon .. ") is removed")
+      end
+    end
+  end
+end)
+
+-- [9.603] [11.6032] rally and unloading
+local function rally(case)
+  for _, u in ipairs(C.on_map()) do
+    if u.vars.broken then
+      kessel.emit.unit_var(u.id, "broken", nil)
+      C.note(case, u.id .. " rallies automatically")
+    end
+  end
+  for _, u in ipairs(kessel.units.all()) do
+    local v = u.vars.passenger_of
+    if v then
+      local veh = kessel.units.get(v)
+      if veh and veh.hex then
+        kessel.emit.place(u.id, veh.hex)
+        kessel.emit.unit_var(u.id, "level", 0)
+      end
+      kessel.emit.unit_var(u.id, "passenger_of", nil)
+      C.note(case, u.id .. " unloads from " .. v .. (veh and veh.hex and (" in " .. veh.hex) or ""))
+    end
+  end
+end
+
+S.on_end("rally", function()
+  rally("9.603")
+  kessel.emit.var("scenario_ended", true)
+  C.note("9.603", "CG-Scenario End has occurred")
+end)
+
+-- [11.6031] the scenario's winner comes from its Victory Conditions (11.6235, not in the text):
+-- the scenario sets `scenario_winner`; units Eliminated after this step do not count for it.
+S.on_end("victory_rally", function()
+  local w = C.var("scenario_winner")
+  C.record("victory", "11.6031", { winner = w or "none" })
+  C.note("11.6031", "CG scenario winner: " .. (w or "none recorded"))
+  kessel.emit.var("victory_determined", true)
+  rally("11.6032")
+  kessel.emit.var("scenario_ended", true)
+end)
+
+return M

@@ -1,0 +1,327 @@
+-- RePh steps 9.616 CPP Replenishment, 9.617 Purchasing RG, 9.618 RG Strength, Weapons and
+-- Leaders, 9.619 Purchasing Fortifications (PB); and the casualty count every Elimination feeds.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+local N = require("rules.reinforcements")
+local P = {}
+
+-- Casualty VP (A26.2, outside the text: data) per counter
+kessel.constant("cvp", { squad = 2, hs = 1, crew = 1, leader = 1, armor_leader = 1, hero = 1, vehicle = 3, gun = 1, sw = 0 })
+
+-- every Elimination during the RePh is counted, however it happened (an event hook) [11.6031] [11.616]
+kessel.on("event:located", function(e)
+  if e.to ~= "eliminated" or not kessel.game.var("scenario_ended") then return end
+  local u = kessel.units.get(e.unit)
+  local t = kessel.game.constant("cvp")
+  local v = (u.type == "squad" and u.step == 1) and t.hs or (t[u.type] or 0)
+  if v > 0 then C.set_in("reph_cvp_lost", u.side, C.get_in("reph_cvp_lost", u.side, 0) + v) end
+end)
+
+-- [9.616] German CPP replenished = CPP Base # [9.6161] + CG Scenario Loss Points [9.6162]
+function P.pb_cpp()
+  local date = C.var("date")
+  local ok, base = pcall(kessel.tables.cell, "cpp_base", date, "german")
+  base = ok and base or 0
+  local g, b = C.get_in("cvp_lost", "german", 0), C.get_in("cvp_lost", "british", 0)
+  local loss, why = 0, nil
+  local list = kessel.game.constant("pb_dates")
+  local idx = {}
+  for i, d in ipairs(list) do idx[d] = i end
+  if (idx[date] or 0) < idx.day_i then
+    why = "Loss Points are unavailable before the Day I RePh"
+  elseif g >= 2 * b and g >= b + 8 then
+    loss = C.dr("cpp_loss")
+    why = string.format("German CVP %d >= 2 x %d and >= %d + 8: dr %d", g, b, b, loss)
+  else
+    why = string.format("German CVP %d vs British %d: no Loss Points", g, b)
+  end
+  local before = C.get_in("cpp", "german", 0)
+  C.set_in("cpp", "german", before + base + loss)
+  C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss })
+  C.note("9.6161", "CPP Base # for " .. tostring(date) .. ": " .. base)
+  C.note("9.6162", why)
+  C.note("9.616", string.format("German CPP %d + %d + %d = %d", before, base, loss, before + base + loss))
+end
+
+S.on_end("cpp", function()
+  if C.pb() then P.pb_cpp() else require("rules.rb").cpp() end
+end)
+
+-- RG chart row, from the PB chart or (RB) the scenario's `rb_rg_chart`
+function P.rg(id)
+  if C.pb() then
+    local ok, name = pcall(kessel.tables.cell, "rg_chart", id, "name")
+    if not ok then return nil end
+    local row = { id = id }
+    for _, col in ipairs({ "name", "kind", "full", "depleted", "cost", "date_max", "cg_max", "notes" }) do
+      row[col] = kessel.tables.cell("rg_chart", id, col)
+    end
+    return row
+  end
+  local row = C.var("rb_rg_chart", {})[id]
+  if row then row = C.copy(row); row.id = id end
+  return row
+end
+
+function P.entry_cost(arrow)
+  local t = C.var("entry_costs", {})
+  if next(t) == nil then t = kessel.game.constant("pb_entry_costs") end
+  return t[arrow]
+end
+
+local function purchases() return kessel.game.var("rg_record") or {} end
+
+function P.counts(id)
+  local date, this, total = C.var("date"), 0, 0
+  for _, r in ipairs(purchases()) do
+    if r.id == id and not r.given then
+      total = total + 1
+      if r.date == date then this = this + 1 end
+    end
+  end
+  return this, total
+end
+
+-- [9.617] validity of one RG purchase
+function P.validate_rg(a)
+  local why = S.only_in("rg_purchase", "9.617")
+  if why then return why end
+  local date = C.var("date")
+  if tostring(date):match("^night") then return C.refuse("9.617", "no RG are purchased during the three Night CG Dates") end
+  local rg = P.rg(a.rg or "")
+  if not rg then return C.refuse("9.6171", "no RG `" .. tostring(a.rg) .. "` on the RG chart") end
+  if rg.cost == nil then return C.refuse("9.6177", rg.id .. " (" .. rg.name .. ") cannot be purchased: it is on-map for an Initial Scenario (note a)") end
+  local cost = rg.cost
+  if rg.kind ~= "M" then
+    if a.entry then
+      local extra = P.entry_cost(a.entry)
+      if extra == nil then return C.refuse("9.61741", "`" .. a.entry .. "` is not a German Entry Arrow") end
+      local names = (C.var("entry_areas", {}) or {}).german or {}
+      if next(names) ~= nil and not names[a.entry] then return C.refuse("9.6178", "Entry Area " .. a.entry .. " is not Eligible") end
+      cost = cost + extra
+    elseif a.area then
+      local ok = false
+      local st = A.stored()
+      for _, area in ipairs(st and st.areas.german or {}) do if area.id == a.area and not area.isolated then ok = true end end
+      if not ok then return C.refuse("9.6178", "an RG is recorded for a friendly, non-Isolated Setup Area or an Eligible Entry Area") end
+    else
+      return C.refuse("9.6178", "record a Setup Area (area =) or an Entry Arrow (entry =) for the RG")
+    end
+  end
+  local this, total = P.counts(rg.id)
+  if this >= rg.date_max then return C.refuse("9.6175", string.format("%s: at most %d per CG Date (%d bought)", rg.name, rg.date_max, this)) end
+  if total >= rg.cg_max then return C.refuse("9.6176", string.format("%s: at most %d in the CG (%d bought)", rg.name, rg.cg_max, total)) end
+  local cpp = C.get_in("cpp", "german", 0)
+  if cost > cpp then return C.refuse("9.6174", string.format("%s costs %d CPP; %d left", rg.name, cost, cpp)) end
+  return nil, cost
+end
+
+kessel.action{
+  kind = "buy_rg", rule = "9.617", description = "the German spends CPP on a Reinforcement Group",
+  validate = function(a) return (P.validate_rg(a)) end,
+  apply = function(a)
+    local _, cost = P.validate_rg(a)
+    local rg = P.rg(a.rg)
+    local cpp = C.get_in("cpp", "german", 0)
+    C.set_in("cpp", "german", cpp - cost)
+    local rec = C.copy(purchases())
+    local _, total = P.counts(rg.id)
+    rec[#rec + 1] = { date = C.var("date"), id = rg.id, name = rg.name, cost = cost, entry = a.entry, area = a.area,
+      purchased = total + 1, remaining = rg.cg_max - total - 1 }
+    kessel.emit.var("rg_record", rec)
+    if rg.kind == "M" then C.set_in("fpp", "german", C.get_in("fpp", "german", 0) + 15) end
+    C.record("rg_purchase", "9.617", rec[#rec])
+    C.note("9.6178", string.format("%s %s bought for %d CPP (%d left); #P %d, #R %d", rg.id, rg.name, cost, cpp - cost,
+      total + 1, rg.cg_max - total - 1))
+  end,
+  enumerate = function(side)
+    local s = S.current()
+    if not s or s.id ~= "rg_purchase" or (side and side ~= "german") then return {} end
+    local out = {}
+    local arrows = C.sorted_keys((C.var("entry_areas", {}) or {}).german or {})
+    for _, id in ipairs({ "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" }) do
+      for _, arrow in ipairs(arrows) do
+        local a = { kind = "buy_rg", rg = id, entry = arrow }
+        if P.validate_rg(a) == nil then out[#out + 1] = a end
+      end
+    end
+    return out
+  end,
+}
+
+S.on_end("rg_purchase", function()
+  local spent = 0
+  for _, r in ipairs(purchases()) do if r.date == C.var("date") then spent = spent + r.cost end end
+  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.get_in("cpp", "german", 0)))
+end)
+
+-- [9.618] strength, SW and leaders of each RG bought (or given) this date, and its counters
+local LEADER_DRM = { I1 = 2, I2 = 1, I5 = -1, V3 = -1 }
+
+function P.sw_allotment(rec, rg, full)
+  local got = {}
+  local ok = pcall(kessel.tables.cell, "sw_chart", rg.id, "LMG")
+  if not ok then return got end
+  for _, weapon in ipairs({ "HMG", "MMG", "LMG", "LtMTR" }) do
+    local cell = kessel.tables.cell("sw_chart", rg.id, weapon)
+    local n = 0
+    if type(cell) == "number" then
+      if full then n = cell
+      else
+        for _ = 1, cell do
+          local roll = C.dr("rg_sw")
+          if roll <= 4 then n = n + 1 end
+          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted)", rec.id, weapon, roll))
+        end
+      end
+    elseif type(cell) == "table" then
+      local roll = C.dr("rg_sw")
+      local hit = full and roll <= cell.p or (not full and roll < cell.p)
+      if hit then n = 1 end
+      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed)", rec.id, weapon, roll, full and "<=" or "<", cell.p))
+    end
+    if n > 0 then got[weapon] = n end
+  end
+  return got
+end
+
+function P.resolve_rg(rec, index)
+  local rg = P.rg(rec.id)
+  if not rg or rg.kind == "M" then return rec end
+  rec = C.copy(rec)
+  local full = true
+  if rg.id ~= "I1" and rg.id ~= "I2" and rg.id ~= "I3" then
+    local roll = C.DR("rg_strength")
+    local drm = (not C.pb() and C.var("rg_strength_drm", 0)) or 0
+    full = kessel.tables.lookup("rg_strength", roll + drm) == "full"
+    C.note("9.6181", string.format("%s strength DR %d: %s", rec.id, roll, full and "Full" or "Depleted"))
+  else
+    full = rec.strength ~= "D"
+  end
+  rec.strength = full and "F" or "D"
+  local vars = { rg = index, reph = { status = "retained", area = rec.area or rec.entry, why = "9.6178" } }
+  local units = {}
+  for _, u in ipairs(full and rg.full or rg.depleted) do
+    for _ = 1, u.n do
+      units[#units + 1] = N.create("german", rg.kind == "V" and "vehicle" or "squad", u.face, { vars = vars })
+    end
+  end
+  rec.units = units
+  if rg.kind == "I" then
+    rec.sw = P.sw_allotment(rec, rg, full)
+    for _, w in ipairs(C.sorted_keys(rec.sw)) do
+      for _ = 1, rec.sw[w] do N.create("german", "sw", w, { vars = vars }) end
+    end
+  end
+  if (rg.kind == "I" or rg.kind == "V") and rg.id ~= "V10" and rg.id ~= "V11" then
+    local tries = (rg.id == "I3" or rg.id == "I5") and 2 or 1
+    rec.leaders = {}
+    for _ = 1, tries do
+      local drm = (LEADER_DRM[rg.id] or 0) + (full and 0 or 1)
+      local roll = C.DR("rg_leader")
+      local column = rg.kind == "I" and "leader_personnel" or "leader_armor"
+      local result = kessel.tables.lookup(column, roll + drm)
+      C.note("9.6183", string.format("%s leader DR %d%+d: %s", rec.id, roll, drm, result))
+      if result ~= "none" then
+        for label in result:gmatch("[^,]+") do
+          N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
+          rec.leaders[#rec.leaders + 1] = label
+        end
+      end
+    end
+  end
+  C.record("rg_strength", "9.618", rec)
+  return rec
+end
+
+S.on_end("rg_strength", function()
+  local rec = C.copy(purchases())
+  for i, r in ipairs(rec) do
+    if r.date == C.var("date") and r.strength == nil then rec[i] = P.resolve_rg(r, i) end
+  end
+  kessel.emit.var("rg_record", rec)
+end)
+
+-- [9.619] Fortifications bought with FPP; what is left is forfeit at the end of the step
+function P.validate_fort(a)
+  local why = S.only_in("fortifications", "9.619")
+  if why then return why end
+  local side = a.side
+  if side ~= "german" and side ~= "british" then return C.refuse("9.619", "side is german or british") end
+  local ok, cost = pcall(kessel.tables.cell, "fortification_costs", a.item or "", "cost")
+  if not ok then return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table") end
+  local n = a.count or 1
+  cost = cost * n
+  if kessel.tables.cell("fortification_costs", a.item, "british_only") and side ~= "british" then
+    return C.refuse("9.619", "mines are bought by the British only")
+  end
+  if a.item == "san_increase" then
+    for _, f in ipairs(kessel.game.var("fortifications") or {}) do
+      if f.side == side and f.item == "san_increase" and f.date == C.var("date") then
+        return C.refuse("9.619", "one SAN Increase per RePh (note e)")
+      end
+    end
+  end
+  if (a.item == "ap_mine" or a.item == "at_mine") and a.hex then
+    for _, u in ipairs(kessel.units.at(a.hex)) do
+      if u.vars.isolated then return C.refuse("9.619", "mines may not be set up in an Isolated Location (note f)") end
+    end
+  end
+  if a.item:match("^hip") then
+    if side == "german" and C.var("date") == "dusk" then return C.refuse("9.619", "no German HIP in the Dusk CG scenario (note h)") end
+    if not tostring(C.var("date")):match("^night") then
+      local squads, hip = 0, n
+      for _, u in ipairs(kessel.units.all{ side = side, type = "squad" }) do
+        if (u.location == "map" or u.location == "pending") and u.step == 0 then squads = squads + 1 end
+      end
+      for _, f in ipairs(kessel.game.var("fortifications") or {}) do
+        if f.side == side and f.item == "hip_squad" and f.date == C.var("date") then hip = hip + (f.count or 1) end
+      end
+      local limit = math.floor(squads / 10 + 0.5)
+      if a.item == "hip_squad" and hip > limit then
+        return C.refuse("9.619", string.format("HIP for at most 10%% (FRU) of %d Retained squads in daytime: %d (note c)", squads, limit))
+      end
+    end
+  end
+  local fpp = C.get_in("fpp", side, 0)
+  if cost > fpp then return C.refuse("9.619", string.format("%s costs %s FPP; %s left", a.item, cost, fpp)) end
+  return nil, cost
+end
+
+kessel.action{
+  kind = "buy_fortification", rule = "9.619", description = "spend FPP on a Fortification (or SAN/Starshell increase)",
+  validate = function(a) return (P.validate_fort(a)) end,
+  apply = function(a)
+    local _, cost = P.validate_fort(a)
+    C.set_in("fpp", a.side, C.get_in("fpp", a.side, 0) - cost)
+    local list = C.copy(kessel.game.var("fortifications") or {})
+    list[#list + 1] = { side = a.side, item = a.item, count = a.count or 1, hex = a.hex, cost = cost, date = C.var("date") }
+    kessel.emit.var("fortifications", list)
+    if a.item == "san_increase" then C.set_in("san", a.side, C.get_in("san", a.side, 0) + 1) end
+    if a.item == "starshell_increase" then kessel.emit.var("starshell_drm", -1) end
+    C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, cost, C.get_in("fpp", a.side, 0)))
+  end,
+  enumerate = function(side)
+    local s = S.current()
+    if not s or s.id ~= "fortifications" then return {} end
+    local out = {}
+    for _, sd in ipairs(side and { side } or C.sides()) do
+      for _, item in ipairs({ "foxhole_1s", "dummy", "ap_mine" }) do
+        local a = { kind = "buy_fortification", side = sd, item = item }
+        if P.validate_fort(a) == nil then out[#out + 1] = a end
+      end
+    end
+    return out
+  end,
+}
+
+S.on_end("fortifications", function()
+  for _, side in ipairs(C.sides()) do
+    local left = C.get_in("fpp", side, 0)
+    if left > 0 then C.note("9.619", side .. " forfeits " .. left .. " unspent FPP") end
+    C.set_in("fpp", side, 0)
+  end
+end)
+
+return P

@@ -1,0 +1,247 @@
+-- Red Barricades steps that differ from Pegasus Bridge: 11.605-.606 Perimeter and Isolation (the
+-- Perimeter itself is given by the players: kessel.hex.grain could draw it, not done yet), 11.614 Armor
+-- Withdrawal, 11.615 Fortification Removal, 11.616 CPP Replenishment, 11.617 ELR, 11.618 Weather.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+local RB = {}
+
+kessel.dice_table{ id = "cpp_rb", rule = "11.616", bands = { { -20, "18" }, { 3, "17" }, { 5, "16" }, { 7, "15" }, { 9, "14" },
+  { 11, "13" }, { 13, "12" } } }
+kessel.dice_table{ id = "weather_rb", rule = "11.618", bands = { { -20, "fog_mist" }, { 3, "overcast" }, { 7, "clear" }, { 10, "clear_gusty" } } }
+kessel.dice_table{ id = "ec_rb", rule = "11.618", bands = { { -20, "wet" }, { 2, "moist" }, { 4, "moderate" }, { 6, "dry" } } }
+kessel.dice_table{ id = "fort_removal", rule = "11.615", bands = { { -20, "eliminated" }, { 4, "no_effect" } } }
+
+local function hist(side)
+  local ok, v = pcall(kessel.tables.cell, "historical_drm", C.var("date") or "", side)
+  return ok and v or 0
+end
+RB.hist = hist
+
+-- [11.606] type of an Isolated Area (given by the players' Perimeters: var `isolated_areas`)
+function RB.area_type(hexes)
+  local mmc = {}
+  local smc = false
+  for _, h in ipairs(hexes) do
+    for _, u in ipairs(kessel.units.at(h)) do
+      if C.is_mmc(u) or C.is_vehicle(u) then mmc[u.side] = true elseif C.is_smc(u) then smc = true end
+    end
+  end
+  local n = 0
+  for _ in pairs(mmc) do n = n + 1 end
+  if n == 2 then return "D" elseif n == 1 then return "C" elseif smc then return "B" end
+  return "A"
+end
+
+S.on_end("perimeter", function()
+  local areas = C.copy(C.var("isolated_areas", {}))
+  C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
+  for i, area in ipairs(areas) do
+    local t = RB.area_type(area.hexes)
+    area.type = t
+    local occupier
+    for _, h in ipairs(area.hexes) do
+      for _, u in ipairs(kessel.units.at(h)) do
+        kessel.emit.unit_var(u.id, "isolated", true)
+        if C.is_mmc(u) or C.is_vehicle(u) then occupier = u.side end
+        if t == "B" and C.is_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true) end
+        if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true) end
+      end
+    end
+    if t == "C" then
+      for _, h in ipairs(area.hexes) do
+        for _, u in ipairs(kessel.units.at(h)) do
+          if C.is_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true) end
+        end
+      end
+    end
+    for _, h in ipairs(area.hexes) do
+      for _, m in ipairs(kessel.markers.at(h)) do
+        if m.kind == "control" and m.hex == h and ((t == "A" or t == "B") or (t == "C" and m.side ~= occupier)) then
+          kessel.emit.marker(m.id)
+        end
+      end
+      if t == "C" and A.controller(h, 0) ~= occupier then
+        kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = 0 } }
+      end
+    end
+    C.note("11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
+      (t == "A" or t == "B") and ", becomes No Man's Land [11.6062]" or (t == "C" and (", Controlled by the " .. occupier .. " [11.6062]") or "")))
+  end
+  kessel.emit.var("isolated_areas", areas)
+end)
+
+-- [11.6141] [11.6142] armor withdrawal
+kessel.dice_table{ id = "afv_withdrawal", rule = "11.6142", bands = { { -20, "retained" }, { 6, "withdrawn" } } }
+S.on_end("armor_withdrawal", function()
+  for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
+    if (v.location == "map" or v.location == "pending") and v.vars.recall and not v.vars.immobile then
+      if v.vars.isolated then C.note("11.6141", v.id .. " is Isolated: it begins the next scenario under Recall")
+      else C.eliminate(v.id, "11.6141", "Mobile and under Recall") end
+    end
+  end
+  local platoons = {}
+  for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
+    local p = v.vars.platoon
+    if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in then
+      platoons[p] = platoons[p] or { side = v.side, units = {} }
+      table.insert(platoons[p].units, v)
+    end
+  end
+  for _, p in ipairs(C.sorted_keys(platoons)) do
+    local side = platoons[p].side
+    local rec = C.var("win_loss", {})[side] or { wins = 0, losses = 0, completed = 0 }
+    local drm = (rec.completed >= 2 and rec.wins * 2 <= rec.losses) and -1 or 0
+    local roll = C.dr("afv_withdrawal")
+    local r = kessel.tables.lookup("afv_withdrawal", roll + drm)
+    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", p, roll, drm, r))
+    if r == "withdrawn" then
+      for _, v in ipairs(platoons[p].units) do
+        if v.vars.isolated and not v.vars.immobile then
+          kessel.emit.unit_var(v.id, "withdraw_pending", true)
+          C.note("11.6143", v.id .. " is Isolated: it rolls for Recall each RPh of the next scenario")
+        elseif not v.vars.isolated then
+          C.eliminate(v.id, "11.6142", "platoon Withdrawn")
+        end
+      end
+      for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+        if l.vars.platoon == p and l.location ~= "eliminated" then C.eliminate(l.id, "11.6142", "platoon Withdrawn") end
+      end
+    end
+  end
+end)
+
+-- [11.615] one removal attempt per item per Location
+local function front(hex)
+  for _, t in ipairs(kessel.map.tags(hex)) do if t == "front_line" then return true end end
+  return false
+end
+function RB.validate_removal(a)
+  local why = S.only_in("fort_removal", "11.615")
+  if why then return why end
+  local m
+  for _, x in ipairs(kessel.markers.all{ placed = true }) do if x.id == a.marker then m = x end end
+  if not m then return C.refuse("11.615", "no such Fortification on the map") end
+  local kinds = { wire = true, ap_mine = true, at_mine = true, entrenchment = true, foxhole = true, at_ditch = true, roadblock = true }
+  if not kinds[m.kind] then return C.refuse("11.615", m.kind .. " is not removed in this step") end
+  if type(m.value) == "table" and m.value.hidden then return C.refuse("11.615", "only Known Fortifications are removed") end
+  if type(m.value) == "table" and m.value.removal_tried then return C.refuse("11.615", "one attempt per item per Location") end
+  if m.kind == "roadblock" then
+    if A.controller(m.hex, 0) ~= a.side or A.controller(m.other, 0) ~= a.side then
+      return C.refuse("11.615", "a roadblock is removed by the side Controlling both its Locations")
+    end
+  elseif A.controller(m.hex, 0) ~= a.side then
+    return C.refuse("11.615", "only in a friendly-Controlled Location")
+  end
+  for _, u in ipairs(kessel.units.at(m.hex)) do if u.vars.isolated then return C.refuse("11.615", "not in an Isolated Location") end end
+  if m.kind ~= "ap_mine" then
+    for _, x in ipairs(kessel.markers.at(m.hex)) do
+      if x.kind == "ap_mine" and x.hex == m.hex then return C.refuse("11.615", "A-P mines must be Cleared from the Location first") end
+    end
+  end
+  return nil, m
+end
+
+kessel.action{
+  kind = "remove_fortification", rule = "11.615", description = "roll to Eliminate a Known wire/minefield/Entrenchment/roadblock",
+  validate = function(a) return (RB.validate_removal(a)) end,
+  apply = function(a)
+    local _, m = RB.validate_removal(a)
+    local drm = 0
+    if m.kind == "roadblock" then
+      if front(m.hex) or front(m.other) then drm = drm + 2 else
+        for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end
+      end
+    elseif front(m.hex) then drm = drm + 2
+    else for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end end
+    local eng = 0
+    for _, u in ipairs(kessel.units.all{ side = a.side, type = "squad" }) do
+      if (u.location == "map" or u.location == "pending") and not u.vars.isolated and u.step == 0
+        and (u.vars.assault_engineer or C.squad_face(u) == "8-3-8") then eng = eng + 1 end
+    end
+    if eng >= 3 then drm = drm - 1 end
+    local roll = C.dr("fort_removal")
+    local r = kessel.tables.lookup("fort_removal", roll + drm)
+    C.note("11.615", string.format("%s in %s: removal dr %d%+d: %s", m.kind, m.hex, roll, drm, r))
+    if r == "eliminated" then
+      for _, x in ipairs(kessel.markers.at(m.hex)) do
+        if x.id == m.id or ((m.kind == "ap_mine" or m.kind == "at_mine") and (x.kind == "ap_mine" or x.kind == "at_mine") and x.hex == m.hex) then
+          kessel.emit.marker(x.id)
+        end
+      end
+    else
+      local v = type(m.value) == "table" and C.copy(m.value) or { value = m.value }
+      v.removal_tried = true
+      kessel.emit.marker_value(m.id, v)
+    end
+    if roll == 6 then
+      local pick
+      for _, u in ipairs(kessel.units.all{ side = a.side, type = "squad" }) do
+        if (u.location == "map" or u.location == "pending") and not u.vars.isolated then
+          local f = C.squad_face(u)
+          local score = (u.vars.assault_engineer or f == "8-3-8") and 0 or (kessel.game.constant("elite")[f or ""] and 1 or 2)
+          if not pick or score < pick.score then pick = { u = u, score = score } end
+        end
+      end
+      if pick then C.casualty_reduce(pick.u, "11.615") end
+    end
+  end,
+}
+
+-- [11.616] CPP Replenishment: a secret DR per side
+function RB.cpp()
+  for _, side in ipairs(C.sides()) do
+    local drm, mods = 0, {}
+    local bal = C.var("balance_drm", {})[side] or 0
+    if bal ~= 0 then drm = drm - bal; mods[#mods + 1] = "balance" end
+    drm = drm + hist(side)
+    if C.get_in("attack_chit", side) then drm = drm + 1 end
+    local cvp = C.get_in("cvp_lost", side, 0) + C.get_in("reph_cvp_lost", side, 0)
+    drm = drm - math.floor(cvp / 20)
+    local roll = C.DR("cpp")
+    local add = tonumber(kessel.tables.lookup("cpp_rb", roll + drm))
+    local start = C.get_in("cpp", side, 0)
+    C.set_in("cpp", side, start + add)
+    C.record("cpp", "11.616", { side = side, dr = roll, drm = drm, cvp = cvp, historical = hist(side), repl = add, start = start, total = start + add })
+    C.note("11.6162", string.format("%s CPP: DR %d%+d = %d: +%d; Start %d, Total %d", side, roll, drm, roll + drm, add, start, start + add))
+  end
+end
+
+-- [11.617] ELR Loss/Gain
+S.on_end("elr", function()
+  for _, side in ipairs(C.sides()) do
+    local drm = hist(side)
+    if C.var("scenario_winner") == side then drm = drm - 1 end
+    drm = drm - 2 * C.get_in("idle_days", side, 0)
+    local bought = C.var("bought_previous_day", {})[side] or {}
+    drm = drm - 2 * (bought.elite_coys or 0) - (bought.first_line or 0)
+    if C.get_in("attack_chit", side) then drm = drm + 1 end
+    drm = drm + 2 * C.get_in("scenarios_since_idle", side, 0)
+    local roll = C.DR("elr")
+    local elr = C.get_in("elr", side, 3)
+    local new = elr
+    if roll + drm <= 2 then new = math.min(4, elr + 1) elseif roll + drm >= 13 then new = math.max(0, elr - 1) end
+    C.set_in("elr", side, new)
+    C.note("11.617", string.format("%s ELR DR %d%+d = %d: ELR %d -> %d", side, roll, drm, roll + drm, elr, new))
+  end
+end)
+
+-- [11.618] weather and EC, rolled by the Russian side
+S.on_end("weather", function()
+  local prev, prev_ec = C.var("weather"), C.var("ec")
+  local roll = C.DR("weather")
+  local w = kessel.tables.lookup("weather_rb", roll + (prev == "overcast" and -1 or 0))
+  local drm = 0
+  if prev == "overcast" then drm = drm - 3 end
+  if prev == "fog_mist" then drm = drm - 1 end
+  if tostring(C.var("date", "")):match("nov$") then drm = drm - 1 end
+  if prev_ec == "dry" then drm = drm + 1 end
+  local r2 = C.dr("ec")
+  local ec = kessel.tables.lookup("ec_rb", r2 + drm)
+  kessel.emit.var("weather", w)
+  kessel.emit.var("ec", ec)
+  C.record("weather", "11.618", { date = C.var("date"), dr = roll, weather = w, ec_dr = r2, ec_drm = drm, ec = ec })
+  C.note("11.618", string.format("weather DR %d: %s; EC dr %d%+d: %s", roll, w, r2, drm, ec))
+end)
+
+return RB

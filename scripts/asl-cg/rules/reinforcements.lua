@@ -1,0 +1,87 @@
+-- RePh step 9.615 OB-Given Reinforcements (PB), and making new counters for them and for RG.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+local N = {}
+
+-- Portage points and repair numbers of SW (printed on the counters, not in the text: data)
+kessel.constant("sw_data", { LMG = { pp = 1, repair = 2 }, MMG = { pp = 4, repair = 2 }, HMG = { pp = 5, repair = 3 },
+  LtMTR = { pp = 1, repair = 2 }, ["51 MTR"] = { pp = 1, repair = 2 }, PIAT = { pp = 1, repair = 2 },
+  FT = { pp = 1, repair = 2 }, DC = { pp = 1, repair = 0 }, ["dm HMG"] = { pp = 5, repair = 3 }, ["dm MMG"] = { pp = 4, repair = 2 } })
+-- the squad a lone HS belongs to, per side (a 2-4-8 is half of a British 4-5-8, a German 4-6-8)
+kessel.constant("hs_parent", { british = { ["2-4-8"] = "4-5-8", ["3-4-8"] = "6-4-8", ["2-4-7"] = "4-5-7" },
+  german = { ["2-4-8"] = "4-6-8", ["2-4-7"] = "4-6-7", ["2-3-7"] = "4-4-7", ["2-2-6"] = "4-3-6" },
+  russian = { ["2-2-7"] = "4-4-7r", ["2-2-6"] = "4-2-6" } })
+
+-- creates one counter; `kind` is squad, hs, crew, leader, armor_leader, hero, sw, gun or vehicle
+function N.create(side, kind, what, opts)
+  opts = opts or {}
+  local spec = { side = side, at = opts.at, vars = C.copy(opts.vars or {}) }
+  if kind == "squad" or kind == "hs" then
+    local squad = what
+    if kind == "hs" then squad = kessel.game.constant("hs_parent")[side][what] or error("no squad is known for the HS " .. what) end
+    spec.type, spec.faces = "squad", C.squad_faces(squad)
+    spec.step = kind == "hs" and 1 or 0
+    spec.vars.squad_face = squad:gsub("r$", "")
+  elseif kind == "crew" or kind == "hero" then
+    spec.type, spec.faces = kind, { what }
+  elseif kind == "leader" or kind == "armor_leader" then
+    spec.type, spec.faces = kind, { C.leader_face(what) }
+  elseif kind == "sw" then
+    local d = kessel.game.constant("sw_data")[what] or { pp = 1, repair = 2 }
+    spec.type, spec.faces = "sw", { { weapon = what, pp = d.pp, repair = d.repair } }
+  elseif kind == "gun" then
+    spec.type, spec.faces = "gun", { { weapon = what } }
+  else
+    spec.type, spec.faces = "vehicle", { { name = what } }
+  end
+  return kessel.emit.create_unit(spec)
+end
+
+-- the Setup/Entry Area reinforcements arrive in: an Entry Area named by the table, else the first
+-- non-Isolated British Setup Area (Note 1), else Z28 (Note 1)
+local function arrival(entry)
+  if entry and entry ~= "note" then return { entry = entry } end
+  local st = A.stored()
+  for _, area in ipairs(st and st.areas.british or {}) do
+    if not area.isolated and not area.level then return { area = area.id, hex = area.hexes[1] } end
+  end
+  return { entry = "Z28" }
+end
+
+S.on_end("reinforcements", function()
+  if C.pb() and C.var("previous_date") == "day_ii" then
+    -- [9.6153] after Day II the British remove non-crew, non-airborne MMC and their SW/SMC
+    for _, u in ipairs(kessel.units.all{ side = "british" }) do
+      if (u.location == "map" or u.location == "pending") and not u.vars.airborne and u.type ~= "crew"
+        and (C.is_mmc(u) or C.is_smc(u) or u.type == "sw") and not u.vars.ox_bucks then
+        kessel.emit.remove(u.id)
+        C.note("9.6153", u.id .. " (not Airborne) is withdrawn and not Retained")
+      end
+    end
+  end
+  local date = C.var("date")
+  local ok, row = pcall(kessel.tables.cell, "pb_reinforcements", date, "units")
+  if not ok or row == nil then return end
+  if C.var("cg") == "II" and (date == "night_ii" or date == "night_iii" or date == "dawn") then
+    C.note("9.6152", "Note 2: no reinforcements on " .. date .. " in CG II")
+    return
+  end
+  local where = arrival(kessel.tables.cell("pb_reinforcements", date, "entry"))
+  local made = {}
+  for _, r in ipairs(row) do
+    for _ = 1, r.n do
+      local airborne = (r.kind == "squad" or r.kind == "hs") and date ~= "dusk" and date ~= "day_ii"
+      local id = N.create("british", r.kind, r.what, { at = where.hex,
+        vars = { reph = { status = "retained", area = where.area or where.entry, why = "9.6151" }, airborne = airborne or nil,
+          ox_bucks = (date == "night_ii") or nil } })
+      made[#made + 1] = id
+    end
+  end
+  local fpp = kessel.tables.cell("pb_reinforcements", date, "fpp") or 0
+  C.set_in("fpp", "british", C.get_in("fpp", "british", 0) + fpp)
+  C.record("reinforcements", "9.6152", { date = date, units = made, fpp = fpp, area = where.area or where.entry })
+  C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry)))
+end)
+
+return N

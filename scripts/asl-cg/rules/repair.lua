@@ -1,0 +1,218 @@
+-- RePh step 9.614 Equipment Repair and Replenishment (PB), 11.613 (RB).
+-- Weapons (sw, gun) have faces { weapon, pp, repair } and vars malfunctioned, captured,
+-- vehicular, nonqualified, depleted = { ammo types }; vehicles vars immobile, recall, stun, ...
+local C = require("rules.common")
+local S = require("rules.sequence")
+local R = {}
+
+kessel.dice_table{ id = "immobile_repair", rule = "9.6141", bands = { { -10, "mobile" }, { 3, "no_change" } } }
+kessel.dice_table{ id = "stun_recovery", rule = "9.6141", bands = { { -10, "recover" }, { 3, "retain" }, { 6, "eliminated" } } }
+kessel.dice_table{ id = "weapon_repair_pb", rule = "9.6142", bands = { { -10, "repaired" }, { 2, "eliminated" } } }
+kessel.dice_table{ id = "weapon_repair_rb", rule = "11.6132", bands = { { -10, "repaired" }, { 3, "eliminated" } } }
+kessel.dice_table{ id = "special_ammo", rule = "9.61424", bands = { { -10, "restored" }, { 4, "depleted" } } }
+
+local function retained(u) return u.location == "map" or u.location == "pending" end
+local function weapons()
+  local out = {}
+  for _, u in ipairs(kessel.units.all()) do
+    if (u.type == "sw" or u.type == "gun" or u.vars.vehicular) and retained(u) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- a vehicle's repair steps [9.6141] / [11.6131]
+function R.vehicles(case)
+  for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
+    if retained(v) and not v.vars.wreck then
+      if v.vars.immobile and not v.vars.captured and not v.vars.abandoned then
+        local drm = (v.vars.isolated and 1 or 0) + (v.vars.nonqualified and 1 or 0)
+        if C.pb() then drm = drm + (v.vars.front_line and 1 or 0)
+        else drm = drm + (v.vars.armor_leader_drm or 0) + (v.vars.inexperienced and 1 or 0) end
+        local roll = C.dr("immobile_repair")
+        local r = kessel.tables.lookup("immobile_repair", roll + drm)
+        C.note(case, string.format("%s Immobilization repair dr %d%+d: %s", v.id, roll, drm, r == "mobile" and "becomes Mobile" or "no change"))
+        if r == "mobile" then kessel.emit.unit_var(v.id, "immobile", nil) end
+      end
+      v = kessel.units.get(v.id)
+      if v.vars.recall and not v.vars.immobile then
+        if v.vars.isolated then
+          kessel.emit.unit_var(v.id, "ammo_shortage", true)
+          C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")
+        else
+          C.eliminate(v.id, case, "under Recall")
+        end
+      end
+      v = kessel.units.get(v.id)
+      if C.pb() and v.location ~= "eliminated" and v.vars.stun then
+        local drm = (v.vars.isolated and 1 or 0) + (v.side == "german" and 1 or 0)
+        local roll = C.dr("stun")
+        local r = kessel.tables.lookup("stun_recovery", roll + drm)
+        C.note("9.6141", string.format("%s stun recovery dr %d%+d: %s", v.id, roll, drm, r))
+        if r == "recover" then kessel.emit.unit_var(v.id, "stun", nil)
+        elseif r == "eliminated" then C.eliminate(v.id, "9.6141", "stun") end
+      end
+    end
+  end
+end
+
+local function disable(w, case, why)
+  kessel.emit.unit_var(w.id, "malfunctioned", nil)
+  kessel.emit.unit_var(w.id, "disabled", true)
+  C.note(case, w.id .. " is Disabled (" .. why .. ")")
+  if w.vars.main_armament and w.vars.mounted_on and not w.vars.captured then
+    kessel.emit.unit_var(w.vars.mounted_on, "recall", true)
+    C.note(case, w.vars.mounted_on .. " is Recalled: its MA is Disabled")
+  end
+end
+
+-- weapon repair [9.6142] [11.6132], captured weapons [9.61422] [11.6135]
+function R.weapons()
+  local pb = C.pb()
+  for _, w in ipairs(weapons()) do
+    local possessor = w.vars.possessed_by and kessel.units.get(w.vars.possessed_by)
+    local ox = pb and possessor and possessor.vars.ox_bucks
+    if w.vars.malfunctioned and (not w.vars.captured or ox) then
+      local case = pb and "9.6142" or "11.6132"
+      local drm = (w.vars.nonqualified and 1 or 0) + (w.vars.isolated and 1 or 0)
+      if pb then drm = drm - (w.vars.vehicular and 1 or 0) - ((w.face and w.face.repair) or 0)
+      else
+        drm = drm - (w.vars.vehicular and 2 or 0)
+        local weapon = w.face and w.face.weapon or ""
+        if w.side == "russian" and (weapon:match("MG") or weapon == "ATR") then drm = drm - 1 end
+      end
+      local roll = C.dr("weapon_repair")
+      local r = kessel.tables.lookup(pb and "weapon_repair_pb" or "weapon_repair_rb", roll + drm)
+      C.record("weapon_repair", case, { unit = w.id, dr = roll, drm = drm, result = r })
+      C.note(case, string.format("%s repair dr %d%+d: %s", w.id, roll, drm, r))
+      if r == "repaired" then kessel.emit.unit_var(w.id, "malfunctioned", nil)
+      elseif w.vars.vehicular then disable(w, case, "not repaired")
+      else C.eliminate(w.id, case, "not repaired") end
+    elseif w.vars.captured and not ox then
+      local case = pb and "9.61422" or "11.6135"
+      if w.vars.malfunctioned then
+        if w.vars.vehicular then kessel.emit.unit_var(w.id, "disabled", true); C.note(case, w.id .. " (captured, malfunctioned) is Disabled")
+        else C.eliminate(w.id, case, "captured and malfunctioned") end
+      elseif not w.vars.disabled then
+        local roll = C.dr("captured_weapon")
+        if roll >= (pb and 4 or 3) then
+          if w.vars.vehicular then kessel.emit.unit_var(w.id, "disabled", true); C.note(case, w.id .. " (captured) dr " .. roll .. ": Disabled")
+          else C.eliminate(w.id, case, "captured, dr " .. roll) end
+        else
+          C.note(case, w.id .. " (captured) dr " .. roll .. ": kept")
+        end
+      end
+    end
+  end
+  -- a captured vehicle with no functioning Weapon becomes a (Burnt-Out) wreck [9.61422] [11.6136]
+  for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
+    if retained(v) and v.vars.captured and not v.vars.wreck then
+      local functioning = false
+      for _, w in ipairs(weapons()) do
+        if w.vars.mounted_on == v.id and not w.vars.disabled and not w.vars.malfunctioned and w.location ~= "eliminated" then functioning = true end
+      end
+      if not functioning then
+        kessel.emit.unit_var(v.id, "wreck", "burnt_out")
+        C.note(pb and "9.61422" or "11.6136", v.id .. " (captured) has no functioning Weapon and becomes a wreck")
+      end
+    end
+  end
+end
+
+-- [9.61421] [11.6133] a Disabled vehicular MG is repaired by Eliminating a friendly LMG
+kessel.action{
+  kind = "mg_exchange", rule = "9.61421", description = "repair a Disabled vehicular MG by Eliminating a friendly LMG",
+  validate = function(a)
+    local case = C.pb() and "9.61421" or "11.6133"
+    local why = S.only_in("repair", case)
+    if why then return why end
+    local mg, lmg = kessel.units.get(a.mg or ""), kessel.units.get(a.lmg or "")
+    if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
+      return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
+    end
+    if not lmg or lmg.type ~= "sw" or not lmg.face or lmg.face.weapon ~= "LMG" or lmg.side ~= mg.side or lmg.vars.captured then
+      return C.refuse(case, "a friendly LMG is Eliminated for it")
+    end
+    local v = kessel.units.get(mg.vars.mounted_on or "")
+    local area = function(u) return u and u.vars.reph and u.vars.reph.area end
+    if C.pb() and area(v) ~= area(lmg) and area(v) ~= area(kessel.units.get(lmg.vars.possessed_by or "")) then
+      return C.refuse(case, "the LMG must be Retained in the vehicle's Setup/Entry Area")
+    end
+    if not C.pb() and (lmg.vars.isolated or (v and v.vars.isolated)) then return C.refuse(case, "both must be non-Isolated") end
+  end,
+  apply = function(a)
+    local case = C.pb() and "9.61421" or "11.6133"
+    C.eliminate(a.lmg, case, "exchanged for a vehicular MG")
+    kessel.emit.unit_var(a.mg, "disabled", nil)
+    C.note(case, a.mg .. " is repaired")
+  end,
+}
+
+local function ammo(case)
+  for _, w in ipairs(weapons()) do
+    if type(w.vars.depleted) == "table" and not w.vars.captured and not w.vars.isolated then
+      if C.pb() then
+        local left = {}
+        local drm = (w.side == "british" and tostring(C.var("date", "")):match("^night")) and -1 or 0
+        for _, kind in ipairs(w.vars.depleted) do
+          local roll = C.dr("special_ammo")
+          local r = kessel.tables.lookup("special_ammo", roll + drm)
+          C.note("9.61424", string.format("%s %s resupply dr %d%+d: %s", w.id, kind, roll, drm, r))
+          if r ~= "restored" then left[#left + 1] = kind end
+        end
+        kessel.emit.unit_var(w.id, "depleted", #left > 0 and left or nil)
+      else
+        kessel.emit.unit_var(w.id, "depleted", nil)
+        C.note("11.6137", w.id .. " has its special ammunition restored")
+      end
+    end
+  end
+  for _, u in ipairs(kessel.units.all()) do
+    if retained(u) and u.vars.low_ammo and not u.vars.isolated and not u.vars.captured
+      and (not C.pb() or (u.side == "german" and C.is_vehicle(u))) then
+      kessel.emit.unit_var(u.id, "low_ammo", nil)
+      C.note(C.pb() and "9.61425" or "11.6138", u.id .. ": Low Ammo removed")
+    end
+    if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated then
+      kessel.emit.unit_var(u.id, "ammo_shortage", nil)
+      C.note("11.6139", u.id .. ": Ammunition Shortage lifted")
+    end
+  end
+end
+
+-- [11.6134] FT/DC removed from play are Retained if the Original effects DR was <= 10, up to
+-- the side's non-Isolated Assault Engineer squads
+local function ft_dc()
+  for _, side in ipairs(C.sides()) do
+    local engineers = 0
+    for _, u in ipairs(kessel.units.all{ side = side, type = "squad" }) do
+      if retained(u) and not u.vars.isolated and u.step == 0 and (u.vars.assault_engineer or C.squad_face(u) == "8-3-8") then
+        engineers = engineers + 1
+      end
+    end
+    local kept = { FT = 0, DC = 0 }
+    for _, w in ipairs(kessel.units.all{ side = side, type = "sw" }) do
+      local kind = w.face and w.face.weapon
+      if (kind == "FT" or kind == "DC") and w.vars.removed_dr then
+        if w.vars.removed_dr <= 10 and kept[kind] < engineers then
+          kept[kind] = kept[kind] + 1
+          kessel.emit.withdraw(w.id)
+          kessel.emit.unit_var(w.id, "removed_dr", nil)
+          C.note("11.6134", w.id .. " (" .. kind .. ") is Retained")
+        else
+          if w.location ~= "eliminated" then kessel.emit.eliminate(w.id) end
+          kessel.emit.unit_var(w.id, "removed_dr", nil)
+          C.note("11.6134", w.id .. " (" .. kind .. ") is Eliminated" .. (w.vars.removed_dr > 10 and " (effects DR > 10)" or " (no Assault Engineer squad left for it)"))
+        end
+      end
+    end
+  end
+end
+
+S.on_end("repair", function()
+  R.vehicles(C.pb() and "9.6141" or "11.6131")
+  R.weapons()
+  if not C.pb() then ft_dc() end
+  ammo()
+end)
+
+return R

@@ -1,0 +1,145 @@
+-- The RePh as a sequence of play [9.6] [11.6]: the steps of both modules in one list, each marked
+-- with the module(s) it belongs to. `end_step` resolves what the current step does automatically
+-- (the rolls, the bookkeeping) and advances, skipping the steps of the other module.
+--
+-- The list is the named sequence `refit`, walked after `start_refit` (or a scenario's own rules)
+-- switch to it with `kessel.emit.mode("refit")`. The main sequence is the CG scenario itself:
+-- this ruleset declares a one-step stand-in that a scenario's special rules replace with the
+-- turns of their own play.
+local C = require("rules.common")
+local S = {}
+
+-- `initial` marks the "!" steps (all that is done before a CG Initial Scenario), `ends` the ">"
+-- steps (all that is needed for CG-Scenario End) [9.6].
+S.STEPS = {
+  { id = "melee", name = "Conclusion of Melee", rule = "9.601", pb = true, ends = true },
+  { id = "markers", name = "Marker Removal", rule = "9.602", pb = true, rb = "11.602", ends = true },
+  { id = "rally", name = "Rally and Unloading", rule = "9.603", pb = true, ends = true },
+  { id = "victory_rally", name = "Victory Determination and Rally", rule = "11.603", rb = true },
+  { id = "encirclement", name = "Encirclement, Minefields, Bog and Shock", rule = "9.604", pb = true, rb = "11.604" },
+  { id = "setup_areas", name = "Setup Area Determination", rule = "9.605", pb = true },
+  { id = "perimeter", name = "Perimeter Determination and Isolation", rule = "11.605", rb = true },
+  { id = "escape", name = "Escape", rule = "9.606", pb = true, rb = "11.6063" },
+  { id = "equipment", name = "Equipment Possession and Hidden Fortifications", rule = "9.607", pb = true, rb = "11.607" },
+  { id = "prisoners", name = "Prisoners", rule = "9.608", pb = true, rb = "11.608" },
+  { id = "blazes", name = "Extinguishing Flames and Blazes", rule = "9.609", pb = true, rb = "11.609" },
+  { id = "wounded", name = "Wounded Leaders and Walking Wounded MMC", rule = "9.610", pb = true, rb = "11.610" },
+  { id = "hardening", name = "Recombining and Battle Hardening", rule = "9.611", pb = true, rb = "11.611" },
+  { id = "date_san", name = "New CG Date and SAN Adjustment", rule = "9.612", pb = true, rb = "11.612" },
+  { id = "shift", name = "Shift", rule = "9.613", pb = true },
+  { id = "repair", name = "Equipment Repair and Replenishment", rule = "9.614", pb = true, rb = "11.613" },
+  { id = "armor_withdrawal", name = "Armor Withdrawal", rule = "11.614", rb = true },
+  { id = "fort_removal", name = "Fortification Removal", rule = "11.615", rb = true },
+  { id = "reinforcements", name = "OB-Given Reinforcements", rule = "9.615", pb = true },
+  { id = "cpp", name = "CPP Replenishment", rule = "9.616", pb = true, rb = "11.616" },
+  { id = "elr", name = "ELR Loss/Gain", rule = "11.617", rb = true },
+  { id = "weather", name = "Weather and EC Determination", rule = "11.618", rb = true },
+  { id = "rg_purchase", name = "Purchasing Reinforcement Groups", rule = "9.617", pb = true, initial = true },
+  { id = "rg_strength", name = "RG Strength, Weapons and Leaders", rule = "9.618", pb = true, initial = true },
+  { id = "fortifications", name = "Purchasing Fortifications", rule = "9.619", pb = true, initial = true },
+  { id = "commencement", name = "Scenario Commencement", rule = "9.620", pb = true, initial = true },
+}
+
+S.by_id = {}
+for i, s in ipairs(S.STEPS) do s.index = i - 1; S.by_id[s.id] = s end
+
+-- the rule case of a step in the module in play
+function S.rule(id)
+  local s = S.by_id[id]
+  if C.pb() then return s.rule end
+  return type(s.rb) == "string" and s.rb or s.rule
+end
+
+function S.in_module(s)
+  return (C.pb() and s.pb) or (not C.pb() and s.rb) or false
+end
+
+local function declared(steps)
+  local out = {}
+  for i, s in ipairs(steps) do out[i] = { id = s.id, name = s.name, rule = s.rule } end
+  return out
+end
+kessel.sequence{ { id = "scenario", name = "CG scenario (played on the board)", rule = "9.6" } }
+kessel.sequence("refit", declared(S.STEPS))
+
+function S.in_refit() return kessel.game.step().mode == "refit" end
+
+-- resolvers: what `end_step` does for a step, registered by the step's module
+S.resolvers = {}
+function S.on_end(id, fn)
+  assert(S.by_id[id], "no RePh step `" .. id .. "`")
+  S.resolvers[id] = fn
+end
+-- validators of `end_step` per step (a choice still owed refuses it)
+S.blockers = {}
+function S.block(id, fn) S.blockers[id] = fn end
+
+function S.current()
+  local step = kessel.game.step()
+  return step.mode == "refit" and S.by_id[step.id] or nil
+end
+
+-- the step a ruleset action belongs to: refuses it in any other step
+function S.only_in(id, case)
+  local s = S.current()
+  if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
+  if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun") end
+  if not s or s.id ~= id then
+    return C.refuse(case, "this is done in RePh step " .. S.rule(id) .. " (" .. S.by_id[id].name .. "), not now")
+  end
+  return nil
+end
+
+local function skip_other_module()
+  while not kessel.game.finished() and S.in_refit() do
+    local s = S.current()
+    if s and S.in_module(s) then return end
+    kessel.emit.advance()
+  end
+end
+S.skip_other_module = skip_other_module
+
+kessel.action{
+  kind = "end_step", rule = "9.6", description = "resolve the current RePh step and go on to the next",
+  validate = function()
+    if kessel.game.finished() then return C.refuse("9.6", "the Refit Phase is over") end
+    if not S.in_refit() then return C.refuse("9.6", "the Refit Phase has not begun (start_refit)") end
+    local s = S.current()
+    local b = s and S.blockers[s.id]
+    if b then return b() end
+  end,
+  apply = function()
+    local s = S.current()
+    if s and S.in_module(s) then
+      C.record("step", S.rule(s.id), { step = s.id, name = s.name, module = C.module() })
+      local fn = S.resolvers[s.id]
+      if fn then fn() end
+    end
+    kessel.emit.advance()
+    skip_other_module()
+  end,
+  enumerate = function()
+    if kessel.game.finished() or not S.in_refit() then return {} end
+    return { { kind = "end_step" } }
+  end,
+}
+
+-- `start_refit`: a scenario's end switches to the RePh, at the first step of the module in play.
+kessel.action{
+  kind = "start_refit", rule = "9.6", description = "begin the Refit Phase after a CG scenario",
+  validate = function()
+    if kessel.game.finished() then return C.refuse("9.6", "the Refit Phase is over") end
+    if S.in_refit() then return C.refuse("9.6", "the Refit Phase is under way") end
+  end,
+  apply = function()
+    kessel.emit.mode("refit")
+    skip_other_module()
+    C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")
+  end,
+  enumerate = function()
+    if kessel.game.finished() or S.in_refit() then return {} end
+    return { { kind = "start_refit" } }
+  end,
+}
+
+return S

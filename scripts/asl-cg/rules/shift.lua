@@ -1,0 +1,180 @@
+-- RePh step 9.613 Shift (PB): a group Retained in a Setup Area (or an Entry Area) tries to move to
+-- another friendly Setup Area or Eligible Entry Area. `shift{ units = {ids}, to = area }`, where
+-- `to` is a Setup Area letter or an Entry Area name.
+local C = require("rules.common")
+local S = require("rules.sequence")
+local A = require("rules.areas")
+local X = require("rules.escape")
+local T = {}
+
+kessel.dice_table{ id = "shift", rule = "9.613", bands = { { -5, "shifted" }, { 9, "no_shift" }, { 11, "casualties" }, { 12, "eliminated" } } }
+
+local function area_by_id(side, id)
+  local st = A.stored()
+  for _, area in ipairs(st and st.areas[side] or {}) do if area.id == id then return area end end
+  return nil
+end
+
+local function is_entry(side, name)
+  local names = (C.var("entry_areas", {}) or {})[side] or {}
+  return names[name] ~= nil and kessel.map.area(name) ~= nil
+end
+
+-- the path for a Shift: Uncontrolled Territory, friendly Setup-Area and Eligible Entry-Area hexes
+-- [9.613]; returns the path (hexes) or nil
+function T.path(side, from_hexes, to_hexes)
+  local st = A.stored()
+  local targets, entry = {}, A.entry_hexes(side)
+  for _, h in ipairs(to_hexes) do targets[h] = true end
+  local best
+  for _, start in ipairs(from_hexes) do
+    local t = kessel.paths.trace{ from = start, target = function(h) return targets[h] == true end,
+      passage = function(h)
+        if kessel.map.terrain(h) == "water" then return "blocked" end
+        if targets[h] or st.hexes[h] == side or st.hexes[h] == "ut" or entry[h] then return nil end
+        return "blocked"
+      end }
+    if t and (best == nil or #t.path < #best) then best = t.path; best.start = start end
+  end
+  return best
+end
+
+local function group_area(units)
+  local area
+  for _, u in ipairs(units) do
+    local a = u.vars.reph and u.vars.reph.area
+    if a == nil or (area ~= nil and a ~= area) then return nil end
+    area = a
+  end
+  return area
+end
+
+function T.validate(a)
+  local why = S.only_in("shift", "9.613")
+  if why then return why end
+  if not C.pb() then return C.refuse("9.613", "Shift is a Pegasus Bridge step") end
+  if type(a.units) ~= "table" or #a.units == 0 then return C.refuse("9.613", "name the shifting units") end
+  local units, side = {}, nil
+  for _, id in ipairs(a.units) do
+    local u = kessel.units.get(id)
+    if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", tostring(id) .. " is not Retained") end
+    if u.type == "gun" then return C.refuse("9.613", "a Gun can not be Shifted") end
+    if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile)) then
+      return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle")
+    end
+    if u.vars.shifted == C.var("date") then return C.refuse("9.613", id .. " already tried to Shift this CG Date") end
+    side = side or u.side
+    if u.side ~= side then return C.refuse("9.613", "a group is of one side") end
+    units[#units + 1] = u
+  end
+  local from = group_area(units)
+  if not from then return C.refuse("9.613", "a Shifting group is Retained in one Setup or Entry Area") end
+  if from == a.to then return C.refuse("9.613", "the group is already in " .. tostring(a.to)) end
+  local dest = area_by_id(side, a.to)
+  if dest and dest.isolated then return C.refuse("9.613", "units may not Shift into an Isolated Setup Area") end
+  if not dest and not is_entry(side, a.to) then return C.refuse("9.613", tostring(a.to) .. " is no friendly Setup Area or Eligible Entry Area") end
+  local src = area_by_id(side, from)
+  if src then
+    local st = A.stored()
+    local starts = {}
+    for _, h in ipairs(src.hexes) do if st.ctrl[h] == side or #src.hexes == 1 then starts[#starts + 1] = h end end
+    if #starts == 0 then starts = src.hexes end
+    if not T.path(side, starts, dest and dest.hexes or kessel.map.area(a.to)) then
+      return C.refuse("9.613", "no path of Uncontrolled-Territory/friendly hexes leads from Setup Area " .. from .. " to " .. a.to)
+    end
+  end
+  for _, u in ipairs(units) do
+    local carried = 0
+    for _, w in ipairs(C.possessed(u.id)) do carried = carried + ((w.face and w.face.pp) or 0) end
+    if carried > X.portage_limit(u) then
+      return C.refuse("9.613", u.id .. " carries " .. carried .. " PP, more than its limit of " .. X.portage_limit(u) .. ": drop SW first")
+    end
+  end
+end
+
+local function arrive(u, side, to)
+  local dest = area_by_id(side, to)
+  if dest then
+    if u.location == "pending" then kessel.emit.place(u.id, dest.hexes[1])
+    elseif u.hex ~= dest.hexes[1] then kessel.emit.move(u.id, { dest.hexes[1] }) end
+  else
+    kessel.emit.withdraw(u.id)
+  end
+  kessel.emit.unit_var(u.id, "reph", { status = "retained", area = to, why = "9.613" })
+  for _, w in ipairs(C.possessed(u.id)) do
+    local now = kessel.units.get(u.id)
+    if now.location == "map" then kessel.emit.place(w.id, now.hex) else kessel.emit.withdraw(w.id) end
+  end
+end
+
+function T.apply(a)
+  local units = {}
+  for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
+  local side, from = units[1].side, group_area(units)
+  local date = C.var("date")
+  for _, u in ipairs(units) do kessel.emit.unit_var(u.id, "shifted", date) end
+  local src, dest = area_by_id(side, from), area_by_id(side, a.to)
+  -- automatic: from a Setup Area to an Entry Area that is part of or adjacent to it
+  if src and not dest then
+    local touching = false
+    local set = {}
+    for _, h in ipairs(src.hexes) do set[h] = true end
+    for _, h in ipairs(kessel.map.area(a.to)) do
+      if set[h] then touching = true end
+      for _, n in ipairs(kessel.hex.neighbors(h)) do if set[n] then touching = true end end
+    end
+    if touching then
+      for _, u in ipairs(units) do arrive(u, side, a.to) end
+      C.note("9.613", table.concat(a.ids or a.units, ", ") .. " Shift to Entry Area " .. a.to .. " (adjacent: no DR)")
+      return
+    end
+  end
+  local drm, mods = 0, {}
+  if src then
+    local st = A.stored()
+    local path = T.path(side, src.hexes, dest and dest.hexes or kessel.map.area(a.to)) or {}
+    local road, ut = #path > 0, 0
+    local prev = path.start
+    for _, h in ipairs(path) do
+      if prev and not kessel.map.has_side(prev, h, "road") then road = false end
+      if st.hexes[h] == "ut" then ut = ut + 1 end
+      prev = h
+    end
+    if road then drm = drm - 1; mods[#mods + 1] = "-1 path on road hexes" end
+    if ut >= 5 then drm = drm + math.floor(ut / 5); mods[#mods + 1] = "+" .. math.floor(ut / 5) .. " for " .. ut .. " Uncontrolled-Territory hexes" end
+  end
+  local roll = C.DR("shift")
+  local result = kessel.tables.lookup("shift", roll + drm)
+  C.record("shift", "9.613", { units = a.units, from = from, to = a.to, dr = roll, drm = drm, modifiers = mods, result = result })
+  C.note("9.613", string.format("%s Shift %s -> %s: DR %d%+d: %s", table.concat(a.units, ", "), from, a.to, roll, drm, result))
+  if result == "no_shift" then return end
+  if result == "eliminated" then
+    for _, u in ipairs(units) do
+      for _, w in ipairs(C.possessed(u.id)) do C.eliminate(w.id, "9.613", "Shift") end
+      C.eliminate(u.id, "9.613", "Shift")
+    end
+    return
+  end
+  for _, u in ipairs(units) do
+    if result == "casualties" then
+      local r = C.dr("shift_casualty")
+      if r >= 4 then
+        if C.is_vehicle(u) then C.eliminate(u.id, "9.613", "Shifted with Casualties, dr " .. r)
+        else C.casualty_reduce(u, "9.613") end
+      end
+    end
+    local now = kessel.units.get(u.id)
+    if now.location == "map" or now.location == "pending" then arrive(now, side, a.to) end
+  end
+  -- [9.6131] a vacated Setup Area stays Controlled by the side that left it
+  if src then
+    local left = 0
+    for _, u in ipairs(C.on_map(side)) do if u.vars.reph and u.vars.reph.area == from then left = left + 1 end end
+    if left == 0 then C.note("9.6131", "Setup Area " .. from .. " is vacated and stays " .. side .. "-Controlled") end
+  end
+end
+
+kessel.action{ kind = "shift", rule = "9.613", description = "a group tries to Shift to another Setup or Entry Area",
+  validate = T.validate, apply = T.apply }
+
+return T

@@ -1,0 +1,153 @@
+-- RePh 9.617-9.619: RG purchase, strength, SW, leaders, fortifications (rules/purchase.lua).
+local T = require("testing.cg")
+local expect = T.expect
+
+local ENTRY = { german = { A7 = true, J0 = true, U1 = true, KK1 = true } }
+local function shop(cpp, extra)
+  local vars = { date = "day_i", cpp = { german = cpp }, entry_areas = ENTRY }
+  for k, v in pairs(extra or {}) do vars[k] = v end
+  T.setup{ step = "rg_purchase", vars = vars }
+end
+local function buy(rg, entry) return kessel.act{ kind = "buy_rg", rg = rg, entry = entry or "A7" } end
+
+-- [9.617] [9.6174] a PzGren Pltn costs 5 CPP at the A7 arrow; [9.6178] the record keeps #P and #R
+kessel.test("case_9.617_buy_an_rg_and_record_it", function()
+  shop(30)
+  expect.accepted(buy("I4"))
+  expect.eq(kessel.game.var("cpp").german, 25)
+  local r = kessel.game.var("rg_record")[1]
+  expect.eq(r.id, "I4")
+  expect.eq(r.purchased, 1)
+  expect.eq(r.remaining, 2)
+  expect.eq(r.entry, "A7")
+  T.replays()
+end)
+
+-- [9.61741] each Entry Arrow adds its CPP cost: A7 +0, J0 +2, U1 +4, KK1 +6
+kessel.test("case_9.61741_entry_arrow_costs", function()
+  for arrow, extra in pairs({ A7 = 0, J0 = 2, U1 = 4, KK1 = 6 }) do
+    shop(40)
+    expect.accepted(buy("V4", arrow))
+    expect.eq(kessel.game.var("cpp").german, 40 - 5 - extra, arrow)
+  end
+  shop(40)
+  local ok, r = buy("V4", "B5")
+  expect.refused(ok, r, "9.61741", "not a German Entry Arrow")
+end)
+
+-- [9.6175] at most the CG Date Max per date (PzGren Pltn: 2)
+kessel.test("case_9.6175_cg_date_maximum", function()
+  shop(40)
+  expect.accepted(buy("I4"))
+  expect.accepted(buy("I4"))
+  local ok, r = buy("I4")
+  expect.refused(ok, r, "9.6175", "at most 2 per CG Date")
+end)
+
+-- [9.6176] at most the CG Maximum over the CG (PzGren Pltn: 3); RG given in a scenario do not count
+kessel.test("case_9.6176_cg_maximum", function()
+  shop(40, { rg_record = { { date = "dawn", id = "I4", cost = 5 }, { date = "dawn", id = "I4", cost = 5 },
+    { date = "dawn", id = "I4", cost = 0, given = true } } })
+  expect.accepted(buy("I4"))
+  local ok, r = buy("I4")
+  expect.refused(ok, r, "9.6176", "at most 3 in the CG")
+end)
+
+-- [9.6174] not more than the CPP left; [9.6177] note a: I1-I3 are not for sale; [9.617] none at Night
+kessel.test("case_9.617_refusals", function()
+  shop(10)
+  local ok, r = buy("V3")
+  expect.refused(ok, r, "9.6174", "costs 14 CPP; 10 left")
+  ok, r = buy("I1")
+  expect.refused(ok, r, "9.6177", "cannot be purchased")
+  ok, r = kessel.act{ kind = "buy_rg", rg = "I4" }
+  expect.refused(ok, r, "9.6178", "record a Setup Area")
+  shop(30, { date = "night_iii" })
+  ok, r = buy("I4")
+  expect.refused(ok, r, "9.617", "Night")
+end)
+
+-- [9.617] M1 Fortifications: 15 FPP for 1 CPP, no Entry Area needed
+kessel.test("case_9.617_m1_gives_15_fpp", function()
+  shop(3)
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "M1" })
+  expect.eq(kessel.game.var("fpp").german, 15)
+  expect.eq(kessel.game.var("cpp").german, 2)
+end)
+
+local function strength(rg, dice)
+  shop(30)
+  expect.accepted(buy(rg))
+  T.resolve()
+  kessel.inject_dice(dice)
+  local ev = T.resolve()
+  return kessel.game.var("rg_record")[1], ev
+end
+
+-- [9.6182 EX] a Full PzGren Pltn: MMG on dr <= 2 (2: yes), one LMG outright, 50mm MTR on dr <= 2
+-- (3: no); [9.6181] strength DR 8 is Full; [9.6183] leader DR 7: 8-0
+kessel.test("case_9.6182_example_full_pzgren_pltn", function()
+  local rec = strength("I4", { 4, 4, 2, 3, 3, 4 })
+  expect.eq(rec.strength, "F")
+  expect.eq(rec.sw.MMG, 1)
+  expect.eq(rec.sw.LMG, 1)
+  expect.eq(rec.sw.LtMTR, nil)
+  expect.eq(#rec.units, 4, "2 x 4-6-7 and 2 x 4-6-8")
+  expect.eq(rec.leaders[1], "8-0")
+  local sw = kessel.units.all{ type = "sw", side = "german" }
+  expect.eq(#sw, 2)
+  expect.eq(sw[1].vars.reph.area, "A7")
+end)
+
+-- [9.6182 EX] Depleted: the LMG on dr <= 4, the MMG and MTR on dr < 2; [9.6183] +1 leader DRM
+kessel.test("case_9.6182_example_depleted_pzgren_pltn", function()
+  local rec = strength("I4", { 5, 5, 2, 4, 1, 3, 4 })
+  expect.eq(rec.strength, "D")
+  expect.eq(rec.sw.MMG, nil, "dr 2 is not < 2")
+  expect.eq(rec.sw.LMG, 1)
+  expect.eq(rec.sw.LtMTR, 1)
+  expect.eq(#rec.units, 3)
+  expect.eq(rec.leaders[1], "8-0", "7 + 1 = 8")
+end)
+
+-- [9.6183] an armor leader for a Med Tank Pltn (-1): Final 1 is a 10-2; a Coy rolls twice and a
+-- Final 1 on the personnel column gives two leaders
+kessel.test("case_9.6183_leader_allotment", function()
+  local rec = strength("V3", { 3, 3, 1, 1 })
+  expect.eq(rec.leaders[1], "10-2")
+  expect.eq(kessel.units.all{ type = "armor_leader" }[1].face.drm, -2)
+  rec = strength("I5", { 3, 3, 4, 1, 1, 6, 6 })
+  expect.eq(table.concat(rec.leaders, ","), "10-2,8-1,6+1", "DR 2 - 1 = 1, then DR 12 - 1 = 11")
+  expect.eq(#kessel.units.all{ type = "leader" }, 3)
+end)
+
+-- [9.619] FPP buy Fortifications; mines are British only; one SAN Increase per RePh; the rest
+-- is forfeit
+kessel.test("case_9.619_fortification_purchase", function()
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 25, german = 15 }, san = { british = 2, german = 2 } } }
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", count = 4 })
+  expect.eq(kessel.game.var("fpp").british, 19)
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "ap_mine" }
+  expect.refused(ok, r, "9.619", "British only")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "san_increase" })
+  expect.eq(kessel.game.var("san").british, 3)
+  ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "san_increase" }
+  expect.refused(ok, r, "9.619", "one SAN Increase")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_3s" })
+  local ev = T.resolve()
+  T.has_note(ev, "forfeits")
+  expect.eq(kessel.game.var("fpp").german, 0)
+end)
+
+-- [9.619] HIP for at most 10% (FRU) of Retained squads by day; none for the German at Dusk
+kessel.test("case_9.619_hip_limits", function()
+  local units = {}
+  for i = 1, 14 do units[i] = T.squad("b" .. i, "british", "6-4-8", "C3") end
+  T.setup{ step = "fortifications", units = units, vars = { date = "day_i", fpp = { british = 20, german = 20 } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad", count = 2 }
+  expect.refused(ok, r, "9.619", "10%")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad" })
+  T.setup{ step = "fortifications", vars = { date = "dusk", fpp = { german = 20 } } }
+  ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "hip_smc" }
+  expect.refused(ok, r, "9.619", "Dusk")
+end)

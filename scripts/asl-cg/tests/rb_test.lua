@@ -1,0 +1,112 @@
+-- Red Barricades steps of their own: 11.605-.606, 11.614, 11.615, 11.617, 11.618 (rules/rb.lua).
+local T = require("testing.cg")
+local expect = T.expect
+
+local function rb(step, units, vars, markers)
+  T.setup{ module = "rb", step = step, units = units, vars = vars or { date = "18oct" }, markers = markers }
+end
+
+-- [11.606] Isolated Area types A-D by what they hold; [11.6061] type B SMC must Escape, type C
+-- enemy SMC too, C/D units get Ammunition Shortage; [11.6062] A/B become No Man's Land, C is
+-- Controlled by its occupier
+kessel.test("case_11.606_isolated_area_types_and_effects", function()
+  rb("perimeter", {
+    T.leader("smc", "german", "8-0", "B2"),
+    T.squad("g", "german", "4-6-7", "D2"), T.leader("rl", "russian", "8-0", "D2"),
+    T.squad("g2", "german", "4-6-7", "F2"), T.squad("r2", "russian", "4-4-7r", "F3"),
+  }, { date = "18oct", isolated_areas = { { hexes = { "A5" } }, { hexes = { "B2" } }, { hexes = { "D2" } }, { hexes = { "F2", "F3" } } } },
+    { { kind = "control", side = "german", at = "A5" }, { kind = "control", side = "russian", at = "D2" } })
+  T.resolve()
+  local areas = kessel.game.var("isolated_areas")
+  expect.eq(areas[1].type .. areas[2].type .. areas[3].type .. areas[4].type, "ABCD")
+  expect.eq(T.unit("smc").vars.must_escape, true)
+  expect.eq(T.unit("rl").vars.must_escape, true, "an enemy SMC in a type C area")
+  expect.eq(T.unit("g").vars.ammo_shortage, true)
+  expect.eq(T.unit("g2").vars.isolated, true)
+  expect.eq(#kessel.markers.all{ kind = "control", side = "german", placed = true }, 1, "A5 lost its marker; D2 is German")
+  expect.eq(require("rules.areas").controller("D2", 0), "german")
+end)
+
+-- [11.6141] a Mobile non-Isolated AFV under Recall is Eliminated; [11.6142] a platoon withdrawal
+-- dr of 6 Eliminates its non-Isolated AFV and the armor leader who entered with it; [11.6143]
+-- its Isolated AFV roll for Recall next scenario
+kessel.test("case_11.614_armor_withdrawal", function()
+  local pl = { platoon = "V3a", platoon_on_map = true }
+  rb("armor_withdrawal", {
+    T.vehicle("rec", "german", "PzKpfw IVH", "C3", { vars = { recall = true } }),
+    T.vehicle("t1", "german", "PzKpfw IVH", "C4", { vars = pl }),
+    T.vehicle("t2", "german", "PzKpfw IVH", "C5", { vars = { platoon = "V3a", platoon_on_map = true, isolated = true } }),
+    { id = "al", side = "german", type = "armor_leader", faces = { { morale = 9, drm = -1, label = "9-1" } }, at = "C4", vars = { platoon = "V3a" } },
+  })
+  kessel.inject_dice{ 6 }
+  T.resolve()
+  expect.eq(T.unit("rec").location, "eliminated")
+  expect.eq(T.unit("t1").location, "eliminated")
+  expect.eq(T.unit("t2").vars.withdraw_pending, true)
+  expect.eq(T.unit("al").location, "eliminated")
+end)
+
+-- [11.6142] -1 when the side's win:loss ratio is <= 1:2 after two scenarios: 6 - 1 = 5 Retained
+kessel.test("case_11.6142_losing_side_drm", function()
+  rb("armor_withdrawal", { T.vehicle("t1", "russian", "T-34", "C4", { vars = { platoon = "P1", platoon_on_map = true } }) },
+    { date = "20oct", win_loss = { russian = { wins = 1, losses = 2, completed = 3 } } })
+  kessel.inject_dice{ 6 }
+  T.resolve()
+  expect.eq(T.unit("t1").location, "map")
+end)
+
+-- [11.615] removal of a Known minefield in a friendly-Controlled Location: dr <= 3; +2 in a Front
+-- Line Location; one try per item; A-P mines first
+kessel.test("case_11.615_fortification_removal", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" }, map = { tags = { front_line = { "D4" } } },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "control", side = "german", at = "D4" },
+      { kind = "ap_mine", side = "russian", at = "C3" }, { kind = "wire", side = "russian", at = "C3" },
+      { kind = "wire", side = "russian", at = "D4" } } }
+  local ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = 4 - 1 }
+  expect.refused(ok, r, "11.615", "A-P mines must be Cleared")
+  kessel.inject_dice{ 3 }
+  expect.accepted(kessel.act{ kind = "remove_fortification", side = "german", marker = 2 })
+  expect.eq(kessel.markers.all{ kind = "ap_mine" }[1].hex, nil, "Eliminated: off the map")
+  kessel.inject_dice{ 2 }
+  expect.accepted(kessel.act{ kind = "remove_fortification", side = "german", marker = 4 })
+  expect.eq(kessel.markers.all{ kind = "wire" }[2].hex, "D4", "2 + 2 (Front Line) = 4: no effect")
+  ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = 4 }
+  expect.refused(ok, r, "11.615", "one attempt")
+  ok, r = kessel.act{ kind = "remove_fortification", side = "russian", marker = 3 }
+  expect.refused(ok, r, "11.615", "friendly-Controlled")
+end)
+
+-- [11.617] ELR: Final DR <= 2 raises it (max 4), >= 13 lowers it (min 0)
+kessel.test("case_11.617_elr_loss_gain", function()
+  rb("elr", {}, { date = "18oct", elr = { german = 3, russian = 1 }, scenarios_since_idle = { russian = 2 } })
+  kessel.inject_dice{ 1, 2, 5, 5 }  -- German 3 - 2 (hist) = 1: up; Russian 10 - 1 + 4 = 13: down
+  T.resolve()
+  expect.eq(kessel.game.var("elr").german, 4)
+  expect.eq(kessel.game.var("elr").russian, 0)
+end)
+
+-- [11.618] weather DR (-1 after an Overcast day) and EC dr (-3 after Overcast, -1 in November)
+kessel.test("case_11.618_weather_and_ec", function()
+  rb("weather", {}, { date = "2nov", weather = "overcast", ec = "moist" })
+  kessel.inject_dice{ 4, 3, 6 }
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("weather"), "overcast", "7 - 1 = 6")
+  expect.eq(kessel.game.var("ec"), "moist", "6 - 3 - 1 = 2")
+  expect.eq(T.record(ev, "weather").ec_drm, -4)
+  rb("weather", {}, { date = "20oct", weather = "clear", ec = "dry" })
+  kessel.inject_dice{ 5, 5, 5 }
+  T.resolve()
+  expect.eq(kessel.game.var("weather"), "clear_gusty")
+  expect.eq(kessel.game.var("ec"), "dry", "5 + 1 after a Dry day")
+end)
+
+-- [11.615] an Original dr of 6 Casualty Reduces a non-Isolated elite MMC, an Assault Engineer first
+kessel.test("case_11.615_original_six_reduces_an_assault_engineer", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" },
+    units = { T.squad("e", "german", "4-6-8", "H3"), T.squad("ae", "german", "8-3-8", "H4") },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "wire", side = "russian", at = "C3" } } }
+  kessel.inject_dice{ 6 }
+  expect.accepted(kessel.act{ kind = "remove_fortification", side = "german", marker = 1 })
+  expect.eq(T.unit("ae").step, 1)
+  expect.eq(T.unit("e").step, 0)
+end)

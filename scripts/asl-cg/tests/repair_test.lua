@@ -1,0 +1,148 @@
+-- RePh 9.614 Equipment Repair and Replenishment, RB 11.613 (rules/repair.lua).
+local T = require("testing.cg")
+local expect = T.expect
+
+local function at(units, extra)
+  local spec = { step = "repair", units = units, vars = { date = "day_i" } }
+  for k, v in pairs(extra or {}) do spec[k] = v end
+  T.setup(spec)
+end
+
+-- [9.6142 EX] a German HMG (repair number 3), not Isolated, held by a 4-6-8, repairs on a dr <= 4
+kessel.test("case_9.6142_example_hmg_repairs_on_four", function()
+  at{ T.squad("s", "german", "4-6-8", "C3"), T.sw("hmg", "german", "HMG", "C3", { vars = { possessed_by = "s", malfunctioned = true } }) }
+  kessel.inject_dice{ 4 }
+  local ev = T.resolve()
+  expect.eq(T.unit("hmg").vars.malfunctioned, nil)
+  expect.eq(T.record(ev, "weapon_repair").drm, -3)
+  at{ T.squad("s", "german", "4-6-8", "C3"), T.sw("hmg", "german", "HMG", "C3", { vars = { possessed_by = "s", malfunctioned = true } }) }
+  kessel.inject_dice{ 5 }
+  T.resolve()
+  expect.eq(T.unit("hmg").location, "eliminated")
+end)
+
+-- [9.6142] a vehicular MA not repaired is Disabled and its AFV Recalled (then 9.6141c next time)
+kessel.test("case_9.6142_vehicular_ma_disabled_recalls", function()
+  at{ T.vehicle("pz", "german", "PzKpfw IVH", "C3"),
+    T.sw("ma", "german", "75L", "C3", { vars = { vehicular = true, main_armament = true, mounted_on = "pz", malfunctioned = true } }) }
+  kessel.inject_dice{ 6 }
+  T.resolve()
+  expect.eq(T.unit("ma").vars.disabled, true)
+  expect.eq(T.unit("pz").vars.recall, true)
+end)
+
+-- [9.6141b] Immobilization repair: dr <= 2 (+1 Isolated, +1 front line) becomes Mobile
+kessel.test("case_9.6141_immobilization_repair", function()
+  at{ T.vehicle("a", "german", "Marder", "C3", { vars = { immobile = true } }),
+    T.vehicle("b", "german", "Marder", "C4", { vars = { immobile = true, isolated = true, front_line = true } }) }
+  kessel.inject_dice{ 2, 1 }
+  T.resolve()
+  expect.eq(T.unit("a").vars.immobile, nil)
+  expect.eq(T.unit("b").vars.immobile, true, "1 + 2 = 3: no change")
+end)
+
+-- [9.6141c] a Mobile non-Isolated AFV under Recall is Eliminated; Isolated it stays Recalled
+kessel.test("case_9.6141_recall", function()
+  at{ T.vehicle("a", "german", "Marder", "C3", { vars = { recall = true } }),
+    T.vehicle("b", "german", "Marder", "C4", { vars = { recall = true, isolated = true } }) }
+  T.resolve()
+  expect.eq(T.unit("a").location, "eliminated")
+  expect.eq(T.unit("b").location, "map")
+  expect.eq(T.unit("b").vars.ammo_shortage, true)
+end)
+
+-- [9.6141d] stun recovery: +1 German; <= 2 recovers, 3-5 keeps the stun, >= 6 Eliminated
+kessel.test("case_9.6141_stun_recovery", function()
+  at{ T.vehicle("a", "german", "Marder", "C3", { vars = { stun = true } }), T.vehicle("b", "british", "Stuart V(a)", "C4", { vars = { stun = true } }),
+    T.vehicle("c", "german", "Marder", "C5", { vars = { stun = true } }) }
+  kessel.inject_dice{ 1, 2, 5 }
+  T.resolve()
+  expect.eq(T.unit("a").vars.stun, nil)
+  expect.eq(T.unit("b").vars.stun, nil)
+  expect.eq(T.unit("c").location, "eliminated")
+end)
+
+-- [9.61422] a functioning captured Weapon is Eliminated on dr >= 4, unless held by the Ox and Bucks
+kessel.test("case_9.61422_captured_weapons", function()
+  at{ T.squad("ox", "british", "6-4-8", "C3", { vars = { ox_bucks = true } }), T.squad("b", "british", "6-4-8", "C4"),
+    T.sw("m1", "british", "MG34", "C3", { vars = { captured = true, possessed_by = "ox" } }),
+    T.sw("m2", "british", "MG34", "C4", { vars = { captured = true, possessed_by = "b" } }),
+    T.sw("m3", "british", "MG34", "C4", { vars = { captured = true, possessed_by = "b", malfunctioned = true } }) }
+  kessel.inject_dice{ 4 }
+  T.resolve()
+  expect.eq(T.unit("m1").location, "map")
+  expect.eq(T.unit("m2").location, "eliminated")
+  expect.eq(T.unit("m3").location, "eliminated", "already malfunctioned")
+end)
+
+-- [9.61421] a Disabled vehicular MG is repaired by Eliminating a friendly LMG of the same area
+kessel.test("case_9.61421_vehicular_mg_exchange", function()
+  local area = { vars = { reph = { status = "retained", area = "A" } } }
+  at{ T.vehicle("pz", "german", "PzKpfw IVH", "C3", area),
+    T.sw("cmg", "german", "MG", "C3", { vars = { vehicular = true, disabled = true, mounted_on = "pz" } }),
+    T.sw("lmg", "german", "LMG", "C3", area), T.sw("far", "german", "LMG", "H3", { vars = { reph = { status = "retained", area = "B" } } }) }
+  local ok, r = kessel.act{ kind = "mg_exchange", mg = "cmg", lmg = "far" }
+  expect.refused(ok, r, "9.61421", "Retained in the vehicle")
+  expect.accepted(kessel.act{ kind = "mg_exchange", mg = "cmg", lmg = "lmg" })
+  expect.eq(T.unit("cmg").vars.disabled, nil)
+  expect.eq(T.unit("lmg").location, "eliminated")
+end)
+
+-- [9.61424] special ammunition restored on dr <= 3 (-1 British before a Night date);
+-- [9.61425] Low Ammo comes off German vehicles
+kessel.test("case_9.61424_special_ammo_and_9.61425_low_ammo", function()
+  at({ T.gun("at", "british", "57L AT", "C3", { vars = { depleted = { "APDS", "HE" } } }),
+    T.vehicle("pz", "german", "PzKpfw IVH", "C4", { vars = { low_ammo = true } }) }, { vars = { date = "night_ii" } })
+  kessel.inject_dice{ 4, 5 }
+  T.resolve()
+  expect.eq(table.concat(T.unit("at").vars.depleted, ","), "HE", "4 - 1 = 3 restores APDS; 5 - 1 = 4 does not")
+  expect.eq(T.unit("pz").vars.low_ammo, nil)
+end)
+
+-- [11.6132] RB weapon repair: <= 2; -1 Russian MG
+kessel.test("case_11.6132_rb_weapon_repair", function()
+  at({ T.sw("mg", "russian", "LMG", "C3", { vars = { malfunctioned = true } }), T.sw("g", "german", "LMG", "C4", { vars = { malfunctioned = true } }) },
+    { module = "rb" })
+  kessel.inject_dice{ 3, 3 }
+  T.resolve()
+  expect.eq(T.unit("mg").vars.malfunctioned, nil)
+  expect.eq(T.unit("g").location, "eliminated")
+end)
+
+-- [11.6134] FT/DC removed from play are Retained if their effects DR was <= 10, up to the side's
+-- non-Isolated Assault Engineer squads; [11.6135] a captured Weapon goes on dr >= 3
+kessel.test("case_11.6134_ft_dc_and_11.6135_captured", function()
+  at({ T.squad("ae", "german", "8-3-8", "C3"),
+    T.sw("dc1", "german", "DC", nil, { location = "removed", vars = { removed_dr = 9 } }),
+    T.sw("dc2", "german", "DC", nil, { location = "removed", vars = { removed_dr = 8 } }),
+    T.sw("ft", "german", "FT", nil, { location = "removed", vars = { removed_dr = 11 } }),
+    T.sw("cap", "russian", "MG34", "H3", { vars = { captured = true } }) }, { module = "rb" })
+  kessel.inject_dice{ 3 }
+  T.resolve()
+  expect.eq(T.unit("dc1").location, "pending")
+  expect.eq(T.unit("dc2").location, "eliminated", "one Assault Engineer squad: one DC")
+  expect.eq(T.unit("ft").location, "eliminated", "effects DR 11")
+  expect.eq(T.unit("cap").location, "eliminated")
+end)
+
+-- [11.6137] [11.6139] RB restores special ammo and lifts Ammunition Shortage off non-Isolated units
+kessel.test("case_11.6137_rb_ammo_restored", function()
+  at({ T.gun("g", "russian", "76L", "C3", { vars = { depleted = { "APCR" } } }),
+    T.squad("s", "russian", "4-4-7r", "C4", { vars = { ammo_shortage = true } }),
+    T.squad("i", "russian", "4-4-7r", "C5", { vars = { ammo_shortage = true, isolated = true } }) }, { module = "rb" })
+  T.resolve()
+  expect.eq(T.unit("g").vars.depleted, nil)
+  expect.eq(T.unit("s").vars.ammo_shortage, nil)
+  expect.eq(T.unit("i").vars.ammo_shortage, true)
+end)
+
+-- [9.61422] a captured vehicle with no functioning Weapon becomes a wreck; one with a working MG stays
+kessel.test("case_9.61422_captured_vehicle_without_weapons_is_wrecked", function()
+  at{ T.vehicle("v1", "british", "Marder", "C3", { vars = { captured = true } }),
+    T.vehicle("v2", "british", "Marder", "C4", { vars = { captured = true } }),
+    T.sw("mg", "british", "MG", "C4", { vars = { vehicular = true, mounted_on = "v2", captured = true } }) }
+  kessel.inject_dice{ 2 }
+  T.resolve()
+  expect.eq(T.unit("v1").vars.wreck, "burnt_out")
+  expect.eq(T.unit("v2").vars.wreck, nil, "its captured MG kept on dr 2")
+end)

@@ -1,0 +1,276 @@
+//! `kessel campaign`: plays a campaign headless, game after game (the computer plays every side,
+//! as in `simulate`), and prints what carried over from each game to the next: units created,
+//! changed or carried as they were, and the variables the campaign carries. `--save` writes a
+//! campaign save; `--verify SAVE` replays one and checks every game's final hash.
+
+use crate::lab::play::{self, PlayConfig};
+use anyhow::Context;
+use kessel_core::campaign::{Campaign, CarryReport};
+use kessel_core::engine::{CampaignSave, Engine};
+use kessel_core::script::Limits;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `kessel campaign`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Campaign file (TOML: its games in order and what carries from one to the next).
+    campaign: Option<PathBuf>,
+    /// Campaign seed (each game's dice are derived from it).
+    #[arg(long, default_value_t = crate::DEFAULT_SEED)]
+    seed: u64,
+    /// Stop a game after this many actions (a safety net against a stuck AI).
+    #[arg(long, default_value_t = 50_000)]
+    max_actions: usize,
+    /// Write a campaign save (each game's log and final hash) to this file.
+    #[arg(long, value_name = "FILE.json")]
+    save: Option<PathBuf>,
+    /// Replay a campaign save, checking every game's final hash, and print where it stands.
+    #[arg(long, value_name = "SAVE.json", conflicts_with = "campaign")]
+    verify: Option<PathBuf>,
+    /// Print every action to stderr.
+    #[arg(long)]
+    trace: bool,
+    /// Print what carried over as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(save) = &args.verify {
+        let (campaign, saved, engine) =
+            Engine::load_campaign_save(save, Limits::default()).map_err(super::describe)?;
+        println!(
+            "{}: {} of {} games replayed, every final hash as saved (seed {})",
+            campaign.name,
+            saved.games.len(),
+            campaign.games.len(),
+            saved.seed
+        );
+        for (i, g) in saved.games.iter().enumerate() {
+            println!(
+                "  game {}: {} — {} actions, {}, state {}",
+                i + 1,
+                g.name,
+                g.save.log.len(),
+                if g.finished { "ended" } else { "not ended" },
+                g.final_hash
+            );
+        }
+        let st = engine.state();
+        println!("  now: turn {} of {}", st.turn, st.last_turn);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(path) = &args.campaign else {
+        anyhow::bail!("give a campaign file (or --verify SAVE)");
+    };
+    let path = &crate::bundle::resolve(path)?;
+    let path = &if path.is_dir() {
+        path.join("campaign.toml")
+    } else {
+        path.clone()
+    };
+    let campaign = Campaign::load(path).map_err(|e| {
+        // a scenario given where a campaign file is expected: say what each is
+        let scenario = std::fs::read_to_string(path)
+            .is_ok_and(|t| t.lines().any(|l| l.trim() == "[scenario]"));
+        if scenario {
+            anyhow::anyhow!(
+                "{}: this is a scenario file (it has [scenario]); a campaign file names its games as [[game]] tables with a `scenario` each (see docs/file-formats.md). To play one scenario headless, use `kessel simulate`",
+                path.display()
+            )
+        } else {
+            anyhow::anyhow!("{e}")
+        }
+    })?;
+    let cfg = PlayConfig {
+        max_actions: args.max_actions,
+        trace: args.trace,
+        random_sides: Default::default(),
+    };
+    let mut save = CampaignSave::new(&campaign, args.seed);
+    let mut out = String::new();
+    let mut json_games = Vec::new();
+    let _ = writeln!(
+        out,
+        "{} — {} games, seed {}",
+        campaign.name,
+        campaign.games.len(),
+        args.seed
+    );
+    let mut last: Option<Engine> = None;
+    for index in 0..campaign.games.len() {
+        let (mut engine, name, carried) = Engine::campaign_game(
+            &campaign,
+            index,
+            args.seed,
+            Limits::default(),
+            last.as_ref(),
+        )
+        .map_err(super::describe)?;
+        if index > 0 {
+            out.push_str(&carry_text(&carried));
+        }
+        let seed = engine.state().seed;
+        let record = play::play_loaded(&mut engine, &name, seed, &cfg)
+            .with_context(|| format!("game {} ({name})", index + 1))?;
+        let (hash, turn, mode) = {
+            let st = engine.state();
+            (st.hash(), st.turn, st.mode.clone())
+        };
+        let _ = writeln!(
+            out,
+            "\ngame {}/{}: {name} (seed {seed})\n  {} actions, {} at turn {turn}{}{}, state {hash:016x}",
+            index + 1,
+            campaign.games.len(),
+            record.actions,
+            if record.finished { "ended" } else { "stopped at the action limit" },
+            mode.map_or(String::new(), |m| format!(" in `{m}`")),
+            record
+                .level
+                .as_ref()
+                .map_or(String::new(), |l| format!(", result: {l}")),
+        );
+        if !record.finished {
+            let _ = writeln!(
+                out,
+                "  warning: the game did not end within {} actions; the next game starts from where it stopped",
+                args.max_actions
+            );
+        }
+        save.record(&name, &engine);
+        json_games.push(serde_json::json!({
+            "name": name, "seed": seed, "actions": record.actions, "finished": record.finished,
+            "state_hash": format!("{hash:016x}"), "carried_in": carried,
+        }));
+        last = Some(engine);
+    }
+    if let Some(engine) = &last {
+        // what the campaign would carry on from its last game
+        let st = engine.state();
+        let names = carried_var_names(&campaign, &st.vars);
+        if !names.is_empty() {
+            let _ = writeln!(out, "\nat the end:");
+            for k in names {
+                if let Some(v) = st.vars.get(&k) {
+                    let _ = writeln!(out, "  {k} = {}", short(v));
+                }
+            }
+        }
+    }
+    if let Some(p) = &args.save {
+        let text = serde_json::to_string_pretty(&save)?;
+        std::fs::write(p, text + "\n").with_context(|| format!("cannot write {}", p.display()))?;
+        let _ = writeln!(out, "\ncampaign save written to {}", p.display());
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "campaign": campaign.name, "seed": args.seed, "games": json_games,
+            }))?
+        );
+    } else {
+        print!("{out}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn carried_var_names(
+    campaign: &Campaign,
+    vars: &std::collections::BTreeMap<String, serde_json::Value>,
+) -> Vec<String> {
+    use kessel_core::campaign::VarsCarried;
+    match &campaign.carry.vars {
+        VarsCarried::All(_) => vars.keys().cloned().collect(),
+        VarsCarried::Named(n) => n.clone(),
+        VarsCarried::Nothing => Vec::new(),
+    }
+}
+
+/// A value on one line, cut at 100 characters.
+fn short(v: &serde_json::Value) -> String {
+    let t = v.to_string();
+    if t.chars().count() > 100 {
+        format!("{}…", t.chars().take(100).collect::<String>())
+    } else {
+        t
+    }
+}
+
+/// What carried into a game, for people.
+fn carry_text(r: &CarryReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\ncarried over:");
+    if !r.units.is_empty() {
+        let mut by_side = std::collections::BTreeMap::<&str, usize>::new();
+        for u in &r.units {
+            *by_side.entry(u.side.as_str()).or_default() += 1;
+        }
+        let sides: Vec<String> = by_side.iter().map(|(s, n)| format!("{s} {n}")).collect();
+        let _ = writeln!(out, "  {} units ({})", r.units.len(), sides.join(", "));
+        let created: Vec<String> = r
+            .units
+            .iter()
+            .filter(|u| u.created)
+            .map(|u| format!("{} ({} {}, {})", u.id, u.side, u.kind, u.location))
+            .collect();
+        if !created.is_empty() {
+            let _ = writeln!(out, "  created: {}", wrap(&created));
+        }
+        let changed: Vec<String> = r
+            .units
+            .iter()
+            .filter(|u| !u.created && !u.changed.is_empty())
+            .map(|u| format!("{} ({}: {})", u.id, u.location, u.changed.join(", ")))
+            .collect();
+        if !changed.is_empty() {
+            let _ = writeln!(out, "  changed: {}", wrap(&changed));
+        }
+        let same = r
+            .units
+            .iter()
+            .filter(|u| !u.created && u.changed.is_empty())
+            .count();
+        let _ = writeln!(out, "  unchanged: {same}");
+        if !r.arrivals.is_empty() {
+            let _ = writeln!(
+                out,
+                "  new arrivals from the scenario: {}",
+                wrap(&r.arrivals)
+            );
+        }
+    }
+    for (k, v) in &r.vars {
+        let _ = writeln!(out, "  {k} = {}", short(v));
+    }
+    if r.markers > 0 {
+        let _ = writeln!(out, "  {} markers", r.markers);
+    }
+    if r.map_changes > 0 {
+        let _ = writeln!(out, "  the map with {} changes", r.map_changes);
+    }
+    out
+}
+
+/// A list wrapped at 100 columns, continued lines indented.
+fn wrap(items: &[String]) -> String {
+    let mut out = String::new();
+    let mut col = 12;
+    for (i, it) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() {
+            format!("{it}, ")
+        } else {
+            it.clone()
+        };
+        if col + piece.len() > 100 && col > 12 {
+            out.push_str("\n    ");
+            col = 4;
+        }
+        col += piece.len();
+        out.push_str(&piece);
+    }
+    out
+}
