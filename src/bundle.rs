@@ -91,6 +91,32 @@ pub fn bundle_dir() -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
+/// The folder a scenario lies in when that folder is Kessel's rather than the user's: the
+/// bundled files written out for this version (a new version writes its own and leaves these),
+/// or an opened package's cache. The editor writes no changes there; it offers a folder of the
+/// user's instead (see [`user_scenarios`]).
+pub fn not_the_users(scenario: &Path) -> Option<(PathBuf, PathBuf)> {
+    let path = scenario.canonicalize().ok()?;
+    let roots = [
+        user_dir("XDG_DATA_HOME", ".local/share", ""),
+        user_dir("XDG_CACHE_HOME", ".cache", "packages"),
+    ];
+    roots
+        .into_iter()
+        .filter_map(|r| r.canonicalize().ok())
+        .find(|r| path.starts_with(r))
+        .map(|r| (r, user_scenarios()))
+}
+
+/// Where the user's own scenarios go by default: `~/kessel` (the temporary folder without a
+/// home).
+pub fn user_scenarios() -> PathBuf {
+    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        Some(h) => PathBuf::from(h).join("kessel"),
+        None => std::env::temp_dir().join("kessel"),
+    }
+}
+
 /// True when the working folder is a Kessel checkout with the default scenario and ruleset.
 fn in_checkout() -> bool {
     Path::new(DEFAULT_SCENARIO).is_file() && Path::new(DEFAULT_RULESET).join("init.lua").is_file()

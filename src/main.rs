@@ -49,7 +49,7 @@ enum Command {
     /// Merge `simulate --out` data files, print their statistics, write an HTML report.
     Report(cmd::report::Args),
     /// Open the map and scenario editor.
-    Editor(cmd::editor::Args),
+    Editor(Box<cmd::editor::Args>),
     /// Tools on map files: `map cut` cuts a region out keeping the printed hex numbers.
     Map(cmd::map::Args),
     /// Start something new: `new scenario DIR --map … --ruleset …` writes a checked skeleton.
@@ -82,7 +82,7 @@ fn main() -> ExitCode {
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Campaign(a) => cmd::campaign::run(a),
-        Command::Editor(a) => cmd::editor::run(a),
+        Command::Editor(a) => cmd::editor::run(*a),
         Command::Render(a) => cmd::render::run(a),
         Command::Map(a) => cmd::map::run(a),
         Command::New(a) => cmd::new::run(a),

@@ -60,3 +60,54 @@ fn the_guide_scenario_checks_and_its_special_rule_tests_pass() {
         r.stdout
     );
 }
+
+#[test]
+fn the_pegasus_bridge_battle_stand_in_tests_pass() {
+    let r = kessel(&[
+        "test",
+        "scenarios/pegasus-bridge/tests",
+        "--scenario",
+        "scenarios/pegasus-bridge/dawn.toml",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("4 passed, 0 failed"), "{}", r.stdout);
+}
+
+/// The campaign of issue 11: Dawn is played, its Refit Phase runs, Day I starts with what carried
+/// over (the Reinforcement Groups bought in the Refit Phase among it) and is played in turn; the
+/// same seed prints the same, and the campaign save replays.
+#[test]
+fn the_pegasus_bridge_campaign_carries_from_dawn_to_day_i() {
+    let campaign = "scenarios/pegasus-bridge/campaign.toml";
+    let save = crate::util::scratch("pb-campaign").join("pb.json");
+    let save = save.to_string_lossy().to_string();
+    let a = kessel(&["campaign", campaign, "--seed", "1", "--save", &save]);
+    assert_eq!(a.code, 0, "{}{}", a.stdout, a.stderr);
+    let out = &a.stdout;
+    assert!(out.contains("game 1/2: Dawn (seed 1)"), "{out}");
+    assert!(out.contains("ended at turn 3 in `refit`"), "{out}");
+    assert!(out.contains("game 2/2: Day I (seed 2)"), "{out}");
+    let carried = out
+        .split("carried over:")
+        .nth(1)
+        .and_then(|s| s.split("game 2/2").next())
+        .expect("a carry report between the games");
+    assert!(
+        carried.contains("created: "),
+        "RG bought in the RePh: {carried}"
+    );
+    assert!(carried.contains("changed: "), "{carried}");
+    assert!(carried.contains("cpp = {\"german\":"), "{carried}");
+    assert!(carried.contains("date = \"day_i\""), "{carried}");
+    let b = kessel(&["campaign", campaign, "--seed", "1"]);
+    let cut = |s: &str| {
+        s.split("\ncampaign save")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(cut(&a.stdout), cut(&b.stdout), "same seed, same campaign");
+    let v = kessel(&["campaign", "--verify", &save]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    assert!(v.stdout.contains("2 of 2 games replayed"), "{}", v.stdout);
+}

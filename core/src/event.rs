@@ -269,6 +269,24 @@ impl Event {
         }
     }
 
+    /// What a `located` event means for the game, the names `kessel.on("event:<meaning>")`
+    /// hooks: a unit `eliminated`, `removed` from the game, `placed` on the map (entering or set
+    /// up) or `withdrawn` off it to wait. Other events have no meaning beyond their kind.
+    pub fn meaning(&self) -> Option<&'static str> {
+        match self {
+            Event::Located { to, .. } => Some(match to {
+                Location::Eliminated => "eliminated",
+                Location::Removed => "removed",
+                Location::Map(_) => "placed",
+                Location::Pending => "withdrawn",
+            }),
+            _ => None,
+        }
+    }
+
+    /// Every meaning [`Event::meaning`] gives.
+    pub const MEANINGS: &'static [&'static str] = &["eliminated", "removed", "placed", "withdrawn"];
+
     /// Every event kind, as scripts see it in `event` (and as `kessel.on("event:<kind>")` names it).
     /// `withheld` is not among them: it appears only in a side's view, never in play.
     pub const KINDS: &'static [&'static str] = &[

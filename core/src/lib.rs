@@ -22,6 +22,8 @@
 //!   the stages that gate the API.
 //! - [`engine`]: [`engine::Engine`] ties state, rules and log together: validate, act, undo, save,
 //!   load, replay.
+//! - [`scaffold`]: a map region cut out as map-file text, and a new scenario's skeleton written
+//!   and loaded back (`kessel map cut`, `kessel new scenario`, the editor).
 
 pub mod action;
 pub mod algo;
@@ -49,5 +51,6 @@ pub use map::Map;
 pub use state::GameState;
 pub mod engine;
 pub mod ruleset;
+pub mod scaffold;
 pub mod script;
 pub mod world;

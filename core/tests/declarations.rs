@@ -140,3 +140,20 @@ fn misspelt_declarations_fail_at_their_line_with_the_right_name() {
 fn the_toy_as_written_loads() {
     load_with("strict_decl_none", "kessel.ruleset{", "kessel.ruleset{").expect("the toy loads");
 }
+
+#[test]
+fn an_event_hook_on_an_unknown_meaning_names_the_nearest() {
+    let find = "require(\"rules.muster\")";
+    let (file, line, message) = load_with(
+        "meaning-hook",
+        find,
+        "kessel.on(\"event:eliminatd\", function() end)\nrequire(\"rules.muster\")",
+    )
+    .expect_err("an unknown meaning");
+    assert!(file.is_some_and(|f| f.ends_with("init.lua")));
+    assert_eq!(line, Some(line_of(find)));
+    assert!(
+        message.contains("did you mean `event:eliminated`"),
+        "{message}"
+    );
+}

@@ -72,6 +72,34 @@ fn save_load_save_is_byte_identical() {
 }
 
 #[test]
+fn save_as_names_the_scenario_from_the_save_and_keeps_the_players() {
+    let mut e = engine(3);
+    play(&mut e, 5);
+    let dir = std::env::temp_dir().join(format!("kessel-save-as-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join("game.json");
+    let players: std::collections::BTreeMap<String, String> =
+        [("red".to_string(), "computer".to_string())].into();
+    let saved = e.save_as(&path, &players).expect("save");
+    std::fs::write(&path, &saved).expect("write");
+    let file: SaveFile = serde_json::from_str(&saved).expect("parse");
+    // the scenario is found from the save's folder, whatever the working folder is
+    assert!(
+        Path::new(&file.scenario).is_relative() && file.scenario.starts_with(".."),
+        "{}",
+        file.scenario
+    );
+    assert!(dir.join(&file.scenario).is_file(), "{}", file.scenario);
+    assert_eq!(file.players, players);
+    let (loaded, back) = Engine::load_save_with_players(&path, Limits::default()).expect("load");
+    assert_eq!(back, players);
+    assert_eq!(loaded.state().hash(), e.state().hash());
+    // and a save written without players has no such field
+    assert!(!e.save().expect("save").contains("\"players\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn options_set_by_hand_survive_save_and_load() {
     let mut e = engine(3);
     assert!(

@@ -11,6 +11,10 @@ use kessel_draw::pieces;
 use kessel_draw::style::UnitSymbol as Symbol;
 use kessel_draw::MapStyle;
 
+/// The smallest hex radius (points) counters are drawn for: at it a counter is about 20 points
+/// wide and shows its symbol and values; the canvas draws counters at least this big.
+pub const LEGIBLE_ZOOM: f32 = 16.5;
+
 /// Black or white, whichever reads better on `bg`.
 pub fn text_on(bg: Color32) -> Color32 {
     paint::color(kessel_draw::Rgb::new(bg.r(), bg.g(), bg.b()).ink_on())

@@ -307,6 +307,21 @@ impl Document {
     }
 }
 
+impl Document {
+    /// The map file's text as the editor shows the map (the author's legend characters kept).
+    pub fn map_text(&self) -> String {
+        map_to_toml_with(&self.map, &self.legend_hint)
+    }
+
+    /// The scenario file's text with the edits made (none for a bare map).
+    pub fn scenario_text_edited(&self) -> Option<String> {
+        match (&self.scenario_file, &self.scenario) {
+            (Some(file), Some(def)) => Some(file.render(def)),
+            _ => None,
+        }
+    }
+}
+
 /// The `[terrain] legend` of a map file, if it can be read; anything odd is skipped, since the
 /// hint only affects which characters a save uses.
 fn read_legend(map_path: &Path) -> Vec<(char, String)> {

@@ -29,6 +29,7 @@
 //! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it
 //!   into the author's file in place.
 //! - [`validate`]: the checks of `kessel check`, run on the unsaved scenario after edits.
+//! - [`save_as`]: *Save as…*, the scenario and its folder written into a folder of the user's.
 //! - [`underlay`]: a picture traced under the map, fitted by three points, kept beside it.
 //! - [`reload`]: the file watcher (notify, debounced) whose changes the app applies between
 //!   frames.
@@ -42,6 +43,7 @@ pub mod paint;
 pub mod panels;
 pub mod play;
 pub mod reload;
+pub mod save_as;
 pub mod scenario_file;
 pub mod underlay;
 pub mod validate;
@@ -66,6 +68,10 @@ pub struct EditorOptions {
     pub size: Option<[f32; 2]>,
     /// What to set up before the first frame.
     pub startup: Startup,
+    /// When the file lies in a folder that is Kessel's, not the user's (the bundled scenarios
+    /// of this version, an opened package's cache): that folder, and the user's folder offered
+    /// for new work instead. Saving there is refused with a message saying why.
+    pub not_yours: Option<(PathBuf, PathBuf)>,
 }
 
 impl EditorOptions {
@@ -76,6 +82,7 @@ impl EditorOptions {
             screenshot: None,
             size: None,
             startup: Startup::default(),
+            not_yours: None,
         }
     }
 }
@@ -101,6 +108,7 @@ pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     ensure_display()?;
     let title = format!("Kessel editor — {}", doc.name);
     let mut app = EditorApp::new(doc);
+    app.set_not_yours(opts.not_yours.clone());
     let outcome: app::ScreenshotOutcome = Arc::new(Mutex::new(None));
     if let Some(path) = &opts.screenshot {
         app.take_screenshot(path.clone(), outcome.clone());

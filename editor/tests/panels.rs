@@ -3,12 +3,16 @@
 //! hot-reload tests run on a copy of the core's toy ruleset (`panels/*.rs`, one binary: each test
 //! binary links the whole GUI stack).
 
+#[path = "panels/brushes.rs"]
+mod brushes;
 #[path = "panels/computer.rs"]
 mod computer;
 #[path = "panels/play.rs"]
 mod play;
 #[path = "panels/problems.rs"]
 mod problems;
+#[path = "panels/region.rs"]
+mod region;
 #[path = "panels/reload.rs"]
 mod reload;
 #[path = "panels/rules.rs"]
@@ -46,6 +50,15 @@ fn harness() -> Harness<'static, EditorApp> {
     // the first frame sizes the canvas and fits the map; positions are known after it
     h.run();
     h
+}
+
+/// With `KESSEL_SHOTS=DIR` set, the window as it is now goes to `DIR/NAME.png` (for the guide).
+fn picture(h: &mut Harness<'_, EditorApp>, name: &str) {
+    if let Some(dir) = std::env::var_os("KESSEL_SHOTS") {
+        let img = h.render().expect("renders");
+        img.save(Path::new(&dir).join(format!("{name}.png")))
+            .expect("writes the picture");
+    }
 }
 
 fn hex(h: &Harness<'_, EditorApp>, label: &str) -> Hex {

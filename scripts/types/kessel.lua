@@ -331,7 +331,7 @@ function kessel.action(t) end
 ---@overload fun(name: "odds", fn: fun(attack: integer, defence: integer, flags: string[]): kessel.OddsHookResult)
 ---@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[], view: fun(opts: {log: boolean?}?): table?): kessel.Action?)
 ---@overload fun(name: "result", fn: fun(): kessel.GameResult?)
----@overload fun(name: string, fn: fun(e: kessel.Event)) "event" or "event:<kind>": runs inside the emitting action
+---@overload fun(name: string, fn: fun(e: kessel.Event)) "event", "event:<kind>" or "event:<meaning>" (eliminated, removed, placed, withdrawn): runs inside the emitting action
 ---@param name kessel.HookName
 ---@param fn function
 function kessel.on(name, fn) end

@@ -260,17 +260,17 @@ fn wrap(items: &[String]) -> String {
     let mut out = String::new();
     let mut col = 12;
     for (i, it) in items.iter().enumerate() {
-        let piece = if i + 1 < items.len() {
-            format!("{it}, ")
-        } else {
-            it.clone()
-        };
-        if col + piece.len() > 100 && col > 12 {
-            out.push_str("\n    ");
-            col = 4;
+        if i > 0 {
+            if col + 2 + it.len() > 100 {
+                out.push_str(",\n    ");
+                col = 4;
+            } else {
+                out.push_str(", ");
+                col += 2;
+            }
         }
-        col += piece.len();
-        out.push_str(&piece);
+        out.push_str(it);
+        col += it.len();
     }
     out
 }

@@ -62,6 +62,13 @@ pub struct Args {
     /// Rules mode: compare two profiles, A,B.
     #[arg(long, value_name = "A,B", value_parser = parse_pair)]
     compare: Option<(String, String)>,
+    /// Map editing: pick a tool (view, paint, fill, hexside, link, region).
+    #[arg(long, value_name = "TOOL")]
+    tool: Option<String>,
+    /// Map editing: show *New scenario from a region* with this rectangle, A,B (two opposite
+    /// corner hexes as printed).
+    #[arg(long, value_name = "A,B", value_parser = parse_pair)]
+    region: Option<(String, String)>,
     /// Seconds to wait before the screenshot (to catch a reload made meanwhile).
     #[arg(long, value_name = "SECONDS")]
     delay: Option<f32>,
@@ -103,8 +110,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         options: args.options,
         ai_until: args.ai_until,
         computer: args.computer,
+        tool: args.tool,
+        region: args.region,
     };
+    let not_yours = crate::bundle::not_the_users(&scenario);
     kessel_editor::run(EditorOptions {
+        not_yours,
         screenshot: args.screenshot,
         size: args.size,
         startup,

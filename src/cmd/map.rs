@@ -1,10 +1,11 @@
 //! `kessel map …`: tools on map files. `kessel map cut` cuts a region out of a map, keeping the
-//! printed hex numbers (see `Map::cut` in the core).
+//! printed hex numbers (see `Map::cut` and `scaffold::cut_map` in the core, which the editor's
+//! *New scenario from a region* calls too).
 
 use anyhow::Context;
 use kessel_core::fsio::write_atomic;
-use kessel_core::map_toml::map_to_toml;
-use kessel_core::scenario::{load_map, parse_map};
+use kessel_core::scaffold::{cut_map, CutText};
+use kessel_core::scenario::load_map;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,7 +59,7 @@ fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
         })
     };
     let (a, b) = (corner(&args.from)?, corner(&args.to)?);
-    let cut = map.cut(a, b)?;
+    let CutText { cut, text } = cut_map(&map, &args.source.display().to_string(), a, b)?;
     // shortened things one a line; things wholly outside one line per kind, as they are many
     let mut dropped: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
     for note in &cut.notes {
@@ -75,19 +76,6 @@ fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
             names.join(", ")
         );
     }
-    let text = format!(
-        "# Cut from {} (hexes {}–{}) by `kessel map cut`; hex numbers are as printed on the source.\n{}",
-        args.source.display(),
-        args.from,
-        args.to,
-        map_to_toml(&cut.map)
-    );
-    // what we write must read back as the same map, or the cut is not worth keeping
-    let again = parse_map(&args.output, &text).map_err(|e| anyhow::anyhow!("{e}"))?;
-    anyhow::ensure!(
-        again == cut.map,
-        "internal error: the cut map does not read back equal"
-    );
     if let Some(dir) = args.output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the folder {}", dir.display()))?;

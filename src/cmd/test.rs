@@ -86,8 +86,9 @@ fn default_paths() -> anyhow::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// The scenario whose tests live in `tests` (a `tests/` folder beside exactly one scenario file):
-/// its tests start from that scenario.
+/// The scenario whose tests live in `tests` (a `tests/` folder beside scenario files): its tests
+/// start from that scenario, or from the first by file name where there are several (a campaign's
+/// folder holds one per date: name the first date's so it sorts first, or pass --scenario).
 fn scenario_beside(tests: &Path) -> Option<PathBuf> {
     if tests.file_name()? != "tests" {
         return None;
@@ -103,7 +104,8 @@ fn scenario_beside(tests: &Path) -> Option<PathBuf> {
             found.push(p);
         }
     }
-    (found.len() == 1).then(|| found.remove(0))
+    found.sort();
+    found.into_iter().next()
 }
 
 /// Runs the command.

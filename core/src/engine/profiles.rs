@@ -9,12 +9,17 @@ use std::path::{Path, PathBuf};
 impl Engine {
     /// Resolves a profile argument: a name in `<ruleset>/profiles/`, or a path.
     pub fn profile_path(ruleset_dir: &Path, profile: &str) -> PathBuf {
-        let as_path = PathBuf::from(profile);
-        if profile.ends_with(".toml") || as_path.components().count() > 1 {
-            as_path
+        if Engine::is_profile_path(profile) {
+            PathBuf::from(profile)
         } else {
             ruleset_dir.join("profiles").join(format!("{profile}.toml"))
         }
+    }
+
+    /// True when a profile is named by a file (`x.toml`, `dir/x`) rather than by its name in
+    /// the ruleset's `profiles/` folder.
+    pub fn is_profile_path(profile: &str) -> bool {
+        profile.ends_with(".toml") || Path::new(profile).components().count() > 1
     }
 
     /// Reads a profile against this ruleset's options.

@@ -32,6 +32,10 @@ pub struct SaveFile {
     /// that finds them changed says so, rather than calling the save tampered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<String>,
+    /// Who plays each side, in the words of the program that saved the game (the editor writes
+    /// `human` or `computer`). The engine keeps it for that program and reads nothing in it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub players: BTreeMap<String, String>,
     /// Checksum of everything above and the log: an edit that did not recompute it is caught
     /// before anything is replayed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -79,9 +83,30 @@ fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 impl Engine {
-    /// Serialises the game (scenario reference, profile, seed, log) as JSON.
+    /// Serialises the game (scenario reference, profile, seed, log) as JSON, with paths as the
+    /// game was started with (relative to the working folder). [`Engine::save_as`] writes them
+    /// relative to the save instead.
     pub fn save(&self) -> Result<String, String> {
-        serde_json::to_string_pretty(&self.save_file())
+        self.save_text(None, &BTreeMap::new())
+    }
+
+    /// The save to be written at `path`: the scenario (and a profile given as a file) named
+    /// relative to the save's folder, so the save loads from any working folder, and who plays
+    /// each side (see [`SaveFile::players`]).
+    pub fn save_as(
+        &self,
+        path: &Path,
+        players: &BTreeMap<String, String>,
+    ) -> Result<String, String> {
+        self.save_text(path.parent(), players)
+    }
+
+    fn save_text(
+        &self,
+        beside: Option<&Path>,
+        players: &BTreeMap<String, String>,
+    ) -> Result<String, String> {
+        serde_json::to_string_pretty(&self.save_file_at(beside, players))
             .map(|mut s| {
                 s.push('\n');
                 s
@@ -89,16 +114,41 @@ impl Engine {
             .map_err(|e| e.to_string())
     }
 
-    /// The game as a save (scenario reference, profile, seed, options set by hand, log, hashes).
+    /// The game as a save (scenario reference, profile, seed, options set by hand, log, hashes),
+    /// paths as the game was started with.
     pub fn save_file(&self) -> SaveFile {
+        self.save_file_at(None, &BTreeMap::new())
+    }
+
+    fn save_file_at(&self, beside: Option<&Path>, players: &BTreeMap<String, String>) -> SaveFile {
+        // a path relative to the save's folder, when both resolve; else as it was given
+        let rel = |p: &Path| -> String {
+            let folder = beside.map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            });
+            folder
+                .and_then(|d| crate::scaffold::relative_to(d, p).ok())
+                .unwrap_or_else(|| display_path(p))
+        };
         // what the profile gives; if it can no longer be read, record every value
         let base = self.profile_options(self.profile_arg.as_deref()).ok();
         let w = self.world.borrow();
         let scenario = w
             .scenario
             .as_ref()
-            .map(|s| display_path(&s.path))
+            .map(|s| rel(&s.path))
             .unwrap_or_default();
+        let profile = self.profile_arg.as_deref().map(|p| {
+            if Engine::is_profile_path(p) {
+                rel(Path::new(p))
+            } else {
+                p.to_string()
+            }
+        });
         let options = w
             .options
             .values
@@ -109,11 +159,12 @@ impl Engine {
         let save = SaveFile {
             format: SAVE_FORMAT.into(),
             scenario,
-            profile: self.profile_arg.clone(),
+            profile,
             seed: w.state.seed,
             state_hash: format!("{:016x}", w.state.hash()),
             options,
             content_hash: Some(self.content_hash()),
+            players: players.clone(),
             checksum: None,
             log: w.log.clone(),
         };
@@ -152,6 +203,14 @@ impl Engine {
     /// save recorded. So a save whose history was edited does not load, even with its hashes
     /// recomputed; and a save made before the scenario or rules changed says that instead.
     pub fn load_save(path: &Path, limits: Limits) -> Result<Engine, EngineError> {
+        Self::load_save_with_players(path, limits).map(|(e, _)| e)
+    }
+
+    /// [`Engine::load_save`], and who played each side (see [`SaveFile::players`]).
+    pub fn load_save_with_players(
+        path: &Path,
+        limits: Limits,
+    ) -> Result<(Engine, BTreeMap<String, String>), EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "save")?;
         let save: SaveFile = serde_json::from_str(&text)
@@ -167,14 +226,28 @@ impl Engine {
                 ));
             }
         }
-        let mut engine = Engine::load(
-            Path::new(&save.scenario),
-            save.profile.as_deref(),
-            save.seed,
-            limits,
-        )?;
+        // paths relative to the save's folder (saves written by `save_as`), else to the working
+        // folder (older saves, and `save`)
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let resolve = |p: &str| -> String {
+            let beside = folder.join(p);
+            if Path::new(p).is_relative() && beside.exists() {
+                beside.to_string_lossy().into_owned()
+            } else {
+                p.to_string()
+            }
+        };
+        let scenario = resolve(&save.scenario);
+        let profile = save.profile.as_deref().map(|p| {
+            if Engine::is_profile_path(p) {
+                resolve(p)
+            } else {
+                p.to_string()
+            }
+        });
+        let mut engine = Engine::load(Path::new(&scenario), profile.as_deref(), save.seed, limits)?;
         engine.replay_save(&save, path)?;
-        Ok(engine)
+        Ok((engine, save.players))
     }
 
     /// Plays a save's actions again on this engine (built from the save's scenario, or for a

@@ -28,6 +28,12 @@ impl EditorApp {
                     }
                     None => self.status.info("Nothing to redo"),
                 },
+                EditorCommand::Save if self.save_refused().is_some() => {
+                    if let Some(why) = self.save_refused() {
+                        self.status.error(why);
+                        self.offer_save_as();
+                    }
+                }
                 EditorCommand::Save => match self.doc.save() {
                     Ok(SaveOutcome::Unchanged) => self.status.info("No changes to save"),
                     Ok(SaveOutcome::Written(paths)) => {

@@ -16,6 +16,11 @@ impl EditorApp {
         play: &mut Vec<PlayCommand>,
     ) {
         match self.palette.mode {
+            Mode::Edit if self.palette.tool == Tool::Region => {
+                if let Some(req) = self.region.ui(ui, &self.doc) {
+                    self.new_scenario_from_region(req);
+                }
+            }
             Mode::Edit => {
                 self.underlay_ui(ui);
                 ui.separator();
@@ -127,6 +132,10 @@ impl EditorApp {
                     && self.map_data.target.is_none()),
             problems: &problems,
             marked: &marked,
+            region: self
+                .region
+                .corners
+                .filter(|_| self.palette.mode == Mode::Edit && self.palette.tool == Tool::Region),
         };
         let r = self.map_view.ui(ui, &scene);
         // a hex pinned by a scripted start stays explained until the pointer moves
@@ -158,6 +167,10 @@ impl EditorApp {
             if let Some(w) = r.clicked_world {
                 self.pick_fit_spot(w);
             }
+            return;
+        }
+        if self.palette.tool == Tool::Region {
+            self.region.on_map(&r);
             return;
         }
         if let Some(h) = r.clicked {

@@ -92,7 +92,9 @@ impl EditorApp {
             let path = PathBuf::from(self.open_dialog.clone().unwrap_or_default());
             match Document::open(&path) {
                 Ok(doc) => {
+                    let not_yours = self.not_yours.take();
                     *self = EditorApp::new(doc);
+                    self.set_not_yours(not_yours);
                     self.status.info(format!("Opened {}", path.display()));
                 }
                 Err(e) => self.status.error(format!("Cannot open: {e:#}")),
@@ -113,6 +115,9 @@ impl EditorApp {
                 }
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     cmds.push(EditorCommand::Save);
+                }
+                if ui.button("Save as…").clicked() {
+                    self.offer_save_as();
                 }
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

@@ -36,6 +36,8 @@ mod hot_reload;
 mod layout;
 mod menus;
 mod messages;
+mod new_scenario;
+mod save_as;
 mod screenshot;
 mod startup;
 mod underlay;
@@ -48,8 +50,8 @@ use crate::document::Document;
 use crate::map_view::MapView;
 use crate::panels::scenario::RulesetNames;
 use crate::panels::{
-    Inspector, LogPanel, MapDataPanel, Mode, Palette, Panel as _, PlayPanel, RulesPanel,
-    ScenarioPanel, StatusBar,
+    Inspector, LogPanel, MapDataPanel, Mode, Palette, Panel as _, PlayPanel, RegionTool,
+    RulesPanel, ScenarioPanel, StatusBar,
 };
 use crate::play::PlaySession;
 use crate::reload::{Watched, Watcher};
@@ -161,8 +163,15 @@ pub struct EditorApp {
     pub watcher: Option<Watcher>,
     /// The picture traced under the map (map editing).
     pub tracing: Tracing,
+    /// *New scenario from a region* (map editing).
+    pub region: RegionTool,
+    /// A folder that is Kessel's, not the user's (see [`crate::EditorOptions::not_yours`]),
+    /// and the user's folder for new work.
+    pub not_yours: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// The File → Open… dialog: the path being typed, while it is open.
     pub open_dialog: Option<String>,
+    /// The File → Save as… dialog: the folder being typed, while it is open.
+    pub save_as_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
     pub rule_reloads: u64,
     /// How the ruleset says the map and counters look: built once per ruleset load, shared
@@ -234,8 +243,41 @@ impl EditorApp {
             needs_refresh: false,
             screenshot: None,
             open_dialog: None,
+            save_as_dialog: None,
             tracing,
+            region: RegionTool::default(),
+            not_yours: None,
         }
+    }
+
+    /// Says which folder is Kessel's rather than the user's (kept across File → Open).
+    pub fn set_not_yours(&mut self, not_yours: Option<(std::path::PathBuf, std::path::PathBuf)>) {
+        self.region.user_folder = None;
+        if let Some((root, user)) = &not_yours {
+            if self.in_folder(root) {
+                self.region.user_folder = Some(user.clone());
+            }
+        }
+        self.not_yours = not_yours;
+    }
+
+    /// True when the document's files lie under `root`.
+    fn in_folder(&self, root: &std::path::Path) -> bool {
+        let under = |p: &std::path::Path| p.canonicalize().is_ok_and(|p| p.starts_with(root));
+        under(&self.doc.map_path) || self.doc.scenario_path.as_deref().is_some_and(under)
+    }
+
+    /// Why saving the document is refused: it lies in Kessel's own folder.
+    pub fn save_refused(&self) -> Option<String> {
+        let (root, user) = self.not_yours.as_ref()?;
+        self.in_folder(root).then(|| {
+            format!(
+                "Not saved: Kessel's own copy ({}), replaced by a new version. \
+                 Save as… into a folder of yours (offered: {})",
+                root.display(),
+                user.display()
+            )
+        })
     }
 
     /// The files the watcher should follow for this document.
@@ -377,6 +419,9 @@ impl EditorApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui, &mut cmds));
         if self.open_dialog.is_some() {
             self.open_dialog_ui(ui.ctx());
+        }
+        if self.save_as_dialog.is_some() {
+            self.save_as_dialog_ui(ui.ctx());
         }
         if !self.problems.is_empty() {
             egui::Panel::top("errors")

@@ -3,7 +3,7 @@
 //! can be shown without a person at the mouse.
 
 use super::EditorApp;
-use crate::panels::Mode;
+use crate::panels::{Mode, Tool};
 use crate::play::{PlayCommand, PlaySession};
 use kessel_core::hex::Hex;
 use std::path::PathBuf;
@@ -43,6 +43,11 @@ pub struct Startup {
     pub options: Vec<(String, String)>,
     /// Sides the computer plays in play-test (at the fast pace).
     pub computer: Vec<String>,
+    /// Map editing: the *New scenario from a region* tool with this rectangle (two opposite
+    /// corner hexes) dragged.
+    pub region: Option<(String, String)>,
+    /// Map editing: the tool to pick (`paint`, `fill`, `hexside`, `link`, `region`).
+    pub tool: Option<String>,
     /// Let the ruleset's AI play (at most 3000 actions) until this step (by id) offers an
     /// attack, to reach a combat without playing one by hand.
     pub ai_until: Option<String>,
@@ -69,8 +74,25 @@ impl EditorApp {
             .iter()
             .map(|l| parse(l))
             .collect::<anyhow::Result<Vec<Hex>>>()?;
+        let region = match &st.region {
+            Some((a, b)) => Some((parse(a)?, parse(b)?)),
+            None => None,
+        };
         if let Some(mode) = st.mode {
             self.set_mode(mode);
+        }
+        if let Some(word) = &st.tool {
+            self.palette.tool = tool_of(word)?;
+        }
+        if let Some((a, b)) = region {
+            self.region.corners = Some((a, b));
+            // centred on the region, at the zoom a map too big to fit opens at
+            let ((ca, ra), (cb, rb)) = (self.doc.map.offset(a), self.doc.map.offset(b));
+            let middle = self.doc.map.hex_at((ca + cb) / 2, (ra + rb) / 2);
+            let zoom = st.zoom.unwrap_or(crate::map_view::READABLE_ZOOM);
+            self.map_view.focus_on_next_frame(middle, zoom);
+            self.palette.tool = Tool::Region;
+            self.set_mode(Mode::Edit);
         }
         if let Some((a, b)) = st.compare {
             self.rules_panel.comparing = true;
@@ -189,6 +211,19 @@ impl EditorApp {
             None => anyhow::bail!("`{text}` is neither a hex of this map nor a unit id"),
         }
     }
+}
+
+/// The map-editing tool a command-line word names.
+fn tool_of(word: &str) -> anyhow::Result<Tool> {
+    Ok(match word {
+        "view" => Tool::View,
+        "paint" => Tool::PaintTerrain,
+        "fill" => Tool::Fill,
+        "hexside" => Tool::Hexside,
+        "link" => Tool::Link,
+        "region" => Tool::Region,
+        _ => anyhow::bail!("`{word}` is not one of view, paint, fill, hexside, link, region"),
+    })
 }
 
 /// Plays the ruleset's AI until the step `step_id` offers an attack.

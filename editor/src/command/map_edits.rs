@@ -111,6 +111,39 @@ pub fn apply_edit(map: &mut Map, cmd: &EditorCommand) -> Result<bool, String> {
             toggle_link(map, *from, *to, kind)?;
             Ok(true)
         }
+        EditorCommand::SetHexside { side, kind, on, .. } => {
+            if map.side_has(*side, kind) == *on {
+                return Ok(false);
+            }
+            toggle_hexside(map, *side, kind)?;
+            Ok(true)
+        }
+        EditorCommand::SetLink {
+            from, to, kind, on, ..
+        } => {
+            let side = Hexside::between(*from, *to).ok_or_else(|| {
+                format!(
+                    "{} and {} are not adjacent",
+                    map.label(*from),
+                    map.label(*to)
+                )
+            })?;
+            if map.side_has(side, kind) == *on {
+                return Ok(false);
+            }
+            toggle_link(map, *from, *to, kind)?;
+            Ok(true)
+        }
+        EditorCommand::FillTerrain { at, terrain } => {
+            let hexes = flood(map, *at);
+            if map.terrain_name(*at) == Some(terrain.as_str()) || hexes.is_empty() {
+                return Ok(false);
+            }
+            for h in hexes {
+                map.set_terrain(h, terrain).map_err(|e| e.to_string())?;
+            }
+            Ok(true)
+        }
         EditorCommand::SetPlaces { places, .. } => {
             if map.places == *places {
                 return Ok(false);
@@ -160,6 +193,26 @@ pub fn apply_edit(map: &mut Map, cmd: &EditorCommand) -> Result<bool, String> {
         }
         _ => Ok(false),
     }
+}
+
+/// The hexes connected to `at` through neighbours of the same terrain, `at` first (none if `at`
+/// is off the map).
+pub fn flood(map: &Map, at: Hex) -> Vec<Hex> {
+    let Some(kind) = map.terrain_name(at).filter(|_| map.contains(at)) else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::from([at]);
+    let mut out = vec![at];
+    let mut i = 0;
+    while let Some(&h) = out.get(i) {
+        i += 1;
+        for (_, n) in map.neighbors(h) {
+            if map.terrain_name(n) == Some(kind) && seen.insert(n) {
+                out.push(n);
+            }
+        }
+    }
+    out
 }
 
 /// True if two sides meet at a corner: they share one hex and their other hexes touch.

@@ -8,7 +8,7 @@
 
 mod map_edits;
 
-pub use map_edits::{apply_edit, resized, toggle_hexside, toggle_link};
+pub use map_edits::{apply_edit, flood, resized, toggle_hexside, toggle_link};
 
 use crate::scenario_file::{
     LevelDef, MarkerDef, ObjectiveDef, PoolDef, ScenarioDef, ScenarioMeta, UnitDef, VarDef,
@@ -36,6 +36,39 @@ pub enum EditorCommand {
         side: Hexside,
         /// Feature kind (`river`, `lake`, …).
         kind: String,
+    },
+    /// Put the hexside feature `kind` on a side (`on`) or take it off; commands of one drag
+    /// (`stroke`) undo together, so a river traced along its sides is one step.
+    SetHexside {
+        /// The side.
+        side: Hexside,
+        /// Feature kind.
+        kind: String,
+        /// Present after the edit.
+        on: bool,
+        /// Drag id.
+        stroke: u64,
+    },
+    /// Put a link of `kind` between two adjacent hexes (`on`) or take it off; one drag from hex
+    /// to hex is one undo step.
+    SetLink {
+        /// One end.
+        from: Hex,
+        /// The other end.
+        to: Hex,
+        /// Link kind.
+        kind: String,
+        /// Present after the edit.
+        on: bool,
+        /// Drag id.
+        stroke: u64,
+    },
+    /// Paint `terrain` over the connected hexes that have the terrain of `at` (a flood fill).
+    FillTerrain {
+        /// Where the fill starts.
+        at: Hex,
+        /// Terrain name.
+        terrain: String,
     },
     /// Add a link of `kind` between two adjacent hexes, or remove it if present.
     ToggleLink {
@@ -153,7 +186,9 @@ impl EditorCommand {
     /// Commands with the same key in a row make one undo step (a paint stroke, typing in a field).
     fn merge_key(&self) -> Option<String> {
         match self {
-            EditorCommand::SetTerrain { stroke, .. } => Some(format!("stroke {stroke}")),
+            EditorCommand::SetTerrain { stroke, .. }
+            | EditorCommand::SetHexside { stroke, .. }
+            | EditorCommand::SetLink { stroke, .. } => Some(format!("stroke {stroke}")),
             EditorCommand::SetUnit { merge, .. }
             | EditorCommand::SetMeta { merge, .. }
             | EditorCommand::SetVars { merge, .. }
@@ -309,6 +344,20 @@ fn describe(cmd: &EditorCommand, map: &Map) -> String {
         }
         EditorCommand::ToggleLink { from, to, kind } => {
             format!("toggle {kind} {}–{}", map.label(*from), map.label(*to))
+        }
+        EditorCommand::SetHexside { side, kind, on, .. } => {
+            let (a, b) = side.hexes();
+            let verb = if *on { "trace" } else { "erase" };
+            format!("{verb} {kind} along {}/{}", map.label(a), map.label(b))
+        }
+        EditorCommand::SetLink {
+            from, to, kind, on, ..
+        } => {
+            let verb = if *on { "trace" } else { "erase" };
+            format!("{verb} {kind} {}–{}", map.label(*from), map.label(*to))
+        }
+        EditorCommand::FillTerrain { at, terrain } => {
+            format!("fill {terrain} from {}", map.label(*at))
         }
         EditorCommand::AddUnit(u) => format!("add unit {}", u.id),
         EditorCommand::SetUnit { id, .. } => format!("edit unit {id}"),

@@ -110,7 +110,8 @@ impl MapView {
             self.draw_place_names(painter, map, scene.style);
         }
         if self.show_units {
-            let visible_rect = self.canvas.expand(z * 1.5);
+            let counter_zoom = counter_zoom(z);
+            let visible_rect = self.canvas.expand(counter_zoom * 1.5);
             let all = scene.units.all();
             for (hex, stack) in scene.units.stacks() {
                 let c = self.hex_to_screen(map, hex);
@@ -119,7 +120,7 @@ impl MapView {
                 }
                 let units: Vec<_> = stack.iter().map(|&i| &all[i]).collect();
                 let selected = scene.selected == Some(hex);
-                counters::draw_stack(painter, scene.style, c, z, &units, selected);
+                counters::draw_stack(painter, scene.style, c, counter_zoom, &units, selected);
             }
         }
         if let Some(o) = scene.overlay {
@@ -424,6 +425,37 @@ fn place_symbol(
                 c + Vec2::new(-r, 0.0),
             ];
             shapes.push(Shape::convex_polygon(pts, fill, border));
+        }
+    }
+}
+
+/// The hex radius counters are drawn for at zoom `z`: at low zoom a counter keeps the size at
+/// which it shows its symbol and values ([`counters::LEGIBLE_ZOOM`]; it still fits its hex down
+/// to about 11 points a hex) rather than shrinking to a blank square; on a map shown tinier still
+/// it grows at twice the hexes' pace, so it never covers more than its neighbours.
+pub(super) fn counter_zoom(z: f32) -> f32 {
+    if z >= 8.0 {
+        z.max(counters::LEGIBLE_ZOOM)
+    } else {
+        z * 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counter_zoom;
+
+    #[test]
+    fn counters_stay_legible_at_the_campaigns_fit_and_never_shrink_as_the_map_grows() {
+        // the campaign fits at about 10 to 11 points a hex: counters then show their values
+        assert!(counter_zoom(10.5) >= crate::counters::LEGIBLE_ZOOM);
+        assert_eq!(counter_zoom(30.0), 30.0);
+        let mut last = 0.0;
+        for i in 1..=400 {
+            let z = i as f32 * 0.1;
+            let c = counter_zoom(z);
+            assert!(c >= last && c >= z, "zoom {z}: {c} after {last}");
+            last = c;
         }
     }
 }

@@ -13,7 +13,7 @@ mod overlay;
 use crate::document::{Document, UnitLayer};
 use crate::paint;
 use egui::{Color32, Key, PointerButton, Pos2, Rect, Sense, Ui, Vec2};
-use kessel_core::hex::{Hex, Hexside};
+use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::Map;
 use kessel_core::state::Marker;
 use kessel_draw::{HexLayout, MapStyle};
@@ -86,6 +86,8 @@ pub struct Scene<'a> {
     pub problems: &'a [Hex],
     /// Hexes of the place, area or tag being edited (outlined in cyan).
     pub marked: &'a [Hex],
+    /// Two opposite corners of a region being cut: the hexes outside it are dimmed.
+    pub region: Option<(Hex, Hex)>,
 }
 
 /// What happened on the canvas this frame.
@@ -107,6 +109,9 @@ pub struct MapResponse {
     pub drag_released: Option<Hex>,
     /// Where a primary click landed, in map (world) coordinates.
     pub clicked_world: Option<Pos2>,
+    /// The side under the pointer while the primary button is held (see
+    /// [`MapView::side_near`]): what a hexside brush traces.
+    pub edge_down: Option<Hexside>,
 }
 
 /// The map canvas.
@@ -220,10 +225,21 @@ impl MapView {
         map.contains(hex).then_some(hex)
     }
 
-    /// The side of `hex` nearest a screen position, if the position is nearer the edge than the
-    /// centre (clicks in the middle of a hex are ambiguous).
+    /// The side of `hex` a screen position lies on: within 0.3 hex radius of the edge and off
+    /// its two corners (the middle 70% of it), so a pointer dragged along a river line picks the
+    /// sides it runs along and never the third side at a corner; `None` near the centre.
     pub fn side_near(&self, map: &Map, hex: Hex, pos: Pos2) -> Option<Hexside> {
-        world_layout(map).side_near(hex, paint::point(self.to_world(pos)), 0.35)
+        let layout = world_layout(map);
+        let w = self.to_world(pos);
+        let c = paint::pos(layout.center(hex));
+        HexDir::ALL.into_iter().find_map(|d| {
+            let n = paint::pos(layout.center(hex.neighbor(d)));
+            let u = (n - c).normalized();
+            let off = w - (c + (n - c) / 2.0);
+            let across = off.dot(u);
+            let along = off.x * -u.y + off.y * u.x;
+            (across.abs() < 0.3 && along.abs() < 0.35).then(|| hex.side(d))
+        })
     }
 
     /// Zooms by `factor` keeping the world point under `anchor` (screen) in place.
@@ -298,6 +314,9 @@ impl MapView {
         if primary_down && response.is_pointer_button_down_on() {
             let pos = ui.input(|i| i.pointer.interact_pos());
             out.primary_down = pos.and_then(|p| self.screen_to_hex(map, p));
+            if let (Some(p), Some(h)) = (pos, out.primary_down) {
+                out.edge_down = self.side_near(map, h, p);
+            }
             out.press_started = ui.input(|i| i.pointer.primary_pressed());
         }
 

@@ -68,12 +68,67 @@ impl MapView {
                 );
             }
         }
+        if let Some(region) = scene.region {
+            self.draw_region(painter, map, region);
+        }
         if scene.side_hint {
             if let Some(side) = out.hovered_side {
                 let (a, b) = side.hexes();
                 let (p, q) = shared_edge(self.hex_to_screen(map, a), self.hex_to_screen(map, b), z);
                 painter.line_segment([p, q], Stroke::new(4.0, Color32::from_rgb(255, 240, 0)));
             }
+        }
+    }
+
+    /// A region being cut: every hex outside it dimmed, its border in yellow, and its two
+    /// printed corner labels written large at its corners.
+    fn draw_region(&self, painter: &Painter, map: &Map, (a, b): (Hex, Hex)) {
+        let ((ca, ra), (cb, rb)) = (map.offset(a), map.offset(b));
+        let (c0, c1, r0, r1) = (ca.min(cb), ca.max(cb), ra.min(rb), ra.max(rb));
+        let inside = |h: Hex| {
+            let (c, r) = map.offset(h);
+            map.contains(h) && (c0..=c1).contains(&c) && (r0..=r1).contains(&r)
+        };
+        let (cols, rows) = self.visible(map);
+        let z = self.zoom;
+        let dim = Color32::from_black_alpha(150);
+        let border = Stroke::new(3.0, Color32::from_rgb(255, 225, 40));
+        for c in cols
+            .clone()
+            .filter(|c| (0..map.columns() as i32).contains(c))
+        {
+            for r in rows.clone().filter(|r| (0..map.rows() as i32).contains(r)) {
+                let h = map.hex_at(c, r);
+                let at = self.hex_to_screen(map, h);
+                if !inside(h) {
+                    let pts = paint::hex_corners(at, z).to_vec();
+                    painter.add(Shape::convex_polygon(pts, dim, Stroke::NONE));
+                    continue;
+                }
+                for d in HexDir::ALL {
+                    let n = h.neighbor(d);
+                    if !inside(n) {
+                        let (p, q) = shared_edge(at, self.hex_to_screen(map, n), z);
+                        painter.line_segment([p, q], border);
+                    }
+                }
+            }
+        }
+        for (h, align) in [
+            (map.hex_at(c0, r0), Align2::LEFT_BOTTOM),
+            (map.hex_at(c1, r1), Align2::RIGHT_TOP),
+        ] {
+            let at = self.hex_to_screen(map, h);
+            let corner = at
+                + Vec2::new(
+                    if align == Align2::LEFT_BOTTOM { -z } else { z },
+                    if align == Align2::LEFT_BOTTOM { -z } else { z },
+                );
+            let galley =
+                painter.layout_no_wrap(map.label(h), FontId::proportional(18.0), Color32::BLACK);
+            let rect = align.anchor_size(corner, galley.size()).expand(3.0);
+            painter.rect_filled(rect, 3.0, Color32::from_rgb(255, 225, 40));
+            painter.galley(rect.min + Vec2::splat(3.0), galley, Color32::BLACK);
         }
     }
 

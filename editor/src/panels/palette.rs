@@ -53,10 +53,16 @@ pub enum Tool {
     View,
     /// Paint the chosen terrain (click or drag).
     PaintTerrain,
-    /// Toggle the chosen hexside feature on the edge nearest the click.
+    /// Paint the chosen terrain over the clicked hex and every hex joined to it through hexes
+    /// of the same terrain.
+    Fill,
+    /// Toggle the chosen hexside feature on the edge clicked; drag along edges to trace it.
     Hexside,
-    /// Click a hex, then an adjacent one, to toggle a link between them.
+    /// Click a hex, then an adjacent one, to toggle a link between them; drag from hex to hex
+    /// to trace one.
     Link,
+    /// Drag a rectangle to cut a region into a new scenario.
+    Region,
     /// Place units (not yet available).
     PlaceUnit,
 }
@@ -67,6 +73,8 @@ impl Tool {
         match self {
             Tool::View => "View",
             Tool::PaintTerrain => "Paint terrain",
+            Tool::Fill => "Fill terrain",
+            Tool::Region => "New scenario from region",
             Tool::Hexside => "Hexside feature",
             Tool::Link => "Link",
             Tool::PlaceUnit => "Place unit",
@@ -89,6 +97,15 @@ pub struct Palette {
     pub link_kind: String,
     /// First hex of a link being drawn.
     pub link_from: Option<Hex>,
+    /// What the drag under way does to the sides or links it passes: add (`true`) or erase,
+    /// decided by the first one it touches.
+    trace_on: Option<bool>,
+    /// The last hex a link drag passed.
+    trace_last: Option<Hex>,
+    /// Something was traced in the drag under way (its release is then no click).
+    traced: bool,
+    /// The primary button is held on the map (tracing brushes).
+    dragging: bool,
     /// Why play-test is not offered now (the app sets it each frame); the button is disabled
     /// and says why on hover.
     pub play_blocked: Option<String>,
@@ -104,6 +121,10 @@ impl Default for Palette {
             side_kind: "river".into(),
             link_kind: "road".into(),
             link_from: None,
+            trace_on: None,
+            trace_last: None,
+            traced: false,
+            dragging: false,
             play_blocked: None,
             stroke: 0,
         }
@@ -169,7 +190,14 @@ impl Palette {
         ui.heading("Tools");
         // justified: the whole row is the button, not just its text
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
-            for tool in [Tool::View, Tool::PaintTerrain, Tool::Hexside, Tool::Link] {
+            for tool in [
+                Tool::View,
+                Tool::PaintTerrain,
+                Tool::Fill,
+                Tool::Hexside,
+                Tool::Link,
+                Tool::Region,
+            ] {
                 if ui
                     .selectable_value(&mut self.tool, tool, tool.label())
                     .changed()
@@ -185,7 +213,13 @@ impl Palette {
             Tool::View => {
                 ui.label("Click a hex or a stack to inspect it. Drag or use the arrow keys to pan; scroll or +/- to zoom.");
             }
-            Tool::PaintTerrain => {
+            Tool::Region => {
+                ui.label("Drag a rectangle on the map: the panel on the right shows the cut (its printed corner labels, what it shortens) and writes it as a new scenario.");
+            }
+            Tool::PaintTerrain | Tool::Fill => {
+                if self.tool == Tool::Fill {
+                    ui.label("Click a hex: it and every hex joined to it through the same terrain take the brush's. One undo step.");
+                }
                 ui.label("Terrain");
                 for t in with_defaults(&TERRAINS, map.terrains.names().iter().cloned()) {
                     ui.horizontal(|ui| {
@@ -202,7 +236,7 @@ impl Palette {
                 }
             }
             Tool::Hexside => {
-                ui.label("Feature (click near an edge)");
+                ui.label("Feature (click an edge, or drag along edges to trace; starting on one that has it erases)");
                 let kinds = style.for_map(map);
                 let found = map
                     .side_kinds
@@ -216,7 +250,7 @@ impl Palette {
                 }
             }
             Tool::Link => {
-                ui.label("Link (click a hex, then a neighbour)");
+                ui.label("Link (click a hex, then a neighbour; or drag from hex to hex)");
                 let kinds = style.for_map(map);
                 let found = map
                     .side_kinds
@@ -239,6 +273,28 @@ impl Palette {
         }
     }
 
+    /// Follows the primary button for the tracing brushes: a press starts a drag (a new undo
+    /// step, add or erase not yet decided); a frame with the button up and no click ends it.
+    fn follow_drag(&mut self, r: &MapResponse) {
+        match r.primary_down {
+            Some(h) if !self.dragging => {
+                self.dragging = true;
+                self.stroke += 1;
+                self.trace_on = None;
+                self.trace_last = Some(h);
+                self.traced = false;
+            }
+            Some(_) => {}
+            None if r.clicked.is_none() && r.drag_released.is_none() => {
+                self.dragging = false;
+                self.trace_on = None;
+                self.trace_last = None;
+                self.traced = false;
+            }
+            None => self.dragging = false,
+        }
+    }
+
     /// Turns this frame's map input into commands for the active tool; returns a status message.
     pub fn on_map(
         &mut self,
@@ -247,6 +303,9 @@ impl Palette {
         cmds: &mut Vec<EditorCommand>,
     ) -> Option<String> {
         let map = &doc.map;
+        if matches!(self.tool, Tool::Hexside | Tool::Link) {
+            self.follow_drag(r);
+        }
         match self.tool {
             Tool::View | Tool::PlaceUnit => None,
             Tool::PaintTerrain => {
@@ -263,23 +322,67 @@ impl Palette {
                 }
                 None
             }
-            Tool::Hexside => {
-                let hex = r.clicked?;
-                let Some(side) = r.clicked_side else {
-                    return Some(format!(
-                        "Click nearer an edge of {} to toggle a {}",
-                        map.label(hex),
-                        self.side_kind
-                    ));
-                };
-                cmds.push(EditorCommand::ToggleHexside {
-                    side,
-                    kind: self.side_kind.clone(),
+            Tool::Fill => {
+                let at = r.clicked?;
+                cmds.push(EditorCommand::FillTerrain {
+                    at,
+                    terrain: self.terrain.clone(),
                 });
                 None
             }
+            Tool::Region => None,
+            Tool::Hexside => {
+                if let Some(side) = r.edge_down {
+                    let has = map.side_has(side, &self.side_kind);
+                    let on = *self.trace_on.get_or_insert(!has);
+                    if has != on {
+                        self.traced = true;
+                        cmds.push(EditorCommand::SetHexside {
+                            side,
+                            kind: self.side_kind.clone(),
+                            on,
+                            stroke: self.stroke,
+                        });
+                    }
+                }
+                let hex = r.clicked.filter(|_| !self.traced)?;
+                match r.clicked_side {
+                    // a click too short to be seen held down
+                    Some(side) => {
+                        cmds.push(EditorCommand::ToggleHexside {
+                            side,
+                            kind: self.side_kind.clone(),
+                        });
+                        None
+                    }
+                    None => Some(format!(
+                        "Click nearer the middle of an edge of {} to toggle a {}",
+                        map.label(hex),
+                        self.side_kind
+                    )),
+                }
+            }
             Tool::Link => {
-                let hex = r.clicked?;
+                if let (Some(from), Some(to)) = (self.trace_last, r.primary_down) {
+                    if let Some(side) = Hexside::between(from, to) {
+                        let has = map.side_has(side, &self.link_kind);
+                        let on = *self.trace_on.get_or_insert(!has);
+                        self.traced = true;
+                        self.link_from = None;
+                        if has != on {
+                            cmds.push(EditorCommand::SetLink {
+                                from,
+                                to,
+                                kind: self.link_kind.clone(),
+                                on,
+                                stroke: self.stroke,
+                            });
+                        }
+                    }
+                    // a pointer that skipped a hex starts again where it is
+                    self.trace_last = Some(to);
+                }
+                let hex = r.clicked.filter(|_| !self.traced)?;
                 match self.link_from {
                     Some(from) if from == hex => {
                         self.link_from = None;

@@ -20,6 +20,25 @@ pub enum Player {
     Computer,
 }
 
+impl Player {
+    /// The word a save records.
+    pub fn word(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Computer => "computer",
+        }
+    }
+
+    /// The player a save's word names.
+    pub fn from_word(word: &str) -> Option<Player> {
+        match word {
+            "human" => Some(Player::Human),
+            "computer" => Some(Player::Computer),
+            _ => None,
+        }
+    }
+}
+
 /// How fast the computer plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Pace {
@@ -88,6 +107,25 @@ impl Seats {
     /// Who plays `side`.
     pub fn player(&self, side: &str) -> Player {
         self.players.get(side).copied().unwrap_or_default()
+    }
+
+    /// Sets who plays `side`.
+    /// Who plays each side, as a save records it (`human`, `computer`).
+    pub fn to_save(&self) -> BTreeMap<String, String> {
+        self.players
+            .iter()
+            .map(|(side, p)| (side.clone(), p.word().to_string()))
+            .collect()
+    }
+
+    /// Takes who plays each side from a save; words it does not know are left as people.
+    pub fn restore(&mut self, saved: &BTreeMap<String, String>) {
+        self.players = saved
+            .iter()
+            .filter_map(|(side, w)| Player::from_word(w).map(|p| (side.clone(), p)))
+            .collect();
+        self.stopped = None;
+        self.state_changed();
     }
 
     /// Sets who plays `side`.

@@ -545,9 +545,13 @@ impl PlaySession {
         }
     }
 
-    /// Writes the game (scenario, profile, seed, log) to `path`, atomically.
+    /// Writes the game (scenario, profile, seed, options set by hand, who plays each side, log)
+    /// to `path`, atomically.
     pub fn save(&mut self, path: &Path) -> anyhow::Result<()> {
-        let text = self.engine.save().map_err(anyhow::Error::msg)?;
+        let text = self
+            .engine
+            .save_as(path, &self.seats.to_save())
+            .map_err(anyhow::Error::msg)?;
         write_atomic(path, text.as_bytes())?;
         self.message = Some((format!("game saved to {}", path.display()), false));
         Ok(())
@@ -555,10 +559,15 @@ impl PlaySession {
 
     /// Replaces the game with a saved one.
     pub fn load(&mut self, path: &Path) -> Result<(), String> {
-        let engine = Engine::load_save(path, Limits::default()).map_err(|e| e.to_string())?;
+        let (engine, players) =
+            Engine::load_save_with_players(path, Limits::default()).map_err(|e| e.to_string())?;
         self.seed = engine.state().seed;
         self.engine = engine;
         self.seats.new_game();
+        // a save that names no players leaves the seats as they are
+        if !players.is_empty() {
+            self.seats.restore(&players);
+        }
         self.clear_selection();
         self.refusal = None;
         self.last_phase = None;

@@ -170,3 +170,40 @@ fn the_german_plays_a_few_turns_of_the_learning_scenario_against_the_computer() 
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Who plays each side is written into a saved game and comes back when it is loaded, even
+/// after the seats were changed since.
+#[test]
+fn a_saved_game_remembers_who_plays_each_side() {
+    use kessel_editor::play::computer::Player;
+    let mut h = learning();
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    h.get_by_label("soviet played by Computer").click();
+    h.run_ok();
+    h.get_by_label("Pause").click();
+    h.run_ok();
+    let dir = scratch("players-save");
+    let file = dir.join("game.json");
+    h.state_mut()
+        .apply_play(vec![PlayCommand::SaveGame(file.clone())]);
+    h.run_ok();
+    let text = std::fs::read_to_string(&file).expect("saved");
+    assert!(text.contains("\"soviet\": \"computer\""), "{text}");
+
+    h.get_by_label("soviet played by Human").click();
+    h.run_ok();
+    let seat = |h: &Harness<'_, EditorApp>| {
+        h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .seats
+            .player("soviet")
+    };
+    assert_eq!(seat(&h), Player::Human);
+    h.state_mut().apply_play(vec![PlayCommand::LoadGame(file)]);
+    h.run_ok();
+    assert_eq!(seat(&h), Player::Computer, "the save's players");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,7 +7,15 @@ local PREFERENCE = { V3 = 1, I5 = 2, I4 = 3, V5 = 4, V4 = 5, V6 = 6, V2 = 7, V1 
 local AI = {}
 
 -- picks one of the actions `legal(kind)` lists (the engine's ai hook protocol)
+-- a scenario whose rules play the CG scenario itself (the main sequence) set this to a function
+-- of `legal` returning their choice, or nil to begin the Refit Phase when it is time
+AI.scenario_player = nil
+
 function AI.choose(legal)
+  if kessel.game.step().mode ~= "refit" and AI.scenario_player then
+    local a = AI.scenario_player(legal)
+    if a then return a end
+  end
   local best, score
   for _, a in ipairs(legal("buy_rg")) do
     local s = (PREFERENCE[a.rg] or 99) * 100

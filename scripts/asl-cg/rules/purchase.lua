@@ -10,11 +10,16 @@ local P = {}
 kessel.constant("cvp", { squad = 2, hs = 1, crew = 1, leader = 1, armor_leader = 1, hero = 1, vehicle = 3, gun = 1, sw = 0 })
 
 -- every Elimination during the RePh is counted, however it happened (an event hook) [11.6031] [11.616]
-kessel.on("event:located", function(e)
-  if e.to ~= "eliminated" or not kessel.game.var("scenario_ended") then return end
-  local u = kessel.units.get(e.unit)
+-- the Casualty VP a counter is worth (a half-squad counts as such)
+function P.cvp(u)
   local t = kessel.game.constant("cvp")
-  local v = (u.type == "squad" and u.step == 1) and t.hs or (t[u.type] or 0)
+  return (u.type == "squad" and u.step == 1) and t.hs or (t[u.type] or 0)
+end
+
+kessel.on("event:eliminated", function(e)
+  if not kessel.game.var("scenario_ended") then return end
+  local u = kessel.units.get(e.unit)
+  local v = P.cvp(u)
   if v > 0 then C.set_in("reph_cvp_lost", u.side, C.get_in("reph_cvp_lost", u.side, 0) + v) end
 end)
 

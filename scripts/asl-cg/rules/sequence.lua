@@ -64,6 +64,15 @@ kessel.sequence("refit", declared(S.STEPS))
 
 function S.in_refit() return kessel.game.step().mode == "refit" end
 
+-- how many steps the main sequence (the CG scenario) has: a scenario's rules that declare their
+-- own turns set this to the number of their steps
+S.main_steps = 1
+
+-- the CG scenario has reached its last step of its last turn
+function S.scenario_over()
+  return kessel.game.turn() >= kessel.game.last_turn() and kessel.game.step().index + 1 >= S.main_steps
+end
+
 -- resolvers: what `end_step` does for a step, registered by the step's module
 S.resolvers = {}
 function S.on_end(id, fn)
@@ -130,6 +139,10 @@ kessel.action{
   validate = function()
     if kessel.game.finished() then return C.refuse("9.6", "the Refit Phase is over") end
     if S.in_refit() then return C.refuse("9.6", "the Refit Phase is under way") end
+    -- the RePh follows the CG scenario: its last step of its last turn
+    if not S.scenario_over() then
+      return C.refuse("9.6", "the CG scenario is still being played (the Refit Phase follows its last turn)")
+    end
   end,
   apply = function()
     kessel.emit.mode("refit")
@@ -137,7 +150,7 @@ kessel.action{
     C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")
   end,
   enumerate = function()
-    if kessel.game.finished() or S.in_refit() then return {} end
+    if kessel.game.finished() or S.in_refit() or not S.scenario_over() then return {} end
     return { { kind = "start_refit" } }
   end,
 }

@@ -589,11 +589,23 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let event_hook = match name.strip_prefix("event") {
                 Some("") => true,
                 Some(rest) => match rest.strip_prefix(':') {
-                    Some(kind) if crate::event::Event::KINDS.contains(&kind) => true,
+                    Some(kind)
+                        if crate::event::Event::KINDS.contains(&kind)
+                            || crate::event::Event::MEANINGS.contains(&kind) =>
+                    {
+                        true
+                    }
                     _ => {
+                        let known: Vec<String> = crate::event::Event::KINDS
+                            .iter()
+                            .chain(crate::event::Event::MEANINGS)
+                            .map(|k| format!("event:{k}"))
+                            .collect();
                         return Err(mlua::Error::runtime(format!(
-                            "kessel.on: unknown event hook `{name}` (event kinds: {})",
-                            crate::event::Event::KINDS.join(", ")
+                            "kessel.on: unknown event hook `{name}`{} (event kinds: {}; meanings: {})",
+                            crate::names::did_you_mean(&name, &known),
+                            crate::event::Event::KINDS.join(", "),
+                            crate::event::Event::MEANINGS.join(", ")
                         )))
                     }
                 },

@@ -26,8 +26,10 @@ struct HookDepth(usize);
 /// The deepest event hooks may nest (a hook's event running hooks whose events run hooks…).
 const MAX_HOOK_DEPTH: usize = 8;
 
-/// Applies and records an event, then runs the event hooks registered for it (`kessel.on("event")`,
-/// `kessel.on("event:<kind>")`) inside the same action: what they emit is part of it.
+/// Applies and records an event, then runs the event hooks registered for it
+/// (`kessel.on("event:<kind>")`, then `kessel.on("event:<meaning>")` — `eliminated` and the like,
+/// see `Event::meaning` — then `kessel.on("event")`) inside the same action: what they emit is
+/// part of it.
 pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
     if lua.app_data_ref::<EventHooks>().is_none() {
         return emit_raw(world, e);
@@ -35,6 +37,9 @@ pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
     let copy = e.clone();
     emit_raw(world, e)?;
     let mut fs = super::hooks(lua, &format!("event:{}", copy.kind()))?;
+    if let Some(meaning) = copy.meaning() {
+        fs.extend(super::hooks(lua, &format!("event:{meaning}"))?);
+    }
     fs.extend(super::hooks(lua, "event")?);
     if fs.is_empty() {
         return Ok(());

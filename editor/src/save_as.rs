@@ -1,0 +1,111 @@
+//! *Save as…*: the open scenario, edits included, written into a folder of the user's, with the
+//! rest of its folder (other scenarios, special rules, tests) copied beside it and its ruleset
+//! path rewritten so it still finds its rules from there. For a scenario in Kessel's own folder
+//! (the bundled copy, a package's cache) this is the way to keep one's work.
+
+use crate::document::{write_atomic, Document};
+use anyhow::{bail, Context};
+use kessel_core::scaffold::relative_to;
+use std::path::{Path, PathBuf};
+
+/// More files than this in the scenario's folder: it is not a scenario folder (a home folder,
+/// say), and copying it is not what the user meant.
+const MAX_FILES: usize = 500;
+
+/// Writes the document into `dir` and returns the file to open there: the scenario file, or the
+/// map file of a bare map. Refuses a folder that already holds that file.
+pub fn save_as(doc: &Document, dir: &Path) -> anyhow::Result<PathBuf> {
+    let Some(scenario) = doc.scenario_path.as_deref() else {
+        let name = doc.map_path.file_name().unwrap_or("map.toml".as_ref());
+        let out = dir.join(name);
+        refuse_existing(&out)?;
+        create(dir)?;
+        write_atomic(&out, doc.map_text().as_bytes())?;
+        return Ok(out);
+    };
+    let name = scenario
+        .file_name()
+        .context("the scenario file has no name")?;
+    let out = dir.join(name);
+    refuse_existing(&out)?;
+    let src = scenario.parent().unwrap_or(Path::new("."));
+    let mut files = Vec::new();
+    collect(src, src, &mut files)?;
+    create(dir)?;
+    for rel in &files {
+        let to = dir.join(rel);
+        if let Some(parent) = to.parent() {
+            create(parent)?;
+        }
+        if !to.exists() {
+            let bytes = std::fs::read(src.join(rel))
+                .with_context(|| format!("cannot read {}", rel.display()))?;
+            write_atomic(&to, &bytes)?;
+        }
+    }
+    // the map as the editor shows it: inside the folder at the same place, else beside the
+    // scenario under its own name (and the scenario then names it so)
+    let map_rel = doc.map_path.strip_prefix(src).ok().map(Path::to_path_buf);
+    let map_out = match &map_rel {
+        Some(rel) => dir.join(rel),
+        None => dir.join(doc.map_path.file_name().unwrap_or("map.toml".as_ref())),
+    };
+    write_atomic(&map_out, doc.map_text().as_bytes())?;
+    let text = doc
+        .scenario_text_edited()
+        .context("the scenario's text is not loaded")?;
+    let mut edit: toml_edit::DocumentMut = text
+        .parse()
+        .context("the scenario's text does not parse as TOML")?;
+    if let Some(table) = edit.get_mut("scenario").and_then(|t| t.as_table_like_mut()) {
+        if let Some(rules) = &doc.ruleset_dir {
+            let rel = relative_to(dir, rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+            table.insert("ruleset", toml_edit::value(rel));
+        }
+        if map_rel.is_none() {
+            let file = map_out.file_name().unwrap_or_default().to_string_lossy();
+            table.insert("map", toml_edit::value(file.into_owned()));
+        }
+    }
+    write_atomic(&out, edit.to_string().as_bytes())?;
+    Ok(out)
+}
+
+fn refuse_existing(out: &Path) -> anyhow::Result<()> {
+    if out.exists() {
+        bail!(
+            "{} exists already: pick another folder, or move it away first",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+fn create(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+}
+
+/// Every file under `dir` (hidden ones and saves aside), relative to `root`.
+fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the folder {}", dir.display()))?;
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name.ends_with(".save.json") {
+            continue;
+        }
+        if p.is_dir() {
+            collect(root, &p, out)?;
+        } else if let Ok(rel) = p.strip_prefix(root) {
+            out.push(rel.to_path_buf());
+        }
+        if out.len() > MAX_FILES {
+            bail!(
+                "{} holds more than {MAX_FILES} files: it does not look like a scenario's folder; copy what you need by hand",
+                root.display()
+            );
+        }
+    }
+    Ok(())
+}
