@@ -36,6 +36,9 @@ enum Command {
     Query(cmd::query::Args),
     /// Run a Lua script with the full engine API.
     Script(cmd::script::Args),
+    /// Show what one side sees of a scenario or a saved game: hidden units absent, other sides'
+    /// secret values and rolls withheld, commitments as digests.
+    View(cmd::view::Args),
     /// Run Lua rule tests; the last line is `N passed, N failed`.
     Test(cmd::test::Args),
     /// Play AI-vs-AI games headless and summarise the results (levels, VP, paired difference).
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Odds(a) => cmd::odds::run(a),
         Command::Query(a) => cmd::query::run(a),
         Command::Script(a) => cmd::script::run(a),
+        Command::View(a) => cmd::view::run(a),
         Command::Test(a) => cmd::test::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::Report(a) => cmd::report::run(a),

@@ -19,3 +19,4 @@ mod sandbox;
 mod scenario_tools;
 mod surface;
 mod tidy;
+mod views;

@@ -12,6 +12,11 @@ use std::collections::BTreeMap;
 pub struct Action {
     /// Action kind, declared by the ruleset.
     pub kind: String,
+    /// The side that sent it (the rules see it as `action.side`). `None` in an action not yet
+    /// sent and in saves made before actions carried their side; [`crate::engine::Engine::act`]
+    /// fills in the deciding side. Whether a side may act now is the rules' call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     /// Parameters (unit ids, hex labels, choices), as the ruleset defines them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, Value>,
@@ -22,8 +27,15 @@ impl Action {
     pub fn new(kind: &str) -> Action {
         Action {
             kind: kind.to_string(),
+            side: None,
             params: BTreeMap::new(),
         }
+    }
+
+    /// The same action sent by `side`.
+    pub fn by(mut self, side: &str) -> Action {
+        self.side = Some(side.to_string());
+        self
     }
 
     /// Adds a parameter.

@@ -109,6 +109,16 @@ impl Dice {
         (word % sides.max(1)) + 1
     }
 
+    /// 128 bits drawn from the seed for a secret (a commitment's salt), as 32 hex digits: a pure
+    /// function of the seed, `name` and `index` that moves no stream and takes no injected roll.
+    /// Whoever does not know the seed cannot work it out.
+    pub fn salt(&self, name: &str, index: u64) -> String {
+        let stream = format!("salt: {name}");
+        (0..4)
+            .map(|i| format!("{:08x}", self.word(&stream, index * 4 + i)))
+            .collect()
+    }
+
     /// One roll of a `sides`-sided die from `stream`: an injected value if any, else the stream.
     pub fn roll_from(&mut self, stream: &str, sides: u32) -> u32 {
         match self.injected.pop_front() {
@@ -166,6 +176,18 @@ mod tests {
         };
         assert_ne!(rolls(1, "combat"), rolls(1, "weather"));
         assert_ne!(rolls(1, "combat"), rolls(2, "combat"));
+    }
+
+    #[test]
+    fn a_salt_depends_on_seed_name_and_index_and_moves_nothing() {
+        let d = Dice::new(9);
+        let a = d.salt("orders", 0);
+        assert_eq!(a.len(), 32);
+        assert_eq!(a, Dice::new(9).salt("orders", 0));
+        assert_ne!(a, d.salt("orders", 1));
+        assert_ne!(a, d.salt("other", 0));
+        assert_ne!(a, Dice::new(10).salt("orders", 0));
+        assert_eq!(d.drawn(), 0);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! the rules nor the dice: `setup + events = state`.
 
 use crate::hex::Hex;
+use crate::secrets::Commitment;
 use crate::state::{Face, Location, Marker, Unit, Value};
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +60,9 @@ pub enum Event {
         key: String,
         /// New value (plain data), or None to clear.
         value: Option<Value>,
+        /// The only side shown its value (a secret); `None`: every side.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        secret_to: Option<String>,
     },
     /// A flag was cleared from every unit (of a side).
     FlagsCleared {
@@ -85,6 +89,9 @@ pub enum Event {
         key: String,
         /// New value, or None to clear.
         value: Option<Value>,
+        /// The only side shown its value (a secret); `None`: every side.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        secret_to: Option<String>,
     },
     /// The clock moved to a new game-turn / step.
     Clock {
@@ -115,6 +122,9 @@ pub enum Event {
         /// The stream's position after the roll.
         #[serde(default)]
         stream_after: u64,
+        /// The only side shown the rolls (a secret roll); `None`: every side.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        secret_to: Option<String>,
     },
     /// A ruling or remark for the log, with the rule case that made it.
     Note {
@@ -122,6 +132,9 @@ pub enum Event {
         rule: Option<String>,
         /// What happened, in words a player can check.
         text: String,
+        /// The only side shown the text; `None`: every side.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        secret_to: Option<String>,
     },
     /// A resolution as data (a combat's strengths, modifiers, odds, roll and result), for scripts,
     /// logs and tools that would otherwise parse a note's text. It changes nothing: replay passes
@@ -133,6 +146,9 @@ pub enum Event {
         rule: Option<String>,
         /// Its fields: plain data (objects with sorted keys, arrays, strings, numbers, booleans).
         fields: Value,
+        /// The only side shown the fields; `None`: every side.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        secret_to: Option<String>,
     },
     /// A unit came into play (a new counter: a split, a replacement, a capture), with its whole
     /// record, so replay needs no rules.
@@ -182,6 +198,31 @@ pub enum Event {
         /// Put on (true) or taken off.
         on: bool,
     },
+    /// A unit was hidden from a side (that side's view no longer shows it) or shown to it again.
+    UnitHidden {
+        /// Unit id.
+        unit: String,
+        /// The side it is hidden from or shown to.
+        side: String,
+        /// Hidden (true) or shown again.
+        on: bool,
+    },
+    /// A side committed a choice that the other sides see only as a digest until it is opened.
+    Committed {
+        /// The commitment, with its choice and salt (withheld from other sides' views).
+        commitment: Commitment,
+    },
+    /// Commitments were opened together: each carries the choice, checked against its digest.
+    Opened {
+        /// The commitments opened, with their choices and salts.
+        commitments: Vec<Commitment>,
+    },
+    /// An event a side's view does not show (see [`crate::secrets`]): only its kind. It is never
+    /// in a game's log and cannot be applied.
+    Withheld {
+        /// The kind of the event withheld.
+        kind: String,
+    },
 }
 
 /// Which units an event changes.
@@ -204,7 +245,8 @@ impl Event {
             | Event::StepSet { unit, .. }
             | Event::Revealed { unit, .. }
             | Event::UnitFlag { unit, .. }
-            | Event::UnitVar { unit, .. } => UnitsTouched::One(unit),
+            | Event::UnitVar { unit, .. }
+            | Event::UnitHidden { unit, .. } => UnitsTouched::One(unit),
             Event::UnitCreated { unit } | Event::UnitChanged { unit } => {
                 UnitsTouched::One(&unit.id)
             }
@@ -220,7 +262,10 @@ impl Event {
             | Event::MarkerChanged { .. }
             | Event::TerrainSet { .. }
             | Event::HexsideSet { .. }
-            | Event::HexTagged { .. } => UnitsTouched::None,
+            | Event::HexTagged { .. }
+            | Event::Committed { .. }
+            | Event::Opened { .. }
+            | Event::Withheld { .. } => UnitsTouched::None,
         }
     }
 
@@ -243,6 +288,7 @@ impl Event {
     pub const MEANINGS: &'static [&'static str] = &["eliminated", "removed", "placed", "withdrawn"];
 
     /// Every event kind, as scripts see it in `event` (and as `kessel.on("event:<kind>")` names it).
+    /// `withheld` is not among them: it appears only in a side's view, never in play.
     pub const KINDS: &'static [&'static str] = &[
         "located",
         "moved",
@@ -266,6 +312,9 @@ impl Event {
         "terrain_set",
         "hexside_set",
         "hex_tagged",
+        "unit_hidden",
+        "committed",
+        "opened",
     ];
 
     /// The event's kind (its `event` tag).
@@ -293,6 +342,10 @@ impl Event {
             Event::TerrainSet { .. } => "terrain_set",
             Event::HexsideSet { .. } => "hexside_set",
             Event::HexTagged { .. } => "hex_tagged",
+            Event::UnitHidden { .. } => "unit_hidden",
+            Event::Committed { .. } => "committed",
+            Event::Opened { .. } => "opened",
+            Event::Withheld { .. } => "withheld",
         }
     }
 }
@@ -316,10 +369,17 @@ mod tests {
             Event::Note {
                 rule: None,
                 text: "x".into(),
+                secret_to: None,
             },
             Event::Var {
                 key: "k".into(),
                 value: None,
+                secret_to: Some("red".into()),
+            },
+            Event::UnitHidden {
+                unit: "u".into(),
+                side: "red".into(),
+                on: true,
             },
             Event::TerrainSet {
                 hex: Hex::new(0, 0),

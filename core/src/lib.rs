@@ -10,6 +10,7 @@
 //! - [`map`]: terrain per hex, features and links on hexsides, places, areas, tags.
 //! - [`state`], [`event`], [`action`]: the ground state, the events that change it, the actions
 //!   players take and the rejections the rules give.
+//! - [`secrets`]: what is hidden from which side, commitments, and the view a side is shown.
 //! - [`algo`]: movement fields, budgeted traces, zones of control (native, dense, deterministic).
 //! - [`tables`], [`dice`], [`options`]: odds columns and results tables; seeded dice; options and
 //!   profiles.
@@ -39,6 +40,7 @@ pub mod numbering;
 pub mod options;
 pub mod queries;
 pub mod scenario;
+pub mod secrets;
 pub mod state;
 pub mod tables;
 

@@ -227,6 +227,8 @@ pub struct GameState {
     pub dice_streams: BTreeMap<String, u64>,
     /// Map-change events applied so far (0: the map is the scenario's).
     pub map_changes: u64,
+    /// What is hidden from which side (see [`crate::secrets`]); empty in a game without secrets.
+    pub secrets: crate::secrets::Secrets,
 }
 
 /// An event could not be applied (a corrupt log, a rule bug).
@@ -250,6 +252,20 @@ pub enum ApplyError {
     /// A created unit's id is taken.
     #[error("unit id `{0}` is taken")]
     DuplicateUnit(String),
+    /// A commitment's id is taken by one not yet opened.
+    #[error("commitment `{0}` is already made and not opened")]
+    CommitmentTaken(String),
+    /// An opening names no pending commitment.
+    #[error("no commitment `{0}` to open")]
+    NoCommitment(String),
+    /// A commitment's choice does not give its digest, or an opening is not what was committed.
+    #[error(
+        "the choice opened for commitment `{0}` is not the one committed (its digest differs)"
+    )]
+    CommitmentMismatch(String),
+    /// An event of a side's view (withheld) given as an event of the game.
+    #[error("a withheld event (from a side's view) cannot be applied to a game")]
+    Withheld,
     /// A map edit failed.
     #[error(transparent)]
     Map(#[from] crate::map::MapError),
@@ -275,6 +291,7 @@ impl GameState {
             dice_drawn: 0,
             dice_streams: BTreeMap::new(),
             map_changes: 0,
+            secrets: Default::default(),
         }
     }
 
@@ -305,6 +322,17 @@ impl GameState {
     /// A unit by id.
     pub fn unit(&self, id: &str) -> Option<&Unit> {
         self.index.get(id).map(|&i| &self.units[i])
+    }
+
+    /// Keeps only the units `keep` accepts (a side's view).
+    pub(crate) fn retain_units(&mut self, keep: impl Fn(&Unit) -> bool) {
+        self.units.retain(|u| keep(u));
+        self.index = self
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.id.clone(), i))
+            .collect();
     }
 
     /// Position of a unit in `units`.
@@ -377,12 +405,21 @@ impl GameState {
                     u.flags.remove(flag);
                 }
             }
-            Event::UnitVar { unit, key, value } => {
+            Event::UnitVar {
+                unit,
+                key,
+                value,
+                secret_to,
+            } => {
                 let u = self.unit_mut(unit)?;
                 match value {
                     Some(v) => u.vars.insert(key.clone(), v.clone()),
                     None => u.vars.remove(key),
                 };
+                if secret_to.is_some() || !self.secrets.unit_vars.is_empty() {
+                    self.secrets
+                        .set_unit_var(unit, key, value.is_some(), secret_to.as_ref());
+                }
             }
             Event::FlagsCleared { flag, side } => {
                 for u in &mut self.units {
@@ -395,6 +432,7 @@ impl GameState {
                 for u in &mut self.units {
                     u.vars.remove(key);
                 }
+                self.secrets.clear_unit_var(key);
             }
             Event::MarkerMoved { marker, hex } => {
                 let m = self
@@ -422,11 +460,17 @@ impl GameState {
                     .ok_or(ApplyError::UnknownMarker(marker.id))?;
                 *m = marker.clone();
             }
-            Event::Var { key, value } => {
+            Event::Var {
+                key,
+                value,
+                secret_to,
+            } => {
                 match value {
                     Some(v) => self.vars.insert(key.clone(), v.clone()),
                     None => self.vars.remove(key),
                 };
+                self.secrets
+                    .set_var(key, value.is_some(), secret_to.as_ref());
             }
             Event::Clock {
                 turn,
@@ -478,6 +522,13 @@ impl GameState {
                 Arc::make_mut(&mut self.map).set_tag(*hex, tag, *on)?;
                 self.map_changes += 1;
             }
+            Event::UnitHidden { unit, side, on } => {
+                self.unit_mut(unit)?;
+                self.secrets.set_hidden(unit, side, *on);
+            }
+            Event::Committed { commitment } => self.secrets.commit(commitment)?,
+            Event::Opened { commitments } => self.secrets.open(commitments)?,
+            Event::Withheld { .. } => return Err(ApplyError::Withheld),
         }
         Ok(())
     }
@@ -525,6 +576,10 @@ impl GameState {
         // a changed map is part of the state (an unchanged one is the scenario's, hashed as such)
         if self.map_changes > 0 {
             canon["map"] = self.map.digest();
+        }
+        // so are secrets, once there are any (a game without them hashes as it always did)
+        if !self.secrets.is_empty() {
+            canon["secrets"] = serde_json::to_value(&self.secrets).unwrap_or_default();
         }
         feed(canon.to_string().as_bytes());
         h

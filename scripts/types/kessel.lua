@@ -42,6 +42,7 @@
 ---A player decision: `kind` plus parameters the ruleset defines (plain data only).
 ---@class kessel.Action
 ---@field kind string The action kind registered with `kessel.action`.
+---@field side? string The side that sends it; without it the deciding side does. Not a parameter.
 ---@field [string] any Parameters (unit ids, hex labels, choices).
 
 ---A unit as a fresh read-only snapshot. Changing it changes nothing in the game.
@@ -104,8 +105,8 @@
 ---An event as scripts see it (from `kessel.act` and `kessel.events`). Which fields are present
 ---depends on `event`. Fields holding JSON null (a cleared value) are a userdata, not `nil`.
 ---@class kessel.Event
----@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"record"|"unit_created"|"unit_changed"|"terrain_set"|"hexside_set"|"hex_tagged"|"marker_created"|"marker_changed"
----@field unit? string|table located, moved, step_set, revealed, unit_flag, unit_var; unit_created, unit_changed: the whole record
+---@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"record"|"unit_created"|"unit_changed"|"terrain_set"|"hexside_set"|"hex_tagged"|"marker_created"|"marker_changed"|"unit_hidden"|"committed"|"opened"
+---@field unit? string|table located, moved, step_set, revealed, unit_flag, unit_var, unit_hidden; unit_created, unit_changed: the whole record
 ---@field terrain? string terrain_set
 ---@field other? Hex hexside_set: the other hex of the side
 ---@field kind? string hexside_set
@@ -117,10 +118,10 @@
 ---@field step? integer step_set: steps lost
 ---@field face? string revealed: "A-D-M"
 ---@field flag? string unit_flag, flags_cleared
----@field on? boolean unit_flag, hexside_set, hex_tagged
+---@field on? boolean unit_flag, hexside_set, hex_tagged, unit_hidden
 ---@field key? string unit_var, unit_vars_cleared, var
 ---@field value? any unit_var, var (null when cleared)
----@field side? string flags_cleared (null = every side)
+---@field side? string flags_cleared (null = every side); unit_hidden: the side hidden from / shown to
 ---@field marker? integer|kessel.Marker marker_moved (the id); marker_created, marker_changed (the whole record)
 ---@field turn? integer clock
 ---@field phase? integer clock: 0-based step index
@@ -134,6 +135,9 @@
 ---@field text? string note
 ---@field kind? string record: what was resolved ("combat")
 ---@field fields? table record: its data
+---@field secret_to? string var, unit_var, dice, note, record: the only side shown the value
+---@field commitment? kessel.Commitment committed (with `salt`)
+---@field commitments? kessel.Commitment[] opened: each with its choice and `salt`
 
 -------------------------------------------------------------------------------------------------
 -- The sandbox's require
@@ -291,6 +295,7 @@ function kessel.option(t) end
 ---@field validate fun(action: kessel.Action): kessel.Verdict Query stage: nil = legal, else reasons.
 ---@field apply fun(action: kessel.Action) Apply stage: emit events; an error undoes the whole action.
 ---@field enumerate? fun(side: string?): kessel.Action[]? Query stage: legal actions of this kind (each with `kind`).
+---@field secret? boolean Its parameters are shown only to the side that sent it.
 
 ---Registers the handlers of an action kind (replaces an earlier one of the same kind). Stage: declare.
 ---@param t kessel.ActionDecl
@@ -324,7 +329,7 @@ function kessel.action(t) end
 ---@overload fun(name: "step_start", fn: fun(index: integer))
 ---@overload fun(name: "step_end", fn: fun(index: integer))
 ---@overload fun(name: "odds", fn: fun(attack: integer, defence: integer, flags: string[]): kessel.OddsHookResult)
----@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[]): kessel.Action?)
+---@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[], view: fun(opts: {log: boolean?}?): table?): kessel.Action?)
 ---@overload fun(name: "result", fn: fun(): kessel.GameResult?)
 ---@overload fun(name: string, fn: fun(e: kessel.Event)) "event", "event:<kind>" or "event:<meaning>" (eliminated, removed, placed, withdrawn): runs inside the emitting action
 ---@param name kessel.HookName
@@ -526,6 +531,11 @@ kessel.units = {}
 ---@return kessel.Unit?
 function kessel.units.get(id) end
 
+---The sides a unit is hidden from (`kessel.emit.hide`), sorted; empty when every side sees it.
+---@param id string
+---@return string[]
+function kessel.units.hidden_from(id) end
+
 ---Units standing in a hex, in scenario order.
 ---@param hex Hex
 ---@return kessel.Unit[]
@@ -603,6 +613,23 @@ function kessel.game.option(id) end
 ---Side ids in play order.
 ---@return string[]
 function kessel.game.sides() end
+
+---@class kessel.Commitment
+---@field id string
+---@field side string The side that committed it.
+---@field digest string SHA-256 (hex) of id, side, choice and salt.
+---@field choice kessel.Data
+
+---The choices committed with `kessel.emit.commit` and not opened yet, by id, with their choices.
+---@return kessel.Commitment[]
+function kessel.game.commitments() end
+
+---What `side` is shown (units it sees, variables without other sides' secrets, commitments as
+---digests but its own, the dice seed left out); with `log = true` also the log as it sees it.
+---@param side string
+---@param opts? { log: boolean? }
+---@return table
+function kessel.game.view(side, opts) end
 
 ---Faces ("A-D-M") still in a pool, one per counter.
 ---@param id string
@@ -690,12 +717,17 @@ function kessel.emit.reveal(unit, face) end
 ---@param on? boolean
 function kessel.emit.flag(unit, flag, on) end
 
+---Options of a value only one side is shown.
+---@class kessel.SecretOpts
+---@field secret_to? string The only side whose view shows the value.
+
 ---Sets plain data on a unit (number, string, boolean, table keyed by strings or positive
 ---integers), or clears it with nil. Event: unit_var.
 ---@param unit string
 ---@param key string
 ---@param value? kessel.Data
-function kessel.emit.unit_var(unit, key, value) end
+---@param opts? kessel.SecretOpts
+function kessel.emit.unit_var(unit, key, value, opts) end
 
 ---What `kessel.emit.create_unit` takes (and, but `id`, `kessel.emit.change_unit`).
 ---@class kessel.NewUnit
@@ -752,7 +784,8 @@ function kessel.emit.clear_unit_var(key) end
 ---Sets a game variable (plain data), or clears it with nil. Event: var.
 ---@param key string
 ---@param value kessel.Data
-function kessel.emit.var(key, value) end
+---@param opts? kessel.SecretOpts
+function kessel.emit.var(key, value, opts) end
 
 ---Puts a marker on a hex, or off the map with nil; with `other`, on the hexside between `hex`
 ---and `other`. Event: marker_moved (marker_changed on a hexside).
@@ -782,17 +815,44 @@ function kessel.emit.marker_value(id, value) end
 ---Writes a ruling or remark into the log. `rule` may be nil but must be passed. Event: note.
 ---@param rule string?
 ---@param text string
-function kessel.emit.note(rule, text) end
+---@param opts? kessel.SecretOpts
+function kessel.emit.note(rule, text, opts) end
 
 ---@class kessel.RecordSpec
 ---@field kind string What was resolved, in the ruleset's words ("combat").
 ---@field rule? string The rule case that governs it.
 ---@field fields? table Plain data (strings, numbers, booleans, tables of them); at most 1 MiB as JSON.
+---@field secret_to? string The only side whose view shows the fields.
 
 ---Writes a resolution into the log as data (a combat's strengths, modifiers, odds, roll, result).
 ---Changes nothing else: replay passes over it, the state hash ignores it. Event: record.
 ---@param spec kessel.RecordSpec
 function kessel.emit.record(spec) end
+
+---Hides a unit from sides (default: every side but its own): their views do not show it nor the
+---events about it. Event: unit_hidden.
+---@param unit string
+---@param opts? { from: string|string[]|nil }
+function kessel.emit.hide(unit, opts) end
+
+---Shows a hidden unit again to sides (default: every side it is hidden from). Event: unit_hidden.
+---@param unit string
+---@param opts? { to: string|string[]|nil }
+function kessel.emit.show(unit, opts) end
+
+---Commits `side` to `choice` (plain data, at most 64 KiB) under `id`; other sides see only the
+---returned digest until it is opened. Event: committed.
+---@param id string
+---@param side string
+---@param choice kessel.Data
+---@return string digest
+function kessel.emit.commit(id, side, choice) end
+
+---Opens the commitments named (default: all waiting) in one event; returns their choices by id.
+---Event: opened.
+---@param ids? string[]
+---@return table<string, kessel.Data>
+function kessel.emit.open(ids) end
 
 ---Sets the clock directly (no hooks). Prefer `advance`. Event: clock.
 ---@param turn integer
@@ -816,11 +876,14 @@ function kessel.emit.mode(name) end
 
 kessel.dice = {}
 
----Rolls one die (default 6 sides) and records a dice event. Injected rolls come first.
----@param purpose? string What the roll is for (default "roll").
+---Rolls one die (default 6 sides) and records a dice event. Injected rolls come first. With
+---`secret_to` only that side's view shows the value. Also `kessel.dice.roll{ purpose =, sides =,
+---secret_to = }`.
+---@param purpose? string|{ purpose: string?, sides: integer?, secret_to: string? } What the roll is for (default "roll").
 ---@param sides? integer
+---@param opts? kessel.SecretOpts
 ---@return integer
-function kessel.dice.roll(purpose, sides) end
+function kessel.dice.roll(purpose, sides, opts) end
 
 -------------------------------------------------------------------------------------------------
 -- kessel.hexset (any stage)

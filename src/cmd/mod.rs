@@ -15,6 +15,7 @@ pub mod rules;
 pub mod script;
 pub mod simulate;
 pub mod test;
+pub mod view;
 
 use kessel_core::engine::{Engine, EngineError};
 use kessel_core::script::Limits;

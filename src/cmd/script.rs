@@ -1,5 +1,6 @@
 //! `kessel script`: run a Lua file with the full engine API.
 
+use anyhow::Context;
 use kessel_core::engine::Engine;
 use kessel_core::script::Limits;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,10 @@ pub struct Args {
     /// Millions of Lua instructions allowed per call.
     #[arg(long, default_value_t = 200)]
     budget: u64,
+    /// Write the game the script played as a save (needs --scenario), for `kessel view` or the
+    /// editor.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
 }
 
 /// Finds the ruleset folder for a script: the nearest ancestor holding init.lua.
@@ -71,8 +76,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             e
         }
     };
+    if args.save.is_some() && args.scenario.is_none() {
+        anyhow::bail!("--save needs --scenario: a save names the scenario it replays");
+    }
     match engine.run_script(&args.file) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(()) => {
+            if let Some(out) = &args.save {
+                let text = engine.save().map_err(|e| anyhow::anyhow!("{e}"))?;
+                kessel_core::fsio::write_atomic(out, text.as_bytes())
+                    .with_context(|| format!("cannot write {}", out.display()))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Err(e) => {
             eprintln!("error: {}", e.message);
             Ok(ExitCode::FAILURE)

@@ -170,7 +170,9 @@ pub fn trace_lines(events: &[kessel_core::Event]) -> Vec<String> {
                 let r: Vec<String> = rolls.iter().map(u32::to_string).collect();
                 Some(format!("dice {purpose}: {}", r.join(" ")))
             }
-            Event::Record { kind, rule, fields } => Some(format!(
+            Event::Record {
+                kind, rule, fields, ..
+            } => Some(format!(
                 "record {kind} [{}]: {}",
                 rule.as_deref().unwrap_or("-"),
                 serde_json::to_string(fields).unwrap_or_default()
@@ -292,7 +294,8 @@ pub fn play_loaded(
                 (legal.swap_remove(pick), legal)
             }
         };
-        let acting_side = engine.deciding_side().unwrap_or_else(|| "-".to_string());
+        let sender = engine.deciding_side();
+        let acting_side = sender.clone().unwrap_or_else(|| "-".to_string());
         loop {
             if cfg.trace {
                 let w = engine.world();
@@ -306,9 +309,12 @@ pub fn play_loaded(
                     serde_json::to_string(&action).unwrap_or_default()
                 );
             }
-            let outcome = engine
-                .act(&action)
-                .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
+            // sent by the side deciding, already known: the engine need not ask again
+            let outcome = match &sender {
+                Some(side) => engine.act_as(side, &action),
+                None => engine.act(&action),
+            }
+            .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
             let rejection = match outcome {
                 Ok(events) => {
                     if cfg.trace {

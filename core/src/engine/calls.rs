@@ -15,8 +15,48 @@ use mlua::{Lua, LuaSerdeExt, Table};
 
 use super::Outcome;
 
-/// Runs the action's validator.
+/// The side whose decision it is (see [`crate::engine::Engine::deciding_side`]).
+pub fn deciding_side(lua: &Lua, world: &Shared) -> Option<String> {
+    if matches!(
+        crate::script::api::declares_query(lua, "deciding_side"),
+        Ok(true)
+    ) {
+        let empty = Value::Object(Default::default());
+        match crate::script::api::ask_query(lua, world, "deciding_side", &empty) {
+            Ok(Value::String(side)) => return Some(side),
+            Ok(Value::Null) => return None,
+            // a faulty answer: the conventions below still name a side
+            _ => {}
+        }
+    }
+    let w = world.borrow();
+    let pending = w.state.vars.get("pending").and_then(|p| p.get("side"));
+    if let Some(side) = pending.and_then(|s| s.as_str()) {
+        return Some(side.to_string());
+    }
+    w.current_step().and_then(|s| s.side.clone())
+}
+
+/// The action as sent: with its own side, or else the deciding side's.
+fn sent(lua: &Lua, world: &Shared, action: &Action) -> Action {
+    let mut a = action.clone();
+    if a.side.is_none() {
+        a.side = deciding_side(lua, world);
+    }
+    a
+}
+
+/// Runs the action's validator; an action that names no side is the deciding side's.
 pub fn validate(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Result<(), Rejection>> {
+    validate_sent(lua, world, &sent(lua, world, action))
+}
+
+/// Runs the validator of an action whose side is settled.
+fn validate_sent(
+    lua: &Lua,
+    world: &Shared,
+    action: &Action,
+) -> mlua::Result<Result<(), Rejection>> {
     let Some(f) = handler(lua, &action.kind, "validate")? else {
         let known: Vec<String> = world
             .borrow()
@@ -47,14 +87,22 @@ pub fn validate(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Resu
     })
 }
 
-/// Validates and applies an action, recording it; the state is restored if the handler fails.
+/// Validates and applies an action, recording it with the side that sent it (the action's own
+/// `side`, else the deciding side); the state is restored if the handler fails.
 pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> {
     if world.borrow().stage() == Stage::Apply {
         return Err(mlua::Error::runtime(
             "an action cannot be taken while another is being applied",
         ));
     }
-    if let Err(rejection) = validate(lua, world, action)? {
+    let sent_action;
+    let action = if action.side.is_some() {
+        action
+    } else {
+        sent_action = sent(lua, world, action);
+        &sent_action
+    };
+    if let Err(rejection) = validate_sent(lua, world, action)? {
         return Ok(Err(rejection));
     }
     let Some(apply) = handler(lua, &action.kind, "apply")? else {
@@ -299,9 +347,10 @@ pub fn call_odds_hook(
 /// Asks the ruleset's `ai` hook for the next action; `None` when the ruleset has no AI or the hook
 /// has no opinion.
 ///
-/// The hook is called as `hook(legal, kinds)`: `legal(kind)` runs the enumerators of one action
-/// kind (every kind when `kind` is nil) and returns what they list, `kinds` names the action
-/// kinds in declaration order. The hook returns one of the listed action tables. So a computer
+/// The hook is called as `hook(legal, kinds, view)`: `legal(kind)` runs the enumerators of one
+/// action kind (every kind when `kind` is nil) and returns what they list, `kinds` names the
+/// action kinds in declaration order, and `view(opts?)` gives what the deciding side is shown
+/// (`kessel.game.view` of that side; built only when called). The hook returns one of the listed action tables. So a computer
 /// player asks only for the kinds it is weighing (listing every move of every stack before each
 /// choice is most of a simulated game's time), and still picks only what the rules enumerate:
 /// an action that no `legal` call of this hook listed is refused here, and the caller then
@@ -330,8 +379,15 @@ pub fn call_ai_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Action>> {
         seen.borrow_mut().extend(list);
         Ok(out)
     })?;
+    let w = world.clone();
+    let view = lua.create_function(move |lua, opts: Option<Table>| {
+        let Some(side) = deciding_side(lua, &w) else {
+            return Ok(mlua::Value::Nil);
+        };
+        crate::script::api::view_table(lua, &w, &side, opts.as_ref())
+    })?;
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>((legal, kinds));
+    let out = f.call::<mlua::Value>((legal, kinds, view));
     drop(guard);
     let out = out?;
     if out.is_nil() {

@@ -66,6 +66,17 @@ impl From<LoadError> for EngineError {
     }
 }
 
+/// A side's view could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    /// Not a side of the game.
+    #[error("`{0}` is not a side of this game (sides: {1})")]
+    UnknownSide(String, String),
+    /// The log does not replay.
+    #[error("the log does not replay: {0}")]
+    Replay(#[from] ApplyError),
+}
+
 /// The game before this one in a campaign: how it began, how it ended, and what carries over.
 #[derive(Clone, Copy, Debug)]
 pub struct LastGame<'a> {
@@ -290,16 +301,44 @@ impl Engine {
         self.world.borrow_mut().dice.inject(rolls);
     }
 
-    /// Validates an action without applying it.
+    /// Validates an action without applying it (as sent by its `side`, else by the deciding
+    /// side).
     pub fn validate(&self, action: &Action) -> Result<Result<(), Rejection>, ScriptError> {
         self.host
             .guarded(|lua| calls::validate(lua, &self.world, action))
     }
 
-    /// Validates and, if legal, applies an action.
+    /// Validates and, if legal, applies an action. An action that names no `side` is sent by the
+    /// deciding side ([`Engine::deciding_side`]); the log records the side either way.
     pub fn act(&mut self, action: &Action) -> Result<Outcome, ScriptError> {
         self.host
             .guarded(|lua| calls::act(lua, &self.world, action))
+    }
+
+    /// Sends an action as `side` (whatever side the action named): the rules see `action.side`
+    /// and decide whether that side may act now.
+    pub fn act_as(&mut self, side: &str, action: &Action) -> Result<Outcome, ScriptError> {
+        let mut sent = action.clone();
+        sent.side = Some(side.to_string());
+        self.act(&sent)
+    }
+
+    /// What `side` is shown of the game: the state without what is hidden from it and the log
+    /// with other sides' secrets withheld (see [`crate::secrets::view`]). The engine keeps the
+    /// whole truth; this is a copy. It replays the log, so a caller showing it every frame keeps
+    /// it until [`Engine::revision`] changes.
+    pub fn view(&self, side: &str) -> Result<crate::secrets::View, ViewError> {
+        let w = self.world.borrow();
+        if !w.state.sides.iter().any(|s| s == side) {
+            return Err(ViewError::UnknownSide(
+                side.to_string(),
+                w.state.sides.join(", "),
+            ));
+        }
+        let secret = |kind: &str| w.ruleset.secret_action(kind);
+        Ok(crate::secrets::view(
+            &w.initial, &w.log, &w.state, side, &secret,
+        )?)
     }
 
     /// Every legal action for a side (or the phasing side), as the rules enumerate them.
@@ -425,24 +464,9 @@ impl Engine {
     /// choice), else the phasing side of the current step. `None` for a step of no side. Players
     /// that take turns (the editor's computer and hot-seat players, the lab) ask this.
     pub fn deciding_side(&self) -> Option<String> {
-        let declared = self
-            .host
-            .guarded(|lua| crate::script::api::declares_query(lua, "deciding_side"));
-        if declared == Ok(true) {
-            let empty = crate::state::Value::Object(Default::default());
-            match self.query("deciding_side", &empty) {
-                Ok(crate::state::Value::String(side)) => return Some(side),
-                Ok(crate::state::Value::Null) => return None,
-                // a faulty answer: the conventions below still name a side
-                _ => {}
-            }
-        }
-        let w = self.world();
-        let pending = w.state.vars.get("pending").and_then(|p| p.get("side"));
-        if let Some(side) = pending.and_then(|s| s.as_str()) {
-            return Some(side.to_string());
-        }
-        w.current_step().and_then(|s| s.side.clone())
+        self.host
+            .guarded(|lua| Ok(calls::deciding_side(lua, &self.world)))
+            .unwrap_or(None)
     }
 
     /// How the game stands, per the ruleset's `result` hook: `{ level, scores = { side = n } }`.

@@ -51,6 +51,9 @@ pub struct ActionDecl {
     pub rule: Option<String>,
     /// One-line description.
     pub description: String,
+    /// Its parameters are shown only to the side that sent it (orders written in secret).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
 }
 
 /// Everything a ruleset declared.
@@ -183,6 +186,11 @@ pub fn scenario_var_fits(kind: &str, v: &Value) -> Result<(), String> {
 }
 
 impl Ruleset {
+    /// Whether the action kind is declared `secret` (its parameters shown to its sender only).
+    pub fn secret_action(&self, kind: &str) -> bool {
+        self.actions.iter().any(|a| a.secret && a.kind == kind)
+    }
+
     /// The action kinds, in declaration order.
     pub fn action_kinds(&self) -> impl Iterator<Item = &str> {
         self.actions.iter().map(|a| a.kind.as_str())

@@ -148,8 +148,13 @@ impl EditorApp {
                 Some(serde_json::Value::String(k)) => k,
                 _ => anyhow::bail!("action {text}: no \"kind\""),
             };
+            let side = match obj.remove("side") {
+                Some(serde_json::Value::String(s)) => Some(s),
+                _ => None,
+            };
             let action = kessel_core::action::Action {
                 kind,
+                side,
                 params: obj.into_iter().collect(),
             };
             s.act(&action);

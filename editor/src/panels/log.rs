@@ -31,7 +31,9 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
         Event::UnitFlag { unit, flag, on } => {
             format!("{unit}: {flag} {}", if *on { "set" } else { "cleared" })
         }
-        Event::UnitVar { unit, key, value } => match value {
+        Event::UnitVar {
+            unit, key, value, ..
+        } => match value {
             Some(v) => format!("{unit}: {key} = {v}"),
             None => format!("{unit}: {key} cleared"),
         },
@@ -44,7 +46,7 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             Some(h) => format!("marker {marker} to {}", map.label(*h)),
             None => format!("marker {marker} off the map"),
         },
-        Event::Var { key, value } => match value {
+        Event::Var { key, value, .. } => match value {
             Some(v) => {
                 let mut t = v.to_string();
                 if t.len() > 80 {
@@ -70,11 +72,13 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             let r: Vec<String> = rolls.iter().map(u32::to_string).collect();
             format!("dice for {purpose}: {}", r.join(", "))
         }
-        Event::Note { rule, text } => match rule {
+        Event::Note { rule, text, .. } => match rule {
             Some(r) => format!("[{r}] {text}"),
             None => text.clone(),
         },
-        Event::Record { kind, rule, fields } => {
+        Event::Record {
+            kind, rule, fields, ..
+        } => {
             let lines = record_lines(fields).join("; ");
             match rule {
                 Some(r) => format!("[{r}] {kind}: {lines}"),
@@ -112,6 +116,23 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             map.label(*hex),
             if *on { "gets" } else { "loses" }
         ),
+        Event::UnitHidden { unit, side, on } => {
+            format!(
+                "{unit} {} {side}",
+                if *on { "hidden from" } else { "shown to" }
+            )
+        }
+        Event::Committed { commitment } => {
+            format!("{} commits `{}`", commitment.side, commitment.id)
+        }
+        Event::Opened { commitments } => {
+            let parts: Vec<String> = commitments
+                .iter()
+                .map(|c| format!("{} ({}): {}", c.id, c.side, c.choice))
+                .collect();
+            format!("opened: {}", parts.join("; "))
+        }
+        Event::Withheld { kind } => format!("({kind}: withheld)"),
     }
 }
 
@@ -180,7 +201,7 @@ impl LogPanel {
                     );
                     for (j, e) in entry.events.iter().enumerate() {
                         match e {
-                            Event::Note { rule, text } => {
+                            Event::Note { rule, text, .. } => {
                                 let rule = rule.as_deref().unwrap_or("—");
                                 ui.horizontal_wrapped(|ui| {
                                     ui.label(
@@ -191,7 +212,9 @@ impl LogPanel {
                                     ui.label(text);
                                 });
                             }
-                            Event::Record { kind, rule, fields } => {
+                            Event::Record {
+                                kind, rule, fields, ..
+                            } => {
                                 let rule = rule.as_deref().unwrap_or("—");
                                 egui::CollapsingHeader::new(format!("[{rule}] {kind} record"))
                                     .id_salt(("record", i, j))

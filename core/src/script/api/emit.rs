@@ -5,7 +5,7 @@ use super::{call_hooks, hex_of, plain};
 use crate::event::Event;
 use crate::state::{Face, Location, Value};
 use crate::world::{Shared, Stage};
-use mlua::{Lua, LuaSerdeExt, Table};
+use mlua::{FromLua, Lua, LuaSerdeExt, Table};
 
 /// The most events one call may record (each is kept in the log, outside Lua's memory limit).
 const MAX_PENDING: usize = 100_000;
@@ -90,15 +90,69 @@ pub(super) fn bounded(s: &str, what: &str, max: usize) -> mlua::Result<()> {
     Ok(())
 }
 
-fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
+pub(super) fn check_unit(world: &Shared, id: &str) -> mlua::Result<()> {
     if world.borrow().state.unit(id).is_none() {
         return Err(mlua::Error::runtime(format!("unknown unit `{id}`")));
     }
     Ok(())
 }
 
+/// The options table a call takes last, when it is a table. Anything else there is ignored, as
+/// extra arguments were before these calls took options: `kessel.emit.note(rule, s:gsub(...))`
+/// passes `string.gsub`'s count after its string.
+pub(super) struct Opts(Option<Table>);
+
+impl FromLua for Opts {
+    fn from_lua(v: mlua::Value, _: &Lua) -> mlua::Result<Opts> {
+        Ok(Opts(match v {
+            mlua::Value::Table(t) => Some(t),
+            _ => None,
+        }))
+    }
+}
+
+/// Reads the options table of a call that may keep its value secret (`{ secret_to = side }`):
+/// the side, which must be one of the game's.
+pub(super) fn secret_to(
+    world: &Shared,
+    opts: Option<&Table>,
+    what: &str,
+) -> mlua::Result<Option<String>> {
+    let Some(t) = opts else {
+        return Ok(None);
+    };
+    super::strict_keys(t, what, &["secret_to"])?;
+    match t.get::<Option<String>>("secret_to")? {
+        Some(side) => check_side(world, &side, what).map(|()| Some(side)),
+        None => Ok(None),
+    }
+}
+
+/// Refuses a side the game does not have.
+pub(super) fn check_side(world: &Shared, side: &str, what: &str) -> mlua::Result<()> {
+    let w = world.borrow();
+    if w.state.sides.iter().any(|s| s == side) {
+        return Ok(());
+    }
+    Err(mlua::Error::runtime(format!(
+        "{what}: `{side}` is not a side{} (sides: {})",
+        crate::names::did_you_mean(side, &w.state.sides),
+        w.state.sides.join(", ")
+    )))
+}
+
 /// Rolls one die and records it.
 pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u32> {
+    roll_for(world, purpose, sides, None)
+}
+
+/// Rolls one die and records it, its value shown only to `secret_to` when given.
+pub(crate) fn roll_for(
+    world: &Shared,
+    purpose: &str,
+    sides: u32,
+    secret_to: Option<String>,
+) -> mlua::Result<u32> {
     changes_allowed(world)?;
     bounded(purpose, "kessel.dice.roll: the purpose", MAX_NAME)?;
     // one stream per purpose and turn: see crate::dice for why
@@ -117,6 +171,7 @@ pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u3
             drawn_after: drawn,
             stream,
             stream_after,
+            secret_to,
         },
     )?;
     Ok(value)
@@ -271,16 +326,26 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "unit_var",
         lua.create_function(
-            move |lua, (unit, key, value): (String, String, mlua::Value)| {
+            move |lua, (unit, key, value, Opts(opts)): (String, String, mlua::Value, Opts)| {
                 check_unit(&w, &unit)?;
                 bounded(&key, "kessel.emit.unit_var: the key", MAX_NAME)?;
+                let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.unit_var")?;
                 let value = if value.is_nil() {
                     None
                 } else {
                     let what = format!("kessel.emit.unit_var: the value of `{key}`");
                     Some(plain::from_lua(lua, &value, &what, MAX_VALUE)?)
                 };
-                emit(lua, &w, Event::UnitVar { unit, key, value })
+                emit(
+                    lua,
+                    &w,
+                    Event::UnitVar {
+                        unit,
+                        key,
+                        value,
+                        secret_to,
+                    },
+                )
             },
         )?,
     )?;
@@ -308,16 +373,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "var",
-        lua.create_function(move |lua, (key, value): (String, mlua::Value)| {
-            bounded(&key, "kessel.emit.var: the key", MAX_NAME)?;
-            let v: Option<Value> = if value.is_nil() {
-                None
-            } else {
-                let what = format!("kessel.emit.var: the value of `{key}`");
-                Some(plain::from_lua(lua, &value, &what, MAX_VALUE)?)
-            };
-            emit(lua, &w, Event::Var { key, value: v })
-        })?,
+        lua.create_function(
+            move |lua, (key, value, Opts(opts)): (String, mlua::Value, Opts)| {
+                bounded(&key, "kessel.emit.var: the key", MAX_NAME)?;
+                let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.var")?;
+                let v: Option<Value> = if value.is_nil() {
+                    None
+                } else {
+                    let what = format!("kessel.emit.var: the value of `{key}`");
+                    Some(plain::from_lua(lua, &value, &what, MAX_VALUE)?)
+                };
+                emit(
+                    lua,
+                    &w,
+                    Event::Var {
+                        key,
+                        value: v,
+                        secret_to,
+                    },
+                )
+            },
+        )?,
     )?;
     let w = world.clone();
     e.set(
@@ -347,15 +423,26 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "note",
-        lua.create_function(move |lua, (rule, text): (Option<String>, String)| {
-            bounded(
-                rule.as_deref().unwrap_or(""),
-                "kessel.emit.note: the rule",
-                MAX_NAME,
-            )?;
-            bounded(&text, "kessel.emit.note: the text", MAX_TEXT)?;
-            emit(lua, &w, Event::Note { rule, text })
-        })?,
+        lua.create_function(
+            move |lua, (rule, text, Opts(opts)): (Option<String>, String, Opts)| {
+                bounded(
+                    rule.as_deref().unwrap_or(""),
+                    "kessel.emit.note: the rule",
+                    MAX_NAME,
+                )?;
+                bounded(&text, "kessel.emit.note: the text", MAX_TEXT)?;
+                let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.note")?;
+                emit(
+                    lua,
+                    &w,
+                    Event::Note {
+                        rule,
+                        text,
+                        secret_to,
+                    },
+                )
+            },
+        )?,
     )?;
     // a resolution as data: `kessel.emit.record{ kind = "combat", rule = "9.5", fields = {...} }`
     let w = world.clone();
@@ -368,11 +455,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     mlua::Value::String(s) => s.to_string_lossy(),
                     other => format!("[{}]", other.type_name()),
                 };
-                if !["kind", "rule", "fields"].contains(&key.as_str()) {
-                    let known = ["kind".to_string(), "rule".into(), "fields".into()];
+                if !["kind", "rule", "fields", "secret_to"].contains(&key.as_str()) {
+                    let known = [
+                        "kind".to_string(),
+                        "rule".into(),
+                        "fields".into(),
+                        "secret_to".into(),
+                    ];
                     let hint = crate::names::did_you_mean(&key, &known);
                     return Err(mlua::Error::runtime(format!(
-                        "kessel.emit.record: unknown key `{key}`{hint}; keys: kind, rule, fields"
+                        "kessel.emit.record: unknown key `{key}`{hint}; keys: kind, rule, fields, secret_to"
                     )));
                 }
             }
@@ -413,7 +505,20 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     "kessel.emit.record `{kind}`: the fields are {size} bytes as JSON, over the limit ({MAX_VALUE})"
                 )));
             }
-            emit(lua, &w, Event::Record { kind, rule, fields })
+            let secret_to: Option<String> = t.get("secret_to")?;
+            if let Some(side) = &secret_to {
+                check_side(&w, side, "kessel.emit.record")?;
+            }
+            emit(
+                lua,
+                &w,
+                Event::Record {
+                    kind,
+                    rule,
+                    fields,
+                    secret_to,
+                },
+            )
         })?,
     )?;
     let w = world.clone();
@@ -541,9 +646,40 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     d.set(
         "roll",
-        lua.create_function(move |_, (purpose, sides): (Option<String>, Option<u32>)| {
-            roll(&w, purpose.as_deref().unwrap_or("roll"), sides.unwrap_or(6))
-        })?,
+        lua.create_function(
+            move |lua, (first, sides, Opts(opts)): (mlua::Value, Option<u32>, Opts)| {
+                const WHAT: &str = "kessel.dice.roll";
+                // roll(purpose?, sides?, { secret_to = side }?) or roll{ purpose =, sides =, secret_to = }
+                let (purpose, sides, secret) = match first {
+                    mlua::Value::Table(t) => {
+                        super::strict_keys(&t, WHAT, &["purpose", "sides", "secret_to"])?;
+                        let secret: Option<String> = t.get("secret_to")?;
+                        if let Some(side) = &secret {
+                            check_side(&w, side, WHAT)?;
+                        }
+                        (t.get::<Option<String>>("purpose")?, t.get("sides")?, secret)
+                    }
+                    mlua::Value::Nil => (None, sides, secret_to(&w, opts.as_ref(), WHAT)?),
+                    mlua::Value::String(_) | mlua::Value::Integer(_) | mlua::Value::Number(_) => (
+                        Some(String::from_lua(first, lua)?),
+                        sides,
+                        secret_to(&w, opts.as_ref(), WHAT)?,
+                    ),
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{WHAT}: the purpose is a string (or the call a table), not {}",
+                            super::describe_value(&other)
+                        )))
+                    }
+                };
+                roll_for(
+                    &w,
+                    purpose.as_deref().unwrap_or("roll"),
+                    sides.unwrap_or(6),
+                    secret,
+                )
+            },
+        )?,
     )?;
     kessel.set("dice", d)?;
     Ok(())

@@ -47,7 +47,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             crate::script::charge(lua, 64 * (found.len() - skip) as u64)?;
             let out = lua.create_table()?;
             for (action, e) in found.into_iter().skip(skip) {
-                if let Event::Record { kind, rule, fields } = e {
+                if let Event::Record {
+                    kind, rule, fields, ..
+                } = e
+                {
                     let t = lua.create_table()?;
                     t.set("action", action)?;
                     t.set("kind", kind)?;

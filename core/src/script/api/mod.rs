@@ -12,6 +12,7 @@
 //! | `kessel.map.regions/enclosed` | `areas.rs` | always (read-only) |
 //! | `kessel.emit.create_unit/change_unit/terrain/hexside/tag` | `changes.rs` | applying an action |
 //! | `kessel.emit.create_marker/marker_value` | `markers.rs` | applying an action |
+//! | `kessel.emit.hide/show/commit/open`; `kessel.units.hidden_from`, `kessel.game.commitments/view` | `secrets.rs` | applying an action; reads always |
 //! | plain data (game and unit variables) to and from Lua | `plain.rs` | — |
 //! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
@@ -37,6 +38,7 @@ mod queries;
 mod query;
 mod reads;
 mod script;
+mod secrets;
 mod strings;
 mod tables;
 
@@ -50,6 +52,7 @@ pub(crate) use queries::{
     ask as ask_query, declared as declared_queries, declares as declares_query,
 };
 pub(crate) use script::{events_table, reasons_table, run_test, script_only};
+pub(crate) use secrets::view_table;
 
 /// Registers every module on a fresh host.
 pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
@@ -67,6 +70,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     emit::register(lua, &kessel, world)?;
     changes::register(lua, &kessel, world)?;
     markers::register(lua, &kessel, world)?;
+    secrets::register(lua, &kessel, world)?;
     paths::register(lua, &kessel, world)?;
     tables::register(lua, &kessel, world)?;
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;
@@ -175,8 +179,19 @@ pub(crate) fn action_from_lua(lua: &Lua, value: mlua::Value) -> mlua::Result<Act
         Some(Value::String(k)) => k,
         _ => return Err(mlua::Error::runtime("an action needs `kind = \"...\"`")),
     };
+    // `side` is the sending side, not a parameter
+    let side = match map.remove("side") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!(
+                "an action's `side` is a side id, not {other}"
+            )))
+        }
+    };
     Ok(Action {
         kind,
+        side,
         params: map.into_iter().collect(),
     })
 }
@@ -188,6 +203,9 @@ pub(crate) fn action_to_lua(lua: &Lua, action: &Action) -> mlua::Result<Table> {
         t.set(k.as_str(), lua.to_value(v)?)?;
     }
     t.set("kind", action.kind.as_str())?;
+    if let Some(side) = &action.side {
+        t.set("side", side.as_str())?;
+    }
     Ok(t)
 }
 

@@ -1,0 +1,291 @@
+//! Secrets in Lua: `kessel.emit.hide`, `.show`, `.commit`, `.open` (events applied at once, like
+//! every `kessel.emit` call) and the reads `kessel.units.hidden_from`, `kessel.game.commitments`,
+//! `kessel.game.view`. Rules read the whole truth; `kessel.game.view` is what one side is shown.
+
+use super::emit::{bounded, check_side, check_unit, emit, MAX_NAME};
+use super::plain;
+use crate::event::Event;
+use crate::secrets::Commitment;
+use crate::world::Shared;
+use mlua::{Lua, Table};
+
+/// The largest committed choice, as JSON.
+const MAX_CHOICE: usize = 64 * 1024;
+/// The most commitments waiting to be opened at once.
+pub(crate) const MAX_COMMITMENTS: usize = 10_000;
+
+/// Sides named by an option (`from = "red"` or `from = { "red", "blue" }`), each checked.
+fn sides_of(world: &Shared, v: mlua::Value, what: &str) -> mlua::Result<Option<Vec<String>>> {
+    let list = match v {
+        mlua::Value::Nil => return Ok(None),
+        mlua::Value::String(s) => vec![s.to_str()?.to_string()],
+        mlua::Value::Table(t) => t
+            .sequence_values::<String>()
+            .collect::<mlua::Result<Vec<_>>>()?,
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "{what}: a side or a list of sides, not {}",
+                super::describe_value(&other)
+            )))
+        }
+    };
+    for side in &list {
+        check_side(world, side, what)?;
+    }
+    Ok(Some(list))
+}
+
+/// The side named by `key` in an options table, if any.
+fn option_sides(
+    world: &Shared,
+    opts: Option<&Table>,
+    key: &str,
+    what: &str,
+) -> mlua::Result<Option<Vec<String>>> {
+    let Some(t) = opts else {
+        return Ok(None);
+    };
+    super::strict_keys(t, what, &[key])?;
+    sides_of(world, t.get(key)?, what)
+}
+
+/// Hides (`on`) a unit from sides, or shows it to them, one event per side whose view changes.
+fn set_hidden(
+    lua: &Lua,
+    world: &Shared,
+    unit: String,
+    sides: Vec<String>,
+    on: bool,
+) -> mlua::Result<()> {
+    for side in sides {
+        let already = world.borrow().state.secrets.is_hidden(&unit, &side);
+        if already != on {
+            emit(
+                lua,
+                world,
+                Event::UnitHidden {
+                    unit: unit.clone(),
+                    side,
+                    on,
+                },
+            )?;
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    let e: Table = kessel.get("emit")?;
+
+    let w = world.clone();
+    e.set(
+        "hide",
+        lua.create_function(move |lua, (unit, opts): (String, Option<Table>)| {
+            const WHAT: &str = "kessel.emit.hide";
+            check_unit(&w, &unit)?;
+            let sides = match option_sides(&w, opts.as_ref(), "from", WHAT)? {
+                Some(s) => s,
+                None => {
+                    // every side but the unit's own
+                    let wb = w.borrow();
+                    let own = wb.state.unit(&unit).map(|u| u.side.clone());
+                    wb.state
+                        .sides
+                        .iter()
+                        .filter(|s| Some(*s) != own.as_ref())
+                        .cloned()
+                        .collect()
+                }
+            };
+            set_hidden(lua, &w, unit, sides, true)
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "show",
+        lua.create_function(move |lua, (unit, opts): (String, Option<Table>)| {
+            const WHAT: &str = "kessel.emit.show";
+            check_unit(&w, &unit)?;
+            let sides = match option_sides(&w, opts.as_ref(), "to", WHAT)? {
+                Some(s) => s,
+                None => {
+                    let wb = w.borrow();
+                    wb.state
+                        .secrets
+                        .hidden_from(&unit)
+                        .map(str::to_string)
+                        .collect()
+                }
+            };
+            set_hidden(lua, &w, unit, sides, false)
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "commit",
+        lua.create_function(
+            move |lua, (id, side, choice): (String, String, mlua::Value)| {
+                const WHAT: &str = "kessel.emit.commit";
+                bounded(&id, "kessel.emit.commit: the id", MAX_NAME)?;
+                check_side(&w, &side, WHAT)?;
+                if choice.is_nil() {
+                    return Err(mlua::Error::runtime(format!(
+                        "{WHAT} `{id}`: a commitment needs a choice (plain data, not nil)"
+                    )));
+                }
+                let choice =
+                    plain::from_lua(lua, &choice, &format!("{WHAT} `{id}`: the choice"), MAX_CHOICE)?;
+                let salt = {
+                    let wb = w.borrow();
+                    let pending = &wb.state.secrets.commitments;
+                    if pending.contains_key(&id) {
+                        return Err(mlua::Error::runtime(format!(
+                            "{WHAT}: commitment `{id}` is already made and not opened"
+                        )));
+                    }
+                    if pending.len() >= MAX_COMMITMENTS {
+                        return Err(mlua::Error::runtime(format!(
+                            "{WHAT}: {MAX_COMMITMENTS} commitments are waiting to be opened, the most a game may hold"
+                        )));
+                    }
+                    // the same game gives the same salt; nobody without the seed can work it out
+                    let index = wb.log.len() as u64 * 1_000_000 + wb.pending.len() as u64;
+                    wb.dice.salt(&id, index)
+                };
+                let commitment = Commitment::new(&id, &side, choice, &salt);
+                let digest = commitment.digest.clone();
+                emit(lua, &w, Event::Committed { commitment })?;
+                Ok(digest)
+            },
+        )?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "open",
+        lua.create_function(move |lua, ids: Option<Vec<String>>| {
+            let opened: Vec<Commitment> = {
+                let wb = w.borrow();
+                let pending = &wb.state.secrets.commitments;
+                match ids {
+                    None => pending.values().cloned().collect(),
+                    Some(ids) => ids
+                        .iter()
+                        .map(|id| {
+                            pending.get(id).cloned().ok_or_else(|| {
+                                mlua::Error::runtime(format!(
+                                    "kessel.emit.open: no commitment `{id}` to open"
+                                ))
+                            })
+                        })
+                        .collect::<mlua::Result<_>>()?,
+                }
+            };
+            let out = lua.create_table()?;
+            if opened.is_empty() {
+                return Ok(out);
+            }
+            for c in &opened {
+                out.set(c.id.as_str(), plain::to_lua(lua, &c.choice)?)?;
+            }
+            emit(
+                lua,
+                &w,
+                Event::Opened {
+                    commitments: opened,
+                },
+            )?;
+            Ok(out)
+        })?,
+    )?;
+
+    let units: Table = kessel.get("units")?;
+    let w = world.clone();
+    units.set(
+        "hidden_from",
+        lua.create_function(move |_, unit: String| {
+            check_unit(&w, &unit)?;
+            let wb = w.borrow();
+            Ok(wb
+                .state
+                .secrets
+                .hidden_from(&unit)
+                .map(str::to_string)
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+
+    let game: Table = kessel.get("game")?;
+    let w = world.clone();
+    game.set(
+        "commitments",
+        lua.create_function(move |lua, ()| {
+            let list: Vec<Commitment> = w
+                .borrow()
+                .state
+                .secrets
+                .commitments
+                .values()
+                .cloned()
+                .collect();
+            let out = lua.create_table()?;
+            for c in list {
+                let t = lua.create_table()?;
+                t.set("id", c.id)?;
+                t.set("side", c.side)?;
+                t.set("digest", c.digest)?;
+                t.set("choice", plain::to_lua(lua, &c.choice)?)?;
+                out.push(t)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    let w = world.clone();
+    game.set(
+        "view",
+        lua.create_function(move |lua, (side, opts): (String, Option<Table>)| {
+            view_table(lua, &w, &side, opts.as_ref())
+        })?,
+    )?;
+    Ok(())
+}
+
+/// `kessel.game.view(side, { log = true }?)`: what `side` is shown, as plain data.
+pub(crate) fn view_table(
+    lua: &Lua,
+    world: &Shared,
+    side: &str,
+    opts: Option<&Table>,
+) -> mlua::Result<mlua::Value> {
+    const WHAT: &str = "kessel.game.view";
+    check_side(world, side, WHAT)?;
+    let with_log = match opts {
+        Some(t) => {
+            super::strict_keys(t, WHAT, &["log"])?;
+            t.get::<Option<bool>>("log")?.unwrap_or(false)
+        }
+        None => false,
+    };
+    let mut v = {
+        let wb = world.borrow();
+        if with_log {
+            let secret = |kind: &str| wb.ruleset.secret_action(kind);
+            crate::secrets::view(&wb.initial, &wb.log, &wb.state, side, &secret)
+                .map_err(|e| mlua::Error::runtime(format!("{WHAT}: the log does not replay: {e}")))?
+                .to_json()
+        } else {
+            crate::secrets::View {
+                side: side.to_string(),
+                state: crate::secrets::state_for(&wb.state, side),
+                log: Vec::new(),
+            }
+            .to_json()
+        }
+    };
+    if let Some(o) = v.as_object_mut() {
+        if !with_log {
+            o.remove("log");
+        }
+    }
+    crate::script::charge(lua, serde_json::to_vec(&v).map_or(0, |b| b.len() as u64))?;
+    plain::to_lua(lua, &v)
+}

@@ -1,0 +1,253 @@
+//! The acting side and per-side views on the toy ruleset (rules T12 secret orders, T14
+//! concealment): the engine keeps and hashes every secret, replays them without rules, undoes
+//! them, and shows each side only its own; an opening that is not what was committed is refused.
+
+use kessel_core::engine::{Engine, ViewError};
+use kessel_core::event::Event;
+use kessel_core::script::Limits;
+use kessel_core::secrets::{Commitment, View};
+use kessel_core::state::ApplyError;
+use kessel_core::Action;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/toy")
+        .join(name)
+}
+
+fn engine(seed: u64) -> Engine {
+    Engine::load(&fixture("scenario.toml"), None, seed, Limits::default())
+        .expect("toy scenario loads")
+}
+
+fn accept(e: &mut Engine, a: &Action) -> Vec<Event> {
+    match e.act(a).expect("rules run") {
+        Ok(events) => events,
+        Err(r) => panic!("{a:?} refused: {r}"),
+    }
+}
+
+/// Red writes its orders ("hold") and conceals r1, which then moves; blue writes "attack".
+fn secret_game(seed: u64) -> Engine {
+    let mut e = engine(seed);
+    accept(&mut e, &Action::new("orders").with("choice", "hold"));
+    accept(&mut e, &Action::new("conceal").with("unit", "r1"));
+    let path = serde_json::json!(["0303"]);
+    accept(
+        &mut e,
+        &Action::new("move").with("unit", "r1").with("path", path),
+    );
+    accept(
+        &mut e,
+        &Action::new("orders").with("choice", "attack").by("blue"),
+    );
+    e
+}
+
+fn view_json(e: &Engine, side: &str) -> String {
+    let v: View = e.view(side).expect("view");
+    serde_json::to_string(&v.to_json()).expect("json")
+}
+
+#[test]
+fn every_logged_action_records_the_side_that_sent_it() {
+    let e = secret_game(1);
+    let sides: Vec<Option<String>> = e.log().iter().map(|l| l.action.side.clone()).collect();
+    // act without a side: the deciding side (red's movement phase); act_as/by: the side named
+    let red = Some("red".to_string());
+    assert_eq!(sides, [red.clone(), red.clone(), red, Some("blue".into())]);
+    let mut e = engine(1);
+    let a = Action::new("conceal").with("unit", "b1");
+    let refused = e
+        .act(&a)
+        .expect("rules run")
+        .expect_err("red may not conceal b1");
+    assert!(refused.to_string().contains("b1 is not red's"), "{refused}");
+    e.act_as("blue", &a)
+        .expect("rules run")
+        .expect("blue conceals its own unit");
+    assert_eq!(e.log()[0].action.side.as_deref(), Some("blue"));
+}
+
+#[test]
+fn an_action_without_a_side_still_loads_from_an_old_save() {
+    let old: Action = serde_json::from_str(r#"{"kind":"end_phase"}"#).expect("old form");
+    assert_eq!(old.side, None);
+    let new = serde_json::to_string(&old.clone().by("red")).expect("json");
+    assert_eq!(new, r#"{"kind":"end_phase","side":"red"}"#);
+    assert_eq!(
+        serde_json::to_string(&old).expect("json"),
+        r#"{"kind":"end_phase"}"#,
+        "no side, no field: old saves' actions serialise as before"
+    );
+}
+
+#[test]
+fn replay_without_rules_gives_the_state_hash_with_secrets() {
+    let e = secret_game(2);
+    let st = e.state();
+    assert!(!st.secrets.is_empty());
+    assert_eq!(st.secrets.commitments.len(), 2);
+    assert!(st.secrets.is_hidden("r1", "blue"));
+    drop(st);
+    assert_eq!(e.replay_hash().expect("replay"), e.state().hash());
+    // the secrets are hashed: the same state without them hashes otherwise
+    let mut bare = e.state().clone();
+    bare.secrets = Default::default();
+    assert_ne!(bare.hash(), e.state().hash());
+}
+
+#[test]
+fn undo_takes_back_a_commitment_and_a_concealment() {
+    let mut e = engine(4);
+    let start = e.state().hash();
+    accept(&mut e, &Action::new("orders").with("choice", "hold"));
+    accept(&mut e, &Action::new("conceal").with("unit", "r1"));
+    assert!(e.undo().expect("undo"));
+    assert!(!e.state().secrets.is_hidden("r1", "blue"));
+    assert_eq!(e.state().secrets.commitments.len(), 1);
+    assert!(e.undo().expect("undo"));
+    assert!(e.state().secrets.is_empty());
+    assert_eq!(e.state().hash(), start);
+    // the same orders again give the same commitment: the salt is a function of the game
+    let first = accept(&mut e, &Action::new("orders").with("choice", "hold"));
+    e.undo().expect("undo");
+    let again = accept(&mut e, &Action::new("orders").with("choice", "hold"));
+    assert_eq!(first, again);
+}
+
+#[test]
+fn the_other_side_sees_neither_the_choice_nor_the_hidden_unit() {
+    let e = secret_game(5);
+    let blue = view_json(&e, "blue");
+    let red = view_json(&e, "red");
+    // red's orders and roll: blue sees the digest, red sees the choice
+    let red_digest = e.state().secrets.commitments["orders.red"].digest.clone();
+    assert!(blue.contains(&red_digest), "blue sees red's digest");
+    assert!(
+        !blue.contains("\"hold\""),
+        "blue must not see red's orders: {blue}"
+    );
+    assert!(red.contains("\"hold\""));
+    assert!(
+        !blue.contains("initiative.red\":"),
+        "red's secret var: {blue}"
+    );
+    // the concealed unit: absent from blue's units and from blue's log
+    let v = e.view("blue").expect("view");
+    assert!(v.state.unit("r1").is_none());
+    assert!(
+        !blue.contains("\"r1\""),
+        "blue must not see r1 at all: {blue}"
+    );
+    assert!(v.state.unit("r2").is_some());
+    assert_eq!(v.state.seed, 0, "no view shows the seed");
+    let moved = &v.log[2];
+    assert!(moved.params_withheld);
+    assert!(moved
+        .events
+        .iter()
+        .all(|e| matches!(e, Event::Withheld { .. })));
+    // blue's own orders are blue's to see, red's view shows blue's digest only
+    let choice = |v: &View, id: &str| v.state.secrets.commitments[id].choice.clone();
+    let r = e.view("red").expect("view");
+    assert_eq!(choice(&v, "orders.blue")["order"], "attack");
+    assert_eq!(choice(&r, "orders.blue"), serde_json::Value::Null);
+    assert_eq!(choice(&r, "orders.red")["order"], "hold");
+    assert!(red.contains("\"r1\""));
+    assert!(matches!(
+        e.view("green"),
+        Err(ViewError::UnknownSide(s, _)) if s == "green"
+    ));
+}
+
+#[test]
+fn an_opening_that_is_not_what_was_committed_is_refused() {
+    let mut e = secret_game(6);
+    let events = accept(&mut e, &Action::new("open_orders"));
+    let Some(Event::Opened { commitments }) = events
+        .iter()
+        .find(|ev| matches!(ev, Event::Opened { .. }))
+        .cloned()
+    else {
+        panic!("no opened event in {events:?}")
+    };
+    assert!(e.state().secrets.commitments.is_empty());
+    // apply the same opening with red's choice changed to blue's, before it was opened
+    e.undo().expect("undo");
+    let mut forged = commitments.clone();
+    let red = forged
+        .iter_mut()
+        .find(|c| c.side == "red")
+        .expect("red's commitment");
+    red.choice = serde_json::json!({ "order": "attack", "turn": 1 });
+    let mut st = e.state().clone();
+    let err = st
+        .apply(&Event::Opened {
+            commitments: forged,
+        })
+        .expect_err("a changed choice does not open the commitment");
+    assert_eq!(err, ApplyError::CommitmentMismatch("orders.red".into()));
+    assert_eq!(st.secrets.commitments.len(), 2, "all or nothing");
+    // the true opening applies; a second one finds nothing to open
+    st.apply(&Event::Opened {
+        commitments: commitments.clone(),
+    })
+    .expect("the committed choices open");
+    let err = st
+        .apply(&Event::Opened { commitments })
+        .expect_err("opened once");
+    assert_eq!(err, ApplyError::NoCommitment("orders.blue".into()));
+    // a commitment whose digest is not its choice's is refused when made
+    let mut c = Commitment::new("x", "red", serde_json::json!(1), "00");
+    c.choice = serde_json::json!(2);
+    let err = st
+        .apply(&Event::Committed { commitment: c })
+        .expect_err("digest mismatch");
+    assert_eq!(err, ApplyError::CommitmentMismatch("x".into()));
+    // a view's withheld event is not an event of the game
+    let err = st
+        .apply(&Event::Withheld {
+            kind: "moved".into(),
+        })
+        .expect_err("withheld");
+    assert_eq!(err, ApplyError::Withheld);
+}
+
+#[test]
+fn secrets_are_deterministic_and_the_salt_follows_the_seed() {
+    let (a, b, c) = (secret_game(8), secret_game(8), secret_game(9));
+    assert_eq!(*a.log(), *b.log());
+    assert_eq!(a.state().hash(), b.state().hash());
+    assert_eq!(view_json(&a, "blue"), view_json(&b, "blue"));
+    let digest = |e: &Engine| e.state().secrets.commitments["orders.red"].digest.clone();
+    assert_eq!(digest(&a), digest(&b));
+    assert_ne!(
+        digest(&a),
+        digest(&c),
+        "another seed, another salt: the digest does not give the choice away"
+    );
+}
+
+#[test]
+fn a_saved_game_with_secrets_loads_with_its_sides_and_hash() {
+    let e = secret_game(3);
+    let dir = std::env::temp_dir().join(format!("kessel-secrets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut text = e.save().expect("save");
+    // the save names the scenario as given; make it absolute for the load from another folder
+    let scenario = fixture("scenario.toml");
+    let mut save: serde_json::Value = serde_json::from_str(&text).expect("json");
+    save["scenario"] = serde_json::json!(scenario.to_str().expect("utf8"));
+    let mut file: kessel_core::engine::SaveFile = serde_json::from_value(save).expect("save file");
+    file.checksum = Some(file.compute_checksum());
+    text = serde_json::to_string(&file).expect("json");
+    let path = dir.join("game.json");
+    std::fs::write(&path, text).expect("write");
+    let loaded = Engine::load_save(&path, Limits::default()).expect("loads");
+    assert_eq!(loaded.state().hash(), e.state().hash());
+    assert_eq!(*loaded.log(), *e.log());
+    assert_eq!(view_json(&loaded, "blue"), view_json(&e, "blue"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

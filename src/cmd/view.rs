@@ -1,0 +1,159 @@
+//! `kessel view`: what one side is shown of a scenario's opening position or a saved game — the
+//! units it sees, the variables it may read, commitments as digests, and the log with the other
+//! sides' secrets withheld (`Engine::view`).
+
+use super::load_engine;
+use kessel_core::engine::Engine;
+use kessel_core::event::Event;
+use kessel_core::script::Limits;
+use kessel_core::secrets::View;
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `kessel view`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Scenario file (TOML or .kessel), or a saved game (JSON).
+    game: PathBuf,
+    /// The side whose view to show.
+    #[arg(long = "as", value_name = "SIDE")]
+    side: String,
+    /// Profile: a name in the ruleset's profiles/ folder, or a path (scenarios only).
+    #[arg(long)]
+    profile: Option<String>,
+    /// Dice seed (scenarios only; a save has its own).
+    #[arg(long, default_value_t = crate::DEFAULT_SEED)]
+    seed: u64,
+    /// Print the view as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let is_save = args
+        .game
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let engine = if is_save {
+        Engine::load_save(&args.game, Limits::default()).map_err(super::describe)?
+    } else {
+        let path = crate::open_scenario(&args.game)?;
+        load_engine(&path, args.profile.as_deref(), args.seed)?
+    };
+    let view = engine.view(&args.side)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&view.to_json())?);
+    } else {
+        let steps: Vec<String> = engine
+            .ruleset()
+            .sequence
+            .iter()
+            .map(|s| s.id.clone())
+            .collect();
+        print!("{}", text(&view, &steps));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The view in lines a player reads.
+fn text(view: &View, steps: &[String]) -> String {
+    let st = &view.state;
+    let mut s = String::new();
+    let step = steps
+        .get(st.phase)
+        .cloned()
+        .unwrap_or_else(|| st.phase.to_string());
+    let over = if st.finished { ", game over" } else { "" };
+    let _ = writeln!(
+        s,
+        "view of {}: turn {}, step {step}{over}",
+        view.side, st.turn
+    );
+    let _ = writeln!(s, "units ({}):", st.units.len());
+    for u in &st.units {
+        let at = u.hex().map_or_else(
+            || format!("{:?}", u.location).to_lowercase(),
+            |h| st.map.label(h),
+        );
+        let hidden: Vec<&str> = st.secrets.hidden_from(&u.id).collect();
+        let hidden = if hidden.is_empty() {
+            String::new()
+        } else {
+            format!("  (hidden from {})", hidden.join(", "))
+        };
+        let vars = if u.vars.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "  vars {}",
+                serde_json::to_string(&u.vars).unwrap_or_default()
+            )
+        };
+        let _ = writeln!(
+            s,
+            "  {:<12} {:<8} {:<8} {at}{vars}{hidden}",
+            u.id, u.side, u.kind
+        );
+    }
+    if !st.vars.is_empty() {
+        let _ = writeln!(s, "vars:");
+        for (k, v) in &st.vars {
+            let _ = writeln!(s, "  {k} = {v}");
+        }
+    }
+    if !st.secrets.commitments.is_empty() {
+        let _ = writeln!(s, "commitments (not opened):");
+        for c in st.secrets.commitments.values() {
+            let choice = if c.side == view.side {
+                c.choice.to_string()
+            } else {
+                "(withheld)".to_string()
+            };
+            let _ = writeln!(
+                s,
+                "  {:<16} {:<8} {choice}  digest {}",
+                c.id, c.side, c.digest
+            );
+        }
+    }
+    let _ = writeln!(s, "log ({} actions):", view.log.len());
+    for (i, e) in view.log.iter().enumerate() {
+        let by = e.action.side.as_deref().unwrap_or("-");
+        let params = if e.params_withheld {
+            " (withheld)".to_string()
+        } else if e.action.params.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " {}",
+                serde_json::to_string(&e.action.params).unwrap_or_default()
+            )
+        };
+        let _ = writeln!(s, "  {:>3}. {by}: {}{params}", i + 1, e.action.kind);
+        for ev in &e.events {
+            let _ = writeln!(s, "       {}", event_line(ev));
+        }
+    }
+    s
+}
+
+/// One event in a few words (the JSON form, with withheld ones named as such).
+fn event_line(e: &Event) -> String {
+    match e {
+        Event::Withheld { kind } => format!("{kind}: (withheld)"),
+        other => {
+            let v = serde_json::to_value(other).unwrap_or_default();
+            let mut parts = Vec::new();
+            if let Some(o) = v.as_object() {
+                for (k, v) in o {
+                    if k != "event" {
+                        parts.push(format!("{k}={v}"));
+                    }
+                }
+            }
+            format!("{}: {}", other.kind(), parts.join(" "))
+        }
+    }
+}
