@@ -44,11 +44,12 @@ pub enum AllWord {
 #[serde(deny_unknown_fields)]
 pub struct Carry {
     /// Every unit of the last game, in its final state (the eliminated ones too, so they stay
-    /// eliminated). A unit of the next scenario with the same id is replaced by it; the next
+    /// eliminated), hidden from the sides it was hidden from, its secret variables still secret. A unit of the next scenario with the same id is replaced by it; the next
     /// scenario's other units join as new arrivals.
     #[serde(default)]
     pub units: bool,
-    /// Game variables that carry (their final values replace the next scenario's).
+    /// Game variables that carry (their final values replace the next scenario's; a secret one
+    /// stays its side's secret).
     #[serde(default)]
     pub vars: VarsCarried,
     /// The markers of the last game (renumbered after the next scenario's own).
@@ -256,6 +257,23 @@ pub fn carry_over(
             if into.put_unit(unit.clone()) {
                 report.replaced.push(unit.id.clone());
             }
+            // what stays hidden of it goes with it: who may not see it, its secret variables
+            match from.secrets.hidden.get(&unit.id) {
+                Some(sides) => {
+                    into.secrets.hidden.insert(unit.id.clone(), sides.clone());
+                }
+                None => {
+                    into.secrets.hidden.remove(&unit.id);
+                }
+            }
+            match from.secrets.unit_vars.get(&unit.id) {
+                Some(vars) => {
+                    into.secrets.unit_vars.insert(unit.id.clone(), vars.clone());
+                }
+                None => {
+                    into.secrets.unit_vars.remove(&unit.id);
+                }
+            }
         }
         report.arrivals = scenario_ids
             .into_iter()
@@ -271,6 +289,15 @@ pub fn carry_over(
         if let Some(v) = from.vars.get(key) {
             into.vars.insert(key.clone(), v.clone());
             report.vars.insert(key.clone(), v.clone());
+            // a secret stays the secret of the side that had it
+            match from.secrets.vars.get(key) {
+                Some(side) => {
+                    into.secrets.vars.insert(key.clone(), side.clone());
+                }
+                None => {
+                    into.secrets.vars.remove(key);
+                }
+            }
         }
     }
     if carry.markers {
@@ -384,6 +411,10 @@ mod tests {
         from.put_unit(unit("new", "red", here));
         from.vars.insert("cpp".into(), Value::from(7));
         from.vars.insert("secret".into(), Value::from(1));
+        from.secrets
+            .hidden
+            .insert("b".into(), ["red".to_string()].into_iter().collect());
+        from.secrets.vars.insert("cpp".into(), "blue".into());
         let mut into = state(vec![unit("a", "red", here), unit("fresh", "blue", here)]);
         let carry = Carry {
             units: true,
@@ -404,6 +435,15 @@ mod tests {
         let a = report.units.iter().find(|u| u.id == "a").expect("a");
         assert_eq!(a.changed, vec!["step".to_string(), "location".to_string()]);
         assert_eq!(into.vars.get("cpp"), Some(&Value::from(7)));
+        assert_eq!(
+            into.secrets.hidden.get("b").map(|s| s.len()),
+            Some(1),
+            "b stays hidden from red"
+        );
+        assert_eq!(
+            into.secrets.vars.get("cpp").map(String::as_str),
+            Some("blue")
+        );
         assert!(!into.vars.contains_key("secret"), "only named vars carry");
         assert_eq!(report.vars.len(), 1);
     }
