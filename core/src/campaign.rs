@@ -172,6 +172,8 @@ pub struct CarryReport {
     pub arrivals: Vec<String>,
     /// Variables carried, with their values.
     pub vars: BTreeMap<String, Value>,
+    /// Of those, the ones secret to a side: key → side.
+    pub secret_vars: BTreeMap<String, String>,
     /// Markers carried.
     pub markers: usize,
     /// Pools carried.
@@ -293,6 +295,7 @@ pub fn carry_over(
             match from.secrets.vars.get(key) {
                 Some(side) => {
                     into.secrets.vars.insert(key.clone(), side.clone());
+                    report.secret_vars.insert(key.clone(), side.clone());
                 }
                 None => {
                     into.secrets.vars.remove(key);

@@ -156,7 +156,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = writeln!(out, "\nat the end:");
             for k in names {
                 if let Some(v) = st.vars.get(&k) {
-                    let _ = writeln!(out, "  {k} = {}", short(v));
+                    let secret = st
+                        .secrets
+                        .vars
+                        .get(&k)
+                        .map_or(String::new(), |side| format!("  ({side}'s secret)"));
+                    let _ = writeln!(out, "  {k} = {}{secret}", short(v));
                 }
             }
         }
@@ -248,7 +253,11 @@ fn carry_text(r: &CarryReport) -> String {
         }
     }
     for (k, v) in &r.vars {
-        let _ = writeln!(out, "  {k} = {}", short(v));
+        let secret = r
+            .secret_vars
+            .get(k)
+            .map_or(String::new(), |side| format!("  ({side}'s secret)"));
+        let _ = writeln!(out, "  {k} = {}{secret}", short(v));
     }
     if r.markers > 0 {
         let _ = writeln!(out, "  {} markers", r.markers);

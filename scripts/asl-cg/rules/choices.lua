@@ -102,3 +102,17 @@ kessel.queries.declare{
     return out
   end,
 }
+
+-- Whose decision it is (the engine's `deciding_side` contract): the German's in the steps that
+-- are his alone, RG purchase and strength [9.617] [9.618]; in the steps both sides carry out
+-- together [9.6] no one side's; in the CG scenario, the side whose turn it is.
+kessel.queries.declare{
+  id = "deciding_side", rule = "9.617",
+  description = "The side whose decision it is now: the German in RePh steps 9.617-9.618, else the step's side",
+  params = {},
+  fn = function()
+    local step = kessel.game.step()
+    if step.mode == "refit" and (step.id == "rg_purchase" or step.id == "rg_strength") then return "german" end
+    return step.side
+  end,
+}

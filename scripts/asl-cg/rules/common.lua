@@ -34,10 +34,11 @@ function C.sorted_keys(t)
 end
 
 -- Sets one field of a table-valued game var (copying it: snapshots are shared).
-function C.set_in(key, field, value)
+-- `opts` as kessel.emit.var's: `{ secret_to = side }` keeps the table that side's secret
+function C.set_in(key, field, value, opts)
   local t = C.copy(kessel.game.var(key) or {})
   t[field] = value
-  kessel.emit.var(key, t)
+  kessel.emit.var(key, t, opts)
 end
 
 function C.get_in(key, field, default)
@@ -47,15 +48,18 @@ function C.get_in(key, field, default)
 end
 
 -- Notes and records ------------------------------------------------------------------------------
-function C.note(case, text) kessel.emit.note(case, "[" .. case .. "] " .. text) end
-function C.record(kind, case, fields) kessel.emit.record{ kind = kind, rule = case, fields = fields or {} } end
+-- `opts` (`{ secret_to = side }`) makes a note, a record or a roll one side's secret
+function C.note(case, text, opts) kessel.emit.note(case, "[" .. case .. "] " .. text, opts) end
+function C.record(kind, case, fields, opts)
+  kessel.emit.record{ kind = kind, rule = case, fields = fields or {}, secret_to = opts and opts.secret_to }
+end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
 
 -- Dice: every roll is an engine roll (`kessel.dice.roll`), so tests inject them.
 function C.dr(purpose) return kessel.dice.roll(purpose, 6) end
-function C.DR(purpose)
-  local a = kessel.dice.roll(purpose, 6)
-  local b = kessel.dice.roll(purpose, 6)
+function C.DR(purpose, opts)
+  local a = kessel.dice.roll(purpose, 6, opts)
+  local b = kessel.dice.roll(purpose, 6, opts)
   return a + b, a, b
 end
 

@@ -6,6 +6,9 @@ local A = require("rules.areas")
 local N = require("rules.reinforcements")
 local P = {}
 
+-- what the German keeps to himself [9.617] [9.6183]
+local GERMAN_SECRET = { secret_to = "german" }
+
 -- Casualty VP (A26.2, outside the text: data) per counter
 kessel.constant("cvp", { squad = 2, hs = 1, crew = 1, leader = 1, armor_leader = 1, hero = 1, vehicle = 3, gun = 1, sw = 0 })
 
@@ -42,7 +45,7 @@ function P.pb_cpp()
     why = string.format("German CVP %d vs British %d: no Loss Points", g, b)
   end
   local before = C.get_in("cpp", "german", 0)
-  C.set_in("cpp", "german", before + base + loss)
+  C.set_in("cpp", "german", before + base + loss, GERMAN_SECRET)
   C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss })
   C.note("9.6161", "CPP Base # for " .. tostring(date) .. ": " .. base)
   C.note("9.6162", why)
@@ -122,23 +125,26 @@ function P.validate_rg(a)
   return nil, cost
 end
 
+-- [9.617] the German allots CPP secretly: what is bought, spent and left is his secret (the
+-- action's parameters, the CPP, the RG record and its notes are shown to the German side only)
 kessel.action{
   kind = "buy_rg", rule = "9.617", description = "the German spends CPP on a Reinforcement Group",
+  secret = true,
   validate = function(a) return (P.validate_rg(a)) end,
   apply = function(a)
     local _, cost = P.validate_rg(a)
     local rg = P.rg(a.rg)
     local cpp = C.get_in("cpp", "german", 0)
-    C.set_in("cpp", "german", cpp - cost)
+    C.set_in("cpp", "german", cpp - cost, GERMAN_SECRET)
     local rec = C.copy(purchases())
     local _, total = P.counts(rg.id)
     rec[#rec + 1] = { date = C.var("date"), id = rg.id, name = rg.name, cost = cost, entry = a.entry, area = a.area,
       purchased = total + 1, remaining = rg.cg_max - total - 1 }
-    kessel.emit.var("rg_record", rec)
+    kessel.emit.var("rg_record", rec, GERMAN_SECRET)
     if rg.kind == "M" then C.set_in("fpp", "german", C.get_in("fpp", "german", 0) + 15) end
-    C.record("rg_purchase", "9.617", rec[#rec])
+    C.record("rg_purchase", "9.617", rec[#rec], GERMAN_SECRET)
     C.note("9.6178", string.format("%s %s bought for %d CPP (%d left); #P %d, #R %d", rg.id, rg.name, cost, cpp - cost,
-      total + 1, rg.cg_max - total - 1))
+      total + 1, rg.cg_max - total - 1), GERMAN_SECRET)
   end,
   enumerate = function(side)
     local s = S.current()
@@ -224,10 +230,11 @@ function P.resolve_rg(rec, index)
     rec.leaders = {}
     for _ = 1, tries do
       local drm = (LEADER_DRM[rg.id] or 0) + (full and 0 or 1)
-      local roll = C.DR("rg_leader")
+      -- [9.6183] a Secret DR
+      local roll = C.DR("rg_leader", GERMAN_SECRET)
       local column = rg.kind == "I" and "leader_personnel" or "leader_armor"
       local result = kessel.tables.lookup(column, roll + drm)
-      C.note("9.6183", string.format("%s leader DR %d%+d: %s", rec.id, roll, drm, result))
+      C.note("9.6183", string.format("%s leader DR %d%+d: %s", rec.id, roll, drm, result), GERMAN_SECRET)
       if result ~= "none" then
         for label in result:gmatch("[^,]+") do
           N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
@@ -245,7 +252,7 @@ S.on_end("rg_strength", function()
   for i, r in ipairs(rec) do
     if r.date == C.var("date") and r.strength == nil then rec[i] = P.resolve_rg(r, i) end
   end
-  kessel.emit.var("rg_record", rec)
+  kessel.emit.var("rg_record", rec, GERMAN_SECRET)
 end)
 
 -- [9.619] Fortifications bought with FPP; what is left is forfeit at the end of the step

@@ -23,6 +23,43 @@ kessel.test("case_9.617_buy_an_rg_and_record_it", function()
   T.replays()
 end)
 
+-- [9.617] the German allots CPP secretly: the British view has neither the CPP, nor the record,
+-- nor what the purchase was; the German view has all of it; the truth replays
+kessel.test("case_9.617_the_purchase_is_the_germans_secret", function()
+  shop(30)
+  expect.accepted(buy("I4"))
+  local british = kessel.game.view("british", { log = true })
+  expect.eq(british.vars.cpp, nil, "CPP are secret")
+  expect.eq(british.vars.rg_record, nil, "the RG record is secret")
+  local last = british.log[#british.log]
+  expect.truthy(last.params_withheld, "the British do not see what was bought")
+  expect.eq(last.action.rg, nil)
+  local german = kessel.game.view("german", { log = true })
+  expect.eq(german.vars.cpp.german, 25)
+  expect.eq(german.vars.rg_record[1].id, "I4")
+  expect.eq(german.log[#german.log].action.side, "german", "the German's decision [9.617]")
+  expect.falsy(german.log[#german.log].params_withheld, "the German sees his own purchase")
+  T.replays()
+end)
+
+-- [9.6183] the leader allotment DR is secret: the British see that a roll was made, not its value
+kessel.test("case_9.6183_the_leader_dr_is_secret", function()
+  shop(30)
+  expect.accepted(buy("I4"))
+  T.resolve()   -- 9.617 done: on to 9.618, whose end makes the strength, SW and leader rolls
+  T.resolve()
+  local british = kessel.game.view("british", { log = true })
+  local seen, hidden = 0, 0
+  for _, e in ipairs(british.log[#british.log].events) do
+    if e.event == "dice" and e.purpose == "rg_leader" then
+      seen = seen + 1
+      if e.rolls == nil or #e.rolls == 0 then hidden = hidden + 1 end
+    end
+  end
+  expect.truthy(seen > 0, "a leader DR was made")
+  expect.eq(hidden, seen, "every leader DR is hidden from the British")
+end)
+
 -- [9.61741] each Entry Arrow adds its CPP cost: A7 +0, J0 +2, U1 +4, KK1 +6
 kessel.test("case_9.61741_entry_arrow_costs", function()
   for arrow, extra in pairs({ A7 = 0, J0 = 2, U1 = 4, KK1 = 6 }) do
