@@ -843,3 +843,27 @@ fn scenario_units_and_markers_start_with_their_state() {
         );
     }
 }
+
+/// A `step_start` hook that switches the sequence again each time it runs is stopped with a
+/// message (not a C stack overflow), and the action that began it is rolled back.
+#[test]
+fn a_step_hook_that_never_stops_switching_is_stopped_and_rolled_back() {
+    let dir = kessel_test_support::toy_copy("step-hook-loop");
+    let muster = dir.join("rules/muster.lua");
+    let mut text = std::fs::read_to_string(&muster).expect("read");
+    text.push_str(
+        "\nkessel.on(\"step_start\", function()\n  if kessel.game.step().mode == \"muster\" then kessel.emit.mode(\"muster\") end\nend)\n",
+    );
+    std::fs::write(&muster, text).expect("write");
+    let mut e =
+        Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("loads");
+    let before = e.state().hash();
+    let err = e.act(&Action::new("muster")).expect_err("the hook loops");
+    assert!(
+        err.message.contains("step_start hooks nested deeper than"),
+        "{}",
+        err.message
+    );
+    assert_eq!(e.state().hash(), before, "rolled back");
+    assert_eq!(e.state().mode, None);
+}

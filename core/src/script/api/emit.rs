@@ -57,6 +57,29 @@ pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
     result
 }
 
+/// How deep the sequencer's hooks run inside each other now (a `step_start` that advances again).
+struct StepDepth(usize);
+
+/// The deepest `step_start`/`step_end` hooks may nest: deep enough for any sequence a rule walks
+/// through on purpose, shallow enough to stop a hook that switches or advances without end with
+/// a message instead of a C stack overflow.
+const MAX_STEP_DEPTH: usize = 64;
+
+/// Runs the sequencer's `step_start` or `step_end` hooks for step `index`, refusing to nest
+/// without end.
+fn step_hooks(lua: &Lua, name: &str, index: usize) -> mlua::Result<()> {
+    let depth = lua.app_data_ref::<StepDepth>().map_or(0, |d| d.0);
+    if depth >= MAX_STEP_DEPTH {
+        return Err(mlua::Error::runtime(format!(
+            "{name} hooks nested deeper than {MAX_STEP_DEPTH}: a step_start or step_end that advances or switches the sequence again each time?"
+        )));
+    }
+    lua.set_app_data(StepDepth(depth + 1));
+    let result = call_hooks(lua, name, lua.to_value(&index)?);
+    lua.set_app_data(StepDepth(depth));
+    result
+}
+
 /// Applies and records an event without running hooks (dice rolls).
 fn emit_raw(world: &Shared, e: Event) -> mlua::Result<()> {
     changes_allowed(world)?;
@@ -578,7 +601,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     "the ruleset declared no sequence of play",
                 ));
             }
-            call_hooks(lua, "step_end", lua.to_value(&phase)?)?;
+            step_hooks(lua, "step_end", phase)?;
             let (t, p, done) = if phase + 1 < steps {
                 (turn, phase + 1, false)
             } else if turn >= last {
@@ -601,7 +624,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 },
             )?;
             if !done {
-                call_hooks(lua, "step_start", lua.to_value(&p)?)?;
+                step_hooks(lua, "step_start", p)?;
             }
             Ok(())
         })?,
@@ -637,7 +660,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             }
             emit(lua, &w, Event::Mode { mode })?;
-            call_hooks(lua, "step_start", lua.to_value(&0)?)
+            step_hooks(lua, "step_start", 0)
         })?,
     )?;
     kessel.set("emit", e)?;
