@@ -564,12 +564,20 @@ mod tests {
         assert_eq!(lines[2], "  changed: a (0101: vars)");
         assert_eq!(lines[3], "  unchanged: 1");
         assert_eq!(lines[4], "  cpp = 3");
-        assert!(lines[5].ends_with('…') && lines[5].chars().count() < 120, "{}", lines[5]);
+        assert!(
+            lines[5].ends_with('…') && lines[5].chars().count() < 120,
+            "{}",
+            lines[5]
+        );
         r.units = (0..20).map(|i| unit(&format!("u{i}"), true, &[])).collect();
         r.vars.clear();
         let narrow = r.text(60);
         assert!(narrow.lines().all(|l| l.chars().count() <= 60), "{narrow}");
         assert!(narrow.lines().any(|l| l.starts_with("    u")), "{narrow}");
-        assert_eq!(CarryReport::default().text(80), "", "nothing carried, nothing said");
+        assert_eq!(
+            CarryReport::default().text(80),
+            "",
+            "nothing carried, nothing said"
+        );
     }
 }

@@ -60,7 +60,7 @@ use std::sync::{Arc, Mutex};
 /// scripted start ([`Startup`]: mode, selection, hover, actions…).
 #[derive(Clone, Debug)]
 pub struct EditorOptions {
-    /// Scenario (or map) file to open.
+    /// Scenario, map or campaign file to open.
     pub scenario: PathBuf,
     /// Render the window to this PNG after the first frames, then exit.
     pub screenshot: Option<PathBuf>,
@@ -104,10 +104,9 @@ pub fn parse_size(text: &str) -> anyhow::Result<[f32; 2]> {
 /// Opens the editor window as `opts` says (blocking until it closes).
 pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     // read the file first, so a broken scenario is reported even where no window can open
-    let doc = Document::open(&opts.scenario)?;
+    let mut app = EditorApp::open_file(&opts.scenario, true)?;
     ensure_display()?;
-    let title = format!("Kessel editor — {}", doc.name);
-    let mut app = EditorApp::new(doc);
+    let title = format!("Kessel editor — {}", app.title());
     app.set_not_yours(opts.not_yours.clone());
     let outcome: app::ScreenshotOutcome = Arc::new(Mutex::new(None));
     if let Some(path) = &opts.screenshot {
