@@ -25,7 +25,8 @@
 //! - [`panels`]: one struct per panel (palette with the mode switch, inspector, play-test, event
 //!   log, rules, status bar), each a [`panels::Panel`] drawn with a [`panels::PanelCx`].
 //! - [`play`]: [`play::PlaySession`], the play-test game and the views derived from it;
-//!   [`play::queries`], the questions the editor asks a ruleset.
+//!   [`play::queries`], the questions the editor asks a ruleset; [`play::campaign`], a campaign
+//!   played game after game (opened with [`EditorApp::open_file`]).
 //! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it
 //!   into the author's file in place.
 //! - [`validate`]: the checks of `kessel check`, run on the unsaved scenario after edits.
