@@ -44,8 +44,9 @@ pub enum AllWord {
 #[serde(deny_unknown_fields)]
 pub struct Carry {
     /// Every unit of the last game, in its final state (the eliminated ones too, so they stay
-    /// eliminated), hidden from the sides it was hidden from, its secret variables still secret. A unit of the next scenario with the same id is replaced by it; the next
-    /// scenario's other units join as new arrivals.
+    /// eliminated), hidden from the sides it was hidden from, its secret variables still secret.
+    /// A unit of the next scenario with the same id is replaced by it; the next scenario's other
+    /// units join as new arrivals.
     #[serde(default)]
     pub units: bool,
     /// Game variables that carry (their final values replace the next scenario's; a secret one
@@ -319,6 +320,101 @@ pub fn carry_over(
     Ok(report)
 }
 
+impl CarryReport {
+    /// What carried, for people: one line per fact, each indented two spaces (units by side,
+    /// the created ones, the changed ones with what changed, how many came through unchanged,
+    /// the new arrivals, each carried variable, markers, map changes). Lists wrap at `width`
+    /// columns, continued lines indented four; `usize::MAX` keeps each fact on one line (for a
+    /// display that wraps by itself). `kessel campaign` and the editor both show this text.
+    pub fn text(&self, width: usize) -> String {
+        let mut out = String::new();
+        let mut line = |l: String| {
+            out.push_str("  ");
+            out.push_str(&l);
+            out.push('\n');
+        };
+        if !self.units.is_empty() {
+            let mut by_side = BTreeMap::<&str, usize>::new();
+            for u in &self.units {
+                *by_side.entry(u.side.as_str()).or_default() += 1;
+            }
+            let sides: Vec<String> = by_side.iter().map(|(s, n)| format!("{s} {n}")).collect();
+            line(format!("{} units ({})", self.units.len(), sides.join(", ")));
+            let created: Vec<String> = (self.units.iter())
+                .filter(|u| u.created)
+                .map(|u| format!("{} ({} {}, {})", u.id, u.side, u.kind, u.location))
+                .collect();
+            if !created.is_empty() {
+                line(format!("created: {}", wrap(&created, 12, width)));
+            }
+            let changed: Vec<String> = (self.units.iter())
+                .filter(|u| !u.created && !u.changed.is_empty())
+                .map(|u| format!("{} ({}: {})", u.id, u.location, u.changed.join(", ")))
+                .collect();
+            if !changed.is_empty() {
+                line(format!("changed: {}", wrap(&changed, 12, width)));
+            }
+            let same = (self.units.iter())
+                .filter(|u| !u.created && u.changed.is_empty())
+                .count();
+            line(format!("unchanged: {same}"));
+            if !self.arrivals.is_empty() {
+                let w = wrap(&self.arrivals, 12, width);
+                line(format!("new arrivals from the scenario: {w}"));
+            }
+        }
+        for (k, v) in &self.vars {
+            let secret = (self.secret_vars.get(k)).map_or(String::new(), |side| secret_note(side));
+            line(format!("{k} = {}{secret}", value_line(v, 100)));
+        }
+        if self.markers > 0 {
+            line(format!("{} markers", self.markers));
+        }
+        if !self.pools.is_empty() {
+            line(format!("pools: {}", self.pools.join(", ")));
+        }
+        if self.map_changes > 0 {
+            line(format!("the map with {} changes", self.map_changes));
+        }
+        out
+    }
+}
+
+/// How a carried value that is one side's secret is marked: `  (german's secret)`.
+pub fn secret_note(side: &str) -> String {
+    format!("  ({side}'s secret)")
+}
+
+/// A value as JSON on one line, cut at `max` characters (an ellipsis marks the cut).
+pub fn value_line(v: &Value, max: usize) -> String {
+    let t = v.to_string();
+    if t.chars().count() > max {
+        format!("{}…", t.chars().take(max).collect::<String>())
+    } else {
+        t
+    }
+}
+
+/// `items` joined by commas, a new line (indented four) started before an item that would pass
+/// `width` columns; `col` is the column the first item starts at.
+fn wrap(items: &[String], mut col: usize, width: usize) -> String {
+    let mut out = String::new();
+    for (i, it) in items.iter().enumerate() {
+        if i > 0 {
+            if col.saturating_add(2 + it.len()) > width {
+                out.push_str(",\n    ");
+                col = 4;
+            } else {
+                out.push_str(", ");
+                col += 2;
+            }
+        }
+        out.push_str(it);
+        col += it.len();
+    }
+    out
+}
+
 fn location_text(state: &GameState, at: Location) -> String {
     match at {
         Location::Map(h) => state.map.label(h),
@@ -502,5 +598,46 @@ mod tests {
         .expect_err("unknown key");
         assert!(e.to_string().contains("unit"), "{e}");
         assert_ne!(Campaign::game_seed(1, 0), Campaign::game_seed(1, 1));
+    }
+
+    #[test]
+    fn a_carry_report_reads_as_lines_and_wraps_its_lists() {
+        let unit = |id: &str, created: bool, changed: &[&str]| CarriedUnit {
+            id: id.into(),
+            side: "red".into(),
+            kind: "inf".into(),
+            location: "0101".into(),
+            created,
+            changed: changed.iter().map(|c| c.to_string()).collect(),
+        };
+        let mut r = CarryReport {
+            units: vec![unit("n1", true, &[]), unit("a", false, &["vars"])],
+            ..CarryReport::default()
+        };
+        r.units.push(unit("b", false, &[]));
+        r.vars.insert("cpp".into(), Value::from(3));
+        r.vars.insert("long".into(), Value::String("x".repeat(200)));
+        let text = r.text(usize::MAX);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "  3 units (red 3)");
+        assert_eq!(lines[1], "  created: n1 (red inf, 0101)");
+        assert_eq!(lines[2], "  changed: a (0101: vars)");
+        assert_eq!(lines[3], "  unchanged: 1");
+        assert_eq!(lines[4], "  cpp = 3");
+        assert!(
+            lines[5].ends_with('…') && lines[5].chars().count() < 120,
+            "{}",
+            lines[5]
+        );
+        r.units = (0..20).map(|i| unit(&format!("u{i}"), true, &[])).collect();
+        r.vars.clear();
+        let narrow = r.text(60);
+        assert!(narrow.lines().all(|l| l.chars().count() <= 60), "{narrow}");
+        assert!(narrow.lines().any(|l| l.starts_with("    u")), "{narrow}");
+        assert_eq!(
+            CarryReport::default().text(80),
+            "",
+            "nothing carried, nothing said"
+        );
     }
 }

@@ -25,7 +25,8 @@
 //! - [`panels`]: one struct per panel (palette with the mode switch, inspector, play-test, event
 //!   log, rules, status bar), each a [`panels::Panel`] drawn with a [`panels::PanelCx`].
 //! - [`play`]: [`play::PlaySession`], the play-test game and the views derived from it;
-//!   [`play::queries`], the questions the editor asks a ruleset.
+//!   [`play::queries`], the questions the editor asks a ruleset; [`play::campaign`], a campaign
+//!   played game after game (opened with [`EditorApp::open_file`]).
 //! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it
 //!   into the author's file in place.
 //! - [`validate`]: the checks of `kessel check`, run on the unsaved scenario after edits.
@@ -60,7 +61,7 @@ use std::sync::{Arc, Mutex};
 /// scripted start ([`Startup`]: mode, selection, hover, actions…).
 #[derive(Clone, Debug)]
 pub struct EditorOptions {
-    /// Scenario (or map) file to open.
+    /// Scenario, map or campaign file to open.
     pub scenario: PathBuf,
     /// Render the window to this PNG after the first frames, then exit.
     pub screenshot: Option<PathBuf>,
@@ -104,10 +105,9 @@ pub fn parse_size(text: &str) -> anyhow::Result<[f32; 2]> {
 /// Opens the editor window as `opts` says (blocking until it closes).
 pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
     // read the file first, so a broken scenario is reported even where no window can open
-    let doc = Document::open(&opts.scenario)?;
+    let mut app = EditorApp::open_file(&opts.scenario, true)?;
     ensure_display()?;
-    let title = format!("Kessel editor — {}", doc.name);
-    let mut app = EditorApp::new(doc);
+    let title = format!("Kessel editor — {}", app.title());
     app.set_not_yours(opts.not_yours.clone());
     let outcome: app::ScreenshotOutcome = Arc::new(Mutex::new(None));
     if let Some(path) = &opts.screenshot {

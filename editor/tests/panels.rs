@@ -5,6 +5,8 @@
 
 #[path = "panels/brushes.rs"]
 mod brushes;
+#[path = "panels/campaign.rs"]
+mod campaign;
 #[path = "panels/computer.rs"]
 mod computer;
 #[path = "panels/play.rs"]

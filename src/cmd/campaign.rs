@@ -5,7 +5,7 @@
 
 use crate::lab::play::{self, PlayConfig};
 use anyhow::Context;
-use kessel_core::campaign::{Campaign, CarryReport};
+use kessel_core::campaign::{secret_note, value_line, Campaign};
 use kessel_core::engine::{CampaignSave, Engine};
 use kessel_core::script::Limits;
 use std::fmt::Write as _;
@@ -112,7 +112,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .map_err(super::describe)?;
         if index > 0 {
-            out.push_str(&carry_text(&carried));
+            out.push_str("\ncarried over:\n");
+            out.push_str(&carried.text(100));
         }
         let seed = engine.state().seed;
         let record = play::play_loaded(&mut engine, &name, seed, &cfg)
@@ -156,12 +157,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = writeln!(out, "\nat the end:");
             for k in names {
                 if let Some(v) = st.vars.get(&k) {
-                    let secret = st
-                        .secrets
-                        .vars
-                        .get(&k)
-                        .map_or(String::new(), |side| format!("  ({side}'s secret)"));
-                    let _ = writeln!(out, "  {k} = {}{secret}", short(v));
+                    let secret =
+                        (st.secrets.vars.get(&k)).map_or(String::new(), |side| secret_note(side));
+                    let _ = writeln!(out, "  {k} = {}{secret}", value_line(v, 100));
                 }
             }
         }
@@ -197,93 +195,4 @@ fn carried_var_names(
         VarsCarried::Named(n) => n.clone(),
         VarsCarried::Nothing => Vec::new(),
     }
-}
-
-/// A value on one line, cut at 100 characters.
-fn short(v: &serde_json::Value) -> String {
-    let t = v.to_string();
-    if t.chars().count() > 100 {
-        format!("{}…", t.chars().take(100).collect::<String>())
-    } else {
-        t
-    }
-}
-
-/// What carried into a game, for people.
-fn carry_text(r: &CarryReport) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "\ncarried over:");
-    if !r.units.is_empty() {
-        let mut by_side = std::collections::BTreeMap::<&str, usize>::new();
-        for u in &r.units {
-            *by_side.entry(u.side.as_str()).or_default() += 1;
-        }
-        let sides: Vec<String> = by_side.iter().map(|(s, n)| format!("{s} {n}")).collect();
-        let _ = writeln!(out, "  {} units ({})", r.units.len(), sides.join(", "));
-        let created: Vec<String> = r
-            .units
-            .iter()
-            .filter(|u| u.created)
-            .map(|u| format!("{} ({} {}, {})", u.id, u.side, u.kind, u.location))
-            .collect();
-        if !created.is_empty() {
-            let _ = writeln!(out, "  created: {}", wrap(&created));
-        }
-        let changed: Vec<String> = r
-            .units
-            .iter()
-            .filter(|u| !u.created && !u.changed.is_empty())
-            .map(|u| format!("{} ({}: {})", u.id, u.location, u.changed.join(", ")))
-            .collect();
-        if !changed.is_empty() {
-            let _ = writeln!(out, "  changed: {}", wrap(&changed));
-        }
-        let same = r
-            .units
-            .iter()
-            .filter(|u| !u.created && u.changed.is_empty())
-            .count();
-        let _ = writeln!(out, "  unchanged: {same}");
-        if !r.arrivals.is_empty() {
-            let _ = writeln!(
-                out,
-                "  new arrivals from the scenario: {}",
-                wrap(&r.arrivals)
-            );
-        }
-    }
-    for (k, v) in &r.vars {
-        let secret = r
-            .secret_vars
-            .get(k)
-            .map_or(String::new(), |side| format!("  ({side}'s secret)"));
-        let _ = writeln!(out, "  {k} = {}{secret}", short(v));
-    }
-    if r.markers > 0 {
-        let _ = writeln!(out, "  {} markers", r.markers);
-    }
-    if r.map_changes > 0 {
-        let _ = writeln!(out, "  the map with {} changes", r.map_changes);
-    }
-    out
-}
-
-/// A list wrapped at 100 columns, continued lines indented.
-fn wrap(items: &[String]) -> String {
-    let mut out = String::new();
-    let mut col = 12;
-    for (i, it) in items.iter().enumerate() {
-        if i > 0 {
-            if col + 2 + it.len() > 100 {
-                out.push_str(",\n    ");
-                col = 4;
-            } else {
-                out.push_str(", ");
-                col += 2;
-            }
-        }
-        out.push_str(it);
-        col += it.len();
-    }
-    out
 }

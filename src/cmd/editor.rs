@@ -9,7 +9,8 @@ use std::process::ExitCode;
 /// Arguments of `kessel editor`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Scenario or map file (default: the bundled PGG campaign).
+    /// Scenario, map or campaign file (default: the bundled PGG campaign). A campaign file opens
+    /// on its first game; *Next game* in play-test goes on to the next.
     scenario: Option<PathBuf>,
     /// Render the window to this PNG after the first frames settle, then exit.
     #[arg(long, value_name = "PNG")]

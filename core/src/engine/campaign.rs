@@ -77,6 +77,21 @@ impl CampaignSave {
     }
 }
 
+/// A campaign save as loaded: the campaign, the save, the engine of its last game, the engine
+/// of the game before that (`None` when the save holds one game) and what carried into the last.
+pub struct LoadedCampaign {
+    /// The campaign file the save names.
+    pub campaign: Campaign,
+    /// The save.
+    pub save: CampaignSave,
+    /// The last game in the save, replayed to where it was saved.
+    pub engine: Engine,
+    /// The game before it, as it ended.
+    pub previous: Option<Engine>,
+    /// What carried into the last game.
+    pub carried: CarryReport,
+}
+
 /// The name of game `index` of a campaign: its own, or its scenario's.
 pub fn game_name(campaign: &Campaign, index: usize, scenario: &Scenario) -> String {
     campaign.games[index]
@@ -190,6 +205,16 @@ impl Engine {
         path: &Path,
         limits: Limits,
     ) -> Result<(Campaign, CampaignSave, Engine), EngineError> {
+        let loaded = Engine::load_campaign_save_in_full(path, limits)?;
+        Ok((loaded.campaign, loaded.save, loaded.engine))
+    }
+
+    /// [`Engine::load_campaign_save`], keeping also the game before the last (to start the last
+    /// game again) and what carried into the last game (to show it).
+    pub fn load_campaign_save_in_full(
+        path: &Path,
+        limits: Limits,
+    ) -> Result<LoadedCampaign, EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "campaign save")?;
         let save: CampaignSave = serde_json::from_str(&text).map_err(|e| {
@@ -221,9 +246,12 @@ impl Engine {
             )));
         }
         let mut last: Option<Engine> = None;
+        let mut previous: Option<Engine> = None;
+        let mut carried = CarryReport::default();
         for (i, game) in save.games.iter().enumerate() {
-            let (mut engine, _, _) =
+            let (mut engine, _, report) =
                 Engine::campaign_game(&campaign, i, save.seed, limits, last.as_ref())?;
+            carried = report;
             engine.replay_save(&game.save, path).map_err(|e| {
                 fail(format!(
                     "game {} ({}): {}",
@@ -245,9 +273,15 @@ impl Engine {
                     game.final_hash
                 )));
             }
-            last = Some(engine);
+            previous = last.replace(engine);
         }
         let engine = last.ok_or_else(|| fail("the save holds no game".into()))?;
-        Ok((campaign, save, engine))
+        Ok(LoadedCampaign {
+            campaign,
+            save,
+            engine,
+            previous,
+            carried,
+        })
     }
 }

@@ -22,7 +22,7 @@ mod runner;
 mod save;
 
 pub use calls::OddsModifiers;
-pub use campaign::{check_games, game_name, CampaignGameSave, CampaignSave};
+pub use campaign::{check_games, game_name, CampaignGameSave, CampaignSave, LoadedCampaign};
 pub use odds::{OddsReport, ResultChance};
 pub use save::SaveFile;
 

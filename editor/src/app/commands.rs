@@ -77,6 +77,27 @@ impl EditorApp {
                 }
                 continue;
             }
+            match &cmd {
+                PlayCommand::NextGame => {
+                    self.next_game();
+                    continue;
+                }
+                PlayCommand::SaveGame(p) if self.campaign.is_some() => {
+                    if let Err(e) = self.save_campaign(p) {
+                        self.status
+                            .error(format!("cannot save the campaign: {e:#}"));
+                    }
+                    continue;
+                }
+                PlayCommand::LoadGame(p) if crate::play::campaign::is_campaign_save(p) => {
+                    if let Err(e) = self.load_campaign(p) {
+                        self.status
+                            .error(format!("cannot load {}: {e:#}", p.display()));
+                    }
+                    continue;
+                }
+                _ => {}
+            }
             let Some(s) = &mut self.session else {
                 continue;
             };
@@ -88,7 +109,7 @@ impl EditorApp {
                 PlayCommand::Undo => {
                     s.undo_decision();
                 }
-                PlayCommand::NewGame => {}
+                PlayCommand::NewGame | PlayCommand::NextGame => {}
                 PlayCommand::SaveGame(p) => {
                     if let Err(e) = s.save(&p) {
                         self.status.error(format!("cannot save the game: {e:#}"));

@@ -3,7 +3,6 @@
 
 use super::EditorApp;
 use crate::command::EditorCommand;
-use crate::document::Document;
 use crate::panels::Mode;
 use crate::play::PlayCommand;
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText, Ui};
@@ -57,12 +56,12 @@ impl EditorApp {
     pub(super) fn open_dialog_ui(&mut self, ctx: &egui::Context) {
         let mut open = false;
         let mut cancel = false;
-        egui::Window::new("Open a scenario or map")
+        egui::Window::new("Open a scenario, map or campaign")
             .collapsible(false)
             .resizable(false)
             .show(ctx, |ui| {
                 if let Some(path) = &mut self.open_dialog {
-                    ui.label("Scenario or map file (TOML):");
+                    ui.label("Scenario, map or campaign file (TOML):");
                     let field = ui.add(
                         egui::TextEdit::singleline(path)
                             .desired_width(420.0)
@@ -90,10 +89,10 @@ impl EditorApp {
             self.open_dialog = None;
         } else if open {
             let path = PathBuf::from(self.open_dialog.clone().unwrap_or_default());
-            match Document::open(&path) {
-                Ok(doc) => {
+            match EditorApp::open_file(&path, true) {
+                Ok(app) => {
                     let not_yours = self.not_yours.take();
-                    *self = EditorApp::new(doc);
+                    *self = app;
                     self.set_not_yours(not_yours);
                     self.status.info(format!("Opened {}", path.display()));
                 }
@@ -154,7 +153,7 @@ impl EditorApp {
                 cmds.push(EditorCommand::Save);
             }
             ui.separator();
-            ui.label(&self.doc.name);
+            ui.label(self.title());
         });
     }
 

@@ -19,6 +19,7 @@ macro_rules! panel_cx {
             names: $app.ruleset_names.as_ref().unwrap_or(&crate::app::NO_NAMES),
             view: &mut $app.map_view,
             session: $app.session.as_mut(),
+            campaign: $app.campaign.as_ref(),
             cmds: $cmds,
             play: $play,
         }
@@ -31,6 +32,7 @@ static NO_NAMES: RulesetNames = RulesetNames {
     unit_types: Vec::new(),
 };
 
+mod campaign;
 mod commands;
 mod hot_reload;
 mod layout;
@@ -53,6 +55,7 @@ use crate::panels::{
     Inspector, LogPanel, MapDataPanel, Mode, Palette, Panel as _, PlayPanel, RegionTool,
     RulesPanel, ScenarioPanel, StatusBar,
 };
+use crate::play::campaign::CampaignRun;
 use crate::play::PlaySession;
 use crate::reload::{Watched, Watcher};
 use crate::validate::Validator;
@@ -151,6 +154,9 @@ pub struct EditorApp {
     pub selected: Option<Hex>,
     /// The play-test game, started when play-test or rules mode first needs it.
     pub session: Option<PlaySession>,
+    /// The campaign being played, when a campaign file was opened (the document is its
+    /// current game's scenario).
+    pub campaign: Option<CampaignRun>,
     /// Why the game could not start (shown until a reload or a retry succeeds).
     pub session_error: Option<String>,
     /// The profile picked in the rules panel.
@@ -231,6 +237,7 @@ impl EditorApp {
             ruleset_names: None,
             selected: None,
             session: None,
+            campaign: None,
             session_error: None,
             profile: ProfileChoice::Scenario,
             seed: 1,
@@ -363,10 +370,10 @@ impl EditorApp {
 
     fn start_session(&mut self) {
         let profile = match &self.profile {
-            ProfileChoice::Named(p) => Some(p.as_str()),
+            ProfileChoice::Named(p) => Some(p.clone()),
             _ => None,
         };
-        match PlaySession::start(&self.doc, profile, self.seed) {
+        match self.new_session(profile.as_deref()) {
             Ok(mut s) => {
                 if self.profile == ProfileChoice::Defaults {
                     if let Err(e) = s.engine.apply_profile(None) {

@@ -4,6 +4,7 @@
 
 use super::EditorApp;
 use crate::panels::{Mode, Tool};
+use crate::play::campaign::is_campaign_save;
 use crate::play::{PlayCommand, PlaySession};
 use kessel_core::hex::Hex;
 use std::path::PathBuf;
@@ -113,10 +114,13 @@ impl EditorApp {
             // map and scenario editing show the selected hex in the inspector
             self.selected = Some(h);
         }
+        if let Some(p) = st.load.as_deref().filter(|p| is_campaign_save(p)) {
+            self.load_campaign(p)?;
+        }
         let Some(s) = &mut self.session else {
             return Ok(());
         };
-        if let Some(p) = &st.load {
+        if let Some(p) = st.load.as_deref().filter(|p| !is_campaign_save(p)) {
             s.load(p).map_err(anyhow::Error::msg)?;
         }
         let mut cmds = Vec::new();
@@ -167,9 +171,14 @@ impl EditorApp {
             s.seats.set(side, crate::play::computer::Player::Computer);
             s.seats.pace = crate::play::computer::Pace::Fast;
         }
-        if let Some(p) = &st.save {
-            s.save(p)?;
+        match &st.save {
+            Some(p) if self.campaign.is_some() => self.save_campaign(p)?,
+            Some(p) => s.save(p)?,
+            None => {}
         }
+        let Some(s) = &mut self.session else {
+            return Ok(());
+        };
         if st.print_legal {
             for a in s
                 .engine

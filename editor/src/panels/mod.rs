@@ -10,6 +10,7 @@ use crate::play::{PlayCommand, PlaySession};
 use kessel_core::hex::Hex;
 use kessel_draw::MapStyle;
 
+pub mod campaign;
 pub mod inspector;
 pub mod log;
 pub mod map_data;
@@ -47,6 +48,8 @@ pub struct PanelCx<'a> {
     pub view: &'a mut MapView,
     /// The play-test game, if one is running.
     pub session: Option<&'a mut PlaySession>,
+    /// The campaign being played, if a campaign was opened.
+    pub campaign: Option<&'a crate::play::campaign::CampaignRun>,
     /// Edits, applied after the frame.
     pub cmds: &'a mut Vec<EditorCommand>,
     /// Game and option changes, applied after the frame.

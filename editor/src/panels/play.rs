@@ -3,6 +3,7 @@
 //! their rule cases, and the game's file.
 
 use crate::counters::draw_counter;
+use crate::play::campaign::CampaignRun;
 use crate::play::queries::{action_hexes, action_units, describe_action, unit_answers, UnitAnswer};
 use crate::play::{reason_text, Interaction, PlayCommand, PlaySession};
 use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
@@ -98,13 +99,18 @@ impl PlayPanel {
         &mut self,
         ui: &mut Ui,
         s: &mut PlaySession,
-        style: &MapStyle,
+        cx: (&MapStyle, Option<&CampaignRun>),
         cmds: &mut Vec<PlayCommand>,
     ) {
+        let (style, campaign) = cx;
         s.preview.clear();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
+                ui.heading("Play-test");
+                if let Some(run) = campaign {
+                    super::campaign::campaign_ui(ui, run, s, cmds);
+                }
                 header_ui(ui, s, cmds);
                 super::players::players_ui(ui, s);
                 // while the computer decides, a person's tools wait
@@ -157,7 +163,6 @@ impl PlayPanel {
 }
 
 fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
-    ui.heading("Play-test");
     ui.label(RichText::new(s.phase_text()).strong());
     if let Some(p) = s.pending_prompt() {
         ui.label(
@@ -491,7 +496,7 @@ impl super::Panel for PlayPanel {
     /// The play-test panel (nothing without a game: the app says why there is none).
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
         if let Some(s) = cx.session.as_deref_mut() {
-            self.show(ui, s, cx.style, cx.play);
+            self.show(ui, s, (cx.style, cx.campaign), cx.play);
         }
     }
 }

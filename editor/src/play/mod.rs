@@ -6,8 +6,10 @@
 //! `Engine::undo`; every change is followed by [`PlaySession::refresh`], which recomputes the
 //! derived views (derived data is never patched, only rebuilt).
 
+pub mod campaign;
 pub mod computer;
 mod overlay;
+mod phase;
 pub mod queries;
 
 use crate::document::{write_atomic, Document, UnitLayer};
@@ -46,6 +48,8 @@ pub enum PlayCommand {
     Undo,
     /// Start the scenario again (with the profile chosen in the rules panel).
     NewGame,
+    /// Start the campaign's next game from the one that has ended.
+    NextGame,
     /// Write the game to a file.
     SaveGame(PathBuf),
     /// Replace the game with a saved one.
@@ -228,54 +232,6 @@ impl PlaySession {
         self.attackers
             .retain(|id| state.unit(id).and_then(|u| u.hex()).is_some());
         self.targets.retain(|h| state.units_at(*h).next().is_some());
-    }
-
-    /// The current step, as players read it (`Red movement`).
-    pub fn step_text(&self) -> String {
-        let w = self.engine.world();
-        match w.current_step() {
-            Some(s) => s.name.clone(),
-            None => format!("step {}", w.state.phase),
-        }
-    }
-
-    /// The side whose step it is.
-    pub fn phasing_side(&self) -> Option<String> {
-        let w = self.engine.world();
-        w.current_step().and_then(|s| s.side.clone())
-    }
-
-    /// "Turn 2 of 12 · Red movement (red) [T1]".
-    pub fn phase_text(&self) -> String {
-        let w = self.engine.world();
-        let s = &w.state;
-        let mut t = format!("Turn {} of {}", s.turn, s.last_turn);
-        if let Some(step) = w.current_step() {
-            t.push_str(&format!(" · {}", step.name));
-            if let Some(side) = &step.side {
-                t.push_str(&format!(" ({side})"));
-            }
-            if let Some(rule) = &step.rule {
-                t.push_str(&format!(" [{rule}]"));
-            }
-        }
-        if s.finished {
-            t.push_str(" · game over");
-        }
-        t
-    }
-
-    /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable
-    /// named `pending` (the convention PGG follows).
-    pub fn pending_prompt(&self) -> Option<String> {
-        let w = self.engine.world();
-        let p = w.state.vars.get("pending")?;
-        let prompt = p.get("prompt").and_then(Value::as_str)?.to_string();
-        let side = p.get("side").and_then(Value::as_str);
-        Some(match side {
-            Some(s) => format!("{s}: {prompt}"),
-            None => prompt,
-        })
     }
 
     /// True once an action has been taken (a game is in progress).
@@ -586,7 +542,7 @@ pub fn reason_text(r: &Reason) -> String {
 }
 
 /// `campaign.toml` → `campaign.save.json` beside it.
-fn default_save_path(scenario: &Path) -> String {
+pub(crate) fn default_save_path(scenario: &Path) -> String {
     let stem = scenario
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

@@ -1,0 +1,84 @@
+//! What the play-test panel says of where the game stands: the step, the phasing side, the
+//! turn or the named sequence being walked, and a decision the rules wait for.
+
+use super::PlaySession;
+use kessel_core::state::Value;
+
+impl PlaySession {
+    /// The current step, as players read it (`Red movement`).
+    pub fn step_text(&self) -> String {
+        let w = self.engine.world();
+        match w.current_step() {
+            Some(s) => s.name.clone(),
+            None => format!("step {}", w.state.phase),
+        }
+    }
+
+    /// The side whose step it is.
+    pub fn phasing_side(&self) -> Option<String> {
+        let w = self.engine.world();
+        w.current_step().and_then(|s| s.side.clone())
+    }
+
+    /// "Turn 2 of 12 · Red movement (red) [T1]"; in a named sequence (a campaign's phase
+    /// between two battles), "Refit · step 3 of 20 · Rally [9.603]".
+    pub fn phase_text(&self) -> String {
+        let w = self.engine.world();
+        let s = &w.state;
+        let mut t = match &s.mode {
+            Some(mode) => format!(
+                "{} · step {} of {}",
+                mode_title(mode),
+                s.phase + 1,
+                w.current_steps().len()
+            ),
+            None => format!("Turn {} of {}", s.turn, s.last_turn),
+        };
+        if let Some(step) = w.current_step() {
+            t.push_str(&format!(" · {}", step.name));
+            if let Some(side) = &step.side {
+                t.push_str(&format!(" ({side})"));
+            }
+            if let Some(rule) = &step.rule {
+                t.push_str(&format!(" [{rule}]"));
+            }
+        }
+        if s.finished {
+            t.push_str(" · game over");
+        }
+        t
+    }
+
+    /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable
+    /// named `pending` (the convention PGG follows).
+    pub fn pending_prompt(&self) -> Option<String> {
+        let w = self.engine.world();
+        let p = w.state.vars.get("pending")?;
+        let prompt = p.get("prompt").and_then(Value::as_str)?.to_string();
+        let side = p.get("side").and_then(Value::as_str);
+        Some(match side {
+            Some(s) => format!("{s}: {prompt}"),
+            None => prompt,
+        })
+    }
+}
+
+/// A sequence's id as a title: `refit` → `Refit`, `night_phase` → `Night phase`.
+pub fn mode_title(mode: &str) -> String {
+    let words = mode.replace('_', " ");
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sequence_ids_read_as_titles() {
+        assert_eq!(super::mode_title("refit"), "Refit");
+        assert_eq!(super::mode_title("night_phase"), "Night phase");
+        assert_eq!(super::mode_title(""), "");
+    }
+}

@@ -1,0 +1,201 @@
+//! A campaign in the editor: the Pegasus Bridge example opens on its first game (Dawn), the
+//! computer plays both sides through the fight and the Refit Phase (a person's click on the
+//! AI's choice where no side decides), *Next game* starts Day I with what carried over, and a
+//! campaign save written from the panel loads back into the same game.
+
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use kessel_core::dice::Dice;
+use kessel_editor::play::{PlayCommand, PlaySession};
+use kessel_editor::EditorApp;
+use kessel_test_support::{scratch, workspace_root};
+use std::path::Path;
+
+fn campaign() -> Harness<'static, EditorApp> {
+    let path = workspace_root().join("scenarios/pegasus-bridge/campaign.toml");
+    let app = EditorApp::open_file(&path, false).expect("the campaign opens");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 850.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app);
+    h.run_ok();
+    h
+}
+
+/// Plays the current game until `done` says so: the computer where a side it plays decides
+/// (at the pace the panel set), the AI's choice sent as a person's click would send it where no
+/// such side decides (a person's seat, or a step no side owns).
+fn play_until(h: &mut Harness<'_, EditorApp>, done: impl Fn(&PlaySession) -> bool) {
+    let mut dice = Dice::new(7);
+    for _ in 0..2000 {
+        let waiting = {
+            let s = h.state().session.as_ref().expect("a game");
+            if done(s) {
+                return;
+            }
+            assert!(!s.engine.state().finished, "the game ended first");
+            assert_eq!(s.seats.stopped, None, "the computer stopped");
+            !s.computer_to_move()
+        };
+        if waiting {
+            let choice = {
+                let s = h.state().session.as_ref().expect("a game");
+                s.engine.computer_choice(&mut dice).expect("the AI answers")
+            };
+            let a = choice.expect("the rules list an action before the game ends");
+            h.state_mut().apply_play(vec![PlayCommand::Act(a)]);
+        }
+        h.run_ok();
+    }
+    panic!("not done within 2000 frames");
+}
+
+fn in_refit(s: &PlaySession) -> bool {
+    s.engine.state().mode.as_deref() == Some("refit")
+}
+
+#[test]
+fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
+    let mut h = campaign();
+    assert_eq!(h.state().doc.name, "Pegasus Bridge: Dawn");
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    assert!(h.state().session.is_some(), "{:?}", h.state().session_error);
+    h.get_by_label("Pegasus Bridge: Dawn to Day I (example)");
+    h.get_by_label("game 1 of 2: Dawn");
+    for side in ["british", "german"] {
+        h.get_by_label(&format!("{side} played by Computer"))
+            .click();
+        h.run_ok();
+    }
+    h.get_by_label("Fast").click();
+    h.run_ok();
+    play_until(&mut h, in_refit);
+    // the Refit Phase is played by hand: its choices are listed as any ruleset's
+    for side in ["british", "german"] {
+        h.get_by_label(&format!("{side} played by Human")).click();
+        h.run_ok();
+    }
+    play_until(&mut h, |s| s.phase_text().contains("[9.617]"));
+    let phase = h.state().session.as_ref().expect("a game").phase_text();
+    assert!(
+        phase.starts_with("Refit · step ") && phase.contains("Purchasing Reinforcement Groups"),
+        "{phase}"
+    );
+    h.get_by_label(&phase);
+    h.get_by_label("end step");
+    assert!(
+        h.query_all_by_label_contains("buy rg").count() > 0,
+        "the RG purchases are offered"
+    );
+    picture_if_asked(&mut h, "campaign-refit");
+    if let Some(keep) = std::env::var_os("KESSEL_CAMPAIGN_REFIT_SAVE") {
+        h.state_mut()
+            .apply_play(vec![PlayCommand::SaveGame(keep.into())]);
+    }
+    play_until(&mut h, |s| s.engine.state().finished);
+    let (mode, created) = {
+        let s = h.state().session.as_ref().expect("a game");
+        let st = s.engine.state();
+        let created: Vec<String> = st
+            .units
+            .iter()
+            .filter(|u| !h.state().doc.units.all().iter().any(|d| d.id == u.id))
+            .map(|u| u.id.clone())
+            .collect();
+        (st.mode.clone(), created)
+    };
+    assert_eq!(
+        mode.as_deref(),
+        Some("refit"),
+        "Dawn ends in its Refit Phase"
+    );
+    assert!(
+        !created.is_empty(),
+        "the Refit Phase created units (RG bought)"
+    );
+    let steps = h.state().session.as_ref().expect("a game").phase_text();
+    assert!(steps.starts_with("Refit · step "), "{steps}");
+    assert!(
+        steps.contains('[') && steps.ends_with("game over"),
+        "{steps}"
+    );
+
+    h.get_by_label("Next game: Day I").click();
+    h.run_ok();
+    let s = h.state().session.as_ref().expect("the next game");
+    assert_eq!(s.engine.log().len(), 0, "Day I has just begun");
+    assert!(!s.engine.state().finished);
+    assert_eq!(s.engine.state().mode, None, "Day I starts on the board");
+    for id in &created {
+        assert!(
+            s.engine.state().unit(id).is_some(),
+            "{id}, created in Dawn's Refit Phase, is in Day I"
+        );
+    }
+    let run = h.state().campaign.as_ref().expect("a campaign");
+    assert_eq!(run.index, 1);
+    assert_eq!(run.played.games.len(), 1, "Dawn is recorded");
+    assert!(run.carried.units.iter().any(|u| u.created));
+    assert!(run.carried.vars.contains_key("date"), "the CG date carried");
+    assert!(
+        h.state()
+            .doc
+            .scenario_path
+            .as_deref()
+            .is_some_and(|p| p.ends_with("day1.toml")),
+        "the document is Day I's scenario"
+    );
+    h.get_by_label("game 2 of 2: Day I");
+    h.get_by_label("Carried over from Dawn");
+    assert!(
+        h.query_by_label_contains("created: ").is_some(),
+        "the panel lists the created units"
+    );
+    picture_if_asked(&mut h, "campaign-day1");
+
+    // the campaign save holds Dawn and Day I so far, and loads back into Day I
+    let dir = scratch("editor-campaign");
+    let save = dir.join("campaign.save.json");
+    let hash = {
+        let s = h.state().session.as_ref().expect("a game");
+        s.engine.state().hash()
+    };
+    h.state_mut()
+        .apply_play(vec![PlayCommand::SaveGame(save.clone())]);
+    let text = std::fs::read_to_string(&save).expect("the campaign save was written");
+    assert!(text.contains("kessel-campaign-save/"), "{text}");
+    h.state_mut()
+        .apply_play(vec![PlayCommand::LoadGame(save.clone())]);
+    h.run_ok();
+    let app = h.state();
+    let s = app.session.as_ref().expect("the loaded game");
+    assert_eq!(s.engine.state().hash(), hash, "the same Day I");
+    let run = app.campaign.as_ref().expect("still a campaign");
+    assert_eq!((run.index, run.name.as_str()), (1, "Day I"));
+    assert!(run.last.is_some(), "Dawn is kept to start Day I again");
+    assert!(
+        run.carried.units.iter().any(|u| u.created),
+        "what carried, again"
+    );
+    // New game starts Day I again from Dawn as it ended
+    h.get_by_label("New game").click();
+    h.run_ok();
+    let app = h.state();
+    let s = app.session.as_ref().expect("Day I again");
+    assert_eq!(s.engine.log().len(), 0);
+    assert!(created.iter().all(|id| s.engine.state().unit(id).is_some()));
+    assert_eq!(app.campaign.as_ref().map(|r| r.index), Some(1));
+    if let Some(keep) = std::env::var_os("KESSEL_CAMPAIGN_SAVE") {
+        std::fs::copy(&save, Path::new(&keep)).expect("copies the save");
+    }
+}
+
+/// With `KESSEL_SHOTS=DIR` set, the window goes to `DIR/NAME.png`.
+fn picture_if_asked(h: &mut Harness<'_, EditorApp>, name: &str) {
+    if let Some(dir) = std::env::var_os("KESSEL_SHOTS") {
+        let img = h.render().expect("renders");
+        img.save(Path::new(&dir).join(format!("{name}.png")))
+            .expect("writes the picture");
+    }
+}
