@@ -380,7 +380,7 @@ impl CarryReport {
     }
 }
 
-/// How a carried value that is one side's secret is marked: `  (german's secret)`.
+/// How a carried value that is one side's secret is marked: `  (blue's secret)`.
 pub fn secret_note(side: &str) -> String {
     format!("  ({side}'s secret)")
 }

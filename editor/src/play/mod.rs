@@ -198,10 +198,34 @@ impl PlaySession {
 
     fn refresh_game_view(&mut self) {
         let state = self.engine.state();
-        self.units = UnitLayer::new(state.units.clone());
-        self.markers = state.markers.clone();
+        // where the rules keep secrets, the side at the screen sees only what it is shown: the
+        // units hidden from it are not drawn, the log shows its view (secret values and rolls
+        // withheld); with nobody at the screen, or no secret, the whole game
+        let shown = if state.secrets.is_empty() {
+            None
+        } else {
+            self.viewer().and_then(|side| self.engine.view(&side).ok())
+        };
+        match shown {
+            Some(view) => {
+                self.units = UnitLayer::new(view.state.units);
+                self.markers = view.state.markers;
+                self.log = view
+                    .log
+                    .into_iter()
+                    .map(|e| kessel_core::LogEntry {
+                        action: e.action,
+                        events: e.events,
+                    })
+                    .collect();
+            }
+            None => {
+                self.units = UnitLayer::new(state.units.clone());
+                self.markers = state.markers.clone();
+                self.log = self.engine.log().to_vec();
+            }
+        }
         self.map = state.map.clone();
-        self.log = self.engine.log().to_vec();
         self.why.clear();
         self.preview.clear();
         // a new phase picks the interaction that fits it and drops a half-declared attack

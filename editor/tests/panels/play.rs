@@ -261,3 +261,51 @@ fn a_choice_of_the_selected_stack_is_drawn_where_it_ends_and_a_click_there_takes
     let last = s.engine.log().last().map(|e| e.action.kind.clone());
     assert_eq!(last.as_deref(), Some("jump"));
 }
+
+/// Where the rules keep secrets (the toy's T14 concealment), the side at the screen sees only its
+/// own: a unit the other side concealed is not drawn while red plays blue's computer; with
+/// nobody at the screen the whole game is drawn again.
+#[test]
+fn the_side_at_the_screen_does_not_see_what_is_hidden_from_it() {
+    use kessel_editor::play::computer::Player;
+    let dir = toy_copy("play-view");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let drawn = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>, id: &str| {
+        let s = h.state().session.as_ref().expect("a game");
+        s.units.all().iter().any(|u| u.id == id)
+    };
+    assert!(drawn(&h, "b1"), "b1 is drawn before it hides");
+    {
+        let app = h.state_mut();
+        let s = app.session.as_mut().expect("a game");
+        s.seats.set("blue", Player::Computer);
+        let conceal = kessel_core::Action::new("conceal").with("unit", "b1");
+        let outcome = s.engine.act_as("blue", &conceal).expect("rules run");
+        assert!(outcome.is_ok(), "{outcome:?}");
+        s.refresh();
+    }
+    assert!(
+        h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .engine
+            .state()
+            .unit("b1")
+            .is_some(),
+        "the engine keeps the truth"
+    );
+    assert!(!drawn(&h, "b1"), "red, at the screen, does not see b1");
+    {
+        let app = h.state_mut();
+        let s = app.session.as_mut().expect("a game");
+        s.seats.set("red", Player::Computer);
+        s.refresh();
+    }
+    assert!(
+        drawn(&h, "b1"),
+        "with nobody at the screen the whole game is drawn"
+    );
+}
