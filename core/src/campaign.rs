@@ -466,26 +466,13 @@ mod tests {
 
     fn unit(id: &str, side: &str, at: Location) -> Unit {
         Unit {
-            id: id.into(),
-            name: id.into(),
-            side: side.into(),
-            kind: "inf".into(),
-            formation: None,
             faces: vec![Face {
                 attack: 2,
                 defence: 2,
                 movement: 4,
             }],
-            named: Vec::new(),
-            step: 0,
-            hidden: false,
-            pool: None,
             location: at,
-            entry: None,
-            setup_area: None,
-            attrs: BTreeMap::new(),
-            flags: Default::default(),
-            vars: BTreeMap::new(),
+            ..Unit::new(id, side, "inf")
         }
     }
 

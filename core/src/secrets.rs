@@ -403,28 +403,11 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{Location, Unit};
+    use crate::state::Unit;
     use std::sync::Arc;
 
     fn unit(id: &str, side: &str) -> Unit {
-        Unit {
-            id: id.into(),
-            name: id.into(),
-            side: side.into(),
-            kind: "inf".into(),
-            formation: None,
-            faces: Vec::new(),
-            named: Vec::new(),
-            step: 0,
-            hidden: false,
-            pool: None,
-            location: Location::Pending,
-            entry: None,
-            setup_area: None,
-            attrs: Default::default(),
-            flags: Default::default(),
-            vars: Default::default(),
-        }
+        Unit::new(id, side, "inf")
     }
 
     #[test]

@@ -136,6 +136,29 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// A unit of `kind` for `side`, waiting off the map, with no faces, attributes, flags or
+    /// variables yet: the start the loaders, the rules' `create_unit` and tests fill in.
+    pub fn new(id: &str, side: &str, kind: &str) -> Unit {
+        Unit {
+            id: id.to_string(),
+            name: id.to_string(),
+            side: side.to_string(),
+            kind: kind.to_string(),
+            formation: None,
+            faces: Vec::new(),
+            named: Vec::new(),
+            step: 0,
+            hidden: false,
+            pool: None,
+            location: Location::Pending,
+            entry: None,
+            setup_area: None,
+            attrs: BTreeMap::new(),
+            flags: BTreeSet::new(),
+            vars: BTreeMap::new(),
+        }
+    }
+
     /// The current face, or `None` when hidden or out of steps.
     pub fn face(&self) -> Option<Face> {
         if self.hidden {

@@ -290,22 +290,8 @@ mod tests {
 
     fn unit(id: &str, at: Option<Hex>) -> Unit {
         Unit {
-            id: id.into(),
-            name: id.into(),
-            side: "a".into(),
-            kind: "k".into(),
-            formation: None,
-            faces: Vec::new(),
-            named: Vec::new(),
-            step: 0,
-            hidden: false,
-            pool: None,
             location: at.map_or(Location::Pending, Location::Map),
-            entry: None,
-            setup_area: None,
-            attrs: Default::default(),
-            flags: Default::default(),
-            vars: Default::default(),
+            ..Unit::new(id, "a", "k")
         }
     }
 

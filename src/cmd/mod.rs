@@ -26,6 +26,19 @@ pub fn load_engine(scenario: &Path, profile: Option<&str>, seed: u64) -> anyhow:
     Engine::load(scenario, profile, seed, Limits::default()).map_err(describe)
 }
 
+/// Loads a game argument: a save (`.json`) replayed, or a scenario (a package, a bundled path or
+/// a scenario folder, see [`crate::open_scenario`]) at its set-up under `profile` and `seed`.
+pub fn load_game(game: &Path, profile: Option<&str>, seed: u64) -> anyhow::Result<Engine> {
+    let is_save = game
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_save {
+        Engine::load_save(game, Limits::default()).map_err(describe)
+    } else {
+        load_engine(&crate::open_scenario(game)?, profile, seed)
+    }
+}
+
 /// Formats an engine error: every located problem on its own line.
 pub fn describe(e: EngineError) -> anyhow::Error {
     let lines: Vec<String> = e.located().iter().map(ToString::to_string).collect();

@@ -1,10 +1,7 @@
 //! `kessel query`: ask a ruleset's declared queries (`kessel.queries.declare`) about a scenario's
 //! opening position or a saved game, with `key=value` arguments typed by the declaration.
 
-use super::load_engine;
-use kessel_core::engine::Engine;
 use kessel_core::queries::QueryDecl;
-use kessel_core::script::Limits;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,15 +26,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let is_save = args
-        .game
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    let engine = if is_save {
-        Engine::load_save(&args.game, Limits::default()).map_err(super::describe)?
-    } else {
-        load_engine(&args.game, args.profile.as_deref(), crate::DEFAULT_SEED)?
-    };
+    let engine = super::load_game(&args.game, args.profile.as_deref(), crate::DEFAULT_SEED)?;
     let decls = engine
         .queries()
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;

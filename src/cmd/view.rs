@@ -2,10 +2,7 @@
 //! units it sees, the variables it may read, commitments as digests, and the log with the other
 //! sides' secrets withheld (`Engine::view`).
 
-use super::load_engine;
-use kessel_core::engine::Engine;
 use kessel_core::event::Event;
-use kessel_core::script::Limits;
 use kessel_core::secrets::View;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -32,16 +29,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let is_save = args
-        .game
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    let engine = if is_save {
-        Engine::load_save(&args.game, Limits::default()).map_err(super::describe)?
-    } else {
-        let path = crate::open_scenario(&args.game)?;
-        load_engine(&path, args.profile.as_deref(), args.seed)?
-    };
+    let engine = super::load_game(&args.game, args.profile.as_deref(), args.seed)?;
     let view = engine.view(&args.side)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&view.to_json())?);

@@ -296,24 +296,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     derived_id(&w.borrow(), &kind)
                 }
             };
-            let mut unit = Unit {
-                id: id.clone(),
-                name: id.clone(),
-                side,
-                kind,
-                formation: None,
-                faces: Vec::new(),
-                named: Vec::new(),
-                step: 0,
-                hidden: false,
-                pool: None,
-                location: Location::Pending,
-                entry: None,
-                setup_area: None,
-                attrs: BTreeMap::new(),
-                flags: BTreeSet::new(),
-                vars: BTreeMap::new(),
-            };
+            let mut unit = Unit::new(&id, &side, &kind);
             read_fields(lua, &w, &t, &mut unit, WHAT)?;
             emit(
                 lua,
