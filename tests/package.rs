@@ -41,6 +41,26 @@ fn check_and_info_with_no_scenario_use_the_bundled_campaign_from_an_empty_folder
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
     assert!(passed > 100, "{}", r.stdout);
+    // a bundled ruleset named by its path, and the second system's campaign
+    let r = kessel_at(&empty, &home, &["test", "-q", "scripts/asl-cg"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.trim_end().ends_with(" passed, 0 failed"),
+        "{}",
+        r.stdout
+    );
+    let r = kessel_at(
+        &empty,
+        &home,
+        &[
+            "campaign",
+            "scenarios/pegasus-bridge/campaign.toml",
+            "--seed",
+            "1",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("game 2/2: Day I"), "{}", r.stdout);
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&empty);
 }

@@ -117,7 +117,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let scenario = crate::package::open(p)?;
             roots.push(scenario.parent().map(Path::to_path_buf).unwrap_or_default());
         } else {
-            roots.push(p.clone());
+            // a bundled ruleset's or scenario's path (`scripts/pgg`) outside a checkout
+            roots.push(crate::bundle::resolve(p)?);
         }
     }
     let args = Args {
