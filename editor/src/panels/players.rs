@@ -8,7 +8,7 @@ use egui::{Color32, RichText, Ui};
 
 /// Draws the players section; changes go straight to the session's seats (they are not moves).
 pub fn players_ui(ui: &mut Ui, s: &mut PlaySession) {
-    let sides = s.engine.ruleset().sides.clone();
+    let sides = s.sides_in_play();
     egui::CollapsingHeader::new("Players")
         .default_open(true)
         .show(ui, |ui| {

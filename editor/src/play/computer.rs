@@ -162,10 +162,32 @@ impl Seats {
 }
 
 impl PlaySession {
+    /// The sides playing this game: those with a unit in it or a step of the sequences, in the
+    /// ruleset's order (a ruleset for several games may declare sides a scenario never uses);
+    /// all of them when that names none.
+    pub fn sides_in_play(&self) -> Vec<String> {
+        let w = self.engine.world();
+        let stepped = |side: &String| {
+            let named = |steps: &[kessel_core::ruleset::Step]| {
+                steps.iter().any(|st| st.side.as_ref() == Some(side))
+            };
+            named(&w.ruleset.sequence) || w.ruleset.modes.values().any(|m| named(&m.steps))
+        };
+        let playing: Vec<String> = (w.ruleset.sides.iter())
+            .filter(|side| w.state.units.iter().any(|u| &u.side == *side) || stepped(side))
+            .cloned()
+            .collect();
+        if playing.is_empty() {
+            w.ruleset.sides.clone()
+        } else {
+            playing
+        }
+    }
+
     /// The side at the screen: the only side a person plays; with two people (hot seat), the
     /// side whose decision it is; with none, nobody's (the whole game is shown).
     pub fn viewer(&self) -> Option<String> {
-        let sides = self.engine.ruleset().sides.clone();
+        let sides = self.sides_in_play();
         let humans: Vec<&String> = sides
             .iter()
             .filter(|side| self.seats.player(side) == Player::Human)
@@ -195,7 +217,7 @@ impl PlaySession {
         if let Some(known) = self.seats.person_waited_for.get() {
             return known;
         }
-        let sides = self.engine.ruleset().sides.clone();
+        let sides = self.sides_in_play();
         let waiting = sides
             .iter()
             .filter(|side| self.seats.player(side) == Player::Human)
@@ -273,7 +295,7 @@ impl PlaySession {
     /// computer does not simply play them again (with nobody human, one move). Returns the
     /// number of actions taken back.
     pub fn undo_decision(&mut self) -> usize {
-        let sides = self.engine.ruleset().sides.clone();
+        let sides = self.sides_in_play();
         let mut undone = 0;
         loop {
             let len = self.engine.log().len();
