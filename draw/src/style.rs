@@ -165,6 +165,8 @@ pub struct MapStyle {
     sides: Vec<String>,
     side_styles: BTreeMap<String, SideStyle>,
     unit_symbols: BTreeMap<String, UnitSymbol>,
+    /// The parts of a string face, by unit type (`face_fields`), for printing named faces.
+    face_fields: BTreeMap<String, Vec<String>>,
 }
 
 impl MapStyle {
@@ -208,6 +210,10 @@ impl MapStyle {
         for (id, props) in &r.unit_types {
             if let Some(sym) = text(props, "symbol").and_then(UnitSymbol::from_name) {
                 s.unit_symbols.insert(id.clone(), sym);
+            }
+            if let Some(fields) = props.get("face_fields").and_then(Value::as_array) {
+                let names = fields.iter().filter_map(Value::as_str).map(str::to_string);
+                s.face_fields.insert(id.clone(), names.collect());
             }
         }
         s
@@ -290,6 +296,43 @@ impl MapStyle {
             .position(|s| s == id)
             .and_then(|i| SIDE_PALETTE.get(i).copied())
             .unwrap_or_else(|| hashed(id, Tone::Light))
+    }
+
+    /// The values printed on a counter: its A-D-M face (`4-2-6`); a named face in its type's
+    /// `face_fields` order (`6-4-8`), or its `label` (`9-1`), or its first text value (a
+    /// weapon's name, `LMG`), or its values in name order; `?` for a hidden unit and `–` for one
+    /// with no face left.
+    pub fn face_text(&self, unit: &kessel_core::state::Unit) -> String {
+        if unit.hidden {
+            return "?".to_string();
+        }
+        if let Some(f) = unit.face() {
+            return f.to_string();
+        }
+        let Some(named) = unit.named_face() else {
+            return "–".to_string();
+        };
+        let part = |v: &Value| match v {
+            Value::String(t) => t.clone(),
+            other => other.to_string(),
+        };
+        if let Some(fields) = self.face_fields.get(&unit.kind) {
+            if fields.iter().all(|f| named.contains_key(f)) {
+                return fields
+                    .iter()
+                    .map(|f| part(&named[f]))
+                    .collect::<Vec<_>>()
+                    .join("-");
+            }
+        }
+        if let Some(label) = named.get("label").and_then(Value::as_str) {
+            return label.to_string();
+        }
+        // a weapon's or a vehicle's face: its name says more than its numbers
+        if let Some(text) = named.values().find_map(Value::as_str) {
+            return text.to_string();
+        }
+        named.values().map(part).collect::<Vec<_>>().join("-")
     }
 
     /// The symbol of a unit type (`Other` when the type declares none).
@@ -450,6 +493,43 @@ mod tests {
         r.unit_types
             .insert("inf".into(), json!({"symbol": "infantry"}));
         r
+    }
+
+    #[test]
+    fn counters_print_named_faces_in_the_types_field_order() {
+        let mut r = ruleset();
+        r.unit_types.insert(
+            "squad".into(),
+            json!({"face_fields": ["firepower", "range", "morale"]}),
+        );
+        let s = MapStyle::from_ruleset(&r);
+        let face = |pairs: Value| -> kessel_core::state::NamedFace {
+            serde_json::from_value(pairs).expect("a face")
+        };
+        let mut squad = kessel_core::state::Unit::new("s", "red", "squad");
+        squad.named = vec![face(json!({"firepower": 6, "range": 4, "morale": 8}))];
+        assert_eq!(
+            s.face_text(&squad),
+            "6-4-8",
+            "printed order, not name order"
+        );
+        let mut leader = kessel_core::state::Unit::new("l", "red", "leader");
+        leader.named = vec![face(json!({"morale": 9, "drm": -1, "label": "9-1"}))];
+        assert_eq!(
+            s.face_text(&leader),
+            "9-1",
+            "a label when the type names no fields"
+        );
+        let mut gun = kessel_core::state::Unit::new("g", "red", "gun");
+        gun.named = vec![face(json!({"weapon": "57L AT", "pp": 1, "repair": 2}))];
+        assert_eq!(s.face_text(&gun), "57L AT", "a name rather than numbers");
+        let mut counted = kessel_core::state::Unit::new("c", "red", "cache");
+        counted.named = vec![face(json!({"a": 1, "b": 2}))];
+        assert_eq!(s.face_text(&counted), "1-2");
+        squad.hidden = true;
+        assert_eq!(s.face_text(&squad), "?");
+        let spent = kessel_core::state::Unit::new("x", "red", "inf");
+        assert_eq!(s.face_text(&spent), "–");
     }
 
     #[test]

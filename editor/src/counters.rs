@@ -149,11 +149,13 @@ pub fn draw_counter(painter: &Painter, style: &MapStyle, rect: Rect, unit: &Unit
         return;
     }
     draw_symbol(painter, box_rect, symbol, unit, ink);
-    let face = unit
-        .face()
-        .map(|f| f.to_string())
-        .unwrap_or_else(|| "—".to_string());
-    painter.text(bottom, Align2::CENTER_BOTTOM, face, values, ink);
+    painter.text(
+        bottom,
+        Align2::CENTER_BOTTOM,
+        style.face_text(unit),
+        values,
+        ink,
+    );
 }
 
 fn short_kind(kind: &str) -> String {

@@ -135,7 +135,7 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
     let mut notes = vec!["Hex numbers at the top of each hex.".to_string()];
     if li.opts.units {
         notes.push(
-            "Counter: the top unit of the stack, the one listed last (type or name, values A-D-M; ? = untried); the black disc = units in the hex.".to_string(),
+            "Counter: the top unit of the stack, the one listed last (type or name, and its values as printed; ? = hidden); the black disc = units in the hex.".to_string(),
         );
     }
     if li.opts.areas && !map.areas.is_empty() {

@@ -662,13 +662,7 @@ fn counters(body: &mut String, c: Point, pic: &Picture<'_>, stack: &[usize]) {
     } else {
         &unit.name
     };
-    let values = if unit.hidden {
-        "?".to_string()
-    } else {
-        unit.face()
-            .map(|f| f.to_string())
-            .unwrap_or_else(|| "–".into())
-    };
+    let values = pic.style.face_text(unit);
     let cx = min.x + w / 2.0;
     let _ = write!(
         body,
