@@ -306,10 +306,21 @@ impl MapStyle {
         if unit.hidden {
             return "?".to_string();
         }
-        if let Some(f) = unit.face() {
+        self.step_text(unit, unit.step as usize)
+    }
+
+    /// The values printed on each of a unit's steps, front first (as [`MapStyle::face_text`]).
+    pub fn steps_text(&self, unit: &kessel_core::state::Unit) -> Vec<String> {
+        (0..unit.step_count())
+            .map(|i| self.step_text(unit, i))
+            .collect()
+    }
+
+    fn step_text(&self, unit: &kessel_core::state::Unit, step: usize) -> String {
+        if let Some(f) = unit.faces.get(step) {
             return f.to_string();
         }
-        let Some(named) = unit.named_face() else {
+        let Some(named) = unit.named.get(step) else {
             return "–".to_string();
         };
         let part = |v: &Value| match v {
@@ -513,6 +524,12 @@ mod tests {
             "6-4-8",
             "printed order, not name order"
         );
+        squad
+            .named
+            .push(face(json!({"firepower": 3, "range": 4, "morale": 8})));
+        squad.step = 1;
+        assert_eq!(s.face_text(&squad), "3-4-8", "the step it is on");
+        assert_eq!(s.steps_text(&squad), vec!["6-4-8", "3-4-8"]);
         let mut leader = kessel_core::state::Unit::new("l", "red", "leader");
         leader.named = vec![face(json!({"morale": 9, "drm": -1, "label": "9-1"}))];
         assert_eq!(

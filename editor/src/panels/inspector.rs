@@ -128,7 +128,7 @@ fn unit_ui(ui: &mut Ui, style: &MapStyle, u: &Unit) {
                         None => "hidden".to_string(),
                     }
                 } else {
-                    let faces: Vec<String> = u.faces.iter().map(|f| f.to_string()).collect();
+                    let faces = style.steps_text(u);
                     format!("steps: {} (now {})", faces.join(", "), u.step + 1)
                 };
                 ui.label(values);

@@ -64,6 +64,11 @@ pub struct UnitDef {
     pub placement: Placement,
     /// Free integer attributes.
     pub attrs: BTreeMap<String, i64>,
+    /// Faces written as tables of named values (`{ morale = 9, label = "9-1" }`), shown on the
+    /// counter but not edited here (the file keeps them as written).
+    pub named_faces: Vec<kessel_core::state::NamedFace>,
+    /// Steps lost at set-up (`step`), shown but not edited here.
+    pub step: u32,
 }
 
 /// One `[[objectives]]` table.
@@ -208,8 +213,8 @@ impl ScenarioDef {
                     kind: u.kind.clone(),
                     formation: u.formation.clone(),
                     faces: u.faces.iter().filter_map(|f| Face::parse(f)).collect(),
-                    named: Vec::new(),
-                    step: 0,
+                    named: u.named_faces.clone(),
+                    step: u.step,
                     hidden: u.hidden,
                     pool: u.pool.clone(),
                     location,
@@ -365,7 +370,45 @@ fn unit_of(t: &Table) -> UnitDef {
         pool: str_of(t, "pool"),
         placement: placement_of(t),
         attrs: attrs_of(t),
+        named_faces: named_faces_of(t),
+        step: int_of(t, "step")
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(0),
     }
+}
+
+/// The faces of a unit written as inline tables, as named values.
+fn named_faces_of(t: &Table) -> Vec<kessel_core::state::NamedFace> {
+    let Some(faces) = t.get("faces").and_then(Item::as_array) else {
+        return Vec::new();
+    };
+    faces
+        .iter()
+        .filter_map(|v| v.as_inline_table())
+        .map(|tbl| {
+            tbl.iter()
+                .filter_map(|(k, v)| Some((k.to_string(), plain(v)?)))
+                .collect()
+        })
+        .collect()
+}
+
+/// A TOML value as plain data (strings, numbers, booleans, arrays and tables of them).
+fn plain(v: &toml_edit::Value) -> Option<serde_json::Value> {
+    use serde_json::Value as J;
+    Some(match v {
+        toml_edit::Value::String(s) => J::from(s.value().as_str()),
+        toml_edit::Value::Integer(i) => J::from(*i.value()),
+        toml_edit::Value::Float(f) => J::from(*f.value()),
+        toml_edit::Value::Boolean(b) => J::from(*b.value()),
+        toml_edit::Value::Array(a) => J::Array(a.iter().filter_map(plain).collect()),
+        toml_edit::Value::InlineTable(t) => J::Object(
+            t.iter()
+                .filter_map(|(k, v)| Some((k.to_string(), plain(v)?)))
+                .collect(),
+        ),
+        toml_edit::Value::Datetime(d) => J::from(d.value().to_string()),
+    })
 }
 
 fn objective_of(t: &Table) -> ObjectiveDef {
