@@ -230,10 +230,7 @@ fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
             {
                 toggled = true;
             }
-            let mut line = format!("{} {}", u.side, u.kind);
-            if let Some(f) = u.face() {
-                line.push_str(&format!(" {f}"));
-            }
+            let line = format!("{} {} {}", u.side, u.kind, style.face_text(u));
             ui.label(line);
             let mut extra: Vec<String> = u.flags.iter().cloned().collect();
             extra.extend(u.vars.iter().map(|(k, v)| format!("{k} {v}")));
