@@ -220,6 +220,27 @@ end
 lazy.cmd = function() return command_hexes() end
 lazy.dg = function() return distance_from(C.GERMAN) end   -- distance from the nearest German unit
 lazy.dz = function() return distance_from(C.SOVIET) end   -- from the nearest Soviet unit
+-- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex.
+lazy.leader_gap = function(F)
+  local leaders = {}
+  for _, u in ipairs(F.units.soviet) do
+    if L.rating(u) > 0 then leaders[#leaders + 1] = { hex = u.hex, r = L.rating(u) } end
+  end
+  local memo = {}
+  return function(hex)
+    local g = memo[hex]
+    if g == nil then
+      g = 40
+      for _, l in ipairs(leaders) do
+        local d = kessel.hex.distance(l.hex, hex) - l.r
+        if d < g then g = d end
+      end
+      if g < 0 then g = 0 end
+      memo[hex] = g
+    end
+    return g
+  end
+end
 lazy.mech_phase = function() return C.step_is("german_mech_movement") end
 
 local function goal_of(F, class)
@@ -393,7 +414,11 @@ local function soviet_unit_value(F, hex, n, total, cmd)
     v = v + terrain_bonus(hex)
     v = v + 0.4 * (n - 1)
   end
-  if not cmd[hex] then v = v - 3 end
+  if not cmd[hex] then
+    -- out of every working leader's radius [10.35] [11.2]: worse the farther beyond it, so that a
+    -- unit left behind walks back toward a leader instead of staying put
+    v = v - 3 - 0.4 * math.min(F.leader_gap(hex), 20)
+  end
   return v
 end
 
@@ -406,13 +431,48 @@ local function soviet_leader_value(F, hex, combat, total)
   return v
 end
 
+-- Combat units a leader of rating `r` at `hex` would reach by hex distance [10.35] and no other
+-- leader (outside `moving`) does: what a leader's place is worth for supply [11.2].
+local LEADER_COVER = 0.6
+-- Per frame: each Soviet combat unit with the working leaders whose rating reaches it.
+lazy.cover_info = function(F)
+  local leaders, out = {}, {}
+  for _, l in ipairs(F.units.soviet) do
+    if L.rating(l) > 0 then leaders[#leaders + 1] = l end
+  end
+  for _, u in ipairs(F.units.soviet) do
+    if C.is_combat_unit(u) then
+      local by = {}
+      for _, l in ipairs(leaders) do
+        if kessel.hex.distance(l.hex, u.hex) <= L.rating(l) then by[#by + 1] = l.id end
+      end
+      out[#out + 1] = { id = u.id, hex = u.hex, by = by }
+    end
+  end
+  return out
+end
+local function leader_cover(F, hex, r, moving)
+  local n = 0
+  for _, c in ipairs(F.cover_info) do
+    if not moving[c.id] and kessel.hex.distance(hex, c.hex) <= r then
+      local other = false
+      for _, id in ipairs(c.by) do
+        if not moving[id] then other = true; break end
+      end
+      if not other then n = n + 1 end
+    end
+  end
+  return n
+end
+
 local function soviet_scorer(F, units, from)
   local cmd = F.cmd
   local ids = {}
   local nc, nl = 0, 0
+  local lr = 0   -- the best working rating among the moving leaders
   for _, u in ipairs(units) do
     ids[u.id] = true
-    if C.is_leader(u) then nl = nl + 1 else nc = nc + 1 end
+    if C.is_leader(u) then nl = nl + 1; lr = math.max(lr, L.rating(u)) else nc = nc + 1 end
   end
   local const
   if from then
@@ -428,6 +488,7 @@ local function soviet_scorer(F, units, from)
   else
     const = 2   -- off the map: coming in is worth it
   end
+  if lr > 0 and from then const = const - LEADER_COVER * leader_cover(F, from, lr, ids) end
   return function(dest)
     local dc, dt = counts_at(F, dest, C.SOVIET, ids)
     local after_c, after_t = dc + nc, dt + nc + nl
@@ -439,6 +500,7 @@ local function soviet_scorer(F, units, from)
       local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
       score = score + dc * (now - was)
     end
+    if lr > 0 then score = score + LEADER_COVER * leader_cover(F, dest, lr, ids) end
     return score
   end
 end
@@ -607,7 +669,11 @@ local function swf_score(F, a)
   for _, u in ipairs(F.units.soviet) do if C.is_combat_unit(u) then sov = sov + 1 end end
   for _, u in ipairs(F.units.german) do if C.is_combat_unit(u) then ger = ger + 1 end end
   if sov >= ger * 1.3 then return -1 end
-  return 1 + C.column(a.hex) / 100
+  -- enter nearest the front (the divisions walk, and out of a leader's reach they are out of
+  -- supply [11.2] and crawl at half speed), but not next to a German unit
+  local dg = F.dg[a.hex] or 40
+  if dg <= 1 then return 0.5 end
+  return 1 + (40 - math.min(dg, 40)) / 100
 end
 
 -- Bidding for the German side (WBC 2009 sides): raise by one VP while the standing bid is below
