@@ -544,12 +544,27 @@ local function attack_score(F, a, overrun)
     local vp = obj.vp[t]
     if vp then bonus = bonus + (side == C.SOVIET and 1.0 or 0.3) + vp / 50 end
   end
+  -- the Soviet's prizes: a stack out of supply or disrupted, a unit on its last step (a division
+  -- destroyed), each weighed by how likely the attack is to hurt the defender
+  if side == C.SOVIET and not overrun then
+    local gstatus = supply_status(C.GERMAN)
+    local prize = 0
+    for _, t in ipairs(targets) do
+      for _, d in ipairs(K.defenders_at(t)) do
+        local st = gstatus[d.id]
+        if st and not st.ok then prize = prize + 0.3 end
+        if C.disrupted(d) then prize = prize + 0.3 end
+        if (d.steps_left or 1) <= 1 then prize = prize + 0.3 end
+      end
+    end
+    if ev > 0 then bonus = bonus + math.min(prize, 1.2) * math.min(ev, 1) end
+  end
   -- Germans want 3-1 or better (EV 0.92), Soviets 2-1 (EV 0.38); overruns about 4-1
-  local need = side == C.GERMAN and 0.85 or 0.3
+  local need = side == C.GERMAN and 0.85 or 0.15
   if overrun then need = 1.0 end
   -- the fewer units the better: every attacker may have to retreat or lose a step, and units
   -- not used can attack elsewhere
-  local s = ev + bonus - need - 0.05 * #units
+  local s = ev + bonus - need - (side == C.GERMAN and 0.05 or 0.03) * #units
   if overrun then s = s * 4 + 2 end
   return s
 end
