@@ -12,10 +12,12 @@
 -- Air markers go on Soviet stacks near the front and on railways.
 -- Soviet: rifle divisions garrison threatened objectives (three to a city hex), the rest form a
 -- line a hex or two in front of the Germans, inside a leader's command radius, in good terrain;
--- leaders stay just behind the line; rail moves bring far units forward; attacks at 2-1 or
--- better, or at worse odds to retake a city; retreats rather than losses unless holding a city;
--- South-Western Front divisions when outnumbered; interdiction on the German road behind the
--- spearhead three times a game.
+-- leaders stay just behind the line, drawn to the combat units no other leader reaches; a unit
+-- outside every leader's radius is pulled back toward the nearest (out of supply otherwise [11.2]);
+-- rail moves bring far units forward; attacks at 2-1 or better (more readily on a stack out of
+-- supply, disrupted or on its last step), or at worse odds to retake a city; retreats rather than
+-- losses unless holding a city; South-Western Front divisions when outnumbered, entering nearest
+-- the front; interdiction on the German road behind the spearhead three times a game.
 -- Both: the opponent's retreat paths end next to one's own units or on crowded hexes; excess units
 -- eliminated are the weakest.
 --
