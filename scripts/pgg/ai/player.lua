@@ -12,10 +12,12 @@
 -- Air markers go on Soviet stacks near the front and on railways.
 -- Soviet: rifle divisions garrison threatened objectives (three to a city hex), the rest form a
 -- line a hex or two in front of the Germans, inside a leader's command radius, in good terrain;
--- leaders stay just behind the line; rail moves bring far units forward; attacks at 2-1 or
--- better, or at worse odds to retake a city; retreats rather than losses unless holding a city;
--- South-Western Front divisions when outnumbered; interdiction on the German road behind the
--- spearhead three times a game.
+-- leaders stay just behind the line, drawn to the combat units no other leader reaches; a unit
+-- outside every leader's radius is pulled back toward the nearest (out of supply otherwise [11.2]);
+-- rail moves bring far units forward; attacks at 2-1 or better (more readily on a stack out of
+-- supply, disrupted or on its last step), or at worse odds to retake a city; retreats rather than
+-- losses unless holding a city; South-Western Front divisions when outnumbered, entering nearest
+-- the front; interdiction on the German road behind the spearhead three times a game.
 -- Both: the opponent's retreat paths end next to one's own units or on crowded hexes; excess units
 -- eliminated are the weakest.
 --
@@ -220,6 +222,27 @@ end
 lazy.cmd = function() return command_hexes() end
 lazy.dg = function() return distance_from(C.GERMAN) end   -- distance from the nearest German unit
 lazy.dz = function() return distance_from(C.SOVIET) end   -- from the nearest Soviet unit
+-- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex.
+lazy.leader_gap = function(F)
+  local leaders = {}
+  for _, u in ipairs(F.units.soviet) do
+    if L.rating(u) > 0 then leaders[#leaders + 1] = { hex = u.hex, r = L.rating(u) } end
+  end
+  local memo = {}
+  return function(hex)
+    local g = memo[hex]
+    if g == nil then
+      g = 40
+      for _, l in ipairs(leaders) do
+        local d = kessel.hex.distance(l.hex, hex) - l.r
+        if d < g then g = d end
+      end
+      if g < 0 then g = 0 end
+      memo[hex] = g
+    end
+    return g
+  end
+end
 lazy.mech_phase = function() return C.step_is("german_mech_movement") end
 
 local function goal_of(F, class)
@@ -393,7 +416,13 @@ local function soviet_unit_value(F, hex, n, total, cmd)
     v = v + terrain_bonus(hex)
     v = v + 0.4 * (n - 1)
   end
-  if not cmd[hex] then v = v - 3 end
+  -- far from the front: a rail hex, whence the next turn's rail move [6.3] brings the unit up
+  if dg >= 8 and RL.is_rail(hex) then v = v + 1.5 end
+  if not cmd[hex] then
+    -- out of every working leader's radius [10.35] [11.2]: worse the farther beyond it, so that a
+    -- unit left behind walks back toward a leader instead of staying put
+    v = v - 3 - 0.4 * math.min(F.leader_gap(hex), 20)
+  end
   return v
 end
 
@@ -406,13 +435,48 @@ local function soviet_leader_value(F, hex, combat, total)
   return v
 end
 
+-- Combat units a leader of rating `r` at `hex` would reach by hex distance [10.35] and no other
+-- leader (outside `moving`) does: what a leader's place is worth for supply [11.2].
+local LEADER_COVER = 0.6
+-- Per frame: each Soviet combat unit with the working leaders whose rating reaches it.
+lazy.cover_info = function(F)
+  local leaders, out = {}, {}
+  for _, l in ipairs(F.units.soviet) do
+    if L.rating(l) > 0 then leaders[#leaders + 1] = l end
+  end
+  for _, u in ipairs(F.units.soviet) do
+    if C.is_combat_unit(u) then
+      local by = {}
+      for _, l in ipairs(leaders) do
+        if kessel.hex.distance(l.hex, u.hex) <= L.rating(l) then by[#by + 1] = l.id end
+      end
+      out[#out + 1] = { id = u.id, hex = u.hex, by = by }
+    end
+  end
+  return out
+end
+local function leader_cover(F, hex, r, moving)
+  local n = 0
+  for _, c in ipairs(F.cover_info) do
+    if not moving[c.id] and kessel.hex.distance(hex, c.hex) <= r then
+      local other = false
+      for _, id in ipairs(c.by) do
+        if not moving[id] then other = true; break end
+      end
+      if not other then n = n + 1 end
+    end
+  end
+  return n
+end
+
 local function soviet_scorer(F, units, from)
   local cmd = F.cmd
   local ids = {}
   local nc, nl = 0, 0
+  local lr = 0   -- the best working rating among the moving leaders
   for _, u in ipairs(units) do
     ids[u.id] = true
-    if C.is_leader(u) then nl = nl + 1 else nc = nc + 1 end
+    if C.is_leader(u) then nl = nl + 1; lr = math.max(lr, L.rating(u)) else nc = nc + 1 end
   end
   local const
   if from then
@@ -428,6 +492,7 @@ local function soviet_scorer(F, units, from)
   else
     const = 2   -- off the map: coming in is worth it
   end
+  if lr > 0 and from then const = const - LEADER_COVER * leader_cover(F, from, lr, ids) end
   return function(dest)
     local dc, dt = counts_at(F, dest, C.SOVIET, ids)
     local after_c, after_t = dc + nc, dt + nc + nl
@@ -439,6 +504,7 @@ local function soviet_scorer(F, units, from)
       local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
       score = score + dc * (now - was)
     end
+    if lr > 0 then score = score + LEADER_COVER * leader_cover(F, dest, lr, ids) end
     return score
   end
 end
@@ -482,12 +548,27 @@ local function attack_score(F, a, overrun)
     local vp = obj.vp[t]
     if vp then bonus = bonus + (side == C.SOVIET and 1.0 or 0.3) + vp / 50 end
   end
+  -- the Soviet's prizes: a stack out of supply or disrupted, a unit on its last step (a division
+  -- destroyed), each weighed by how likely the attack is to hurt the defender
+  if side == C.SOVIET and not overrun then
+    local gstatus = supply_status(C.GERMAN)
+    local prize = 0
+    for _, t in ipairs(targets) do
+      for _, d in ipairs(K.defenders_at(t)) do
+        local st = gstatus[d.id]
+        if st and not st.ok then prize = prize + 0.3 end
+        if C.disrupted(d) then prize = prize + 0.3 end
+        if (d.steps_left or 1) <= 1 then prize = prize + 0.3 end
+      end
+    end
+    if ev > 0 then bonus = bonus + math.min(prize, 1.2) * math.min(ev, 1) end
+  end
   -- Germans want 3-1 or better (EV 0.92), Soviets 2-1 (EV 0.38); overruns about 4-1
-  local need = side == C.GERMAN and 0.85 or 0.3
+  local need = side == C.GERMAN and 0.85 or 0.15
   if overrun then need = 1.0 end
   -- the fewer units the better: every attacker may have to retreat or lose a step, and units
   -- not used can attack elsewhere
-  local s = ev + bonus - need - 0.05 * #units
+  local s = ev + bonus - need - (side == C.GERMAN and 0.05 or 0.03) * #units
   if overrun then s = s * 4 + 2 end
   return s
 end
@@ -607,7 +688,11 @@ local function swf_score(F, a)
   for _, u in ipairs(F.units.soviet) do if C.is_combat_unit(u) then sov = sov + 1 end end
   for _, u in ipairs(F.units.german) do if C.is_combat_unit(u) then ger = ger + 1 end end
   if sov >= ger * 1.3 then return -1 end
-  return 1 + C.column(a.hex) / 100
+  -- enter nearest the front (the divisions walk, and out of a leader's reach they are out of
+  -- supply [11.2] and crawl at half speed), but not next to a German unit
+  local dg = F.dg[a.hex] or 40
+  if dg <= 1 then return 0.5 end
+  return 1 + (40 - math.min(dg, 40)) / 100
 end
 
 -- Bidding for the German side (WBC 2009 sides): raise by one VP while the standing bid is below
