@@ -347,6 +347,35 @@ impl GameState {
         self.index.get(id).map(|&i| &self.units[i])
     }
 
+    /// A copy of everything but the units (none; see [`GameState::set_units`]).
+    pub(crate) fn clone_without_units(&self) -> GameState {
+        GameState {
+            map: self.map.clone(),
+            sides: self.sides.clone(),
+            units: Vec::new(),
+            index: BTreeMap::new(),
+            markers: self.markers.clone(),
+            turn: self.turn,
+            last_turn: self.last_turn,
+            phase: self.phase,
+            mode: self.mode.clone(),
+            finished: self.finished,
+            vars: self.vars.clone(),
+            pools: self.pools.clone(),
+            seed: self.seed,
+            dice_drawn: self.dice_drawn,
+            dice_streams: self.dice_streams.clone(),
+            map_changes: self.map_changes,
+            secrets: self.secrets.clone(),
+        }
+    }
+
+    /// Replaces the units (all of them, ids unique) and their index.
+    pub(crate) fn set_units(&mut self, units: Vec<Unit>) {
+        self.units = units;
+        self.retain_units(|_| true);
+    }
+
     /// Keeps only the units `keep` accepts (a side's view).
     pub(crate) fn retain_units(&mut self, keep: impl Fn(&Unit) -> bool) {
         self.units.retain(|u| keep(u));

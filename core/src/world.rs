@@ -9,7 +9,7 @@ use crate::options::Options;
 use crate::ruleset::CostModelCache;
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
-use crate::state::{ApplyError, GameState};
+use crate::state::{ApplyError, GameState, Unit};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -64,6 +64,33 @@ pub struct World {
     /// Movement cost models compiled from the declaration in force, per class and side; they
     /// follow the map and the options by themselves (see [`CostModelCache`]).
     pub cost_models: RefCell<CostModelCache>,
+    /// What an action being applied has changed so far, to put back if its handler fails (see
+    /// [`World::begin_action`]); `None` outside an action.
+    journal: Option<Journal>,
+}
+
+/// Enough of the state before an action to restore it: everything but the units as it was, and
+/// of the units only those the action's events touched (the first time each is touched). Copying
+/// every unit before every action was a large part of an action's cost; an action touches a few.
+#[derive(Debug)]
+struct Journal {
+    /// The state without its units.
+    rest: GameState,
+    /// How many units there were (units created since are dropped on roll-back).
+    unit_count: usize,
+    /// Touched units as they were, by index.
+    saved: Vec<(usize, Unit)>,
+    /// `saved` holds this index already.
+    is_saved: Vec<bool>,
+}
+
+impl Journal {
+    fn save(&mut self, units: &[Unit], i: usize) {
+        if i < self.unit_count && !self.is_saved[i] {
+            self.is_saved[i] = true;
+            self.saved.push((i, units[i].clone()));
+        }
+    }
 }
 
 /// Shared handle to the world.
@@ -125,6 +152,7 @@ impl World {
             revision: 0,
             unit_changes: UnitChanges::default(),
             cost_models: RefCell::new(CostModelCache::default()),
+            journal: None,
         }
     }
 
@@ -152,6 +180,21 @@ impl World {
     pub fn emit(&mut self, event: Event) -> Result<(), String> {
         if !matches!(self.stage(), Stage::Apply | Stage::Script) {
             return Err("the game state can only change while an action is applied".into());
+        }
+        if let Some(journal) = &mut self.journal {
+            match event.units_touched() {
+                UnitsTouched::One(id) => {
+                    if let Some(i) = self.state.unit_index(id) {
+                        journal.save(&self.state.units, i);
+                    }
+                }
+                UnitsTouched::All => {
+                    for i in 0..self.state.units.len() {
+                        journal.save(&self.state.units, i);
+                    }
+                }
+                UnitsTouched::None => {}
+            }
         }
         self.state.apply(&event).map_err(|e| e.to_string())?;
         self.revision += 1;
@@ -182,6 +225,40 @@ impl World {
         };
     }
 
+    /// Starts journaling an action's changes, so that [`World::abandon_action`] can put the state
+    /// back as it is now. Every change of the state while applying goes through
+    /// [`World::emit`], which saves each unit the first time an event touches it.
+    pub fn begin_action(&mut self) {
+        let unit_count = self.state.units.len();
+        self.journal = Some(Journal {
+            rest: self.state.clone_without_units(),
+            unit_count,
+            saved: Vec::new(),
+            is_saved: vec![false; unit_count],
+        });
+    }
+
+    /// Ends the journal of an action whose handler succeeded: its changes stay.
+    pub fn end_action(&mut self) {
+        self.journal = None;
+    }
+
+    /// Puts back the state from before [`World::begin_action`] and `dice`, after a handler
+    /// failed, and drops what it emitted (as [`World::roll_back`] does with a whole copy).
+    pub fn abandon_action(&mut self, dice: Dice) {
+        let Some(journal) = self.journal.take() else {
+            return;
+        };
+        let mut units = std::mem::take(&mut self.state.units);
+        units.truncate(journal.unit_count);
+        for (i, u) in journal.saved {
+            units[i] = u;
+        }
+        let mut state = journal.rest;
+        state.set_units(units);
+        self.roll_back(state, dice);
+    }
+
     /// Puts back the state and dice from before an action whose handler failed and drops what
     /// it emitted. The revision still moves on (rules may have cached what they read while the
     /// handler ran), and the units the dropped events touched count as changed now, so
@@ -207,6 +284,8 @@ impl World {
                 UnitsTouched::None => {}
             }
         }
+        // units the handler created are gone again: no index may point past the units
+        changes.at.truncate(count);
     }
 
     /// Records a change of the options (or anything else the rules read besides the state).

@@ -291,6 +291,55 @@ fn a_failing_rule_script_leaves_the_state_untouched() {
     assert_eq!(e.replay_hash().expect("replays"), hash);
 }
 
+/// A failing handler's every kind of change is put back: units created, changed, moved, flagged
+/// one by one and all at once, unit and game variables (the engine keeps only the units
+/// an action touched, not a whole copy, to roll back).
+#[test]
+fn a_failing_handler_that_creates_and_changes_units_is_rolled_back_whole() {
+    let scenario = toy_with_script(
+        "rollback-journal",
+        "wreck.lua",
+        r#"kessel.action{
+  kind = "wreck", rule = "X2", description = "changes much, then fails",
+  validate = function(a) return nil end,
+  apply = function(a)
+    kessel.emit.flag("r1", "tired")
+    kessel.emit.flag("b1", "tired")
+    kessel.emit.unit_var("r2", "spent", 3)
+    kessel.emit.move("r1", { "0303" })
+    kessel.emit.move("r1", { "0403" })
+    kessel.emit.clear_flag("tired")
+    kessel.emit.var("wrecked", true)
+    local id = kessel.emit.create_unit{ side = "red", type = "squad", faces = { "4-4-7" }, at = "0203" }
+    kessel.emit.flag(id, "new")
+    kessel.emit.eliminate("b1")
+    error("the handler fails after changing much")
+  end,
+}
+"#,
+    );
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    let before = e.state().clone();
+    let units = before.units.len();
+    let err = e
+        .act(&Action::new("wreck"))
+        .expect_err("the handler raises");
+    assert!(err.message.contains("changing much"), "{}", err.message);
+    let after = e.state().clone();
+    assert_eq!(after.units.len(), units, "the created unit is gone");
+    assert_eq!(after, before, "every change put back");
+    assert_eq!(after.hash(), before.hash());
+    assert_eq!(after.unit_index("b1"), before.unit_index("b1"));
+    // the engine goes on as before: an action after the failed one works and is rolled back too
+    let mv = Action::new("move")
+        .with("unit", "r2")
+        .with("path", serde_json::json!(["0203"]));
+    assert!(e.act(&mv).expect("runs").is_ok());
+    let moved = e.state().clone();
+    e.act(&Action::new("wreck")).expect_err("raises again");
+    assert_eq!(*e.state(), moved);
+}
+
 #[test]
 fn core_sources_name_no_particular_game() {
     // principle 1: the core knows nothing of PGG; nor do the drawers, whose names and colours

@@ -111,18 +111,20 @@ pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> 
             action.kind
         )));
     };
-    let (snapshot, dice) = {
-        let w = world.borrow();
-        (w.state.clone(), w.dice.clone())
-    };
-    world.borrow_mut().pending.clear();
     let t = action_to_lua(lua, action)?;
+    let dice = {
+        let mut w = world.borrow_mut();
+        w.begin_action();
+        w.pending.clear();
+        w.dice.clone()
+    };
     let guard = StageGuard::enter(world, Stage::Apply);
     let out = apply.call::<mlua::Value>(t);
     drop(guard);
     let mut w = world.borrow_mut();
     match out {
         Ok(_) => {
+            w.end_action();
             let events = std::mem::take(&mut w.pending);
             w.log.push(crate::event::LogEntry {
                 action: action.clone(),
@@ -131,7 +133,7 @@ pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> 
             Ok(Ok(events))
         }
         Err(e) => {
-            w.roll_back(snapshot, dice);
+            w.abandon_action(dice);
             Err(e)
         }
     }

@@ -369,7 +369,17 @@ impl ScriptHost {
                     (from_file, src.short_src.as_deref(), debug.current_line())
                 {
                     if let Ok(mut seen) = last_seen.try_borrow_mut() {
-                        *seen = Some((s.to_string(), l));
+                        // the hook runs often: reuse the file name's buffer
+                        match seen.as_mut() {
+                            Some((file, line)) => {
+                                if file != s {
+                                    file.clear();
+                                    file.push_str(s);
+                                }
+                                *line = l;
+                            }
+                            None => *seen = Some((s.to_string(), l)),
+                        }
                     }
                 }
                 if n > meter.budget && meter.spent.get() == Spent::No {
