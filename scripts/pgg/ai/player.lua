@@ -416,8 +416,6 @@ local function soviet_unit_value(F, hex, n, total, cmd)
     v = v + terrain_bonus(hex)
     v = v + 0.4 * (n - 1)
   end
-  -- far from the front: a rail hex, whence the next turn's rail move [6.3] brings the unit up
-  if dg >= 8 and RL.is_rail(hex) then v = v + 1.5 end
   if not cmd[hex] then
     -- out of every working leader's radius [10.35] [11.2]: worse the farther beyond it, so that a
     -- unit left behind walks back toward a leader instead of staying put
