@@ -56,6 +56,21 @@ local function eliminate_contents(hex, case, opts)
   end
 end
 
+-- [9.6094] [11.6094] a burning building is rubbled, each of its hexes once: its fires of `kinds`
+-- go, the hex is consumed; `after(hex)` does what a module adds for each hex rubbled
+local function rubble_building(h, kinds, rubbled, consumed, case, why, after)
+  for _, b in ipairs(building_hexes(h)) do
+    if not rubbled[b] and BUILDING[kessel.map.terrain(b)] then
+      rubbled[b] = true
+      kessel.emit.terrain(b, BUILDING[kessel.map.terrain(b)])
+      remove_fires(b, kinds)
+      C.note(case, b .. " is rubbled (" .. why .. ")")
+      consumed[#consumed + 1] = b
+      if after then after(b) end
+    end
+  end
+end
+
 function F.pb()
   local any = { flame = true, blaze = true }
   -- [9.6091] a Burning Wreck becomes Burnt-Out; its Blaze passes to a building/rubble Location
@@ -87,15 +102,7 @@ function F.pb()
         C.note("9.6093", h .. ": the fire goes out; the stone rubble stays")
         consumed[#consumed + 1] = h
       elseif BUILDING[t] then
-        for _, b in ipairs(building_hexes(h)) do
-          if not rubbled[b] and BUILDING[kessel.map.terrain(b)] then
-            rubbled[b] = true
-            kessel.emit.terrain(b, BUILDING[kessel.map.terrain(b)])
-            remove_fires(b, any)
-            C.note("9.6094", b .. " is rubbled (its building burned)")
-            consumed[#consumed + 1] = b
-          end
-        end
+        rubble_building(h, any, rubbled, consumed, "9.6094", "its building burned")
       else
         remove_fires(h, any)
         C.note("9.609", "the fire in " .. h .. " goes out")
@@ -136,19 +143,12 @@ function F.rb()
         C.note("11.6093", h .. ": the stone rubble stays")
         consumed[#consumed + 1] = h
       elseif BUILDING[t] then
-        for _, b in ipairs(building_hexes(h)) do
-          if not rubbled[b] and BUILDING[kessel.map.terrain(b)] then
-            rubbled[b] = true
-            kessel.emit.terrain(b, BUILDING[kessel.map.terrain(b)])
-            remove_fires(b, blaze)
-            consumed[#consumed + 1] = b
-            C.note("11.6094", b .. " is rubbled (no Cellar)")
-            -- a Flame above ground drops to the rubble
-            for _, m in ipairs(fires_at(b, { flame = true })) do
-              if type(m.value) == "table" and (m.value.level or 0) > 0 then kessel.emit.marker_value(m.id, { level = 0 }) end
-            end
+        rubble_building(h, blaze, rubbled, consumed, "11.6094", "no Cellar", function(b)
+          -- a Flame above ground drops to the rubble
+          for _, m in ipairs(fires_at(b, { flame = true })) do
+            if type(m.value) == "table" and (m.value.level or 0) > 0 then kessel.emit.marker_value(m.id, { level = 0 }) end
           end
-        end
+        end)
       elseif t == "factory" then
         for _, b in ipairs(building_hexes(h)) do
           if not gutted[b] then
