@@ -8,7 +8,7 @@
 //! | `kessel.units.get/at/all/occupied`, `kessel.markers.all/at`, `kessel.game.step/option`, kept per revision | `reads.rs` | always (read-only) |
 //! | `kessel.queries` (`declare` while loading; `ask`, `list`, `has` read-only) | `queries.rs` | always |
 //! | `kessel.log` (`records`: structured records of the accepted actions) | `log.rs` | always (read-only) |
-//! | `kessel.emit`, `kessel.dice` | `emit.rs` | applying an action |
+//! | `kessel.emit`, `kessel.dice` | `emit.rs`; the sequencer `kessel.emit.clock`, `.advance`, `.mode` in `sequence.rs` | applying an action |
 //! | `kessel.map.regions/enclosed` | `areas.rs` | always (read-only) |
 //! | `kessel.emit.create_unit/change_unit/terrain/hexside/tag` | `changes.rs` | applying an action |
 //! | `kessel.emit.create_marker/marker_value` | `markers.rs` | applying an action |
@@ -39,6 +39,7 @@ mod query;
 mod reads;
 mod script;
 mod secrets;
+mod sequence;
 mod strings;
 mod tables;
 
