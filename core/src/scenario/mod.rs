@@ -15,6 +15,7 @@ use toml::Spanned;
 
 type S<T> = Spanned<T>;
 
+mod faces;
 mod map_file;
 
 pub use map_file::{expand_label, kind_line, load_map, parse_map, parse_map_lenient};
@@ -806,68 +807,6 @@ impl Scenario {
             // units edited in after loading
             None => self.units.iter().find(|u| u.unit.id == id).map(|u| u.line),
         }
-    }
-
-    /// Reads the faces written as strings with the unit types' `face_fields` (`"9-1"` for a
-    /// type with `face_fields = { "morale", "leadership" }`), now that the ruleset is known.
-    /// Returns a problem per unit whose strings do not fit its type.
-    pub fn read_faces(&mut self, unit_types: &BTreeMap<String, Value>) -> Vec<LoadError> {
-        let mut problems = Vec::new();
-        for spec in &mut self.units {
-            if spec.face_texts.is_empty() {
-                continue;
-            }
-            let u = &mut spec.unit;
-            let fields: Option<Vec<String>> = unit_types
-                .get(&u.kind)
-                .and_then(|t| t.get("face_fields"))
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|f| f.as_str().map(str::to_string))
-                        .collect()
-                });
-            match fields {
-                Some(fields) => {
-                    let mut named = Vec::new();
-                    for text in &spec.face_texts {
-                        match crate::state::named_face_from_text(text, &fields) {
-                            Some(face) => named.push(face),
-                            None => problems.push(LoadError::new(
-                                &self.path,
-                                Some(spec.line),
-                                format!(
-                                    "unit `{}`: `{text}` is not a face of unit type `{}` ({})",
-                                    u.id,
-                                    u.kind,
-                                    fields.join("-")
-                                ),
-                            )),
-                        }
-                    }
-                    u.faces.clear();
-                    u.named = named;
-                }
-                None if u.faces.len() != spec.face_texts.len() => {
-                    let bad = spec
-                        .face_texts
-                        .iter()
-                        .find(|t| Face::parse(t).is_none())
-                        .cloned()
-                        .unwrap_or_default();
-                    problems.push(LoadError::new(
-                        &self.path,
-                        Some(spec.line),
-                        format!(
-                            "unit `{}`: `{bad}` is not a face (A-D-M); unit type `{}` declares no face_fields to read other faces with",
-                            u.id, u.kind
-                        ),
-                    ));
-                }
-                None => {}
-            }
-        }
-        problems
     }
 
     /// The state before any action: set-up placed, pools full, dice at `seed`.
