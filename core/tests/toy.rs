@@ -980,3 +980,103 @@ fn a_step_hook_that_never_stops_switching_is_stopped_and_rolled_back() {
     assert_eq!(e.state().hash(), before, "rolled back");
     assert_eq!(e.state().mode, None);
 }
+
+/// A game copied out of an engine goes on, on another thread, from the same position: the
+/// engine built there decides as the original does, and takes later copies in place.
+#[test]
+fn a_copied_game_plays_on_in_an_engine_on_another_thread() {
+    let mut e = engine(3);
+    play(&mut e, 6);
+    let copy = e.copy_game();
+    let here = e.ai_pick().expect("runs");
+    let (worker, answers) = {
+        let (jobs, inbox) = std::sync::mpsc::channel::<kessel_core::engine::GameCopy>();
+        let (outbox, answers) = std::sync::mpsc::channel();
+        let worker = std::thread::spawn(move || {
+            let mut there: Option<Engine> = None;
+            for copy in inbox {
+                let engine = match there.as_mut() {
+                    Some(engine) => {
+                        engine.take_game(&copy);
+                        engine
+                    }
+                    None => {
+                        there.insert(Engine::from_copy(&copy, Default::default()).expect("builds"))
+                    }
+                };
+                let pick = engine.ai_pick().expect("runs");
+                outbox
+                    .send((pick, engine.state().hash(), engine.log().len()))
+                    .expect("send");
+            }
+        });
+        jobs.send(copy).expect("send");
+        let first = answers.recv().expect("an answer");
+        assert_eq!(first, (here.clone(), e.state().hash(), e.log().len()));
+        // later: the original moved on; the worker's engine takes the new position in place
+        let action = here.expect("the toy AI has an opinion");
+        assert!(e.act(&action).expect("runs").is_ok());
+        play(&mut e, 3);
+        jobs.send(e.copy_game()).expect("send");
+        (worker, answers)
+    };
+    let second = answers.recv().expect("a second answer");
+    assert_eq!(
+        second,
+        (e.ai_pick().expect("runs"), e.state().hash(), e.log().len())
+    );
+    worker.join().expect("the worker ends when the jobs do");
+}
+
+/// Another thread stops an endless rule call through the engine's stopper, long before the
+/// instruction budget would; the stopper stays set until reset, and then calls run again.
+#[test]
+fn a_stopper_stops_a_runaway_call_from_another_thread() {
+    let dir = std::env::temp_dir().join(format!("kessel-stopper-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    let play_lua = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play_lua).expect("read");
+    let hook = "\nkessel.on(\"ai\", function() local n = 0 while true do n = n + 1 end end)\n";
+    std::fs::write(
+        &play_lua,
+        text.replacen("kessel.on(\"ai\"", &format!("{hook}\nkessel.on(\"ai\""), 1),
+    )
+    .expect("write");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let scenario = dir.join("scenario.toml");
+    let worker = std::thread::spawn(move || {
+        // a budget no test would wait for: only the stopper can end the call
+        let limits = Limits {
+            instructions: u64::MAX / 2,
+            ..Limits::default()
+        };
+        let e = Engine::load(&scenario, None, 1, limits).expect("load");
+        let stopper = e.stopper();
+        tx.send(stopper.clone()).expect("send");
+        let started = std::time::Instant::now();
+        let err = e.ai_pick().expect_err("stopped");
+        let took = started.elapsed();
+        let still = e
+            .legal_actions(None)
+            .expect_err("still stopped until reset");
+        stopper.reset();
+        let after = e.legal_actions(None).expect("runs again after a reset");
+        (err.message, still.message, after.len(), took)
+    });
+    let stopper = rx.recv().expect("the worker's stopper");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    stopper.stop();
+    let (message, still, listed, took) = worker.join().expect("the worker ends");
+    assert!(
+        message.contains("stopped on request") && message.contains("play.lua:"),
+        "{message}"
+    );
+    assert!(still.contains("stopped on request"), "{still}");
+    assert!(listed > 0);
+    assert!(
+        took < std::time::Duration::from_secs(60),
+        "stopped, not run to the budget"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

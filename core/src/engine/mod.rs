@@ -16,6 +16,7 @@
 mod calls;
 mod campaign;
 mod checks;
+mod copy;
 mod odds;
 mod profiles;
 mod runner;
@@ -23,6 +24,7 @@ mod save;
 
 pub use calls::OddsModifiers;
 pub use campaign::{check_games, game_name, CampaignGameSave, CampaignSave, LoadedCampaign};
+pub use copy::GameCopy;
 pub use odds::{OddsReport, ResultChance};
 pub use save::SaveFile;
 
@@ -32,7 +34,7 @@ use crate::event::{Event, LogEntry};
 use crate::options::Options;
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
-use crate::script::{api, display_path, Limits, ScriptError, ScriptHost};
+use crate::script::{api, display_path, Limits, ScriptError, ScriptHost, Stopper};
 use crate::state::{ApplyError, GameState};
 use crate::world::{Shared, Stage, World};
 use std::cell::Ref;
@@ -204,6 +206,16 @@ impl Engine {
         extra: &[PathBuf],
         limits: Limits,
     ) -> Result<Engine, EngineError> {
+        Engine::bare_stoppable(ruleset_dir, extra, limits, Stopper::default())
+    }
+
+    /// [`Engine::bare_with`] whose rule calls `stopper` stops (see [`Engine::stopper`]).
+    fn bare_stoppable(
+        ruleset_dir: &Path,
+        extra: &[PathBuf],
+        limits: Limits,
+        stopper: Stopper,
+    ) -> Result<Engine, EngineError> {
         let map = Arc::new(crate::map::Map::new(
             "empty",
             1,
@@ -212,7 +224,7 @@ impl Engine {
             "clear",
         ));
         let world = World::new(GameState::new(map, Vec::new(), 0)).shared();
-        let host = load_rules(ruleset_dir, extra, limits, &world)?;
+        let host = load_rules(ruleset_dir, extra, limits, &world, &stopper)?;
         {
             let mut w = world.borrow_mut();
             w.options = Options::defaults(w.ruleset.options.clone());
@@ -526,7 +538,15 @@ impl Engine {
             fresh.scenario = w.scenario.clone();
             fresh.shared()
         };
-        let host = load_rules(&self.ruleset_dir, &self.extra_scripts, self.limits, &fresh)?;
+        // the new host answers to the same Stop switch as the old one
+        let stopper = self.host.stopper().clone();
+        let host = load_rules(
+            &self.ruleset_dir,
+            &self.extra_scripts,
+            self.limits,
+            &fresh,
+            &stopper,
+        )?;
         {
             let mut old = self.world.borrow_mut();
             let mut new = fresh.borrow_mut();
@@ -580,6 +600,7 @@ fn load_rules(
     extra: &[PathBuf],
     limits: Limits,
     world: &Shared,
+    stopper: &Stopper,
 ) -> Result<ScriptHost, ScriptError> {
     let init = dir.join("init.lua");
     if !init.is_file() {
@@ -588,7 +609,7 @@ fn load_rules(
             display_path(dir)
         )));
     }
-    let host = ScriptHost::new(dir, limits)?;
+    let host = ScriptHost::with_stopper(dir, limits, stopper.clone())?;
     let result = {
         let _declaring = crate::world::StageGuard::enter(world, Stage::Declare);
         api::register(host.lua(), world).map_err(|e| ScriptError::plain(e.to_string()))?;

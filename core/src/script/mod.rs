@@ -32,6 +32,30 @@ impl Default for Limits {
     }
 }
 
+/// A switch that another thread flips to stop the rule call running on an engine, as if it had
+/// run out of budget: the call raises at its next budget check (every thousand Lua instructions,
+/// and in the API's native work) and stays stopped until [`Stopper::reset`]. The editor's *Stop*
+/// for a computer player thinking on its own thread is one. Clones share the switch.
+#[derive(Clone, Debug, Default)]
+pub struct Stopper(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Stopper {
+    /// Asks the running call, and every call after it until [`Stopper::reset`], to stop.
+    pub fn stop(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Lets calls run again.
+    pub fn reset(&self) {
+        self.0.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether calls are being stopped.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// A script failed: syntax, runtime error, budget, memory, or a sandbox refusal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
@@ -158,6 +182,7 @@ pub struct ScriptHost {
     spent: Rc<Cell<Spent>>,
     depth: Rc<Cell<u32>>,
     last_seen: Rc<std::cell::RefCell<Option<(String, usize)>>>,
+    stopper: Stopper,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -174,6 +199,15 @@ const HOOK_EVERY: u32 = 1000;
 impl ScriptHost {
     /// A fresh sandboxed state whose `require` and `dofile`-like loading stay inside `root`.
     pub fn new(root: &Path, limits: Limits) -> Result<ScriptHost, ScriptError> {
+        ScriptHost::with_stopper(root, limits, Stopper::default())
+    }
+
+    /// [`ScriptHost::new`] whose calls `stopper` can stop from another thread.
+    pub fn with_stopper(
+        root: &Path,
+        limits: Limits,
+        stopper: Stopper,
+    ) -> Result<ScriptHost, ScriptError> {
         let lua = Lua::new_with(
             StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE,
             LuaOptions::default(),
@@ -189,6 +223,7 @@ impl ScriptHost {
             spent: Rc::new(Cell::new(Spent::No)),
             depth: Rc::new(Cell::new(0)),
             last_seen: Rc::new(std::cell::RefCell::new(None)),
+            stopper,
         };
         host.sandbox()
             .map_err(|e| ScriptError::plain(format!("cannot set up the sandbox: {e}")))?;
@@ -350,7 +385,13 @@ impl ScriptHost {
             budget: self.limits.instructions,
             spent: self.spent.clone(),
             memory: self.limits.memory,
+            stop: self.stopper.0.clone(),
         }
+    }
+
+    /// The switch that stops this host's calls from another thread.
+    pub fn stopper(&self) -> &Stopper {
+        &self.stopper
     }
 
     fn install_budget(&self) -> mlua::Result<()> {
@@ -382,8 +423,12 @@ impl ScriptHost {
                         }
                     }
                 }
-                if n > meter.budget && meter.spent.get() == Spent::No {
-                    meter.spent.set(Spent::Budget);
+                if meter.spent.get() == Spent::No {
+                    if n > meter.budget {
+                        meter.spent.set(Spent::Budget);
+                    } else if meter.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        meter.spent.set(Spent::Stopped);
+                    }
                 }
                 // once spent, every later check raises again until the call returns to Rust
                 if meter.spent.get() != Spent::No {

@@ -30,6 +30,8 @@ pub(crate) enum Spent {
     Budget = 1,
     /// The memory limit was hit.
     Memory = 2,
+    /// Another thread asked the call to stop (see `script::Stopper`).
+    Stopped = 3,
 }
 
 /// The budget of the current call from Rust, shared by the hook and the bounded functions.
@@ -43,6 +45,8 @@ pub(crate) struct Meter {
     pub spent: Rc<Cell<Spent>>,
     /// The memory limit, in bytes.
     pub memory: usize,
+    /// Set by another thread to stop the call (see `script::Stopper`).
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Meter {
@@ -53,6 +57,9 @@ impl Meter {
                 "{place}memory limit exceeded ({} MiB; the script stays stopped until it returns to the engine)",
                 self.memory >> 20
             )),
+            Spent::Stopped => mlua::Error::runtime(format!(
+                "{place}stopped on request (the call was cut short; the game is as it was before it)"
+            )),
             _ => mlua::Error::runtime(format!(
                 "{place}instruction budget exceeded ({} million instructions in one call; an endless loop?)",
                 self.budget / 1_000_000
@@ -60,8 +67,11 @@ impl Meter {
         }
     }
 
-    /// Raises if this call already ran out.
+    /// Raises if this call already ran out or was asked to stop.
     pub fn check(&self) -> mlua::Result<()> {
+        if self.spent.get() == Spent::No && self.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            self.spent.set(Spent::Stopped);
+        }
         if self.spent.get() != Spent::No {
             return Err(self.error(""));
         }
@@ -1200,6 +1210,7 @@ mod tests {
             budget: 10_000_000,
             spent: Rc::new(Cell::new(Spent::No)),
             memory: 64 << 20,
+            stop: Default::default(),
         };
         install(&lua, &meter).expect("install");
         (lua, meter)

@@ -528,6 +528,10 @@ impl EditorApp {
         if s.drive_computer(std::time::Instant::now()) > 0 {
             ctx.request_repaint();
         }
+        if s.computer_thinking() {
+            // look for the thinking thread's answer soon; the window keeps drawing meanwhile
+            ctx.request_repaint_after(std::time::Duration::from_millis(15));
+        }
         if s.computer_to_move() && s.seats.stopped.is_none() {
             use crate::play::computer::{Pace, SLOW_DELAY};
             match s.seats.pace {

@@ -51,11 +51,40 @@ pub fn players_ui(ui: &mut Ui, s: &mut PlaySession) {
                     }
                 });
             }
+            thinking_ui(ui, s);
             ui.label(whose_turn(s));
             if let Some(why) = &s.seats.stopped {
                 ui.label(RichText::new(why).color(super::play::REFUSAL));
             }
         });
+}
+
+/// While the computer has thought for a while: for how long, and *Stop* (the window keeps
+/// drawing meanwhile: the computer thinks on a thread of its own).
+fn thinking_ui(ui: &mut Ui, s: &mut PlaySession) {
+    use crate::play::thinker::SHOW_THINKING_AFTER;
+    let Some(p) = s.seats.thinker.pending() else {
+        return;
+    };
+    let took = p.since.elapsed();
+    if took < SHOW_THINKING_AFTER {
+        return;
+    }
+    let stopping = p.stopping;
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label(format!(
+            "The computer is thinking… {:.1} s",
+            took.as_secs_f32()
+        ));
+        let stop = ui
+            .add_enabled(!stopping, egui::Button::new("Stop"))
+            .on_hover_text("Cut this decision short; the computer then waits (paused)")
+            .named("Stop the computer");
+        if stop.clicked() {
+            s.stop_computer();
+        }
+    });
 }
 
 /// The level of the ruleset's AI that plays `side` (its `kessel.ai_level`s; the first is the

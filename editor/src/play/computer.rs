@@ -1,8 +1,8 @@
 //! Who plays each side of a play-test game: a person at the screen or the computer (the
-//! ruleset's `ai` hook through `Engine::computer_choice`, as `kessel simulate` plays). The
-//! computer's moves are played a few per frame within a time slice, at the pace the player
-//! picks, so the window stays responsive; each goes through `Engine::act` like a click, and the
-//! log marks it as the computer's.
+//! ruleset's `ai` hook at the level picked, as `kessel simulate` plays). The computer thinks on a
+//! thread of its own ([`super::thinker`]), so the window keeps drawing and *Stop* can cut a
+//! decision short; its moves are played at the pace the player picks, each through `Engine::act`
+//! like a click, and the log marks them as the computer's.
 
 use super::PlaySession;
 use kessel_core::dice::Dice;
@@ -64,9 +64,6 @@ impl Pace {
 
 /// Time between two moves at the slow pace.
 pub const SLOW_DELAY: Duration = Duration::from_millis(700);
-/// Time the computer may think per frame at the fast pace (a frame stays under ~1/10 s even
-/// when one decision takes longer, since a decision is never cut short).
-pub const FAST_SLICE: Duration = Duration::from_millis(60);
 
 /// The players of a game and the computer's pace.
 #[derive(Debug)]
@@ -90,6 +87,8 @@ pub struct Seats {
     /// The computer's own dice for choices its AI leaves open, so choosing never moves the game's
     /// dice (as in `kessel simulate`).
     dice: Dice,
+    /// Where the AI thinks: a thread of its own, so the window keeps drawing.
+    pub thinker: super::thinker::Thinker,
 }
 
 impl Seats {
@@ -105,6 +104,7 @@ impl Seats {
             last_move: None,
             person_waited_for: Cell::new(None),
             dice: Dice::new(seed ^ 0x5eed_5eed),
+            thinker: Default::default(),
         }
     }
 
@@ -187,6 +187,7 @@ impl Seats {
     /// Forgets the moves of a game that was replaced (new game, loaded save): a loaded game's
     /// moves all count as people's.
     pub fn new_game(&mut self) {
+        self.thinker.forget();
         self.state_changed();
         self.computer_moves.clear();
         self.stopped = None;
@@ -263,55 +264,97 @@ impl PlaySession {
         waiting
     }
 
-    /// Plays the computer's moves due at `now`; returns how many it played. The views are
-    /// refreshed once at the end, not per move (a refresh lists every legal action).
+    /// Plays the computer's moves due at `now`; returns how many it played (0 or 1). The AI
+    /// thinks on its own thread ([`super::thinker`]): this takes its answer when there is one
+    /// and plays it, and asks for the next decision when one is due at the pace picked. The
+    /// views are refreshed after a move.
     pub fn drive_computer(&mut self, now: Instant) -> usize {
+        let mut played = 0;
+        if let Some(decided) = self.seats.thinker.answer() {
+            played = self.take_decision(decided);
+            if played > 0 {
+                self.seats.last_move = Some(now);
+                self.refresh();
+            }
+        }
+        if self.seats.thinker.pending().is_some() {
+            return played;
+        }
         if self.seats.stopped.is_some() || !self.computer_to_move() {
             self.seats.step_once = false;
-            return 0;
+            return played;
         }
-        let (budget, wait) = match (self.seats.pace, self.seats.step_once) {
-            (_, true) => (1, Duration::ZERO),
-            (Pace::Paused, false) => return 0,
-            (Pace::Slow, false) => (1, SLOW_DELAY),
-            (Pace::Fast, false) => (usize::MAX, Duration::ZERO),
+        let wait = match (self.seats.pace, self.seats.step_once) {
+            (_, true) => Duration::ZERO,
+            (Pace::Paused, false) => return played,
+            (Pace::Slow, false) => SLOW_DELAY,
+            (Pace::Fast, false) => Duration::ZERO,
         };
         if (self.seats.last_move).is_some_and(|t| now.saturating_duration_since(t) < wait) {
-            return 0;
+            return played;
         }
         self.seats.step_once = false;
-        let start = Instant::now();
-        let mut played = 0;
-        while played < budget && self.computer_to_move() {
-            match self.play_computer_move() {
-                Ok(()) => played += 1,
-                Err(why) => {
-                    self.message = Some((why.clone(), true));
-                    self.seats.stopped = Some(why);
-                    break;
-                }
-            }
-            if start.elapsed() >= FAST_SLICE {
-                break;
-            }
-        }
-        if played > 0 {
-            self.seats.last_move = Some(now);
-            self.refresh();
-        }
-        played
-    }
-
-    fn play_computer_move(&mut self) -> Result<(), String> {
         let side = self.engine.deciding_side();
         let level = side
             .as_deref()
             .and_then(|s| self.seats.level(s))
             .map(str::to_string);
-        let action = (self.engine)
-            .computer_choice_at(level.as_deref(), &mut self.seats.dice)
-            .map_err(|e| format!("the computer stopped: its AI failed: {e}"))?
-            .ok_or("the computer stopped: the rules list no action")?;
+        let copy = self.engine.copy_game();
+        let revision = self.engine.revision();
+        self.seats.thinker.ask(copy, level.as_deref(), revision);
+        played
+    }
+
+    /// True while the computer is working out a move.
+    pub fn computer_thinking(&self) -> bool {
+        self.seats.thinker.pending().is_some()
+    }
+
+    /// Stops the computer's decision under way (the *Stop* button); it waits, paused, after.
+    pub fn stop_computer(&mut self) {
+        self.seats.thinker.stop();
+    }
+
+    /// Plays what the thinking thread decided, when the game is still where it was asked.
+    fn take_decision(&mut self, decided: super::thinker::Decided) -> usize {
+        if decided.revision != self.engine.revision() {
+            return 0; // the game changed meanwhile (an undo, a click): the answer is stale
+        }
+        let outcome = match decided.result {
+            Ok(Some(action)) => self.play_computer_action(action),
+            Ok(None) => self.play_fallback_choice(),
+            Err(_) if decided.stopped => {
+                self.seats.pace = Pace::Paused;
+                self.message = Some(("you stopped the computer: it waits (paused)".into(), false));
+                return 0;
+            }
+            Err(e) => Err(format!("the computer stopped: its AI failed: {e}")),
+        };
+        match outcome {
+            Ok(()) => 1,
+            Err(why) => {
+                self.message = Some((why.clone(), true));
+                self.seats.stopped = Some(why);
+                0
+            }
+        }
+    }
+
+    /// The AI has no opinion: a choice drawn with the computer's own dice among the listed
+    /// actions (as `Engine::computer_choice` does).
+    fn play_fallback_choice(&mut self) -> Result<(), String> {
+        let mut legal = (self.engine)
+            .legal_actions(None)
+            .map_err(|e| format!("the computer stopped: {e}"))?;
+        if legal.is_empty() {
+            return Err("the computer stopped: the rules list no action".into());
+        }
+        let stream = self.engine.choice_stream();
+        let pick = (self.seats.dice.roll_from(&stream, legal.len() as u32) - 1) as usize;
+        self.play_computer_action(legal.swap_remove(pick))
+    }
+
+    fn play_computer_action(&mut self, action: kessel_core::Action) -> Result<(), String> {
         let at = self.engine.log().len();
         let outcome = self.engine.act(&action);
         self.seats.state_changed();

@@ -11,6 +11,7 @@ pub mod computer;
 mod overlay;
 mod phase;
 pub mod queries;
+pub mod thinker;
 
 use crate::document::{write_atomic, Document, UnitLayer};
 use crate::map_view::fmt_mp;

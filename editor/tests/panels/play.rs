@@ -366,3 +366,125 @@ fn the_computer_plays_a_side_at_the_level_picked_and_a_save_keeps_it() {
         "the save's level"
     );
 }
+
+/// Puts an `ai` hook that never returns in front of the toy's own.
+fn looping_ai(dir: &std::path::Path) {
+    let play = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play).expect("read");
+    let hook = "\nkessel.on(\"ai\", function() local n = 0 while true do n = n + 1 end end)\n";
+    std::fs::write(
+        &play,
+        text.replacen("kessel.on(\"ai\"", &format!("{hook}\nkessel.on(\"ai\""), 1),
+    )
+    .expect("write");
+}
+
+/// The computer thinks on a thread of its own: while its AI loops, the window keeps drawing,
+/// says the computer is thinking, and *Stop* cuts the decision short; the game is unchanged and
+/// the computer waits, paused.
+#[test]
+fn a_runaway_computer_decision_leaves_the_window_drawing_and_stop_ends_it() {
+    use kessel_editor::play::computer::{Pace, Player};
+    use std::time::{Duration, Instant};
+    let dir = toy_copy("ai-runaway-stop");
+    looping_ai(&dir);
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    {
+        let s = h.state_mut().session.as_mut().expect("a game");
+        s.seats.set("red", Player::Computer);
+        s.seats.pace = Pace::Fast;
+    }
+    // frames go on while the computer thinks (each one takes far less than the loop does)
+    let start = Instant::now();
+    let mut frames = 0;
+    while start.elapsed() < Duration::from_millis(600) {
+        let frame = Instant::now();
+        h.step();
+        assert!(
+            frame.elapsed() < Duration::from_millis(500),
+            "a frame waited for the AI"
+        );
+        frames += 1;
+    }
+    assert!(frames > 3, "{frames} frames");
+    let thinking = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>| {
+        h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .computer_thinking()
+    };
+    assert!(thinking(&h), "the computer is still thinking");
+    assert!(h
+        .query_by_label_contains("The computer is thinking")
+        .is_some());
+    h.get_by_label("Stop the computer").click();
+    h.step();
+    let start = Instant::now();
+    while thinking(&h) {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "Stop did not end the decision"
+        );
+        h.step();
+    }
+    h.step();
+    let s = h.state().session.as_ref().expect("a game");
+    assert_eq!(s.engine.log().len(), 0, "nothing was played");
+    assert_eq!(s.seats.pace, Pace::Paused, "the computer waits");
+    assert_eq!(s.seats.stopped, None, "stopped by the person, not failed");
+}
+
+/// Left alone, a looping AI is stopped by the instruction budget on its thread, and the editor
+/// says where it looped; the window kept drawing meanwhile.
+#[test]
+fn a_runaway_computer_decision_ends_at_the_budget_with_the_file_and_line() {
+    use kessel_editor::play::computer::{Pace, Player};
+    use std::time::{Duration, Instant};
+    let dir = toy_copy("ai-runaway-budget");
+    looping_ai(&dir);
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    {
+        let s = h.state_mut().session.as_mut().expect("a game");
+        s.seats.set("red", Player::Computer);
+        s.seats.pace = Pace::Fast;
+    }
+    let start = Instant::now();
+    let mut slowest = Duration::ZERO;
+    loop {
+        let stopped = h
+            .state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .seats
+            .stopped
+            .clone();
+        if let Some(why) = stopped {
+            assert!(
+                why.contains("instruction budget") && why.contains("play.lua:"),
+                "{why}"
+            );
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "no answer");
+        let frame = Instant::now();
+        h.step();
+        slowest = slowest.max(frame.elapsed());
+    }
+    assert!(
+        slowest < Duration::from_millis(500),
+        "a frame took {slowest:?}"
+    );
+    h.step();
+    assert!(
+        h.query_all_by_label_contains("instruction budget")
+            .next()
+            .is_some(),
+        "said on screen"
+    );
+}
