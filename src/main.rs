@@ -3,10 +3,8 @@
 
 mod bundle;
 mod cmd;
-mod lab;
 mod package;
 mod render;
-mod stats;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};

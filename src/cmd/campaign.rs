@@ -3,11 +3,11 @@
 //! changed or carried as they were, and the variables the campaign carries. `--save` writes a
 //! campaign save; `--verify SAVE` replays one and checks every game's final hash.
 
-use crate::lab::play::{self, PlayConfig};
 use anyhow::Context;
 use kessel_core::campaign::{secret_note, value_line, Campaign};
 use kessel_core::engine::{CampaignSave, Engine};
 use kessel_core::script::Limits;
+use kessel_lab::play::{self, PlayConfig};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;

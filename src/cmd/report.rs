@@ -3,8 +3,8 @@
 //! statistics `simulate` prints, and with `-o` writes one self-contained HTML report with SVG
 //! charts.
 
-use crate::lab::{html, record, summary};
 use anyhow::Context;
+use kessel_lab::{html, record, summary};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -10,12 +10,11 @@
 //! seeds whatever the number of workers; timings go to stderr. `--out` writes every game to a
 //! JSON Lines file for `kessel report`; `--shard K/N` plays one interleaved slice of the seeds.
 
-use crate::lab::play::{self, PlayConfig, Seat};
-use crate::lab::record::{Data, GameRecord, Header, Seeds};
-use crate::lab::{self, summary, ProfileArg};
-use crate::stats;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kessel_lab::play::{self, PlayConfig, Seat};
+use kessel_lab::record::{Data, GameRecord, Header, Seeds};
+use kessel_lab::{self as lab, stats, summary, ProfileArg};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

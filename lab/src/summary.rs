@@ -433,7 +433,7 @@ pub fn text(data: &Data, s: &Summary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::record::{GameRecord, MapInfo, ProfileInfo, Seeds, Source};
+    use crate::record::{GameRecord, MapInfo, ProfileInfo, Seeds, Source};
 
     fn header(profiles: &[&str]) -> Header {
         Header {

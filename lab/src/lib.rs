@@ -1,11 +1,14 @@
-//! The balance lab: games played headless and recorded (`play`), the data file (`record`), the
-//! statistics over it (`summary`) and how the games were played (`measures`), and the HTML report
-//! (`html`). `kessel simulate` plays and writes; `kessel report` reads, merges and draws.
+//! The balance lab (crate `kessel-lab`): games played headless and recorded (`play`), the data
+//! file (`record`), the statistics over it (`summary`, on the pure functions of `stats`) and how
+//! the games were played (`measures`), and the HTML report (`html`). The CLI's `kessel simulate`
+//! plays and writes, `kessel report` reads, merges and draws; the editor's rules panel runs games
+//! and shows the same summary.
 
 pub mod html;
 pub mod measures;
 pub mod play;
 pub mod record;
+pub mod stats;
 pub mod summary;
 
 use anyhow::Context;
@@ -15,6 +18,12 @@ use kessel_core::script::Limits;
 use record::{Header, HexInfo, MapInfo, ObjectiveInfo, ProfileInfo, Seeds, Source};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// An engine error as one message, a located line (`file:line: …`) per problem.
+pub fn describe(e: kessel_core::engine::EngineError) -> anyhow::Error {
+    let lines: Vec<String> = e.located().iter().map(ToString::to_string).collect();
+    anyhow::anyhow!("{}", lines.join("\n"))
+}
 
 /// A profile as the command line gave it (`arg`, passed to the engine) and as records name it.
 #[derive(Clone, Debug)]
@@ -37,8 +46,8 @@ pub fn header(
     let mut infos = Vec::new();
     let mut first: Option<Engine> = None;
     for p in profiles {
-        let engine = Engine::load(scenario, p.arg.as_deref(), 0, Limits::default())
-            .map_err(crate::cmd::describe)?;
+        let engine =
+            Engine::load(scenario, p.arg.as_deref(), 0, Limits::default()).map_err(describe)?;
         infos.push(ProfileInfo {
             name: p.name.clone(),
             options: engine.options().values.clone(),

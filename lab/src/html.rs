@@ -9,10 +9,25 @@
 
 use super::record::{Data, GameRecord, Header};
 use super::summary::{self, Summary};
-use crate::render::esc;
 use crate::stats;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+
+/// Text escaped for SVG and HTML.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// Colours for profiles, in header order.
 const PROFILE_COLOURS: [&str; 6] = [

@@ -226,7 +226,7 @@ pub fn play_game(
     let wall = Instant::now();
     let cpu0 = thread_cpu_seconds();
     let mut engine =
-        Engine::load(scenario, profile, seed, Limits::default()).map_err(crate::cmd::describe)?;
+        Engine::load(scenario, profile, seed, Limits::default()).map_err(crate::describe)?;
     let mut record = play_loaded(&mut engine, profile_name, seed, cfg)?;
     record.cpu_s = match (cpu0, thread_cpu_seconds()) {
         (Some(a), Some(b)) if b >= a => b - a,
