@@ -405,6 +405,93 @@ fn a_side_played_at_another_ai_level_is_recorded_and_changes_the_games() {
 }
 
 #[test]
+fn against_ai_plays_the_same_seeds_with_other_players_and_pairs_them() {
+    let dir = scratch("lab-against-ai");
+    let out = dir.join("a.jsonl");
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "8",
+        "--ai",
+        "red=ai:timid",
+        "--against-ai",
+        "red=ai:direct",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("8 seeds (1..8) × 2 profiles"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("profile standard (red=ai:timid): 8 games"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("profile standard (red=ai:direct): 8 games"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("paired standard (red=ai:timid) − standard (red=ai:direct): 8 seeds"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("verdict on red − blue:"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("players: as named with each profile"),
+        "{}",
+        r.stdout
+    );
+    // the timid level never attacks, the direct one does: the arms really are played otherwise
+    let attacks = |arm: &str| {
+        let at = r.stdout.find(arm).expect("the arm's block");
+        let block = &r.stdout[at..];
+        let red = block.find("red actions per game:").expect("red's actions");
+        let line = block[red..].lines().next().expect("a line").to_string();
+        line.contains("attack")
+    };
+    assert!(!attacks("profile standard (red=ai:timid)"));
+    assert!(attacks("profile standard (red=ai:direct)"));
+    let text = std::fs::read_to_string(&out).expect("read");
+    let header: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("header")).expect("json");
+    assert_eq!(header["profiles"][0]["players"]["red"], "ai:timid");
+    assert_eq!(header["profiles"][1]["players"]["red"], "ai:direct");
+    // the report of the data file pairs them the same way
+    let report = kessel(&["report", s(&out)]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    assert!(
+        report.stdout.contains("paired standard (red=ai:timid)"),
+        "{}",
+        report.stdout
+    );
+    // refused: nothing to compare, or two comparisons at once
+    for (args, needle) in [
+        (
+            vec!["--against-ai", "red=ai"],
+            "these are the players already playing",
+        ),
+        (
+            vec!["--against-ai", "red=random", "--against-profile", "p"],
+            "give one",
+        ),
+        (vec!["--against-ai", "red=ai:nope"], "no level `nope`"),
+    ] {
+        let r = kessel(&[&["simulate", TOY, "--games", "2"][..], &args[..]].concat());
+        assert_ne!(r.code, 0, "{args:?}");
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
 fn the_report_opens_in_a_headless_browser() {
     // Chromium is optional on a developer's machine; where it is installed, the page must load
     // and show its charts without the network.

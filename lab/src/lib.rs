@@ -51,6 +51,7 @@ pub fn header(
         infos.push(ProfileInfo {
             name: p.name.clone(),
             options: engine.options().values.clone(),
+            players: BTreeMap::new(),
         });
         if first.is_none() {
             first = Some(engine);

@@ -77,10 +77,14 @@ pub struct Source {
 /// One profile and its option values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProfileInfo {
-    /// Name as given (or the scenario's default profile).
+    /// Name as given (or the scenario's default profile); with `--against-ai`, the profile and
+    /// the players that set this arm apart.
     pub name: String,
     /// Every option's value in force.
     pub options: BTreeMap<String, Value>,
+    /// This arm's players where they differ from the header's (`--against-ai`): side → player.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub players: BTreeMap<String, String>,
 }
 
 /// One objective.
@@ -461,6 +465,7 @@ mod tests {
                 profiles: vec![ProfileInfo {
                     name: profile.into(),
                     options: BTreeMap::new(),
+                    players: BTreeMap::new(),
                 }],
                 objectives: vec![],
                 map: MapInfo {

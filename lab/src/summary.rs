@@ -296,7 +296,16 @@ pub fn text(data: &Data, s: &Summary) -> String {
         h.profiles.len(),
         plural(h.profiles.len())
     );
-    if !h.players.is_empty() {
+    if h.profiles.iter().any(|p| !p.players.is_empty()) {
+        let default = match h.ai_levels.first() {
+            Some(level) => format!(" at its default level `{level}`"),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "players: as named with each profile below (the other sides: the ruleset's AI{default})"
+        );
+    } else if !h.players.is_empty() {
         let players: Vec<String> = h.players.iter().map(|(s, p)| format!("{s}={p}")).collect();
         let default = match h.ai_levels.first() {
             Some(level) => format!(" at its default level `{level}`"),
@@ -458,6 +467,7 @@ mod tests {
                 .map(|p| ProfileInfo {
                     name: p.to_string(),
                     options: BTreeMap::new(),
+                    players: BTreeMap::new(),
                 })
                 .collect(),
             objectives: vec![],

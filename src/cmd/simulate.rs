@@ -61,6 +61,11 @@ pub struct Args {
     /// --against-profile) is at most ±VP wide, or --games games are played.
     #[arg(long, value_name = "VP")]
     until_ci: Option<f64>,
+    /// Play the same seeds again with these sides' players changed (`SIDE=PLAYER` as for --ai)
+    /// and compare, seed by seed: the AI ladder (e.g. `--ai german=ai:strong --against-ai
+    /// german=ai:fast`; the difference is the first players minus these). Repeatable.
+    #[arg(long, value_name = "SIDE=PLAYER")]
+    against_ai: Vec<String>,
     /// Who plays a side: `SIDE=random` (a seeded uniform choice among the legal actions),
     /// `SIDE=ai` (the ruleset's AI at its default level, the default) or `SIDE=ai:LEVEL` (a level
     /// the ruleset's AI declares; `kessel info` lists them). Repeatable.
@@ -149,6 +154,16 @@ fn parse_players(
     Ok(out)
 }
 
+/// The players as a name suffix: `german=ai:strong, soviet=random` (the ruleset's AI at its
+/// default level for the sides not named: `default AI`).
+fn players_label(players: &BTreeMap<String, String>) -> String {
+    if players.is_empty() {
+        return "default AI".into();
+    }
+    let named: Vec<String> = players.iter().map(|(s, p)| format!("{s}={p}")).collect();
+    named.join(", ")
+}
+
 /// One game to play: profile index and seed.
 type Job = (usize, u64);
 
@@ -157,7 +172,7 @@ type Job = (usize, u64);
 fn play_jobs(
     args: &Args,
     profiles: &[ProfileArg],
-    cfg: &PlayConfig,
+    cfgs: &[PlayConfig],
     jobs: &[Job],
     workers: usize,
     bar: &ProgressBar,
@@ -175,7 +190,7 @@ fn play_jobs(
                     profile.arg.as_deref(),
                     &profile.name,
                     seed,
-                    cfg,
+                    &cfgs[p],
                 )
                 .with_context(|| format!("profile {}", profile.name));
                 let failed = game.is_err();
@@ -251,6 +266,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         arg: args.profile.clone(),
         name: args.profile.clone().unwrap_or_else(default_name),
     }];
+    if args.against_profile.is_some() && !args.against_ai.is_empty() {
+        anyhow::bail!(
+            "--against-profile and --against-ai compare two different things: give one (compare profiles with the same players, or players under the same profile)"
+        );
+    }
     if let Some(p) = &args.against_profile {
         if *p == profiles[0].name {
             anyhow::bail!("--against-profile {p} is the profile already played");
@@ -273,15 +293,49 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seeds,
     )?;
     header.players = parse_players(&args.ai, &header.sides, &header.ai_levels)?;
-    let cfg = PlayConfig {
-        max_actions: args.max_actions,
-        trace: args.trace,
-        seats: header
-            .players
+    if !args.against_ai.is_empty() {
+        // the second arm: the same profile, these sides played otherwise
+        let both: Vec<String> = args.ai.iter().chain(&args.against_ai).cloned().collect();
+        let other = parse_players(&both, &header.sides, &header.ai_levels)?;
+        if other == header.players {
+            anyhow::bail!(
+                "--against-ai {}: these are the players already playing",
+                args.against_ai.join(" ")
+            );
+        }
+        let base = header.profiles[0].clone();
+        let arm = |players: &BTreeMap<String, String>| lab::record::ProfileInfo {
+            name: format!("{} ({})", base.name, players_label(players)),
+            options: base.options.clone(),
+            players: players.clone(),
+        };
+        header.profiles = vec![arm(&header.players), arm(&other)];
+        profiles = header
+            .profiles
+            .iter()
+            .map(|p| ProfileArg {
+                arg: profiles[0].arg.clone(),
+                name: p.name.clone(),
+            })
+            .collect();
+    }
+    // how each arm is played: its own players where it names them, else the run's
+    let cfgs: Vec<PlayConfig> = header
+        .profiles
+        .iter()
+        .map(|p| PlayConfig {
+            max_actions: args.max_actions,
+            trace: args.trace,
+            seats: (if p.players.is_empty() {
+                &header.players
+            } else {
+                &p.players
+            })
             .iter()
             .filter_map(|(side, word)| Some((side.clone(), Seat::parse(word)?)))
             .collect(),
-    };
+        })
+        .collect();
     // the game indices this run plays
     let ks: Vec<u64> = (0..args.games)
         .filter(|k| shard.is_none_or(|(i, n)| k % n == i - 1))
@@ -345,7 +399,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             break;
         }
         run_round(
-            &args, &profiles, &cfg, &ks, played, upto, workers, &bar, &mut data, &mut out,
+            &args, &profiles, &cfgs, &ks, played, upto, workers, &bar, &mut data, &mut out,
         )?;
         played = upto;
         if args.until_ci.is_none() {
@@ -405,7 +459,7 @@ fn stderr_is_terminal() -> bool {
 fn run_round(
     args: &Args,
     profiles: &[ProfileArg],
-    cfg: &PlayConfig,
+    cfgs: &[PlayConfig],
     ks: &[u64],
     from: usize,
     upto: usize,
@@ -419,7 +473,7 @@ fn run_round(
         .flat_map(|k| (0..profiles.len()).map(move |p| (p, args.seed + k)))
         .collect();
     bar.inc_length(jobs.len() as u64);
-    let games = play_jobs(args, profiles, cfg, &jobs, workers, bar)?;
+    let games = play_jobs(args, profiles, cfgs, &jobs, workers, bar)?;
     for g in &games {
         if args.verbose {
             bar.suspend(|| println!("{}", game_line(g)));
