@@ -492,6 +492,66 @@ fn against_ai_plays_the_same_seeds_with_other_players_and_pairs_them() {
 }
 
 #[test]
+fn ai_variations_split_the_spread_between_the_dice_and_the_choices() {
+    let dir = scratch("lab-variations");
+    let out = dir.join("v.jsonl");
+    let plain = kessel(&["simulate", TOY, "--games", "10", "-v"]);
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "10",
+        "-v",
+        "--ai-variations",
+        "3",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("each seed played 3 ways with the same dice"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("sd from the dice"), "{}", r.stdout);
+    // the usual games are the same games as without --ai-variations
+    let usual = |out: &str| {
+        out.lines()
+            .filter(|l| l.starts_with("  standard seed") && !l.contains(" way "))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(usual(&r.stdout), usual(&plain.stdout));
+    assert!(r.stdout.contains("way 3:"), "{}", r.stdout);
+    let text = std::fs::read_to_string(&out).expect("read");
+    let header: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("header")).expect("json");
+    assert_eq!(header["variations"], 3);
+    assert_eq!(text.lines().count(), 1 + 30);
+    // the report says the same from the file
+    let report = kessel(&["report", s(&out)]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let spread_line = |t: &str| {
+        t.lines()
+            .find(|l| l.contains("sd from the dice"))
+            .map(str::to_string)
+    };
+    assert_eq!(spread_line(&report.stdout), spread_line(&r.stdout));
+    for (args, needle) in [
+        (vec!["--ai-variations", "1"], "give 2 or more"),
+        (
+            vec!["--ai-variations", "2", "--until-ci", "5"],
+            "give one of them",
+        ),
+    ] {
+        let r = kessel(&[&["simulate", TOY, "--games", "2"][..], &args[..]].concat());
+        assert_ne!(r.code, 0, "{args:?}");
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
 fn the_report_opens_in_a_headless_browser() {
     // Chromium is optional on a developer's machine; where it is installed, the page must load
     // and show its charts without the network.

@@ -1080,3 +1080,32 @@ fn a_stopper_stops_a_runaway_call_from_another_thread() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `tiebreak` an `ai` hook is given is seeded: the same variation breaks a tie the same way,
+/// other variations may break it otherwise, and none of it moves the game's dice.
+#[test]
+fn the_ai_breaks_ties_with_its_own_seeded_draw() {
+    let mut e = engine(5);
+    let drawn = e.world().dice.drawn();
+    let first = e.ai_pick().expect("runs").expect("an opinion");
+    assert_eq!(
+        e.ai_pick().expect("runs").as_ref(),
+        Some(&first),
+        "the same variation, the same pick"
+    );
+    let mut picks = std::collections::BTreeSet::new();
+    for v in 0..12 {
+        e.set_ai_variation(v);
+        let a = e.ai_pick().expect("runs").expect("an opinion");
+        picks.insert(serde_json::to_string(&a).expect("json"));
+    }
+    assert!(
+        picks.len() > 1,
+        "the toy's first decision has tied moves: other variations pick others"
+    );
+    assert_eq!(
+        e.world().dice.drawn(),
+        drawn,
+        "the game's dice did not move"
+    );
+}

@@ -699,7 +699,10 @@ fn options_table(header: &Header) -> String {
 }
 
 /// The whole page: self-contained (inline CSS and SVG, nothing fetched).
-pub fn report(data: &Data, s: &Summary, text: &str) -> String {
+pub fn report(all: &Data, s: &Summary, text: &str) -> String {
+    // the charts show the usual games (one per seed); the text says how the spread splits
+    let usual = all.usual();
+    let data = &usual;
     let h = &data.header;
     let mut out = String::new();
     let title = format!("Balance report: {}", h.scenario.name);

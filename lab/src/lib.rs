@@ -137,6 +137,7 @@ pub fn header(
         },
         max_actions,
         players,
+        variations: 1,
         ai_levels: ruleset.ai_levels.iter().map(|l| l.id.clone()).collect(),
         seeds,
     })

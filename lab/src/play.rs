@@ -18,7 +18,7 @@ use std::path::Path;
 use std::time::Instant;
 
 /// How games are played.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct PlayConfig {
     /// Stop a game after this many actions.
     pub max_actions: usize,
@@ -26,6 +26,9 @@ pub struct PlayConfig {
     pub trace: bool,
     /// Who plays each side, by side id; a side not named is the ruleset's AI at its default level.
     pub seats: BTreeMap<String, Seat>,
+    /// Which way the players' own choices go where they are left open (the AI's ties, a random
+    /// player's draws); the game's dice are the same whatever it is (`Engine::set_ai_variation`).
+    pub ai_variation: u64,
 }
 
 /// Who plays a side in a simulated game.
@@ -246,7 +249,9 @@ pub fn play_loaded(
     let wall = Instant::now();
     let cpu0 = thread_cpu_seconds();
     // the choosers' own dice, so choosing never disturbs the game's dice
-    let mut choice_dice = Dice::new(seed ^ 0x5eed_5eed);
+    let mut choice_dice =
+        Dice::new(seed ^ 0x5eed_5eed ^ cfg.ai_variation.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    engine.set_ai_variation(cfg.ai_variation);
     let mut control = Control::new(engine);
     let mut per_turn: Vec<TurnRecord> = Vec::new();
     let mut actions = 0;
@@ -465,5 +470,6 @@ pub fn play_loaded(
         actions,
         actions_by_side,
         cpu_s,
+        variation: cfg.ai_variation,
     })
 }

@@ -56,6 +56,10 @@ pub struct Header {
     /// `"ai:LEVEL"` for a named level of the AI; see `lab::play::Seat`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub players: BTreeMap<String, String>,
+    /// Ways each seed is played (`--ai-variations`): variation 0 is the usual game, the others
+    /// replay its dice with the players' open choices made otherwise. 1 (left out): no others.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub variations: u64,
     /// The levels the ruleset's AI declares (`kessel.ai_level`), the default first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ai_levels: Vec<String>,
@@ -165,6 +169,22 @@ pub struct GameRecord {
     pub actions_by_side: BTreeMap<String, BTreeMap<String, u32>>,
     /// CPU seconds the game took (its thread's; wall time where that cannot be read).
     pub cpu_s: f64,
+    /// The AI variation it was played with (`--ai-variations`: the same seed's dice, the
+    /// players' open choices made otherwise); 0, the usual game, is left out.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub variation: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn is_one(v: &u64) -> bool {
+    *v <= 1
 }
 
 /// The state at the end of one game-turn.
@@ -213,6 +233,7 @@ impl Data {
             (
                 order.get(g.profile.as_str()).copied().unwrap_or(usize::MAX),
                 g.seed,
+                g.variation,
             )
         });
     }
@@ -355,15 +376,22 @@ pub fn merge_into(into: &mut Data, other: Data) -> anyhow::Result<()> {
             None => profiles.push(p.clone()),
         }
     }
-    let seen: std::collections::BTreeSet<(&str, u64)> = into
+    if into.header.variations != other.header.variations {
+        anyhow::bail!(
+            "other --ai-variations: {}, not {}",
+            other.header.variations,
+            into.header.variations
+        );
+    }
+    let seen: std::collections::BTreeSet<(&str, u64, u64)> = into
         .games
         .iter()
-        .map(|g| (g.profile.as_str(), g.seed))
+        .map(|g| (g.profile.as_str(), g.seed, g.variation))
         .collect();
     if let Some(g) = other
         .games
         .iter()
-        .find(|g| seen.contains(&(g.profile.as_str(), g.seed)))
+        .find(|g| seen.contains(&(g.profile.as_str(), g.seed, g.variation)))
     {
         anyhow::bail!(
             "seed {} of profile `{}` is in both (a shard given twice?)",
@@ -475,6 +503,7 @@ mod tests {
                 },
                 max_actions: 10,
                 players: BTreeMap::new(),
+                variations: 1,
                 ai_levels: Vec::new(),
                 seeds: Seeds {
                     first: 1,
@@ -497,6 +526,7 @@ mod tests {
                     actions: 1,
                     actions_by_side: BTreeMap::new(),
                     cpu_s: 0.0,
+                    variation: 0,
                 })
                 .collect(),
         }

@@ -66,6 +66,96 @@ pub struct Summary {
     pub profiles: Vec<ProfileStats>,
     /// Each later profile against the first.
     pub paired: Vec<Paired>,
+    /// With `--ai-variations`: per profile, how much of the spread is the dice and how much the
+    /// players' own choices.
+    pub spread: Vec<Spread>,
+}
+
+/// How the spread of one profile's key VP figure (the difference, else the first side's VP)
+/// splits between the dice and the players' open choices, from seeds each played several ways
+/// with the same dice (a one-way random-effects split: the variance within a seed is the
+/// choices', what the seeds' means vary beyond that is the dice').
+#[derive(Clone, Debug)]
+pub struct Spread {
+    /// Profile name.
+    pub profile: String,
+    /// The figure split.
+    pub label: String,
+    /// Seeds with at least two finished ways.
+    pub seeds: usize,
+    /// Finished games in those seeds.
+    pub games: usize,
+    /// Standard deviation from the players' choices (within a seed).
+    pub choices_sd: f64,
+    /// Standard deviation from the dice (between seeds, beyond the choices').
+    pub dice_sd: f64,
+}
+
+impl Spread {
+    /// The choices' share of the variance (0 to 1), when there is any variance.
+    pub fn choices_share(&self) -> Option<f64> {
+        let total = self.choices_sd.powi(2) + self.dice_sd.powi(2);
+        (total > 0.0).then(|| self.choices_sd.powi(2) / total)
+    }
+}
+
+/// The split of the key VP figure's spread for each profile played several ways per seed.
+pub fn spread(data: &Data) -> Vec<Spread> {
+    let header = &data.header;
+    let mut out = Vec::new();
+    for p in &header.profiles {
+        let mut by_seed: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+        let mut label = String::new();
+        for g in data
+            .games
+            .iter()
+            .filter(|g| g.profile == p.name && g.finished)
+        {
+            if let Some((l, v)) = vp_rows(header, &g.scores).pop() {
+                label = l;
+                by_seed.entry(g.seed).or_default().push(v);
+            }
+        }
+        let groups: Vec<&Vec<f64>> = by_seed.values().filter(|xs| xs.len() >= 2).collect();
+        if groups.len() < 2 {
+            continue;
+        }
+        let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+        let var = |xs: &[f64]| {
+            let m = mean(xs);
+            xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64
+        };
+        let within = groups.iter().map(|xs| var(xs)).sum::<f64>() / groups.len() as f64;
+        let means: Vec<f64> = groups.iter().map(|xs| mean(xs)).collect();
+        let ways = groups.iter().map(|xs| xs.len()).sum::<usize>();
+        let per_seed = ways as f64 / groups.len() as f64;
+        let between = (var(&means) - within / per_seed).max(0.0);
+        out.push(Spread {
+            profile: p.name.clone(),
+            label,
+            seeds: groups.len(),
+            games: ways,
+            choices_sd: within.sqrt(),
+            dice_sd: between.sqrt(),
+        });
+    }
+    out
+}
+
+impl Data {
+    /// The usual games only: with `--ai-variations` each seed's variation 0 (the statistics
+    /// other than the spread are over these, one game per seed).
+    pub fn usual(&self) -> Data {
+        Data {
+            header: self.header.clone(),
+            games: self
+                .games
+                .iter()
+                .filter(|g| g.variation == 0)
+                .cloned()
+                .collect(),
+        }
+    }
 }
 
 /// The sides in the order the statistics show them: the difference's two first, then the rest.
@@ -125,7 +215,9 @@ pub fn ranked_levels(header: &Header, games: &[&GameRecord]) -> Vec<String> {
 }
 
 /// Computes the statistics of merged data.
-pub fn summarize(data: &Data) -> Summary {
+pub fn summarize(all: &Data) -> Summary {
+    let usual = all.usual();
+    let data = &usual;
     let header = &data.header;
     let mut profiles = Vec::new();
     for p in &header.profiles {
@@ -180,7 +272,11 @@ pub fn summarize(data: &Data) -> Summary {
             paired.push(pair(data, &first.name, &other.name));
         }
     }
-    Summary { profiles, paired }
+    Summary {
+        profiles,
+        paired,
+        spread: spread(all),
+    }
 }
 
 /// The paired comparison `a − b` over the seeds both finished.
@@ -283,7 +379,9 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// The statistics as text (deterministic: no timings).
-pub fn text(data: &Data, s: &Summary) -> String {
+pub fn text(all: &Data, s: &Summary) -> String {
+    let usual = all.usual();
+    let data = &usual;
     let mut out = String::new();
     let h = &data.header;
     let _ = writeln!(
@@ -436,6 +534,41 @@ pub fn text(data: &Data, s: &Summary) -> String {
             }
         }
     }
+    if h.variations > 1 {
+        let _ = writeln!(
+            out,
+            "spread: each seed played {} ways with the same dice, the players' open choices made otherwise ({} games besides the usual ones, left out above)",
+            h.variations,
+            all.games.len() - data.games.len()
+        );
+        if s.spread.is_empty() {
+            let _ = writeln!(
+                out,
+                "  (too few seeds finished two ways or more to split it)"
+            );
+        }
+    }
+    for sp in &s.spread {
+        let share = match sp.choices_share() {
+            Some(c) => format!(
+                "the dice {:.0}%, the players' choices {:.0}%",
+                100.0 * (1.0 - c),
+                100.0 * c
+            ),
+            None => "no spread at all".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  {} {}: sd from the dice {:.1}, from the players' choices {:.1} — {share} of the variance ({} seeds, {} games)",
+            sp.profile, sp.label, sp.dice_sd, sp.choices_sd, sp.seeds, sp.games
+        );
+        if sp.choices_sd == 0.0 {
+            let _ = writeln!(
+                out,
+                "    (every way played the same: the players left nothing open, e.g. an AI that never calls its tiebreak)"
+            );
+        }
+    }
     out
 }
 
@@ -478,6 +611,7 @@ mod tests {
             },
             max_actions: 100,
             players: BTreeMap::new(),
+            variations: 1,
             ai_levels: Vec::new(),
             seeds: Seeds {
                 first: 1,
@@ -501,6 +635,7 @@ mod tests {
             actions: 10,
             actions_by_side: BTreeMap::new(),
             cpu_s: 0.0,
+            variation: 0,
         }
     }
 
@@ -623,5 +758,50 @@ mod tests {
         };
         let pr = &summarize(&same).paired[0];
         assert!(verdict(&pr.key().expect("key").1).contains("not distinguishable"));
+    }
+
+    #[test]
+    fn spread_splits_the_variance_between_the_dice_and_the_choices() {
+        // two sides; the difference red − blue is the figure split. Seed means 0 and 10 (the
+        // dice), each seed's ways ±1 around its mean (the choices)
+        let mut d = Data {
+            header: header(&["p"]),
+            games: Vec::new(),
+        };
+        d.header.variations = 2;
+        for (seed, values) in [
+            (1, [-1.0, 1.0]),
+            (2, [9.0, 11.0]),
+            (3, [-1.0, 1.0]),
+            (4, [9.0, 11.0]),
+        ] {
+            for (v, x) in values.iter().enumerate() {
+                let mut g = game("p", seed, true, *x, 0.0);
+                g.variation = v as u64;
+                d.games.push(g);
+            }
+        }
+        let sp = spread(&d);
+        assert_eq!(sp.len(), 1);
+        let sp = &sp[0];
+        assert_eq!((sp.seeds, sp.games), (4, 8));
+        // within a seed: variance 2 (sample variance of ±1); seed means 0,10,0,10: variance
+        // 33.33, minus 2/2 for the choices' share of the means' spread
+        assert!((sp.choices_sd - 2f64.sqrt()).abs() < 1e-9, "{sp:?}");
+        assert!(
+            (sp.dice_sd - (100.0f64 / 3.0 - 1.0).sqrt()).abs() < 1e-9,
+            "{sp:?}"
+        );
+        let share = sp.choices_share().expect("some variance");
+        assert!(share > 0.0 && share < 0.1, "{share}");
+        // the other statistics see the usual games only
+        let s = summarize(&d);
+        assert_eq!(s.profiles[0].games, 4);
+        let text = text(&d, &s);
+        assert!(text.contains("each seed played 2 ways"), "{text}");
+        assert!(
+            text.contains("the dice 94%, the players' choices 6%"),
+            "{text}"
+        );
     }
 }

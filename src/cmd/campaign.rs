@@ -90,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_actions: args.max_actions,
         trace: args.trace,
         seats: Default::default(),
+        ai_variation: 0,
     };
     let mut save = CampaignSave::new(&campaign, args.seed);
     let mut out = String::new();

@@ -66,6 +66,12 @@ pub struct Args {
     /// german=ai:fast`; the difference is the first players minus these). Repeatable.
     #[arg(long, value_name = "SIDE=PLAYER")]
     against_ai: Vec<String>,
+    /// Play each seed R ways: the usual game and R − 1 more with the same dice but the players'
+    /// open choices made otherwise (the AI's ties broken another way, a random player's other
+    /// draws), and say how much of the spread of results is the players' choices and how much
+    /// the dice. The other statistics use the usual games only.
+    #[arg(long, value_name = "R")]
+    ai_variations: Option<u64>,
     /// Who plays a side: `SIDE=random` (a seeded uniform choice among the legal actions),
     /// `SIDE=ai` (the ruleset's AI at its default level, the default) or `SIDE=ai:LEVEL` (a level
     /// the ruleset's AI declares; `kessel info` lists them). Repeatable.
@@ -164,8 +170,8 @@ fn players_label(players: &BTreeMap<String, String>) -> String {
     named.join(", ")
 }
 
-/// One game to play: profile index and seed.
-type Job = (usize, u64);
+/// One game to play: profile index, seed and AI variation.
+type Job = (usize, u64, u64);
 
 /// Plays the jobs on `workers` threads; returns the games in job order. Stops at the first
 /// error.
@@ -183,14 +189,20 @@ fn play_jobs(
         for _ in 0..workers.clamp(1, jobs.len().max(1)) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(p, seed)) = jobs.get(i) else { break };
+                let Some(&(p, seed, variation)) = jobs.get(i) else {
+                    break;
+                };
                 let profile = &profiles[p];
+                let cfg = PlayConfig {
+                    ai_variation: variation,
+                    ..cfgs[p].clone()
+                };
                 let game = play::play_game(
                     &args.scenario,
                     profile.arg.as_deref(),
                     &profile.name,
                     seed,
-                    &cfgs[p],
+                    &cfg,
                 )
                 .with_context(|| format!("profile {}", profile.name));
                 let failed = game.is_err();
@@ -225,8 +237,13 @@ fn watched(data: &Data) -> Option<(f64, f64)> {
 /// seeds).
 fn game_line(g: &GameRecord) -> String {
     let scores: Vec<String> = g.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
+    let variation = if g.variation > 0 {
+        format!(" way {}", g.variation + 1)
+    } else {
+        String::new()
+    };
     format!(
-        "  {} seed {:>4}: turn {:>2}{}, {} actions, {} ({})",
+        "  {} seed {:>4}{variation}: turn {:>2}{}, {} actions, {} ({})",
         g.profile,
         g.seed,
         g.turn,
@@ -249,6 +266,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::bail!(
             "--until-ci needs every game's result to decide when to stop; a --shard sees only its slice"
         );
+    }
+    match args.ai_variations {
+        Some(r) if r < 2 => anyhow::bail!(
+            "--ai-variations {r}: give 2 or more (the usual game and at least one other way of playing it)"
+        ),
+        Some(r) if r > 1000 => anyhow::bail!("--ai-variations {r}: at most 1000"),
+        Some(_) if args.until_ci.is_some() => anyhow::bail!(
+            "--until-ci watches one game per seed; --ai-variations plays several: give one of them"
+        ),
+        _ => {}
     }
     if let Some(v) = args.until_ci {
         if !(v > 0.0 && v.is_finite()) {
@@ -293,6 +320,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seeds,
     )?;
     header.players = parse_players(&args.ai, &header.sides, &header.ai_levels)?;
+    header.variations = args.ai_variations.unwrap_or(1);
     if !args.against_ai.is_empty() {
         // the second arm: the same profile, these sides played otherwise
         let both: Vec<String> = args.ai.iter().chain(&args.against_ai).cloned().collect();
@@ -326,6 +354,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|p| PlayConfig {
             max_actions: args.max_actions,
             trace: args.trace,
+            ai_variation: 0,
             seats: (if p.players.is_empty() {
                 &header.players
             } else {
@@ -468,9 +497,13 @@ fn run_round(
     data: &mut Data,
     out: &mut Option<std::io::BufWriter<std::fs::File>>,
 ) -> anyhow::Result<()> {
+    let variations = args.ai_variations.unwrap_or(1);
     let jobs: Vec<Job> = ks[from..upto]
         .iter()
-        .flat_map(|k| (0..profiles.len()).map(move |p| (p, args.seed + k)))
+        .flat_map(|k| {
+            (0..profiles.len())
+                .flat_map(move |p| (0..variations).map(move |v| (p, args.seed + k, v)))
+        })
         .collect();
     bar.inc_length(jobs.len() as u64);
     let games = play_jobs(args, profiles, cfgs, &jobs, workers, bar)?;

@@ -346,15 +346,27 @@ pub fn call_odds_hook(
     result.map(|_| out)
 }
 
+/// Where the `tiebreak` an `ai` hook is given draws from: the game's seed and the engine's AI
+/// variation, never the game's dice.
+#[derive(Clone, Copy, Debug)]
+pub struct Tiebreak {
+    /// The game's seed.
+    pub seed: u64,
+    /// The variation ([`super::Engine::set_ai_variation`]).
+    pub variation: u64,
+}
+
 /// Asks the ruleset's `ai` hook for the next action; `None` when the ruleset has no AI or the hook
 /// has no opinion.
 ///
-/// The hook is called as `hook(legal, kinds, view, level)`: `legal(kind)` runs the enumerators of
+/// The hook is called as `hook(legal, kinds, view, level, tiebreak)`: `legal(kind)` runs the enumerators of
 /// one action kind (every kind when `kind` is nil) and returns what they list, `kinds` names the
 /// action kinds in declaration order, `view(opts?)` gives what the deciding side is shown
 /// (`kessel.game.view` of that side; built only when called), and `level` is the id of the
 /// declared `kessel.ai_level` that plays (nil when the ruleset declares none; the caller resolved
-/// it with [`crate::ruleset::Ruleset::ai_level`]). The hook returns one of the listed action tables. So a computer
+/// it with [`crate::ruleset::Ruleset::ai_level`]); `tiebreak(n)` draws a number from 1 to `n`
+/// from the chooser's own dice (see [`Tiebreak`]) for choosing among equally good actions. The
+/// hook returns one of the listed action tables. So a computer
 /// player asks only for the kinds it is weighing (listing every move of every stack before each
 /// choice is most of a simulated game's time), and still picks only what the rules enumerate:
 /// an action that no `legal` call of this hook listed is refused here, and the caller then
@@ -363,6 +375,7 @@ pub fn call_ai_hook(
     lua: &Lua,
     world: &Shared,
     level: Option<&str>,
+    tiebreak: Tiebreak,
 ) -> mlua::Result<Option<Action>> {
     let Some(f) = hooks(lua, "ai")?.into_iter().next() else {
         return Ok(None);
@@ -394,8 +407,20 @@ pub fn call_ai_hook(
         };
         crate::script::api::view_table(lua, &w, &side, opts.as_ref())
     })?;
+    // dice of the chooser's own, for this decision only: keyed by the game's seed, the
+    // variation and how far the game has gone, so the same position breaks its ties the same way
+    let stream = format!("tiebreak #{}", world.borrow().log.len());
+    let dice = std::cell::RefCell::new(crate::dice::Dice::new(
+        tiebreak.seed ^ tiebreak.variation.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x71e_b4ea,
+    ));
+    let tiebreak = lua.create_function(move |_, n: i64| {
+        let sides = u32::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
+            mlua::Error::runtime(format!("tiebreak({n}): give how many are tied (1 or more)"))
+        })?;
+        Ok(dice.borrow_mut().roll_from(&stream, sides))
+    })?;
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>((legal, kinds, view, level));
+    let out = f.call::<mlua::Value>((legal, kinds, view, level, tiebreak));
     drop(guard);
     let out = out?;
     if out.is_nil() {

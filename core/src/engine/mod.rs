@@ -105,6 +105,8 @@ pub struct Engine {
     extra_scripts: Vec<PathBuf>,
     limits: Limits,
     profile_arg: Option<String>,
+    /// Which way the computer player's ties are broken (see [`Engine::set_ai_variation`]).
+    ai_variation: u64,
 }
 
 impl Engine {
@@ -239,6 +241,7 @@ impl Engine {
             extra_scripts: extra.to_vec(),
             limits,
             profile_arg: None,
+            ai_variation: 0,
         })
     }
 
@@ -456,8 +459,20 @@ impl Engine {
                 file: None,
                 line: None,
             })?;
+        let tiebreak = calls::Tiebreak {
+            seed: self.state().seed,
+            variation: self.ai_variation,
+        };
         self.host
-            .guarded(|lua| calls::call_ai_hook(lua, &self.world, level.as_deref()))
+            .guarded(|lua| calls::call_ai_hook(lua, &self.world, level.as_deref(), tiebreak))
+    }
+
+    /// Picks another way of breaking the computer player's ties (the `tiebreak` its `ai` hook
+    /// is given; 0, the default, everywhere else). The game's dice are untouched: the same seed
+    /// played with two variations rolls the same dice for the same purposes, so what differs is
+    /// the AI's own choices (`kessel simulate --ai-variations`).
+    pub fn set_ai_variation(&mut self, variation: u64) {
+        self.ai_variation = variation;
     }
 
     /// What a computer player does next at the ruleset's default level: see
