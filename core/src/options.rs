@@ -160,6 +160,19 @@ pub struct Options {
 }
 
 impl Options {
+    /// Options for the declarations `decls` that keep `from`'s values where the option is still
+    /// declared, and its profile name (rules reloaded, or a game moved into another engine).
+    pub fn carried_over(decls: Vec<OptionDecl>, from: &Options) -> Options {
+        let mut options = Options::defaults(decls);
+        for (k, v) in &from.values {
+            if options.values.contains_key(k) {
+                options.values.insert(k.clone(), v.clone());
+            }
+        }
+        options.profile = from.profile.clone();
+        options
+    }
+
     /// Defaults for every declaration.
     pub fn defaults(decls: Vec<OptionDecl>) -> Options {
         let values = decls

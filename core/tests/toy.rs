@@ -543,23 +543,16 @@ fn the_ai_hook_asks_by_kind_and_may_only_choose_what_the_rules_listed() {
 
     // a hook that makes up an action is refused, naming the kind; one that asks for a single
     // kind sees only that kind
-    let dir = std::env::temp_dir().join(format!("kessel-ai-hook-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&fixture(""), &dir);
-    let play = dir.join("rules/play.lua");
-    let text = std::fs::read_to_string(&play).expect("read");
-    let hooks = r#"
+    let dir = kessel_test_support::toy_with_ai_hook(
+        "ai-hook-made-up",
+        r#"
 kessel.on("ai", function(legal, kinds)
   assert(kinds[1] ~= nil, "kinds listed")
   for _, a in ipairs(legal("move")) do assert(a.kind == "move", "only moves: " .. a.kind) end
   return { kind = "move", unit = "nobody", path = { "0101" } }
 end)
-"#;
-    std::fs::write(
-        &play,
-        text.replacen("kessel.on(\"ai\"", &format!("{hooks}\nkessel.on(\"ai\""), 1),
-    )
-    .expect("write");
+"#,
+    );
     let e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("load");
     let err = e.ai_pick().expect_err("made-up action refused");
     assert!(
@@ -584,24 +577,17 @@ fn the_ai_hook_is_told_its_level_and_an_undeclared_level_is_refused() {
 
     // a hook that shows its level through the action it picks: the first listed move for
     // `direct`, the last for `timid`
-    let dir = std::env::temp_dir().join(format!("kessel-ai-level-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&fixture(""), &dir);
-    let play = dir.join("rules/play.lua");
-    let text = std::fs::read_to_string(&play).expect("read");
-    let hooks = r#"
+    let dir = kessel_test_support::toy_with_ai_hook(
+        "ai-level",
+        r#"
 kessel.on("ai", function(legal, kinds, view, level)
   local moves = legal("move")
   if level == "direct" then return moves[1] end
   if level == "timid" then return moves[#moves] end
   error("no level given: " .. tostring(level))
 end)
-"#;
-    std::fs::write(
-        &play,
-        text.replacen("kessel.on(\"ai\"", &format!("{hooks}\nkessel.on(\"ai\""), 1),
-    )
-    .expect("write");
+"#,
+    );
     let e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("load");
     let moves = e
         .legal_actions_where(None, |k| k == "move")
@@ -1032,17 +1018,10 @@ fn a_copied_game_plays_on_in_an_engine_on_another_thread() {
 /// instruction budget would; the stopper stays set until reset, and then calls run again.
 #[test]
 fn a_stopper_stops_a_runaway_call_from_another_thread() {
-    let dir = std::env::temp_dir().join(format!("kessel-stopper-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&fixture(""), &dir);
-    let play_lua = dir.join("rules/play.lua");
-    let text = std::fs::read_to_string(&play_lua).expect("read");
-    let hook = "\nkessel.on(\"ai\", function() local n = 0 while true do n = n + 1 end end)\n";
-    std::fs::write(
-        &play_lua,
-        text.replacen("kessel.on(\"ai\"", &format!("{hook}\nkessel.on(\"ai\""), 1),
-    )
-    .expect("write");
+    let dir = kessel_test_support::toy_with_ai_hook(
+        "ai-stopper",
+        "kessel.on(\"ai\", function() local n = 0 while true do n = n + 1 end end)",
+    );
     let (tx, rx) = std::sync::mpsc::channel();
     let scenario = dir.join("scenario.toml");
     let worker = std::thread::spawn(move || {

@@ -394,21 +394,17 @@ pub fn text(all: &Data, s: &Summary) -> String {
         h.profiles.len(),
         plural(h.profiles.len())
     );
+    let default = match h.ai_levels.first() {
+        Some(level) => format!(" at its default level `{level}`"),
+        None => String::new(),
+    };
     if h.profiles.iter().any(|p| !p.players.is_empty()) {
-        let default = match h.ai_levels.first() {
-            Some(level) => format!(" at its default level `{level}`"),
-            None => String::new(),
-        };
         let _ = writeln!(
             out,
             "players: as named with each profile below (the other sides: the ruleset's AI{default})"
         );
     } else if !h.players.is_empty() {
         let players: Vec<String> = h.players.iter().map(|(s, p)| format!("{s}={p}")).collect();
-        let default = match h.ai_levels.first() {
-            Some(level) => format!(" at its default level `{level}`"),
-            None => String::new(),
-        };
         let _ = writeln!(
             out,
             "players: {} (the other sides: the ruleset's AI{default})",

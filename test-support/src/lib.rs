@@ -47,3 +47,19 @@ pub fn toy_copy(name: &str) -> PathBuf {
     copy_dir(&workspace_root().join("core/tests/fixtures/toy"), &dir);
     dir
 }
+
+/// A fresh toy copy (see [`toy_copy`]) whose AI is `hook`, a Lua `ai` hook registered ahead of
+/// the toy's own (only the first `ai` hook registered is used).
+pub fn toy_with_ai_hook(name: &str, hook: &str) -> PathBuf {
+    let dir = toy_copy(name);
+    let play = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play).expect("read the toy's play.lua");
+    let marker = "kessel.on(\"ai\"";
+    assert!(text.contains(marker), "the toy registers an ai hook");
+    std::fs::write(
+        &play,
+        text.replacen(marker, &format!("\n{hook}\n{marker}"), 1),
+    )
+    .expect("write the toy's play.lua");
+    dir
+}

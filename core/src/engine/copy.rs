@@ -87,14 +87,7 @@ impl Engine {
         w.dice = copy.dice.clone();
         w.log = copy.log.clone();
         w.scenario = copy.scenario.clone();
-        let mut options = Options::defaults(w.ruleset.options.clone());
-        for (k, v) in &copy.options.values {
-            if options.values.contains_key(k) {
-                options.values.insert(k.clone(), v.clone());
-            }
-        }
-        options.profile = copy.options.profile.clone();
-        w.options = options;
+        w.options = Options::carried_over(w.ruleset.options.clone(), &copy.options);
         w.pending.clear();
         w.state_replaced();
     }

@@ -573,14 +573,7 @@ impl Engine {
             new.base = old.base.take();
             new.stage.set(Stage::Script);
             // keep the option values chosen where the option still exists
-            let mut options = Options::defaults(new.ruleset.options.clone());
-            for (k, v) in &old.options.values {
-                if options.values.contains_key(k) {
-                    options.values.insert(k.clone(), v.clone());
-                }
-            }
-            options.profile = old.options.profile.clone();
-            new.options = options;
+            new.options = Options::carried_over(new.ruleset.options.clone(), &old.options);
             // revisions keep counting up, so no cache keyed on an old revision can be mistaken
             // for current
             new.revision = old.revision;

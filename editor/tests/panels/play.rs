@@ -367,16 +367,12 @@ fn the_computer_plays_a_side_at_the_level_picked_and_a_save_keeps_it() {
     );
 }
 
-/// Puts an `ai` hook that never returns in front of the toy's own.
-fn looping_ai(dir: &std::path::Path) {
-    let play = dir.join("rules/play.lua");
-    let text = std::fs::read_to_string(&play).expect("read");
-    let hook = "\nkessel.on(\"ai\", function() local n = 0 while true do n = n + 1 end end)\n";
-    std::fs::write(
-        &play,
-        text.replacen("kessel.on(\"ai\"", &format!("{hook}\nkessel.on(\"ai\""), 1),
+/// A toy copy whose AI never returns.
+fn looping_ai(name: &str) -> std::path::PathBuf {
+    kessel_test_support::toy_with_ai_hook(
+        name,
+        "kessel.on(\"ai\", function() local n = 0 while true do n = n + 1 end end)",
     )
-    .expect("write");
 }
 
 /// The computer thinks on a thread of its own: while its AI loops, the window keeps drawing,
@@ -386,8 +382,7 @@ fn looping_ai(dir: &std::path::Path) {
 fn a_runaway_computer_decision_leaves_the_window_drawing_and_stop_ends_it() {
     use kessel_editor::play::computer::{Pace, Player};
     use std::time::{Duration, Instant};
-    let dir = toy_copy("ai-runaway-stop");
-    looping_ai(&dir);
+    let dir = looping_ai("ai-runaway-stop");
     let mut h = harness(&dir);
     h.get_by_label("Play-test").click();
     h.run();
@@ -443,8 +438,7 @@ fn a_runaway_computer_decision_leaves_the_window_drawing_and_stop_ends_it() {
 fn a_runaway_computer_decision_ends_at_the_budget_with_the_file_and_line() {
     use kessel_editor::play::computer::{Pace, Player};
     use std::time::{Duration, Instant};
-    let dir = toy_copy("ai-runaway-budget");
-    looping_ai(&dir);
+    let dir = looping_ai("ai-runaway-budget");
     let mut h = harness(&dir);
     h.get_by_label("Play-test").click();
     h.run();
