@@ -170,10 +170,8 @@ impl LabPanel {
                 let file = p.file_name().map_or(p.display().to_string(), |f| {
                     f.to_string_lossy().into_owned()
                 });
-                ui.label(format!(
-                    "Plays {file} and the profiles as saved on disk."
-                ))
-                .on_hover_text(p.display().to_string());
+                ui.label(format!("Plays {file} and the profiles as saved on disk."))
+                    .on_hover_text(p.display().to_string());
             }
             None => {
                 ui.label(
@@ -395,7 +393,6 @@ fn chart_ui(ui: &mut Ui, data: &kessel_lab::record::Data, s: &summary::Summary) 
     ui.label(RichText::new(title).strong());
     Plot::new("lab_chart")
         .height(200.0)
-
         .x_axis_label("seed")
         .y_axis_label("VP")
         .allow_scroll(false)
@@ -458,14 +455,20 @@ fn chart_ui(ui: &mut Ui, data: &kessel_lab::record::Data, s: &summary::Summary) 
                 .color(BAND)
                 .width(2.0),
             );
-            let zero = if paired.is_some() { "no change" } else { "0 VP" };
+            let zero = if paired.is_some() {
+                "no change"
+            } else {
+                "0 VP"
+            };
             plot.hline(HLine::new(zero, 0.0).color(Color32::GRAY));
         });
     // the key instead of a legend, which would cover the points
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         let key = |ui: &mut Ui, colour: Color32, text: &str| {
-            ui.label(RichText::new("●").color(colour));
+            // a painted dot: the default fonts have no round bullet
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+            ui.painter().circle_filled(rect.center(), 4.0, colour);
             ui.label(RichText::new(text).small());
         };
         if paired.is_some() {
@@ -474,7 +477,11 @@ fn chart_ui(ui: &mut Ui, data: &kessel_lab::record::Data, s: &summary::Summary) 
         key(ui, BAND, "mean and its 95% interval;");
         for (i, p) in s.profiles.iter().enumerate() {
             let c = COLOURS[i % COLOURS.len()];
-            let c = if paired.is_some() { c.gamma_multiply(0.45) } else { c };
+            let c = if paired.is_some() {
+                c.gamma_multiply(0.45)
+            } else {
+                c
+            };
             key(ui, c, &format!("{} {label}", p.name));
         }
     });

@@ -178,9 +178,8 @@ impl RulesPanel {
         if self.lab_open {
             let cx = LabCx {
                 scenario: doc.scenario,
-                profile: profile_arg.map_or(LabProfile::Defaults, |p| {
-                    LabProfile::Named(p.to_string())
-                }),
+                profile: profile_arg
+                    .map_or(LabProfile::Defaults, |p| LabProfile::Named(p.to_string())),
                 profiles: &self.profiles,
                 unsaved: self.unsaved_notes(options, profile_arg, read, doc),
             };
