@@ -126,7 +126,7 @@ impl LabPanel {
             run.poll();
             if run.busy() {
                 // the clock and the estimate move between games too
-                ui.ctx().request_repaint_after(Duration::from_millis(250));
+                ui.ctx().request_repaint_after(Duration::from_millis(500));
             }
         }
         let choices = self.settle_against(cx);
