@@ -141,9 +141,13 @@ pub struct LabRun {
     pub state: RunState,
     /// The first error (a profile that does not load, a game that fails).
     pub error: Option<String>,
-    header: Option<Header>,
-    games: Vec<GameRecord>,
-    results: Option<(Data, Summary)>,
+    /// The games so far under the header (none before the header arrives).
+    data: Option<Data>,
+    /// Their statistics, as of `summarized`.
+    summary: Option<Summary>,
+    /// Games arrived since the statistics were computed.
+    stale: bool,
+    summarized: Option<Instant>,
     stop: Arc<AtomicBool>,
     rx: Receiver<Msg>,
     started: Instant,
@@ -161,9 +165,10 @@ impl LabRun {
             total,
             state: RunState::Running,
             error: None,
-            header: None,
-            games: Vec::new(),
-            results: None,
+            data: None,
+            summary: None,
+            stale: false,
+            summarized: None,
             stop: stop.clone(),
             rx,
             started: Instant::now(),
@@ -182,13 +187,20 @@ impl LabRun {
     /// Takes what the threads sent since the last call; true if anything changed.
     pub fn poll(&mut self) -> bool {
         let mut changed = false;
-        let mut new_games = false;
         loop {
             match self.rx.try_recv() {
-                Ok(Msg::Header(h)) => self.header = Some(*h),
+                Ok(Msg::Header(h)) => {
+                    self.data = Some(Data {
+                        header: *h,
+                        games: Vec::new(),
+                    });
+                }
                 Ok(Msg::Game(g)) => {
-                    self.games.push(*g);
-                    new_games = true;
+                    // the driver sends the header before any game
+                    if let Some(data) = &mut self.data {
+                        data.games.push(*g);
+                        self.stale = true;
+                    }
                 }
                 Ok(Msg::Failed(e)) => {
                     self.error.get_or_insert(e);
@@ -213,8 +225,14 @@ impl LabRun {
             }
             changed = true;
         }
-        if new_games {
+        // the statistics go over every game: while games pour in, twice a second is enough
+        let due = !self.busy()
+            || self
+                .summarized
+                .is_none_or(|t| t.elapsed() >= Duration::from_millis(500));
+        if self.stale && due {
             self.summarize();
+            changed = true;
         }
         changed
     }
@@ -235,7 +253,7 @@ impl LabRun {
 
     /// Games finished so far.
     pub fn done(&self) -> usize {
-        self.games.len()
+        self.data.as_ref().map_or(0, |d| d.games.len())
     }
 
     /// Time since the start, or the run's length once it ended.
@@ -252,14 +270,15 @@ impl LabRun {
         })
     }
 
-    /// The games so far with their statistics (none before the first game).
-    pub fn results(&self) -> Option<&(Data, Summary)> {
-        self.results.as_ref()
+    /// The games so far (sorted by profile, then seed) with their statistics; none before the
+    /// first game. While games pour in the statistics may lag the games by half a second.
+    pub fn results(&self) -> Option<(&Data, &Summary)> {
+        Some((self.data.as_ref()?, self.summary.as_ref()?))
     }
 
     /// The summary as `kessel simulate` prints it.
     pub fn text(&self) -> Option<String> {
-        self.results.as_ref().map(|(d, s)| summary::text(d, s))
+        self.results().map(|(d, s)| summary::text(d, s))
     }
 
     fn finish(&mut self, state: RunState) {
@@ -268,16 +287,13 @@ impl LabRun {
     }
 
     fn summarize(&mut self) {
-        let Some(header) = &self.header else {
+        let Some(data) = &mut self.data else {
             return;
         };
-        let mut data = Data {
-            header: header.clone(),
-            games: self.games.clone(),
-        };
         data.sort();
-        let s = summary::summarize(&data);
-        self.results = Some((data, s));
+        self.summary = Some(summary::summarize(data));
+        self.stale = false;
+        self.summarized = Some(Instant::now());
     }
 }
 

@@ -493,20 +493,16 @@ fn paired_points(
     pr: &Paired,
     key_of: &dyn Fn(&kessel_lab::record::GameRecord) -> Option<f64>,
 ) -> Vec<[f64; 2]> {
-    let of = |name: &str, seed: u64| {
+    let of = |name: &str| -> std::collections::BTreeMap<u64, f64> {
         data.games
             .iter()
-            .find(|g| g.profile == name && g.seed == seed && g.finished)
-            .and_then(key_of)
+            .filter(|g| g.profile == name && g.finished)
+            .filter_map(|g| key_of(g).map(|v| (g.seed, v)))
+            .collect()
     };
-    let mut seeds: Vec<u64> = data.games.iter().map(|g| g.seed).collect();
-    seeds.sort_unstable();
-    seeds.dedup();
-    seeds
+    let b = of(&pr.b);
+    of(&pr.a)
         .into_iter()
-        .filter_map(|seed| match (of(&pr.a, seed), of(&pr.b, seed)) {
-            (Some(a), Some(b)) => Some([seed as f64, a - b]),
-            _ => None,
-        })
+        .filter_map(|(seed, a)| b.get(&seed).map(|b| [seed as f64, a - b]))
         .collect()
 }
