@@ -393,7 +393,20 @@ fn chart_ui(ui: &mut Ui, data: &kessel_lab::record::Data, s: &summary::Summary) 
     ui.label(RichText::new(title).strong());
     Plot::new("lab_chart")
         .height(200.0)
-        .x_axis_label("seed")
+        // seed numbers are short: label them closer than egui_plot's default of 60 points
+        .custom_x_axes(vec![egui_plot::AxisHints::new_x()
+            .label("seed")
+            .label_spacing(24.0..=36.0)])
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+            // whole seeds, a dozen labels at most
+            let span = (input.bounds.1 - input.bounds.0).max(1.0);
+            let step = [1.0, 2.0, 5.0]
+                .into_iter()
+                .flat_map(|m| (0..12).map(move |e| m * 10f64.powi(e)))
+                .filter(|s| span / s <= 12.0)
+                .fold(f64::INFINITY, f64::min);
+            [step, step * 5.0, step * 10.0]
+        }))
         .y_axis_label("VP")
         .allow_scroll(false)
         .show(ui, |plot| {

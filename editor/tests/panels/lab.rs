@@ -99,6 +99,12 @@ fn cancel_stops_a_long_run_and_keeps_the_games_played() {
             .as_ref()
             .is_some_and(|r| r.done() >= 2)
     });
+    {
+        // the frames came back while the games went on: the window never waited for them
+        let run = h.state().rules_panel.lab.run.as_ref().expect("a run");
+        assert_eq!(run.state, RunState::Running);
+        assert!(run.done() < run.total);
+    }
     h.get_by_label("Cancel").click();
     h.step();
     let frames = frames_until(&mut h, "the threads to stop", |app| !busy(app));
