@@ -75,6 +75,14 @@ fn a_short_run_shows_the_levels_the_chart_and_the_verdict() {
         .text()
         .expect("summary")
         .contains(&format!("  {line}\n")));
+    let cmd = run.request.command_line().expect("a command line");
+    assert!(
+        cmd.starts_with("kessel simulate ")
+            && cmd.ends_with(
+                "scenario.toml --games 6 --seed 1 --profile standard --against-profile open"
+            ),
+        "{cmd}"
+    );
     h.get_by_label(&line);
     h.get_by_label("standard − open: 6 seeds finished under both, levels differ on 0");
     h.get_by_label("change in red − blue per seed (standard − open)");
@@ -164,6 +172,64 @@ fn what_a_run_does_not_play_is_said() {
     h.get_by_label(
         "Not played: the option(s) changed by hand (woods_double); save them as a new profile \
          to test them.",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_option_defaults_are_played_as_defaults_even_when_the_scenario_names_a_profile() {
+    use kessel_editor::lab::{LabProfile, LabRequest, LabRun};
+    let dir = toy_copy("lab-defaults");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read scenario");
+    assert!(text.contains("profile = \"standard\""), "{text}");
+    std::fs::write(
+        &scenario,
+        text.replace("profile = \"standard\"", "profile = \"open\""),
+    )
+    .expect("write scenario");
+    let mut run = LabRun::start(
+        LabRequest {
+            scenario,
+            profile: LabProfile::Named("open".into()),
+            against: Some(LabProfile::Defaults),
+            games: 3,
+            seed: 7,
+            workers: 2,
+        },
+        None,
+    );
+    let start = Instant::now();
+    while run.busy() {
+        assert!(start.elapsed() < Duration::from_secs(120), "timed out");
+        run.poll();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(run.error, None);
+    assert_eq!(run.state, RunState::Done);
+    let (data, s) = run.results().expect("results");
+    let options = |i: usize| {
+        let p = &data.header.profiles[i];
+        (
+            p.name.clone(),
+            p.options.get("woods_double").cloned(),
+            p.options.get("stack_limit").cloned(),
+        )
+    };
+    assert_eq!(
+        options(0),
+        ("open".into(), Some(false.into()), Some(3.into()))
+    );
+    // not the scenario's own profile: every option at its declared default
+    assert_eq!(
+        options(1),
+        ("defaults".into(), Some(true.into()), Some(2.into()))
+    );
+    assert_eq!(s.paired[0].seeds, 3);
+    assert_eq!(
+        run.request.command_line(),
+        None,
+        "the command line has no word for the defaults here"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
