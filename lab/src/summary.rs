@@ -79,7 +79,7 @@ pub fn side_order(header: &Header) -> Vec<String> {
     sides
 }
 
-/// The label of the VP difference between the first two sides, e.g. `german − soviet`.
+/// The label of the VP difference between the first two sides, e.g. `red − blue`.
 pub fn difference_label(sides: &[String]) -> Option<String> {
     match sides {
         [a, b, ..] => Some(format!("{a} − {b}")),
