@@ -50,6 +50,8 @@ pub struct LabPanel {
     pub against: String,
     /// The run under way or last run.
     pub run: Option<LabRun>,
+    /// Why the last Run did not start.
+    pub start_error: Option<String>,
 }
 
 impl Default for LabPanel {
@@ -59,6 +61,7 @@ impl Default for LabPanel {
             seed: 1,
             against: String::new(),
             run: None,
+            start_error: None,
         }
     }
 }
@@ -188,10 +191,7 @@ impl LabPanel {
                 .add_enabled(!busy && cx.scenario.is_some(), egui::Button::new("Run"))
                 .clicked()
             {
-                if let Err(e) = self.start(cx, Some(ui.ctx().clone())) {
-                    self.run = None;
-                    ui.label(RichText::new(e).color(super::play::REFUSAL));
-                }
+                self.start_error = self.start(cx, Some(ui.ctx().clone())).err();
             }
             let cancellable = self
                 .run
@@ -206,6 +206,9 @@ impl LabPanel {
                 }
             }
         });
+        if let Some(e) = &self.start_error {
+            ui.label(RichText::new(e).color(super::play::REFUSAL));
+        }
         if let Some(run) = &self.run {
             run_ui(ui, run);
         }
