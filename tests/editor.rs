@@ -115,3 +115,55 @@ fn a_broken_scenario_opens_for_a_screenshot_while_check_refuses_it() {
     assert_eq!(png_size(Path::new(&out)), (800, 600));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_lab_run_is_started_from_the_command_line_and_photographed_when_done() {
+    let r = kessel(&[
+        "editor",
+        "core/tests/fixtures/toy/scenario.toml",
+        "--lab-against",
+        "open",
+    ]);
+    assert_ne!(r.code, 0, "--lab-against needs --lab-run");
+    if !xvfb() {
+        eprintln!("xvfb-run is not installed: no window can open, the lab run is not shown");
+        return;
+    }
+    let dir = scratch("editor-lab");
+    let out = dir.join("lab.png");
+    let out_text = out.display().to_string();
+    let toy = "core/tests/fixtures/toy/scenario.toml";
+    let run = editor_under_xvfb(&[
+        toy,
+        "--lab-run",
+        "5",
+        "--lab-against",
+        "open",
+        "--screenshot",
+        &out_text,
+        "--size",
+        "900x600",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(png_size(&out), (900, 600));
+    let run = editor_under_xvfb(&[
+        toy,
+        "--lab-run",
+        "5",
+        "--lab-against",
+        "nosuch",
+        "--screenshot",
+        &out_text,
+    ]);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("`nosuch` is not a profile of the ruleset (it has: open, standard"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,6 +30,8 @@
 //! - [`scenario_file`]: the scenario's editable data and the `toml_edit` writer that saves it
 //!   into the author's file in place.
 //! - [`validate`]: the checks of `kessel check`, run on the unsaved scenario after edits.
+//! - [`lab`]: the balance lab of the rules panel: games of two profiles played with `kessel_lab`
+//!   on background threads, polled each frame.
 //! - [`save_as`]: *Save as…*, the scenario and its folder written into a folder of the user's.
 //! - [`underlay`]: a picture traced under the map, fitted by three points, kept beside it.
 //! - [`reload`]: the file watcher (notify, debounced) whose changes the app applies between
@@ -39,6 +41,7 @@ pub mod app;
 pub mod command;
 pub mod counters;
 pub mod document;
+pub mod lab;
 pub mod map_view;
 pub mod paint;
 pub mod panels;

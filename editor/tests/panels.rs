@@ -9,6 +9,8 @@ mod brushes;
 mod campaign;
 #[path = "panels/computer.rs"]
 mod computer;
+#[path = "panels/lab.rs"]
+mod lab;
 #[path = "panels/play.rs"]
 mod play;
 #[path = "panels/problems.rs"]

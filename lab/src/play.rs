@@ -246,6 +246,21 @@ pub fn play_loaded(
     seed: u64,
     cfg: &PlayConfig,
 ) -> anyhow::Result<GameRecord> {
+    play_loaded_until(engine, profile_name, seed, cfg, &|| false)
+}
+
+/// What [`play_loaded_until`] says when `stop` asked it to stop (the editor's Cancel).
+pub const STOPPED: &str = "stopped on request";
+
+/// [`play_loaded`], asking `stop` before every action: when it says yes the game ends at once
+/// with the error [`STOPPED`] (a front end's Cancel; a game cut short has no record).
+pub fn play_loaded_until(
+    engine: &mut Engine,
+    profile_name: &str,
+    seed: u64,
+    cfg: &PlayConfig,
+    stop: &dyn Fn() -> bool,
+) -> anyhow::Result<GameRecord> {
     let wall = Instant::now();
     let cpu0 = thread_cpu_seconds();
     // the choosers' own dice, so choosing never disturbs the game's dice
@@ -275,6 +290,9 @@ pub fn play_loaded(
     // refusals of enumerated actions a random player met: message → times (reported once)
     let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
     while !stuck {
+        if stop() {
+            anyhow::bail!("{STOPPED}");
+        }
         let (finished, turn, decider) = {
             let st = engine.state();
             let decider = if cfg.seats.is_empty() {

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! {"type":"header","format":"kessel-lab/1","engine":"kessel 0.1.0","scenario":{…},"ruleset":{…},…}
-//! {"type":"game","profile":"standard","seed":1,"finished":true,"level":"German win",…}
+//! {"type":"game","profile":"standard","seed":1,"finished":true,"level":"Red win",…}
 //! ```
 //!
 //! Shards of one run carry the same header but for `shard`; `kessel report` merges files whose

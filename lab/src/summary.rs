@@ -169,7 +169,7 @@ pub fn side_order(header: &Header) -> Vec<String> {
     sides
 }
 
-/// The label of the VP difference between the first two sides, e.g. `german − soviet`.
+/// The label of the VP difference between the first two sides, e.g. `red − blue`.
 pub fn difference_label(sides: &[String]) -> Option<String> {
     match sides {
         [a, b, ..] => Some(format!("{a} − {b}")),
@@ -344,6 +344,27 @@ pub fn verdict(m: &MeanCi) -> String {
     }
 }
 
+/// The verdict line of a paired comparison, as the summary prints it: `verdict on a − b: …`.
+/// `None` without a key quantity (no VP recorded).
+pub fn verdict_line(pr: &Paired) -> Option<String> {
+    let (label, m) = pr.key()?;
+    Some(format!("verdict on {label}: {}", verdict(m)))
+}
+
+/// About how many paired games would resolve the key difference to each of [`RESOLVE_VP`], as
+/// the summary prints it; `None` without an interval yet.
+pub fn games_needed_line(pr: &Paired) -> Option<String> {
+    let (_, m) = pr.key()?;
+    let needs: Vec<String> = RESOLVE_VP
+        .iter()
+        .filter_map(|&h| {
+            stats::games_for_half_width(m.sd, h).map(|n| format!("±{h:.0} VP: about {n}"))
+        })
+        .collect();
+    (m.ci.is_some() && !needs.is_empty())
+        .then(|| format!("paired games for a 95% interval of {}", needs.join(", ")))
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -513,21 +534,11 @@ pub fn text(all: &Data, s: &Summary) -> String {
                 interval(m.ci, true)
             );
         }
-        if let Some((label, m)) = pr.key() {
-            let _ = writeln!(out, "  verdict on {label}: {}", verdict(m));
-            let needs: Vec<String> = RESOLVE_VP
-                .iter()
-                .filter_map(|&h| {
-                    stats::games_for_half_width(m.sd, h).map(|n| format!("±{h:.0} VP: about {n}"))
-                })
-                .collect();
-            if m.ci.is_some() && !needs.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "  paired games for a 95% interval of {}",
-                    needs.join(", ")
-                );
-            }
+        if let Some(line) = verdict_line(pr) {
+            let _ = writeln!(out, "  {line}");
+        }
+        if let Some(line) = games_needed_line(pr) {
+            let _ = writeln!(out, "  {line}");
         }
     }
     if h.variations > 1 {
@@ -745,6 +756,23 @@ mod tests {
             t.contains("paired games for a 95% interval of ±10 VP: about 2"),
             "{t}"
         );
+        // the lines other front ends (the editor) show are the summary's own
+        let line = verdict_line(pr).expect("a verdict");
+        assert!(line.starts_with("verdict on red − blue: distinguishable"));
+        assert!(t.contains(&format!("  {line}\n")), "{t}");
+        let needed = games_needed_line(pr).expect("games needed");
+        assert!(t.contains(&format!("  {needed}\n")), "{t}");
+        // one seed: no interval, so no estimate of the games needed
+        let one = Data {
+            header: header(&["a", "b"]),
+            games: vec![game("a", 1, true, 3.0, 1.0), game("b", 1, true, 2.0, 1.0)],
+        };
+        let pr1 = &summarize(&one).paired[0];
+        assert_eq!(
+            verdict_line(pr1).as_deref(),
+            Some("verdict on red − blue: too few paired games for an interval")
+        );
+        assert_eq!(games_needed_line(pr1), None);
         // no change at all
         let same = Data {
             header: header(&["a", "b"]),

@@ -74,6 +74,14 @@ pub struct Args {
     /// Seconds to wait before the screenshot (to catch a reload made meanwhile).
     #[arg(long, value_name = "SECONDS")]
     delay: Option<f32>,
+    /// Rules mode: open the balance lab and start a run of N games per profile (the profile in
+    /// force against --lab-against). A screenshot waits for the run to end unless --delay is
+    /// given.
+    #[arg(long, value_name = "N")]
+    lab_run: Option<u64>,
+    /// With --lab-run: the profile to compare with (a profile name, `defaults`, or `none`).
+    #[arg(long, value_name = "PROFILE", requires = "lab_run")]
+    lab_against: Option<String>,
 }
 
 fn parse_mode(word: &str) -> Result<Mode, String> {
@@ -114,6 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         computer: args.computer,
         tool: args.tool,
         region: args.region,
+        lab: args.lab_run.map(|n| (n, args.lab_against)),
     };
     let not_yours = crate::bundle::not_the_users(&scenario);
     kessel_editor::run(EditorOptions {

@@ -410,6 +410,10 @@ impl EditorApp {
     /// tests can drive it through `egui_kittest`.
     pub fn ui_root(&mut self, ui: &mut Ui) {
         self.poll_reload(ui.ctx());
+        // a lab run goes on in any mode: take its games as they come
+        if let Some(run) = &mut self.rules_panel.lab.run {
+            run.poll();
+        }
         if self.needs_refresh && !ui.ctx().input(|i| i.pointer.any_down()) {
             // option changes while a value is dragged wait for the release: a refresh asks the
             // rules for every legal action, too slow to repeat on every frame of a drag

@@ -43,7 +43,12 @@ impl EditorApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             return;
         }
-        let waiting = job.delay.is_some_and(|t| std::time::Instant::now() < t);
+        // a lab run started for the picture is waited for, unless a delay says when to shoot
+        let lab_busy = (self.rules_panel.lab.run.as_ref()).is_some_and(|r| r.busy());
+        let waiting = match job.delay {
+            Some(t) => std::time::Instant::now() < t,
+            None => lab_busy,
+        };
         if waiting {
             job.frames = 0;
         }

@@ -52,6 +52,10 @@ pub struct Startup {
     /// Let the ruleset's AI play (at most 3000 actions) until this step (by id) offers an
     /// attack, to reach a combat without playing one by hand.
     pub ai_until: Option<String>,
+    /// Rules mode: start a balance-lab run of this many games per profile, against this
+    /// profile (a name, `defaults`, or `none` for no comparison; by default the panel's pick).
+    /// A screenshot waits for the run to end unless a delay is given.
+    pub lab: Option<(u64, Option<String>)>,
 }
 
 impl EditorApp {
@@ -79,7 +83,7 @@ impl EditorApp {
             Some((a, b)) => Some((parse(a)?, parse(b)?)),
             None => None,
         };
-        if let Some(mode) = st.mode {
+        if let Some(mode) = st.mode.or(st.lab.as_ref().map(|_| Mode::Rules)) {
             self.set_mode(mode);
         }
         if let Some(word) = &st.tool {
@@ -134,6 +138,9 @@ impl EditorApp {
         }
         if !cmds.is_empty() {
             self.apply_play(cmds);
+        }
+        if let Some((games, against)) = &st.lab {
+            self.start_lab(*games, against.as_deref())?;
         }
         let Some(s) = &mut self.session else {
             return Ok(());
@@ -219,6 +226,44 @@ impl EditorApp {
 }
 
 impl EditorApp {
+    /// Opens the balance lab in the rules panel and starts a run of `games` games per profile
+    /// of the profile in force against `against` (see [`Startup::lab`]).
+    pub fn start_lab(&mut self, games: u64, against: Option<&str>) -> anyhow::Result<()> {
+        use crate::panels::lab::{LabCx, ALONE, DEFAULTS};
+        let s = self.session.as_ref().ok_or_else(|| {
+            anyhow::anyhow!(
+                "the lab needs the game to start: {}",
+                self.session_error.as_deref().unwrap_or("no scenario")
+            )
+        })?;
+        let profile = match s.engine.profile_arg() {
+            Some(p) => crate::lab::LabProfile::Named(p.to_string()),
+            None => crate::lab::LabProfile::Defaults,
+        };
+        let panel = &mut self.rules_panel;
+        panel.lab_open = true;
+        panel.comparing = false;
+        panel.lab.games = games;
+        if let Some(a) = against {
+            panel.lab.against = match a {
+                "none" => ALONE.to_string(),
+                "defaults" => DEFAULTS.to_string(),
+                p if panel.profiles.iter().any(|x| x == p) => p.to_string(),
+                p => anyhow::bail!(
+                    "`{p}` is not a profile of the ruleset (it has: {}; or defaults, none)",
+                    panel.profiles.join(", ")
+                ),
+            };
+        }
+        let cx = LabCx {
+            scenario: self.doc.scenario_path.as_deref(),
+            profile,
+            profiles: &panel.profiles,
+            unsaved: Vec::new(),
+        };
+        panel.lab.start(&cx, None).map_err(anyhow::Error::msg)
+    }
+
     /// The hex a hex label names, or where the unit with that id stands at set-up.
     fn hex_of_label_or_unit(&self, text: &str) -> anyhow::Result<Hex> {
         if let Some(h) = self.doc.map.parse(text) {

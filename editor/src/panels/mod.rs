@@ -12,6 +12,7 @@ use kessel_draw::MapStyle;
 
 pub mod campaign;
 pub mod inspector;
+pub mod lab;
 pub mod log;
 pub mod map_data;
 pub mod palette;

@@ -2,9 +2,13 @@
 //! description and rule reference, flip options for the game in progress, save the options in
 //! force as a new profile, and compare two profiles side by side.
 //!
+//! The *Balance lab* ([`super::lab`]) plays games of the profile in force against another.
+//!
 //! Profiles are the ruleset's `profiles/*.toml`; a new one is written in the same format
 //! ([`profile_toml`]) and only lists options that differ from the defaults, like the shipped ones.
 
+use super::lab::{LabCx, LabPanel};
+use crate::lab::LabProfile;
 use crate::play::PlayCommand;
 use egui::{Color32, RichText, Ui};
 use kessel_core::options::{OptionDecl, OptionType, Options, Profile};
@@ -18,7 +22,7 @@ const CURRENT: &str = "(options in force)";
 const DIFFERS: Color32 = Color32::from_rgb(250, 200, 60);
 
 /// The rules panel's state.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct RulesPanel {
     /// Profile names found in the ruleset's `profiles/` folder, sorted.
     pub profiles: Vec<String>,
@@ -36,7 +40,19 @@ pub struct RulesPanel {
     pub only_differences: bool,
     /// Show the comparison.
     pub comparing: bool,
+    /// Show the balance lab.
+    pub lab_open: bool,
+    /// The balance lab: its settings and its run.
+    pub lab: LabPanel,
     dir: Option<PathBuf>,
+}
+
+/// What the rules panel knows of the document, for the lab.
+pub struct DocInfo<'a> {
+    /// The scenario file (none for a bare map).
+    pub scenario: Option<&'a Path>,
+    /// The map or scenario has unsaved edits.
+    pub dirty: bool,
 }
 
 /// Lists the profiles in `<ruleset>/profiles/`.
@@ -140,14 +156,36 @@ impl RulesPanel {
         options: &Options,
         profile_arg: Option<&str>,
         read: &dyn Fn(&str) -> Result<Profile, String>,
+        doc: &DocInfo<'_>,
         cmds: &mut Vec<PlayCommand>,
     ) {
         ui.heading("Rules");
         self.profile_ui(ui, options, profile_arg, read, cmds);
         ui.separator();
         ui.horizontal(|ui| {
-            ui.checkbox(&mut self.comparing, "Compare profiles");
+            // one view at a time: the options, the comparison or the lab
+            if ui
+                .checkbox(&mut self.comparing, "Compare profiles")
+                .changed()
+                && self.comparing
+            {
+                self.lab_open = false;
+            }
+            if ui.checkbox(&mut self.lab_open, "Balance lab").changed() && self.lab_open {
+                self.comparing = false;
+            }
         });
+        if self.lab_open {
+            let cx = LabCx {
+                scenario: doc.scenario,
+                profile: profile_arg
+                    .map_or(LabProfile::Defaults, |p| LabProfile::Named(p.to_string())),
+                profiles: &self.profiles,
+                unsaved: self.unsaved_notes(options, profile_arg, read, doc),
+            };
+            self.lab.ui(ui, &cx);
+            return;
+        }
         if self.comparing {
             self.compare_ui(ui, options, read);
             return;
@@ -219,6 +257,37 @@ impl RulesPanel {
                 .color(DIFFERS),
             );
         }
+    }
+
+    /// What a lab run does not play: unsaved edits, options changed by hand.
+    fn unsaved_notes(
+        &self,
+        options: &Options,
+        profile_arg: Option<&str>,
+        read: &dyn Fn(&str) -> Result<Profile, String>,
+        doc: &DocInfo<'_>,
+    ) -> Vec<String> {
+        let mut notes = Vec::new();
+        if doc.dirty {
+            notes.push(
+                "Not played: the unsaved edits to the map or scenario (save them first).".into(),
+            );
+        }
+        let base = self.resolve(options, profile_arg.unwrap_or("(defaults)"), read);
+        let by_hand: Vec<&str> = options
+            .decls
+            .iter()
+            .filter(|d| base.get(&d.id) != options.values.get(&d.id))
+            .map(|d| d.id.as_str())
+            .collect();
+        if !by_hand.is_empty() {
+            notes.push(format!(
+                "Not played: the option(s) changed by hand ({}); save them as a new profile to \
+                 test them.",
+                by_hand.join(", ")
+            ));
+        }
+        notes
     }
 
     /// Options whose value differs from what the chosen profile gives.
@@ -463,6 +532,10 @@ impl super::Panel for RulesPanel {
         let options = s.engine.options();
         let engine = &s.engine;
         let read = |name: &str| engine.read_profile(name).map_err(|e| e.to_string());
-        self.show(ui, &options, engine.profile_arg(), &read, cx.play);
+        let doc = DocInfo {
+            scenario: cx.doc.scenario_path.as_deref(),
+            dirty: cx.doc.is_dirty(),
+        };
+        self.show(ui, &options, engine.profile_arg(), &read, &doc, cx.play);
     }
 }
