@@ -42,6 +42,11 @@ fn busy(app: &EditorApp) -> bool {
     app.rules_panel.lab.run.as_ref().is_some_and(|r| r.busy())
 }
 
+/// A run was started and its threads have ended (a click is only seen on the next frame).
+fn ended(app: &EditorApp) -> bool {
+    app.rules_panel.lab.run.as_ref().is_some_and(|r| !r.busy())
+}
+
 #[test]
 fn a_short_run_shows_the_levels_the_chart_and_the_verdict() {
     let dir = toy_copy("lab-run");
@@ -56,7 +61,7 @@ fn a_short_run_shows_the_levels_the_chart_and_the_verdict() {
     h.get_by_label("Run").click();
     h.step();
     assert!(busy(h.state()), "the games play in the background");
-    let frames = frames_until(&mut h, "the run to end", |app| !busy(app));
+    let frames = frames_until(&mut h, "the run to end", ended);
     assert!(frames >= 1, "frames were drawn while the games played");
     h.run();
     let run = h.state().rules_panel.lab.run.as_ref().expect("a run");
@@ -115,7 +120,7 @@ fn cancel_stops_a_long_run_and_keeps_the_games_played() {
     }
     h.get_by_label("Cancel").click();
     h.step();
-    let frames = frames_until(&mut h, "the threads to stop", |app| !busy(app));
+    let frames = frames_until(&mut h, "the threads to stop", ended);
     assert!(frames < 2000, "stopped promptly ({frames} frames)");
     h.run();
     let run = h.state().rules_panel.lab.run.as_ref().expect("a run");
@@ -145,7 +150,7 @@ fn a_profile_that_does_not_load_is_named_in_the_panel() {
     h.state_mut().rules_panel.lab.games = 3;
     h.run();
     h.get_by_label("Run").click();
-    frames_until(&mut h, "the run to end", |app| !busy(app));
+    frames_until(&mut h, "the run to end", ended);
     h.run();
     let run = h.state().rules_panel.lab.run.as_ref().expect("a run");
     let e = run.error.clone().expect("an error");
