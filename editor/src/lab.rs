@@ -13,7 +13,7 @@
 use kessel_core::engine::Engine;
 use kessel_core::scenario::Scenario;
 use kessel_core::script::Limits;
-use kessel_lab::play::{self, PlayConfig};
+use kessel_lab::play::{self, PlayConfig, Seat};
 use kessel_lab::record::{Data, GameRecord, Header, Seeds};
 use kessel_lab::summary::{self, Summary};
 use kessel_lab::{describe, ProfileArg};
@@ -61,6 +61,9 @@ pub struct LabRequest {
     pub seed: u64,
     /// Worker threads.
     pub workers: usize,
+    /// Who plays each side where it is not the ruleset's AI at its default level (side → the
+    /// word of `kessel simulate --ai`: `ai:LEVEL`, `random`); the same in both profiles' games.
+    pub players: BTreeMap<String, String>,
 }
 
 impl LabRequest {
@@ -89,13 +92,16 @@ impl LabRequest {
             Some(LabProfile::Defaults) => return None,
             None => {}
         }
+        for (side, word) in &self.players {
+            s.push_str(&format!(" --ai {}", quoted(&format!("{side}={word}"))));
+        }
         Some(s)
     }
 }
 
 fn quoted(s: &str) -> String {
     if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c))
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:=".contains(c))
     {
         s.to_string()
     } else {
@@ -339,6 +345,11 @@ fn drive(req: &LabRequest, stop: &AtomicBool, reply: &Reply) {
     let cfg = PlayConfig {
         max_actions: MAX_ACTIONS,
         trace: false,
+        seats: req
+            .players
+            .iter()
+            .filter_map(|(side, word)| Some((side.clone(), Seat::parse(word)?)))
+            .collect(),
         ..PlayConfig::default()
     };
     std::thread::scope(|scope| {
@@ -442,7 +453,23 @@ fn header(req: &LabRequest) -> anyhow::Result<Header> {
         games: req.games,
         shard: None,
     };
-    let mut h = kessel_lab::header(&req.scenario, &args, MAX_ACTIONS, BTreeMap::new(), seeds)?;
+    let mut h = kessel_lab::header(
+        &req.scenario,
+        &args,
+        MAX_ACTIONS,
+        req.players.clone(),
+        seeds,
+    )?;
+    for (side, word) in &req.players {
+        match Seat::parse(word) {
+            Some(Seat::Ai(Some(level))) if !h.ai_levels.contains(&level) => anyhow::bail!(
+                "{side} played by the AI at level `{level}`, which the ruleset does not declare (levels: {})",
+                h.ai_levels.join(", ")
+            ),
+            None => anyhow::bail!("{side} played by `{word}`: not a player (ai, ai:LEVEL, random)"),
+            _ => {}
+        }
+    }
     for (info, p) in h.profiles.iter_mut().zip(&profiles) {
         if *p == LabProfile::Defaults {
             info.options = load(req, p, req.seed)?.options().values.clone();

@@ -260,6 +260,8 @@ impl EditorApp {
             profile,
             profiles: &panel.profiles,
             unsaved: Vec::new(),
+            sides: &[],
+            ai_levels: &[],
         };
         panel.lab.start(&cx, None).map_err(anyhow::Error::msg)
     }

@@ -9,6 +9,7 @@ use egui::{Color32, RichText, Ui};
 use egui_plot::{HLine, Line, Plot, PlotPoints, Points, Polygon};
 use kessel_lab::stats::MeanCi;
 use kessel_lab::summary::{self, Paired, ProfileStats};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -36,6 +37,10 @@ pub struct LabCx<'a> {
     pub profiles: &'a [String],
     /// What the run will not see: unsaved edits, options changed by hand.
     pub unsaved: Vec<String>,
+    /// The sides playing, for choosing who plays each (none: every side the default AI).
+    pub sides: &'a [String],
+    /// The levels of the ruleset's computer player, the default first.
+    pub ai_levels: &'a [String],
 }
 
 /// The lab's settings and its current run.
@@ -48,6 +53,9 @@ pub struct LabPanel {
     /// The profile to compare with: a profile name, [`DEFAULTS`] or [`ALONE`]; empty until
     /// the panel first picks one (the first profile that is not the one in force).
     pub against: String,
+    /// Who plays each side where it is not the ruleset's AI at its default level: side → the
+    /// player's word of `kessel simulate --ai` (`ai:LEVEL`, `random`).
+    pub players: BTreeMap<String, String>,
     /// The run under way or last run.
     pub run: Option<LabRun>,
     /// Why the last Run did not start.
@@ -60,10 +68,56 @@ impl Default for LabPanel {
             games: 20,
             seed: 1,
             against: String::new(),
+            players: BTreeMap::new(),
             run: None,
             start_error: None,
         }
     }
+}
+
+/// Who plays `side` in the lab's games: the ruleset's AI at its default level, at another of
+/// its levels, or a random-legal player (`kessel simulate --ai` words).
+fn players_row(
+    ui: &mut Ui,
+    players: &mut BTreeMap<String, String>,
+    side: &str,
+    levels: &[String],
+    busy: bool,
+) {
+    let default = match levels.first() {
+        Some(l) => format!("AI ({l})"),
+        None => "AI".to_string(),
+    };
+    let mut choices: Vec<(Option<String>, String)> = vec![(None, default)];
+    for l in levels.iter().skip(1) {
+        choices.push((Some(format!("ai:{l}")), format!("AI ({l})")));
+    }
+    choices.push((Some("random".into()), "random-legal".into()));
+    let current = players.get(side).cloned();
+    let shown = choices
+        .iter()
+        .find(|(w, _)| *w == current)
+        .map_or_else(|| current.clone().unwrap_or_default(), |(_, t)| t.clone());
+    let label = ui.label(format!("{side} played by"));
+    let mut picked = current.clone();
+    ui.add_enabled_ui(!busy, |ui| {
+        egui::ComboBox::from_id_salt(("lab_player", side))
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                for (word, text) in &choices {
+                    ui.selectable_value(&mut picked, word.clone(), text);
+                }
+            })
+            .response
+            .labelled_by(label.id);
+    });
+    if picked != current {
+        match picked {
+            Some(w) => players.insert(side.to_string(), w),
+            None => players.remove(side),
+        };
+    }
+    ui.end_row();
 }
 
 impl LabPanel {
@@ -118,6 +172,12 @@ impl LabPanel {
             games: self.games,
             seed: self.seed,
             workers: default_workers(),
+            players: self
+                .players
+                .iter()
+                .filter(|(side, _)| cx.sides.contains(side))
+                .map(|(side, word)| (side.clone(), word.clone()))
+                .collect(),
         };
         self.run = Some(LabRun::start(request, ctx));
         Ok(())
@@ -134,9 +194,9 @@ impl LabPanel {
         }
         let choices = self.settle_against(cx);
         ui.label(
-            "Plays whole games headless, the ruleset's AI on every side, under the profile in \
-             force and under another on the same seeds, and says whether the difference is more \
-             than chance.",
+            "Plays whole games headless, the ruleset's AI on every side (or the players picked \
+             below), under the profile in force and under another on the same seeds, and says \
+             whether the difference is more than chance.",
         );
         let busy = self.run.as_ref().is_some_and(LabRun::busy);
         egui::Grid::new("lab_settings")
@@ -156,6 +216,9 @@ impl LabPanel {
                     .response
                     .labelled_by(label.id);
                 ui.end_row();
+                for side in cx.sides {
+                    players_row(ui, &mut self.players, side, cx.ai_levels, busy);
+                }
                 let label = ui.label("Games");
                 ui.add_enabled(
                     !busy,

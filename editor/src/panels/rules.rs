@@ -53,6 +53,10 @@ pub struct DocInfo<'a> {
     pub scenario: Option<&'a Path>,
     /// The map or scenario has unsaved edits.
     pub dirty: bool,
+    /// The sides playing the game, for the lab's players.
+    pub sides: Vec<String>,
+    /// The levels of the ruleset's computer player, the default first.
+    pub ai_levels: Vec<String>,
 }
 
 /// Lists the profiles in `<ruleset>/profiles/`.
@@ -182,6 +186,8 @@ impl RulesPanel {
                     .map_or(LabProfile::Defaults, |p| LabProfile::Named(p.to_string())),
                 profiles: &self.profiles,
                 unsaved: self.unsaved_notes(options, profile_arg, read, doc),
+                sides: &doc.sides,
+                ai_levels: &doc.ai_levels,
             };
             self.lab.ui(ui, &cx);
             return;
@@ -535,6 +541,13 @@ impl super::Panel for RulesPanel {
         let doc = DocInfo {
             scenario: cx.doc.scenario_path.as_deref(),
             dirty: cx.doc.is_dirty(),
+            sides: s.sides_in_play(),
+            ai_levels: engine
+                .ruleset()
+                .ai_levels
+                .iter()
+                .map(|l| l.id.clone())
+                .collect(),
         };
         self.show(ui, &options, engine.profile_arg(), &read, &doc, cx.play);
     }

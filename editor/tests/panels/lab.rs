@@ -201,6 +201,7 @@ fn the_option_defaults_are_played_as_defaults_even_when_the_scenario_names_a_pro
             games: 3,
             seed: 7,
             workers: 2,
+            players: Default::default(),
         },
         None,
     );
@@ -237,4 +238,46 @@ fn the_option_defaults_are_played_as_defaults_even_when_the_scenario_names_a_pro
         "the command line has no word for the defaults here"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Who plays each side can be picked: the toy's `timid` AI level for red plays both profiles'
+/// games (red never attacks), the data says so, and the command line that replays the run too.
+#[test]
+fn a_side_can_be_played_at_another_ai_level_in_the_lab() {
+    let dir = toy_copy("lab-players");
+    let mut h = harness(&dir);
+    open_lab(&mut h);
+    h.get_by_label("red played by").click();
+    h.run();
+    h.get_by_label("AI (timid)").click();
+    h.run();
+    assert_eq!(
+        h.state()
+            .rules_panel
+            .lab
+            .players
+            .get("red")
+            .map(String::as_str),
+        Some("ai:timid")
+    );
+    h.state_mut().rules_panel.lab.games = 4;
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    frames_until(&mut h, "the run to end", ended);
+    h.run();
+    let run = h.state().rules_panel.lab.run.as_ref().expect("a run");
+    assert_eq!(run.error, None);
+    let (data, _) = run.results().expect("results");
+    assert_eq!(
+        data.header.players.get("red").map(String::as_str),
+        Some("ai:timid")
+    );
+    assert_eq!(data.games.len(), 8);
+    for g in &data.games {
+        let red = g.actions_by_side.get("red").cloned().unwrap_or_default();
+        assert!(!red.contains_key("attack"), "timid red attacked: {red:?}");
+    }
+    let line = run.request.command_line().expect("a command line");
+    assert!(line.contains("--ai red=ai:timid"), "{line}");
 }
