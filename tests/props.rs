@@ -287,6 +287,7 @@ fn lua_api_arguments_never_panic() {
     let limits = Limits {
         instructions: 20_000_000,
         memory: 64 << 20,
+        ..Limits::default()
     };
     // the runner's closure is `Fn`: the engine (whose script runs take `&mut`) sits in a cell
     let engine = std::cell::RefCell::new(

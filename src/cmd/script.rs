@@ -27,6 +27,10 @@ pub struct Args {
     /// Millions of Lua instructions allowed per call.
     #[arg(long, default_value_t = 200)]
     budget: u64,
+    /// Seconds of wall time allowed per call (a safety net for work the instruction count does
+    /// not see, such as joining big strings).
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
     /// Write the game the script played as a save (needs --scenario), for `kessel view` or the
     /// editor.
     #[arg(long, value_name = "FILE")]
@@ -48,8 +52,15 @@ pub fn ruleset_for(file: &Path) -> Option<PathBuf> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !(args.seconds > 0.0 && args.seconds <= 86_400.0) {
+        anyhow::bail!(
+            "--seconds {}: give a number of seconds from above 0 to 86400",
+            args.seconds
+        );
+    }
     let limits = Limits {
         instructions: args.budget.saturating_mul(1_000_000),
+        wall: std::time::Duration::from_secs_f64(args.seconds),
         ..Limits::default()
     };
     if !args.file.is_file() {

@@ -21,6 +21,12 @@ pub struct Limits {
     pub memory: usize,
     /// VM instructions allowed per call from Rust into Lua.
     pub instructions: u64,
+    /// Wall-clock time allowed per call from Rust into Lua: a safety net for work that the
+    /// instruction count cannot see — one `..` of two big strings is one instruction however many
+    /// megabytes it copies — checked with the budget (every thousand instructions). Far above
+    /// what any rule call takes (the instruction budget runs out in a second or two), so the
+    /// same commands give the same game on any machine.
+    pub wall: std::time::Duration,
 }
 
 impl Default for Limits {
@@ -28,6 +34,7 @@ impl Default for Limits {
         Limits {
             memory: 256 << 20,
             instructions: 200_000_000,
+            wall: std::time::Duration::from_secs(10),
         }
     }
 }
@@ -183,6 +190,7 @@ pub struct ScriptHost {
     depth: Rc<Cell<u32>>,
     last_seen: Rc<std::cell::RefCell<Option<(String, usize)>>>,
     stopper: Stopper,
+    started: Rc<Cell<std::time::Instant>>,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -224,6 +232,7 @@ impl ScriptHost {
             depth: Rc::new(Cell::new(0)),
             last_seen: Rc::new(std::cell::RefCell::new(None)),
             stopper,
+            started: Rc::new(Cell::new(std::time::Instant::now())),
         };
         host.sandbox()
             .map_err(|e| ScriptError::plain(format!("cannot set up the sandbox: {e}")))?;
@@ -386,6 +395,8 @@ impl ScriptHost {
             spent: self.spent.clone(),
             memory: self.limits.memory,
             stop: self.stopper.0.clone(),
+            started: self.started.clone(),
+            wall: self.limits.wall,
         }
     }
 
@@ -428,6 +439,8 @@ impl ScriptHost {
                         meter.spent.set(Spent::Budget);
                     } else if meter.stop.load(std::sync::atomic::Ordering::Relaxed) {
                         meter.spent.set(Spent::Stopped);
+                    } else if meter.started.get().elapsed() > meter.wall {
+                        meter.spent.set(Spent::Wall);
                     }
                 }
                 // once spent, every later check raises again until the call returns to Rust
@@ -449,6 +462,7 @@ impl ScriptHost {
         if self.depth.get() == 0 {
             self.used.set(0);
             self.spent.set(Spent::No);
+            self.started.set(std::time::Instant::now());
             *self.last_seen.borrow_mut() = None;
         }
         self.depth.set(self.depth.get() + 1);
@@ -580,9 +594,36 @@ mod tests {
             Limits {
                 memory: 32 << 20,
                 instructions: 5_000_000,
+                ..Limits::default()
             },
         )
         .expect("host")
+    }
+
+    #[test]
+    fn joining_big_strings_in_a_loop_hits_the_wall_clock_limit() {
+        let h = ScriptHost::new(
+            Path::new("/nonexistent"),
+            Limits {
+                memory: 64 << 20,
+                instructions: 5_000_000_000,
+                wall: std::time::Duration::from_millis(300),
+            },
+        )
+        .expect("host");
+        let started = std::time::Instant::now();
+        let e = h
+            .run_text(
+                "cat.lua",
+                "local s = string.rep('x', 1 << 20)\nwhile true do local t = s .. s end",
+            )
+            .expect_err("stopped");
+        assert!(e.message.contains("time limit exceeded"), "{}", e.message);
+        assert!(e.message.contains("cat.lua:2"), "{}", e.message);
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        // the next call starts with a fresh clock
+        let v = h.run_text("ok.lua", "return 1 + 1").expect("runs again");
+        assert_eq!(v.as_i64(), Some(2));
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub(crate) enum Spent {
     Memory = 2,
     /// Another thread asked the call to stop (see `script::Stopper`).
     Stopped = 3,
+    /// The call ran past its wall-clock limit (`Limits::wall`).
+    Wall = 4,
 }
 
 /// The budget of the current call from Rust, shared by the hook and the bounded functions.
@@ -47,6 +49,10 @@ pub(crate) struct Meter {
     pub memory: usize,
     /// Set by another thread to stop the call (see `script::Stopper`).
     pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// When the outermost call began.
+    pub started: Rc<Cell<std::time::Instant>>,
+    /// Wall-clock time allowed per call.
+    pub wall: std::time::Duration,
 }
 
 impl Meter {
@@ -59,6 +65,10 @@ impl Meter {
             )),
             Spent::Stopped => mlua::Error::runtime(format!(
                 "{place}stopped on request (the call was cut short; the game is as it was before it)"
+            )),
+            Spent::Wall => mlua::Error::runtime(format!(
+                "{place}time limit exceeded ({:.0} s of wall time in one call: work the instruction count does not see, such as joining big strings in a loop?)",
+                self.wall.as_secs_f64()
             )),
             _ => mlua::Error::runtime(format!(
                 "{place}instruction budget exceeded ({} million instructions in one call; an endless loop?)",
@@ -1211,6 +1221,8 @@ mod tests {
             spent: Rc::new(Cell::new(Spent::No)),
             memory: 64 << 20,
             stop: Default::default(),
+            started: Rc::new(Cell::new(std::time::Instant::now())),
+            wall: std::time::Duration::from_secs(10),
         };
         install(&lua, &meter).expect("install");
         (lua, meter)
