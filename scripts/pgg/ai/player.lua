@@ -918,9 +918,25 @@ local function choose(legal, kinds)
   return chosen
 end
 
+-- Combat phases the computer player ended while attacks were listed, by game-turn and side (a
+-- measure of how it plays, for the balance lab's `result` metrics; not game state).
+local passed_with_attacks = {}
+
+local function note_pass(chosen, legal)
+  if not (chosen and chosen.kind == "end_phase" and C.in_combat_phase()) then return end
+  if #legal("attack") == 0 then return end
+  local t, side = kessel.game.turn(), C.phasing()
+  local row = passed_with_attacks[t] or {}
+  passed_with_attacks[t] = row
+  row[side] = (row[side] or 0) + 1
+end
+
 -- The hook: the narrower (ai/narrowing.lua) is in place for this choice only.
 function AI.pick(legal, kinds)
   local chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
+  if chosen and chosen.kind == "end_phase" and C.in_combat_phase() then
+    Narrowing.within(AI.narrow, note_pass, chosen, legal)
+  end
   -- the scores and the frame served this choice only
   scored = {}
   current_frame = nil
@@ -929,9 +945,15 @@ end
 
 kessel.on("ai", AI.pick)
 
--- How the game stands [15], with measures of how it is being played for the balance lab:
--- combat units on the map and those out of supply (the flag of the last Movement Phase [11.3]).
-local function supply_metrics()
+-- How the game stands [15], with measures of how it is being played for the balance lab, each for
+-- the game-turn just recorded (the lab asks at the start of the next one, and once more when the
+-- game is over): combat units on the map and those out of supply (the flag of the last Movement
+-- Phase [11.3]); cities the Soviet retook [15] (game var `soviet_recaptures`); German divisions
+-- destroyed [15]; combat phases the computer player ended while attacks were listed. Summed over
+-- a game's turns they give the per-game figures.
+local destroyed_by_turn = {}   -- game-turn -> divisions destroyed by its end (memo for the delta)
+
+local function play_metrics()
   local m = {}
   for _, side in ipairs({ C.GERMAN, C.SOVIET }) do
     local on, oos = 0, 0
@@ -943,12 +965,26 @@ local function supply_metrics()
     end
     m[side .. "_units_on_map"], m[side .. "_units_out_of_supply"] = on, oos
   end
+  local t = kessel.game.turn()
+  if not kessel.game.finished() then t = t - 1 end
+  local rec = 0
+  for _, r in ipairs(kessel.game.var("soviet_recaptures") or {}) do
+    if r.turn == t then rec = rec + 1 end
+  end
+  m.soviet_recaptures = rec
+  local dead = #V.divisions_destroyed()
+  destroyed_by_turn[t] = dead
+  m.german_divisions_destroyed = dead - (destroyed_by_turn[t - 1] or 0)
+  local row = passed_with_attacks[t] or {}
+  for _, side in ipairs({ C.GERMAN, C.SOVIET }) do
+    m[side .. "_combat_phases_passed_with_attacks"] = row[side] or 0
+  end
   return m
 end
 
 kessel.on("result", function()
   local r = V.score()
-  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp }, metrics = supply_metrics() }
+  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp }, metrics = play_metrics() }
 end)
 
 return AI
