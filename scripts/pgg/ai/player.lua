@@ -244,6 +244,21 @@ lazy.leader_gap = function(F)
   end
 end
 lazy.mech_phase = function() return C.step_is("german_mech_movement") end
+-- Objective hexes the German owns [15] that a Soviet unit could walk into soon (a Soviet unit within
+-- GARRISON_THREAT hexes): hex -> what a garrison there is worth. Every hex of a city counts, since
+-- one Soviet unit in one hex takes the city back (2 VP each time [15]) and breaks the German's
+-- claim to it at the end.
+local GARRISON_THREAT = 6
+lazy.garrison = function(F)
+  local owner = V.owners()
+  local out = {}
+  for _, o in ipairs(F.obj.list) do
+    for _, h in ipairs(o.hexes) do
+      if owner[h] == C.GERMAN and (F.dz[h] or 99) <= GARRISON_THREAT then out[h] = 10 + o.vp / 2 end
+    end
+  end
+  return out
+end
 
 local function goal_of(F, class)
   local g = F.goal[class]
@@ -355,10 +370,15 @@ local function german_scorer(F, units, from)
   end
   local n = #units
   local const, per_mp = 0, 1.0
+  local garrison = F.garrison
+  local mech_only = true   -- (infantry makes the better garrison: the panzers are for the advance)
+  for _, u in ipairs(units) do if C.class(u) ~= "motorized" then mech_only = false end end
   if from then
     const = D[from] or FAR
     local c0, t0 = counts_at(F, from, C.GERMAN)
     if over_limit(C.GERMAN, c0, t0) then const = const + 50 end   -- leaving an over-full hex
+    -- leaving a threatened city hex empty
+    if garrison[from] and t0 <= n then const = const - garrison[from] end
     for _, u in ipairs(F.at[from] or {}) do
       -- breaking up a division [7.3]
       if not ids[u.id] and u.formation and forms[u.formation] and DIVISION_TYPES[u.type] then const = const - 6 end
@@ -373,6 +393,9 @@ local function german_scorer(F, units, from)
     if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
     local score = const - (D[dest] or FAR) * per_mp
     if tset[dest] and t1 == 0 then score = score + 15 + (vp[dest] or 0) / 2 end   -- capture
+    if garrison[dest] and t1 == 0 and dest ~= from then   -- garrison an empty threatened city hex
+      score = score + garrison[dest] * (mech_only and 0.6 or 1)
+    end
     for _, u in ipairs(F.at[dest] or {}) do
       if u.side == C.GERMAN and not ids[u.id] then
         if u.formation and forms[u.formation] then score = score + 2 else score = score - 0.5 end
@@ -653,6 +676,8 @@ local function advance_score(F, a, p)
     s = s + ((D[from] or 400) - (D[dest] or 400))
     for _, t in ipairs(targets) do if t == dest then s = s + 10 end end
     if obj.vp[from] then s = s - 3 end
+    local _, here = counts_at(F, from, C.GERMAN)
+    if F.garrison[from] and here <= #units then s = s - F.garrison[from] end
     -- keep divisions together: the whole group, not pieces
     s = s + 0.1 * #units
   else
@@ -791,6 +816,7 @@ local function want_group(F, hex)
   local side = here[1] and here[1].side
   local c, t = counts_at(F, hex, side)
   local split = over_limit(side, c, t) or F.turn == 1
+  if not split and side == C.GERMAN and F.garrison[hex] then split = true end
   if not split and side == C.GERMAN then
     local f = nil
     for _, u in ipairs(here) do
