@@ -50,6 +50,7 @@ local Book = require("ai.book")
 local AI = {}
 
 local NEG = -1e9
+DEBUG_ATTACKS = true
 
 -- Small helpers ----------------------------------------------------------------------------------
 
@@ -97,13 +98,29 @@ local function column_ev(crt, column)
   return v
 end
 
--- Expected value (attacker's view) of attacking `def` with `att`.
+-- Chance that a column's result hurts the defender (a D result, with or without A1).
+local hurt_cache = {}
+local function column_hurt(crt, column)
+  local key = crt .. ":" .. column
+  local v = hurt_cache[key]
+  if v == nil then
+    v = 0
+    for _, e in ipairs(kessel.tables.distribution(crt, column)) do
+      if e.result:sub(1, 1) == "D" then v = v + e.p end
+    end
+    hurt_cache[key] = v
+  end
+  return v
+end
+
+-- Expected value (attacker's view) of attacking `def` with `att`, and the chance of hurting the
+-- defender.
 local function odds_ev(att, def)
-  if def <= 0 then return 4 end
-  if att <= 0 then return -4 end
+  if def <= 0 then return 4, 1 end
+  if att <= 0 then return -4, 0 end
   local crt = K.CRT
   local o = kessel.tables.odds(crt, math.floor(att), math.max(1, math.floor(def)))
-  return column_ev(crt, o.column)
+  return column_ev(crt, o.column), column_hurt(crt, o.column)
 end
 
 -- The frame: what one decision looks at ---------------------------------------------------------
@@ -450,7 +467,8 @@ end
 local function soviet_leader_value(F, hex, combat, total)
   local dg = F.dg[hex] or 40
   if combat > 3 or total > 4 then return -500 end
-  local v = -math.abs(dg - 3) * 0.5
+  -- (capped: far from the front a leader stays with the units it keeps in supply)
+  local v = -math.min(math.abs(dg - 3), 8) * 0.5
   if dg <= 1 then v = v - 4 end
   if combat > 0 then v = v + 1 end
   return v
@@ -479,12 +497,14 @@ end
 local function leader_cover(F, hex, r, moving)
   local n = 0
   for _, c in ipairs(F.cover_info) do
-    if not moving[c.id] and kessel.hex.distance(hex, c.hex) <= r then
+    local d = moving[c.id] and 99 or kessel.hex.distance(hex, c.hex)
+    if d <= r + 2 then
       local other = false
       for _, id in ipairs(c.by) do
         if not moving[id] then other = true; break end
       end
-      if not other then n = n + 1 end
+      -- a unit just beyond the radius can still walk back into it
+      if not other then n = n + (d <= r and 1 or 0.5) end
     end
   end
   return n
@@ -562,27 +582,46 @@ local function attack_score(F, a, overrun)
   for _, u in ipairs(units) do if not seen[u.hex] then seen[u.hex] = true; att_hexes[#att_hexes + 1] = u.hex end end
   local att = attack_estimate(units, overrun)
   local def = defence_estimate(targets, att_hexes)
-  local ev = odds_ev(att, def)
+  local ev, hurt = odds_ev(att, def)
   local obj = F.obj
   local bonus = 0
+  -- in the last two turns a city the German would score at the end [15] is worth its VP to the
+  -- Soviet who takes a hex of it back (the defender pushed out, the attackers advancing in)
+  local closing = side == C.SOVIET and F.turn >= kessel.game.last_turn() - 1
   for _, t in ipairs(targets) do
     local vp = obj.vp[t]
-    if vp then bonus = bonus + (side == C.SOVIET and 1.0 or 0.3) + vp / 50 end
+    if vp then
+      bonus = bonus + (side == C.SOVIET and 1.0 or 0.3) + vp / 50
+      if closing and ev > -1 then bonus = bonus + hurt * vp / 8 end
+    end
   end
-  -- the Soviet's prizes: a stack out of supply or disrupted, a unit on its last step (a division
-  -- destroyed), each weighed by how likely the attack is to hurt the defender
+  -- the Soviet's prizes: a stack out of supply or disrupted, a unit on its last step, above all a
+  -- division's last steps (5 VP [15]), each weighed by the chance the attack hurts the defender
   if side == C.SOVIET and not overrun then
     local gstatus = supply_status(C.GERMAN)
     local prize = 0
+    local forms = {}
     for _, t in ipairs(targets) do
       for _, d in ipairs(K.defenders_at(t)) do
         local st = gstatus[d.id]
-        if st and not st.ok then prize = prize + 0.3 end
-        if C.disrupted(d) then prize = prize + 0.3 end
-        if (d.steps_left or 1) <= 1 then prize = prize + 0.3 end
+        if st and not st.ok then prize = prize + 0.4 end
+        if C.disrupted(d) then prize = prize + 0.4 end
+        if (d.steps_left or 1) <= 1 then prize = prize + 0.4 end
+        if d.formation and d.formation ~= "" and d.type ~= "cavalry" and (d.attrs.independent or 0) == 0 then
+          forms[d.formation] = (forms[d.formation] or 0) + (d.steps_left or 1)
+        end
       end
     end
-    if ev > 0 then bonus = bonus + math.min(prize, 1.2) * math.min(ev, 1) end
+    -- a division whose every surviving unit is among the defenders: the fewer steps left, the
+    -- nearer its end
+    for _, f in ipairs(sorted_keys(forms)) do
+      local here, left = forms[f], 0
+      for _, m in ipairs(kessel.units.all{ side = C.GERMAN, formation = f }) do
+        if m.location ~= "eliminated" and m.location ~= "removed" then left = left + (m.steps_left or 1) end
+      end
+      if left == here and left > 0 then prize = prize + 2.5 / left end
+    end
+    if ev > -0.4 then bonus = bonus + math.min(prize, 2.5) * hurt end
   end
   -- Germans want 3-1 or better (EV 0.92), Soviets 2-1 (EV 0.38); overruns about 4-1
   local need = side == C.GERMAN and 0.85 or 0.15
@@ -962,6 +1001,24 @@ function AI.pick(legal, kinds)
   local chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
   if chosen and chosen.kind == "end_phase" and C.in_combat_phase() then
     Narrowing.within(AI.narrow, note_pass, chosen, legal)
+    if DEBUG_ATTACKS and C.phasing() == C.SOVIET then
+      Narrowing.within(AI.narrow, function()
+        local F = frame()
+        local best, bs, info = nil, NEG, ""
+        for _, a in ipairs(legal("attack")) do
+          local s = attack_score(F, a, false)
+          if s > bs then
+            local units = group_units(F, a.units)
+            local hexes = {}
+            for _, u in ipairs(units) do hexes[#hexes + 1] = u.hex end
+            best, bs = a, s
+            info = string.format("att %.1f def %.1f n=%d targets %s", attack_estimate(units, false),
+              defence_estimate(a.targets or { a.target }, hexes), #units, table.concat(a.targets or { a.target }, ","))
+          end
+        end
+        print("turn", kessel.game.turn(), "best soviet attack", bs, info)
+      end)
+    end
   end
   -- the scores and the frame served this choice only
   scored = {}
@@ -990,6 +1047,24 @@ local function play_metrics()
       end
     end
     m[side .. "_units_on_map"], m[side .. "_units_out_of_supply"] = on, oos
+  end
+  if DEBUG_ATTACKS then
+    local leaders = {}
+    for _, l in ipairs(C.units_of(C.SOVIET)) do if C.is_leader(l) and C.on_map(l) then leaders[#leaders+1] = l end end
+    local far, cut, blk, swf = 0, 0, 0, 0
+    for _, u in ipairs(C.units_of(C.SOVIET)) do
+      if C.on_map(u) and C.is_combat_unit(u) and S.is_oos(u) then
+        local nearest, best = nil, 99
+        for _, l in ipairs(leaders) do
+          local d = kessel.hex.distance(l.hex, u.hex) - C.rating(l)
+          if d < best then best, nearest = d, l end
+        end
+        if u.id:match("swf") then swf = swf + 1 end
+        if best > 0 then far = far + 1
+        elseif S.is_oos(nearest) or C.disrupted(nearest) then cut = cut + 1 else blk = blk + 1 end
+      end
+    end
+    m.x_far, m.x_cut, m.x_blocked, m.x_swf = far, cut, blk, swf
   end
   local t = kessel.game.turn()
   if not kessel.game.finished() then t = t - 1 end
