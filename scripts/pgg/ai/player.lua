@@ -50,7 +50,7 @@ local Book = require("ai.book")
 local AI = {}
 
 local NEG = -1e9
-DEBUG_ATTACKS = true
+DEBUG_ATTACKS = false
 
 -- Small helpers ----------------------------------------------------------------------------------
 
