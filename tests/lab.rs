@@ -298,6 +298,10 @@ fn simulate_output_is_tidy() {
         ),
         (vec!["--ai", "red=clever"], "unknown player `clever`"),
         (
+            vec!["--ai", "red=ai:timd"],
+            "no level `timd` (did you mean `timid`?) (levels: direct, timid",
+        ),
+        (
             vec!["--against-profile", "standard"],
             "the profile already played",
         ),
@@ -343,6 +347,61 @@ fn a_random_player_is_recorded_and_changes_the_games() {
     // the same seeds, the same random choices
     let again = kessel(&["simulate", TOY, "--games", "6", "-v", "--ai", "red=random"]);
     assert_eq!(again.stdout, random.stdout);
+}
+
+#[test]
+fn a_side_played_at_another_ai_level_is_recorded_and_changes_the_games() {
+    let dir = scratch("lab-level");
+    let out = dir.join("l.jsonl");
+    let default = kessel(&["simulate", TOY, "--games", "6", "-v"]);
+    let named_default = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "6",
+        "-v",
+        "--ai",
+        "red=ai:direct",
+    ]);
+    let timid = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "6",
+        "-v",
+        "--ai",
+        "red=ai:timid",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(timid.code, 0, "{}", timid.stderr);
+    assert!(
+        timid
+            .stdout
+            .contains("players: red=ai:timid (the other sides: the ruleset's AI at its default level `direct`)"),
+        "{}",
+        timid.stdout
+    );
+    // the toy's timid level never attacks: the games go otherwise
+    assert_ne!(default.stdout, timid.stdout);
+    let header: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&out)
+            .expect("read")
+            .lines()
+            .next()
+            .expect("header"),
+    )
+    .expect("json");
+    assert_eq!(header["players"]["red"], "ai:timid");
+    assert_eq!(header["ai_levels"], serde_json::json!(["direct", "timid"]));
+    // naming the default level plays the same games as not naming it
+    let games = |out: &str| {
+        out.lines()
+            .filter(|l| l.contains("seed"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(games(&named_default.stdout), games(&default.stdout));
 }
 
 #[test]

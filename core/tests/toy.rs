@@ -571,6 +571,70 @@ end)
 }
 
 #[test]
+fn the_ai_hook_is_told_its_level_and_an_undeclared_level_is_refused() {
+    let e = engine(1);
+    let levels: Vec<String> = e
+        .world()
+        .ruleset
+        .ai_levels
+        .iter()
+        .map(|l| l.id.clone())
+        .collect();
+    assert_eq!(levels, ["direct", "timid"], "in declaration order");
+
+    // a hook that shows its level through the action it picks: the first listed move for
+    // `direct`, the last for `timid`
+    let dir = std::env::temp_dir().join(format!("kessel-ai-level-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    let play = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play).expect("read");
+    let hooks = r#"
+kessel.on("ai", function(legal, kinds, view, level)
+  local moves = legal("move")
+  if level == "direct" then return moves[1] end
+  if level == "timid" then return moves[#moves] end
+  error("no level given: " .. tostring(level))
+end)
+"#;
+    std::fs::write(
+        &play,
+        text.replacen("kessel.on(\"ai\"", &format!("{hooks}\nkessel.on(\"ai\""), 1),
+    )
+    .expect("write");
+    let e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("load");
+    let moves = e
+        .legal_actions_where(None, |k| k == "move")
+        .expect("enumerate");
+    assert!(moves.len() > 1, "the toy lists several moves");
+    let default = e.ai_pick().expect("runs").expect("an opinion");
+    assert_eq!(
+        Some(&default),
+        moves.first(),
+        "the default is the first declared level"
+    );
+    let direct = e.ai_pick_at(Some("direct")).expect("runs");
+    assert_eq!(direct.as_ref(), moves.first());
+    let timid = e
+        .computer_choice_at(Some("timid"), &mut kessel_core::dice::Dice::new(1))
+        .expect("runs");
+    assert_eq!(
+        timid.as_ref(),
+        moves.last(),
+        "the named level reached the hook"
+    );
+    let err = e.ai_pick_at(Some("timdi")).expect_err("undeclared level");
+    assert!(
+        err.message.contains("no level `timdi`")
+            && err.message.contains("did you mean `timid`")
+            && err.message.contains("levels: direct, timid"),
+        "{}",
+        err.message
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn changed_since_names_the_units_an_action_changed_and_nothing_after_an_undo() {
     let mut e = engine(1);
     let revision = |e: &Engine| {

@@ -288,6 +288,15 @@ function kessel.sequence(steps) end
 ---@param t kessel.OptionDecl
 function kessel.option(t) end
 
+---@class kessel.AiLevelDecl
+---@field id string One word (no spaces, `=`, `:` or `,`): `kessel simulate --ai SIDE=ai:ID`.
+---@field description string
+
+---Declares a level of the computer player; the first declared is the default. The `ai` hook gets
+---the id of the level that plays as its fourth argument. Stage: declare.
+---@param t kessel.AiLevelDecl
+function kessel.ai_level(t) end
+
 ---@class kessel.ActionDecl
 ---@field kind string
 ---@field rule? string
@@ -322,14 +331,14 @@ function kessel.action(t) end
 --- - setup(): once when a scenario loads; its events become the initial state (apply stage).
 --- - step_start(index) / step_end(index): called by kessel.emit.advance, 0-based step index.
 --- - odds(attack, defence, flags): modifiers for `kessel odds` (query stage).
---- - ai(legal, kinds): the next action, one of those `legal(kind)` listed, for `kessel simulate` (query; first hook only).
+--- - ai(legal, kinds, view, level): the next action, one of those `legal(kind)` listed, for `kessel simulate` (query; first hook only).
 --- - result(): `{ level, scores }` at the end of a simulated game (query; first hook only).
 ---@overload fun(name: "check", fn: fun(): kessel.CheckProblem[]?)
 ---@overload fun(name: "setup", fn: fun())
 ---@overload fun(name: "step_start", fn: fun(index: integer))
 ---@overload fun(name: "step_end", fn: fun(index: integer))
 ---@overload fun(name: "odds", fn: fun(attack: integer, defence: integer, flags: string[]): kessel.OddsHookResult)
----@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[], view: fun(opts: {log: boolean?}?): table?): kessel.Action?)
+---@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[], view: fun(opts: {log: boolean?}?): table?, level: string?): kessel.Action?)
 ---@overload fun(name: "result", fn: fun(): kessel.GameResult?)
 ---@overload fun(name: string, fn: fun(e: kessel.Event)) "event", "event:<kind>" or "event:<meaning>" (eliminated, removed, placed, withdrawn): runs inside the emitting action
 ---@param name kessel.HookName

@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cfg = PlayConfig {
         max_actions: args.max_actions,
         trace: args.trace,
-        random_sides: Default::default(),
+        seats: Default::default(),
     };
     let mut save = CampaignSave::new(&campaign, args.seed);
     let mut out = String::new();

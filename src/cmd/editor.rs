@@ -39,8 +39,9 @@ pub struct Args {
     /// Play-test: the declared attack's target hex.
     #[arg(long, value_name = "HEX")]
     target: Option<String>,
-    /// Play-test: the computer plays this side (at the fast pace); repeatable.
-    #[arg(long = "computer", value_name = "SIDE")]
+    /// Play-test: the computer plays this side (at the fast pace), at the ruleset's default AI
+    /// level or at `SIDE:LEVEL` (`kessel info` lists the levels); repeatable.
+    #[arg(long = "computer", value_name = "SIDE[:LEVEL]")]
     computer: Vec<String>,
     /// Play-test: let the ruleset's AI play until this step (by id) offers an attack.
     #[arg(long, value_name = "STEP_ID")]

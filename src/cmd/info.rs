@@ -81,6 +81,9 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
         "actions": rules.actions.iter().map(|a| json!({
             "kind": a.kind, "rule": a.rule, "description": a.description,
         })).collect::<Vec<_>>(),
+        "ai_levels": rules.ai_levels.iter().map(|l| json!({
+            "id": l.id, "description": l.description,
+        })).collect::<Vec<_>>(),
         "unit_types": rules.unit_types,
         "terrain": kinds(&rules.terrains),
         "hexside_kinds": kinds(&rules.hexside_kinds),
@@ -201,6 +204,21 @@ fn text(info: &Value) -> String {
             str_of(&a["description"]),
             str_of(&a["rule"])
         );
+    }
+    let levels = list("ai_levels");
+    if !levels.is_empty() {
+        let _ = writeln!(
+            s,
+            "\ncomputer player levels (the first is the default; `kessel simulate --ai SIDE=ai:LEVEL`):"
+        );
+        for l in levels {
+            let _ = writeln!(
+                s,
+                "  {:<22} {}",
+                str_of(&l["id"]),
+                str_of(&l["description"])
+            );
+        }
     }
     let _ = writeln!(s, "\nunit types:");
     if let Some(types) = info["unit_types"].as_object() {

@@ -10,13 +10,13 @@
 //! seeds whatever the number of workers; timings go to stderr. `--out` writes every game to a
 //! JSON Lines file for `kessel report`; `--shard K/N` plays one interleaved slice of the seeds.
 
-use crate::lab::play::{self, PlayConfig};
+use crate::lab::play::{self, PlayConfig, Seat};
 use crate::lab::record::{Data, GameRecord, Header, Seeds};
 use crate::lab::{self, summary, ProfileArg};
 use crate::stats;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,8 +62,9 @@ pub struct Args {
     /// --against-profile) is at most ±VP wide, or --games games are played.
     #[arg(long, value_name = "VP")]
     until_ci: Option<f64>,
-    /// Who plays a side: `SIDE=random` (a seeded uniform choice among the legal actions) or
-    /// `SIDE=ai` (the ruleset's AI, the default). Repeatable.
+    /// Who plays a side: `SIDE=random` (a seeded uniform choice among the legal actions),
+    /// `SIDE=ai` (the ruleset's AI at its default level, the default) or `SIDE=ai:LEVEL` (a level
+    /// the ruleset's AI declares; `kessel info` lists them). Repeatable.
     #[arg(long, value_name = "SIDE=PLAYER")]
     ai: Vec<String>,
     /// Print one line per game.
@@ -99,28 +100,51 @@ pub fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
     Ok((k, n))
 }
 
-/// Parses the `--ai` arguments against the ruleset's sides: side → `"random"` for the sides
-/// not left to the AI.
-fn parse_players(args: &[String], sides: &[String]) -> anyhow::Result<BTreeMap<String, String>> {
+/// Parses the `--ai` arguments against the ruleset's sides and its AI's levels: side → the
+/// player's word (`random`, `ai:LEVEL`) for the sides not left to the AI at its default level.
+fn parse_players(
+    args: &[String],
+    sides: &[String],
+    levels: &[String],
+) -> anyhow::Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
     for a in args {
         let (side, player) = a
             .split_once('=')
-            .with_context(|| format!("--ai {a}: expected SIDE=random or SIDE=ai"))?;
+            .with_context(|| format!("--ai {a}: expected SIDE=random, SIDE=ai or SIDE=ai:LEVEL"))?;
         if !sides.iter().any(|s| s == side) {
             anyhow::bail!(
                 "--ai {a}: the ruleset has no side `{side}` (sides: {})",
                 sides.join(", ")
             );
         }
-        match player {
-            "random" => {
-                out.insert(side.to_string(), "random".to_string());
-            }
-            "ai" => {
+        match Seat::parse(player) {
+            Some(Seat::Ai(None)) => {
                 out.remove(side);
             }
-            other => anyhow::bail!("--ai {a}: unknown player `{other}` (random or ai)"),
+            Some(Seat::Ai(Some(level))) if !levels.contains(&level) => {
+                if levels.is_empty() {
+                    anyhow::bail!(
+                        "--ai {a}: the ruleset's AI declares no levels (no `kessel.ai_level`): use SIDE=ai"
+                    );
+                }
+                anyhow::bail!(
+                    "--ai {a}: the ruleset's AI has no level `{level}`{} (levels: {}; the first is the default)",
+                    kessel_core::names::did_you_mean(&level, levels),
+                    levels.join(", ")
+                );
+            }
+            Some(seat) => {
+                out.insert(side.to_string(), seat.word());
+            }
+            None => anyhow::bail!(
+                "--ai {a}: unknown player `{player}` (random, ai or ai:LEVEL{})",
+                if levels.is_empty() {
+                    String::new()
+                } else {
+                    format!("; levels: {}", levels.join(", "))
+                }
+            ),
         }
     }
     Ok(out)
@@ -249,11 +273,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         BTreeMap::new(),
         seeds,
     )?;
-    header.players = parse_players(&args.ai, &header.sides)?;
+    header.players = parse_players(&args.ai, &header.sides, &header.ai_levels)?;
     let cfg = PlayConfig {
         max_actions: args.max_actions,
         trace: args.trace,
-        random_sides: header.players.keys().cloned().collect::<BTreeSet<_>>(),
+        seats: header
+            .players
+            .iter()
+            .filter_map(|(side, word)| Some((side.clone(), Seat::parse(word)?)))
+            .collect(),
     };
     // the game indices this run plays
     let ks: Vec<u64> = (0..args.games)

@@ -127,6 +127,7 @@ pub fn header(
         },
         max_actions,
         players,
+        ai_levels: ruleset.ai_levels.iter().map(|l| l.id.clone()).collect(),
         seeds,
     })
 }

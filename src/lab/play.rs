@@ -13,7 +13,7 @@ use kessel_core::hex::Hex;
 use kessel_core::script::Limits;
 use kessel_core::state::{GameState, Location};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
@@ -24,8 +24,40 @@ pub struct PlayConfig {
     pub max_actions: usize,
     /// Print every action to stderr.
     pub trace: bool,
-    /// Sides played by a seeded uniform choice among the legal actions instead of the AI.
-    pub random_sides: BTreeSet<String>,
+    /// Who plays each side, by side id; a side not named is the ruleset's AI at its default level.
+    pub seats: BTreeMap<String, Seat>,
+}
+
+/// Who plays a side in a simulated game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// The ruleset's AI (its `ai` hook) at a declared level (`None`: the ruleset's default).
+    Ai(Option<String>),
+    /// A seeded uniform choice among the legal actions.
+    Random,
+}
+
+impl Seat {
+    /// Reads `random`, `ai` or `ai:LEVEL` (the words of `--ai SIDE=...` and of the JSONL header).
+    pub fn parse(word: &str) -> Option<Seat> {
+        match word {
+            "random" => Some(Seat::Random),
+            "ai" => Some(Seat::Ai(None)),
+            _ => word
+                .strip_prefix("ai:")
+                .filter(|l| !l.is_empty())
+                .map(|l| Seat::Ai(Some(l.to_string()))),
+        }
+    }
+
+    /// The word [`Seat::parse`] reads.
+    pub fn word(&self) -> String {
+        match self {
+            Seat::Random => "random".to_string(),
+            Seat::Ai(None) => "ai".to_string(),
+            Seat::Ai(Some(level)) => format!("ai:{level}"),
+        }
+    }
 }
 
 /// CPU seconds this thread has run, where the system says (Linux); `None` elsewhere.
@@ -240,7 +272,7 @@ pub fn play_loaded(
     while !stuck {
         let (finished, turn, decider) = {
             let st = engine.state();
-            let decider = if cfg.random_sides.is_empty() {
+            let decider = if cfg.seats.is_empty() {
                 None
             } else {
                 engine.deciding_side()
@@ -254,14 +286,19 @@ pub fn play_loaded(
         if finished || actions >= cfg.max_actions {
             break;
         }
-        let random = decider.is_some_and(|s| cfg.random_sides.contains(&s));
+        let seat = decider.as_ref().and_then(|s| cfg.seats.get(s));
+        let random = seat == Some(&Seat::Random);
+        let level = match seat {
+            Some(Seat::Ai(level)) => level.as_deref(),
+            _ => None,
+        };
         // the computer player's choice (the AI's, or drawn when it has none), or for a random
         // player the candidates a choice is drawn from
         let picked = if random {
             None
         } else {
             let choice = engine
-                .computer_choice(&mut choice_dice)
+                .computer_choice_at(level, &mut choice_dice)
                 .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?;
             if choice.is_none() {
                 let st = engine.state();
@@ -334,7 +371,7 @@ pub fn play_loaded(
             // into corners the AI alone never reaches: there a refusal is reported (a rules bug
             // to fix) and the choice is drawn again from the other legal actions, so the run
             // still measures AI against random.
-            if cfg.random_sides.is_empty() {
+            if !cfg.seats.values().any(|s| *s == Seat::Random) {
                 anyhow::bail!(refused);
             }
             if !random && !drew_again {
@@ -354,7 +391,7 @@ pub fn play_loaded(
                     None
                 } else {
                     engine
-                        .ai_pick()
+                        .ai_pick_at(level)
                         .map_err(|e| anyhow::anyhow!("seed {seed}: ai: {}", e.message))?
                 };
                 asked_ai = true;

@@ -52,9 +52,13 @@ pub struct Header {
     pub map: MapInfo,
     /// Games stopped after this many actions count as unfinished.
     pub max_actions: usize,
-    /// Sides not played by the ruleset's AI: side → policy (`"random"`).
+    /// Sides not played by the ruleset's AI at its default level: side → player (`"random"`, or
+    /// `"ai:LEVEL"` for a named level of the AI; see `lab::play::Seat`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub players: BTreeMap<String, String>,
+    /// The levels the ruleset's AI declares (`kessel.ai_level`), the default first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ai_levels: Vec<String>,
     /// The seed range and this file's slice of it.
     pub seeds: Seeds,
 }
@@ -466,6 +470,7 @@ mod tests {
                 },
                 max_actions: 10,
                 players: BTreeMap::new(),
+                ai_levels: Vec::new(),
                 seeds: Seeds {
                     first: 1,
                     games: 4,

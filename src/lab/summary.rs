@@ -298,9 +298,13 @@ pub fn text(data: &Data, s: &Summary) -> String {
     );
     if !h.players.is_empty() {
         let players: Vec<String> = h.players.iter().map(|(s, p)| format!("{s}={p}")).collect();
+        let default = match h.ai_levels.first() {
+            Some(level) => format!(" at its default level `{level}`"),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "players: {} (the other sides: the ruleset's AI)",
+            "players: {} (the other sides: the ruleset's AI{default})",
             players.join(", ")
         );
     }
@@ -464,6 +468,7 @@ mod tests {
             },
             max_actions: 100,
             players: BTreeMap::new(),
+            ai_levels: Vec::new(),
             seeds: Seeds {
                 first: 1,
                 games: 3,

@@ -349,15 +349,21 @@ pub fn call_odds_hook(
 /// Asks the ruleset's `ai` hook for the next action; `None` when the ruleset has no AI or the hook
 /// has no opinion.
 ///
-/// The hook is called as `hook(legal, kinds, view)`: `legal(kind)` runs the enumerators of one
-/// action kind (every kind when `kind` is nil) and returns what they list, `kinds` names the
-/// action kinds in declaration order, and `view(opts?)` gives what the deciding side is shown
-/// (`kessel.game.view` of that side; built only when called). The hook returns one of the listed action tables. So a computer
+/// The hook is called as `hook(legal, kinds, view, level)`: `legal(kind)` runs the enumerators of
+/// one action kind (every kind when `kind` is nil) and returns what they list, `kinds` names the
+/// action kinds in declaration order, `view(opts?)` gives what the deciding side is shown
+/// (`kessel.game.view` of that side; built only when called), and `level` is the id of the
+/// declared `kessel.ai_level` that plays (nil when the ruleset declares none; the caller resolved
+/// it with [`crate::ruleset::Ruleset::ai_level`]). The hook returns one of the listed action tables. So a computer
 /// player asks only for the kinds it is weighing (listing every move of every stack before each
 /// choice is most of a simulated game's time), and still picks only what the rules enumerate:
 /// an action that no `legal` call of this hook listed is refused here, and the caller then
 /// validates the choice like a player's.
-pub fn call_ai_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Action>> {
+pub fn call_ai_hook(
+    lua: &Lua,
+    world: &Shared,
+    level: Option<&str>,
+) -> mlua::Result<Option<Action>> {
     let Some(f) = hooks(lua, "ai")?.into_iter().next() else {
         return Ok(None);
     };
@@ -389,7 +395,7 @@ pub fn call_ai_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Action>> {
         crate::script::api::view_table(lua, &w, &side, opts.as_ref())
     })?;
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>((legal, kinds, view));
+    let out = f.call::<mlua::Value>((legal, kinds, view, level));
     drop(guard);
     let out = out?;
     if out.is_nil() {

@@ -423,23 +423,51 @@ impl Engine {
         Ok(())
     }
 
-    /// The ruleset's AI's next action (`None` if the ruleset has no `ai` hook or the hook has no
-    /// opinion). The hook asks for the kinds of action it weighs and must choose one the rules
-    /// listed; the choice still goes through [`Engine::act`] like a player's.
+    /// The ruleset's AI's next action at its default level (`None` if the ruleset has no `ai`
+    /// hook or the hook has no opinion). The hook asks for the kinds of action it weighs and must
+    /// choose one the rules listed; the choice still goes through [`Engine::act`] like a player's.
     pub fn ai_pick(&self) -> Result<Option<Action>, ScriptError> {
-        self.host
-            .guarded(|lua| calls::call_ai_hook(lua, &self.world))
+        self.ai_pick_at(None)
     }
 
-    /// What a computer player does next: the ruleset's AI's choice, or, when the ruleset has no
-    /// AI or the AI has no opinion, a choice drawn with `fallback` (dice of the caller's own, so
-    /// choosing never moves the game's dice) among the listed actions. `None` when the rules list
-    /// nothing. The choice is not taken: the caller plays it through [`Engine::act`].
+    /// [`Engine::ai_pick`] with the computer player's level named (`None`: the ruleset's default,
+    /// its first `kessel.ai_level`). An undeclared level is an error naming the declared ones.
+    pub fn ai_pick_at(&self, level: Option<&str>) -> Result<Option<Action>, ScriptError> {
+        let level = self
+            .world
+            .borrow()
+            .ruleset
+            .ai_level(level)
+            .map(|l| l.map(|l| l.id.clone()))
+            .map_err(|message| ScriptError {
+                message,
+                file: None,
+                line: None,
+            })?;
+        self.host
+            .guarded(|lua| calls::call_ai_hook(lua, &self.world, level.as_deref()))
+    }
+
+    /// What a computer player does next at the ruleset's default level: see
+    /// [`Engine::computer_choice_at`].
     pub fn computer_choice(
         &self,
         fallback: &mut crate::dice::Dice,
     ) -> Result<Option<Action>, ScriptError> {
-        if let Some(action) = self.ai_pick()? {
+        self.computer_choice_at(None, fallback)
+    }
+
+    /// What a computer player of the named level (`None`: the ruleset's default) does next: the
+    /// ruleset's AI's choice, or, when the ruleset has no AI or the AI has no opinion, a choice
+    /// drawn with `fallback` (dice of the caller's own, so choosing never moves the game's dice)
+    /// among the listed actions. `None` when the rules list nothing. The choice is not taken: the
+    /// caller plays it through [`Engine::act`].
+    pub fn computer_choice_at(
+        &self,
+        level: Option<&str>,
+        fallback: &mut crate::dice::Dice,
+    ) -> Result<Option<Action>, ScriptError> {
+        if let Some(action) = self.ai_pick_at(level)? {
             return Ok(Some(action));
         }
         let mut legal = self.legal_actions(None)?;

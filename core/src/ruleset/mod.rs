@@ -100,6 +100,19 @@ pub struct Ruleset {
     /// Declared data that replaces the above while some options have given values, in
     /// declaration order (see [`Ruleset::movement_in_force`], [`Ruleset::table`]).
     pub variants: Vec<Variant>,
+    /// The computer player's levels (`kessel.ai_level`), in declaration order: the first is the
+    /// default. Empty when the ruleset names none (its `ai` hook then gets no level).
+    pub ai_levels: Vec<AiLevel>,
+}
+
+/// A level of the ruleset's computer player, as declared by `kessel.ai_level`: its `ai` hook is
+/// told which one is playing (e.g. a fast level for balance sweeps, a stronger one for play).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiLevel {
+    /// Id, as `kessel simulate --ai SIDE=ai:ID` and the editor name it.
+    pub id: String,
+    /// What it is for, in a line.
+    pub description: String,
 }
 
 /// A named sequence of play (a mode), as declared by `kessel.sequence(name, steps)`.
@@ -189,6 +202,29 @@ impl Ruleset {
     /// Whether the action kind is declared `secret` (its parameters shown to its sender only).
     pub fn secret_action(&self, kind: &str) -> bool {
         self.actions.iter().any(|a| a.secret && a.kind == kind)
+    }
+
+    /// The computer player's level that plays when `requested` is asked for: that level when the
+    /// ruleset declares it, the first declared level for `None`, nothing when the ruleset declares
+    /// no levels and none is asked for. An undeclared level is an error naming the declared ones.
+    pub fn ai_level(&self, requested: Option<&str>) -> Result<Option<&AiLevel>, String> {
+        match requested {
+            None => Ok(self.ai_levels.first()),
+            Some(id) => match self.ai_levels.iter().find(|l| l.id == id) {
+                Some(level) => Ok(Some(level)),
+                None if self.ai_levels.is_empty() => Err(format!(
+                    "the ruleset's computer player has no levels (it declares no `kessel.ai_level`), so there is no level `{id}`"
+                )),
+                None => {
+                    let known: Vec<&str> = self.ai_levels.iter().map(|l| l.id.as_str()).collect();
+                    Err(format!(
+                        "the ruleset's computer player has no level `{id}`{} (levels: {})",
+                        crate::names::did_you_mean(id, &known),
+                        known.join(", ")
+                    ))
+                }
+            },
+        }
     }
 
     /// The action kinds, in declaration order.

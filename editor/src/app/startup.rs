@@ -42,7 +42,7 @@ pub struct Startup {
     pub profile: Option<String>,
     /// Options to set, `id` and value (JSON, or a plain word for a choice).
     pub options: Vec<(String, String)>,
-    /// Sides the computer plays in play-test (at the fast pace).
+    /// Sides the computer plays in play-test (at the fast pace): `SIDE` or `SIDE:LEVEL`.
     pub computer: Vec<String>,
     /// Map editing: the *New scenario from a region* tool with this rectangle (two opposite
     /// corner hexes) dragged.
@@ -163,12 +163,23 @@ impl EditorApp {
             };
             s.act(&action);
         }
-        for side in &st.computer {
-            if !s.engine.ruleset().sides.contains(side) {
+        for seat in &st.computer {
+            let (side, level) = match seat.split_once(':') {
+                Some((side, level)) => (side, Some(level)),
+                None => (seat.as_str(), None),
+            };
+            if !s.engine.ruleset().sides.iter().any(|x| x == side) {
                 let sides = s.engine.ruleset().sides.join(", ");
                 anyhow::bail!("`{side}` is not a side of the ruleset (it has: {sides})");
             }
+            if let Some(level) = level {
+                s.engine
+                    .ruleset()
+                    .ai_level(Some(level))
+                    .map_err(|e| anyhow::anyhow!("--computer {seat}: {e}"))?;
+            }
             s.seats.set(side, crate::play::computer::Player::Computer);
+            s.seats.set_level(side, level);
             s.seats.pace = crate::play::computer::Pace::Fast;
         }
         match &st.save {

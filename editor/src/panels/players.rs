@@ -9,10 +9,11 @@ use egui::{Color32, RichText, Ui};
 /// Draws the players section; changes go straight to the session's seats (they are not moves).
 pub fn players_ui(ui: &mut Ui, s: &mut PlaySession) {
     let sides = s.sides_in_play();
+    let levels = s.engine.ruleset().ai_levels.clone();
     egui::CollapsingHeader::new("Players")
         .default_open(true)
         .show(ui, |ui| {
-            egui::Grid::new("players").num_columns(3).show(ui, |ui| {
+            egui::Grid::new("players").num_columns(4).show(ui, |ui| {
                 for side in &sides {
                     ui.label(RichText::new(side).strong());
                     let mut p = s.seats.player(side);
@@ -24,6 +25,9 @@ pub fn players_ui(ui: &mut Ui, s: &mut PlaySession) {
                         if r.changed() {
                             s.seats.set(side, p);
                         }
+                    }
+                    if p == Player::Computer && levels.len() > 1 {
+                        level_ui(ui, s, side, &levels);
                     }
                     ui.end_row();
                 }
@@ -52,6 +56,46 @@ pub fn players_ui(ui: &mut Ui, s: &mut PlaySession) {
                 ui.label(RichText::new(why).color(super::play::REFUSAL));
             }
         });
+}
+
+/// The level of the ruleset's AI that plays `side` (its `kessel.ai_level`s; the first is the
+/// default), with each level's description on hover.
+fn level_ui(
+    ui: &mut Ui,
+    s: &mut PlaySession,
+    side: &str,
+    levels: &[kessel_core::ruleset::AiLevel],
+) {
+    let current = s.seats.level(side).map(str::to_string);
+    let shown = current
+        .clone()
+        .or_else(|| levels.first().map(|l| l.id.clone()))
+        .unwrap_or_default();
+    let mut picked: Option<String> = None;
+    egui::ComboBox::from_id_salt(("ai level", side))
+        .selected_text(format!("level: {shown}"))
+        .show_ui(ui, |ui| {
+            for (i, l) in levels.iter().enumerate() {
+                let default = if i == 0 { " (default)" } else { "" };
+                let r = ui
+                    .selectable_label(shown == l.id, format!("{}{default}", l.id))
+                    .on_hover_text(&l.description)
+                    .named(&format!("{side} computer level {}", l.id));
+                if r.clicked() {
+                    picked = Some(l.id.clone());
+                }
+            }
+        })
+        .response
+        .on_hover_text("How the computer plays this side (the ruleset's AI levels)")
+        .named(&format!("{side} computer level"));
+    if let Some(id) = picked {
+        // the default level is stored as no level, so a save names only a chosen one
+        let level = (levels.first().map(|l| &l.id) != Some(&id)).then_some(id.as_str());
+        if level != current.as_deref() {
+            s.seats.set_level(side, level);
+        }
+    }
 }
 
 /// "Computer (blue) is playing…", "Your decision (red)", "Hot seat: blue to play — …".

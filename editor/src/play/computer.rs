@@ -73,6 +73,9 @@ pub const FAST_SLICE: Duration = Duration::from_millis(60);
 pub struct Seats {
     /// Who plays each side (a side not listed is a person's).
     pub players: BTreeMap<String, Player>,
+    /// The level of the ruleset's AI that plays a computer's side (`kessel.ai_level`); a side
+    /// not listed plays at the ruleset's default level.
+    pub levels: BTreeMap<String, String>,
     /// How fast the computer plays.
     pub pace: Pace,
     /// Log positions (0-based) of the actions the computer took.
@@ -94,6 +97,7 @@ impl Seats {
     pub fn new(seed: u64) -> Seats {
         Seats {
             players: BTreeMap::new(),
+            levels: BTreeMap::new(),
             pace: Pace::default(),
             computer_moves: BTreeSet::new(),
             stopped: None,
@@ -109,21 +113,50 @@ impl Seats {
         self.players.get(side).copied().unwrap_or_default()
     }
 
-    /// Sets who plays `side`.
-    /// Who plays each side, as a save records it (`human`, `computer`).
+    /// The AI level that plays `side` when the computer does (`None`: the ruleset's default).
+    pub fn level(&self, side: &str) -> Option<&str> {
+        self.levels.get(side).map(String::as_str)
+    }
+
+    /// Sets the AI level for `side` (`None`: the ruleset's default).
+    pub fn set_level(&mut self, side: &str, level: Option<&str>) {
+        match level {
+            Some(l) => self.levels.insert(side.to_string(), l.to_string()),
+            None => self.levels.remove(side),
+        };
+        self.stopped = None;
+    }
+
+    /// Who plays each side, as a save records it (`human`, `computer`, `computer:LEVEL`).
     pub fn to_save(&self) -> BTreeMap<String, String> {
         self.players
             .iter()
-            .map(|(side, p)| (side.clone(), p.word().to_string()))
+            .map(|(side, p)| {
+                let word = match (p, self.level(side)) {
+                    (Player::Computer, Some(level)) => format!("computer:{level}"),
+                    _ => p.word().to_string(),
+                };
+                (side.clone(), word)
+            })
             .collect()
     }
 
     /// Takes who plays each side from a save; words it does not know are left as people.
     pub fn restore(&mut self, saved: &BTreeMap<String, String>) {
-        self.players = saved
-            .iter()
-            .filter_map(|(side, w)| Player::from_word(w).map(|p| (side.clone(), p)))
-            .collect();
+        self.players.clear();
+        self.levels.clear();
+        for (side, w) in saved {
+            let (word, level) = match w.split_once(':') {
+                Some((word, level)) => (word, Some(level)),
+                None => (w.as_str(), None),
+            };
+            if let Some(p) = Player::from_word(word) {
+                self.players.insert(side.clone(), p);
+                if let (Player::Computer, Some(level)) = (p, level) {
+                    self.levels.insert(side.clone(), level.to_string());
+                }
+            }
+        }
         self.stopped = None;
         self.state_changed();
     }
@@ -270,8 +303,13 @@ impl PlaySession {
     }
 
     fn play_computer_move(&mut self) -> Result<(), String> {
+        let side = self.engine.deciding_side();
+        let level = side
+            .as_deref()
+            .and_then(|s| self.seats.level(s))
+            .map(str::to_string);
         let action = (self.engine)
-            .computer_choice(&mut self.seats.dice)
+            .computer_choice_at(level.as_deref(), &mut self.seats.dice)
             .map_err(|e| format!("the computer stopped: its AI failed: {e}"))?
             .ok_or("the computer stopped: the rules list no action")?;
         let at = self.engine.log().len();

@@ -309,3 +309,60 @@ fn the_side_at_the_screen_does_not_see_what_is_hidden_from_it() {
         "with nobody at the screen the whole game is drawn"
     );
 }
+
+/// A side the computer plays can be given one of the ruleset's AI levels (the toy declares
+/// `direct`, the default, and `timid`); the level plays that side's moves and a save keeps it.
+#[test]
+fn the_computer_plays_a_side_at_the_level_picked_and_a_save_keeps_it() {
+    use kessel_editor::play::computer::Player;
+    use kessel_editor::play::PlayCommand;
+    let dir = toy_copy("ai-level");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    {
+        let s = h.state_mut().session.as_mut().expect("a game");
+        s.seats.set("blue", Player::Computer);
+        s.seats.set("red", Player::Computer);
+        s.seats.pace = kessel_editor::play::computer::Pace::Paused;
+    }
+    h.run();
+    // the level list shows only for the computer's sides; picking one sets it
+    assert!(
+        h.query_by_label("blue computer level timid").is_none(),
+        "closed list"
+    );
+    assert!(
+        h.query_by_label("blue played by Computer").is_some(),
+        "the players section shows"
+    );
+    h.get_by_label("blue computer level").click();
+    h.run();
+    h.get_by_label("blue computer level timid").click();
+    h.run();
+    let level = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>, side: &str| {
+        let s = h.state().session.as_ref().expect("a game");
+        s.seats.level(side).map(str::to_string)
+    };
+    assert_eq!(level(&h, "blue").as_deref(), Some("timid"));
+    assert_eq!(level(&h, "red"), None, "red keeps the default");
+
+    let file = dir.join("game.json");
+    h.state_mut()
+        .apply_play(vec![PlayCommand::SaveGame(file.clone())]);
+    h.run();
+    let text = std::fs::read_to_string(&file).expect("saved");
+    assert!(text.contains("\"blue\": \"computer:timid\""), "{text}");
+    assert!(text.contains("\"red\": \"computer\""), "{text}");
+    {
+        let s = h.state_mut().session.as_mut().expect("a game");
+        s.seats.set_level("blue", None);
+    }
+    h.state_mut().apply_play(vec![PlayCommand::LoadGame(file)]);
+    h.run();
+    assert_eq!(
+        level(&h, "blue").as_deref(),
+        Some("timid"),
+        "the save's level"
+    );
+}

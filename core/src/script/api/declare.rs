@@ -525,6 +525,33 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
 
+    // the computer player's levels: the `ai` hook is told which one plays; the first is the default
+    let w = world.clone();
+    kessel.set(
+        "ai_level",
+        lua.create_function(move |_, t: Table| {
+            declaring(&w, "ai_level")?;
+            let id: String = req(&t, "id", "ai_level")?;
+            strict_keys(&t, &format!("kessel.ai_level `{id}`"), &["id", "description"])?;
+            let description: String = req(&t, "description", "ai_level")?;
+            if id.is_empty() || id.contains(char::is_whitespace) || id.contains(['=', ':', ',']) {
+                return Err(mlua::Error::runtime(format!(
+                    "ai_level `{id}`: an id is one word without `=`, `:` or `,` (the command line names it as SIDE=ai:ID)"
+                )));
+            }
+            let mut wm = w.borrow_mut();
+            if wm.ruleset.ai_levels.iter().any(|l| l.id == id) {
+                return Err(mlua::Error::runtime(format!(
+                    "ai_level `{id}` is declared twice"
+                )));
+            }
+            wm.ruleset
+                .ai_levels
+                .push(crate::ruleset::AiLevel { id, description });
+            Ok(())
+        })?,
+    )?;
+
     let w = world.clone();
     kessel.set(
         "action",
