@@ -50,7 +50,12 @@ local Book = require("ai.book")
 local AI = {}
 
 local NEG = -1e9
-DEBUG_ATTACKS = false
+
+-- Levels: `fast` for the balance lab's sweeps, `strong` for play (slower: it weighs every group of
+-- attackers, and moves that bring units up for an attack).
+kessel.ai_level{ id = "fast", description = "greedy scores per action, short candidate lists: for balance sweeps" }
+kessel.ai_level{ id = "strong", description = "also plans attacks: every group of attackers, units brought up to attack" }
+local level = "fast"   -- the level playing the current decision (the ai hook's 4th argument)
 
 -- Small helpers ----------------------------------------------------------------------------------
 
@@ -377,6 +382,80 @@ end
 local DIVISION_TYPES = { panzer = true, rifle_mot = true, motorized = true }
 local FAR = 400
 
+-- Attack set-up (strong level): in the Movement Phase before his Combat Phase a side weighs how a
+-- move changes the attacks it can make next, hex by enemy hex: the attack strength already next to
+-- the hex plus the movers' against its defence. An attack worth making (EV above the side's need,
+-- see attack_score) is worth 1 + EV, times SETUP_WEIGHT of the side. Moves that bring several
+-- stacks around one hex add up, so multi-hex attacks get built; leaving an attack short costs.
+local SETUP_NEED = { german = 0.85, soviet = 0.15 }
+local SETUP_WEIGHT = { german = 4, soviet = 1.5 }
+local function setup_potential(side, att, def)
+  local ev = odds_ev(att, def)
+  if ev < SETUP_NEED[side] then return 0 end
+  return 1 + ev
+end
+
+-- Per frame: enemy hex -> { def = estimated defence, adj = attack of own units next to it } for the
+-- phasing side, or false outside a Movement Phase that comes before the side's Combat Phase.
+lazy.setup = function(F)
+  if level ~= "strong" or not C.step_is("german_movement", "soviet_movement") then return false end
+  local me = C.phasing()
+  local enemy = C.other(me)
+  local out = {}
+  for hex, list in pairs(F.at) do
+    local e = false
+    for _, u in ipairs(list) do if u.side == enemy and C.is_combat_unit(u) then e = true; break end end
+    if e then out[hex] = { def = defence_estimate({ hex }, {}), adj = 0 } end
+  end
+  for _, u in ipairs(F.units[me]) do
+    if C.is_combat_unit(u) and C.on_map(u) and not C.disrupted(u) then
+      local a = attack_estimate({ u }, false)
+      for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
+        local t = out[n]
+        if t then t.adj = t.adj + a end
+      end
+    end
+  end
+  return out
+end
+
+-- The set-up scorer of a moving group from `from` (nil when it enters): function(dest) -> the
+-- change in attack potential, or nil when the level or phase does not plan attacks.
+local function setup_scorer(F, units, from)
+  local info = F.setup
+  if not info or not from then return nil end   -- (units entering the map are left to their own scores)
+  local side = units[1].side
+  local att = 0
+  local combat = {}
+  for _, u in ipairs(units) do if C.is_combat_unit(u) then combat[#combat + 1] = u end end
+  if #combat == 0 then return nil end
+  att = attack_estimate(combat, false)
+  local w = SETUP_WEIGHT[side]
+  -- what leaving costs: the attacks next to `from` lose the movers
+  local here, loss = {}, 0
+  if from then
+    for _, n in ipairs(kessel.hex.neighbors(from)) do
+      local t = info[n]
+      if t then
+        here[n] = true
+        loss = loss + setup_potential(side, t.adj, t.def) - setup_potential(side, t.adj - att, t.def)
+      end
+    end
+  end
+  return function(dest)
+    local best = 0
+    for _, n in ipairs(kessel.hex.neighbors(dest)) do
+      local t = info[n]
+      if t then
+        local base = here[n] and t.adj - att or t.adj
+        local g = setup_potential(side, base + att, t.def) - setup_potential(side, base, t.def)
+        if g > best then best = g end
+      end
+    end
+    return w * (best - loss)
+  end
+end
+
 local function german_scorer(F, units, from)
   local D = goal_of(F, group_class(units))
   local tset, vp = F.tset, F.obj.vp
@@ -405,10 +484,12 @@ local function german_scorer(F, units, from)
   end
   local mech = F.mech_phase
   local dz = F.dz
+  local setup = setup_scorer(F, units, from)
   return function(dest)
     local c1, t1 = counts_at(F, dest, C.GERMAN, ids)
     if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
     local score = const - (D[dest] or FAR) * per_mp
+    if setup then score = score + setup(dest) end
     if tset[dest] and t1 == 0 then score = score + 15 + (vp[dest] or 0) / 2 end   -- capture
     if garrison[dest] and t1 == 0 and dest ~= from then   -- garrison an empty threatened city hex
       score = score + garrison[dest] * (mech_only and 0.6 or 1)
@@ -534,12 +615,14 @@ local function soviet_scorer(F, units, from)
     const = 2   -- off the map: coming in is worth it
   end
   if lr > 0 and from then const = const - LEADER_COVER * leader_cover(F, from, lr, ids) end
+  local setup = setup_scorer(F, units, from)
   return function(dest)
     local dc, dt = counts_at(F, dest, C.SOVIET, ids)
     local after_c, after_t = dc + nc, dt + nc + nl
     if after_c > 3 or after_t > 4 then return -1000 end
     local score = const + nc * soviet_unit_value(F, dest, after_c, after_t, cmd)
       + nl * soviet_leader_value(F, dest, after_c, after_t)
+    if setup and cmd[dest] then score = score + setup(dest) end
     if dc > 0 then   -- the units already there lose room
       local was = soviet_unit_value(F, dest, dc, dt, cmd)
       local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
@@ -996,29 +1079,20 @@ local function note_pass(chosen, legal)
   row[side] = (row[side] or 0) + 1
 end
 
--- The hook: the narrower (ai/narrowing.lua) is in place for this choice only.
-function AI.pick(legal, kinds)
-  local chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
+-- The hook: the narrower (ai/narrowing.lua) is in place for this choice only. At the strong level
+-- a combat phase goes without it, so the attack enumerator lists every group of the units that may
+-- attack each hex (not only all of them and each hex alone): the smallest group at good odds wins
+-- and the rest can attack elsewhere.
+function AI.pick(legal, kinds, view, lvl)
+  level = lvl or "fast"
+  local chosen
+  if level == "strong" and C.in_combat_phase() and not kessel.game.var("pending") then
+    chosen = choose(legal, kinds)
+  else
+    chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
+  end
   if chosen and chosen.kind == "end_phase" and C.in_combat_phase() then
     Narrowing.within(AI.narrow, note_pass, chosen, legal)
-    if DEBUG_ATTACKS and C.phasing() == C.SOVIET then
-      Narrowing.within(AI.narrow, function()
-        local F = frame()
-        local best, bs, info = nil, NEG, ""
-        for _, a in ipairs(legal("attack")) do
-          local s = attack_score(F, a, false)
-          if s > bs then
-            local units = group_units(F, a.units)
-            local hexes = {}
-            for _, u in ipairs(units) do hexes[#hexes + 1] = u.hex end
-            best, bs = a, s
-            info = string.format("att %.1f def %.1f n=%d targets %s", attack_estimate(units, false),
-              defence_estimate(a.targets or { a.target }, hexes), #units, table.concat(a.targets or { a.target }, ","))
-          end
-        end
-        print("turn", kessel.game.turn(), "best soviet attack", bs, info)
-      end)
-    end
   end
   -- the scores and the frame served this choice only
   scored = {}
@@ -1047,24 +1121,6 @@ local function play_metrics()
       end
     end
     m[side .. "_units_on_map"], m[side .. "_units_out_of_supply"] = on, oos
-  end
-  if DEBUG_ATTACKS then
-    local leaders = {}
-    for _, l in ipairs(C.units_of(C.SOVIET)) do if C.is_leader(l) and C.on_map(l) then leaders[#leaders+1] = l end end
-    local far, cut, blk, swf = 0, 0, 0, 0
-    for _, u in ipairs(C.units_of(C.SOVIET)) do
-      if C.on_map(u) and C.is_combat_unit(u) and S.is_oos(u) then
-        local nearest, best = nil, 99
-        for _, l in ipairs(leaders) do
-          local d = kessel.hex.distance(l.hex, u.hex) - C.rating(l)
-          if d < best then best, nearest = d, l end
-        end
-        if u.id:match("swf") then swf = swf + 1 end
-        if best > 0 then far = far + 1
-        elseif S.is_oos(nearest) or C.disrupted(nearest) then cut = cut + 1 else blk = blk + 1 end
-      end
-    end
-    m.x_far, m.x_cut, m.x_blocked, m.x_swf = far, cut, blk, swf
   end
   local t = kessel.game.turn()
   if not kessel.game.finished() then t = t - 1 end
