@@ -388,7 +388,7 @@ local FAR = 400
 -- see attack_score) is worth 1 + EV, times SETUP_WEIGHT of the side. Moves that bring several
 -- stacks around one hex add up, so multi-hex attacks get built; leaving an attack short costs.
 local SETUP_NEED = { german = 0.85, soviet = 0.15 }
-local SETUP_WEIGHT = { german = 4, soviet = 1.5 }
+local SETUP_WEIGHT = { german = 4, soviet = 3 }
 local function setup_potential(side, att, def)
   local ev = odds_ev(att, def)
   if ev < SETUP_NEED[side] then return 0 end
