@@ -708,6 +708,12 @@ local function attack_score(F, a, overrun)
   end
   -- Germans want 3-1 or better (EV 0.92), Soviets 2-1 (EV 0.38); overruns about 4-1
   local need = side == C.GERMAN and 0.85 or 0.15
+  -- the German's threshold falls over the last four turns, to 2-1 (EV 0.39) on the last: what is
+  -- not taken by then is not taken at all [15]
+  if side == C.GERMAN then
+    local left = kessel.game.last_turn() - F.turn
+    if left < 4 then need = need - (4 - left) * 0.12 end
+  end
   if overrun then need = 1.0 end
   -- the fewer units the better: every attacker may have to retreat or lose a step, and units
   -- not used can attack elsewhere
