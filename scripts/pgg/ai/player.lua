@@ -7,23 +7,41 @@
 --
 -- German: each stack moves toward the nearest objective it does not own yet (distance by its own
 -- movement class, so the highway and roads pull), panzer regiments stay together (integrity),
--- stacks never end over the limit; overruns and attacks at good odds (attacks at 3-1 or better,
--- or what the CRT makes as good), defending cities with step losses, advancing toward objectives.
--- Air markers go on Soviet stacks near the front and on railways.
+-- stacks never end over the limit; a city hex it owns is not left empty while a Soviet unit is
+-- within 6 hexes, and an empty one so threatened draws a garrison (infantry before motorized): one
+-- Soviet unit in one hex retakes the city [15]; overruns and attacks at good odds (attacks at 3-1
+-- or better, or what the CRT makes as good, falling to 2-1 over the last four turns), defending
+-- cities with step losses, advancing toward objectives. Air markers go on Soviet stacks near the front and on railways.
 -- Soviet: rifle divisions garrison threatened objectives (three to a city hex), the rest form a
 -- line a hex or two in front of the Germans, inside a leader's command radius, in good terrain;
--- leaders stay just behind the line, drawn to the combat units no other leader reaches; a unit
--- outside every leader's radius is pulled back toward the nearest (out of supply otherwise [11.2]);
--- rail moves bring far units forward; attacks at 2-1 or better (more readily on a stack out of
--- supply, disrupted or on its last step), or at worse odds to retake a city; retreats rather than
--- losses unless holding a city; South-Western Front divisions when outnumbered, entering nearest
--- the front; interdiction on the German road behind the spearhead three times a game.
+-- leaders stay just behind the line, drawn to the combat units no other leader reaches (and to
+-- those just beyond its radius, who can walk back into it), never pulled to the front so hard that
+-- they leave an army behind; a unit outside every leader's radius is pulled back toward the
+-- nearest (out of supply otherwise [11.2]); rail moves bring far units forward; attacks at 2-1 or
+-- better, more readily for a prize (a stack out of supply or disrupted, a unit on its last step, a
+-- division's last steps), weighed by the chance of a D result; at worse odds to retake a city, all
+-- the more in the last two turns, when the city is worth its VP; retreats rather than losses
+-- unless holding a city; South-Western Front divisions when outnumbered, entering nearest the
+-- front; interdiction on the German road behind the spearhead three times a game.
 -- Both: the opponent's retreat paths end next to one's own units or on crowded hexes; excess units
 -- eliminated are the weakest.
 --
--- What it cannot do: it weighs only the short attack list (all units that can reach a hex, each
--- attacking hex alone, each with its leaders), not every group, and stacks split only into single
--- units (the move enumerator's groups).
+-- Levels (the `ai` hook's 4th argument, `kessel simulate --ai german=ai:strong`): `fast`, the
+-- above, for the balance lab's sweeps; `strong`, for play, also plans attacks: its combat phases
+-- list every group of the units that may attack each hex (the smallest group at good odds wins and
+-- the others stay free), and in the Movement Phase before its Combat Phase a move earns what it
+-- adds to the attacks the side can make next (the attack already next to each enemy hex plus the
+-- movers', at the side's odds) and pays for what it takes away, so stacks converge on one hex for
+-- multi-hex attacks. It costs about half as much CPU again.
+--
+-- What it cannot do: at the fast level it weighs only the short attack list (all units that can
+-- reach a hex, each attacking hex alone, each with its leaders), not every group; at both, stacks
+-- split only into single units (the move enumerator's groups), and it looks no further ahead than
+-- the next Combat Phase.
+--
+-- Measures: the `result` hook reports, per game-turn, combat units on the map and out of supply,
+-- cities the Soviet retook, German divisions destroyed and combat phases ended while attacks were
+-- listed (kept by the hook itself, not game state); the lab records them per game.
 --
 -- Speed: the hook asks the engine only for the kinds of action it weighs (the phase-ending
 -- actions, whose checks are costly, only when nothing else is worth doing). On its first call it
