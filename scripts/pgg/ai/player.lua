@@ -7,23 +7,41 @@
 --
 -- German: each stack moves toward the nearest objective it does not own yet (distance by its own
 -- movement class, so the highway and roads pull), panzer regiments stay together (integrity),
--- stacks never end over the limit; overruns and attacks at good odds (attacks at 3-1 or better,
--- or what the CRT makes as good), defending cities with step losses, advancing toward objectives.
--- Air markers go on Soviet stacks near the front and on railways.
+-- stacks never end over the limit; a city hex it owns is not left empty while a Soviet unit is
+-- within 6 hexes, and an empty one so threatened draws a garrison (infantry before motorized): one
+-- Soviet unit in one hex retakes the city [15]; overruns and attacks at good odds (attacks at 3-1
+-- or better, or what the CRT makes as good, falling to 2-1 over the last four turns), defending
+-- cities with step losses, advancing toward objectives. Air markers go on Soviet stacks near the front and on railways.
 -- Soviet: rifle divisions garrison threatened objectives (three to a city hex), the rest form a
 -- line a hex or two in front of the Germans, inside a leader's command radius, in good terrain;
--- leaders stay just behind the line, drawn to the combat units no other leader reaches; a unit
--- outside every leader's radius is pulled back toward the nearest (out of supply otherwise [11.2]);
--- rail moves bring far units forward; attacks at 2-1 or better (more readily on a stack out of
--- supply, disrupted or on its last step), or at worse odds to retake a city; retreats rather than
--- losses unless holding a city; South-Western Front divisions when outnumbered, entering nearest
--- the front; interdiction on the German road behind the spearhead three times a game.
+-- leaders stay just behind the line, drawn to the combat units no other leader reaches (and to
+-- those just beyond its radius, who can walk back into it), never pulled to the front so hard that
+-- they leave an army behind; a unit outside every leader's radius is pulled back toward the
+-- nearest (out of supply otherwise [11.2]); rail moves bring far units forward; attacks at 2-1 or
+-- better, more readily for a prize (a stack out of supply or disrupted, a unit on its last step, a
+-- division's last steps), weighed by the chance of a D result; at worse odds to retake a city, all
+-- the more in the last two turns, when the city is worth its VP; retreats rather than losses
+-- unless holding a city; South-Western Front divisions when outnumbered, entering nearest the
+-- front; interdiction on the German road behind the spearhead three times a game.
 -- Both: the opponent's retreat paths end next to one's own units or on crowded hexes; excess units
 -- eliminated are the weakest.
 --
--- What it cannot do: it weighs only the short attack list (all units that can reach a hex, each
--- attacking hex alone, each with its leaders), not every group, and stacks split only into single
--- units (the move enumerator's groups).
+-- Levels (the `ai` hook's 4th argument, `kessel simulate --ai german=ai:strong`): `fast`, the
+-- above, for the balance lab's sweeps; `strong`, for play, also plans attacks: its combat phases
+-- list every group of the units that may attack each hex (the smallest group at good odds wins and
+-- the others stay free), and in the Movement Phase before its Combat Phase a move earns what it
+-- adds to the attacks the side can make next (the attack already next to each enemy hex plus the
+-- movers', at the side's odds) and pays for what it takes away, so stacks converge on one hex for
+-- multi-hex attacks. It costs about half as much CPU again.
+--
+-- What it cannot do: at the fast level it weighs only the short attack list (all units that can
+-- reach a hex, each attacking hex alone, each with its leaders), not every group; at both, stacks
+-- split only into single units (the move enumerator's groups), and it looks no further ahead than
+-- the next Combat Phase.
+--
+-- Measures: the `result` hook reports, per game-turn, combat units on the map and out of supply,
+-- cities the Soviet retook, German divisions destroyed and combat phases ended while attacks were
+-- listed (kept by the hook itself, not game state); the lab records them per game.
 --
 -- Speed: the hook asks the engine only for the kinds of action it weighs (the phase-ending
 -- actions, whose checks are costly, only when nothing else is worth doing). On its first call it
@@ -50,6 +68,12 @@ local Book = require("ai.book")
 local AI = {}
 
 local NEG = -1e9
+
+-- Levels: `fast` for the balance lab's sweeps, `strong` for play (slower: it weighs every group of
+-- attackers, and moves that bring units up for an attack).
+kessel.ai_level{ id = "fast", description = "greedy scores per action, short candidate lists: for balance sweeps" }
+kessel.ai_level{ id = "strong", description = "also plans attacks: every group of attackers, units brought up to attack" }
+local level = "fast"   -- the level playing the current decision (the ai hook's 4th argument)
 
 -- Small helpers ----------------------------------------------------------------------------------
 
@@ -97,13 +121,29 @@ local function column_ev(crt, column)
   return v
 end
 
--- Expected value (attacker's view) of attacking `def` with `att`.
+-- Chance that a column's result hurts the defender (a D result, with or without A1).
+local hurt_cache = {}
+local function column_hurt(crt, column)
+  local key = crt .. ":" .. column
+  local v = hurt_cache[key]
+  if v == nil then
+    v = 0
+    for _, e in ipairs(kessel.tables.distribution(crt, column)) do
+      if e.result:sub(1, 1) == "D" then v = v + e.p end
+    end
+    hurt_cache[key] = v
+  end
+  return v
+end
+
+-- Expected value (attacker's view) of attacking `def` with `att`, and the chance of hurting the
+-- defender.
 local function odds_ev(att, def)
-  if def <= 0 then return 4 end
-  if att <= 0 then return -4 end
+  if def <= 0 then return 4, 1 end
+  if att <= 0 then return -4, 0 end
   local crt = K.CRT
   local o = kessel.tables.odds(crt, math.floor(att), math.max(1, math.floor(def)))
-  return column_ev(crt, o.column)
+  return column_ev(crt, o.column), column_hurt(crt, o.column)
 end
 
 -- The frame: what one decision looks at ---------------------------------------------------------
@@ -244,6 +284,21 @@ lazy.leader_gap = function(F)
   end
 end
 lazy.mech_phase = function() return C.step_is("german_mech_movement") end
+-- Objective hexes the German owns [15] that a Soviet unit could walk into soon (a Soviet unit within
+-- GARRISON_THREAT hexes): hex -> what a garrison there is worth. Every hex of a city counts, since
+-- one Soviet unit in one hex takes the city back (2 VP each time [15]) and breaks the German's
+-- claim to it at the end.
+local GARRISON_THREAT = 6
+lazy.garrison = function(F)
+  local owner = V.owners()
+  local out = {}
+  for _, o in ipairs(F.obj.list) do
+    for _, h in ipairs(o.hexes) do
+      if owner[h] == C.GERMAN and (F.dz[h] or 99) <= GARRISON_THREAT then out[h] = 10 + o.vp / 2 end
+    end
+  end
+  return out
+end
 
 local function goal_of(F, class)
   local g = F.goal[class]
@@ -345,6 +400,80 @@ end
 local DIVISION_TYPES = { panzer = true, rifle_mot = true, motorized = true }
 local FAR = 400
 
+-- Attack set-up (strong level): in the Movement Phase before his Combat Phase a side weighs how a
+-- move changes the attacks it can make next, hex by enemy hex: the attack strength already next to
+-- the hex plus the movers' against its defence. An attack worth making (EV above the side's need,
+-- see attack_score) is worth 1 + EV, times SETUP_WEIGHT of the side. Moves that bring several
+-- stacks around one hex add up, so multi-hex attacks get built; leaving an attack short costs.
+local SETUP_NEED = { german = 0.85, soviet = 0.15 }
+local SETUP_WEIGHT = { german = 4, soviet = 3 }
+local function setup_potential(side, att, def)
+  local ev = odds_ev(att, def)
+  if ev < SETUP_NEED[side] then return 0 end
+  return 1 + ev
+end
+
+-- Per frame: enemy hex -> { def = estimated defence, adj = attack of own units next to it } for the
+-- phasing side, or false outside a Movement Phase that comes before the side's Combat Phase.
+lazy.setup = function(F)
+  if level ~= "strong" or not C.step_is("german_movement", "soviet_movement") then return false end
+  local me = C.phasing()
+  local enemy = C.other(me)
+  local out = {}
+  for hex, list in pairs(F.at) do
+    local e = false
+    for _, u in ipairs(list) do if u.side == enemy and C.is_combat_unit(u) then e = true; break end end
+    if e then out[hex] = { def = defence_estimate({ hex }, {}), adj = 0 } end
+  end
+  for _, u in ipairs(F.units[me]) do
+    if C.is_combat_unit(u) and C.on_map(u) and not C.disrupted(u) then
+      local a = attack_estimate({ u }, false)
+      for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
+        local t = out[n]
+        if t then t.adj = t.adj + a end
+      end
+    end
+  end
+  return out
+end
+
+-- The set-up scorer of a moving group from `from` (nil when it enters): function(dest) -> the
+-- change in attack potential, or nil when the level or phase does not plan attacks.
+local function setup_scorer(F, units, from)
+  local info = F.setup
+  if not info or not from then return nil end   -- (units entering the map are left to their own scores)
+  local side = units[1].side
+  local att = 0
+  local combat = {}
+  for _, u in ipairs(units) do if C.is_combat_unit(u) then combat[#combat + 1] = u end end
+  if #combat == 0 then return nil end
+  att = attack_estimate(combat, false)
+  local w = SETUP_WEIGHT[side]
+  -- what leaving costs: the attacks next to `from` lose the movers
+  local here, loss = {}, 0
+  if from then
+    for _, n in ipairs(kessel.hex.neighbors(from)) do
+      local t = info[n]
+      if t then
+        here[n] = true
+        loss = loss + setup_potential(side, t.adj, t.def) - setup_potential(side, t.adj - att, t.def)
+      end
+    end
+  end
+  return function(dest)
+    local best = 0
+    for _, n in ipairs(kessel.hex.neighbors(dest)) do
+      local t = info[n]
+      if t then
+        local base = here[n] and t.adj - att or t.adj
+        local g = setup_potential(side, base + att, t.def) - setup_potential(side, base, t.def)
+        if g > best then best = g end
+      end
+    end
+    return w * (best - loss)
+  end
+end
+
 local function german_scorer(F, units, from)
   local D = goal_of(F, group_class(units))
   local tset, vp = F.tset, F.obj.vp
@@ -355,10 +484,15 @@ local function german_scorer(F, units, from)
   end
   local n = #units
   local const, per_mp = 0, 1.0
+  local garrison = F.garrison
+  local mech_only = true   -- (infantry makes the better garrison: the panzers are for the advance)
+  for _, u in ipairs(units) do if C.class(u) ~= "motorized" then mech_only = false end end
   if from then
     const = D[from] or FAR
     local c0, t0 = counts_at(F, from, C.GERMAN)
     if over_limit(C.GERMAN, c0, t0) then const = const + 50 end   -- leaving an over-full hex
+    -- leaving a threatened city hex empty
+    if garrison[from] and t0 <= n then const = const - garrison[from] end
     for _, u in ipairs(F.at[from] or {}) do
       -- breaking up a division [7.3]
       if not ids[u.id] and u.formation and forms[u.formation] and DIVISION_TYPES[u.type] then const = const - 6 end
@@ -368,11 +502,16 @@ local function german_scorer(F, units, from)
   end
   local mech = F.mech_phase
   local dz = F.dz
+  local setup = setup_scorer(F, units, from)
   return function(dest)
     local c1, t1 = counts_at(F, dest, C.GERMAN, ids)
     if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
     local score = const - (D[dest] or FAR) * per_mp
+    if setup then score = score + setup(dest) end
     if tset[dest] and t1 == 0 then score = score + 15 + (vp[dest] or 0) / 2 end   -- capture
+    if garrison[dest] and t1 == 0 and dest ~= from then   -- garrison an empty threatened city hex
+      score = score + garrison[dest] * (mech_only and 0.6 or 1)
+    end
     for _, u in ipairs(F.at[dest] or {}) do
       if u.side == C.GERMAN and not ids[u.id] then
         if u.formation and forms[u.formation] then score = score + 2 else score = score - 0.5 end
@@ -427,7 +566,8 @@ end
 local function soviet_leader_value(F, hex, combat, total)
   local dg = F.dg[hex] or 40
   if combat > 3 or total > 4 then return -500 end
-  local v = -math.abs(dg - 3) * 0.5
+  -- (capped: far from the front a leader stays with the units it keeps in supply)
+  local v = -math.min(math.abs(dg - 3), 8) * 0.5
   if dg <= 1 then v = v - 4 end
   if combat > 0 then v = v + 1 end
   return v
@@ -456,12 +596,14 @@ end
 local function leader_cover(F, hex, r, moving)
   local n = 0
   for _, c in ipairs(F.cover_info) do
-    if not moving[c.id] and kessel.hex.distance(hex, c.hex) <= r then
+    local d = moving[c.id] and 99 or kessel.hex.distance(hex, c.hex)
+    if d <= r + 2 then
       local other = false
       for _, id in ipairs(c.by) do
         if not moving[id] then other = true; break end
       end
-      if not other then n = n + 1 end
+      -- a unit just beyond the radius can still walk back into it
+      if not other then n = n + (d <= r and 1 or 0.5) end
     end
   end
   return n
@@ -491,12 +633,14 @@ local function soviet_scorer(F, units, from)
     const = 2   -- off the map: coming in is worth it
   end
   if lr > 0 and from then const = const - LEADER_COVER * leader_cover(F, from, lr, ids) end
+  local setup = setup_scorer(F, units, from)
   return function(dest)
     local dc, dt = counts_at(F, dest, C.SOVIET, ids)
     local after_c, after_t = dc + nc, dt + nc + nl
     if after_c > 3 or after_t > 4 then return -1000 end
     local score = const + nc * soviet_unit_value(F, dest, after_c, after_t, cmd)
       + nl * soviet_leader_value(F, dest, after_c, after_t)
+    if setup and cmd[dest] then score = score + setup(dest) end
     if dc > 0 then   -- the units already there lose room
       local was = soviet_unit_value(F, dest, dc, dt, cmd)
       local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
@@ -539,30 +683,55 @@ local function attack_score(F, a, overrun)
   for _, u in ipairs(units) do if not seen[u.hex] then seen[u.hex] = true; att_hexes[#att_hexes + 1] = u.hex end end
   local att = attack_estimate(units, overrun)
   local def = defence_estimate(targets, att_hexes)
-  local ev = odds_ev(att, def)
+  local ev, hurt = odds_ev(att, def)
   local obj = F.obj
   local bonus = 0
+  -- in the last two turns a city the German would score at the end [15] is worth its VP to the
+  -- Soviet who takes a hex of it back (the defender pushed out, the attackers advancing in)
+  local closing = side == C.SOVIET and F.turn >= kessel.game.last_turn() - 1
   for _, t in ipairs(targets) do
     local vp = obj.vp[t]
-    if vp then bonus = bonus + (side == C.SOVIET and 1.0 or 0.3) + vp / 50 end
+    if vp then
+      bonus = bonus + (side == C.SOVIET and 1.0 or 0.3) + vp / 50
+      if closing and ev > -1 then bonus = bonus + hurt * vp / 8 end
+    end
   end
-  -- the Soviet's prizes: a stack out of supply or disrupted, a unit on its last step (a division
-  -- destroyed), each weighed by how likely the attack is to hurt the defender
+  -- the Soviet's prizes: a stack out of supply or disrupted, a unit on its last step, above all a
+  -- division's last steps (5 VP [15]), each weighed by the chance the attack hurts the defender
   if side == C.SOVIET and not overrun then
     local gstatus = supply_status(C.GERMAN)
     local prize = 0
+    local forms = {}
     for _, t in ipairs(targets) do
       for _, d in ipairs(K.defenders_at(t)) do
         local st = gstatus[d.id]
-        if st and not st.ok then prize = prize + 0.3 end
-        if C.disrupted(d) then prize = prize + 0.3 end
-        if (d.steps_left or 1) <= 1 then prize = prize + 0.3 end
+        if st and not st.ok then prize = prize + 0.4 end
+        if C.disrupted(d) then prize = prize + 0.4 end
+        if (d.steps_left or 1) <= 1 then prize = prize + 0.4 end
+        if d.formation and d.formation ~= "" and d.type ~= "cavalry" and (d.attrs.independent or 0) == 0 then
+          forms[d.formation] = (forms[d.formation] or 0) + (d.steps_left or 1)
+        end
       end
     end
-    if ev > 0 then bonus = bonus + math.min(prize, 1.2) * math.min(ev, 1) end
+    -- a division whose every surviving unit is among the defenders: the fewer steps left, the
+    -- nearer its end
+    for _, f in ipairs(sorted_keys(forms)) do
+      local here, left = forms[f], 0
+      for _, m in ipairs(kessel.units.all{ side = C.GERMAN, formation = f }) do
+        if m.location ~= "eliminated" and m.location ~= "removed" then left = left + (m.steps_left or 1) end
+      end
+      if left == here and left > 0 then prize = prize + 2.5 / left end
+    end
+    if ev > -0.4 then bonus = bonus + math.min(prize, 2.5) * hurt end
   end
   -- Germans want 3-1 or better (EV 0.92), Soviets 2-1 (EV 0.38); overruns about 4-1
   local need = side == C.GERMAN and 0.85 or 0.15
+  -- the German's threshold falls over the last four turns, to 2-1 (EV 0.39) on the last: what is
+  -- not taken by then is not taken at all [15]
+  if side == C.GERMAN then
+    local left = kessel.game.last_turn() - F.turn
+    if left < 4 then need = need - (4 - left) * 0.12 end
+  end
   if overrun then need = 1.0 end
   -- the fewer units the better: every attacker may have to retreat or lose a step, and units
   -- not used can attack elsewhere
@@ -653,6 +822,8 @@ local function advance_score(F, a, p)
     s = s + ((D[from] or 400) - (D[dest] or 400))
     for _, t in ipairs(targets) do if t == dest then s = s + 10 end end
     if obj.vp[from] then s = s - 3 end
+    local _, here = counts_at(F, from, C.GERMAN)
+    if F.garrison[from] and here <= #units then s = s - F.garrison[from] end
     -- keep divisions together: the whole group, not pieces
     s = s + 0.1 * #units
   else
@@ -791,6 +962,7 @@ local function want_group(F, hex)
   local side = here[1] and here[1].side
   local c, t = counts_at(F, hex, side)
   local split = over_limit(side, c, t) or F.turn == 1
+  if not split and side == C.GERMAN and F.garrison[hex] then split = true end
   if not split and side == C.GERMAN then
     local f = nil
     for _, u in ipairs(here) do
@@ -918,9 +1090,34 @@ local function choose(legal, kinds)
   return chosen
 end
 
--- The hook: the narrower (ai/narrowing.lua) is in place for this choice only.
-function AI.pick(legal, kinds)
-  local chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
+-- Combat phases the computer player ended while attacks were listed, by game-turn and side (a
+-- measure of how it plays, for the balance lab's `result` metrics; not game state).
+local passed_with_attacks = {}
+
+local function note_pass(chosen, legal)
+  if not (chosen and chosen.kind == "end_phase" and C.in_combat_phase()) then return end
+  if #legal("attack") == 0 then return end
+  local t, side = kessel.game.turn(), C.phasing()
+  local row = passed_with_attacks[t] or {}
+  passed_with_attacks[t] = row
+  row[side] = (row[side] or 0) + 1
+end
+
+-- The hook: the narrower (ai/narrowing.lua) is in place for this choice only. At the strong level
+-- a combat phase goes without it, so the attack enumerator lists every group of the units that may
+-- attack each hex (not only all of them and each hex alone): the smallest group at good odds wins
+-- and the rest can attack elsewhere.
+function AI.pick(legal, kinds, view, lvl)
+  level = lvl or "fast"
+  local chosen
+  if level == "strong" and C.in_combat_phase() and not kessel.game.var("pending") then
+    chosen = choose(legal, kinds)
+  else
+    chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
+  end
+  if chosen and chosen.kind == "end_phase" and C.in_combat_phase() then
+    Narrowing.within(AI.narrow, note_pass, chosen, legal)
+  end
   -- the scores and the frame served this choice only
   scored = {}
   current_frame = nil
@@ -929,9 +1126,15 @@ end
 
 kessel.on("ai", AI.pick)
 
--- How the game stands [15], with measures of how it is being played for the balance lab:
--- combat units on the map and those out of supply (the flag of the last Movement Phase [11.3]).
-local function supply_metrics()
+-- How the game stands [15], with measures of how it is being played for the balance lab, each for
+-- the game-turn just recorded (the lab asks at the start of the next one, and once more when the
+-- game is over): combat units on the map and those out of supply (the flag of the last Movement
+-- Phase [11.3]); cities the Soviet retook [15] (game var `soviet_recaptures`); German divisions
+-- destroyed [15]; combat phases the computer player ended while attacks were listed. Summed over
+-- a game's turns they give the per-game figures.
+local destroyed_by_turn = {}   -- game-turn -> divisions destroyed by its end (memo for the delta)
+
+local function play_metrics()
   local m = {}
   for _, side in ipairs({ C.GERMAN, C.SOVIET }) do
     local on, oos = 0, 0
@@ -943,12 +1146,26 @@ local function supply_metrics()
     end
     m[side .. "_units_on_map"], m[side .. "_units_out_of_supply"] = on, oos
   end
+  local t = kessel.game.turn()
+  if not kessel.game.finished() then t = t - 1 end
+  local rec = 0
+  for _, r in ipairs(kessel.game.var("soviet_recaptures") or {}) do
+    if r.turn == t then rec = rec + 1 end
+  end
+  m.soviet_recaptures = rec
+  local dead = #V.divisions_destroyed()
+  destroyed_by_turn[t] = dead
+  m.german_divisions_destroyed = dead - (destroyed_by_turn[t - 1] or 0)
+  local row = passed_with_attacks[t] or {}
+  for _, side in ipairs({ C.GERMAN, C.SOVIET }) do
+    m[side .. "_combat_phases_passed_with_attacks"] = row[side] or 0
+  end
   return m
 end
 
 kessel.on("result", function()
   local r = V.score()
-  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp }, metrics = supply_metrics() }
+  return { level = r.level, scores = { german = r.german_vp, soviet = r.soviet_vp }, metrics = play_metrics() }
 end)
 
 return AI

@@ -1,0 +1,51 @@
+-- Tests of the computer player's choices (ai/player.lua), called as `kessel simulate` calls it:
+-- `AI.pick(legal, kinds, view, level)` in a small position.
+
+local expect = kessel.expect
+local AI = require("ai.player")
+
+local function inf(id, at)
+  return { id = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at }
+end
+local function rifle(id, at) return { id = id, side = "soviet", type = "rifle", faces = { "2-2-6" }, at = at } end
+
+local OBJ = { { name = "Orsha", vp = 5, hexes = { "0304" } }, { name = "Smolensk", vp = 25, hexes = { "1404" } } }
+
+-- What the computer player picks for `side` now, at `level`.
+local function pick(side, level)
+  local kinds, seen = {}, {}
+  for _, a in ipairs(kessel.legal(side)) do
+    if not seen[a.kind] then seen[a.kind] = true; kinds[#kinds + 1] = a.kind end
+  end
+  local function legal(kind)
+    local out = {}
+    for _, a in ipairs(kessel.legal(side)) do if kind == nil or a.kind == kind then out[#out + 1] = a end end
+    return out
+  end
+  return AI.pick(legal, kinds, nil, level)
+end
+
+local function position(turn, soviet_at)
+  kessel.setup{ map = { columns = 16, rows = 8 }, step = "german_movement", turn = turn,
+    units = { inf("a", "0304"), rifle("s1", soviet_at), rifle("s2", soviet_at), rifle("s3", soviet_at) },
+    vars = { objectives = OBJ, city_owner = { ["0304"] = "german" } } }
+end
+
+-- Rule 15: one Soviet unit in a hex of a city the German held takes it back (2 VP each time), so
+-- the German does not leave a city hex empty while a Soviet unit could walk in.
+kessel.test("ai_german_keeps_a_garrison_in_a_threatened_city", function()
+  for _, level in ipairs({ "fast", "strong" }) do
+    -- with no Soviet unit within 6 hexes of Orsha, the infantry marches on toward Smolensk
+    position(5, "1208")
+    local a = pick("german", level)
+    expect.truthy(a and a.kind == "move" and a.units[1] == "a", "the infantry marches on at " .. level)
+    expect.truthy(kessel.hex.distance(a.path[#a.path], "1404") < kessel.hex.distance("0304", "1404"),
+      "toward Smolensk at " .. level)
+    -- a stack of Soviet rifle divisions three hexes from Orsha (too strong to attack at good
+    -- odds): the infantry stays
+    position(6, "0604")
+    a = pick("german", level)
+    expect.truthy(a ~= nil, "a choice at " .. level)
+    expect.truthy(not (a.kind == "move" and a.units[1] == "a"), "the garrison holds Orsha at " .. level .. ": " .. a.kind .. " " .. table.concat(a.path or {}, ","))
+  end
+end)
