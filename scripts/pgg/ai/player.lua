@@ -3,7 +3,8 @@
 -- It only ever picks one of the actions the rules enumerate (the `ai` hook returns an index into
 -- the engine's list) and the engine validates the pick like a player's. It is simple on purpose:
 -- a scoring function per kind of action, the best score wins, and a phase ends (`end_phase`, score
--- 0) once nothing scores above zero. No randomness: the same seed gives the same game.
+-- 0) once nothing scores above zero. Equally good actions are told apart by the engine's seeded
+-- `tiebreak` (never the game's dice): the same seed gives the same game.
 --
 -- German: each stack moves toward the nearest objective it does not own yet (distance by its own
 -- movement class, so the highway and roads pull), panzer regiments stay together (integrity),
@@ -1048,14 +1049,31 @@ end
 -- The hooks ------------------------------------------------------------------------------------
 
 -- The best of `actions` (first of the best on a tie): index and score.
+-- Equally good actions worth doing (the best score above zero, shared within a hair) are told
+-- apart by the engine's `tiebreak`, a seeded draw of the chooser's own (never the game's dice), so
+-- how a tie is broken is one documented rule and `kessel simulate --ai-variations` can break it
+-- otherwise to see how much the AI's choices move the results. At zero or below (nothing worth
+-- doing) the first listed wins, so the phase-ending actions keep their declaration order.
+local tiebreak = nil
+local TIE = 1e-9
+
 local function best_index(actions)
   if #actions == 1 then return 1, 0 end
   local F = frame()
   local p = kessel.game.var("pending")
   local best, bs = nil, nil
+  local scores = {}
   for i, a in ipairs(actions) do
     local s = score(F, a, p)
+    scores[i] = s
     if bs == nil or s > bs then best, bs = i, s end
+  end
+  if tiebreak and bs > 0 then
+    local tied = {}
+    for i, s in ipairs(scores) do
+      if bs - s <= TIE * math.max(1, math.abs(bs)) then tied[#tied + 1] = i end
+    end
+    if #tied > 1 then best = tied[tiebreak(#tied)] end
   end
   return best, bs
 end
@@ -1107,8 +1125,9 @@ end
 -- a combat phase goes without it, so the attack enumerator lists every group of the units that may
 -- attack each hex (not only all of them and each hex alone): the smallest group at good odds wins
 -- and the rest can attack elsewhere.
-function AI.pick(legal, kinds, view, lvl)
+function AI.pick(legal, kinds, view, lvl, draw)
   level = lvl or "fast"
+  tiebreak = draw
   local chosen
   if level == "strong" and C.in_combat_phase() and not kessel.game.var("pending") then
     chosen = choose(legal, kinds)
