@@ -453,16 +453,31 @@ lazy.cover_info = function(F)
   end
   return out
 end
+-- The hexes of the combat units outside `moving` that no leader outside `moving` reaches (they
+-- depend on the moving group only: worked out once per group, kept by the group's id table).
+local function uncovered(F, moving)
+  local memo = F.uncovered_memo
+  if memo == nil then memo = {}; F.uncovered_memo = memo end
+  local list = memo[moving]
+  if list == nil then
+    list = {}
+    for _, c in ipairs(F.cover_info) do
+      if not moving[c.id] then
+        local other = false
+        for _, id in ipairs(c.by) do
+          if not moving[id] then other = true; break end
+        end
+        if not other then list[#list + 1] = c.hex end
+      end
+    end
+    memo[moving] = list
+  end
+  return list
+end
 local function leader_cover(F, hex, r, moving)
   local n = 0
-  for _, c in ipairs(F.cover_info) do
-    if not moving[c.id] and kessel.hex.distance(hex, c.hex) <= r then
-      local other = false
-      for _, id in ipairs(c.by) do
-        if not moving[id] then other = true; break end
-      end
-      if not other then n = n + 1 end
-    end
+  for _, h in ipairs(uncovered(F, moving)) do
+    if kessel.hex.distance(hex, h) <= r then n = n + 1 end
   end
   return n
 end
@@ -742,14 +757,15 @@ local stack_caches = {}
 local call_id = 0
 
 local function unit_sig(u)
-  return u.id .. ":" .. ((u.vars and u.vars.mp_spent) or 0) .. (u.flags.disrupted and "d" or "")
-    .. (u.flags.oos and "o" or "") .. (u.flags.stopped and "s" or "") .. (u.hidden and "h" or "")
+  local f = u.flags
+  return u.id .. ":" .. ((u.vars and u.vars.mp_spent) or 0) .. (f.disrupted and "d" or "")
+    .. (f.oos and "o" or "") .. (f.stopped and "s" or "") .. (u.hidden and "h" or "")
 end
 
 local function stack_sig(kind, F, hex)
-  local parts = { kind, hex }
-  for _, u in ipairs(F.at[hex] or {}) do parts[#parts + 1] = unit_sig(u) end
-  return table.concat(parts, ";")
+  local sig = kind .. ";" .. hex
+  for _, u in ipairs(F.at[hex] or {}) do sig = sig .. ";" .. unit_sig(u) end
+  return sig
 end
 
 -- The best of `list` and its score, and the SHORT best candidates (kept for re-checking later:
@@ -763,7 +779,8 @@ local function best_of(F, list)
     local s
     if a.kind == "overrun" then s = attack_score(F, a, true)
     else
-      local key = table.concat(a.units, ",")
+      -- (an enumerator hands every move of one group the same units table)
+      local key = a.units
       local f = scorers[key]
       if f == nil then f = group_scorer(F, a.units, a.kind); scorers[key] = f end
       s = f(a.path[#a.path])
