@@ -223,12 +223,18 @@ lazy.cmd = function() return command_hexes() end
 lazy.dg = function() return distance_from(C.GERMAN) end   -- distance from the nearest German unit
 lazy.dz = function() return distance_from(C.SOVIET) end   -- from the nearest Soviet unit
 -- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex.
+-- (The gaps are kept from one decision to the next while the leaders stand where they were.)
+local gap_memo, gap_sig = {}, nil
 lazy.leader_gap = function(F)
-  local leaders = {}
+  local leaders, sig = {}, ""
   for _, u in ipairs(F.units.soviet) do
-    if L.rating(u) > 0 then leaders[#leaders + 1] = { hex = u.hex, r = L.rating(u) } end
+    if L.rating(u) > 0 then
+      leaders[#leaders + 1] = { hex = u.hex, r = L.rating(u) }
+      sig = sig .. u.hex .. ":" .. L.rating(u) .. ";"
+    end
   end
-  local memo = {}
+  if sig ~= gap_sig then gap_memo, gap_sig = {}, sig end
+  local memo = gap_memo
   return function(hex)
     local g = memo[hex]
     if g == nil then
@@ -436,17 +442,34 @@ end
 -- Combat units a leader of rating `r` at `hex` would reach by hex distance [10.35] and no other
 -- leader (outside `moving`) does: what a leader's place is worth for supply [11.2].
 local LEADER_COVER = 0.6
+-- Hexes within `r` of `hex` (by hex distance), as a set; the map does not change in a game, so
+-- they are kept (a bounded number of them).
+local within_memo, within_count = {}, 0
+local function within(hex, r)
+  local key = hex .. ":" .. r
+  local set = within_memo[key]
+  if set == nil then
+    if within_count >= 4000 then within_memo, within_count = {}, 0 end
+    set = {}
+    for _, h in ipairs(kessel.hex.range(hex, r)) do set[h] = true end
+    within_memo[key] = set
+    within_count = within_count + 1
+  end
+  return set
+end
 -- Per frame: each Soviet combat unit with the working leaders whose rating reaches it.
 lazy.cover_info = function(F)
   local leaders, out = {}, {}
   for _, l in ipairs(F.units.soviet) do
     if L.rating(l) > 0 then leaders[#leaders + 1] = l end
   end
+  local reach = {}
+  for i, l in ipairs(leaders) do reach[i] = within(l.hex, L.rating(l)) end
   for _, u in ipairs(F.units.soviet) do
     if C.is_combat_unit(u) then
       local by = {}
-      for _, l in ipairs(leaders) do
-        if kessel.hex.distance(l.hex, u.hex) <= L.rating(l) then by[#by + 1] = l.id end
+      for i, l in ipairs(leaders) do
+        if reach[i][u.hex] then by[#by + 1] = l.id end
       end
       out[#out + 1] = { id = u.id, hex = u.hex, by = by }
     end
@@ -474,12 +497,22 @@ local function uncovered(F, moving)
   end
   return list
 end
+-- (Counted for every hex at once, per moving group and rating: how many of those units are
+-- within `r` of it.)
 local function leader_cover(F, hex, r, moving)
-  local n = 0
-  for _, h in ipairs(uncovered(F, moving)) do
-    if kessel.hex.distance(hex, h) <= r then n = n + 1 end
+  local memo = F.cover_memo
+  if memo == nil then memo = {}; F.cover_memo = memo end
+  local per = memo[moving]
+  if per == nil then per = {}; memo[moving] = per end
+  local count = per[r]
+  if count == nil then
+    count = {}
+    for _, h in ipairs(uncovered(F, moving)) do
+      for x in pairs(within(h, r)) do count[x] = (count[x] or 0) + 1 end
+    end
+    per[r] = count
   end
-  return n
+  return count[hex] or 0
 end
 
 local function soviet_scorer(F, units, from)
@@ -771,32 +804,49 @@ end
 -- The best of `list` and its score, and the SHORT best candidates (kept for re-checking later:
 -- the scores of one stack's moves change little while other stacks move).
 local SHORT = 8
+-- `list` may hold the move enumerator's compact group records (M.stack_moves): each destination
+-- of a record counts as the action M.expand makes of it, in the same order, and only the kept
+-- ones are made.
 local function best_of(F, list)
   local best, bs = nil, NEG
   local scorers = {}
-  local top = {}   -- { {a, s} } best first, at most SHORT
-  for _, a in ipairs(list) do
-    local s
-    if a.kind == "overrun" then s = attack_score(F, a, true)
-    else
-      -- (an enumerator hands every move of one group the same units table)
-      local key = a.units
-      local f = scorers[key]
-      if f == nil then f = group_scorer(F, a.units, a.kind); scorers[key] = f end
-      s = f(a.path[#a.path])
-    end
-    if s > bs then best, bs = a, s end
+  local top = {}   -- { {a, s} or {record, s, i} } best first, at most SHORT
+  local function keep(a, s, i)
     if #top < SHORT or s > top[#top][2] then
-      local i = math.min(#top + 1, SHORT)
-      while i > 1 and top[i - 1][2] < s do
-        if i <= SHORT then top[i] = top[i - 1] end
-        i = i - 1
+      local j = math.min(#top + 1, SHORT)
+      while j > 1 and top[j - 1][2] < s do
+        if j <= SHORT then top[j] = top[j - 1] end
+        j = j - 1
       end
-      top[i] = { a, s }
+      top[j] = { a, s, i }
+    end
+  end
+  for _, a in ipairs(list) do
+    if a.dests then
+      local f = group_scorer(F, a.units, a.kind)
+      for i, h in ipairs(a.dests) do
+        local s = f(h)
+        if s > bs then best, bs = top, s end   -- (made below from the short list)
+        keep(a, s, i)
+      end
+    else
+      local s
+      if a.kind == "overrun" then s = attack_score(F, a, true)
+      else
+        -- (an enumerator hands every move of one group the same units table)
+        local key = a.units
+        local f = scorers[key]
+        if f == nil then f = group_scorer(F, a.units, a.kind); scorers[key] = f end
+        s = f(a.path[#a.path])
+      end
+      if s > bs then best, bs = a, s end
+      keep(a, s, nil)
     end
   end
   local short = {}
-  for i, x in ipairs(top) do short[i] = x[1] end
+  for j, x in ipairs(top) do short[j] = x[3] and M.expand(x[1], x[3]) or x[1] end
+  -- the best is the first of the short list whenever it came from a record
+  if best == top then best = short[1] end
   return best, bs, short
 end
 
@@ -849,7 +899,7 @@ function AI.narrow(kind, provider)
     local e = stack_cache[sig]
     if e == nil then
       e = {}
-      e.best, e.score, e.moves = best_of(F, provider.moves(hex, kind == "move" and want_group(F, hex) or nil))
+      e.best, e.score, e.moves = best_of(F, provider.moves(hex, kind == "move" and want_group(F, hex) or nil, true))
       e.fresh = call_id
       stack_cache[sig] = e
     end
