@@ -789,10 +789,18 @@ local KEEP = 3
 local stack_caches = {}
 local call_id = 0
 
+-- (The engine hands out the same snapshot table for a unit until the unit changes: its signature
+-- is kept by the table, weakly.)
+local sig_memo = setmetatable({}, { __mode = "k" })
 local function unit_sig(u)
-  local f = u.flags
-  return u.id .. ":" .. ((u.vars and u.vars.mp_spent) or 0) .. (f.disrupted and "d" or "")
-    .. (f.oos and "o" or "") .. (f.stopped and "s" or "") .. (u.hidden and "h" or "")
+  local sig = sig_memo[u]
+  if sig == nil then
+    local f = u.flags
+    sig = u.id .. ":" .. ((u.vars and u.vars.mp_spent) or 0) .. (f.disrupted and "d" or "")
+      .. (f.oos and "o" or "") .. (f.stopped and "s" or "") .. (u.hidden and "h" or "")
+    sig_memo[u] = sig
+  end
+  return sig
 end
 
 local function stack_sig(kind, F, hex)
@@ -811,14 +819,17 @@ local function best_of(F, list)
   local best, bs = nil, NEG
   local scorers = {}
   local top = {}   -- { {a, s} or {record, s, i} } best first, at most SHORT
+  local floor = NEG  -- the score a candidate must beat to enter a full short list
   local function keep(a, s, i)
-    if #top < SHORT or s > top[#top][2] then
-      local j = math.min(#top + 1, SHORT)
+    local n = #top
+    if n < SHORT or s > top[n][2] then
+      local j = math.min(n + 1, SHORT)
       while j > 1 and top[j - 1][2] < s do
         if j <= SHORT then top[j] = top[j - 1] end
         j = j - 1
       end
       top[j] = { a, s, i }
+      if #top == SHORT then floor = top[SHORT][2] end
     end
   end
   for _, a in ipairs(list) do
@@ -827,7 +838,7 @@ local function best_of(F, list)
       for i, h in ipairs(a.dests) do
         local s = f(h)
         if s > bs then best, bs = top, s end   -- (made below from the short list)
-        keep(a, s, i)
+        if s > floor or #top < SHORT then keep(a, s, i) end
       end
     else
       local s

@@ -169,8 +169,16 @@ function M.context(units, from, base)
     ctx.forbid[#ctx.forbid + 1] = { set = visited, rule = "5.2",
       message = "on the first turn the 13th and 20th Armies may not re-enter a hex" }
     -- NW and SW lead into the column to the west; N, S, NE, SE stay in it or go east
+    -- (the search asks for every step: columns are kept for this context)
+    local cols = {}
+    local function column(h)
+      local c = cols[h]
+      if c == nil then c = C.column(h); cols[h] = c end
+      return c
+    end
+    ctx.column = column
     ctx.hook = function(a, b)
-      if C.column(b) < C.column(a) then
+      if column(b) < column(a) then
         return false, "on the first turn the 13th and 20th Armies move only north, south or east", "5.2"
       end
     end
@@ -585,7 +593,7 @@ function M.destinations(units, hex, base)
   local field = M.build_field(units, hex, nil, M.context(units, hex, base))
   local out = {}
   for _, h in ipairs(C.keys(field:reachable())) do
-    if not (field.ctx.t1_full and C.column(h) <= 2) then out[#out + 1] = h end
+    if not (field.ctx.t1_full and field.ctx.column(h) <= 2) then out[#out + 1] = h end
   end
   return out, field
 end
