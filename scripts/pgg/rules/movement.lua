@@ -134,6 +134,17 @@ function M.side_base(side, lean)
   end)
 end
 
+-- Columns by hex for the first-turn hook: one table kept while a full-size map is loaded (the map
+-- does not change in a game), a fresh one on the small maps of tests.
+local t1_columns, t1_columns_key = {}, nil
+local function first_turn_columns()
+  local c, r = kessel.map.size()
+  if c * r < 1000 then return {} end
+  local key = c .. "x" .. r
+  if t1_columns_key ~= key then t1_columns, t1_columns_key = {}, key end
+  return t1_columns
+end
+
 -- The rule sets for `units` of `side` moving from `from`: forbid / stop / surcharge lists in
 -- kessel.paths.field form, a step hook and a cannot_leave reason. `base` (M.side_base) may be
 -- shared between stacks of the same side.
@@ -169,8 +180,8 @@ function M.context(units, from, base)
     ctx.forbid[#ctx.forbid + 1] = { set = visited, rule = "5.2",
       message = "on the first turn the 13th and 20th Armies may not re-enter a hex" }
     -- NW and SW lead into the column to the west; N, S, NE, SE stay in it or go east
-    -- (the search asks for every step: columns are kept for this context)
-    local cols = {}
+    -- (the search asks for every step: columns are kept, for the game on a full-size map)
+    local cols = first_turn_columns()
     local function column(h)
       local c = cols[h]
       if c == nil then c = C.column(h); cols[h] = c end
