@@ -60,12 +60,6 @@ local function sorted_keys(t)
   return out
 end
 
--- A string naming an action (to cache its score).
-local function akey(a)
-  return table.concat({ a.kind, table.concat(a.units or {}, ","), table.concat(a.path or {}, ","),
-    tostring(a.target or a.hex or a.unit or a.choice or a.skip or "") }, "|")
-end
-
 -- Expected values of hidden Soviet counters, from the pools as they stand when first asked.
 local est = nil
 local function estimates()
@@ -759,14 +753,19 @@ local function eliminate_score(F, a)
 end
 
 -- Scoring any listed action.
-local scored = {}   -- akey -> score computed by the narrower for this enumeration
+local scored = {}   -- { action, score } the narrower worked out for this choice (moves, rail
+                    -- moves, overruns: a few of them)
+local NARROWED = { move = true, rail_move = true, overrun = true }
 
 local function score(F, a, p)
   local k = a.kind
   if k == "end_phase" or k == "end_air_placement" or k == "end_setup" then return 0 end
   if k == "first_turn_roll" then return 100 end
-  local pre = scored[akey(a)]
-  if pre ~= nil then return pre end
+  if NARROWED[k] then
+    for _, x in ipairs(scored) do
+      if C.same_action(x[1], a) then return x[2] end
+    end
+  end
   if k == "move" or k == "rail_move" then return move_score(F, a) end
   if k == "overrun" then return attack_score(F, a, true) end
   if k == "attack" then return attack_score(F, a, false) end
@@ -942,11 +941,11 @@ function AI.narrow(kind, provider)
   local out = {}
   for _, e in ipairs(picked) do
     out[#out + 1] = e.best
-    scored[akey(e.best)] = e.score
+    scored[#scored + 1] = { e.best, e.score }
   end
   if provider.extra then
     local best, bs = best_of(F, provider.extra())
-    if best then out[#out + 1] = best; scored[akey(best)] = bs end
+    if best then out[#out + 1] = best; scored[#scored + 1] = { best, bs } end
   end
   return out
 end
