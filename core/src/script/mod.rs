@@ -6,6 +6,7 @@
 //! no game state.
 
 pub mod api;
+mod luaprof;
 mod strlib;
 
 use mlua::{HookTriggers, Lua, LuaOptions, StdLib, VmState};
@@ -410,7 +411,8 @@ impl ScriptHost {
         let last_seen = self.last_seen.clone();
         self.lua.set_global_hook(
             HookTriggers::new().every_nth_instruction(HOOK_EVERY),
-            move |_lua, debug| {
+            move |lua, debug| {
+                luaprof::sample(lua);
                 let n = meter.used.get().saturating_add(HOOK_EVERY as u64);
                 meter.used.set(n);
                 let src = debug.source();
@@ -460,6 +462,7 @@ impl ScriptHost {
     /// errors are located by file and line.
     pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> Result<R, ScriptError> {
         if self.depth.get() == 0 {
+            luaprof::restart();
             self.used.set(0);
             self.spent.set(Spent::No);
             self.started.set(std::time::Instant::now());

@@ -6,7 +6,10 @@
 -- only then) it installs a narrower: the move, rail_move and overrun enumerators hand it their
 -- candidates, stack by stack, as they would list them (`provider.stacks`, a sorted list of hexes;
 -- `provider.moves(hex)`, the actions of that stack; `provider.extra()` for actions not tied to a
--- stack, such as reinforcement entries), and list only what it returns. The narrower never adds an
+-- stack, such as reinforcement entries), and list only what it returns. The move enumerator's
+-- `provider.moves(hex, want, compact)` also takes which groups to work out and, with `compact`,
+-- hands one record per group with its destinations instead of one action per destination
+-- (M.stack_moves); `provider.expand(record, i)` makes the action of its i-th destination. The narrower never adds an
 -- action: it picks among the candidates the enumerator itself produced, and the engine validates
 -- the chosen action like any other. Returning nil lists everything.
 --

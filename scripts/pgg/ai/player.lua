@@ -85,12 +85,6 @@ local function sorted_keys(t)
   return out
 end
 
--- A string naming an action (to cache its score).
-local function akey(a)
-  return table.concat({ a.kind, table.concat(a.units or {}, ","), table.concat(a.path or {}, ","),
-    tostring(a.target or a.hex or a.unit or a.choice or a.skip or "") }, "|")
-end
-
 -- Expected values of hidden Soviet counters, from the pools as they stand when first asked.
 local est = nil
 local function estimates()
@@ -264,12 +258,18 @@ lazy.cmd = function() return command_hexes() end
 lazy.dg = function() return distance_from(C.GERMAN) end   -- distance from the nearest German unit
 lazy.dz = function() return distance_from(C.SOVIET) end   -- from the nearest Soviet unit
 -- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex.
+-- (The gaps are kept from one decision to the next while the leaders stand where they were.)
+local gap_memo, gap_sig = {}, nil
 lazy.leader_gap = function(F)
-  local leaders = {}
+  local leaders, sig = {}, ""
   for _, u in ipairs(F.units.soviet) do
-    if L.rating(u) > 0 then leaders[#leaders + 1] = { hex = u.hex, r = L.rating(u) } end
+    if L.rating(u) > 0 then
+      leaders[#leaders + 1] = { hex = u.hex, r = L.rating(u) }
+      sig = sig .. u.hex .. ":" .. L.rating(u) .. ";"
+    end
   end
-  local memo = {}
+  if sig ~= gap_sig then gap_memo, gap_sig = {}, sig end
+  local memo = gap_memo
   return function(hex)
     local g = memo[hex]
     if g == nil then
@@ -577,37 +577,81 @@ end
 -- Combat units a leader of rating `r` at `hex` would reach by hex distance [10.35] and no other
 -- leader (outside `moving`) does: what a leader's place is worth for supply [11.2].
 local LEADER_COVER = 0.6
+-- Hexes within `r` of `hex` (by hex distance), as a set; the map does not change in a game, so
+-- they are kept (a bounded number of them).
+local within_memo, within_count = {}, 0
+local function within(hex, r)
+  local key = hex .. ":" .. r
+  local set = within_memo[key]
+  if set == nil then
+    if within_count >= 4000 then within_memo, within_count = {}, 0 end
+    set = {}
+    for _, h in ipairs(kessel.hex.range(hex, r)) do set[h] = true end
+    within_memo[key] = set
+    within_count = within_count + 1
+  end
+  return set
+end
 -- Per frame: each Soviet combat unit with the working leaders whose rating reaches it.
 lazy.cover_info = function(F)
   local leaders, out = {}, {}
   for _, l in ipairs(F.units.soviet) do
     if L.rating(l) > 0 then leaders[#leaders + 1] = l end
   end
+  local reach = {}
+  for i, l in ipairs(leaders) do reach[i] = within(l.hex, L.rating(l)) end
   for _, u in ipairs(F.units.soviet) do
     if C.is_combat_unit(u) then
       local by = {}
-      for _, l in ipairs(leaders) do
-        if kessel.hex.distance(l.hex, u.hex) <= L.rating(l) then by[#by + 1] = l.id end
+      for i, l in ipairs(leaders) do
+        if reach[i][u.hex] then by[#by + 1] = l.id end
       end
       out[#out + 1] = { id = u.id, hex = u.hex, by = by }
     end
   end
   return out
 end
-local function leader_cover(F, hex, r, moving)
-  local n = 0
-  for _, c in ipairs(F.cover_info) do
-    local d = moving[c.id] and 99 or kessel.hex.distance(hex, c.hex)
-    if d <= r + 2 then
-      local other = false
-      for _, id in ipairs(c.by) do
-        if not moving[id] then other = true; break end
+-- The hexes of the combat units outside `moving` that no leader outside `moving` reaches (they
+-- depend on the moving group only: worked out once per group, kept by the group's id table).
+local function uncovered(F, moving)
+  local memo = F.uncovered_memo
+  if memo == nil then memo = {}; F.uncovered_memo = memo end
+  local list = memo[moving]
+  if list == nil then
+    list = {}
+    for _, c in ipairs(F.cover_info) do
+      if not moving[c.id] then
+        local other = false
+        for _, id in ipairs(c.by) do
+          if not moving[id] then other = true; break end
+        end
+        if not other then list[#list + 1] = c.hex end
       end
-      -- a unit just beyond the radius can still walk back into it
-      if not other then n = n + (d <= r and 1 or 0.5) end
     end
+    memo[moving] = list
   end
-  return n
+  return list
+end
+-- (Counted for every hex at once, per moving group and rating: how many of those units are
+-- within `r` of it, and half for each just beyond, within `r` + 2: such a unit can still walk
+-- back into the radius.)
+local function leader_cover(F, hex, r, moving)
+  local memo = F.cover_memo
+  if memo == nil then memo = {}; F.cover_memo = memo end
+  local per = memo[moving]
+  if per == nil then per = {}; memo[moving] = per end
+  local count = per[r]
+  if count == nil then
+    count = {}
+    for _, h in ipairs(uncovered(F, moving)) do
+      local near = within(h, r)
+      for x in pairs(within(h, r + 2)) do
+        count[x] = (count[x] or 0) + (near[x] and 1 or 0.5)
+      end
+    end
+    per[r] = count
+  end
+  return count[hex] or 0
 end
 
 local function soviet_scorer(F, units, from)
@@ -883,14 +927,19 @@ local function eliminate_score(F, a)
 end
 
 -- Scoring any listed action.
-local scored = {}   -- akey -> score computed by the narrower for this enumeration
+local scored = {}   -- { action, score } the narrower worked out for this choice (moves, rail
+                    -- moves, overruns: a few of them)
+local NARROWED = { move = true, rail_move = true, overrun = true }
 
 local function score(F, a, p)
   local k = a.kind
   if k == "end_phase" or k == "end_air_placement" or k == "end_setup" then return 0 end
   if k == "first_turn_roll" then return 100 end
-  local pre = scored[akey(a)]
-  if pre ~= nil then return pre end
+  if NARROWED[k] then
+    for _, x in ipairs(scored) do
+      if C.same_action(x[1], a) then return x[2] end
+    end
+  end
   if k == "move" or k == "rail_move" then return move_score(F, a) end
   if k == "overrun" then return attack_score(F, a, true) end
   if k == "attack" then return attack_score(F, a, false) end
@@ -913,45 +962,75 @@ local KEEP = 3
 local stack_caches = {}
 local call_id = 0
 
+-- (The engine hands out the same snapshot table for a unit until the unit changes: its signature
+-- is kept by the table, weakly.)
+local sig_memo = setmetatable({}, { __mode = "k" })
 local function unit_sig(u)
-  return u.id .. ":" .. ((u.vars and u.vars.mp_spent) or 0) .. (u.flags.disrupted and "d" or "")
-    .. (u.flags.oos and "o" or "") .. (u.flags.stopped and "s" or "") .. (u.hidden and "h" or "")
+  local sig = sig_memo[u]
+  if sig == nil then
+    local f = u.flags
+    sig = u.id .. ":" .. ((u.vars and u.vars.mp_spent) or 0) .. (f.disrupted and "d" or "")
+      .. (f.oos and "o" or "") .. (f.stopped and "s" or "") .. (u.hidden and "h" or "")
+    sig_memo[u] = sig
+  end
+  return sig
 end
 
 local function stack_sig(kind, F, hex)
-  local parts = { kind, hex }
-  for _, u in ipairs(F.at[hex] or {}) do parts[#parts + 1] = unit_sig(u) end
-  return table.concat(parts, ";")
+  local sig = kind .. ";" .. hex
+  for _, u in ipairs(F.at[hex] or {}) do sig = sig .. ";" .. unit_sig(u) end
+  return sig
 end
 
 -- The best of `list` and its score, and the SHORT best candidates (kept for re-checking later:
 -- the scores of one stack's moves change little while other stacks move).
 local SHORT = 8
+-- `list` may hold the move enumerator's compact group records (M.stack_moves): each destination
+-- of a record counts as the action M.expand makes of it, in the same order, and only the kept
+-- ones are made.
 local function best_of(F, list)
   local best, bs = nil, NEG
   local scorers = {}
-  local top = {}   -- { {a, s} } best first, at most SHORT
-  for _, a in ipairs(list) do
-    local s
-    if a.kind == "overrun" then s = attack_score(F, a, true)
-    else
-      local key = table.concat(a.units, ",")
-      local f = scorers[key]
-      if f == nil then f = group_scorer(F, a.units, a.kind); scorers[key] = f end
-      s = f(a.path[#a.path])
-    end
-    if s > bs then best, bs = a, s end
-    if #top < SHORT or s > top[#top][2] then
-      local i = math.min(#top + 1, SHORT)
-      while i > 1 and top[i - 1][2] < s do
-        if i <= SHORT then top[i] = top[i - 1] end
-        i = i - 1
+  local top = {}   -- { {a, s} or {record, s, i} } best first, at most SHORT
+  local floor = NEG  -- the score a candidate must beat to enter a full short list
+  local function keep(a, s, i)
+    local n = #top
+    if n < SHORT or s > top[n][2] then
+      local j = math.min(n + 1, SHORT)
+      while j > 1 and top[j - 1][2] < s do
+        if j <= SHORT then top[j] = top[j - 1] end
+        j = j - 1
       end
-      top[i] = { a, s }
+      top[j] = { a, s, i }
+      if #top == SHORT then floor = top[SHORT][2] end
+    end
+  end
+  for _, a in ipairs(list) do
+    if a.dests then
+      local f = group_scorer(F, a.units, a.kind)
+      for i, h in ipairs(a.dests) do
+        local s = f(h)
+        if s > bs then best, bs = top, s end   -- (made below from the short list)
+        if s > floor or #top < SHORT then keep(a, s, i) end
+      end
+    else
+      local s
+      if a.kind == "overrun" then s = attack_score(F, a, true)
+      else
+        -- (an enumerator hands every move of one group the same units table)
+        local key = a.units
+        local f = scorers[key]
+        if f == nil then f = group_scorer(F, a.units, a.kind); scorers[key] = f end
+        s = f(a.path[#a.path])
+      end
+      if s > bs then best, bs = a, s end
+      keep(a, s, nil)
     end
   end
   local short = {}
-  for i, x in ipairs(top) do short[i] = x[1] end
+  for j, x in ipairs(top) do short[j] = x[3] and M.expand(x[1], x[3]) or x[1] end
+  -- the best is the first of the short list whenever it came from a record
+  if best == top then best = short[1] end
   return best, bs, short
 end
 
@@ -1005,7 +1084,7 @@ function AI.narrow(kind, provider)
     local e = stack_cache[sig]
     if e == nil then
       e = {}
-      e.best, e.score, e.moves = best_of(F, provider.moves(hex, kind == "move" and want_group(F, hex) or nil))
+      e.best, e.score, e.moves = best_of(F, provider.moves(hex, kind == "move" and want_group(F, hex) or nil, true))
       e.fresh = call_id
       stack_cache[sig] = e
     end
@@ -1037,11 +1116,11 @@ function AI.narrow(kind, provider)
   local out = {}
   for _, e in ipairs(picked) do
     out[#out + 1] = e.best
-    scored[akey(e.best)] = e.score
+    scored[#scored + 1] = { e.best, e.score }
   end
   if provider.extra then
     local best, bs = best_of(F, provider.extra())
-    if best then out[#out + 1] = best; scored[akey(best)] = bs end
+    if best then out[#out + 1] = best; scored[#scored + 1] = { best, bs } end
   end
   return out
 end

@@ -39,8 +39,18 @@ function C.utype(u)
   return t
 end
 function C.class(u) return C.utype(u).class end
-function C.is_leader(u) return C.utype(u).leader == true end
-function C.is_combat_unit(u) return not C.is_leader(u) end
+-- (asked for every unit in every enumeration: kept per type without a call to C.utype)
+local leader_types = {}
+function C.is_leader(u)
+  local v = leader_types[u.type]
+  if v == nil then v = C.utype(u).leader == true; leader_types[u.type] = v end
+  return v
+end
+function C.is_combat_unit(u)
+  local v = leader_types[u.type]
+  if v == nil then v = C.utype(u).leader == true; leader_types[u.type] = v end
+  return not v
+end
 function C.is_mech(u) return C.utype(u).mech == true end
 function C.on_map(u) return u.location == "map" end
 function C.disrupted(u) return u.flags.disrupted == true end

@@ -134,6 +134,17 @@ function M.side_base(side, lean)
   end)
 end
 
+-- Columns by hex for the first-turn hook: one table kept while a full-size map is loaded (the map
+-- does not change in a game), a fresh one on the small maps of tests.
+local t1_columns, t1_columns_key = {}, nil
+local function first_turn_columns()
+  local c, r = kessel.map.size()
+  if c * r < 1000 then return {} end
+  local key = c .. "x" .. r
+  if t1_columns_key ~= key then t1_columns, t1_columns_key = {}, key end
+  return t1_columns
+end
+
 -- The rule sets for `units` of `side` moving from `from`: forbid / stop / surcharge lists in
 -- kessel.paths.field form, a step hook and a cannot_leave reason. `base` (M.side_base) may be
 -- shared between stacks of the same side.
@@ -169,8 +180,16 @@ function M.context(units, from, base)
     ctx.forbid[#ctx.forbid + 1] = { set = visited, rule = "5.2",
       message = "on the first turn the 13th and 20th Armies may not re-enter a hex" }
     -- NW and SW lead into the column to the west; N, S, NE, SE stay in it or go east
+    -- (the search asks for every step: columns are kept, for the game on a full-size map)
+    local cols = first_turn_columns()
+    local function column(h)
+      local c = cols[h]
+      if c == nil then c = C.column(h); cols[h] = c end
+      return c
+    end
+    ctx.column = column
     ctx.hook = function(a, b)
-      if C.column(b) < C.column(a) then
+      if column(b) < column(a) then
         return false, "on the first turn the 13th and 20th Armies move only north, south or east", "5.2"
       end
     end
@@ -585,7 +604,7 @@ function M.destinations(units, hex, base)
   local field = M.build_field(units, hex, nil, M.context(units, hex, base))
   local out = {}
   for _, h in ipairs(C.keys(field:reachable())) do
-    if not (field.ctx.t1_full and C.column(h) <= 2) then out[#out + 1] = h end
+    if not (field.ctx.t1_full and field.ctx.column(h) <= 2) then out[#out + 1] = h end
   end
   return out, field
 end
@@ -594,23 +613,43 @@ end
 -- way", but a path of one ADJACENT hex is the single step into it: when that step costs more than
 -- the way round (a road around a river), the move lists the cheapest path itself, hex by hex, so
 -- that what is listed is what `move` accepts.
-local function group_moves(units, hex, base, out)
+--
+-- `compact` (for a narrowing enumeration, ai/narrowing.lua): instead of one action per destination,
+-- add one record for the group, { kind = "move", units = ids, dests = {...}, paths = {...} }:
+-- the destinations in the same order, and paths[i] set where the path is not { dests[i] }
+-- (M.expand turns an entry back into the action the full list would hold).
+local function group_moves(units, hex, base, out, compact)
   local ids = C.ids(units)
   local dests, field = M.destinations(units, hex, base)
   if #dests == 0 then return end
   local next_to = {}
   for _, n in ipairs(kessel.hex.neighbors(hex)) do next_to[n] = true end
+  local rec = compact and { kind = "move", units = ids, dests = {}, paths = {} } or nil
   for _, h in ipairs(dests) do
-    local path = { h }
-    if next_to[h] and not check_path(units, hex, path, field.ctx) then
+    local path = true
+    if next_to[h] and not check_path(units, hex, { h }, field.ctx) then
       path = nil
       for _, g in ipairs(field.groups) do
         local p = g.field:path(h)
         if p and check_path(units, hex, p, field.ctx) then path = p; break end
       end
     end
-    if path then out[#out + 1] = { kind = "move", units = ids, path = path } end
+    if path then
+      if rec then
+        local i = #rec.dests + 1
+        rec.dests[i] = h
+        if path ~= true then rec.paths[i] = path end
+      else
+        out[#out + 1] = { kind = "move", units = ids, path = path == true and { h } or path }
+      end
+    end
   end
+  if rec and #rec.dests > 0 then out[#out + 1] = rec end
+end
+
+-- The action of entry `i` of a compact group record (group_moves).
+function M.expand(rec, i)
+  return { kind = rec.kind, units = rec.units, path = rec.paths[i] or { rec.dests[i] } }
 end
 
 -- One-hex shifts a unit of a standing first-turn army may make (only to cure overstacking) [5.2].
@@ -627,17 +666,18 @@ end
 -- move, each of them alone as well (splitting the stack) [6.1]; standing units' shifts [5.2].
 -- `want(units, whole)` (optional, for a narrowing enumeration, ai/narrowing.lua) says which groups to
 -- work out: the whole stack (`whole` true) or one unit alone.
-function M.stack_moves(hex, base, want)
+-- `compact`: group records instead of actions for the movers' groups (group_moves).
+function M.stack_moves(hex, base, want, compact)
   local out = {}
   local movers, standing = M.movers_at(hex)
   for _, x in ipairs(standing) do
     for _, a in ipairs(standing_moves(x)) do out[#out + 1] = a end
   end
   if #movers > 0 then
-    if want == nil or want(movers, true) then group_moves(movers, hex, base, out) end
+    if want == nil or want(movers, true) then group_moves(movers, hex, base, out, compact) end
     if #movers > 1 then
       for _, u in ipairs(movers) do
-        if want == nil or want({ u }, false) then group_moves({ u }, hex, base, out) end
+        if want == nil or want({ u }, false) then group_moves({ u }, hex, base, out, compact) end
       end
     end
   end
@@ -671,14 +711,15 @@ function M.enumerate()
   return require("ai.narrowing").listed("move", {
     side = side,
     stacks = kessel.units.occupied(side),
-    moves = function(hex, want)
+    moves = function(hex, want, compact)
       base = base or M.side_base(side, true)
-      local list = M.stack_moves(hex, base, want)
+      local list = M.stack_moves(hex, base, want, compact)
       if not group or group.split then return list end
       local kept = {}
       for _, a in ipairs(list) do if whole(a) then kept[#kept + 1] = a end end
       return kept
     end,
+    expand = M.expand,
     extra = function() return require("rules.reinforcements").entry_moves(side) end,
   })
 end

@@ -378,3 +378,32 @@ do
     expect.eq(ev[1].cost, 3, "½ + (½ + 2 for the river)")
   end)
 end
+
+-- The computer player's compact listing (ai/narrowing.lua): one record per group whose entries,
+-- made into actions by M.expand, are the full list's moves in the same order.
+kessel.test("case_6_1_compact_moves_expand_to_the_full_list", function()
+  board{ pz("p", "0506"), pz("q", "0506"), inf("i", "0506"), rifle("r", "0909") }
+  local M = require("rules.movement")
+  local C = require("rules.common")
+  local base = M.side_base("german", true)
+  local full = M.stack_moves("0506", base)
+  local records = M.stack_moves("0506", base, nil, true)
+  local made = {}
+  for _, rec in ipairs(records) do
+    expect.truthy(rec.dests, "a compact record lists its destinations")
+    for i = 1, #rec.dests do made[#made + 1] = M.expand(rec, i) end
+  end
+  -- the whole stack and each unit alone
+  expect.eq(#records, 4)
+  expect.truthy(#full > 10, "the stack has somewhere to go")
+  expect.eq(#made, #full)
+  for i, a in ipairs(full) do
+    expect.truthy(C.same_action(a, made[i]), "entry " .. i .. " is the full list's move")
+  end
+  -- a step the direct way cannot take is listed by its path, in both forms
+  local any_long = false
+  for _, a in ipairs(full) do if #a.path > 1 then any_long = true end end
+  local kept_path = false
+  for _, rec in ipairs(records) do if next(rec.paths) then kept_path = true end end
+  expect.eq(kept_path, any_long)
+end)
