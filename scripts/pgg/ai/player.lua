@@ -11,7 +11,8 @@
 -- stacks never end over the limit; a city hex it owns is not left empty while a Soviet unit is
 -- within 6 hexes, and an empty one so threatened draws a garrison (infantry before motorized): one
 -- Soviet unit in one hex retakes the city [15]; overruns and attacks at good odds (attacks at 3-1
--- or better, or what the CRT makes as good, falling to 2-1 over the last four turns), defending
+-- or better, or what the CRT makes as good, falling to 2-1 over the last four turns; in the last
+-- two, a city it would score is worth its VP weighed by the chance of pushing the defender out), defending
 -- cities with step losses, advancing toward objectives. Air markers go on Soviet stacks near the front and on railways.
 -- Soviet: rifle divisions garrison threatened objectives (three to a city hex), the rest form a
 -- line a hex or two in front of the Germans, inside a leader's command radius, in good terrain;
@@ -731,9 +732,10 @@ local function attack_score(F, a, overrun)
   local ev, hurt = odds_ev(att, def)
   local obj = F.obj
   local bonus = 0
-  -- in the last two turns a city the German would score at the end [15] is worth its VP to the
-  -- Soviet who takes a hex of it back (the defender pushed out, the attackers advancing in)
-  local closing = side == C.SOVIET and F.turn >= kessel.game.last_turn() - 1
+  -- in the last two turns a city the German would score at the end [15] is worth its VP to
+  -- either side: to the Soviet who takes a hex of it back, to the German who takes it at last
+  -- (the defender pushed out, the attackers advancing in): what is not taken then never is
+  local closing = F.turn >= kessel.game.last_turn() - 1
   for _, t in ipairs(targets) do
     local vp = obj.vp[t]
     if vp then
