@@ -375,22 +375,27 @@ fn looping_ai(name: &str) -> std::path::PathBuf {
     )
 }
 
+/// The toy with a looping AI, in play-test, red played by the computer at the fast pace.
+fn red_computer_looping(name: &str) -> egui_kittest::Harness<'static, kessel_editor::EditorApp> {
+    use kessel_editor::play::computer::{Pace, Player};
+    let dir = looping_ai(name);
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let s = h.state_mut().session.as_mut().expect("a game");
+    s.seats.set("red", Player::Computer);
+    s.seats.pace = Pace::Fast;
+    h
+}
+
 /// The computer thinks on a thread of its own: while its AI loops, the window keeps drawing,
 /// says the computer is thinking, and *Stop* cuts the decision short; the game is unchanged and
 /// the computer waits, paused.
 #[test]
 fn a_runaway_computer_decision_leaves_the_window_drawing_and_stop_ends_it() {
-    use kessel_editor::play::computer::{Pace, Player};
+    use kessel_editor::play::computer::Pace;
     use std::time::{Duration, Instant};
-    let dir = looping_ai("ai-runaway-stop");
-    let mut h = harness(&dir);
-    h.get_by_label("Play-test").click();
-    h.run();
-    {
-        let s = h.state_mut().session.as_mut().expect("a game");
-        s.seats.set("red", Player::Computer);
-        s.seats.pace = Pace::Fast;
-    }
+    let mut h = red_computer_looping("ai-runaway-stop");
     // frames go on while the computer thinks (each one takes far less than the loop does)
     let start = Instant::now();
     let mut frames = 0;
@@ -436,17 +441,8 @@ fn a_runaway_computer_decision_leaves_the_window_drawing_and_stop_ends_it() {
 /// says where it looped; the window kept drawing meanwhile.
 #[test]
 fn a_runaway_computer_decision_ends_at_the_budget_with_the_file_and_line() {
-    use kessel_editor::play::computer::{Pace, Player};
     use std::time::{Duration, Instant};
-    let dir = looping_ai("ai-runaway-budget");
-    let mut h = harness(&dir);
-    h.get_by_label("Play-test").click();
-    h.run();
-    {
-        let s = h.state_mut().session.as_mut().expect("a game");
-        s.seats.set("red", Player::Computer);
-        s.seats.pace = Pace::Fast;
-    }
+    let mut h = red_computer_looping("ai-runaway-budget");
     let start = Instant::now();
     let mut slowest = Duration::ZERO;
     loop {
