@@ -64,6 +64,20 @@ pub struct LabRequest {
     /// Who plays each side where it is not the ruleset's AI at its default level (side → the
     /// word of `kessel simulate --ai`: `ai:LEVEL`, `random`); the same in both profiles' games.
     pub players: BTreeMap<String, String>,
+    /// Compare with other players instead of another profile (`kessel simulate --against-ai`):
+    /// the same profile and seeds played again with these players (`against` is then none).
+    pub against_players: Option<BTreeMap<String, String>>,
+}
+
+/// One way the seeds are played: a profile and its players, under the name records give it.
+#[derive(Clone, Debug)]
+pub struct Arm {
+    /// The profile.
+    pub profile: LabProfile,
+    /// The name in records and summaries.
+    pub name: String,
+    /// Who plays each side (see [`LabRequest::players`]).
+    pub players: BTreeMap<String, String>,
 }
 
 impl LabRequest {
@@ -72,6 +86,35 @@ impl LabRequest {
         let mut out = vec![self.profile.clone()];
         out.extend(self.against.clone());
         out
+    }
+
+    /// The ways the seeds are played: the profile in force with the players picked, then the
+    /// other profile, or the same profile with the other players, named as `kessel simulate`
+    /// names them.
+    pub fn arms(&self) -> Vec<Arm> {
+        match &self.against_players {
+            Some(other) => [&self.players, other]
+                .into_iter()
+                .map(|players| Arm {
+                    profile: self.profile.clone(),
+                    name: format!(
+                        "{} ({})",
+                        self.profile.name(),
+                        kessel_lab::players_label(players)
+                    ),
+                    players: players.clone(),
+                })
+                .collect(),
+            None => self
+                .profiles()
+                .into_iter()
+                .map(|profile| Arm {
+                    name: profile.name().to_string(),
+                    profile,
+                    players: self.players.clone(),
+                })
+                .collect(),
+        }
     }
 
     /// The `kessel simulate` command that plays the same games, where the command line can say
@@ -94,6 +137,19 @@ impl LabRequest {
         }
         for (side, word) in &self.players {
             s.push_str(&format!(" --ai {}", quoted(&format!("{side}={word}"))));
+        }
+        if let Some(other) = &self.against_players {
+            let sides: std::collections::BTreeSet<&String> =
+                self.players.keys().chain(other.keys()).collect();
+            for side in sides {
+                let word = other.get(side).map_or("ai", String::as_str);
+                if self.players.get(side).map_or("ai", String::as_str) != word {
+                    s.push_str(&format!(
+                        " --against-ai {}",
+                        quoted(&format!("{side}={word}"))
+                    ));
+                }
+            }
         }
         Some(s)
     }
@@ -165,7 +221,7 @@ impl LabRun {
     pub fn start(request: LabRequest, ctx: Option<egui::Context>) -> LabRun {
         let (tx, rx) = channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let total = request.profiles().len() * usize::try_from(request.games).unwrap_or(0);
+        let total = request.arms().len() * usize::try_from(request.games).unwrap_or(0);
         let mut run = LabRun {
             request: request.clone(),
             total,
@@ -336,22 +392,25 @@ fn drive(req: &LabRequest, stop: &AtomicBool, reply: &Reply) {
             return;
         }
     }
-    let profiles = req.profiles();
-    // seed by seed, every profile, so paired games come in together
+    let arms = req.arms();
+    // seed by seed, every arm, so paired games come in together
     let jobs: Vec<(usize, u64)> = (0..req.games)
-        .flat_map(|k| (0..profiles.len()).map(move |p| (p, req.seed.wrapping_add(k))))
+        .flat_map(|k| (0..arms.len()).map(move |p| (p, req.seed.wrapping_add(k))))
         .collect();
     let next = AtomicUsize::new(0);
-    let cfg = PlayConfig {
-        max_actions: MAX_ACTIONS,
-        trace: false,
-        seats: req
-            .players
-            .iter()
-            .filter_map(|(side, word)| Some((side.clone(), Seat::parse(word)?)))
-            .collect(),
-        ..PlayConfig::default()
-    };
+    let cfgs: Vec<PlayConfig> = arms
+        .iter()
+        .map(|arm| PlayConfig {
+            max_actions: MAX_ACTIONS,
+            trace: false,
+            seats: arm
+                .players
+                .iter()
+                .filter_map(|(side, word)| Some((side.clone(), Seat::parse(word)?)))
+                .collect(),
+            ..PlayConfig::default()
+        })
+        .collect();
     std::thread::scope(|scope| {
         for w in 0..req.workers.clamp(1, jobs.len().max(1)) {
             let work = || loop {
@@ -360,9 +419,9 @@ fn drive(req: &LabRequest, stop: &AtomicBool, reply: &Reply) {
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&(p, seed)) = jobs.get(i) else { break };
-                let profile = &profiles[p];
+                let arm = &arms[p];
                 let game = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    play_one(req, profile, seed, &cfg, stop)
+                    play_one(req, arm, seed, &cfgs[p], stop)
                 }));
                 match game {
                     Ok(Ok(g)) => reply.send(Msg::Game(Box::new(g))),
@@ -370,7 +429,7 @@ fn drive(req: &LabRequest, stop: &AtomicBool, reply: &Reply) {
                     Ok(Err(e)) => {
                         reply.send(Msg::Failed(format!(
                             "profile {} seed {seed}: {e:#}",
-                            profile.name()
+                            arm.name
                         )));
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -382,7 +441,7 @@ fn drive(req: &LabRequest, stop: &AtomicBool, reply: &Reply) {
                             .unwrap_or("no message");
                         reply.send(Msg::Failed(format!(
                             "profile {} seed {seed}: the game crashed ({what})",
-                            profile.name()
+                            arm.name
                         )));
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -417,14 +476,14 @@ fn load(req: &LabRequest, profile: &LabProfile, seed: u64) -> anyhow::Result<Eng
 
 fn play_one(
     req: &LabRequest,
-    profile: &LabProfile,
+    arm: &Arm,
     seed: u64,
     cfg: &PlayConfig,
     stop: &AtomicBool,
 ) -> anyhow::Result<GameRecord> {
-    let mut engine = load(req, profile, seed)
-        .map_err(|e| anyhow::anyhow!("profile {} does not load: {e:#}", profile.name()))?;
-    play::play_loaded_until(&mut engine, profile.name(), seed, cfg, &|| {
+    let mut engine = load(req, &arm.profile, seed)
+        .map_err(|e| anyhow::anyhow!("profile {} does not load: {e:#}", arm.profile.name()))?;
+    play::play_loaded_until(&mut engine, &arm.name, seed, cfg, &|| {
         stop.load(Ordering::Relaxed)
     })
 }
@@ -438,14 +497,15 @@ fn header(req: &LabRequest) -> anyhow::Result<Header> {
         load(req, p, req.seed)
             .map_err(|e| anyhow::anyhow!("profile {} does not load: {e:#}", p.name()))?;
     }
-    let args: Vec<ProfileArg> = profiles
+    let arms = req.arms();
+    let args: Vec<ProfileArg> = arms
         .iter()
-        .map(|p| ProfileArg {
-            arg: match p {
+        .map(|a| ProfileArg {
+            arg: match &a.profile {
                 LabProfile::Defaults => None,
                 LabProfile::Named(n) => Some(n.clone()),
             },
-            name: p.name().to_string(),
+            name: a.name.clone(),
         })
         .collect();
     let seeds = Seeds {
@@ -460,7 +520,8 @@ fn header(req: &LabRequest) -> anyhow::Result<Header> {
         req.players.clone(),
         seeds,
     )?;
-    for (side, word) in &req.players {
+    let against = req.against_players.iter().flatten();
+    for (side, word) in req.players.iter().chain(against) {
         match Seat::parse(word) {
             Some(Seat::Ai(Some(level))) if !h.ai_levels.contains(&level) => anyhow::bail!(
                 "{side} played by the AI at level `{level}`, which the ruleset does not declare (levels: {})",
@@ -470,9 +531,13 @@ fn header(req: &LabRequest) -> anyhow::Result<Header> {
             _ => {}
         }
     }
-    for (info, p) in h.profiles.iter_mut().zip(&profiles) {
-        if *p == LabProfile::Defaults {
-            info.options = load(req, p, req.seed)?.options().values.clone();
+    for (info, arm) in h.profiles.iter_mut().zip(&arms) {
+        if arm.profile == LabProfile::Defaults {
+            info.options = load(req, &arm.profile, req.seed)?.options().values.clone();
+        }
+        // two ways of playing one profile: each arm says who played (as --against-ai records)
+        if req.against_players.is_some() {
+            info.players = arm.players.clone();
         }
     }
     Ok(h)

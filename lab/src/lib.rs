@@ -142,3 +142,13 @@ pub fn header(
         seeds,
     })
 }
+
+/// Players as a name suffix: `german=ai:strong, soviet=random`, or `default AI` when every side
+/// is the ruleset's AI at its default level (how `--against-ai` names its two arms).
+pub fn players_label(players: &BTreeMap<String, String>) -> String {
+    if players.is_empty() {
+        return "default AI".into();
+    }
+    let named: Vec<String> = players.iter().map(|(s, p)| format!("{s}={p}")).collect();
+    named.join(", ")
+}

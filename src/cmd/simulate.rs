@@ -160,16 +160,6 @@ fn parse_players(
     Ok(out)
 }
 
-/// The players as a name suffix: `german=ai:strong, soviet=random` (the ruleset's AI at its
-/// default level for the sides not named: `default AI`).
-fn players_label(players: &BTreeMap<String, String>) -> String {
-    if players.is_empty() {
-        return "default AI".into();
-    }
-    let named: Vec<String> = players.iter().map(|(s, p)| format!("{s}={p}")).collect();
-    named.join(", ")
-}
-
 /// One game to play: profile index, seed and AI variation.
 type Job = (usize, u64, u64);
 
@@ -333,7 +323,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let base = header.profiles[0].clone();
         let arm = |players: &BTreeMap<String, String>| lab::record::ProfileInfo {
-            name: format!("{} ({})", base.name, players_label(players)),
+            name: format!("{} ({})", base.name, lab::players_label(players)),
             options: base.options.clone(),
             players: players.clone(),
         };

@@ -17,6 +17,8 @@ use std::time::Duration;
 pub const ALONE: &str = "(no comparison)";
 /// The option defaults in the list.
 pub const DEFAULTS: &str = "(defaults)";
+/// This profile again, with other players (`kessel simulate --against-ai`).
+pub const OTHER_PLAYERS: &str = "(other players)";
 /// Notes about what is not played.
 const NOTE: Color32 = Color32::from_rgb(250, 200, 60);
 /// The mean and its interval in the chart.
@@ -56,6 +58,8 @@ pub struct LabPanel {
     /// Who plays each side where it is not the ruleset's AI at its default level: side → the
     /// player's word of `kessel simulate --ai` (`ai:LEVEL`, `random`).
     pub players: BTreeMap<String, String>,
+    /// With *Against* [`OTHER_PLAYERS`]: who plays each side in the games compared with.
+    pub against_players: BTreeMap<String, String>,
     /// The run under way or last run.
     pub run: Option<LabRun>,
     /// Why the last Run did not start.
@@ -69,6 +73,7 @@ impl Default for LabPanel {
             seed: 1,
             against: String::new(),
             players: BTreeMap::new(),
+            against_players: BTreeMap::new(),
             run: None,
             start_error: None,
         }
@@ -81,6 +86,7 @@ fn players_row(
     ui: &mut Ui,
     players: &mut BTreeMap<String, String>,
     side: &str,
+    role: &str,
     levels: &[String],
     busy: bool,
 ) {
@@ -98,10 +104,10 @@ fn players_row(
         .iter()
         .find(|(w, _)| *w == current)
         .map_or_else(|| current.clone().unwrap_or_default(), |(_, t)| t.clone());
-    let label = ui.label(format!("{side} played by"));
+    let label = ui.label(format!("{side} {role}"));
     let mut picked = current.clone();
     ui.add_enabled_ui(!busy, |ui| {
-        egui::ComboBox::from_id_salt(("lab_player", side))
+        egui::ComboBox::from_id_salt(("lab_player", side, role))
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 for (word, text) in &choices {
@@ -124,7 +130,7 @@ impl LabPanel {
     /// The profile to compare with, as the lab names it.
     fn against_profile(&self) -> Option<LabProfile> {
         match self.against.as_str() {
-            ALONE | "" => None,
+            ALONE | OTHER_PLAYERS | "" => None,
             DEFAULTS => Some(LabProfile::Defaults),
             p => Some(LabProfile::Named(p.to_string())),
         }
@@ -134,6 +140,9 @@ impl LabPanel {
     /// none (or one no longer offered) is picked.
     fn settle_against(&mut self, cx: &LabCx<'_>) -> Vec<String> {
         let mut choices = vec![ALONE.to_string()];
+        if !cx.sides.is_empty() {
+            choices.push(OTHER_PLAYERS.to_string());
+        }
         if cx.profile != LabProfile::Defaults {
             choices.push(DEFAULTS.to_string());
         }
@@ -144,7 +153,9 @@ impl LabPanel {
                 .cloned(),
         );
         if self.against.is_empty() || !choices.contains(&self.against) {
-            let first_profile = choices.iter().find(|c| *c != ALONE && *c != DEFAULTS);
+            let first_profile = choices
+                .iter()
+                .find(|c| *c != ALONE && *c != DEFAULTS && *c != OTHER_PLAYERS);
             self.against = first_profile
                 .or(choices.get(1))
                 .cloned()
@@ -165,6 +176,19 @@ impl LabPanel {
             run.cancel();
         }
         self.settle_against(cx);
+        let playing = |players: &BTreeMap<String, String>| -> BTreeMap<String, String> {
+            players
+                .iter()
+                .filter(|(side, _)| cx.sides.contains(side))
+                .map(|(side, word)| (side.clone(), word.clone()))
+                .collect()
+        };
+        let players = playing(&self.players);
+        let against_players =
+            (self.against == OTHER_PLAYERS).then(|| playing(&self.against_players));
+        if against_players.as_ref() == Some(&players) {
+            return Err("the players compared with are the same: pick another for a side".into());
+        }
         let request = LabRequest {
             scenario: scenario.to_path_buf(),
             profile: cx.profile.clone(),
@@ -172,12 +196,8 @@ impl LabPanel {
             games: self.games,
             seed: self.seed,
             workers: default_workers(),
-            players: self
-                .players
-                .iter()
-                .filter(|(side, _)| cx.sides.contains(side))
-                .map(|(side, word)| (side.clone(), word.clone()))
-                .collect(),
+            players,
+            against_players,
         };
         self.run = Some(LabRun::start(request, ctx));
         Ok(())
@@ -217,7 +237,13 @@ impl LabPanel {
                     .labelled_by(label.id);
                 ui.end_row();
                 for side in cx.sides {
-                    players_row(ui, &mut self.players, side, cx.ai_levels, busy);
+                    players_row(ui, &mut self.players, side, "played by", cx.ai_levels, busy);
+                }
+                if self.against == OTHER_PLAYERS {
+                    for side in cx.sides {
+                        let players = &mut self.against_players;
+                        players_row(ui, players, side, "against", cx.ai_levels, busy);
+                    }
                 }
                 let label = ui.label("Games");
                 ui.add_enabled(

@@ -202,6 +202,7 @@ fn the_option_defaults_are_played_as_defaults_even_when_the_scenario_names_a_pro
             seed: 7,
             workers: 2,
             players: Default::default(),
+            against_players: None,
         },
         None,
     );
@@ -280,4 +281,56 @@ fn a_side_can_be_played_at_another_ai_level_in_the_lab() {
     }
     let line = run.request.command_line().expect("a command line");
     assert!(line.contains("--ai red=ai:timid"), "{line}");
+}
+
+/// *Against* "(other players)" plays the profile in force twice on the same seeds, the second
+/// time with the players picked for it, and pairs them as `kessel simulate --against-ai` does.
+#[test]
+fn the_lab_compares_two_ways_of_playing_one_profile() {
+    use kessel_editor::panels::lab::OTHER_PLAYERS;
+    let dir = toy_copy("lab-against-players");
+    let mut h = harness(&dir);
+    open_lab(&mut h);
+    h.state_mut().rules_panel.lab.against = OTHER_PLAYERS.to_string();
+    h.run();
+    h.get_by_label("red against").click();
+    h.run();
+    h.get_by_label("AI (timid)").click();
+    h.run();
+    h.state_mut().rules_panel.lab.games = 4;
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    frames_until(&mut h, "the run to end", ended);
+    h.run();
+    let run = h.state().rules_panel.lab.run.as_ref().expect("a run");
+    assert_eq!(run.error, None);
+    let (data, s) = run.results().expect("results");
+    let names: Vec<&str> = data
+        .header
+        .profiles
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(names, ["standard (default AI)", "standard (red=ai:timid)"]);
+    assert_eq!(
+        data.header.profiles[1]
+            .players
+            .get("red")
+            .map(String::as_str),
+        Some("ai:timid")
+    );
+    assert_eq!(s.paired[0].seeds, 4, "the same seeds both ways");
+    for g in data
+        .games
+        .iter()
+        .filter(|g| g.profile.ends_with("(red=ai:timid)"))
+    {
+        let red = g.actions_by_side.get("red").cloned().unwrap_or_default();
+        assert!(!red.contains_key("attack"), "timid red attacked: {red:?}");
+    }
+    let line = run.request.command_line().expect("a command line");
+    assert!(line.contains("--against-ai red=ai:timid"), "{line}");
+    assert!(!line.contains("--against-profile"), "{line}");
+    super::picture(&mut h, "lab-against-players");
 }
