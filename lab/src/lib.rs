@@ -143,7 +143,7 @@ pub fn header(
     })
 }
 
-/// Players as a name suffix: `german=ai:strong, soviet=random`, or `default AI` when every side
+/// Players as a name suffix: `red=ai:timid, blue=random`, or `default AI` when every side
 /// is the ruleset's AI at its default level (how `--against-ai` names its two arms).
 pub fn players_label(players: &BTreeMap<String, String>) -> String {
     if players.is_empty() {
