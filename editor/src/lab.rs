@@ -403,11 +403,7 @@ fn drive(req: &LabRequest, stop: &AtomicBool, reply: &Reply) {
         .map(|arm| PlayConfig {
             max_actions: MAX_ACTIONS,
             trace: false,
-            seats: arm
-                .players
-                .iter()
-                .filter_map(|(side, word)| Some((side.clone(), Seat::parse(word)?)))
-                .collect(),
+            seats: Seat::seats(&arm.players),
             ..PlayConfig::default()
         })
         .collect();

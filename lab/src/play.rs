@@ -53,6 +53,15 @@ impl Seat {
         }
     }
 
+    /// The seats of a players map (side → word, as `--ai` and the JSONL header write them);
+    /// words that are not players are left out (the callers checked them).
+    pub fn seats(players: &BTreeMap<String, String>) -> BTreeMap<String, Seat> {
+        players
+            .iter()
+            .filter_map(|(side, word)| Some((side.clone(), Seat::parse(word)?)))
+            .collect()
+    }
+
     /// The word [`Seat::parse`] reads.
     pub fn word(&self) -> String {
         match self {

@@ -120,16 +120,13 @@ pub fn spread(data: &Data) -> Vec<Spread> {
         if groups.len() < 2 {
             continue;
         }
-        let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
-        let var = |xs: &[f64]| {
-            let m = mean(xs);
-            xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64
-        };
-        let within = groups.iter().map(|xs| var(xs)).sum::<f64>() / groups.len() as f64;
-        let means: Vec<f64> = groups.iter().map(|xs| mean(xs)).collect();
+        let per_group: Vec<stats::MeanCi> = groups.iter().map(|xs| stats::mean_ci(xs)).collect();
+        let within = per_group.iter().map(|m| m.sd * m.sd).sum::<f64>() / groups.len() as f64;
+        let means: Vec<f64> = per_group.iter().map(|m| m.mean).collect();
         let ways = groups.iter().map(|xs| xs.len()).sum::<usize>();
         let per_seed = ways as f64 / groups.len() as f64;
-        let between = (var(&means) - within / per_seed).max(0.0);
+        let of_means = stats::mean_ci(&means).sd;
+        let between = (of_means * of_means - within / per_seed).max(0.0);
         out.push(Spread {
             profile: p.name.clone(),
             label,

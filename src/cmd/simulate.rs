@@ -345,14 +345,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             max_actions: args.max_actions,
             trace: args.trace,
             ai_variation: 0,
-            seats: (if p.players.is_empty() {
+            seats: Seat::seats(if p.players.is_empty() {
                 &header.players
             } else {
                 &p.players
-            })
-            .iter()
-            .filter_map(|(side, word)| Some((side.clone(), Seat::parse(word)?)))
-            .collect(),
+            }),
         })
         .collect();
     // the game indices this run plays

@@ -497,11 +497,21 @@ impl Engine {
         if let Some(action) = self.ai_pick_at(level)? {
             return Ok(Some(action));
         }
+        self.random_choice(fallback)
+    }
+
+    /// A choice drawn with `dice` (the chooser's own) among every listed action, from the
+    /// current step's choice stream; `None` when the rules list nothing. What a computer player
+    /// does when its AI has no opinion.
+    pub fn random_choice(
+        &self,
+        dice: &mut crate::dice::Dice,
+    ) -> Result<Option<Action>, ScriptError> {
         let mut legal = self.legal_actions(None)?;
         if legal.is_empty() {
             return Ok(None);
         }
-        let pick = (fallback.roll_from(&self.choice_stream(), legal.len() as u32) - 1) as usize;
+        let pick = (dice.roll_from(&self.choice_stream(), legal.len() as u32) - 1) as usize;
         Ok(Some(legal.swap_remove(pick)))
     }
 

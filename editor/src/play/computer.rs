@@ -343,15 +343,11 @@ impl PlaySession {
     /// The AI has no opinion: a choice drawn with the computer's own dice among the listed
     /// actions (as `Engine::computer_choice` does).
     fn play_fallback_choice(&mut self) -> Result<(), String> {
-        let mut legal = (self.engine)
-            .legal_actions(None)
-            .map_err(|e| format!("the computer stopped: {e}"))?;
-        if legal.is_empty() {
-            return Err("the computer stopped: the rules list no action".into());
-        }
-        let stream = self.engine.choice_stream();
-        let pick = (self.seats.dice.roll_from(&stream, legal.len() as u32) - 1) as usize;
-        self.play_computer_action(legal.swap_remove(pick))
+        let action = (self.engine)
+            .random_choice(&mut self.seats.dice)
+            .map_err(|e| format!("the computer stopped: {e}"))?
+            .ok_or("the computer stopped: the rules list no action")?;
+        self.play_computer_action(action)
     }
 
     fn play_computer_action(&mut self, action: kessel_core::Action) -> Result<(), String> {
