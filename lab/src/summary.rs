@@ -541,7 +541,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
     if h.variations > 1 {
         let _ = writeln!(
             out,
-            "spread: each seed played {} ways with the same dice, the players' open choices made otherwise ({} games besides the usual ones, left out above)",
+            "spread: each seed played {} ways with the same dice, the players' open choices made otherwise\n  ({} games besides the usual ones, left out above)",
             h.variations,
             all.games.len() - data.games.len()
         );
@@ -563,7 +563,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
         };
         let _ = writeln!(
             out,
-            "  {} {}: sd from the dice {:.1}, from the players' choices {:.1} — {share} of the variance ({} seeds, {} games)",
+            "  {} {}: sd from the dice {:.1}, from the players' choices {:.1}\n    {share} of the variance ({} seeds, {} games)",
             sp.profile, sp.label, sp.dice_sd, sp.choices_sd, sp.seeds, sp.games
         );
         if sp.choices_sd == 0.0 {
