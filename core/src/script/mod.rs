@@ -7,6 +7,9 @@
 
 pub mod api;
 mod luaprof;
+// the only unsafe code: the Lua state's allocator (see the module)
+#[allow(unsafe_code)]
+mod memory;
 mod strlib;
 
 use mlua::{HookTriggers, Lua, LuaOptions, StdLib, VmState};
@@ -183,6 +186,9 @@ fn locate(msg: &str) -> (Option<String>, Option<usize>) {
 
 /// The Lua state with its sandbox and limits.
 pub struct ScriptHost {
+    /// Declared before `lua`: it is dropped first, putting mlua's allocator back while the
+    /// state is still open.
+    heap: memory::LimitedHeap,
     lua: Lua,
     root: PathBuf,
     limits: Limits,
@@ -222,9 +228,10 @@ impl ScriptHost {
             LuaOptions::default(),
         )
         .map_err(|e| ScriptError::plain(format!("cannot create Lua state: {e}")))?;
-        lua.set_memory_limit(limits.memory)
-            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        let heap = memory::LimitedHeap::install(&lua, limits.memory)
+            .map_err(|e| ScriptError::plain(format!("cannot limit Lua's memory: {e}")))?;
         let host = ScriptHost {
+            heap,
             lua,
             root: root.to_path_buf(),
             limits,
@@ -467,6 +474,7 @@ impl ScriptHost {
             self.spent.set(Spent::No);
             self.started.set(std::time::Instant::now());
             *self.last_seen.borrow_mut() = None;
+            self.heap.clear();
         }
         self.depth.set(self.depth.get() + 1);
         let previous = CURRENT.with(|c| c.replace(Some(self.meter())));
@@ -481,11 +489,23 @@ impl ScriptHost {
         match out {
             Ok(v) => Ok(v),
             Err(e) => {
-                let err = ScriptError::from_lua(&e, self.last_seen.borrow().clone());
-                if matches!(e, mlua::Error::MemoryError(_))
+                let mut err = ScriptError::from_lua(&e, None);
+                let out_of_memory = matches!(e, mlua::Error::MemoryError(_))
                     || spent == Spent::Memory
-                    || err.message.contains("memory")
-                {
+                    || err.message.contains("memory");
+                if err.file.is_none() {
+                    // a memory error has no position: the line whose allocation was refused,
+                    // else the last line the budget hook saw
+                    err = match self.heap.take_place().filter(|_| out_of_memory) {
+                        Some((file, line)) => ScriptError {
+                            message: format!("{file}:{line}: {}", err.message),
+                            file: Some(file),
+                            line: Some(line),
+                        },
+                        None => ScriptError::from_lua(&e, self.last_seen.borrow().clone()),
+                    };
+                }
+                if out_of_memory {
                     // the aborted script's garbage would otherwise count against the next call
                     let _ = self.lua.gc_collect();
                     let _ = self.lua.gc_collect();
@@ -652,6 +672,38 @@ mod tests {
             .expect_err("memory");
         assert!(e.message.contains("memory"), "{}", e.message);
         assert!(h.run_text("ok.lua", "return 2").is_ok());
+    }
+
+    #[test]
+    fn a_memory_error_in_one_expression_names_its_line() {
+        let h = host();
+        // the loop on line 3 is the last line the budget hook sees before line 4 runs
+        let bomb = "local s = string.rep('x', 2 << 20)\nlocal n = 0\n\
+                    for i = 1, 20000 do n = n + i end\n\
+                    local t = s..s..s..s..s..s..s..s..s..s..s..s..s..s..s..s..s..s\nreturn #t";
+        let e = h.run_text("bomb.lua", bomb).expect_err("memory");
+        assert_eq!(
+            (e.file.as_deref(), e.line),
+            (Some("bomb.lua"), Some(4)),
+            "{e}"
+        );
+        assert!(e.message.contains("memory limit exceeded"), "{e}");
+        // a C function asking for it all at once is blamed on the line that called it
+        let joined = "local s = string.rep('x', 2 << 20)\nlocal t = {}\n\
+                      for i = 1, 18 do t[i] = s end\nreturn #table.concat(t)";
+        let e = h.run_text("join.lua", joined).expect_err("memory");
+        assert_eq!(e.line, Some(4), "{e}");
+        // the next call is not blamed on that line: it starts clean and has memory again
+        let e = h
+            .run_text("after.lua", "local x = 1\nerror('plain', 0)")
+            .expect_err("plain");
+        assert_eq!(e.line, None, "{e}");
+        assert_eq!(
+            h.run_text("ok.lua", "return 2")
+                .ok()
+                .and_then(|v| v.as_integer()),
+            Some(2)
+        );
     }
 
     #[test]

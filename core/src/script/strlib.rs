@@ -204,6 +204,21 @@ local function out(r)
   if n > 4096 then charge(n >> 3) end
   return r
 end
+-- a C function that builds its result in a buffer runs out of memory with no position, and its
+-- argument errors would name the wrapper: call it protected, then raise a memory error again from
+-- here (it names the caller's line) and an argument error at the caller's line with the function's
+-- public name. Every wrapper calls `built` as a tail call, so level 2 is the script's own call.
+local sfind = string.find
+local function built(name, ok, r, ...)
+  if ok then return out(r), ... end
+  meter(true, r)
+  if type(r) == "string" and not sfind(r, "^[^\n]-:%d+: ") then
+    local i, j = sfind(r, "'?'", 1, true)
+    if i then r = ssub(r, 1, i) .. name .. ssub(r, j) end
+    error(r, 2)
+  end
+  error(r, 0)
+end
 string.rep = function(s, n, sep)
   s = tostring(s)
   n = math.tointeger(n) or n
@@ -213,14 +228,14 @@ string.rep = function(s, n, sep)
     charge(n)
     if #s == 0 and #sep == 0 then return "" end
   end
-  return srep(s, n, sep)
+  return built("string.rep", opcall(srep, s, n, sep))
 end
-string.format = function(...) return out(sformat(...)) end
+string.format = function(...) return built("string.format", opcall(sformat, ...)) end
 string.sub = function(...) return out(ssub(...)) end
-string.upper = function(s) return out(supper(s)) end
-string.lower = function(s) return out(slower(s)) end
-string.reverse = function(s) return out(sreverse(s)) end
-string.pack = function(...) return out(spack(...)) end
+string.upper = function(s) return built("string.upper", opcall(supper, s)) end
+string.lower = function(s) return built("string.lower", opcall(slower, s)) end
+string.reverse = function(s) return built("string.reverse", opcall(sreverse, s)) end
+string.pack = function(...) return built("string.pack", opcall(spack, ...)) end
 string.byte = function(s, i, j)
   local n = #tostring(s)
   if j ~= nil and n > 64 then charge(n >> 3) end
@@ -230,7 +245,7 @@ table.concat = function(t, sep, i, j)
   i = i or 1
   j = j or #t
   if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 4) end
-  return out(tconcat(t, sep, i, j))
+  return built("table.concat", opcall(tconcat, t, sep, i, j))
 end
 table.move = function(a1, f, e, t, a2)
   if type(f) == "number" and type(e) == "number" and e >= f then charge((e - f + 1) * 2) end
