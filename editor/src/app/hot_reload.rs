@@ -66,6 +66,7 @@ impl EditorApp {
             Ok(()) => {
                 // the computer's thread loads the new rules before its next decision
                 s.seats.thinker.rules_changed();
+                s.rules.rules_changed();
                 // what the checks said of these files is stale now; they run again shortly
                 self.validator.issues.retain(|i| {
                     !paths.iter().any(|p| {

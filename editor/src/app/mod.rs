@@ -503,6 +503,7 @@ impl EditorApp {
         self.apply(cmds);
         self.apply_play(play);
         self.drive_computer(ui.ctx());
+        self.pump_rules(ui.ctx());
         // what the game did goes to the status bar once (an error there is not overwritten)
         if let Some((m, is_error)) = self.session.as_mut().and_then(|s| s.message.take()) {
             if is_error {
@@ -519,6 +520,17 @@ impl EditorApp {
 }
 
 impl EditorApp {
+    /// Takes the rules' answers for the play-test game (worked out on their thread) and gives
+    /// them the next job; while they work, frames go on so the answers show as they come.
+    fn pump_rules(&mut self, ctx: &egui::Context) {
+        let Some(s) = &mut self.session else {
+            return;
+        };
+        if s.pump(crate::play::ANSWER_WAIT) || s.rules_busy() {
+            ctx.request_repaint();
+        }
+    }
+
     /// Lets the computer play its moves due this frame (play-test mode only) and asks for the
     /// frame that plays the next ones.
     fn drive_computer(&mut self, ctx: &egui::Context) {

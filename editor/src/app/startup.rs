@@ -170,6 +170,10 @@ impl EditorApp {
             };
             s.act(&action);
         }
+        // the actions play on the rules' thread: the rest of the start follows their outcome
+        if !s.settle(std::time::Duration::from_secs(120)) {
+            anyhow::bail!("the rules did not finish the scripted actions within two minutes");
+        }
         for seat in &st.computer {
             let (side, level) = match seat.split_once(':') {
                 Some((side, level)) => (side, Some(level)),

@@ -132,7 +132,7 @@ fn whose_turn(s: &PlaySession) -> RichText {
     if s.engine.state().finished {
         return RichText::new("Game over");
     }
-    let Some(side) = s.engine.deciding_side() else {
+    let Some(side) = s.deciding_side() else {
         return RichText::new("No side to move in this step");
     };
     if s.computer_to_move() {

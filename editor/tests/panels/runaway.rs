@@ -1,0 +1,185 @@
+//! A runaway rule call in play-test never freezes the window: the rules run on a thread of their
+//! own (`play::worker`). While a validator, an enumerator or an action handler loops, frames go
+//! on, the status bar says the rules are working with *Stop*; *Stop* or the instruction budget
+//! ends the call, what happened is shown (with the file and line), and the game is unchanged.
+
+use super::toy::{harness, screen_of, toy_copy, unit_hex};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use kessel_editor::EditorApp;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// A toy copy whose `play.lua` has `insert` put right after the first `after`.
+fn toy_with(name: &str, after: &str, insert: &str) -> PathBuf {
+    let dir = toy_copy(name);
+    let play = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play).expect("read the toy's play.lua");
+    assert!(text.contains(after), "the toy's play.lua has {after:?}");
+    let text = text.replacen(after, &format!("{after}{insert}"), 1);
+    std::fs::write(&play, text).expect("write the toy's play.lua");
+    dir
+}
+
+const MOVE_VALIDATE: &str =
+    "description = \"move one unit along a path\",\n  validate = function(a)\n";
+const MOVE_APPLY: &str = "  apply = function(a)\n    local u = kessel.units.get(a.unit)\n    local f = field_for(u)\n    local dest = a.path[#a.path]\n";
+
+fn rules_out(h: &Harness<'_, EditorApp>) -> bool {
+    let s = h.state().session.as_ref().expect("a game");
+    s.rules.out().is_some()
+}
+
+/// Steps frames while the rules work, for at least `min` and until they are done (or `max`);
+/// every frame must come quickly. Returns the number of frames drawn.
+fn frames_while_working(h: &mut Harness<'_, EditorApp>, min: Duration, max: Duration) -> usize {
+    let start = Instant::now();
+    let mut frames = 0;
+    while start.elapsed() < min || rules_out(h) {
+        assert!(start.elapsed() < max, "the rules never answered");
+        let frame = Instant::now();
+        h.step();
+        let took = frame.elapsed();
+        assert!(took < Duration::from_millis(500), "a frame took {took:?}");
+        frames += 1;
+    }
+    frames
+}
+
+/// Starts play-test on the toy copy `dir`, stepping frames (the first look at the game may be
+/// the one that runs away).
+fn play(dir: &std::path::Path) -> Harness<'static, EditorApp> {
+    let mut h = harness(dir);
+    h.get_by_label("Play-test").click();
+    h.step();
+    h
+}
+
+/// A click on a hex that does not wait for the outcome (`click_hex` runs frames until the
+/// rules settle).
+fn press_hex(h: &mut Harness<'_, EditorApp>, label: &str) {
+    let pos = screen_of(h, label);
+    h.hover_at(pos);
+    h.step();
+    h.drag_at(pos);
+    h.step();
+    h.drop_at(pos);
+    h.step();
+}
+
+fn log_len(h: &Harness<'_, EditorApp>) -> usize {
+    let s = h.state().session.as_ref().expect("a game");
+    s.engine.log().len()
+}
+
+/// The move validator loops for one hex: hovering it keeps the window drawing and says the
+/// rules are working; *Stop* ends the call, the pointer's note says so, and the game goes on.
+#[test]
+fn a_looping_validator_under_the_pointer_is_stopped_and_the_game_goes_on() {
+    let dir = toy_with(
+        "runaway-validate",
+        MOVE_VALIDATE,
+        "    if a.path[#a.path] == \"0603\" then local n = 0 while true do n = n + 1 end end\n",
+    );
+    let mut h = play(&dir);
+    h.run();
+    super::toy::click_hex(&mut h, "0103");
+    let pos = screen_of(&h, "0603");
+    h.hover_at(pos);
+    h.step();
+    assert!(rules_out(&h), "the rules work on the hovered hex");
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(600) {
+        let frame = Instant::now();
+        h.step();
+        assert!(
+            frame.elapsed() < Duration::from_millis(500),
+            "a frame waited"
+        );
+    }
+    assert!(rules_out(&h), "the validator still loops");
+    assert!(h
+        .query_by_label_contains("The rules are working (checking a move)")
+        .is_some());
+    h.get_by_label("Stop the rules").click();
+    let frames = frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
+    assert!(frames >= 1);
+    // back over the hex (the pointer went to the button), its note says what happened
+    h.hover_at(pos);
+    h.step();
+    h.step();
+    let note = h.state().status.hover_note.clone().unwrap_or_default();
+    assert!(note.contains("you stopped the rules"), "{note}");
+    // the game is unchanged and plays on: a move elsewhere is taken
+    assert_eq!(log_len(&h), 0);
+    super::toy::click_hex(&mut h, "0303");
+    assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0303"));
+}
+
+/// The move handler loops: the click's action runs on the rules' thread, the window keeps
+/// drawing, and the instruction budget ends it with the file and line shown; nothing moved.
+#[test]
+fn a_looping_action_handler_ends_at_the_budget_with_the_file_and_line_and_nothing_moves() {
+    let dir = toy_with(
+        "runaway-act",
+        MOVE_APPLY,
+        "    if dest == \"0303\" then local n = 0 while true do n = n + 1 end end\n",
+    );
+    let mut h = play(&dir);
+    h.run();
+    super::toy::click_hex(&mut h, "0103");
+    press_hex(&mut h, "0303");
+    let frames = frames_while_working(&mut h, Duration::from_millis(600), Duration::from_secs(120));
+    assert!(frames > 3, "{frames} frames");
+    h.run();
+    let s = h.state().session.as_ref().expect("a game");
+    let error = s.error.clone().unwrap_or_default();
+    assert!(
+        error.contains("instruction budget") && error.contains("play.lua:"),
+        "{error}"
+    );
+    assert_eq!(s.engine.log().len(), 0, "nothing was played");
+    assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0103"));
+    assert!(
+        h.query_all_by_label_contains("instruction budget")
+            .next()
+            .is_some(),
+        "said on screen"
+    );
+}
+
+/// The enumerator of a choice loops, so listing the legal choices never ends: the window keeps
+/// drawing from the start of the game, *Stop* ends the listing, the panel says why there are no
+/// choices, and the game is unchanged.
+#[test]
+fn a_looping_enumerator_leaves_the_window_drawing_and_stop_ends_it() {
+    let dir = toy_with(
+        "runaway-enumerate",
+        "enumerate = function() ",
+        "local n = 0 while true do n = n + 1 end ",
+    );
+    let mut h = play(&dir);
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(600) {
+        let frame = Instant::now();
+        h.step();
+        assert!(
+            frame.elapsed() < Duration::from_millis(500),
+            "a frame waited"
+        );
+    }
+    assert!(rules_out(&h), "the listing still loops");
+    h.get_by_label("Stop the rules").click();
+    frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
+    h.step();
+    assert!(
+        h.query_by_label_contains("The rules could not list the choices")
+            .is_some(),
+        "the panel says why there are no choices"
+    );
+    assert!(h
+        .query_all_by_label_contains("you stopped the rules")
+        .next()
+        .is_some());
+    assert_eq!(log_len(&h), 0);
+}
