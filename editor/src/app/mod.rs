@@ -529,6 +529,9 @@ impl EditorApp {
         if s.pump(crate::play::ANSWER_WAIT) || s.rules_busy() {
             ctx.request_repaint();
         }
+        if let Some((paths, outcome)) = s.reloaded.take() {
+            self.finish_reload(&paths, outcome);
+        }
     }
 
     /// Lets the computer play its moves due this frame (play-test mode only) and asks for the

@@ -6,9 +6,11 @@
 use super::worker::{Acted, Answer, Done, Job, LookAsk, Looked};
 use super::{queries, reason_text, PlaySession, Refusal};
 use kessel_core::action::Action;
+use kessel_core::error::Located;
 use kessel_core::event::Event;
 use kessel_core::hex::Hex;
 use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How long a frame waits for the rules' answer before it draws without it: most answers come
@@ -25,6 +27,8 @@ pub(super) enum Change {
     Computer(Option<Action>),
     /// Take back a person's last decision (with the computer's moves after it).
     Undo,
+    /// Load the rules again: these files changed.
+    Reload(Vec<PathBuf>),
 }
 
 /// What the session wants the rules to work out.
@@ -48,6 +52,14 @@ impl PlaySession {
     /// computer does not simply play them again (with nobody human, one move).
     pub fn undo_decision(&mut self) {
         self.wanted.changes.push_back(Change::Undo);
+    }
+
+    /// Tries the rules as they are now on disk on the rules' thread first (a rules file that
+    /// loops while loading does not freeze the window); the outcome comes in
+    /// [`PlaySession::reloaded`], and only when they loaded there should the session's engine
+    /// reload them.
+    pub fn try_reload(&mut self, paths: Vec<PathBuf>) {
+        self.wanted.changes.push_back(Change::Reload(paths));
     }
 
     /// True while the rules have work out or waiting (the app keeps drawing frames to take the
@@ -151,6 +163,7 @@ impl PlaySession {
                 action,
                 dice: Box::new(self.seats.dice.clone()),
             }),
+            Change::Reload(paths) => Some(Job::Reload(paths)),
             Change::Undo => {
                 let len = self.engine.log().len();
                 if len == 0 {
@@ -233,6 +246,11 @@ impl PlaySession {
                 self.pause_after_undo = n > 0;
                 self.refresh();
             }
+            Answer::Reloaded(outcome) => {
+                if let Job::Reload(paths) = out.job {
+                    self.reloaded = Some((paths, outcome.map_err(|e| *e)));
+                }
+            }
             Answer::Undo(Err(why)) => {
                 self.rules.out_of_step();
                 self.message = Some((format!("cannot take back: {why}"), true));
@@ -268,6 +286,10 @@ impl PlaySession {
                 self.seats.stopped = Some(format!("the computer stopped: {why}"))
             }
             Job::Act(_) | Job::Undo(_) => self.error = Some(why),
+            Job::Reload(paths) => {
+                let what = format!("the rules' thread could not load them: {why}");
+                self.reloaded = Some((paths.clone(), Err(Located::plain(what))));
+            }
         }
         self.rules.out_of_step();
         self.message = Some((text, true));

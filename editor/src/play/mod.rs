@@ -128,6 +128,9 @@ pub struct PlaySession {
     pub seats: computer::Seats,
     /// What the rules' one-unit queries say of each picked unit (worked out with the reach).
     pub unit_answers: Option<worker::UnitAnswers>,
+    /// The outcome of a reload of the rules tried on their thread ([`PlaySession::try_reload`]),
+    /// for the app to take: the files that changed, and whether the rules loaded.
+    pub reloaded: Option<(Vec<PathBuf>, Result<(), Located>)>,
     /// Where every rule call of the session runs: a thread of its own.
     pub rules: worker::RulesWorker,
     wanted: jobs::Wanted,
@@ -201,6 +204,7 @@ impl PlaySession {
             hovered: None,
             seats: computer::Seats::new(seed),
             unit_answers: None,
+            reloaded: None,
             rules: Default::default(),
             wanted: Default::default(),
             deciding: None,

@@ -17,10 +17,12 @@ use super::queries::{self, OddsView, Reach, UnitAnswer};
 use kessel_core::action::{Action, Reason};
 use kessel_core::dice::Dice;
 use kessel_core::engine::{Engine, GameCopy};
+use kessel_core::error::Located;
 use kessel_core::event::{Event, LogEntry};
 use kessel_core::hex::Hex;
 use kessel_core::script::Stopper;
 use kessel_core::state::{Marker, Unit};
+use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -49,6 +51,9 @@ pub enum Job {
     },
     /// Take back this many actions.
     Undo(usize),
+    /// Load the rules again from their files (these changed), keeping the last good rules if
+    /// they fail; the session's engine reloads only once they loaded here.
+    Reload(Vec<PathBuf>),
 }
 
 impl Job {
@@ -65,6 +70,7 @@ impl Job {
             Job::Act(_) => "playing an action",
             Job::Computer { .. } => "playing the computer's move",
             Job::Undo(_) => "taking back",
+            Job::Reload(_) => "loading the rules",
         }
     }
 }
@@ -161,6 +167,8 @@ pub enum Answer {
     Computer(Box<Acted>, Box<Dice>),
     /// To [`Job::Undo`]: the game after it and how many actions were taken back, or why not.
     Undo(Result<(Box<GameCopy>, usize), String>),
+    /// To [`Job::Reload`]: the rules loaded, or where they failed.
+    Reloaded(Result<(), Box<Located>>),
 }
 
 struct Message {
@@ -420,6 +428,10 @@ fn run(e: &mut Engine, job: Job) -> Answer {
             };
             Answer::Computer(Box::new(acted), dice)
         }
+        Job::Reload(_) => Answer::Reloaded(
+            e.reload_rules()
+                .map_err(|err| Box::new(Located::from(&err))),
+        ),
         Job::Undo(n) => {
             let mut undone = 0;
             let mut failure = None;

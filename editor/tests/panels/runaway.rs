@@ -183,3 +183,50 @@ fn a_looping_enumerator_leaves_the_window_drawing_and_stop_ends_it() {
         .is_some());
     assert_eq!(log_len(&h), 0);
 }
+
+/// A rules file changed on disk so that it loops while loading: the reload is tried on the
+/// rules' thread first, so the window keeps drawing; the budget ends it, the error panel names
+/// the file and line, and the last good rules stay live for the game in progress.
+#[test]
+fn a_rules_file_that_loops_while_loading_is_reloaded_without_freezing_the_window() {
+    let dir = toy_copy("runaway-reload");
+    let mut h = play(&dir);
+    h.run();
+    let play_lua = dir.join("rules/play.lua");
+    let good = std::fs::read_to_string(&play_lua).expect("read");
+    std::fs::write(
+        &play_lua,
+        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
+    )
+    .expect("write");
+    let start = Instant::now();
+    let mut slowest = Duration::ZERO;
+    let mut saw_working = false;
+    while h.state().problems.rules.is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no reload outcome"
+        );
+        let frame = Instant::now();
+        h.step();
+        slowest = slowest.max(frame.elapsed());
+        saw_working |= h
+            .query_by_label_contains("The rules are working (loading the rules)")
+            .is_some();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        slowest < Duration::from_millis(500),
+        "a frame took {slowest:?}"
+    );
+    assert!(saw_working, "the status bar said the rules were loading");
+    let problem = h.state().problems.rules.clone().expect("problem");
+    let location = problem.location.clone().expect("file:line");
+    assert!(location.contains("play.lua:"), "{location}");
+    h.run();
+    h.get_by_label("Error: The rules failed to reload — the last good rules stay live");
+    // the last good rules play on: a move is taken
+    super::toy::click_hex(&mut h, "0103");
+    super::toy::click_hex(&mut h, "0303");
+    assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0303"));
+}
