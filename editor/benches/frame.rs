@@ -129,9 +129,12 @@ fn frames() {
                 let _ = s.engine.act(&kessel_core::action::Action::new(kind));
             }
             s.refresh();
+            // the views are worked out on the rules' thread
+            s.settle(Duration::from_secs(60));
             let hex = s.engine.state().map.parse("0112");
             if let Some(h) = hex {
                 s.select(h);
+                s.settle(Duration::from_secs(60));
             }
             let n = match &s.reach {
                 Some(Ok(r)) => r.costs.len(),
