@@ -113,12 +113,7 @@ impl EditorApp {
                         self.status.error(format!("cannot save the game: {e:#}"));
                     }
                 }
-                PlayCommand::LoadGame(p) => {
-                    if let Err(e) = s.load(&p) {
-                        self.status
-                            .error(format!("cannot load {}: {e}", p.display()));
-                    }
-                }
+                PlayCommand::LoadGame(p) => s.load(&p),
                 PlayCommand::ApplyProfile(p) => {
                     self.profile = match &p {
                         Some(name) => ProfileChoice::Named(name.clone()),

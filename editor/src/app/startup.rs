@@ -125,7 +125,14 @@ impl EditorApp {
             return Ok(());
         };
         if let Some(p) = st.load.as_deref().filter(|p| !is_campaign_save(p)) {
-            s.load(p).map_err(anyhow::Error::msg)?;
+            // loaded on the rules' thread: the rest of the start follows it
+            s.load(p);
+            if !s.settle(std::time::Duration::from_secs(120)) {
+                anyhow::bail!("the saved game did not load within two minutes");
+            }
+            if let Some((why, true)) = &s.message {
+                anyhow::bail!("{why}");
+            }
         }
         let mut cmds = Vec::new();
         if let Some(p) = &st.profile {
@@ -171,7 +178,7 @@ impl EditorApp {
             s.act(&action);
         }
         // the actions play on the rules' thread: the rest of the start follows their outcome
-        if !s.settle(std::time::Duration::from_secs(120)) {
+        if !st.actions.is_empty() && !s.settle(std::time::Duration::from_secs(120)) {
             anyhow::bail!("the rules did not finish the scripted actions within two minutes");
         }
         for seat in &st.computer {

@@ -132,6 +132,9 @@ fn whose_turn(s: &PlaySession) -> RichText {
     if s.engine.state().finished {
         return RichText::new("Game over");
     }
+    if !s.rules_said_whose_turn() {
+        return RichText::new("The rules are working out whose decision it is…");
+    }
     let Some(side) = s.deciding_side() else {
         return RichText::new("No side to move in this step");
     };

@@ -29,6 +29,8 @@ pub(super) enum Change {
     Undo,
     /// Load the rules again: these files changed.
     Reload(Vec<PathBuf>),
+    /// Replace the game with a saved one.
+    Load(PathBuf),
 }
 
 /// What the session wants the rules to work out.
@@ -164,6 +166,7 @@ impl PlaySession {
                 dice: Box::new(self.seats.dice.clone()),
             }),
             Change::Reload(paths) => Some(Job::Reload(paths)),
+            Change::Load(path) => Some(Job::Load(path)),
             Change::Undo => {
                 let len = self.engine.log().len();
                 if len == 0 {
@@ -246,6 +249,15 @@ impl PlaySession {
                 self.pause_after_undo = n > 0;
                 self.refresh();
             }
+            Answer::Loaded(outcome) => {
+                if let Job::Load(path) = &out.job {
+                    let done =
+                        outcome.and_then(|(copy, players)| self.loaded(path, &copy, &players));
+                    if let Err(e) = done {
+                        self.message = Some((format!("cannot load {}: {e}", path.display()), true));
+                    }
+                }
+            }
             Answer::Reloaded(outcome) => {
                 if let Job::Reload(paths) = out.job {
                     self.reloaded = Some((paths, outcome.map_err(|e| *e)));
@@ -285,7 +297,7 @@ impl PlaySession {
             Job::Computer { .. } => {
                 self.seats.stopped = Some(format!("the computer stopped: {why}"))
             }
-            Job::Act(_) | Job::Undo(_) => self.error = Some(why),
+            Job::Act(_) | Job::Undo(_) | Job::Load(_) => self.error = Some(why),
             Job::Reload(paths) => {
                 let what = format!("the rules' thread could not load them: {why}");
                 self.reloaded = Some((paths.clone(), Err(Located::plain(what))));

@@ -278,6 +278,11 @@ impl PlaySession {
         self.why_epoch += 1;
     }
 
+    /// True when the rules have said whose decision it is in the game as it is now.
+    pub fn rules_said_whose_turn(&self) -> bool {
+        self.look_at == Some(self.engine.revision())
+    }
+
     /// The side whose decision it is (as the rules last said; `None` also while they work it
     /// out).
     pub fn deciding_side(&self) -> Option<String> {
@@ -504,17 +509,32 @@ impl PlaySession {
         Ok(())
     }
 
-    /// Replaces the game with a saved one.
-    pub fn load(&mut self, path: &Path) -> Result<(), String> {
-        let (engine, players) =
-            Engine::load_save_with_players(path, Limits::default()).map_err(|e| e.to_string())?;
-        self.seed = engine.state().seed;
-        self.engine = engine;
+    /// Replaces the game with a saved one: loaded, its actions replayed, on the rules' thread;
+    /// the game changes once that is done (or the status bar says why not).
+    pub fn load(&mut self, path: &Path) {
+        (self.wanted.changes).push_back(jobs::Change::Load(path.to_path_buf()));
+    }
+
+    /// Puts in the game loaded from `path` on the rules' thread: taken by this engine when it
+    /// plays the same rules; else an engine for it is built here (another ruleset's save).
+    fn loaded(
+        &mut self,
+        path: &Path,
+        copy: &kessel_core::engine::GameCopy,
+        players: &worker::Players,
+    ) -> Result<(), String> {
+        if copy.same_rules_as(&self.engine) {
+            self.engine.take_game(copy);
+        } else {
+            let stopper = kessel_core::script::Stopper::default();
+            self.engine = Engine::from_copy(copy, stopper).map_err(|e| e.to_string())?;
+        }
+        self.seed = self.engine.state().seed;
         self.game_replaced();
         self.seats.new_game();
         // a save that names no players leaves the seats as they are
         if !players.is_empty() {
-            self.seats.restore(&players);
+            self.seats.restore(players);
         }
         self.clear_selection();
         self.refusal = None;

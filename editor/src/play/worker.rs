@@ -54,12 +54,17 @@ pub enum Job {
     /// Load the rules again from their files (these changed), keeping the last good rules if
     /// they fail; the session's engine reloads only once they loaded here.
     Reload(Vec<PathBuf>),
+    /// Load a saved game (its actions replayed through the rules).
+    Load(PathBuf),
 }
 
 impl Job {
     /// True for the jobs that change the game.
     pub fn changes_game(&self) -> bool {
-        matches!(self, Job::Act(_) | Job::Computer { .. } | Job::Undo(_))
+        matches!(
+            self,
+            Job::Act(_) | Job::Computer { .. } | Job::Undo(_) | Job::Load(_)
+        )
     }
 
     /// What the rules are doing, for the status line.
@@ -71,6 +76,7 @@ impl Job {
             Job::Computer { .. } => "playing the computer's move",
             Job::Undo(_) => "taking back",
             Job::Reload(_) => "loading the rules",
+            Job::Load(_) => "loading the saved game",
         }
     }
 }
@@ -169,7 +175,12 @@ pub enum Answer {
     Undo(Result<(Box<GameCopy>, usize), String>),
     /// To [`Job::Reload`]: the rules loaded, or where they failed.
     Reloaded(Result<(), Box<Located>>),
+    /// To [`Job::Load`]: the saved game and who played each side, or why it did not load.
+    Loaded(Result<(Box<GameCopy>, Players), String>),
 }
+
+/// Who played each side, as a save records it.
+pub type Players = std::collections::BTreeMap<String, String>;
 
 struct Message {
     id: u64,
@@ -376,6 +387,18 @@ fn spawn(stopper: Stopper) -> std::io::Result<(Sender<Message>, Receiver<Reply>)
 fn work(inbox: &Receiver<Message>, outbox: &Sender<Reply>, stopper: &Stopper) {
     let mut twin: Option<Engine> = None;
     for m in inbox {
+        if let Job::Load(path) = &m.job {
+            // a game of its own: the twin takes it with the next job's copy
+            let loaded =
+                Engine::load_save_with_players(path, kessel_core::script::Limits::default())
+                    .map(|(e, players)| (Box::new(e.copy_game()), players))
+                    .map_err(|e| e.to_string());
+            let result = Ok(Answer::Loaded(loaded));
+            if outbox.send(Reply { id: m.id, result }).is_err() {
+                return;
+            }
+            continue;
+        }
         if let Some(copy) = &m.copy {
             match &mut twin {
                 Some(e) if !m.rebuild && copy.same_rules_as(e) => e.take_game(copy),
@@ -428,6 +451,7 @@ fn run(e: &mut Engine, job: Job) -> Answer {
             };
             Answer::Computer(Box::new(acted), dice)
         }
+        Job::Load(_) => Answer::Loaded(Err("loaded apart from the twin".into())),
         Job::Reload(_) => Answer::Reloaded(
             e.reload_rules()
                 .map_err(|err| Box::new(Located::from(&err))),

@@ -230,3 +230,45 @@ fn a_rules_file_that_loops_while_loading_is_reloaded_without_freezing_the_window
     super::toy::click_hex(&mut h, "0303");
     assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0303"));
 }
+
+/// A saved game whose replay runs into a looping handler: it is loaded on the rules' thread, so
+/// the window keeps drawing; the budget ends it, the status bar says why the game did not load
+/// (file and line), and the game in progress is unchanged.
+#[test]
+fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
+    use kessel_editor::play::PlayCommand;
+    // a save with a move to 0303, made under the toy's own rules
+    let good = toy_copy("runaway-load-good");
+    let mut h = play(&good);
+    h.run();
+    super::toy::click_hex(&mut h, "0103");
+    super::toy::click_hex(&mut h, "0303");
+    assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0303"));
+    let save = good.join("game.save.json");
+    h.state_mut()
+        .apply_play(vec![PlayCommand::SaveGame(save.clone())]);
+    h.run();
+    // the same save beside rules whose move handler loops for 0303
+    let bad = toy_with(
+        "runaway-load-bad",
+        MOVE_APPLY,
+        "    if dest == \"0303\" then local n = 0 while true do n = n + 1 end end\n",
+    );
+    let copied = bad.join("game.save.json");
+    std::fs::copy(&save, &copied).expect("copy the save");
+    let mut h = play(&bad);
+    h.run();
+    h.state_mut()
+        .apply_play(vec![PlayCommand::LoadGame(copied)]);
+    let frames = frames_while_working(&mut h, Duration::from_millis(600), Duration::from_secs(120));
+    assert!(frames > 3, "{frames} frames");
+    h.run();
+    let message = h.state().status.message.clone();
+    assert!(
+        message.starts_with("cannot load") && message.contains("instruction budget"),
+        "{message}"
+    );
+    assert!(message.contains("play.lua:"), "{message}");
+    assert_eq!(log_len(&h), 0, "the game in progress is unchanged");
+    assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0103"));
+}
