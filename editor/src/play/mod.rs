@@ -3,8 +3,9 @@
 //! [`PlaySession`] owns the [`Engine`] and what the play panels show of it: the selected stack and
 //! where it can go, the attack being declared and its odds, the legal choices the rules list, and
 //! the last refusal with its rule cases. It changes the game only through `Engine::act` and
-//! `Engine::undo`; every change is followed by [`PlaySession::refresh`], which recomputes the
-//! derived views (derived data is never patched, only rebuilt).
+//! `Engine::undo`, played on the rules worker's twin engine ([`worker`]: no rule call runs on the
+//! UI thread) and taken from there; every change is followed by [`PlaySession::refresh`], which
+//! has the derived views worked out again (derived data is never patched, only rebuilt).
 
 pub mod campaign;
 pub mod computer;

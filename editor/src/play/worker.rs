@@ -535,10 +535,14 @@ fn game_look(e: &Engine, humans: &[String]) -> GameLook {
                     .collect(),
             })
     };
-    let person_waited_for = humans.iter().any(|side| {
-        e.legal_actions_where(Some(side), |k| k != "move" && k != "end_phase")
-            .is_ok_and(|a| !a.is_empty())
-    });
+    // asked only where it matters: in a step the computer decides (a person deciding is
+    // waited for anyway; with nobody deciding, nobody is)
+    let computer_decides = deciding.as_ref().is_some_and(|d| !humans.contains(d));
+    let person_waited_for = computer_decides
+        && humans.iter().any(|side| {
+            e.legal_actions_where(Some(side), |k| k != "move" && k != "end_phase")
+                .is_ok_and(|a| !a.is_empty())
+        });
     GameLook {
         deciding,
         actions: e
