@@ -71,10 +71,7 @@ impl EditorApp {
                 if let Some(s) = &self.session {
                     self.seed = s.seed;
                 }
-                self.start_session();
-                if self.session.is_some() {
-                    self.status.info(format!("new game, seed {}", self.seed));
-                }
+                self.start_game(true);
                 continue;
             }
             match &cmd {

@@ -85,6 +85,10 @@ impl EditorApp {
         };
         if let Some(mode) = st.mode.or(st.lab.as_ref().map(|_| Mode::Rules)) {
             self.set_mode(mode);
+            // the game starts on a thread first; the rest of the start follows it
+            if !self.wait_start(std::time::Duration::from_secs(120)) {
+                anyhow::bail!("the game did not start within two minutes");
+            }
         }
         if let Some(word) = &st.tool {
             self.palette.tool = tool_of(word)?;

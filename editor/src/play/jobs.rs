@@ -10,7 +10,7 @@ use kessel_core::error::Located;
 use kessel_core::event::Event;
 use kessel_core::hex::Hex;
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How long a frame waits for the rules' answer before it draws without it: most answers come
@@ -432,6 +432,36 @@ impl PlaySession {
         self.rules.out_of_step();
         self.message = Some((why.clone(), true));
         self.seats.stopped = Some(why);
+    }
+
+    /// Puts in the game loaded from `path` on the rules' thread: taken by this engine when it
+    /// plays the same rules; else an engine for it is built here (another ruleset's save).
+    pub(super) fn loaded(
+        &mut self,
+        path: &Path,
+        copy: &kessel_core::engine::GameCopy,
+        players: &super::worker::Players,
+    ) -> Result<(), String> {
+        if copy.same_rules_as(&self.engine) {
+            self.engine.take_game(copy);
+        } else {
+            let stopper = kessel_core::script::Stopper::default();
+            self.engine =
+                kessel_core::engine::Engine::from_copy(copy, stopper).map_err(|e| e.to_string())?;
+        }
+        self.seed = self.engine.state().seed;
+        self.game_replaced();
+        self.seats.new_game();
+        // a save that names no players leaves the seats as they are
+        if !players.is_empty() {
+            self.seats.restore(players);
+        }
+        self.clear_selection();
+        self.refusal = None;
+        self.last_phase = None;
+        self.message = Some((format!("game loaded from {}", path.display()), false));
+        self.refresh();
+        Ok(())
     }
 
     /// The person stopped the computer's move: it waits, paused.

@@ -162,21 +162,25 @@ impl PlaySession {
         profile: Option<&str>,
         seed: u64,
     ) -> Result<PlaySession, Vec<Located>> {
+        let scenario = PlaySession::scenario_of(doc)?;
+        let save_path = default_save_path(&scenario.path);
+        let engine = Engine::with_scenario(scenario, profile, seed, Limits::default())
+            .map_err(|e| e.located())?;
+        Ok(PlaySession::with_engine(engine, seed, save_path))
+    }
+
+    /// The document's scenario as a game starts it: as edited, saved or not, like the map (and
+    /// as the problems panel checks it). Reads no rules.
+    pub fn scenario_of(doc: &Document) -> Result<Scenario, Vec<Located>> {
         let bare = "a bare map has no units or rules to play: open a scenario";
         let path = (doc.scenario_path.as_deref()).ok_or_else(|| vec![Located::plain(bare)])?;
-        // the scenario as edited, saved or not, like the map (and as the problems panel checks it)
         let text = match doc.scenario_text() {
             Some(t) => t,
             None => {
                 kessel_core::error::read_text(path, "scenario").map_err(|e| vec![(&e).into()])?
             }
         };
-        let scenario =
-            Scenario::parse_with_map(path, &text, doc.map.clone()).map_err(|e| e.located())?;
-        let engine = Engine::with_scenario(scenario, profile, seed, Limits::default())
-            .map_err(|e| e.located())?;
-        let save_path = default_save_path(path);
-        Ok(PlaySession::with_engine(engine, seed, save_path))
+        Scenario::parse_with_map(path, &text, doc.map.clone()).map_err(|e| e.located())
     }
 
     /// A session around an engine (a loaded save, or one built by a test).
@@ -514,35 +518,6 @@ impl PlaySession {
     /// the game changes once that is done (or the status bar says why not).
     pub fn load(&mut self, path: &Path) {
         (self.wanted.changes).push_back(jobs::Change::Load(path.to_path_buf()));
-    }
-
-    /// Puts in the game loaded from `path` on the rules' thread: taken by this engine when it
-    /// plays the same rules; else an engine for it is built here (another ruleset's save).
-    fn loaded(
-        &mut self,
-        path: &Path,
-        copy: &kessel_core::engine::GameCopy,
-        players: &worker::Players,
-    ) -> Result<(), String> {
-        if copy.same_rules_as(&self.engine) {
-            self.engine.take_game(copy);
-        } else {
-            let stopper = kessel_core::script::Stopper::default();
-            self.engine = Engine::from_copy(copy, stopper).map_err(|e| e.to_string())?;
-        }
-        self.seed = self.engine.state().seed;
-        self.game_replaced();
-        self.seats.new_game();
-        // a save that names no players leaves the seats as they are
-        if !players.is_empty() {
-            self.seats.restore(players);
-        }
-        self.clear_selection();
-        self.refusal = None;
-        self.last_phase = None;
-        self.message = Some((format!("game loaded from {}", path.display()), false));
-        self.refresh();
-        Ok(())
     }
 }
 

@@ -272,3 +272,43 @@ fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
     assert_eq!(log_len(&h), 0, "the game in progress is unchanged");
     assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0103"));
 }
+
+/// A rules file that loops while loading, met when play-test starts: the start is tried on a
+/// thread of its own, so the window keeps drawing and says the game is starting; the budget ends
+/// it and the panel says why the game could not start, with the file and line.
+#[test]
+fn a_game_whose_rules_loop_while_loading_fails_to_start_without_freezing_the_window() {
+    let dir = toy_copy("runaway-start");
+    let play_lua = dir.join("rules/play.lua");
+    let good = std::fs::read_to_string(&play_lua).expect("read");
+    std::fs::write(
+        &play_lua,
+        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
+    )
+    .expect("write");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    let start = Instant::now();
+    let mut slowest = Duration::ZERO;
+    let mut saw_starting = false;
+    while h.state().starting() || start.elapsed() < Duration::from_millis(100) {
+        assert!(start.elapsed() < Duration::from_secs(120), "no outcome");
+        let frame = Instant::now();
+        h.step();
+        slowest = slowest.max(frame.elapsed());
+        saw_starting |= h.query_by_label_contains("Starting the game").is_some();
+    }
+    assert!(
+        slowest < Duration::from_millis(500),
+        "a frame took {slowest:?}"
+    );
+    assert!(saw_starting, "the panel said the game was starting");
+    h.run();
+    assert!(h.state().session.is_none());
+    let why = h.state().session_error.clone().unwrap_or_default();
+    assert!(
+        why.contains("instruction budget") && why.contains("play.lua:"),
+        "{why}"
+    );
+    h.get_by_label("The game could not start:");
+}
