@@ -2,7 +2,8 @@
 //! ruleset's `ai` hook at the level picked, as `kessel simulate` plays). The computer thinks on a
 //! thread of its own ([`super::thinker`]), so the window keeps drawing and *Stop* can cut a
 //! decision short; its moves are played at the pace the player picks, each through `Engine::act`
-//! like a click, and the log marks them as the computer's.
+//! on the rules' thread like a click ([`super::worker`]), and the log marks them as the
+//! computer's.
 
 use super::PlaySession;
 use kessel_core::dice::Dice;
@@ -174,7 +175,8 @@ impl Seats {
         self.stopped = None;
     }
 
-    /// Forgets what was worked out from the game's state (after every change to it).
+    /// Has who is waited for and who sees what worked out again (after a change of the players
+    /// or of the game).
     pub fn state_changed(&self) {
         self.changed.set(true);
     }
@@ -256,10 +258,11 @@ impl PlaySession {
             && !self.seats.changed.get()
     }
 
-    /// Plays the computer's moves due at `now`; returns how many it played (0 or 1). The AI
-    /// thinks on its own thread ([`super::thinker`]): this takes its answer when there is one
-    /// and plays it, and asks for the next decision when one is due at the pace picked. The
-    /// views are refreshed after a move.
+    /// Plays the computer's moves due at `now`; returns how many it gave to be played (0 or 1).
+    /// The AI thinks on its own thread ([`super::thinker`]): this takes its answer when there
+    /// is one and has the rules' thread play it like a click ([`super::worker`]; the views are
+    /// refreshed once it is played), and asks for the next decision when one is due at the pace
+    /// picked.
     pub fn drive_computer(&mut self, now: Instant) -> usize {
         let mut played = 0;
         if let Some(decided) = self.seats.thinker.answer() {
