@@ -359,6 +359,11 @@ fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
 
 /// The legal actions, those of the selected units first, the rest by kind.
 fn choices_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+    if !s.rules_said_whose_turn() && matches!(&s.actions, Ok(a) if a.is_empty()) {
+        // the rules' thread is listing them for the game as it is now
+        ui.label(RichText::new("Choices (the rules are listing them…)").strong());
+        return;
+    }
     let actions = match &s.actions {
         Ok(a) => a.clone(),
         Err(e) => {

@@ -159,16 +159,31 @@ fn a_looping_enumerator_leaves_the_window_drawing_and_stop_ends_it() {
         "local n = 0 while true do n = n + 1 end ",
     );
     let mut h = play(&dir);
+    // the game starts (tried on a thread, then made here) ...
     let start = Instant::now();
-    while start.elapsed() < Duration::from_millis(600) {
+    while h.state().session.is_none() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no game");
+        h.step();
+    }
+    // ... then its choices are listed, endlessly: the status bar shows that the rules are
+    // working, with Stop
+    let start = Instant::now();
+    let mut frames = 0;
+    while h.query_by_label("Stop the rules").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no Stop shown");
         let frame = Instant::now();
         h.step();
         assert!(
             frame.elapsed() < Duration::from_millis(500),
             "a frame waited"
         );
+        frames += 1;
     }
+    assert!(frames > 3, "{frames} frames");
     assert!(rules_out(&h), "the listing still loops");
+    assert!(h
+        .query_by_label_contains("Choices (the rules are listing them")
+        .is_some());
     h.get_by_label("Stop the rules").click();
     frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
     h.step();
