@@ -48,7 +48,11 @@ impl EditorApp {
         let waiting = match job.delay {
             Some(t) => std::time::Instant::now() < t,
             // and so is the rules' work for the play-test game
-            None => lab_busy || self.session.as_ref().is_some_and(|s| s.rules_busy()),
+            None => {
+                lab_busy
+                    || self.starting.is_some()
+                    || self.session.as_ref().is_some_and(|s| s.rules_busy())
+            }
         };
         if waiting {
             job.frames = 0;
