@@ -122,6 +122,7 @@ fn frames() {
     // play-test: the engine's units, a selected stack's reachable hexes with their costs
     let mut app = EditorApp::without_watcher(campaign());
     app.set_mode(Mode::Play);
+    app.wait_start(Duration::from_secs(120));
     match app.session.as_mut() {
         Some(s) => {
             // the pre-game: the Soviet set-up ends, then the German places no air markers
@@ -129,9 +130,12 @@ fn frames() {
                 let _ = s.engine.act(&kessel_core::action::Action::new(kind));
             }
             s.refresh();
+            // the views are worked out on the rules' thread
+            s.settle(Duration::from_secs(60));
             let hex = s.engine.state().map.parse("0112");
             if let Some(h) = hex {
                 s.select(h);
+                s.settle(Duration::from_secs(60));
             }
             let n = match &s.reach {
                 Some(Ok(r)) => r.costs.len(),
@@ -166,6 +170,7 @@ fn reload_latency() {
     let doc = Document::open(&tmp.join("scenarios/pgg/campaign.toml")).expect("copy opens");
     let mut app = EditorApp::new(doc);
     app.set_mode(Mode::Play);
+    app.wait_start(Duration::from_secs(120));
     if app.session.is_none() {
         println!(
             "reload skipped: the campaign does not start: {:?}",

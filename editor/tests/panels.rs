@@ -21,6 +21,8 @@ mod region;
 mod reload;
 #[path = "panels/rules.rs"]
 mod rules;
+#[path = "panels/runaway.rs"]
+mod runaway;
 #[path = "panels/scenario.rs"]
 mod scenario;
 #[path = "panels/toy.rs"]

@@ -78,9 +78,10 @@ impl Engine {
 
     /// Puts a copied game in place of this engine's (built with [`Engine::from_copy`] from an
     /// earlier copy of the same game: the rules stay as loaded). Option values are taken where
-    /// this ruleset declares the option. Everything the rules cached from the old state is
-    /// dropped (the revision moves on).
+    /// this ruleset declares the option; the profile named is the copy's. Everything the rules
+    /// cached from the old state is dropped (the revision moves on).
     pub fn take_game(&mut self, copy: &GameCopy) {
+        self.profile_arg = copy.profile_arg.clone();
         let mut w = self.world.borrow_mut();
         w.state = copy.state.clone();
         w.initial = copy.initial.clone();

@@ -71,10 +71,7 @@ impl EditorApp {
                 if let Some(s) = &self.session {
                     self.seed = s.seed;
                 }
-                self.start_session();
-                if self.session.is_some() {
-                    self.status.info(format!("new game, seed {}", self.seed));
-                }
+                self.start_game(true);
                 continue;
             }
             match &cmd {
@@ -106,21 +103,14 @@ impl EditorApp {
                     .status
                     .error("it is the computer's decision: wait, or pause it and take back a move"),
                 PlayCommand::Act(a) => s.act(&a),
-                PlayCommand::Undo => {
-                    s.undo_decision();
-                }
+                PlayCommand::Undo => s.undo_decision(),
                 PlayCommand::NewGame | PlayCommand::NextGame => {}
                 PlayCommand::SaveGame(p) => {
                     if let Err(e) = s.save(&p) {
                         self.status.error(format!("cannot save the game: {e:#}"));
                     }
                 }
-                PlayCommand::LoadGame(p) => {
-                    if let Err(e) = s.load(&p) {
-                        self.status
-                            .error(format!("cannot load {}: {e}", p.display()));
-                    }
-                }
+                PlayCommand::LoadGame(p) => s.load(&p),
                 PlayCommand::ApplyProfile(p) => {
                     self.profile = match &p {
                         Some(name) => ProfileChoice::Named(name.clone()),

@@ -7,6 +7,7 @@ use super::{style_of, EditorApp, Problem};
 use crate::document::Document;
 use crate::play::PlaySession;
 use crate::reload::{clock_now, Changes};
+use kessel_core::error::Located;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -62,7 +63,22 @@ impl EditorApp {
             }
             return;
         };
-        match s.engine.reload_rules() {
+        // tried on the rules' thread first: a file that loops while loading leaves the window
+        // drawing, and the last good rules stay live
+        s.try_reload(paths.to_vec());
+        self.status.reload_failed = false;
+        self.status.reload_note = Some(format!("loading the rules… ({what})"));
+    }
+
+    /// A reload of the rules tried on the rules' thread came back: when they loaded there, the
+    /// session's engine loads them too (the same files, so they load here as they did there).
+    pub(super) fn finish_reload(&mut self, paths: &[PathBuf], outcome: Result<(), Located>) {
+        let what = paths_text(paths);
+        let Some(s) = &mut self.session else {
+            return;
+        };
+        let outcome = outcome.and_then(|()| s.engine.reload_rules().map_err(|e| (&e).into()));
+        match outcome {
             Ok(()) => {
                 // the computer's thread loads the new rules before its next decision
                 s.seats.thinker.rules_changed();
@@ -83,7 +99,7 @@ impl EditorApp {
             Err(e) => {
                 self.problems.rules = Some(Problem::located(
                     "The rules failed to reload — the last good rules stay live",
-                    &e.located(),
+                    &e,
                 ));
                 self.status.reload_failed = true;
                 self.status.reload_note =

@@ -58,7 +58,16 @@ impl EditorApp {
             }
             Mode::Play | Mode::Rules => {
                 if self.session.is_none() {
+                    // the panel keeps its width while the game starts (it sizes to what it holds)
+                    ui.set_min_width(ui.available_width());
                     ui.heading(self.palette.mode.label());
+                    if let Some(took) = self.starting_for() {
+                        ui.horizontal(|ui| {
+                            ui.spinner();
+                            ui.label(format!("Starting the game… {:.1} s", took.as_secs_f32()));
+                        });
+                        return;
+                    }
                     match &self.session_error {
                         Some(e) => {
                             ui.label(RichText::new("The game could not start:").strong());

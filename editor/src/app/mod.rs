@@ -41,6 +41,7 @@ mod messages;
 mod new_scenario;
 mod save_as;
 mod screenshot;
+mod starting;
 mod startup;
 mod underlay;
 
@@ -186,6 +187,8 @@ pub struct EditorApp {
     hovered: Option<Hex>,
     pinned_hover: Option<Hex>,
     start_attempted: bool,
+    /// A game's start being tried on a thread of its own (see `starting.rs`).
+    starting: Option<starting::Trial>,
     needs_refresh: bool,
     screenshot: Option<ScreenshotJob>,
 }
@@ -247,6 +250,7 @@ impl EditorApp {
             hovered: None,
             pinned_hover: None,
             start_attempted: false,
+            starting: None,
             needs_refresh: false,
             screenshot: None,
             open_dialog: None,
@@ -368,44 +372,6 @@ impl EditorApp {
         self.start_session();
     }
 
-    fn start_session(&mut self) {
-        let profile = match &self.profile {
-            ProfileChoice::Named(p) => Some(p.clone()),
-            _ => None,
-        };
-        match self.new_session(profile.as_deref()) {
-            Ok(mut s) => {
-                if self.profile == ProfileChoice::Defaults {
-                    if let Err(e) = s.engine.apply_profile(None) {
-                        self.status.error(e.to_string());
-                    }
-                    s.refresh();
-                }
-                if let Some(old) = &self.session {
-                    s.save_path = old.save_path.clone();
-                    // a new game keeps its players and the computer's pace
-                    s.seats.players = old.seats.players.clone();
-                    s.seats.pace = old.seats.pace;
-                }
-                self.rules_panel.refresh(s.engine.ruleset_dir());
-                self.session = Some(s);
-                self.session_error = None;
-                self.problems.rules = None;
-            }
-            Err(problems) => {
-                let text: Vec<String> = problems
-                    .iter()
-                    .map(|p| tidy_paths_in(&p.to_string()))
-                    .collect();
-                self.session = None;
-                self.session_error = Some(text.join("\n"));
-                self.problems.rules = problems
-                    .first()
-                    .map(|first| Problem::located("The play-test game could not start", first));
-            }
-        }
-    }
-
     /// Draws one frame into `ui` and applies the commands it produced. Independent of eframe so
     /// tests can drive it through `egui_kittest`.
     pub fn ui_root(&mut self, ui: &mut Ui) {
@@ -503,6 +469,8 @@ impl EditorApp {
         self.apply(cmds);
         self.apply_play(play);
         self.drive_computer(ui.ctx());
+        self.pump_rules(ui.ctx());
+        self.poll_start(ui.ctx());
         // what the game did goes to the status bar once (an error there is not overwritten)
         if let Some((m, is_error)) = self.session.as_mut().and_then(|s| s.message.take()) {
             if is_error {
@@ -519,6 +487,20 @@ impl EditorApp {
 }
 
 impl EditorApp {
+    /// Takes the rules' answers for the play-test game (worked out on their thread) and gives
+    /// them the next job; while they work, frames go on so the answers show as they come.
+    fn pump_rules(&mut self, ctx: &egui::Context) {
+        let Some(s) = &mut self.session else {
+            return;
+        };
+        if s.pump(crate::play::ANSWER_WAIT) || s.rules_busy() {
+            ctx.request_repaint();
+        }
+        if let Some((paths, outcome)) = s.reloaded.take() {
+            self.finish_reload(&paths, outcome);
+        }
+    }
+
     /// Lets the computer play its moves due this frame (play-test mode only) and asks for the
     /// frame that plays the next ones.
     fn drive_computer(&mut self, ctx: &egui::Context) {

@@ -47,7 +47,12 @@ impl EditorApp {
         let lab_busy = (self.rules_panel.lab.run.as_ref()).is_some_and(|r| r.busy());
         let waiting = match job.delay {
             Some(t) => std::time::Instant::now() < t,
-            None => lab_busy,
+            // and so is the rules' work for the play-test game
+            None => {
+                lab_busy
+                    || self.starting.is_some()
+                    || self.session.as_ref().is_some_and(|s| s.rules_busy())
+            }
         };
         if waiting {
             job.frames = 0;

@@ -85,6 +85,10 @@ impl EditorApp {
         };
         if let Some(mode) = st.mode.or(st.lab.as_ref().map(|_| Mode::Rules)) {
             self.set_mode(mode);
+            // the game starts on a thread first; the rest of the start follows it
+            if !self.wait_start(std::time::Duration::from_secs(120)) {
+                anyhow::bail!("the game did not start within two minutes");
+            }
         }
         if let Some(word) = &st.tool {
             self.palette.tool = tool_of(word)?;
@@ -125,7 +129,14 @@ impl EditorApp {
             return Ok(());
         };
         if let Some(p) = st.load.as_deref().filter(|p| !is_campaign_save(p)) {
-            s.load(p).map_err(anyhow::Error::msg)?;
+            // loaded on the rules' thread: the rest of the start follows it
+            s.load(p);
+            if !s.settle(std::time::Duration::from_secs(120)) {
+                anyhow::bail!("the saved game did not load within two minutes");
+            }
+            if let Some((why, true)) = &s.message {
+                anyhow::bail!("{why}");
+            }
         }
         let mut cmds = Vec::new();
         if let Some(p) = &st.profile {
@@ -169,6 +180,10 @@ impl EditorApp {
                 params: obj.into_iter().collect(),
             };
             s.act(&action);
+        }
+        // the actions play on the rules' thread: the rest of the start follows their outcome
+        if !st.actions.is_empty() && !s.settle(std::time::Duration::from_secs(120)) {
+            anyhow::bail!("the rules did not finish the scripted actions within two minutes");
         }
         for seat in &st.computer {
             let (side, level) = match seat.split_once(':') {

@@ -4,7 +4,7 @@
 
 use crate::counters::draw_counter;
 use crate::play::campaign::CampaignRun;
-use crate::play::queries::{action_hexes, action_units, describe_action, unit_answers, UnitAnswer};
+use crate::play::queries::{action_hexes, action_units, describe_action};
 use crate::play::{reason_text, Interaction, PlayCommand, PlaySession};
 use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
 use kessel_core::action::Action;
@@ -16,52 +16,24 @@ use std::path::PathBuf;
 /// Red used for refusals and errors.
 pub const REFUSAL: Color32 = Color32::from_rgb(240, 95, 85);
 /// Lists of one kind longer than this start collapsed.
-const LONG_LIST: usize = 8;
+pub(crate) const LONG_LIST: usize = 8;
 
 /// The play-test panel.
 #[derive(Clone, Debug, Default)]
-pub struct PlayPanel {
-    /// What the one-unit queries said about the picked units, kept until the game or the
-    /// selection changes.
-    answers: Option<AnswersCache>,
-}
-
-/// The answers of the one-unit queries about the picked units, at one revision of the game.
-#[derive(Clone, Debug)]
-struct AnswersCache {
-    revision: u64,
-    picked: Vec<String>,
-    /// Per unit: its answers, or why they could not be asked.
-    per_unit: Vec<(String, Result<Vec<UnitAnswer>, String>)>,
-}
+pub struct PlayPanel {}
 
 impl PlayPanel {
     /// What the ruleset's one-unit queries (supply, MP left, …) say about each picked unit,
-    /// folded, asked again only when the game or the selection changes.
+    /// folded (asked with the selection's reach, on the rules' thread).
     fn unit_queries_ui(&mut self, ui: &mut Ui, s: &PlaySession) {
         if s.selected.is_none() || s.picked.is_empty() {
             return;
         }
-        let revision = s.engine.revision();
-        let fresh =
-            matches!(&self.answers, Some(c) if c.revision == revision && c.picked == s.picked);
-        if !fresh {
-            let per_unit = s
-                .picked
-                .iter()
-                .take(LONG_LIST)
-                .map(|id| (id.clone(), unit_answers(&s.engine, id)))
-                .collect();
-            self.answers = Some(AnswersCache {
-                revision,
-                picked: s.picked.clone(),
-                per_unit,
-            });
-        }
-        let Some(cache) = &self.answers else {
+        // worked out with the reach, on the rules' thread
+        let Some(per_unit) = &s.unit_answers else {
             return;
         };
-        for (id, answers) in &cache.per_unit {
+        for (id, answers) in per_unit {
             let answers = match answers {
                 Ok(a) if a.is_empty() => continue,
                 Ok(a) => a,
@@ -387,6 +359,11 @@ fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
 
 /// The legal actions, those of the selected units first, the rest by kind.
 fn choices_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
+    if !s.rules_said_whose_turn() && matches!(&s.actions, Ok(a) if a.is_empty()) {
+        // the rules' thread is listing them for the game as it is now
+        ui.label(RichText::new("Choices (the rules are listing them…)").strong());
+        return;
+    }
     let actions = match &s.actions {
         Ok(a) => a.clone(),
         Err(e) => {

@@ -132,7 +132,10 @@ fn whose_turn(s: &PlaySession) -> RichText {
     if s.engine.state().finished {
         return RichText::new("Game over");
     }
-    let Some(side) = s.engine.deciding_side() else {
+    if !s.rules_said_whose_turn() {
+        return RichText::new("The rules are working out whose decision it is…");
+    }
+    let Some(side) = s.deciding_side() else {
         return RichText::new("No side to move in this step");
     };
     if s.computer_to_move() {

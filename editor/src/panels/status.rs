@@ -1,6 +1,7 @@
 //! The status bar (bottom panel): the hex under the mouse (and in play-test what it means for the
 //! selected stack), the last reload, zoom, the last message, unsaved state.
 
+use super::Named as _;
 use crate::document::Document;
 use egui::{Color32, RichText, Ui};
 use kessel_core::hex::Hex;
@@ -82,6 +83,42 @@ impl StatusBar {
 
 impl super::Panel for StatusBar {
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
-        self.show(ui, cx.doc, cx.hovered, cx.view.zoom);
+        ui.horizontal(|ui| {
+            if let Some(s) = cx.session.as_deref_mut() {
+                rules_working_ui(ui, s);
+            }
+            self.show(ui, cx.doc, cx.hovered, cx.view.zoom);
+        });
     }
+}
+
+/// While a rule call of the play-test game has run for a while: what it is, for how long, and
+/// *Stop* (the window keeps drawing meanwhile: the rules run on a thread of their own).
+fn rules_working_ui(ui: &mut Ui, s: &mut crate::play::PlaySession) {
+    use crate::play::worker::SHOW_WORKING_AFTER;
+    let Some(out) = s.rules.out() else {
+        return;
+    };
+    let took = out.since.elapsed();
+    if took < SHOW_WORKING_AFTER {
+        return;
+    }
+    let stopping = out.stopping;
+    let what = out.job.what();
+    ui.spinner();
+    ui.label(
+        RichText::new(format!(
+            "The rules are working ({what})… {:.1} s",
+            took.as_secs_f32()
+        ))
+        .color(Color32::from_rgb(150, 200, 255)),
+    );
+    let stop = ui
+        .add_enabled(!stopping, egui::Button::new("Stop"))
+        .on_hover_text("Cut this rule call short; the game stays as it was")
+        .named("Stop the rules");
+    if stop.clicked() {
+        s.stop_rules();
+    }
+    ui.separator();
 }

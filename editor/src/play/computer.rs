@@ -2,7 +2,8 @@
 //! ruleset's `ai` hook at the level picked, as `kessel simulate` plays). The computer thinks on a
 //! thread of its own ([`super::thinker`]), so the window keeps drawing and *Stop* can cut a
 //! decision short; its moves are played at the pace the player picks, each through `Engine::act`
-//! like a click, and the log marks them as the computer's.
+//! on the rules' thread like a click ([`super::worker`]), and the log marks them as the
+//! computer's.
 
 use super::PlaySession;
 use kessel_core::dice::Dice;
@@ -81,12 +82,12 @@ pub struct Seats {
     pub stopped: Option<String>,
     step_once: bool,
     last_move: Option<Instant>,
-    /// Whether the rules wait for a person's decision in the current state (asked once per
-    /// state: the answer runs the rules' enumerators), cleared by every change to the game.
-    person_waited_for: Cell<Option<bool>>,
+    /// Set by every change of the players or the game: who is waited for and who sees what are
+    /// worked out again.
+    changed: Cell<bool>,
     /// The computer's own dice for choices its AI leaves open, so choosing never moves the game's
     /// dice (as in `kessel simulate`).
-    dice: Dice,
+    pub(super) dice: Dice,
     /// Where the AI thinks: a thread of its own, so the window keeps drawing.
     pub thinker: super::thinker::Thinker,
 }
@@ -102,7 +103,7 @@ impl Seats {
             stopped: None,
             step_once: false,
             last_move: None,
-            person_waited_for: Cell::new(None),
+            changed: Cell::new(true),
             dice: Dice::new(seed ^ 0x5eed_5eed),
             thinker: Default::default(),
         }
@@ -174,13 +175,24 @@ impl Seats {
         self.stopped = None;
     }
 
-    /// Forgets what was worked out from the game's state (after every change to it).
+    /// Has who is waited for and who sees what worked out again (after a change of the players
+    /// or of the game).
     pub fn state_changed(&self) {
-        self.person_waited_for.set(None);
+        self.changed.set(true);
+    }
+
+    /// Whether the players or the game changed since last asked.
+    pub(super) fn take_changed(&self) -> bool {
+        self.changed.take()
+    }
+
+    /// The computer played a move at `now` (the slow pace waits from there).
+    pub(super) fn played_at(&mut self, now: Instant) {
+        self.last_move = Some(now);
     }
 
     /// True when somebody plays a side in person.
-    fn anyone_human(&self, sides: &[String]) -> bool {
+    pub(super) fn anyone_human(&self, sides: &[String]) -> bool {
         sides.iter().any(|side| self.player(side) == Player::Human)
     }
 
@@ -229,55 +241,34 @@ impl PlaySession {
         match humans.as_slice() {
             [] => None,
             [one] => Some((*one).clone()),
-            _ => self.engine.deciding_side(),
+            _ => self.deciding_side(),
         }
     }
 
     /// True when it is the computer's decision now: the deciding side is the computer's and
     /// no decision of a person's side is waiting (a ruleset may let the other side decide
     /// something within a step, such as a set-up placement before the other side's first move).
+    /// Both as the rules said for the game as it is: false while they work it out.
     pub fn computer_to_move(&self) -> bool {
         !self.engine.state().finished
-            && self
-                .engine
-                .deciding_side()
-                .is_some_and(|side| self.seats.player(&side) == Player::Computer)
-            && !self.person_waited_for()
+            && self.look_at == Some(self.engine.revision())
+            && (self.deciding.as_ref())
+                .is_some_and(|side| self.seats.player(side) == Player::Computer)
+            && !self.person_waiting
+            && !self.seats.changed.get()
     }
 
-    /// True when the rules list a decision for a side a person plays, other than moving and
-    /// ending the phase (which a ruleset may offer every side).
-    fn person_waited_for(&self) -> bool {
-        if let Some(known) = self.seats.person_waited_for.get() {
-            return known;
-        }
-        let sides = self.sides_in_play();
-        let waiting = sides
-            .iter()
-            .filter(|side| self.seats.player(side) == Player::Human)
-            .any(|side| {
-                (self.engine)
-                    .legal_actions_where(Some(side), |k| k != "move" && k != "end_phase")
-                    .is_ok_and(|a| !a.is_empty())
-            });
-        self.seats.person_waited_for.set(Some(waiting));
-        waiting
-    }
-
-    /// Plays the computer's moves due at `now`; returns how many it played (0 or 1). The AI
-    /// thinks on its own thread ([`super::thinker`]): this takes its answer when there is one
-    /// and plays it, and asks for the next decision when one is due at the pace picked. The
-    /// views are refreshed after a move.
+    /// Plays the computer's moves due at `now`; returns how many it gave to be played (0 or 1).
+    /// The AI thinks on its own thread ([`super::thinker`]): this takes its answer when there
+    /// is one and has the rules' thread play it like a click ([`super::worker`]; the views are
+    /// refreshed once it is played), and asks for the next decision when one is due at the pace
+    /// picked.
     pub fn drive_computer(&mut self, now: Instant) -> usize {
         let mut played = 0;
         if let Some(decided) = self.seats.thinker.answer() {
             played = self.take_decision(decided);
-            if played > 0 {
-                self.seats.last_move = Some(now);
-                self.refresh();
-            }
         }
-        if self.seats.thinker.pending().is_some() {
+        if self.seats.thinker.pending().is_some() || self.change_waiting() {
             return played;
         }
         if self.seats.stopped.is_some() || !self.computer_to_move() {
@@ -294,7 +285,7 @@ impl PlaySession {
             return played;
         }
         self.seats.step_once = false;
-        let side = self.engine.deciding_side();
+        let side = self.deciding_side();
         let level = side
             .as_deref()
             .and_then(|s| self.seats.level(s))
@@ -315,90 +306,27 @@ impl PlaySession {
         self.seats.thinker.stop();
     }
 
-    /// Plays what the thinking thread decided, when the game is still where it was asked.
+    /// Gives what the thinking thread decided to the rules' thread to play, when the game is
+    /// still where it was asked (1: a move was given).
     fn take_decision(&mut self, decided: super::thinker::Decided) -> usize {
         if decided.revision != self.engine.revision() {
             return 0; // the game changed meanwhile (an undo, a click): the answer is stale
         }
-        let outcome = match decided.result {
-            Ok(Some(action)) => self.play_computer_action(action),
-            Ok(None) => self.play_fallback_choice(),
+        let action = match decided.result {
+            Ok(action) => action,
             Err(_) if decided.stopped => {
-                self.seats.pace = Pace::Paused;
-                self.message = Some(("you stopped the computer: it waits (paused)".into(), false));
+                self.computer_stopped_by_person();
                 return 0;
             }
-            Err(e) => Err(format!("the computer stopped: its AI failed: {e}")),
-        };
-        match outcome {
-            Ok(()) => 1,
-            Err(why) => {
+            Err(e) => {
+                let why = format!("the computer stopped: its AI failed: {e}");
                 self.message = Some((why.clone(), true));
                 self.seats.stopped = Some(why);
-                0
+                return 0;
             }
-        }
-    }
-
-    /// The AI has no opinion: a choice drawn with the computer's own dice among the listed
-    /// actions (as `Engine::computer_choice` does).
-    fn play_fallback_choice(&mut self) -> Result<(), String> {
-        let action = (self.engine)
-            .random_choice(&mut self.seats.dice)
-            .map_err(|e| format!("the computer stopped: {e}"))?
-            .ok_or("the computer stopped: the rules list no action")?;
-        self.play_computer_action(action)
-    }
-
-    fn play_computer_action(&mut self, action: kessel_core::Action) -> Result<(), String> {
-        let at = self.engine.log().len();
-        let outcome = self.engine.act(&action);
-        self.seats.state_changed();
-        match outcome {
-            Ok(Ok(_)) => {
-                self.seats.computer_moves.insert(at);
-                let what = super::queries::describe_action(&action);
-                self.message = Some((format!("computer: {what}"), false));
-                Ok(())
-            }
-            Ok(Err(r)) => Err(format!(
-                "the computer stopped: the rules refused its choice: {r}"
-            )),
-            Err(e) => Err(format!("the computer stopped: {e}")),
-        }
-    }
-
-    /// Takes back a person's last decision with the computer's moves made after it, so the
-    /// computer does not simply play them again (with nobody human, one move). Returns the
-    /// number of actions taken back.
-    pub fn undo_decision(&mut self) -> usize {
-        let sides = self.sides_in_play();
-        let mut undone = 0;
-        loop {
-            let len = self.engine.log().len();
-            if len == 0 {
-                if undone == 0 {
-                    self.undo(); // says there is nothing to take back
-                }
-                break;
-            }
-            let computers = self.seats.computer_moves.remove(&(len - 1));
-            self.undo();
-            if self.engine.log().len() == len {
-                break; // nothing was taken back (a corrupt log says so in the status bar)
-            }
-            undone += 1;
-            if !computers || !self.seats.anyone_human(&sides) {
-                break;
-            }
-        }
-        // the computer waits after a take-back, so the player can look before it moves again
-        if undone > 0 && self.computer_to_move() {
-            self.seats.pace = Pace::Paused;
-        }
-        if undone > 1 {
-            self.message = Some((format!("took back {undone} actions"), false));
-        }
-        undone
+        };
+        // played on the rules' thread like a click; the log marks it as the computer's
+        (self.wanted.changes).push_back(super::jobs::Change::Computer(action));
+        1
     }
 }

@@ -3,22 +3,26 @@
 //! [`PlaySession`] owns the [`Engine`] and what the play panels show of it: the selected stack and
 //! where it can go, the attack being declared and its odds, the legal choices the rules list, and
 //! the last refusal with its rule cases. It changes the game only through `Engine::act` and
-//! `Engine::undo`; every change is followed by [`PlaySession::refresh`], which recomputes the
-//! derived views (derived data is never patched, only rebuilt).
+//! `Engine::undo`, played on the rules worker's twin engine ([`worker`]: no rule call runs on the
+//! UI thread) and taken from there; every change is followed by [`PlaySession::refresh`], which
+//! has the derived views worked out again (derived data is never patched, only rebuilt).
 
 pub mod campaign;
 pub mod computer;
+mod jobs;
 mod overlay;
 mod phase;
 pub mod queries;
 pub mod thinker;
+pub mod worker;
+
+pub use jobs::ANSWER_WAIT;
 
 use crate::document::{write_atomic, Document, UnitLayer};
 use crate::map_view::fmt_mp;
 use kessel_core::action::{Action, Reason};
 use kessel_core::engine::Engine;
 use kessel_core::error::Located;
-use kessel_core::event::Event;
 use kessel_core::event::LogEntry;
 use kessel_core::hex::Hex;
 use kessel_core::map::Map;
@@ -123,7 +127,27 @@ pub struct PlaySession {
     pub hovered: Option<Hex>,
     /// Who plays each side, and the computer's pace.
     pub seats: computer::Seats,
+    /// What the rules' one-unit queries say of each picked unit (worked out with the reach).
+    pub unit_answers: Option<worker::UnitAnswers>,
+    /// The outcome of a reload of the rules tried on their thread ([`PlaySession::try_reload`]),
+    /// for the app to take: the files that changed, and whether the rules loaded.
+    pub reloaded: Option<(Vec<PathBuf>, Result<(), Located>)>,
+    /// Where every rule call of the session runs: a thread of its own.
+    pub rules: worker::RulesWorker,
+    wanted: jobs::Wanted,
+    /// The deciding side, as of the game's look at `look_at`.
+    deciding: Option<String>,
+    /// Whether the rules wait for a person's decision, as of the look at `look_at`.
+    person_waiting: bool,
+    /// The revision the last look at the game was for.
+    look_at: Option<u64>,
+    /// A take-back was played: the computer waits if it is its move after it.
+    pause_after_undo: bool,
     why: BTreeMap<Hex, String>,
+    /// Changes whenever the hover explanations are dropped (a hover answer asked before is
+    /// dropped too).
+    why_epoch: u64,
+    hover_sent: Option<(u64, Hex)>,
     last_phase: Option<(u32, usize)>,
 }
 
@@ -138,21 +162,25 @@ impl PlaySession {
         profile: Option<&str>,
         seed: u64,
     ) -> Result<PlaySession, Vec<Located>> {
+        let scenario = PlaySession::scenario_of(doc)?;
+        let save_path = default_save_path(&scenario.path);
+        let engine = Engine::with_scenario(scenario, profile, seed, Limits::default())
+            .map_err(|e| e.located())?;
+        Ok(PlaySession::with_engine(engine, seed, save_path))
+    }
+
+    /// The document's scenario as a game starts it: as edited, saved or not, like the map (and
+    /// as the problems panel checks it). Reads no rules.
+    pub fn scenario_of(doc: &Document) -> Result<Scenario, Vec<Located>> {
         let bare = "a bare map has no units or rules to play: open a scenario";
         let path = (doc.scenario_path.as_deref()).ok_or_else(|| vec![Located::plain(bare)])?;
-        // the scenario as edited, saved or not, like the map (and as the problems panel checks it)
         let text = match doc.scenario_text() {
             Some(t) => t,
             None => {
                 kessel_core::error::read_text(path, "scenario").map_err(|e| vec![(&e).into()])?
             }
         };
-        let scenario =
-            Scenario::parse_with_map(path, &text, doc.map.clone()).map_err(|e| e.located())?;
-        let engine = Engine::with_scenario(scenario, profile, seed, Limits::default())
-            .map_err(|e| e.located())?;
-        let save_path = default_save_path(path);
-        Ok(PlaySession::with_engine(engine, seed, save_path))
+        Scenario::parse_with_map(path, &text, doc.map.clone()).map_err(|e| e.located())
     }
 
     /// A session around an engine (a loaded save, or one built by a test).
@@ -180,7 +208,17 @@ impl PlaySession {
             save_path,
             hovered: None,
             seats: computer::Seats::new(seed),
+            unit_answers: None,
+            reloaded: None,
+            rules: Default::default(),
+            wanted: Default::default(),
+            deciding: None,
+            person_waiting: false,
+            look_at: None,
+            pause_after_undo: false,
             why: BTreeMap::new(),
+            why_epoch: 0,
+            hover_sent: None,
             last_phase: None,
         };
         s.refresh();
@@ -189,9 +227,11 @@ impl PlaySession {
 
     /// Recomputes everything derived from the game: counters, legal choices, the selected
     /// stack's reach, the odds, hover explanations. Called after every change to the game, its
-    /// options or its rules.
+    /// options or its rules. What needs the rules is worked out on their thread and shows when
+    /// it is back ([`PlaySession::pump`]).
     pub fn refresh(&mut self) {
-        self.seats.state_changed();
+        self.look_at = None;
+        self.wanted.game = true;
         self.refresh_game_view();
         self.update_reach();
         self.update_odds();
@@ -199,36 +239,19 @@ impl PlaySession {
 
     fn refresh_game_view(&mut self) {
         let state = self.engine.state();
-        // where the rules keep secrets, the side at the screen sees only what it is shown: the
-        // units hidden from it are not drawn, the log shows its view (secret values and rolls
-        // withheld); with nobody at the screen, or no secret, the whole game
-        let shown = if state.secrets.is_empty() {
-            None
-        } else {
-            self.viewer().and_then(|side| self.engine.view(&side).ok())
-        };
-        match shown {
-            Some(view) => {
-                self.units = UnitLayer::new(view.state.units);
-                self.markers = view.state.markers;
-                self.log = view
-                    .log
-                    .into_iter()
-                    .map(|e| kessel_core::LogEntry {
-                        action: e.action,
-                        events: e.events,
-                    })
-                    .collect();
-            }
-            None => {
-                self.units = UnitLayer::new(state.units.clone());
-                self.markers = state.markers.clone();
-                self.log = self.engine.log().to_vec();
-            }
+        // where the rules keep secrets, the side at the screen sees only what it is shown (the
+        // rules' thread works it out); with no secret, the whole game at once
+        if state.secrets.is_empty() {
+            self.units = UnitLayer::new(state.units.clone());
+            self.markers = state.markers.clone();
+            self.log = self.engine.log().to_vec();
         }
         self.map = state.map.clone();
         self.why.clear();
+        self.why_epoch += 1;
         self.preview.clear();
+        // the choices of the game before are no choices now: the new ones come with the look
+        self.actions = Ok(Vec::new());
         // a new phase picks the interaction that fits it and drops a half-declared attack
         let phase = (state.turn, state.phase);
         if self.last_phase != Some(phase) {
@@ -241,10 +264,6 @@ impl PlaySession {
             self.attackers.clear();
             self.targets.clear();
         }
-        self.actions = self
-            .engine
-            .legal_actions_where(None, |k| k != "move")
-            .map_err(|e| e.message);
         // the selection follows its units (a stack that moved stays selected where it went)
         self.picked.retain(|id| state.unit(id).is_some());
         if let Some(h) = self.picked.first().and_then(|id| state.unit(id)?.hex()) {
@@ -257,6 +276,22 @@ impl PlaySession {
         self.attackers
             .retain(|id| state.unit(id).and_then(|u| u.hex()).is_some());
         self.targets.retain(|h| state.units_at(*h).next().is_some());
+    }
+
+    fn forget_why(&mut self) {
+        self.why.clear();
+        self.why_epoch += 1;
+    }
+
+    /// True when the rules have said whose decision it is in the game as it is now.
+    pub fn rules_said_whose_turn(&self) -> bool {
+        self.look_at == Some(self.engine.revision())
+    }
+
+    /// The side whose decision it is (as the rules last said; `None` also while they work it
+    /// out).
+    pub fn deciding_side(&self) -> Option<String> {
+        self.deciding.clone()
     }
 
     /// True once an action has been taken (a game is in progress).
@@ -280,7 +315,7 @@ impl PlaySession {
             mine
         };
         self.selected = (!stack.is_empty()).then_some(hex);
-        self.why.clear();
+        self.forget_why();
         self.update_reach();
     }
 
@@ -292,7 +327,8 @@ impl PlaySession {
         self.attackers.clear();
         self.targets.clear();
         self.odds = None;
-        self.why.clear();
+        self.unit_answers = None;
+        self.forget_why();
     }
 
     /// Picks or drops one unit of the selected stack.
@@ -302,24 +338,20 @@ impl PlaySession {
         } else {
             self.picked.push(id.to_string());
         }
-        self.why.clear();
+        self.forget_why();
         self.update_reach();
     }
 
     fn update_reach(&mut self) {
-        self.reach = if self.picked.is_empty() {
-            None
-        } else {
-            Some(queries::reach(&self.engine, &self.picked))
-        };
+        // worked out on the rules' thread; nothing is shown for the selection until it is back
+        self.reach = None;
+        self.unit_answers = None;
+        self.wanted.reach = !self.picked.is_empty();
     }
 
     fn update_odds(&mut self) {
-        self.odds = if self.attackers.is_empty() || self.targets.is_empty() {
-            None
-        } else {
-            Some(queries::odds(&self.engine, &self.attackers, &self.targets))
-        };
+        self.odds = None;
+        self.wanted.odds = !self.attackers.is_empty() && !self.targets.is_empty();
     }
 
     /// Adds the stack in `hex` to the attackers, or takes it out if it is in already.
@@ -417,14 +449,11 @@ impl PlaySession {
         let text = match self.cost_at(hex) {
             Some(Some(c)) => format!("{label}: {} MP — click to move", fmt_mp(c)),
             Some(None) => format!("{label}: reachable — click to move"),
-            None => match self.engine.validate(&self.move_to(hex)) {
-                Ok(Ok(())) => format!("{label}: the rules accept this move"),
-                Ok(Err(rej)) => {
-                    let lines: Vec<String> = rej.reasons.iter().map(reason_text).collect();
-                    format!("{label}: {}", lines.join("; "))
-                }
-                Err(e) => format!("{label}: the rules failed: {}", e.message),
-            },
+            None => {
+                // the rules say why not, on their thread
+                self.wanted.hover = Some(hex);
+                return None;
+            }
         };
         self.why.insert(hex, text.clone());
         Some(text)
@@ -473,59 +502,6 @@ impl PlaySession {
         }
     }
 
-    /// Takes an action; an accepted one refreshes everything, a refused one is kept to show.
-    pub fn act(&mut self, action: &Action) {
-        let what = queries::describe_action(action);
-        match self.engine.act(action) {
-            Ok(Ok(events)) => {
-                self.refusal = None;
-                self.error = None;
-                let notes = events
-                    .iter()
-                    .filter(|e| matches!(e, Event::Note { .. }))
-                    .count();
-                let text = if notes > 0 {
-                    format!("{what} ({notes} notes in the log)")
-                } else {
-                    what
-                };
-                self.message = Some((text, false));
-                if action.kind == "attack" {
-                    self.attackers.clear();
-                    self.targets.clear();
-                }
-                self.refresh();
-            }
-            Ok(Err(rejection)) => {
-                self.message = Some((format!("refused: {what}"), true));
-                self.refusal = Some(Refusal {
-                    what,
-                    reasons: rejection.reasons,
-                });
-            }
-            Err(e) => {
-                // a failing rule hook aborts the action (the engine restored the state)
-                self.message = Some((format!("the rules failed on: {what}"), true));
-                self.error = Some(e.message);
-            }
-        }
-    }
-
-    /// Takes back the last action.
-    pub fn undo(&mut self) {
-        match self.engine.undo() {
-            Ok(true) => {
-                self.refusal = None;
-                self.message = Some(("took back the last action".into(), false));
-                self.refresh();
-            }
-            Ok(false) => self.message = Some(("nothing to take back".into(), false)),
-            Err(e) => {
-                self.message = Some((format!("cannot take back: the log is corrupt ({e})"), true))
-            }
-        }
-    }
-
     /// Writes the game (scenario, profile, seed, options set by hand, who plays each side, log)
     /// to `path`, atomically.
     pub fn save(&mut self, path: &Path) -> anyhow::Result<()> {
@@ -538,23 +514,21 @@ impl PlaySession {
         Ok(())
     }
 
-    /// Replaces the game with a saved one.
-    pub fn load(&mut self, path: &Path) -> Result<(), String> {
-        let (engine, players) =
-            Engine::load_save_with_players(path, Limits::default()).map_err(|e| e.to_string())?;
-        self.seed = engine.state().seed;
-        self.engine = engine;
-        self.seats.new_game();
-        // a save that names no players leaves the seats as they are
-        if !players.is_empty() {
-            self.seats.restore(&players);
-        }
-        self.clear_selection();
-        self.refusal = None;
-        self.last_phase = None;
-        self.message = Some((format!("game loaded from {}", path.display()), false));
-        self.refresh();
-        Ok(())
+    /// Replaces the game with a saved one: loaded, its actions replayed, on the rules' thread;
+    /// the game changes once that is done (or the status bar says why not).
+    pub fn load(&mut self, path: &Path) {
+        (self.wanted.changes).push_back(jobs::Change::Load(path.to_path_buf()));
+    }
+}
+
+impl PlaySession {
+    /// The game was put in anew (a loaded save, a new engine): the rules' work for the old one
+    /// is dropped.
+    pub fn game_replaced(&mut self) {
+        self.rules.forget();
+        self.wanted.changes.clear();
+        self.look_at = None;
+        self.deciding = None;
     }
 }
 

@@ -26,6 +26,19 @@ fn learning() -> Harness<'static, EditorApp> {
     h
 }
 
+/// Steps frames until the rules' thread has nothing out or waiting (a saved game replays there).
+fn settle(h: &mut Harness<'_, EditorApp>) {
+    let start = Instant::now();
+    while (h.state().session.as_ref()).is_some_and(|s| s.rules_busy()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the rules never settled"
+        );
+        h.step();
+    }
+    h.run_ok();
+}
+
 fn turn(h: &Harness<'_, EditorApp>) -> u32 {
     h.state()
         .session
@@ -160,7 +173,7 @@ fn the_german_plays_a_few_turns_of_the_learning_scenario_against_the_computer() 
     h.run_ok();
     assert_eq!(turn(&h), 1, "a new game");
     h.state_mut().apply_play(vec![PlayCommand::LoadGame(file)]);
-    h.run_ok();
+    settle(&mut h);
     let s = h.state().session.as_ref().expect("a game");
     assert_eq!(s.engine.state().hash(), hash);
     // the players stay as chosen across the new game and the load
@@ -203,7 +216,7 @@ fn a_saved_game_remembers_who_plays_each_side() {
     };
     assert_eq!(seat(&h), Player::Human);
     h.state_mut().apply_play(vec![PlayCommand::LoadGame(file)]);
-    h.run_ok();
+    settle(&mut h);
     assert_eq!(seat(&h), Player::Computer, "the save's players");
     let _ = std::fs::remove_dir_all(&dir);
 }

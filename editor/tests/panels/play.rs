@@ -286,6 +286,8 @@ fn the_side_at_the_screen_does_not_see_what_is_hidden_from_it() {
         assert!(outcome.is_ok(), "{outcome:?}");
         s.refresh();
     }
+    // what red sees is worked out on the rules' thread
+    h.run();
     assert!(
         h.state()
             .session
@@ -304,6 +306,7 @@ fn the_side_at_the_screen_does_not_see_what_is_hidden_from_it() {
         s.seats.set("red", Player::Computer);
         s.refresh();
     }
+    h.run();
     assert!(
         drawn(&h, "b1"),
         "with nobody at the screen the whole game is drawn"
