@@ -111,10 +111,18 @@ impl ScriptError {
             mlua::Error::ExternalError(e) => e.to_string(),
             other => other.to_string(),
         };
-        // the Lua traceback repeats what the first line says, in engine terms
+        // the Lua traceback repeats what the first line says, in engine terms; but an error
+        // raised without a position (`error(msg, 0)`, an error object) is blamed on the
+        // innermost script frame it names
+        let mut raised_at = None;
         if let Some(i) = text.find("\nstack traceback:") {
+            raised_at = text[i..].lines().find_map(|l| {
+                let (f, line) = locate(l.trim());
+                Some((f?, line?))
+            });
             text.truncate(i);
         }
+        let last_seen = raised_at.or(last_seen);
         // strip the Rust-side "runtime error: " prefix mlua adds on some paths
         if let Some(rest) = text.strip_prefix("runtime error: ") {
             text = rest.to_string();
@@ -693,11 +701,16 @@ mod tests {
                       for i = 1, 18 do t[i] = s end\nreturn #table.concat(t)";
         let e = h.run_text("join.lua", joined).expect_err("memory");
         assert_eq!(e.line, Some(4), "{e}");
-        // the next call is not blamed on that line: it starts clean and has memory again
+        // the next call is not blamed on that line (an error raised with no position is blamed on
+        // the frame that raised it): it starts clean and has memory again
         let e = h
             .run_text("after.lua", "local x = 1\nerror('plain', 0)")
             .expect_err("plain");
-        assert_eq!(e.line, None, "{e}");
+        assert_eq!(
+            (e.file.as_deref(), e.line),
+            (Some("after.lua"), Some(2)),
+            "{e}"
+        );
         assert_eq!(
             h.run_text("ok.lua", "return 2")
                 .ok()
