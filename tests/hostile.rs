@@ -297,3 +297,49 @@ fn require_does_not_follow_a_symlink_out_of_the_ruleset() {
         );
     }
 }
+
+/// Inputs that never end (`/dev/zero`) or block for ever (a FIFO nobody writes), named as a
+/// scenario, a map, a save or a report: each is refused at once, naming the path.
+#[cfg(unix)]
+#[test]
+fn endless_and_blocking_inputs_are_refused_not_read() {
+    let dir = crate::util::toy_copy("endless-inputs");
+    let fifo = dir.join("pipe.toml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let devmap = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("map =") {
+                "map = \"/dev/zero\"".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let devmap_scenario = crate::util::write(&dir, "devmap.toml", &devmap);
+    let fifo_s = fifo.to_str().expect("utf8");
+    let devmap_s = devmap_scenario.to_str().expect("utf8");
+    for (args, named) in [
+        (vec!["check", "/dev/zero"], "/dev/zero"),
+        (vec!["check", fifo_s], fifo_s),
+        (vec!["check", devmap_s], "/dev/zero"),
+        (vec!["view", "/dev/zero", "--as", "red"], "/dev/zero"),
+        (vec!["report", fifo_s], fifo_s),
+        (vec!["script", fifo_s], fifo_s),
+    ] {
+        let o = run_limited(&args, Duration::from_secs(20));
+        assert!(o.code.is_some_and(|c| c != 0), "{args:?}: {:?}", o.code);
+        assert!(
+            o.stderr.contains(named) && o.stderr.contains("not a"),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+}

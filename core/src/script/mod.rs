@@ -612,7 +612,13 @@ pub fn display_path(path: &Path) -> String {
         .as_deref()
         .and_then(|c| path.strip_prefix(c).ok())
         .unwrap_or(path);
-    rel.display().to_string()
+    let shown = rel.display().to_string();
+    // the working folder itself (a ruleset = "." beside a scenario in it) is "."
+    if shown.is_empty() {
+        ".".into()
+    } else {
+        shown
+    }
 }
 
 #[cfg(test)]
