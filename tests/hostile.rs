@@ -343,3 +343,48 @@ fn endless_and_blocking_inputs_are_refused_not_read() {
         );
     }
 }
+
+/// Calls nested as deep as Lua allows between Lua and the engine (a query asking itself, from
+/// the `ai` hook) end with Lua's "C stack overflow" error on a simulation worker thread too, not
+/// with the thread's native stack overflowing (an abort).
+#[test]
+fn calls_nested_as_deep_as_lua_allows_fail_cleanly_on_worker_threads() {
+    let dir = crate::util::toy_copy("nested-calls");
+    let init = dir.join("init.lua");
+    let mut text = std::fs::read_to_string(&init).expect("toy init");
+    text.push_str(
+        "\nkessel.queries.declare{ id = \"deep\", description = \"asks itself\",\n  \
+         fn = function() return kessel.queries.ask(\"deep\", {}) end }\n",
+    );
+    std::fs::write(&init, text).expect("write init");
+    let play = dir.join("rules/play.lua");
+    let rules = std::fs::read_to_string(&play).expect("toy play rules");
+    let hook = "kessel.on(\"ai\", function(legal, kinds, view, level, tiebreak)";
+    assert!(rules.contains(hook), "the toy's ai hook");
+    let rules = rules.replacen(
+        hook,
+        &format!("{hook}\n  kessel.queries.ask(\"deep\", {{}})"),
+        1,
+    );
+    std::fs::write(&play, rules).expect("write play rules");
+    let scenario = dir.join("scenario.toml");
+    let o = run_limited(
+        &[
+            "simulate",
+            scenario.to_str().expect("utf8"),
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "-j",
+            "2",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(o.code.is_some(), "killed by a signal: {}", o.stderr);
+    assert!(
+        o.stderr.contains("C stack overflow") && o.stderr.contains("init.lua:"),
+        "{}",
+        o.stderr
+    );
+}

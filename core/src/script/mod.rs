@@ -219,6 +219,12 @@ impl std::fmt::Debug for ScriptHost {
 
 const HOOK_EVERY: u32 = 1000;
 
+/// The stack a thread needs to run rules on: Lua lets calls nest about 200 deep between Lua and
+/// the engine (a query asking a query, a hook acting, …) before it raises "C stack overflow", and
+/// each nesting costs native frames, far more in a debug build than the 2 MiB a spawned thread
+/// gets by default (the main thread has 8 MiB). Only the pages used are committed.
+pub const RULES_THREAD_STACK: usize = 64 << 20;
+
 impl ScriptHost {
     /// A fresh sandboxed state whose `require` and `dofile`-like loading stay inside `root`.
     pub fn new(root: &Path, limits: Limits) -> Result<ScriptHost, ScriptError> {

@@ -49,6 +49,7 @@ impl EditorApp {
         let (tx, outcome) = channel();
         let spawned = std::thread::Builder::new()
             .name("play-test start".into())
+            .stack_size(kessel_core::script::RULES_THREAD_STACK)
             .spawn(move || {
                 let r =
                     Engine::with_scenario(scenario, profile.as_deref(), seed, Limits::default());
