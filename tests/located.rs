@@ -132,3 +132,38 @@ fn a_misspelt_setup_field_fails_with_a_suggestion() {
         r.stderr
     );
 }
+
+#[test]
+fn a_misspelt_profile_lists_the_rulesets_profiles_with_a_suggestion() {
+    let scenario = "core/tests/fixtures/toy/scenario.toml";
+    for args in [
+        vec!["rules", scenario, "--profile", "standrd"],
+        vec!["check", scenario, "--profile", "standrd"],
+    ] {
+        let r = kessel(&args);
+        assert_ne!(r.code, 0, "{args:?}");
+        assert!(
+            r.stderr.contains("unknown profile `standrd`")
+                && r.stderr.contains("the ruleset has: open, standard")
+                && r.stderr.contains("did you mean `standard`"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn a_value_of_the_wrong_type_is_named_in_words_not_rust_types() {
+    let dir = toy_copy("wrong-type-vp");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    assert!(text.contains("vp = 10"), "the toy's objective");
+    std::fs::write(&scenario, text.replacen("vp = 10", "vp = \"ten\"", 1)).expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("expected a whole number") && !r.stderr.contains("i64"),
+        "{}",
+        r.stderr
+    );
+}

@@ -166,7 +166,49 @@ pub fn toml_depth(path: &Path, text: &str) -> Result<(), LoadError> {
 /// Turns a `toml` parse error into a located error.
 pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
     let line = err.span().map(|s| line_of(text, s.start));
-    LoadError::new(file, line, err.message().to_string())
+    LoadError::new(file, line, plain_types(err.message()))
+}
+
+/// Says the Rust type names serde puts in its messages ("expected i64") the way a scenario
+/// writer reads them ("expected a whole number").
+fn plain_types(message: &str) -> String {
+    let mut out = message.to_string();
+    for (rust, plain) in [
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
+        ("expected u64", "expected a whole number of 0 or more"),
+        ("expected u32", "expected a whole number of 0 or more"),
+        ("expected u16", "expected a whole number of 0 or more"),
+        ("expected u8", "expected a whole number of 0 or more"),
+        ("expected usize", "expected a whole number of 0 or more"),
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+    ] {
+        if let Some(at) = out.find(rust) {
+            // only the whole word: "expected u8" is not the start of "expected u8x"
+            let end = at + rust.len();
+            if !out[end..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                out.replace_range(at..end, plain);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod plain_type_tests {
+    #[test]
+    fn rust_type_names_are_said_plainly() {
+        assert_eq!(
+            super::plain_types("invalid type: string \"ten\", expected i64"),
+            "invalid type: string \"ten\", expected a whole number"
+        );
+        assert_eq!(
+            super::plain_types("invalid value: integer `-1`, expected u32"),
+            "invalid value: integer `-1`, expected a whole number of 0 or more"
+        );
+        assert_eq!(super::plain_types("expected a string"), "expected a string");
+    }
 }
 
 /// Any error of the core as people and tools locate it: the file, the line when known, and the

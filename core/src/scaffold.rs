@@ -208,7 +208,7 @@ pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
         map_name: &map.name,
         first: map.label(map.hex_at(0, 0)),
         last: map.label(map.hex_at(map.columns() as i32 - 1, map.rows() as i32 - 1)),
-        profiles: profiles(spec.ruleset),
+        profiles: Engine::profile_names(spec.ruleset),
     };
     let texts = [
         skeleton.scenario_toml(&engine.ruleset()),
@@ -255,21 +255,6 @@ pub fn relative_to(from: &Path, target: &Path) -> Result<String, ScaffoldError> 
     } else {
         parts.join("/")
     })
-}
-
-/// Profile names in the ruleset's profiles/ folder, sorted.
-fn profiles(ruleset: &Path) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(ruleset.join("profiles"))
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
 }
 
 #[cfg(test)]

@@ -22,9 +22,42 @@ impl Engine {
         profile.ends_with(".toml") || Path::new(profile).components().count() > 1
     }
 
+    /// Profile names in a ruleset's `profiles/` folder, sorted.
+    pub fn profile_names(ruleset_dir: &Path) -> Vec<String> {
+        let mut out: Vec<String> = std::fs::read_dir(ruleset_dir.join("profiles"))
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                    .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.sort();
+        out
+    }
+
     /// Reads a profile against this ruleset's options.
     pub fn read_profile(&self, profile: &str) -> Result<Profile, LoadErrors> {
         let path = Engine::profile_path(&self.ruleset_dir, profile);
+        if !Engine::is_profile_path(profile) && !path.exists() {
+            // a name that is not one of the ruleset's profiles: say which there are
+            let known = Engine::profile_names(&self.ruleset_dir);
+            let listed = if known.is_empty() {
+                "the ruleset has no profiles/ folder".to_string()
+            } else {
+                format!("the ruleset has: {}", known.join(", "))
+            };
+            return Err(crate::error::LoadError::new(
+                &path,
+                None,
+                format!(
+                    "unknown profile `{profile}` ({listed}){}",
+                    crate::names::did_you_mean(profile, &known)
+                ),
+            )
+            .into());
+        }
         let text = crate::error::read_text(&path, &format!("profile `{profile}`"))?;
         Profile::parse(&path, &text, &self.ruleset().options)
     }
