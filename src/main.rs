@@ -6,6 +6,11 @@ mod cmd;
 mod package;
 mod render;
 
+/// Lua's tables and strings, the engine's searches and the AI allocate a great deal: mimalloc
+/// makes a simulated campaign game about 8% cheaper in CPU than the system allocator (measured).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
