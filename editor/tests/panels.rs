@@ -23,6 +23,8 @@ mod reload;
 mod rules;
 #[path = "panels/runaway.rs"]
 mod runaway;
+#[path = "panels/runaway_campaign.rs"]
+mod runaway_campaign;
 #[path = "panels/scenario.rs"]
 mod scenario;
 #[path = "panels/toy.rs"]

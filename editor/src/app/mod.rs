@@ -189,6 +189,8 @@ pub struct EditorApp {
     start_attempted: bool,
     /// A game's start being tried on a thread of its own (see `starting.rs`).
     starting: Option<starting::Trial>,
+    /// Why the last start tried failed (see `starting.rs`).
+    failed_start: Option<String>,
     needs_refresh: bool,
     screenshot: Option<ScreenshotJob>,
 }
@@ -251,6 +253,7 @@ impl EditorApp {
             pinned_hover: None,
             start_attempted: false,
             starting: None,
+            failed_start: None,
             needs_refresh: false,
             screenshot: None,
             open_dialog: None,
