@@ -363,3 +363,45 @@ fn stop_ends_a_looping_load_at_once() {
     assert!(message.contains("play.lua:"), "{message}");
     assert_eq!(log_len(&h), 0, "the game in progress is unchanged");
 }
+
+/// The enumerator of a choice loops the first time only: after *Stop* the panel says why there
+/// are no choices and offers to ask again; asked again, the rules list the choices.
+#[test]
+fn after_stop_the_choices_can_be_asked_for_again() {
+    let dir = toy_with(
+        "runaway-ask-again",
+        "enumerate = function() ",
+        "if not looped then looped = true local n = 0 while true do n = n + 1 end end ",
+    );
+    let play_lua = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play_lua).expect("read");
+    std::fs::write(&play_lua, format!("local looped = false\n{text}")).expect("write");
+    let mut h = play(&dir);
+    let start = Instant::now();
+    while h.query_by_label("Stop the rules").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no Stop shown");
+        h.step();
+    }
+    h.get_by_label("Stop the rules").click();
+    frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
+    h.step();
+    assert!(h
+        .query_by_label_contains("The rules could not list the choices")
+        .is_some());
+    h.get_by_label("Ask the rules again").click();
+    h.step();
+    frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
+    h.run();
+    assert!(
+        h.query_by_label_contains("The rules could not list the choices")
+            .is_none(),
+        "the choices were listed"
+    );
+    assert!(h.query_by_label_contains("Choices (").is_some());
+    let s = h.state().session.as_ref().expect("a game");
+    assert!(
+        matches!(&s.actions, Ok(a) if !a.is_empty()),
+        "{:?}",
+        s.actions
+    );
+}
