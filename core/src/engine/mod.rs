@@ -232,7 +232,7 @@ impl Engine {
     }
 
     /// [`Engine::bare_with`] whose rule calls `stopper` stops (see [`Engine::stopper`]).
-    fn bare_stoppable(
+    pub fn bare_stoppable(
         ruleset_dir: &Path,
         extra: &[PathBuf],
         limits: Limits,

@@ -3,12 +3,11 @@
 //! hash) written from the play-test panel's Save. Its games start, and its saves load, on a
 //! thread of their own (`starting.rs`).
 
-use super::{style_of, EditorApp};
+use super::EditorApp;
 use crate::document::{write_atomic, Document};
 use crate::play::campaign::{is_campaign_file, CampaignRun};
 use kessel_core::campaign::Campaign;
 use std::path::Path;
-use std::sync::Arc;
 
 impl EditorApp {
     /// An editor on a scenario, map or campaign file (a campaign opens on its first game),
@@ -71,7 +70,7 @@ impl EditorApp {
             Ok(doc) => {
                 self.doc = doc;
                 self.validator.opened(&self.doc);
-                self.style = Arc::new(style_of(&self.doc, None));
+                self.read_declarations(crate::play::ANSWER_WAIT);
                 self.selected = None;
                 self.map_view.fit_on_next_frame();
                 if self.watcher.is_some() {

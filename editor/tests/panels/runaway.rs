@@ -135,13 +135,14 @@ fn a_looping_action_handler_ends_at_the_budget_with_the_file_and_line_and_nothin
     let s = h.state().session.as_ref().expect("a game");
     let error = s.error.clone().unwrap_or_default();
     assert!(
-        error.contains("instruction budget") && error.contains("play.lua:"),
+        super::toy::ended_by_a_limit(&error) && error.contains("play.lua:"),
         "{error}"
     );
     assert_eq!(s.engine.log().len(), 0, "nothing was played");
     assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0103"));
     assert!(
         h.query_all_by_label_contains("instruction budget")
+            .chain(h.query_all_by_label_contains("time limit exceeded"))
             .next()
             .is_some(),
         "said on screen"
@@ -288,7 +289,7 @@ fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
     h.run();
     let message = h.state().status.message.clone();
     assert!(
-        message.starts_with("cannot load") && message.contains("instruction budget"),
+        message.starts_with("cannot load") && super::toy::ended_by_a_limit(&message),
         "{message}"
     );
     assert!(message.contains("play.lua:"), "{message}");
@@ -330,7 +331,7 @@ fn a_game_whose_rules_loop_while_loading_fails_to_start_without_freezing_the_win
     assert!(h.state().session.is_none());
     let why = h.state().session_error.clone().unwrap_or_default();
     assert!(
-        why.contains("instruction budget") && why.contains("play.lua:"),
+        super::toy::ended_by_a_limit(&why) && why.contains("play.lua:"),
         "{why}"
     );
     h.get_by_label("The game could not start:");

@@ -137,7 +137,7 @@ fn a_next_game_that_loops_while_loading_leaves_the_ended_game_in_place() {
     let message = h.state().status.message.clone();
     assert!(
         message.starts_with("cannot start the next game")
-            && message.contains("instruction budget")
+            && super::toy::ended_by_a_limit(&message)
             && message.contains("loop.lua:2"),
         "{message}"
     );
@@ -175,7 +175,7 @@ fn a_campaign_save_whose_replay_loops_is_refused_and_the_game_goes_on() {
     h.run();
     let message = h.state().status.message.clone();
     assert!(
-        message.starts_with("cannot load") && message.contains("instruction budget"),
+        message.starts_with("cannot load") && super::toy::ended_by_a_limit(&message),
         "{message}"
     );
     assert!(message.contains("play.lua:"), "{message}");
@@ -206,9 +206,58 @@ fn a_scripted_ai_until_with_a_looping_ai_fails_with_the_file_and_line() {
         })
         .expect_err("the AI loops");
     let text = format!("{e:#}");
-    assert!(text.contains("instruction budget"), "{text}");
+    assert!(super::toy::ended_by_a_limit(&text), "{text}");
     assert!(text.contains("play.lua:"), "{text}");
     assert!(start.elapsed() < Duration::from_secs(90));
     let s = app.session.as_ref().expect("the game started");
     assert_eq!(s.engine.log().len(), 0, "the game is as it was");
+}
+
+/// A ruleset whose `init.lua` loops: opening its scenario waits only a moment for it, frames go
+/// on while it loops (drawn with the fallback style), and scenario editing, entered meanwhile,
+/// says once the budget has ended it that the ruleset did not load, with the file and line.
+#[test]
+fn a_ruleset_that_loops_while_loading_leaves_opening_and_scenario_editing_drawing() {
+    let dir = toy_copy("runaway-declarations");
+    let init = dir.join("init.lua");
+    let good = std::fs::read_to_string(&init).expect("read init.lua");
+    std::fs::write(
+        &init,
+        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
+    )
+    .expect("write init.lua");
+    let opened = Instant::now();
+    let doc = kessel_editor::document::Document::open(&dir.join("scenario.toml")).expect("doc");
+    let app = EditorApp::without_watcher(doc);
+    assert!(
+        opened.elapsed() < Duration::from_secs(5),
+        "opening took {:?}",
+        opened.elapsed()
+    );
+    assert!(app.reading_declarations(), "still reading");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 820.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app);
+    h.step();
+    h.get_by_label("Edit scenario").click();
+    let mut frames = 0;
+    while h.state().reading_declarations() {
+        assert!(opened.elapsed() < Duration::from_secs(120), "no outcome");
+        let frame = Instant::now();
+        h.step();
+        let took = frame.elapsed();
+        assert!(took < Duration::from_millis(1000), "a frame took {took:?}");
+        frames += 1;
+    }
+    assert!(frames > 3, "{frames} frames");
+    h.run();
+    let message = h.state().status.message.clone();
+    assert!(
+        message.contains("the ruleset did not load") && message.contains("init.lua:"),
+        "{message}"
+    );
+    assert!(
+        h.state().ruleset_names.is_some(),
+        "scenario editing goes on"
+    );
 }
