@@ -9,6 +9,8 @@ mod brushes;
 mod campaign;
 #[path = "panels/computer.rs"]
 mod computer;
+#[path = "panels/hostile.rs"]
+mod hostile;
 #[path = "panels/lab.rs"]
 mod lab;
 #[path = "panels/play.rs"]

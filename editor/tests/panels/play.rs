@@ -481,4 +481,7 @@ fn a_runaway_computer_decision_ends_at_the_budget_with_the_file_and_line() {
             .is_some(),
         "said on screen"
     );
+    // the players box no longer says the computer is playing
+    assert!(h.query_by_label("Computer (red) is playing…").is_none());
+    h.get_by_label("Computer (red) stopped (Step lets it try again)");
 }
