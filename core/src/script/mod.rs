@@ -196,8 +196,6 @@ pub struct ScriptHost {
     spent: Rc<Cell<Spent>>,
     depth: Rc<Cell<u32>>,
     last_seen: Rc<std::cell::RefCell<Option<(String, usize)>>>,
-    /// Where the last error object was raised (see `note_error_objects`).
-    raised_at: Rc<std::cell::RefCell<Option<(String, usize)>>>,
     stopper: Stopper,
     started: Rc<Cell<std::time::Instant>>,
 }
@@ -241,7 +239,6 @@ impl ScriptHost {
             spent: Rc::new(Cell::new(Spent::No)),
             depth: Rc::new(Cell::new(0)),
             last_seen: Rc::new(std::cell::RefCell::new(None)),
-            raised_at: Rc::new(std::cell::RefCell::new(None)),
             stopper,
             started: Rc::new(Cell::new(std::time::Instant::now())),
         };
@@ -395,45 +392,7 @@ impl ScriptHost {
             Ok(stored)
         })?;
         g.set("require", require)?;
-        self.note_error_objects()
-    }
-
-    /// An error object (`error({...})`, not a message) carries no position: the sandbox's
-    /// `error` notes the file and line it was raised at, for [`ScriptHost::guarded`] to name,
-    /// then raises the object itself (a `pcall` still catches the table). A message's level
-    /// counts past the wrapper, so `error(msg, 2)` still names the caller's line.
-    fn note_error_objects(&self) -> mlua::Result<()> {
-        let raised_at = self.raised_at.clone();
-        let note = self.lua.create_function(move |lua, ()| {
-            let site = (1..16).find_map(|level| {
-                lua.inspect_stack(level, |d| {
-                    let src = d.source();
-                    src.source.as_deref().filter(|s| s.starts_with('@'))?;
-                    Some((src.short_src?.to_string(), d.current_line()?))
-                })
-                .flatten()
-            });
-            if let Ok(mut at) = raised_at.try_borrow_mut() {
-                *at = site;
-            }
-            Ok(())
-        })?;
-        let g = self.lua.globals();
-        let raw: mlua::Function = g.get("error")?;
-        let wrap: mlua::Function = self
-            .lua
-            .load(
-                "local raw, note, type = ...\n\
-                 return function(v, level)\n\
-                   if v ~= nil and type(v) ~= 'string' then note() end\n\
-                   if level == nil then level = 1 end\n\
-                   if type(level) == 'number' and level > 0 then level = level + 1 end\n\
-                   return raw(v, level)\n\
-                 end",
-            )
-            .set_name("=sandbox")
-            .call((raw, note, g.get::<mlua::Function>("type")?))?;
-        g.set("error", wrap)
+        Ok(())
     }
 
     /// The budget shared by the hook and the bounded library.
@@ -515,7 +474,6 @@ impl ScriptHost {
             self.spent.set(Spent::No);
             self.started.set(std::time::Instant::now());
             *self.last_seen.borrow_mut() = None;
-            *self.raised_at.borrow_mut() = None;
             self.heap.clear();
         }
         self.depth.set(self.depth.get() + 1);
@@ -544,13 +502,7 @@ impl ScriptHost {
                             file: Some(file),
                             line: Some(line),
                         },
-                        // an error object: where `error` raised it; else the last line seen
-                        None => {
-                            let raised = (self.raised_at.borrow().clone())
-                                .filter(|_| err.message.starts_with("an error object"));
-                            let place = raised.or_else(|| self.last_seen.borrow().clone());
-                            ScriptError::from_lua(&e, place)
-                        }
+                        None => ScriptError::from_lua(&e, self.last_seen.borrow().clone()),
                     };
                 }
                 if out_of_memory {
@@ -695,34 +647,6 @@ mod tests {
         // the next call starts with a fresh clock
         let v = h.run_text("ok.lua", "return 1 + 1").expect("runs again");
         assert_eq!(v.as_i64(), Some(2));
-    }
-
-    #[test]
-    fn an_error_object_names_the_line_it_was_raised_at() {
-        let h = host();
-        let e = h
-            .run_text("obj.lua", "local x = 1\nerror({ code = x })")
-            .expect_err("raised");
-        assert!(e.message.contains("an error object"), "{}", e.message);
-        assert_eq!(e.file.as_deref(), Some("obj.lua"), "{}", e.message);
-        assert_eq!(e.line, Some(2), "{}", e.message);
-        // a pcall still catches the table itself
-        let v = h
-            .run_text(
-                "catch.lua",
-                "local ok, e = pcall(error, { code = 7 })\nreturn e.code",
-            )
-            .expect("caught");
-        assert_eq!(v.as_i64(), Some(7));
-        // a message keeps its own position, the level included
-        let e = h
-            .run_text("msg.lua", "\nerror('plain')")
-            .expect_err("raised");
-        assert!(e.message.starts_with("msg.lua:2: plain"), "{}", e.message);
-        let e = h
-            .run_text("lvl.lua", "local function f() error('up', 2) end\n\nf()")
-            .expect_err("raised");
-        assert!(e.message.starts_with("lvl.lua:3: up"), "{}", e.message);
     }
 
     #[test]
