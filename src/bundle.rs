@@ -168,7 +168,8 @@ pub fn ruleset_hash(dir: &Path) -> anyhow::Result<String> {
     let files = files_under(dir)?;
     let mut read = Vec::new();
     for (rel, abs) in &files {
-        let bytes = std::fs::read(abs).with_context(|| format!("cannot read {}", abs.display()))?;
+        let bytes = kessel_core::fsio::read_bounded(abs, kessel_core::fsio::MAX_TEXT_INPUT)
+            .with_context(|| format!("cannot read {}", abs.display()))?;
         read.push((rel.clone(), bytes));
     }
     Ok(tree_hash(

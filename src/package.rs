@@ -149,8 +149,8 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         if is_package(&abs) || out_abs.as_deref() == abs.canonicalize().ok().as_deref() {
             continue;
         }
-        let bytes =
-            std::fs::read(&abs).with_context(|| format!("cannot read {}", abs.display()))?;
+        let bytes = kessel_core::fsio::read_bounded(&abs, MAX_ENTRY)
+            .with_context(|| format!("cannot read {}", abs.display()))?;
         files.push((rel, bytes));
     }
     if include_ruleset {
@@ -163,8 +163,8 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
             .ok_or_else(|| anyhow::anyhow!("no `ruleset = …` line under [scenario]"))?
             .into_bytes();
         for (rel, abs) in files_under(&ruleset_dir)? {
-            let bytes =
-                std::fs::read(&abs).with_context(|| format!("cannot read {}", abs.display()))?;
+            let bytes = kessel_core::fsio::read_bounded(&abs, MAX_ENTRY)
+                .with_context(|| format!("cannot read {}", abs.display()))?;
             files.push((format!("{RULESET_DIR}/{rel}"), bytes));
         }
     }
@@ -439,8 +439,8 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
             format_args!("{size} bytes, more than a package may be ({MAX_PACKAGE})"),
         ));
     }
-    let bytes =
-        std::fs::read(package).with_context(|| format!("cannot read {}", package.display()))?;
+    let bytes = kessel_core::fsio::read_bounded(package, MAX_PACKAGE)
+        .with_context(|| format!("cannot read {}", package.display()))?;
     let Verified { manifest, files } = verify(package, &bytes)?;
     let ruleset = if manifest.ruleset.included {
         None

@@ -297,3 +297,94 @@ fn require_does_not_follow_a_symlink_out_of_the_ruleset() {
         );
     }
 }
+
+/// Inputs that never end (`/dev/zero`) or block for ever (a FIFO nobody writes), named as a
+/// scenario, a map, a save or a report: each is refused at once, naming the path.
+#[cfg(unix)]
+#[test]
+fn endless_and_blocking_inputs_are_refused_not_read() {
+    let dir = crate::util::toy_copy("endless-inputs");
+    let fifo = dir.join("pipe.toml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let devmap = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("map =") {
+                "map = \"/dev/zero\"".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let devmap_scenario = crate::util::write(&dir, "devmap.toml", &devmap);
+    let fifo_s = fifo.to_str().expect("utf8");
+    let devmap_s = devmap_scenario.to_str().expect("utf8");
+    for (args, named) in [
+        (vec!["check", "/dev/zero"], "/dev/zero"),
+        (vec!["check", fifo_s], fifo_s),
+        (vec!["check", devmap_s], "/dev/zero"),
+        (vec!["view", "/dev/zero", "--as", "red"], "/dev/zero"),
+        (vec!["report", fifo_s], fifo_s),
+        (vec!["script", fifo_s], fifo_s),
+    ] {
+        let o = run_limited(&args, Duration::from_secs(20));
+        assert!(o.code.is_some_and(|c| c != 0), "{args:?}: {:?}", o.code);
+        assert!(
+            o.stderr.contains(named) && o.stderr.contains("not a"),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+}
+
+/// Calls nested as deep as Lua allows between Lua and the engine (a query asking itself, from
+/// the `ai` hook) end with Lua's "C stack overflow" error on a simulation worker thread too, not
+/// with the thread's native stack overflowing (an abort).
+#[test]
+fn calls_nested_as_deep_as_lua_allows_fail_cleanly_on_worker_threads() {
+    let dir = crate::util::toy_copy("nested-calls");
+    let init = dir.join("init.lua");
+    let mut text = std::fs::read_to_string(&init).expect("toy init");
+    text.push_str(
+        "\nkessel.queries.declare{ id = \"deep\", description = \"asks itself\",\n  \
+         fn = function() return kessel.queries.ask(\"deep\", {}) end }\n",
+    );
+    std::fs::write(&init, text).expect("write init");
+    let play = dir.join("rules/play.lua");
+    let rules = std::fs::read_to_string(&play).expect("toy play rules");
+    let hook = "kessel.on(\"ai\", function(legal, kinds, view, level, tiebreak)";
+    assert!(rules.contains(hook), "the toy's ai hook");
+    let rules = rules.replacen(
+        hook,
+        &format!("{hook}\n  kessel.queries.ask(\"deep\", {{}})"),
+        1,
+    );
+    std::fs::write(&play, rules).expect("write play rules");
+    let scenario = dir.join("scenario.toml");
+    let o = run_limited(
+        &[
+            "simulate",
+            scenario.to_str().expect("utf8"),
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "-j",
+            "2",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(o.code.is_some(), "killed by a signal: {}", o.stderr);
+    assert!(
+        o.stderr.contains("C stack overflow") && o.stderr.contains("init.lua:"),
+        "{}",
+        o.stderr
+    );
+}

@@ -28,7 +28,7 @@ fn an_api_error_names_the_callers_line_under_every_ruleset() {
 }
 
 #[test]
-fn errors_that_are_not_messages_still_name_their_file() {
+fn errors_that_are_not_messages_still_name_their_file_and_line() {
     for (name, body, needle) in [
         (
             "level0",
@@ -43,14 +43,15 @@ fn errors_that_are_not_messages_still_name_their_file() {
         ("nilerr", "local x = 1\nerror()\n", "no message"),
         (
             "tostringerr",
-            "error(setmetatable({}, { __tostring = function() return 'custom' end }))\n",
+            "local x = 1\nerror(setmetatable({}, { __tostring = function() return 'custom' end }))\n",
             "custom",
         ),
     ] {
         let r = script_on("core/tests/fixtures/toy", name, body);
         assert_ne!(r.code, 0);
         assert!(
-            r.stderr.contains(&format!("{name}.lua")) && r.stderr.contains(needle),
+            // each raises on line 2, with no position in the error value itself
+            r.stderr.contains(&format!("{name}.lua:2:")) && r.stderr.contains(needle),
             "{name}: {}",
             r.stderr
         );

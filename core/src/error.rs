@@ -92,7 +92,7 @@ impl LineIndex {
 
 /// Reads a text file; bytes that are not UTF-8 are an error naming their line.
 pub fn read_text(path: &Path, what: &str) -> Result<String, LoadError> {
-    let bytes = std::fs::read(path)
+    let bytes = crate::fsio::read_bounded(path, crate::fsio::MAX_TEXT_INPUT)
         .map_err(|e| LoadError::new(path, None, format!("cannot read {what}: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
         let ok = e.utf8_error().valid_up_to();

@@ -1,11 +1,49 @@
-//! The core's one way of writing a file: [`write_atomic`]. Every file Kessel writes (renders,
-//! saves, maps, scenarios, profiles, reports, screenshots) goes through it, so a reader (the
-//! CLI, a hot-reload watcher, the next run) sees the old content or the new, never a truncated
-//! file, and a failed write leaves the old file as it was.
+//! The core's one way of writing a file, [`write_atomic`], and of reading one, [`read_bounded`].
+//!
+//! Every file Kessel writes (renders, saves, maps, scenarios, profiles, reports, screenshots) goes
+//! through `write_atomic`, so a reader (the CLI, a hot-reload watcher, the next run) sees the old
+//! content or the new, never a truncated file, and a failed write leaves the old file as it was.
+//!
+//! Every file Kessel reads because a user or a data file named it goes through `read_bounded`:
+//! only regular files (a FIFO would block for ever, `/dev/zero` never ends), and no more than a
+//! limit, checked before reading and while reading (a file can grow, and some report a size of
+//! zero), so no input makes the engine allocate without bound.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The most a text input (scenario, map, ruleset file, profile, save) may hold: far above any real
+/// one (the bundled campaign's largest file is well under a megabyte).
+pub const MAX_TEXT_INPUT: u64 = 64 << 20;
+
+/// Reads the whole of a regular file of at most `max` bytes. Anything else is an error that says
+/// what the path is (a folder, a device, a FIFO) or how large it is.
+pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let invalid = |msg: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, msg);
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(invalid("it is a folder, not a file".into()));
+    }
+    if !meta.is_file() {
+        return Err(invalid(
+            "it is not a regular file (a device, a FIFO or a socket)".into(),
+        ));
+    }
+    let too_big = |n: u64| invalid(format!("it holds {n} bytes or more; the limit is {max}"));
+    if meta.len() > max {
+        return Err(too_big(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)?
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
 
 /// A file could not be written; the old content (if any) is untouched.
 #[derive(Debug, thiserror::Error)]
@@ -92,6 +130,25 @@ mod tests {
             .collect();
         assert_eq!(left.len(), 2, "{left:?}");
         assert!(write_atomic(&dir.join("missing/out.txt"), b"x").is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn reads_only_regular_files_within_the_limit() {
+        let dir = std::env::temp_dir().join(format!("kessel-fsio-read-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let p = dir.join("in.txt");
+        std::fs::write(&p, b"12345").expect("write");
+        assert_eq!(read_bounded(&p, 5).expect("at the limit"), b"12345");
+        let e = read_bounded(&p, 4).expect_err("over the limit");
+        assert!(e.to_string().contains("limit is 4"), "{e}");
+        let e = read_bounded(&dir, 100).expect_err("a folder");
+        assert!(e.to_string().contains("folder"), "{e}");
+        // an endless device is refused before a byte is read
+        let e = read_bounded(Path::new("/dev/zero"), 100).expect_err("a device");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        assert!(read_bounded(&dir.join("missing"), 100).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -188,7 +188,8 @@ pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
     std::fs::create_dir_all(&tests).map_err(io("create", &tests))?;
     match spec.map {
         MapSource::File(p) if copy_map => {
-            let bytes = std::fs::read(p).map_err(io("read", p))?;
+            let bytes =
+                crate::fsio::read_bounded(p, crate::fsio::MAX_TEXT_INPUT).map_err(io("read", p))?;
             write_atomic(&map_dest, &bytes)?;
         }
         MapSource::Text(t) => write_atomic(&map_dest, t.as_bytes())?,

@@ -238,6 +238,7 @@ impl LabRun {
         };
         let spawned = std::thread::Builder::new()
             .name("lab".into())
+            .stack_size(kessel_core::script::RULES_THREAD_STACK)
             .spawn(move || drive(&request, &stop, &Reply { tx, ctx }));
         if let Err(e) = spawned {
             run.error = Some(format!("cannot start the lab's thread: {e}"));
@@ -445,6 +446,7 @@ fn drive(req: &LabRequest, stop: &AtomicBool, reply: &Reply) {
             };
             if let Err(e) = std::thread::Builder::new()
                 .name(format!("lab-{w}"))
+                .stack_size(kessel_core::script::RULES_THREAD_STACK)
                 .spawn_scoped(scope, work)
             {
                 reply.send(Msg::Failed(format!("cannot start a lab worker: {e}")));

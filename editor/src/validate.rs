@@ -222,12 +222,25 @@ impl Validator {
                     let t = text.clone();
                     let ruleset = doc.ruleset_dir.is_some();
                     let mut errors = other_files_problems(doc);
-                    std::thread::spawn(move || {
-                        errors.extend(check(&path, &t, map, ruleset));
-                        let _ = tx.send(errors);
-                    });
-                    self.job = Some(Job { text, rx });
-                    ctx.request_repaint_after(Duration::from_millis(50));
+                    let checked = path.clone();
+                    let checker = std::thread::Builder::new()
+                        .name("scenario check".into())
+                        .stack_size(kessel_core::script::RULES_THREAD_STACK)
+                        .spawn(move || {
+                            errors.extend(check(&path, &t, map, ruleset));
+                            let _ = tx.send(errors);
+                        });
+                    match checker {
+                        Ok(_) => {
+                            self.job = Some(Job { text, rx });
+                            ctx.request_repaint_after(Duration::from_millis(50));
+                        }
+                        Err(e) => {
+                            let why = format!("cannot start the scenario check: {e}");
+                            self.issues =
+                                issues(doc, &text, vec![LoadError::new(&checked, None, why)]);
+                        }
+                    }
                 } else {
                     self.issues = issues(doc, "", doc.load_problems.clone());
                     self.runs += 1;

@@ -241,8 +241,11 @@ impl Data {
 
 /// Reads one data file: its header and games.
 pub fn read_file(path: &Path) -> anyhow::Result<Data> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    // a sweep's records can be far larger than any scenario file
+    let bytes = kessel_core::fsio::read_bounded(path, 1 << 32)
+        .with_context(|| format!("reading {}", path.display()))?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("reading {}: not UTF-8 text", path.display()))?;
     let mut header: Option<Header> = None;
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -442,7 +445,10 @@ pub fn hash_files(base: &Path, files: &[PathBuf]) -> anyhow::Result<String> {
     for f in files {
         let rel = f.strip_prefix(base).unwrap_or(f);
         h.chunk(rel.to_string_lossy().replace('\\', "/").as_bytes());
-        h.chunk(&std::fs::read(f).with_context(|| format!("reading {}", f.display()))?);
+        h.chunk(
+            &kessel_core::fsio::read_bounded(f, kessel_core::fsio::MAX_TEXT_INPUT)
+                .with_context(|| format!("reading {}", f.display()))?,
+        );
     }
     Ok(h.hex())
 }

@@ -74,8 +74,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let campaign = Campaign::load(path).map_err(|e| {
         // a scenario given where a campaign file is expected: say what each is
-        let scenario = std::fs::read_to_string(path)
-            .is_ok_and(|t| t.lines().any(|l| l.trim() == "[scenario]"));
+        let scenario = kessel_core::fsio::read_bounded(path, kessel_core::fsio::MAX_TEXT_INPUT)
+            .is_ok_and(|b| String::from_utf8_lossy(&b).lines().any(|l| l.trim() == "[scenario]"));
         if scenario {
             anyhow::anyhow!(
                 "{}: this is a scenario file (it has [scenario]); a campaign file names its games as [[game]] tables with a `scenario` each (see docs/file-formats.md). To play one scenario headless, use `kessel simulate`",

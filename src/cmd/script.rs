@@ -64,6 +64,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..Limits::default()
     };
     if !args.file.is_file() {
+        if args.file.exists() {
+            anyhow::bail!(
+                "{}: not a script file (a folder, a device or a FIFO)",
+                args.file.display()
+            );
+        }
         anyhow::bail!("{}: no such script", args.file.display());
     }
     let mut engine = match &args.scenario {

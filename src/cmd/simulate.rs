@@ -177,7 +177,10 @@ fn play_jobs(
     let results: Mutex<BTreeMap<usize, anyhow::Result<GameRecord>>> = Mutex::new(BTreeMap::new());
     std::thread::scope(|scope| {
         for _ in 0..workers.clamp(1, jobs.len().max(1)) {
-            scope.spawn(|| loop {
+            let worker = std::thread::Builder::new()
+                .name("simulate".into())
+                .stack_size(kessel_core::script::RULES_THREAD_STACK);
+            let spawned = worker.spawn_scoped(scope, || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&(p, seed, variation)) = jobs.get(i) else {
                     break;
@@ -205,6 +208,16 @@ fn play_jobs(
                     next.store(jobs.len(), Ordering::Relaxed);
                 }
             });
+            if let Err(e) = spawned {
+                if let Ok(mut r) = results.lock() {
+                    r.insert(
+                        usize::MAX,
+                        Err(anyhow::anyhow!("cannot start a simulation worker: {e}")),
+                    );
+                }
+                next.store(jobs.len(), Ordering::Relaxed);
+                break;
+            }
         }
     });
     let results = results

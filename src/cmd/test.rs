@@ -98,7 +98,7 @@ fn scenario_beside(tests: &Path) -> Option<PathBuf> {
     for e in std::fs::read_dir(folder).ok()?.flatten() {
         let p = e.path();
         if p.extension().is_some_and(|x| x == "toml")
-            && std::fs::read_to_string(&p)
+            && kessel_core::error::read_text(&p, "scenario")
                 .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("[scenario]")))
         {
             found.push(p);

@@ -643,7 +643,7 @@ fn load_rules(
     let init = dir.join("init.lua");
     if !init.is_file() {
         return Err(ScriptError::plain(format!(
-            "{}: no ruleset here (init.lua is missing)",
+            "{}: no ruleset here (this folder has no init.lua; a scenario names its ruleset folder with `ruleset = …` under [scenario])",
             display_path(dir)
         )));
     }

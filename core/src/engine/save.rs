@@ -192,7 +192,9 @@ impl Engine {
             let rel = f.strip_prefix(&self.ruleset_dir).unwrap_or(&f);
             all.extend_from_slice(rel.to_string_lossy().as_bytes());
             all.push(0);
-            all.extend(std::fs::read(&f).unwrap_or_default());
+            all.extend(
+                crate::fsio::read_bounded(&f, crate::fsio::MAX_TEXT_INPUT).unwrap_or_default(),
+            );
             all.push(0);
         }
         format!("{:016x}", fnv64(&all))

@@ -110,7 +110,7 @@ struct TagEntry {
 /// [`crate::ruleset::Ruleset::check_map`] writes it) is first written as a quoted value.
 pub fn kind_line(map_path: &Path, message: &str) -> Option<usize> {
     let name = message.split('`').nth(1)?;
-    let text = std::fs::read_to_string(map_path).ok()?;
+    let text = crate::error::read_text(map_path, "map").ok()?;
     let quoted = format!("\"{name}\"");
     text.lines()
         .position(|l| {

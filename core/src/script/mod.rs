@@ -111,10 +111,18 @@ impl ScriptError {
             mlua::Error::ExternalError(e) => e.to_string(),
             other => other.to_string(),
         };
-        // the Lua traceback repeats what the first line says, in engine terms
+        // the Lua traceback repeats what the first line says, in engine terms; but an error
+        // raised without a position (`error(msg, 0)`, an error object) is blamed on the
+        // innermost script frame it names
+        let mut raised_at = None;
         if let Some(i) = text.find("\nstack traceback:") {
+            raised_at = text[i..].lines().find_map(|l| {
+                let (f, line) = locate(l.trim());
+                Some((f?, line?))
+            });
             text.truncate(i);
         }
+        let last_seen = raised_at.or(last_seen);
         // strip the Rust-side "runtime error: " prefix mlua adds on some paths
         if let Some(rest) = text.strip_prefix("runtime error: ") {
             text = rest.to_string();
@@ -210,6 +218,12 @@ impl std::fmt::Debug for ScriptHost {
 }
 
 const HOOK_EVERY: u32 = 1000;
+
+/// The stack a thread needs to run rules on: Lua lets calls nest about 200 deep between Lua and
+/// the engine (a query asking a query, a hook acting, …) before it raises "C stack overflow", and
+/// each nesting costs native frames, far more in a debug build than the 2 MiB a spawned thread
+/// gets by default (the main thread has 8 MiB). Only the pages used are committed.
+pub const RULES_THREAD_STACK: usize = 64 << 20;
 
 impl ScriptHost {
     /// A fresh sandboxed state whose `require` and `dofile`-like loading stay inside `root`.
@@ -604,7 +618,13 @@ pub fn display_path(path: &Path) -> String {
         .as_deref()
         .and_then(|c| path.strip_prefix(c).ok())
         .unwrap_or(path);
-    rel.display().to_string()
+    let shown = rel.display().to_string();
+    // the working folder itself (a ruleset = "." beside a scenario in it) is "."
+    if shown.is_empty() {
+        ".".into()
+    } else {
+        shown
+    }
 }
 
 #[cfg(test)]
@@ -693,11 +713,16 @@ mod tests {
                       for i = 1, 18 do t[i] = s end\nreturn #table.concat(t)";
         let e = h.run_text("join.lua", joined).expect_err("memory");
         assert_eq!(e.line, Some(4), "{e}");
-        // the next call is not blamed on that line: it starts clean and has memory again
+        // the next call is not blamed on that line (an error raised with no position is blamed on
+        // the frame that raised it): it starts clean and has memory again
         let e = h
             .run_text("after.lua", "local x = 1\nerror('plain', 0)")
             .expect_err("plain");
-        assert_eq!(e.line, None, "{e}");
+        assert_eq!(
+            (e.file.as_deref(), e.line),
+            (Some("after.lua"), Some(2)),
+            "{e}"
+        );
         assert_eq!(
             h.run_text("ok.lua", "return 2")
                 .ok()

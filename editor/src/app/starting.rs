@@ -142,6 +142,7 @@ impl EditorApp {
         let theirs = stopper.clone();
         let spawned = std::thread::Builder::new()
             .name("play-test start".into())
+            .stack_size(kessel_core::script::RULES_THREAD_STACK)
             .spawn(move || {
                 let _ = tx.send(work(theirs));
             });

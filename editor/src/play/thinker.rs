@@ -199,6 +199,7 @@ fn spawn(stopper: Stopper) -> std::io::Result<(Sender<Job>, Receiver<Answer>)> {
     let (outbox, answers) = channel::<Answer>();
     std::thread::Builder::new()
         .name("computer player".into())
+        .stack_size(kessel_core::script::RULES_THREAD_STACK)
         .spawn(move || think(&inbox, &outbox, &stopper))?;
     Ok((jobs, answers))
 }

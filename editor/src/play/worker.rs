@@ -379,6 +379,7 @@ fn spawn(stopper: Stopper) -> std::io::Result<(Sender<Message>, Receiver<Reply>)
     let (outbox, replies) = channel::<Reply>();
     std::thread::Builder::new()
         .name("play-test rules".into())
+        .stack_size(kessel_core::script::RULES_THREAD_STACK)
         .spawn(move || work(&inbox, &outbox, &stopper))?;
     Ok((jobs, replies))
 }
