@@ -52,6 +52,7 @@ impl EditorApp {
         let (tx, rx) = channel();
         let spawned = std::thread::Builder::new()
             .name("ruleset declarations".into())
+            .stack_size(kessel_core::script::RULES_THREAD_STACK)
             .spawn(move || {
                 let read = Engine::bare_stoppable(&dir, &[], Limits::default(), theirs)
                     .map(|e| Box::new(e.ruleset().clone()))

@@ -328,6 +328,7 @@ fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("play-test ai-until".into())
+        .stack_size(kessel_core::script::RULES_THREAD_STACK)
         .spawn(move || {
             let played = Engine::from_copy(&copy, theirs)
                 .map_err(|e| anyhow::anyhow!("{e}"))
