@@ -559,10 +559,31 @@ end)
     let err = e.ai_pick().expect_err("made-up action refused");
     assert!(
         err.message
-            .contains("the ai hook chose a `move` action that no `legal` call listed"),
+            .contains("the ai hook defined here chose a `move` action that no `legal` call listed"),
         "{}",
         err.message
     );
+    assert!(err.message.contains("play.lua:"), "{}", err.message);
+
+    // a hook that returns something other than an action says where it is and what it gave
+    let dir = kessel_test_support::toy_with_ai_hook(
+        "ai-hook-wrong-type",
+        "kessel.on(\"ai\", function() return 7 end)",
+    );
+    let e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("load");
+    let err = e.ai_pick().expect_err("a number is no action");
+    assert!(
+        err.message
+            .contains("the ai hook defined here returned the number 7"),
+        "{}",
+        err.message
+    );
+    assert_eq!(
+        err.file.as_deref().map(|f| f.ends_with("play.lua")),
+        Some(true),
+        "{err:?}"
+    );
+    assert!(err.line.is_some(), "{err:?}");
 }
 
 #[test]

@@ -9,6 +9,8 @@ mod brushes;
 mod campaign;
 #[path = "panels/computer.rs"]
 mod computer;
+#[path = "panels/hostile.rs"]
+mod hostile;
 #[path = "panels/lab.rs"]
 mod lab;
 #[path = "panels/play.rs"]
@@ -23,6 +25,8 @@ mod reload;
 mod rules;
 #[path = "panels/runaway.rs"]
 mod runaway;
+#[path = "panels/runaway_campaign.rs"]
+mod runaway_campaign;
 #[path = "panels/scenario.rs"]
 mod scenario;
 #[path = "panels/toy.rs"]

@@ -230,25 +230,18 @@ pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<S
 }
 
 /// The problems a `check` hook returned. Anything but nil or a list of `{unit=, message=}` is an
-/// error naming the hook (where it is defined) and what it returned.
+/// error naming the hook (`file:line:` where it is defined, first, as every located error) and
+/// what it returned.
 fn check_problems(
     f: &mlua::Function,
     v: mlua::Value,
 ) -> mlua::Result<Vec<(Option<String>, String)>> {
     use mlua::Value as V;
-    let info = f.info();
-    let show = |v: &V| match v {
-        V::String(s) => format!("the string \"{}\"", s.to_string_lossy()),
-        V::Integer(i) => format!("the number {i}"),
-        V::Number(n) => format!("the number {n}"),
-        V::Boolean(b) => format!("the boolean {b}"),
-        other => format!("a {}", other.type_name()),
-    };
+    let show = show_value;
     let bad = |what: String| {
         mlua::Error::runtime(format!(
-            "the check hook defined at {}:{} returned {what}; a check hook returns nil or a list of {{unit=, message=}} problems",
-            info.short_src.as_deref().unwrap_or("?"),
-            info.line_defined.unwrap_or(0)
+            "{}: the check hook defined here returned {what}; a check hook returns nil or a list of {{unit=, message=}} problems",
+            hook_place(f)
         ))
     };
     let list = match v {
@@ -426,15 +419,44 @@ pub fn call_ai_hook(
     if out.is_nil() {
         return Ok(None);
     }
-    let action = action_from_lua(lua, out)?;
+    let what = show_value(&out);
+    let action = action_from_lua(lua, out).map_err(|e| {
+        mlua::Error::runtime(format!(
+            "{}: the ai hook defined here returned {what} ({e}); an ai hook returns one of the actions `legal` listed, or nil",
+            hook_place(&f)
+        ))
+    })?;
     if !listed.borrow().contains(&action) {
         return Err(mlua::Error::runtime(format!(
-            "the ai hook chose a `{}` action that no `legal` call listed: {}",
+            "{}: the ai hook defined here chose a `{}` action that no `legal` call listed: {}",
+            hook_place(&f),
             action.kind,
             serde_json::to_string(&action).unwrap_or_default()
         )));
     }
     Ok(Some(action))
+}
+
+/// Where a hook is defined, `file:line`, for errors about what it returned.
+fn hook_place(f: &mlua::Function) -> String {
+    let info = f.info();
+    format!(
+        "{}:{}",
+        info.short_src.as_deref().unwrap_or("?"),
+        info.line_defined.unwrap_or(0)
+    )
+}
+
+/// A value a hook returned, in words.
+fn show_value(v: &mlua::Value) -> String {
+    use mlua::Value as V;
+    match v {
+        V::String(s) => format!("the string \"{}\"", s.to_string_lossy()),
+        V::Integer(i) => format!("the number {i}"),
+        V::Number(n) => format!("the number {n}"),
+        V::Boolean(b) => format!("the boolean {b}"),
+        other => format!("a {}", other.type_name()),
+    }
 }
 
 /// The ruleset's `result` hook: how the game stands (`{ level = "...", scores = { side = n } }`).

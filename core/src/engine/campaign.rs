@@ -2,11 +2,12 @@
 //! and its final state hash, so that loading replays game after game, carrying between them, and
 //! refuses a history that does not lead where the save says.
 
-use super::{Engine, EngineError, LastGame, SaveFile};
+use super::{Engine, EngineError, GameCopy, LastGame, SaveFile};
 use crate::campaign::{Campaign, CarryReport};
 use crate::error::LoadError;
 use crate::scenario::Scenario;
-use crate::script::{display_path, Limits};
+use crate::script::{display_path, Limits, Stopper};
+use crate::state::GameState;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -92,6 +93,13 @@ pub struct LoadedCampaign {
     pub carried: CarryReport,
 }
 
+/// The game before one of a campaign, as the next one starts from it.
+struct Before<'a> {
+    ruleset_dir: &'a Path,
+    started: &'a GameState,
+    ended: &'a GameState,
+}
+
 /// The name of game `index` of a campaign: its own, or its scenario's.
 pub fn game_name(campaign: &Campaign, index: usize, scenario: &Scenario) -> String {
     campaign.games[index]
@@ -151,6 +159,58 @@ impl Engine {
         limits: Limits,
         last: Option<&Engine>,
     ) -> Result<(Engine, String, CarryReport), EngineError> {
+        let Some(last) = last else {
+            return Engine::campaign_game_stoppable(
+                campaign,
+                index,
+                seed,
+                limits,
+                None,
+                Stopper::default(),
+            );
+        };
+        let world = last.world();
+        let last = Before {
+            ruleset_dir: last.ruleset_dir(),
+            started: &world.initial,
+            ended: &world.state,
+        };
+        Engine::campaign_game_from(
+            campaign,
+            index,
+            seed,
+            limits,
+            Some(last),
+            Stopper::default(),
+        )
+    }
+
+    /// [`Engine::campaign_game`] from a copy of the game before (so another thread can start
+    /// it: [`GameCopy`] is plain data), with rule calls `stopper` stops from another thread.
+    pub fn campaign_game_stoppable(
+        campaign: &Campaign,
+        index: usize,
+        seed: u64,
+        limits: Limits,
+        last: Option<&GameCopy>,
+        stopper: Stopper,
+    ) -> Result<(Engine, String, CarryReport), EngineError> {
+        let last = last.map(|c| Before {
+            ruleset_dir: &c.ruleset_dir,
+            started: &c.initial,
+            ended: &c.state,
+        });
+        Engine::campaign_game_from(campaign, index, seed, limits, last, stopper)
+    }
+
+    fn campaign_game_from(
+        campaign: &Campaign,
+        index: usize,
+        seed: u64,
+        limits: Limits,
+        last: Option<Before<'_>>,
+        stopper: Stopper,
+    ) -> Result<(Engine, String, CarryReport), EngineError> {
         let game = campaign.games.get(index).ok_or_else(|| {
             LoadError::new(
                 &campaign.path,
@@ -167,10 +227,11 @@ impl Engine {
         let game_seed = Campaign::game_seed(seed, index);
         let profile = game.profile.as_deref();
         let Some(last) = last else {
-            let engine = Engine::with_scenario(scenario, profile, game_seed, limits)?;
+            let engine =
+                Engine::with_scenario_stoppable(scenario, profile, game_seed, limits, stopper)?;
             return Ok((engine, name, CarryReport::default()));
         };
-        if !same_ruleset(&scenario.ruleset_dir, last.ruleset_dir()) {
+        if !same_ruleset(&scenario.ruleset_dir, last.ruleset_dir) {
             return Err(LoadError::new(
                 &game.scenario,
                 None,
@@ -178,24 +239,24 @@ impl Engine {
                     "game {} of the campaign uses the ruleset at {}, the game before the one at {}: a campaign's games share one ruleset",
                     index + 1,
                     ruleset_text(&scenario.ruleset_dir),
-                    ruleset_text(last.ruleset_dir())
+                    ruleset_text(last.ruleset_dir)
                 ),
             )
             .into());
         }
-        let world = last.world();
-        let (engine, report) = Engine::with_scenario_after(
+        let (engine, report) = Engine::start(
             scenario,
             profile,
             game_seed,
             limits,
-            LastGame {
-                started: &world.initial,
-                ended: &world.state,
+            Some(LastGame {
+                started: last.started,
+                ended: last.ended,
                 carry: &campaign.carry,
-            },
+            }),
+            stopper,
         )?;
-        Ok((engine, name, report))
+        Ok((engine, name, report.unwrap_or_default()))
     }
 
     /// Loads a campaign save: replays each game's log on a game started from the campaign and
@@ -214,6 +275,16 @@ impl Engine {
     pub fn load_campaign_save_in_full(
         path: &Path,
         limits: Limits,
+    ) -> Result<LoadedCampaign, EngineError> {
+        Engine::load_campaign_save_stoppable(path, limits, Stopper::default())
+    }
+
+    /// [`Engine::load_campaign_save_in_full`] whose rule calls (every game's start and replay)
+    /// `stopper` stops from another thread.
+    pub fn load_campaign_save_stoppable(
+        path: &Path,
+        limits: Limits,
+        stopper: Stopper,
     ) -> Result<LoadedCampaign, EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "campaign save")?;
@@ -249,8 +320,15 @@ impl Engine {
         let mut previous: Option<Engine> = None;
         let mut carried = CarryReport::default();
         for (i, game) in save.games.iter().enumerate() {
-            let (mut engine, _, report) =
-                Engine::campaign_game(&campaign, i, save.seed, limits, last.as_ref())?;
+            let before = last.as_ref().map(|e| e.copy_game());
+            let (mut engine, _, report) = Engine::campaign_game_stoppable(
+                &campaign,
+                i,
+                save.seed,
+                limits,
+                before.as_ref(),
+                stopper.clone(),
+            )?;
             carried = report;
             engine.replay_save(&game.save, path).map_err(|e| {
                 fail(format!(

@@ -21,13 +21,13 @@ use std::sync::Arc;
 /// to go on from the same position with the same rules files.
 #[derive(Clone, Debug)]
 pub struct GameCopy {
-    ruleset_dir: PathBuf,
+    pub(super) ruleset_dir: PathBuf,
     extra_scripts: Vec<PathBuf>,
     limits: Limits,
     profile_arg: Option<String>,
     scenario: Option<Arc<Scenario>>,
-    state: GameState,
-    initial: GameState,
+    pub(super) state: GameState,
+    pub(super) initial: GameState,
     dice: crate::dice::Dice,
     options: Options,
     log: Vec<LogEntry>,

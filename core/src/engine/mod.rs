@@ -129,7 +129,19 @@ impl Engine {
         seed: u64,
         limits: Limits,
     ) -> Result<Engine, EngineError> {
-        Engine::start(scenario, profile, seed, limits, None).map(|(engine, _)| engine)
+        Engine::with_scenario_stoppable(scenario, profile, seed, limits, Stopper::default())
+    }
+
+    /// [`Engine::with_scenario`] whose rule calls, the loading and set-up included, `stopper`
+    /// stops from another thread (see [`Engine::stopper`]).
+    pub fn with_scenario_stoppable(
+        scenario: Scenario,
+        profile: Option<&str>,
+        seed: u64,
+        limits: Limits,
+        stopper: Stopper,
+    ) -> Result<Engine, EngineError> {
+        Engine::start(scenario, profile, seed, limits, None, stopper).map(|(engine, _)| engine)
     }
 
     /// Builds the next game of a campaign: the scenario's set-up, with what `last` carries
@@ -142,8 +154,15 @@ impl Engine {
         limits: Limits,
         last: LastGame<'_>,
     ) -> Result<(Engine, crate::campaign::CarryReport), EngineError> {
-        Engine::start(scenario, profile, seed, limits, Some(last))
-            .map(|(engine, report)| (engine, report.unwrap_or_default()))
+        Engine::start(
+            scenario,
+            profile,
+            seed,
+            limits,
+            Some(last),
+            Stopper::default(),
+        )
+        .map(|(engine, report)| (engine, report.unwrap_or_default()))
     }
 
     fn start(
@@ -152,12 +171,13 @@ impl Engine {
         seed: u64,
         limits: Limits,
         last: Option<LastGame<'_>>,
+        stopper: Stopper,
     ) -> Result<(Engine, Option<crate::campaign::CarryReport>), EngineError> {
         let dir = scenario.ruleset_dir.clone();
         let profile_arg = profile
             .map(str::to_string)
             .or_else(|| scenario.profile.clone());
-        let mut engine = Engine::bare_with(&dir, &scenario.scripts, limits)?;
+        let mut engine = Engine::bare_stoppable(&dir, &scenario.scripts, limits, stopper)?;
         let problems = scenario.read_faces(&engine.ruleset().unit_types);
         if !problems.is_empty() {
             return Err(LoadErrors(problems).into());
@@ -212,7 +232,7 @@ impl Engine {
     }
 
     /// [`Engine::bare_with`] whose rule calls `stopper` stops (see [`Engine::stopper`]).
-    fn bare_stoppable(
+    pub fn bare_stoppable(
         ruleset_dir: &Path,
         extra: &[PathBuf],
         limits: Limits,

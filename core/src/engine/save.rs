@@ -213,6 +213,16 @@ impl Engine {
         path: &Path,
         limits: Limits,
     ) -> Result<(Engine, BTreeMap<String, String>), EngineError> {
+        Self::load_save_stoppable(path, limits, crate::script::Stopper::default())
+    }
+
+    /// [`Engine::load_save_with_players`] whose rule calls (the rules' loading, the set-up and
+    /// the replay) `stopper` stops from another thread.
+    pub fn load_save_stoppable(
+        path: &Path,
+        limits: Limits,
+        stopper: crate::script::Stopper,
+    ) -> Result<(Engine, BTreeMap<String, String>), EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "save")?;
         let save: SaveFile = serde_json::from_str(&text)
@@ -247,7 +257,14 @@ impl Engine {
                 p.to_string()
             }
         });
-        let mut engine = Engine::load(Path::new(&scenario), profile.as_deref(), save.seed, limits)?;
+        let scenario = crate::scenario::Scenario::load(Path::new(&scenario))?;
+        let mut engine = Engine::with_scenario_stoppable(
+            scenario,
+            profile.as_deref(),
+            save.seed,
+            limits,
+            stopper,
+        )?;
         engine.replay_save(&save, path)?;
         Ok((engine, save.players))
     }

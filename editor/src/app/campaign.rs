@@ -1,18 +1,13 @@
 //! Campaigns in the editor: opening a campaign file (its current game's scenario is the
-//! document), starting each game through `Engine::campaign_game`, *Next game* once a game has
-//! ended, and campaign saves (every game's log and final hash) written and loaded from the
-//! play-test panel's Save and Load.
+//! document), *Next game* once a game has ended, and campaign saves (every game's log and final
+//! hash) written from the play-test panel's Save. Its games start, and its saves load, on a
+//! thread of their own (`starting.rs`).
 
-use super::{style_of, EditorApp};
+use super::EditorApp;
 use crate::document::{write_atomic, Document};
 use crate::play::campaign::{is_campaign_file, CampaignRun};
-use crate::play::PlaySession;
 use kessel_core::campaign::Campaign;
-use kessel_core::engine::Engine;
-use kessel_core::error::Located;
-use kessel_core::script::Limits;
 use std::path::Path;
-use std::sync::Arc;
 
 impl EditorApp {
     /// An editor on a scenario, map or campaign file (a campaign opens on its first game),
@@ -42,42 +37,19 @@ impl EditorApp {
         }
     }
 
-    /// A new play-test game: the current game of the campaign, or the document's scenario.
-    pub(super) fn new_session(
-        &mut self,
-        profile: Option<&str>,
-    ) -> Result<PlaySession, Vec<Located>> {
-        let Some(run) = &mut self.campaign else {
-            return PlaySession::start(&self.doc, profile, self.seed);
-        };
-        if run.seed != self.seed {
-            // another seed starts the campaign again from its first game
-            run.restart(self.seed);
-            self.open_campaign_scenario();
-        }
-        let Some(run) = &mut self.campaign else {
-            return Err(vec![Located::plain("the campaign was closed")]);
-        };
-        let mut engine = run.start()?;
-        if let Some(p) = profile {
-            engine
-                .apply_profile(Some(p))
-                .map_err(|e| vec![Located::plain(e.to_string())])?;
-        }
-        let save_path = crate::play::default_save_path(&run.campaign.path);
-        Ok(PlaySession::with_engine(engine, run.seed, save_path))
-    }
-
     /// Starts the campaign's next game from the one that has just ended, carrying what the
-    /// campaign carries; the next game's scenario becomes the document.
+    /// campaign carries, on a thread of its own (see `starting.rs`); once it started, the next
+    /// game's scenario becomes the document.
     pub fn next_game(&mut self) {
-        let (Some(run), Some(mut s)) = (&mut self.campaign, self.session.take()) else {
+        let (Some(run), Some(s)) = (&self.campaign, self.session.take()) else {
             return;
         };
         let refused = if !s.engine.state().finished {
             Some("the game has not ended: the next game starts once it has".to_string())
         } else if run.next_name().is_none() {
             Some("this was the campaign's last game".to_string())
+        } else if self.starting() {
+            Some("a game is being started: wait, or stop it".to_string())
         } else {
             None
         };
@@ -86,32 +58,11 @@ impl EditorApp {
             self.status.error(why);
             return;
         }
-        match run.next(s.engine) {
-            Ok(engine) => {
-                let mut fresh = PlaySession::with_engine(engine, run.seed, s.save_path.clone());
-                fresh.seats.players = s.seats.players.clone();
-                fresh.seats.pace = s.seats.pace;
-                let units = run.carried.units.len();
-                fresh.message = Some((
-                    format!("{} begins: {units} units carried over", run.game_line()),
-                    false,
-                ));
-                self.session = Some(fresh);
-                self.open_campaign_scenario();
-            }
-            Err(failed) => {
-                let (ended, why) = *failed;
-                s.engine = ended;
-                s.refresh();
-                self.session = Some(s);
-                self.status
-                    .error(format!("cannot start the next game: {why}"));
-            }
-        }
+        self.start_next_game(s);
     }
 
     /// Makes the current game's scenario the document (the editing modes show it).
-    fn open_campaign_scenario(&mut self) {
+    pub(super) fn open_campaign_scenario(&mut self) {
         let Some(run) = &self.campaign else {
             return;
         };
@@ -119,7 +70,7 @@ impl EditorApp {
             Ok(doc) => {
                 self.doc = doc;
                 self.validator.opened(&self.doc);
-                self.style = Arc::new(style_of(&self.doc, None));
+                self.read_declarations(crate::play::ANSWER_WAIT);
                 self.selected = None;
                 self.map_view.fit_on_next_frame();
                 if self.watcher.is_some() {
@@ -145,33 +96,6 @@ impl EditorApp {
             format!("campaign saved to {} ({})", path.display(), run.game_line()),
             false,
         ));
-        Ok(())
-    }
-
-    /// Loads a campaign save: its games are replayed and checked, its last game goes on.
-    pub fn load_campaign(&mut self, path: &Path) -> anyhow::Result<()> {
-        let loaded = Engine::load_campaign_save_in_full(path, Limits::default())
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let (run, engine) = CampaignRun::from_save(loaded);
-        let save_path = path.display().to_string();
-        let mut fresh = PlaySession::with_engine(engine, run.seed, save_path);
-        if let Some(old) = &self.session {
-            fresh.seats.players = old.seats.players.clone();
-            fresh.seats.pace = old.seats.pace;
-        }
-        fresh.message = Some((
-            format!(
-                "campaign loaded from {} ({})",
-                path.display(),
-                run.game_line()
-            ),
-            false,
-        ));
-        self.seed = run.seed;
-        self.campaign = Some(run);
-        self.session = Some(fresh);
-        self.session_error = None;
-        self.open_campaign_scenario();
         Ok(())
     }
 }

@@ -87,10 +87,7 @@ impl EditorApp {
                     continue;
                 }
                 PlayCommand::LoadGame(p) if crate::play::campaign::is_campaign_save(p) => {
-                    if let Err(e) = self.load_campaign(p) {
-                        self.status
-                            .error(format!("cannot load {}: {e:#}", p.display()));
-                    }
+                    self.load_campaign(p);
                     continue;
                 }
                 _ => {}

@@ -125,7 +125,7 @@ impl EditorApp {
             Ok(doc) => {
                 self.doc = doc;
                 self.validator.opened(&self.doc);
-                self.style = Arc::new(style_of(&self.doc, None));
+                self.read_declarations(crate::play::ANSWER_WAIT);
                 if self.selected.is_some_and(|h| !self.doc.map.contains(h)) {
                     self.selected = None;
                 }

@@ -4,7 +4,7 @@ use super::EditorApp;
 use crate::command::EditorCommand;
 use crate::map_view::{MapResponse, Overlay, Scene};
 use crate::panels::scenario::ScenarioTool;
-use crate::panels::{Mode, Panel as _, Tool};
+use crate::panels::{Mode, Named as _, Panel as _, Tool};
 use crate::play::PlayCommand;
 use egui::{RichText, Ui};
 
@@ -61,11 +61,18 @@ impl EditorApp {
                     // the panel keeps its width while the game starts (it sizes to what it holds)
                     ui.set_min_width(ui.available_width());
                     ui.heading(self.palette.mode.label());
-                    if let Some(took) = self.starting_for() {
-                        ui.horizontal(|ui| {
+                    if let Some((took, stopping)) = self.starting_for() {
+                        let stop = ui.horizontal(|ui| {
                             ui.spinner();
                             ui.label(format!("Starting the game… {:.1} s", took.as_secs_f32()));
+                            ui.add_enabled(!stopping, egui::Button::new("Stop"))
+                                .on_hover_text("Cut the rules short; the game does not start")
+                                .named("Stop the start")
+                                .clicked()
                         });
+                        if stop.inner {
+                            self.stop_start();
+                        }
                         return;
                     }
                     match &self.session_error {

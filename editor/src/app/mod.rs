@@ -34,6 +34,7 @@ static NO_NAMES: RulesetNames = RulesetNames {
 
 mod campaign;
 mod commands;
+mod declared;
 mod hot_reload;
 mod layout;
 mod menus;
@@ -149,8 +150,12 @@ pub struct EditorApp {
     pub show_map_data: bool,
     /// Validation of the edited scenario.
     pub validator: Validator,
-    /// Sides and unit types the ruleset declares (read when scenario editing first needs them).
+    /// Sides and unit types the ruleset declares (offered once scenario editing is entered).
     pub ruleset_names: Option<RulesetNames>,
+    /// The ruleset being read on a thread of its own (see `declared.rs`).
+    reading: Option<declared::Reading>,
+    /// What the last read of the ruleset gave.
+    declared: Option<declared::Declared>,
     /// The hex the inspector shows.
     pub selected: Option<Hex>,
     /// The play-test game, started when play-test or rules mode first needs it.
@@ -189,6 +194,8 @@ pub struct EditorApp {
     start_attempted: bool,
     /// A game's start being tried on a thread of its own (see `starting.rs`).
     starting: Option<starting::Trial>,
+    /// Why the last start tried failed (see `starting.rs`).
+    failed_start: Option<String>,
     needs_refresh: bool,
     screenshot: Option<ScreenshotJob>,
 }
@@ -223,7 +230,7 @@ impl EditorApp {
                 .flatten(),
             ..Tracing::default()
         };
-        EditorApp {
+        let mut app = EditorApp {
             style,
             doc,
             map_view: MapView::default(),
@@ -238,6 +245,8 @@ impl EditorApp {
             show_map_data: false,
             validator,
             ruleset_names: None,
+            reading: None,
+            declared: None,
             selected: None,
             session: None,
             campaign: None,
@@ -251,6 +260,7 @@ impl EditorApp {
             pinned_hover: None,
             start_attempted: false,
             starting: None,
+            failed_start: None,
             needs_refresh: false,
             screenshot: None,
             open_dialog: None,
@@ -258,7 +268,10 @@ impl EditorApp {
             tracing,
             region: RegionTool::default(),
             not_yours: None,
-        }
+        };
+        // the style and the names the ruleset declares come from a thread (`declared.rs`)
+        app.read_declarations(declared::FIRST_WAIT);
+        app
     }
 
     /// Says which folder is Kessel's rather than the user's (kept across File → Open).
@@ -329,28 +342,6 @@ impl EditorApp {
         self.palette.mode = mode;
         self.ensure_session();
         self.enter_scenario_mode();
-    }
-
-    /// On entering scenario editing: read the ruleset's names once and check the scenario.
-    fn enter_scenario_mode(&mut self) {
-        if self.palette.mode != Mode::Scenario || self.ruleset_names.is_some() {
-            return;
-        }
-        let mut names = RulesetNames::default();
-        if let Some(dir) = &self.doc.ruleset_dir {
-            match kessel_core::engine::Engine::bare(dir, kessel_core::script::Limits::default()) {
-                Ok(e) => {
-                    let r = e.ruleset();
-                    names.sides = r.sides.clone();
-                    names.unit_types = r.unit_types.keys().cloned().collect();
-                }
-                Err(e) => self.status.error(format!(
-                    "the ruleset did not load, so its unit types are not offered: {e}"
-                )),
-            }
-        }
-        self.ruleset_names = Some(names);
-        self.validator.schedule();
     }
 
     /// Starts the play-test game if play-test or rules mode needs one and none is running. A
@@ -471,6 +462,11 @@ impl EditorApp {
         self.drive_computer(ui.ctx());
         self.pump_rules(ui.ctx());
         self.poll_start(ui.ctx());
+        if self.reading.is_some() {
+            self.poll_declarations(std::time::Duration::ZERO);
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(30));
+        }
         // what the game did goes to the status bar once (an error there is not overwritten)
         if let Some((m, is_error)) = self.session.as_mut().and_then(|s| s.message.take()) {
             if is_error {
@@ -529,22 +525,10 @@ impl EditorApp {
     }
 }
 
-/// The drawing model's style for a document: from `ruleset` when the caller has it loaded,
-/// otherwise from the document's ruleset folder; a ruleset that does not load draws with the
-/// fallbacks. Sides the ruleset does not declare follow in the order the units show them.
+/// The drawing model's style for a document: from `ruleset` when it has been read (see
+/// `declared.rs`), otherwise the fallbacks. Sides the ruleset does not declare follow in the
+/// order the units show them.
 fn style_of(doc: &Document, ruleset: Option<&Ruleset>) -> MapStyle {
-    let loaded;
-    let ruleset = match ruleset {
-        Some(r) => Some(r),
-        None => {
-            loaded = doc.ruleset_dir.as_deref().and_then(|dir| {
-                kessel_core::engine::Engine::bare(dir, kessel_core::script::Limits::default())
-                    .ok()
-                    .map(|e| e.ruleset().clone())
-            });
-            loaded.as_ref()
-        }
-    };
     let style = ruleset.map(MapStyle::from_ruleset).unwrap_or_default();
     style.with_sides(doc.sides.iter().map(String::as_str))
 }

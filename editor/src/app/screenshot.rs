@@ -51,6 +51,7 @@ impl EditorApp {
             None => {
                 lab_busy
                     || self.starting.is_some()
+                    || self.reading.is_some()
                     || self.session.as_ref().is_some_and(|s| s.rules_busy())
             }
         };

@@ -1,71 +1,165 @@
-//! Starting a play-test game without freezing the window: the start (the rules loaded, the
-//! scenario set up by them) is tried first on a thread of its own, so a rules file or a set-up
-//! hook that loops leaves the window drawing until the instruction budget ends it, and the
-//! editor then says where. Only a start that worked there is made again on the UI thread, where
-//! the game's engine lives (an engine stays on the thread that built it); the same files load the
-//! same way, so that start finishes. A campaign's game starts at once, as before.
+//! Starting a play-test game without freezing the window: a new game, a campaign's game, its
+//! next game and a loaded campaign save are each made first on a thread of their own (the rules
+//! loaded, the scenario set up, a save replayed), so rules that loop leave the window drawing
+//! until *Stop* or the instruction budget ends them, and the editor then says where. What comes
+//! back is the game as plain data ([`GameCopy`]); the UI thread's engine, which stays on the
+//! thread that built it, is made from that copy (the rules loaded from the same files, which
+//! just loaded on the other thread), as the rules worker's twin is ([`crate::play::worker`]).
 
 use super::messages::tidy_paths_in;
 use super::{EditorApp, Problem, ProfileChoice};
-use crate::play::PlaySession;
-use kessel_core::engine::Engine;
+use crate::play::campaign::{load_apart, CampaignRun, GameStarted, LoadedApart};
+use crate::play::{default_save_path, PlaySession};
+use kessel_core::engine::{Engine, GameCopy};
 use kessel_core::error::Located;
-use kessel_core::script::Limits;
+use kessel_core::script::{Limits, Stopper};
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// What a start tried on its own thread hands back.
+enum Started {
+    /// A new game of the document's scenario, and a note for the status bar.
+    Game(GameCopy, Option<String>),
+    /// A campaign's game.
+    CampaignGame(GameStarted),
+    /// A campaign save.
+    CampaignSave(Box<LoadedApart>),
+}
+
+/// What the start is for, and what to go back to if it fails.
+enum Purpose {
+    /// A new game (`true`: the person asked for it).
+    Start(bool),
+    /// The campaign's next game, after this session's game ended.
+    Next(Box<PlaySession>),
+    /// A campaign save, loaded in place of this session (if there was one).
+    Load(PathBuf, Option<Box<PlaySession>>),
+}
+
 /// A start tried on its own thread: its outcome comes over `outcome`.
 pub(super) struct Trial {
-    outcome: Receiver<Result<(), Vec<Located>>>,
+    outcome: Receiver<Result<Started, Vec<Located>>>,
     since: Instant,
-    /// A new game asked for by the person (said in the status bar once it started).
-    new_game: bool,
+    stopper: Stopper,
+    stopping: bool,
+    purpose: Purpose,
 }
 
 impl EditorApp {
-    /// The profile a new game starts with (`None`: the scenario's own).
-    fn profile_name(&self) -> Option<String> {
+    /// The profile a new game starts with: `None` as chosen in the scenario, `Some(None)` the
+    /// ruleset's defaults.
+    fn profile_wanted(&self) -> Option<Option<String>> {
         match &self.profile {
-            ProfileChoice::Named(p) => Some(p.clone()),
+            ProfileChoice::Named(p) => Some(Some(p.clone())),
+            ProfileChoice::Defaults => Some(None),
             _ => None,
         }
     }
 
-    /// Starts the play-test game (see the module docs): tried on a thread first.
+    /// Starts the play-test game (see the module docs).
     pub(super) fn start_session(&mut self) {
         self.start_game(false);
     }
 
     /// [`EditorApp::start_session`]; `new_game` when the person asked for it.
     pub(super) fn start_game(&mut self, new_game: bool) {
-        if self.campaign.is_some() {
-            return self.finish_start(new_game);
+        if self.starting.is_some() {
+            return;
+        }
+        let profile = self.profile_wanted();
+        if let Some(run) = &mut self.campaign {
+            if run.seed != self.seed {
+                // another seed starts the campaign again from its first game
+                run.restart(self.seed);
+                self.open_campaign_scenario();
+            }
+        }
+        if let Some(run) = &self.campaign {
+            let ask = run.game_ask(run.index, run.last.clone());
+            return self.try_apart(Purpose::Start(new_game), move |stopper| {
+                let p = profile.as_ref().map(Option::as_deref);
+                ask.start(p, stopper).map(Started::CampaignGame)
+            });
         }
         let scenario = match PlaySession::scenario_of(&self.doc) {
             Ok(s) => s,
-            Err(problems) => return self.start_failed(&problems),
+            Err(problems) => return self.trial_failed(Purpose::Start(new_game), &problems),
         };
-        let (profile, seed) = (self.profile_name(), self.seed);
+        let seed = self.seed;
+        self.try_apart(Purpose::Start(new_game), move |stopper| {
+            let named = profile.clone().flatten();
+            let mut e = Engine::with_scenario_stoppable(
+                scenario,
+                named.as_deref(),
+                seed,
+                Limits::default(),
+                stopper,
+            )
+            .map_err(|e| e.located())?;
+            // the ruleset's defaults: a profile that fails leaves the scenario's, with a note
+            let note = (profile == Some(None))
+                .then(|| e.apply_profile(None).err().map(|e| e.to_string()))
+                .flatten();
+            Ok(Started::Game(e.copy_game(), note))
+        });
+    }
+
+    /// Starts the campaign's next game from `ended`, the session whose game has ended; it comes
+    /// back as the session if the next game fails to start.
+    pub(super) fn start_next_game(&mut self, ended: PlaySession) {
+        let Some(run) = &self.campaign else {
+            return;
+        };
+        let ask = run.game_ask(run.index + 1, Some(ended.engine.copy_game()));
+        self.try_apart(Purpose::Next(Box::new(ended)), move |stopper| {
+            ask.start(None, stopper).map(Started::CampaignGame)
+        });
+    }
+
+    /// Loads a campaign save in place of the game in progress (kept if the save fails to load).
+    pub fn load_campaign(&mut self, path: &Path) {
+        if self.starting.is_some() {
+            return self
+                .status
+                .error("a game is being started: wait, or stop it");
+        }
+        let old = self.session.take().map(Box::new);
+        let owned = path.to_path_buf();
+        self.try_apart(Purpose::Load(owned.clone(), old), move |stopper| {
+            load_apart(&owned, stopper).map(|l| Started::CampaignSave(Box::new(l)))
+        });
+    }
+
+    /// Runs `work` on a thread of its own for `purpose`, with a stop switch.
+    fn try_apart(
+        &mut self,
+        purpose: Purpose,
+        work: impl FnOnce(Stopper) -> Result<Started, Vec<Located>> + Send + 'static,
+    ) {
+        let stopper = Stopper::default();
         let (tx, outcome) = channel();
+        let theirs = stopper.clone();
         let spawned = std::thread::Builder::new()
             .name("play-test start".into())
             .stack_size(kessel_core::script::RULES_THREAD_STACK)
             .spawn(move || {
-                let r =
-                    Engine::with_scenario(scenario, profile.as_deref(), seed, Limits::default());
-                let _ = tx.send(r.map(|_| ()).map_err(|e| e.located()));
+                let _ = tx.send(work(theirs));
             });
-        match spawned {
-            Ok(_) => {
-                self.starting = Some(Trial {
-                    outcome,
-                    since: Instant::now(),
-                    new_game,
-                });
-            }
-            // no thread: start here
-            Err(_) => self.finish_start(new_game),
+        if let Err(e) = spawned {
+            let why = Located::plain(format!("cannot start a thread for the rules: {e}"));
+            return self.trial_failed(purpose, &[why]);
         }
+        if matches!(purpose, Purpose::Next(_)) {
+            self.session = None;
+        }
+        self.starting = Some(Trial {
+            outcome,
+            since: Instant::now(),
+            stopper,
+            stopping: false,
+            purpose,
+        });
     }
 
     /// True while a game's start is being tried.
@@ -73,9 +167,17 @@ impl EditorApp {
         self.starting.is_some()
     }
 
-    /// How long the start being tried has taken, if one is.
-    pub(super) fn starting_for(&self) -> Option<Duration> {
-        self.starting.as_ref().map(|t| t.since.elapsed())
+    /// How long the start being tried has taken, if one is, and whether *Stop* was pressed.
+    pub(super) fn starting_for(&self) -> Option<(Duration, bool)> {
+        (self.starting.as_ref()).map(|t| (t.since.elapsed(), t.stopping))
+    }
+
+    /// Stops the start being tried (the *Stop* button): it fails, saying it was stopped.
+    pub fn stop_start(&mut self) {
+        if let Some(t) = &mut self.starting {
+            t.stopping = true;
+            t.stopper.stop();
+        }
     }
 
     /// Takes the outcome of the start being tried, waiting for it up to a frame's share.
@@ -83,7 +185,6 @@ impl EditorApp {
         let Some(trial) = &self.starting else {
             return;
         };
-        let new_game = trial.new_game;
         let outcome = match trial.outcome.recv_timeout(crate::play::ANSWER_WAIT) {
             Ok(o) => o,
             Err(RecvTimeoutError::Timeout) => return ctx.request_repaint(),
@@ -91,21 +192,20 @@ impl EditorApp {
                 "the game's start failed on its thread",
             )]),
         };
-        self.starting = None;
-        match outcome {
-            Ok(()) => self.finish_start(new_game),
-            Err(problems) => self.start_failed(&problems),
+        if let Some(trial) = self.starting.take() {
+            self.finish(trial.purpose, outcome);
         }
         ctx.request_repaint();
     }
 
     /// Waits for the start being tried and makes it (a scripted start, before any window).
-    /// Returns false if it took longer than `limit`.
+    /// Returns false if it took longer than `limit` (the start is then stopped).
     pub fn wait_start(&mut self, limit: Duration) -> bool {
         let ctx = egui::Context::default();
         let start = Instant::now();
         while self.starting.is_some() {
             if start.elapsed() > limit {
+                self.stop_start();
                 return false;
             }
             self.poll_start(&ctx);
@@ -113,44 +213,130 @@ impl EditorApp {
         true
     }
 
-    /// Makes the game on this thread (the start worked on its own thread, or is a campaign's).
-    fn finish_start(&mut self, new_game: bool) {
-        let profile = self.profile_name();
-        match self.new_session(profile.as_deref()) {
-            Ok(mut s) => {
-                if self.profile == ProfileChoice::Defaults {
-                    if let Err(e) = s.engine.apply_profile(None) {
-                        self.status.error(e.to_string());
-                    }
-                    s.refresh();
+    /// Makes the game the thread started (or says why it did not start).
+    fn finish(&mut self, purpose: Purpose, outcome: Result<Started, Vec<Located>>) {
+        self.failed_start = None;
+        let started = match outcome {
+            Ok(s) => s,
+            Err(problems) => return self.trial_failed(purpose, &problems),
+        };
+        let copy = match &started {
+            Started::Game(copy, _) | Started::CampaignGame((copy, _, _)) => copy,
+            Started::CampaignSave(l) => &l.game,
+        };
+        let engine = match Engine::from_copy(copy, Stopper::default()) {
+            Ok(e) => e,
+            Err(e) => return self.trial_failed(purpose, &e.located()),
+        };
+        match (purpose, started, &mut self.campaign) {
+            (Purpose::Start(new_game), Started::Game(_, note), None) => {
+                if let Some(why) = note {
+                    self.status.error(why);
                 }
-                if let Some(old) = &self.session {
-                    s.save_path = old.save_path.clone();
-                    // a new game keeps its players and the computer's pace
-                    s.seats.players = old.seats.players.clone();
-                    s.seats.pace = old.seats.pace;
-                }
-                self.rules_panel.refresh(s.engine.ruleset_dir());
-                self.session = Some(s);
-                self.session_error = None;
-                self.problems.rules = None;
-                if new_game {
-                    self.status.info(format!("new game, seed {}", self.seed));
-                }
+                let scenario = self.doc.scenario_path.clone().unwrap_or_default();
+                let fresh =
+                    PlaySession::with_engine(engine, self.seed, default_save_path(&scenario));
+                self.adopt_start(fresh, new_game);
             }
-            Err(problems) => self.start_failed(&problems),
+            (Purpose::Start(new_game), Started::CampaignGame((_, name, carried)), Some(run)) => {
+                run.started(name, carried);
+                let save_path = default_save_path(&run.campaign.path);
+                let fresh = PlaySession::with_engine(engine, run.seed, save_path);
+                self.adopt_start(fresh, new_game);
+            }
+            (Purpose::Next(ended), Started::CampaignGame((_, name, carried)), Some(run)) => {
+                run.moved_on(&ended.engine, name, carried);
+                let mut fresh = PlaySession::with_engine(engine, run.seed, ended.save_path.clone());
+                let units = run.carried.units.len();
+                fresh.message = Some((
+                    format!("{} begins: {units} units carried over", run.game_line()),
+                    false,
+                ));
+                self.adopt(fresh, Some(*ended));
+                self.open_campaign_scenario();
+            }
+            (Purpose::Load(path, old), Started::CampaignSave(loaded), _) => {
+                let run = CampaignRun::from_save(*loaded);
+                self.seed = run.seed;
+                let mut fresh =
+                    PlaySession::with_engine(engine, run.seed, path.display().to_string());
+                fresh.message = Some((
+                    format!(
+                        "campaign loaded from {} ({})",
+                        path.display(),
+                        run.game_line()
+                    ),
+                    false,
+                ));
+                self.campaign = Some(run);
+                self.adopt(fresh, old.map(|s| *s));
+                self.open_campaign_scenario();
+            }
+            (purpose, _, _) => {
+                let why = Located::plain("the campaign changed while its game was starting");
+                self.trial_failed(purpose, &[why]);
+            }
         }
     }
 
-    fn start_failed(&mut self, problems: &[Located]) {
+    /// A new game in place of the session's (which gives it its save file's name).
+    fn adopt_start(&mut self, mut fresh: PlaySession, new_game: bool) {
+        let old = self.session.take();
+        if let Some(old) = &old {
+            fresh.save_path = old.save_path.clone();
+        }
+        self.adopt(fresh, old);
+        if new_game {
+            self.status.info(format!("new game, seed {}", self.seed));
+        }
+    }
+
+    /// Makes `fresh` the session; a new game keeps the old one's players and computer's pace.
+    fn adopt(&mut self, mut fresh: PlaySession, old: Option<PlaySession>) {
+        if let Some(old) = &old {
+            fresh.seats.players = old.seats.players.clone();
+            fresh.seats.pace = old.seats.pace;
+        }
+        self.rules_panel.refresh(fresh.engine.ruleset_dir());
+        self.session = Some(fresh);
+        self.session_error = None;
+        self.problems.rules = None;
+    }
+
+    /// The start failed: the panel says why (a new game), or the game in progress goes on and
+    /// the status bar says why (a next game, a campaign save).
+    fn trial_failed(&mut self, purpose: Purpose, problems: &[Located]) {
         let text: Vec<String> = problems
             .iter()
             .map(|p| tidy_paths_in(&p.to_string()))
             .collect();
+        let text = text.join("\n");
+        self.failed_start = Some(text.clone());
+        match purpose {
+            Purpose::Start(_) => self.start_failed(problems, text),
+            Purpose::Next(ended) => {
+                self.session = Some(*ended);
+                self.status
+                    .error(format!("cannot start the next game: {text}"));
+            }
+            Purpose::Load(path, old) => {
+                self.session = old.map(|s| *s);
+                self.status
+                    .error(format!("cannot load {}: {text}", path.display()));
+            }
+        }
+    }
+
+    fn start_failed(&mut self, problems: &[Located], text: String) {
         self.session = None;
-        self.session_error = Some(text.join("\n"));
+        self.session_error = Some(text);
         self.problems.rules = problems
             .first()
             .map(|first| Problem::located("The play-test game could not start", first));
+    }
+
+    /// Why the last start tried failed, if it did (a scripted start reports it).
+    pub fn failed_start(&self) -> Option<&str> {
+        self.failed_start.as_deref()
     }
 }

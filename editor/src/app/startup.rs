@@ -123,7 +123,14 @@ impl EditorApp {
             self.selected = Some(h);
         }
         if let Some(p) = st.load.as_deref().filter(|p| is_campaign_save(p)) {
-            self.load_campaign(p)?;
+            // loaded on a thread of its own: the rest of the start follows it
+            self.load_campaign(p);
+            if !self.wait_start(std::time::Duration::from_secs(120)) {
+                anyhow::bail!("the campaign save did not load within two minutes");
+            }
+            if let Some(why) = self.failed_start() {
+                anyhow::bail!("cannot load {}: {why}", p.display());
+            }
         }
         let Some(s) = &mut self.session else {
             return Ok(());
@@ -308,29 +315,61 @@ fn tool_of(word: &str) -> anyhow::Result<Tool> {
     })
 }
 
-/// Plays the ruleset's AI until the step `step_id` offers an attack.
+/// Plays the ruleset's AI until the step `step_id` offers an attack, on a thread of its own
+/// (an engine there made from a copy of the game), stopped if it takes two minutes; the session
+/// then takes the game it led to, so no rule call of it runs on the UI thread.
 fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
+    use kessel_core::engine::Engine;
+    use kessel_core::script::Stopper;
+    let copy = s.engine.copy_game();
+    let step = step_id.to_string();
+    let stopper = Stopper::default();
+    let theirs = stopper.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("play-test ai-until".into())
+        .stack_size(kessel_core::script::RULES_THREAD_STACK)
+        .spawn(move || {
+            let played = Engine::from_copy(&copy, theirs)
+                .map_err(|e| anyhow::anyhow!("{e}"))
+                .and_then(|mut e| play_ai_until(&mut e, &step).map(|()| e.copy_game()));
+            let _ = tx.send(played);
+        })?;
+    let copy = match rx.recv_timeout(std::time::Duration::from_secs(120)) {
+        Ok(played) => played?,
+        Err(_) => {
+            stopper.stop();
+            anyhow::bail!("the computer did not reach step `{step_id}` within two minutes");
+        }
+    };
+    s.engine.take_game(&copy);
+    s.game_replaced();
+    s.refresh();
+    Ok(())
+}
+
+/// The play of [`ai_until`], on the engine of its thread.
+fn play_ai_until(e: &mut kessel_core::engine::Engine, step_id: &str) -> anyhow::Result<()> {
     // the computer's own dice for choices the AI leaves open, seeded like the game
-    let mut choices = kessel_core::dice::Dice::new(s.engine.state().seed ^ 0x5eed_5eed);
+    let mut choices = kessel_core::dice::Dice::new(e.state().seed ^ 0x5eed_5eed);
     for _ in 0..3000 {
         let here = {
-            let w = s.engine.world();
+            let w = e.world();
             w.current_step().is_some_and(|st| st.id == step_id)
         };
         if here {
-            let attacks = (s.engine)
+            let attacks = e
                 .legal_actions_where(None, |k| k == "attack")
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             if !attacks.is_empty() {
-                s.refresh();
                 return Ok(());
             }
         }
-        let action = (s.engine)
+        let action = e
             .computer_choice(&mut choices)
             .map_err(|e| anyhow::anyhow!("{e}"))?
             .ok_or_else(|| anyhow::anyhow!("the rules list no action"))?;
-        let outcome = s.engine.act(&action).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let outcome = e.act(&action).map_err(|e| anyhow::anyhow!("{e}"))?;
         if let Err(r) = outcome {
             anyhow::bail!("the computer's choice was refused: {r}");
         }

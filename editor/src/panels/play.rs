@@ -370,6 +370,13 @@ fn choices_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             ui.label(
                 RichText::new(format!("The rules could not list the choices: {e}")).color(REFUSAL),
             );
+            // after Stop (or a failure fixed on disk since), the listing can be asked for again
+            let again = ui
+                .button("Ask the rules again")
+                .on_hover_text("List the legal choices again for the game as it is");
+            if again.clicked() {
+                s.ask_again();
+            }
             return;
         }
     };

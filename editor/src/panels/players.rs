@@ -140,6 +140,8 @@ fn whose_turn(s: &PlaySession) -> RichText {
     };
     if s.computer_to_move() {
         let what = match s.seats.pace {
+            // it waits after an error until a person lets it try again
+            _ if s.seats.stopped.is_some() => "stopped (Step lets it try again)",
             Pace::Paused => "paused (Step plays one move)",
             _ => "is playing…",
         };

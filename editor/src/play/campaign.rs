@@ -1,13 +1,15 @@
 //! A campaign play-tested in the editor: which game of it is on, the game before as it ended
 //! (what the next one carries from, and what *New game* starts again from), what carried into
 //! this game, and the games played so far for a campaign save. The games themselves are started
-//! only through `Engine::campaign_game`, as `kessel campaign` starts them, so the same seed gives
-//! the same campaign in both.
+//! only through `Engine::campaign_game_stoppable`, as `kessel campaign` starts them, so the same
+//! seed gives the same campaign in both. They start on a thread of their own (see
+//! `app/starting.rs`): [`GameAsk`] and [`load_apart`] are what runs there, and what comes back
+//! is plain data.
 
 use kessel_core::campaign::{Campaign, CarryReport};
-use kessel_core::engine::{CampaignSave, Engine, LoadedCampaign};
+use kessel_core::engine::{CampaignSave, Engine, GameCopy};
 use kessel_core::error::Located;
-use kessel_core::script::Limits;
+use kessel_core::script::{Limits, Stopper};
 use std::path::Path;
 
 /// A campaign being played, game after game.
@@ -21,7 +23,7 @@ pub struct CampaignRun {
     /// The current game's name.
     pub name: String,
     /// The game before, as it ended (`None` in the first game).
-    pub last: Option<Engine>,
+    pub last: Option<GameCopy>,
     /// What carried into the current game from the one before.
     pub carried: CarryReport,
     /// The games before the current one, each recorded as it ended.
@@ -44,13 +46,14 @@ impl CampaignRun {
         }
     }
 
-    /// A campaign save as loaded: its last game is the current one.
-    pub fn from_save(loaded: LoadedCampaign) -> (CampaignRun, Engine) {
+    /// A campaign save as loaded (on another thread, see [`load_apart`]): its last game is the
+    /// current one.
+    pub fn from_save(loaded: LoadedApart) -> CampaignRun {
         let mut played = loaded.save;
         let current = played.games.pop();
         let index = played.games.len();
         let name = current.map_or_else(|| planned_name(&loaded.campaign, index), |g| g.name);
-        let run = CampaignRun {
+        CampaignRun {
             seed: played.seed,
             campaign: loaded.campaign,
             index,
@@ -58,48 +61,34 @@ impl CampaignRun {
             last: loaded.previous,
             carried: loaded.carried,
             played,
-        };
-        (run, loaded.engine)
+        }
     }
 
-    /// Starts the current game afresh from what the game before left.
-    pub fn start(&mut self) -> Result<Engine, Vec<Located>> {
-        let (engine, name, carried) = Engine::campaign_game(
-            &self.campaign,
-            self.index,
-            self.seed,
-            Limits::default(),
-            self.last.as_ref(),
-        )
-        .map_err(|e| e.located())?;
+    /// What starting game `index` of this campaign needs, as plain data another thread can take:
+    /// the game before it (the current one played to its end for the next game).
+    pub fn game_ask(&self, index: usize, before: Option<GameCopy>) -> GameAsk {
+        GameAsk {
+            campaign: self.campaign.clone(),
+            index,
+            seed: self.seed,
+            before,
+        }
+    }
+
+    /// The current game started afresh: its name and what carried into it.
+    pub fn started(&mut self, name: String, carried: CarryReport) {
         self.name = name;
         self.carried = carried;
-        Ok(engine)
     }
 
-    /// Starts the next game from `ended`, the current game played to its end; on success the
-    /// next game is the current one and `ended` is kept as the game before it; on failure
-    /// `ended` comes back with the reason.
-    pub fn next(&mut self, ended: Engine) -> Result<Engine, Box<(Engine, String)>> {
-        let index = self.index + 1;
-        let started = Engine::campaign_game(
-            &self.campaign,
-            index,
-            self.seed,
-            Limits::default(),
-            Some(&ended),
-        );
-        match started {
-            Ok((engine, name, carried)) => {
-                self.played.record(&self.name, &ended);
-                self.index = index;
-                self.name = name;
-                self.carried = carried;
-                self.last = Some(ended);
-                Ok(engine)
-            }
-            Err(e) => Err(Box::new((ended, e.to_string()))),
-        }
+    /// The next game started (from `ended`, the current game played to its end): it is the
+    /// current game now, `ended` the game before it.
+    pub fn moved_on(&mut self, ended: &Engine, name: String, carried: CarryReport) {
+        self.played.record(&self.name, ended);
+        self.index += 1;
+        self.name = name;
+        self.carried = carried;
+        self.last = Some(ended.copy_game());
     }
 
     /// The campaign from its first game again, with another seed.
@@ -161,4 +150,67 @@ pub fn is_campaign_file(path: &Path) -> bool {
 /// True when `path` holds a campaign save rather than one game's save.
 pub fn is_campaign_save(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| t.contains("\"kessel-campaign-save/"))
+}
+
+/// Starting a game of a campaign on another thread: all it needs, as plain data.
+#[derive(Clone, Debug)]
+pub struct GameAsk {
+    campaign: Campaign,
+    /// The game to start (0-based).
+    pub index: usize,
+    seed: u64,
+    before: Option<GameCopy>,
+}
+
+/// A campaign game started on another thread: the game, its name and what carried into it.
+pub type GameStarted = (GameCopy, String, CarryReport);
+
+impl GameAsk {
+    /// Starts the game (on the thread that calls it), its rule calls stopped by `stopper`, then
+    /// `profile` (`Some(None)`: the scenario's defaults) applied.
+    pub fn start(
+        &self,
+        profile: Option<Option<&str>>,
+        stopper: Stopper,
+    ) -> Result<GameStarted, Vec<Located>> {
+        let (mut engine, name, carried) = Engine::campaign_game_stoppable(
+            &self.campaign,
+            self.index,
+            self.seed,
+            Limits::default(),
+            self.before.as_ref(),
+            stopper,
+        )
+        .map_err(|e| e.located())?;
+        if let Some(p) = profile {
+            engine
+                .apply_profile(p)
+                .map_err(|e| vec![Located::plain(e.to_string())])?;
+        }
+        Ok((engine.copy_game(), name, carried))
+    }
+}
+
+/// A campaign save loaded on another thread, as plain data.
+#[derive(Clone, Debug)]
+pub struct LoadedApart {
+    campaign: Campaign,
+    save: CampaignSave,
+    /// Its last game, replayed to where it was saved.
+    pub game: GameCopy,
+    previous: Option<GameCopy>,
+    carried: CarryReport,
+}
+
+/// Loads a campaign save (on the thread that calls it), its rule calls stopped by `stopper`.
+pub fn load_apart(path: &Path, stopper: Stopper) -> Result<LoadedApart, Vec<Located>> {
+    let loaded = Engine::load_campaign_save_stoppable(path, Limits::default(), stopper)
+        .map_err(|e| e.located())?;
+    Ok(LoadedApart {
+        game: loaded.engine.copy_game(),
+        previous: loaded.previous.as_ref().map(Engine::copy_game),
+        campaign: loaded.campaign,
+        save: loaded.save,
+        carried: loaded.carried,
+    })
 }

@@ -86,6 +86,13 @@ impl PlaySession {
         self.rules.stop();
     }
 
+    /// Asks the rules again for what they could not work out (the choices, the reach, the
+    /// odds), after *Stop* or a failure: the panels say they are listing them meanwhile.
+    pub fn ask_again(&mut self) {
+        self.actions = Ok(Vec::new());
+        self.refresh();
+    }
+
     /// Gives the worker its next job and applies the answers that come within `wait`; a job
     /// that takes longer keeps working and is looked for on the next call. Returns true when an
     /// answer was applied.

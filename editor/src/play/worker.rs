@@ -390,10 +390,10 @@ fn work(inbox: &Receiver<Message>, outbox: &Sender<Reply>, stopper: &Stopper) {
     for m in inbox {
         if let Job::Load(path) = &m.job {
             // a game of its own: the twin takes it with the next job's copy
-            let loaded =
-                Engine::load_save_with_players(path, kessel_core::script::Limits::default())
-                    .map(|(e, players)| (Box::new(e.copy_game()), players))
-                    .map_err(|e| e.to_string());
+            let limits = kessel_core::script::Limits::default();
+            let loaded = Engine::load_save_stoppable(path, limits, stopper.clone())
+                .map(|(e, players)| (Box::new(e.copy_game()), players))
+                .map_err(|e| e.to_string());
             let result = Ok(Answer::Loaded(loaded));
             if outbox.send(Reply { id: m.id, result }).is_err() {
                 return;

@@ -459,7 +459,7 @@ fn a_runaway_computer_decision_ends_at_the_budget_with_the_file_and_line() {
             .clone();
         if let Some(why) = stopped {
             assert!(
-                why.contains("instruction budget") && why.contains("play.lua:"),
+                super::toy::ended_by_a_limit(&why) && why.contains("play.lua:"),
                 "{why}"
             );
             break;
@@ -476,8 +476,12 @@ fn a_runaway_computer_decision_ends_at_the_budget_with_the_file_and_line() {
     h.step();
     assert!(
         h.query_all_by_label_contains("instruction budget")
+            .chain(h.query_all_by_label_contains("time limit exceeded"))
             .next()
             .is_some(),
         "said on screen"
     );
+    // the players box no longer says the computer is playing
+    assert!(h.query_by_label("Computer (red) is playing…").is_none());
+    h.get_by_label("Computer (red) stopped (Step lets it try again)");
 }

@@ -135,13 +135,14 @@ fn a_looping_action_handler_ends_at_the_budget_with_the_file_and_line_and_nothin
     let s = h.state().session.as_ref().expect("a game");
     let error = s.error.clone().unwrap_or_default();
     assert!(
-        error.contains("instruction budget") && error.contains("play.lua:"),
+        super::toy::ended_by_a_limit(&error) && error.contains("play.lua:"),
         "{error}"
     );
     assert_eq!(s.engine.log().len(), 0, "nothing was played");
     assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0103"));
     assert!(
         h.query_all_by_label_contains("instruction budget")
+            .chain(h.query_all_by_label_contains("time limit exceeded"))
             .next()
             .is_some(),
         "said on screen"
@@ -249,11 +250,12 @@ fn a_rules_file_that_loops_while_loading_is_reloaded_without_freezing_the_window
 /// A saved game whose replay runs into a looping handler: it is loaded on the rules' thread, so
 /// the window keeps drawing; the budget ends it, the status bar says why the game did not load
 /// (file and line), and the game in progress is unchanged.
-#[test]
-fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
+/// A play-test on rules whose move handler loops for 0303, and a save (made under the toy's
+/// own rules) that moves there.
+fn looping_save(name: &str) -> (Harness<'static, EditorApp>, PathBuf) {
     use kessel_editor::play::PlayCommand;
     // a save with a move to 0303, made under the toy's own rules
-    let good = toy_copy("runaway-load-good");
+    let good = toy_copy(&format!("{name}-good"));
     let mut h = play(&good);
     h.run();
     super::toy::click_hex(&mut h, "0103");
@@ -265,7 +267,7 @@ fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
     h.run();
     // the same save beside rules whose move handler loops for 0303
     let bad = toy_with(
-        "runaway-load-bad",
+        &format!("{name}-bad"),
         MOVE_APPLY,
         "    if dest == \"0303\" then local n = 0 while true do n = n + 1 end end\n",
     );
@@ -273,6 +275,13 @@ fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
     std::fs::copy(&save, &copied).expect("copy the save");
     let mut h = play(&bad);
     h.run();
+    (h, copied)
+}
+
+#[test]
+fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
+    use kessel_editor::play::PlayCommand;
+    let (mut h, copied) = looping_save("runaway-load");
     h.state_mut()
         .apply_play(vec![PlayCommand::LoadGame(copied)]);
     let frames = frames_while_working(&mut h, Duration::from_millis(600), Duration::from_secs(120));
@@ -280,7 +289,7 @@ fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
     h.run();
     let message = h.state().status.message.clone();
     assert!(
-        message.starts_with("cannot load") && message.contains("instruction budget"),
+        message.starts_with("cannot load") && super::toy::ended_by_a_limit(&message),
         "{message}"
     );
     assert!(message.contains("play.lua:"), "{message}");
@@ -322,8 +331,78 @@ fn a_game_whose_rules_loop_while_loading_fails_to_start_without_freezing_the_win
     assert!(h.state().session.is_none());
     let why = h.state().session_error.clone().unwrap_or_default();
     assert!(
-        why.contains("instruction budget") && why.contains("play.lua:"),
+        super::toy::ended_by_a_limit(&why) && why.contains("play.lua:"),
         "{why}"
     );
     h.get_by_label("The game could not start:");
+}
+
+/// *Stop* while a saved game's replay loops: the load ends at once, says it was stopped, and
+/// the game in progress is unchanged.
+#[test]
+fn stop_ends_a_looping_load_at_once() {
+    use kessel_editor::play::PlayCommand;
+    let (mut h, copied) = looping_save("runaway-load-stop");
+    h.state_mut()
+        .apply_play(vec![PlayCommand::LoadGame(copied)]);
+    let start = Instant::now();
+    while h.query_by_label("Stop the rules").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no Stop shown");
+        h.step();
+    }
+    h.get_by_label("Stop the rules").click();
+    let stopped = Instant::now();
+    frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
+    assert!(
+        stopped.elapsed() < Duration::from_secs(5),
+        "the load ended {:?} after Stop",
+        stopped.elapsed()
+    );
+    h.run();
+    let message = h.state().status.message.clone();
+    assert!(message.contains("stopped on request"), "{message}");
+    assert!(message.contains("play.lua:"), "{message}");
+    assert_eq!(log_len(&h), 0, "the game in progress is unchanged");
+}
+
+/// The enumerator of a choice loops the first time only: after *Stop* the panel says why there
+/// are no choices and offers to ask again; asked again, the rules list the choices.
+#[test]
+fn after_stop_the_choices_can_be_asked_for_again() {
+    let dir = toy_with(
+        "runaway-ask-again",
+        "enumerate = function() ",
+        "if not looped then looped = true local n = 0 while true do n = n + 1 end end ",
+    );
+    let play_lua = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play_lua).expect("read");
+    std::fs::write(&play_lua, format!("local looped = false\n{text}")).expect("write");
+    let mut h = play(&dir);
+    let start = Instant::now();
+    while h.query_by_label("Stop the rules").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no Stop shown");
+        h.step();
+    }
+    h.get_by_label("Stop the rules").click();
+    frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
+    h.step();
+    assert!(h
+        .query_by_label_contains("The rules could not list the choices")
+        .is_some());
+    h.get_by_label("Ask the rules again").click();
+    h.step();
+    frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
+    h.run();
+    assert!(
+        h.query_by_label_contains("The rules could not list the choices")
+            .is_none(),
+        "the choices were listed"
+    );
+    assert!(h.query_by_label_contains("Choices (").is_some());
+    let s = h.state().session.as_ref().expect("a game");
+    assert!(
+        matches!(&s.actions, Ok(a) if !a.is_empty()),
+        "{:?}",
+        s.actions
+    );
 }

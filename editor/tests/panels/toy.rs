@@ -64,3 +64,9 @@ pub fn unit_hex(h: &Harness<'_, EditorApp>, id: &str) -> Option<String> {
     let state = s.engine.state();
     state.unit(id)?.hex().map(|x| state.map.label(x))
 }
+
+/// True when `text` says a rule call was ended by the sandbox's instruction budget or its
+/// wall-clock limit (on a loaded machine a loop may reach the second first).
+pub fn ended_by_a_limit(text: &str) -> bool {
+    text.contains("instruction budget") || text.contains("time limit exceeded")
+}

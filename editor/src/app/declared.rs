@@ -1,0 +1,121 @@
+//! What the ruleset declares, for drawing (terrain, sides, unit types: the map's style) and for
+//! scenario editing (the sides and unit types offered), read without freezing the window.
+//! Reading it runs the ruleset's `init.lua` (Lua, which may loop), so it is read on a thread of
+//! its own. A frame waits a moment for it (a ruleset normally loads in far less, so the first
+//! frame already draws with its style); one that takes longer is drawn with the fallback style
+//! until it arrives, and one that loops ends at the instruction budget, the status bar saying
+//! why. Only the declarations, plain data, cross back.
+
+use super::{style_of, EditorApp};
+use crate::panels::scenario::RulesetNames;
+use kessel_core::engine::Engine;
+use kessel_core::ruleset::Ruleset;
+use kessel_core::script::{Limits, Stopper};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long opening a document waits for the ruleset before drawing without it (there is no
+/// window yet; a document opened later waits a frame's share).
+pub(super) const FIRST_WAIT: Duration = Duration::from_millis(250);
+
+/// The ruleset being read on its thread.
+pub(super) struct Reading {
+    rx: Receiver<Result<Box<Ruleset>, String>>,
+    stopper: Stopper,
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        // a read no longer wanted ends at once
+        self.stopper.stop();
+    }
+}
+
+/// What the last read of the ruleset gave.
+pub(super) type Declared = Result<RulesetNames, String>;
+
+impl EditorApp {
+    /// Reads the document's ruleset afresh (see the module docs), waiting up to `wait` for it;
+    /// the style falls back until it is read.
+    pub(super) fn read_declarations(&mut self, wait: Duration) {
+        self.reading = None;
+        self.declared = None;
+        self.ruleset_names = None;
+        self.style = Arc::new(style_of(&self.doc, None));
+        let Some(dir) = self.doc.ruleset_dir.clone() else {
+            self.declared = Some(Ok(RulesetNames::default()));
+            return self.enter_scenario_mode();
+        };
+        let stopper = Stopper::default();
+        let theirs = stopper.clone();
+        let (tx, rx) = channel();
+        let spawned = std::thread::Builder::new()
+            .name("ruleset declarations".into())
+            .stack_size(kessel_core::script::RULES_THREAD_STACK)
+            .spawn(move || {
+                let read = Engine::bare_stoppable(&dir, &[], Limits::default(), theirs)
+                    .map(|e| Box::new(e.ruleset().clone()))
+                    .map_err(|e| super::messages::tidy_paths_in(&e.to_string()));
+                let _ = tx.send(read);
+            });
+        match spawned {
+            Ok(_) => {
+                self.reading = Some(Reading { rx, stopper });
+                self.poll_declarations(wait);
+            }
+            Err(e) => self.declared = Some(Err(format!("cannot start a thread: {e}"))),
+        }
+    }
+
+    /// Takes the ruleset read on its thread if it has come within `wait`.
+    pub(super) fn poll_declarations(&mut self, wait: Duration) {
+        let Some(reading) = &self.reading else {
+            return;
+        };
+        let read = match reading.rx.recv_timeout(wait) {
+            Ok(read) => read,
+            Err(RecvTimeoutError::Timeout) => return,
+            Err(RecvTimeoutError::Disconnected) => Err("the ruleset's thread failed".into()),
+        };
+        self.reading = None;
+        self.declared = Some(match read {
+            Ok(ruleset) => {
+                self.style = Arc::new(style_of(&self.doc, Some(&ruleset)));
+                Ok(RulesetNames {
+                    sides: ruleset.sides.clone(),
+                    unit_types: ruleset.unit_types.keys().cloned().collect(),
+                })
+            }
+            Err(e) => Err(e),
+        });
+        self.enter_scenario_mode();
+    }
+
+    /// True while the ruleset is being read.
+    pub fn reading_declarations(&self) -> bool {
+        self.reading.is_some()
+    }
+
+    /// On entering scenario editing: the ruleset's names, once read, and a check of the
+    /// scenario.
+    pub(super) fn enter_scenario_mode(&mut self) {
+        use crate::panels::Mode;
+        if self.palette.mode != Mode::Scenario || self.ruleset_names.is_some() {
+            return;
+        }
+        let Some(declared) = &self.declared else {
+            return; // still being read: entered once it has come
+        };
+        self.ruleset_names = Some(match declared {
+            Ok(names) => names.clone(),
+            Err(e) => {
+                self.status.error(format!(
+                    "the ruleset did not load, so its unit types are not offered: {e}"
+                ));
+                RulesetNames::default()
+            }
+        });
+        self.validator.schedule();
+    }
+}
