@@ -1111,3 +1111,24 @@ fn the_ai_breaks_ties_with_its_own_seeded_draw() {
         "the game's dice did not move"
     );
 }
+
+#[test]
+fn an_ended_game_lists_nothing_and_refuses_every_action() {
+    let mut e = engine(5);
+    play(&mut e, 500);
+    assert!(e.state().finished, "the toy game ends within 500 actions");
+    let hash = e.state().hash();
+    let log = e.log().len();
+    assert!(e.legal_actions(None).expect("enumerate").is_empty());
+    for side in ["red", "blue"] {
+        assert!(e.legal_actions(Some(side)).expect("enumerate").is_empty());
+    }
+    let end = Action::new("end_phase");
+    let refused = e.act(&end).expect("rules run").expect_err("refused");
+    assert!(
+        refused.reasons[0].message.contains("the game is over"),
+        "{refused}"
+    );
+    assert!(e.validate(&end).expect("rules run").is_err());
+    assert_eq!((e.state().hash(), e.log().len()), (hash, log));
+}

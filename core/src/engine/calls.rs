@@ -57,6 +57,15 @@ fn validate_sent(
     world: &Shared,
     action: &Action,
 ) -> mlua::Result<Result<(), Rejection>> {
+    // an ended game is final whatever the rules would say: nothing is listed, nothing taken
+    if world.borrow().state.finished {
+        return Ok(Err(Rejection {
+            reasons: vec![Reason {
+                rule: None,
+                message: "the game is over: no action is taken after its end".into(),
+            }],
+        }));
+    }
     let Some(f) = handler(lua, &action.kind, "validate")? else {
         let known: Vec<String> = world
             .borrow()
@@ -153,6 +162,9 @@ pub fn legal_actions_where(
     side: Option<&str>,
     keep: &dyn Fn(&str) -> bool,
 ) -> mlua::Result<Vec<Action>> {
+    if world.borrow().state.finished {
+        return Ok(Vec::new());
+    }
     let actions: Table = lua.named_registry_value("kessel_actions")?;
     let kinds: Vec<String> = world
         .borrow()
