@@ -533,6 +533,34 @@ fn set_option_checks_the_declaration() {
 }
 
 #[test]
+fn a_movement_field_spec_names_a_misspelt_or_missing_field() {
+    let e = engine(1);
+    let ask = |chunk: &str| {
+        e.query_lua("field.lua", chunk, &serde_json::json!(null))
+            .expect_err("the spec is wrong")
+            .to_string()
+    };
+    let typo =
+        ask("return kessel.paths.field{ from = '0101', mp = 3, class = 'foot', side = 'red' }");
+    assert!(
+        typo.contains("kessel.paths.field: unknown field `mp`"),
+        "{typo}"
+    );
+    let missing = ask("return kessel.paths.field{ from = '0101', class = 'foot', side = 'red' }");
+    assert!(missing.contains("`budget` is required"), "{missing}");
+    let missing = ask("return kessel.paths.field{ budget = 3 }");
+    assert!(missing.contains("`from` is required"), "{missing}");
+    let ok = e
+        .query_lua(
+            "field.lua",
+            "return kessel.paths.field{ from = '0101', budget = 3, class = 'foot', side = 'red' }:cost('0101')",
+            &serde_json::json!(null),
+        )
+        .expect("a right spec searches");
+    assert_eq!(ok.as_f64(), Some(0.0), "the start costs nothing");
+}
+
+#[test]
 fn the_ai_hook_asks_by_kind_and_may_only_choose_what_the_rules_listed() {
     let mut e = engine(1);
     let pick = e
