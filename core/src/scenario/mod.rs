@@ -313,6 +313,8 @@ fn not_a_scenario(path: &Path, text: &str) -> Option<LoadError> {
     }
     let what = if table.contains_key("map") && table.contains_key("terrain") {
         "a map file ([map], [terrain]): give the scenario that names it in `map = …`"
+    } else if table.contains_key("game") {
+        "a campaign file ([[game]]): play it with `kessel campaign`, check each scenario it names"
     } else if table.contains_key("options") || table.contains_key("profile") {
         "a profile (option values): pass it with `--profile` beside a scenario"
     } else {
@@ -904,6 +906,13 @@ mod tests {
         let err = Scenario::parse(Path::new("p.toml"), profile).expect_err("nor is a profile");
         assert!(
             err.to_string().contains("not a scenario but a profile"),
+            "{err}"
+        );
+        let campaign = "name = \"c\"\n[carry]\nunits = true\n[[game]]\nscenario = \"a.toml\"\n";
+        let err = Scenario::parse(Path::new("c.toml"), campaign).expect_err("nor a campaign");
+        assert!(
+            err.to_string()
+                .contains("not a scenario but a campaign file"),
             "{err}"
         );
         // a scenario with a misspelt table still gets the parser's words
