@@ -139,6 +139,19 @@ fn a_profile_name_the_ruleset_lacks_lists_its_profiles() {
 }
 
 #[test]
+fn a_test_filter_that_matches_nothing_says_so() {
+    let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T99"]);
+    assert!(r.stdout.ends_with("0 passed, 0 failed\n"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("no test name contains `case_T99`"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T3"]);
+    assert!(!r.stderr.contains("no test name contains"), "{}", r.stderr);
+}
+
+#[test]
 fn rules_lists_options_and_diffs_profiles() {
     let r = kessel(&["rules", TOY, "--profile", "standard"]);
     assert_eq!(r.code, 0, "{}", r.stderr);

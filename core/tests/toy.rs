@@ -561,6 +561,16 @@ fn a_movement_field_spec_names_a_misspelt_or_missing_field() {
 }
 
 #[test]
+fn an_unknown_action_kind_suggests_the_nearest_one() {
+    let mut e = engine(1);
+    let out = e.act(&Action::new("attak")).expect("runs");
+    let text = out.expect_err("refused").to_string();
+    assert!(text.contains("unknown action `attak`"), "{text}");
+    assert!(text.contains("did you mean `attack`?"), "{text}");
+    assert!(text.contains("this ruleset has: move, attack"), "{text}");
+}
+
+#[test]
 fn the_ai_hook_asks_by_kind_and_may_only_choose_what_the_rules_listed() {
     let mut e = engine(1);
     let pick = e
