@@ -123,22 +123,6 @@ fn check_on_a_folder_of_several_scenarios_names_its_files() {
 }
 
 #[test]
-fn a_profile_name_the_ruleset_lacks_lists_its_profiles() {
-    let r = kessel(&["check", TOY, "--profile", "standrd"]);
-    assert_ne!(r.code, 0);
-    assert!(
-        r.stderr.contains("did you mean `standard`?"),
-        "{}",
-        r.stderr
-    );
-    assert!(
-        r.stderr.contains("profiles are open, standard"),
-        "{}",
-        r.stderr
-    );
-}
-
-#[test]
 fn a_test_filter_that_matches_nothing_says_so() {
     let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T99"]);
     assert!(r.stdout.ends_with("0 passed, 0 failed\n"), "{}", r.stdout);
