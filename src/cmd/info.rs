@@ -168,9 +168,12 @@ fn text(info: &Value) -> String {
     let sc = &info["scenario"];
     let _ = writeln!(
         s,
-        "{} ({} turns) — ruleset {} at {}, profile {}",
+        "{} ({}) — ruleset {} at {}, profile {}",
         str_of(&sc["name"]),
-        str_of(&sc["turns"]),
+        match sc["turns"].as_u64() {
+            Some(1) => "1 turn".to_string(),
+            _ => format!("{} turns", str_of(&sc["turns"])),
+        },
         str_of(&sc["ruleset"]),
         str_of(&sc["ruleset_dir"]),
         str_of(&sc["profile"])
