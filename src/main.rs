@@ -135,8 +135,29 @@ pub fn open_scenario(p: &Path) -> anyhow::Result<PathBuf> {
         return package::open(p);
     }
     let p = bundle::resolve(p)?;
-    if p.is_dir() && p.join("scenario.toml").is_file() {
-        return Ok(p.join("scenario.toml"));
+    if p.is_dir() {
+        if p.join("scenario.toml").is_file() {
+            return Ok(p.join("scenario.toml"));
+        }
+        // a folder of several scenarios (scenarios/pgg): say which files it holds
+        let mut names: Vec<String> = std::fs::read_dir(&p)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "toml"))
+            .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect();
+        names.sort();
+        anyhow::bail!(
+            "{}: a folder with no scenario.toml; name the scenario file{}",
+            p.display(),
+            if names.is_empty() {
+                String::new()
+            } else {
+                format!(" (its .toml files: {})", names.join(", "))
+            }
+        );
     }
     Ok(p)
 }

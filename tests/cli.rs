@@ -103,6 +103,39 @@ fn check_names_file_and_line_of_a_lua_error() {
 }
 
 #[test]
+fn check_on_a_folder_of_several_scenarios_names_its_files() {
+    let r = kessel(&["check", "scenarios/pgg"]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("a folder with no scenario.toml"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("campaign.toml"), "{}", r.stderr);
+    assert!(r.stderr.contains("learning.toml"), "{}", r.stderr);
+    // a map or a profile given as the scenario is named for what it is
+    let r = kessel(&["check", "scenarios/pgg/map.toml"]);
+    assert!(
+        r.stderr.contains("not a scenario but a map file"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_test_filter_that_matches_nothing_says_so() {
+    let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T99"]);
+    assert!(r.stdout.ends_with("0 passed, 0 failed\n"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("no test name contains `case_T99`"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T3"]);
+    assert!(!r.stderr.contains("no test name contains"), "{}", r.stderr);
+}
+
+#[test]
 fn rules_lists_options_and_diffs_profiles() {
     let r = kessel(&["rules", TOY, "--profile", "standard"]);
     assert_eq!(r.code, 0, "{}", r.stderr);

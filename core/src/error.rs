@@ -166,7 +166,22 @@ pub fn toml_depth(path: &Path, text: &str) -> Result<(), LoadError> {
 /// Turns a `toml` parse error into a located error.
 pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
     let line = err.span().map(|s| line_of(text, s.start));
-    LoadError::new(file, line, plain_types(err.message()))
+    let mut message = plain_types(err.message().trim_end());
+    // the parser says only "duplicate key"; its span is the key written the second time
+    if message == "duplicate key" {
+        let key = err
+            .span()
+            .and_then(|s| text.get(s))
+            .map(|k| k.trim().trim_matches(|c| c == '"' || c == '\''))
+            .filter(|k| !k.is_empty() && !k.contains('\n'));
+        if let Some(key) = key {
+            message = format!(
+                "`{key}` is given twice: a key, or a [table] header, may appear only once \
+                 (change the first one instead of adding another)"
+            );
+        }
+    }
+    LoadError::new(file, line, message)
 }
 
 /// Says the Rust type names serde puts in its messages ("expected i64") the way a scenario
@@ -298,6 +313,26 @@ mod tests {
         assert_eq!(l.line, Some(12));
         assert_eq!(l.message, "unexpected symbol");
         assert_eq!(l.to_string(), e.message);
+    }
+
+    fn toml_load_error(text: &str) -> LoadError {
+        let err = toml::from_str::<toml::Table>(text).expect_err("the text is invalid TOML");
+        toml_error(Path::new("x.toml"), text, &err)
+    }
+
+    #[test]
+    fn a_duplicate_key_or_table_is_named() {
+        let e = toml_load_error("[options]\na = true\nb = 1\na = false\n");
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.starts_with("`a` is given twice"), "{e}");
+        let e = toml_load_error("[scenario]\nname = \"x\"\n\n[scenario]\nturns = 3\n");
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.starts_with("`scenario` is given twice"), "{e}");
+        let e = toml_load_error("[s]\n\"quoted key\" = 1\n\"quoted key\" = 2\n");
+        assert!(e.message.starts_with("`quoted key` is given twice"), "{e}");
+        // other parse errors keep the parser's words
+        let e = toml_load_error("a = \n");
+        assert!(!e.message.contains("given twice"), "{e}");
     }
 
     #[test]

@@ -533,6 +533,77 @@ fn set_option_checks_the_declaration() {
 }
 
 #[test]
+fn a_movement_field_spec_names_a_misspelt_or_missing_field() {
+    let e = engine(1);
+    let ask = |chunk: &str| {
+        e.query_lua("field.lua", chunk, &serde_json::json!(null))
+            .expect_err("the spec is wrong")
+            .to_string()
+    };
+    let typo =
+        ask("return kessel.paths.field{ from = '0101', mp = 3, class = 'foot', side = 'red' }");
+    assert!(
+        typo.contains("kessel.paths.field: unknown field `mp`"),
+        "{typo}"
+    );
+    let missing = ask("return kessel.paths.field{ from = '0101', class = 'foot', side = 'red' }");
+    assert!(missing.contains("`budget` is required"), "{missing}");
+    let missing = ask("return kessel.paths.field{ budget = 3 }");
+    assert!(missing.contains("`from` is required"), "{missing}");
+    let ok = e
+        .query_lua(
+            "field.lua",
+            "return kessel.paths.field{ from = '0101', budget = 3, class = 'foot', side = 'red' }:cost('0101')",
+            &serde_json::json!(null),
+        )
+        .expect("a right spec searches");
+    assert_eq!(ok.as_f64(), Some(0.0), "the start costs nothing");
+}
+
+#[test]
+fn an_unknown_action_kind_suggests_the_nearest_one() {
+    let mut e = engine(1);
+    let out = e.act(&Action::new("attak")).expect("runs");
+    let text = out.expect_err("refused").to_string();
+    assert!(text.contains("unknown action `attak`"), "{text}");
+    assert!(text.contains("did you mean `attack`?"), "{text}");
+    assert!(text.contains("this ruleset has: move, attack"), "{text}");
+}
+
+#[test]
+fn a_misspelt_reason_is_an_error_not_a_legal_action() {
+    let dir = kessel_test_support::toy_copy("misspelt-reason");
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("the toy's init.lua");
+    // end_phase refused by a reason whose two keys are both misspelt
+    let patch = "\nlocal base = kessel.action_handlers(\"end_phase\")\n\
+        kessel.action{ kind = \"end_phase\", apply = base.apply, enumerate = base.enumerate,\n\
+        validate = function() return { rul = \"T9\", mesage = \"not now\" } end }\n";
+    std::fs::write(&init, format!("{text}{patch}")).expect("write");
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default())
+        .expect("the patched toy loads");
+    let err = e
+        .act(&Action::new("end_phase"))
+        .expect_err("a table that is no reason fails the action");
+    assert!(
+        err.message.contains("neither `message` nor `rule`"),
+        "{}",
+        err.message
+    );
+    assert!(err.message.contains("mesage, rul"), "{}", err.message);
+    // an empty table is still legal
+    let text = std::fs::read_to_string(&init).expect("read");
+    std::fs::write(
+        &init,
+        text.replace("{ rul = \"T9\", mesage = \"not now\" }", "{}"),
+    )
+    .expect("write");
+    let mut e =
+        Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("loads");
+    assert!(e.act(&Action::new("end_phase")).expect("runs").is_ok());
+}
+
+#[test]
 fn the_ai_hook_asks_by_kind_and_may_only_choose_what_the_rules_listed() {
     let mut e = engine(1);
     let pick = e

@@ -84,13 +84,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             *types.entry(u.kind.as_str()).or_default() += 1;
         }
         let types: Vec<String> = types.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let types = if types.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", types.join(", "))
+        };
         println!(
-            "  {:<10} {} units: {} at set-up, {} as reinforcements ({})",
+            "  {:<10} {}: {} at set-up, {} as reinforcements{}",
             side,
-            units.len(),
+            crate::cmd::count(units.len(), "unit", "units"),
             on_map,
             later,
-            types.join(", ")
+            types
         );
         let mut schedule: BTreeMap<u32, usize> = BTreeMap::new();
         for u in &units {
@@ -118,9 +123,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let vp: i64 = sc.objectives.iter().map(|o| o.vp).sum();
     println!(
-        "  victory    {} objectives worth {vp} VP, {} levels",
-        sc.objectives.len(),
-        sc.levels.len()
+        "  victory    {} worth {vp} VP, {}",
+        crate::cmd::count(sc.objectives.len(), "objective", "objectives"),
+        crate::cmd::count(sc.levels.len(), "level", "levels")
     );
     let changed: Vec<String> = options
         .decls

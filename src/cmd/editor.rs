@@ -46,7 +46,8 @@ pub struct Args {
     /// Play-test: let the ruleset's AI play until this step (by id) offers an attack.
     #[arg(long, value_name = "STEP_ID")]
     ai_until: Option<String>,
-    /// Play-test: load this saved game first.
+    /// Play-test: load this saved game first (opens in play-test; without a scenario argument,
+    /// on the scenario or campaign the save names).
     #[arg(long, value_name = "SAVE")]
     load: Option<PathBuf>,
     /// Play-test: save the game here once the start is set up.
@@ -84,6 +85,31 @@ pub struct Args {
     lab_against: Option<String>,
 }
 
+/// The scenario (or campaign) file a save names, found as the engine finds it: beside the save
+/// first, then from the working folder. None for a save that names none.
+fn saved_scenario(save: &std::path::Path) -> anyhow::Result<Option<PathBuf>> {
+    use anyhow::Context;
+    let text = std::fs::read_to_string(save)
+        .with_context(|| format!("{}: cannot read the saved game", save.display()))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a Kessel save (not JSON)", save.display()))?;
+    let Some(named) = (json.get("scenario").or_else(|| json.get("campaign")))
+        .and_then(|v| v.as_str())
+        .map(PathBuf::from)
+    else {
+        return Ok(None);
+    };
+    let beside = save
+        .parent()
+        .unwrap_or(std::path::Path::new(""))
+        .join(&named);
+    Ok(Some(if named.is_relative() && beside.exists() {
+        beside
+    } else {
+        named
+    }))
+}
+
 fn parse_mode(word: &str) -> Result<Mode, String> {
     Mode::from_arg(word).ok_or_else(|| format!("`{word}` is not one of map, scenario, play, rules"))
 }
@@ -102,9 +128,16 @@ fn parse_pair(text: &str) -> Result<(String, String), String> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let scenario = crate::scenario_or_default(args.scenario)?;
+    // a save is a game: without a scenario argument it opens on what the save names, and in
+    // play-test unless another mode is asked for
+    let named = match (&args.scenario, &args.load) {
+        (None, Some(save)) => saved_scenario(save)?,
+        _ => None,
+    };
+    let scenario = crate::scenario_or_default(args.scenario.or(named))?;
+    let mode = args.mode.or(args.load.as_ref().map(|_| Mode::Play));
     let startup = Startup {
-        mode: args.mode,
+        mode,
         actions: args.actions,
         select: args.select,
         attackers: args.attackers,
@@ -133,4 +166,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..EditorOptions::open(scenario)
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::saved_scenario;
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn a_save_opens_on_the_scenario_it_names_beside_it_first() {
+        let dir = std::env::temp_dir().join(format!("kessel-editor-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        // a save written by the editor names its scenario relative to itself
+        std::fs::write(dir.join("mine.toml"), "").expect("scenario");
+        let save = dir.join("game.json");
+        std::fs::write(
+            &save,
+            r#"{"format":"kessel-save/1","scenario":"mine.toml"}"#,
+        )
+        .expect("save");
+        let found = saved_scenario(&save).expect("reads");
+        assert_eq!(found, Some(dir.join("mine.toml")));
+        // else from the working folder, as the engine loads it
+        std::fs::write(&save, r#"{"scenario":"scenarios/pgg/learning.toml"}"#).expect("save");
+        let found = saved_scenario(&save).expect("reads");
+        assert_eq!(found, Some(PathBuf::from("scenarios/pgg/learning.toml")));
+        // a campaign save names its campaign
+        std::fs::write(&save, r#"{"campaign":"c.toml"}"#).expect("save");
+        assert_eq!(
+            saved_scenario(&save).expect("reads"),
+            Some(PathBuf::from("c.toml"))
+        );
+        // not a save: said so, with the file
+        std::fs::write(&save, "not json").expect("save");
+        let err = saved_scenario(&save).expect_err("not JSON");
+        assert!(err.to_string().contains("game.json"), "{err}");
+        assert!(saved_scenario(Path::new("no/such/save.json")).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -168,9 +168,12 @@ fn text(info: &Value) -> String {
     let sc = &info["scenario"];
     let _ = writeln!(
         s,
-        "{} ({} turns) — ruleset {} at {}, profile {}",
+        "{} ({}) — ruleset {} at {}, profile {}",
         str_of(&sc["name"]),
-        str_of(&sc["turns"]),
+        match sc["turns"].as_u64() {
+            Some(1) => "1 turn".to_string(),
+            _ => format!("{} turns", str_of(&sc["turns"])),
+        },
         str_of(&sc["ruleset"]),
         str_of(&sc["ruleset_dir"]),
         str_of(&sc["profile"])
@@ -335,30 +338,45 @@ fn text(info: &Value) -> String {
     if vars.is_empty() {
         let _ = writeln!(s, "  (none)");
     }
-    for v in vars {
-        let value = match (&v["value"], &v["default"]) {
-            (Value::Null, Value::Null) => "(not set)".to_string(),
-            (Value::Null, default) => format!("{default} (default)"),
-            (other, _) => other.to_string(),
-        };
-        if v["declared"] == json!(true) {
-            let _ = writeln!(
-                s,
-                "  {:<24} {:<7} {:<32} {}",
-                str_of(&v["id"]),
-                str_of(&v["type"]),
-                value,
-                str_of(&v["description"])
-            );
-        } else {
-            let _ = writeln!(
-                s,
-                "  {:<24} {:<7} {:<32} (set here; the ruleset does not declare it)",
-                str_of(&v["id"]),
-                "?",
-                value
-            );
-        }
+    // one row per variable, the columns as wide as their longest entry
+    let rows: Vec<(String, String, String, String)> = vars
+        .iter()
+        .map(|v| {
+            let value = match (&v["value"], &v["default"]) {
+                (Value::Null, Value::Null) => "(not set)".to_string(),
+                (Value::Null, default) => format!("{default} (default)"),
+                (other, _) => other.to_string(),
+            };
+            if v["declared"] == json!(true) {
+                let t = str_of(&v["type"]).to_string();
+                (
+                    str_of(&v["id"]).to_string(),
+                    t,
+                    value,
+                    str_of(&v["description"]).to_string(),
+                )
+            } else {
+                let why = "(set here; the ruleset does not declare it)".to_string();
+                (str_of(&v["id"]).to_string(), "?".to_string(), value, why)
+            }
+        })
+        .collect();
+    let id_w = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(24);
+    // a long value (a list of hexes) overflows its own row rather than widen every row
+    let value_w = rows
+        .iter()
+        .map(|r| r.2.chars().count())
+        .filter(|n| *n <= 40)
+        .max()
+        .unwrap_or(0)
+        .max(32);
+    for (id, ty, value, meaning) in rows {
+        let _ = writeln!(s, "  {id:<id_w$} {ty:<7} {value:<value_w$} {meaning}");
     }
     s
 }

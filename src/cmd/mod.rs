@@ -44,3 +44,8 @@ pub fn describe(e: EngineError) -> anyhow::Error {
     let lines: Vec<String> = e.located().iter().map(ToString::to_string).collect();
     anyhow::anyhow!("{}", lines.join("\n"))
 }
+
+/// `n` with the noun in the number it takes: `1 unit`, `0 units`, `3 units`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -212,6 +212,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    if let (0, 0, Some(f)) = (passed, failed, &args.filter) {
+        // a misspelt filter runs nothing and would otherwise pass in silence
+        eprintln!(
+            "note: no test name contains `{f}` in the {} file(s) read; without --filter every test runs and is listed",
+            files.len()
+        );
+    }
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 {
         ExitCode::SUCCESS

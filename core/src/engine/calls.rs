@@ -77,8 +77,9 @@ fn validate_sent(
             reasons: vec![Reason {
                 rule: None,
                 message: format!(
-                    "unknown action `{}` (this ruleset has: {})",
+                    "unknown action `{}`{} (this ruleset has: {})",
                     action.kind,
+                    crate::names::did_you_mean(&action.kind, &known),
                     known.join(", ")
                 ),
             }],

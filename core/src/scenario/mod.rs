@@ -304,6 +304,29 @@ pub struct Scenario {
     unit_lines: BTreeMap<String, usize>,
 }
 
+/// When a file given as a scenario is another kind of Kessel file (a map, a profile), says so
+/// instead of listing the scenario keys its tables are not.
+fn not_a_scenario(path: &Path, text: &str) -> Option<LoadError> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    if table.contains_key("scenario") {
+        return None;
+    }
+    let what = if table.contains_key("map") && table.contains_key("terrain") {
+        "a map file ([map], [terrain]): give the scenario that names it in `map = …`"
+    } else if table.contains_key("game") {
+        "a campaign file ([[game]]): play it with `kessel campaign`, check each scenario it names"
+    } else if table.contains_key("options") || table.contains_key("profile") {
+        "a profile (option values): pass it with `--profile` beside a scenario"
+    } else {
+        return None;
+    };
+    Some(LoadError::new(
+        path,
+        None,
+        format!("not a scenario but {what}"),
+    ))
+}
+
 impl Scenario {
     /// Loads a scenario and its map, reporting every problem found.
     pub fn load(path: &Path) -> Result<Scenario, LoadErrors> {
@@ -346,7 +369,9 @@ impl Scenario {
         map: Option<Map>,
     ) -> Result<Lenient<Scenario>, LoadErrors> {
         toml_depth(path, text)?;
-        let file: ScenarioFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+        let file: ScenarioFile = toml::from_str(text).map_err(|e| {
+            not_a_scenario(path, text).unwrap_or_else(|| toml_error(path, text, &e))
+        })?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let map_path = dir.join(&file.scenario.map);
         let (map, map_errors) = match map {
@@ -867,6 +892,33 @@ mod tests {
         assert_eq!(sc.units[19_999].line, big.lines().count() - 5);
         assert!(took < std::time::Duration::from_secs(3), "{took:?}");
         eprintln!("20,000 units parsed in {took:?}");
+    }
+
+    #[test]
+    fn a_map_or_profile_given_as_a_scenario_is_named_as_such() {
+        let map = "[map]\ncolumns = 2\nrows = 2\n\n[terrain]\ndefault = \"clear\"\n";
+        let err = Scenario::parse(Path::new("m.toml"), map).expect_err("a map is no scenario");
+        assert!(
+            err.to_string().contains("not a scenario but a map file"),
+            "{err}"
+        );
+        let profile = "[profile]\ndescription = \"x\"\n\n[options]\na = true\n";
+        let err = Scenario::parse(Path::new("p.toml"), profile).expect_err("nor is a profile");
+        assert!(
+            err.to_string().contains("not a scenario but a profile"),
+            "{err}"
+        );
+        let campaign = "name = \"c\"\n[carry]\nunits = true\n[[game]]\nscenario = \"a.toml\"\n";
+        let err = Scenario::parse(Path::new("c.toml"), campaign).expect_err("nor a campaign");
+        assert!(
+            err.to_string()
+                .contains("not a scenario but a campaign file"),
+            "{err}"
+        );
+        // a scenario with a misspelt table still gets the parser's words
+        let bad = "[scenario]\nname = \"x\"\nruleset = \".\"\nmap = \"m.toml\"\nturns = 1\n[[unit]]\nid = \"a\"\n";
+        let err = Scenario::parse(Path::new("s.toml"), bad).expect_err("unknown table");
+        assert!(err.to_string().contains("unknown field `unit`"), "{err}");
     }
 
     #[test]

@@ -239,6 +239,24 @@ pub(crate) fn reasons_from_lua(v: mlua::Value) -> mlua::Result<Vec<Reason>> {
             for item in t.sequence_values::<Table>() {
                 out.push(one(&item?)?);
             }
+            if out.is_empty() {
+                // `{ rul = "T1", mesage = "…" }` is neither a reason nor a list of them: refuse it
+                // rather than read it as an empty list, which would make the action legal
+                let mut keys = Vec::new();
+                for pair in t.pairs::<mlua::Value, mlua::Value>() {
+                    if let (mlua::Value::String(k), _) = pair? {
+                        keys.push(k.to_string_lossy());
+                    }
+                }
+                if !keys.is_empty() {
+                    keys.sort();
+                    return Err(mlua::Error::runtime(format!(
+                        "reasons: a table with neither `message` nor `rule` and no list of reasons (its fields: {}); \
+                         a reason is {{ rule = …, message = … }}, no reason (legal) is nil or {{}}",
+                        keys.join(", ")
+                    )));
+                }
+            }
             Ok(out)
         }
         other => Err(mlua::Error::runtime(format!(

@@ -16,6 +16,19 @@ use crate::world::Shared;
 use mlua::{Function, Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef};
 use std::sync::Arc;
 
+/// The fields of a `kessel.paths.field` spec; any other is a misspelling and refused.
+const FIELD_KEYS: [&str; 9] = [
+    "from",
+    "budget",
+    "class",
+    "side",
+    "stop",
+    "forbid",
+    "surcharge",
+    "cannot_leave",
+    "hook",
+];
+
 /// Budget units a native search (field, trace, reach, zone of control) costs per hex of the map:
 /// it does in one call what would take a script thousands of instructions.
 const SEARCH_COST: u64 = 256;
@@ -478,9 +491,17 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "field",
         lua.create_function(move |lua, spec: Table| {
             crate::script::charge(lua, SEARCH_COST * w.borrow().state.map.len() as u64)?;
-            let from: String = spec.get("from")?;
+            super::strict_keys(&spec, "kessel.paths.field", &FIELD_KEYS)?;
+            let required = |what: &str| {
+                mlua::Error::runtime(format!("kessel.paths.field: `{what}` is required"))
+            };
+            let from: String = spec
+                .get::<Option<String>>("from")?
+                .ok_or_else(|| required("from"))?;
             let start = hex_of(&w, &from)?;
-            let budget: f64 = spec.get("budget")?;
+            let budget: f64 = spec
+                .get::<Option<f64>>("budget")?
+                .ok_or_else(|| required("budget"))?;
             let class: String = spec.get::<Option<String>>("class")?.unwrap_or_default();
             let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
             let model = cost_model(&w, &class, &side)?;
