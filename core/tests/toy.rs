@@ -1185,21 +1185,37 @@ fn the_ai_breaks_ties_with_its_own_seeded_draw() {
 
 #[test]
 fn an_ended_game_lists_nothing_and_refuses_every_action() {
-    let mut e = engine(5);
+    // the toy with one more action whose validator accepts it at any time
+    let dir = kessel_test_support::toy_copy("ended-game");
+    let init = dir.join("init.lua");
+    let mut text = std::fs::read_to_string(&init).expect("toy init");
+    text.push_str(
+        "\nkessel.action{ kind = \"wave\", rule = \"T0\", description = \"wave a flag\",\n  \
+         validate = function() end, apply = function() end,\n  \
+         enumerate = function() return { { kind = \"wave\" } } end }\n",
+    );
+    std::fs::write(&init, text).expect("write init");
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default())
+        .expect("toy scenario loads");
     play(&mut e, 500);
     assert!(e.state().finished, "the toy game ends within 500 actions");
     let hash = e.state().hash();
     let log = e.log().len();
+    // no enumerator runs after the end: not even the one that always lists `wave`
     assert!(e.legal_actions(None).expect("enumerate").is_empty());
     for side in ["red", "blue"] {
         assert!(e.legal_actions(Some(side)).expect("enumerate").is_empty());
     }
+    // the rules' own refusal keeps its case; what they would accept, the engine refuses
     let end = Action::new("end_phase");
     let refused = e.act(&end).expect("rules run").expect_err("refused");
+    assert_eq!(refused.reasons[0].rule.as_deref(), Some("T1"), "{refused}");
+    let wave = Action::new("wave");
+    let refused = e.act(&wave).expect("rules run").expect_err("refused");
     assert!(
         refused.reasons[0].message.contains("the game is over"),
         "{refused}"
     );
-    assert!(e.validate(&end).expect("rules run").is_err());
+    assert!(e.validate(&wave).expect("rules run").is_err());
     assert_eq!((e.state().hash(), e.log().len()), (hash, log));
 }

@@ -57,15 +57,6 @@ fn validate_sent(
     world: &Shared,
     action: &Action,
 ) -> mlua::Result<Result<(), Rejection>> {
-    // an ended game is final whatever the rules would say: nothing is listed, nothing taken
-    if world.borrow().state.finished {
-        return Ok(Err(Rejection {
-            reasons: vec![Reason {
-                rule: None,
-                message: "the game is over: no action is taken after its end".into(),
-            }],
-        }));
-    }
     let Some(f) = handler(lua, &action.kind, "validate")? else {
         let known: Vec<String> = world
             .borrow()
@@ -90,10 +81,19 @@ fn validate_sent(
     let out = f.call::<mlua::Value>(t);
     drop(guard);
     let reasons = reasons_from_lua(out?)?;
-    Ok(if reasons.is_empty() {
-        Ok(())
-    } else {
+    Ok(if !reasons.is_empty() {
+        // the rules' own refusal, with their case, even after the end
         Err(Rejection { reasons })
+    } else if world.borrow().state.finished {
+        // an ended game is final whatever the rules would allow: nothing is listed, nothing taken
+        Err(Rejection {
+            reasons: vec![Reason {
+                rule: None,
+                message: "the game is over: no action is taken after its end".into(),
+            }],
+        })
+    } else {
+        Ok(())
     })
 }
 

@@ -25,6 +25,7 @@ end
 kessel.action{
   kind = "end_phase", rule = "4", description = "end the current phase",
   validate = function(a)
+    if kessel.game.finished() then return C.reason("15", "the game is over") end
     local pending = kessel.game.var("pending")
     if pending then
       return C.reason(pending.rule or "9.6", "a decision is waiting: %s", pending.prompt or pending.kind)
