@@ -407,6 +407,8 @@ local FAR = 400
 -- the hex plus the movers' against its defence. An attack worth making (EV above the side's need,
 -- see attack_score) is worth 1 + EV, times SETUP_WEIGHT of the side. Moves that bring several
 -- stacks around one hex add up, so multi-hex attacks get built; leaving an attack short costs.
+-- Sides that plan attacks this way at the fast level too.
+local SETUP_FAST = { soviet = true }
 local SETUP_NEED = { german = 0.85, soviet = 0.15 }
 local SETUP_WEIGHT = { german = 4, soviet = 3 }
 local function setup_potential(side, att, def)
@@ -418,18 +420,27 @@ end
 -- Per frame: enemy hex -> { def = estimated defence, adj = attack of own units next to it } for the
 -- phasing side, or false outside a Movement Phase that comes before the side's Combat Phase.
 lazy.setup = function(F)
-  if level ~= "strong" or not C.step_is("german_movement", "soviet_movement") then return false end
+  if not C.step_is("german_movement", "soviet_movement") then return false end
   local me = C.phasing()
+  if level ~= "strong" and not SETUP_FAST[me] then return false end
   local enemy = C.other(me)
+  -- (the enemy does not move in this phase: its defences are kept for the phase)
+  local defs = cached("setup_def:" .. occupied_sig(enemy), function()
+    local d = {}
+    for hex, list in pairs(F.at) do
+      local e = false
+      for _, u in ipairs(list) do if u.side == enemy and C.is_combat_unit(u) then e = true; break end end
+      if e then d[hex] = defence_estimate({ hex }, {}) end
+    end
+    return d
+  end)
+  local att_memo = cached("setup_att", function() return {} end)
   local out = {}
-  for hex, list in pairs(F.at) do
-    local e = false
-    for _, u in ipairs(list) do if u.side == enemy and C.is_combat_unit(u) then e = true; break end end
-    if e then out[hex] = { def = defence_estimate({ hex }, {}), adj = 0 } end
-  end
+  for hex, d in pairs(defs) do out[hex] = { def = d, adj = 0 } end
   for _, u in ipairs(F.units[me]) do
     if C.is_combat_unit(u) and C.on_map(u) and not C.disrupted(u) then
-      local a = attack_estimate({ u }, false)
+      local a = att_memo[u.id]
+      if a == nil then a = attack_estimate({ u }, false); att_memo[u.id] = a end
       for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
         local t = out[n]
         if t then t.adj = t.adj + a end
