@@ -3,6 +3,7 @@
 
 local expect = kessel.expect
 local AI = require("ai.player")
+local C = require("rules.common")
 
 local function inf(id, at)
   return { id = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at }
@@ -47,5 +48,22 @@ kessel.test("ai_german_keeps_a_garrison_in_a_threatened_city", function()
     a = pick("german", level)
     expect.truthy(a ~= nil, "a choice at " .. level)
     expect.truthy(not (a.kind == "move" and a.units[1] == "a"), "the garrison holds Orsha at " .. level .. ": " .. a.kind .. " " .. table.concat(a.path or {}, ","))
+  end
+end)
+
+-- The Soviet brings units up for an attack at 2-1 in its Movement Phase, at both levels: a lone
+-- German 2-2 next to one Soviet 2-2 (1-1) draws the second 2-2, three hexes off, next to it rather
+-- than to the line two hexes from the German where it would otherwise stand.
+kessel.test("ai_soviet_brings_a_second_unit_up_to_attack", function()
+  for _, level in ipairs({ "fast", "strong" }) do
+    kessel.setup{ map = { columns = 16, rows = 8 }, step = "soviet_movement", turn = 7,
+      units = { { id = "g", side = "german", type = "infantry", faces = { "2-2-7" }, at = "0804" },
+        rifle("s1", "0904"), rifle("s2", "1104"),
+        { id = "l", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "1004" } },
+      vars = { objectives = {} } }
+    local a = pick("soviet", level)
+    expect.truthy(a and a.kind == "move" and C.contains(a.units, "s2"), "s2 moves first at " .. level .. ": "
+      .. tostring(a and a.kind) .. " " .. table.concat(a and a.units or {}, ","))
+    expect.eq(kessel.hex.distance(a.path[#a.path], "0804"), 1, "s2 ends next to the German at " .. level)
   end
 end)
