@@ -10,10 +10,14 @@
 -- movement class, so the highway and roads pull), panzer regiments stay together (integrity),
 -- stacks never end over the limit; a city hex it owns is not left empty while a Soviet unit is
 -- within 6 hexes, and an empty one so threatened draws a garrison (infantry before motorized): one
--- Soviet unit in one hex retakes the city [15]; overruns and attacks at good odds (attacks at 3-1
--- or better, or what the CRT makes as good, falling to 2-1 over the last four turns; in the last
--- two, a city it would score is worth its VP weighed by the chance of pushing the defender out), defending
--- cities with step losses, advancing toward objectives. Air markers go on Soviet stacks near the front and on railways.
+-- Soviet unit in one hex retakes the city [15]; around an objective hex the Soviet holds, a stack
+-- is drawn, over the last four turns, to where its zone of control covers the hexes no German zone
+-- covers yet, so the ring closes and the defenders, their lines cut [11.2], defend at half [11.3]
+-- (earlier it pushed the campaign's games some 30 VP further the German's way); overruns and
+-- attacks at good odds (attacks at 3-1 or better, or what the CRT makes as good, falling to 2-1
+-- over the last four turns; in the last two, a city it would score is worth its VP weighed by the
+-- chance of pushing the defender out), defending cities with step losses, advancing toward
+-- objectives. Air markers go on Soviet stacks near the front and on railways.
 -- Soviet: rifle divisions garrison threatened objectives (three to a city hex), the rest form a
 -- line a hex or two in front of the Germans, inside a leader's command radius, in good terrain;
 -- leaders stay just behind the line, drawn to the combat units no other leader reaches (and to
@@ -29,12 +33,14 @@
 -- eliminated are the weakest.
 --
 -- Levels (the `ai` hook's 4th argument, `kessel simulate --ai german=ai:strong`): `fast`, the
--- above, for the balance lab's sweeps; `strong`, for play, also plans attacks: its combat phases
--- list every group of the units that may attack each hex (the smallest group at good odds wins and
--- the others stay free), and in the Movement Phase before its Combat Phase a move earns what it
--- adds to the attacks the side can make next (the attack already next to each enemy hex plus the
--- movers', at the side's odds) and pays for what it takes away, so stacks converge on one hex for
--- multi-hex attacks. It costs about half as much CPU again.
+-- above, for the balance lab's sweeps; `strong`, for play. Attack set-up: in the Movement Phase
+-- before its Combat Phase a move earns what it adds to the attacks the side can make next (the
+-- attack already next to each enemy hex plus the movers', at the side's odds) and pays for what it
+-- takes away, so stacks converge on one hex for multi-hex attacks; the Soviet does this at both
+-- levels (without it he went whole games without an attack), the German at the strong level only
+-- (at the fast level it made the German some 35 VP stronger and the lab's games lopsided). The
+-- strong level's combat phases also list every group of the units that may attack each hex (the
+-- smallest group at good odds wins and the others stay free). It costs about half as much CPU again.
 --
 -- What it cannot do: at the fast level it weighs only the short attack list (all units that can
 -- reach a hex, each attacking hex alone, each with its leaders), not every group; at both, stacks
@@ -487,6 +493,32 @@ local function setup_scorer(F, units, from)
   end
 end
 
+-- Encircling: the hexes around each objective hex the German does not own and the Soviet holds
+-- (hex -> how many such objectives it touches), outside the German's zone of control now. A German
+-- stack whose zone covers them closes the defenders' lines [11.2] (out of supply, they defend at
+-- half [11.3]).
+local RING_W = 1.0
+local RING_TURNS = 4   -- over the last four turns, as the attack threshold falls
+lazy.ring = function(F)
+  local ring = {}
+  if kessel.game.last_turn() - F.turn >= RING_TURNS then return ring end
+  local gz = require("rules.zoc").zoc_of(C.GERMAN)
+  for _, t in ipairs(F.targets) do
+    local held = false
+    for _, u in ipairs(F.at[t] or {}) do if u.side == C.SOVIET then held = true; break end end
+    if held then
+      for _, n in ipairs(kessel.hex.neighbors(t)) do
+        if not gz:has(n) and kessel.map.terrain(n) ~= "lake" then
+          local sov = false
+          for _, u in ipairs(F.at[n] or {}) do if u.side == C.SOVIET then sov = true; break end end
+          if not sov then ring[n] = (ring[n] or 0) + 1 end
+        end
+      end
+    end
+  end
+  return ring
+end
+
 local function german_scorer(F, units, from)
   local D = goal_of(F, group_class(units))
   local tset, vp = F.tset, F.obj.vp
@@ -521,6 +553,10 @@ local function german_scorer(F, units, from)
     if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
     local score = const - (D[dest] or FAR) * per_mp
     if setup then score = score + setup(dest) end
+    local ring = F.ring
+    local r = ring[dest] or 0
+    for _, nb in ipairs(kessel.hex.neighbors(dest)) do r = r + (ring[nb] or 0) end
+    score = score + RING_W * r
     if tset[dest] and t1 == 0 then score = score + 15 + (vp[dest] or 0) / 2 end   -- capture
     if garrison[dest] and t1 == 0 and dest ~= from then   -- garrison an empty threatened city hex
       score = score + garrison[dest] * (mech_only and 0.6 or 1)

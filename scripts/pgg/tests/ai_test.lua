@@ -67,3 +67,30 @@ kessel.test("ai_soviet_brings_a_second_unit_up_to_attack", function()
     expect.eq(kessel.hex.distance(a.path[#a.path], "0804"), 1, "s2 ends next to the German at " .. level)
   end
 end)
+
+-- Over the last four turns the German closes the ring around a city the Soviet holds rather than
+-- piling up on the side he already covers: a motorized regiment joins an infantry division west of
+-- the city by ending on its far side, where its zone of control covers the hexes the division's
+-- does not, so the defenders' lines are cut [11.2] and they defend at half [11.3].
+kessel.test("ai_german_closes_the_ring_around_a_held_city", function()
+  for _, level in ipairs({ "fast", "strong" }) do
+    kessel.setup{ map = { columns = 16, rows = 8 }, step = "german_movement", turn = 10,
+      units = { { id = "i1", side = "german", type = "infantry", formation = "i1", faces = { "9-9-7" }, at = "0704" },
+        { id = "m1", side = "german", type = "motorized", formation = "m", faces = { "3-3-10" }, at = "0305" },
+        { id = "s1", side = "soviet", type = "rifle", faces = { "5-5-6" }, at = "0804" },
+        { id = "s2", side = "soviet", type = "rifle", faces = { "5-5-6" }, at = "0804" } },
+      vars = { objectives = { { name = "X", vp = 25, hexes = { "0804" } } }, city_owner = { ["0804"] = "soviet" } } }
+    local a = pick("german", level)
+    expect.truthy(a and a.kind == "move" and a.units[1] == "m1", "the regiment moves at " .. level)
+    local dest = a.path[#a.path]
+    expect.truthy(kessel.hex.adjacent(dest, "0804"), "next to the city at " .. level .. ": " .. dest)
+    -- hexes around the city the division's zone leaves open that the regiment's now covers
+    local closed = 0
+    for _, n in ipairs(kessel.hex.neighbors("0804")) do
+      if not kessel.hex.adjacent(n, "0704") and n ~= "0704" and (n == dest or kessel.hex.adjacent(n, dest)) then
+        closed = closed + 1
+      end
+    end
+    expect.truthy(closed >= 2, "the regiment covers the city's far side at " .. level .. ": " .. dest)
+  end
+end)
