@@ -493,10 +493,10 @@ local function setup_scorer(F, units, from)
   end
 end
 
--- Encircling: the hexes around each objective hex the German does not own and the Soviet holds
--- (hex -> how many such objectives it touches), outside the German's zone of control now. A German
--- stack whose zone covers them closes the defenders' lines [11.2] (out of supply, they defend at
--- half [11.3]).
+-- Encircling: the hexes around each objective hex the German does not own and the Soviet holds,
+-- outside the German's zone of control now. A German stack whose zone covers them closes the
+-- defenders' lines [11.2] (out of supply, they defend at half [11.3]). Kept per hex a stack might
+-- end on: how many such hexes its zone would cover (one count per objective hex they touch).
 local RING_W = 1.0
 local RING_TURNS = 4   -- over the last four turns, as the attack threshold falls
 lazy.ring = function(F)
@@ -516,7 +516,12 @@ lazy.ring = function(F)
       end
     end
   end
-  return ring
+  local cover = {}
+  for n, k in pairs(ring) do
+    cover[n] = (cover[n] or 0) + k
+    for _, h in ipairs(kessel.hex.neighbors(n)) do cover[h] = (cover[h] or 0) + k end
+  end
+  return cover
 end
 
 local function german_scorer(F, units, from)
@@ -548,15 +553,13 @@ local function german_scorer(F, units, from)
   local mech = F.mech_phase
   local dz = F.dz
   local setup = setup_scorer(F, units, from)
+  local ring = F.ring
   return function(dest)
     local c1, t1 = counts_at(F, dest, C.GERMAN, ids)
     if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
     local score = const - (D[dest] or FAR) * per_mp
     if setup then score = score + setup(dest) end
-    local ring = F.ring
-    local r = ring[dest] or 0
-    for _, nb in ipairs(kessel.hex.neighbors(dest)) do r = r + (ring[nb] or 0) end
-    score = score + RING_W * r
+    score = score + RING_W * (ring[dest] or 0)
     if tset[dest] and t1 == 0 then score = score + 15 + (vp[dest] or 0) / 2 end   -- capture
     if garrison[dest] and t1 == 0 and dest ~= from then   -- garrison an empty threatened city hex
       score = score + garrison[dest] * (mech_only and 0.6 or 1)
