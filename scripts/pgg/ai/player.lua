@@ -92,6 +92,15 @@ local function sorted_keys(t)
   return out
 end
 
+-- A hex's neighbours, kept (the map does not change during a game; a new map, as tests build
+-- them, starts the memo afresh: see frame()).
+local nb_memo, nb_map = {}, nil
+local function neighbors(hex)
+  local n = nb_memo[hex]
+  if n == nil then n = kessel.hex.neighbors(hex); nb_memo[hex] = n end
+  return n
+end
+
 -- Expected values of hidden Soviet counters, from the pools as they stand when first asked.
 local est = nil
 local function estimates()
@@ -179,6 +188,9 @@ local current_frame = nil
 
 local function frame()
   if current_frame then return current_frame end
+  local c, r = kessel.map.size()
+  local map_key = c .. "x" .. r
+  if map_key ~= nb_map then nb_memo, nb_map = {}, map_key end
   local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
     units = { soviet = {}, german = {} }, combat_at = {}, goal = {} }, Frame)
   for _, u in ipairs(C.map_units()) do
@@ -447,7 +459,7 @@ lazy.setup = function(F)
     if C.is_combat_unit(u) and C.on_map(u) and not C.disrupted(u) then
       local a = att_memo[u.id]
       if a == nil then a = attack_estimate({ u }, false); att_memo[u.id] = a end
-      for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
+      for _, n in ipairs(neighbors(u.hex)) do
         local t = out[n]
         if t then t.adj = t.adj + a end
       end
@@ -471,7 +483,7 @@ local function setup_scorer(F, units, from)
   -- what leaving costs: the attacks next to `from` lose the movers
   local here, loss = {}, 0
   if from then
-    for _, n in ipairs(kessel.hex.neighbors(from)) do
+    for _, n in ipairs(neighbors(from)) do
       local t = info[n]
       if t then
         here[n] = true
@@ -481,7 +493,7 @@ local function setup_scorer(F, units, from)
   end
   return function(dest)
     local best = 0
-    for _, n in ipairs(kessel.hex.neighbors(dest)) do
+    for _, n in ipairs(neighbors(dest)) do
       local t = info[n]
       if t then
         local base = here[n] and t.adj - att or t.adj
@@ -507,7 +519,7 @@ lazy.ring = function(F)
     local held = false
     for _, u in ipairs(F.at[t] or {}) do if u.side == C.SOVIET then held = true; break end end
     if held then
-      for _, n in ipairs(kessel.hex.neighbors(t)) do
+      for _, n in ipairs(neighbors(t)) do
         if not gz:has(n) and kessel.map.terrain(n) ~= "lake" then
           local sov = false
           for _, u in ipairs(F.at[n] or {}) do if u.side == C.SOVIET then sov = true; break end end
@@ -519,7 +531,7 @@ lazy.ring = function(F)
   local cover = {}
   for n, k in pairs(ring) do
     cover[n] = (cover[n] or 0) + k
-    for _, h in ipairs(kessel.hex.neighbors(n)) do cover[h] = (cover[h] or 0) + k end
+    for _, h in ipairs(neighbors(n)) do cover[h] = (cover[h] or 0) + k end
   end
   return cover
 end
@@ -897,7 +909,7 @@ local function retreat_score(F, a, p)
   if #path == 0 then return 10 * #(a.units or {}) end
   local dest = path[#path]
   local s = 0
-  for _, n in ipairs(kessel.hex.neighbors(dest)) do
+  for _, n in ipairs(neighbors(dest)) do
     for _, u in ipairs(F.at[n] or {}) do if u.side == picker then s = s + 2; break end end
   end
   for _, u in ipairs(F.at[dest] or {}) do if u.side ~= picker then s = s + 3; break end end
