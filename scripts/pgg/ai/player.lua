@@ -40,7 +40,10 @@
 -- levels (without it he went whole games without an attack), the German at the strong level only
 -- (at the fast level it made the German some 35 VP stronger and the lab's games lopsided). The
 -- strong level's combat phases also list every group of the units that may attack each hex (the
--- smallest group at good odds wins and the others stay free). It costs about half as much CPU again.
+-- smallest group at good odds wins and the others stay free), and its Soviet looks ahead at the
+-- German's next turn: a stack on an objective hex is worth the objective's VP times the chance that
+-- the attack the German stacks could bring against it next turn does not hurt it (lazy.threat).
+-- It costs about half as much CPU again.
 --
 -- What it cannot do: at the fast level it weighs only the short attack list (all units that can
 -- reach a hex, each attacking hex alone, each with its leaders), not every group; at both, stacks
@@ -603,6 +606,49 @@ local function terrain_bonus(hex)
 end
 
 -- How much a Soviet combat unit is worth at `hex` with `n` combat units there (itself included).
+-- Look-ahead at the German's next turn (strong level, Soviet Movement Phase): per objective hex, the
+-- attack the German stacks could bring against it (each stack whose movement field, by the
+-- terrain effects chart at its own movement allowance and ignoring zones of control, reaches the
+-- hex or a hex next to it, at half again its strength for divisional integrity [7.3]) and the
+-- hex's terrain multiplier; a Soviet stack there is then worth its objective's VP times the chance
+-- that such an attack does not hurt it (no D result), so the cities and exits the German can reach
+-- draw the units that keep his odds down.
+local THREAT_WEIGHT = 1.0
+lazy.threat = function(F)
+  if level ~= "strong" or not C.step_is("soviet_movement") then return false end
+  return cached("threat:" .. occupied_sig(C.GERMAN), function()
+    local stacks = {}
+    for _, u in ipairs(F.units.german) do
+      if C.is_combat_unit(u) and C.on_map(u) and not C.disrupted(u) then
+        local st = stacks[u.hex]
+        if not st then st = { units = {} }; stacks[u.hex] = st end
+        st.units[#st.units + 1] = u
+      end
+    end
+    local att_at = {}   -- hex -> German attack that can reach it or a hex next to it
+    for _, hex in ipairs(sorted_keys(stacks)) do
+      local units = stacks[hex].units
+      local ma = 99
+      for _, u in ipairs(units) do ma = math.min(ma, M.ma(u)) end
+      local a = attack_estimate(units, false) * 1.5
+      local field = kessel.paths.reach{ from = { hex }, budget = ma, step = { class = group_class(units), side = C.GERMAN } }
+      local near = {}
+      for h in pairs(field) do
+        near[h] = true
+        for _, n in ipairs(neighbors(h)) do near[n] = true end
+      end
+      for h in pairs(near) do
+        if F.obj.vp[h] then att_at[h] = (att_at[h] or 0) + a end
+      end
+    end
+    local out = {}
+    for h, att in pairs(att_at) do
+      out[h] = { att = att, mult = K.terrain_multiplier(h, {}), vp = F.obj.vp[h] }
+    end
+    return out
+  end)
+end
+
 local function soviet_unit_value(F, hex, n, total, cmd)
   local dg = F.dg[hex] or 40
   if n > 3 or total > 4 then return -500 end
@@ -623,6 +669,12 @@ local function soviet_unit_value(F, hex, n, total, cmd)
     -- out of every working leader's radius [10.35] [11.2]: worse the farther beyond it, so that a
     -- unit left behind walks back toward a leader instead of staying put
     v = v - 3 - 0.4 * math.min(F.leader_gap(hex), 20)
+  end
+  local th = F.threat and F.threat[hex]
+  if th and n > 0 then
+    -- (the stack's share of what holding the hex against the German's next attack is worth)
+    local _, hurt = odds_ev(th.att, n * estimates().rifle.d * th.mult)
+    v = v + THREAT_WEIGHT * th.vp * (1 - hurt) / n
   end
   return v
 end
