@@ -450,7 +450,9 @@ lazy.setup = function(F)
     local d = {}
     for hex, list in pairs(F.at) do
       local e = false
-      for _, u in ipairs(list) do if u.side == enemy and C.is_combat_unit(u) then e = true; break end end
+      for _, u in ipairs(list) do
+        if u.side == enemy and C.is_combat_unit(u) then e = true; break end
+      end
       if e then d[hex] = defence_estimate({ hex }, {}) end
     end
     return d
@@ -606,8 +608,8 @@ local function terrain_bonus(hex)
 end
 
 -- How much a Soviet combat unit is worth at `hex` with `n` combat units there (itself included).
--- Look-ahead at the German's next turn (strong level, Soviet Movement Phase): per objective hex, the
--- attack the German stacks could bring against it (each stack whose movement field, by the
+-- Look-ahead at the German's next turn (strong level, Soviet Movement Phase): per objective hex,
+-- the attack the German stacks could bring against it (each stack whose movement field, by the
 -- terrain effects chart at its own movement allowance and ignoring zones of control, reaches the
 -- hex or a hex next to it, at half again its strength for divisional integrity [7.3]) and the
 -- hex's terrain multiplier; a Soviet stack there is then worth its objective's VP times the chance
@@ -631,7 +633,8 @@ lazy.threat = function(F)
       local ma = 99
       for _, u in ipairs(units) do ma = math.min(ma, M.ma(u)) end
       local a = attack_estimate(units, false) * 1.5
-      local field = kessel.paths.reach{ from = { hex }, budget = ma, step = { class = group_class(units), side = C.GERMAN } }
+      local field = kessel.paths.reach{ from = { hex }, budget = ma,
+        step = { class = group_class(units), side = C.GERMAN } }
       local near = {}
       for h in pairs(field) do
         near[h] = true
