@@ -9,12 +9,13 @@
 local Book = {}
 
 -- Mean German − Soviet VP margin, AI against AI (fast level), by profile, measured on 2026-11-26
--- after the German learnt to garrison its cities: standard over seeds 1..40 (92.3), wbc2009 over
--- seeds 1..20 (64.4 after the bid of 26 the old book settled at, so 90 before it); sd about 45 VP,
--- so each is known to about ±15-20 VP.
+-- after the fast Soviet learnt to set attacks up and the German to close rings around held cities
+-- over the last four turns: standard over seeds 1..40 (85.4), wbc2009 over seeds 1..20 (33.7
+-- after the bid of 40 the old book settled at, so 74 before it); sd about 40-50 VP, so each is
+-- known to about ±15-20 VP.
 Book.margin = {
-  standard = 92,
-  wbc2009 = 90,
+  standard = 85,
+  wbc2009 = 74,
 }
 
 -- The margin [15] that splits the levels between the sides: German Marginal starts at 50.

@@ -10,10 +10,14 @@
 -- movement class, so the highway and roads pull), panzer regiments stay together (integrity),
 -- stacks never end over the limit; a city hex it owns is not left empty while a Soviet unit is
 -- within 6 hexes, and an empty one so threatened draws a garrison (infantry before motorized): one
--- Soviet unit in one hex retakes the city [15]; overruns and attacks at good odds (attacks at 3-1
--- or better, or what the CRT makes as good, falling to 2-1 over the last four turns; in the last
--- two, a city it would score is worth its VP weighed by the chance of pushing the defender out), defending
--- cities with step losses, advancing toward objectives. Air markers go on Soviet stacks near the front and on railways.
+-- Soviet unit in one hex retakes the city [15]; around an objective hex the Soviet holds, a stack
+-- is drawn, over the last four turns, to where its zone of control covers the hexes no German zone
+-- covers yet, so the ring closes and the defenders, their lines cut [11.2], defend at half [11.3]
+-- (earlier it pushed the campaign's games some 30 VP further the German's way); overruns and
+-- attacks at good odds (attacks at 3-1 or better, or what the CRT makes as good, falling to 2-1
+-- over the last four turns; in the last two, a city it would score is worth its VP weighed by the
+-- chance of pushing the defender out), defending cities with step losses, advancing toward
+-- objectives. Air markers go on Soviet stacks near the front and on railways.
 -- Soviet: rifle divisions garrison threatened objectives (three to a city hex), the rest form a
 -- line a hex or two in front of the Germans, inside a leader's command radius, in good terrain;
 -- leaders stay just behind the line, drawn to the combat units no other leader reaches (and to
@@ -29,12 +33,17 @@
 -- eliminated are the weakest.
 --
 -- Levels (the `ai` hook's 4th argument, `kessel simulate --ai german=ai:strong`): `fast`, the
--- above, for the balance lab's sweeps; `strong`, for play, also plans attacks: its combat phases
--- list every group of the units that may attack each hex (the smallest group at good odds wins and
--- the others stay free), and in the Movement Phase before its Combat Phase a move earns what it
--- adds to the attacks the side can make next (the attack already next to each enemy hex plus the
--- movers', at the side's odds) and pays for what it takes away, so stacks converge on one hex for
--- multi-hex attacks. It costs about half as much CPU again.
+-- above, for the balance lab's sweeps; `strong`, for play. Attack set-up: in the Movement Phase
+-- before its Combat Phase a move earns what it adds to the attacks the side can make next (the
+-- attack already next to each enemy hex plus the movers', at the side's odds) and pays for what it
+-- takes away, so stacks converge on one hex for multi-hex attacks; the Soviet does this at both
+-- levels (without it he went whole games without an attack), the German at the strong level only
+-- (at the fast level it made the German some 35 VP stronger and the lab's games lopsided). The
+-- strong level's combat phases also list every group of the units that may attack each hex (the
+-- smallest group at good odds wins and the others stay free), and its Soviet looks ahead at the
+-- German's next turn: a stack on an objective hex is worth the objective's VP times the chance that
+-- the attack the German stacks could bring against it next turn does not hurt it (lazy.threat).
+-- It costs about half as much CPU again.
 --
 -- What it cannot do: at the fast level it weighs only the short attack list (all units that can
 -- reach a hex, each attacking hex alone, each with its leaders), not every group; at both, stacks
@@ -84,6 +93,15 @@ local function sorted_keys(t)
   for k in pairs(t) do out[#out + 1] = k end
   table.sort(out)
   return out
+end
+
+-- A hex's neighbours, kept (the map does not change during a game; a new map, as tests build
+-- them, starts the memo afresh: see frame()).
+local nb_memo, nb_map = {}, nil
+local function neighbors(hex)
+  local n = nb_memo[hex]
+  if n == nil then n = kessel.hex.neighbors(hex); nb_memo[hex] = n end
+  return n
 end
 
 -- Expected values of hidden Soviet counters, from the pools as they stand when first asked.
@@ -173,6 +191,9 @@ local current_frame = nil
 
 local function frame()
   if current_frame then return current_frame end
+  local c, r = kessel.map.size()
+  local map_key = c .. "x" .. r
+  if map_key ~= nb_map then nb_memo, nb_map = {}, map_key end
   local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
     units = { soviet = {}, german = {} }, combat_at = {}, goal = {} }, Frame)
   for _, u in ipairs(C.map_units()) do
@@ -407,6 +428,8 @@ local FAR = 400
 -- the hex plus the movers' against its defence. An attack worth making (EV above the side's need,
 -- see attack_score) is worth 1 + EV, times SETUP_WEIGHT of the side. Moves that bring several
 -- stacks around one hex add up, so multi-hex attacks get built; leaving an attack short costs.
+-- Sides that plan attacks this way at the fast level too.
+local SETUP_FAST = { soviet = true }
 local SETUP_NEED = { german = 0.85, soviet = 0.15 }
 local SETUP_WEIGHT = { german = 4, soviet = 3 }
 local function setup_potential(side, att, def)
@@ -418,19 +441,30 @@ end
 -- Per frame: enemy hex -> { def = estimated defence, adj = attack of own units next to it } for the
 -- phasing side, or false outside a Movement Phase that comes before the side's Combat Phase.
 lazy.setup = function(F)
-  if level ~= "strong" or not C.step_is("german_movement", "soviet_movement") then return false end
+  if not C.step_is("german_movement", "soviet_movement") then return false end
   local me = C.phasing()
+  if level ~= "strong" and not SETUP_FAST[me] then return false end
   local enemy = C.other(me)
+  -- (the enemy does not move in this phase: its defences are kept for the phase)
+  local defs = cached("setup_def:" .. occupied_sig(enemy), function()
+    local d = {}
+    for hex, list in pairs(F.at) do
+      local e = false
+      for _, u in ipairs(list) do
+        if u.side == enemy and C.is_combat_unit(u) then e = true; break end
+      end
+      if e then d[hex] = defence_estimate({ hex }, {}) end
+    end
+    return d
+  end)
+  local att_memo = cached("setup_att", function() return {} end)
   local out = {}
-  for hex, list in pairs(F.at) do
-    local e = false
-    for _, u in ipairs(list) do if u.side == enemy and C.is_combat_unit(u) then e = true; break end end
-    if e then out[hex] = { def = defence_estimate({ hex }, {}), adj = 0 } end
-  end
+  for hex, d in pairs(defs) do out[hex] = { def = d, adj = 0 } end
   for _, u in ipairs(F.units[me]) do
     if C.is_combat_unit(u) and C.on_map(u) and not C.disrupted(u) then
-      local a = attack_estimate({ u }, false)
-      for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
+      local a = att_memo[u.id]
+      if a == nil then a = attack_estimate({ u }, false); att_memo[u.id] = a end
+      for _, n in ipairs(neighbors(u.hex)) do
         local t = out[n]
         if t then t.adj = t.adj + a end
       end
@@ -454,7 +488,7 @@ local function setup_scorer(F, units, from)
   -- what leaving costs: the attacks next to `from` lose the movers
   local here, loss = {}, 0
   if from then
-    for _, n in ipairs(kessel.hex.neighbors(from)) do
+    for _, n in ipairs(neighbors(from)) do
       local t = info[n]
       if t then
         here[n] = true
@@ -464,7 +498,7 @@ local function setup_scorer(F, units, from)
   end
   return function(dest)
     local best = 0
-    for _, n in ipairs(kessel.hex.neighbors(dest)) do
+    for _, n in ipairs(neighbors(dest)) do
       local t = info[n]
       if t then
         local base = here[n] and t.adj - att or t.adj
@@ -474,6 +508,37 @@ local function setup_scorer(F, units, from)
     end
     return w * (best - loss)
   end
+end
+
+-- Encircling: the hexes around each objective hex the German does not own and the Soviet holds,
+-- outside the German's zone of control now. A German stack whose zone covers them closes the
+-- defenders' lines [11.2] (out of supply, they defend at half [11.3]). Kept per hex a stack might
+-- end on: how many such hexes its zone would cover (one count per objective hex they touch).
+local RING_W = 1.0
+local RING_TURNS = 4   -- over the last four turns, as the attack threshold falls
+lazy.ring = function(F)
+  local ring = {}
+  if kessel.game.last_turn() - F.turn >= RING_TURNS then return ring end
+  local gz = require("rules.zoc").zoc_of(C.GERMAN)
+  for _, t in ipairs(F.targets) do
+    local held = false
+    for _, u in ipairs(F.at[t] or {}) do if u.side == C.SOVIET then held = true; break end end
+    if held then
+      for _, n in ipairs(neighbors(t)) do
+        if not gz:has(n) and kessel.map.terrain(n) ~= "lake" then
+          local sov = false
+          for _, u in ipairs(F.at[n] or {}) do if u.side == C.SOVIET then sov = true; break end end
+          if not sov then ring[n] = (ring[n] or 0) + 1 end
+        end
+      end
+    end
+  end
+  local cover = {}
+  for n, k in pairs(ring) do
+    cover[n] = (cover[n] or 0) + k
+    for _, h in ipairs(neighbors(n)) do cover[h] = (cover[h] or 0) + k end
+  end
+  return cover
 end
 
 local function german_scorer(F, units, from)
@@ -505,11 +570,13 @@ local function german_scorer(F, units, from)
   local mech = F.mech_phase
   local dz = F.dz
   local setup = setup_scorer(F, units, from)
+  local ring = F.ring
   return function(dest)
     local c1, t1 = counts_at(F, dest, C.GERMAN, ids)
     if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
     local score = const - (D[dest] or FAR) * per_mp
     if setup then score = score + setup(dest) end
+    score = score + RING_W * (ring[dest] or 0)
     if tset[dest] and t1 == 0 then score = score + 15 + (vp[dest] or 0) / 2 end   -- capture
     if garrison[dest] and t1 == 0 and dest ~= from then   -- garrison an empty threatened city hex
       score = score + garrison[dest] * (mech_only and 0.6 or 1)
@@ -541,6 +608,50 @@ local function terrain_bonus(hex)
 end
 
 -- How much a Soviet combat unit is worth at `hex` with `n` combat units there (itself included).
+-- Look-ahead at the German's next turn (strong level, Soviet Movement Phase): per objective hex,
+-- the attack the German stacks could bring against it (each stack whose movement field, by the
+-- terrain effects chart at its own movement allowance and ignoring zones of control, reaches the
+-- hex or a hex next to it, at half again its strength for divisional integrity [7.3]) and the
+-- hex's terrain multiplier; a Soviet stack there is then worth its objective's VP times the chance
+-- that such an attack does not hurt it (no D result), so the cities and exits the German can reach
+-- draw the units that keep his odds down.
+local THREAT_WEIGHT = 1.0
+lazy.threat = function(F)
+  if level ~= "strong" or not C.step_is("soviet_movement") then return false end
+  return cached("threat:" .. occupied_sig(C.GERMAN), function()
+    local stacks = {}
+    for _, u in ipairs(F.units.german) do
+      if C.is_combat_unit(u) and C.on_map(u) and not C.disrupted(u) then
+        local st = stacks[u.hex]
+        if not st then st = { units = {} }; stacks[u.hex] = st end
+        st.units[#st.units + 1] = u
+      end
+    end
+    local att_at = {}   -- hex -> German attack that can reach it or a hex next to it
+    for _, hex in ipairs(sorted_keys(stacks)) do
+      local units = stacks[hex].units
+      local ma = 99
+      for _, u in ipairs(units) do ma = math.min(ma, M.ma(u)) end
+      local a = attack_estimate(units, false) * 1.5
+      local field = kessel.paths.reach{ from = { hex }, budget = ma,
+        step = { class = group_class(units), side = C.GERMAN } }
+      local near = {}
+      for h in pairs(field) do
+        near[h] = true
+        for _, n in ipairs(neighbors(h)) do near[n] = true end
+      end
+      for h in pairs(near) do
+        if F.obj.vp[h] then att_at[h] = (att_at[h] or 0) + a end
+      end
+    end
+    local out = {}
+    for h, att in pairs(att_at) do
+      out[h] = { att = att, mult = K.terrain_multiplier(h, {}), vp = F.obj.vp[h] }
+    end
+    return out
+  end)
+end
+
 local function soviet_unit_value(F, hex, n, total, cmd)
   local dg = F.dg[hex] or 40
   if n > 3 or total > 4 then return -500 end
@@ -561,6 +672,12 @@ local function soviet_unit_value(F, hex, n, total, cmd)
     -- out of every working leader's radius [10.35] [11.2]: worse the farther beyond it, so that a
     -- unit left behind walks back toward a leader instead of staying put
     v = v - 3 - 0.4 * math.min(F.leader_gap(hex), 20)
+  end
+  local th = F.threat and F.threat[hex]
+  if th and n > 0 then
+    -- (the stack's share of what holding the hex against the German's next attack is worth)
+    local _, hurt = odds_ev(th.att, n * estimates().rifle.d * th.mult)
+    v = v + THREAT_WEIGHT * th.vp * (1 - hurt) / n
   end
   return v
 end
@@ -847,7 +964,7 @@ local function retreat_score(F, a, p)
   if #path == 0 then return 10 * #(a.units or {}) end
   local dest = path[#path]
   local s = 0
-  for _, n in ipairs(kessel.hex.neighbors(dest)) do
+  for _, n in ipairs(neighbors(dest)) do
     for _, u in ipairs(F.at[n] or {}) do if u.side == picker then s = s + 2; break end end
   end
   for _, u in ipairs(F.at[dest] or {}) do if u.side ~= picker then s = s + 3; break end end

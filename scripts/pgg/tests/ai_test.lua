@@ -3,6 +3,7 @@
 
 local expect = kessel.expect
 local AI = require("ai.player")
+local C = require("rules.common")
 
 local function inf(id, at)
   return { id = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at }
@@ -47,5 +48,49 @@ kessel.test("ai_german_keeps_a_garrison_in_a_threatened_city", function()
     a = pick("german", level)
     expect.truthy(a ~= nil, "a choice at " .. level)
     expect.truthy(not (a.kind == "move" and a.units[1] == "a"), "the garrison holds Orsha at " .. level .. ": " .. a.kind .. " " .. table.concat(a.path or {}, ","))
+  end
+end)
+
+-- The Soviet brings units up for an attack at 2-1 in its Movement Phase, at both levels: a lone
+-- German 2-2 next to one Soviet 2-2 (1-1) draws the second 2-2, three hexes off, next to it rather
+-- than to the line two hexes from the German where it would otherwise stand.
+kessel.test("ai_soviet_brings_a_second_unit_up_to_attack", function()
+  for _, level in ipairs({ "fast", "strong" }) do
+    kessel.setup{ map = { columns = 16, rows = 8 }, step = "soviet_movement", turn = 7,
+      units = { { id = "g", side = "german", type = "infantry", faces = { "2-2-7" }, at = "0804" },
+        rifle("s1", "0904"), rifle("s2", "1104"),
+        { id = "l", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "1004" } },
+      vars = { objectives = {} } }
+    local a = pick("soviet", level)
+    expect.truthy(a and a.kind == "move" and C.contains(a.units, "s2"), "s2 moves first at " .. level .. ": "
+      .. tostring(a and a.kind) .. " " .. table.concat(a and a.units or {}, ","))
+    expect.eq(kessel.hex.distance(a.path[#a.path], "0804"), 1, "s2 ends next to the German at " .. level)
+  end
+end)
+
+-- Over the last four turns the German closes the ring around a city the Soviet holds rather than
+-- piling up on the side he already covers: a motorized regiment joins an infantry division west of
+-- the city by ending on its far side, where its zone of control covers the hexes the division's
+-- does not, so the defenders' lines are cut [11.2] and they defend at half [11.3].
+kessel.test("ai_german_closes_the_ring_around_a_held_city", function()
+  for _, level in ipairs({ "fast", "strong" }) do
+    kessel.setup{ map = { columns = 16, rows = 8 }, step = "german_movement", turn = 10,
+      units = { { id = "i1", side = "german", type = "infantry", formation = "i1", faces = { "9-9-7" }, at = "0704" },
+        { id = "m1", side = "german", type = "motorized", formation = "m", faces = { "3-3-10" }, at = "0305" },
+        { id = "s1", side = "soviet", type = "rifle", faces = { "5-5-6" }, at = "0804" },
+        { id = "s2", side = "soviet", type = "rifle", faces = { "5-5-6" }, at = "0804" } },
+      vars = { objectives = { { name = "X", vp = 25, hexes = { "0804" } } }, city_owner = { ["0804"] = "soviet" } } }
+    local a = pick("german", level)
+    expect.truthy(a and a.kind == "move" and a.units[1] == "m1", "the regiment moves at " .. level)
+    local dest = a.path[#a.path]
+    expect.truthy(kessel.hex.adjacent(dest, "0804"), "next to the city at " .. level .. ": " .. dest)
+    -- hexes around the city the division's zone leaves open that the regiment's now covers
+    local closed = 0
+    for _, n in ipairs(kessel.hex.neighbors("0804")) do
+      if not kessel.hex.adjacent(n, "0704") and n ~= "0704" and (n == dest or kessel.hex.adjacent(n, dest)) then
+        closed = closed + 1
+      end
+    end
+    expect.truthy(closed >= 2, "the regiment covers the city's far side at " .. level .. ": " .. dest)
   end
 end)
