@@ -622,3 +622,52 @@ fn the_computer_player_bids_for_the_german_side_under_wbc_bidding() {
     );
     assert!(bids.len() > 3, "the players raise each other: {bids:?}");
 }
+
+/// The bids of one traced game's pre-game, as the JSON of its `bid` actions.
+fn bids_of(scenario: &str, profile: &str) -> Vec<String> {
+    let r = kessel(&[
+        "simulate",
+        scenario,
+        "--games",
+        "1",
+        "--profile",
+        profile,
+        "--max-actions",
+        "60",
+        "--trace",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+        .lines()
+        .chain(r.stderr.lines())
+        .filter(|l| l.contains(r#""kind":"bid""#))
+        // the action alone, without the line's profile and seed
+        .filter_map(|l| l.find('{').map(|i| l[i..].to_string()))
+        .collect()
+}
+
+#[test]
+fn the_computer_players_bid_follows_the_options_in_force_not_the_profiles_name() {
+    // a tournament's new profile made from wbc2009 with one interpretation changed is priced
+    // like wbc2009 (before, any unlisted name was priced like standard, which skewed a paired
+    // comparison of the two by the difference of the bids)
+    let dir = crate::util::scratch("bid-by-options");
+    let wbc2009 = std::fs::read_to_string("scripts/pgg/profiles/wbc2009.toml").expect("wbc2009");
+    let flipped = "wbc09_12_multiple_leaders = true";
+    assert!(wbc2009.contains(flipped), "wbc2009 sets WBC09 #12");
+    let wbc2010 = crate::util::write(
+        &dir,
+        "wbc2010.toml",
+        &wbc2009.replacen(flipped, "wbc09_12_multiple_leaders = false", 1),
+    );
+    let campaign = "scenarios/pgg/campaign.toml";
+    let old = bids_of(campaign, "wbc2009");
+    let new = bids_of(campaign, wbc2010.to_str().expect("utf8"));
+    assert!(old.len() > 3, "the players raise each other: {old:?}");
+    assert_eq!(old, new, "the same bids under a profile one option away");
+    // a scenario the book has not measured is worth nothing to the bidder: one bid of 0, a pass
+    let learning = bids_of("scenarios/pgg/learning.toml", "wbc2009");
+    assert_eq!(learning.len(), 2, "{learning:?}");
+    assert!(learning[0].contains(r#""vp":0"#), "{learning:?}");
+    assert!(learning[1].contains(r#""pass":true"#), "{learning:?}");
+}

@@ -1029,7 +1029,7 @@ local function swf_score(F, a)
 end
 
 -- Bidding for the German side (WBC 2009 sides): raise by one VP while the standing bid is below
--- what the German side is worth under the profile in force (ai/book.lua), else pass. Two
+-- what the German side is worth in this scenario under the options in force (ai/book.lua), else pass. Two
 -- computer players with the same book settle at that worth.
 local function bid_score(a)
   local s = B.state() or {}
