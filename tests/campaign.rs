@@ -199,3 +199,29 @@ fn a_simulated_campaign_game_reaches_the_end_of_turn_12() {
         r.stdout
     );
 }
+
+#[test]
+fn units_of_both_sides_in_one_hex_at_setup_are_refused() {
+    // Yelnya starts with German units on the map; a Soviet rifle put in with one of them
+    let dir = scratch("both-sides");
+    kessel_test_support::copy_dir(&root().join("scenarios/yelnya"), &dir);
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("yelnya");
+    assert!(text.contains("at = \"3021\""), "a German unit at 3021");
+    let ruleset = root().join("scripts/pgg");
+    let text = text.replace(
+        "ruleset = \"../../scripts/pgg\"",
+        &format!("ruleset = {:?}", ruleset.to_str().expect("utf8")),
+    );
+    let intruder = "\n[[units]]\nid = \"intruder\"\nside = \"soviet\"\ntype = \"rifle\"\nfaces = [\"2-4-4\"]\nat = \"3021\"\n";
+    std::fs::write(&path, text + intruder).expect("write");
+    let r = crate::util::kessel(&["check", path.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("hex 3021 holds units of both sides at set-up")
+            && r.stderr.contains("scenario.toml:"),
+        "{}",
+        r.stderr
+    );
+}

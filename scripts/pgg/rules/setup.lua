@@ -35,11 +35,20 @@ kessel.on("check", function()
   for _, h in ipairs(kessel.scenario.var("setup_overstack_hexes")) do allowed[h] = true end
   local seen = {}
   for _, u in ipairs(kessel.units.all{ location = "map" }) do
-    if not seen[u.hex] and not allowed[u.hex] then
+    if not seen[u.hex] then
       seen[u.hex] = true
       local here = kessel.units.at(u.hex)
+      -- [6.1] no unit ever shares a hex with enemy units: nor at set-up
+      for _, other in ipairs(here) do
+        if other.side ~= here[1].side then
+          problems[#problems + 1] = { unit = other.id, message = string.format(
+            "hex %s holds units of both sides at set-up (%s and %s) [6.1]",
+            u.hex, here[1].id, other.id) }
+          break
+        end
+      end
       local ok, why = ST.limit_ok(here[1].side, here)
-      if not ok then
+      if not ok and not allowed[u.hex] then
         problems[#problems + 1] = { unit = here[#here].id, message = string.format(
           "hex %s is overstacked at set-up: %s [%s]", u.hex, why.message, why.rule) }
       end
