@@ -19,10 +19,55 @@ pub struct LoadError {
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = shown_path(&self.file);
         match self.line {
-            Some(l) => write!(f, "{}:{}: {}", self.file.display(), l, self.message),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
+            Some(l) => write!(f, "{}:{}: {}", file.display(), l, self.message),
+            None => write!(f, "{}: {}", file.display(), self.message),
         }
+    }
+}
+
+/// A path as messages show it: `.` and `a/..` steps taken out
+/// (`scenarios/pgg/../../scripts/pgg/x.toml` reads `scripts/pgg/x.toml`). Lexical only: for
+/// showing, never for opening (through a symlinked folder `..` may lead elsewhere).
+pub fn shown_path(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        return std::path::PathBuf::from(".");
+    }
+    out.iter().collect()
+}
+
+#[cfg(test)]
+mod shown_path_tests {
+    use super::shown_path;
+    use std::path::Path;
+
+    #[test]
+    fn dot_steps_are_taken_out_for_showing() {
+        let shown = |p: &str| shown_path(Path::new(p)).display().to_string();
+        assert_eq!(
+            shown("scenarios/pgg/../../scripts/pgg/profiles/x.toml"),
+            "scripts/pgg/profiles/x.toml"
+        );
+        assert_eq!(shown("./a/./b"), "a/b");
+        assert_eq!(shown("../up/a/../b"), "../up/b");
+        assert_eq!(shown("/../etc"), "/etc");
+        assert_eq!(shown("a/.."), ".");
     }
 }
 

@@ -618,7 +618,7 @@ pub fn display_path(path: &Path) -> String {
         .as_deref()
         .and_then(|c| path.strip_prefix(c).ok())
         .unwrap_or(path);
-    let shown = rel.display().to_string();
+    let shown = crate::error::shown_path(rel).display().to_string();
     // the working folder itself (a ruleset = "." beside a scenario in it) is "."
     if shown.is_empty() {
         ".".into()
