@@ -124,8 +124,9 @@ fn parse_players(
             .with_context(|| format!("--ai {a}: expected SIDE=random, SIDE=ai or SIDE=ai:LEVEL"))?;
         if !sides.iter().any(|s| s == side) {
             anyhow::bail!(
-                "--ai {a}: the ruleset has no side `{side}` (sides: {})",
-                sides.join(", ")
+                "--ai {a}: the ruleset has no side `{side}` (sides: {}){}",
+                sides.join(", "),
+                kessel_core::names::did_you_mean(side, sides)
             );
         }
         match Seat::parse(player) {

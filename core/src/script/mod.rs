@@ -111,9 +111,10 @@ impl ScriptError {
             mlua::Error::ExternalError(e) => e.to_string(),
             other => other.to_string(),
         };
-        // the Lua traceback repeats what the first line says, in engine terms; but an error
-        // raised without a position (`error(msg, 0)`, an error object) is blamed on the
-        // innermost script frame it names
+        // the Lua traceback repeats what the first line says, in engine terms; but an error value
+        // that is no message (`error()`, a table) is blamed on the innermost script frame it
+        // names. A message raised at level 0 (`error(msg, 0)`) keeps no position: its author
+        // meant it to read without one (PGG's "unknown odds flag" for a typo on the command line).
         let mut raised_at = None;
         if let Some(i) = text.find("\nstack traceback:") {
             raised_at = text[i..].lines().find_map(|l| {
@@ -122,12 +123,17 @@ impl ScriptError {
             });
             text.truncate(i);
         }
-        let last_seen = raised_at.or(last_seen);
         // strip the Rust-side "runtime error: " prefix mlua adds on some paths
         if let Some(rest) = text.strip_prefix("runtime error: ") {
             text = rest.to_string();
         }
-        let text = describe_error_value(text);
+        let described = describe_error_value(text.clone());
+        let last_seen = if described != text {
+            raised_at.or(last_seen)
+        } else {
+            last_seen
+        };
+        let text = described;
         let first_line = text.lines().next().unwrap_or("").to_string();
         let (file, line) = locate(&first_line);
         if file.is_none() {
@@ -713,14 +719,14 @@ mod tests {
                       for i = 1, 18 do t[i] = s end\nreturn #table.concat(t)";
         let e = h.run_text("join.lua", joined).expect_err("memory");
         assert_eq!(e.line, Some(4), "{e}");
-        // the next call is not blamed on that line (an error raised with no position is blamed on
-        // the frame that raised it): it starts clean and has memory again
+        // the next call is not blamed on that line (a message raised at level 0 has none): it
+        // starts clean and has memory again
         let e = h
             .run_text("after.lua", "local x = 1\nerror('plain', 0)")
             .expect_err("plain");
         assert_eq!(
             (e.file.as_deref(), e.line),
-            (Some("after.lua"), Some(2)),
+            (Some("after.lua"), None),
             "{e}"
         );
         assert_eq!(
