@@ -706,20 +706,36 @@ impl Scenario {
             let ob = o.get_ref();
             let mut hexes = Vec::new();
             let mut name = ob.name.clone();
+            // an objective whose place or hexes are wrong is reported as such, once
+            let mut misnamed = false;
             if let Some(p) = &ob.place {
                 match map.place(p) {
                     Some(place) => hexes.extend(place.hexes.iter().copied()),
-                    None => d.at(o.span(), format!("objective: unknown place `{p}`")),
+                    None => {
+                        misnamed = true;
+                        let known: Vec<&str> =
+                            map.places.iter().map(|pl| pl.name.as_str()).collect();
+                        d.at(
+                            o.span(),
+                            format!(
+                                "objective: unknown place `{p}`{}",
+                                crate::names::did_you_mean(p, &known)
+                            ),
+                        )
+                    }
                 }
                 name = name.or_else(|| Some(p.clone()));
             }
             for l in &ob.hexes {
                 match expand_label(&map, l) {
                     Ok(h) => hexes.extend(h),
-                    Err(m) => d.at(o.span(), m),
+                    Err(m) => {
+                        misnamed = true;
+                        d.at(o.span(), m)
+                    }
                 }
             }
-            if hexes.is_empty() {
+            if hexes.is_empty() && !misnamed {
                 d.at(o.span(), "objective has no hexes (give `place` or `hexes`)");
             }
             if ob.vp.unsigned_abs() > MAX_VP as u64 {
@@ -892,6 +908,24 @@ mod tests {
         assert_eq!(sc.units[19_999].line, big.lines().count() - 5);
         assert!(took < std::time::Duration::from_secs(3), "{took:?}");
         eprintln!("20,000 units parsed in {took:?}");
+    }
+
+    #[test]
+    fn a_misspelt_objective_place_is_one_error_with_a_suggestion() {
+        let (path, text) = toy();
+        let on_disk = Scenario::parse(&path, &text).expect("toy loads");
+        assert!(text.contains("place = \"Toytown\""), "the toy's objective");
+        let bad = text.replacen("place = \"Toytown\"", "place = \"Toytwn\"", 1);
+        let errors = Scenario::parse_with_map(&path, &bad, (*on_disk.map).clone())
+            .expect_err("an unknown place")
+            .0;
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0]
+                .message
+                .contains("unknown place `Toytwn` (did you mean `Toytown`?)"),
+            "{errors:?}"
+        );
     }
 
     #[test]
