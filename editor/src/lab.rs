@@ -236,9 +236,7 @@ impl LabRun {
             started: Instant::now(),
             ended: None,
         };
-        let spawned = std::thread::Builder::new()
-            .name("lab".into())
-            .stack_size(kessel_core::script::RULES_THREAD_STACK)
+        let spawned = kessel_core::script::rules_thread("lab")
             .spawn(move || drive(&request, &stop, &Reply { tx, ctx }));
         if let Err(e) = spawned {
             run.error = Some(format!("cannot start the lab's thread: {e}"));
@@ -444,10 +442,8 @@ fn drive(req: &LabRequest, stop: &AtomicBool, reply: &Reply) {
                     }
                 }
             };
-            if let Err(e) = std::thread::Builder::new()
-                .name(format!("lab-{w}"))
-                .stack_size(kessel_core::script::RULES_THREAD_STACK)
-                .spawn_scoped(scope, work)
+            if let Err(e) =
+                kessel_core::script::rules_thread(format!("lab-{w}")).spawn_scoped(scope, work)
             {
                 reply.send(Msg::Failed(format!("cannot start a lab worker: {e}")));
                 stop.store(true, Ordering::Relaxed);

@@ -223,10 +223,8 @@ impl Validator {
                     let ruleset = doc.ruleset_dir.is_some();
                     let mut errors = other_files_problems(doc);
                     let checked = path.clone();
-                    let checker = std::thread::Builder::new()
-                        .name("scenario check".into())
-                        .stack_size(kessel_core::script::RULES_THREAD_STACK)
-                        .spawn(move || {
+                    let checker =
+                        kessel_core::script::rules_thread("scenario check").spawn(move || {
                             errors.extend(check(&path, &t, map, ruleset));
                             let _ = tx.send(errors);
                         });

@@ -178,9 +178,7 @@ fn play_jobs(
     let results: Mutex<BTreeMap<usize, anyhow::Result<GameRecord>>> = Mutex::new(BTreeMap::new());
     std::thread::scope(|scope| {
         for _ in 0..workers.clamp(1, jobs.len().max(1)) {
-            let worker = std::thread::Builder::new()
-                .name("simulate".into())
-                .stack_size(kessel_core::script::RULES_THREAD_STACK);
+            let worker = kessel_core::script::rules_thread("simulate");
             let spawned = worker.spawn_scoped(scope, || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&(p, seed, variation)) = jobs.get(i) else {

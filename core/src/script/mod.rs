@@ -231,6 +231,13 @@ const HOOK_EVERY: u32 = 1000;
 /// gets by default (the main thread has 8 MiB). Only the pages used are committed.
 pub const RULES_THREAD_STACK: usize = 64 << 20;
 
+/// A thread builder for a thread that runs rules: named, with [`RULES_THREAD_STACK`].
+pub fn rules_thread(name: impl Into<String>) -> std::thread::Builder {
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(RULES_THREAD_STACK)
+}
+
 impl ScriptHost {
     /// A fresh sandboxed state whose `require` and `dofile`-like loading stay inside `root`.
     pub fn new(root: &Path, limits: Limits) -> Result<ScriptHost, ScriptError> {

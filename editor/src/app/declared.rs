@@ -50,15 +50,12 @@ impl EditorApp {
         let stopper = Stopper::default();
         let theirs = stopper.clone();
         let (tx, rx) = channel();
-        let spawned = std::thread::Builder::new()
-            .name("ruleset declarations".into())
-            .stack_size(kessel_core::script::RULES_THREAD_STACK)
-            .spawn(move || {
-                let read = Engine::bare_stoppable(&dir, &[], Limits::default(), theirs)
-                    .map(|e| Box::new(e.ruleset().clone()))
-                    .map_err(|e| super::messages::tidy_paths_in(&e.to_string()));
-                let _ = tx.send(read);
-            });
+        let spawned = kessel_core::script::rules_thread("ruleset declarations").spawn(move || {
+            let read = Engine::bare_stoppable(&dir, &[], Limits::default(), theirs)
+                .map(|e| Box::new(e.ruleset().clone()))
+                .map_err(|e| super::messages::tidy_paths_in(&e.to_string()));
+            let _ = tx.send(read);
+        });
         match spawned {
             Ok(_) => {
                 self.reading = Some(Reading { rx, stopper });

@@ -140,12 +140,9 @@ impl EditorApp {
         let stopper = Stopper::default();
         let (tx, outcome) = channel();
         let theirs = stopper.clone();
-        let spawned = std::thread::Builder::new()
-            .name("play-test start".into())
-            .stack_size(kessel_core::script::RULES_THREAD_STACK)
-            .spawn(move || {
-                let _ = tx.send(work(theirs));
-            });
+        let spawned = kessel_core::script::rules_thread("play-test start").spawn(move || {
+            let _ = tx.send(work(theirs));
+        });
         if let Err(e) = spawned {
             let why = Located::plain(format!("cannot start a thread for the rules: {e}"));
             return self.trial_failed(purpose, &[why]);

@@ -326,15 +326,12 @@ fn ai_until(s: &mut PlaySession, step_id: &str) -> anyhow::Result<()> {
     let stopper = Stopper::default();
     let theirs = stopper.clone();
     let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("play-test ai-until".into())
-        .stack_size(kessel_core::script::RULES_THREAD_STACK)
-        .spawn(move || {
-            let played = Engine::from_copy(&copy, theirs)
-                .map_err(|e| anyhow::anyhow!("{e}"))
-                .and_then(|mut e| play_ai_until(&mut e, &step).map(|()| e.copy_game()));
-            let _ = tx.send(played);
-        })?;
+    kessel_core::script::rules_thread("play-test ai-until").spawn(move || {
+        let played = Engine::from_copy(&copy, theirs)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .and_then(|mut e| play_ai_until(&mut e, &step).map(|()| e.copy_game()));
+        let _ = tx.send(played);
+    })?;
     let copy = match rx.recv_timeout(std::time::Duration::from_secs(120)) {
         Ok(played) => played?,
         Err(_) => {

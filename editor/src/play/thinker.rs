@@ -197,9 +197,7 @@ impl Drop for Thinker {
 fn spawn(stopper: Stopper) -> std::io::Result<(Sender<Job>, Receiver<Answer>)> {
     let (jobs, inbox) = channel::<Job>();
     let (outbox, answers) = channel::<Answer>();
-    std::thread::Builder::new()
-        .name("computer player".into())
-        .stack_size(kessel_core::script::RULES_THREAD_STACK)
+    kessel_core::script::rules_thread("computer player")
         .spawn(move || think(&inbox, &outbox, &stopper))?;
     Ok((jobs, answers))
 }

@@ -377,9 +377,7 @@ impl Drop for RulesWorker {
 fn spawn(stopper: Stopper) -> std::io::Result<(Sender<Message>, Receiver<Reply>)> {
     let (jobs, inbox) = channel::<Message>();
     let (outbox, replies) = channel::<Reply>();
-    std::thread::Builder::new()
-        .name("play-test rules".into())
-        .stack_size(kessel_core::script::RULES_THREAD_STACK)
+    kessel_core::script::rules_thread("play-test rules")
         .spawn(move || work(&inbox, &outbox, &stopper))?;
     Ok((jobs, replies))
 }
