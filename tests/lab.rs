@@ -594,24 +594,7 @@ fn the_report_opens_in_a_headless_browser() {
 fn the_computer_player_bids_for_the_german_side_under_wbc_bidding() {
     // WBC 2009 sides: both computer players bid up to what ai/book.lua says the German side is
     // worth under the profile; before, they passed at once and the German side went for nothing
-    let r = kessel(&[
-        "simulate",
-        "scenarios/pgg/campaign.toml",
-        "--games",
-        "1",
-        "--profile",
-        "wbc2009",
-        "--max-actions",
-        "60",
-        "--trace",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let bids: Vec<&str> = r
-        .stdout
-        .lines()
-        .chain(r.stderr.lines())
-        .filter(|l| l.contains(r#""kind":"bid""#))
-        .collect();
+    let bids = bids_of("scenarios/pgg/campaign.toml", "wbc2009");
     assert!(
         bids.first().is_some_and(|l| l.contains(r#""vp":0"#)),
         "the first player opens with a bid, not a pass: {bids:?}"
