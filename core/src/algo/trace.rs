@@ -20,6 +20,47 @@ pub enum Passage {
     Open,
 }
 
+/// One step a search considers: from `from` across its `dir` side into `to`, whose map index is
+/// `to_index` (given so that a step cost need not work out the side or the index again).
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    /// The hex the step leaves.
+    pub from: Hex,
+    /// The side it crosses, as a direction from `from`.
+    pub dir: HexDir,
+    /// The hex it enters.
+    pub to: Hex,
+    /// `to`'s dense map index.
+    pub to_index: usize,
+}
+
+/// Each hex's passage, asked once per search (a search looks at a hex from each of its
+/// neighbours; the answer does not change while it runs).
+struct Passages<F> {
+    ask: F,
+    known: Vec<Option<Passage>>,
+}
+
+impl<F: FnMut(Hex) -> Passage> Passages<F> {
+    fn new(ask: F, n: usize) -> Self {
+        Passages {
+            ask,
+            known: vec![None; n],
+        }
+    }
+
+    fn of(&mut self, hex: Hex, index: usize) -> Passage {
+        match self.known[index] {
+            Some(p) => p,
+            None => {
+                let p = (self.ask)(hex);
+                self.known[index] = Some(p);
+                p
+            }
+        }
+    }
+}
+
 /// A traced path: hexes from the start (excluded) to the target (included), and its cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
@@ -37,8 +78,8 @@ pub fn trace(
     map: &Map,
     start: Hex,
     budget: u32,
-    mut step: impl FnMut(Hex, Hex) -> Option<u32>,
-    mut passage: impl FnMut(Hex) -> Passage,
+    mut step: impl FnMut(Step) -> Option<u32>,
+    passage: impl FnMut(Hex) -> Passage,
     mut is_target: impl FnMut(Hex) -> bool,
 ) -> Option<Trace> {
     let si = map.index(start)?;
@@ -49,6 +90,7 @@ pub fn trace(
         });
     }
     let n = map.len();
+    let mut passage = Passages::new(passage, n);
     let mut cost = vec![u32::MAX; n];
     let mut parent = vec![u32::MAX; n];
     let mut heap = BinaryHeap::new();
@@ -71,17 +113,24 @@ pub fn trace(
                 path.reverse();
                 return Some(Trace { path, cost: c });
             }
-            if passage(here) != Passage::Open {
+            if passage.of(here, i) != Passage::Open {
                 continue;
             }
         }
         for dir in HexDir::ALL {
             let to = here.neighbor(dir);
             let Some(j) = map.index(to) else { continue };
-            if passage(to) == Passage::Blocked {
+            if passage.of(to, j) == Passage::Blocked {
                 continue;
             }
-            let Some(s) = step(here, to) else { continue };
+            let Some(s) = step(Step {
+                from: here,
+                dir,
+                to,
+                to_index: j,
+            }) else {
+                continue;
+            };
             let nc = c.saturating_add(s);
             if nc <= budget && nc < cost[j] {
                 cost[j] = nc;
@@ -99,10 +148,11 @@ pub fn reach(
     map: &Map,
     starts: &[Hex],
     budget: u32,
-    mut step: impl FnMut(Hex, Hex) -> Option<u32>,
-    mut passage: impl FnMut(Hex) -> Passage,
+    mut step: impl FnMut(Step) -> Option<u32>,
+    passage: impl FnMut(Hex) -> Passage,
 ) -> Vec<u32> {
     let n = map.len();
+    let mut passage = Passages::new(passage, n);
     let mut cost = vec![u32::MAX; n];
     let mut is_start = vec![false; n];
     let mut heap = BinaryHeap::new();
@@ -119,16 +169,23 @@ pub fn reach(
             continue;
         }
         let here = map.hex_of_index(i);
-        if !is_start[i] && passage(here) != Passage::Open {
+        if !is_start[i] && passage.of(here, i) != Passage::Open {
             continue;
         }
         for dir in HexDir::ALL {
             let to = here.neighbor(dir);
             let Some(j) = map.index(to) else { continue };
-            if passage(to) == Passage::Blocked {
+            if passage.of(to, j) == Passage::Blocked {
                 continue;
             }
-            let Some(s) = step(here, to) else { continue };
+            let Some(s) = step(Step {
+                from: here,
+                dir,
+                to,
+                to_index: j,
+            }) else {
+                continue;
+            };
             let nc = c.saturating_add(s);
             if nc <= budget && nc < cost[j] {
                 cost[j] = nc;
@@ -150,9 +207,9 @@ mod tests {
         let h = |l: &str| map.parse(l).expect("label");
         let start = h("0505");
         let west = |x: Hex| map.on_edge(x, "west");
-        let t = trace(&map, start, 10, |_, _| Some(1), |_| Passage::Open, west).expect("trace");
+        let t = trace(&map, start, 10, |_| Some(1), |_| Passage::Open, west).expect("trace");
         assert_eq!(t.cost, 4);
-        assert!(trace(&map, start, 3, |_, _| Some(1), |_| Passage::Open, west).is_none());
+        assert!(trace(&map, start, 3, |_| Some(1), |_| Passage::Open, west).is_none());
         // a wall of enter-only hexes in column 03 stops the trace unless a target is on it
         let swamp = |x: Hex| {
             if map.offset(x).0 == 2 {
@@ -161,10 +218,10 @@ mod tests {
                 Passage::Open
             }
         };
-        assert!(trace(&map, start, 10, |_, _| Some(1), swamp, west).is_none());
+        assert!(trace(&map, start, 10, |_| Some(1), swamp, west).is_none());
         let col3 = |x: Hex| map.offset(x).0 == 2;
-        assert!(trace(&map, start, 10, |_, _| Some(1), swamp, col3).is_some());
-        let r = reach(&map, &[start], 1, |_, _| Some(1), |_| Passage::Open);
+        assert!(trace(&map, start, 10, |_| Some(1), swamp, col3).is_some());
+        let r = reach(&map, &[start], 1, |_| Some(1), |_| Passage::Open);
         assert_eq!(r.iter().filter(|c| **c != u32::MAX).count(), 7);
     }
 }

@@ -14,9 +14,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     m.set(
         "neighbors",
-        lua.create_function(move |_, h: String| {
+        lua.create_function(move |lua, h: String| {
             let hex = hex_of(&w, &h)?;
-            Ok(on_map_labels(&w.borrow().state.map, hex.neighbors()))
+            on_map_labels(lua, &w.borrow().state.map, hex.neighbors())
         })?,
     )?;
 
@@ -84,7 +84,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     hex.range(r.min(extent))
                 };
                 crate::script::charge(lua, 4 * hexes.len() as u64)?;
-                Ok(on_map_labels(&w.borrow().state.map, hexes))
+                on_map_labels(lua, &w.borrow().state.map, hexes)
             })?,
         )?;
     }

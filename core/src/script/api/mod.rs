@@ -145,16 +145,20 @@ pub(crate) fn hex_of(world: &Shared, label: &str) -> mlua::Result<Hex> {
         .ok_or_else(|| mlua::Error::runtime(format!("`{label}` is not a hex of this map")))
 }
 
-/// Labels of the hexes that lie on the map (neighbours, rings and ranges reach past its edges).
+/// A list of the labels of the hexes that lie on the map (neighbours, rings and ranges reach past
+/// its edges).
 pub(crate) fn on_map_labels(
+    lua: &Lua,
     map: &crate::map::Map,
     hexes: impl IntoIterator<Item = Hex>,
-) -> Vec<String> {
-    hexes
-        .into_iter()
-        .filter(|h| map.contains(*h))
-        .map(|h| map.label(h))
-        .collect()
+) -> mlua::Result<Table> {
+    let mut items = Vec::new();
+    for h in hexes {
+        if let Some(s) = strings::label(lua, map, h)? {
+            items.push(mlua::Value::String(s));
+        }
+    }
+    strings::list(lua, items)
 }
 
 /// A stored value as Lua sees it: nil when absent.

@@ -8,7 +8,7 @@ use crate::action::Reason;
 use crate::algo::movement::{
     movement_field, Cost, CostModel, FieldRules, MovementField, Unreachable,
 };
-use crate::algo::trace::{reach, trace, Passage};
+use crate::algo::trace::{reach, trace, Passage, Step};
 use crate::algo::zoc::{zone_of_control, HexSet};
 use crate::hex::{Hex, Hexside};
 use crate::map::Map;
@@ -206,11 +206,8 @@ impl UserData for LuaField {
             Ok(f.map.parse(&h).is_some_and(|x| f.field.stops_at(&f.map, x)))
         });
         methods.add_method("reachable", |lua, f, ()| {
-            let t = lua.create_table()?;
-            for (h, c) in f.field.reachable(&f.map) {
-                t.set(f.map.label(h), c.mp())?;
-            }
-            Ok(t)
+            let reached = f.field.reachable(&f.map);
+            super::strings::hex_keyed(lua, &f.map, reached.into_iter().map(|(h, c)| (h, c.mp())))
         });
         methods.add_method("why_not", |lua, f, h: String| {
             let Some(x) = f.map.parse(&h) else {
@@ -277,10 +274,8 @@ struct PerHexStep {
 }
 
 impl PerHexStep {
-    fn cost(&self, map: &Map, a: Hex, b: Hex) -> Option<u32> {
-        let side = Hexside::between(a, b)
-            .map(|s| map.side_bits(s))
-            .unwrap_or(0);
+    fn cost(&self, map: &Map, s: Step) -> Option<u32> {
+        let side = map.side_bits(s.from.side(s.dir));
         if side & self.blocked != 0 || self.only.is_some_and(|only| side & only == 0) {
             return None;
         }
@@ -288,12 +283,12 @@ impl PerHexStep {
             && self
                 .free_within
                 .as_ref()
-                .is_none_or(|w| w.contains(map, a) && w.contains(map, b));
+                .is_none_or(|w| w.contains(map, s.from) && w.contains(map, s.to));
         if free {
             return Some(0);
         }
         match &self.dear {
-            Some((hexes, cost)) if hexes.contains(map, b) => Some(*cost),
+            Some((hexes, cost)) if hexes.contains(map, s.to) => Some(*cost),
             _ => Some(Cost::SCALE),
         }
     }
@@ -407,18 +402,16 @@ struct Callbacks<'a> {
 }
 
 impl Callbacks<'_> {
-    fn step(&mut self, a: Hex, b: Hex) -> Option<u32> {
+    fn step(&mut self, s: Step) -> Option<u32> {
         match self.step {
-            StepCost::PerHex(rule) => rule.cost(self.map, a, b),
+            StepCost::PerHex(rule) => rule.cost(self.map, s),
             StepCost::Model(m) => {
-                let side = Hexside::between(a, b)
-                    .map(|s| self.map.side_bits(s))
-                    .unwrap_or(0);
-                let t = self.map.terrain(b)?;
+                let side = self.map.side_bits(s.from.side(s.dir));
+                let t = *self.map.terrain_slice().get(s.to_index)?;
                 m.step(side, t).ok().map(|c| c.0)
             }
             StepCost::Hook(f) => {
-                match f.call::<Option<f64>>((self.map.label(a), self.map.label(b))) {
+                match f.call::<Option<f64>>((self.map.label(s.from), self.map.label(s.to))) {
                     Ok(c) => c.map(|c| Cost::from_mp(c).0),
                     Err(e) => {
                         self.error.get_or_insert(e);
@@ -600,7 +593,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 &map,
                 start,
                 budget,
-                |a, b| cb_cell.borrow_mut().step(a, b),
+                |s| cb_cell.borrow_mut().step(s),
                 |h| cb_cell.borrow_mut().passage(h),
                 |h| match &target {
                     Target::Set(s) => s.contains(&map, h),
@@ -648,22 +641,19 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 &map,
                 &starts,
                 budget,
-                |a, b| cb_cell.borrow_mut().step(a, b),
+                |s| cb_cell.borrow_mut().step(s),
                 |h| cb_cell.borrow_mut().passage(h),
             );
             if let Some(e) = cb.error.take() {
                 return Err(e);
             }
-            let out = lua.create_table()?;
-            for (i, c) in costs.iter().enumerate() {
-                if *c != u32::MAX {
-                    out.set(
-                        map.label(map.hex_of_index(i)),
-                        *c as f64 / Cost::SCALE as f64,
-                    )?;
-                }
-            }
-            Ok(out)
+            let reached: Vec<(Hex, f64)> = costs
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c != u32::MAX)
+                .map(|(i, c)| (map.hex_of_index(i), *c as f64 / Cost::SCALE as f64))
+                .collect();
+            super::strings::hex_keyed(lua, &map, reached.into_iter())
         })?,
     )?;
     // the declared cost of one step (or of entering a hex from off the map, without `from`)

@@ -207,10 +207,12 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<mlua::Value> {
         }
         Value::Object(m) => {
             let t = lua.create_table_with_capacity(0, m.len())?;
+            let mut pairs = Vec::with_capacity(2 * m.len());
             for (k, item) in m {
-                t.raw_set(k.as_str(), to_lua(lua, item)?)?;
+                pairs.push(mlua::Value::String(super::strings::intern(lua, k)?));
+                pairs.push(to_lua(lua, item)?);
             }
-            mlua::Value::Table(t)
+            mlua::Value::Table(super::strings::fill(lua, t, pairs)?)
         }
     })
 }

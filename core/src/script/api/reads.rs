@@ -12,6 +12,7 @@
 
 use super::hex_of;
 use super::query::{marker_table, unit_table, UnitFilter};
+use super::strings::list;
 use crate::hex::Hex;
 use crate::state::Location;
 use crate::world::{Shared, World};
@@ -88,33 +89,6 @@ fn with_kept<R>(
     let mut kb = k.borrow_mut();
     kb.catch_up(&wb);
     read(&wb, &mut kb)
-}
-
-/// A list table from items, built by one call into Lua (see `strings.rs` for why one call).
-fn list(lua: &Lua, items: Vec<mlua::Value>) -> mlua::Result<Table> {
-    // a call passes its arguments on the Lua stack: long lists are filled item by item
-    const ONE_CALL: usize = 4000;
-    if items.len() > ONE_CALL {
-        let t = lua.create_table_with_capacity(items.len(), 0)?;
-        for v in items {
-            t.raw_push(v)?;
-        }
-        return Ok(t);
-    }
-    struct ListConstructor(mlua::Function);
-    let f = match lua.app_data_ref::<ListConstructor>() {
-        Some(c) => c.0.clone(),
-        None => {
-            let f: mlua::Function = lua
-                .load("return function(...) return { ... } end")
-                .set_name("=kessel list")
-                .set_mode(mlua::chunk::ChunkMode::Text)
-                .call(())?;
-            lua.set_app_data(ListConstructor(f.clone()));
-            f
-        }
-    };
-    f.call(mlua::MultiValue::from_iter(items))
 }
 
 fn filter_key(filter: &Option<Table>) -> mlua::Result<String> {

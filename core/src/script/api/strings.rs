@@ -64,3 +64,173 @@ pub(crate) fn keyed_table<'a, V: mlua::IntoLua>(
     }
     Ok(mlua::Value::Table(t))
 }
+
+/// The current map's hex labels as Lua strings, made once per map shape and numbering (a search
+/// result keys a table by hundreds of labels; formatting and interning each one anew was a good
+/// part of a path search's cost as a script sees it).
+struct Labels {
+    numbering: crate::numbering::Numbering,
+    columns: u32,
+    rows: u32,
+    strings: Vec<Option<mlua::LuaString>>,
+}
+
+/// The Lua string of an on-map hex's label (`None` off the map).
+pub(crate) fn label(
+    lua: &Lua,
+    map: &crate::map::Map,
+    hex: crate::hex::Hex,
+) -> mlua::Result<Option<mlua::LuaString>> {
+    let Some(i) = map.index(hex) else {
+        return Ok(None);
+    };
+    let fits = lua.app_data_ref::<RefCell<Labels>>().is_some_and(|l| {
+        let l = l.borrow();
+        l.columns == map.columns() && l.rows == map.rows() && l.numbering == *map.numbering()
+    });
+    if !fits {
+        lua.set_app_data(RefCell::new(Labels {
+            numbering: map.numbering().clone(),
+            columns: map.columns(),
+            rows: map.rows(),
+            strings: vec![None; map.len()],
+        }));
+    }
+    let labels = lua
+        .app_data_ref::<RefCell<Labels>>()
+        .ok_or_else(|| mlua::Error::runtime("label cache missing"))?;
+    if let Some(Some(s)) = labels.borrow().strings.get(i) {
+        return Ok(Some(s.clone()));
+    }
+    let s = lua.create_string(map.label(hex))?;
+    if let Some(slot) = labels.borrow_mut().strings.get_mut(i) {
+        *slot = Some(s.clone());
+    }
+    Ok(Some(s))
+}
+
+/// A table keyed by hex labels, `{ ["0712"] = v, ... }`, sized for its entries up front; hexes off
+/// the map are left out.
+pub(crate) fn hex_keyed<V: mlua::IntoLua>(
+    lua: &Lua,
+    map: &crate::map::Map,
+    entries: impl ExactSizeIterator<Item = (crate::hex::Hex, V)>,
+) -> mlua::Result<Table> {
+    let t = lua.create_table_with_capacity(0, entries.len())?;
+    let mut pairs = Vec::with_capacity(2 * entries.len());
+    for (h, v) in entries {
+        if let Some(k) = label(lua, map, h)? {
+            pairs.push(mlua::Value::String(k));
+            pairs.push(v.into_lua(lua)?);
+        }
+    }
+    fill(lua, t, pairs)
+}
+
+/// Sets `pairs` (key, value, key, value, …) in `t`, a fresh table without a metatable, by one call
+/// into Lua per few thousand pairs instead of one protected call per field (see this module's
+/// header).
+pub(crate) fn fill(lua: &Lua, t: Table, pairs: Vec<mlua::Value>) -> mlua::Result<Table> {
+    // a call passes its arguments on the Lua stack: long lists go in several calls
+    const ONE_CALL: usize = 4000;
+    struct Filler(mlua::Function);
+    let f = match lua.app_data_ref::<Filler>() {
+        Some(c) => c.0.clone(),
+        None => {
+            let f: mlua::Function = lua
+                .load(
+                    "return function(t, ...) local a, n = { ... }, select('#', ...) \
+                     for i = 1, n, 2 do t[a[i]] = a[i + 1] end end",
+                )
+                .set_name("=kessel fill")
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .call(())?;
+            lua.set_app_data(Filler(f.clone()));
+            f
+        }
+    };
+    let mut pairs = pairs.into_iter().peekable();
+    while pairs.peek().is_some() {
+        let mut args = mlua::MultiValue::with_capacity(ONE_CALL + 1);
+        args.push_back(mlua::Value::Table(t.clone()));
+        args.extend(pairs.by_ref().take(ONE_CALL));
+        f.call::<()>(args)?;
+    }
+    Ok(t)
+}
+
+/// A list table from items, built by one call into Lua (see this module's header for why one call).
+pub(crate) fn list(lua: &Lua, items: Vec<mlua::Value>) -> mlua::Result<Table> {
+    // a call passes its arguments on the Lua stack: long lists are filled item by item
+    const ONE_CALL: usize = 4000;
+    if items.len() > ONE_CALL {
+        let t = lua.create_table_with_capacity(items.len(), 0)?;
+        for v in items {
+            t.raw_push(v)?;
+        }
+        return Ok(t);
+    }
+    struct ListConstructor(mlua::Function);
+    let f = match lua.app_data_ref::<ListConstructor>() {
+        Some(c) => c.0.clone(),
+        None => {
+            let f: mlua::Function = lua
+                .load("return function(...) return { ... } end")
+                .set_name("=kessel list")
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .call(())?;
+            lua.set_app_data(ListConstructor(f.clone()));
+            f
+        }
+    };
+    f.call(mlua::MultiValue::from_iter(items))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Map;
+    use crate::numbering::Numbering;
+
+    #[test]
+    fn labels_follow_the_map_they_are_asked_for() {
+        let lua = Lua::new();
+        let a = Map::new("a", 4, 4, Numbering::default(), "clear");
+        let h = a.parse("0203").expect("label");
+        let s = label(&lua, &a, h).expect("label").expect("on the map");
+        assert_eq!(s.to_str().expect("utf-8").to_string(), "0203");
+        // the same hex on a map numbered from another corner gets that map's label
+        let b = Map::new(
+            "b",
+            4,
+            4,
+            Numbering {
+                first_column: 11,
+                ..Numbering::default()
+            },
+            "clear",
+        );
+        let s = label(&lua, &b, h).expect("label").expect("on the map");
+        assert_eq!(s.to_str().expect("utf-8").to_string(), "1203");
+        // off the map: no label
+        let off = b.hex_at(-1, 0);
+        assert!(label(&lua, &b, off).expect("label").is_none());
+    }
+
+    #[test]
+    fn hex_keyed_tables_hold_every_entry_past_one_call() {
+        let lua = Lua::new();
+        // 4,900 hexes: more pairs than one call takes
+        let map = Map::new("m", 70, 70, Numbering::default(), "clear");
+        let all: Vec<_> = map.hexes().map(|h| (h, 1.5)).collect();
+        let t = hex_keyed(&lua, &map, all.into_iter()).expect("table");
+        let n: usize = lua
+            .load("return function(t) local n = 0 for _ in pairs(t) do n = n + 1 end return n end")
+            .eval::<mlua::Function>()
+            .expect("fn")
+            .call(t.clone())
+            .expect("count");
+        assert_eq!(n, 4_900);
+        assert_eq!(t.get::<f64>("7070").expect("the last hex"), 1.5);
+    }
+}
