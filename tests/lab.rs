@@ -85,7 +85,14 @@ fn shards_merge_to_exactly_one_run() {
         assert!(turns[3]["scores"]["german"].is_number(), "{g}");
         assert!(turns[3]["control"].get("Smolensk").is_some(), "{g}");
         assert!(g["losses"]["soviet"]["eliminated"].is_number(), "{g}");
-        assert!(g["cpu_s"].as_f64().expect("cpu") > 0.0, "{g}");
+        let cpu = |k: &str| g[k].as_f64().expect("cpu");
+        assert!(cpu("cpu_s") > 0.0, "{g}");
+        // the AI's choices and the rules' work are parts of the game's CPU time
+        assert!(cpu("choice_cpu_s") > 0.0 && cpu("rules_cpu_s") > 0.0, "{g}");
+        assert!(
+            cpu("choice_cpu_s") + cpu("rules_cpu_s") <= cpu("cpu_s") * 1.0001,
+            "{g}"
+        );
     }
 }
 

@@ -295,6 +295,10 @@ pub fn play_loaded_until(
                 metrics: r.metrics,
             })
         };
+    // wall time spent choosing actions (the players' own work) and in the rules' validation and
+    // application of them, to split the game's CPU time between the two
+    let mut choosing = std::time::Duration::ZERO;
+    let mut ruling = std::time::Duration::ZERO;
     let mut stuck = false;
     // refusals of enumerated actions a random player met: message → times (reported once)
     let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
@@ -326,6 +330,7 @@ pub fn play_loaded_until(
         };
         // the computer player's choice (the AI's, or drawn when it has none), or for a random
         // player the candidates a choice is drawn from
+        let chosen_at = Instant::now();
         let picked = if random {
             None
         } else {
@@ -363,6 +368,7 @@ pub fn play_loaded_until(
                 (legal.swap_remove(pick), legal)
             }
         };
+        choosing += chosen_at.elapsed();
         let sender = engine.deciding_side();
         let acting_side = sender.clone().unwrap_or_else(|| "-".to_string());
         loop {
@@ -379,11 +385,13 @@ pub fn play_loaded_until(
                 );
             }
             // sent by the side deciding, already known: the engine need not ask again
+            let acted_at = Instant::now();
             let outcome = match &sender {
                 Some(side) => engine.act_as(side, &action),
                 None => engine.act(&action),
             }
             .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
+            ruling += acted_at.elapsed();
             let rejection = match outcome {
                 Ok(events) => {
                     if cfg.trace {
@@ -484,6 +492,9 @@ pub fn play_loaded_until(
         (Some(a), Some(b)) if b >= a => b - a,
         _ => wall.elapsed().as_secs_f64(),
     };
+    let share = |part: std::time::Duration| {
+        cpu_s * part.as_secs_f64() / wall.elapsed().as_secs_f64().max(f64::MIN_POSITIVE)
+    };
     Ok(GameRecord {
         kind: "game".into(),
         profile: profile_name.to_string(),
@@ -497,6 +508,8 @@ pub fn play_loaded_until(
         actions,
         actions_by_side,
         cpu_s,
+        choice_cpu_s: share(choosing),
+        rules_cpu_s: share(ruling),
         variation: cfg.ai_variation,
     })
 }

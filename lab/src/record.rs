@@ -169,6 +169,15 @@ pub struct GameRecord {
     pub actions_by_side: BTreeMap<String, BTreeMap<String, u32>>,
     /// CPU seconds the game took (its thread's; wall time where that cannot be read).
     pub cpu_s: f64,
+    /// The part of `cpu_s` spent choosing actions: the computer players' own work, with the
+    /// enumerations they ask for (or a random player's draw among the legal actions). Measured as
+    /// the share of the game's wall time, applied to its CPU time.
+    #[serde(default)]
+    pub choice_cpu_s: f64,
+    /// The part of `cpu_s` the rules took validating and applying the chosen actions (measured
+    /// like `choice_cpu_s`); the rest is the lab's own bookkeeping (results at each turn's end).
+    #[serde(default)]
+    pub rules_cpu_s: f64,
     /// The AI variation it was played with (`--ai-variations`: the same seed's dice, the
     /// players' open choices made otherwise); 0, the usual game, is left out.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -532,6 +541,8 @@ mod tests {
                     actions: 1,
                     actions_by_side: BTreeMap::new(),
                     cpu_s: 0.0,
+                    choice_cpu_s: 0.0,
+                    rules_cpu_s: 0.0,
                     variation: 0,
                 })
                 .collect(),

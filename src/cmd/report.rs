@@ -36,10 +36,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let games = data.games.len();
     if games > 0 {
-        let cpu: f64 = data.games.iter().map(|g| g.cpu_s).sum();
         eprintln!(
-            "CPU {:.3} s per game over {games} games",
-            cpu / games as f64
+            "{} over {games} games",
+            kessel_lab::summary::cpu_line(&data.games)
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -465,14 +465,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     drop(stdout);
     let elapsed = t0.elapsed().as_secs_f64();
     let games = data.games.len();
-    let cpu: f64 = data.games.iter().map(|g| g.cpu_s).sum();
     // a blank line first: the timing never runs into the summary's last line, however a
     // caller joins the two streams
     eprintln!(
-        "\n{games} games in {elapsed:.1} s on {workers} worker{}: {:.1} games per minute; CPU {:.3} s per game",
+        "\n{games} games in {elapsed:.1} s on {workers} worker{}: {:.1} games per minute; {}",
         if workers == 1 { "" } else { "s" },
         games as f64 * 60.0 / elapsed.max(1e-9),
-        cpu / games.max(1) as f64,
+        summary::cpu_line(&data.games),
     );
     Ok(ExitCode::SUCCESS)
 }
