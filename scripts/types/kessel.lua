@@ -1032,8 +1032,8 @@ function kessel.paths.field(spec) end
 ---@field enter_only? kessel.Hexes May be entered, but the trace can not go on from them.
 
 ---@class kessel.TraceSpec
----@field from Hex|Hex[] Start hex (required); `reach` also takes a list of start hexes.
----@field target? kessel.Hexes|fun(hex: Hex): boolean Hexes to reach (trace only).
+---@field from? Hex|Hex[] Start hex (required but by `trace_costs`); `reach` and `trace_costs` also take a list of hexes.
+---@field target? kessel.Hexes|fun(hex: Hex): boolean Hexes to reach (trace and trace_costs).
 ---@field budget? number Default 1,000,000.
 ---@field step? "hex"|kessel.HexStep|kessel.CostSpec|fun(from: Hex, to: Hex): number? Step cost; nil from the function = step not allowed.
 ---@field passage? kessel.PassageSets|fun(hex: Hex): ("blocked"|"enter"|nil)
@@ -1051,6 +1051,13 @@ function kessel.paths.trace(spec) end
 ---@param spec kessel.TraceSpec
 ---@return table<Hex, number>
 function kessel.paths.reach(spec) end
+
+---What `trace` would find from every hex, by one search back from the targets: each hex from which
+---a trace reaches a target within the budget, with its cost (a target at 0). `from` (a hex or a
+---list) keeps the answer to those hexes; the search is the same.
+---@param spec kessel.TraceSpec
+---@return table<Hex, number>
+function kessel.paths.trace_costs(spec) end
 
 ---@class kessel.StepSpec
 ---@field to Hex The hex entered (required).

@@ -196,6 +196,67 @@ pub fn reach(
     cost
 }
 
+/// What [`trace`] would find from every hex at once: for each hex, the cost of the cheapest trace
+/// from it to a target within `budget`, dense by map index (`u32::MAX`: no trace). One search
+/// backwards from the targets instead of one search per start: the same rules (a trace enters no
+/// blocked hex, goes on from no enter-only hex but a target, may leave its start whatever that
+/// is; a target is its own trace at cost 0) and `step` asked in the direction the trace walks, so
+/// each cost equals `trace(..).cost` from that hex.
+pub fn trace_costs(
+    map: &Map,
+    budget: u32,
+    mut step: impl FnMut(Step) -> Option<u32>,
+    passage: impl FnMut(Hex) -> Passage,
+    mut is_target: impl FnMut(Hex) -> bool,
+) -> Vec<u32> {
+    let n = map.len();
+    let mut passage = Passages::new(passage, n);
+    let mut cost = vec![u32::MAX; n];
+    let mut target = vec![false; n];
+    let mut heap = BinaryHeap::new();
+    for (i, t) in target.iter_mut().enumerate() {
+        if is_target(map.hex_of_index(i)) {
+            *t = true;
+            cost[i] = 0;
+            heap.push(Reverse((0u32, i as u32)));
+        }
+    }
+    while let Some(Reverse((c, i))) = heap.pop() {
+        let i = i as usize;
+        if c != cost[i] {
+            continue;
+        }
+        let here = map.hex_of_index(i);
+        // a trace goes on through `here` only if it may enter it, and past it only if it is a
+        // target (where it ends) or open
+        let p = passage.of(here, i);
+        if p == Passage::Blocked || (!target[i] && p != Passage::Open) {
+            continue;
+        }
+        for dir in HexDir::ALL {
+            let from = here.neighbor(dir);
+            let Some(j) = map.index(from) else { continue };
+            if target[j] {
+                continue;
+            }
+            let Some(s) = step(Step {
+                from,
+                dir: dir.opposite(),
+                to: here,
+                to_index: i,
+            }) else {
+                continue;
+            };
+            let nc = c.saturating_add(s);
+            if nc <= budget && nc < cost[j] {
+                cost[j] = nc;
+                heap.push(Reverse((nc, j as u32)));
+            }
+        }
+    }
+    cost
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,5 +284,59 @@ mod tests {
         assert!(trace(&map, start, 10, |_| Some(1), swamp, col3).is_some());
         let r = reach(&map, &[start], 1, |_| Some(1), |_| Passage::Open);
         assert_eq!(r.iter().filter(|c| **c != u32::MAX).count(), 7);
+    }
+
+    /// A small deterministic generator for the property test (no crate needed for a few numbers).
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    #[test]
+    fn trace_costs_equal_a_trace_from_every_hex() {
+        let map = Map::new("t", 11, 9, Numbering::default(), "clear");
+        for seed in 0..40u64 {
+            let mut rng = Lcg(seed);
+            let n = map.len();
+            let passages: Vec<Passage> = (0..n)
+                .map(|_| match rng.next(10) {
+                    0 => Passage::Blocked,
+                    1 | 2 => Passage::EnterOnly,
+                    _ => Passage::Open,
+                })
+                .collect();
+            let targets: Vec<bool> = (0..n).map(|_| rng.next(12) == 0).collect();
+            // costs depend on the direction walked and on the hex entered; some steps forbidden
+            let costs: Vec<[Option<u32>; 6]> = (0..n)
+                .map(|_| {
+                    std::array::from_fn(|_| match rng.next(9) {
+                        0 => None,
+                        k => Some(k as u32),
+                    })
+                })
+                .collect();
+            let budget = 5 + rng.next(25) as u32;
+            let idx = |h: Hex| map.index(h).expect("on the map");
+            let step = |s: Step| costs[idx(s.from)][s.dir as usize];
+            let passage = |h: Hex| passages[idx(h)];
+            let is_target = |h: Hex| targets[idx(h)];
+            let all = trace_costs(&map, budget, step, passage, is_target);
+            for (i, got) in all.iter().enumerate() {
+                let start = map.hex_of_index(i);
+                let want = trace(&map, start, budget, step, passage, is_target).map(|t| t.cost);
+                assert_eq!(
+                    (*got != u32::MAX).then_some(*got),
+                    want,
+                    "seed {seed}, start {}",
+                    map.label(start)
+                );
+            }
+        }
     }
 }

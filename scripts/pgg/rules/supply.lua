@@ -70,11 +70,18 @@ end
 local function german_supplied(ctx, u)
   if ctx.by_road[u.hex] then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/"), "11.1" end
   local class = C.class(u)   -- by the unit's own movement type [11.1] (WBC09 #8)
-  local t = kessel.paths.trace{
-    from = u.hex, budget = GERMAN_MP, step = { class = class, side = C.GERMAN },
-    passage = { blocked = ctx.blocked, enter_only = ctx.sets.swamp }, target = ctx.sets.west,
-  }
-  if t then return true, string.format("%s MP from the west edge", t.cost), "11.1" end
+  -- the MP from every hex to the west edge, by one search per movement type and position
+  ctx.west_mp = ctx.west_mp or {}
+  local mp = ctx.west_mp[class]
+  if mp == nil then
+    mp = kessel.paths.trace_costs{
+      budget = GERMAN_MP, step = { class = class, side = C.GERMAN },
+      passage = { blocked = ctx.blocked, enter_only = ctx.sets.swamp }, target = ctx.sets.west,
+    }
+    ctx.west_mp[class] = mp
+  end
+  local cost = mp[u.hex]
+  if cost then return true, string.format("%s MP from the west edge", cost), "11.1" end
   return false, string.format("no line free of Soviet units and ZOC within 20 hexes of a road to %s, nor within 20 MP of the west edge [11.1]",
     table.concat(kessel.map.tagged("road_supply_source"), "/")), "11.1"
 end
@@ -86,20 +93,26 @@ local function soviet_ctx()
   local covered = {}   -- hex -> leader name
   local leaders_ok = {}
   local loc_enter_only = C.option("wbc09_13_loc_not_through_swamp") and sets.swamp or nil
+  local leaders, hexes = {}, {}
   for _, l in ipairs(C.units_of(C.SOVIET)) do
     if C.is_leader(l) and not C.disrupted(l) then
-      local los = kessel.paths.trace{
-        from = l.hex, budget = 1e6, step = { class = "infantry", side = C.SOVIET },
-        passage = { blocked = blocked, enter_only = sets.swamp }, target = sets.east,
+      leaders[#leaders + 1] = l
+      hexes[#hexes + 1] = l.hex
+    end
+  end
+  -- each leader's line of supply to the east edge, of any length: one search for all of them
+  local lines = #hexes > 0 and kessel.paths.trace_costs{
+    from = hexes, budget = 1e6, step = { class = "infantry", side = C.SOVIET },
+    passage = { blocked = blocked, enter_only = sets.swamp }, target = sets.east,
+  } or {}
+  for _, l in ipairs(leaders) do
+    if lines[l.hex] then
+      leaders_ok[l.id] = true
+      local reach = kessel.paths.reach{
+        from = l.hex, budget = C.rating(l), step = { hex = true, blocked_by = { "lake" } },
+        passage = { blocked = blocked, enter_only = loc_enter_only },
       }
-      if los then
-        leaders_ok[l.id] = true
-        local reach = kessel.paths.reach{
-          from = l.hex, budget = C.rating(l), step = { hex = true, blocked_by = { "lake" } },
-          passage = { blocked = blocked, enter_only = loc_enter_only },
-        }
-        for h in pairs(reach) do covered[h] = covered[h] or C.name(l) end
-      end
+      for h in pairs(reach) do covered[h] = covered[h] or C.name(l) end
     end
   end
   return { side = C.SOVIET, covered = covered, leaders_ok = leaders_ok }

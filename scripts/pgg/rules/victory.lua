@@ -92,8 +92,9 @@ function V.passed_path(side, path)
   for _, h in ipairs(path or {}) do V.passed(h, side) end
 end
 
--- A line from `hex` to the west edge free of Soviet units and zones of control [15].
-function V.line_west(hex)
+-- Which of `hexes` have a line to the west edge free of Soviet units and zones of control [15]:
+-- a set of them (one search for all).
+function V.lines_west(hexes)
   local ezoc = Z.enemy_zoc(C.GERMAN)
   local soviet = C.occupied(C.SOVIET)
   local german = C.occupied(C.GERMAN)
@@ -101,26 +102,37 @@ function V.line_west(hex)
   local t = C.terrain_lists()
   local blocked = soviet:union(ezoc:minus(german))
   for _, h in ipairs(t.lake) do blocked:add(h) end
-  local found = kessel.paths.trace{
-    from = hex,
+  local found = #hexes > 0 and kessel.paths.trace_costs{
+    from = hexes,
     step = { hex = true, blocked_by = { "lake" } },
     passage = { blocked = blocked },
     target = kessel.hexset(t.west),
-  }
-  if found then return true end
-  -- the objective hex itself on the west edge, or blocked at the start
-  if kessel.map.on_edge(hex, "west") then return not soviet:has(hex) end
-  return false
+  } or {}
+  local out = {}
+  for _, hex in ipairs(hexes) do
+    -- (or the objective hex itself on the west edge, or blocked at the start)
+    if found[hex] or (kessel.map.on_edge(hex, "west") and not soviet:has(hex)) then out[hex] = true end
+  end
+  return out
+end
+
+-- A line from `hex` to the west edge free of Soviet units and zones of control [15].
+function V.line_west(hex)
+  return V.lines_west({ hex })[hex] == true
 end
 
 -- Objectives the German now holds with a line [15].
 function V.german_held(owner)
   owner = owner or V.owners()
-  local held = {}
+  local held, owned, firsts = {}, {}, {}
   for _, o in ipairs(V.objectives()) do
     local all = #o.hexes > 0
     for _, h in ipairs(o.hexes) do if owner[h] ~= C.GERMAN then all = false end end
-    if all and V.line_west(o.hexes[1]) then held[#held + 1] = o.name end
+    if all then owned[#owned + 1] = o; firsts[#firsts + 1] = o.hexes[1] end
+  end
+  local lines = V.lines_west(firsts)
+  for _, o in ipairs(owned) do
+    if lines[o.hexes[1]] then held[#held + 1] = o.name end
   end
   return held
 end

@@ -8,7 +8,7 @@ use crate::action::Reason;
 use crate::algo::movement::{
     movement_field, Cost, CostModel, FieldRules, MovementField, Unreachable,
 };
-use crate::algo::trace::{reach, trace, Passage, Step};
+use crate::algo::trace::{reach, trace, trace_costs, Passage, Step};
 use crate::algo::zoc::{zone_of_control, HexSet};
 use crate::hex::{Hex, Hexside};
 use crate::map::Map;
@@ -373,15 +373,20 @@ fn passage_arg(world: &Shared, spec: &Table) -> mlua::Result<PassageArg> {
 
 type Searched = (Arc<Map>, Vec<Hex>, u32, StepCost, PassageArg);
 
-fn search_args(world: &Shared, spec: &Table) -> mlua::Result<Searched> {
-    let starts = match spec.get::<mlua::Value>("from")? {
-        mlua::Value::String(s) => vec![hex_of(world, &s.to_str()?)?],
+/// The hexes named by `from`: one hex or a list of them.
+fn starts_arg(world: &Shared, spec: &Table) -> mlua::Result<Vec<Hex>> {
+    match spec.get::<mlua::Value>("from")? {
+        mlua::Value::String(s) => Ok(vec![hex_of(world, &s.to_str()?)?]),
         mlua::Value::Table(t) => t
             .sequence_values::<String>()
             .map(|l| hex_of(world, &l?))
-            .collect::<mlua::Result<Vec<_>>>()?,
-        _ => return Err(mlua::Error::runtime("`from` is a hex or a list of hexes")),
-    };
+            .collect::<mlua::Result<Vec<_>>>(),
+        _ => Err(mlua::Error::runtime("`from` is a hex or a list of hexes")),
+    }
+}
+
+fn search_args(world: &Shared, spec: &Table) -> mlua::Result<Searched> {
+    let starts = starts_arg(world, spec)?;
     let budget: f64 = spec.get::<Option<f64>>("budget")?.unwrap_or(1e6);
     let map = world.borrow().state.map.clone();
     Ok((
@@ -450,6 +455,13 @@ impl Callbacks<'_> {
 enum Target {
     Set(HexSet),
     Hook(Function),
+}
+
+fn target_arg(world: &Shared, spec: &Table) -> mlua::Result<Target> {
+    Ok(match spec.get::<mlua::Value>("target")? {
+        mlua::Value::Function(f) => Target::Hook(f),
+        v => Target::Set(set_arg(world, v)?),
+    })
 }
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
@@ -577,10 +589,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let [start] = starts[..] else {
                 return Err(mlua::Error::runtime("trace: `from` is one hex"));
             };
-            let target = match spec.get::<mlua::Value>("target")? {
-                mlua::Value::Function(f) => Target::Hook(f),
-                v => Target::Set(set_arg(&w, v)?),
-            };
+            let target = target_arg(&w, &spec)?;
             let mut cb = Callbacks {
                 map: &map,
                 step: &step,
@@ -653,6 +662,65 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .filter(|(_, c)| **c != u32::MAX)
                 .map(|(i, c)| (map.hex_of_index(i), *c as f64 / Cost::SCALE as f64))
                 .collect();
+            super::strings::hex_keyed(lua, &map, reached.into_iter())
+        })?,
+    )?;
+    // what `trace` would find from every hex (or from the `from` hexes), by one search back
+    // from the targets
+    let w = world.clone();
+    p.set(
+        "trace_costs",
+        lua.create_function(move |lua, spec: Table| {
+            let map = w.borrow().state.map.clone();
+            let budget: f64 = spec.get::<Option<f64>>("budget")?.unwrap_or(1e6);
+            let step = step_arg(&w, &spec)?;
+            let passage = passage_arg(&w, &spec)?;
+            let target = target_arg(&w, &spec)?;
+            let only = match spec.get::<mlua::Value>("from")? {
+                mlua::Value::Nil => None,
+                _ => Some(starts_arg(&w, &spec)?),
+            };
+            crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
+            let mut cb = Callbacks {
+                map: &map,
+                step: &step,
+                passage: &passage,
+                error: None,
+            };
+            let mut target_error = None;
+            let cb_cell = std::cell::RefCell::new(&mut cb);
+            let costs = trace_costs(
+                &map,
+                Cost::from_mp(budget).0,
+                |s| cb_cell.borrow_mut().step(s),
+                |h| cb_cell.borrow_mut().passage(h),
+                |h| match &target {
+                    Target::Set(s) => s.contains(&map, h),
+                    Target::Hook(f) => match f.call::<bool>(map.label(h)) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            target_error.get_or_insert(e);
+                            false
+                        }
+                    },
+                },
+            );
+            if let Some(e) = cb.error.take().or(target_error) {
+                return Err(e);
+            }
+            let cost_of = |i: usize| costs[i] as f64 / Cost::SCALE as f64;
+            let reached: Vec<(Hex, f64)> = match only {
+                Some(hexes) => hexes
+                    .into_iter()
+                    .filter_map(|h| map.index(h).map(|i| (h, i)))
+                    .filter(|(_, i)| costs[*i] != u32::MAX)
+                    .map(|(h, i)| (h, cost_of(i)))
+                    .collect(),
+                None => (0..costs.len())
+                    .filter(|i| costs[*i] != u32::MAX)
+                    .map(|i| (map.hex_of_index(i), cost_of(i)))
+                    .collect(),
+            };
             super::strings::hex_keyed(lua, &map, reached.into_iter())
         })?,
     )?;
