@@ -225,3 +225,42 @@ fn units_of_both_sides_in_one_hex_at_setup_are_refused() {
         r.stderr
     );
 }
+
+#[test]
+fn check_names_the_data_problems_and_the_rules_problems_in_one_run() {
+    // a unit off the map (the data), a hex with both sides in it (the rules' `check` hook) and a
+    // broken special rule (a script): one `kessel check` lists all three
+    let dir = scratch("every-problem");
+    kessel_test_support::copy_dir(&root().join("scenarios/yelnya"), &dir);
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("yelnya");
+    let ruleset = root().join("scripts/pgg");
+    let text = text.replace(
+        "ruleset = \"../../scripts/pgg\"",
+        &format!("ruleset = {:?}", ruleset.to_str().expect("utf8")),
+    );
+    let extra = "\n[[units]]\nid = \"intruder\"\nside = \"soviet\"\ntype = \"rifle\"\nfaces = [\"2-4-4\"]\nat = \"3021\"\n\n[[units]]\nid = \"lost\"\nside = \"soviet\"\ntype = \"rifle\"\nfaces = [\"2-4-4\"]\nat = \"9999\"\n";
+    std::fs::write(&path, text + extra).expect("write");
+    let r = crate::util::kessel(&["check", path.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    for needle in [
+        "unit `lost` is placed off the map at 9999",
+        "hex 3021 holds units of both sides at set-up",
+    ] {
+        assert!(r.stderr.contains(needle), "{needle}: {}", r.stderr);
+    }
+    let special = dir.join("special.lua");
+    let lua = std::fs::read_to_string(&special).expect("special.lua");
+    let broken_line = lua.lines().count() + 1;
+    std::fs::write(&special, lua + "local x = nil + 1\n").expect("write");
+    let r = crate::util::kessel(&["check", path.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("unit `lost` is placed off the map at 9999")
+            && r.stderr.contains(&format!("special.lua:{broken_line}: "))
+            && r.stderr.contains("arithmetic on a nil value"),
+        "{}",
+        r.stderr
+    );
+}

@@ -1,6 +1,8 @@
 //! `kessel check`: load a scenario with its map, rules and profile, and summarise it.
 
-use super::load_engine;
+use super::describe;
+use kessel_core::engine::Engine;
+use kessel_core::script::Limits;
 use kessel_core::state::Location;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -20,7 +22,14 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = crate::open_scenario(&args.scenario)?;
-    let engine = load_engine(&path, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    // every problem in one run: the data's own and the rules' checks of it
+    let engine = Engine::load_reporting_all(
+        &path,
+        args.profile.as_deref(),
+        crate::DEFAULT_SEED,
+        Limits::default(),
+    )
+    .map_err(describe)?;
     let state = engine.state();
     let sc = engine
         .scenario()

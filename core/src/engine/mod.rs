@@ -122,6 +122,37 @@ impl Engine {
         Engine::with_scenario(scenario, profile, seed, limits)
     }
 
+    /// [`Engine::load`] for a checker that wants every problem of a scenario in one run: a
+    /// scenario with problems of its own data (a unit off the map, a misspelt objective place) is
+    /// loaded as far as it can be and still goes on to the ruleset's checks (faces, sides, unit
+    /// types, the `check` hook), and the error lists the data's problems and the rules' together.
+    /// Only a file that cannot be read at all (TOML syntax, an unknown key) stops at once.
+    pub fn load_reporting_all(
+        scenario_path: &Path,
+        profile: Option<&str>,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Engine, EngineError> {
+        let text = crate::error::read_text(scenario_path, "scenario")?;
+        let (scenario, mut problems) = Scenario::parse_lenient(scenario_path, &text)?;
+        match Engine::with_scenario(scenario, profile, seed, limits) {
+            Ok(engine) if problems.is_empty() => Ok(engine),
+            Ok(_) => Err(LoadErrors(problems).into()),
+            Err(EngineError::Load(LoadErrors(later))) => {
+                problems.extend(later);
+                Err(LoadErrors(problems).into())
+            }
+            Err(EngineError::Script(e)) if !problems.is_empty() => {
+                // (the script's error keeps its location once, in the fields)
+                let at = crate::error::Located::from(&e);
+                let file = PathBuf::from(at.file.unwrap_or_default());
+                problems.push(LoadError::new(&file, at.line, at.message));
+                Err(LoadErrors(problems).into())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Builds an engine for a loaded scenario.
     pub fn with_scenario(
         scenario: Scenario,
