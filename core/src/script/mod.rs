@@ -315,7 +315,7 @@ impl ScriptHost {
         math.set("random", mlua::Value::Nil)?;
         math.set("randomseed", mlua::Value::Nil)?;
         // the bounded library: counted patterns, sized and charged C functions, errors that stay
-        // raised once out of budget or memory, no `__gc` finalizers (see strlib.rs)
+        // raised once out of budget or memory, no `__gc` finalizers (see strlib/)
         strlib::install(&self.lua, &self.meter())?;
         // `load` of text only, in the sandboxed globals
         let meter = self.meter();

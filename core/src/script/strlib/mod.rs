@@ -1,0 +1,435 @@
+//! The sandbox's bounded standard library: everything in `string`, `table`, `utf8`, `load` and
+//! the error-catching functions whose work a script controls but the VM's instruction hook cannot
+//! see, because it happens inside one C call.
+//!
+//! - Pattern matching (`string.find`, `match`, `gmatch`, `gsub`) is reimplemented here (a port
+//!   of Lua 5.4's `lstrlib.c` matcher) with every matching step counted against the call's
+//!   instruction budget, so a backtracking or exponential pattern stops like an endless loop.
+//! - Functions whose work or output grows with an argument (`string.rep`, `table.move`,
+//!   `table.concat`, `string.format`, `table.insert`/`remove` in the middle, `table.sort`,
+//!   `table.unpack`, `string.byte`, …) are wrapped: the size is checked against the memory limit
+//!   before the call, and the work (elements, bytes) is charged to the budget.
+//! - Once a call has run out of budget or memory it stays out until control returns to the
+//!   engine: `pcall`, `xpcall` and `coroutine.resume` re-raise the error instead of catching it, an
+//!   `xpcall` message handler is skipped, and a coroutine that died of it is never closed (its
+//!   `__close` handlers would run with the VM's hooks off).
+//! - `setmetatable` refuses a metatable with a `__gc` field: Lua runs finalizers with the hooks
+//!   off, at any allocation, so a looping finalizer could never be stopped, and one calling the
+//!   engine could run while Rust holds the game state. Tables of a mod have no finalizers.
+
+mod patterns;
+
+use mlua::{Lua, Value};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Why a call was stopped for good (until control returns to the engine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spent {
+    /// Not stopped.
+    No = 0,
+    /// The instruction budget ran out.
+    Budget = 1,
+    /// The memory limit was hit.
+    Memory = 2,
+    /// Another thread asked the call to stop (see `script::Stopper`).
+    Stopped = 3,
+    /// The call ran past its wall-clock limit (`Limits::wall`).
+    Wall = 4,
+}
+
+/// The budget of the current call from Rust, shared by the hook and the bounded functions.
+#[derive(Clone, Debug)]
+pub(crate) struct Meter {
+    /// Instructions (and charged work) used so far in this call.
+    pub used: Rc<Cell<u64>>,
+    /// Instructions allowed per call.
+    pub budget: u64,
+    /// Whether this call is out of budget or memory.
+    pub spent: Rc<Cell<Spent>>,
+    /// The memory limit, in bytes.
+    pub memory: usize,
+    /// Set by another thread to stop the call (see `script::Stopper`).
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// When the outermost call began.
+    pub started: Rc<Cell<std::time::Instant>>,
+    /// Wall-clock time allowed per call.
+    pub wall: std::time::Duration,
+}
+
+impl Meter {
+    /// The error for a call that ran out, located by the hook's `place` (`file:line: `) if known.
+    pub fn error(&self, place: &str) -> mlua::Error {
+        match self.spent.get() {
+            Spent::Memory => mlua::Error::runtime(format!(
+                "{place}memory limit exceeded ({} MiB; the script stays stopped until it returns to the engine)",
+                self.memory >> 20
+            )),
+            Spent::Stopped => mlua::Error::runtime(format!(
+                "{place}stopped on request (the call was cut short; the game is as it was before it)"
+            )),
+            Spent::Wall => mlua::Error::runtime(format!(
+                "{place}time limit exceeded ({:.0} s of wall time in one call: work the instruction count does not see, such as joining big strings in a loop?)",
+                self.wall.as_secs_f64()
+            )),
+            _ => mlua::Error::runtime(format!(
+                "{place}instruction budget exceeded ({} million instructions in one call; an endless loop?)",
+                self.budget / 1_000_000
+            )),
+        }
+    }
+
+    /// Raises if this call already ran out or was asked to stop.
+    pub fn check(&self) -> mlua::Result<()> {
+        if self.spent.get() == Spent::No && self.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            self.spent.set(Spent::Stopped);
+        }
+        if self.spent.get() != Spent::No {
+            return Err(self.error(""));
+        }
+        Ok(())
+    }
+
+    /// Charges `n` units of work; raises (for good) once the budget is gone.
+    pub fn charge(&self, n: u64) -> mlua::Result<()> {
+        self.check()?;
+        let used = self.used.get().saturating_add(n);
+        self.used.set(used);
+        if used > self.budget {
+            self.spent.set(Spent::Budget);
+            return Err(self.error(""));
+        }
+        Ok(())
+    }
+
+    /// Work still allowed in this call.
+    pub fn fuel(&self) -> u64 {
+        self.budget.saturating_sub(self.used.get())
+    }
+
+    /// Refuses a result of `bytes` bytes that could not fit in the memory limit.
+    pub fn size(&self, what: &str, bytes: u128) -> mlua::Result<()> {
+        if bytes > self.memory as u128 {
+            return Err(mlua::Error::runtime(format!(
+                "{what}: a {bytes}-byte result is over the memory limit ({} MiB)",
+                self.memory >> 20
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// True if a Lua error value is a memory error (Lua's own, or one raised by a Rust function).
+fn is_memory_error(v: &Value) -> bool {
+    fn inner(e: &mlua::Error) -> bool {
+        match e {
+            mlua::Error::MemoryError(_) => true,
+            mlua::Error::CallbackError { cause, .. } => inner(cause),
+            mlua::Error::WithContext { cause, .. } => inner(cause),
+            _ => false,
+        }
+    }
+    match v {
+        Value::String(s) => s.as_bytes().as_ref() == b"not enough memory",
+        Value::Error(e) => inner(e),
+        _ => false,
+    }
+}
+
+const PRELUDE: &str = r##"
+local meter, charge, sized = ...
+local type, select, error, rawget, tostring = type, select, error, rawget, tostring
+local opcall, oxpcall, osetmetatable = pcall, xpcall, setmetatable
+local create, oresume, oclose, ostatus = coroutine.create, coroutine.resume, coroutine.close, coroutine.status
+local poisoned = osetmetatable({}, { __mode = "k" })
+
+-- pcall / xpcall catch ordinary errors only: once out of budget or memory, they re-raise
+local function after(ok, ...)
+  if not ok then meter(true, (...)) end
+  return ok, ...
+end
+pcall = function(...)
+  meter()
+  return after(opcall(...))
+end
+xpcall = function(f, handler, ...)
+  meter()
+  return after(oxpcall(f, function(e)
+    -- a handler runs with the hooks off after a budget error: skip it then
+    if meter(false, e) then return e end
+    return handler(e)
+  end, ...))
+end
+
+-- a coroutine that died of the budget keeps the hooks off: never resume or close it again
+local function resumed(co, ok, ...)
+  if not ok and meter(false, (...)) then
+    poisoned[co] = true
+    meter(true, (...))
+  end
+  return ok, ...
+end
+local function resume(co, ...)
+  meter()
+  return resumed(co, oresume(co, ...))
+end
+coroutine.resume = resume
+coroutine.close = function(co)
+  meter()
+  if poisoned[co] then return false, "coroutine stopped by the sandbox" end
+  return oclose(co)
+end
+local function unwrap(co, ok, ...)
+  if ok then return ... end
+  if not poisoned[co] and ostatus(co) == "dead" then oclose(co) end
+  error((...), 0)
+end
+coroutine.wrap = function(f)
+  local co = create(f)
+  return function(...) return unwrap(co, resume(co, ...)) end
+end
+
+setmetatable = function(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("setmetatable: __gc finalizers are not allowed in the sandbox (they would run outside the instruction budget)", 2)
+  end
+  return osetmetatable(t, mt)
+end
+
+-- sizes checked before allocating, work charged to the budget (one unit per 8 bytes or element)
+local srep, sformat, ssub, supper, slower, sreverse, sbyte, spack =
+  string.rep, string.format, string.sub, string.upper, string.lower, string.reverse, string.byte, string.pack
+local tconcat, tmove, tinsert, tremove, tsort, tunpack = table.concat, table.move, table.insert, table.remove, table.sort, table.unpack
+local ulen, ucodepoint = utf8.len, utf8.codepoint
+local function out(r)
+  local n = #r
+  if n > 4096 then charge(n >> 3) end
+  return r
+end
+-- a C function that builds its result in a buffer runs out of memory with no position, and its
+-- argument errors would name the wrapper: call it protected, then raise a memory error again from
+-- here (it names the caller's line) and an argument error at the caller's line with the function's
+-- public name. Every wrapper calls `built` as a tail call, so level 2 is the script's own call.
+local sfind = string.find
+local function built(name, ok, r, ...)
+  if ok then return out(r), ... end
+  meter(true, r)
+  if type(r) == "string" and not sfind(r, "^[^\n]-:%d+: ") then
+    local i, j = sfind(r, "'?'", 1, true)
+    if i then r = ssub(r, 1, i) .. name .. ssub(r, j) end
+    error(r, 2)
+  end
+  error(r, 0)
+end
+string.rep = function(s, n, sep)
+  s = tostring(s)
+  n = math.tointeger(n) or n
+  sep = sep and tostring(sep) or ""
+  if type(n) == "number" and n > 0 then
+    sized("string.rep", #s, #sep, n)
+    charge(n)
+    if #s == 0 and #sep == 0 then return "" end
+  end
+  return built("string.rep", opcall(srep, s, n, sep))
+end
+string.format = function(...) return built("string.format", opcall(sformat, ...)) end
+string.sub = function(...) return out(ssub(...)) end
+string.upper = function(s) return built("string.upper", opcall(supper, s)) end
+string.lower = function(s) return built("string.lower", opcall(slower, s)) end
+string.reverse = function(s) return built("string.reverse", opcall(sreverse, s)) end
+string.pack = function(...) return built("string.pack", opcall(spack, ...)) end
+string.byte = function(s, i, j)
+  local n = #tostring(s)
+  if j ~= nil and n > 64 then charge(n >> 3) end
+  return sbyte(s, i, j)
+end
+table.concat = function(t, sep, i, j)
+  i = i or 1
+  j = j or #t
+  if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 4) end
+  return built("table.concat", opcall(tconcat, t, sep, i, j))
+end
+table.move = function(a1, f, e, t, a2)
+  if type(f) == "number" and type(e) == "number" and e >= f then charge((e - f + 1) * 2) end
+  return tmove(a1, f, e, t, a2)
+end
+table.insert = function(t, ...)
+  local n = select("#", ...)
+  if n == 2 then
+    local pos = ...
+    if type(pos) == "number" then
+      local len = #t
+      if len - pos > 64 then charge((len - pos) * 2) end
+    end
+  end
+  return tinsert(t, ...)
+end
+table.remove = function(t, pos)
+  if pos ~= nil and type(pos) == "number" then
+    local len = #t
+    if len - pos > 64 then charge((len - pos) * 2) end
+  end
+  return tremove(t, pos)
+end
+table.sort = function(t, cmp)
+  local n = #t
+  if n > 64 then
+    local log = 1
+    while (1 << log) < n do log = log + 1 end
+    charge(n * log * 4)
+  end
+  return tsort(t, cmp)
+end
+table.unpack = function(t, i, j)
+  i = i or 1
+  j = j or #t
+  if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 8) end
+  return tunpack(t, i, j)
+end
+utf8.len = function(s, ...)
+  local n = #tostring(s)
+  if n > 4096 then charge(n >> 3) end
+  return ulen(s, ...)
+end
+utf8.codepoint = function(s, i, j, ...)
+  local n = #tostring(s)
+  if j ~= nil and n > 64 then charge(n >> 3) end
+  return ucodepoint(s, i, j, ...)
+end
+"##;
+
+/// Installs the bounded library on a fresh state (before any mod code runs).
+pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
+    // meter() raises if spent; meter(true, e) also marks a memory error as spent and raises;
+    // meter(false, e) only says whether the call is spent (or `e` is a memory error)
+    let m = meter.clone();
+    let meter_fn = lua.create_function(move |_, (raise, e): (Option<bool>, Value)| {
+        if m.spent.get() == Spent::No && is_memory_error(&e) {
+            m.spent.set(Spent::Memory);
+        }
+        let spent = m.spent.get() != Spent::No;
+        if raise.unwrap_or(true) && spent {
+            return Err(m.error(""));
+        }
+        Ok(spent)
+    })?;
+    let m = meter.clone();
+    let charge = lua.create_function(move |_, n: f64| {
+        let n = if n.is_finite() && n > 0.0 {
+            n.min(u64::MAX as f64) as u64
+        } else {
+            0
+        };
+        m.charge(n)
+    })?;
+    let m = meter.clone();
+    let sized = lua.create_function(move |_, (what, l, lsep, n): (String, u64, u64, f64)| {
+        let n = if n.is_finite() {
+            n.max(0.0) as u128
+        } else {
+            u128::MAX
+        };
+        let total = (l as u128 + lsep as u128).saturating_mul(n);
+        m.size(&what, total)?;
+        m.charge((total >> 3) as u64)
+    })?;
+    lua.load(PRELUDE)
+        .set_name("=sandbox")
+        .call::<()>((meter_fn, charge, sized))?;
+    patterns::install(lua, meter)
+}
+
+/// Refuses source text declaring a to-be-closed variable (`local x <close> = ...`): when a
+/// budget error stops a coroutine, its `__close` handlers run with the VM's hooks off, where a
+/// looping one could never be stopped. Returns the line of the first one.
+pub(crate) fn find_close_attribute(text: &[u8]) -> Option<usize> {
+    let (mut i, mut line) = (0usize, 1usize);
+    // `[[`, `[==[`: the level of a long bracket starting at `j`, if one does
+    let long_open = |j: usize| -> Option<usize> {
+        if text.get(j) != Some(&b'[') {
+            return None;
+        }
+        let mut k = j + 1;
+        while text.get(k) == Some(&b'=') {
+            k += 1;
+        }
+        (text.get(k) == Some(&b'[')).then_some(k - j - 1)
+    };
+    let skip_long = |mut j: usize, level: usize, line: &mut usize| -> usize {
+        while j < text.len() {
+            if text[j] == b'\n' {
+                *line += 1;
+            }
+            if text[j] == b']' {
+                let mut k = j + 1;
+                while text.get(k) == Some(&b'=') {
+                    k += 1;
+                }
+                if k - j - 1 == level && text.get(k) == Some(&b']') {
+                    return k + 1;
+                }
+            }
+            j += 1;
+        }
+        j
+    };
+    while i < text.len() {
+        match text[i] {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b'-' if text.get(i + 1) == Some(&b'-') => {
+                if let Some(level) = long_open(i + 2) {
+                    i = skip_long(i + 4 + level, level, &mut line);
+                } else {
+                    while i < text.len() && text[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+            }
+            b'[' if long_open(i).is_some() => {
+                let level = long_open(i).unwrap_or(0);
+                i = skip_long(i + 2 + level, level, &mut line);
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < text.len() && text[i] != q && text[i] != b'\n' {
+                    if text[i] == b'\\' {
+                        if text.get(i + 1) == Some(&b'\n') {
+                            line += 1;
+                        }
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'<' => {
+                let mut k = i + 1;
+                while matches!(text.get(k), Some(b' ' | b'\t')) {
+                    k += 1;
+                }
+                if text[k.min(text.len())..].starts_with(b"close") {
+                    let mut e = k + 5;
+                    while matches!(text.get(e), Some(b' ' | b'\t')) {
+                        e += 1;
+                    }
+                    if text.get(e) == Some(&b'>') {
+                        return Some(line);
+                    }
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The sandbox's refusal of a to-be-closed variable at `line`.
+pub(crate) fn close_refused(chunk: &str, line: usize) -> String {
+    format!(
+        "{chunk}:{line}: to-be-closed variables (<close>) are not allowed in the sandbox (their __close handler can run outside the instruction budget)"
+    )
+}
