@@ -2,7 +2,7 @@
 //! the error-catching functions whose work a script controls but the VM's instruction hook cannot
 //! see, because it happens inside one C call.
 //!
-//! - Pattern matching (`string.find`, `match`, `gmatch`, `gsub`) is reimplemented here (a port
+//! - Pattern matching (`string.find`, `match`, `gmatch`, `gsub`) is reimplemented (`patterns.rs`, a port
 //!   of Lua 5.4's `lstrlib.c` matcher) with every matching step counted against the call's
 //!   instruction budget, so a backtracking or exponential pattern stops like an endless loop.
 //! - Functions whose work or output grows with an argument (`string.rep`, `table.move`,
