@@ -427,6 +427,19 @@ impl Callbacks<'_> {
         }
     }
 
+    fn is_target(&mut self, target: &Target, h: Hex) -> bool {
+        match target {
+            Target::Set(s) => s.contains(self.map, h),
+            Target::Hook(f) => match f.call::<bool>(self.map.label(h)) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                    false
+                }
+            },
+        }
+    }
+
     fn passage(&mut self, h: Hex) -> Passage {
         match self.passage {
             PassageArg::Open => Passage::Open,
@@ -596,7 +609,6 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 passage: &passage,
                 error: None,
             };
-            let mut target_error = None;
             let cb_cell = std::cell::RefCell::new(&mut cb);
             let found = trace(
                 &map,
@@ -604,18 +616,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 budget,
                 |s| cb_cell.borrow_mut().step(s),
                 |h| cb_cell.borrow_mut().passage(h),
-                |h| match &target {
-                    Target::Set(s) => s.contains(&map, h),
-                    Target::Hook(f) => match f.call::<bool>(map.label(h)) {
-                        Ok(b) => b,
-                        Err(e) => {
-                            target_error.get_or_insert(e);
-                            false
-                        }
-                    },
-                },
+                |h| cb_cell.borrow_mut().is_target(&target, h),
             );
-            if let Some(e) = cb.error.take().or(target_error) {
+            if let Some(e) = cb.error.take() {
                 return Err(e);
             }
             match found {
@@ -687,25 +690,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 passage: &passage,
                 error: None,
             };
-            let mut target_error = None;
             let cb_cell = std::cell::RefCell::new(&mut cb);
             let costs = trace_costs(
                 &map,
                 Cost::from_mp(budget).0,
                 |s| cb_cell.borrow_mut().step(s),
                 |h| cb_cell.borrow_mut().passage(h),
-                |h| match &target {
-                    Target::Set(s) => s.contains(&map, h),
-                    Target::Hook(f) => match f.call::<bool>(map.label(h)) {
-                        Ok(b) => b,
-                        Err(e) => {
-                            target_error.get_or_insert(e);
-                            false
-                        }
-                    },
-                },
+                |h| cb_cell.borrow_mut().is_target(&target, h),
             );
-            if let Some(e) = cb.error.take().or(target_error) {
+            if let Some(e) = cb.error.take() {
                 return Err(e);
             }
             let cost_of = |i: usize| costs[i] as f64 / Cost::SCALE as f64;
