@@ -413,6 +413,32 @@ impl GameState {
             .filter(move |m| m.hex == Some(hex) || m.other == Some(hex))
     }
 
+    /// The indices of the units an event that clears a flag or a unit variable from every unit
+    /// changes: those that hold it now (and, for a variable, those whose secret it is). Empty for
+    /// other events.
+    pub fn units_holding(&self, event: &Event) -> Vec<usize> {
+        match event {
+            Event::FlagsCleared { flag, side } => (0..self.units.len())
+                .filter(|&i| {
+                    let u = &self.units[i];
+                    side.as_ref().is_none_or(|s| &u.side == s) && u.flags.contains(flag)
+                })
+                .collect(),
+            Event::UnitVarsCleared { key } => (0..self.units.len())
+                .filter(|&i| {
+                    let u = &self.units[i];
+                    u.vars.contains_key(key)
+                        || self
+                            .secrets
+                            .unit_vars
+                            .get(&u.id)
+                            .is_some_and(|keys| keys.contains_key(key))
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Applies one event. The only way play changes the state.
     pub fn apply(&mut self, event: &Event) -> Result<(), ApplyError> {
         match event {

@@ -181,19 +181,26 @@ impl World {
         if !matches!(self.stage(), Stage::Apply | Stage::Script) {
             return Err("the game state can only change while an action is applied".into());
         }
+        // a flag or variable cleared from every unit changes only the units that had it: worked
+        // out before the event is applied, so that the others keep their snapshots and
+        // `changed_since` stays exact
+        let cleared = match event.units_touched() {
+            UnitsTouched::All => Some(self.state.units_holding(&event)),
+            _ => None,
+        };
         if let Some(journal) = &mut self.journal {
-            match event.units_touched() {
-                UnitsTouched::One(id) => {
+            match (&cleared, event.units_touched()) {
+                (Some(indices), _) => {
+                    for &i in indices {
+                        journal.save(&self.state.units, i);
+                    }
+                }
+                (None, UnitsTouched::One(id)) => {
                     if let Some(i) = self.state.unit_index(id) {
                         journal.save(&self.state.units, i);
                     }
                 }
-                UnitsTouched::All => {
-                    for i in 0..self.state.units.len() {
-                        journal.save(&self.state.units, i);
-                    }
-                }
-                UnitsTouched::None => {}
+                (None, _) => {}
             }
         }
         self.state.apply(&event).map_err(|e| e.to_string())?;
@@ -203,14 +210,18 @@ impl World {
         if changes.at.len() < count {
             changes.at.resize(count, changes.reset_at);
         }
-        match event.units_touched() {
-            UnitsTouched::One(id) => {
+        match (&cleared, event.units_touched()) {
+            (Some(indices), _) => {
+                for &i in indices {
+                    changes.at[i] = revision;
+                }
+            }
+            (None, UnitsTouched::One(id)) => {
                 if let Some(i) = self.state.unit_index(id) {
                     changes.at[i] = revision;
                 }
             }
-            UnitsTouched::All => changes.at.iter_mut().for_each(|r| *r = revision),
-            UnitsTouched::None => {}
+            (None, _) => {}
         }
         self.pending.push(event);
         Ok(())

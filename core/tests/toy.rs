@@ -751,6 +751,43 @@ fn changed_since_names_the_units_an_action_changed_and_nothing_after_an_undo() {
 }
 
 #[test]
+fn clearing_a_flag_from_every_unit_changes_only_the_units_that_had_it() {
+    let mut e = engine(1);
+    let ask = |e: &Engine, code: &str, arg: serde_json::Value| {
+        e.query_lua("ask.lua", code, &arg).expect("query")
+    };
+    let step = Action::new("move")
+        .with("unit", "r1")
+        .with("path", serde_json::json!(["0303"]));
+    assert!(e.act(&step).expect("runs").is_ok());
+    let before = ask(&e, "return kessel.game.revision()", serde_json::json!({}));
+    let moved = ask(
+        &e,
+        "return kessel.units.get('r1').flags.moved == true",
+        serde_json::json!({}),
+    );
+    assert_eq!(moved, serde_json::json!(true), "r1 moved");
+    // ending the phase clears `moved` and `attacked` from every unit: only r1 had one
+    assert!(e.act(&Action::new("end_phase")).expect("runs").is_ok());
+    let changed = ask(
+        &e,
+        "return table.concat(kessel.units.changed_since(...), ',')",
+        before,
+    );
+    assert_eq!(changed, serde_json::json!("r1"));
+    let cleared = ask(
+        &e,
+        "return kessel.units.get('r1').flags.moved == nil",
+        serde_json::json!({}),
+    );
+    assert_eq!(
+        cleared,
+        serde_json::json!(true),
+        "the snapshot shows it cleared"
+    );
+}
+
+#[test]
 fn scripts_can_ask_which_profile_is_in_force() {
     let e = engine(1);
     let name = e
