@@ -79,6 +79,9 @@ local Book = require("ai.book")
 local AI = {}
 
 local NEG = -1e9
+local DG_MAX = 80   -- (wider than the campaign map)
+local GAP_MAX = 40
+local GAP_SLOPE = 1.0
 
 -- Levels: `fast` for the balance lab's sweeps, `strong` for play (slower: it weighs every group of
 -- attackers, and moves that bring units up for an attack).
@@ -98,6 +101,7 @@ end
 -- A hex's neighbours, kept (the map does not change during a game; a new map, as tests build
 -- them, starts the memo afresh: see frame()).
 local nb_memo, nb_map = {}, nil
+local rail_memo = {}   -- hex -> on a railway (kept per map like the neighbours)
 local function neighbors(hex)
   local n = nb_memo[hex]
   if n == nil then n = kessel.hex.neighbors(hex); nb_memo[hex] = n end
@@ -193,7 +197,7 @@ local function frame()
   if current_frame then return current_frame end
   local c, r = kessel.map.size()
   local map_key = c .. "x" .. r
-  if map_key ~= nb_map then nb_memo, nb_map = {}, map_key end
+  if map_key ~= nb_map then nb_memo, nb_map, rail_memo = {}, map_key, {} end
   local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
     units = { soviet = {}, german = {} }, combat_at = {}, goal = {} }, Frame)
   for _, u in ipairs(C.map_units()) do
@@ -212,13 +216,13 @@ local function occupied_sig(side)
   return table.concat(kessel.units.occupied(side), ",")
 end
 
--- Hex distances (not across lakes) from the units of `side`, up to 40.
-local function distance_from(side)
+-- Hex distances (not across lakes) from the units of `side`, up to `budget`.
+local function distance_from(side, budget)
   local sig = occupied_sig(side)
-  return cached("dist:" .. side .. ":" .. sig, function()
+  return cached("dist:" .. side .. ":" .. budget .. ":" .. sig, function()
     local hexes = kessel.units.occupied(side)
     if #hexes == 0 then return {} end
-    return kessel.paths.reach{ from = hexes, budget = 40, step = { hex = true, blocked_by = { "lake" } } }
+    return kessel.paths.reach{ from = hexes, budget = budget, step = { hex = true, blocked_by = { "lake" } } }
   end)
 end
 
@@ -277,9 +281,12 @@ lazy.tset = function(F)
   return t
 end
 lazy.cmd = function() return command_hexes() end
-lazy.dg = function() return distance_from(C.GERMAN) end   -- distance from the nearest German unit
-lazy.dz = function() return distance_from(C.SOVIET) end   -- from the nearest Soviet unit
--- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex.
+-- distance from the nearest German unit, across the whole map (a unit entering on the far edge
+-- must still feel which way the front is)
+lazy.dg = function() return distance_from(C.GERMAN, DG_MAX) end
+lazy.dz = function() return distance_from(C.SOVIET, 40) end   -- from the nearest Soviet unit
+-- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex; below
+-- zero inside it (-1: one hex to spare).
 -- (The gaps are kept from one decision to the next while the leaders stand where they were.)
 local gap_memo, gap_sig = {}, nil
 lazy.leader_gap = function(F)
@@ -295,12 +302,11 @@ lazy.leader_gap = function(F)
   return function(hex)
     local g = memo[hex]
     if g == nil then
-      g = 40
+      g = 99
       for _, l in ipairs(leaders) do
         local d = kessel.hex.distance(l.hex, hex) - l.r
         if d < g then g = d end
       end
-      if g < 0 then g = 0 end
       memo[hex] = g
     end
     return g
@@ -652,8 +658,16 @@ lazy.threat = function(F)
   end)
 end
 
+local RAIL_GAP, RAIL_BONUS = 5, 0.6
+local SLACK_W = 1.0
+local function is_rail(hex)
+  local r = rail_memo[hex]
+  if r == nil then r = kessel.map.has_link(hex, "railway"); rail_memo[hex] = r end
+  return r
+end
+
 local function soviet_unit_value(F, hex, n, total, cmd)
-  local dg = F.dg[hex] or 40
+  local dg = F.dg[hex] or DG_MAX
   if n > 3 or total > 4 then return -500 end
   local v
   if dg <= 1 then v = 1.5 elseif dg == 2 then v = 2 elseif dg == 3 then v = 1
@@ -671,7 +685,17 @@ local function soviet_unit_value(F, hex, n, total, cmd)
   if not cmd[hex] then
     -- out of every working leader's radius [10.35] [11.2]: worse the farther beyond it, so that a
     -- unit left behind walks back toward a leader instead of staying put
-    v = v - 3 - 0.4 * math.min(F.leader_gap(hex), 20)
+    local gap = math.max(F.leader_gap(hex), 0)
+    v = v - 3 - GAP_SLOPE * math.min(gap, GAP_MAX)
+    -- far from every leader, a railway hex is the way back: next turn the unit may ride up to 30
+    -- hexes [6.3] instead of walking at half speed [11.3]
+    if gap >= RAIL_GAP and dg >= 6 and is_rail(hex) then v = v + RAIL_BONUS * math.min(gap, 15) end
+  end
+  if cmd[hex] and dg <= 3 then
+    -- near the front, at the rim of the radius: the German's next move cuts such a line with
+    -- a detour of a hex [11.2]; a hex or two to spare keeps it
+    local spare = -F.leader_gap(hex)
+    if spare < 2 then v = v - SLACK_W * (2 - math.max(spare, 0)) end
   end
   local th = F.threat and F.threat[hex]
   if th and n > 0 then
@@ -836,6 +860,16 @@ end
 
 -- Scores: combat -------------------------------------------------------------------------------
 
+-- Sides this player has seen attack in this game: side -> the first game-turn it did (its own
+-- memory, like the measures below: a game loaded from a save starts it afresh, and a turn before
+-- the one remembered means another game).
+local attacked = {}
+local function has_attacked(side, turn)
+  local t = attacked[side]
+  return t ~= nil and t <= turn
+end
+local LATE_FIRST_ATTACK = 5
+
 local function attack_score(F, a, overrun)
   local units = group_units(F, a.units or {})
   if #units == 0 then return NEG end
@@ -895,6 +929,11 @@ local function attack_score(F, a, overrun)
   if side == C.GERMAN then
     local left = kessel.game.last_turn() - F.turn
     if left < 4 then need = need - (4 - left) * 0.12 end
+  end
+  -- a Soviet who has not attacked yet this game (as far as this player remembers) takes 1-1 from
+  -- the fifth turn: a whole game in his lines gives the German every city for free
+  if side == C.SOVIET and not overrun and not has_attacked(C.SOVIET, F.turn) and F.turn >= LATE_FIRST_ATTACK then
+    need = math.min(need, -0.35)
   end
   if overrun then need = 1.0 end
   -- the fewer units the better: every attacker may have to retreat or lose a step, and units
@@ -1331,6 +1370,10 @@ function AI.pick(legal, kinds, view, lvl, draw)
     chosen = choose(legal, kinds)
   else
     chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
+  end
+  if chosen and chosen.kind == "attack" then
+    local side, t = C.phasing(), kessel.game.turn()
+    if not has_attacked(side, t) then attacked[side] = t end
   end
   if chosen and chosen.kind == "end_phase" and C.in_combat_phase() then
     Narrowing.within(AI.narrow, note_pass, chosen, legal)
