@@ -679,7 +679,7 @@ lazy.threat = function(F)
 end
 
 local RAIL_GAP, RAIL_BONUS = 5, 0.6
-local SLACK_W = 1.0
+local SLACK_W = 1.5
 local function is_rail(hex)
   local r = rail_memo[hex]
   if r == nil then r = kessel.map.has_link(hex, "railway"); rail_memo[hex] = r end
