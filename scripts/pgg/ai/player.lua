@@ -811,6 +811,7 @@ end
 -- (Counted for every hex at once, per moving group and rating: how many of those units are
 -- within `r` of it, and half for each just beyond, within `r` + 2: such a unit can still walk
 -- back into the radius.)
+local cover_counts, cover_count_n = {}, 0
 local function leader_cover(F, hex, r, moving)
   local memo = F.cover_memo
   if memo == nil then memo = {}; F.cover_memo = memo end
@@ -818,12 +819,21 @@ local function leader_cover(F, hex, r, moving)
   if per == nil then per = {}; memo[moving] = per end
   local count = per[r]
   if count == nil then
-    count = {}
-    for _, h in ipairs(uncovered(F, moving)) do
-      local near = within(h, r)
-      for x in pairs(within(h, r + 2)) do
-        count[x] = (count[x] or 0) + (near[x] and 1 or 0.5)
+    -- (the same uncovered units give the same counts: kept across decisions, a bounded number)
+    local list = uncovered(F, moving)
+    local key = r .. ":" .. table.concat(list, ",")
+    count = cover_counts[key]
+    if count == nil then
+      count = {}
+      for _, h in ipairs(list) do
+        local near = within(h, r)
+        for x in pairs(within(h, r + 2)) do
+          count[x] = (count[x] or 0) + (near[x] and 1 or 0.5)
+        end
       end
+      if cover_count_n >= 200 then cover_counts, cover_count_n = {}, 0 end
+      cover_counts[key] = count
+      cover_count_n = cover_count_n + 1
     end
     per[r] = count
   end
