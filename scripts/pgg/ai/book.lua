@@ -30,14 +30,13 @@ local WBC2009 = {
 
 -- Mean German − Soviet VP margin, AI against AI (fast level), by scenario name and the options
 -- the measured profile sets (every other option at its default), measured on 2026-11-26 after the
--- fast Soviet learnt to set attacks up and the German to close rings around held cities over the
--- last four turns: standard over seeds 1..40 (85.4), wbc2009 over seeds 1..20 (33.7 after the
--- bid of 40 the old book settled at, so 74 before it); sd about 40-50 VP, so each is known to
--- about ±15-20 VP.
+-- fast Soviet learnt to keep its units within its leaders' radius (and to bring far ones back by
+-- rail): standard over seeds 1..40 (78.5), wbc2009 with `vp_bidding = false` over seeds 1..40
+-- (77.6; before that change 85.4 and 74); sd about 45-55 VP, so each is known to about ±15-17 VP.
 Book.entries = {
   ["Panzergruppe Guderian — Campaign"] = {
-    { profile = "standard", margin = 85, options = {} },
-    { profile = "wbc2009", margin = 74, options = WBC2009 },
+    { profile = "standard", margin = 79, options = {} },
+    { profile = "wbc2009", margin = 78, options = WBC2009 },
   },
 }
 

@@ -23,10 +23,16 @@
 -- leaders stay just behind the line, drawn to the combat units no other leader reaches (and to
 -- those just beyond its radius, who can walk back into it), never pulled to the front so hard that
 -- they leave an army behind; a unit outside every leader's radius is pulled back toward the
--- nearest (out of supply otherwise [11.2]); rail moves bring far units forward; attacks at 2-1 or
+-- nearest, a point a hex (out of supply otherwise [11.2]), and when it is five hexes or more beyond
+-- it, toward a railway hex, from which it can ride back next turn [6.3] rather than walk at half
+-- speed [11.3]; near the front a unit at the rim of its leader's radius pays for the hex it lacks
+-- to spare (the German's next move cuts such lines with a one-hex detour); the distance to the
+-- front is counted over the whole map, so units entering on a far edge know where to go; rail
+-- moves bring far units forward; attacks at 2-1 or
 -- better, more readily for a prize (a stack out of supply or disrupted, a unit on its last step, a
 -- division's last steps), weighed by the chance of a D result; at worse odds to retake a city, all
--- the more in the last two turns, when the city is worth its VP; retreats rather than losses
+-- the more in the last two turns, when the city is worth its VP; a Soviet who has not attacked
+-- yet this game takes 1-1 from the fifth turn (its own memory of the game); retreats rather than losses
 -- unless holding a city; South-Western Front divisions when outnumbered, entering nearest the
 -- front; interdiction on the German road behind the spearhead three times a game.
 -- Both: the opponent's retreat paths end next to one's own units or on crowded hexes; excess units
@@ -42,7 +48,8 @@
 -- strong level's combat phases also list every group of the units that may attack each hex (the
 -- smallest group at good odds wins and the others stay free), and its Soviet looks ahead at the
 -- German's next turn: a stack on an objective hex is worth the objective's VP times the chance that
--- the attack the German stacks could bring against it next turn does not hurt it (lazy.threat).
+-- the attack the German stacks could bring against it next turn does not hurt it, two and a half
+-- times over (lazy.threat; at once, measured no better than the fast Soviet).
 -- It costs about half as much CPU again.
 --
 -- What it cannot do: at the fast level it weighs only the short attack list (all units that can
@@ -60,8 +67,9 @@
 -- enumerators then hand their candidates, stack by stack, to `AI.narrow`, which keeps the best
 -- few (scores cached per stack and re-checked lazily, only a short list of each stack's best
 -- moves kept for the re-check) so that each list stays short. (Reads of units, markers and the
--- clock are kept per state revision by the engine itself.) Tests, scripts and the editor never
--- call the hook and always see full lists.
+-- clock are kept per state revision by the engine itself; what a hex is worth to a Soviet unit, its
+-- stack aside, is kept while the leaders and the German units stand still.) Tests, scripts and
+-- the editor never call the hook and always see full lists.
 local C = require("rules.common")
 local Narrowing = require("ai.narrowing")
 local M = require("rules.movement")
@@ -79,6 +87,9 @@ local Book = require("ai.book")
 local AI = {}
 
 local NEG = -1e9
+local DG_MAX = 80   -- (wider than the campaign map)
+local GAP_MAX = 40
+local GAP_SLOPE = 1.0
 
 -- Levels: `fast` for the balance lab's sweeps, `strong` for play (slower: it weighs every group of
 -- attackers, and moves that bring units up for an attack).
@@ -98,6 +109,7 @@ end
 -- A hex's neighbours, kept (the map does not change during a game; a new map, as tests build
 -- them, starts the memo afresh: see frame()).
 local nb_memo, nb_map = {}, nil
+local rail_memo = {}   -- hex -> on a railway (kept per map like the neighbours)
 local function neighbors(hex)
   local n = nb_memo[hex]
   if n == nil then n = kessel.hex.neighbors(hex); nb_memo[hex] = n end
@@ -193,16 +205,23 @@ local function frame()
   if current_frame then return current_frame end
   local c, r = kessel.map.size()
   local map_key = c .. "x" .. r
-  if map_key ~= nb_map then nb_memo, nb_map = {}, map_key end
+  if map_key ~= nb_map then nb_memo, nb_map, rail_memo = {}, map_key, {} end
   local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
-    units = { soviet = {}, german = {} }, combat_at = {}, goal = {} }, Frame)
+    units = { soviet = {}, german = {} }, combat_at = {}, goal = {},
+    count = { soviet = { c = {}, t = {} }, german = { c = {}, t = {} } } }, Frame)
   for _, u in ipairs(C.map_units()) do
     F.by_id[u.id] = u
-    local list = F.at[u.hex]
-    if not list then list = {}; F.at[u.hex] = list end
+    local hex = u.hex
+    local list = F.at[hex]
+    if not list then list = {}; F.at[hex] = list end
     list[#list + 1] = u
     table.insert(F.units[u.side], u)
-    if C.is_combat_unit(u) then F.combat_at[u.hex] = (F.combat_at[u.hex] or 0) + 1 end
+    local cs = F.count[u.side]
+    cs.t[hex] = (cs.t[hex] or 0) + 1
+    if C.is_combat_unit(u) then
+      F.combat_at[hex] = (F.combat_at[hex] or 0) + 1
+      cs.c[hex] = (cs.c[hex] or 0) + 1
+    end
   end
   current_frame = F
   return F
@@ -212,13 +231,13 @@ local function occupied_sig(side)
   return table.concat(kessel.units.occupied(side), ",")
 end
 
--- Hex distances (not across lakes) from the units of `side`, up to 40.
-local function distance_from(side)
+-- Hex distances (not across lakes) from the units of `side`, up to `budget`.
+local function distance_from(side, budget)
   local sig = occupied_sig(side)
-  return cached("dist:" .. side .. ":" .. sig, function()
+  return cached("dist:" .. side .. ":" .. budget .. ":" .. sig, function()
     local hexes = kessel.units.occupied(side)
     if #hexes == 0 then return {} end
-    return kessel.paths.reach{ from = hexes, budget = 40, step = { hex = true, blocked_by = { "lake" } } }
+    return kessel.paths.reach{ from = hexes, budget = budget, step = { hex = true, blocked_by = { "lake" } } }
   end)
 end
 
@@ -277,9 +296,12 @@ lazy.tset = function(F)
   return t
 end
 lazy.cmd = function() return command_hexes() end
-lazy.dg = function() return distance_from(C.GERMAN) end   -- distance from the nearest German unit
-lazy.dz = function() return distance_from(C.SOVIET) end   -- from the nearest Soviet unit
--- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex.
+-- distance from the nearest German unit, across the whole map (a unit entering on the far edge
+-- must still feel which way the front is)
+lazy.dg = function() return distance_from(C.GERMAN, DG_MAX) end
+lazy.dz = function() return distance_from(C.SOVIET, 40) end   -- from the nearest Soviet unit
+-- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex; below
+-- zero inside it (-1: one hex to spare).
 -- (The gaps are kept from one decision to the next while the leaders stand where they were.)
 local gap_memo, gap_sig = {}, nil
 lazy.leader_gap = function(F)
@@ -295,12 +317,11 @@ lazy.leader_gap = function(F)
   return function(hex)
     local g = memo[hex]
     if g == nil then
-      g = 40
+      g = 99
       for _, l in ipairs(leaders) do
         local d = kessel.hex.distance(l.hex, hex) - l.r
         if d < g then g = d end
       end
-      if g < 0 then g = 0 end
       memo[hex] = g
     end
     return g
@@ -403,8 +424,13 @@ local function group_class(units)
   return best
 end
 
+-- Per frame: combat units and all units of each side per hex (frame() fills them).
 -- Units of `side` at `hex` (not counting `excluding`), as counts.
 local function counts_at(F, hex, side, excluding)
+  if not excluding then
+    local cs = F.count[side]
+    return cs.c[hex] or 0, cs.t[hex] or 0
+  end
   local combat, total = 0, 0
   for _, u in ipairs(F.at[hex] or {}) do
     if u.side == side and not (excluding and excluding[u.id]) then
@@ -572,7 +598,7 @@ local function german_scorer(F, units, from)
   local setup = setup_scorer(F, units, from)
   local ring = F.ring
   return function(dest)
-    local c1, t1 = counts_at(F, dest, C.GERMAN, ids)
+    local c1, t1 = counts_at(F, dest, C.GERMAN, dest == from and ids or nil)
     if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
     local score = const - (D[dest] or FAR) * per_mp
     if setup then score = score + setup(dest) end
@@ -615,7 +641,7 @@ end
 -- hex's terrain multiplier; a Soviet stack there is then worth its objective's VP times the chance
 -- that such an attack does not hurt it (no D result), so the cities and exits the German can reach
 -- draw the units that keep his odds down.
-local THREAT_WEIGHT = 1.0
+local THREAT_WEIGHT = 2.5
 lazy.threat = function(F)
   if level ~= "strong" or not C.step_is("soviet_movement") then return false end
   return cached("threat:" .. occupied_sig(C.GERMAN), function()
@@ -652,27 +678,59 @@ lazy.threat = function(F)
   end)
 end
 
-local function soviet_unit_value(F, hex, n, total, cmd)
-  local dg = F.dg[hex] or 40
-  if n > 3 or total > 4 then return -500 end
+local RAIL_GAP, RAIL_BONUS = 5, 0.6
+local SLACK_W = 1.5
+local function is_rail(hex)
+  local r = rail_memo[hex]
+  if r == nil then r = kessel.map.has_link(hex, "railway"); rail_memo[hex] = r end
+  return r
+end
+
+-- The part of a Soviet unit's worth at `hex` that does not depend on the stack there: its
+-- distance from the front, terrain, command; with the objective's weight and whether the hex is at
+-- the front. It depends on the leaders and the German units only, as the command hexes `cmd` do, so
+-- it is kept with that table (a new one whenever either changes).
+local hex_memo = setmetatable({}, { __mode = "k" })
+local function hex_worth(F, hex, cmd)
+  local memo = hex_memo[cmd]
+  if memo == nil then memo = { base = {}, vpw = {}, front = {} }; hex_memo[cmd] = memo end
+  local base = memo.base[hex]
+  if base ~= nil then return base, memo.vpw[hex], memo.front[hex] end
+  local dg = F.dg[hex] or DG_MAX
   local v
   if dg <= 1 then v = 1.5 elseif dg == 2 then v = 2 elseif dg == 3 then v = 1
   else v = 1 - (dg - 3) * 0.35 end
   local vp = F.obj.vp[hex]
+  local vpw = false
   if vp then
-    local weight = 3 + vp / 5
-    if dg <= 10 then weight = weight * 1.5 end
-    if n <= 3 then v = v + weight * (4 - n) / 3 end
+    vpw = 3 + vp / 5
+    if dg <= 10 then vpw = vpw * 1.5 end
   end
-  if dg <= 3 then
-    v = v + terrain_bonus(hex)
-    v = v + 0.4 * (n - 1)
-  end
+  local front = dg <= 3
+  if front then v = v + terrain_bonus(hex) end
   if not cmd[hex] then
     -- out of every working leader's radius [10.35] [11.2]: worse the farther beyond it, so that a
     -- unit left behind walks back toward a leader instead of staying put
-    v = v - 3 - 0.4 * math.min(F.leader_gap(hex), 20)
+    local gap = math.max(F.leader_gap(hex), 0)
+    v = v - 3 - GAP_SLOPE * math.min(gap, GAP_MAX)
+    -- far from every leader, a railway hex is the way back: next turn the unit may ride up to 30
+    -- hexes [6.3] instead of walking at half speed [11.3]
+    if gap >= RAIL_GAP and dg >= 6 and is_rail(hex) then v = v + RAIL_BONUS * math.min(gap, 15) end
+  elseif front then
+    -- near the front, at the rim of the radius: the German's next move cuts such a line with
+    -- a detour of a hex [11.2]; a hex or two to spare keeps it
+    local spare = -F.leader_gap(hex)
+    if spare < 2 then v = v - SLACK_W * (2 - math.max(spare, 0)) end
   end
+  memo.base[hex], memo.vpw[hex], memo.front[hex] = v, vpw, front
+  return v, vpw, front
+end
+
+local function soviet_unit_value(F, hex, n, total, cmd)
+  if n > 3 or total > 4 then return -500 end
+  local v, vpw, front = hex_worth(F, hex, cmd)
+  if vpw and n <= 3 then v = v + vpw * (4 - n) / 3 end
+  if front then v = v + 0.4 * (n - 1) end
   local th = F.threat and F.threat[hex]
   if th and n > 0 then
     -- (the stack's share of what holding the hex against the German's next attack is worth)
@@ -753,6 +811,7 @@ end
 -- (Counted for every hex at once, per moving group and rating: how many of those units are
 -- within `r` of it, and half for each just beyond, within `r` + 2: such a unit can still walk
 -- back into the radius.)
+local cover_counts, cover_count_n = {}, 0
 local function leader_cover(F, hex, r, moving)
   local memo = F.cover_memo
   if memo == nil then memo = {}; F.cover_memo = memo end
@@ -760,12 +819,21 @@ local function leader_cover(F, hex, r, moving)
   if per == nil then per = {}; memo[moving] = per end
   local count = per[r]
   if count == nil then
-    count = {}
-    for _, h in ipairs(uncovered(F, moving)) do
-      local near = within(h, r)
-      for x in pairs(within(h, r + 2)) do
-        count[x] = (count[x] or 0) + (near[x] and 1 or 0.5)
+    -- (the same uncovered units give the same counts: kept across decisions, a bounded number)
+    local list = uncovered(F, moving)
+    local key = r .. ":" .. table.concat(list, ",")
+    count = cover_counts[key]
+    if count == nil then
+      count = {}
+      for _, h in ipairs(list) do
+        local near = within(h, r)
+        for x in pairs(within(h, r + 2)) do
+          count[x] = (count[x] or 0) + (near[x] and 1 or 0.5)
+        end
       end
+      if cover_count_n >= 200 then cover_counts, cover_count_n = {}, 0 end
+      cover_counts[key] = count
+      cover_count_n = cover_count_n + 1
     end
     per[r] = count
   end
@@ -798,7 +866,7 @@ local function soviet_scorer(F, units, from)
   if lr > 0 and from then const = const - LEADER_COVER * leader_cover(F, from, lr, ids) end
   local setup = setup_scorer(F, units, from)
   return function(dest)
-    local dc, dt = counts_at(F, dest, C.SOVIET, ids)
+    local dc, dt = counts_at(F, dest, C.SOVIET, dest == from and ids or nil)
     local after_c, after_t = dc + nc, dt + nc + nl
     if after_c > 3 or after_t > 4 then return -1000 end
     local score = const + nc * soviet_unit_value(F, dest, after_c, after_t, cmd)
@@ -835,6 +903,16 @@ local function move_score(F, a)
 end
 
 -- Scores: combat -------------------------------------------------------------------------------
+
+-- Sides this player has seen attack in this game: side -> the first game-turn it did (its own
+-- memory, like the measures below: a game loaded from a save starts it afresh, and a turn before
+-- the one remembered means another game).
+local attacked = {}
+local function has_attacked(side, turn)
+  local t = attacked[side]
+  return t ~= nil and t <= turn
+end
+local LATE_FIRST_ATTACK = 5
 
 local function attack_score(F, a, overrun)
   local units = group_units(F, a.units or {})
@@ -895,6 +973,11 @@ local function attack_score(F, a, overrun)
   if side == C.GERMAN then
     local left = kessel.game.last_turn() - F.turn
     if left < 4 then need = need - (4 - left) * 0.12 end
+  end
+  -- a Soviet who has not attacked yet this game (as far as this player remembers) takes 1-1 from
+  -- the fifth turn: a whole game in his lines gives the German every city for free
+  if side == C.SOVIET and not overrun and not has_attacked(C.SOVIET, F.turn) and F.turn >= LATE_FIRST_ATTACK then
+    need = math.min(need, -0.35)
   end
   if overrun then need = 1.0 end
   -- the fewer units the better: every attacker may have to retreat or lose a step, and units
@@ -1331,6 +1414,10 @@ function AI.pick(legal, kinds, view, lvl, draw)
     chosen = choose(legal, kinds)
   else
     chosen = Narrowing.within(AI.narrow, choose, legal, kinds)
+  end
+  if chosen and chosen.kind == "attack" then
+    local side, t = C.phasing(), kessel.game.turn()
+    if not has_attacked(side, t) then attacked[side] = t end
   end
   if chosen and chosen.kind == "end_phase" and C.in_combat_phase() then
     Narrowing.within(AI.narrow, note_pass, chosen, legal)

@@ -94,3 +94,74 @@ kessel.test("ai_german_closes_the_ring_around_a_held_city", function()
     expect.truthy(closed >= 2, "the regiment covers the city's far side at " .. level .. ": " .. dest)
   end
 end)
+
+-- The Soviet's Movement Phase played out by the computer player (at most `limit` actions).
+local function play_phase(side, level, limit)
+  local step = kessel.game.step().id
+  for _ = 1, limit or 40 do
+    local a = pick(side, level)
+    if a == nil or a.kind == "end_phase" then return end
+    expect.accepted(kessel.act(a))
+    if kessel.game.step().id ~= step then return end
+  end
+end
+
+-- Rule 11.2: a Soviet unit beyond every leader's radius is out of supply (half its movement and
+-- strength [11.3]). One such unit five hexes from a rating-2 leader, the Germans far west: the
+-- first move brings the two within the radius (the unit walks back, or the leader comes to it),
+-- rather than the unit on toward the front.
+kessel.test("ai_soviet_brings_a_unit_back_into_a_leaders_radius", function()
+  local L = require("rules.leaders")
+  for _, level in ipairs({ "fast", "strong" }) do
+    kessel.setup{ map = { columns = 16, rows = 8 }, step = "soviet_movement", turn = 7,
+      units = { { id = "g", side = "german", type = "infantry", faces = { "2-2-7" }, at = "0104" },
+        rifle("s1", "0704"),
+        { id = "l", side = "soviet", type = "leader", faces = { "0-2-10" }, attrs = { rating = 2 }, at = "1204" } },
+      vars = { objectives = {} } }
+    expect.truthy(not L.in_command(kessel.units.get("s1")), "s1 starts out of command at " .. level)
+    local a = pick("soviet", level)
+    expect.truthy(a and a.kind == "move", "a move at " .. level .. ": " .. tostring(a and a.kind))
+    expect.accepted(kessel.act(a))
+    expect.truthy(L.in_command(kessel.units.get("s1")), "s1 is within the leader's radius at " .. level .. ": "
+      .. kessel.units.get("s1").hex .. ", leader at " .. kessel.units.get("l").hex)
+  end
+end)
+
+-- Near the front a line of communication at the very rim of a leader's radius is cut by the
+-- German's next move [11.2]; with the choice, a Soviet unit stands where a hex or two are to spare.
+-- A rating-3 leader at 1004, a German two hexes west of the line: the rifle division coming up
+-- ends no further than two hexes from the leader.
+kessel.test("ai_soviet_keeps_a_hex_to_spare_near_the_front", function()
+  for _, level in ipairs({ "fast", "strong" }) do
+    kessel.setup{ map = { columns = 16, rows = 8 }, step = "soviet_movement", turn = 7,
+      units = { { id = "g", side = "german", type = "infantry", faces = { "2-2-7" }, at = "0504" },
+        rifle("s1", "1002"),
+        { id = "l", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "1004" } },
+      vars = { objectives = {} } }
+    play_phase("soviet", level)
+    local dest = kessel.units.get("s1").hex
+    local lhex = kessel.units.get("l").hex
+    expect.truthy(kessel.hex.distance(dest, lhex) <= 2, "s1 keeps a hex to spare at " .. level .. ": " .. dest .. ", leader at " .. lhex)
+    expect.truthy(kessel.hex.distance(dest, "0504") <= 3, "and stands near the front at " .. level .. ": " .. dest)
+  end
+end)
+
+-- A Soviet who has not attacked all game takes an even fight (1-1) from the fifth turn on, and
+-- only then: a lone 2-2 German next to a lone 2-2 rifle division.
+kessel.test("ai_soviet_attacks_at_even_odds_when_it_has_not_attacked_yet", function()
+  local function at_turn(turn)
+    kessel.setup{ map = { columns = 16, rows = 8 }, step = "soviet_combat", turn = turn,
+      units = { { id = "g", side = "german", type = "infantry", faces = { "2-2-7" }, at = "0804" },
+        rifle("s1", "0904"),
+        { id = "l", side = "soviet", type = "leader", faces = { "0-2-10" }, attrs = { rating = 2 }, at = "1104" } },
+      vars = { objectives = {} } }
+    return pick("soviet", "fast")
+  end
+  local a = at_turn(3)
+  expect.truthy(a and a.kind == "end_phase", "no 1-1 on turn 3: " .. tostring(a and a.kind))
+  a = at_turn(6)
+  expect.truthy(a and a.kind == "attack" and a.targets[1] == "0804", "a 1-1 on turn 6: " .. tostring(a and a.kind))
+  -- (the attack is remembered: the next turn the Soviet is back at his usual odds)
+  a = at_turn(7)
+  expect.truthy(a and a.kind == "end_phase", "no 1-1 once he has attacked: " .. tostring(a and a.kind))
+end)
