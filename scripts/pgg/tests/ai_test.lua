@@ -129,12 +129,12 @@ end)
 
 -- Near the front a line of communication at the very rim of a leader's radius is cut by the
 -- German's next move [11.2]; with the choice, a Soviet unit stands where a hex or two are to spare.
--- A rating-3 leader at 1004, a German two hexes west of the line: the rifle division coming up
--- ends no further than two hexes from the leader.
+-- A rating-3 leader at 1004, a German at 0404: the rifle division coming up from 1002 ends no
+-- further than two hexes from the leader (without the spare-hex weight it stops at the rim, 0402).
 kessel.test("ai_soviet_keeps_a_hex_to_spare_near_the_front", function()
   for _, level in ipairs({ "fast", "strong" }) do
     kessel.setup{ map = { columns = 16, rows = 8 }, step = "soviet_movement", turn = 7,
-      units = { { id = "g", side = "german", type = "infantry", faces = { "2-2-7" }, at = "0504" },
+      units = { { id = "g", side = "german", type = "infantry", faces = { "2-2-7" }, at = "0404" },
         rifle("s1", "1002"),
         { id = "l", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "1004" } },
       vars = { objectives = {} } }
@@ -142,7 +142,7 @@ kessel.test("ai_soviet_keeps_a_hex_to_spare_near_the_front", function()
     local dest = kessel.units.get("s1").hex
     local lhex = kessel.units.get("l").hex
     expect.truthy(kessel.hex.distance(dest, lhex) <= 2, "s1 keeps a hex to spare at " .. level .. ": " .. dest .. ", leader at " .. lhex)
-    expect.truthy(kessel.hex.distance(dest, "0504") <= 3, "and stands near the front at " .. level .. ": " .. dest)
+    expect.truthy(kessel.hex.distance(dest, "0404") <= 3, "and stands near the front at " .. level .. ": " .. dest)
   end
 end)
 
