@@ -133,8 +133,9 @@ pub(super) fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Tab
     Ok(t)
 }
 
-/// A `kessel.units.all{...}` filter, read from its Lua table once per call (not once per unit).
-#[derive(Default)]
+/// A `kessel.units.all{...}` filter, read from its Lua table once per call (not once per unit);
+/// also the key under which the answer is kept for the revision.
+#[derive(Default, Clone, PartialEq, Eq, Hash)]
 pub(super) struct UnitFilter {
     side: Option<String>,
     kind: Option<String>,
@@ -143,18 +144,49 @@ pub(super) struct UnitFilter {
     flag: Option<String>,
 }
 
+/// The fields a unit filter has.
+const UNIT_FILTER_FIELDS: [&str; 5] = ["side", "type", "formation", "location", "flag"];
+
 impl UnitFilter {
+    /// Reads the filter in one pass over its fields. A field it does not have is an error with a
+    /// did-you-mean: a misspelt `sied = "red"` would otherwise match every unit.
     pub(super) fn read(filter: &Option<Table>) -> mlua::Result<UnitFilter> {
+        let mut out = UnitFilter::default();
         let Some(f) = filter else {
-            return Ok(UnitFilter::default());
+            return Ok(out);
         };
-        Ok(UnitFilter {
-            side: f.get("side")?,
-            kind: f.get("type")?,
-            formation: f.get("formation")?,
-            location: f.get("location")?,
-            flag: f.get("flag")?,
-        })
+        for pair in f.pairs::<mlua::Value, mlua::Value>() {
+            let (k, v) = pair?;
+            let name = match &k {
+                mlua::Value::String(s) => s.to_string_lossy(),
+                other => format!("[{}]", super::describe_value(other)),
+            };
+            let slot = match name.as_str() {
+                "side" => &mut out.side,
+                "type" => &mut out.kind,
+                "formation" => &mut out.formation,
+                "location" => &mut out.location,
+                "flag" => &mut out.flag,
+                _ => {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.units.all: unknown filter field `{name}`{}; the fields are {}",
+                        crate::names::did_you_mean(&name, &UNIT_FILTER_FIELDS),
+                        UNIT_FILTER_FIELDS.join(", ")
+                    )))
+                }
+            };
+            *slot = match v {
+                mlua::Value::String(s) => Some(s.to_str()?.to_string()),
+                mlua::Value::Integer(i) => Some(i.to_string()),
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.units.all: filter field `{name}` is a string, not {}",
+                        super::describe_value(&other)
+                    )))
+                }
+            };
+        }
+        Ok(out)
     }
 
     pub(super) fn matches(&self, u: &Unit) -> bool {

@@ -31,7 +31,7 @@ struct Kept {
     /// Unit indices by hex, built on the first `at` of a revision.
     by_hex: Option<HashMap<Hex, Vec<usize>>>,
     at: HashMap<Hex, Table>,
-    all: HashMap<String, Table>,
+    all: HashMap<UnitFilter, Table>,
     occupied: HashMap<Option<String>, Table>,
     markers_all: HashMap<String, Table>,
     markers_at: HashMap<Hex, Table>,
@@ -164,10 +164,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "all",
         lua.create_function(move |lua, filter: Option<Table>| {
             // the filter is read before anything is borrowed: its fields are plain values
-            let key = filter_key(&filter)?;
             let parsed = UnitFilter::read(&filter)?;
             with_kept(&w, &k, |wb, kb| {
-                if let Some(t) = kb.all.get(&key) {
+                if let Some(t) = kb.all.get(&parsed) {
                     return Ok(t.clone());
                 }
                 // native work a script drives is charged to its budget (when it is done, not when a
@@ -180,7 +179,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     }
                 }
                 let t = list(lua, items)?;
-                kb.all.insert(key, t.clone());
+                kb.all.insert(parsed, t.clone());
                 Ok(t)
             })
         })?,
