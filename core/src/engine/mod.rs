@@ -175,27 +175,6 @@ impl Engine {
         Engine::start(scenario, profile, seed, limits, None, stopper).map(|(engine, _)| engine)
     }
 
-    /// Builds the next game of a campaign: the scenario's set-up, with what `last` carries
-    /// from the game before (see [`crate::campaign::carry_over`]) put in before the rules check
-    /// the set-up and run their `setup` hooks.
-    pub fn with_scenario_after(
-        scenario: Scenario,
-        profile: Option<&str>,
-        seed: u64,
-        limits: Limits,
-        last: LastGame<'_>,
-    ) -> Result<(Engine, crate::campaign::CarryReport), EngineError> {
-        Engine::start(
-            scenario,
-            profile,
-            seed,
-            limits,
-            Some(last),
-            Stopper::default(),
-        )
-        .map(|(engine, report)| (engine, report.unwrap_or_default()))
-    }
-
     fn start(
         mut scenario: Scenario,
         profile: Option<&str>,
