@@ -71,14 +71,14 @@ pub struct Trace {
 }
 
 /// Finds the cheapest trace from `start` to any hex for which `is_target` holds, spending at most
-/// `budget`. `step(from, to)` gives the cost of a step or `None` if the step is not allowed (a
-/// lake hexside); `passage(hex)` says whether the trace may enter / pass through a hex. The start
-/// hex counts as a target if `is_target(start)`.
+/// `budget`. `step` gives the cost of a step or `None` if the step is not allowed (a lake
+/// hexside); `passage(hex)` says whether the trace may enter / pass through a hex (asked at most
+/// once per hex). The start hex counts as a target if `is_target(start)`.
 pub fn trace(
     map: &Map,
     start: Hex,
     budget: u32,
-    mut step: impl FnMut(Step) -> Option<u32>,
+    step: impl FnMut(Step) -> Option<u32>,
     passage: impl FnMut(Hex) -> Passage,
     mut is_target: impl FnMut(Hex) -> bool,
 ) -> Option<Trace> {
@@ -89,29 +89,78 @@ pub fn trace(
             cost: 0,
         });
     }
+    let found = forward(map, &[start], budget, step, passage, is_target);
+    let i = found.stopped_at?;
+    let mut path = vec![map.hex_of_index(i)];
+    let mut k = i;
+    while found.parent[k] as usize != si {
+        k = found.parent[k] as usize;
+        path.push(map.hex_of_index(k));
+    }
+    path.reverse();
+    Some(Trace {
+        path,
+        cost: found.cost[i],
+    })
+}
+
+/// Every hex a trace from any of `starts` can reach within `budget` (starts included), with its
+/// cost, dense by map index (`u32::MAX` = not reached).
+pub fn reach(
+    map: &Map,
+    starts: &[Hex],
+    budget: u32,
+    step: impl FnMut(Step) -> Option<u32>,
+    passage: impl FnMut(Hex) -> Passage,
+) -> Vec<u32> {
+    forward(map, starts, budget, step, passage, |_| false).cost
+}
+
+/// What a search forward from its starts found: costs and parents dense by map index
+/// (`u32::MAX`: not reached), and the hex it stopped at, if any.
+struct Forward {
+    cost: Vec<u32>,
+    parent: Vec<u32>,
+    stopped_at: Option<usize>,
+}
+
+/// The Dijkstra search of [`trace`] and [`reach`]: from every start at cost 0 (a start is left
+/// whatever its passage), entering no blocked hex and going on from no hex but an open one,
+/// until the first hex other than a start for which `stop` holds is taken from the queue.
+fn forward(
+    map: &Map,
+    starts: &[Hex],
+    budget: u32,
+    mut step: impl FnMut(Step) -> Option<u32>,
+    passage: impl FnMut(Hex) -> Passage,
+    mut stop: impl FnMut(Hex) -> bool,
+) -> Forward {
     let n = map.len();
     let mut passage = Passages::new(passage, n);
     let mut cost = vec![u32::MAX; n];
     let mut parent = vec![u32::MAX; n];
+    let mut is_start = vec![false; n];
     let mut heap = BinaryHeap::new();
-    cost[si] = 0;
-    heap.push(Reverse((0u32, si as u32)));
+    for s in starts {
+        if let Some(si) = map.index(*s) {
+            cost[si] = 0;
+            is_start[si] = true;
+            heap.push(Reverse((0u32, si as u32)));
+        }
+    }
     while let Some(Reverse((c, i))) = heap.pop() {
         let i = i as usize;
         if c != cost[i] {
             continue;
         }
         let here = map.hex_of_index(i);
-        if i != si {
-            if is_target(here) {
-                let mut path = vec![here];
-                let mut k = i;
-                while parent[k] as usize != si {
-                    k = parent[k] as usize;
-                    path.push(map.hex_of_index(k));
-                }
-                path.reverse();
-                return Some(Trace { path, cost: c });
+        if !is_start[i] {
+            if stop(here) {
+                return Forward {
+                    cost,
+                    parent,
+                    stopped_at: Some(i),
+                };
             }
             if passage.of(here, i) != Passage::Open {
                 continue;
@@ -139,61 +188,11 @@ pub fn trace(
             }
         }
     }
-    None
-}
-
-/// Every hex a trace from any of `starts` can reach within `budget` (starts included), with its
-/// cost, dense by map index (`u32::MAX` = not reached).
-pub fn reach(
-    map: &Map,
-    starts: &[Hex],
-    budget: u32,
-    mut step: impl FnMut(Step) -> Option<u32>,
-    passage: impl FnMut(Hex) -> Passage,
-) -> Vec<u32> {
-    let n = map.len();
-    let mut passage = Passages::new(passage, n);
-    let mut cost = vec![u32::MAX; n];
-    let mut is_start = vec![false; n];
-    let mut heap = BinaryHeap::new();
-    for s in starts {
-        if let Some(si) = map.index(*s) {
-            cost[si] = 0;
-            is_start[si] = true;
-            heap.push(Reverse((0u32, si as u32)));
-        }
+    Forward {
+        cost,
+        parent,
+        stopped_at: None,
     }
-    while let Some(Reverse((c, i))) = heap.pop() {
-        let i = i as usize;
-        if c != cost[i] {
-            continue;
-        }
-        let here = map.hex_of_index(i);
-        if !is_start[i] && passage.of(here, i) != Passage::Open {
-            continue;
-        }
-        for dir in HexDir::ALL {
-            let to = here.neighbor(dir);
-            let Some(j) = map.index(to) else { continue };
-            if passage.of(to, j) == Passage::Blocked {
-                continue;
-            }
-            let Some(s) = step(Step {
-                from: here,
-                dir,
-                to,
-                to_index: j,
-            }) else {
-                continue;
-            };
-            let nc = c.saturating_add(s);
-            if nc <= budget && nc < cost[j] {
-                cost[j] = nc;
-                heap.push(Reverse((nc, j as u32)));
-            }
-        }
-    }
-    cost
 }
 
 /// What [`trace`] would find from every hex at once: for each hex, the cost of the cheapest trace
