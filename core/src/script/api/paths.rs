@@ -371,7 +371,9 @@ fn passage_arg(world: &Shared, spec: &Table) -> mlua::Result<PassageArg> {
     }
 }
 
-type Searched = (Arc<Map>, Vec<Hex>, u32, StepCost, PassageArg);
+/// What every search reads from its spec besides its starts and targets: the map, the budget
+/// (fixed point), the step costs and the passage rule.
+type SearchRules = (Arc<Map>, u32, StepCost, PassageArg);
 
 /// The hexes named by `from`: one hex or a list of them.
 fn starts_arg(world: &Shared, spec: &Table) -> mlua::Result<Vec<Hex>> {
@@ -385,17 +387,34 @@ fn starts_arg(world: &Shared, spec: &Table) -> mlua::Result<Vec<Hex>> {
     }
 }
 
-fn search_args(world: &Shared, spec: &Table) -> mlua::Result<Searched> {
-    let starts = starts_arg(world, spec)?;
+fn search_rules(world: &Shared, spec: &Table) -> mlua::Result<SearchRules> {
     let budget: f64 = spec.get::<Option<f64>>("budget")?.unwrap_or(1e6);
     let map = world.borrow().state.map.clone();
     Ok((
         map,
-        starts,
         Cost::from_mp(budget).0,
         step_arg(world, spec)?,
         passage_arg(world, spec)?,
     ))
+}
+
+/// A search's dense costs (`u32::MAX`: not reached) as a label-keyed table of MP: every hex
+/// reached, or only those of `only` when given.
+fn costs_table(lua: &Lua, map: &Map, costs: &[u32], only: Option<Vec<Hex>>) -> mlua::Result<Table> {
+    let mp = |c: u32| c as f64 / Cost::SCALE as f64;
+    let reached: Vec<(Hex, f64)> = match only {
+        Some(hexes) => hexes
+            .into_iter()
+            .filter_map(|h| map.index(h).map(|i| (h, costs[i])))
+            .filter(|(_, c)| *c != u32::MAX)
+            .map(|(h, c)| (h, mp(c)))
+            .collect(),
+        None => (0..costs.len())
+            .filter(|i| costs[*i] != u32::MAX)
+            .map(|i| (map.hex_of_index(i), mp(costs[i])))
+            .collect(),
+    };
+    super::strings::hex_keyed(lua, map, reached.into_iter())
 }
 
 /// Runs a step/passage pair, remembering the first Lua error (the searches themselves can't fail).
@@ -597,7 +616,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace",
         lua.create_function(move |lua, spec: Table| {
-            let (map, starts, budget, step, passage) = search_args(&w, &spec)?;
+            let starts = starts_arg(&w, &spec)?;
+            let (map, budget, step, passage) = search_rules(&w, &spec)?;
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let [start] = starts[..] else {
                 return Err(mlua::Error::runtime("trace: `from` is one hex"));
@@ -640,7 +660,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "reach",
         lua.create_function(move |lua, spec: Table| {
-            let (map, starts, budget, step, passage) = search_args(&w, &spec)?;
+            let starts = starts_arg(&w, &spec)?;
+            let (map, budget, step, passage) = search_rules(&w, &spec)?;
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let mut cb = Callbacks {
                 map: &map,
@@ -659,13 +680,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             if let Some(e) = cb.error.take() {
                 return Err(e);
             }
-            let reached: Vec<(Hex, f64)> = costs
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| **c != u32::MAX)
-                .map(|(i, c)| (map.hex_of_index(i), *c as f64 / Cost::SCALE as f64))
-                .collect();
-            super::strings::hex_keyed(lua, &map, reached.into_iter())
+            costs_table(lua, &map, &costs, None)
         })?,
     )?;
     // what `trace` would find from every hex (or from the `from` hexes), by one search back
@@ -674,10 +689,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace_costs",
         lua.create_function(move |lua, spec: Table| {
-            let map = w.borrow().state.map.clone();
-            let budget: f64 = spec.get::<Option<f64>>("budget")?.unwrap_or(1e6);
-            let step = step_arg(&w, &spec)?;
-            let passage = passage_arg(&w, &spec)?;
+            let (map, budget, step, passage) = search_rules(&w, &spec)?;
             let target = target_arg(&w, &spec)?;
             let only = match spec.get::<mlua::Value>("from")? {
                 mlua::Value::Nil => None,
@@ -693,7 +705,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let cb_cell = std::cell::RefCell::new(&mut cb);
             let costs = trace_costs(
                 &map,
-                Cost::from_mp(budget).0,
+                budget,
                 |s| cb_cell.borrow_mut().step(s),
                 |h| cb_cell.borrow_mut().passage(h),
                 |h| cb_cell.borrow_mut().is_target(&target, h),
@@ -701,20 +713,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             if let Some(e) = cb.error.take() {
                 return Err(e);
             }
-            let cost_of = |i: usize| costs[i] as f64 / Cost::SCALE as f64;
-            let reached: Vec<(Hex, f64)> = match only {
-                Some(hexes) => hexes
-                    .into_iter()
-                    .filter_map(|h| map.index(h).map(|i| (h, i)))
-                    .filter(|(_, i)| costs[*i] != u32::MAX)
-                    .map(|(h, i)| (h, cost_of(i)))
-                    .collect(),
-                None => (0..costs.len())
-                    .filter(|i| costs[*i] != u32::MAX)
-                    .map(|i| (map.hex_of_index(i), cost_of(i)))
-                    .collect(),
-            };
-            super::strings::hex_keyed(lua, &map, reached.into_iter())
+            costs_table(lua, &map, &costs, only)
         })?,
     )?;
     // the declared cost of one step (or of entering a hex from off the map, without `from`)
