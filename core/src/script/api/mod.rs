@@ -152,12 +152,11 @@ pub(crate) fn on_map_labels(
     map: &crate::map::Map,
     hexes: impl IntoIterator<Item = Hex>,
 ) -> mlua::Result<Table> {
-    let mut items = Vec::new();
-    for h in hexes {
-        if let Some(s) = strings::label(lua, map, h)? {
-            items.push(mlua::Value::String(s));
-        }
-    }
+    let items = strings::labels(lua, map, hexes)?
+        .into_iter()
+        .flatten()
+        .map(mlua::Value::String)
+        .collect();
     strings::list(lua, items)
 }
 

@@ -75,15 +75,13 @@ struct Labels {
     strings: Vec<Option<mlua::LuaString>>,
 }
 
-/// The Lua string of an on-map hex's label (`None` off the map).
-pub(crate) fn label(
+/// The Lua strings of the labels of `hexes`, in order (`None` for a hex off the map), from one
+/// look at the cache.
+pub(crate) fn labels(
     lua: &Lua,
     map: &crate::map::Map,
-    hex: crate::hex::Hex,
-) -> mlua::Result<Option<mlua::LuaString>> {
-    let Some(i) = map.index(hex) else {
-        return Ok(None);
-    };
+    hexes: impl IntoIterator<Item = crate::hex::Hex>,
+) -> mlua::Result<Vec<Option<mlua::LuaString>>> {
     let fits = lua.app_data_ref::<RefCell<Labels>>().is_some_and(|l| {
         let l = l.borrow();
         l.columns == map.columns() && l.rows == map.rows() && l.numbering == *map.numbering()
@@ -96,17 +94,22 @@ pub(crate) fn label(
             strings: vec![None; map.len()],
         }));
     }
-    let labels = lua
+    let kept = lua
         .app_data_ref::<RefCell<Labels>>()
         .ok_or_else(|| mlua::Error::runtime("label cache missing"))?;
-    if let Some(Some(s)) = labels.borrow().strings.get(i) {
-        return Ok(Some(s.clone()));
+    let mut kept = kept.borrow_mut();
+    let mut out = Vec::new();
+    for hex in hexes {
+        let Some(slot) = map.index(hex).and_then(|i| kept.strings.get_mut(i)) else {
+            out.push(None);
+            continue;
+        };
+        if slot.is_none() {
+            *slot = Some(lua.create_string(map.label(hex))?);
+        }
+        out.push(slot.clone());
     }
-    let s = lua.create_string(map.label(hex))?;
-    if let Some(slot) = labels.borrow_mut().strings.get_mut(i) {
-        *slot = Some(s.clone());
-    }
-    Ok(Some(s))
+    Ok(out)
 }
 
 /// A table keyed by hex labels, `{ ["0712"] = v, ... }`, sized for its entries up front; hexes off
@@ -117,9 +120,10 @@ pub(crate) fn hex_keyed<V: mlua::IntoLua>(
     entries: impl ExactSizeIterator<Item = (crate::hex::Hex, V)>,
 ) -> mlua::Result<Table> {
     let t = lua.create_table_with_capacity(0, entries.len())?;
-    let mut pairs = Vec::with_capacity(2 * entries.len());
-    for (h, v) in entries {
-        if let Some(k) = label(lua, map, h)? {
+    let (hexes, values): (Vec<_>, Vec<_>) = entries.unzip();
+    let mut pairs = Vec::with_capacity(2 * hexes.len());
+    for (k, v) in labels(lua, map, hexes)?.into_iter().zip(values) {
+        if let Some(k) = k {
             pairs.push(mlua::Value::String(k));
             pairs.push(v.into_lua(lua)?);
         }
@@ -127,28 +131,42 @@ pub(crate) fn hex_keyed<V: mlua::IntoLua>(
     fill(lua, t, pairs)
 }
 
+/// How many values one call into Lua passes on its stack, at most.
+const ONE_CALL: usize = 4000;
+
+/// A small Lua function of the engine's own (`name`, from `code`, a chunk that returns it), made
+/// once per state and kept.
+fn helper(lua: &Lua, name: &'static str, code: &'static str) -> mlua::Result<mlua::Function> {
+    #[derive(Default)]
+    struct Helpers(RefCell<HashMap<&'static str, mlua::Function>>);
+    if lua.app_data_ref::<Helpers>().is_none() {
+        lua.set_app_data(Helpers::default());
+    }
+    let helpers = lua
+        .app_data_ref::<Helpers>()
+        .ok_or_else(|| mlua::Error::runtime("helper functions missing"))?;
+    if let Some(f) = helpers.0.borrow().get(name) {
+        return Ok(f.clone());
+    }
+    let f: mlua::Function = lua
+        .load(code)
+        .set_name(format!("={name}"))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .call(())?;
+    helpers.0.borrow_mut().insert(name, f.clone());
+    Ok(f)
+}
+
 /// Sets `pairs` (key, value, key, value, …) in `t`, a fresh table without a metatable, by one call
 /// into Lua per few thousand pairs instead of one protected call per field (see this module's
 /// header).
 pub(crate) fn fill(lua: &Lua, t: Table, pairs: Vec<mlua::Value>) -> mlua::Result<Table> {
-    // a call passes its arguments on the Lua stack: long lists go in several calls
-    const ONE_CALL: usize = 4000;
-    struct Filler(mlua::Function);
-    let f = match lua.app_data_ref::<Filler>() {
-        Some(c) => c.0.clone(),
-        None => {
-            let f: mlua::Function = lua
-                .load(
-                    "return function(t, ...) local a, n = { ... }, select('#', ...) \
-                     for i = 1, n, 2 do t[a[i]] = a[i + 1] end end",
-                )
-                .set_name("=kessel fill")
-                .set_mode(mlua::chunk::ChunkMode::Text)
-                .call(())?;
-            lua.set_app_data(Filler(f.clone()));
-            f
-        }
-    };
+    let f = helper(
+        lua,
+        "kessel fill",
+        "return function(t, ...) local a, n = { ... }, select('#', ...) \
+         for i = 1, n, 2 do t[a[i]] = a[i + 1] end end",
+    )?;
     let mut pairs = pairs.into_iter().peekable();
     while pairs.peek().is_some() {
         let mut args = mlua::MultiValue::with_capacity(ONE_CALL + 1);
@@ -161,8 +179,7 @@ pub(crate) fn fill(lua: &Lua, t: Table, pairs: Vec<mlua::Value>) -> mlua::Result
 
 /// A list table from items, built by one call into Lua (see this module's header for why one call).
 pub(crate) fn list(lua: &Lua, items: Vec<mlua::Value>) -> mlua::Result<Table> {
-    // a call passes its arguments on the Lua stack: long lists are filled item by item
-    const ONE_CALL: usize = 4000;
+    // long lists are filled item by item
     if items.len() > ONE_CALL {
         let t = lua.create_table_with_capacity(items.len(), 0)?;
         for v in items {
@@ -170,19 +187,11 @@ pub(crate) fn list(lua: &Lua, items: Vec<mlua::Value>) -> mlua::Result<Table> {
         }
         return Ok(t);
     }
-    struct ListConstructor(mlua::Function);
-    let f = match lua.app_data_ref::<ListConstructor>() {
-        Some(c) => c.0.clone(),
-        None => {
-            let f: mlua::Function = lua
-                .load("return function(...) return { ... } end")
-                .set_name("=kessel list")
-                .set_mode(mlua::chunk::ChunkMode::Text)
-                .call(())?;
-            lua.set_app_data(ListConstructor(f.clone()));
-            f
-        }
-    };
+    let f = helper(
+        lua,
+        "kessel list",
+        "return function(...) return { ... } end",
+    )?;
     f.call(mlua::MultiValue::from_iter(items))
 }
 
@@ -191,6 +200,10 @@ mod tests {
     use super::*;
     use crate::map::Map;
     use crate::numbering::Numbering;
+
+    fn label(lua: &Lua, map: &Map, hex: crate::hex::Hex) -> mlua::Result<Option<mlua::LuaString>> {
+        Ok(labels(lua, map, [hex])?.pop().flatten())
+    }
 
     #[test]
     fn labels_follow_the_map_they_are_asked_for() {
