@@ -96,7 +96,9 @@ function L.bonus(leaders, combat_strength)
     table.insert(by_hex[l.hex], l)
   end
   local total, notes = 0, {}
-  for hex, list in pairs(by_hex) do
+  -- (hexes in label order: `pairs` order changes from run to run, and the notes go in the log)
+  for _, hex in ipairs(C.keys(by_hex)) do
+    local list = by_hex[hex]
     local sum = 0
     for _, l in ipairs(list) do sum = sum + L.rating(l) end
     local cap = combat_strength[hex] or 0

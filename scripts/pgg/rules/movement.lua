@@ -518,7 +518,8 @@ function M.execute(plan, a)
     local member = false
     for _, u in ipairs(plan.units) do if group.active[u.id] then member = true end end
     if not member then
-      for id in pairs(group.active) do kessel.emit.flag(id, "stopped") end
+      -- (in id order: `pairs` order changes from run to run, and the events go in the log)
+      for _, id in ipairs(C.keys(group.active)) do kessel.emit.flag(id, "stopped") end
       kessel.emit.var("overrun_group", nil)
       kessel.emit.note(group.split and "WBC09 #11" or "6.5",
         "another stack moved: the units that overran (" .. table.concat(group.names, ", ") .. ") end their move")

@@ -194,3 +194,17 @@ do
     expect.eq(l.hex, "0808", "back at X")
   end)
 end
+
+-- Rule 10.36: the leaders' bonus notes, which go into the combat record, list the hexes in label
+-- order whatever order the leaders come in (`pairs` order changes from run to run, and the log of
+-- the same game must not).
+kessel.test("case_10_36_bonus_notes_in_hex_order", function()
+  setup{ leader("a", "0604", 1), leader("b", "0203", 2), leader("c", "0501", 1), leader("d", "0102", 3) }
+  local leaders = {}
+  for _, id in ipairs({ "a", "b", "c", "d" }) do leaders[#leaders + 1] = kessel.units.get(id) end
+  local total, notes = L.bonus(leaders, { ["0604"] = 5, ["0203"] = 5, ["0501"] = 5, ["0102"] = 5 })
+  expect.eq(total, 7)
+  local hexes = {}
+  for _, n in ipairs(notes) do hexes[#hexes + 1] = n:match("leaders in (%d+)") end
+  expect.eq(table.concat(hexes, ","), "0102,0203,0501,0604")
+end)
