@@ -21,12 +21,7 @@ fn slow_limits() -> Limits {
 /// Makes the toy copy's `play.lua` loop forever while it loads.
 fn break_rules(dir: &Path) {
     let play = dir.join("rules/play.lua");
-    let good = std::fs::read_to_string(&play).expect("read play.lua");
-    std::fs::write(
-        &play,
-        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
-    )
-    .expect("write play.lua");
+    kessel_test_support::append_endless_loop(&play);
 }
 
 /// Flips a stopper after a moment; returns it and when it was flipped.

@@ -63,3 +63,13 @@ pub fn toy_with_ai_hook(name: &str, hook: &str) -> PathBuf {
     .expect("write the toy's play.lua");
     dir
 }
+
+/// Appends an endless loop to a Lua file, so that loading it runs until a limit or a stop ends it.
+pub fn append_endless_loop(path: &Path) {
+    let good = std::fs::read_to_string(path).expect("read the Lua file");
+    std::fs::write(
+        path,
+        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
+    )
+    .expect("write the Lua file");
+}

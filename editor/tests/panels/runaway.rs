@@ -209,12 +209,7 @@ fn a_rules_file_that_loops_while_loading_is_reloaded_without_freezing_the_window
     let mut h = play(&dir);
     h.run();
     let play_lua = dir.join("rules/play.lua");
-    let good = std::fs::read_to_string(&play_lua).expect("read");
-    std::fs::write(
-        &play_lua,
-        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
-    )
-    .expect("write");
+    kessel_test_support::append_endless_loop(&play_lua);
     let start = Instant::now();
     let mut slowest = Duration::ZERO;
     let mut saw_working = false;
@@ -304,12 +299,7 @@ fn a_saved_game_whose_replay_loops_is_refused_without_freezing_the_window() {
 fn a_game_whose_rules_loop_while_loading_fails_to_start_without_freezing_the_window() {
     let dir = toy_copy("runaway-start");
     let play_lua = dir.join("rules/play.lua");
-    let good = std::fs::read_to_string(&play_lua).expect("read");
-    std::fs::write(
-        &play_lua,
-        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
-    )
-    .expect("write");
+    kessel_test_support::append_endless_loop(&play_lua);
     let mut h = harness(&dir);
     h.get_by_label("Play-test").click();
     let start = Instant::now();

@@ -163,12 +163,7 @@ fn a_campaign_save_whose_replay_loops_is_refused_and_the_game_goes_on() {
     assert!(save.is_file(), "the campaign was saved");
     // the rules now loop while loading; the session's engine loaded them before
     let play = dir.join("rules/play.lua");
-    let good = std::fs::read_to_string(&play).expect("read");
-    std::fs::write(
-        &play,
-        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
-    )
-    .expect("write");
+    kessel_test_support::append_endless_loop(&play);
     h.state_mut().apply_play(vec![PlayCommand::LoadGame(save)]);
     let frames = frames_while_starting(&mut h, Duration::from_millis(600), |_| {});
     assert!(frames > 3, "{frames} frames");
@@ -220,12 +215,7 @@ fn a_scripted_ai_until_with_a_looping_ai_fails_with_the_file_and_line() {
 fn a_ruleset_that_loops_while_loading_leaves_opening_and_scenario_editing_drawing() {
     let dir = toy_copy("runaway-declarations");
     let init = dir.join("init.lua");
-    let good = std::fs::read_to_string(&init).expect("read init.lua");
-    std::fs::write(
-        &init,
-        format!("{good}\nlocal n = 0\nwhile true do n = n + 1 end\n"),
-    )
-    .expect("write init.lua");
+    kessel_test_support::append_endless_loop(&init);
     let opened = Instant::now();
     let doc = kessel_editor::document::Document::open(&dir.join("scenario.toml")).expect("doc");
     let app = EditorApp::without_watcher(doc);
