@@ -468,7 +468,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // a blank line first: the timing never runs into the summary's last line, however a
     // caller joins the two streams
     eprintln!(
-        "\n{games} games in {elapsed:.1} s on {workers} worker{}: {:.1} games per minute; {}",
+        "\n{} in {elapsed:.1} s on {workers} worker{}: {:.1} games per minute; {}",
+        crate::cmd::count(games, "game", "games"),
         if workers == 1 { "" } else { "s" },
         games as f64 * 60.0 / elapsed.max(1e-9),
         summary::cpu_line(&data.games),
