@@ -619,6 +619,17 @@ end
 -- add one record for the group, { kind = "move", units = ids, dests = {...}, paths = {...} }:
 -- the destinations in the same order, and paths[i] set where the path is not { dests[i] }
 -- (M.expand turns an entry back into the action the full list would hold).
+-- Is the field's own way to the adjacent hex `h` the single step, for every class of the group?
+-- The field took that step by the rules check_path applies (costs, surcharges, prohibitions, the
+-- step hook), so the step needs no second check.
+local function direct_in_field(field, h)
+  for _, g in ipairs(field.groups) do
+    local p = g.field:path(h)
+    if p == nil or #p ~= 1 then return false end
+  end
+  return true
+end
+
 local function group_moves(units, hex, base, out, compact)
   local ids = C.ids(units)
   local dests, field = M.destinations(units, hex, base)
@@ -628,7 +639,7 @@ local function group_moves(units, hex, base, out, compact)
   local rec = compact and { kind = "move", units = ids, dests = {}, paths = {} } or nil
   for _, h in ipairs(dests) do
     local path = true
-    if next_to[h] and not check_path(units, hex, { h }, field.ctx) then
+    if next_to[h] and not direct_in_field(field, h) and not check_path(units, hex, { h }, field.ctx) then
       path = nil
       for _, g in ipairs(field.groups) do
         local p = g.field:path(h)
