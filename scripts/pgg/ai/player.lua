@@ -187,6 +187,21 @@ local function cached(key, fn)
   return v
 end
 
+-- Kept across steps, for values whose key names everything they depend on besides the map (a new
+-- map starts them afresh: see frame()); a bounded number of them.
+local lasting, lasting_n = {}, 0
+local LASTING_MAX = 64
+local function kept(key, fn)
+  local v = lasting[key]
+  if v == nil then
+    if lasting_n >= LASTING_MAX then lasting, lasting_n = {}, 0 end
+    v = fn()
+    lasting[key] = v
+    lasting_n = lasting_n + 1
+  end
+  return v
+end
+
 -- Things a frame works out once, when first asked (F.cmd, F.dg, ...).
 local lazy = {}
 local Frame = { __index = function(F, k)
@@ -205,7 +220,7 @@ local function frame()
   if current_frame then return current_frame end
   local c, r = kessel.map.size()
   local map_key = c .. "x" .. r
-  if map_key ~= nb_map then nb_memo, nb_map, rail_memo = {}, map_key, {} end
+  if map_key ~= nb_map then nb_memo, nb_map, rail_memo, lasting, lasting_n = {}, map_key, {}, {}, 0 end
   local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
     units = { soviet = {}, german = {} }, combat_at = {}, goal = {},
     count = { soviet = { c = {}, t = {} }, german = { c = {}, t = {} } } }, Frame)
@@ -234,7 +249,8 @@ end
 -- Hex distances (not across lakes) from the units of `side`, up to `budget`.
 local function distance_from(side, budget)
   local sig = occupied_sig(side)
-  return cached("dist:" .. side .. ":" .. budget .. ":" .. sig, function()
+  -- (the units' hexes and the map are all it depends on)
+  return kept("dist:" .. side .. ":" .. budget .. ":" .. sig, function()
     local hexes = kessel.units.occupied(side)
     if #hexes == 0 then return {} end
     return kessel.paths.reach{ from = hexes, budget = budget, step = { hex = true, blocked_by = { "lake" } } }
@@ -269,7 +285,8 @@ end
 -- Cost for a German unit of `class` to the nearest target, by the terrain effects chart.
 local function goal_field(class, targets)
   local key = "goal:" .. class .. ":" .. table.concat(targets, ",")
-  return cached(key, function()
+  -- (the declared costs of a class do not change in a game: the targets are all it depends on)
+  return kept(key, function()
     if #targets == 0 then return {} end
     return kessel.paths.reach{ from = targets, budget = 400, step = { class = class, side = C.GERMAN } }
   end)
