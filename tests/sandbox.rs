@@ -96,3 +96,24 @@ print(reasons[1].message)
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("out of reach with 1 MP"), "{}", r.stdout);
 }
+
+/// Lua seeds its string hashes from the clock and memory addresses unless the build fixes the seed
+/// (`.cargo/config.toml`); with a random seed, `pairs` walks string keys in a different order in
+/// every run, and a script emitting events in that order would not replay bit for bit.
+#[test]
+fn pairs_walks_string_keys_in_the_same_order_every_run() {
+    let body = "local t = {}\nfor i = 1, 64 do t['key' .. i] = i end\n\
+                local out = {}\nfor k in pairs(t) do out[#out + 1] = k end\n\
+                print(table.concat(out, ','))\n";
+    let (first, _) = run_script("order", body);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.stdout.trim().split(',').count(), 64, "{}", first.stdout);
+    for _ in 0..3 {
+        let (again, _) = run_script("order", body);
+        assert_eq!(
+            again.stdout, first.stdout,
+            "the order of `pairs` changed between two runs: is the Lua hash seed of \
+             .cargo/config.toml lost (a stale build of mlua-sys: `cargo clean -p mlua-sys`)?"
+        );
+    }
+}
