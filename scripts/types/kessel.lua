@@ -1005,6 +1005,10 @@ function MovementField:stops(hex) end
 ---@return table<Hex, number>
 function MovementField:reachable() end
 
+---The hexes of `reachable()` as a list sorted by label (the order `table.sort` gives its keys).
+---@return Hex[]
+function MovementField:hexes() end
+
 ---Why the hex can not be reached, or nil if it can.
 ---@param hex Hex
 ---@return kessel.Unreachable?

@@ -263,6 +263,11 @@ function Multi:reachable()
   end
   return out or {}
 end
+-- The reachable hexes sorted by label (one class: the field's own sorted list).
+function Multi:hexes()
+  if #self.groups == 1 then return self.groups[1].field:hexes() end
+  return C.keys(self:reachable())
+end
 -- The field of the class a unit moves with.
 function Multi:field_of(u)
   for _, g in ipairs(self.groups) do if g.class == C.class(u) then return g.field end end
@@ -604,7 +609,7 @@ function M.destinations(units, hex, base)
   if base and base.ezoc:has(hex) then return {}, nil end
   local field = M.build_field(units, hex, nil, M.context(units, hex, base))
   local out = {}
-  for _, h in ipairs(C.keys(field:reachable())) do
+  for _, h in ipairs(field:hexes()) do
     if not (field.ctx.t1_full and field.ctx.column(h) <= 2) then out[#out + 1] = h end
   end
   return out, field

@@ -209,6 +209,26 @@ impl UserData for LuaField {
             let reached = f.field.reachable(&f.map);
             super::strings::hex_keyed(lua, &f.map, reached.into_iter().map(|(h, c)| (h, c.mp())))
         });
+        // the same hexes as a list sorted by label, as `table.sort` sorts the keys of `reachable`
+        // (an enumerator's fixed order without building, walking and sorting the keyed table)
+        methods.add_method("hexes", |lua, f, ()| {
+            let mut reached: Vec<_> = f
+                .field
+                .reachable(&f.map)
+                .into_iter()
+                .map(|(h, _)| h)
+                .collect();
+            reached.sort_by_cached_key(|h| f.map.label(*h));
+            let strings = super::strings::labels(lua, &f.map, reached)?;
+            super::strings::list(
+                lua,
+                strings
+                    .into_iter()
+                    .flatten()
+                    .map(mlua::Value::String)
+                    .collect(),
+            )
+        });
         methods.add_method("why_not", |lua, f, h: String| {
             let Some(x) = f.map.parse(&h) else {
                 return Ok(Some(reason_table(lua, &f.map, Unreachable::NoPath)?));
