@@ -107,7 +107,12 @@ fn pairs_walks_string_keys_in_the_same_order_every_run() {
                 print(table.concat(out, ','))\n";
     let (first, _) = run_script("order", body);
     assert_eq!(first.code, 0, "{}", first.stderr);
-    assert_eq!(first.stdout.trim().split(',').count(), 64, "{}", first.stdout);
+    assert_eq!(
+        first.stdout.trim().split(',').count(),
+        64,
+        "{}",
+        first.stdout
+    );
     for _ in 0..3 {
         let (again, _) = run_script("order", body);
         assert_eq!(
