@@ -230,7 +230,8 @@ local function frame()
     local list = F.at[hex]
     if not list then list = {}; F.at[hex] = list end
     list[#list + 1] = u
-    table.insert(F.units[u.side], u)
+    local mine = F.units[u.side]
+    mine[#mine + 1] = u
     local cs = F.count[u.side]
     cs.t[hex] = (cs.t[hex] or 0) + 1
     if C.is_combat_unit(u) then
@@ -430,8 +431,9 @@ local function group_units(F, ids)
 end
 
 -- Movement class a group travels with (the slowest).
+local CLASS_RANK = { infantry = 1, cavalry = 2, leader = 3, motorized = 4 }
 local function group_class(units)
-  local rank = { infantry = 1, cavalry = 2, leader = 3, motorized = 4 }
+  local rank = CLASS_RANK
   local best, br = "motorized", 99
   for _, u in ipairs(units) do
     local c = C.class(u) or "infantry"
@@ -1277,12 +1279,20 @@ function AI.narrow(kind, provider)
   local F = frame()
   -- what every stack's candidates depend on besides the stack itself: enemy units, markers,
   -- rail capacity used, the initial air placement
-  local marks = {}
-  for _, m in ipairs(kessel.markers.all{ placed = true }) do marks[#marks + 1] = m.kind .. "@" .. m.hex end
-  table.sort(marks)
-  local sk = table.concat({ step_key(), occupied_sig(C.other(provider.side)), table.concat(marks, ","),
-    kind == "rail_move" and RL.used_this_turn() or "", tostring(M.initial_air_pending()),
-    #kessel.units.all{ side = C.other(provider.side), location = "map", flag = "disrupted" } }, "|")
+  -- (the same for every kind this decision lists, rail capacity aside: worked out once a frame)
+  local keys = F.narrow_keys
+  if keys == nil then keys = {}; F.narrow_keys = keys end
+  local base = keys[provider.side]
+  if base == nil then
+    local marks = {}
+    for _, m in ipairs(kessel.markers.all{ placed = true }) do marks[#marks + 1] = m.kind .. "@" .. m.hex end
+    table.sort(marks)
+    base = table.concat({ step_key(), occupied_sig(C.other(provider.side)), table.concat(marks, ","),
+      tostring(M.initial_air_pending()),
+      #kessel.units.all{ side = C.other(provider.side), location = "map", flag = "disrupted" } }, "|")
+    keys[provider.side] = base
+  end
+  local sk = base .. "|" .. (kind == "rail_move" and RL.used_this_turn() or "")
   -- (rail capacity used matters to rail moves only: ordinary moves keep their cache across them)
   local cache = stack_caches[kind]
   if cache == nil or cache.key ~= sk then cache = { key = sk, stacks = {} }; stack_caches[kind] = cache end

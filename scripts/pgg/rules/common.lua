@@ -12,7 +12,10 @@ function C.step() return kessel.game.step() end
 function C.phasing() return kessel.game.step().side end
 function C.step_is(...)
   local id = kessel.game.step().id
-  for _, s in ipairs({ ... }) do if id == s then return true end end
+  -- (asked in every enumeration and validation: no table of the arguments)
+  for i = 1, select("#", ...) do
+    if id == select(i, ...) then return true end
+  end
   return false
 end
 function C.in_movement_phase()
