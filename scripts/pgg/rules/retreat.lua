@@ -502,8 +502,10 @@ function R.advance_reasons(a)
     group[#group + 1] = u
   end
   local dest = path[#path]
-  if not R.limit_ok(group[1].side, units_after(dest, group)) then
-    return C.reason("7.1", "advancing into %s would break the stacking limit", dest)
+  local fits, why = ST.limit_ok(group[1].side, units_after(dest, group))
+  if not fits then
+    -- the case of the advancing side: [7.1] Soviet, [7.2] German
+    return C.reason(why.rule, "advancing into %s would break the stacking limit: %s", dest, why.message)
   end
 end
 

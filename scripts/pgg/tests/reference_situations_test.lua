@@ -1,0 +1,182 @@
+-- Situations taken from the reference material and played through the rules as an outside tester
+-- would: each test builds a small position, works out by hand what the cited cases demand, and
+-- checks what the engine does and which case it names. Tests that pin a behaviour no other test
+-- covers; the geometry is the 10x10 inline map (odd columns: N, NE = c+1 r-1, SE = c+1 r, S,
+-- SW = c-1 r, NW = c-1 r-1; even columns: NE = c+1 r, SE = c+1 r+1, SW = c-1 r+1, NW = c-1 r).
+local expect = kessel.expect
+local M = require("rules.movement")
+
+local function pz(id, at, face, extra)
+  local u = { id = id, name = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "4-4-10", "2-2-10" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function inf(id, at, extra)
+  local u = { id = id, name = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function cav(id, at) return { id = id, name = id, side = "german", type = "cavalry", formation = "1 Cav", faces = { "4-4-5", "2-2-5" }, at = at } end
+local function rifle(id, at, face, extra)
+  local u = { id = id, name = id, side = "soviet", type = "rifle", faces = { face or "2-2-6" }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+local function leader(id, at, rating, extra)
+  local u = { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at }
+  for k, v in pairs(extra or {}) do u[k] = v end
+  return u
+end
+
+local function setup(units, extra)
+  local spec = { map = { columns = 10, rows = 10 }, units = units, step = "german_combat", turn = 7 }
+  for k, v in pairs(extra or {}) do spec[k] = v end
+  kessel.setup(spec)
+end
+local function note(events, text)
+  for _, e in ipairs(events) do if e.text and e.text:find(text, 1, true) then return e end end
+  return nil
+end
+local function all_notes(events)
+  local t = {}
+  for _, e in ipairs(events) do if e.text then t[#t + 1] = "[" .. tostring(e.rule) .. "] " .. e.text end end
+  return table.concat(t, " | ")
+end
+local function pending() return kessel.game.var("pending") end
+local function where(id) local u = kessel.units.get(id); return u.location == "map" and u.hex or u.location end
+
+-- [9.23] [9.3] A two-hex attack: g1 (0304) and g2 (0504) are next to both 0403 and 0404; both are
+-- across a river from 0403 only. 0403 is attacked solely across the river (2 ×2 = 4), 0404 is not
+-- (2): 12 against 6 is 2-1; roll 1 on 2-1 is D2.
+kessel.test("case_9_23_two_hex_attack_river_doubles_only_the_hex_solely_across", function()
+  setup({ pz("g1", "0304", "6-6-10"), pz("g2", "0504", "6-6-10"), rifle("a", "0403"), rifle("b", "0404"), leader("l", "0402", 3) },
+    { map = { columns = 10, rows = 10, hexsides = { { "0304", "0403", "river" }, { "0504", "0403", "river" } } } })
+  kessel.inject_dice{ 1 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "g1", "g2" }, targets = { "0403", "0404" } })
+  expect.truthy(note(events, "0403: attacked solely across a river, doubled"), all_notes(events))
+  expect.falsy(note(events, "0404: attacked solely across a river"), "0404 is not across the river")
+  expect.truthy(note(events, "attack 12 against defence 6 in 0403+0404: odds 2-1, roll 1: D2"), all_notes(events))
+end)
+
+-- [6.5] [6.22] A successful overrun clears 0403 and the panzer must enter it; 0403 is in the ZOC
+-- of another Soviet unit (z in 0404), so its move ends there: it may not go on.
+kessel.test("case_6_5_cleared_hex_in_another_enemy_zoc_ends_the_move", function()
+  setup({ pz("g", "0303", "8-8-10"), rifle("a", "0403", "1-1-6"), rifle("z", "0404", "1-1-6"), leader("l", "0706", 5) },
+    { step = "german_movement" })
+  kessel.inject_dice{ 1 } -- 8 halved 4 against 1: 4-1, roll 1: D2
+  expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0403" })
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" }) -- the one-step rifle dies
+  expect.eq(where("a"), "eliminated")
+  expect.eq(where("g"), "0403", "the overrunner enters the cleared hex")
+  expect.eq(M.mp_left(kessel.units.get("g")), 7, "3 MP for the overrun, nothing to enter")
+  local ok, r = kessel.act{ kind = "move", units = { "g" }, path = { "0402" } }
+  expect.refused(ok, r, "6.22", "may not leave")
+end)
+
+-- [6.5] [9.3] An overrun pays 3 MP whatever the target's terrain; the defender still gets the
+-- terrain (forest + river ×3) and the overrunners are halved after it: 8 → 4 against 1 ×3 = 3:
+-- 1-1, roll 1: D1.
+kessel.test("case_6_5_overrun_cost_flat_three_terrain_still_defends", function()
+  setup({ pz("g", "0303", "8-8-10"), rifle("a", "0403", "1-1-6"), leader("l", "0603", 5) },
+    { step = "german_movement", map = { columns = 10, rows = 10, terrain = { ["0403"] = "forest" }, hexsides = { { "0303", "0403", "river" } } } })
+  kessel.inject_dice{ 1 }
+  local events = expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0403" })
+  expect.truthy(note(events, "overrun: attack 4 against defence 3 in 0403: odds 1-1, roll 1: D1"), all_notes(events))
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  expect.eq(where("g"), "0403")
+  expect.eq(M.mp_left(kessel.units.get("g")), 7, "no forest or river cost to enter the cleared hex")
+end)
+
+-- [11.3] Out of supply at the start of the Movement Phase halves the MA, fractions dropped:
+-- infantry 7 → 3, cavalry 5 → 2, panzer 10 → 5; a Soviet rifle 6 → 3.
+kessel.test("case_11_3_out_of_supply_ma_by_type", function()
+  kessel.setup{ map = { columns = 40, rows = 5 },
+    units = { inf("i", "3503"), cav("c", "3603"), pz("p", "3703"), leader("far", "0103", 2) },
+    step = "german_movement", turn = 7, run_step_start = true }
+  expect.eq(M.mp_left(kessel.units.get("i")), 3)
+  expect.eq(M.mp_left(kessel.units.get("c")), 2)
+  expect.eq(M.mp_left(kessel.units.get("p")), 5)
+  kessel.setup{ map = { columns = 40, rows = 5 }, units = { rifle("r", "0503"), pz("g", "3003") },
+    step = "soviet_movement", turn = 7, run_step_start = true }
+  expect.eq(M.mp_left(kessel.units.get("r")), 3, "no leader: out of supply [11.2]")
+end)
+
+-- [6.7] Cavalry pays the infantry rate on roads (1 MP) but 2 MP in forest; a road does not bridge
+-- a river: cavalry along four road hexes then across the river on the road pays 4 + 1 + 2 = 7 > 5.
+kessel.test("case_6_7_cavalry_road_forest_and_river", function()
+  setup({ cav("c", "0105") }, { step = "german_movement", map = { columns = 10, rows = 10,
+    terrain = { ["0202"] = "forest" }, hexsides = { { "0505", "0605", "river" } },
+    links = { { kind = "road", path = { "0105", "0205", "0305", "0405", "0505", "0605", "0705" } } } } })
+  local ok, r = kessel.validate{ kind = "move", units = { "c" }, path = { "0205", "0305", "0405", "0505", "0605" } }
+  expect.refused(ok, r, "6.1", "needs 7 MP")
+  expect.accepted(kessel.validate{ kind = "move", units = { "c" }, path = { "0205", "0305", "0405", "0505" } })
+  -- 0105 → 0104 → 0103 (2 clear) → 0202 forest (2) = 4
+  expect.eq(M.field({ "c" }):cost("0202"), 4, "cavalry pays 2 for forest")
+end)
+
+-- [9.71] A D2 path may pass through a hex in an enemy ZOC when a friendly unit is there, never
+-- through an empty one: from 0403, 0503 is in h's ZOC and empty (closed), 0504 is in it but holds
+-- the Soviet f (open).
+kessel.test("case_9_71_retreat_passes_friends_in_enemy_zoc_not_empty_zoc_hexes", function()
+  setup{ pz("g", "0303", "9-9-10"), pz("h", "0603", "1-1-10"), rifle("a", "0403"), rifle("f", "0504", "1-1-6"), leader("l", "0407", 5) }
+  kessel.inject_dice{ 1 } -- 9 against 2: 4-1, roll 1: D2
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  local ok, r = kessel.act{ kind = "retreat", units = { "a" }, path = { "0503", "0502" } }
+  expect.refused(ok, r, "9.71")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "a" }, path = { "0504", "0505" } })
+  expect.eq(where("a"), "0505")
+end)
+
+-- [9.71] A unit in the corner whose only neighbour on the map is in the attacker's ZOC has no
+-- retreat path: retreating eliminates it (nothing retreats off the map).
+kessel.test("case_9_71_cornered_unit_retreating_is_eliminated", function()
+  setup{ pz("g", "0201", "2-2-10"), rifle("a", "0101", "2-2-6"), leader("l", "0505", 5) }
+  kessel.inject_dice{ 1 } -- 2 against 2: 1-1, roll 1: D1
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0101" } })
+  local events = expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  local p = pending()
+  if p and p.kind == "retreat_path" then
+    events = expect.accepted(kessel.act{ kind = "retreat", units = { "a" }, path = {} })
+  end
+  expect.eq(where("a"), "eliminated", all_notes(events))
+end)
+
+-- [9.8] After De the victor may advance two hexes, the first being the defender's hex, ignoring
+-- enemy ZOC: 0403 then 0404, which is next to the Soviet z in 0505.
+kessel.test("case_9_8_two_hex_advance_ignores_enemy_zoc", function()
+  setup{ pz("g", "0303", "9-9-10"), rifle("a", "0403", "1-1-6"), rifle("z", "0505", "1-1-6"), leader("l", "0707", 5) }
+  kessel.inject_dice{ 1 } -- 9 against 1: 9-1, roll 1: De
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.eq(pending().kind, "advance")
+  local ok, r = kessel.act{ kind = "advance", units = { "g" }, path = { "0404", "0403" } }
+  expect.refused(ok, r, "9.8")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0404" } })
+  expect.eq(where("g"), "0404")
+end)
+
+-- [9.6] Eng: each side loses a step; a German infantry division steps down 9-9-7 → 4-4-7 and
+-- nobody retreats or advances. 9 against 9 is 1-1, roll 4: Eng.
+kessel.test("case_9_6_eng_steps_down_german_infantry_no_advance", function()
+  setup{ inf("g", "0303"), rifle("a", "0403", "6-6-6"), rifle("b", "0403", "3-3-6"), leader("l", "0603", 5) }
+  kessel.inject_dice{ 4 }
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.eq(pending().kind, "eng_loss")
+  expect.accepted(kessel.act{ kind = "choose", units = { "b" } })
+  expect.eq(where("b"), "eliminated")
+  expect.eq(where("a"), "0403")
+  expect.eq(kessel.units.get("g").attack, 4, "9-9-7 → 4-4-7")
+  expect.eq(pending(), nil, "no advance after Eng")
+end)
+
+-- [9.8] [7.2] Victors advance in groups; a second group that would make four German units in the
+-- vacated hex is refused, under the German stacking case (not the Soviet one).
+kessel.test("case_7_2_german_advance_over_the_limit_cites_7_2", function()
+  setup{ pz("g1", "0303", "9-9-10"), pz("g2", "0303"), pz("g3", "0304"), pz("g4", "0304"), rifle("a", "0403", "1-1-6"), leader("l", "0707", 5) }
+  kessel.inject_dice{ 1 }
+  expect.accepted(kessel.act{ kind = "attack", units = { "g1", "g2", "g3", "g4" }, targets = { "0403" } })
+  expect.accepted(kessel.act{ kind = "advance", units = { "g1", "g2" }, path = { "0403" } })
+  local ok, r = kessel.act{ kind = "advance", units = { "g3", "g4" }, path = { "0403" } }
+  expect.refused(ok, r, "7.2", "stacking")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g3" }, path = { "0403" } })
+end)
