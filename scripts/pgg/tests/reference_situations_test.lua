@@ -180,3 +180,121 @@ kessel.test("case_7_2_german_advance_over_the_limit_cites_7_2", function()
   expect.refused(ok, r, "7.2", "stacking")
   expect.accepted(kessel.act{ kind = "advance", units = { "g3" }, path = { "0403" } })
 end)
+
+-- [10.36] A leader adds its rating capped at the attack of the combat units of its own hex: the
+-- rating-5 leader in 0403 stands with a 1-1-6, so it adds 1, not 5; the 4-4-6 in 0404 adds its 4.
+-- 1 + 1 + 4 = 6 against the panzer's 2 in 0304: 3-1, roll 3: D1.
+kessel.test("case_10_36_leader_bonus_capped_at_its_own_hexs_units", function()
+  setup({ rifle("r1", "0403", "1-1-6"), leader("l", "0403", 5), rifle("r2", "0404", "4-4-6"), pz("g", "0304", "2-2-10") },
+    { step = "soviet_combat" })
+  kessel.inject_dice{ 3 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "r1", "l", "r2" }, targets = { "0304" } })
+  expect.truthy(note(events, "leaders in 0403 add 1 (rating 5, capped at the units' 1)"), all_notes(events))
+  expect.truthy(note(events, "attack 6 against defence 2 in 0304: odds 3-1, roll 3: D1"), all_notes(events))
+end)
+
+-- [7.3] [9.3] An intact panzer division (4 + 2 + 2) alone in a forest hex: each regiment doubled
+-- (16), then the forest doubles (32). Two regiments only (the third elsewhere): 6 ×2 = 12.
+kessel.test("case_7_3_intact_division_in_forest_doubles_twice", function()
+  local K = require("rules.combat")
+  local function reg(id, at, face) return { id = id, side = "german", type = id == "p" and "panzer" or "rifle_mot", formation = "7 Pz", faces = { face, "1-1-10" }, at = at } end
+  setup({ reg("p", "0304", "4-4-10"), reg("r1", "0304", "2-2-10"), reg("r2", "0304", "2-2-10"), leader("l", "0706", 5) },
+    { map = { columns = 10, rows = 10, terrain = { ["0304"] = "forest" } } })
+  expect.eq(K.defence_of({ "0304" }, { attacker_hexes = { "0403" } }), 32)
+  setup({ reg("p", "0304", "4-4-10"), reg("r1", "0304", "2-2-10"), reg("r2", "0305", "2-2-10"), leader("l", "0706", 5) },
+    { map = { columns = 10, rows = 10, terrain = { ["0304"] = "forest" } } })
+  expect.eq(K.defence_of({ "0304" }, { attacker_hexes = { "0403" } }), 12)
+end)
+
+-- [6.3] [11.3] Rail movement is not halved out of supply: an out-of-supply rifle division still
+-- goes up to 30 rail hexes (25 here), but not 31.
+kessel.test("case_6_3_out_of_supply_units_rail_the_full_30_hexes", function()
+  local rail = {}
+  for c = 1, 40 do rail[#rail + 1] = string.format("%02d02", c) end
+  kessel.setup{ map = { columns = 40, rows = 3, links = { { kind = "railway", path = rail } } },
+    units = { rifle("r", "0502", "3-3-6"), rifle("s", "0602", "3-3-6") }, step = "soviet_movement", turn = 7, run_step_start = true }
+  expect.truthy(kessel.units.get("r").flags.oos, "no leader: out of supply [11.2]")
+  expect.accepted(kessel.act{ kind = "rail_move", units = { "r" }, path = { "3002" } })
+  local ok, r = kessel.act{ kind = "rail_move", units = { "s" }, path = { "3702" } }
+  expect.refused(ok, r, "6.3", "31 rail hexes")
+end)
+
+-- [9.6] De/A1 (6-1, roll 1): the defender is eliminated; the attacker who takes the step may
+-- advance up to two hexes [9.8]; one who retreats instead may not (FAQ 8).
+kessel.test("case_9_6_de_a1_advance_only_after_the_step_loss", function()
+  local function pos()
+    setup{ pz("g", "0303", "6-6-10"), pz("h", "0304", "6-6-10"), rifle("a", "0403", "2-2-6"), leader("l", "0707", 5) }
+    kessel.inject_dice{ 1 } -- 12 against 2: 6-1, roll 1: De/A1
+    expect.accepted(kessel.act{ kind = "attack", units = { "g", "h" }, targets = { "0403" } })
+    expect.eq(where("a"), "eliminated")
+    expect.eq(pending().kind, "loss_or_retreat")
+  end
+  pos()
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss", units = { "h" } })
+  expect.eq(pending().kind, "advance")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0504" } })
+  expect.eq(where("g"), "0504")
+  pos()
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  while pending() and pending().kind == "retreat_path" do
+    local moves = {}
+    for _, a in ipairs(kessel.legal()) do if a.kind == "retreat" then moves[#moves + 1] = a end end
+    expect.accepted(kessel.act(moves[1]))
+  end
+  expect.eq(pending(), nil, "no advance after the attacker retreated")
+end)
+
+-- [6.5] [6.6] [8] An overrun D1 taken as a retreat by a stack of two: both retreat, both are
+-- disrupted, the hex is cleared and entered; disrupted units have no ZOC, so a second panzer
+-- moves past them without stopping.
+kessel.test("case_6_6_overrun_retreat_disrupts_the_whole_stack_and_lifts_its_zoc", function()
+  setup({ pz("g", "0303", "4-4-10"), pz("k", "0301", "4-4-10"), rifle("a", "0403", "1-1-6"), rifle("b", "0403", "1-1-6"), leader("l", "0808", 5) },
+    { step = "german_movement" })
+  kessel.inject_dice{ 1 } -- 4 halved 2 against 2: 1-1, roll 1: D1
+  expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0403" })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  expect.accepted(kessel.act{ kind = "retreat", units = { "a", "b" }, path = { "0503" } })
+  expect.truthy(kessel.units.get("a").flags.disrupted)
+  expect.truthy(kessel.units.get("b").flags.disrupted)
+  expect.eq(where("g"), "0403")
+  -- 0502 and 0602 are next to 0503: without a ZOC there k goes through
+  expect.accepted(kessel.act{ kind = "move", units = { "k" }, path = { "0401", "0502", "0602", "0702" } })
+  expect.eq(where("k"), "0702")
+end)
+
+-- [13.2] The German's initial air markers are not placed east of column 40 (the reading of
+-- pgg-facts.md and the extended sequence of play: "not further east than the 4000 hexrow").
+kessel.test("case_13_2_initial_markers_up_to_column_40", function()
+  kessel.setup{ map = { columns = 45, rows = 5 }, units = { rifle("r", "0503") }, step = "soviet_movement", turn = 1,
+    markers = { { kind = "air_interdiction", side = "german" }, { kind = "air_interdiction", side = "german" }, { kind = "air_interdiction", side = "german" } } }
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "4003" })
+  local ok, r = kessel.act{ kind = "place_marker", hex = "4103" }
+  expect.refused(ok, r, "13.2", "column 40")
+end)
+
+-- [6.5] (option overrun_group = started_together, the default): the overrunning stack must have
+-- started the phase in one hex. A reinforcement that entered this phase did not start it in the
+-- hex of a unit already on the map, so the two may not overrun together, whichever is named first;
+-- two reinforcements that entered together may.
+kessel.test("case_6_5_overrun_group_with_a_reinforcement_does_not_depend_on_order", function()
+  local function pos(options)
+    local units = { pz("p", "0103", "4-4-10"), rifle("s", "0203", "1-1-6"), leader("l", "0808", 5),
+      pz("r", nil, "4-4-10", { enter = { turn = 7, area = "C" } }), pz("q", nil, "4-4-10", { enter = { turn = 7, area = "C" } }) }
+    setup(units, { step = "german_movement", map = { columns = 10, rows = 10, areas = { C = { "0103", "0104" } } },
+      vars = { phase_start = { hexes = { p = "0103" }, command = {}, step = 4, turn = 7 } }, options = options })
+  end
+  pos()
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0103" } })
+  local ok, r = kessel.act{ kind = "overrun", units = { "p", "r" }, target = "0203" }
+  expect.refused(ok, r, "6.5", "started the phase in one hex")
+  ok, r = kessel.act{ kind = "overrun", units = { "r", "p" }, target = "0203" }
+  expect.refused(ok, r, "6.5", "started the phase in one hex")
+  -- entering together, they started together
+  pos()
+  expect.accepted(kessel.act{ kind = "move", units = { "r", "q" }, path = { "0104" } })
+  expect.accepted(kessel.validate{ kind = "overrun", units = { "r", "q" }, target = "0203" })
+  -- the other reading of the option: assembled anywhere
+  pos{ overrun_group = "assembled" }
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0103" } })
+  expect.accepted(kessel.validate{ kind = "overrun", units = { "r", "p" }, target = "0203" })
+end)
