@@ -298,3 +298,90 @@ kessel.test("case_6_5_overrun_group_with_a_reinforcement_does_not_depend_on_orde
   expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0103" } })
   expect.accepted(kessel.validate{ kind = "overrun", units = { "r", "p" }, target = "0203" })
 end)
+
+-- [9.6] [9.8] Ae: a 1-1-6 with its leader attacks a German infantry division: 1 + 1 (leader capped
+-- at 1) against 9 is below 1-3, resolved at 1-3 [9.4]; roll 5: Ae. Both attackers die (the leader
+-- too), and the German defender may advance two hexes, the first being the attackers' hex.
+kessel.test("case_9_6_ae_kills_the_leader_too_and_the_defender_advances_two_hexes", function()
+  setup({ rifle("r", "0403", "1-1-6"), leader("l", "0403", 4), inf("g", "0303") }, { step = "soviet_combat" })
+  kessel.inject_dice{ 5 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "r", "l" }, targets = { "0303" } })
+  expect.truthy(note(events, "attack 2 against defence 9 in 0303: odds 1-3, roll 5: Ae"), all_notes(events))
+  expect.eq(where("r"), "eliminated")
+  expect.eq(where("l"), "eliminated")
+  expect.eq(pending().kind, "advance")
+  expect.eq(pending().side, "german")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0503" } })
+  expect.eq(where("g"), "0503")
+end)
+
+-- [10.2] A leader alone defends with its rating: a German 2-2-10 against a rating-3 leader is 1-2.
+kessel.test("case_10_2_lone_leader_defends_with_its_rating", function()
+  setup{ pz("g", "0303", "2-2-10"), leader("l", "0403", 3) }
+  kessel.inject_dice{ 4 } -- 1-2, roll 4: A1
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.truthy(note(events, "attack 2 against defence 3 in 0403: odds 1-2, roll 4: A1"), all_notes(events))
+end)
+
+-- [12.3] A known 0-1-6 may not overrun (it may only defend).
+kessel.test("case_12_3_zero_one_cannot_overrun", function()
+  setup({ rifle("z", "0403", "0-1-6"), rifle("t", "0403", "3-3-6"), leader("l", "0503", 4), pz("g", "0303", "1-1-10") },
+    { step = "soviet_movement", vars = { phase_start = { hexes = { z = "0403", t = "0403", l = "0503" }, command = { "z", "t", "l" }, step = 0, turn = 7 } } })
+  local ok, r = kessel.act{ kind = "overrun", units = { "z", "t" }, target = "0303" }
+  expect.refused(ok, r, "12.3", "may only defend")
+  expect.accepted(kessel.validate{ kind = "overrun", units = { "t" }, target = "0303" })
+end)
+
+-- [6.4] Columns 01-02 are closed to Soviet units on turns 1-6 only: turn 6 refused, turn 7 open.
+kessel.test("case_6_4_columns_01_02_open_from_turn_7", function()
+  setup({ rifle("r", "0303", "2-2-6"), leader("l", "0304", 3) }, { step = "soviet_movement", turn = 6 })
+  local ok, r = kessel.act{ kind = "move", units = { "r" }, path = { "0203" } }
+  expect.refused(ok, r, "6.4", "columns 01-02")
+  setup({ rifle("r", "0303", "2-2-6"), leader("l", "0304", 3) }, { step = "soviet_movement", turn = 7 })
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0203", "0103" } })
+end)
+
+-- [8] A leader enters an enemy ZOC only with an attack-capable unit (the reading of pgg-facts.md):
+-- moving with a known 0-1-6 is refused, with a 2-2-6 it is allowed. 0503 is next to the panzer in 0504.
+kessel.test("case_8_leader_with_a_zero_one_does_not_enter_enemy_zoc", function()
+  setup({ leader("l", "0502", 3), rifle("z", "0502", "0-1-6"), rifle("t", "0502", "2-2-6"), pz("g", "0504") }, { step = "soviet_movement" })
+  local ok, r = kessel.act{ kind = "move", units = { "l", "z" }, path = { "0503" } }
+  expect.refused(ok, r, "8", "attack-capable")
+  expect.accepted(kessel.act{ kind = "move", units = { "l", "t" }, path = { "0503" } })
+end)
+
+-- [13.3] An interdiction marker slows only the enemy: a German air marker costs a Soviet unit +1 MP
+-- and a German unit nothing; a Soviet marker costs a German unit +1 MP.
+kessel.test("case_13_3_markers_slow_only_the_enemy", function()
+  local function pos(step, kind, side)
+    setup({ pz("g", "0105"), rifle("r", "0705", "2-2-6"), leader("l", "0905", 3) },
+      { step = step, markers = { { kind = kind, side = side, at = "0205" }, { kind = kind, side = side, at = "0805" } } })
+  end
+  pos("german_movement", "air_interdiction", "german")
+  expect.eq(M.field({ "g" }):cost("0205"), 1, "own marker: clear 1")
+  pos("soviet_movement", "air_interdiction", "german")
+  expect.eq(M.field({ "r" }):cost("0805"), 2, "German marker: Soviet pays 1 + 1")
+  pos("german_movement", "soviet_interdiction", "soviet")
+  expect.eq(M.field({ "g" }):cost("0205"), 2, "Soviet marker: German pays 1 + 1")
+end)
+
+-- [7.1] A leader may retreat onto three combat units (four units, one a leader); a fourth combat
+-- unit retreating there is beyond the limit and is eliminated.
+kessel.test("case_7_1_leader_retreats_onto_three_combat_units_a_rifle_does_not", function()
+  -- 0403's neighbours: 0402 and 0304 in g's ZOC, 0404 German, 0504 in z1's ZOC: only 0503 is open
+  setup{ pz("g", "0303", "3-3-10"), leader("a", "0403", 3), rifle("f1", "0503", "1-1-6"), rifle("f2", "0503", "1-1-6"), rifle("f3", "0503", "1-1-6"),
+    pz("z1", "0404", "1-1-10"), leader("sup", "0903", 5) }
+  kessel.inject_dice{ 2 } -- 3 against 3: 1-1, roll 2: D1/A1
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  expect.accepted(kessel.act{ kind = "retreat", units = { "a" }, path = { "0503" } })
+  expect.eq(where("a"), "0503", "3 combat units and a leader: within the limit")
+  setup{ pz("g", "0303", "3-3-10"), rifle("a", "0403", "3-3-6"), rifle("f1", "0503", "1-1-6"), rifle("f2", "0503", "1-1-6"), rifle("f3", "0503", "1-1-6"),
+    pz("z1", "0404", "1-1-10"), leader("sup", "0903", 5) }
+  kessel.inject_dice{ 2 }
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  local events = expect.accepted(kessel.act{ kind = "retreat", units = { "a" }, path = { "0503" } })
+  expect.eq(where("a"), "eliminated", all_notes(events))
+  expect.truthy(note(events, "over-full hex"), all_notes(events))
+end)
