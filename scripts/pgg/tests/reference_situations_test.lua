@@ -385,3 +385,26 @@ kessel.test("case_7_1_leader_retreats_onto_three_combat_units_a_rifle_does_not",
   expect.eq(where("a"), "eliminated", all_notes(events))
   expect.truthy(note(events, "over-full hex"), all_notes(events))
 end)
+
+-- [9.73] [6.5] Retreated units add nothing to the hex they retreat onto and die with any later loss
+-- or retreat result there that phase; an overrun is combat in the Movement Phase, so this holds for
+-- the retreats overruns cause too (the reference manual's retreat rule has no exception; WBC09 #4
+-- spells it out for overruns). s is overrun and retreats onto f; b then overruns f's hex: only f
+-- defends (4 halved 2 against 1: 2-1, roll 2: D1), and the loss kills s first.
+kessel.test("case_9_73_units_retreated_by_an_overrun_are_riders_for_the_rest_of_the_phase", function()
+  setup({ pz("a", "0303", "7-7-10"), pz("b", "0305", "4-4-10"), rifle("s", "0403", "1-1-6"), rifle("f", "0404", "1-1-6"), leader("l", "0808", 5) },
+    { step = "german_movement", map = { columns = 10, rows = 10, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" } } } })
+  kessel.inject_dice{ 3 } -- 7 halved 3 against 1: 3-1, roll 3: D1
+  expect.accepted(kessel.act{ kind = "overrun", units = { "a" }, target = "0403" })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0404" } })
+  expect.truthy(kessel.units.get("s").flags.retreated_onto, "s retreated onto f")
+  kessel.inject_dice{ 2 }
+  local events = expect.accepted(kessel.act{ kind = "overrun", units = { "b" }, target = "0404" })
+  expect.truthy(note(events, "attack 2 against defence 1 in 0404"), all_notes(events))
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  expect.eq(where("s"), "eliminated", "the retreated unit dies with the loss [9.73]")
+  -- the marks go with the phase: in the Combat Phase both defend
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.falsy(kessel.units.get("f").flags.retreated_onto)
+end)
