@@ -408,3 +408,13 @@ kessel.test("case_9_73_units_retreated_by_an_overrun_are_riders_for_the_rest_of_
   expect.accepted(kessel.act{ kind = "end_phase" })
   expect.falsy(kessel.units.get("f").flags.retreated_onto)
 end)
+
+-- [8] [12.3] option two_zero_one_rifles: the 1-1-6 that counts as the second 0-1-6 (flag
+-- no_attack) may only defend, so it is no more attack-capable than a printed 0-1-6 and cannot take
+-- a leader into an enemy ZOC.
+kessel.test("case_8_the_second_zero_one_does_not_take_a_leader_into_enemy_zoc", function()
+  setup({ leader("l", "0502", 3), rifle("z", "0502", "1-1-6", { flags = { "no_attack" } }), pz("g", "0504") },
+    { step = "soviet_movement", options = { two_zero_one_rifles = true } })
+  local ok, r = kessel.act{ kind = "move", units = { "l", "z" }, path = { "0503" } }
+  expect.refused(ok, r, "8", "attack-capable")
+end)
