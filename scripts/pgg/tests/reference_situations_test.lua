@@ -418,3 +418,43 @@ kessel.test("case_8_the_second_zero_one_does_not_take_a_leader_into_enemy_zoc", 
   local ok, r = kessel.act{ kind = "move", units = { "l", "z" }, path = { "0503" } }
   expect.refused(ok, r, "8", "attack-capable")
 end)
+
+-- [9.6] [9.73] The owner names the units that lose steps. In the standard game a unit retreated
+-- onto the hex dies first and its step counts toward the loss, so after D2 with one such unit
+-- there is one step left to name: the owner names it (the panzer A, not the infantry division I,
+-- which the engine would pick by itself as the unit with most steps left), and his choice holds.
+kessel.test("case_9_73_owner_names_the_steps_left_after_the_retreated_units_die", function()
+  local function pos()
+    setup({ rifle("s1", "0503", "9-9-6"), rifle("s2", "0503", "9-9-6"), leader("l", "0503", 4),
+      pz("A", "0403", "4-4-10"), inf("I", "0403"), pz("R", "0403", "2-2-10", { flags = { "retreated_onto" }, step = 1 }) },
+      { step = "soviet_combat" })
+    kessel.inject_dice{ 1 }
+  end
+  pos()
+  -- 22 against 13 is 1-1; roll 1 on 1-1 is D1: one step, which R's death pays; nothing to name
+  expect.accepted(kessel.act{ kind = "attack", units = { "s1", "s2", "l" }, targets = { "0403" } })
+  local p = pending()
+  expect.eq(p.kind, "loss_or_retreat")
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss" })
+  expect.eq(where("R"), "eliminated")
+  expect.eq(kessel.units.get("A").step, 0)
+  expect.eq(kessel.units.get("I").step, 0)
+  -- D2 (2-1, roll 1): R pays one step, the owner names A for the other
+  setup({ rifle("s1", "0503", "9-9-6"), rifle("s2", "0503", "9-9-6"), rifle("s3", "0504", "9-9-6"), leader("l", "0503", 4),
+    pz("A", "0403", "4-4-10"), inf("I", "0403"), pz("R", "0403", "2-2-10", { flags = { "retreated_onto" }, step = 1 }) },
+    { step = "soviet_combat" })
+  kessel.inject_dice{ 1 } -- 9 + 9 + 4 + 9 = 31 against 13: 2-1, roll 1: D2
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "s1", "s2", "l", "s3" }, targets = { "0403" } })
+  expect.truthy(note(events, "roll 1: D2"), all_notes(events))
+  p = pending()
+  expect.truthy(p.prompt:find("9.73", 1, true), "the prompt says the retreated unit dies first: " .. p.prompt)
+  local listed = false
+  for _, a in ipairs(kessel.legal()) do
+    if a.kind == "choose" and a.units and #a.units == 1 and a.units[1] == "A" then listed = true end
+  end
+  expect.truthy(listed, "naming A alone is among the legal actions")
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss", units = { "A" } })
+  expect.eq(where("R"), "eliminated", "the retreated unit dies first [9.73]")
+  expect.eq(kessel.units.get("A").step, 1, "the owner's pick loses the step")
+  expect.eq(kessel.units.get("I").step, 0, "not the unit with most steps")
+end)
