@@ -176,6 +176,38 @@ fn odds_shows_column_and_result_chances() {
     assert!(r.stdout.contains("50.0%"), "{}", r.stdout);
 }
 
+/// PGG [9.3] [11.3]: forest doubles a defender of 2 and out of supply halves it: the modifiers
+/// cancel out, and the report still says what they came to rather than leaving the reader to
+/// wonder whether they were applied.
+#[test]
+fn odds_says_what_modifiers_came_to_even_when_they_cancel_out() {
+    let r = kessel(&[
+        "odds",
+        "9",
+        "2",
+        "--flag",
+        "forest",
+        "--flag",
+        "defender_out_of_supply",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("forest doubles the defender [9.3]"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("modified: attack 9 vs defence 2 (unchanged)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("odds column 4-1"), "{}", r.stdout);
+    // no modifiers: no modified line
+    let plain = kessel(&["odds", "9", "2"]);
+    assert!(!plain.stdout.contains("modified"), "{}", plain.stdout);
+}
+
 #[test]
 fn kessel_test_runs_the_toy_tests_and_ends_with_the_count() {
     let r = kessel(&["test", "core/tests/fixtures/toy"]);

@@ -20,7 +20,7 @@ opt("wbc09_02_opponent_orders_retreats", false, "WBC09 #2",
 opt("wbc09_03_retreated_units_die_first", false, "WBC09 #3",
   "Units retreated onto a later-attacked hex die first and don't count for losses; a 0-defence untried unit there lets the attacker advance 2")
 opt("wbc09_04_overrun_stack_defends_with_first", false, "WBC09 #4",
-  "An overrun stack that absorbed retreating units defends with the original units; retreated-on units in movement defend normally in combat")
+  "An overrun stack that absorbed retreating units defends with the original units; retreated-on units in movement defend normally in combat; the standard rule [9.73] already does, so this changes nothing")
 opt("wbc09_05_no_leader_evacuation", false, "WBC09 #5",
   "Soviet leader evacuation [10.4] is not in effect, whatever the optional rule says")
 opt("wbc09_06_rail_break_relocation", false, "WBC09 #6",

@@ -9,6 +9,7 @@ local M = require("rules.movement")
 local K = require("rules.combat")
 local L = require("rules.leaders")
 local R = require("rules.retreat")
+local U = require("rules.untried")
 
 local function unit_of(id) return kessel.units.get(id) end
 
@@ -99,6 +100,20 @@ kessel.queries.declare{
     end
     local att, amods = K.attack_total(units, {})
     local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })
+    -- [12] [12.2] nobody knows an untried unit's strength until the attack reveals it: the totals
+    -- count it as 0, and the answer says so (`exact`, `untried`, a modifier per unit)
+    local untried = {}
+    local function unknown(u, list, role)
+      if U.is_untried(u) then
+        untried[#untried + 1] = u.id
+        list[#list + 1] = { rule = "12.2", message = string.format(
+          "%s (%s) is untried: its %s is unknown until the attack reveals it, and is counted as 0 here", C.name(u), u.hex, role) }
+      end
+    end
+    for _, u in ipairs(units) do unknown(u, amods, "attack strength") end
+    for _, h in ipairs(args.targets) do
+      for _, d in ipairs(K.defenders_at(h)) do unknown(d, dmods, "defence strength") end
+    end
     local tid = K.CRT
     local odds = kessel.tables.odds(tid, att, def)
     local refusals = K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })
@@ -107,6 +122,7 @@ kessel.queries.declare{
       attack_modifiers = amods, defence_modifiers = dmods,
       distribution = kessel.tables.distribution(tid, odds.column),
       legal = #refusals == 0, reasons = refusals,
+      exact = #untried == 0, untried = untried,
     }
   end,
 }

@@ -62,11 +62,16 @@ pub fn report_text(r: &OddsReport) -> String {
     for m in &r.modifiers {
         let _ = writeln!(s, "  {m}");
     }
-    if (r.modified_attack, r.modified_defence) != (r.attack, r.defence) {
+    // with modifiers listed, always say what they came to: a doubling and a halving that cancel
+    // out must not read as if neither had been applied
+    let changed = (r.modified_attack, r.modified_defence) != (r.attack, r.defence);
+    if changed || !r.modifiers.is_empty() {
         let _ = writeln!(
             s,
-            "modified: attack {} vs defence {}",
-            r.modified_attack, r.modified_defence
+            "modified: attack {} vs defence {}{}",
+            r.modified_attack,
+            r.modified_defence,
+            if changed { "" } else { " (unchanged)" }
         );
     }
     if r.shift != 0 {

@@ -315,6 +315,26 @@ end
 
 local function set_pending(p) kessel.emit.var("pending", p) end
 
+-- Steps of the units retreated onto `who`'s hexes earlier this phase [9.73] (those K.kill_riders
+-- would eliminate).
+function K.rider_steps(cb, who)
+  local side, steps = K.side_of(cb, who), 0
+  for _, hex in ipairs(K.hexes_of(cb, who)) do
+    for _, u in ipairs(kessel.units.at(hex)) do
+      if u.side == side and u.flags.retreated_onto then steps = steps + u.steps_left end
+    end
+  end
+  return steps
+end
+
+-- Steps the owner still names after a loss of `n` [9.6]: in the standard game the units retreated
+-- onto the hex die first and their steps count toward the loss [9.73] (under WBC09 #3 they died
+-- before the decision and count for nothing).
+function K.steps_to_name(cb, who, n)
+  if opt("wbc09_03_retreated_units_die_first") then return n end
+  return math.max(0, n - K.rider_steps(cb, who))
+end
+
 -- Runs the combat's remaining tasks until one needs a player's decision or the combat is over.
 K.finishers = {}
 function K.proceed(cb)
@@ -336,10 +356,16 @@ function K.proceed(cb)
       if #units > 0 then
         cb.current = t
         K.save(cb)
+        local prompt = string.format("%s: the %s loses %d step(s) or retreats %d hex(es)", cb.result, t.who, t.n, t.n)
+        local riders = opt("wbc09_03_retreated_units_die_first") and 0 or K.rider_steps(cb, t.who)
+        if riders > 0 then
+          prompt = prompt .. string.format("; either way the units retreated onto the hex die first, and on a loss their %d step(s) count toward it, leaving %d to name [9.73]",
+            riders, K.steps_to_name(cb, t.who, t.n))
+        end
         set_pending{
           kind = "loss_or_retreat", side = K.side_of(cb, t.who), rule = "9.6", who = t.who, n = t.n,
           units = C.ids(units),
-          prompt = string.format("%s: the %s loses %d step(s) or retreats %d hex(es)", cb.result, t.who, t.n, t.n),
+          prompt = prompt,
         }
         return
       end
@@ -886,8 +912,12 @@ function K.choose_reasons(a)
     end
     local available = 0
     for _, id in ipairs(p.units) do available = available + kessel.units.get(id).steps_left end
-    if total ~= math.min(p.n, available) then
-      return C.reason("9.6", "name exactly %d step(s) to lose", math.min(p.n, available))
+    -- the steps left once the units retreated onto the hex have died [9.73]; naming the whole
+    -- result is accepted too (the first names are used)
+    local cb = K.current()
+    local left = math.min(K.steps_to_name(cb, p.who, p.n), available)
+    if total ~= left and total ~= math.min(p.n, available) then
+      return C.reason("9.6", "name exactly %d step(s) to lose", left)
     end
   end
 end
@@ -915,8 +945,10 @@ kessel.action{
         n = math.max(0, n - K.kill_riders(cb, who))
       end
       local units = K.units_of(cb, who)
-      local picks = a.units
-      if not picks or #picks ~= n then picks = K.auto_steps(units, n) end
+      -- the owner's names, the first `n` of them when the retreated units' steps paid for the rest
+      local picks = nil
+      if a.units and #a.units >= n then picks = { table.unpack(a.units, 1, n) } end
+      if not picks then picks = K.auto_steps(units, n) end
       kessel.emit.note("9.6", string.format("the %s takes %d step loss(es) (%s)", who, t.n, cb.result))
       for _, id in ipairs(picks) do K.lose_step(kessel.units.get(id), "9.6") end
       if #K.units_of(cb, who) == 0 then cb.eliminated[who] = true end
@@ -947,7 +979,8 @@ kessel.action{
       return out
     end
     local out = { { kind = "choose", choice = "loss" }, { kind = "choose", choice = "retreat" } }
-    if p.n == 1 and #p.units > 1 then
+    -- one step to name (after the retreated units' steps [9.73]): each unit may be the one
+    if K.steps_to_name(K.current(), p.who, p.n) == 1 and #p.units > 1 then
       for _, id in ipairs(p.units) do out[#out + 1] = { kind = "choose", choice = "loss", units = { id } } end
     end
     return out

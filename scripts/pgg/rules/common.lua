@@ -111,6 +111,8 @@ end
 function C.attack_capable(u)
   if C.is_leader(u) or C.disrupted(u) then return false end
   if u.hidden then return true end
+  -- the 1-1-6 that counts as the second 0-1-6 (option two_zero_one_rifles) only defends [12.3]
+  if u.flags and u.flags.no_attack then return false end
   return (u.attack or 0) > 0
 end
 

@@ -69,6 +69,15 @@ local function phase_start()
   return nil
 end
 
+-- Where a unit began the phase, for the option overrun_group = started_together [6.5]: its hex, or,
+-- for a reinforcement that came on this phase, off the map in its entry area (units entering
+-- together began together; a unit entering did not begin the phase with units already on the map).
+function O.start_place(start, u)
+  local h = start.hexes[u.id]
+  if h then return "in " .. h end
+  return "off the map" .. (u.enter_area and (" (entry area " .. u.enter_area .. ")") or "")
+end
+
 function O.reasons(a)
   local reasons = {}
   local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
@@ -113,9 +122,12 @@ function O.reasons(a)
           if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name(u)) end
         end
       end
-      if start and C.option("overrun_group") == "started_together" and start.hexes[u.id] and from
-        and start.hexes[u.id] ~= start.hexes[kessel.units.get(ids[1]).id] then
-        no("6.5", "the overrunning units must have started the phase in one hex (option overrun_group)")
+      if start and C.option("overrun_group") == "started_together" then
+        local mine, first = O.start_place(start, u), O.start_place(start, kessel.units.get(ids[1]))
+        if mine ~= first then
+          no("6.5", "the overrunning units must have started the phase in one hex (option overrun_group): %s started %s, %s started %s",
+            C.name(u), mine, C.name(kessel.units.get(ids[1])), first)
+        end
       end
       local cost = O.cost(side, target)
       local left = O.mp_left(u)

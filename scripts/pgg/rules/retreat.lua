@@ -10,7 +10,9 @@
 -- stacking limits (units beyond the limit are eliminated [7], the owner choosing which; WBC09 #2:
 -- the opponent).
 -- [9.73] A unit retreated onto friends adds nothing to their defence and dies if that hex suffers
--- a further loss or retreat result this phase (Eng excepted) — flag "retreated_onto".
+-- a further loss or retreat result this phase (Eng excepted) — flag "retreated_onto", cleared at
+-- the end of the step. Retreats caused by overruns count too: the rest of that Movement Phase
+-- (WBC09 #4 spells this out; its option changes nothing).
 -- Standard: each retreating stack moves as one along one path, in the order of the stacks.
 -- WBC09 #1  absolute priority: empty hex, friendly hex out of enemy ZOC, friendly hex in enemy ZOC,
 --           death — judged over all the units retreating from the combat, not stack by stack;
@@ -426,9 +428,10 @@ kessel.action{
     local dest = path[#path]
     local hosts = {}
     for _, u in ipairs(kessel.units.at(dest)) do hosts[#hosts + 1] = u end
-    local onto = #hosts > 0
-    local in_movement = C.in_movement_phase()
-    local mark = onto and (not in_movement or C.option("wbc09_04_overrun_stack_defends_with_first"))
+    -- [9.73] onto friends: the retreated units add nothing there and die with its next loss or
+    -- retreat result this phase, whether the retreat came from an attack or from an overrun in a
+    -- Movement Phase (WBC09 #4 says the same for overruns; its option changes nothing)
+    local mark = #hosts > 0
     local moved = {}
     for _, u in ipairs(group) do
       kessel.emit.move(u.id, path, 0)
@@ -502,8 +505,10 @@ function R.advance_reasons(a)
     group[#group + 1] = u
   end
   local dest = path[#path]
-  if not R.limit_ok(group[1].side, units_after(dest, group)) then
-    return C.reason("7.1", "advancing into %s would break the stacking limit", dest)
+  local fits, why = ST.limit_ok(group[1].side, units_after(dest, group))
+  if not fits then
+    -- the case of the advancing side: [7.1] Soviet, [7.2] German
+    return C.reason(why.rule, "advancing into %s would break the stacking limit: %s", dest, why.message)
   end
 end
 

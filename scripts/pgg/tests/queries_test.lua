@@ -84,3 +84,39 @@ kessel.test("case_9_72_retreats_query_lists_the_opponents_paths", function()
   table.sort(dests)
   expect.eq(table.concat(dests, " "), "0404 0503 0504", "the same set the retreat action enumerates")
 end)
+
+-- Rule 12 / 12.2: nobody knows an untried unit's strength until the attack reveals it. The odds
+-- query must not present an attack on one as 4 against 0 (10-1) without saying so: it names each
+-- untried unit, counts it as 0 and says the odds are not exact.
+kessel.test("case_12_2_odds_query_says_untried_strength_is_unknown", function()
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_combat", turn = 7, pools = { rifle = { "3-3-6", "5-5-6" } },
+    units = { pz("g", "0303"), { id = "u", name = "u", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+      leader("sup", "0706", 5) } }
+  local o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } })
+  expect.eq(o.exact, false, "an untried defender")
+  expect.eq(#o.untried, 1)
+  expect.eq(o.untried[1], "u")
+  local said = false
+  for _, m in ipairs(o.defence_modifiers) do
+    if m.rule == "12.2" and m.message:find("untried", 1, true) and m.message:find("unknown", 1, true) then said = true end
+  end
+  expect.truthy(said, "a defence modifier names the untried unit [12.2]")
+  expect.eq(kessel.units.get("u").hidden, true, "the query reveals nothing")
+  -- a known defender: exact odds, no such note
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_combat", turn = 7,
+    units = { pz("g", "0303"), rifle("s", "0403"), leader("sup", "0706", 5) } }
+  o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } })
+  expect.eq(o.exact, true)
+  expect.eq(#o.untried, 0)
+  -- untried attackers: the Soviet does not know his own counters' values either
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_combat", turn = 7, pools = { rifle = { "3-3-6" } },
+    units = { pz("g", "0303"), { id = "u", name = "u", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+      leader("sup", "0403", 5) } }
+  o = kessel.queries.ask("odds", { units = { "u", "sup" }, targets = { "0303" } })
+  expect.eq(o.exact, false)
+  said = false
+  for _, m in ipairs(o.attack_modifiers) do
+    if m.rule == "12.2" and m.message:find("untried", 1, true) then said = true end
+  end
+  expect.truthy(said, "an attack modifier names the untried attacker")
+end)

@@ -161,7 +161,8 @@ kessel.test("case_wbc09_03_retreated_onto_dud", function()
 end)
 
 -- WBC09 #4: units retreated onto others by an overrun in a Movement Phase are retreated units for
--- later overruns that phase (standard: they defend normally).
+-- later overruns that phase. The standard rule [9.73] says the same (its retreat rule has no
+-- exception for overruns), so the option changes nothing.
 kessel.test("case_wbc09_04_overrun_retreat_onto_stack", function()
   for _, wbc in ipairs{ false, true } do
     setup({ pz("a", "0303", "7-7-10"), rifle("s", "0403", "1-1-6"), rifle("f", "0404", "1-1-6") },
@@ -170,7 +171,8 @@ kessel.test("case_wbc09_04_overrun_retreat_onto_stack", function()
     expect.accepted(kessel.act{ kind = "overrun", units = { "a" }, target = "0403" })
     expect.accepted(choose("retreat"))
     expect.accepted(retreat({ "s" }, { "0404" }))
-    expect.eq(kessel.units.get("s").flags.retreated_onto == true, wbc)
+    -- [9.73] already marks units retreated by an overrun; WBC09 #4 changes nothing
+    expect.truthy(kessel.units.get("s").flags.retreated_onto, "retreated onto f, option " .. tostring(wbc))
     expect.truthy(kessel.units.get("s").flags.disrupted)
   end
 end)
@@ -304,7 +306,7 @@ do
 
   -- WBC09 #4: a unit retreated (by an overrun) onto a disrupted unit adds nothing when that stack is
   -- overrun later in the phase, and dies with any adverse result; in the following Combat Phase the
-  -- units defend normally together.
+  -- units defend normally together. [9.73] reads so without the option too.
   kessel.test("case_wbc09_04_later_overrun_and_next_combat_phase", function()
     local LAKES = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" } }
     local function start(wbc)
@@ -316,18 +318,16 @@ do
       expect.accepted(choose("retreat"))
       expect.accepted(retreat({ "s" }, { "0404" }))
     end
-    start(true)
-    kessel.inject_dice{ 2 } -- 4/2 = 2 against f's 1 only: 2-1, roll 2: D1
-    local events = expect.accepted(kessel.act{ kind = "overrun", units = { "b" }, target = "0404" })
-    expect.truthy(note(events, "attack 2 against defence 1 in 0404"))
-    expect.accepted(choose("loss"))
-    expect.eq(kessel.units.get("s").location, "eliminated", "the retreated unit dies")
-    expect.eq(kessel.units.get("f").location, "map")
-    -- standard reading: the retreated unit defends with the stack (2 against 2: 1-1)
-    start(false)
-    kessel.inject_dice{ 2 }
-    events = expect.accepted(kessel.act{ kind = "overrun", units = { "b" }, target = "0404" })
-    expect.truthy(note(events, "attack 2 against defence 2 in 0404"))
+    -- the same with the option off: the standard rule [9.73] already reads so
+    for _, wbc in ipairs{ true, false } do
+      start(wbc)
+      kessel.inject_dice{ 2 } -- 4/2 = 2 against f's 1 only: 2-1, roll 2: D1
+      local events = expect.accepted(kessel.act{ kind = "overrun", units = { "b" }, target = "0404" })
+      expect.truthy(note(events, "attack 2 against defence 1 in 0404"))
+      expect.accepted(choose("loss"))
+      expect.eq(kessel.units.get("s").location, "eliminated", "the retreated unit dies")
+      expect.eq(kessel.units.get("f").location, "map")
+    end
     -- WBC09 #4, second part: after the Movement Phase the stack defends as one
     start(true)
     expect.truthy(kessel.units.get("s").flags.retreated_onto)
