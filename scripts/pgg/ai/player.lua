@@ -888,12 +888,11 @@ local function soviet_scorer(F, units, from)
     local dc, dt = counts_at(F, dest, C.SOVIET, dest == from and ids or nil)
     local after_c, after_t = dc + nc, dt + nc + nl
     if after_c > 3 or after_t > 4 then return -1000 end
-    local score = const + nc * soviet_unit_value(F, dest, after_c, after_t, cmd)
-      + nl * soviet_leader_value(F, dest, after_c, after_t)
+    local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
+    local score = const + nc * now + (nl > 0 and nl * soviet_leader_value(F, dest, after_c, after_t) or 0)
     if setup and cmd[dest] then score = score + setup(dest) end
     if dc > 0 then   -- the units already there lose room
       local was = soviet_unit_value(F, dest, dc, dt, cmd)
-      local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
       score = score + dc * (now - was)
     end
     if lr > 0 then score = score + LEADER_COVER * leader_cover(F, dest, lr, ids) end
