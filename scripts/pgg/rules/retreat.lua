@@ -165,8 +165,10 @@ local function forbidden(cb, group)
       if not mine[id] and h ~= group[1].hex then f[h] = true end
     end
   end
+  -- WBC09 #1b names one result, D1/A1 against a single defender who was eliminated; other split
+  -- results (D2/A1, De/A1) are left to FAQ 2, which lets attackers retreat into an emptied hex
   if C.option("wbc09_01b_no_retreat_into_lone_defender_hex") and cb.retreat.who == "attacker"
-    and cb.result:find("/") and #cb.defenders == 1 then
+    and cb.result == "D1/A1" and #cb.defenders == 1 then
     local d = kessel.units.get(cb.defenders[1])
     if d.location ~= "map" then f[cb.def_hexes[1]] = true end
   end
