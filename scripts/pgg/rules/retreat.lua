@@ -493,7 +493,7 @@ function R.advance_reasons(a)
     end
   end
   if not option then
-    return C.reason("9.8", "an advance follows the path of retreat (or, when the hex was emptied by elimination, up to two hexes starting with it)")
+    return C.reason("9.8", "an advance follows the path of retreat (or, when every enemy unit of the combat was eliminated, up to two hexes starting with its hex; a hex emptied while other defenders of the combat survive is entered alone)")
   end
   local group = {}
   for _, id in ipairs(ids) do

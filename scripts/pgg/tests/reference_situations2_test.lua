@@ -84,3 +84,29 @@ kessel.test("case_wbc09_01b_only_after_d1_a1", function()
   local ok, r = kessel.act{ kind = "retreat", units = { "g" }, path = { "0403" } }
   expect.refused(ok, r, "WBC09 #1b")
 end)
+
+-- Reading (b): [9.8] the two-hex advance is for a combat whose defenders were all eliminated ("if
+-- all enemy units eliminated"). g (0304) attacks 0403 (a 1-1-6) and 0404 (two 2-2-6) together
+-- [9.23]: 12 against 5 is 2-1, roll 2: D1. The defender takes the step with a: 0403 is empty but
+-- b and c survive, so the victor may enter 0403 and go no further.
+kessel.test("case_9_8_two_hex_advance_only_when_every_defender_of_the_combat_died", function()
+  setup({ pz("g", "0304", "12-12-10"), rifle("a", "0403", "1-1-6"), rifle("b", "0404"), rifle("c", "0404"), leader("l", "0606", 5) })
+  kessel.inject_dice{ 2 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403", "0404" } })
+  expect.truthy(note(events, "odds 2-1, roll 2: D1"), all_notes(events))
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss", units = { "a" } })
+  expect.eq(where("a"), "eliminated")
+  local p = kessel.game.var("pending")
+  expect.eq(p and p.kind, "advance", "0403 is vacated: the attacker may advance into it")
+  local ok, r = kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0503" } }
+  expect.refused(ok, r, "9.8")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403" } })
+  expect.eq(where("g"), "0403")
+  -- every defender dead (6-1, roll 1: De): two hexes, the first the defenders' hex
+  setup({ pz("g", "0304", "12-12-10"), rifle("a", "0403", "1-1-6"), leader("l", "0707", 5) })
+  kessel.inject_dice{ 1 }
+  events = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.truthy(note(events, "roll 1: De"), all_notes(events))
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0503" } })
+  expect.eq(where("g"), "0503")
+end)
