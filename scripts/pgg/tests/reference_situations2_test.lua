@@ -110,3 +110,74 @@ kessel.test("case_9_8_two_hex_advance_only_when_every_defender_of_the_combat_die
   expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0503" } })
   expect.eq(where("g"), "0503")
 end)
+
+-- A wall of German units down column 07 (0701 0703 0705 0707 0709): their ZOC covers columns 06-08,
+-- so no Soviet line reaches the east edge (column 10) from the west of it [11.2].
+local function wall()
+  return { pz("w1", "0701"), pz("w3", "0703"), pz("w5", "0705"), pz("w7", "0707"), pz("w9", "0709") }
+end
+
+-- [11.3] [10.35] [10.36] Rakutin-like leader (rating 4) at 0605 is cut off from the east edge, so
+-- his units are out of supply [11.2]; they are still in his command radius, which asks for no line
+-- of supply [10.35], so they may attack. Out of supply the 3-3-6 attacks at 1 (fractions dropped)
+-- and the 1-1-6 at 1 (never below 1) [11.3]; the leader adds his rating capped at his own hex's
+-- units, 1 [10.36]: 3 against w5 (4) is 1-2.
+kessel.test("case_11_3_out_of_supply_attack_halved_never_below_one_leader_capped", function()
+  local units = wall()
+  units[#units + 1] = leader("l", "0605", 4)
+  units[#units + 1] = rifle("r", "0605", "3-3-6")
+  units[#units + 1] = rifle("r1", "0604", "1-1-6")
+  setup(units, { step = "soviet_combat" })
+  local S = require("rules.supply")
+  local ok, why, rule = S.in_supply("r", "combat")
+  expect.falsy(ok, "cut off from the east edge")
+  expect.eq(rule, "11.2", why)
+  kessel.inject_dice{ 1 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "r", "r1", "l" }, targets = { "0705" } })
+  expect.truthy(note(events, "r: out of supply, halved (1)"), all_notes(events))
+  expect.truthy(note(events, "r1: out of supply, halved (1)"), all_notes(events))
+  expect.truthy(note(events, "leaders in 0605 add 1 (rating 4, capped at the units' 1)"), all_notes(events))
+  expect.truthy(note(events, "attack 3 against defence 4 in 0705: odds 1-2"), all_notes(events))
+end)
+
+-- [11.3] [10.2] A leader's rating is its defence strength; cut off, it is halved like any combat
+-- strength: rating 4 defends at 2; 8 against 2 is 4-1.
+kessel.test("case_11_3_cut_off_leader_defends_at_half_its_rating", function()
+  local units = wall()
+  units[#units + 1] = leader("l", "0605", 4)
+  units[#units + 1] = pz("g", "0505", "8-8-10")
+  setup(units)
+  kessel.inject_dice{ 1 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0605" } })
+  expect.truthy(note(events, "l: out of supply, defence halved"), all_notes(events))
+  expect.truthy(note(events, "attack 8 against defence 2 in 0605: odds 4-1"), all_notes(events))
+end)
+
+-- [6.5] [9.5] Overrun halving drops fractions, so a lone 1-1-6 overruns at 0; odds below 1-3 are
+-- read on the 1-3 column: roll 1 is A1.
+kessel.test("case_6_5_overrun_halving_takes_a_one_factor_to_zero_read_at_one_to_three", function()
+  setup({ rifle("r", "0403", "1-1-6"), pz("g", "0503", "1-1-10"), leader("l", "0402", 3) },
+    { step = "soviet_movement", vars = { phase_start = { hexes = { r = "0403" }, command = { "r" }, step = 0, turn = 7 } } })
+  kessel.inject_dice{ 1 }
+  local events = expect.accepted(kessel.act{ kind = "overrun", units = { "r" }, target = "0503" })
+  expect.truthy(note(events, "attack halved after all other modifiers (1 → 0)"), all_notes(events))
+  expect.truthy(note(events, "attack 0 against defence 1 in 0503: odds 1-3, roll 1: A1"), all_notes(events))
+end)
+
+-- [14.1] [11.3] [14] A provisional division enters at the start of the Soviet Movement Phase with no
+-- leader anywhere: units entering play are in supply for their first player-turn, so its MA is the
+-- full 6 (an old unit there is marked out of supply and has 3).
+kessel.test("case_14_1_provisional_division_moves_its_full_ma_without_a_leader", function()
+  local M = require("rules.movement")
+  kessel.setup{ map = { columns = 30, rows = 8, areas = { P1 = { "0301" }, P2 = { "1001" }, P3 = { "2001" }, P4 = { "1208" }, P5 = { "0808" }, P6 = { "0308" }, Z = { "0808" } } },
+    units = { { id = "a", name = "a", side = "soviet", type = "rifle", hidden = true, pool = "rifle" }, rifle("old", "2003", "3-3-6") },
+    step = "german_air_interdiction", turn = 3, pools = { rifle = { "3-3-6" } } }
+  kessel.inject_dice{ 3 }
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.eq(where("a"), "2001", "entrance P3")
+  expect.falsy(kessel.units.get("a").flags.oos, "not marked out of supply")
+  expect.eq(M.mp_left(kessel.units.get("a")), 6)
+  expect.truthy(kessel.units.get("old").flags.oos, "the old division has no leader: out of supply")
+  expect.eq(M.mp_left(kessel.units.get("old")), 3)
+end)
