@@ -181,3 +181,26 @@ kessel.test("case_14_1_provisional_division_moves_its_full_ma_without_a_leader",
   expect.truthy(kessel.units.get("old").flags.oos, "the old division has no leader: out of supply")
   expect.eq(M.mp_left(kessel.units.get("old")), 3)
 end)
+
+-- [11.1] [8] [6.6] The MP method on a 30x3 strip with no road: the infantry division in 0602 is 5 MP
+-- from the west edge, but the Soviet rifle in 0302 closes column 03 (its hex and its ZOC in 0301
+-- and 0303). A German unit in 0303 negates the ZOC there and opens a line (0303, 0203, 0103); a
+-- disrupted rifle has no ZOC at all [6.6], so the line passes beside it.
+kessel.test("case_11_1_mp_line_closed_by_soviet_zoc_opened_by_a_german_unit_or_disruption", function()
+  local S = require("rules.supply")
+  local function inf(id, at) return { id = id, name = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at } end
+  local function strip(units)
+    kessel.setup{ map = { columns = 30, rows = 3 }, units = units, step = "german_movement", turn = 7 }
+  end
+  strip{ inf("i", "0602"), rifle("r", "0302"), leader("l", "2902", 2) }
+  local ok, why, rule = S.in_supply("i", "combat")
+  expect.falsy(ok, "column 03 is closed by the rifle and its ZOC")
+  expect.eq(rule, "11.1")
+  expect.truthy(why:find("20 MP of the west edge", 1, true), why)
+  strip{ inf("i", "0602"), rifle("r", "0302"), inf("f", "0303"), leader("l", "2902", 2) }
+  ok, why = S.in_supply("i", "combat")
+  expect.truthy(ok, "a German unit in 0303 negates the ZOC there")
+  expect.truthy(why:find("MP from the west edge", 1, true), why)
+  strip{ inf("i", "0602"), rifle("r", "0302", "2-2-6", { flags = { "disrupted" } }), leader("l", "2902", 2) }
+  expect.truthy(S.in_supply("i", "combat"), "a disrupted rifle has no ZOC [6.6]")
+end)
