@@ -505,11 +505,11 @@ function M.execute(plan, a)
     if plan.entering then
       kessel.emit.place(u.id, plan.entry)
       kessel.emit.unit_var(u.id, "entered_turn", turn)
-      V.passed(plan.entry, u.side)
+      V.passed(plan.entry, u.side, u)
     end
     if #leg.path > 0 then kessel.emit.move(u.id, leg.path, leg.cost) end
     -- a city is held by the side whose unit was last in or through it [15]
-    V.passed_path(u.side, leg.path)
+    V.passed_path(u.side, leg.path, u)
     M.spend({ u.id }, leg.cost)
     if M.first_turn_full_ma(u) then
       kessel.emit.flag(u.id, "t1v_" .. plan.from)

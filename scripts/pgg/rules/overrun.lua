@@ -182,7 +182,7 @@ K.finishers.overrun = function(cb)
     else
       for _, u in ipairs(stayed) do kessel.emit.move(u.id, { target }, 0) end
       -- [15] they may move on in the same phase: they were the last in the hex
-      require("rules.victory").passed(target, cb.attacker_side)
+      require("rules.victory").passed(target, cb.attacker_side, stayed)
       kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")
     end
   end

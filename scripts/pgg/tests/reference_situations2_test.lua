@@ -204,3 +204,38 @@ kessel.test("case_11_1_mp_line_closed_by_soviet_zoc_opened_by_a_german_unit_or_d
   strip{ inf("i", "0602"), rifle("r", "0302", "2-2-6", { flags = { "disrupted" } }), leader("l", "2902", 2) }
   expect.truthy(S.in_supply("i", "combat"), "a disrupted rifle has no ZOC [6.6]")
 end)
+
+-- [15] A city is occupied by a side with a combat unit in it or the last to pass through it; a
+-- leader is no combat unit [10.2]. The German held Orsha (0203) with a line at the end of his
+-- player-turn. A lone Soviet leader that moves through it, or stops in it, does not retake it (no
+-- recapture VP, the German still owns it); a rifle division that moves through it does.
+kessel.test("case_15_a_lone_leader_does_not_retake_a_city", function()
+  local V = require("rules.victory")
+  local obj = { { name = "Orsha", vp = 5, hexes = { "0203" } } }
+  local function start(units)
+    setup(units, { step = "soviet_movement", turn = 7,
+      vars = { objectives = obj, german_held = { "Orsha" }, city_owner = { ["0203"] = "german" } } })
+  end
+  local function end_player_turn()
+    while kessel.game.step().id ~= "german_movement" do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  end
+  -- through
+  start{ leader("l", "0103", 3), rifle("r", "0108", "2-2-6") }
+  expect.accepted(kessel.act{ kind = "move", units = { "l" }, path = { "0203", "0303" } })
+  expect.eq(V.owners()["0203"], "german", "a leader passing through does not take the city")
+  end_player_turn()
+  expect.eq(#(kessel.game.var("soviet_recaptures") or {}), 0, "no recapture by a leader")
+  -- stopping in it
+  start{ leader("l", "0103", 3), rifle("r", "0108", "2-2-6") }
+  expect.accepted(kessel.act{ kind = "move", units = { "l" }, path = { "0203" } })
+  expect.eq(V.owners()["0203"], "german", "a leader standing in it does not take it either")
+  end_player_turn()
+  expect.eq(#(kessel.game.var("soviet_recaptures") or {}), 0)
+  -- a rifle division through it: retaken, 2 VP
+  start{ leader("l", "0104", 3), rifle("r", "0103", "2-2-6") }
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0203", "0303" } })
+  expect.eq(V.owners()["0203"], "soviet")
+  end_player_turn()
+  expect.eq(#(kessel.game.var("soviet_recaptures") or {}), 1)
+  expect.eq(V.score().soviet_vp, 2)
+end)
