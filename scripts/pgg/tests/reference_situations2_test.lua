@@ -239,3 +239,27 @@ kessel.test("case_15_a_lone_leader_does_not_retake_a_city", function()
   expect.eq(#(kessel.game.var("soviet_recaptures") or {}), 1)
   expect.eq(V.score().soviet_vp, 2)
 end)
+
+-- [5.2] [7.1] The 16th Army rolled to stand: its units may shift one hex only to cure overstacking.
+-- 0505 holds four of its rifles and its leader (one combat unit too many). The leader's shift cures
+-- nothing (the four rifles stay), and two rifles may not go together when one is enough; one rifle
+-- may, and then nobody else.
+kessel.test("case_5_2_standing_army_shifts_only_units_that_cure_the_overstack", function()
+  local units = {}
+  for i = 1, 4 do units[i] = rifle("r" .. i, "0505", "3-3-6", { formation = "16 Army" }) end
+  units[5] = leader("l", "0505", 3, { formation = "16 Army" })
+  setup(units, { step = "soviet_movement", turn = 1, vars = { first_turn_16 = "stand", first_turn_19 = "move", air_initial_done = true } })
+  local ok, r = kessel.act{ kind = "move", units = { "l" }, path = { "0506" } }
+  expect.refused(ok, r, "5.2", "cure")
+  ok, r = kessel.act{ kind = "move", units = { "r1", "r2" }, path = { "0506" } }
+  expect.refused(ok, r, "5.2", "cure")
+  for _, a in ipairs(kessel.legal("soviet")) do
+    if a.kind == "move" then
+      expect.truthy(#a.units == 1 and a.units[1] ~= "l", "only single rifles are offered: " .. table.concat(a.units, ","))
+    end
+  end
+  expect.accepted(kessel.act{ kind = "move", units = { "r1" }, path = { "0506" } })
+  ok, r = kessel.act{ kind = "move", units = { "r2" }, path = { "0504" } }
+  expect.refused(ok, r, "5.2", "only to cure overstacking")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+end)
