@@ -263,3 +263,20 @@ kessel.test("case_5_2_standing_army_shifts_only_units_that_cure_the_overstack", 
   expect.refused(ok, r, "5.2", "only to cure overstacking")
   expect.accepted(kessel.act{ kind = "end_phase" })
 end)
+
+-- [11.3] [4] The Mechanized Movement Phase is a Movement Phase of its own: supply is judged again at
+-- its start. A panzer cut off at the start of the Initial Movement Phase (marked, MA 5) whose line
+-- was opened in the Combat Phase (the Soviet rifle that closed column 03 is gone) moves 10 in the
+-- Mechanized Movement Phase; an infantry division still cut off there keeps its mark.
+kessel.test("case_11_3_supply_judged_again_at_the_start_of_the_mechanized_phase", function()
+  local M = require("rules.movement")
+  kessel.setup{ map = { columns = 30, rows = 3 }, step = "german_combat", turn = 7, units = {
+    pz("p", "0602", "4-4-10", { flags = { "oos" } }), leader("l", "2902", 2),
+    { id = "i", name = "i", side = "german", type = "infantry", formation = "i", faces = { "9-9-7" }, at = "2802", flags = { "oos" } } } }
+  expect.eq(M.mp_left(kessel.units.get("p")), 5, "marked at the start of the Initial Movement Phase")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "german_mech_movement")
+  expect.falsy(kessel.units.get("p").flags.oos, "back in supply: the mark is cleared")
+  expect.eq(M.mp_left(kessel.units.get("p")), 10)
+  expect.truthy(kessel.units.get("i").flags.oos, "27 hexes from the west edge, no road: still out of supply")
+end)
