@@ -434,6 +434,7 @@ function K.offer_advance(cb)
     local lside = K.side_of(cb, loser)
     if not cb.retreated[victor] and not (cb.eliminated and cb.eliminated[victor]) then
       local options, units = {}, {}
+      local all_dead = #K.units_of(cb, loser) == 0
       for _, hex in ipairs(K.hexes_of(cb, loser)) do
         if #kessel.units.at(hex) == 0 then
           local paths = {}
@@ -452,9 +453,11 @@ function K.offer_advance(cb)
               end
             end
           else
-            -- emptied by elimination: two hexes, the first being the vacated hex [9.8]
+            -- emptied by elimination: the vacated hex, and a second hex only when every enemy
+            -- unit of the combat was eliminated ("if all enemy units are eliminated" [9.8]); in a
+            -- multi-hex combat [9.23] whose other defenders survived, the vacated hex alone
             paths[#paths + 1] = { hex }
-            for _, n in ipairs(kessel.hex.neighbors(hex)) do
+            for _, n in ipairs(all_dead and kessel.hex.neighbors(hex) or {}) do
               if #kessel.units.at(n) == 0 and not kessel.map.has_side(hex, n, "lake")
                 and kessel.map.terrain(n) ~= "lake" then
                 paths[#paths + 1] = { hex, n }

@@ -462,7 +462,10 @@ function M.plan(a)
   plan.from = from
   local ctx = plan.ctx or M.context(units, from, M.side_base(units[1].side, true))
   plan.ctx = ctx
-  -- first-turn standing armies [5.2]: one hex only, and only to cure overstacking
+  -- first-turn standing armies [5.2]: one hex only, and only to cure overstacking: every unit
+  -- that shifts must bring its hex nearer the limit [7.1] (not a leader leaving four rifles behind,
+  -- not two rifles where one is enough)
+  local excess_checked = false
   for _, u in ipairs(units) do
     local var = M.first_turn_roll_var(u)
     if var and kessel.game.var(var) == "stand" then
@@ -472,6 +475,17 @@ function M.plan(a)
       end
       if #path ~= 1 or not kessel.hex.adjacent(from, dest) or M.spent(u) > 0 then
         return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may shift one hex only", u.formation, C.name(u))
+      end
+      if not excess_checked then
+        excess_checked = true
+        local here, moving, rest = kessel.units.at(u.hex), {}, {}
+        for _, x in ipairs(units) do moving[x.id] = true end
+        for _, x in ipairs(here) do if not moving[x.id] then rest[#rest + 1] = x end end
+        local before, after = ST.excess(u.side, here), ST.excess(u.side, rest)
+        if before - after < #units then
+          return nil, C.reason("5.2", "the %s rolled to stand on the first turn: its units may shift only to cure overstacking, and moving %s leaves %s %d unit(s) over the limit [7.1]",
+            u.formation, table.concat(C.ids(units), ", "), u.hex, after)
+        end
       end
     end
   end
@@ -505,11 +519,11 @@ function M.execute(plan, a)
     if plan.entering then
       kessel.emit.place(u.id, plan.entry)
       kessel.emit.unit_var(u.id, "entered_turn", turn)
-      V.passed(plan.entry, u.side)
+      V.passed(plan.entry, u.side, u)
     end
     if #leg.path > 0 then kessel.emit.move(u.id, leg.path, leg.cost) end
     -- a city is held by the side whose unit was last in or through it [15]
-    V.passed_path(u.side, leg.path)
+    V.passed_path(u.side, leg.path, u)
     M.spend({ u.id }, leg.cost)
     if M.first_turn_full_ma(u) then
       kessel.emit.flag(u.id, "t1v_" .. plan.from)

@@ -173,12 +173,16 @@ K.finishers.overrun = function(cb)
     if u.hex == cb.att_hexes[1] then stayed[#stayed + 1] = u end
   end
   if cleared and #stayed > 0 then
-    if adverse and C.option("wbc09_07_overrun_loss_stays_put") then
+    if cb.eng then
+      -- [9.5] Engaged: both sides take a step and remain in place, no advance; WBC09 #7 names Eng
+      -- among the results after which overrunners stay in the hex they came from
+      kessel.emit.note("9.5", "Engaged: the overrunners remain in " .. cb.att_hexes[1] .. " although " .. target .. " is cleared (no advance after Eng)")
+    elseif adverse and C.option("wbc09_07_overrun_loss_stays_put") then
       kessel.emit.note("WBC09 #7", "the overrunners took their loss and stay in " .. cb.att_hexes[1])
     else
       for _, u in ipairs(stayed) do kessel.emit.move(u.id, { target }, 0) end
       -- [15] they may move on in the same phase: they were the last in the hex
-      require("rules.victory").passed(target, cb.attacker_side)
+      require("rules.victory").passed(target, cb.attacker_side, stayed)
       kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")
     end
   end

@@ -222,7 +222,7 @@ kessel.action{
     local V = require("rules.victory")
     for _, u in ipairs(plan.units) do
       kessel.emit.move(u.id, plan.path, 0)
-      V.passed_path(u.side, plan.path)
+      V.passed_path(u.side, plan.path, u)
       kessel.emit.unit_var(u.id, "mp_spent", C.base_ma(u) * 2)
     end
     kessel.emit.var("rail_units", { turn = kessel.game.turn(), used = RL.used_this_turn() + plan.weight })

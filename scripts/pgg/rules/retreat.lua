@@ -165,8 +165,10 @@ local function forbidden(cb, group)
       if not mine[id] and h ~= group[1].hex then f[h] = true end
     end
   end
+  -- WBC09 #1b names one result, D1/A1 against a single defender who was eliminated; other split
+  -- results (D2/A1, De/A1) are left to FAQ 2, which lets attackers retreat into an emptied hex
   if C.option("wbc09_01b_no_retreat_into_lone_defender_hex") and cb.retreat.who == "attacker"
-    and cb.result:find("/") and #cb.defenders == 1 then
+    and cb.result == "D1/A1" and #cb.defenders == 1 then
     local d = kessel.units.get(cb.defenders[1])
     if d.location ~= "map" then f[cb.def_hexes[1]] = true end
   end
@@ -439,7 +441,7 @@ kessel.action{
       moved[#moved + 1] = kessel.units.get(u.id)
     end
     -- [15] the retreating units are the last to pass through the hexes of their path
-    require("rules.victory").passed_path(group[1].side, path)
+    require("rules.victory").passed_path(group[1].side, path, group)
     kessel.emit.note("9.72", string.format("%s retreat%s %s → %s", table.concat(C.ids(group), ", "),
       #group > 1 and "" or "s", from, table.concat(path, "-")))
     cb.retreat_paths[from] = cb.retreat_paths[from] or {}
@@ -491,7 +493,7 @@ function R.advance_reasons(a)
     end
   end
   if not option then
-    return C.reason("9.8", "an advance follows the path of retreat (or, when the hex was emptied by elimination, up to two hexes starting with it)")
+    return C.reason("9.8", "an advance follows the path of retreat (or, when every enemy unit of the combat was eliminated, up to two hexes starting with its hex; a hex emptied while other defenders of the combat survive is entered alone)")
   end
   local group = {}
   for _, id in ipairs(ids) do
@@ -530,7 +532,7 @@ kessel.action{
       kessel.emit.flag(id, "advanced")
     end
     -- [15] the advancing units are the last to pass through the hexes of their path
-    require("rules.victory").passed_path(p.side, a.path)
+    require("rules.victory").passed_path(p.side, a.path, ids)
     kessel.emit.note("9.8", table.concat(ids, ", ") .. " advance " .. table.concat(a.path, "-"))
     local left = {}
     for _, id in ipairs(p.units) do if not C.contains(ids, id) then left[#left + 1] = id end end

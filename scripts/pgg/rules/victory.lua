@@ -1,9 +1,9 @@
 -- [15] Victory.
 --
--- Ownership: each objective hex belongs to the side that had a unit in it last, or was the last to
--- pass through it [15], remembered in game var "city_owner" (hex → side). It is read from the
--- units' positions at the end of every step, and recorded the moment a unit moves through or into
--- a hex (V.passed / V.passed_path): retreats and advances after combat (retreat.lua) and the
+-- Ownership: each objective hex belongs to the side that had a combat unit in it last, or was the
+-- last to pass through it with one (leaders neither take nor keep a city) [15], remembered in game
+-- var "city_owner" (hex → side). It is read from the units' positions at the end of every step,
+-- and recorded the moment a combat unit moves through or into a hex (V.passed / V.passed_path): retreats and advances after combat (retreat.lua) and the
 -- overrunners' entry into a cleared hex (overrun.lua) call it. Ordinary moves and rail moves are
 -- made by movement.lua and rail.lua, which must call V.passed_path with each executed path for a
 -- unit moving through a city without stopping to take it (see docs/rules-coverage.md, case 15).
@@ -53,13 +53,25 @@ function V.levels()
   return l
 end
 
--- Owner of each objective hex, updated from the units now on the map.
+-- Does `units` (a unit, a list of units, or nil for "not known") hold a combat unit? Only combat
+-- units occupy a city [15]: a leader has no combat strength [10.2] and neither takes nor keeps one.
+local function occupies(units)
+  if units == nil then return true end
+  if units.id then return C.is_combat_unit(units) end
+  for _, u in ipairs(units) do
+    if C.is_combat_unit(type(u) == "string" and kessel.units.get(u) or u) then return true end
+  end
+  return false
+end
+
+-- Owner of each objective hex, updated from the combat units now on the map [15].
 function V.owners()
   local owner = kessel.game.var("city_owner") or {}
   for _, o in ipairs(V.objectives()) do
     for _, h in ipairs(o.hexes) do
-      local s = C.side_at(h)
-      if s then owner[h] = s end
+      for _, u in ipairs(kessel.units.at(h)) do
+        if C.is_combat_unit(u) then owner[h] = u.side; break end
+      end
     end
   end
   return owner
@@ -78,9 +90,10 @@ function V.objective_hex(hex)
 end
 
 -- A unit of `side` has just passed through (or entered) `hex`: if it is an objective hex, `side`
--- now owns it [15]. Apply stage only.
-function V.passed(hex, side)
-  if not V.objective_hex(hex) then return end
+-- now owns it [15], provided `units` (the unit or units that moved; nil: not known) hold a combat
+-- unit. Apply stage only.
+function V.passed(hex, side, units)
+  if not V.objective_hex(hex) or not occupies(units) then return end
   local owner = kessel.game.var("city_owner") or {}
   if owner[hex] == side then return end
   owner[hex] = side
@@ -88,7 +101,8 @@ function V.passed(hex, side)
 end
 
 -- Every hex of a path a unit of `side` has just moved along (the start hex excluded) [15].
-function V.passed_path(side, path)
+function V.passed_path(side, path, units)
+  if not occupies(units) then return end
   for _, h in ipairs(path or {}) do V.passed(h, side) end
 end
 
