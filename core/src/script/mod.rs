@@ -356,6 +356,9 @@ impl ScriptHost {
         let meter = self.meter();
         let loaded = self.lua.create_table()?;
         self.lua.set_named_registry_value("kessel_loaded", loaded)?;
+        // the modules being loaded now, outermost first: a module that requires one of them (itself
+        // or a module on its way) is a loop, refused by name rather than by a C stack overflow
+        let loading: Rc<std::cell::RefCell<Vec<String>>> = Rc::default();
         let require = self.lua.create_function(move |lua, name: String| {
             if name.len() > 256 {
                 meter.charge(name.len() as u64)?;
@@ -405,11 +408,20 @@ impl ScriptHost {
                 )));
             }
             let chunk_name = format!("@{}", display_path(&path));
-            let value: mlua::Value = lua
+            if let Some(at) = loading.borrow().iter().position(|m| *m == name) {
+                let chain = loading.borrow()[at..].join(" → ");
+                return Err(mlua::Error::runtime(format!(
+                    "require: a loop of modules: {chain} → {name} (`{name}` is still loading; move what both need into a third module)"
+                )));
+            }
+            loading.borrow_mut().push(name.clone());
+            let value = lua
                 .load(text)
                 .set_name(chunk_name)
                 .set_mode(mlua::chunk::ChunkMode::Text)
-                .call(())?;
+                .call::<mlua::Value>(());
+            loading.borrow_mut().pop();
+            let value = value?;
             let stored = if value.is_nil() {
                 mlua::Value::Boolean(true)
             } else {

@@ -1,0 +1,3 @@
+kessel.ruleset{ name = "require_loop", sides = { "red", "blue" } }
+
+local movement = require("rules.movement")

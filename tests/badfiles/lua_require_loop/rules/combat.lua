@@ -1,0 +1,3 @@
+-- needs the movement module, which is still loading
+local movement = require("rules.movement")
+return {}
