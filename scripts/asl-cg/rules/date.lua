@@ -30,7 +30,8 @@ function D.adjust_san(side, case, drop)
   local low = C.pb() and 2 or 1
   if (C.pb() and san < 2) or (not C.pb() and san == 0) then
     C.set_in("san", side, 2)
-    C.note(case, side .. " SAN " .. san .. " is raised to 2")
+    -- the raise is its own case, not the dr's [9.6122] [11.6122]
+    C.note(C.pb() and "9.6122" or "11.6122", side .. " SAN " .. san .. " is raised to 2 (no points spent)")
     return
   end
   if san < 4 then return end
