@@ -125,7 +125,18 @@ function RB.validate_removal(a)
   local kinds = { wire = true, ap_mine = true, at_mine = true, entrenchment = true, foxhole = true, at_ditch = true, roadblock = true }
   if not kinds[m.kind] then return C.refuse("11.615", m.kind .. " is not removed in this step") end
   if type(m.value) == "table" and m.value.hidden then return C.refuse("11.615", "only Known Fortifications are removed") end
-  if type(m.value) == "table" and m.value.removal_tried then return C.refuse("11.615", "one attempt per item per Location") end
+  -- all mines of a Location are one item ("all mines are considered the same type"): one attempt
+  -- at any of them is the attempt for all of them
+  local function is_mine(x) return x.kind == "ap_mine" or x.kind == "at_mine" end
+  local function tried(x) return type(x.value) == "table" and x.value.removal_tried end
+  if tried(m) then return C.refuse("11.615", "one attempt per item per Location") end
+  if is_mine(m) then
+    for _, x in ipairs(kessel.markers.at(m.hex)) do
+      if x.hex == m.hex and is_mine(x) and tried(x) then
+        return C.refuse("11.615", "one attempt per item per Location: the mines in " .. m.hex .. " were rolled for already")
+      end
+    end
+  end
   if m.kind == "roadblock" then
     if A.controller(m.hex, 0) ~= a.side or A.controller(m.other, 0) ~= a.side then
       return C.refuse("11.615", "a roadblock is removed by the side Controlling both its Locations")
@@ -134,7 +145,7 @@ function RB.validate_removal(a)
     return C.refuse("11.615", "only in a friendly-Controlled Location")
   end
   for _, u in ipairs(kessel.units.at(m.hex)) do if u.vars.isolated then return C.refuse("11.615", "not in an Isolated Location") end end
-  if m.kind ~= "ap_mine" then
+  if not is_mine(m) then
     for _, x in ipairs(kessel.markers.at(m.hex)) do
       if x.kind == "ap_mine" and x.hex == m.hex then return C.refuse("11.615", "A-P mines must be Cleared from the Location first") end
     end
@@ -150,7 +161,10 @@ kessel.action{
     local drm = 0
     if m.kind == "roadblock" then
       if front(m.hex) or front(m.other) then drm = drm + 2 else
-        for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end
+        -- either hex of the roadblock's hexside may be the one ADJACENT to a Front Line Location
+        for _, h in ipairs({ m.hex, m.other }) do
+          for _, n in ipairs(kessel.hex.neighbors(h)) do if front(n) then drm = 1 end end
+        end
       end
     elseif front(m.hex) then drm = drm + 2
     else for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end end
@@ -170,9 +184,14 @@ kessel.action{
         end
       end
     else
-      local v = type(m.value) == "table" and C.copy(m.value) or { value = m.value }
-      v.removal_tried = true
-      kessel.emit.marker_value(m.id, v)
+      for _, x in ipairs(kessel.markers.at(m.hex)) do
+        local same = x.id == m.id or ((m.kind == "ap_mine" or m.kind == "at_mine") and (x.kind == "ap_mine" or x.kind == "at_mine") and x.hex == m.hex)
+        if same then
+          local v = type(x.value) == "table" and C.copy(x.value) or { value = x.value }
+          v.removal_tried = true
+          kessel.emit.marker_value(x.id, v)
+        end
+      end
     end
     if roll == 6 then
       local pick
