@@ -124,13 +124,26 @@ function C.same_location(u)
   return out
 end
 
--- best (lowest) leadership DRM among unwounded good-order leaders of the side with a unit
+-- the DRM a leader or Hero lends a stack (chapter A values, data outside the text): a leader's
+-- printed DRM, one worse if wounded (A17.2; never worse than 0); a Hero -1 (A15.2). Used where the
+-- text names a Leader/Hero DRM [9.606] [11.6063] or leadership DRM [9.6041] [9.6042]
+kessel.constant("hero_drm", -1)
+function C.leadership(o)
+  if o.type == "hero" then return kessel.game.constant("hero_drm") end
+  if (o.type ~= "leader" and o.type ~= "armor_leader") or not o.face or not o.face.drm then return 0 end
+  local d = o.face.drm
+  if o.vars.wounded then d = math.min(0, d + 1) end
+  return d
+end
+
+-- best (lowest) leadership DRM among the side's leaders with a unit (a Hero is no leader here)
 function C.leader_drm(u)
   if u.hex == nil then return 0 end
   local best = 0
   for _, o in ipairs(C.same_location(u)) do
-    if o.id ~= u.id and o.side == u.side and o.type == "leader" and not (o.vars.wounded) and o.face then
-      if o.face.drm < best then best = o.face.drm end
+    if o.id ~= u.id and o.side == u.side and o.type == "leader" then
+      local d = C.leadership(o)
+      if d < best then best = d end
     end
   end
   return best

@@ -83,13 +83,20 @@ function X.drm(units)
   end
   if not smc_alone then
     local best = 0
+    local who
     for _, u in ipairs(units) do
-      if (u.type == "leader" or u.type == "armor_leader") and u.face and u.face.drm < best and not u.vars.wounded then best = u.face.drm end
+      if u.type == "leader" or u.type == "armor_leader" or u.type == "hero" then
+        local d = C.leadership(u)
+        if d < best then best, who = d, u end
+      end
     end
     for _, o in ipairs(vehicle and kessel.units.at(first.hex) or {}) do
-      if o.type == "armor_leader" and o.vars.in_vehicle == first.id and o.face.drm < best then best = o.face.drm end
+      if o.type == "armor_leader" and o.vars.in_vehicle == first.id and C.leadership(o) < best then best, who = C.leadership(o), o end
     end
-    if best ~= 0 then add(best, C.pb() and "9.606" or "11.6063", "leader DRM") end
+    if best ~= 0 then
+      add(best, C.pb() and "9.606" or "11.6063", (who.type == "hero" and "Hero DRM" or "leader DRM")
+        .. (who.vars.wounded and " (wounded: one worse)" or ""))
+    end
   end
   if not vehicle then
     local hs = 0
