@@ -328,7 +328,7 @@ S.on_end("setup_areas", function()
   C.record("setup_areas", "9.605", { areas = summary, no_mans_land = nml })
   A.classify(st)
   -- [9.6058] No Move: before Night II, German units on No Move stay where they are
-  if C.var("next_date") == "night_ii" then
+  if C.upcoming_date() == "night_ii" then
     for _, u in ipairs(C.on_map("german")) do
       if u.vars.no_move then
         local free = false

@@ -11,6 +11,19 @@ function C.allied() return C.pb() and "british" or "russian" end
 function C.other(side) return side == "german" and C.allied() or "german" end
 
 -- Campaign variables: a game variable when set, else the scenario's var, else the default.
+-- the CG Date after the scenario just played: the scenario's `next_date` if it names one, else
+-- the date after `date` in the module's list (`pb_dates`, `rb_days`), cut at a scenario's
+-- `last_date`; nil after the last CG Date [9.602] [9.6058] [9.6121]
+function C.upcoming_date()
+  local n = C.var("next_date")
+  if n ~= nil then return n end
+  local d = C.var("date")
+  if d == nil or d == C.var("last_date") then return nil end
+  local list = kessel.game.constant(C.pb() and "pb_dates" or "rb_days")
+  for i, x in ipairs(list) do if x == d then return list[i + 1] end end
+  return nil
+end
+
 function C.var(key, default)
   local v = kessel.game.var(key)
   if v ~= nil then return v end

@@ -47,7 +47,13 @@ end
 S.on_end("date_san", function()
   local case = C.pb() and "9.6121" or "11.6121"
   local date = C.var("date")
-  local nxt = C.var("next_date") or D.next_date(date)
+  local nxt = C.upcoming_date()
+  if nxt == nil then
+    -- no CG Date after this one: the CG is over (a RePh reached past 9.603 [9.6])
+    kessel.emit.var("cg_over", true)
+    C.note(case, tostring(date) .. " was the last CG Date: there is no new CG Date; the CG is over")
+    return
+  end
   kessel.emit.var("previous_date", date)
   kessel.emit.var("date", nxt)
   kessel.emit.var("next_date", nil)

@@ -123,6 +123,11 @@ kessel.action{
       C.record("step", S.rule(s.id), { step = s.id, name = s.name, module = C.module() })
       local fn = S.resolvers[s.id]
       if fn then fn() end
+      -- the last CG Date's RePh ends the game where it stands [9.6] [9.6121]
+      if kessel.game.var("cg_over") then
+        kessel.emit.clock(kessel.game.turn(), s.index, true)
+        return
+      end
     end
     kessel.emit.advance()
     skip_other_module()
