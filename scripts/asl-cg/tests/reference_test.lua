@@ -1,0 +1,259 @@
+-- Situations taken from the reference texts (round 14): each rebuilt by hand from the cases and
+-- played through the rules. Grouped by step.
+local T = require("testing.cg")
+local expect = T.expect
+local X = require("rules.escape")
+
+local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+local function open_field(units, date)
+  T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } }, areas = { P1 = { "P1", "P2" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") }, units = units,
+    vars = { entry_areas = { german = { P1 = true } }, date = date or "day_i" } }
+  T.resolve()
+  expect.eq(kessel.game.step().id, "escape")
+end
+
+-- [9.6122] a SAN below 2 is raised to 2, and the note cites 9.6122 (not the dr case 9.61221)
+kessel.test("case_9.6122_raise_cites_its_case", function()
+  T.setup{ step = "date_san", vars = { date = "dawn", san = { british = 1, german = 0 }, german_controls_ii13 = false } }
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("san").british, 2)
+  expect.eq(kessel.game.var("san").german, 2)
+  T.has_note(ev, "[9.6122] british SAN 1 is raised to 2")
+  T.has_note(ev, "[9.6122] german SAN 0 is raised to 2")
+end)
+
+-- [11.6122] RB raises only a SAN of zero; a SAN of 1 stays; a SAN of 4 with dr 5 drops by one
+kessel.test("case_11.6122_only_zero_is_raised_and_drop_is_one", function()
+  T.setup{ module = "rb", step = "date_san", vars = { date = "17oct", san = { german = 1, russian = 4 } } }
+  kessel.inject_dice{ 5 }
+  T.resolve()
+  expect.eq(kessel.game.var("san").german, 1)
+  expect.eq(kessel.game.var("san").russian, 3)
+end)
+
+-- [9.61221] British SAN 4: dr 5 + 0 = 5 drops it by two; dr 4 keeps it
+kessel.test("case_9.61221_british_san_four", function()
+  T.setup{ step = "date_san", vars = { date = "dawn", san = { british = 4, german = 2 }, german_controls_ii13 = false } }
+  kessel.inject_dice{ 5 }
+  T.resolve()
+  expect.eq(kessel.game.var("san").british, 2)
+  T.setup{ step = "date_san", vars = { date = "dawn", san = { british = 4, german = 2 }, german_controls_ii13 = false } }
+  kessel.inject_dice{ 4 }
+  T.resolve()
+  expect.eq(kessel.game.var("san").british, 4)
+end)
+
+-- [9.6162] the two conditions at their edges: 16 = 2 x 8 and 16 = 8 + 8: Loss Points
+kessel.test("case_9.6162_loss_points_at_the_edge", function()
+  T.setup{ step = "cpp", vars = { date = "day_iii", cvp_lost = { german = 16, british = 8 }, cpp = { german = 0 } } }
+  kessel.inject_dice{ 4 }
+  T.resolve()
+  expect.eq(kessel.game.var("cpp").german, 24, "Day III base 20 + dr 4")
+end)
+
+-- [9.6161] Dusk has no CPP Base #; nothing is added and the note says so
+kessel.test("case_9.6161_dusk_has_no_base", function()
+  T.setup{ step = "cpp", vars = { date = "dusk", cvp_lost = { german = 0, british = 0 }, cpp = { german = 3 } } }
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("cpp").german, 3)
+  T.has_note(ev, "[9.6161]")
+end)
+
+local ENTRY = { german = { A7 = true, J0 = true, U1 = true, KK1 = true } }
+local function shop(cpp, date)
+  T.setup{ step = "rg_purchase", vars = { date = date or "day_i", cpp = { german = cpp }, entry_areas = ENTRY } }
+end
+
+-- [9.6174] with zero CPP nothing can be bought; [9.617] nothing at Night III; [9.61741] V10 at KK1 costs 1 + 6
+kessel.test("case_9.617_zero_cpp_night_and_entry_cost", function()
+  shop(0)
+  local ok, r = kessel.act{ kind = "buy_rg", rg = "V10", entry = "A7" }
+  expect.refused(ok, r, "9.6174", "0 left")
+  shop(30, "night_iii")
+  ok, r = kessel.act{ kind = "buy_rg", rg = "I4", entry = "A7" }
+  expect.refused(ok, r, "9.617", "Night")
+  shop(7)
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "V10", entry = "KK1" })
+  expect.eq(kessel.game.var("cpp").german, 0)
+  ok, r = kessel.act{ kind = "buy_rg", rg = "V10", entry = "A7" }
+  expect.refused(ok, r, "9.6174", "0 left")
+  -- [9.617] a step with nothing bought ends and says what was spent and left
+  local ev = T.resolve()
+  T.has_note(ev, "CPP spent 7, left 0")
+end)
+
+-- [9.6175] the PzGren Coy: one per CG Date
+kessel.test("case_9.6175_pzgren_coy_one_per_date", function()
+  shop(40)
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "I5", entry = "A7" })
+  local ok, r = kessel.act{ kind = "buy_rg", rg = "I5", entry = "A7" }
+  expect.refused(ok, r, "9.6175", "at most 1 per CG Date")
+end)
+
+-- [9.619] note c: 10% FRU of the Retained squads may use HIP by day: 11 squads allow 2, 10 allow 1
+kessel.test("case_9.619_hip_ten_percent_fractions_rounded_up", function()
+  local units = {}
+  for i = 1, 11 do units[i] = T.squad("b" .. i, "british", "6-4-8", "C3") end
+  T.setup{ step = "fortifications", units = units, vars = { date = "day_i", fpp = { british = 20 } } }
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad", count = 2 })
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad" }
+  expect.refused(ok, r, "9.619", "10%")
+  units = {}
+  for i = 1, 10 do units[i] = T.squad("b" .. i, "british", "6-4-8", "C3") end
+  T.setup{ step = "fortifications", units = units, vars = { date = "day_i", fpp = { british = 20 } } }
+  ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad", count = 2 }
+  expect.refused(ok, r, "9.619", "10%")
+end)
+
+-- [9.619] note f: no mines in an Isolated Location, even one with no unit in it
+kessel.test("case_9.619_no_mines_in_an_empty_isolated_location", function()
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 20 },
+    setup_areas = { hexes = { C3 = "british", C4 = "british", H8 = "british" },
+      areas = { british = { { id = "A", hexes = { "C3", "C4" }, isolated = true }, { id = "B", hexes = { "H8" } } }, german = {} } } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", hex = "C4" }
+  expect.refused(ok, r, "9.619", "Isolated")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", hex = "H8" })
+end)
+
+-- [9.6141d] stun: German +1, Isolated +1: dr 4 -> 6 Eliminated; British dr 2 recovers
+kessel.test("case_9.6141_stun_german_isolated", function()
+  T.setup{ step = "repair", units = {
+    T.vehicle("b", "british", "Sherman V", "C3", { vars = { stun = true, reph = { status = "retained", area = "A" } } }),
+    T.vehicle("g", "german", "PzKpfw IVH", "H8", { vars = { stun = true, isolated = true, reph = { status = "isolated", area = "B" } } }) } }
+  kessel.inject_dice{ 2, 4 }
+  T.resolve()
+  expect.eq(T.unit("b").vars.stun, nil)
+  expect.eq(T.unit("g").location, "eliminated")
+end)
+
+-- [9.6101] a Heroic British wounded leader: dr 3 - 1 - 1 = 1: Retained unwounded
+kessel.test("case_9.6101_heroic_british_leader", function()
+  T.setup{ step = "wounded", units = { T.leader("b1", "british", "8-0", "C3", { vars = { wounded = true, heroic = true } }) } }
+  kessel.inject_dice{ 3 }
+  T.resolve()
+  expect.eq(T.unit("b1").vars.wounded, nil)
+end)
+
+-- [9.606] a Hero stacked with a squad gives his -1 DRM to the stack's Escape DR (NA alone)
+kessel.test("case_9.606_hero_drm_in_a_stack", function()
+  open_field{ T.squad("a", "german", "4-6-7", "A1"), T.hero("h", "german", "A1") }
+  kessel.emit.move("a", { "F5" }); kessel.emit.move("h", { "F5" })
+  local with_hero = X.drm({ T.unit("a"), T.unit("h") })
+  local alone = X.drm({ T.unit("a") })
+  expect.eq(with_hero, alone - 1, "the Hero's -1 (an SMC adds no HS-equivalent)")
+end)
+
+-- [9.606] a low Final DR (Original 2 is Heat of Battle; an Original 3 with -2 adjacent) still escapes
+kessel.test("case_9.606_final_dr_below_two_escapes", function()
+  open_field{ T.squad("b", "german", "4-6-7", "A1"), T.leader("l", "german", "9-2", "A1") }
+  kessel.emit.move("b", { "K4" }); kessel.emit.move("l", { "K4" })
+  kessel.emit.unit_var("b", "reph", { status = "must_escape" }); kessel.emit.unit_var("l", "reph", { status = "must_escape" })
+  kessel.inject_dice{ 1, 2 }  -- 3 - 2 (adjacent) - 2 (9-2) + 2 (two HS-equivalents... squad 2 + leader 0) = ...
+  local ok, ev = kessel.act{ kind = "escape", units = { "b", "l" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").result, "escapes")
+end)
+
+-- [9.606] PB vehicle table: 9 Abandoned (crew escapes), 11 Abandoned and the crew Eliminated
+kessel.test("case_9.606_vehicle_nine_and_eleven", function()
+  open_field{ T.vehicle("pz", "german", "PzKpfw IVH", "B5") }
+  kessel.inject_dice{ 4, 4 }  -- 8 + 1 enemy area = 9
+  local ok, ev = kessel.act{ kind = "escape", units = { "pz" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").result, "abandoned_crew_escapes")
+  expect.eq(T.unit("pz").vars.abandoned, true)
+  open_field{ T.vehicle("pz", "german", "PzKpfw IVH", "B5") }
+  kessel.inject_dice{ 5, 5 }  -- 10 + 1 = 11
+  ok, ev = kessel.act{ kind = "escape", units = { "pz" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").result, "abandoned_crew_eliminated")
+  expect.eq(#kessel.units.all{ type = "crew" }, 0)
+end)
+
+-- [11.615] all mines in a Location are one "type": an A-T mine may be rolled for while A-P mines
+-- are there, and after one failed mine attempt no other mine attempt is made there
+kessel.test("case_11.615_mines_are_one_item", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" },
+    markers = { ctrl("german", "C3"), { kind = "ap_mine", side = "russian", at = "C3" }, { kind = "at_mine", side = "russian", at = "C3" } } }
+  kessel.inject_dice{ 5 }
+  expect.accepted(kessel.act{ kind = "remove_fortification", side = "german", marker = 2 })
+  expect.eq(#kessel.markers.all{ kind = "ap_mine", placed = true }, 1, "dr 5: no effect")
+  local ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = 1 }
+  expect.refused(ok, r, "11.615", "one attempt")
+end)
+
+-- [11.617] ELR never above 4 nor below 0
+kessel.test("case_11.617_elr_limits", function()
+  T.setup{ module = "rb", step = "elr", vars = { date = "20oct", elr = { german = 4, russian = 0 }, scenarios_since_idle = { russian = 2 } } }
+  kessel.inject_dice{ 1, 1, 6, 6 }
+  T.resolve()
+  expect.eq(kessel.game.var("elr").german, 4)
+  expect.eq(kessel.game.var("elr").russian, 0)
+end)
+
+-- [11.618] EC after an Overcast day in November: -3 -1 = -4; dr 6 -> 2 Moist; weather -1
+kessel.test("case_11.618_overcast_november", function()
+  T.setup{ module = "rb", step = "weather", vars = { date = "2nov", weather = "overcast", ec = "moderate" } }
+  kessel.inject_dice{ 4, 3, 6 }  -- weather 7 - 1 = 6 Overcast
+  T.resolve()
+  expect.eq(kessel.game.var("weather"), "overcast")
+  expect.eq(kessel.game.var("ec"), "moist")
+end)
+
+-- [9.602] item 8: the scenario just played is Night II, so the next is Night III: No Move
+-- counters go, with no `next_date` given (the date list decides); after Night I they stay
+kessel.test("case_9.602_no_move_removed_when_the_date_list_says_night_iii", function()
+  T.setup{ step = "markers", markers = { { kind = "no_move", side = "german", at = "C9" } }, vars = { date = "night_ii" } }
+  T.resolve()
+  expect.eq(#kessel.markers.all{ kind = "no_move", placed = true }, 0)
+  T.setup{ step = "markers", markers = { { kind = "no_move", side = "german", at = "C9" } }, vars = { date = "night_i" } }
+  T.resolve()
+  expect.eq(#kessel.markers.all{ kind = "no_move", placed = true }, 1)
+end)
+
+-- [9.6058] after Night I the upcoming date is Night II: a German squad on No Move is fixed,
+-- with no `next_date` given
+kessel.test("case_9.6058_no_move_from_the_date_list", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "C3" } } }, markers = { ctrl("german", "C3") },
+    units = { T.squad("g1", "german", "4-6-7", "C3", { vars = { no_move = true } }) }, vars = { date = "night_i" } }
+  T.resolve()
+  expect.eq(T.unit("g1").vars.fixed, true)
+end)
+
+-- [9.6] [9.603] after the Dusk scenario (the last CG Date) the RePh ends at CG-Scenario End:
+-- no new date, no reinforcements, no CPP, no RG; the game is over and says why
+kessel.test("case_9.6_the_last_cg_date_ends_at_cg_scenario_end", function()
+  T.setup{ step = "rally", units = { T.squad("b", "british", "6-4-8", "C3", { vars = { broken = true } }) },
+    vars = { date = "dusk", san = { british = 2, german = 2 }, cpp = { german = 5 } } }
+  local ev = T.resolve()
+  T.has_note(ev, "[9.603] CG-Scenario End has occurred")
+  T.has_note(ev, "[9.6] dusk was the last CG Date: the CG is over")
+  expect.eq(kessel.game.finished(), true)
+  expect.eq(kessel.game.var("date"), "dusk")
+  expect.eq(kessel.game.var("cpp").german, 5)
+  local ok, r = kessel.act{ kind = "end_step" }
+  expect.refused(ok, r, "9.6", "over")
+  T.replays()
+end)
+
+-- [9.6121] a RePh reaching 9.612 with no date after the current one does not make a date of nothing
+kessel.test("case_9.6121_no_new_date_after_the_last", function()
+  T.setup{ step = "date_san", vars = { date = "dusk", san = { british = 2, german = 2 }, cpp = { german = 5 } } }
+  local ev = T.resolve()
+  T.has_note(ev, "[9.6121] dusk was the last CG Date")
+  expect.eq(kessel.game.var("date"), "dusk")
+  expect.eq(kessel.game.finished(), true)
+  expect.eq(#kessel.units.all{ side = "british" }, 0, "no Dawn reinforcements")
+end)
+
+-- [11.6] RB: a scenario's `last_date` ends the CG after its RePh's 11.603
+kessel.test("case_11.6_last_date_of_the_cg", function()
+  T.setup{ module = "rb", step = "victory_rally", vars = { date = "19oct", last_date = "19oct", scenario_winner = "german" } }
+  local ev = T.resolve()
+  T.has_note(ev, "[11.6] 19oct was the last CG Date")
+  expect.eq(kessel.game.finished(), true)
+  T.setup{ module = "rb", step = "victory_rally", vars = { date = "18oct", last_date = "19oct" } }
+  T.resolve()
+  expect.eq(kessel.game.finished(), false)
+end)
