@@ -22,6 +22,20 @@ end
 local function area_of(u)
   return (u.vars.reph and u.vars.reph.area) or u.setup_area or u.enter_area or "none"
 end
+-- RB: the Isolated Area (11.606, the players' `isolated_areas`) a unit is in, or nil
+local function rb_isolated_area(u)
+  if not u.vars.isolated then return nil end
+  for i, a in ipairs(C.var("isolated_areas", {})) do
+    for _, h in ipairs(a.hexes or {}) do if h == u.hex then return "isolated area " .. i end end
+  end
+  return "isolated " .. tostring(u.hex)
+end
+-- where a Hero's Battle Hardening must stay: his Setup/Entry Area [9.6112]; his Isolated Area, if
+-- he is in one [11.6112] (a non-Isolated RB Hero may harden any MMC: "if applicable", a reading)
+local function hero_area(u)
+  if C.pb() then return area_of(u) end
+  return rb_isolated_area(u)
+end
 H.area_of = area_of
 
 -- [9.6101] [11.610] a dr per wounded Retained leader
@@ -85,10 +99,11 @@ end
 
 -- candidates for Battle Hardening: Retained non-crew Infantry MMC not yet hardened this RePh,
 -- best first (not elite, then a known better face), in id order
-function H.candidates(side, area)
+function H.candidates(side, area, isolated_area)
   local out = {}
   for _, u in ipairs(retained_units{ side = side, type = "squad" }) do
-    if not u.vars.hardened_reph and (area == nil or area_of(u) == area) and not u.vars.prisoner_of then
+    if not u.vars.hardened_reph and (area == nil or area_of(u) == area) and not u.vars.prisoner_of
+      and (isolated_area == nil or rb_isolated_area(u) == isolated_area) then
       out[#out + 1] = u
     end
   end
@@ -116,7 +131,7 @@ end
 function H.recombine(case)
   for _, side in ipairs(C.sides()) do
     local groups, keys = {}, {}
-    local keep_allowed = mtr_allowance(side)
+    local keep_allowed = C.pb() and mtr_allowance(side) or 0
     for _, u in ipairs(retained_units{ side = side, type = "squad" }) do
       if u.step == 1 and not u.vars.prisoner_of then
         local where = C.pb() and area_of(u) or (u.vars.isolated and ("iso:" .. (u.hex or "?")) or "retained")
@@ -145,6 +160,8 @@ end
 kessel.action{
   kind = "keep_hs", rule = "9.6111", description = "keep a HS apart (one per MTR Retained)",
   validate = function(a)
+    -- the MTR exception is PB's [9.6111]; RB's recombining has none [11.6111]
+    if not C.pb() then return C.refuse("11.6111", "every same HS type Recombines in RB: no HS is kept apart for a MTR") end
     local why = S.only_in("hardening", "9.6111")
     if why then return why end
     local u = kessel.units.get(a.unit or "")
@@ -160,13 +177,17 @@ kessel.action{
 kessel.action{
   kind = "hero_harden", rule = "9.6112", description = "choose the MMC a Hero's Elimination Battle Hardens",
   validate = function(a)
-    local why = S.only_in("hardening", C.pb() and "9.6112" or "11.6112")
+    local case = C.pb() and "9.6112" or "11.6112"
+    local why = S.only_in("hardening", case)
     if why then return why end
     local h, u = kessel.units.get(a.hero or ""), kessel.units.get(a.unit or "")
-    if not h or h.type ~= "hero" or not retained(h) then return C.refuse("9.6112", "no such Retained Hero") end
-    if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse("9.6112", "a friendly non-crew MMC is hardened") end
-    if u.vars.hardened_reph then return C.refuse("9.6112", "no MMC Battle Hardens more than once per RePh") end
+    if not h or h.type ~= "hero" or not retained(h) then return C.refuse(case, "no such Retained Hero") end
+    if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse(case, "a friendly non-crew MMC is hardened") end
+    if u.vars.hardened_reph then return C.refuse(case, "no MMC Battle Hardens more than once per RePh") end
     if C.pb() and area_of(u) ~= area_of(h) then return C.refuse("9.6112", "the MMC must be in the Hero's Setup/Entry Area") end
+    if not C.pb() and hero_area(h) and rb_isolated_area(u) ~= hero_area(h) then
+      return C.refuse("11.6112", "the Hero is in an Isolated Area: the MMC must be in that same Isolated Area")
+    end
   end,
   apply = function(a)
     local case = C.pb() and "9.6112" or "11.6112"
@@ -178,7 +199,7 @@ kessel.action{
 
 function H.heroes(case)
   for _, h in ipairs(retained_units{ type = "hero" }) do
-    local cands = H.candidates(h.side, C.pb() and area_of(h) or nil)
+    local cands = H.candidates(h.side, C.pb() and area_of(h) or nil, (not C.pb()) and hero_area(h) or nil)
     if #cands == 0 then
       C.note(case, h.id .. " (Hero) is Retained: no MMC to Battle Harden")
     else

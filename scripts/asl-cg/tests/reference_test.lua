@@ -257,3 +257,102 @@ kessel.test("case_11.6_last_date_of_the_cg", function()
   T.resolve()
   expect.eq(kessel.game.finished(), false)
 end)
+
+local function area(a) return { vars = { reph = { status = "retained", area = a } } } end
+
+-- [9.6112] two Heroes, one MMC in their Setup Area: the first Hero hardens it, the second finds
+-- no MMC left (none hardens twice) and is Retained
+kessel.test("case_9.6112_second_hero_finds_no_mmc", function()
+  T.setup{ step = "hardening", units = { T.hero("h1", "german", "C3", area("A")), T.hero("h2", "german", "C3", area("A")),
+    T.squad("s", "german", "4-6-7", "C3", area("A")) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("h1").location, "removed")
+  expect.eq(T.unit("h2").location, "map")
+  expect.eq(T.C.face_label(T.unit("s")), "4-6-8")
+  T.has_note(ev, "[9.6112] h2 (Hero) is Retained")
+end)
+
+-- [11.6112] RB: a Hero in an Isolated Area hardens an MMC of that Isolated Area only
+kessel.test("case_11.6112_isolated_hero_hardens_in_his_area", function()
+  T.setup{ module = "rb", step = "hardening", units = {
+    T.hero("h", "german", "C3", { vars = { isolated = true } }),
+    T.squad("out", "german", "4-4-7", "H8"),
+    T.squad("in", "german", "4-6-7", "C4", { vars = { isolated = true } }) },
+    vars = { date = "18oct", isolated_areas = { { hexes = { "C3", "C4" }, type = "C" } } } }
+  local ok, r = kessel.act{ kind = "hero_harden", hero = "h", unit = "out" }
+  expect.refused(ok, r, "11.6112", "Isolated Area")
+  kessel.inject_dice{ 6, 6, 6, 6, 6, 6, 6, 6 }  -- MMC and leader DRs: nothing more
+  T.resolve()
+  expect.eq(T.C.face_label(T.unit("in")), "4-6-8")
+  expect.eq(T.C.face_label(T.unit("out")), "4-4-7")
+end)
+
+-- [11.6113] the winner's -2: German DR 5 - 2 = 3: a 9-2 hardens (to 10-2)
+kessel.test("case_11.6113_winner_drm", function()
+  T.setup{ module = "rb", step = "hardening", units = { T.leader("g92", "german", "9-2", "C3"), T.leader("g80", "german", "8-0", "C4") },
+    vars = { date = "18oct", scenario_winner = "german" } }
+  kessel.inject_dice{ 6, 6, 6, 6, 2, 3, 6, 6 }
+  T.resolve()
+  expect.eq(T.unit("g92").face.label, "10-2")
+  expect.eq(T.unit("g80").face.label, "8-0")
+end)
+
+-- [9.6182] a Depleted PzGren Coy: the HMG (3) on dr < 3, each of the two LMG on dr <= 4;
+-- [9.6183] two leader DR, -1 Coy +1 Depleted
+kessel.test("case_9.6182_depleted_pzgren_coy", function()
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 30 }, entry_areas = { german = { A7 = true } } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "I5", entry = "A7" })
+  T.resolve()
+  -- strength 5+5 = 10 Depleted; HMG dr 3 (no); MMG dr 4 (<= 4 yes); LMG dr 4, 5 (one); MTR dr 1 (yes);
+  -- leaders DR 3+3 = 6 +0: 8-1; DR 6+6 = 12: 6+1
+  kessel.inject_dice{ 5, 5, 3, 4, 4, 5, 1, 3, 3, 6, 6 }
+  T.resolve()
+  local rec = kessel.game.var("rg_record")[1]
+  expect.eq(rec.strength, "D")
+  expect.eq(rec.sw.HMG, nil)
+  expect.eq(rec.sw.MMG, 1)
+  expect.eq(rec.sw.LMG, 1)
+  expect.eq(rec.sw.LtMTR, 1)
+  expect.eq(#rec.units, 9)
+  expect.eq(table.concat(rec.leaders, ","), "8-1,6+1")
+end)
+
+-- [9.6183] V10 (StaffCar) and V11 get no leader DR; [9.6181] M1 makes no strength DR
+kessel.test("case_9.6183_v10_no_leader_and_9.6181_m1_no_dr", function()
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 30 }, entry_areas = { german = { A7 = true } } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "V10", entry = "A7" })
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "M1" })
+  T.resolve()
+  kessel.inject_dice{ 2, 2 }  -- V10 strength only
+  local ev = T.resolve()
+  local rec = kessel.game.var("rg_record")
+  expect.eq(rec[1].strength, "F")
+  expect.eq(rec[1].leaders, nil)
+  expect.eq(rec[2].strength, nil, "M1 is always 15 FPP")
+  expect.eq(#kessel.units.all{ type = "armor_leader" }, 0)
+  expect.eq(T.note(ev, "V10 leader"), nil)
+end)
+
+-- [9.6153] the withdrawal of non-Airborne MMC happens after Day II only
+kessel.test("case_9.6153_no_withdrawal_after_day_i", function()
+  T.setup{ step = "reinforcements", units = { T.squad("b", "british", "4-5-7", "C3", area("A")) },
+    vars = { date = "day_ii", previous_date = "day_i" } }
+  T.resolve()
+  expect.eq(T.unit("b").location, "map")
+end)
+
+-- [11.6111] RB has no MTR exception: two same HS Recombine even with a MTR Retained, and keep_hs
+-- is refused citing 11.6111; [11.6112] a RB hero_harden refusal cites 11.6112
+kessel.test("case_11.6111_no_mortar_exception_in_rb", function()
+  T.setup{ module = "rb", step = "hardening", units = {
+    T.hs("h1", "german", "4-6-7", "C3"), T.hs("h2", "german", "4-6-7", "C3"), T.sw("m", "german", "50 MTR", "C3"),
+    T.hero("hero", "german", "C4") }, vars = { date = "18oct" } }
+  local ok, r = kessel.act{ kind = "keep_hs", unit = "h1" }
+  expect.refused(ok, r, "11.6111", "no HS is kept apart")
+  ok, r = kessel.act{ kind = "hero_harden", hero = "hero", unit = "nobody" }
+  expect.refused(ok, r, "11.6112", "non-crew MMC")
+  kessel.inject_dice{ 6, 6, 6, 6, 6, 6, 6, 6 }
+  T.resolve()
+  expect.eq(T.unit("h1").step, 0)
+  expect.eq(T.unit("h2").location, "removed")
+end)
