@@ -218,7 +218,11 @@ function X.resolve(ids, case)
   local result = kessel.tables.lookup(tbl, final)
   if roll == 2 and not vehicle then result = "escapes" end
   C.record("escape", case, { units = ids, dice = { a, b }, drm = drm, modifiers = mods, final = final, result = result })
-  C.note(case, string.format("%s: Escape DR %d%+d = %d: %s", table.concat(ids, ", "), roll, drm, final, result))
+  -- the note names every modifier with its case, so a GM can check the sum
+  local why = {}
+  for _, m in ipairs(mods) do why[#why + 1] = string.format("%+d %s", m.drm, m.why) end
+  C.note(case, string.format("%s: Escape DR %d%+d = %d%s: %s", table.concat(ids, ", "), roll, drm, final,
+    #why > 0 and (" (" .. table.concat(why, ", ") .. ")") or "", result))
   if roll == 2 and not vehicle then
     local u = random_pick(units, case)
     kessel.emit.unit_var(u.id, "heat_of_battle", true)

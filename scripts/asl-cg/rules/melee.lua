@@ -150,7 +150,7 @@ local function remove_markers(kinds, case)
     end
   end
   C.record("markers_removed", case, removed)
-  C.note(case, "markers removed: " .. table.concat(C.sorted_keys(removed), ", "))
+  C.note(case, "markers removed: " .. (next(removed) and table.concat(C.sorted_keys(removed), ", ") or "none"))
 end
 
 S.on_end("markers", function()

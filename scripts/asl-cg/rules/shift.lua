@@ -146,7 +146,8 @@ function T.apply(a)
   local roll = C.DR("shift")
   local result = kessel.tables.lookup("shift", roll + drm)
   C.record("shift", "9.613", { units = a.units, from = from, to = a.to, dr = roll, drm = drm, modifiers = mods, result = result })
-  C.note("9.613", string.format("%s Shift %s -> %s: DR %d%+d: %s", table.concat(a.units, ", "), from, a.to, roll, drm, result))
+  C.note("9.613", string.format("%s Shift %s -> %s: DR %d%+d = %d%s: %s", table.concat(a.units, ", "), from, a.to, roll, drm,
+    roll + drm, #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", result))
   if result == "no_shift" then return end
   if result == "eliminated" then
     for _, u in ipairs(units) do

@@ -356,3 +356,13 @@ kessel.test("case_11.6111_no_mortar_exception_in_rb", function()
   expect.eq(T.unit("h1").step, 0)
   expect.eq(T.unit("h2").location, "removed")
 end)
+
+-- [9.606] the Escape note names each modifier, so the sum can be checked: the 9.6061 EX squad in
+-- the British Setup Area, Original 6, +1 enemy area, +1 HS-equivalent: Final 8
+kessel.test("case_9.606_escape_note_names_its_modifiers", function()
+  open_field{ T.squad("gs", "german", "4-6-7", "B5") }
+  kessel.inject_dice{ 3, 3 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "gs" } }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "gs: Escape DR 6+2 = 8 (+1 HS-equivalents > one HS using the same DR, +1 in an enemy Setup Area): escapes")
+end)
