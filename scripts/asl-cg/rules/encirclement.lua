@@ -123,9 +123,9 @@ function E.minefields(case)
 end
 
 -- [9.6043] each bogged vehicle rolls for Bog Removal until unbogged or Immobilized
-function E.bog(case)
+function E.bog(case, units)
   local t = C.var("bog_table", { free = 6, immobilize = 12 })
-  for _, v in ipairs(C.on_map()) do
+  for _, v in ipairs(units or C.on_map()) do
     if C.is_vehicle(v) and v.vars.bogged and not v.vars.abandoned then
       local drm = v.vars.bog_drm or 0
       if v.vars.note_l and v.vars.note_l_claim then drm = drm - v.vars.note_l_claim end
@@ -148,9 +148,9 @@ function E.bog(case)
 end
 
 -- [9.6044] each Shocked/UK AFV rolls for recuperation until the marker goes or it is Eliminated
-function E.shock(case)
+function E.shock(case, units)
   local t = C.var("shock_table", { recover = 3, eliminate = 6 })
-  for _, v in ipairs(C.on_map()) do
+  for _, v in ipairs(units or C.on_map()) do
     if C.is_vehicle(v) and (v.vars.shock or v.vars.uk) then
       for _ = 1, 50 do
         local roll = C.dr("shock")

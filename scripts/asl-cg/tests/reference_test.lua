@@ -366,3 +366,24 @@ kessel.test("case_9.606_escape_note_names_its_modifiers", function()
   expect.accepted(ok, ev)
   T.has_note(ev, "gs: Escape DR 6+2 = 8 (+1 HS-equivalents > one HS using the same DR, +1 in an enemy Setup Area): escapes")
 end)
+
+-- [11.6131] RB: the Shock/UK recuperation and Bog Removal are made in the repair step (RB's
+-- 11.604 has neither); an unbogged or repaired non-Isolated AFV is cleared to the Retained box
+kessel.test("case_11.6131_rb_shock_bog_and_clearing", function()
+  T.setup{ module = "rb", step = "repair", vars = { date = "18oct" }, units = {
+    T.vehicle("sh", "german", "PzKpfw IIIH", "C3", { vars = { shock = true } }),
+    T.vehicle("bg", "german", "PzKpfw IIIH", "D3", { vars = { bogged = true } }),
+    T.vehicle("im", "german", "PzKpfw IIIH", "E3", { vars = { immobile = true } }),
+    T.vehicle("iso", "german", "PzKpfw IIIH", "F3", { vars = { immobile = true, isolated = true } }) } }
+  -- shock dr 2: recovers; bog DR 2+2 = 4 <= 6: unbogged; immobilization dr 1: Mobile; Isolated dr 1+1 = 2: Mobile
+  kessel.inject_dice{ 2, 2, 2, 1, 1 }
+  local ev = T.resolve()
+  expect.eq(T.unit("sh").vars.shock, nil)
+  T.has_note(ev, "[11.6131] sh recovers from Shock/UK")
+  expect.eq(T.unit("bg").vars.bogged, nil)
+  expect.eq(T.unit("bg").location, "pending")
+  expect.eq(T.unit("im").vars.immobile, nil)
+  expect.eq(T.unit("im").vars.reph.area, "retained_box")
+  expect.eq(T.unit("iso").vars.immobile, nil)
+  expect.eq(T.unit("iso").location, "map", "Isolated: stays on the map")
+end)
