@@ -387,3 +387,38 @@ kessel.test("case_11.6131_rb_shock_bog_and_clearing", function()
   expect.eq(T.unit("iso").vars.immobile, nil)
   expect.eq(T.unit("iso").location, "map", "Isolated: stays on the map")
 end)
+
+-- a 16x9 map with No Man's Land between C5 (British) and G5 (German): E5 is within two hexes of both
+local function nml_field(units)
+  T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "G5" } }, areas = { P1 = { "P1", "P2" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "G5") }, units = units,
+    vars = { entry_areas = { german = { P1 = true } }, date = "day_i" } }
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("setup_areas").hexes.E5, "nml", "E5 is No Man's Land")
+  return ev
+end
+
+-- [9.6056 chart] an Abandoned (otherwise Mobile) vehicle in No Man's Land is left in place
+-- unpossessed [9.6072]: it has no crew to Escape and makes no Escape DR
+kessel.test("case_9.6056_abandoned_mobile_vehicle_in_nml_stays", function()
+  nml_field{ T.vehicle("kw", "german", "Kuebelwagen", "E5", { vars = { abandoned = true } }) }
+  expect.eq(T.unit("kw").vars.reph.status, "abandoned")
+  local ok, r = kessel.act{ kind = "escape", units = { "kw" } }
+  expect.refused(ok, r, "9.606", "may not")
+  local ev = T.resolve()
+  expect.eq(T.record(ev, "escape"), nil, "no Escape DR")
+  expect.eq(T.unit("kw").location, "map")
+  expect.eq(T.unit("kw").hex, "E5")
+end)
+
+-- [9.6051] a manned Immobile vehicle without functioning MA in No Man's Land becomes abandoned and
+-- its crew must attempt Escape
+kessel.test("case_9.6051_immobile_vehicle_without_ma_in_nml_crew_escapes", function()
+  local ev = nml_field{ T.vehicle("pz", "german", "PzKpfw IVH", "E5", { vars = { immobile = true, ma_disabled = true } }) }
+  expect.eq(T.unit("pz").vars.abandoned, true)
+  local crews = kessel.units.all{ type = "crew", side = "german" }
+  expect.eq(#crews, 1, "the crew leaves the vehicle")
+  expect.eq(crews[1].hex, "E5")
+  expect.eq(crews[1].vars.reph.status, "must_escape")
+  T.has_note(ev, "[9.6051]")
+end)
