@@ -24,6 +24,21 @@ function C.upcoming_date()
   return nil
 end
 
+-- the Isolated Area a unit is in, as a key to compare, or nil when it is not Isolated: PB its
+-- Isolated Setup Area [9.6052], RB the Isolated Area of the players' Perimeters (`isolated_areas`)
+-- [11.606]; an Isolated unit outside any listed area is its own Location
+function C.isolated_area(u)
+  if not u or not u.vars.isolated then return nil end
+  if C.pb() then
+    local r = u.vars.reph
+    return "area " .. tostring(r and r.area or ("hex " .. tostring(u.hex) .. "/" .. C.level(u)))
+  end
+  for i, a in ipairs(C.var("isolated_areas", {})) do
+    for _, h in ipairs(a.hexes or {}) do if h == u.hex then return "isolated area " .. i end end
+  end
+  return "hex " .. tostring(u.hex) .. "/" .. C.level(u)
+end
+
 function C.var(key, default)
   local v = kessel.game.var(key)
   if v ~= nil then return v end

@@ -136,8 +136,9 @@ kessel.action{
     if a.choice == "execute" and C.pb() then return C.refuse("9.608", "prisoners are not executed in PB") end
     if a.choice == "transfer" then
       local t = kessel.units.get(a.to or "")
-      if not t or t.side ~= g.side or not t.vars.isolated or not C.is_personnel(t) then
-        return C.refuse(case, "a prisoner goes to another friendly unit in the same Isolated Area")
+      if not t or t.id == g.id or t.side ~= g.side or not C.is_personnel(t) or t.location ~= "map"
+        or C.isolated_area(t) ~= C.isolated_area(g) then
+        return C.refuse(case, "a prisoner goes to another friendly unit able to Guard, in the same Isolated Area as " .. g.id)
       end
     elseif a.choice ~= "free" and a.choice ~= "execute" then
       return C.refuse(case, "choice is free, transfer or execute")

@@ -22,14 +22,7 @@ end
 local function area_of(u)
   return (u.vars.reph and u.vars.reph.area) or u.setup_area or u.enter_area or "none"
 end
--- RB: the Isolated Area (11.606, the players' `isolated_areas`) a unit is in, or nil
-local function rb_isolated_area(u)
-  if not u.vars.isolated then return nil end
-  for i, a in ipairs(C.var("isolated_areas", {})) do
-    for _, h in ipairs(a.hexes or {}) do if h == u.hex then return "isolated area " .. i end end
-  end
-  return "isolated " .. tostring(u.hex)
-end
+local rb_isolated_area = C.isolated_area
 -- where a Hero's Battle Hardening must stay: his Setup/Entry Area [9.6112]; his Isolated Area, if
 -- he is in one [11.6112] (a non-Isolated RB Hero may harden any MMC: "if applicable", a reading)
 local function hero_area(u)

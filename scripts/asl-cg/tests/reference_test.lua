@@ -422,3 +422,25 @@ kessel.test("case_9.6051_immobile_vehicle_without_ma_in_nml_crew_escapes", funct
   expect.eq(crews[1].vars.reph.status, "must_escape")
   T.has_note(ev, "[9.6051]")
 end)
+
+-- [9.608] an Isolated Guard transfers a prisoner only to a friendly unit able to Guard in the
+-- same Isolated Area; [11.608] RB: the same Isolated Area of the players' Perimeters
+kessel.test("case_9.608_transfer_within_the_same_isolated_area", function()
+  local iso = function(a) return { vars = { isolated = true, reph = { status = "isolated", area = a } } } end
+  T.setup{ step = "prisoners", units = {
+    T.squad("g", "german", "4-6-7", "C5", iso("B")),
+    T.squad("p", "british", "6-4-8", "C5", { vars = { prisoner_of = "german", guarded_by = "g", unarmed = true } }),
+    T.squad("far", "german", "4-6-7", "J5", iso("C")), T.squad("near", "german", "4-6-7", "C6", iso("B")),
+    T.sw("mg", "german", "LMG", "C6", iso("B")) } }
+  local ok, r = kessel.act{ kind = "prisoner", unit = "p", choice = "transfer", to = "far" }
+  expect.refused(ok, r, "9.608", "same Isolated Area")
+  ok, r = kessel.act{ kind = "prisoner", unit = "p", choice = "transfer", to = "mg" }
+  expect.refused(ok, r, "9.608", "same Isolated Area")
+  expect.accepted(kessel.act{ kind = "prisoner", unit = "p", choice = "transfer", to = "near" })
+  T.setup{ module = "rb", step = "prisoners", vars = { date = "18oct", isolated_areas = { { hexes = { "C5" } }, { hexes = { "J5" } } } }, units = {
+    T.squad("g", "german", "4-6-7", "C5", { vars = { isolated = true } }),
+    T.squad("p", "russian", "4-4-7r", "C5", { vars = { prisoner_of = "german", guarded_by = "g", unarmed = true } }),
+    T.squad("far", "german", "4-6-7", "J5", { vars = { isolated = true } }) } }
+  ok, r = kessel.act{ kind = "prisoner", unit = "p", choice = "transfer", to = "far" }
+  expect.refused(ok, r, "11.608", "same Isolated Area")
+end)
