@@ -85,11 +85,15 @@ function E.encirclement(case)
   -- an Immobile vehicle whose Vulnerable crew is Eliminated is left abandoned
   for _, v in ipairs(C.on_map()) do
     if C.is_vehicle(v) and v.vars.encircled and v.vars.immobile and v.vars.crew_morale then
-      local roll = C.DR("encirclement") + 1
-      if roll > v.vars.crew_morale then
+      local dr = C.DR("encirclement")
+      local final = dr + 1
+      if final > v.vars.crew_morale then
         kessel.emit.unit_var(v.id, "abandoned", true)
         kessel.emit.unit_var(v.id, "crew_morale", nil)
-        C.note(case, v.id .. "'s Vulnerable crew fails its 1TC and is Eliminated; the vehicle is abandoned")
+        C.note(case, string.format("%s's Vulnerable crew takes a 1TC: DR %d+1 = %d vs morale %d: fails; the crew is Eliminated and the vehicle abandoned",
+          v.id, dr, final, v.vars.crew_morale))
+      else
+        C.note(case, string.format("%s's Vulnerable crew takes a 1TC: DR %d+1 = %d vs morale %d: passes", v.id, dr, final, v.vars.crew_morale))
       end
     end
   end

@@ -444,3 +444,17 @@ kessel.test("case_9.608_transfer_within_the_same_isolated_area", function()
   ok, r = kessel.act{ kind = "prisoner", unit = "p", choice = "transfer", to = "far" }
   expect.refused(ok, r, "11.608", "same Isolated Area")
 end)
+
+-- [9.6041] EXC: the Encircled Vulnerable crew of an Immobile vehicle takes a 1TC; failing it is
+-- Eliminated and the vehicle left abandoned; the note shows the DR against the morale either way
+kessel.test("case_9.6041_vulnerable_crew_of_an_immobile_vehicle", function()
+  T.setup{ step = "encirclement", units = {
+    T.vehicle("v1", "german", "SPW S307(f)", "C3", { vars = { encircled = true, immobile = true, crew_morale = 7 } }),
+    T.vehicle("v2", "german", "SPW S307(f)", "H8", { vars = { encircled = true, immobile = true, crew_morale = 7 } }) } }
+  kessel.inject_dice{ 4, 3, 3, 3 }
+  local ev = T.resolve()
+  expect.eq(T.unit("v1").vars.abandoned, true)
+  expect.eq(T.unit("v2").vars.abandoned, nil)
+  T.has_note(ev, "v1's Vulnerable crew takes a 1TC: DR 7+1 = 8 vs morale 7: fails")
+  T.has_note(ev, "v2's Vulnerable crew takes a 1TC: DR 6+1 = 7 vs morale 7: passes")
+end)
