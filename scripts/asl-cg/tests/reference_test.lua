@@ -458,3 +458,32 @@ kessel.test("case_9.6041_vulnerable_crew_of_an_immobile_vehicle", function()
   T.has_note(ev, "v1's Vulnerable crew takes a 1TC: DR 7+1 = 8 vs morale 7: fails")
   T.has_note(ev, "v2's Vulnerable crew takes a 1TC: DR 6+1 = 7 vs morale 7: passes")
 end)
+
+-- [9.6152] Note 4 / [9.6153]: the leaders and SW that come with the Airborne MMC on Night III are
+-- of the Airborne formation and stay after Day II; Day II's (TT4, no Note 4) leave with their MMC
+local function back_to_reinforcements_after_day_ii()
+  kessel.emit.var("date", "day_iii")
+  kessel.emit.var("previous_date", "day_ii")
+  kessel.emit.clock(kessel.game.turn(), require("rules.sequence").by_id.reinforcements.index)
+end
+
+kessel.test("case_9.6153_airborne_leaders_and_sw_stay", function()
+  local areas = { hexes = { C3 = "british" }, areas = { british = { { id = "A", hexes = { "C3" } } }, german = {} } }
+  T.setup{ step = "reinforcements", vars = { date = "night_iii", setup_areas = areas } }
+  T.resolve()
+  local before = #kessel.units.all{ side = "british" }
+  expect.truthy(before > 20, "Night III brings 18 squads, 6 leaders, 9 SW")
+  back_to_reinforcements_after_day_ii()
+  T.resolve()
+  local left = 0
+  for _, u in ipairs(kessel.units.all{ side = "british" }) do if u.location ~= "removed" then left = left + 1 end end
+  expect.eq(left, before, "every Night III counter (squads, leaders, LMG, PIAT) is Airborne")
+  -- a Day II leader and LMG without the Airborne mark go with the MMC
+  T.setup{ step = "reinforcements", vars = { date = "day_ii", setup_areas = areas } }
+  T.resolve()
+  back_to_reinforcements_after_day_ii()
+  T.resolve()
+  for _, u in ipairs(kessel.units.all{ side = "british" }) do
+    if u.type == "squad" or u.type == "leader" or u.type == "sw" then expect.eq(u.location, "removed", u.id) end
+  end
+end)
