@@ -135,8 +135,20 @@ end
 -- as few enemy Setup-Area hexes as possible (No Man's Land is crossed too: a reading, see docs)
 function X.relocate(u, case)
   if not C.pb() then
+    -- [11.6064] Retained in the box: no longer Isolated, no Ammunition Shortage [11.6061 EXC]; the
+    -- area it left is judged again [11.6065]
+    local from
+    for i, a in ipairs(C.var("isolated_areas", {})) do
+      for _, h in ipairs(a.hexes or {}) do if h == u.hex then from = i end end
+    end
     kessel.emit.withdraw(u.id)
     kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = case })
+    for _, k in ipairs({ "isolated", "ammo_shortage", "must_escape" }) do kessel.emit.unit_var(u.id, k, nil) end
+    for _, w in ipairs(C.possessed(u.id)) do
+      for _, k in ipairs({ "isolated", "ammo_shortage" }) do kessel.emit.unit_var(w.id, k, nil) end
+    end
+    C.note("11.6064", u.id .. " escapes: Retained (Retained box), no longer Isolated")
+    if from then require("rules.rb").after_escape(from) end
     return
   end
   local st = A.stored()

@@ -33,10 +33,10 @@ function RB.area_type(hexes)
   return "A"
 end
 
-S.on_end("perimeter", function()
-  local areas = C.copy(C.var("isolated_areas", {}))
-  C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
-  for i, area in ipairs(areas) do
+-- the effects of one Isolated Area's type on its units and hex Control [11.6061] [11.6062]; run
+-- again for an area whose type an Escape changed [11.6065]
+function RB.apply_area(i, area, case)
+  do
     local t = RB.area_type(area.hexes)
     area.type = t
     local occupier
@@ -65,11 +65,29 @@ S.on_end("perimeter", function()
         kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = 0 } }
       end
     end
-    C.note("11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
+    C.note(case or "11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
       (t == "A" or t == "B") and ", becomes No Man's Land [11.6062]" or (t == "C" and (", Controlled by the " .. occupier .. " [11.6062]") or "")))
   end
+end
+
+S.on_end("perimeter", function()
+  local areas = C.copy(C.var("isolated_areas", {}))
+  C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
+  for i, area in ipairs(areas) do RB.apply_area(i, area) end
   kessel.emit.var("isolated_areas", areas)
 end)
+
+-- [11.6065] after an Escape from Isolated Area i: if its type changed, its effects apply again
+function RB.after_escape(i)
+  local areas = C.copy(C.var("isolated_areas", {}))
+  local area = areas[i]
+  if not area then return end
+  local t = RB.area_type(area.hexes)
+  if t == area.type then return end
+  C.note("11.6065", string.format("an Escape changes Isolated Area %d from type %s to type %s", i, tostring(area.type), t))
+  RB.apply_area(i, area, "11.6065")
+  kessel.emit.var("isolated_areas", areas)
+end
 
 -- [11.6141] [11.6142] armor withdrawal
 kessel.dice_table{ id = "afv_withdrawal", rule = "11.6142", bands = { { -20, "retained" }, { 6, "withdrawn" } } }

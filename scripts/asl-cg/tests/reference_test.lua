@@ -487,3 +487,24 @@ kessel.test("case_9.6153_airborne_leaders_and_sw_stay", function()
     if u.type == "squad" or u.type == "leader" or u.type == "sw" then expect.eq(u.location, "removed", u.id) end
   end
 end)
+
+-- [11.6064] an escaped RB unit is Retained in the box, no longer Isolated and without Ammunition
+-- Shortage; [11.6065] its Isolated Area, now holding only an SMC, turns type B: the SMC must Escape
+kessel.test("case_11.6065_escape_changes_the_area_type", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "C5" } } } },
+    units = { T.squad("g", "german", "4-6-7", "C5"), T.leader("l", "german", "8-0", "C5") },
+    markers = { ctrl("german", "C5") } }
+  T.resolve()
+  expect.eq(kessel.game.var("isolated_areas")[1].type, "C")
+  expect.eq(T.unit("l").vars.must_escape, nil)
+  kessel.inject_dice{ 2, 3 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "g" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.unit("g").location, "pending")
+  expect.eq(T.unit("g").vars.isolated, nil)
+  expect.eq(T.unit("g").vars.ammo_shortage, nil)
+  T.has_note(ev, "[11.6065] an Escape changes Isolated Area 1 from type C to type B")
+  expect.eq(kessel.game.var("isolated_areas")[1].type, "B")
+  expect.eq(T.unit("l").vars.must_escape, true)
+  expect.eq(#kessel.markers.all{ kind = "control", placed = true }, 0, "type B becomes No Man's Land")
+end)
