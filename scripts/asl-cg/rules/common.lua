@@ -39,6 +39,31 @@ function C.isolated_area(u)
   return "hex " .. tostring(u.hex) .. "/" .. C.level(u)
 end
 
+-- is a Weapon (SW, Gun, vehicular weapon) Isolated? Its own mark, its possessor's or its vehicle's,
+-- else its Location: in an Isolated Setup Area of its side [9.6052] or a listed Isolated Area
+-- [11.606] (a SW is not classified itself in 9.605; it shares its possessor's fate)
+function C.weapon_isolated(w)
+  if w.vars.isolated then return true end
+  for _, k in ipairs({ "possessed_by", "mounted_on" }) do
+    local o = w.vars[k] and kessel.units.get(w.vars[k])
+    if o and o.vars.isolated then return true end
+  end
+  if w.location ~= "map" or not w.hex then return false end
+  if C.pb() then
+    local st = kessel.game.var("setup_areas")
+    for _, a in ipairs(st and st.areas and st.areas[w.side] or {}) do
+      if a.isolated and (a.level or 0) == C.level(w) then
+        for _, h in ipairs(a.hexes) do if h == w.hex then return true end end
+      end
+    end
+  else
+    for _, a in ipairs(C.var("isolated_areas", {})) do
+      for _, h in ipairs(a.hexes or {}) do if h == w.hex then return true end end
+    end
+  end
+  return false
+end
+
 function C.var(key, default)
   local v = kessel.game.var(key)
   if v ~= nil then return v end

@@ -96,7 +96,7 @@ function R.weapons()
     local ox = pb and possessor and possessor.vars.ox_bucks
     if w.vars.malfunctioned and (not w.vars.captured or ox) then
       local case = pb and "9.6142" or "11.6132"
-      local drm = (w.vars.nonqualified and 1 or 0) + (w.vars.isolated and 1 or 0)
+      local drm = (w.vars.nonqualified and 1 or 0) + (C.weapon_isolated(w) and 1 or 0)
       if pb then drm = drm - (w.vars.vehicular and 1 or 0) - ((w.face and w.face.repair) or 0)
       else
         drm = drm - (w.vars.vehicular and 2 or 0)
@@ -172,7 +172,7 @@ kessel.action{
 
 local function ammo(case)
   for _, w in ipairs(weapons()) do
-    if type(w.vars.depleted) == "table" and not w.vars.captured and not w.vars.isolated then
+    if type(w.vars.depleted) == "table" and not w.vars.captured and not C.weapon_isolated(w) then
       if C.pb() then
         local left = {}
         local drm = (w.side == "british" and tostring(C.var("date", "")):match("^night")) and -1 or 0

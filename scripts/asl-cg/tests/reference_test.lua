@@ -508,3 +508,18 @@ kessel.test("case_11.6065_escape_changes_the_area_type", function()
   expect.eq(T.unit("l").vars.must_escape, true)
   expect.eq(#kessel.markers.all{ kind = "control", placed = true }, 0, "type B becomes No Man's Land")
 end)
+
+-- [9.6142] +1 if Isolated: a SW held by an Isolated squad is Isolated with it (a SW is not
+-- classified in 9.605 itself): HMG (repair 3), dr 4 - 3 + 1 = 2: Eliminated; [9.61424] its
+-- depleted ammunition is not resupplied
+kessel.test("case_9.6142_sw_of_an_isolated_squad_is_isolated", function()
+  T.setup{ step = "repair", vars = { date = "day_i" }, units = {
+    T.squad("s", "german", "4-6-8", "C3", { vars = { isolated = true } }),
+    T.sw("hmg", "german", "HMG", "C3", { vars = { possessed_by = "s", malfunctioned = true } }),
+    T.sw("mg2", "german", "MMG", "C3", { vars = { possessed_by = "s", depleted = { "ap" } } }) } }
+  kessel.inject_dice{ 4 }
+  local ev = T.resolve()
+  expect.eq(T.record(ev, "weapon_repair").drm, -2, "-3 repair number, +1 Isolated")
+  expect.eq(T.unit("hmg").location, "eliminated")
+  expect.eq(T.unit("mg2").vars.depleted[1], "ap")
+end)
