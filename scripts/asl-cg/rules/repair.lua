@@ -160,7 +160,7 @@ kessel.action{
     if C.pb() and area(v) ~= area(lmg) and area(v) ~= area(kessel.units.get(lmg.vars.possessed_by or "")) then
       return C.refuse(case, "the LMG must be Retained in the vehicle's Setup/Entry Area")
     end
-    if not C.pb() and (lmg.vars.isolated or (v and v.vars.isolated)) then return C.refuse(case, "both must be non-Isolated") end
+    if not C.pb() and (C.weapon_isolated(lmg) or (v and v.vars.isolated)) then return C.refuse(case, "both must be non-Isolated") end
   end,
   apply = function(a)
     local case = C.pb() and "9.61421" or "11.6133"
