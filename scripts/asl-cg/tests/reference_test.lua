@@ -523,3 +523,13 @@ kessel.test("case_9.6142_sw_of_an_isolated_squad_is_isolated", function()
   expect.eq(T.unit("hmg").location, "eliminated")
   expect.eq(T.unit("mg2").vars.depleted[1], "ap")
 end)
+
+-- [9.619] note g: the Starshell Increase is the British leaders' -1; the British buy it for 10 FPP
+kessel.test("case_9.619_starshell_increase_is_british", function()
+  T.setup{ step = "fortifications", vars = { date = "night_iii", fpp = { british = 10, german = 10 } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "starshell_increase" }
+  expect.refused(ok, r, "9.619", "British")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "starshell_increase" })
+  expect.eq(kessel.game.var("starshell_drm"), -1)
+  expect.eq(kessel.game.var("fpp").british, 0)
+end)
