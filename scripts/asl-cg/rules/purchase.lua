@@ -323,12 +323,7 @@ kessel.action{
     local list = C.copy(kessel.game.var("fortifications") or {})
     list[#list + 1] = { side = a.side, item = a.item, count = a.count or 1, hex = a.hex, cost = cost, date = C.var("date") }
     kessel.emit.var("fortifications", list)
-    -- note g: the Starshell Increase is a -1 to the British leaders' Starshell dr; a German purchase
-  -- would only help the British (our reading: the British buy it)
-  if a.item == "starshell_increase" and side ~= "british" then
-    return C.refuse("9.619", "the Starshell Increase modifies British leaders' Starshell dr (note g): the British buy it")
-  end
-  if a.item == "san_increase" then C.set_in("san", a.side, C.get_in("san", a.side, 0) + 1) end
+    if a.item == "san_increase" then C.set_in("san", a.side, C.get_in("san", a.side, 0) + 1) end
     if a.item == "starshell_increase" then kessel.emit.var("starshell_drm", -1) end
     C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, cost, C.get_in("fpp", a.side, 0)))
   end,
