@@ -269,12 +269,33 @@ function H.rb_leader_hardening()
     if C.get_in("promoted", side) then
       C.note("11.6114", side .. " promoted out of the ranks: no leader Battle Hardening DR")
     else
-      local drm = (winner == side) and -2 or 0
       local roll = C.DR("leader_hardening")
-      local want = kessel.tables.lookup("leader_hardening_" .. side, roll + drm)
-      local pick, lowest
-      for _, l in ipairs(retained_units{ side = side, type = "leader" }) do
-        if l.face.label == want and not pick then pick = l end
+      local leaders = retained_units{ side = side, type = "leader" }
+      local function outcome(drm)
+        local want = kessel.tables.lookup("leader_hardening_" .. side, roll + drm)
+        local pick
+        for _, l in ipairs(leaders) do if l.face.label == want and not pick then pick = l end end
+        return want, pick
+      end
+      -- the winner's -2 may, after the DR, be ignored or taken as -1: the owner's choice (var
+      -- `leader_hardening_drm`), by default the one that hardens the best Retained leader rolled
+      local drm = 0
+      if winner == side then
+        local chosen = C.var("leader_hardening_drm", {})[side]
+        if chosen == 0 or chosen == -1 or chosen == -2 then drm = chosen
+        else
+          drm = -2
+          local best
+          for _, d in ipairs({ -2, -1, 0 }) do
+            local _, p = outcome(d)
+            if p and (best == nil or (rank[p.face.label] or 0) > best) then best, drm = rank[p.face.label] or 0, d end
+          end
+        end
+        if drm ~= -2 then C.note("11.6113", string.format("%s (the winner) applies %d of the -2 DRM, after the DR", side, drm)) end
+      end
+      local want, pick = outcome(drm)
+      local lowest
+      for _, l in ipairs(leaders) do
         if not l.vars.wounded and (lowest == nil or (rank[l.face.label] or 0) < (rank[lowest.face.label] or 0)) then lowest = l end
       end
       C.record("leader_hardening", "11.6113", { side = side, dr = roll, drm = drm, rolled = want, leader = (pick or lowest or {}).id })

@@ -533,3 +533,22 @@ kessel.test("case_9.619_starshell_increase_is_british", function()
   expect.eq(kessel.game.var("starshell_drm"), -1)
   expect.eq(kessel.game.var("fpp").british, 0)
 end)
+
+-- [11.6113] the winner may, after the DR, take -1 instead of -2: DR 5 - 2 = 3 is a 9-2 the German
+-- does not have (the lowest, an 8-0, would harden); 5 - 1 = 4 is his 9-1, which hardens to a 9-2.
+-- A var fixes the choice.
+kessel.test("case_11.6113_winner_may_take_less_drm", function()
+  local units = function() return { T.leader("g91", "german", "9-1", "C3"), T.leader("g80", "german", "8-0", "C4") } end
+  T.setup{ module = "rb", step = "hardening", units = units(), vars = { date = "18oct", scenario_winner = "german" } }
+  kessel.inject_dice{ 6, 6, 6, 6, 2, 3, 6, 6 }
+  local ev = T.resolve()
+  expect.eq(T.unit("g91").face.label, "9-2")
+  expect.eq(T.unit("g80").face.label, "8-0")
+  T.has_note(ev, "german (the winner) applies -1 of the -2 DRM")
+  T.setup{ module = "rb", step = "hardening", units = units(),
+    vars = { date = "18oct", scenario_winner = "german", leader_hardening_drm = { german = -2 } } }
+  kessel.inject_dice{ 6, 6, 6, 6, 2, 3, 6, 6 }
+  T.resolve()
+  expect.eq(T.unit("g91").face.label, "9-1")
+  expect.eq(T.unit("g80").face.label, "8-1", "9-2 not Retained: the lowest-grade leader hardens")
+end)
