@@ -267,7 +267,8 @@ end)
 S.on_end("weather", function()
   local prev, prev_ec = C.var("weather"), C.var("ec")
   local roll = C.DR("weather")
-  local w = kessel.tables.lookup("weather_rb", roll + (prev == "overcast" and -1 or 0))
+  local wdrm = prev == "overcast" and -1 or 0
+  local w = kessel.tables.lookup("weather_rb", roll + wdrm)
   local drm = 0
   if prev == "overcast" then drm = drm - 3 end
   if prev == "fog_mist" then drm = drm - 1 end
@@ -277,8 +278,8 @@ S.on_end("weather", function()
   local ec = kessel.tables.lookup("ec_rb", r2 + drm)
   kessel.emit.var("weather", w)
   kessel.emit.var("ec", ec)
-  C.record("weather", "11.618", { date = C.var("date"), dr = roll, weather = w, ec_dr = r2, ec_drm = drm, ec = ec })
-  C.note("11.618", string.format("weather DR %d: %s; EC dr %d%+d: %s", roll, w, r2, drm, ec))
+  C.record("weather", "11.618", { date = C.var("date"), dr = roll, drm = wdrm, weather = w, ec_dr = r2, ec_drm = drm, ec = ec })
+  C.note("11.618", string.format("weather DR %d%+d = %d: %s; EC dr %d%+d = %d: %s", roll, wdrm, roll + wdrm, w, r2, drm, r2 + drm, ec))
 end)
 
 return RB

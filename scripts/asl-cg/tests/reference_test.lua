@@ -196,7 +196,8 @@ end)
 kessel.test("case_11.618_overcast_november", function()
   T.setup{ module = "rb", step = "weather", vars = { date = "2nov", weather = "overcast", ec = "moderate" } }
   kessel.inject_dice{ 4, 3, 6 }  -- weather 7 - 1 = 6 Overcast
-  T.resolve()
+  local ev = T.resolve()
+  T.has_note(ev, "[11.618] weather DR 7-1 = 6: overcast; EC dr 6-4 = 2: moist")
   expect.eq(kessel.game.var("weather"), "overcast")
   expect.eq(kessel.game.var("ec"), "moist")
 end)
