@@ -553,3 +553,18 @@ kessel.test("case_11.6113_winner_may_take_less_drm", function()
   expect.eq(T.unit("g91").face.label, "9-1")
   expect.eq(T.unit("g80").face.label, "8-1", "9-2 not Retained: the lowest-grade leader hardens")
 end)
+
+-- [11.607] [11.6072 EXC] a hidden Set DC is not cleared nor Captured with the map; [11.6073] in a
+-- friendly-Controlled Location it stays hidden, in an enemy-Controlled one it is Eliminated
+kessel.test("case_11.6073_hidden_set_dc", function()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, units = {
+    T.sw("dc1", "german", "DC", "C3", { vars = { hidden = true, set_dc = true } }),
+    T.sw("dc2", "german", "DC", "D4", { vars = { hidden = true, set_dc = true } }) },
+    markers = { ctrl("german", "C3"), ctrl("russian", "D4") } }
+  local ev = T.resolve()
+  expect.eq(T.unit("dc1").location, "map")
+  expect.eq(T.unit("dc1").vars.hidden, true)
+  expect.eq(T.unit("dc1").side, "german")
+  expect.eq(T.unit("dc2").location, "eliminated")
+  T.has_note(ev, "[11.6073]")
+end)
