@@ -64,6 +64,17 @@ function C.weapon_isolated(w)
   return false
 end
 
+-- is the scenario just played on the last CG Date (the scenario's `last_date`, or the module's
+-- last date)? A date the module does not list is not the last [9.6] [11.6]
+function C.last_date_reached()
+  local d = C.var("date")
+  if d == nil then return false end
+  if d == C.var("last_date") then return true end
+  if C.var("next_date") ~= nil then return false end
+  local list = kessel.game.constant(C.pb() and "pb_dates" or "rb_days")
+  return list[#list] == d
+end
+
 function C.var(key, default)
   local v = kessel.game.var(key)
   if v ~= nil then return v end

@@ -49,10 +49,15 @@ S.on_end("date_san", function()
   local date = C.var("date")
   local nxt = C.upcoming_date()
   if nxt == nil then
-    -- no CG Date after this one: the CG is over (a RePh reached past 9.603 [9.6])
-    kessel.emit.var("cg_over", true)
-    C.note(case, tostring(date) .. " was the last CG Date: there is no new CG Date; the CG is over")
-    return
+    if C.last_date_reached() then
+      -- no CG Date after this one: the CG is over (a RePh reached past 9.603 [9.6])
+      kessel.emit.var("cg_over", true)
+      C.note(case, tostring(date) .. " was the last CG Date: there is no new CG Date; the CG is over")
+      return
+    end
+    -- a date this module does not list: kept, and said so (no date is made of nothing)
+    C.note(case, "`" .. tostring(date) .. "` is no CG Date of the " .. C.module():upper() .. " list: the CG Date is unchanged")
+    nxt = date
   end
   kessel.emit.var("previous_date", date)
   kessel.emit.var("date", nxt)

@@ -568,3 +568,16 @@ kessel.test("case_11.6073_hidden_set_dc", function()
   expect.eq(T.unit("dc2").location, "eliminated")
   T.has_note(ev, "[11.6073]")
 end)
+
+-- [11.6] [11.6121] a date the module does not list (a PB date under the rb profile) neither ends
+-- the CG nor becomes nothing: the RePh goes on and the note says the date is unchanged
+kessel.test("case_11.6121_unlisted_date_is_kept", function()
+  T.setup{ module = "rb", step = "victory_rally", vars = { date = "dawn", san = { german = 2, russian = 2 } } }
+  T.resolve()
+  expect.eq(kessel.game.finished(), false)
+  T.setup{ module = "rb", step = "date_san", vars = { date = "dawn", san = { german = 2, russian = 2 } } }
+  local ev = T.resolve()
+  T.has_note(ev, "[11.6121] `dawn` is no CG Date of the RB list")
+  expect.eq(kessel.game.var("date"), "dawn")
+  expect.eq(kessel.game.finished(), false)
+end)
