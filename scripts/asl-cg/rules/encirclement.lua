@@ -103,8 +103,12 @@ end
 -- could leave without a mine attack (unit var `can_exit_clear`: a tactical question, set by the
 -- scenario). Mine attacks on vehicles (B28) are not resolved here: a note says so.
 function E.minefields(case)
+  -- one NTC per unit per minefield hex, however many A-P mine markers it holds
+  local seen = {}
   for _, m in ipairs(kessel.markers.all{ kind = "ap_mine", placed = true }) do
-    for _, u in ipairs(kessel.units.at(m.hex)) do
+    local first = not seen[m.hex]
+    seen[m.hex] = true
+    for _, u in ipairs(first and kessel.units.at(m.hex) or {}) do
       u = kessel.units.get(u.id)
       if u.location == "map" and C.is_personnel(u) and not u.vars.prisoner_of then
         if u.vars.can_exit_clear then
@@ -115,8 +119,10 @@ function E.minefields(case)
       end
     end
   end
+  local noted = {}
   for _, m in ipairs(kessel.markers.all{ placed = true }) do
-    if m.kind == "ap_mine" or m.kind == "at_mine" then
+    if (m.kind == "ap_mine" or m.kind == "at_mine") and not noted[m.hex] then
+      noted[m.hex] = true
       for _, v in ipairs(kessel.units.at(m.hex)) do
         if C.is_vehicle(v) and not v.vars.immobile then
           C.note(case, v.id .. " in a minefield: its mine attack (B28.4-.5) is resolved off-engine")

@@ -581,3 +581,17 @@ kessel.test("case_11.6121_unlisted_date_is_kept", function()
   expect.eq(kessel.game.var("date"), "dawn")
   expect.eq(kessel.game.finished(), false)
 end)
+
+-- [9.6042] a hex with A-P and A-T mines and two A-P markers: each Infantry unit takes one NTC;
+-- failing it is Casualty Reduction
+kessel.test("case_9.6042_one_ntc_per_minefield_hex", function()
+  T.setup{ step = "encirclement", units = { T.squad("s", "german", "4-6-7", "C3") },
+    markers = { { kind = "ap_mine", side = "british", at = "C3" }, { kind = "ap_mine", side = "british", at = "C3" },
+      { kind = "at_mine", side = "british", at = "C3" } } }
+  kessel.inject_dice{ 6, 2, 6, 6 }  -- 8 > 7: fails once
+  local ev = T.resolve()
+  local n = 0
+  for _, e in ipairs(ev) do if e.event == "record" and e.kind == "task_check" then n = n + 1 end end
+  expect.eq(n, 1)
+  expect.eq(T.unit("s").step, 1, "Casualty Reduction: a half-squad")
+end)
