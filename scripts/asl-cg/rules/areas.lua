@@ -266,8 +266,23 @@ end
 
 -- classify every unit as the 9.6056 chart says; sets vars.reph = { status, area, why }
 function A.classify(st)
-  for _, u in ipairs(C.on_map()) do
-    local mobile = C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile)
+  for _, u in ipairs(C.on_map()) do A.classify_unit(u, st) end
+end
+
+-- the Inherent crew of a vehicle abandoned in No Man's Land/Uncontrolled Territory leaves it as a
+-- crew counter, then is classified as Personnel [9.6051] [9.6053] (an unarmed truck has none)
+local function crew_leaves(v, st, case)
+  if v.vars.unarmed or v.vars.crewless then return end
+  local id = kessel.emit.create_unit{ side = v.side, type = "crew", faces = { v.vars.crew_face or "2-2-8" }, at = v.hex,
+    vars = { from_vehicle = v.id, level = v.vars.level } }
+  C.note(case, v.id .. " is abandoned; its crew leaves it as " .. id)
+  A.classify_unit(kessel.units.get(id), st)
+end
+
+function A.classify_unit(u, st)
+  do
+    -- an abandoned vehicle is Equipment, not a Mobile vehicle: it never Escapes (the chart)
+    local mobile = C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned)
     if (mobile or u.type == "gun" or C.is_vehicle(u)) and not u.vars.prisoner_of and not u.vars.possessed_by then
       local cls = st.hexes[u.hex]
       local mine = A.area_at(u.side, u.hex, C.level(u))
@@ -278,8 +293,13 @@ function A.classify(st)
         if u.type == "gun" or (C.is_vehicle(u) and not u.vars.ma_disabled and not u.vars.abandoned) then
           status, why = "in_place", "9.6056"
         elseif cls == "nml" or cls == "ut" then
+          local manned = not u.vars.abandoned
           kessel.emit.unit_var(u.id, "abandoned", true)
           status, why = "abandoned", cls == "nml" and "9.6051" or "9.6053"
+          if not manned then why = "9.6072" end
+          kessel.emit.unit_var(u.id, "reph", { status = status, why = why, class = cls })
+          if manned then crew_leaves(u, st, why) else C.note(why, u.id .. " (abandoned) is left in place unpossessed") end
+          return
         else
           status, why = "enemy_area", "9.6071"
         end
@@ -328,7 +348,7 @@ S.on_end("setup_areas", function()
   C.record("setup_areas", "9.605", { areas = summary, no_mans_land = nml })
   A.classify(st)
   -- [9.6058] No Move: before Night II, German units on No Move stay where they are
-  if C.var("next_date") == "night_ii" then
+  if C.upcoming_date() == "night_ii" then
     for _, u in ipairs(C.on_map("german")) do
       if u.vars.no_move then
         local free = false

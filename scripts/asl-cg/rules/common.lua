@@ -11,6 +11,70 @@ function C.allied() return C.pb() and "british" or "russian" end
 function C.other(side) return side == "german" and C.allied() or "german" end
 
 -- Campaign variables: a game variable when set, else the scenario's var, else the default.
+-- the CG Date after the scenario just played: the scenario's `next_date` if it names one, else
+-- the date after `date` in the module's list (`pb_dates`, `rb_days`), cut at a scenario's
+-- `last_date`; nil after the last CG Date [9.602] [9.6058] [9.6121]
+function C.upcoming_date()
+  local n = C.var("next_date")
+  if n ~= nil then return n end
+  local d = C.var("date")
+  if d == nil or d == C.var("last_date") then return nil end
+  local list = kessel.game.constant(C.pb() and "pb_dates" or "rb_days")
+  for i, x in ipairs(list) do if x == d then return list[i + 1] end end
+  return nil
+end
+
+-- the Isolated Area a unit is in, as a key to compare, or nil when it is not Isolated: PB its
+-- Isolated Setup Area [9.6052], RB the Isolated Area of the players' Perimeters (`isolated_areas`)
+-- [11.606]; an Isolated unit outside any listed area is its own Location
+function C.isolated_area(u)
+  if not u or not u.vars.isolated then return nil end
+  if C.pb() then
+    local r = u.vars.reph
+    return "area " .. tostring(r and r.area or ("hex " .. tostring(u.hex) .. "/" .. C.level(u)))
+  end
+  for i, a in ipairs(C.var("isolated_areas", {})) do
+    for _, h in ipairs(a.hexes or {}) do if h == u.hex then return "isolated area " .. i end end
+  end
+  return "hex " .. tostring(u.hex) .. "/" .. C.level(u)
+end
+
+-- is a Weapon (SW, Gun, vehicular weapon) Isolated? Its own mark, its possessor's or its vehicle's,
+-- else its Location: in an Isolated Setup Area of its side [9.6052] or a listed Isolated Area
+-- [11.606] (a SW is not classified itself in 9.605; it shares its possessor's fate)
+function C.weapon_isolated(w)
+  if w.vars.isolated then return true end
+  for _, k in ipairs({ "possessed_by", "mounted_on" }) do
+    local o = w.vars[k] and kessel.units.get(w.vars[k])
+    if o and o.vars.isolated then return true end
+  end
+  if w.location ~= "map" or not w.hex then return false end
+  if C.pb() then
+    local st = kessel.game.var("setup_areas")
+    for _, a in ipairs(st and st.areas and st.areas[w.side] or {}) do
+      if a.isolated and (a.level or 0) == C.level(w) then
+        for _, h in ipairs(a.hexes) do if h == w.hex then return true end end
+      end
+    end
+  else
+    for _, a in ipairs(C.var("isolated_areas", {})) do
+      for _, h in ipairs(a.hexes or {}) do if h == w.hex then return true end end
+    end
+  end
+  return false
+end
+
+-- is the scenario just played on the last CG Date (the scenario's `last_date`, or the module's
+-- last date)? A date the module does not list is not the last [9.6] [11.6]
+function C.last_date_reached()
+  local d = C.var("date")
+  if d == nil then return false end
+  if d == C.var("last_date") then return true end
+  if C.var("next_date") ~= nil then return false end
+  local list = kessel.game.constant(C.pb() and "pb_dates" or "rb_days")
+  return list[#list] == d
+end
+
 function C.var(key, default)
   local v = kessel.game.var(key)
   if v ~= nil then return v end
@@ -124,13 +188,26 @@ function C.same_location(u)
   return out
 end
 
--- best (lowest) leadership DRM among unwounded good-order leaders of the side with a unit
+-- the DRM a leader or Hero lends a stack (chapter A values, data outside the text): a leader's
+-- printed DRM, one worse if wounded (A17.2; never worse than 0); a Hero -1 (A15.2). Used where the
+-- text names a Leader/Hero DRM [9.606] [11.6063] or leadership DRM [9.6041] [9.6042]
+kessel.constant("hero_drm", -1)
+function C.leadership(o)
+  if o.type == "hero" then return kessel.game.constant("hero_drm") end
+  if (o.type ~= "leader" and o.type ~= "armor_leader") or not o.face or not o.face.drm then return 0 end
+  local d = o.face.drm
+  if o.vars.wounded then d = math.min(0, d + 1) end
+  return d
+end
+
+-- best (lowest) leadership DRM among the side's leaders with a unit (a Hero is no leader here)
 function C.leader_drm(u)
   if u.hex == nil then return 0 end
   local best = 0
   for _, o in ipairs(C.same_location(u)) do
-    if o.id ~= u.id and o.side == u.side and o.type == "leader" and not (o.vars.wounded) and o.face then
-      if o.face.drm < best then best = o.face.drm end
+    if o.id ~= u.id and o.side == u.side and o.type == "leader" then
+      local d = C.leadership(o)
+      if d < best then best = d end
     end
   end
   return best

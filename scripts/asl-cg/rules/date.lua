@@ -30,7 +30,8 @@ function D.adjust_san(side, case, drop)
   local low = C.pb() and 2 or 1
   if (C.pb() and san < 2) or (not C.pb() and san == 0) then
     C.set_in("san", side, 2)
-    C.note(case, side .. " SAN " .. san .. " is raised to 2")
+    -- the raise is its own case, not the dr's [9.6122] [11.6122]
+    C.note(C.pb() and "9.6122" or "11.6122", side .. " SAN " .. san .. " is raised to 2 (no points spent)")
     return
   end
   if san < 4 then return end
@@ -46,7 +47,18 @@ end
 S.on_end("date_san", function()
   local case = C.pb() and "9.6121" or "11.6121"
   local date = C.var("date")
-  local nxt = C.var("next_date") or D.next_date(date)
+  local nxt = C.upcoming_date()
+  if nxt == nil then
+    if C.last_date_reached() then
+      -- no CG Date after this one: the CG is over (a RePh reached past 9.603 [9.6])
+      kessel.emit.var("cg_over", true)
+      C.note(case, tostring(date) .. " was the last CG Date: there is no new CG Date; the CG is over")
+      return
+    end
+    -- a date this module does not list: kept, and said so (no date is made of nothing)
+    C.note(case, "`" .. tostring(date) .. "` is no CG Date of the " .. C.module():upper() .. " list: the CG Date is unchanged")
+    nxt = date
+  end
   kessel.emit.var("previous_date", date)
   kessel.emit.var("date", nxt)
   kessel.emit.var("next_date", nil)

@@ -85,11 +85,15 @@ function E.encirclement(case)
   -- an Immobile vehicle whose Vulnerable crew is Eliminated is left abandoned
   for _, v in ipairs(C.on_map()) do
     if C.is_vehicle(v) and v.vars.encircled and v.vars.immobile and v.vars.crew_morale then
-      local roll = C.DR("encirclement") + 1
-      if roll > v.vars.crew_morale then
+      local dr = C.DR("encirclement")
+      local final = dr + 1
+      if final > v.vars.crew_morale then
         kessel.emit.unit_var(v.id, "abandoned", true)
         kessel.emit.unit_var(v.id, "crew_morale", nil)
-        C.note(case, v.id .. "'s Vulnerable crew fails its 1TC and is Eliminated; the vehicle is abandoned")
+        C.note(case, string.format("%s's Vulnerable crew takes a 1TC: DR %d+1 = %d vs morale %d: fails; the crew is Eliminated and the vehicle abandoned",
+          v.id, dr, final, v.vars.crew_morale))
+      else
+        C.note(case, string.format("%s's Vulnerable crew takes a 1TC: DR %d+1 = %d vs morale %d: passes", v.id, dr, final, v.vars.crew_morale))
       end
     end
   end
@@ -99,8 +103,12 @@ end
 -- could leave without a mine attack (unit var `can_exit_clear`: a tactical question, set by the
 -- scenario). Mine attacks on vehicles (B28) are not resolved here: a note says so.
 function E.minefields(case)
+  -- one NTC per unit per minefield hex, however many A-P mine markers it holds
+  local seen = {}
   for _, m in ipairs(kessel.markers.all{ kind = "ap_mine", placed = true }) do
-    for _, u in ipairs(kessel.units.at(m.hex)) do
+    local first = not seen[m.hex]
+    seen[m.hex] = true
+    for _, u in ipairs(first and kessel.units.at(m.hex) or {}) do
       u = kessel.units.get(u.id)
       if u.location == "map" and C.is_personnel(u) and not u.vars.prisoner_of then
         if u.vars.can_exit_clear then
@@ -111,8 +119,10 @@ function E.minefields(case)
       end
     end
   end
+  local noted = {}
   for _, m in ipairs(kessel.markers.all{ placed = true }) do
-    if m.kind == "ap_mine" or m.kind == "at_mine" then
+    if (m.kind == "ap_mine" or m.kind == "at_mine") and not noted[m.hex] then
+      noted[m.hex] = true
       for _, v in ipairs(kessel.units.at(m.hex)) do
         if C.is_vehicle(v) and not v.vars.immobile then
           C.note(case, v.id .. " in a minefield: its mine attack (B28.4-.5) is resolved off-engine")
@@ -123,9 +133,9 @@ function E.minefields(case)
 end
 
 -- [9.6043] each bogged vehicle rolls for Bog Removal until unbogged or Immobilized
-function E.bog(case)
+function E.bog(case, units)
   local t = C.var("bog_table", { free = 6, immobilize = 12 })
-  for _, v in ipairs(C.on_map()) do
+  for _, v in ipairs(units or C.on_map()) do
     if C.is_vehicle(v) and v.vars.bogged and not v.vars.abandoned then
       local drm = v.vars.bog_drm or 0
       if v.vars.note_l and v.vars.note_l_claim then drm = drm - v.vars.note_l_claim end
@@ -148,9 +158,9 @@ function E.bog(case)
 end
 
 -- [9.6044] each Shocked/UK AFV rolls for recuperation until the marker goes or it is Eliminated
-function E.shock(case)
+function E.shock(case, units)
   local t = C.var("shock_table", { recover = 3, eliminate = 6 })
-  for _, v in ipairs(C.on_map()) do
+  for _, v in ipairs(units or C.on_map()) do
     if C.is_vehicle(v) and (v.vars.shock or v.vars.uk) then
       for _ = 1, 50 do
         local roll = C.dr("shock")

@@ -79,7 +79,9 @@ S.on_end("equipment", function()
   -- [EXC: Gun/AFV in a Fortified Building Location or Pillbox, Immobile vehicles]; [11.6071]
   -- Isolated ones stay; [11.6072] Equipment is Retained by the side Controlling its Location.
   for _, u in ipairs(C.on_map()) do
-    if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of then
+    -- a hidden Set DC waits for 11.6073 [11.6072 EXC]
+    local set_dc = u.vars.set_dc and u.vars.hidden
+    if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc then
       local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and u.vars.fortified)
       local ctrl = A.controller(u.hex, C.level(u)) or u.side
       if not stays then
@@ -96,6 +98,18 @@ S.on_end("equipment", function()
   end
   C.note("11.607", "the map is cleared of non-Isolated units; Isolated ones stay in place [11.6071]")
   Q.hidden_fortifications("11.6073")
+  -- [11.6073] a hidden Set DC in a friendly-Controlled Location may stay hidden (the default here);
+  -- in an enemy-Controlled Location it is Eliminated
+  for _, u in ipairs(C.on_map()) do
+    if u.vars.set_dc and u.vars.hidden then
+      local ctrl = A.controller(u.hex, C.level(u))
+      if ctrl and ctrl ~= u.side then
+        C.eliminate(u.id, "11.6073", "a hidden Set DC in an enemy-Controlled Location")
+      else
+        C.note("11.6073", u.id .. " (Set DC) in " .. u.hex .. " stays hidden in a friendly-Controlled Location")
+      end
+    end
+  end
 end)
 
 -- [9.608] [11.608] Prisoners: Eliminated if their Guard is not Isolated; an Isolated Guard keeps,
@@ -136,8 +150,9 @@ kessel.action{
     if a.choice == "execute" and C.pb() then return C.refuse("9.608", "prisoners are not executed in PB") end
     if a.choice == "transfer" then
       local t = kessel.units.get(a.to or "")
-      if not t or t.side ~= g.side or not t.vars.isolated or not C.is_personnel(t) then
-        return C.refuse(case, "a prisoner goes to another friendly unit in the same Isolated Area")
+      if not t or t.id == g.id or t.side ~= g.side or not C.is_personnel(t) or t.location ~= "map"
+        or C.isolated_area(t) ~= C.isolated_area(g) then
+        return C.refuse(case, "a prisoner goes to another friendly unit able to Guard, in the same Isolated Area as " .. g.id)
       end
     elseif a.choice ~= "free" and a.choice ~= "execute" then
       return C.refuse(case, "choice is free, transfer or execute")

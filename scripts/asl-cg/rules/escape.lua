@@ -83,13 +83,20 @@ function X.drm(units)
   end
   if not smc_alone then
     local best = 0
+    local who
     for _, u in ipairs(units) do
-      if (u.type == "leader" or u.type == "armor_leader") and u.face and u.face.drm < best and not u.vars.wounded then best = u.face.drm end
+      if u.type == "leader" or u.type == "armor_leader" or u.type == "hero" then
+        local d = C.leadership(u)
+        if d < best then best, who = d, u end
+      end
     end
     for _, o in ipairs(vehicle and kessel.units.at(first.hex) or {}) do
-      if o.type == "armor_leader" and o.vars.in_vehicle == first.id and o.face.drm < best then best = o.face.drm end
+      if o.type == "armor_leader" and o.vars.in_vehicle == first.id and C.leadership(o) < best then best, who = C.leadership(o), o end
     end
-    if best ~= 0 then add(best, C.pb() and "9.606" or "11.6063", "leader DRM") end
+    if best ~= 0 then
+      add(best, C.pb() and "9.606" or "11.6063", (who.type == "hero" and "Hero DRM" or "leader DRM")
+        .. (who.vars.wounded and " (wounded: one worse)" or ""))
+    end
   end
   if not vehicle then
     local hs = 0
@@ -128,8 +135,20 @@ end
 -- as few enemy Setup-Area hexes as possible (No Man's Land is crossed too: a reading, see docs)
 function X.relocate(u, case)
   if not C.pb() then
+    -- [11.6064] Retained in the box: no longer Isolated, no Ammunition Shortage [11.6061 EXC]; the
+    -- area it left is judged again [11.6065]
+    local from
+    for i, a in ipairs(C.var("isolated_areas", {})) do
+      for _, h in ipairs(a.hexes or {}) do if h == u.hex then from = i end end
+    end
     kessel.emit.withdraw(u.id)
     kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = case })
+    for _, k in ipairs({ "isolated", "ammo_shortage", "must_escape" }) do kessel.emit.unit_var(u.id, k, nil) end
+    for _, w in ipairs(C.possessed(u.id)) do
+      for _, k in ipairs({ "isolated", "ammo_shortage" }) do kessel.emit.unit_var(w.id, k, nil) end
+    end
+    C.note("11.6064", u.id .. " escapes: Retained (Retained box), no longer Isolated")
+    if from then require("rules.rb").after_escape(from) end
     return
   end
   local st = A.stored()
@@ -211,7 +230,11 @@ function X.resolve(ids, case)
   local result = kessel.tables.lookup(tbl, final)
   if roll == 2 and not vehicle then result = "escapes" end
   C.record("escape", case, { units = ids, dice = { a, b }, drm = drm, modifiers = mods, final = final, result = result })
-  C.note(case, string.format("%s: Escape DR %d%+d = %d: %s", table.concat(ids, ", "), roll, drm, final, result))
+  -- the note names every modifier with its case, so a GM can check the sum
+  local why = {}
+  for _, m in ipairs(mods) do why[#why + 1] = string.format("%+d %s", m.drm, m.why) end
+  C.note(case, string.format("%s: Escape DR %d%+d = %d%s: %s", table.concat(ids, ", "), roll, drm, final,
+    #why > 0 and (" (" .. table.concat(why, ", ") .. ")") or "", result))
   if roll == 2 and not vehicle then
     local u = random_pick(units, case)
     kessel.emit.unit_var(u.id, "heat_of_battle", true)

@@ -22,6 +22,13 @@ end
 local function area_of(u)
   return (u.vars.reph and u.vars.reph.area) or u.setup_area or u.enter_area or "none"
 end
+local rb_isolated_area = C.isolated_area
+-- where a Hero's Battle Hardening must stay: his Setup/Entry Area [9.6112]; his Isolated Area, if
+-- he is in one [11.6112] (a non-Isolated RB Hero may harden any MMC: "if applicable", a reading)
+local function hero_area(u)
+  if C.pb() then return area_of(u) end
+  return rb_isolated_area(u)
+end
 H.area_of = area_of
 
 -- [9.6101] [11.610] a dr per wounded Retained leader
@@ -85,10 +92,11 @@ end
 
 -- candidates for Battle Hardening: Retained non-crew Infantry MMC not yet hardened this RePh,
 -- best first (not elite, then a known better face), in id order
-function H.candidates(side, area)
+function H.candidates(side, area, isolated_area)
   local out = {}
   for _, u in ipairs(retained_units{ side = side, type = "squad" }) do
-    if not u.vars.hardened_reph and (area == nil or area_of(u) == area) and not u.vars.prisoner_of then
+    if not u.vars.hardened_reph and (area == nil or area_of(u) == area) and not u.vars.prisoner_of
+      and (isolated_area == nil or rb_isolated_area(u) == isolated_area) then
       out[#out + 1] = u
     end
   end
@@ -116,7 +124,7 @@ end
 function H.recombine(case)
   for _, side in ipairs(C.sides()) do
     local groups, keys = {}, {}
-    local keep_allowed = mtr_allowance(side)
+    local keep_allowed = C.pb() and mtr_allowance(side) or 0
     for _, u in ipairs(retained_units{ side = side, type = "squad" }) do
       if u.step == 1 and not u.vars.prisoner_of then
         local where = C.pb() and area_of(u) or (u.vars.isolated and ("iso:" .. (u.hex or "?")) or "retained")
@@ -145,6 +153,8 @@ end
 kessel.action{
   kind = "keep_hs", rule = "9.6111", description = "keep a HS apart (one per MTR Retained)",
   validate = function(a)
+    -- the MTR exception is PB's [9.6111]; RB's recombining has none [11.6111]
+    if not C.pb() then return C.refuse("11.6111", "every same HS type Recombines in RB: no HS is kept apart for a MTR") end
     local why = S.only_in("hardening", "9.6111")
     if why then return why end
     local u = kessel.units.get(a.unit or "")
@@ -160,13 +170,17 @@ kessel.action{
 kessel.action{
   kind = "hero_harden", rule = "9.6112", description = "choose the MMC a Hero's Elimination Battle Hardens",
   validate = function(a)
-    local why = S.only_in("hardening", C.pb() and "9.6112" or "11.6112")
+    local case = C.pb() and "9.6112" or "11.6112"
+    local why = S.only_in("hardening", case)
     if why then return why end
     local h, u = kessel.units.get(a.hero or ""), kessel.units.get(a.unit or "")
-    if not h or h.type ~= "hero" or not retained(h) then return C.refuse("9.6112", "no such Retained Hero") end
-    if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse("9.6112", "a friendly non-crew MMC is hardened") end
-    if u.vars.hardened_reph then return C.refuse("9.6112", "no MMC Battle Hardens more than once per RePh") end
+    if not h or h.type ~= "hero" or not retained(h) then return C.refuse(case, "no such Retained Hero") end
+    if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse(case, "a friendly non-crew MMC is hardened") end
+    if u.vars.hardened_reph then return C.refuse(case, "no MMC Battle Hardens more than once per RePh") end
     if C.pb() and area_of(u) ~= area_of(h) then return C.refuse("9.6112", "the MMC must be in the Hero's Setup/Entry Area") end
+    if not C.pb() and hero_area(h) and rb_isolated_area(u) ~= hero_area(h) then
+      return C.refuse("11.6112", "the Hero is in an Isolated Area: the MMC must be in that same Isolated Area")
+    end
   end,
   apply = function(a)
     local case = C.pb() and "9.6112" or "11.6112"
@@ -178,7 +192,7 @@ kessel.action{
 
 function H.heroes(case)
   for _, h in ipairs(retained_units{ type = "hero" }) do
-    local cands = H.candidates(h.side, C.pb() and area_of(h) or nil)
+    local cands = H.candidates(h.side, C.pb() and area_of(h) or nil, (not C.pb()) and hero_area(h) or nil)
     if #cands == 0 then
       C.note(case, h.id .. " (Hero) is Retained: no MMC to Battle Harden")
     else
@@ -255,12 +269,33 @@ function H.rb_leader_hardening()
     if C.get_in("promoted", side) then
       C.note("11.6114", side .. " promoted out of the ranks: no leader Battle Hardening DR")
     else
-      local drm = (winner == side) and -2 or 0
       local roll = C.DR("leader_hardening")
-      local want = kessel.tables.lookup("leader_hardening_" .. side, roll + drm)
-      local pick, lowest
-      for _, l in ipairs(retained_units{ side = side, type = "leader" }) do
-        if l.face.label == want and not pick then pick = l end
+      local leaders = retained_units{ side = side, type = "leader" }
+      local function outcome(drm)
+        local want = kessel.tables.lookup("leader_hardening_" .. side, roll + drm)
+        local pick
+        for _, l in ipairs(leaders) do if l.face.label == want and not pick then pick = l end end
+        return want, pick
+      end
+      -- the winner's -2 may, after the DR, be ignored or taken as -1: the owner's choice (var
+      -- `leader_hardening_drm`), by default the one that hardens the best Retained leader rolled
+      local drm = 0
+      if winner == side then
+        local chosen = C.var("leader_hardening_drm", {})[side]
+        if chosen == 0 or chosen == -1 or chosen == -2 then drm = chosen
+        else
+          drm = -2
+          local best
+          for _, d in ipairs({ -2, -1, 0 }) do
+            local _, p = outcome(d)
+            if p and (best == nil or (rank[p.face.label] or 0) > best) then best, drm = rank[p.face.label] or 0, d end
+          end
+        end
+        if drm ~= -2 then C.note("11.6113", string.format("%s (the winner) applies %d of the -2 DRM, after the DR", side, drm)) end
+      end
+      local want, pick = outcome(drm)
+      local lowest
+      for _, l in ipairs(leaders) do
         if not l.vars.wounded and (lowest == nil or (rank[l.face.label] or 0) < (rank[lowest.face.label] or 0)) then lowest = l end
       end
       C.record("leader_hardening", "11.6113", { side = side, dr = roll, drm = drm, rolled = want, leader = (pick or lowest or {}).id })

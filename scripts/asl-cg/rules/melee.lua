@@ -150,14 +150,13 @@ local function remove_markers(kinds, case)
     end
   end
   C.record("markers_removed", case, removed)
-  C.note(case, "markers removed: " .. table.concat(C.sorted_keys(removed), ", "))
+  C.note(case, "markers removed: " .. (next(removed) and table.concat(C.sorted_keys(removed), ", ") or "none"))
 end
 
 S.on_end("markers", function()
   if C.pb() then
     local kinds = { table.unpack(M.PB_MARKERS) }
-    local next_date = C.var("next_date")
-    if next_date == "night_iii" then kinds[#kinds + 1] = "no_move" end
+    if C.upcoming_date() == "night_iii" then kinds[#kinds + 1] = "no_move" end
     remove_markers(kinds, "9.602")
   else
     remove_markers(M.RB_MARKERS, "11.602")
@@ -193,10 +192,19 @@ local function rally(case)
   end
 end
 
+-- after the last CG Date's scenario only the ">" steps are played [9.6]: the CG is over
+local function last_date(case)
+  if C.last_date_reached() then
+    kessel.emit.var("cg_over", true)
+    C.note(case, tostring(C.var("date")) .. " was the last CG Date: the CG is over, the rest of the RePh is not played")
+  end
+end
+
 S.on_end("rally", function()
   rally("9.603")
   kessel.emit.var("scenario_ended", true)
   C.note("9.603", "CG-Scenario End has occurred")
+  last_date("9.6")
 end)
 
 -- [11.6031] the scenario's winner comes from its Victory Conditions (11.6235, not in the text):
@@ -208,6 +216,7 @@ S.on_end("victory_rally", function()
   kessel.emit.var("victory_determined", true)
   rally("11.6032")
   kessel.emit.var("scenario_ended", true)
+  last_date("11.6")
 end)
 
 return M

@@ -268,6 +268,11 @@ function P.validate_fort(a)
   if kessel.tables.cell("fortification_costs", a.item, "british_only") and side ~= "british" then
     return C.refuse("9.619", "mines are bought by the British only")
   end
+  -- note g: the Starshell Increase is a -1 to the British leaders' Starshell dr; a German purchase
+  -- would only help the British (our reading: the British buy it)
+  if a.item == "starshell_increase" and side ~= "british" then
+    return C.refuse("9.619", "the Starshell Increase modifies British leaders' Starshell dr (note g): the British buy it")
+  end
   if a.item == "san_increase" then
     for _, f in ipairs(kessel.game.var("fortifications") or {}) do
       if f.side == side and f.item == "san_increase" and f.date == C.var("date") then
@@ -275,9 +280,16 @@ function P.validate_fort(a)
       end
     end
   end
+  -- note f: an Isolated Location is one of an Isolated Setup Area [9.6052], occupied or not, or
+  -- one holding an Isolated unit (an upper-level Location [9.6057])
   if (a.item == "ap_mine" or a.item == "at_mine") and a.hex then
+    local area = A.area_at(side, a.hex, a.level)
+    local isolated = area ~= nil and area.isolated == true
     for _, u in ipairs(kessel.units.at(a.hex)) do
-      if u.vars.isolated then return C.refuse("9.619", "mines may not be set up in an Isolated Location (note f)") end
+      if u.vars.isolated then isolated = true end
+    end
+    if isolated then
+      return C.refuse("9.619", a.hex .. " is an Isolated Location: mines may not be set up there (note f)")
     end
   end
   if a.item:match("^hip") then
@@ -290,7 +302,8 @@ function P.validate_fort(a)
       for _, f in ipairs(kessel.game.var("fortifications") or {}) do
         if f.side == side and f.item == "hip_squad" and f.date == C.var("date") then hip = hip + (f.count or 1) end
       end
-      local limit = math.floor(squads / 10 + 0.5)
+      -- FRU: Fractions Rounded Up (11 squads allow 2)
+      local limit = math.ceil(squads / 10)
       if a.item == "hip_squad" and hip > limit then
         return C.refuse("9.619", string.format("HIP for at most 10%% (FRU) of %d Retained squads in daytime: %d (note c)", squads, limit))
       end

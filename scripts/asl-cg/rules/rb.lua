@@ -33,10 +33,10 @@ function RB.area_type(hexes)
   return "A"
 end
 
-S.on_end("perimeter", function()
-  local areas = C.copy(C.var("isolated_areas", {}))
-  C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
-  for i, area in ipairs(areas) do
+-- the effects of one Isolated Area's type on its units and hex Control [11.6061] [11.6062]; run
+-- again for an area whose type an Escape changed [11.6065]
+function RB.apply_area(i, area, case)
+  do
     local t = RB.area_type(area.hexes)
     area.type = t
     local occupier
@@ -65,11 +65,29 @@ S.on_end("perimeter", function()
         kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = 0 } }
       end
     end
-    C.note("11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
+    C.note(case or "11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
       (t == "A" or t == "B") and ", becomes No Man's Land [11.6062]" or (t == "C" and (", Controlled by the " .. occupier .. " [11.6062]") or "")))
   end
+end
+
+S.on_end("perimeter", function()
+  local areas = C.copy(C.var("isolated_areas", {}))
+  C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
+  for i, area in ipairs(areas) do RB.apply_area(i, area) end
   kessel.emit.var("isolated_areas", areas)
 end)
+
+-- [11.6065] after an Escape from Isolated Area i: if its type changed, its effects apply again
+function RB.after_escape(i)
+  local areas = C.copy(C.var("isolated_areas", {}))
+  local area = areas[i]
+  if not area then return end
+  local t = RB.area_type(area.hexes)
+  if t == area.type then return end
+  C.note("11.6065", string.format("an Escape changes Isolated Area %d from type %s to type %s", i, tostring(area.type), t))
+  RB.apply_area(i, area, "11.6065")
+  kessel.emit.var("isolated_areas", areas)
+end
 
 -- [11.6141] [11.6142] armor withdrawal
 kessel.dice_table{ id = "afv_withdrawal", rule = "11.6142", bands = { { -20, "retained" }, { 6, "withdrawn" } } }
@@ -125,7 +143,18 @@ function RB.validate_removal(a)
   local kinds = { wire = true, ap_mine = true, at_mine = true, entrenchment = true, foxhole = true, at_ditch = true, roadblock = true }
   if not kinds[m.kind] then return C.refuse("11.615", m.kind .. " is not removed in this step") end
   if type(m.value) == "table" and m.value.hidden then return C.refuse("11.615", "only Known Fortifications are removed") end
-  if type(m.value) == "table" and m.value.removal_tried then return C.refuse("11.615", "one attempt per item per Location") end
+  -- all mines of a Location are one item ("all mines are considered the same type"): one attempt
+  -- at any of them is the attempt for all of them
+  local function is_mine(x) return x.kind == "ap_mine" or x.kind == "at_mine" end
+  local function tried(x) return type(x.value) == "table" and x.value.removal_tried end
+  if tried(m) then return C.refuse("11.615", "one attempt per item per Location") end
+  if is_mine(m) then
+    for _, x in ipairs(kessel.markers.at(m.hex)) do
+      if x.hex == m.hex and is_mine(x) and tried(x) then
+        return C.refuse("11.615", "one attempt per item per Location: the mines in " .. m.hex .. " were rolled for already")
+      end
+    end
+  end
   if m.kind == "roadblock" then
     if A.controller(m.hex, 0) ~= a.side or A.controller(m.other, 0) ~= a.side then
       return C.refuse("11.615", "a roadblock is removed by the side Controlling both its Locations")
@@ -134,7 +163,7 @@ function RB.validate_removal(a)
     return C.refuse("11.615", "only in a friendly-Controlled Location")
   end
   for _, u in ipairs(kessel.units.at(m.hex)) do if u.vars.isolated then return C.refuse("11.615", "not in an Isolated Location") end end
-  if m.kind ~= "ap_mine" then
+  if not is_mine(m) then
     for _, x in ipairs(kessel.markers.at(m.hex)) do
       if x.kind == "ap_mine" and x.hex == m.hex then return C.refuse("11.615", "A-P mines must be Cleared from the Location first") end
     end
@@ -150,7 +179,10 @@ kessel.action{
     local drm = 0
     if m.kind == "roadblock" then
       if front(m.hex) or front(m.other) then drm = drm + 2 else
-        for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end
+        -- either hex of the roadblock's hexside may be the one ADJACENT to a Front Line Location
+        for _, h in ipairs({ m.hex, m.other }) do
+          for _, n in ipairs(kessel.hex.neighbors(h)) do if front(n) then drm = 1 end end
+        end
       end
     elseif front(m.hex) then drm = drm + 2
     else for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end end
@@ -170,9 +202,14 @@ kessel.action{
         end
       end
     else
-      local v = type(m.value) == "table" and C.copy(m.value) or { value = m.value }
-      v.removal_tried = true
-      kessel.emit.marker_value(m.id, v)
+      for _, x in ipairs(kessel.markers.at(m.hex)) do
+        local same = x.id == m.id or ((m.kind == "ap_mine" or m.kind == "at_mine") and (x.kind == "ap_mine" or x.kind == "at_mine") and x.hex == m.hex)
+        if same then
+          local v = type(x.value) == "table" and C.copy(x.value) or { value = x.value }
+          v.removal_tried = true
+          kessel.emit.marker_value(x.id, v)
+        end
+      end
     end
     if roll == 6 then
       local pick
@@ -230,7 +267,8 @@ end)
 S.on_end("weather", function()
   local prev, prev_ec = C.var("weather"), C.var("ec")
   local roll = C.DR("weather")
-  local w = kessel.tables.lookup("weather_rb", roll + (prev == "overcast" and -1 or 0))
+  local wdrm = prev == "overcast" and -1 or 0
+  local w = kessel.tables.lookup("weather_rb", roll + wdrm)
   local drm = 0
   if prev == "overcast" then drm = drm - 3 end
   if prev == "fog_mist" then drm = drm - 1 end
@@ -240,8 +278,8 @@ S.on_end("weather", function()
   local ec = kessel.tables.lookup("ec_rb", r2 + drm)
   kessel.emit.var("weather", w)
   kessel.emit.var("ec", ec)
-  C.record("weather", "11.618", { date = C.var("date"), dr = roll, weather = w, ec_dr = r2, ec_drm = drm, ec = ec })
-  C.note("11.618", string.format("weather DR %d: %s; EC dr %d%+d: %s", roll, w, r2, drm, ec))
+  C.record("weather", "11.618", { date = C.var("date"), dr = roll, drm = wdrm, weather = w, ec_dr = r2, ec_drm = drm, ec = ec })
+  C.note("11.618", string.format("weather DR %d%+d = %d: %s; EC dr %d%+d = %d: %s", roll, wdrm, roll + wdrm, w, r2, drm, r2 + drm, ec))
 end)
 
 return RB

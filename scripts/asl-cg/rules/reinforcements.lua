@@ -53,7 +53,9 @@ S.on_end("reinforcements", function()
   if C.pb() and C.var("previous_date") == "day_ii" then
     -- [9.6153] after Day II the British remove non-crew, non-airborne MMC and their SW/SMC
     for _, u in ipairs(kessel.units.all{ side = "british" }) do
-      if (u.location == "map" or u.location == "pending") and not u.vars.airborne and u.type ~= "crew"
+      local holder = u.type == "sw" and u.vars.possessed_by and kessel.units.get(u.vars.possessed_by)
+      local airborne = u.vars.airborne or (holder and holder.vars.airborne)
+      if (u.location == "map" or u.location == "pending") and not airborne and u.type ~= "crew"
         and (C.is_mmc(u) or C.is_smc(u) or u.type == "sw") and not u.vars.ox_bucks then
         kessel.emit.remove(u.id)
         C.note("9.6153", u.id .. " (not Airborne) is withdrawn and not Retained")
@@ -71,7 +73,10 @@ S.on_end("reinforcements", function()
   local made = {}
   for _, r in ipairs(row) do
     for _ = 1, r.n do
-      local airborne = (r.kind == "squad" or r.kind == "hs") and date ~= "dusk" and date ~= "day_ii"
+      -- Note 4 (Night II, Night III, Dawn): the non-crew MMC are Airborne, and the leaders and SW
+      -- that come with them are of that Airborne formation (9.6153 must tell them apart)
+      local note4 = date == "night_ii" or date == "night_iii" or date == "dawn"
+      local airborne = note4 and r.kind ~= "crew" and r.kind ~= "gun" and r.kind ~= "vehicle"
       local id = N.create("british", r.kind, r.what, { at = where.hex,
         vars = { reph = { status = "retained", area = where.area or where.entry, why = "9.6151" }, airborne = airborne or nil,
           ox_bucks = (date == "night_ii") or nil } })

@@ -20,8 +20,31 @@ local function weapons()
   return out
 end
 
+-- [11.6131] RB: a Mobile AFV on the map that is not Isolated goes to the Retained box (as in 11.607)
+local function rb_clear(v, case)
+  v = kessel.units.get(v.id)
+  if C.pb() or v.location ~= "map" or v.vars.isolated or v.vars.immobile or v.vars.bogged then return end
+  kessel.emit.withdraw(v.id)
+  kessel.emit.unit_var(v.id, "reph", { status = "retained", area = "retained_box", why = case })
+  C.note(case, v.id .. " is Mobile and not Isolated: cleared from the map to the Retained box")
+end
+
 -- a vehicle's repair steps [9.6141] / [11.6131]
 function R.vehicles(case)
+  if not C.pb() then
+    -- RB has the Shock/UK and Bog steps here, not in 11.604 [11.6131]
+    local E = require("rules.encirclement")
+    local afv = {}
+    for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do if retained(v) and not v.vars.wreck then afv[#afv + 1] = v end end
+    E.shock(case, afv)
+    local bogged = {}
+    for _, v in ipairs(afv) do
+      v = kessel.units.get(v.id)
+      if v.location ~= "eliminated" and v.vars.bogged then bogged[#bogged + 1] = v end
+    end
+    E.bog(case, bogged)
+    for _, v in ipairs(bogged) do rb_clear(v, case) end
+  end
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     if retained(v) and not v.vars.wreck then
       if v.vars.immobile and not v.vars.captured and not v.vars.abandoned then
@@ -31,7 +54,7 @@ function R.vehicles(case)
         local roll = C.dr("immobile_repair")
         local r = kessel.tables.lookup("immobile_repair", roll + drm)
         C.note(case, string.format("%s Immobilization repair dr %d%+d: %s", v.id, roll, drm, r == "mobile" and "becomes Mobile" or "no change"))
-        if r == "mobile" then kessel.emit.unit_var(v.id, "immobile", nil) end
+        if r == "mobile" then kessel.emit.unit_var(v.id, "immobile", nil); rb_clear(v, case) end
       end
       v = kessel.units.get(v.id)
       if v.vars.recall and not v.vars.immobile then
@@ -73,7 +96,7 @@ function R.weapons()
     local ox = pb and possessor and possessor.vars.ox_bucks
     if w.vars.malfunctioned and (not w.vars.captured or ox) then
       local case = pb and "9.6142" or "11.6132"
-      local drm = (w.vars.nonqualified and 1 or 0) + (w.vars.isolated and 1 or 0)
+      local drm = (w.vars.nonqualified and 1 or 0) + (C.weapon_isolated(w) and 1 or 0)
       if pb then drm = drm - (w.vars.vehicular and 1 or 0) - ((w.face and w.face.repair) or 0)
       else
         drm = drm - (w.vars.vehicular and 2 or 0)
@@ -137,7 +160,7 @@ kessel.action{
     if C.pb() and area(v) ~= area(lmg) and area(v) ~= area(kessel.units.get(lmg.vars.possessed_by or "")) then
       return C.refuse(case, "the LMG must be Retained in the vehicle's Setup/Entry Area")
     end
-    if not C.pb() and (lmg.vars.isolated or (v and v.vars.isolated)) then return C.refuse(case, "both must be non-Isolated") end
+    if not C.pb() and (C.weapon_isolated(lmg) or (v and v.vars.isolated)) then return C.refuse(case, "both must be non-Isolated") end
   end,
   apply = function(a)
     local case = C.pb() and "9.61421" or "11.6133"
@@ -149,7 +172,7 @@ kessel.action{
 
 local function ammo(case)
   for _, w in ipairs(weapons()) do
-    if type(w.vars.depleted) == "table" and not w.vars.captured and not w.vars.isolated then
+    if type(w.vars.depleted) == "table" and not w.vars.captured and not C.weapon_isolated(w) then
       if C.pb() then
         local left = {}
         local drm = (w.side == "british" and tostring(C.var("date", "")):match("^night")) and -1 or 0

@@ -111,8 +111,9 @@ S.skip_other_module = skip_other_module
 kessel.action{
   kind = "end_step", rule = "9.6", description = "resolve the current RePh step and go on to the next",
   validate = function()
-    if kessel.game.finished() then return C.refuse("9.6", "the Refit Phase is over") end
-    if not S.in_refit() then return C.refuse("9.6", "the Refit Phase has not begun (start_refit)") end
+    local case = C.pb() and "9.6" or "11.6"
+    if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
+    if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun (start_refit)") end
     local s = S.current()
     local b = s and S.blockers[s.id]
     if b then return b() end
@@ -123,6 +124,11 @@ kessel.action{
       C.record("step", S.rule(s.id), { step = s.id, name = s.name, module = C.module() })
       local fn = S.resolvers[s.id]
       if fn then fn() end
+      -- the last CG Date's RePh ends the game where it stands [9.6] [9.6121]
+      if kessel.game.var("cg_over") then
+        kessel.emit.clock(kessel.game.turn(), s.index, true)
+        return
+      end
     end
     kessel.emit.advance()
     skip_other_module()
@@ -137,11 +143,12 @@ kessel.action{
 kessel.action{
   kind = "start_refit", rule = "9.6", description = "begin the Refit Phase after a CG scenario",
   validate = function()
-    if kessel.game.finished() then return C.refuse("9.6", "the Refit Phase is over") end
-    if S.in_refit() then return C.refuse("9.6", "the Refit Phase is under way") end
+    local case = C.pb() and "9.6" or "11.6"
+    if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
+    if S.in_refit() then return C.refuse(case, "the Refit Phase is under way") end
     -- the RePh follows the CG scenario: its last step of its last turn
     if not S.scenario_over() then
-      return C.refuse("9.6", "the CG scenario is still being played (the Refit Phase follows its last turn)")
+      return C.refuse(case, "the CG scenario is still being played (the Refit Phase follows its last turn)")
     end
   end,
   apply = function()

@@ -70,6 +70,11 @@ function T.validate(a)
   local from = group_area(units)
   if not from then return C.refuse("9.613", "a Shifting group is Retained in one Setup or Entry Area") end
   if from == a.to then return C.refuse("9.613", "the group is already in " .. tostring(a.to)) end
+  -- all units Shifting from the same area to the same area do so as one group [9.613]
+  local went = (C.var("shift_groups", {})[tostring(C.var("date"))] or {})[side .. ":" .. from .. ">" .. tostring(a.to)]
+  if went then
+    return C.refuse("9.613", "units Shifting from " .. from .. " to " .. tostring(a.to) .. " go as a single group, and one went already this CG Date")
+  end
   local dest = area_by_id(side, a.to)
   if dest and dest.isolated then return C.refuse("9.613", "units may not Shift into an Isolated Setup Area") end
   if not dest and not is_entry(side, a.to) then return C.refuse("9.613", tostring(a.to) .. " is no friendly Setup Area or Eligible Entry Area") end
@@ -113,6 +118,10 @@ function T.apply(a)
   local side, from = units[1].side, group_area(units)
   local date = C.var("date")
   for _, u in ipairs(units) do kessel.emit.unit_var(u.id, "shifted", date) end
+  local groups = C.copy(C.var("shift_groups", {}))
+  groups[tostring(date)] = groups[tostring(date)] or {}
+  groups[tostring(date)][side .. ":" .. from .. ">" .. tostring(a.to)] = true
+  kessel.emit.var("shift_groups", groups)
   local src, dest = area_by_id(side, from), area_by_id(side, a.to)
   -- automatic: from a Setup Area to an Entry Area that is part of or adjacent to it
   if src and not dest then
@@ -146,7 +155,8 @@ function T.apply(a)
   local roll = C.DR("shift")
   local result = kessel.tables.lookup("shift", roll + drm)
   C.record("shift", "9.613", { units = a.units, from = from, to = a.to, dr = roll, drm = drm, modifiers = mods, result = result })
-  C.note("9.613", string.format("%s Shift %s -> %s: DR %d%+d: %s", table.concat(a.units, ", "), from, a.to, roll, drm, result))
+  C.note("9.613", string.format("%s Shift %s -> %s: DR %d%+d = %d%s: %s", table.concat(a.units, ", "), from, a.to, roll, drm,
+    roll + drm, #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", result))
   if result == "no_shift" then return end
   if result == "eliminated" then
     for _, u in ipairs(units) do

@@ -181,9 +181,12 @@ kessel.test("case_9.619_hip_limits", function()
   local units = {}
   for i = 1, 14 do units[i] = T.squad("b" .. i, "british", "6-4-8", "C3") end
   T.setup{ step = "fortifications", units = units, vars = { date = "day_i", fpp = { british = 20, german = 20 } } }
-  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad", count = 2 }
+  -- 14 squads: 1.4, rounded up to 2
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad", count = 3 }
   expect.refused(ok, r, "9.619", "10%")
-  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad" })
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad", count = 2 })
+  ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad" }
+  expect.refused(ok, r, "9.619", "10%")
   T.setup{ step = "fortifications", vars = { date = "dusk", fpp = { german = 20 } } }
   ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "hip_smc" }
   expect.refused(ok, r, "9.619", "Dusk")

@@ -31,16 +31,16 @@ kessel.test("case_11.6_rb_steps_skip_pb_only_steps", function()
   expect.eq(walk(), table.concat(RB, " "))
 end)
 
--- [9.6] the RePh is started from the first step of the module in play
+-- [9.6] the RePh is started from the first step of the module in play (RB refusals cite 11.6)
 kessel.test("case_9.6_start_refit_goes_to_the_module_first_step", function()
   T.setup{ module = "rb", main = true }
   local ok, reasons = kessel.act{ kind = "end_step" }
-  expect.refused(ok, reasons, "9.6", "not begun")
+  expect.refused(ok, reasons, "11.6", "not begun")
   expect.accepted(kessel.act{ kind = "start_refit" })
   expect.eq(kessel.game.step().id, "markers")
   expect.eq(kessel.game.step().mode, "refit")
   ok, reasons = kessel.act{ kind = "start_refit" }
-  expect.refused(ok, reasons, "9.6", "under way")
+  expect.refused(ok, reasons, "11.6", "under way")
   T.replays()
 end)
 

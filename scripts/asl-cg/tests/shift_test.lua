@@ -42,17 +42,18 @@ end)
 
 -- [9.613] 9-10 No Shift; 11 Shifted with Casualties (dr >= 4 per unit); >= 12 all Eliminated
 kessel.test("case_9.613_shift_table_results", function()
-  field{ T.squad("a", "german", "4-6-7", "C3"), T.squad("b", "german", "4-6-7", "C3", { vars = { reph = { status = "retained", area = "A" } } }),
-    T.squad("c", "german", "4-6-7", "C9") }
+  -- three groups, each from one area to another (units going from and to the same areas are one group)
+  field{ T.squad("a", "german", "4-6-7", "C3"), T.squad("b", "german", "4-6-7", "C9"),
+    T.squad("c", "german", "4-6-7", "C3") }
   kessel.inject_dice{ 5, 4 }
   expect.accepted(kessel.act{ kind = "shift", units = { "a" }, to = "B" })
   expect.eq(T.unit("a").vars.reph.area, "A", "No Shift")
   kessel.inject_dice{ 5, 6, 4 }
-  expect.accepted(kessel.act{ kind = "shift", units = { "b" }, to = "B" })
+  expect.accepted(kessel.act{ kind = "shift", units = { "b" }, to = "A" })
   expect.eq(T.unit("b").step, 1, "Shifted with Casualties: reduced")
-  expect.eq(T.unit("b").vars.reph.area, "B")
+  expect.eq(T.unit("b").vars.reph.area, "A")
   kessel.inject_dice{ 6, 6 }
-  expect.accepted(kessel.act{ kind = "shift", units = { "c" }, to = "A" })
+  expect.accepted(kessel.act{ kind = "shift", units = { "c" }, to = "N12" })
   expect.eq(T.unit("c").location, "eliminated")
 end)
 
@@ -92,4 +93,15 @@ kessel.test("case_9.6131_vacated_setup_area", function()
   expect.accepted(ok, ev)
   T.has_note(ev, "[9.6131]")
   expect.eq(kessel.game.var("setup_areas").hexes.C9, "german", "still a German Setup Area")
+end)
+
+-- [9.613] all units Shifting from the same area to the same area go as a single group: a second
+-- group from A to B the same CG Date is refused; another destination is not
+kessel.test("case_9.613_one_group_per_origin_and_destination", function()
+  field{ T.squad("a", "german", "4-6-7", "C3"), T.squad("b", "german", "4-6-7", "C3") }
+  kessel.inject_dice{ 2, 2 }
+  expect.accepted(kessel.act{ kind = "shift", units = { "a" }, to = "B" })
+  local ok, r = kessel.act{ kind = "shift", units = { "b" }, to = "B" }
+  expect.refused(ok, r, "9.613", "single group")
+  expect.accepted(kessel.act{ kind = "shift", units = { "b" }, to = "A1" })
 end)
