@@ -719,7 +719,7 @@ end
 kessel.action{
   kind = "attack", rule = "9.1",
   description = "attack adjacent enemy hexes: attack{units={ids}, targets={hexes}}",
-  validate = K.attack_reasons,
+  validate = C.sided(K.attack_reasons),
   apply = function(a)
     local units = {}
     for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
@@ -928,7 +928,7 @@ end
 kessel.action{
   kind = "choose", rule = "9.6",
   description = "answer a loss-or-retreat result: choose{choice=\"loss\"|\"retreat\", units={ids}}; after Eng: choose{units={id}}",
-  validate = K.choose_reasons,
+  validate = C.sided(K.choose_reasons),
   apply = function(a)
     local cb = K.current()
     local t = cb.current

@@ -30,6 +30,48 @@ function C.reason(rule, fmt, ...)
   return { rule = rule, message = select("#", ...) > 0 and string.format(fmt, ...) or fmt }
 end
 
+-- Who acts -----------------------------------------------------------------------------------
+-- The side whose decision it is now: the side a pending decision names (a retreat path is the
+-- opponent's [9.72], a loss the owner's [9.6], an advance the victor's [9.8], the excess after a
+-- retreat its chooser [7]), the German while he places his initial air markers [13.2] (inside
+-- the Soviet Movement Phase of turn 1, once the Soviet set-up [5.1] is over), else the phasing
+-- player [4]. The `deciding_side` query answers the same for the engine.
+function C.deciding_side()
+  local p = kessel.game.var("pending")
+  if p and p.side then return p.side end
+  if require("rules.movement").initial_air_pending() and not require("rules.setup").open() then return C.GERMAN end
+  return C.phasing()
+end
+
+-- Why `a` may not be taken by the side that sent it, or nil. Only the side whose decision it is
+-- acts [4]: the engine records and passes the sender (`a.side`), the rules refuse the others.
+function C.actor_reason(a)
+  local by = a.side
+  if by == nil then return nil end
+  local d = C.deciding_side()
+  if d == nil or by == d then return nil end
+  local p = kessel.game.var("pending")
+  if p and p.side then
+    return C.reason(p.rule or "4", "the %s decides now, not the %s: %s", d, by, p.prompt or p.kind or "?")
+  end
+  if by == C.GERMAN and require("rules.movement").initial_air_pending() and require("rules.setup").open() then
+    return C.reason("13.2", "the German places his initial air markers after the Soviet set-up (the Soviet ends it: end_setup)")
+  end
+  if d ~= C.phasing() then
+    return C.reason("13.2", "the %s places his initial air markers now; the %s waits (end_air_placement ends them)", d, by)
+  end
+  return C.reason("4", "it is the %s player's %s: the %s may not act in it", d, C.step().name or C.step().id, by)
+end
+
+-- A validator that first refuses any side but the deciding one [4], then runs `validate`.
+function C.sided(validate)
+  return function(a)
+    local why = C.actor_reason(a)
+    if why then return why end
+    return validate(a)
+  end
+end
+
 -- Unit classification ---------------------------------------------------------------------------
 -- Unit types are declarations: they never change while a ruleset is loaded, so each is read once.
 local utypes = {}

@@ -90,8 +90,15 @@ function I.check(a)
     end
     if marker.hex then return nil, C.reason("13", "marker %s is already on the map", tostring(a.marker)) end
   else
-    local kind = C.step_is("soviet_interdiction") and I.SOVIET_KIND or I.GERMAN_KIND
+    -- the sender's own kind when the action names its side, else the phase's
+    local kind
+    if a.side == C.SOVIET then kind = I.SOVIET_KIND
+    elseif a.side == C.GERMAN then kind = I.GERMAN_KIND
+    else kind = C.step_is("soviet_interdiction") and I.SOVIET_KIND or I.GERMAN_KIND end
     marker = kessel.markers.all{ kind = kind, placed = false }[1]
+    if not marker and kind == I.SOVIET_KIND and not C.step_is("soviet_interdiction") then
+      return nil, C.reason("13.4", "Soviet interdiction markers are placed in the Soviet Interdiction Phase")
+    end
     if not marker then return nil, C.reason(kind == I.GERMAN_KIND and "13.2" or "13.4", "no %s marker left to place", kind) end
   end
   if marker.kind == I.GERMAN_KIND then
@@ -123,10 +130,10 @@ end
 
 kessel.action{
   kind = "place_marker", rule = "13", description = "place an air interdiction marker",
-  validate = function(a)
+  validate = C.sided(function(a)
     local m, why = I.check(a)
     if not m then return why end
-  end,
+  end),
   apply = function(a)
     local m = assert(I.check(a))
     kessel.emit.marker(m.id, a.hex)
@@ -163,13 +170,13 @@ kessel.action{
 
 kessel.action{
   kind = "end_air_placement", rule = "13.2", description = "the German places no more air markers before turn 1",
-  validate = function(a)
+  validate = C.sided(function(a)
     local pr = C.pending_reason()   -- (the WBC bidding comes first)
     if pr then return pr end
     local M = require("rules.movement")
     if not M.initial_air_pending() then return C.reason("13.2", "no initial air marker placement is under way") end
     if setup_first() then return C.reason("13.2", SETUP_FIRST) end
-  end,
+  end),
   apply = function(a) kessel.emit.var("air_initial_done", true) end,
   enumerate = function(side)
     if side and side ~= C.GERMAN then return {} end

@@ -192,7 +192,7 @@ end
 
 kessel.action{
   kind = "evacuate", rule = "10.4", description = "evacuate a cut-off Soviet leader (optional rule)",
-  validate = evac_reasons,
+  validate = C.sided(evac_reasons),
   apply = function(a)
     local l = kessel.units.get(a.leader)
     local done = kessel.game.var("evacuations") or {}

@@ -200,7 +200,7 @@ end
 kessel.action{
   kind = "overrun", rule = "6.5",
   description = "overrun an adjacent enemy hex during movement: overrun{units={ids}, target=hex}",
-  validate = O.reasons,
+  validate = C.sided(O.reasons),
   apply = function(a)
     local units = {}
     for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end

@@ -213,10 +213,10 @@ end
 
 kessel.action{
   kind = "rail_move", rule = "6.3", description = "move a Soviet stack by rail",
-  validate = function(a)
+  validate = C.sided(function(a)
     local plan, why = RL.plan(a)
     if not plan then return why end
-  end,
+  end),
   apply = function(a)
     local plan = assert(RL.plan(a))
     local V = require("rules.victory")

@@ -291,10 +291,10 @@ end
 
 kessel.action{
   kind = "swf_call", rule = "14.2", description = "call a South-Western Front rifle division (German VP)",
-  validate = function(a)
+  validate = C.sided(function(a)
     local u, why = R.swf_check(a)
     if not u then return why end
-  end,
+  end),
   apply = function(a)
     local u = assert(R.swf_check(a))
     local n = (kessel.game.var("swf_count") or 0) + 1

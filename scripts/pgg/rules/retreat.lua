@@ -408,7 +408,7 @@ end
 kessel.action{
   kind = "retreat", rule = "9.72",
   description = "the opponent picks a retreat path: retreat{units={ids}, path={hexes}}",
-  validate = R.retreat_reasons,
+  validate = C.sided(R.retreat_reasons),
   apply = function(a)
     local cb = K.current()
     local ids = list_of(a.units or a.unit)
@@ -517,7 +517,7 @@ end
 kessel.action{
   kind = "advance", rule = "9.8",
   description = "advance after combat: advance{units={ids}, path={hexes}} or advance{skip=true}",
-  validate = R.advance_reasons,
+  validate = C.sided(R.advance_reasons),
   apply = function(a)
     local p = kessel.game.var("pending")
     local cb = K.current()

@@ -65,3 +65,61 @@ kessel.test("case_15_victory_line_closed_by_a_soviet_interdiction_marker", funct
   expect.eq(held[1], "Orsha", "recorded after the marker came off")
 end)
 
+-- [4] Only the phasing player acts in his phases; a pending decision belongs to the side it names
+-- (the owner takes a loss or retreats [9.6], the opponent picks the path [9.72]); the engine
+-- records who sent an action (`side`) and leaves the refusal to the rules. Every action kind sent
+-- by the wrong side is refused, citing 4 (or the pending decision's case), and nothing changes.
+kessel.test("case_4_only_the_deciding_side_acts", function()
+  -- Soviet Movement Phase, turn 7: the German may not move the Soviet's units, end his phase,
+  -- call the South-Western Front, rail, overrun or place a marker
+  setup({ rifle("r", "0505"), leader("l", "0506", 4), pz("g", "0303", "8-8-10") }, { step = "soviet_movement" })
+  local tries = {
+    { kind = "move", units = { "r" }, path = { "0504" } },
+    { kind = "end_phase" },
+    { kind = "overrun", units = { "r" }, target = "0303" },
+    { kind = "rail_move", units = { "r" }, path = { "0504" } },
+    { kind = "swf_call", hex = "0510" },
+    { kind = "place_marker", hex = "0505" },
+    { kind = "first_turn_roll" },
+    { kind = "evacuate", unit = "l" },
+  }
+  for _, a in ipairs(tries) do
+    a.side = "german"
+    local ok, why = kessel.act(a)
+    expect.refused(ok, why, "4", "Soviet Movement Phase: the german may not act")
+  end
+  expect.eq(where("r"), "0505")
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0504" }, side = "soviet" })
+  -- German Combat Phase: the Soviet may not attack with German units nor end the phase
+  setup({ pz("g", "0303", "12-12-10"), rifle("s", "0403", "4-4-6"), leader("l", "0606", 5) })
+  local ok, why = kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" }, side = "soviet" }
+  expect.refused(ok, why, "4", "German Combat Phase")
+  kessel.inject_dice{ 3 }   -- 12 against 4 is 3-1, roll 3: D1
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" }, side = "german" })
+  -- the defender's loss-or-retreat is the Soviet's [9.6]: the German may not decide it
+  ok, why = kessel.act{ kind = "choose", choice = "retreat", side = "german" }
+  expect.refused(ok, why, "9.6", "the soviet decides now, not the german")
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat", side = "soviet" })
+  -- the path is the German's [9.72]: the Soviet may not pick it
+  ok, why = kessel.act{ kind = "retreat", units = { "s" }, path = { "0503" }, side = "soviet" }
+  expect.refused(ok, why, "9.72", "the german decides now, not the soviet")
+  expect.eq(where("s"), "0403")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0503" }, side = "german" })
+  -- the advance is the victor's [9.8]
+  ok, why = kessel.act{ kind = "advance", units = { "g" }, path = { "0403" }, side = "soviet" }
+  expect.refused(ok, why, "9.8", "the german decides now, not the soviet")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403" }, side = "german" })
+  -- Soviet Interdiction Phase: the marker is the Soviet's [13.4]
+  setup({ pz("g", "0303") }, { step = "soviet_interdiction",
+    markers = { { kind = "soviet_interdiction", side = "soviet", count = 1 }, { kind = "air_interdiction", side = "german", count = 3 } } })
+  ok, why = kessel.act{ kind = "place_marker", hex = "0505", side = "german" }
+  expect.refused(ok, why, "4", "Soviet Interdiction Phase")
+  expect.eq(#kessel.markers.all{ placed = true }, 0)
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0505", side = "soviet" })
+  -- stacking: the owner eliminates his own excess [7.1], not the opponent
+  setup({ rifle("a", "0505"), rifle("b", "0505"), rifle("c", "0505"), rifle("d", "0505"), leader("l2", "0506", 4) },
+    { step = "soviet_movement" })
+  ok, why = kessel.act{ kind = "eliminate_excess", unit = "a", side = "german" }
+  expect.refused(ok, why, "7.1", "the owner (the soviet) eliminates his excess")
+  expect.eq(where("a"), "0505")
+end)
