@@ -45,22 +45,26 @@ end
 
 -- Why `a` may not be taken by the side that sent it, or nil. Only the side whose decision it is
 -- acts [4]: the engine records and passes the sender (`a.side`), the rules refuse the others.
+local SIDE_NAMES = { soviet = "Soviet", german = "German" }
+local function side_name(side) return SIDE_NAMES[side] or tostring(side) end
+
 function C.actor_reason(a)
   local by = a.side
   if by == nil then return nil end
   local d = C.deciding_side()
   if d == nil or by == d then return nil end
+  local dn, bn = side_name(d), side_name(by)
   local p = kessel.game.var("pending")
   if p and p.side then
-    return C.reason(p.rule or "4", "the %s decides now, not the %s: %s", d, by, p.prompt or p.kind or "?")
+    return C.reason(p.rule or "4", "the %s decides now, not the %s: %s", dn, bn, p.prompt or p.kind or "?")
   end
   if by == C.GERMAN and require("rules.movement").initial_air_pending() and require("rules.setup").open() then
     return C.reason("13.2", "the German places his initial air markers after the Soviet set-up (the Soviet ends it: end_setup)")
   end
   if d ~= C.phasing() then
-    return C.reason("13.2", "the %s places his initial air markers now; the %s waits (end_air_placement ends them)", d, by)
+    return C.reason("13.2", "the %s places his initial air markers now; the %s waits (end_air_placement ends them)", dn, bn)
   end
-  return C.reason("4", "it is the %s player's %s: the %s may not act in it", d, C.step().name or C.step().id, by)
+  return C.reason("4", "it is the %s player's %s: the %s may not act in it", dn, C.step().name or C.step().id, bn)
 end
 
 -- A validator that first refuses any side but the deciding one [4], then runs `validate`.

@@ -162,7 +162,7 @@ kessel.action{
     if not u or not C.on_map(u) then return C.reason("7", "no such unit on the map") end
     -- at a checkpoint the owner eliminates his own excess [7], whoever is phasing
     if a.side ~= nil and a.side ~= u.side then
-      return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "the owner (the %s) eliminates his excess, not the %s", u.side, a.side)
+      return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "the owner (the %s player) eliminates his excess, not his opponent", u.side == C.SOVIET and "Soviet" or "German")
     end
     if not ST.checkpoint(u.side) then
       return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "stacking is not checked now for the %s", u.side)

@@ -86,7 +86,7 @@ kessel.test("case_4_only_the_deciding_side_acts", function()
   for _, a in ipairs(tries) do
     a.side = "german"
     local ok, why = kessel.act(a)
-    expect.refused(ok, why, "4", "Soviet Movement Phase: the german may not act")
+    expect.refused(ok, why, "4", "Soviet Movement Phase: the German may not act")
   end
   expect.eq(where("r"), "0505")
   expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0504" }, side = "soviet" })
@@ -98,16 +98,16 @@ kessel.test("case_4_only_the_deciding_side_acts", function()
   expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" }, side = "german" })
   -- the defender's loss-or-retreat is the Soviet's [9.6]: the German may not decide it
   ok, why = kessel.act{ kind = "choose", choice = "retreat", side = "german" }
-  expect.refused(ok, why, "9.6", "the soviet decides now, not the german")
+  expect.refused(ok, why, "9.6", "the Soviet decides now, not the German")
   expect.accepted(kessel.act{ kind = "choose", choice = "retreat", side = "soviet" })
   -- the path is the German's [9.72]: the Soviet may not pick it
   ok, why = kessel.act{ kind = "retreat", units = { "s" }, path = { "0503" }, side = "soviet" }
-  expect.refused(ok, why, "9.72", "the german decides now, not the soviet")
+  expect.refused(ok, why, "9.72", "the German decides now, not the Soviet")
   expect.eq(where("s"), "0403")
   expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0503" }, side = "german" })
   -- the advance is the victor's [9.8]
   ok, why = kessel.act{ kind = "advance", units = { "g" }, path = { "0403" }, side = "soviet" }
-  expect.refused(ok, why, "9.8", "the german decides now, not the soviet")
+  expect.refused(ok, why, "9.8", "the German decides now, not the Soviet")
   expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403" }, side = "german" })
   -- Soviet Interdiction Phase: the marker is the Soviet's [13.4]
   setup({ pz("g", "0303") }, { step = "soviet_interdiction",
@@ -120,6 +120,41 @@ kessel.test("case_4_only_the_deciding_side_acts", function()
   setup({ rifle("a", "0505"), rifle("b", "0505"), rifle("c", "0505"), rifle("d", "0505"), leader("l2", "0506", 4) },
     { step = "soviet_movement" })
   ok, why = kessel.act{ kind = "eliminate_excess", unit = "a", side = "german" }
-  expect.refused(ok, why, "7.1", "the owner (the soviet) eliminates his excess")
+  expect.refused(ok, why, "7.1", "the owner (the Soviet player) eliminates his excess")
   expect.eq(where("a"), "0505")
+end)
+
+-- [6.6] A German unit disrupted by a Soviet overrun stays disrupted through the whole German
+-- player-turn until the German Disruption Removal Phase: it may not move in either German
+-- Movement Phase nor attack in the Combat Phase, and its hex exerts no ZOC meanwhile (a Soviet
+-- unit that enters the hex next to it in the next Soviet turn would not stop - checked here on
+-- the German ZOC the same turn: the rifle walks past). The disruption goes at the end of the
+-- German Disruption Removal Phase's start, before the Air Interdiction Phase.
+kessel.test("case_6_6_german_disruption_lasts_the_german_player_turn", function()
+  setup({ pz("g", "0303", "8-8-10", { flags = { "disrupted" } }), rifle("s", "0503", "2-2-6"), rifle("t", "0505"), leader("l", "0506", 5) },
+    { step = "soviet_movement" })
+  -- no German ZOC: the rifle passes 0403 and 0402, both next to the panzer, in one move
+  expect.accepted(kessel.act{ kind = "move", units = { "t" }, path = { "0504", "0403", "0402" } })
+  expect.eq(where("t"), "0402")
+  local function to(step_id)
+    local guard = 0
+    while kessel.game.step().id ~= step_id do
+      expect.accepted(kessel.act{ kind = "end_phase" })
+      guard = guard + 1
+      assert(guard < 12, "did not reach " .. step_id)
+    end
+  end
+  to("soviet_disruption_removal")
+  expect.truthy(kessel.units.get("g").flags.disrupted, "the Soviet removal phase does not lift German disruption")
+  to("german_movement")
+  local ok, why = kessel.act{ kind = "move", units = { "g" }, path = { "0302" } }
+  expect.refused(ok, why, "6.6")
+  to("german_combat")
+  ok, why = kessel.act{ kind = "attack", units = { "g" }, targets = { "0402" } }
+  expect.refused(ok, why, "6.6")
+  to("german_mech_movement")
+  ok, why = kessel.act{ kind = "move", units = { "g" }, path = { "0302" } }
+  expect.refused(ok, why, "6.6")
+  to("german_disruption_removal")
+  expect.falsy(kessel.units.get("g").flags.disrupted, "lifted in the German Disruption Removal Phase")
 end)
