@@ -67,9 +67,13 @@ function C.actor_reason(a)
   return C.reason("4", "it is the %s player's %s: the %s may not act in it", dn, C.step().name or C.step().id, bn)
 end
 
--- A validator that first refuses any side but the deciding one [4], then runs `validate`.
+-- A validator that first refuses every action once the game is over (after turn 12 [15]) and any
+-- side but the deciding one [4], then runs `validate`.
 function C.sided(validate)
   return function(a)
+    if kessel.game.finished() then
+      return C.reason("15", "the game is over: it ended with game-turn %d", kessel.game.turn())
+    end
     local why = C.actor_reason(a)
     if why then return why end
     return validate(a)

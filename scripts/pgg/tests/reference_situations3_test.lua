@@ -158,3 +158,23 @@ kessel.test("case_6_6_german_disruption_lasts_the_german_player_turn", function(
   to("german_disruption_removal")
   expect.falsy(kessel.units.get("g").flags.disrupted, "lifted in the German Disruption Removal Phase")
 end)
+
+-- [15] The game ends with game-turn 12 (the final score is taken at the end of the German Air
+-- Interdiction Phase). After it every action is refused citing 15 - the German's air marker too,
+-- which his phase's own checks would allow (the engine refused it with no case).
+kessel.test("case_15_no_action_after_the_end_of_turn_12", function()
+  setup({ pz("g", "0303"), rifle("s", "0707") }, { step = "german_air_interdiction", turn = 12, last_turn = 12,
+    markers = { { kind = "air_interdiction", side = "german", count = 3 } } })
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0707" }, "the phase's own placement")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.truthy(kessel.game.finished())
+  for _, a in ipairs{
+    { kind = "place_marker", hex = "0706", side = "german" },
+    { kind = "move", units = { "s" }, path = { "0706" }, side = "soviet" },
+    { kind = "move", units = { "g" }, path = { "0302" }, side = "german" },
+    { kind = "end_phase" },
+  } do
+    local ok, why = kessel.act(a)
+    expect.refused(ok, why, "15", "the game is over")
+  end
+end)
