@@ -147,11 +147,15 @@ function R.available_rifles(formation)
   local wbc = C.option("wbc09_14_rifle_recycling_delay")
   if wbc and originals_left() then return {} end
   local dead, turn = {}, kessel.game.turn()
+  -- a dead counter whose values a reveal has drawn is back in play on that unit [12.4]: it is
+  -- not in the pile to come back a second time
+  local drawn = {}
+  for _, id in ipairs(kessel.game.var("dead_faces_used") or {}) do drawn[id] = true end
   for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "rifle", location = "eliminated" }) do
     local died = u.vars.elim_turn
     -- a revealed 0-0-6 was removed, not killed [12.3]: it is in the dud pile and never comes back
     local dud = not u.hidden and (u.attack or 0) == 0 and (u.defence or 0) == 0
-    if not dud and (not wbc or (died ~= nil and died <= turn - 2)) then dead[#dead + 1] = u end
+    if not dud and not drawn[u.id] and (not wbc or (died ~= nil and died <= turn - 2)) then dead[#dead + 1] = u end
   end
   return dead
 end

@@ -178,3 +178,24 @@ kessel.test("case_15_no_action_after_the_end_of_turn_12", function()
     expect.refused(ok, why, "15", "the game is over")
   end
 end)
+
+-- [12.4] One dead-pile counter, one use: once the rifle pool is empty a reveal takes the values of
+-- a dead counter, which puts that counter back in play on the revealed unit; it may not also come
+-- back as a provisional or South-Western Front division [14.1] [14.2]. Two dead rifles (2-5-6 and
+-- 3-3-6), an empty pool and an empty reserve: a face-down rifle attacked draws the first (die 1);
+-- only the second is left to come back.
+kessel.test("case_12_4_a_dead_counter_drawn_by_a_reveal_does_not_also_come_back", function()
+  local R = require("rules.reinforcements")
+  setup({ pz("g", "0303", "9-9-10"),
+    { id = "s", name = "s", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+    { id = "d1", name = "d1", side = "soviet", type = "rifle", pool = "rifle", faces = { "2-5-6" }, location = "eliminated" },
+    { id = "d2", name = "d2", side = "soviet", type = "rifle", pool = "rifle", faces = { "3-3-6" }, location = "eliminated" },
+    leader("l", "0706", 5) }, { pools = { rifle = {} }, vars = { dead_pile = { "d1", "d2" } } })
+  expect.eq(#R.available_rifles(), 2, "both dead rifles may come back before any draw")
+  kessel.inject_dice{ 1, 6 }   -- the dead-pile draw (d1), then the combat roll
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.eq(kessel.units.get("s").defence, 5, "s took d1's values")
+  local back = R.available_rifles()
+  expect.eq(#back, 1, "d1 is in play on s")
+  expect.eq(back[1].id, "d2")
+end)
