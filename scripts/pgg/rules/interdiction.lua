@@ -38,19 +38,21 @@ function I.smolensk()
   return {}
 end
 
--- Does the German hold every Smolensk hex with a line to the west edge?
+-- Does the German hold every Smolensk hex with a line to the west edge? German units in both
+-- hexes, each with the line of victory [15] (free of Soviet units, uncovered Soviet ZOC and Soviet
+-- interdiction markers, any length): the sequence of play asks for a line traced to the western
+-- map edge, not for supply, which may run out (more than 20 hexes from a supply road) while the
+-- line stands.
 function I.smolensk_held()
-  local S = require("rules.supply")
   local hexes = I.smolensk()
   if #hexes == 0 then return false end
   for _, h in ipairs(hexes) do
     local us = kessel.units.at(h)
     if #us == 0 or us[1].side ~= C.GERMAN then return false end
-    local ok = false
-    for _, u in ipairs(us) do
-      if S.traced(u) then ok = true end
-    end
-    if not ok then return false end
+  end
+  local lines = require("rules.victory").lines_west(hexes)
+  for _, h in ipairs(hexes) do
+    if not lines[h] then return false end
   end
   return true
 end

@@ -199,3 +199,25 @@ kessel.test("case_12_4_a_dead_counter_drawn_by_a_reveal_does_not_also_come_back"
   expect.eq(#back, 1, "d1 is in play on s")
   expect.eq(back[1].id, "d2")
 end)
+
+-- [13.2] "Smolensk held with a line to the west edge" is the line of [15], traced to the western
+-- map edge, not German supply. A 30x5 strip with no supply road: panzers in both Smolensk hexes
+-- (2402, 2403) are 23 MP from the west edge, out of supply by the MP method [11.1], but nothing
+-- stands between them and the edge: Smolensk is held, the air markers may go east of column 40
+-- from next turn. A Soviet rifle line across the strip (column 10, rows 1-5) closes the line.
+kessel.test("case_13_2_smolensk_held_by_the_line_to_the_west_edge_not_by_supply", function()
+  local S = require("rules.supply")
+  local function strip(extra_units)
+    local units = { pz("a", "2402"), pz("b", "2403") }
+    for _, u in ipairs(extra_units or {}) do units[#units + 1] = u end
+    setup(units, { map = { columns = 30, rows = 5, places = { { name = "Smolensk", kind = "major_city", hexes = { "2402", "2403" } } } },
+      step = "german_disruption_removal", turn = 5 })
+  end
+  strip()
+  expect.falsy(S.in_supply("a", "combat"), "23 MP from the west edge, no road: out of supply")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.var("smolensk_held_since"), 5, "held with a line to the west edge")
+  strip({ rifle("r1", "1001"), rifle("r2", "1003"), rifle("r3", "1005") })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.var("smolensk_held_since"), nil, "the rifles' line and ZOC close it")
+end)
