@@ -80,6 +80,16 @@ function C.sided(validate)
   end
 end
 
+-- An enumerator that lists nothing once the game is over [15] or for a side whose decision it is
+-- not [4] (`side` nil: every side), so `kessel.legal(side)` offers only what `side` may take.
+function C.sided_list(enumerate)
+  return function(side)
+    if kessel.game.finished() then return {} end
+    if side ~= nil and side ~= C.deciding_side() then return {} end
+    return enumerate(side)
+  end
+end
+
 -- Unit classification ---------------------------------------------------------------------------
 -- Unit types are declarations: they never change while a ruleset is loaded, so each is read once.
 local utypes = {}

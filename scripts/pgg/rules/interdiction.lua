@@ -149,7 +149,7 @@ kessel.action{
       kessel.emit.var("air_initial_done", true)
     end
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     -- cheap: markers go on or next to enemy units (the only useful places)
     local out = {}
     local target_side
@@ -167,7 +167,7 @@ kessel.action{
       end
     end
     return out
-  end,
+  end),
 }
 
 kessel.action{
@@ -180,12 +180,12 @@ kessel.action{
     if setup_first() then return C.reason("13.2", SETUP_FIRST) end
   end),
   apply = function(a) kessel.emit.var("air_initial_done", true) end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if side and side ~= C.GERMAN then return {} end
     local M = require("rules.movement")
     if kessel.game.var("pending") or not M.initial_air_pending() or setup_first() then return {} end
     return { { kind = "end_air_placement" } }
-  end,
+  end),
 }
 
 local function remove_all(kind)

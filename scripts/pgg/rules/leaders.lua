@@ -201,7 +201,7 @@ kessel.action{
     kessel.emit.withdraw(l.id)
     kessel.emit.note("10.4", C.name(l) .. " evacuated from " .. l.hex .. "; returns next turn at " .. L.evacuation_area())
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local out = {}
     if side and side ~= C.SOVIET then return out end
     if not evacuation_on() or kessel.game.var("pending") then return out end
@@ -211,7 +211,7 @@ kessel.action{
       end
     end
     return out
-  end,
+  end),
 }
 
 -- Evacuated leaders come back at the start of the Soviet Movement Phase of the next turn, in the

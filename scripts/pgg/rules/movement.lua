@@ -597,9 +597,9 @@ kessel.action{
     last_plan = nil
     M.execute(plan, a)
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     return M.enumerate()
-  end,
+  end),
 }
 
 -- Units of the phasing side in `hex` that could move now: free movers, and units of a first-turn
@@ -781,10 +781,10 @@ kessel.action{
     if not M.roll_needed() then return C.reason("5.2", "the first-turn roll is made once, in the first Soviet Movement Phase") end
   end),
   apply = function(a) M.roll_first_turn() end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if M.roll_needed() then return { { kind = "first_turn_roll" } } end
     return {}
-  end,
+  end),
 }
 
 kessel.on("setup", function()

@@ -308,7 +308,7 @@ kessel.action{
     kessel.emit.var("swf_turn", { turn = kessel.game.turn(), n = swf_this_turn() + 1 })
     bring_in(u, a.hex, "14.2", string.format("South-Western Front division no. %d: German +%d VP", n, vp))
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local out = {}
     if side ~= nil and side ~= C.SOVIET then return out end
     -- the same checks as R.swf_check, the hex-independent ones once
@@ -318,7 +318,7 @@ kessel.action{
       if not C.enemy_at(h, C.SOVIET) then out[#out + 1] = { kind = "swf_call", hex = h } end
     end
     return out
-  end,
+  end),
 }
 
 return R

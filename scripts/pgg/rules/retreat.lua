@@ -451,7 +451,7 @@ kessel.action{
     cb.retreat.excess = { hex = dest, units = ids }
     R.settle_excess(cb)
   end,
-  enumerate = function(side) return R.legal_retreats(side) end,
+  enumerate = C.sided_list(function(side) return R.legal_retreats(side) end),
 }
 
 -- The retreats the opponent may pick now for the pending retreat [9.71] [9.72] (empty when no
@@ -544,7 +544,7 @@ kessel.action{
       kessel.emit.var("pending", p)
     end
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local p = kessel.game.var("pending")
     if not p or p.kind ~= "advance" then return {} end
     if side and side ~= p.side then return {} end
@@ -568,7 +568,7 @@ kessel.action{
       end
     end
     return out
-  end,
+  end),
 }
 
 return R

@@ -36,11 +36,11 @@ kessel.action{
   apply = function(a)
     kessel.emit.advance()
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if kessel.game.finished() or kessel.game.var("pending") then return {} end
     if #SEQ.end_phase_problems() > 0 then return {} end
     return { { kind = "end_phase" } }
-  end,
+  end),
 }
 
 return SEQ

@@ -112,11 +112,11 @@ kessel.action{
     kessel.emit.var("setup_done", true)
     kessel.emit.note("5.1", "the Soviet set-up is over: the German places his initial air markers [13.2]")
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if side and side ~= C.SOVIET then return {} end
     if kessel.game.var("pending") or not SU.open() then return {} end
     return { { kind = "end_setup" } }
-  end,
+  end),
 }
 
 function SU.place_reasons(a)
@@ -160,7 +160,7 @@ kessel.action{
     kessel.emit.place(u.id, a.hex)
     kessel.emit.note("5.1", string.format("set-up: %s placed in %s (from %s, area %s)", C.name(u), a.hex, u.hex, SU.area_of(u)))
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local out = {}
     if side and side ~= C.SOVIET then return out end
     if not SU.window() or kessel.game.var("pending") then return out end
@@ -174,7 +174,7 @@ kessel.action{
       end
     end
     return out
-  end,
+  end),
 }
 
 return SU

@@ -192,9 +192,10 @@ kessel.action{
       end
       return out
     end
-    if kessel.game.var("pending") then return out end
+    if kessel.game.var("pending") or kessel.game.finished() then return out end
     for _, s in ipairs({ C.SOVIET, C.GERMAN }) do
-      if ST.checkpoint(s) then
+      -- the owner eliminates his own excess [7]
+      if ST.checkpoint(s) and (side == nil or side == s) then
         for _, hex in ipairs(C.keys(ST.overstacked(s))) do
           -- in a Movement Phase, offered only once no unit of the hex can still move away
           if ST.stuck(hex, s) then

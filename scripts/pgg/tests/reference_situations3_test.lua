@@ -89,6 +89,9 @@ kessel.test("case_4_only_the_deciding_side_acts", function()
     expect.refused(ok, why, "4", "Soviet Movement Phase: the German may not act")
   end
   expect.eq(where("r"), "0505")
+  -- and nothing is listed for him: kessel.legal(side) offers only what that side may take
+  expect.eq(#kessel.legal("german"), 0, "nothing listed for the German in the Soviet's phase")
+  expect.truthy(#kessel.legal("soviet") > 0)
   expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0504" }, side = "soviet" })
   -- German Combat Phase: the Soviet may not attack with German units nor end the phase
   setup({ pz("g", "0303", "12-12-10"), rifle("s", "0403", "4-4-6"), leader("l", "0606", 5) })
@@ -168,6 +171,7 @@ kessel.test("case_15_no_action_after_the_end_of_turn_12", function()
   expect.accepted(kessel.act{ kind = "place_marker", hex = "0707" }, "the phase's own placement")
   expect.accepted(kessel.act{ kind = "end_phase" })
   expect.truthy(kessel.game.finished())
+  expect.eq(#kessel.legal(), 0, "nothing is listed after the end")
   for _, a in ipairs{
     { kind = "place_marker", hex = "0706", side = "german" },
     { kind = "move", units = { "s" }, path = { "0706" }, side = "soviet" },
