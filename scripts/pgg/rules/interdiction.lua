@@ -147,6 +147,7 @@ kessel.action{
     local M = require("rules.movement")
     if kessel.game.turn() == 1 and C.step_is("soviet_movement") and not M.initial_air_pending() then
       kessel.emit.var("air_initial_done", true)
+      require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
     end
   end,
   enumerate = C.sided_list(function(side)
@@ -179,7 +180,10 @@ kessel.action{
     if not M.initial_air_pending() then return C.reason("13.2", "no initial air marker placement is under way") end
     if setup_first() then return C.reason("13.2", SETUP_FIRST) end
   end),
-  apply = function(a) kessel.emit.var("air_initial_done", true) end,
+  apply = function(a)
+    kessel.emit.var("air_initial_done", true)
+    require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
+  end,
   enumerate = C.sided_list(function(side)
     if side and side ~= C.GERMAN then return {} end
     local M = require("rules.movement")

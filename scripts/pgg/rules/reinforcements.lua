@@ -219,13 +219,18 @@ function R.provisional()
   bring_in(pool[1], hex, "14.1", "provisional reinforcement, roll " .. r .. ", entrance " .. area)
 end
 
-kessel.on("step_start", function()
-  if C.step_is("soviet_movement") then R.provisional() end
-end)
-kessel.on("setup", function()
+-- The provisional roll comes in the Soviet Movement Phase [14.1], once a turn; on turn 1 after
+-- the Soviet set-up and the German's initial air markers, which come before turn 1 [13.2] (so the
+-- German does not see the entrance before he places them). Apply stage (a hook or an action).
+function R.provisional_if_due()
+  if not C.step_is("soviet_movement") then return end
   local last = kessel.game.var("provisional_last")
-  if C.step_is("soviet_movement") and not (last and last.turn == kessel.game.turn()) then R.provisional() end
-end)
+  if last and last.turn == kessel.game.turn() then return end
+  if require("rules.movement").initial_air_pending() then return end
+  R.provisional()
+end
+kessel.on("step_start", R.provisional_if_due)
+kessel.on("setup", R.provisional_if_due)
 
 -- Stamp the turn units die (for the recycling delay).
 kessel.on("step_end", function()

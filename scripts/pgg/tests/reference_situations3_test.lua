@@ -225,3 +225,38 @@ kessel.test("case_13_2_smolensk_held_by_the_line_to_the_west_edge_not_by_supply"
   expect.accepted(kessel.act{ kind = "end_phase" })
   expect.eq(kessel.game.var("smolensk_held_since"), nil, "the rifles' line and ZOC close it")
 end)
+
+-- [14.1] [13.2] The sequence of play: the Soviet sets up, the German places his initial air
+-- markers before turn 1, and the provisional roll is a step of the Soviet Movement Phase of turn
+-- 1. The roll used to be made when the game was loaded, before the German placed his markers, so
+-- he saw where the division came on and could put a marker on it. Now it waits for the markers:
+-- nothing enters while he places them, the division enters (die 3: entrance P3, 2001) as his last
+-- marker goes down or he declares he is done.
+kessel.test("case_14_1_turn_1_provisional_roll_after_the_initial_air_markers", function()
+  local function board()
+    setup({ { id = "a", name = "a", side = "soviet", type = "rifle", hidden = true, pool = "rifle" }, pz("g", "0303") }, {
+      map = { columns = 30, rows = 8,
+        areas = { P1 = { "0301", "0401" }, P2 = { "1001" }, P3 = { "2001" }, P4 = { "1208" }, P5 = { "0808" }, P6 = { "0308" } } },
+      step = "soviet_movement", turn = 1, pools = { rifle = { "3-3-6" } },
+      markers = { { kind = "air_interdiction", side = "german", count = 3 } } })
+  end
+  board()
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "2001", side = "german" })
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "2002", side = "german" })
+  expect.eq(where("a"), "pending", "no provisional division while the German places his markers")
+  kessel.inject_dice{ 3 }
+  local events = expect.accepted(kessel.act{ kind = "place_marker", hex = "2003", side = "german" })
+  expect.eq(where("a"), "2001", "the last marker down: the turn's provisional roll [14.1]")
+  local noted = false
+  for _, e in ipairs(events) do if e.rule == "14.1" then noted = true end end
+  expect.truthy(noted, "the entry is noted under 14.1")
+  -- the German who places fewer: the roll comes when he is done
+  board()
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "2001", side = "german" })
+  expect.eq(where("a"), "pending")
+  kessel.inject_dice{ 3 }
+  expect.accepted(kessel.act{ kind = "end_air_placement", side = "german" })
+  expect.eq(where("a"), "2001")
+  -- and once a turn only: ending the phase later rolls no second division
+  expect.eq(kessel.game.var("provisional_last").turn, 1)
+end)
