@@ -19,6 +19,12 @@ fn campaign_summary_matches_the_published_facts() {
             "{out}"
         );
         assert!(out.contains("infantry 18"), "{out}");
+        // pgg-facts.md's Soviet set-up is 39 units (24th 7, 16th 7, 19th 5, 13th 9, 20th 11); the
+        // turn-1 provisional division [14.1] comes after the German's initial air markers
+        assert!(
+            out.contains("soviet     136 units: 39 at set-up, 75 as reinforcements"),
+            "{out}"
+        );
         // 15 leaders; 78 rifle and 20 armoured untried counters in the pools
         assert!(out.contains("leader 15"), "{out}");
         assert!(out.contains("rifle: 78 counters"), "{out}");

@@ -29,12 +29,7 @@ kessel.queries.declare{
   description = "The side whose decision it is now: the side a pending decision names, the German "
     .. "while he places his initial air markers [13.2], else the phasing side",
   params = {},
-  fn = function()
-    local p = kessel.game.var("pending")
-    if p and p.side then return p.side end
-    if M.initial_air_pending() and not require("rules.setup").open() then return C.GERMAN end
-    return C.phasing()
-  end,
+  fn = function() return C.deciding_side() end,
 }
 
 kessel.queries.declare{

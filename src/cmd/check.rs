@@ -87,6 +87,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .filter(|u| matches!(u.location, Location::Map(_)))
             .count();
+        // what the scenario file places, which is what a published set-up lists; the rules'
+        // start (a setup hook) may place more before the first move
+        let in_file = sc
+            .units
+            .iter()
+            .filter(|s| &s.unit.side == side && matches!(s.unit.location, Location::Map(_)))
+            .count();
+        let by_rules = match on_map.cmp(&in_file) {
+            std::cmp::Ordering::Greater => format!(
+                " (+{} placed by the rules' start: {on_map} on the map before the first move)",
+                on_map - in_file
+            ),
+            std::cmp::Ordering::Less => format!(
+                " (-{} taken off by the rules' start: {on_map} on the map before the first move)",
+                in_file - on_map
+            ),
+            std::cmp::Ordering::Equal => String::new(),
+        };
         let later = units.iter().filter(|u| u.entry.is_some()).count();
         let mut types: BTreeMap<&str, usize> = BTreeMap::new();
         for u in &units {
@@ -99,10 +117,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             format!(" ({})", types.join(", "))
         };
         println!(
-            "  {:<10} {}: {} at set-up, {} as reinforcements{}",
+            "  {:<10} {}: {} at set-up{}, {} as reinforcements{}",
             side,
             crate::cmd::count(units.len(), "unit", "units"),
-            on_map,
+            in_file,
+            by_rules,
             later,
             types
         );

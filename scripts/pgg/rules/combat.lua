@@ -719,17 +719,17 @@ end
 kessel.action{
   kind = "attack", rule = "9.1",
   description = "attack adjacent enemy hexes: attack{units={ids}, targets={hexes}}",
-  validate = K.attack_reasons,
+  validate = C.sided(K.attack_reasons),
   apply = function(a)
     local units = {}
     for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
     K.engage("attack", units, targets_of(a), {})
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if not C.in_combat_phase() or kessel.game.var("pending") then return {} end
     if side and side ~= C.phasing() then return {} end
     return K.attack_options(require("ai.narrowing").active())
-  end,
+  end),
 }
 
 -- Attacks a player could make now [9.1] [9.23] [10.36].
@@ -928,7 +928,7 @@ end
 kessel.action{
   kind = "choose", rule = "9.6",
   description = "answer a loss-or-retreat result: choose{choice=\"loss\"|\"retreat\", units={ids}}; after Eng: choose{units={id}}",
-  validate = K.choose_reasons,
+  validate = C.sided(K.choose_reasons),
   apply = function(a)
     local cb = K.current()
     local t = cb.current
@@ -971,7 +971,7 @@ kessel.action{
       R.ask(cb)
     end
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local p = kessel.game.var("pending")
     if not p or (p.kind ~= "loss_or_retreat" and p.kind ~= "eng_loss") then return {} end
     if side and side ~= p.side then return {} end
@@ -987,7 +987,7 @@ kessel.action{
       for _, id in ipairs(p.units) do out[#out + 1] = { kind = "choose", choice = "loss", units = { id } } end
     end
     return out
-  end,
+  end),
 }
 
 -- Once-a-phase markers end with the step [9.1] [9.73] [9.8].

@@ -30,6 +30,66 @@ function C.reason(rule, fmt, ...)
   return { rule = rule, message = select("#", ...) > 0 and string.format(fmt, ...) or fmt }
 end
 
+-- Who acts -----------------------------------------------------------------------------------
+-- The side whose decision it is now: the side a pending decision names (a retreat path is the
+-- opponent's [9.72], a loss the owner's [9.6], an advance the victor's [9.8], the excess after a
+-- retreat its chooser [7]), the German while he places his initial air markers [13.2] (inside
+-- the Soviet Movement Phase of turn 1, once the Soviet set-up [5.1] is over), else the phasing
+-- player [4]. The `deciding_side` query answers the same for the engine.
+function C.deciding_side()
+  local p = kessel.game.var("pending")
+  if p and p.side then return p.side end
+  if require("rules.movement").initial_air_pending() and not require("rules.setup").open() then return C.GERMAN end
+  return C.phasing()
+end
+
+-- Why `a` may not be taken by the side that sent it, or nil. Only the side whose decision it is
+-- acts [4]: the engine records and passes the sender (`a.side`), the rules refuse the others.
+local SIDE_NAMES = { soviet = "Soviet", german = "German" }
+local function side_name(side) return SIDE_NAMES[side] or tostring(side) end
+
+function C.actor_reason(a)
+  local by = a.side
+  if by == nil then return nil end
+  local d = C.deciding_side()
+  if d == nil or by == d then return nil end
+  local dn, bn = side_name(d), side_name(by)
+  local p = kessel.game.var("pending")
+  if p and p.side then
+    return C.reason(p.rule or "4", "the %s decides now, not the %s: %s", dn, bn, p.prompt or p.kind or "?")
+  end
+  if by == C.GERMAN and require("rules.movement").initial_air_pending() and require("rules.setup").open() then
+    return C.reason("13.2", "the German places his initial air markers after the Soviet set-up (the Soviet ends it: end_setup)")
+  end
+  if d ~= C.phasing() then
+    return C.reason("13.2", "the %s places his initial air markers now; the %s waits (end_air_placement ends them)", dn, bn)
+  end
+  return C.reason("4", "it is the %s player's %s: the %s may not act in it", dn, C.step().name or C.step().id, bn)
+end
+
+-- A validator that first refuses every action once the game is over (after turn 12 [15]) and any
+-- side but the deciding one [4], then runs `validate`.
+function C.sided(validate)
+  return function(a)
+    if kessel.game.finished() then
+      return C.reason("15", "the game is over: it ended with game-turn %d", kessel.game.turn())
+    end
+    local why = C.actor_reason(a)
+    if why then return why end
+    return validate(a)
+  end
+end
+
+-- An enumerator that lists nothing once the game is over [15] or for a side whose decision it is
+-- not [4] (`side` nil: every side), so `kessel.legal(side)` offers only what `side` may take.
+function C.sided_list(enumerate)
+  return function(side)
+    if kessel.game.finished() then return {} end
+    if side ~= nil and side ~= C.deciding_side() then return {} end
+    return enumerate(side)
+  end
+end
+
 -- Unit classification ---------------------------------------------------------------------------
 -- Unit types are declarations: they never change while a ruleset is loaded, so each is read once.
 local utypes = {}

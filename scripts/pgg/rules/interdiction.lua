@@ -38,19 +38,21 @@ function I.smolensk()
   return {}
 end
 
--- Does the German hold every Smolensk hex with a line to the west edge?
+-- Does the German hold every Smolensk hex with a line to the west edge? German units in both
+-- hexes, each with the line of victory [15] (free of Soviet units, uncovered Soviet ZOC and Soviet
+-- interdiction markers, any length): the sequence of play asks for a line traced to the western
+-- map edge, not for supply, which may run out (more than 20 hexes from a supply road) while the
+-- line stands.
 function I.smolensk_held()
-  local S = require("rules.supply")
   local hexes = I.smolensk()
   if #hexes == 0 then return false end
   for _, h in ipairs(hexes) do
     local us = kessel.units.at(h)
     if #us == 0 or us[1].side ~= C.GERMAN then return false end
-    local ok = false
-    for _, u in ipairs(us) do
-      if S.traced(u) then ok = true end
-    end
-    if not ok then return false end
+  end
+  local lines = require("rules.victory").lines_west(hexes)
+  for _, h in ipairs(hexes) do
+    if not lines[h] then return false end
   end
   return true
 end
@@ -90,8 +92,15 @@ function I.check(a)
     end
     if marker.hex then return nil, C.reason("13", "marker %s is already on the map", tostring(a.marker)) end
   else
-    local kind = C.step_is("soviet_interdiction") and I.SOVIET_KIND or I.GERMAN_KIND
+    -- the sender's own kind when the action names its side, else the phase's
+    local kind
+    if a.side == C.SOVIET then kind = I.SOVIET_KIND
+    elseif a.side == C.GERMAN then kind = I.GERMAN_KIND
+    else kind = C.step_is("soviet_interdiction") and I.SOVIET_KIND or I.GERMAN_KIND end
     marker = kessel.markers.all{ kind = kind, placed = false }[1]
+    if not marker and kind == I.SOVIET_KIND and not C.step_is("soviet_interdiction") then
+      return nil, C.reason("13.4", "Soviet interdiction markers are placed in the Soviet Interdiction Phase")
+    end
     if not marker then return nil, C.reason(kind == I.GERMAN_KIND and "13.2" or "13.4", "no %s marker left to place", kind) end
   end
   if marker.kind == I.GERMAN_KIND then
@@ -123,10 +132,10 @@ end
 
 kessel.action{
   kind = "place_marker", rule = "13", description = "place an air interdiction marker",
-  validate = function(a)
+  validate = C.sided(function(a)
     local m, why = I.check(a)
     if not m then return why end
-  end,
+  end),
   apply = function(a)
     local m = assert(I.check(a))
     kessel.emit.marker(m.id, a.hex)
@@ -138,9 +147,10 @@ kessel.action{
     local M = require("rules.movement")
     if kessel.game.turn() == 1 and C.step_is("soviet_movement") and not M.initial_air_pending() then
       kessel.emit.var("air_initial_done", true)
+      require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
     end
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     -- cheap: markers go on or next to enemy units (the only useful places)
     local out = {}
     local target_side
@@ -158,25 +168,28 @@ kessel.action{
       end
     end
     return out
-  end,
+  end),
 }
 
 kessel.action{
   kind = "end_air_placement", rule = "13.2", description = "the German places no more air markers before turn 1",
-  validate = function(a)
+  validate = C.sided(function(a)
     local pr = C.pending_reason()   -- (the WBC bidding comes first)
     if pr then return pr end
     local M = require("rules.movement")
     if not M.initial_air_pending() then return C.reason("13.2", "no initial air marker placement is under way") end
     if setup_first() then return C.reason("13.2", SETUP_FIRST) end
+  end),
+  apply = function(a)
+    kessel.emit.var("air_initial_done", true)
+    require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
   end,
-  apply = function(a) kessel.emit.var("air_initial_done", true) end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if side and side ~= C.GERMAN then return {} end
     local M = require("rules.movement")
     if kessel.game.var("pending") or not M.initial_air_pending() or setup_first() then return {} end
     return { { kind = "end_air_placement" } }
-  end,
+  end),
 }
 
 local function remove_all(kind)

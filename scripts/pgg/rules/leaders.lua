@@ -192,7 +192,7 @@ end
 
 kessel.action{
   kind = "evacuate", rule = "10.4", description = "evacuate a cut-off Soviet leader (optional rule)",
-  validate = evac_reasons,
+  validate = C.sided(evac_reasons),
   apply = function(a)
     local l = kessel.units.get(a.leader)
     local done = kessel.game.var("evacuations") or {}
@@ -201,7 +201,7 @@ kessel.action{
     kessel.emit.withdraw(l.id)
     kessel.emit.note("10.4", C.name(l) .. " evacuated from " .. l.hex .. "; returns next turn at " .. L.evacuation_area())
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local out = {}
     if side and side ~= C.SOVIET then return out end
     if not evacuation_on() or kessel.game.var("pending") then return out end
@@ -211,7 +211,7 @@ kessel.action{
       end
     end
     return out
-  end,
+  end),
 }
 
 -- Evacuated leaders come back at the start of the Soviet Movement Phase of the next turn, in the

@@ -582,14 +582,14 @@ end
 
 kessel.action{
   kind = "move", rule = "6.1", description = "move a stack (or bring on reinforcements) along a path",
-  validate = function(a)
+  validate = C.sided(function(a)
     local plan, why = M.plan(a)
     if not plan then return why end
     local Rail = require("rules.rail")
     local refused = Rail.check_cut_request(plan, a)
     if refused == nil then last_plan = { key = plan_key(a), plan = plan } end
     return refused
-  end,
+  end),
   apply = function(a)
     -- the engine validates an action just before applying it: reuse that plan when nothing moved
     local plan
@@ -597,9 +597,9 @@ kessel.action{
     last_plan = nil
     M.execute(plan, a)
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     return M.enumerate()
-  end,
+  end),
 }
 
 -- Units of the phasing side in `hex` that could move now: free movers, and units of a first-turn
@@ -777,14 +777,14 @@ end
 
 kessel.action{
   kind = "first_turn_roll", rule = "5.2", description = "roll for the 16th and 19th Armies' first-turn movement",
-  validate = function(a)
+  validate = C.sided(function(a)
     if not M.roll_needed() then return C.reason("5.2", "the first-turn roll is made once, in the first Soviet Movement Phase") end
-  end,
+  end),
   apply = function(a) M.roll_first_turn() end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if M.roll_needed() then return { { kind = "first_turn_roll" } } end
     return {}
-  end,
+  end),
 }
 
 kessel.on("setup", function()

@@ -200,7 +200,7 @@ end
 kessel.action{
   kind = "overrun", rule = "6.5",
   description = "overrun an adjacent enemy hex during movement: overrun{units={ids}, target=hex}",
-  validate = O.reasons,
+  validate = C.sided(O.reasons),
   apply = function(a)
     local units = {}
     for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
@@ -209,13 +209,13 @@ kessel.action{
     kessel.emit.note("6.5", string.format("overrun of %s from %s (%d MP)", a.target, units[1].hex, cost))
     K.engage("overrun", units, { a.target }, { overrun = true })
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local out = {}
     if not C.in_movement_phase() or kessel.game.var("pending") then return out end
     local me = C.phasing()
     if side and side ~= me then return out end
     return require("ai.narrowing").listed("overrun", { side = me, stacks = kessel.units.occupied(me), moves = O.stack_overruns })
-  end,
+  end),
 }
 
 -- Overruns the phasing player's stack in `hex` may make now: its combat units together against

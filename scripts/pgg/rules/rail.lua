@@ -213,10 +213,10 @@ end
 
 kessel.action{
   kind = "rail_move", rule = "6.3", description = "move a Soviet stack by rail",
-  validate = function(a)
+  validate = C.sided(function(a)
     local plan, why = RL.plan(a)
     if not plan then return why end
-  end,
+  end),
   apply = function(a)
     local plan = assert(RL.plan(a))
     local V = require("rules.victory")
@@ -228,7 +228,7 @@ kessel.action{
     kessel.emit.var("rail_units", { turn = kessel.game.turn(), used = RL.used_this_turn() + plan.weight })
     kessel.emit.note("6.3", string.format("rail move %s -> %s, %d rail hexes", plan.from, plan.path[#plan.path], plan.cost))
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local out = {}
     if not C.step_is("soviet_movement") or kessel.game.var("pending") then return out end
     local rules
@@ -241,7 +241,7 @@ kessel.action{
         return RL.stack_moves(hex, rules)
       end,
     })
-  end,
+  end),
 }
 
 -- The trace rules of this moment, shared by every stack (RL.stack_moves) and by RL.plan.

@@ -147,11 +147,15 @@ function R.available_rifles(formation)
   local wbc = C.option("wbc09_14_rifle_recycling_delay")
   if wbc and originals_left() then return {} end
   local dead, turn = {}, kessel.game.turn()
+  -- a dead counter whose values a reveal has drawn is back in play on that unit [12.4]: it is
+  -- not in the pile to come back a second time
+  local drawn = {}
+  for _, id in ipairs(kessel.game.var("dead_faces_used") or {}) do drawn[id] = true end
   for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "rifle", location = "eliminated" }) do
     local died = u.vars.elim_turn
     -- a revealed 0-0-6 was removed, not killed [12.3]: it is in the dud pile and never comes back
     local dud = not u.hidden and (u.attack or 0) == 0 and (u.defence or 0) == 0
-    if not dud and (not wbc or (died ~= nil and died <= turn - 2)) then dead[#dead + 1] = u end
+    if not dud and not drawn[u.id] and (not wbc or (died ~= nil and died <= turn - 2)) then dead[#dead + 1] = u end
   end
   return dead
 end
@@ -215,13 +219,18 @@ function R.provisional()
   bring_in(pool[1], hex, "14.1", "provisional reinforcement, roll " .. r .. ", entrance " .. area)
 end
 
-kessel.on("step_start", function()
-  if C.step_is("soviet_movement") then R.provisional() end
-end)
-kessel.on("setup", function()
+-- The provisional roll comes in the Soviet Movement Phase [14.1], once a turn; on turn 1 after
+-- the Soviet set-up and the German's initial air markers, which come before turn 1 [13.2] (so the
+-- German does not see the entrance before he places them). Apply stage (a hook or an action).
+function R.provisional_if_due()
+  if not C.step_is("soviet_movement") then return end
   local last = kessel.game.var("provisional_last")
-  if C.step_is("soviet_movement") and not (last and last.turn == kessel.game.turn()) then R.provisional() end
-end)
+  if last and last.turn == kessel.game.turn() then return end
+  if require("rules.movement").initial_air_pending() then return end
+  R.provisional()
+end
+kessel.on("step_start", R.provisional_if_due)
+kessel.on("setup", R.provisional_if_due)
 
 -- Stamp the turn units die (for the recycling delay).
 kessel.on("step_end", function()
@@ -291,10 +300,10 @@ end
 
 kessel.action{
   kind = "swf_call", rule = "14.2", description = "call a South-Western Front rifle division (German VP)",
-  validate = function(a)
+  validate = C.sided(function(a)
     local u, why = R.swf_check(a)
     if not u then return why end
-  end,
+  end),
   apply = function(a)
     local u = assert(R.swf_check(a))
     local n = (kessel.game.var("swf_count") or 0) + 1
@@ -304,7 +313,7 @@ kessel.action{
     kessel.emit.var("swf_turn", { turn = kessel.game.turn(), n = swf_this_turn() + 1 })
     bring_in(u, a.hex, "14.2", string.format("South-Western Front division no. %d: German +%d VP", n, vp))
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local out = {}
     if side ~= nil and side ~= C.SOVIET then return out end
     -- the same checks as R.swf_check, the hex-independent ones once
@@ -314,7 +323,7 @@ kessel.action{
       if not C.enemy_at(h, C.SOVIET) then out[#out + 1] = { kind = "swf_call", hex = h } end
     end
     return out
-  end,
+  end),
 }
 
 return R

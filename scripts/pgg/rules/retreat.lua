@@ -408,7 +408,7 @@ end
 kessel.action{
   kind = "retreat", rule = "9.72",
   description = "the opponent picks a retreat path: retreat{units={ids}, path={hexes}}",
-  validate = R.retreat_reasons,
+  validate = C.sided(R.retreat_reasons),
   apply = function(a)
     local cb = K.current()
     local ids = list_of(a.units or a.unit)
@@ -451,7 +451,7 @@ kessel.action{
     cb.retreat.excess = { hex = dest, units = ids }
     R.settle_excess(cb)
   end,
-  enumerate = function(side) return R.legal_retreats(side) end,
+  enumerate = C.sided_list(function(side) return R.legal_retreats(side) end),
 }
 
 -- The retreats the opponent may pick now for the pending retreat [9.71] [9.72] (empty when no
@@ -517,7 +517,7 @@ end
 kessel.action{
   kind = "advance", rule = "9.8",
   description = "advance after combat: advance{units={ids}, path={hexes}} or advance{skip=true}",
-  validate = R.advance_reasons,
+  validate = C.sided(R.advance_reasons),
   apply = function(a)
     local p = kessel.game.var("pending")
     local cb = K.current()
@@ -544,7 +544,7 @@ kessel.action{
       kessel.emit.var("pending", p)
     end
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local p = kessel.game.var("pending")
     if not p or p.kind ~= "advance" then return {} end
     if side and side ~= p.side then return {} end
@@ -568,7 +568,7 @@ kessel.action{
       end
     end
     return out
-  end,
+  end),
 }
 
 return R

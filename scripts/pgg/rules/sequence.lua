@@ -24,7 +24,7 @@ end
 
 kessel.action{
   kind = "end_phase", rule = "4", description = "end the current phase",
-  validate = function(a)
+  validate = C.sided(function(a)
     if kessel.game.finished() then return C.reason("15", "the game is over") end
     local pending = kessel.game.var("pending")
     if pending then
@@ -32,15 +32,15 @@ kessel.action{
     end
     local problems = SEQ.end_phase_problems()
     if #problems > 0 then return problems end
-  end,
+  end),
   apply = function(a)
     kessel.emit.advance()
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if kessel.game.finished() or kessel.game.var("pending") then return {} end
     if #SEQ.end_phase_problems() > 0 then return {} end
     return { { kind = "end_phase" } }
-  end,
+  end),
 }
 
 return SEQ

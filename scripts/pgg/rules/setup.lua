@@ -100,23 +100,23 @@ end
 
 kessel.action{
   kind = "end_setup", rule = "5.1", description = "the Soviet ends his set-up; the German's initial air markers follow [13.2]",
-  validate = function(a)
+  validate = C.sided(function(a)
     local pr = C.pending_reason()
     if pr then return pr end
     if not SU.open() then
       local _, why = SU.window()
       return why or C.reason("5.1", "no unit has a set-up area to arrange")
     end
-  end,
+  end),
   apply = function(a)
     kessel.emit.var("setup_done", true)
     kessel.emit.note("5.1", "the Soviet set-up is over: the German places his initial air markers [13.2]")
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     if side and side ~= C.SOVIET then return {} end
     if kessel.game.var("pending") or not SU.open() then return {} end
     return { { kind = "end_setup" } }
-  end,
+  end),
 }
 
 function SU.place_reasons(a)
@@ -154,13 +154,13 @@ end
 kessel.action{
   kind = "setup_place", rule = "5.1",
   description = "Soviet set-up: put a unit of a multi-hex set-up area in another hex of it: setup_place{unit=id, hex=label}",
-  validate = SU.place_reasons,
+  validate = C.sided(SU.place_reasons),
   apply = function(a)
     local u = kessel.units.get(a.unit)
     kessel.emit.place(u.id, a.hex)
     kessel.emit.note("5.1", string.format("set-up: %s placed in %s (from %s, area %s)", C.name(u), a.hex, u.hex, SU.area_of(u)))
   end,
-  enumerate = function(side)
+  enumerate = C.sided_list(function(side)
     local out = {}
     if side and side ~= C.SOVIET then return out end
     if not SU.window() or kessel.game.var("pending") then return out end
@@ -174,7 +174,7 @@ kessel.action{
       end
     end
     return out
-  end,
+  end),
 }
 
 return SU

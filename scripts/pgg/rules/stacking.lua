@@ -151,11 +151,19 @@ kessel.action{
   kind = "eliminate_excess", rule = "7", description = "eliminate a unit of an overstacked hex (owner's choice; after a retreat, as pending)",
   validate = function(a)
     local p = retreat_excess()
-    if p then return retreat_excess_reasons(a, p) end
+    if p then
+      local why = C.actor_reason(a)   -- the chooser named by the pending decision
+      if why then return why end
+      return retreat_excess_reasons(a, p)
+    end
     local pr = C.pending_reason()
     if pr then return pr end
     local u = a.unit and kessel.units.get(a.unit)
     if not u or not C.on_map(u) then return C.reason("7", "no such unit on the map") end
+    -- at a checkpoint the owner eliminates his own excess [7], whoever is phasing
+    if a.side ~= nil and a.side ~= u.side then
+      return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "the owner (the %s player) eliminates his excess, not his opponent", u.side == C.SOVIET and "Soviet" or "German")
+    end
     if not ST.checkpoint(u.side) then
       return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "stacking is not checked now for the %s", u.side)
     end
@@ -184,9 +192,10 @@ kessel.action{
       end
       return out
     end
-    if kessel.game.var("pending") then return out end
+    if kessel.game.var("pending") or kessel.game.finished() then return out end
     for _, s in ipairs({ C.SOVIET, C.GERMAN }) do
-      if ST.checkpoint(s) then
+      -- the owner eliminates his own excess [7]
+      if ST.checkpoint(s) and (side == nil or side == s) then
         for _, hex in ipairs(C.keys(ST.overstacked(s))) do
           -- in a Movement Phase, offered only once no unit of the hex can still move away
           if ST.stuck(hex, s) then

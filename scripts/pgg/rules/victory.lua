@@ -107,15 +107,18 @@ function V.passed_path(side, path, units)
 end
 
 -- Which of `hexes` have a line to the west edge free of Soviet units and zones of control [15]:
--- a set of them (one search for all).
+-- a set of them (one search for all). The reference calls it a supply line, so a Soviet
+-- interdiction marker on the map closes its hex as it closes German supply [13.44].
 function V.lines_west(hexes)
   local ezoc = Z.enemy_zoc(C.GERMAN)
   local soviet = C.occupied(C.SOVIET)
   local german = C.occupied(C.GERMAN)
-  -- closed: Soviet units, Soviet ZOC without a German unit, lake hexes and hexsides
+  -- closed: Soviet units, Soviet ZOC without a German unit, Soviet interdiction markers, lake
+  -- hexes and hexsides
   local t = C.terrain_lists()
   local blocked = soviet:union(ezoc:minus(german))
   for _, h in ipairs(t.lake) do blocked:add(h) end
+  for hex in pairs(C.markers_on_map("soviet_interdiction")) do blocked:add(hex) end
   local found = #hexes > 0 and kessel.paths.trace_costs{
     from = hexes,
     step = { hex = true, blocked_by = { "lake" } },

@@ -51,7 +51,7 @@ do
     expect.accepted(kessel.act{ kind = "setup_place", unit = "rem", hex = "0106" })
     expect.eq(#kessel.units.at("0106"), 4)
     -- the German's initial markers wait for the Soviet set-up [13.2]
-    ok, r = kessel.act{ kind = "place_marker", hex = "0404" }
+    ok, r = kessel.act{ kind = "place_marker", hex = "0404", side = "german" }
     expect.refused(ok, r, "13.2", "after the Soviet set-up")
     expect.eq(#offered("german", "place_marker"), 0)
     expect.eq(#offered("german", "end_air_placement"), 0)
