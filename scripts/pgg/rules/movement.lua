@@ -801,6 +801,17 @@ end)
 function M.end_phase_problems()
   local out = {}
   if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return out end
+  -- the Soviet set-up [5.1] and the German's initial air markers [13.2] come before the Soviet
+  -- moves: the phase does not end under them (the German ends his placement with
+  -- end_air_placement, not by ending the Soviet's phase)
+  if M.initial_air_pending() then
+    if require("rules.setup").open() then
+      out[#out + 1] = C.reason("5.1", "the Soviet set-up comes first, then the German's initial air markers [13.2]: end_setup ends the set-up")
+    else
+      out[#out + 1] = C.reason("13.2", "the German places his initial air markers first (place_marker, or end_air_placement to place no more)")
+    end
+    return out
+  end
   local base
   for _, u in ipairs(C.units_of(C.SOVIET)) do
     if M.first_turn_full_ma(u) and M.cannot_move(u) == nil then
