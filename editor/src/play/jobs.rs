@@ -47,7 +47,14 @@ impl PlaySession {
     /// Takes an action (on the rules' thread; its outcome shows once it is back): an accepted
     /// one refreshes everything, a refused one is kept to show.
     pub fn act(&mut self, action: &Action) {
-        self.wanted.changes.push_back(Change::Act(action.clone()));
+        let mut action = action.clone();
+        // sent as the side the screen showed deciding when the person clicked: should the game
+        // have moved on meanwhile (the computer played), the rules refuse it for that side
+        // instead of taking it for whoever decides by then
+        if action.side.is_none() {
+            action.side = self.deciding.clone();
+        }
+        self.wanted.changes.push_back(Change::Act(action));
     }
 
     /// Takes back a person's last decision with the computer's moves made after it, so the

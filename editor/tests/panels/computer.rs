@@ -112,22 +112,27 @@ fn the_german_plays_a_few_turns_of_the_learning_scenario_against_the_computer() 
             turn(&h),
             start.elapsed()
         );
-        let (computer, stopped) = {
+        let (computer, stopped, busy) = {
             let s = h.state().session.as_ref().expect("a game");
-            (s.computer_to_move(), s.seats.stopped.clone())
+            let busy = s.rules_busy() || s.computer_thinking();
+            (s.computer_to_move(), s.seats.stopped.clone(), busy)
         };
         assert_eq!(stopped, None, "the computer stopped");
-        if computer {
+        // a person acts on what the screen shows: not while the rules are still working out
+        // the last move's outcome (the screen would show the game as it was)
+        if computer || busy {
             // the computer plays within the frame's time slice; the window keeps drawing
             h.step();
             continue;
         }
-        german_decides(&mut h, &mut moves_left);
-        german_decisions += 1;
-        // once the computer has answered a German decision, take it back: the German's last
-        // decision goes with the computer's moves after it
+        // once the computer has answered a German decision and the German is to decide again,
+        // take it back: the German's last decision goes with the computer's moves after it (asked
+        // at a German decision, with nothing under way, as a person at the screen would)
         let s = h.state().session.as_ref().expect("a game");
-        if !undone && turn(&h) == 2 && !s.seats.computer_moves.is_empty() {
+        let last_was_computer = (s.engine.log().len())
+            .checked_sub(1)
+            .is_some_and(|i| s.seats.computer_moves.contains(&i));
+        if !undone && turn(&h) == 2 && last_was_computer {
             let before = s.engine.log().len();
             let last_computer = *s
                 .seats
@@ -144,13 +149,23 @@ fn the_german_plays_a_few_turns_of_the_learning_scenario_against_the_computer() 
                 s.seats.computer_moves.iter().all(|&i| i < after),
                 "no computer move past the log's end"
             );
-            if last_computer + 1 == before {
-                assert!(!s.computer_to_move(), "back at a German decision");
-            }
+            assert_eq!(
+                last_computer + 1,
+                before,
+                "the last move was the computer's"
+            );
+            assert!(!s.computer_to_move(), "back at a German decision");
             undone = true;
+            continue;
         }
+        german_decides(&mut h, &mut moves_left);
+        german_decisions += 1;
     }
     assert!(undone, "an undo was tried");
+    // paused, so the computer does not play on once the saved game is loaded (at turn 3 it may be
+    // its move: the loaded game must be the saved one, not a move or two further)
+    h.get_by_label("Pause").click();
+    settle(&mut h);
     let s = h.state().session.as_ref().expect("a game");
     assert!(german_decisions > 10, "{german_decisions}");
     let computer = s.seats.computer_moves.len();
