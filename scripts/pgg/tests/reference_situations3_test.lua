@@ -260,3 +260,25 @@ kessel.test("case_14_1_turn_1_provisional_roll_after_the_initial_air_markers", f
   -- and once a turn only: ending the phase later rolls no second division
   expect.eq(kessel.game.var("provisional_last").turn, 1)
 end)
+
+-- [13.2] [4] The German's initial air markers come before the Soviet moves on turn 1: while he
+-- places them, the Soviet Movement Phase does not end (the German could end it: `end_phase` was
+-- offered to him during his placement, and the Soviet never moved on turn 1); he ends his
+-- placement with `end_air_placement`, and the Soviet then ends his own phase.
+kessel.test("case_13_2_the_soviet_phase_does_not_end_under_the_initial_air_markers", function()
+  setup({ rifle("s", "1005", "2-4-6"), pz("g", "0303") }, {
+    map = { columns = 30, rows = 8 },
+    step = "soviet_movement", turn = 1,
+    markers = { { kind = "air_interdiction", side = "german", count = 3 } } })
+  expect.eq(kessel.queries.ask("deciding_side"), "german", "the German places his markers now")
+  local offered = {}
+  for _, a in ipairs(kessel.legal("german")) do offered[a.kind] = true end
+  expect.truthy(offered.end_air_placement, "the German may end his placement")
+  expect.falsy(offered.end_phase, "but not the Soviet's phase")
+  local ok, r = kessel.act{ kind = "end_phase", side = "german" }
+  expect.refused(ok, r, "13.2")
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.accepted(kessel.act{ kind = "end_air_placement", side = "german" })
+  expect.eq(kessel.queries.ask("deciding_side"), "soviet")
+  expect.accepted(kessel.act{ kind = "end_phase", side = "soviet" })
+end)
