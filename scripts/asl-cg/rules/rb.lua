@@ -110,9 +110,12 @@ S.on_end("armor_withdrawal", function()
     local side = platoons[p].side
     local rec = C.var("win_loss", {})[side] or { wins = 0, losses = 0, completed = 0 }
     local drm = (rec.completed >= 2 and rec.wins * 2 <= rec.losses) and -1 or 0
-    local roll = C.dr("afv_withdrawal")
+    -- a Secret dr [11.6142]: the other side reads that it was made, and sees a Withdrawal by its effect
+    local secret = { secret_to = side }
+    local roll = kessel.dice.roll("afv_withdrawal", 6, secret)
     local r = kessel.tables.lookup("afv_withdrawal", roll + drm)
-    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", p, roll, drm, r))
+    C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, p))
+    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", p, roll, drm, r), secret)
     if r == "withdrawn" then
       for _, v in ipairs(platoons[p].units) do
         if v.vars.isolated and not v.vars.immobile then
@@ -235,12 +238,16 @@ function RB.cpp()
     if C.get_in("attack_chit", side) then drm = drm + 1 end
     local cvp = C.get_in("cvp_lost", side, 0) + C.get_in("reph_cvp_lost", side, 0)
     drm = drm - math.floor(cvp / 20)
-    local roll = C.DR("cpp")
+    -- a Secret DR [11.616]: its value, record and note are the side's own (the `cpp` table of both
+    -- sides stays public: a var can be secret to one side only; see the coverage table)
+    local secret = { secret_to = side }
+    local roll = C.DR("cpp", secret)
     local add = tonumber(kessel.tables.lookup("cpp_rb", roll + drm))
     local start = C.get_in("cpp", side, 0)
     C.set_in("cpp", side, start + add)
-    C.record("cpp", "11.616", { side = side, dr = roll, drm = drm, cvp = cvp, historical = hist(side), repl = add, start = start, total = start + add })
-    C.note("11.6162", string.format("%s CPP: DR %d%+d = %d: +%d; Start %d, Total %d", side, roll, drm, roll + drm, add, start, start + add))
+    C.record("cpp", "11.616", { side = side, dr = roll, drm = drm, cvp = cvp, historical = hist(side), repl = add, start = start, total = start + add }, secret)
+    C.note("11.616", side .. " makes its Secret CPP Replenishment DR")
+    C.note("11.6162", string.format("%s CPP: DR %d%+d = %d: +%d; Start %d, Total %d", side, roll, drm, roll + drm, add, start, start + add), secret)
   end
 end
 
