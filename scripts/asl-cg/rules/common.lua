@@ -99,14 +99,16 @@ end
 
 -- Sets one field of a table-valued game var (copying it: snapshots are shared).
 -- `opts` as kessel.emit.var's: `{ secret_to = side }` keeps the table that side's secret
+-- Both read the scenario's `[vars]` table when the game has not set the variable yet (a scenario's
+-- starting CPP, SAN or casualty counts), as C.var does.
 function C.set_in(key, field, value, opts)
-  local t = C.copy(kessel.game.var(key) or {})
+  local t = C.copy(C.var(key) or {})
   t[field] = value
   kessel.emit.var(key, t, opts)
 end
 
 function C.get_in(key, field, default)
-  local t = kessel.game.var(key)
+  local t = C.var(key)
   if t == nil or t[field] == nil then return default end
   return t[field]
 end
