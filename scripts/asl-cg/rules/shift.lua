@@ -214,7 +214,7 @@ function T.apply(a)
   local roll = C.DR("shift", secret)
   local result = kessel.tables.lookup("shift", roll + drm)
   C.record("shift", "9.613", { units = a.units, from = from, to = a.to, dr = roll, drm = drm, modifiers = mods, result = result }, secret)
-  C.note("9.613", string.format("%s: %s attempts to Shift from %s to %s (a Secret DR)", side, table.concat(a.units, ", "), from, a.to))
+  C.note("9.613", string.format("%s group %s attempts to Shift from %s to %s (a Secret DR)", side, table.concat(a.units, ", "), from, a.to))
   C.note("9.613", string.format("%s Shift %s -> %s: DR %d%+d = %d%s: %s", table.concat(a.units, ", "), from, a.to, roll, drm,
     roll + drm, #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", result), secret)
   if result == "no_shift" then return end
