@@ -78,3 +78,17 @@ kessel.test("case_9.6122_the_scenario_san_is_adjusted", function()
   expect.eq(kessel.game.var("san").british, 2)
   expect.eq(kessel.game.var("san").german, 3)
 end)
+
+-- [9.6122] a SAN no adjustment changed is still the new CG Date's SAN: the game holds it (so a
+-- campaign carries it to the next CG scenario), not only the finished scenario's [vars]
+kessel.test("case_9.6122_an_unchanged_san_is_kept_for_the_next_date", function()
+  for _ = 1, 5 do expect.accepted(kessel.act{ kind = "pbx_end" }) end
+  expect.accepted(kessel.act{ kind = "start_refit" })
+  while kessel.game.step().id ~= "date_san" do expect.accepted(kessel.act{ kind = "end_step" }) end
+  kessel.inject_dice{ 1 }
+  expect.accepted(kessel.act{ kind = "end_step" })
+  local san = kessel.game.var("san")
+  expect.truthy(san ~= nil, "the SAN is a game variable after 9.612")
+  expect.eq(san.british, 4, "dr 1: British SAN 4 unchanged")
+  expect.eq(san.german, 3)
+end)
