@@ -264,6 +264,10 @@ function P.validate_fort(a)
   local ok, cost = pcall(kessel.tables.cell, "fortification_costs", a.item or "", "cost")
   if not ok then return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table") end
   local n = a.count or 1
+  if type(n) ~= "number" or n < 1 or n ~= math.floor(n) then
+    return C.refuse("9.619", "count is a whole number of items, 1 or more (got " .. tostring(a.count) .. ")")
+  end
+  if a.item == "san_increase" and n > 1 then return C.refuse("9.619", "one SAN Increase per RePh (note e): count 1") end
   cost = cost * n
   if kessel.tables.cell("fortification_costs", a.item, "british_only") and side ~= "british" then
     return C.refuse("9.619", "mines are bought by the British only")

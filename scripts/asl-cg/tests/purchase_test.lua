@@ -191,3 +191,19 @@ kessel.test("case_9.619_hip_limits", function()
   ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "hip_smc" }
   expect.refused(ok, r, "9.619", "Dusk")
 end)
+
+-- [9.619] note e: one SAN Increase per RePh, also within one purchase (count 2 was charged 20 FPP
+-- for +1 SAN); a count is a whole number of items, 1 or more (a negative count gave FPP, a
+-- fractional one stopped the rules with a Lua error)
+kessel.test("case_9.619_counts_and_one_san_increase", function()
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 20, german = 10 } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "san_increase", count = 2 }
+  expect.refused(ok, r, "9.619", "one SAN Increase per RePh")
+  ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_1s", count = -5 }
+  expect.refused(ok, r, "9.619", "whole number")
+  ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_1s", count = 1.5 }
+  expect.refused(ok, r, "9.619", "whole number")
+  expect.eq(kessel.game.var("fpp").german, 10, "no FPP gained")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", count = 3 })
+  expect.eq(kessel.game.var("fpp").british, 15.5, "3 A-P factors at 1.5")
+end)
