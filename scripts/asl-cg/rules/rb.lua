@@ -166,6 +166,12 @@ function RB.validate_removal(a)
     return C.refuse("11.615", "only in a friendly-Controlled Location")
   end
   for _, u in ipairs(kessel.units.at(m.hex)) do if u.vars.isolated then return C.refuse("11.615", "not in an Isolated Location") end end
+  -- a Location of an Isolated Area of the Perimeters is Isolated, occupied or not [11.606]
+  for i, area in ipairs(C.var("isolated_areas", {})) do
+    for _, h in ipairs(area.hexes or {}) do
+      if h == m.hex then return C.refuse("11.615", m.hex .. " lies in Isolated Area " .. i .. ": not in an Isolated Location") end
+    end
+  end
   if not is_mine(m) then
     for _, x in ipairs(kessel.markers.at(m.hex)) do
       if x.kind == "ap_mine" and x.hex == m.hex then return C.refuse("11.615", "A-P mines must be Cleared from the Location first") end

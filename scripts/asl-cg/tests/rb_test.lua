@@ -174,3 +174,12 @@ kessel.test("case_11.6142_withdrawal_dr_is_secret", function()
   n, hidden = dice_seen("german", "afv_withdrawal")
   expect.eq(hidden, 0, "the German reads his own dr")
 end)
+
+-- [11.615] "in any friendly-Controlled non-Isolated Location": wire in an empty Location of an
+-- Isolated Area (isolated_areas) is not rolled for, though no Isolated unit stands in it
+kessel.test("case_11.615_not_in_an_empty_isolated_location", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct", isolated_areas = { { hexes = { "C3", "C4" } } } },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "wire", side = "russian", at = "C3" } } }
+  local ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = 1 }
+  expect.refused(ok, r, "11.615", "Isolated Area 1")
+end)
