@@ -196,9 +196,12 @@ function T.apply(a)
     end
   end
   local drm, mods = 0, {}
-  if src then
+  -- the path DRMs count between the current and the new Area, from a Setup Area or from an Entry
+  -- Area to a Setup Area; not from one Entry Area to another (the table's double-dagger note)
+  local origin = src and src.hexes or (dest and kessel.map.area(from)) or nil
+  if origin then
     local st = A.stored()
-    local path = T.path(side, src.hexes, dest and dest.hexes or kessel.map.area(a.to)) or {}
+    local path = T.path(side, origin, dest and dest.hexes or kessel.map.area(a.to)) or {}
     local road, ut = #path > 0, 0
     local prev = path.start
     for _, h in ipairs(path) do

@@ -204,3 +204,18 @@ kessel.test("case_9.613_offered_shifts_are_whole_groups", function()
   expect.truthy(to_b ~= nil, "A -> B is offered")
   expect.eq(#to_b.units, 2, "as the group a and b")
 end)
+
+-- [9.613] the path DRMs apply to a Shift from an Entry Area to a Setup Area too (only one Entry
+-- Area to another is exempt): from Entry Area A1 by Setup Area A to Setup Area B, 12 UT hexes: +2
+kessel.test("case_9.613_entry_to_setup_area_path_drm", function()
+  T.setup{ step = "setup_areas", map = { columns = 20, rows = 5, tags = { strategic = { "B3", "S3" } }, areas = { A1 = { "A1" } } },
+    markers = { ctrl("german", "B3"), ctrl("german", "S3") },
+    units = { T.squad("s", "german", "4-6-7", "S3"),
+      T.squad("g", "german", "4-6-7", nil, { location = "pending", vars = { reph = { status = "retained", area = "A1" } } }) },
+    vars = { date = "day_i", entry_areas = { german = { A1 = true } } } }
+  for _ = 1, 8 do T.resolve() end
+  kessel.inject_dice{ 3, 3 }
+  local ok, ev = kessel.act{ kind = "shift", units = { "g" }, to = "B" }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "shift").drm, 2, "12 Uncontrolled-Territory hexes between Setup Areas A and B")
+end)
