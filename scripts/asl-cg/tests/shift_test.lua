@@ -219,3 +219,16 @@ kessel.test("case_9.613_entry_to_setup_area_path_drm", function()
   expect.accepted(ok, ev)
   expect.eq(T.record(ev, "shift").drm, 2, "12 Uncontrolled-Territory hexes between Setup Areas A and B")
 end)
+
+-- [9.613] Shifted with Casualties Eliminates a half-squad (Casualty Reduction): its SW is not left
+-- possessed by an Eliminated unit; it stays, unpossessed, where it was (the text is silent: our reading)
+kessel.test("case_9.613_sw_of_a_hs_eliminated_by_shift_casualties", function()
+  field{ T.hs("h", "german", "4-6-7", "C3"), T.sw("mg", "german", "LMG", "C3", { vars = { possessed_by = "h" } }) }
+  kessel.inject_dice{ 5, 6, 4 }
+  local ok, ev = kessel.act{ kind = "shift", units = { "h" }, to = "B" }
+  expect.accepted(ok, ev)
+  expect.eq(T.unit("h").location, "eliminated")
+  expect.eq(T.unit("mg").vars.possessed_by, nil)
+  expect.eq(T.unit("mg").hex, "C3")
+  T.has_note(ev, "mg is left unpossessed")
+end)
