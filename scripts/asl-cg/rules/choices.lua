@@ -40,7 +40,7 @@ offer("shift", function(side)
       for _, area in ipairs(st and st.areas[s] or {}) do
         if area.id ~= from and not area.isolated then out[#out + 1] = { kind = "shift", units = groups[from], to = area.id } end
       end
-      for _, name in ipairs(C.sorted_keys((C.var("entry_areas", {}) or {})[s] or {})) do
+      for _, name in ipairs(C.entry_names(s)) do
         if name ~= from then out[#out + 1] = { kind = "shift", units = groups[from], to = name } end
       end
     end

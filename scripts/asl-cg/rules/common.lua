@@ -83,6 +83,15 @@ function C.var(key, default)
   return default
 end
 
+-- the Eligible Entry Areas of a side, sorted: the names the var `entry_areas` marks true (a name
+-- set to false is listed but not Eligible)
+function C.entry_names(side)
+  local names = (C.var("entry_areas", {}) or {})[side] or {}
+  local out = {}
+  for _, k in ipairs(C.sorted_keys(names)) do if names[k] then out[#out + 1] = k end end
+  return out
+end
+
 function C.copy(t)
   if type(t) ~= "table" then return t end
   local out = {}

@@ -150,7 +150,7 @@ kessel.action{
     local s = S.current()
     if not s or s.id ~= "rg_purchase" or (side and side ~= "german") then return {} end
     local out = {}
-    local arrows = C.sorted_keys((C.var("entry_areas", {}) or {}).german or {})
+    local arrows = C.entry_names("german")
     for _, id in ipairs({ "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" }) do
       for _, arrow in ipairs(arrows) do
         local a = { kind = "buy_rg", rg = id, entry = arrow }

@@ -17,7 +17,7 @@ end
 
 local function is_entry(side, name)
   local names = (C.var("entry_areas", {}) or {})[side] or {}
-  return names[name] ~= nil and kessel.map.area(name) ~= nil
+  return names[name] and kessel.map.area(name) ~= nil
 end
 
 -- [9.613] from an Entry Area a group may Shift only to "the next" Eligible Entry Area. The RePh
@@ -28,7 +28,7 @@ function T.next_entries(side, from)
   local order = (C.var("entry_order", {}) or {})[side]
   local out = {}
   if type(order) ~= "table" or #order == 0 then
-    for _, name in ipairs(C.sorted_keys((C.var("entry_areas", {}) or {})[side] or {})) do
+    for _, name in ipairs(C.entry_names(side)) do
       if name ~= from and is_entry(side, name) then out[#out + 1] = name end
     end
     return out

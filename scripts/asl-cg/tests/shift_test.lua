@@ -232,3 +232,15 @@ kessel.test("case_9.613_sw_of_a_hs_eliminated_by_shift_casualties", function()
   expect.eq(T.unit("mg").hex, "C3")
   T.has_note(ev, "mg is left unpossessed")
 end)
+
+-- [9.613] [9.6052] an Entry Area the scenario marks false in entry_areas is not Eligible: no Shift
+-- goes to it and it is not offered (it used to count because the name was listed)
+kessel.test("case_9.613_an_entry_area_marked_false_is_not_eligible", function()
+  field({ T.squad("g", "german", "4-6-7", "C3") },
+    { vars = { entry_areas = { german = { A1 = true, N12 = false } }, date = "day_i" } })
+  local ok, r = kessel.act{ kind = "shift", units = { "g" }, to = "N12" }
+  expect.refused(ok, r, "9.613", "no friendly Setup Area or Eligible Entry Area")
+  for _, a in ipairs(kessel.legal()) do
+    if a.kind == "shift" then expect.truthy(a.to ~= "N12", "N12 is not offered") end
+  end
+end)
