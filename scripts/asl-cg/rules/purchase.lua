@@ -46,10 +46,13 @@ function P.pb_cpp()
   end
   local before = C.get_in("cpp", "german", 0)
   C.set_in("cpp", "german", before + base + loss, GERMAN_SECRET)
-  C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss })
+  -- the CPP left from earlier dates are the German's secret [9.617], so the total is too: the record
+  -- and the sum are shown to the German only; the Base # and the Loss Points are public
+  C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss }, GERMAN_SECRET)
   C.note("9.6161", "CPP Base # for " .. tostring(date) .. ": " .. base)
   C.note("9.6162", why)
-  C.note("9.616", string.format("German CPP %d + %d + %d = %d", before, base, loss, before + base + loss))
+  C.note("9.616", string.format("German CPP replenished: %d + %d = %d (the total is the German's secret)", base, loss, base + loss))
+  C.note("9.616", string.format("German CPP %d + %d + %d = %d", before, base, loss, before + base + loss), GERMAN_SECRET)
 end
 
 S.on_end("cpp", function()
@@ -164,7 +167,7 @@ kessel.action{
 S.on_end("rg_purchase", function()
   local spent = 0
   for _, r in ipairs(purchases()) do if r.date == C.var("date") then spent = spent + r.cost end end
-  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.get_in("cpp", "german", 0)))
+  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.get_in("cpp", "german", 0)), GERMAN_SECRET)
 end)
 
 -- [9.618] strength, SW and leaders of each RG bought (or given) this date, and its counters
