@@ -262,7 +262,8 @@ function T.apply(a)
   end
 end
 
--- [9.606] [9.613] "Each squad stacked with a leader may freely Deploy" before an Escape or a Shift:
+-- [9.606] [9.613] "Each squad stacked with a leader may freely Deploy" before an Escape or a Shift
+-- (RB [11.6063]: one German squad per leader, before an Escape from Isolation):
 -- `deploy{ unit = squad }` splits a full squad into two half-squads in its Location (both keep its
 -- Setup/Entry Area), so the halves may Escape or Shift apart.
 local function same_place(a, b)
@@ -273,38 +274,57 @@ local function same_place(a, b)
   return false
 end
 
+local function deploy_case()
+  local s = S.current()
+  if s and s.id == "escape" then return C.pb() and "9.606" or "11.6063" end
+  return "9.613"
+end
+
+-- the leader a squad Deploys by: PB any leader stacked with it [9.606] [9.613]; RB one German squad
+-- per leader, so a leader not yet used this RePh [11.6063]
+local function deploy_leader(u)
+  for _, o in ipairs(kessel.units.all{ side = u.side, type = "leader" }) do
+    if same_place(o, u) and (C.pb() or o.vars.deploy_lent ~= C.var("date")) then return o end
+  end
+  return nil
+end
+
 function T.validate_deploy(a)
   local s = S.current()
-  local case = (s and s.id == "escape") and "9.606" or "9.613"
-  if not C.pb() then return C.refuse(case, "free Deployment in the Refit Phase is a Pegasus Bridge rule (9.606, 9.613)") end
+  local case = deploy_case()
   if not s or (s.id ~= "shift" and s.id ~= "escape") then
-    local why = S.only_in("shift", "9.613")
+    local why = S.only_in(C.pb() and "shift" or "escape", C.pb() and "9.613" or "11.6063")
     if why then return why end
   end
   local u = kessel.units.get(a.unit or "")
   if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, tostring(a.unit) .. " is not Retained") end
+  if not C.pb() and u.side ~= "german" then return C.refuse(case, "only a German squad may freely Deploy before an Escape from Isolation") end
   if u.type ~= "squad" or u.step ~= 0 then return C.refuse(case, a.unit .. " is not a full squad: only a squad Deploys") end
-  if (case == "9.613" and u.vars.shifted == C.var("date")) or (case == "9.606" and u.vars.escape_tried) then
+  if (case == "9.613" and u.vars.shifted == C.var("date")) or (case ~= "9.613" and u.vars.escape_tried) then
     return C.refuse(case, a.unit .. " Deploys before its attempt, not after")
   end
-  for _, o in ipairs(kessel.units.all{ side = u.side }) do
-    if C.is_leader(o) and o.type == "leader" and same_place(o, u) then return nil end
+  if deploy_leader(u) then return nil end
+  if not C.pb() then
+    for _, o in ipairs(kessel.units.all{ side = u.side, type = "leader" }) do
+      if same_place(o, u) then return C.refuse(case, "one German squad per leader may Deploy, and each leader here has had his") end
+    end
   end
   return C.refuse(case, a.unit .. " is not stacked with a leader: only a squad stacked with a leader may freely Deploy")
 end
 
 function T.apply_deploy(a)
   local u = kessel.units.get(a.unit)
-  local s = S.current()
-  local case = (s and s.id == "escape") and "9.606" or "9.613"
+  local case = deploy_case()
+  local l = deploy_leader(u)
+  if not C.pb() then kessel.emit.unit_var(l.id, "deploy_lent", C.var("date")) end
   kessel.emit.step(u.id, 1)
   local vars = C.copy(u.vars)
   local id = kessel.emit.create_unit{ side = u.side, type = "squad", faces = C.squad_faces(C.squad_face(u) or C.face_label(u)),
     step = 1, at = u.location == "map" and u.hex or nil, vars = vars }
-  C.note(case, u.id .. " (stacked with a leader) freely Deploys into two half-squads: " .. u.id .. " and " .. id)
+  C.note(case, u.id .. " (stacked with leader " .. l.id .. ") freely Deploys into two half-squads: " .. u.id .. " and " .. id)
 end
 
-kessel.action{ kind = "deploy", rule = "9.613", description = "a squad stacked with a leader freely Deploys before a Shift or an Escape",
+kessel.action{ kind = "deploy", rule = "9.613", description = "a squad stacked with a leader freely Deploys before a Shift or an Escape (RB: one German squad per leader, 11.6063)",
   validate = T.validate_deploy, apply = T.apply_deploy }
 
 kessel.action{ kind = "shift", rule = "9.613", description = "a group tries to Shift to another Setup or Entry Area",
