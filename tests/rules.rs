@@ -70,7 +70,7 @@ fn the_pegasus_bridge_battle_stand_in_tests_pass() {
         "scenarios/pegasus-bridge/dawn.toml",
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("4 passed, 0 failed"), "{}", r.stdout);
+    assert!(r.stdout.contains("6 passed, 0 failed"), "{}", r.stdout);
 }
 
 /// The campaign of issue 11: Dawn is played, its Refit Phase runs, Day I starts with what carried

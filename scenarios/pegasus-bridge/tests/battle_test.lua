@@ -59,3 +59,36 @@ kessel.test("case_PBX-5_and_9.6_the_last_turn_hands_over_to_the_refit_phase", fu
   ok, reasons = kessel.act{ kind = "pbx_move", unit = "b1", to = "J5" }
   expect.refused(ok, reasons, "PBX-2", "over")
 end)
+
+-- [9.6122] the SAN the scenario starts with (dawn.toml [vars]: British 4, German 3) is the one the
+-- Refit Phase adjusts: the British SAN of 4 makes its adjustment dr (a 6: 4 -> 2), the German 3
+-- stays 3; neither is taken for 0 and "raised to 2"
+kessel.test("case_9.6122_the_scenario_san_is_adjusted", function()
+  for _ = 1, 5 do expect.accepted(kessel.act{ kind = "pbx_end" }) end
+  expect.accepted(kessel.act{ kind = "start_refit" })
+  while kessel.game.step().id ~= "date_san" do expect.accepted(kessel.act{ kind = "end_step" }) end
+  kessel.inject_dice{ 6 }
+  local ok, events = kessel.act{ kind = "end_step" }
+  expect.accepted(ok, events)
+  local texts = {}
+  for _, e in ipairs(events) do if e.event == "note" then texts[#texts + 1] = e.text end end
+  local all = table.concat(texts, "\n")
+  expect.truthy(all:find("british SAN adjustment dr 6+0 = 6: SAN 4 -> 2", 1, true), all)
+  expect.falsy(all:find("raised to 2", 1, true), all)
+  expect.eq(kessel.game.var("san").british, 2)
+  expect.eq(kessel.game.var("san").german, 3)
+end)
+
+-- [9.6122] a SAN no adjustment changed is still the new CG Date's SAN: the game holds it (so a
+-- campaign carries it to the next CG scenario), not only the finished scenario's [vars]
+kessel.test("case_9.6122_an_unchanged_san_is_kept_for_the_next_date", function()
+  for _ = 1, 5 do expect.accepted(kessel.act{ kind = "pbx_end" }) end
+  expect.accepted(kessel.act{ kind = "start_refit" })
+  while kessel.game.step().id ~= "date_san" do expect.accepted(kessel.act{ kind = "end_step" }) end
+  kessel.inject_dice{ 1 }
+  expect.accepted(kessel.act{ kind = "end_step" })
+  local san = kessel.game.var("san")
+  expect.truthy(san ~= nil, "the SAN is a game variable after 9.612")
+  expect.eq(san.british, 4, "dr 1: British SAN 4 unchanged")
+  expect.eq(san.german, 3)
+end)

@@ -52,8 +52,7 @@ end
 
 local function entry_hexes(side)
   local set = {}
-  local names = (C.var("entry_areas", {}) or {})[side] or {}
-  for _, name in ipairs(C.sorted_keys(names)) do
+  for _, name in ipairs(C.entry_names(side)) do
     for _, h in ipairs(kessel.map.area(name) or {}) do set[h] = name end
   end
   return set

@@ -21,20 +21,27 @@ end
 
 local function in_step(id) local s = S.current(); return s and s.id == id and not kessel.game.finished() end
 
+-- [9.613] all units Shifting from one Area to another go as one group: each Area's Retained
+-- Personnel and Mobile vehicles (not yet tried this CG Date) are offered together, to each Area
 offer("shift", function(side)
   if not in_step("shift") then return {} end
   local out, st = {}, A.stored()
-  for _, u in ipairs(kessel.units.all{ side = side }) do
-    if (u.location == "map" or u.location == "pending") and u.vars.reph and u.vars.reph.area then
-      for _, s in ipairs(C.sides()) do
-        if u.side == s then
-          for _, area in ipairs(st and st.areas[s] or {}) do
-            if area.id ~= u.vars.reph.area and not area.isolated then out[#out + 1] = { kind = "shift", units = { u.id }, to = area.id } end
-          end
-          for _, name in ipairs(C.sorted_keys((C.var("entry_areas", {}) or {})[s] or {})) do
-            if name ~= u.vars.reph.area then out[#out + 1] = { kind = "shift", units = { u.id }, to = name } end
-          end
-        end
+  for _, s in ipairs(side and { side } or C.sides()) do
+    local groups, order = {}, {}
+    for _, u in ipairs(kessel.units.all{ side = s }) do
+      if (u.location == "map" or u.location == "pending") and u.vars.reph and u.vars.reph.area
+        and (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile)) and u.vars.shifted ~= C.var("date") then
+        local from = u.vars.reph.area
+        if not groups[from] then groups[from] = {}; order[#order + 1] = from end
+        table.insert(groups[from], u.id)
+      end
+    end
+    for _, from in ipairs(order) do
+      for _, area in ipairs(st and st.areas[s] or {}) do
+        if area.id ~= from and not area.isolated then out[#out + 1] = { kind = "shift", units = groups[from], to = area.id } end
+      end
+      for _, name in ipairs(C.entry_names(s)) do
+        if name ~= from then out[#out + 1] = { kind = "shift", units = groups[from], to = name } end
       end
     end
   end

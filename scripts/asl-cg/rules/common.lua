@@ -83,6 +83,15 @@ function C.var(key, default)
   return default
 end
 
+-- the Eligible Entry Areas of a side, sorted: the names the var `entry_areas` marks true (a name
+-- set to false is listed but not Eligible)
+function C.entry_names(side)
+  local names = (C.var("entry_areas", {}) or {})[side] or {}
+  local out = {}
+  for _, k in ipairs(C.sorted_keys(names)) do if names[k] then out[#out + 1] = k end end
+  return out
+end
+
 function C.copy(t)
   if type(t) ~= "table" then return t end
   local out = {}
@@ -99,14 +108,16 @@ end
 
 -- Sets one field of a table-valued game var (copying it: snapshots are shared).
 -- `opts` as kessel.emit.var's: `{ secret_to = side }` keeps the table that side's secret
+-- Both read the scenario's `[vars]` table when the game has not set the variable yet (a scenario's
+-- starting CPP, SAN or casualty counts), as C.var does.
 function C.set_in(key, field, value, opts)
-  local t = C.copy(kessel.game.var(key) or {})
+  local t = C.copy(C.var(key) or {})
   t[field] = value
   kessel.emit.var(key, t, opts)
 end
 
 function C.get_in(key, field, default)
-  local t = kessel.game.var(key)
+  local t = C.var(key)
   if t == nil or t[field] == nil then return default end
   return t[field]
 end

@@ -82,6 +82,9 @@ S.on_end("date_san", function()
       if new ~= level then kessel.emit.var("booby_trap", new) end
     end
   end
+  -- the SAN is now the new CG Date's: written as a game variable even when no adjustment changed
+  -- it, so a campaign carries it (a scenario's own [vars] SAN is only the starting value)
+  if kessel.game.var("san") == nil and C.var("san") ~= nil then kessel.emit.var("san", C.copy(C.var("san"))) end
 end)
 
 return D

@@ -98,19 +98,53 @@ S.on_end("equipment", function()
   end
   C.note("11.607", "the map is cleared of non-Isolated units; Isolated ones stay in place [11.6071]")
   Q.hidden_fortifications("11.6073")
-  -- [11.6073] a hidden Set DC in a friendly-Controlled Location may stay hidden (the default here);
-  -- in an enemy-Controlled Location it is Eliminated
+  -- [11.6073] a hidden Set DC in a friendly-Controlled Location stays hidden (the default) or, when
+  -- its owner chose `retain_set_dc` in this step, is "removed" and Retained; in an enemy-Controlled
+  -- Location it is Eliminated. Where a hidden DC stays is its owner's secret.
   for _, u in ipairs(C.on_map()) do
     if u.vars.set_dc and u.vars.hidden then
       local ctrl = A.controller(u.hex, C.level(u))
       if ctrl and ctrl ~= u.side then
         C.eliminate(u.id, "11.6073", "a hidden Set DC in an enemy-Controlled Location")
+      elseif u.vars.retain_set_dc then
+        kessel.emit.withdraw(u.id)
+        for _, k in ipairs({ "set_dc", "hidden", "retain_set_dc" }) do kessel.emit.unit_var(u.id, k, nil) end
+        kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = "11.6073" })
+        C.note("11.6073", u.id .. " (a hidden Set DC in a friendly-Controlled Location) is removed and Retained (DC in the Retained box)",
+          { secret_to = u.side })
       else
-        C.note("11.6073", u.id .. " (Set DC) in " .. u.hex .. " stays hidden in a friendly-Controlled Location")
+        C.note("11.6073", u.id .. " (Set DC) in " .. u.hex .. " stays hidden in a friendly-Controlled Location", { secret_to = u.side })
       end
     end
   end
 end)
+
+-- [11.6073] the owner of a friendly-Set hidden Set DC in a friendly-Controlled Location may have it
+-- "removed" and Retained instead of leaving it hidden: `retain_set_dc{ unit = dc }` during RePh
+-- step 11.607, carried out as the step ends. A secret action: the other side sees only its kind.
+kessel.action{
+  kind = "retain_set_dc", rule = "11.6073", secret = true,
+  description = "remove a hidden Set DC from a friendly-Controlled Location and Retain it",
+  validate = function(a)
+    if C.pb() then return C.refuse("11.6073", "removing a hidden Set DC is a Red Barricades rule") end
+    local why = S.only_in("equipment", "11.6073")
+    if why then return why end
+    local u = kessel.units.get(a.unit or "")
+    if not u or u.location ~= "map" or not (u.vars.set_dc and u.vars.hidden) then
+      return C.refuse("11.6073", tostring(a.unit) .. " is no hidden Set DC on the map")
+    end
+    if a.side and a.side ~= u.side then return C.refuse("11.6073", "only its owner (" .. u.side .. ") decides about " .. u.id) end
+    local ctrl = A.controller(u.hex, C.level(u))
+    if ctrl and ctrl ~= u.side then
+      return C.refuse("11.6073", u.id .. " is in an enemy-Controlled Location: it is Eliminated, not Retained")
+    end
+  end,
+  apply = function(a)
+    local u = kessel.units.get(a.unit)
+    kessel.emit.unit_var(u.id, "retain_set_dc", true, { secret_to = u.side })
+    C.note("11.6073", u.id .. " will be removed and Retained as 11.607 ends", { secret_to = u.side })
+  end,
+}
 
 -- [9.608] [11.608] Prisoners: Eliminated if their Guard is not Isolated; an Isolated Guard keeps,
 -- transfers, frees (or in RB executes) them.

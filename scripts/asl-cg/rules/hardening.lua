@@ -245,14 +245,22 @@ end)
 function H.rb_mmc_hardening()
   local winner = C.var("scenario_winner")
   for _, side in ipairs(C.sides()) do
-    local drm = 0
-    if winner == side then drm = drm - 3 end
-    if side == "russian" then drm = drm - 1 end
-    drm = drm - math.floor(C.get_in("cvp_amassed", side, 0) / 20)
-    local roll = C.DR("mmc_hardening")
+    local drm, mods = 0, {}
+    local function add_mod(d, why) if d ~= 0 then drm = drm + d; mods[#mods + 1] = string.format("%+d %s", d, why) end end
+    if winner == side then add_mod(-3, "won the scenario") end
+    if side == "russian" then add_mod(-1, "Russian") end
+    -- CVP amassed by a side are the CVP its enemy lost in the scenario (A26.2): var `cvp_amassed`
+    -- when the players give it, else the other side's `cvp_lost`
+    local amassed = C.get_in("cvp_amassed", side, nil) or C.get_in("cvp_lost", C.other(side), 0)
+    add_mod(-math.floor(amassed / 20), amassed .. " CVP amassed")
+    -- a Secret DR: the other side reads that it was made, and sees the hardened MMC themselves
+    local secret = { secret_to = side }
+    local roll = C.DR("mmc_hardening", secret)
     local n = tonumber(kessel.tables.lookup("mmc_hardening_rb", roll + drm))
-    C.record("mmc_hardening", "11.6112", { side = side, dr = roll, drm = drm, count = n })
-    C.note("11.6112", string.format("%s MMC Battle Hardening DR %d%+d: %d MMC", side, roll, drm, n))
+    C.record("mmc_hardening", "11.6112", { side = side, dr = roll, drm = drm, count = n }, secret)
+    C.note("11.6112", side .. " makes its Secret MMC Battle Hardening DR")
+    C.note("11.6112", string.format("%s MMC Battle Hardening DR %d%+d = %d%s: %d MMC", side, roll, drm, roll + drm,
+      #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", n), secret)
     local cands = H.candidates(side)
     for i = 1, math.min(n, #cands) do H.harden_mmc(cands[i], "11.6112") end
   end
@@ -269,7 +277,9 @@ function H.rb_leader_hardening()
     if C.get_in("promoted", side) then
       C.note("11.6114", side .. " promoted out of the ranks: no leader Battle Hardening DR")
     else
-      local roll = C.DR("leader_hardening")
+      local secret = { secret_to = side }
+      local roll = C.DR("leader_hardening", secret)
+      C.note("11.6113", side .. " makes its Secret leader Battle Hardening DR")
       local leaders = retained_units{ side = side, type = "leader" }
       local function outcome(drm)
         local want = kessel.tables.lookup("leader_hardening_" .. side, roll + drm)
@@ -291,16 +301,17 @@ function H.rb_leader_hardening()
             if p and (best == nil or (rank[p.face.label] or 0) > best) then best, drm = rank[p.face.label] or 0, d end
           end
         end
-        if drm ~= -2 then C.note("11.6113", string.format("%s (the winner) applies %d of the -2 DRM, after the DR", side, drm)) end
+        if drm ~= -2 then C.note("11.6113", string.format("%s (the winner) applies %d of the -2 DRM, after the DR", side, drm), secret) end
       end
       local want, pick = outcome(drm)
       local lowest
       for _, l in ipairs(leaders) do
         if not l.vars.wounded and (lowest == nil or (rank[l.face.label] or 0) < (rank[lowest.face.label] or 0)) then lowest = l end
       end
-      C.record("leader_hardening", "11.6113", { side = side, dr = roll, drm = drm, rolled = want, leader = (pick or lowest or {}).id })
-      C.note("11.6113", string.format("%s leader Battle Hardening DR %d%+d: %s%s", side, roll, drm, want,
-        pick and "" or (lowest and (" not Retained; the lowest-grade leader " .. lowest.id .. " hardens") or ", no leader Retained")))
+      C.record("leader_hardening", "11.6113", { side = side, dr = roll, drm = drm, rolled = want, leader = (pick or lowest or {}).id }, secret)
+      C.note("11.6113", string.format("%s leader Battle Hardening DR %d%+d = %d%s: %s%s", side, roll, drm, roll + drm,
+        drm ~= 0 and " (won the scenario)" or "", want,
+        pick and "" or (lowest and (" not Retained; the lowest-grade leader " .. lowest.id .. " hardens") or ", no leader Retained")), secret)
       if pick or lowest then H.harden_leader(pick or lowest, "11.6113") end
     end
   end

@@ -46,10 +46,13 @@ function P.pb_cpp()
   end
   local before = C.get_in("cpp", "german", 0)
   C.set_in("cpp", "german", before + base + loss, GERMAN_SECRET)
-  C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss })
+  -- the CPP left from earlier dates are the German's secret [9.617], so the total is too: the record
+  -- and the sum are shown to the German only; the Base # and the Loss Points are public
+  C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss }, GERMAN_SECRET)
   C.note("9.6161", "CPP Base # for " .. tostring(date) .. ": " .. base)
   C.note("9.6162", why)
-  C.note("9.616", string.format("German CPP %d + %d + %d = %d", before, base, loss, before + base + loss))
+  C.note("9.616", string.format("German CPP replenished: %d + %d = %d (the total is the German's secret)", base, loss, base + loss))
+  C.note("9.616", string.format("German CPP %d + %d + %d = %d", before, base, loss, before + base + loss), GERMAN_SECRET)
 end
 
 S.on_end("cpp", function()
@@ -150,7 +153,7 @@ kessel.action{
     local s = S.current()
     if not s or s.id ~= "rg_purchase" or (side and side ~= "german") then return {} end
     local out = {}
-    local arrows = C.sorted_keys((C.var("entry_areas", {}) or {}).german or {})
+    local arrows = C.entry_names("german")
     for _, id in ipairs({ "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" }) do
       for _, arrow in ipairs(arrows) do
         local a = { kind = "buy_rg", rg = id, entry = arrow }
@@ -164,7 +167,7 @@ kessel.action{
 S.on_end("rg_purchase", function()
   local spent = 0
   for _, r in ipairs(purchases()) do if r.date == C.var("date") then spent = spent + r.cost end end
-  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.get_in("cpp", "german", 0)))
+  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.get_in("cpp", "german", 0)), GERMAN_SECRET)
 end)
 
 -- [9.618] strength, SW and leaders of each RG bought (or given) this date, and its counters
@@ -264,6 +267,10 @@ function P.validate_fort(a)
   local ok, cost = pcall(kessel.tables.cell, "fortification_costs", a.item or "", "cost")
   if not ok then return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table") end
   local n = a.count or 1
+  if type(n) ~= "number" or n < 1 or n ~= math.floor(n) then
+    return C.refuse("9.619", "count is a whole number of items, 1 or more (got " .. tostring(a.count) .. ")")
+  end
+  if a.item == "san_increase" and n > 1 then return C.refuse("9.619", "one SAN Increase per RePh (note e): count 1") end
   cost = cost * n
   if kessel.tables.cell("fortification_costs", a.item, "british_only") and side ~= "british" then
     return C.refuse("9.619", "mines are bought by the British only")

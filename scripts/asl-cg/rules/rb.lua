@@ -110,9 +110,12 @@ S.on_end("armor_withdrawal", function()
     local side = platoons[p].side
     local rec = C.var("win_loss", {})[side] or { wins = 0, losses = 0, completed = 0 }
     local drm = (rec.completed >= 2 and rec.wins * 2 <= rec.losses) and -1 or 0
-    local roll = C.dr("afv_withdrawal")
+    -- a Secret dr [11.6142]: the other side reads that it was made, and sees a Withdrawal by its effect
+    local secret = { secret_to = side }
+    local roll = kessel.dice.roll("afv_withdrawal", 6, secret)
     local r = kessel.tables.lookup("afv_withdrawal", roll + drm)
-    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", p, roll, drm, r))
+    C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, p))
+    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", p, roll, drm, r), secret)
     if r == "withdrawn" then
       for _, v in ipairs(platoons[p].units) do
         if v.vars.isolated and not v.vars.immobile then
@@ -163,6 +166,12 @@ function RB.validate_removal(a)
     return C.refuse("11.615", "only in a friendly-Controlled Location")
   end
   for _, u in ipairs(kessel.units.at(m.hex)) do if u.vars.isolated then return C.refuse("11.615", "not in an Isolated Location") end end
+  -- a Location of an Isolated Area of the Perimeters is Isolated, occupied or not [11.606]
+  for i, area in ipairs(C.var("isolated_areas", {})) do
+    for _, h in ipairs(area.hexes or {}) do
+      if h == m.hex then return C.refuse("11.615", m.hex .. " lies in Isolated Area " .. i .. ": not in an Isolated Location") end
+    end
+  end
   if not is_mine(m) then
     for _, x in ipairs(kessel.markers.at(m.hex)) do
       if x.kind == "ap_mine" and x.hex == m.hex then return C.refuse("11.615", "A-P mines must be Cleared from the Location first") end
@@ -229,37 +238,47 @@ kessel.action{
 function RB.cpp()
   for _, side in ipairs(C.sides()) do
     local drm, mods = 0, {}
+    local function add_mod(d, why) if d ~= 0 then drm = drm + d; mods[#mods + 1] = string.format("%+d %s", d, why) end end
     local bal = C.var("balance_drm", {})[side] or 0
-    if bal ~= 0 then drm = drm - bal; mods[#mods + 1] = "balance" end
-    drm = drm + hist(side)
-    if C.get_in("attack_chit", side) then drm = drm + 1 end
+    add_mod(-bal, "CG balance (11.32)")
+    add_mod(hist(side), "Historical DRM for " .. tostring(C.var("date")) .. " (11.6161)")
+    if C.get_in("attack_chit", side) then add_mod(1, "Attack chit") end
     local cvp = C.get_in("cvp_lost", side, 0) + C.get_in("reph_cvp_lost", side, 0)
-    drm = drm - math.floor(cvp / 20)
-    local roll = C.DR("cpp")
+    add_mod(-math.floor(cvp / 20), cvp .. " CVP suffered")
+    -- a Secret DR [11.616]: its value, record and note are the side's own (the `cpp` table of both
+    -- sides stays public: a var can be secret to one side only; see the coverage table)
+    local secret = { secret_to = side }
+    local roll = C.DR("cpp", secret)
     local add = tonumber(kessel.tables.lookup("cpp_rb", roll + drm))
     local start = C.get_in("cpp", side, 0)
     C.set_in("cpp", side, start + add)
-    C.record("cpp", "11.616", { side = side, dr = roll, drm = drm, cvp = cvp, historical = hist(side), repl = add, start = start, total = start + add })
-    C.note("11.6162", string.format("%s CPP: DR %d%+d = %d: +%d; Start %d, Total %d", side, roll, drm, roll + drm, add, start, start + add))
+    C.record("cpp", "11.616", { side = side, dr = roll, drm = drm, cvp = cvp, historical = hist(side), repl = add, start = start, total = start + add }, secret)
+    C.note("11.616", side .. " makes its Secret CPP Replenishment DR")
+    C.note("11.6162", string.format("%s CPP: DR %d%+d = %d%s: +%d; Start %d, Total %d", side, roll, drm, roll + drm,
+      #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", add, start, start + add), secret)
   end
 end
 
 -- [11.617] ELR Loss/Gain
 S.on_end("elr", function()
   for _, side in ipairs(C.sides()) do
-    local drm = hist(side)
-    if C.var("scenario_winner") == side then drm = drm - 1 end
-    drm = drm - 2 * C.get_in("idle_days", side, 0)
+    local drm, mods = 0, {}
+    local function add_mod(d, why) if d ~= 0 then drm = drm + d; mods[#mods + 1] = string.format("%+d %s", d, why) end end
+    add_mod(hist(side), "Historical DRM for " .. tostring(C.var("date")) .. " (11.6161)")
+    if C.var("scenario_winner") == side then add_mod(-1, "won the scenario") end
+    add_mod(-2 * C.get_in("idle_days", side, 0), "Idle days")
     local bought = C.var("bought_previous_day", {})[side] or {}
-    drm = drm - 2 * (bought.elite_coys or 0) - (bought.first_line or 0)
-    if C.get_in("attack_chit", side) then drm = drm + 1 end
-    drm = drm + 2 * C.get_in("scenarios_since_idle", side, 0)
+    add_mod(-2 * (bought.elite_coys or 0), "elite Coys bought")
+    add_mod(-(bought.first_line or 0), "first-line Coys bought")
+    if C.get_in("attack_chit", side) then add_mod(1, "Attack chit") end
+    add_mod(2 * C.get_in("scenarios_since_idle", side, 0), "scenarios since an Idle day")
     local roll = C.DR("elr")
     local elr = C.get_in("elr", side, 3)
     local new = elr
     if roll + drm <= 2 then new = math.min(4, elr + 1) elseif roll + drm >= 13 then new = math.max(0, elr - 1) end
     C.set_in("elr", side, new)
-    C.note("11.617", string.format("%s ELR DR %d%+d = %d: ELR %d -> %d", side, roll, drm, roll + drm, elr, new))
+    C.note("11.617", string.format("%s ELR DR %d%+d = %d%s: ELR %d -> %d", side, roll, drm, roll + drm,
+      #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", elr, new))
   end
 end)
 

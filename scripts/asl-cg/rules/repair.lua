@@ -88,13 +88,54 @@ local function disable(w, case, why)
   end
 end
 
+-- [9.6142] [9.61422] PB: the Setup/Entry Area a Retained unit is in (its Retained area when off the
+-- map, else the friendly Setup Area holding its hex and level, else its Location), as a key
+local function area_of(u, side)
+  if u.location == "pending" then return u.vars.reph and u.vars.reph.area and ("entry " .. u.vars.reph.area) end
+  if u.location ~= "map" then return nil end
+  local st = kessel.game.var("setup_areas")
+  for _, a in ipairs(st and st.areas and st.areas[side] or {}) do
+    if (a.level or 0) == C.level(u) or a.level == nil then
+      for _, h in ipairs(a.hexes) do if h == u.hex then return "area " .. a.id end end
+    end
+  end
+  if u.vars.reph and u.vars.reph.area then return "area " .. u.vars.reph.area end
+  -- outside any listed Setup Area (no 9.605 run): its own Location
+  return "Location " .. u.hex .. "/" .. C.level(u)
+end
+
+-- [9.6142] PB: a Weapon is rolled for only in a friendly Setup/Entry Area that holds Personnel
+-- (a vehicular Weapon: only with an Inherent crew in its vehicle); returns nil or why not
+local function pb_unmanned(w)
+  local side = w.side
+  if w.vars.vehicular or w.vars.mounted_on then
+    local v = w.vars.mounted_on and kessel.units.get(w.vars.mounted_on)
+    if not v or v.vars.abandoned or v.vars.crewless or v.vars.unarmed or not retained(v) then
+      return "no Inherent crew in its vehicle"
+    end
+    return nil
+  end
+  local holder = (w.vars.possessed_by and kessel.units.get(w.vars.possessed_by)) or w
+  local key = area_of(holder, side)
+  if key == nil then return "it is in no friendly Setup/Entry Area" end
+  for _, u in ipairs(kessel.units.all{ side = side }) do
+    if C.is_personnel(u) and retained(u) and area_of(u, side) == key then return nil end
+  end
+  return "its " .. key:gsub("^area ", "Setup Area "):gsub("^entry ", "Entry Area ") .. " holds no Personnel"
+end
+
 -- weapon repair [9.6142] [11.6132], captured weapons [9.61422] [11.6135]
 function R.weapons()
   local pb = C.pb()
   for _, w in ipairs(weapons()) do
     local possessor = w.vars.possessed_by and kessel.units.get(w.vars.possessed_by)
     local ox = pb and possessor and possessor.vars.ox_bucks
-    if w.vars.malfunctioned and (not w.vars.captured or ox) then
+    local unmanned = pb and pb_unmanned(w)
+    if unmanned and w.vars.malfunctioned and (not w.vars.captured or ox) then
+      C.note("9.6142", w.id .. " makes no repair dr and stays malfunctioned: " .. unmanned)
+    elseif unmanned and w.vars.captured and not w.vars.malfunctioned and not w.vars.disabled then
+      C.note("9.61422", w.id .. " (captured) makes no dr and is kept: " .. unmanned)
+    elseif w.vars.malfunctioned and (not w.vars.captured or ox) then
       local case = pb and "9.6142" or "11.6132"
       local drm = (w.vars.nonqualified and 1 or 0) + (C.weapon_isolated(w) and 1 or 0)
       if pb then drm = drm - (w.vars.vehicular and 1 or 0) - ((w.face and w.face.repair) or 0)

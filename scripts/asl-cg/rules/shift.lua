@@ -17,7 +17,38 @@ end
 
 local function is_entry(side, name)
   local names = (C.var("entry_areas", {}) or {})[side] or {}
-  return names[name] ~= nil and kessel.map.area(name) ~= nil
+  return names[name] and kessel.map.area(name) ~= nil
+end
+
+-- [9.613] from an Entry Area a group may Shift only to "the next" Eligible Entry Area. The RePh
+-- text does not order the Entry Areas (they are the CG's map edges): a scenario lists them in order
+-- along the map edge in `entry_order = { side = { names } }`, and the next ones are the neighbours
+-- in that list. Without a list every Eligible Entry Area counts as next.
+function T.next_entries(side, from)
+  local order = (C.var("entry_order", {}) or {})[side]
+  local out = {}
+  if type(order) ~= "table" or #order == 0 then
+    for _, name in ipairs(C.entry_names(side)) do
+      if name ~= from and is_entry(side, name) then out[#out + 1] = name end
+    end
+    return out
+  end
+  for i, name in ipairs(order) do
+    if name == from then
+      -- the nearest Eligible neighbour on each side of it in the list
+      for _, step in ipairs({ -1, 1 }) do
+        local j = i + step
+        while order[j] ~= nil and not is_entry(side, order[j]) do j = j + step end
+        if order[j] ~= nil then out[#out + 1] = order[j] end
+      end
+    end
+  end
+  return out
+end
+
+function T.next_entry(side, from, to)
+  for _, n in ipairs(T.next_entries(side, from)) do if n == to then return true end end
+  return false
 end
 
 -- the path for a Shift: Uncontrolled Territory, friendly Setup-Area and Eligible Entry-Area hexes
@@ -79,6 +110,10 @@ function T.validate(a)
   if dest and dest.isolated then return C.refuse("9.613", "units may not Shift into an Isolated Setup Area") end
   if not dest and not is_entry(side, a.to) then return C.refuse("9.613", tostring(a.to) .. " is no friendly Setup Area or Eligible Entry Area") end
   local src = area_by_id(side, from)
+  if not src and not dest and not T.next_entry(side, from, a.to) then
+    return C.refuse("9.613", "from Entry Area " .. from .. " a group may Shift only to the next Eligible Entry Area ("
+      .. table.concat(T.next_entries(side, from), " or ") .. "), not " .. tostring(a.to))
+  end
   if src then
     local st = A.stored()
     local starts = {}
@@ -95,6 +130,28 @@ function T.validate(a)
       return C.refuse("9.613", u.id .. " carries " .. carried .. " PP, more than its limit of " .. X.portage_limit(u) .. ": drop SW first")
     end
   end
+end
+
+-- [9.613] a vehicle Eliminated by "Shifted with Casualties" makes a CS DR for its Inherent crew
+-- (Casualty Reduction NA). The CS# is printed on the counter (vehicle var `cs`; chapter D data
+-- outside the RePh text): the crew survives on a DR below it. A vehicle with no crew (unarmed,
+-- crewless) rolls nothing; one with no `cs` is noted for the GM. Returns the new crew or nil.
+function T.crew_survival(v)
+  if v.vars.unarmed or v.vars.crewless then return nil end
+  local cs = tonumber(v.vars.cs)
+  if not cs then
+    C.note("9.613", v.id .. " has no CS# (var cs): its crew's CS DR is not made (resolve it off-engine)")
+    return nil
+  end
+  local roll = C.DR("crew_survival")
+  if roll >= cs then
+    C.note("9.613", string.format("%s's Inherent crew: CS DR %d, not below CS# %d: Eliminated", v.id, roll, cs))
+    return nil
+  end
+  local id = kessel.emit.create_unit{ side = v.side, type = "crew", faces = { v.vars.crew_face or "2-2-8" }, at = v.hex,
+    vars = { from_vehicle = v.id } }
+  C.note("9.613", string.format("%s's Inherent crew: CS DR %d < CS# %d: it survives as %s (no Casualty Reduction)", v.id, roll, cs, id))
+  return kessel.units.get(id)
 end
 
 local function arrive(u, side, to)
@@ -139,9 +196,12 @@ function T.apply(a)
     end
   end
   local drm, mods = 0, {}
-  if src then
+  -- the path DRMs count between the current and the new Area, from a Setup Area or from an Entry
+  -- Area to a Setup Area; not from one Entry Area to another (the table's double-dagger note)
+  local origin = src and src.hexes or (dest and kessel.map.area(from)) or nil
+  if origin then
     local st = A.stored()
-    local path = T.path(side, src.hexes, dest and dest.hexes or kessel.map.area(a.to)) or {}
+    local path = T.path(side, origin, dest and dest.hexes or kessel.map.area(a.to)) or {}
     local road, ut = #path > 0, 0
     local prev = path.start
     for _, h in ipairs(path) do
@@ -152,11 +212,14 @@ function T.apply(a)
     if road then drm = drm - 1; mods[#mods + 1] = "-1 path on road hexes" end
     if ut >= 5 then drm = drm + math.floor(ut / 5); mods[#mods + 1] = "+" .. math.floor(ut / 5) .. " for " .. ut .. " Uncontrolled-Territory hexes" end
   end
-  local roll = C.DR("shift")
+  -- a Secret DR [9.613]: the other side sees that it was made, not its value or its result
+  local secret = { secret_to = side }
+  local roll = C.DR("shift", secret)
   local result = kessel.tables.lookup("shift", roll + drm)
-  C.record("shift", "9.613", { units = a.units, from = from, to = a.to, dr = roll, drm = drm, modifiers = mods, result = result })
+  C.record("shift", "9.613", { units = a.units, from = from, to = a.to, dr = roll, drm = drm, modifiers = mods, result = result }, secret)
+  C.note("9.613", string.format("%s group %s attempts to Shift from %s to %s (a Secret DR)", side, table.concat(a.units, ", "), from, a.to))
   C.note("9.613", string.format("%s Shift %s -> %s: DR %d%+d = %d%s: %s", table.concat(a.units, ", "), from, a.to, roll, drm,
-    roll + drm, #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", result))
+    roll + drm, #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", result), secret)
   if result == "no_shift" then return end
   if result == "eliminated" then
     for _, u in ipairs(units) do
@@ -169,8 +232,23 @@ function T.apply(a)
     if result == "casualties" then
       local r = C.dr("shift_casualty")
       if r >= 4 then
-        if C.is_vehicle(u) then C.eliminate(u.id, "9.613", "Shifted with Casualties, dr " .. r)
-        else C.casualty_reduce(u, "9.613") end
+        if C.is_vehicle(u) then
+          C.eliminate(u.id, "9.613", "Shifted with Casualties, dr " .. r)
+          local crew = T.crew_survival(u)
+          if crew then arrive(crew, side, a.to) end
+        else
+          C.casualty_reduce(u, "9.613")
+          -- the text is silent on the SW of a unit Eliminated by Casualty Reduction (a HS): our
+          -- reading, as 9.6061's dr <= 3 case, is that it stays, unpossessed, where it was
+          if kessel.units.get(u.id).location == "eliminated" then
+            for _, w in ipairs(C.possessed(u.id)) do
+              kessel.emit.unit_var(w.id, "possessed_by", nil)
+              C.note("9.613", w.id .. " is left unpossessed where " .. u.id .. " was (its possessor was Eliminated)")
+            end
+          end
+        end
+      else
+        C.note("9.613", string.format("%s: casualty dr %d (< 4): unharmed", u.id, r))
       end
     end
     local now = kessel.units.get(u.id)
@@ -183,6 +261,71 @@ function T.apply(a)
     if left == 0 then C.note("9.6131", "Setup Area " .. from .. " is vacated and stays " .. side .. "-Controlled") end
   end
 end
+
+-- [9.606] [9.613] "Each squad stacked with a leader may freely Deploy" before an Escape or a Shift
+-- (RB [11.6063]: one German squad per leader, before an Escape from Isolation):
+-- `deploy{ unit = squad }` splits a full squad into two half-squads in its Location (both keep its
+-- Setup/Entry Area), so the halves may Escape or Shift apart.
+local function same_place(a, b)
+  if a.location == "map" and b.location == "map" then return a.hex == b.hex and C.level(a) == C.level(b) end
+  if a.location == "pending" and b.location == "pending" then
+    return a.vars.reph ~= nil and b.vars.reph ~= nil and a.vars.reph.area == b.vars.reph.area
+  end
+  return false
+end
+
+local function deploy_case()
+  local s = S.current()
+  if s and s.id == "escape" then return C.pb() and "9.606" or "11.6063" end
+  return "9.613"
+end
+
+-- the leader a squad Deploys by: PB any leader stacked with it [9.606] [9.613]; RB one German squad
+-- per leader, so a leader not yet used this RePh [11.6063]
+local function deploy_leader(u)
+  for _, o in ipairs(kessel.units.all{ side = u.side, type = "leader" }) do
+    if same_place(o, u) and (C.pb() or o.vars.deploy_lent ~= C.var("date")) then return o end
+  end
+  return nil
+end
+
+function T.validate_deploy(a)
+  local s = S.current()
+  local case = deploy_case()
+  if not s or (s.id ~= "shift" and s.id ~= "escape") then
+    local why = S.only_in(C.pb() and "shift" or "escape", C.pb() and "9.613" or "11.6063")
+    if why then return why end
+  end
+  local u = kessel.units.get(a.unit or "")
+  if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, tostring(a.unit) .. " is not Retained") end
+  if not C.pb() and u.side ~= "german" then return C.refuse(case, "only a German squad may freely Deploy before an Escape from Isolation") end
+  if u.type ~= "squad" or u.step ~= 0 then return C.refuse(case, a.unit .. " is not a full squad: only a squad Deploys") end
+  if (case == "9.613" and u.vars.shifted == C.var("date")) or (case ~= "9.613" and u.vars.escape_tried) then
+    return C.refuse(case, a.unit .. " Deploys before its attempt, not after")
+  end
+  if deploy_leader(u) then return nil end
+  if not C.pb() then
+    for _, o in ipairs(kessel.units.all{ side = u.side, type = "leader" }) do
+      if same_place(o, u) then return C.refuse(case, "one German squad per leader may Deploy, and each leader here has had his") end
+    end
+  end
+  return C.refuse(case, a.unit .. " is not stacked with a leader: only a squad stacked with a leader may freely Deploy")
+end
+
+function T.apply_deploy(a)
+  local u = kessel.units.get(a.unit)
+  local case = deploy_case()
+  local l = deploy_leader(u)
+  if not C.pb() then kessel.emit.unit_var(l.id, "deploy_lent", C.var("date")) end
+  kessel.emit.step(u.id, 1)
+  local vars = C.copy(u.vars)
+  local id = kessel.emit.create_unit{ side = u.side, type = "squad", faces = C.squad_faces(C.squad_face(u) or C.face_label(u)),
+    step = 1, at = u.location == "map" and u.hex or nil, vars = vars }
+  C.note(case, u.id .. " (stacked with leader " .. l.id .. ") freely Deploys into two half-squads: " .. u.id .. " and " .. id)
+end
+
+kessel.action{ kind = "deploy", rule = "9.613", description = "a squad stacked with a leader freely Deploys before a Shift or an Escape (RB: one German squad per leader, 11.6063)",
+  validate = T.validate_deploy, apply = T.apply_deploy }
 
 kessel.action{ kind = "shift", rule = "9.613", description = "a group tries to Shift to another Setup or Entry Area",
   validate = T.validate, apply = T.apply }

@@ -96,3 +96,38 @@ kessel.test("case_11.607_clearing_the_map", function()
   expect.eq(T.unit("t").location, "map")
   expect.eq(T.unit("mg").side, "german", "Retained by the side Controlling its Location [11.6072]")
 end)
+
+-- [11.6073] a friendly-Set hidden Set DC in a friendly-Controlled Location may be "removed" and
+-- Retained: the owner says so in 11.607 (a secret action); one in an enemy-Controlled Location may
+-- not (it is Eliminated); the other side may not decide it; the Russian reads nothing of where the
+-- German DC that stays hidden is
+kessel.test("case_11.6073_hidden_set_dc_may_be_removed_and_retained", function()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, units = {
+    T.sw("dc1", "german", "DC", "C3", { vars = { hidden = true, set_dc = true } }),
+    T.sw("dc2", "german", "DC", "D4", { vars = { hidden = true, set_dc = true } }),
+    T.sw("dc3", "german", "DC", "C5", { vars = { hidden = true, set_dc = true } }) },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "control", side = "russian", at = "D4" },
+      { kind = "control", side = "german", at = "C5" } } }
+  local ok, r = kessel.act{ kind = "retain_set_dc", unit = "dc2", side = "german" }
+  expect.refused(ok, r, "11.6073", "enemy-Controlled")
+  ok, r = kessel.act{ kind = "retain_set_dc", unit = "dc1", side = "russian" }
+  expect.refused(ok, r, "11.6073", "only its owner")
+  expect.accepted(kessel.act{ kind = "retain_set_dc", unit = "dc1", side = "german" })
+  local ev = T.resolve()
+  expect.eq(T.unit("dc1").location, "pending", "removed from the map")
+  expect.eq(T.unit("dc1").vars.reph.area, "retained_box")
+  expect.eq(T.unit("dc1").vars.hidden, nil)
+  expect.eq(T.unit("dc1").vars.set_dc, nil, "no longer Set")
+  expect.eq(T.unit("dc2").location, "eliminated")
+  expect.eq(T.unit("dc3").vars.hidden, true, "the default: stays hidden")
+  T.has_note(ev, "dc1 (a hidden Set DC in a friendly-Controlled Location) is removed and Retained")
+  local russian = kessel.game.view("russian", { log = true })
+  for _, entry in ipairs(russian.log) do
+    for _, e in ipairs(entry.events) do
+      if e.event == "note" and e.text then
+        expect.falsy(e.text:find("dc3 (Set DC) in C5", 1, true), "the Russian does not read where the hidden DC stays")
+      end
+    end
+  end
+  T.replays()
+end)

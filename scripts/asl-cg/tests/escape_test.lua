@@ -166,3 +166,41 @@ kessel.test("case_11.6063_rb_escape_table_and_drm", function()
   local _, ev2 = kessel.act{ kind = "escape", units = { "r2" } }
   expect.eq(T.record(ev2, "escape").result, "replaced_reduced")
 end)
+
+-- [9.606] "Each squad stacked with a leader may freely Deploy": before the Escape the squad splits
+-- into two half-squads, and each half Escapes with its own DR (a HS has no +1 for HS-equivalents)
+kessel.test("case_9.606_squad_with_a_leader_deploys_before_escape", function()
+  open_field{ T.squad("gs", "german", "4-6-7", "B5"), T.leader("gl", "german", "8-0", "B5") }
+  local ok, ev = kessel.act{ kind = "deploy", unit = "gs" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "[9.606] gs (stacked with leader gl) freely Deploys")
+  expect.eq(T.unit("gs").step, 1)
+  local other
+  for _, u in ipairs(kessel.units.all{ side = "german", type = "squad" }) do if u.id ~= "gs" then other = u end end
+  expect.eq(other.hex, "B5")
+  kessel.inject_dice{ 3, 3 }
+  ok, ev = kessel.act{ kind = "escape", units = { "gs" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").drm, 1, "+1 enemy Setup Area only: one HS")
+  local r
+  ok, r = kessel.act{ kind = "deploy", unit = other.id }
+  expect.refused(ok, r, "9.606", "not a full squad")
+end)
+
+-- [11.6063] RB: "One German squad stacked with each leader may freely Deploy": with one leader, the
+-- first German squad may, a second may not; a Russian squad may not
+kessel.test("case_11.6063_one_german_squad_per_leader_deploys", function()
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct" }, units = {
+    T.squad("g1", "german", "4-6-7", "C5", { vars = { isolated = true } }), T.squad("g2", "german", "4-6-7", "C5", { vars = { isolated = true } }),
+    T.leader("gl", "german", "8-0", "C5", { vars = { isolated = true } }),
+    T.squad("r", "russian", "4-4-7r", "H5", { vars = { isolated = true } }), T.leader("rl", "russian", "8-0", "H5", { vars = { isolated = true } }) } }
+  local ok, ev = kessel.act{ kind = "deploy", unit = "g1" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "[11.6063] g1 (stacked with leader gl) freely Deploys")
+  local r
+  ok, r = kessel.act{ kind = "deploy", unit = "g2" }
+  expect.refused(ok, r, "11.6063", "one German squad per leader")
+  ok, r = kessel.act{ kind = "deploy", unit = "r" }
+  expect.refused(ok, r, "11.6063", "only a German squad")
+  T.replays()
+end)

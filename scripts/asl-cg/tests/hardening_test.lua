@@ -158,3 +158,17 @@ kessel.test("case_11.6114_leader_ratio_limit", function()
   local ok, reasons = kessel.act{ kind = "promote", leader = "l" }
   expect.refused(ok, reasons, "11.6114", "more than one per 4")
 end)
+
+-- [11.6112] "-1 per 20 CVP amassed by friendly side in the previous scenario": the CVP a side amassed
+-- are those its enemy lost (cvp_lost, counted in play), without a separate cvp_amassed
+kessel.test("case_11.6112_cvp_amassed_are_the_enemys_losses", function()
+  T.setup{ module = "rb", step = "hardening", units = {
+    T.squad("g1", "german", "4-6-7", "C3"), T.squad("g2", "german", "4-4-7", "C4"), T.squad("r1", "russian", "4-2-6", "H8") },
+    vars = { cvp_lost = { russian = 41, german = 5 } } }
+  kessel.inject_dice{ 4, 4, 6, 6, 6, 6, 6, 6 }
+  local ev = T.resolve()
+  local r
+  for _, e in ipairs(ev) do if e.event == "record" and e.kind == "mmc_hardening" and e.fields.side == "german" then r = e.fields end end
+  expect.eq(r.drm, -2, "41 Russian CVP lost: the German amassed 41: -2")
+  T.has_note(ev, "(-2 41 CVP amassed)")
+end)

@@ -191,3 +191,46 @@ kessel.test("case_9.619_hip_limits", function()
   ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "hip_smc" }
   expect.refused(ok, r, "9.619", "Dusk")
 end)
+
+-- [9.619] note e: one SAN Increase per RePh, also within one purchase (count 2 was charged 20 FPP
+-- for +1 SAN); a count is a whole number of items, 1 or more (a negative count gave FPP, a
+-- fractional one stopped the rules with a Lua error)
+kessel.test("case_9.619_counts_and_one_san_increase", function()
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 20, german = 10 } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "san_increase", count = 2 }
+  expect.refused(ok, r, "9.619", "one SAN Increase per RePh")
+  ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_1s", count = -5 }
+  expect.refused(ok, r, "9.619", "whole number")
+  ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_1s", count = 1.5 }
+  expect.refused(ok, r, "9.619", "whole number")
+  expect.eq(kessel.game.var("fpp").german, 10, "no FPP gained")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", count = 3 })
+  expect.eq(kessel.game.var("fpp").british, 15.5, "3 A-P factors at 1.5")
+end)
+
+-- [9.617] "The CPP expended, those remaining ... may all be kept secret": neither the 9.616 sum
+-- (which holds the CPP left from earlier dates) nor the 9.617 "spent / left" note is readable in the
+-- British view; the German reads both
+kessel.test("case_9.617_cpp_spent_and_left_are_secret", function()
+  T.setup{ step = "cpp", vars = { date = "day_i", cvp_lost = { german = 0, british = 0 }, cpp = { german = 7 } } }
+  T.resolve()                                   -- 9.616: 7 + 32 + 0
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "I4", entry = "A7" })
+  T.resolve()                                   -- 9.617 ends: spent 5, left 34
+  local function texts(side)
+    local out = {}
+    for _, entry in ipairs(kessel.game.view(side, { log = true }).log) do
+      for _, e in ipairs(entry.events) do
+        if e.event == "note" and e.text and e.text ~= "" then out[#out + 1] = e.text end
+        if e.event == "record" and e.kind == "cpp" and e.fields then out[#out + 1] = "cpp record after " .. tostring(e.fields.after) end
+      end
+    end
+    return table.concat(out, "\n")
+  end
+  local british, german = texts("british"), texts("german")
+  expect.falsy(british:find("left 34", 1, true), british)
+  expect.falsy(british:find("7 + 32", 1, true), british)
+  expect.falsy(british:find("cpp record", 1, true), british)
+  expect.truthy(british:find("CPP Base # for day_i: 32", 1, true), "the Base # is public")
+  expect.truthy(german:find("CPP spent 5, left 34", 1, true), german)
+  expect.truthy(german:find("German CPP 7 + 32 + 0 = 39", 1, true), german)
+end)

@@ -146,3 +146,30 @@ kessel.test("case_9.61422_captured_vehicle_without_weapons_is_wrecked", function
   expect.eq(T.unit("v1").vars.wreck, "burnt_out")
   expect.eq(T.unit("v2").vars.wreck, nil, "its captured MG kept on dr 2")
 end)
+
+-- [9.6142] a malfunctioned Weapon is rolled for only in a friendly Setup/Entry Area holding
+-- Personnel: an LMG left in Setup Area A, with the only squad in B, makes no dr; one in A with a
+-- squad elsewhere in A rolls; a vehicular MG in an Abandoned vehicle (no Inherent crew) makes none;
+-- [9.61422] likewise a captured Weapon with no Personnel in its Area is kept without a dr
+kessel.test("case_9.6142_repair_needs_personnel_in_the_area", function()
+  local function in_area(a) return { reph = { status = "retained", area = a } } end
+  local function v(extra) for k, x in pairs(in_area("A")) do extra[k] = x end; return { vars = extra } end
+  at{ T.squad("s", "german", "4-6-7", "C9", { vars = in_area("B") }),
+    T.sw("lmg", "german", "LMG", "C3", v{ malfunctioned = true }),
+    T.sw("cap", "german", "Bren", "C3", v{ captured = true }),
+    T.vehicle("t", "german", "PzIVH", "C5", v{ abandoned = true }),
+    T.sw("vmg", "german", "CMG", "C5", v{ vehicular = true, mounted_on = "t", malfunctioned = true }) }
+  local ev = T.resolve()
+  expect.eq(T.record(ev, "weapon_repair"), nil, "no repair dr at all")
+  expect.eq(T.unit("lmg").vars.malfunctioned, true, "still malfunctioned")
+  expect.eq(T.unit("cap").location, "map", "the captured Bren is kept")
+  T.has_note(ev, "[9.6142] lmg makes no repair dr and stays malfunctioned: its Setup Area A holds no Personnel")
+  T.has_note(ev, "vmg makes no repair dr and stays malfunctioned: no Inherent crew in its vehicle")
+  T.has_note(ev, "[9.61422] cap (captured) makes no dr")
+  -- with a squad in another hex of the same Setup Area the LMG rolls
+  at{ T.squad("s", "german", "4-6-7", "C4", { vars = in_area("A") }), T.sw("lmg", "german", "LMG", "C3", v{ malfunctioned = true }) }
+  kessel.inject_dice{ 1 }
+  ev = T.resolve()
+  expect.eq(T.record(ev, "weapon_repair").unit, "lmg")
+  expect.eq(T.unit("lmg").vars.malfunctioned, nil, "repaired on a 1")
+end)
