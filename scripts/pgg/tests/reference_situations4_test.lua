@@ -118,3 +118,37 @@ kessel.test("case_9_8_soviet_advance_stops_at_three_combat_units", function()
   expect.refused(ok, why, "7.1", "stacking limit")
   expect.eq(#kessel.units.at("0403"), 3)
 end)
+
+-- [8] [11.1] [11.2] Hexsides and the zones of control that cut lines: a ZOC crosses rivers but not
+-- lake hexsides, and so do the cuts it makes in lines of supply and of communication.
+-- German side: a 32x5 strip, supply road 0103-0503 from the source 0103, a panzer in 2403 (20 hexes
+-- from the road's end 0503, 23 MP from the west edge, so only the road serves). A Soviet rifle in
+-- 0302 touches the road at 0303 only: across a river its ZOC cuts the road; across a lake hexside
+-- it does not.
+-- Soviet side: a 12x2 strip, leader (rating 3) in 0601, rifle in 0401, the line runs through 0501;
+-- a panzer in 0502 touches 0401, 0501 and 0601. Across a river 0501 is in its ZOC and the rifle
+-- has no line; with a lake hexside between 0501 and 0502 the line is open.
+kessel.test("case_8_zoc_across_a_lake_hexside_cuts_no_line_across_a_river_it_does", function()
+  local S = require("rules.supply")
+  local function pz(id, at) return { id = id, name = id, side = "german", type = "panzer", faces = { "4-4-10", "2-2-10" }, at = at } end
+  local function rifle(id, at) return { id = id, name = id, side = "soviet", type = "rifle", faces = { "3-3-6" }, at = at } end
+  local function road(side)
+    kessel.setup{ map = { columns = 32, rows = 5, hexsides = { { "0302", "0303", side } },
+        links = { { kind = "road", path = { "0103", "0203", "0303", "0403", "0503" } } },
+        tags = { road_supply_source = { "0103" } } },
+      units = { pz("g", "2403"), rifle("r", "0302") }, step = "german_movement", turn = 5 }
+  end
+  road("river")
+  expect.falsy(S.in_supply("g", "combat"), "the rifle's ZOC crosses the river onto the road")
+  road("lake")
+  expect.truthy(S.in_supply("g", "combat"), "no ZOC across the lake hexside: the road is open")
+  local function loc(side)
+    kessel.setup{ map = { columns = 12, rows = 2, hexsides = { { "0501", "0502", side } } }, step = "soviet_movement", turn = 5,
+      units = { { id = "l", name = "l", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "0601" },
+        rifle("r", "0401"), pz("g", "0502") } }
+  end
+  loc("river")
+  expect.falsy(S.in_supply("r", "combat"), "0501 in the panzer's ZOC across the river")
+  loc("lake")
+  expect.truthy(S.in_supply("r", "combat"), "no ZOC across the lake hexside: the line is open")
+end)
