@@ -152,3 +152,34 @@ kessel.test("case_8_zoc_across_a_lake_hexside_cuts_no_line_across_a_river_it_doe
   loc("lake")
   expect.truthy(S.in_supply("r", "combat"), "no ZOC across the lake hexside: the line is open")
 end)
+
+-- [8] [9.71] The same hexside rule for retreats. 8x8 map: a 3-3 panzer in 0303 attacks a 1-1 rifle
+-- in 0403 at 3-1 (in supply or not: halving stops at 1 [11.3]), die 3: D1, and the Soviet retreats. Lake hexsides close 0503, 0504 and 0404; of
+-- 0403's other neighbours 0304 is in the panzer's ZOC and 0402 touches 0303. With a lake hexside
+-- between 0303 and 0402, 0402 is out of the panzer's ZOC: an empty hex out of enemy ZOC, the only
+-- retreat and a legal one. With a river there instead, 0402 is in its ZOC and the rifle, with no
+-- legal path, is eliminated.
+kessel.test("case_9_71_retreat_next_to_the_enemy_across_a_lake_hexside_not_across_a_river", function()
+  local function d1(side)
+    kessel.setup{ map = { columns = 8, rows = 8, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" },
+        { "0403", "0404", "lake" }, { "0303", "0402", side } } },
+      units = { { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "3-3-10", "1-1-10" }, at = "0303" },
+        { id = "s", name = "s", side = "soviet", type = "rifle", faces = { "1-1-6" }, at = "0403" },
+      },
+      step = "german_combat", turn = 7 }
+    kessel.inject_dice{ 3 }
+    expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+    expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  end
+  d1("lake")
+  local paths = {}
+  for _, a in ipairs(kessel.legal("german")) do paths[#paths + 1] = table.concat(a.path, ",") end
+  expect.eq(table.concat(paths, " "), "0402", "the one retreat, out of the ZOC behind the lake")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0402" } })
+  expect.eq(kessel.units.get("s").hex, "0402")
+  d1("river")
+  local ok, why = kessel.act{ kind = "retreat", units = { "s" }, path = { "0402" } }
+  expect.refused(ok, why, "9.71", "enemy zone of control")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = {} })
+  expect.eq(kessel.units.get("s").location, "eliminated")
+end)
