@@ -164,8 +164,7 @@ kessel.test("case_9_71_retreat_next_to_the_enemy_across_a_lake_hexside_not_acros
     kessel.setup{ map = { columns = 8, rows = 8, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" },
         { "0403", "0404", "lake" }, { "0303", "0402", side } } },
       units = { { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "3-3-10", "1-1-10" }, at = "0303" },
-        { id = "s", name = "s", side = "soviet", type = "rifle", faces = { "1-1-6" }, at = "0403" },
-      },
+        { id = "s", name = "s", side = "soviet", type = "rifle", faces = { "1-1-6" }, at = "0403" } },
       step = "german_combat", turn = 7 }
     kessel.inject_dice{ 3 }
     expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
