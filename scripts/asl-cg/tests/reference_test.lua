@@ -595,3 +595,27 @@ kessel.test("case_9.6042_one_ntc_per_minefield_hex", function()
   expect.eq(n, 1)
   expect.eq(T.unit("s").step, 1, "Casualty Reduction: a half-squad")
 end)
+
+-- [11.617] the Germans are taken to have chosen the Attack chit for a CG Initial Scenario: after the
+-- 17 Oct Initial Scenario of CG I their ELR DR has +1 even with no attack_chit given (the CPP DR of
+-- 11.616 has no such assumption: its 18 Oct example totals -4 without it)
+kessel.test("case_11.617_german_attack_chit_assumed_after_initial_scenario", function()
+  local vars = { date = "18oct", previous_date = "17oct", elr = { german = 3, russian = 3 },
+    scenarios_since_idle = { german = 1 } }
+  T.setup{ module = "rb", step = "elr", vars = vars }
+  kessel.inject_dice{ 6, 6, 3, 4 }  -- German 12 - 2 (hist) + 2 (one scenario) + 1 (Attack) = 13
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("elr").german, 2, "a Final DR of 13 lowers the ELR")
+  expect.eq(kessel.game.var("elr").russian, 3, "Russian 7 - 1 = 6: unchanged")
+  T.has_note(ev, "Attack chit")
+  -- a later scenario (not an Initial one) with no Attack chit: no +1, 12 leaves the ELR alone
+  vars.date, vars.previous_date = "20oct", "19oct"
+  T.setup{ module = "rb", step = "elr", vars = vars }
+  kessel.inject_dice{ 6, 5, 3, 4 }  -- German 11 + 0 (hist 20 Oct) + 2 = 13
+  T.resolve()
+  expect.eq(kessel.game.var("elr").german, 2, "11 + 2 = 13 lowers it")
+  T.setup{ module = "rb", step = "elr", vars = vars }
+  kessel.inject_dice{ 5, 5, 3, 4 }  -- German 10 + 2 = 12: no change without the Attack chit
+  T.resolve()
+  expect.eq(kessel.game.var("elr").german, 3, "12 leaves the ELR at 3")
+end)
