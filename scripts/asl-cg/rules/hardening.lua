@@ -33,8 +33,9 @@ H.area_of = area_of
 
 -- [9.6101] [11.610] a dr per wounded Retained leader
 local function wounded_leaders(case)
-  for _, l in ipairs(retained_units{ type = "leader" }) do
-    if l.vars.wounded then
+  for _, l in ipairs(retained_units{}) do
+    -- an armor leader is a leader as well ("each currently wounded leader")
+    if C.is_leader(l) and l.vars.wounded then
       local drm = 0
       if l.vars.isolated then drm = drm + 1 end
       if C.pb() and l.vars.heroic then drm = drm - 1 end

@@ -619,3 +619,20 @@ kessel.test("case_11.617_german_attack_chit_assumed_after_initial_scenario", fun
   T.resolve()
   expect.eq(kessel.game.var("elr").german, 3, "12 leaves the ELR at 3")
 end)
+
+-- [11.610] [9.6101] "each currently Wounded leader" makes the dr: an armor leader is a leader too
+-- (he was skipped and kept his wound for ever); RB: dr 3 Eliminates him, PB: dr 1 heals him
+kessel.test("case_11.610_a_wounded_armor_leader_rolls_too", function()
+  local al = { id = "al", side = "german", type = "armor_leader", faces = { { morale = 9, drm = -1, label = "9-1" } },
+    at = "C4", vars = { wounded = true } }
+  T.setup{ module = "rb", step = "wounded", units = { al } }
+  kessel.inject_dice{ 3 }
+  local ev = T.resolve()
+  T.has_note(ev, "al (wounded): dr 3+0")
+  expect.eq(T.unit("al").location, "eliminated", "a Final dr >= 3: evacuated")
+  T.setup{ step = "wounded", units = { al } }
+  kessel.inject_dice{ 1 }
+  T.resolve()
+  expect.eq(T.unit("al").location, "map")
+  expect.eq(T.unit("al").vars.wounded, nil, "a Final dr <= 1: Retained unwounded [9.6101]")
+end)
