@@ -94,7 +94,10 @@ kessel.dice_table{ id = "afv_withdrawal", rule = "11.6142", bands = { { -20, "re
 S.on_end("armor_withdrawal", function()
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     if (v.location == "map" or v.location == "pending") and v.vars.recall and not v.vars.immobile then
-      if v.vars.isolated then C.note("11.6141", v.id .. " is Isolated: it begins the next scenario under Recall")
+      if v.vars.isolated then
+        -- it keeps its Recall and suffers Ammunition Shortage as well [11.6141] [11.6061]
+        kessel.emit.unit_var(v.id, "ammo_shortage", true)
+        C.note("11.6141", v.id .. " is Isolated: it begins the next scenario under Recall, with Ammunition Shortage")
       else C.eliminate(v.id, "11.6141", "Mobile and under Recall") end
     end
   end

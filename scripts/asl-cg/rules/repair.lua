@@ -57,7 +57,8 @@ function R.vehicles(case)
         if r == "mobile" then kessel.emit.unit_var(v.id, "immobile", nil); rb_clear(v, case) end
       end
       v = kessel.units.get(v.id)
-      if v.vars.recall and not v.vars.immobile then
+      -- PB Recall is part of 9.6141; RB has a step of its own for it, after the repairs [11.6141]
+      if C.pb() and v.vars.recall and not v.vars.immobile then
         if v.vars.isolated then
           kessel.emit.unit_var(v.id, "ammo_shortage", true)
           C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")

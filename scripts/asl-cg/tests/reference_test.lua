@@ -636,3 +636,18 @@ kessel.test("case_11.610_a_wounded_armor_leader_rolls_too", function()
   expect.eq(T.unit("al").location, "map")
   expect.eq(T.unit("al").vars.wounded, nil, "a Final dr <= 1: Retained unwounded [9.6101]")
 end)
+
+-- [11.6141] a Mobile Isolated AFV under Recall (here placed under it by an MA Disabled in 11.6132,
+-- after the 11.6131 step) begins the next scenario under Recall and with Ammunition Shortage; a
+-- non-Isolated one is Eliminated, and the note cites 11.6141
+kessel.test("case_11.6141_isolated_recalled_afv_gets_ammunition_shortage", function()
+  T.setup{ module = "rb", step = "armor_withdrawal", units = {
+    T.vehicle("iso", "german", "PzKpfw IVH", "C3", { vars = { recall = true, isolated = true } }),
+    T.vehicle("free", "german", "PzKpfw IVH", "C5", { vars = { recall = true } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("iso").location, "map")
+  expect.eq(T.unit("iso").vars.recall, true)
+  expect.eq(T.unit("iso").vars.ammo_shortage, true, "Ammunition Shortage (11.6061)")
+  expect.eq(T.unit("free").location, "eliminated")
+  T.has_note(ev, "[11.6141]")
+end)
