@@ -255,11 +255,18 @@ local function ft_dc()
       end
     end
     local kept = { FT = 0, DC = 0 }
-    for _, w in ipairs(kessel.units.all{ side = side, type = "sw" }) do
+    for _, w in ipairs(kessel.units.all{ type = "sw" }) do
       local kind = w.face and w.face.weapon
-      if (kind == "FT" or kind == "DC") and w.vars.removed_dr then
+      -- judged for its original owning side, even if the enemy had Captured it [11.6134]
+      local owner = w.vars.captured and w.vars.original_side or w.side
+      if owner == side and (kind == "FT" or kind == "DC") and w.vars.removed_dr then
         if w.vars.removed_dr <= 10 and kept[kind] < engineers then
           kept[kind] = kept[kind] + 1
+          if w.side ~= owner then
+            kessel.emit.change_unit(w.id, { side = owner })
+            kessel.emit.unit_var(w.id, "captured", nil)
+            kessel.emit.unit_var(w.id, "original_side", nil)
+          end
           kessel.emit.withdraw(w.id)
           kessel.emit.unit_var(w.id, "removed_dr", nil)
           C.note("11.6134", w.id .. " (" .. kind .. ") is Retained")

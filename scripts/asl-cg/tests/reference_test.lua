@@ -651,3 +651,17 @@ kessel.test("case_11.6141_isolated_recalled_afv_gets_ammunition_shortage", funct
   expect.eq(T.unit("free").location, "eliminated")
   T.has_note(ev, "[11.6141]")
 end)
+
+-- [11.6134] a removed FT/DC is Retained by its original owning side: a German DC the Russians had
+-- Captured and used (effects DR 7) goes back to the German, who has an Assault Engineer squad; the
+-- Russians, with none, could not have kept it anyway
+kessel.test("case_11.6134_a_captured_dc_goes_back_to_its_original_owner", function()
+  T.setup{ module = "rb", step = "repair", units = {
+    T.squad("ae", "german", "8-3-8", "C3"),
+    T.sw("dc", "russian", "DC", nil, { location = "removed", vars = { removed_dr = 7, captured = true, original_side = "german" } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("dc").location, "pending", "Retained")
+  expect.eq(T.unit("dc").side, "german", "by its original owner")
+  expect.eq(T.unit("dc").vars.captured, nil)
+  T.has_note(ev, "[11.6134] dc (DC) is Retained")
+end)
