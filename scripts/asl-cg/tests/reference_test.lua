@@ -665,3 +665,17 @@ kessel.test("case_11.6134_a_captured_dc_goes_back_to_its_original_owner", functi
   expect.eq(T.unit("dc").vars.captured, nil)
   T.has_note(ev, "[11.6134] dc (DC) is Retained")
 end)
+
+-- [11.6113] a non-heroic 10-0, hardened as the lowest-grade leader when the leader rolled is not
+-- Retained, stays a 10-0, and the note does not speak of a heroic status he never had
+kessel.test("case_11.6113_a_non_heroic_10_0_fallback_is_unchanged", function()
+  T.setup{ module = "rb", step = "hardening", units = { T.leader("c", "russian", "10-0", "H8") } }
+  -- MMC DRs (German 12, Russian 12: none), then German leader DR 12 (no leader), Russian DR 4: 9-1
+  kessel.inject_dice{ 6, 6, 6, 6, 6, 6, 2, 2 }
+  local ev = T.resolve()
+  expect.eq(T.unit("c").face.label, "10-0")
+  T.has_note(ev, "c (10-0) is not Battle Hardened further")
+  for _, e in ipairs(ev) do
+    if e.event == "note" then expect.falsy(e.text:find("heroic", 1, true), e.text) end
+  end
+end)
