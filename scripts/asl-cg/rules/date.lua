@@ -74,12 +74,13 @@ S.on_end("date_san", function()
   else
     for _, side in ipairs(C.sides()) do D.adjust_san(side, "11.6122", 1) end
     -- [11.6123] Booby Trap Level A or B: an Original dr of 6 lowers it one level
-    local level = kessel.game.var("booby_trap")
+    local level = C.var("booby_trap")  -- a scenario's [vars] Level until the game sets one
     if level == "A" or level == "B" then
       local roll = C.dr("booby_trap")
       local new = roll == 6 and (level == "A" and "B" or "C") or level
       C.note("11.6123", "Booby Trap deactivation dr " .. roll .. ": Level " .. level .. " -> " .. new)
-      if new ~= level then kessel.emit.var("booby_trap", new) end
+      -- written as a game variable even when unchanged, so a campaign carries it (as the SAN)
+      if new ~= level or kessel.game.var("booby_trap") == nil then kessel.emit.var("booby_trap", new) end
     end
   end
   -- the SAN is now the new CG Date's: written as a game variable even when no adjustment changed

@@ -33,8 +33,9 @@ H.area_of = area_of
 
 -- [9.6101] [11.610] a dr per wounded Retained leader
 local function wounded_leaders(case)
-  for _, l in ipairs(retained_units{ type = "leader" }) do
-    if l.vars.wounded then
+  for _, l in ipairs(retained_units{}) do
+    -- an armor leader is a leader as well ("each currently wounded leader")
+    if C.is_leader(l) and l.vars.wounded then
       local drm = 0
       if l.vars.isolated then drm = drm + 1 end
       if C.pb() and l.vars.heroic then drm = drm - 1 end
@@ -206,8 +207,11 @@ end
 -- a leader Battle Hardens one grade (9-0 always to 10-0, 8-1 to 9-1 [11.6113])
 function H.harden_leader(l, case)
   local label = l.face.label
-  if label == "10-3" or label == "10-0" then
+  if (label == "10-3" or label == "10-0") and l.vars.heroic then
     C.note(case, l.id .. " (" .. label .. ") loses his heroic status with no other effect")
+  elseif label == "10-3" or label == "10-0" then
+    -- chosen by the DR or as the lowest-grade leader, he has no grade to harden to
+    C.note(case, l.id .. " (" .. label .. ") is not Battle Hardened further: no change")
   else
     local to = kessel.game.constant("leader_hardens_to")[label]
     if to then

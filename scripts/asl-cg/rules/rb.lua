@@ -94,7 +94,10 @@ kessel.dice_table{ id = "afv_withdrawal", rule = "11.6142", bands = { { -20, "re
 S.on_end("armor_withdrawal", function()
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     if (v.location == "map" or v.location == "pending") and v.vars.recall and not v.vars.immobile then
-      if v.vars.isolated then C.note("11.6141", v.id .. " is Isolated: it begins the next scenario under Recall")
+      if v.vars.isolated then
+        -- it keeps its Recall and suffers Ammunition Shortage as well [11.6141] [11.6061]
+        kessel.emit.unit_var(v.id, "ammo_shortage", true)
+        C.note("11.6141", v.id .. " is Isolated: it begins the next scenario under Recall, with Ammunition Shortage")
       else C.eliminate(v.id, "11.6141", "Mobile and under Recall") end
     end
   end
@@ -261,6 +264,10 @@ end
 
 -- [11.617] ELR Loss/Gain
 S.on_end("elr", function()
+  -- the Germans are taken to have chosen the Attack chit for a CG Initial Scenario [11.617]: the
+  -- just-completed scenario was one if the scenario says so (`initial_scenario`) or it was fought
+  -- on the first RB date (17 Oct, CG I's Initial Scenario)
+  local initial = C.var("initial_scenario") == true or C.var("previous_date") == kessel.game.constant("rb_days")[1]
   for _, side in ipairs(C.sides()) do
     local drm, mods = 0, {}
     local function add_mod(d, why) if d ~= 0 then drm = drm + d; mods[#mods + 1] = string.format("%+d %s", d, why) end end
@@ -270,7 +277,11 @@ S.on_end("elr", function()
     local bought = C.var("bought_previous_day", {})[side] or {}
     add_mod(-2 * (bought.elite_coys or 0), "elite Coys bought")
     add_mod(-(bought.first_line or 0), "first-line Coys bought")
-    if C.get_in("attack_chit", side) then add_mod(1, "Attack chit") end
+    if C.get_in("attack_chit", side) then
+      add_mod(1, "Attack chit")
+    elseif side == "german" and initial then
+      add_mod(1, "Attack chit, assumed for the Initial Scenario")
+    end
     add_mod(2 * C.get_in("scenarios_since_idle", side, 0), "scenarios since an Idle day")
     local roll = C.DR("elr")
     local elr = C.get_in("elr", side, 3)

@@ -57,7 +57,8 @@ function R.vehicles(case)
         if r == "mobile" then kessel.emit.unit_var(v.id, "immobile", nil); rb_clear(v, case) end
       end
       v = kessel.units.get(v.id)
-      if v.vars.recall and not v.vars.immobile then
+      -- PB Recall is part of 9.6141; RB has a step of its own for it, after the repairs [11.6141]
+      if C.pb() and v.vars.recall and not v.vars.immobile then
         if v.vars.isolated then
           kessel.emit.unit_var(v.id, "ammo_shortage", true)
           C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")
@@ -254,11 +255,18 @@ local function ft_dc()
       end
     end
     local kept = { FT = 0, DC = 0 }
-    for _, w in ipairs(kessel.units.all{ side = side, type = "sw" }) do
+    for _, w in ipairs(kessel.units.all{ type = "sw" }) do
       local kind = w.face and w.face.weapon
-      if (kind == "FT" or kind == "DC") and w.vars.removed_dr then
+      -- judged for its original owning side, even if the enemy had Captured it [11.6134]
+      local owner = w.vars.captured and w.vars.original_side or w.side
+      if owner == side and (kind == "FT" or kind == "DC") and w.vars.removed_dr then
         if w.vars.removed_dr <= 10 and kept[kind] < engineers then
           kept[kind] = kept[kind] + 1
+          if w.side ~= owner then
+            kessel.emit.change_unit(w.id, { side = owner })
+            kessel.emit.unit_var(w.id, "captured", nil)
+            kessel.emit.unit_var(w.id, "original_side", nil)
+          end
           kessel.emit.withdraw(w.id)
           kessel.emit.unit_var(w.id, "removed_dr", nil)
           C.note("11.6134", w.id .. " (" .. kind .. ") is Retained")

@@ -595,3 +595,87 @@ kessel.test("case_9.6042_one_ntc_per_minefield_hex", function()
   expect.eq(n, 1)
   expect.eq(T.unit("s").step, 1, "Casualty Reduction: a half-squad")
 end)
+
+-- [11.617] the Germans are taken to have chosen the Attack chit for a CG Initial Scenario: after the
+-- 17 Oct Initial Scenario of CG I their ELR DR has +1 even with no attack_chit given (the CPP DR of
+-- 11.616 has no such assumption: its 18 Oct example totals -4 without it)
+kessel.test("case_11.617_german_attack_chit_assumed_after_initial_scenario", function()
+  local vars = { date = "18oct", previous_date = "17oct", elr = { german = 3, russian = 3 },
+    scenarios_since_idle = { german = 1 } }
+  T.setup{ module = "rb", step = "elr", vars = vars }
+  kessel.inject_dice{ 6, 6, 3, 4 }  -- German 12 - 2 (hist) + 2 (one scenario) + 1 (Attack) = 13
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("elr").german, 2, "a Final DR of 13 lowers the ELR")
+  expect.eq(kessel.game.var("elr").russian, 3, "Russian 7 - 1 = 6: unchanged")
+  T.has_note(ev, "Attack chit")
+  -- a later scenario (not an Initial one) with no Attack chit: no +1, 12 leaves the ELR alone
+  vars.date, vars.previous_date = "20oct", "19oct"
+  T.setup{ module = "rb", step = "elr", vars = vars }
+  kessel.inject_dice{ 6, 5, 3, 4 }  -- German 11 + 0 (hist 20 Oct) + 2 = 13
+  T.resolve()
+  expect.eq(kessel.game.var("elr").german, 2, "11 + 2 = 13 lowers it")
+  T.setup{ module = "rb", step = "elr", vars = vars }
+  kessel.inject_dice{ 5, 5, 3, 4 }  -- German 10 + 2 = 12: no change without the Attack chit
+  T.resolve()
+  expect.eq(kessel.game.var("elr").german, 3, "12 leaves the ELR at 3")
+end)
+
+-- [11.610] [9.6101] "each currently Wounded leader" makes the dr: an armor leader is a leader too
+-- (he was skipped and kept his wound for ever); RB: dr 3 Eliminates him, PB: dr 1 heals him
+kessel.test("case_11.610_a_wounded_armor_leader_rolls_too", function()
+  local al = { id = "al", side = "german", type = "armor_leader", faces = { { morale = 9, drm = -1, label = "9-1" } },
+    at = "C4", vars = { wounded = true } }
+  T.setup{ module = "rb", step = "wounded", units = { al } }
+  kessel.inject_dice{ 3 }
+  local ev = T.resolve()
+  T.has_note(ev, "al (wounded): dr 3+0")
+  expect.eq(T.unit("al").location, "eliminated", "a Final dr >= 3: evacuated")
+  T.setup{ step = "wounded", units = { al } }
+  kessel.inject_dice{ 1 }
+  T.resolve()
+  expect.eq(T.unit("al").location, "map")
+  expect.eq(T.unit("al").vars.wounded, nil, "a Final dr <= 1: Retained unwounded [9.6101]")
+end)
+
+-- [11.6141] a Mobile Isolated AFV under Recall (here placed under it by an MA Disabled in 11.6132,
+-- after the 11.6131 step) begins the next scenario under Recall and with Ammunition Shortage; a
+-- non-Isolated one is Eliminated, and the note cites 11.6141
+kessel.test("case_11.6141_isolated_recalled_afv_gets_ammunition_shortage", function()
+  T.setup{ module = "rb", step = "armor_withdrawal", units = {
+    T.vehicle("iso", "german", "PzKpfw IVH", "C3", { vars = { recall = true, isolated = true } }),
+    T.vehicle("free", "german", "PzKpfw IVH", "C5", { vars = { recall = true } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("iso").location, "map")
+  expect.eq(T.unit("iso").vars.recall, true)
+  expect.eq(T.unit("iso").vars.ammo_shortage, true, "Ammunition Shortage (11.6061)")
+  expect.eq(T.unit("free").location, "eliminated")
+  T.has_note(ev, "[11.6141]")
+end)
+
+-- [11.6134] a removed FT/DC is Retained by its original owning side: a German DC the Russians had
+-- Captured and used (effects DR 7) goes back to the German, who has an Assault Engineer squad; the
+-- Russians, with none, could not have kept it anyway
+kessel.test("case_11.6134_a_captured_dc_goes_back_to_its_original_owner", function()
+  T.setup{ module = "rb", step = "repair", units = {
+    T.squad("ae", "german", "8-3-8", "C3"),
+    T.sw("dc", "russian", "DC", nil, { location = "removed", vars = { removed_dr = 7, captured = true, original_side = "german" } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("dc").location, "pending", "Retained")
+  expect.eq(T.unit("dc").side, "german", "by its original owner")
+  expect.eq(T.unit("dc").vars.captured, nil)
+  T.has_note(ev, "[11.6134] dc (DC) is Retained")
+end)
+
+-- [11.6113] a non-heroic 10-0, hardened as the lowest-grade leader when the leader rolled is not
+-- Retained, stays a 10-0, and the note does not speak of a heroic status he never had
+kessel.test("case_11.6113_a_non_heroic_10_0_fallback_is_unchanged", function()
+  T.setup{ module = "rb", step = "hardening", units = { T.leader("c", "russian", "10-0", "H8") } }
+  -- MMC DRs (German 12, Russian 12: none), then German leader DR 12 (no leader), Russian DR 4: 9-1
+  kessel.inject_dice{ 6, 6, 6, 6, 6, 6, 2, 2 }
+  local ev = T.resolve()
+  expect.eq(T.unit("c").face.label, "10-0")
+  T.has_note(ev, "c (10-0) is not Battle Hardened further")
+  for _, e in ipairs(ev) do
+    if e.event == "note" then expect.falsy(e.text:find("heroic", 1, true), e.text) end
+  end
+end)
