@@ -31,18 +31,26 @@ fn main() {
         println!("cargo:rerun-if-changed={top}");
         walk(&root.join(top), &mut files);
     }
+    // in the order of the `/` paths as strings (what a lookup by path compares), not of path
+    // components: `refit-rb/` sorts before `refit/` as a string, after it by components
+    let mut files: Vec<(String, PathBuf)> = files
+        .into_iter()
+        .map(|f| {
+            let rel = f.strip_prefix(&root).expect("under the root");
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            (rel.join("/"), f)
+        })
+        .collect();
     files.sort();
     let mut text = String::from("/// Bundled files: path (with `/`) and content, in path order.\n");
     text.push_str("pub static FILES: &[(&str, &[u8])] = &[\n");
-    for f in &files {
-        let rel = f.strip_prefix(&root).expect("under the root");
-        let rel: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
+    for (rel, f) in &files {
         text.push_str(&format!(
             "    ({:?}, include_bytes!({:?})),\n",
-            rel.join("/"),
+            rel,
             f.display().to_string()
         ));
     }
