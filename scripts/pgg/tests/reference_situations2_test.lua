@@ -5,36 +5,9 @@
 -- NE = c+1 r, SE = c+1 r+1, SW = c-1 r+1, NW = c-1 r).
 local expect = kessel.expect
 
-local function pz(id, at, face, extra)
-  local u = { id = id, name = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "4-4-10", "2-2-10" }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function rifle(id, at, face, extra)
-  local u = { id = id, name = id, side = "soviet", type = "rifle", faces = { face or "2-2-6" }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function leader(id, at, rating, extra)
-  local u = { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function setup(units, extra)
-  local spec = { map = { columns = 10, rows = 10 }, units = units, step = "german_combat", turn = 7 }
-  for k, v in pairs(extra or {}) do spec[k] = v end
-  kessel.setup(spec)
-end
-local function note(events, text)
-  for _, e in ipairs(events or {}) do if e.text and e.text:find(text, 1, true) then return e end end
-  return nil
-end
-local function all_notes(events)
-  local t = {}
-  for _, e in ipairs(events or {}) do if e.text then t[#t + 1] = "[" .. tostring(e.rule) .. "] " .. e.text end end
-  return table.concat(t, " | ")
-end
-local function where(id) local u = kessel.units.get(id); return u.location == "map" and u.hex or u.location end
+local B = require("testing.board10")
+local pz, rifle, leader, setup = B.pz, B.rifle, B.leader, B.setup
+local note, all_notes, where = B.note, B.all_notes, B.where
 
 -- Reading (a): [9.5] Eng means both sides stay where they are and nobody advances, and WBC09 #7
 -- names Eng among the results after which overrunners who cleared the hex stay in the hex they

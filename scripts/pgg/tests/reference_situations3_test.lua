@@ -7,32 +7,8 @@
 local expect = kessel.expect
 local V = require("rules.victory")
 
-local function pz(id, at, face, extra)
-  local u = { id = id, name = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "4-4-10", "2-2-10" }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function inf(id, at, extra)
-  local u = { id = id, name = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function rifle(id, at, face, extra)
-  local u = { id = id, name = id, side = "soviet", type = "rifle", faces = { face or "2-2-6" }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function leader(id, at, rating, extra)
-  local u = { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function setup(units, extra)
-  local spec = { map = { columns = 10, rows = 10 }, units = units, step = "german_combat", turn = 7 }
-  for k, v in pairs(extra or {}) do spec[k] = v end
-  kessel.setup(spec)
-end
-local function where(id) local u = kessel.units.get(id); return u.location == "map" and u.hex or u.location end
+local B = require("testing.board10")
+local pz, inf, rifle, leader, setup, where = B.pz, B.inf, B.rifle, B.leader, B.setup, B.where
 
 -- Leftover of the second pass: the German victory line [15] is, in the reference manual's words,
 -- a supply line free of enemy units and ZOC to the west edge, and German supply may not be traced

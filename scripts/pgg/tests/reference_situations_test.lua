@@ -6,44 +6,9 @@
 local expect = kessel.expect
 local M = require("rules.movement")
 
-local function pz(id, at, face, extra)
-  local u = { id = id, name = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "4-4-10", "2-2-10" }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function inf(id, at, extra)
-  local u = { id = id, name = id, side = "german", type = "infantry", formation = id, faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function cav(id, at) return { id = id, name = id, side = "german", type = "cavalry", formation = "1 Cav", faces = { "4-4-5", "2-2-5" }, at = at } end
-local function rifle(id, at, face, extra)
-  local u = { id = id, name = id, side = "soviet", type = "rifle", faces = { face or "2-2-6" }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-local function leader(id, at, rating, extra)
-  local u = { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at }
-  for k, v in pairs(extra or {}) do u[k] = v end
-  return u
-end
-
-local function setup(units, extra)
-  local spec = { map = { columns = 10, rows = 10 }, units = units, step = "german_combat", turn = 7 }
-  for k, v in pairs(extra or {}) do spec[k] = v end
-  kessel.setup(spec)
-end
-local function note(events, text)
-  for _, e in ipairs(events) do if e.text and e.text:find(text, 1, true) then return e end end
-  return nil
-end
-local function all_notes(events)
-  local t = {}
-  for _, e in ipairs(events) do if e.text then t[#t + 1] = "[" .. tostring(e.rule) .. "] " .. e.text end end
-  return table.concat(t, " | ")
-end
-local function pending() return kessel.game.var("pending") end
-local function where(id) local u = kessel.units.get(id); return u.location == "map" and u.hex or u.location end
+local B = require("testing.board10")
+local pz, inf, cav, rifle, leader, setup = B.pz, B.inf, B.cav, B.rifle, B.leader, B.setup
+local note, all_notes, pending, where = B.note, B.all_notes, B.pending, B.where
 
 -- [9.23] [9.3] A two-hex attack: g1 (0304) and g2 (0504) are next to both 0403 and 0404; both are
 -- across a river from 0403 only. 0403 is attacked solely across the river (2 ×2 = 4), 0404 is not
