@@ -5,25 +5,12 @@
 -- engine does and which case it names.
 local expect = kessel.expect
 
-local function reserve(id) return { id = id, name = id, side = "soviet", type = "rifle", hidden = true, pool = "rifle" } end
 local function dead_rifle(id, died)
   return { id = id, name = id, side = "soviet", type = "rifle", faces = { "3-3-6" }, location = "eliminated", vars = { elim_turn = died } }
 end
 
--- 30x8 strip: a south-edge railway (row 8) at 0508 and 1208, one east of them at 2008 (via row 6);
--- the South-Western Front entrance Z is 0808, so 1208 and 2008 are the legal entry hexes.
-local function swf_board(units, step, turn, extra)
-  local rail = {}
-  for c = 5, 20 do rail[#rail + 1] = string.format("%02d06", c) end
-  rail[#rail + 1] = "2007"; rail[#rail + 1] = "2008"
-  local spec = { map = { columns = 30, rows = 8,
-      links = { { kind = "railway", path = { "0506", "0507", "0508" } }, { kind = "railway", path = rail },
-                { kind = "railway", path = { "1206", "1207", "1208" } } },
-      areas = { P1 = { "0301", "0401" }, P2 = { "1001" }, P3 = { "2001" }, P4 = { "1208" }, P5 = { "0808" }, P6 = { "0308" }, Z = { "0808" } } },
-    units = units, step = step, turn = turn, pools = { rifle = { "3-3-6" } } }
-  for k, v in pairs(extra or {}) do spec[k] = v end
-  kessel.setup(spec)
-end
+local Strip = require("testing.swf_strip")
+local reserve, swf_board = Strip.reserve, Strip.board
 
 -- [14.2] Five a turn, ten a game, +1 VP each for the first five and +2 for the next five. Three
 -- were called on turn 2 (3 VP); on turn 3 five more may come (the per-turn count starts again),

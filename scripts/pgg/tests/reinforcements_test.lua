@@ -1,21 +1,10 @@
 -- Reinforcements: provisional [14.1], South-Western Front [14.2], recycling (WBC09 #14).
 local expect = kessel.expect
 
-local function reserve(id) return { id = id, name = id, side = "soviet", type = "rifle", hidden = true, pool = "rifle" } end
 local function pz(id, at) return { id = id, name = id, side = "german", type = "panzer", faces = { "4-4-10", "2-2-10" }, at = at } end
 
-local function board(units, step, turn, extra)
-  local rail = {}
-  for c = 5, 20 do rail[#rail + 1] = string.format("%02d06", c) end
-  rail[#rail + 1] = "2007"; rail[#rail + 1] = "2008"
-  local spec = { map = { columns = 30, rows = 8,
-      links = { { kind = "railway", path = { "0506", "0507", "0508" } }, { kind = "railway", path = rail },
-                { kind = "railway", path = { "1206", "1207", "1208" } } },
-      areas = { P1 = { "0301", "0401" }, P2 = { "1001" }, P3 = { "2001" }, P4 = { "1208" }, P5 = { "0808" }, P6 = { "0308" }, Z = { "0808" } } },
-    units = units, step = step, turn = turn or 4, pools = { rifle = { "3-3-6" } } }
-  for k, v in pairs(extra or {}) do spec[k] = v end
-  kessel.setup(spec)
-end
+local Strip = require("testing.swf_strip")
+local reserve, board = Strip.reserve, Strip.board
 
 -- Rule 14.1
 kessel.test("case_14_1_provisional_division_each_soviet_turn", function()
