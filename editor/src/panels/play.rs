@@ -157,8 +157,27 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             .actions
             .iter()
             .any(|a| a.kind == "end_phase");
-        if has_end && ui.button("End phase").clicked() {
-            cmds.push(PlayCommand::Act(Action::new("end_phase")));
+        if has_end {
+            // Once the rules have listed the choices for the game as it stands, the button is
+            // live only when they offer an end of phase; while they are still listing (or could
+            // not list) a click is tried like any action and a refusal says why.
+            let listed = match &s.actions {
+                Ok(a) if s.rules_said_whose_turn() => Some(a.iter().any(|a| a.kind == "end_phase")),
+                _ => None,
+            };
+            let offered = listed.unwrap_or(true);
+            let button = ui.add_enabled(offered, egui::Button::new("End phase"));
+            let button = if offered {
+                button.on_hover_text("End the current phase and go on to the next")
+            } else {
+                button.on_disabled_hover_text(match s.pending_prompt() {
+                    Some(p) => format!("The phase can't end yet: the rules wait for a decision — {p}"),
+                    None => "The rules don't offer the end of the phase now: take one of the choices below first".to_string(),
+                })
+            };
+            if button.clicked() {
+                cmds.push(PlayCommand::Act(Action::new("end_phase")));
+            }
         }
     });
     ui.horizontal(|ui| {

@@ -3,7 +3,7 @@
 //! play-test panel (its choice buttons, End phase) and the same commands a click on the map
 //! sends; the computer's moves come by themselves, a few per frame, marked in the log.
 
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use kessel_editor::document::Document;
 use kessel_editor::play::queries::describe_action;
@@ -234,4 +234,47 @@ fn a_saved_game_remembers_who_plays_each_side() {
     settle(&mut h);
     assert_eq!(seat(&h), Player::Computer, "the save's players");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The End phase button is live only when the rules offer the end of the phase: under the
+/// German's initial air placement the Soviet Movement Phase can't end, and the button says why.
+#[test]
+fn end_phase_is_offered_only_when_the_rules_offer_it() {
+    let mut h = learning();
+    h.get_by_label("Play-test").click();
+    settle(&mut h);
+    let end_live =
+        |h: &Harness<'_, EditorApp>| !h.get_by_label("End phase").accesskit_node().is_disabled();
+    let offered = |h: &Harness<'_, EditorApp>| {
+        let s = h.state().session.as_ref().expect("a game");
+        let side = s.engine.deciding_side();
+        let legal = s.engine.legal_actions(side.as_deref()).expect("rules list");
+        legal.iter().any(|a| a.kind == "end_phase")
+    };
+    assert!(!offered(&h), "the set-up offers no end of phase");
+    assert!(
+        !end_live(&h),
+        "End phase is greyed out while the rules don't offer it"
+    );
+    // take the first listed choice until the rules offer the end of the phase
+    for _ in 0..60 {
+        if offered(&h) {
+            break;
+        }
+        let a = {
+            let s = h.state().session.as_ref().expect("a game");
+            let side = s.engine.deciding_side();
+            let legal = s.engine.legal_actions(side.as_deref()).expect("rules list");
+            legal
+                .iter()
+                .find(|a| a.kind.starts_with("end_"))
+                .or(legal.first())
+                .cloned()
+                .expect("something to do")
+        };
+        h.state_mut().apply_play(vec![PlayCommand::Act(a)]);
+        settle(&mut h);
+    }
+    assert!(offered(&h), "the rules came to offer the end of a phase");
+    assert!(end_live(&h), "End phase is live once the rules offer it");
 }
