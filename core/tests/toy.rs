@@ -1256,3 +1256,63 @@ fn an_ended_game_lists_nothing_and_refuses_every_action() {
     assert!(e.validate(&wave).expect("rules run").is_err());
     assert_eq!((e.state().hash(), e.log().len()), (hash, log));
 }
+
+/// The emits the toy's own rules never make, on the toy: a unit out of the game for good
+/// (`remove`), one taken back off the map (`withdraw`), a unit variable cleared from every unit
+/// (`clear_unit_var`) and a hexside kind added to the map in play (`hexside`). Each lands in the
+/// state, replays without the rules and is undone whole.
+#[test]
+fn remove_withdraw_clear_unit_var_and_hexside_change_the_state_replay_and_undo() {
+    use kessel_core::hex::Hexside;
+    use kessel_core::state::Location;
+    let scenario = toy_with_script(
+        "emits-rest",
+        "reshape.lua",
+        r#"kessel.action{
+  kind = "reshape", rule = "X3", description = "removes, withdraws, clears, bridges",
+  validate = function(a) return nil end,
+  apply = function(a)
+    kessel.emit.unit_var("r1", "spent", 2)
+    kessel.emit.unit_var("b2", "spent", 1)
+    kessel.emit.clear_unit_var("spent")
+    kessel.emit.remove("b1")
+    kessel.emit.withdraw("r2")
+    kessel.emit.hexside("0203", "0303", "river", true)
+  end,
+}
+"#,
+    );
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    let before = e.state().clone();
+    let river = |e: &Engine| {
+        let s = e.state();
+        let (a, b) = (
+            s.map.parse("0203").expect("hex"),
+            s.map.parse("0303").expect("hex"),
+        );
+        s.map
+            .side_has(Hexside::between(a, b).expect("adjacent"), "river")
+    };
+    assert!(!river(&e), "no river there at the start");
+    let events = e
+        .act(&Action::new("reshape"))
+        .expect("runs")
+        .expect("accepted");
+    let kinds: Vec<&str> = events.iter().map(|ev| ev.kind()).collect();
+    assert!(kinds.contains(&"unit_vars_cleared"), "{kinds:?}");
+    assert!(kinds.contains(&"hexside_set"), "{kinds:?}");
+    {
+        let s = e.state();
+        assert_eq!(s.unit("b1").expect("b1").location, Location::Removed);
+        assert_eq!(s.unit("r2").expect("r2").location, Location::Pending);
+        for id in ["r1", "b2"] {
+            let u = s.unit(id).expect("unit");
+            assert!(!u.vars.contains_key("spent"), "{id} keeps no `spent`");
+        }
+    }
+    assert!(river(&e), "the river is on the map");
+    assert_eq!(e.replay_hash().expect("replays"), e.state().hash());
+    assert!(e.undo().expect("undo"), "one action to undo");
+    assert_eq!(*e.state(), before, "undo puts everything back");
+    assert!(!river(&e), "and takes the river off");
+}

@@ -375,11 +375,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )));
                 }
                 bounded(&kind, &format!("{what}: the kind"), MAX_NAME)?;
-                let declared = &w.borrow().ruleset.hexside_kinds;
-                if !declared.is_empty() && !declared.iter().any(|k| k.id == kind) {
-                    return Err(mlua::Error::runtime(format!(
-                        "{what}: hexside kind `{kind}` is not declared by the ruleset"
-                    )));
+                {
+                    // (the borrow ends here: the emit below borrows the world to change it)
+                    let wb = w.borrow();
+                    let declared = &wb.ruleset.hexside_kinds;
+                    if !declared.is_empty() && !declared.iter().any(|k| k.id == kind) {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: hexside kind `{kind}` is not declared by the ruleset"
+                        )));
+                    }
                 }
                 emit(
                     lua,

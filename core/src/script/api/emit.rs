@@ -65,7 +65,15 @@ fn emit_raw(world: &Shared, e: Event) -> mlua::Result<()> {
             "more than {MAX_PENDING} events in one call; an endless loop?"
         )));
     }
-    world.borrow_mut().emit(e).map_err(mlua::Error::runtime)
+    // (a caller still holding a view of the state while it emits is a bug of the engine's: an
+    // error that names it, not a panic that ends the program)
+    let mut w = world.try_borrow_mut().map_err(|_| {
+        mlua::Error::runtime(format!(
+            "internal error: the game state is still being read while `{}` changes it",
+            e.kind()
+        ))
+    })?;
+    w.emit(e).map_err(mlua::Error::runtime)
 }
 
 /// Refuses a change outside an action's handler or a script, before anything is borrowed for
