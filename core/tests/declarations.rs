@@ -120,6 +120,34 @@ fn misspelt_declarations_fail_at_their_line_with_the_right_name() {
             line_of("when = { deep_rivers = true }"),
             &["`deep_rivers` takes true or false"],
         ),
+        (
+            r#"bands = { { 1, "clear" }, { 4, "mud" }, { 6, "snow" } }"#,
+            r#"bands = { { 1, "clear" }, { 6, "snow" }, { 4, "mud" } }"#,
+            "dice-table bands out of order",
+            line_of("kessel.dice_table{"),
+            &["kessel.dice_table `weather`", "band 3 starts at 4, after 6"],
+        ),
+        (
+            r#"bands = { { 1, "clear" }, { 4, "mud" }, { 6, "snow" } }"#,
+            r#"bands = { 1, 4, 6 }"#,
+            "a dice-table band that is not a pair",
+            line_of("kessel.dice_table{"),
+            &["band 1 is { lowest roll, result }"],
+        ),
+        (
+            r#"bands = { { 1, "clear" }, { 4, "mud" }, { 6, "snow" } }"#,
+            r#"bands = "clear, mud, snow""#,
+            "a field of the wrong Lua type",
+            line_of("kessel.dice_table{"),
+            &["kessel.dice_table: `bands` can't be a string", "a list"],
+        ),
+        (
+            r#"kessel.unit_type{ id = "inf""#,
+            r#"kessel.unit_type{ id = { "inf" }"#,
+            "an id that is a table",
+            line_of(r#"kessel.unit_type{ id = "inf""#),
+            &["kessel.unit_type: `id` can't be a table: it should be a string"],
+        ),
     ];
     for (i, (find, replace, what, line, needles)) in cases.iter().enumerate() {
         let err = load_with(&format!("strict_decl_{i}"), find, replace)

@@ -21,8 +21,32 @@ fn declaring(world: &Shared, what: &str) -> mlua::Result<()> {
 }
 
 fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
-    t.get::<Option<T>>(key)?
+    t.get::<Option<T>>(key)
+        .map_err(|e| wrong_type(t, key, &format!("kessel.{what}"), &e))?
         .ok_or_else(|| mlua::Error::runtime(format!("kessel.{what}: `{key}` is required")))
+}
+
+/// What a Rust type a field converts to is called in Lua.
+fn lua_word(rust: &str) -> &'static str {
+    match rust {
+        "String" | "&str" | "LuaString" => "a string",
+        "bool" => "a boolean",
+        "f32" | "f64" => "a number",
+        t if t.starts_with('i') || t.starts_with('u') => "an integer",
+        t if t.starts_with("Vec<") => "a list (a table { ... })",
+        _ => "a table",
+    }
+}
+
+/// A declaration field of the wrong Lua type, named with what it was (mlua's own conversion
+/// message alone names neither the field nor the declaration).
+fn wrong_type(t: &Table, key: &str, what: &str, e: &mlua::Error) -> mlua::Error {
+    let got = t.get::<mlua::Value>(key).map_or("value", |v| v.type_name());
+    let why = match e {
+        mlua::Error::FromLuaConversionError { to, .. } => format!("it should be {}", lua_word(to)),
+        other => other.to_string(),
+    };
+    mlua::Error::runtime(format!("{what}: `{key}` can't be a {got}: {why}"))
 }
 
 /// The file and line of the Lua code that made the declaration being run, for problems found
@@ -340,10 +364,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let what = format!("kessel.dice_table `{id}`");
             strict_keys(&t, &what, &["id", "bands", "description", "rule", "when"])?;
             let when = when_of(lua, &t, "dice_table")?;
-            let raw: Vec<Table> = req(&t, "bands", "dice_table")?;
+            let raw: Vec<mlua::Value> = req(&t, "bands", "dice_table")?;
             let mut bands: Vec<(i32, String)> = Vec::new();
             for (i, b) in raw.into_iter().enumerate() {
-                let band = (b.get::<Option<i32>>(1)?, b.get::<Option<String>>(2)?);
+                let band = match b.as_table() {
+                    Some(b) => (
+                        b.get::<Option<i32>>(1).ok().flatten(),
+                        b.get::<Option<String>>(2).ok().flatten(),
+                    ),
+                    None => (None, None),
+                };
                 let (Some(from), Some(result)) = band else {
                     return Err(mlua::Error::runtime(format!(
                         "{what}: band {} is {{ lowest roll, result }}, like {{ 3, \"hit\" }}",
