@@ -149,6 +149,8 @@ kessel.scenario_var{ id = "rb_rg_chart", type = "table", default = {},
   description = "RB RG chart (not in the text): { id = { name, kind, cost, date_max, cg_max, full, depleted } } [11.619]" }
 kessel.scenario_var{ id = "walking_wounded", type = "int", default = 0, min = 0, max = 100,
   description = "WW MMC the British recover this RePh per CG SSR 17 (not in the text) [9.6102]" }
+kessel.scenario_var{ id = "german_controls_ii13", type = "bool",
+  description = "the Germans Control the building in II13 (for a map without it; unset: read from the map) [9.61222]" }
 kessel.scenario_var{ id = "balance_drm", type = "table", default = {},
   description = "CPP Replenishment balance DRM per side (RB CG balance 11.32, not in the text) [11.616]" }
 

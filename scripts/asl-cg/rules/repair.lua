@@ -47,7 +47,9 @@ function R.vehicles(case)
   end
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     if retained(v) and not v.vars.wreck then
-      if v.vars.immobile and not v.vars.captured and not v.vars.abandoned then
+      -- PB repairs a non-captured vehicle only [9.6141b]; RB names every manned AFV in a
+      -- friendly-Controlled Location, a Captured one (remanned, so not abandoned) too [11.6131]
+      if v.vars.immobile and not (C.pb() and v.vars.captured) and not v.vars.abandoned then
         local drm = (v.vars.isolated and 1 or 0) + (v.vars.nonqualified and 1 or 0)
         if C.pb() then drm = drm + (v.vars.front_line and 1 or 0)
         else drm = drm + (v.vars.armor_leader_drm or 0) + (v.vars.inexperienced and 1 or 0) end
