@@ -122,6 +122,22 @@ function C.get_in(key, field, default)
   return t[field]
 end
 
+-- A side's CPP. PB: the German's, in the game var `cpp` (`{ german = n }`), his secret [9.617].
+-- RB: each side's own game var `cpp_<side>`, secret to that side: its CPP Replenishment DR is a
+-- Secret DR [11.616], and the total would tell the other side its band [11.6162]. A scenario's
+-- [vars] `cpp = { side = n }` gives the starting CPP (public, as the scenario is).
+function C.cpp(side)
+  if not C.pb() then
+    local v = kessel.game.var("cpp_" .. side)
+    if v ~= nil then return v end
+  end
+  return C.get_in("cpp", side, 0)
+end
+function C.set_cpp(side, n)
+  if C.pb() then C.set_in("cpp", side, n, { secret_to = "german" })
+  else kessel.emit.var("cpp_" .. side, n, { secret_to = side }) end
+end
+
 -- Notes and records ------------------------------------------------------------------------------
 -- `opts` (`{ secret_to = side }`) makes a note, a record or a roll one side's secret
 function C.note(case, text, opts) kessel.emit.note(case, "[" .. case .. "] " .. text, opts) end

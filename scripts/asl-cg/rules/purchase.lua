@@ -44,8 +44,8 @@ function P.pb_cpp()
   else
     why = string.format("German CVP %d vs British %d: no Loss Points", g, b)
   end
-  local before = C.get_in("cpp", "german", 0)
-  C.set_in("cpp", "german", before + base + loss, GERMAN_SECRET)
+  local before = C.cpp("german")
+  C.set_cpp("german", before + base + loss)
   -- the CPP left from earlier dates are the German's secret [9.617], so the total is too: the record
   -- and the sum are shown to the German only; the Base # and the Loss Points are public
   C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss }, GERMAN_SECRET)
@@ -123,7 +123,7 @@ function P.validate_rg(a)
   local this, total = P.counts(rg.id)
   if this >= rg.date_max then return C.refuse("9.6175", string.format("%s: at most %d per CG Date (%d bought)", rg.name, rg.date_max, this)) end
   if total >= rg.cg_max then return C.refuse("9.6176", string.format("%s: at most %d in the CG (%d bought)", rg.name, rg.cg_max, total)) end
-  local cpp = C.get_in("cpp", "german", 0)
+  local cpp = C.cpp("german")
   if cost > cpp then return C.refuse("9.6174", string.format("%s costs %d CPP; %d left", rg.name, cost, cpp)) end
   return nil, cost
 end
@@ -137,8 +137,8 @@ kessel.action{
   apply = function(a)
     local _, cost = P.validate_rg(a)
     local rg = P.rg(a.rg)
-    local cpp = C.get_in("cpp", "german", 0)
-    C.set_in("cpp", "german", cpp - cost, GERMAN_SECRET)
+    local cpp = C.cpp("german")
+    C.set_cpp("german", cpp - cost)
     local rec = C.copy(purchases())
     local _, total = P.counts(rg.id)
     rec[#rec + 1] = { date = C.var("date"), id = rg.id, name = rg.name, cost = cost, entry = a.entry, area = a.area,
@@ -167,7 +167,7 @@ kessel.action{
 S.on_end("rg_purchase", function()
   local spent = 0
   for _, r in ipairs(purchases()) do if r.date == C.var("date") then spent = spent + r.cost end end
-  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.get_in("cpp", "german", 0)), GERMAN_SECRET)
+  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.cpp("german")), GERMAN_SECRET)
 end)
 
 -- [9.618] strength, SW and leaders of each RG bought (or given) this date, and its counters

@@ -248,13 +248,13 @@ function RB.cpp()
     if C.get_in("attack_chit", side) then add_mod(1, "Attack chit") end
     local cvp = C.get_in("cvp_lost", side, 0) + C.get_in("reph_cvp_lost", side, 0)
     add_mod(-math.floor(cvp / 20), cvp .. " CVP suffered")
-    -- a Secret DR [11.616]: its value, record and note are the side's own (the `cpp` table of both
-    -- sides stays public: a var can be secret to one side only; see the coverage table)
+    -- a Secret DR [11.616]: its value, record and note are the side's own, and so is the total
+    -- it gives (`cpp_<side>`, secret to the side: C.set_cpp), which would tell its band
     local secret = { secret_to = side }
     local roll = C.DR("cpp", secret)
     local add = tonumber(kessel.tables.lookup("cpp_rb", roll + drm))
-    local start = C.get_in("cpp", side, 0)
-    C.set_in("cpp", side, start + add)
+    local start = C.cpp(side)
+    C.set_cpp(side, start + add)
     C.record("cpp", "11.616", { side = side, dr = roll, drm = drm, cvp = cvp, historical = hist(side), repl = add, start = start, total = start + add }, secret)
     C.note("11.616", side .. " makes its Secret CPP Replenishment DR")
     C.note("11.6162", string.format("%s CPP: DR %d%+d = %d%s: +%d; Start %d, Total %d", side, roll, drm, roll + drm,

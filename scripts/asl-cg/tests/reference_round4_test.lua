@@ -32,3 +32,21 @@ kessel.test("case_9.6141_a_captured_vehicle_makes_no_immobilization_dr", functio
   expect.falsy(T.note(ev, "Immobilization repair dr"), "no dr for a captured vehicle")
   expect.eq(T.unit("cap").vars.immobile, true)
 end)
+
+-- [11.616] "Each side now makes a Secret DR to replenish its CPP": the total it gives tells the
+-- band of the DR, so each side's CPP total is its own. German Start 2, DR 5+5 -2 Historical = 8:
+-- +15, Total 17; Russian Start 4, DR 3+3 -1 Historical = 5: +16, Total 20. Each side's view has its
+-- own CPP and not the other's; the truth has both and replays
+kessel.test("case_11.616_each_sides_cpp_total_is_its_own_secret", function()
+  T.setup{ module = "rb", step = "cpp", vars = { date = "18oct", cpp = { german = 2, russian = 4 } } }
+  kessel.inject_dice{ 5, 5, 3, 3 }
+  T.resolve()
+  expect.eq(kessel.game.var("cpp_german"), 17)
+  expect.eq(kessel.game.var("cpp_russian"), 20)
+  local german, russian = kessel.game.view("german"), kessel.game.view("russian")
+  expect.eq(german.vars.cpp_german, 17, "the German reads his own total")
+  expect.eq(german.vars.cpp_russian, nil, "but not the Russian's")
+  expect.eq(russian.vars.cpp_russian, 20)
+  expect.eq(russian.vars.cpp_german, nil, "the Russian does not read the German total")
+  T.replays()
+end)
