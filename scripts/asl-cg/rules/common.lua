@@ -138,6 +138,19 @@ function C.set_cpp(side, n)
   else kessel.emit.var("cpp_" .. side, n, { secret_to = side }) end
 end
 
+-- A side's FPP [9.619] and its Fortification purchases, each side's own (game vars `fpp_<side>`
+-- and `fortifications_<side>`, secret to that side): the German's FPP come from an M1 RG, whose
+-- purchase he may keep secret [9.617], and what a side bought (HIP, mines, "?") is set up unseen
+-- (our reading of 9.619, which has each side record them on its CG Roster). A scenario's [vars]
+-- `fpp = { side = n }` gives the starting FPP.
+function C.fpp(side)
+  local v = kessel.game.var("fpp_" .. side)
+  if v ~= nil then return v end
+  return C.get_in("fpp", side, 0)
+end
+function C.set_fpp(side, n) kessel.emit.var("fpp_" .. side, n, { secret_to = side }) end
+function C.fortifications(side) return kessel.game.var("fortifications_" .. side) or {} end
+
 -- Notes and records ------------------------------------------------------------------------------
 -- `opts` (`{ secret_to = side }`) makes a note, a record or a roll one side's secret
 function C.note(case, text, opts) kessel.emit.note(case, "[" .. case .. "] " .. text, opts) end
@@ -147,7 +160,7 @@ end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
 
 -- Dice: every roll is an engine roll (`kessel.dice.roll`), so tests inject them.
-function C.dr(purpose) return kessel.dice.roll(purpose, 6) end
+function C.dr(purpose, opts) return kessel.dice.roll(purpose, 6, opts) end
 function C.DR(purpose, opts)
   local a = kessel.dice.roll(purpose, 6, opts)
   local b = kessel.dice.roll(purpose, 6, opts)

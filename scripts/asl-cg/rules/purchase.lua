@@ -144,7 +144,7 @@ kessel.action{
     rec[#rec + 1] = { date = C.var("date"), id = rg.id, name = rg.name, cost = cost, entry = a.entry, area = a.area,
       purchased = total + 1, remaining = rg.cg_max - total - 1 }
     kessel.emit.var("rg_record", rec, GERMAN_SECRET)
-    if rg.kind == "M" then C.set_in("fpp", "german", C.get_in("fpp", "german", 0) + 15) end
+    if rg.kind == "M" then C.set_fpp("german", C.fpp("german") + 15) end
     C.record("rg_purchase", "9.617", rec[#rec], GERMAN_SECRET)
     C.note("9.6178", string.format("%s %s bought for %d CPP (%d left); #P %d, #R %d", rg.id, rg.name, cost, cpp - cost,
       total + 1, rg.cg_max - total - 1), GERMAN_SECRET)
@@ -184,16 +184,16 @@ function P.sw_allotment(rec, rg, full)
       if full then n = cell
       else
         for _ = 1, cell do
-          local roll = C.dr("rg_sw")
+          local roll = C.dr("rg_sw", GERMAN_SECRET)
           if roll <= 4 then n = n + 1 end
-          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted)", rec.id, weapon, roll))
+          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted)", rec.id, weapon, roll), GERMAN_SECRET)
         end
       end
     elseif type(cell) == "table" then
-      local roll = C.dr("rg_sw")
+      local roll = C.dr("rg_sw", GERMAN_SECRET)
       local hit = full and roll <= cell.p or (not full and roll < cell.p)
       if hit then n = 1 end
-      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed)", rec.id, weapon, roll, full and "<=" or "<", cell.p))
+      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed)", rec.id, weapon, roll, full and "<=" or "<", cell.p), GERMAN_SECRET)
     end
     if n > 0 then got[weapon] = n end
   end
@@ -206,10 +206,10 @@ function P.resolve_rg(rec, index)
   rec = C.copy(rec)
   local full = true
   if rg.id ~= "I1" and rg.id ~= "I2" and rg.id ~= "I3" then
-    local roll = C.DR("rg_strength")
+    local roll = C.DR("rg_strength", GERMAN_SECRET)
     local drm = (not C.pb() and C.var("rg_strength_drm", 0)) or 0
     full = kessel.tables.lookup("rg_strength", roll + drm) == "full"
-    C.note("9.6181", string.format("%s strength DR %d: %s", rec.id, roll, full and "Full" or "Depleted"))
+    C.note("9.6181", string.format("%s strength DR %d: %s", rec.id, roll, full and "Full" or "Depleted"), GERMAN_SECRET)
   else
     full = rec.strength ~= "D"
   end
@@ -222,10 +222,11 @@ function P.resolve_rg(rec, index)
     end
   end
   rec.units = units
+  rec.made = {}   -- its SW and leaders
   if rg.kind == "I" then
     rec.sw = P.sw_allotment(rec, rg, full)
     for _, w in ipairs(C.sorted_keys(rec.sw)) do
-      for _ = 1, rec.sw[w] do N.create("german", "sw", w, { vars = vars }) end
+      for _ = 1, rec.sw[w] do rec.made[#rec.made + 1] = N.create("german", "sw", w, { vars = vars }) end
     end
   end
   if (rg.kind == "I" or rg.kind == "V") and rg.id ~= "V10" and rg.id ~= "V11" then
@@ -240,15 +241,32 @@ function P.resolve_rg(rec, index)
       C.note("9.6183", string.format("%s leader DR %d%+d: %s", rec.id, roll, drm, result), GERMAN_SECRET)
       if result ~= "none" then
         for label in result:gmatch("[^,]+") do
-          N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
+          rec.made[#rec.made + 1] = N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
           rec.leaders[#rec.leaders + 1] = label
         end
       end
     end
   end
-  C.record("rg_strength", "9.618", rec)
+  -- the RG bought are the German's secret [9.617]: its counters wait off the map hidden from the
+  -- other side until they enter or set up (the `event:placed` hook below shows them)
+  for _, id in ipairs(P.rg_units(rec)) do kessel.emit.hide(id, { from = C.other("german") }) end
+  C.record("rg_strength", "9.618", rec, GERMAN_SECRET)
   return rec
 end
+
+-- every counter an RG record made (squads or vehicles, SW, leaders), by id
+function P.rg_units(rec)
+  local out = {}
+  for _, id in ipairs(rec.units or {}) do out[#out + 1] = id end
+  for _, id in ipairs(rec.made or {}) do out[#out + 1] = id end
+  return out
+end
+
+-- an RG counter placed on the map (entering, set up) is seen by all [9.617]
+kessel.on("event:placed", function(e)
+  local u = kessel.units.get(e.unit)
+  if u and u.vars.rg and #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end
+end)
 
 S.on_end("rg_strength", function()
   local rec = C.copy(purchases())
@@ -281,8 +299,8 @@ function P.validate_fort(a)
     return C.refuse("9.619", "the Starshell Increase modifies British leaders' Starshell dr (note g): the British buy it")
   end
   if a.item == "san_increase" then
-    for _, f in ipairs(kessel.game.var("fortifications") or {}) do
-      if f.side == side and f.item == "san_increase" and f.date == C.var("date") then
+    for _, f in ipairs(C.fortifications(side)) do
+      if f.item == "san_increase" and f.date == C.var("date") then
         return C.refuse("9.619", "one SAN Increase per RePh (note e)")
       end
     end
@@ -306,8 +324,8 @@ function P.validate_fort(a)
       for _, u in ipairs(kessel.units.all{ side = side, type = "squad" }) do
         if (u.location == "map" or u.location == "pending") and u.step == 0 then squads = squads + 1 end
       end
-      for _, f in ipairs(kessel.game.var("fortifications") or {}) do
-        if f.side == side and f.item == "hip_squad" and f.date == C.var("date") then hip = hip + (f.count or 1) end
+      for _, f in ipairs(C.fortifications(side)) do
+        if f.item == "hip_squad" and f.date == C.var("date") then hip = hip + (f.count or 1) end
       end
       -- FRU: Fractions Rounded Up (11 squads allow 2)
       local limit = math.ceil(squads / 10)
@@ -316,23 +334,27 @@ function P.validate_fort(a)
       end
     end
   end
-  local fpp = C.get_in("fpp", side, 0)
+  local fpp = C.fpp(side)
   if cost > fpp then return C.refuse("9.619", string.format("%s costs %s FPP; %s left", a.item, cost, fpp)) end
   return nil, cost
 end
 
+-- A secret action: the other side sees that a purchase was made, not what (nor the FPP left);
+-- the SAN and Starshell Increases show by their effect (the SAN, `starshell_drm`)
 kessel.action{
   kind = "buy_fortification", rule = "9.619", description = "spend FPP on a Fortification (or SAN/Starshell increase)",
+  secret = true,
   validate = function(a) return (P.validate_fort(a)) end,
   apply = function(a)
     local _, cost = P.validate_fort(a)
-    C.set_in("fpp", a.side, C.get_in("fpp", a.side, 0) - cost)
-    local list = C.copy(kessel.game.var("fortifications") or {})
+    local secret = { secret_to = a.side }
+    C.set_fpp(a.side, C.fpp(a.side) - cost)
+    local list = C.copy(C.fortifications(a.side))
     list[#list + 1] = { side = a.side, item = a.item, count = a.count or 1, hex = a.hex, cost = cost, date = C.var("date") }
-    kessel.emit.var("fortifications", list)
+    kessel.emit.var("fortifications_" .. a.side, list, secret)
     if a.item == "san_increase" then C.set_in("san", a.side, C.get_in("san", a.side, 0) + 1) end
     if a.item == "starshell_increase" then kessel.emit.var("starshell_drm", -1) end
-    C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, cost, C.get_in("fpp", a.side, 0)))
+    C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, cost, C.fpp(a.side)), secret)
   end,
   enumerate = function(side)
     local s = S.current()
@@ -350,9 +372,9 @@ kessel.action{
 
 S.on_end("fortifications", function()
   for _, side in ipairs(C.sides()) do
-    local left = C.get_in("fpp", side, 0)
-    if left > 0 then C.note("9.619", side .. " forfeits " .. left .. " unspent FPP") end
-    C.set_in("fpp", side, 0)
+    local left = C.fpp(side)
+    if left > 0 then C.note("9.619", side .. " forfeits " .. left .. " unspent FPP", { secret_to = side }) end
+    if left ~= 0 or kessel.game.var("fpp_" .. side) ~= nil then C.set_fpp(side, 0) end
   end
 end)
 

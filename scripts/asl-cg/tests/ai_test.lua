@@ -46,7 +46,7 @@ kessel.test("case_9.6_ai_plays_the_whole_refit_phase", function()
   local rec = kessel.game.var("rg_record") or {}
   expect.truthy(#rec >= 1, "something bought with 3 + 32 CPP")
   expect.eq(kessel.game.var("date"), "day_i")
-  expect.eq(kessel.game.var("fpp").german, 0)
+  expect.eq(T.C.fpp("german"), 0)
   expect.eq(kessel.map.terrain("G2"), "wooden_rubble", "the blazing building burned down")
   expect.eq(T.unit("b3").location, "removed", "the two 3-4-8 HS recombined")
   expect.eq(T.unit("bh").location, "removed", "the hero hardened an MMC")

@@ -50,3 +50,64 @@ kessel.test("case_11.616_each_sides_cpp_total_is_its_own_secret", function()
   expect.eq(russian.vars.cpp_german, nil, "the Russian does not read the German total")
   T.replays()
 end)
+
+-- [9.617] "the RG(s) purchased may all be kept secret": an M1 gives the German 15 FPP, so his FPP
+-- are his own (the British view had `fpp.german = 15`, telling that an M1 was bought); [9.619] what
+-- he then buys with them, and what is left, are his too (the British see that a purchase was made)
+kessel.test("case_9.617_an_m1_purchase_does_not_show_in_the_british_view", function()
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 3 } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "M1", side = "german" })
+  expect.eq(T.C.fpp("german"), 15)
+  local british = kessel.game.view("british")
+  expect.eq(british.vars.fpp_german, nil, "the German FPP are not shown to the British")
+  expect.eq(british.vars.fpp, nil)
+  expect.eq(kessel.game.view("german").vars.fpp_german, 15, "the German reads his own")
+  T.resolve()   -- 9.617 ends
+  T.resolve()   -- 9.618 (nothing to roll for an M1)
+  expect.eq(kessel.game.step().id, "fortifications")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_3s", count = 2 })
+  local log = kessel.game.view("british", { log = true }).log
+  local last = log[#log]
+  expect.eq(last.action.kind, "buy_fortification")
+  expect.truthy(last.params_withheld, "the British do not see what the German bought")
+  for _, e in ipairs(last.events) do
+    if e.event == "note" then expect.eq(e.text, "", "nor read the purchase note") end
+  end
+  expect.eq(kessel.game.view("british").vars.fortifications_german, nil)
+  expect.eq(#T.C.fortifications("german"), 1)
+  T.replays()
+end)
+
+-- [9.617] the RG purchased may be kept secret, so what 9.618 makes of them is too: the British view
+-- had the PzGren Pltn's squads, SW and leader waiting off the map (vars rg = 1), and read its
+-- strength and SW rolls. Now they are hidden from the British until they are placed on the map;
+-- the German sees them all. Strength DR 3+3: Full (4 squads); MMG dr 1 (<= 2), LtMTR dr 5; the
+-- leader DR 4+4: 8-0
+kessel.test("case_9.617_rg_counters_stay_the_germans_secret_until_placed", function()
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 10 }, entry_areas = { german = { A7 = true } } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "I4", entry = "A7", side = "german" })
+  T.resolve()
+  kessel.inject_dice{ 3, 3, 1, 5, 4, 4 }
+  local ev = T.resolve()
+  T.has_note(ev, "I4 strength DR 6: Full")
+  local rec = kessel.game.var("rg_record")[1]
+  expect.eq(#rec.units, 4)
+  expect.eq(#rec.made, 3, "an MMG, the LMG and the leader: " .. table.concat(rec.made, " "))
+  local german, british = 0, 0
+  for _, u in ipairs(kessel.game.view("german").units) do if u.vars.rg then german = german + 1 end end
+  for _, u in ipairs(kessel.game.view("british").units) do if u.vars.rg then british = british + 1 end end
+  expect.eq(german, 7, "the German sees his RG counters")
+  expect.eq(british, 0, "the British see none of them")
+  local log = kessel.game.view("british", { log = true }).log
+  for _, e in ipairs(log[#log].events) do
+    if e.event == "note" then expect.falsy(e.text:find("I4", 1, true), "no note names the RG: " .. e.text) end
+    if e.event == "dice" then expect.eq(#(e.rolls or {}), 0, "no roll of it is read") end
+  end
+  T.replays()
+  -- placed on the map (it enters or sets up; here emitted by the test): seen by all
+  local sq = rec.units[1]
+  kessel.emit.place(sq, "A7")
+  local seen = false
+  for _, u in ipairs(kessel.game.view("british").units) do if u.id == sq then seen = true end end
+  expect.truthy(seen, "an RG squad placed on the map is seen")
+end)

@@ -532,7 +532,7 @@ kessel.test("case_9.619_starshell_increase_is_british", function()
   expect.refused(ok, r, "9.619", "British")
   expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "starshell_increase" })
   expect.eq(kessel.game.var("starshell_drm"), -1)
-  expect.eq(kessel.game.var("fpp").british, 0)
+  expect.eq(T.C.fpp("british"), 0)
 end)
 
 -- [11.6113] the winner may, after the DR, take -1 instead of -2: DR 5 - 2 = 3 is a 9-2 the German
