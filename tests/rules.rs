@@ -104,7 +104,7 @@ fn the_red_barricades_refit_example_checks_and_its_tests_pass() {
         scenario,
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
+    assert!(r.stdout.contains("3 passed, 0 failed"), "{}", r.stdout);
 }
 
 /// The campaign of issue 11: Dawn is played, its Refit Phase runs, Day I starts with what carried

@@ -122,6 +122,18 @@ function C.get_in(key, field, default)
   return t[field]
 end
 
+-- Hidden units (HIP, a hidden Set DC: unit var `hidden`) are hidden by the engine from the other
+-- side (`kessel.emit.hide`), so its view (`kessel view --as`) does not show them; `reveal` shows
+-- them to all when the rules place them on-map [9.602] [11.602]
+function C.conceal(u)
+  local other = C.other(u.side)
+  for _, s in ipairs(kessel.units.hidden_from(u.id)) do if s == other then return end end
+  kessel.emit.hide(u.id, { from = other })
+end
+function C.reveal(u)
+  if #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end
+end
+
 -- A side's CPP. PB: the German's, in the game var `cpp` (`{ german = n }`), his secret [9.617].
 -- RB: each side's own game var `cpp_<side>`, secret to that side: its CPP Replenishment DR is a
 -- Secret DR [11.616], and the total would tell the other side its band [11.6162]. A scenario's

@@ -113,6 +113,7 @@ S.on_end("equipment", function()
         C.note("11.6073", u.id .. " (a hidden Set DC in a friendly-Controlled Location) is removed and Retained (DC in the Retained box)",
           { secret_to = u.side })
       else
+        C.conceal(u)
         C.note("11.6073", u.id .. " (Set DC) in " .. u.hex .. " stays hidden in a friendly-Controlled Location", { secret_to = u.side })
       end
     end

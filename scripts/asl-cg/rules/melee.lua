@@ -142,9 +142,13 @@ local function remove_markers(kinds, case)
     end
   end
   -- hidden units and Equipment are placed on-map where they are (still-hidden Fortifications stay)
+  -- (the engine shows them to the other side; a hidden RB Set DC stays hidden from it [11.602])
   for _, u in ipairs(C.on_map()) do
-    if u.vars.hidden and not (case == "11.602" and u.vars.set_dc) then
+    if u.vars.hidden and case == "11.602" and u.vars.set_dc then
+      C.conceal(u)
+    elseif u.vars.hidden then
       kessel.emit.unit_var(u.id, "hidden", nil)
+      C.reveal(u)
       if case == "11.602" then kessel.emit.unit_var(u.id, "concealed", true) end
       removed.hidden = (removed.hidden or 0) + 1
     end

@@ -139,6 +139,12 @@ kessel.action{
   end,
 }
 
+-- a scenario's hidden units (HIP, a hidden Set DC: var `hidden`) are hidden from the other side
+-- from the start (C.conceal; `kessel.setup` positions run no setup hook)
+kessel.on("setup", function()
+  for _, u in ipairs(C.on_map()) do if u.vars.hidden then C.conceal(u) end end
+end)
+
 -- `start_refit`: a scenario's end switches to the RePh, at the first step of the module in play.
 kessel.action{
   kind = "start_refit", rule = "9.6", description = "begin the Refit Phase after a CG scenario",

@@ -111,3 +111,45 @@ kessel.test("case_9.617_rg_counters_stay_the_germans_secret_until_placed", funct
   for _, u in ipairs(kessel.game.view("british").units) do if u.id == sq then seen = true end end
   expect.truthy(seen, "an RG squad placed on the map is seen")
 end)
+
+-- [11.602] a hidden Set DC may remain hidden until 11.6073, which lets one in a friendly-Controlled
+-- Location stay hidden: it was marked by a var only, and the Russian view listed it. Now the
+-- engine hides it from the Russian; the hidden German squad is placed on-map (concealed) and
+-- shown. [11.6073] it stays hidden through the equipment step
+kessel.test("case_11.602_a_hidden_set_dc_is_hidden_from_the_other_side", function()
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, units = {
+    T.sw("dc", "german", "DC", "D4", { vars = { hidden = true, set_dc = true } }),
+    T.squad("g1", "german", "4-6-7", "D4", { vars = { hidden = true } }) },
+    markers = { { kind = "control", side = "german", at = "D4" } } }
+  T.resolve()
+  local function sees(side, id)
+    for _, u in ipairs(kessel.game.view(side).units) do if u.id == id then return true end end
+    return false
+  end
+  expect.falsy(sees("russian", "dc"), "the Russian does not see the hidden Set DC")
+  expect.truthy(sees("german", "dc"), "its owner does")
+  expect.truthy(sees("russian", "g1"), "the squad is on-map, concealed")
+  expect.eq(T.unit("g1").vars.concealed, true)
+  while kessel.game.step().id ~= "prisoners" do T.resolve() end
+  expect.eq(T.unit("dc").location, "map")
+  expect.falsy(sees("russian", "dc"), "still hidden after 11.6073")
+  T.replays()
+end)
+
+-- [9.602] item 6: PB places every hidden unit on-map: a HIP squad hidden from the British view
+-- (as a scenario's hidden unit is, from its set-up) is shown to them
+kessel.test("case_9.602_hidden_units_are_revealed_to_the_other_side", function()
+  T.setup{ step = "melee", vars = { date = "dawn" }, units = {
+    T.squad("g1", "german", "4-6-7", "D4", { vars = { hidden = true } }) } }
+  -- 11.602's rule hides it in RB; PB has no such exception, so we hide it as the setup hook would
+  kessel.emit.hide("g1", { from = "british" })
+  local function sees(id)
+    for _, u in ipairs(kessel.game.view("british").units) do if u.id == id then return true end end
+    return false
+  end
+  expect.falsy(sees("g1"))
+  T.resolve()   -- 9.601
+  T.resolve()   -- 9.602
+  expect.eq(T.unit("g1").vars.hidden, nil)
+  expect.truthy(sees("g1"), "placed on-map and seen [9.602]")
+end)
