@@ -282,7 +282,17 @@ S.on_end("elr", function()
     elseif side == "german" and initial then
       add_mod(1, "Attack chit, assumed for the Initial Scenario")
     end
-    add_mod(2 * C.get_in("scenarios_since_idle", side, 0), "scenarios since an Idle day")
+    -- +2 per scenario completed since the CG start or the last Idle Day: the players' count
+    -- (`scenarios_since_idle`, the scenario just completed included) if given, else the count the
+    -- last RePh used (`elr_scenarios`, carried by a campaign) plus this one, else 1: the scenario
+    -- just completed is always one
+    local n, how = C.get_in("scenarios_since_idle", side), "given"
+    if n == nil then
+      local prev = C.get_in("elr_scenarios", side)
+      n, how = prev and prev + 1 or 1, prev and "counted" or "the scenario just completed"
+    end
+    C.set_in("elr_scenarios", side, n)
+    add_mod(2 * n, string.format("%d scenario(s) completed since the CG start or an Idle Day (%s)", n, how))
     local roll = C.DR("elr")
     local elr = C.get_in("elr", side, 3)
     local new = elr

@@ -153,3 +153,27 @@ kessel.test("case_9.602_hidden_units_are_revealed_to_the_other_side", function()
   expect.eq(T.unit("g1").vars.hidden, nil)
   expect.truthy(sees("g1"), "placed on-map and seen [9.602]")
 end)
+
+-- [11.617] "+2 Per scenario completed since the start of the CG or since the last Idle Day": a RePh
+-- always follows a completed scenario, so with no count given the DRM is +2 (it was 0), and the
+-- count is kept (`elr_scenarios`) so the next RePh counts two. 18 Oct after the 17 Oct Initial
+-- Scenario, the Russians won: German DR 5+6 -2 (Historical) +1 (Attack chit assumed) +2 = 12:
+-- ELR kept (it was 10 and so kept too, but the note must name the +2); Russian DR 6+6 -1 -1 (won)
+-- +2 = 12
+kessel.test("case_11.617_a_scenario_just_completed_counts_plus_two", function()
+  T.setup{ module = "rb", step = "elr", vars = { date = "18oct", previous_date = "17oct", scenario_winner = "russian",
+    elr = { german = 3, russian = 3 } } }
+  kessel.inject_dice{ 5, 6, 6, 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "german ELR DR 11+1 = 12")
+  T.has_note(ev, "+2 1 scenario(s) completed since the CG start or an Idle Day (the scenario just completed)")
+  T.has_note(ev, "russian ELR DR 12+0 = 12")
+  expect.eq(kessel.game.var("elr_scenarios").german, 1)
+  -- the next CG Day's RePh (19 Oct, no Attack chit, no winner): two scenarios, +4; DR 5+5 -1 +4 = 13
+  T.setup{ module = "rb", step = "elr", vars = { date = "19oct", previous_date = "18oct",
+    elr = { german = 3, russian = 3 }, elr_scenarios = { german = 1, russian = 1 } } }
+  kessel.inject_dice{ 5, 5, 1, 1 }
+  ev = T.resolve()
+  T.has_note(ev, "+4 2 scenario(s) completed since the CG start or an Idle Day (counted)")
+  expect.eq(kessel.game.var("elr").german, 2, "a Final DR of 13 lowers the ELR")
+end)
