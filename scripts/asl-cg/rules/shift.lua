@@ -145,12 +145,12 @@ function T.crew_survival(v)
   end
   local roll = C.DR("crew_survival")
   if roll >= cs then
-    C.note("9.613", string.format("%s's Inherent crew: CS DR %d, not below CS# %d: Eliminated", v.id, roll, cs))
+    C.note("9.613", string.format("%s's Inherent crew: CS DR %d, not below CS# %d: Eliminated (the CS# and this threshold are chapter D's, outside the RePh text)", v.id, roll, cs))
     return nil
   end
   local id = kessel.emit.create_unit{ side = v.side, type = "crew", faces = { v.vars.crew_face or "2-2-8" }, at = v.hex,
     vars = { from_vehicle = v.id } }
-  C.note("9.613", string.format("%s's Inherent crew: CS DR %d < CS# %d: it survives as %s (no Casualty Reduction)", v.id, roll, cs, id))
+  C.note("9.613", string.format("%s's Inherent crew: CS DR %d < CS# %d: it survives as %s (no Casualty Reduction; the CS# and this threshold are chapter D's, outside the RePh text)", v.id, roll, cs, id))
   return kessel.units.get(id)
 end
 
