@@ -38,32 +38,33 @@ offer("shift", function(side)
     end
     for _, from in ipairs(order) do
       for _, area in ipairs(st and st.areas[s] or {}) do
-        if area.id ~= from and not area.isolated then out[#out + 1] = { kind = "shift", units = groups[from], to = area.id } end
+        if area.id ~= from and not area.isolated then out[#out + 1] = { kind = "shift", side = s, units = groups[from], to = area.id } end
       end
       for _, name in ipairs(C.entry_names(s)) do
-        if name ~= from then out[#out + 1] = { kind = "shift", units = groups[from], to = name } end
+        if name ~= from then out[#out + 1] = { kind = "shift", side = s, units = groups[from], to = name } end
       end
     end
   end
   return out
 end)
 
-offer("prisoner", function()
+offer("prisoner", function(side)
   local s = S.current()
   if not s or s.id ~= "prisoners" then return {} end
   local out = {}
   for _, p in ipairs(kessel.units.all{ location = "map" }) do
-    if p.vars.guarded_by then out[#out + 1] = { kind = "prisoner", unit = p.id, choice = "free" } end
+    local g = p.vars.guarded_by and kessel.units.get(p.vars.guarded_by)
+    if g and (side == nil or g.side == side) then out[#out + 1] = { kind = "prisoner", side = g.side, unit = p.id, choice = "free" } end
   end
   return out
 end)
 
-offer("hero_harden", function()
+offer("hero_harden", function(side)
   if not in_step("hardening") then return {} end
   local out = {}
-  for _, h in ipairs(kessel.units.all{ type = "hero" }) do
+  for _, h in ipairs(kessel.units.all{ type = "hero", side = side }) do
     for _, u in ipairs(kessel.units.all{ side = h.side, type = "squad" }) do
-      out[#out + 1] = { kind = "hero_harden", hero = h.id, unit = u.id }
+      out[#out + 1] = { kind = "hero_harden", side = h.side, hero = h.id, unit = u.id }
     end
   end
   return out

@@ -92,6 +92,12 @@ function C.entry_names(side)
   return out
 end
 
+-- a number as a GM reads it: 150 rather than 150.0, 1.5 as it is
+function C.num(x)
+  if type(x) == "number" and x == math.floor(x) then return string.format("%d", x) end
+  return tostring(x)
+end
+
 function C.copy(t)
   if type(t) ~= "table" then return t end
   local out = {}
@@ -170,6 +176,13 @@ function C.record(kind, case, fields, opts)
   kessel.emit.record{ kind = kind, rule = case, fields = fields or {}, secret_to = opts and opts.secret_to }
 end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
+-- a choice about a unit is its owner's: refused when the acting side (`action.side`, when the
+-- action names one) is another
+function C.not_owner(a, u, case)
+  if a.side and u and a.side ~= u.side then
+    return C.refuse(case, "only its owner (" .. u.side .. ") decides about " .. u.id .. ", not the " .. a.side)
+  end
+end
 
 -- Dice: every roll is an engine roll (`kessel.dice.roll`), so tests inject them.
 function C.dr(purpose, opts) return kessel.dice.roll(purpose, 6, opts) end

@@ -182,6 +182,8 @@ kessel.action{
     if not p or not p.vars.guarded_by then return C.refuse(case, "that unit is not a prisoner") end
     local g = kessel.units.get(p.vars.guarded_by)
     if not g or not g.vars.isolated then return C.refuse(case, "only an Isolated Guard decides about its prisoners") end
+    local theirs = C.not_owner(a, g, case)
+    if theirs then return theirs end
     if a.choice == "execute" and C.pb() then return C.refuse("9.608", "prisoners are not executed in PB") end
     if a.choice == "transfer" then
       local t = kessel.units.get(a.to or "")

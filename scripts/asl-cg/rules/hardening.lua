@@ -160,6 +160,8 @@ kessel.action{
     if why then return why end
     local u = kessel.units.get(a.unit or "")
     if not u or not C.is_hs(u) then return C.refuse("9.6111", "that is not a half-squad") end
+    local theirs = C.not_owner(a, u, "9.6111")
+    if theirs then return theirs end
     local kept = 0
     for _, o in ipairs(kessel.units.all{ side = u.side }) do if o.vars.keep_hs then kept = kept + 1 end end
     if kept >= mtr_allowance(u.side) then return C.refuse("9.6111", "one HS per MTR Retained: no MTR left to allow it") end
@@ -176,6 +178,8 @@ kessel.action{
     if why then return why end
     local h, u = kessel.units.get(a.hero or ""), kessel.units.get(a.unit or "")
     if not h or h.type ~= "hero" or not retained(h) then return C.refuse(case, "no such Retained Hero") end
+    local theirs = C.not_owner(a, h, case)
+    if theirs then return theirs end
     if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse(case, "a friendly non-crew MMC is hardened") end
     if u.vars.hardened_reph then return C.refuse(case, "no MMC Battle Hardens more than once per RePh") end
     if C.pb() and area_of(u) ~= area_of(h) then return C.refuse("9.6112", "the MMC must be in the Hero's Setup/Entry Area") end
@@ -330,6 +334,8 @@ kessel.action{
     if why then return why end
     local l = kessel.units.get(a.leader or "")
     if not l or l.type ~= "leader" or not retained(l) then return C.refuse("11.6114", "no such Retained leader") end
+    local theirs = C.not_owner(a, l, "11.6114")
+    if theirs then return theirs end
     if l.vars.isolated or l.vars.wounded then return C.refuse("11.6114", "the leader must be non-Isolated and unwounded") end
     if l.face.label ~= "8-0" and l.face.label ~= "8-1" then return C.refuse("11.6114", "only an 8-0 or an 8-1 is exchanged") end
     if C.get_in("promoted", l.side) then return C.refuse("11.6114", "one promotion per RePh") end

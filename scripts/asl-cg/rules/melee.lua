@@ -47,6 +47,7 @@ kessel.action{
     if why then return why end
     local u = kessel.units.get(a.unit or "")
     if not u or not u.vars.climb then return C.refuse("9.601", "that unit is not on a Climb marker") end
+    return C.not_owner(a, u, "9.601")
   end,
   apply = function(a)
     local u = kessel.units.get(a.unit)
@@ -55,13 +56,13 @@ kessel.action{
     kessel.emit.unit_var(u.id, "climb", nil)
     C.note("9.601", u.id .. " is placed at level " .. lvl .. (a.reached and " (the Location it climbed to)" or " (the Location it left)"))
   end,
-  enumerate = function()
+  enumerate = function(side)
     if S.current() == nil or S.current().id ~= "melee" then return {} end
     local out = {}
-    for _, u in ipairs(C.on_map()) do
+    for _, u in ipairs(C.on_map(side)) do
       if u.vars.climb then
-        out[#out + 1] = { kind = "climb_place", unit = u.id, reached = false }
-        out[#out + 1] = { kind = "climb_place", unit = u.id, reached = true }
+        out[#out + 1] = { kind = "climb_place", side = u.side, unit = u.id, reached = false }
+        out[#out + 1] = { kind = "climb_place", side = u.side, unit = u.id, reached = true }
       end
     end
     return out

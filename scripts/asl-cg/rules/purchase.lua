@@ -98,6 +98,7 @@ end
 function P.validate_rg(a)
   local why = S.only_in("rg_purchase", "9.617")
   if why then return why end
+  if a.side and a.side ~= "german" then return C.refuse("9.617", "the German purchases RG, not the " .. a.side) end
   local date = C.var("date")
   if tostring(date):match("^night") then return C.refuse("9.617", "no RG are purchased during the three Night CG Dates") end
   local rg = P.rg(a.rg or "")
@@ -156,7 +157,7 @@ kessel.action{
     local arrows = C.entry_names("german")
     for _, id in ipairs({ "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" }) do
       for _, arrow in ipairs(arrows) do
-        local a = { kind = "buy_rg", rg = id, entry = arrow }
+        local a = { kind = "buy_rg", side = "german", rg = id, entry = arrow }
         if P.validate_rg(a) == nil then out[#out + 1] = a end
       end
     end
@@ -289,6 +290,9 @@ function P.validate_fort(a)
     return C.refuse("9.619", "count is a whole number of items, 1 or more (got " .. tostring(a.count) .. ")")
   end
   if a.item == "san_increase" and n > 1 then return C.refuse("9.619", "one SAN Increase per RePh (note e): count 1") end
+  if a.hex ~= nil and (type(a.hex) ~= "string" or not kessel.hex.valid(a.hex)) then
+    return C.refuse("9.619", "`" .. tostring(a.hex) .. "` is not a hex of this map")
+  end
   cost = cost * n
   if kessel.tables.cell("fortification_costs", a.item, "british_only") and side ~= "british" then
     return C.refuse("9.619", "mines are bought by the British only")
@@ -335,7 +339,7 @@ function P.validate_fort(a)
     end
   end
   local fpp = C.fpp(side)
-  if cost > fpp then return C.refuse("9.619", string.format("%s costs %s FPP; %s left", a.item, cost, fpp)) end
+  if cost > fpp then return C.refuse("9.619", string.format("%s costs %s FPP; %s left", a.item, C.num(cost), C.num(fpp))) end
   return nil, cost
 end
 
@@ -354,7 +358,7 @@ kessel.action{
     kessel.emit.var("fortifications_" .. a.side, list, secret)
     if a.item == "san_increase" then C.set_in("san", a.side, C.get_in("san", a.side, 0) + 1) end
     if a.item == "starshell_increase" then kessel.emit.var("starshell_drm", -1) end
-    C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, cost, C.fpp(a.side)), secret)
+    C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, C.num(cost), C.num(C.fpp(a.side))), secret)
   end,
   enumerate = function(side)
     local s = S.current()

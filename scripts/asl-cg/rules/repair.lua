@@ -196,6 +196,8 @@ kessel.action{
     if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
     end
+    local theirs = C.not_owner(a, mg, case)
+    if theirs then return theirs end
     if not lmg or lmg.type ~= "sw" or not lmg.face or lmg.face.weapon ~= "LMG" or lmg.side ~= mg.side or lmg.vars.captured then
       return C.refuse(case, "a friendly LMG is Eliminated for it")
     end

@@ -108,10 +108,19 @@ local function skip_other_module()
 end
 S.skip_other_module = skip_other_module
 
+-- a side the module in play does not have (the Russians in PB, the British in RB) takes no action
+function S.outsider(a, case)
+  if a and a.side and a.side ~= C.sides()[1] and a.side ~= C.sides()[2] then
+    return C.refuse(case, "the " .. a.side .. " take no part in the " .. C.module():upper() .. " campaign game")
+  end
+end
+
 kessel.action{
   kind = "end_step", rule = "9.6", description = "resolve the current RePh step and go on to the next",
-  validate = function()
+  validate = function(a)
     local case = C.pb() and "9.6" or "11.6"
+    local outsider = S.outsider(a, case)
+    if outsider then return outsider end
     if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
     if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun (start_refit)") end
     local s = S.current()
@@ -148,8 +157,10 @@ end)
 -- `start_refit`: a scenario's end switches to the RePh, at the first step of the module in play.
 kessel.action{
   kind = "start_refit", rule = "9.6", description = "begin the Refit Phase after a CG scenario",
-  validate = function()
+  validate = function(a)
     local case = C.pb() and "9.6" or "11.6"
+    local outsider = S.outsider(a, case)
+    if outsider then return outsider end
     if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
     if S.in_refit() then return C.refuse(case, "the Refit Phase is under way") end
     -- the RePh follows the CG scenario: its last step of its last turn

@@ -89,6 +89,8 @@ function T.validate(a)
   for _, id in ipairs(a.units) do
     local u = kessel.units.get(id)
     if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", tostring(id) .. " is not Retained") end
+    local theirs = C.not_owner(a, u, "9.613")
+    if theirs then return theirs end
     if u.type == "gun" then return C.refuse("9.613", "a Gun can not be Shifted") end
     if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile)) then
       return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle")
@@ -298,6 +300,8 @@ function T.validate_deploy(a)
   end
   local u = kessel.units.get(a.unit or "")
   if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, tostring(a.unit) .. " is not Retained") end
+  local theirs = C.not_owner(a, u, case)
+  if theirs then return theirs end
   if not C.pb() and u.side ~= "german" then return C.refuse(case, "only a German squad may freely Deploy before an Escape from Isolation") end
   if u.type ~= "squad" or u.step ~= 0 then return C.refuse(case, a.unit .. " is not a full squad: only a squad Deploys") end
   if (case == "9.613" and u.vars.shifted == C.var("date")) or (case ~= "9.613" and u.vars.escape_tried) then

@@ -177,3 +177,35 @@ kessel.test("case_11.617_a_scenario_just_completed_counts_plus_two", function()
   T.has_note(ev, "+4 2 scenario(s) completed since the CG start or an Idle Day (counted)")
   expect.eq(kessel.game.var("elr").german, 2, "a Final DR of 13 lowers the ELR")
 end)
+
+-- Bad inputs a GM could type. A choice about a unit is its owner's: the Escape of a German squad
+-- [9.606], the Deploy of a British squad before it [9.606] [9.613], a Shift of the other side's units [9.613] and
+-- a Hero's choice [9.6112] were accepted from the other side; the British bought a German RG
+-- [9.617]; a Fortification at a hex not on the map stopped the rules with a Lua error [9.619]; the
+-- Russians ended a PB step [9.6]. Each is refused with its case; the owner's own choice still goes.
+kessel.test("case_9.6_a_side_decides_only_about_its_own_units", function()
+  T.setup{ step = "escape", map = { columns = 12, rows = 10, tags = { strategic = { "C5", "J5" } } },
+    markers = { { kind = "control", side = "british", at = "C5" }, { kind = "control", side = "german", at = "J5" } },
+    vars = { date = "dawn" },
+    units = { T.squad("g2", "german", "4-6-7", "C5", { vars = { reph = { status = "must_escape", class = "british" } } }),
+      T.squad("b1", "british", "6-4-8", "D5"), T.leader("bl", "british", "9-1", "D5") } }
+  local ok, r = kessel.act{ kind = "escape", units = { "g2" }, side = "british" }
+  expect.refused(ok, r, "9.606", "only its owner (german) decides about g2")
+  ok, r = kessel.act{ kind = "deploy", unit = "b1", side = "german" }
+  expect.refused(ok, r, "9.606", "only its owner (british) decides about b1")
+  ok, r = kessel.act{ kind = "end_step", side = "russian" }
+  expect.refused(ok, r, "9.6", "the russian take no part in the PB campaign game")
+  expect.accepted(kessel.act{ kind = "deploy", unit = "b1", side = "british" })
+  for _, a in ipairs(kessel.legal("british")) do
+    expect.truthy(a.kind ~= "escape", "the British are offered no German Escape")
+  end
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 10 }, entry_areas = { german = { A7 = true } } } }
+  ok, r = kessel.act{ kind = "buy_rg", rg = "I4", entry = "A7", side = "british" }
+  expect.refused(ok, r, "9.617", "the German purchases RG")
+  expect.eq(kessel.game.var("rg_record"), nil)
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 20 } } }
+  ok, r = kessel.act{ kind = "buy_fortification", item = "ap_mine", hex = "ZZ99", side = "british" }
+  expect.refused(ok, r, "9.619", "`ZZ99` is not a hex of this map")
+  ok, r = kessel.act{ kind = "buy_fortification", item = "ap_mine", count = 100, side = "british" }
+  expect.refused(ok, r, "9.619", "ap_mine costs 150 FPP; 20 left")
+end)
