@@ -176,6 +176,13 @@ function C.record(kind, case, fields, opts)
   kessel.emit.record{ kind = kind, rule = case, fields = fields or {}, secret_to = opts and opts.secret_to }
 end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
+-- the unit an action names, or nil when there is none by that id (a parameter a player typed may
+-- be anything: a number, a table)
+function C.unit(id)
+  if type(id) ~= "string" then return nil end
+  return kessel.units.get(id)
+end
+
 -- a choice about a unit is its owner's: refused when the acting side (`action.side`, when the
 -- action names one) is another
 function C.not_owner(a, u, case)

@@ -45,7 +45,7 @@ kessel.action{
   validate = function(a)
     local why = S.only_in("melee", "9.601")
     if why then return why end
-    local u = kessel.units.get(a.unit or "")
+    local u = C.unit(a.unit)
     if not u or not u.vars.climb then return C.refuse("9.601", "that unit is not on a Climb marker") end
     return C.not_owner(a, u, "9.601")
   end,

@@ -192,7 +192,7 @@ kessel.action{
     local case = C.pb() and "9.61421" or "11.6133"
     local why = S.only_in("repair", case)
     if why then return why end
-    local mg, lmg = kessel.units.get(a.mg or ""), kessel.units.get(a.lmg or "")
+    local mg, lmg = C.unit(a.mg), C.unit(a.lmg)
     if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
     end

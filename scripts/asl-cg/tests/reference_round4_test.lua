@@ -209,3 +209,19 @@ kessel.test("case_9.6_a_side_decides_only_about_its_own_units", function()
   ok, r = kessel.act{ kind = "buy_fortification", item = "ap_mine", count = 100, side = "british" }
   expect.refused(ok, r, "9.619", "ap_mine costs 150 FPP; 20 left")
 end)
+
+-- Bad inputs: a unit parameter that is no id (a table, a boolean) is refused with the step's case
+-- (it stopped the rules with a Lua error in deploy, prisoner, keep_hs, hero_harden, promote,
+-- climb_place and mg_exchange)
+kessel.test("case_9.6_a_unit_parameter_that_is_no_id_is_refused", function()
+  T.setup{ step = "shift", vars = { date = "day_i" }, units = { T.squad("b1", "british", "6-4-8", "C5") } }
+  local ok, r = kessel.act{ kind = "deploy", unit = { "b1" }, side = "british" }
+  expect.refused(ok, r, "9.613", "is not Retained")
+  ok, r = kessel.act{ kind = "shift", units = { {} }, to = "A", side = "british" }
+  expect.refused(ok, r, "9.613", "is not Retained")
+  T.setup{ step = "hardening", vars = { date = "dawn" }, units = { T.squad("b1", "british", "6-4-8", "C5") } }
+  ok, r = kessel.act{ kind = "hero_harden", hero = true, unit = "b1", side = "british" }
+  expect.refused(ok, r, "9.6112", "no such Retained Hero")
+  ok, r = kessel.act{ kind = "keep_hs", unit = { a = 1 }, side = "british" }
+  expect.refused(ok, r, "9.6111", "not a half-squad")
+end)
