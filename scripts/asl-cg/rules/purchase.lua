@@ -357,7 +357,7 @@ kessel.action{
     list[#list + 1] = { side = a.side, item = a.item, count = a.count or 1, hex = a.hex, cost = cost, date = C.var("date") }
     kessel.emit.var("fortifications_" .. a.side, list, secret)
     if a.item == "san_increase" then C.set_in("san", a.side, C.get_in("san", a.side, 0) + 1) end
-    if a.item == "starshell_increase" then kessel.emit.var("starshell_drm", -1) end
+    if a.item == "starshell_increase" then kessel.emit.var("starshell_drm", P.starshell_drm()) end
     C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, C.num(cost), C.num(C.fpp(a.side))), secret)
   end,
   enumerate = function(side)
@@ -374,7 +374,22 @@ kessel.action{
   end,
 }
 
+-- [9.619] note g: each Starshell Increase bought this RePh is a -1 drm to the British leaders'
+-- Starshell dr for the next CG scenario (no note limits them to one, as note e does the SAN
+-- Increase); one bought in an earlier RePh is spent
+function P.starshell_drm()
+  local n = 0
+  for _, f in ipairs(C.fortifications("british")) do
+    if f.item == "starshell_increase" and f.date == C.var("date") then n = n + (f.count or 1) end
+  end
+  return n > 0 and -n or nil
+end
+
 S.on_end("fortifications", function()
+  if kessel.game.var("starshell_drm") ~= P.starshell_drm() then
+    kessel.emit.var("starshell_drm", P.starshell_drm())
+    C.note("9.619", "the Starshell Increase of the last CG scenario is spent (note g)")
+  end
   for _, side in ipairs(C.sides()) do
     local left = C.fpp(side)
     if left > 0 then C.note("9.619", side .. " forfeits " .. left .. " unspent FPP", { secret_to = side }) end

@@ -225,3 +225,19 @@ kessel.test("case_9.6_a_unit_parameter_that_is_no_id_is_refused", function()
   ok, r = kessel.act{ kind = "keep_hs", unit = { a = 1 }, side = "british" }
   expect.refused(ok, r, "9.6111", "not a half-squad")
 end)
+
+-- [9.619] note g: each Starshell Increase is a -1 drm for the next CG scenario. Two bought were
+-- charged 20 FPP for -1; now -2. One bought in an earlier RePh is spent at the end of this 9.619
+-- (and the campaign carries `starshell_drm` into the next date's scenario)
+kessel.test("case_9.619_starshell_increases_for_the_next_scenario_only", function()
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 20 } } }
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "starshell_increase" })
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "starshell_increase" })
+  expect.eq(kessel.game.var("starshell_drm"), -2)
+  T.resolve()
+  expect.eq(kessel.game.var("starshell_drm"), -2, "kept for the Day I scenario")
+  T.setup{ step = "fortifications", vars = { date = "day_ii", fpp = { british = 5 }, starshell_drm = -1 } }
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("starshell_drm"), nil, "the Day I increase is spent")
+  T.has_note(ev, "Starshell Increase of the last CG scenario is spent")
+end)
