@@ -79,7 +79,7 @@ kessel.test("enumerated_choices_are_valid_in_every_step", function()
   local got = {}
   for k in pairs(kinds) do got[#got + 1] = k end
   table.sort(got)
-  expect.eq(table.concat(got, " "), "buy_fortification buy_rg end_step escape hero_harden shift", "choices offered")
+  expect.eq(table.concat(got, " "), "buy_fortification buy_rg deploy end_step escape hero_harden shift", "choices offered")
 end)
 
 -- the editor's queries: a unit's RePh status and what a hex is

@@ -241,3 +241,26 @@ kessel.test("case_9.619_starshell_increases_for_the_next_scenario_only", functio
   expect.eq(kessel.game.var("starshell_drm"), nil, "the Day I increase is spent")
   T.has_note(ev, "Starshell Increase of the last CG scenario is spent")
 end)
+
+-- The owner's optional choices are offered to him (the editor's Choices list, a random player):
+-- [11.6073] removing a hidden Set DC, to the German only and still a secret action (the Russian
+-- log shows its kind, not which DC); [11.6063] a German squad with a leader may Deploy
+kessel.test("case_11.6073_optional_choices_are_offered_to_their_owner", function()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, units = {
+    T.sw("dc", "german", "DC", "D4", { vars = { hidden = true, set_dc = true } }) },
+    markers = { { kind = "control", side = "german", at = "D4" } } }
+  local offered = kessel.legal("german")
+  local retain
+  for _, a in ipairs(offered) do if a.kind == "retain_set_dc" then retain = a end end
+  expect.truthy(retain, "the German is offered to remove and Retain his hidden Set DC")
+  for _, a in ipairs(kessel.legal("russian")) do expect.truthy(a.kind ~= "retain_set_dc", "not the Russian") end
+  expect.accepted(kessel.act(retain))
+  local log = kessel.game.view("russian", { log = true }).log
+  expect.truthy(log[#log].params_withheld, "the choice stays the German's secret")
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct", isolated_areas = { { hexes = { "D4" } } } }, units = {
+    T.squad("g1", "german", "4-6-7", "D4", { vars = { isolated = true } }), T.leader("gl", "german", "8-0", "D4", { vars = { isolated = true } }) } }
+  local deploy
+  for _, a in ipairs(kessel.legal("german")) do if a.kind == "deploy" then deploy = a end end
+  expect.truthy(deploy and deploy.unit == "g1", "g1 may Deploy before its Escape")
+  expect.accepted(kessel.act(deploy))
+end)
