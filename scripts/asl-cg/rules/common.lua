@@ -191,6 +191,17 @@ function C.not_owner(a, u, case)
   end
 end
 
+-- DRM with their reasons, so a note names each one a GM checks: `local m = C.mods()`,
+-- `m.add(1, "Isolated")`, then `m.drm` and `m.text()` (" (+1 Isolated)", or "" when none)
+function C.mods()
+  local m = { drm = 0, list = {} }
+  function m.add(d, why)
+    if d and d ~= 0 then m.drm = m.drm + d; m.list[#m.list + 1] = string.format("%+d %s", d, why) end
+  end
+  function m.text() return #m.list > 0 and (" (" .. table.concat(m.list, ", ") .. ")") or "" end
+  return m
+end
+
 -- Dice: every roll is an engine roll (`kessel.dice.roll`), so tests inject them.
 function C.dr(purpose, opts) return kessel.dice.roll(purpose, 6, opts) end
 function C.DR(purpose, opts)

@@ -36,14 +36,15 @@ local function wounded_leaders(case)
   for _, l in ipairs(retained_units{}) do
     -- an armor leader is a leader as well ("each currently wounded leader")
     if C.is_leader(l) and l.vars.wounded then
-      local drm = 0
-      if l.vars.isolated then drm = drm + 1 end
-      if C.pb() and l.vars.heroic then drm = drm - 1 end
-      if C.pb() and l.side == "british" then drm = drm - 1 end
+      local m = C.mods()
+      if l.vars.isolated then m.add(1, "Isolated") end
+      if C.pb() and l.vars.heroic then m.add(-1, "Heroic") end
+      if C.pb() and l.side == "british" then m.add(-1, "British") end
+      local drm = m.drm
       local roll = C.dr("wounded")
       local result = kessel.tables.lookup(C.pb() and "wounded_pb" or "wounded_rb", roll + drm)
       C.record("wounded", case, { unit = l.id, dr = roll, drm = drm, result = result })
-      C.note(case, string.format("%s (wounded): dr %d%+d: %s", l.id, roll, drm, result))
+      C.note(case, string.format("%s (wounded): dr %d%+d: %s%s", l.id, roll, drm, result, m.text()))
       if result == "unwounded" then kessel.emit.unit_var(l.id, "wounded", nil)
       elseif result == "eliminated" then C.eliminate(l.id, case, l.vars.isolated and "died of wounds" or "evacuated") end
     end

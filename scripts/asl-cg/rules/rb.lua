@@ -188,25 +188,30 @@ kessel.action{
   validate = function(a) return (RB.validate_removal(a)) end,
   apply = function(a)
     local _, m = RB.validate_removal(a)
-    local drm = 0
+    local drm, why = 0, {}
     if m.kind == "roadblock" then
-      if front(m.hex) or front(m.other) then drm = drm + 2 else
+      if front(m.hex) or front(m.other) then drm = drm + 2; why[#why + 1] = "+2 along a Front Line hexside" else
         -- either hex of the roadblock's hexside may be the one ADJACENT to a Front Line Location
         for _, h in ipairs({ m.hex, m.other }) do
           for _, n in ipairs(kessel.hex.neighbors(h)) do if front(n) then drm = 1 end end
         end
+        if drm == 1 then why[#why + 1] = "+1 along a hexside of a hex ADJACENT to a Front Line Location" end
       end
-    elseif front(m.hex) then drm = drm + 2
-    else for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end end
+    elseif front(m.hex) then drm = drm + 2; why[#why + 1] = "+2 in a Front Line Location"
+    else
+      for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end
+      if drm == 1 then why[#why + 1] = "+1 ADJACENT to a Front Line Location" end
+    end
     local eng = 0
     for _, u in ipairs(kessel.units.all{ side = a.side, type = "squad" }) do
       if (u.location == "map" or u.location == "pending") and not u.vars.isolated and u.step == 0
         and (u.vars.assault_engineer or C.squad_face(u) == "8-3-8") then eng = eng + 1 end
     end
-    if eng >= 3 then drm = drm - 1 end
+    if eng >= 3 then drm = drm - 1; why[#why + 1] = "-1 three or more non-Isolated Assault Engineer squads" end
     local roll = C.dr("fort_removal")
     local r = kessel.tables.lookup("fort_removal", roll + drm)
-    C.note("11.615", string.format("%s in %s: removal dr %d%+d: %s", m.kind, m.hex, roll, drm, r))
+    C.note("11.615", string.format("%s in %s: removal dr %d%+d: %s%s", m.kind, m.hex, roll, drm, r,
+      #why > 0 and (" (" .. table.concat(why, ", ") .. ")") or ""))
     if r == "eliminated" then
       for _, x in ipairs(kessel.markers.at(m.hex)) do
         if x.id == m.id or ((m.kind == "ap_mine" or m.kind == "at_mine") and (x.kind == "ap_mine" or x.kind == "at_mine") and x.hex == m.hex) then
@@ -307,19 +312,23 @@ end)
 S.on_end("weather", function()
   local prev, prev_ec = C.var("weather"), C.var("ec")
   local roll = C.DR("weather")
-  local wdrm = prev == "overcast" and -1 or 0
+  local wm = C.mods()
+  if prev == "overcast" then wm.add(-1, "the previous CG Day was Overcast") end
+  local wdrm = wm.drm
   local w = kessel.tables.lookup("weather_rb", roll + wdrm)
-  local drm = 0
-  if prev == "overcast" then drm = drm - 3 end
-  if prev == "fog_mist" then drm = drm - 1 end
-  if tostring(C.var("date", "")):match("nov$") then drm = drm - 1 end
-  if prev_ec == "dry" then drm = drm + 1 end
+  local m = C.mods()
+  if prev == "overcast" then m.add(-3, "previous Day Overcast") end
+  if prev == "fog_mist" then m.add(-1, "previous Day Fog/Mist") end
+  if tostring(C.var("date", "")):match("nov$") then m.add(-1, "November") end
+  if prev_ec == "dry" then m.add(1, "previous Day Dry EC") end
+  local drm = m.drm
   local r2 = C.dr("ec")
   local ec = kessel.tables.lookup("ec_rb", r2 + drm)
   kessel.emit.var("weather", w)
   kessel.emit.var("ec", ec)
   C.record("weather", "11.618", { date = C.var("date"), dr = roll, drm = wdrm, weather = w, ec_dr = r2, ec_drm = drm, ec = ec })
-  C.note("11.618", string.format("weather DR %d%+d = %d: %s; EC dr %d%+d = %d: %s", roll, wdrm, roll + wdrm, w, r2, drm, r2 + drm, ec))
+  C.note("11.618", string.format("weather DR %d%+d = %d: %s%s; EC dr %d%+d = %d: %s%s", roll, wdrm, roll + wdrm, w, wm.text(),
+    r2, drm, r2 + drm, ec, m.text()))
 end)
 
 return RB

@@ -264,3 +264,22 @@ kessel.test("case_11.6073_optional_choices_are_offered_to_their_owner", function
   expect.truthy(deploy and deploy.unit == "g1", "g1 may Deploy before its Escape")
   expect.accepted(kessel.act(deploy))
 end)
+
+-- A GM checks each automatic result from its note: the dr, the DRM and what each DRM is for.
+-- [9.6101] a British heroic wounded leader, Isolated: dr 3 +1 -1 -1 = 2: Retained wounded (the
+-- note said "dr 3-1: wounded"); [9.6141d] a German stunned vehicle: dr 1 +1 = 2, recovers;
+-- [9.6142] a malfunctioned LMG (repair # 2): dr 3 -2 = 1, repaired
+kessel.test("case_9.6101_9.614_notes_name_each_drm", function()
+  T.setup{ step = "wounded", vars = { date = "dawn" }, units = {
+    T.leader("bl", "british", "9-1", "C5", { vars = { wounded = true, heroic = true, isolated = true } }) } }
+  kessel.inject_dice{ 3 }
+  T.has_note(T.resolve(), "[9.6101] bl (wounded): dr 3-1: wounded (+1 Isolated, -1 Heroic, -1 British)")
+  expect.eq(T.unit("bl").vars.wounded, true)
+  T.setup{ step = "repair", vars = { date = "day_i" }, units = {
+    T.vehicle("gv", "german", "Marder", "C5", { vars = { stun = true } }),
+    T.squad("g1", "german", "4-6-7", "D5"), T.sw("lmg", "german", "LMG", "D5", { vars = { possessed_by = "g1", malfunctioned = true } }) } }
+  kessel.inject_dice{ 1, 3 }
+  local ev = T.resolve()
+  T.has_note(ev, "[9.6141] gv stun recovery dr 1+1: recover (+1 German)")
+  T.has_note(ev, "[9.6142] lmg repair dr 3-2: repaired (-2 Weapon Repair Number)")
+end)

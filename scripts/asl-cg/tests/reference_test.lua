@@ -197,7 +197,7 @@ kessel.test("case_11.618_overcast_november", function()
   T.setup{ module = "rb", step = "weather", vars = { date = "2nov", weather = "overcast", ec = "moderate" } }
   kessel.inject_dice{ 4, 3, 6 }  -- weather 7 - 1 = 6 Overcast
   local ev = T.resolve()
-  T.has_note(ev, "[11.618] weather DR 7-1 = 6: overcast; EC dr 6-4 = 2: moist")
+  T.has_note(ev, "[11.618] weather DR 7-1 = 6: overcast (-1 the previous CG Day was Overcast); EC dr 6-4 = 2: moist (-3 previous Day Overcast, -1 November)")
   expect.eq(kessel.game.var("weather"), "overcast")
   expect.eq(kessel.game.var("ec"), "moist")
 end)
