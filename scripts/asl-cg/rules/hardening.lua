@@ -75,7 +75,10 @@ S.on_end("wounded", function()
   if C.pb() then walking_wounded() end
 end)
 
--- Battle Hardening of one MMC [9.6112] [11.6112]: better faces from the data, or Fanatic if elite
+-- Battle Hardening of one MMC [9.6112] [11.6112]: better faces from the data, or Fanatic if elite.
+-- RB: "In all cases, an Elite MMC (deleted by errata) that Battle Hardens becomes Fanatic": with
+-- "Elite" deleted, every MMC that Battle Hardens in the RB RePh is Fanatic for the next scenario,
+-- a non-elite one after taking its better face (our reading of the errata mark)
 function H.harden_mmc(u, case)
   local face = C.squad_face(u) or C.face_label(u)
   local to = kessel.game.constant("hardens_to")[face]
@@ -89,7 +92,12 @@ function H.harden_mmc(u, case)
   kessel.emit.change_unit(u.id, { faces = C.squad_faces(to) })
   kessel.emit.unit_var(u.id, "squad_face", to:gsub("r$", ""))
   kessel.emit.unit_var(u.id, "battle_hardened", true)
-  C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", ""))
+  if C.pb() then
+    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", ""))
+  else
+    kessel.emit.unit_var(u.id, "fanatic_next", true)
+    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", "") .. " and is Fanatic for the next CG scenario (in all cases: \"Elite\" deleted by errata)")
+  end
 end
 
 -- candidates for Battle Hardening: Retained non-crew Infantry MMC not yet hardened this RePh,

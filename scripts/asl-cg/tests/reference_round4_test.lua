@@ -283,3 +283,21 @@ kessel.test("case_9.6101_9.614_notes_name_each_drm", function()
   T.has_note(ev, "[9.6141] gv stun recovery dr 1+1: recover (+1 German)")
   T.has_note(ev, "[9.6142] lmg repair dr 3-2: repaired (-2 Weapon Repair Number)")
 end)
+
+-- [11.6112] "In all cases, an Elite MMC (deleted by errata) that Battle Hardens becomes Fanatic":
+-- with "Elite" deleted, a non-elite Russian 4-2-6 hardened by the DR takes its better face and is
+-- Fanatic for the next scenario as well (it only changed face); [9.6112] PB keeps the rule for
+-- Elite MMC only: a British 4-5-7 hardens to 4-5-8 and is not Fanatic
+kessel.test("case_11.6112_every_rb_mmc_that_battle_hardens_is_fanatic", function()
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" }, units = { T.squad("r2", "russian", "4-2-6", "C6") } }
+  kessel.inject_dice{ 6, 6, 1, 1, 6, 6, 6, 6 }   -- German 12: none; Russian 2 - 1 = 1: three MMC
+  local ev = T.resolve()
+  T.has_note(ev, "r2 Battle Hardens from 4-2-6 to 4-4-7 and is Fanatic for the next CG scenario")
+  expect.eq(T.unit("r2").vars.fanatic_next, true)
+  T.setup{ step = "hardening", vars = { date = "dawn" }, units = {
+    T.hero("h", "british", "C5", { vars = { reph = { area = "A" } } }),
+    T.squad("b1", "british", "4-5-7", "C5", { vars = { reph = { area = "A" } } }) } }
+  T.resolve()
+  expect.eq(T.C.face_label(T.unit("b1")), "4-5-8")
+  expect.eq(T.unit("b1").vars.fanatic_next, nil, "PB: only an Elite MMC becomes Fanatic")
+end)
