@@ -199,20 +199,21 @@ kessel.action{
   apply = function(a)
     local case = C.pb() and "9.6112" or "11.6112"
     H.harden_mmc(kessel.units.get(a.unit), case)
-    kessel.emit.remove(a.hero)
-    C.note(case, a.hero .. " (Hero) is Eliminated, Battle Hardening " .. a.unit)
+    C.eliminate(a.hero, case, "a Retained Hero, Battle Hardening " .. a.unit)
   end,
 }
 
 function H.heroes(case)
   for _, h in ipairs(retained_units{ type = "hero" }) do
     local cands = H.candidates(h.side, C.pb() and area_of(h) or nil, (not C.pb()) and hero_area(h) or nil)
-    if #cands == 0 then
+    if #cands == 0 and C.pb() then
       C.note(case, h.id .. " (Hero) is Retained: no MMC to Battle Harden")
+    elseif #cands == 0 then
+      -- RB has no exception for a Hero with no MMC to harden, unlike 9.6112 [11.6112]
+      C.eliminate(h.id, case, "a Retained Hero; no MMC for him to Battle Harden")
     else
       H.harden_mmc(cands[1], case)
-      kessel.emit.remove(h.id)
-      C.note(case, h.id .. " (Hero) is Eliminated, Battle Hardening " .. cands[1].id)
+      C.eliminate(h.id, case, "a Retained Hero, Battle Hardening " .. cands[1].id)
     end
   end
 end

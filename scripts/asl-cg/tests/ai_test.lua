@@ -49,7 +49,7 @@ kessel.test("case_9.6_ai_plays_the_whole_refit_phase", function()
   expect.eq(T.C.fpp("german"), 0)
   expect.eq(kessel.map.terrain("G2"), "wooden_rubble", "the blazing building burned down")
   expect.eq(T.unit("b3").location, "removed", "the two 3-4-8 HS recombined")
-  expect.eq(T.unit("bh").location, "removed", "the hero hardened an MMC")
+  expect.eq(T.unit("bh").location, "eliminated", "the hero hardened an MMC and is Eliminated")
   expect.eq(T.unit("g2").vars.encircled, nil)
 end)
 

@@ -301,3 +301,18 @@ kessel.test("case_11.6112_every_rb_mmc_that_battle_hardens_is_fanatic", function
   expect.eq(T.C.face_label(T.unit("b1")), "4-5-8")
   expect.eq(T.unit("b1").vars.fanatic_next, nil, "PB: only an Elite MMC becomes Fanatic")
 end)
+
+-- [11.6112] "each Retained Hero ... is Eliminated": RB has no exception for a Hero with no MMC to
+-- Battle Harden (9.6112 has: the PB Hero is Retained); he was Retained in RB too. The Elimination
+-- is a RePh Elimination, counted for the 11.616 CVP DRM
+kessel.test("case_11.6112_a_hero_with_no_mmc_is_eliminated_in_rb", function()
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" }, units = { T.hero("h", "russian", "C5") } }
+  kessel.inject_dice{ 6, 6, 6, 6, 6, 6, 6, 6 }
+  local ev = T.resolve()
+  expect.eq(T.unit("h").location, "eliminated")
+  T.has_note(ev, "h is Eliminated (a Retained Hero; no MMC for him to Battle Harden)")
+  expect.eq(kessel.game.var("reph_cvp_lost").russian, 1)
+  T.setup{ step = "hardening", vars = { date = "dawn" }, units = { T.hero("h", "british", "C5") } }
+  T.resolve()
+  expect.eq(T.unit("h").location, "map", "PB: Retained [9.6112 EXC]")
+end)

@@ -267,7 +267,7 @@ kessel.test("case_9.6112_second_hero_finds_no_mmc", function()
   T.setup{ step = "hardening", units = { T.hero("h1", "german", "C3", area("A")), T.hero("h2", "german", "C3", area("A")),
     T.squad("s", "german", "4-6-7", "C3", area("A")) } }
   local ev = T.resolve()
-  expect.eq(T.unit("h1").location, "removed")
+  expect.eq(T.unit("h1").location, "eliminated")
   expect.eq(T.unit("h2").location, "map")
   expect.eq(T.C.face_label(T.unit("s")), "4-6-8")
   T.has_note(ev, "[9.6112] h2 (Hero) is Retained")
