@@ -119,9 +119,11 @@ S.on_end("melee", function()
 end)
 
 -- [9.602] [11.602] marker removal. Status markers are unit vars of the same name, others markers.
-M.PB_MARKERS = { "sr", "ffe", "smoke", "acquired", "dm", "disrupted", "fanatic", "berserk", "wall_advantage", "hd",
+-- `fanatic_next` is the Fanatic status a Battle Hardening gave "for the duration of the next CG
+-- scenario" [9.6112] [11.6112]: that scenario is over when the next RePh removes Fanatic markers
+M.PB_MARKERS = { "sr", "ffe", "smoke", "acquired", "dm", "disrupted", "fanatic", "fanatic_next", "berserk", "wall_advantage", "hd",
   "dummy", "cloak", "concealed", "cx", "motion", "ce", "bu", "labor", "sniper" }
-M.RB_MARKERS = { "ffe", "sr", "barrage", "smoke", "acquired", "dm", "disrupted", "fanatic", "berserk", "wall_advantage",
+M.RB_MARKERS = { "ffe", "sr", "barrage", "smoke", "acquired", "dm", "disrupted", "fanatic", "fanatic_next", "berserk", "wall_advantage",
   "hd", "dummy", "cloak", "cx", "motion", "ce", "bu", "stun", "sewer", "sniper" }
 
 local function remove_markers(kinds, case)

@@ -316,3 +316,17 @@ kessel.test("case_11.6112_a_hero_with_no_mmc_is_eliminated_in_rb", function()
   T.resolve()
   expect.eq(T.unit("h").location, "map", "PB: Retained [9.6112 EXC]")
 end)
+
+-- [9.6112] an Elite MMC that Battle Hardens is Fanatic "only for the duration of the next CG
+-- Scenario" (RB: 11.602e): its mark stayed for ever, so in a campaign the Dawn RePh's Fanatic
+-- squad was still Fanatic after Day I. The next RePh's marker removal ends it [9.602] [11.602]
+kessel.test("case_9.602_the_fanatic_status_of_a_hardening_ends_with_the_next_scenario", function()
+  T.setup{ step = "markers", vars = { date = "day_i" }, units = { T.squad("b1", "british", "6-4-8", "C5", { vars = { fanatic_next = true } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("b1").vars.fanatic_next, nil)
+  expect.eq(T.record(ev, "markers_removed").fanatic_next, 1)
+  T.setup{ module = "rb", step = "markers", vars = { date = "19oct" }, units = {
+    T.squad("r1", "russian", "4-4-7r", nil, { location = "pending", vars = { fanatic_next = true } }) } }
+  T.resolve()
+  expect.eq(T.unit("r1").vars.fanatic_next, nil, "also in the Retained box")
+end)
