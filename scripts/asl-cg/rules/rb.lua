@@ -43,6 +43,7 @@ function RB.apply_area(i, area, case)
     for _, h in ipairs(area.hexes) do
       for _, u in ipairs(kessel.units.at(h)) do
         kessel.emit.unit_var(u.id, "isolated", true)
+        kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
         if C.is_mmc(u) or C.is_vehicle(u) then occupier = u.side end
         if t == "B" and C.is_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true) end
         if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true) end
@@ -71,6 +72,19 @@ function RB.apply_area(i, area, case)
 end
 
 S.on_end("perimeter", function()
+  -- the Isolation an earlier CG Day's Perimeters gave (`isolated_day`) is decided anew: taken off
+  -- here, put back by this Day's Isolated Areas (one the players marked on a unit, with no day,
+  -- stays) [11.605] [11.606]
+  for _, u in ipairs(kessel.units.all()) do
+    local day = u.vars.isolated_day
+    if day ~= nil and day ~= C.var("date") and u.location ~= "eliminated" and u.location ~= "removed" then
+      kessel.emit.unit_var(u.id, "isolated_day", nil)
+      if u.vars.isolated then
+        kessel.emit.unit_var(u.id, "isolated", nil)
+        C.note("11.605", u.id .. " was Isolated on " .. tostring(day) .. ": its Isolation is determined anew")
+      end
+    end
+  end
   local areas = C.copy(C.var("isolated_areas", {}))
   C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
   for i, area in ipairs(areas) do RB.apply_area(i, area) end

@@ -330,3 +330,30 @@ kessel.test("case_9.602_the_fanatic_status_of_a_hardening_ends_with_the_next_sce
   T.resolve()
   expect.eq(T.unit("r1").vars.fanatic_next, nil, "also in the Retained box")
 end)
+
+-- [9.605] Isolation is decided each RePh: a squad Isolated after Dawn (its marks `isolated` and
+-- Ammunition Shortage [9.62021], carried by the campaign) now stands in a non-Isolated British
+-- Setup Area: it is Retained, not Isolated, and its Dawn Ammunition Shortage is gone (it kept
+-- both, so it rolled +1 for a wounded leader and could not take mines). [11.605] RB: a unit an
+-- earlier CG Day's Perimeter Isolated is not Isolated unless this Day's Isolated Areas say so;
+-- one the players marked Isolated (no day) stays
+kessel.test("case_9.605_last_scenarios_isolation_is_decided_anew", function()
+  T.setup{ step = "setup_areas", map = { columns = 12, rows = 10, tags = { strategic = { "C5" } }, areas = { A1 = { "A1" } } },
+    markers = { { kind = "control", side = "british", at = "C5" } },
+    vars = { date = "dawn", entry_areas = { british = { A1 = true } } },
+    units = { T.squad("b1", "british", "6-4-8", "C5", { vars = { isolated = true, ammo_shortage = true } }) } }
+  local ev = T.resolve()
+  T.has_note(ev, "Isolation is determined anew")
+  expect.eq(T.unit("b1").vars.isolated, nil)
+  expect.eq(T.unit("b1").vars.ammo_shortage, nil)
+  expect.eq(T.unit("b1").vars.reph.status, "retained")
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "19oct", isolated_areas = { { hexes = { "D4" } } } }, units = {
+    T.squad("g1", "german", "4-6-7", "C3", { vars = { isolated = true, isolated_day = "18oct" } }),
+    T.squad("g2", "german", "4-6-7", "D4", { vars = { isolated = true, isolated_day = "18oct" } }),
+    T.squad("g3", "german", "4-6-7", "F6", { vars = { isolated = true } }) } }
+  T.resolve()
+  expect.eq(T.unit("g1").vars.isolated, nil, "no longer in an Isolated Area")
+  expect.eq(T.unit("g2").vars.isolated, true, "still in one")
+  expect.eq(T.unit("g2").vars.isolated_day, "19oct")
+  expect.eq(T.unit("g3").vars.isolated, true, "marked by the players")
+end)
