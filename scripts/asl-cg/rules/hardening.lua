@@ -254,8 +254,10 @@ S.on_end("hardening", function()
     heroic_leaders("11.6113")
     H.rb_leader_hardening()
   end
+  -- both are this RePh's: a HS kept apart for a MTR [9.6111] is chosen again in the next one
   for _, u in ipairs(kessel.units.all()) do
     if u.vars.hardened_reph then kessel.emit.unit_var(u.id, "hardened_reph", nil) end
+    if u.vars.keep_hs then kessel.emit.unit_var(u.id, "keep_hs", nil) end
   end
 end)
 

@@ -357,3 +357,15 @@ kessel.test("case_9.605_last_scenarios_isolation_is_decided_anew", function()
   expect.eq(T.unit("g2").vars.isolated_day, "19oct")
   expect.eq(T.unit("g3").vars.isolated, true, "marked by the players")
 end)
+
+-- [9.6111] the HS a side keeps apart for a MTR is this RePh's choice: after the step its mark is
+-- gone (it stayed, counting against the MTR allowance of every later RePh of a campaign)
+kessel.test("case_9.6111_a_kept_hs_is_chosen_again_next_refit_phase", function()
+  T.setup{ step = "hardening", vars = { date = "dawn" }, units = {
+    T.hs("h1", "british", "6-4-8", "C3", { vars = { reph = { area = "A" } } }),
+    T.hs("h2", "british", "6-4-8", "C3", { vars = { reph = { area = "A" } } }), T.sw("m", "british", "51 MTR", "C3") } }
+  expect.accepted(kessel.act{ kind = "keep_hs", unit = "h1", side = "british" })
+  T.resolve()
+  expect.eq(T.unit("h1").step, 1, "kept apart")
+  expect.eq(T.unit("h1").vars.keep_hs, nil, "the choice is not carried to the next RePh")
+end)
