@@ -159,7 +159,7 @@ local function freed(p, case)
       kessel.emit.change_unit(p.id, { faces = faces })
       kessel.emit.unit_var(p.id, "squad_face", face)
     end
-    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (p.step == 1 and " half-squad" or "") .. " (Green/Conscript)")
+    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (p.step == 1 and " half-squad" or "") .. (C.pb() and " (Green/Conscript)" or " (Conscript)"))
   else
     C.note(case, p.id .. " is freed")
   end
