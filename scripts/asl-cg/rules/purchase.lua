@@ -182,7 +182,9 @@ function P.sw_allotment(rec, rg, full)
     local cell = kessel.tables.cell("sw_chart", rg.id, weapon)
     local n = 0
     if type(cell) == "number" then
-      if full then n = cell
+      if full then
+        n = cell
+        C.note("9.6182", string.format("%s %s: %d received (Full: a number not in parentheses)", rec.id, weapon, cell), GERMAN_SECRET)
       else
         for _ = 1, cell do
           local roll = C.dr("rg_sw", GERMAN_SECRET)

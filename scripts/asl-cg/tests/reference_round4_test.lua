@@ -90,6 +90,7 @@ kessel.test("case_9.617_rg_counters_stay_the_germans_secret_until_placed", funct
   kessel.inject_dice{ 3, 3, 1, 5, 4, 4 }
   local ev = T.resolve()
   T.has_note(ev, "I4 strength DR 6: Full")
+  T.has_note(ev, "[9.6182] I4 LMG: 1 received (Full: a number not in parentheses)")
   local rec = kessel.game.var("rg_record")[1]
   expect.eq(#rec.units, 4)
   expect.eq(#rec.made, 3, "an MMG, the LMG and the leader: " .. table.concat(rec.made, " "))
