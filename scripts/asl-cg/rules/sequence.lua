@@ -148,6 +148,54 @@ kessel.action{
   end,
 }
 
+-- The records a scenario gives its RePh, checked for what a GM could mistype: a side the module
+-- does not have (`soviet`, the British in RB), a Booby Trap Level, a weather or EC that the tables
+-- do not know. Returns the problems as messages citing the case (the `check` hook makes each a
+-- load error at `kessel check`).
+local SIDE_KEYED = { cvp_lost = "9.6162", cvp_amassed = "11.6112", cpp = "9.616", fpp = "9.619", san = "9.6122",
+  elr = "11.617", attack_chit = "11.616", idle_days = "11.617", scenarios_since_idle = "11.617",
+  bought_previous_day = "11.617", win_loss = "11.6142", leader_hardening_drm = "11.6113", balance_drm = "11.616",
+  entry_areas = "9.6052", entry_order = "9.613" }
+function S.record_problems()
+  local out = {}
+  local sides = C.sides()
+  local function is_side(x) return x == sides[1] or x == sides[2] end
+  local names = table.concat(sides, ", ")
+  for _, key in ipairs(C.sorted_keys(SIDE_KEYED)) do
+    local t = C.var(key)
+    if type(t) == "table" then
+      for _, k in ipairs(C.sorted_keys(t)) do
+        if type(k) == "string" and not is_side(k) then
+          out[#out + 1] = string.format("[%s] scenario var `%s` names `%s`, not a side of the %s campaign game (%s)",
+            SIDE_KEYED[key], key, k, C.module():upper(), names)
+        end
+      end
+    end
+  end
+  local w = C.var("scenario_winner")
+  if w ~= nil and w ~= "none" and not is_side(w) then
+    out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", tostring(w), C.module():upper(), names)
+  end
+  local bt = C.var("booby_trap")
+  if bt ~= nil and bt ~= "A" and bt ~= "B" and bt ~= "C" then
+    out[#out + 1] = "[11.6123] booby_trap `" .. tostring(bt) .. "` is no Booby Trap Level (A, B or C)"
+  end
+  local known = { weather = { fog_mist = true, overcast = true, clear = true, clear_gusty = true },
+    ec = { wet = true, moist = true, moderate = true, dry = true } }
+  for _, key in ipairs({ "weather", "ec" }) do
+    local v = C.var(key)
+    if v ~= nil and not known[key][v] then
+      out[#out + 1] = string.format("[11.618] %s `%s` is not one of %s", key, tostring(v), table.concat(C.sorted_keys(known[key]), ", "))
+    end
+  end
+  return out
+end
+kessel.on("check", function()
+  local out = {}
+  for _, m in ipairs(S.record_problems()) do out[#out + 1] = { message = m } end
+  return out
+end)
+
 -- a scenario's hidden units (HIP, a hidden Set DC: var `hidden`) are hidden from the other side
 -- from the start (C.conceal; `kessel.setup` positions run no setup hook)
 kessel.on("setup", function()

@@ -370,3 +370,21 @@ kessel.test("case_9.6111_a_kept_hs_is_chosen_again_next_refit_phase", function()
   expect.eq(T.unit("h1").step, 1, "kept apart")
   expect.eq(T.unit("h1").vars.keep_hs, nil, "the choice is not carried to the next RePh")
 end)
+
+-- Bad inputs in a scenario's records: a side the module does not have (a GM's `soviet`, or the
+-- British in RB) counted for nothing without a word (the CPP DRM read 0 CVP); an unknown Booby
+-- Trap Level or weather was kept as it was. Each is now a problem citing its case, which the
+-- `check` hook makes a load error at `kessel check`
+kessel.test("case_9.6_scenario_records_naming_no_side_of_the_module_are_refused", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", scenario_winner = "soviet",
+    cvp_lost = { german = 44, soviet = 10 }, booby_trap = "D", weather = "rain", san = { german = 2, russian = 6 } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[9.6162] scenario var `cvp_lost` names `soviet`, not a side of the RB campaign game (german, russian)", 1, true), text)
+  expect.truthy(text:find("[11.6031] scenario_winner `soviet`", 1, true), text)
+  expect.truthy(text:find("[11.6123] booby_trap `D` is no Booby Trap Level", 1, true), text)
+  expect.truthy(text:find("[11.618] weather `rain` is not one of", 1, true), text)
+  expect.falsy(text:find("san", 1, true), "the SAN names both sides rightly")
+  T.setup{ step = "markers", vars = { date = "dawn", san = { british = 4, german = 2 } } }
+  expect.eq(#S.record_problems(), 0)
+end)
