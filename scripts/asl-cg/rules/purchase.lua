@@ -145,7 +145,9 @@ kessel.action{
     rec[#rec + 1] = { date = C.var("date"), id = rg.id, name = rg.name, cost = cost, entry = a.entry, area = a.area,
       purchased = total + 1, remaining = rg.cg_max - total - 1 }
     kessel.emit.var("rg_record", rec, GERMAN_SECRET)
-    if rg.kind == "M" then C.set_fpp("german", C.fpp("german") + 15) end
+    -- every purchase writes the German FPP (unchanged but for an M1), so the British, who see
+    -- that a secret variable changed, cannot tell an M1 from another RG [9.617]
+    C.set_fpp("german", C.fpp("german") + (rg.kind == "M" and 15 or 0))
     C.record("rg_purchase", "9.617", rec[#rec], GERMAN_SECRET)
     C.note("9.6178", string.format("%s %s bought for %d CPP (%d left); #P %d, #R %d", rg.id, rg.name, cost, cpp - cost,
       total + 1, rg.cg_max - total - 1), GERMAN_SECRET)

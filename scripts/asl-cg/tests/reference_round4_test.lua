@@ -62,6 +62,19 @@ kessel.test("case_9.617_an_m1_purchase_does_not_show_in_the_british_view", funct
   expect.eq(british.vars.fpp_german, nil, "the German FPP are not shown to the British")
   expect.eq(british.vars.fpp, nil)
   expect.eq(kessel.game.view("german").vars.fpp_german, 15, "the German reads his own")
+  -- the British log of an M1 purchase has the same events as that of any RG (a secret FPP var
+  -- written by an M1 only would tell them which RG it was)
+  local function shape(log)
+    local kinds = {}
+    for _, e in ipairs(log[#log].events) do kinds[#kinds + 1] = e.event .. ":" .. tostring(e.key or e.kind or "") end
+    return table.concat(kinds, " ")
+  end
+  local m1 = shape(kessel.game.view("british", { log = true }).log)
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 10 }, entry_areas = { german = { A7 = true } } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "I4", entry = "A7", side = "german" })
+  expect.eq(shape(kessel.game.view("british", { log = true }).log), m1, "an I4 purchase looks like an M1 purchase")
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 3 } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", rg = "M1", side = "german" })
   T.resolve()   -- 9.617 ends
   T.resolve()   -- 9.618 (nothing to roll for an M1)
   expect.eq(kessel.game.step().id, "fortifications")
