@@ -296,6 +296,11 @@ kessel.test("case_9.6101_9.614_notes_name_each_drm", function()
   local ev = T.resolve()
   T.has_note(ev, "[9.6141] gv stun recovery dr 1+1: recover (+1 German)")
   T.has_note(ev, "[9.6142] lmg repair dr 3-2: repaired (-2 Weapon Repair Number)")
+  -- [9.6041] an Encircled squad with a 9-1: its 1TC has +1 and the leader's -1
+  T.setup{ step = "encirclement", vars = { date = "dawn" }, units = {
+    T.squad("g1", "german", "4-6-7", "C5", { vars = { encircled = true } }), T.leader("gl", "german", "9-1", "C5") } }
+  kessel.inject_dice{ 4, 3 }
+  T.has_note(T.resolve(), "[9.6041] g1 takes a 1TC (Encircled): DR 7+0 = 7 vs morale 7: passes (+1 1TC, -1 leader)")
 end)
 
 -- [11.6112] "In all cases, an Elite MMC (deleted by errata) that Battle Hardens becomes Fanatic":
