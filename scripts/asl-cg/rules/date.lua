@@ -40,7 +40,8 @@ function D.adjust_san(side, case, drop)
   local final = roll + (san - 4)
   local new = final >= 5 and san - drop or san
   C.record("san", case, { side = side, dr = roll, drm = san - 4, final = final, before = san, after = new })
-  C.note(case, string.format("%s SAN adjustment dr %d%+d = %d: SAN %d -> %d", side, roll, san - 4, final, san, new))
+  C.note(case, string.format("%s SAN adjustment dr %d%+d = %d: SAN %d -> %d (%+d: SAN %d minus 4)", side, roll, san - 4, final, san, new,
+    san - 4, san))
   if new ~= san then C.set_in("san", side, new) end
   return low
 end

@@ -238,12 +238,15 @@ function P.resolve_rg(rec, index)
     local tries = (rg.id == "I3" or rg.id == "I5") and 2 or 1
     rec.leaders = {}
     for _ = 1, tries do
-      local drm = (LEADER_DRM[rg.id] or 0) + (full and 0 or 1)
+      local m = C.mods()
+      m.add(LEADER_DRM[rg.id] or 0, rg.name)
+      if not full then m.add(1, "Depleted RG") end
+      local drm = m.drm
       -- [9.6183] a Secret DR
       local roll = C.DR("rg_leader", GERMAN_SECRET)
       local column = rg.kind == "I" and "leader_personnel" or "leader_armor"
       local result = kessel.tables.lookup(column, roll + drm)
-      C.note("9.6183", string.format("%s leader DR %d%+d: %s", rec.id, roll, drm, result), GERMAN_SECRET)
+      C.note("9.6183", string.format("%s leader DR %d%+d: %s%s", rec.id, roll, drm, result, m.text()), GERMAN_SECRET)
       if result ~= "none" then
         for label in result:gmatch("[^,]+") do
           rec.made[#rec.made + 1] = N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
