@@ -214,7 +214,8 @@ function P.resolve_rg(rec, index)
     local roll = C.DR("rg_strength", GERMAN_SECRET)
     local drm = (not C.pb() and C.var("rg_strength_drm", 0)) or 0
     full = kessel.tables.lookup("rg_strength", roll + drm) == "full"
-    C.note("9.6181", string.format("%s strength DR %d: %s", rec.id, roll, full and "Full" or "Depleted"), GERMAN_SECRET)
+    C.note("9.6181", string.format("%s strength DR %d%s: %s (Full on a Final DR <= 9)", rec.id, roll,
+      drm ~= 0 and string.format("%+d = %d", drm, roll + drm) or "", full and "Full" or "Depleted"), GERMAN_SECRET)
   else
     full = rec.strength ~= "D"
   end
