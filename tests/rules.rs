@@ -73,6 +73,23 @@ fn the_pegasus_bridge_battle_stand_in_tests_pass() {
     assert!(r.stdout.contains("6 passed, 0 failed"), "{}", r.stdout);
 }
 
+/// The Pegasus Bridge example: values its scenario file sets (who holds building II13 [9.61222])
+/// reach the Refit Phase, checked by its own tests under `--scenario`.
+#[test]
+fn the_pegasus_bridge_refit_example_checks_and_its_tests_pass() {
+    let scenario = "scripts/asl-cg/examples/refit/scenario.toml";
+    let c = kessel(&["check", scenario]);
+    assert_eq!(c.code, 0, "{}", c.stderr);
+    let r = kessel(&[
+        "test",
+        "scripts/asl-cg/examples/refit/tests",
+        "--scenario",
+        scenario,
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("1 passed, 0 failed"), "{}", r.stdout);
+}
+
 /// The Red Barricades example: values a scenario file sets (the Booby Trap Level [11.6123]) reach
 /// the Refit Phase, checked by its own tests under `--scenario`.
 #[test]
@@ -87,7 +104,7 @@ fn the_red_barricades_refit_example_checks_and_its_tests_pass() {
         scenario,
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
+    assert!(r.stdout.contains("3 passed, 0 failed"), "{}", r.stdout);
 }
 
 /// The campaign of issue 11: Dawn is played, its Refit Phase runs, Day I starts with what carried

@@ -149,6 +149,39 @@ kessel.scenario_var{ id = "rb_rg_chart", type = "table", default = {},
   description = "RB RG chart (not in the text): { id = { name, kind, cost, date_max, cg_max, full, depleted } } [11.619]" }
 kessel.scenario_var{ id = "walking_wounded", type = "int", default = 0, min = 0, max = 100,
   description = "WW MMC the British recover this RePh per CG SSR 17 (not in the text) [9.6102]" }
+kessel.scenario_var{ id = "german_controls_ii13", type = "bool",
+  description = "the Germans Control the building in II13 (for a map without it; unset: read from the map) [9.61222]" }
+-- what a CG scenario's end leaves for its RePh (the players' records), declared so `kessel info`
+-- lists them with their meaning and `kessel check` checks their type (none has a default here:
+-- the rules say what an unset one means)
+local function record(id, type, description) kessel.scenario_var{ id = id, type = type, description = description } end
+record("next_date", "string", "the CG Date after this scenario, when not the next of the date list [9.6121] [11.6121]")
+record("last_date", "string", "the CG ends after this CG Date's RePh [9.6] [11.6121]")
+record("previous_date", "string", "the CG Date before this one (17oct: this is CG I's Initial Scenario) [11.617]")
+record("cg", "string", "which PB CG is played (\"II\": no Night II-Dawn reinforcements, Note 2) [9.6152]")
+record("attacker", "string", "the side that moved first in the scenario, the ATTACKER in RePh Melee [9.601]")
+record("scenario_winner", "string", "RB: the winner of the scenario just played [11.6031]")
+record("initial_scenario", "bool", "RB: the scenario just played was a CG Initial Scenario (the German Attack chit is assumed) [11.617]")
+record("cvp_lost", "table", "Casualty VP each side lost in the scenario just played: { german = n, british = n } [9.6162] [11.616]")
+record("cvp_amassed", "table", "RB: CVP each side amassed, when not the enemy's cvp_lost [11.6112]")
+record("cpp", "table", "CPP each side holds at the start of the RePh (PB: the German's; RB: unspent, the Start) [9.616] [11.6162]")
+record("fpp", "table", "FPP each side holds at the start of the RePh [9.619]")
+record("san", "table", "each side's SAN [9.6122] [11.6122]")
+record("elr", "table", "RB: each side's ELR [11.617]")
+record("booby_trap", "string", "RB: the Booby Trap Level in effect (A, B or C) [11.6123]")
+record("weather", "string", "RB: the previous CG Day's weather (fog_mist, overcast, clear, clear_gusty) [11.618]")
+record("ec", "string", "RB: the previous CG Day's EC (wet, moist, moderate, dry) [11.618]")
+record("isolated_areas", "list", "RB: the Isolated Areas the players' Perimeters give: [{ hexes = [...] }, ...] [11.605] [11.606]")
+record("attack_chit", "table", "RB: the sides that chose the Attack chit on the previous CG Day: { german = true } [11.616] [11.617]")
+record("idle_days", "table", "RB: Idle Days per side since the last completed scenario [11.617]")
+record("scenarios_since_idle", "table", "RB: scenarios completed since the CG start or the last Idle Day, this one included (unset: counted) [11.617]")
+record("bought_previous_day", "table", "RB: { side = { elite_coys = n, first_line = n } } bought on the previous CG Day [11.617]")
+record("win_loss", "table", "RB: { side = { wins, losses, completed } } CG scenarios so far [11.6142]")
+record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leader Battle Hardening DR (0, -1 or -2) [11.6113]")
+record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text)")
+record("entry_order", "table", "the Entry Areas of each side in order along the map edge, for the 'next' Entry Area of a Shift [9.613]")
+record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given [11.6063]")
+
 kessel.scenario_var{ id = "balance_drm", type = "table", default = {},
   description = "CPP Replenishment balance DRM per side (RB CG balance 11.32, not in the text) [11.616]" }
 

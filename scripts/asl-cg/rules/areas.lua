@@ -331,7 +331,26 @@ function A.classify_unit(u, st)
   end
 end
 
+-- [9.605] each RePh decides Isolation anew: the Isolated mark and the Ammunition Shortage of the
+-- last CG scenario [9.62021] (a campaign carries both with the units) are taken off first, and put
+-- back on what is Isolated now [9.6052] [9.62021] [9.6141c]
+local function clear_last_isolation()
+  local cleared = {}
+  for _, u in ipairs(kessel.units.all()) do
+    if u.location ~= "eliminated" and u.location ~= "removed" and (u.vars.isolated or u.vars.ammo_shortage) then
+      if u.vars.isolated then kessel.emit.unit_var(u.id, "isolated", nil) end
+      if u.vars.ammo_shortage then kessel.emit.unit_var(u.id, "ammo_shortage", nil) end
+      cleared[#cleared + 1] = u.id
+    end
+  end
+  if #cleared > 0 then
+    C.note("9.605", "Isolation is determined anew: the last CG scenario's Isolated and Ammunition Shortage marks are taken off "
+      .. table.concat(cleared, ", "))
+  end
+end
+
 S.on_end("setup_areas", function()
+  clear_last_isolation()
   local st = A.compute()
   kessel.emit.var("setup_areas", st)
   local summary = {}

@@ -8,7 +8,7 @@ local A = require("rules.areas")
 -- wraps an action kind with an enumerator built from candidate actions, keeping the validator
 local function offer(kind, candidates)
   local h = kessel.action_handlers(kind)
-  kessel.action{ kind = kind, rule = h.rule, description = h.description, validate = h.validate, apply = h.apply,
+  kessel.action{ kind = kind, rule = h.rule, description = h.description, secret = h.secret, validate = h.validate, apply = h.apply,
     enumerate = function(side)
       local out = {}
       for _, a in ipairs(candidates(side)) do
@@ -38,32 +38,33 @@ offer("shift", function(side)
     end
     for _, from in ipairs(order) do
       for _, area in ipairs(st and st.areas[s] or {}) do
-        if area.id ~= from and not area.isolated then out[#out + 1] = { kind = "shift", units = groups[from], to = area.id } end
+        if area.id ~= from and not area.isolated then out[#out + 1] = { kind = "shift", side = s, units = groups[from], to = area.id } end
       end
       for _, name in ipairs(C.entry_names(s)) do
-        if name ~= from then out[#out + 1] = { kind = "shift", units = groups[from], to = name } end
+        if name ~= from then out[#out + 1] = { kind = "shift", side = s, units = groups[from], to = name } end
       end
     end
   end
   return out
 end)
 
-offer("prisoner", function()
+offer("prisoner", function(side)
   local s = S.current()
   if not s or s.id ~= "prisoners" then return {} end
   local out = {}
   for _, p in ipairs(kessel.units.all{ location = "map" }) do
-    if p.vars.guarded_by then out[#out + 1] = { kind = "prisoner", unit = p.id, choice = "free" } end
+    local g = p.vars.guarded_by and kessel.units.get(p.vars.guarded_by)
+    if g and (side == nil or g.side == side) then out[#out + 1] = { kind = "prisoner", side = g.side, unit = p.id, choice = "free" } end
   end
   return out
 end)
 
-offer("hero_harden", function()
+offer("hero_harden", function(side)
   if not in_step("hardening") then return {} end
   local out = {}
-  for _, h in ipairs(kessel.units.all{ type = "hero" }) do
+  for _, h in ipairs(kessel.units.all{ type = "hero", side = side }) do
     for _, u in ipairs(kessel.units.all{ side = h.side, type = "squad" }) do
-      out[#out + 1] = { kind = "hero_harden", hero = h.id, unit = u.id }
+      out[#out + 1] = { kind = "hero_harden", side = h.side, hero = h.id, unit = u.id }
     end
   end
   return out
@@ -92,6 +93,58 @@ kessel.queries.declare{
       must_escape = require("rules.escape").must_escape(u) == true, may_escape = require("rules.escape").may_escape(u) == true }
   end,
 }
+
+-- the owner's optional choices about his units, offered where the validator lets them: a squad
+-- stacked with a leader Deploys before a Shift or an Escape [9.613] [9.606] [11.6063]; RB
+-- promotion out of the ranks [11.6114]; a HS kept apart per MTR [9.6111]; the MG exchange
+-- [9.61421] [11.6133]; a hidden Set DC removed and Retained [11.6073]
+local function owned(side, filter)
+  filter = filter or {}
+  filter.side = side
+  return kessel.units.all(filter)
+end
+offer("deploy", function(side)
+  if not in_step("shift") and not in_step("escape") then return {} end
+  local out = {}
+  for _, u in ipairs(owned(side, { type = "squad" })) do out[#out + 1] = { kind = "deploy", side = u.side, unit = u.id } end
+  return out
+end)
+offer("promote", function(side)
+  if not in_step("hardening") or C.pb() then return {} end
+  local out = {}
+  for _, l in ipairs(owned(side, { type = "leader" })) do out[#out + 1] = { kind = "promote", side = l.side, leader = l.id } end
+  return out
+end)
+offer("keep_hs", function(side)
+  if not in_step("hardening") or not C.pb() then return {} end
+  local out = {}
+  for _, u in ipairs(owned(side, { type = "squad" })) do
+    if u.step == 1 and not u.vars.keep_hs then out[#out + 1] = { kind = "keep_hs", side = u.side, unit = u.id } end
+  end
+  return out
+end)
+offer("mg_exchange", function(side)
+  if not in_step("repair") then return {} end
+  local out = {}
+  for _, mg in ipairs(owned(side, { type = "sw" })) do
+    if mg.vars.vehicular and mg.vars.disabled then
+      for _, l in ipairs(owned(mg.side, { type = "sw" })) do
+        if l.face and l.face.weapon == "LMG" and l.location ~= "eliminated" then
+          out[#out + 1] = { kind = "mg_exchange", side = mg.side, mg = mg.id, lmg = l.id }
+        end
+      end
+    end
+  end
+  return out
+end)
+offer("retain_set_dc", function(side)
+  if not in_step("equipment") or C.pb() then return {} end
+  local out = {}
+  for _, w in ipairs(owned(side, { type = "sw", location = "map" })) do
+    if w.vars.set_dc and w.vars.hidden and not w.vars.retain_set_dc then out[#out + 1] = { kind = "retain_set_dc", side = w.side, unit = w.id } end
+  end
+  return out
+end)
 
 kessel.queries.declare{
   id = "setup_area", rule = "9.605",

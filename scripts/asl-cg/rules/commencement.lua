@@ -26,7 +26,13 @@ S.on_end("commencement", function()
     end
   end
   C.record("commencement", "9.620", { date = date, sets_up_first = o and o.sets_up_first, moves_first = o and o.moves_first,
-    isolated = isolated, fortifications = kessel.game.var("fortifications") or {} })
+    isolated = isolated })
+  -- each side's new Fortifications, to set up [9.62021] [9.62022]: its own record (9.619's secret)
+  for _, side in ipairs(C.sides()) do
+    local bought = {}
+    for _, f in ipairs(C.fortifications(side)) do if f.date == date then bought[#bought + 1] = f end end
+    if #bought > 0 then C.record("fortifications", "9.62022", { side = side, date = date, bought = bought }, { secret_to = side }) end
+  end
   if #isolated > 0 then
     C.note("9.62021", "Isolated units set up first in their Setup Area, with Ammunition Shortage (A19.131): " .. table.concat(isolated, ", "))
   end

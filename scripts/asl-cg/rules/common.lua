@@ -92,6 +92,12 @@ function C.entry_names(side)
   return out
 end
 
+-- a number as a GM reads it: 150 rather than 150.0, 1.5 as it is
+function C.num(x)
+  if type(x) == "number" and x == math.floor(x) then return string.format("%d", x) end
+  return tostring(x)
+end
+
 function C.copy(t)
   if type(t) ~= "table" then return t end
   local out = {}
@@ -122,6 +128,47 @@ function C.get_in(key, field, default)
   return t[field]
 end
 
+-- Hidden units (HIP, a hidden Set DC: unit var `hidden`) are hidden by the engine from the other
+-- side (`kessel.emit.hide`), so its view (`kessel view --as`) does not show them; `reveal` shows
+-- them to all when the rules place them on-map [9.602] [11.602]
+function C.conceal(u)
+  local other = C.other(u.side)
+  for _, s in ipairs(kessel.units.hidden_from(u.id)) do if s == other then return end end
+  kessel.emit.hide(u.id, { from = other })
+end
+function C.reveal(u)
+  if #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end
+end
+
+-- A side's CPP. PB: the German's, in the game var `cpp` (`{ german = n }`), his secret [9.617].
+-- RB: each side's own game var `cpp_<side>`, secret to that side: its CPP Replenishment DR is a
+-- Secret DR [11.616], and the total would tell the other side its band [11.6162]. A scenario's
+-- [vars] `cpp = { side = n }` gives the starting CPP (public, as the scenario is).
+function C.cpp(side)
+  if not C.pb() then
+    local v = kessel.game.var("cpp_" .. side)
+    if v ~= nil then return v end
+  end
+  return C.get_in("cpp", side, 0)
+end
+function C.set_cpp(side, n)
+  if C.pb() then C.set_in("cpp", side, n, { secret_to = "german" })
+  else kessel.emit.var("cpp_" .. side, n, { secret_to = side }) end
+end
+
+-- A side's FPP [9.619] and its Fortification purchases, each side's own (game vars `fpp_<side>`
+-- and `fortifications_<side>`, secret to that side): the German's FPP come from an M1 RG, whose
+-- purchase he may keep secret [9.617], and what a side bought (HIP, mines, "?") is set up unseen
+-- (our reading of 9.619, which has each side record them on its CG Roster). A scenario's [vars]
+-- `fpp = { side = n }` gives the starting FPP.
+function C.fpp(side)
+  local v = kessel.game.var("fpp_" .. side)
+  if v ~= nil then return v end
+  return C.get_in("fpp", side, 0)
+end
+function C.set_fpp(side, n) kessel.emit.var("fpp_" .. side, n, { secret_to = side }) end
+function C.fortifications(side) return kessel.game.var("fortifications_" .. side) or {} end
+
 -- Notes and records ------------------------------------------------------------------------------
 -- `opts` (`{ secret_to = side }`) makes a note, a record or a roll one side's secret
 function C.note(case, text, opts) kessel.emit.note(case, "[" .. case .. "] " .. text, opts) end
@@ -129,9 +176,34 @@ function C.record(kind, case, fields, opts)
   kessel.emit.record{ kind = kind, rule = case, fields = fields or {}, secret_to = opts and opts.secret_to }
 end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
+-- the unit an action names, or nil when there is none by that id (a parameter a player typed may
+-- be anything: a number, a table)
+function C.unit(id)
+  if type(id) ~= "string" then return nil end
+  return kessel.units.get(id)
+end
+
+-- a choice about a unit is its owner's: refused when the acting side (`action.side`, when the
+-- action names one) is another
+function C.not_owner(a, u, case)
+  if a.side and u and a.side ~= u.side then
+    return C.refuse(case, "only its owner (" .. u.side .. ") decides about " .. u.id .. ", not the " .. a.side)
+  end
+end
+
+-- DRM with their reasons, so a note names each one a GM checks: `local m = C.mods()`,
+-- `m.add(1, "Isolated")`, then `m.drm` and `m.text()` (" (+1 Isolated)", or "" when none)
+function C.mods()
+  local m = { drm = 0, list = {} }
+  function m.add(d, why)
+    if d and d ~= 0 then m.drm = m.drm + d; m.list[#m.list + 1] = string.format("%+d %s", d, why) end
+  end
+  function m.text() return #m.list > 0 and (" (" .. table.concat(m.list, ", ") .. ")") or "" end
+  return m
+end
 
 -- Dice: every roll is an engine roll (`kessel.dice.roll`), so tests inject them.
-function C.dr(purpose) return kessel.dice.roll(purpose, 6) end
+function C.dr(purpose, opts) return kessel.dice.roll(purpose, 6, opts) end
 function C.DR(purpose, opts)
   local a = kessel.dice.roll(purpose, 6, opts)
   local b = kessel.dice.roll(purpose, 6, opts)

@@ -12,9 +12,10 @@ function D.next_date(date)
   return nil
 end
 
--- [9.61222] does the German Control the building in II13 (every hex of it, ground level)?
+-- [9.61222] does the German Control the building in II13 (every hex of it, ground level)? A game
+-- variable or the scenario's [vars] `german_controls_ii13` says so for a map without II13
 function D.germans_hold_ii13()
-  local forced = kessel.game.var("german_controls_ii13")
+  local forced = C.var("german_controls_ii13")
   if forced ~= nil then return forced end
   if not kessel.hex.valid("II13") then return false end
   local p = kessel.map.place("II13")
@@ -39,7 +40,8 @@ function D.adjust_san(side, case, drop)
   local final = roll + (san - 4)
   local new = final >= 5 and san - drop or san
   C.record("san", case, { side = side, dr = roll, drm = san - 4, final = final, before = san, after = new })
-  C.note(case, string.format("%s SAN adjustment dr %d%+d = %d: SAN %d -> %d", side, roll, san - 4, final, san, new))
+  C.note(case, string.format("%s SAN adjustment dr %d%+d = %d: SAN %d -> %d (%+d: SAN %d minus 4)", side, roll, san - 4, final, san, new,
+    san - 4, san))
   if new ~= san then C.set_in("san", side, new) end
   return low
 end

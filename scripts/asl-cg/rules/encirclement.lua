@@ -13,13 +13,16 @@ function E.task_check(u, plus, purpose, case, what)
   local morale = u.face and u.face.morale
   if not morale then return true end
   local roll, a, b = C.DR(purpose)
-  local drm = plus + C.leader_drm(u)
+  local m = C.mods()
+  m.add(plus, plus == 1 and "1TC" or "TC")
+  m.add(C.leader_drm(u), "leader")
+  local drm = m.drm
   local final = roll + drm
   local pass = final <= morale
   C.record("task_check", case, { unit = u.id, check = what, dice = { a, b }, drm = drm, final = final, morale = morale,
     passed = pass })
-  C.note(case, string.format("%s takes a %s: DR %d%+d = %d vs morale %d: %s", u.id, what, roll, drm, final, morale,
-    pass and "passes" or "fails"))
+  C.note(case, string.format("%s takes a %s: DR %d%+d = %d vs morale %d: %s%s", u.id, what, roll, drm, final, morale,
+    pass and "passes" or "fails", m.text()))
   return pass
 end
 

@@ -113,6 +113,7 @@ S.on_end("equipment", function()
         C.note("11.6073", u.id .. " (a hidden Set DC in a friendly-Controlled Location) is removed and Retained (DC in the Retained box)",
           { secret_to = u.side })
       else
+        C.conceal(u)
         C.note("11.6073", u.id .. " (Set DC) in " .. u.hex .. " stays hidden in a friendly-Controlled Location", { secret_to = u.side })
       end
     end
@@ -129,7 +130,7 @@ kessel.action{
     if C.pb() then return C.refuse("11.6073", "removing a hidden Set DC is a Red Barricades rule") end
     local why = S.only_in("equipment", "11.6073")
     if why then return why end
-    local u = kessel.units.get(a.unit or "")
+    local u = C.unit(a.unit)
     if not u or u.location ~= "map" or not (u.vars.set_dc and u.vars.hidden) then
       return C.refuse("11.6073", tostring(a.unit) .. " is no hidden Set DC on the map")
     end
@@ -158,7 +159,7 @@ local function freed(p, case)
       kessel.emit.change_unit(p.id, { faces = faces })
       kessel.emit.unit_var(p.id, "squad_face", face)
     end
-    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (p.step == 1 and " half-squad" or "") .. " (Green/Conscript)")
+    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (p.step == 1 and " half-squad" or "") .. (C.pb() and " (Green/Conscript)" or " (Conscript)"))
   else
     C.note(case, p.id .. " is freed")
   end
@@ -177,13 +178,15 @@ kessel.action{
     local case = C.pb() and "9.608" or "11.608"
     local why = S.only_in("prisoners", case)
     if why then return why end
-    local p = kessel.units.get(a.unit or "")
+    local p = C.unit(a.unit)
     if not p or not p.vars.guarded_by then return C.refuse(case, "that unit is not a prisoner") end
     local g = kessel.units.get(p.vars.guarded_by)
     if not g or not g.vars.isolated then return C.refuse(case, "only an Isolated Guard decides about its prisoners") end
+    local theirs = C.not_owner(a, g, case)
+    if theirs then return theirs end
     if a.choice == "execute" and C.pb() then return C.refuse("9.608", "prisoners are not executed in PB") end
     if a.choice == "transfer" then
-      local t = kessel.units.get(a.to or "")
+      local t = C.unit(a.to)
       if not t or t.id == g.id or t.side ~= g.side or not C.is_personnel(t) or t.location ~= "map"
         or C.isolated_area(t) ~= C.isolated_area(g) then
         return C.refuse(case, "a prisoner goes to another friendly unit able to Guard, in the same Isolated Area as " .. g.id)

@@ -301,8 +301,10 @@ kessel.action{
     if type(a.units) ~= "table" or #a.units == 0 then return C.refuse(case, "name the escaping units") end
     local first
     for _, id in ipairs(a.units) do
-      local u = kessel.units.get(id)
+      local u = C.unit(id)
       if not u or u.location ~= "map" then return C.refuse(case, tostring(id) .. " is not on the map") end
+      local theirs = C.not_owner(a, u, case)
+      if theirs then return theirs end
       if not may_escape(u) then return C.refuse(case, id .. " may not attempt Escape (it is not Isolated, in No Man's Land or in an enemy area)") end
       if u.vars.escape_tried then return C.refuse(case, id .. " has already attempted Escape") end
       if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end
@@ -316,13 +318,13 @@ kessel.action{
   apply = function(a)
     X.resolve(a.units, C.pb() and "9.606" or "11.6063")
   end,
-  enumerate = function()
+  enumerate = function(side)
     local s = S.current()
     if not s or s.id ~= "escape" then return {} end
     local out = {}
-    for _, u in ipairs(C.on_map()) do
+    for _, u in ipairs(C.on_map(side)) do
       if may_escape(u) and not u.vars.escape_tried and u.type ~= "gun" then
-        out[#out + 1] = { kind = "escape", units = { u.id }, must = must_escape(u) or nil }
+        out[#out + 1] = { kind = "escape", side = u.side, units = { u.id }, must = must_escape(u) or nil }
       end
     end
     return out

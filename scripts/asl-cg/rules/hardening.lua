@@ -36,14 +36,15 @@ local function wounded_leaders(case)
   for _, l in ipairs(retained_units{}) do
     -- an armor leader is a leader as well ("each currently wounded leader")
     if C.is_leader(l) and l.vars.wounded then
-      local drm = 0
-      if l.vars.isolated then drm = drm + 1 end
-      if C.pb() and l.vars.heroic then drm = drm - 1 end
-      if C.pb() and l.side == "british" then drm = drm - 1 end
+      local m = C.mods()
+      if l.vars.isolated then m.add(1, "Isolated") end
+      if C.pb() and l.vars.heroic then m.add(-1, "Heroic") end
+      if C.pb() and l.side == "british" then m.add(-1, "British") end
+      local drm = m.drm
       local roll = C.dr("wounded")
       local result = kessel.tables.lookup(C.pb() and "wounded_pb" or "wounded_rb", roll + drm)
       C.record("wounded", case, { unit = l.id, dr = roll, drm = drm, result = result })
-      C.note(case, string.format("%s (wounded): dr %d%+d: %s", l.id, roll, drm, result))
+      C.note(case, string.format("%s (wounded): dr %d%+d: %s%s", l.id, roll, drm, result, m.text()))
       if result == "unwounded" then kessel.emit.unit_var(l.id, "wounded", nil)
       elseif result == "eliminated" then C.eliminate(l.id, case, l.vars.isolated and "died of wounds" or "evacuated") end
     end
@@ -74,7 +75,10 @@ S.on_end("wounded", function()
   if C.pb() then walking_wounded() end
 end)
 
--- Battle Hardening of one MMC [9.6112] [11.6112]: better faces from the data, or Fanatic if elite
+-- Battle Hardening of one MMC [9.6112] [11.6112]: better faces from the data, or Fanatic if elite.
+-- RB: "In all cases, an Elite MMC (deleted by errata) that Battle Hardens becomes Fanatic": with
+-- "Elite" deleted, every MMC that Battle Hardens in the RB RePh is Fanatic for the next scenario,
+-- a non-elite one after taking its better face (our reading of the errata mark)
 function H.harden_mmc(u, case)
   local face = C.squad_face(u) or C.face_label(u)
   local to = kessel.game.constant("hardens_to")[face]
@@ -88,7 +92,12 @@ function H.harden_mmc(u, case)
   kessel.emit.change_unit(u.id, { faces = C.squad_faces(to) })
   kessel.emit.unit_var(u.id, "squad_face", to:gsub("r$", ""))
   kessel.emit.unit_var(u.id, "battle_hardened", true)
-  C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", ""))
+  if C.pb() then
+    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", ""))
+  else
+    kessel.emit.unit_var(u.id, "fanatic_next", true)
+    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", "") .. " and is Fanatic for the next CG scenario (in all cases: \"Elite\" deleted by errata)")
+  end
 end
 
 -- candidates for Battle Hardening: Retained non-crew Infantry MMC not yet hardened this RePh,
@@ -158,8 +167,10 @@ kessel.action{
     if not C.pb() then return C.refuse("11.6111", "every same HS type Recombines in RB: no HS is kept apart for a MTR") end
     local why = S.only_in("hardening", "9.6111")
     if why then return why end
-    local u = kessel.units.get(a.unit or "")
+    local u = C.unit(a.unit)
     if not u or not C.is_hs(u) then return C.refuse("9.6111", "that is not a half-squad") end
+    local theirs = C.not_owner(a, u, "9.6111")
+    if theirs then return theirs end
     local kept = 0
     for _, o in ipairs(kessel.units.all{ side = u.side }) do if o.vars.keep_hs then kept = kept + 1 end end
     if kept >= mtr_allowance(u.side) then return C.refuse("9.6111", "one HS per MTR Retained: no MTR left to allow it") end
@@ -174,8 +185,10 @@ kessel.action{
     local case = C.pb() and "9.6112" or "11.6112"
     local why = S.only_in("hardening", case)
     if why then return why end
-    local h, u = kessel.units.get(a.hero or ""), kessel.units.get(a.unit or "")
+    local h, u = C.unit(a.hero), C.unit(a.unit)
     if not h or h.type ~= "hero" or not retained(h) then return C.refuse(case, "no such Retained Hero") end
+    local theirs = C.not_owner(a, h, case)
+    if theirs then return theirs end
     if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse(case, "a friendly non-crew MMC is hardened") end
     if u.vars.hardened_reph then return C.refuse(case, "no MMC Battle Hardens more than once per RePh") end
     if C.pb() and area_of(u) ~= area_of(h) then return C.refuse("9.6112", "the MMC must be in the Hero's Setup/Entry Area") end
@@ -186,20 +199,21 @@ kessel.action{
   apply = function(a)
     local case = C.pb() and "9.6112" or "11.6112"
     H.harden_mmc(kessel.units.get(a.unit), case)
-    kessel.emit.remove(a.hero)
-    C.note(case, a.hero .. " (Hero) is Eliminated, Battle Hardening " .. a.unit)
+    C.eliminate(a.hero, case, "a Retained Hero, Battle Hardening " .. a.unit)
   end,
 }
 
 function H.heroes(case)
   for _, h in ipairs(retained_units{ type = "hero" }) do
     local cands = H.candidates(h.side, C.pb() and area_of(h) or nil, (not C.pb()) and hero_area(h) or nil)
-    if #cands == 0 then
+    if #cands == 0 and C.pb() then
       C.note(case, h.id .. " (Hero) is Retained: no MMC to Battle Harden")
+    elseif #cands == 0 then
+      -- RB has no exception for a Hero with no MMC to harden, unlike 9.6112 [11.6112]
+      C.eliminate(h.id, case, "a Retained Hero; no MMC for him to Battle Harden")
     else
       H.harden_mmc(cands[1], case)
-      kessel.emit.remove(h.id)
-      C.note(case, h.id .. " (Hero) is Eliminated, Battle Hardening " .. cands[1].id)
+      C.eliminate(h.id, case, "a Retained Hero, Battle Hardening " .. cands[1].id)
     end
   end
 end
@@ -240,8 +254,10 @@ S.on_end("hardening", function()
     heroic_leaders("11.6113")
     H.rb_leader_hardening()
   end
+  -- both are this RePh's: a HS kept apart for a MTR [9.6111] is chosen again in the next one
   for _, u in ipairs(kessel.units.all()) do
     if u.vars.hardened_reph then kessel.emit.unit_var(u.id, "hardened_reph", nil) end
+    if u.vars.keep_hs then kessel.emit.unit_var(u.id, "keep_hs", nil) end
   end
 end)
 
@@ -328,8 +344,10 @@ kessel.action{
     if C.pb() then return C.refuse("11.6114", "promotion out of the ranks is a Red Barricades rule") end
     local why = S.only_in("hardening", "11.6114")
     if why then return why end
-    local l = kessel.units.get(a.leader or "")
+    local l = C.unit(a.leader)
     if not l or l.type ~= "leader" or not retained(l) then return C.refuse("11.6114", "no such Retained leader") end
+    local theirs = C.not_owner(a, l, "11.6114")
+    if theirs then return theirs end
     if l.vars.isolated or l.vars.wounded then return C.refuse("11.6114", "the leader must be non-Isolated and unwounded") end
     if l.face.label ~= "8-0" and l.face.label ~= "8-1" then return C.refuse("11.6114", "only an 8-0 or an 8-1 is exchanged") end
     if C.get_in("promoted", l.side) then return C.refuse("11.6114", "one promotion per RePh") end

@@ -45,8 +45,9 @@ kessel.action{
   validate = function(a)
     local why = S.only_in("melee", "9.601")
     if why then return why end
-    local u = kessel.units.get(a.unit or "")
+    local u = C.unit(a.unit)
     if not u or not u.vars.climb then return C.refuse("9.601", "that unit is not on a Climb marker") end
+    return C.not_owner(a, u, "9.601")
   end,
   apply = function(a)
     local u = kessel.units.get(a.unit)
@@ -55,13 +56,13 @@ kessel.action{
     kessel.emit.unit_var(u.id, "climb", nil)
     C.note("9.601", u.id .. " is placed at level " .. lvl .. (a.reached and " (the Location it climbed to)" or " (the Location it left)"))
   end,
-  enumerate = function()
+  enumerate = function(side)
     if S.current() == nil or S.current().id ~= "melee" then return {} end
     local out = {}
-    for _, u in ipairs(C.on_map()) do
+    for _, u in ipairs(C.on_map(side)) do
       if u.vars.climb then
-        out[#out + 1] = { kind = "climb_place", unit = u.id, reached = false }
-        out[#out + 1] = { kind = "climb_place", unit = u.id, reached = true }
+        out[#out + 1] = { kind = "climb_place", side = u.side, unit = u.id, reached = false }
+        out[#out + 1] = { kind = "climb_place", side = u.side, unit = u.id, reached = true }
       end
     end
     return out
@@ -118,9 +119,11 @@ S.on_end("melee", function()
 end)
 
 -- [9.602] [11.602] marker removal. Status markers are unit vars of the same name, others markers.
-M.PB_MARKERS = { "sr", "ffe", "smoke", "acquired", "dm", "disrupted", "fanatic", "berserk", "wall_advantage", "hd",
+-- `fanatic_next` is the Fanatic status a Battle Hardening gave "for the duration of the next CG
+-- scenario" [9.6112] [11.6112]: that scenario is over when the next RePh removes Fanatic markers
+M.PB_MARKERS = { "sr", "ffe", "smoke", "acquired", "dm", "disrupted", "fanatic", "fanatic_next", "berserk", "wall_advantage", "hd",
   "dummy", "cloak", "concealed", "cx", "motion", "ce", "bu", "labor", "sniper" }
-M.RB_MARKERS = { "ffe", "sr", "barrage", "smoke", "acquired", "dm", "disrupted", "fanatic", "berserk", "wall_advantage",
+M.RB_MARKERS = { "ffe", "sr", "barrage", "smoke", "acquired", "dm", "disrupted", "fanatic", "fanatic_next", "berserk", "wall_advantage",
   "hd", "dummy", "cloak", "cx", "motion", "ce", "bu", "stun", "sewer", "sniper" }
 
 local function remove_markers(kinds, case)
@@ -142,9 +145,13 @@ local function remove_markers(kinds, case)
     end
   end
   -- hidden units and Equipment are placed on-map where they are (still-hidden Fortifications stay)
+  -- (the engine shows them to the other side; a hidden RB Set DC stays hidden from it [11.602])
   for _, u in ipairs(C.on_map()) do
-    if u.vars.hidden and not (case == "11.602" and u.vars.set_dc) then
+    if u.vars.hidden and case == "11.602" and u.vars.set_dc then
+      C.conceal(u)
+    elseif u.vars.hidden then
       kessel.emit.unit_var(u.id, "hidden", nil)
+      C.reveal(u)
       if case == "11.602" then kessel.emit.unit_var(u.id, "concealed", true) end
       removed.hidden = (removed.hidden or 0) + 1
     end

@@ -44,8 +44,8 @@ function P.pb_cpp()
   else
     why = string.format("German CVP %d vs British %d: no Loss Points", g, b)
   end
-  local before = C.get_in("cpp", "german", 0)
-  C.set_in("cpp", "german", before + base + loss, GERMAN_SECRET)
+  local before = C.cpp("german")
+  C.set_cpp("german", before + base + loss)
   -- the CPP left from earlier dates are the German's secret [9.617], so the total is too: the record
   -- and the sum are shown to the German only; the Base # and the Loss Points are public
   C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss }, GERMAN_SECRET)
@@ -98,6 +98,7 @@ end
 function P.validate_rg(a)
   local why = S.only_in("rg_purchase", "9.617")
   if why then return why end
+  if a.side and a.side ~= "german" then return C.refuse("9.617", "the German purchases RG, not the " .. a.side) end
   local date = C.var("date")
   if tostring(date):match("^night") then return C.refuse("9.617", "no RG are purchased during the three Night CG Dates") end
   local rg = P.rg(a.rg or "")
@@ -123,7 +124,7 @@ function P.validate_rg(a)
   local this, total = P.counts(rg.id)
   if this >= rg.date_max then return C.refuse("9.6175", string.format("%s: at most %d per CG Date (%d bought)", rg.name, rg.date_max, this)) end
   if total >= rg.cg_max then return C.refuse("9.6176", string.format("%s: at most %d in the CG (%d bought)", rg.name, rg.cg_max, total)) end
-  local cpp = C.get_in("cpp", "german", 0)
+  local cpp = C.cpp("german")
   if cost > cpp then return C.refuse("9.6174", string.format("%s costs %d CPP; %d left", rg.name, cost, cpp)) end
   return nil, cost
 end
@@ -137,14 +138,16 @@ kessel.action{
   apply = function(a)
     local _, cost = P.validate_rg(a)
     local rg = P.rg(a.rg)
-    local cpp = C.get_in("cpp", "german", 0)
-    C.set_in("cpp", "german", cpp - cost, GERMAN_SECRET)
+    local cpp = C.cpp("german")
+    C.set_cpp("german", cpp - cost)
     local rec = C.copy(purchases())
     local _, total = P.counts(rg.id)
     rec[#rec + 1] = { date = C.var("date"), id = rg.id, name = rg.name, cost = cost, entry = a.entry, area = a.area,
       purchased = total + 1, remaining = rg.cg_max - total - 1 }
     kessel.emit.var("rg_record", rec, GERMAN_SECRET)
-    if rg.kind == "M" then C.set_in("fpp", "german", C.get_in("fpp", "german", 0) + 15) end
+    -- every purchase writes the German FPP (unchanged but for an M1), so the British, who see
+    -- that a secret variable changed, cannot tell an M1 from another RG [9.617]
+    C.set_fpp("german", C.fpp("german") + (rg.kind == "M" and 15 or 0))
     C.record("rg_purchase", "9.617", rec[#rec], GERMAN_SECRET)
     C.note("9.6178", string.format("%s %s bought for %d CPP (%d left); #P %d, #R %d", rg.id, rg.name, cost, cpp - cost,
       total + 1, rg.cg_max - total - 1), GERMAN_SECRET)
@@ -156,7 +159,7 @@ kessel.action{
     local arrows = C.entry_names("german")
     for _, id in ipairs({ "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" }) do
       for _, arrow in ipairs(arrows) do
-        local a = { kind = "buy_rg", rg = id, entry = arrow }
+        local a = { kind = "buy_rg", side = "german", rg = id, entry = arrow }
         if P.validate_rg(a) == nil then out[#out + 1] = a end
       end
     end
@@ -167,7 +170,7 @@ kessel.action{
 S.on_end("rg_purchase", function()
   local spent = 0
   for _, r in ipairs(purchases()) do if r.date == C.var("date") then spent = spent + r.cost end end
-  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.get_in("cpp", "german", 0)), GERMAN_SECRET)
+  C.note("9.617", string.format("CPP spent %d, left %d", spent, C.cpp("german")), GERMAN_SECRET)
 end)
 
 -- [9.618] strength, SW and leaders of each RG bought (or given) this date, and its counters
@@ -181,19 +184,21 @@ function P.sw_allotment(rec, rg, full)
     local cell = kessel.tables.cell("sw_chart", rg.id, weapon)
     local n = 0
     if type(cell) == "number" then
-      if full then n = cell
+      if full then
+        n = cell
+        C.note("9.6182", string.format("%s %s: %d received (Full: a number not in parentheses)", rec.id, weapon, cell), GERMAN_SECRET)
       else
         for _ = 1, cell do
-          local roll = C.dr("rg_sw")
+          local roll = C.dr("rg_sw", GERMAN_SECRET)
           if roll <= 4 then n = n + 1 end
-          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted)", rec.id, weapon, roll))
+          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted)", rec.id, weapon, roll), GERMAN_SECRET)
         end
       end
     elseif type(cell) == "table" then
-      local roll = C.dr("rg_sw")
+      local roll = C.dr("rg_sw", GERMAN_SECRET)
       local hit = full and roll <= cell.p or (not full and roll < cell.p)
       if hit then n = 1 end
-      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed)", rec.id, weapon, roll, full and "<=" or "<", cell.p))
+      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed)", rec.id, weapon, roll, full and "<=" or "<", cell.p), GERMAN_SECRET)
     end
     if n > 0 then got[weapon] = n end
   end
@@ -206,10 +211,11 @@ function P.resolve_rg(rec, index)
   rec = C.copy(rec)
   local full = true
   if rg.id ~= "I1" and rg.id ~= "I2" and rg.id ~= "I3" then
-    local roll = C.DR("rg_strength")
+    local roll = C.DR("rg_strength", GERMAN_SECRET)
     local drm = (not C.pb() and C.var("rg_strength_drm", 0)) or 0
     full = kessel.tables.lookup("rg_strength", roll + drm) == "full"
-    C.note("9.6181", string.format("%s strength DR %d: %s", rec.id, roll, full and "Full" or "Depleted"))
+    C.note("9.6181", string.format("%s strength DR %d%s: %s (Full on a Final DR <= 9)", rec.id, roll,
+      drm ~= 0 and string.format("%+d = %d", drm, roll + drm) or "", full and "Full" or "Depleted"), GERMAN_SECRET)
   else
     full = rec.strength ~= "D"
   end
@@ -222,33 +228,54 @@ function P.resolve_rg(rec, index)
     end
   end
   rec.units = units
+  rec.made = {}   -- its SW and leaders
   if rg.kind == "I" then
     rec.sw = P.sw_allotment(rec, rg, full)
     for _, w in ipairs(C.sorted_keys(rec.sw)) do
-      for _ = 1, rec.sw[w] do N.create("german", "sw", w, { vars = vars }) end
+      for _ = 1, rec.sw[w] do rec.made[#rec.made + 1] = N.create("german", "sw", w, { vars = vars }) end
     end
   end
   if (rg.kind == "I" or rg.kind == "V") and rg.id ~= "V10" and rg.id ~= "V11" then
     local tries = (rg.id == "I3" or rg.id == "I5") and 2 or 1
     rec.leaders = {}
     for _ = 1, tries do
-      local drm = (LEADER_DRM[rg.id] or 0) + (full and 0 or 1)
+      local m = C.mods()
+      m.add(LEADER_DRM[rg.id] or 0, rg.name)
+      if not full then m.add(1, "Depleted RG") end
+      local drm = m.drm
       -- [9.6183] a Secret DR
       local roll = C.DR("rg_leader", GERMAN_SECRET)
       local column = rg.kind == "I" and "leader_personnel" or "leader_armor"
       local result = kessel.tables.lookup(column, roll + drm)
-      C.note("9.6183", string.format("%s leader DR %d%+d: %s", rec.id, roll, drm, result), GERMAN_SECRET)
+      C.note("9.6183", string.format("%s leader DR %d%+d: %s%s", rec.id, roll, drm, result, m.text()), GERMAN_SECRET)
       if result ~= "none" then
         for label in result:gmatch("[^,]+") do
-          N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
+          rec.made[#rec.made + 1] = N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
           rec.leaders[#rec.leaders + 1] = label
         end
       end
     end
   end
-  C.record("rg_strength", "9.618", rec)
+  -- the RG bought are the German's secret [9.617]: its counters wait off the map hidden from the
+  -- other side until they enter or set up (the `event:placed` hook below shows them)
+  for _, id in ipairs(P.rg_units(rec)) do kessel.emit.hide(id, { from = C.other("german") }) end
+  C.record("rg_strength", "9.618", rec, GERMAN_SECRET)
   return rec
 end
+
+-- every counter an RG record made (squads or vehicles, SW, leaders), by id
+function P.rg_units(rec)
+  local out = {}
+  for _, id in ipairs(rec.units or {}) do out[#out + 1] = id end
+  for _, id in ipairs(rec.made or {}) do out[#out + 1] = id end
+  return out
+end
+
+-- an RG counter placed on the map (entering, set up) is seen by all [9.617]
+kessel.on("event:placed", function(e)
+  local u = kessel.units.get(e.unit)
+  if u and u.vars.rg and #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end
+end)
 
 S.on_end("rg_strength", function()
   local rec = C.copy(purchases())
@@ -271,6 +298,9 @@ function P.validate_fort(a)
     return C.refuse("9.619", "count is a whole number of items, 1 or more (got " .. tostring(a.count) .. ")")
   end
   if a.item == "san_increase" and n > 1 then return C.refuse("9.619", "one SAN Increase per RePh (note e): count 1") end
+  if a.hex ~= nil and (type(a.hex) ~= "string" or not kessel.hex.valid(a.hex)) then
+    return C.refuse("9.619", "`" .. tostring(a.hex) .. "` is not a hex of this map")
+  end
   cost = cost * n
   if kessel.tables.cell("fortification_costs", a.item, "british_only") and side ~= "british" then
     return C.refuse("9.619", "mines are bought by the British only")
@@ -281,8 +311,8 @@ function P.validate_fort(a)
     return C.refuse("9.619", "the Starshell Increase modifies British leaders' Starshell dr (note g): the British buy it")
   end
   if a.item == "san_increase" then
-    for _, f in ipairs(kessel.game.var("fortifications") or {}) do
-      if f.side == side and f.item == "san_increase" and f.date == C.var("date") then
+    for _, f in ipairs(C.fortifications(side)) do
+      if f.item == "san_increase" and f.date == C.var("date") then
         return C.refuse("9.619", "one SAN Increase per RePh (note e)")
       end
     end
@@ -306,8 +336,8 @@ function P.validate_fort(a)
       for _, u in ipairs(kessel.units.all{ side = side, type = "squad" }) do
         if (u.location == "map" or u.location == "pending") and u.step == 0 then squads = squads + 1 end
       end
-      for _, f in ipairs(kessel.game.var("fortifications") or {}) do
-        if f.side == side and f.item == "hip_squad" and f.date == C.var("date") then hip = hip + (f.count or 1) end
+      for _, f in ipairs(C.fortifications(side)) do
+        if f.item == "hip_squad" and f.date == C.var("date") then hip = hip + (f.count or 1) end
       end
       -- FRU: Fractions Rounded Up (11 squads allow 2)
       local limit = math.ceil(squads / 10)
@@ -316,23 +346,27 @@ function P.validate_fort(a)
       end
     end
   end
-  local fpp = C.get_in("fpp", side, 0)
-  if cost > fpp then return C.refuse("9.619", string.format("%s costs %s FPP; %s left", a.item, cost, fpp)) end
+  local fpp = C.fpp(side)
+  if cost > fpp then return C.refuse("9.619", string.format("%s costs %s FPP; %s left", a.item, C.num(cost), C.num(fpp))) end
   return nil, cost
 end
 
+-- A secret action: the other side sees that a purchase was made, not what (nor the FPP left);
+-- the SAN and Starshell Increases show by their effect (the SAN, `starshell_drm`)
 kessel.action{
   kind = "buy_fortification", rule = "9.619", description = "spend FPP on a Fortification (or SAN/Starshell increase)",
+  secret = true,
   validate = function(a) return (P.validate_fort(a)) end,
   apply = function(a)
     local _, cost = P.validate_fort(a)
-    C.set_in("fpp", a.side, C.get_in("fpp", a.side, 0) - cost)
-    local list = C.copy(kessel.game.var("fortifications") or {})
+    local secret = { secret_to = a.side }
+    C.set_fpp(a.side, C.fpp(a.side) - cost)
+    local list = C.copy(C.fortifications(a.side))
     list[#list + 1] = { side = a.side, item = a.item, count = a.count or 1, hex = a.hex, cost = cost, date = C.var("date") }
-    kessel.emit.var("fortifications", list)
+    kessel.emit.var("fortifications_" .. a.side, list, secret)
     if a.item == "san_increase" then C.set_in("san", a.side, C.get_in("san", a.side, 0) + 1) end
-    if a.item == "starshell_increase" then kessel.emit.var("starshell_drm", -1) end
-    C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, cost, C.get_in("fpp", a.side, 0)))
+    if a.item == "starshell_increase" then kessel.emit.var("starshell_drm", P.starshell_drm()) end
+    C.note("9.619", string.format("%s buys %s x%d for %s FPP (%s left)", a.side, a.item, a.count or 1, C.num(cost), C.num(C.fpp(a.side))), secret)
   end,
   enumerate = function(side)
     local s = S.current()
@@ -348,11 +382,26 @@ kessel.action{
   end,
 }
 
+-- [9.619] note g: each Starshell Increase bought this RePh is a -1 drm to the British leaders'
+-- Starshell dr for the next CG scenario (no note limits them to one, as note e does the SAN
+-- Increase); one bought in an earlier RePh is spent
+function P.starshell_drm()
+  local n = 0
+  for _, f in ipairs(C.fortifications("british")) do
+    if f.item == "starshell_increase" and f.date == C.var("date") then n = n + (f.count or 1) end
+  end
+  return n > 0 and -n or nil
+end
+
 S.on_end("fortifications", function()
+  if kessel.game.var("starshell_drm") ~= P.starshell_drm() then
+    kessel.emit.var("starshell_drm", P.starshell_drm())
+    C.note("9.619", "the Starshell Increase of the last CG scenario is spent (note g)")
+  end
   for _, side in ipairs(C.sides()) do
-    local left = C.get_in("fpp", side, 0)
-    if left > 0 then C.note("9.619", side .. " forfeits " .. left .. " unspent FPP") end
-    C.set_in("fpp", side, 0)
+    local left = C.fpp(side)
+    if left > 0 then C.note("9.619", side .. " forfeits " .. left .. " unspent FPP", { secret_to = side }) end
+    if left ~= 0 or kessel.game.var("fpp_" .. side) ~= nil then C.set_fpp(side, 0) end
   end
 end)
 

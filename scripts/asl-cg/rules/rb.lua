@@ -43,6 +43,7 @@ function RB.apply_area(i, area, case)
     for _, h in ipairs(area.hexes) do
       for _, u in ipairs(kessel.units.at(h)) do
         kessel.emit.unit_var(u.id, "isolated", true)
+        kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
         if C.is_mmc(u) or C.is_vehicle(u) then occupier = u.side end
         if t == "B" and C.is_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true) end
         if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true) end
@@ -71,6 +72,19 @@ function RB.apply_area(i, area, case)
 end
 
 S.on_end("perimeter", function()
+  -- the Isolation an earlier CG Day's Perimeters gave (`isolated_day`) is decided anew: taken off
+  -- here, put back by this Day's Isolated Areas (one the players marked on a unit, with no day,
+  -- stays) [11.605] [11.606]
+  for _, u in ipairs(kessel.units.all()) do
+    local day = u.vars.isolated_day
+    if day ~= nil and day ~= C.var("date") and u.location ~= "eliminated" and u.location ~= "removed" then
+      kessel.emit.unit_var(u.id, "isolated_day", nil)
+      if u.vars.isolated then
+        kessel.emit.unit_var(u.id, "isolated", nil)
+        C.note("11.605", u.id .. " was Isolated on " .. tostring(day) .. ": its Isolation is determined anew")
+      end
+    end
+  end
   local areas = C.copy(C.var("isolated_areas", {}))
   C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
   for i, area in ipairs(areas) do RB.apply_area(i, area) end
@@ -188,25 +202,30 @@ kessel.action{
   validate = function(a) return (RB.validate_removal(a)) end,
   apply = function(a)
     local _, m = RB.validate_removal(a)
-    local drm = 0
+    local drm, why = 0, {}
     if m.kind == "roadblock" then
-      if front(m.hex) or front(m.other) then drm = drm + 2 else
+      if front(m.hex) or front(m.other) then drm = drm + 2; why[#why + 1] = "+2 along a Front Line hexside" else
         -- either hex of the roadblock's hexside may be the one ADJACENT to a Front Line Location
         for _, h in ipairs({ m.hex, m.other }) do
           for _, n in ipairs(kessel.hex.neighbors(h)) do if front(n) then drm = 1 end end
         end
+        if drm == 1 then why[#why + 1] = "+1 along a hexside of a hex ADJACENT to a Front Line Location" end
       end
-    elseif front(m.hex) then drm = drm + 2
-    else for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end end
+    elseif front(m.hex) then drm = drm + 2; why[#why + 1] = "+2 in a Front Line Location"
+    else
+      for _, n in ipairs(kessel.hex.neighbors(m.hex)) do if front(n) then drm = 1 end end
+      if drm == 1 then why[#why + 1] = "+1 ADJACENT to a Front Line Location" end
+    end
     local eng = 0
     for _, u in ipairs(kessel.units.all{ side = a.side, type = "squad" }) do
       if (u.location == "map" or u.location == "pending") and not u.vars.isolated and u.step == 0
         and (u.vars.assault_engineer or C.squad_face(u) == "8-3-8") then eng = eng + 1 end
     end
-    if eng >= 3 then drm = drm - 1 end
+    if eng >= 3 then drm = drm - 1; why[#why + 1] = "-1 three or more non-Isolated Assault Engineer squads" end
     local roll = C.dr("fort_removal")
     local r = kessel.tables.lookup("fort_removal", roll + drm)
-    C.note("11.615", string.format("%s in %s: removal dr %d%+d: %s", m.kind, m.hex, roll, drm, r))
+    C.note("11.615", string.format("%s in %s: removal dr %d%+d: %s%s", m.kind, m.hex, roll, drm, r,
+      #why > 0 and (" (" .. table.concat(why, ", ") .. ")") or ""))
     if r == "eliminated" then
       for _, x in ipairs(kessel.markers.at(m.hex)) do
         if x.id == m.id or ((m.kind == "ap_mine" or m.kind == "at_mine") and (x.kind == "ap_mine" or x.kind == "at_mine") and x.hex == m.hex) then
@@ -248,13 +267,13 @@ function RB.cpp()
     if C.get_in("attack_chit", side) then add_mod(1, "Attack chit") end
     local cvp = C.get_in("cvp_lost", side, 0) + C.get_in("reph_cvp_lost", side, 0)
     add_mod(-math.floor(cvp / 20), cvp .. " CVP suffered")
-    -- a Secret DR [11.616]: its value, record and note are the side's own (the `cpp` table of both
-    -- sides stays public: a var can be secret to one side only; see the coverage table)
+    -- a Secret DR [11.616]: its value, record and note are the side's own, and so is the total
+    -- it gives (`cpp_<side>`, secret to the side: C.set_cpp), which would tell its band
     local secret = { secret_to = side }
     local roll = C.DR("cpp", secret)
     local add = tonumber(kessel.tables.lookup("cpp_rb", roll + drm))
-    local start = C.get_in("cpp", side, 0)
-    C.set_in("cpp", side, start + add)
+    local start = C.cpp(side)
+    C.set_cpp(side, start + add)
     C.record("cpp", "11.616", { side = side, dr = roll, drm = drm, cvp = cvp, historical = hist(side), repl = add, start = start, total = start + add }, secret)
     C.note("11.616", side .. " makes its Secret CPP Replenishment DR")
     C.note("11.6162", string.format("%s CPP: DR %d%+d = %d%s: +%d; Start %d, Total %d", side, roll, drm, roll + drm,
@@ -282,7 +301,17 @@ S.on_end("elr", function()
     elseif side == "german" and initial then
       add_mod(1, "Attack chit, assumed for the Initial Scenario")
     end
-    add_mod(2 * C.get_in("scenarios_since_idle", side, 0), "scenarios since an Idle day")
+    -- +2 per scenario completed since the CG start or the last Idle Day: the players' count
+    -- (`scenarios_since_idle`, the scenario just completed included) if given, else the count the
+    -- last RePh used (`elr_scenarios`, carried by a campaign) plus this one, else 1: the scenario
+    -- just completed is always one
+    local n, how = C.get_in("scenarios_since_idle", side), "given"
+    if n == nil then
+      local prev = C.get_in("elr_scenarios", side)
+      n, how = prev and prev + 1 or 1, prev and "counted" or "the scenario just completed"
+    end
+    C.set_in("elr_scenarios", side, n)
+    add_mod(2 * n, string.format("%d scenario(s) completed since the CG start or an Idle Day (%s)", n, how))
     local roll = C.DR("elr")
     local elr = C.get_in("elr", side, 3)
     local new = elr
@@ -297,19 +326,23 @@ end)
 S.on_end("weather", function()
   local prev, prev_ec = C.var("weather"), C.var("ec")
   local roll = C.DR("weather")
-  local wdrm = prev == "overcast" and -1 or 0
+  local wm = C.mods()
+  if prev == "overcast" then wm.add(-1, "the previous CG Day was Overcast") end
+  local wdrm = wm.drm
   local w = kessel.tables.lookup("weather_rb", roll + wdrm)
-  local drm = 0
-  if prev == "overcast" then drm = drm - 3 end
-  if prev == "fog_mist" then drm = drm - 1 end
-  if tostring(C.var("date", "")):match("nov$") then drm = drm - 1 end
-  if prev_ec == "dry" then drm = drm + 1 end
+  local m = C.mods()
+  if prev == "overcast" then m.add(-3, "previous Day Overcast") end
+  if prev == "fog_mist" then m.add(-1, "previous Day Fog/Mist") end
+  if tostring(C.var("date", "")):match("nov$") then m.add(-1, "November") end
+  if prev_ec == "dry" then m.add(1, "previous Day Dry EC") end
+  local drm = m.drm
   local r2 = C.dr("ec")
   local ec = kessel.tables.lookup("ec_rb", r2 + drm)
   kessel.emit.var("weather", w)
   kessel.emit.var("ec", ec)
   C.record("weather", "11.618", { date = C.var("date"), dr = roll, drm = wdrm, weather = w, ec_dr = r2, ec_drm = drm, ec = ec })
-  C.note("11.618", string.format("weather DR %d%+d = %d: %s; EC dr %d%+d = %d: %s", roll, wdrm, roll + wdrm, w, r2, drm, r2 + drm, ec))
+  C.note("11.618", string.format("weather DR %d%+d = %d: %s%s; EC dr %d%+d = %d: %s%s", roll, wdrm, roll + wdrm, w, wm.text(),
+    r2, drm, r2 + drm, ec, m.text()))
 end)
 
 return RB

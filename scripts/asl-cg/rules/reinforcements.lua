@@ -84,7 +84,7 @@ S.on_end("reinforcements", function()
     end
   end
   local fpp = kessel.tables.cell("pb_reinforcements", date, "fpp") or 0
-  C.set_in("fpp", "british", C.get_in("fpp", "british", 0) + fpp)
+  C.set_fpp("british", C.fpp("british") + fpp)
   C.record("reinforcements", "9.6152", { date = date, units = made, fpp = fpp, area = where.area or where.entry })
   C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry)))
 end)

@@ -47,13 +47,22 @@ function R.vehicles(case)
   end
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     if retained(v) and not v.vars.wreck then
-      if v.vars.immobile and not v.vars.captured and not v.vars.abandoned then
-        local drm = (v.vars.isolated and 1 or 0) + (v.vars.nonqualified and 1 or 0)
-        if C.pb() then drm = drm + (v.vars.front_line and 1 or 0)
-        else drm = drm + (v.vars.armor_leader_drm or 0) + (v.vars.inexperienced and 1 or 0) end
+      -- PB repairs a non-captured vehicle only [9.6141b]; RB names every manned AFV in a
+      -- friendly-Controlled Location, a Captured one (remanned, so not abandoned) too [11.6131]
+      if v.vars.immobile and not (C.pb() and v.vars.captured) and not v.vars.abandoned then
+        local m = C.mods()
+        if v.vars.isolated then m.add(1, "Isolated") end
+        if v.vars.nonqualified then m.add(1, "only Non-Qualified Use") end
+        if C.pb() then
+          if v.vars.front_line then m.add(1, "in a Front-Line hex") end
+        else
+          m.add(v.vars.armor_leader_drm or 0, "armor leader")
+          if v.vars.inexperienced then m.add(1, "Inexperienced Crew") end
+        end
+        local drm = m.drm
         local roll = C.dr("immobile_repair")
         local r = kessel.tables.lookup("immobile_repair", roll + drm)
-        C.note(case, string.format("%s Immobilization repair dr %d%+d: %s", v.id, roll, drm, r == "mobile" and "becomes Mobile" or "no change"))
+        C.note(case, string.format("%s Immobilization repair dr %d%+d: %s%s", v.id, roll, drm, r == "mobile" and "becomes Mobile" or "no change", m.text()))
         if r == "mobile" then kessel.emit.unit_var(v.id, "immobile", nil); rb_clear(v, case) end
       end
       v = kessel.units.get(v.id)
@@ -68,10 +77,13 @@ function R.vehicles(case)
       end
       v = kessel.units.get(v.id)
       if C.pb() and v.location ~= "eliminated" and v.vars.stun then
-        local drm = (v.vars.isolated and 1 or 0) + (v.side == "german" and 1 or 0)
+        local m = C.mods()
+        if v.vars.isolated then m.add(1, "Isolated") end
+        if v.side == "german" then m.add(1, "German") end
+        local drm = m.drm
         local roll = C.dr("stun")
         local r = kessel.tables.lookup("stun_recovery", roll + drm)
-        C.note("9.6141", string.format("%s stun recovery dr %d%+d: %s", v.id, roll, drm, r))
+        C.note("9.6141", string.format("%s stun recovery dr %d%+d: %s%s", v.id, roll, drm, r, m.text()))
         if r == "recover" then kessel.emit.unit_var(v.id, "stun", nil)
         elseif r == "eliminated" then C.eliminate(v.id, "9.6141", "stun") end
       end
@@ -138,17 +150,22 @@ function R.weapons()
       C.note("9.61422", w.id .. " (captured) makes no dr and is kept: " .. unmanned)
     elseif w.vars.malfunctioned and (not w.vars.captured or ox) then
       local case = pb and "9.6142" or "11.6132"
-      local drm = (w.vars.nonqualified and 1 or 0) + (C.weapon_isolated(w) and 1 or 0)
-      if pb then drm = drm - (w.vars.vehicular and 1 or 0) - ((w.face and w.face.repair) or 0)
+      local m = C.mods()
+      if w.vars.nonqualified then m.add(1, "only Non-Qualified Use") end
+      if C.weapon_isolated(w) then m.add(1, "Isolated") end
+      if pb then
+        if w.vars.vehicular then m.add(-1, "vehicular-mounted") end
+        m.add(-((w.face and w.face.repair) or 0), "Weapon Repair Number")
       else
-        drm = drm - (w.vars.vehicular and 2 or 0)
+        if w.vars.vehicular then m.add(-2, "vehicular-mounted") end
         local weapon = w.face and w.face.weapon or ""
-        if w.side == "russian" and (weapon:match("MG") or weapon == "ATR") then drm = drm - 1 end
+        if w.side == "russian" and (weapon:match("MG") or weapon == "ATR") then m.add(-1, "Russian MG/ATR") end
       end
+      local drm = m.drm
       local roll = C.dr("weapon_repair")
       local r = kessel.tables.lookup(pb and "weapon_repair_pb" or "weapon_repair_rb", roll + drm)
       C.record("weapon_repair", case, { unit = w.id, dr = roll, drm = drm, result = r })
-      C.note(case, string.format("%s repair dr %d%+d: %s", w.id, roll, drm, r))
+      C.note(case, string.format("%s repair dr %d%+d: %s%s", w.id, roll, drm, r, m.text()))
       if r == "repaired" then kessel.emit.unit_var(w.id, "malfunctioned", nil)
       elseif w.vars.vehicular then disable(w, case, "not repaired")
       else C.eliminate(w.id, case, "not repaired") end
@@ -190,10 +207,12 @@ kessel.action{
     local case = C.pb() and "9.61421" or "11.6133"
     local why = S.only_in("repair", case)
     if why then return why end
-    local mg, lmg = kessel.units.get(a.mg or ""), kessel.units.get(a.lmg or "")
+    local mg, lmg = C.unit(a.mg), C.unit(a.lmg)
     if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
     end
+    local theirs = C.not_owner(a, mg, case)
+    if theirs then return theirs end
     if not lmg or lmg.type ~= "sw" or not lmg.face or lmg.face.weapon ~= "LMG" or lmg.side ~= mg.side or lmg.vars.captured then
       return C.refuse(case, "a friendly LMG is Eliminated for it")
     end
@@ -221,7 +240,7 @@ local function ammo(case)
         for _, kind in ipairs(w.vars.depleted) do
           local roll = C.dr("special_ammo")
           local r = kessel.tables.lookup("special_ammo", roll + drm)
-          C.note("9.61424", string.format("%s %s resupply dr %d%+d: %s", w.id, kind, roll, drm, r))
+          C.note("9.61424", string.format("%s %s resupply dr %d%+d: %s%s", w.id, kind, roll, drm, r, drm ~= 0 and " (-1 British before a Night CG scenario)" or ""))
           if r ~= "restored" then left[#left + 1] = kind end
         end
         kessel.emit.unit_var(w.id, "depleted", #left > 0 and left or nil)

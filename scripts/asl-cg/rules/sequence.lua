@@ -108,10 +108,19 @@ local function skip_other_module()
 end
 S.skip_other_module = skip_other_module
 
+-- a side the module in play does not have (the Russians in PB, the British in RB) takes no action
+function S.outsider(a, case)
+  if a and a.side and a.side ~= C.sides()[1] and a.side ~= C.sides()[2] then
+    return C.refuse(case, "the " .. a.side .. " take no part in the " .. C.module():upper() .. " campaign game")
+  end
+end
+
 kessel.action{
   kind = "end_step", rule = "9.6", description = "resolve the current RePh step and go on to the next",
-  validate = function()
+  validate = function(a)
     local case = C.pb() and "9.6" or "11.6"
+    local outsider = S.outsider(a, case)
+    if outsider then return outsider end
     if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
     if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun (start_refit)") end
     local s = S.current()
@@ -139,11 +148,67 @@ kessel.action{
   end,
 }
 
+-- The records a scenario gives its RePh, checked for what a GM could mistype: a side the module
+-- does not have (`soviet`, the British in RB), a Booby Trap Level, a weather or EC that the tables
+-- do not know. Returns the problems as messages citing the case (the `check` hook makes each a
+-- load error at `kessel check`).
+local SIDE_KEYED = { cvp_lost = "9.6162", cvp_amassed = "11.6112", cpp = "9.616", fpp = "9.619", san = "9.6122",
+  elr = "11.617", attack_chit = "11.616", idle_days = "11.617", scenarios_since_idle = "11.617",
+  bought_previous_day = "11.617", win_loss = "11.6142", leader_hardening_drm = "11.6113", balance_drm = "11.616",
+  entry_areas = "9.6052", entry_order = "9.613" }
+function S.record_problems()
+  local out = {}
+  local sides = C.sides()
+  local function is_side(x) return x == sides[1] or x == sides[2] end
+  local names = table.concat(sides, ", ")
+  for _, key in ipairs(C.sorted_keys(SIDE_KEYED)) do
+    local t = C.var(key)
+    if type(t) == "table" then
+      for _, k in ipairs(C.sorted_keys(t)) do
+        if type(k) == "string" and not is_side(k) then
+          out[#out + 1] = string.format("[%s] scenario var `%s` names `%s`, not a side of the %s campaign game (%s)",
+            SIDE_KEYED[key], key, k, C.module():upper(), names)
+        end
+      end
+    end
+  end
+  local w = C.var("scenario_winner")
+  if w ~= nil and w ~= "none" and not is_side(w) then
+    out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", tostring(w), C.module():upper(), names)
+  end
+  local bt = C.var("booby_trap")
+  if bt ~= nil and bt ~= "A" and bt ~= "B" and bt ~= "C" then
+    out[#out + 1] = "[11.6123] booby_trap `" .. tostring(bt) .. "` is no Booby Trap Level (A, B or C)"
+  end
+  local known = { weather = { fog_mist = true, overcast = true, clear = true, clear_gusty = true },
+    ec = { wet = true, moist = true, moderate = true, dry = true } }
+  for _, key in ipairs({ "weather", "ec" }) do
+    local v = C.var(key)
+    if v ~= nil and not known[key][v] then
+      out[#out + 1] = string.format("[11.618] %s `%s` is not one of %s", key, tostring(v), table.concat(C.sorted_keys(known[key]), ", "))
+    end
+  end
+  return out
+end
+kessel.on("check", function()
+  local out = {}
+  for _, m in ipairs(S.record_problems()) do out[#out + 1] = { message = m } end
+  return out
+end)
+
+-- a scenario's hidden units (HIP, a hidden Set DC: var `hidden`) are hidden from the other side
+-- from the start (C.conceal; `kessel.setup` positions run no setup hook)
+kessel.on("setup", function()
+  for _, u in ipairs(C.on_map()) do if u.vars.hidden then C.conceal(u) end end
+end)
+
 -- `start_refit`: a scenario's end switches to the RePh, at the first step of the module in play.
 kessel.action{
   kind = "start_refit", rule = "9.6", description = "begin the Refit Phase after a CG scenario",
-  validate = function()
+  validate = function(a)
     local case = C.pb() and "9.6" or "11.6"
+    local outsider = S.outsider(a, case)
+    if outsider then return outsider end
     if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
     if S.in_refit() then return C.refuse(case, "the Refit Phase is under way") end
     -- the RePh follows the CG scenario: its last step of its last turn

@@ -87,8 +87,10 @@ function T.validate(a)
   if type(a.units) ~= "table" or #a.units == 0 then return C.refuse("9.613", "name the shifting units") end
   local units, side = {}, nil
   for _, id in ipairs(a.units) do
-    local u = kessel.units.get(id)
+    local u = C.unit(id)
     if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", tostring(id) .. " is not Retained") end
+    local theirs = C.not_owner(a, u, "9.613")
+    if theirs then return theirs end
     if u.type == "gun" then return C.refuse("9.613", "a Gun can not be Shifted") end
     if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile)) then
       return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle")
@@ -145,12 +147,12 @@ function T.crew_survival(v)
   end
   local roll = C.DR("crew_survival")
   if roll >= cs then
-    C.note("9.613", string.format("%s's Inherent crew: CS DR %d, not below CS# %d: Eliminated", v.id, roll, cs))
+    C.note("9.613", string.format("%s's Inherent crew: CS DR %d, not below CS# %d: Eliminated (the CS# and this threshold are chapter D's, outside the RePh text)", v.id, roll, cs))
     return nil
   end
   local id = kessel.emit.create_unit{ side = v.side, type = "crew", faces = { v.vars.crew_face or "2-2-8" }, at = v.hex,
     vars = { from_vehicle = v.id } }
-  C.note("9.613", string.format("%s's Inherent crew: CS DR %d < CS# %d: it survives as %s (no Casualty Reduction)", v.id, roll, cs, id))
+  C.note("9.613", string.format("%s's Inherent crew: CS DR %d < CS# %d: it survives as %s (no Casualty Reduction; the CS# and this threshold are chapter D's, outside the RePh text)", v.id, roll, cs, id))
   return kessel.units.get(id)
 end
 
@@ -296,8 +298,10 @@ function T.validate_deploy(a)
     local why = S.only_in(C.pb() and "shift" or "escape", C.pb() and "9.613" or "11.6063")
     if why then return why end
   end
-  local u = kessel.units.get(a.unit or "")
+  local u = C.unit(a.unit)
   if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, tostring(a.unit) .. " is not Retained") end
+  local theirs = C.not_owner(a, u, case)
+  if theirs then return theirs end
   if not C.pb() and u.side ~= "german" then return C.refuse(case, "only a German squad may freely Deploy before an Escape from Isolation") end
   if u.type ~= "squad" or u.step ~= 0 then return C.refuse(case, a.unit .. " is not a full squad: only a squad Deploys") end
   if (case == "9.613" and u.vars.shifted == C.var("date")) or (case ~= "9.613" and u.vars.escape_tried) then

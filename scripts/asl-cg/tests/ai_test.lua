@@ -46,10 +46,10 @@ kessel.test("case_9.6_ai_plays_the_whole_refit_phase", function()
   local rec = kessel.game.var("rg_record") or {}
   expect.truthy(#rec >= 1, "something bought with 3 + 32 CPP")
   expect.eq(kessel.game.var("date"), "day_i")
-  expect.eq(kessel.game.var("fpp").german, 0)
+  expect.eq(T.C.fpp("german"), 0)
   expect.eq(kessel.map.terrain("G2"), "wooden_rubble", "the blazing building burned down")
   expect.eq(T.unit("b3").location, "removed", "the two 3-4-8 HS recombined")
-  expect.eq(T.unit("bh").location, "removed", "the hero hardened an MMC")
+  expect.eq(T.unit("bh").location, "eliminated", "the hero hardened an MMC and is Eliminated")
   expect.eq(T.unit("g2").vars.encircled, nil)
 end)
 
@@ -79,7 +79,7 @@ kessel.test("enumerated_choices_are_valid_in_every_step", function()
   local got = {}
   for k in pairs(kinds) do got[#got + 1] = k end
   table.sort(got)
-  expect.eq(table.concat(got, " "), "buy_fortification buy_rg end_step escape hero_harden shift", "choices offered")
+  expect.eq(table.concat(got, " "), "buy_fortification buy_rg deploy end_step escape hero_harden shift", "choices offered")
 end)
 
 -- the editor's queries: a unit's RePh status and what a hex is

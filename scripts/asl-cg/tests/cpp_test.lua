@@ -64,7 +64,7 @@ kessel.test("case_11.6162_example_german_cpp_18_october", function()
   expect.eq(rec.side, "german")
   expect.eq(rec.drm, -4)
   expect.eq(rec.repl, 16)
-  expect.eq(kessel.game.var("cpp").german, 18)
+  expect.eq(kessel.game.var("cpp_german"), 18, "the German's own CPP var [11.616]")
   T.has_note(ev, "Start 2, Total 18")
 end)
 

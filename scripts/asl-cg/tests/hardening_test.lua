@@ -77,7 +77,7 @@ kessel.test("case_9.6112_hero_battle_hardens_an_mmc", function()
     T.hero("hero", "german", "C3", area(nil, "A")), T.squad("s", "german", "4-6-7", "C3", area(nil, "A")),
     T.hero("lonely", "german", "H8", area(nil, "B")) } }
   T.resolve()
-  expect.eq(T.unit("hero").location, "removed")
+  expect.eq(T.unit("hero").location, "eliminated", "the Hero is Eliminated [9.6112]")
   expect.eq(T.C.face_label(T.unit("s")), "4-6-8")
   expect.eq(T.unit("s").vars.battle_hardened, true)
   expect.eq(T.unit("lonely").location, "map")
@@ -91,7 +91,7 @@ kessel.test("case_9.6112_elite_becomes_fanatic_owner_choice", function()
   expect.accepted(kessel.act{ kind = "hero_harden", hero = "hero", unit = "a" })
   expect.eq(T.unit("a").vars.fanatic_next, true)
   expect.eq(T.C.face_label(T.unit("a")), "6-4-8")
-  expect.eq(T.unit("hero").location, "removed")
+  expect.eq(T.unit("hero").location, "eliminated")
 end)
 
 -- [9.6113] a heroic leader Battle Hardens and loses his heroic status; a 10-3 only loses it

@@ -108,7 +108,7 @@ end)
 kessel.test("case_9.617_m1_gives_15_fpp", function()
   shop(3)
   expect.accepted(kessel.act{ kind = "buy_rg", rg = "M1" })
-  expect.eq(kessel.game.var("fpp").german, 15)
+  expect.eq(T.C.fpp("german"), 15)
   expect.eq(kessel.game.var("cpp").german, 2)
 end)
 
@@ -163,7 +163,7 @@ end)
 kessel.test("case_9.619_fortification_purchase", function()
   T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 25, german = 15 }, san = { british = 2, german = 2 } } }
   expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", count = 4 })
-  expect.eq(kessel.game.var("fpp").british, 19)
+  expect.eq(T.C.fpp("british"), 19)
   local ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "ap_mine" }
   expect.refused(ok, r, "9.619", "British only")
   expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "san_increase" })
@@ -173,7 +173,7 @@ kessel.test("case_9.619_fortification_purchase", function()
   expect.accepted(kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_3s" })
   local ev = T.resolve()
   T.has_note(ev, "forfeits")
-  expect.eq(kessel.game.var("fpp").german, 0)
+  expect.eq(T.C.fpp("german"), 0)
 end)
 
 -- [9.619] HIP for at most 10% (FRU) of Retained squads by day; none for the German at Dusk
@@ -203,9 +203,9 @@ kessel.test("case_9.619_counts_and_one_san_increase", function()
   expect.refused(ok, r, "9.619", "whole number")
   ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_1s", count = 1.5 }
   expect.refused(ok, r, "9.619", "whole number")
-  expect.eq(kessel.game.var("fpp").german, 10, "no FPP gained")
+  expect.eq(T.C.fpp("german"), 10, "no FPP gained")
   expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", count = 3 })
-  expect.eq(kessel.game.var("fpp").british, 15.5, "3 A-P factors at 1.5")
+  expect.eq(T.C.fpp("british"), 15.5, "3 A-P factors at 1.5")
 end)
 
 -- [9.617] "The CPP expended, those remaining ... may all be kept secret": neither the 9.616 sum

@@ -79,7 +79,9 @@ end)
 -- [11.617] ELR: Final DR <= 2 raises it (max 4), >= 13 lowers it (min 0)
 kessel.test("case_11.617_elr_loss_gain", function()
   rb("elr", {}, { date = "18oct", elr = { german = 3, russian = 1 }, scenarios_since_idle = { russian = 2 } })
-  kessel.inject_dice{ 1, 2, 5, 5 }  -- German 3 - 2 (hist) = 1: up; Russian 10 - 1 + 4 = 13: down
+  -- German 2 - 2 (hist) + 2 (the scenario just completed: no count given) = 2: up;
+  -- Russian 10 - 1 + 4 (two scenarios) = 13: down
+  kessel.inject_dice{ 1, 1, 5, 5 }
   T.resolve()
   expect.eq(kessel.game.var("elr").german, 4)
   expect.eq(kessel.game.var("elr").russian, 0)

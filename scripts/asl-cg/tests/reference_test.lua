@@ -197,7 +197,7 @@ kessel.test("case_11.618_overcast_november", function()
   T.setup{ module = "rb", step = "weather", vars = { date = "2nov", weather = "overcast", ec = "moderate" } }
   kessel.inject_dice{ 4, 3, 6 }  -- weather 7 - 1 = 6 Overcast
   local ev = T.resolve()
-  T.has_note(ev, "[11.618] weather DR 7-1 = 6: overcast; EC dr 6-4 = 2: moist")
+  T.has_note(ev, "[11.618] weather DR 7-1 = 6: overcast (-1 the previous CG Day was Overcast); EC dr 6-4 = 2: moist (-3 previous Day Overcast, -1 November)")
   expect.eq(kessel.game.var("weather"), "overcast")
   expect.eq(kessel.game.var("ec"), "moist")
 end)
@@ -267,7 +267,7 @@ kessel.test("case_9.6112_second_hero_finds_no_mmc", function()
   T.setup{ step = "hardening", units = { T.hero("h1", "german", "C3", area("A")), T.hero("h2", "german", "C3", area("A")),
     T.squad("s", "german", "4-6-7", "C3", area("A")) } }
   local ev = T.resolve()
-  expect.eq(T.unit("h1").location, "removed")
+  expect.eq(T.unit("h1").location, "eliminated")
   expect.eq(T.unit("h2").location, "map")
   expect.eq(T.C.face_label(T.unit("s")), "4-6-8")
   T.has_note(ev, "[9.6112] h2 (Hero) is Retained")
@@ -532,7 +532,7 @@ kessel.test("case_9.619_starshell_increase_is_british", function()
   expect.refused(ok, r, "9.619", "British")
   expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "starshell_increase" })
   expect.eq(kessel.game.var("starshell_drm"), -1)
-  expect.eq(kessel.game.var("fpp").british, 0)
+  expect.eq(T.C.fpp("british"), 0)
 end)
 
 -- [11.6113] the winner may, after the DR, take -1 instead of -2: DR 5 - 2 = 3 is a 9-2 the German

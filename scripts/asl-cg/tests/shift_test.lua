@@ -152,6 +152,7 @@ kessel.test("case_9.613_vehicle_eliminated_by_shift_casualties_rolls_crew_surviv
   expect.eq(crews[1].vars.reph.area, "B", "the surviving crew Shifted with its group")
   T.has_note(ev, "CS DR 4 < CS# 7")
   T.has_note(ev, "CS DR 9, not below CS# 7")
+  T.has_note(ev, "the CS# and this threshold are chapter D's, outside the RePh text")
   T.replays()
 end)
 

@@ -35,3 +35,18 @@ kessel.test("case_11.6123_an_unchanged_scenario_level_is_kept", function()
   expect.accepted(kessel.act{ kind = "end_step" })
   expect.eq(kessel.game.var("booby_trap"), "A")
 end)
+
+-- [11.602] [11.6073] the scenario's hidden Set DC (var `hidden`) is hidden from the Russian from
+-- the set-up on, and stays hidden in its friendly-Controlled Location after 11.6073; the German
+-- sees it
+kessel.test("case_11.6073_the_scenarios_hidden_set_dc_is_hidden_from_the_russian", function()
+  local function sees(side)
+    for _, u in ipairs(kessel.game.view(side).units) do if u.id == "gdc" then return true end end
+    return false
+  end
+  expect.falsy(sees("russian"), "hidden at set-up")
+  expect.truthy(sees("german"))
+  to_step("prisoners")
+  expect.eq(kessel.units.get("gdc").location, "map")
+  expect.falsy(sees("russian"), "still hidden after 11.6073")
+end)
