@@ -432,11 +432,9 @@ function M.plan(a)
     -- entering costs the entry hex's terrain, +1 MP under an enemy interdiction marker [13.3];
     -- the rest is an ordinary move from there
     local costs = {}
-    local marked = M.side_base(units[1].side, true).marked:has(entry)
     for _, u in ipairs(units) do
-      local c = R.entry_cost(u, entry)
+      local c = R.entry_mp(u, entry)
       if c == nil then return nil, C.reason("6.7", "%s cannot enter %s (prohibited terrain)", C.name(u), entry) end
-      if marked then c = c + 1 end
       if c > M.mp_left(u) then return nil, C.reason("6.1", "%s needs %s MP to enter %s, has %s", C.name(u), C.mp(c), entry, C.mp(M.mp_left(u))) end
       costs[u.id] = c
     end

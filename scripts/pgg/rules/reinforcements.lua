@@ -191,12 +191,25 @@ function R.provisional_hex(area)
   return best
 end
 
--- Brings in `u` at `hex` (inside an apply or hook).
+-- What entering `hex` from off the map costs `u` in MP: the hex's terrain [6.7], +1 under an
+-- enemy interdiction marker [13.3]; nil for a hex it may not enter. The same for every way in:
+-- a scheduled unit's first step (movement.lua M.plan), a provisional division [14.1] and a
+-- South-Western Front division [14.2], which are placed on their entry hex and have spent this.
+function R.entry_mp(u, hex)
+  local c = R.entry_cost(u, hex)
+  if c == nil then return nil end
+  if require("rules.movement").side_base(u.side, true).marked:has(hex) then c = c + 1 end
+  return c
+end
+
+-- Brings in `u` at `hex` (inside an apply or hook): it has entered the map, so it has paid the
+-- entry hex's cost out of this phase's MA (and, having moved, may not move by rail [6.3]).
 local function bring_in(u, hex, rule, why)
+  local cost = R.entry_mp(u, hex) or 0
   kessel.emit.place(u.id, hex)
   kessel.emit.unit_var(u.id, "entered_turn", kessel.game.turn())
-  kessel.emit.unit_var(u.id, "mp_spent", 0)
-  kessel.emit.note(rule, string.format("%s enters at %s (%s)", C.name(u), hex, why))
+  kessel.emit.unit_var(u.id, "mp_spent", math.ceil(cost * 2 - 1e-9))
+  kessel.emit.note(rule, string.format("%s enters at %s (%s; entering costs %s MP)", C.name(u), hex, why, C.mp(cost)))
 end
 
 -- The provisional roll [14.1] (inside an apply or hook).

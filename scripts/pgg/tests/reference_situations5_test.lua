@@ -1,0 +1,46 @@
+-- Situations from the reference material, fifth tester pass: what entering units pay [14] [6.7]
+-- [13.3], the wording of movement refusals [6.22], the optional rules and profiles played on and
+-- off, and combat across the terrain effects chart [9.3] [6.7]. Each test works out by hand what
+-- the cited cases demand and checks what the engine does and which case it names.
+local expect = kessel.expect
+local M = require("rules.movement")
+
+local Strip = require("testing.swf_strip")
+local reserve = Strip.reserve
+local B = require("testing.board10")
+
+local function german_marker(at) return { { kind = "air_interdiction", side = "german", at = at } } end
+
+-- [14.1] [14.3] [6.7] [13.3] A provisional division enters the map like any reinforcement: the
+-- entry hex's terrain is paid out of its MA (6). Entrance P3 (2001) is swamp, 2 MP: 4 left. With a
+-- German air marker on 2001 (placed in the German Air Interdiction Phase, still there in the
+-- Soviet Movement Phase [13.33]) the hex costs 1 more: 3 left. (The engine used to place it with
+-- its whole MA, so a provisional division moved farther than a scheduled one entering there.)
+kessel.test("case_14_1_provisional_division_pays_the_entry_hex_terrain", function()
+  for _, case in ipairs({ { left = 4 }, { markers = german_marker("2001"), left = 3 } }) do
+    Strip.board({ reserve("a") }, "german_air_interdiction", 3,
+      { markers = case.markers, map = Strip.map{ terrain = { ["2001"] = "swamp" } } })
+    kessel.inject_dice{ 3 }
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    expect.eq(kessel.game.step().id, "soviet_movement")
+    expect.eq(B.where("a"), "2001", "entrance P3")
+    expect.eq(M.mp_left(kessel.units.get("a")), case.left)
+  end
+end)
+
+-- [14.2] [14.3] [6.7] [6.3] A South-Western Front division called onto 1208 (swamp) has paid 2 MP
+-- of its 6 to enter: it may go on 4 clear hexes and no farther. Having entered (moved) this phase it
+-- may not then move by rail [6.3]. On a clear entry hex it has 5 left.
+kessel.test("case_14_2_called_division_pays_the_entry_hex_terrain", function()
+  Strip.board({ reserve("r1") }, "soviet_movement", 3, { map = Strip.map{ terrain = { ["1208"] = "swamp" } } })
+  expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
+  expect.eq(M.mp_left(kessel.units.get("r1")), 4)
+  local ok, why = kessel.act{ kind = "rail_move", units = { "r1" }, path = { "0506" } }
+  expect.refused(ok, why, "6.3", "already moved")
+  ok, why = kessel.act{ kind = "move", units = { "r1" }, path = { "1207", "1206", "1205", "1204", "1203" } }
+  expect.refused(ok, why, "6.1", "needs 5 MP")
+  expect.accepted(kessel.act{ kind = "move", units = { "r1" }, path = { "1207", "1206", "1205", "1204" } })
+  Strip.board({ reserve("r1") }, "soviet_movement", 3)
+  expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
+  expect.eq(M.mp_left(kessel.units.get("r1")), 5)
+end)
