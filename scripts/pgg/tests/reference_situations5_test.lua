@@ -44,3 +44,32 @@ kessel.test("case_14_2_called_division_pays_the_entry_hex_terrain", function()
   expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
   expect.eq(M.mp_left(kessel.units.get("r1")), 5)
 end)
+
+-- [10.4] [14.3] [6.7] Optional rule on: a leader with no line of supply to the east edge (boxed in
+-- by three panzers) is evacuated in turn 7 and comes back through X at the start of the Soviet
+-- Movement Phase of turn 8, like any arrival paying its entry hex: X (0808) is swamp, 2 MP of the
+-- leader's 10, so 8 are left (it used to come back with all 10). A second evacuation the same turn
+-- is refused, and with the option off, or WBC09 #5 on over it, the first one is too.
+kessel.test("case_10_4_returning_leader_pays_the_entry_hex", function()
+  local units = { B.leader("l", "0202", 2), B.pz("g1", "0302"), B.pz("g2", "0203"), B.pz("g3", "0101"),
+    B.leader("m", "0102", 3) }
+  local function start(options)
+    B.setup(units, { step = "soviet_movement", options = options,
+      map = { columns = 10, rows = 10, areas = { X = { "0808" } }, terrain = { ["0808"] = "swamp" } } })
+  end
+  start({})
+  local ok, why = kessel.act{ kind = "evacuate", leader = "l" }
+  expect.refused(ok, why, "10.4", "optional rule that is off")
+  start({ leader_evacuation = true, wbc09_05_no_leader_evacuation = true })
+  ok, why = kessel.act{ kind = "evacuate", leader = "l" }
+  expect.refused(ok, why, "WBC09 #5", "not in effect")
+  start({ leader_evacuation = true })
+  expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
+  ok, why = kessel.act{ kind = "evacuate", leader = "m" }
+  expect.refused(ok, why, "10.4", "already evacuated this turn")
+  for _ = 1, 9 do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  expect.eq(kessel.game.turn(), 8)
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.eq(B.where("l"), "0808", "back at X")
+  expect.eq(M.mp_left(kessel.units.get("l")), 8, "10 less the swamp entry hex")
+end)
