@@ -5,9 +5,10 @@
 -- hex (movement.lua); entering costs the entry hex's terrain, +1 MP under an enemy interdiction
 -- marker [13.3]. Nothing enters on turn 12.
 --
--- Provisional [14.1]: at the start of each Soviet Movement Phase one die picks an entrance P1..P6
--- (scenario var `provisional_entrances`); one untried rifle division enters there, or, if every hex
--- of that entrance is German-occupied or in German ZOC, in the nearest open hex toward the east.
+-- Provisional [14.1]: at the start of each Soviet Movement Phase (not on turn 12 [14.3]) one die
+-- picks an entrance P1..P6 (scenario var `provisional_entrances`); one untried rifle division
+-- enters there, or, if every hex of that entrance is German-occupied or in German ZOC, in the
+-- nearest open hex toward the east.
 --
 -- South-Western Front [14.2] (`swf_call`): from turn 2 the Soviet may call up to 5 rifle divisions
 -- a turn, 10 a game, each entering on a south-edge rail hex at or east of entrance Z; the German
@@ -235,11 +236,20 @@ end
 -- The provisional roll comes in the Soviet Movement Phase [14.1], once a turn; on turn 1 after
 -- the Soviet set-up and the German's initial air markers, which come before turn 1 [13.2] (so the
 -- German does not see the entrance before he places them). Apply stage (a hook or an action).
+-- Nothing enters on turn 12 [14.3], and the provisional division is a reinforcement like the
+-- scheduled and South-Western Front ones: no roll then.
 function R.provisional_if_due()
   if not C.step_is("soviet_movement") then return end
   local last = kessel.game.var("provisional_last")
   if last and last.turn == kessel.game.turn() then return end
   if require("rules.movement").initial_air_pending() then return end
+  if kessel.game.turn() >= 12 then
+    if R.mechanic_on("provisional_reinforcements") then
+      kessel.emit.var("provisional_last", { turn = kessel.game.turn() })
+      kessel.emit.note("14.3", "no provisional reinforcement roll on turn 12: nothing enters then")
+    end
+    return
+  end
   R.provisional()
 end
 kessel.on("step_start", R.provisional_if_due)

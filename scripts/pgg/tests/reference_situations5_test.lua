@@ -73,3 +73,21 @@ kessel.test("case_10_4_returning_leader_pays_the_entry_hex", function()
   expect.eq(B.where("l"), "0808", "back at X")
   expect.eq(M.mp_left(kessel.units.get("l")), 8, "10 less the swamp entry hex")
 end)
+
+-- [14.1] [14.3] Nothing enters on turn 12, and the provisional division is a reinforcement like any
+-- other (the South-Western Front is closed that turn for the same reason): going from the German
+-- Air Interdiction Phase of turn 11 to the Soviet Movement Phase of turn 12 rolls no die and brings
+-- no division; the note cites 14.3. On turn 11 the roll is made as usual.
+kessel.test("case_14_3_no_provisional_roll_on_turn_12", function()
+  Strip.board({ reserve("a") }, "german_air_interdiction", 11)
+  local events = expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.turn(), 12)
+  expect.eq(kessel.units.get("a").location, "pending", "still in the reserve")
+  local n = B.note(events, "no provisional reinforcement roll on turn 12")
+  expect.truthy(n, B.all_notes(events))
+  expect.eq(n.rule, "14.3")
+  Strip.board({ reserve("a") }, "german_air_interdiction", 10)
+  kessel.inject_dice{ 3 }
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(B.where("a"), "2001", "turn 11: entrance P3")
+end)
