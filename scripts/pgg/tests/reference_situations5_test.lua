@@ -91,3 +91,29 @@ kessel.test("case_14_3_no_provisional_roll_on_turn_12", function()
   expect.accepted(kessel.act{ kind = "end_phase" })
   expect.eq(B.where("a"), "2001", "turn 11: entrance P3")
 end)
+
+-- [12.4] WBC09 #14: the rifle pool is used up, so a face-down division shows the values of a dead
+-- counter when revealed. It entered on turn 5, so its counter was one already dead then: d2 (3-3-6,
+-- died turn 2) or d1 (7-7-6, died turn 4), never d3 (9-8-6, died turn 6, after it entered). Under
+-- WBC09 #14 only a division dead two turns before its entry may come back: d2 alone. The draw die
+-- (1) picks the first fitting counter of the pile (d1, d2, d3 in order of death): d1 in the
+-- standard game, d2 under WBC09 #14. (The engine drew from the whole pile, d3 included, and knew
+-- no delay at reveal time, which is how the campaign reuses dead counters.)
+kessel.test("case_12_4_dead_counter_drawn_only_if_dead_before_the_unit_entered_and_wbc09_14", function()
+  local function dead(id, face, died) return B.rifle(id, nil, face, { location = "eliminated", pool = "rifle", vars = { elim_turn = died } }) end
+  local function reveal_with(options)
+    B.setup({ B.pz("g", "0303", "8-8-10"), B.leader("l", "0705", 5),
+      { id = "u", name = "u", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403", vars = { entered_turn = 5 } },
+      dead("d1", "7-7-6", 4), dead("d2", "3-3-6", 2), dead("d3", "9-8-6", 6) },
+      { options = options, pools = { rifle = {} }, vars = { dead_pile = { "d1", "d2", "d3" } } })
+    kessel.inject_dice{ 1, 6 }
+    local events = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+    return B.note(events, "revealed as"), events
+  end
+  local n, events = reveal_with({})
+  expect.truthy(n and n.text:find("revealed as 7-7-6", 1, true), B.all_notes(events))
+  expect.truthy(B.note(events, "attack 8 against defence 7 in 0403"), B.all_notes(events))
+  n, events = reveal_with({ wbc09_14_rifle_recycling_delay = true })
+  expect.truthy(n and n.text:find("revealed as 3-3-6", 1, true), B.all_notes(events))
+  expect.truthy(B.note(events, "attack 8 against defence 3 in 0403"), B.all_notes(events))
+end)
