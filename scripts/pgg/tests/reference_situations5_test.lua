@@ -117,3 +117,112 @@ kessel.test("case_12_4_dead_counter_drawn_only_if_dead_before_the_unit_entered_a
   expect.truthy(n and n.text:find("revealed as 3-3-6", 1, true), B.all_notes(events))
   expect.truthy(B.note(events, "attack 8 against defence 3 in 0403"), B.all_notes(events))
 end)
+
+-- [6.22] Every ZOC refusal names where the move stops and whose zone it is, once: a stack in 0101
+-- asked to go to 0106 past a rifle in 0105 stops at 0104; a path through 0104 is refused at the
+-- next hex; a scheduled reinforcement entering at 0104 may not go on; a stack already in the zone
+-- may not leave it. (The texts used to read "entered enemy ZOC of 100 Rifle at 0105 at 0104".)
+kessel.test("case_6_22_zoc_refusals_name_the_stop_hex_and_the_enemy_unit_once", function()
+  local map = { columns = 2, rows = 9, areas = { C = { "0104" } } }
+  B.setup({ B.pz("p", "0101", nil, { name = "25 Pz" }), B.rifle("r", "0105", nil, { name = "100 Rifle" }),
+    B.pz("q", nil, nil, { enter = { turn = 3, area = "C" } }) }, { step = "german_movement", map = map })
+  local stop = "movement ends at 0104, in the zone of control of 100 Rifle (0105)"
+  local ok, why = kessel.act{ kind = "move", units = { "p" }, path = { "0106" } }
+  expect.refused(ok, why, "6.22", "cannot reach 0106: " .. stop)
+  ok, why = kessel.act{ kind = "move", units = { "p" }, path = { "0102", "0103", "0104", "0105" } }
+  expect.refused(ok, why, "6.22", "cannot enter 0105: " .. stop)
+  ok, why = kessel.act{ kind = "move", units = { "q" }, path = { "0104", "0204" } }
+  expect.refused(ok, why, "6.22", "cannot enter 0204: " .. stop)
+  expect.falsy(tostring(why):find("at 0105 at", 1, true), "no doubled 'at'")
+  expect.accepted(kessel.act{ kind = "move", units = { "p" }, path = { "0104" } })
+  ok, why = kessel.act{ kind = "move", units = { "p" }, path = { "0103" } }
+  expect.refused(ok, why, "6.22", "the stack at 0104 is in the zone of control of 100 Rifle (0105) and may not leave it voluntarily")
+end)
+
+-- [9.3] [6.7] The terrain effects chart on defence, one 2-3-6 rifle in 0403 attacked from 0303:
+-- clear, swamp, a minor city and a road change nothing (3); forest, a major city and a river
+-- crossed by every attacker double (6); the doublings add: forest and river 9, forest, major city
+-- and river 12. An attack from 0303 and 0304 where only 0303 is across the river does not double.
+kessel.test("case_9_3_every_terrain_of_the_chart_on_defence", function()
+  local K = require("rules.combat")
+  local function defence(map_extra, attackers)
+    local map = { columns = 10, rows = 10 }
+    for k, v in pairs(map_extra) do map[k] = v end
+    B.setup({ B.pz("g", "0303"), B.pz("h", "0304"), B.rifle("s", "0403", "2-3-6"), B.leader("l", "0705", 5) }, { map = map })
+    return K.defence_of({ "0403" }, { attacker_hexes = attackers or { "0303" } })
+  end
+  local river = { { "0303", "0403", "river" } }
+  expect.eq(defence{}, 3, "clear")
+  expect.eq(defence{ terrain = { ["0403"] = "swamp" } }, 3, "swamp: no effect on combat")
+  expect.eq(defence{ places = { { name = "Velizh", kind = "minor_city", hexes = { "0403" } } } }, 3, "minor city: no effect")
+  expect.eq(defence{ links = { { kind = "road", path = { "0303", "0403", "0503" } } } }, 3, "road: no effect")
+  expect.eq(defence{ terrain = { ["0403"] = "forest" } }, 6, "forest")
+  expect.eq(defence{ places = { { name = "Orsha", kind = "major_city", hexes = { "0403" } } } }, 6, "major city")
+  expect.eq(defence{ hexsides = river }, 6, "solely across a river")
+  expect.eq(defence({ hexsides = river }, { "0303", "0304" }), 3, "0304 is not across the river")
+  expect.eq(defence{ terrain = { ["0403"] = "forest" }, hexsides = river }, 9, "forest and river add: x3")
+  expect.eq(defence{ terrain = { ["0403"] = "forest" }, hexsides = river,
+    places = { { name = "Orsha", kind = "major_city", hexes = { "0403" } } } }, 12, "forest, major city and river: x4")
+end)
+
+-- [9.23] [9.6] [9.7] [9.8] A two-hex attack from 0304 and 0504 (each next to both defending hexes)
+-- on rifles in 0403 and 0404: 16 against 4 is 4-1, roll 4: D1. The defender's result covers the
+-- whole combat: one step in all, or every defending stack retreats a hex. Each retreat path is the
+-- German's pick: 0403 may go only to 0402 (0503 and 0303 are in German ZOC, 0404 is not empty),
+-- 0404 to 0405. Then either attacking hex may advance into either emptied hex, one at a time.
+kessel.test("case_9_23_two_hex_d1_every_defending_stack_retreats_and_either_attacking_hex_advances", function()
+  B.setup{ B.pz("g", "0304", "8-8-10"), B.pz("h", "0504", "8-8-10"), B.rifle("a", "0403", "2-2-6"),
+    B.rifle("b", "0404", "2-2-6"), B.leader("l", "0705", 5) }
+  kessel.inject_dice{ 4 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "g", "h" }, targets = { "0403", "0404" } })
+  expect.truthy(B.note(events, "attack 16 against defence 4 in 0403+0404: odds 4-1, roll 4: D1"), B.all_notes(events))
+  local p = B.pending()
+  expect.eq(p.kind, "loss_or_retreat")
+  expect.eq(p.side, "soviet")
+  expect.eq(p.n, 1, "one step for the whole defence")
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  expect.eq(B.pending().side, "german", "the opponent picks the paths [9.72]")
+  local paths = {}
+  for _, a in ipairs(kessel.legal("german")) do paths[#paths + 1] = a.units[1] .. ":" .. table.concat(a.path, ",") end
+  expect.eq(table.concat(paths, " "), "a:0402")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "a" }, path = { "0402" } })
+  expect.accepted(kessel.act{ kind = "retreat", units = { "b" }, path = { "0405" } })
+  expect.eq(B.pending().kind, "advance")
+  expect.accepted(kessel.act{ kind = "advance", units = { "h" }, path = { "0403" } })
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0404" } })
+  expect.eq(B.where("h"), "0403")
+  expect.eq(B.where("g"), "0404")
+end)
+
+-- [9.8] [7.2] De from two attacking hexes, two panzer regiments in each: the two-hex advance may be
+-- taken by both hexes, the first hex being the defender's. g1 and g2 stop in 0403; h1 and h2 may not
+-- stop there too (four German units, over the three of 7.2) but may pass through it to 0503.
+kessel.test("case_9_8_two_hex_advance_by_two_attacking_hexes_within_the_stacking_limit", function()
+  B.setup{ B.pz("g1", "0304", "8-8-10"), B.pz("g2", "0304", "8-8-10"), B.pz("h1", "0504", "8-8-10"),
+    B.pz("h2", "0504", "8-8-10"), B.rifle("a", "0403", "1-1-6"), B.leader("l", "0808", 2) }
+  kessel.inject_dice{ 1 }
+  local events = expect.accepted(kessel.act{ kind = "attack", units = { "g1", "g2", "h1", "h2" }, targets = { "0403" } })
+  expect.truthy(B.note(events, "roll 1: De"), B.all_notes(events))
+  expect.accepted(kessel.act{ kind = "advance", units = { "g1", "g2" }, path = { "0403" } })
+  local ok, why = kessel.act{ kind = "advance", units = { "h1", "h2" }, path = { "0403" } }
+  expect.refused(ok, why, "7.2")
+  expect.accepted(kessel.act{ kind = "advance", units = { "h1", "h2" }, path = { "0403", "0503" } })
+  expect.eq(B.where("h1"), "0503")
+  expect.eq(B.pending(), nil)
+end)
+
+-- [11.2] [8] Any Soviet unit in a hex negates the German ZOC there for a line of communication: a
+-- leader alone, or a disrupted rifle (disruption takes away its own ZOC [6.6], not its presence). The
+-- rifle in 0401 traces to the leader in 0601 through 0501, in the ZOC of the panzer in 0502.
+kessel.test("case_11_2_a_leader_or_a_disrupted_unit_negates_enemy_zoc_for_the_line", function()
+  local S = require("rules.supply")
+  local function line(extra)
+    local units = { B.leader("l", "0601", 3), B.rifle("r", "0401", "3-3-6"), B.pz("g", "0502") }
+    if extra then units[#units + 1] = extra end
+    kessel.setup{ map = { columns = 12, rows = 2 }, step = "soviet_movement", turn = 5, units = units }
+    return S.in_supply("r", "combat")
+  end
+  expect.falsy(line(nil), "0501 is in the panzer's ZOC")
+  expect.truthy(line(B.leader("x", "0501", 2)), "a leader alone in 0501")
+  expect.truthy(line(B.rifle("x", "0501", "2-2-6", { flags = { "disrupted" } })), "a disrupted rifle in 0501")
+end)
