@@ -226,3 +226,21 @@ kessel.test("case_11_2_a_leader_or_a_disrupted_unit_negates_enemy_zoc_for_the_li
   expect.truthy(line(B.leader("x", "0501", 2)), "a leader alone in 0501")
   expect.truthy(line(B.rifle("x", "0501", "2-2-6", { flags = { "disrupted" } })), "a disrupted rifle in 0501")
 end)
+
+-- [15] WBC09 sides, options vp_bid and vp_bidding: a bid agreed before the game (vp_bid = 12) comes
+-- off the German total whether or not the bidding option is on: Smolensk 25 - 12 = 13 (Soviet
+-- Strategic). With no bid the German keeps 25. (The agreed bid was ignored unless vp_bidding was on
+-- as well, so a GM who set only vp_bid saw no difference.)
+kessel.test("case_15_a_bid_agreed_before_the_game_counts_without_the_bidding_option", function()
+  local V = require("rules.victory")
+  local function score(options)
+    B.setup({ B.inf("a", "0403"), B.inf("b", "0404") }, { options = options,
+      vars = { objectives = { { name = "Smolensk", vp = 25, hexes = { "0403", "0404" } } } } })
+    return V.score()
+  end
+  expect.eq(score({}).german_vp, 25)
+  local r = score({ vp_bid = 12 })
+  expect.eq(r.german_vp, 13, "25 less the agreed bid")
+  expect.eq(r.level, "Soviet Strategic")
+  expect.eq(score({ vp_bid = 12, vp_bidding = true }).german_vp, 13, "the same with the bidding option on")
+end)
