@@ -244,3 +244,56 @@ kessel.test("case_15_a_bid_agreed_before_the_game_counts_without_the_bidding_opt
   expect.eq(r.level, "Soviet Strategic")
   expect.eq(score({ vp_bid = 12, vp_bidding = true }).german_vp, 13, "the same with the bidding option on")
 end)
+
+-- [7] [7.1] [7.2] Stacking checkpoints at the end of every phase, with four units in 0505: the
+-- Soviet's are judged at the end of his Movement Phase and in combat (not in his Disruption Removal
+-- or Interdiction Phase); the German's at the end of both his Movement Phases and in combat, and with
+-- german_stacking_checkpoint = every_phase at the end of every phase of his player-turn too.
+kessel.test("case_7_stacking_checkpoints_at_each_phase_end", function()
+  local function ends(units, step, opt)
+    B.setup(units, { step = step, options = { german_stacking_checkpoint = opt } })
+    local ok, why = kessel.act{ kind = "end_phase" }
+    if ok then return "ends" end
+    return why[1].rule
+  end
+  local german = { B.pz("a", "0505"), B.pz("b", "0505"), B.pz("c", "0505"), B.inf("d", "0505"), B.leader("l", "0909", 2) }
+  local expected = {
+    german_movement = { "7.2", "7.2" }, german_combat = { "7.2", "7.2" }, german_mech_movement = { "7.2", "7.2" },
+    german_disruption_removal = { "ends", "7.2" }, german_air_interdiction = { "ends", "7.2" } }
+  for step, want in pairs(expected) do
+    expect.eq(ends(german, step, "movement_and_combat"), want[1], step)
+    expect.eq(ends(german, step, "every_phase"), want[2], step .. " (every_phase)")
+  end
+  local soviet = { B.rifle("a", "0505"), B.rifle("b", "0505"), B.rifle("c", "0505"), B.rifle("d", "0505"),
+    B.leader("l", "0909", 2), B.pz("g", "0101") }
+  local soviet_expected = { soviet_movement = "7.1", soviet_combat = "7.1", soviet_disruption_removal = "ends", soviet_interdiction = "ends" }
+  for step, want in pairs(soviet_expected) do expect.eq(ends(soviet, step), want, step) end
+end)
+
+-- [15] The victory levels at the end of game-turn 12, played to the end: German 50 - Soviet 0 is a
+-- German Marginal Victory (a draw with german_marginal_is_draw); German 10 - Soviet 10 (two German
+-- divisions destroyed at 5 VP) is a tie, 0: Soviet Decisive.
+kessel.test("case_15_victory_levels_at_the_end_of_turn_12_thresholds_and_ties", function()
+  local function finish(vp, extra_units, options)
+    local units = { B.inf("a", "0403") }
+    for _, u in ipairs(extra_units or {}) do units[#units + 1] = u end
+    B.setup(units, { step = "german_air_interdiction", turn = 12, last_turn = 12, options = options,
+      vars = { objectives = { { name = "Town", vp = vp, hexes = { "0403" } } } } })
+    local events = expect.accepted(kessel.act{ kind = "end_phase" })
+    return kessel.game.var("result"), events
+  end
+  local r, events = finish(50)
+  expect.eq(r.difference, 50)
+  expect.eq(r.level, "German Marginal")
+  expect.truthy(B.note(events, "final score: German 50, Soviet 0 (+50): German Marginal"), B.all_notes(events))
+  r = finish(49)
+  expect.eq(r.level, "Soviet Marginal")
+  r = finish(50, nil, { german_marginal_is_draw = true })
+  expect.eq(r.level, "Draw")
+  r = finish(80, nil, { german_marginal_is_draw = true })
+  expect.eq(r.level, "German Strategic")
+  r = finish(10, { B.inf("x", nil, { location = "eliminated" }), B.inf("y", nil, { location = "eliminated" }) })
+  expect.eq(r.german_vp, 10)
+  expect.eq(r.soviet_vp, 10)
+  expect.eq(r.level, "Soviet Decisive", "a tie is a difference of 0")
+end)
