@@ -199,9 +199,8 @@ function M.context(units, from, base)
   if #base.marked_list > 0 then ctx.surcharge[1] = { set = base.marked, mp = 1, rule = "13.3" } end
   ctx.marked = base.marked
   if from and ezoc:has(from) then
-    local who = (base.zoc_messages or Z.zoc_messages(side))[from]
-    ctx.cannot_leave = C.reason("6.22", "the stack at %s is in the zone of control of %s and may not leave it voluntarily",
-      from, who or "an enemy unit")
+    ctx.cannot_leave = C.reason("6.22", "the stack at %s is in %s and may not leave it voluntarily",
+      from, Z.zone_text(side, from, base.zoc_messages))
   end
   return ctx
 end

@@ -126,7 +126,7 @@ kessel.test("case_6_22_zoc_refusals_name_the_stop_hex_and_the_enemy_unit_once", 
   local map = { columns = 2, rows = 9, areas = { C = { "0104" } } }
   B.setup({ B.pz("p", "0101", nil, { name = "25 Pz" }), B.rifle("r", "0105", nil, { name = "100 Rifle" }),
     B.pz("q", nil, nil, { enter = { turn = 3, area = "C" } }) }, { step = "german_movement", map = map })
-  local stop = "movement ends at 0104, in the zone of control of 100 Rifle (0105)"
+  local stop = "movement ends at 0104, in the zone of control of 100 Rifle at 0105"
   local ok, why = kessel.act{ kind = "move", units = { "p" }, path = { "0106" } }
   expect.refused(ok, why, "6.22", "cannot reach 0106: " .. stop)
   ok, why = kessel.act{ kind = "move", units = { "p" }, path = { "0102", "0103", "0104", "0105" } }
@@ -136,7 +136,7 @@ kessel.test("case_6_22_zoc_refusals_name_the_stop_hex_and_the_enemy_unit_once", 
   expect.falsy(tostring(why):find("at 0105 at", 1, true), "no doubled 'at'")
   expect.accepted(kessel.act{ kind = "move", units = { "p" }, path = { "0104" } })
   ok, why = kessel.act{ kind = "move", units = { "p" }, path = { "0103" } }
-  expect.refused(ok, why, "6.22", "the stack at 0104 is in the zone of control of 100 Rifle (0105) and may not leave it voluntarily")
+  expect.refused(ok, why, "6.22", "the stack at 0104 is in the zone of control of 100 Rifle at 0105 and may not leave it voluntarily")
 end)
 
 -- [9.3] [6.7] The terrain effects chart on defence, one 2-3-6 rifle in 0403 attacked from 0303:
@@ -296,4 +296,22 @@ kessel.test("case_15_victory_levels_at_the_end_of_turn_12_thresholds_and_ties", 
   expect.eq(r.german_vp, 10)
   expect.eq(r.soviet_vp, 10)
   expect.eq(r.level, "Soviet Decisive", "a tie is a difference of 0")
+end)
+
+-- [6.3] [8] Rail refusals at an enemy ZOC say whose zone it is, as movement refusals do: a rail move
+-- along row 02 past a panzer in 1001 is refused at the first hex of its zone; a rail move may not
+-- start next to it either.
+kessel.test("case_6_3_rail_refusals_at_an_enemy_zoc_name_the_unit", function()
+  local rail = {}
+  for c = 3, 40 do rail[#rail + 1] = string.format("%02d02", c) end
+  local function line(units)
+    kessel.setup{ map = { columns = 42, rows = 4, links = { { kind = "railway", path = rail } } },
+      units = units, step = "soviet_movement", turn = 7 }
+  end
+  line{ B.rifle("r", "0302", "3-3-6"), B.pz("g", "1001") }
+  local ok, why = kessel.act{ kind = "rail_move", units = { "r" }, path = { "2002" } }
+  expect.refused(ok, why, "6.3", "may not enter an enemy ZOC: 0902 is in the zone of control of g (Fg) at 1001")
+  line{ B.rifle("r", "1002", "3-3-6"), B.pz("g", "1001") }
+  ok, why = kessel.act{ kind = "rail_move", units = { "r" }, path = { "2002" } }
+  expect.refused(ok, why, "6.3", "may not start in an enemy ZOC: 1002 is in the zone of control of g (Fg) at 1001")
 end)
