@@ -161,9 +161,11 @@ function R.available_rifles(formation)
   return dead
 end
 
--- Open for a Soviet entry: not German-occupied, not in German ZOC.
+-- Open for a Soviet entry: not German-occupied, not in German ZOC, and a hex a rifle division may
+-- enter at all (not a lake [6.7]).
 local function open_hex(h, gzoc)
   return not C.enemy_at(h, C.SOVIET) and not gzoc:has(h)
+    and TERRAIN[kessel.map.terrain(h) or "clear"] ~= nil
 end
 
 -- The provisional entrance hex for entrance `area`, or the nearest open hex toward the east [14.1].

@@ -315,3 +315,14 @@ kessel.test("case_6_3_rail_refusals_at_an_enemy_zoc_name_the_unit", function()
   ok, why = kessel.act{ kind = "rail_move", units = { "r" }, path = { "2002" } }
   expect.refused(ok, why, "6.3", "may not start in an enemy ZOC: 1002 is in the zone of control of g (Fg) at 1001")
 end)
+
+-- [14.1] [6.7] Entrance P3 (2001) is in the ZOC of a panzer in 1901, so the division enters at the
+-- nearest open hex toward the east on the same edge; 2101 is a lake, which no unit may enter, so
+-- that is 2201, not 2101. (The search took the lake hex.)
+kessel.test("case_14_1_blocked_entrance_never_moves_the_division_into_a_lake", function()
+  Strip.board({ reserve("a"), B.pz("g", "1901") }, "german_air_interdiction", 3,
+    { map = Strip.map{ terrain = { ["2101"] = "lake" } } })
+  kessel.inject_dice{ 3 }
+  local events = expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(B.where("a"), "2201", B.all_notes(events))
+end)
