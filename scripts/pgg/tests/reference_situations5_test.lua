@@ -326,3 +326,23 @@ kessel.test("case_14_1_blocked_entrance_never_moves_the_division_into_a_lake", f
   local events = expect.accepted(kessel.act{ kind = "end_phase" })
   expect.eq(B.where("a"), "2201", B.all_notes(events))
 end)
+
+-- [9.8] [6.7] De: the panzer may advance two hexes, the first being the defender's hex 0403, the
+-- second any empty hex next to it, but not across the lake hexside between 0403 and 0503: 0503 is
+-- not offered, and asking for it is refused citing the lake [6.7] (the refusal used to give only
+-- the general 9.8 wording). A path that is simply not on offer lists those that are.
+kessel.test("case_9_8_two_hex_advance_never_crosses_a_lake_hexside", function()
+  B.setup({ B.pz("g", "0303", "9-9-10"), B.rifle("s", "0403", "1-1-6"), B.leader("l", "0909", 2) },
+    { map = { columns = 10, rows = 10, hexsides = { { "0403", "0503", "lake" } } } })
+  kessel.inject_dice{ 1 }
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  for _, a in ipairs(kessel.legal("german")) do
+    expect.truthy(not (a.path and a.path[2] == "0503"), "0503 is across the lake hexside")
+  end
+  local ok, why = kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0503" } }
+  expect.refused(ok, why, "6.7", "may not cross the lake hexside between 0403 and 0503")
+  ok, why = kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0404", "0405" } }
+  expect.refused(ok, why, "9.8", "on offer: 0403, 0403-0402")
+  expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403", "0504" } })
+  expect.eq(B.where("g"), "0504")
+end)
