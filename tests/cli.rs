@@ -146,6 +146,35 @@ fn rules_lists_options_and_diffs_profiles() {
 }
 
 #[test]
+fn rules_columns_line_up_with_long_string_values() {
+    // PGG has string options longer than the old fixed value column (`supply_then_terrain`)
+    let r = kessel(&[
+        "rules",
+        "scenarios/pgg/campaign.toml",
+        "--profile",
+        "standard",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let header = lines
+        .iter()
+        .find(|l| l.starts_with("option"))
+        .expect("a header line");
+    let rule_col = header.find("rule").expect("a rule column");
+    for (id, rule) in [
+        ("supply_halving_order ", "11.3"),
+        ("wbc09_01_retreat_priority ", "WBC09 #1"),
+        ("smolensk_vp ", "15"),
+    ] {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(id))
+            .expect("the option's line");
+        assert_eq!(line[rule_col..].split("  ").next(), Some(rule), "{line}");
+    }
+}
+
+#[test]
 fn a_profile_with_an_unknown_option_names_the_line() {
     let dir = toy_copy("bad-profile");
     write(

@@ -51,7 +51,8 @@ opt("german_marginal_is_draw", false, "15",
   "Optional: a German Marginal Victory counts as a draw")
 opt("vp_bidding", false, "WBC09 sides",
   "Players bid VP for the German side at the start (bid / pass); the winning bid comes off the German total")
-opt("vp_bid", 0, "WBC09 sides", "A German VP bid agreed before the game (above 0: no bidding at the start)", "int")
+opt("vp_bid", 0, "WBC09 sides",
+  "A German VP bid agreed before the game: it comes off the German total, with or without vp_bidding (above 0: no bidding at the start)", "int")
 
 -- Source conflicts (pgg-facts.md) ---------------------------------------------------------------
 opt("crt_row2", "printed", "9.5",

@@ -40,38 +40,73 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut second = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
         second.apply_profile(Some(other)).map_err(super::describe)?;
         let theirs = second.options();
+        // columns as wide as their longest entry, so string values line up too
+        let differing: Vec<_> = ruleset
+            .options
+            .iter()
+            .filter(|d| options.get(&d.id) != theirs.get(&d.id))
+            .collect();
+        let id_w = differing
+            .iter()
+            .map(|d| d.id.len())
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        let a_w = differing
+            .iter()
+            .map(|d| show(options.get(&d.id)).len())
+            .chain([options.profile.len()])
+            .max()
+            .unwrap_or(0);
+        let b_w = differing
+            .iter()
+            .map(|d| show(theirs.get(&d.id)).len())
+            .chain([theirs.profile.len()])
+            .max()
+            .unwrap_or(0);
         println!(
-            "{:<44} {:>12} {:>12}  {:<12} description",
+            "{:<id_w$} {:>a_w$} {:>b_w$}  {:<12} description",
             "option", options.profile, theirs.profile, "rule"
         );
-        let mut n = 0;
-        for d in &ruleset.options {
-            let (a, b) = (options.get(&d.id), theirs.get(&d.id));
-            if a != b {
-                n += 1;
-                println!(
-                    "{:<44} {:>12} {:>12}  {:<12} {}",
-                    d.id,
-                    show(a),
-                    show(b),
-                    d.rule,
-                    d.description
-                );
-            }
+        let n = differing.len();
+        for d in &differing {
+            println!(
+                "{:<id_w$} {:>a_w$} {:>b_w$}  {:<12} {}",
+                d.id,
+                show(options.get(&d.id)),
+                show(theirs.get(&d.id)),
+                d.rule,
+                d.description
+            );
         }
         println!("{n} of {} options differ", ruleset.options.len());
         return Ok(ExitCode::SUCCESS);
     }
     println!("ruleset {} — profile {}", ruleset.name, options.profile);
+    // columns as wide as their longest entry, so string values line up too
+    let id_w = ruleset
+        .options
+        .iter()
+        .map(|d| d.id.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let v_w = ruleset
+        .options
+        .iter()
+        .map(|d| show(options.get(&d.id)).len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
     println!(
-        "{:<44} {:>10}  {:<12} description",
+        "{:<id_w$} {:>v_w$}  {:<12} description",
         "option", "value", "rule"
     );
     for d in &ruleset.options {
         let v = options.get(&d.id);
         let mark = if v != Some(&d.default) { "*" } else { " " };
         println!(
-            "{:<44} {:>10}{mark} {:<12} {}",
+            "{:<id_w$} {:>v_w$}{mark} {:<12} {}",
             d.id,
             show(v),
             d.rule,

@@ -215,7 +215,7 @@ kessel.action{
 }
 
 -- Evacuated leaders come back at the start of the Soviet Movement Phase of the next turn, in the
--- scenario's evacuation area [10.4].
+-- scenario's evacuation area [10.4], having paid the entry hex's cost as every arrival does.
 kessel.on("step_start", function()
   if kessel.game.step().id ~= "soviet_movement" then return end
   local done = kessel.game.var("evacuations")
@@ -224,9 +224,14 @@ kessel.on("step_start", function()
   for _, e in ipairs(done) do
     if not e.back and e.returns <= kessel.game.turn() then
       for _, h in ipairs(area) do
-        if not C.enemy_at(h, C.SOVIET) then
+        -- it comes back through X like any arrival: into a hex it may enter (no lake [6.7]), whose
+        -- entry cost it spends [14.3]
+        local cost = require("rules.reinforcements").entry_mp(kessel.units.get(e.id), h)
+        if not C.enemy_at(h, C.SOVIET) and cost ~= nil then
           kessel.emit.place(e.id, h)
-          kessel.emit.note("10.4", e.id .. " returns from evacuation at " .. h)
+          kessel.emit.unit_var(e.id, "mp_spent", math.ceil(cost * 2 - 1e-9))
+          kessel.emit.note("10.4", string.format("%s returns from evacuation at %s (entering costs %s MP)",
+            C.name(kessel.units.get(e.id)), h, C.mp(cost)))
           e.back = true
           break
         end

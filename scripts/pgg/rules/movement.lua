@@ -199,7 +199,8 @@ function M.context(units, from, base)
   if #base.marked_list > 0 then ctx.surcharge[1] = { set = base.marked, mp = 1, rule = "13.3" } end
   ctx.marked = base.marked
   if from and ezoc:has(from) then
-    ctx.cannot_leave = C.reason("6.22", "the stack is in an enemy ZOC and may not leave it voluntarily")
+    ctx.cannot_leave = C.reason("6.22", "the stack at %s is in %s and may not leave it voluntarily",
+      from, Z.zone_text(side, from, base.zoc_messages))
   end
   return ctx
 end
@@ -311,8 +312,7 @@ local function check_path(units, from, path, ctx, budget_of)
       return nil, C.reason("6.1", "%s is not adjacent to %s: a path is a chain of adjacent hexes", h, prev)
     end
     if i > 1 and ctx.ezoc:has(prev) then
-      local msg = Z.zoc_messages(ctx.side)[prev] or "entered enemy ZOC"
-      return nil, C.reason("6.22", "stop: %s at %s; movement ends there", msg, prev)
+      return nil, C.reason("6.22", "cannot enter %s: %s", h, Z.stop_text(ctx.side, prev))
     end
     for _, f in ipairs(ctx.forbid) do
       local set = type(f.set) == "table" and kessel.hexset(f.set) or f.set
@@ -353,7 +353,8 @@ function M.explain(units, from, dest, budget_of, ctx, field)
   local why = field:why_not_raw(dest) or { message = "no way there" }
   if why.kind == "forbidden" or why.kind == "cannot_leave" or why.kind == "beyond_stop" then
     local msg = why.message
-    if why.kind == "beyond_stop" then msg = "stop: " .. msg end
+    if why.kind == "beyond_stop" and why.rule == "6.22" and why.at then msg = Z.stop_text(ctx.side, why.at)
+    elseif why.kind == "beyond_stop" then msg = "stop: " .. msg end
     return { rule = why.rule or "6.1", message = "cannot reach " .. dest .. ": " .. msg }
   end
   local free = {}
@@ -364,8 +365,7 @@ function M.explain(units, from, dest, budget_of, ctx, field)
   if path then
     for _, h in ipairs(path) do
       if h ~= dest and ctx.ezoc:has(h) then
-        local msg = Z.zoc_messages(ctx.side)[h] or "entered enemy ZOC"
-        return C.reason("6.22", "cannot reach %s: stop: %s at %s; movement ends there", dest, msg, h)
+        return C.reason("6.22", "cannot reach %s: %s", dest, Z.stop_text(ctx.side, h))
       end
     end
     local worst = nil
@@ -431,11 +431,9 @@ function M.plan(a)
     -- entering costs the entry hex's terrain, +1 MP under an enemy interdiction marker [13.3];
     -- the rest is an ordinary move from there
     local costs = {}
-    local marked = M.side_base(units[1].side, true).marked:has(entry)
     for _, u in ipairs(units) do
-      local c = R.entry_cost(u, entry)
+      local c = R.entry_mp(u, entry)
       if c == nil then return nil, C.reason("6.7", "%s cannot enter %s (prohibited terrain)", C.name(u), entry) end
-      if marked then c = c + 1 end
       if c > M.mp_left(u) then return nil, C.reason("6.1", "%s needs %s MP to enter %s, has %s", C.name(u), C.mp(c), entry, C.mp(M.mp_left(u))) end
       costs[u.id] = c
     end
@@ -445,7 +443,7 @@ function M.plan(a)
     local ctx = M.context(units, from, M.side_base(units[1].side, true))
     ctx.cannot_leave = nil
     if ctx.ezoc:has(entry) and #path > 1 then
-      return nil, C.reason("6.22", "stop: %s at %s; movement ends there", Z.zoc_messages(units[1].side)[entry] or "entered enemy ZOC", entry)
+      return nil, C.reason("6.22", "cannot enter %s: %s", path[2], Z.stop_text(units[1].side, entry))
     end
     for _, f in ipairs(ctx.forbid) do
       local set = type(f.set) == "table" and kessel.hexset(f.set) or f.set

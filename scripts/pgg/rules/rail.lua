@@ -157,7 +157,7 @@ function RL.plan(a)
     units[#units + 1] = u
   end
   if not RL.is_rail(from) then return nil, C.reason("6.3", "rail movement starts in a rail hex; %s is not one", from) end
-  if Z.enemy_zoc(C.SOVIET):has(from) then return nil, C.reason("6.3", "rail movement may not start in an enemy ZOC (%s)", from) end
+  if Z.enemy_zoc(C.SOVIET):has(from) then return nil, C.reason("6.3", "rail movement may not start in an enemy ZOC: %s is in %s", from, Z.zone_text(C.SOVIET, from)) end
   local used = RL.used_this_turn()
   if used + weight > RL.MAX_UNITS then
     return nil, C.reason("6.3", "rail capacity: %d of 8 used this turn, this stack needs %d (tank and mechanized divisions count 3)", used, weight)
@@ -196,7 +196,7 @@ end
 function RL.block_reason(h)
   if C.enemy_at(h, C.SOVIET) then return C.reason("6.3", "%s holds German units", h) end
   if RL.cuts()[h] then return C.reason("6.37", "the railway is cut at %s", h) end
-  if Z.enemy_zoc(C.SOVIET):has(h) then return C.reason("6.3", "rail movement may not enter an enemy ZOC (%s)", h) end
+  if Z.enemy_zoc(C.SOVIET):has(h) then return C.reason("6.3", "rail movement may not enter an enemy ZOC: %s is in %s", h, Z.zone_text(C.SOVIET, h)) end
   return C.reason("6.4", "on turns 1-6 no Soviet unit may enter columns 01-02 (%s)", h)
 end
 

@@ -5,9 +5,10 @@
 -- hex (movement.lua); entering costs the entry hex's terrain, +1 MP under an enemy interdiction
 -- marker [13.3]. Nothing enters on turn 12.
 --
--- Provisional [14.1]: at the start of each Soviet Movement Phase one die picks an entrance P1..P6
--- (scenario var `provisional_entrances`); one untried rifle division enters there, or, if every hex
--- of that entrance is German-occupied or in German ZOC, in the nearest open hex toward the east.
+-- Provisional [14.1]: at the start of each Soviet Movement Phase (not on turn 12 [14.3]) one die
+-- picks an entrance P1..P6 (scenario var `provisional_entrances`); one untried rifle division
+-- enters there, or, if every hex of that entrance is German-occupied or in German ZOC, in the
+-- nearest open hex toward the east.
 --
 -- South-Western Front [14.2] (`swf_call`): from turn 2 the Soviet may call up to 5 rifle divisions
 -- a turn, 10 a game, each entering on a south-edge rail hex at or east of entrance Z; the German
@@ -160,9 +161,11 @@ function R.available_rifles(formation)
   return dead
 end
 
--- Open for a Soviet entry: not German-occupied, not in German ZOC.
+-- Open for a Soviet entry: not German-occupied, not in German ZOC, and a hex a rifle division may
+-- enter at all (not a lake [6.7]).
 local function open_hex(h, gzoc)
   return not C.enemy_at(h, C.SOVIET) and not gzoc:has(h)
+    and TERRAIN[kessel.map.terrain(h) or "clear"] ~= nil
 end
 
 -- The provisional entrance hex for entrance `area`, or the nearest open hex toward the east [14.1].
@@ -191,12 +194,25 @@ function R.provisional_hex(area)
   return best
 end
 
--- Brings in `u` at `hex` (inside an apply or hook).
+-- What entering `hex` from off the map costs `u` in MP: the hex's terrain [6.7], +1 under an
+-- enemy interdiction marker [13.3]; nil for a hex it may not enter. The same for every way in:
+-- a scheduled unit's first step (movement.lua M.plan), a provisional division [14.1] and a
+-- South-Western Front division [14.2], which are placed on their entry hex and have spent this.
+function R.entry_mp(u, hex)
+  local c = R.entry_cost(u, hex)
+  if c == nil then return nil end
+  if require("rules.movement").side_base(u.side, true).marked:has(hex) then c = c + 1 end
+  return c
+end
+
+-- Brings in `u` at `hex` (inside an apply or hook): it has entered the map, so it has paid the
+-- entry hex's cost out of this phase's MA (and, having moved, may not move by rail [6.3]).
 local function bring_in(u, hex, rule, why)
+  local cost = R.entry_mp(u, hex) or 0
   kessel.emit.place(u.id, hex)
   kessel.emit.unit_var(u.id, "entered_turn", kessel.game.turn())
-  kessel.emit.unit_var(u.id, "mp_spent", 0)
-  kessel.emit.note(rule, string.format("%s enters at %s (%s)", C.name(u), hex, why))
+  kessel.emit.unit_var(u.id, "mp_spent", math.ceil(cost * 2 - 1e-9))
+  kessel.emit.note(rule, string.format("%s enters at %s (%s; entering costs %s MP)", C.name(u), hex, why, C.mp(cost)))
 end
 
 -- The provisional roll [14.1] (inside an apply or hook).
@@ -222,11 +238,20 @@ end
 -- The provisional roll comes in the Soviet Movement Phase [14.1], once a turn; on turn 1 after
 -- the Soviet set-up and the German's initial air markers, which come before turn 1 [13.2] (so the
 -- German does not see the entrance before he places them). Apply stage (a hook or an action).
+-- Nothing enters on turn 12 [14.3], and the provisional division is a reinforcement like the
+-- scheduled and South-Western Front ones: no roll then.
 function R.provisional_if_due()
   if not C.step_is("soviet_movement") then return end
   local last = kessel.game.var("provisional_last")
   if last and last.turn == kessel.game.turn() then return end
   if require("rules.movement").initial_air_pending() then return end
+  if kessel.game.turn() >= 12 then
+    if R.mechanic_on("provisional_reinforcements") then
+      kessel.emit.var("provisional_last", { turn = kessel.game.turn() })
+      kessel.emit.note("14.3", "no provisional reinforcement roll on turn 12: nothing enters then")
+    end
+    return
+  end
   R.provisional()
 end
 kessel.on("step_start", R.provisional_if_due)

@@ -493,7 +493,21 @@ function R.advance_reasons(a)
     end
   end
   if not option then
-    return C.reason("9.8", "an advance follows the path of retreat (or, when every enemy unit of the combat was eliminated, up to two hexes starting with its hex; a hex emptied while other defenders of the combat survive is entered alone)")
+    -- lakes first: no advance crosses a lake hexside or enters a lake hex, whatever the path [6.7]
+    for i = 2, #path do
+      if kessel.map.has_side(path[i - 1], path[i], "lake") then
+        return C.reason("6.7", "an advance may not cross the lake hexside between %s and %s", path[i - 1], path[i])
+      end
+    end
+    for _, h in ipairs(path) do
+      if kessel.map.terrain(h) == "lake" then return C.reason("6.7", "an advance may not enter the lake hex %s", h) end
+    end
+    local offered = {}
+    for _, o in ipairs(p.options) do
+      for _, q in ipairs(o.paths) do offered[#offered + 1] = table.concat(q, "-") end
+    end
+    return C.reason("9.8", "an advance follows the path of retreat (or, when every enemy unit of the combat was eliminated, up to two hexes starting with its hex; a hex emptied while other defenders of the combat survive is entered alone); on offer: %s",
+      #offered > 0 and table.concat(offered, ", ") or "none")
   end
   local group = {}
   for _, id in ipairs(ids) do

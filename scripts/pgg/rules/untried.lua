@@ -39,16 +39,31 @@ end
 -- has been removed [12.3].
 -- Faces of eliminated units from `pool` not yet drawn again: the dead pile that is used once the
 -- pool of unused counters is exhausted [12.4].
-local function dead_pile_faces(pool)
+--
+-- The counter a face-down reinforcement shows was taken when it entered, so only a division
+-- already dead then can be it: one that died on an earlier turn than the unit's entry (unit var
+-- `entered_turn`), and under WBC09 #14 one that died at least two turns before it (a division
+-- destroyed on turn 9 is available on turn 11). A unit with no entry turn (set up on the map) may
+-- draw any; and when no dead counter fits, any is drawn rather than stop the game.
+local function fits(d, entered)
+  if entered == nil then return true end
+  local died = d.vars and d.vars.elim_turn or kessel.game.turn()
+  if C.option("wbc09_14_rifle_recycling_delay") then return died <= entered - 2 end
+  return died < entered
+end
+
+local function dead_pile_faces(pool, entered)
   local used = {}
   for _, id in ipairs(kessel.game.var("dead_faces_used") or {}) do used[id] = true end
-  local out = {}
+  local out, any = {}, {}
   for _, id in ipairs(kessel.game.var("dead_pile") or {}) do
     local d = kessel.units.get(id)
     if d and d.pool == pool and d.location == "eliminated" and d.attack and not used[id] then
-      out[#out + 1] = d
+      any[#any + 1] = d
+      if fits(d, entered) then out[#out + 1] = d end
     end
   end
+  if #out == 0 then return any end
   return out
 end
 
@@ -56,12 +71,13 @@ function U.reveal(u, why)
   if not U.is_untried(u) then return u end
   local face
   if u.pool and #kessel.game.pool(u.pool) == 0 then
-    local dead = dead_pile_faces(u.pool)
+    local entered = u.vars and u.vars.entered_turn
+    local dead = dead_pile_faces(u.pool, entered)
     if #dead == 0 then
       -- every dead counter was drawn again already: the schedule brought more divisions than the
       -- counter mix holds, so reuse dead counters a second time rather than stop the game
       kessel.emit.var("dead_faces_used", nil)
-      dead = dead_pile_faces(u.pool)
+      dead = dead_pile_faces(u.pool, entered)
     end
     if #dead == 0 then
       error(string.format("%s: the %s pool and its dead pile are both empty [12.4]", C.name(u), u.pool))

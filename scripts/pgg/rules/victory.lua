@@ -183,7 +183,9 @@ function V.score()
   for _, n in ipairs(held) do heldset[n] = true end
   for _, o in ipairs(V.objectives()) do if heldset[o.name] then german = german + o.vp end end
   german = german + V.swf_vp(kessel.game.var("swf_count"))
-  if C.option("vp_bidding") then german = german - require("rules.bidding").german_bid() end
+  -- the German's bid comes off his total [WBC09 sides]: the one won in the bidding, or one agreed
+  -- before the game (option vp_bid), which counts whether or not vp_bidding is on
+  german = german - require("rules.bidding").german_bid()
   local destroyed = V.divisions_destroyed()
   local soviet = #destroyed * C.option("soviet_vp_per_division")
   soviet = soviet + V.recapture_vp() * #(kessel.game.var("soviet_recaptures") or {})

@@ -31,20 +31,35 @@ end
 -- Hexes in an enemy zone of control for units of `side`.
 function Z.enemy_zoc(side) return Z.zoc_of(C.other(side)) end
 
--- Per-hex text naming the enemy units whose zone covers each hex (for rulings such as
--- "entered enemy ZOC of 25 Pz (7 Pz) at 1216").
+-- Per-hex text naming the enemy unit whose zone covers each hex ("100 Rifle at 0105"), for
+-- Z.stop_text.
 function Z.zoc_messages(side)
   local out = {}
   for _, u in ipairs(C.units_of(C.other(side))) do
     if not C.disrupted(u) then
       for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
         if not kessel.map.has_side(u.hex, n, "lake") and out[n] == nil then
-          out[n] = "entered enemy ZOC of " .. C.name(u) .. " at " .. u.hex
+          out[n] = C.name(u) .. " at " .. u.hex
         end
       end
     end
   end
   return out
+end
+
+-- Whose zone covers `hex` for units of `side`: "the zone of control of 100 Rifle at 0105", or "an
+-- enemy zone of control" when no unit is found. `texts` is Z.zoc_messages(side) when the caller
+-- has it.
+function Z.zone_text(side, hex, texts)
+  local who = (texts or Z.zoc_messages(side))[hex]
+  if who then return "the zone of control of " .. who end
+  return "an enemy zone of control"
+end
+
+-- Why a move stops at `hex` [6.22]: "movement ends at 0104, in the zone of control of 100 Rifle at
+-- 0105".
+function Z.stop_text(side, hex, texts)
+  return string.format("movement ends at %s, in %s", hex, Z.zone_text(side, hex, texts))
 end
 
 return Z

@@ -70,7 +70,7 @@ kessel.test("case_6_1_no_entry_into_enemy_units", function()
   board{ pz("p", "0505"), rifle("r", "0507") }
   local ok, r = mv("p", { "0506", "0507" })
   -- 0506 is in the rifle's ZOC: the stop comes first
-  expect.refused(ok, r, "6.22", "stop")
+  expect.refused(ok, r, "6.22", "movement ends at 0506")
   board{ pz("p", "0506"), rifle("r", "0507") }
   ok, r = mv("p", { "0507" })
   expect.refused(ok, r, "6.22", "may not leave")
@@ -82,11 +82,11 @@ kessel.test("case_6_22_stop_on_entering_enemy_zoc", function()
   expect.accepted(mv("p", { "0104" }))
   kessel.undo()
   local ok, r = mv("p", { "0106" })
-  expect.refused(ok, r, "6.22", "entered enemy ZOC of 100 Rifle at 0105")
+  expect.refused(ok, r, "6.22", "cannot reach 0106: movement ends at 0104, in the zone of control of 100 Rifle at 0105")
   ok, r = mv("p", { "0102", "0103", "0104", "0105" })
-  expect.refused(ok, r, "6.22", "stop: entered enemy ZOC of 100 Rifle at 0105 at 0104")
+  expect.refused(ok, r, "6.22", "cannot enter 0105: movement ends at 0104, in the zone of control of 100 Rifle at 0105")
   ok, r = mv("p", { "0106" })
-  expect.refused(ok, r, "6.22", "cannot reach 0106: stop: entered enemy ZOC of 100 Rifle at 0105 at 0104")
+  expect.refused(ok, r, "6.22", "cannot reach 0106: movement ends at 0104, in the zone of control of 100 Rifle at 0105")
 end)
 
 -- Rule 6.22
