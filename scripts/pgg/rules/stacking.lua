@@ -95,7 +95,12 @@ function ST.end_phase_problems()
       for _, hex in ipairs(C.keys(over)) do
         local r = over[hex]
         local n = ST.excess(side, kessel.units.at(hex))
-        out[#out + 1] = C.reason(r.rule, "%s: the owner must eliminate %d unit(s) (eliminate_excess)", r.message, n)
+        -- (while a unit there can still move away, moving is the way out; elimination only after)
+        if ST.stuck(hex, side) then
+          out[#out + 1] = C.reason(r.rule, "%s: the owner must eliminate %d unit(s) (eliminate_excess)", r.message, n)
+        else
+          out[#out + 1] = C.reason(r.rule, "%s: %d unit(s) too many; move them away (they still can) before the phase ends", r.message, n)
+        end
       end
     end
   end

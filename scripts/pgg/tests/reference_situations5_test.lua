@@ -268,6 +268,19 @@ kessel.test("case_7_stacking_checkpoints_at_each_phase_end", function()
     B.leader("l", "0909", 2), B.pz("g", "0101") }
   local soviet_expected = { soviet_movement = "7.1", soviet_combat = "7.1", soviet_disruption_removal = "ends", soviet_interdiction = "ends" }
   for step, want in pairs(soviet_expected) do expect.eq(ends(soviet, step), want, step) end
+  -- what the refusal asks for: in his Movement Phase, while units there can still move away,
+  -- moving them; in combat (no moving any more), eliminating the excess
+  local function refusal(step)
+    B.setup(german, { step = step })
+    local ok, why = kessel.act{ kind = "end_phase" }
+    expect.falsy(ok, step)
+    return why[1].message
+  end
+  local moving = refusal("german_movement")
+  expect.truthy(moving:find("move them away", 1, true), moving)
+  expect.falsy(moving:find("must eliminate", 1, true), moving)
+  local combat = refusal("german_combat")
+  expect.truthy(combat:find("must eliminate 1 unit", 1, true), combat)
 end)
 
 -- [15] The victory levels at the end of game-turn 12, played to the end: German 50 - Soviet 0 is a

@@ -197,7 +197,7 @@ kessel.test("case_wbc09_bidding_then_setup_then_air_markers_then_turn_1", functi
     expect.eq(k.eliminate_excess, nil, "set-up stacks are judged at the end of the Movement Phase")
     expect.truthy((k.move or 0) > 0)
     local ok, r = kessel.act{ kind = "end_phase" }
-    expect.refused(ok, r, "7.1", "eliminate")
+    expect.refused(ok, r, "7.1", "move them away")
     expect.accepted(kessel.act{ kind = "move", units = { "a1" }, path = { "0504" } })
     expect.accepted(kessel.act{ kind = "move", units = { "a2" }, path = { "0505" } })
     expect.eq(kessel.units.get("a3").location, "map")
