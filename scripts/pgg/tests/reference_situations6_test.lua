@@ -1,0 +1,65 @@
+-- Situations from the reference material, sixth tester pass (round 5b): the less-visited rule
+-- sections (leaders [10], air interdiction [13], disruption [6.6], untried units [12], the set-up
+-- [5] and the first turn [5.2]) and the game's data. Each test works out by hand what the cited
+-- cases demand and checks what the engine does and which case it names.
+local expect = kessel.expect
+
+local function rifle(id, at, face) return { id = id, name = id, side = "soviet", type = "rifle", faces = { face or "3-3-6" }, at = at } end
+local function pz(id, at, face) return { id = id, name = id, side = "german", type = "panzer", formation = "F" .. id, faces = { face or "4-4-10", "2-2-10" }, at = at } end
+
+-- A 45x5 strip with Smolensk in 2202 and 2203 (an objective), a supply road at the west edge and
+-- the interdiction markers of both sides off the map.
+local function strip(units, step, turn, extra)
+  local spec = { map = { columns = 45, rows = 5,
+      places = { { name = "Smolensk", kind = "major_city", hexes = { "2202", "2203" } } },
+      tags = { road_supply_source = { "0103" } },
+      links = { { kind = "road", path = { "0103", "0203", "0303" } } } },
+    units = units, step = step, turn = turn,
+    vars = { objectives = { { name = "Smolensk", vp = 25, hexes = { "2202", "2203" } } } },
+    markers = { { kind = "air_interdiction", side = "german", count = 3 }, { kind = "soviet_interdiction", side = "soviet", count = 3 } } }
+  for k, v in pairs(extra or {}) do
+    if k == "vars" then for vk, vv in pairs(v) do spec.vars[vk] = vv end else spec[k] = v end
+  end
+  kessel.setup(spec)
+end
+
+local function end_phases(n)
+  for _ = 1, n do expect.accepted(kessel.act{ kind = "end_phase" }) end
+end
+
+-- [13.2] German air markers may go east of column 40 one turn after the German holds Smolensk;
+-- "if Smolensk is recaptured, the situation reverts to the original restrictions". The German has
+-- held it since turn 5 (east open on turn 6). On turn 6 a Soviet rifle passes through 2202: the
+-- Soviet is the last to pass through, Smolensk is recaptured [15] and the limit returns. German
+-- panzers re-enter both hexes in the German Movement Phase of turn 6; at the Air Interdiction
+-- Phase of turn 6 the German holds it again, but only from this turn: east of column 40 opens on
+-- turn 7, not at once.
+kessel.test("case_13_2_smolensk_recaptured_in_the_soviet_turn_resets_the_wait", function()
+  strip({ rifle("r", "2302"), pz("a", "1802"), pz("b", "1803") }, "soviet_movement", 6,
+    { vars = { smolensk_held_since = 5, city_owner = { ["2202"] = "german", ["2203"] = "german" } } })
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "2202", "2201", "2301" } })
+  end_phases(3)   -- Soviet Movement, Combat, Disruption Removal
+  end_phases(1)   -- Soviet Interdiction: the end of the Soviet player-turn
+  expect.eq(kessel.game.step().id, "german_movement")
+  expect.eq(kessel.game.var("smolensk_held_since"), nil, "recaptured: the limit is back")
+  expect.accepted(kessel.act{ kind = "move", units = { "a" }, path = { "1902", "2002", "2102", "2202" } })
+  expect.accepted(kessel.act{ kind = "move", units = { "b" }, path = { "1903", "2003", "2103", "2203" } })
+  end_phases(4)   -- German Movement, Combat, Mechanized Movement, Disruption Removal
+  expect.eq(kessel.game.step().id, "german_air_interdiction")
+  expect.eq(kessel.game.var("smolensk_held_since"), 6, "held again, from turn 6")
+  local ok, why = kessel.act{ kind = "place_marker", hex = "4103" }
+  expect.refused(ok, why, "13.2", "column 40")
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "4003" })
+end)
+
+-- [13.2] The same turn without the Soviet recapture: the German holds Smolensk throughout, the
+-- wait counted from turn 5 stands and markers go east of column 40 on turn 6.
+kessel.test("case_13_2_smolensk_kept_keeps_the_east_open", function()
+  strip({ rifle("r", "2402"), pz("a", "2202"), pz("b", "2203") }, "soviet_movement", 6,
+    { vars = { smolensk_held_since = 5, city_owner = { ["2202"] = "german", ["2203"] = "german" } } })
+  end_phases(4)
+  expect.eq(kessel.game.var("smolensk_held_since"), 5)
+  end_phases(4)
+  expect.eq(kessel.game.step().id, "german_air_interdiction")
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "4103" })
+end)
