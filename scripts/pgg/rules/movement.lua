@@ -81,6 +81,10 @@ function M.cannot_move(u, entering)
     return C.reason("6.5", "%s was stopped by its overrun and may not move again this phase", C.name(u))
   end
   if u.side == C.SOVIET and M.initial_air_pending() then
+    -- the Soviet set-up comes before the German's initial markers [5.1]: name what is waiting now
+    if require("rules.setup").open() then
+      return C.reason("5.1", "the Soviet set-up comes first (end_setup ends it), then the German's initial air markers [13.2]")
+    end
     return C.reason("13.2", "the German player first places his air interdiction markers")
   end
   if not entering then

@@ -63,3 +63,27 @@ kessel.test("case_13_2_smolensk_kept_keeps_the_east_open", function()
   expect.eq(kessel.game.step().id, "german_air_interdiction")
   expect.accepted(kessel.act{ kind = "place_marker", hex = "4103" })
 end)
+
+-- [5.1] [13.2] The pre-game order is the Soviet set-up, then the German's initial air markers,
+-- then the first Soviet move. A Soviet player who tries to move (or asks `mp_left`) while his own
+-- set-up is still open is told to finish the set-up (end_setup), not that the German must place
+-- his markers: the German cannot place them yet. Once the set-up is over the German's markers are
+-- what holds the move up; once the German is done the move is accepted.
+kessel.test("case_5_1_a_move_during_the_setup_names_the_setup_first", function()
+  local function leader(id, at, rating) return { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at } end
+  kessel.setup{ map = { columns = 8, rows = 8, areas = { S13 = { "0104", "0105", "0106" } } },
+    units = { leader("rem", "0104", 4), rifle("r1", "0104"), rifle("r2", "0105"), rifle("other", "0404"), leader("sup", "0706", 5) },
+    markers = { { kind = "air_interdiction", side = "german", count = 3 } },
+    step = "soviet_movement", turn = 1,
+    vars = { first_turn_16 = "move", first_turn_19 = "move", setup_areas = { r1 = "S13", r2 = "S13", rem = "S13" } } }
+  local ok, why = kessel.act{ kind = "move", units = { "other" }, path = { "0504" } }
+  expect.refused(ok, why, "5.1", "end_setup")
+  local mp = kessel.queries.ask("mp_left", { unit = "other" })
+  expect.eq(mp.may_move, false)
+  expect.eq(mp.reason.rule, "5.1", "mp_left names the open set-up")
+  expect.accepted(kessel.act{ kind = "end_setup" })
+  ok, why = kessel.act{ kind = "move", units = { "other" }, path = { "0504" } }
+  expect.refused(ok, why, "13.2", "air interdiction markers")
+  expect.accepted(kessel.act{ kind = "end_air_placement" })
+  expect.accepted(kessel.act{ kind = "move", units = { "other" }, path = { "0504" } })
+end)
