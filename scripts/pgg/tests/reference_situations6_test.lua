@@ -87,3 +87,29 @@ kessel.test("case_5_1_a_move_during_the_setup_names_the_setup_first", function()
   expect.accepted(kessel.act{ kind = "end_air_placement" })
   expect.accepted(kessel.act{ kind = "move", units = { "other" }, path = { "0504" } })
 end)
+
+-- [5.1] [11.2] [11.3] Supply for movement is judged at the start of the Movement Phase, and on
+-- turn 1 the Soviet set-up comes before it: a unit the Soviet arranges into his leader's radius
+-- during the set-up moves with its full allowance. A set-up area 0104-0107, the leader (rating 2)
+-- in 0104, a rifle placed in 0107 (three hexes away: no line of communication, out of supply, MA
+-- 6 halved to 3). The Soviet moves it to 0105 (one hex from the leader) before ending his set-up:
+-- it is in supply and has its 6 MP. And the other way: a rifle moved out of the radius has 3.
+kessel.test("case_5_1_setup_arrangement_decides_first_turn_supply", function()
+  local function leader(id, at, rating) return { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at } end
+  kessel.setup{ map = { columns = 8, rows = 8, areas = { S20 = { "0104", "0105", "0106", "0107" } } },
+    units = { leader("kur", "0104", 2), rifle("near", "0104"), rifle("far", "0107") },
+    markers = { { kind = "air_interdiction", side = "german", count = 3 } },
+    step = "soviet_movement", turn = 1,
+    vars = { first_turn_16 = "move", first_turn_19 = "move", setup_areas = { kur = "S20", near = "S20", far = "S20" } },
+    run_step_start = true }
+  expect.eq(kessel.queries.ask("mp_left", { unit = "far" }).allowance, 3, "out of the radius at first")
+  expect.eq(kessel.queries.ask("mp_left", { unit = "near" }).allowance, 6)
+  expect.accepted(kessel.act{ kind = "setup_place", unit = "far", hex = "0105" })
+  expect.accepted(kessel.act{ kind = "setup_place", unit = "near", hex = "0107" })
+  expect.accepted(kessel.act{ kind = "end_setup" })
+  expect.accepted(kessel.act{ kind = "end_air_placement" })
+  local far, near = kessel.queries.ask("mp_left", { unit = "far" }), kessel.queries.ask("mp_left", { unit = "near" })
+  expect.eq(far.allowance, 6, "arranged into the radius: in supply [11.2]")
+  expect.eq(far.out_of_supply, false)
+  expect.eq(near.allowance, 3, "arranged out of the radius: out of supply, MA halved [11.3]")
+end)
