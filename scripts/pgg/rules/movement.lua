@@ -821,8 +821,9 @@ function M.end_phase_problems()
     if M.first_turn_full_ma(u) and M.cannot_move(u) == nil then
       base = base or M.side_base(C.SOVIET, true)
       if #M.destinations({ u }, u.hex, base) > 0 then
-        out[#out + 1] = C.reason("5.2", "%s (%s) must spend its full movement allowance on the first turn (%s MP left)",
-          C.name(u), u.formation, C.mp(M.mp_left(u)))
+        -- (C.name already names the army)
+        out[#out + 1] = C.reason("5.2", "%s must spend its full movement allowance on the first turn (%s MP left)",
+          C.name(u), C.mp(M.mp_left(u)))
       end
     end
   end
