@@ -314,7 +314,29 @@ kessel.test("data_map_facts", function()
   for _, h in ipairs{ "1831", "3131", "3831", "4331", "4531", "5431" } do
     expect.truthy(kessel.map.has_link(h, "railway"), "railway exit at " .. h)
   end
-  for _, h in ipairs{ "0120", "2216", "2217", "4015", "5907", "5921" } do
-    expect.truthy(kessel.map.has_link(h, "railway") or kessel.map.has_link(h, "road"), h .. " is on a road or railway")
+  -- roads and railways join the places the notes name (a search along hexsides of the kind)
+  local function joined(kind, from, to)
+    local seen, queue = { [from] = true }, { from }
+    while #queue > 0 do
+      local h = table.remove(queue, 1)
+      if h == to then return true end
+      for _, n in ipairs(kessel.hex.neighbors(h)) do
+        if not seen[n] and kessel.map.has_side(h, n, kind) then
+          seen[n] = true
+          queue[#queue + 1] = n
+        end
+      end
+    end
+    return false
   end
+  local roads = {
+    { "0120", "0420" }, { "0420", "2216" }, { "2216", "4015" }, { "4015", "4607" }, { "4607", "5907" },   -- the highway
+    { "0513", "0420" }, { "0513", "1509" }, { "2217", "2626" }, { "2626", "5915" }, { "2217", "3020" },
+  }
+  for _, r in ipairs(roads) do expect.truthy(joined("road", r[1], r[2]), "road " .. r[1] .. "-" .. r[2]) end
+  local rails = {
+    { "0513", "2216" }, { "0420", "2216" }, { "0420", "0525" }, { "0525", "1427" }, { "1427", "2626" }, { "2217", "2626" },
+    { "2216", "4015" }, { "2217", "3020" }, { "3901", "4015" }, { "4015", "4607" }, { "4607", "5907" }, { "4015", "5921" },
+  }
+  for _, r in ipairs(rails) do expect.truthy(joined("railway", r[1], r[2]), "railway " .. r[1] .. "-" .. r[2]) end
 end)
