@@ -44,6 +44,20 @@ fn pgg_campaign_data_tests_pass() {
     assert!(r.stdout.contains("7 passed, 0 failed"), "{}", r.stdout);
 }
 
+/// The learning scenario against its notes (victory levels at either Smolensk value) and the
+/// campaign's counters.
+#[test]
+fn pgg_learning_data_tests_pass() {
+    let r = kessel(&[
+        "test",
+        "scenarios/pgg/tests-learning",
+        "--scenario",
+        "scenarios/pgg/learning.toml",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
+}
+
 #[test]
 fn asl_refit_phase_rule_tests_pass() {
     run_rule_tests("scripts/asl-cg");
