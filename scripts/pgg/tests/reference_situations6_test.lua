@@ -113,3 +113,27 @@ kessel.test("case_5_1_setup_arrangement_decides_first_turn_supply", function()
   expect.eq(far.out_of_supply, false)
   expect.eq(near.allowance, 3, "arranged out of the radius: out of supply, MA halved [11.3]")
 end)
+
+-- [10.4] [11.2] [11.3] An evacuated leader comes back at X at the start of the next Soviet
+-- Movement Phase, and supply for movement is judged at that start: the units within his rating of
+-- X are in supply for the phase. A leader (rating 2) in 0202 is boxed in by three panzers and
+-- evacuated on turn 7; a rifle in 0707, one hex from X (0808), has no other leader. On turn 8 the
+-- leader is back in 0808 and the rifle moves with its full 6 MP (out of supply it would have 3).
+kessel.test("case_10_4_returning_leader_supplies_his_units_for_that_move", function()
+  local function leader(id, at, rating) return { id = id, name = id, side = "soviet", type = "leader", faces = { "0-" .. rating .. "-10" }, attrs = { rating = rating }, at = at } end
+  kessel.setup{ map = { columns = 8, rows = 8, areas = { X = { "0808" } } }, step = "soviet_movement", turn = 7,
+    units = { leader("l", "0202", 2), pz("g1", "0302"), pz("g2", "0203"), pz("g3", "0101"), rifle("r", "0707") },
+    options = { leader_evacuation = true } }
+  expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
+  end_phases(9)
+  expect.eq(kessel.game.turn(), 8)
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.eq(kessel.units.get("l").hex, "0808", "back at X")
+  local mp = kessel.queries.ask("mp_left", { unit = "r" })
+  expect.eq(mp.out_of_supply, false, "in the returned leader's radius")
+  expect.eq(mp.allowance, 6)
+  -- and it began the phase in his command, so it may overrun this phase [6.5] [10.35]
+  local in_command = false
+  for _, id in ipairs(kessel.game.var("phase_start").command) do if id == "r" then in_command = true end end
+  expect.truthy(in_command, "the rifle began the phase in command")
+end)
