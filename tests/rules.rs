@@ -55,7 +55,7 @@ fn pgg_learning_data_tests_pass() {
         "scenarios/pgg/learning.toml",
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
+    assert!(r.stdout.contains("3 passed, 0 failed"), "{}", r.stdout);
 }
 
 #[test]

@@ -46,3 +46,18 @@ kessel.test("learning_counters_match_the_campaign", function()
   end
   expect.eq(german, 8)
 end)
+
+-- [13] [6.37] The notes promise the full rules: the learning scenario carries the campaign's
+-- markers, so the Soviet Interdiction Phase has its three markers [13.4] and the German his six rail
+-- cuts [6.37] and three air markers [13.2].
+kessel.test("learning_has_the_campaigns_markers", function()
+  local count = {}
+  for _, m in ipairs(kessel.markers.all{}) do
+    local key = m.kind .. "/" .. tostring(m.side)
+    count[key] = (count[key] or 0) + 1
+  end
+  expect.eq(count["air_interdiction/german"], 3)
+  expect.eq(count["soviet_interdiction/soviet"], 3)
+  expect.eq(count["rail_cut/german"], 6)
+  expect.truthy((count["disruption/nil"] or 0) >= 10)
+end)
