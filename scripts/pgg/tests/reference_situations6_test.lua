@@ -137,3 +137,28 @@ kessel.test("case_10_4_returning_leader_supplies_his_units_for_that_move", funct
   for _, id in ipairs(kessel.game.var("phase_start").command) do if id == "r" then in_command = true end end
   expect.truthy(in_command, "the rifle began the phase in command")
 end)
+
+-- [12] [12.2] Neither player knows an untried unit's values until it is committed to combat: the
+-- German's view and the Soviet's own view both show a face-down rifle division with no values (a
+-- rifle, from the rifle pool) before the attack, and both show the drawn 3-4-6 after it.
+kessel.test("case_12_2_nobody_sees_an_untried_value_before_the_reveal_both_do_after", function()
+  local B = require("testing.board10")
+  B.setup({ B.pz("g", "0303", "8-8-10"), { id = "h", name = "h", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+    B.leader("l", "0505", 3) }, { step = "german_combat", turn = 5, pools = { rifle = { "3-4-6" } } })
+  local function seen(side)
+    for _, u in ipairs(kessel.game.view(side).units) do if u.id == "h" then return u end end
+  end
+  for _, side in ipairs{ "german", "soviet" } do
+    local u = seen(side)
+    expect.truthy(u.hidden, side .. " sees it face down")
+    expect.eq(#u.faces, 0, side .. " sees no values")
+    expect.eq(u.kind, "rifle"); expect.eq(u.pool, "rifle")
+  end
+  kessel.inject_dice{ 1, 3 }   -- the draw, then 8 against 4: 2-1, roll 3: D1/A1
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  for _, side in ipairs{ "german", "soviet" } do
+    local u = seen(side)
+    expect.falsy(u.hidden, side .. " sees it face up")
+    expect.eq(string.format("%d-%d-%d", u.faces[1].attack, u.faces[1].defence, u.faces[1].movement), "3-4-6", side)
+  end
+end)
