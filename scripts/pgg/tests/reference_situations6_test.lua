@@ -162,3 +162,26 @@ kessel.test("case_12_2_nobody_sees_an_untried_value_before_the_reveal_both_do_af
     expect.eq(string.format("%d-%d-%d", u.faces[1].attack, u.faces[1].defence, u.faces[1].movement), "3-4-6", side)
   end
 end)
+
+-- [13.3] German air markers have no effect on Soviet supply (the reference manual), nor so on the
+-- lines it is made of: German markers on every hex of column 08 of a 10x10 map and on the hex
+-- between a leader (rating 2, 0505) and his rifle (0705) leave the leader's line of supply to the
+-- east edge and the rifle's line of communication open [11.2]: the rifle is in supply with its 6
+-- MP and in command [10.35]; entering a marked hex still costs it 1 MP more [13.3].
+kessel.test("case_13_3_german_air_markers_do_not_touch_soviet_supply_or_command", function()
+  local B = require("testing.board10")
+  local markers = {}
+  for r = 1, 10 do markers[#markers + 1] = { kind = "air_interdiction", side = "german", at = string.format("08%02d", r) } end
+  markers[#markers + 1] = { kind = "air_interdiction", side = "german", at = "0605" }
+  B.setup({ B.leader("l", "0505", 2), B.rifle("r", "0705", "3-3-6"), B.pz("g", "0202") },
+    { step = "soviet_movement", turn = 5, markers = markers, run_step_start = true })
+  local mp = kessel.queries.ask("mp_left", { unit = "r" })
+  expect.eq(mp.out_of_supply, false, "in supply through the marked hexes")
+  expect.eq(mp.allowance, 6)
+  local s = kessel.queries.ask("supply", { unit = "r" })
+  expect.truthy(s.in_supply, tostring(s.why))
+  expect.truthy(require("rules.leaders").in_command(kessel.units.get("r")), "in command across the marked hex")
+  -- the marker still slows the move into its hex: clear 1 + 1
+  expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0805" } })
+  expect.eq(kessel.queries.ask("mp_left", { unit = "r" }).left, 4)
+end)
