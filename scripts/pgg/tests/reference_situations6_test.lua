@@ -185,3 +185,52 @@ kessel.test("case_13_3_german_air_markers_do_not_touch_soviet_supply_or_command"
   expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0805" } })
   expect.eq(kessel.queries.ask("mp_left", { unit = "r" }).left, 4)
 end)
+
+-- [6.7] The terrain effects chart, every movement class against every terrain a unit can enter
+-- from one hex: a unit in 0502 of a 10x3 map sees forest (0501), swamp (0503), a clear hex across
+-- a river hexside (0601), a forest hex along a road (0602: the road rate, not the forest), a major
+-- city (0402, clear) and a lake (0401). By the chart: clear and city 1; forest 1 for infantry (and
+-- leaders, who move as infantry in forest), 2 for all others; swamp 2; a river +2 for Germans, +1
+-- for Soviets; a road ½ for motorized units (and leaders), 1 for infantry and cavalry; lakes closed.
+kessel.test("case_6_7_terrain_effects_chart_every_class_and_terrain", function()
+  local classes = {
+    -- id, side, type, faces, { forest, swamp, river, road, city }
+    { "inf", "german", "infantry", { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, { 1, 2, 3, 1, 1 } },
+    { "cav", "german", "cavalry", { "4-4-5", "2-2-5" }, { 2, 2, 3, 1, 1 } },
+    { "pz", "german", "panzer", { "4-4-10", "2-2-10" }, { 2, 2, 3, 0.5, 1 } },
+    { "mot", "german", "motorized", { "3-3-10", "2-2-10" }, { 2, 2, 3, 0.5, 1 } },
+    { "rif", "soviet", "rifle", { "3-3-6" }, { 1, 2, 2, 1, 1 } },
+    { "tank", "soviet", "tank", { "4-4-10" }, { 2, 2, 2, 0.5, 1 } },
+    { "ldr", "soviet", "leader", { "0-3-10" }, { 1, 2, 2, 0.5, 1 } },
+  }
+  local hexes = { "0501", "0503", "0601", "0602", "0402" }
+  for _, c in ipairs(classes) do
+    local function board()
+      local u = { id = c[1], name = c[1], side = c[2], type = c[3], faces = c[4], at = "0502" }
+      if c[3] == "leader" then u.attrs = { rating = 3 } end
+      kessel.setup{ map = { columns = 10, rows = 3,
+          terrain = { ["0501"] = "forest", ["0503"] = "swamp", ["0602"] = "forest", ["0401"] = "lake" },
+          hexsides = { { "0502", "0601", "river" } },
+          links = { { kind = "road", path = { "0502", "0602" } } },
+          places = { { name = "City", kind = "major_city", hexes = { "0402" } } } },
+        units = { u }, step = c[2] .. "_movement", turn = 7 }
+    end
+    for i, h in ipairs(hexes) do
+      board()
+      local ok, ev = kessel.act{ kind = "move", units = { c[1] }, path = { h } }
+      expect.accepted(ok, ev)
+      expect.eq(ev[1].cost, c[5][i], string.format("%s (%s) entering %s", c[1], c[3], h))
+    end
+    board()
+    local ok, why = kessel.act{ kind = "move", units = { c[1] }, path = { "0401" } }
+    expect.refused(ok, why, "6.7", "lake")
+    -- the reach query gives the same costs where the step is the cheapest way in (forest, swamp, road)
+    local cost = {}
+    local reach = kessel.queries.ask("reach", { units = { c[1] } })
+    expect.eq(#reach.refused, 0, c[1] .. " may move: " .. tostring(reach.refused[1] and reach.refused[1].message))
+    for _, r in ipairs(reach.reachable) do cost[r.hex] = r.cost end
+    expect.eq(cost["0503"], c[5][2], c[1] .. ": reach, swamp")
+    expect.eq(cost["0602"], c[5][4], c[1] .. ": reach, road")
+    expect.eq(cost["0401"], nil, c[1] .. ": reach, lake")
+  end
+end)
