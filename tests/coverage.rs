@@ -51,12 +51,14 @@ fn backticked(cell: &str) -> Vec<String> {
 
 fn test_names() -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    let dir = root().join("scripts/pgg/tests");
-    for e in std::fs::read_dir(dir).expect("tests dir") {
-        let text = std::fs::read_to_string(e.expect("entry").path()).expect("read");
-        for part in text.split("kessel.test(\"").skip(1) {
-            if let Some(name) = part.split('"').next() {
-                names.insert(name.to_string());
+    // the rule tests, and the campaign's data tests (run with the scenario loaded, tests/rules.rs)
+    for dir in ["scripts/pgg/tests", "scenarios/pgg/tests"] {
+        for e in std::fs::read_dir(root().join(dir)).expect("tests dir") {
+            let text = std::fs::read_to_string(e.expect("entry").path()).expect("read");
+            for part in text.split("kessel.test(\"").skip(1) {
+                if let Some(name) = part.split('"').next() {
+                    names.insert(name.to_string());
+                }
             }
         }
     }

@@ -30,6 +30,34 @@ fn pgg_rule_tests_pass() {
     run_rule_tests("scripts/pgg");
 }
 
+/// The campaign's data against the reference notes (order of battle, schedules, counter mixes,
+/// objectives, map facts): Lua tests that read the loaded scenario.
+#[test]
+fn pgg_campaign_data_tests_pass() {
+    let r = kessel(&[
+        "test",
+        "scenarios/pgg/tests",
+        "--scenario",
+        "scenarios/pgg/campaign.toml",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("7 passed, 0 failed"), "{}", r.stdout);
+}
+
+/// The learning scenario against its notes (victory levels at either Smolensk value) and the
+/// campaign's counters.
+#[test]
+fn pgg_learning_data_tests_pass() {
+    let r = kessel(&[
+        "test",
+        "scenarios/pgg/tests-learning",
+        "--scenario",
+        "scenarios/pgg/learning.toml",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("3 passed, 0 failed"), "{}", r.stdout);
+}
+
 #[test]
 fn asl_refit_phase_rule_tests_pass() {
     run_rule_tests("scripts/asl-cg");

@@ -143,7 +143,12 @@ kessel.queries.declare{
     local movers, refused = {}, {}
     for _, id in ipairs(args.units) do
       local u = unit_of(id)
-      local why = C.on_map(u) and M.cannot_move(u) or { rule = "6.1", message = "not on the map" }
+      -- (not `on_map and cannot_move(u) or ...`: a unit that may move, cannot_move = nil, fell
+      -- through to the "not on the map" refusal)
+      local why
+      if not u then why = { rule = "6.1", message = "no unit `" .. tostring(id) .. "`" }
+      elseif not C.on_map(u) then why = { rule = "6.1", message = "not on the map" }
+      else why = M.cannot_move(u) end
       if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
       else movers[#movers + 1] = id end
     end

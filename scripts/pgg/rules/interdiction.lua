@@ -6,8 +6,9 @@
 -- down or the German declares he is done, `end_air_placement`). They may go on Soviet-occupied
 -- hexes, but not east of column 40 until one turn after the German holds both Smolensk hexes with a
 -- line to the west edge (game var `smolensk_held_since`, judged at the start of each German Air
--- Interdiction Phase); the limit returns as soon as Smolensk is lost. They are removed at the end
--- of the Soviet Movement Phase [13.33].
+-- Interdiction Phase); the limit returns as soon as Smolensk is lost (not held at an Air
+-- Interdiction Phase, or retaken by the Soviet by the end of his player-turn: the German's next hold
+-- then starts a new one-turn wait). They are removed at the end of the Soviet Movement Phase [13.33].
 --
 -- Soviet [13.4]: in the Soviet Interdiction Phase the Soviet may place one marker, three times a
 -- game, never on turn 12, never on a German-occupied hex [13.45]; it affects both German Movement
@@ -196,9 +197,25 @@ local function remove_all(kind)
   for _, m in ipairs(kessel.markers.all{ kind = kind, placed = true }) do kessel.emit.marker(m.id, nil) end
 end
 
+-- Has the Soviet retaken Smolensk? A hex of it is no longer the German's: the Soviet was the last
+-- to be in it or pass through it with a combat unit [15].
+function I.smolensk_retaken()
+  local owner = require("rules.victory").owners()
+  for _, h in ipairs(I.smolensk()) do
+    if owner[h] ~= nil and owner[h] ~= C.GERMAN then return true end
+  end
+  return false
+end
+
 kessel.on("step_end", function()
   if C.step_is("soviet_movement") then remove_all(I.GERMAN_KIND) end          -- [13.33]
   if C.step_is("german_air_interdiction") then remove_all(I.SOVIET_KIND) end  -- end of German player-turn
+  -- [13.2] a recapture puts the limit back at once: the German's next hold starts a new wait
+  -- (judged at the end of the Soviet player-turn, as the Soviet's recaptures are [15])
+  if C.step_is("soviet_interdiction") and kessel.game.var("smolensk_held_since") ~= nil and I.smolensk_retaken() then
+    kessel.emit.var("smolensk_held_since", nil)
+    kessel.emit.note("13.2", "the Soviet has retaken Smolensk: air markers stay at or west of column 40 until the German has held it again for a turn")
+  end
 end)
 
 kessel.on("step_start", function()

@@ -9,7 +9,7 @@
 -- Evacuation [10.4] (optional rule `leader_evacuation`, never under WBC09 #5): once a turn the
 -- Soviet player may take off the map a leader that has no line of supply to the east edge; it comes
 -- back at the start of the next Soviet Movement Phase in the scenario's `evacuation_area` (default
--- X); at most `evacuation_max` (default 2) a game. Both come from the scenario's [vars]; a position
+-- X), in time for that phase's supply judgement; at most `evacuation_max` (default 2) a game. Both come from the scenario's [vars]; a position
 -- built inline (kessel.setup, no scenario) may give them as game variables of the same names. The
 -- trigger ("no line of supply") and the one-turn delay are the project's reading: the exact wording
 -- is not known.
@@ -221,6 +221,7 @@ kessel.on("step_start", function()
   local done = kessel.game.var("evacuations")
   if not done then return end
   local area = kessel.map.area(L.evacuation_area()) or {}
+  local returned = false
   for _, e in ipairs(done) do
     if not e.back and e.returns <= kessel.game.turn() then
       for _, h in ipairs(area) do
@@ -233,12 +234,19 @@ kessel.on("step_start", function()
           kessel.emit.note("10.4", string.format("%s returns from evacuation at %s (entering costs %s MP)",
             C.name(kessel.units.get(e.id)), h, C.mp(cost)))
           e.back = true
+          returned = true
           break
         end
       end
     end
   end
   kessel.emit.var("evacuations", done)
+  if returned then
+    -- he is back for the start of the phase: supply for movement [11.3], judged by supply.lua's
+    -- start-of-phase hook before this one ran, is judged again with him on the map (overrun.lua's
+    -- record of who began the phase in command [6.5] is made after this hook)
+    require("rules.supply").mark(C.SOVIET)
+  end
 end)
 
 return L

@@ -81,6 +81,10 @@ function M.cannot_move(u, entering)
     return C.reason("6.5", "%s was stopped by its overrun and may not move again this phase", C.name(u))
   end
   if u.side == C.SOVIET and M.initial_air_pending() then
+    -- the Soviet set-up comes before the German's initial markers [5.1]: name what is waiting now
+    if require("rules.setup").open() then
+      return C.reason("5.1", "the Soviet set-up comes first (end_setup ends it), then the German's initial air markers [13.2]")
+    end
     return C.reason("13.2", "the German player first places his air interdiction markers")
   end
   if not entering then
@@ -815,8 +819,9 @@ function M.end_phase_problems()
     if M.first_turn_full_ma(u) and M.cannot_move(u) == nil then
       base = base or M.side_base(C.SOVIET, true)
       if #M.destinations({ u }, u.hex, base) > 0 then
-        out[#out + 1] = C.reason("5.2", "%s (%s) must spend its full movement allowance on the first turn (%s MP left)",
-          C.name(u), u.formation, C.mp(M.mp_left(u)))
+        -- (C.name already names the army)
+        out[#out + 1] = C.reason("5.2", "%s must spend its full movement allowance on the first turn (%s MP left)",
+          C.name(u), C.mp(M.mp_left(u)))
       end
     end
   end

@@ -12,7 +12,8 @@
 -- offered only once the Soviet set-up is over), then turn 1. So the set-up is open on turn 1, in the
 -- Soviet Movement Phase, with no decision pending, while the German's initial air placement waits
 -- and until the Soviet ends it. Set-up stacks are judged like any other at the end of the Soviet
--- Movement Phase [7.1] (stacking.lua). A position built inline (kessel.setup cannot give units a
+-- Movement Phase [7.1] (stacking.lua). Supply for the first move [11.3] is judged on the
+-- arrangement as it stands after each placement. A position built inline (kessel.setup cannot give units a
 -- set-up area) may name the areas in game var `setup_areas` (unit id -> area id).
 local C = require("rules.common")
 local ST = require("rules.stacking")
@@ -159,6 +160,10 @@ kessel.action{
     local u = kessel.units.get(a.unit)
     kessel.emit.place(u.id, a.hex)
     kessel.emit.note("5.1", string.format("set-up: %s placed in %s (from %s, area %s)", C.name(u), a.hex, u.hex, SU.area_of(u)))
+    -- supply for movement is judged at the start of the Movement Phase [11.3], which the set-up
+    -- precedes: judge it again on the new arrangement (a unit placed into or out of its leader's
+    -- radius [11.2])
+    require("rules.supply").mark(C.SOVIET)
   end,
   enumerate = C.sided_list(function(side)
     local out = {}

@@ -170,6 +170,17 @@ function V.divisions_destroyed()
   return out
 end
 
+-- The victory level of a German-minus-Soviet difference [15]: the first level whose `max` it does
+-- not exceed; option german_marginal_is_draw renames German Marginal.
+function V.level_for(diff)
+  local level
+  for _, l in ipairs(V.levels()) do
+    if l.max == nil or diff <= l.max then level = l.name; break end
+  end
+  if level == "German Marginal" and C.option("german_marginal_is_draw") then level = "Draw" end
+  return level
+end
+
 function V.swf_vp(n)
   n = n or 0
   return math.min(n, 5) + 2 * math.max(0, math.min(n, 10) - 5)
@@ -190,11 +201,7 @@ function V.score()
   local soviet = #destroyed * C.option("soviet_vp_per_division")
   soviet = soviet + V.recapture_vp() * #(kessel.game.var("soviet_recaptures") or {})
   local diff = german - soviet
-  local level
-  for _, l in ipairs(V.levels()) do
-    if l.max == nil or diff <= l.max then level = l.name; break end
-  end
-  if level == "German Marginal" and C.option("german_marginal_is_draw") then level = "Draw" end
+  local level = V.level_for(diff)
   return { german_vp = german, soviet_vp = soviet, difference = diff, level = level, held = held, destroyed = destroyed }
 end
 

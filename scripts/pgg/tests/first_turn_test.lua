@@ -65,6 +65,8 @@ kessel.test("case_5_2_13th_20th_must_spend_full_ma", function()
   expect.accepted(mv("a", { "0205", "0305", "0405" }))
   local ok, why = kessel.act{ kind = "end_phase" }
   expect.refused(ok, why, "5.2", "full movement allowance")
+  -- the unit is named once, with its army once ("a (13 Army) must spend ...")
+  expect.refused(ok, why, "5.2", "a (13 Army) must spend its full movement allowance on the first turn (3 MP left)")
   expect.accepted(mv("a", { "0505", "0605", "0705" }))
   expect.accepted(kessel.act{ kind = "end_phase" })
 end)

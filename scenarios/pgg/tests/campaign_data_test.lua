@@ -1,0 +1,336 @@
+-- The campaign's data, fact by fact, against the project's reference notes (pgg-facts.md and the
+-- reference manual): the order of battle of both sides, the Soviet set-up [5.1], the reinforcement
+-- schedules [14.3] [16.1] [16.2], the untried counter mixes [12], the objectives [15] and the map
+-- facts the rules lean on. Run with the scenario loaded:
+--   kessel test scenarios/pgg/tests --scenario scenarios/pgg/campaign.toml
+-- Each table below is written from the notes, not from the scenario file, so an edit of the file
+-- that breaks a fact fails here with the fact named.
+local expect = kessel.expect
+
+local function count_by(list, key)
+  local t = {}
+  for _, x in ipairs(list) do
+    local k = key(x)
+    t[k] = (t[k] or 0) + 1
+  end
+  return t
+end
+
+local function describe(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  local out = {}
+  for _, k in ipairs(keys) do out[#out + 1] = k .. "=" .. tostring(t[k]) end
+  return table.concat(out, ", ")
+end
+
+-- The hexes of a range "0101..0501" along a row or a column (both ends included).
+local function span(a, b)
+  local ca, ra, cb, rb = tonumber(a:sub(1, 2)), tonumber(a:sub(3, 4)), tonumber(b:sub(1, 2)), tonumber(b:sub(3, 4))
+  local out = {}
+  for c = math.min(ca, cb), math.max(ca, cb) do
+    for r = math.min(ra, rb), math.max(ra, rb) do out[#out + 1] = string.format("%02d%02d", c, r) end
+  end
+  return out
+end
+
+local function same_hexes(got, want, what)
+  local g, w = {}, {}
+  for _, h in ipairs(got or {}) do g[#g + 1] = h end
+  for _, h in ipairs(want) do w[#w + 1] = h end
+  table.sort(g); table.sort(w)
+  expect.eq(table.concat(g, " "), table.concat(w, " "), what)
+end
+
+local function soviet_units(pred)
+  local out = {}
+  for _, u in ipairs(kessel.units.all()) do
+    if u.side == "soviet" and pred(u) then out[#out + 1] = u end
+  end
+  return out
+end
+
+local function kind(u)
+  if u.type == "leader" then return "leader" end
+  if u.type == "rifle" then return "rifle" end
+  return "armour"
+end
+
+-- [12] The untried counter mixes: 78 rifle divisions (MA 6) and 20 armoured divisions (MA 10).
+kessel.test("data_12_untried_counter_mixes", function()
+  local rifle = {
+    ["9-8-6"] = 1, ["8-8-6"] = 2, ["6-8-6"] = 1, ["5-8-6"] = 3, ["3-8-6"] = 1,
+    ["7-7-6"] = 1, ["6-7-6"] = 1, ["4-7-6"] = 1, ["3-7-6"] = 1,
+    ["7-6-6"] = 1, ["6-6-6"] = 1, ["4-6-6"] = 1, ["2-6-6"] = 1,
+    ["6-5-6"] = 1, ["5-5-6"] = 3, ["4-5-6"] = 5, ["3-5-6"] = 3, ["2-5-6"] = 3, ["1-5-6"] = 1,
+    ["5-4-6"] = 1, ["4-4-6"] = 2, ["3-4-6"] = 6, ["2-4-6"] = 5, ["1-4-6"] = 1,
+    ["4-3-6"] = 1, ["3-3-6"] = 3, ["2-3-6"] = 4, ["1-3-6"] = 5,
+    ["2-2-6"] = 3, ["1-2-6"] = 1, ["2-1-6"] = 2, ["1-1-6"] = 3, ["0-1-6"] = 1, ["0-0-6"] = 8,
+  }
+  -- tank 0 x3, 3 x3, 4, 5 x2, 7; mechanized 1, 2, 4 x3, 5, 6, 8 x3 (one value for attack and defence)
+  local armour = { ["0-0-10"] = 3, ["1-1-10"] = 1, ["2-2-10"] = 1, ["3-3-10"] = 3, ["4-4-10"] = 4,
+    ["5-5-10"] = 3, ["6-6-10"] = 1, ["7-7-10"] = 1, ["8-8-10"] = 3 }
+  for id, want in pairs{ rifle = rifle, armour = armour } do
+    local got = count_by(kessel.game.pool(id), function(f) return f end)
+    expect.eq(describe(got), describe(want), "pool " .. id)
+  end
+  expect.eq(#kessel.game.pool("rifle"), 78)
+  expect.eq(#kessel.game.pool("armour"), 20)
+end)
+
+-- [5.1] The Soviet set-up, army by army: rifle and armoured divisions face down (drawn from the
+-- matching pool), the army's leader face up with his rating, in the printed hex or set-up area.
+kessel.test("data_5_1_soviet_setup_by_army", function()
+  local armies = {
+    { formation = "24 Army", rifle = 5, armour = 1, leader = "Rakutin", rating = 2, hexes = { "4015" } },
+    { formation = "16 Army", rifle = 6, armour = 0, leader = "Lukin", rating = 3, hexes = { "2216" } },
+    { formation = "19 Army", rifle = 4, armour = 0, leader = "Konev", rating = 5, hexes = { "1414" } },
+    { formation = "13 Army", rifle = 7, armour = 1, leader = "Remezov", rating = 4, hexes = span("0123", "0126") },
+    { formation = "20 Army", rifle = 6, armour = 4, leader = "Kurochkin", rating = 4, hexes = span("0108", "0115") },
+  }
+  local total = 0
+  for _, a in ipairs(armies) do
+    local units = soviet_units(function(u) return u.formation == a.formation end)
+    local n = count_by(units, kind)
+    expect.eq(describe(n), describe{ rifle = a.rifle, armour = a.armour > 0 and a.armour or nil, leader = 1 }, a.formation)
+    local allowed = {}
+    for _, h in ipairs(a.hexes) do allowed[h] = true end
+    for _, u in ipairs(units) do
+      total = total + 1
+      expect.eq(u.location, "map", u.id .. " is set up on the map")
+      expect.truthy(allowed[u.hex], string.format("%s (%s) sets up in %s, not %s", u.id, a.formation, table.concat(a.hexes, "/"), tostring(u.hex)))
+      expect.eq(u.enter_turn, nil, u.id .. " is no reinforcement")
+      if kind(u) == "leader" then
+        expect.eq(u.name, a.leader, a.formation .. "'s leader")
+        expect.eq(u.attrs.rating, a.rating, a.leader .. "'s rating")
+        expect.eq(u.defence, a.rating, a.leader .. " defends with his rating [10.2]")
+        expect.eq(u.movement, 10, a.leader .. "'s MA [10.2]")
+        expect.falsy(u.hidden, "leaders are never hidden")
+      else
+        expect.truthy(u.hidden, u.id .. " starts untried [12]")
+        expect.eq(u.pool, kind(u) == "rifle" and "rifle" or "armour", u.id .. "'s pool")
+      end
+    end
+    if #a.hexes > 1 then
+      local area
+      for _, u in ipairs(units) do area = area or u.setup_area end
+      expect.truthy(area ~= nil, a.formation .. " has a set-up area")
+      same_hexes(kessel.map.area(area), a.hexes, a.formation .. "'s set-up area " .. tostring(area))
+    end
+  end
+  expect.eq(total, 39, "Soviet units at set-up")
+  expect.eq(#soviet_units(function(u) return u.location == "map" end), 39, "nothing else on the map")
+end)
+
+-- [14.3] [16.1] The Soviet schedule: rifle/armour/leader by turn and entry area; none on turn 12.
+kessel.test("data_16_1_soviet_reinforcement_schedule", function()
+  local schedule = {
+    ["1 X"] = { rifle = 6, leader = "Rokossovsky", rating = 5 },
+    ["1 V"] = { rifle = 5, leader = "Ershakov", rating = 3 },
+    ["2 W"] = { rifle = 3, armour = 1, leader = "Khomenko", rating = 3 },
+    ["2 X"] = { rifle = 4 },
+    ["3 Z"] = { rifle = 5, armour = 2, leader = "Gerasimenko", rating = 2 },
+    ["3 X"] = { rifle = 4 },
+    ["4 X"] = { rifle = 5, armour = 1, leader = "Kachalov", rating = 2 },
+    ["5 X"] = { rifle = 4, armour = 1 },
+    ["6 X"] = { rifle = 4 },
+    ["7 X"] = { rifle = 4, leader = "Maslennikov", rating = 3 },
+    ["8 X"] = { rifle = 4, leader = "Dalmatov", rating = 2 },
+    ["9 X"] = { rifle = 4, leader = "Zakharkin", rating = 3 },
+    ["10 X"] = { rifle = 4, leader = "Vishnevsky", rating = 2 },
+    ["11 X"] = { rifle = 4, leader = "Onuprienko", rating = 2 },
+  }
+  local got = {}
+  for _, u in ipairs(soviet_units(function(u) return u.enter_turn ~= nil end)) do
+    local key = u.enter_turn .. " " .. tostring(u.enter_area)
+    got[key] = got[key] or { units = {} }
+    table.insert(got[key].units, u)
+  end
+  for key, want in pairs(schedule) do
+    local g = got[key]
+    expect.truthy(g ~= nil, "Soviet reinforcements " .. key)
+    local n = count_by(g.units, kind)
+    expect.eq(describe(n), describe{ rifle = want.rifle, armour = want.armour, leader = want.leader and 1 or nil }, "Soviet reinforcements " .. key)
+    for _, u in ipairs(g.units) do
+      expect.eq(u.location, "pending", u.id)
+      if kind(u) == "leader" then
+        expect.eq(u.name, want.leader, key .. "'s leader")
+        expect.eq(u.attrs.rating, want.rating, want.leader .. "'s rating")
+      else
+        expect.truthy(u.hidden, u.id .. " enters untried [3]")
+      end
+    end
+  end
+  for key in pairs(got) do expect.truthy(schedule[key] ~= nil, "no Soviet reinforcements are scheduled for " .. key) end
+  -- the entry areas [16.1]: V on the north edge 1901-2701, W Rzhev 3901, X 5907, Z 3131
+  same_hexes(kessel.map.area("V"), span("1901", "2701"), "area V")
+  same_hexes(kessel.map.area("W"), { "3901" }, "area W")
+  same_hexes(kessel.map.area("X"), { "5907" }, "area X")
+  same_hexes(kessel.map.area("Z"), { "3131" }, "area Z")
+end)
+
+-- [14.1] [14.2] The reserves the rules bring in: provisional divisions (a die a turn, entrances 1-6)
+-- and the South-Western Front (from turn 2, 5 a turn, 10 a game, at or east of Z).
+kessel.test("data_14_provisional_and_south_western_front", function()
+  local entrances = { P1 = span("1901", "2701"), P2 = { "3901" }, P3 = { "5101" }, P4 = { "4331" }, P5 = { "3131" }, P6 = { "1831" } }
+  local listed = kessel.scenario.var("provisional_entrances")
+  expect.eq(table.concat(listed, " "), "P1 P2 P3 P4 P5 P6")
+  for id, hexes in pairs(entrances) do same_hexes(kessel.map.area(id), hexes, "provisional entrance " .. id) end
+  expect.eq(kessel.scenario.var("swf_first_turn"), 2)
+  expect.eq(kessel.scenario.var("swf_max_per_turn"), 5)
+  expect.eq(kessel.scenario.var("swf_max_total"), 10)
+  expect.eq(table.concat(kessel.scenario.var("swf_vp"), " "), "1 1 1 1 1 2 2 2 2 2")
+  expect.eq(kessel.scenario.var("swf_area"), "Z")
+  local swf = soviet_units(function(u) return u.formation == kessel.scenario.var("swf_formation") end)
+  expect.eq(#swf, 10, "South-Western Front divisions in reserve")
+  for _, u in ipairs(swf) do expect.eq(kind(u), "rifle", u.id) end
+end)
+
+-- [16.2] The German order of battle: which divisions enter when and where, and their counters.
+kessel.test("data_16_2_german_schedule_and_counters", function()
+  local schedule = {
+    ["1 C"] = { "7 Pz", "12 Pz", "20 Pz", "14 Mot", "20 Mot" },
+    ["2 A"] = { "19 Pz", "18 Mot", "Lehr" },
+    ["2 B"] = { "6 Inf", "26 Inf" },
+    ["3 D"] = { "5 Inf", "35 Inf", "161 Inf" },
+    ["3 E"] = { "10 Pz", "17 Pz", "18 Pz", "29 Mot", "SS DR", "GD" },
+    ["3 H"] = { "3 Pz", "4 Pz", "10 Mot", "1 Cav" },
+    ["5 E"] = { "23 Inf", "137 Inf", "263 Inf" },
+    ["6 E"] = { "258 Inf", "292 Inf" },
+    ["7 E"] = { "7 Inf", "15 Inf", "17 Inf", "268 Inf" },
+    ["8 F"] = { "78 Inf", "252 Inf" },
+    ["9 G"] = { "31 Inf", "34 Inf" },
+  }
+  local by_key, by_formation = {}, {}
+  for _, u in ipairs(kessel.units.all()) do
+    if u.side == "german" then
+      expect.eq(u.location, "pending", u.id .. ": no German unit on the map at the start [3]")
+      local f = u.formation or (u.attrs.independent == 1 and u.name) or "?"
+      local key = tostring(u.enter_turn) .. " " .. tostring(u.enter_area)
+      by_key[key] = by_key[key] or {}
+      by_key[key][f] = true
+      by_formation[f] = by_formation[f] or {}
+      table.insert(by_formation[f], u)
+    end
+  end
+  for key, list in pairs(schedule) do
+    local want = {}
+    for _, f in ipairs(list) do want[f] = true end
+    expect.eq(describe(by_key[key] or {}), describe(want), "German entry " .. key)
+  end
+  for key in pairs(by_key) do expect.truthy(schedule[key] ~= nil, "no German entry is scheduled for " .. key) end
+  -- counters: {type, face, steps} of each regiment or division; MA mechanized 10, infantry 7, cavalry 5
+  local panzer = { { "panzer", "4-4-10", 2 }, { "rifle_mot", "2-2-10", 2 }, { "rifle_mot", "2-2-10", 2 } }
+  local motorized2 = { { "motorized", "3-3-10", 2 }, { "motorized", "3-3-10", 2 } }
+  local function shape(f)
+    if f == "SS DR" then return { { "motorized", "3-3-10", 2 }, { "motorized", "3-3-10", 2 }, { "motorized", "3-3-10", 2 } } end
+    if f == "GD" then return { { "motorized", "4-4-10", 2 } } end
+    if f == "Lehr" then return { { "motorized", "3-3-10", 2 } } end
+    if f == "1 Cav" then return { { "cavalry", "4-4-5", 2 } } end
+    if f:find(" Pz$") then return panzer end
+    if f:find(" Mot$") then return motorized2 end
+    return { { "infantry", "9-9-7", 4 } }
+  end
+  local infantry, panzers = 0, 0
+  for _, list in pairs(schedule) do
+    for _, f in ipairs(list) do
+      local want, got = {}, {}
+      for _, s in ipairs(shape(f)) do want[#want + 1] = table.concat({ s[1], s[2], s[3] }, " ") end
+      for _, u in ipairs(by_formation[f] or {}) do
+        got[#got + 1] = string.format("%s %d-%d-%d %d", u.type, u.attack, u.defence, u.movement, u.steps)
+      end
+      table.sort(want); table.sort(got)
+      expect.eq(table.concat(got, ", "), table.concat(want, ", "), f .. "'s counters")
+      if f:find(" Inf$") then infantry = infantry + 1 end
+      if f:find(" Pz$") then panzers = panzers + 1 end
+      -- GD and Lehr are independent regiments, not divisions [15]
+      if f == "GD" or f == "Lehr" then
+        expect.eq(by_formation[f][1].formation, nil, f .. " belongs to no division")
+        expect.eq(by_formation[f][1].attrs.independent, 1, f .. " is independent")
+      end
+    end
+  end
+  expect.eq(infantry, 18, "German infantry divisions")
+  expect.eq(panzers, 9, "panzer divisions")
+  -- the German entry areas on the west and north edges
+  local areas = { A = span("0101", "0501"), B = span("0101", "0112"), C = span("0108", "0115"), D = span("0113", "0117"),
+    E = span("0118", "0122"), F = span("0123", "0126"), G = span("0124", "0128"), H = span("0128", "0131") }
+  for id, hexes in pairs(areas) do same_hexes(kessel.map.area(id), hexes, "German entry area " .. id) end
+end)
+
+-- [15] Objectives and victory levels; cities where the notes put them.
+kessel.test("data_15_objectives_levels_and_cities", function()
+  local vp = { Vitebsk = { 10, { "0412", "0513" } }, Orsha = { 5, { "0420" } }, Mogilev = { 5, { "0424", "0525" } },
+    Smolensk = { 25, { "2216", "2217" } }, Roslavl = { 10, { "2626" } }, Rzhev = { 5, { "3901" } },
+    Vyazma = { 15, { "4015" } }, Gzhatsk = { 5, { "4607" } }, Kaluga = { 20, { "5921" } }, Yelnya = { 10, nil } }
+  local seen, total, edge = {}, 0, {}
+  for _, o in ipairs(kessel.scenario.objectives()) do
+    total = total + o.vp
+    local want = vp[o.name]
+    if want then
+      seen[o.name] = true
+      expect.eq(o.vp, want[1], o.name .. " VP")
+      if want[2] then same_hexes(o.hexes, want[2], o.name .. "'s hexes") end
+      local p = kessel.map.place(o.hexes[1])
+      expect.eq(p and p.kind, "major_city", o.name .. " is a major city")
+    else
+      expect.eq(#o.hexes, 1, o.name)
+      edge[#edge + 1] = o.hexes[1] .. "=" .. o.vp
+    end
+  end
+  for name in pairs(vp) do expect.truthy(seen[name], name .. " is an objective") end
+  table.sort(edge)
+  expect.eq(table.concat(edge, " "), "5907=20 5915=20", "east-edge VP hexes")
+  expect.eq(total, 150)
+  local levels = {}
+  for _, l in ipairs(kessel.scenario.levels()) do levels[#levels + 1] = l.name .. "<=" .. tostring(l.max) end
+  expect.eq(table.concat(levels, ", "), "Soviet Decisive<=0, Soviet Strategic<=25, Soviet Marginal<=49, "
+    .. "German Marginal<=79, German Strategic<=124, German Decisive<=nil")
+  for name, hex in pairs{ Velizh = "1509", Bely = "3005", Mstislavl = "1524", Krichev = "1427" } do
+    local p = kessel.map.place(hex)
+    expect.eq(p and p.name, name, hex)
+    expect.eq(p and p.kind, "minor_city", name)
+  end
+end)
+
+-- [6.7] [11.1] [6.3] Map facts the rules lean on: the grid, the German road-supply source on the
+-- highway, the Dnieper between the two Smolensk hexes and past Mogilev, rail exits on the south
+-- edge, terrain of the supply source.
+kessel.test("data_map_facts", function()
+  local c, r = kessel.map.size()
+  expect.eq(c .. "x" .. r, "59x31")
+  same_hexes(kessel.map.tagged("road_supply_source"), { "0120" }, "German road-supply source")
+  expect.truthy(kessel.map.has_link("0120", "road"), "0120 is on a road")
+  for _, pair in ipairs{ { "2216", "2217" }, { "0424", "0525" }, { "0412", "0513" } } do
+    expect.truthy(kessel.map.has_side(pair[1], pair[2], "river"), "river between " .. pair[1] .. " and " .. pair[2])
+  end
+  for _, h in ipairs{ "1831", "3131", "3831", "4331", "4531", "5431" } do
+    expect.truthy(kessel.map.has_link(h, "railway"), "railway exit at " .. h)
+  end
+  -- roads and railways join the places the notes name (a search along hexsides of the kind)
+  local function joined(kind, from, to)
+    local seen, queue = { [from] = true }, { from }
+    while #queue > 0 do
+      local h = table.remove(queue, 1)
+      if h == to then return true end
+      for _, n in ipairs(kessel.hex.neighbors(h)) do
+        if not seen[n] and kessel.map.has_side(h, n, kind) then
+          seen[n] = true
+          queue[#queue + 1] = n
+        end
+      end
+    end
+    return false
+  end
+  local roads = {
+    { "0120", "0420" }, { "0420", "2216" }, { "2216", "4015" }, { "4015", "4607" }, { "4607", "5907" },   -- the highway
+    { "0513", "0420" }, { "0513", "1509" }, { "2217", "2626" }, { "2626", "5915" }, { "2217", "3020" },
+  }
+  for _, r in ipairs(roads) do expect.truthy(joined("road", r[1], r[2]), "road " .. r[1] .. "-" .. r[2]) end
+  local rails = {
+    { "0513", "2216" }, { "0420", "2216" }, { "0420", "0525" }, { "0525", "1427" }, { "1427", "2626" }, { "2217", "2626" },
+    { "2216", "4015" }, { "2217", "3020" }, { "3901", "4015" }, { "4015", "4607" }, { "4607", "5907" }, { "4015", "5921" },
+  }
+  for _, r in ipairs(rails) do expect.truthy(joined("railway", r[1], r[2]), "railway " .. r[1] .. "-" .. r[2]) end
+end)
