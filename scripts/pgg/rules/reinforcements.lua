@@ -195,9 +195,10 @@ function R.provisional_hex(area)
 end
 
 -- What entering `hex` from off the map costs `u` in MP: the hex's terrain [6.7], +1 under an
--- enemy interdiction marker [13.3]; nil for a hex it may not enter. The same for every way in:
--- a scheduled unit's first step (movement.lua M.plan), a provisional division [14.1] and a
--- South-Western Front division [14.2], which are placed on their entry hex and have spent this.
+-- enemy interdiction marker [13.3]; nil for a hex it may not enter. Paid by every unit that moves
+-- onto the map: a scheduled unit's first step (movement.lua M.plan) and an evacuated leader coming
+-- back [10.4]; not by the divisions placed by the provisional roll or a South-Western Front call
+-- (bring_in).
 function R.entry_mp(u, hex)
   local c = R.entry_cost(u, hex)
   if c == nil then return nil end
@@ -205,14 +206,17 @@ function R.entry_mp(u, hex)
   return c
 end
 
--- Brings in `u` at `hex` (inside an apply or hook): it has entered the map, so it has paid the
--- entry hex's cost out of this phase's MA (and, having moved, may not move by rail [6.3]).
+-- Brings in `u` at `hex` (inside an apply or hook): a provisional division [14.1] or a South-Western
+-- Front division [14.2] is placed on its entry hex with its whole MA, free to move on or, from a
+-- railway hex, to move by rail [6.3]. Reading (the reference is silent on what appearing costs): the
+-- South-Western Front's entry hexes are railway hexes, which matters only if the divisions may ride
+-- on from there; a provisional division is placed where the die puts it in the same way. Scheduled
+-- reinforcements instead move onto the map from their area and pay the entry hex (M.plan, R.entry_mp).
 local function bring_in(u, hex, rule, why)
-  local cost = R.entry_mp(u, hex) or 0
   kessel.emit.place(u.id, hex)
   kessel.emit.unit_var(u.id, "entered_turn", kessel.game.turn())
-  kessel.emit.unit_var(u.id, "mp_spent", math.ceil(cost * 2 - 1e-9))
-  kessel.emit.note(rule, string.format("%s enters at %s (%s; entering costs %s MP)", C.name(u), hex, why, C.mp(cost)))
+  kessel.emit.unit_var(u.id, "mp_spent", 0)
+  kessel.emit.note(rule, string.format("%s enters at %s (%s; placed with its whole MA)", C.name(u), hex, why))
 end
 
 -- The provisional roll [14.1] (inside an apply or hook).

@@ -139,7 +139,8 @@ end)
 
 -- [14.1] [11.3] [14] A provisional division enters at the start of the Soviet Movement Phase with no
 -- leader anywhere: units entering play are in supply for their first player-turn, so its MA is the
--- full 6, less the 1 MP its clear entry hex cost (an old unit there is marked out of supply and has 3).
+-- full 6 (placed on its entrance, it pays nothing for the hex; an old unit there is marked out of
+-- supply and has 3).
 kessel.test("case_14_1_provisional_division_moves_its_full_ma_without_a_leader", function()
   local M = require("rules.movement")
   kessel.setup{ map = { columns = 30, rows = 8, areas = { P1 = { "0301" }, P2 = { "1001" }, P3 = { "2001" }, P4 = { "1208" }, P5 = { "0808" }, P6 = { "0308" }, Z = { "0808" } } },
@@ -150,7 +151,7 @@ kessel.test("case_14_1_provisional_division_moves_its_full_ma_without_a_leader",
   expect.eq(kessel.game.step().id, "soviet_movement")
   expect.eq(where("a"), "2001", "entrance P3")
   expect.falsy(kessel.units.get("a").flags.oos, "not marked out of supply")
-  expect.eq(M.mp_left(kessel.units.get("a")), 5, "6, less 1 MP for entering the clear entrance hex [14.3]")
+  expect.eq(M.mp_left(kessel.units.get("a")), 6)
   expect.truthy(kessel.units.get("old").flags.oos, "the old division has no leader: out of supply")
   expect.eq(M.mp_left(kessel.units.get("old")), 3)
 end)

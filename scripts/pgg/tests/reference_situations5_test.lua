@@ -11,38 +11,34 @@ local B = require("testing.board10")
 
 local function german_marker(at) return { { kind = "air_interdiction", side = "german", at = at } } end
 
--- [14.1] [14.3] [6.7] [13.3] A provisional division enters the map like any reinforcement: the
--- entry hex's terrain is paid out of its MA (6). Entrance P3 (2001) is swamp, 2 MP: 4 left. With a
--- German air marker on 2001 (placed in the German Air Interdiction Phase, still there in the
--- Soviet Movement Phase [13.33]) the hex costs 1 more: 3 left. (The engine used to place it with
--- its whole MA, so a provisional division moved farther than a scheduled one entering there.)
-kessel.test("case_14_1_provisional_division_pays_the_entry_hex_terrain", function()
-  for _, case in ipairs({ { left = 4 }, { markers = german_marker("2001"), left = 3 } }) do
+-- [14.1] [14.2] [14.3] [6.3] Reading (the reference is silent on what appearing costs): a
+-- provisional division is placed on its entrance, and a South-Western Front division on its railway
+-- hex, with the whole MA (6), whatever the hex's terrain or a German air marker there; scheduled
+-- reinforcements move onto the map and pay the entry hex (case_14_3_… tests). A called division
+-- may ride on by rail from its railway hex [6.3] (the reason the entry hexes are railway hexes).
+kessel.test("case_14_1_provisional_division_is_placed_with_its_whole_ma", function()
+  for _, markers in ipairs({ {}, german_marker("2001") }) do
     Strip.board({ reserve("a") }, "german_air_interdiction", 3,
-      { markers = case.markers, map = Strip.map{ terrain = { ["2001"] = "swamp" } } })
+      { markers = markers, map = Strip.map{ terrain = { ["2001"] = "swamp" } } })
     kessel.inject_dice{ 3 }
-    expect.accepted(kessel.act{ kind = "end_phase" })
+    local events = expect.accepted(kessel.act{ kind = "end_phase" })
     expect.eq(kessel.game.step().id, "soviet_movement")
     expect.eq(B.where("a"), "2001", "entrance P3")
-    expect.eq(M.mp_left(kessel.units.get("a")), case.left)
+    expect.eq(M.mp_left(kessel.units.get("a")), 6)
+    expect.truthy(B.note(events, "placed with its whole MA"), B.all_notes(events))
   end
 end)
 
--- [14.2] [14.3] [6.7] [6.3] A South-Western Front division called onto 1208 (swamp) has paid 2 MP
--- of its 6 to enter: it may go on 4 clear hexes and no farther. Having entered (moved) this phase it
--- may not then move by rail [6.3]. On a clear entry hex it has 5 left.
-kessel.test("case_14_2_called_division_pays_the_entry_hex_terrain", function()
+kessel.test("case_14_2_called_division_is_placed_with_its_whole_ma_and_may_ride_on", function()
   Strip.board({ reserve("r1") }, "soviet_movement", 3, { map = Strip.map{ terrain = { ["1208"] = "swamp" } } })
   expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
-  expect.eq(M.mp_left(kessel.units.get("r1")), 4)
-  local ok, why = kessel.act{ kind = "rail_move", units = { "r1" }, path = { "0506" } }
-  expect.refused(ok, why, "6.3", "already moved")
-  ok, why = kessel.act{ kind = "move", units = { "r1" }, path = { "1207", "1206", "1205", "1204", "1203" } }
-  expect.refused(ok, why, "6.1", "needs 5 MP")
-  expect.accepted(kessel.act{ kind = "move", units = { "r1" }, path = { "1207", "1206", "1205", "1204" } })
+  expect.eq(M.mp_left(kessel.units.get("r1")), 6)
+  expect.accepted(kessel.act{ kind = "rail_move", units = { "r1" }, path = { "0506" } })
+  expect.eq(B.where("r1"), "0506")
+  -- or it walks its whole MA from there
   Strip.board({ reserve("r1") }, "soviet_movement", 3)
   expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
-  expect.eq(M.mp_left(kessel.units.get("r1")), 5)
+  expect.accepted(kessel.act{ kind = "move", units = { "r1" }, path = { "1207", "1206", "1205", "1204", "1203", "1202" } })
 end)
 
 -- [10.4] [14.3] [6.7] Optional rule on: a leader with no line of supply to the east edge (boxed in
