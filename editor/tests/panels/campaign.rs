@@ -167,9 +167,21 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
     assert!(text.contains("kessel-campaign-save/"), "{text}");
     h.state_mut()
         .apply_play(vec![PlayCommand::LoadGame(save.clone())]);
+    // the save is replayed on a thread of its own: step frames until it is in (or failed)
+    let start = std::time::Instant::now();
+    while h.state().session.is_none() && h.state().session_error.is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "the campaign save never loaded"
+        );
+        h.step();
+    }
     h.run_ok();
     let app = h.state();
-    let s = app.session.as_ref().expect("the loaded game");
+    let s = app
+        .session
+        .as_ref()
+        .unwrap_or_else(|| panic!("the loaded game: {:?}", app.session_error));
     assert_eq!(s.engine.state().hash(), hash, "the same Day I");
     let run = app.campaign.as_ref().expect("still a campaign");
     assert_eq!((run.index, run.name.as_str()), (1, "Day I"));
