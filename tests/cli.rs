@@ -168,6 +168,20 @@ end)
         "{}",
         r.stdout
     );
+    assert!(
+        r.stdout.contains("zz_failing_test.lua (2 tests)\n"),
+        "{}",
+        r.stdout
+    );
+    // and a file of one test says so in the singular
+    let one = dir.join("tests/zz_one_test.lua");
+    std::fs::write(&one, "kessel.test(\"one\", function() end)\n").expect("write the test");
+    let r = kessel(&["test", one.to_str().expect("utf8")]);
+    assert!(
+        r.stdout.contains("zz_one_test.lua (1 test)\n"),
+        "{}",
+        r.stdout
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
