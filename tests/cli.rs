@@ -186,6 +186,20 @@ end)
 }
 
 #[test]
+fn a_scenario_whose_ruleset_is_its_own_folder_loads_from_inside_that_folder() {
+    // `ruleset = "."` and the scenario named without a folder: the ruleset folder is the working
+    // folder, and its `require`s find their modules there
+    let dir = toy_copy("check-from-inside");
+    let home = dir.join("home");
+    let r = crate::util::kessel_at(&dir, &home, &["check", "scenario.toml"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.starts_with("scenario.toml: ok"), "{}", r.stdout);
+    let r = crate::util::kessel_at(&dir, &home, &["test", "tests/rules_test.lua"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn rules_lists_options_and_diffs_profiles() {
     let r = kessel(&["rules", TOY, "--profile", "standard"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
