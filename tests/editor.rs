@@ -159,6 +159,33 @@ fn a_saved_game_given_as_the_file_opens_in_play_test_where_it_was_saved() {
 }
 
 #[test]
+fn a_misspelt_computer_side_is_refused_with_the_side_meant() {
+    if !xvfb() {
+        eprintln!("xvfb-run is not installed: the editor's start is not tried");
+        return;
+    }
+    let dir = scratch("editor-computer-typo");
+    let out = dir.join("never.png").display().to_string();
+    let run = editor_under_xvfb(&[
+        "scenarios/pgg/learning.toml",
+        "--mode",
+        "play",
+        "--computer",
+        "sovet",
+        "--screenshot",
+        &out,
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "a side the ruleset lacks: {stderr}");
+    assert!(
+        stderr.contains("--computer sovet: `sovet` is not a side")
+            && stderr.contains("(did you mean `soviet`?)"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_lab_run_is_started_from_the_command_line_and_photographed_when_done() {
     let r = kessel(&[
         "editor",
