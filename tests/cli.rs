@@ -136,6 +136,70 @@ fn a_test_filter_that_matches_nothing_says_so() {
 }
 
 #[test]
+fn a_failed_expectation_shows_each_reason_with_its_rule_case_only_when_it_cites_one() {
+    let dir = toy_copy("expect-reasons");
+    std::fs::write(
+        dir.join("tests/zz_failing_test.lua"),
+        r#"local expect = kessel.expect
+kessel.test("unreachable", function()
+  expect.accepted(kessel.act{ kind = "move", unit = "r1", path = { "0909" } })
+end)
+kessel.test("wrong_case", function()
+  local ok, reasons = kessel.act{ kind = "move", unit = "r1", path = { "0909" } }
+  expect.refused(ok, reasons, "T99")
+end)
+"#,
+    )
+    .expect("write the test");
+    let file = dir.join("tests/zz_failing_test.lua");
+    let r = kessel(&["test", file.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.ends_with("0 passed, 2 failed\n"), "{}", r.stdout);
+    // the engine's own "no way in" cites no rule: no `[nil]` after it
+    assert!(
+        r.stdout
+            .contains("expected the action to be accepted, got: cannot reach 0909: no way in\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("[nil]"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("expected a refusal citing [T99]"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("zz_failing_test.lua (2 tests)\n"),
+        "{}",
+        r.stdout
+    );
+    // and a file of one test says so in the singular
+    let one = dir.join("tests/zz_one_test.lua");
+    std::fs::write(&one, "kessel.test(\"one\", function() end)\n").expect("write the test");
+    let r = kessel(&["test", one.to_str().expect("utf8")]);
+    assert!(
+        r.stdout.contains("zz_one_test.lua (1 test)\n"),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_scenario_whose_ruleset_is_its_own_folder_loads_from_inside_that_folder() {
+    // `ruleset = "."` and the scenario named without a folder: the ruleset folder is the working
+    // folder, and its `require`s find their modules there
+    let dir = toy_copy("check-from-inside");
+    let home = dir.join("home");
+    let r = crate::util::kessel_at(&dir, &home, &["check", "scenario.toml"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.starts_with("scenario.toml: ok"), "{}", r.stdout);
+    let r = crate::util::kessel_at(&dir, &home, &["test", "tests/rules_test.lua"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn rules_lists_options_and_diffs_profiles() {
     let r = kessel(&["rules", TOY, "--profile", "standard"]);
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -117,6 +117,75 @@ fn a_broken_scenario_opens_for_a_screenshot_while_check_refuses_it() {
 }
 
 #[test]
+fn a_saved_game_given_as_the_file_opens_in_play_test_where_it_was_saved() {
+    let dir = scratch("editor-save-as-file");
+    let script = dir.join("orders.lua");
+    std::fs::write(&script, "assert(kessel.act{ kind = \"end_phase\" })\n").expect("script");
+    let save = dir.join("game.json").display().to_string();
+    let r = kessel(&[
+        "script",
+        &script.display().to_string(),
+        "--scenario",
+        "core/tests/fixtures/toy/scenario.toml",
+        "--save",
+        &save,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    if !xvfb() {
+        eprintln!("xvfb-run is not installed: the saved game is not opened");
+        return;
+    }
+    let out = dir.join("save.png").display().to_string();
+    // `kessel editor game.json` is `kessel editor --load game.json`
+    let run = editor_under_xvfb(&[
+        &save,
+        "--print-legal",
+        "--screenshot",
+        &out,
+        "--size",
+        "800x600",
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "the editor opens a save given as its file: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // the save ended red's movement: red's combat step offers no move
+    assert!(stdout.contains("end_phase"), "{stdout}");
+    assert!(!stdout.contains("\"move\""), "{stdout}");
+    assert_eq!(png_size(Path::new(&out)), (800, 600));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_misspelt_computer_side_is_refused_with_the_side_meant() {
+    if !xvfb() {
+        eprintln!("xvfb-run is not installed: the editor's start is not tried");
+        return;
+    }
+    let dir = scratch("editor-computer-typo");
+    let out = dir.join("never.png").display().to_string();
+    let run = editor_under_xvfb(&[
+        "scenarios/pgg/learning.toml",
+        "--mode",
+        "play",
+        "--computer",
+        "sovet",
+        "--screenshot",
+        &out,
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "a side the ruleset lacks: {stderr}");
+    assert!(
+        stderr.contains("--computer sovet: `sovet` is not a side")
+            && stderr.contains("(did you mean `soviet`?)"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_lab_run_is_started_from_the_command_line_and_photographed_when_done() {
     let r = kessel(&[
         "editor",

@@ -94,3 +94,33 @@ fn each_side_is_shown_its_own_secrets_only() {
         bad.stderr
     );
 }
+
+#[test]
+fn a_view_names_the_step_of_the_sequence_the_game_is_in() {
+    let dir = scratch("views-mode");
+    let file = write(
+        &dir,
+        "muster.lua",
+        "assert(kessel.act{ kind = \"muster\" })\nprint(kessel.game.step().id)\n",
+    );
+    let save = dir.join("game.json");
+    let r = kessel(&[
+        "script",
+        file.to_str().expect("utf8"),
+        "--scenario",
+        "core/tests/fixtures/toy/scenario.toml",
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout.trim(), "muster_count", "the muster began");
+    let v = kessel(&["view", save.to_str().expect("utf8"), "--as", "blue"]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    // step 0 of the `muster` sequence, not step 0 of the main one (`red_move`)
+    assert!(
+        v.stdout
+            .starts_with("view of blue: turn 1, step muster_count\n"),
+        "{}",
+        v.stdout
+    );
+}

@@ -140,6 +140,13 @@ fn a_campaign_save_replays_and_a_tampered_one_is_refused() {
     assert_eq!(loaded.games.len(), 2);
     assert_eq!(engine.state().hash(), second.state().hash());
 
+    // read as one game's save (`kessel view`, `kessel query`), it says what it is and what reads it
+    let err = Engine::load_save(&path, Limits::default())
+        .expect_err("a campaign save is not one game's save");
+    let text = err.to_string();
+    assert!(text.contains("a campaign save"), "{text}");
+    assert!(text.contains("kessel campaign --verify"), "{text}");
+
     // a final hash that is not where game 1 ends
     let mut bad = save.clone();
     bad.games[0].final_hash = "0000000000000001".into();

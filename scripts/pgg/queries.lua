@@ -155,7 +155,18 @@ kessel.queries.declare{
     local reachable = {}
     if #movers > 0 then
       local costs = M.field(movers):reachable()
-      for _, h in ipairs(sorted_keys(costs)) do reachable[#reachable + 1] = { hex = h, cost = costs[h] } end
+      -- a first-turn army that rolled to stand shifts one hex at most, and only to cure
+      -- overstacking [5.2]: of its field, keep the hexes a move would be allowed into
+      local standing = false
+      for _, id in ipairs(movers) do
+        local var = M.first_turn_roll_var(unit_of(id))
+        if var and kessel.game.var(var) == "stand" then standing = true end
+      end
+      for _, h in ipairs(sorted_keys(costs)) do
+        if not standing or M.plan{ kind = "move", units = movers, path = { h } } then
+          reachable[#reachable + 1] = { hex = h, cost = costs[h] }
+        end
+      end
     end
     return { movers = movers, refused = refused, reachable = reachable }
   end,

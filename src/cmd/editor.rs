@@ -10,7 +10,8 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Args {
     /// Scenario, map or campaign file (default: the bundled PGG campaign). A campaign file opens
-    /// on its first game; *Next game* in play-test goes on to the next.
+    /// on its first game; *Next game* in play-test goes on to the next. A saved game (`.json`,
+    /// one game's or a campaign's) opens as with --load.
     scenario: Option<PathBuf>,
     /// Render the window to this PNG after the first frames settle, then exit.
     #[arg(long, value_name = "PNG")]
@@ -129,13 +130,22 @@ fn parse_pair(text: &str) -> Result<(String, String), String> {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // a save is a game: without a scenario argument it opens on what the save names, and in
-    // play-test unless another mode is asked for
-    let named = match (&args.scenario, &args.load) {
+    // play-test unless another mode is asked for; a saved game (`.json`) given as the file is loaded as with --load
+    let (file, load) = match (args.scenario, args.load) {
+        (Some(f), None)
+            if f.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("json")) =>
+        {
+            (None, Some(f))
+        }
+        other => other,
+    };
+    let named = match (&file, &load) {
         (None, Some(save)) => saved_scenario(save)?,
         _ => None,
     };
-    let scenario = crate::scenario_or_default(args.scenario.or(named))?;
-    let mode = args.mode.or(args.load.as_ref().map(|_| Mode::Play));
+    let scenario = crate::scenario_or_default(file.or(named))?;
+    let mode = args.mode.or(load.as_ref().map(|_| Mode::Play));
     let startup = Startup {
         mode,
         actions: args.actions,
@@ -146,7 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         zoom: args.zoom,
         compare: args.compare,
         delay: args.delay,
-        load: args.load,
+        load,
         save: args.save,
         print_legal: args.print_legal,
         profile: args.profile,

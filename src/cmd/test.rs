@@ -185,7 +185,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         };
         if !args.quiet {
-            println!("{} ({} tests)", file.display(), names.len());
+            println!(
+                "{} ({})",
+                file.display(),
+                super::count(names.len(), "test", "tests")
+            );
         }
         for name in names {
             if args

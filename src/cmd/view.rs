@@ -34,9 +34,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&view.to_json())?);
     } else {
+        // The steps of the sequence the game is in: a mode's own (`kessel.emit.mode`) or the main one.
         let steps: Vec<String> = engine
             .ruleset()
-            .sequence
+            .steps_of(view.state.mode.as_deref())
             .iter()
             .map(|s| s.id.clone())
             .collect();

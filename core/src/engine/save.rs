@@ -225,8 +225,13 @@ impl Engine {
     ) -> Result<(Engine, BTreeMap<String, String>), EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "save")?;
-        let save: SaveFile = serde_json::from_str(&text)
-            .map_err(|e| LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}")))?;
+        let save: SaveFile = serde_json::from_str(&text).map_err(|e| {
+            if is_campaign_save(&text) {
+                LoadError::new(path, None, CAMPAIGN_SAVE_HERE.to_string())
+            } else {
+                LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}"))
+            }
+        })?;
         if save.format != SAVE_FORMAT {
             return Err(fail(format!("unknown save format `{}`", save.format)));
         }
@@ -328,4 +333,22 @@ impl Engine {
         }
         Ok(())
     }
+}
+
+/// The refusal of a campaign save where one game's save is wanted.
+const CAMPAIGN_SAVE_HERE: &str =
+    "a campaign save (from `kessel campaign --save`), not one game's save: \
+`kessel campaign --verify FILE` replays it and `kessel editor FILE` opens it";
+
+/// Whether a file that is not one game's save is a campaign save (`kessel campaign --save`),
+/// which holds its games' saves inside and is read by `kessel campaign` and the editor.
+fn is_campaign_save(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Format {
+        format: Option<String>,
+    }
+    serde_json::from_str::<Format>(text)
+        .ok()
+        .and_then(|f| f.format)
+        .is_some_and(|f| f.starts_with("kessel-campaign-save"))
 }

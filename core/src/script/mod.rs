@@ -386,6 +386,10 @@ impl ScriptHost {
                 ))
             };
             // resolve symlinks and refuse anything whose real path leaves the ruleset folder
+            // an empty root is the working folder (`ruleset = "."` beside a scenario named
+            // without a folder: `kessel check scenario.toml` run in its own folder)
+            let here = Path::new(".");
+            let root = if root.as_os_str().is_empty() { here } else { root.as_path() };
             let real_root = root.canonicalize().map_err(|_| not_found())?;
             let path = root.join(&rel).canonicalize().map_err(|_| not_found())?;
             if !path.starts_with(&real_root) {

@@ -198,8 +198,12 @@ impl EditorApp {
                 None => (seat.as_str(), None),
             };
             if !s.engine.ruleset().sides.iter().any(|x| x == side) {
-                let sides = s.engine.ruleset().sides.join(", ");
-                anyhow::bail!("`{side}` is not a side of the ruleset (it has: {sides})");
+                let known = &s.engine.ruleset().sides;
+                let hint = kessel_core::names::did_you_mean(side, known);
+                let sides = known.join(", ");
+                anyhow::bail!(
+                    "--computer {seat}: `{side}` is not a side of the ruleset (it has: {sides}){hint}"
+                );
             }
             if let Some(level) = level {
                 s.engine

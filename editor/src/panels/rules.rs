@@ -444,6 +444,18 @@ impl RulesPanel {
         });
         let a = self.resolve(options, &self.compare_a, read);
         let b = self.resolve(options, &self.compare_b, read);
+        // a profile that does not load (a name given with --compare, a file broken since) is
+        // said so: its column falls back to the option defaults
+        for pick in [&self.compare_a, &self.compare_b] {
+            if pick.as_str() != CURRENT && pick.as_str() != "(defaults)" {
+                if let Err(e) = read(pick.as_str()) {
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        format!("{pick}: {e}; its column shows the option defaults"),
+                    );
+                }
+            }
+        }
         let differing = options
             .decls
             .iter()

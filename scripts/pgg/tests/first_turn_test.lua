@@ -39,6 +39,27 @@ kessel.test("case_5_2_standing_army_shifts_one_hex_to_cure_overstacking", functi
   expect.accepted(mv("r1", { "0507" }))
 end)
 
+-- Rule 5.2: what the editor's play-test shades for a standing army (the `reach` query)
+kessel.test("case_5_2_reach_of_a_standing_army_is_the_one_hex_shift", function()
+  local units = {}
+  for i = 1, 4 do units[i] = rifle("r" .. i, "0505", "19 Army") end
+  board(units, { first_turn_16 = "move", first_turn_19 = "stand" })
+  local r = kessel.queries.ask("reach", { units = { "r1" } })
+  expect.eq(table.concat(r.movers, ","), "r1")
+  local hexes = {}
+  for _, h in ipairs(r.reachable) do
+    expect.truthy(kessel.hex.adjacent("0505", h.hex), h.hex .. " is one hex away")
+    hexes[#hexes + 1] = h.hex
+  end
+  expect.eq(#hexes, 6, "any neighbour cures the overstack")
+  -- not overstacked: it may not shift at all
+  board({ rifle("a", "0505", "19 Army") }, { first_turn_16 = "move", first_turn_19 = "stand" })
+  expect.eq(#kessel.queries.ask("reach", { units = { "a" } }).reachable, 0)
+  -- an army that rolled to move keeps its whole field
+  board({ rifle("a", "0505", "16 Army") }, { first_turn_16 = "move", first_turn_19 = "stand" })
+  expect.truthy(#kessel.queries.ask("reach", { units = { "a" } }).reachable > 6)
+end)
+
 -- Rule 5.2
 kessel.test("case_5_2_13th_20th_only_north_south_east", function()
   board({ rifle("a", "0105", "13 Army") }, { first_turn_16 = "move", first_turn_19 = "move" })

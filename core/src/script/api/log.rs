@@ -11,7 +11,17 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     log.set(
         "records",
-        lua.create_function(move |lua, filter: Option<Table>| {
+        lua.create_function(move |lua, filter: mlua::Value| {
+            let filter = match filter {
+                mlua::Value::Nil => None,
+                mlua::Value::Table(t) => Some(t),
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.log.records takes a filter table, `{{ kind = \"...\", last = n }}`, or nothing; got a {}",
+                        other.type_name()
+                    )))
+                }
+            };
             let (kind, last) = match &filter {
                 Some(f) => {
                     for pair in f.pairs::<String, mlua::Value>() {

@@ -555,6 +555,10 @@ function expect.near(actual, expected, eps, what)
     error((what and (what .. ": ") or "") .. "expected about " .. show(expected) .. ", got " .. show(actual), 2)
   end
 end
+-- a reason as a failure shows it: its message and, when it cites one, its rule case
+local function reason_text(r)
+  return (r.message or "?") .. (r.rule ~= nil and (" [" .. tostring(r.rule) .. "]") or "")
+end
 -- an action refused with a reason citing `rule` (and whose text contains `text`, if given)
 function expect.refused(ok, reasons, rule, text)
   if ok then error("expected the action to be refused, but it was accepted", 2) end
@@ -562,14 +566,14 @@ function expect.refused(ok, reasons, rule, text)
     if (rule == nil or r.rule == rule) and (text == nil or string.find(r.message, text, 1, true)) then return r end
   end
   local got = {}
-  for _, r in ipairs(reasons) do got[#got + 1] = (r.message or "?") .. " [" .. tostring(r.rule) .. "]" end
+  for _, r in ipairs(reasons) do got[#got + 1] = reason_text(r) end
   error("expected a refusal citing [" .. tostring(rule) .. "]" .. (text and (" with '" .. text .. "'") or "") ..
     ", got: " .. table.concat(got, "; "), 2)
 end
 function expect.accepted(ok, info)
   if not ok then
     local got = {}
-    for _, r in ipairs(info) do got[#got + 1] = (r.message or "?") .. " [" .. tostring(r.rule) .. "]" end
+    for _, r in ipairs(info) do got[#got + 1] = reason_text(r) end
     error("expected the action to be accepted, got: " .. table.concat(got, "; "), 2)
   end
   return info
