@@ -138,7 +138,10 @@ fn is_memory_error(v: &Value) -> bool {
 
 const PRELUDE: &str = r##"
 local meter, charge, sized = ...
+-- everything the wrappers call is captured here, before any mod code runs: a mod can replace
+-- globals and library fields (`math.tointeger = tostring`), never these locals
 local type, select, error, rawget, tostring = type, select, error, rawget, tostring
+local tointeger = math.tointeger
 local opcall, oxpcall, osetmetatable = pcall, xpcall, setmetatable
 local create, oresume, oclose, ostatus = coroutine.create, coroutine.resume, coroutine.close, coroutine.status
 local poisoned = osetmetatable({}, { __mode = "k" })
@@ -223,7 +226,7 @@ local function built(name, ok, r, ...)
 end
 string.rep = function(s, n, sep)
   s = tostring(s)
-  n = math.tointeger(n) or n
+  n = tointeger(n) or n
   sep = sep and tostring(sep) or ""
   if type(n) == "number" and n > 0 then
     sized("string.rep", #s, #sep, n)
@@ -273,10 +276,20 @@ table.remove = function(t, pos)
 end
 table.sort = function(t, cmp)
   local n = #t
-  if n > 64 then
+  if type(n) == "number" and n > 1 then
     local log = 1
     while (1 << log) < n do log = log + 1 end
-    charge(n * log * 4)
+    if n > 64 then charge(n * log * 4) end
+    -- without a comparator, C compares strings byte by byte, all inside this one call where the
+    -- hook never runs: charge every comparison as if it read the longest string
+    if cmp == nil then
+      local longest = 0
+      for i = 1, n do
+        local v = t[i]
+        if type(v) == "string" and #v > longest then longest = #v end
+      end
+      if longest > 64 then charge(n * log * (longest >> 3)) end
+    end
   end
   return tsort(t, cmp)
 end
