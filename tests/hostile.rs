@@ -388,3 +388,62 @@ fn calls_nested_as_deep_as_lua_allows_fail_cleanly_on_worker_threads() {
         o.stderr
     );
 }
+
+/// Names and messages from a mod reach the terminal through `kessel check` and `kessel test`:
+/// their control characters are shown as escapes (no screen cleared, no cursor moved back to
+/// overwrite a line) and a test's name cannot start a line that looks like the runner's own.
+#[test]
+fn names_and_messages_cannot_steer_the_terminal() {
+    let dir = crate::util::toy_copy("terminal-codes");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let text = text.replacen(
+        "name = \"Toy battle\"",
+        "name = \"\\u001b[2J\\u001b[1;32mToy battle\\r\\u202e\"",
+        1,
+    );
+    assert!(text.contains("\\u001b[2J"), "the toy's scenario name");
+    std::fs::write(&scenario, text).expect("write scenario");
+    let tests = crate::util::write(
+        &dir,
+        "tests/terminal_test.lua",
+        "kessel.test(\"fine\\n7 passed, 0 failed\", function() end)\n\
+         kessel.test(\"loud\", function() error(\"\\27[1;32mok\\27[0m\\r\", 0) end)\n",
+    );
+    let check = crate::util::kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let test = crate::util::kessel(&[
+        "test",
+        tests.to_str().expect("utf8"),
+        "--scenario",
+        scenario.to_str().expect("utf8"),
+    ]);
+    for (what, out) in [("check", &check.stdout), ("test", &test.stdout)] {
+        assert!(
+            !out.contains(['\u{1b}', '\r', '\u{202e}']),
+            "{what} printed raw control characters: {out:?}"
+        );
+    }
+    assert!(
+        check
+            .stdout
+            .contains("\\u{1b}[2J\\u{1b}[1;32mToy battle\\u{d}\\u{202e}"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        !test
+            .stdout
+            .lines()
+            .any(|l| l.trim() == "7 passed, 0 failed"),
+        "a test name forged the summary line:\n{}",
+        test.stdout
+    );
+    assert!(
+        test.stdout.contains("fine\\u{a}7 passed, 0 failed")
+            && test.stdout.contains("\\u{1b}[1;32mok\\u{1b}[0m\\u{d}")
+            && test.stdout.contains("1 passed, 1 failed"),
+        "{}",
+        test.stdout
+    );
+}

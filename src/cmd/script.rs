@@ -106,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            eprintln!("error: {}", kessel_core::error::printable(&e.message));
             Ok(ExitCode::FAILURE)
         }
     }

@@ -4,6 +4,7 @@
 
 use super::script::ruleset_for;
 use kessel_core::engine::Engine;
+use kessel_core::error::{printable, printable_name};
 use kessel_core::script::Limits;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -171,7 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut engine = match engine {
             Ok(e) => e,
             Err(e) => {
-                println!("FAIL {}: {e}", file.display());
+                println!("FAIL {}: {}", file.display(), printable(&e.to_string()));
                 failed += 1;
                 continue;
             }
@@ -179,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let names = match engine.load_tests(file) {
             Ok(n) => n,
             Err(e) => {
-                println!("FAIL {}: {}", file.display(), e.message);
+                println!("FAIL {}: {}", file.display(), printable(&e.message));
                 failed += 1;
                 continue;
             }
@@ -199,14 +200,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Ok(()) => {
                     passed += 1;
                     if !args.quiet {
-                        println!("  ok   {name}");
+                        println!("  ok   {}", printable_name(&name));
                     }
                 }
                 Err(e) => {
                     failed += 1;
                     println!(
-                        "  FAIL {name}\n       {}",
-                        e.message.replace('\n', "\n       ")
+                        "  FAIL {}\n       {}",
+                        printable_name(&name),
+                        printable(&e.message).replace('\n', "\n       ")
                     );
                 }
             }
