@@ -468,3 +468,19 @@ fn info_lists_named_sequences_and_word_tables() {
     assert_eq!(v["modes"][0]["name"], "muster");
     assert_eq!(v["word_tables"][0]["columns"][1], "blue");
 }
+
+/// From inside a scenario's folder whose ruleset is that folder (`ruleset = "."`), the scenario is
+/// `scenario.toml` and its folder the empty path: its modules still load.
+#[test]
+fn a_ruleset_in_the_working_folder_loads_its_modules() {
+    let dir = crate::util::toy_copy("ruleset-here");
+    let home = crate::util::scratch("ruleset-here-home");
+    for args in [
+        vec!["check", "scenario.toml"],
+        vec!["test", "tests/map_test.lua", "--scenario", "scenario.toml"],
+    ] {
+        let r = crate::util::kessel_at(&dir, &home, &args);
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(!r.stderr.contains("not found"), "{args:?}: {}", r.stderr);
+    }
+}

@@ -278,7 +278,13 @@ impl ScriptHost {
         let host = ScriptHost {
             heap,
             lua,
-            root: root.to_path_buf(),
+            // a ruleset in the working folder can come as the empty path (the parent of
+            // `scenario.toml`), which the OS cannot resolve: `require` needs it as `.`
+            root: if root.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                root.to_path_buf()
+            },
             limits,
             used: Rc::new(Cell::new(0)),
             spent: Rc::new(Cell::new(Spent::No)),
