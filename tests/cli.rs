@@ -484,3 +484,102 @@ fn a_ruleset_in_the_working_folder_loads_its_modules() {
         assert!(!r.stderr.contains("not found"), "{args:?}: {}", r.stderr);
     }
 }
+
+/// An output named over an input, or over any file that is not what the command writes, is
+/// refused and the file kept: `script --save` onto the scenario, `campaign --save` onto the
+/// campaign, `simulate --out` onto the map, `map cut` onto the map it cuts.
+#[test]
+fn outputs_never_overwrite_files_of_another_kind() {
+    let dir = crate::util::toy_copy("outputs-over-inputs");
+    let home = crate::util::scratch("outputs-over-inputs-home");
+    write(
+        &dir,
+        "moves.lua",
+        "kessel.act{ kind = \"move\", unit = \"r1\", path = { \"0303\" } }\n",
+    );
+    write(
+        &dir,
+        "campaign.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n",
+    );
+    let kept: Vec<(&str, String)> = ["scenario.toml", "map.toml", "campaign.toml", "init.lua"]
+        .into_iter()
+        .map(|f| (f, std::fs::read_to_string(dir.join(f)).expect("read")))
+        .collect();
+    for args in [
+        vec![
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "scenario.toml",
+        ],
+        vec![
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "init.lua",
+        ],
+        vec![
+            "campaign",
+            "campaign.toml",
+            "--max-actions",
+            "5",
+            "--save",
+            "campaign.toml",
+        ],
+        vec![
+            "simulate",
+            "scenario.toml",
+            "--games",
+            "1",
+            "--out",
+            "map.toml",
+        ],
+        vec![
+            "map", "cut", "map.toml", "--from", "0101", "--to", "0303", "-o", "map.toml",
+        ],
+        vec![
+            "map",
+            "cut",
+            "map.toml",
+            "--from",
+            "0101",
+            "--to",
+            "0303",
+            "-o",
+            "scenario.toml",
+        ],
+    ] {
+        let r = crate::util::kessel_at(&dir, &home, &args);
+        assert_ne!(r.code, 0, "{args:?} succeeded");
+        assert!(
+            r.stderr.contains("not overwriting") || r.stderr.contains("the map being cut"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    for (f, text) in kept {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(f)).expect("read"),
+            text,
+            "{f} was changed"
+        );
+    }
+    // a save may be written again over a save
+    let save = [
+        "script",
+        "moves.lua",
+        "--scenario",
+        "scenario.toml",
+        "--save",
+        "game.json",
+    ];
+    for _ in 0..2 {
+        let r = crate::util::kessel_at(&dir, &home, &save);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+}

@@ -39,6 +39,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(out) = &args.save {
+        super::overwrite_only(out, "campaign save", "\"kessel-campaign-save/")?;
+    }
     if let Some(save) = &args.verify {
         let (campaign, saved, engine) =
             Engine::load_campaign_save(save, Limits::default()).map_err(super::describe)?;

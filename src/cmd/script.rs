@@ -96,6 +96,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.save.is_some() && args.scenario.is_none() {
         anyhow::bail!("--save needs --scenario: a save names the scenario it replays");
     }
+    if let Some(out) = &args.save {
+        super::overwrite_only(out, "Kessel save", "\"kessel-save/")?;
+    }
     match engine.run_script(&args.file) {
         Ok(()) => {
             if let Some(out) = &args.save {

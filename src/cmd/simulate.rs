@@ -262,6 +262,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         scenario: crate::open_scenario(&args.scenario)?,
         ..args
     };
+    if let Some(out) = &args.out {
+        super::overwrite_only(out, "simulation data file", "\"kessel-lab/")?;
+    }
     let t0 = Instant::now();
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some() && args.until_ci.is_some() {
