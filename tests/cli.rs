@@ -583,3 +583,62 @@ fn outputs_never_overwrite_files_of_another_kind() {
         assert_eq!(r.code, 0, "{}", r.stderr);
     }
 }
+
+/// `kessel script --save` writes only a save that loads back: a script that changed the game
+/// outside actions (`kessel.emit.var`) wrote a save that every loader then refused as edited.
+#[test]
+fn script_save_is_written_only_when_it_loads_back() {
+    let dir = crate::util::toy_copy("save-loads-back");
+    let home = crate::util::scratch("save-loads-back-home");
+    write(&dir, "emits.lua", "kessel.emit.var(\"v\", 5)\n");
+    write(
+        &dir,
+        "moves.lua",
+        "kessel.act{ kind = \"move\", unit = \"r1\", path = { \"0303\" } }\n",
+    );
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &[
+            "script",
+            "emits.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "game.json",
+        ],
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("game.json: not written") && r.stderr.contains("kessel.emit"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !dir.join("game.json").exists(),
+        "an unloadable save was written"
+    );
+    assert!(
+        !std::fs::read_dir(&dir).expect("list").any(|e| e
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .contains("checking")),
+        "the probe was left behind"
+    );
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &[
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "game.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = crate::util::kessel_at(&dir, &home, &["view", "game.json", "--as", "red"]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+}
