@@ -642,3 +642,29 @@ fn script_save_is_written_only_when_it_loads_back() {
     let v = crate::util::kessel_at(&dir, &home, &["view", "game.json", "--as", "red"]);
     assert_eq!(v.code, 0, "{}", v.stderr);
 }
+
+/// A campaign naming a scenario that does not load says which campaign named it, not only the
+/// scenario's path (which a newcomer may never have typed).
+#[test]
+fn a_campaign_with_a_missing_game_names_the_campaign_file() {
+    let dir = crate::util::toy_copy("campaign-missing-game");
+    let home = crate::util::scratch("campaign-missing-game-home");
+    write(
+        &dir,
+        "chain.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n[[game]]\nscenario = \"gone.toml\"\n",
+    );
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &["campaign", "chain.toml", "--max-actions", "5"],
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("chain.toml: a game of this campaign does not load")
+            && r.stderr.contains("gone.toml"),
+        "{}",
+        r.stderr
+    );
+}

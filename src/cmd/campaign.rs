@@ -88,7 +88,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::anyhow!("{e}")
         }
     })?;
-    kessel_core::engine::check_games(&campaign).map_err(super::describe)?;
+    // the scenario's error names the scenario; say which campaign named it
+    kessel_core::engine::check_games(&campaign)
+        .map_err(super::describe)
+        .with_context(|| format!("{}: a game of this campaign does not load", path.display()))?;
     let cfg = PlayConfig {
         max_actions: args.max_actions,
         trace: args.trace,
