@@ -447,3 +447,32 @@ fn names_and_messages_cannot_steer_the_terminal() {
         test.stdout
     );
 }
+
+/// Symbolic links back up the tree in a tests folder (two of them: the walk doubled at every
+/// level) are followed once: `kessel test` runs each test file once and ends.
+#[cfg(unix)]
+#[test]
+fn test_folders_with_link_loops_are_walked_once() {
+    let dir = crate::util::toy_copy("test-link-loops");
+    let plain = crate::util::kessel(&["test", dir.to_str().expect("utf8")]);
+    std::os::unix::fs::symlink("..", dir.join("tests/up")).expect("symlink");
+    std::os::unix::fs::symlink("..", dir.join("tests/up_again")).expect("symlink");
+    std::os::unix::fs::symlink(".", dir.join("tests/here")).expect("symlink");
+    let tests = dir.join("tests");
+    let o = run_limited(
+        &["test", tests.to_str().expect("utf8")],
+        Duration::from_secs(120),
+    );
+    assert!(!o.killed, "kessel test still walking after {:?}", o.took);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let summary = |s: &str| s.lines().last().unwrap_or("").to_string();
+    // run_limited keeps stderr only: compare with a plain run's summary through the count of files
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let again = crate::util::kessel(&["test", tests.to_str().expect("utf8")]);
+    assert_eq!(
+        summary(&again.stdout),
+        summary(&plain.stdout),
+        "{}",
+        again.stdout
+    );
+}

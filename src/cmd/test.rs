@@ -30,7 +30,13 @@ pub struct Args {
     quiet: bool,
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// The test files under `path`. A folder is read once however many links lead to it: a symbolic
+/// link back up the tree (`tests/loop -> ..`, twice) made the walk endless.
+fn collect(
+    path: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> std::io::Result<()> {
     if path.is_file() {
         out.push(path.to_path_buf());
         return Ok(());
@@ -42,13 +48,16 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     } else {
         path.to_path_buf()
     };
+    if !seen.insert(dir.canonicalize().unwrap_or_else(|_| dir.clone())) {
+        return Ok(());
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            collect(&p, out)?;
+            collect(&p, out, seen)?;
         } else if p.extension().is_some_and(|x| x == "lua") {
             out.push(p);
         }
@@ -140,7 +149,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut files = Vec::new();
     for r in &roots {
-        collect(r, &mut files).map_err(|e| anyhow::anyhow!("{}: {e}", r.display()))?;
+        collect(r, &mut files, &mut Default::default())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", r.display()))?;
     }
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {
