@@ -668,3 +668,26 @@ fn a_campaign_with_a_missing_game_names_the_campaign_file() {
         r.stderr
     );
 }
+
+/// `simulate --shard 1/N` of an enormous run lists only its own slice (it filtered every game
+/// index of the run first, for ever), and a run too big to list is refused with a way out.
+#[test]
+fn simulate_lists_only_its_shard_and_refuses_runs_too_big_to_list() {
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "18446744073709551615",
+        "--shard",
+        "1/18446744073709551615",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("1 game, 1 finished"), "{}", r.stdout);
+    let r = kessel(&["simulate", TOY, "--games", "18446744073709551615"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("split the run with --shard"),
+        "{}",
+        r.stderr
+    );
+}
