@@ -308,6 +308,20 @@ table.unpack = function(t, i, j)
   if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 8) end
   return tunpack(t, i, j)
 end
+-- print: one unit of budget per byte written, so a loop printing a megabyte a time stops at the
+-- budget (about 200 MB of output) instead of filling a disk at gigabytes a second
+local oprint = print
+print = function(...)
+  local n = select("#", ...)
+  local parts, bytes = { ... }, 0
+  for i = 1, n do
+    local s = tostring(parts[i])
+    parts[i] = s
+    bytes = bytes + #s
+  end
+  charge(bytes)
+  return oprint(tunpack(parts, 1, n))
+end
 utf8.len = function(s, ...)
   local n = #tostring(s)
   if n > 4096 then charge(n >> 3) end
