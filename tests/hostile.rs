@@ -404,6 +404,15 @@ fn names_and_messages_cannot_steer_the_terminal() {
     );
     assert!(text.contains("\\u001b[2J"), "the toy's scenario name");
     std::fs::write(&scenario, text).expect("write scenario");
+    let init = dir.join("init.lua");
+    let rules = std::fs::read_to_string(&init).expect("toy init");
+    let rules = rules.replacen(
+        "\"Defenders in woods are doubled\"",
+        "\"Defenders in woods\\27[8m are doubled\"",
+        1,
+    );
+    assert!(rules.contains("\\27[8m"), "the toy's option description");
+    std::fs::write(&init, rules).expect("write init");
     let tests = crate::util::write(
         &dir,
         "tests/terminal_test.lua",
@@ -418,7 +427,21 @@ fn names_and_messages_cannot_steer_the_terminal() {
         "--scenario",
         scenario.to_str().expect("utf8"),
     ]);
-    for (what, out) in [("check", &check.stdout), ("test", &test.stdout)] {
+    let listed = crate::util::kessel(&["rules", scenario.to_str().expect("utf8")]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert!(
+        listed.stdout.contains("woods\\u{1b}[8m are"),
+        "{}",
+        listed.stdout
+    );
+    let view = crate::util::kessel(&["view", scenario.to_str().expect("utf8"), "--as", "red"]);
+    assert_eq!(view.code, 0, "{}", view.stderr);
+    for (what, out) in [
+        ("check", &check.stdout),
+        ("test", &test.stdout),
+        ("rules", &listed.stdout),
+        ("view", &view.stdout),
+    ] {
         assert!(
             !out.contains(['\u{1b}', '\r', '\u{202e}']),
             "{what} printed raw control characters: {out:?}"

@@ -37,25 +37,31 @@ pub const MAX_SHOWN_MESSAGE: usize = 16 << 10;
 /// the screen, move the cursor, rewrite earlier lines or reorder what is shown; and a message over
 /// [`MAX_SHOWN_MESSAGE`] bytes is cut, saying how much was left out.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    shown(text, false)
+    shown(text, false, MAX_SHOWN_MESSAGE)
+}
+
+/// [`printable`] for a command's whole output (a view, a listing): control characters escaped,
+/// nothing cut.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, false, usize::MAX)
 }
 
 /// [`printable`] for text that is one item on a line of its own (a test's name, a unit's id): a
 /// newline or tab in it is escaped too, so it cannot start a line that looks like the program's
 /// own (`1 passed, 0 failed`).
 pub fn printable_name(text: &str) -> std::borrow::Cow<'_, str> {
-    shown(text, true)
+    shown(text, true, MAX_SHOWN_MESSAGE)
 }
 
-fn shown(text: &str, one_line: bool) -> std::borrow::Cow<'_, str> {
+fn shown(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> {
     let steers = |c: char| {
         (c.is_control() && (one_line || (c != '\n' && c != '\t')))
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     };
-    if text.len() <= MAX_SHOWN_MESSAGE && !text.chars().any(steers) {
+    if text.len() <= max && !text.chars().any(steers) {
         return std::borrow::Cow::Borrowed(text);
     }
-    let mut cut = text.len().min(MAX_SHOWN_MESSAGE);
+    let mut cut = text.len().min(max);
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
@@ -403,6 +409,8 @@ mod tests {
             "\\u{1b}[2Jx\\u{d}y\\u{7}\\u{9b}\\u{202e}é"
         );
         assert_eq!(printable_name("a\nb\tc"), "a\\u{a}b\\u{9}c");
+        let whole = format!("{}\u{1b}", "x".repeat(MAX_SHOWN_MESSAGE * 2));
+        assert_eq!(terminal_safe(&whole).len(), MAX_SHOWN_MESSAGE * 2 + 6);
         let long = "é".repeat(MAX_SHOWN_MESSAGE);
         let shown = printable(&long);
         assert!(shown.len() < MAX_SHOWN_MESSAGE + 64, "{}", shown.len());

@@ -187,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }))?
         );
     } else {
-        print!("{out}");
+        print!("{}", kessel_core::error::terminal_safe(&out));
     }
     Ok(ExitCode::SUCCESS)
 }

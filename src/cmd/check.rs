@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `println!` for the summary, whose names come from data files: shown, never obeyed by the
-/// terminal (see [`kessel_core::error::printable`]).
+/// terminal (see [`kessel_core::error::terminal_safe`]).
 macro_rules! say {
     ($($arg:tt)*) => {
-        println!("{}", kessel_core::error::printable(&format!($($arg)*)))
+        println!("{}", kessel_core::error::terminal_safe(&format!($($arg)*)))
     };
 }
 

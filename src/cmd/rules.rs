@@ -5,6 +5,14 @@ use super::load_engine;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `println!` for the listing, whose descriptions come from the ruleset: shown, never obeyed by
+/// the terminal (see [`kessel_core::error::terminal_safe`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        println!("{}", kessel_core::error::terminal_safe(&format!($($arg)*)))
+    };
+}
+
 /// Arguments of `kessel rules`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,16 +48,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut second = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
         second.apply_profile(Some(other)).map_err(super::describe)?;
         let theirs = second.options();
-        println!(
+        say!(
             "{:<44} {:>12} {:>12}  {:<12} description",
-            "option", options.profile, theirs.profile, "rule"
+            "option",
+            options.profile,
+            theirs.profile,
+            "rule"
         );
         let mut n = 0;
         for d in &ruleset.options {
             let (a, b) = (options.get(&d.id), theirs.get(&d.id));
             if a != b {
                 n += 1;
-                println!(
+                say!(
                     "{:<44} {:>12} {:>12}  {:<12} {}",
                     d.id,
                     show(a),
@@ -59,18 +70,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 );
             }
         }
-        println!("{n} of {} options differ", ruleset.options.len());
+        say!("{n} of {} options differ", ruleset.options.len());
         return Ok(ExitCode::SUCCESS);
     }
-    println!("ruleset {} — profile {}", ruleset.name, options.profile);
-    println!(
+    say!("ruleset {} — profile {}", ruleset.name, options.profile);
+    say!(
         "{:<44} {:>10}  {:<12} description",
-        "option", "value", "rule"
+        "option",
+        "value",
+        "rule"
     );
     for d in &ruleset.options {
         let v = options.get(&d.id);
         let mark = if v != Some(&d.default) { "*" } else { " " };
-        println!(
+        say!(
             "{:<44} {:>10}{mark} {:<12} {}",
             d.id,
             show(v),
@@ -78,7 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             d.description
         );
     }
-    println!(
+    say!(
         "{} options; * = differs from the default",
         ruleset.options.len()
     );
