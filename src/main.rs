@@ -94,7 +94,11 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // a mod's names and error values reach this line: shown, never obeyed by the terminal
+            eprintln!(
+                "error: {}",
+                kessel_core::error::printable(&format!("{e:#}"))
+            );
             ExitCode::FAILURE
         }
     }

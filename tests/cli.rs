@@ -561,3 +561,226 @@ fn info_lists_named_sequences_and_word_tables() {
     assert_eq!(v["modes"][0]["name"], "muster");
     assert_eq!(v["word_tables"][0]["columns"][1], "blue");
 }
+
+/// From inside a scenario's folder whose ruleset is that folder (`ruleset = "."`), the scenario is
+/// `scenario.toml` and its folder the empty path: its modules still load.
+#[test]
+fn a_ruleset_in_the_working_folder_loads_its_modules() {
+    let dir = crate::util::toy_copy("ruleset-here");
+    let home = crate::util::scratch("ruleset-here-home");
+    for args in [
+        vec!["check", "scenario.toml"],
+        vec!["test", "tests/map_test.lua", "--scenario", "scenario.toml"],
+    ] {
+        let r = crate::util::kessel_at(&dir, &home, &args);
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(!r.stderr.contains("not found"), "{args:?}: {}", r.stderr);
+    }
+}
+
+/// An output named over an input, or over any file that is not what the command writes, is
+/// refused and the file kept: `script --save` onto the scenario, `campaign --save` onto the
+/// campaign, `simulate --out` onto the map, `map cut` onto the map it cuts.
+#[test]
+fn outputs_never_overwrite_files_of_another_kind() {
+    let dir = crate::util::toy_copy("outputs-over-inputs");
+    let home = crate::util::scratch("outputs-over-inputs-home");
+    write(
+        &dir,
+        "moves.lua",
+        "kessel.act{ kind = \"move\", unit = \"r1\", path = { \"0303\" } }\n",
+    );
+    write(
+        &dir,
+        "campaign.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n",
+    );
+    let kept: Vec<(&str, String)> = ["scenario.toml", "map.toml", "campaign.toml", "init.lua"]
+        .into_iter()
+        .map(|f| (f, std::fs::read_to_string(dir.join(f)).expect("read")))
+        .collect();
+    for args in [
+        vec![
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "scenario.toml",
+        ],
+        vec![
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "init.lua",
+        ],
+        vec![
+            "campaign",
+            "campaign.toml",
+            "--max-actions",
+            "5",
+            "--save",
+            "campaign.toml",
+        ],
+        vec![
+            "simulate",
+            "scenario.toml",
+            "--games",
+            "1",
+            "--out",
+            "map.toml",
+        ],
+        vec![
+            "map", "cut", "map.toml", "--from", "0101", "--to", "0303", "-o", "map.toml",
+        ],
+        vec![
+            "map",
+            "cut",
+            "map.toml",
+            "--from",
+            "0101",
+            "--to",
+            "0303",
+            "-o",
+            "scenario.toml",
+        ],
+    ] {
+        let r = crate::util::kessel_at(&dir, &home, &args);
+        assert_ne!(r.code, 0, "{args:?} succeeded");
+        assert!(
+            r.stderr.contains("not overwriting") || r.stderr.contains("the map being cut"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    for (f, text) in kept {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(f)).expect("read"),
+            text,
+            "{f} was changed"
+        );
+    }
+    // a save may be written again over a save
+    let save = [
+        "script",
+        "moves.lua",
+        "--scenario",
+        "scenario.toml",
+        "--save",
+        "game.json",
+    ];
+    for _ in 0..2 {
+        let r = crate::util::kessel_at(&dir, &home, &save);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+}
+
+/// `kessel script --save` writes only a save that loads back: a script that changed the game
+/// outside actions (`kessel.emit.var`) wrote a save that every loader then refused as edited.
+#[test]
+fn script_save_is_written_only_when_it_loads_back() {
+    let dir = crate::util::toy_copy("save-loads-back");
+    let home = crate::util::scratch("save-loads-back-home");
+    write(&dir, "emits.lua", "kessel.emit.var(\"v\", 5)\n");
+    write(
+        &dir,
+        "moves.lua",
+        "kessel.act{ kind = \"move\", unit = \"r1\", path = { \"0303\" } }\n",
+    );
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &[
+            "script",
+            "emits.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "game.json",
+        ],
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("game.json: not written") && r.stderr.contains("kessel.emit"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !dir.join("game.json").exists(),
+        "an unloadable save was written"
+    );
+    assert!(
+        !std::fs::read_dir(&dir).expect("list").any(|e| e
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .contains("checking")),
+        "the probe was left behind"
+    );
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &[
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "game.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = crate::util::kessel_at(&dir, &home, &["view", "game.json", "--as", "red"]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+}
+
+/// A campaign naming a scenario that does not load says which campaign named it, not only the
+/// scenario's path (which a newcomer may never have typed).
+#[test]
+fn a_campaign_with_a_missing_game_names_the_campaign_file() {
+    let dir = crate::util::toy_copy("campaign-missing-game");
+    let home = crate::util::scratch("campaign-missing-game-home");
+    write(
+        &dir,
+        "chain.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n[[game]]\nscenario = \"gone.toml\"\n",
+    );
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &["campaign", "chain.toml", "--max-actions", "5"],
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("chain.toml: a game of this campaign does not load")
+            && r.stderr.contains("gone.toml"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// `simulate --shard 1/N` of an enormous run lists only its own slice (it filtered every game
+/// index of the run first, for ever), and a run too big to list is refused with a way out.
+#[test]
+fn simulate_lists_only_its_shard_and_refuses_runs_too_big_to_list() {
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "18446744073709551615",
+        "--shard",
+        "1/18446744073709551615",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("1 game, 1 finished"), "{}", r.stdout);
+    let r = kessel(&["simulate", TOY, "--games", "18446744073709551615"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("split the run with --shard"),
+        "{}",
+        r.stderr
+    );
+}

@@ -388,3 +388,114 @@ fn calls_nested_as_deep_as_lua_allows_fail_cleanly_on_worker_threads() {
         o.stderr
     );
 }
+
+/// Names and messages from a mod reach the terminal through `kessel check` and `kessel test`:
+/// their control characters are shown as escapes (no screen cleared, no cursor moved back to
+/// overwrite a line) and a test's name cannot start a line that looks like the runner's own.
+#[test]
+fn names_and_messages_cannot_steer_the_terminal() {
+    let dir = crate::util::toy_copy("terminal-codes");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let text = text.replacen(
+        "name = \"Toy battle\"",
+        "name = \"\\u001b[2J\\u001b[1;32mToy battle\\r\\u202e\"",
+        1,
+    );
+    assert!(text.contains("\\u001b[2J"), "the toy's scenario name");
+    std::fs::write(&scenario, text).expect("write scenario");
+    let init = dir.join("init.lua");
+    let rules = std::fs::read_to_string(&init).expect("toy init");
+    let rules = rules.replacen(
+        "\"Defenders in woods are doubled\"",
+        "\"Defenders in woods\\27[8m are doubled\"",
+        1,
+    );
+    assert!(rules.contains("\\27[8m"), "the toy's option description");
+    std::fs::write(&init, rules).expect("write init");
+    let tests = crate::util::write(
+        &dir,
+        "tests/terminal_test.lua",
+        "kessel.test(\"fine\\n7 passed, 0 failed\", function() end)\n\
+         kessel.test(\"loud\", function() error(\"\\27[1;32mok\\27[0m\\r\", 0) end)\n",
+    );
+    let check = crate::util::kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let test = crate::util::kessel(&[
+        "test",
+        tests.to_str().expect("utf8"),
+        "--scenario",
+        scenario.to_str().expect("utf8"),
+    ]);
+    let listed = crate::util::kessel(&["rules", scenario.to_str().expect("utf8")]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert!(
+        listed.stdout.contains("woods\\u{1b}[8m are"),
+        "{}",
+        listed.stdout
+    );
+    let view = crate::util::kessel(&["view", scenario.to_str().expect("utf8"), "--as", "red"]);
+    assert_eq!(view.code, 0, "{}", view.stderr);
+    for (what, out) in [
+        ("check", &check.stdout),
+        ("test", &test.stdout),
+        ("rules", &listed.stdout),
+        ("view", &view.stdout),
+    ] {
+        assert!(
+            !out.contains(['\u{1b}', '\r', '\u{202e}']),
+            "{what} printed raw control characters: {out:?}"
+        );
+    }
+    assert!(
+        check
+            .stdout
+            .contains("\\u{1b}[2J\\u{1b}[1;32mToy battle\\u{d}\\u{202e}"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        !test
+            .stdout
+            .lines()
+            .any(|l| l.trim() == "7 passed, 0 failed"),
+        "a test name forged the summary line:\n{}",
+        test.stdout
+    );
+    assert!(
+        test.stdout.contains("fine\\u{a}7 passed, 0 failed")
+            && test.stdout.contains("\\u{1b}[1;32mok\\u{1b}[0m\\u{d}")
+            && test.stdout.contains("1 passed, 1 failed"),
+        "{}",
+        test.stdout
+    );
+}
+
+/// Symbolic links back up the tree in a tests folder (two of them: the walk doubled at every
+/// level) are followed once: `kessel test` runs each test file once and ends.
+#[cfg(unix)]
+#[test]
+fn test_folders_with_link_loops_are_walked_once() {
+    let dir = crate::util::toy_copy("test-link-loops");
+    let plain = crate::util::kessel(&["test", dir.to_str().expect("utf8")]);
+    std::os::unix::fs::symlink("..", dir.join("tests/up")).expect("symlink");
+    std::os::unix::fs::symlink("..", dir.join("tests/up_again")).expect("symlink");
+    std::os::unix::fs::symlink(".", dir.join("tests/here")).expect("symlink");
+    let tests = dir.join("tests");
+    let o = run_limited(
+        &["test", tests.to_str().expect("utf8")],
+        Duration::from_secs(120),
+    );
+    assert!(!o.killed, "kessel test still walking after {:?}", o.took);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let summary = |s: &str| s.lines().last().unwrap_or("").to_string();
+    // run_limited keeps stderr only: compare with a plain run's summary through the count of files
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let again = crate::util::kessel(&["test", tests.to_str().expect("utf8")]);
+    assert_eq!(
+        summary(&again.stdout),
+        summary(&plain.stdout),
+        "{}",
+        again.stdout
+    );
+}

@@ -27,6 +27,58 @@ impl fmt::Display for LoadError {
     }
 }
 
+/// The most of one message [`printable`] shows: far more than any message of the engine's own,
+/// far less than a script's `error(string.rep("x", 1e7))` would pour into a terminal.
+pub const MAX_SHOWN_MESSAGE: usize = 16 << 10;
+
+/// `text` made safe to print on a terminal: characters that steer it instead of showing
+/// (C0 controls but newline and tab, DEL, C1 controls, Unicode's bidirectional overrides and
+/// isolates) are written as `\u{..}` escapes, so a name or an error raised by a mod cannot clear
+/// the screen, move the cursor, rewrite earlier lines or reorder what is shown; and a message over
+/// [`MAX_SHOWN_MESSAGE`] bytes is cut, saying how much was left out.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, false, MAX_SHOWN_MESSAGE)
+}
+
+/// [`printable`] for a command's whole output (a view, a listing): control characters escaped,
+/// nothing cut.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, false, usize::MAX)
+}
+
+/// [`printable`] for text that is one item on a line of its own (a test's name, a unit's id): a
+/// newline or tab in it is escaped too, so it cannot start a line that looks like the program's
+/// own (`1 passed, 0 failed`).
+pub fn printable_name(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, true, MAX_SHOWN_MESSAGE)
+}
+
+fn shown(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> {
+    let steers = |c: char| {
+        (c.is_control() && (one_line || (c != '\n' && c != '\t')))
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if text.len() <= max && !text.chars().any(steers) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut cut = text.len().min(max);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut out = String::with_capacity(cut + 64);
+    for c in text[..cut].chars() {
+        if steers(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    if cut < text.len() {
+        out.push_str(&format!(" … ({} more bytes not shown)", text.len() - cut));
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A path as messages show it: `.` and `a/..` steps taken out
 /// (`scenarios/pgg/../../scripts/pgg/x.toml` reads `scripts/pgg/x.toml`). Lexical only: for
 /// showing, never for opening (through a symlinked folder `..` may lead elsewhere).
@@ -345,6 +397,29 @@ impl LoadErrors {
 mod tests {
     use super::*;
     use crate::script::ScriptError;
+
+    #[test]
+    fn printable_text_shows_control_characters_instead_of_obeying_them() {
+        assert_eq!(
+            printable("plain, with\ttab\nand newline"),
+            "plain, with\ttab\nand newline"
+        );
+        assert_eq!(
+            printable("\u{1b}[2Jx\ry\u{7}\u{9b}\u{202e}é"),
+            "\\u{1b}[2Jx\\u{d}y\\u{7}\\u{9b}\\u{202e}é"
+        );
+        assert_eq!(printable_name("a\nb\tc"), "a\\u{a}b\\u{9}c");
+        let whole = format!("{}\u{1b}", "x".repeat(MAX_SHOWN_MESSAGE * 2));
+        assert_eq!(terminal_safe(&whole).len(), MAX_SHOWN_MESSAGE * 2 + 6);
+        let long = "é".repeat(MAX_SHOWN_MESSAGE);
+        let shown = printable(&long);
+        assert!(shown.len() < MAX_SHOWN_MESSAGE + 64, "{}", shown.len());
+        assert!(
+            shown.ends_with(&format!("({} more bytes not shown)", MAX_SHOWN_MESSAGE)),
+            "{}",
+            shown.len()
+        );
+    }
 
     #[test]
     fn a_script_error_is_located_once() {

@@ -39,6 +39,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(out) = &args.save {
+        super::overwrite_only(out, "campaign save", "\"kessel-campaign-save/")?;
+    }
     if let Some(save) = &args.verify {
         let (campaign, saved, engine) =
             Engine::load_campaign_save(save, Limits::default()).map_err(super::describe)?;
@@ -85,7 +88,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::anyhow!("{e}")
         }
     })?;
-    kessel_core::engine::check_games(&campaign).map_err(super::describe)?;
+    // the scenario's error names the scenario; say which campaign named it
+    kessel_core::engine::check_games(&campaign)
+        .map_err(super::describe)
+        .with_context(|| format!("{}: a game of this campaign does not load", path.display()))?;
     let cfg = PlayConfig {
         max_actions: args.max_actions,
         trace: args.trace,
@@ -181,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }))?
         );
     } else {
-        print!("{out}");
+        print!("{}", kessel_core::error::terminal_safe(&out));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,14 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `println!` for the summary, whose names come from data files: shown, never obeyed by the
+/// terminal (see [`kessel_core::error::terminal_safe`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        println!("{}", kessel_core::error::terminal_safe(&format!($($arg)*)))
+    };
+}
+
 /// Arguments of `kessel check`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,9 +45,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = engine.ruleset();
     let options = engine.options();
     let map = &state.map;
-    println!("{}: ok", args.scenario.display());
-    println!("  scenario   {}", sc.name);
-    println!(
+    say!("{}: ok", args.scenario.display());
+    say!("  scenario   {}", sc.name);
+    say!(
         "  ruleset    {} ({} options, {} action kinds)",
         rules.name,
         rules.options.len(),
@@ -52,7 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .or_default() += 1;
     }
     let terrain: Vec<String> = terrain.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    println!(
+    say!(
         "  map        {} — {}×{} hexes ({})",
         map.name,
         map.columns(),
@@ -65,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             f.sides.len() + f.path.len().saturating_sub(1);
     }
     let features: Vec<String> = features.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    println!(
+    say!(
         "  hexsides   {}; {} places, {} areas",
         if features.is_empty() {
             "none".to_string()
@@ -75,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         map.places.len(),
         map.areas.len()
     );
-    println!(
+    say!(
         "  turns      {} (turn {} to {})",
         sc.turns,
         sc.first_turn,
@@ -116,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             format!(" ({})", types.join(", "))
         };
-        println!(
+        say!(
             "  {:<10} {}: {} at set-up{}, {} as reinforcements{}",
             side,
             crate::cmd::count(units.len(), "unit", "units"),
@@ -133,24 +141,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if !schedule.is_empty() {
             let turns: Vec<String> = schedule.iter().map(|(t, n)| format!("T{t} {n}")).collect();
-            println!("  {:<10} arrivals by turn: {}", "", turns.join(", "));
+            say!("  {:<10} arrivals by turn: {}", "", turns.join(", "));
         }
         let reserve = units
             .iter()
             .filter(|u| u.entry.is_none() && matches!(u.location, Location::Pending))
             .count();
         if reserve > 0 {
-            println!(
+            say!(
                 "  {:<10} {reserve} in reserve (entering by the rules, not by schedule)",
                 ""
             );
         }
     }
     for (id, faces) in &state.pools {
-        println!("  pool       {id}: {} counters", faces.len());
+        say!("  pool       {id}: {} counters", faces.len());
     }
     let vp: i64 = sc.objectives.iter().map(|o| o.vp).sum();
-    println!(
+    say!(
         "  victory    {} worth {vp} VP, {}",
         crate::cmd::count(sc.objectives.len(), "objective", "objectives"),
         crate::cmd::count(sc.levels.len(), "level", "levels")
@@ -170,7 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         })
         .collect();
-    println!(
+    say!(
         "  profile    {} ({} of {} options differ from the defaults{}{})",
         options.profile,
         changed.len(),

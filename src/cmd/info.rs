@@ -30,7 +30,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&info)?);
     } else {
-        print!("{}", text(&info));
+        print!("{}", kessel_core::error::terminal_safe(&text(&info)));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -46,6 +46,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
+    let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    if same(&args.output, &args.source) {
+        anyhow::bail!(
+            "{}: the output is the map being cut; write the cut to a new file",
+            args.output.display()
+        );
+    }
+    crate::cmd::overwrite_only(&args.output, "map file", "[map]")?;
     let map =
         load_map(&crate::bundle::resolve(&args.source)?).map_err(|e| anyhow::anyhow!("{e}"))?;
     let corner = |label: &str| {

@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.json {
             println!("{}", serde_json::to_string_pretty(&decls_json(&decls))?);
         } else {
-            print!("{}", list_text(&decls));
+            print!("{}", kessel_core::error::terminal_safe(&list_text(&decls)));
         }
         return Ok(ExitCode::SUCCESS);
     };
@@ -48,7 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let mut out = String::new();
         render(&answer, 0, &mut out);
-        print!("{out}");
+        print!("{}", kessel_core::error::terminal_safe(&out));
     }
     Ok(ExitCode::SUCCESS)
 }

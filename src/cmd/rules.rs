@@ -5,6 +5,14 @@ use super::load_engine;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `println!` for the listing, whose descriptions come from the ruleset: shown, never obeyed by
+/// the terminal (see [`kessel_core::error::terminal_safe`]).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        println!("{}", kessel_core::error::terminal_safe(&format!($($arg)*)))
+    };
+}
+
 /// Arguments of `kessel rules`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -64,13 +72,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .chain([theirs.profile.len()])
             .max()
             .unwrap_or(0);
-        println!(
+        say!(
             "{:<id_w$} {:>a_w$} {:>b_w$}  {:<12} description",
-            "option", options.profile, theirs.profile, "rule"
+            "option",
+            options.profile,
+            theirs.profile,
+            "rule"
         );
         let n = differing.len();
         for d in &differing {
-            println!(
+            say!(
                 "{:<id_w$} {:>a_w$} {:>b_w$}  {:<12} {}",
                 d.id,
                 show(options.get(&d.id)),
@@ -79,10 +90,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 d.description
             );
         }
-        println!("{n} of {} options differ", ruleset.options.len());
+        say!("{n} of {} options differ", ruleset.options.len());
         return Ok(ExitCode::SUCCESS);
     }
-    println!("ruleset {} — profile {}", ruleset.name, options.profile);
+    say!("ruleset {} — profile {}", ruleset.name, options.profile);
     // columns as wide as their longest entry, so string values line up too
     let id_w = ruleset
         .options
@@ -98,14 +109,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .max()
         .unwrap_or(0)
         .max(5);
-    println!(
+    say!(
         "{:<id_w$} {:>v_w$}  {:<12} description",
-        "option", "value", "rule"
+        "option",
+        "value",
+        "rule"
     );
     for d in &ruleset.options {
         let v = options.get(&d.id);
         let mark = if v != Some(&d.default) { "*" } else { " " };
-        println!(
+        say!(
             "{:<id_w$} {:>v_w$}{mark} {:<12} {}",
             d.id,
             show(v),
@@ -113,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             d.description
         );
     }
-    println!(
+    say!(
         "{} options; * = differs from the default",
         ruleset.options.len()
     );

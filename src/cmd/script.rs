@@ -96,18 +96,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.save.is_some() && args.scenario.is_none() {
         anyhow::bail!("--save needs --scenario: a save names the scenario it replays");
     }
+    if let Some(out) = &args.save {
+        super::overwrite_only(out, "Kessel save", "\"kessel-save/")?;
+    }
     match engine.run_script(&args.file) {
         Ok(()) => {
             if let Some(out) = &args.save {
                 let text = engine.save().map_err(|e| anyhow::anyhow!("{e}"))?;
-                kessel_core::fsio::write_atomic(out, text.as_bytes())
-                    .with_context(|| format!("cannot write {}", out.display()))?;
+                save_checked(out, &text)?;
             }
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            eprintln!("error: {}", kessel_core::error::printable(&e.message));
             Ok(ExitCode::FAILURE)
         }
     }
+}
+
+/// Writes a save only once it loads back: a save holds the scenario and the actions played, so a
+/// game the script changed besides (`kessel.emit.*`, `kessel.setup` or injected dice outside an
+/// action) would be written, said to be saved, and then refused by every loader as edited.
+/// Checked on a temporary copy beside `out`, so the file named is written whole or not at all.
+fn save_checked(out: &Path, text: &str) -> anyhow::Result<()> {
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "save".into());
+    let probe = out.with_file_name(format!(".{name}.checking"));
+    kessel_core::fsio::write_atomic(&probe, text.as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let loaded = Engine::load_save(&probe, Limits::default());
+    let _ = std::fs::remove_file(&probe);
+    if let Err(e) = loaded {
+        let why = e
+            .to_string()
+            .replace(&probe.display().to_string(), "the save");
+        anyhow::bail!(
+            "{}: not written: the game would not load back from it ({why}). A save records the \
+             scenario and the actions played; changes a script makes outside actions \
+             (kessel.emit.*, kessel.setup, kessel.inject_dice) are not in it: make them actions, \
+             or put them in the scenario",
+            out.display()
+        );
+    }
+    kessel_core::fsio::write_atomic(out, text.as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))
 }

@@ -91,6 +91,9 @@ pub struct Args {
     jobs: Option<usize>,
 }
 
+/// The most games one run (or one shard of it) lists: their indices are held up front.
+const MAX_GAMES: u64 = 100_000_000;
+
 /// Parses `K/N` (1 ≤ K ≤ N).
 pub fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
     let (k, n) = text
@@ -262,6 +265,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         scenario: crate::open_scenario(&args.scenario)?,
         ..args
     };
+    if let Some(out) = &args.out {
+        super::overwrite_only(out, "simulation data file", "\"kessel-lab/")?;
+    }
     let t0 = Instant::now();
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some() && args.until_ci.is_some() {
@@ -365,8 +371,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect();
     // the game indices this run plays
-    let ks: Vec<u64> = (0..args.games)
-        .filter(|k| shard.is_none_or(|(i, n)| k % n == i - 1))
+    // (listed up front: a slice of an enormous run is stepped to, never filtered out of it)
+    let (first, step) = shard.map_or((0, 1), |(i, n)| (i - 1, n));
+    let count = args.games.saturating_sub(first).div_ceil(step);
+    if count > MAX_GAMES {
+        anyhow::bail!(
+            "--games {}: {count} games in one run, over the limit of {MAX_GAMES}; split the run with --shard K/N",
+            args.games
+        );
+    }
+    let ks: Vec<u64> = (first..args.games)
+        .step_by(usize::try_from(step).unwrap_or(usize::MAX))
         .collect();
     let workers = if args.trace {
         1

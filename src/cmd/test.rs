@@ -4,6 +4,7 @@
 
 use super::script::ruleset_for;
 use kessel_core::engine::Engine;
+use kessel_core::error::{printable, printable_name};
 use kessel_core::script::Limits;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,7 +30,13 @@ pub struct Args {
     quiet: bool,
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// The test files under `path`. A folder is read once however many links lead to it: a symbolic
+/// link back up the tree (`tests/loop -> ..`, twice) made the walk endless.
+fn collect(
+    path: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> std::io::Result<()> {
     if path.is_file() {
         out.push(path.to_path_buf());
         return Ok(());
@@ -41,13 +48,16 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     } else {
         path.to_path_buf()
     };
+    if !seen.insert(dir.canonicalize().unwrap_or_else(|_| dir.clone())) {
+        return Ok(());
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            collect(&p, out)?;
+            collect(&p, out, seen)?;
         } else if p.extension().is_some_and(|x| x == "lua") {
             out.push(p);
         }
@@ -139,7 +149,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut files = Vec::new();
     for r in &roots {
-        collect(r, &mut files).map_err(|e| anyhow::anyhow!("{}: {e}", r.display()))?;
+        collect(r, &mut files, &mut Default::default())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", r.display()))?;
     }
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {
@@ -171,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut engine = match engine {
             Ok(e) => e,
             Err(e) => {
-                println!("FAIL {}: {e}", file.display());
+                println!("FAIL {}: {}", file.display(), printable(&e.to_string()));
                 failed += 1;
                 continue;
             }
@@ -179,7 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let names = match engine.load_tests(file) {
             Ok(n) => n,
             Err(e) => {
-                println!("FAIL {}: {}", file.display(), e.message);
+                println!("FAIL {}: {}", file.display(), printable(&e.message));
                 failed += 1;
                 continue;
             }
@@ -203,14 +214,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Ok(()) => {
                     passed += 1;
                     if !args.quiet {
-                        println!("  ok   {name}");
+                        println!("  ok   {}", printable_name(&name));
                     }
                 }
                 Err(e) => {
                     failed += 1;
                     println!(
-                        "  FAIL {name}\n       {}",
-                        e.message.replace('\n', "\n       ")
+                        "  FAIL {}\n       {}",
+                        printable_name(&name),
+                        printable(&e.message).replace('\n', "\n       ")
                     );
                 }
             }

@@ -41,7 +41,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|s| s.id.clone())
             .collect();
-        print!("{}", text(&view, &steps));
+        print!(
+            "{}",
+            kessel_core::error::terminal_safe(&text(&view, &steps))
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

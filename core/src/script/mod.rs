@@ -116,19 +116,37 @@ impl ScriptError {
         // names. A message raised at level 0 (`error(msg, 0)`) keeps no position: its author
         // meant it to read without one (PGG's "unknown odds flag" for a typo on the command line).
         let mut raised_at = None;
+        let mut by_error = false;
         if let Some(i) = text.find("\nstack traceback:") {
             raised_at = text[i..].lines().find_map(|l| {
                 let (f, line) = locate(l.trim());
                 Some((f?, line?))
             });
+            // the innermost frame (after the message handler's own `[C]: in ?`): `error` itself
+            // when the script raised the message
+            by_error = text[i..]
+                .lines()
+                .skip_while(|l| !l.starts_with("stack traceback:"))
+                .skip(1)
+                .find(|l| l.trim() != "[C]: in ?")
+                .is_some_and(|l| l.trim() == "[C]: in function 'error'");
             text.truncate(i);
         }
         // strip the Rust-side "runtime error: " prefix mlua adds on some paths
         if let Some(rest) = text.strip_prefix("runtime error: ") {
             text = rest.to_string();
         }
+        // raised inside the sandbox's own wrappers (`table.insert(nil, 1)`): the script's mistake,
+        // at the line that called the wrapper, under the function's public name
+        let in_wrapper = strlib::in_wrapper(&text);
+        if let Some(plain) = &in_wrapper {
+            text = plain.clone();
+        }
         let described = describe_error_value(text.clone());
-        let last_seen = if described != text {
+        // a message with no position that no `error` call raised comes from inside a library
+        // function (`table.sort` comparing a string with a number): the script line calling it
+        let from_library = !by_error && raised_at.is_some() && locate(&text).0.is_none();
+        let last_seen = if described != text || in_wrapper.is_some() || from_library {
             raised_at.or(last_seen)
         } else {
             last_seen
@@ -260,7 +278,13 @@ impl ScriptHost {
         let host = ScriptHost {
             heap,
             lua,
-            root: root.to_path_buf(),
+            // a ruleset in the working folder can come as the empty path (the parent of
+            // `scenario.toml`), which the OS cannot resolve: `require` needs it as `.`
+            root: if root.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                root.to_path_buf()
+            },
             limits,
             used: Rc::new(Cell::new(0)),
             spent: Rc::new(Cell::new(Spent::No)),
@@ -386,10 +410,7 @@ impl ScriptHost {
                 ))
             };
             // resolve symlinks and refuse anything whose real path leaves the ruleset folder
-            // an empty root is the working folder (`ruleset = "."` beside a scenario named
-            // without a folder: `kessel check scenario.toml` run in its own folder)
-            let here = Path::new(".");
-            let root = if root.as_os_str().is_empty() { here } else { root.as_path() };
+            // (an empty root, the working folder, was made "." when the host was made)
             let real_root = root.canonicalize().map_err(|_| not_found())?;
             let path = root.join(&rel).canonicalize().map_err(|_| not_found())?;
             if !path.starts_with(&real_root) {
@@ -758,6 +779,54 @@ mod tests {
                 .and_then(|v| v.as_integer()),
             Some(2)
         );
+    }
+
+    #[test]
+    fn errors_inside_library_functions_name_the_calling_line_and_public_names() {
+        let h = host();
+        for (src, want) in [
+            // raised inside the sandbox's wrappers: no `sandbox:N:` position, no private names
+            (
+                "table.insert(nil, 1)",
+                "bad argument #1 to 'table.insert' (table expected, got nil)",
+            ),
+            (
+                "string.sub(nil)",
+                "bad argument #1 to 'string.sub' (string expected, got nil)",
+            ),
+            (
+                "setmetatable(1, {})",
+                "bad argument #1 to 'setmetatable' (table expected, got number)",
+            ),
+            (
+                "table.sort(nil)",
+                "bad argument #1 to 'table.sort' (table expected, got nil)",
+            ),
+            // raised by a C function with no position of its own
+            ("table.sort({1, 'x', 3})", "attempt to compare"),
+            ("assert(false, 'boom')", "boom"),
+            // a length far past any table stops on the budget, at the caller's line
+            (
+                "table.sort(setmetatable({}, { __len = function() return 1e300 end }))",
+                "instruction budget",
+            ),
+        ] {
+            let e = h
+                .run_text("lib.lua", &format!("local x = 1\n{src}"))
+                .expect_err(src);
+            assert_eq!(
+                (e.file.as_deref(), e.line),
+                (Some("lib.lua"), Some(2)),
+                "{src}: {e}"
+            );
+            assert!(e.message.contains(want), "{src}: {e}");
+            assert!(!e.message.contains("sandbox:"), "{src}: {e}");
+        }
+        // a message its author raised at level 0 still reads without a position
+        let e = h
+            .run_text("lib.lua", "local x = 1\nerror('plain', 0)")
+            .expect_err("plain");
+        assert_eq!(e.line, None, "{e}");
     }
 
     #[test]

@@ -11,13 +11,101 @@ use crate::world::{Shared, Stage};
 use mlua::{FromLua, Function, Lua, LuaSerdeExt, Table};
 use std::collections::BTreeMap;
 
-fn declaring(world: &Shared, what: &str) -> mlua::Result<()> {
+/// The most declarations one ruleset may make: far above any real one (the bundled rulesets make
+/// a few hundred); each is kept in the engine's memory, outside the Lua state's limit, and some
+/// kinds are checked against all before them.
+pub(crate) const MAX_DECLARATIONS: u64 = 20_000;
+
+/// The most one declaration may hold (its strings and entries, roughly in bytes), and all of a
+/// ruleset's together: the bundled rulesets' whole source is under a megabyte.
+pub(crate) const MAX_DECLARATION_BYTES: u64 = 1 << 20;
+const MAX_DECLARED_BYTES: u64 = 64 << 20;
+
+/// How much this Lua state's ruleset has declared so far.
+#[derive(Default)]
+struct Declared {
+    count: std::cell::Cell<u64>,
+    bytes: std::cell::Cell<u64>,
+}
+
+/// Refuses a declaration outside the declaring stage, and one past the limits: each is copied
+/// into the engine's memory, which Lua's memory limit does not see, so a ruleset declaring in a
+/// loop (or declaring a 100 MB name again and again) would otherwise grow the process without
+/// bound. The work of reading it is charged to the budget.
+fn declaring(lua: &Lua, world: &Shared, what: &str, size: u64) -> mlua::Result<()> {
     if world.borrow().stage() != Stage::Declare {
         return Err(mlua::Error::runtime(format!(
             "kessel.{what} is a declaration: call it while the ruleset loads, not during play"
         )));
     }
+    crate::script::charge(lua, 100 + size / 8)?;
+    if size > MAX_DECLARATION_BYTES {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.{what}: the declaration holds over {MAX_DECLARATION_BYTES} bytes, the limit for one"
+        )));
+    }
+    if lua.app_data_ref::<Declared>().is_none() {
+        lua.set_app_data(Declared::default());
+    }
+    let declared = lua
+        .app_data_ref::<Declared>()
+        .ok_or_else(|| mlua::Error::runtime("declaration count missing"))?;
+    let count = declared.count.get() + 1;
+    let bytes = declared.bytes.get().saturating_add(size);
+    if count > MAX_DECLARATIONS {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.{what}: over {MAX_DECLARATIONS} declarations, the limit for a ruleset (declaring in an endless loop?)"
+        )));
+    }
+    if bytes > MAX_DECLARED_BYTES {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.{what}: the ruleset's declarations hold over {MAX_DECLARED_BYTES} bytes together, the limit"
+        )));
+    }
+    declared.count.set(count);
+    declared.bytes.set(bytes);
     Ok(())
+}
+
+/// [`declared_size`] of a declaration's table.
+fn table_size(t: &Table) -> u64 {
+    declared_size(&mlua::Value::Table(t.clone()), MAX_DECLARATION_BYTES + 1)
+}
+
+/// Roughly how many bytes the engine keeps for a declared value: its strings' lengths and a few
+/// bytes per entry, tables counted once however often they appear, reading stopped past `cap`.
+/// Raw reads only: no metamethod runs.
+fn declared_size(v: &mlua::Value, cap: u64) -> u64 {
+    fn walk(
+        v: &mlua::Value,
+        seen: &mut std::collections::HashSet<usize>,
+        total: &mut u64,
+        cap: u64,
+    ) {
+        if *total > cap {
+            return;
+        }
+        match v {
+            mlua::Value::String(s) => *total += s.as_bytes().len() as u64 + 8,
+            mlua::Value::Table(t) => {
+                if !seen.insert(t.to_pointer() as usize) {
+                    return;
+                }
+                *total += 16;
+                for (k, x) in t.clone().pairs::<mlua::Value, mlua::Value>().flatten() {
+                    if *total > cap {
+                        return;
+                    }
+                    walk(&k, seen, total, cap);
+                    walk(&x, seen, total, cap);
+                }
+            }
+            _ => *total += 8,
+        }
+    }
+    let mut total = 0;
+    walk(v, &mut std::collections::HashSet::new(), &mut total, cap);
+    total
 }
 
 fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
@@ -194,8 +282,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "ruleset",
-        lua.create_function(move |_, t: Table| {
-            declaring(&w, "ruleset")?;
+        lua.create_function(move |lua, t: Table| {
+            declaring(lua, &w, "ruleset", table_size(&t))?;
             // read the Lua table before borrowing the world: its metamethods may call the engine
             strict_keys(&t, "kessel.ruleset", &["name", "sides", "description"])?;
             let name = req(&t, "name", "ruleset")?;
@@ -211,7 +299,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "unit_type",
         lua.create_function(move |lua, t: Table| {
-            declaring(&w, "unit_type")?;
+            declaring(lua, &w, "unit_type", table_size(&t))?;
             let id: String = req(&t, "id", "unit_type")?;
             let props: Value = lua.from_value(mlua::Value::Table(t))?;
             w.borrow_mut().ruleset.unit_types.insert(id, props);
@@ -224,7 +312,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         kessel.set(
             name,
             lua.create_function(move |lua, t: Table| {
-                declaring(&w, name)?;
+                declaring(lua, &w, name, table_size(&t))?;
                 let d = kind_decl(lua, &t, name)?;
                 let mut wm = w.borrow_mut();
                 let list = match pick {
@@ -243,7 +331,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "movement",
         lua.create_function(move |lua, t: Table| {
-            declaring(&w, "movement")?;
+            declaring(lua, &w, "movement", table_size(&t))?;
             let when = when_of(lua, &t, "movement")?;
             check_costs(&mlua::Value::Table(t.clone()), "kessel.movement", 0)?;
             let mut v: Value = lua.from_value(mlua::Value::Table(t))?;
@@ -277,7 +365,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "results_table",
         lua.create_function(move |lua, t: Table| {
-            declaring(&w, "results_table")?;
+            declaring(lua, &w, "results_table", table_size(&t))?;
             let id: String = req(&t, "id", "results_table")?;
             strict_keys(
                 &t,
@@ -359,7 +447,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "dice_table",
         lua.create_function(move |lua, t: Table| {
-            declaring(&w, "dice_table")?;
+            declaring(lua, &w, "dice_table", table_size(&t))?;
             let id: String = req(&t, "id", "dice_table")?;
             let what = format!("kessel.dice_table `{id}`");
             strict_keys(&t, &what, &["id", "bands", "description", "rule", "when"])?;
@@ -414,7 +502,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "word_table",
         lua.create_function(move |lua, t: Table| {
-            declaring(&w, "word_table")?;
+            declaring(lua, &w, "word_table", table_size(&t))?;
             let id: String = req(&t, "id", "word_table")?;
             let rows: Vec<String> = req(&t, "rows", "word_table")?;
             let columns: Vec<String> = req(&t, "columns", "word_table")?;
@@ -448,7 +536,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "sequence",
         lua.create_function(move |lua, (first, second): (mlua::Value, mlua::Value)| {
-            declaring(&w, "sequence")?;
+            declaring(
+                lua,
+                &w,
+                "sequence",
+                declared_size(&first, MAX_DECLARATION_BYTES + 1)
+                    .saturating_add(declared_size(&second, MAX_DECLARATION_BYTES + 1)),
+            )?;
             // `kessel.sequence{...}` declares the main sequence, `kessel.sequence(name, {...})` a mode
             let (name, steps) = match (first, second) {
                 (mlua::Value::Table(t), mlua::Value::Nil) => (None, t),
@@ -513,7 +607,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "option",
         lua.create_function(move |lua, t: Table| {
-            declaring(&w, "option")?;
+            declaring(lua, &w, "option", table_size(&t))?;
             let id: String = req(&t, "id", "option")?;
             strict_keys(
                 &t,
@@ -559,8 +653,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "ai_level",
-        lua.create_function(move |_, t: Table| {
-            declaring(&w, "ai_level")?;
+        lua.create_function(move |lua, t: Table| {
+            declaring(lua, &w, "ai_level", table_size(&t))?;
             let id: String = req(&t, "id", "ai_level")?;
             strict_keys(&t, &format!("kessel.ai_level `{id}`"), &["id", "description"])?;
             let description: String = req(&t, "description", "ai_level")?;
@@ -586,7 +680,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "action",
         lua.create_function(move |lua, t: Table| {
-            declaring(&w, "action")?;
+            declaring(lua, &w, "action", table_size(&t))?;
             let kind: String = req(&t, "kind", "action")?;
             strict_keys(
                 &t,
@@ -633,7 +727,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "on",
         lua.create_function(move |lua, (name, f): (String, Function)| {
-            declaring(&w, "on")?;
+            declaring(lua, &w, "on", name.len() as u64)?;
             const HOOKS: [&str; 7] = [
                 "check",
                 "setup",
@@ -695,7 +789,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "scenario_var",
         lua.create_function(move |lua, t: Table| {
-            declaring(&w, "scenario_var")?;
+            declaring(lua, &w, "scenario_var", table_size(&t))?;
             let id: String = req(&t, "id", "scenario_var")?;
             let what = format!("kessel.scenario_var `{id}`");
             strict_keys(
@@ -753,7 +847,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "constant",
         lua.create_function(move |lua, (name, v): (String, mlua::Value)| {
-            declaring(&w, "constant")?;
+            declaring(
+                lua,
+                &w,
+                "constant",
+                (name.len() as u64).saturating_add(declared_size(&v, MAX_DECLARATION_BYTES + 1)),
+            )?;
             let v: Value = lua.from_value(v)?;
             w.borrow_mut().ruleset.constants.insert(name, v);
             Ok(())

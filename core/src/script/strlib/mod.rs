@@ -138,7 +138,10 @@ fn is_memory_error(v: &Value) -> bool {
 
 const PRELUDE: &str = r##"
 local meter, charge, sized = ...
+-- everything the wrappers call is captured here, before any mod code runs: a mod can replace
+-- globals and library fields (`math.tointeger = tostring`), never these locals
 local type, select, error, rawget, tostring = type, select, error, rawget, tostring
+local tointeger = math.tointeger
 local opcall, oxpcall, osetmetatable = pcall, xpcall, setmetatable
 local create, oresume, oclose, ostatus = coroutine.create, coroutine.resume, coroutine.close, coroutine.status
 local poisoned = osetmetatable({}, { __mode = "k" })
@@ -200,6 +203,15 @@ end
 local srep, sformat, ssub, supper, slower, sreverse, sbyte, spack =
   string.rep, string.format, string.sub, string.upper, string.lower, string.reverse, string.byte, string.pack
 local tconcat, tmove, tinsert, tremove, tsort, tunpack = table.concat, table.move, table.insert, table.remove, table.sort, table.unpack
+-- the length a wrapper charges by: 0 for what is no table (or whose __len says no number), so the
+-- C function itself refuses it with its usual argument error
+local function len(t)
+  if type(t) == "table" then
+    local n = #t
+    if type(n) == "number" then return n end
+  end
+  return 0
+end
 local ulen, ucodepoint = utf8.len, utf8.codepoint
 local function out(r)
   local n = #r
@@ -223,7 +235,7 @@ local function built(name, ok, r, ...)
 end
 string.rep = function(s, n, sep)
   s = tostring(s)
-  n = math.tointeger(n) or n
+  n = tointeger(n) or n
   sep = sep and tostring(sep) or ""
   if type(n) == "number" and n > 0 then
     sized("string.rep", #s, #sep, n)
@@ -245,7 +257,7 @@ string.byte = function(s, i, j)
 end
 table.concat = function(t, sep, i, j)
   i = i or 1
-  j = j or #t
+  j = j or len(t)
   if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 4) end
   return built("table.concat", opcall(tconcat, t, sep, i, j))
 end
@@ -258,33 +270,57 @@ table.insert = function(t, ...)
   if n == 2 then
     local pos = ...
     if type(pos) == "number" then
-      local len = #t
-      if len - pos > 64 then charge((len - pos) * 2) end
+      local n = len(t)
+      if n - pos > 64 then charge((n - pos) * 2) end
     end
   end
   return tinsert(t, ...)
 end
 table.remove = function(t, pos)
   if pos ~= nil and type(pos) == "number" then
-    local len = #t
-    if len - pos > 64 then charge((len - pos) * 2) end
+    local n = len(t)
+    if n - pos > 64 then charge((n - pos) * 2) end
   end
   return tremove(t, pos)
 end
 table.sort = function(t, cmp)
-  local n = #t
-  if n > 64 then
+  local n = len(t)
+  if n > 1 then
     local log = 1
-    while (1 << log) < n do log = log + 1 end
-    charge(n * log * 4)
+    while log < 62 and (1 << log) < n do log = log + 1 end
+    if n > 64 then charge(n * log * 4) end
+    -- without a comparator, C compares strings byte by byte, all inside this one call where the
+    -- hook never runs: charge every comparison as if it read the longest string
+    if cmp == nil then
+      local longest = 0
+      for i = 1, n do
+        local v = t[i]
+        if type(v) == "string" and #v > longest then longest = #v end
+      end
+      if longest > 64 then charge(n * log * (longest >> 3)) end
+    end
   end
   return tsort(t, cmp)
 end
 table.unpack = function(t, i, j)
   i = i or 1
-  j = j or #t
+  j = j or len(t)
   if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 8) end
   return tunpack(t, i, j)
+end
+-- print: one unit of budget per byte written, so a loop printing a megabyte a time stops at the
+-- budget (about 200 MB of output) instead of filling a disk at gigabytes a second
+local oprint = print
+print = function(...)
+  local n = select("#", ...)
+  local parts, bytes = { ... }, 0
+  for i = 1, n do
+    local s = tostring(parts[i])
+    parts[i] = s
+    bytes = bytes + #s
+  end
+  charge(bytes)
+  return oprint(tunpack(parts, 1, n))
 end
 utf8.len = function(s, ...)
   local n = #tostring(s)
@@ -297,6 +333,51 @@ utf8.codepoint = function(s, i, j, ...)
   return ucodepoint(s, i, j, ...)
 end
 "##;
+
+/// The chunk name of [`PRELUDE`], as Lua shows it in positions.
+const PRELUDE_CHUNK: &str = "sandbox";
+
+/// The prelude's private names for the library functions it wraps, and their public names.
+const WRAPPED: &[(&str, &str)] = &[
+    ("opcall", "pcall"),
+    ("oxpcall", "xpcall"),
+    ("osetmetatable", "setmetatable"),
+    ("create", "coroutine.create"),
+    ("oresume", "coroutine.resume"),
+    ("oclose", "coroutine.close"),
+    ("ostatus", "coroutine.status"),
+    ("srep", "string.rep"),
+    ("sformat", "string.format"),
+    ("ssub", "string.sub"),
+    ("supper", "string.upper"),
+    ("slower", "string.lower"),
+    ("sreverse", "string.reverse"),
+    ("sbyte", "string.byte"),
+    ("spack", "string.pack"),
+    ("sfind", "string.find"),
+    ("tconcat", "table.concat"),
+    ("tmove", "table.move"),
+    ("tinsert", "table.insert"),
+    ("tremove", "table.remove"),
+    ("tsort", "table.sort"),
+    ("tunpack", "table.unpack"),
+    ("ulen", "utf8.len"),
+    ("ucodepoint", "utf8.codepoint"),
+];
+
+/// An error message raised inside the prelude's wrappers (`sandbox:130: bad argument #1 to
+/// 'tinsert' …`), without the wrapper's position and with the public names of the functions
+/// (`bad argument #1 to 'table.insert' …`); `None` for any other message.
+pub(crate) fn in_wrapper(message: &str) -> Option<String> {
+    let rest = message.strip_prefix(PRELUDE_CHUNK)?.strip_prefix(':')?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = rest[digits..].strip_prefix(": ").filter(|_| digits > 0)?;
+    let mut out = rest.to_string();
+    for (private, public) in WRAPPED {
+        out = out.replace(&format!("'{private}'"), &format!("'{public}'"));
+    }
+    Some(out)
+}
 
 /// Installs the bounded library on a fresh state (before any mod code runs).
 pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
@@ -334,7 +415,7 @@ pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
         m.charge((total >> 3) as u64)
     })?;
     lua.load(PRELUDE)
-        .set_name("=sandbox")
+        .set_name(format!("={PRELUDE_CHUNK}"))
         .call::<()>((meter_fn, charge, sized))?;
     patterns::install(lua, meter)
 }
