@@ -374,6 +374,19 @@ pub fn verdict_line(pr: &Paired) -> Option<String> {
 /// the summary prints it; `None` without an interval yet.
 pub fn games_needed_line(pr: &Paired) -> Option<String> {
     let (_, m) = pr.key()?;
+    // every seed moved by the same amount (most often: no seed changed at all): more games
+    // cannot narrow an interval that has no width, and "about 2 games" would read as advice
+    if m.ci.is_some() && m.sd == 0.0 {
+        return Some(if m.mean == 0.0 {
+            "no paired seed changed at all: more games of these seeds would tell nothing new"
+                .to_string()
+        } else {
+            format!(
+                "every paired seed changed by exactly {:+.1} VP: more games would tell nothing new",
+                m.mean
+            )
+        });
+    }
     let needs: Vec<String> = RESOLVE_VP
         .iter()
         .filter_map(|&h| {
@@ -820,6 +833,10 @@ mod tests {
         };
         let pr = &summarize(&same).paired[0];
         assert!(verdict(&pr.key().expect("key").1).contains("not distinguishable"));
+        // no spread to narrow: no count of games to play is offered
+        let line = games_needed_line(pr).expect("a line");
+        assert!(line.starts_with("no paired seed changed at all"), "{line}");
+        assert!(!line.contains("about"), "{line}");
     }
 
     #[test]
