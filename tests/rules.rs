@@ -20,6 +20,18 @@ fn run_rule_tests(path: &str) {
     assert!(passed > 0, "no rule tests ran in {path}");
 }
 
+/// Runs a folder's Lua tests against a loaded scenario (`kessel test DIR --scenario FILE`), after
+/// `kessel check FILE` when `check` is set; both must succeed. Returns what the tests printed.
+fn scenario_tests(dir: &str, scenario: &str, check: bool) -> String {
+    if check {
+        let c = kessel(&["check", scenario]);
+        assert_eq!(c.code, 0, "{}", c.stderr);
+    }
+    let r = kessel(&["test", dir, "--scenario", scenario]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    r.stdout
+}
+
 #[test]
 fn toy_rule_tests_pass() {
     run_rule_tests("core/tests/fixtures/toy");
@@ -34,28 +46,20 @@ fn pgg_rule_tests_pass() {
 /// objectives, map facts): Lua tests that read the loaded scenario.
 #[test]
 fn pgg_campaign_data_tests_pass() {
-    let r = kessel(&[
-        "test",
-        "scenarios/pgg/tests",
-        "--scenario",
-        "scenarios/pgg/campaign.toml",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("7 passed, 0 failed"), "{}", r.stdout);
+    let out = scenario_tests("scenarios/pgg/tests", "scenarios/pgg/campaign.toml", false);
+    assert!(out.contains("7 passed, 0 failed"), "{out}");
 }
 
 /// The learning scenario against its notes (victory levels at either Smolensk value) and the
 /// campaign's counters.
 #[test]
 fn pgg_learning_data_tests_pass() {
-    let r = kessel(&[
-        "test",
+    let out = scenario_tests(
         "scenarios/pgg/tests-learning",
-        "--scenario",
         "scenarios/pgg/learning.toml",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("3 passed, 0 failed"), "{}", r.stdout);
+        false,
+    );
+    assert!(out.contains("3 passed, 0 failed"), "{out}");
 }
 
 #[test]
@@ -77,62 +81,46 @@ fn the_asl_refit_example_plays_headless_to_the_end() {
 
 #[test]
 fn the_guide_scenario_checks_and_its_special_rule_tests_pass() {
-    let scenario = "scenarios/yelnya/scenario.toml";
-    let c = kessel(&["check", scenario]);
-    assert_eq!(c.code, 0, "{}", c.stderr);
-    let r = kessel(&["test", "scenarios/yelnya/tests", "--scenario", scenario]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("case_Y1_bridge_down_on_turn_1"),
-        "{}",
-        r.stdout
+    let out = scenario_tests(
+        "scenarios/yelnya/tests",
+        "scenarios/yelnya/scenario.toml",
+        true,
     );
+    assert!(out.contains("case_Y1_bridge_down_on_turn_1"), "{out}");
 }
 
 #[test]
 fn the_pegasus_bridge_battle_stand_in_tests_pass() {
-    let r = kessel(&[
-        "test",
+    let out = scenario_tests(
         "scenarios/pegasus-bridge/tests",
-        "--scenario",
         "scenarios/pegasus-bridge/dawn.toml",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("6 passed, 0 failed"), "{}", r.stdout);
+        false,
+    );
+    assert!(out.contains("6 passed, 0 failed"), "{out}");
 }
 
 /// The Pegasus Bridge example: values its scenario file sets (who holds building II13 [9.61222])
 /// reach the Refit Phase, checked by its own tests under `--scenario`.
 #[test]
 fn the_pegasus_bridge_refit_example_checks_and_its_tests_pass() {
-    let scenario = "scripts/asl-cg/examples/refit/scenario.toml";
-    let c = kessel(&["check", scenario]);
-    assert_eq!(c.code, 0, "{}", c.stderr);
-    let r = kessel(&[
-        "test",
+    let out = scenario_tests(
         "scripts/asl-cg/examples/refit/tests",
-        "--scenario",
-        scenario,
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("1 passed, 0 failed"), "{}", r.stdout);
+        "scripts/asl-cg/examples/refit/scenario.toml",
+        true,
+    );
+    assert!(out.contains("1 passed, 0 failed"), "{out}");
 }
 
 /// The Red Barricades example: values a scenario file sets (the Booby Trap Level [11.6123]) reach
 /// the Refit Phase, checked by its own tests under `--scenario`.
 #[test]
 fn the_red_barricades_refit_example_checks_and_its_tests_pass() {
-    let scenario = "scripts/asl-cg/examples/refit-rb/scenario.toml";
-    let c = kessel(&["check", scenario]);
-    assert_eq!(c.code, 0, "{}", c.stderr);
-    let r = kessel(&[
-        "test",
+    let out = scenario_tests(
         "scripts/asl-cg/examples/refit-rb/tests",
-        "--scenario",
-        scenario,
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("3 passed, 0 failed"), "{}", r.stdout);
+        "scripts/asl-cg/examples/refit-rb/scenario.toml",
+        true,
+    );
+    assert!(out.contains("3 passed, 0 failed"), "{out}");
 }
 
 /// The campaign of issue 11: Dawn is played, its Refit Phase runs, Day I starts with what carried
