@@ -28,6 +28,7 @@
 mod areas;
 mod changes;
 mod declare;
+mod declare_limits;
 mod emit;
 mod hex;
 mod log;
