@@ -2,6 +2,10 @@
 //! own (`play::worker`). While a validator, an enumerator or an action handler loops, frames go
 //! on, the status bar says the rules are working with *Stop*; *Stop* or the instruction budget
 //! ends the call, what happened is shown (with the file and line), and the game is unchanged.
+//!
+//! "Frames go on" is checked by state, never by a clock: the looping call runs until *Stop* or
+//! its budget ends it, so a frame that comes back while the rules still work is one that did not
+//! wait for them. How fast a frame is belongs to the benchmark (`benches/frame.rs`).
 
 use super::toy::{harness, screen_of, toy_copy, unit_hex};
 use egui_kittest::kittest::Queryable;
@@ -30,20 +34,21 @@ fn rules_out(h: &Harness<'_, EditorApp>) -> bool {
     s.rules.out().is_some()
 }
 
-/// Steps frames while the rules work, for at least `min` and until they are done (or `max`);
-/// every frame must come quickly. Returns the number of frames drawn.
+/// Steps frames while the rules work, for at least `min` and until they are done (`max` guards
+/// against a hang). Returns the number of frames that began and ended with the rules still
+/// working: frames drawn without waiting for them.
 fn frames_while_working(h: &mut Harness<'_, EditorApp>, min: Duration, max: Duration) -> usize {
     let start = Instant::now();
-    let mut frames = 0;
+    let mut busy_frames = 0;
     while start.elapsed() < min || rules_out(h) {
         assert!(start.elapsed() < max, "the rules never answered");
-        let frame = Instant::now();
+        let before = rules_out(h);
         h.step();
-        let took = frame.elapsed();
-        assert!(took < Duration::from_millis(500), "a frame took {took:?}");
-        frames += 1;
+        if before && rules_out(h) {
+            busy_frames += 1;
+        }
     }
-    frames
+    busy_frames
 }
 
 /// Starts play-test on the toy copy `dir`, stepping frames (the first look at the game may be
@@ -88,22 +93,19 @@ fn a_looping_validator_under_the_pointer_is_stopped_and_the_game_goes_on() {
     h.hover_at(pos);
     h.step();
     assert!(rules_out(&h), "the rules work on the hovered hex");
+    // the validator loops until Stop: every frame comes back with the rules still working (the
+    // status bar says so once the call has taken a moment)
     let start = Instant::now();
-    while start.elapsed() < Duration::from_millis(600) {
-        let frame = Instant::now();
-        h.step();
-        assert!(
-            frame.elapsed() < Duration::from_millis(500),
-            "a frame waited"
-        );
-    }
-    assert!(rules_out(&h), "the validator still loops");
-    assert!(h
+    while h
         .query_by_label_contains("The rules are working (checking a move)")
-        .is_some());
+        .is_none()
+    {
+        assert!(start.elapsed() < Duration::from_secs(30), "never said");
+        h.step();
+        assert!(rules_out(&h), "a frame waited for the looping validator");
+    }
     h.get_by_label("Stop the rules").click();
-    let frames = frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
-    assert!(frames >= 1);
+    frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
     // back over the hex (the pointer went to the button), its note says what happened
     h.hover_at(pos);
     h.step();
@@ -168,20 +170,17 @@ fn a_looping_enumerator_leaves_the_window_drawing_and_stop_ends_it() {
     }
     // ... then its choices are listed, endlessly: the status bar shows that the rules are
     // working, with Stop
+    // (a frame that waited for the endless listing would come back only once its budget had
+    // ended it, with nothing left to stop)
     let start = Instant::now();
-    let mut frames = 0;
     while h.query_by_label("Stop the rules").is_none() {
         assert!(start.elapsed() < Duration::from_secs(60), "no Stop shown");
-        let frame = Instant::now();
         h.step();
-        assert!(
-            frame.elapsed() < Duration::from_millis(500),
-            "a frame waited"
-        );
-        frames += 1;
     }
-    assert!(frames > 3, "{frames} frames");
-    assert!(rules_out(&h), "the listing still loops");
+    for _ in 0..3 {
+        h.step();
+        assert!(rules_out(&h), "a frame waited for the looping listing");
+    }
     assert!(h
         .query_by_label_contains("Choices (the rules are listing them")
         .is_some());
@@ -210,27 +209,27 @@ fn a_rules_file_that_loops_while_loading_is_reloaded_without_freezing_the_window
     h.run();
     let play_lua = dir.join("rules/play.lua");
     kessel_test_support::append_endless_loop(&play_lua);
+    // frames drawn while the status bar says the reload is working: a frame that waited for
+    // the looping load would only ever show its outcome
     let start = Instant::now();
-    let mut slowest = Duration::ZERO;
-    let mut saw_working = false;
+    let mut working_frames = 0;
     while h.state().problems.rules.is_none() {
         assert!(
             start.elapsed() < Duration::from_secs(120),
             "no reload outcome"
         );
-        let frame = Instant::now();
         h.step();
-        slowest = slowest.max(frame.elapsed());
-        saw_working |= h
-            .query_by_label_contains("The rules are working (loading the rules)")
-            .is_some();
+        if h.query_by_label_contains("The rules are working (loading the rules)")
+            .is_some()
+        {
+            working_frames += 1;
+        }
         std::thread::sleep(Duration::from_millis(5));
     }
     assert!(
-        slowest < Duration::from_millis(500),
-        "a frame took {slowest:?}"
+        working_frames > 3,
+        "the status bar said the rules were loading in {working_frames} frames"
     );
-    assert!(saw_working, "the status bar said the rules were loading");
     let problem = h.state().problems.rules.clone().expect("problem");
     let location = problem.location.clone().expect("file:line");
     assert!(location.contains("play.lua:"), "{location}");
@@ -303,20 +302,22 @@ fn a_game_whose_rules_loop_while_loading_fails_to_start_without_freezing_the_win
     let mut h = harness(&dir);
     h.get_by_label("Play-test").click();
     let start = Instant::now();
-    let mut slowest = Duration::ZERO;
-    let mut saw_starting = false;
+    let mut starting_frames = 0;
     while h.state().starting() || start.elapsed() < Duration::from_millis(100) {
         assert!(start.elapsed() < Duration::from_secs(120), "no outcome");
-        let frame = Instant::now();
+        let before = h.state().starting();
         h.step();
-        slowest = slowest.max(frame.elapsed());
-        saw_starting |= h.query_by_label_contains("Starting the game").is_some();
+        if before
+            && h.state().starting()
+            && h.query_by_label_contains("Starting the game").is_some()
+        {
+            starting_frames += 1;
+        }
     }
     assert!(
-        slowest < Duration::from_millis(500),
-        "a frame took {slowest:?}"
+        starting_frames > 3,
+        "the panel said the game was starting in {starting_frames} frames"
     );
-    assert!(saw_starting, "the panel said the game was starting");
     h.run();
     assert!(h.state().session.is_none());
     let why = h.state().session_error.clone().unwrap_or_default();
@@ -341,16 +342,12 @@ fn stop_ends_a_looping_load_at_once() {
         h.step();
     }
     h.get_by_label("Stop the rules").click();
-    let stopped = Instant::now();
     frames_while_working(&mut h, Duration::ZERO, Duration::from_secs(30));
-    assert!(
-        stopped.elapsed() < Duration::from_secs(5),
-        "the load ended {:?} after Stop",
-        stopped.elapsed()
-    );
     h.run();
+    // Stop ended it, not the budget (which would have ended it later, with its own words)
     let message = h.state().status.message.clone();
     assert!(message.contains("stopped on request"), "{message}");
+    assert!(!super::toy::ended_by_a_limit(&message), "{message}");
     assert!(message.contains("play.lua:"), "{message}");
     assert_eq!(log_len(&h), 0, "the game in progress is unchanged");
 }

@@ -3,6 +3,9 @@
 //! while the rules run; *Stop* or the instruction budget ends them, the editor says why with the
 //! file and line, and the game in progress (if any) is kept as it was. The scripted
 //! `--ai-until` start plays on a thread too and reports a looping AI the same way.
+//!
+//! "Frames go on" is checked by state, never by a clock: a frame that comes back while the start
+//! is still being tried did not wait for it. Frame times belong to the benchmark (`benches/frame.rs`).
 
 use super::toy::toy_copy;
 use egui_kittest::kittest::Queryable;
@@ -47,25 +50,26 @@ fn harness(campaign: &Path) -> Harness<'static, EditorApp> {
     h
 }
 
-/// Steps frames while a start is tried, for at least `min`; every frame must come quickly.
-/// `each` runs after every frame. Returns the number of frames.
+/// Steps frames while a start is tried, for at least `min` (a two-minute guard against a hang).
+/// `each` runs after every frame. Returns the number of frames that began and ended with the
+/// start still being tried: frames drawn without waiting for it.
 fn frames_while_starting(
     h: &mut Harness<'_, EditorApp>,
     min: Duration,
     mut each: impl FnMut(&mut Harness<'_, EditorApp>),
 ) -> usize {
     let start = Instant::now();
-    let mut frames = 0;
+    let mut busy_frames = 0;
     while start.elapsed() < min || h.state().starting() {
         assert!(start.elapsed() < Duration::from_secs(120), "no outcome");
-        let frame = Instant::now();
+        let before = h.state().starting();
         h.step();
-        let took = frame.elapsed();
-        assert!(took < Duration::from_millis(500), "a frame took {took:?}");
+        if before && h.state().starting() {
+            busy_frames += 1;
+        }
         each(h);
-        frames += 1;
     }
-    frames
+    busy_frames
 }
 
 /// The campaign's first game loads a script that loops: the panel says the game is starting,
@@ -76,30 +80,27 @@ fn a_campaign_whose_first_game_loops_while_loading_is_stopped() {
     looping_scenario(&dir);
     let mut h = harness(&campaign_in(&dir, "looping.toml", "scenario.toml"));
     h.get_by_label("Play-test").click();
-    let mut stopped_at = None;
+    let mut stopped = false;
     let clicked = Instant::now();
     let frames = frames_while_starting(&mut h, Duration::from_millis(600), |h| {
         // frames go on while the rules loop; then Stop
         let looping = clicked.elapsed() > Duration::from_millis(800);
-        if looping && stopped_at.is_none() && h.query_by_label("Stop the start").is_some() {
+        if looping && !stopped && h.query_by_label("Stop the start").is_some() {
             h.get_by_label("Stop the start").click();
-            stopped_at = Some(Instant::now());
+            stopped = true;
         }
     });
     assert!(frames > 3, "{frames} frames");
-    let stopped_at = stopped_at.expect("Stop was shown");
-    assert!(
-        stopped_at.elapsed() < Duration::from_secs(5),
-        "the start ended {:?} after Stop",
-        stopped_at.elapsed()
-    );
+    assert!(stopped, "Stop was shown");
     h.run();
     assert!(h.state().session.is_none());
+    // Stop ended it, not the budget (which would have ended it later, with its own words)
     let why = h.state().session_error.clone().unwrap_or_default();
     assert!(
         why.contains("stopped on request") && why.contains("loop.lua:2"),
         "{why}"
     );
+    assert!(!super::toy::ended_by_a_limit(&why), "{why}");
     h.get_by_label("The game could not start:");
 }
 
@@ -219,11 +220,7 @@ fn a_ruleset_that_loops_while_loading_leaves_opening_and_scenario_editing_drawin
     let opened = Instant::now();
     let doc = kessel_editor::document::Document::open(&dir.join("scenario.toml")).expect("doc");
     let app = EditorApp::without_watcher(doc);
-    assert!(
-        opened.elapsed() < Duration::from_secs(5),
-        "opening took {:?}",
-        opened.elapsed()
-    );
+    // opening came back while the endless init.lua still runs: it did not wait for it
     assert!(app.reading_declarations(), "still reading");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1300.0, 820.0))
@@ -233,11 +230,11 @@ fn a_ruleset_that_loops_while_loading_leaves_opening_and_scenario_editing_drawin
     let mut frames = 0;
     while h.state().reading_declarations() {
         assert!(opened.elapsed() < Duration::from_secs(120), "no outcome");
-        let frame = Instant::now();
+        let before = h.state().reading_declarations();
         h.step();
-        let took = frame.elapsed();
-        assert!(took < Duration::from_millis(1000), "a frame took {took:?}");
-        frames += 1;
+        if before && h.state().reading_declarations() {
+            frames += 1;
+        }
     }
     assert!(frames > 3, "{frames} frames");
     h.run();
