@@ -219,6 +219,9 @@ fn legend_profiles(out: &mut String, s: &Summary, y: f64) {
     }
 }
 
+/// The narrowest VP axis a histogram draws.
+const MIN_VP_SPAN: f64 = 8.0;
+
 /// A histogram per row (one row per labelled sample) on a common x-axis, with each sample's mean
 /// and the 95% interval of the mean marked.
 fn histograms(
@@ -244,12 +247,19 @@ fn histograms(
         lo = lo.min(0.0);
         hi = hi.max(0.0);
     }
-    // about 20 bins of a round width, edges on multiples of it
-    let width = ticks(0.0, (hi - lo).max(1.0), 20)
+    // VP are whole numbers: an axis a few VP wide at least, so that games that all ended alike
+    // (a paired difference of 0 on every seed) still get a readable scale
+    if hi - lo < MIN_VP_SPAN {
+        let mid = ((lo + hi) / 2.0).round();
+        lo = mid - MIN_VP_SPAN / 2.0;
+        hi = mid + MIN_VP_SPAN / 2.0;
+    }
+    // about 20 bins of a round width (a whole VP at least), edges on multiples of it
+    let width = ticks(0.0, hi - lo, 20)
         .get(1)
         .copied()
         .unwrap_or(1.0)
-        .max(1e-9);
+        .max(1.0);
     let start = (lo / width).floor() * width;
     let bins = (((hi - start) / width).floor() as usize + 1).max(1);
     let end = start + width * bins as f64;
@@ -824,6 +834,35 @@ mod tests {
         let text = |v: Vec<f64>| v.into_iter().map(num).collect::<Vec<_>>().join(" ");
         assert_eq!(text(ticks(0.0, 1.0, 5)), "0 0.2 0.4 0.6 0.8 1");
         assert_eq!(text(ticks(-30.0, 45.0, 8)), "-30 -20 -10 0 10 20 30 40");
+    }
+
+    /// The tick labels of a chart's x-axis, in order.
+    fn tick_labels(svg: &str) -> Vec<String> {
+        svg.split(r##"text-anchor="middle" fill="#555">"##)
+            .skip(1)
+            .filter_map(|rest| rest.split('<').next().map(str::to_string))
+            // (the caption below the axis is set the same way)
+            .filter(|label| !label.contains(' '))
+            .collect()
+    }
+
+    #[test]
+    fn a_histogram_of_identical_games_has_a_readable_whole_vp_axis() {
+        // every paired seed unchanged: the difference is 0 for all of them
+        let rows = vec![("a − b".to_string(), "#123456", vec![0.0; 6])];
+        let svg = histograms(&rows, "change", true);
+        let labels = tick_labels(&svg);
+        assert!(labels.len() >= 5, "{labels:?}");
+        assert!(
+            labels.iter().all(|l| l.parse::<i64>().is_ok()),
+            "{labels:?}"
+        );
+        let mut unique = labels.clone();
+        unique.dedup();
+        assert_eq!(unique, labels, "no label twice");
+        assert!(labels.contains(&"0".to_string()), "{labels:?}");
+        // one bar, a whole VP wide, holding all six games
+        assert!(svg.contains("0 to 1: 6 games"), "{svg}");
     }
 
     #[test]
