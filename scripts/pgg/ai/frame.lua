@@ -1,0 +1,371 @@
+-- The computer player's view of one decision (the frame) and what it keeps between decisions:
+-- neighbours, distances, objectives, supply, expected values of combat. Part of ai/player.lua.
+
+local C = require("rules.common")
+local K = require("rules.combat")
+local I = require("rules.integrity")
+local S = require("rules.supply")
+local L = require("rules.leaders")
+local V = require("rules.victory")
+
+local Fr = {}
+
+local NEG = -1e9
+local DG_MAX = 80   -- (wider than the campaign map)
+local GAP_MAX = 40
+local GAP_SLOPE = 1.0
+
+-- The Fr.level playing the current decision (the ai hook's 4th argument: ai/player.lua sets it).
+Fr.level = "fast"
+
+-- Small helpers ----------------------------------------------------------------------------------
+
+local function sorted_keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
+-- A hex's neighbours, kept (the map does not change during a game; a new map, as tests build
+-- them, starts the memo afresh: see frame()).
+local nb_memo, nb_map = {}, nil
+local rail_memo = {}   -- hex -> on a railway (kept per map like the neighbours)
+local function neighbors(hex)
+  local n = nb_memo[hex]
+  if n == nil then n = kessel.hex.neighbors(hex); nb_memo[hex] = n end
+  return n
+end
+
+-- Expected values of hidden Soviet counters, from the pools as they stand when first asked.
+local est = nil
+local function estimates()
+  if est then return est end
+  est = {}
+  for _, pool in ipairs({ "rifle", "armour" }) do
+    local n, a, d = 0, 0, 0
+    for _, f in ipairs(kessel.game.pool(pool) or {}) do
+      local x, y = f:match("^(%d+)-(%d+)")
+      if x then n = n + 1; a = a + tonumber(x); d = d + tonumber(y) end
+    end
+    est[pool] = n > 0 and { a = a / n, d = d / n } or { a = 3, d = 3.5 }
+  end
+  return est
+end
+
+-- Value of each CRT result for the attacker, and the expected value of a column.
+local RESULT_VALUE = { De = 3, D2 = 2, D1 = 1.2, ["De/A1"] = 2.2, ["D2/A1"] = 1.2, ["D1/A1"] = 0.4,
+  Eng = -0.5, A1 = -1.2, A2 = -2, Ae = -4 }
+local ev_cache = {}
+local function column_ev(crt, column)
+  local key = crt .. ":" .. column
+  local v = ev_cache[key]
+  if v == nil then
+    v = 0
+    for _, e in ipairs(kessel.tables.distribution(crt, column)) do v = v + e.p * (RESULT_VALUE[e.result] or 0) end
+    ev_cache[key] = v
+  end
+  return v
+end
+
+-- Chance that a column's result hurts the defender (a D result, with or without A1).
+local hurt_cache = {}
+local function column_hurt(crt, column)
+  local key = crt .. ":" .. column
+  local v = hurt_cache[key]
+  if v == nil then
+    v = 0
+    for _, e in ipairs(kessel.tables.distribution(crt, column)) do
+      if e.result:sub(1, 1) == "D" then v = v + e.p end
+    end
+    hurt_cache[key] = v
+  end
+  return v
+end
+
+-- Expected value (attacker's view) of attacking `def` with `att`, and the chance of hurting the
+-- defender.
+local function odds_ev(att, def)
+  if def <= 0 then return 4, 1 end
+  if att <= 0 then return -4, 0 end
+  local crt = K.CRT
+  local o = kessel.tables.odds(crt, math.floor(att), math.max(1, math.floor(def)))
+  return column_ev(crt, o.column), column_hurt(crt, o.column)
+end
+
+-- The frame: what one decision looks at ---------------------------------------------------------
+
+local caches = {}   -- per-step caches: key -> value, reset when the step changes
+local cache_step = nil
+
+local function step_key() return kessel.game.turn() .. ":" .. kessel.game.step().index end
+
+local function cached(key, fn)
+  local sk = step_key()
+  if cache_step ~= sk then caches = {}; cache_step = sk end
+  local v = caches[key]
+  if v == nil then v = fn(); caches[key] = v end
+  return v
+end
+
+-- Kept across steps, for values whose key names everything they depend on besides the map (a new
+-- map starts them afresh: see frame()); a bounded number of them.
+local lasting, lasting_n = {}, 0
+local LASTING_MAX = 64
+local function kept(key, fn)
+  local v = lasting[key]
+  if v == nil then
+    if lasting_n >= LASTING_MAX then lasting, lasting_n = {}, 0 end
+    v = fn()
+    lasting[key] = v
+    lasting_n = lasting_n + 1
+  end
+  return v
+end
+
+-- Things a frame works out once, when first asked (F.cmd, F.dg, ...).
+local lazy = {}
+local Frame = { __index = function(F, k)
+  local f = lazy[k]
+  if f == nil then return nil end
+  local v = f(F)
+  rawset(F, k, v)
+  return v
+end }
+
+-- One frame serves one decision: the enumerations and the choice after them (AI.pick drops it
+-- once it has picked, before the engine applies the action).
+local current_frame = nil
+
+local function frame()
+  if current_frame then return current_frame end
+  local c, r = kessel.map.size()
+  local map_key = c .. "x" .. r
+  if map_key ~= nb_map then nb_memo, nb_map, rail_memo, lasting, lasting_n = {}, map_key, {}, {}, 0 end
+  local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
+    units = { soviet = {}, german = {} }, combat_at = {}, goal = {},
+    count = { soviet = { c = {}, t = {} }, german = { c = {}, t = {} } } }, Frame)
+  for _, u in ipairs(C.map_units()) do
+    F.by_id[u.id] = u
+    local hex = u.hex
+    local list = F.at[hex]
+    if not list then list = {}; F.at[hex] = list end
+    list[#list + 1] = u
+    local mine = F.units[u.side]
+    mine[#mine + 1] = u
+    local cs = F.count[u.side]
+    cs.t[hex] = (cs.t[hex] or 0) + 1
+    if C.is_combat_unit(u) then
+      F.combat_at[hex] = (F.combat_at[hex] or 0) + 1
+      cs.c[hex] = (cs.c[hex] or 0) + 1
+    end
+  end
+  current_frame = F
+  return F
+end
+
+local function occupied_sig(side)
+  return table.concat(kessel.units.occupied(side), ",")
+end
+
+-- Hex distances (not across lakes) from the units of `side`, up to `budget`.
+local function distance_from(side, budget)
+  local sig = occupied_sig(side)
+  -- (the units' hexes and the map are all it depends on)
+  return kept("dist:" .. side .. ":" .. budget .. ":" .. sig, function()
+    local hexes = kessel.units.occupied(side)
+    if #hexes == 0 then return {} end
+    return kessel.paths.reach{ from = hexes, budget = budget, step = { hex = true, blocked_by = { "lake" } } }
+  end)
+end
+
+-- Objectives with their hexes; owner of each hex.
+local function objectives()
+  return cached("objectives", function()
+    local list = V.objectives()
+    local hex_vp, hex_obj = {}, {}
+    for _, o in ipairs(list) do
+      for _, h in ipairs(o.hexes) do hex_vp[h] = o.vp; hex_obj[h] = o end
+    end
+    return { list = list, vp = hex_vp, obj = hex_obj }
+  end)
+end
+
+-- Objective hexes the German does not own yet.
+local function german_targets()
+  local owner = V.owners()
+  local out = {}
+  for _, o in ipairs(objectives().list) do
+    for _, h in ipairs(o.hexes) do
+      if owner[h] ~= C.GERMAN then out[#out + 1] = h end
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+-- Cost for a German unit of `class` to the nearest target, by the terrain effects chart.
+local function goal_field(class, targets)
+  local key = "goal:" .. class .. ":" .. table.concat(targets, ",")
+  -- (the declared costs of a class do not change in a game: the targets are all it depends on)
+  return kept(key, function()
+    if #targets == 0 then return {} end
+    return kessel.paths.reach{ from = targets, budget = 400, step = { class = class, side = C.GERMAN } }
+  end)
+end
+
+local function command_hexes()
+  local leaders = {}
+  for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "leader", location = "map" }) do
+    leaders[#leaders + 1] = u.hex .. (C.disrupted(u) and "d" or "")
+  end
+  local key = "cmd:" .. table.concat(leaders, ",") .. ":" .. occupied_sig(C.GERMAN)
+  return cached(key, L.command_hexes)
+end
+
+local function supply_status(side)
+  return cached("supply:" .. side, function() return S.status(side) end)
+end
+
+lazy.obj = function() return objectives() end
+lazy.targets = function() return german_targets() end
+lazy.tset = function(F)
+  local t = {}
+  for _, h in ipairs(F.targets) do t[h] = true end
+  return t
+end
+lazy.cmd = function() return command_hexes() end
+-- distance from the nearest German unit, across the whole map (a unit entering on the far edge
+-- must still feel which way the front is)
+lazy.dg = function() return distance_from(C.GERMAN, DG_MAX) end
+lazy.dz = function() return distance_from(C.SOVIET, 40) end   -- from the nearest Soviet unit
+-- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex; below
+-- zero inside it (-1: one hex to spare).
+-- (The gaps are kept from one decision to the next while the leaders stand where they were.)
+local gap_memo, gap_sig = {}, nil
+lazy.leader_gap = function(F)
+  local leaders, sig = {}, ""
+  for _, u in ipairs(F.units.soviet) do
+    if L.rating(u) > 0 then
+      leaders[#leaders + 1] = { hex = u.hex, r = L.rating(u) }
+      sig = sig .. u.hex .. ":" .. L.rating(u) .. ";"
+    end
+  end
+  if sig ~= gap_sig then gap_memo, gap_sig = {}, sig end
+  local memo = gap_memo
+  return function(hex)
+    local g = memo[hex]
+    if g == nil then
+      g = 99
+      for _, l in ipairs(leaders) do
+        local d = kessel.hex.distance(l.hex, hex) - l.r
+        if d < g then g = d end
+      end
+      memo[hex] = g
+    end
+    return g
+  end
+end
+lazy.mech_phase = function() return C.step_is("german_mech_movement") end
+-- Objective hexes the German owns [15] that a Soviet unit could walk into soon (a Soviet unit within
+-- GARRISON_THREAT hexes): hex -> what a garrison there is worth. Every hex of a city counts, since
+-- one Soviet unit in one hex takes the city back (2 VP each time [15]) and breaks the German's
+-- claim to it at the end.
+local GARRISON_THREAT = 6
+lazy.garrison = function(F)
+  local owner = V.owners()
+  local out = {}
+  for _, o in ipairs(F.obj.list) do
+    for _, h in ipairs(o.hexes) do
+      if owner[h] == C.GERMAN and (F.dz[h] or 99) <= GARRISON_THREAT then out[h] = 10 + o.vp / 2 end
+    end
+  end
+  return out
+end
+
+local function goal_of(F, class)
+  local g = F.goal[class]
+  if g == nil then g = goal_field(class, F.targets); F.goal[class] = g end
+  return g
+end
+
+-- Combat estimates ------------------------------------------------------------------------------
+
+local function supplied_fn(status)
+  return function(u)
+    local s = status[u.id]
+    return s == nil or s.ok
+  end
+end
+
+-- Estimated defence of `hexes` against attackers in `att_hexes` (hidden units at pool averages).
+local function defence_estimate(hexes, att_hexes)
+  local E = estimates()
+  local total = 0
+  for _, hex in ipairs(hexes) do
+    local mult = K.terrain_multiplier(hex, att_hexes)
+    local defenders = K.defenders_at(hex)
+    local side = defenders[1] and defenders[1].side
+    local status = side and supply_status(side) or {}
+    for _, d in ipairs(defenders) do
+      local v
+      if d.hidden then v = (E[d.pool or "rifle"] or E.rifle).d
+      else v = d.defence or 0 end
+      if d.side == C.GERMAN and I.intact(d) then v = v * 2 end
+      local st = status[d.id]
+      if st and not st.ok then v = v / 2 end
+      total = total + v * mult
+    end
+  end
+  return total
+end
+
+local function attack_estimate(units, overrun)
+  local side = units[1].side
+  local E = estimates()
+  local known, hidden = {}, 0
+  for _, u in ipairs(units) do
+    if u.hidden then hidden = hidden + (E[u.pool or "rifle"] or E.rifle).a
+    else known[#known + 1] = u end
+  end
+  local att = 0
+  if #known > 0 then
+    att = K.attack_total(known, { in_supply = supplied_fn(supply_status(side)) })
+  end
+  att = att + hidden
+  if overrun then att = att / 2 end
+  return att
+end
+
+-- Is `hex` on a railway? (kept per map, like the neighbours)
+local function is_rail(hex)
+  local r = rail_memo[hex]
+  if r == nil then r = kessel.map.has_link(hex, "railway"); rail_memo[hex] = r end
+  return r
+end
+
+-- Drops the frame of the decision just made (AI.pick, once it has picked).
+function Fr.drop() current_frame = nil end
+
+Fr.NEG = NEG
+Fr.DG_MAX = DG_MAX
+Fr.GAP_MAX = GAP_MAX
+Fr.GAP_SLOPE = GAP_SLOPE
+Fr.sorted_keys = sorted_keys
+Fr.neighbors = neighbors
+Fr.is_rail = is_rail
+Fr.estimates = estimates
+Fr.odds_ev = odds_ev
+Fr.step_key = step_key
+Fr.cached = cached
+Fr.kept = kept
+Fr.lazy = lazy
+Fr.frame = frame
+Fr.occupied_sig = occupied_sig
+Fr.supply_status = supply_status
+Fr.goal_of = goal_of
+Fr.defence_estimate = defence_estimate
+Fr.attack_estimate = attack_estimate
+Fr.objectives = objectives
+
+return Fr

@@ -1,0 +1,206 @@
+-- The computer player's narrower (the other side of ai/narrowing.lua): it keeps the best few
+-- movement candidates of each stack, scores cached per stack and re-checked lazily. Part of
+-- ai/player.lua.
+
+local C = require("rules.common")
+local M = require("rules.movement")
+local RL = require("rules.rail")
+local Fr = require("ai.frame")
+local NEG = Fr.NEG
+local step_key = Fr.step_key
+local occupied_sig = Fr.occupied_sig
+local frame = Fr.frame
+local Mv = require("ai.moves")
+local counts_at = Mv.counts_at
+local over_limit = Mv.over_limit
+local group_scorer = Mv.group_scorer
+local D = require("ai.decisions")
+local attack_score = D.attack_score
+
+local Nr = {}
+
+-- { action, score } the narrower worked out for the current choice (moves, rail moves, overruns:
+-- a few of them); AI.pick starts a new list for each choice.
+Nr.scored = {}
+
+-- The narrower: keep the best few movement candidates ---------------------------------------
+
+local KEEP = 3
+-- per kind: { key = what every stack's candidates depend on, stacks = signature -> { moves = list,
+-- best = action, score = n, fresh = call id } }
+local stack_caches = {}
+local call_id = 0
+
+-- (The engine hands out the same snapshot table for a unit until the unit changes: its signature
+-- is kept by the table, weakly.)
+local sig_memo = setmetatable({}, { __mode = "k" })
+local function unit_sig(u)
+  local sig = sig_memo[u]
+  if sig == nil then
+    local f = u.flags
+    sig = u.id .. ":" .. ((u.vars and u.vars.mp_spent) or 0) .. (f.disrupted and "d" or "")
+      .. (f.oos and "o" or "") .. (f.stopped and "s" or "") .. (u.hidden and "h" or "")
+    sig_memo[u] = sig
+  end
+  return sig
+end
+
+local function stack_sig(kind, F, hex)
+  local sig = kind .. ";" .. hex
+  for _, u in ipairs(F.at[hex] or {}) do sig = sig .. ";" .. unit_sig(u) end
+  return sig
+end
+
+-- The best of `list` and its score, and the SHORT best candidates (kept for re-checking later:
+-- the scores of one stack's moves change little while other stacks move).
+local SHORT = 8
+-- `list` may hold the move enumerator's compact group records (M.stack_moves): each destination
+-- of a record counts as the action M.expand makes of it, in the same order, and only the kept
+-- ones are made.
+local function best_of(F, list)
+  local best, bs = nil, NEG
+  local scorers = {}
+  local top = {}   -- { {a, s} or {record, s, i} } best first, at most SHORT
+  local floor = NEG  -- the score a candidate must beat to enter a full short list
+  local function keep(a, s, i)
+    local n = #top
+    if n < SHORT or s > top[n][2] then
+      local j = math.min(n + 1, SHORT)
+      while j > 1 and top[j - 1][2] < s do
+        if j <= SHORT then top[j] = top[j - 1] end
+        j = j - 1
+      end
+      top[j] = { a, s, i }
+      if #top == SHORT then floor = top[SHORT][2] end
+    end
+  end
+  for _, a in ipairs(list) do
+    if a.dests then
+      local f = group_scorer(F, a.units, a.kind)
+      for i, h in ipairs(a.dests) do
+        local s = f(h)
+        if s > bs then best, bs = top, s end   -- (made below from the short list)
+        if s > floor or #top < SHORT then keep(a, s, i) end
+      end
+    else
+      local s
+      if a.kind == "overrun" then s = attack_score(F, a, true)
+      else
+        -- (an enumerator hands every move of one group the same units table)
+        local key = a.units
+        local f = scorers[key]
+        if f == nil then f = group_scorer(F, a.units, a.kind); scorers[key] = f end
+        s = f(a.path[#a.path])
+      end
+      if s > bs then best, bs = a, s end
+      keep(a, s, nil)
+    end
+  end
+  local short = {}
+  for j, x in ipairs(top) do short[j] = x[3] and M.expand(x[1], x[3]) or x[1] end
+  -- the best is the first of the short list whenever it came from a record
+  if best == top then best = short[1] end
+  return best, bs, short
+end
+
+-- Which groups of the stack in `hex` are worth working out (M.stack_moves `want`): the whole stack
+-- always; single units when the hex is over the limit, on the first turn, when a German stack
+-- mixes formations, or when Soviet units near the front might spread out.
+local function want_group(F, hex)
+  local here = F.at[hex] or {}
+  local side = here[1] and here[1].side
+  local c, t = counts_at(F, hex, side)
+  local split = over_limit(side, c, t) or F.turn == 1
+  if not split and side == C.GERMAN and F.garrison[hex] then split = true end
+  if not split and side == C.GERMAN then
+    local f = nil
+    for _, u in ipairs(here) do
+      if f == nil then f = u.formation or u.id elseif (u.formation or u.id) ~= f then split = true end
+    end
+  elseif not split then
+    split = (F.dg[hex] or 40) <= 8 and t > 1
+  end
+  return function(units, whole) return whole or split end
+end
+
+function Nr.narrow(kind, provider)
+  local F = frame()
+  -- what every stack's candidates depend on besides the stack itself: enemy units, markers,
+  -- rail capacity used, the initial air placement
+  -- (the same for every kind this decision lists, rail capacity aside: worked out once a frame)
+  local keys = F.narrow_keys
+  if keys == nil then keys = {}; F.narrow_keys = keys end
+  local base = keys[provider.side]
+  if base == nil then
+    local marks = {}
+    for _, m in ipairs(kessel.markers.all{ placed = true }) do marks[#marks + 1] = m.kind .. "@" .. m.hex end
+    table.sort(marks)
+    base = table.concat({ step_key(), occupied_sig(C.other(provider.side)), table.concat(marks, ","),
+      tostring(M.initial_air_pending()),
+      #kessel.units.all{ side = C.other(provider.side), location = "map", flag = "disrupted" } }, "|")
+    keys[provider.side] = base
+  end
+  local sk = base .. "|" .. (kind == "rail_move" and RL.used_this_turn() or "")
+  -- (rail capacity used matters to rail moves only: ordinary moves keep their cache across them)
+  local cache = stack_caches[kind]
+  if cache == nil or cache.key ~= sk then cache = { key = sk, stacks = {} }; stack_caches[kind] = cache end
+  local stack_cache = cache.stacks
+  call_id = call_id + 1
+  local entries = {}
+  local near = kind == "overrun" and (provider.side == C.SOVIET and F.dg or F.dz) or nil
+  for _, hex in ipairs(provider.stacks) do
+    if near and (near[hex] or 99) > 1 then goto continue end
+    -- rail moves are for bringing far units forward, not for the front line
+    if kind == "rail_move" and (F.dg[hex] or 40) < 6 then goto continue end
+    -- a Soviet garrison of a threatened objective holds
+    if kind == "move" and provider.side == C.SOVIET and F.obj.vp[hex] and (F.dg[hex] or 40) <= 4 then
+      local c, t = counts_at(F, hex, C.SOVIET)
+      if c > 0 and not over_limit(C.SOVIET, c, t) then goto continue end
+    end
+    local sig = stack_sig(kind, F, hex)
+    local e = stack_cache[sig]
+    if e == nil then
+      e = {}
+      e.best, e.score, e.moves = best_of(F, provider.moves(hex, kind == "move" and want_group(F, hex) or nil, true))
+      e.fresh = call_id
+      stack_cache[sig] = e
+    end
+    if e.best then entries[#entries + 1] = e end
+    ::continue::
+  end
+  -- lazily re-check the leaders: a cached score may have gone stale since (others moved)
+  local picked = {}
+  for _ = 1, KEEP do
+    local guard = 0
+    while true do
+      local top, ts = nil, NEG
+      for _, e in ipairs(entries) do
+        if not e.taken and e.best and e.score > ts then top, ts = e, e.score end
+      end
+      if top == nil then break end
+      if top.fresh == call_id then
+        top.taken = true
+        picked[#picked + 1] = top
+        break
+      end
+      top.best, top.score, top.moves = best_of(F, top.moves)
+      top.fresh = call_id
+      guard = guard + 1
+      if guard > 50 then top.taken = true; picked[#picked + 1] = top; break end
+    end
+  end
+  for _, e in ipairs(entries) do e.taken = nil end
+  local out = {}
+  for _, e in ipairs(picked) do
+    out[#out + 1] = e.best
+    Nr.scored[#Nr.scored + 1] = { e.best, e.score }
+  end
+  if provider.extra then
+    local best, bs = best_of(F, provider.extra())
+    if best then out[#out + 1] = best; Nr.scored[#Nr.scored + 1] = { best, bs } end
+  end
+  return out
+end
+
+
+return Nr
