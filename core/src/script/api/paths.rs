@@ -218,7 +218,7 @@ impl UserData for LuaField {
                 .into_iter()
                 .map(|(h, _)| h)
                 .collect();
-            reached.sort_by_cached_key(|h| f.map.label(*h));
+            super::strings::sort_by_label(lua, &f.map, &mut reached)?;
             let strings = super::strings::labels(lua, &f.map, reached)?;
             super::strings::list(
                 lua,

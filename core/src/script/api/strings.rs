@@ -73,6 +73,53 @@ struct Labels {
     columns: u32,
     rows: u32,
     strings: Vec<Option<mlua::LuaString>>,
+    /// Each hex's place in label order, by dense index (made on first use).
+    rank: Option<Vec<u32>>,
+}
+
+/// The `Labels` of `map` in `lua`'s app data, made afresh when the map's shape or numbering
+/// changed.
+fn labels_of<'a>(
+    lua: &'a Lua,
+    map: &crate::map::Map,
+) -> mlua::Result<mlua::AppDataRefMut<'a, Labels>> {
+    let fits = lua.app_data_ref::<Labels>().is_some_and(|l| {
+        l.columns == map.columns() && l.rows == map.rows() && l.numbering == *map.numbering()
+    });
+    if !fits {
+        lua.set_app_data(Labels {
+            numbering: map.numbering().clone(),
+            columns: map.columns(),
+            rows: map.rows(),
+            strings: vec![None; map.len()],
+            rank: None,
+        });
+    }
+    lua.app_data_mut::<Labels>()
+        .ok_or_else(|| mlua::Error::runtime("label cache missing"))
+}
+
+/// Sorts on-map `hexes` by their labels, as `table.sort` sorts label strings, without making a
+/// label per comparison: each hex's place in label order is worked out once per map.
+pub(crate) fn sort_by_label(
+    lua: &Lua,
+    map: &crate::map::Map,
+    hexes: &mut [crate::hex::Hex],
+) -> mlua::Result<()> {
+    let mut kept = labels_of(lua, map)?;
+    let rank = kept.rank.get_or_insert_with(|| {
+        let mut order: Vec<(String, usize)> = (0..map.len())
+            .map(|i| (map.label(map.hex_of_index(i)), i))
+            .collect();
+        order.sort();
+        let mut rank = vec![0; map.len()];
+        for (place, (_, i)) in order.into_iter().enumerate() {
+            rank[i] = place as u32;
+        }
+        rank
+    });
+    hexes.sort_by_key(|h| map.index(*h).map_or(u32::MAX, |i| rank[i]));
+    Ok(())
 }
 
 /// The Lua strings of the labels of `hexes`, in order (`None` for a hex off the map), from one
@@ -82,22 +129,7 @@ pub(crate) fn labels(
     map: &crate::map::Map,
     hexes: impl IntoIterator<Item = crate::hex::Hex>,
 ) -> mlua::Result<Vec<Option<mlua::LuaString>>> {
-    let fits = lua.app_data_ref::<RefCell<Labels>>().is_some_and(|l| {
-        let l = l.borrow();
-        l.columns == map.columns() && l.rows == map.rows() && l.numbering == *map.numbering()
-    });
-    if !fits {
-        lua.set_app_data(RefCell::new(Labels {
-            numbering: map.numbering().clone(),
-            columns: map.columns(),
-            rows: map.rows(),
-            strings: vec![None; map.len()],
-        }));
-    }
-    let kept = lua
-        .app_data_ref::<RefCell<Labels>>()
-        .ok_or_else(|| mlua::Error::runtime("label cache missing"))?;
-    let mut kept = kept.borrow_mut();
+    let mut kept = labels_of(lua, map)?;
     let mut out = Vec::new();
     for hex in hexes {
         let Some(slot) = map.index(hex).and_then(|i| kept.strings.get_mut(i)) else {
@@ -228,6 +260,33 @@ mod tests {
         // off the map: no label
         let off = b.hex_at(-1, 0);
         assert!(label(&lua, &b, off).expect("label").is_none());
+    }
+
+    #[test]
+    fn hexes_sort_by_label_as_strings_do_on_any_numbering() {
+        let lua = Lua::new();
+        // letters for columns and rows not zero-padded: A10 comes before A2, and Z before AA
+        let letters = Map::new(
+            "l",
+            30,
+            12,
+            Numbering {
+                letters: true,
+                ..Numbering::default()
+            },
+            "clear",
+        );
+        let padded = Map::new("p", 12, 30, Numbering::default(), "clear");
+        for map in [&letters, &padded, &letters] {
+            // column-major order reversed: far from label order
+            let mut hexes: Vec<_> = map.hexes().collect();
+            hexes.reverse();
+            let mut by_string = hexes.clone();
+            by_string.sort_by_key(|h| map.label(*h));
+            sort_by_label(&lua, map, &mut hexes).expect("sorted");
+            assert_eq!(hexes, by_string, "{}", map.label(hexes[0]));
+        }
+        assert_eq!(letters.label(letters.hex_at(0, 9)), "A10");
     }
 
     #[test]
