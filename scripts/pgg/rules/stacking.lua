@@ -176,7 +176,8 @@ kessel.action{
       return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "hex %s is within the stacking limit", u.hex)
     end
     if not helps(u) then
-      return C.reason("7.1", "eliminating %s would not bring hex %s nearer the limit (too many combat units)", C.name(u), u.hex)
+      -- (only a Soviet hex can be over its limit in combat units alone: a leader there helps nothing)
+      return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "eliminating %s would not bring hex %s nearer the limit (too many combat units)", C.name(u), u.hex)
     end
   end,
   apply = function(a)

@@ -1,0 +1,162 @@
+-- Situations from the reference material, seventh tester pass (round 6): the sequence of play
+-- walked phase by phase (markers, supply, disruption), the refusals a player meets when he tries
+-- the wrong thing, and the leftovers of the fifth pass. Each test works out by hand what the cited
+-- cases demand and checks what the engine does and which case it names.
+local expect = kessel.expect
+local B = require("testing.board10")
+
+local function to_step(id)
+  local guard = 0
+  while kessel.game.step().id ~= id do
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    guard = guard + 1
+    assert(guard < 12, "did not reach " .. id)
+  end
+end
+
+local function mp(id) return kessel.queries.ask("mp_left", { unit = id }) end
+
+-- [13.4] [13.3] [13.44] The Soviet interdiction marker is placed at the end of the Soviet
+-- player-turn and "affects both German Movement Phases": entering its hex costs a German unit 1 MP
+-- more in the Initial Movement Phase and again in the Mechanized Movement Phase, German supply may
+-- not be traced through it (judged at the start of each German Movement Phase and at the instant of
+-- combat), and it comes off at the end of the German player-turn (the Air Interdiction Phase), not
+-- at the end of the German Movement Phase as the German markers do after the Soviet's [13.33].
+-- Board: a supply road 0103-0503 on a 10x10 map; an infantry division in 0605 is boxed in by
+-- lake hexes but for 0505, and 0505 by lakes but for 0504 (and 0605): every line the division
+-- traces, by road or by MP to the west edge, runs through 0505, where the Soviet marker goes.
+kessel.test("case_13_4_soviet_marker_lasts_both_german_movement_phases_then_goes", function()
+  local lakes = {}
+  for _, h in ipairs{ "0604", "0606", "0705", "0706", "0506", "0404", "0405" } do lakes[h] = "lake" end
+  B.setup({ B.pz("g", "0303", "4-4-10"), B.inf("i", "0605"), B.rifle("r", "0909", "2-2-6"), B.leader("l", "0910", 3) },
+    { step = "soviet_interdiction", turn = 5,
+      map = { columns = 10, rows = 10, terrain = lakes, tags = { road_supply_source = { "0103" } },
+        links = { { kind = "road", path = { "0103", "0203", "0303", "0403", "0503" } } } },
+      markers = { { kind = "soviet_interdiction", side = "soviet", count = 3 }, { kind = "air_interdiction", side = "german", count = 3 } } })
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0505" })
+  to_step("german_movement")
+  local s = kessel.queries.ask("supply", { unit = "i" })
+  expect.falsy(s.in_supply, "no line through the Soviet marker [13.44]: " .. tostring(s.why))
+  expect.eq(mp("i").allowance, 3, "judged out of supply at the start of the Initial Movement Phase: 7 halved [11.3]")
+  -- the panzer pays 1 MP more to enter the marked hex: road ½ into 0403, clear 1 into 0504,
+  -- clear 1 + 1 into 0505; then back to 0504
+  local ok, ev = kessel.act{ kind = "move", units = { "g" }, path = { "0403", "0504", "0505" } }
+  expect.accepted(ok, ev)
+  expect.eq(mp("g").left, 10 - 0.5 - 1 - 2, "½ by road, 1, then 1 + 1 under the marker")
+  expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = { "0504" } })
+  to_step("german_mech_movement")
+  expect.eq(#kessel.markers.all{ kind = "soviet_interdiction", placed = true }, 1, "still there in the Mechanized Movement Phase")
+  expect.falsy(kessel.queries.ask("supply", { unit = "i" }).in_supply, "still cut in the Mechanized Movement Phase")
+  ok, ev = kessel.act{ kind = "move", units = { "g" }, path = { "0505" } }
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 2, "the second German Movement Phase pays the marker too")
+  to_step("german_air_interdiction")
+  expect.eq(#kessel.markers.all{ kind = "soviet_interdiction", placed = true }, 1, "on the map until the end of the German player-turn")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.turn(), 6)
+  expect.eq(#kessel.markers.all{ kind = "soviet_interdiction", placed = true }, 0, "removed at the end of the German player-turn")
+  expect.truthy(kessel.queries.ask("supply", { unit = "i" }).in_supply, "the line is open again")
+end)
+
+-- [13.2] [13.3] [13.33] German air markers placed in the German Air Interdiction Phase of turn 7
+-- stay through the turn change and slow the Soviet Movement Phase of turn 8: +1 MP to enter a
+-- marked hex, and a marked rail hex costs a rail move 5 of its 30 hexes; they do nothing to the
+-- Soviet Combat Phase and are gone at the end of the Soviet Movement Phase [13.33], so the German
+-- Movement Phase of turn 8 sees none.
+kessel.test("case_13_33_german_markers_last_from_the_air_phase_through_the_next_soviet_movement", function()
+  local rail = {}
+  for c = 1, 10 do rail[#rail + 1] = string.format("%02d01", c) end
+  B.setup({ B.pz("g", "0808"), B.rifle("r", "0505", "2-2-6"), B.rifle("t", "0101", "2-2-6"), B.leader("l", "0506", 5) },
+    { step = "german_air_interdiction", turn = 7,
+      map = { columns = 10, rows = 10, links = { { kind = "railway", path = rail } } },
+      markers = { { kind = "air_interdiction", side = "german", count = 3 } } })
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0504" })
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0301" })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.turn(), 8)
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.eq(#kessel.markers.all{ kind = "air_interdiction", placed = true }, 2, "the turn change leaves them in place")
+  local ok, ev = kessel.act{ kind = "move", units = { "r" }, path = { "0504" } }
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 2, "clear 1 + 1 under the German marker [13.3]")
+  -- t rails east along row 01 from 0101: 0201 (1), 0301 under the marker (5), 0401 ... 1001 (1
+  -- each): 0101 -> 1001 costs 13 rail hexes
+  ok, ev = kessel.act{ kind = "rail_move", units = { "t" }, path = { "1001" } }
+  expect.accepted(ok, ev)
+  expect.truthy(B.note(ev, "13 rail hexes"), B.all_notes(ev))
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(#kessel.markers.all{ kind = "air_interdiction", placed = true }, 0, "removed at the end of the Soviet Movement Phase [13.33]")
+  to_step("german_movement")
+  expect.eq(#kessel.markers.all{ kind = "air_interdiction", placed = true }, 0, "none in the German player-turn")
+end)
+
+-- [11.3] Supply is judged at the start of the Movement Phase for movement and at the instant of
+-- combat for combat. A Soviet rifle (4-4-6) at 0505 begins the Soviet Movement Phase out of supply
+-- (its leader, rating 2, in 0907, is four hexes away): it moves at half MA (3) for the whole
+-- phase, though the leader then walks up beside it (0604). In the Soviet Combat Phase the same
+-- rifle attacks at its full 4: it is in supply at that instant. (A Soviet unit out of its leader's
+-- radius may not attack at all [10.35]: the other way round is the German's defence, below.)
+kessel.test("case_11_3_supply_for_combat_is_judged_at_the_attack_not_at_the_start_of_movement", function()
+  B.setup({ B.rifle("a", "0505", "4-4-6"), B.leader("l", "0907", 2), B.pz("g1", "0404", "4-4-10") },
+    { step = "soviet_movement", turn = 7, run_step_start = true })
+  expect.eq(mp("a").allowance, 3, "out of supply at the start of the phase: 6 halved")
+  expect.accepted(kessel.act{ kind = "move", units = { "l" }, path = { "0604" } })
+  expect.eq(mp("a").allowance, 3, "the movement judgement stands for the whole phase")
+  expect.truthy(kessel.queries.ask("supply", { unit = "a" }).in_supply, "in supply now")
+  to_step("soviet_combat")
+  kessel.inject_dice{ 1 }   -- 4 against 4, 1-1, roll 1: D1
+  local ok, ev = kessel.act{ kind = "attack", units = { "a" }, targets = { "0404" } }
+  expect.accepted(ok, ev)
+  local rec = kessel.log.records{ kind = "combat" }
+  expect.eq(rec[#rec].fields.attack, 4, "in supply at the instant of the attack: full strength. " .. B.all_notes(ev))
+end)
+
+-- [11.3] [11.1] [8] The German's defence is judged at the instant of the Soviet attack too. A
+-- panzer regiment (4-4-10) in 0505 is in supply when the Soviet Movement Phase begins (a rifle
+-- and its leader in 0404 cover two of its six neighbours with their zone, 0405 and 0504). A second
+-- rifle moves into 0605: its zone covers 0604 and 0506, so every hex around the panzer is Soviet
+-- or in an uncovered Soviet zone, and no German line leaves 0505. In the Soviet Combat Phase the
+-- panzer defends at 2 (4 halved): out of supply at that instant.
+kessel.test("case_11_3_german_defence_is_judged_at_the_instant_of_the_soviet_attack", function()
+  B.setup({ B.pz("g", "0505", "4-4-10"), B.rifle("b", "0404", "4-4-6"), B.leader("l", "0404", 3), B.rifle("c", "0706", "2-2-6") },
+    { step = "soviet_movement", turn = 7, run_step_start = true })
+  expect.truthy(kessel.queries.ask("supply", { unit = "g" }).in_supply, "in supply before the Soviet moves")
+  expect.accepted(kessel.act{ kind = "move", units = { "c" }, path = { "0605" } })
+  local s = kessel.queries.ask("supply", { unit = "g" })
+  expect.falsy(s.in_supply, "cut off by the move")
+  to_step("soviet_combat")
+  kessel.inject_dice{ 1 }   -- 4 against 2: 2-1, roll 1: D2
+  local ok, ev = kessel.act{ kind = "attack", units = { "b" }, targets = { "0505" } }
+  expect.accepted(ok, ev)
+  local rec = kessel.log.records{ kind = "combat" }
+  expect.eq(rec[#rec].fields.defence, 2, "out of supply at the instant: 4 halved. " .. B.all_notes(ev))
+  expect.eq(rec[#rec].fields.odds, "2-1")
+end)
+
+-- [9.71] [9.72] The refusals the German meets when he picks a Soviet retreat path badly name the
+-- retreating unit, the hex and what bars it, with the case. A panzer (8-8-10, 0505) attacks a
+-- rifle (2-2-6, 0404) at 4-1 and rolls 3: D2/A1; the Soviet retreats, the German picks the path.
+-- 0304 is a lake; a second panzer in 0406 puts 0405 in its zone. Before the Soviet has chosen, a
+-- retreat or an advance is refused with the decision that is waiting (not "no retreat is waiting").
+kessel.test("case_9_71_retreat_refusals_name_the_unit_the_hex_and_the_reason", function()
+  B.setup({ B.pz("g", "0505", "8-8-10"), B.pz("g2", "0406"), B.rifle("r", "0404"), B.leader("l", "0802", 5) },
+    { step = "german_combat", turn = 7, map = { columns = 10, rows = 10, terrain = { ["0304"] = "lake" } } })
+  kessel.inject_dice{ 3 }
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0404" } })
+  local ok, why = kessel.act{ kind = "retreat", unit = "r", path = { "0403", "0402" } }
+  expect.refused(ok, why, "9.6", "D2/A1: the defender loses 2 step(s) or retreats 2 hex(es)")
+  ok, why = kessel.act{ kind = "advance", units = { "g" }, path = { "0404" } }
+  expect.refused(ok, why, "9.6", "a decision is waiting")
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  ok, why = kessel.act{ kind = "retreat", unit = "r", path = { "0403" } }
+  expect.refused(ok, why, "9.71", "r: the retreat is exactly 2 hex(es), this path has 1")
+  ok, why = kessel.act{ kind = "retreat", unit = "r", path = { "0304", "0303" } }
+  expect.refused(ok, why, "9.71", "r: units never retreat into a lake hex (0304)")
+  ok, why = kessel.act{ kind = "retreat", unit = "r", path = { "0405", "0305" } }
+  expect.refused(ok, why, "9.71", "0405 is in the zone of control of g (Fg) at 0505")
+  ok, why = kessel.act{ kind = "retreat", unit = "r", path = { "0403", "0404" } }
+  expect.refused(ok, why, "9.71", "r: a retreat never enters a hex twice nor goes back to the hex it left (0404)")
+  ok, why = kessel.act{ kind = "choose", choice = "loss" }
+  expect.refused(ok, why, "9.72", "a decision is waiting: pick the 2-hex retreat path")
+  expect.accepted(kessel.act{ kind = "retreat", unit = "r", path = { "0403", "0402" } })
+end)
