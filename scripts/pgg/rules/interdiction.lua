@@ -39,19 +39,27 @@ function I.smolensk()
   return {}
 end
 
--- Does the German hold every Smolensk hex with a line to the west edge? German units in both
--- hexes, each with the line of victory [15] (free of Soviet units, uncovered Soviet ZOC and Soviet
--- interdiction markers, any length): the sequence of play asks for a line traced to the western
--- map edge, not for supply, which may run out (more than 20 hexes from a supply road) while the
--- line stands.
+-- Does the German hold every Smolensk hex with a line to the west edge? Held as cities are held
+-- for victory [15]: each hex German-owned (a German combat unit in it, or the last to be in it or
+-- pass through it), and the line of victory from each (free of Soviet units, uncovered Soviet ZOC
+-- and Soviet interdiction markers, any length): the sequence of play asks for Smolensk "taken"
+-- with a line traced to the western map edge, not for supply, which may run out (more than 20
+-- hexes from a supply road) while the line stands, nor for a garrison: Smolensk taken stays
+-- taken until the Soviet recaptures it (I.smolensk_retaken) or the line is cut.
 function I.smolensk_held()
   local hexes = I.smolensk()
   if #hexes == 0 then return false end
+  local V = require("rules.victory")
+  local owner = V.owners()
   for _, h in ipairs(hexes) do
-    local us = kessel.units.at(h)
-    if #us == 0 or us[1].side ~= C.GERMAN then return false end
+    -- (the units in the hex decide; else who was last in it, recorded for objective hexes)
+    local side
+    for _, u in ipairs(kessel.units.at(h)) do
+      if C.is_combat_unit(u) then side = u.side; break end
+    end
+    if (side or owner[h]) ~= C.GERMAN then return false end
   end
-  local lines = require("rules.victory").lines_west(hexes)
+  local lines = V.lines_west(hexes)
   for _, h in ipairs(hexes) do
     if not lines[h] then return false end
   end

@@ -160,3 +160,52 @@ kessel.test("case_9_71_retreat_refusals_name_the_unit_the_hex_and_the_reason", f
   expect.refused(ok, why, "9.72", "a decision is waiting: pick the 2-hex retreat path")
   expect.accepted(kessel.act{ kind = "retreat", unit = "r", path = { "0403", "0402" } })
 end)
+
+-- [15] A city of two hexes counts for the German when both hexes are his and a line free of
+-- Soviet units and zones of control runs to the west edge from each of them; the engine traced
+-- the line from the hex the scenario lists first only, so the score depended on the listing order.
+-- Smolensk 2202+2203 on a 30x6 strip, both German-owned: 2202 empty (the German passed through it)
+-- with a line west by 2102; a panzer in 2203 cut off: every neighbour of 2203 is Soviet (2104) or
+-- in an uncovered Soviet zone (2103, 2204, 2303, 2304, and 2202, empty, in the zone of the rifle
+-- in 2302). Listed either way round, Smolensk is not held; once the rifle in 2104 is gone (2103
+-- and 2204 open) it is, either way round.
+kessel.test("case_15_two_hex_city_needs_a_line_from_each_hex_whatever_the_listing_order", function()
+  local V = require("rules.victory")
+  local function held(order, soviets)
+    local units = { B.pz("a", "2203"), B.leader("l", "2904", 3) }
+    for _, u in ipairs(soviets) do units[#units + 1] = u end
+    kessel.setup{ map = { columns = 30, rows = 6, places = { { name = "Smolensk", kind = "major_city", hexes = { "2202", "2203" } } } },
+      units = units, step = "german_air_interdiction", turn = 9,
+      vars = { objectives = { { name = "Smolensk", vp = 25, hexes = order } }, city_owner = { ["2202"] = "german", ["2203"] = "german" } } }
+    return #V.german_held() == 1
+  end
+  local ring = { B.rifle("s1", "2302", "2-2-6"), B.rifle("s2", "2104", "2-2-6"), B.rifle("s3", "2305", "2-2-6") }
+  expect.falsy(held({ "2202", "2203" }, ring), "2203 is cut off: not held")
+  expect.falsy(held({ "2203", "2202" }, ring), "the same listed the other way round")
+  local open = { B.rifle("s1", "2302", "2-2-6"), B.rifle("s3", "2305", "2-2-6") }
+  expect.truthy(held({ "2202", "2203" }, open), "2203 traces west by 2103: held")
+  expect.truthy(held({ "2203", "2202" }, open), "held either way round")
+end)
+
+-- [13.2] [15] "Smolensk taken, with a line to the west edge": taken as cities are taken for
+-- victory, by a German combat unit in each hex or the last to pass through it. A panzer drives
+-- through both Smolensk hexes (2202, 2203) on turn 5 and on to 2303, leaving them empty; nothing
+-- Soviet is near. At the German Air Interdiction Phase the German holds Smolensk (the engine asked
+-- for German units standing in both hexes and said it was not held); on turn 6 the markers may
+-- go east of column 40, the Soviet never having recaptured it.
+kessel.test("case_13_2_smolensk_taken_by_passing_through_stays_taken_until_recaptured", function()
+  kessel.setup{ map = { columns = 45, rows = 5, places = { { name = "Smolensk", kind = "major_city", hexes = { "2202", "2203" } } } },
+    units = { B.pz("a", "1802"), B.rifle("r", "4404", "2-2-6"), B.leader("l", "4405", 2) }, step = "german_movement", turn = 5,
+    vars = { objectives = { { name = "Smolensk", vp = 25, hexes = { "2202", "2203" } } } },
+    markers = { { kind = "air_interdiction", side = "german", count = 3 } } }
+  expect.accepted(kessel.act{ kind = "move", units = { "a" }, path = { "1902", "2002", "2102", "2202", "2203", "2303" } })
+  to_step("german_air_interdiction")
+  expect.eq(kessel.game.var("smolensk_held_since"), 5, "taken on turn 5, though no German stands in it")
+  local ok, why = kessel.act{ kind = "place_marker", hex = "4103" }
+  expect.refused(ok, why, "13.2", "column 40")
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  to_step("german_air_interdiction")
+  expect.eq(kessel.game.turn(), 6)
+  expect.eq(kessel.game.var("smolensk_held_since"), 5, "still held: the Soviet has not recaptured it")
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "4103" }, "one turn after it was taken")
+end)
