@@ -158,8 +158,60 @@ function R.available_rifles(formation)
     local dud = not u.hidden and (u.attack or 0) == 0 and (u.defence or 0) == 0
     if not dud and not drawn[u.id] and (not wbc or (died ~= nil and died <= turn - 2)) then dead[#dead + 1] = u end
   end
+  -- WBC09 #14: the divisions the Soviet selected come first, in his order
+  local first = require("rules.untried").selected(dead)
+  if first then
+    local rest = { first }
+    for _, u in ipairs(dead) do if u ~= first then rest[#rest + 1] = u end end
+    dead = rest
+  end
   return dead
 end
+
+-- WBC09 #14: "the Soviet player selects" the destroyed rifle divisions that return. A standing
+-- order, `select_returning{units={ids}}`: the dead divisions he wants back, first wanted first.
+-- Every division that comes back from the dead pile is the first of his list that may (dead two
+-- turns before it entered, not drawn again already): a face-down reinforcement revealed once the
+-- counter mix is used up (untried.lua U.reveal), a provisional or South-Western Front division
+-- taken from the pile (R.available_rifles). A division he has not named is drawn at random, as in
+-- the standard game. The order may be given again at any time in his Movement Phase; it is not
+-- offered among the legal actions (a preference, not a move of the game).
+local function select_reasons(a)
+  if not C.option("wbc09_14_rifle_recycling_delay") then
+    return C.reason("WBC09 #14", "the Soviet selects returning divisions only under WBC09 #14 (option wbc09_14_rifle_recycling_delay); in the standard game they are drawn at random [12.4]")
+  end
+  local pr = C.pending_reason()
+  if pr then return pr end
+  if not C.step_is("soviet_movement") then
+    return C.reason("WBC09 #14", "the Soviet selects his returning divisions in his Movement Phase, when reinforcements enter")
+  end
+  if type(a.units) ~= "table" or #a.units == 0 then
+    return C.reason("WBC09 #14", "name the destroyed rifle divisions to bring back, first wanted first (units={ids})")
+  end
+  local seen = {}
+  for _, id in ipairs(a.units) do
+    local u = kessel.units.get(id)
+    if not u or u.side ~= C.SOVIET or u.type ~= "rifle" or u.location ~= "eliminated" then
+      return C.reason("WBC09 #14", "%s is not a destroyed Soviet rifle division", tostring(id))
+    end
+    if not u.hidden and (u.attack or 0) == 0 and (u.defence or 0) == 0 then
+      return C.reason("12.4", "%s is a 0-0 counter removed on reveal: it is in the second dead pile and never returns", C.name(u))
+    end
+    if seen[id] then return C.reason("WBC09 #14", "%s is named twice", C.name(u)) end
+    seen[id] = true
+  end
+end
+
+kessel.action{
+  kind = "select_returning", rule = "WBC09 #14",
+  description = "WBC09 #14: the destroyed rifle divisions the Soviet wants back, first wanted first: select_returning{units={ids}}",
+  validate = C.sided(select_reasons),
+  apply = function(a)
+    kessel.emit.var("returning_order", { table.unpack(a.units) })
+    kessel.emit.note("WBC09 #14", "the Soviet's returning divisions, first wanted first: " .. table.concat(a.units, ", "))
+  end,
+  enumerate = function() return {} end,
+}
 
 -- Open for a Soviet entry: not German-occupied, not in German ZOC, and a hex a rifle division may
 -- enter at all (not a lake [6.7]).

@@ -209,3 +209,39 @@ kessel.test("case_13_2_smolensk_taken_by_passing_through_stays_taken_until_recap
   expect.eq(kessel.game.var("smolensk_held_since"), 5, "still held: the Soviet has not recaptured it")
   expect.accepted(kessel.act{ kind = "place_marker", hex = "4103" }, "one turn after it was taken")
 end)
+
+-- WBC09 #14 [12.4] "The Soviet player selects" the destroyed rifle divisions that return as
+-- reinforcements once the original ones are used; the engine drew them at random (no choice was
+-- offered). The counter mix is used up; three divisions died on turn 2 (7-7-6, 3-3-6, 9-8-6); a
+-- face-down division entered on turn 5 (so all three may be it: dead two turns before). In his
+-- Movement Phase the Soviet names the 9-8-6, then the 7-7-6; attacked in the German Combat
+-- Phase the face-down division is revealed as the 9-8-6, not drawn. The next division taken from
+-- the pile (for a provisional or South-Western Front division) is the 7-7-6, his second choice. Under the standard rules
+-- there is nothing to select: dead counters come back at random [12.4].
+kessel.test("case_wbc09_14_the_soviet_selects_the_returning_divisions", function()
+  local function dead(id, face) return B.rifle(id, nil, face, { location = "eliminated", pool = "rifle", vars = { elim_turn = 2 } }) end
+  local function board(options)
+    B.setup({ B.pz("g", "0303", "8-8-10"), B.leader("l", "0705", 5),
+      { id = "u", name = "u", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403", vars = { entered_turn = 5 } },
+      dead("d1", "7-7-6"), dead("d2", "3-3-6"), dead("d3", "9-8-6") },
+      { step = "soviet_movement", turn = 5, options = options, pools = { rifle = {} },
+        vars = { dead_pile = { "d1", "d2", "d3" }, provisional_last = { turn = 5 } } })
+  end
+  board({})
+  local ok, why = kessel.act{ kind = "select_returning", units = { "d3" } }
+  expect.refused(ok, why, "WBC09 #14", "drawn at random")
+  board({ wbc09_14_rifle_recycling_delay = true })
+  ok, why = kessel.act{ kind = "select_returning", units = { "g" } }
+  expect.refused(ok, why, "WBC09 #14", "g is not a destroyed Soviet rifle division")
+  expect.accepted(kessel.act{ kind = "select_returning", units = { "d3", "d1" } })
+  to_step("german_combat")
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.truthy(B.note(ev, "revealed as 9-8-6"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "the Soviet selected d3"), B.all_notes(ev))
+  local R = require("rules.reinforcements")
+  expect.eq(R.available_rifles()[1].id, "d1", "his second choice comes back next")
+  local n = 0
+  for _, u in ipairs(R.available_rifles()) do if u.id == "d3" then n = n + 1 end end
+  expect.eq(n, 0, "the 9-8-6 is in play again: it does not come back a second time")
+end)
