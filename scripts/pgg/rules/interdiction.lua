@@ -118,13 +118,13 @@ function I.check(a)
       return nil, C.reason("13.2", "German air markers are placed in the German Air Interdiction Phase (and before turn 1)")
     end
     if C.column(hex) > I.EAST_LIMIT and not I.east_open() then
-      return nil, C.reason("13.2", "not east of column 40 until one turn after the German holds Smolensk with a line to the west edge")
+      return nil, C.reason("13.2", "%s is east of column 40: German air markers go no further east than column 40 until one turn after the German holds Smolensk with a line to the west edge", hex)
     end
   else
     if not C.step_is("soviet_interdiction") then
       return nil, C.reason("13.4", "Soviet interdiction markers are placed in the Soviet Interdiction Phase")
     end
-    if kessel.game.turn() >= 12 then return nil, C.reason("13.4", "no Soviet interdiction on turn 12") end
+    if kessel.game.turn() >= 12 then return nil, C.reason("13.4", "no Soviet interdiction on turn 12 (%s)", hex) end
     if (kessel.game.var("soviet_interdiction_used") or 0) >= 3 then
       return nil, C.reason("13.4", "the Soviet interdiction marker has been used three times this game")
     end

@@ -404,12 +404,12 @@ function M.plan(a)
   local from = units[1].hex
   for _, u in ipairs(units) do
     if (u.location == "pending") ~= entering then
-      return nil, C.reason("6.1", "units on the map and reinforcements move separately")
+      return nil, C.reason("6.1", "units on the map and reinforcements move separately (%s, %s)", C.name(units[1]), C.name(u))
     end
     if not entering and (u.location ~= "map" or u.hex ~= from) then
       return nil, C.reason("6.1", "%s is not in %s with the rest of the stack", C.name(u), tostring(from))
     end
-    if u.side ~= units[1].side then return nil, C.reason("6.1", "units of both sides cannot move together") end
+    if u.side ~= units[1].side then return nil, C.reason("6.1", "units of both sides cannot move together (%s, %s)", C.name(units[1]), C.name(u)) end
   end
   for _, u in ipairs(units) do
     local r = M.cannot_move(u, entering)
@@ -492,7 +492,7 @@ function M.plan(a)
     end
   end
   if ctx.t1_full and C.column(dest) <= 2 then
-    return nil, C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02")
+    return nil, C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02 (%s, %s)", C.names(units), dest)
   end
   if #path == 1 and not kessel.hex.adjacent(from, dest) then
     local field = M.build_field(units, from, budget_of, ctx)

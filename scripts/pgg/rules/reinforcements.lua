@@ -83,11 +83,14 @@ function R.entry_check(units, hex)
     if u.enter_turn > turn then
       return nil, C.reason("14.3", "%s enters on turn %d, not earlier", C.name(u), u.enter_turn)
     end
-    if u.enter_area ~= area then return nil, C.reason("14.3", "units entering together must share an entry area") end
+    if u.enter_area ~= area then
+      return nil, C.reason("14.3", "units entering together must share an entry area (%s enters in %s, %s in %s)",
+        C.name(units[1]), tostring(area), C.name(u), tostring(u.enter_area))
+    end
   end
-  if turn >= 12 then return nil, C.reason("14.3", "no reinforcements enter on turn 12") end
+  if turn >= 12 then return nil, C.reason("14.3", "no reinforcements enter on turn 12 (%s)", C.name(units[1])) end
   if not entry_phase(units[1].side) then
-    return nil, C.reason("14.3", "reinforcements enter in their player's (initial) Movement Phase")
+    return nil, C.reason("14.3", "reinforcements enter in their player's (initial) Movement Phase (%s)", C.name(units[1]))
   end
   local hexes = kessel.map.area(area) or {}
   if not C.contains(hexes, hex) then

@@ -317,7 +317,9 @@ local function retreat_check(a, memo)
     group[#group + 1] = kessel.units.get(id)
   end
   for _, u in ipairs(group) do
-    if u.hex ~= group[1].hex then return C.reason("9.72", "units retreating together must start in one hex") end
+    if u.hex ~= group[1].hex then
+      return C.reason("9.72", "units retreating together must start in one hex (%s is in %s, %s in %s)", C.name(group[1]), group[1].hex, C.name(u), u.hex)
+    end
   end
   local ok_group = false
   for _, g in ipairs(candidate_groups(cb)) do
@@ -325,9 +327,9 @@ local function retreat_check(a, memo)
   end
   if not ok_group then
     if C.option("wbc09_02_opponent_orders_retreats") then
-      return C.reason("WBC09 #2", "these units cannot retreat as one group")
+      return C.reason("WBC09 #2", "%s cannot retreat as one group", C.names(group))
     end
-    return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it)")
+    return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it): %s is not the next stack", C.names(group))
   end
   local path = a.path or {}
   local legal = memo and memo.allowed[table.concat(ids, ",")]
@@ -336,7 +338,7 @@ local function retreat_check(a, memo)
     if memo then memo.allowed[table.concat(ids, ",")] = legal end
   end
   if #path == 0 then
-    if #legal > 0 then return C.reason("9.71", "a legal retreat path exists: the units cannot be eliminated instead") end
+    if #legal > 0 then return C.reason("9.71", "a legal retreat path exists: the units cannot be eliminated instead (%s: %s)", C.names(group), table.concat(legal[1].path, "-")) end
     return RS.priority_reason(cb, group, path, memo)
   end
   local key = table.concat(path, ",")

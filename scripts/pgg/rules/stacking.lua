@@ -164,7 +164,7 @@ kessel.action{
     local pr = C.pending_reason()
     if pr then return pr end
     local u = a.unit and kessel.units.get(a.unit)
-    if not u or not C.on_map(u) then return C.reason("7", "no such unit on the map") end
+    if not u or not C.on_map(u) then return C.reason("7", "no unit `%s` on the map", tostring(a.unit)) end
     -- at a checkpoint the owner eliminates his own excess [7], whoever is phasing
     if a.side ~= nil and a.side ~= u.side then
       return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "the owner (the %s player) eliminates his excess, not his opponent", u.side == C.SOVIET and "Soviet" or "German")

@@ -245,3 +245,33 @@ kessel.test("case_wbc09_14_the_soviet_selects_the_returning_divisions", function
   for _, u in ipairs(R.available_rifles()) do if u.id == "d3" then n = n + 1 end end
   expect.eq(n, 0, "the 9-8-6 is in play again: it does not come back a second time")
 end)
+
+-- [4] [5.2] [13.2] [14.3] [6.37] More refusals a player meets, each naming the unit or hex it
+-- is about (they used to state the rule alone): a 20th Army rifle division ending its first-turn
+-- move in column 02; a 16th Army division that rolled to stand asked to move by rail; a German
+-- air marker east of column 40 before Smolensk is held; a German reinforcement brought in during
+-- the Mechanized Movement Phase; a rail cut asked for with all six markers on the map.
+kessel.test("case_4_refusals_name_the_unit_and_the_hex", function()
+  B.setup({ B.rifle("a", "0105", "2-2-6", { formation = "20 Army" }), B.rifle("s", "0505", "2-2-6", { formation = "16 Army" }),
+    B.leader("l", "0506", 3) },
+    { step = "soviet_movement", turn = 1, vars = { first_turn_16 = "stand", first_turn_19 = "move", air_initial_done = true },
+      map = { columns = 10, rows = 10, links = { { kind = "railway", path = { "0505", "0605", "0705" } } } } })
+  local ok, why = kessel.act{ kind = "move", units = { "a" }, path = { "0104", "0204" } }
+  expect.refused(ok, why, "5.2", "may not end their move in columns 01-02 (a (20 Army), 0204)")
+  ok, why = kessel.act{ kind = "rail_move", units = { "s" }, path = { "0705" } }
+  expect.refused(ok, why, "5.2", "the 16 Army rolled to stand on the first turn: s (16 Army) may not move by rail")
+  B.setup({ B.pz("g", "0303") }, { step = "german_air_interdiction", turn = 4, map = { columns = 45, rows = 5 },
+    markers = { { kind = "air_interdiction", side = "german", count = 3 } } })
+  ok, why = kessel.act{ kind = "place_marker", hex = "4103" }
+  expect.refused(ok, why, "13.2", "4103 is east of column 40")
+  B.setup({ B.pz("g", "0303"), B.pz("late", nil, nil, { enter = { turn = 4, area = "C" } }) },
+    { step = "german_mech_movement", turn = 4, map = { columns = 10, rows = 10, areas = { C = { "0105" } } } })
+  ok, why = kessel.act{ kind = "move", units = { "late" }, path = { "0105" } }
+  expect.refused(ok, why, "14.3", "(initial) Movement Phase (late (Flate))")
+  local cuts = {}
+  for i = 1, 6 do cuts[i] = { kind = "rail_cut", at = string.format("09%02d", i) } end
+  B.setup({ B.pz("g", "0303") }, { step = "german_movement", turn = 4, markers = cuts,
+    map = { columns = 10, rows = 10, links = { { kind = "railway", path = { "0303", "0403", "0503" } } } } })
+  ok, why = kessel.act{ kind = "move", units = { "g" }, path = { "0403", "0503" }, rail_cut = "0403" }
+  expect.refused(ok, why, "6.37", "all six rail cut markers are on the map: no cut at 0403")
+end)
