@@ -216,6 +216,8 @@ kessel.action{
   enumerate = function() return {} end,
 }
 
+local function M_spent(u) return ((u.vars and u.vars.mp_spent) or 0) end
+
 -- Open for a Soviet entry: not German-occupied, not in German ZOC, and a hex a rifle division may
 -- enter at all (not a lake [6.7]).
 local function open_hex(h, gzoc)
@@ -292,7 +294,62 @@ function R.provisional()
     return
   end
   bring_in(pool[1], hex, "14.1", "provisional reinforcement, roll " .. r .. ", entrance " .. area)
+  kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area, unit = pool[1].id })
 end
+
+-- [14.1] The die picks the entrance; where in it the division appears is the Soviet's choice. An
+-- entrance of several hexes (the campaign's P1, the north-edge area V, nine hexes) gets the
+-- division on its first open hex, and until the division has moved the Soviet may put it on any
+-- other open hex of the entrance (`place_provisional{hex=}`): not German-occupied, not in German
+-- ZOC, not a lake. A blocked entrance has no open hex: the division stays where the search east
+-- put it.
+function R.place_provisional_reasons(a)
+  local pr = C.pending_reason()
+  if pr then return pr end
+  if not C.step_is("soviet_movement") then
+    return C.reason("14.1", "the provisional division is placed in the Soviet Movement Phase")
+  end
+  local last = kessel.game.var("provisional_last")
+  local u = last and last.unit and last.turn == kessel.game.turn() and kessel.units.get(last.unit)
+  if not u or not C.on_map(u) then
+    return C.reason("14.1", "no provisional division has entered this turn")
+  end
+  if M_spent(u) > 0 then
+    return C.reason("14.1", "%s has moved: it may no longer be placed elsewhere in entrance %s", C.name(u), last.area)
+  end
+  local hexes = kessel.map.area(last.area) or {}
+  local hex = a.hex
+  if type(hex) ~= "string" or not C.contains(hexes, hex) then
+    return C.reason("14.1", "%s is not a hex of entrance %s (%s)", tostring(hex), last.area, table.concat(hexes, ", "))
+  end
+  if hex == u.hex then return C.reason("14.1", "%s is already in %s", C.name(u), hex) end
+  if not open_hex(hex, Z.zoc_of(C.GERMAN)) then
+    return C.reason("14.1", "%s is not open for %s: German-occupied, in German ZOC or a lake", hex, C.name(u))
+  end
+end
+
+kessel.action{
+  kind = "place_provisional", rule = "14.1",
+  description = "put the provisional division that entered this turn on another open hex of its entrance, before it moves",
+  validate = C.sided(R.place_provisional_reasons),
+  apply = function(a)
+    local last = kessel.game.var("provisional_last")
+    local u = kessel.units.get(last.unit)
+    kessel.emit.place(u.id, a.hex)
+    kessel.emit.note("14.1", string.format("%s is placed at %s instead of %s (entrance %s)", C.name(u), a.hex, u.hex, last.area))
+  end,
+  enumerate = C.sided_list(function(side)
+    local out = {}
+    if side ~= nil and side ~= C.SOVIET then return out end
+    local last = kessel.game.var("provisional_last")
+    if not (last and last.unit and last.turn == kessel.game.turn()) then return out end
+    for _, h in ipairs(kessel.map.area(last.area) or {}) do
+      local a = { kind = "place_provisional", hex = h }
+      if R.place_provisional_reasons(a) == nil then out[#out + 1] = a end
+    end
+    return out
+  end),
+}
 
 -- The provisional roll comes in the Soviet Movement Phase [14.1], once a turn; on turn 1 after
 -- the Soviet set-up and the German's initial air markers, which come before turn 1 [13.2] (so the

@@ -275,3 +275,34 @@ kessel.test("case_4_refusals_name_the_unit_and_the_hex", function()
   ok, why = kessel.act{ kind = "move", units = { "g" }, path = { "0403", "0503" }, rail_cut = "0403" }
   expect.refused(ok, why, "6.37", "all six rail cut markers are on the map: no cut at 0403")
 end)
+
+-- [14.1] The die picks the provisional division's entrance; where in that entrance it comes on is
+-- the Soviet's choice. The engine put it on the entrance's first open hex with no choice, which
+-- matters for the campaign's entrance 1 (the north-edge area V, nine hexes: 1901 to 2701, eight
+-- hexes apart). Entrance P1 here is 0301-0801 on a 10x10 map; a panzer holds 0401 and puts 0301
+-- and 0501 in its zone. The die says 1: the division comes on at 0601 (the first open hex); the Soviet
+-- puts it on 0801 instead (listed among his actions), not on 0501 (German ZOC), not outside the
+-- entrance, and not once it has moved.
+kessel.test("case_14_1_the_soviet_places_the_provisional_division_in_its_entrance", function()
+  B.setup({ { id = "p", name = "p", side = "soviet", type = "rifle", hidden = true, pool = "rifle", formation = "Provisional" },
+    B.pz("g", "0401"), B.leader("l", "0909", 3) },
+    { step = "german_air_interdiction", turn = 4, pools = { rifle = { "3-3-6" } },
+      map = { columns = 10, rows = 10, areas = { P1 = { "0301", "0401", "0501", "0601", "0701", "0801" },
+        P2 = { "1005" }, P3 = { "1006" }, P4 = { "1007" }, P5 = { "1008" }, P6 = { "1009" } } } })
+  kessel.inject_dice{ 1 }
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(B.where("p"), "0601", "the first open hex of entrance 1")
+  local listed = {}
+  for _, a in ipairs(kessel.legal("soviet")) do if a.kind == "place_provisional" then listed[#listed + 1] = a.hex end end
+  expect.eq(table.concat(listed, ","), "0701,0801", "the other open hexes of the entrance are offered")
+  local ok, why = kessel.act{ kind = "place_provisional", hex = "0501" }
+  expect.refused(ok, why, "14.1", "0501 is not open for p")
+  ok, why = kessel.act{ kind = "place_provisional", hex = "0902" }
+  expect.refused(ok, why, "14.1", "0902 is not a hex of entrance P1")
+  expect.accepted(kessel.act{ kind = "place_provisional", hex = "0801" })
+  expect.eq(B.where("p"), "0801")
+  expect.eq(mp("p").left, 6, "still its whole MA")
+  expect.accepted(kessel.act{ kind = "move", units = { "p" }, path = { "0802" } })
+  ok, why = kessel.act{ kind = "place_provisional", hex = "0701" }
+  expect.refused(ok, why, "14.1", "p (Provisional) has moved")
+end)
