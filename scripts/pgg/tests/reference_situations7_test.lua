@@ -306,3 +306,49 @@ kessel.test("case_14_1_the_soviet_places_the_provisional_division_in_its_entranc
   ok, why = kessel.act{ kind = "place_provisional", hex = "0701" }
   expect.refused(ok, why, "14.1", "p (Provisional) has moved")
 end)
+
+-- [14.3] [6.1] [6.22] The `reach` query (kessel query, the editor's move field) for a reinforcement
+-- waiting to enter answered "not on the map". It now gives every hex the unit may reach this phase
+-- from its entry area, at the cheapest cost over the entry hexes, and each listed hex is one a
+-- `move` from an entry hex reaches at that cost. Area C is 0103-0105 on a 10x10 map, 0104 forest;
+-- a Soviet rifle in 0207 puts 0107 in its zone. A panzer regiment (MA 10) entering at 0105 pays 1,
+-- at 0104 2 (forest: 2 for motorized units whichever way it is entered).
+kessel.test("case_14_3_reach_of_a_reinforcement_is_its_field_from_the_entry_area", function()
+  B.setup({ B.pz("late", nil, nil, { enter = { turn = 4, area = "C" } }), B.rifle("r", "0207", "2-2-6"), B.leader("l", "0909", 3) },
+    { step = "german_movement", turn = 4, map = { columns = 10, rows = 10, areas = { C = { "0103", "0104", "0105" } },
+      terrain = { ["0104"] = "forest" } } })
+  local r = kessel.queries.ask("reach", { units = { "late" } })
+  expect.eq(#r.refused, 0, "a reinforcement in its entry phase may move")
+  local cost = {}
+  for _, x in ipairs(r.reachable) do cost[x.hex] = x.cost end
+  expect.eq(cost["0105"], 1, "entry at 0105: clear")
+  expect.eq(cost["0104"], 2, "0104 is forest: 2 from off the map (3 through 0105)")
+  expect.eq(cost["0106"], 2, "one hex on from 0105")
+  expect.eq(cost["0107"], 3, "into the rifle's zone, where the move ends")
+  expect.eq(cost["0207"], nil, "the rifle's hex")
+  -- every listed hex is a move from some entry hex at that cost, and the cheapest such
+  for _, x in ipairs(r.reachable) do
+    local best
+    for _, e in ipairs{ "0103", "0104", "0105" } do
+      local path = x.hex == e and { e } or { e, x.hex }
+      local plan = require("rules.movement").plan{ kind = "move", units = { "late" }, path = path }
+      if plan then
+        local c = plan.legs["late"].cost
+        if best == nil or c < best then best = c end
+      end
+    end
+    expect.eq(best, x.cost, "a move to " .. x.hex)
+  end
+  -- the move by the cheapest entry hex: 0105, then on to 0107 (a path of the entry hex and the
+  -- destination)
+  local ok, ev = kessel.act{ kind = "move", units = { "late" }, path = { "0105", "0107" } }
+  expect.accepted(ok, ev)
+  expect.eq(B.where("late"), "0107")
+  expect.eq(mp("late").left, 10 - 3, "entered at 0105 (1), then 0106 and 0107")
+  -- out of its phase it says why
+  B.setup({ B.pz("late", nil, nil, { enter = { turn = 4, area = "C" } }) },
+    { step = "german_mech_movement", turn = 4, map = { columns = 10, rows = 10, areas = { C = { "0103", "0104", "0105" } } } })
+  r = kessel.queries.ask("reach", { units = { "late" } })
+  expect.eq(r.refused[1].rule, "14.3")
+  expect.truthy(r.refused[1].message:find("(initial) Movement Phase", 1, true), r.refused[1].message)
+end)
