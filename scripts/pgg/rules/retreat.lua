@@ -329,7 +329,9 @@ local function retreat_check(a, memo)
     if C.option("wbc09_02_opponent_orders_retreats") then
       return C.reason("WBC09 #2", "%s cannot retreat as one group", C.names(group))
     end
-    return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it): %s is not the next stack", C.names(group))
+    local next_group = candidate_groups(cb)[1]
+    return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it): %s is not the next stack%s",
+      C.names(group), next_group and (" (next: " .. C.names(next_group) .. " in " .. next_group[1].hex .. ")") or "")
   end
   local path = a.path or {}
   local legal = memo and memo.allowed[table.concat(ids, ",")]
