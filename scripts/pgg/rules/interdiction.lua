@@ -156,6 +156,7 @@ kessel.action{
     local M = require("rules.movement")
     if kessel.game.turn() == 1 and C.step_is("soviet_movement") and not M.initial_air_pending() then
       kessel.emit.var("air_initial_done", true)
+      M.roll_first_turn_if_due()                              -- the 16th and 19th Armies [5.2]
       require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
     end
   end,
@@ -191,6 +192,7 @@ kessel.action{
   end),
   apply = function(a)
     kessel.emit.var("air_initial_done", true)
+    require("rules.movement").roll_first_turn_if_due()     -- the 16th and 19th Armies [5.2]
     require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
   end,
   enumerate = C.sided_list(function(side)

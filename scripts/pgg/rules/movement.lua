@@ -777,20 +777,37 @@ function M.roll_needed()
   return false
 end
 
+-- When the roll is made. The sequence of play has it at the start of the first Soviet Movement
+-- Phase, after the Soviet set-up [5.1] and the German's initial air markers [13.2] (so the German
+-- places them not knowing whether the 16th and 19th Armies will move); under the WBC bidding the
+-- players roll first and bid after (WBC09 sides), so then it comes at once, before the bidding.
+local function roll_before_bidding()
+  return C.option("vp_bidding") and (C.option("vp_bid") or 0) == 0
+end
+
+-- Rolls when it is due (inside an apply or a setup hook): the roll is needed and nothing it waits
+-- for is still open.
+function M.roll_first_turn_if_due()
+  if M.roll_needed() and (roll_before_bidding() or not M.initial_air_pending()) then M.roll_first_turn() end
+end
+
 kessel.action{
   kind = "first_turn_roll", rule = "5.2", description = "roll for the 16th and 19th Armies' first-turn movement",
   validate = C.sided(function(a)
     if not M.roll_needed() then return C.reason("5.2", "the first-turn roll is made once, in the first Soviet Movement Phase") end
+    if M.initial_air_pending() and not roll_before_bidding() then
+      return C.reason("5.2", "the first-turn roll comes after the Soviet set-up and the German's initial air markers [13.2]")
+    end
   end),
   apply = function(a) M.roll_first_turn() end,
   enumerate = C.sided_list(function(side)
-    if M.roll_needed() then return { { kind = "first_turn_roll" } } end
+    if M.roll_needed() and (roll_before_bidding() or not M.initial_air_pending()) then return { { kind = "first_turn_roll" } } end
     return {}
   end),
 }
 
 kessel.on("setup", function()
-  if kessel.game.turn() == 1 and C.step_is("soviet_movement") then M.roll_first_turn() end
+  if kessel.game.turn() == 1 and C.step_is("soviet_movement") then M.roll_first_turn_if_due() end
 end)
 
 -- An overrun group's right to move on ends with its phase [6.5].

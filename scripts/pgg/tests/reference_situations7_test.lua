@@ -367,3 +367,36 @@ kessel.test("case_9_7_retreating_the_wrong_stack_names_the_next_one", function()
   ok, why = kessel.act{ kind = "retreat", units = { "a", "b" }, path = { "0402" } }
   expect.refused(ok, why, "9.72", "units retreating together must start in one hex (a is in 0403, b in 0404)")
 end)
+
+-- [5.2] [13.2] WBC09 sides. The 16th and 19th Armies' die roll is part of the first Soviet
+-- Movement Phase, after the Soviet set-up and the German's initial air markers; it was made when
+-- the game was loaded, so the German placed his markers knowing whether the two armies would move
+-- (the provisional roll [14.1] was moved behind the markers for the same reason in the third
+-- pass). Now the roll is refused and not offered while the markers are being placed, and made as
+-- the last one goes down (die 2: the 16th moves; die 5: the 19th stands). Under the WBC bidding
+-- the players roll first and then bid, so there it is made at once.
+kessel.test("case_5_2_the_first_turn_roll_comes_after_the_initial_air_markers", function()
+  local function board(options)
+    B.setup({ B.rifle("a", "0505", "2-2-6", { formation = "16 Army" }), B.rifle("b", "0805", "2-2-6", { formation = "19 Army" }),
+      B.leader("l", "0706", 3) },
+      { step = "soviet_movement", turn = 1, options = options, markers = { { kind = "air_interdiction", side = "german", count = 3 } } })
+  end
+  board({})
+  local ok, why = kessel.act{ kind = "first_turn_roll", side = "soviet" }
+  expect.refused(ok, why, "13.2", "initial air markers")
+  ok, why = kessel.act{ kind = "first_turn_roll" }
+  expect.refused(ok, why, "5.2", "after the Soviet set-up and the German's initial air markers")
+  for _, a in ipairs(kessel.legal()) do expect.truthy(a.kind ~= "first_turn_roll", "not offered under the markers") end
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0505" })
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0805" })
+  expect.eq(kessel.game.var("first_turn_16"), nil, "not rolled while the German places his markers")
+  kessel.inject_dice{ 2, 5, 1 }   -- 16th, 19th, then the provisional roll [14.1]
+  local ev = expect.accepted(kessel.act{ kind = "place_marker", hex = "0606" })
+  expect.eq(kessel.game.var("first_turn_16"), "move")
+  expect.eq(kessel.game.var("first_turn_19"), "stand")
+  expect.truthy(B.note(ev, "16 Army rolls 2"), B.all_notes(ev))
+  board({ vp_bidding = true })
+  kessel.inject_dice{ 4, 1 }
+  expect.accepted(kessel.act{ kind = "first_turn_roll" }, "WBC: roll first, then bid")
+  expect.eq(kessel.game.var("first_turn_16"), "stand")
+end)
