@@ -170,7 +170,7 @@ kessel.queries.declare{
   params = { units = { type = "units", description = "the units moving together" } },
   fn = function(args)
     local movers, refused = {}, {}
-    local first = unit_of(args.units[1])
+    local first = args.units[1] and unit_of(args.units[1])
     if first and first.location == "pending" then
       -- reinforcements waiting to enter [14.3]
       local costs, why = entry_reach(args.units)
