@@ -40,7 +40,7 @@ opt("wbc09_12_multiple_leaders", false, "WBC09 #12",
 opt("wbc09_13_loc_not_through_swamp", false, "WBC09 #13",
   "Soviet lines of communication may enter swamp but not pass through it, like lines of supply")
 opt("wbc09_14_rifle_recycling_delay", false, "WBC09 #14",
-  "Destroyed rifle divisions return only after every original one arrived, and never on the turn after they died")
+  "Destroyed rifle divisions return only after every original one arrived, and never on the turn after they died; the Soviet selects which (select_returning)")
 opt("wbc09_15_interdiction_on_overrun_cost", false, "WBC09 #15",
   "An air interdiction marker adds 1 MP to the cost of overrunning into its hex")
 

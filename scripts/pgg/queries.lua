@@ -135,19 +135,61 @@ kessel.queries.declare{
   end,
 }
 
+-- Where reinforcements waiting to enter (`units`, pending, one entry area) can go this phase
+-- [14.3]: each hex of their area a `move` may enter now, at its entry cost [6.7] [13.3], and the
+-- hexes beyond it their MP left reach (none beyond an entry hex in an enemy ZOC [6.22]); the cost
+-- of a hex is the cheapest over the entry hexes. Returns hex -> cost, or nil and a reason.
+local function entry_reach(ids)
+  local R = require("rules.reinforcements")
+  local units = {}
+  for _, id in ipairs(ids) do units[#units + 1] = unit_of(id) end
+  local out, why = {}, nil
+  for _, h in ipairs(kessel.map.area(units[1].enter_area or "") or {}) do
+    local plan, no = M.plan{ kind = "move", units = ids, path = { h } }
+    if not plan then why = why or no
+    else
+      local entry = 0
+      for _, u in ipairs(units) do entry = math.max(entry, plan.entry_costs[u.id]) end
+      if out[h] == nil or entry < out[h] then out[h] = entry end
+      if not plan.ctx.ezoc:has(h) then
+        local field = M.build_field(units, h, function(u) return M.mp_left(u) - plan.entry_costs[u.id] end, plan.ctx)
+        for hex, c in pairs(field:reachable()) do
+          local total = entry + c
+          if out[hex] == nil or total < out[hex] then out[hex] = total end
+        end
+      end
+    end
+  end
+  if next(out) == nil then return nil, why or { rule = "14.3", message = "no hex of its entry area may be entered now" } end
+  return out
+end
+
 kessel.queries.declare{
   id = "reach", rule = "6.1",
-  description = "Where a stack can move now, with the MP each hex costs, and which of its units may not move and why",
+  description = "Where a stack can move now, with the MP each hex costs, and which of its units may not move and why (reinforcements: from each hex of their entry area [14.3])",
   params = { units = { type = "units", description = "the units moving together" } },
   fn = function(args)
     local movers, refused = {}, {}
+    local first = args.units[1] and unit_of(args.units[1])
+    if first and first.location == "pending" then
+      -- reinforcements waiting to enter [14.3]
+      local costs, why = entry_reach(args.units)
+      if not costs then
+        for _, id in ipairs(args.units) do refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message } end
+        return { movers = movers, refused = refused, reachable = {} }
+      end
+      local reachable = {}
+      for _, h in ipairs(sorted_keys(costs)) do reachable[#reachable + 1] = { hex = h, cost = costs[h] } end
+      return { movers = args.units, refused = refused, reachable = reachable }
+    end
     for _, id in ipairs(args.units) do
       local u = unit_of(id)
       -- (not `on_map and cannot_move(u) or ...`: a unit that may move, cannot_move = nil, fell
       -- through to the "not on the map" refusal)
       local why
       if not u then why = { rule = "6.1", message = "no unit `" .. tostring(id) .. "`" }
-      elseif not C.on_map(u) then why = { rule = "6.1", message = "not on the map" }
+      elseif not C.on_map(u) then
+        why = { rule = "6.1", message = u.location == "pending" and "a reinforcement: ask for it apart from the units on the map" or ("not on the map (" .. tostring(u.location) .. ")") }
       else why = M.cannot_move(u) end
       if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
       else movers[#movers + 1] = id end

@@ -895,7 +895,7 @@ function K.choose_reasons(a)
   local p = kessel.game.var("pending")
   if p and p.kind == "eng_loss" then return eng_reasons(a, p) end
   if not p or p.kind ~= "loss_or_retreat" then
-    return C.reason("9.6", "no loss-or-retreat decision is waiting")
+    return C.pending_reason() or C.reason("9.6", "no loss-or-retreat decision is waiting")
   end
   if a.choice ~= "loss" and a.choice ~= "retreat" then
     return C.reason("9.6", "choose \"loss\" (lose %d step(s)) or \"retreat\" (%d hex(es))", p.n, p.n)

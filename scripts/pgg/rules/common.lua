@@ -127,6 +127,13 @@ function C.name(u)
   return u.name
 end
 
+-- Names of a group of units for messages: "8 Rifle, 9 Rifle".
+function C.names(units)
+  local t = {}
+  for _, u in ipairs(units) do t[#t + 1] = C.name(u) end
+  return table.concat(t, ", ")
+end
+
 -- Stacks ----------------------------------------------------------------------------------------
 function C.units_at(hex) return kessel.units.at(hex) end
 function C.side_at(hex)

@@ -39,19 +39,27 @@ function I.smolensk()
   return {}
 end
 
--- Does the German hold every Smolensk hex with a line to the west edge? German units in both
--- hexes, each with the line of victory [15] (free of Soviet units, uncovered Soviet ZOC and Soviet
--- interdiction markers, any length): the sequence of play asks for a line traced to the western
--- map edge, not for supply, which may run out (more than 20 hexes from a supply road) while the
--- line stands.
+-- Does the German hold every Smolensk hex with a line to the west edge? Held as cities are held
+-- for victory [15]: each hex German-owned (a German combat unit in it, or the last to be in it or
+-- pass through it), and the line of victory from each (free of Soviet units, uncovered Soviet ZOC
+-- and Soviet interdiction markers, any length): the sequence of play asks for Smolensk "taken"
+-- with a line traced to the western map edge, not for supply, which may run out (more than 20
+-- hexes from a supply road) while the line stands, nor for a garrison: Smolensk taken stays
+-- taken until the Soviet recaptures it (I.smolensk_retaken) or the line is cut.
 function I.smolensk_held()
   local hexes = I.smolensk()
   if #hexes == 0 then return false end
+  local V = require("rules.victory")
+  local owner = V.owners()
   for _, h in ipairs(hexes) do
-    local us = kessel.units.at(h)
-    if #us == 0 or us[1].side ~= C.GERMAN then return false end
+    -- (the units in the hex decide; else who was last in it, recorded for objective hexes)
+    local side
+    for _, u in ipairs(kessel.units.at(h)) do
+      if C.is_combat_unit(u) then side = u.side; break end
+    end
+    if (side or owner[h]) ~= C.GERMAN then return false end
   end
-  local lines = require("rules.victory").lines_west(hexes)
+  local lines = V.lines_west(hexes)
   for _, h in ipairs(hexes) do
     if not lines[h] then return false end
   end
@@ -110,13 +118,13 @@ function I.check(a)
       return nil, C.reason("13.2", "German air markers are placed in the German Air Interdiction Phase (and before turn 1)")
     end
     if C.column(hex) > I.EAST_LIMIT and not I.east_open() then
-      return nil, C.reason("13.2", "not east of column 40 until one turn after the German holds Smolensk with a line to the west edge")
+      return nil, C.reason("13.2", "%s is east of column 40: German air markers go no further east than column 40 until one turn after the German holds Smolensk with a line to the west edge", hex)
     end
   else
     if not C.step_is("soviet_interdiction") then
       return nil, C.reason("13.4", "Soviet interdiction markers are placed in the Soviet Interdiction Phase")
     end
-    if kessel.game.turn() >= 12 then return nil, C.reason("13.4", "no Soviet interdiction on turn 12") end
+    if kessel.game.turn() >= 12 then return nil, C.reason("13.4", "no Soviet interdiction on turn 12 (%s)", hex) end
     if (kessel.game.var("soviet_interdiction_used") or 0) >= 3 then
       return nil, C.reason("13.4", "the Soviet interdiction marker has been used three times this game")
     end
@@ -148,6 +156,7 @@ kessel.action{
     local M = require("rules.movement")
     if kessel.game.turn() == 1 and C.step_is("soviet_movement") and not M.initial_air_pending() then
       kessel.emit.var("air_initial_done", true)
+      M.roll_first_turn_if_due()                              -- the 16th and 19th Armies [5.2]
       require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
     end
   end,
@@ -183,6 +192,7 @@ kessel.action{
   end),
   apply = function(a)
     kessel.emit.var("air_initial_done", true)
+    require("rules.movement").roll_first_turn_if_due()     -- the 16th and 19th Armies [5.2]
     require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
   end,
   enumerate = C.sided_list(function(side)

@@ -167,11 +167,11 @@ local function evac_reasons(a)
   end
   if kessel.game.var("pending") then return C.reason("9.6", "a combat decision is waiting") end
   if C.phasing() ~= C.SOVIET or not C.in_movement_phase() then
-    return C.reason("10.4", "a leader is evacuated in the Soviet Movement Phase")
+    return C.reason("10.4", "a leader is evacuated in the Soviet Movement Phase (%s)", tostring(a.leader))
   end
   local l = kessel.units.get(a.leader or "")
   if not l or not C.is_leader(l) or l.side ~= C.SOVIET or not C.on_map(l) then
-    return C.reason("10.4", "only a Soviet leader on the map may be evacuated")
+    return C.reason("10.4", "only a Soviet leader on the map may be evacuated (`%s` is not one)", tostring(a.leader))
   end
   local done = kessel.game.var("evacuations") or {}
   local max = L.evacuation_max()
@@ -182,7 +182,7 @@ local function evac_reasons(a)
   end
   for _, e in ipairs(done) do
     if e.turn == kessel.game.turn() then
-      return C.reason("10.4", "a leader was already evacuated this turn")
+      return C.reason("10.4", "a leader was already evacuated this turn (%s may go on a later turn)", C.name(l))
     end
   end
   if L.line_to_east(l) then

@@ -404,12 +404,12 @@ function M.plan(a)
   local from = units[1].hex
   for _, u in ipairs(units) do
     if (u.location == "pending") ~= entering then
-      return nil, C.reason("6.1", "units on the map and reinforcements move separately")
+      return nil, C.reason("6.1", "units on the map and reinforcements move separately (%s, %s)", C.name(units[1]), C.name(u))
     end
     if not entering and (u.location ~= "map" or u.hex ~= from) then
       return nil, C.reason("6.1", "%s is not in %s with the rest of the stack", C.name(u), tostring(from))
     end
-    if u.side ~= units[1].side then return nil, C.reason("6.1", "units of both sides cannot move together") end
+    if u.side ~= units[1].side then return nil, C.reason("6.1", "units of both sides cannot move together (%s, %s)", C.name(units[1]), C.name(u)) end
   end
   for _, u in ipairs(units) do
     local r = M.cannot_move(u, entering)
@@ -492,7 +492,7 @@ function M.plan(a)
     end
   end
   if ctx.t1_full and C.column(dest) <= 2 then
-    return nil, C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02")
+    return nil, C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02 (%s, %s)", C.names(units), dest)
   end
   if #path == 1 and not kessel.hex.adjacent(from, dest) then
     local field = M.build_field(units, from, budget_of, ctx)
@@ -777,20 +777,37 @@ function M.roll_needed()
   return false
 end
 
+-- When the roll is made. The sequence of play has it at the start of the first Soviet Movement
+-- Phase, after the Soviet set-up [5.1] and the German's initial air markers [13.2] (so the German
+-- places them not knowing whether the 16th and 19th Armies will move); under the WBC bidding the
+-- players roll first and bid after (WBC09 sides), so then it comes at once, before the bidding.
+local function roll_before_bidding()
+  return C.option("vp_bidding") and (C.option("vp_bid") or 0) == 0
+end
+
+-- Rolls when it is due (inside an apply or a setup hook): the roll is needed and nothing it waits
+-- for is still open.
+function M.roll_first_turn_if_due()
+  if M.roll_needed() and (roll_before_bidding() or not M.initial_air_pending()) then M.roll_first_turn() end
+end
+
 kessel.action{
   kind = "first_turn_roll", rule = "5.2", description = "roll for the 16th and 19th Armies' first-turn movement",
   validate = C.sided(function(a)
     if not M.roll_needed() then return C.reason("5.2", "the first-turn roll is made once, in the first Soviet Movement Phase") end
+    if M.initial_air_pending() and not roll_before_bidding() then
+      return C.reason("5.2", "the first-turn roll comes after the Soviet set-up and the German's initial air markers [13.2]")
+    end
   end),
   apply = function(a) M.roll_first_turn() end,
   enumerate = C.sided_list(function(side)
-    if M.roll_needed() then return { { kind = "first_turn_roll" } } end
+    if M.roll_needed() and (roll_before_bidding() or not M.initial_air_pending()) then return { { kind = "first_turn_roll" } } end
     return {}
   end),
 }
 
 kessel.on("setup", function()
-  if kessel.game.turn() == 1 and C.step_is("soviet_movement") then M.roll_first_turn() end
+  if kessel.game.turn() == 1 and C.step_is("soviet_movement") then M.roll_first_turn_if_due() end
 end)
 
 -- An overrun group's right to move on ends with its phase [6.5].

@@ -54,7 +54,7 @@ end
 function RL.check_cut_request(plan, a)
   if not a.rail_cut then return nil end
   local hex = a.rail_cut
-  if plan.units[1].side ~= C.GERMAN then return C.reason("6.37", "only German units cut railways") end
+  if plan.units[1].side ~= C.GERMAN then return C.reason("6.37", "only German units cut railways (%s at %s)", C.name(plan.units[1]), tostring(hex)) end
   local on_path = plan.entry == hex
   for _, leg in pairs(plan.legs) do
     if C.contains(leg.path, hex) then on_path = true end
@@ -73,7 +73,7 @@ function RL.check_cut_request(plan, a)
     if C.option("wbc09_06_rail_break_relocation") then
       return C.reason("WBC09 #6", "all six rail cuts are on the map: name one to lift (lift = hex)")
     end
-    return C.reason("6.37", "all six rail cut markers are on the map")
+    return C.reason("6.37", "all six rail cut markers are on the map: no cut at %s", hex)
   end
 end
 
@@ -147,10 +147,10 @@ function RL.plan(a)
     if u.hex ~= from then return nil, C.reason("6.3", "%s is not in %s with the rest of the stack", C.name(u), from) end
     local r = M.cannot_move(u)
     if r then return nil, r end
-    if M.first_turn_full_ma(u) then return nil, C.reason("5.2", "the 13th and 20th Armies may not use rail movement on the first turn") end
+    if M.first_turn_full_ma(u) then return nil, C.reason("5.2", "the 13th and 20th Armies may not use rail movement on the first turn (%s)", C.name(u)) end
     local var = M.first_turn_roll_var(u)
     if var and kessel.game.var(var) ~= "move" then
-      return nil, C.reason("5.2", "the %s rolled to stand on the first turn", u.formation)
+      return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may not move by rail", u.formation, C.name(u))
     end
     if M.spent(u) > 0 then return nil, C.reason("6.3", "%s has already moved this phase and may not move by rail", C.name(u)) end
     weight = weight + RL.weight(u)

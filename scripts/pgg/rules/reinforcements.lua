@@ -83,11 +83,14 @@ function R.entry_check(units, hex)
     if u.enter_turn > turn then
       return nil, C.reason("14.3", "%s enters on turn %d, not earlier", C.name(u), u.enter_turn)
     end
-    if u.enter_area ~= area then return nil, C.reason("14.3", "units entering together must share an entry area") end
+    if u.enter_area ~= area then
+      return nil, C.reason("14.3", "units entering together must share an entry area (%s enters in %s, %s in %s)",
+        C.name(units[1]), tostring(area), C.name(u), tostring(u.enter_area))
+    end
   end
-  if turn >= 12 then return nil, C.reason("14.3", "no reinforcements enter on turn 12") end
+  if turn >= 12 then return nil, C.reason("14.3", "no reinforcements enter on turn 12 (%s)", C.name(units[1])) end
   if not entry_phase(units[1].side) then
-    return nil, C.reason("14.3", "reinforcements enter in their player's (initial) Movement Phase")
+    return nil, C.reason("14.3", "reinforcements enter in their player's (initial) Movement Phase (%s)", C.name(units[1]))
   end
   local hexes = kessel.map.area(area) or {}
   if not C.contains(hexes, hex) then
@@ -158,8 +161,62 @@ function R.available_rifles(formation)
     local dud = not u.hidden and (u.attack or 0) == 0 and (u.defence or 0) == 0
     if not dud and not drawn[u.id] and (not wbc or (died ~= nil and died <= turn - 2)) then dead[#dead + 1] = u end
   end
+  -- WBC09 #14: the divisions the Soviet selected come first, in his order
+  local first = require("rules.untried").selected(dead)
+  if first then
+    local rest = { first }
+    for _, u in ipairs(dead) do if u ~= first then rest[#rest + 1] = u end end
+    dead = rest
+  end
   return dead
 end
+
+-- WBC09 #14: "the Soviet player selects" the destroyed rifle divisions that return. A standing
+-- order, `select_returning{units={ids}}`: the dead divisions he wants back, first wanted first.
+-- Every division that comes back from the dead pile is the first of his list that may (dead two
+-- turns before it entered, not drawn again already): a face-down reinforcement revealed once the
+-- counter mix is used up (untried.lua U.reveal), a provisional or South-Western Front division
+-- taken from the pile (R.available_rifles). A division he has not named is drawn at random, as in
+-- the standard game. The order may be given again at any time in his Movement Phase; it is not
+-- offered among the legal actions (a preference, not a move of the game).
+local function select_reasons(a)
+  if not C.option("wbc09_14_rifle_recycling_delay") then
+    return C.reason("WBC09 #14", "the Soviet selects returning divisions only under WBC09 #14 (option wbc09_14_rifle_recycling_delay); in the standard game they are drawn at random [12.4]")
+  end
+  local pr = C.pending_reason()
+  if pr then return pr end
+  if not C.step_is("soviet_movement") then
+    return C.reason("WBC09 #14", "the Soviet selects his returning divisions in his Movement Phase, when reinforcements enter")
+  end
+  if type(a.units) ~= "table" or #a.units == 0 then
+    return C.reason("WBC09 #14", "name the destroyed rifle divisions to bring back, first wanted first (units={ids})")
+  end
+  local seen = {}
+  for _, id in ipairs(a.units) do
+    local u = kessel.units.get(id)
+    if not u or u.side ~= C.SOVIET or u.type ~= "rifle" or u.location ~= "eliminated" then
+      return C.reason("WBC09 #14", "%s is not a destroyed Soviet rifle division", tostring(id))
+    end
+    if not u.hidden and (u.attack or 0) == 0 and (u.defence or 0) == 0 then
+      return C.reason("12.4", "%s is a 0-0 counter removed on reveal: it is in the second dead pile and never returns", C.name(u))
+    end
+    if seen[id] then return C.reason("WBC09 #14", "%s is named twice", C.name(u)) end
+    seen[id] = true
+  end
+end
+
+kessel.action{
+  kind = "select_returning", rule = "WBC09 #14",
+  description = "WBC09 #14: the destroyed rifle divisions the Soviet wants back, first wanted first: select_returning{units={ids}}",
+  validate = C.sided(select_reasons),
+  apply = function(a)
+    kessel.emit.var("returning_order", { table.unpack(a.units) })
+    kessel.emit.note("WBC09 #14", "the Soviet's returning divisions, first wanted first: " .. table.concat(a.units, ", "))
+  end,
+  enumerate = function() return {} end,
+}
+
+local function M_spent(u) return ((u.vars and u.vars.mp_spent) or 0) end
 
 -- Open for a Soviet entry: not German-occupied, not in German ZOC, and a hex a rifle division may
 -- enter at all (not a lake [6.7]).
@@ -237,7 +294,62 @@ function R.provisional()
     return
   end
   bring_in(pool[1], hex, "14.1", "provisional reinforcement, roll " .. r .. ", entrance " .. area)
+  kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area, unit = pool[1].id })
 end
+
+-- [14.1] The die picks the entrance; where in it the division appears is the Soviet's choice. An
+-- entrance of several hexes (the campaign's P1, the north-edge area V, nine hexes) gets the
+-- division on its first open hex, and until the division has moved the Soviet may put it on any
+-- other open hex of the entrance (`place_provisional{hex=}`): not German-occupied, not in German
+-- ZOC, not a lake. A blocked entrance has no open hex: the division stays where the search east
+-- put it.
+function R.place_provisional_reasons(a)
+  local pr = C.pending_reason()
+  if pr then return pr end
+  if not C.step_is("soviet_movement") then
+    return C.reason("14.1", "the provisional division is placed in the Soviet Movement Phase")
+  end
+  local last = kessel.game.var("provisional_last")
+  local u = last and last.unit and last.turn == kessel.game.turn() and kessel.units.get(last.unit)
+  if not u or not C.on_map(u) then
+    return C.reason("14.1", "no provisional division has entered this turn")
+  end
+  if M_spent(u) > 0 then
+    return C.reason("14.1", "%s has moved: it may no longer be placed elsewhere in entrance %s", C.name(u), last.area)
+  end
+  local hexes = kessel.map.area(last.area) or {}
+  local hex = a.hex
+  if type(hex) ~= "string" or not C.contains(hexes, hex) then
+    return C.reason("14.1", "%s is not a hex of entrance %s (%s)", tostring(hex), last.area, table.concat(hexes, ", "))
+  end
+  if hex == u.hex then return C.reason("14.1", "%s is already in %s", C.name(u), hex) end
+  if not open_hex(hex, Z.zoc_of(C.GERMAN)) then
+    return C.reason("14.1", "%s is not open for %s: German-occupied, in German ZOC or a lake", hex, C.name(u))
+  end
+end
+
+kessel.action{
+  kind = "place_provisional", rule = "14.1",
+  description = "put the provisional division that entered this turn on another open hex of its entrance, before it moves",
+  validate = C.sided(R.place_provisional_reasons),
+  apply = function(a)
+    local last = kessel.game.var("provisional_last")
+    local u = kessel.units.get(last.unit)
+    kessel.emit.place(u.id, a.hex)
+    kessel.emit.note("14.1", string.format("%s is placed at %s instead of %s (entrance %s)", C.name(u), a.hex, u.hex, last.area))
+  end,
+  enumerate = C.sided_list(function(side)
+    local out = {}
+    if side ~= nil and side ~= C.SOVIET then return out end
+    local last = kessel.game.var("provisional_last")
+    if not (last and last.unit and last.turn == kessel.game.turn()) then return out end
+    for _, h in ipairs(kessel.map.area(last.area) or {}) do
+      local a = { kind = "place_provisional", hex = h }
+      if R.place_provisional_reasons(a) == nil then out[#out + 1] = a end
+    end
+    return out
+  end),
+}
 
 -- The provisional roll comes in the Soviet Movement Phase [14.1], once a turn; on turn 1 after
 -- the Soviet set-up and the German's initial air markers, which come before turn 1 [13.2] (so the

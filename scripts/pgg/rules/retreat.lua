@@ -305,7 +305,7 @@ local function list_of(x) if type(x) == "table" then return x end return { x } e
 
 local function retreat_check(a, memo)
   local p = kessel.game.var("pending")
-  if not p or p.kind ~= "retreat_path" then return C.reason("9.72", "no retreat is waiting") end
+  if not p or p.kind ~= "retreat_path" then return C.pending_reason() or C.reason("9.72", "no retreat is waiting") end
   local cb = K.current()
   local ids = list_of(a.units or a.unit)
   if #ids == 0 then return C.reason("9.72", "name the retreating units") end
@@ -317,7 +317,9 @@ local function retreat_check(a, memo)
     group[#group + 1] = kessel.units.get(id)
   end
   for _, u in ipairs(group) do
-    if u.hex ~= group[1].hex then return C.reason("9.72", "units retreating together must start in one hex") end
+    if u.hex ~= group[1].hex then
+      return C.reason("9.72", "units retreating together must start in one hex (%s is in %s, %s in %s)", C.name(group[1]), group[1].hex, C.name(u), u.hex)
+    end
   end
   local ok_group = false
   for _, g in ipairs(candidate_groups(cb)) do
@@ -325,9 +327,11 @@ local function retreat_check(a, memo)
   end
   if not ok_group then
     if C.option("wbc09_02_opponent_orders_retreats") then
-      return C.reason("WBC09 #2", "these units cannot retreat as one group")
+      return C.reason("WBC09 #2", "%s cannot retreat as one group", C.names(group))
     end
-    return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it)")
+    local next_group = candidate_groups(cb)[1]
+    return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it): %s is not the next stack%s",
+      C.names(group), next_group and (" (next: " .. C.names(next_group) .. " in " .. next_group[1].hex .. ")") or "")
   end
   local path = a.path or {}
   local legal = memo and memo.allowed[table.concat(ids, ",")]
@@ -336,7 +340,7 @@ local function retreat_check(a, memo)
     if memo then memo.allowed[table.concat(ids, ",")] = legal end
   end
   if #path == 0 then
-    if #legal > 0 then return C.reason("9.71", "a legal retreat path exists: the units cannot be eliminated instead") end
+    if #legal > 0 then return C.reason("9.71", "a legal retreat path exists: the units cannot be eliminated instead (%s: %s)", C.names(group), table.concat(legal[1].path, "-")) end
     return RS.priority_reason(cb, group, path, memo)
   end
   local key = table.concat(path, ",")
@@ -347,39 +351,48 @@ local function retreat_check(a, memo)
     local all = R.paths(group, cb.retreat.n, { forbidden = forbidden(cb, group) })
     for _, q in ipairs(all) do
       if table.concat(q.path, ",") == key then
-        return C.reason("9.71", "a retreat must end in an empty hex when one can be reached")
+        return C.reason("9.71", "%s: a retreat must end in an empty hex when one can be reached (%s holds friendly units)", C.names(group), path[#path])
       end
     end
+    -- name the units, the hex and what bars it [9.71]
+    local who = C.names(group)
     local from = group[1].hex
+    local seen = { [from] = true }
     for _, h in ipairs(path) do
       if not kessel.hex.valid(h) or not kessel.hex.adjacent(from, h) then
-        return C.reason("9.71", "%s does not follow on from %s", tostring(h), from)
+        return C.reason("9.71", "%s: %s is not next to %s (a retreat path is a chain of adjacent hexes)", who, tostring(h), from)
       end
+      if seen[h] then
+        return C.reason("9.71", "%s: a retreat never enters a hex twice nor goes back to the hex it left (%s)", who, h)
+      end
+      seen[h] = true
       local enemy, friend = false, false
       for _, u in ipairs(kessel.units.at(h)) do
         if u.side ~= group[1].side then enemy = true else friend = true end
       end
-      if enemy then return C.reason("9.71", "units never retreat into enemy units (%s)", h) end
-      if kessel.map.has_side(from, h, "lake") then return C.reason("9.71", "units never retreat across a lake hexside (%s-%s)", from, h) end
+      if enemy then return C.reason("9.71", "%s: units never retreat into enemy units (%s)", who, h) end
+      if kessel.map.has_side(from, h, "lake") then return C.reason("9.71", "%s: units never retreat across a lake hexside (%s-%s)", who, from, h) end
+      if kessel.map.terrain(h) == "lake" then return C.reason("9.71", "%s: units never retreat into a lake hex (%s)", who, h) end
       if group[1].side == C.SOVIET and kessel.game.turn() <= 6 and kessel.map.column(h) <= 2 then
-        return C.reason("6.4", "on turns 1-6 Soviet units may not enter columns 01-02 (%s)", h)
+        return C.reason("6.4", "%s: on turns 1-6 Soviet units may not enter columns 01-02 (%s)", who, h)
       end
       local f = forbidden(cb, group)
       if f[h] then
         if origin_of_other(cb, group, h) then
-          return C.reason("WBC09 #1a", "%s was occupied by another unit retreating from the same combat", h)
+          return C.reason("WBC09 #1a", "%s: %s was occupied by another unit retreating from the same combat", who, h)
         end
-        return C.reason("WBC09 #1b", "attackers may not retreat into the hex of the single defender they eliminated (%s)", h)
+        return C.reason("WBC09 #1b", "%s: attackers may not retreat into the hex of the single defender they eliminated (%s)", who, h)
       end
       if Z.enemy_zoc(group[1].side):has(h) and not friend then
-        return C.reason("9.71", "units never retreat into an enemy zone of control unless a friendly unit is there (%s)", h)
+        return C.reason("9.71", "%s: units never retreat into an enemy zone of control unless a friendly unit is there (%s is in %s)",
+          who, h, Z.zone_text(group[1].side, h))
       end
       from = h
     end
     if #path ~= cb.retreat.n then
-      return C.reason("9.71", "the retreat is exactly %d hex(es)", cb.retreat.n)
+      return C.reason("9.71", "%s: the retreat is exactly %d hex(es), this path has %d", who, cb.retreat.n, #path)
     end
-    return C.reason("9.71", "not a legal retreat path")
+    return C.reason("9.71", "%s: %s is not a legal retreat path", who, table.concat(path, "-"))
   end
   local why = RS.priority_reason(cb, group, path, memo)
   if why then return why end
@@ -481,7 +494,7 @@ end
 
 function R.advance_reasons(a)
   local p = kessel.game.var("pending")
-  if not p or p.kind ~= "advance" then return C.reason("9.8", "no advance after combat is on offer") end
+  if not p or p.kind ~= "advance" then return C.pending_reason() or C.reason("9.8", "no advance after combat is on offer") end
   if a.skip then return nil end
   local ids = list_of(a.units or a.unit)
   if #ids == 0 then return C.reason("9.8", "name the advancing units, or skip") end

@@ -164,7 +164,7 @@ kessel.action{
     local pr = C.pending_reason()
     if pr then return pr end
     local u = a.unit and kessel.units.get(a.unit)
-    if not u or not C.on_map(u) then return C.reason("7", "no such unit on the map") end
+    if not u or not C.on_map(u) then return C.reason("7", "no unit `%s` on the map", tostring(a.unit)) end
     -- at a checkpoint the owner eliminates his own excess [7], whoever is phasing
     if a.side ~= nil and a.side ~= u.side then
       return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "the owner (the %s player) eliminates his excess, not his opponent", u.side == C.SOVIET and "Soviet" or "German")
@@ -176,7 +176,8 @@ kessel.action{
       return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "hex %s is within the stacking limit", u.hex)
     end
     if not helps(u) then
-      return C.reason("7.1", "eliminating %s would not bring hex %s nearer the limit (too many combat units)", C.name(u), u.hex)
+      -- (only a Soviet hex can be over its limit in combat units alone: a leader there helps nothing)
+      return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "eliminating %s would not bring hex %s nearer the limit (too many combat units)", C.name(u), u.hex)
     end
   end,
   apply = function(a)

@@ -67,6 +67,17 @@ local function dead_pile_faces(pool, entered)
   return out
 end
 
+-- The first of `candidates` (dead units) in the Soviet's order of selection under WBC09 #14
+-- (game var `returning_order`, set by `select_returning`), or nil.
+function U.selected(candidates)
+  if not C.option("wbc09_14_rifle_recycling_delay") then return nil end
+  local order = kessel.game.var("returning_order") or {}
+  for _, id in ipairs(order) do
+    for _, d in ipairs(candidates) do if d.id == id then return d end end
+  end
+  return nil
+end
+
 function U.reveal(u, why)
   if not U.is_untried(u) then return u end
   local face
@@ -82,8 +93,15 @@ function U.reveal(u, why)
     if #dead == 0 then
       error(string.format("%s: the %s pool and its dead pile are both empty [12.4]", C.name(u), u.pool))
     end
-    local roll = kessel.dice.roll("draw from the " .. u.pool .. " dead pile", #dead)
-    local d = dead[(roll - 1) % #dead + 1]
+    -- WBC09 #14: the Soviet selects the destroyed divisions that come back (his standing order,
+    -- `select_returning`, reinforcements.lua); a counter he has not named is drawn at random
+    local d = U.selected(dead)
+    if d then
+      kessel.emit.note("WBC09 #14", string.format("the Soviet selected %s from the dead pile", d.id))
+    else
+      local roll = kessel.dice.roll("draw from the " .. u.pool .. " dead pile", #dead)
+      d = dead[(roll - 1) % #dead + 1]
+    end
     push("dead_faces_used", d.id)
     face = kessel.emit.reveal(u.id, string.format("%d-%d-%d", d.attack, d.defence, d.movement))
     kessel.emit.note("12.4", string.format("the %s pool is exhausted: %s draws from the dead pile", u.pool, C.name(u)))

@@ -138,18 +138,25 @@ function V.line_west(hex)
   return V.lines_west({ hex })[hex] == true
 end
 
--- Objectives the German now holds with a line [15].
+-- Objectives the German now holds with a line [15]: every hex of the city German-owned, and a
+-- line to the west edge from every one of them (a city of two hexes whose German units in one hex
+-- are cut off is not held, whichever of its hexes the scenario lists first).
 function V.german_held(owner)
   owner = owner or V.owners()
-  local held, owned, firsts = {}, {}, {}
+  local held, owned, all_hexes = {}, {}, {}
   for _, o in ipairs(V.objectives()) do
     local all = #o.hexes > 0
     for _, h in ipairs(o.hexes) do if owner[h] ~= C.GERMAN then all = false end end
-    if all then owned[#owned + 1] = o; firsts[#firsts + 1] = o.hexes[1] end
+    if all then
+      owned[#owned + 1] = o
+      for _, h in ipairs(o.hexes) do all_hexes[#all_hexes + 1] = h end
+    end
   end
-  local lines = V.lines_west(firsts)
+  local lines = V.lines_west(all_hexes)
   for _, o in ipairs(owned) do
-    if lines[o.hexes[1]] then held[#held + 1] = o.name end
+    local ok = true
+    for _, h in ipairs(o.hexes) do if not lines[h] then ok = false end end
+    if ok then held[#held + 1] = o.name end
   end
   return held
 end
