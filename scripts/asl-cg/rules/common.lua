@@ -226,11 +226,18 @@ function C.face_label(u)
   end
   return u.face and (u.face.label or u.face.name or u.face.weapon) or "?"
 end
--- a squad's full-strength face (its HS face is face 2): kept in vars.squad_face
+-- a squad's full-strength face (its HS face is face 2): kept in vars.squad_face (a trailing `r`,
+-- an old spelling of a Russian face, is dropped: the nationality is the side)
 function C.squad_face(u)
-  if u.vars.squad_face then return u.vars.squad_face end
+  if u.vars.squad_face then return (u.vars.squad_face:gsub("r$", "")) end
   if u.type == "squad" and u.step == 0 then return C.face_label(u) end
   return nil
+end
+
+-- the `squads` data row of a nationality's squad face (hs, replaced_by, hardens_to, elite), or nil
+function C.squad_data(side, face)
+  if face == nil then return nil end
+  return (kessel.game.constant("squads")[side] or {})[(face:gsub("r$", ""))]
 end
 
 -- half-squad equivalents [A1.31]: a squad counts 2, a HS or crew 1, SMC 0
@@ -249,11 +256,12 @@ function C.leader_face(label)
   return { morale = tonumber(m), drm = drm, label = label }
 end
 
--- squad faces: { squad, half-squad } for a squad face string
-function C.squad_faces(face)
-  local hs = kessel.game.constant("half_squad")[face]
-  if not hs then error("no half-squad is known for `" .. face .. "` (add it to the `half_squad` data)") end
-  return { face:gsub("r$", ""), hs }
+-- squad faces: { squad, half-squad } for a side's squad face string
+function C.squad_faces(face, side)
+  face = face:gsub("r$", "")
+  local d = C.squad_data(side, face)
+  if not d then error("no " .. tostring(side) .. " squad `" .. face .. "` is known (add it to the `squads` data)") end
+  return { face, d.hs }
 end
 
 -- the on-map units of a side (all sides if nil), in scenario order
@@ -309,9 +317,9 @@ end
 -- Replacement [A19.13]: a squad or HS is replaced by the next lower quality (data `replaced_by`)
 function C.replace(u, case)
   if u.type ~= "squad" then return false end
-  local squad = kessel.game.constant("replaced_by")[C.squad_face(u) or ""]
+  local squad = (C.squad_data(u.side, C.squad_face(u)) or {}).replaced_by
   if not squad then return false end
-  kessel.emit.change_unit(u.id, { faces = C.squad_faces(squad) })
+  kessel.emit.change_unit(u.id, { faces = C.squad_faces(squad, u.side) })
   kessel.emit.unit_var(u.id, "squad_face", squad)
   C.note(case, u.id .. " is Replaced by a " .. squad .. (u.step == 1 and " half-squad" or ""))
   return true

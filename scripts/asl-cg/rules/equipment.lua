@@ -154,7 +154,7 @@ local function freed(p, case)
   kessel.emit.unit_var(p.id, "guarded_by", nil)
   if C.is_mmc(p) then
     local face = kessel.game.constant("conscript")[p.side]
-    local faces = C.squad_faces(face)
+    local faces = C.squad_faces(face, p.side)
     if p.type == "squad" then
       kessel.emit.change_unit(p.id, { faces = faces })
       kessel.emit.unit_var(p.id, "squad_face", face)

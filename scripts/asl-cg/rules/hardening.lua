@@ -62,7 +62,7 @@ local function walking_wounded()
     if not area.isolated and not area.level then hex = area.hexes[1]; break end
   end
   for i = 1, n do
-    local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8"), at = hex,
+    local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8", "british"), at = hex,
       vars = { ww = true, squad_face = "6-4-8", airborne = true } }
     C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (hex and (" into " .. hex) or " off-map"))
   end
@@ -81,22 +81,22 @@ end)
 -- a non-elite one after taking its better face (our reading of the errata mark)
 function H.harden_mmc(u, case)
   local face = C.squad_face(u) or C.face_label(u)
-  local to = kessel.game.constant("hardens_to")[face]
-  local elite = kessel.game.constant("elite")[face]
+  local data = C.squad_data(u.side, face) or {}
+  local to, elite = data.hardens_to, data.elite
   kessel.emit.unit_var(u.id, "hardened_reph", true)
   if elite or not to then
     kessel.emit.unit_var(u.id, "fanatic_next", true)
     C.note(case, u.id .. " (" .. face .. ") Battle Hardens: Fanatic for the next CG scenario")
     return
   end
-  kessel.emit.change_unit(u.id, { faces = C.squad_faces(to) })
-  kessel.emit.unit_var(u.id, "squad_face", to:gsub("r$", ""))
+  kessel.emit.change_unit(u.id, { faces = C.squad_faces(to, u.side) })
+  kessel.emit.unit_var(u.id, "squad_face", to)
   kessel.emit.unit_var(u.id, "battle_hardened", true)
   if C.pb() then
-    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", ""))
+    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to)
   else
     kessel.emit.unit_var(u.id, "fanatic_next", true)
-    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", "") .. " and is Fanatic for the next CG scenario (in all cases: \"Elite\" deleted by errata)")
+    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to .. " and is Fanatic for the next CG scenario (in all cases: \"Elite\" deleted by errata)")
   end
 end
 
@@ -111,9 +111,9 @@ function H.candidates(side, area, isolated_area)
     end
   end
   local function score(u)
-    local f = C.squad_face(u) or ""
-    if kessel.game.constant("elite")[f] then return 2 end
-    return kessel.game.constant("hardens_to")[f] and 0 or 1
+    local d = C.squad_data(u.side, C.squad_face(u)) or {}
+    if d.elite then return 2 end
+    return d.hardens_to and 0 or 1
   end
   table.sort(out, function(a, b)
     if score(a) ~= score(b) then return score(a) < score(b) end

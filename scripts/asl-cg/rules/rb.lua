@@ -247,7 +247,7 @@ kessel.action{
       for _, u in ipairs(kessel.units.all{ side = a.side, type = "squad" }) do
         if (u.location == "map" or u.location == "pending") and not u.vars.isolated then
           local f = C.squad_face(u)
-          local score = (u.vars.assault_engineer or f == "8-3-8") and 0 or (kessel.game.constant("elite")[f or ""] and 1 or 2)
+          local score = (u.vars.assault_engineer or f == "8-3-8") and 0 or ((C.squad_data(u.side, f) or {}).elite and 1 or 2)
           if not pick or score < pick.score then pick = { u = u, score = score } end
         end
       end

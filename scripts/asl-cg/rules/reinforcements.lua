@@ -11,7 +11,7 @@ kessel.constant("sw_data", { LMG = { pp = 1, repair = 2 }, MMG = { pp = 4, repai
 -- the squad a lone HS belongs to, per side (a 2-4-8 is half of a British 4-5-8, a German 4-6-8)
 kessel.constant("hs_parent", { british = { ["2-4-8"] = "4-5-8", ["3-4-8"] = "6-4-8", ["2-4-7"] = "4-5-7" },
   german = { ["2-4-8"] = "4-6-8", ["2-4-7"] = "4-6-7", ["2-3-7"] = "4-4-7", ["2-2-6"] = "4-3-6" },
-  russian = { ["2-2-7"] = "4-4-7r", ["2-2-6"] = "4-2-6" } })
+  russian = { ["2-2-7"] = "4-4-7", ["2-2-6"] = "4-2-6" } })
 
 -- creates one counter; `kind` is squad, hs, crew, leader, armor_leader, hero, sw, gun or vehicle
 function N.create(side, kind, what, opts)
@@ -20,9 +20,9 @@ function N.create(side, kind, what, opts)
   if kind == "squad" or kind == "hs" then
     local squad = what
     if kind == "hs" then squad = kessel.game.constant("hs_parent")[side][what] or error("no squad is known for the HS " .. what) end
-    spec.type, spec.faces = "squad", C.squad_faces(squad)
+    spec.type, spec.faces = "squad", C.squad_faces(squad, side)
     spec.step = kind == "hs" and 1 or 0
-    spec.vars.squad_face = squad:gsub("r$", "")
+    spec.vars.squad_face = spec.faces[1]
   elseif kind == "crew" or kind == "hero" then
     spec.type, spec.faces = kind, { what }
   elseif kind == "leader" or kind == "armor_leader" then

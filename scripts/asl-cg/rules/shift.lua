@@ -304,6 +304,9 @@ function T.validate_deploy(a)
   if theirs then return theirs end
   if not C.pb() and u.side ~= "german" then return C.refuse(case, "only a German squad may freely Deploy before an Escape from Isolation") end
   if u.type ~= "squad" or u.step ~= 0 then return C.refuse(case, a.unit .. " is not a full squad: only a squad Deploys") end
+  if not C.squad_data(u.side, C.squad_face(u)) then
+    return C.refuse(case, string.format("the half-squads of a %s %s are not in the ruleset's squad data (chapter A): it cannot Deploy here", u.side, tostring(C.squad_face(u))))
+  end
   if (case == "9.613" and u.vars.shifted == C.var("date")) or (case ~= "9.613" and u.vars.escape_tried) then
     return C.refuse(case, a.unit .. " Deploys before its attempt, not after")
   end
@@ -323,7 +326,7 @@ function T.apply_deploy(a)
   if not C.pb() then kessel.emit.unit_var(l.id, "deploy_lent", C.var("date")) end
   kessel.emit.step(u.id, 1)
   local vars = C.copy(u.vars)
-  local id = kessel.emit.create_unit{ side = u.side, type = "squad", faces = C.squad_faces(C.squad_face(u) or C.face_label(u)),
+  local id = kessel.emit.create_unit{ side = u.side, type = "squad", faces = C.squad_faces(C.squad_face(u), u.side),
     step = 1, at = u.location == "map" and u.hex or nil, vars = vars }
   C.note(case, u.id .. " (stacked with leader " .. l.id .. ") freely Deploys into two half-squads: " .. u.id .. " and " .. id)
 end
