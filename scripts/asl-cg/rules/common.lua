@@ -94,7 +94,7 @@ end
 
 -- a number as a GM reads it: 150 rather than 150.0, 1.5 as it is
 function C.num(x)
-  if type(x) == "number" and x == math.floor(x) then return string.format("%d", x) end
+  if type(x) == "number" and x == math.floor(x) and math.abs(x) < 2 ^ 53 then return string.format("%d", x) end
   return tostring(x)
 end
 

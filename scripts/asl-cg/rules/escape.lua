@@ -151,7 +151,8 @@ function X.relocate(u, case)
     if from then require("rules.rb").after_escape(from) end
     return
   end
-  local st = A.stored()
+  -- no Setup Areas determined (9.605 not played): only the Entry Areas are there to reach
+  local st = A.stored() or { areas = {}, hexes = {} }
   local targets = {}
   for _, area in ipairs(st.areas[u.side] or {}) do
     if not area.level and not area.isolated then for _, h in ipairs(area.hexes) do targets[h] = { area = area.id } end end

@@ -38,3 +38,67 @@ kessel.test("case_11.6063_replacement_follows_the_nationality", function()
   expect.eq(T.C.face_label(T.unit("r2")), "4-2-6")
   T.replays()
 end)
+
+local BAD = { 5, "zz", {}, { 5 }, { "zz" }, true, -1, 0, 1.5, "C5", { "g1", "b1" }, "g1", "b1", "gs", { x = 1 }, "german", "russian", "british", { "C5" }, 1e300, 0/0 }
+local BASE = {
+  { "pb", "escape", { kind = "escape", units = { "g1" } } },
+  { "pb", "rg_purchase", { kind = "buy_rg", side = "german", rg = "I4", entry = "A7" } },
+  { "pb", "fortifications", { kind = "buy_fortification", side = "british", item = "ap_mine", count = 2, hex = "H5" } },
+  { "pb", "fortifications", { kind = "buy_fortification", side = "german", item = "hip_squad", count = 1 } },
+  { "pb", "shift", { kind = "shift", units = { "b1" }, to = "A" } },
+  { "pb", "hardening", { kind = "hero_harden", hero = "bh", unit = "b1" } },
+  { "pb", "hardening", { kind = "keep_hs", unit = "b1" } },
+  { "rb", "hardening", { kind = "promote", leader = "gl", choice = "two_7_0" } },
+  { "pb", "prisoners", { kind = "prisoner", unit = "p1", choice = "free" } },
+  { "pb", "repair", { kind = "mg_exchange", mg = "gv", lmg = "bs" } },
+  { "pb", "melee", { kind = "climb_place", unit = "g1", reached = true } },
+  { "pb", "melee", { kind = "melee_outcome", hex = "C5", eliminated = { "g1" }, captured = {} } },
+  { "rb", "fort_removal", { kind = "remove_fortification", side = "german", marker = 0 } },
+  { "rb", "equipment", { kind = "retain_set_dc", unit = "bs" } },
+  { "pb", "escape", { kind = "deploy", unit = "g1" } },
+}
+local function units(mod)
+  local other = mod == "pb" and "british" or "russian"
+  return { T.squad("g1", "german", "4-6-7", "C5", { vars = { isolated = true } }), T.leader("gl", "german", "8-0", "C5"),
+    T.hs("b1", other, mod == "pb" and "6-4-8" or "4-4-7", "H5"), T.hero("bh", other, "H5"), T.sw("bs", other, "LMG", "H5"),
+    T.vehicle("gv", "german", "PzKpfw IVH", "C6"), T.squad("p1", other, mod == "pb" and "4-5-8" or "4-4-7", "C5", { vars = { prisoner_of = "german", guarded_by = "g1" } }) }
+end
+-- [9.6] [11.6] what a GM could type wrong: each RePh choice taken in its step with one parameter
+-- replaced by a value of the wrong kind (a number, a table, a boolean, NaN, a huge count, an id of
+-- the wrong unit, a side's name) or an unknown extra one. Each is a refusal naming its case, or an
+-- accepted action; never a Lua error (before: an Entry Arrow `true`, a count of 1e300, a prisoner
+-- freed before any Setup Area was determined stopped the rules with one)
+kessel.test("case_9.6_wrong_parameters_are_refusals_citing_a_case", function()
+  local bad, acc = {}, 0
+  for _, b in ipairs(BASE) do
+    local mod, step, base = b[1], b[2], b[3]
+    local fields = {}
+    for k in pairs(base) do if k ~= "kind" then fields[#fields + 1] = k end end
+    fields[#fields + 1] = "extra"
+    table.sort(fields)
+    local fresh = true
+    for _, f in ipairs(fields) do
+      for _, v in ipairs(BAD) do
+        if f == "side" and type(v) ~= "string" then goto continue end
+        if fresh then T.setup{ module = mod, step = step, vars = { date = mod == "pb" and "day_i" or "18oct", cpp = { german = 30 }, fpp = { german = 10, british = 10 } }, units = units(mod),
+          markers = { { kind = "wire", side = "german", at = "C5" } } } end
+        fresh = false
+        do
+          local a = {}
+          for k, x in pairs(base) do a[k] = x end
+          a[f] = v
+          local ok, r, why = pcall(kessel.act, a)
+          local key = mod .. " " .. step .. " " .. base.kind .. " " .. f .. "=" .. (type(v) == "table" and "table" or tostring(v))
+          if not ok then bad[#bad + 1] = key .. ": ERROR " .. tostring(r):match("[^\n]*")
+          elseif r == true then fresh = true; acc = acc + 1
+          elseif type(why) == "table" then
+            for _, x in ipairs(why) do if not x.rule then bad[#bad + 1] = key .. ": no rule: " .. tostring(x.message) end end
+          end
+        end
+        ::continue::
+      end
+    end
+  end
+  expect.eq(#bad, 0, table.concat(bad, "\n"))
+  expect.truthy(acc > 20, "the base actions are valid: each accepted with an unknown extra parameter")
+end)
