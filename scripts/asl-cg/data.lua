@@ -149,7 +149,7 @@ kessel.constant("squads", {
     ["6-2-8"] = { hs = "3-2-8", elite = true },
     ["4-5-8"] = { hs = "2-4-8", replaced_by = "4-4-7", elite = true },
     ["4-4-7"] = { hs = "2-2-7", replaced_by = "4-2-6", hardens_to = "4-5-8" },
-    ["4-2-6"] = { hs = "2-2-6", replaced_by = "4-2-6", hardens_to = "4-4-7" },
+    ["4-2-6"] = { hs = "2-2-6", hardens_to = "4-4-7" },   -- a Conscript: nothing lower [9.606] footnote 2
   },
 })
 -- [9.6113] a heroic leader Battle Hardens one grade (A15.3 via footnote 21: ruleset data)

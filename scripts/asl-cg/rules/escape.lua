@@ -256,24 +256,35 @@ function X.resolve(ids, case)
     if crew then X.relocate(crew, case) end
     return result
   end
+  -- [9.6061] the Equipment a unit Eliminated by its Escape attempt took along is Eliminated on a
+  -- dr >= 4, else left unpossessed in its last Location (whatever result Eliminated the unit)
+  local function equipment_of_eliminated(u, weapons)
+    for _, w in ipairs(weapons) do
+      local r = C.dr("escape_equipment")
+      if r >= 4 then C.eliminate(w.id, case, "taken along by an Eliminated escapee, dr " .. r .. " >= 4 [9.6061]")
+      else
+        kessel.emit.unit_var(w.id, "possessed_by", nil)
+        C.note(case, w.id .. " is left unpossessed in " .. u.hex .. " (dr " .. r .. " <= 3 [9.6061])")
+      end
+    end
+  end
+  local held = {}
+  for _, u in ipairs(units) do held[u.id] = C.possessed(u.id) end
   if result == "eliminated" then
     for _, u in ipairs(units) do
-      local weapons = C.possessed(u.id)
       C.eliminate(u.id, case, "Escape")
-      for _, w in ipairs(weapons) do
-        local r = C.dr("escape_equipment")
-        if r >= 4 then C.eliminate(w.id, case, "taken along by an Eliminated escapee, dr " .. r)
-        else
-          kessel.emit.unit_var(w.id, "possessed_by", nil)
-          C.note(case, w.id .. " is left unpossessed in " .. u.hex .. " (dr " .. r .. ")")
-        end
-      end
+      equipment_of_eliminated(u, held[u.id])
     end
     return result
   end
   if result == "replaced" or result == "replaced_reduced" then
+    -- footnote 2: a crew, or a unit that would become Disrupted (one with no lower quality to be
+    -- Replaced by: a Conscript, a Green squad of a side without Conscripts), is Eliminated instead
     local u = random_pick(units, case)
-    if u.type == "crew" or not C.replace(u, case) then C.eliminate(u.id, case, "cannot be Replaced") end
+    if u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2")
+    elseif not C.replace(u, case) then
+      C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2")
+    end
   end
   if result == "reduced" or result == "replaced_reduced" then
     local alive = {}
@@ -282,6 +293,7 @@ function X.resolve(ids, case)
   end
   for _, u in ipairs(units) do
     local now = kessel.units.get(u.id)
+    if now.location == "eliminated" then equipment_of_eliminated(u, held[u.id]) end
     if now.location == "map" then
       X.relocate(now, case)
       for _, w in ipairs(C.possessed(u.id)) do

@@ -102,3 +102,22 @@ kessel.test("case_9.6_wrong_parameters_are_refusals_citing_a_case", function()
   expect.eq(#bad, 0, table.concat(bad, "\n"))
   expect.truthy(acc > 20, "the base actions are valid: each accepted with an unknown extra parameter")
 end)
+
+-- [11.6063] footnote 2: "A unit that would become Disrupted is Eliminated instead": a Russian 4-2-6
+-- is a Conscript, with no lower quality to be Replaced by (it escaped as a 4-2-6 before); the LMG
+-- it took along is then Eliminated on a dr >= 4, else left in its Location [9.6061] (it stayed
+-- possessed by the dead squad before)
+kessel.test("case_11.6063_a_conscript_that_would_be_replaced_is_eliminated", function()
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct" }, units = {
+    plain_squad("r1", "russian", "4-2-6", "2-2-6", "C5", { isolated = true }),
+    T.sw("lmg", "russian", "LMG", "C5", { vars = { possessed_by = "r1" } }) } }
+  kessel.inject_dice{ 5, 4, 2 }   -- 9 - 1 Russian + 1 squad = 9: Escapes, Replaced; then the LMG's dr 2
+  local ok, ev = kessel.act{ kind = "escape", units = { "r1" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").result, "replaced")
+  expect.eq(T.unit("r1").location, "eliminated")
+  T.has_note(ev, "r1 is Eliminated (no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2)")
+  expect.eq(T.unit("lmg").location, "map")
+  expect.eq(T.unit("lmg").vars.possessed_by, nil)
+  T.has_note(ev, "lmg is left unpossessed in C5 (dr 2 <= 3 [9.6061])")
+end)
