@@ -16,7 +16,9 @@ S.on_end("commencement", function()
   if o then
     kessel.emit.var("sets_up_first", o.sets_up_first)
     kessel.emit.var("moves_first", o.moves_first)
-    C.note("9.62023", string.format("%s: the %s set up first; the %s move first", date, o.sets_up_first, o.moves_first))
+    -- the text's table stops at Day III: its Dusk row is ours (as Day II and Day III)
+    local reading = date == "dusk" and " (the 9.62023 table has no Dusk row: as Day II and Day III, our reading)" or ""
+    C.note("9.62023", string.format("%s: the %s set up first; the %s move first%s", date, o.sets_up_first, o.moves_first, reading))
   end
   local isolated = {}
   for _, u in ipairs(C.on_map()) do

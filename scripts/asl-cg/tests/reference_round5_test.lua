@@ -121,3 +121,19 @@ kessel.test("case_11.6063_a_conscript_that_would_be_replaced_is_eliminated", fun
   expect.eq(T.unit("lmg").vars.possessed_by, nil)
   T.has_note(ev, "lmg is left unpossessed in C5 (dr 2 <= 3 [9.6061])")
 end)
+
+-- [9.62023] the Setup/Move table of our text lists Night I to Day III; Dusk is a CG Date with a CG
+-- scenario [9.6152] [9.6161], so its row (Germans set up first, British move first, as Day II and
+-- Day III) is a reading, and the note says so; a listed date's note does not
+kessel.test("case_9.62023_the_dusk_row_is_a_reading", function()
+  T.setup{ step = "commencement", vars = { date = "dusk" }, units = {} }
+  local ev = T.resolve()
+  T.has_note(ev, "[9.62023] dusk: the german set up first; the british move first (the 9.62023 table has no Dusk row")
+  expect.eq(kessel.game.var("sets_up_first"), "german")
+  T.setup{ step = "commencement", vars = { date = "day_iii" }, units = {} }
+  ev = T.resolve()
+  T.has_note(ev, "[9.62023] day_iii: the german set up first; the british move first")
+  for _, e in ipairs(ev) do
+    if e.event == "note" then expect.falsy(e.text:find("no Dusk row", 1, true), e.text) end
+  end
+end)
