@@ -51,10 +51,15 @@ end
 
 S.on_end("reinforcements", function()
   if C.pb() and C.var("previous_date") == "day_ii" then
-    -- [9.6153] after Day II the British remove non-crew, non-airborne MMC and their SW/SMC
+    -- [9.6153] after Day II the British remove non-crew, non-airborne MMC and their SW/SMC. The
+    -- players "note which SW/SMC are not part of a British Airborne formation": a unit is of one
+    -- unless marked `airborne = false` (the ruleset marks the reinforcements not under Note 4; a
+    -- scenario's own British, the CG's Airborne OB, need no mark); a SW goes with its holder
+    local function airborne_unit(x) return x.vars.airborne ~= false end
     for _, u in ipairs(kessel.units.all{ side = "british" }) do
       local holder = u.type == "sw" and u.vars.possessed_by and kessel.units.get(u.vars.possessed_by)
-      local airborne = u.vars.airborne or (holder and holder.vars.airborne)
+      local airborne
+      if holder then airborne = airborne_unit(holder) else airborne = airborne_unit(u) end
       if (u.location == "map" or u.location == "pending") and not airborne and u.type ~= "crew"
         and (C.is_mmc(u) or C.is_smc(u) or u.type == "sw") and not u.vars.ox_bucks then
         kessel.emit.remove(u.id)
@@ -76,9 +81,11 @@ S.on_end("reinforcements", function()
       -- Note 4 (Night II, Night III, Dawn): the non-crew MMC are Airborne, and the leaders and SW
       -- that come with them are of that Airborne formation (9.6153 must tell them apart)
       local note4 = date == "night_ii" or date == "night_iii" or date == "dawn"
-      local airborne = note4 and r.kind ~= "crew" and r.kind ~= "gun" and r.kind ~= "vehicle"
+      -- every other MMC, leader and SW is marked as not Airborne [9.6153]
+      local airborne
+      if r.kind ~= "crew" and r.kind ~= "gun" and r.kind ~= "vehicle" then airborne = note4 end
       local id = N.create("british", r.kind, r.what, { at = where.hex,
-        vars = { reph = { status = "retained", area = where.area or where.entry, why = "9.6151" }, airborne = airborne or nil,
+        vars = { reph = { status = "retained", area = where.area or where.entry, why = "9.6151" }, airborne = airborne,
           ox_bucks = (date == "night_ii") or nil } })
       made[#made + 1] = id
     end

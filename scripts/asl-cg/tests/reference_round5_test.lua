@@ -137,3 +137,17 @@ kessel.test("case_9.62023_the_dusk_row_is_a_reading", function()
     if e.event == "note" then expect.falsy(e.text:find("no Dusk row", 1, true), e.text) end
   end
 end)
+
+-- [9.6153] "it is necessary to note which SW/SMC are not part of a British Airborne formation": the
+-- scenario's own British (the CG's Airborne OB: a 6-4-8, a leader, an LMG, none marked) stay after
+-- Day II, where before every unmarked one was removed; a Day II commando (marked not Airborne when
+-- it arrived) goes, with the unmarked PIAT it holds ("their remaining SW")
+kessel.test("case_9.6153_the_scenarios_own_british_are_airborne", function()
+  T.setup{ step = "reinforcements", vars = { date = "day_iii", previous_date = "day_ii" }, units = {
+    T.squad("para", "british", "6-4-8", "C3"), T.leader("bl", "british", "9-1", "C3"), T.sw("lmg", "british", "LMG", "C3", { vars = { possessed_by = "para" } }),
+    T.squad("cdo", "british", "6-4-8", "C4", { vars = { airborne = false } }), T.sw("piat", "british", "PIAT", "C4", { vars = { possessed_by = "cdo" } }) } }
+  local ev = T.resolve()
+  for _, id in ipairs({ "para", "bl", "lmg" }) do expect.eq(T.unit(id).location, "map", id) end
+  for _, id in ipairs({ "cdo", "piat" }) do expect.eq(T.unit(id).location, "removed", id) end
+  T.has_note(ev, "[9.6153] cdo (not Airborne) is withdrawn and not Retained")
+end)
