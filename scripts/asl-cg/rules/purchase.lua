@@ -191,14 +191,16 @@ function P.sw_allotment(rec, rg, full)
         for _ = 1, cell do
           local roll = C.dr("rg_sw", GERMAN_SECRET)
           if roll <= 4 then n = n + 1 end
-          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted)", rec.id, weapon, roll), GERMAN_SECRET)
+          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted): %s", rec.id, weapon, roll,
+            roll <= 4 and "received" or "not received"), GERMAN_SECRET)
         end
       end
     elseif type(cell) == "table" then
       local roll = C.dr("rg_sw", GERMAN_SECRET)
       local hit = full and roll <= cell.p or (not full and roll < cell.p)
       if hit then n = 1 end
-      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed)", rec.id, weapon, roll, full and "<=" or "<", cell.p), GERMAN_SECRET)
+      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed, a number in parentheses): %s", rec.id, weapon, roll,
+        full and "<=" or "<", cell.p, hit and "received" or "not received"), GERMAN_SECRET)
     end
     if n > 0 then got[weapon] = n end
   end
@@ -247,7 +249,8 @@ function P.resolve_rg(rec, index)
       local roll = C.DR("rg_leader", GERMAN_SECRET)
       local column = rg.kind == "I" and "leader_personnel" or "leader_armor"
       local result = kessel.tables.lookup(column, roll + drm)
-      C.note("9.6183", string.format("%s leader DR %d%+d: %s%s", rec.id, roll, drm, result, m.text()), GERMAN_SECRET)
+      C.note("9.6183", string.format("%s leader DR %d%+d = %d (%s column): %s%s", rec.id, roll, drm, roll + drm,
+        rg.kind == "I" and "Personnel" or "Armor", result, m.text()), GERMAN_SECRET)
       if result ~= "none" then
         for label in result:gmatch("[^,]+") do
           rec.made[#rec.made + 1] = N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
