@@ -243,15 +243,32 @@ kessel.action{
       end
     end
     if roll == 6 then
+      -- an Assault Engineer if possible, else an elite MMC, else a First Line MMC, "etc.": the
+      -- next class down (a squad's class is how many Battle Hardenings it is from elite, from the
+      -- `squads` data; one the data do not know comes last), the first by id within a class
+      local CLASS = { [0] = "an Assault Engineer", "an elite MMC", "a First Line MMC", "a Second Line MMC", "a Green MMC", "a Conscript MMC" }
+      local function class(u)
+        local f = C.squad_face(u)
+        if u.vars.assault_engineer or f == "8-3-8" then return 0 end
+        for n = 1, 5 do
+          local d = C.squad_data(u.side, f)
+          if not d then break end
+          if d.elite then return n end
+          f = d.hardens_to
+        end
+        return 9
+      end
       local pick
       for _, u in ipairs(kessel.units.all{ side = a.side, type = "squad" }) do
         if (u.location == "map" or u.location == "pending") and not u.vars.isolated then
-          local f = C.squad_face(u)
-          local score = (u.vars.assault_engineer or f == "8-3-8") and 0 or ((C.squad_data(u.side, f) or {}).elite and 1 or 2)
+          local score = class(u)
           if not pick or score < pick.score then pick = { u = u, score = score } end
         end
       end
-      if pick then C.casualty_reduce(pick.u, "11.615") end
+      if pick then
+        C.note("11.615", string.format("Original dr 6: %s, %s, suffers Casualty Reduction", pick.u.id, CLASS[pick.score] or "an MMC of no known class"))
+        C.casualty_reduce(pick.u, "11.615")
+      end
     end
   end,
 }

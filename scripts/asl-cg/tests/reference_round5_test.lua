@@ -151,3 +151,18 @@ kessel.test("case_9.6153_the_scenarios_own_british_are_airborne", function()
   for _, id in ipairs({ "cdo", "piat" }) do expect.eq(T.unit(id).location, "removed", id) end
   T.has_note(ev, "[9.6153] cdo (not Airborne) is withdrawn and not Retained")
 end)
+
+-- [11.615] "if no elite MMC is available, Reduce a First Line MMC, etc.": with no Assault Engineer
+-- and no elite squad, the German 4-6-7 (First Line) is Reduced before the 4-4-7 (Second Line),
+-- though the 4-4-7 comes first by id (before, every non-elite squad ranked alike)
+kessel.test("case_11.615_original_six_reduces_the_best_class_left", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" },
+    units = { T.squad("a2", "german", "4-4-7", "H3"), T.squad("b1", "german", "4-6-7", "H4") },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "wire", side = "russian", at = "C3" } } }
+  kessel.inject_dice{ 6 }
+  local ok, ev = kessel.act{ kind = "remove_fortification", side = "german", marker = 1 }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "Original dr 6: b1, a First Line MMC, suffers Casualty Reduction")
+  expect.eq(T.unit("b1").step, 1)
+  expect.eq(T.unit("a2").step, 0)
+end)
