@@ -115,26 +115,34 @@ S.on_end("armor_withdrawal", function()
       else C.eliminate(v.id, "11.6141", "Mobile and under Recall") end
     end
   end
+  -- a platoon is a side's (a German and a Russian "1" are two), and rolls only when some of it is
+  -- not Isolated ("each friendly ... non-Isolated ... AFV Pltn (or part thereof)")
   local platoons = {}
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     local p = v.vars.platoon
     if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in then
-      platoons[p] = platoons[p] or { side = v.side, units = {} }
-      table.insert(platoons[p].units, v)
+      local key = v.side .. ":" .. tostring(p)
+      platoons[key] = platoons[key] or { side = v.side, name = p, units = {} }
+      table.insert(platoons[key].units, v)
+      if not v.vars.isolated then platoons[key].free = true end
     end
   end
-  for _, p in ipairs(C.sorted_keys(platoons)) do
-    local side = platoons[p].side
+  for _, key in ipairs(C.sorted_keys(platoons)) do
+    local side, p = platoons[key].side, platoons[key].name
+    if not platoons[key].free then
+      C.note("11.6142", string.format("the %s Platoon %s is all Isolated: no withdrawal dr", side, tostring(p)))
+      goto next_platoon
+    end
     local rec = C.var("win_loss", {})[side] or { wins = 0, losses = 0, completed = 0 }
     local drm = (rec.completed >= 2 and rec.wins * 2 <= rec.losses) and -1 or 0
     -- a Secret dr [11.6142]: the other side reads that it was made, and sees a Withdrawal by its effect
     local secret = { secret_to = side }
     local roll = kessel.dice.roll("afv_withdrawal", 6, secret)
     local r = kessel.tables.lookup("afv_withdrawal", roll + drm)
-    C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, p))
-    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", p, roll, drm, r), secret)
+    C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, tostring(p)))
+    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", tostring(p), roll, drm, r), secret)
     if r == "withdrawn" then
-      for _, v in ipairs(platoons[p].units) do
+      for _, v in ipairs(platoons[key].units) do
         if v.vars.isolated and not v.vars.immobile then
           kessel.emit.unit_var(v.id, "withdraw_pending", true)
           C.note("11.6143", v.id .. " is Isolated: it rolls for Recall each RPh of the next scenario")
@@ -142,10 +150,11 @@ S.on_end("armor_withdrawal", function()
           C.eliminate(v.id, "11.6142", "platoon Withdrawn")
         end
       end
-      for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+      for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = side }) do
         if l.vars.platoon == p and l.location ~= "eliminated" then C.eliminate(l.id, "11.6142", "platoon Withdrawn") end
       end
     end
+    ::next_platoon::
   end
 end)
 

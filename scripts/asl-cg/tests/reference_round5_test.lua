@@ -166,3 +166,22 @@ kessel.test("case_11.615_original_six_reduces_the_best_class_left", function()
   expect.eq(T.unit("b1").step, 1)
   expect.eq(T.unit("a2").step, 0)
 end)
+
+-- [11.6142] "Each side makes a Secret dr ... for each friendly ... non-Isolated ... AFV Pltn (or part
+-- thereof)": a German and a Russian platoon both called "1" are two platoons, each with its own
+-- side's dr (they were one, rolled by the side met first); a platoon all of whose AFV are Isolated
+-- makes no dr (it did)
+kessel.test("case_11.6142_each_sides_platoons_roll_apart", function()
+  T.setup{ module = "rb", step = "armor_withdrawal", vars = { date = "20oct" }, units = {
+    T.vehicle("g1", "german", "PzKpfw IIIG", "C3", { vars = { platoon = "1", platoon_on_map = true } }),
+    T.vehicle("r1", "russian", "T-34", "H3", { vars = { platoon = "1", platoon_on_map = true } }),
+    T.vehicle("r2", "russian", "T-60", "H6", { vars = { platoon = "2", platoon_on_map = true, isolated = true } }) } }
+  kessel.inject_dice{ 6, 1 }   -- the German platoon 1: Withdrawn; the Russian platoon 1: Retained
+  local ev = T.resolve()
+  T.has_note(ev, "german makes the Secret withdrawal dr for Platoon 1")
+  T.has_note(ev, "russian makes the Secret withdrawal dr for Platoon 1")
+  T.has_note(ev, "the russian Platoon 2 is all Isolated: no withdrawal dr")
+  expect.eq(T.unit("g1").location, "eliminated")
+  expect.eq(T.unit("r1").location, "map")
+  expect.eq(T.unit("r2").vars.withdraw_pending, nil)
+end)
