@@ -29,6 +29,19 @@ local function rb_clear(v, case)
   C.note(case, v.id .. " is Mobile and not Isolated: cleared from the map to the Retained box")
 end
 
+-- [9.6141c] PB: a Mobile, non-Isolated Retained AFV under Recall is Eliminated; a Mobile Isolated
+-- one begins the next scenario under Recall, with Ammunition Shortage
+local function pb_recall(v, case)
+  v = kessel.units.get(v.id)
+  if not v.vars.recall or v.vars.immobile or v.location == "eliminated" then return end
+  if v.vars.isolated then
+    kessel.emit.unit_var(v.id, "ammo_shortage", true)
+    C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")
+  else
+    C.eliminate(v.id, case, "under Recall")
+  end
+end
+
 -- a vehicle's repair steps [9.6141] / [11.6131]
 function R.vehicles(case)
   if not C.pb() then
@@ -67,14 +80,7 @@ function R.vehicles(case)
       end
       v = kessel.units.get(v.id)
       -- PB Recall is part of 9.6141; RB has a step of its own for it, after the repairs [11.6141]
-      if C.pb() and v.vars.recall and not v.vars.immobile then
-        if v.vars.isolated then
-          kessel.emit.unit_var(v.id, "ammo_shortage", true)
-          C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")
-        else
-          C.eliminate(v.id, case, "under Recall")
-        end
-      end
+      if C.pb() then pb_recall(v, case) end
       v = kessel.units.get(v.id)
       if C.pb() and v.location ~= "eliminated" and v.vars.stun then
         local m = C.mods()
@@ -98,6 +104,9 @@ local function disable(w, case, why)
   if w.vars.main_armament and w.vars.mounted_on and not w.vars.captured then
     kessel.emit.unit_var(w.vars.mounted_on, "recall", true)
     C.note(case, w.vars.mounted_on .. " is Recalled: its MA is Disabled")
+    -- PB: "the AFV is immediately Recalled (9.6141c applies)"; RB applies 11.6141 in its own step
+    local v = kessel.units.get(w.vars.mounted_on)
+    if C.pb() and v then pb_recall(v, "9.6141") end
   end
 end
 
