@@ -124,10 +124,11 @@ offer("keep_hs", function(side)
   return out
 end)
 offer("mg_exchange", function(side)
-  if not in_step("repair") then return {} end
+  local late = require("rules.repair").exchange_late()
+  if not in_step("repair") and not late then return {} end
   local out = {}
   for _, mg in ipairs(owned(side, { type = "sw" })) do
-    if mg.vars.vehicular and mg.vars.disabled then
+    if mg.vars.vehicular and mg.vars.disabled and (not late or mg.vars.disabled_reph == C.var("date")) then
       for _, l in ipairs(owned(mg.side, { type = "sw" })) do
         if l.face and l.face.weapon == "LMG" and l.location ~= "eliminated" then
           out[#out + 1] = { kind = "mg_exchange", side = mg.side, mg = mg.id, lmg = l.id }

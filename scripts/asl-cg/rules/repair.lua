@@ -100,6 +100,8 @@ end
 local function disable(w, case, why)
   kessel.emit.unit_var(w.id, "malfunctioned", nil)
   kessel.emit.unit_var(w.id, "disabled", true)
+  -- the CG Date of this RePh: an MG Disabled now may still be exchanged in the next step [9.61421]
+  kessel.emit.unit_var(w.id, "disabled_reph", C.var("date"))
   C.note(case, w.id .. " is Disabled (" .. why .. ")")
   if w.vars.main_armament and w.vars.mounted_on and not w.vars.captured then
     kessel.emit.unit_var(w.vars.mounted_on, "recall", true)
@@ -214,11 +216,17 @@ kessel.action{
   kind = "mg_exchange", rule = "9.61421", description = "repair a Disabled vehicular MG by Eliminating a friendly LMG",
   validate = function(a)
     local case = C.pb() and "9.61421" or "11.6133"
-    local why = S.only_in("repair", case)
+    -- "even if Disabled in step 9.6142 [11.6132]": those dr are made as 9.614's step ends, so an MG
+    -- they Disabled may still be exchanged in the step that follows (before it is resolved)
+    local late = R.exchange_late()
+    local why = not late and S.only_in("repair", case)
     if why then return why end
     local mg, lmg = C.unit(a.mg), C.unit(a.lmg)
     if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
+    end
+    if late and mg.vars.disabled_reph ~= C.var("date") then
+      return C.refuse(case, "after RePh step " .. S.rule("repair") .. " only an MG its repair dr Disabled may still be exchanged")
     end
     local theirs = C.not_owner(a, mg, case)
     if theirs then return theirs end
@@ -239,6 +247,12 @@ kessel.action{
     C.note(case, a.mg .. " is repaired")
   end,
 }
+
+-- the step after 9.614 [11.613], in which an MG Disabled by this RePh's repair dr may be exchanged
+function R.exchange_late()
+  local s = S.current()
+  return s ~= nil and S.in_refit() and not kessel.game.finished() and s.id == (C.pb() and "reinforcements" or "armor_withdrawal")
+end
 
 local function ammo(case)
   for _, w in ipairs(weapons()) do

@@ -185,3 +185,26 @@ kessel.test("case_11.6142_each_sides_platoons_roll_apart", function()
   expect.eq(T.unit("r1").location, "map")
   expect.eq(T.unit("r2").vars.withdraw_pending, nil)
 end)
+
+-- [9.61421] "A disabled ... vehicular MG may be automatically repaired (even if disabled in step
+-- 9.6142) by Eliminating a friendly SW LMG": the 9.6142 dr is made as step 9.614 ends, so the
+-- exchange for an MG it Disabled is taken in the next step (before, it was refused there, and so
+-- never possible); an MG Disabled in an earlier CG scenario is exchanged in 9.614 only
+kessel.test("case_9.61421_an_mg_disabled_in_9.6142_may_still_be_exchanged", function()
+  local area = { vars = { reph = { status = "retained", area = "A" } } }
+  T.setup{ step = "repair", vars = { date = "day_i" }, units = {
+    T.vehicle("pz", "german", "PzKpfw IVH", "C3", area),
+    T.sw("cmg", "german", "MG", "C3", { vars = { vehicular = true, malfunctioned = true, mounted_on = "pz" } }),
+    T.sw("old", "german", "MG", "C3", { vars = { vehicular = true, disabled = true, mounted_on = "pz" } }),
+    T.sw("lmg", "german", "LMG", "C3", area), T.sw("lmg2", "german", "LMG", "C3", area) } }
+  kessel.inject_dice{ 6 }   -- 6 - 1 vehicular - 2 repair # = 3 >= 2: Disabled
+  T.has_note(T.resolve(), "cmg is Disabled (not repaired)")
+  expect.eq(kessel.game.step().id, "reinforcements")
+  local ok, ev = kessel.act{ kind = "mg_exchange", mg = "cmg", lmg = "lmg" }
+  expect.accepted(ok, ev)
+  expect.eq(T.unit("cmg").vars.disabled, nil)
+  expect.eq(T.unit("lmg").location, "eliminated")
+  local r
+  ok, r = kessel.act{ kind = "mg_exchange", mg = "old", lmg = "lmg2" }
+  expect.refused(ok, r, "9.61421", "only an MG its repair dr Disabled")
+end)
