@@ -156,6 +156,10 @@ local SIDE_KEYED = { cvp_lost = "9.6162", cvp_amassed = "11.6112", cpp = "9.616"
   elr = "11.617", attack_chit = "11.616", idle_days = "11.617", scenarios_since_idle = "11.617",
   bought_previous_day = "11.617", win_loss = "11.6142", leader_hardening_drm = "11.6113", balance_drm = "11.616",
   entry_areas = "9.6052", entry_order = "9.613" }
+-- the side-keyed records whose values are numbers (a count, a level, a DRM) or flags
+local NUMBER_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = true, san = true, elr = true,
+  idle_days = true, scenarios_since_idle = true, leader_hardening_drm = true, balance_drm = true }
+local FLAG_PER_SIDE = { attack_chit = true }
 function S.record_problems()
   local out = {}
   local sides = C.sides()
@@ -168,6 +172,10 @@ function S.record_problems()
         if type(k) == "string" and not is_side(k) then
           out[#out + 1] = string.format("[%s] scenario var `%s` names `%s`, not a side of the %s campaign game (%s)",
             SIDE_KEYED[key], key, k, C.module():upper(), names)
+        elseif NUMBER_PER_SIDE[key] and (type(t[k]) ~= "number" or t[k] ~= t[k]) then
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not a number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        elseif FLAG_PER_SIDE[key] and type(t[k]) ~= "boolean" then
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         end
       end
     end

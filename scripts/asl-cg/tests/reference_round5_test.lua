@@ -208,3 +208,19 @@ kessel.test("case_9.61421_an_mg_disabled_in_9.6142_may_still_be_exchanged", func
   ok, r = kessel.act{ kind = "mg_exchange", mg = "old", lmg = "lmg2" }
   expect.refused(ok, r, "9.61421", "only an MG its repair dr Disabled")
 end)
+
+-- [9.6162] [11.616] a scenario record of the wrong kind (`cvp_lost = { german = "twenty" }`, a SAN
+-- given as a word, an Attack chit given as 1) is refused by `kessel check` naming the case; before,
+-- it passed the check and stopped the rules with a Lua error at 9.616
+kessel.test("case_9.6_scenario_records_of_the_wrong_kind_are_refused", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", vars = { date = "dawn", cvp_lost = { german = "twenty", british = 4 }, san = { british = "four" } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[9.6162] scenario var `cvp_lost`: the german value is `twenty`, not a number", 1, true), text)
+  expect.truthy(text:find("[9.6122] scenario var `san`: the british value is `four`, not a number", 1, true), text)
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", attack_chit = { german = 1 } } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.616] scenario var `attack_chit`: the german value is `1`, not true or false", 1, true), text)
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", attack_chit = { german = true }, cvp_lost = { german = 44, russian = 0 } } }
+  expect.eq(#S.record_problems(), 0)
+end)
