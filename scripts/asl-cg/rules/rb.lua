@@ -133,8 +133,9 @@ S.on_end("armor_withdrawal", function()
       C.note("11.6142", string.format("the %s Platoon %s is all Isolated: no withdrawal dr", side, tostring(p)))
       goto next_platoon
     end
-    local rec = C.var("win_loss", {})[side] or { wins = 0, losses = 0, completed = 0 }
-    local drm = (rec.completed >= 2 and rec.wins * 2 <= rec.losses) and -1 or 0
+    local rec = C.var("win_loss", {})[side] or {}
+    local wins, losses, completed = tonumber(rec.wins) or 0, tonumber(rec.losses) or 0, tonumber(rec.completed) or 0
+    local drm = (completed >= 2 and wins * 2 <= losses) and -1 or 0
     -- a Secret dr [11.6142]: the other side reads that it was made, and sees a Withdrawal by its effect
     local secret = { secret_to = side }
     local roll = kessel.dice.roll("afv_withdrawal", 6, secret)

@@ -169,13 +169,61 @@ function S.record_problems()
     local t = C.var(key)
     if type(t) == "table" then
       for _, k in ipairs(C.sorted_keys(t)) do
-        if type(k) == "string" and not is_side(k) then
+        if type(k) ~= "string" then
+          out[#out + 1] = string.format("[%s] scenario var `%s` is a list: it is given per side (%s = ...)", SIDE_KEYED[key], key, sides[1])
+          break
+        elseif not is_side(k) then
           out[#out + 1] = string.format("[%s] scenario var `%s` names `%s`, not a side of the %s campaign game (%s)",
             SIDE_KEYED[key], key, k, C.module():upper(), names)
         elseif NUMBER_PER_SIDE[key] and (type(t[k]) ~= "number" or t[k] ~= t[k]) then
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not a number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         elseif FLAG_PER_SIDE[key] and type(t[k]) ~= "boolean" then
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        end
+      end
+    end
+  end
+  -- the per-side tables of tables: what each side's entry must hold
+  local function per_side(key, case, check)
+    local t = C.var(key)
+    if type(t) ~= "table" then return end
+    for _, side in ipairs(sides) do
+      local v = t[side]
+      local why = v ~= nil and check(v)
+      if why then out[#out + 1] = string.format("[%s] scenario var `%s`: the %s entry %s", case, key, side, why) end
+    end
+  end
+  local function counts(fields)
+    return function(v)
+      if type(v) ~= "table" then return "is not a table of " .. table.concat(fields, ", ") end
+      for _, f in ipairs(fields) do
+        if v[f] ~= nil and type(v[f]) ~= "number" then return "has " .. f .. " `" .. tostring(v[f]) .. "`, not a number" end
+      end
+    end
+  end
+  per_side("entry_areas", "9.6052", function(v)
+    if type(v) ~= "table" then return "is not a table of Entry Area names (A7 = true)" end
+    for k, x in pairs(v) do
+      if type(k) ~= "string" or type(x) ~= "boolean" then return "names `" .. tostring(k) .. "` = `" .. tostring(x) .. "`: give Entry Area names set to true or false" end
+    end
+  end)
+  per_side("entry_order", "9.613", function(v)
+    if type(v) ~= "table" then return "is not a list of Entry Area names" end
+    for _, x in pairs(v) do if type(x) ~= "string" then return "holds `" .. tostring(x) .. "`, not an Entry Area name" end end
+  end)
+  per_side("win_loss", "11.6142", counts({ "wins", "losses", "completed" }))
+  per_side("bought_previous_day", "11.617", counts({ "elite_coys", "first_line" }))
+  local iso = C.var("isolated_areas")
+  if type(iso) == "table" then
+    for i, area in ipairs(iso) do
+      local hexes = type(area) == "table" and area.hexes
+      if type(hexes) ~= "table" then
+        out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives no `hexes` list", i)
+      else
+        for _, h in ipairs(hexes) do
+          if type(h) ~= "string" or not kessel.hex.valid(h) then
+            out[#out + 1] = string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, tostring(h))
+          end
         end
       end
     end

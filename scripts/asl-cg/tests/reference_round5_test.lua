@@ -223,4 +223,20 @@ kessel.test("case_9.6_scenario_records_of_the_wrong_kind_are_refused", function(
   expect.truthy(text:find("[11.616] scenario var `attack_chit`: the german value is `1`, not true or false", 1, true), text)
   T.setup{ module = "rb", step = "markers", vars = { date = "18oct", attack_chit = { german = true }, cvp_lost = { german = 44, russian = 0 } } }
   expect.eq(#S.record_problems(), 0)
+  -- tables of the right type holding the wrong things: each stopped the rules with a Lua error
+  T.setup{ step = "markers", vars = { date = "dawn", cpp = { 30 }, entry_areas = { german = "A7" } } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[9.616] scenario var `cpp` is a list: it is given per side", 1, true), text)
+  expect.truthy(text:find("[9.6052] scenario var `entry_areas`: the german entry is not a table of Entry Area names", 1, true), text)
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", win_loss = { russian = { wins = "one" } },
+    isolated_areas = { { hexes = { "C3", "ZZ99" } }, { "C4" } } } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.6142] scenario var `win_loss`: the russian entry has wins `one`, not a number", 1, true), text)
+  expect.truthy(text:find("[11.606] isolated_areas[1]: `ZZ99` is not a hex of this map", 1, true), text)
+  expect.truthy(text:find("[11.606] isolated_areas[2] gives no `hexes` list", 1, true), text)
+  -- a platoon record without its counts reads them as 0 (it stopped 11.6142)
+  T.setup{ module = "rb", step = "armor_withdrawal", vars = { date = "20oct", win_loss = { russian = {} } },
+    units = { T.vehicle("t1", "russian", "T-34", "C4", { vars = { platoon = "P1", platoon_on_map = true } }) } }
+  kessel.inject_dice{ 1 }
+  T.resolve()
 end)
