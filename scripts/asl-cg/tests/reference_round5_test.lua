@@ -240,3 +240,35 @@ kessel.test("case_9.6_scenario_records_of_the_wrong_kind_are_refused", function(
   kessel.inject_dice{ 1 }
   T.resolve()
 end)
+
+-- [9.6095] "All Isolated units/Equipment that would have been confined to setting up in Locations
+-- ... from which a terrain Flame/Blaze has just been removed are Eliminated": an Isolated unit
+-- sets up only in its Isolated Setup Area [9.62021], so a squad whose area holds hexes the fire
+-- did not touch is not confined there and stays (it was Eliminated for standing in the burned
+-- building); one whose area is the burned building alone is Eliminated
+kessel.test("case_9.6095_only_isolated_units_confined_to_the_fire_are_eliminated", function()
+  local areas = { hexes = { D4 = "british", D5 = "british", E5 = "british", E6 = "british" }, areas = { british = {
+    { id = "B", hexes = { "D5", "E5", "E6" }, isolated = true }, { id = "C", hexes = { "D4" }, isolated = true } }, german = {} } }
+  T.setup{ step = "blazes", vars = { setup_areas = areas },
+    map = { terrain = { D4 = "wooden_building", D5 = "wooden_building" }, places = { { name = "Cafe", kind = "building", hexes = { "D4", "D5" } } } },
+    markers = { { kind = "blaze", at = "D4" } },
+    units = { T.squad("free", "british", "6-4-8", "D5", { vars = { isolated = true, reph = { status = "isolated", area = "B" } } }),
+      T.squad("stuck", "british", "6-4-8", "D4", { vars = { isolated = true, reph = { status = "isolated", area = "C" } } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("free").location, "map")
+  T.has_note(ev, "free is Isolated in D5, but its Isolated Setup Area has Locations the fire did not consume: it stays")
+  expect.eq(T.unit("stuck").location, "eliminated")
+  T.has_note(ev, "stuck is Eliminated (Isolated, confined to setting up where the fire was)")
+end)
+
+-- [11.6096] "Each Isolated unit/Equipment confined to setting up in a Location now containing a
+-- Blaze is Eliminated": a Flame flipped to its Blaze side makes its Location one (only the new
+-- Blazes of adjacent hexes counted before)
+kessel.test("case_11.6096_an_isolated_unit_under_a_flipped_flame_is_eliminated", function()
+  T.setup{ module = "rb", step = "blazes", vars = { date = "18oct" }, map = { terrain = { C3 = "woods" } },
+    markers = { { kind = "flame", at = "C3" } },
+    units = { T.squad("iso", "german", "4-6-7", "C3", { vars = { isolated = true } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("iso").location, "eliminated")
+  T.has_note(ev, "iso is Eliminated (Isolated in a Location now Blazing)")
+end)
