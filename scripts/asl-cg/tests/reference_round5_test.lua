@@ -52,7 +52,7 @@ local BASE = {
   { "pb", "prisoners", { kind = "prisoner", unit = "p1", choice = "free" } },
   { "pb", "repair", { kind = "mg_exchange", mg = "gv", lmg = "bs" } },
   { "pb", "melee", { kind = "climb_place", unit = "g1", reached = true } },
-  { "pb", "melee", { kind = "melee_outcome", hex = "C5", eliminated = { "g1" }, captured = {} } },
+  { "pb", "melee", { kind = "melee_outcome", hex = "H5", eliminated = { "gm" }, captured = { { unit = "b1", guard = "gx" } } } },
   { "rb", "fort_removal", { kind = "remove_fortification", side = "german", marker = 0 } },
   { "rb", "equipment", { kind = "retain_set_dc", unit = "bs" } },
   { "pb", "escape", { kind = "deploy", unit = "g1" } },
@@ -61,7 +61,8 @@ local function units(mod)
   local other = mod == "pb" and "british" or "russian"
   return { T.squad("g1", "german", "4-6-7", "C5", { vars = { isolated = true } }), T.leader("gl", "german", "8-0", "C5"),
     T.hs("b1", other, mod == "pb" and "6-4-8" or "4-4-7", "H5"), T.hero("bh", other, "H5"), T.sw("bs", other, "LMG", "H5"),
-    T.vehicle("gv", "german", "PzKpfw IVH", "C6"), T.squad("p1", other, mod == "pb" and "4-5-8" or "4-4-7", "C5", { vars = { prisoner_of = "german", guarded_by = "g1" } }) }
+    T.vehicle("gv", "german", "PzKpfw IVH", "C6"), T.squad("gm", "german", "4-6-7", "H5"), T.squad("gx", "german", "4-6-7", "H5"),
+    T.squad("p1", other, mod == "pb" and "4-5-8" or "4-4-7", "C5", { vars = { prisoner_of = "german", guarded_by = "g1" } }) }
 end
 -- [9.6] [11.6] what a GM could type wrong: each RePh choice taken in its step with one parameter
 -- replaced by a value of the wrong kind (a number, a table, a boolean, NaN, a huge count, an id of
@@ -271,4 +272,33 @@ kessel.test("case_11.6096_an_isolated_unit_under_a_flipped_flame_is_eliminated",
   local ev = T.resolve()
   expect.eq(T.unit("iso").location, "eliminated")
   T.has_note(ev, "iso is Eliminated (Isolated in a Location now Blazing)")
+end)
+
+-- [9.601] a Melee's outcome names Personnel of that Melee: a unit elsewhere, an unknown id, a
+-- capture without its Guard or with a Guard of the same side are refused citing the case (they
+-- were accepted, or stopped the rules); a Captured unit becomes an unarmed prisoner of the Guard's
+-- side Guarded by it, so that 9.608 Eliminates it when its Guard is not Isolated (it was marked
+-- with the Guard's id only and outlived 9.608)
+kessel.test("case_9.601_a_melee_capture_makes_a_prisoner_for_9.608", function()
+  T.setup{ step = "melee", units = { T.squad("g1", "german", "4-6-7", "C5"), T.squad("b1", "british", "6-4-8", "C5"),
+    T.squad("b2", "british", "6-4-8", "C5"), T.squad("far", "british", "6-4-8", "H5") } }
+  local ok, r = kessel.act{ kind = "melee_outcome", hex = "C5", eliminated = { "far" } }
+  expect.refused(ok, r, "9.601", "no Personnel unit of the Melee in C5")
+  ok, r = kessel.act{ kind = "melee_outcome", hex = "C5", eliminated = { "zz" } }
+  expect.refused(ok, r, "9.601", "no Personnel unit of the Melee")
+  ok, r = kessel.act{ kind = "melee_outcome", hex = "C5", captured = { { unit = "b1" } } }
+  expect.refused(ok, r, "9.601", "names a unit and its Guard")
+  ok, r = kessel.act{ kind = "melee_outcome", hex = "C5", captured = { { unit = "b1", guard = "b2" } } }
+  expect.refused(ok, r, "9.601", "they are on one side")
+  ok, r = kessel.act{ kind = "melee_outcome", hex = "C5", captured = 5 }
+  expect.refused(ok, r, "9.601", "captured is a list")
+  local ev
+  ok, ev = kessel.act{ kind = "melee_outcome", hex = "C5", eliminated = { "b2" }, captured = { { unit = "b1", guard = "g1" } } }
+  expect.accepted(ok, ev)
+  expect.eq(T.unit("b1").vars.prisoner_of, "german")
+  expect.eq(T.unit("b1").vars.guarded_by, "g1")
+  expect.eq(T.unit("b2").location, "eliminated")
+  -- on to 9.608: the Guard g1 is not Isolated, so its prisoner is Eliminated
+  while kessel.game.step().id ~= "prisoners" do T.resolve() end
+  T.has_note(T.resolve(), "b1 is Eliminated (prisoner of a non-Isolated Guard)")
 end)
