@@ -41,7 +41,7 @@ end)
 
 local BAD = { 5, "zz", {}, { 5 }, { "zz" }, true, -1, 0, 1.5, "C5", { "g1", "b1" }, "g1", "b1", "gs", { x = 1 }, "german", "russian", "british", { "C5" }, 1e300, 0/0 }
 local BASE = {
-  { "pb", "escape", { kind = "escape", units = { "g1" } } },
+  { "pb", "escape", { kind = "escape", units = { "g1" }, drop = { "gsw" } } },
   { "pb", "rg_purchase", { kind = "buy_rg", side = "german", rg = "I4", entry = "A7" } },
   { "pb", "fortifications", { kind = "buy_fortification", side = "british", item = "ap_mine", count = 2, hex = "H5" } },
   { "pb", "fortifications", { kind = "buy_fortification", side = "german", item = "hip_squad", count = 1 } },
@@ -50,16 +50,20 @@ local BASE = {
   { "pb", "hardening", { kind = "keep_hs", unit = "b1" } },
   { "rb", "hardening", { kind = "promote", leader = "gl", choice = "two_7_0" } },
   { "pb", "prisoners", { kind = "prisoner", unit = "p1", choice = "free" } },
-  { "pb", "repair", { kind = "mg_exchange", mg = "gv", lmg = "bs" } },
+  { "pb", "repair", { kind = "mg_exchange", mg = "vmg", lmg = "glmg" } },
   { "pb", "melee", { kind = "climb_place", unit = "g1", reached = true } },
   { "pb", "melee", { kind = "melee_outcome", hex = "H5", eliminated = { "gm" }, captured = { { unit = "b1", guard = "gx" } } } },
   { "rb", "fort_removal", { kind = "remove_fortification", side = "german", marker = 0 } },
-  { "rb", "equipment", { kind = "retain_set_dc", unit = "bs" } },
+  { "rb", "equipment", { kind = "retain_set_dc", unit = "dc" } },
   { "pb", "escape", { kind = "deploy", unit = "g1" } },
 }
 local function units(mod)
   local other = mod == "pb" and "british" or "russian"
-  return { T.squad("g1", "german", "4-6-7", "C5", { vars = { isolated = true } }), T.leader("gl", "german", "8-0", "C5"),
+  return { T.squad("g1", "german", "4-6-7", "C5", { vars = { isolated = true, climb = { from = 0, to = 1 },
+      reph = { status = "isolated", area = "B" } } }), T.leader("gl", "german", "8-0", "C5"),
+    T.sw("gsw", "german", "LMG", "C5", { vars = { possessed_by = "g1" } }), T.sw("bm", other, "51 MTR", "H5"),
+    T.sw("vmg", "german", "MG", "C6", { vars = { vehicular = true, disabled = true, mounted_on = "gv" } }), T.sw("glmg", "german", "LMG", "C6"),
+    T.sw("dc", "german", "DC", "C6", { vars = { set_dc = true, hidden = true } }),
     T.hs("b1", other, mod == "pb" and "6-4-8" or "4-4-7", "H5"), T.hero("bh", other, "H5"), T.sw("bs", other, "LMG", "H5"),
     T.vehicle("gv", "german", "PzKpfw IVH", "C6"), T.squad("gm", "german", "4-6-7", "H5"), T.squad("gx", "german", "4-6-7", "H5"),
     T.squad("p1", other, mod == "pb" and "4-5-8" or "4-4-7", "C5", { vars = { prisoner_of = "german", guarded_by = "g1" } }) }
@@ -82,7 +86,7 @@ kessel.test("case_9.6_wrong_parameters_are_refusals_citing_a_case", function()
       for _, v in ipairs(BAD) do
         if f == "side" and type(v) ~= "string" then goto continue end
         if fresh then T.setup{ module = mod, step = step, vars = { date = mod == "pb" and "day_i" or "18oct", cpp = { german = 30 }, fpp = { german = 10, british = 10 } }, units = units(mod),
-          markers = { { kind = "wire", side = "german", at = "C5" } } } end
+          markers = { { kind = "wire", side = "russian", at = "C6" }, { kind = "control", side = "german", at = "C6" } } } end
         fresh = false
         do
           local a = {}
