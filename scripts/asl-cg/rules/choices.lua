@@ -63,7 +63,8 @@ offer("hero_harden", function(side)
   if not in_step("hardening") then return {} end
   local out = {}
   for _, h in ipairs(kessel.units.all{ type = "hero", side = side }) do
-    for _, u in ipairs(kessel.units.all{ side = h.side, type = "squad" }) do
+    -- a Hero whose owner has chosen is offered no more choices
+    for _, u in ipairs(h.vars.hardens and {} or kessel.units.all{ side = h.side, type = "squad" }) do
       out[#out + 1] = { kind = "hero_harden", side = h.side, hero = h.id, unit = u.id }
     end
   end

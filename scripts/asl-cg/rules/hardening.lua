@@ -131,7 +131,12 @@ local function mtr_allowance(side)
   return n
 end
 
+-- the HS a Recombining removed this step, each to the squad it became (a Hero's choice of either
+-- HS is that squad)
+H.merged = {}
+
 function H.recombine(case)
+  H.merged = {}
   for _, side in ipairs(C.sides()) do
     local groups, keys = {}, {}
     local keep_allowed = C.pb() and mtr_allowance(side) or 0
@@ -153,6 +158,7 @@ function H.recombine(case)
       for i = 1, #g - 1, 2 do
         kessel.emit.step(g[i].id, 0)
         kessel.emit.remove(g[i + 1].id)
+        H.merged[g[i + 1].id] = g[i].id
         for _, w in ipairs(C.possessed(g[i + 1].id)) do kessel.emit.unit_var(w.id, "possessed_by", g[i].id) end
         C.note(case, g[i].id .. " and " .. g[i + 1].id .. " Recombine into a squad (" .. C.face_label(kessel.units.get(g[i].id)) .. ")")
       end
@@ -191,21 +197,40 @@ kessel.action{
     if theirs then return theirs end
     if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse(case, "a friendly non-crew MMC is hardened") end
     if u.vars.hardened_reph then return C.refuse(case, "no MMC Battle Hardens more than once per RePh") end
+    for _, o in ipairs(retained_units{ type = "hero", side = h.side }) do
+      if o.id ~= h.id and o.vars.hardens == u.id then
+        return C.refuse(case, "no MMC Battle Hardens more than once per RePh: " .. o.id .. " hardens " .. u.id)
+      end
+    end
     if C.pb() and area_of(u) ~= area_of(h) then return C.refuse("9.6112", "the MMC must be in the Hero's Setup/Entry Area") end
     if not C.pb() and hero_area(h) and rb_isolated_area(u) ~= hero_area(h) then
       return C.refuse("11.6112", "the Hero is in an Isolated Area: the MMC must be in that same Isolated Area")
     end
   end,
+  -- the choice is carried out as the step ends, after Recombining [9.6111] [11.6111]: a HS chosen
+  -- that recombines is the squad it becomes
   apply = function(a)
     local case = C.pb() and "9.6112" or "11.6112"
-    H.harden_mmc(kessel.units.get(a.unit), case)
-    C.eliminate(a.hero, case, "a Retained Hero, Battle Hardening " .. a.unit)
+    kessel.emit.unit_var(a.hero, "hardens", a.unit)
+    C.note(case, a.hero .. " will Battle Harden " .. a.unit .. " as the step ends (after Recombining, " .. (C.pb() and "9.6111" or "11.6111") .. ")")
   end,
 }
 
 function H.heroes(case)
   for _, h in ipairs(retained_units{ type = "hero" }) do
     local cands = H.candidates(h.side, C.pb() and area_of(h) or nil, (not C.pb()) and hero_area(h) or nil)
+    -- the owner's choice, if still an MMC the Hero may harden (a recombined HS: the squad it became)
+    local chosen = h.vars.hardens and (H.merged[h.vars.hardens] or h.vars.hardens)
+    if chosen then
+      kessel.emit.unit_var(h.id, "hardens", nil)
+      local pick
+      for i, u in ipairs(cands) do if u.id == chosen then pick = i end end
+      if pick then
+        table.insert(cands, 1, table.remove(cands, pick))
+      else
+        C.note(case, h.id .. "'s choice " .. chosen .. " may no longer Battle Harden: the first candidate is taken")
+      end
+    end
     if #cands == 0 and C.pb() then
       C.note(case, h.id .. " (Hero) is Retained: no MMC to Battle Harden")
     elseif #cands == 0 then

@@ -306,3 +306,24 @@ kessel.test("case_9.601_a_melee_capture_makes_a_prisoner_for_9.608", function()
   while kessel.game.step().id ~= "prisoners" do T.resolve() end
   T.has_note(T.resolve(), "b1 is Eliminated (prisoner of a non-Isolated Guard)")
 end)
+
+-- [9.611] Recombining (9.6111) comes before Heroes (9.6112): a Hero's owner who picks one of two
+-- 2-4-7 HS of a 4-5-7 gets the squad they recombine into, Battle Hardened to a 4-5-8. The choice
+-- was carried out at once, before Recombining: the picked HS became a 2-4-8, which no longer
+-- recombined with the other 2-4-7
+kessel.test("case_9.6112_a_heros_choice_waits_for_recombining", function()
+  local a = { vars = { reph = { status = "retained", area = "A" } } }
+  T.setup{ step = "hardening", vars = { date = "dawn" }, units = {
+    T.hero("bh", "british", "C3", a), T.hs("h1", "british", "4-5-7", "C3", a), T.hs("h2", "british", "4-5-7", "C4", a) } }
+  local ok, ev = kessel.act{ kind = "hero_harden", hero = "bh", unit = "h2" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "bh will Battle Harden h2 as the step ends (after Recombining, 9.6111)")
+  expect.eq(T.C.face_label(T.unit("h2")), "2-4-7", "nothing happens before the step ends")
+  ev = T.resolve()
+  T.has_note(ev, "h1 and h2 Recombine into a squad (4-5-7)")
+  T.has_note(ev, "h1 Battle Hardens from 4-5-7 to 4-5-8")
+  expect.eq(T.C.face_label(T.unit("h1")), "4-5-8")
+  expect.eq(T.unit("h1").step, 0)
+  expect.eq(T.unit("h2").location, "removed")
+  expect.eq(T.unit("bh").location, "eliminated")
+end)
