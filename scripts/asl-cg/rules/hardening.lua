@@ -375,6 +375,8 @@ kessel.action{
     if theirs then return theirs end
     if l.vars.isolated or l.vars.wounded then return C.refuse("11.6114", "the leader must be non-Isolated and unwounded") end
     if l.face.label ~= "8-0" and l.face.label ~= "8-1" then return C.refuse("11.6114", "only an 8-0 or an 8-1 is exchanged") end
+    -- a heroic leader Battle Hardens first [11.6113]: by then he is no longer an 8-0 or 8-1
+    if l.vars.heroic then return C.refuse("11.6114", l.id .. " is heroic: he Battle Hardens (11.6113) before any promotion, and is then no 8-0 or 8-1") end
     if C.get_in("promoted", l.side) then return C.refuse("11.6114", "one promotion per RePh") end
     local leaders, se = 1, 0
     for _, u in ipairs(retained_units{ side = l.side }) do

@@ -76,6 +76,10 @@ kessel.action{
   validate = function(a)
     local why = S.only_in("melee", "9.601")
     if why then return why end
+    -- "First, each unit currently on a Climb marker must be placed": where it goes may make a Melee
+    for _, u in ipairs(C.on_map()) do
+      if u.vars.climb then return C.refuse("9.601", "first place each unit on a Climb marker (climb_place): " .. u.id .. " is still climbing") end
+    end
     local first = M.melee_locations()[1]
     if not first then return C.refuse("9.601", "no Melee is left") end
     if a.hex ~= first.hex or (a.level or 0) ~= first.level then

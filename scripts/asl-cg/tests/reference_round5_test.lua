@@ -51,16 +51,16 @@ local BASE = {
   { "rb", "hardening", { kind = "promote", leader = "gl", choice = "two_7_0" } },
   { "pb", "prisoners", { kind = "prisoner", unit = "p1", choice = "free" } },
   { "pb", "repair", { kind = "mg_exchange", mg = "vmg", lmg = "glmg" } },
-  { "pb", "melee", { kind = "climb_place", unit = "g1", reached = true } },
+  { "pb", "melee", { kind = "climb_place", unit = "gc", reached = true }, true },
   { "pb", "melee", { kind = "melee_outcome", hex = "H5", eliminated = { "gm" }, captured = { { unit = "b1", guard = "gx" } } } },
   { "rb", "fort_removal", { kind = "remove_fortification", side = "german", marker = 0 } },
   { "rb", "equipment", { kind = "retain_set_dc", unit = "dc" } },
   { "pb", "escape", { kind = "deploy", unit = "g1" } },
 }
-local function units(mod)
+local function units(mod, climber)
   local other = mod == "pb" and "british" or "russian"
-  return { T.squad("g1", "german", "4-6-7", "C5", { vars = { isolated = true, climb = { from = 0, to = 1 },
-      reph = { status = "isolated", area = "B" } } }), T.leader("gl", "german", "8-0", "C5"),
+  return { T.squad("g1", "german", "4-6-7", "C5", { vars = { isolated = true, reph = { status = "isolated", area = "B" } } }),
+    T.squad("gc", "german", "4-6-7", "C6", { vars = { climb = climber and { from = 0, to = 1 } or nil } }), T.leader("gl", "german", "8-0", "C5"),
     T.sw("gsw", "german", "LMG", "C5", { vars = { possessed_by = "g1" } }), T.sw("bm", other, "51 MTR", "H5"),
     T.sw("vmg", "german", "MG", "C6", { vars = { vehicular = true, disabled = true, mounted_on = "gv" } }), T.sw("glmg", "german", "LMG", "C6"),
     T.sw("dc", "german", "DC", "C6", { vars = { set_dc = true, hidden = true } }),
@@ -76,7 +76,7 @@ end
 kessel.test("case_9.6_wrong_parameters_are_refusals_citing_a_case", function()
   local bad, acc = {}, 0
   for _, b in ipairs(BASE) do
-    local mod, step, base = b[1], b[2], b[3]
+    local mod, step, base, climber = b[1], b[2], b[3], b[4]
     local fields = {}
     for k in pairs(base) do if k ~= "kind" then fields[#fields + 1] = k end end
     fields[#fields + 1] = "extra"
@@ -85,7 +85,7 @@ kessel.test("case_9.6_wrong_parameters_are_refusals_citing_a_case", function()
     for _, f in ipairs(fields) do
       for _, v in ipairs(BAD) do
         if f == "side" and type(v) ~= "string" then goto continue end
-        if fresh then T.setup{ module = mod, step = step, vars = { date = mod == "pb" and "day_i" or "18oct", cpp = { german = 30 }, fpp = { german = 10, british = 10 } }, units = units(mod),
+        if fresh then T.setup{ module = mod, step = step, vars = { date = mod == "pb" and "day_i" or "18oct", cpp = { german = 30 }, fpp = { german = 10, british = 10 } }, units = units(mod, climber),
           markers = { { kind = "wire", side = "russian", at = "C6" }, { kind = "control", side = "german", at = "C6" } } } end
         fresh = false
         do
@@ -326,4 +326,28 @@ kessel.test("case_9.6112_a_heros_choice_waits_for_recombining", function()
   expect.eq(T.unit("h1").step, 0)
   expect.eq(T.unit("h2").location, "removed")
   expect.eq(T.unit("bh").location, "eliminated")
+end)
+
+-- [9.601] "First, each unit currently on a Climb marker must be placed ... If the Location the unit
+-- is placed in contains an enemy unit(s), mark them all with a Melee counter": no Melee outcome is
+-- reported while a unit still climbs (one was, and the Melee its placement made went unresolved)
+kessel.test("case_9.601_climbers_are_placed_before_any_melee", function()
+  T.setup{ step = "melee", units = { T.squad("g1", "german", "4-6-7", "C5"), T.squad("b1", "british", "6-4-8", "C5"),
+    T.squad("b2", "british", "6-4-8", "D5", { vars = { climb = { from = 0, to = 1 } } }) } }
+  local ok, r = kessel.act{ kind = "melee_outcome", hex = "C5", eliminated = { "b1" } }
+  expect.refused(ok, r, "9.601", "first place each unit on a Climb marker")
+  expect.accepted(kessel.act{ kind = "climb_place", unit = "b2", reached = false })
+  expect.accepted(kessel.act{ kind = "melee_outcome", hex = "C5", eliminated = { "b1" } })
+end)
+
+-- [11.6114] [11.6113] each heroic leader Battle Hardens before the leader DR or a promotion made
+-- in lieu of it: a heroic 8-1 will be a 9-1, and is no 8-1 to exchange (he was exchanged, and
+-- his heroic status passed to the 8-0 he became)
+kessel.test("case_11.6114_a_heroic_leader_is_not_promoted", function()
+  local squads = {}
+  for i = 1, 8 do squads[i] = T.squad("s" .. i, "german", "4-6-7", "H" .. i) end
+  squads[#squads + 1] = T.leader("l", "german", "8-1", "C3", { vars = { heroic = true } })
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" }, units = squads }
+  local ok, r = kessel.act{ kind = "promote", leader = "l" }
+  expect.refused(ok, r, "11.6114", "he Battle Hardens (11.6113) before any promotion")
 end)
