@@ -39,6 +39,8 @@ S.on_end("commencement", function()
     C.note("9.62021", "Isolated units set up first in their Setup Area, with Ammunition Shortage (A19.131): " .. table.concat(isolated, ", "))
   end
   C.note("9.6201", "a PB CG scenario has no Victory Conditions of its own")
+  -- an Initial Scenario's "!" steps are done: the next RePh is a whole one
+  if kessel.game.var("initial_reph") ~= nil then kessel.emit.var("initial_reph", nil) end
 end)
 
 return M

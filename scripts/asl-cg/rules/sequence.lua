@@ -99,10 +99,12 @@ function S.only_in(id, case)
   return nil
 end
 
+-- the steps played: the module's, and only the "!" ones when preparing a CG Initial Scenario [9.6]
 local function skip_other_module()
+  local initial = kessel.game.var("initial_reph") == true
   while not kessel.game.finished() and S.in_refit() do
     local s = S.current()
-    if s and S.in_module(s) then return end
+    if s and S.in_module(s) and (not initial or s.initial) then return end
     kessel.emit.advance()
   end
 end
@@ -271,11 +273,22 @@ kessel.action{
     if not S.scenario_over() then
       return C.refuse(case, "the CG scenario is still being played (the Refit Phase follows its last turn)")
     end
+    if a.initial ~= nil and type(a.initial) ~= "boolean" then return C.refuse(case, "initial is true or false") end
+    if a.initial and not C.pb() then
+      return C.refuse("11.6", "our RB text marks no steps for a CG Initial Scenario (11.619-11.625 are not in it)")
+    end
   end,
-  apply = function()
+  -- `start_refit{ initial = true }`: "Those steps ... preceded by a '!' are the only steps to be
+  -- completed before setting up to play a CG Initial Scenario" [9.6]: 9.617-9.620 at the scenario's
+  -- own CG Date (no new date, no CPP replenishment: the CG's initial CPP)
+  apply = function(a)
+    if a.initial then kessel.emit.var("initial_reph", true) end
     kessel.emit.mode("refit")
     skip_other_module()
     C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")
+    if a.initial then
+      C.note("9.6", "before a CG Initial Scenario only the steps marked ! are completed: 9.617-9.620, on " .. tostring(C.var("date")))
+    end
   end,
   enumerate = function()
     if kessel.game.finished() or S.in_refit() or not S.scenario_over() then return {} end

@@ -351,3 +351,32 @@ kessel.test("case_11.6114_a_heroic_leader_is_not_promoted", function()
   local ok, r = kessel.act{ kind = "promote", leader = "l" }
   expect.refused(ok, r, "11.6114", "he Battle Hardens (11.6113) before any promotion")
 end)
+
+-- [9.6] "Those steps listed below preceded by a '!' are the only steps to be completed before
+-- setting up to play a CG Initial Scenario": `start_refit{ initial = true }` plays 9.617-9.620 at
+-- the scenario's own CG Date (the marks were kept as data only: the whole RePh was played, a new
+-- CG Date and CPP among them); the next RePh is a whole one again
+kessel.test("case_9.6_before_an_initial_scenario_only_the_marked_steps", function()
+  T.setup{ main = true, vars = { date = "day_i", cpp = { german = 10 }, san = { british = 5, german = 2 } },
+    units = { T.squad("b1", "british", "6-4-8", "C3") } }
+  local ok, r = kessel.act{ kind = "start_refit", initial = "yes" }
+  expect.refused(ok, r, "9.6", "initial is true or false")
+  local ev
+  ok, ev = kessel.act{ kind = "start_refit", initial = true }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "before a CG Initial Scenario only the steps marked ! are completed: 9.617-9.620, on day_i")
+  expect.eq(kessel.game.step().id, "rg_purchase")
+  expect.accepted(kessel.act{ kind = "buy_rg", side = "german", rg = "I4", entry = "A7" })
+  local seen = {}
+  while not kessel.game.finished() do
+    seen[#seen + 1] = kessel.game.step().id
+    T.resolve()
+  end
+  expect.eq(table.concat(seen, " "), "rg_purchase rg_strength fortifications commencement")
+  expect.eq(kessel.game.var("date"), "day_i", "no new CG Date")
+  expect.eq(kessel.game.var("cpp_german") or kessel.game.var("cpp").german, 5, "10 - 5, no replenishment")
+  expect.eq(kessel.game.var("initial_reph"), nil)
+  T.setup{ module = "rb", main = true, vars = { date = "18oct" } }
+  ok, r = kessel.act{ kind = "start_refit", initial = true }
+  expect.refused(ok, r, "11.6", "marks no steps for a CG Initial Scenario")
+end)
