@@ -198,6 +198,7 @@ record("bought_previous_day", "table", "RB: { side = { elite_coys = n, first_lin
 record("win_loss", "table", "RB: { side = { wins, losses, completed } } CG scenarios so far [11.6142]")
 record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leader Battle Hardening DR (0, -1 or -2) [11.6113]")
 record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text)")
+record("rg_record", "list", "the German RG Purchase Record; an Initial Scenario's OB lists its RG here with given = true (I1-I3 with strength F or D) [9.6178] [9.6181]")
 record("entry_order", "table", "the Entry Areas of each side in order along the map edge, for the 'next' Entry Area of a Shift [9.613]")
 record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given [11.6063]")
 

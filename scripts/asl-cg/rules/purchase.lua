@@ -81,7 +81,9 @@ function P.entry_cost(arrow)
   return t[arrow]
 end
 
-local function purchases() return kessel.game.var("rg_record") or {} end
+-- the RG Purchase Record [9.6178]: the game's, else the scenario's (an Initial Scenario's OB gives
+-- its RG there, `given = true`, I1-I3 with their strength)
+local function purchases() return C.var("rg_record", {}) or {} end
 
 function P.counts(id)
   local date, this, total = C.var("date"), 0, 0
@@ -169,7 +171,7 @@ kessel.action{
 
 S.on_end("rg_purchase", function()
   local spent = 0
-  for _, r in ipairs(purchases()) do if r.date == C.var("date") then spent = spent + r.cost end end
+  for _, r in ipairs(purchases()) do if r.date == C.var("date") and not r.given then spent = spent + (r.cost or 0) end end
   C.note("9.617", string.format("CPP spent %d, left %d", spent, C.cpp("german")), GERMAN_SECRET)
 end)
 
@@ -280,12 +282,14 @@ kessel.on("event:placed", function(e)
   if u and u.vars.rg and #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end
 end)
 
+-- each RG of this CG Date whose counters are not made yet: bought, or given by the Initial
+-- Scenario's OB (I1-I3 come with their strength: no Strength DR, but SW and leaders as any) [9.6181]
 S.on_end("rg_strength", function()
   local rec = C.copy(purchases())
   for i, r in ipairs(rec) do
-    if r.date == C.var("date") and r.strength == nil then rec[i] = P.resolve_rg(r, i) end
+    if r.date == C.var("date") and r.units == nil then rec[i] = P.resolve_rg(r, i) end
   end
-  kessel.emit.var("rg_record", rec, GERMAN_SECRET)
+  if #rec > 0 or kessel.game.var("rg_record") ~= nil then kessel.emit.var("rg_record", rec, GERMAN_SECRET) end
 end)
 
 -- [9.619] Fortifications bought with FPP; what is left is forfeit at the end of the step

@@ -380,3 +380,22 @@ kessel.test("case_9.6_before_an_initial_scenario_only_the_marked_steps", functio
   ok, r = kessel.act{ kind = "start_refit", initial = true }
   expect.refused(ok, r, "11.6", "marks no steps for a CG Initial Scenario")
 end)
+
+-- [9.6181] [9.6178] an RG the Initial Scenario's OB gives (I1, Depleted by the OB: no Strength
+-- DR, note e) is still allotted its SW [9.6182] and leader [9.6183] and gets its counters; it was
+-- skipped (it had a strength already), and a given RG without a cost stopped 9.617's note
+kessel.test("case_9.6181_a_given_initial_rg_gets_its_sw_and_leader", function()
+  T.setup{ main = true, vars = { date = "night_i", cpp = { german = 0 },
+    rg_record = { { date = "night_i", id = "I1", name = "Garrison Pltn", strength = "D", given = true, entry = "A7" } } } }
+  expect.accepted(kessel.act{ kind = "start_refit", initial = true })
+  T.resolve()   -- 9.617: nothing bought at Night
+  kessel.inject_dice{ 1, 5, 3, 3 }   -- MMG dr 1 < 2: received; LMG dr 5 > 4: not; leader DR 6 + 2 + 1 = 9: 7-0
+  local ev = T.resolve()
+  T.has_note(ev, "I1 MMG: dr 1 (< 2 needed, a number in parentheses): received")
+  T.has_note(ev, "I1 leader DR 6+3 = 9 (Personnel column): 7-0 (+2 Garrison Pltn, +1 Depleted RG)")
+  local rec = kessel.game.var("rg_record")[1]
+  expect.eq(#rec.units, 2, "a Depleted Garrison Pltn: two 4-3-6")
+  expect.eq(rec.sw.MMG, 1)
+  expect.eq(rec.sw.LMG, nil)
+  expect.eq(rec.leaders[1], "7-0")
+end)
