@@ -274,12 +274,15 @@ local function ammo(case)
     end
   end
   for _, u in ipairs(kessel.units.all()) do
-    if retained(u) and u.vars.low_ammo and not u.vars.isolated and not u.vars.captured
-      and (not C.pb() or (u.side == "german" and C.is_vehicle(u))) then
+    -- PB: non-captured, non-Isolated German vehicles [9.61425]; RB: "each non-Isolated unit",
+    -- a Captured one too [11.6138]
+    if retained(u) and u.vars.low_ammo and not u.vars.isolated
+      and (not C.pb() or (u.side == "german" and C.is_vehicle(u) and not u.vars.captured)) then
       kessel.emit.unit_var(u.id, "low_ammo", nil)
       C.note(C.pb() and "9.61425" or "11.6138", u.id .. ": Low Ammo removed")
     end
-    if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated then
+    -- [11.6139] a non-Isolated Infantry unit or Weapon (an AFV keeps it: 11.6141 deals with those)
+    if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated and not C.is_vehicle(u) then
       kessel.emit.unit_var(u.id, "ammo_shortage", nil)
       C.note("11.6139", u.id .. ": Ammunition Shortage lifted")
     end

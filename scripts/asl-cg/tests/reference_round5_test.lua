@@ -399,3 +399,18 @@ kessel.test("case_9.6181_a_given_initial_rg_gets_its_sw_and_leader", function()
   expect.eq(rec.sw.LMG, nil)
   expect.eq(rec.leaders[1], "7-0")
 end)
+
+-- [11.6138] "Each Low Ammo counter on each non-Isolated unit is removed": a Captured AFV's too (the
+-- PB exception for captured vehicles, 9.61425, was applied in RB); [11.6139] Ammunition Shortage
+-- is lifted from non-Isolated Infantry units and Weapons, not from an AFV
+kessel.test("case_11.6138_low_ammo_of_a_captured_afv_and_11.6139_infantry_only", function()
+  T.setup{ module = "rb", step = "repair", vars = { date = "18oct" }, units = {
+    T.vehicle("cap", "russian", "PzKpfw IIIG", "C3", { vars = { captured = true, low_ammo = true } }),
+    T.vehicle("afv", "german", "PzKpfw IIIG", "C4", { vars = { ammo_shortage = true } }),
+    T.squad("inf", "german", "4-6-7", "C5", { vars = { ammo_shortage = true } }) } }
+  local ev = T.resolve()
+  T.has_note(ev, "cap: Low Ammo removed")
+  expect.eq(T.unit("cap").vars.low_ammo, nil)
+  expect.eq(T.unit("inf").vars.ammo_shortage, nil)
+  expect.eq(T.unit("afv").vars.ammo_shortage, true)
+end)
