@@ -93,6 +93,11 @@ function S.only_in(id, case)
   local s = S.current()
   if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
   if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun") end
+  -- a step of the other module never comes: say so rather than "not now"
+  if not S.in_module(S.by_id[id]) then
+    return C.refuse(case, string.format("%s (%s) is a %s RePh step: the %s RePh has none", S.by_id[id].name, S.rule(id),
+      C.pb() and "Red Barricades" or "Pegasus Bridge", C.pb() and "Pegasus Bridge" or "Red Barricades"))
+  end
   if not s or s.id ~= id then
     return C.refuse(case, "this is done in RePh step " .. S.rule(id) .. " (" .. S.by_id[id].name .. "), not now")
   end

@@ -414,3 +414,17 @@ kessel.test("case_11.6138_low_ammo_of_a_captured_afv_and_11.6139_infantry_only",
   expect.eq(T.unit("inf").vars.ammo_shortage, nil)
   expect.eq(T.unit("afv").vars.ammo_shortage, true)
 end)
+
+-- [9.6] [11.6] a choice of the other module's step is refused as such: a Shift or a Fortification
+-- purchase in RB, a Fortification Removal in PB (the refusal said "done in RePh step 9.613, not
+-- now", a step that never comes in that module)
+kessel.test("case_9.6_a_step_of_the_other_module_is_refused_as_such", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" } }
+  local ok, r = kessel.act{ kind = "shift", units = { "x" }, to = "A" }
+  expect.refused(ok, r, "9.613", "Shift (9.613) is a Pegasus Bridge RePh step: the Red Barricades RePh has none")
+  ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_1s" }
+  expect.refused(ok, r, "9.619", "is a Pegasus Bridge RePh step")
+  T.setup{ step = "fortifications", vars = { date = "day_i" } }
+  ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = 0 }
+  expect.refused(ok, r, "11.615", "Fortification Removal (11.615) is a Red Barricades RePh step: the Pegasus Bridge RePh has none")
+end)
