@@ -128,7 +128,8 @@ kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2
 -- 4-6-7 -> 4-4-7 and the 4-4-7 HS (2-3-7). Keyed by nationality because one face is two squads:
 -- a Russian 4-4-7 is first line (Replaced by a 4-2-6 Conscript, hardens to a 4-5-8), a German one
 -- second line (Replaced by a 4-3-6, hardens to a 4-6-7); a Russian 4-5-8 is Replaced by a 4-4-7, a
--- British one by a 4-5-7.
+-- British one by a 4-5-7. A Russian 4-4-7's half-squad is a 2-3-7, as the RB example scenario
+-- gives it (2-2-7 is the 5-2-7's).
 kessel.constant("squads", {
   german = {
     ["8-3-8"] = { hs = "3-3-8", replaced_by = "4-6-8", elite = true },
@@ -146,9 +147,10 @@ kessel.constant("squads", {
     ["4-3-6"] = { hs = "2-2-6", hardens_to = "4-4-7" },
   },
   russian = {
-    ["6-2-8"] = { hs = "3-2-8", elite = true },
+    ["6-2-8"] = { hs = "3-2-8", replaced_by = "5-2-7", elite = true },
     ["4-5-8"] = { hs = "2-4-8", replaced_by = "4-4-7", elite = true },
-    ["4-4-7"] = { hs = "2-2-7", replaced_by = "4-2-6", hardens_to = "4-5-8" },
+    ["5-2-7"] = { hs = "2-2-7", replaced_by = "4-2-6", hardens_to = "6-2-8" },
+    ["4-4-7"] = { hs = "2-3-7", replaced_by = "4-2-6", hardens_to = "4-5-8" },
     ["4-2-6"] = { hs = "2-2-6", hardens_to = "4-4-7" },   -- a Conscript: nothing lower [9.606] footnote 2
   },
 })

@@ -11,7 +11,7 @@ kessel.constant("sw_data", { LMG = { pp = 1, repair = 2 }, MMG = { pp = 4, repai
 -- the squad a lone HS belongs to, per side (a 2-4-8 is half of a British 4-5-8, a German 4-6-8)
 kessel.constant("hs_parent", { british = { ["2-4-8"] = "4-5-8", ["3-4-8"] = "6-4-8", ["2-4-7"] = "4-5-7" },
   german = { ["2-4-8"] = "4-6-8", ["2-4-7"] = "4-6-7", ["2-3-7"] = "4-4-7", ["2-2-6"] = "4-3-6" },
-  russian = { ["2-2-7"] = "4-4-7", ["2-2-6"] = "4-2-6" } })
+  russian = { ["2-3-7"] = "4-4-7", ["2-2-7"] = "5-2-7", ["2-2-6"] = "4-2-6" } })
 
 -- creates one counter; `kind` is squad, hs, crew, leader, armor_leader, hero, sw, gun or vehicle
 function N.create(side, kind, what, opts)

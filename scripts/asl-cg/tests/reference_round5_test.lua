@@ -13,7 +13,7 @@ end
 -- nationality (the side), then face
 kessel.test("case_11.6112_a_russian_4_4_7_hardens_by_russian_data", function()
   T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" }, units = {
-    plain_squad("r1", "russian", "4-4-7", "2-2-7", "C6"), plain_squad("g1", "german", "4-4-7", "2-3-7", "H6") } }
+    plain_squad("r1", "russian", "4-4-7", "2-3-7", "C6"), plain_squad("g1", "german", "4-4-7", "2-3-7", "H6") } }
   kessel.inject_dice{ 1, 1, 1, 1, 6, 6, 6, 6 }   -- German 2: two MMC; Russian 2 - 1 = 1: three MMC
   local ev = T.resolve()
   T.has_note(ev, "r1 Battle Hardens from 4-4-7 to 4-5-8")
@@ -27,7 +27,7 @@ end)
 kessel.test("case_11.6063_replacement_follows_the_nationality", function()
   T.setup{ module = "rb", step = "escape", vars = { date = "18oct" }, units = {
     plain_squad("r1", "russian", "4-5-8", "2-4-8", "C5", { isolated = true }),
-    plain_squad("r2", "russian", "4-4-7", "2-2-7", "H5", { isolated = true }) } }
+    plain_squad("r2", "russian", "4-4-7", "2-3-7", "H5", { isolated = true }) } }
   for _, id in ipairs({ "r1", "r2" }) do
     kessel.inject_dice{ 5, 4 }   -- 9 - 1 Russian + 1 squad = 9: Escapes, Replaced
     local ok, ev = kessel.act{ kind = "escape", units = { id } }
@@ -427,4 +427,17 @@ kessel.test("case_9.6_a_step_of_the_other_module_is_refused_as_such", function()
   T.setup{ step = "fortifications", vars = { date = "day_i" } }
   ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = 0 }
   expect.refused(ok, r, "11.615", "Fortification Removal (11.615) is a Red Barricades RePh step: the Pegasus Bridge RePh has none")
+end)
+
+-- [11.6111] a Russian 4-4-7 made by the rules (a 4-2-6 Battle Hardened [11.6112]) has the same
+-- half-squad, 2-3-7, as the 4-4-7 a scenario gives (the RB example's), so their HS Recombine; the
+-- data gave it a 2-2-7 (the 5-2-7's), which never recombined with a scenario's 2-3-7
+kessel.test("case_11.6111_a_hardened_russian_4_4_7_has_the_scenarios_half_squad", function()
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" }, units = {
+    plain_squad("r1", "russian", "4-2-6", "2-2-6", "C6") } }
+  kessel.inject_dice{ 6, 6, 1, 1, 6, 6, 6, 6 }   -- German none; Russian 2 - 1 = 1: three MMC
+  T.resolve()
+  expect.eq(T.C.face_label(T.unit("r1")), "4-4-7")
+  kessel.emit.step("r1", 1)
+  expect.eq(T.C.face_label(T.unit("r1")), "2-3-7", "the Russian 4-4-7's HS, as the RB example scenario has it")
 end)
