@@ -47,6 +47,10 @@ kessel.action{
     if why then return why end
     local u = C.unit(a.unit)
     if not u or not u.vars.climb then return C.refuse("9.601", "that unit is not on a Climb marker") end
+    -- `reached = "no"` would read as true: only true or false (absent: the Location it left)
+    if a.reached ~= nil and type(a.reached) ~= "boolean" then
+      return C.refuse("9.601", "reached is true (the Location it was trying to reach) or false (the one it left), not " .. tostring(a.reached))
+    end
     return C.not_owner(a, u, "9.601")
   end,
   apply = function(a)

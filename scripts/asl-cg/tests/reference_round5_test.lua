@@ -336,6 +336,8 @@ kessel.test("case_9.601_climbers_are_placed_before_any_melee", function()
     T.squad("b2", "british", "6-4-8", "D5", { vars = { climb = { from = 0, to = 1 } } }) } }
   local ok, r = kessel.act{ kind = "melee_outcome", hex = "C5", eliminated = { "b1" } }
   expect.refused(ok, r, "9.601", "first place each unit on a Climb marker")
+  ok, r = kessel.act{ kind = "climb_place", unit = "b2", reached = "no" }
+  expect.refused(ok, r, "9.601", "reached is true")
   expect.accepted(kessel.act{ kind = "climb_place", unit = "b2", reached = false })
   expect.accepted(kessel.act{ kind = "melee_outcome", hex = "C5", eliminated = { "b1" } })
 end)
