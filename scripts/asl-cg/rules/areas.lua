@@ -312,9 +312,15 @@ function A.classify_unit(u, st)
           else
             if dest ~= u.hex then kessel.emit.move(u.id, { dest }) end
             mine = { id = target.area }
+            for _, area in ipairs(st.areas[u.side] or {}) do
+              if area.id == target.area and not area.level then mine = area end
+            end
           end
-          status, why = "retained", "9.6053"
-          C.note("9.6053", u.id .. " in Uncontrolled Territory is Retained into " .. (target.entry and "Entry Area " or "Setup Area ") .. mine.id)
+          -- "Retained into the nearest ... friendly Setup Area (even if Isolated)": then it is
+          -- Isolated there [9.6052] (it may Escape [9.606], sets up with Ammunition Shortage [9.62021])
+          status, why = mine.isolated and "isolated" or "retained", "9.6053"
+          C.note("9.6053", u.id .. " in Uncontrolled Territory is Retained into " .. (target.entry and "Entry Area " or "Setup Area ") .. mine.id
+            .. (mine.isolated and ", which is Isolated: so is it" or ""))
         else
           status, why = "must_escape", "9.6053"
         end
