@@ -20,9 +20,12 @@ S.on_end("commencement", function()
     local reading = date == "dusk" and " (the 9.62023 table has no Dusk row: as Day II and Day III, our reading)" or ""
     C.note("9.62023", string.format("%s: the %s set up first; the %s move first%s", date, o.sets_up_first, o.moves_first, reading))
   end
+  -- "Each unit/Equipment piece set up in an Isolated Location": a Weapon too (one held by an
+  -- Isolated unit, mounted on an Isolated vehicle, or lying in an Isolated Setup Area: C.weapon_isolated)
   local isolated = {}
   for _, u in ipairs(C.on_map()) do
-    if u.vars.isolated then
+    local weapon = u.type == "sw" or u.type == "gun" or u.vars.vehicular
+    if u.vars.isolated or (weapon and C.weapon_isolated(u)) then
       isolated[#isolated + 1] = u.id
       kessel.emit.unit_var(u.id, "ammo_shortage", true)
     end

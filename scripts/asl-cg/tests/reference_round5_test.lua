@@ -443,3 +443,17 @@ kessel.test("case_11.6111_a_hardened_russian_4_4_7_has_the_scenarios_half_squad"
   kessel.emit.step("r1", 1)
   expect.eq(T.C.face_label(T.unit("r1")), "2-3-7", "the Russian 4-4-7's HS, as the RB example scenario has it")
 end)
+
+-- [9.62021] "Each unit/Equipment piece set up in an Isolated Location is affected by Ammunition
+-- Shortages": the LMG an Isolated squad holds, and a Gun in an Isolated Setup Area, as well as the
+-- squad (only the units marked Isolated got it: a SW is not classified itself in 9.605)
+kessel.test("case_9.62021_equipment_in_an_isolated_location_has_ammunition_shortage", function()
+  local areas = { hexes = { C3 = "german", C4 = "german" }, areas = { german = { { id = "B", hexes = { "C3", "C4" }, isolated = true } }, british = {} } }
+  T.setup{ step = "commencement", vars = { date = "day_i", setup_areas = areas }, units = {
+    T.squad("g1", "german", "4-6-7", "C3", { vars = { isolated = true } }), T.sw("lmg", "german", "LMG", "C3", { vars = { possessed_by = "g1" } }),
+    T.gun("pak", "german", "75L AT", "C4"), T.sw("free", "german", "LMG", "H8") } }
+  local ev = T.resolve()
+  for _, id in ipairs({ "g1", "lmg", "pak" }) do expect.eq(T.unit(id).vars.ammo_shortage, true, id) end
+  expect.eq(T.unit("free").vars.ammo_shortage, nil)
+  T.has_note(ev, "with Ammunition Shortage (A19.131): g1, lmg, pak")
+end)
