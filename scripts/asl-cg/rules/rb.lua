@@ -40,19 +40,20 @@ function RB.apply_area(i, area, case)
     local t = RB.area_type(area.hexes)
     area.type = t
     local occupier
+    local short, escape = {}, {}
     for _, h in ipairs(area.hexes) do
       for _, u in ipairs(kessel.units.at(h)) do
         kessel.emit.unit_var(u.id, "isolated", true)
         kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
         if C.is_mmc(u) or C.is_vehicle(u) then occupier = u.side end
-        if t == "B" and C.is_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true) end
-        if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true) end
+        if t == "B" and C.is_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
+        if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true); short[#short + 1] = u.id end
       end
     end
     if t == "C" then
       for _, h in ipairs(area.hexes) do
         for _, u in ipairs(kessel.units.at(h)) do
-          if C.is_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true) end
+          if C.is_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
         end
       end
     end
@@ -68,6 +69,9 @@ function RB.apply_area(i, area, case)
     end
     C.note(case or "11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
       (t == "A" or t == "B") and ", becomes No Man's Land [11.6062]" or (t == "C" and (", Controlled by the " .. occupier .. " [11.6062]") or "")))
+    -- what 11.6061 does to its units, for a GM to check
+    if #escape > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): %s must attempt to Escape", i, t, table.concat(escape, ", "))) end
+    if #short > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): Ammunition Shortage next scenario for %s", i, t, table.concat(short, ", "))) end
   end
 end
 
