@@ -95,6 +95,7 @@ kessel.test("case_9.6053_uncontrolled_territory_retained_to_nearest_area", funct
   expect.eq(T.unit("b").vars.reph.area, "A")
   expect.eq(kessel.hex.distance(T.unit("b").hex, "C3"), 2, "moved to the nearest hex of the area")
   expect.eq(T.unit("g").vars.reph.status, "must_escape", "no German area or Entry Area to go to")
+  T.has_note(ev, "[9.6053] g is in Uncontrolled Territory with no path to a friendly area: it must attempt Escape (9.606)")
   T.has_note(ev, "[9.6053]")
 end)
 
