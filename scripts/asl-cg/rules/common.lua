@@ -131,10 +131,11 @@ end
 -- Hidden units (HIP, a hidden Set DC: unit var `hidden`) are hidden by the engine from the other
 -- side (`kessel.emit.hide`), so its view (`kessel view --as`) does not show them; `reveal` shows
 -- them to all when the rules place them on-map [9.602] [11.602]
+-- hidden from every side but its own: the other side of the module, and a side the module does
+-- not have (the Russians in PB), whose view (`kessel view --as russian`) would otherwise show it
 function C.conceal(u)
-  local other = C.other(u.side)
-  for _, s in ipairs(kessel.units.hidden_from(u.id)) do if s == other then return end end
-  kessel.emit.hide(u.id, { from = other })
+  if #kessel.units.hidden_from(u.id) > 0 then return end
+  kessel.emit.hide(u.id)
 end
 function C.reveal(u)
   if #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end

@@ -263,7 +263,7 @@ function P.resolve_rg(rec, index)
   end
   -- the RG bought are the German's secret [9.617]: its counters wait off the map hidden from the
   -- other side until they enter or set up (the `event:placed` hook below shows them)
-  for _, id in ipairs(P.rg_units(rec)) do kessel.emit.hide(id, { from = C.other("german") }) end
+  for _, id in ipairs(P.rg_units(rec)) do kessel.emit.hide(id) end   -- from every side but the German
   C.record("rg_strength", "9.618", rec, GERMAN_SECRET)
   return rec
 end

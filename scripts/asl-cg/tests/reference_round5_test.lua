@@ -457,3 +457,20 @@ kessel.test("case_9.62021_equipment_in_an_isolated_location_has_ammunition_short
   expect.eq(T.unit("free").vars.ammo_shortage, nil)
   T.has_note(ev, "with Ammunition Shortage (A19.131): g1, lmg, pak")
 end)
+
+-- [9.617] the counters of a purchased RG are the German's secret: hidden from every other side,
+-- the Russians of the ruleset too (hidden from the British only, `kessel view SAVE --as russian`
+-- on a PB game listed them); a scenario's hidden unit likewise [9.602]
+kessel.test("case_9.617_rg_counters_are_hidden_from_every_other_side", function()
+  T.setup{ step = "rg_strength", vars = { date = "day_i", rg_record = { { date = "day_i", id = "I4", entry = "A7", cost = 5 } } } }
+  T.resolve()
+  local made = kessel.units.all{ side = "german" }
+  expect.truthy(#made >= 4, "a PzGren Pltn's squads, SW and leader")
+  for _, u in ipairs(made) do
+    local from = table.concat(kessel.units.hidden_from(u.id), ",")
+    expect.truthy(from:find("british", 1, true) and from:find("russian", 1, true), u.id .. " hidden from " .. from)
+  end
+  local ids = {}
+  for _, u in ipairs(kessel.game.view("russian").units) do ids[#ids + 1] = u.id end
+  expect.eq(#ids, 0, "the Russian view lists none: " .. table.concat(ids, ","))
+end)
