@@ -179,9 +179,15 @@ end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
 -- the unit an action names, or nil when there is none by that id (a parameter a player typed may
 -- be anything: a number, a table)
-function C.unit(id)
+-- a unit named by an action's parameter; a unit hidden from the acting side `side` is, to it, no
+-- unit at all (a refusal naming its owner would tell that the hidden counter exists)
+function C.unit(id, side)
   if type(id) ~= "string" then return nil end
-  return kessel.units.get(id)
+  local u = kessel.units.get(id)
+  if u and side then
+    for _, s in ipairs(kessel.units.hidden_from(id)) do if s == side then return nil end end
+  end
+  return u
 end
 
 -- a choice about a unit is its owner's: refused when the acting side (`action.side`, when the

@@ -314,7 +314,7 @@ kessel.action{
     if type(a.units) ~= "table" or #a.units == 0 then return C.refuse(case, "name the escaping units") end
     local first
     for _, id in ipairs(a.units) do
-      local u = C.unit(id)
+      local u = C.unit(id, a.side)
       if not u or u.location ~= "map" then return C.refuse(case, tostring(id) .. " is not on the map") end
       local theirs = C.not_owner(a, u, case)
       if theirs then return theirs end

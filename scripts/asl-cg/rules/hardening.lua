@@ -173,7 +173,7 @@ kessel.action{
     if not C.pb() then return C.refuse("11.6111", "every same HS type Recombines in RB: no HS is kept apart for a MTR") end
     local why = S.only_in("hardening", "9.6111")
     if why then return why end
-    local u = C.unit(a.unit)
+    local u = C.unit(a.unit, a.side)
     if not u or not C.is_hs(u) then return C.refuse("9.6111", "that is not a half-squad") end
     local theirs = C.not_owner(a, u, "9.6111")
     if theirs then return theirs end
@@ -191,7 +191,7 @@ kessel.action{
     local case = C.pb() and "9.6112" or "11.6112"
     local why = S.only_in("hardening", case)
     if why then return why end
-    local h, u = C.unit(a.hero), C.unit(a.unit)
+    local h, u = C.unit(a.hero, a.side), C.unit(a.unit, a.side)
     if not h or h.type ~= "hero" or not retained(h) then return C.refuse(case, "no such Retained Hero") end
     local theirs = C.not_owner(a, h, case)
     if theirs then return theirs end
@@ -369,7 +369,7 @@ kessel.action{
     if C.pb() then return C.refuse("11.6114", "promotion out of the ranks is a Red Barricades rule") end
     local why = S.only_in("hardening", "11.6114")
     if why then return why end
-    local l = C.unit(a.leader)
+    local l = C.unit(a.leader, a.side)
     if not l or l.type ~= "leader" or not retained(l) then return C.refuse("11.6114", "no such Retained leader") end
     local theirs = C.not_owner(a, l, "11.6114")
     if theirs then return theirs end

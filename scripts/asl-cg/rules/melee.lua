@@ -45,7 +45,7 @@ kessel.action{
   validate = function(a)
     local why = S.only_in("melee", "9.601")
     if why then return why end
-    local u = C.unit(a.unit)
+    local u = C.unit(a.unit, a.side)
     if not u or not u.vars.climb then return C.refuse("9.601", "that unit is not on a Climb marker") end
     -- `reached = "no"` would read as true: only true or false (absent: the Location it left)
     if a.reached ~= nil and type(a.reached) ~= "boolean" then

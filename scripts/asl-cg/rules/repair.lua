@@ -221,7 +221,7 @@ kessel.action{
     local late = R.exchange_late()
     local why = not late and S.only_in("repair", case)
     if why then return why end
-    local mg, lmg = C.unit(a.mg), C.unit(a.lmg)
+    local mg, lmg = C.unit(a.mg, a.side), C.unit(a.lmg, a.side)
     if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
     end

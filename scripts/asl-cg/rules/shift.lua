@@ -87,7 +87,7 @@ function T.validate(a)
   if type(a.units) ~= "table" or #a.units == 0 then return C.refuse("9.613", "name the shifting units") end
   local units, side = {}, nil
   for _, id in ipairs(a.units) do
-    local u = C.unit(id)
+    local u = C.unit(id, a.side)
     if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", tostring(id) .. " is not Retained") end
     local theirs = C.not_owner(a, u, "9.613")
     if theirs then return theirs end
@@ -298,7 +298,7 @@ function T.validate_deploy(a)
     local why = S.only_in(C.pb() and "shift" or "escape", C.pb() and "9.613" or "11.6063")
     if why then return why end
   end
-  local u = C.unit(a.unit)
+  local u = C.unit(a.unit, a.side)
   if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, tostring(a.unit) .. " is not Retained") end
   local theirs = C.not_owner(a, u, case)
   if theirs then return theirs end

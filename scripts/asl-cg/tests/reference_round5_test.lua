@@ -474,3 +474,19 @@ kessel.test("case_9.617_rg_counters_are_hidden_from_every_other_side", function(
   for _, u in ipairs(kessel.game.view("russian").units) do ids[#ids + 1] = u.id end
   expect.eq(#ids, 0, "the Russian view lists none: " .. table.concat(ids, ","))
 end)
+
+-- [9.617] [9.602] a unit hidden from a side is, to that side's actions, no unit: the British naming
+-- a hidden German counter get the refusal an unknown id gets (it said "only its owner (german)
+-- decides about g1", telling them the hidden counter exists: RG counters could be counted so)
+kessel.test("case_9.617_a_hidden_unit_is_no_unit_to_the_other_side", function()
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = {
+    T.squad("g1", "german", "4-6-7", "C5", { vars = { reph = { status = "must_escape" } } }) } }
+  kessel.emit.hide("g1")
+  local ok, r = kessel.act{ kind = "escape", units = { "g1" }, side = "british" }
+  expect.refused(ok, r, "9.606", "g1 is not on the map")
+  local ok2, r2 = kessel.act{ kind = "escape", units = { "zz" }, side = "british" }
+  expect.refused(ok2, r2, "9.606", "zz is not on the map")
+  ok, r = kessel.act{ kind = "deploy", unit = "g1", side = "british" }
+  expect.refused(ok, r, "9.606", "is not Retained")
+  expect.accepted(kessel.act{ kind = "escape", units = { "g1" }, side = "german" })
+end)
