@@ -184,6 +184,9 @@ function S.record_problems()
             SIDE_KEYED[key], key, k, C.module():upper(), names)
         elseif NUMBER_PER_SIDE[key] and (type(t[k]) ~= "number" or t[k] ~= t[k]) then
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not a number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        elseif NUMBER_PER_SIDE[key] and key ~= "fpp" and (t[k] ~= math.floor(t[k]) or math.abs(t[k]) > 1e6) then
+          -- points, levels, counts and DRM are whole numbers (FPP may hold a half: 1.5 per mine factor)
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         elseif FLAG_PER_SIDE[key] and type(t[k]) ~= "boolean" then
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         end

@@ -223,6 +223,11 @@ kessel.test("case_9.6_scenario_records_of_the_wrong_kind_are_refused", function(
   local text = table.concat(S.record_problems(), "\n")
   expect.truthy(text:find("[9.6162] scenario var `cvp_lost`: the german value is `twenty`, not a number", 1, true), text)
   expect.truthy(text:find("[9.6122] scenario var `san`: the british value is `four`, not a number", 1, true), text)
+  -- a CPP of 10.5 stopped 9.617's note ("CPP spent %d"); FPP may hold a half
+  T.setup{ step = "markers", vars = { date = "dawn", cpp = { german = 10.5 }, fpp = { british = 7.5 } } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[9.616] scenario var `cpp`: the german value 10.5 is not a whole number", 1, true), text)
+  expect.falsy(text:find("fpp", 1, true), text)
   T.setup{ module = "rb", step = "markers", vars = { date = "18oct", attack_chit = { german = 1 } } }
   text = table.concat(S.record_problems(), "\n")
   expect.truthy(text:find("[11.616] scenario var `attack_chit`: the german value is `1`, not true or false", 1, true), text)
