@@ -45,6 +45,35 @@ function X.portage_limit(u)
   return u.vars.ww and 3 or 5
 end
 
+-- [9.606] [9.613] [11.6063] "Prior to its possessor's Escape [Shift] attempt, each SW/Gun may
+-- (must, if the unit exceeds its allowed portage limit) be dropped": `drop = { ids }` names SW (or
+-- a dm Gun) held by the units of the attempt; each is left unpossessed where it is
+function X.validate_drop(a, case)
+  if a.drop == nil then return nil end
+  if type(a.drop) ~= "table" then return C.refuse(case, "drop is a list of the SW ids the units let go before the attempt") end
+  local mine = {}
+  for _, id in ipairs(a.units or {}) do if type(id) == "string" then mine[id] = true end end
+  for _, id in ipairs(a.drop) do
+    local w = C.unit(id, a.side)
+    if not w or (w.type ~= "sw" and w.type ~= "gun") or not mine[w.vars.possessed_by or ""] then
+      return C.refuse(case, "`" .. tostring(id) .. "` is no SW or Gun held by the units making the attempt")
+    end
+  end
+end
+function X.apply_drop(a, case)
+  for _, id in ipairs(a.drop or {}) do
+    local w = kessel.units.get(id)
+    kessel.emit.unit_var(id, "possessed_by", nil)
+    C.note(case, w.vars.possessed_by .. " drops " .. id .. " before its attempt: it is left unpossessed"
+      .. (w.hex and (" in " .. w.hex) or " where it is"))
+  end
+end
+function X.dropped(a)
+  local out = {}
+  for _, id in ipairs(type(a.drop) == "table" and a.drop or {}) do out[id] = true end
+  return out
+end
+
 -- distance from a hex to the nearest hex of a friendly Setup Area (non-Isolated)
 local function distance_to_friendly(side, hex)
   local st = A.stored()
@@ -327,8 +356,10 @@ kessel.action{
       end
       if C.is_vehicle(u) and #a.units > 1 then return C.refuse(case, "a vehicle makes its own Escape DR") end
     end
+    return X.validate_drop(a, case)
   end,
   apply = function(a)
+    X.apply_drop(a, C.pb() and "9.606" or "11.6063")
     X.resolve(a.units, C.pb() and "9.606" or "11.6063")
   end,
   enumerate = function(side)

@@ -125,11 +125,17 @@ function T.validate(a)
       return C.refuse("9.613", "no path of Uncontrolled-Territory/friendly hexes leads from Setup Area " .. from .. " to " .. a.to)
     end
   end
+  local why = X.validate_drop(a, "9.613")
+  if why then return why end
+  local dropped = X.dropped(a)
   for _, u in ipairs(units) do
     local carried = 0
-    for _, w in ipairs(C.possessed(u.id)) do carried = carried + ((w.face and w.face.pp) or 0) end
+    for _, w in ipairs(C.possessed(u.id)) do
+      if not dropped[w.id] then carried = carried + ((w.face and w.face.pp) or 0) end
+    end
     if carried > X.portage_limit(u) then
-      return C.refuse("9.613", u.id .. " carries " .. carried .. " PP, more than its limit of " .. X.portage_limit(u) .. ": drop SW first")
+      return C.refuse("9.613", u.id .. " carries " .. carried .. " PP, more than its limit of " .. X.portage_limit(u)
+        .. ": drop SW first (shift{ ..., drop = { sw ids } })")
     end
   end
 end
@@ -172,6 +178,7 @@ local function arrive(u, side, to)
 end
 
 function T.apply(a)
+  X.apply_drop(a, "9.613")
   local units = {}
   for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
   local side, from = units[1].side, group_area(units)

@@ -495,3 +495,37 @@ kessel.test("case_9.617_a_hidden_unit_is_no_unit_to_the_other_side", function()
   expect.refused(ok, r, "9.606", "is not Retained")
   expect.accepted(kessel.act{ kind = "escape", units = { "g1" }, side = "german" })
 end)
+
+-- [9.613] "Prior to its possessor's Shift (attempt), each SW may (must, if the unit exceeds its
+-- allowed portage limit) be dropped"; [9.606] likewise before an Escape: `drop = { sw ids }`. A
+-- squad holding an HMG and an MMG (9 PP, limit 5) was refused its Shift "drop SW first" with no
+-- way to drop, and `escape`'s documented `drop` was ignored (the +PP DRM stayed)
+kessel.test("case_9.613_9.606_sw_may_be_dropped_before_the_attempt", function()
+  local area = { vars = { reph = { status = "retained", area = "A" } } }
+  local spec = { step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "C9", "M6" } }, areas = { A1 = { "A1" } } },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "control", side = "german", at = "C9" }, { kind = "control", side = "british", at = "M6" } },
+    units = { T.squad("g", "german", "4-6-7", "C3", area), T.sw("hmg", "german", "HMG", "C3", { vars = { possessed_by = "g" } }),
+      T.sw("mmg", "german", "MMG", "C3", { vars = { possessed_by = "g" } }) },
+    vars = { entry_areas = { german = { A1 = true } }, date = "day_i" } }
+  T.setup(spec)
+  while kessel.game.step().id ~= "shift" do T.resolve() end
+  local ok, r = kessel.act{ kind = "shift", units = { "g" }, to = "A1" }
+  expect.refused(ok, r, "9.613", "carries 9 PP, more than its limit of 5")
+  ok, r = kessel.act{ kind = "shift", units = { "g" }, to = "A1", drop = { "zz" } }
+  expect.refused(ok, r, "9.613", "is no SW or Gun held by the units making the attempt")
+  local ev
+  ok, ev = kessel.act{ kind = "shift", units = { "g" }, to = "A1", drop = { "mmg" } }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "g drops mmg before its attempt: it is left unpossessed in C3")
+  expect.eq(T.unit("mmg").location, "map")
+  expect.eq(T.unit("mmg").vars.possessed_by, nil)
+  expect.eq(T.unit("hmg").vars.possessed_by, "g")
+  -- before an Escape: the HMG's 5 PP over the squad's IPC of 3 is +2; dropped, no DRM for it
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = {
+    T.squad("e", "german", "4-6-7", "C5", { vars = { reph = { status = "must_escape" } } }), T.sw("h2", "german", "HMG", "C5", { vars = { possessed_by = "e" } }) } }
+  kessel.inject_dice{ 3, 3 }
+  ok, ev = kessel.act{ kind = "escape", units = { "e" }, drop = { "h2" } }
+  expect.accepted(ok, ev)
+  for _, m in ipairs(T.record(ev, "escape").modifiers) do expect.falsy(m.why:find("PP carried", 1, true), m.why) end
+  expect.eq(T.unit("h2").vars.possessed_by, nil)
+end)
