@@ -256,6 +256,10 @@ function H.harden_leader(l, case)
     if to then
       kessel.emit.change_unit(l.id, { faces = { C.leader_face(to) } })
       C.note(case, l.id .. " Battle Hardens from " .. label .. " to " .. to)
+    else
+      -- said, rather than passed over in silence: the GM hardens him by hand (A15.3)
+      C.note(case, l.id .. " (" .. tostring(label) .. ") Battle Hardens, but the ruleset's data (leader_hardens_to) know no grade above "
+        .. tostring(label) .. ": harden him by hand")
     end
   end
   if l.vars.heroic then kessel.emit.unit_var(l.id, "heroic", nil) end

@@ -529,3 +529,12 @@ kessel.test("case_9.613_9.606_sw_may_be_dropped_before_the_attempt", function()
   for _, m in ipairs(T.record(ev, "escape").modifiers) do expect.falsy(m.why:find("PP carried", 1, true), m.why) end
   expect.eq(T.unit("h2").vars.possessed_by, nil)
 end)
+
+-- [9.6113] a heroic leader of a grade the data do not list (a 7-1) is said to Battle Harden, with a
+-- note for the GM (he lost his heroic status with no word of it before)
+kessel.test("case_9.6113_a_leader_of_an_unlisted_grade_is_noted", function()
+  T.setup{ step = "hardening", vars = { date = "dawn" }, units = { T.leader("l", "british", "7-1", "C3", { vars = { heroic = true } }) } }
+  local ev = T.resolve()
+  T.has_note(ev, "l (7-1) Battle Hardens, but the ruleset's data (leader_hardens_to) know no grade above 7-1: harden him by hand")
+  expect.eq(T.unit("l").vars.heroic, nil)
+end)
