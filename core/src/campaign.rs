@@ -199,6 +199,10 @@ pub struct CarriedUnit {
     /// What changed during the last game: `type`, `side`, `faces`, `step`, `flags`, `location`,
     /// `vars k1 k2` (the variables that changed) — empty for a created unit.
     pub changed: Vec<String>,
+    /// The sides it is hidden from as it carries (a secret purchase, a hidden set-up): the
+    /// report marks it, as it marks a side's secret variable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden_from: Vec<String>,
 }
 
 /// A carry that cannot be made.
@@ -256,6 +260,11 @@ pub fn carry_over(
                 location: location_text(from, unit.location),
                 created: before.is_none(),
                 changed: before.map(|b| changes(b, unit)).unwrap_or_default(),
+                hidden_from: from
+                    .secrets
+                    .hidden_from(&unit.id)
+                    .map(String::from)
+                    .collect(),
             });
             if into.put_unit(unit.clone()) {
                 report.replaced.push(unit.id.clone());
@@ -342,22 +351,41 @@ impl CarryReport {
             line(format!("{} units ({})", self.units.len(), sides.join(", ")));
             let created: Vec<String> = (self.units.iter())
                 .filter(|u| u.created)
-                .map(|u| format!("{} ({} {}, {})", u.id, u.side, u.kind, u.location))
+                .map(|u| {
+                    let (id, side, kind, at) = (&u.id, &u.side, &u.kind, &u.location);
+                    format!("{id} ({side} {kind}, {at}{})", hidden_note(&u.hidden_from))
+                })
                 .collect();
             if !created.is_empty() {
                 line(format!("created: {}", wrap(&created, 12, width)));
             }
             let changed: Vec<String> = (self.units.iter())
                 .filter(|u| !u.created && !u.changed.is_empty())
-                .map(|u| format!("{} ({}: {})", u.id, u.location, u.changed.join(", ")))
+                .map(|u| {
+                    let hidden = hidden_note(&u.hidden_from);
+                    format!(
+                        "{} ({}: {}{hidden})",
+                        u.id,
+                        u.location,
+                        u.changed.join(", ")
+                    )
+                })
                 .collect();
             if !changed.is_empty() {
                 line(format!("changed: {}", wrap(&changed, 12, width)));
             }
-            let same = (self.units.iter())
+            let same: Vec<&CarriedUnit> = (self.units.iter())
                 .filter(|u| !u.created && u.changed.is_empty())
-                .count();
-            line(format!("unchanged: {same}"));
+                .collect();
+            let hidden: Vec<String> = (same.iter())
+                .filter(|u| !u.hidden_from.is_empty())
+                .map(|u| format!("{}{}", u.id, hidden_note(&u.hidden_from)))
+                .collect();
+            if hidden.is_empty() {
+                line(format!("unchanged: {}", same.len()));
+            } else {
+                line(format!("unchanged: {} ({})", same.len(), hidden.join("; ")));
+            }
             if !self.arrivals.is_empty() {
                 let w = wrap(&self.arrivals, 12, width);
                 line(format!("new arrivals from the scenario: {w}"));
@@ -377,6 +405,15 @@ impl CarryReport {
             line(format!("the map with {} changes", self.map_changes));
         }
         out
+    }
+}
+
+/// How a carried unit hidden from sides is marked: `, hidden from blue` (nothing if none).
+fn hidden_note(sides: &[String]) -> String {
+    if sides.is_empty() {
+        String::new()
+    } else {
+        format!(", hidden from {}", sides.join(" and "))
     }
 }
 
@@ -596,20 +633,24 @@ mod tests {
             location: "0101".into(),
             created,
             changed: changed.iter().map(|c| c.to_string()).collect(),
+            hidden_from: Vec::new(),
         };
         let mut r = CarryReport {
             units: vec![unit("n1", true, &[]), unit("a", false, &["vars"])],
             ..CarryReport::default()
         };
         r.units.push(unit("b", false, &[]));
+        r.units.push(unit("h", false, &[]));
+        r.units[0].hidden_from = vec!["blue".into()];
+        r.units[3].hidden_from = vec!["blue".into()];
         r.vars.insert("cpp".into(), Value::from(3));
         r.vars.insert("long".into(), Value::String("x".repeat(200)));
         let text = r.text(usize::MAX);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "  3 units (red 3)");
-        assert_eq!(lines[1], "  created: n1 (red inf, 0101)");
+        assert_eq!(lines[0], "  4 units (red 4)");
+        assert_eq!(lines[1], "  created: n1 (red inf, 0101, hidden from blue)");
         assert_eq!(lines[2], "  changed: a (0101: vars)");
-        assert_eq!(lines[3], "  unchanged: 1");
+        assert_eq!(lines[3], "  unchanged: 2 (h, hidden from blue)");
         assert_eq!(lines[4], "  cpp = 3");
         assert!(
             lines[5].ends_with('…') && lines[5].chars().count() < 120,

@@ -121,18 +121,39 @@ kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2
   columns = { "cost", "british_only", "night_only" },
   cells = { { 3 }, { 2 }, { 1 }, { 1.5, true }, { 3, true }, { 1 }, { 3 }, { 2 }, { 1 }, { 5 }, { 10 }, { 10 } } }
 
--- Faces for replacement, half-squads and battle hardening. These come from chapter A (A1.31,
--- A15.3, A19.13), outside the RePh text: ruleset data a scenario may extend with the scenario var
--- `faces`. The 9.6061 example fixes 4-6-7 -> 4-4-7 and the 4-4-7 HS (2-3-7).
-kessel.constant("half_squad", { ["6-4-8"] = "3-4-8", ["4-5-8"] = "2-4-8", ["4-5-7"] = "2-4-7", ["4-6-8"] = "2-4-8",
-  ["4-6-7"] = "2-4-7", ["4-4-7"] = "2-3-7", ["4-3-6"] = "2-2-6", ["8-3-8"] = "3-3-8", ["5-4-8"] = "2-4-8",
-  ["6-2-8"] = "3-2-8", ["4-4-7r"] = "2-2-7", ["4-2-6"] = "2-2-6" })
-kessel.constant("replaced_by", { ["6-4-8"] = "4-5-8", ["4-5-8"] = "4-5-7", ["4-5-7"] = "4-4-7", ["4-6-8"] = "4-6-7",
-  ["4-6-7"] = "4-4-7", ["4-4-7"] = "4-3-6", ["8-3-8"] = "4-6-8", ["5-4-8"] = "4-6-8", ["4-2-6"] = "4-2-6" })
-kessel.constant("hardens_to", { ["4-5-7"] = "4-5-8", ["4-6-7"] = "4-6-8", ["4-4-7"] = "4-6-7", ["4-3-6"] = "4-4-7",
-  ["4-2-6"] = "4-4-7r" })
--- elite faces: they become Fanatic when they Battle Harden [9.6112]
-kessel.constant("elite", { ["6-4-8"] = true, ["4-5-8"] = true, ["4-6-8"] = true, ["8-3-8"] = true, ["5-4-8"] = true, ["6-2-8"] = true })
+-- Squads per nationality (the side: german, british, russian), by full-strength face: the
+-- half-squad face, the squad it is Replaced by, the squad it Battle Hardens to, and whether it is
+-- elite (an elite MMC becomes Fanatic when it Battle Hardens [9.6112]). These come from chapter A
+-- (A1.31, A15.3, A19.13), outside the RePh text: ruleset data. The 9.6061 example fixes the German
+-- 4-6-7 -> 4-4-7 and the 4-4-7 HS (2-3-7). Keyed by nationality because one face is two squads:
+-- a Russian 4-4-7 is first line (Replaced by a 4-2-6 Conscript, hardens to a 4-5-8), a German one
+-- second line (Replaced by a 4-3-6, hardens to a 4-6-7); a Russian 4-5-8 is Replaced by a 4-4-7, a
+-- British one by a 4-5-7. A Russian 4-4-7's half-squad is a 2-3-7, as the RB example scenario
+-- gives it (2-2-7 is the 5-2-7's).
+kessel.constant("squads", {
+  german = {
+    ["8-3-8"] = { hs = "3-3-8", replaced_by = "4-6-8", elite = true },
+    ["5-4-8"] = { hs = "2-4-8", replaced_by = "4-6-8", elite = true },
+    ["4-6-8"] = { hs = "2-4-8", replaced_by = "4-6-7", elite = true },
+    ["4-6-7"] = { hs = "2-4-7", replaced_by = "4-4-7", hardens_to = "4-6-8" },
+    ["4-4-7"] = { hs = "2-3-7", replaced_by = "4-3-6", hardens_to = "4-6-7" },
+    ["4-3-6"] = { hs = "2-2-6", hardens_to = "4-4-7" },
+  },
+  british = {
+    ["6-4-8"] = { hs = "3-4-8", replaced_by = "4-5-8", elite = true },
+    ["4-5-8"] = { hs = "2-4-8", replaced_by = "4-5-7", elite = true },
+    ["4-5-7"] = { hs = "2-4-7", replaced_by = "4-4-7", hardens_to = "4-5-8" },
+    ["4-4-7"] = { hs = "2-3-7", replaced_by = "4-3-6", hardens_to = "4-5-7" },
+    ["4-3-6"] = { hs = "2-2-6", hardens_to = "4-4-7" },
+  },
+  russian = {
+    ["6-2-8"] = { hs = "3-2-8", replaced_by = "5-2-7", elite = true },
+    ["4-5-8"] = { hs = "2-4-8", replaced_by = "4-4-7", elite = true },
+    ["5-2-7"] = { hs = "2-2-7", replaced_by = "4-2-6", hardens_to = "6-2-8" },
+    ["4-4-7"] = { hs = "2-3-7", replaced_by = "4-2-6", hardens_to = "4-5-8" },
+    ["4-2-6"] = { hs = "2-2-6", hardens_to = "4-4-7" },   -- a Conscript: nothing lower [9.606] footnote 2
+  },
+})
 -- [9.6113] a heroic leader Battle Hardens one grade (A15.3 via footnote 21: ruleset data)
 kessel.constant("leader_hardens_to", { ["6+1"] = "7-0", ["7-0"] = "8-0", ["8-0"] = "8-1", ["8-1"] = "9-1",
   ["9-0"] = "10-0", ["9-1"] = "9-2", ["9-2"] = "10-2", ["10-2"] = "10-3" })
@@ -179,6 +200,7 @@ record("bought_previous_day", "table", "RB: { side = { elite_coys = n, first_lin
 record("win_loss", "table", "RB: { side = { wins, losses, completed } } CG scenarios so far [11.6142]")
 record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leader Battle Hardening DR (0, -1 or -2) [11.6113]")
 record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text)")
+record("rg_record", "list", "the German RG Purchase Record; an Initial Scenario's OB lists its RG here with given = true (I1-I3 with strength F or D) [9.6178] [9.6181]")
 record("entry_order", "table", "the Entry Areas of each side in order along the map edge, for the 'next' Entry Area of a Shift [9.613]")
 record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given [11.6063]")
 

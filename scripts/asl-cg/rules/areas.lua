@@ -312,9 +312,15 @@ function A.classify_unit(u, st)
           else
             if dest ~= u.hex then kessel.emit.move(u.id, { dest }) end
             mine = { id = target.area }
+            for _, area in ipairs(st.areas[u.side] or {}) do
+              if area.id == target.area and not area.level then mine = area end
+            end
           end
-          status, why = "retained", "9.6053"
-          C.note("9.6053", u.id .. " in Uncontrolled Territory is Retained into " .. (target.entry and "Entry Area " or "Setup Area ") .. mine.id)
+          -- "Retained into the nearest ... friendly Setup Area (even if Isolated)": then it is
+          -- Isolated there [9.6052] (it may Escape [9.606], sets up with Ammunition Shortage [9.62021])
+          status, why = mine.isolated and "isolated" or "retained", "9.6053"
+          C.note("9.6053", u.id .. " in Uncontrolled Territory is Retained into " .. (target.entry and "Entry Area " or "Setup Area ") .. mine.id
+            .. (mine.isolated and ", which is Isolated: so is it" or ""))
         else
           status, why = "must_escape", "9.6053"
         end
@@ -324,6 +330,16 @@ function A.classify_unit(u, st)
       local iso, through
       if status == "must_escape" then iso, through = A.escape_isolation(u, st) end
       if iso then kessel.emit.unit_var(u.id, "isolated", true) end
+      -- what the 9.6056 chart gives each unit not simply Retained, for a GM to check
+      local where = ({ nml = "in No Man's Land", ut = "in Uncontrolled Territory with no path to a friendly area" })[cls]
+        or ("in the " .. tostring(cls) .. " Setup Area")
+      if status == "must_escape" then
+        C.note(why, u.id .. " is " .. where .. ": it must attempt Escape (9.606)" .. (iso and ", Isolated (+2)" or ""))
+      elseif status == "isolated" and why == "9.6052" then
+        C.note(why, u.id .. " is Isolated in Setup Area " .. tostring(mine and mine.id) .. ": it may attempt Escape or stay (9.606)")
+      elseif status == "in_place" or status == "enemy_area" then
+        C.note(why, u.id .. " (" .. u.type .. ") is " .. where .. ": " .. (status == "in_place" and "it stays in place" or "the side Controlling the area takes it in 9.6071"))
+      end
       kessel.emit.unit_var(u.id, "reph", { status = status, area = mine and mine.id or nil, why = why, class = cls,
         through_enemy = through })
       if status == "isolated" then kessel.emit.unit_var(u.id, "isolated", true) end

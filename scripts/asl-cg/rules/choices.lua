@@ -63,7 +63,8 @@ offer("hero_harden", function(side)
   if not in_step("hardening") then return {} end
   local out = {}
   for _, h in ipairs(kessel.units.all{ type = "hero", side = side }) do
-    for _, u in ipairs(kessel.units.all{ side = h.side, type = "squad" }) do
+    -- a Hero whose owner has chosen is offered no more choices
+    for _, u in ipairs(h.vars.hardens and {} or kessel.units.all{ side = h.side, type = "squad" }) do
       out[#out + 1] = { kind = "hero_harden", side = h.side, hero = h.id, unit = u.id }
     end
   end
@@ -124,10 +125,11 @@ offer("keep_hs", function(side)
   return out
 end)
 offer("mg_exchange", function(side)
-  if not in_step("repair") then return {} end
+  local late = require("rules.repair").exchange_late()
+  if not in_step("repair") and not late then return {} end
   local out = {}
   for _, mg in ipairs(owned(side, { type = "sw" })) do
-    if mg.vars.vehicular and mg.vars.disabled then
+    if mg.vars.vehicular and mg.vars.disabled and (not late or mg.vars.disabled_reph == C.var("date")) then
       for _, l in ipairs(owned(mg.side, { type = "sw" })) do
         if l.face and l.face.weapon == "LMG" and l.location ~= "eliminated" then
           out[#out + 1] = { kind = "mg_exchange", side = mg.side, mg = mg.id, lmg = l.id }

@@ -16,11 +16,16 @@ S.on_end("commencement", function()
   if o then
     kessel.emit.var("sets_up_first", o.sets_up_first)
     kessel.emit.var("moves_first", o.moves_first)
-    C.note("9.62023", string.format("%s: the %s set up first; the %s move first", date, o.sets_up_first, o.moves_first))
+    -- the text's table stops at Day III: its Dusk row is ours (as Day II and Day III)
+    local reading = date == "dusk" and " (the 9.62023 table has no Dusk row: as Day II and Day III, our reading)" or ""
+    C.note("9.62023", string.format("%s: the %s set up first; the %s move first%s", date, o.sets_up_first, o.moves_first, reading))
   end
+  -- "Each unit/Equipment piece set up in an Isolated Location": a Weapon too (one held by an
+  -- Isolated unit, mounted on an Isolated vehicle, or lying in an Isolated Setup Area: C.weapon_isolated)
   local isolated = {}
   for _, u in ipairs(C.on_map()) do
-    if u.vars.isolated then
+    local weapon = u.type == "sw" or u.type == "gun" or u.vars.vehicular
+    if u.vars.isolated or (weapon and C.weapon_isolated(u)) then
       isolated[#isolated + 1] = u.id
       kessel.emit.unit_var(u.id, "ammo_shortage", true)
     end
@@ -37,6 +42,8 @@ S.on_end("commencement", function()
     C.note("9.62021", "Isolated units set up first in their Setup Area, with Ammunition Shortage (A19.131): " .. table.concat(isolated, ", "))
   end
   C.note("9.6201", "a PB CG scenario has no Victory Conditions of its own")
+  -- an Initial Scenario's "!" steps are done: the next RePh is a whole one
+  if kessel.game.var("initial_reph") ~= nil then kessel.emit.var("initial_reph", nil) end
 end)
 
 return M

@@ -94,7 +94,7 @@ end
 
 -- a number as a GM reads it: 150 rather than 150.0, 1.5 as it is
 function C.num(x)
-  if type(x) == "number" and x == math.floor(x) then return string.format("%d", x) end
+  if type(x) == "number" and x == math.floor(x) and math.abs(x) < 2 ^ 53 then return string.format("%d", x) end
   return tostring(x)
 end
 
@@ -131,10 +131,11 @@ end
 -- Hidden units (HIP, a hidden Set DC: unit var `hidden`) are hidden by the engine from the other
 -- side (`kessel.emit.hide`), so its view (`kessel view --as`) does not show them; `reveal` shows
 -- them to all when the rules place them on-map [9.602] [11.602]
+-- hidden from every side but its own: the other side of the module, and a side the module does
+-- not have (the Russians in PB), whose view (`kessel view --as russian`) would otherwise show it
 function C.conceal(u)
-  local other = C.other(u.side)
-  for _, s in ipairs(kessel.units.hidden_from(u.id)) do if s == other then return end end
-  kessel.emit.hide(u.id, { from = other })
+  if #kessel.units.hidden_from(u.id) > 0 then return end
+  kessel.emit.hide(u.id)
 end
 function C.reveal(u)
   if #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end
@@ -178,9 +179,15 @@ end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
 -- the unit an action names, or nil when there is none by that id (a parameter a player typed may
 -- be anything: a number, a table)
-function C.unit(id)
+-- a unit named by an action's parameter; a unit hidden from the acting side `side` is, to it, no
+-- unit at all (a refusal naming its owner would tell that the hidden counter exists)
+function C.unit(id, side)
   if type(id) ~= "string" then return nil end
-  return kessel.units.get(id)
+  local u = kessel.units.get(id)
+  if u and side then
+    for _, s in ipairs(kessel.units.hidden_from(id)) do if s == side then return nil end end
+  end
+  return u
 end
 
 -- a choice about a unit is its owner's: refused when the acting side (`action.side`, when the
@@ -226,11 +233,18 @@ function C.face_label(u)
   end
   return u.face and (u.face.label or u.face.name or u.face.weapon) or "?"
 end
--- a squad's full-strength face (its HS face is face 2): kept in vars.squad_face
+-- a squad's full-strength face (its HS face is face 2): kept in vars.squad_face (a trailing `r`,
+-- an old spelling of a Russian face, is dropped: the nationality is the side)
 function C.squad_face(u)
-  if u.vars.squad_face then return u.vars.squad_face end
+  if u.vars.squad_face then return (u.vars.squad_face:gsub("r$", "")) end
   if u.type == "squad" and u.step == 0 then return C.face_label(u) end
   return nil
+end
+
+-- the `squads` data row of a nationality's squad face (hs, replaced_by, hardens_to, elite), or nil
+function C.squad_data(side, face)
+  if face == nil then return nil end
+  return (kessel.game.constant("squads")[side] or {})[(face:gsub("r$", ""))]
 end
 
 -- half-squad equivalents [A1.31]: a squad counts 2, a HS or crew 1, SMC 0
@@ -249,11 +263,12 @@ function C.leader_face(label)
   return { morale = tonumber(m), drm = drm, label = label }
 end
 
--- squad faces: { squad, half-squad } for a squad face string
-function C.squad_faces(face)
-  local hs = kessel.game.constant("half_squad")[face]
-  if not hs then error("no half-squad is known for `" .. face .. "` (add it to the `half_squad` data)") end
-  return { face:gsub("r$", ""), hs }
+-- squad faces: { squad, half-squad } for a side's squad face string
+function C.squad_faces(face, side)
+  face = face:gsub("r$", "")
+  local d = C.squad_data(side, face)
+  if not d then error("no " .. tostring(side) .. " squad `" .. face .. "` is known (add it to the `squads` data)") end
+  return { face, d.hs }
 end
 
 -- the on-map units of a side (all sides if nil), in scenario order
@@ -309,9 +324,9 @@ end
 -- Replacement [A19.13]: a squad or HS is replaced by the next lower quality (data `replaced_by`)
 function C.replace(u, case)
   if u.type ~= "squad" then return false end
-  local squad = kessel.game.constant("replaced_by")[C.squad_face(u) or ""]
+  local squad = (C.squad_data(u.side, C.squad_face(u)) or {}).replaced_by
   if not squad then return false end
-  kessel.emit.change_unit(u.id, { faces = C.squad_faces(squad) })
+  kessel.emit.change_unit(u.id, { faces = C.squad_faces(squad, u.side) })
   kessel.emit.unit_var(u.id, "squad_face", squad)
   C.note(case, u.id .. " is Replaced by a " .. squad .. (u.step == 1 and " half-squad" or ""))
   return true

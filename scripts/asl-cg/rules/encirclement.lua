@@ -80,7 +80,7 @@ function E.encirclement(case)
       local where = kessel.units.get(u.id)
       C.eliminate(u.id, case, "failed its Encirclement 1TC")
       E.release_guarded(where, case)
-      if u.vars.airborne and C.pb() then
+      if u.side == "british" and u.vars.airborne ~= false and C.pb() then
         C.note(case, u.id .. " is not placed in the Walking Wounded Box")
       end
     end

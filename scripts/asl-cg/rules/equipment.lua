@@ -130,7 +130,7 @@ kessel.action{
     if C.pb() then return C.refuse("11.6073", "removing a hidden Set DC is a Red Barricades rule") end
     local why = S.only_in("equipment", "11.6073")
     if why then return why end
-    local u = C.unit(a.unit)
+    local u = C.unit(a.unit, a.side)
     if not u or u.location ~= "map" or not (u.vars.set_dc and u.vars.hidden) then
       return C.refuse("11.6073", tostring(a.unit) .. " is no hidden Set DC on the map")
     end
@@ -154,7 +154,7 @@ local function freed(p, case)
   kessel.emit.unit_var(p.id, "guarded_by", nil)
   if C.is_mmc(p) then
     local face = kessel.game.constant("conscript")[p.side]
-    local faces = C.squad_faces(face)
+    local faces = C.squad_faces(face, p.side)
     if p.type == "squad" then
       kessel.emit.change_unit(p.id, { faces = faces })
       kessel.emit.unit_var(p.id, "squad_face", face)
@@ -178,7 +178,7 @@ kessel.action{
     local case = C.pb() and "9.608" or "11.608"
     local why = S.only_in("prisoners", case)
     if why then return why end
-    local p = C.unit(a.unit)
+    local p = C.unit(a.unit, a.side)
     if not p or not p.vars.guarded_by then return C.refuse(case, "that unit is not a prisoner") end
     local g = kessel.units.get(p.vars.guarded_by)
     if not g or not g.vars.isolated then return C.refuse(case, "only an Isolated Guard decides about its prisoners") end
@@ -186,7 +186,7 @@ kessel.action{
     if theirs then return theirs end
     if a.choice == "execute" and C.pb() then return C.refuse("9.608", "prisoners are not executed in PB") end
     if a.choice == "transfer" then
-      local t = C.unit(a.to)
+      local t = C.unit(a.to, a.side)
       if not t or t.id == g.id or t.side ~= g.side or not C.is_personnel(t) or t.location ~= "map"
         or C.isolated_area(t) ~= C.isolated_area(g) then
         return C.refuse(case, "a prisoner goes to another friendly unit able to Guard, in the same Isolated Area as " .. g.id)

@@ -45,6 +45,35 @@ function X.portage_limit(u)
   return u.vars.ww and 3 or 5
 end
 
+-- [9.606] [9.613] [11.6063] "Prior to its possessor's Escape [Shift] attempt, each SW/Gun may
+-- (must, if the unit exceeds its allowed portage limit) be dropped": `drop = { ids }` names SW (or
+-- a dm Gun) held by the units of the attempt; each is left unpossessed where it is
+function X.validate_drop(a, case)
+  if a.drop == nil then return nil end
+  if type(a.drop) ~= "table" then return C.refuse(case, "drop is a list of the SW ids the units let go before the attempt") end
+  local mine = {}
+  for _, id in ipairs(a.units or {}) do if type(id) == "string" then mine[id] = true end end
+  for _, id in ipairs(a.drop) do
+    local w = C.unit(id, a.side)
+    if not w or (w.type ~= "sw" and w.type ~= "gun") or not mine[w.vars.possessed_by or ""] then
+      return C.refuse(case, "`" .. tostring(id) .. "` is no SW or Gun held by the units making the attempt")
+    end
+  end
+end
+function X.apply_drop(a, case)
+  for _, id in ipairs(a.drop or {}) do
+    local w = kessel.units.get(id)
+    kessel.emit.unit_var(id, "possessed_by", nil)
+    C.note(case, w.vars.possessed_by .. " drops " .. id .. " before its attempt: it is left unpossessed"
+      .. (w.hex and (" in " .. w.hex) or " where it is"))
+  end
+end
+function X.dropped(a)
+  local out = {}
+  for _, id in ipairs(type(a.drop) == "table" and a.drop or {}) do out[id] = true end
+  return out
+end
+
 -- distance from a hex to the nearest hex of a friendly Setup Area (non-Isolated)
 local function distance_to_friendly(side, hex)
   local st = A.stored()
@@ -151,7 +180,8 @@ function X.relocate(u, case)
     if from then require("rules.rb").after_escape(from) end
     return
   end
-  local st = A.stored()
+  -- no Setup Areas determined (9.605 not played): only the Entry Areas are there to reach
+  local st = A.stored() or { areas = {}, hexes = {} }
   local targets = {}
   for _, area in ipairs(st.areas[u.side] or {}) do
     if not area.level and not area.isolated then for _, h in ipairs(area.hexes) do targets[h] = { area = area.id } end end
@@ -255,24 +285,35 @@ function X.resolve(ids, case)
     if crew then X.relocate(crew, case) end
     return result
   end
+  -- [9.6061] the Equipment a unit Eliminated by its Escape attempt took along is Eliminated on a
+  -- dr >= 4, else left unpossessed in its last Location (whatever result Eliminated the unit)
+  local function equipment_of_eliminated(u, weapons)
+    for _, w in ipairs(weapons) do
+      local r = C.dr("escape_equipment")
+      if r >= 4 then C.eliminate(w.id, case, "taken along by an Eliminated escapee, dr " .. r .. " >= 4 [9.6061]")
+      else
+        kessel.emit.unit_var(w.id, "possessed_by", nil)
+        C.note(case, w.id .. " is left unpossessed in " .. u.hex .. " (dr " .. r .. " <= 3 [9.6061])")
+      end
+    end
+  end
+  local held = {}
+  for _, u in ipairs(units) do held[u.id] = C.possessed(u.id) end
   if result == "eliminated" then
     for _, u in ipairs(units) do
-      local weapons = C.possessed(u.id)
       C.eliminate(u.id, case, "Escape")
-      for _, w in ipairs(weapons) do
-        local r = C.dr("escape_equipment")
-        if r >= 4 then C.eliminate(w.id, case, "taken along by an Eliminated escapee, dr " .. r)
-        else
-          kessel.emit.unit_var(w.id, "possessed_by", nil)
-          C.note(case, w.id .. " is left unpossessed in " .. u.hex .. " (dr " .. r .. ")")
-        end
-      end
+      equipment_of_eliminated(u, held[u.id])
     end
     return result
   end
   if result == "replaced" or result == "replaced_reduced" then
+    -- footnote 2: a crew, or a unit that would become Disrupted (one with no lower quality to be
+    -- Replaced by: a Conscript, a Green squad of a side without Conscripts), is Eliminated instead
     local u = random_pick(units, case)
-    if u.type == "crew" or not C.replace(u, case) then C.eliminate(u.id, case, "cannot be Replaced") end
+    if u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2")
+    elseif not C.replace(u, case) then
+      C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2")
+    end
   end
   if result == "reduced" or result == "replaced_reduced" then
     local alive = {}
@@ -281,6 +322,7 @@ function X.resolve(ids, case)
   end
   for _, u in ipairs(units) do
     local now = kessel.units.get(u.id)
+    if now.location == "eliminated" then equipment_of_eliminated(u, held[u.id]) end
     if now.location == "map" then
       X.relocate(now, case)
       for _, w in ipairs(C.possessed(u.id)) do
@@ -301,7 +343,7 @@ kessel.action{
     if type(a.units) ~= "table" or #a.units == 0 then return C.refuse(case, "name the escaping units") end
     local first
     for _, id in ipairs(a.units) do
-      local u = C.unit(id)
+      local u = C.unit(id, a.side)
       if not u or u.location ~= "map" then return C.refuse(case, tostring(id) .. " is not on the map") end
       local theirs = C.not_owner(a, u, case)
       if theirs then return theirs end
@@ -314,8 +356,10 @@ kessel.action{
       end
       if C.is_vehicle(u) and #a.units > 1 then return C.refuse(case, "a vehicle makes its own Escape DR") end
     end
+    return X.validate_drop(a, case)
   end,
   apply = function(a)
+    X.apply_drop(a, C.pb() and "9.606" or "11.6063")
     X.resolve(a.units, C.pb() and "9.606" or "11.6063")
   end,
   enumerate = function(side)

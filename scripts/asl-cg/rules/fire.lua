@@ -37,6 +37,21 @@ local function remove_fires(hex, kinds)
   for _, m in ipairs(fires_at(hex, kinds)) do kessel.emit.marker(m.id) end
 end
 
+-- [9.6095] is an Isolated unit "confined to setting up in" consumed Locations? It sets up only in
+-- its own Isolated Setup Area [9.62021]: confined when every hex of that area was consumed; a unit
+-- whose area is not known (no 9.605 run) is confined to its own hex
+local function confined(u, consumed_set)
+  local st = kessel.game.var("setup_areas")
+  local id = u.vars.reph and u.vars.reph.area
+  for _, area in ipairs(st and st.areas and st.areas[u.side] or {}) do
+    if area.id == id and (area.level or 0) == C.level(u) then
+      for _, h in ipairs(area.hexes) do if not consumed_set[h] then return false end end
+      return true
+    end
+  end
+  return consumed_set[u.hex] == true
+end
+
 -- Fortifications and Equipment in a consumed Location are Eliminated [9.6095] [11.6097]
 local function eliminate_contents(hex, case, opts)
   for _, m in ipairs(kessel.markers.at(hex)) do
@@ -51,7 +66,11 @@ local function eliminate_contents(hex, case, opts)
     local wreck_gone = opts.rubbled and C.is_vehicle(u) and u.vars.wreck
     if u.type == "sw" or u.type == "gun" or wreck_gone then C.eliminate(u.id, case, "consumed by fire") end
     if opts.isolated_units and u.vars.isolated and kessel.units.get(u.id).location == "map" then
-      C.eliminate(u.id, case, "Isolated in a Location the fire consumed")
+      if confined(u, opts.consumed_set) then
+        C.eliminate(u.id, case, "Isolated, confined to setting up where the fire was")
+      else
+        C.note(case, u.id .. " is Isolated in " .. hex .. ", but its Isolated Setup Area has Locations the fire did not consume: it stays")
+      end
     end
   end
 end
@@ -109,7 +128,9 @@ function F.pb()
       end
     end
   end
-  for _, h in ipairs(consumed) do eliminate_contents(h, "9.6095", { rubbled = rubbled[h], isolated_units = true }) end
+  local consumed_set = {}
+  for _, h in ipairs(consumed) do consumed_set[h] = true end
+  for _, h in ipairs(consumed) do eliminate_contents(h, "9.6095", { rubbled = rubbled[h], isolated_units = true, consumed_set = consumed_set }) end
   C.record("fires", "9.609", { consumed = consumed })
 end
 
@@ -200,9 +221,12 @@ function F.rb()
   end
   local new = C.sorted_keys(added)
   if #spread > 0 then C.note("11.6096", "Flames become Blazes in " .. table.concat(spread, ", ") .. "; new Blazes in " .. table.concat(new, ", ")) end
-  for _, h in ipairs(C.sorted_keys(added)) do
+  -- a Location "now containing a Blaze": a new one, or a Flame flipped to its Blaze side
+  local blazing = C.copy(added)
+  for _, h in ipairs(spread) do blazing[h] = true end
+  for _, h in ipairs(C.sorted_keys(blazing)) do
     for _, u in ipairs(kessel.units.at(h)) do
-      if u.vars.isolated then
+      if u.vars.isolated and kessel.units.get(u.id).location == "map" then
         if C.is_vehicle(u) then kessel.emit.unit_var(u.id, "wreck", "burnt_out") end
         C.eliminate(u.id, "11.6096", "Isolated in a Location now Blazing")
       end

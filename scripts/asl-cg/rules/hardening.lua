@@ -62,7 +62,7 @@ local function walking_wounded()
     if not area.isolated and not area.level then hex = area.hexes[1]; break end
   end
   for i = 1, n do
-    local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8"), at = hex,
+    local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8", "british"), at = hex,
       vars = { ww = true, squad_face = "6-4-8", airborne = true } }
     C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (hex and (" into " .. hex) or " off-map"))
   end
@@ -81,22 +81,22 @@ end)
 -- a non-elite one after taking its better face (our reading of the errata mark)
 function H.harden_mmc(u, case)
   local face = C.squad_face(u) or C.face_label(u)
-  local to = kessel.game.constant("hardens_to")[face]
-  local elite = kessel.game.constant("elite")[face]
+  local data = C.squad_data(u.side, face) or {}
+  local to, elite = data.hardens_to, data.elite
   kessel.emit.unit_var(u.id, "hardened_reph", true)
   if elite or not to then
     kessel.emit.unit_var(u.id, "fanatic_next", true)
     C.note(case, u.id .. " (" .. face .. ") Battle Hardens: Fanatic for the next CG scenario")
     return
   end
-  kessel.emit.change_unit(u.id, { faces = C.squad_faces(to) })
-  kessel.emit.unit_var(u.id, "squad_face", to:gsub("r$", ""))
+  kessel.emit.change_unit(u.id, { faces = C.squad_faces(to, u.side) })
+  kessel.emit.unit_var(u.id, "squad_face", to)
   kessel.emit.unit_var(u.id, "battle_hardened", true)
   if C.pb() then
-    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", ""))
+    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to)
   else
     kessel.emit.unit_var(u.id, "fanatic_next", true)
-    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to:gsub("r$", "") .. " and is Fanatic for the next CG scenario (in all cases: \"Elite\" deleted by errata)")
+    C.note(case, u.id .. " Battle Hardens from " .. face .. " to " .. to .. " and is Fanatic for the next CG scenario (in all cases: \"Elite\" deleted by errata)")
   end
 end
 
@@ -111,9 +111,9 @@ function H.candidates(side, area, isolated_area)
     end
   end
   local function score(u)
-    local f = C.squad_face(u) or ""
-    if kessel.game.constant("elite")[f] then return 2 end
-    return kessel.game.constant("hardens_to")[f] and 0 or 1
+    local d = C.squad_data(u.side, C.squad_face(u)) or {}
+    if d.elite then return 2 end
+    return d.hardens_to and 0 or 1
   end
   table.sort(out, function(a, b)
     if score(a) ~= score(b) then return score(a) < score(b) end
@@ -131,7 +131,12 @@ local function mtr_allowance(side)
   return n
 end
 
+-- the HS a Recombining removed this step, each to the squad it became (a Hero's choice of either
+-- HS is that squad)
+H.merged = {}
+
 function H.recombine(case)
+  H.merged = {}
   for _, side in ipairs(C.sides()) do
     local groups, keys = {}, {}
     local keep_allowed = C.pb() and mtr_allowance(side) or 0
@@ -153,6 +158,7 @@ function H.recombine(case)
       for i = 1, #g - 1, 2 do
         kessel.emit.step(g[i].id, 0)
         kessel.emit.remove(g[i + 1].id)
+        H.merged[g[i + 1].id] = g[i].id
         for _, w in ipairs(C.possessed(g[i + 1].id)) do kessel.emit.unit_var(w.id, "possessed_by", g[i].id) end
         C.note(case, g[i].id .. " and " .. g[i + 1].id .. " Recombine into a squad (" .. C.face_label(kessel.units.get(g[i].id)) .. ")")
       end
@@ -167,7 +173,7 @@ kessel.action{
     if not C.pb() then return C.refuse("11.6111", "every same HS type Recombines in RB: no HS is kept apart for a MTR") end
     local why = S.only_in("hardening", "9.6111")
     if why then return why end
-    local u = C.unit(a.unit)
+    local u = C.unit(a.unit, a.side)
     if not u or not C.is_hs(u) then return C.refuse("9.6111", "that is not a half-squad") end
     local theirs = C.not_owner(a, u, "9.6111")
     if theirs then return theirs end
@@ -185,27 +191,46 @@ kessel.action{
     local case = C.pb() and "9.6112" or "11.6112"
     local why = S.only_in("hardening", case)
     if why then return why end
-    local h, u = C.unit(a.hero), C.unit(a.unit)
+    local h, u = C.unit(a.hero, a.side), C.unit(a.unit, a.side)
     if not h or h.type ~= "hero" or not retained(h) then return C.refuse(case, "no such Retained Hero") end
     local theirs = C.not_owner(a, h, case)
     if theirs then return theirs end
     if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse(case, "a friendly non-crew MMC is hardened") end
     if u.vars.hardened_reph then return C.refuse(case, "no MMC Battle Hardens more than once per RePh") end
+    for _, o in ipairs(retained_units{ type = "hero", side = h.side }) do
+      if o.id ~= h.id and o.vars.hardens == u.id then
+        return C.refuse(case, "no MMC Battle Hardens more than once per RePh: " .. o.id .. " hardens " .. u.id)
+      end
+    end
     if C.pb() and area_of(u) ~= area_of(h) then return C.refuse("9.6112", "the MMC must be in the Hero's Setup/Entry Area") end
     if not C.pb() and hero_area(h) and rb_isolated_area(u) ~= hero_area(h) then
       return C.refuse("11.6112", "the Hero is in an Isolated Area: the MMC must be in that same Isolated Area")
     end
   end,
+  -- the choice is carried out as the step ends, after Recombining [9.6111] [11.6111]: a HS chosen
+  -- that recombines is the squad it becomes
   apply = function(a)
     local case = C.pb() and "9.6112" or "11.6112"
-    H.harden_mmc(kessel.units.get(a.unit), case)
-    C.eliminate(a.hero, case, "a Retained Hero, Battle Hardening " .. a.unit)
+    kessel.emit.unit_var(a.hero, "hardens", a.unit)
+    C.note(case, a.hero .. " will Battle Harden " .. a.unit .. " as the step ends (after Recombining, " .. (C.pb() and "9.6111" or "11.6111") .. ")")
   end,
 }
 
 function H.heroes(case)
   for _, h in ipairs(retained_units{ type = "hero" }) do
     local cands = H.candidates(h.side, C.pb() and area_of(h) or nil, (not C.pb()) and hero_area(h) or nil)
+    -- the owner's choice, if still an MMC the Hero may harden (a recombined HS: the squad it became)
+    local chosen = h.vars.hardens and (H.merged[h.vars.hardens] or h.vars.hardens)
+    if chosen then
+      kessel.emit.unit_var(h.id, "hardens", nil)
+      local pick
+      for i, u in ipairs(cands) do if u.id == chosen then pick = i end end
+      if pick then
+        table.insert(cands, 1, table.remove(cands, pick))
+      else
+        C.note(case, h.id .. "'s choice " .. chosen .. " may no longer Battle Harden: the first candidate is taken")
+      end
+    end
     if #cands == 0 and C.pb() then
       C.note(case, h.id .. " (Hero) is Retained: no MMC to Battle Harden")
     elseif #cands == 0 then
@@ -231,6 +256,10 @@ function H.harden_leader(l, case)
     if to then
       kessel.emit.change_unit(l.id, { faces = { C.leader_face(to) } })
       C.note(case, l.id .. " Battle Hardens from " .. label .. " to " .. to)
+    else
+      -- said, rather than passed over in silence: the GM hardens him by hand (A15.3)
+      C.note(case, l.id .. " (" .. tostring(label) .. ") Battle Hardens, but the ruleset's data (leader_hardens_to) know no grade above "
+        .. tostring(label) .. ": harden him by hand")
     end
   end
   if l.vars.heroic then kessel.emit.unit_var(l.id, "heroic", nil) end
@@ -344,12 +373,14 @@ kessel.action{
     if C.pb() then return C.refuse("11.6114", "promotion out of the ranks is a Red Barricades rule") end
     local why = S.only_in("hardening", "11.6114")
     if why then return why end
-    local l = C.unit(a.leader)
+    local l = C.unit(a.leader, a.side)
     if not l or l.type ~= "leader" or not retained(l) then return C.refuse("11.6114", "no such Retained leader") end
     local theirs = C.not_owner(a, l, "11.6114")
     if theirs then return theirs end
     if l.vars.isolated or l.vars.wounded then return C.refuse("11.6114", "the leader must be non-Isolated and unwounded") end
     if l.face.label ~= "8-0" and l.face.label ~= "8-1" then return C.refuse("11.6114", "only an 8-0 or an 8-1 is exchanged") end
+    -- a heroic leader Battle Hardens first [11.6113]: by then he is no longer an 8-0 or 8-1
+    if l.vars.heroic then return C.refuse("11.6114", l.id .. " is heroic: he Battle Hardens (11.6113) before any promotion, and is then no 8-0 or 8-1") end
     if C.get_in("promoted", l.side) then return C.refuse("11.6114", "one promotion per RePh") end
     local leaders, se = 1, 0
     for _, u in ipairs(retained_units{ side = l.side }) do

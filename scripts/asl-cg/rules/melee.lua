@@ -45,8 +45,12 @@ kessel.action{
   validate = function(a)
     local why = S.only_in("melee", "9.601")
     if why then return why end
-    local u = C.unit(a.unit)
+    local u = C.unit(a.unit, a.side)
     if not u or not u.vars.climb then return C.refuse("9.601", "that unit is not on a Climb marker") end
+    -- `reached = "no"` would read as true: only true or false (absent: the Location it left)
+    if a.reached ~= nil and type(a.reached) ~= "boolean" then
+      return C.refuse("9.601", "reached is true (the Location it was trying to reach) or false (the one it left), not " .. tostring(a.reached))
+    end
     return C.not_owner(a, u, "9.601")
   end,
   apply = function(a)
@@ -76,17 +80,46 @@ kessel.action{
   validate = function(a)
     local why = S.only_in("melee", "9.601")
     if why then return why end
+    -- "First, each unit currently on a Climb marker must be placed": where it goes may make a Melee
+    for _, u in ipairs(C.on_map()) do
+      if u.vars.climb then return C.refuse("9.601", "first place each unit on a Climb marker (climb_place): " .. u.id .. " is still climbing") end
+    end
     local first = M.melee_locations()[1]
     if not first then return C.refuse("9.601", "no Melee is left") end
     if a.hex ~= first.hex or (a.level or 0) ~= first.level then
       return C.refuse("9.6011", "Melees are resolved in alphanumeric order: " .. first.hex .. " comes first")
     end
+    -- the units reported are Personnel of this Melee: ids of units in its Location
+    local function in_melee(id)
+      local u = type(id) == "string" and kessel.units.get(id)
+      return u and u.location == "map" and u.hex == first.hex and C.level(u) == first.level and C.is_personnel(u) and u or nil
+    end
+    local out = {}
+    if a.eliminated ~= nil and type(a.eliminated) ~= "table" then return C.refuse("9.601", "eliminated is a list of unit ids") end
+    for _, id in ipairs(a.eliminated or {}) do
+      if not in_melee(id) then return C.refuse("9.601", "`" .. tostring(id) .. "` is no Personnel unit of the Melee in " .. first.hex) end
+      out[id] = true
+    end
+    if a.captured ~= nil and type(a.captured) ~= "table" then return C.refuse("9.601", "captured is a list of { unit = id, guard = id }") end
+    for _, c in ipairs(a.captured or {}) do
+      local u = type(c) == "table" and in_melee(c.unit)
+      local g = type(c) == "table" and in_melee(c.guard)
+      if not u or not g then return C.refuse("9.601", "each capture names a unit and its Guard, both Personnel of the Melee in " .. first.hex) end
+      if u.side == g.side then return C.refuse("9.601", c.guard .. " cannot Guard " .. c.unit .. ": they are on one side") end
+      if out[c.unit] or out[c.guard] then return C.refuse("9.601", "a unit is Eliminated, Captured or a Guard once: " .. c.unit .. ", " .. c.guard) end
+      out[c.unit] = true
+    end
   end,
   apply = function(a)
     for _, id in ipairs(a.eliminated or {}) do C.eliminate(id, "9.601", "Melee") end
+    -- a Captured unit is an unarmed prisoner of the Guard's side, Guarded by it (A20.5; 9.608 then
+    -- decides its fate): it was marked with the Guard's id only, and 9.608 passed it by
     for _, c in ipairs(a.captured or {}) do
-      kessel.emit.unit_var(c.unit, "prisoner_of", c.guard)
-      C.note("9.601", c.unit .. " is Captured by " .. c.guard)
+      local g = kessel.units.get(c.guard)
+      kessel.emit.unit_var(c.unit, "prisoner_of", g.side)
+      kessel.emit.unit_var(c.unit, "guarded_by", g.id)
+      kessel.emit.unit_var(c.unit, "unarmed", true)
+      C.note("9.601", c.unit .. " is Captured by " .. c.guard .. " (the " .. g.side .. ")")
     end
     for _, u in ipairs(kessel.units.at(a.hex)) do
       if C.level(u) == (a.level or 0) then

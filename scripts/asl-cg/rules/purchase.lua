@@ -81,7 +81,9 @@ function P.entry_cost(arrow)
   return t[arrow]
 end
 
-local function purchases() return kessel.game.var("rg_record") or {} end
+-- the RG Purchase Record [9.6178]: the game's, else the scenario's (an Initial Scenario's OB gives
+-- its RG there, `given = true`, I1-I3 with their strength)
+local function purchases() return C.var("rg_record", {}) or {} end
 
 function P.counts(id)
   local date, this, total = C.var("date"), 0, 0
@@ -108,7 +110,7 @@ function P.validate_rg(a)
   if rg.kind ~= "M" then
     if a.entry then
       local extra = P.entry_cost(a.entry)
-      if extra == nil then return C.refuse("9.61741", "`" .. a.entry .. "` is not a German Entry Arrow") end
+      if extra == nil then return C.refuse("9.61741", "`" .. tostring(a.entry) .. "` is not a German Entry Arrow") end
       local names = (C.var("entry_areas", {}) or {}).german or {}
       if next(names) ~= nil and not names[a.entry] then return C.refuse("9.6178", "Entry Area " .. a.entry .. " is not Eligible") end
       cost = cost + extra
@@ -169,7 +171,7 @@ kessel.action{
 
 S.on_end("rg_purchase", function()
   local spent = 0
-  for _, r in ipairs(purchases()) do if r.date == C.var("date") then spent = spent + r.cost end end
+  for _, r in ipairs(purchases()) do if r.date == C.var("date") and not r.given then spent = spent + (r.cost or 0) end end
   C.note("9.617", string.format("CPP spent %d, left %d", spent, C.cpp("german")), GERMAN_SECRET)
 end)
 
@@ -191,14 +193,16 @@ function P.sw_allotment(rec, rg, full)
         for _ = 1, cell do
           local roll = C.dr("rg_sw", GERMAN_SECRET)
           if roll <= 4 then n = n + 1 end
-          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted)", rec.id, weapon, roll), GERMAN_SECRET)
+          C.note("9.6182", string.format("%s %s: dr %d (<= 4 needed, Depleted): %s", rec.id, weapon, roll,
+            roll <= 4 and "received" or "not received"), GERMAN_SECRET)
         end
       end
     elseif type(cell) == "table" then
       local roll = C.dr("rg_sw", GERMAN_SECRET)
       local hit = full and roll <= cell.p or (not full and roll < cell.p)
       if hit then n = 1 end
-      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed)", rec.id, weapon, roll, full and "<=" or "<", cell.p), GERMAN_SECRET)
+      C.note("9.6182", string.format("%s %s: dr %d (%s %d needed, a number in parentheses): %s", rec.id, weapon, roll,
+        full and "<=" or "<", cell.p, hit and "received" or "not received"), GERMAN_SECRET)
     end
     if n > 0 then got[weapon] = n end
   end
@@ -247,7 +251,8 @@ function P.resolve_rg(rec, index)
       local roll = C.DR("rg_leader", GERMAN_SECRET)
       local column = rg.kind == "I" and "leader_personnel" or "leader_armor"
       local result = kessel.tables.lookup(column, roll + drm)
-      C.note("9.6183", string.format("%s leader DR %d%+d: %s%s", rec.id, roll, drm, result, m.text()), GERMAN_SECRET)
+      C.note("9.6183", string.format("%s leader DR %d%+d = %d (%s column): %s%s", rec.id, roll, drm, roll + drm,
+        rg.kind == "I" and "Personnel" or "Armor", result, m.text()), GERMAN_SECRET)
       if result ~= "none" then
         for label in result:gmatch("[^,]+") do
           rec.made[#rec.made + 1] = N.create("german", rg.kind == "I" and "leader" or "armor_leader", label, { vars = vars })
@@ -258,7 +263,7 @@ function P.resolve_rg(rec, index)
   end
   -- the RG bought are the German's secret [9.617]: its counters wait off the map hidden from the
   -- other side until they enter or set up (the `event:placed` hook below shows them)
-  for _, id in ipairs(P.rg_units(rec)) do kessel.emit.hide(id, { from = C.other("german") }) end
+  for _, id in ipairs(P.rg_units(rec)) do kessel.emit.hide(id) end   -- from every side but the German
   C.record("rg_strength", "9.618", rec, GERMAN_SECRET)
   return rec
 end
@@ -277,12 +282,14 @@ kessel.on("event:placed", function(e)
   if u and u.vars.rg and #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end
 end)
 
+-- each RG of this CG Date whose counters are not made yet: bought, or given by the Initial
+-- Scenario's OB (I1-I3 come with their strength: no Strength DR, but SW and leaders as any) [9.6181]
 S.on_end("rg_strength", function()
   local rec = C.copy(purchases())
   for i, r in ipairs(rec) do
-    if r.date == C.var("date") and r.strength == nil then rec[i] = P.resolve_rg(r, i) end
+    if r.date == C.var("date") and r.units == nil then rec[i] = P.resolve_rg(r, i) end
   end
-  kessel.emit.var("rg_record", rec, GERMAN_SECRET)
+  if #rec > 0 or kessel.game.var("rg_record") ~= nil then kessel.emit.var("rg_record", rec, GERMAN_SECRET) end
 end)
 
 -- [9.619] Fortifications bought with FPP; what is left is forfeit at the end of the step

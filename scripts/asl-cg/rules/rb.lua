@@ -40,19 +40,20 @@ function RB.apply_area(i, area, case)
     local t = RB.area_type(area.hexes)
     area.type = t
     local occupier
+    local short, escape = {}, {}
     for _, h in ipairs(area.hexes) do
       for _, u in ipairs(kessel.units.at(h)) do
         kessel.emit.unit_var(u.id, "isolated", true)
         kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
         if C.is_mmc(u) or C.is_vehicle(u) then occupier = u.side end
-        if t == "B" and C.is_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true) end
-        if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true) end
+        if t == "B" and C.is_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
+        if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true); short[#short + 1] = u.id end
       end
     end
     if t == "C" then
       for _, h in ipairs(area.hexes) do
         for _, u in ipairs(kessel.units.at(h)) do
-          if C.is_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true) end
+          if C.is_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
         end
       end
     end
@@ -68,6 +69,9 @@ function RB.apply_area(i, area, case)
     end
     C.note(case or "11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
       (t == "A" or t == "B") and ", becomes No Man's Land [11.6062]" or (t == "C" and (", Controlled by the " .. occupier .. " [11.6062]") or "")))
+    -- what 11.6061 does to its units, for a GM to check
+    if #escape > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): %s must attempt to Escape", i, t, table.concat(escape, ", "))) end
+    if #short > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): Ammunition Shortage next scenario for %s", i, t, table.concat(short, ", "))) end
   end
 end
 
@@ -115,26 +119,35 @@ S.on_end("armor_withdrawal", function()
       else C.eliminate(v.id, "11.6141", "Mobile and under Recall") end
     end
   end
+  -- a platoon is a side's (a German and a Russian "1" are two), and rolls only when some of it is
+  -- not Isolated ("each friendly ... non-Isolated ... AFV Pltn (or part thereof)")
   local platoons = {}
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     local p = v.vars.platoon
     if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in then
-      platoons[p] = platoons[p] or { side = v.side, units = {} }
-      table.insert(platoons[p].units, v)
+      local key = v.side .. ":" .. tostring(p)
+      platoons[key] = platoons[key] or { side = v.side, name = p, units = {} }
+      table.insert(platoons[key].units, v)
+      if not v.vars.isolated then platoons[key].free = true end
     end
   end
-  for _, p in ipairs(C.sorted_keys(platoons)) do
-    local side = platoons[p].side
-    local rec = C.var("win_loss", {})[side] or { wins = 0, losses = 0, completed = 0 }
-    local drm = (rec.completed >= 2 and rec.wins * 2 <= rec.losses) and -1 or 0
+  for _, key in ipairs(C.sorted_keys(platoons)) do
+    local side, p = platoons[key].side, platoons[key].name
+    if not platoons[key].free then
+      C.note("11.6142", string.format("the %s Platoon %s is all Isolated: no withdrawal dr", side, tostring(p)))
+      goto next_platoon
+    end
+    local rec = C.var("win_loss", {})[side] or {}
+    local wins, losses, completed = tonumber(rec.wins) or 0, tonumber(rec.losses) or 0, tonumber(rec.completed) or 0
+    local drm = (completed >= 2 and wins * 2 <= losses) and -1 or 0
     -- a Secret dr [11.6142]: the other side reads that it was made, and sees a Withdrawal by its effect
     local secret = { secret_to = side }
     local roll = kessel.dice.roll("afv_withdrawal", 6, secret)
     local r = kessel.tables.lookup("afv_withdrawal", roll + drm)
-    C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, p))
-    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", p, roll, drm, r), secret)
+    C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, tostring(p)))
+    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", tostring(p), roll, drm, r), secret)
     if r == "withdrawn" then
-      for _, v in ipairs(platoons[p].units) do
+      for _, v in ipairs(platoons[key].units) do
         if v.vars.isolated and not v.vars.immobile then
           kessel.emit.unit_var(v.id, "withdraw_pending", true)
           C.note("11.6143", v.id .. " is Isolated: it rolls for Recall each RPh of the next scenario")
@@ -142,10 +155,11 @@ S.on_end("armor_withdrawal", function()
           C.eliminate(v.id, "11.6142", "platoon Withdrawn")
         end
       end
-      for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+      for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = side }) do
         if l.vars.platoon == p and l.location ~= "eliminated" then C.eliminate(l.id, "11.6142", "platoon Withdrawn") end
       end
     end
+    ::next_platoon::
   end
 end)
 
@@ -243,15 +257,32 @@ kessel.action{
       end
     end
     if roll == 6 then
+      -- an Assault Engineer if possible, else an elite MMC, else a First Line MMC, "etc.": the
+      -- next class down (a squad's class is how many Battle Hardenings it is from elite, from the
+      -- `squads` data; one the data do not know comes last), the first by id within a class
+      local CLASS = { [0] = "an Assault Engineer", "an elite MMC", "a First Line MMC", "a Second Line MMC", "a Green MMC", "a Conscript MMC" }
+      local function class(u)
+        local f = C.squad_face(u)
+        if u.vars.assault_engineer or f == "8-3-8" then return 0 end
+        for n = 1, 5 do
+          local d = C.squad_data(u.side, f)
+          if not d then break end
+          if d.elite then return n end
+          f = d.hardens_to
+        end
+        return 9
+      end
       local pick
       for _, u in ipairs(kessel.units.all{ side = a.side, type = "squad" }) do
         if (u.location == "map" or u.location == "pending") and not u.vars.isolated then
-          local f = C.squad_face(u)
-          local score = (u.vars.assault_engineer or f == "8-3-8") and 0 or (kessel.game.constant("elite")[f or ""] and 1 or 2)
+          local score = class(u)
           if not pick or score < pick.score then pick = { u = u, score = score } end
         end
       end
-      if pick then C.casualty_reduce(pick.u, "11.615") end
+      if pick then
+        C.note("11.615", string.format("Original dr 6: %s, %s, suffers Casualty Reduction", pick.u.id, CLASS[pick.score] or "an MMC of no known class"))
+        C.casualty_reduce(pick.u, "11.615")
+      end
     end
   end,
 }

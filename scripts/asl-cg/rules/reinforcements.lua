@@ -11,7 +11,7 @@ kessel.constant("sw_data", { LMG = { pp = 1, repair = 2 }, MMG = { pp = 4, repai
 -- the squad a lone HS belongs to, per side (a 2-4-8 is half of a British 4-5-8, a German 4-6-8)
 kessel.constant("hs_parent", { british = { ["2-4-8"] = "4-5-8", ["3-4-8"] = "6-4-8", ["2-4-7"] = "4-5-7" },
   german = { ["2-4-8"] = "4-6-8", ["2-4-7"] = "4-6-7", ["2-3-7"] = "4-4-7", ["2-2-6"] = "4-3-6" },
-  russian = { ["2-2-7"] = "4-4-7r", ["2-2-6"] = "4-2-6" } })
+  russian = { ["2-3-7"] = "4-4-7", ["2-2-7"] = "5-2-7", ["2-2-6"] = "4-2-6" } })
 
 -- creates one counter; `kind` is squad, hs, crew, leader, armor_leader, hero, sw, gun or vehicle
 function N.create(side, kind, what, opts)
@@ -20,9 +20,9 @@ function N.create(side, kind, what, opts)
   if kind == "squad" or kind == "hs" then
     local squad = what
     if kind == "hs" then squad = kessel.game.constant("hs_parent")[side][what] or error("no squad is known for the HS " .. what) end
-    spec.type, spec.faces = "squad", C.squad_faces(squad)
+    spec.type, spec.faces = "squad", C.squad_faces(squad, side)
     spec.step = kind == "hs" and 1 or 0
-    spec.vars.squad_face = squad:gsub("r$", "")
+    spec.vars.squad_face = spec.faces[1]
   elseif kind == "crew" or kind == "hero" then
     spec.type, spec.faces = kind, { what }
   elseif kind == "leader" or kind == "armor_leader" then
@@ -51,10 +51,15 @@ end
 
 S.on_end("reinforcements", function()
   if C.pb() and C.var("previous_date") == "day_ii" then
-    -- [9.6153] after Day II the British remove non-crew, non-airborne MMC and their SW/SMC
+    -- [9.6153] after Day II the British remove non-crew, non-airborne MMC and their SW/SMC. The
+    -- players "note which SW/SMC are not part of a British Airborne formation": a unit is of one
+    -- unless marked `airborne = false` (the ruleset marks the reinforcements not under Note 4; a
+    -- scenario's own British, the CG's Airborne OB, need no mark); a SW goes with its holder
+    local function airborne_unit(x) return x.vars.airborne ~= false end
     for _, u in ipairs(kessel.units.all{ side = "british" }) do
       local holder = u.type == "sw" and u.vars.possessed_by and kessel.units.get(u.vars.possessed_by)
-      local airborne = u.vars.airborne or (holder and holder.vars.airborne)
+      local airborne
+      if holder then airborne = airborne_unit(holder) else airborne = airborne_unit(u) end
       if (u.location == "map" or u.location == "pending") and not airborne and u.type ~= "crew"
         and (C.is_mmc(u) or C.is_smc(u) or u.type == "sw") and not u.vars.ox_bucks then
         kessel.emit.remove(u.id)
@@ -76,9 +81,11 @@ S.on_end("reinforcements", function()
       -- Note 4 (Night II, Night III, Dawn): the non-crew MMC are Airborne, and the leaders and SW
       -- that come with them are of that Airborne formation (9.6153 must tell them apart)
       local note4 = date == "night_ii" or date == "night_iii" or date == "dawn"
-      local airborne = note4 and r.kind ~= "crew" and r.kind ~= "gun" and r.kind ~= "vehicle"
+      -- every other MMC, leader and SW is marked as not Airborne [9.6153]
+      local airborne
+      if r.kind ~= "crew" and r.kind ~= "gun" and r.kind ~= "vehicle" then airborne = note4 end
       local id = N.create("british", r.kind, r.what, { at = where.hex,
-        vars = { reph = { status = "retained", area = where.area or where.entry, why = "9.6151" }, airborne = airborne or nil,
+        vars = { reph = { status = "retained", area = where.area or where.entry, why = "9.6151" }, airborne = airborne,
           ox_bucks = (date == "night_ii") or nil } })
       made[#made + 1] = id
     end

@@ -29,6 +29,19 @@ local function rb_clear(v, case)
   C.note(case, v.id .. " is Mobile and not Isolated: cleared from the map to the Retained box")
 end
 
+-- [9.6141c] PB: a Mobile, non-Isolated Retained AFV under Recall is Eliminated; a Mobile Isolated
+-- one begins the next scenario under Recall, with Ammunition Shortage
+local function pb_recall(v, case)
+  v = kessel.units.get(v.id)
+  if not v.vars.recall or v.vars.immobile or v.location == "eliminated" then return end
+  if v.vars.isolated then
+    kessel.emit.unit_var(v.id, "ammo_shortage", true)
+    C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")
+  else
+    C.eliminate(v.id, case, "under Recall")
+  end
+end
+
 -- a vehicle's repair steps [9.6141] / [11.6131]
 function R.vehicles(case)
   if not C.pb() then
@@ -67,14 +80,7 @@ function R.vehicles(case)
       end
       v = kessel.units.get(v.id)
       -- PB Recall is part of 9.6141; RB has a step of its own for it, after the repairs [11.6141]
-      if C.pb() and v.vars.recall and not v.vars.immobile then
-        if v.vars.isolated then
-          kessel.emit.unit_var(v.id, "ammo_shortage", true)
-          C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")
-        else
-          C.eliminate(v.id, case, "under Recall")
-        end
-      end
+      if C.pb() then pb_recall(v, case) end
       v = kessel.units.get(v.id)
       if C.pb() and v.location ~= "eliminated" and v.vars.stun then
         local m = C.mods()
@@ -94,10 +100,15 @@ end
 local function disable(w, case, why)
   kessel.emit.unit_var(w.id, "malfunctioned", nil)
   kessel.emit.unit_var(w.id, "disabled", true)
+  -- the CG Date of this RePh: an MG Disabled now may still be exchanged in the next step [9.61421]
+  kessel.emit.unit_var(w.id, "disabled_reph", C.var("date"))
   C.note(case, w.id .. " is Disabled (" .. why .. ")")
   if w.vars.main_armament and w.vars.mounted_on and not w.vars.captured then
     kessel.emit.unit_var(w.vars.mounted_on, "recall", true)
     C.note(case, w.vars.mounted_on .. " is Recalled: its MA is Disabled")
+    -- PB: "the AFV is immediately Recalled (9.6141c applies)"; RB applies 11.6141 in its own step
+    local v = kessel.units.get(w.vars.mounted_on)
+    if C.pb() and v then pb_recall(v, "9.6141") end
   end
 end
 
@@ -205,11 +216,17 @@ kessel.action{
   kind = "mg_exchange", rule = "9.61421", description = "repair a Disabled vehicular MG by Eliminating a friendly LMG",
   validate = function(a)
     local case = C.pb() and "9.61421" or "11.6133"
-    local why = S.only_in("repair", case)
+    -- "even if Disabled in step 9.6142 [11.6132]": those dr are made as 9.614's step ends, so an MG
+    -- they Disabled may still be exchanged in the step that follows (before it is resolved)
+    local late = R.exchange_late()
+    local why = not late and S.only_in("repair", case)
     if why then return why end
-    local mg, lmg = C.unit(a.mg), C.unit(a.lmg)
+    local mg, lmg = C.unit(a.mg, a.side), C.unit(a.lmg, a.side)
     if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
+    end
+    if late and mg.vars.disabled_reph ~= C.var("date") then
+      return C.refuse(case, "after RePh step " .. S.rule("repair") .. " only an MG its repair dr Disabled may still be exchanged")
     end
     local theirs = C.not_owner(a, mg, case)
     if theirs then return theirs end
@@ -231,6 +248,12 @@ kessel.action{
   end,
 }
 
+-- the step after 9.614 [11.613], in which an MG Disabled by this RePh's repair dr may be exchanged
+function R.exchange_late()
+  local s = S.current()
+  return s ~= nil and S.in_refit() and not kessel.game.finished() and s.id == (C.pb() and "reinforcements" or "armor_withdrawal")
+end
+
 local function ammo(case)
   for _, w in ipairs(weapons()) do
     if type(w.vars.depleted) == "table" and not w.vars.captured and not C.weapon_isolated(w) then
@@ -251,12 +274,15 @@ local function ammo(case)
     end
   end
   for _, u in ipairs(kessel.units.all()) do
-    if retained(u) and u.vars.low_ammo and not u.vars.isolated and not u.vars.captured
-      and (not C.pb() or (u.side == "german" and C.is_vehicle(u))) then
+    -- PB: non-captured, non-Isolated German vehicles [9.61425]; RB: "each non-Isolated unit",
+    -- a Captured one too [11.6138]
+    if retained(u) and u.vars.low_ammo and not u.vars.isolated
+      and (not C.pb() or (u.side == "german" and C.is_vehicle(u) and not u.vars.captured)) then
       kessel.emit.unit_var(u.id, "low_ammo", nil)
       C.note(C.pb() and "9.61425" or "11.6138", u.id .. ": Low Ammo removed")
     end
-    if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated then
+    -- [11.6139] a non-Isolated Infantry unit or Weapon (an AFV keeps it: 11.6141 deals with those)
+    if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated and not C.is_vehicle(u) then
       kessel.emit.unit_var(u.id, "ammo_shortage", nil)
       C.note("11.6139", u.id .. ": Ammunition Shortage lifted")
     end

@@ -93,16 +93,23 @@ function S.only_in(id, case)
   local s = S.current()
   if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
   if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun") end
+  -- a step of the other module never comes: say so rather than "not now"
+  if not S.in_module(S.by_id[id]) then
+    return C.refuse(case, string.format("%s (%s) is a %s RePh step: the %s RePh has none", S.by_id[id].name, S.rule(id),
+      C.pb() and "Red Barricades" or "Pegasus Bridge", C.pb() and "Pegasus Bridge" or "Red Barricades"))
+  end
   if not s or s.id ~= id then
     return C.refuse(case, "this is done in RePh step " .. S.rule(id) .. " (" .. S.by_id[id].name .. "), not now")
   end
   return nil
 end
 
+-- the steps played: the module's, and only the "!" ones when preparing a CG Initial Scenario [9.6]
 local function skip_other_module()
+  local initial = kessel.game.var("initial_reph") == true
   while not kessel.game.finished() and S.in_refit() do
     local s = S.current()
-    if s and S.in_module(s) then return end
+    if s and S.in_module(s) and (not initial or s.initial) then return end
     kessel.emit.advance()
   end
 end
@@ -156,6 +163,10 @@ local SIDE_KEYED = { cvp_lost = "9.6162", cvp_amassed = "11.6112", cpp = "9.616"
   elr = "11.617", attack_chit = "11.616", idle_days = "11.617", scenarios_since_idle = "11.617",
   bought_previous_day = "11.617", win_loss = "11.6142", leader_hardening_drm = "11.6113", balance_drm = "11.616",
   entry_areas = "9.6052", entry_order = "9.613" }
+-- the side-keyed records whose values are numbers (a count, a level, a DRM) or flags
+local NUMBER_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = true, san = true, elr = true,
+  idle_days = true, scenarios_since_idle = true, leader_hardening_drm = true, balance_drm = true }
+local FLAG_PER_SIDE = { attack_chit = true }
 function S.record_problems()
   local out = {}
   local sides = C.sides()
@@ -165,9 +176,64 @@ function S.record_problems()
     local t = C.var(key)
     if type(t) == "table" then
       for _, k in ipairs(C.sorted_keys(t)) do
-        if type(k) == "string" and not is_side(k) then
+        if type(k) ~= "string" then
+          out[#out + 1] = string.format("[%s] scenario var `%s` is a list: it is given per side (%s = ...)", SIDE_KEYED[key], key, sides[1])
+          break
+        elseif not is_side(k) then
           out[#out + 1] = string.format("[%s] scenario var `%s` names `%s`, not a side of the %s campaign game (%s)",
             SIDE_KEYED[key], key, k, C.module():upper(), names)
+        elseif NUMBER_PER_SIDE[key] and (type(t[k]) ~= "number" or t[k] ~= t[k]) then
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not a number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        elseif NUMBER_PER_SIDE[key] and key ~= "fpp" and (t[k] ~= math.floor(t[k]) or math.abs(t[k]) > 1e6) then
+          -- points, levels, counts and DRM are whole numbers (FPP may hold a half: 1.5 per mine factor)
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        elseif FLAG_PER_SIDE[key] and type(t[k]) ~= "boolean" then
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        end
+      end
+    end
+  end
+  -- the per-side tables of tables: what each side's entry must hold
+  local function per_side(key, case, check)
+    local t = C.var(key)
+    if type(t) ~= "table" then return end
+    for _, side in ipairs(sides) do
+      local v = t[side]
+      local why = v ~= nil and check(v)
+      if why then out[#out + 1] = string.format("[%s] scenario var `%s`: the %s entry %s", case, key, side, why) end
+    end
+  end
+  local function counts(fields)
+    return function(v)
+      if type(v) ~= "table" then return "is not a table of " .. table.concat(fields, ", ") end
+      for _, f in ipairs(fields) do
+        if v[f] ~= nil and type(v[f]) ~= "number" then return "has " .. f .. " `" .. tostring(v[f]) .. "`, not a number" end
+      end
+    end
+  end
+  per_side("entry_areas", "9.6052", function(v)
+    if type(v) ~= "table" then return "is not a table of Entry Area names (A7 = true)" end
+    for k, x in pairs(v) do
+      if type(k) ~= "string" or type(x) ~= "boolean" then return "names `" .. tostring(k) .. "` = `" .. tostring(x) .. "`: give Entry Area names set to true or false" end
+    end
+  end)
+  per_side("entry_order", "9.613", function(v)
+    if type(v) ~= "table" then return "is not a list of Entry Area names" end
+    for _, x in pairs(v) do if type(x) ~= "string" then return "holds `" .. tostring(x) .. "`, not an Entry Area name" end end
+  end)
+  per_side("win_loss", "11.6142", counts({ "wins", "losses", "completed" }))
+  per_side("bought_previous_day", "11.617", counts({ "elite_coys", "first_line" }))
+  local iso = C.var("isolated_areas")
+  if type(iso) == "table" then
+    for i, area in ipairs(iso) do
+      local hexes = type(area) == "table" and area.hexes
+      if type(hexes) ~= "table" then
+        out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives no `hexes` list", i)
+      else
+        for _, h in ipairs(hexes) do
+          if type(h) ~= "string" or not kessel.hex.valid(h) then
+            out[#out + 1] = string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, tostring(h))
+          end
         end
       end
     end
@@ -215,11 +281,22 @@ kessel.action{
     if not S.scenario_over() then
       return C.refuse(case, "the CG scenario is still being played (the Refit Phase follows its last turn)")
     end
+    if a.initial ~= nil and type(a.initial) ~= "boolean" then return C.refuse(case, "initial is true or false") end
+    if a.initial and not C.pb() then
+      return C.refuse("11.6", "our RB text marks no steps for a CG Initial Scenario (11.619-11.625 are not in it)")
+    end
   end,
-  apply = function()
+  -- `start_refit{ initial = true }`: "Those steps ... preceded by a '!' are the only steps to be
+  -- completed before setting up to play a CG Initial Scenario" [9.6]: 9.617-9.620 at the scenario's
+  -- own CG Date (no new date, no CPP replenishment: the CG's initial CPP)
+  apply = function(a)
+    if a.initial then kessel.emit.var("initial_reph", true) end
     kessel.emit.mode("refit")
     skip_other_module()
     C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")
+    if a.initial then
+      C.note("9.6", "before a CG Initial Scenario only the steps marked ! are completed: 9.617-9.620, on " .. tostring(C.var("date")))
+    end
   end,
   enumerate = function()
     if kessel.game.finished() or S.in_refit() or not S.scenario_over() then return {} end

@@ -87,7 +87,7 @@ function T.validate(a)
   if type(a.units) ~= "table" or #a.units == 0 then return C.refuse("9.613", "name the shifting units") end
   local units, side = {}, nil
   for _, id in ipairs(a.units) do
-    local u = C.unit(id)
+    local u = C.unit(id, a.side)
     if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", tostring(id) .. " is not Retained") end
     local theirs = C.not_owner(a, u, "9.613")
     if theirs then return theirs end
@@ -125,11 +125,17 @@ function T.validate(a)
       return C.refuse("9.613", "no path of Uncontrolled-Territory/friendly hexes leads from Setup Area " .. from .. " to " .. a.to)
     end
   end
+  local why = X.validate_drop(a, "9.613")
+  if why then return why end
+  local dropped = X.dropped(a)
   for _, u in ipairs(units) do
     local carried = 0
-    for _, w in ipairs(C.possessed(u.id)) do carried = carried + ((w.face and w.face.pp) or 0) end
+    for _, w in ipairs(C.possessed(u.id)) do
+      if not dropped[w.id] then carried = carried + ((w.face and w.face.pp) or 0) end
+    end
     if carried > X.portage_limit(u) then
-      return C.refuse("9.613", u.id .. " carries " .. carried .. " PP, more than its limit of " .. X.portage_limit(u) .. ": drop SW first")
+      return C.refuse("9.613", u.id .. " carries " .. carried .. " PP, more than its limit of " .. X.portage_limit(u)
+        .. ": drop SW first (shift{ ..., drop = { sw ids } })")
     end
   end
 end
@@ -172,6 +178,7 @@ local function arrive(u, side, to)
 end
 
 function T.apply(a)
+  X.apply_drop(a, "9.613")
   local units = {}
   for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
   local side, from = units[1].side, group_area(units)
@@ -298,12 +305,15 @@ function T.validate_deploy(a)
     local why = S.only_in(C.pb() and "shift" or "escape", C.pb() and "9.613" or "11.6063")
     if why then return why end
   end
-  local u = C.unit(a.unit)
+  local u = C.unit(a.unit, a.side)
   if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, tostring(a.unit) .. " is not Retained") end
   local theirs = C.not_owner(a, u, case)
   if theirs then return theirs end
   if not C.pb() and u.side ~= "german" then return C.refuse(case, "only a German squad may freely Deploy before an Escape from Isolation") end
   if u.type ~= "squad" or u.step ~= 0 then return C.refuse(case, a.unit .. " is not a full squad: only a squad Deploys") end
+  if not C.squad_data(u.side, C.squad_face(u)) then
+    return C.refuse(case, string.format("the half-squads of a %s %s are not in the ruleset's squad data (chapter A): it cannot Deploy here", u.side, tostring(C.squad_face(u))))
+  end
   if (case == "9.613" and u.vars.shifted == C.var("date")) or (case ~= "9.613" and u.vars.escape_tried) then
     return C.refuse(case, a.unit .. " Deploys before its attempt, not after")
   end
@@ -323,7 +333,7 @@ function T.apply_deploy(a)
   if not C.pb() then kessel.emit.unit_var(l.id, "deploy_lent", C.var("date")) end
   kessel.emit.step(u.id, 1)
   local vars = C.copy(u.vars)
-  local id = kessel.emit.create_unit{ side = u.side, type = "squad", faces = C.squad_faces(C.squad_face(u) or C.face_label(u)),
+  local id = kessel.emit.create_unit{ side = u.side, type = "squad", faces = C.squad_faces(C.squad_face(u), u.side),
     step = 1, at = u.location == "map" and u.hex or nil, vars = vars }
   C.note(case, u.id .. " (stacked with leader " .. l.id .. ") freely Deploys into two half-squads: " .. u.id .. " and " .. id)
 end

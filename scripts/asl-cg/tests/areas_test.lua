@@ -88,10 +88,14 @@ kessel.test("case_9.6053_uncontrolled_territory_retained_to_nearest_area", funct
   T.setup{ step = "setup_areas", map = { tags = { strategic = { "C3" } } }, markers = { ctrl("british", "C3") },
     units = { T.squad("b", "british", "6-4-8", "H3"), T.squad("g", "german", "4-6-7", "J9") } }
   local ev = T.resolve()
-  expect.eq(T.unit("b").vars.reph.status, "retained")
+  -- "(even if Isolated)": area A reaches no Entry Area here, so b is Retained into it Isolated
+  expect.eq(T.unit("b").vars.reph.status, "isolated")
+  expect.eq(T.unit("b").vars.isolated, true)
+  T.has_note(ev, "b in Uncontrolled Territory is Retained into Setup Area A, which is Isolated: so is it")
   expect.eq(T.unit("b").vars.reph.area, "A")
   expect.eq(kessel.hex.distance(T.unit("b").hex, "C3"), 2, "moved to the nearest hex of the area")
   expect.eq(T.unit("g").vars.reph.status, "must_escape", "no German area or Entry Area to go to")
+  T.has_note(ev, "[9.6053] g is in Uncontrolled Territory with no path to a friendly area: it must attempt Escape (9.606)")
   T.has_note(ev, "[9.6053]")
 end)
 

@@ -89,6 +89,7 @@ kessel.test("case_9.6112_elite_becomes_fanatic_owner_choice", function()
     T.hero("hero", "british", "C3", area(nil, "A")), T.squad("a", "british", "6-4-8", "C3", area(nil, "A")),
     T.squad("b", "british", "4-5-7", "C3", area(nil, "A")) } }
   expect.accepted(kessel.act{ kind = "hero_harden", hero = "hero", unit = "a" })
+  T.resolve()   -- the choice is carried out as 9.611 ends, after Recombining
   expect.eq(T.unit("a").vars.fanatic_next, true)
   expect.eq(T.C.face_label(T.unit("a")), "6-4-8")
   expect.eq(T.unit("hero").location, "eliminated")

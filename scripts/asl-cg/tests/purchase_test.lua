@@ -138,8 +138,12 @@ end)
 
 -- [9.6182 EX] Depleted: the LMG on dr <= 4, the MMG and MTR on dr < 2; [9.6183] +1 leader DRM
 kessel.test("case_9.6182_example_depleted_pzgren_pltn", function()
-  local rec = strength("I4", { 5, 5, 2, 4, 1, 3, 4 })
+  local rec, ev = strength("I4", { 5, 5, 2, 4, 1, 3, 4 })
   expect.eq(rec.strength, "D")
+  -- each note says what the dr gave and the leader DR its Final DR and column, for a GM to check
+  T.has_note(ev, "I4 MMG: dr 2 (< 2 needed, a number in parentheses): not received")
+  T.has_note(ev, "I4 LMG: dr 4 (<= 4 needed, Depleted): received")
+  T.has_note(ev, "I4 leader DR 7+1 = 8 (Personnel column): 8-0")
   expect.eq(rec.sw.MMG, nil, "dr 2 is not < 2")
   expect.eq(rec.sw.LMG, 1)
   expect.eq(rec.sw.LtMTR, 1)

@@ -16,7 +16,11 @@ kessel.test("case_11.606_isolated_area_types_and_effects", function()
     T.squad("g2", "german", "4-6-7", "F2"), T.squad("r2", "russian", "4-4-7r", "F3"),
   }, { date = "18oct", isolated_areas = { { hexes = { "A5" } }, { hexes = { "B2" } }, { hexes = { "D2" } }, { hexes = { "F2", "F3" } } } },
     { { kind = "control", side = "german", at = "A5" }, { kind = "control", side = "russian", at = "D2" } })
-  T.resolve()
+  local ev = T.resolve()
+  -- the notes say what 11.6061 did, unit by unit, for a GM to check
+  T.has_note(ev, "[11.6061] Isolated Area 2 (type B): smc must attempt to Escape")
+  T.has_note(ev, "[11.6061] Isolated Area 3 (type C): rl must attempt to Escape")
+  T.has_note(ev, "[11.6061] Isolated Area 4 (type D): Ammunition Shortage next scenario for g2, r2")
   local areas = kessel.game.var("isolated_areas")
   expect.eq(areas[1].type .. areas[2].type .. areas[3].type .. areas[4].type, "ABCD")
   expect.eq(T.unit("smc").vars.must_escape, true)

@@ -48,7 +48,7 @@ end)
 -- [9.6153] after Day II the British withdraw non-airborne, non-crew MMC with their SW/SMC
 kessel.test("case_9.6153_withdrawal_after_day_ii", function()
   T.setup{ step = "reinforcements", vars = { date = "day_iii", previous_date = "day_ii" }, units = {
-    T.squad("para", "british", "6-4-8", "C3", { vars = { airborne = true } }), T.squad("inf", "british", "4-5-7", "C4"),
+    T.squad("para", "british", "6-4-8", "C3", { vars = { airborne = true } }), T.squad("inf", "british", "4-5-7", "C4", { vars = { airborne = false } }),
     T.crew("crew", "british", "C5") } }
   T.resolve()
   expect.eq(T.unit("para").location, "map")

@@ -29,6 +29,8 @@ kessel.test("case_9.6142_vehicular_ma_disabled_recalls", function()
   T.resolve()
   expect.eq(T.unit("ma").vars.disabled, true)
   expect.eq(T.unit("pz").vars.recall, true)
+  -- "(9.6141c applies)": a Mobile, non-Isolated AFV under Recall is Eliminated (it stayed Retained)
+  expect.eq(T.unit("pz").location, "eliminated")
 end)
 
 -- [9.6141b] Immobilization repair: dr <= 2 (+1 Isolated, +1 front line) becomes Mobile
