@@ -89,6 +89,10 @@ pub struct Spread {
     pub choices_sd: f64,
     /// Standard deviation from the dice (between seeds, beyond the choices').
     pub dice_sd: f64,
+    /// The seeds' means varied no more than the choices alone would make them vary, so the
+    /// dice's share was estimated at zero: with few seeds that says too little to tell, not
+    /// that the dice do not matter.
+    pub dice_not_seen: bool,
 }
 
 impl Spread {
@@ -126,7 +130,8 @@ pub fn spread(data: &Data) -> Vec<Spread> {
         let ways = groups.iter().map(|xs| xs.len()).sum::<usize>();
         let per_seed = ways as f64 / groups.len() as f64;
         let of_means = stats::mean_ci(&means).sd;
-        let between = (of_means * of_means - within / per_seed).max(0.0);
+        let beyond_choices = of_means * of_means - within / per_seed;
+        let between = beyond_choices.max(0.0);
         out.push(Spread {
             profile: p.name.clone(),
             label,
@@ -134,6 +139,7 @@ pub fn spread(data: &Data) -> Vec<Spread> {
             games: ways,
             choices_sd: within.sqrt(),
             dice_sd: between.sqrt(),
+            dice_not_seen: beyond_choices <= 0.0 && within > 0.0,
         });
     }
     out
@@ -601,6 +607,13 @@ pub fn text(all: &Data, s: &Summary) -> String {
             "  {} {}: sd from the dice {:.1}, from the players' choices {:.1}\n    {share} of the variance ({} seeds, {} games)",
             sp.profile, sp.label, sp.dice_sd, sp.choices_sd, sp.seeds, sp.games
         );
+        if sp.dice_not_seen {
+            let _ = writeln!(
+                out,
+                "    (the seeds' means differ no more than the choices alone would make them: over {} seeds the dice's share cannot be told from nothing; play more seeds)",
+                sp.seeds
+            );
+        }
         if sp.choices_sd == 0.0 {
             let _ = writeln!(
                 out,
@@ -880,6 +893,42 @@ mod tests {
         assert!(text.contains("each seed played 2 ways"), "{text}");
         assert!(
             text.contains("the dice 94%, the players' choices 6%"),
+            "{text}"
+        );
+        assert!(!text.contains("cannot be told"), "{text}");
+    }
+
+    #[test]
+    fn a_dice_share_estimated_at_zero_says_the_seeds_were_too_few_to_tell() {
+        // four seeds whose means differ less than their ways do: the split puts everything on
+        // the choices, and says the seeds could not show the dice
+        let mut d = Data {
+            header: header(&["p"]),
+            games: Vec::new(),
+        };
+        d.header.variations = 2;
+        for (seed, values) in [
+            (1, [0.0, 20.0]),
+            (2, [1.0, 21.0]),
+            (3, [20.0, 0.0]),
+            (4, [21.0, 1.0]),
+        ] {
+            for (v, x) in values.iter().enumerate() {
+                let mut g = game("p", seed, true, *x, 0.0);
+                g.variation = v as u64;
+                d.games.push(g);
+            }
+        }
+        let sp = spread(&d);
+        assert!(sp[0].dice_not_seen && sp[0].dice_sd == 0.0, "{sp:?}");
+        let s = summarize(&d);
+        let text = text(&d, &s);
+        assert!(
+            text.contains("the dice 0%, the players' choices 100%"),
+            "{text}"
+        );
+        assert!(
+            text.contains("over 4 seeds the dice's share cannot be told from nothing"),
             "{text}"
         );
     }
