@@ -58,3 +58,29 @@ kessel.test("case_9_73_a_unit_retreated_onto_an_attacking_hex_is_not_hit_by_the_
   for _, s in ipairs(paths) do expect.eq(s:sub(1, 3), "g2:", "only the attacking unit retreats: " .. s) end
   expect.eq(B.where("g1"), "0203", "g1 stays: the retreat of the attacking unit is not its result")
 end)
+
+-- [6.4] [6.5] On turns 1-6 no Soviet unit may enter columns 01-02, and overrunners who clear the
+-- hex must enter it. A Soviet overrun into column 02 could not end as [6.5] demands, so it is
+-- refused, and not listed among the Soviet's actions; from turn 7 it is allowed and the
+-- overrunners enter. Board: a flipped German panzer (1-1-10) in 0203, two 8-8-6 rifles in 0303 with
+-- their leader (rating 5) in 0304; 16 halved is 8 against 1 (8-1), roll 1: De. (The engine used to
+-- accept it on turn 5 and put both rifles in 0203.)
+kessel.test("case_6_4_no_soviet_overrun_into_columns_01_02_on_turns_1_to_6", function()
+  local function board(turn)
+    B.setup({ B.pz("g", "0203", "1-1-10"), B.rifle("a", "0303", "8-8-6"), B.rifle("b", "0303", "8-8-6"),
+      B.leader("l", "0304", 5) }, { step = "soviet_movement", turn = turn })
+  end
+  board(5)
+  local ok, why = kessel.act{ kind = "overrun", units = { "a", "b" }, target = "0203" }
+  expect.refused(ok, why, "6.4", "overrunners who clear 0203 must enter it, and on turns 1-6 no Soviet unit may enter columns 01-02")
+  for _, a in ipairs(kessel.legal("soviet")) do
+    expect.truthy(a.kind ~= "overrun", "no overrun into column 02 is listed: " .. tostring(a.target))
+  end
+  expect.eq(B.where("a"), "0303")
+  board(7)
+  kessel.inject_dice{ 1 }
+  local events = expect.accepted(kessel.act{ kind = "overrun", units = { "a", "b" }, target = "0203" })
+  expect.truthy(B.note(events, "odds 8-1, roll 1: De"), B.all_notes(events))
+  expect.eq(B.where("a"), "0203", "from turn 7 the cleared hex is entered")
+  expect.eq(B.where("b"), "0203")
+end)
