@@ -84,3 +84,96 @@ kessel.test("case_6_4_no_soviet_overrun_into_columns_01_02_on_turns_1_to_6", fun
   expect.eq(B.where("a"), "0203", "from turn 7 the cleared hex is entered")
   expect.eq(B.where("b"), "0203")
 end)
+
+-- [6.7] [10.2] The terrain effects chart, cell by cell, for every movement class: one step from
+-- 0303 into 0403 on an otherwise clear 10x10 map. Worked out from the chart: clear, major and minor
+-- city 1; forest 1 for infantry (German infantry, Soviet rifles, leaders [10.2]) and 2 for all
+-- others (motorized, tanks, cavalry); swamp 2 for all; along a road ½ for motorized units, tanks and
+-- leaders, 1 for infantry and cavalry, whatever the hex; a river hexside adds 2 for a German and 1
+-- for a Soviet, road or not (roads do not bridge rivers for movement); lake hexes and hexsides are
+-- closed.
+kessel.test("case_6_7_terrain_chart_cell_by_cell_for_every_movement_class", function()
+  local movers = {
+    { id = "inf", side = "german", unit = function() return B.inf("m", "0303") end },
+    { id = "cav", side = "german", unit = function() return B.cav("m", "0303") end },
+    { id = "mot", side = "german", unit = function() return B.pz("m", "0303") end },
+    { id = "rifle", side = "soviet", unit = function() return B.rifle("m", "0303", "4-4-6") end },
+    { id = "tank", side = "soviet", unit = function()
+      return { id = "m", name = "m", side = "soviet", type = "tank", faces = { "5-5-10" }, at = "0303" } end },
+    { id = "leader", side = "soviet", unit = function() return B.leader("m", "0303", 5) end },
+  }
+  local road = { { kind = "road", path = { "0303", "0403" } } }
+  local river = { { "0303", "0403", "river" } }
+  local cells = {
+    { "clear", {}, { inf = 1, cav = 1, mot = 1, rifle = 1, tank = 1, leader = 1 } },
+    { "major city", { places = { { name = "Orsha", kind = "major_city", hexes = { "0403" } } } },
+      { inf = 1, cav = 1, mot = 1, rifle = 1, tank = 1, leader = 1 } },
+    { "minor city", { places = { { name = "Velizh", kind = "minor_city", hexes = { "0403" } } } },
+      { inf = 1, cav = 1, mot = 1, rifle = 1, tank = 1, leader = 1 } },
+    { "forest", { terrain = { ["0403"] = "forest" } }, { inf = 1, cav = 2, mot = 2, rifle = 1, tank = 2, leader = 1 } },
+    { "swamp", { terrain = { ["0403"] = "swamp" } }, { inf = 2, cav = 2, mot = 2, rifle = 2, tank = 2, leader = 2 } },
+    { "road", { links = road }, { inf = 1, cav = 1, mot = 0.5, rifle = 1, tank = 0.5, leader = 0.5 } },
+    { "road into forest", { links = road, terrain = { ["0403"] = "forest" } },
+      { inf = 1, cav = 1, mot = 0.5, rifle = 1, tank = 0.5, leader = 0.5 } },
+    { "road into swamp", { links = road, terrain = { ["0403"] = "swamp" } },
+      { inf = 1, cav = 1, mot = 0.5, rifle = 1, tank = 0.5, leader = 0.5 } },
+    { "river", { hexsides = river }, { inf = 3, cav = 3, mot = 3, rifle = 2, tank = 2, leader = 2 } },
+    { "road across a river", { hexsides = river, links = road },
+      { inf = 3, cav = 3, mot = 2.5, rifle = 2, tank = 1.5, leader = 1.5 } },
+    { "forest across a river", { hexsides = river, terrain = { ["0403"] = "forest" } },
+      { inf = 3, cav = 4, mot = 4, rifle = 2, tank = 3, leader = 2 } },
+  }
+  for _, m in ipairs(movers) do
+    for _, cell in ipairs(cells) do
+      local map = { columns = 10, rows = 10 }
+      for k, v in pairs(cell[2]) do map[k] = v end
+      B.setup({ m.unit() }, { map = map, step = m.side == "german" and "german_movement" or "soviet_movement" })
+      local ok, ev = kessel.act{ kind = "move", units = { "m" }, path = { "0403" } }
+      expect.accepted(ok, ev)
+      expect.eq(ev[1].cost, cell[3][m.id], m.id .. " into " .. cell[1])
+    end
+    for _, closed in ipairs{ { "lake hexside", { hexsides = { { "0303", "0403", "lake" } } }, "lake hexsides may not be crossed" },
+        { "lake hex", { terrain = { ["0403"] = "lake" } }, "lake hexes may not be entered" } } do
+      local map = { columns = 10, rows = 10 }
+      for k, v in pairs(closed[2]) do map[k] = v end
+      B.setup({ m.unit() }, { map = map, step = m.side == "german" and "german_movement" or "soviet_movement" })
+      local ok, why = kessel.act{ kind = "move", units = { "m" }, path = { "0403" } }
+      expect.refused(ok, why, "6.7", closed[3])
+    end
+  end
+end)
+
+-- [6.5] [9.3] [6.7] Overruns into each terrain: an 8-8-10 panzer regiment in 0303 overruns a 2-2-6
+-- rifle in 0403 (its leader in 0504). The terrain doubles the defender as in any combat, and the
+-- attack is halved after everything else: 4 against clear, swamp or minor city 2 (2-1), forest,
+-- major city or river 4 (1-1), forest across a river 6 (1-2), forest, major city and river 8 (1-2).
+-- An overrun across a lake hexside is refused [6.7].
+kessel.test("case_6_5_overrun_into_each_terrain_of_the_chart", function()
+  local river = { { "0303", "0403", "river" } }
+  local city = { { name = "Orsha", kind = "major_city", hexes = { "0403" } } }
+  local cells = {
+    { "clear", {}, 2, "2-1" },
+    { "swamp", { terrain = { ["0403"] = "swamp" } }, 2, "2-1" },
+    { "minor city", { places = { { name = "Velizh", kind = "minor_city", hexes = { "0403" } } } }, 2, "2-1" },
+    { "forest", { terrain = { ["0403"] = "forest" } }, 4, "1-1" },
+    { "major city", { places = city }, 4, "1-1" },
+    { "river", { hexsides = river }, 4, "1-1" },
+    { "forest across a river", { terrain = { ["0403"] = "forest" }, hexsides = river }, 6, "1-2" },
+    { "forest, major city, river", { terrain = { ["0403"] = "forest" }, hexsides = river, places = city }, 8, "1-2" },
+  }
+  for _, cell in ipairs(cells) do
+    local map = { columns = 10, rows = 10 }
+    for k, v in pairs(cell[2]) do map[k] = v end
+    B.setup({ B.pz("g", "0303", "8-8-10"), B.rifle("s", "0403", "2-2-6"), B.leader("l", "0504", 5) },
+      { map = map, step = "german_movement" })
+    kessel.inject_dice{ 6 }
+    local ok, ev = kessel.act{ kind = "overrun", units = { "g" }, target = "0403" }
+    expect.accepted(ok, ev)
+    local want = string.format("attack 4 against defence %d in 0403: odds %s", cell[3], cell[4])
+    expect.truthy(B.note(ev, want), cell[1] .. ": " .. want .. " | " .. B.all_notes(ev))
+  end
+  B.setup({ B.pz("g", "0303", "8-8-10"), B.rifle("s", "0403", "2-2-6"), B.leader("l", "0504", 5) },
+    { map = { columns = 10, rows = 10, hexsides = { { "0303", "0403", "lake" } } }, step = "german_movement" })
+  local ok, why = kessel.act{ kind = "overrun", units = { "g" }, target = "0403" }
+  expect.refused(ok, why, "6.7", "no overrun across a lake hexside")
+end)
