@@ -194,6 +194,8 @@ K.finishers.overrun = function(cb)
       -- [15] they may move on in the same phase: they were the last in the hex
       require("rules.victory").passed(target, cb.attacker_side, stayed)
       kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")
+      -- [6.37] Soviet combat units entering a cut rail hex repair it, by overrun as by any move
+      for _, u in ipairs(stayed) do require("rules.rail").repair(u, { target }) end
     end
   end
   if failed then

@@ -78,22 +78,27 @@ function RL.check_cut_request(plan, a)
 end
 
 -- After a move: German cut placed; Soviet combat units entering cut hexes repair them.
+-- A Soviet combat unit `u` has entered `hexes` in its Movement Phase (a move, or the cleared hex
+-- of an overrun): the rail cuts there come off [6.37]. Apply stage only.
+function RL.repair(u, hexes)
+  if u.side ~= C.SOVIET or not C.is_combat_unit(u) then return end
+  local cuts = RL.cuts()
+  for _, h in ipairs(hexes) do
+    if cuts[h] then
+      kessel.emit.marker(cuts[h], nil)
+      kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h)
+      cuts[h] = nil
+    end
+  end
+end
+
 function RL.after_move(plan, a)
   local side = plan.units[1].side
   if side == C.SOVIET then
-    local cuts = RL.cuts()
     for _, u in ipairs(plan.units) do
-      if C.is_combat_unit(u) then
-        local hexes = { table.unpack(plan.legs[u.id].path) }
-        if plan.entry then hexes[#hexes + 1] = plan.entry end
-        for _, h in ipairs(hexes) do
-          if cuts[h] then
-            kessel.emit.marker(cuts[h], nil)
-            kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h)
-            cuts[h] = nil
-          end
-        end
-      end
+      local hexes = { table.unpack(plan.legs[u.id].path) }
+      if plan.entry then hexes[#hexes + 1] = plan.entry end
+      RL.repair(u, hexes)
     end
   elseif a.rail_cut then
     local id

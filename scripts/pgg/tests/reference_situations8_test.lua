@@ -177,3 +177,36 @@ kessel.test("case_6_5_overrun_into_each_terrain_of_the_chart", function()
   local ok, why = kessel.act{ kind = "overrun", units = { "g" }, target = "0403" }
   expect.refused(ok, why, "6.7", "no overrun across a lake hexside")
 end)
+
+-- [6.37] [6.5] A Soviet combat unit entering a cut rail hex in its Movement Phase repairs it. An
+-- overrun that clears the hex puts the overrunners in it: they have entered it, so the cut comes
+-- off (the engine used to repair only along `move` paths, so the cut stayed under the Soviet
+-- stack, and stayed after it moved on). A failed overrun enters nothing and repairs nothing.
+-- Board: a railway along row 05, a cut in 0405 under a flipped German panzer (1-1-10); two 8-8-6
+-- rifles in 0305 and their leader in 0306. 16 halved is 8 against 1: roll 1, De.
+kessel.test("case_6_37_soviet_overrun_that_clears_a_cut_rail_hex_repairs_it", function()
+  local function board(german)
+    local rail = {}
+    for c = 1, 10 do rail[#rail + 1] = string.format("%02d05", c) end
+    B.setup({ german or B.pz("g", "0405", "1-1-10"), B.rifle("a", "0305", "8-8-6"), B.rifle("b", "0305", "8-8-6"),
+      B.leader("l", "0306", 5) },
+      { step = "soviet_movement", map = { columns = 10, rows = 10, links = { { kind = "railway", path = rail } } },
+        markers = { { kind = "rail_cut", side = "german", at = "0405" } } })
+  end
+  board()
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "a", "b" }, target = "0405" })
+  expect.truthy(B.note(ev, "odds 8-1, roll 1: De"), B.all_notes(ev))
+  expect.eq(B.where("a"), "0405")
+  expect.truthy(B.note(ev, "repairs the railway at 0405"), B.all_notes(ev))
+  expect.eq(#kessel.markers.all{ kind = "rail_cut", placed = true }, 0, "the cut is off")
+  -- a failed overrun: a German infantry division (9-9-7) in 0405, 8 against 9 is 1-2, roll 2: Eng;
+  -- the division steps down and stays, the Soviet names the rifle that loses its step
+  board(B.inf("g", "0405"))
+  kessel.inject_dice{ 2 }
+  ev = expect.accepted(kessel.act{ kind = "overrun", units = { "a", "b" }, target = "0405" })
+  expect.truthy(B.note(ev, "attack 8 against defence 9 in 0405: odds 1-2, roll 2: Eng"), B.all_notes(ev))
+  expect.accepted(kessel.act{ kind = "choose", units = { "a" } })
+  expect.eq(B.where("b"), "0305", "the overrun failed: b stays where it was [6.5]")
+  expect.eq(#kessel.markers.all{ kind = "rail_cut", placed = true }, 1, "nobody entered 0405: the cut stays")
+end)
