@@ -216,6 +216,8 @@ kessel.action{
   apply = function(a)
     local units = {}
     for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
+    -- another stack's overrun ends the move of the last overrun's group [6.5] (WBC09 #11)
+    M.end_overrun_group_unless(units)
     local cost = O.cost(units[1].side, a.target)
     spend(a.units, cost)
     kessel.emit.note("6.5", string.format("overrun of %s from %s (%d MP)", a.target, units[1].hex, cost))

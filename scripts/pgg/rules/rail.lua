@@ -224,6 +224,8 @@ kessel.action{
   end),
   apply = function(a)
     local plan = assert(RL.plan(a))
+    -- a rail move is another stack's move: it ends the last overrun group's [6.5]
+    require("rules.movement").end_overrun_group_unless(plan.units)
     local V = require("rules.victory")
     for _, u in ipairs(plan.units) do
       kessel.emit.move(u.id, plan.path, 0)

@@ -210,3 +210,33 @@ kessel.test("case_6_37_soviet_overrun_that_clears_a_cut_rail_hex_repairs_it", fu
   expect.eq(B.where("b"), "0305", "the overrun failed: b stays where it was [6.5]")
   expect.eq(#kessel.markers.all{ kind = "rail_cut", placed = true }, 1, "nobody entered 0405: the cut stays")
 end)
+
+-- [6.5] WBC09 #11: overrunners who cleared a hex may move on, until another stack moves; then
+-- their move is over. An overrun by another stack is that stack moving (it spends MP in its
+-- Movement Phase) and ends it the same way, whether it succeeds or fails. (The engine ended the
+-- group only on a `move`: after another stack's successful overrun the first group's units were
+-- free to move on at any later time; after a failed one the group stayed open.) Board: panzer a
+-- (20-20-10) overruns a 1-1-6 rifle in 0403 from 0303 (10 against 1, roll 1: De) and enters it;
+-- then panzer b overruns 0708 from 0707: a 1-1-6 (De, roll 1) or a 1-9-6 (10 against 9, 1-1, roll
+-- 5: A1, taken as a loss). Either way a may not move on. In both profiles.
+kessel.test("case_6_5_another_stacks_overrun_ends_the_overrun_groups_move", function()
+  for _, case in ipairs{ { roll = 1, face = "1-1-6", wbc = false }, { roll = 5, face = "1-9-6", wbc = false },
+      { roll = 1, face = "1-1-6", wbc = true } } do
+    local label = string.format(" (roll %d, %s)", case.roll, case.wbc and "WBC09 #11 on" or "standard")
+    B.setup({ B.pz("a", "0303", "20-20-10"), B.rifle("s", "0403", "1-1-6"), B.pz("b", "0707", "20-20-10"),
+      B.rifle("t", "0708", case.face), B.leader("l", "1010", 5) },
+      { step = "german_movement", options = case.wbc and { wbc09_11_overrun_stack_may_split = true } or nil })
+    kessel.inject_dice{ 1 }
+    local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "a" }, target = "0403" })
+    expect.truthy(B.note(ev, "the overrunners enter 0403"), B.all_notes(ev))
+    kessel.inject_dice{ case.roll }
+    ev = expect.accepted(kessel.act{ kind = "overrun", units = { "b" }, target = "0708" })
+    expect.truthy(B.note(ev, "another stack moved: the units that overran"), "b's overrun ends a's move" .. label .. ": " .. B.all_notes(ev))
+    if B.pending() then expect.accepted(kessel.act{ kind = "choose", choice = "loss" }) end
+    local ok, why = kessel.act{ kind = "move", units = { "a" }, path = { "0503" } }
+    expect.refused(ok, why, "6.5", "stopped", "a may not move on" .. label)
+    for _, act in ipairs(kessel.legal("german")) do
+      expect.truthy(not (act.units and act.units[1] == "a"), "nothing listed for a" .. label)
+    end
+  end
+end)
