@@ -240,3 +240,39 @@ kessel.test("case_6_5_another_stacks_overrun_ends_the_overrun_groups_move", func
     end
   end
 end)
+
+-- [6.37] WBC09 #6: "the German does not have to move over old rail breaks to reutilize them" -
+-- so without the interpretation he reuses one by moving over it. Railway along row 02; the six
+-- cuts in 0202, 0302, 0402, 0502, 0602 and 0802; a panzer regiment in 0701 moves 0702, 0802, 0902,
+-- 1002. Standard: with no marker left it may cut 1002 only by lifting the cut it passes in 0802;
+-- lifting 0302, off its path, is refused (the engine refused every lift in the standard game, so
+-- six cuts once down stayed until the Soviet repaired them). WBC09 #6: 0302 may be lifted.
+kessel.test("case_6_37_standard_reuse_of_a_rail_cut_by_moving_over_it_and_wbc09_06", function()
+  local function board(wbc)
+    local rail, markers = {}, {}
+    for c = 1, 10 do rail[#rail + 1] = string.format("%02d02", c) end
+    for i, h in ipairs{ "0202", "0302", "0402", "0502", "0602", "0802" } do
+      markers[i] = { kind = "rail_cut", side = "german", at = h }
+    end
+    B.setup({ B.pz("g", "0701"), B.rifle("s", "0909", "2-2-6"), B.leader("l", "1010", 3) },
+      { step = "german_movement", map = { columns = 10, rows = 10, links = { { kind = "railway", path = rail } } },
+        markers = markers, options = wbc and { wbc09_06_rail_break_relocation = true } or nil })
+  end
+  local RL = require("rules.rail")
+  local path = { "0702", "0802", "0902", "1002" }
+  board(false)
+  local ok, why = kessel.act{ kind = "move", units = { "g" }, path = path, rail_cut = "1002" }
+  expect.refused(ok, why, "6.37", "all six rail cut markers are on the map")
+  ok, why = kessel.act{ kind = "move", units = { "g" }, path = path, rail_cut = "1002", lift = "0302" }
+  expect.refused(ok, why, "6.37", "a rail cut is reused by moving a unit over it: 0302 is not on this move's path")
+  local ev = expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = path, rail_cut = "1002", lift = "0802" })
+  expect.truthy(B.note(ev, "railway cut at 1002 (lifted from 0802)"), B.all_notes(ev))
+  expect.truthy(RL.cuts()["1002"], "the new cut")
+  expect.falsy(RL.cuts()["0802"], "the cut moved over is lifted")
+  expect.eq(#kessel.markers.all{ kind = "rail_cut", placed = true }, 6, "still six on the map")
+  board(true)
+  ev = expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = path, rail_cut = "1002", lift = "0302" })
+  expect.truthy(B.note(ev, "railway cut at 1002 (lifted from 0302)"), B.all_notes(ev))
+  expect.falsy(RL.cuts()["0302"], "WBC09 #6: lifted from anywhere")
+  expect.truthy(RL.cuts()["0802"], "the cut moved over stays")
+end)
