@@ -276,3 +276,42 @@ kessel.test("case_6_37_standard_reuse_of_a_rail_cut_by_moving_over_it_and_wbc09_
   expect.falsy(RL.cuts()["0302"], "WBC09 #6: lifted from anywhere")
   expect.truthy(RL.cuts()["0802"], "the cut moved over stays")
 end)
+
+-- [9.71] [7.1] [10.2] A lone leader attacked: it defends with its rating, and on a D result it
+-- retreats like any unit. Lakes in 0504, 0604 and 0605; a German infantry division in 0405 puts
+-- 0404 and 0506 in its zone. (1) 0506 holds three rifles and a leader: the only retreat is into
+-- that hex (friendly, so the zone does not bar it), which then holds five units, one over the four
+-- allowed with a leader: the retreated leader is the excess and dies [7.1], and the German may
+-- advance into 0505. (2) With 0506 a lake too, no retreat exists: choosing retreat, the German's
+-- only pick is the empty path, and the leader dies (it had no line of supply either, so it defended
+-- at half its rating [11.3]: 9 against 1, roll 6: D2).
+kessel.test("case_9_71_lone_leader_retreats_into_a_full_hex_or_cannot_retreat", function()
+  local lakes = { ["0504"] = "lake", ["0604"] = "lake", ["0605"] = "lake" }
+  B.setup({ B.inf("i", "0405"), B.leader("L1", "0505", 3), B.rifle("r1", "0506", "2-2-6"), B.rifle("r2", "0506", "2-2-6"),
+    B.rifle("r3", "0506", "2-2-6"), B.leader("L2", "0506", 2) }, { map = { columns = 10, rows = 10, terrain = lakes } })
+  kessel.inject_dice{ 3 }
+  local ev = expect.accepted(kessel.act{ kind = "attack", units = { "i" }, targets = { "0505" } })
+  expect.truthy(B.note(ev, "attack 9 against defence 3 in 0505: odds 3-1, roll 3: D1"), B.all_notes(ev))
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  local paths = {}
+  for _, a in ipairs(kessel.legal("german")) do paths[#paths + 1] = table.concat(a.path, ",") end
+  expect.eq(table.concat(paths, " "), "0506", "0404 is in the German zone and empty; 0506 is friendly")
+  ev = expect.accepted(kessel.act{ kind = "retreat", units = { "L1" }, path = { "0506" } })
+  expect.truthy(B.note(ev, "L1 eliminated: retreated into an over-full hex (0506)"), B.all_notes(ev))
+  expect.eq(B.where("L2"), "0506", "the leader already there stays")
+  expect.eq(B.pending().kind, "advance")
+  expect.accepted(kessel.act{ kind = "advance", units = { "i" }, path = { "0505" } })
+  expect.eq(B.where("i"), "0505")
+
+  lakes["0506"] = "lake"
+  B.setup({ B.inf("i", "0405"), B.leader("L1", "0505", 3), B.leader("L2", "0808", 2) }, { map = { columns = 10, rows = 10, terrain = lakes } })
+  kessel.inject_dice{ 6 }
+  ev = expect.accepted(kessel.act{ kind = "attack", units = { "i" }, targets = { "0505" } })
+  expect.truthy(B.note(ev, "attack 9 against defence 1 in 0505: odds 9-1, roll 6: D2"), B.all_notes(ev))
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  local legal = kessel.legal("german")
+  expect.eq(#legal, 1)
+  expect.eq(#legal[1].path, 0, "no retreat path exists")
+  expect.accepted(kessel.act(legal[1]))
+  expect.eq(B.where("L1"), "eliminated")
+end)
