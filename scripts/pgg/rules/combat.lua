@@ -629,8 +629,14 @@ function K.roll(cb, ctx, attackers, defenders_by_hex)
   for k, v in pairs(ctx) do actx[k] = v end
   actx.in_supply = supplied
   local att, amods = K.attack_total(attackers, actx)
+  -- [9.3] "attacked solely across a river" looks at the units that attack: a hex whose only
+  -- units were revealed as duds or 0-attack rifles [12.3] takes no part in the attack
+  local fighting_hexes, seen = {}, {}
+  for _, u in ipairs(attackers) do
+    if C.is_combat_unit(u) and not seen[u.hex] then seen[u.hex] = true; fighting_hexes[#fighting_hexes + 1] = u.hex end
+  end
   local def, dmods = K.defence_of(cb.def_hexes, {
-    attacker_hexes = cb.att_hexes, units = defenders_by_hex, in_supply = supplied,
+    attacker_hexes = fighting_hexes, units = defenders_by_hex, in_supply = supplied,
   })
   local odds = kessel.tables.odds(K.CRT, att, def)
   local roll = kessel.dice.roll(cb.kind == "overrun" and "overrun" or "combat")

@@ -315,3 +315,30 @@ kessel.test("case_9_71_lone_leader_retreats_into_a_full_hex_or_cannot_retreat", 
   expect.accepted(kessel.act(legal[1]))
   expect.eq(B.where("L1"), "eliminated")
 end)
+
+-- [9.3] [12.2] [12.3] "Defender doubled if attacked solely across a river" looks at the units that
+-- attack. A Soviet attack on a German 2-2-10 in 0403 from 0303 (a known 6-6-6, across a river
+-- hexside) and 0304 (a face-down rifle, no river): the face-down rifle is revealed on commitment
+-- as a 0-1-6 (it takes no part) or a 0-0-6 (removed); either way every unit that attacks is across
+-- the river, so the defence is doubled: 6 against 4, 1-1 (roll 1: D1), not 6 against 2, 3-1. (The
+-- engine judged the river by the hexes named in the attack before the reveal.) With a 4-4-6
+-- revealed in 0304 the attack is not solely across the river: 10 against 2, 5-1.
+kessel.test("case_9_3_river_doubling_counts_only_the_units_that_attack_after_the_reveal", function()
+  local function attack(face)
+    B.setup({ B.pz("g", "0403", "2-2-10"), B.rifle("a", "0303", "6-6-6"),
+      { id = "h", name = "h", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0304" },
+      B.leader("l", "0203", 5) },
+      { step = "soviet_combat", map = { columns = 10, rows = 10, hexsides = { { "0303", "0403", "river" } } },
+        pools = { rifle = { face } } })
+    kessel.inject_dice{ 1, 1 }
+    return expect.accepted(kessel.act{ kind = "attack", units = { "a", "h" }, targets = { "0403" } })
+  end
+  for _, face in ipairs{ "0-1-6", "0-0-6" } do
+    local ev = attack(face)
+    expect.truthy(B.note(ev, "0403: attacked solely across a river, doubled"), face .. ": " .. B.all_notes(ev))
+    expect.truthy(B.note(ev, "attack 6 against defence 4 in 0403: odds 1-1, roll 1: D1"), face .. ": " .. B.all_notes(ev))
+  end
+  local ev = attack("4-4-6")
+  expect.falsy(B.note(ev, "attacked solely across a river"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "attack 10 against defence 2 in 0403: odds 5-1, roll 1: D2"), B.all_notes(ev))
+end)
