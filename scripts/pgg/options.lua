@@ -24,7 +24,7 @@ opt("wbc09_04_overrun_stack_defends_with_first", false, "WBC09 #4",
 opt("wbc09_05_no_leader_evacuation", false, "WBC09 #5",
   "Soviet leader evacuation [10.4] is not in effect, whatever the optional rule says")
 opt("wbc09_06_rail_break_relocation", false, "WBC09 #6",
-  "The German may lift any rail break and place it in a hex a unit is moving through; at most six on the map")
+  "The German may lift any rail break, wherever it is, and place it in a hex a unit is moving through (without it he reuses a break only by moving over it); at most six on the map")
 opt("wbc09_07_overrun_loss_stays_put", false, "WBC09 #7",
   "Overrunners who clear the hex but take a loss instead of retreating stay in the hex they overran from and end their move")
 opt("wbc09_08_supply_mp_by_unit_type", false, "WBC09 #8",

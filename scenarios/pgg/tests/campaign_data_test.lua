@@ -334,3 +334,46 @@ kessel.test("data_map_facts", function()
   }
   for _, r in ipairs(rails) do expect.truthy(joined("railway", r[1], r[2]), "railway " .. r[1] .. "-" .. r[2]) end
 end)
+
+-- [6.7] [6.37] [13] The rest of the notes' map and counter facts: the roads and railways that run
+-- off the map (Vitebsk - Velizh - north edge; Smolensk - Yelnya - Sukhinichi to the south edge),
+-- Yelnya on that railway, swamp only in the north (rows 02-18, columns 06-34), lakes only in the far
+-- north-west (columns 05-16 of rows 01-03) and north-east (columns 55-59), the Dnieper at the
+-- road-supply source, and the marker counts: 3 German air markers, 3 Soviet, 6 rail cuts.
+kessel.test("data_map_edges_swamps_lakes_and_markers", function()
+  local function reaches(kind, from, pred)
+    local seen, queue = { [from] = true }, { from }
+    while #queue > 0 do
+      local h = table.remove(queue, 1)
+      if pred(h) then return h end
+      for _, n in ipairs(kessel.hex.neighbors(h)) do
+        if not seen[n] and kessel.map.has_side(h, n, kind) then seen[n] = true; queue[#queue + 1] = n end
+      end
+    end
+  end
+  expect.truthy(reaches("road", "1509", function(h) return kessel.map.on_edge(h, "north") end), "road Velizh - north edge")
+  expect.truthy(reaches("railway", "3020", function(h) return kessel.map.on_edge(h, "south") end), "railway Yelnya - south edge")
+  local p = kessel.map.place("3020")
+  expect.eq(p and p.name, "Yelnya")
+  expect.truthy(kessel.map.has_link("3020", "railway"), "Yelnya is on the railway")
+  for _, h in ipairs(kessel.map.hexes()) do
+    local t = kessel.map.terrain(h)
+    local c, r = tonumber(h:sub(1, 2)), tonumber(h:sub(3, 4))
+    if t == "swamp" then
+      expect.truthy(r >= 2 and r <= 18 and c >= 6 and c <= 34, "swamp " .. h .. " lies in rows 02-18, columns 06-34")
+    elseif t == "lake" then
+      expect.truthy(r <= 3 and ((c >= 5 and c <= 16) or c >= 55), "lake " .. h .. " lies in the far north-west or north-east")
+    end
+  end
+  local dnieper = false
+  for _, n in ipairs(kessel.hex.neighbors("0120")) do
+    if kessel.map.has_side("0120", n, "river") then dnieper = true end
+  end
+  expect.truthy(dnieper, "the Dnieper comes in at the west edge by 0120")
+  local function count(kind, side)
+    return #kessel.markers.all{ kind = kind, side = side }
+  end
+  expect.eq(count("air_interdiction", "german"), 3, "German air markers [13.2]")
+  expect.eq(count("soviet_interdiction", "soviet"), 3, "Soviet interdiction markers [13.4]")
+  expect.eq(count("rail_cut", "german"), 6, "rail cut markers [6.37]")
+end)

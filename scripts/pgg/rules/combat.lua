@@ -299,8 +299,12 @@ function K.units_of(cb, who)
 end
 
 -- Units that retreated onto `who`'s hexes earlier this phase die when those hexes suffer a loss or
--- retreat result [9.73]. Returns the number of steps that died.
+-- retreat result [9.73]. Returns the number of steps that died. Only an attacked hex suffers a
+-- result: the attacker's A1/A2/Ae falls on the attacking units alone [9.6], and a unit retreated
+-- onto a hex the attack came from took no part in it (it attacked already, or it would not have
+-- retreated), so it stays, and its steps pay nothing of the attackers' loss.
 function K.kill_riders(cb, who)
+  if who ~= "defender" then return 0 end
   local side, steps = K.side_of(cb, who), 0
   for _, hex in ipairs(K.hexes_of(cb, who)) do
     for _, u in ipairs(kessel.units.at(hex)) do
@@ -318,6 +322,7 @@ local function set_pending(p) kessel.emit.var("pending", p) end
 -- Steps of the units retreated onto `who`'s hexes earlier this phase [9.73] (those K.kill_riders
 -- would eliminate).
 function K.rider_steps(cb, who)
+  if who ~= "defender" then return 0 end
   local side, steps = K.side_of(cb, who), 0
   for _, hex in ipairs(K.hexes_of(cb, who)) do
     for _, u in ipairs(kessel.units.at(hex)) do
@@ -624,8 +629,14 @@ function K.roll(cb, ctx, attackers, defenders_by_hex)
   for k, v in pairs(ctx) do actx[k] = v end
   actx.in_supply = supplied
   local att, amods = K.attack_total(attackers, actx)
+  -- [9.3] "attacked solely across a river" looks at the units that attack: a hex whose only
+  -- units were revealed as duds or 0-attack rifles [12.3] takes no part in the attack
+  local fighting_hexes, seen = {}, {}
+  for _, u in ipairs(attackers) do
+    if C.is_combat_unit(u) and not seen[u.hex] then seen[u.hex] = true; fighting_hexes[#fighting_hexes + 1] = u.hex end
+  end
   local def, dmods = K.defence_of(cb.def_hexes, {
-    attacker_hexes = cb.att_hexes, units = defenders_by_hex, in_supply = supplied,
+    attacker_hexes = fighting_hexes, units = defenders_by_hex, in_supply = supplied,
   })
   local odds = kessel.tables.odds(K.CRT, att, def)
   local roll = kessel.dice.roll(cb.kind == "overrun" and "overrun" or "combat")

@@ -532,22 +532,25 @@ function M.execute(plan, a)
       for _, h in ipairs(leg.path) do kessel.emit.flag(u.id, "t1v_" .. h) end
     end
   end
-  -- the overrun group's move is over once another unit moves [6.5]; under WBC09 #11 its units
-  -- must finish before any other unit moves, so they stop then too
-  local group = M.overrun_group()
-  if group then
-    local member = false
-    for _, u in ipairs(plan.units) do if group.active[u.id] then member = true end end
-    if not member then
-      -- (in id order: `pairs` order changes from run to run, and the events go in the log)
-      for _, id in ipairs(C.keys(group.active)) do kessel.emit.flag(id, "stopped") end
-      kessel.emit.var("overrun_group", nil)
-      kessel.emit.note(group.split and "WBC09 #11" or "6.5",
-        "another stack moved: the units that overran (" .. table.concat(group.names, ", ") .. ") end their move")
-    end
-  end
+  M.end_overrun_group_unless(plan.units)
   local Rail = require("rules.rail")
   Rail.after_move(plan, a)
+end
+
+-- The overrun group's move is over once another unit moves [6.5] — by a move, a rail move or an
+-- overrun of its own; under WBC09 #11 its units must finish before any other unit moves, so they
+-- stop then too. `units`: the units (snapshots or ids) about to move. Apply stage only.
+function M.end_overrun_group_unless(units)
+  local group = M.overrun_group()
+  if not group then return end
+  for _, u in ipairs(units) do
+    if group.active[type(u) == "string" and u or u.id] then return end
+  end
+  -- (in id order: `pairs` order changes from run to run, and the events go in the log)
+  for _, id in ipairs(C.keys(group.active)) do kessel.emit.flag(id, "stopped") end
+  kessel.emit.var("overrun_group", nil)
+  kessel.emit.note(group.split and "WBC09 #11" or "6.5",
+    "another stack moved: the units that overran (" .. table.concat(group.names, ", ") .. ") end their move")
 end
 
 -- The units of the last successful overrun that may still move on this phase (game var

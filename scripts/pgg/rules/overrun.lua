@@ -146,6 +146,16 @@ function O.reasons(a)
     elseif kessel.map.has_side(from, target, "lake") then no("6.7", "no overrun across a lake hexside") end
   end
   if not C.enemy_at(target, side) then no("6.5", "%s holds no enemy unit", target) end
+  -- [6.4] [6.5] overrunners who clear the hex must enter it: on turns 1-6 a Soviet overrun into
+  -- columns 01-02 could not end as the rule demands, so it is not allowed (the first turn's 13th and
+  -- 20th Armies, who may pass through those columns [5.2], excepted as they are for movement)
+  if side == C.SOVIET and kessel.game.turn() <= 6 and C.column(target) <= 2 then
+    local t1_full = false
+    for _, u in ipairs(units) do if M.first_turn_full_ma(u) then t1_full = true end end
+    if not t1_full then
+      no("6.4", "overrunners who clear %s must enter it, and on turns 1-6 no Soviet unit may enter columns 01-02", target)
+    end
+  end
   return reasons
 end
 
@@ -184,6 +194,8 @@ K.finishers.overrun = function(cb)
       -- [15] they may move on in the same phase: they were the last in the hex
       require("rules.victory").passed(target, cb.attacker_side, stayed)
       kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")
+      -- [6.37] Soviet combat units entering a cut rail hex repair it, by overrun as by any move
+      for _, u in ipairs(stayed) do require("rules.rail").repair(u, { target }) end
     end
   end
   if failed then
@@ -204,6 +216,8 @@ kessel.action{
   apply = function(a)
     local units = {}
     for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
+    -- another stack's overrun ends the move of the last overrun's group [6.5] (WBC09 #11)
+    M.end_overrun_group_unless(units)
     local cost = O.cost(units[1].side, a.target)
     spend(a.units, cost)
     kessel.emit.note("6.5", string.format("overrun of %s from %s (%d MP)", a.target, units[1].hex, cost))

@@ -10,9 +10,12 @@
 --
 -- Rail cuts [6.37]: a German unit moving into or through a rail hex may place one of the six rail
 -- cut markers there (`rail_cut = hex` on its move). Soviets can't move by rail into or through a
--- cut; a Soviet combat unit entering the hex by normal movement removes it. WBC09 #6
--- (`wbc09_06_rail_break_relocation`): when all six are down, the German may lift any of them
--- (`lift = hex`) and place it where he is moving now.
+-- cut; a Soviet combat unit entering the hex by normal movement removes it. The German reuses a
+-- cut by moving a unit over it: `lift = hex` names a cut on the same move's path, which comes off
+-- as the new one goes down (WBC09 #6 says he "does not have to move over old rail breaks to
+-- reutilize them", so without it he does). WBC09 #6 (`wbc09_06_rail_break_relocation`): he may
+-- lift any of them, wherever it is, and place it where he is moving now; when all six are down he
+-- must name one to lift.
 local C = require("rules.common")
 local Z = require("rules.zoc")
 local RL = {}
@@ -65,10 +68,18 @@ function RL.check_cut_request(plan, a)
   if cuts[hex] then return C.reason("6.37", "%s is already cut", hex) end
   local free = kessel.markers.all{ kind = "rail_cut", placed = false }
   if a.lift then
-    if not C.option("wbc09_06_rail_break_relocation") then
-      return C.reason("6.37", "rail cuts can't be lifted and moved (WBC09 #6 is off)")
+    local wbc = C.option("wbc09_06_rail_break_relocation")
+    if not cuts[a.lift] then return C.reason(wbc and "WBC09 #6" or "6.37", "there is no rail cut in %s to lift", tostring(a.lift)) end
+    if not wbc then
+      -- standard: a cut is reused by moving over it (WBC09 #6 lifts it from anywhere)
+      local over = plan.entry == a.lift
+      for _, leg in pairs(plan.legs) do
+        if C.contains(leg.path, a.lift) then over = true end
+      end
+      if not over then
+        return C.reason("6.37", "a rail cut is reused by moving a unit over it: %s is not on this move's path (WBC09 #6 lifts any cut)", a.lift)
+      end
     end
-    if not cuts[a.lift] then return C.reason("WBC09 #6", "there is no rail cut in %s to lift", a.lift) end
   elseif #free == 0 then
     if C.option("wbc09_06_rail_break_relocation") then
       return C.reason("WBC09 #6", "all six rail cuts are on the map: name one to lift (lift = hex)")
@@ -77,23 +88,28 @@ function RL.check_cut_request(plan, a)
   end
 end
 
--- After a move: German cut placed; Soviet combat units entering cut hexes repair them.
+-- A Soviet combat unit `u` has entered `hexes` in its Movement Phase (a move, or the cleared hex
+-- of an overrun): the rail cuts there come off [6.37]. Apply stage only.
+function RL.repair(u, hexes)
+  if u.side ~= C.SOVIET or not C.is_combat_unit(u) then return end
+  local cuts = RL.cuts()
+  for _, h in ipairs(hexes) do
+    if cuts[h] then
+      kessel.emit.marker(cuts[h], nil)
+      kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h)
+      cuts[h] = nil
+    end
+  end
+end
+
+-- After a move: German cut placed (or moved); Soviet combat units entering cut hexes repair them.
 function RL.after_move(plan, a)
   local side = plan.units[1].side
   if side == C.SOVIET then
-    local cuts = RL.cuts()
     for _, u in ipairs(plan.units) do
-      if C.is_combat_unit(u) then
-        local hexes = { table.unpack(plan.legs[u.id].path) }
-        if plan.entry then hexes[#hexes + 1] = plan.entry end
-        for _, h in ipairs(hexes) do
-          if cuts[h] then
-            kessel.emit.marker(cuts[h], nil)
-            kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h)
-            cuts[h] = nil
-          end
-        end
-      end
+      local hexes = { table.unpack(plan.legs[u.id].path) }
+      if plan.entry then hexes[#hexes + 1] = plan.entry end
+      RL.repair(u, hexes)
     end
   elseif a.rail_cut then
     local id
@@ -103,7 +119,7 @@ function RL.after_move(plan, a)
       id = kessel.markers.all{ kind = "rail_cut", placed = false }[1].id
     end
     kessel.emit.marker(id, a.rail_cut)
-    kessel.emit.note(a.lift and "WBC09 #6" or "6.37", "railway cut at " .. a.rail_cut .. (a.lift and (" (lifted from " .. a.lift .. ")") or ""))
+    kessel.emit.note(a.lift and C.option("wbc09_06_rail_break_relocation") and "WBC09 #6" or "6.37", "railway cut at " .. a.rail_cut .. (a.lift and (" (lifted from " .. a.lift .. ")") or ""))
   end
 end
 
@@ -219,6 +235,8 @@ kessel.action{
   end),
   apply = function(a)
     local plan = assert(RL.plan(a))
+    -- a rail move is another stack's move: it ends the last overrun group's [6.5]
+    require("rules.movement").end_overrun_group_unless(plan.units)
     local V = require("rules.victory")
     for _, u in ipairs(plan.units) do
       kessel.emit.move(u.id, plan.path, 0)
