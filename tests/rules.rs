@@ -47,7 +47,14 @@ fn pgg_rule_tests_pass() {
 #[test]
 fn pgg_campaign_data_tests_pass() {
     let out = scenario_tests("scenarios/pgg/tests", "scenarios/pgg/campaign.toml", false);
-    assert!(out.contains("7 passed, 0 failed"), "{out}");
+    // (at least the eight data tests of this writing: a file dropped from the folder fails here)
+    let passed = out
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_suffix(" passed, 0 failed"))
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .unwrap_or(0);
+    assert!(passed >= 8, "{out}");
 }
 
 /// The learning scenario against its notes (victory levels at either Smolensk value) and the
