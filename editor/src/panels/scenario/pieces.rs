@@ -2,7 +2,7 @@
 //! hidden faces (id, side, faces with their copies), added, edited and removed. Whether a kind,
 //! side or face is one the ruleset knows is the checks' job (the problems panel names the line).
 
-use super::ScenarioPanel;
+use super::{cell_text, ScenarioPanel};
 use crate::command::EditorCommand;
 use crate::panels::Named as _;
 use crate::scenario_file::{MarkerDef, PoolDef, ScenarioDef};
@@ -39,16 +39,14 @@ impl ScenarioPanel {
             ui.label("count");
             ui.end_row();
             for (i, m) in markers.iter_mut().enumerate() {
-                if ui
-                    .text_edit_singleline(&mut m.kind)
+                if cell_text(ui, &mut m.kind, 150.0)
                     .named(&format!("marker kind {i}"))
                     .changed()
                 {
                     changed = Some(format!("marker kind {i}"));
                 }
                 let mut side = m.side.clone().unwrap_or_default();
-                if ui
-                    .text_edit_singleline(&mut side)
+                if cell_text(ui, &mut side, 80.0)
                     .named(&format!("marker side {i}"))
                     .changed()
                 {
