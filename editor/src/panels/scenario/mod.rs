@@ -11,6 +11,7 @@ mod vars;
 use super::Named as _;
 use crate::command::EditorCommand;
 use crate::document::Document;
+use crate::panels::cell_text;
 use crate::scenario_file::{LevelDef, ObjectiveDef, Placement, ScenarioDef, UnitDef};
 use egui::{RichText, Ui};
 use std::collections::BTreeMap;
@@ -156,14 +157,6 @@ fn buffered(
     }
     let r = cell_text(ui, buf, width).named(key);
     r.changed().then(|| buf.clone())
-}
-
-/// A one-line text field `width` wide, in a grid cell too: a grid gives a cell only the width
-/// its column had before (at first a narrow minimum), and a plain text field shrinks to that and
-/// stays so, cutting `german` to `gern`.
-fn cell_text(ui: &mut Ui, text: &mut String, width: f32) -> egui::Response {
-    let height = ui.spacing().interact_size.y;
-    ui.add_sized([width, height], egui::TextEdit::singleline(text))
 }
 
 fn opt(s: &str) -> Option<String> {

@@ -2,8 +2,9 @@
 //! hidden faces (id, side, faces with their copies), added, edited and removed. Whether a kind,
 //! side or face is one the ruleset knows is the checks' job (the problems panel names the line).
 
-use super::{cell_text, ScenarioPanel};
+use super::ScenarioPanel;
 use crate::command::EditorCommand;
+use crate::panels::cell_text;
 use crate::panels::Named as _;
 use crate::scenario_file::{MarkerDef, PoolDef, ScenarioDef};
 use egui::{Color32, RichText, Ui};
