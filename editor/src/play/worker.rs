@@ -566,7 +566,13 @@ fn hover_text(e: &Engine, hex: Hex, action: &Action, cost: Option<Option<f64>>) 
         },
         Ok(Err(rej)) => {
             let lines: Vec<String> = rej.reasons.iter().map(super::reason_text).collect();
-            format!("{label}: {}", lines.join("; "))
+            let text = lines.join("; ");
+            // `cannot reach 0603: …` names its hex already
+            if text.contains(&label) {
+                text
+            } else {
+                format!("{label}: {text}")
+            }
         }
         Err(err) => format!("{label}: the rules failed: {}", err.message),
     }
