@@ -100,6 +100,7 @@ fn unknown_unit_type_is_refused() {
         t.replacen("type = \"panzer\"", "type = \"panzr\"", 1)
     });
     assert_refused(&r, "unknown unit type `panzr`");
+    assert_refused(&r, "(did you mean `panzer`?)");
 }
 
 #[test]

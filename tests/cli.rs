@@ -133,6 +133,10 @@ fn a_test_filter_that_matches_nothing_says_so() {
     );
     let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T3"]);
     assert!(!r.stderr.contains("no test name contains"), "{}", r.stderr);
+    // only the files with a matching test are listed, with how many of theirs match
+    assert!(r.stdout.contains("rules_test.lua ("), "{}", r.stdout);
+    assert!(r.stdout.contains(" of "), "{}", r.stdout);
+    assert!(!r.stdout.contains("secrets_test.lua"), "{}", r.stdout);
 }
 
 #[test]

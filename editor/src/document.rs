@@ -50,6 +50,8 @@ pub struct Document {
     saved_map: Map,
     /// Terrain characters of the file as read, reused on save to keep diffs small.
     legend_hint: Vec<(char, String)>,
+    /// The comment lines the map file opens with, kept on top when the map is written again.
+    map_preamble: String,
 }
 
 /// Units indexed by the hex they stand in: the set-up of a document, or a play-test game's state.
@@ -176,6 +178,7 @@ impl Document {
             history: History::default(),
             saved_revision: 0,
             legend_hint: read_legend(&scenario.map_path),
+            map_preamble: read_preamble(&scenario.map_path),
         };
         doc.refresh();
         doc
@@ -202,6 +205,7 @@ impl Document {
     pub fn from_map(map: Map, map_path: PathBuf) -> Document {
         Document {
             legend_hint: read_legend(&map_path),
+            map_preamble: read_preamble(&map_path),
             name: map.name.clone(),
             scenario_path: None,
             map_path,
@@ -282,7 +286,7 @@ impl Document {
         }
         let mut written = Vec::new();
         if self.map != self.saved_map || map_broken {
-            let text = map_to_toml_with(&self.map, &self.legend_hint);
+            let text = self.map_text();
             write_atomic(&self.map_path, text.as_bytes())?;
             self.saved_map = self.map.clone();
             written.push(self.map_path.clone());
@@ -308,9 +312,14 @@ impl Document {
 }
 
 impl Document {
-    /// The map file's text as the editor shows the map (the author's legend characters kept).
+    /// The map file's text as the editor shows the map (the author's legend characters and
+    /// opening comments kept; the rest in the canonical layout, other comments dropped).
     pub fn map_text(&self) -> String {
-        map_to_toml_with(&self.map, &self.legend_hint)
+        format!(
+            "{}{}",
+            self.map_preamble,
+            map_to_toml_with(&self.map, &self.legend_hint)
+        )
     }
 
     /// The scenario file's text with the edits made (none for a bare map).
@@ -319,6 +328,25 @@ impl Document {
             (Some(file), Some(def)) => Some(file.render(def)),
             _ => None,
         }
+    }
+}
+
+/// The comment lines (and blank lines between them) a map file opens with, such as its title and
+/// where it was cut from, followed by one blank line; empty if it opens with none or can't be read.
+fn read_preamble(map_path: &Path) -> String {
+    let Ok(text) = std::fs::read_to_string(map_path) else {
+        return String::new();
+    };
+    let lines: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+        .collect();
+    let kept = lines.join("\n");
+    let kept = kept.trim();
+    if kept.is_empty() {
+        String::new()
+    } else {
+        format!("{kept}\n\n")
     }
 }
 

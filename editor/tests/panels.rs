@@ -219,8 +219,12 @@ fn save_writes_nothing_until_the_map_changes_and_then_round_trips() {
     assert!(matches!(doc.save().expect("save"), SaveOutcome::Written(_)));
     assert!(!doc.is_dirty());
     let saved = std::fs::read_to_string(dir.join("map.toml")).expect("read");
-    // the author's legend characters survive the rewrite
+    // the author's legend characters survive the rewrite, and so do the comments it opens with
     assert!(saved.contains(r#""~" = "lake""#), "{saved}");
+    assert!(
+        saved.starts_with("# A small map for the editor's tests"),
+        "{saved}"
+    );
     let reread = Document::open(&dir.join("scenario.toml")).expect("saved map loads");
     assert_eq!(reread.map.terrain_name(hex), Some("swamp"));
     assert_eq!(reread.map.features, doc.map.features);

@@ -195,21 +195,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
-        if !args.quiet {
-            println!(
-                "{} ({})",
-                file.display(),
-                super::count(names.len(), "test", "tests")
-            );
+        let all = names.len();
+        let names: Vec<String> = match &args.filter {
+            Some(f) => names
+                .into_iter()
+                .filter(|n| n.contains(f.as_str()))
+                .collect(),
+            None => names,
+        };
+        // with a filter, a file none of whose tests match is not listed
+        if !args.quiet && (args.filter.is_none() || !names.is_empty()) {
+            let count = if names.len() == all {
+                super::count(all, "test", "tests")
+            } else {
+                format!("{} of {}", names.len(), super::count(all, "test", "tests"))
+            };
+            println!("{} ({count})", file.display());
         }
         for name in names {
-            if args
-                .filter
-                .as_ref()
-                .is_some_and(|f| !name.contains(f.as_str()))
-            {
-                continue;
-            }
             match engine.run_test(&name) {
                 Ok(()) => {
                     passed += 1;

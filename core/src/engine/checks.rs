@@ -26,10 +26,11 @@ impl Engine {
                         &sc.path,
                         Some(spec.line),
                         format!(
-                            "unit `{}`: unknown side `{}` (the ruleset has: {})",
+                            "unit `{}`: unknown side `{}` (the ruleset has: {}){}",
                             u.id,
                             u.side,
-                            ruleset.sides.join(", ")
+                            ruleset.sides.join(", "),
+                            crate::names::did_you_mean(&u.side, ruleset.sides.as_slice())
                         ),
                     ));
                 }
@@ -39,10 +40,11 @@ impl Engine {
                         &sc.path,
                         Some(spec.line),
                         format!(
-                            "unit `{}`: unknown unit type `{}` (the ruleset has: {})",
+                            "unit `{}`: unknown unit type `{}` (the ruleset has: {}){}",
                             u.id,
                             u.kind,
-                            known.join(", ")
+                            known.join(", "),
+                            crate::names::did_you_mean(&u.kind, &known)
                         ),
                     ));
                 }

@@ -456,12 +456,11 @@ impl Engine {
     /// that differ from the profile's.
     pub fn set_option(&mut self, id: &str, value: crate::state::Value) -> Result<(), String> {
         let mut w = self.world.borrow_mut();
-        let decl = w
-            .options
-            .decls
-            .iter()
-            .find(|d| d.id == id)
-            .ok_or_else(|| format!("the ruleset has no option `{id}`"))?;
+        let decl = w.options.decls.iter().find(|d| d.id == id).ok_or_else(|| {
+            let known: Vec<&str> = w.options.decls.iter().map(|d| d.id.as_str()).collect();
+            let hint = crate::names::did_you_mean(id, &known);
+            format!("the ruleset has no option `{id}`{hint}")
+        })?;
         decl.check(&value)?;
         w.options.values.insert(id.to_string(), value);
         w.options_changed();

@@ -57,6 +57,22 @@ impl Diag<'_> {
 /// [`Scenario::parse_lenient`] return, so an editor can open a broken file to fix it.
 pub type Lenient<T> = (T, Vec<LoadError>);
 
+/// The ruleset folder a scenario in `dir` names: `ruleset = "."` is the scenario's own folder,
+/// written without `./` in messages, and `.` itself when the scenario was given by a bare file
+/// name (`kessel simulate scenario.toml`), never the empty path, which no folder can be read as.
+fn ruleset_dir(dir: &Path, ruleset: &str) -> PathBuf {
+    let joined: PathBuf = dir
+        .join(ruleset)
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    if joined.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        joined
+    }
+}
+
 /// Turns a best-effort result into the strict one: any problem refuses the whole file.
 fn strict<T>((value, errors): Lenient<T>) -> Result<T, LoadErrors> {
     if errors.is_empty() {
@@ -818,12 +834,7 @@ impl Scenario {
             scripts,
             path: path.to_path_buf(),
             name: file.scenario.name,
-            // `ruleset = "."` names the scenario's own folder: no `./` in messages
-            ruleset_dir: dir
-                .join(&file.scenario.ruleset)
-                .components()
-                .filter(|c| !matches!(c, std::path::Component::CurDir))
-                .collect(),
+            ruleset_dir: ruleset_dir(&dir, &file.scenario.ruleset),
             profile: file.scenario.profile,
             map_path,
             map: Arc::new(map),
@@ -954,6 +965,18 @@ mod tests {
         let bad = "[scenario]\nname = \"x\"\nruleset = \".\"\nmap = \"m.toml\"\nturns = 1\n[[unit]]\nid = \"a\"\n";
         let err = Scenario::parse(Path::new("s.toml"), bad).expect_err("unknown table");
         assert!(err.to_string().contains("unknown field `unit`"), "{err}");
+    }
+
+    #[test]
+    fn a_ruleset_in_the_scenario_folder_given_by_a_bare_file_name_is_the_working_folder() {
+        let (path, text) = toy();
+        let map = (*Scenario::parse(&path, &text).expect("toy loads").map).clone();
+        // `kessel simulate scenario.toml` inside the toy's folder: `ruleset = "."`
+        let (sc, _) = Scenario::parse_with_map_lenient(Path::new("scenario.toml"), &text, map)
+            .expect("parses");
+        assert_eq!(sc.ruleset_dir, Path::new("."));
+        assert_eq!(ruleset_dir(Path::new("a/b"), "."), Path::new("a/b"));
+        assert_eq!(ruleset_dir(Path::new("a"), "./rules"), Path::new("a/rules"));
     }
 
     #[test]

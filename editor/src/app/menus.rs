@@ -160,6 +160,17 @@ impl EditorApp {
     /// The validation panel: every problem of the edited scenario, clickable.
     pub(super) fn problems_ui(&mut self, ui: &mut Ui) {
         let v = &self.validator;
+        // a reload error the red panel above shows already is not listed twice
+        let shown: Vec<&str> = [&self.problems.rules, &self.problems.scenario]
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.location.as_deref())
+            .collect();
+        let above = v
+            .issues
+            .iter()
+            .filter(|i| shown.contains(&i.location.as_str()))
+            .count();
         ui.horizontal(|ui| {
             ui.heading("Problems");
             let state = if v.busy && !v.issues.is_empty() {
@@ -170,6 +181,10 @@ impl EditorApp {
                 "not checked yet".to_string()
             } else if v.issues.is_empty() {
                 "none — the scenario passes kessel check".to_string()
+            } else if above == v.issues.len() {
+                format!("{} — the error in red at the top", v.issues.len())
+            } else if above > 0 {
+                format!("{} ({above} in red at the top)", v.issues.len())
             } else {
                 format!("{}", v.issues.len())
             };
@@ -179,12 +194,6 @@ impl EditorApp {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                // a reload error the red panel above shows already is not listed twice
-                let shown: Vec<&str> = [&self.problems.rules, &self.problems.scenario]
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|p| p.location.as_deref())
-                    .collect();
                 for (i, issue) in self.validator.issues.iter().enumerate() {
                     if shown.contains(&issue.location.as_str()) {
                         continue;

@@ -132,6 +132,28 @@ impl EditorApp {
                 anyhow::bail!("cannot load {}: {why}", p.display());
             }
         }
+        let rules_flags = st.profile.is_some() || !st.options.is_empty();
+        if rules_flags && self.session.is_none() && st.load.is_none() {
+            // --profile and --option set up the play-test game: start it whatever the mode, so
+            // they are in force when the person turns to play-test or the rules, and a name
+            // that is not the ruleset's is refused now rather than lost
+            anyhow::ensure!(
+                self.doc.scenario.is_some(),
+                "--profile and --option apply to a scenario's game; {} is a map",
+                self.doc.map_path.display()
+            );
+            if let Some(why) = self.play_blocked() {
+                anyhow::bail!("--profile and --option need a game to apply to: {why}");
+            }
+            self.start_attempted = true;
+            self.start_session();
+            if !self.wait_start(std::time::Duration::from_secs(120)) {
+                anyhow::bail!("the game did not start within two minutes");
+            }
+            if let Some(why) = self.failed_start() {
+                anyhow::bail!("the game could not start: {why}");
+            }
+        }
         let Some(s) = &mut self.session else {
             return Ok(());
         };
@@ -147,11 +169,18 @@ impl EditorApp {
         }
         let mut cmds = Vec::new();
         if let Some(p) = &st.profile {
+            // applied here first so that a profile the ruleset lacks fails the command
+            s.engine
+                .apply_profile(Some(p))
+                .map_err(|e| anyhow::anyhow!("--profile {p}: {e}"))?;
             cmds.push(PlayCommand::ApplyProfile(Some(p.clone())));
         }
         for (id, text) in &st.options {
             let v = serde_json::from_str(text)
                 .unwrap_or_else(|_| serde_json::Value::String(text.clone()));
+            s.engine
+                .set_option(id, v.clone())
+                .map_err(|e| anyhow::anyhow!("--option {id}={text}: {e}"))?;
             cmds.push(PlayCommand::SetOption(id.clone(), v));
         }
         if !cmds.is_empty() {

@@ -215,6 +215,9 @@ struct Snapshot {
 #[derive(Clone, Debug)]
 struct Step {
     label: String,
+    /// The first command's label, and how many changes a drag merged into the step.
+    first: String,
+    merged: usize,
     stroke: Option<String>,
     other: Snapshot,
     other_revision: u64,
@@ -269,7 +272,9 @@ impl History {
         if !same_stroke {
             self.next_revision += 1;
             self.undo.push(Step {
+                first: label.clone(),
                 label,
+                merged: 1,
                 stroke,
                 other: before,
                 other_revision: self.revision,
@@ -279,6 +284,17 @@ impl History {
             }
             self.revision = self.next_revision;
         } else {
+            if let Some(step) = self.undo.last_mut() {
+                step.merged += 1;
+                // a drag over several hexes or sides says so; typing in a field is one edit
+                if step
+                    .stroke
+                    .as_deref()
+                    .is_some_and(|k| k.starts_with("stroke "))
+                {
+                    step.label = format!("{} and {} more", step.first, step.merged - 1);
+                }
+            }
             // a merged step is a new version too, as far as saving is concerned
             self.next_revision += 1;
             self.revision = self.next_revision;
@@ -499,6 +515,7 @@ mod tests {
             };
             h.apply(&mut m, &mut None, &cmd).expect("on map");
         }
+        assert_eq!(h.undo_label(), Some("paint swamp at 0101 and 2 more"));
         h.undo(&mut m, &mut None);
         assert_eq!(m, original);
         assert!(h.undo(&mut m, &mut None).is_none());

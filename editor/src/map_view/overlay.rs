@@ -46,10 +46,13 @@ impl MapView {
             painter.circle_stroke(c, z * 0.8, Stroke::new(2.5, Color32::from_rgb(235, 40, 40)));
         }
         if let Some(h) = scene.selected {
+            // while hexsides are painted the outline sits inside the hex, off the edges: drawn
+            // on them, it hid the river just painted along the selected hex
+            let r = if scene.side_hint { z * 0.85 } else { z };
             outline_hex(
                 painter,
                 self.hex_to_screen(map, h),
-                z,
+                r,
                 Stroke::new(3.0, Color32::from_rgb(255, 140, 0)),
             );
         }

@@ -39,6 +39,15 @@ fn summary_ui(ui: &mut Ui, doc: &Document) {
     if let Some(p) = &doc.scenario_path {
         ui.label(format!("Scenario: {}", p.display()));
     }
+    if doc.ruleset_dir.is_none() {
+        ui.label(
+            RichText::new(
+                "A map alone: no ruleset says how its terrain and roads look, so they are drawn \
+                 in stand-in colours. Open a scenario on this map to see the ruleset's.",
+            )
+            .weak(),
+        );
+    }
     let on_map = doc.units.iter().filter(|u| u.hex().is_some()).count();
     ui.label(format!("Units on the map at set-up: {on_map}"));
     ui.label(format!(

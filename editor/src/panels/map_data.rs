@@ -106,15 +106,13 @@ impl MapDataPanel {
             .num_columns(4)
             .show(ui, |ui| {
                 for (i, p) in places.iter_mut().enumerate() {
-                    if ui
-                        .add(egui::TextEdit::singleline(&mut p.name).desired_width(100.0))
+                    if super::cell_text(ui, &mut p.name, 110.0)
                         .named(&format!("place name {i}"))
                         .changed()
                     {
                         changed = Some(format!("place {i} name"));
                     }
-                    if ui
-                        .add(egui::TextEdit::singleline(&mut p.kind).desired_width(60.0))
+                    if super::cell_text(ui, &mut p.kind, 90.0)
                         .named(&format!("place kind {i}"))
                         .changed()
                     {
@@ -178,8 +176,7 @@ impl MapDataPanel {
             .show(ui, |ui| {
                 for (id, a) in areas.iter_mut() {
                     ui.label(RichText::new(id).monospace().strong());
-                    if ui
-                        .add(egui::TextEdit::singleline(&mut a.name).desired_width(100.0))
+                    if super::cell_text(ui, &mut a.name, 110.0)
                         .named("a name")
                         .changed()
                     {

@@ -169,6 +169,7 @@ impl PlaySession {
         Some(Job::Hover {
             hex,
             action: self.move_to(hex),
+            cost: self.cost_at(hex),
         })
     }
 

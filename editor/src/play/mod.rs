@@ -19,7 +19,6 @@ pub mod worker;
 pub use jobs::ANSWER_WAIT;
 
 use crate::document::{write_atomic, Document, UnitLayer};
-use crate::map_view::fmt_mp;
 use kessel_core::action::{Action, Reason};
 use kessel_core::engine::Engine;
 use kessel_core::error::Located;
@@ -434,7 +433,9 @@ impl PlaySession {
     }
 
     /// Works out (once per hex) what the pointer over `hex` should say: the cost of going there,
-    /// or why the selected stack can't, in the rules' words with their case.
+    /// or why the selected stack can't, in the rules' words with their case. The rules judge
+    /// every hex, shaded or not: the shading comes from the movement costs, and a rule the costs
+    /// do not see (a scenario's special rule wrapping `move`) may still refuse a shaded hex.
     pub fn hover(&mut self, hex: Hex) -> Option<String> {
         if self.interaction != Interaction::Move || self.picked.is_empty() {
             return None;
@@ -445,18 +446,9 @@ impl PlaySession {
         if let Some(t) = self.why.get(&hex) {
             return Some(t.clone());
         }
-        let label = self.engine.state().map.label(hex);
-        let text = match self.cost_at(hex) {
-            Some(Some(c)) => format!("{label}: {} MP — click to move", fmt_mp(c)),
-            Some(None) => format!("{label}: reachable — click to move"),
-            None => {
-                // the rules say why not, on their thread
-                self.wanted.hover = Some(hex);
-                return None;
-            }
-        };
-        self.why.insert(hex, text.clone());
-        Some(text)
+        // the rules answer on their thread
+        self.wanted.hover = Some(hex);
+        None
     }
 
     /// The explanation for the hex under the pointer, once worked out.

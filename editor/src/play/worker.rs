@@ -14,6 +14,7 @@
 //! dropped by the session.
 
 use super::queries::{self, OddsView, Reach, UnitAnswer};
+use crate::map_view::fmt_mp;
 use kessel_core::action::{Action, Reason};
 use kessel_core::dice::Dice;
 use kessel_core::engine::{Engine, GameCopy};
@@ -31,13 +32,16 @@ use std::time::{Duration, Instant};
 pub enum Job {
     /// What the panels show of the game (see [`LookAsk`]).
     Look(LookAsk),
-    /// What the pointer over `hex` says when the picked units can't simply go there: the rules'
-    /// verdict on `action` (moving there).
+    /// What the pointer over `hex` says: the rules' verdict on `action` (moving there), with
+    /// the MP it costs when the map shades the hex as reachable.
     Hover {
         /// The hex under the pointer.
         hex: Hex,
         /// The move there.
         action: Action,
+        /// The cost the map shows for the hex, if it shades it reachable (`Some(None)`: with
+        /// no cost known).
+        cost: Option<Option<f64>>,
     },
     /// A person's action.
     Act(Action),
@@ -430,7 +434,7 @@ fn work(inbox: &Receiver<Message>, outbox: &Sender<Reply>, stopper: &Stopper) {
 fn run(e: &mut Engine, job: Job) -> Answer {
     match job {
         Job::Look(ask) => Answer::Look(Box::new(look(e, &ask))),
-        Job::Hover { hex, action } => Answer::Hover(hex, hover_text(e, hex, &action)),
+        Job::Hover { hex, action, cost } => Answer::Hover(hex, hover_text(e, hex, &action, cost)),
         Job::Act(action) => Answer::Act(Box::new(act(e, action))),
         Job::Computer { action, mut dice } => {
             let acted = match action.map(Ok).or_else(|| {
@@ -552,13 +556,23 @@ fn game_look(e: &Engine, humans: &[String]) -> GameLook {
     }
 }
 
-fn hover_text(e: &Engine, hex: Hex, action: &Action) -> String {
+fn hover_text(e: &Engine, hex: Hex, action: &Action, cost: Option<Option<f64>>) -> String {
     let label = e.state().map.label(hex);
     match e.validate(action) {
-        Ok(Ok(())) => format!("{label}: the rules accept this move"),
+        Ok(Ok(())) => match cost {
+            Some(Some(c)) => format!("{label}: {} MP — click to move", fmt_mp(c)),
+            Some(None) => format!("{label}: reachable — click to move"),
+            None => format!("{label}: the rules accept this move"),
+        },
         Ok(Err(rej)) => {
             let lines: Vec<String> = rej.reasons.iter().map(super::reason_text).collect();
-            format!("{label}: {}", lines.join("; "))
+            let text = lines.join("; ");
+            // `cannot reach 0603: …` names its hex already
+            if text.contains(&label) {
+                text
+            } else {
+                format!("{label}: {text}")
+            }
         }
         Err(err) => format!("{label}: the rules failed: {}", err.message),
     }

@@ -560,6 +560,32 @@ vp = 10
     }
 
     #[test]
+    fn a_unit_added_after_an_empty_last_table_goes_below_its_commented_keys() {
+        // a `kessel new scenario` skeleton ends with `[vars]` and its keys commented out
+        let text = "[scenario]\nname = \"S\"\n\n[vars]\n# bonus = …   # int: VP for red\n";
+        let f = ScenarioFile::parse(text).expect("toml");
+        let mut d = f.def.clone();
+        d.units.push(UnitDef {
+            id: "c".into(),
+            side: "red".into(),
+            kind: "tank".into(),
+            faces: vec!["4-2-6".into()],
+            placement: Placement::At("0101".into()),
+            ..UnitDef::default()
+        });
+        let out = f.render(&d);
+        let vars = out.find("[vars]").expect("vars");
+        let key = out.find("# bonus").expect("the commented key");
+        let unit = out.find("[[units]]").expect("the new unit");
+        assert!(vars < key && key < unit, "{out}");
+        assert!(out.ends_with("at = \"0101\"\n"), "{out}");
+        assert_eq!(ScenarioFile::parse(&out).expect("toml").def, d);
+        // a file whose text after the last table is blank is written as before
+        let plain = f.render(&f.def.clone());
+        assert_eq!(plain, text);
+    }
+
+    #[test]
     fn removing_a_unit_removes_its_table() {
         let f = ScenarioFile::parse(TEXT).expect("toml");
         let mut d = f.def.clone();

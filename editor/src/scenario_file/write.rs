@@ -238,6 +238,96 @@ pub(super) fn write_def(doc: &mut DocumentMut, old: &ScenarioDef, new: &Scenario
     if old.vars != new.vars {
         write_vars(doc, &old.vars, &new.vars);
     }
+    keep_trailing_text_in_place(doc);
+}
+
+/// Text after the file's last table, such as the commented-out keys of an empty `[vars]` in a
+/// `kessel new scenario` skeleton, belongs to that table; toml_edit writes it at the very end,
+/// below any table the edit added after that one, so a key uncommented there later would land in
+/// the new table. It becomes the prefix of the first added table instead: it stays right below
+/// the table it followed.
+fn keep_trailing_text_in_place(doc: &mut DocumentMut) {
+    let trailing = doc.trailing().as_str().unwrap_or_default().to_string();
+    if trailing.trim().is_empty() {
+        return;
+    }
+    // the order toml_edit writes tables in: by position, a table without one (added by the
+    // edit) right after the table visited before it
+    let mut order = Vec::new();
+    let mut last = 0;
+    let mut index = 0;
+    visit_tables(doc.as_table(), &mut |t: &Table| {
+        if let Some(p) = t.position() {
+            last = p;
+        }
+        order.push((last, index, t.position().is_some()));
+        index += 1;
+    });
+    order.sort_by_key(|&(p, i, _)| (p, i));
+    let Some(last_read) = order.iter().rposition(|&(_, _, read)| read) else {
+        return;
+    };
+    let Some(&(_, target, _)) = order.get(last_read + 1) else {
+        return; // nothing was added after the last table read
+    };
+    let mut index = 0;
+    visit_tables_mut(doc.as_table_mut(), &mut |t: &mut Table| {
+        if index == target {
+            let own = t
+                .decor()
+                .prefix()
+                .and_then(|p| p.as_str())
+                .unwrap_or("\n")
+                .to_string();
+            let sep = if trailing.ends_with('\n') { "" } else { "\n" };
+            t.decor_mut().set_prefix(format!("{trailing}{sep}{own}"));
+        }
+        index += 1;
+    });
+    doc.set_trailing("");
+}
+
+/// Every table under `t` with a header, in the order toml_edit visits them (the root, which has
+/// none, and dotted tables are skipped).
+fn visit_tables(t: &Table, f: &mut dyn FnMut(&Table)) {
+    for (_, item) in t.iter() {
+        match item {
+            Item::Table(sub) => {
+                if !sub.is_dotted() {
+                    f(sub);
+                }
+                visit_tables(sub, f);
+            }
+            Item::ArrayOfTables(aot) => {
+                for sub in aot.iter() {
+                    f(sub);
+                    visit_tables(sub, f);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// [`visit_tables`], with each table to change.
+fn visit_tables_mut(t: &mut Table, f: &mut dyn FnMut(&mut Table)) {
+    for (_, item) in t.iter_mut() {
+        match item {
+            Item::Table(sub) => {
+                if !sub.is_dotted() {
+                    f(sub);
+                }
+                visit_tables_mut(sub, f);
+            }
+            Item::ArrayOfTables(aot) => {
+                for sub in aot.iter_mut() {
+                    f(sub);
+                    visit_tables_mut(sub, f);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 fn write_marker(t: &mut Table, m: &MarkerDef) {

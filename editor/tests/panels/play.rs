@@ -47,7 +47,7 @@ fn selecting_a_stack_shades_its_reachable_hexes_and_a_click_moves_it() {
     let why = h.state().status.hover_note.clone().expect("an explanation");
     assert_eq!(
         why,
-        "0603: cannot reach 0603: entered an enemy zone of control at 0503 [T2]"
+        "cannot reach 0603: entered an enemy zone of control at 0503 [T2]"
     );
     hover_hex(&mut h, "0303");
     assert_eq!(

@@ -11,6 +11,7 @@ mod vars;
 use super::Named as _;
 use crate::command::EditorCommand;
 use crate::document::Document;
+use crate::panels::cell_text;
 use crate::scenario_file::{LevelDef, ObjectiveDef, Placement, ScenarioDef, UnitDef};
 use egui::{RichText, Ui};
 use std::collections::BTreeMap;
@@ -154,9 +155,7 @@ fn buffered(
     if !same(buf) {
         *buf = shown;
     }
-    let r = ui
-        .add(egui::TextEdit::singleline(buf).desired_width(width))
-        .named(key);
+    let r = cell_text(ui, buf, width).named(key);
     r.changed().then(|| buf.clone())
 }
 

@@ -4,6 +4,7 @@
 
 use super::ScenarioPanel;
 use crate::command::EditorCommand;
+use crate::panels::cell_text;
 use crate::panels::Named as _;
 use crate::scenario_file::{MarkerDef, PoolDef, ScenarioDef};
 use egui::{Color32, RichText, Ui};
@@ -39,16 +40,14 @@ impl ScenarioPanel {
             ui.label("count");
             ui.end_row();
             for (i, m) in markers.iter_mut().enumerate() {
-                if ui
-                    .text_edit_singleline(&mut m.kind)
+                if cell_text(ui, &mut m.kind, 150.0)
                     .named(&format!("marker kind {i}"))
                     .changed()
                 {
                     changed = Some(format!("marker kind {i}"));
                 }
                 let mut side = m.side.clone().unwrap_or_default();
-                if ui
-                    .text_edit_singleline(&mut side)
+                if cell_text(ui, &mut side, 80.0)
                     .named(&format!("marker side {i}"))
                     .changed()
                 {

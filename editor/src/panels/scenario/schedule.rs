@@ -70,11 +70,7 @@ impl ScenarioPanel {
                         self.picked = Some(u.id.clone());
                     }
                     let mut side = u.side.clone();
-                    if ui
-                        .add(egui::TextEdit::singleline(&mut side).desired_width(70.0))
-                        .named("side")
-                        .changed()
-                    {
+                    if cell_text(ui, &mut side, 80.0).named("side").changed() {
                         let mut e = (*u).clone();
                         e.side = side;
                         cmds.push(EditorCommand::SetUnit {
@@ -186,7 +182,7 @@ impl ScenarioPanel {
                         &format!("objective hexes {i}"),
                         hexes.join(", "),
                         |t| parse_list(t) == hexes,
-                        80.0,
+                        110.0,
                     ) {
                         o.hexes = parse_list(&t);
                         changed = Some(format!("obj {i} hexes"));
@@ -199,11 +195,7 @@ impl ScenarioPanel {
                         changed = Some(format!("obj {i} vp"));
                     }
                     let mut side = o.side.clone().unwrap_or_default();
-                    if ui
-                        .add(egui::TextEdit::singleline(&mut side).desired_width(60.0))
-                        .named("side")
-                        .changed()
-                    {
+                    if cell_text(ui, &mut side, 80.0).named("side").changed() {
                         o.side = opt(&side);
                         changed = Some(format!("obj {i} side"));
                     }
@@ -238,12 +230,14 @@ impl ScenarioPanel {
         let mut changed: Option<String> = None;
         let mut remove = None;
         egui::Grid::new("levels").num_columns(3).show(ui, |ui| {
+            if !levels.is_empty() {
+                for h in ["Level", "Max score", ""] {
+                    ui.label(RichText::new(h).strong());
+                }
+                ui.end_row();
+            }
             for (i, l) in levels.iter_mut().enumerate() {
-                if ui
-                    .text_edit_singleline(&mut l.name)
-                    .named("l name")
-                    .changed()
-                {
+                if cell_text(ui, &mut l.name, 160.0).named("l name").changed() {
                     changed = Some(format!("level {i} name"));
                 }
                 let max = l.max;

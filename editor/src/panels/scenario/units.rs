@@ -55,7 +55,9 @@ impl ScenarioPanel {
                 .id_salt("unit list")
                 .max_height(220.0)
                 .show(ui, |ui| {
-                    if groups.is_empty() {
+                    if def.units.is_empty() {
+                        ui.label("No units yet: make one under New unit below.");
+                    } else if groups.is_empty() {
                         ui.label("No units match.");
                     }
                     for (side, formations) in &groups {

@@ -35,7 +35,7 @@ impl ScenarioPanel {
                     .buffers
                     .entry(key.clone())
                     .or_insert_with(|| v.value.clone());
-                let r = ui.text_edit_singleline(text).named(&key);
+                let r = crate::panels::cell_text(ui, text, 140.0).named(&key);
                 let typed = VarDef {
                     key: v.key.clone(),
                     value: text.clone(),
