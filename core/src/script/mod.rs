@@ -273,7 +273,8 @@ impl ScriptHost {
             LuaOptions::default(),
         )
         .map_err(|e| ScriptError::plain(format!("cannot create Lua state: {e}")))?;
-        let heap = memory::LimitedHeap::install(&lua, limits.memory)
+        let used = Rc::new(Cell::new(0));
+        let heap = memory::LimitedHeap::install(&lua, limits.memory, used.clone())
             .map_err(|e| ScriptError::plain(format!("cannot limit Lua's memory: {e}")))?;
         let host = ScriptHost {
             heap,
@@ -286,7 +287,7 @@ impl ScriptHost {
                 root.to_path_buf()
             },
             limits,
-            used: Rc::new(Cell::new(0)),
+            used,
             spent: Rc::new(Cell::new(Spent::No)),
             depth: Rc::new(Cell::new(0)),
             last_seen: Rc::new(std::cell::RefCell::new(None)),
