@@ -499,3 +499,89 @@ fn test_folders_with_link_loops_are_walked_once() {
         again.stdout
     );
 }
+
+/// The one rule for the paths data files name (`kessel_core::fsio::named_path`): relative to the
+/// naming file's folder, of the field's kind. A scenario's profile file is read beside the
+/// scenario (it was read from the working folder), and a campaign's game, a save's scenario and
+/// a campaign save's campaign that name another kind of file, or an absolute path where the file
+/// is written by hand, are refused naming the file and the field, before anything is read.
+#[test]
+fn paths_named_by_data_files_follow_one_rule() {
+    let dir = crate::util::toy_copy("named-paths");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    assert!(
+        text.contains("profile = \"standard\""),
+        "the toy names a profile"
+    );
+    crate::util::write(
+        &dir,
+        "mine.toml",
+        &std::fs::read_to_string(dir.join("profiles/open.toml")).expect("open profile"),
+    );
+    std::fs::write(
+        &scenario,
+        text.replace("profile = \"standard\"", "profile = \"mine.toml\""),
+    )
+    .expect("write scenario");
+    // run from the repository's root, far from the scenario's folder
+    let s = scenario.to_str().expect("utf8");
+    let ok = crate::util::kessel(&["check", s]);
+    assert_eq!(ok.code, 0, "a profile beside the scenario: {}", ok.stderr);
+
+    let chain = crate::util::write(
+        &dir,
+        "chain.toml",
+        "name = \"x\"\n[[game]]\nscenario = \"scenario.toml\"\n\
+         [[game]]\nscenario = \"../../../../../../../etc/passwd\"\n",
+    );
+    let r = crate::util::kessel(&["campaign", chain.to_str().expect("utf8"), "--seed", "1"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("chain.toml:5")
+            && r.stderr.contains("game 2 `scenario`")
+            && r.stderr.contains("is not a .toml file"),
+        "{}",
+        r.stderr
+    );
+    let chain = crate::util::write(
+        &dir,
+        "chain2.toml",
+        "name = \"x\"\n[[game]]\nscenario = \"scenario.toml\"\nprofile = \"/etc/x.toml\"\n",
+    );
+    let r = crate::util::kessel(&["campaign", chain.to_str().expect("utf8"), "--seed", "1"]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("chain2.toml:4")
+            && r.stderr.contains("game 1 `profile`")
+            && r.stderr.contains("not a path relative"),
+        "{}",
+        r.stderr
+    );
+
+    let save = dir.join("game.json");
+    let play = crate::util::write(&dir, "play.lua", "print('nothing played')\n");
+    let r = crate::util::kessel(&[
+        "script",
+        play.to_str().expect("utf8"),
+        "--scenario",
+        s,
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let saved = std::fs::read_to_string(&save).expect("save written");
+    let mut json: serde_json::Value = serde_json::from_str(&saved).expect("save is JSON");
+    json["scenario"] = serde_json::Value::String("/etc/passwd".into());
+    json.as_object_mut().expect("object").remove("checksum");
+    std::fs::write(&save, json.to_string()).expect("edit save");
+    let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("game.json")
+            && r.stderr
+                .contains("`scenario`: `/etc/passwd` is not a .toml file"),
+        "{}",
+        r.stderr
+    );
+}
