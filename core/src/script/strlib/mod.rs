@@ -376,6 +376,20 @@ string.unpack = function(...)
   reads(s, 8)
   return passed("string.unpack", opcall(sunpack, ...))
 end
+-- error with a value that is no string (a table, a number): Lua gives it no position, and
+-- whatever its __tostring says (a number, a table, an error) reaches the engine with none either.
+-- Raised through `object_error`, the traceback says so, and the engine names the line that
+-- raised it. A string goes to Lua's own `error` (the local `error` captured above, so the
+-- traceback still names `error`) one level further out, past this wrapper's frame.
+local object_error = error
+_ENV.error = function(v, level, ...)
+  if type(v) == "string" or v == nil then
+    if level == nil then level = 1 end
+    if type(level) == "number" and level > 0 then level = level + 1 end
+    return error(v, level, ...)
+  end
+  object_error(v)
+end
 -- arithmetic on strings ("10" + 1) goes through the string metatable's metamethods, which
 -- convert each string operand as tonumber does
 do
