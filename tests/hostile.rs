@@ -585,3 +585,35 @@ fn paths_named_by_data_files_follow_one_rule() {
         r.stderr
     );
 }
+
+/// A lab data file is anyone's text: a victory level or profile name holding escape codes is
+/// shown escaped by `kessel report` (it cleared the screen and printed over the table).
+#[test]
+fn report_shows_control_characters_in_data_files_escaped() {
+    let dir = crate::util::toy_copy("report-terminal");
+    let data = dir.join("d.jsonl");
+    let r = crate::util::kessel(&[
+        "simulate",
+        dir.join("scenario.toml").to_str().expect("utf8"),
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        data.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&data).expect("data written");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut game: serde_json::Value = serde_json::from_str(&lines[1]).expect("a game record");
+    game["level"] = serde_json::Value::String("\u{1b}[2J\u{1b}[HAll good".into());
+    lines[1] = game.to_string();
+    std::fs::write(&data, lines.join("\n") + "\n").expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stdout.contains('\u{1b}') && r.stdout.contains("\\u{1b}[2J"),
+        "{}",
+        r.stdout
+    );
+}
