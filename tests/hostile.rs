@@ -617,3 +617,33 @@ fn report_shows_control_characters_in_data_files_escaped() {
         r.stdout
     );
 }
+
+/// A game record pasted twice into a lab data file counted twice in every statistic (two shards
+/// given twice were refused, one file holding a record twice was not).
+#[test]
+fn report_refuses_a_game_recorded_twice_in_one_file() {
+    let dir = crate::util::toy_copy("report-twice");
+    let data = dir.join("d.jsonl");
+    let r = crate::util::kessel(&[
+        "simulate",
+        dir.join("scenario.toml").to_str().expect("utf8"),
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        data.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&data).expect("data written");
+    let lines: Vec<&str> = text.lines().collect();
+    let twice = [lines[0], lines[1], lines[2], lines[1]].join("\n") + "\n";
+    std::fs::write(&data, twice).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("d.jsonl:4") && r.stderr.contains("recorded twice (first on line 2)"),
+        "{}",
+        r.stderr
+    );
+}
