@@ -500,11 +500,11 @@ fn test_folders_with_link_loops_are_walked_once() {
     );
 }
 
-/// The one rule for the paths data files name (`kessel_core::fsio::named_path`): relative to the
-/// naming file's folder, of the field's kind. A scenario's profile file is read beside the
-/// scenario (it was read from the working folder), and a campaign's game, a save's scenario and
-/// a campaign save's campaign that name another kind of file, or an absolute path where the file
-/// is written by hand, are refused naming the file and the field, before anything is read.
+/// The one rule for the paths data files name (`kessel_core::fsio::named_path`): a relative one
+/// from the naming file's folder, all of the field's kind. A scenario's profile file is read
+/// beside the scenario (it was read from the working folder), and a campaign's game or profile
+/// and a save's scenario that name another kind of file are refused naming the file and the
+/// field, before anything is read.
 #[test]
 fn paths_named_by_data_files_follow_one_rule() {
     let dir = crate::util::toy_copy("named-paths");
@@ -547,14 +547,14 @@ fn paths_named_by_data_files_follow_one_rule() {
     let chain = crate::util::write(
         &dir,
         "chain2.toml",
-        "name = \"x\"\n[[game]]\nscenario = \"scenario.toml\"\nprofile = \"/etc/x.toml\"\n",
+        "name = \"x\"\n[[game]]\nscenario = \"scenario.toml\"\nprofile = \"/etc/passwd\"\n",
     );
     let r = crate::util::kessel(&["campaign", chain.to_str().expect("utf8"), "--seed", "1"]);
     assert!(
         r.code != 0
             && r.stderr.contains("chain2.toml:4")
             && r.stderr.contains("game 1 `profile`")
-            && r.stderr.contains("not a path relative"),
+            && r.stderr.contains("`/etc/passwd` is not a .toml file"),
         "{}",
         r.stderr
     );

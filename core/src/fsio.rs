@@ -4,8 +4,8 @@
 //! through `write_atomic`, so a reader (the CLI, a hot-reload watcher, the next run) sees the old
 //! content or the new, never a truncated file, and a failed write leaves the old file as it was.
 //!
-//! A path a data file names is checked by [`named_path`] (relative, of the field's kind, from the
-//! naming file's folder) before it is read.
+//! A path a data file names is checked by [`named_path`] (of the field's kind; a relative one is
+//! read from the naming file's folder) before it is read.
 //!
 //! Every file Kessel reads because a user or a data file named it goes through `read_bounded`:
 //! only regular files (a FIFO would block for ever, `/dev/zero` never ends), and no more than a
@@ -65,36 +65,29 @@ pub enum NamedPathError {
     /// The field is empty.
     #[error("the path is empty")]
     Empty,
-    /// An absolute path (or one with a drive or a root) names a file on the author's machine.
-    #[error("`{0}` is not a path relative to this file's folder (it is absolute, or starts at a home folder): a data file names its files from its own folder, so that it works wherever it is copied")]
-    Absolute(String),
     /// The path does not name the kind of file the field asks for.
     #[error("`{0}` is not a {1} file: this field names one (a data file can only name files of Kessel's own kinds)")]
     Kind(String, &'static str),
 }
 
 /// The one rule for a path that a data file names (a scenario's `map`, `ruleset`, `profile` and
-/// `scripts`, a campaign's games and their profiles): it is relative, read from the folder of the
-/// file that names it (`from`), and it names the kind of file the field is for (`.toml`, `.lua`,
-/// or a folder). `..` may climb out of that folder (scenarios share a ruleset, or a map, kept
-/// elsewhere), but an absolute path, or a file of another kind (`/etc/passwd`, a key file), is
-/// refused before anything is read; [`read_bounded`] then reads only a regular file, bounded.
+/// `scripts`, a campaign's games and their profiles, a save's scenario): a relative path is read
+/// from the folder of the file that names it (`from`), and the path names the kind of file the
+/// field is for (`.toml`, `.lua`, or a folder). `..` may climb out of that folder and a path may
+/// be absolute (scenarios share a ruleset kept elsewhere; the engine writes absolute paths for a
+/// package's bundled ruleset), but a file of another kind (`/etc/passwd`, a key file) is refused
+/// before anything is read; [`read_bounded`] then reads only a regular file, bounded.
 pub fn named_path(from: &Path, value: &str, kind: Named) -> Result<PathBuf, NamedPathError> {
     if value.trim().is_empty() {
         return Err(NamedPathError::Empty);
     }
-    let path = Path::new(value);
-    // `has_root` catches `/x` everywhere and `\x` on Windows; `is_absolute` a drive
-    if path.is_absolute() || path.has_root() || value.starts_with('~') {
-        return Err(NamedPathError::Absolute(value.to_string()));
-    }
     named_kind(value, kind)?;
-    Ok(from.join(path))
+    // `join` keeps an absolute path as it is
+    Ok(from.join(value))
 }
 
-/// The kind half of [`named_path`], alone: for the paths a save records, which the engine writes
-/// (absolute when the save lies far from its scenario), a file of the field's kind is all that
-/// is asked.
+/// The kind half of [`named_path`], alone: for the paths a save records, which are resolved
+/// beside the save or from the working folder.
 pub fn named_kind(value: &str, kind: Named) -> Result<(), NamedPathError> {
     let ext = |e: &str| {
         Path::new(value)
