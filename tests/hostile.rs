@@ -499,3 +499,151 @@ fn test_folders_with_link_loops_are_walked_once() {
         again.stdout
     );
 }
+
+/// The one rule for the paths data files name (`kessel_core::fsio::named_path`): a relative one
+/// from the naming file's folder, all of the field's kind. A scenario's profile file is read
+/// beside the scenario (it was read from the working folder), and a campaign's game or profile
+/// and a save's scenario that name another kind of file are refused naming the file and the
+/// field, before anything is read.
+#[test]
+fn paths_named_by_data_files_follow_one_rule() {
+    let dir = crate::util::toy_copy("named-paths");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    assert!(
+        text.contains("profile = \"standard\""),
+        "the toy names a profile"
+    );
+    crate::util::write(
+        &dir,
+        "mine.toml",
+        &std::fs::read_to_string(dir.join("profiles/open.toml")).expect("open profile"),
+    );
+    std::fs::write(
+        &scenario,
+        text.replace("profile = \"standard\"", "profile = \"mine.toml\""),
+    )
+    .expect("write scenario");
+    // run from the repository's root, far from the scenario's folder
+    let s = scenario.to_str().expect("utf8");
+    let ok = crate::util::kessel(&["check", s]);
+    assert_eq!(ok.code, 0, "a profile beside the scenario: {}", ok.stderr);
+
+    let chain = crate::util::write(
+        &dir,
+        "chain.toml",
+        "name = \"x\"\n[[game]]\nscenario = \"scenario.toml\"\n\
+         [[game]]\nscenario = \"../../../../../../../etc/passwd\"\n",
+    );
+    let r = crate::util::kessel(&["campaign", chain.to_str().expect("utf8"), "--seed", "1"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("chain.toml:5")
+            && r.stderr.contains("game 2 `scenario`")
+            && r.stderr.contains("is not a .toml file"),
+        "{}",
+        r.stderr
+    );
+    let chain = crate::util::write(
+        &dir,
+        "chain2.toml",
+        "name = \"x\"\n[[game]]\nscenario = \"scenario.toml\"\nprofile = \"/etc/passwd\"\n",
+    );
+    let r = crate::util::kessel(&["campaign", chain.to_str().expect("utf8"), "--seed", "1"]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("chain2.toml:4")
+            && r.stderr.contains("game 1 `profile`")
+            && r.stderr.contains("`/etc/passwd` is not a .toml file"),
+        "{}",
+        r.stderr
+    );
+
+    let save = dir.join("game.json");
+    let play = crate::util::write(&dir, "play.lua", "print('nothing played')\n");
+    let r = crate::util::kessel(&[
+        "script",
+        play.to_str().expect("utf8"),
+        "--scenario",
+        s,
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let saved = std::fs::read_to_string(&save).expect("save written");
+    let mut json: serde_json::Value = serde_json::from_str(&saved).expect("save is JSON");
+    json["scenario"] = serde_json::Value::String("/etc/passwd".into());
+    json.as_object_mut().expect("object").remove("checksum");
+    std::fs::write(&save, json.to_string()).expect("edit save");
+    let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("game.json")
+            && r.stderr
+                .contains("`scenario`: `/etc/passwd` is not a .toml file"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A lab data file is anyone's text: a victory level or profile name holding escape codes is
+/// shown escaped by `kessel report` (it cleared the screen and printed over the table).
+#[test]
+fn report_shows_control_characters_in_data_files_escaped() {
+    let dir = crate::util::toy_copy("report-terminal");
+    let data = dir.join("d.jsonl");
+    let r = crate::util::kessel(&[
+        "simulate",
+        dir.join("scenario.toml").to_str().expect("utf8"),
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        data.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&data).expect("data written");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut game: serde_json::Value = serde_json::from_str(&lines[1]).expect("a game record");
+    game["level"] = serde_json::Value::String("\u{1b}[2J\u{1b}[HAll good".into());
+    lines[1] = game.to_string();
+    std::fs::write(&data, lines.join("\n") + "\n").expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stdout.contains('\u{1b}') && r.stdout.contains("\\u{1b}[2J"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// A game record pasted twice into a lab data file counted twice in every statistic (two shards
+/// given twice were refused, one file holding a record twice was not).
+#[test]
+fn report_refuses_a_game_recorded_twice_in_one_file() {
+    let dir = crate::util::toy_copy("report-twice");
+    let data = dir.join("d.jsonl");
+    let r = crate::util::kessel(&[
+        "simulate",
+        dir.join("scenario.toml").to_str().expect("utf8"),
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        data.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&data).expect("data written");
+    let lines: Vec<&str> = text.lines().collect();
+    let twice = [lines[0], lines[1], lines[2], lines[1]].join("\n") + "\n";
+    std::fs::write(&data, twice).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("d.jsonl:4") && r.stderr.contains("recorded twice (first on line 2)"),
+        "{}",
+        r.stderr
+    );
+}

@@ -126,6 +126,7 @@ impl Campaign {
             LoadError::new(path, line, format!("not a campaign file: {}", e.message()))
         })?;
         let fail = |message: String| LoadError::new(path, None, message);
+        let fail_at = |line: Option<usize>, message: String| LoadError::new(path, line, message);
         if file.game.is_empty() {
             return Err(fail(
                 "a campaign needs at least one [[game]] with a `scenario`".into(),
@@ -138,14 +139,31 @@ impl Campaign {
             )));
         }
         let dir = path.parent().unwrap_or(Path::new("."));
-        let games = file
-            .game
-            .into_iter()
-            .map(|g| CampaignGame {
-                scenario: dir.join(&g.scenario),
+        // the paths a game names: relative to the campaign's folder, of the field's kind
+        let mut games = Vec::with_capacity(file.game.len());
+        for (i, g) in file.game.into_iter().enumerate() {
+            let named = |field: &str, value: &str| {
+                crate::fsio::named_path(dir, value, crate::fsio::Named::Toml).map_err(|e| {
+                    let line = text
+                        .find(&format!("\"{value}\""))
+                        .or_else(|| text.find(&format!("'{value}'")))
+                        .map(|at| text[..at].matches('\n').count() + 1);
+                    fail_at(line, format!("game {} `{field}`: {e}", i + 1))
+                })
+            };
+            let scenario = named("scenario", &g.scenario.to_string_lossy())?;
+            let profile = match g.profile {
+                Some(p) if crate::engine::Engine::is_profile_path(&p) => {
+                    Some(named("profile", &p)?.to_string_lossy().into_owned())
+                }
+                other => other,
+            };
+            games.push(CampaignGame {
+                scenario,
+                profile,
                 ..g
-            })
-            .collect();
+            });
+        }
         Ok(Campaign {
             path: path.to_path_buf(),
             name: file.name,

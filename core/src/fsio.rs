@@ -4,6 +4,9 @@
 //! through `write_atomic`, so a reader (the CLI, a hot-reload watcher, the next run) sees the old
 //! content or the new, never a truncated file, and a failed write leaves the old file as it was.
 //!
+//! A path a data file names is checked by [`named_path`] (of the field's kind; a relative one is
+//! read from the naming file's folder) before it is read.
+//!
 //! Every file Kessel reads because a user or a data file named it goes through `read_bounded`:
 //! only regular files (a FIFO would block for ever, `/dev/zero` never ends), and no more than a
 //! limit, checked before reading and while reading (a file can grow, and some report a size of
@@ -43,6 +46,59 @@ pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
         return Err(too_big(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// What a path field of a data file must name (see [`named_path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// A file of Kessel's TOML formats (a map, a profile, a scenario of a campaign): `.toml`.
+    Toml,
+    /// A Lua file (a scenario's special rules): `.lua`.
+    Lua,
+    /// A folder (a ruleset).
+    Folder,
+}
+
+/// Why a path a data file names was refused (the caller adds the file, line and field).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NamedPathError {
+    /// The field is empty.
+    #[error("the path is empty")]
+    Empty,
+    /// The path does not name the kind of file the field asks for.
+    #[error("`{0}` is not a {1} file: this field names one (a data file can only name files of Kessel's own kinds)")]
+    Kind(String, &'static str),
+}
+
+/// The one rule for a path that a data file names (a scenario's `map`, `ruleset`, `profile` and
+/// `scripts`, a campaign's games and their profiles, a save's scenario): a relative path is read
+/// from the folder of the file that names it (`from`), and the path names the kind of file the
+/// field is for (`.toml`, `.lua`, or a folder). `..` may climb out of that folder and a path may
+/// be absolute (scenarios share a ruleset kept elsewhere; the engine writes absolute paths for a
+/// package's bundled ruleset), but a file of another kind (`/etc/passwd`, a key file) is refused
+/// before anything is read; [`read_bounded`] then reads only a regular file, bounded.
+pub fn named_path(from: &Path, value: &str, kind: Named) -> Result<PathBuf, NamedPathError> {
+    if value.trim().is_empty() {
+        return Err(NamedPathError::Empty);
+    }
+    named_kind(value, kind)?;
+    // `join` keeps an absolute path as it is
+    Ok(from.join(value))
+}
+
+/// The kind half of [`named_path`], alone: for the paths a save records, which are resolved
+/// beside the save or from the working folder.
+pub fn named_kind(value: &str, kind: Named) -> Result<(), NamedPathError> {
+    let ext = |e: &str| {
+        Path::new(value)
+            .extension()
+            .is_some_and(|x| x.to_string_lossy().eq_ignore_ascii_case(e))
+    };
+    match kind {
+        Named::Toml if !ext("toml") => Err(NamedPathError::Kind(value.into(), ".toml")),
+        Named::Lua if !ext("lua") => Err(NamedPathError::Kind(value.into(), ".lua")),
+        _ => Ok(()),
+    }
 }
 
 /// A file could not be written; the old content (if any) is untouched.

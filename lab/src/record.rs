@@ -257,6 +257,9 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
         .with_context(|| format!("reading {}: not UTF-8 text", path.display()))?;
     let mut header: Option<Header> = None;
     let mut games = Vec::new();
+    // (profile, seed, variation) → the line of its record: a game recorded twice (lines
+    // pasted twice, two files joined by hand) would count twice in every statistic
+    let mut lines_of = std::collections::BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let at = || format!("{}:{}", path.display(), i + 1);
         if line.trim().is_empty() {
@@ -285,6 +288,16 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                 }
                 let g: GameRecord = serde_json::from_value(v)
                     .with_context(|| format!("{}: not a game record", at()))?;
+                let key = (g.profile.clone(), g.seed, g.variation);
+                if let Some(first) = lines_of.insert(key, i + 1) {
+                    anyhow::bail!(
+                        "{}: seed {} of profile `{}` is recorded twice (first on line {first}); \
+                         remove one of the two records",
+                        at(),
+                        g.seed,
+                        g.profile
+                    );
+                }
                 games.push(g);
             }
             other => anyhow::bail!(

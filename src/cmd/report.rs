@@ -29,12 +29,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let s = summary::summarize(&data);
     let text = summary::text(&data, &s);
     let mut stdout = std::io::stdout().lock();
-    write!(stdout, "{text}")?;
+    // the data files are anyone's text: control characters are shown escaped, never obeyed
+    write!(stdout, "{}", kessel_core::error::terminal_safe(&text))?;
     stdout.flush()?;
     drop(stdout);
     if let Some(path) = &args.output {
         let page = html::report(&data, &s, &text);
-        std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
+        kessel_core::fsio::write_atomic(path, page.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
     let games = data.games.len();

@@ -457,7 +457,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     data.sort();
     let s = summary::summarize(&data);
     let mut stdout = std::io::stdout().lock();
-    write!(stdout, "{}", summary::text(&data, &s))?;
+    // names and levels come from the rules: shown with control characters escaped
+    write!(
+        stdout,
+        "{}",
+        kessel_core::error::terminal_safe(&summary::text(&data, &s))
+    )?;
     if let Some(goal) = args.until_ci {
         match watched(&data) {
             Some((half, _)) if half <= goal => writeln!(
@@ -523,7 +528,7 @@ fn run_round(
     let games = play_jobs(args, profiles, cfgs, &jobs, workers, bar)?;
     for g in &games {
         if args.verbose {
-            bar.suspend(|| println!("{}", game_line(g)));
+            bar.suspend(|| println!("{}", kessel_core::error::terminal_safe(&game_line(g))));
         }
         if let (Some(f), Some(path)) = (out.as_mut(), &args.out) {
             writeln!(f, "{}", serde_json::to_string(g)?)

@@ -301,6 +301,9 @@ impl Engine {
                 save.format
             )));
         }
+        // a campaign save names a campaign file, nothing else
+        crate::fsio::named_kind(&save.campaign, crate::fsio::Named::Toml)
+            .map_err(|e| fail(format!("`campaign`: {e}")))?;
         // the campaign file beside the save (saves written by `to_json_at`), else as given
         let beside = path.parent().unwrap_or(Path::new("")).join(&save.campaign);
         let campaign_path = if Path::new(&save.campaign).is_relative() && beside.exists() {

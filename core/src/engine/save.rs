@@ -254,6 +254,18 @@ impl Engine {
                 p.to_string()
             }
         };
+        // a save names a scenario and a profile file (the engine wrote them, so they may be
+        // absolute): nothing but Kessel's own files is read for them
+        let kind = |field: &str, p: &str| {
+            crate::fsio::named_kind(p, crate::fsio::Named::Toml)
+                .map_err(|e| fail(format!("`{field}`: {e}")))
+        };
+        kind("scenario", &save.scenario)?;
+        if let Some(p) = save.profile.as_deref() {
+            if Engine::is_profile_path(p) {
+                kind("profile", p)?;
+            }
+        }
         let scenario = resolve(&save.scenario);
         let profile = save.profile.as_deref().map(|p| {
             if Engine::is_profile_path(p) {

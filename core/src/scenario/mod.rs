@@ -4,6 +4,7 @@
 //! This module and [`crate::script`]'s file loader are the only places the core reads files.
 
 use crate::error::{read_text, toml_depth, toml_error, LineIndex, LoadError, LoadErrors};
+use crate::fsio::Named;
 use crate::hex::Hex;
 use crate::map::Map;
 use crate::state::{Entry, Face, GameState, Location, Marker, Unit, Value};
@@ -57,12 +58,12 @@ impl Diag<'_> {
 /// [`Scenario::parse_lenient`] return, so an editor can open a broken file to fix it.
 pub type Lenient<T> = (T, Vec<LoadError>);
 
-/// The ruleset folder a scenario in `dir` names: `ruleset = "."` is the scenario's own folder,
-/// written without `./` in messages, and `.` itself when the scenario was given by a bare file
-/// name (`kessel simulate scenario.toml`), never the empty path, which no folder can be read as.
-fn ruleset_dir(dir: &Path, ruleset: &str) -> PathBuf {
-    let joined: PathBuf = dir
-        .join(ruleset)
+/// The ruleset folder a scenario names, as found beside it (`fsio::named_path`), tidied:
+/// `ruleset = "."` is the scenario's own folder, written without `./` in messages, and `.` itself
+/// when the scenario was given by a bare file name (`kessel simulate scenario.toml`), never the
+/// empty path, which no folder can be read as.
+fn tidy_ruleset_dir(named: &Path) -> PathBuf {
+    let joined: PathBuf = named
         .components()
         .filter(|c| !matches!(c, std::path::Component::CurDir))
         .collect();
@@ -108,10 +109,10 @@ struct ScenarioFile {
 #[serde(deny_unknown_fields)]
 struct ScenarioHeader {
     name: String,
-    ruleset: String,
+    ruleset: S<String>,
     #[serde(default)]
-    profile: Option<String>,
-    map: String,
+    profile: Option<S<String>>,
+    map: S<String>,
     turns: S<u32>,
     #[serde(default)]
     first_turn: Option<u32>,
@@ -389,7 +390,29 @@ impl Scenario {
             not_a_scenario(path, text).unwrap_or_else(|| toml_error(path, text, &e))
         })?;
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        let map_path = dir.join(&file.scenario.map);
+        // the paths the scenario names: relative to its folder, of the field's kind
+        let lines = LineIndex::new(text);
+        let named = |field: &str, v: &S<String>, kind| {
+            crate::fsio::named_path(&dir, v.get_ref(), kind).map_err(|e| {
+                LoadError::new(
+                    path,
+                    Some(lines.line(v.span().start)),
+                    format!("`{field}`: {e}"),
+                )
+            })
+        };
+        let map_path = named("map", &file.scenario.map, Named::Toml)?;
+        let ruleset_dir = named("ruleset", &file.scenario.ruleset, Named::Folder)?;
+        // a profile is a name in the ruleset's profiles/ folder, or a file beside the scenario
+        let profile = match &file.scenario.profile {
+            Some(p) if crate::engine::Engine::is_profile_path(p.get_ref()) => Some(
+                named("profile", p, Named::Toml)?
+                    .to_string_lossy()
+                    .into_owned(),
+            ),
+            Some(p) => Some(p.get_ref().clone()),
+            None => None,
+        };
         let (map, map_errors) = match map {
             Some(m) => (m, Vec::new()),
             None => parse_map_lenient(&map_path, &read_text(&map_path, "map")?)?,
@@ -813,7 +836,13 @@ impl Scenario {
 
         let mut scripts = Vec::new();
         for sc in &file.scenario.scripts {
-            let p = dir.join(sc.get_ref());
+            let p = match crate::fsio::named_path(&dir, sc.get_ref(), Named::Lua) {
+                Ok(p) => p,
+                Err(e) => {
+                    d.at(sc.span(), format!("`scripts`: {e}"));
+                    continue;
+                }
+            };
             if !p.is_file() {
                 d.at(
                     sc.span(),
@@ -834,8 +863,8 @@ impl Scenario {
             scripts,
             path: path.to_path_buf(),
             name: file.scenario.name,
-            ruleset_dir: ruleset_dir(&dir, &file.scenario.ruleset),
-            profile: file.scenario.profile,
+            ruleset_dir: tidy_ruleset_dir(&ruleset_dir),
+            profile,
             map_path,
             map: Arc::new(map),
             turns,
@@ -975,8 +1004,8 @@ mod tests {
         let (sc, _) = Scenario::parse_with_map_lenient(Path::new("scenario.toml"), &text, map)
             .expect("parses");
         assert_eq!(sc.ruleset_dir, Path::new("."));
-        assert_eq!(ruleset_dir(Path::new("a/b"), "."), Path::new("a/b"));
-        assert_eq!(ruleset_dir(Path::new("a"), "./rules"), Path::new("a/rules"));
+        assert_eq!(tidy_ruleset_dir(&Path::new("a/b").join(".")), Path::new("a/b"));
+        assert_eq!(tidy_ruleset_dir(&Path::new("a").join("./rules")), Path::new("a/rules"));
     }
 
     #[test]

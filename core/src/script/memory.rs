@@ -21,6 +21,7 @@ use mlua::ffi;
 use std::alloc::Layout;
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void, CStr};
+use std::rc::Rc;
 
 /// No value stack is this large (Lua's limit is a million slots of 16 bytes, about 16 MiB), so a
 /// refused reallocation above it is never a value stack growing.
@@ -39,7 +40,19 @@ struct Heap {
     place: RefCell<Option<(String, usize)>>,
     /// The last refused request: Lua retries the same request after an emergency collection.
     refused: Cell<(usize, usize, usize)>,
+    /// The current call's budget used so far (the host's counter): a large block is charged to
+    /// it when it is allocated (see [`CHARGED_FROM`]).
+    budget_used: Rc<Cell<u64>>,
 }
+
+/// Blocks of this many bytes or more are charged to the call's instruction budget, one unit per
+/// [`BYTES_PER_UNIT`] bytes: building them (one `..` of two big strings, a C function filling a
+/// buffer) is native work of one instruction, which the count hook would never see. Smaller
+/// blocks are what ordinary code allocates, and its instructions are counted already.
+pub(crate) const CHARGED_FROM: usize = 4096;
+
+/// See [`CHARGED_FROM`]: about the cost of writing that many bytes, next to one instruction.
+pub(crate) const BYTES_PER_UNIT: usize = 16;
 
 /// The installed allocator; mlua's is put back when this is dropped.
 pub(crate) struct LimitedHeap {
@@ -50,8 +63,13 @@ pub(crate) struct LimitedHeap {
 }
 
 impl LimitedHeap {
-    /// Installs the allocator on `lua` with a limit of `limit` bytes in all.
-    pub(crate) fn install(lua: &mlua::Lua, limit: usize) -> mlua::Result<LimitedHeap> {
+    /// Installs the allocator on `lua` with a limit of `limit` bytes in all, charging large
+    /// blocks to `budget_used`.
+    pub(crate) fn install(
+        lua: &mlua::Lua,
+        limit: usize,
+        budget_used: Rc<Cell<u64>>,
+    ) -> mlua::Result<LimitedHeap> {
         // mlua protects its own allocations from Rust only when it knows of a limit
         lua.set_memory_limit(limit)?;
         let mut main: *mut ffi::lua_State = std::ptr::null_mut();
@@ -73,6 +91,7 @@ impl LimitedHeap {
             main,
             place: RefCell::new(None),
             refused: Cell::new((0, 0, 0)),
+            budget_used,
         }));
         let mut mlua_ud: *mut c_void = std::ptr::null_mut();
         // SAFETY: `main` is a live state of `lua` (the allocator is the whole state's). Nothing
@@ -174,6 +193,12 @@ unsafe extern "C" fn allocate(
         std::alloc::handle_alloc_error(layout);
     }
     heap.used.set(used + nsize);
+    if nsize >= CHARGED_FROM && nsize > held {
+        // the hook raises at its next check once the budget is gone
+        let used = heap.budget_used.get();
+        heap.budget_used
+            .set(used.saturating_add((nsize / BYTES_PER_UNIT) as u64));
+    }
     if heap.refused.get() == (ptr as usize, osize, nsize) {
         // the retry after an emergency collection worked: nothing ran out after all
         heap.refused.set((0, 0, 0));

@@ -117,6 +117,7 @@ impl ScriptError {
         // meant it to read without one (PGG's "unknown odds flag" for a typo on the command line).
         let mut raised_at = None;
         let mut by_error = false;
+        let mut object = false;
         if let Some(i) = text.find("\nstack traceback:") {
             raised_at = text[i..].lines().find_map(|l| {
                 let (f, line) = locate(l.trim());
@@ -124,12 +125,20 @@ impl ScriptError {
             });
             // the innermost frame (after the message handler's own `[C]: in ?`): `error` itself
             // when the script raised the message
-            by_error = text[i..]
+            let innermost = text[i..]
                 .lines()
                 .skip_while(|l| !l.starts_with("stack traceback:"))
                 .skip(1)
                 .find(|l| l.trim() != "[C]: in ?")
-                .is_some_and(|l| l.trim() == "[C]: in function 'error'");
+                .map(str::trim);
+            // (the sandbox's `error` calls Lua's as an upvalue, see strlib)
+            by_error = matches!(
+                innermost,
+                Some("[C]: in function 'error'" | "[C]: in upvalue 'error'")
+            );
+            // `error(value)` with a value that is no string: the sandbox raises it through
+            // `object_error` (strlib), and whatever its __tostring gave has no position
+            object = innermost.is_some_and(|l| l.ends_with("'object_error'"));
             text.truncate(i);
         }
         // strip the Rust-side "runtime error: " prefix mlua adds on some paths
@@ -146,7 +155,7 @@ impl ScriptError {
         // a message with no position that no `error` call raised comes from inside a library
         // function (`table.sort` comparing a string with a number): the script line calling it
         let from_library = !by_error && raised_at.is_some() && locate(&text).0.is_none();
-        let last_seen = if described != text || in_wrapper.is_some() || from_library {
+        let last_seen = if described != text || in_wrapper.is_some() || from_library || object {
             raised_at.or(last_seen)
         } else {
             last_seen
@@ -273,7 +282,8 @@ impl ScriptHost {
             LuaOptions::default(),
         )
         .map_err(|e| ScriptError::plain(format!("cannot create Lua state: {e}")))?;
-        let heap = memory::LimitedHeap::install(&lua, limits.memory)
+        let used = Rc::new(Cell::new(0));
+        let heap = memory::LimitedHeap::install(&lua, limits.memory, used.clone())
             .map_err(|e| ScriptError::plain(format!("cannot limit Lua's memory: {e}")))?;
         let host = ScriptHost {
             heap,
@@ -286,7 +296,7 @@ impl ScriptHost {
                 root.to_path_buf()
             },
             limits,
-            used: Rc::new(Cell::new(0)),
+            used,
             spent: Rc::new(Cell::new(Spent::No)),
             depth: Rc::new(Cell::new(0)),
             last_seen: Rc::new(std::cell::RefCell::new(None)),

@@ -140,7 +140,7 @@ const PRELUDE: &str = r##"
 local meter, charge, sized = ...
 -- everything the wrappers call is captured here, before any mod code runs: a mod can replace
 -- globals and library fields (`math.tointeger = tostring`), never these locals
-local type, select, error, rawget, tostring = type, select, error, rawget, tostring
+local type, select, error, rawget, tostring, ipairs, getmetatable = type, select, error, rawget, tostring, ipairs, getmetatable
 local tointeger = math.tointeger
 local opcall, oxpcall, osetmetatable = pcall, xpcall, setmetatable
 local create, oresume, oclose, ostatus = coroutine.create, coroutine.resume, coroutine.close, coroutine.status
@@ -332,6 +332,79 @@ utf8.codepoint = function(s, i, j, ...)
   if j ~= nil and n > 64 then charge(n >> 3) end
   return ucodepoint(s, i, j, ...)
 end
+-- functions that read a whole string argument without building anything from it: converting a
+-- string to a number (every digit, then strtod over all of them), walking UTF-8 sequences,
+-- comparing two strings, reading a format. Each is charged by the length of what it reads
+-- (`per` bytes a unit) when that is long, and called protected like those above, so that its
+-- errors name the caller's line and the function's public name.
+local function reads(s, per)
+  if type(s) == "string" then
+    local n = #s
+    if n > 256 then charge(n // per) end
+  end
+end
+local function passed(name, ok, ...)
+  if ok then return ... end
+  return built(name, ok, ...)
+end
+local otonumber, otointeger, orawequal = tonumber, math.tointeger, rawequal
+local uoffset, upacksize, sunpack = utf8.offset, string.packsize, string.unpack
+tonumber = function(...)
+  reads((...), 1)
+  return passed("tonumber", opcall(otonumber, ...))
+end
+math.tointeger = function(...)
+  reads((...), 1)
+  return passed("math.tointeger", opcall(otointeger, ...))
+end
+rawequal = function(...)
+  local a, b = ...
+  if type(a) == "string" and type(b) == "string" and #a == #b then reads(a, 8) end
+  return passed("rawequal", opcall(orawequal, ...))
+end
+utf8.offset = function(...)
+  reads((...), 8)
+  return passed("utf8.offset", opcall(uoffset, ...))
+end
+string.packsize = function(...)
+  reads((...), 1)
+  return passed("string.packsize", opcall(upacksize, ...))
+end
+string.unpack = function(...)
+  local f, s = ...
+  reads(f, 1)
+  reads(s, 8)
+  return passed("string.unpack", opcall(sunpack, ...))
+end
+-- error with a value that is no string (a table, a number): Lua gives it no position, and
+-- whatever its __tostring says (a number, a table, an error) reaches the engine with none either.
+-- Raised through `object_error`, the traceback says so, and the engine names the line that
+-- raised it. A string goes to Lua's own `error` (the local `error` captured above, so the
+-- traceback still names `error`) one level further out, past this wrapper's frame.
+local object_error = error
+_ENV.error = function(v, level, ...)
+  if type(v) == "string" or v == nil then
+    if level == nil then level = 1 end
+    if type(level) == "number" and level > 0 then level = level + 1 end
+    return error(v, level, ...)
+  end
+  object_error(v)
+end
+-- arithmetic on strings ("10" + 1) goes through the string metatable's metamethods, which
+-- convert each string operand as tonumber does
+do
+  local smt = getmetatable("")
+  for _, event in ipairs({ "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__idiv" }) do
+    local f = smt[event]
+    if f then
+      smt[event] = function(a, b)
+        reads(a, 1)
+        reads(b, 1)
+        return passed(event, opcall(f, a, b))
+      end
+    end
+  end
+end
 "##;
 
 /// The chunk name of [`PRELUDE`], as Lua shows it in positions.
@@ -363,6 +436,12 @@ const WRAPPED: &[(&str, &str)] = &[
     ("tunpack", "table.unpack"),
     ("ulen", "utf8.len"),
     ("ucodepoint", "utf8.codepoint"),
+    ("otonumber", "tonumber"),
+    ("otointeger", "math.tointeger"),
+    ("orawequal", "rawequal"),
+    ("uoffset", "utf8.offset"),
+    ("upacksize", "string.packsize"),
+    ("sunpack", "string.unpack"),
 ];
 
 /// An error message raised inside the prelude's wrappers (`sandbox:130: bad argument #1 to

@@ -479,7 +479,9 @@ fn find_aux(lua: &Lua, meter: &Meter, args: MultiValue, find: bool) -> mlua::Res
     }
     if find && (plain || no_specials(p)) {
         // plain search: charge the worst case of the naive search up front
-        meter.charge(((s.len() - init) as u64).saturating_mul(p.len().max(1) as u64) / 64)?;
+        // (one unit per 8 byte comparisons: a search of a long string in a loop stops at the
+        // budget, as the same search by pattern does)
+        meter.charge(((s.len() - init) as u64).saturating_mul(p.len().max(1) as u64) / 8)?;
         let hay = &s[init..];
         let found = if p.is_empty() {
             Some(0)
