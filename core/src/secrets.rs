@@ -83,6 +83,9 @@ pub struct Secrets {
     /// Choices committed and not opened yet, by id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub commitments: BTreeMap<String, Commitment>,
+    /// Markers hidden from sides: marker id → the sides it is hidden from.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hidden_markers: BTreeMap<u32, BTreeSet<String>>,
 }
 
 impl Secrets {
@@ -92,6 +95,38 @@ impl Secrets {
             && self.vars.is_empty()
             && self.unit_vars.is_empty()
             && self.commitments.is_empty()
+            && self.hidden_markers.is_empty()
+    }
+
+    /// Whether marker `id` is hidden from `side`.
+    pub fn is_marker_hidden(&self, id: u32, side: &str) -> bool {
+        self.hidden_markers
+            .get(&id)
+            .is_some_and(|s| s.contains(side))
+    }
+
+    /// The sides marker `id` is hidden from.
+    pub fn marker_hidden_from(&self, id: u32) -> impl Iterator<Item = &str> {
+        self.hidden_markers
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+    }
+
+    /// Hides a marker from a side, or shows it again.
+    pub(crate) fn set_marker_hidden(&mut self, id: u32, side: &str, on: bool) {
+        if on {
+            self.hidden_markers
+                .entry(id)
+                .or_default()
+                .insert(side.to_string());
+        } else if let Some(sides) = self.hidden_markers.get_mut(&id) {
+            sides.remove(side);
+            if sides.is_empty() {
+                self.hidden_markers.remove(&id);
+            }
+        }
     }
 
     /// Whether `unit` is hidden from `side`.
@@ -238,6 +273,7 @@ pub fn state_for(state: &GameState, side: &str) -> GameState {
     }
     let secrets = &state.secrets;
     v.retain_units(|u| !secrets.is_hidden(&u.id, side));
+    v.markers.retain(|m| !secrets.is_marker_hidden(m.id, side));
     for (key, owner) in &secrets.vars {
         if owner != side {
             v.vars.remove(key);
@@ -254,6 +290,8 @@ pub fn state_for(state: &GameState, side: &str) -> GameState {
     }
     let s = &mut v.secrets;
     s.hidden.retain(|unit, _| !secrets.is_hidden(unit, side));
+    s.hidden_markers
+        .retain(|id, _| !secrets.is_marker_hidden(*id, side));
     s.vars.retain(|_, owner| owner == side);
     s.unit_vars.retain(|unit, keys| {
         keys.retain(|_, owner| owner == side);
@@ -321,7 +359,9 @@ pub fn view(
 ) -> Result<View, ApplyError> {
     let hidden_unit = |e: &Event, st: &GameState| match e.units_touched() {
         UnitsTouched::One(u) => st.secrets.is_hidden(u, side),
-        _ => false,
+        _ => e
+            .marker_touched()
+            .is_some_and(|m| st.secrets.is_marker_hidden(m, side)),
     };
     let mut st = initial.clone();
     let mut out = Vec::with_capacity(log.len());
@@ -395,6 +435,7 @@ impl View {
             "vars": st.vars,
             "commitments": st.secrets.commitments.values().collect::<Vec<_>>(),
             "hidden": st.secrets.hidden,
+            "hidden_markers": st.secrets.hidden_markers,
             "log": self.log,
         })
     }
