@@ -1,7 +1,7 @@
 //! Secrets and per-side views.
 //!
 //! The engine keeps and hashes everything; what differs between sides is only what each is
-//! *shown*. The ground state carries [`Secrets`]: units hidden from a side, game and unit
+//! *shown*. The ground state carries [`Secrets`]: units and markers hidden from a side, game and unit
 //! variables only one side sees, and choices committed but not yet opened. Events that carry a
 //! secret say to whom (`secret_to`: a roll, a note, a record, a variable). [`view`] builds what
 //! one side sees — the state without what is hidden from it, and the log with the events about
@@ -262,7 +262,7 @@ pub struct View {
     pub log: Vec<ViewEntry>,
 }
 
-/// The state as `side` sees it: units hidden from it are absent, other sides' secret game and unit
+/// The state as `side` sees it: units and markers hidden from it are absent, other sides' secret game and unit
 /// variables are absent, other sides' commitments show their digest only, and the dice seed is 0
 /// (with it every roll, secret ones too, could be worked out).
 pub fn state_for(state: &GameState, side: &str) -> GameState {
@@ -346,8 +346,8 @@ fn redact(e: &Event, after: &GameState, side: &str) -> Event {
 }
 
 /// What `side` is shown of a game: its state now (see [`state_for`]) and its log, rebuilt from
-/// `initial` and the log's events alone. An event about a unit hidden from the side right after it
-/// or at the end of its action is withheld (kind only); other sides' secret values are taken out;
+/// `initial` and the log's events alone. An event about a unit or marker hidden from the side right
+/// after it or at the end of its action is withheld (kind only); other sides' secret values are taken out;
 /// an action sent by another side has its parameters withheld when `secret_kind` says its kind is
 /// secret, when it committed a choice, or when any of its events is withheld.
 pub fn view(
