@@ -316,3 +316,45 @@ fn a_hidden_marker_is_saved_replayed_and_shown_only_to_its_own_side() {
     };
     assert_eq!(st.apply(&bad), Err(ApplyError::UnknownMarker(999)));
 }
+
+#[test]
+fn a_view_batches_another_sides_secret_actions_and_shows_no_dice_counter() {
+    let mut e = engine(7);
+    let buy = Action::new("buy_reserve").by("red");
+    accept(&mut e, &buy);
+    let one = view_json(&e, "blue");
+    accept(&mut e, &buy);
+    accept(&mut e, &buy);
+    assert_eq!(e.log().len(), 3);
+    assert!(e.state().dice_drawn >= 3);
+    let blue = e.view("blue").expect("view");
+    assert_eq!(view_json(&e, "blue"), one, "three purchases look like one");
+    assert_eq!(blue.log.len(), 1);
+    assert_eq!(blue.log[0].action.kind, "buy_reserve");
+    assert!(blue.log[0].params_withheld);
+    assert!(matches!(
+        blue.log[0].events.as_slice(),
+        [Event::Withheld { kind }] if kind == kessel_core::secrets::SECRET
+    ));
+    assert_eq!(blue.state.dice_drawn, 0, "no view shows the dice counter");
+    assert!(blue.state.dice_streams.is_empty());
+    // red reads its own three, with their rolls, but no counter
+    let red = e.view("red").expect("view");
+    assert_eq!(red.log.len(), 3);
+    for entry in &red.log {
+        let dice = entry.events.iter().find_map(|e| match e {
+            Event::Dice {
+                rolls,
+                drawn_after,
+                stream_after,
+                ..
+            } => Some((rolls.len(), *drawn_after, *stream_after)),
+            _ => None,
+        });
+        assert_eq!(dice, Some((1, 0, 0)), "{entry:?}");
+    }
+    // the truth is unchanged: replay and undo as ever
+    assert_eq!(e.replay_hash().expect("replay"), e.state().hash());
+    assert!(e.undo().expect("undo"));
+    assert_eq!(view_json(&e, "blue"), one);
+}
