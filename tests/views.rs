@@ -8,6 +8,9 @@ assert(kessel.act{ kind = "orders", choice = "hold" })
 assert(kessel.act{ kind = "conceal", unit = "r1" })
 assert(kessel.act{ kind = "move", unit = "r1", path = { "0303" } })
 assert(kessel.act{ kind = "orders", side = "blue", choice = "attack" })
+assert(kessel.act{ kind = "lay_mine", side = "red", hex = "0404", strength = 3 })
+assert(kessel.act{ kind = "buy_reserve", side = "red" })
+assert(kessel.act{ kind = "buy_reserve", side = "red" })
 print("replay", kessel.replay_hash())
 print("state", kessel.state_hash())
 "#;
@@ -51,7 +54,24 @@ fn each_side_is_shown_its_own_secrets_only() {
         "blue must not see red's orders:\n{blue}"
     );
     assert!(blue.contains("1. red: orders (withheld)"), "{blue}");
-    assert!(blue.contains("moved: (withheld)"), "{blue}");
+    assert!(blue.contains("secret: (withheld)"), "{blue}");
+    assert!(!blue.contains("moved"), "nor that it moved:\n{blue}");
+    // red's hidden mine: not in blue's markers; red's two secret purchases: one entry
+    assert!(
+        !blue.contains("markers ("),
+        "blue must not see red's mine:\n{blue}"
+    );
+    assert!(blue.contains("5. red: lay_mine (withheld)"), "{blue}");
+    assert!(blue.contains("6. red: buy_reserve (withheld)"), "{blue}");
+    assert!(!blue.contains("7. "), "two purchases, one entry:\n{blue}");
+    assert!(!blue.contains("drawn_after=1"), "no dice counter:\n{blue}");
+    assert!(red.contains("markers (3):"), "{red}");
+    assert!(
+        red.lines()
+            .any(|l| l.contains("mine") && l.contains("0404") && l.contains("(hidden from blue)")),
+        "{red}"
+    );
+    assert!(red.contains("7. red: buy_reserve"), "{red}");
     assert!(
         blue.contains("\"order\":\"attack\""),
         "blue sees its own orders:\n{blue}"

@@ -335,6 +335,10 @@ pub fn carry_over(
         let first_free = into.markers.iter().map(|m| m.id + 1).max().unwrap_or(0);
         for (id, m) in (first_free..).zip(&from.markers) {
             into.markers.push(crate::state::Marker { id, ..m.clone() });
+            // a hidden marker stays hidden from the same sides, under its new id
+            for side in from.secrets.marker_hidden_from(m.id) {
+                into.secrets.set_marker_hidden(id, side, true);
+            }
             report.markers += 1;
         }
     }
@@ -607,6 +611,34 @@ mod tests {
         types.insert("tank".to_string(), Value::from(1));
         let err = carry_over(&started, &started, &mut into, &carry, &types).expect_err("type");
         assert!(matches!(err, CarryError::UnknownType(..)), "{err}");
+    }
+
+    #[test]
+    fn a_hidden_marker_carries_hidden_from_the_same_sides() {
+        let mut from = state(vec![]);
+        let mine = |id: u32| crate::state::Marker {
+            id,
+            kind: "mine".into(),
+            side: Some("red".into()),
+            hex: Some(Hex::new(1, 1)),
+            other: None,
+            value: None,
+        };
+        from.markers.push(mine(0));
+        from.markers.push(mine(1));
+        from.secrets.set_marker_hidden(1, "blue", true);
+        let mut into = state(vec![]);
+        into.markers.push(mine(0));
+        let carry = Carry {
+            markers: true,
+            ..Carry::default()
+        };
+        carry_over(&from, &from, &mut into, &carry, &BTreeMap::new()).expect("carries");
+        assert_eq!(into.markers.len(), 3);
+        // the carried markers are 1 and 2: the hidden one is 2 now
+        assert!(!into.secrets.is_marker_hidden(1, "blue"));
+        assert!(into.secrets.is_marker_hidden(2, "blue"));
+        assert!(!into.secrets.is_marker_hidden(2, "red"));
     }
 
     #[test]

@@ -207,6 +207,15 @@ pub enum Event {
         /// Hidden (true) or shown again.
         on: bool,
     },
+    /// A marker was hidden from a side (that side's view no longer shows it) or shown to it again.
+    MarkerHidden {
+        /// Marker id.
+        marker: u32,
+        /// The side it is hidden from or shown to.
+        side: String,
+        /// Hidden (true) or shown again.
+        on: bool,
+    },
     /// A side committed a choice that the other sides see only as a digest until it is opened.
     Committed {
         /// The commitment, with its choice and salt (withheld from other sides' views).
@@ -263,9 +272,19 @@ impl Event {
             | Event::TerrainSet { .. }
             | Event::HexsideSet { .. }
             | Event::HexTagged { .. }
+            | Event::MarkerHidden { .. }
             | Event::Committed { .. }
             | Event::Opened { .. }
             | Event::Withheld { .. } => UnitsTouched::None,
+        }
+    }
+
+    /// The marker this event is about, if any (its creation, record, place or secrecy).
+    pub fn marker_touched(&self) -> Option<u32> {
+        match self {
+            Event::MarkerMoved { marker, .. } | Event::MarkerHidden { marker, .. } => Some(*marker),
+            Event::MarkerCreated { marker } | Event::MarkerChanged { marker } => Some(marker.id),
+            _ => None,
         }
     }
 
@@ -313,6 +332,7 @@ impl Event {
         "hexside_set",
         "hex_tagged",
         "unit_hidden",
+        "marker_hidden",
         "committed",
         "opened",
     ];
@@ -343,6 +363,7 @@ impl Event {
             Event::HexsideSet { .. } => "hexside_set",
             Event::HexTagged { .. } => "hex_tagged",
             Event::UnitHidden { .. } => "unit_hidden",
+            Event::MarkerHidden { .. } => "marker_hidden",
             Event::Committed { .. } => "committed",
             Event::Opened { .. } => "opened",
             Event::Withheld { .. } => "withheld",

@@ -1,7 +1,7 @@
 //! Secrets and per-side views.
 //!
 //! The engine keeps and hashes everything; what differs between sides is only what each is
-//! *shown*. The ground state carries [`Secrets`]: units hidden from a side, game and unit
+//! *shown*. The ground state carries [`Secrets`]: units and markers hidden from a side, game and unit
 //! variables only one side sees, and choices committed but not yet opened. Events that carry a
 //! secret say to whom (`secret_to`: a roll, a note, a record, a variable). [`view`] builds what
 //! one side sees — the state without what is hidden from it, and the log with the events about
@@ -83,6 +83,9 @@ pub struct Secrets {
     /// Choices committed and not opened yet, by id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub commitments: BTreeMap<String, Commitment>,
+    /// Markers hidden from sides: marker id → the sides it is hidden from.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hidden_markers: BTreeMap<u32, BTreeSet<String>>,
 }
 
 impl Secrets {
@@ -92,6 +95,38 @@ impl Secrets {
             && self.vars.is_empty()
             && self.unit_vars.is_empty()
             && self.commitments.is_empty()
+            && self.hidden_markers.is_empty()
+    }
+
+    /// Whether marker `id` is hidden from `side`.
+    pub fn is_marker_hidden(&self, id: u32, side: &str) -> bool {
+        self.hidden_markers
+            .get(&id)
+            .is_some_and(|s| s.contains(side))
+    }
+
+    /// The sides marker `id` is hidden from.
+    pub fn marker_hidden_from(&self, id: u32) -> impl Iterator<Item = &str> {
+        self.hidden_markers
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+    }
+
+    /// Hides a marker from a side, or shows it again.
+    pub(crate) fn set_marker_hidden(&mut self, id: u32, side: &str, on: bool) {
+        if on {
+            self.hidden_markers
+                .entry(id)
+                .or_default()
+                .insert(side.to_string());
+        } else if let Some(sides) = self.hidden_markers.get_mut(&id) {
+            sides.remove(side);
+            if sides.is_empty() {
+                self.hidden_markers.remove(&id);
+            }
+        }
     }
 
     /// Whether `unit` is hidden from `side`.
@@ -203,7 +238,12 @@ impl Secrets {
     }
 }
 
-/// One accepted action as a side sees it.
+/// The kind of a [`Event::Withheld`] that stands for a run of events a side is not shown at all, and
+/// of a batch of another side's secret actions of different kinds.
+pub const SECRET: &str = "secret";
+
+/// One accepted action as a side sees it, or a batch of another side's consecutive secret actions
+/// shown as one (see [`view`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ViewEntry {
     /// The action; its parameters are empty when withheld.
@@ -227,17 +267,21 @@ pub struct View {
     pub log: Vec<ViewEntry>,
 }
 
-/// The state as `side` sees it: units hidden from it are absent, other sides' secret game and unit
+/// The state as `side` sees it: units and markers hidden from it are absent, other sides' secret game and unit
 /// variables are absent, other sides' commitments show their digest only, and the dice seed is 0
 /// (with it every roll, secret ones too, could be worked out).
 pub fn state_for(state: &GameState, side: &str) -> GameState {
     let mut v = state.clone();
     v.seed = 0;
+    // the dice counters would tell how many secret dice were drawn
+    v.dice_drawn = 0;
+    v.dice_streams.clear();
     if state.secrets.is_empty() {
         return v;
     }
     let secrets = &state.secrets;
     v.retain_units(|u| !secrets.is_hidden(&u.id, side));
+    v.markers.retain(|m| !secrets.is_marker_hidden(m.id, side));
     for (key, owner) in &secrets.vars {
         if owner != side {
             v.vars.remove(key);
@@ -254,6 +298,8 @@ pub fn state_for(state: &GameState, side: &str) -> GameState {
     }
     let s = &mut v.secrets;
     s.hidden.retain(|unit, _| !secrets.is_hidden(unit, side));
+    s.hidden_markers
+        .retain(|id, _| !secrets.is_marker_hidden(*id, side));
     s.vars.retain(|_, owner| owner == side);
     s.unit_vars.retain(|unit, keys| {
         keys.retain(|_, owner| owner == side);
@@ -307,11 +353,61 @@ fn redact(e: &Event, after: &GameState, side: &str) -> Event {
     e
 }
 
+/// Whether `side` is shown nothing of an event of its view but that it happened: an event withheld,
+/// or another side's secret roll, note, record or variable.
+fn opaque(e: &Event, side: &str) -> bool {
+    let other = |to: &Option<String>| to.as_deref().is_some_and(|s| s != side);
+    match e {
+        Event::Withheld { .. } => true,
+        Event::Dice { secret_to, .. }
+        | Event::Note { secret_to, .. }
+        | Event::Record { secret_to, .. }
+        | Event::Var { secret_to, .. }
+        | Event::UnitVar { secret_to, .. } => other(secret_to),
+        _ => false,
+    }
+}
+
+/// The events as `side` is shown them: each run of opaque events (see [`opaque`]) as one
+/// `withheld` event of kind [`SECRET`], so that neither their number nor their kinds show; the dice
+/// counters taken out of every roll (they count the secret dice drawn before it).
+fn conceal_runs(events: Vec<Event>, side: &str) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    for mut e in events {
+        if opaque(&e, side) {
+            if !matches!(out.last(), Some(Event::Withheld { kind }) if kind == SECRET) {
+                out.push(Event::Withheld {
+                    kind: SECRET.to_string(),
+                });
+            }
+            continue;
+        }
+        if let Event::Dice {
+            drawn_after,
+            stream_after,
+            ..
+        } = &mut e
+        {
+            *drawn_after = 0;
+            *stream_after = 0;
+        }
+        out.push(e);
+    }
+    out
+}
+
 /// What `side` is shown of a game: its state now (see [`state_for`]) and its log, rebuilt from
-/// `initial` and the log's events alone. An event about a unit hidden from the side right after it
-/// or at the end of its action is withheld (kind only); other sides' secret values are taken out;
+/// `initial` and the log's events alone. An event about a unit or marker hidden from the side right
+/// after it or at the end of its action is withheld (kind only); other sides' secret values are taken out;
 /// an action sent by another side has its parameters withheld when `secret_kind` says its kind is
 /// secret, when it committed a choice, or when any of its events is withheld.
+///
+/// So that another side's secret decisions cannot be counted: consecutive actions of one other
+/// side whose kinds are secret are shown as one entry (their kind when they share it, else
+/// [`SECRET`]; no parameters), in every entry a run of events the side is shown nothing of (events
+/// withheld; other sides' secret rolls, notes, records and variables) is one `withheld` event of
+/// kind [`SECRET`], and no roll shows the dice counters (`drawn_after`, `stream_after`: 0). The
+/// state's dice counters are 0 too (see [`state_for`]).
 pub fn view(
     initial: &GameState,
     log: &[LogEntry],
@@ -321,10 +417,14 @@ pub fn view(
 ) -> Result<View, ApplyError> {
     let hidden_unit = |e: &Event, st: &GameState| match e.units_touched() {
         UnitsTouched::One(u) => st.secrets.is_hidden(u, side),
-        _ => false,
+        _ => e
+            .marker_touched()
+            .is_some_and(|m| st.secrets.is_marker_hidden(m, side)),
     };
     let mut st = initial.clone();
-    let mut out = Vec::with_capacity(log.len());
+    let mut out: Vec<ViewEntry> = Vec::with_capacity(log.len());
+    // the last entry shown is a batch of another side's secret actions, open to the next
+    let mut batch_open = false;
     for entry in log {
         let mut events = Vec::with_capacity(entry.events.len());
         let mut withheld = Vec::with_capacity(entry.events.len());
@@ -348,17 +448,33 @@ pub fn view(
             committed |= matches!(e, Event::Committed { commitment } if commitment.side != side);
         }
         let by_other = entry.action.side.as_deref() != Some(side);
-        let params_withheld =
-            by_other && (any_withheld || committed || secret_kind(&entry.action.kind));
+        let secret = by_other && secret_kind(&entry.action.kind);
+        let params_withheld = by_other && (any_withheld || committed || secret);
         let mut action = entry.action.clone();
         if params_withheld {
             action.params.clear();
         }
+        // another side's secret action right after one of the same side's: one batch
+        if secret && batch_open {
+            if let Some(last) = out.last_mut() {
+                if last.action.side == action.side {
+                    if last.action.kind != action.kind {
+                        last.action.kind = SECRET.to_string();
+                    }
+                    last.events.extend(events);
+                    continue;
+                }
+            }
+        }
+        batch_open = secret;
         out.push(ViewEntry {
             action,
             params_withheld,
             events,
         });
+    }
+    for entry in &mut out {
+        entry.events = conceal_runs(std::mem::take(&mut entry.events), side);
     }
     Ok(View {
         side: side.to_string(),
@@ -395,6 +511,7 @@ impl View {
             "vars": st.vars,
             "commitments": st.secrets.commitments.values().collect::<Vec<_>>(),
             "hidden": st.secrets.hidden,
+            "hidden_markers": st.secrets.hidden_markers,
             "log": self.log,
         })
     }

@@ -604,6 +604,12 @@ impl GameState {
                 self.unit_mut(unit)?;
                 self.secrets.set_hidden(unit, side, *on);
             }
+            Event::MarkerHidden { marker, side, on } => {
+                if !self.markers.iter().any(|m| m.id == *marker) {
+                    return Err(ApplyError::UnknownMarker(*marker));
+                }
+                self.secrets.set_marker_hidden(*marker, side, *on);
+            }
             Event::Committed { commitment } => self.secrets.commit(commitment)?,
             Event::Opened { commitments } => self.secrets.open(commitments)?,
             Event::Withheld { .. } => return Err(ApplyError::Withheld),

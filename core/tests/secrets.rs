@@ -251,3 +251,110 @@ fn a_saved_game_with_secrets_loads_with_its_sides_and_hash() {
     assert_eq!(view_json(&loaded, "blue"), view_json(&e, "blue"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_hidden_marker_is_saved_replayed_and_shown_only_to_its_own_side() {
+    let mut e = engine(6);
+    let lay = Action::new("lay_mine")
+        .with("hex", "0303")
+        .with("strength", 2)
+        .by("red");
+    let events = accept(&mut e, &lay);
+    assert!(matches!(&events[1], Event::MarkerHidden { side, on: true, .. } if side == "blue"));
+    let id = e.state().markers.last().expect("the mine").id;
+    assert!(e.state().secrets.is_marker_hidden(id, "blue"));
+    assert!(!e.state().secrets.is_marker_hidden(id, "red"));
+    assert_eq!(e.replay_hash().expect("replay"), e.state().hash());
+    let blue = view_json(&e, "blue");
+    assert!(
+        !blue.contains("\"mine\""),
+        "blue must not see the mine: {blue}"
+    );
+    assert!(!blue.contains("strength"), "nor its strength: {blue}");
+    let v = e.view("blue").expect("view");
+    assert!(v.state.markers.iter().all(|m| m.id != id));
+    assert!(v.state.secrets.hidden_markers.is_empty());
+    assert!(v.log[0].params_withheld);
+    assert!(v.log[0]
+        .events
+        .iter()
+        .all(|e| matches!(e, Event::Withheld { .. })));
+    let red = e.view("red").expect("view");
+    assert!(red.state.markers.iter().any(|m| m.id == id));
+    assert!(view_json(&e, "red").contains("\"mine\""));
+    // a save carries it: the loaded game hashes, logs and shows the same
+    let dir = std::env::temp_dir().join(format!("kessel-mines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut save: serde_json::Value = serde_json::from_str(&e.save().expect("save")).expect("json");
+    save["scenario"] = serde_json::json!(fixture("scenario.toml").to_str().expect("utf8"));
+    let mut file: kessel_core::engine::SaveFile = serde_json::from_value(save).expect("save file");
+    file.checksum = Some(file.compute_checksum());
+    let path = dir.join("game.json");
+    std::fs::write(&path, serde_json::to_string(&file).expect("json")).expect("write");
+    let loaded = Engine::load_save(&path, Limits::default()).expect("loads");
+    assert_eq!(loaded.state().hash(), e.state().hash());
+    assert_eq!(view_json(&loaded, "blue"), blue);
+    let _ = std::fs::remove_dir_all(&dir);
+    // a sweep shows it to blue; undo hides it again
+    let sweep = Action::new("sweep").with("hex", "0303").by("blue");
+    accept(&mut e, &sweep);
+    assert!(e
+        .view("blue")
+        .expect("view")
+        .state
+        .markers
+        .iter()
+        .any(|m| m.id == id));
+    assert!(e.undo().expect("undo"));
+    assert!(e.state().secrets.is_marker_hidden(id, "blue"));
+    // a marker_hidden event naming no marker does not apply
+    let mut st = e.state().clone();
+    let bad = Event::MarkerHidden {
+        marker: 999,
+        side: "blue".into(),
+        on: true,
+    };
+    assert_eq!(st.apply(&bad), Err(ApplyError::UnknownMarker(999)));
+}
+
+#[test]
+fn a_view_batches_another_sides_secret_actions_and_shows_no_dice_counter() {
+    let mut e = engine(7);
+    let buy = Action::new("buy_reserve").by("red");
+    accept(&mut e, &buy);
+    let one = view_json(&e, "blue");
+    accept(&mut e, &buy);
+    accept(&mut e, &buy);
+    assert_eq!(e.log().len(), 3);
+    assert!(e.state().dice_drawn >= 3);
+    let blue = e.view("blue").expect("view");
+    assert_eq!(view_json(&e, "blue"), one, "three purchases look like one");
+    assert_eq!(blue.log.len(), 1);
+    assert_eq!(blue.log[0].action.kind, "buy_reserve");
+    assert!(blue.log[0].params_withheld);
+    assert!(matches!(
+        blue.log[0].events.as_slice(),
+        [Event::Withheld { kind }] if kind == kessel_core::secrets::SECRET
+    ));
+    assert_eq!(blue.state.dice_drawn, 0, "no view shows the dice counter");
+    assert!(blue.state.dice_streams.is_empty());
+    // red reads its own three, with their rolls, but no counter
+    let red = e.view("red").expect("view");
+    assert_eq!(red.log.len(), 3);
+    for entry in &red.log {
+        let dice = entry.events.iter().find_map(|e| match e {
+            Event::Dice {
+                rolls,
+                drawn_after,
+                stream_after,
+                ..
+            } => Some((rolls.len(), *drawn_after, *stream_after)),
+            _ => None,
+        });
+        assert_eq!(dice, Some((1, 0, 0)), "{entry:?}");
+    }
+    // the truth is unchanged: replay and undo as ever
+    assert_eq!(e.replay_hash().expect("replay"), e.state().hash());
+    assert!(e.undo().expect("undo"));
+    assert_eq!(view_json(&e, "blue"), one);
+}

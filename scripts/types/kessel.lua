@@ -118,11 +118,11 @@
 ---@field step? integer step_set: steps lost
 ---@field face? string revealed: "A-D-M"
 ---@field flag? string unit_flag, flags_cleared
----@field on? boolean unit_flag, hexside_set, hex_tagged, unit_hidden
+---@field on? boolean unit_flag, hexside_set, hex_tagged, unit_hidden, marker_hidden
 ---@field key? string unit_var, unit_vars_cleared, var
 ---@field value? any unit_var, var (null when cleared)
----@field side? string flags_cleared (null = every side); unit_hidden: the side hidden from / shown to
----@field marker? integer|kessel.Marker marker_moved (the id); marker_created, marker_changed (the whole record)
+---@field side? string flags_cleared (null = every side); unit_hidden, marker_hidden: the side hidden from / shown to
+---@field marker? integer|kessel.Marker marker_moved, marker_hidden (the id); marker_created, marker_changed (the whole record)
 ---@field turn? integer clock
 ---@field phase? integer clock: 0-based step index
 ---@field finished? boolean clock
@@ -587,6 +587,11 @@ function kessel.markers.all(filter) end
 ---@return kessel.Marker[]
 function kessel.markers.at(hex) end
 
+---The sides a marker is hidden from (kessel.emit.hide_marker), sorted; empty when every side sees it.
+---@param id integer
+---@return string[]
+function kessel.markers.hidden_from(id) end
+
 -------------------------------------------------------------------------------------------------
 -- kessel.game (any stage)
 -------------------------------------------------------------------------------------------------
@@ -810,6 +815,7 @@ function kessel.emit.marker(id, hex, other) end
 ---@field hex? Hex
 ---@field other? Hex With `hex`: on the hexside between them.
 ---@field value? kessel.Data
+---@field hidden_from? string|string[]|boolean Sides not shown it (true: every side but its own); a marker_hidden event each.
 
 ---Brings a new marker into play; returns its id. Event: marker_created.
 ---@param marker kessel.NewMarker
@@ -848,6 +854,17 @@ function kessel.emit.hide(unit, opts) end
 ---@param unit string
 ---@param opts? { to: string|string[]|nil }
 function kessel.emit.show(unit, opts) end
+
+---Hides a marker from sides (default: every side but its own; every side for a marker of no
+---side): their views do not show it nor the events about it. Event: marker_hidden.
+---@param id integer
+---@param opts? { from: string|string[]|nil }
+function kessel.emit.hide_marker(id, opts) end
+
+---Shows a hidden marker again to sides (default: every side it is hidden from). Event: marker_hidden.
+---@param id integer
+---@param opts? { to: string|string[]|nil }
+function kessel.emit.show_marker(id, opts) end
 
 ---Commits `side` to `choice` (plain data, at most 64 KiB) under `id`; other sides see only the
 ---returned digest until it is opened. Event: committed.
@@ -1264,6 +1281,7 @@ function kessel.inject_dice(rolls) end
 ---@field other? Hex With at: on the hexside between at and this adjacent hex.
 ---@field count? integer Default 1.
 ---@field value? kessel.Data The marker's value (plain data).
+---@field hidden_from? string|string[]|boolean Sides not shown it from the start (true: every side but its own).
 
 ---@class kessel.SetupSpec
 ---@field map? kessel.SetupMap Omitted: keep the current map.

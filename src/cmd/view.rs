@@ -89,6 +89,30 @@ fn text(view: &View, steps: &[String]) -> String {
             u.id, u.side, u.kind
         );
     }
+    if !st.markers.is_empty() {
+        let _ = writeln!(s, "markers ({}):", st.markers.len());
+        for m in &st.markers {
+            let at = match (m.hex, m.other) {
+                (Some(a), Some(b)) => format!("{}-{}", st.map.label(a), st.map.label(b)),
+                (Some(a), None) => st.map.label(a),
+                _ => "off the map".to_string(),
+            };
+            let value = m.value.as_ref().map_or(String::new(), |v| format!("  {v}"));
+            let hidden: Vec<&str> = st.secrets.marker_hidden_from(m.id).collect();
+            let hidden = if hidden.is_empty() {
+                String::new()
+            } else {
+                format!("  (hidden from {})", hidden.join(", "))
+            };
+            let _ = writeln!(
+                s,
+                "  {:<5} {:<12} {:<8} {at}{value}{hidden}",
+                m.id,
+                m.kind,
+                m.side.as_deref().unwrap_or("-")
+            );
+        }
+    }
     if !st.vars.is_empty() {
         let _ = writeln!(s, "vars:");
         for (k, v) in &st.vars {

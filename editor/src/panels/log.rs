@@ -122,6 +122,12 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
                 if *on { "hidden from" } else { "shown to" }
             )
         }
+        Event::MarkerHidden { marker, side, on } => {
+            format!(
+                "marker {marker} {} {side}",
+                if *on { "hidden from" } else { "shown to" }
+            )
+        }
         Event::Committed { commitment } => {
             format!("{} commits `{}`", commitment.side, commitment.id)
         }

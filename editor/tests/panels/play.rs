@@ -313,6 +313,57 @@ fn the_side_at_the_screen_does_not_see_what_is_hidden_from_it() {
     );
 }
 
+/// A marker hidden from a side (the toy's T16 mine) is not drawn for that side at the screen; its
+/// owner at the screen sees it.
+#[test]
+fn the_side_at_the_screen_does_not_see_a_marker_hidden_from_it() {
+    use kessel_editor::play::computer::Player;
+    let dir = toy_copy("play-mine");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let mines = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>| {
+        let s = h.state().session.as_ref().expect("a game");
+        s.markers.iter().filter(|m| m.kind == "mine").count()
+    };
+    {
+        let app = h.state_mut();
+        let s = app.session.as_mut().expect("a game");
+        s.seats.set("blue", Player::Computer);
+        let lay = kessel_core::Action::new("lay_mine")
+            .with("hex", "0303")
+            .with("strength", 2);
+        let outcome = s.engine.act_as("blue", &lay).expect("rules run");
+        assert!(outcome.is_ok(), "{outcome:?}");
+        s.refresh();
+    }
+    h.run();
+    assert_eq!(
+        h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .engine
+            .state()
+            .markers
+            .iter()
+            .filter(|m| m.kind == "mine")
+            .count(),
+        1,
+        "the engine keeps the truth"
+    );
+    assert_eq!(mines(&h), 0, "red, at the screen, is not shown blue's mine");
+    {
+        let app = h.state_mut();
+        let s = app.session.as_mut().expect("a game");
+        s.seats.set("blue", Player::Human);
+        s.seats.set("red", Player::Computer);
+        s.refresh();
+    }
+    h.run();
+    assert_eq!(mines(&h), 1, "blue, at the screen, sees its own mine");
+}
+
 /// A side the computer plays can be given one of the ruleset's AI levels (the toy declares
 /// `direct`, the default, and `timid`); the level plays that side's moves and a save keeps it.
 #[test]

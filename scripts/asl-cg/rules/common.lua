@@ -140,6 +140,17 @@ end
 function C.reveal(u)
   if #kessel.units.hidden_from(u.id) > 0 then kessel.emit.show(u.id) end
 end
+-- A hidden Fortification (a marker with value `hidden`: a HIP minefield, a hidden entrenchment) is
+-- hidden by the engine from every side but its owner's, so no other view shows its hex, kind or
+-- strength [9.602]; `reveal_marker` shows it to all when the rules reveal it [9.6073]
+function C.is_hidden_marker(m) return type(m.value) == "table" and m.value.hidden == true end
+function C.conceal_marker(m)
+  if #kessel.markers.hidden_from(m.id) > 0 then return end
+  kessel.emit.hide_marker(m.id)
+end
+function C.reveal_marker(m)
+  if #kessel.markers.hidden_from(m.id) > 0 then kessel.emit.show_marker(m.id) end
+end
 
 -- A side's CPP. PB: the German's, in the game var `cpp` (`{ german = n }`), his secret [9.617].
 -- RB: each side's own game var `cpp_<side>`, secret to that side: its CPP Replenishment DR is a

@@ -57,7 +57,13 @@ function Q.hidden_fortifications(case)
       if v.hidden and enemy and (A.area_at(enemy, m.hex, 0) or (not C.pb() and A.controller(m.hex, 0) == enemy)) then
         nv.hidden = nil
         if m.kind == "ap_mine" or m.kind == "at_mine" then nv.known = true end
-        C.note(case, m.kind .. " in " .. m.hex .. " is revealed" .. (nv.known and " as a Known minefield (strength kept secret)" or ""))
+        -- a Known minefield shows its presence, not its type or strength: the note tells every
+        -- side, the marker (kind and strength) stays hidden from the other side
+        if nv.known then
+          C.note(case, "a minefield (marker " .. m.id .. ") in " .. m.hex .. " is revealed as a Known minefield (type and strength kept secret)")
+        else
+          C.note(case, m.kind .. " in " .. m.hex .. " is revealed")
+        end
       end
       local ctrl = A.controller(m.hex, 0)
       if C.pb() then
@@ -65,6 +71,7 @@ function Q.hidden_fortifications(case)
       end
       nv.controlled_by = ctrl
       kessel.emit.marker_value(m.id, nv)
+      if v.hidden and not nv.hidden and not nv.known then C.reveal_marker(m) end
     end
   end
 end

@@ -262,10 +262,12 @@ kessel.on("check", function()
   return out
 end)
 
--- a scenario's hidden units (HIP, a hidden Set DC: var `hidden`) are hidden from the other side
--- from the start (C.conceal; `kessel.setup` positions run no setup hook)
+-- a scenario's hidden units (HIP, a hidden Set DC: var `hidden`) and hidden Fortifications (a
+-- marker whose value has `hidden`) are hidden from the other side from the start (C.conceal,
+-- C.conceal_marker; `kessel.setup` positions run no setup hook)
 kessel.on("setup", function()
   for _, u in ipairs(C.on_map()) do if u.vars.hidden then C.conceal(u) end end
+  for _, m in ipairs(kessel.markers.all()) do if C.is_hidden_marker(m) then C.conceal_marker(m) end end
 end)
 
 -- `start_refit`: a scenario's end switches to the RePh, at the first step of the module in play.

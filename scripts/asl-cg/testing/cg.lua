@@ -60,10 +60,17 @@ function T.setup(spec)
   map.default = map.default or "open"
   local vars = spec.vars or {}
   if vars.scenario_ended == nil then vars.scenario_ended = true end
-  kessel.setup{ map = map, units = spec.units or {}, markers = spec.markers, vars = vars,
+  -- valued markers are set-up markers with a value (`hex` for `at`); a hidden Fortification is
+  -- hidden from the other sides from the start, as the ruleset's setup hook does in a scenario
+  local markers = {}
+  for _, m in ipairs(spec.markers or {}) do markers[#markers + 1] = m end
+  for _, m in ipairs(spec.valued or {}) do
+    local hidden = type(m.value) == "table" and m.value.hidden == true or nil
+    markers[#markers + 1] = { kind = m.kind, side = m.side, at = m.hex, other = m.other, value = m.value, hidden_from = hidden }
+  end
+  kessel.setup{ map = map, units = spec.units or {}, markers = markers, vars = vars,
     mode = not spec.main and "refit" or nil, step = spec.step or (spec.main and "scenario" or "melee"),
     options = { module = spec.module or "pb" }, turn = 1, last_turn = 1, seed = spec.seed or 1 }
-  for _, m in ipairs(spec.valued or {}) do kessel.emit.create_marker(m) end
 end
 
 function T.unit(id) return kessel.units.get(id) end

@@ -48,6 +48,53 @@ kessel.test("case_9.6073_hidden_minefield_revealed", function()
   expect.eq(mines[2].value.hidden, true, "in its own side's area it stays hidden")
 end)
 
+-- [9.602] [9.6073] a hidden Fortification is hidden by the engine from the other side: the British
+-- view had the German's hidden minefields with their hex, kind and strength. Revealed as Known,
+-- a minefield's presence is told in a public note naming its hex and marker, its type and
+-- strength stay the German's; a minefield still hidden stays out of the British view
+kessel.test("case_9.602_9.6073_hidden_fortifications_are_hidden_from_the_other_side", function()
+  field({}, { valued = { { kind = "ap_mine", side = "german", hex = "C4", value = { strength = 6, hidden = true, fortification = true } },
+    { kind = "at_mine", side = "german", hex = "N4", value = { strength = 4, hidden = true, fortification = true } } } })
+  local function mines(side)
+    local out = {}
+    for _, m in ipairs(kessel.game.view(side).markers) do
+      if m.kind == "ap_mine" or m.kind == "at_mine" then out[#out + 1] = m end
+    end
+    return out
+  end
+  expect.eq(#mines("british"), 0, "the British see neither minefield")
+  expect.eq(#mines("russian"), 0, "nor does a side the module does not have")
+  expect.eq(#mines("german"), 2, "the German sees his own")
+  local ev = T.resolve()
+  T.has_note(ev, "a minefield (marker 2) in C4 is revealed as a Known minefield")
+  expect.eq(#mines("british"), 0, "a Known minefield's type and strength stay the German's")
+  for _, entry in ipairs(kessel.game.view("british", { log = true }).log) do
+    for _, e in ipairs(entry.events) do
+      if e.event == "note" and e.text then
+        expect.falsy(e.text:find("at_mine", 1, true) or e.text:find("ap_mine", 1, true), e.text)
+      end
+      if e.event == "marker_changed" or e.event == "marker_created" then expect.truthy(false, "a minefield's record shows") end
+    end
+  end
+  expect.eq(kessel.markers.all{ kind = "ap_mine" }[1].value.known, true, "the rules read the truth")
+  T.replays()
+end)
+
+-- [9.6073] a hidden Fortification that is not a minefield is revealed to every side
+kessel.test("case_9.6073_a_revealed_fortification_shows_to_every_side", function()
+  field({}, { valued = { { kind = "foxhole", side = "german", hex = "C4", value = { hidden = true, fortification = true } } } })
+  local function seen(side)
+    for _, m in ipairs(kessel.game.view(side).markers) do if m.kind == "foxhole" then return m end end
+  end
+  expect.falsy(seen("british"), "hidden before the step")
+  T.resolve()
+  local m = seen("british")
+  expect.truthy(m, "revealed in the British's Setup Area")
+  expect.eq(m.value.hidden, nil)
+  expect.eq(#kessel.markers.hidden_from(m.id), 0)
+  T.replays()
+end)
+
 -- [9.608] a prisoner of a non-Isolated Guard is Eliminated; an Isolated Guard keeps his
 kessel.test("case_9.608_prisoners_of_non_isolated_guards_eliminated", function()
   T.setup{ step = "prisoners", units = {

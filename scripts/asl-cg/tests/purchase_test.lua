@@ -42,22 +42,27 @@ kessel.test("case_9.617_the_purchase_is_the_germans_secret", function()
   T.replays()
 end)
 
--- [9.6183] the leader allotment DR is secret: the British see that a roll was made, not its value
+-- [9.6183] the leader allotment DR is secret: the British see no die of it (not even that it was
+-- made: with the strength and SW DRs and the counters made, one run of events withheld)
 kessel.test("case_9.6183_the_leader_dr_is_secret", function()
   shop(30)
   expect.accepted(buy("I4"))
   T.resolve()   -- 9.617 done: on to 9.618, whose end makes the strength, SW and leader rolls
   T.resolve()
   local british = kessel.game.view("british", { log = true })
-  local seen, hidden = 0, 0
+  local seen, withheld = 0, 0
   for _, e in ipairs(british.log[#british.log].events) do
-    if e.event == "dice" and e.purpose == "rg_leader" then
-      seen = seen + 1
-      if e.rolls == nil or #e.rolls == 0 then hidden = hidden + 1 end
-    end
+    if e.event == "dice" and e.purpose == "rg_leader" then seen = seen + 1 end
+    if e.event == "withheld" then withheld = withheld + 1 end
   end
-  expect.truthy(seen > 0, "a leader DR was made")
-  expect.eq(hidden, seen, "every leader DR is hidden from the British")
+  local leader = 0
+  local german = kessel.game.view("german", { log = true }).log
+  for _, e in ipairs(german[#german].events) do
+    if e.event == "dice" and e.purpose == "rg_leader" then leader = leader + 1 end
+  end
+  expect.truthy(leader > 0, "a leader DR was made (the German reads it)")
+  expect.eq(seen, 0, "no leader DR shows to the British")
+  expect.truthy(withheld > 0, "the British see that something was withheld")
 end)
 
 -- [9.61741] each Entry Arrow adds its CPP cost: A7 +0, J0 +2, U1 +4, KK1 +6

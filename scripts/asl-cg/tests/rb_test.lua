@@ -117,10 +117,12 @@ kessel.test("case_11.615_original_six_reduces_an_assault_engineer", function()
   expect.eq(T.unit("e").step, 0)
 end)
 
--- the dice events of a purpose in a side's view of the log: how many, and how many without values
+-- the dice events of a purpose in a side's view of the log: how many, how many without values, the
+-- notes it reads, and how many runs of events it is shown nothing of (the other side's secret dice,
+-- notes and records are such a run, one `withheld` event of kind "secret": not even their number)
 local function dice_seen(side, purpose)
   local view = kessel.game.view(side, { log = true })
-  local n, hidden, texts = 0, 0, {}
+  local n, hidden, texts, secret = 0, 0, {}, 0
   for _, entry in ipairs(view.log) do
     for _, e in ipairs(entry.events) do
       if e.event == "dice" and e.purpose == purpose then
@@ -128,28 +130,30 @@ local function dice_seen(side, purpose)
         if e.rolls == nil or #e.rolls == 0 then hidden = hidden + 1 end
       end
       if e.event == "note" and e.text and e.text ~= "" then texts[#texts + 1] = e.text end
+      if e.event == "withheld" and e.kind == "secret" then secret = secret + 1 end
     end
   end
-  return n, hidden, table.concat(texts, "\n")
+  return n, hidden, table.concat(texts, "\n"), secret
 end
 
--- [11.6112] [11.6113] the Battle Hardening DRs are Secret DRs: each side sees that the other rolled,
--- not the value or the note with it; its own it reads
+-- [11.6112] [11.6113] the Battle Hardening DRs are Secret DRs: each side reads (in a public note)
+-- that the other rolled, not the dice, the value or the note with it; its own it reads
 kessel.test("case_11.6112_11.6113_hardening_drs_are_secret", function()
   T.setup{ module = "rb", step = "hardening", units = {
     T.squad("g1", "german", "4-6-7", "C3"), T.leader("g91", "german", "9-1", "C4"),
     T.squad("r1", "russian", "4-2-6", "H8"), T.leader("r90", "russian", "9-0", "H9") } }
   kessel.inject_dice{ 6, 6, 6, 6, 2, 2, 3, 2 }
   T.resolve()
-  local n, hidden, text = dice_seen("russian", "mmc_hardening")
-  expect.eq(n, 4, "two DRs (four dice) were made")
-  expect.eq(hidden, 2, "the German's two dice are hidden from the Russian, his own are not")
+  local n, hidden, text, secret = dice_seen("russian", "mmc_hardening")
+  expect.eq(n, 2, "the Russian's own DR (two dice); the German's dice do not show at all")
+  expect.eq(hidden, 0, "his own he reads")
+  expect.truthy(secret > 0, "the German's DR is a run of events the Russian is shown nothing of")
   expect.truthy(text:find("german makes its Secret MMC Battle Hardening DR", 1, true), "the Russian reads that the German rolled")
   expect.falsy(text:find("german MMC Battle Hardening DR", 1, true), "but not the German's DR")
   expect.truthy(text:find("russian MMC Battle Hardening DR 12", 1, true), "his own he reads")
   n, hidden, text = dice_seen("german", "leader_hardening")
-  expect.eq(n, 4)
-  expect.eq(hidden, 2, "the Russian leader DR is hidden from the German")
+  expect.eq(n, 2, "the German's own leader DR only")
+  expect.eq(hidden, 0, "the Russian leader DR does not show to the German")
   expect.falsy(text:find("russian leader Battle Hardening DR", 1, true))
   T.replays()
 end)
@@ -159,9 +163,10 @@ kessel.test("case_11.616_cpp_replenishment_dr_is_secret", function()
   rb("cpp", {}, { date = "18oct", cpp = { german = 3, russian = 4 } })
   kessel.inject_dice{ 3, 4, 2, 2 }
   T.resolve()
-  local n, hidden, text = dice_seen("russian", "cpp")
-  expect.eq(n, 4)
-  expect.eq(hidden, 2, "the German CPP dice are hidden from the Russian")
+  local n, hidden, text, secret = dice_seen("russian", "cpp")
+  expect.eq(n, 2, "the Russian's own dice; the German CPP dice do not show to the Russian")
+  expect.eq(hidden, 0)
+  expect.truthy(secret > 0)
   expect.truthy(text:find("german makes its Secret CPP Replenishment DR", 1, true))
   expect.falsy(text:find("german CPP: DR", 1, true), "the Russian does not read the German DR")
   expect.truthy(text:find("russian CPP: DR 4", 1, true), "his own he reads")
@@ -172,12 +177,14 @@ kessel.test("case_11.6142_withdrawal_dr_is_secret", function()
   rb("armor_withdrawal", { T.vehicle("t1", "german", "PzKpfw IVH", "C4", { vars = { platoon = "V3a", platoon_on_map = true } }) })
   kessel.inject_dice{ 2 }
   T.resolve()
-  local n, hidden, text = dice_seen("russian", "afv_withdrawal")
-  expect.eq(n, 1)
-  expect.eq(hidden, 1, "the Russian sees that the dr was made, not its value")
+  local n, hidden, text, secret = dice_seen("russian", "afv_withdrawal")
+  expect.eq(n, 0, "the Russian reads that the dr was made (the note), not the die")
+  expect.eq(hidden, 0)
+  expect.truthy(secret > 0, "the die and its note are events he is shown nothing of")
   expect.truthy(text:find("german makes the Secret withdrawal dr for Platoon V3a", 1, true))
   expect.falsy(text:find("withdrawal dr 2", 1, true))
   n, hidden = dice_seen("german", "afv_withdrawal")
+  expect.eq(n, 1)
   expect.eq(hidden, 0, "the German reads his own dr")
 end)
 

@@ -406,3 +406,45 @@ kessel.test("case_9.6_scenario_records_naming_no_side_of_the_module_are_refused"
   T.setup{ step = "markers", vars = { date = "dawn", san = { british = 4, german = 2 } } }
   expect.eq(#S.record_problems(), 0)
 end)
+
+-- [9.617] "the RG(s) purchased" may be kept secret: the British could count the German's buy_rg
+-- actions in their view, and under 9.618 a die per roll (with its purpose: strength, SW, leader),
+-- a withheld entry per counter made and the dice counters. Now the engine shows consecutive secret
+-- actions of a side as one entry, a run of events shown nothing of as one `withheld` event, and no
+-- dice counters: the British view of one RG bought is the British view of two.
+kessel.test("case_9.617_the_british_cannot_count_the_rg_bought", function()
+  local function shape(n)
+    T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 20 }, entry_areas = { german = { A7 = true } } } }
+    for _ = 1, n do expect.accepted(kessel.act{ kind = "buy_rg", rg = "I4", entry = "A7", side = "german" }) end
+    T.resolve()   -- 9.617 ends
+    kessel.inject_dice{ 3, 3, 1, 5, 4, 4, 2, 2, 1, 5, 3, 3 }
+    T.resolve()   -- 9.618: the strength, SW and leader rolls, the counters made
+    local lines = {}
+    local view = kessel.game.view("british", { log = true })
+    for _, entry in ipairs(view.log) do
+      local line = { entry.action.side or "-", entry.action.kind, tostring(entry.params_withheld) }
+      for _, e in ipairs(entry.events) do
+        local parts = {}
+        for k, v in pairs(e) do
+          if type(v) ~= "table" then parts[#parts + 1] = k .. "=" .. tostring(v) end
+        end
+        table.sort(parts)
+        line[#line + 1] = "{" .. table.concat(parts, " ") .. "}"
+      end
+      lines[#lines + 1] = table.concat(line, " ")
+    end
+    local units = 0
+    for _, u in ipairs(view.units) do if u.vars.rg then units = units + 1 end end
+    expect.eq(units, 0, "no RG counter is the British's to see")
+    local rg = 0
+    for _, u in ipairs(kessel.units.all()) do if u.vars.rg then rg = rg + 1 end end
+    return table.concat(lines, "\n"), rg
+  end
+  local one, made1 = shape(1)
+  local two, made2 = shape(2)
+  expect.truthy(made2 > made1, "two RG made more counters (" .. made1 .. ", " .. made2 .. ")")
+  expect.eq(two, one, "the British view of two RG bought is that of one")
+  expect.truthy(one:find("german buy_rg true", 1, true), "the British see that the German made secret purchases:\n" .. one)
+  expect.falsy(one:find("drawn_after=[1-9]"), "no dice counter shows:\n" .. one)
+  T.replays()
+end)

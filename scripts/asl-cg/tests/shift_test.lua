@@ -106,15 +106,17 @@ kessel.test("case_9.613_one_group_per_origin_and_destination", function()
   expect.accepted(kessel.act{ kind = "shift", units = { "b" }, to = "A1" })
 end)
 
--- [9.613] the Shift DR is a Secret DR: the British see that a roll was made and that the group
--- attempted, not the value, the result note or the record; the German sees everything
+-- [9.613] the Shift DR is a Secret DR: the British read that the group attempted (a public note),
+-- not the dice, the value, the result note or the record (one run of events they are shown nothing
+-- of); the German sees everything
 kessel.test("case_9.613_the_shift_dr_is_secret", function()
   field{ T.squad("g", "german", "4-6-7", "C3") }
   kessel.inject_dice{ 5, 4 }
   expect.accepted(kessel.act{ kind = "shift", units = { "g" }, to = "B" })
   local british = kessel.game.view("british", { log = true })
-  local dice, hidden, attempt = 0, 0, false
+  local dice, hidden, attempt, secret = 0, 0, false, 0
   for _, e in ipairs(british.log[#british.log].events) do
+    if e.event == "withheld" and e.kind == "secret" then secret = secret + 1 end
     if e.event == "dice" and e.purpose == "shift" then
       dice = dice + 1
       if e.rolls == nil or #e.rolls == 0 then hidden = hidden + 1 end
@@ -123,8 +125,9 @@ kessel.test("case_9.613_the_shift_dr_is_secret", function()
     if e.event == "note" and e.text and e.text:find("attempts to Shift", 1, true) then attempt = true end
     if e.event == "record" and e.kind == "shift" then expect.eq(e.fields, nil, "the record is the German's") end
   end
-  expect.eq(dice, 2, "the British see two dice rolled for the Shift")
-  expect.eq(hidden, 2, "and neither value")
+  expect.eq(dice, 0, "the British see no die of the Shift DR")
+  expect.eq(hidden, 0)
+  expect.truthy(secret > 0, "the DR, its note and record are events they are shown nothing of")
   expect.truthy(attempt, "the British read that a Shift was attempted")
   local german = kessel.game.view("german", { log = true })
   local seen = false

@@ -53,7 +53,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "create_marker",
         lua.create_function(move |lua, t: Table| {
             let what = "kessel.emit.create_marker";
-            super::strict_keys(&t, what, &["kind", "side", "hex", "other", "value"])?;
+            super::strict_keys(
+                &t,
+                what,
+                &["kind", "side", "hex", "other", "value", "hidden_from"],
+            )?;
             let kind: String = t
                 .get::<Option<String>>("kind")?
                 .ok_or_else(|| mlua::Error::runtime(format!("{what}: needs a kind")))?;
@@ -81,6 +85,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 (None, None) => (None, None),
             };
             let value = value_of(lua, &t.get("value")?, &format!("{what}: the value"))?;
+            let hidden_from = super::secrets::hidden_from_option(
+                &w,
+                t.get("hidden_from")?,
+                side.as_deref(),
+                &format!("{what}: hidden_from"),
+            )?;
             let id = {
                 let wb = w.borrow();
                 if wb.state.markers.len() >= MAX_MARKERS {
@@ -105,6 +115,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     },
                 },
             )?;
+            super::secrets::set_marker_hidden(lua, &w, id, hidden_from, true)?;
             Ok(id)
         })?,
     )?;

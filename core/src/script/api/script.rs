@@ -109,7 +109,15 @@ const UNIT_FIELDS: &[&str] = &[
     "flags",
     "vars",
 ];
-const MARKER_FIELDS: &[&str] = &["kind", "side", "at", "other", "count", "value"];
+const MARKER_FIELDS: &[&str] = &[
+    "kind",
+    "side",
+    "at",
+    "other",
+    "count",
+    "value",
+    "hidden_from",
+];
 const MAP_FIELDS: &[&str] = &[
     "columns",
     "rows",
@@ -449,8 +457,36 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                     1 << 16,
                 )?),
             };
+            // hidden from sides at the start: a side, a list of sides, or true (every side but
+            // the marker's own)
+            let hidden_from: Vec<String> = match m.get::<mlua::Value>("hidden_from")? {
+                mlua::Value::Nil | mlua::Value::Boolean(false) => Vec::new(),
+                mlua::Value::Boolean(true) => (state.sides.iter())
+                    .filter(|s| Some(*s) != side.as_ref())
+                    .cloned()
+                    .collect(),
+                mlua::Value::String(s) => vec![s.to_str()?.to_string()],
+                mlua::Value::Table(t) => t
+                    .sequence_values::<String>()
+                    .collect::<mlua::Result<Vec<_>>>()?,
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.setup: marker `{kind}`: hidden_from is a side, a list of sides or true, not {}",
+                        super::describe_value(&other)
+                    )))
+                }
+            };
+            if let Some(s) = hidden_from.iter().find(|s| !state.sides.contains(s)) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: marker `{kind}`: hidden_from names `{s}`, not a side ({})",
+                    state.sides.join(", ")
+                )));
+            }
             for _ in 0..count {
                 let id = state.markers.len() as u32;
+                for s in &hidden_from {
+                    state.secrets.set_marker_hidden(id, s, true);
+                }
                 state.markers.push(Marker {
                     id,
                     kind: kind.clone(),

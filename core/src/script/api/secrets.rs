@@ -74,6 +74,49 @@ fn set_hidden(
     Ok(())
 }
 
+/// Hides (`on`) a marker from sides, or shows it to them, one event per side whose view changes.
+pub(super) fn set_marker_hidden(
+    lua: &Lua,
+    world: &Shared,
+    marker: u32,
+    sides: Vec<String>,
+    on: bool,
+) -> mlua::Result<()> {
+    for side in sides {
+        let already = world.borrow().state.secrets.is_marker_hidden(marker, &side);
+        if already != on {
+            emit(lua, world, Event::MarkerHidden { marker, side, on })?;
+        }
+    }
+    Ok(())
+}
+
+/// The sides a marker is hidden from when none are named: every side but the marker's own (every
+/// side, for a marker of no side).
+pub(super) fn other_sides(world: &Shared, own: Option<&str>) -> Vec<String> {
+    let wb = world.borrow();
+    wb.state
+        .sides
+        .iter()
+        .filter(|s| Some(s.as_str()) != own)
+        .cloned()
+        .collect()
+}
+
+/// The sides named by `v` (a side, a list of sides, or `true` for every side but `own`).
+pub(super) fn hidden_from_option(
+    world: &Shared,
+    v: mlua::Value,
+    own: Option<&str>,
+    what: &str,
+) -> mlua::Result<Vec<String>> {
+    match v {
+        mlua::Value::Boolean(true) => Ok(other_sides(world, own)),
+        mlua::Value::Boolean(false) => Ok(Vec::new()),
+        v => Ok(sides_of(world, v, what)?.unwrap_or_default()),
+    }
+}
+
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let e: Table = kessel.get("emit")?;
 
@@ -118,6 +161,39 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             };
             set_hidden(lua, &w, unit, sides, false)
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "hide_marker",
+        lua.create_function(move |lua, (id, opts): (u32, Option<Table>)| {
+            const WHAT: &str = "kessel.emit.hide_marker";
+            let m = super::markers::marker(&w, id, WHAT)?;
+            let sides = match option_sides(&w, opts.as_ref(), "from", WHAT)? {
+                Some(s) => s,
+                None => other_sides(&w, m.side.as_deref()),
+            };
+            set_marker_hidden(lua, &w, id, sides, true)
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
+        "show_marker",
+        lua.create_function(move |lua, (id, opts): (u32, Option<Table>)| {
+            const WHAT: &str = "kessel.emit.show_marker";
+            super::markers::marker(&w, id, WHAT)?;
+            let sides = match option_sides(&w, opts.as_ref(), "to", WHAT)? {
+                Some(s) => s,
+                None => {
+                    let wb = w.borrow();
+                    wb.state
+                        .secrets
+                        .marker_hidden_from(id)
+                        .map(str::to_string)
+                        .collect()
+                }
+            };
+            set_marker_hidden(lua, &w, id, sides, false)
         })?,
     )?;
     let w = world.clone();
@@ -209,6 +285,22 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .state
                 .secrets
                 .hidden_from(&unit)
+                .map(str::to_string)
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+
+    let markers: Table = kessel.get("markers")?;
+    let w = world.clone();
+    markers.set(
+        "hidden_from",
+        lua.create_function(move |_, id: u32| {
+            super::markers::marker(&w, id, "kessel.markers.hidden_from")?;
+            let wb = w.borrow();
+            Ok(wb
+                .state
+                .secrets
+                .marker_hidden_from(id)
                 .map(str::to_string)
                 .collect::<Vec<_>>())
         })?,
