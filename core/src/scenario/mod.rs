@@ -1004,8 +1004,14 @@ mod tests {
         let (sc, _) = Scenario::parse_with_map_lenient(Path::new("scenario.toml"), &text, map)
             .expect("parses");
         assert_eq!(sc.ruleset_dir, Path::new("."));
-        assert_eq!(tidy_ruleset_dir(&Path::new("a/b").join(".")), Path::new("a/b"));
-        assert_eq!(tidy_ruleset_dir(&Path::new("a").join("./rules")), Path::new("a/rules"));
+        assert_eq!(
+            tidy_ruleset_dir(&Path::new("a/b").join(".")),
+            Path::new("a/b")
+        );
+        assert_eq!(
+            tidy_ruleset_dir(&Path::new("a").join("./rules")),
+            Path::new("a/rules")
+        );
     }
 
     #[test]
