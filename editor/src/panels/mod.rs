@@ -79,7 +79,7 @@ impl Named for egui::Response {
 
 /// A one-line text field `width` wide, in a grid cell too: a grid gives a cell only the width
 /// its column had before (at first a narrow minimum), and a plain text field shrinks to that and
-/// stays so, cutting `german` to `gern`.
+/// stays so, cutting a long name to its first few letters.
 pub fn cell_text(ui: &mut egui::Ui, text: &mut String, width: f32) -> egui::Response {
     let height = ui.spacing().interact_size.y;
     ui.add_sized([width, height], egui::TextEdit::singleline(text))
