@@ -618,6 +618,46 @@ fn report_shows_control_characters_in_data_files_escaped() {
     );
 }
 
+/// A lab data file edited to hold a score of 1e308 VP made the report print `sd inf` and
+/// intervals of ±inf: numbers out of bounds are refused with the file and line.
+#[test]
+fn report_refuses_game_records_with_numbers_out_of_bounds() {
+    let dir = crate::util::toy_copy("report-huge");
+    let data = dir.join("d.jsonl");
+    let r = crate::util::kessel(&[
+        "simulate",
+        dir.join("scenario.toml").to_str().expect("utf8"),
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        data.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&data).expect("data written");
+    let lines: Vec<&str> = text.lines().collect();
+    let mut game: serde_json::Value = serde_json::from_str(lines[2]).expect("a game record");
+    let side = game["scores"]
+        .as_object()
+        .and_then(|m| m.keys().next().cloned())
+        .expect("a side's score");
+    game["scores"][&side] = serde_json::json!(1e308);
+    let edited = [lines[0], lines[1], &game.to_string()].join("\n") + "\n";
+    std::fs::write(&data, edited).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("d.jsonl:3")
+            && r.stderr
+                .contains(&format!("the score of `{side}` is 1e308"))
+            && r.stderr.contains("within ±1e9"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("inf"), "{}", r.stdout);
+}
+
 /// A game record pasted twice into a lab data file counted twice in every statistic (two shards
 /// given twice were refused, one file holding a record twice was not).
 #[test]

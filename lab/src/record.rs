@@ -249,6 +249,52 @@ impl Data {
 }
 
 /// Reads one data file: its header and games.
+/// The largest magnitude a VP figure or measure of a game record may have, as scenario values
+/// are bounded: an edited record of 1e308 VP made every mean and interval infinite.
+const MAX_MAGNITUDE: f64 = 1e9;
+
+/// Every number a game record holds is finite and within bounds (CPU times not negative).
+fn numbers_in_bounds(g: &GameRecord) -> Result<(), String> {
+    let check = |what: &dyn Fn() -> String, x: f64| {
+        if x.is_finite() && x.abs() <= MAX_MAGNITUDE {
+            Ok(())
+        } else {
+            // (1e308 as itself, not as 309 digits)
+            let shown = if x.abs() >= 1e15 {
+                format!("{x:e}")
+            } else {
+                format!("{x}")
+            };
+            Err(format!(
+                "{} is {shown}: a game record's numbers lie within ±{MAX_MAGNITUDE:e}",
+                what()
+            ))
+        }
+    };
+    for (side, v) in &g.scores {
+        check(&|| format!("the score of `{side}`"), *v)?;
+    }
+    for t in &g.per_turn {
+        for (side, v) in &t.scores {
+            check(&|| format!("turn {}: the score of `{side}`", t.turn), *v)?;
+        }
+        for (name, v) in &t.metrics {
+            check(&|| format!("turn {}: measure `{name}`", t.turn), *v)?;
+        }
+    }
+    for (name, v) in [
+        ("cpu_s", g.cpu_s),
+        ("choice_cpu_s", g.choice_cpu_s),
+        ("rules_cpu_s", g.rules_cpu_s),
+    ] {
+        check(&|| format!("`{name}`"), v)?;
+        if v < 0.0 {
+            return Err(format!("`{name}` is {v}: a CPU time is not negative"));
+        }
+    }
+    Ok(())
+}
+
 pub fn read_file(path: &Path) -> anyhow::Result<Data> {
     // a sweep's records can be far larger than any scenario file
     let bytes = kessel_core::fsio::read_bounded(path, 1 << 32)
@@ -288,6 +334,9 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                 }
                 let g: GameRecord = serde_json::from_value(v)
                     .with_context(|| format!("{}: not a game record", at()))?;
+                if let Err(why) = numbers_in_bounds(&g) {
+                    anyhow::bail!("{}: {why}", at());
+                }
                 let key = (g.profile.clone(), g.seed, g.variation);
                 if let Some(first) = lines_of.insert(key, i + 1) {
                     anyhow::bail!(
