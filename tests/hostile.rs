@@ -586,17 +586,16 @@ fn paths_named_by_data_files_follow_one_rule() {
     );
 }
 
-/// A lab data file is anyone's text: a victory level or profile name holding escape codes is
-/// shown escaped by `kessel report` (it cleared the screen and printed over the table).
-#[test]
-fn report_shows_control_characters_in_data_files_escaped() {
-    let dir = crate::util::toy_copy("report-terminal");
+/// A lab data file of `games` toy games (seeds from 1) made by `kessel simulate --out` in a toy
+/// copy named `name`: its path and text, for a test to edit.
+fn toy_lab_data(name: &str, games: &str) -> (PathBuf, String) {
+    let dir = crate::util::toy_copy(name);
     let data = dir.join("d.jsonl");
     let r = crate::util::kessel(&[
         "simulate",
         dir.join("scenario.toml").to_str().expect("utf8"),
         "--games",
-        "1",
+        games,
         "--seed",
         "1",
         "--out",
@@ -604,6 +603,14 @@ fn report_shows_control_characters_in_data_files_escaped() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = std::fs::read_to_string(&data).expect("data written");
+    (data, text)
+}
+
+/// A lab data file is anyone's text: a victory level or profile name holding escape codes is
+/// shown escaped by `kessel report` (it cleared the screen and printed over the table).
+#[test]
+fn report_shows_control_characters_in_data_files_escaped() {
+    let (data, text) = toy_lab_data("report-terminal", "1");
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut game: serde_json::Value = serde_json::from_str(&lines[1]).expect("a game record");
     game["level"] = serde_json::Value::String("\u{1b}[2J\u{1b}[HAll good".into());
@@ -622,20 +629,7 @@ fn report_shows_control_characters_in_data_files_escaped() {
 /// intervals of ±inf: numbers out of bounds are refused with the file and line.
 #[test]
 fn report_refuses_game_records_with_numbers_out_of_bounds() {
-    let dir = crate::util::toy_copy("report-huge");
-    let data = dir.join("d.jsonl");
-    let r = crate::util::kessel(&[
-        "simulate",
-        dir.join("scenario.toml").to_str().expect("utf8"),
-        "--games",
-        "2",
-        "--seed",
-        "1",
-        "--out",
-        data.to_str().expect("utf8"),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let text = std::fs::read_to_string(&data).expect("data written");
+    let (data, text) = toy_lab_data("report-huge", "2");
     let lines: Vec<&str> = text.lines().collect();
     let mut game: serde_json::Value = serde_json::from_str(lines[2]).expect("a game record");
     let side = game["scores"]
@@ -662,20 +656,7 @@ fn report_refuses_game_records_with_numbers_out_of_bounds() {
 /// given twice were refused, one file holding a record twice was not).
 #[test]
 fn report_refuses_a_game_recorded_twice_in_one_file() {
-    let dir = crate::util::toy_copy("report-twice");
-    let data = dir.join("d.jsonl");
-    let r = crate::util::kessel(&[
-        "simulate",
-        dir.join("scenario.toml").to_str().expect("utf8"),
-        "--games",
-        "2",
-        "--seed",
-        "1",
-        "--out",
-        data.to_str().expect("utf8"),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let text = std::fs::read_to_string(&data).expect("data written");
+    let (data, text) = toy_lab_data("report-twice", "2");
     let lines: Vec<&str> = text.lines().collect();
     let twice = [lines[0], lines[1], lines[2], lines[1]].join("\n") + "\n";
     std::fs::write(&data, twice).expect("edit data");
