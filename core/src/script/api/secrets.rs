@@ -130,14 +130,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 Some(s) => s,
                 None => {
                     // every side but the unit's own
-                    let wb = w.borrow();
-                    let own = wb.state.unit(&unit).map(|u| u.side.clone());
-                    wb.state
-                        .sides
-                        .iter()
-                        .filter(|s| Some(*s) != own.as_ref())
-                        .cloned()
-                        .collect()
+                    let own = w.borrow().state.unit(&unit).map(|u| u.side.clone());
+                    other_sides(&w, own.as_deref())
                 }
             };
             set_hidden(lua, &w, unit, sides, true)
