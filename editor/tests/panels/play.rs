@@ -262,6 +262,19 @@ fn a_choice_of_the_selected_stack_is_drawn_where_it_ends_and_a_click_there_takes
     assert_eq!(last.as_deref(), Some("jump"));
 }
 
+/// Blue, seated as the computer, takes `action` (accepted), and the session catches up.
+fn blue_computer_acts(
+    h: &mut egui_kittest::Harness<'_, kessel_editor::EditorApp>,
+    action: kessel_core::Action,
+) {
+    let s = h.state_mut().session.as_mut().expect("a game");
+    s.seats
+        .set("blue", kessel_editor::play::computer::Player::Computer);
+    let outcome = s.engine.act_as("blue", &action).expect("rules run");
+    assert!(outcome.is_ok(), "{outcome:?}");
+    s.refresh();
+}
+
 /// Where the rules keep secrets (the toy's T14 concealment), the side at the screen sees only its
 /// own: a unit the other side concealed is not drawn while red plays blue's computer; with
 /// nobody at the screen the whole game is drawn again.
@@ -277,15 +290,10 @@ fn the_side_at_the_screen_does_not_see_what_is_hidden_from_it() {
         s.units.all().iter().any(|u| u.id == id)
     };
     assert!(drawn(&h, "b1"), "b1 is drawn before it hides");
-    {
-        let app = h.state_mut();
-        let s = app.session.as_mut().expect("a game");
-        s.seats.set("blue", Player::Computer);
-        let conceal = kessel_core::Action::new("conceal").with("unit", "b1");
-        let outcome = s.engine.act_as("blue", &conceal).expect("rules run");
-        assert!(outcome.is_ok(), "{outcome:?}");
-        s.refresh();
-    }
+    blue_computer_acts(
+        &mut h,
+        kessel_core::Action::new("conceal").with("unit", "b1"),
+    );
     // what red sees is worked out on the rules' thread
     h.run();
     assert!(
@@ -326,17 +334,12 @@ fn the_side_at_the_screen_does_not_see_a_marker_hidden_from_it() {
         let s = h.state().session.as_ref().expect("a game");
         s.markers.iter().filter(|m| m.kind == "mine").count()
     };
-    {
-        let app = h.state_mut();
-        let s = app.session.as_mut().expect("a game");
-        s.seats.set("blue", Player::Computer);
-        let lay = kessel_core::Action::new("lay_mine")
+    blue_computer_acts(
+        &mut h,
+        kessel_core::Action::new("lay_mine")
             .with("hex", "0303")
-            .with("strength", 2);
-        let outcome = s.engine.act_as("blue", &lay).expect("rules run");
-        assert!(outcome.is_ok(), "{outcome:?}");
-        s.refresh();
-    }
+            .with("strength", 2),
+    );
     h.run();
     assert_eq!(
         h.state()
