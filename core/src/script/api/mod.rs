@@ -47,7 +47,7 @@ mod tables;
 use crate::action::{Action, Reason};
 use crate::hex::Hex;
 use crate::state::Value;
-use crate::world::Shared;
+use crate::world::{Shared, World};
 use mlua::{Lua, LuaSerdeExt, Table};
 
 pub(crate) use queries::{
@@ -133,17 +133,52 @@ pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
+/// Sets `name` in `table` to a Lua function that reads the world: `read(lua, world, args)` runs
+/// with the world borrowed for the one call. Most of the API is such reads; registering them
+/// through one helper keeps each down to what it reads.
+pub(crate) fn set_read<A, R, F>(
+    lua: &Lua,
+    table: &Table,
+    world: &Shared,
+    name: &str,
+    read: F,
+) -> mlua::Result<()>
+where
+    A: mlua::FromLuaMulti,
+    R: mlua::IntoLuaMulti,
+    F: Fn(&Lua, &World, A) -> mlua::Result<R> + mlua::MaybeSend + 'static,
+{
+    let w = world.clone();
+    table.set(
+        name,
+        lua.create_function(move |lua, args: A| read(lua, &w.borrow(), args))?,
+    )
+}
+
 /// Parses a hex label against the current map.
 pub(crate) fn hex_of(world: &Shared, label: &str) -> mlua::Result<Hex> {
+    hex_in(&world.borrow(), label)
+}
+
+/// Parses a hex label against the map of a borrowed world.
+pub(crate) fn hex_in(world: &World, label: &str) -> mlua::Result<Hex> {
     if label.len() > 64 {
         // copying a long string in was native work: charge it (no label is this long)
         crate::script::charge_current(label.len() as u64)?;
     }
-    let w = world.borrow();
-    w.state
+    world
+        .state
         .map
         .parse(label)
         .ok_or_else(|| mlua::Error::runtime(format!("`{label}` is not a hex of this map")))
+}
+
+/// The labels of `hexes`, in their order.
+pub(crate) fn label_list<'a>(
+    map: &crate::map::Map,
+    hexes: impl IntoIterator<Item = &'a Hex>,
+) -> Vec<String> {
+    hexes.into_iter().map(|h| map.label(*h)).collect()
 }
 
 /// A list of the labels of the hexes that lie on the map (neighbours, rings and ranges reach past
@@ -167,11 +202,6 @@ pub(crate) fn value_or_nil(lua: &Lua, v: Option<&Value>) -> mlua::Result<mlua::V
         Some(v) => lua.to_value(v),
         None => Ok(mlua::Value::Nil),
     }
-}
-
-/// The label of a hex.
-pub(crate) fn label_of(world: &Shared, hex: Hex) -> String {
-    world.borrow().state.map.label(hex)
 }
 
 /// Converts a Lua value (a table) to an action.

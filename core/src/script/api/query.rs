@@ -3,7 +3,7 @@
 //! nothing in the game; only events do.
 
 use super::strings::{intern, intern_opt, keyed_table};
-use super::{hex_of, value_or_nil};
+use super::{hex_in, label_list, set_read, value_or_nil};
 use crate::hex::Hexside;
 use crate::state::{Location, Marker, Unit};
 use crate::world::{Shared, World};
@@ -210,195 +210,89 @@ impl UnitFilter {
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     // ---- kessel.map
     let m = lua.create_table()?;
-    let w = world.clone();
-    m.set(
-        "terrain",
-        lua.create_function(move |_, h: String| {
-            let hex = hex_of(&w, &h)?;
-            Ok(w.borrow().state.map.terrain_name(hex).map(str::to_string))
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
-        "sides",
-        lua.create_function(move |_, (a, b): (String, String)| {
-            let (ha, hb) = (hex_of(&w, &a)?, hex_of(&w, &b)?);
-            let side = Hexside::between(ha, hb)
-                .ok_or_else(|| mlua::Error::runtime(format!("{a} and {b} are not adjacent")))?;
-            let wb = w.borrow();
-            Ok(wb
-                .state
-                .map
-                .side_kind_names(side)
-                .into_iter()
-                .map(str::to_string)
-                .collect::<Vec<_>>())
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
+    set_read(lua, &m, world, "terrain", |_, w, h: String| {
+        let hex = hex_in(w, &h)?;
+        Ok(w.state.map.terrain_name(hex).map(str::to_string))
+    })?;
+    set_read(lua, &m, world, "sides", |_, w, (a, b): (String, String)| {
+        let side = Hexside::between(hex_in(w, &a)?, hex_in(w, &b)?)
+            .ok_or_else(|| mlua::Error::runtime(format!("{a} and {b} are not adjacent")))?;
+        let kinds = w.state.map.side_kind_names(side);
+        Ok(kinds.into_iter().map(str::to_string).collect::<Vec<_>>())
+    })?;
+    set_read(
+        lua,
+        &m,
+        world,
         "has_side",
-        lua.create_function(move |_, (a, b, kind): (String, String, String)| {
-            let (ha, hb) = (hex_of(&w, &a)?, hex_of(&w, &b)?);
-            Ok(Hexside::between(ha, hb).is_some_and(|s| w.borrow().state.map.side_has(s, &kind)))
-        })?,
+        |_, w, (a, b, kind): (String, String, String)| {
+            let side = Hexside::between(hex_in(w, &a)?, hex_in(w, &b)?);
+            Ok(side.is_some_and(|s| w.state.map.side_has(s, &kind)))
+        },
     )?;
-    let w = world.clone();
-    m.set(
+    set_read(
+        lua,
+        &m,
+        world,
         "has_link",
-        lua.create_function(move |_, (h, kind): (String, String)| {
-            let hex = hex_of(&w, &h)?;
-            Ok(w.borrow().state.map.hex_has_link(hex, &kind))
-        })?,
+        |_, w, (h, kind): (String, String)| Ok(w.state.map.hex_has_link(hex_in(w, &h)?, &kind)),
     )?;
-    let w = world.clone();
-    m.set(
-        "place",
-        lua.create_function(move |lua, h: String| {
-            let hex = hex_of(&w, &h)?;
-            let wb = w.borrow();
-            match wb.state.map.place_at(hex) {
-                None => Ok(None),
-                Some(p) => {
-                    let t = lua.create_table()?;
-                    t.set("name", p.name.as_str())?;
-                    t.set("kind", p.kind.as_str())?;
-                    t.set(
-                        "hexes",
-                        p.hexes
-                            .iter()
-                            .map(|x| wb.state.map.label(*x))
-                            .collect::<Vec<_>>(),
-                    )?;
-                    Ok(Some(t))
-                }
-            }
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
-        "places",
-        lua.create_function(move |lua, ()| {
-            let wb = w.borrow();
-            let out = lua.create_table()?;
-            for p in &wb.state.map.places {
-                let t = lua.create_table()?;
-                t.set("name", p.name.as_str())?;
-                t.set("kind", p.kind.as_str())?;
-                t.set(
-                    "hexes",
-                    p.hexes
-                        .iter()
-                        .map(|x| wb.state.map.label(*x))
-                        .collect::<Vec<_>>(),
-                )?;
-                out.push(t)?;
-            }
-            Ok(out)
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
-        "area",
-        lua.create_function(move |_, id: String| {
-            let wb = w.borrow();
-            Ok(wb.state.map.areas.get(&id).map(|a| {
-                a.hexes
-                    .iter()
-                    .map(|h| wb.state.map.label(*h))
-                    .collect::<Vec<_>>()
-            }))
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
-        "tagged",
-        lua.create_function(move |_, tag: String| {
-            let wb = w.borrow();
-            Ok(wb
-                .state
-                .map
-                .tagged(&tag)
-                .iter()
-                .map(|h| wb.state.map.label(*h))
-                .collect::<Vec<_>>())
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
-        "tags",
-        lua.create_function(move |_, h: String| {
-            let hex = hex_of(&w, &h)?;
-            Ok(w.borrow()
-                .state
-                .map
-                .tags_of(hex)
-                .into_iter()
-                .map(str::to_string)
-                .collect::<Vec<_>>())
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
+    set_read(lua, &m, world, "place", |lua, w, h: String| {
+        match w.state.map.place_at(hex_in(w, &h)?) {
+            None => Ok(None),
+            Some(p) => place_table(lua, w, p).map(Some),
+        }
+    })?;
+    set_read(lua, &m, world, "places", |lua, w, ()| {
+        let out = lua.create_table()?;
+        for p in &w.state.map.places {
+            out.push(place_table(lua, w, p)?)?;
+        }
+        Ok(out)
+    })?;
+    set_read(lua, &m, world, "area", |_, w, id: String| {
+        let map = &w.state.map;
+        Ok(map.areas.get(&id).map(|a| label_list(map, &a.hexes)))
+    })?;
+    set_read(lua, &m, world, "tagged", |_, w, tag: String| {
+        let map = &w.state.map;
+        Ok(label_list(map, map.tagged(&tag)))
+    })?;
+    set_read(lua, &m, world, "tags", |_, w, h: String| {
+        let tags = w.state.map.tags_of(hex_in(w, &h)?);
+        Ok(tags.into_iter().map(str::to_string).collect::<Vec<_>>())
+    })?;
+    set_read(
+        lua,
+        &m,
+        world,
         "on_edge",
-        lua.create_function(move |_, (h, edge): (String, String)| {
-            let hex = hex_of(&w, &h)?;
-            Ok(w.borrow().state.map.on_edge(hex, &edge))
-        })?,
+        |_, w, (h, edge): (String, String)| Ok(w.state.map.on_edge(hex_in(w, &h)?, &edge)),
     )?;
-    let w = world.clone();
-    m.set(
-        "hexes",
-        lua.create_function(move |lua, ()| {
-            let wb = w.borrow();
-            crate::script::charge(lua, 4 * wb.state.map.len() as u64)?;
-            Ok(wb
-                .state
-                .map
-                .hexes()
-                .map(|h| wb.state.map.label(h))
-                .collect::<Vec<_>>())
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
-        "column",
-        lua.create_function(move |_, h: String| {
-            let hex = hex_of(&w, &h)?;
-            let wb = w.borrow();
-            Ok(wb.state.map.offset(hex).0 + wb.state.map.numbering().first_column)
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
-        "row",
-        lua.create_function(move |_, h: String| {
-            let hex = hex_of(&w, &h)?;
-            let wb = w.borrow();
-            Ok(wb.state.map.offset(hex).1 + wb.state.map.numbering().first_row)
-        })?,
-    )?;
-    let w = world.clone();
-    m.set(
-        "size",
-        lua.create_function(move |_, ()| {
-            let wb = w.borrow();
-            Ok((wb.state.map.columns(), wb.state.map.rows()))
-        })?,
-    )?;
+    set_read(lua, &m, world, "hexes", |lua, w, ()| {
+        let map = &w.state.map;
+        crate::script::charge(lua, 4 * map.len() as u64)?;
+        Ok(map.hexes().map(|h| map.label(h)).collect::<Vec<_>>())
+    })?;
+    set_read(lua, &m, world, "column", |_, w, h: String| {
+        let map = &w.state.map;
+        Ok(map.offset(hex_in(w, &h)?).0 + map.numbering().first_column)
+    })?;
+    set_read(lua, &m, world, "row", |_, w, h: String| {
+        let map = &w.state.map;
+        Ok(map.offset(hex_in(w, &h)?).1 + map.numbering().first_row)
+    })?;
+    set_read(lua, &m, world, "size", |_, w, ()| {
+        Ok((w.state.map.columns(), w.state.map.rows()))
+    })?;
     kessel.set("map", m)?;
 
     // ---- kessel.units
     // get, at, all and occupied are the kept reads (reads.rs)
     let u = lua.create_table()?;
-    let w = world.clone();
-    u.set(
-        "changed_since",
-        lua.create_function(move |_, revision: u64| {
-            let wb = w.borrow();
-            Ok(wb.unit_changes.since(revision, &wb.state))
-        })?,
-    )?;
+    set_read(lua, &u, world, "changed_since", |_, w, revision: u64| {
+        Ok(w.unit_changes.since(revision, &w.state))
+    })?;
     kessel.set("units", u)?;
 
     // ---- kessel.markers: all and at are the kept reads (reads.rs)
@@ -407,141 +301,81 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
 
     // ---- kessel.game
     let g = lua.create_table()?;
-    let w = world.clone();
-    g.set(
-        "turn",
-        lua.create_function(move |_, ()| Ok(w.borrow().state.turn))?,
-    )?;
+    set_read(lua, &g, world, "turn", |_, w, ()| Ok(w.state.turn))?;
     // a number that changes whenever the game or its options change, so rules may cache
     // derived data (zones of control, supply) and know when it went stale
-    let w = world.clone();
-    g.set(
-        "revision",
-        lua.create_function(move |_, ()| Ok(w.borrow().revision))?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "last_turn",
-        lua.create_function(move |_, ()| Ok(w.borrow().state.last_turn))?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "finished",
-        lua.create_function(move |_, ()| Ok(w.borrow().state.finished))?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "profile",
-        lua.create_function(move |_, ()| {
-            let wb = w.borrow();
-            // `Options::defaults` names itself "defaults": no profile was applied
-            let name = &wb.options.profile;
-            Ok((!name.is_empty() && name != "defaults").then(|| name.clone()))
-        })?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "var",
-        lua.create_function(
-            move |lua, key: String| match w.borrow().state.vars.get(&key) {
-                Some(v) => super::plain::to_lua(lua, v),
-                None => Ok(mlua::Value::Nil),
-            },
-        )?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "sides",
-        lua.create_function(move |_, ()| Ok(w.borrow().state.sides.clone()))?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "pool",
-        lua.create_function(move |_, id: String| {
-            let wb = w.borrow();
-            Ok(wb
-                .state
-                .pools
-                .get(&id)
-                .map(|f| f.iter().map(|x| x.to_string()).collect::<Vec<_>>())
-                .unwrap_or_default())
-        })?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "unit_type",
-        lua.create_function(move |lua, id: String| {
-            value_or_nil(lua, w.borrow().ruleset.unit_types.get(&id))
-        })?,
-    )?;
-    let w = world.clone();
-    g.set(
-        "constant",
-        lua.create_function(move |lua, id: String| {
-            value_or_nil(lua, w.borrow().ruleset.constants.get(&id))
-        })?,
-    )?;
+    set_read(lua, &g, world, "revision", |_, w, ()| Ok(w.revision))?;
+    set_read(lua, &g, world, "last_turn", |_, w, ()| {
+        Ok(w.state.last_turn)
+    })?;
+    set_read(lua, &g, world, "finished", |_, w, ()| Ok(w.state.finished))?;
+    set_read(lua, &g, world, "profile", |_, w, ()| {
+        // `Options::defaults` names itself "defaults": no profile was applied
+        let name = &w.options.profile;
+        Ok((!name.is_empty() && name != "defaults").then(|| name.clone()))
+    })?;
+    set_read(lua, &g, world, "var", |lua, w, key: String| {
+        match w.state.vars.get(&key) {
+            Some(v) => super::plain::to_lua(lua, v),
+            None => Ok(mlua::Value::Nil),
+        }
+    })?;
+    set_read(lua, &g, world, "sides", |_, w, ()| {
+        Ok(w.state.sides.clone())
+    })?;
+    set_read(lua, &g, world, "pool", |_, w, id: String| {
+        let faces = w.state.pools.get(&id);
+        Ok(faces.map_or_else(Vec::new, |f| f.iter().map(|x| x.to_string()).collect()))
+    })?;
+    set_read(lua, &g, world, "unit_type", |lua, w, id: String| {
+        value_or_nil(lua, w.ruleset.unit_types.get(&id))
+    })?;
+    set_read(lua, &g, world, "constant", |lua, w, id: String| {
+        value_or_nil(lua, w.ruleset.constants.get(&id))
+    })?;
     kessel.set("game", g)?;
 
     // ---- kessel.scenario
     let s = lua.create_table()?;
-    let w = world.clone();
-    s.set(
-        "var",
-        lua.create_function(move |lua, key: String| {
-            let wb = w.borrow();
-            let set = wb.scenario.as_ref().and_then(|s| s.vars.get(&key));
-            let declared = || wb.ruleset.scenario_vars.get(&key)?.default.as_ref();
-            value_or_nil(lua, set.or_else(declared))
-        })?,
-    )?;
-    let w = world.clone();
-    s.set(
-        "objectives",
-        lua.create_function(move |lua, ()| {
-            let wb = w.borrow();
-            let out = lua.create_table()?;
-            if let Some(sc) = &wb.scenario {
-                for o in &sc.objectives {
-                    let t = lua.create_table()?;
-                    t.set("name", o.name.as_str())?;
-                    t.set("vp", o.vp)?;
-                    t.set("side", o.side.as_deref())?;
-                    t.set(
-                        "hexes",
-                        o.hexes
-                            .iter()
-                            .map(|h| wb.state.map.label(*h))
-                            .collect::<Vec<_>>(),
-                    )?;
-                    out.push(t)?;
-                }
-            }
-            Ok(out)
-        })?,
-    )?;
-    let w = world.clone();
-    s.set(
-        "levels",
-        lua.create_function(move |lua, ()| {
-            let wb = w.borrow();
-            let out = lua.create_table()?;
-            if let Some(sc) = &wb.scenario {
-                for l in &sc.levels {
-                    let t = lua.create_table()?;
-                    t.set("name", l.name.as_str())?;
-                    t.set("max", l.max)?;
-                    out.push(t)?;
-                }
-            }
-            Ok(out)
-        })?,
-    )?;
-    let w = world.clone();
-    s.set(
-        "name",
-        lua.create_function(move |_, ()| Ok(w.borrow().scenario.as_ref().map(|s| s.name.clone())))?,
-    )?;
+    set_read(lua, &s, world, "var", |lua, w, key: String| {
+        let set = w.scenario.as_ref().and_then(|s| s.vars.get(&key));
+        let declared = || w.ruleset.scenario_vars.get(&key)?.default.as_ref();
+        value_or_nil(lua, set.or_else(declared))
+    })?;
+    set_read(lua, &s, world, "objectives", |lua, w, ()| {
+        let out = lua.create_table()?;
+        for o in w.scenario.iter().flat_map(|sc| &sc.objectives) {
+            let t = lua.create_table()?;
+            t.set("name", o.name.as_str())?;
+            t.set("vp", o.vp)?;
+            t.set("side", o.side.as_deref())?;
+            t.set("hexes", label_list(&w.state.map, &o.hexes))?;
+            out.push(t)?;
+        }
+        Ok(out)
+    })?;
+    set_read(lua, &s, world, "levels", |lua, w, ()| {
+        let out = lua.create_table()?;
+        for l in w.scenario.iter().flat_map(|sc| &sc.levels) {
+            let t = lua.create_table()?;
+            t.set("name", l.name.as_str())?;
+            t.set("max", l.max)?;
+            out.push(t)?;
+        }
+        Ok(out)
+    })?;
+    set_read(lua, &s, world, "name", |_, w, ()| {
+        Ok(w.scenario.as_ref().map(|s| s.name.clone()))
+    })?;
     kessel.set("scenario", s)?;
     Ok(())
+}
+
+/// A place as a Lua table: its name, kind and hexes.
+fn place_table(lua: &Lua, w: &World, p: &crate::map::Place) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set("name", p.name.as_str())?;
+    t.set("kind", p.kind.as_str())?;
+    t.set("hexes", label_list(&w.state.map, &p.hexes))?;
+    Ok(t)
 }

@@ -1,58 +1,56 @@
 //! `kessel.tables`: odds columns, results-table lookups and result distributions, over the tables
 //! the ruleset declared.
 
-use crate::world::Shared;
+use super::set_read;
+use crate::tables::ResultsTable;
+use crate::world::{Shared, World};
 use mlua::{Lua, Table};
 
-fn table_err(id: &str) -> mlua::Error {
-    mlua::Error::runtime(format!("no results table `{id}`"))
+/// The results table `id` under the options in force.
+fn results_table<'w>(w: &'w World, id: &str) -> mlua::Result<&'w ResultsTable> {
+    w.ruleset
+        .table(id, &w.options)
+        .ok_or_else(|| mlua::Error::runtime(format!("no results table `{id}`")))
 }
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let t = lua.create_table()?;
-    let w = world.clone();
-    t.set(
+    type OddsArgs = (String, i32, i32, Option<i32>);
+    set_read(
+        lua,
+        &t,
+        world,
         "odds",
-        lua.create_function(
-            move |lua, (id, att, def, shift): (String, i32, i32, Option<i32>)| {
-                let wb = w.borrow();
-                let table = wb
-                    .ruleset
-                    .table(&id, &wb.options)
-                    .ok_or_else(|| table_err(&id))?;
-                let o = table.odds(att, def, shift.unwrap_or(0));
-                let out = lua.create_table()?;
-                out.set("column", o.column + 1)?;
-                out.set("label", table.columns[o.column].label(&table.kind))?;
-                out.set("below", o.below)?;
-                out.set("above", o.above)?;
-                Ok(out)
-            },
-        )?,
+        |lua, w, (id, att, def, shift): OddsArgs| {
+            let table = results_table(w, &id)?;
+            let o = table.odds(att, def, shift.unwrap_or(0));
+            let out = lua.create_table()?;
+            out.set("column", o.column + 1)?;
+            out.set("label", table.columns[o.column].label(&table.kind))?;
+            out.set("below", o.below)?;
+            out.set("above", o.above)?;
+            Ok(out)
+        },
     )?;
-    let w = world.clone();
-    t.set(
+    set_read(
+        lua,
+        &t,
+        world,
         "result",
-        lua.create_function(move |_, (id, column, roll): (String, usize, i32)| {
-            let wb = w.borrow();
-            let table = wb
-                .ruleset
-                .table(&id, &wb.options)
-                .ok_or_else(|| table_err(&id))?;
+        |_, w, (id, column, roll): (String, usize, i32)| {
+            let table = results_table(w, &id)?;
             Ok(table
                 .result(column.saturating_sub(1), roll)
                 .map(str::to_string))
-        })?,
+        },
     )?;
-    let w = world.clone();
-    t.set(
+    set_read(
+        lua,
+        &t,
+        world,
         "distribution",
-        lua.create_function(move |lua, (id, column): (String, usize)| {
-            let wb = w.borrow();
-            let table = wb
-                .ruleset
-                .table(&id, &wb.options)
-                .ok_or_else(|| table_err(&id))?;
+        |lua, w, (id, column): (String, usize)| {
+            let table = results_table(w, &id)?;
             let out = lua.create_table()?;
             for (code, p) in table.distribution(column.saturating_sub(1)) {
                 let e = lua.create_table()?;
@@ -61,42 +59,34 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 out.push(e)?;
             }
             Ok(out)
-        })?,
+        },
     )?;
-    let w = world.clone();
-    t.set(
-        "columns",
-        lua.create_function(move |_, id: String| {
-            let wb = w.borrow();
-            let table = wb
-                .ruleset
-                .table(&id, &wb.options)
-                .ok_or_else(|| table_err(&id))?;
-            Ok(table
-                .columns
-                .iter()
-                .map(|c| c.label(&table.kind))
-                .collect::<Vec<_>>())
-        })?,
-    )?;
-    let w = world.clone();
-    t.set(
+    set_read(lua, &t, world, "columns", |_, w, id: String| {
+        let table = results_table(w, &id)?;
+        let labels = table.columns.iter().map(|c| c.label(&table.kind));
+        Ok(labels.collect::<Vec<_>>())
+    })?;
+    set_read(
+        lua,
+        &t,
+        world,
         "lookup",
-        lua.create_function(move |_, (id, roll): (String, i32)| {
-            let wb = w.borrow();
-            let table = wb
+        |_, w, (id, roll): (String, i32)| {
+            let table = w
                 .ruleset
-                .dice_table(&id, &wb.options)
+                .dice_table(&id, &w.options)
                 .ok_or_else(|| mlua::Error::runtime(format!("no dice table `{id}`")))?;
             Ok(table.lookup(roll).map(str::to_string))
-        })?,
+        },
     )?;
-    let w = world.clone();
-    t.set(
+    type CellArgs = (String, String, String);
+    set_read(
+        lua,
+        &t,
+        world,
         "cell",
-        lua.create_function(move |lua, (id, row, column): (String, String, String)| {
-            let wb = w.borrow();
-            let table = wb
+        |lua, w, (id, row, column): CellArgs| {
+            let table = w
                 .ruleset
                 .word_tables
                 .get(&id)
@@ -117,7 +107,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 Some(v) => super::plain::to_lua(lua, v),
                 None => Ok(mlua::Value::Nil),
             }
-        })?,
+        },
     )?;
     kessel.set("tables", t)?;
     Ok(())
