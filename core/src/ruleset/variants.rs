@@ -47,6 +47,29 @@ impl Variant {
 }
 
 impl Ruleset {
+    /// Keeps a declaration of data that may follow the options: a variant when it names the
+    /// options it is for (`when`), else the plain declaration (replacing an earlier one).
+    pub fn declare_data(
+        &mut self,
+        when: Option<BTreeMap<String, Value>>,
+        data: VariantData,
+        site: Option<Site>,
+    ) {
+        match (when, data) {
+            (Some(when), data) => self.variants.push(Variant { when, data, site }),
+            (None, VariantData::Movement(costs)) => {
+                self.movement = Some(costs);
+                self.movement_site = site;
+            }
+            (None, VariantData::Table(t)) => {
+                self.tables.insert(t.id.clone(), t);
+            }
+            (None, VariantData::Dice(t)) => {
+                self.dice_tables.insert(t.id.clone(), t);
+            }
+        }
+    }
+
     /// One bit per declared variant, set when it is in force: two option sets with the same mask
     /// see the same declared data.
     pub fn variant_mask(&self, options: &Options) -> u64 {

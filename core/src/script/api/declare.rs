@@ -5,7 +5,7 @@
 use super::declare_limits::{declared_size, declaring, table_size, MAX_DECLARATION_BYTES};
 use super::strict_keys;
 use crate::options::{OptionDecl, OptionType};
-use crate::ruleset::{ActionDecl, KindDecl, Site, Step, Variant, VariantData};
+use crate::ruleset::{ActionDecl, KindDecl, Site, Step, VariantData};
 use crate::state::Value;
 use crate::tables::{Column, DiceTable, OddsKind, ResultsTable};
 use crate::world::Shared;
@@ -249,18 +249,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             }
             crate::ruleset::check_costs(&v).map_err(|e| mlua::Error::runtime(e.to_string()))?;
             let site = caller_site(lua);
-            let mut wm = w.borrow_mut();
-            match when {
-                Some(when) => wm.ruleset.variants.push(Variant {
-                    when,
-                    data: VariantData::Movement(v),
-                    site,
-                }),
-                None => {
-                    wm.ruleset.movement = Some(v);
-                    wm.ruleset.movement_site = site;
-                }
-            }
+            let data = VariantData::Movement(v);
+            w.borrow_mut().ruleset.declare_data(when, data, site);
             Ok(())
         })?,
     )?;
@@ -332,17 +322,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .validate()
                 .map_err(|e| mlua::Error::runtime(e.to_string()))?;
             let site = caller_site(lua);
-            let mut wm = w.borrow_mut();
-            match when {
-                Some(when) => wm.ruleset.variants.push(Variant {
-                    when,
-                    data: VariantData::Table(table),
-                    site,
-                }),
-                None => {
-                    wm.ruleset.tables.insert(id, table);
-                }
-            }
+            let data = VariantData::Table(table);
+            w.borrow_mut().ruleset.declare_data(when, data, site);
             Ok(())
         })?,
     )?;
@@ -387,17 +368,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             }
             let table = DiceTable { id: id.clone(), bands };
             let site = caller_site(lua);
-            let mut wm = w.borrow_mut();
-            match when {
-                Some(when) => wm.ruleset.variants.push(Variant {
-                    when,
-                    data: VariantData::Dice(table),
-                    site,
-                }),
-                None => {
-                    wm.ruleset.dice_tables.insert(id, table);
-                }
-            }
+            let data = VariantData::Dice(table);
+            w.borrow_mut().ruleset.declare_data(when, data, site);
             Ok(())
         })?,
     )?;
