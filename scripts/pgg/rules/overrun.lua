@@ -78,6 +78,22 @@ function O.start_place(start, u)
   return "off the map" .. (u.enter_area and (" (entry area " .. u.enter_area .. ")") or "")
 end
 
+-- [6.5] [6.22] The first enemy unit not in `target` whose zone of control covers `from`
+-- ("z at 0202"), or nil. Overrunners ignore the zone of the units they overrun, from the hex they
+-- attack from, and no other: a stack in another enemy unit's zone ended its move on entering it
+-- and may not leave it voluntarily, which a successful overrun (the cleared hex must be entered)
+-- would make it do. Disrupted units have no zone [6.6]; none extends across a lake hexside [8].
+function O.other_zone(side, from, target)
+  for _, n in ipairs(kessel.hex.neighbors(from)) do
+    if n ~= target and not kessel.map.has_side(from, n, "lake") then
+      for _, u in ipairs(kessel.units.at(n)) do
+        if u.side ~= side and not C.disrupted(u) then return C.name(u) .. " at " .. n end
+      end
+    end
+  end
+  return nil
+end
+
 function O.reasons(a)
   local reasons = {}
   local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
@@ -144,6 +160,11 @@ function O.reasons(a)
   if from then
     if not kessel.hex.adjacent(from, target) then no("6.5", "%s is not next to %s", target, from)
     elseif kessel.map.has_side(from, target, "lake") then no("6.7", "no overrun across a lake hexside") end
+    local other = O.other_zone(side, from, target)
+    if other then
+      no("6.22", "the overrunners in %s are in the zone of control of %s, which they may not leave voluntarily; an overrun ignores only the zone of the units it attacks (%s)",
+        from, other, target)
+    end
   end
   if not C.enemy_at(target, side) then no("6.5", "%s holds no enemy unit", target) end
   -- [6.4] [6.5] overrunners who clear the hex must enter it: on turns 1-6 a Soviet overrun into

@@ -1,0 +1,62 @@
+-- Situations from the reference material, ninth tester pass (round 8): overruns and zones of
+-- control case by case, multi-hex retreats, the campaign's set-up and sequence of play, and the
+-- thinly covered cases. Each test works out by hand what the cited cases demand and checks what
+-- the engine does. Geometry of the 10x10 map: odd columns N, NE = c+1 r-1, SE = c+1 r, S,
+-- SW = c-1 r, NW = c-1 r-1; even columns NE = c+1 r, SE = c+1 r+1, SW = c-1 r+1, NW = c-1 r.
+local expect = kessel.expect
+local B = require("testing.board10")
+local M = require("rules.movement")
+
+local function listed(side, pred)
+  for _, a in ipairs(kessel.legal(side)) do if pred(a) then return a end end
+  return nil
+end
+
+-- [6.5] [6.22] [8] Overrunners ignore the zone of control of the units they overrun, from the
+-- hex they attack from (pgg-facts.md, 6.5), and of no one else. Board: panzer g (8-8-10) in 0303,
+-- the target rifle a (1-1-6) in 0403, another rifle z (1-1-6) in 0202, next to 0303 but not to
+-- 0403. g stands in z's zone as well as a's: its move ended when it came there, and it may not
+-- leave z's zone voluntarily [6.22]; an overrun that cleared 0403 would take it out, so it may not
+-- overrun. Expected: refused citing 6.22 and naming z in 0202, and no such overrun listed.
+-- With z disrupted (no zone [6.6]) or z's zone cut by a lake hexside [8], the overrun is allowed.
+kessel.test("case_6_5_no_overrun_from_the_zone_of_an_enemy_unit_other_than_the_target", function()
+  local units = { B.pz("g", "0303", "8-8-10"), B.rifle("a", "0403", "1-1-6"), B.rifle("z", "0202", "1-1-6"), B.leader("l", "0908", 5) }
+  B.setup(units, { step = "german_movement" })
+  local ok, why = kessel.act{ kind = "overrun", units = { "g" }, target = "0403" }
+  expect.refused(ok, why, "6.22", "z at 0202")
+  expect.falsy(listed("german", function(a) return a.kind == "overrun" end), "no overrun listed")
+  -- the zone of the target alone is ignored: with z gone the same overrun is allowed
+  B.setup({ units[1], units[2], units[4] }, { step = "german_movement" })
+  expect.accepted(kessel.validate{ kind = "overrun", units = { "g" }, target = "0403" })
+  -- a disrupted unit has no zone [6.6]
+  B.setup({ units[1], units[2], B.rifle("z", "0202", "1-1-6", { flags = { "disrupted" } }), units[4] }, { step = "german_movement" })
+  expect.accepted(kessel.validate{ kind = "overrun", units = { "g" }, target = "0403" })
+  -- no zone across a lake hexside [8]
+  B.setup(units, { step = "german_movement", map = { columns = 10, rows = 10, hexsides = { { "0303", "0202", "lake" } } } })
+  expect.accepted(kessel.validate{ kind = "overrun", units = { "g" }, target = "0403" })
+end)
+
+-- [6.5] [6.22] After a successful overrun the overrunners enter the cleared hex and may move on
+-- under the ordinary movement rules. Board: panzer g (20-20-10) in 0303; rifle a (1-1-6) in 0403,
+-- rifle b (1-1-6) in 0504 next to 0403; rifle z (1-1-6) in 0705. g overruns a (10 against 1, roll
+-- 1: De) and enters 0403 (7 MP left); 0403 is in b's zone alone, which an overrun of b ignores, so
+-- g overruns b from there (3 MP more: 4 left, roll 1: De) and enters 0504. From 0504 it may not
+-- move through 0604, in z's zone, to 0603 [6.22]; it may enter 0604 and stops there.
+kessel.test("case_6_5_chained_overruns_then_movement_stops_in_the_next_enemy_zone", function()
+  B.setup({ B.pz("g", "0303", "20-20-10"), B.rifle("a", "0403", "1-1-6"), B.rifle("b", "0504", "1-1-6"),
+    B.rifle("z", "0705", "1-1-6"), B.leader("l", "0909", 5) }, { step = "german_movement" })
+  kessel.inject_dice{ 1, 1 }
+  expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0403" })
+  expect.eq(B.where("g"), "0403")
+  expect.eq(M.mp_left(kessel.units.get("g")), 7)
+  local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0504" })
+  expect.truthy(B.note(ev, "odds 10-1, roll 1: De"), B.all_notes(ev))
+  expect.eq(B.where("b"), "eliminated")
+  expect.eq(B.where("g"), "0504")
+  expect.eq(M.mp_left(kessel.units.get("g")), 4, "3 + 3 for two overruns, entering free")
+  local ok, why = kessel.act{ kind = "move", units = { "g" }, path = { "0604", "0603" } }
+  expect.refused(ok, why, "6.22", "movement ends at 0604, in the zone of control of z at 0705")
+  expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = { "0604" } })
+  ok, why = kessel.act{ kind = "move", units = { "g" }, path = { "0603" } }
+  expect.refused(ok, why, "6.22", "may not leave")
+end)
