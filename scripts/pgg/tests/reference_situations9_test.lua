@@ -60,3 +60,48 @@ kessel.test("case_6_5_chained_overruns_then_movement_stops_in_the_next_enemy_zon
   ok, why = kessel.act{ kind = "move", units = { "g" }, path = { "0603" } }
   expect.refused(ok, why, "6.22", "may not leave")
 end)
+
+-- [9.72] [9.71] [9.23] The player who picks the retreat paths picks which stack retreats first;
+-- the order decides who lives. Board: German panzers p1-p3 (1-1-10) in 0403 and q (1-1-10) in
+-- 0404 attack two 9-9-6 rifles in 0304 (4 against 18: below 1-3, read at 1-3 [9.5]), roll 1: A1;
+-- the German retreats and the Soviet picks the paths. Lakes in 0402, 0405 and 0505; 0303, 0305 and
+-- (once p has left) 0403 are in the rifles' zone with no German there. p may go to 0503 or 0504,
+-- both empty; q only to 0504. q first: q takes 0504 (its only empty hex [9.71]), then p must take
+-- 0503: nobody dies. p first: the Soviet sends p to 0504 (empty, legal), then q's only hex holds
+-- three Germans and q dies for overstacking [7.2]. The engine took the stacks in the order the
+-- German had listed his attackers, so the German, not the path-picker, chose the order; now the
+-- Soviet is offered either stack first. Under WBC09 #1 the most units must reach empty hexes: p
+-- first into 0504 is refused.
+kessel.test("case_9_72_the_path_picker_orders_the_stacks_and_the_order_decides_who_dies", function()
+  local function board(options)
+    B.setup({ B.pz("q", "0404", "1-1-10"), B.pz("p1", "0403", "1-1-10"), B.pz("p2", "0403", "1-1-10"), B.pz("p3", "0403", "1-1-10"),
+      B.rifle("s1", "0304", "9-9-6"), B.rifle("s2", "0304", "9-9-6"), B.leader("l", "0207", 5) },
+      { map = { columns = 10, rows = 10, terrain = { ["0402"] = "lake", ["0405"] = "lake", ["0505"] = "lake" } }, options = options })
+    kessel.inject_dice{ 1 }
+    local ev = expect.accepted(kessel.act{ kind = "attack", units = { "q", "p1", "p2", "p3" }, targets = { "0304" } })
+    expect.truthy(B.note(ev, "roll 1: A1"), B.all_notes(ev))
+    expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+    expect.eq(B.pending().side, "soviet", "the Soviet picks the German's paths [9.72]")
+  end
+  board()
+  local offered = {}
+  for _, a in ipairs(kessel.legal("soviet")) do offered[#offered + 1] = table.concat(a.units, ",") .. ">" .. table.concat(a.path, ",") end
+  table.sort(offered)
+  expect.eq(table.concat(offered, " "), "p1,p2,p3>0503 p1,p2,p3>0504 q>0504")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "p1", "p2", "p3" }, path = { "0504" } })
+  local ok, why = kessel.act{ kind = "retreat", units = { "q" }, path = {} }
+  expect.refused(ok, why, "9.71", "a legal retreat path exists")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "q" }, path = { "0504" } })
+  expect.eq(B.where("q"), "eliminated", "the fourth German in 0504 dies [7.2]")
+  -- q first: nobody dies
+  board()
+  expect.accepted(kessel.act{ kind = "retreat", units = { "q" }, path = { "0504" } })
+  ok, why = kessel.act{ kind = "retreat", units = { "p1", "p2", "p3" }, path = { "0504" } }
+  expect.refused(ok, why, "9.71", "empty hex")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "p1", "p2", "p3" }, path = { "0503" } })
+  for _, id in ipairs{ "q", "p1", "p2", "p3" } do expect.eq(kessel.units.get(id).location, "map", id) end
+  -- WBC09 #1: four units can reach empty hexes, so p first into 0504 is refused
+  board({ wbc09_01_retreat_priority = true })
+  ok, why = kessel.act{ kind = "retreat", units = { "p1", "p2", "p3" }, path = { "0504" } }
+  expect.refused(ok, why, "WBC09 #1", "empty hexes")
+end)
