@@ -105,3 +105,27 @@ kessel.test("case_9_72_the_path_picker_orders_the_stacks_and_the_order_decides_w
   ok, why = kessel.act{ kind = "retreat", units = { "p1", "p2", "p3" }, path = { "0504" } }
   expect.refused(ok, why, "WBC09 #1", "empty hexes")
 end)
+
+-- [7.1] [5.1] [13.2] Soviet stacking is checked at the end of his Movement Phase; the set-up
+-- before turn 1 and the German's initial air markers come before that phase's first move. The
+-- campaign sets up six divisions in 2216 and in 4015: during the set-up the Soviet could eliminate
+-- them as excess (accepted, "eliminated for overstacking"), though the set-up allows them there and
+-- they have not had a move to spread out. Expected: refused citing 5.1 while the set-up is open and
+-- 13.2 while the markers are awaited; once the first move may be made the owner may (as before)
+-- lose the excess rather than move it.
+kessel.test("case_7_1_no_elimination_for_overstacking_before_the_first_soviet_move", function()
+  local units = { B.leader("rem", "0104", 4), B.rifle("r1", "0104"), B.rifle("r2", "0105"), B.leader("sup", "0908", 5) }
+  for i = 1, 4 do units[#units + 1] = B.rifle("x" .. i, "0505") end
+  B.setup(units, { map = { columns = 10, rows = 10, areas = { S13 = { "0104", "0105", "0106" } } },
+    markers = { { kind = "air_interdiction", side = "german", count = 3 } }, step = "soviet_movement", turn = 1,
+    vars = { first_turn_16 = "move", first_turn_19 = "move", setup_areas = { r1 = "S13", r2 = "S13", rem = "S13" } } })
+  local ok, why = kessel.act{ kind = "eliminate_excess", unit = "x1" }
+  expect.refused(ok, why, "5.1", "end_setup")
+  expect.falsy(listed("soviet", function(a) return a.kind == "eliminate_excess" end), "nothing offered")
+  expect.accepted(kessel.act{ kind = "end_setup" })
+  ok, why = kessel.act{ kind = "eliminate_excess", unit = "x1", side = "soviet" }
+  expect.refused(ok, why, "13.2", "air markers")
+  expect.accepted(kessel.act{ kind = "end_air_placement" })
+  local ev = expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "x1" })
+  expect.truthy(B.note(ev, "eliminated for overstacking at 0505"), B.all_notes(ev))
+end)
