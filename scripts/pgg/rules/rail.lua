@@ -243,8 +243,10 @@ kessel.action{
       V.passed_path(u.side, plan.path, u)
       kessel.emit.unit_var(u.id, "mp_spent", C.base_ma(u) * 2)
     end
-    kessel.emit.var("rail_units", { turn = kessel.game.turn(), used = RL.used_this_turn() + plan.weight })
-    kessel.emit.note("6.3", string.format("rail move %s -> %s, %d rail hexes", plan.from, plan.path[#plan.path], plan.cost))
+    local used = RL.used_this_turn() + plan.weight
+    kessel.emit.var("rail_units", { turn = kessel.game.turn(), used = used })
+    kessel.emit.note("6.3", string.format("rail move of %s %s -> %s, %d rail hexes; %d of the turn's %d combat units used (armour counts %d)",
+      C.names(plan.units), plan.from, plan.path[#plan.path], plan.cost, used, RL.MAX_UNITS, RL.ARMOUR_COUNTS))
   end,
   enumerate = C.sided_list(function(side)
     local out = {}

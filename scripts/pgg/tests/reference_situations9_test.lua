@@ -129,3 +129,23 @@ kessel.test("case_7_1_no_elimination_for_overstacking_before_the_first_soviet_mo
   local ev = expect.accepted(kessel.act{ kind = "eliminate_excess", unit = "x1" })
   expect.truthy(B.note(ev, "eliminated for overstacking at 0505"), B.all_notes(ev))
 end)
+
+-- [6.3] [13.33] [13.4] What a GM reads in the log of the Soviet Movement Phase: a rail move names
+-- the units that moved and how much of the turn's eight is used (a tank counts three); the German
+-- air markers are lifted at the end of the phase with a note naming their hexes, and the Soviet
+-- marker at the end of the German player-turn. (The rail note named neither units nor count, and
+-- the markers went without a word.)
+kessel.test("case_6_3_rail_note_names_the_units_and_the_count_and_marker_removal_is_noted", function()
+  local rail = {}
+  for c = 1, 9 do rail[#rail + 1] = string.format("%02d05", c) end
+  B.setup({ B.rifle("r", "0105"), B.rifle("t", "0105", "4-4-10", { type = "tank" }), B.leader("l", "0105", 3), B.pz("g", "0909") },
+    { step = "soviet_movement", map = { columns = 10, rows = 10, links = { { kind = "railway", path = rail } } },
+      markers = { { kind = "air_interdiction", side = "german", at = "0303" }, { kind = "air_interdiction", side = "german", at = "0707" } } })
+  local ev = expect.accepted(kessel.act{ kind = "rail_move", units = { "r", "t", "l" }, path = { "0605" } })
+  expect.truthy(B.note(ev, "rail move of r, t, l 0105 -> 0605, 5 rail hexes; 4 of the turn's 8 combat units used"), B.all_notes(ev))
+  ev = expect.accepted(kessel.act{ kind = "end_phase" })
+  local n = B.note(ev, "air_interdiction marker(s) removed from 0303, 0707 (end of the Soviet Movement Phase)")
+  expect.truthy(n, B.all_notes(ev))
+  expect.eq(n.rule, "13.33")
+  expect.eq(#kessel.markers.all{ kind = "air_interdiction", placed = true }, 0)
+end)
