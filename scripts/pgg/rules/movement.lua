@@ -840,8 +840,8 @@ function M.end_phase_problems()
       base = base or M.side_base(C.SOVIET, true)
       if #M.destinations({ u }, u.hex, base) > 0 then
         -- (C.name already names the army)
-        out[#out + 1] = C.reason("5.2", "%s must spend its full movement allowance on the first turn (%s MP left)",
-          C.name(u), C.mp(M.mp_left(u)))
+        out[#out + 1] = C.reason("5.2", "%s in %s must spend its full movement allowance on the first turn (%s MP left)",
+          C.name(u), u.hex, C.mp(M.mp_left(u)))
       end
     end
   end
