@@ -149,3 +149,20 @@ kessel.test("case_6_3_rail_note_names_the_units_and_the_count_and_marker_removal
   expect.eq(n.rule, "13.33")
   expect.eq(#kessel.markers.all{ kind = "air_interdiction", placed = true }, 0)
 end)
+
+-- [15] The game-end check at the end of the German Air Interdiction Phase of turn 12: the final
+-- note gave only the totals and the level; a GM checks the score against the board, so the points
+-- are listed where they come from. Board: German infantry in Town (0403, 30 VP) with a line west;
+-- City (0707, 20 VP) is the Soviet's; the German infantry division y destroyed (5 VP), a recapture
+-- of City on turn 9 (2 VP), three South-Western Front divisions called (3 VP). German 33, Soviet 7:
+-- +26, Soviet Marginal.
+kessel.test("case_15_final_score_lists_where_each_side_s_points_come_from", function()
+  B.setup({ B.inf("a", "0403"), B.inf("y", nil, { location = "eliminated" }), B.rifle("s", "0707"), B.leader("l", "0808", 3) },
+    { step = "german_air_interdiction", turn = 12, last_turn = 12,
+      vars = { objectives = { { name = "Town", vp = 30, hexes = { "0403" } }, { name = "City", vp = 20, hexes = { "0707" } } },
+        swf_count = 3, soviet_recaptures = { { city = "City", turn = 9 } } } })
+  local ev = expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.truthy(B.note(ev, "German VP 33: Town (30), 3 South-Western Front division(s) called (3)"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "Soviet VP 7: y destroyed (5), City retaken on turn 9 (2)"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "final score: German 33, Soviet 7 (+26): Soviet Marginal"), B.all_notes(ev))
+end)
