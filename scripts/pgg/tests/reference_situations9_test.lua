@@ -166,3 +166,65 @@ kessel.test("case_15_final_score_lists_where_each_side_s_points_come_from", func
   expect.truthy(B.note(ev, "Soviet VP 7: y destroyed (5), City retaken on turn 9 (2)"), B.all_notes(ev))
   expect.truthy(B.note(ev, "final score: German 33, Soviet 7 (+26): Soviet Marginal"), B.all_notes(ev))
 end)
+
+-- [9.73] FAQ 5 [9.6] An Engaged result does not kill a unit retreated onto the hex, and that unit
+-- is no defender: it may not be the one that takes the defender's Eng step either. Board (lakes
+-- round 0403 but for 0303, 0304 and 0404): g (4-4-10) in 0303 attacks the rifle s (2-2-6) in 0403,
+-- 4 against 2 is 2-1, roll 2: D1; s retreats onto f and f2 (2-3-6) in 0404; h (6-6-10)
+-- in 0304 attacks 0404 at 1-1 (6 against 3+3), roll 4: Eng. The Soviet names which of f and f2
+-- loses the step; s is not offered and naming it is refused.
+kessel.test("case_9_73_faq_5_eng_step_is_taken_by_a_real_defender_not_a_retreated_unit", function()
+  B.setup({ B.pz("g", "0303"), B.rifle("s", "0403"), B.rifle("f", "0404", "2-3-6"), B.rifle("f2", "0404", "2-3-6"),
+    B.pz("h", "0304", "6-6-10"), B.leader("sup", "0605", 5) },
+    { map = { columns = 10, rows = 10, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" }, { "0403", "0402", "lake" } } } })
+  kessel.inject_dice{ 2 }
+  local ev = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.truthy(B.note(ev, "odds 2-1, roll 2: D1"), B.all_notes(ev))
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0404" } })
+  if B.pending() then expect.accepted(kessel.act{ kind = "advance", skip = true }) end
+  kessel.inject_dice{ 4 }
+  ev = expect.accepted(kessel.act{ kind = "attack", units = { "h" }, targets = { "0404" } })
+  expect.truthy(B.note(ev, "attack 6 against defence 6 in 0404: odds 1-1, roll 4: Eng"), B.all_notes(ev))
+  local p = B.pending()
+  expect.truthy(p and p.kind == "eng_loss" and p.side == "soviet", "the Soviet names the step: " .. tostring(p and p.kind))
+  local offered = {}
+  for _, a in ipairs(kessel.legal("soviet")) do offered[#offered + 1] = table.concat(a.units or {}, ",") end
+  table.sort(offered)
+  expect.eq(table.concat(offered, " "), "f f2")
+  local ok, why = kessel.act{ kind = "choose", choice = "loss", units = { "s" } }
+  expect.refused(ok, why, nil, "s")
+  expect.accepted(kessel.act{ kind = "choose", choice = "loss", units = { "f" } })
+  expect.eq(B.where("s"), "0404", "Eng spares the retreated unit")
+  expect.eq(B.where("f"), "eliminated")
+end)
+
+-- WBC09 #12 [10.36] Several leaders in one hex add to one attack, together at most the combat
+-- units' own attack; leaders may join an overrun, halved with the rest. Board: rifle s (4-4-6) with
+-- leaders l1 (rating 2) and l2 (rating 3) in 0403, a German panzer g (2-2-10) in 0303. Attack:
+-- 4 + min(2 + 3, 4) = 8 against 2: 4-1. Standard: a second leader is refused [10.36]. Overrun in
+-- the Soviet Movement Phase by s and l1: 4 + min(2, 4) = 6, halved 3, against 2: 1-1. Standard: a
+-- leader may not overrun [10.2]. (The old test read the attack as `combat.attack or 8`, which
+-- passes whatever the engine does.)
+kessel.test("case_wbc09_12_two_leaders_add_up_to_the_units_attack_and_join_an_overrun_halved", function()
+  local function board(wbc, step)
+    B.setup({ B.rifle("s", "0403", "4-4-6"), B.leader("l1", "0403", 2), B.leader("l2", "0403", 3), B.pz("g", "0303", "2-2-10") },
+      { step = step, options = { wbc09_12_multiple_leaders = wbc },
+        vars = step == "soviet_movement" and { phase_start = { hexes = { s = "0403", l1 = "0403", l2 = "0403" }, command = { "s" }, step = 0, turn = 7 } } or nil })
+  end
+  board(true, "soviet_combat")
+  kessel.inject_dice{ 6 }
+  local ev = expect.accepted(kessel.act{ kind = "attack", units = { "s", "l1", "l2" }, targets = { "0303" } })
+  expect.truthy(B.note(ev, "leaders in 0403 add 4 (rating 5, capped at the units' 4)"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "attack 8 against defence 2 in 0303: odds 4-1"), B.all_notes(ev))
+  board(false, "soviet_combat")
+  local ok, why = kessel.act{ kind = "attack", units = { "s", "l1", "l2" }, targets = { "0303" } }
+  expect.refused(ok, why, "10.36", "one leader")
+  board(true, "soviet_movement")
+  kessel.inject_dice{ 6 }
+  ev = expect.accepted(kessel.act{ kind = "overrun", units = { "s", "l1" }, target = "0303" })
+  expect.truthy(B.note(ev, "overrun: attack 3 against defence 2 in 0303: odds 1-1"), B.all_notes(ev))
+  board(false, "soviet_movement")
+  ok, why = kessel.act{ kind = "overrun", units = { "s", "l1" }, target = "0303" }
+  expect.refused(ok, why, "10.2", "cannot overrun")
+end)
