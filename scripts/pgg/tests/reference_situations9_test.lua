@@ -228,3 +228,31 @@ kessel.test("case_wbc09_12_two_leaders_add_up_to_the_units_attack_and_join_an_ov
   ok, why = kessel.act{ kind = "overrun", units = { "s", "l1" }, target = "0303" }
   expect.refused(ok, why, "10.2", "cannot overrun")
 end)
+
+-- [13.44] [11.1] A Soviet interdiction marker closes its hex to German lines of supply: a road
+-- that runs through it no longer joins the hexes beyond it to the source (0120's role is played by
+-- 0103 here), and a German unit standing in the marked hex traces no line out of it. Board: a
+-- 45x5 strip, road 0103..3503 along row 03, panzer g in 4005 (5 hexes from the road's end 3503, 39
+-- MP from the west edge). Without a marker g is supplied by road; a marker on 1003 cuts the road
+-- there (the road beyond is no longer joined to 0103, and 0903 is 31 hexes away): out of supply. A panzer h in 0603 with the marker on
+-- 0603 itself is out of supply; with the marker on 1003 it is supplied (west of the cut).
+kessel.test("case_13_44_a_soviet_marker_cuts_the_supply_road_and_its_own_hex", function()
+  local S = require("rules.supply")
+  local road = {}
+  for c = 1, 35 do road[#road + 1] = string.format("%02d03", c) end
+  local function strip(marker)
+    kessel.setup{ map = { columns = 45, rows = 5, links = { { kind = "road", path = road } }, tags = { road_supply_source = { "0103" } } },
+      units = { B.pz("g", "4005"), B.pz("h", "0603") }, step = "german_movement", turn = 5,
+      markers = marker and { { kind = "soviet_interdiction", side = "soviet", at = marker } } or nil }
+  end
+  strip(nil)
+  local ok, why = S.in_supply("g", "combat")
+  expect.truthy(ok, "by road: " .. tostring(why))
+  strip("1003")
+  ok, why = S.in_supply("g", "combat")
+  expect.falsy(ok, "the road is cut at 1003")
+  expect.truthy(S.in_supply("h", "combat"), "h is west of the cut")
+  strip("0603")
+  ok, why = S.in_supply("h", "combat")
+  expect.falsy(ok, "h stands on the marker: " .. tostring(why))
+end)
