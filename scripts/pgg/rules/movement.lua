@@ -853,7 +853,14 @@ SEQ.add_end_phase_check(M.end_phase_problems)
 kessel.on("step_start", function()
   if C.in_movement_phase() then kessel.emit.clear_unit_var("mp_spent") end
   if C.step_is("soviet_disruption_removal", "german_disruption_removal") then
+    local names = {}
+    for _, u in ipairs(kessel.units.all{ side = C.phasing(), location = "map", flag = "disrupted" }) do
+      names[#names + 1] = C.name(u) .. " at " .. u.hex
+    end
     kessel.emit.clear_flag("disrupted", C.phasing())
+    if #names > 0 then
+      kessel.emit.note("6.6", "disruption removed (the owner's Disruption Removal Phase): " .. table.concat(names, ", "))
+    end
   end
 end)
 
