@@ -117,10 +117,10 @@ function O.reasons(a)
     else
       from = from or u.hex
       if u.hex ~= from then no("6.5", "overrunning units attack together from one hex (%s is in %s, not %s)", C.name(u), u.hex, from) end
-      if C.disrupted(u) then no("6.6", "%s is disrupted and cannot move or attack", C.name(u)) end
-      if u.flags.stopped then no("6.5", "%s was stopped by an earlier overrun this phase", C.name(u)) end
+      if C.disrupted(u) then no("6.6", "%s is disrupted and cannot move or attack", C.name_at(u)) end
+      if u.flags.stopped then no("6.5", "%s was stopped by an earlier overrun this phase", C.name_at(u)) end
       if C.step_is("german_mech_movement") and not C.is_mech(u) then
-        no("4", "only mechanized units move in the Mechanized Movement Phase (%s)", C.name(u))
+        no("4", "only mechanized units move in the Mechanized Movement Phase (%s)", C.name_at(u))
       end
       if C.is_leader(u) then
         leaders[#leaders + 1] = u
@@ -128,14 +128,14 @@ function O.reasons(a)
           no("10.2", "leaders have no attack strength and cannot overrun (WBC09 #12 lets them join)")
         end
       elseif not U.may_attack(u) then
-        no("12.3", "%s has no attack strength and may only defend", C.name(u))
+        no("12.3", "%s has no attack strength and may only defend", C.name_at(u))
       else
         combat_units[#combat_units + 1] = u
         if u.side == C.SOVIET then
           local ok
           if start then ok = C.contains(start.command, u.id)
           else command = command or L.command_hexes(); ok = L.in_command(u, command) end
-          if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name(u)) end
+          if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name_at(u)) end
         end
       end
       if start and C.option("overrun_group") == "started_together" then
@@ -148,7 +148,7 @@ function O.reasons(a)
       local cost = O.cost(side, target)
       local left = O.mp_left(u)
       if left < cost then
-        no("6.5", "%s has %s MP left; an overrun into %s costs %d", C.name(u), tostring(left), target, cost)
+        no("6.5", "%s has %s MP left; an overrun into %s costs %d", C.name_at(u), tostring(left), target, cost)
       end
       units[#units + 1] = u
     end

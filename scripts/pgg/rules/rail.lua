@@ -163,12 +163,12 @@ function RL.plan(a)
     if u.hex ~= from then return nil, C.reason("6.3", "%s is not in %s with the rest of the stack", C.name(u), from) end
     local r = M.cannot_move(u)
     if r then return nil, r end
-    if M.first_turn_full_ma(u) then return nil, C.reason("5.2", "the 13th and 20th Armies may not use rail movement on the first turn (%s)", C.name(u)) end
+    if M.first_turn_full_ma(u) then return nil, C.reason("5.2", "the 13th and 20th Armies may not use rail movement on the first turn (%s)", C.name_at(u)) end
     local var = M.first_turn_roll_var(u)
     if var and kessel.game.var(var) ~= "move" then
-      return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may not move by rail", u.formation, C.name(u))
+      return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may not move by rail", u.formation, C.name_at(u))
     end
-    if M.spent(u) > 0 then return nil, C.reason("6.3", "%s has already moved this phase and may not move by rail", C.name(u)) end
+    if M.spent(u) > 0 then return nil, C.reason("6.3", "%s has already moved this phase and may not move by rail", C.name_at(u)) end
     weight = weight + RL.weight(u)
     units[#units + 1] = u
   end

@@ -259,7 +259,7 @@ kessel.test("case_4_refusals_name_the_unit_and_the_hex", function()
   local ok, why = kessel.act{ kind = "move", units = { "a" }, path = { "0104", "0204" } }
   expect.refused(ok, why, "5.2", "may not end their move in columns 01-02 (a (20 Army), 0204)")
   ok, why = kessel.act{ kind = "rail_move", units = { "s" }, path = { "0705" } }
-  expect.refused(ok, why, "5.2", "the 16 Army rolled to stand on the first turn: s (16 Army) may not move by rail")
+  expect.refused(ok, why, "5.2", "the 16 Army rolled to stand on the first turn: s (16 Army) in 0505 may not move by rail")
   B.setup({ B.pz("g", "0303") }, { step = "german_air_interdiction", turn = 4, map = { columns = 45, rows = 5 },
     markers = { { kind = "air_interdiction", side = "german", count = 3 } } })
   ok, why = kessel.act{ kind = "place_marker", hex = "4103" }

@@ -256,3 +256,34 @@ kessel.test("case_13_44_a_soviet_marker_cuts_the_supply_road_and_its_own_hex", f
   ok, why = S.in_supply("h", "combat")
   expect.falsy(ok, "h stands on the marker: " .. tostring(why))
 end)
+
+-- [4] [6.6] [9.1] [10.35] [6.1] Refusals about one unit name its hex too, so a GM can find the
+-- counter on the board: a disrupted unit asked to move or attack, a unit that has already attacked,
+-- a Soviet unit outside every leader's radius, an infantry division in the Mechanized Movement
+-- Phase, a unit with no MP left. (They named the unit alone.)
+kessel.test("case_4_unit_refusals_name_the_unit_s_hex", function()
+  B.setup({ B.rifle("d", "0505", "2-2-6", { flags = { "disrupted" } }), B.rifle("far", "0909", "2-2-6"), B.pz("g", "0504"),
+    B.pz("h", "0808"), B.leader("l", "0406", 2) }, { step = "soviet_movement" })
+  local ok, why = kessel.act{ kind = "move", units = { "d" }, path = { "0506" } }
+  expect.refused(ok, why, "6.6", "d in 0505 is disrupted and may not move")
+  B.setup({ B.rifle("d", "0505", "2-2-6", { flags = { "disrupted" } }), B.rifle("far", "0909", "2-2-6"), B.pz("g", "0504"),
+    B.pz("h", "0808"), B.leader("l", "0406", 2) }, { step = "soviet_combat" })
+  ok, why = kessel.act{ kind = "attack", units = { "d" }, targets = { "0504" } }
+  expect.refused(ok, why, "6.6", "d in 0505 is disrupted and cannot attack")
+  ok, why = kessel.act{ kind = "attack", units = { "far" }, targets = { "0808" } }
+  expect.refused(ok, why, "10.35", "far in 0909 is outside every leader's command radius")
+  B.setup({ B.pz("g", "0303"), B.rifle("a", "0403", "1-1-6"), B.rifle("b", "0404", "1-1-6"), B.leader("l", "0808", 5) })
+  kessel.inject_dice{ 6 }
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  while B.pending() do
+    local a = kessel.legal()[1]
+    expect.accepted(kessel.act(a))
+  end
+  ok, why = kessel.act{ kind = "attack", units = { "g" }, targets = { "0404" } }
+  expect.refused(ok, why, "9.1", "in " .. B.where("g") .. " has already attacked this phase")
+  B.setup({ B.inf("i", "0303"), B.pz("p", "0305", nil, { vars = { mp_spent = 20 } }) }, { step = "german_mech_movement" })
+  ok, why = kessel.act{ kind = "move", units = { "i" }, path = { "0304" } }
+  expect.refused(ok, why, "4", "i in 0303 is not a mechanized unit")
+  ok, why = kessel.act{ kind = "move", units = { "p" }, path = { "0306" } }
+  expect.refused(ok, why, "6.1", "p (Fp) in 0305 has no movement points left")
+end)
