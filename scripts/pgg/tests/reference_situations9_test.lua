@@ -287,3 +287,30 @@ kessel.test("case_4_unit_refusals_name_the_unit_s_hex", function()
   ok, why = kessel.act{ kind = "move", units = { "p" }, path = { "0306" } }
   expect.refused(ok, why, "6.1", "p (Fp) in 0305 has no movement points left")
 end)
+
+-- [9.71] FAQ 1: a D2 retreat may end in a hex next to the combat hex, two hexes on, if that hex is
+-- empty (or friendly) and not in an enemy zone of control. Board: panzer g (4-4-10) in 0303 attacks
+-- rifle s (1-1-6) in 0403: 4-1, roll 1: D2; the German picks s's path. Without k, 0404-0504 ends
+-- next to 0403 and out of every German zone: accepted. With panzer k (1-1-10) in 0604, 0504 is in
+-- k's zone: the same path is refused citing 9.71 and naming k, and 0504-0404 too (it passes 0504);
+-- 0404-0405 is accepted.
+kessel.test("case_9_71_faq_1_two_hex_retreat_next_to_the_combat_hex_not_into_an_enemy_zone", function()
+  local function board(with_k)
+    local units = { B.pz("g", "0303", "4-4-10"), B.rifle("s", "0403", "1-1-6"), B.leader("l", "0408", 5) }
+    if with_k then units[#units + 1] = B.pz("k", "0604", "1-1-10") end
+    B.setup(units)
+    kessel.inject_dice{ 1 }
+    local ev = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+    expect.truthy(B.note(ev, "odds 4-1, roll 1: D2"), B.all_notes(ev))
+    expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  end
+  board(false)
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0404", "0504" } })
+  expect.eq(B.where("s"), "0504", "next to the combat hex, two hexes on")
+  board(true)
+  local ok, why = kessel.act{ kind = "retreat", units = { "s" }, path = { "0404", "0504" } }
+  expect.refused(ok, why, "9.71", "0504 is in the zone of control of k (Fk) at 0604")
+  ok, why = kessel.act{ kind = "retreat", units = { "s" }, path = { "0504", "0404" } }
+  expect.refused(ok, why, "9.71", "0504 is in the zone of control of k (Fk) at 0604")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0404", "0405" } })
+end)
