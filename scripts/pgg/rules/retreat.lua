@@ -455,7 +455,7 @@ kessel.action{
     end
     -- [15] the retreating units are the last to pass through the hexes of their path
     require("rules.victory").passed_path(group[1].side, path, group)
-    kessel.emit.note("9.72", string.format("%s retreat%s %s → %s", table.concat(C.ids(group), ", "),
+    kessel.emit.note("9.72", string.format("%s retreat%s %s → %s", C.names(group),
       #group > 1 and "" or "s", from, table.concat(path, "-")))
     cb.retreat_paths[from] = cb.retreat_paths[from] or {}
     table.insert(cb.retreat_paths[from], path)
@@ -560,7 +560,9 @@ kessel.action{
     end
     -- [15] the advancing units are the last to pass through the hexes of their path
     require("rules.victory").passed_path(p.side, a.path, ids)
-    kessel.emit.note("9.8", table.concat(ids, ", ") .. " advance " .. table.concat(a.path, "-"))
+    local advanced = {}
+    for _, id in ipairs(ids) do advanced[#advanced + 1] = kessel.units.get(id) end
+    kessel.emit.note("9.8", C.names(advanced) .. " advance " .. table.concat(a.path, "-"))
     local left = {}
     for _, id in ipairs(p.units) do if not C.contains(ids, id) then left[#left + 1] = id end end
     if #left == 0 then

@@ -314,3 +314,18 @@ kessel.test("case_9_71_faq_1_two_hex_retreat_next_to_the_combat_hex_not_into_an_
   expect.refused(ok, why, "9.71", "0504 is in the zone of control of k (Fk) at 0604")
   expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0404", "0405" } })
 end)
+
+-- [9.72] [9.8] The retreat and advance notes name the units as the other notes do (they gave the
+-- units' ids: "g-7pz-pz advance 0310" in the campaign). Panzer "25 Pz Rgt" (id g) attacks the
+-- rifle "100 Rifle" (id s) in 0403 at 4-1, roll 1: D2; s retreats 0404-0405 and g advances 0403.
+kessel.test("case_9_8_retreat_and_advance_notes_name_the_units", function()
+  B.setup({ B.pz("g", "0303", "4-4-10", { name = "25 Pz Rgt", formation = "7 Pz" }), B.rifle("s", "0403", "1-1-6", { name = "100 Rifle" }),
+    B.leader("l", "0408", 5) })
+  kessel.inject_dice{ 1 }
+  expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+  expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
+  local ev = expect.accepted(kessel.act{ kind = "retreat", units = { "s" }, path = { "0404", "0405" } })
+  expect.truthy(B.note(ev, "100 Rifle retreats 0403 → 0404-0405"), B.all_notes(ev))
+  ev = expect.accepted(kessel.act{ kind = "advance", units = { "g" }, path = { "0403" } })
+  expect.truthy(B.note(ev, "25 Pz Rgt (7 Pz) advance 0403"), B.all_notes(ev))
+end)
