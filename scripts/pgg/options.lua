@@ -16,7 +16,7 @@ opt("wbc09_01b_no_retreat_into_lone_defender_hex", false, "WBC09 #1b",
 opt("wbc09_01c_simultaneous_retreats", false, "WBC09 #1",
   "Retreats of one combat are simultaneous: no retreat may cut off another unit's retreat from the same combat")
 opt("wbc09_02_opponent_orders_retreats", false, "WBC09 #2",
-  "The opponent chooses the order in which units retreat, and so which unit dies for want of a route")
+  "The opponent retreats the units one by one, splitting stacks, in the order he likes, and so decides which unit dies for want of a route (the order of whole stacks is his in the standard game too [9.72]); he also picks the units lost to overstacking after a retreat")
 opt("wbc09_03_retreated_units_die_first", false, "WBC09 #3",
   "Units retreated onto a later-attacked hex die first and don't count for losses; a 0-defence untried unit there lets the attacker advance 2")
 opt("wbc09_04_overrun_stack_defends_with_first", false, "WBC09 #4",

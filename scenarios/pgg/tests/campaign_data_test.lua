@@ -123,6 +123,31 @@ kessel.test("data_5_1_soviet_setup_by_army", function()
   expect.eq(#soviet_units(function(u) return u.location == "map" end), 39, "nothing else on the map")
 end)
 
+-- [5.1] [11.2] [7.1] The default arrangement of the armies with a set-up area (the engine spreads
+-- them over the area in file order; the Soviet may rearrange them before he ends his set-up) is
+-- one a player would make: no hex over the stacking limit, and every combat unit within its
+-- leader's rating, so each army starts in supply (the 20th Army's Kurochkin used to stand in 0108,
+-- leaving 0113-0115 five to seven hexes away and three divisions out of supply at the start).
+kessel.test("data_5_1_default_spread_keeps_every_army_in_its_leaders_radius", function()
+  local S = require("rules.supply")
+  for _, formation in ipairs{ "13 Army", "20 Army" } do
+    local units = soviet_units(function(u) return u.formation == formation end)
+    local leader
+    for _, u in ipairs(units) do if kind(u) == "leader" then leader = u end end
+    local per_hex = {}
+    for _, u in ipairs(units) do
+      if kind(u) ~= "leader" then
+        per_hex[u.hex] = (per_hex[u.hex] or 0) + 1
+        local d = kessel.hex.distance(u.hex, leader.hex)
+        expect.truthy(d <= leader.attrs.rating, string.format("%s in %s is %d hexes from %s in %s (rating %d)",
+          u.id, u.hex, d, leader.name, leader.hex, leader.attrs.rating))
+        expect.truthy(S.in_supply(u.id, "move"), u.id .. " in " .. u.hex .. " starts in supply [11.2]")
+      end
+    end
+    for h, n in pairs(per_hex) do expect.truthy(n <= 3, formation .. ": " .. n .. " combat units in " .. h .. " [7.1]") end
+  end
+end)
+
 -- [14.3] [16.1] The Soviet schedule: rifle/armour/leader by turn and entry area; none on turn 12.
 kessel.test("data_16_1_soviet_reinforcement_schedule", function()
   local schedule = {

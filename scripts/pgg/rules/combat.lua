@@ -537,10 +537,10 @@ function K.attack_reasons(a, command)
     elseif seen[id] then no("9.1", "%s is listed twice", C.name(u))
     elseif u.location ~= "map" then no("9.1", "%s is not on the map", C.name(u))
     elseif u.side ~= side then no("9.1", "%s does not belong to the phasing player", C.name(u))
-    elseif u.flags.attacked then no("9.1", "%s has already attacked this phase", C.name(u))
-    elseif u.flags.advanced then no("9.8", "%s advanced after combat and cannot attack again this phase", C.name(u))
-    elseif C.disrupted(u) then no("6.6", "%s is disrupted and cannot attack", C.name(u))
-    elseif not U.may_attack(u) then no("12.3", "%s (%s) may only defend: it has no attack strength", C.name(u), string.format("%d-%d", u.attack or 0, u.defence or 0))
+    elseif u.flags.attacked then no("9.1", "%s has already attacked this phase", C.name_at(u))
+    elseif u.flags.advanced then no("9.8", "%s advanced after combat and cannot attack again this phase", C.name_at(u))
+    elseif C.disrupted(u) then no("6.6", "%s is disrupted and cannot attack", C.name_at(u))
+    elseif not U.may_attack(u) then no("12.3", "%s (%s) may only defend: it has no attack strength", C.name_at(u), string.format("%d-%d", u.attack or 0, u.defence or 0))
     else
       units[#units + 1] = u
       if C.is_leader(u) then leaders[#leaders + 1] = u
@@ -549,7 +549,7 @@ function K.attack_reasons(a, command)
         if u.side == C.SOVIET then
           command = command or L.command_hexes()
           if not L.in_command(u, command) then
-            no("10.35", "%s is outside every leader's command radius", C.name(u))
+            no("10.35", "%s is outside every leader's command radius", C.name_at(u))
           end
         end
       end
@@ -582,7 +582,7 @@ function K.attack_reasons(a, command)
           if #targets > 1 then
             no("9.23", "%s is not next to %s: in a multi-hex attack every attacker must be next to every defending hex", C.name(u), t)
           else
-            no("9.1", "%s is not next to %s", C.name(u), t)
+            no("9.1", "%s is not next to %s", C.name_at(u), t)
           end
         elseif kessel.map.has_side(u.hex, t, "lake") then
           no("9.3", "%s cannot attack %s across a lake hexside", C.name(u), t)

@@ -127,6 +127,13 @@ function C.name(u)
   return u.name
 end
 
+-- A unit's name and, when it is on the map, its hex, for refusals a GM checks against the board:
+-- "8 Rifle (16 Army) in 2216".
+function C.name_at(u)
+  if u.location == "map" and u.hex then return C.name(u) .. " in " .. u.hex end
+  return C.name(u)
+end
+
 -- Names of a group of units for messages: "8 Rifle, 9 Rifle".
 function C.names(units)
   local t = {}

@@ -203,8 +203,17 @@ kessel.action{
   end),
 }
 
-local function remove_all(kind)
-  for _, m in ipairs(kessel.markers.all{ kind = kind, placed = true }) do kessel.emit.marker(m.id, nil) end
+-- Lifts every placed marker of `kind`, with a note naming the hexes and why (`rule`, `when`).
+local function remove_all(kind, rule, when)
+  local hexes = {}
+  for _, m in ipairs(kessel.markers.all{ kind = kind, placed = true }) do
+    hexes[#hexes + 1] = m.hex
+    kessel.emit.marker(m.id, nil)
+  end
+  if #hexes > 0 then
+    table.sort(hexes)
+    kessel.emit.note(rule, string.format("%s marker(s) removed from %s (%s)", kind, table.concat(hexes, ", "), when))
+  end
 end
 
 -- Has the Soviet retaken Smolensk? A hex of it is no longer the German's: the Soviet was the last
@@ -218,8 +227,8 @@ function I.smolensk_retaken()
 end
 
 kessel.on("step_end", function()
-  if C.step_is("soviet_movement") then remove_all(I.GERMAN_KIND) end          -- [13.33]
-  if C.step_is("german_air_interdiction") then remove_all(I.SOVIET_KIND) end  -- end of German player-turn
+  if C.step_is("soviet_movement") then remove_all(I.GERMAN_KIND, "13.33", "end of the Soviet Movement Phase") end
+  if C.step_is("german_air_interdiction") then remove_all(I.SOVIET_KIND, "13.4", "end of the German player-turn") end
   -- [13.2] a recapture puts the limit back at once: the German's next hold starts a new wait
   -- (judged at the end of the Soviet player-turn, as the Soviet's recaptures are [15])
   if C.step_is("soviet_interdiction") and kessel.game.var("smolensk_held_since") ~= nil and I.smolensk_retaken() then

@@ -116,7 +116,7 @@ function L.check_attack_leaders(leaders, combat_units)
   for _, u in ipairs(combat_units) do combat_hex[u.hex] = true end
   for _, l in ipairs(leaders) do
     if C.disrupted(l) then
-      reasons[#reasons + 1] = C.reason("6.6", "%s is disrupted and cannot lead", C.name(l))
+      reasons[#reasons + 1] = C.reason("6.6", "%s is disrupted and cannot lead", C.name_at(l))
     elseif not combat_hex[l.hex] then
       reasons[#reasons + 1] = C.reason("10.36", "%s adds to an attack only with combat units of its own hex (%s)", C.name(l), l.hex)
     end

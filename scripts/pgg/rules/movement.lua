@@ -72,13 +72,13 @@ end
 -- Why a unit may not move at all now, or nil. `entering` = it comes on as a reinforcement.
 function M.cannot_move(u, entering)
   if not C.in_movement_phase() then return C.reason("4", "units move only in a Movement Phase") end
-  if u.side ~= C.phasing() then return C.reason("4", "%s is not the phasing player's unit", C.name(u)) end
+  if u.side ~= C.phasing() then return C.reason("4", "%s is not the phasing player's unit", C.name_at(u)) end
   if C.step_is("german_mech_movement") and not C.is_mech(u) then
-    return C.reason("4", "%s is not a mechanized unit: only panzer, motorized and cavalry units move in the Mechanized Movement Phase", C.name(u))
+    return C.reason("4", "%s is not a mechanized unit: only panzer, motorized and cavalry units move in the Mechanized Movement Phase", C.name_at(u))
   end
-  if C.disrupted(u) then return C.reason("6.6", "%s is disrupted and may not move", C.name(u)) end
+  if C.disrupted(u) then return C.reason("6.6", "%s is disrupted and may not move", C.name_at(u)) end
   if u.flags.stopped then
-    return C.reason("6.5", "%s was stopped by its overrun and may not move again this phase", C.name(u))
+    return C.reason("6.5", "%s was stopped by its overrun and may not move again this phase", C.name_at(u))
   end
   if u.side == C.SOVIET and M.initial_air_pending() then
     -- the Soviet set-up comes before the German's initial markers [5.1]: name what is waiting now
@@ -96,7 +96,7 @@ function M.cannot_move(u, entering)
       end
     end
   end
-  if M.mp_left(u) <= 0 then return C.reason("6.1", "%s has no movement points left", C.name(u)) end
+  if M.mp_left(u) <= 0 then return C.reason("6.1", "%s has no movement points left", C.name_at(u)) end
 end
 
 -- Rule context for a moving group --------------------------------------------------------------
@@ -473,7 +473,7 @@ function M.plan(a)
     if var and kessel.game.var(var) == "stand" then
       local ST = require("rules.stacking")
       if ST.check_hex(u.hex) == nil then
-        return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may move only to cure overstacking", u.formation, C.name(u))
+        return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may move only to cure overstacking", u.formation, C.name_at(u))
       end
       if #path ~= 1 or not kessel.hex.adjacent(from, dest) or M.spent(u) > 0 then
         return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may shift one hex only", u.formation, C.name(u))
@@ -840,8 +840,8 @@ function M.end_phase_problems()
       base = base or M.side_base(C.SOVIET, true)
       if #M.destinations({ u }, u.hex, base) > 0 then
         -- (C.name already names the army)
-        out[#out + 1] = C.reason("5.2", "%s must spend its full movement allowance on the first turn (%s MP left)",
-          C.name(u), C.mp(M.mp_left(u)))
+        out[#out + 1] = C.reason("5.2", "%s in %s must spend its full movement allowance on the first turn (%s MP left)",
+          C.name(u), u.hex, C.mp(M.mp_left(u)))
       end
     end
   end
@@ -853,7 +853,14 @@ SEQ.add_end_phase_check(M.end_phase_problems)
 kessel.on("step_start", function()
   if C.in_movement_phase() then kessel.emit.clear_unit_var("mp_spent") end
   if C.step_is("soviet_disruption_removal", "german_disruption_removal") then
+    local names = {}
+    for _, u in ipairs(kessel.units.all{ side = C.phasing(), location = "map", flag = "disrupted" }) do
+      names[#names + 1] = C.name(u) .. " at " .. u.hex
+    end
     kessel.emit.clear_flag("disrupted", C.phasing())
+    if #names > 0 then
+      kessel.emit.note("6.6", "disruption removed (the owner's Disruption Removal Phase): " .. table.concat(names, ", "))
+    end
   end
 end)
 

@@ -78,6 +78,22 @@ function O.start_place(start, u)
   return "off the map" .. (u.enter_area and (" (entry area " .. u.enter_area .. ")") or "")
 end
 
+-- [6.5] [6.22] The first enemy unit not in `target` whose zone of control covers `from`
+-- ("z at 0202"), or nil. Overrunners ignore the zone of the units they overrun, from the hex they
+-- attack from, and no other: a stack in another enemy unit's zone ended its move on entering it
+-- and may not leave it voluntarily, which a successful overrun (the cleared hex must be entered)
+-- would make it do. Disrupted units have no zone [6.6]; none extends across a lake hexside [8].
+function O.other_zone(side, from, target)
+  for _, n in ipairs(kessel.hex.neighbors(from)) do
+    if n ~= target and not kessel.map.has_side(from, n, "lake") then
+      for _, u in ipairs(kessel.units.at(n)) do
+        if u.side ~= side and not C.disrupted(u) then return C.name(u) .. " at " .. n end
+      end
+    end
+  end
+  return nil
+end
+
 function O.reasons(a)
   local reasons = {}
   local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
@@ -101,10 +117,10 @@ function O.reasons(a)
     else
       from = from or u.hex
       if u.hex ~= from then no("6.5", "overrunning units attack together from one hex (%s is in %s, not %s)", C.name(u), u.hex, from) end
-      if C.disrupted(u) then no("6.6", "%s is disrupted and cannot move or attack", C.name(u)) end
-      if u.flags.stopped then no("6.5", "%s was stopped by an earlier overrun this phase", C.name(u)) end
+      if C.disrupted(u) then no("6.6", "%s is disrupted and cannot move or attack", C.name_at(u)) end
+      if u.flags.stopped then no("6.5", "%s was stopped by an earlier overrun this phase", C.name_at(u)) end
       if C.step_is("german_mech_movement") and not C.is_mech(u) then
-        no("4", "only mechanized units move in the Mechanized Movement Phase (%s)", C.name(u))
+        no("4", "only mechanized units move in the Mechanized Movement Phase (%s)", C.name_at(u))
       end
       if C.is_leader(u) then
         leaders[#leaders + 1] = u
@@ -112,14 +128,14 @@ function O.reasons(a)
           no("10.2", "leaders have no attack strength and cannot overrun (WBC09 #12 lets them join)")
         end
       elseif not U.may_attack(u) then
-        no("12.3", "%s has no attack strength and may only defend", C.name(u))
+        no("12.3", "%s has no attack strength and may only defend", C.name_at(u))
       else
         combat_units[#combat_units + 1] = u
         if u.side == C.SOVIET then
           local ok
           if start then ok = C.contains(start.command, u.id)
           else command = command or L.command_hexes(); ok = L.in_command(u, command) end
-          if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name(u)) end
+          if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name_at(u)) end
         end
       end
       if start and C.option("overrun_group") == "started_together" then
@@ -132,7 +148,7 @@ function O.reasons(a)
       local cost = O.cost(side, target)
       local left = O.mp_left(u)
       if left < cost then
-        no("6.5", "%s has %s MP left; an overrun into %s costs %d", C.name(u), tostring(left), target, cost)
+        no("6.5", "%s has %s MP left; an overrun into %s costs %d", C.name_at(u), tostring(left), target, cost)
       end
       units[#units + 1] = u
     end
@@ -144,6 +160,11 @@ function O.reasons(a)
   if from then
     if not kessel.hex.adjacent(from, target) then no("6.5", "%s is not next to %s", target, from)
     elseif kessel.map.has_side(from, target, "lake") then no("6.7", "no overrun across a lake hexside") end
+    local other = O.other_zone(side, from, target)
+    if other then
+      no("6.22", "the overrunners in %s are in the zone of control of %s, which they may not leave voluntarily; an overrun ignores only the zone of the units it attacks (%s)",
+        from, other, target)
+    end
   end
   if not C.enemy_at(target, side) then no("6.5", "%s holds no enemy unit", target) end
   -- [6.4] [6.5] overrunners who clear the hex must enter it: on turns 1-6 a Soviet overrun into

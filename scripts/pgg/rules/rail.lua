@@ -163,12 +163,12 @@ function RL.plan(a)
     if u.hex ~= from then return nil, C.reason("6.3", "%s is not in %s with the rest of the stack", C.name(u), from) end
     local r = M.cannot_move(u)
     if r then return nil, r end
-    if M.first_turn_full_ma(u) then return nil, C.reason("5.2", "the 13th and 20th Armies may not use rail movement on the first turn (%s)", C.name(u)) end
+    if M.first_turn_full_ma(u) then return nil, C.reason("5.2", "the 13th and 20th Armies may not use rail movement on the first turn (%s)", C.name_at(u)) end
     local var = M.first_turn_roll_var(u)
     if var and kessel.game.var(var) ~= "move" then
-      return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may not move by rail", u.formation, C.name(u))
+      return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may not move by rail", u.formation, C.name_at(u))
     end
-    if M.spent(u) > 0 then return nil, C.reason("6.3", "%s has already moved this phase and may not move by rail", C.name(u)) end
+    if M.spent(u) > 0 then return nil, C.reason("6.3", "%s has already moved this phase and may not move by rail", C.name_at(u)) end
     weight = weight + RL.weight(u)
     units[#units + 1] = u
   end
@@ -243,8 +243,10 @@ kessel.action{
       V.passed_path(u.side, plan.path, u)
       kessel.emit.unit_var(u.id, "mp_spent", C.base_ma(u) * 2)
     end
-    kessel.emit.var("rail_units", { turn = kessel.game.turn(), used = RL.used_this_turn() + plan.weight })
-    kessel.emit.note("6.3", string.format("rail move %s -> %s, %d rail hexes", plan.from, plan.path[#plan.path], plan.cost))
+    local used = RL.used_this_turn() + plan.weight
+    kessel.emit.var("rail_units", { turn = kessel.game.turn(), used = used })
+    kessel.emit.note("6.3", string.format("rail move of %s %s -> %s, %d rail hexes; %d of the turn's %d combat units used (armour counts %d)",
+      C.names(plan.units), plan.from, plan.path[#plan.path], plan.cost, used, RL.MAX_UNITS, RL.ARMOUR_COUNTS))
   end,
   enumerate = C.sided_list(function(side)
     local out = {}

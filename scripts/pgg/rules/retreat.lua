@@ -13,7 +13,8 @@
 -- a further loss or retreat result this phase (Eng excepted) — flag "retreated_onto", cleared at
 -- the end of the step. Retreats caused by overruns count too: the rest of that Movement Phase
 -- (WBC09 #4 spells this out; its option changes nothing).
--- Standard: each retreating stack moves as one along one path, in the order of the stacks.
+-- Standard: each retreating stack moves as one along one path; the opponent, who picks the paths,
+-- picks which stack goes next [9.72].
 -- WBC09 #1  absolute priority: empty hex, friendly hex out of enemy ZOC, friendly hex in enemy ZOC,
 --           death — judged over all the units retreating from the combat, not stack by stack;
 --           the search for the best placement is rules/retreat_search.lua (R.priority_reason).
@@ -213,20 +214,19 @@ R.priority_reason = RS.priority_reason
 RS.use{ paths = function(...) return R.paths(...) end, forbidden = forbidden, remaining_groups = remaining_groups,
   limit_ok = R.limit_ok }
 
--- Which groups the opponent may move next: standard, the first stack whole; WBC09 #2 any unit or
--- stack of the remaining ones.
+-- Which groups the opponent may move next. He determines the retreat paths [9.72], and when a
+-- combat has several retreating stacks (a multi-hex attack [9.23], attackers from several hexes)
+-- the order he lays them out in is part of that: any remaining stack, whole [9.7]. WBC09 #2 lets
+-- him split stacks too: any unit of the remaining ones.
 local function candidate_groups(cb)
   local groups, order = remaining_groups(cb)
   local out = {}
-  if C.option("wbc09_02_opponent_orders_retreats") then
-    for _, h in ipairs(order) do
-      out[#out + 1] = groups[h]
-      if #groups[h] > 1 then
-        for _, u in ipairs(groups[h]) do out[#out + 1] = { u } end
-      end
+  local split = C.option("wbc09_02_opponent_orders_retreats")
+  for _, h in ipairs(order) do
+    out[#out + 1] = groups[h]
+    if split and #groups[h] > 1 then
+      for _, u in ipairs(groups[h]) do out[#out + 1] = { u } end
     end
-  elseif order[1] then
-    out[1] = groups[order[1]]
   end
   return out
 end
@@ -329,9 +329,9 @@ local function retreat_check(a, memo)
     if C.option("wbc09_02_opponent_orders_retreats") then
       return C.reason("WBC09 #2", "%s cannot retreat as one group", C.names(group))
     end
-    local next_group = candidate_groups(cb)[1]
-    return C.reason("9.7", "the whole stack retreats together, stack by stack in order (WBC09 #2 lets the opponent split it): %s is not the next stack%s",
-      C.names(group), next_group and (" (next: " .. C.names(next_group) .. " in " .. next_group[1].hex .. ")") or "")
+    local whole = remaining_groups(cb)[group[1].hex] or {}
+    return C.reason("9.7", "the whole stack retreats together (WBC09 #2 lets the opponent split it): %s in %s must retreat with %s",
+      C.names(group), group[1].hex, C.names(whole))
   end
   local path = a.path or {}
   local legal = memo and memo.allowed[table.concat(ids, ",")]
@@ -455,7 +455,7 @@ kessel.action{
     end
     -- [15] the retreating units are the last to pass through the hexes of their path
     require("rules.victory").passed_path(group[1].side, path, group)
-    kessel.emit.note("9.72", string.format("%s retreat%s %s → %s", table.concat(C.ids(group), ", "),
+    kessel.emit.note("9.72", string.format("%s retreat%s %s → %s", C.names(group),
       #group > 1 and "" or "s", from, table.concat(path, "-")))
     cb.retreat_paths[from] = cb.retreat_paths[from] or {}
     table.insert(cb.retreat_paths[from], path)
@@ -560,7 +560,9 @@ kessel.action{
     end
     -- [15] the advancing units are the last to pass through the hexes of their path
     require("rules.victory").passed_path(p.side, a.path, ids)
-    kessel.emit.note("9.8", table.concat(ids, ", ") .. " advance " .. table.concat(a.path, "-"))
+    local advanced = {}
+    for _, id in ipairs(ids) do advanced[#advanced + 1] = kessel.units.get(id) end
+    kessel.emit.note("9.8", C.names(advanced) .. " advance " .. table.concat(a.path, "-"))
     local left = {}
     for _, id in ipairs(p.units) do if not C.contains(ids, id) then left[#left + 1] = id end end
     if #left == 0 then

@@ -135,7 +135,8 @@ local function destinations(cb, group, state, memo)
 end
 
 -- The canonical key of a search state: the stacks still to retreat (each by its hex and the kinds
--- of its units in order; in any order of stacks under WBC09 #2, when the order is free) and, hex by
+-- of its units in order; in any order of stacks when the order is free: the opponent orders them
+-- [9.72]) and, hex by
 -- hex, how many combat units and leaders the simulation has placed there. States with one key have
 -- one best count: the search sees units only through their side, hex and kind, and the units it
 -- has moved are exactly the retreating units no longer in a stack.
@@ -235,7 +236,7 @@ local function upper(stacks, opts, state, memo)
       room[h] = math.max(cap - n, 0)
       if n == 0 then
         if not memo.ezoc:has(h) then list[#list + 1] = h
-        elseif not memo.free and (present[h] or 0) >= cap then room[h] = 0 end
+        elseif not memo.split and (present[h] or 0) >= cap then room[h] = 0 end
       end
     end
     cands[i] = list
@@ -270,7 +271,8 @@ end
 local ONE = vec(0, 0, 1) -- the smallest step between two counts
 
 -- Can the `stacks` (lists of units, each moving whole) still reach a count of at least `need` from
--- `state`: in their order, or (WBC09 #2, `memo.free`) in any order? A stack with a legal path must
+-- `state`: in their order, or (`memo.free`: the opponent orders the stacks [9.72]) in any order?
+-- Under WBC09 #2 (`memo.split`) he may also split them. A stack with a legal path must
 -- take one; one without is eliminated [9.71]. Returns true and a count the stacks can reach (at
 -- least `need`), or false and a count they cannot beat (below `need`).
 -- A branch and bound search: counts compare the same way after adding or taking away the same
@@ -340,7 +342,7 @@ local function reach(cb, stacks, state, memo, need)
     if #choices == 0 then choices = { { dest = nil } } end
     -- the groups that may move: the whole stack, or under WBC09 #2 one unit of it (one of each
     -- kind: units of one kind are alike to the search) while the rest stays for later
-    for _, g in ipairs(movable(whole, memo.free and opts[i][1] ~= nil)) do
+    for _, g in ipairs(movable(whole, memo.split and opts[i][1] ~= nil)) do
       local rest = {}
       for j, h in ipairs(stacks) do
         if j ~= i then rest[#rest + 1] = h
@@ -398,7 +400,7 @@ function RS.new_memo(cb)
   local side = K.side_of(cb, cb.retreat.who)
   local retreating = {}
   for _, id in ipairs(cb.retreat.remaining) do retreating[id] = true end
-  return { best = {}, free = C.option("wbc09_02_opponent_orders_retreats"), ezoc = Z.enemy_zoc(side),
+  return { best = {}, free = true, split = C.option("wbc09_02_opponent_orders_retreats"), ezoc = Z.enemy_zoc(side),
     checked = {}, cut = {}, fit = {}, allowed = {}, stay = {}, near = {}, dests = {}, side = side, retreating = retreating }
 end
 

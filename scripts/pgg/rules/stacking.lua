@@ -136,6 +136,25 @@ function ST.stuck(hex, s)
   return true
 end
 
+-- Why the Soviet Movement Phase of turn 1 has not reached its first move yet, or nil: the set-up
+-- is open [5.1], the German's initial air markers are awaited [13.2], or the first-turn roll is to
+-- be made [5.2]. Stacking is checked at the end of that phase [7.1], so nothing is eliminated as
+-- excess before (the set-up itself may stack over the limit where the scenario says).
+function ST.before_first_move()
+  if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return nil end
+  if require("rules.setup").open() then
+    return C.reason("5.1", "the Soviet set-up is still open (end_setup ends it): stacking is checked at the end of the Soviet Movement Phase [7.1], not before the first move")
+  end
+  local M = require("rules.movement")
+  if M.initial_air_pending() then
+    return C.reason("13.2", "the German's initial air markers come before the first Soviet move: stacking is checked at the end of the Soviet Movement Phase [7.1]")
+  end
+  if M.roll_needed() then
+    return C.reason("5.2", "the first-turn roll for the 16th and 19th Armies comes first: stacking is checked at the end of the Soviet Movement Phase [7.1]")
+  end
+  return nil
+end
+
 -- The retreat excess decision waiting, or nil [7] [9.7].
 local function retreat_excess()
   local p = kessel.game.var("pending")
@@ -172,6 +191,8 @@ kessel.action{
     if not ST.checkpoint(u.side) then
       return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "stacking is not checked now for the %s", u.side)
     end
+    local early = u.side == C.SOVIET and ST.before_first_move()
+    if early then return early end
     if ST.check_hex(u.hex) == nil then
       return C.reason(u.side == C.SOVIET and "7.1" or "7.2", "hex %s is within the stacking limit", u.hex)
     end

@@ -68,6 +68,13 @@ local function german_ctx()
 end
 
 local function german_supplied(ctx, u)
+  -- [13.44] the marker interrupts German supply in its hex: no line runs through it, nor out of it
+  -- for a unit that moved in after it was placed (the road method never reached such a hex; the
+  -- MP method traced from it)
+  ctx.marked = ctx.marked or C.markers_on_map("soviet_interdiction")
+  if ctx.marked[u.hex] then
+    return false, string.format("%s is under a Soviet interdiction marker, which interrupts German supply in its hex [13.44]", u.hex), "13.44"
+  end
   if ctx.by_road[u.hex] then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/"), "11.1" end
   local class = C.class(u)   -- by the unit's own movement type [11.1] (WBC09 #8)
   -- the MP from every hex to the west edge, by one search per movement type and position

@@ -212,6 +212,30 @@ function V.score()
   return { german_vp = german, soviet_vp = soviet, difference = diff, level = level, held = held, destroyed = destroyed }
 end
 
+-- Where a score's points come from, as lines a GM can check against the board [15]: each city
+-- the German holds with a line west and its VP, the South-Western Front divisions, any bid; each
+-- German division destroyed and each Soviet recapture.
+function V.breakdown(r)
+  local g = {}
+  local heldset = {}
+  for _, n in ipairs(r.held) do heldset[n] = true end
+  for _, o in ipairs(V.objectives()) do if heldset[o.name] then g[#g + 1] = string.format("%s (%d)", o.name, o.vp) end end
+  local swf = kessel.game.var("swf_count") or 0
+  if swf > 0 then g[#g + 1] = string.format("%d South-Western Front division(s) called (%d)", swf, V.swf_vp(swf)) end
+  local bid = require("rules.bidding").german_bid()
+  if bid ~= 0 then g[#g + 1] = string.format("bid (-%d)", bid) end
+  local s = {}
+  local per = C.option("soviet_vp_per_division")
+  for _, f in ipairs(r.destroyed) do s[#s + 1] = string.format("%s destroyed (%d)", f, per) end
+  for _, x in ipairs(kessel.game.var("soviet_recaptures") or {}) do
+    s[#s + 1] = string.format("%s retaken on turn %d (%d)", x.city, x.turn, V.recapture_vp())
+  end
+  return {
+    string.format("German VP %d: %s", r.german_vp, #g > 0 and table.concat(g, ", ") or "nothing held with a line to the west edge"),
+    string.format("Soviet VP %d: %s", r.soviet_vp, #s > 0 and table.concat(s, ", ") or "no German division destroyed, no city retaken"),
+  }
+end
+
 -- Soviet VP for each city retaken [15]: the scenario's `soviet_vp_recapture` (declared default 2).
 function V.recapture_vp() return kessel.scenario.var("soviet_vp_recapture") end
 
@@ -246,6 +270,7 @@ kessel.on("step_end", function(index)
   if kessel.game.turn() >= kessel.game.last_turn() and step.id == "german_air_interdiction" then
     local r = V.score()
     kessel.emit.var("result", { german_vp = r.german_vp, soviet_vp = r.soviet_vp, difference = r.difference, level = r.level })
+    for _, line in ipairs(V.breakdown(r)) do kessel.emit.note("15", line) end
     kessel.emit.note("15", string.format("final score: German %d, Soviet %d (%+d): %s", r.german_vp, r.soviet_vp, r.difference, r.level))
   end
 end)

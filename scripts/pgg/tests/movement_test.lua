@@ -160,8 +160,15 @@ end)
 -- Rule 6.6
 kessel.test("case_6_6_disruption_removed_in_owners_removal_phase", function()
   board({ pz("p", "0105", { flags = { "disrupted" } }), rifle("r", "0808", { flags = { "disrupted" } }) }, { step = "soviet_combat" })
-  expect.accepted(kessel.act{ kind = "end_phase" })
+  local events = expect.accepted(kessel.act{ kind = "end_phase" })
   expect.eq(kessel.game.step().id, "soviet_disruption_removal")
+  -- the log says whose disruption went, and where (ninth tester pass)
+  local said = false
+  for _, e in ipairs(events) do
+    if e.text and e.rule == "6.6" and e.text:find("disruption removed", 1, true) and e.text:find("r at 0808", 1, true)
+      and not e.text:find("p at", 1, true) then said = true end
+  end
+  expect.truthy(said, "a 6.6 note names r at 0808 and not p")
   expect.falsy(kessel.units.get("r").flags.disrupted, "Soviet disruption removed")
   expect.truthy(kessel.units.get("p").flags.disrupted, "German disruption stays until the German phase")
 end)

@@ -165,7 +165,7 @@ end)
 -- on rifles in 0403 and 0404: 16 against 4 is 4-1, roll 4: D1. The defender's result covers the
 -- whole combat: one step in all, or every defending stack retreats a hex. Each retreat path is the
 -- German's pick: 0403 may go only to 0402 (0503 and 0303 are in German ZOC, 0404 is not empty),
--- 0404 to 0405. Then either attacking hex may advance into either emptied hex, one at a time.
+-- 0404 to 0405, in the order he likes. Then either attacking hex may advance into either emptied hex, one at a time.
 kessel.test("case_9_23_two_hex_d1_every_defending_stack_retreats_and_either_attacking_hex_advances", function()
   B.setup{ B.pz("g", "0304", "8-8-10"), B.pz("h", "0504", "8-8-10"), B.rifle("a", "0403", "2-2-6"),
     B.rifle("b", "0404", "2-2-6"), B.leader("l", "0705", 5) }
@@ -180,7 +180,8 @@ kessel.test("case_9_23_two_hex_d1_every_defending_stack_retreats_and_either_atta
   expect.eq(B.pending().side, "german", "the opponent picks the paths [9.72]")
   local paths = {}
   for _, a in ipairs(kessel.legal("german")) do paths[#paths + 1] = a.units[1] .. ":" .. table.concat(a.path, ",") end
-  expect.eq(table.concat(paths, " "), "a:0402")
+  -- the German picks which stack goes first [9.72] (the order the paths are laid out in is his)
+  expect.eq(table.concat(paths, " "), "a:0402 b:0405")
   expect.accepted(kessel.act{ kind = "retreat", units = { "a" }, path = { "0402" } })
   expect.accepted(kessel.act{ kind = "retreat", units = { "b" }, path = { "0405" } })
   expect.eq(B.pending().kind, "advance")

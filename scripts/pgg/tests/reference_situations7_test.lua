@@ -259,7 +259,7 @@ kessel.test("case_4_refusals_name_the_unit_and_the_hex", function()
   local ok, why = kessel.act{ kind = "move", units = { "a" }, path = { "0104", "0204" } }
   expect.refused(ok, why, "5.2", "may not end their move in columns 01-02 (a (20 Army), 0204)")
   ok, why = kessel.act{ kind = "rail_move", units = { "s" }, path = { "0705" } }
-  expect.refused(ok, why, "5.2", "the 16 Army rolled to stand on the first turn: s (16 Army) may not move by rail")
+  expect.refused(ok, why, "5.2", "the 16 Army rolled to stand on the first turn: s (16 Army) in 0505 may not move by rail")
   B.setup({ B.pz("g", "0303") }, { step = "german_air_interdiction", turn = 4, map = { columns = 45, rows = 5 },
     markers = { { kind = "air_interdiction", side = "german", count = 3 } } })
   ok, why = kessel.act{ kind = "place_marker", hex = "4103" }
@@ -353,19 +353,24 @@ kessel.test("case_14_3_reach_of_a_reinforcement_is_its_field_from_the_entry_area
   expect.truthy(r.refused[1].message:find("(initial) Movement Phase", 1, true), r.refused[1].message)
 end)
 
--- [9.7] [9.72] In the standard game the stacks of a multi-hex defence retreat whole, one after the
--- other; naming the second stack first is refused with the stack that goes next. (Rifles in 0403
--- and 0404 attacked from 0304 and 0504 at 4-1, roll 4: D1, the Soviet retreats.)
-kessel.test("case_9_7_retreating_the_wrong_stack_names_the_next_one", function()
+-- [9.7] [9.72] In the standard game the stacks of a multi-hex defence retreat whole; the German,
+-- who picks the paths, picks which stack goes first (ninth tester pass: the engine made him take
+-- them in the order of the attack's targets). Splitting a stack is refused naming the stack.
+-- (Rifles in 0403 and 0404 attacked from 0304 and 0504 at 4-1, roll 4: D1, the Soviet retreats.)
+kessel.test("case_9_72_the_opponent_picks_which_defending_stack_retreats_first", function()
   B.setup{ B.pz("g", "0304", "8-8-10"), B.pz("h", "0504", "8-8-10"), B.rifle("a", "0403", "2-2-6"),
-    B.rifle("b", "0404", "2-2-6"), B.leader("l", "0705", 5) }
-  kessel.inject_dice{ 4 }
+    B.rifle("b", "0404", "1-1-6"), B.rifle("c", "0404", "1-1-6"), B.leader("l", "0705", 5) }
+  kessel.inject_dice{ 4 } -- 16 against 4: 4-1, roll 4: D1
   expect.accepted(kessel.act{ kind = "attack", units = { "g", "h" }, targets = { "0403", "0404" } })
   expect.accepted(kessel.act{ kind = "choose", choice = "retreat" })
   local ok, why = kessel.act{ kind = "retreat", units = { "b" }, path = { "0405" } }
-  expect.refused(ok, why, "9.7", "b is not the next stack (next: a in 0403)")
+  expect.refused(ok, why, "9.7", "b in 0404 must retreat with b, c")
   ok, why = kessel.act{ kind = "retreat", units = { "a", "b" }, path = { "0402" } }
   expect.refused(ok, why, "9.72", "units retreating together must start in one hex (a is in 0403, b in 0404)")
+  expect.accepted(kessel.act{ kind = "retreat", units = { "b", "c" }, path = { "0405" } })
+  expect.accepted(kessel.act{ kind = "retreat", units = { "a" }, path = { "0402" } })
+  expect.eq(B.where("a"), "0402")
+  expect.eq(B.where("c"), "0405")
 end)
 
 -- [5.2] [13.2] WBC09 sides. The 16th and 19th Armies' die roll is part of the first Soviet

@@ -271,8 +271,11 @@ do
       if wbc then
         expect.refused(ok, r, "WBC09 #1", "2 in empty hexes, 1 in friendly hexes out of enemy ZOC")
         local list = offered("german", "retreat")
-        expect.eq(#list, 1, "only the retreat onto the friends in 0402 is offered")
+        -- the lone unit onto its friends in 0402, or the pair first into 0504 (the opponent picks
+        -- which stack goes first [9.72]): both reach 2 in empty hexes and 1 out of enemy ZOC
+        expect.eq(#list, 2, "the retreat onto the friends in 0402, or the pair first into 0504")
         expect.truthy(has_retreat(list, { "a" }, { "0402" }))
+        expect.truthy(has_retreat(list, { "b1", "b2" }, { "0504" }))
         expect.accepted(retreat({ "a" }, { "0402" }))
         expect.accepted(retreat({ "b1", "b2" }, { "0504" }))
         expect.falsy(kessel.units.get("b1").flags.retreated_onto, "the pair went into an empty hex")

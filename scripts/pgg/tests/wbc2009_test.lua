@@ -200,7 +200,9 @@ kessel.test("case_wbc09_12_multiple_leaders_and_overrun", function()
     local ok, r = attack({ "s", "l1", "l2" }, { "0303" })
     if wbc then
       expect.accepted(ok, r)
-      expect.eq(kessel.game.var("combat") and kessel.game.var("combat").attack or 8, 8, "4 + min(5, 4)")
+      local found = false
+      for _, e in ipairs(r) do if e.text and e.text:find("attack 8 against", 1, true) then found = true end end
+      expect.truthy(found, "4 + min(5, 4) = 8")
     else
       expect.refused(ok, r, "10.36", "only one leader")
     end
