@@ -278,6 +278,14 @@ local function crew_leaves(v, st, case)
   A.classify_unit(kessel.units.get(id), st)
 end
 
+-- a British unit 9.6153 will withdraw in this RePh: the scenario just played was Day II (9.612 has
+-- not yet changed the date at 9.605), and it is a non-crew MMC or an SMC marked `airborne = false`
+function A.withdrawn_after_day_ii(u)
+  if not C.pb() or u.side ~= "british" or C.var("date") ~= "day_ii" then return false end
+  if u.vars.airborne ~= false or u.vars.ox_bucks or u.type == "crew" then return false end
+  return C.is_mmc(u) or C.is_smc(u)
+end
+
 function A.classify_unit(u, st)
   do
     -- an abandoned vehicle is Equipment, not a Mobile vehicle: it never Escapes (the chart)
@@ -326,6 +334,14 @@ function A.classify_unit(u, st)
         end
       else
         status, why = "must_escape", "9.6056"
+      end
+      -- [9.6056] EXC: the chart is not for the British non-Airborne units that 9.6153 withdraws
+      -- after the Day II CG scenario (non-crew MMC and the SMC not of an Airborne formation): they
+      -- make no Escape and wait where they are to be removed
+      if status ~= "retained" and A.withdrawn_after_day_ii(u) then
+        C.note("9.6056", u.id .. " is a British non-Airborne unit: the chart does not apply to it (EXC); it is withdrawn in 9.6153")
+        kessel.emit.unit_var(u.id, "reph", { status = "to_withdraw", area = mine and mine.id or nil, why = "9.6153", class = cls })
+        return
       end
       local iso, through
       if status == "must_escape" then iso, through = A.escape_isolation(u, st) end

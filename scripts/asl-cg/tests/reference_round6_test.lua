@@ -45,3 +45,39 @@ kessel.test("case_9.6152_note_3_no_hex_numbered_20_guns_enter_at_z28", function(
   T.has_note(ev, "Z28 is an Eligible Entry Area and the Guns are Manhandled")
   for _, u in ipairs(kessel.units.all{ side = "british", type = "squad" }) do expect.eq(u.hex, "C3") end
 end)
+
+-- [9.6056] EXC British non-Airborne units/SW [9.6153]: after the Day II CG scenario, a Day II
+-- reinforcement squad (not Airborne) with its LMG in the German Setup Area (I5) and one in No
+-- Man's Land (F5) are not put through the chart: no Escape (which could leave the LMG on the map
+-- for the Germans); they are withdrawn in 9.6153. An Airborne squad in the German area must still
+-- Escape. Before, both non-Airborne squads had to attempt Escape.
+kessel.test("case_9.6056_british_non_airborne_units_are_not_charted_after_day_ii", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "E5", "H5" } }, areas = { A9 = { "A9", "A10" }, L1 = { "L1" } } },
+    markers = { { kind = "control", side = "german", at = "H5" }, { kind = "control", side = "british", at = "E5" } },
+    vars = { date = "day_ii", entry_areas = { german = { A9 = true }, british = { L1 = true } } },
+    units = { T.squad("inf", "british", "6-4-8", "I5", { vars = { airborne = false } }),
+      T.sw("lmg", "british", "LMG", "I5", { vars = { possessed_by = "inf", airborne = false } }),
+      T.squad("inf2", "british", "6-4-8", "F5", { vars = { airborne = false } }),
+      T.squad("para", "british", "6-4-8", "I6") } }
+  local ev = T.resolve()
+  expect.eq(T.unit("inf").vars.reph.status, "to_withdraw")
+  expect.eq(T.unit("inf2").vars.reph.status, "to_withdraw")
+  expect.eq(T.unit("para").vars.reph.status, "must_escape", "an Airborne squad is charted as ever")
+  T.has_note(ev, "inf is a British non-Airborne unit: the chart does not apply to it")
+  -- 9.606: only the Airborne squad makes its compulsory Escape DR
+  kessel.inject_dice{ 1, 1 }
+  ev = T.resolve()
+  local rec = T.record(ev, "escape")
+  expect.eq(rec.units[1], "para")
+  for _, e in ipairs(ev) do
+    if e.event == "record" and e.kind == "escape" then expect.eq(e.fields.units[1], "para", "no Escape DR for a non-Airborne unit") end
+  end
+  expect.eq(T.unit("lmg").vars.possessed_by, "inf")
+  -- on to 9.615: both are withdrawn with the LMG
+  while kessel.game.step().id ~= "reinforcements" do T.resolve() end
+  T.resolve()
+  expect.eq(T.unit("inf").location, "removed")
+  expect.eq(T.unit("inf2").location, "removed")
+  expect.eq(T.unit("lmg").location, "removed")
+  expect.eq(T.unit("para").location, "map")
+end)
