@@ -81,3 +81,23 @@ kessel.test("case_9.6056_british_non_airborne_units_are_not_charted_after_day_ii
   expect.eq(T.unit("lmg").location, "removed")
   expect.eq(T.unit("para").location, "map")
 end)
+
+-- [9.6171] [9.619] a GM who types an RG or a Fortification the tables do not have is told what
+-- they have: the refusal lists the RG IDs that may be bought and the purchase table's items (each
+-- listed name is accepted by the table)
+kessel.test("case_9.619_an_unknown_purchase_lists_what_the_tables_have", function()
+  local P = require("rules.purchase")
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 30 }, entry_areas = { german = { A7 = true } } } }
+  local ok, reasons = kessel.act{ kind = "buy_rg", side = "german", rg = "i4", entry = "A7" }
+  local why = expect.refused(ok, reasons, "9.6171", "no RG `i4` on the RG chart")
+  expect.truthy(why.message:find("I4, I5, V1", 1, true), why.message)
+  expect.truthy(why.message:find("M1)", 1, true), why.message)
+  expect.falsy(why.message:find("I1", 1, true), "an Initial-Scenario RG is not offered")
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 20 } } }
+  ok, reasons = kessel.act{ kind = "buy_fortification", side = "british", item = "foxhole" }
+  why = expect.refused(ok, reasons, "9.619", "no Fortification `foxhole`")
+  for _, item in ipairs(P.FORT_ITEMS) do
+    expect.truthy(why.message:find(item, 1, true), item)
+    expect.truthy(pcall(kessel.tables.cell, "fortification_costs", item, "cost"), item .. " is a row of the table")
+  end
+end)
