@@ -164,7 +164,15 @@ function A.compute()
       end
     end
   end
-  return { hexes = cls, areas = areas, ctrl = ctrl }
+  -- the ground-level Control of every occupied Location as 9.605 finds it: a Location vacated later
+  -- in this RePh (an Escape, an evacuated leader, a Shift) keeps it [9.6131] (A26.11)
+  local held = {}
+  for _, u in ipairs(C.on_map()) do
+    if C.level(u) == 0 and held[u.hex] == nil then held[u.hex] = A.controller(u.hex, 0) or false end
+  end
+  local control = {}
+  for h, s in pairs(held) do if s then control[h] = s end end
+  return { hexes = cls, areas = areas, ctrl = ctrl, control = control }
 end
 
 -- [9.6057] an upper-level Location is not Isolated if its building has a friendly-Controlled,
@@ -196,6 +204,17 @@ end
 
 -- the stored result of 9.605 (it does not change until the next scenario [9.605])
 function A.stored() return kessel.game.var("setup_areas") end
+
+-- who Controls a ground-level Location after 9.605: its Control marker or sole occupant, else, when
+-- it is empty now, the side that Controlled it as 9.605 found it (a vacated Location stays the
+-- vacating side's [9.6131]); returns the side and whether it came from 9.605's record
+function A.controller_since_9605(hex)
+  local now = A.controller(hex, 0)
+  if now then return now, false end
+  local st = A.stored()
+  local was = st and st.control and st.control[hex]
+  return was, was ~= nil
+end
 
 -- the area a Location lies in for a side, or nil. An upper-level Location that forms its own
 -- area belongs to that area only.

@@ -101,3 +101,26 @@ kessel.test("case_9.619_an_unknown_purchase_lists_what_the_tables_have", functio
     expect.truthy(pcall(kessel.tables.cell, "fortification_costs", item, "cost"), item .. " is a row of the table")
   end
 end)
+
+-- [9.61222] [9.6131] the German Controls the building in II13 by occupation alone (no Control
+-- marker) when 9.605 determines the Setup Areas; its only occupant, a wounded leader, is then
+-- evacuated in 9.6101. The Location keeps its Control (9.6131: a vacated Setup Area stays the
+-- vacating side's; A26.11), so in 9.612 the German SAN is still unadjusted. Before, 9.612 read
+-- the empty building as uncontrolled and made the German SAN dr (6 + 2 = 8: SAN 6 -> 4).
+kessel.test("case_9.61222_9.6131_ii13_vacated_after_9.605_stays_german", function()
+  T.setup{ step = "setup_areas", map = { columns = 36, rows = 14, tags = { strategic = { "II13", "C3" } }, areas = { EA = { "II14", "HH14" } } },
+    vars = { date = "day_i", san = { british = 2, german = 6 }, entry_areas = { german = { EA = true } } },
+    units = { T.leader("gl", "german", "8-0", "II13", { vars = { wounded = true } }), T.squad("b", "british", "6-4-8", "C3") } }
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("setup_areas").hexes.II13, "german")
+  while kessel.game.step().id ~= "wounded" do T.resolve() end
+  kessel.inject_dice{ 6 }   -- 6 + 0: evacuated
+  T.resolve()
+  expect.eq(T.unit("gl").location, "eliminated", "II13 is empty now")
+  while kessel.game.step().id ~= "date_san" do T.resolve() end
+  kessel.inject_dice{ 6 }   -- a German SAN dr, if one were made: 6 + 2 = 8, SAN 6 -> 4
+  ev = T.resolve()
+  expect.eq(kessel.game.var("date"), "day_ii")
+  expect.eq(T.C.get_in("san", "german"), 6, "unadjusted: the Germans still Control II13")
+  T.has_note(ev, "(vacated since 9.605, it stays German-Controlled: 9.6131): German SAN unadjusted")
+end)
