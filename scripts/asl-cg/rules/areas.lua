@@ -47,7 +47,16 @@ function A.controller(hex, level)
       if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
     end
   end
-  return n == 1 and last or nil
+  if n == 1 then return last end
+  -- RB: 11.607 clears the map of non-Isolated units, which leaves their Locations' Control as it
+  -- was (the Perimeter gives it, 11.6059): the Control by occupation found just before the
+  -- clearing (var `control_at_clearing`, written in 11.607 of this RePh) still holds for an empty
+  -- Location [11.6072] [11.6073] [11.615]
+  if n == 0 and not C.pb() then
+    local snap = kessel.game.var("control_at_clearing")
+    if type(snap) == "table" and snap[hex .. "@" .. tostring(level or 0)] then return snap[hex .. "@" .. tostring(level or 0)] end
+  end
+  return nil
 end
 
 local function entry_hexes(side)

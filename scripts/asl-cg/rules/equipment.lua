@@ -85,6 +85,16 @@ S.on_end("equipment", function()
   -- [11.607] non-Isolated units/Equipment leave friendly-Controlled Locations for the Retained box
   -- [EXC: Gun/AFV in a Fortified Building Location or Pillbox, Immobile vehicles]; [11.6071]
   -- Isolated ones stay; [11.6072] Equipment is Retained by the side Controlling its Location.
+  -- Clearing a Location does not change its Control: the Control each occupied Location has now is
+  -- kept for the rest of the RePh (`A.controller` reads it for an emptied Location)
+  local snap = {}
+  for _, u in ipairs(C.on_map()) do
+    local key = u.hex .. "@" .. tostring(C.level(u))
+    if snap[key] == nil then snap[key] = A.controller(u.hex, C.level(u)) or false end
+  end
+  local kept = {}
+  for k, s in pairs(snap) do if s then kept[k] = s end end
+  kessel.emit.var("control_at_clearing", kept)
   for _, u in ipairs(C.on_map()) do
     -- a hidden Set DC waits for 11.6073 [11.6072 EXC]
     local set_dc = u.vars.set_dc and u.vars.hidden

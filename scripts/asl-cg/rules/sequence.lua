@@ -293,6 +293,8 @@ kessel.action{
   -- own CG Date (no new date, no CPP replenishment: the CG's initial CPP)
   apply = function(a)
     if a.initial then kessel.emit.var("initial_reph", true) end
+    -- the Control an earlier RePh's clearing kept [11.607] is not this one's
+    if kessel.game.var("control_at_clearing") ~= nil then kessel.emit.var("control_at_clearing", nil) end
     kessel.emit.mode("refit")
     skip_other_module()
     C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")

@@ -124,3 +124,30 @@ kessel.test("case_9.61222_9.6131_ii13_vacated_after_9.605_stays_german", functio
   expect.eq(T.C.get_in("san", "german"), 6, "unadjusted: the Germans still Control II13")
   T.has_note(ev, "(vacated since 9.605, it stays German-Controlled: 9.6131): German SAN unadjusted")
 end)
+
+-- [11.607] [11.6072] [11.6073] [11.615] RB Control by occupation alone (no Control markers): a
+-- Russian squad holds C5, D4 and E5. 11.607 clears them to the Retained box, but the Locations
+-- stay Russian-Controlled: the unpossessed German LMG in C5 is Retained (Captured) by the
+-- Russians, the hidden German minefield in C5 is revealed as Known, the hidden German Set DC in E5
+-- is Eliminated, and in 11.615 the Russians may roll to remove the German wire in D4. Before, the
+-- clearing emptied the Locations first: the LMG stayed German (its id sorting after the squad's),
+-- the minefield and the DC stayed hidden, and the removal was refused "only in a friendly-
+-- Controlled Location".
+kessel.test("case_11.607_cleared_locations_keep_their_control", function()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, units = {
+    T.squad("a", "russian", "4-4-7r", "C5"), T.squad("b", "russian", "4-4-7r", "D4"), T.squad("c", "russian", "4-4-7r", "E5"),
+    T.sw("z_lmg", "german", "LMG", "C5"), T.sw("z_dc", "german", "DC", "E5", { vars = { hidden = true, set_dc = true } }) },
+    valued = { { kind = "ap_mine", side = "german", hex = "C5", value = { strength = 6, hidden = true } },
+      { kind = "wire", side = "german", hex = "D4", value = { fortification = true } } } }
+  local ev = T.resolve()
+  expect.eq(T.unit("a").location, "pending", "cleared to the Retained box")
+  expect.eq(T.unit("z_lmg").side, "russian", "Retained (Captured) by the side Controlling C5 [11.6072]")
+  expect.eq(T.unit("z_dc").location, "eliminated", "a hidden Set DC in an enemy-Controlled Location [11.6073]")
+  T.has_note(ev, "in C5 is revealed as a Known minefield")
+  while kessel.game.step().id ~= "fort_removal" do T.resolve() end
+  local wire
+  for _, m in ipairs(kessel.markers.all{ kind = "wire" }) do wire = m end
+  kessel.inject_dice{ 1 }
+  expect.accepted(kessel.act{ kind = "remove_fortification", side = "russian", marker = wire.id })
+  T.replays()
+end)
