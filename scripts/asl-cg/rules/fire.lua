@@ -184,13 +184,37 @@ function F.rb()
       end
     end
   end
-  -- [11.6094] [11.6095] Isolated units confined there are Eliminated; the opponent Controls them
+  -- [11.6094] [11.6095] Isolated units confined there are Eliminated, and the formerly Isolated
+  -- hexes of that building/Factory become Controlled by the opponent: each hex that held an
+  -- Isolated unit, and each hex of the listed Isolated Area it was in that lies in the building
+  -- (one Control marker per hex: the Isolated side's marker goes)
+  local function pass_control(burnt, case)
+    local to = {}
+    for _, h in ipairs(C.sorted_keys(burnt)) do
+      for _, u in ipairs(kessel.units.at(h)) do
+        if u.vars.isolated and u.side then
+          to[h] = C.other(u.side)
+          for _, a in ipairs(C.var("isolated_areas", {}) or {}) do
+            local inside = false
+            for _, x in ipairs(a.hexes or {}) do if x == h then inside = true end end
+            for _, x in ipairs(inside and a.hexes or {}) do if burnt[x] and to[x] == nil then to[x] = C.other(u.side) end end
+          end
+        end
+      end
+    end
+    for _, h in ipairs(C.sorted_keys(to)) do
+      for _, m in ipairs(kessel.markers.at(h)) do
+        if m.kind == "control" and m.hex == h and (type(m.value) ~= "table" or (m.value.level or 0) == 0) then kessel.emit.marker(m.id) end
+      end
+      kessel.emit.create_marker{ kind = "control", side = to[h], hex = h, value = { level = 0 } }
+      C.note(case, h .. " was Isolated: it becomes Controlled by the " .. to[h])
+    end
+  end
+  pass_control(rubbled, "11.6094")
+  pass_control(gutted, "11.6095")
   for _, h in ipairs(C.sorted_keys(rubbled)) do
     for _, u in ipairs(kessel.units.at(h)) do
-      if u.vars.isolated then
-        C.eliminate(u.id, "11.6094", "Isolated in a building that burned down")
-        kessel.emit.create_marker{ kind = "control", side = C.other(u.side), hex = h, value = { level = 0 } }
-      end
+      if u.vars.isolated then C.eliminate(u.id, "11.6094", "Isolated in a building that burned down") end
     end
   end
   for _, h in ipairs(C.sorted_keys(gutted)) do

@@ -151,3 +151,32 @@ kessel.test("case_11.607_cleared_locations_keep_their_control", function()
   expect.accepted(kessel.act{ kind = "remove_fortification", side = "russian", marker = wire.id })
   T.replays()
 end)
+
+-- [11.6094] [11.6095] the formerly Isolated hexes of a building that burns down, and of a Factory
+-- that is Gutted, become Controlled by the opponent. The Cafe (D4, D5) is a German Isolated Area
+-- with a German Control marker in D4 and two Isolated German squads there; it burns down: both
+-- squads are Eliminated and both hexes are the Russians' (one Control marker each, the German one
+-- gone). The Factory (F5, F6) holds an Isolated Russian squad in F5 and is Gutted: F5 and F6 are
+-- German-Controlled. Before, D4 got a Russian marker per Eliminated unit beside the German one
+-- (which the Control lookup could read first), D5 none, and the Factory none.
+kessel.test("case_11.6094_11.6095_formerly_isolated_hexes_pass_to_the_opponent", function()
+  T.setup{ module = "rb", step = "blazes", map = { terrain = { D4 = "wooden_building", D5 = "wooden_building", F5 = "factory", F6 = "factory" },
+      places = { { name = "Cafe", kind = "building", hexes = { "D4", "D5" } }, { name = "Works", kind = "building", hexes = { "F5", "F6" } } } },
+    markers = { { kind = "control", side = "german", at = "D4" }, { kind = "blaze", at = "D5" }, { kind = "blaze", at = "F6" } },
+    vars = { isolated_areas = { { hexes = { "D4", "D5" } }, { hexes = { "F5", "F6" } } } },
+    units = { T.squad("g1", "german", "4-6-7", "D4", { vars = { isolated = true } }), T.squad("g2", "german", "4-6-7", "D4", { vars = { isolated = true } }),
+      T.squad("r1", "russian", "4-4-7r", "F5", { vars = { isolated = true } }) } }
+  T.resolve()
+  local A = require("rules.areas")
+  expect.eq(T.unit("g1").location, "eliminated")
+  expect.eq(T.unit("g2").location, "eliminated")
+  expect.eq(T.unit("r1").location, "eliminated")
+  for _, h in ipairs({ "D4", "D5" }) do
+    expect.eq(A.controller(h, 0), "russian", h)
+    local n = 0
+    for _, m in ipairs(kessel.markers.at(h)) do if m.kind == "control" and m.hex == h then n = n + 1; expect.eq(m.side, "russian", h) end end
+    expect.eq(n, 1, "one Control marker in " .. h)
+  end
+  expect.eq(A.controller("F5", 0), "german")
+  expect.eq(A.controller("F6", 0), "german")
+end)
