@@ -183,7 +183,7 @@ local function freed(p, case)
   kessel.emit.unit_var(p.id, "unarmed", nil)
   if C.pb() then
     kessel.emit.unit_var(p.id, "reph", { status = "retained" })
-    X.relocate(kessel.units.get(p.id), case)
+    X.relocate(kessel.units.get(p.id), case, { shortest = true })
   else
     kessel.emit.withdraw(p.id)
   end

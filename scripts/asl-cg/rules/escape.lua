@@ -161,8 +161,11 @@ function X.drm(units)
 end
 
 -- [9.6061] an escaped unit goes to the nearest friendly Setup Area or Eligible Entry Area, through
--- as few enemy Setup-Area hexes as possible (No Man's Land is crossed too: a reading, see docs)
-function X.relocate(u, case)
+-- as few enemy Setup-Area hexes as possible (No Man's Land is crossed too: a reading, see docs).
+-- `opts.shortest`: a freed prisoner [9.608] goes by the shortest path of contiguous, Enterable
+-- Locations, enemy Setup-Area Locations counting as any other
+function X.relocate(u, case, opts)
+  local shortest = opts and opts.shortest
   if not C.pb() then
     -- [11.6064] Retained in the box: no longer Isolated, no Ammunition Shortage [11.6061 EXC]; the
     -- area it left is judged again [11.6065]
@@ -190,6 +193,7 @@ function X.relocate(u, case)
   local t = kessel.paths.trace{ from = u.hex, target = function(h) return targets[h] ~= nil end,
     step = function(_, to)
       if kessel.map.terrain(to) == "water" then return nil end
+      if shortest then return 1 end
       if targets[to] or st.hexes[to] == "ut" or st.hexes[to] == "nml" then return 1 end
       if st.hexes[to] == C.other(u.side) then return 1000 end
       return nil
@@ -208,7 +212,8 @@ function X.relocate(u, case)
     kessel.emit.unit_var(u.id, "reph", { status = "retained", why = "9.6061" })
   end
   kessel.emit.unit_var(u.id, "isolated", nil)
-  C.note("9.6061", u.id .. " escapes to " .. where)
+  if shortest then C.note(case, u.id .. " is Retained into the nearest friendly area: " .. where)
+  else C.note("9.6061", u.id .. " escapes to " .. where) end
 end
 
 local function random_pick(units, case)

@@ -180,3 +180,30 @@ kessel.test("case_11.6094_11.6095_formerly_isolated_hexes_pass_to_the_opponent",
   expect.eq(A.controller("F5", 0), "german")
   expect.eq(A.controller("F6", 0), "german")
 end)
+
+-- [9.608] a freed prisoner is Retained into the nearest friendly Setup/Eligible-Entry Area "in
+-- shortest path of contiguous, Enterable Locations": unlike an Escape [9.6061] it does not avoid
+-- enemy Setup-Area Locations. The British prisoner in F5 is freed by its Isolated German Guard;
+-- the German area holds every hex within two of F5 but F4 and F3. British area B (F8) is three
+-- hexes away through two German hexes, area A (F1) four hexes away through Uncontrolled Territory:
+-- B is the nearest. Before, the Escape path was used and the prisoner went to A.
+kessel.test("case_9.608_a_freed_prisoner_takes_the_shortest_path", function()
+  local hexes, german = {}, {}
+  T.setup{ step = "prisoners", units = {
+    T.squad("gi", "german", "4-6-7", "F5", { vars = { isolated = true, reph = { status = "isolated", area = "A" } } }),
+    T.squad("p", "british", "6-4-8", "F5", { vars = { prisoner_of = "german", guarded_by = "gi", unarmed = true } }) } }
+  for _, h in ipairs(kessel.map.hexes()) do hexes[h] = "ut" end
+  for _, h in ipairs(kessel.hex.range("F5", 2)) do
+    if h ~= "F4" and h ~= "F3" then hexes[h] = "german"; german[#german + 1] = h end
+  end
+  hexes.F1, hexes.F8 = "british", "british"
+  kessel.emit.var("setup_areas", { hexes = hexes, ctrl = {}, areas = {
+    german = { { id = "A", hexes = german, isolated = true } },
+    british = { { id = "A", hexes = { "F1" }, isolated = false }, { id = "B", hexes = { "F8" }, isolated = false } } } })
+  local ok, ev = kessel.act{ kind = "prisoner", side = "german", unit = "p", choice = "free" }
+  expect.accepted(ok, ev)
+  expect.eq(T.unit("p").hex, "F8", "the nearest area by the shortest path")
+  expect.eq(T.unit("p").vars.reph.area, "B")
+  T.has_note(ev, "[9.608] p is Retained into the nearest friendly area: Setup Area B")
+  expect.eq(T.note(ev, "escapes to"), nil, "a freed prisoner does not escape")
+end)
