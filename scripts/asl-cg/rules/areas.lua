@@ -425,7 +425,11 @@ S.on_end("setup_areas", function()
   for _, h in ipairs(kessel.map.hexes()) do if st.hexes[h] == "nml" then nml[#nml + 1] = h end end
   C.record("setup_areas", "9.605", { areas = summary, no_mans_land = nml })
   A.classify(st)
-  -- [9.6058] No Move: before Night II, German units on No Move stay where they are
+  -- [9.6058] No Move: before Night II, German units on No Move stay where they are (the mark is
+  -- this RePh's: an earlier one's is taken off first)
+  for _, u in ipairs(kessel.units.all()) do
+    if u.vars.fixed ~= nil then kessel.emit.unit_var(u.id, "fixed", nil) end
+  end
   if C.upcoming_date() == "night_ii" then
     for _, u in ipairs(C.on_map("german")) do
       if u.vars.no_move then

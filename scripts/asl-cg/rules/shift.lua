@@ -96,6 +96,9 @@ function T.validate(a)
       return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle")
     end
     if u.vars.shifted == C.var("date") then return C.refuse("9.613", id .. " already tried to Shift this CG Date") end
+    if u.vars.fixed then
+      return C.refuse("9.6058", id .. " is on a No Move counter: it begins the Night II CG scenario where it ended Night I")
+    end
     side = side or u.side
     if u.side ~= side then return C.refuse("9.613", "a group is of one side") end
     units[#units + 1] = u

@@ -207,3 +207,35 @@ kessel.test("case_9.608_a_freed_prisoner_takes_the_shortest_path", function()
   T.has_note(ev, "[9.608] p is Retained into the nearest friendly area: Setup Area B")
   expect.eq(T.note(ev, "escapes to"), nil, "a freed prisoner does not escape")
 end)
+
+-- [9.6058] before Night II, a German unit on a No Move counter begins Night II where it ended
+-- Night I: it may not Shift to another area in 9.613 (nor is the Shift offered); one on a
+-- free-movement hex (D3) may. Two Refit Phases later (before Dawn: the Night III date has taken
+-- the No Move counters off in 9.602), the same unit may Shift again: its mark is decided anew in
+-- 9.605. Before, the mark was set and nothing read it: the Shift was accepted.
+kessel.test("case_9.6058_a_no_move_unit_may_not_shift_before_night_ii", function()
+  local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+  local function play(date, no_move)
+    T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "C9", "M6" }, free_movement = { "D3" } },
+        areas = { A1 = { "A1" }, N12 = { "N12" } } },
+      markers = { ctrl("german", "C3"), ctrl("german", "C9"), ctrl("british", "M6") },
+      vars = { entry_areas = { german = { A1 = true, N12 = true } }, date = date },
+      units = { T.squad("g", "german", "4-6-7", "C3", { vars = { no_move = no_move, fixed = true } }),
+        T.squad("f", "german", "4-6-7", "D3", { vars = { no_move = no_move } }) } }
+    while kessel.game.step().id ~= "shift" do T.resolve() end
+  end
+  play("night_i", true)
+  expect.eq(T.unit("g").vars.fixed, true)
+  local ok, r = kessel.act{ kind = "shift", side = "german", units = { "g" }, to = "A1" }
+  expect.refused(ok, r, "9.6058", "No Move")
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "shift" then
+      for _, id in ipairs(a.units) do expect.truthy(id ~= "g", "a Shift of g is not offered") end
+    end
+  end
+  expect.accepted(kessel.act{ kind = "shift", side = "german", units = { "f" }, to = "A1" })
+  -- a later RePh: no No Move counter (9.602 took it off before Night III), an old mark
+  play("night_iii", nil)
+  expect.eq(T.unit("g").vars.fixed, nil, "decided anew in 9.605")
+  expect.accepted(kessel.act{ kind = "shift", side = "german", units = { "g" }, to = "A1" })
+end)
