@@ -239,3 +239,20 @@ kessel.test("case_9.6058_a_no_move_unit_may_not_shift_before_night_ii", function
   expect.eq(T.unit("g").vars.fixed, nil, "decided anew in 9.605")
   expect.accepted(kessel.act{ kind = "shift", side = "german", units = { "g" }, to = "A1" })
 end)
+
+-- [9.6121] [11.6121] a CG Date a GM could mistype ("Day I", "day1", "Oct 18") is refused by
+-- `kessel check` (the `check` hook) with the dates the module has; before, it passed and the RePh
+-- kept the date unchanged, with no CPP Base # [9.6161]
+kessel.test("case_9.6121_a_date_not_on_the_list_is_refused_at_check", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", vars = { date = "Day I", next_date = "day2", san = { british = 4, german = 2 } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[9.6121] date `Day I` is not a CG Date of the PB campaign game (night_i, night_ii, night_iii, dawn, day_i, day_ii, day_iii, dusk)", 1, true), text)
+  expect.truthy(text:find("next_date `day2`", 1, true), text)
+  T.setup{ module = "rb", step = "markers", vars = { date = "Oct 18", previous_date = "17oct" } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.6121] date `Oct 18` is not a CG Date of the RB campaign game (17oct, 18oct ... 15nov)", 1, true), text)
+  expect.falsy(text:find("previous_date", 1, true), "17oct is a date")
+  T.setup{ step = "markers", vars = { date = "day_i", last_date = "dusk" } }
+  expect.eq(#S.record_problems(), 0)
+end)
