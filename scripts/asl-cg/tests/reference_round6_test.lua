@@ -256,3 +256,24 @@ kessel.test("case_9.6121_a_date_not_on_the_list_is_refused_at_check", function()
   T.setup{ step = "markers", vars = { date = "day_i", last_date = "dusk" } }
   expect.eq(#S.record_problems(), 0)
 end)
+
+-- [9.6102] the Walking Wounded MMC recovered are placed in a non-Isolated British Setup Area, and
+-- are Retained there like any unit of it: they may Shift with the others of that area in 9.613
+-- [9.613], and a Hero of that area may Battle Harden one [9.6112]. Before, they were placed in
+-- the area's first hex with no Setup Area recorded, so a Shift of theirs was refused ("Retained in
+-- one Setup or Entry Area").
+kessel.test("case_9.6102_walking_wounded_are_retained_in_their_setup_area", function()
+  local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "C9", "M6" } }, areas = { L1 = { "L1" } } },
+    markers = { ctrl("british", "C3"), ctrl("british", "C9"), ctrl("german", "M6") },
+    vars = { entry_areas = { british = { L1 = true } }, date = "day_i", walking_wounded = 1 },
+    units = { T.squad("b", "british", "6-4-8", "C3") } }
+  while kessel.game.step().id ~= "shift" do T.resolve() end
+  local ww
+  for _, u in ipairs(kessel.units.all{ side = "british", type = "squad" }) do if u.vars.ww then ww = u end end
+  expect.truthy(ww, "a WW squad is recovered")
+  expect.eq(ww.vars.reph.area, T.unit("b").vars.reph.area, "Retained in the Setup Area it is placed in")
+  kessel.inject_dice{ 1, 1 }
+  local ok, ev = kessel.act{ kind = "shift", side = "british", units = { "b", ww.id }, to = "B" }
+  expect.accepted(ok, ev)
+end)
