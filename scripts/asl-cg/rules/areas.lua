@@ -315,6 +315,11 @@ function A.withdrawn_after_day_ii(u)
 end
 
 function A.classify_unit(u, st)
+  -- a prisoner's fate is 9.608's: whatever an earlier RePh recorded of it is replaced
+  if u.vars.prisoner_of and C.is_personnel(u) then
+    kessel.emit.unit_var(u.id, "reph", { status = "prisoner", why = "9.608", class = st.hexes[u.hex] })
+    return
+  end
   do
     -- an abandoned vehicle is Equipment, not a Mobile vehicle: it never Escapes (the chart)
     local mobile = C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned)

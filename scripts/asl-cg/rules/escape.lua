@@ -16,6 +16,7 @@ kessel.dice_table{ id = "escape_rb_afv", rule = "11.6063", bands = { { 2, "escap
   { 11, "abandoned_crew_eliminated" }, { 12, "eliminated_crew_eliminated" } } }
 
 local function may_escape(u)
+  if u.vars.prisoner_of then return false end   -- a prisoner's fate is 9.608's [11.608]
   if C.pb() then
     local r = u.vars.reph
     return r and (r.status == "must_escape" or r.status == "isolated")
@@ -352,6 +353,7 @@ kessel.action{
       if not u or u.location ~= "map" then return C.refuse(case, tostring(id) .. " is not on the map") end
       local theirs = C.not_owner(a, u, case)
       if theirs then return theirs end
+      if u.vars.prisoner_of then return C.refuse(case, id .. " is a prisoner: it does not Escape (RePh step " .. (C.pb() and "9.608" or "11.608") .. " decides about it)") end
       if not may_escape(u) then return C.refuse(case, id .. " may not attempt Escape (it is not Isolated, in No Man's Land or in an enemy area)") end
       if u.vars.escape_tried then return C.refuse(case, id .. " has already attempted Escape") end
       if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end

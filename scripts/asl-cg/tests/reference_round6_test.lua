@@ -277,3 +277,25 @@ kessel.test("case_9.6102_walking_wounded_are_retained_in_their_setup_area", func
   local ok, ev = kessel.act{ kind = "shift", side = "british", units = { "b", ww.id }, to = "B" }
   expect.accepted(ok, ev)
 end)
+
+-- [9.606] [9.608] a prisoner is no unit that Escapes: its fate is 9.608's. A British squad stayed
+-- Isolated in the last RePh (its record says so) and was Captured in the scenario since; in this
+-- RePh's 9.606 it may not attempt Escape, and none is offered. Before, 9.605 left the old record
+-- on a prisoner, and the British could roll its Escape.
+kessel.test("case_9.606_a_prisoner_does_not_escape", function()
+  local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "M6" } }, areas = { L1 = { "L1" }, A1 = { "A1" } } },
+    markers = { ctrl("german", "C3"), ctrl("british", "M6") },
+    vars = { entry_areas = { british = { L1 = true }, german = { A1 = true } }, date = "day_i" },
+    units = { T.squad("g", "german", "4-6-7", "C3"),
+      T.squad("p", "british", "6-4-8", "C3", { vars = { prisoner_of = "german", guarded_by = "g", unarmed = true,
+        reph = { status = "isolated", area = "B", why = "9.6052" } } }) } }
+  T.resolve()
+  expect.eq(kessel.game.step().id, "escape")
+  local ok, r = kessel.act{ kind = "escape", side = "british", units = { "p" } }
+  expect.refused(ok, r, "9.606", "p is a prisoner")
+  for _, a in ipairs(kessel.legal("british")) do expect.truthy(a.kind ~= "escape", "no Escape offered for a prisoner") end
+  T.resolve()
+  expect.eq(T.unit("p").vars.prisoner_of, "german", "still a prisoner for 9.608")
+  expect.eq(T.unit("p").hex, "C3")
+end)
