@@ -306,6 +306,10 @@ function T.validate_deploy(a)
   local case = deploy_case()
   if not s or (s.id ~= "shift" and s.id ~= "escape") then
     local why = S.only_in(C.pb() and "shift" or "escape", C.pb() and "9.613" or "11.6063")
+    -- PB has two steps for it: name both (the refusal named 9.613 only)
+    if why and C.pb() and S.in_refit() and not kessel.game.finished() then
+      return C.refuse("9.606", "a squad stacked with a leader freely Deploys in RePh step 9.606 (before an Escape) or 9.613 (before a Shift), not now")
+    end
     if why then return why end
   end
   local u = C.unit(a.unit, a.side)

@@ -299,3 +299,14 @@ kessel.test("case_9.606_a_prisoner_does_not_escape", function()
   expect.eq(T.unit("p").vars.prisoner_of, "german", "still a prisoner for 9.608")
   expect.eq(T.unit("p").hex, "C3")
 end)
+
+-- [9.606] [9.613] a free Deploy is made before an Escape (9.606) or a Shift (9.613): typed in
+-- another step, the refusal names both steps (it named 9.613 only, though a Deploy in 9.606 is
+-- accepted)
+kessel.test("case_9.606_9.613_a_deploy_out_of_its_steps_names_both", function()
+  T.setup{ step = "rg_purchase", vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "C3"), T.leader("gl", "german", "8-0", "C3") } }
+  local ok, r = kessel.act{ kind = "deploy", side = "german", unit = "g" }
+  expect.refused(ok, r, "9.606", "in RePh step 9.606 (before an Escape) or 9.613 (before a Shift)")
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "C3"), T.leader("gl", "german", "8-0", "C3") } }
+  expect.accepted(kessel.act{ kind = "deploy", side = "german", unit = "g" })
+end)
