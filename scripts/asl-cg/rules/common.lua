@@ -188,6 +188,17 @@ function C.record(kind, case, fields, opts)
   kessel.emit.record{ kind = kind, rule = case, fields = fields or {}, secret_to = opts and opts.secret_to }
 end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
+-- the first id a list names twice (a GM may type a unit twice: it would count twice in a DRM), or nil
+function C.repeated(list)
+  local seen = {}
+  for _, id in ipairs(type(list) == "table" and list or {}) do
+    if type(id) == "string" then
+      if seen[id] then return id end
+      seen[id] = true
+    end
+  end
+  return nil
+end
 -- the unit an action names, or nil when there is none by that id (a parameter a player typed may
 -- be anything: a number, a table)
 -- a unit named by an action's parameter; a unit hidden from the acting side `side` is, to it, no

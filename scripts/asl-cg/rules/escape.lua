@@ -52,6 +52,7 @@ end
 function X.validate_drop(a, case)
   if a.drop == nil then return nil end
   if type(a.drop) ~= "table" then return C.refuse(case, "drop is a list of the SW ids the units let go before the attempt") end
+  if C.repeated(a.drop) then return C.refuse(case, C.repeated(a.drop) .. " is named twice in drop") end
   local mine = {}
   for _, id in ipairs(a.units or {}) do if type(id) == "string" then mine[id] = true end end
   for _, id in ipairs(a.drop) do
@@ -347,6 +348,8 @@ kessel.action{
     local why = S.only_in("escape", case)
     if why then return why end
     if type(a.units) ~= "table" or #a.units == 0 then return C.refuse(case, "name the escaping units") end
+    local twice = C.repeated(a.units)
+    if twice then return C.refuse(case, twice .. " is named twice: name each unit of the stack once") end
     local first
     for _, id in ipairs(a.units) do
       local u = C.unit(id, a.side)

@@ -98,6 +98,7 @@ kessel.action{
     if a.eliminated ~= nil and type(a.eliminated) ~= "table" then return C.refuse("9.601", "eliminated is a list of unit ids") end
     for _, id in ipairs(a.eliminated or {}) do
       if not in_melee(id) then return C.refuse("9.601", "`" .. tostring(id) .. "` is no Personnel unit of the Melee in " .. first.hex) end
+      if out[id] then return C.refuse("9.601", id .. " is named twice among the Eliminated") end
       out[id] = true
     end
     if a.captured ~= nil and type(a.captured) ~= "table" then return C.refuse("9.601", "captured is a list of { unit = id, guard = id }") end

@@ -85,6 +85,8 @@ function T.validate(a)
   if why then return why end
   if not C.pb() then return C.refuse("9.613", "Shift is a Pegasus Bridge step") end
   if type(a.units) ~= "table" or #a.units == 0 then return C.refuse("9.613", "name the shifting units") end
+  local twice = C.repeated(a.units)
+  if twice then return C.refuse("9.613", twice .. " is named twice: name each unit of the group once") end
   local units, side = {}, nil
   for _, id in ipairs(a.units) do
     local u = C.unit(id, a.side)

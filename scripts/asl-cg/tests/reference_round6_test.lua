@@ -310,3 +310,25 @@ kessel.test("case_9.606_9.613_a_deploy_out_of_its_steps_names_both", function()
   T.setup{ step = "escape", vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "C3"), T.leader("gl", "german", "8-0", "C3") } }
   expect.accepted(kessel.act{ kind = "deploy", side = "german", unit = "g" })
 end)
+
+-- [9.606] [9.613] [9.601] a GM who names a unit twice in an Escape stack, a Shift group, a drop
+-- list or a Melee's Eliminated list is refused: the unit would count twice (an Escape of g1, g1
+-- took +3 "HS-equivalents > one HS" instead of +1 for one squad, and Replaced and Reduced it
+-- twice by Random Selection; a Shift rolled its casualty dr twice)
+kessel.test("case_9.606_9.613_a_unit_named_twice_is_refused", function()
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = {
+    T.squad("g1", "german", "4-6-7", "C5", { vars = { isolated = true, reph = { status = "isolated", area = "B" } } }),
+    T.sw("m", "german", "LMG", "C5", { vars = { possessed_by = "g1" } }) } }
+  local ok, r = kessel.act{ kind = "escape", side = "german", units = { "g1", "g1" } }
+  expect.refused(ok, r, "9.606", "g1 is named twice")
+  ok, r = kessel.act{ kind = "escape", side = "german", units = { "g1" }, drop = { "m", "m" } }
+  expect.refused(ok, r, "9.606", "m is named twice in drop")
+  local X = require("rules.escape")
+  expect.eq((X.drm({ T.unit("g1") })), 3, "one squad: +1 HS-equivalent, +2 Isolated")
+  T.setup{ step = "shift", vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "C3", { vars = { reph = { status = "retained", area = "A" } } }) } }
+  ok, r = kessel.act{ kind = "shift", side = "german", units = { "g", "g" }, to = "B" }
+  expect.refused(ok, r, "9.613", "g is named twice")
+  T.setup{ step = "melee", units = { T.squad("g", "german", "4-6-7", "C3"), T.squad("b", "british", "6-4-8", "C3") } }
+  ok, r = kessel.act{ kind = "melee_outcome", hex = "C3", eliminated = { "b", "b" } }
+  expect.refused(ok, r, "9.601", "b is named twice")
+end)
