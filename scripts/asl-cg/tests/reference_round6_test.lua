@@ -332,3 +332,23 @@ kessel.test("case_9.606_9.613_a_unit_named_twice_is_refused", function()
   ok, r = kessel.act{ kind = "melee_outcome", hex = "C3", eliminated = { "b", "b" } }
   expect.refused(ok, r, "9.601", "b is named twice")
 end)
+
+-- [9.601] [9.62023] the ATTACKER of RePh Melee is the side that moved first in the scenario: after
+-- a Day II scenario (British move first) the British; after Dawn (Germans move first) the
+-- Germans; a scenario's own `attacker` is taken as given. Before, it was the German whatever the
+-- date. The notes name it for the GM.
+kessel.test("case_9.601_the_attacker_is_the_side_that_moved_first", function()
+  local function melee(vars)
+    T.setup{ step = "melee", vars = vars, units = { T.squad("g", "german", "4-6-7", "C3"), T.squad("b", "british", "6-4-8", "C3") } }
+    local ok, ev = kessel.act{ kind = "melee_outcome", hex = "C3", eliminated = { "g" } }
+    expect.accepted(ok, ev)
+    local note = T.has_note(ev, "Melee in C3 resolved")
+    local rec = T.record(T.resolve(), "melee")
+    return rec.attacker, note.text
+  end
+  local who, text = melee({ date = "day_ii" })
+  expect.eq(who, "british")
+  expect.truthy(text:find("the ATTACKER: the british", 1, true), text)
+  expect.eq((melee({ date = "dawn" })), "german")
+  expect.eq((melee({ date = "day_ii", attacker = "german" })), "german")
+end)
