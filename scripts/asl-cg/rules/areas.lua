@@ -347,11 +347,17 @@ function A.classify_unit(u, st)
       elseif cls == "ut" then
         local target, dest = A.retreat_target(u, st)
         if target then
+          -- the unit "and its portaged/possessed/towed Equipment" are Retained there
+          local held = C.possessed(u.id)
           if target.entry then
             kessel.emit.withdraw(u.id)
+            for _, w in ipairs(held) do kessel.emit.withdraw(w.id) end
             mine = { id = target.entry }
           else
-            if dest ~= u.hex then kessel.emit.move(u.id, { dest }) end
+            if dest ~= u.hex then
+              kessel.emit.move(u.id, { dest })
+              for _, w in ipairs(held) do kessel.emit.place(w.id, dest) end
+            end
             mine = { id = target.area }
             for _, area in ipairs(st.areas[u.side] or {}) do
               if area.id == target.area and not area.level then mine = area end

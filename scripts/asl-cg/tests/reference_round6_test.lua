@@ -352,3 +352,25 @@ kessel.test("case_9.601_the_attacker_is_the_side_that_moved_first", function()
   expect.eq((melee({ date = "dawn" })), "german")
   expect.eq((melee({ date = "day_ii", attacker = "german" })), "german")
 end)
+
+-- [9.6053] a unit in Uncontrolled Territory is Retained into the nearest friendly Setup or Eligible
+-- Entry Area "and its portaged/possessed/towed Equipment" with it: the MMG of the squad in G9 goes
+-- with it into the German Setup Area, the LMG of the squad in A2 with it off-map into Entry Area
+-- A1. Before, the SW stayed behind in Uncontrolled Territory, still marked as held.
+kessel.test("case_9.6053_equipment_is_retained_with_its_possessor", function()
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C9", "M6" } }, areas = { A1 = { "A1" } } },
+    markers = { { kind = "control", side = "german", at = "C9" }, { kind = "control", side = "british", at = "M6" } },
+    vars = { entry_areas = { german = { A1 = true } }, date = "day_i" },
+    units = { T.squad("g", "german", "4-6-7", "G9"), T.sw("m", "german", "MMG", "G9", { vars = { possessed_by = "g" } }),
+      T.squad("g2", "german", "4-6-7", "A2"), T.sw("m2", "german", "LMG", "A2", { vars = { possessed_by = "g2" } }) } }
+  T.resolve()
+  local g, m = T.unit("g"), T.unit("m")
+  expect.eq(g.vars.reph.status, "retained")
+  expect.truthy(g.hex ~= "G9", "g is moved into the Setup Area")
+  expect.eq(m.location, "map")
+  expect.eq(m.hex, g.hex, "its MMG goes with it")
+  expect.eq(T.unit("g2").location, "pending", "Retained off-map in Entry Area A1")
+  expect.eq(T.unit("g2").vars.reph.area, "A1")
+  expect.eq(T.unit("m2").location, "pending", "its LMG goes with it")
+  T.replays()
+end)
