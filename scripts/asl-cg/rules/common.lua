@@ -334,12 +334,12 @@ function C.leader_drm(u)
 end
 
 -- Casualty Reduction [A7.302]: a squad becomes its HS, anything else is Eliminated.
-function C.casualty_reduce(u, case)
+function C.casualty_reduce(u, case, opts)
   if u.type == "squad" and u.step == 0 then
     kessel.emit.step(u.id, 1)
     C.note(case, u.id .. " suffers Casualty Reduction to a half-squad")
   else
-    C.eliminate(u.id, case, "Casualty Reduction")
+    C.eliminate(u.id, case, "Casualty Reduction", opts)
   end
 end
 
@@ -355,12 +355,20 @@ function C.replace(u, case)
 end
 
 -- every Elimination goes through the engine; the casualty hook (rules/cpp) counts it
-function C.eliminate(id, case, why)
+-- The SW a unit held is left unpossessed in its Location: the text says so for an Encircled unit
+-- [9.6041] and gives an escapee's its own dr [9.6061]; elsewhere it is silent, and we read it the
+-- same way (a SW stayed "held" by a unit no longer in play). `opts.keep_equipment`: the caller
+-- decides about the SW itself (9.6041's Rearmed prisoner, 9.6061's dr)
+function C.eliminate(id, case, why, opts)
   local u = kessel.units.get(id)
   if not u or u.location == "eliminated" then return end
+  local held = (opts and opts.keep_equipment) and {} or C.possessed(id)
   kessel.emit.eliminate(id)
   C.note(case, id .. " is Eliminated" .. (why and (" (" .. why .. ")") or ""))
-  -- possessed equipment follows its possessor unless dropped
+  for _, w in ipairs(held) do
+    kessel.emit.unit_var(w.id, "possessed_by", nil)
+    C.note(case, w.id .. " is left unpossessed in " .. tostring(u.hex or "its Location") .. " (its possessor " .. id .. " was Eliminated)")
+  end
 end
 
 -- weapons possessed by a unit

@@ -308,7 +308,7 @@ function X.resolve(ids, case)
   for _, u in ipairs(units) do held[u.id] = C.possessed(u.id) end
   if result == "eliminated" then
     for _, u in ipairs(units) do
-      C.eliminate(u.id, case, "Escape")
+      C.eliminate(u.id, case, "Escape", { keep_equipment = true })
       equipment_of_eliminated(u, held[u.id])
     end
     return result
@@ -317,15 +317,15 @@ function X.resolve(ids, case)
     -- footnote 2: a crew, or a unit that would become Disrupted (one with no lower quality to be
     -- Replaced by: a Conscript, a Green squad of a side without Conscripts), is Eliminated instead
     local u = random_pick(units, case)
-    if u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2")
+    if u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2", { keep_equipment = true })
     elseif not C.replace(u, case) then
-      C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2")
+      C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2", { keep_equipment = true })
     end
   end
   if result == "reduced" or result == "replaced_reduced" then
     local alive = {}
     for _, u in ipairs(units) do if kessel.units.get(u.id).location == "map" then alive[#alive + 1] = kessel.units.get(u.id) end end
-    if #alive > 0 then C.casualty_reduce(random_pick(alive, case), case) end
+    if #alive > 0 then C.casualty_reduce(random_pick(alive, case), case, { keep_equipment = true }) end
   end
   for _, u in ipairs(units) do
     local now = kessel.units.get(u.id)

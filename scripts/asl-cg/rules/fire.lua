@@ -53,6 +53,13 @@ local function confined(u, consumed_set)
 end
 
 -- Fortifications and Equipment in a consumed Location are Eliminated [9.6095] [11.6097]
+-- "Isolated units/Equipment ... confined to setting up" where the fire was are Eliminated: the SW
+-- an Isolated unit holds is Isolated Equipment confined with it [9.6095] [11.6094]-[11.6096]
+function F.eliminate_with_equipment(u, case, why)
+  for _, w in ipairs(C.possessed(u.id)) do C.eliminate(w.id, case, "held by " .. u.id .. ": " .. why) end
+  C.eliminate(u.id, case, why)
+end
+
 local function eliminate_contents(hex, case, opts)
   for _, m in ipairs(kessel.markers.at(hex)) do
     local keep = opts.keep_entrenchments and (m.kind == "entrenchment" or m.kind == "pillbox")
@@ -67,7 +74,7 @@ local function eliminate_contents(hex, case, opts)
     if u.type == "sw" or u.type == "gun" or wreck_gone then C.eliminate(u.id, case, "consumed by fire") end
     if opts.isolated_units and u.vars.isolated and kessel.units.get(u.id).location == "map" then
       if confined(u, opts.consumed_set) then
-        C.eliminate(u.id, case, "Isolated, confined to setting up where the fire was")
+        F.eliminate_with_equipment(u, case, "Isolated, confined to setting up where the fire was")
       else
         C.note(case, u.id .. " is Isolated in " .. hex .. ", but its Isolated Setup Area has Locations the fire did not consume: it stays")
       end
@@ -214,12 +221,12 @@ function F.rb()
   pass_control(gutted, "11.6095")
   for _, h in ipairs(C.sorted_keys(rubbled)) do
     for _, u in ipairs(kessel.units.at(h)) do
-      if u.vars.isolated then C.eliminate(u.id, "11.6094", "Isolated in a building that burned down") end
+      if u.vars.isolated then F.eliminate_with_equipment(u, "11.6094", "Isolated in a building that burned down") end
     end
   end
   for _, h in ipairs(C.sorted_keys(gutted)) do
     for _, u in ipairs(kessel.units.at(h)) do
-      if u.vars.isolated then C.eliminate(u.id, "11.6095", "Isolated in a Factory that was Gutted") end
+      if u.vars.isolated then F.eliminate_with_equipment(u, "11.6095", "Isolated in a Factory that was Gutted") end
       if u.type == "sw" or u.type == "gun" then C.eliminate(u.id, "11.6097", "in a newly-Gutted Factory") end
     end
   end
@@ -252,7 +259,7 @@ function F.rb()
     for _, u in ipairs(kessel.units.at(h)) do
       if u.vars.isolated and kessel.units.get(u.id).location == "map" then
         if C.is_vehicle(u) then kessel.emit.unit_var(u.id, "wreck", "burnt_out") end
-        C.eliminate(u.id, "11.6096", "Isolated in a Location now Blazing")
+        F.eliminate_with_equipment(u, "11.6096", "Isolated in a Location now Blazing")
       end
     end
   end

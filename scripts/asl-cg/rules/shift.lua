@@ -251,15 +251,10 @@ function T.apply(a)
           local crew = T.crew_survival(u)
           if crew then arrive(crew, side, a.to) end
         else
-          C.casualty_reduce(u, "9.613")
           -- the text is silent on the SW of a unit Eliminated by Casualty Reduction (a HS): our
-          -- reading, as 9.6061's dr <= 3 case, is that it stays, unpossessed, where it was
-          if kessel.units.get(u.id).location == "eliminated" then
-            for _, w in ipairs(C.possessed(u.id)) do
-              kessel.emit.unit_var(w.id, "possessed_by", nil)
-              C.note("9.613", w.id .. " is left unpossessed where " .. u.id .. " was (its possessor was Eliminated)")
-            end
-          end
+          -- reading, as 9.6061's dr <= 3 case, is that it stays, unpossessed, where it was (as
+          -- C.eliminate leaves the SW of any unit Eliminated in the RePh)
+          C.casualty_reduce(u, "9.613")
         end
       else
         C.note("9.613", string.format("%s: casualty dr %d (< 4): unharmed", u.id, r))

@@ -374,3 +374,50 @@ kessel.test("case_9.6053_equipment_is_retained_with_its_possessor", function()
   expect.eq(T.unit("m2").location, "pending", "its LMG goes with it")
   T.replays()
 end)
+
+-- [9.6042] [9.6101] [9.6112] [9.601] [11.6096] the SW of a unit Eliminated in the RePh: the text
+-- names its fate for an Encircled unit (left unpossessed, 9.6041) and an escapee (9.6061), and is
+-- silent elsewhere; we leave it unpossessed in the unit's Location (as 9.6041 and the 9.613 reading
+-- do), so 9.6071 and the next scenario see it. An evacuated wounded leader's LMG, a Hero's LMG
+-- (Eliminated to Battle Harden a squad), the LMG of a HS Casualty Reduced by an A-P minefield NTC
+-- and of a squad Eliminated in Melee are left unpossessed where they were; the SW of an Isolated
+-- unit confined to a Location now Blazing is Isolated Equipment there and is Eliminated with it
+-- [11.6096]. Before, each SW stayed "held" by a unit no longer in play.
+kessel.test("case_9.6101_9.6112_the_sw_of_an_eliminated_unit_is_left_unpossessed", function()
+  local function held(id) return T.unit(id).vars.possessed_by end
+  -- 9.6101: evacuated
+  T.setup{ step = "wounded", vars = { date = "day_i" }, units = { T.leader("gl", "german", "8-0", "C3", { vars = { wounded = true } }),
+    T.sw("l1", "german", "LMG", "C3", { vars = { possessed_by = "gl" } }) } }
+  kessel.inject_dice{ 6 }
+  local ev = T.resolve()
+  expect.eq(T.unit("gl").location, "eliminated")
+  expect.eq(held("l1"), nil)
+  expect.eq(T.unit("l1").location, "map")
+  expect.eq(T.unit("l1").hex, "C3")
+  T.has_note(ev, "l1 is left unpossessed in C3")
+  -- 9.6112: a Hero Eliminated to Battle Harden
+  T.setup{ step = "hardening", vars = { date = "day_i" }, units = { T.hero("bh", "british", "C3", { vars = { reph = { status = "retained", area = "A" } } }),
+    T.squad("b", "british", "6-4-8", "C3", { vars = { reph = { status = "retained", area = "A" } } }),
+    T.sw("l2", "british", "LMG", "C3", { vars = { possessed_by = "bh" } }) } }
+  T.resolve()
+  expect.eq(T.unit("bh").location, "eliminated")
+  expect.eq(held("l2"), nil)
+  -- 9.6042: a HS Casualty Reduced (Eliminated) by the NTC
+  T.setup{ step = "encirclement", vars = { date = "day_i" }, markers = { { kind = "ap_mine", side = "german", at = "D4" } },
+    units = { T.hs("h", "british", "6-4-8", "D4"), T.sw("l3", "british", "LMG", "D4", { vars = { possessed_by = "h" } }) } }
+  kessel.inject_dice{ 6, 6 }
+  T.resolve()
+  expect.eq(T.unit("h").location, "eliminated")
+  expect.eq(held("l3"), nil)
+  -- 9.601: Eliminated in Melee
+  T.setup{ step = "melee", units = { T.squad("g", "german", "4-6-7", "C3"), T.squad("b", "british", "6-4-8", "C3"),
+    T.sw("l4", "german", "LMG", "C3", { vars = { possessed_by = "g" } }) } }
+  expect.accepted(kessel.act{ kind = "melee_outcome", hex = "C3", eliminated = { "g" } })
+  expect.eq(held("l4"), nil)
+  -- 11.6096: an Isolated unit and its SW, confined to a Location now Blazing
+  T.setup{ module = "rb", step = "blazes", vars = { date = "18oct" }, map = { terrain = { C3 = "woods" } }, markers = { { kind = "flame", at = "C3" } },
+    units = { T.squad("iso", "german", "4-6-7", "C3", { vars = { isolated = true } }), T.sw("l5", "german", "LMG", "C3", { vars = { possessed_by = "iso" } }) } }
+  T.resolve()
+  expect.eq(T.unit("iso").location, "eliminated")
+  expect.eq(T.unit("l5").location, "eliminated", "Isolated Equipment confined to the Blazing Location")
+end)
