@@ -369,6 +369,15 @@ function C.eliminate(id, case, why, opts)
     kessel.emit.unit_var(w.id, "possessed_by", nil)
     C.note(case, w.id .. " is left unpossessed in " .. tostring(u.hex or "its Location") .. " (its possessor " .. id .. " was Eliminated)")
   end
+  -- a vehicle's mounted Weapons are part of it: Eliminated with it
+  if C.is_vehicle(u) then
+    for _, w in ipairs(kessel.units.all()) do
+      if w.vars.mounted_on == id and w.location ~= "eliminated" and w.location ~= "removed" then
+        kessel.emit.eliminate(w.id)
+        C.note(case, w.id .. " (mounted on " .. id .. ") is Eliminated with it")
+      end
+    end
+  end
 end
 
 -- weapons possessed by a unit

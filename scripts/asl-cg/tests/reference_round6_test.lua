@@ -421,3 +421,18 @@ kessel.test("case_9.6101_9.6112_the_sw_of_an_eliminated_unit_is_left_unpossessed
   expect.eq(T.unit("iso").location, "eliminated")
   expect.eq(T.unit("l5").location, "eliminated", "Isolated Equipment confined to the Blazing Location")
 end)
+
+-- [9.6141c] [9.6142] a vehicle's mounted Weapons go with it: the Marder under Recall is
+-- Eliminated, and its malfunctioned vehicular MG with it, so 9.6142 makes no repair dr for that
+-- MG and says nothing of it. Before, the MG stayed Retained on the map, "mounted" on an
+-- Eliminated vehicle, and 9.6142 noted it stayed malfunctioned for want of a crew.
+kessel.test("case_9.6141_a_vehicles_mounted_weapons_go_with_it", function()
+  T.setup{ step = "repair", vars = { date = "day_i" }, units = {
+    T.vehicle("a", "german", "Marder", "C3", { vars = { recall = true } }),
+    T.sw("amg", "german", "MG", "C3", { vars = { vehicular = true, mounted_on = "a", malfunctioned = true } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("a").location, "eliminated")
+  expect.eq(T.unit("amg").location, "eliminated", "mounted on a, it goes with it")
+  T.has_note(ev, "amg (mounted on a) is Eliminated with it")
+  expect.eq(T.note(ev, "amg makes no repair dr"), nil)
+end)
