@@ -348,15 +348,14 @@ function A.classify_unit(u, st)
         local target, dest = A.retreat_target(u, st)
         if target then
           -- the unit "and its portaged/possessed/towed Equipment" are Retained there
-          local held = C.possessed(u.id)
           if target.entry then
             kessel.emit.withdraw(u.id)
-            for _, w in ipairs(held) do kessel.emit.withdraw(w.id) end
+            C.follow(u)
             mine = { id = target.entry }
           else
             if dest ~= u.hex then
               kessel.emit.move(u.id, { dest })
-              for _, w in ipairs(held) do kessel.emit.place(w.id, dest) end
+              C.follow(u)
             end
             mine = { id = target.area }
             for _, area in ipairs(st.areas[u.side] or {}) do

@@ -380,6 +380,37 @@ function C.eliminate(id, case, why, opts)
   end
 end
 
+-- The Equipment that goes where a unit goes: the SW it holds and, for a vehicle, its mounted
+-- Weapons (`mounted_on`); `C.follow(u)` puts them where `u` is now (its hex, or off-map with it)
+function C.carried(id)
+  local out = C.possessed(id)
+  for _, w in ipairs(kessel.units.all()) do
+    if w.vars.mounted_on == id and w.location ~= "eliminated" and w.location ~= "removed" then out[#out + 1] = w end
+  end
+  return out
+end
+function C.follow(u)
+  u = kessel.units.get(u.id)
+  for _, w in ipairs(C.carried(u.id)) do
+    if u.location == "map" then
+      if w.location ~= "map" or w.hex ~= u.hex then kessel.emit.place(w.id, u.hex) end
+    elseif u.location == "pending" and w.location ~= "pending" then
+      kessel.emit.withdraw(w.id)
+    end
+  end
+end
+-- a Captured vehicle's mounted Weapons are Captured with it [9.6071] [11.6072] (9.61422/11.6135
+-- then roll for them)
+function C.capture_mounted(v, side)
+  for _, w in ipairs(kessel.units.all()) do
+    if w.vars.mounted_on == v.id and w.location ~= "eliminated" and w.location ~= "removed" and w.side ~= side then
+      kessel.emit.change_unit(w.id, { side = side })
+      kessel.emit.unit_var(w.id, "captured", true)
+      kessel.emit.unit_var(w.id, "original_side", w.side)
+    end
+  end
+end
+
 -- weapons possessed by a unit
 function C.possessed(id)
   local out = {}

@@ -181,6 +181,7 @@ function X.relocate(u, case, opts)
     for _, w in ipairs(C.possessed(u.id)) do
       for _, k in ipairs({ "isolated", "ammo_shortage" }) do kessel.emit.unit_var(w.id, k, nil) end
     end
+    C.follow(u)
     C.note("11.6064", u.id .. " escapes: Retained (Retained box), no longer Isolated")
     if from then require("rules.rb").after_escape(from) end
     return
@@ -214,6 +215,7 @@ function X.relocate(u, case, opts)
     kessel.emit.unit_var(u.id, "reph", { status = "retained", why = "9.6061" })
   end
   kessel.emit.unit_var(u.id, "isolated", nil)
+  C.follow(u)
   if shortest then C.note(case, u.id .. " is Retained into the nearest friendly area: " .. where)
   else C.note("9.6061", u.id .. " escapes to " .. where) end
 end

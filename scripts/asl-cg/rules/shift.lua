@@ -176,10 +176,7 @@ local function arrive(u, side, to)
     kessel.emit.withdraw(u.id)
   end
   kessel.emit.unit_var(u.id, "reph", { status = "retained", area = to, why = "9.613" })
-  for _, w in ipairs(C.possessed(u.id)) do
-    local now = kessel.units.get(u.id)
-    if now.location == "map" then kessel.emit.place(w.id, now.hex) else kessel.emit.withdraw(w.id) end
-  end
+  C.follow(u)   -- its SW, and a vehicle's mounted Weapons
 end
 
 function T.apply(a)

@@ -436,3 +436,63 @@ kessel.test("case_9.6141_a_vehicles_mounted_weapons_go_with_it", function()
   T.has_note(ev, "amg (mounted on a) is Eliminated with it")
   expect.eq(T.note(ev, "amg makes no repair dr"), nil)
 end)
+
+-- [9.606] [9.6071] [9.613] a vehicle's mounted Weapons go where it goes: the German tank in the
+-- British Setup Area (B5) Escapes into the German Setup Area, its MG with it, and in 9.6071 the MG
+-- is not Equipment of the British area (it is no unpossessed SW); a Shifted tank likewise takes
+-- its MG. Before, the MG stayed in B5 and 9.6071 had the British Capture it.
+kessel.test("case_9.606_9.6071_a_vehicles_mounted_weapons_go_where_it_goes", function()
+  local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+  T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } }, areas = { P1 = { "P1", "P2" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") },
+    vars = { entry_areas = { german = { P1 = true } }, date = "day_i" },
+    units = { T.vehicle("pz", "german", "PzKpfw IVH", "B5"), T.sw("pzmg", "german", "MG", "B5", { vars = { vehicular = true, mounted_on = "pz" } }),
+      T.vehicle("pz2", "german", "PzKpfw IVH", "N6"), T.sw("pz2mg", "german", "MG", "N6", { vars = { vehicular = true, mounted_on = "pz2" } }) } }
+  T.resolve()
+  kessel.inject_dice{ 2, 3 }
+  local ok, ev = kessel.act{ kind = "escape", side = "german", units = { "pz" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").result, "escapes")
+  expect.eq(T.unit("pzmg").hex, T.unit("pz").hex, "the MG goes with its tank")
+  ev = T.resolve()   -- 9.606 ends
+  ev = T.resolve()   -- 9.607
+  expect.eq(T.unit("pzmg").side, "german", "not Captured")
+  expect.eq(T.unit("pzmg").vars.captured, nil)
+  expect.eq(T.note(ev, "pzmg"), nil, "9.6071 has nothing to say of a mounted Weapon")
+  while kessel.game.step().id ~= "shift" do T.resolve() end
+  kessel.inject_dice{ 1, 1 }
+  expect.accepted(kessel.act{ kind = "shift", side = "german", units = { "pz2" }, to = "P1" })
+  expect.eq(T.unit("pz2mg").location, T.unit("pz2").location, "the MG goes with its tank")
+end)
+
+-- [9.6071] [9.61422] a vehicle Captured in a Setup Area is Captured with its mounted Weapons: 9.61422
+-- treats its MG as a captured Weapon (an abandoned vehicle has no Inherent crew, so no dr is made
+-- and the MG is kept; the vehicle keeps a functioning Weapon and is no wreck); RB [11.6072]
+-- likewise. (It was Captured before too, but as a loose piece of Equipment of the area: the same
+-- rule that had the British Capture the MG an escaping German tank left behind. This guards the
+-- capture now that a mounted Weapon is part of its vehicle.)
+kessel.test("case_9.6071_a_captured_vehicle_is_captured_with_its_weapons", function()
+  local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+  T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } }, areas = { P1 = { "P1", "P2" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") },
+    vars = { entry_areas = { german = { P1 = true } }, date = "day_i" },
+    units = { T.vehicle("kw", "german", "SPW 251/1", "B5", { vars = { abandoned = true } }),
+      T.sw("kwmg", "german", "MG", "B5", { vars = { vehicular = true, mounted_on = "kw" } }), T.squad("b", "british", "6-4-8", "C5") } }
+  while kessel.game.step().id ~= "equipment" do T.resolve() end
+  T.resolve()
+  expect.eq(T.unit("kw").side, "british")
+  expect.eq(T.unit("kwmg").side, "british", "Captured with its vehicle")
+  expect.eq(T.unit("kwmg").vars.captured, true)
+  while kessel.game.step().id ~= "repair" do T.resolve() end
+  local ev = T.resolve()
+  T.has_note(ev, "kwmg (captured) makes no dr and is kept: no Inherent crew in its vehicle")
+  expect.eq(T.unit("kw").vars.wreck, nil, "it has a functioning Weapon")
+  -- RB: an AFV cleared from a Russian-Controlled Location is Captured with its MG
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, markers = { ctrl("russian", "C5") },
+    units = { T.vehicle("t", "german", "PzKpfw IIIG", "C5", { vars = { abandoned = true } }),
+      T.sw("tmg", "german", "MG", "C5", { vars = { vehicular = true, mounted_on = "t" } }) } }
+  T.resolve()
+  expect.eq(T.unit("t").side, "russian")
+  expect.eq(T.unit("tmg").side, "russian")
+  expect.eq(T.unit("tmg").location, T.unit("t").location, "cleared with its AFV")
+end)
