@@ -104,13 +104,17 @@ S.on_end("equipment", function()
     if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on then
       local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and u.vars.fortified)
       local ctrl = A.controller(u.hex, C.level(u)) or u.side
+      -- [11.6072] what is removed, and the Equipment left on the map (an abandoned vehicle that
+      -- stays: a manned one is no loose Equipment), is Retained by the side Controlling its Location
+      local equipment = u.type == "sw" or u.type == "gun" or (C.is_vehicle(u) and (not stays or u.vars.abandoned))
+      if equipment and ctrl ~= u.side then
+        kessel.emit.change_unit(u.id, { side = ctrl })
+        kessel.emit.unit_var(u.id, "captured", true)
+        kessel.emit.unit_var(u.id, "original_side", u.vars.original_side or u.side)
+        if C.is_vehicle(u) then C.capture_mounted(u, ctrl) end
+        C.note("11.6072", u.id .. " is Retained (Captured) by the " .. ctrl .. (stays and " where it stands" or ""))
+      end
       if not stays then
-        if (u.type == "sw" or u.type == "gun" or C.is_vehicle(u)) and ctrl ~= u.side then
-          kessel.emit.change_unit(u.id, { side = ctrl })
-          kessel.emit.unit_var(u.id, "captured", true)
-          if C.is_vehicle(u) then C.capture_mounted(u, ctrl) end
-          C.note("11.6072", u.id .. " is Retained (Captured) by the " .. ctrl)
-        end
         kessel.emit.withdraw(u.id)
         C.follow(u)
         kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = "11.607" })

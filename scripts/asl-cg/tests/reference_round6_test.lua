@@ -496,3 +496,19 @@ kessel.test("case_9.6071_a_captured_vehicle_is_captured_with_its_weapons", funct
   expect.eq(T.unit("tmg").side, "russian")
   expect.eq(T.unit("tmg").location, T.unit("t").location, "cleared with its AFV")
 end)
+
+-- [11.607] [11.6072] an Immobile vehicle is left on the map, and Equipment left on the map is
+-- Retained by the side Controlling its Location: an abandoned, Immobile German AFV (with its MG) in
+-- a Russian-Controlled Location is Captured by the Russians where it stands. Before, only the
+-- Equipment cleared to the Retained box changed hands; the AFV left on the map stayed German.
+kessel.test("case_11.6072_equipment_left_on_the_map_goes_to_the_controller", function()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, markers = { { kind = "control", side = "russian", at = "C5" } },
+    units = { T.vehicle("t", "german", "PzKpfw IIIG", "C5", { vars = { abandoned = true, immobile = true } }),
+      T.sw("tmg", "german", "MG", "C5", { vars = { vehicular = true, mounted_on = "t" } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("t").location, "map", "an Immobile vehicle is left on the map [11.607]")
+  expect.eq(T.unit("t").side, "russian", "Retained (Captured) by the side Controlling C5 [11.6072]")
+  expect.eq(T.unit("t").vars.captured, true)
+  expect.eq(T.unit("tmg").side, "russian")
+  T.has_note(ev, "t is Retained (Captured) by the russian")
+end)
