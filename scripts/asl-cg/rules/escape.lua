@@ -193,28 +193,44 @@ function X.relocate(u, case, opts)
     if not area.level and not area.isolated then for _, h in ipairs(area.hexes) do targets[h] = { area = area.id } end end
   end
   for h, name in pairs(A.entry_hexes(u.side)) do targets[h] = targets[h] or { entry = name } end
-  local t = kessel.paths.trace{ from = u.hex, target = function(h) return targets[h] ~= nil end,
-    step = function(_, to)
-      if kessel.map.terrain(to) == "water" then return nil end
-      if shortest then return 1 end
-      if targets[to] or st.hexes[to] == "ut" or st.hexes[to] == "nml" then return 1 end
-      if st.hexes[to] == C.other(u.side) then return 1000 end
-      return nil
-    end }
-  local where
+  local function trace(goals)
+    return kessel.paths.trace{ from = u.hex, target = function(h) return goals[h] ~= nil end,
+      step = function(_, to)
+        if kessel.map.terrain(to) == "water" then return nil end
+        if shortest then return 1 end
+        if goals[to] or st.hexes[to] == "ut" or st.hexes[to] == "nml" then return 1 end
+        if st.hexes[to] == C.other(u.side) then return 1000 end
+        return nil
+      end }
+  end
+  local t = trace(targets)
+  -- an Isolated friendly Setup Area is a friendly Setup Area too: when no other can be reached,
+  -- the unit is Retained into the nearest Isolated one (not its own), and is Isolated there
+  if not t then
+    targets = {}
+    for _, area in ipairs(st.areas[u.side] or {}) do
+      local own = false
+      for _, h in ipairs(area.hexes) do if h == u.hex then own = true end end
+      if not area.level and area.isolated and not own then for _, h in ipairs(area.hexes) do targets[h] = { area = area.id, isolated = true } end end
+    end
+    t = trace(targets)
+  end
+  local where, isolated
   if t then
     local dest = #t.path > 0 and t.path[#t.path] or u.hex
     local target = targets[dest]
     if target.entry then kessel.emit.withdraw(u.id)
     elseif dest ~= u.hex then kessel.emit.move(u.id, { dest }) end
     kessel.emit.unit_var(u.id, "level", 0)
+    isolated = target.isolated
     where = target.entry and ("Entry Area " .. target.entry) or ("Setup Area " .. target.area)
-    kessel.emit.unit_var(u.id, "reph", { status = "retained", area = target.entry or target.area, why = "9.6061" })
+      .. (isolated and ", which is Isolated (no other friendly area or Eligible Entry Area can be reached): so is it" or "")
+    kessel.emit.unit_var(u.id, "reph", { status = isolated and "isolated" or "retained", area = target.entry or target.area, why = "9.6061" })
   else
-    where = "nowhere (no path: it stays)"
+    where = "nowhere (no friendly Setup Area or Eligible Entry Area can be reached: it stays)"
     kessel.emit.unit_var(u.id, "reph", { status = "retained", why = "9.6061" })
   end
-  kessel.emit.unit_var(u.id, "isolated", nil)
+  kessel.emit.unit_var(u.id, "isolated", isolated or nil)
   C.follow(u)
   if shortest then C.note(case, u.id .. " is Retained into the nearest friendly area: " .. where)
   else C.note("9.6061", u.id .. " escapes to " .. where) end

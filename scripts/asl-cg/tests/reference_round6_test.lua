@@ -512,3 +512,24 @@ kessel.test("case_11.6072_equipment_left_on_the_map_goes_to_the_controller", fun
   expect.eq(T.unit("tmg").side, "russian")
   T.has_note(ev, "t is Retained (Captured) by the russian")
 end)
+
+-- [9.6061] a unit that survives its Escape is Retained into the nearest friendly Setup Area or
+-- Eligible Entry Area; an Isolated friendly Setup Area is one too. The German squad in the British
+-- area escapes; the only German area (around C3) is Isolated, and there is no German Entry Area:
+-- it is Retained into that area, Isolated there (9.62021 then applies). Before, it "escaped to
+-- nowhere" and stayed in the British Setup Area.
+kessel.test("case_9.6061_an_escapee_may_be_retained_into_an_isolated_area", function()
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "M6" } } },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "control", side = "british", at = "M6" } },
+    vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "L6") } }
+  T.resolve()
+  expect.eq(T.unit("g").vars.reph.status, "must_escape")
+  kessel.inject_dice{ 1, 2 }
+  local ok, ev = kessel.act{ kind = "escape", side = "german", units = { "g" } }
+  expect.accepted(ok, ev)
+  local g = T.unit("g")
+  expect.eq(kessel.game.var("setup_areas").hexes[g.hex], "german", "in the German Setup Area now")
+  expect.eq(g.vars.reph.status, "isolated")
+  expect.eq(g.vars.isolated, true)
+  T.has_note(ev, "g escapes to Setup Area A, which is Isolated")
+end)
