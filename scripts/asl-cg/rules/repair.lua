@@ -69,7 +69,15 @@ function R.vehicles(case)
         if C.pb() then
           if v.vars.front_line then m.add(1, "in a Front-Line hex") end
         else
-          m.add(v.vars.armor_leader_drm or 0, "armor leader")
+          -- the armor leader in it (as in an Escape DR [11.6063]), or the vehicle var when given
+          local al = v.vars.armor_leader_drm
+          if al == nil then
+            al = 0
+            for _, o in ipairs(kessel.units.all{ type = "armor_leader", side = v.side }) do
+              if o.vars.in_vehicle == v.id and retained(o) and C.leadership(o) < al then al = C.leadership(o) end
+            end
+          end
+          m.add(al, "armor leader")
           if v.vars.inexperienced then m.add(1, "Inexperienced Crew") end
         end
         local drm = m.drm

@@ -533,3 +533,18 @@ kessel.test("case_9.6061_an_escapee_may_be_retained_into_an_isolated_area", func
   expect.eq(g.vars.isolated, true)
   T.has_note(ev, "g escapes to Setup Area A, which is Isolated")
 end)
+
+-- [11.6131] the Immobilization Removal dr takes "+x Per armor leader DRM": a 9-1 armor leader in the
+-- Isolated, Immobile AFV gives -1 (the armor leader an Escape DR counts too [11.6063]): dr 2 + 1
+-- Isolated - 1 = 2 repairs it. Before, only a vehicle var `armor_leader_drm` was read and the armor
+-- leader in the AFV was ignored (2 + 1 = 3: no change).
+kessel.test("case_11.6131_the_armor_leader_in_the_afv_modifies_the_repair_dr", function()
+  T.setup{ module = "rb", step = "repair", vars = { date = "19oct" }, units = {
+    T.vehicle("t", "german", "PzKpfw IIIG", "C5", { vars = { immobile = true, isolated = true } }),
+    T.leader("al", "german", "9-1", "C5", { type = "armor_leader", vars = { in_vehicle = "t" } }) } }
+  kessel.inject_dice{ 2 }   -- 2 + 1 Isolated - 1 armor leader = 2: Mobile
+  local ev = T.resolve()
+  T.has_note(ev, "t Immobilization repair dr 2+0: becomes Mobile")
+  T.has_note(ev, "-1 armor leader")
+  expect.eq(T.unit("t").vars.immobile, nil)
+end)
