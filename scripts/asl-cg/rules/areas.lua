@@ -293,7 +293,18 @@ end
 
 -- classify every unit as the 9.6056 chart says; sets vars.reph = { status, area, why }
 function A.classify(st)
-  for _, u in ipairs(C.on_map()) do A.classify_unit(u, st) end
+  for _, u in ipairs(C.on_map()) do
+    if not C.crewing(u) then A.classify_unit(u, st) end
+  end
+  -- an armor leader in a vehicle shares its fate [9.606]: its status, and its Isolation
+  for _, u in ipairs(C.on_map()) do
+    local vid = C.crewing(u)
+    if vid then
+      local v = kessel.units.get(vid)
+      kessel.emit.unit_var(u.id, "reph", C.copy(v.vars.reph or { status = "retained" }))
+      if v.vars.isolated then kessel.emit.unit_var(u.id, "isolated", true) end
+    end
+  end
 end
 
 -- the Inherent crew of a vehicle abandoned in No Man's Land/Uncontrolled Territory leaves it as a

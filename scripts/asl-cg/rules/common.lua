@@ -385,9 +385,17 @@ end
 function C.carried(id)
   local out = C.possessed(id)
   for _, w in ipairs(kessel.units.all()) do
-    if w.vars.mounted_on == id and w.location ~= "eliminated" and w.location ~= "removed" then out[#out + 1] = w end
+    if (w.vars.mounted_on == id or C.crewing(w) == id) and w.location ~= "eliminated" and w.location ~= "removed" then out[#out + 1] = w end
   end
   return out
+end
+-- the vehicle an armor leader is in (`in_vehicle`, a vehicle still in play), or nil: he goes where
+-- it goes, and its Escape DR is his [9.606] [11.6063]
+function C.crewing(u)
+  if u.type ~= "armor_leader" or not u.vars.in_vehicle then return nil end
+  local v = kessel.units.get(u.vars.in_vehicle)
+  if not v or v.location == "eliminated" or v.location == "removed" then return nil end
+  return v.id
 end
 function C.follow(u)
   u = kessel.units.get(u.id)

@@ -17,6 +17,7 @@ kessel.dice_table{ id = "escape_rb_afv", rule = "11.6063", bands = { { 2, "escap
 
 local function may_escape(u)
   if u.vars.prisoner_of then return false end   -- a prisoner's fate is 9.608's [11.608]
+  if C.crewing(u) then return false end         -- an armor leader escapes in his vehicle's DR
   if C.pb() then
     local r = u.vars.reph
     return r and (r.status == "must_escape" or r.status == "isolated")
@@ -24,6 +25,7 @@ local function may_escape(u)
   return u.vars.isolated == true
 end
 local function must_escape(u)
+  if C.crewing(u) then return false end
   if C.pb() then return u.vars.reph and u.vars.reph.status == "must_escape" end
   return u.vars.must_escape == true
 end
@@ -297,7 +299,25 @@ function X.resolve(ids, case)
   end
   if vehicle then
     local v = units[1]
-    if result == "escapes" then X.relocate(v, case); return result end
+    -- an armor leader in it goes with it, or leaves with its crew, or falls with its crew
+    local leaders = {}
+    for _, o in ipairs(kessel.units.all{ type = "armor_leader", side = v.side }) do
+      if C.crewing(o) == v.id then leaders[#leaders + 1] = o end
+    end
+    if result == "escapes" then
+      X.relocate(v, case)
+      for _, l in ipairs(leaders) do kessel.emit.unit_var(l.id, "reph", C.copy(kessel.units.get(v.id).vars.reph)) end
+      return result
+    end
+    for _, l in ipairs(leaders) do kessel.emit.unit_var(l.id, "in_vehicle", nil) end
+    if result:match("crew_escapes") then
+      for _, l in ipairs(leaders) do
+        C.note(case, l.id .. " (armor leader) leaves " .. v.id .. " with its crew")
+        X.relocate(kessel.units.get(l.id), case)
+      end
+    else
+      for _, l in ipairs(leaders) do C.eliminate(l.id, case, "in " .. v.id .. ", whose crew is Eliminated") end
+    end
     local crew
     if result:match("crew_escapes") and not v.vars.unarmed and not v.vars.crewless then crew = new_crew(v, case) end
     if result:match("^abandoned") then

@@ -176,7 +176,11 @@ local function arrive(u, side, to)
     kessel.emit.withdraw(u.id)
   end
   kessel.emit.unit_var(u.id, "reph", { status = "retained", area = to, why = "9.613" })
-  C.follow(u)   -- its SW, and a vehicle's mounted Weapons
+  -- its SW; a vehicle's mounted Weapons and the armor leader in it (Retained with it)
+  for _, w in ipairs(C.carried(u.id)) do
+    if w.type == "armor_leader" then kessel.emit.unit_var(w.id, "reph", { status = "retained", area = to, why = "9.613" }) end
+  end
+  C.follow(u)
 end
 
 function T.apply(a)

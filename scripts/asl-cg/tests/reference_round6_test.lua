@@ -548,3 +548,48 @@ kessel.test("case_11.6131_the_armor_leader_in_the_afv_modifies_the_repair_dr", f
   T.has_note(ev, "-1 armor leader")
   expect.eq(T.unit("t").vars.immobile, nil)
 end)
+
+-- [9.606] [9.6061] [9.613] an armor leader in a vehicle shares its Escape: the vehicle's DR takes
+-- his DRM (-1 for a 9-1), he makes no Escape DR of his own (none is offered, none is forced at the
+-- step's end), and he goes where the vehicle goes; if the crew escapes from an Abandoned vehicle,
+-- he leaves with it; a Shifted vehicle takes him along. Before, 9.605 classed him as a lone SMC
+-- in the enemy area: he had to make his own Escape DR and stayed behind when his tank escaped.
+kessel.test("case_9.606_an_armor_leader_escapes_with_his_vehicle", function()
+  local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+  local function field()
+    T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } }, areas = { P1 = { "P1", "P2" } } },
+      markers = { ctrl("british", "C5"), ctrl("german", "N5") }, vars = { entry_areas = { german = { P1 = true } }, date = "day_i" },
+      units = { T.vehicle("pz", "german", "PzKpfw IVH", "B5"), T.leader("al", "german", "9-1", "B5", { type = "armor_leader", vars = { in_vehicle = "pz" } }),
+        T.vehicle("pz2", "german", "PzKpfw IVH", "N6"), T.leader("al2", "german", "8-1", "N6", { type = "armor_leader", vars = { in_vehicle = "pz2" } }) } }
+    T.resolve()
+  end
+  field()
+  expect.eq(T.unit("pz").vars.reph.status, "must_escape")
+  local ok, r = kessel.act{ kind = "escape", side = "german", units = { "al" } }
+  expect.refused(ok, r, "9.606")
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "escape" then expect.truthy(a.units[1] ~= "al", "no Escape of his own is offered") end
+  end
+  kessel.inject_dice{ 3, 3 }   -- 6 + 1 enemy area - 1 armor leader = 6: Escapes
+  local ev
+  ok, ev = kessel.act{ kind = "escape", side = "german", units = { "pz" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").final, 6)
+  expect.eq(T.unit("al").hex, T.unit("pz").hex, "he goes with his tank")
+  ev = T.resolve()   -- 9.606 ends: no compulsory Escape DR for him
+  expect.eq(T.record(ev, "escape"), nil)
+  expect.eq(T.unit("al").location, "map")
+  -- a Shift takes him along
+  while kessel.game.step().id ~= "shift" do T.resolve() end
+  kessel.inject_dice{ 1, 1 }
+  expect.accepted(kessel.act{ kind = "shift", side = "german", units = { "pz2" }, to = "P1" })
+  expect.eq(T.unit("al2").location, T.unit("pz2").location)
+  -- 9: Abandoned, the crew escapes: he leaves with the crew
+  field()
+  kessel.inject_dice{ 4, 5 }   -- 9 + 1 - 1 = 9
+  ok, ev = kessel.act{ kind = "escape", side = "german", units = { "pz" } }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "al (armor leader) leaves pz with its crew")
+  expect.eq(T.unit("al").vars.in_vehicle, nil)
+  expect.eq(kessel.game.var("setup_areas").hexes[T.unit("al").hex], "german")
+end)
