@@ -100,8 +100,9 @@ S.on_end("equipment", function()
   for _, u in ipairs(C.on_map()) do
     -- a hidden Set DC waits for 11.6073 [11.6072 EXC]
     local set_dc = u.vars.set_dc and u.vars.hidden
-    -- a vehicle's mounted Weapons go (or stay) with it
-    if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on then
+    -- a vehicle's mounted Weapons, and the armor leader in it, go (or stay) with it
+    if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on
+      and not C.crewing(u) then
       local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and u.vars.fortified)
       local ctrl = A.controller(u.hex, C.level(u)) or u.side
       -- [11.6072] what is removed, and the Equipment left on the map (an abandoned vehicle that
@@ -118,6 +119,9 @@ S.on_end("equipment", function()
         kessel.emit.withdraw(u.id)
         C.follow(u)
         kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = "11.607" })
+        for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+          if C.crewing(l) == u.id then kessel.emit.unit_var(l.id, "reph", { status = "retained", area = "retained_box", why = "11.607" }) end
+        end
       end
     end
   end

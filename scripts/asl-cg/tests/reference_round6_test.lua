@@ -593,3 +593,20 @@ kessel.test("case_9.606_an_armor_leader_escapes_with_his_vehicle", function()
   expect.eq(T.unit("al").vars.in_vehicle, nil)
   expect.eq(kessel.game.var("setup_areas").hexes[T.unit("al").hex], "german")
 end)
+
+-- [11.607] an Immobile AFV is left on the map, and the armor leader in it with it; a Mobile one is
+-- cleared to the Retained box with him. Before, the armor leader was cleared on his own and left
+-- his Immobile AFV on the map.
+kessel.test("case_11.607_an_armor_leader_stays_or_goes_with_his_afv", function()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, units = {
+    T.vehicle("t1", "german", "PzKpfw IIIG", "C5", { vars = { immobile = true } }),
+    T.leader("a1", "german", "9-1", "C5", { type = "armor_leader", vars = { in_vehicle = "t1" } }),
+    T.vehicle("t2", "german", "PzKpfw IIIG", "D5"),
+    T.leader("a2", "german", "8-1", "D5", { type = "armor_leader", vars = { in_vehicle = "t2" } }) } }
+  T.resolve()
+  expect.eq(T.unit("t1").location, "map")
+  expect.eq(T.unit("a1").location, "map", "stays in his Immobile AFV")
+  expect.eq(T.unit("t2").location, "pending")
+  expect.eq(T.unit("a2").location, "pending", "cleared with his AFV")
+  expect.eq(T.unit("a2").vars.reph.area, "retained_box")
+end)
