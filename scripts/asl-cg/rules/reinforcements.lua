@@ -113,7 +113,12 @@ S.on_end("reinforcements", function()
   C.set_fpp("british", C.fpp("british") + fpp)
   C.record("reinforcements", "9.6152", { date = date, units = made, fpp = fpp, area = where.area or where.entry,
     guns = guns and (guns.area or guns.entry) or nil })
-  C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry)))
+  if #made == 0 then
+    -- a date whose row gives FPP only ("N/A" Entry Area: Day I, Day III)
+    C.note("9.6152", "no British reinforcement units for " .. date .. "; " .. fpp .. " FPP")
+  else
+    C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry)))
+  end
   if guns then
     C.note("9.6152", guns.area and string.format("Note 3: the Guns set up in Setup Area %s, in %s (a hex numbered 20 or more)", guns.area, guns.hex)
       or "Note 3: no non-Isolated British Setup Area has a hex numbered 20 or more: Z28 is an Eligible Entry Area and the Guns are Manhandled onto the map from it")

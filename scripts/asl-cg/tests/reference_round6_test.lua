@@ -610,3 +610,13 @@ kessel.test("case_11.607_an_armor_leader_stays_or_goes_with_his_afv", function()
   expect.eq(T.unit("a2").location, "pending", "cleared with his AFV")
   expect.eq(T.unit("a2").vars.reph.area, "retained_box")
 end)
+
+-- [9.6152] Day I's row gives 15 FPP and no units ("N/A" Entry Area): the note says so, rather than
+-- "0 British reinforcement counters ... in Setup Area A" (an area the row does not name)
+kessel.test("case_9.6152_a_date_of_fpp_only_is_noted_as_such", function()
+  T.setup{ step = "reinforcements", vars = { date = "day_i", setup_areas = { hexes = {}, areas = { british = { { id = "A", hexes = { "C3" } } }, german = {} } } } }
+  local ev = T.resolve()
+  T.has_note(ev, "[9.6152] no British reinforcement units for day_i; 15 FPP")
+  expect.eq(T.note(ev, "0 British reinforcement counters"), nil)
+  expect.eq(T.C.fpp("british"), 15)
+end)
