@@ -135,12 +135,26 @@ function X.drm(units)
     local hs = 0
     for _, u in ipairs(units) do hs = hs + C.hs_equiv(u) end
     if hs > 1 then add(hs - 1, C.pb() and "9.606" or "11.6063", "HS-equivalents > one HS using the same DR") end
-    local excess = 0
+    -- the unit with most excess PP sets the DRM; "a stacked leader may combine to increase a MMC's
+    -- IPC": each leader of the stack lends his spare IPC to one MMC, the most burdened first
+    local over, spare = {}, {}
     for _, u in ipairs(units) do
       local e = pp_carried(u) - ipc(u)
-      if e > excess then excess = e end
+      if C.is_mmc(u) then over[#over + 1] = { u = u, e = e }
+      elseif C.is_leader(u) or u.type == "hero" then
+        if e < 0 then spare[#spare + 1] = -e end
+        if e > 0 then over[#over + 1] = { u = u, e = e } end
+      end
     end
-    if excess > 0 then add(excess, C.pb() and "9.606" or "11.6063", "PP carried > IPC") end
+    table.sort(over, function(x, y) if x.e ~= y.e then return x.e > y.e end return x.u.id < y.u.id end)
+    table.sort(spare, function(x, y) return x > y end)
+    local lent, k = 0, 1
+    for _, o in ipairs(over) do
+      if C.is_mmc(o.u) and o.e > 0 and spare[k] then o.e = o.e - spare[k]; lent = lent + 1; k = k + 1 end
+    end
+    local excess = 0
+    for _, o in ipairs(over) do if o.e > excess then excess = o.e end end
+    if excess > 0 then add(excess, C.pb() and "9.606" or "11.6063", "PP carried > IPC" .. (lent > 0 and " (a leader's IPC combined)" or "")) end
     local enc = false
     for _, u in ipairs(units) do enc = enc or u.vars.encircled == true end
     if enc then add(2, C.pb() and "9.606" or "11.6063", "Encircled") end

@@ -620,3 +620,22 @@ kessel.test("case_9.6152_a_date_of_fpp_only_is_noted_as_such", function()
   expect.eq(T.note(ev, "0 British reinforcement counters"), nil)
   expect.eq(T.C.fpp("british"), 15)
 end)
+
+-- [9.606] [11.6063] "+1 Per PP > IPC being carried ... (a stacked leader may combine to increase a
+-- MMC's IPC)": a squad (IPC 3) with an HMG (5 PP) escaping alone takes +2; stacked with a leader
+-- who carries nothing (IPC 1), +1. Before, the leader's IPC was not combined: +2 either way.
+kessel.test("case_9.606_a_stacked_leader_combines_his_ipc", function()
+  local X = require("rules.escape")
+  local function pp_drm(units)
+    local _, mods = X.drm(units)
+    for _, m in ipairs(mods) do if m.why:find("PP carried", 1, true) then return m.drm end end
+    return 0
+  end
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "C5"), T.leader("gl", "german", "8-0", "C5"),
+    T.sw("h", "german", "HMG", "C5", { vars = { possessed_by = "g" } }) } }
+  expect.eq(pp_drm({ T.unit("g") }), 2, "alone: 5 - 3")
+  expect.eq(pp_drm({ T.unit("g"), T.unit("gl") }), 1, "with the leader: 5 - (3 + 1)")
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct" }, units = { T.squad("g", "german", "4-6-7", "C5"), T.leader("gl", "german", "8-0", "C5"),
+    T.sw("h", "german", "HMG", "C5", { vars = { possessed_by = "g" } }), T.sw("l", "german", "LMG", "C5", { vars = { possessed_by = "gl" } }) } }
+  expect.eq(pp_drm({ T.unit("g"), T.unit("gl") }), 2, "a leader carrying his own LMG has no IPC to spare")
+end)
