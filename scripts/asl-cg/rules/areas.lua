@@ -293,8 +293,10 @@ end
 
 -- classify every unit as the 9.6056 chart says; sets vars.reph = { status, area, why }
 function A.classify(st)
+  A.classified = {}
   for _, u in ipairs(C.on_map()) do
-    if not C.crewing(u) then A.classify_unit(u, st) end
+    u = kessel.units.get(u.id)
+    if not C.crewing(u) and not A.classified[u.id] then A.classify_unit(u, st) end
   end
   -- an armor leader in a vehicle shares its fate [9.606]: its status, and its Isolation
   for _, u in ipairs(C.on_map()) do
@@ -311,6 +313,13 @@ end
 -- crew counter, then is classified as Personnel [9.6051] [9.6053] (an unarmed truck has none)
 local function crew_leaves(v, st, case)
   if v.vars.unarmed or v.vars.crewless then return end
+  -- an armor leader in it leaves with the crew, and is classed as Personnel himself
+  for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = v.side }) do
+    if C.crewing(l) == v.id then
+      kessel.emit.unit_var(l.id, "in_vehicle", nil)
+      A.classify_unit(kessel.units.get(l.id), st)
+    end
+  end
   local id = kessel.emit.create_unit{ side = v.side, type = "crew", faces = { v.vars.crew_face or "2-2-8" }, at = v.hex,
     vars = { from_vehicle = v.id, level = v.vars.level } }
   C.note(case, v.id .. " is abandoned; its crew leaves it as " .. id)
@@ -326,6 +335,7 @@ function A.withdrawn_after_day_ii(u)
 end
 
 function A.classify_unit(u, st)
+  if A.classified then A.classified[u.id] = true end
   -- a prisoner's fate is 9.608's: whatever an earlier RePh recorded of it is replaced
   if u.vars.prisoner_of and C.is_personnel(u) then
     kessel.emit.unit_var(u.id, "reph", { status = "prisoner", why = "9.608", class = st.hexes[u.hex] })

@@ -639,3 +639,21 @@ kessel.test("case_9.606_a_stacked_leader_combines_his_ipc", function()
     T.sw("h", "german", "HMG", "C5", { vars = { possessed_by = "g" } }), T.sw("l", "german", "LMG", "C5", { vars = { possessed_by = "gl" } }) } }
   expect.eq(pp_drm({ T.unit("g"), T.unit("gl") }), 2, "a leader carrying his own LMG has no IPC to spare")
 end)
+
+-- [9.6051] a manned Immobile vehicle without functioning MA in No Man's Land is abandoned and its
+-- crew must attempt Escape; the armor leader in it leaves with the crew and, in No Man's Land,
+-- must attempt Escape too (classed once). Without this he would have stayed "in" the abandoned
+-- vehicle, sharing its fate: left in place.
+kessel.test("case_9.6051_an_armor_leader_leaves_an_abandoned_vehicle_with_its_crew", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "E5", "H5" } } },
+    markers = { { kind = "control", side = "german", at = "E5" }, { kind = "control", side = "british", at = "H5" } },
+    units = { T.vehicle("wr", "german", "PzKpfw IVH", "F5", { vars = { immobile = true, ma_disabled = true } }),
+      T.leader("al", "german", "9-1", "F5", { type = "armor_leader", vars = { in_vehicle = "wr" } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("wr").vars.abandoned, true)
+  expect.eq(T.unit("al").vars.in_vehicle, nil)
+  expect.eq(T.unit("al").vars.reph.status, "must_escape")
+  local n = 0
+  for _, e in ipairs(ev) do if e.event == "note" and e.text:find("al is in No Man's Land", 1, true) then n = n + 1 end end
+  expect.eq(n, 1, "classed once")
+end)
