@@ -144,7 +144,9 @@ function H.recombine(case)
     local keep_allowed = C.pb() and mtr_allowance(side) or 0
     for _, u in ipairs(retained_units{ side = side, type = "squad" }) do
       if u.step == 1 and not u.vars.prisoner_of then
-        local where = C.pb() and area_of(u) or (u.vars.isolated and ("iso:" .. (u.hex or "?")) or "retained")
+        -- RB: an Isolated HS Recombines only with Isolated HS allowed to set up in the same Isolated
+        -- Location(s) [11.6111]: those of its listed Isolated Area (C.isolated_area; else its hex)
+        local where = C.pb() and area_of(u) or (u.vars.isolated and ("iso:" .. tostring(rb_isolated_area(u))) or "retained")
         local key = where .. "|" .. C.face_label(u) .. "|" .. tostring(u.vars.ww == true)
         if u.vars.keep_hs and keep_allowed > 0 then
           keep_allowed = keep_allowed - 1

@@ -657,3 +657,19 @@ kessel.test("case_9.6051_an_armor_leader_leaves_an_abandoned_vehicle_with_its_cr
   for _, e in ipairs(ev) do if e.event == "note" and e.text:find("al is in No Man's Land", 1, true) then n = n + 1 end end
   expect.eq(n, 1, "classed once")
 end)
+
+-- [11.6111] Isolated HS Recombine with other Isolated HS "allowed to set up in the same Isolated
+-- Location(s)": two Russian 2-3-7 HS in J5 and J6, both of Isolated Area 1 (J5, J6, K5), may set
+-- up in the same Locations and Recombine; one in another Isolated Area does not. Before, only HS
+-- in one hex did.
+kessel.test("case_11.6111_isolated_hs_of_one_isolated_area_recombine", function()
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct", isolated_areas = { { hexes = { "J5", "J6", "K5" } }, { hexes = { "C3" } } } },
+    units = { T.hs("r1", "russian", "4-4-7r", "J5", { vars = { isolated = true } }), T.hs("r2", "russian", "4-4-7r", "J6", { vars = { isolated = true } }),
+      T.hs("r3", "russian", "4-4-7r", "C3", { vars = { isolated = true } }) } }
+  kessel.inject_dice{ 6, 6, 6, 6, 6, 6, 6, 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "r1 and r2 Recombine into a squad")
+  expect.eq(T.unit("r1").step, 0)
+  expect.eq(T.unit("r2").location, "removed")
+  expect.eq(T.unit("r3").step, 1, "another Isolated Area")
+end)
