@@ -284,8 +284,14 @@ local function ammo(case)
   for _, u in ipairs(kessel.units.all()) do
     -- PB: non-captured, non-Isolated German vehicles [9.61425]; RB: "each non-Isolated unit",
     -- a Captured one too [11.6138]
+    -- PB: "in a German Setup/Entry Area" (Retained off-map in an Entry Area, or in a German Setup
+    -- Area; not one left abandoned in No Man's Land or Uncontrolled Territory; with no Setup Areas
+    -- determined, 9.605 not played, every one)
+    local Ar = require("rules.areas")
+    local in_area = u.location == "pending" or Ar.stored() == nil
+      or (u.location == "map" and Ar.area_at(u.side, u.hex, C.level(u)) ~= nil)
     if retained(u) and u.vars.low_ammo and not u.vars.isolated
-      and (not C.pb() or (u.side == "german" and C.is_vehicle(u) and not u.vars.captured)) then
+      and (not C.pb() or (u.side == "german" and C.is_vehicle(u) and not u.vars.captured and in_area)) then
       kessel.emit.unit_var(u.id, "low_ammo", nil)
       C.note(C.pb() and "9.61425" or "11.6138", u.id .. ": Low Ammo removed")
     end

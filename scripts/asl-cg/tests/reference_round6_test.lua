@@ -673,3 +673,18 @@ kessel.test("case_11.6111_isolated_hs_of_one_isolated_area_recombine", function(
   expect.eq(T.unit("r2").location, "removed")
   expect.eq(T.unit("r3").step, 1, "another Isolated Area")
 end)
+
+-- [9.61425] Low Ammo comes off each non-captured, non-Isolated German vehicle "in a German
+-- Setup/Entry Area": one abandoned in No Man's Land (F5) keeps it; one in the German area (C5)
+-- and one off-map in an Entry Area lose it. Before, every German vehicle lost it.
+kessel.test("case_9.61425_low_ammo_only_in_a_german_setup_or_entry_area", function()
+  T.setup{ step = "repair", vars = { date = "day_i", setup_areas = { hexes = { C5 = "german", F5 = "nml" }, ctrl = {},
+      areas = { german = { { id = "A", hexes = { "C5" } } }, british = {} } } },
+    units = { T.vehicle("a", "german", "Marder", "C5", { vars = { low_ammo = true, reph = { status = "retained", area = "A" } } }),
+      T.vehicle("b", "german", "Marder", "F5", { vars = { low_ammo = true, abandoned = true, reph = { status = "abandoned" } } }),
+      T.vehicle("c", "german", "Marder", nil, { vars = { low_ammo = true, reph = { status = "retained", area = "A7" } } }) } }
+  T.resolve()
+  expect.eq(T.unit("a").vars.low_ammo, nil)
+  expect.eq(T.unit("b").vars.low_ammo, true, "in No Man's Land")
+  expect.eq(T.unit("c").vars.low_ammo, nil, "off-map in its Entry Area")
+end)
