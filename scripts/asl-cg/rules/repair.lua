@@ -58,8 +58,13 @@ function R.vehicles(case)
     E.bog(case, bogged)
     for _, v in ipairs(bogged) do rb_clear(v, case) end
   end
+  local Ar = require("rules.areas")
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
-    if retained(v) and not v.vars.wreck then
+    -- PB: "for each vehicle in a friendly-Setup/Eligible-Entry Area" [9.6141] (off-map in an Entry
+    -- Area, or in a friendly Setup Area; not one left in No Man's Land or Uncontrolled Territory)
+    local in_area = not C.pb() or v.location == "pending" or Ar.stored() == nil
+      or (v.location == "map" and Ar.area_at(v.side, v.hex, C.level(v)) ~= nil)
+    if retained(v) and not v.vars.wreck and in_area then
       -- PB repairs a non-captured vehicle only [9.6141b]; RB names every manned AFV in a
       -- friendly-Controlled Location, a Captured one (remanned, so not abandoned) too [11.6131]
       if v.vars.immobile and not (C.pb() and v.vars.captured) and not v.vars.abandoned then

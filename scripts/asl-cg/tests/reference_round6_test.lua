@@ -688,3 +688,18 @@ kessel.test("case_9.61425_low_ammo_only_in_a_german_setup_or_entry_area", functi
   expect.eq(T.unit("b").vars.low_ammo, true, "in No Man's Land")
   expect.eq(T.unit("c").vars.low_ammo, nil, "off-map in its Entry Area")
 end)
+
+-- [9.6141] the vehicle steps are made "for each vehicle in a friendly-Setup/Eligible-Entry Area": a
+-- stunned German vehicle abandoned in No Man's Land (F5) makes no stun recovery dr (which could
+-- Eliminate it); one in the German area (C5) does. Before, both rolled.
+kessel.test("case_9.6141_only_vehicles_in_a_friendly_area_are_repaired", function()
+  T.setup{ step = "repair", vars = { date = "day_i", setup_areas = { hexes = { C5 = "german", F5 = "nml" }, ctrl = {},
+      areas = { german = { { id = "A", hexes = { "C5" } } }, british = {} } } },
+    units = { T.vehicle("a", "german", "Marder", "C5", { vars = { stun = true } }),
+      T.vehicle("b", "german", "Marder", "F5", { vars = { stun = true, abandoned = true } }) } }
+  kessel.inject_dice{ 6, 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "a stun recovery dr 6+1: eliminated")
+  expect.eq(T.note(ev, "b stun recovery"), nil)
+  expect.eq(T.unit("b").location, "map")
+end)
