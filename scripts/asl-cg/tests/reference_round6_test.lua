@@ -703,3 +703,24 @@ kessel.test("case_9.6141_only_vehicles_in_a_friendly_area_are_repaired", functio
   expect.eq(T.note(ev, "b stun recovery"), nil)
   expect.eq(T.unit("b").location, "map")
 end)
+
+-- [11.6142] a Captured AFV is "part thereof" of its own platoon, not of the captor's platoon of
+-- the same number: the Russians roll once for their platoon 1 (T-34) and once for the German
+-- platoon 1 they Captured a Panzer of. The captured part Withdrawn takes no Russian armor leader
+-- of their own platoon 1 with it. Before, both were one Russian platoon 1: one dr, and a
+-- Withdrawal would have taken the Russian armor leader too.
+kessel.test("case_11.6142_a_captured_afv_is_part_of_its_own_platoon", function()
+  T.setup{ module = "rb", step = "armor_withdrawal", vars = { date = "20oct" }, units = {
+    T.vehicle("r1", "russian", "T-34", "H3", { vars = { platoon = "1", platoon_on_map = true } }),
+    T.leader("ral", "russian", "9-1", "H3", { type = "armor_leader", vars = { platoon = "1", in_vehicle = "r1" } }),
+    T.vehicle("cap", "russian", "PzKpfw IIIG", "H5", { vars = { platoon = "1", platoon_on_map = true, captured = true, original_side = "german" } }) } }
+  kessel.inject_dice{ 6, 1 }   -- the captured German platoon 1: Withdrawn; the Russian platoon 1: Retained
+  local ev = T.resolve()
+  T.has_note(ev, "russian makes the Secret withdrawal dr for Platoon 1 (Captured german)")
+  local n = 0
+  for _, e in ipairs(ev) do if e.event == "note" and e.text:find("russian makes the Secret withdrawal dr", 1, true) then n = n + 1 end end
+  expect.eq(n, 2, "two platoons, two dr")
+  expect.eq(T.unit("r1").location, "map")
+  expect.eq(T.unit("cap").location, "eliminated")
+  expect.eq(T.unit("ral").location, "map", "the Russian armor leader stays with his own platoon")
+end)
