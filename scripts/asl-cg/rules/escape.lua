@@ -422,7 +422,16 @@ kessel.action{
   end,
   apply = function(a)
     X.apply_drop(a, C.pb() and "9.606" or "11.6063")
+    -- [9.6131] the friendly (Isolated) Setup Area an Escape leaves empty stays its side's
+    local first = kessel.units.get(a.units[1])
+    local from = C.pb() and first.vars.reph and first.vars.reph.status == "isolated" and first.vars.reph.area
     X.resolve(a.units, C.pb() and "9.606" or "11.6063")
+    if from then
+      for _, u in ipairs(C.on_map(first.side)) do
+        if u.vars.reph and u.vars.reph.area == from and (C.is_personnel(u) or C.is_vehicle(u)) then return end
+      end
+      C.note("9.6131", "Setup Area " .. from .. " is vacated and stays " .. first.side .. "-Controlled")
+    end
   end,
   enumerate = function(side)
     local s = S.current()

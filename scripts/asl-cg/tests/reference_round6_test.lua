@@ -724,3 +724,24 @@ kessel.test("case_11.6142_a_captured_afv_is_part_of_its_own_platoon", function()
   expect.eq(T.unit("cap").location, "eliminated")
   expect.eq(T.unit("ral").location, "map", "the Russian armor leader stays with his own platoon")
 end)
+
+-- [9.6061 EX] [9.6131] the Isolated British squad in the first-level Location of Z15 (here F6) may
+-- Escape; "despite being vacant, that Location would still be British-Controlled": when it
+-- escapes, the note says its Setup Area is vacated and stays British-Controlled (a Shift said so;
+-- an Escape did not), and the Control is kept.
+kessel.test("case_9.6131_an_escape_that_vacates_its_setup_area_is_noted", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "F6", "K3" } }, areas = { L1 = { "L1", "L2" } } },
+    units = { T.squad("b", "british", "6-4-8", "F6", { vars = { level = 1 } }), T.squad("g", "german", "4-6-7", "F6"),
+      T.squad("b2", "british", "6-4-8", "K3") },
+    vars = { entry_areas = { british = { L1 = true }, german = { L1 = true } } },
+    valued = { { kind = "control", side = "british", hex = "F6", value = { level = 1 } }, { kind = "control", side = "german", hex = "F6", value = { level = 0 } } } }
+  T.resolve()
+  expect.eq(T.unit("b").vars.reph.status, "isolated")
+  kessel.inject_dice{ 1, 1 }
+  local ok, ev = kessel.act{ kind = "escape", side = "british", units = { "b" } }
+  expect.accepted(ok, ev)
+  local area
+  for _, x in ipairs(kessel.game.var("setup_areas").areas.british) do if x.level == 1 then area = x.id end end
+  T.has_note(ev, "[9.6131] Setup Area " .. area .. " is vacated and stays british-Controlled")
+  expect.eq(require("rules.areas").controller("F6", 1), "british", "its Control marker stays")
+end)
