@@ -52,7 +52,6 @@ local function confined(u, consumed_set)
   return consumed_set[u.hex] == true
 end
 
--- Fortifications and Equipment in a consumed Location are Eliminated [9.6095] [11.6097]
 -- "Isolated units/Equipment ... confined to setting up" where the fire was are Eliminated: the SW
 -- an Isolated unit holds is Isolated Equipment confined with it [9.6095] [11.6094]-[11.6096]
 function F.eliminate_with_equipment(u, case, why)
@@ -60,6 +59,7 @@ function F.eliminate_with_equipment(u, case, why)
   C.eliminate(u.id, case, why)
 end
 
+-- Fortifications and Equipment in a consumed Location are Eliminated [9.6095] [11.6097]
 local function eliminate_contents(hex, case, opts)
   for _, m in ipairs(kessel.markers.at(hex)) do
     local keep = opts.keep_entrenchments and (m.kind == "entrenchment" or m.kind == "pillbox")
