@@ -16,6 +16,9 @@ kessel.dice_table{ id = "escape_rb_afv", rule = "11.6063", bands = { { 2, "escap
   { 11, "abandoned_crew_eliminated" }, { 12, "eliminated_crew_eliminated" } } }
 
 local function may_escape(u)
+  -- a Personnel or vehicle unit [9.606] [11.6063]: a SW or Gun is Equipment, going (or not) with its
+  -- possessor
+  if not (C.is_personnel(u) or C.is_vehicle(u)) then return false end
   if u.vars.prisoner_of then return false end   -- a prisoner's fate is 9.608's [11.608]
   if C.crewing(u) then return false end         -- an armor leader escapes in his vehicle's DR
   if C.pb() then
@@ -408,6 +411,8 @@ kessel.action{
       if not u or u.location ~= "map" then return C.refuse(case, tostring(id) .. " is not on the map") end
       local theirs = C.not_owner(a, u, case)
       if theirs then return theirs end
+      if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end
+      if u.type == "sw" then return C.refuse(case, id .. " is a SW: it goes with the unit that holds it, or is dropped (drop = { ids })") end
       if u.vars.prisoner_of then return C.refuse(case, id .. " is a prisoner: it does not Escape (RePh step " .. (C.pb() and "9.608" or "11.608") .. " decides about it)") end
       if not may_escape(u) then return C.refuse(case, id .. " may not attempt Escape (it is not Isolated, in No Man's Land or in an enemy area)") end
       if u.vars.escape_tried then return C.refuse(case, id .. " has already attempted Escape") end

@@ -745,3 +745,20 @@ kessel.test("case_9.6131_an_escape_that_vacates_its_setup_area_is_noted", functi
   T.has_note(ev, "[9.6131] Setup Area " .. area .. " is vacated and stays british-Controlled")
   expect.eq(require("rules.areas").controller("F6", 1), "british", "its Control marker stays")
 end)
+
+-- [9.606] [11.6063] an Escape is a Personnel or vehicle unit's: a SW goes with the unit holding it
+-- (or is dropped). In an Isolated Area the RB RePh marks every counter Isolated, SW too; an Escape
+-- of a SW alone was offered (to `--ai random` as well) and accepted, the SW relocating by itself.
+kessel.test("case_11.6063_a_sw_does_not_escape_alone", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "J5" } } } },
+    units = { T.squad("r", "russian", "4-4-7r", "J5"), T.sw("m", "russian", "LMG", "J5", { vars = { possessed_by = "r" } }), T.sw("m2", "russian", "LMG", "J5") } }
+  T.resolve()
+  for _, a in ipairs(kessel.legal("russian")) do
+    if a.kind == "escape" then expect.eq(a.units[1], "r", "only the squad is offered an Escape") end
+  end
+  local ok, r = kessel.act{ kind = "escape", side = "russian", units = { "m2" } }
+  expect.refused(ok, r, "11.6063", "m2 is a SW")
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = { T.sw("m3", "german", "LMG", "C5", { vars = { reph = { status = "isolated", area = "B" }, isolated = true } }) } }
+  ok, r = kessel.act{ kind = "escape", side = "german", units = { "m3" } }
+  expect.refused(ok, r, "9.606", "m3 is a SW")
+end)
