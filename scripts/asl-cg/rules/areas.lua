@@ -33,13 +33,8 @@ function A.strategic()
 end
 
 -- who Controls a Location: its Control marker, else the only side with Personnel in it
-function A.controller(hex, level)
-  for _, m in ipairs(kessel.markers.at(hex)) do
-    if m.kind == "control" and m.hex == hex then
-      local l = type(m.value) == "table" and m.value.level or 0
-      if l == level then return m.side end
-    end
-  end
+-- the only side occupying a Location (nil when none, or both)
+function A.occupier(hex, level)
   local sides, n, last = {}, 0, nil
   for _, u in ipairs(kessel.units.at(hex)) do
     if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
@@ -47,7 +42,21 @@ function A.controller(hex, level)
       if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
     end
   end
-  if n == 1 then return last end
+  return n == 1 and last or nil, n
+end
+
+-- who Controls a Location: the only side occupying it (a Control marker of the other side is one
+-- that "must be removed (or flipped over)" [9.605] [11.6052]), else its Control marker (an empty
+-- or a disputed Location)
+function A.controller(hex, level)
+  local last, n = A.occupier(hex, level)
+  if last then return last end
+  for _, m in ipairs(kessel.markers.at(hex)) do
+    if m.kind == "control" and m.hex == hex then
+      local l = type(m.value) == "table" and m.value.level or 0
+      if l == level then return m.side end
+    end
+  end
   -- RB: 11.607 clears the map of non-Isolated units, which leaves their Locations' Control as it
   -- was (the Perimeter gives it, 11.6059): the Control by occupation found just before the
   -- clearing (var `control_at_clearing`, written in 11.607 of this RePh) still holds for an empty
@@ -440,8 +449,24 @@ local function clear_last_isolation()
   end
 end
 
+-- [9.605] [11.6052] a Control marker of a side that lost the Location (the other side holds it
+-- alone) "must be removed (or flipped over)": it is flipped, and noted
+function A.flip_stale_control_markers(case)
+  for _, m in ipairs(kessel.markers.all{ kind = "control", placed = true }) do
+    local level = type(m.value) == "table" and m.value.level or 0
+    local holder = A.occupier(m.hex, level)
+    if holder and holder ~= m.side then
+      kessel.emit.marker(m.id)
+      kessel.emit.create_marker{ kind = "control", side = holder, hex = m.hex, value = { level = level } }
+      C.note(case, string.format("%s%s: the %s Control marker is flipped: the %s hold it alone", m.hex,
+        level > 0 and (" (level " .. level .. ")") or "", m.side, holder))
+    end
+  end
+end
+
 S.on_end("setup_areas", function()
   clear_last_isolation()
+  A.flip_stale_control_markers("9.605")
   local st = A.compute()
   kessel.emit.var("setup_areas", st)
   local summary = {}

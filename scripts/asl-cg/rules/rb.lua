@@ -89,6 +89,7 @@ S.on_end("perimeter", function()
       end
     end
   end
+  A.flip_stale_control_markers("11.6052")
   local areas = C.copy(C.var("isolated_areas", {}))
   C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
   for i, area in ipairs(areas) do RB.apply_area(i, area) end

@@ -762,3 +762,32 @@ kessel.test("case_11.6063_a_sw_does_not_escape_alone", function()
   ok, r = kessel.act{ kind = "escape", side = "german", units = { "m3" } }
   expect.refused(ok, r, "9.606", "m3 is a SW")
 end)
+
+-- [9.605] "A Control marker must be removed (or flipped over) if the Controlling side loses Control
+-- of that Location": a British Control marker left in C3, which the Germans now hold alone, is no
+-- British Control; the Location is the Germans' (their Setup Area forms around it), and the stale
+-- marker is flipped and noted. A marker still decides an empty Location and a disputed one.
+-- Before, the marker was read first: C3 stayed British with only Germans in it.
+kessel.test("case_9.605_a_control_marker_of_a_side_that_lost_the_location_is_flipped", function()
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "H8", "M4" } } },
+    markers = { { kind = "control", side = "british", at = "C3" }, { kind = "control", side = "british", at = "H8" }, { kind = "control", side = "german", at = "M4" } },
+    units = { T.squad("g", "german", "4-6-7", "C3"), T.squad("g2", "german", "4-6-7", "M4"), T.squad("b2", "british", "6-4-8", "M4") } }
+  local A = require("rules.areas")
+  expect.eq(A.controller("C3", 0), "german", "held by the Germans alone")
+  expect.eq(A.controller("H8", 0), "british", "empty: the marker decides")
+  expect.eq(A.controller("M4", 0), "german", "disputed: the marker decides")
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("setup_areas").hexes.C3, "german")
+  T.has_note(ev, "C3: the british Control marker is flipped: the german hold it alone")
+  for _, m in ipairs(kessel.markers.at("C3")) do if m.kind == "control" then expect.eq(m.side, "german") end end
+end)
+
+-- [11.6052] the same in RB: a German Control marker in C5, which the Russians hold alone, is
+-- flipped when the Perimeters are determined (11.605)
+kessel.test("case_11.6052_a_stale_control_marker_is_flipped", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct" }, markers = { { kind = "control", side = "german", at = "C5" } },
+    units = { T.squad("r", "russian", "4-4-7r", "C5") } }
+  local ev = T.resolve()
+  T.has_note(ev, "[11.6052] C5: the german Control marker is flipped: the russian hold it alone")
+  for _, m in ipairs(kessel.markers.at("C5")) do if m.kind == "control" then expect.eq(m.side, "russian") end end
+end)
