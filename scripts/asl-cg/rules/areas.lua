@@ -469,6 +469,22 @@ S.on_end("setup_areas", function()
   A.flip_stale_control_markers("9.605")
   local st = A.compute()
   kessel.emit.var("setup_areas", st)
+  -- [9.605] [9.6131] each side marks the Strategic Locations (the map's) it Controls by occupation
+  -- alone with a Control marker, so the Control outlives the units: a Location its last units
+  -- leave by an Escape or a Shift stays its side's [9.6131], into the next CG scenario and its RePh
+  local marked = {}
+  for _, h in ipairs(kessel.map.tagged("strategic")) do
+    local holder = A.occupier(h, 0)
+    local has = false
+    for _, m in ipairs(kessel.markers.at(h)) do
+      if m.kind == "control" and m.hex == h and (type(m.value) ~= "table" or (m.value.level or 0) == 0) then has = true end
+    end
+    if holder and not has then
+      kessel.emit.create_marker{ kind = "control", side = holder, hex = h, value = { level = 0 } }
+      marked[#marked + 1] = h .. " (" .. holder .. ")"
+    end
+  end
+  if #marked > 0 then C.note("9.605", "Control markers placed in the Strategic Locations held by occupation: " .. table.concat(marked, ", ")) end
   local summary = {}
   for _, s in ipairs(C.sides()) do
     for _, area in ipairs(st.areas[s]) do

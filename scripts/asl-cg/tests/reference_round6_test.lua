@@ -102,21 +102,24 @@ kessel.test("case_9.619_an_unknown_purchase_lists_what_the_tables_have", functio
   end
 end)
 
--- [9.61222] [9.6131] the German Controls the building in II13 by occupation alone (no Control
--- marker) when 9.605 determines the Setup Areas; its only occupant, a wounded leader, is then
--- evacuated in 9.6101. The Location keeps its Control (9.6131: a vacated Setup Area stays the
--- vacating side's; A26.11), so in 9.612 the German SAN is still unadjusted. Before, 9.612 read
--- the empty building as uncontrolled and made the German SAN dr (6 + 2 = 8: SAN 6 -> 4).
+-- [9.61222] [9.6131] the German Controls the building in II13 (hexes II13 and II14) by occupation
+-- alone (no Control marker) when 9.605 determines the Setup Areas: a squad in II13 (a Strategic
+-- Location: 9.605 marks its Control) and, alone in II14, a wounded leader, who is evacuated in
+-- 9.6101. II14 keeps its Control (9.6131: a vacated Setup Area stays the vacating side's;
+-- A26.11), so in 9.612 the German SAN is still unadjusted. Before, 9.612 read the emptied hex as
+-- uncontrolled and made the German SAN dr (6 + 2 = 8: SAN 6 -> 4).
 kessel.test("case_9.61222_9.6131_ii13_vacated_after_9.605_stays_german", function()
-  T.setup{ step = "setup_areas", map = { columns = 36, rows = 14, tags = { strategic = { "II13", "C3" } }, areas = { EA = { "II14", "HH14" } } },
+  T.setup{ step = "setup_areas", map = { columns = 36, rows = 14, tags = { strategic = { "II13", "C3" } }, areas = { EA = { "HH12", "HH11" } },
+      places = { { name = "II13", kind = "building", hexes = { "II13", "II14" } } }, terrain = { II13 = "stone_building", II14 = "stone_building" } },
     vars = { date = "day_i", san = { british = 2, german = 6 }, entry_areas = { german = { EA = true } } },
-    units = { T.leader("gl", "german", "8-0", "II13", { vars = { wounded = true } }), T.squad("b", "british", "6-4-8", "C3") } }
+    units = { T.squad("g", "german", "4-6-7", "II13"), T.leader("gl", "german", "8-0", "II14", { vars = { wounded = true } }),
+      T.squad("b", "british", "6-4-8", "C3") } }
   local ev = T.resolve()
-  expect.eq(kessel.game.var("setup_areas").hexes.II13, "german")
+  expect.eq(kessel.game.var("setup_areas").hexes.II14, "german")
   while kessel.game.step().id ~= "wounded" do T.resolve() end
   kessel.inject_dice{ 6 }   -- 6 + 0: evacuated
   T.resolve()
-  expect.eq(T.unit("gl").location, "eliminated", "II13 is empty now")
+  expect.eq(T.unit("gl").location, "eliminated", "II14 is empty now")
   while kessel.game.step().id ~= "date_san" do T.resolve() end
   kessel.inject_dice{ 6 }   -- a German SAN dr, if one were made: 6 + 2 = 8, SAN 6 -> 4
   ev = T.resolve()
@@ -790,4 +793,26 @@ kessel.test("case_11.6052_a_stale_control_marker_is_flipped", function()
   local ev = T.resolve()
   T.has_note(ev, "[11.6052] C5: the german Control marker is flipped: the russian hold it alone")
   for _, m in ipairs(kessel.markers.at("C5")) do if m.kind == "control" then expect.eq(m.side, "russian") end end
+end)
+
+-- [9.605] [9.6131] each side's Control of a Strategic Location it holds by occupation alone is
+-- marked at 9.605 (a Control marker, which a campaign carries with the map's markers), so that a
+-- Location its last unit leaves stays its side's: the German squad alone in C3 Shifts away in
+-- 9.613; C3 is still German-Controlled, and Setup Areas determined now (as the next RePh would)
+-- still form around it. Before, an empty C3 with no marker was nobody's: the next RePh would have
+-- made it Uncontrolled Territory.
+kessel.test("case_9.6131_a_vacated_strategic_location_keeps_its_control", function()
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "C9", "M6" } }, areas = { A1 = { "A1" } } },
+    markers = { { kind = "control", side = "german", at = "C9" }, { kind = "control", side = "british", at = "M6" } },
+    vars = { entry_areas = { german = { A1 = true } }, date = "day_i" },
+    units = { T.squad("g", "german", "4-6-7", "C3") } }
+  local ev = T.resolve()
+  T.has_note(ev, "Control markers placed in the Strategic Locations held by occupation: C3 (german)")
+  while kessel.game.step().id ~= "shift" do T.resolve() end
+  kessel.inject_dice{ 1, 1 }
+  expect.accepted(kessel.act{ kind = "shift", side = "german", units = { "g" }, to = "A1" })
+  expect.eq(T.unit("g").location, "pending")
+  local A = require("rules.areas")
+  expect.eq(A.controller("C3", 0), "german", "vacated, still German-Controlled [9.6131]")
+  expect.eq(A.compute().hexes.C3, "german", "the next RePh's Setup Areas form around it")
 end)
