@@ -33,13 +33,8 @@ function A.strategic()
 end
 
 -- who Controls a Location: its Control marker, else the only side with Personnel in it
-function A.controller(hex, level)
-  for _, m in ipairs(kessel.markers.at(hex)) do
-    if m.kind == "control" and m.hex == hex then
-      local l = type(m.value) == "table" and m.value.level or 0
-      if l == level then return m.side end
-    end
-  end
+-- the only side occupying a Location (nil when none, or both)
+function A.occupier(hex, level)
   local sides, n, last = {}, 0, nil
   for _, u in ipairs(kessel.units.at(hex)) do
     if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
@@ -47,7 +42,30 @@ function A.controller(hex, level)
       if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
     end
   end
-  return n == 1 and last or nil
+  return n == 1 and last or nil, n
+end
+
+-- who Controls a Location: the only side occupying it (a Control marker of the other side is one
+-- that "must be removed (or flipped over)" [9.605] [11.6052]), else its Control marker (an empty
+-- or a disputed Location)
+function A.controller(hex, level)
+  local last, n = A.occupier(hex, level)
+  if last then return last end
+  for _, m in ipairs(kessel.markers.at(hex)) do
+    if m.kind == "control" and m.hex == hex then
+      local l = type(m.value) == "table" and m.value.level or 0
+      if l == level then return m.side end
+    end
+  end
+  -- RB: 11.607 clears the map of non-Isolated units, which leaves their Locations' Control as it
+  -- was (the Perimeter gives it, 11.6059): the Control by occupation found just before the
+  -- clearing (var `control_at_clearing`, written in 11.607 of this RePh) still holds for an empty
+  -- Location [11.6072] [11.6073] [11.615]
+  if n == 0 and not C.pb() then
+    local snap = kessel.game.var("control_at_clearing")
+    if type(snap) == "table" and snap[hex .. "@" .. tostring(level or 0)] then return snap[hex .. "@" .. tostring(level or 0)] end
+  end
+  return nil
 end
 
 local function entry_hexes(side)
@@ -164,7 +182,15 @@ function A.compute()
       end
     end
   end
-  return { hexes = cls, areas = areas, ctrl = ctrl }
+  -- the ground-level Control of every occupied Location as 9.605 finds it: a Location vacated later
+  -- in this RePh (an Escape, an evacuated leader, a Shift) keeps it [9.6131] (A26.11)
+  local held = {}
+  for _, u in ipairs(C.on_map()) do
+    if C.level(u) == 0 and held[u.hex] == nil then held[u.hex] = A.controller(u.hex, 0) or false end
+  end
+  local control = {}
+  for h, s in pairs(held) do if s then control[h] = s end end
+  return { hexes = cls, areas = areas, ctrl = ctrl, control = control }
 end
 
 -- [9.6057] an upper-level Location is not Isolated if its building has a friendly-Controlled,
@@ -196,6 +222,17 @@ end
 
 -- the stored result of 9.605 (it does not change until the next scenario [9.605])
 function A.stored() return kessel.game.var("setup_areas") end
+
+-- who Controls a ground-level Location after 9.605: its Control marker or sole occupant, else, when
+-- it is empty now, the side that Controlled it as 9.605 found it (a vacated Location stays the
+-- vacating side's [9.6131]); returns the side and whether it came from 9.605's record
+function A.controller_since_9605(hex)
+  local now = A.controller(hex, 0)
+  if now then return now, false end
+  local st = A.stored()
+  local was = st and st.control and st.control[hex]
+  return was, was ~= nil
+end
 
 -- the area a Location lies in for a side, or nil. An upper-level Location that forms its own
 -- area belongs to that area only.
@@ -265,20 +302,54 @@ end
 
 -- classify every unit as the 9.6056 chart says; sets vars.reph = { status, area, why }
 function A.classify(st)
-  for _, u in ipairs(C.on_map()) do A.classify_unit(u, st) end
+  A.classified = {}
+  for _, u in ipairs(C.on_map()) do
+    u = kessel.units.get(u.id)
+    if not C.crewing(u) and not A.classified[u.id] then A.classify_unit(u, st) end
+  end
+  -- an armor leader in a vehicle shares its fate [9.606]: its status, and its Isolation
+  for _, u in ipairs(C.on_map()) do
+    local vid = C.crewing(u)
+    if vid then
+      local v = kessel.units.get(vid)
+      kessel.emit.unit_var(u.id, "reph", C.copy(v.vars.reph or { status = "retained" }))
+      if v.vars.isolated then kessel.emit.unit_var(u.id, "isolated", true) end
+    end
+  end
 end
 
 -- the Inherent crew of a vehicle abandoned in No Man's Land/Uncontrolled Territory leaves it as a
 -- crew counter, then is classified as Personnel [9.6051] [9.6053] (an unarmed truck has none)
 local function crew_leaves(v, st, case)
   if v.vars.unarmed or v.vars.crewless then return end
+  -- an armor leader in it leaves with the crew, and is classed as Personnel himself
+  for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = v.side }) do
+    if C.crewing(l) == v.id then
+      kessel.emit.unit_var(l.id, "in_vehicle", nil)
+      A.classify_unit(kessel.units.get(l.id), st)
+    end
+  end
   local id = kessel.emit.create_unit{ side = v.side, type = "crew", faces = { v.vars.crew_face or "2-2-8" }, at = v.hex,
     vars = { from_vehicle = v.id, level = v.vars.level } }
   C.note(case, v.id .. " is abandoned; its crew leaves it as " .. id)
   A.classify_unit(kessel.units.get(id), st)
 end
 
+-- a British unit 9.6153 will withdraw in this RePh: the scenario just played was Day II (9.612 has
+-- not yet changed the date at 9.605), and it is a non-crew MMC or an SMC marked `airborne = false`
+function A.withdrawn_after_day_ii(u)
+  if not C.pb() or u.side ~= "british" or C.var("date") ~= "day_ii" then return false end
+  if u.vars.airborne ~= false or u.vars.ox_bucks or u.type == "crew" then return false end
+  return C.is_mmc(u) or C.is_smc(u)
+end
+
 function A.classify_unit(u, st)
+  if A.classified then A.classified[u.id] = true end
+  -- a prisoner's fate is 9.608's: whatever an earlier RePh recorded of it is replaced
+  if u.vars.prisoner_of and C.is_personnel(u) then
+    kessel.emit.unit_var(u.id, "reph", { status = "prisoner", why = "9.608", class = st.hexes[u.hex] })
+    return
+  end
   do
     -- an abandoned vehicle is Equipment, not a Mobile vehicle: it never Escapes (the chart)
     local mobile = C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned)
@@ -306,11 +377,16 @@ function A.classify_unit(u, st)
       elseif cls == "ut" then
         local target, dest = A.retreat_target(u, st)
         if target then
+          -- the unit "and its portaged/possessed/towed Equipment" are Retained there
           if target.entry then
             kessel.emit.withdraw(u.id)
+            C.follow(u)
             mine = { id = target.entry }
           else
-            if dest ~= u.hex then kessel.emit.move(u.id, { dest }) end
+            if dest ~= u.hex then
+              kessel.emit.move(u.id, { dest })
+              C.follow(u)
+            end
             mine = { id = target.area }
             for _, area in ipairs(st.areas[u.side] or {}) do
               if area.id == target.area and not area.level then mine = area end
@@ -326,6 +402,14 @@ function A.classify_unit(u, st)
         end
       else
         status, why = "must_escape", "9.6056"
+      end
+      -- [9.6056] EXC: the chart is not for the British non-Airborne units that 9.6153 withdraws
+      -- after the Day II CG scenario (non-crew MMC and the SMC not of an Airborne formation): they
+      -- make no Escape and wait where they are to be removed
+      if status ~= "retained" and A.withdrawn_after_day_ii(u) then
+        C.note("9.6056", u.id .. " is a British non-Airborne unit: the chart does not apply to it (EXC); it is withdrawn in 9.6153")
+        kessel.emit.unit_var(u.id, "reph", { status = "to_withdraw", area = mine and mine.id or nil, why = "9.6153", class = cls })
+        return
       end
       local iso, through
       if status == "must_escape" then iso, through = A.escape_isolation(u, st) end
@@ -365,10 +449,42 @@ local function clear_last_isolation()
   end
 end
 
+-- [9.605] [11.6052] a Control marker of a side that lost the Location (the other side holds it
+-- alone) "must be removed (or flipped over)": it is flipped, and noted
+function A.flip_stale_control_markers(case)
+  for _, m in ipairs(kessel.markers.all{ kind = "control", placed = true }) do
+    local level = type(m.value) == "table" and m.value.level or 0
+    local holder = A.occupier(m.hex, level)
+    if holder and holder ~= m.side then
+      kessel.emit.marker(m.id)
+      kessel.emit.create_marker{ kind = "control", side = holder, hex = m.hex, value = { level = level } }
+      C.note(case, string.format("%s%s: the %s Control marker is flipped: the %s hold it alone", m.hex,
+        level > 0 and (" (level " .. level .. ")") or "", m.side, holder))
+    end
+  end
+end
+
 S.on_end("setup_areas", function()
   clear_last_isolation()
+  A.flip_stale_control_markers("9.605")
   local st = A.compute()
   kessel.emit.var("setup_areas", st)
+  -- [9.605] [9.6131] each side marks the Strategic Locations (the map's) it Controls by occupation
+  -- alone with a Control marker, so the Control outlives the units: a Location its last units
+  -- leave by an Escape or a Shift stays its side's [9.6131], into the next CG scenario and its RePh
+  local marked = {}
+  for _, h in ipairs(kessel.map.tagged("strategic")) do
+    local holder = A.occupier(h, 0)
+    local has = false
+    for _, m in ipairs(kessel.markers.at(h)) do
+      if m.kind == "control" and m.hex == h and (type(m.value) ~= "table" or (m.value.level or 0) == 0) then has = true end
+    end
+    if holder and not has then
+      kessel.emit.create_marker{ kind = "control", side = holder, hex = h, value = { level = 0 } }
+      marked[#marked + 1] = h .. " (" .. holder .. ")"
+    end
+  end
+  if #marked > 0 then C.note("9.605", "Control markers placed in the Strategic Locations held by occupation: " .. table.concat(marked, ", ")) end
   local summary = {}
   for _, s in ipairs(C.sides()) do
     for _, area in ipairs(st.areas[s]) do
@@ -381,7 +497,11 @@ S.on_end("setup_areas", function()
   for _, h in ipairs(kessel.map.hexes()) do if st.hexes[h] == "nml" then nml[#nml + 1] = h end end
   C.record("setup_areas", "9.605", { areas = summary, no_mans_land = nml })
   A.classify(st)
-  -- [9.6058] No Move: before Night II, German units on No Move stay where they are
+  -- [9.6058] No Move: before Night II, German units on No Move stay where they are (the mark is
+  -- this RePh's: an earlier one's is taken off first)
+  for _, u in ipairs(kessel.units.all()) do
+    if u.vars.fixed ~= nil then kessel.emit.unit_var(u.id, "fixed", nil) end
+  end
   if C.upcoming_date() == "night_ii" then
     for _, u in ipairs(C.on_map("german")) do
       if u.vars.no_move then

@@ -16,9 +16,7 @@ S.on_end("commencement", function()
   if o then
     kessel.emit.var("sets_up_first", o.sets_up_first)
     kessel.emit.var("moves_first", o.moves_first)
-    -- the text's table stops at Day III: its Dusk row is ours (as Day II and Day III)
-    local reading = date == "dusk" and " (the 9.62023 table has no Dusk row: as Day II and Day III, our reading)" or ""
-    C.note("9.62023", string.format("%s: the %s set up first; the %s move first%s", date, o.sets_up_first, o.moves_first, reading))
+    C.note("9.62023", string.format("%s: the %s set up first; the %s move first", date, o.sets_up_first, o.moves_first))
   end
   -- "Each unit/Equipment piece set up in an Isolated Location": a Weapon too (one held by an
   -- Isolated unit, mounted on an Isolated vehicle, or lying in an Isolated Setup Area: C.weapon_isolated)

@@ -188,6 +188,17 @@ function C.record(kind, case, fields, opts)
   kessel.emit.record{ kind = kind, rule = case, fields = fields or {}, secret_to = opts and opts.secret_to }
 end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
+-- the first id a list names twice (a GM may type a unit twice: it would count twice in a DRM), or nil
+function C.repeated(list)
+  local seen = {}
+  for _, id in ipairs(type(list) == "table" and list or {}) do
+    if type(id) == "string" then
+      if seen[id] then return id end
+      seen[id] = true
+    end
+  end
+  return nil
+end
 -- the unit an action names, or nil when there is none by that id (a parameter a player typed may
 -- be anything: a number, a table)
 -- a unit named by an action's parameter; a unit hidden from the acting side `side` is, to it, no
@@ -323,12 +334,12 @@ function C.leader_drm(u)
 end
 
 -- Casualty Reduction [A7.302]: a squad becomes its HS, anything else is Eliminated.
-function C.casualty_reduce(u, case)
+function C.casualty_reduce(u, case, opts)
   if u.type == "squad" and u.step == 0 then
     kessel.emit.step(u.id, 1)
     C.note(case, u.id .. " suffers Casualty Reduction to a half-squad")
   else
-    C.eliminate(u.id, case, "Casualty Reduction")
+    C.eliminate(u.id, case, "Casualty Reduction", opts)
   end
 end
 
@@ -344,12 +355,68 @@ function C.replace(u, case)
 end
 
 -- every Elimination goes through the engine; the casualty hook (rules/cpp) counts it
-function C.eliminate(id, case, why)
+-- The SW a unit held is left unpossessed in its Location: the text says so for an Encircled unit
+-- [9.6041] and gives an escapee's its own dr [9.6061]; elsewhere it is silent, and we read it the
+-- same way (a SW stayed "held" by a unit no longer in play). `opts.keep_equipment`: the caller
+-- decides about the SW itself (9.6041's Rearmed prisoner, 9.6061's dr)
+function C.eliminate(id, case, why, opts)
   local u = kessel.units.get(id)
   if not u or u.location == "eliminated" then return end
+  local held = (opts and opts.keep_equipment) and {} or C.possessed(id)
   kessel.emit.eliminate(id)
   C.note(case, id .. " is Eliminated" .. (why and (" (" .. why .. ")") or ""))
-  -- possessed equipment follows its possessor unless dropped
+  for _, w in ipairs(held) do
+    kessel.emit.unit_var(w.id, "possessed_by", nil)
+    C.note(case, w.id .. " is left unpossessed in " .. tostring(u.hex or "its Location") .. " (its possessor " .. id .. " was Eliminated)")
+  end
+  -- a vehicle's mounted Weapons are part of it: Eliminated with it
+  if C.is_vehicle(u) then
+    for _, w in ipairs(kessel.units.all()) do
+      if w.vars.mounted_on == id and w.location ~= "eliminated" and w.location ~= "removed" then
+        kessel.emit.eliminate(w.id)
+        C.note(case, w.id .. " (mounted on " .. id .. ") is Eliminated with it")
+      end
+    end
+  end
+end
+
+-- The Equipment that goes where a unit goes: the SW it holds and, for a vehicle, its mounted
+-- Weapons (`mounted_on`); `C.follow(u)` puts them where `u` is now (its hex, or off-map with it)
+function C.carried(id)
+  local out = C.possessed(id)
+  for _, w in ipairs(kessel.units.all()) do
+    if (w.vars.mounted_on == id or C.crewing(w) == id) and w.location ~= "eliminated" and w.location ~= "removed" then out[#out + 1] = w end
+  end
+  return out
+end
+-- the vehicle an armor leader is in (`in_vehicle`, a vehicle still in play), or nil: he goes where
+-- it goes, and its Escape DR is his [9.606] [11.6063]
+function C.crewing(u)
+  if u.type ~= "armor_leader" or not u.vars.in_vehicle then return nil end
+  local v = kessel.units.get(u.vars.in_vehicle)
+  if not v or v.location == "eliminated" or v.location == "removed" then return nil end
+  return v.id
+end
+function C.follow(u)
+  u = kessel.units.get(u.id)
+  for _, w in ipairs(C.carried(u.id)) do
+    if u.location == "map" then
+      if w.location ~= "map" or w.hex ~= u.hex then kessel.emit.place(w.id, u.hex) end
+    elseif u.location == "pending" and w.location ~= "pending" then
+      kessel.emit.withdraw(w.id)
+    end
+  end
+end
+-- a Captured vehicle's mounted Weapons are Captured with it [9.6071] [11.6072] (9.61422/11.6135
+-- then roll for them)
+function C.capture_mounted(v, side)
+  for _, w in ipairs(kessel.units.all()) do
+    if w.vars.mounted_on == v.id and w.location ~= "eliminated" and w.location ~= "removed" and w.side ~= side then
+      kessel.emit.change_unit(w.id, { side = side })
+      kessel.emit.unit_var(w.id, "captured", true)
+      kessel.emit.unit_var(w.id, "original_side", w.side)
+    end
+  end
 end
 
 -- weapons possessed by a unit

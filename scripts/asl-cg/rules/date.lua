@@ -13,16 +13,21 @@ function D.next_date(date)
 end
 
 -- [9.61222] does the German Control the building in II13 (every hex of it, ground level)? A game
--- variable or the scenario's [vars] `german_controls_ii13` says so for a map without II13
+-- variable or the scenario's [vars] `german_controls_ii13` says so for a map without II13. A hex
+-- emptied since 9.605 (its last unit Escaped or was Eliminated) keeps the Control 9.605 found
+-- [9.6131]; the second value says so
 function D.germans_hold_ii13()
   local forced = C.var("german_controls_ii13")
   if forced ~= nil then return forced end
   if not kessel.hex.valid("II13") then return false end
   local p = kessel.map.place("II13")
+  local vacated = false
   for _, h in ipairs(p and p.hexes or { "II13" }) do
-    if A.controller(h, 0) ~= "german" then return false end
+    local side, was = A.controller_since_9605(h)
+    if side ~= "german" then return false end
+    vacated = vacated or was
   end
-  return true
+  return true, vacated
 end
 
 -- one side's SAN adjustment dr [9.61221] [9.61222] [11.6122]
@@ -67,8 +72,10 @@ S.on_end("date_san", function()
   C.note(case, "new CG Date: " .. tostring(nxt))
   if C.pb() then
     D.adjust_san("british", "9.61221", 2)
-    if D.germans_hold_ii13() then
-      C.note("9.61222", "the Germans Control the building in II13: German SAN unadjusted")
+    local holds, vacated = D.germans_hold_ii13()
+    if holds then
+      C.note("9.61222", "the Germans Control the building in II13" .. (vacated
+        and " (vacated since 9.605, it stays German-Controlled: 9.6131)" or "") .. ": German SAN unadjusted")
       if C.get_in("san", "german", 0) < 2 then D.adjust_san("german", "9.6122", 2) end
     else
       D.adjust_san("german", "9.61222", 2)

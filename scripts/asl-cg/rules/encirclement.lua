@@ -78,7 +78,7 @@ function E.encirclement(case)
     u = kessel.units.get(u.id)
     if u.location == "map" and not E.task_check(u, 1, "encirclement", case, "1TC (Encircled)") then
       local where = kessel.units.get(u.id)
-      C.eliminate(u.id, case, "failed its Encirclement 1TC")
+      C.eliminate(u.id, case, "failed its Encirclement 1TC", { keep_equipment = true })
       E.release_guarded(where, case)
       if u.side == "british" and u.vars.airborne ~= false and C.pb() then
         C.note(case, u.id .. " is not placed in the Walking Wounded Box")

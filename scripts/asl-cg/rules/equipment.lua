@@ -11,7 +11,8 @@ kessel.constant("conscript", { german = "4-3-6", british = "4-4-7", russian = "4
 local function unpossessed_equipment()
   local out = {}
   for _, u in ipairs(C.on_map()) do
-    if (u.type == "sw" and not u.vars.possessed_by) or u.type == "gun"
+    -- a vehicle's mounted Weapon is part of it, no piece of its own
+    if (u.type == "sw" and not u.vars.possessed_by and not u.vars.mounted_on) or u.type == "gun"
       or (C.is_vehicle(u) and (u.vars.abandoned or (u.vars.immobile and u.vars.ma_disabled))) then
       out[#out + 1] = u
     end
@@ -32,6 +33,7 @@ function Q.possession()
       kessel.emit.change_unit(w.id, { side = owner })
       kessel.emit.unit_var(w.id, "captured", true)
       kessel.emit.unit_var(w.id, "original_side", w.side)
+      if C.is_vehicle(w) then C.capture_mounted(w, owner) end
       C.note("9.6071", w.id .. " is Captured and Retained by the " .. owner)
       if C.is_vehicle(w) and w.vars.immobile and w.vars.ma_disabled and not w.vars.abandoned then
         C.note("9.6071", w.id .. "'s Inherent crew is Captured too")
@@ -85,21 +87,41 @@ S.on_end("equipment", function()
   -- [11.607] non-Isolated units/Equipment leave friendly-Controlled Locations for the Retained box
   -- [EXC: Gun/AFV in a Fortified Building Location or Pillbox, Immobile vehicles]; [11.6071]
   -- Isolated ones stay; [11.6072] Equipment is Retained by the side Controlling its Location.
+  -- Clearing a Location does not change its Control: the Control each occupied Location has now is
+  -- kept for the rest of the RePh (`A.controller` reads it for an emptied Location)
+  local snap = {}
+  for _, u in ipairs(C.on_map()) do
+    local key = u.hex .. "@" .. tostring(C.level(u))
+    if snap[key] == nil then snap[key] = A.controller(u.hex, C.level(u)) or false end
+  end
+  local kept = {}
+  for k, s in pairs(snap) do if s then kept[k] = s end end
+  kessel.emit.var("control_at_clearing", kept)
   for _, u in ipairs(C.on_map()) do
     -- a hidden Set DC waits for 11.6073 [11.6072 EXC]
     local set_dc = u.vars.set_dc and u.vars.hidden
-    if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc then
+    -- a vehicle's mounted Weapons, and the armor leader in it, go (or stay) with it
+    if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on
+      and not C.crewing(u) then
       local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and u.vars.fortified)
       local ctrl = A.controller(u.hex, C.level(u)) or u.side
+      -- [11.6072] what is removed, and the Equipment left on the map (an abandoned vehicle that
+      -- stays: a manned one is no loose Equipment), is Retained by the side Controlling its Location
+      local equipment = u.type == "sw" or u.type == "gun" or (C.is_vehicle(u) and (not stays or u.vars.abandoned))
+      if equipment and ctrl ~= u.side then
+        kessel.emit.change_unit(u.id, { side = ctrl })
+        kessel.emit.unit_var(u.id, "captured", true)
+        kessel.emit.unit_var(u.id, "original_side", u.vars.original_side or u.side)
+        if C.is_vehicle(u) then C.capture_mounted(u, ctrl) end
+        C.note("11.6072", u.id .. " is Retained (Captured) by the " .. ctrl .. (stays and " where it stands" or ""))
+      end
       if not stays then
-        if (u.type == "sw" or u.type == "gun" or C.is_vehicle(u)) and ctrl ~= u.side then
-          kessel.emit.change_unit(u.id, { side = ctrl })
-          kessel.emit.unit_var(u.id, "captured", true)
-          C.note("11.6072", u.id .. " is Retained (Captured) by the " .. ctrl)
-        end
         kessel.emit.withdraw(u.id)
-        for _, w in ipairs(C.possessed(u.id)) do kessel.emit.withdraw(w.id) end
+        C.follow(u)
         kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = "11.607" })
+        for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+          if C.crewing(l) == u.id then kessel.emit.unit_var(l.id, "reph", { status = "retained", area = "retained_box", why = "11.607" }) end
+        end
       end
     end
   end
@@ -173,7 +195,7 @@ local function freed(p, case)
   kessel.emit.unit_var(p.id, "unarmed", nil)
   if C.pb() then
     kessel.emit.unit_var(p.id, "reph", { status = "retained" })
-    X.relocate(kessel.units.get(p.id), case)
+    X.relocate(kessel.units.get(p.id), case, { shortest = true })
   else
     kessel.emit.withdraw(p.id)
   end

@@ -16,6 +16,11 @@ kessel.dice_table{ id = "escape_rb_afv", rule = "11.6063", bands = { { 2, "escap
   { 11, "abandoned_crew_eliminated" }, { 12, "eliminated_crew_eliminated" } } }
 
 local function may_escape(u)
+  -- a Personnel or vehicle unit [9.606] [11.6063]: a SW or Gun is Equipment, going (or not) with its
+  -- possessor
+  if not (C.is_personnel(u) or C.is_vehicle(u)) then return false end
+  if u.vars.prisoner_of then return false end   -- a prisoner's fate is 9.608's [11.608]
+  if C.crewing(u) then return false end         -- an armor leader escapes in his vehicle's DR
   if C.pb() then
     local r = u.vars.reph
     return r and (r.status == "must_escape" or r.status == "isolated")
@@ -23,6 +28,7 @@ local function may_escape(u)
   return u.vars.isolated == true
 end
 local function must_escape(u)
+  if C.crewing(u) then return false end
   if C.pb() then return u.vars.reph and u.vars.reph.status == "must_escape" end
   return u.vars.must_escape == true
 end
@@ -51,6 +57,7 @@ end
 function X.validate_drop(a, case)
   if a.drop == nil then return nil end
   if type(a.drop) ~= "table" then return C.refuse(case, "drop is a list of the SW ids the units let go before the attempt") end
+  if C.repeated(a.drop) then return C.refuse(case, C.repeated(a.drop) .. " is named twice in drop") end
   local mine = {}
   for _, id in ipairs(a.units or {}) do if type(id) == "string" then mine[id] = true end end
   for _, id in ipairs(a.drop) do
@@ -131,12 +138,26 @@ function X.drm(units)
     local hs = 0
     for _, u in ipairs(units) do hs = hs + C.hs_equiv(u) end
     if hs > 1 then add(hs - 1, C.pb() and "9.606" or "11.6063", "HS-equivalents > one HS using the same DR") end
-    local excess = 0
+    -- the unit with most excess PP sets the DRM; "a stacked leader may combine to increase a MMC's
+    -- IPC": each leader of the stack lends his spare IPC to one MMC, the most burdened first
+    local over, spare = {}, {}
     for _, u in ipairs(units) do
       local e = pp_carried(u) - ipc(u)
-      if e > excess then excess = e end
+      if C.is_mmc(u) then over[#over + 1] = { u = u, e = e }
+      elseif C.is_leader(u) or u.type == "hero" then
+        if e < 0 then spare[#spare + 1] = -e end
+        if e > 0 then over[#over + 1] = { u = u, e = e } end
+      end
     end
-    if excess > 0 then add(excess, C.pb() and "9.606" or "11.6063", "PP carried > IPC") end
+    table.sort(over, function(x, y) if x.e ~= y.e then return x.e > y.e end return x.u.id < y.u.id end)
+    table.sort(spare, function(x, y) return x > y end)
+    local lent, k = 0, 1
+    for _, o in ipairs(over) do
+      if C.is_mmc(o.u) and o.e > 0 and spare[k] then o.e = o.e - spare[k]; lent = lent + 1; k = k + 1 end
+    end
+    local excess = 0
+    for _, o in ipairs(over) do if o.e > excess then excess = o.e end end
+    if excess > 0 then add(excess, C.pb() and "9.606" or "11.6063", "PP carried > IPC" .. (lent > 0 and " (a leader's IPC combined)" or "")) end
     local enc = false
     for _, u in ipairs(units) do enc = enc or u.vars.encircled == true end
     if enc then add(2, C.pb() and "9.606" or "11.6063", "Encircled") end
@@ -161,8 +182,11 @@ function X.drm(units)
 end
 
 -- [9.6061] an escaped unit goes to the nearest friendly Setup Area or Eligible Entry Area, through
--- as few enemy Setup-Area hexes as possible (No Man's Land is crossed too: a reading, see docs)
-function X.relocate(u, case)
+-- as few enemy Setup-Area hexes as possible (No Man's Land is crossed too: a reading, see docs).
+-- `opts.shortest`: a freed prisoner [9.608] goes by the shortest path of contiguous, Enterable
+-- Locations, enemy Setup-Area Locations counting as any other
+function X.relocate(u, case, opts)
+  local shortest = opts and opts.shortest
   if not C.pb() then
     -- [11.6064] Retained in the box: no longer Isolated, no Ammunition Shortage [11.6061 EXC]; the
     -- area it left is judged again [11.6065]
@@ -176,6 +200,7 @@ function X.relocate(u, case)
     for _, w in ipairs(C.possessed(u.id)) do
       for _, k in ipairs({ "isolated", "ammo_shortage" }) do kessel.emit.unit_var(w.id, k, nil) end
     end
+    C.follow(u)
     C.note("11.6064", u.id .. " escapes: Retained (Retained box), no longer Isolated")
     if from then require("rules.rb").after_escape(from) end
     return
@@ -187,28 +212,47 @@ function X.relocate(u, case)
     if not area.level and not area.isolated then for _, h in ipairs(area.hexes) do targets[h] = { area = area.id } end end
   end
   for h, name in pairs(A.entry_hexes(u.side)) do targets[h] = targets[h] or { entry = name } end
-  local t = kessel.paths.trace{ from = u.hex, target = function(h) return targets[h] ~= nil end,
-    step = function(_, to)
-      if kessel.map.terrain(to) == "water" then return nil end
-      if targets[to] or st.hexes[to] == "ut" or st.hexes[to] == "nml" then return 1 end
-      if st.hexes[to] == C.other(u.side) then return 1000 end
-      return nil
-    end }
-  local where
+  local function trace(goals)
+    return kessel.paths.trace{ from = u.hex, target = function(h) return goals[h] ~= nil end,
+      step = function(_, to)
+        if kessel.map.terrain(to) == "water" then return nil end
+        if shortest then return 1 end
+        if goals[to] or st.hexes[to] == "ut" or st.hexes[to] == "nml" then return 1 end
+        if st.hexes[to] == C.other(u.side) then return 1000 end
+        return nil
+      end }
+  end
+  local t = trace(targets)
+  -- an Isolated friendly Setup Area is a friendly Setup Area too: when no other can be reached,
+  -- the unit is Retained into the nearest Isolated one (not its own), and is Isolated there
+  if not t then
+    targets = {}
+    for _, area in ipairs(st.areas[u.side] or {}) do
+      local own = false
+      for _, h in ipairs(area.hexes) do if h == u.hex then own = true end end
+      if not area.level and area.isolated and not own then for _, h in ipairs(area.hexes) do targets[h] = { area = area.id, isolated = true } end end
+    end
+    t = trace(targets)
+  end
+  local where, isolated
   if t then
     local dest = #t.path > 0 and t.path[#t.path] or u.hex
     local target = targets[dest]
     if target.entry then kessel.emit.withdraw(u.id)
     elseif dest ~= u.hex then kessel.emit.move(u.id, { dest }) end
     kessel.emit.unit_var(u.id, "level", 0)
+    isolated = target.isolated
     where = target.entry and ("Entry Area " .. target.entry) or ("Setup Area " .. target.area)
-    kessel.emit.unit_var(u.id, "reph", { status = "retained", area = target.entry or target.area, why = "9.6061" })
+      .. (isolated and ", which is Isolated (no other friendly area or Eligible Entry Area can be reached): so is it" or "")
+    kessel.emit.unit_var(u.id, "reph", { status = isolated and "isolated" or "retained", area = target.entry or target.area, why = "9.6061" })
   else
-    where = "nowhere (no path: it stays)"
+    where = "nowhere (no friendly Setup Area or Eligible Entry Area can be reached: it stays)"
     kessel.emit.unit_var(u.id, "reph", { status = "retained", why = "9.6061" })
   end
-  kessel.emit.unit_var(u.id, "isolated", nil)
-  C.note("9.6061", u.id .. " escapes to " .. where)
+  kessel.emit.unit_var(u.id, "isolated", isolated or nil)
+  C.follow(u)
+  if shortest then C.note(case, u.id .. " is Retained into the nearest friendly area: " .. where)
+  else C.note("9.6061", u.id .. " escapes to " .. where) end
 end
 
 local function random_pick(units, case)
@@ -272,7 +316,25 @@ function X.resolve(ids, case)
   end
   if vehicle then
     local v = units[1]
-    if result == "escapes" then X.relocate(v, case); return result end
+    -- an armor leader in it goes with it, or leaves with its crew, or falls with its crew
+    local leaders = {}
+    for _, o in ipairs(kessel.units.all{ type = "armor_leader", side = v.side }) do
+      if C.crewing(o) == v.id then leaders[#leaders + 1] = o end
+    end
+    if result == "escapes" then
+      X.relocate(v, case)
+      for _, l in ipairs(leaders) do kessel.emit.unit_var(l.id, "reph", C.copy(kessel.units.get(v.id).vars.reph)) end
+      return result
+    end
+    for _, l in ipairs(leaders) do kessel.emit.unit_var(l.id, "in_vehicle", nil) end
+    if result:match("crew_escapes") then
+      for _, l in ipairs(leaders) do
+        C.note(case, l.id .. " (armor leader) leaves " .. v.id .. " with its crew")
+        X.relocate(kessel.units.get(l.id), case)
+      end
+    else
+      for _, l in ipairs(leaders) do C.eliminate(l.id, case, "in " .. v.id .. ", whose crew is Eliminated") end
+    end
     local crew
     if result:match("crew_escapes") and not v.vars.unarmed and not v.vars.crewless then crew = new_crew(v, case) end
     if result:match("^abandoned") then
@@ -301,7 +363,7 @@ function X.resolve(ids, case)
   for _, u in ipairs(units) do held[u.id] = C.possessed(u.id) end
   if result == "eliminated" then
     for _, u in ipairs(units) do
-      C.eliminate(u.id, case, "Escape")
+      C.eliminate(u.id, case, "Escape", { keep_equipment = true })
       equipment_of_eliminated(u, held[u.id])
     end
     return result
@@ -310,15 +372,15 @@ function X.resolve(ids, case)
     -- footnote 2: a crew, or a unit that would become Disrupted (one with no lower quality to be
     -- Replaced by: a Conscript, a Green squad of a side without Conscripts), is Eliminated instead
     local u = random_pick(units, case)
-    if u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2")
+    if u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2", { keep_equipment = true })
     elseif not C.replace(u, case) then
-      C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2")
+      C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2", { keep_equipment = true })
     end
   end
   if result == "reduced" or result == "replaced_reduced" then
     local alive = {}
     for _, u in ipairs(units) do if kessel.units.get(u.id).location == "map" then alive[#alive + 1] = kessel.units.get(u.id) end end
-    if #alive > 0 then C.casualty_reduce(random_pick(alive, case), case) end
+    if #alive > 0 then C.casualty_reduce(random_pick(alive, case), case, { keep_equipment = true }) end
   end
   for _, u in ipairs(units) do
     local now = kessel.units.get(u.id)
@@ -341,12 +403,17 @@ kessel.action{
     local why = S.only_in("escape", case)
     if why then return why end
     if type(a.units) ~= "table" or #a.units == 0 then return C.refuse(case, "name the escaping units") end
+    local twice = C.repeated(a.units)
+    if twice then return C.refuse(case, twice .. " is named twice: name each unit of the stack once") end
     local first
     for _, id in ipairs(a.units) do
       local u = C.unit(id, a.side)
       if not u or u.location ~= "map" then return C.refuse(case, tostring(id) .. " is not on the map") end
       local theirs = C.not_owner(a, u, case)
       if theirs then return theirs end
+      if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end
+      if u.type == "sw" then return C.refuse(case, id .. " is a SW: it goes with the unit that holds it, or is dropped (drop = { ids })") end
+      if u.vars.prisoner_of then return C.refuse(case, id .. " is a prisoner: it does not Escape (RePh step " .. (C.pb() and "9.608" or "11.608") .. " decides about it)") end
       if not may_escape(u) then return C.refuse(case, id .. " may not attempt Escape (it is not Isolated, in No Man's Land or in an enemy area)") end
       if u.vars.escape_tried then return C.refuse(case, id .. " has already attempted Escape") end
       if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end
@@ -360,7 +427,16 @@ kessel.action{
   end,
   apply = function(a)
     X.apply_drop(a, C.pb() and "9.606" or "11.6063")
+    -- [9.6131] the friendly (Isolated) Setup Area an Escape leaves empty stays its side's
+    local first = kessel.units.get(a.units[1])
+    local from = C.pb() and first.vars.reph and first.vars.reph.status == "isolated" and first.vars.reph.area
     X.resolve(a.units, C.pb() and "9.606" or "11.6063")
+    if from then
+      for _, u in ipairs(C.on_map(first.side)) do
+        if u.vars.reph and u.vars.reph.area == from and (C.is_personnel(u) or C.is_vehicle(u)) then return end
+      end
+      C.note("9.6131", "Setup Area " .. from .. " is vacated and stays " .. first.side .. "-Controlled")
+    end
   end,
   enumerate = function(side)
     local s = S.current()

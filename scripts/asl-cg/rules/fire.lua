@@ -52,6 +52,13 @@ local function confined(u, consumed_set)
   return consumed_set[u.hex] == true
 end
 
+-- "Isolated units/Equipment ... confined to setting up" where the fire was are Eliminated: the SW
+-- an Isolated unit holds is Isolated Equipment confined with it [9.6095] [11.6094]-[11.6096]
+function F.eliminate_with_equipment(u, case, why)
+  for _, w in ipairs(C.possessed(u.id)) do C.eliminate(w.id, case, "held by " .. u.id .. ": " .. why) end
+  C.eliminate(u.id, case, why)
+end
+
 -- Fortifications and Equipment in a consumed Location are Eliminated [9.6095] [11.6097]
 local function eliminate_contents(hex, case, opts)
   for _, m in ipairs(kessel.markers.at(hex)) do
@@ -67,7 +74,7 @@ local function eliminate_contents(hex, case, opts)
     if u.type == "sw" or u.type == "gun" or wreck_gone then C.eliminate(u.id, case, "consumed by fire") end
     if opts.isolated_units and u.vars.isolated and kessel.units.get(u.id).location == "map" then
       if confined(u, opts.consumed_set) then
-        C.eliminate(u.id, case, "Isolated, confined to setting up where the fire was")
+        F.eliminate_with_equipment(u, case, "Isolated, confined to setting up where the fire was")
       else
         C.note(case, u.id .. " is Isolated in " .. hex .. ", but its Isolated Setup Area has Locations the fire did not consume: it stays")
       end
@@ -184,18 +191,42 @@ function F.rb()
       end
     end
   end
-  -- [11.6094] [11.6095] Isolated units confined there are Eliminated; the opponent Controls them
+  -- [11.6094] [11.6095] Isolated units confined there are Eliminated, and the formerly Isolated
+  -- hexes of that building/Factory become Controlled by the opponent: each hex that held an
+  -- Isolated unit, and each hex of the listed Isolated Area it was in that lies in the building
+  -- (one Control marker per hex: the Isolated side's marker goes)
+  local function pass_control(burnt, case)
+    local to = {}
+    for _, h in ipairs(C.sorted_keys(burnt)) do
+      for _, u in ipairs(kessel.units.at(h)) do
+        if u.vars.isolated and u.side then
+          to[h] = C.other(u.side)
+          for _, a in ipairs(C.var("isolated_areas", {}) or {}) do
+            local inside = false
+            for _, x in ipairs(a.hexes or {}) do if x == h then inside = true end end
+            for _, x in ipairs(inside and a.hexes or {}) do if burnt[x] and to[x] == nil then to[x] = C.other(u.side) end end
+          end
+        end
+      end
+    end
+    for _, h in ipairs(C.sorted_keys(to)) do
+      for _, m in ipairs(kessel.markers.at(h)) do
+        if m.kind == "control" and m.hex == h and (type(m.value) ~= "table" or (m.value.level or 0) == 0) then kessel.emit.marker(m.id) end
+      end
+      kessel.emit.create_marker{ kind = "control", side = to[h], hex = h, value = { level = 0 } }
+      C.note(case, h .. " was Isolated: it becomes Controlled by the " .. to[h])
+    end
+  end
+  pass_control(rubbled, "11.6094")
+  pass_control(gutted, "11.6095")
   for _, h in ipairs(C.sorted_keys(rubbled)) do
     for _, u in ipairs(kessel.units.at(h)) do
-      if u.vars.isolated then
-        C.eliminate(u.id, "11.6094", "Isolated in a building that burned down")
-        kessel.emit.create_marker{ kind = "control", side = C.other(u.side), hex = h, value = { level = 0 } }
-      end
+      if u.vars.isolated then F.eliminate_with_equipment(u, "11.6094", "Isolated in a building that burned down") end
     end
   end
   for _, h in ipairs(C.sorted_keys(gutted)) do
     for _, u in ipairs(kessel.units.at(h)) do
-      if u.vars.isolated then C.eliminate(u.id, "11.6095", "Isolated in a Factory that was Gutted") end
+      if u.vars.isolated then F.eliminate_with_equipment(u, "11.6095", "Isolated in a Factory that was Gutted") end
       if u.type == "sw" or u.type == "gun" then C.eliminate(u.id, "11.6097", "in a newly-Gutted Factory") end
     end
   end
@@ -228,7 +259,7 @@ function F.rb()
     for _, u in ipairs(kessel.units.at(h)) do
       if u.vars.isolated and kessel.units.get(u.id).location == "map" then
         if C.is_vehicle(u) then kessel.emit.unit_var(u.id, "wreck", "burnt_out") end
-        C.eliminate(u.id, "11.6096", "Isolated in a Location now Blazing")
+        F.eliminate_with_equipment(u, "11.6096", "Isolated in a Location now Blazing")
       end
     end
   end

@@ -57,14 +57,16 @@ local function walking_wounded()
   local n = C.var("walking_wounded", 0)
   if n <= 0 then return end
   local st = A.stored()
-  local hex
+  local hex, where
   for _, area in ipairs(st and st.areas.british or {}) do
-    if not area.isolated and not area.level then hex = area.hexes[1]; break end
+    if not area.isolated and not area.level then hex, where = area.hexes[1], area.id; break end
   end
   for i = 1, n do
+    -- Retained in that Setup Area like its other units (Recombining, a Hero's choice, a Shift)
     local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8", "british"), at = hex,
-      vars = { ww = true, squad_face = "6-4-8", airborne = true } }
-    C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (hex and (" into " .. hex) or " off-map"))
+      vars = { ww = true, squad_face = "6-4-8", airborne = true,
+        reph = where and { status = "retained", area = where, why = "9.6102" } or nil } }
+    C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (hex and (" into " .. hex .. " (Setup Area " .. where .. ")") or " off-map"))
   end
   C.set_in("cvp_lost", "british", C.get_in("cvp_lost", "british", 0) + 2 * n)
   C.note("9.6102", (2 * n) .. " CVP are added to the British losses for 9.6162")
@@ -142,7 +144,9 @@ function H.recombine(case)
     local keep_allowed = C.pb() and mtr_allowance(side) or 0
     for _, u in ipairs(retained_units{ side = side, type = "squad" }) do
       if u.step == 1 and not u.vars.prisoner_of then
-        local where = C.pb() and area_of(u) or (u.vars.isolated and ("iso:" .. (u.hex or "?")) or "retained")
+        -- RB: an Isolated HS Recombines only with Isolated HS allowed to set up in the same Isolated
+        -- Location(s) [11.6111]: those of its listed Isolated Area (C.isolated_area; else its hex)
+        local where = C.pb() and area_of(u) or (u.vars.isolated and ("iso:" .. tostring(rb_isolated_area(u))) or "retained")
         local key = where .. "|" .. C.face_label(u) .. "|" .. tostring(u.vars.ww == true)
         if u.vars.keep_hs and keep_allowed > 0 then
           keep_allowed = keep_allowed - 1

@@ -98,6 +98,7 @@ kessel.action{
     if a.eliminated ~= nil and type(a.eliminated) ~= "table" then return C.refuse("9.601", "eliminated is a list of unit ids") end
     for _, id in ipairs(a.eliminated or {}) do
       if not in_melee(id) then return C.refuse("9.601", "`" .. tostring(id) .. "` is no Personnel unit of the Melee in " .. first.hex) end
+      if out[id] then return C.refuse("9.601", id .. " is named twice among the Eliminated") end
       out[id] = true
     end
     if a.captured ~= nil and type(a.captured) ~= "table" then return C.refuse("9.601", "captured is a list of { unit = id, guard = id }") end
@@ -129,9 +130,20 @@ kessel.action{
         if u.vars.stun then kessel.emit.unit_var(u.id, "stun", "plus1") end
       end
     end
-    C.note("9.6011", "Melee in " .. a.hex .. " resolved; its units are revealed and unpinned")
+    C.note("9.6011", "Melee in " .. a.hex .. " resolved (the ATTACKER: the " .. tostring(M.attacker() or "side that moved first")
+      .. "); its units are revealed and unpinned")
   end,
 }
+
+-- [9.601] the ATTACKER of RePh Melee is the side that moved first in the scenario just played: the
+-- scenario's `attacker` if it says, else the 9.62023 table's row for its CG Date (it was the German
+-- whatever the date: the British move first on Night I, Night III, Day II, Day III and Dusk)
+function M.attacker()
+  local given = C.var("attacker")
+  if given ~= nil then return given end
+  local ok, first = pcall(kessel.tables.cell, "setup_move", C.var("date") or "", "moves_first")
+  return ok and first or nil
+end
 
 S.on_end("melee", function()
   for _, u in ipairs(C.on_map()) do
@@ -145,9 +157,10 @@ S.on_end("melee", function()
   local list = {}
   for i, l in ipairs(left) do list[i] = l.hex .. (l.level > 0 and ("/" .. l.level) or "") end
   kessel.emit.var("melees", list)
-  C.record("melee", "9.6011", { locations = list, attacker = C.var("attacker", "german") })
+  C.record("melee", "9.6011", { locations = list, attacker = M.attacker() })
   if #list > 0 then
-    C.note("9.601", #list .. " Melee Location(s) left unresolved (A11 is not part of this ruleset): " .. table.concat(list, ", "))
+    C.note("9.601", #list .. " Melee Location(s) left unresolved (A11 is not part of this ruleset): " .. table.concat(list, ", ")
+      .. "; the ATTACKER is the " .. tostring(M.attacker() or "side that moved first (unknown)"))
   end
 end)
 

@@ -104,7 +104,14 @@ function P.validate_rg(a)
   local date = C.var("date")
   if tostring(date):match("^night") then return C.refuse("9.617", "no RG are purchased during the three Night CG Dates") end
   local rg = P.rg(a.rg or "")
-  if not rg then return C.refuse("9.6171", "no RG `" .. tostring(a.rg) .. "` on the RG chart") end
+  if not rg then
+    -- the IDs the chart has, so a GM who typed a wrong one can see what to type
+    local ids = {}
+    if C.pb() then ids = { "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" }
+    else ids = C.sorted_keys(C.var("rb_rg_chart", {}) or {}) end
+    return C.refuse("9.6171", "no RG `" .. tostring(a.rg) .. "` on the RG chart (IDs that may be bought: "
+      .. (#ids > 0 and table.concat(ids, ", ") or "none: the scenario gives no `rb_rg_chart`") .. ")")
+  end
   if rg.cost == nil then return C.refuse("9.6177", rg.id .. " (" .. rg.name .. ") cannot be purchased: it is on-map for an Initial Scenario (note a)") end
   local cost = rg.cost
   if rg.kind ~= "M" then
@@ -293,13 +300,19 @@ S.on_end("rg_strength", function()
 end)
 
 -- [9.619] Fortifications bought with FPP; what is left is forfeit at the end of the step
+-- the `item` names of the purchase table (word table `fortification_costs`)
+P.FORT_ITEMS = { "foxhole_3s", "foxhole_2s", "foxhole_1s", "ap_mine", "at_mine", "dummy", "hip_squad", "hip_hs", "hip_smc",
+  "hip_counter", "san_increase", "starshell_increase" }
 function P.validate_fort(a)
   local why = S.only_in("fortifications", "9.619")
   if why then return why end
   local side = a.side
   if side ~= "german" and side ~= "british" then return C.refuse("9.619", "side is german or british") end
   local ok, cost = pcall(kessel.tables.cell, "fortification_costs", a.item or "", "cost")
-  if not ok then return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table") end
+  if not ok then
+    return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table (items: "
+      .. table.concat(P.FORT_ITEMS, ", ") .. ")")
+  end
   local n = a.count or 1
   if type(n) ~= "number" or n < 1 or n ~= math.floor(n) then
     return C.refuse("9.619", "count is a whole number of items, 1 or more (got " .. tostring(a.count) .. ")")

@@ -89,6 +89,7 @@ S.on_end("perimeter", function()
       end
     end
   end
+  A.flip_stale_control_markers("11.6052")
   local areas = C.copy(C.var("isolated_areas", {}))
   C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
   for i, area in ipairs(areas) do RB.apply_area(i, area) end
@@ -125,16 +126,20 @@ S.on_end("armor_withdrawal", function()
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     local p = v.vars.platoon
     if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in then
-      local key = v.side .. ":" .. tostring(p)
-      platoons[key] = platoons[key] or { side = v.side, name = p, units = {} }
+      -- a Captured AFV is part of its own (the enemy's) platoon, rolled for by its captor
+      local origin = v.vars.captured and v.vars.original_side or v.side
+      local key = v.side .. ":" .. origin .. ":" .. tostring(p)
+      platoons[key] = platoons[key] or { side = v.side, origin = origin, name = p, units = {} }
       table.insert(platoons[key].units, v)
       if not v.vars.isolated then platoons[key].free = true end
     end
   end
   for _, key in ipairs(C.sorted_keys(platoons)) do
     local side, p = platoons[key].side, platoons[key].name
+    -- the name a GM reads: "1", or "1 (Captured german)" for the captured part of an enemy platoon
+    local pname = tostring(p) .. (platoons[key].origin ~= side and (" (Captured " .. platoons[key].origin .. ")") or "")
     if not platoons[key].free then
-      C.note("11.6142", string.format("the %s Platoon %s is all Isolated: no withdrawal dr", side, tostring(p)))
+      C.note("11.6142", string.format("the %s Platoon %s is all Isolated: no withdrawal dr", side, pname))
       goto next_platoon
     end
     local rec = C.var("win_loss", {})[side] or {}
@@ -144,8 +149,8 @@ S.on_end("armor_withdrawal", function()
     local secret = { secret_to = side }
     local roll = kessel.dice.roll("afv_withdrawal", 6, secret)
     local r = kessel.tables.lookup("afv_withdrawal", roll + drm)
-    C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, tostring(p)))
-    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", tostring(p), roll, drm, r), secret)
+    C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, pname))
+    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", pname, roll, drm, r), secret)
     if r == "withdrawn" then
       for _, v in ipairs(platoons[key].units) do
         if v.vars.isolated and not v.vars.immobile then
@@ -155,7 +160,8 @@ S.on_end("armor_withdrawal", function()
           C.eliminate(v.id, "11.6142", "platoon Withdrawn")
         end
       end
-      for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = side }) do
+      -- the armor leaders that entered with that platoon (of its own side: not the captor's)
+      for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = platoons[key].origin }) do
         if l.vars.platoon == p and l.location ~= "eliminated" then C.eliminate(l.id, "11.6142", "platoon Withdrawn") end
       end
     end

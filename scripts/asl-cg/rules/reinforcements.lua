@@ -49,6 +49,22 @@ local function arrival(entry)
   return { entry = "Z28" }
 end
 
+-- [9.6152] Note 3 (Dawn): the Guns set up in a non-Isolated British Setup Area, in a hex numbered
+-- 20 or more (the number of a letters-numbered hex: `Z28` is 28); with no such hex, Z28 becomes an
+-- Eligible Entry Area and the Guns are Manhandled on from there
+local function hex_number(h) return tonumber(tostring(h):match("(%d+)$")) or 0 end
+local function gun_arrival()
+  local st = A.stored()
+  for _, area in ipairs(st and st.areas.british or {}) do
+    if not area.isolated and not area.level then
+      for _, h in ipairs(area.hexes) do
+        if hex_number(h) >= 20 then return { area = area.id, hex = h } end
+      end
+    end
+  end
+  return { entry = "Z28", manhandled = true }
+end
+
 S.on_end("reinforcements", function()
   if C.pb() and C.var("previous_date") == "day_ii" then
     -- [9.6153] after Day II the British remove non-crew, non-airborne MMC and their SW/SMC. The
@@ -76,6 +92,7 @@ S.on_end("reinforcements", function()
   end
   local where = arrival(kessel.tables.cell("pb_reinforcements", date, "entry"))
   local made = {}
+  local guns = date == "dawn" and gun_arrival() or nil
   for _, r in ipairs(row) do
     for _ = 1, r.n do
       -- Note 4 (Night II, Night III, Dawn): the non-crew MMC are Airborne, and the leaders and SW
@@ -84,16 +101,28 @@ S.on_end("reinforcements", function()
       -- every other MMC, leader and SW is marked as not Airborne [9.6153]
       local airborne
       if r.kind ~= "crew" and r.kind ~= "gun" and r.kind ~= "vehicle" then airborne = note4 end
-      local id = N.create("british", r.kind, r.what, { at = where.hex,
-        vars = { reph = { status = "retained", area = where.area or where.entry, why = "9.6151" }, airborne = airborne,
+      local at = where
+      if r.kind == "gun" and date == "dawn" then at = guns end
+      local id = N.create("british", r.kind, r.what, { at = at.hex,
+        vars = { reph = { status = "retained", area = at.area or at.entry, why = at == guns and "9.6152" or "9.6151" }, airborne = airborne,
           ox_bucks = (date == "night_ii") or nil } })
       made[#made + 1] = id
     end
   end
   local fpp = kessel.tables.cell("pb_reinforcements", date, "fpp") or 0
   C.set_fpp("british", C.fpp("british") + fpp)
-  C.record("reinforcements", "9.6152", { date = date, units = made, fpp = fpp, area = where.area or where.entry })
-  C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry)))
+  C.record("reinforcements", "9.6152", { date = date, units = made, fpp = fpp, area = where.area or where.entry,
+    guns = guns and (guns.area or guns.entry) or nil })
+  if #made == 0 then
+    -- a date whose row gives FPP only ("N/A" Entry Area: Day I, Day III)
+    C.note("9.6152", "no British reinforcement units for " .. date .. "; " .. fpp .. " FPP")
+  else
+    C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry)))
+  end
+  if guns then
+    C.note("9.6152", guns.area and string.format("Note 3: the Guns set up in Setup Area %s, in %s (a hex numbered 20 or more)", guns.area, guns.hex)
+      or "Note 3: no non-Isolated British Setup Area has a hex numbered 20 or more: Z28 is an Eligible Entry Area and the Guns are Manhandled onto the map from it")
+  end
 end)
 
 return N

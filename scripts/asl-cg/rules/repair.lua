@@ -58,8 +58,13 @@ function R.vehicles(case)
     E.bog(case, bogged)
     for _, v in ipairs(bogged) do rb_clear(v, case) end
   end
+  local Ar = require("rules.areas")
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
-    if retained(v) and not v.vars.wreck then
+    -- PB: "for each vehicle in a friendly-Setup/Eligible-Entry Area" [9.6141] (off-map in an Entry
+    -- Area, or in a friendly Setup Area; not one left in No Man's Land or Uncontrolled Territory)
+    local in_area = not C.pb() or v.location == "pending" or Ar.stored() == nil
+      or (v.location == "map" and Ar.area_at(v.side, v.hex, C.level(v)) ~= nil)
+    if retained(v) and not v.vars.wreck and in_area then
       -- PB repairs a non-captured vehicle only [9.6141b]; RB names every manned AFV in a
       -- friendly-Controlled Location, a Captured one (remanned, so not abandoned) too [11.6131]
       if v.vars.immobile and not (C.pb() and v.vars.captured) and not v.vars.abandoned then
@@ -69,7 +74,15 @@ function R.vehicles(case)
         if C.pb() then
           if v.vars.front_line then m.add(1, "in a Front-Line hex") end
         else
-          m.add(v.vars.armor_leader_drm or 0, "armor leader")
+          -- the armor leader in it (as in an Escape DR [11.6063]), or the vehicle var when given
+          local al = v.vars.armor_leader_drm
+          if al == nil then
+            al = 0
+            for _, o in ipairs(kessel.units.all{ type = "armor_leader", side = v.side }) do
+              if o.vars.in_vehicle == v.id and retained(o) and C.leadership(o) < al then al = C.leadership(o) end
+            end
+          end
+          m.add(al, "armor leader")
           if v.vars.inexperienced then m.add(1, "Inexperienced Crew") end
         end
         local drm = m.drm
@@ -276,8 +289,14 @@ local function ammo(case)
   for _, u in ipairs(kessel.units.all()) do
     -- PB: non-captured, non-Isolated German vehicles [9.61425]; RB: "each non-Isolated unit",
     -- a Captured one too [11.6138]
+    -- PB: "in a German Setup/Entry Area" (Retained off-map in an Entry Area, or in a German Setup
+    -- Area; not one left abandoned in No Man's Land or Uncontrolled Territory; with no Setup Areas
+    -- determined, 9.605 not played, every one)
+    local Ar = require("rules.areas")
+    local in_area = u.location == "pending" or Ar.stored() == nil
+      or (u.location == "map" and Ar.area_at(u.side, u.hex, C.level(u)) ~= nil)
     if retained(u) and u.vars.low_ammo and not u.vars.isolated
-      and (not C.pb() or (u.side == "german" and C.is_vehicle(u) and not u.vars.captured)) then
+      and (not C.pb() or (u.side == "german" and C.is_vehicle(u) and not u.vars.captured and in_area)) then
       kessel.emit.unit_var(u.id, "low_ammo", nil)
       C.note(C.pb() and "9.61425" or "11.6138", u.id .. ": Low Ammo removed")
     end

@@ -238,6 +238,18 @@ function S.record_problems()
       end
     end
   end
+  -- the CG Dates a scenario names are the module's ([9.6121] PB dates night_i ... dusk; [11.6121] RB
+  -- days 17oct ... 15nov): "Day I" or "day1" would leave the CG Date unchanged, with no CPP Base #
+  local list = kessel.game.constant(C.pb() and "pb_dates" or "rb_days")
+  local listed = {}
+  for _, d in ipairs(list) do listed[d] = true end
+  for _, key in ipairs({ "date", "next_date", "previous_date", "last_date" }) do
+    local v = C.var(key)
+    if v ~= nil and not listed[v] then
+      out[#out + 1] = string.format("[%s] %s `%s` is not a CG Date of the %s campaign game (%s)", C.pb() and "9.6121" or "11.6121",
+        key, tostring(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]))
+    end
+  end
   local w = C.var("scenario_winner")
   if w ~= nil and w ~= "none" and not is_side(w) then
     out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", tostring(w), C.module():upper(), names)
@@ -293,6 +305,8 @@ kessel.action{
   -- own CG Date (no new date, no CPP replenishment: the CG's initial CPP)
   apply = function(a)
     if a.initial then kessel.emit.var("initial_reph", true) end
+    -- the Control an earlier RePh's clearing kept [11.607] is not this one's
+    if kessel.game.var("control_at_clearing") ~= nil then kessel.emit.var("control_at_clearing", nil) end
     kessel.emit.mode("refit")
     skip_other_module()
     C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")

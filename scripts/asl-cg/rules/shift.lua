@@ -85,6 +85,8 @@ function T.validate(a)
   if why then return why end
   if not C.pb() then return C.refuse("9.613", "Shift is a Pegasus Bridge step") end
   if type(a.units) ~= "table" or #a.units == 0 then return C.refuse("9.613", "name the shifting units") end
+  local twice = C.repeated(a.units)
+  if twice then return C.refuse("9.613", twice .. " is named twice: name each unit of the group once") end
   local units, side = {}, nil
   for _, id in ipairs(a.units) do
     local u = C.unit(id, a.side)
@@ -96,6 +98,9 @@ function T.validate(a)
       return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle")
     end
     if u.vars.shifted == C.var("date") then return C.refuse("9.613", id .. " already tried to Shift this CG Date") end
+    if u.vars.fixed then
+      return C.refuse("9.6058", id .. " is on a No Move counter: it begins the Night II CG scenario where it ended Night I")
+    end
     side = side or u.side
     if u.side ~= side then return C.refuse("9.613", "a group is of one side") end
     units[#units + 1] = u
@@ -171,10 +176,11 @@ local function arrive(u, side, to)
     kessel.emit.withdraw(u.id)
   end
   kessel.emit.unit_var(u.id, "reph", { status = "retained", area = to, why = "9.613" })
-  for _, w in ipairs(C.possessed(u.id)) do
-    local now = kessel.units.get(u.id)
-    if now.location == "map" then kessel.emit.place(w.id, now.hex) else kessel.emit.withdraw(w.id) end
+  -- its SW; a vehicle's mounted Weapons and the armor leader in it (Retained with it)
+  for _, w in ipairs(C.carried(u.id)) do
+    if w.type == "armor_leader" then kessel.emit.unit_var(w.id, "reph", { status = "retained", area = to, why = "9.613" }) end
   end
+  C.follow(u)
 end
 
 function T.apply(a)
@@ -246,15 +252,10 @@ function T.apply(a)
           local crew = T.crew_survival(u)
           if crew then arrive(crew, side, a.to) end
         else
-          C.casualty_reduce(u, "9.613")
           -- the text is silent on the SW of a unit Eliminated by Casualty Reduction (a HS): our
-          -- reading, as 9.6061's dr <= 3 case, is that it stays, unpossessed, where it was
-          if kessel.units.get(u.id).location == "eliminated" then
-            for _, w in ipairs(C.possessed(u.id)) do
-              kessel.emit.unit_var(w.id, "possessed_by", nil)
-              C.note("9.613", w.id .. " is left unpossessed where " .. u.id .. " was (its possessor was Eliminated)")
-            end
-          end
+          -- reading, as 9.6061's dr <= 3 case, is that it stays, unpossessed, where it was (as
+          -- C.eliminate leaves the SW of any unit Eliminated in the RePh)
+          C.casualty_reduce(u, "9.613")
         end
       else
         C.note("9.613", string.format("%s: casualty dr %d (< 4): unharmed", u.id, r))
@@ -303,6 +304,10 @@ function T.validate_deploy(a)
   local case = deploy_case()
   if not s or (s.id ~= "shift" and s.id ~= "escape") then
     local why = S.only_in(C.pb() and "shift" or "escape", C.pb() and "9.613" or "11.6063")
+    -- PB has two steps for it: name both (the refusal named 9.613 only)
+    if why and C.pb() and S.in_refit() and not kessel.game.finished() then
+      return C.refuse("9.606", "a squad stacked with a leader freely Deploys in RePh step 9.606 (before an Escape) or 9.613 (before a Shift), not now")
+    end
     if why then return why end
   end
   local u = C.unit(a.unit, a.side)
