@@ -169,11 +169,28 @@ local function occupied_sig(side)
 end
 
 -- Hex distances (not across lakes) from the units of `side`, up to `budget`.
+-- The hexes a side's units come in by this turn or the next (the areas of its reinforcements due):
+-- where the front will be while none of its units is on the map yet (the German's, on turn 1).
+local function entry_hexes(side)
+  local t, seen, out = kessel.game.turn(), {}, {}
+  for _, u in ipairs(kessel.units.all{ side = side, location = "pending" }) do
+    if u.enter_turn and u.enter_turn <= t + 1 and u.enter_area and not seen[u.enter_area] then
+      seen[u.enter_area] = true
+      for _, h in ipairs(kessel.map.area(u.enter_area) or {}) do out[#out + 1] = h end
+    end
+  end
+  table.sort(out)
+  return out
+end
+
 local function distance_from(side, budget)
   local sig = occupied_sig(side)
-  -- (the units' hexes and the map are all it depends on)
+  -- (the units' hexes and the map are all it depends on, and while the side has none on the map,
+  -- its entry hexes: the turn)
+  local hexes = kessel.units.occupied(side)
+  if #hexes == 0 then sig = sig .. "@" .. kessel.game.turn() end
   return kept("dist:" .. side .. ":" .. budget .. ":" .. sig, function()
-    local hexes = kessel.units.occupied(side)
+    if #hexes == 0 then hexes = entry_hexes(side) end
     if #hexes == 0 then return {} end
     return kessel.paths.reach{ from = hexes, budget = budget, step = { hex = true, blocked_by = { "lake" } } }
   end)
