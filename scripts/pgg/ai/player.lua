@@ -27,7 +27,9 @@
 -- it, toward a railway hex, from which it can ride back next turn [6.3] rather than walk at half
 -- speed [11.3]; near the front a unit at the rim of its leader's radius pays for the hex it lacks
 -- to spare (the German's next move cuts such lines with a one-hex detour); the distance to the
--- front is counted over the whole map, so units entering on a far edge know where to go; rail
+-- front is counted over the whole map, so units entering on a far edge know where to go, and
+-- while the German has no unit on the map (turn 1) from the hexes his units enter by the next
+-- turn (without it the first turn's moves had no front to face: every hex was equally far); rail
 -- moves bring far units forward; attacks at 2-1 or
 -- better, more readily for a prize (a stack out of supply or disrupted, a unit on its last step, a
 -- division's last steps), weighed by the chance of a D result; at worse odds to retake a city, all
