@@ -211,7 +211,12 @@ kessel.action{
   validate = C.sided(select_reasons),
   apply = function(a)
     kessel.emit.var("returning_order", { table.unpack(a.units) })
-    kessel.emit.note("WBC09 #14", "the Soviet's returning divisions, first wanted first: " .. table.concat(a.units, ", "))
+    local names = {}
+    for i, id in ipairs(a.units) do
+      local u = kessel.units.get(id)
+      names[i] = u and C.name(u) or id
+    end
+    kessel.emit.note("WBC09 #14", "the Soviet's returning divisions, first wanted first: " .. table.concat(names, ", "))
   end,
   enumerate = function() return {} end,
 }

@@ -97,7 +97,7 @@ function U.reveal(u, why)
     -- `select_returning`, reinforcements.lua); a counter he has not named is drawn at random
     local d = U.selected(dead)
     if d then
-      kessel.emit.note("WBC09 #14", string.format("the Soviet selected %s from the dead pile", d.id))
+      kessel.emit.note("WBC09 #14", string.format("the Soviet selected %s from the dead pile", C.name(d)))
     else
       local roll = kessel.dice.roll("draw from the " .. u.pool .. " dead pile", #dead)
       d = dead[(roll - 1) % #dead + 1]

@@ -219,7 +219,9 @@ end)
 -- the pile (for a provisional or South-Western Front division) is the 7-7-6, his second choice. Under the standard rules
 -- there is nothing to select: dead counters come back at random [12.4].
 kessel.test("case_wbc09_14_the_soviet_selects_the_returning_divisions", function()
-  local function dead(id, face) return B.rifle(id, nil, face, { location = "eliminated", pool = "rifle", vars = { elim_turn = 2 } }) end
+  local function dead(id, face)
+    return B.rifle(id, nil, face, { name = "Rifle " .. id, location = "eliminated", pool = "rifle", vars = { elim_turn = 2 } })
+  end
   local function board(options)
     B.setup({ B.pz("g", "0303", "8-8-10"), B.leader("l", "0705", 5),
       { id = "u", name = "u", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403", vars = { entered_turn = 5 } },
@@ -233,12 +235,13 @@ kessel.test("case_wbc09_14_the_soviet_selects_the_returning_divisions", function
   board({ wbc09_14_rifle_recycling_delay = true })
   ok, why = kessel.act{ kind = "select_returning", units = { "g" } }
   expect.refused(ok, why, "WBC09 #14", "g is not a destroyed Soviet rifle division")
-  expect.accepted(kessel.act{ kind = "select_returning", units = { "d3", "d1" } })
+  local chosen = expect.accepted(kessel.act{ kind = "select_returning", units = { "d3", "d1" } })
+  expect.truthy(B.note(chosen, "first wanted first: Rifle d3, Rifle d1"), B.all_notes(chosen))
   to_step("german_combat")
   kessel.inject_dice{ 1 }
   local ev = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
   expect.truthy(B.note(ev, "revealed as 9-8-6"), B.all_notes(ev))
-  expect.truthy(B.note(ev, "the Soviet selected d3"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "the Soviet selected Rifle d3 from the dead pile"), B.all_notes(ev))
   local R = require("rules.reinforcements")
   expect.eq(R.available_rifles()[1].id, "d1", "his second choice comes back next")
   local n = 0
