@@ -472,6 +472,47 @@ fn a_switched_on_mechanic_whose_areas_the_map_lacks_fails_the_check() {
     assert!(!r.stderr.contains("area P1"), "P1 exists: {}", r.stderr);
 }
 
+/// A campaign save's games can be looked at one by one: `kessel view` shows its last game, or the
+/// game `--game N` names (each replayed with the games before it); a number it does not hold is
+/// refused with the range it does.
+#[test]
+fn view_shows_any_game_of_a_campaign_save() {
+    let dir = toy_copy("cli-campaign-view");
+    let campaign = write(
+        &dir,
+        "campaign.toml",
+        "name = \"Toy campaign\"\n[carry]\nunits = true\nvars = \"all\"\n\
+         [[game]]\nscenario = \"scenario.toml\"\nname = \"First\"\n\
+         [[game]]\nscenario = \"scenario.toml\"\nname = \"Second\"\n",
+    );
+    let save = dir.join("cs.json").to_string_lossy().to_string();
+    let c = campaign.to_string_lossy().to_string();
+    let a = kessel(&["campaign", &c, "--seed", "4", "--save", &save]);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    let view = |extra: &[&str]| {
+        let mut args = vec!["view", save.as_str(), "--as", "red", "--json"];
+        args.extend_from_slice(extra);
+        kessel(&args)
+    };
+    let (last, first, second) = (view(&[]), view(&["--game", "1"]), view(&["--game", "2"]));
+    for r in [&last, &first, &second] {
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    assert_eq!(last.stdout, second.stdout, "without --game: the last game");
+    assert_ne!(
+        first.stdout, second.stdout,
+        "the first game is another game"
+    );
+    let none = view(&["--game", "3"]);
+    assert_ne!(none.code, 0);
+    assert!(
+        none.stderr
+            .contains("no game 3 in this campaign save: it holds games 1 to 2"),
+        "{}",
+        none.stderr
+    );
+}
+
 #[test]
 fn campaign_plays_its_games_in_a_row_the_same_way_for_the_same_seed() {
     let dir = toy_copy("cli-campaign");

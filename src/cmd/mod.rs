@@ -33,7 +33,8 @@ pub fn load_game(game: &Path, profile: Option<&str>, seed: u64) -> anyhow::Resul
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if is_save {
-        Engine::load_save(game, Limits::default()).map_err(describe)
+        // one game's save, or a campaign save's last game
+        Engine::load_any_save(game, Limits::default(), None).map_err(describe)
     } else {
         load_engine(&crate::open_scenario(game)?, profile, seed)
     }

@@ -22,6 +22,10 @@ pub struct Args {
     /// Dice seed (scenarios only; a save has its own).
     #[arg(long, default_value_t = crate::DEFAULT_SEED)]
     seed: u64,
+    /// Which game of a campaign save (`kessel campaign --save`) to show, from 1 (default: its
+    /// last game).
+    #[arg(long = "game", value_name = "N")]
+    game_number: Option<usize>,
     /// Print the view as JSON.
     #[arg(long)]
     json: bool,
@@ -29,7 +33,15 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let engine = super::load_game(&args.game, args.profile.as_deref(), args.seed)?;
+    let engine = match args.game_number {
+        Some(n) => kessel_core::engine::Engine::load_any_save(
+            &args.game,
+            kessel_core::script::Limits::default(),
+            Some(n),
+        )
+        .map_err(super::describe)?,
+        None => super::load_game(&args.game, args.profile.as_deref(), args.seed)?,
+    };
     let view = engine.view(&args.side)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&view.to_json())?);

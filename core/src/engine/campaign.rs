@@ -286,6 +286,26 @@ impl Engine {
         limits: Limits,
         stopper: Stopper,
     ) -> Result<LoadedCampaign, EngineError> {
+        Engine::replay_campaign_save(path, limits, stopper, None)
+    }
+
+    /// One game of a campaign save (`game`, counted from 1), replayed with every game before it
+    /// and each one's final hash checked: what `kessel view --game N` shows of it.
+    pub fn load_campaign_game(
+        path: &Path,
+        limits: Limits,
+        game: usize,
+    ) -> Result<Engine, EngineError> {
+        Engine::replay_campaign_save(path, limits, Stopper::default(), Some(game)).map(|l| l.engine)
+    }
+
+    /// Replays a campaign save's games in order, up to game `upto` (from 1) or all of them.
+    fn replay_campaign_save(
+        path: &Path,
+        limits: Limits,
+        stopper: Stopper,
+        upto: Option<usize>,
+    ) -> Result<LoadedCampaign, EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "campaign save")?;
         let save: CampaignSave = serde_json::from_str(&text).map_err(|e| {
@@ -319,10 +339,19 @@ impl Engine {
                 campaign.games.len()
             )));
         }
+        if let Some(n) = upto {
+            if n == 0 || n > save.games.len() {
+                return Err(fail(format!(
+                    "no game {n} in this campaign save: it holds games 1 to {}",
+                    save.games.len()
+                )));
+            }
+        }
         let mut last: Option<Engine> = None;
         let mut previous: Option<Engine> = None;
         let mut carried = CarryReport::default();
-        for (i, game) in save.games.iter().enumerate() {
+        let games = upto.unwrap_or(save.games.len());
+        for (i, game) in save.games.iter().enumerate().take(games) {
             let before = last.as_ref().map(|e| e.copy_game());
             let (mut engine, _, report) = Engine::campaign_game_stoppable(
                 &campaign,

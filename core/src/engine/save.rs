@@ -208,6 +208,36 @@ impl Engine {
         Self::load_save_with_players(path, limits).map(|(e, _)| e)
     }
 
+    /// Loads a saved game of either kind: one game's save, or a campaign save (`kessel campaign
+    /// --save`), of which it replays the games up to `game` (from 1; default the last one). A
+    /// `game` with one game's save is refused: it holds one game.
+    pub fn load_any_save(
+        path: &Path,
+        limits: Limits,
+        game: Option<usize>,
+    ) -> Result<Engine, EngineError> {
+        let text = crate::error::read_text(path, "save")?;
+        if is_campaign_save(&text) {
+            let last = match game {
+                Some(n) => n,
+                None => serde_json::from_str::<super::campaign::CampaignSave>(&text)
+                    .map(|s| s.games.len())
+                    .unwrap_or(usize::MAX),
+            };
+            return Engine::load_campaign_game(path, limits, last);
+        }
+        if game.is_some() {
+            return Err(LoadError::new(
+                path,
+                None,
+                "one game's save: a game number picks a game of a campaign save (`kessel campaign --save`)"
+                    .to_string(),
+            )
+            .into());
+        }
+        Engine::load_save(path, limits)
+    }
+
     /// [`Engine::load_save`], and who played each side (see [`SaveFile::players`]).
     pub fn load_save_with_players(
         path: &Path,
