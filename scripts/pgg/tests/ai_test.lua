@@ -127,6 +127,27 @@ kessel.test("ai_soviet_brings_a_unit_back_into_a_leaders_radius", function()
   end
 end)
 
+-- While the German has no unit on the map (the campaign's turn 1) the front is where his units
+-- come in: his entry hexes by the next turn. A rifle division next to its leader (rating 3), the
+-- German due on the west edge this turn: it moves west toward them, within the radius. (Before,
+-- with no German on the map every hex was equally far from the front and it stood still.)
+kessel.test("ai_soviet_faces_the_german_entry_before_any_german_is_on_the_map", function()
+  local west = {}
+  for r = 1, 8 do west[#west + 1] = string.format("01%02d", r) end
+  for _, level in ipairs({ "fast", "strong" }) do
+    kessel.setup{ map = { columns = 16, rows = 8, areas = { W = west } }, step = "soviet_movement", turn = 2,
+      units = { { id = "g", side = "german", type = "infantry", faces = { "2-2-7" }, enter = { turn = 2, area = "W" } },
+        rifle("s1", "1204"),
+        { id = "l", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "1104" } },
+      vars = { objectives = {} } }
+    play_phase("soviet", level)
+    local dest = kessel.units.get("s1").hex
+    expect.truthy(kessel.hex.distance(dest, "0104") < kessel.hex.distance("1204", "0104"),
+      "s1 moved toward the German entry at " .. level .. ": " .. dest)
+    expect.truthy(kessel.hex.distance(dest, kessel.units.get("l").hex) <= 3, "within its leader's radius at " .. level)
+  end
+end)
+
 -- Near the front a line of communication at the very rim of a leader's radius is cut by the
 -- German's next move [11.2]; with the choice, a Soviet unit stands where a hex or two are to spare.
 -- A rating-3 leader at 1004, a German at 0404: the rifle division coming up from 1002 ends no
