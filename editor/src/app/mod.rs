@@ -366,6 +366,15 @@ impl EditorApp {
     /// Draws one frame into `ui` and applies the commands it produced. Independent of eframe so
     /// tests can drive it through `egui_kittest`.
     pub fn ui_root(&mut self, ui: &mut Ui) {
+        if ui.style().spacing.scroll.floating {
+            // scroll bars take room of their own: a floating bar was drawn over the right edge
+            // of the text beside it, and hid the last characters of wrapped lines (the balance
+            // lab's verdict)
+            let solid = egui::style::ScrollStyle::solid();
+            ui.ctx()
+                .all_styles_mut(|s| s.spacing.scroll = solid.clone());
+            ui.style_mut().spacing.scroll = solid;
+        }
         self.poll_reload(ui.ctx());
         // a lab run goes on in any mode: take its games as they come
         if let Some(run) = &mut self.rules_panel.lab.run {
