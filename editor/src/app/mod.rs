@@ -30,6 +30,7 @@ macro_rules! panel_cx {
 static NO_NAMES: RulesetNames = RulesetNames {
     sides: Vec::new(),
     unit_types: Vec::new(),
+    type_sides: std::collections::BTreeMap::new(),
 };
 
 mod campaign;
