@@ -372,8 +372,7 @@ impl EditorApp {
             // of the text beside it, and hid the last characters of wrapped lines (the balance
             // lab's verdict)
             let solid = egui::style::ScrollStyle::solid();
-            ui.ctx()
-                .all_styles_mut(|s| s.spacing.scroll = solid.clone());
+            ui.ctx().all_styles_mut(|s| s.spacing.scroll = solid);
             ui.style_mut().spacing.scroll = solid;
         }
         self.poll_reload(ui.ctx());
