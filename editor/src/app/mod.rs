@@ -328,6 +328,28 @@ impl EditorApp {
         })
     }
 
+    /// The scenario's check passes again (its files were fixed): what was said of the problems
+    /// is history. A failed start's banner and the status bar's "fix the problems first" go,
+    /// and where a game is wanted (play-test, rules) it starts again.
+    fn problems_fixed(&mut self) {
+        if self.status.is_error
+            && self
+                .status
+                .message
+                .starts_with("Play-test needs a scenario")
+        {
+            self.status
+                .info("The scenario passes its check again: play-test is offered");
+        }
+        if self.session.is_none() && self.session_error.is_some() {
+            self.session_error = None;
+            self.failed_start = None;
+            self.problems.rules = None;
+            self.start_attempted = false;
+            self.ensure_session();
+        }
+    }
+
     /// The mode that shows the problems best: scenario editing for a scenario, map editing for
     /// a bare map.
     fn problems_mode(&self) -> Mode {
@@ -443,6 +465,9 @@ impl EditorApp {
         }
         if self.validator.poll(&self.doc, ui.ctx()) {
             ui.ctx().request_repaint();
+            if self.validator.issues.is_empty() {
+                self.problems_fixed();
+            }
         }
         let has_issues = !self.validator.issues.is_empty();
         if has_issues || (self.palette.mode == Mode::Scenario && self.doc.scenario.is_some()) {

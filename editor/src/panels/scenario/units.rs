@@ -242,6 +242,12 @@ impl ScenarioPanel {
             }
             ui.end_row();
             ui.label("Side");
+            if d.side.is_empty() {
+                // a side to start from: a unit of no side is refused by the rules
+                if let Some(first) = names.sides.first().or(doc.sides.first()) {
+                    d.side = first.clone();
+                }
+            }
             choice(ui, "new side", &mut d.side, &names.sides, &doc.sides);
             ui.end_row();
             ui.label("Type");
