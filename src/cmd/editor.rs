@@ -60,7 +60,8 @@ pub struct Args {
     /// Profile to apply (a name of the ruleset or a path).
     #[arg(long)]
     profile: Option<String>,
-    /// Set an option, ID=VALUE (JSON, or a plain word for a choice); repeatable.
+    /// Set one option on top of the profile, ID=VALUE (true/false, a number, or a choice's word;
+    /// `kessel rules` lists the options and their values); repeatable.
     #[arg(long = "option", value_name = "ID=VALUE", value_parser = super::options::parse_option)]
     options: Vec<(String, String)>,
     /// Rules mode: compare two profiles, A,B.

@@ -339,3 +339,23 @@ fn the_new_unit_form_offers_the_types_of_the_side_chosen() {
         "a blue unit is not left a red type"
     );
 }
+
+/// The reinforcement schedule says how to add a reinforcement, in the words of the control
+/// that does it (a unit's "Enters later"; it used to name an "Enters on turn" nobody could find).
+#[test]
+fn the_reinforcement_schedule_says_how_to_add_one_with_the_controls_name() {
+    let dir = toy_copy("sc-schedule-hint");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Reinforcements").click();
+    h.run();
+    h.get_by_label_contains(
+        "To add one, pick a unit under Units (or make one under New unit) and set where it starts to \"Enters later\".",
+    );
+    h.get_by_label("Units").click();
+    h.run();
+    h.get_by_label_contains("r1 ").click();
+    h.run();
+    // the control the hint names
+    h.get_by_label("Enters later");
+}

@@ -13,7 +13,7 @@ impl ScenarioPanel {
     ) {
         ui.heading("Reinforcement schedule");
         ui.label(format!(
-            "Turns {}–{}. Click a heading to sort; edit a cell to change the unit.",
+            "Turns {}–{}. Click a heading to sort; edit a cell to change the unit. To add one, pick a unit under Units (or make one under New unit) and set where it starts to \"Enters later\".",
             def.meta.first_turn,
             def.last_turn()
         ));
@@ -125,7 +125,7 @@ impl ScenarioPanel {
                     }
                     if ui
                         .small_button("×")
-                        .on_hover_text("remove the unit")
+                        .on_hover_text("remove the unit from the scenario (to keep it, set where it starts under Units)")
                         .clicked()
                     {
                         cmds.push(EditorCommand::RemoveUnit { id: u.id.clone() });
@@ -134,7 +134,7 @@ impl ScenarioPanel {
                 }
             });
         if rows.is_empty() {
-            ui.label("No reinforcements: give a unit \"Enters on turn\" in its fields.");
+            ui.label("No reinforcements yet.");
         }
     }
 
