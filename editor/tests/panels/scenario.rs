@@ -359,3 +359,18 @@ fn the_reinforcement_schedule_says_how_to_add_one_with_the_controls_name() {
     // the control the hint names
     h.get_by_label("Enters later");
 }
+
+/// The victory levels say how a level is picked in a sentence a newcomer can parse (it read
+/// "First level whose max the score is at most applies").
+#[test]
+fn the_victory_levels_say_how_the_level_is_picked() {
+    let dir = toy_copy("sc-levels-hint");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Victory").click();
+    h.run();
+    h.get_by_label(
+        "Read from the top: the first level whose Max score is at least the game's score (as the ruleset's victory rules count it) applies; an empty Max takes any score.",
+    );
+    h.get_by_label("Max score");
+}

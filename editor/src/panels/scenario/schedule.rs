@@ -225,7 +225,7 @@ impl ScenarioPanel {
         }
         ui.separator();
         ui.heading("Victory levels");
-        ui.label("First level whose max the score is at most applies; empty max = any score.");
+        ui.label("Read from the top: the first level whose Max score is at least the game's score (as the ruleset's victory rules count it) applies; an empty Max takes any score.");
         let mut levels = def.levels.clone();
         let mut changed: Option<String> = None;
         let mut remove = None;
