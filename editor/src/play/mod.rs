@@ -262,6 +262,11 @@ impl PlaySession {
             };
             self.attackers.clear();
             self.targets.clear();
+            if self.picked_waiting() {
+                // reinforcements picked on their area came on in that phase or not at all
+                self.picked.clear();
+                self.selected = None;
+            }
         }
         // the selection follows its units (a stack that moved stays selected where it went)
         self.picked.retain(|id| state.unit(id).is_some());

@@ -349,3 +349,41 @@ fn reinforcements_waiting_are_picked_on_their_entry_area_and_moved_by_a_click() 
     let here: Vec<_> = state.units_at(beyond).map(|u| u.id.clone()).collect();
     assert_eq!(here.len(), 8, "all eight came on to 0413: {here:?}");
 }
+
+/// Reinforcements picked on their area and left there: the next phase starts with nothing
+/// selected (not "Reinforcements waiting" for a phase where they cannot come on).
+#[test]
+fn reinforcements_picked_and_not_moved_are_let_go_at_the_end_of_the_phase() {
+    let mut h = learning();
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    for kind in [
+        "end_air_placement",
+        "end_phase",
+        "end_phase",
+        "end_phase",
+        "end_phase",
+    ] {
+        let act = PlayCommand::Act(kessel_core::action::Action::new(kind));
+        h.state_mut().apply_play(vec![act]);
+        settle(&mut h);
+    }
+    let entry = h.state().doc.map.parse("0111").expect("a hex");
+    let cmd = h.state_mut().session.as_mut().expect("a game").click(entry);
+    assert!(cmd.is_none());
+    settle(&mut h);
+    assert_eq!(h.state().session.as_ref().map(|s| s.picked.len()), Some(8));
+    h.get_by_label("End phase").click();
+    settle(&mut h);
+    let s = h.state().session.as_ref().expect("a game");
+    assert!(
+        !s.step_text().contains("Initial Movement"),
+        "{}",
+        s.step_text()
+    );
+    assert!(
+        s.picked.is_empty() && s.selected.is_none(),
+        "{:?}",
+        s.picked
+    );
+}
