@@ -829,3 +829,127 @@ fn simulate_lists_only_its_shard_and_refuses_runs_too_big_to_list() {
         r.stderr
     );
 }
+
+/// `--option ID=VALUE` is accepted wherever `--profile` is, sets the option on top of the
+/// profile, and a misspelt option or a value the option does not take fails every command
+/// with the same one-line cause.
+#[test]
+fn option_flag_works_wherever_profile_does_with_the_same_errors() {
+    let script = std::env::temp_dir().join(format!("kessel-option-{}.lua", std::process::id()));
+    std::fs::write(&script, "print(kessel.game.option('stack_limit'))\n").expect("script");
+    let script = script.to_str().expect("utf8");
+    let set = "--option=stack_limit=5";
+    // each command shows the option in force
+    let r = kessel(&["check", TOY, set]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("standard + stack_limit=5") && r.stdout.contains("stack_limit=5"),
+        "{}",
+        r.stdout
+    );
+    let r = kessel(&["rules", TOY, set]);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("stack_limit") && l.contains(" 5*")),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = kessel(&["info", TOY, "--json", set]);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).expect("info JSON");
+    let limit = json["options"]
+        .as_array()
+        .and_then(|a| a.iter().find(|o| o["id"] == "stack_limit"))
+        .map(|o| o["value"].clone());
+    assert_eq!(limit, Some(serde_json::json!(5)), "{}", r.stdout);
+    let r = kessel(&["script", script, "--scenario", TOY, set]);
+    assert_eq!(r.stdout.trim(), "5", "{}", r.stderr);
+    for cmd in [&["view", TOY, "--as", "red", set][..], &["query", TOY, set]] {
+        let r = kessel(cmd);
+        assert_eq!(r.code, 0, "{cmd:?}: {}", r.stderr);
+    }
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "1",
+        "--ai",
+        "red=random",
+        "--ai",
+        "blue=random",
+        set,
+    ]);
+    assert!(
+        r.stdout.contains("profile standard + stack_limit=5"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    // odds under an interpretation of the printed table (row 2 of the 6-1 column)
+    let pgg = ["odds", "6", "1", "--ruleset", "scripts/pgg"];
+    let printed = kessel(&pgg);
+    let transcribed = kessel(&[&pgg[..], &["--option", "crt_row2=transcribed"]].concat());
+    assert_eq!(transcribed.code, 0, "{}", transcribed.stderr);
+    assert_ne!(printed.stdout, transcribed.stdout);
+    assert!(
+        transcribed.stdout.contains("D2      50.0%"),
+        "{}",
+        transcribed.stdout
+    );
+    // a saved game keeps its own options: refused, not ignored
+    let r = kessel(&["view", "no-such-save.json", "--as", "red", set]);
+    assert!(
+        r.stderr.contains("--option applies to a scenario"),
+        "{}",
+        r.stderr
+    );
+    // the same errors everywhere
+    let typo = "--option stack_limt=5: the ruleset has no option `stack_limt` (did you mean `stack_limit`?)";
+    let bad = "--option stack_limit=many: option `stack_limit` takes a whole number";
+    let commands: [&[&str]; 8] = [
+        &["check", TOY],
+        &["rules", TOY],
+        &["info", TOY],
+        &["script", script, "--scenario", TOY],
+        &["view", TOY, "--as", "red"],
+        &["query", TOY],
+        &["simulate", TOY, "--games", "1"],
+        &[
+            "test",
+            "core/tests/fixtures/toy/tests/rules_test.lua",
+            "--scenario",
+            TOY,
+        ],
+    ];
+    for cmd in commands {
+        for (flag, want) in [("stack_limt=5", typo), ("stack_limit=many", bad)] {
+            let r = kessel(&[cmd, &["--option", flag]].concat());
+            assert_ne!(r.code, 0, "{cmd:?} --option {flag}");
+            assert!(
+                r.stderr.contains(want) || r.stdout.contains(want),
+                "{cmd:?} --option {flag}: {}{}",
+                r.stdout,
+                r.stderr
+            );
+        }
+    }
+    let r = kessel(&[
+        "odds",
+        "6",
+        "1",
+        "--ruleset",
+        "scripts/pgg",
+        "--option",
+        "crt_row2=maybe",
+    ]);
+    assert!(
+        r.stderr.contains(
+            "--option crt_row2=maybe: option `crt_row2` takes one of: printed, transcribed"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&["check", TOY, "--option", "stack_limit"]);
+    assert!(r.stderr.contains("is not ID=VALUE"), "{}", r.stderr);
+}

@@ -122,3 +122,40 @@ fn map_cut_names_a_corner_that_is_not_on_the_map() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The campaign map gives two rivers one name (the Dnieper above and below Orsha): a cut that
+/// keeps part of one and none of the other says which is which instead of reporting the Dnieper
+/// both kept in part and left out.
+#[test]
+fn map_cut_tells_apart_two_features_of_one_name() {
+    let dir = scratch("cut-twins");
+    let out = dir.join("map.toml");
+    let r = kessel(&[
+        "map",
+        "cut",
+        "scenarios/pgg/map.toml",
+        "--from",
+        "0105",
+        "--to",
+        "1520",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("hexside feature `Dnieper` is partly outside the region"),
+        "{}",
+        r.stderr
+    );
+    let dropped = r
+        .stderr
+        .lines()
+        .find(|l| l.contains("hexside feature(s) wholly outside"))
+        .expect("a line of features left out");
+    assert!(
+        dropped
+            .contains("Dnieper (another hexside feature of that name, not the one kept in part)"),
+        "{dropped}"
+    );
+}

@@ -500,6 +500,7 @@ fn header(req: &LabRequest) -> anyhow::Result<Header> {
                 LabProfile::Named(n) => Some(n.clone()),
             },
             name: a.name.clone(),
+            options: Vec::new(),
         })
         .collect();
     let seeds = Seeds {

@@ -32,6 +32,28 @@ pub struct ProfileArg {
     pub arg: Option<String>,
     /// The name in records and summaries.
     pub name: String,
+    /// Options set on top of the profile, `ID` and the value as typed (`--option ID=VALUE`,
+    /// see [`apply_options`]).
+    pub options: Vec<(String, String)>,
+}
+
+/// An option's value as typed on a command line: JSON (`true`, `3`, `"word"`), else the plain
+/// word as a string.
+pub fn option_value(text: &str) -> kessel_core::state::Value {
+    serde_json::from_str(text)
+        .unwrap_or_else(|_| kessel_core::state::Value::String(text.to_string()))
+}
+
+/// Sets options (`ID`, value as typed) on a loaded game, on top of its profile, as the editor's
+/// rules panel and a save's hand-set options do; the first the ruleset lacks or whose value it
+/// refuses is an error naming it as the flag (`--option ID=VALUE: …`).
+pub fn apply_options(engine: &mut Engine, options: &[(String, String)]) -> anyhow::Result<()> {
+    for (id, text) in options {
+        engine
+            .set_option(id, option_value(text))
+            .map_err(|e| anyhow::anyhow!("--option {id}={text}: {e}"))?;
+    }
+    Ok(())
 }
 
 /// Builds the data file's header: loads the scenario once per profile for the option values,
@@ -46,8 +68,9 @@ pub fn header(
     let mut infos = Vec::new();
     let mut first: Option<Engine> = None;
     for p in profiles {
-        let engine =
+        let mut engine =
             Engine::load(scenario, p.arg.as_deref(), 0, Limits::default()).map_err(describe)?;
+        apply_options(&mut engine, &p.options)?;
         infos.push(ProfileInfo {
             name: p.name.clone(),
             options: engine.options().values.clone(),

@@ -226,20 +226,21 @@ pub fn trace_lines(events: &[kessel_core::Event]) -> Vec<String> {
         .collect()
 }
 
-/// Plays one game to its end (or to the action limit) and records it. `profile` is passed to
-/// the engine (`None`: the scenario's default); `profile_name` is what the record says.
+/// Plays one game to its end (or to the action limit) and records it: `profile.arg` is passed
+/// to the engine (`None`: the scenario's default), `profile.options` set on top, and
+/// `profile.name` is what the record says.
 pub fn play_game(
     scenario: &Path,
-    profile: Option<&str>,
-    profile_name: &str,
+    profile: &crate::ProfileArg,
     seed: u64,
     cfg: &PlayConfig,
 ) -> anyhow::Result<GameRecord> {
     let wall = Instant::now();
     let cpu0 = thread_cpu_seconds();
-    let mut engine =
-        Engine::load(scenario, profile, seed, Limits::default()).map_err(crate::describe)?;
-    let mut record = play_loaded(&mut engine, profile_name, seed, cfg)?;
+    let mut engine = Engine::load(scenario, profile.arg.as_deref(), seed, Limits::default())
+        .map_err(crate::describe)?;
+    crate::apply_options(&mut engine, &profile.options)?;
+    let mut record = play_loaded(&mut engine, &profile.name, seed, cfg)?;
     record.cpu_s = match (cpu0, thread_cpu_seconds()) {
         (Some(a), Some(b)) if b >= a => b - a,
         _ => wall.elapsed().as_secs_f64(),

@@ -138,30 +138,31 @@ kessel.queries.declare{
 -- Where reinforcements waiting to enter (`units`, pending, one entry area) can go this phase
 -- [14.3]: each hex of their area a `move` may enter now, at its entry cost [6.7] [13.3], and the
 -- hexes beyond it their MP left reach (none beyond an entry hex in an enemy ZOC [6.22]); the cost
--- of a hex is the cheapest over the entry hexes. Returns hex -> cost, or nil and a reason.
+-- of a hex is the cheapest over the entry hexes. Returns hex -> cost and hex -> the entry hex of
+-- that cheapest move, or nil and a reason.
 local function entry_reach(ids)
   local R = require("rules.reinforcements")
   local units = {}
   for _, id in ipairs(ids) do units[#units + 1] = unit_of(id) end
-  local out, why = {}, nil
+  local out, via, why = {}, {}, nil
   for _, h in ipairs(kessel.map.area(units[1].enter_area or "") or {}) do
     local plan, no = M.plan{ kind = "move", units = ids, path = { h } }
     if not plan then why = why or no
     else
       local entry = 0
       for _, u in ipairs(units) do entry = math.max(entry, plan.entry_costs[u.id]) end
-      if out[h] == nil or entry < out[h] then out[h] = entry end
+      if out[h] == nil or entry < out[h] then out[h], via[h] = entry, h end
       if not plan.ctx.ezoc:has(h) then
         local field = M.build_field(units, h, function(u) return M.mp_left(u) - plan.entry_costs[u.id] end, plan.ctx)
         for hex, c in pairs(field:reachable()) do
           local total = entry + c
-          if out[hex] == nil or total < out[hex] then out[hex] = total end
+          if out[hex] == nil or total < out[hex] then out[hex], via[hex] = total, h end
         end
       end
     end
   end
   if next(out) == nil then return nil, why or { rule = "14.3", message = "no hex of its entry area may be entered now" } end
-  return out
+  return out, via
 end
 
 kessel.queries.declare{
@@ -173,13 +174,18 @@ kessel.queries.declare{
     local first = args.units[1] and unit_of(args.units[1])
     if first and first.location == "pending" then
       -- reinforcements waiting to enter [14.3]
-      local costs, why = entry_reach(args.units)
+      local costs, via = entry_reach(args.units)
       if not costs then
+        local why = via
         for _, id in ipairs(args.units) do refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message } end
         return { movers = movers, refused = refused, reachable = {} }
       end
+      -- the move there enters by the entry hex of the cheapest way in, then goes on [14.3]
       local reachable = {}
-      for _, h in ipairs(sorted_keys(costs)) do reachable[#reachable + 1] = { hex = h, cost = costs[h] } end
+      for _, h in ipairs(sorted_keys(costs)) do
+        local path = via[h] == h and { h } or { via[h], h }
+        reachable[#reachable + 1] = { hex = h, cost = costs[h], path = path }
+      end
       return { movers = args.units, refused = refused, reachable = reachable }
     end
     for _, id in ipairs(args.units) do

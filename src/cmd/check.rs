@@ -25,19 +25,22 @@ pub struct Args {
     /// Profile: a name in the ruleset's profiles/ folder, or a path.
     #[arg(long)]
     profile: Option<String>,
+    #[command(flatten)]
+    options: super::options::OptionArgs,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = crate::open_scenario(&args.scenario)?;
     // every problem in one run: the data's own and the rules' checks of it
-    let engine = Engine::load_reporting_all(
+    let mut engine = Engine::load_reporting_all(
         &path,
         args.profile.as_deref(),
         crate::DEFAULT_SEED,
         Limits::default(),
     )
     .map_err(describe)?;
+    args.options.apply(&mut engine)?;
     let state = engine.state();
     let sc = engine
         .scenario()
@@ -180,7 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     say!(
         "  profile    {} ({} of {} options differ from the defaults{}{})",
-        options.profile,
+        args.options.label(&options.profile),
         changed.len(),
         options.decls.len(),
         if changed.is_empty() { "" } else { ": " },

@@ -60,8 +60,9 @@ pub struct Args {
     /// Profile to apply (a name of the ruleset or a path).
     #[arg(long)]
     profile: Option<String>,
-    /// Set an option, ID=VALUE (JSON, or a plain word for a choice); repeatable.
-    #[arg(long = "option", value_name = "ID=VALUE", value_parser = parse_option)]
+    /// Set one option on top of the profile, ID=VALUE (true/false, a number, or a choice's word;
+    /// `kessel rules` lists the options and their values); repeatable.
+    #[arg(long = "option", value_name = "ID=VALUE", value_parser = super::options::parse_option)]
     options: Vec<(String, String)>,
     /// Rules mode: compare two profiles, A,B.
     #[arg(long, value_name = "A,B", value_parser = parse_pair)]
@@ -113,12 +114,6 @@ fn saved_scenario(save: &std::path::Path) -> anyhow::Result<Option<PathBuf>> {
 
 fn parse_mode(word: &str) -> Result<Mode, String> {
     Mode::from_arg(word).ok_or_else(|| format!("`{word}` is not one of map, scenario, play, rules"))
-}
-
-fn parse_option(text: &str) -> Result<(String, String), String> {
-    text.split_once('=')
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .ok_or_else(|| format!("`{text}` is not ID=VALUE"))
 }
 
 fn parse_pair(text: &str) -> Result<(String, String), String> {

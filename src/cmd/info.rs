@@ -17,6 +17,8 @@ pub struct Args {
     /// Profile: a name in the ruleset's profiles/ folder, or a path.
     #[arg(long)]
     profile: Option<String>,
+    #[command(flatten)]
+    options: super::options::OptionArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -25,7 +27,8 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = crate::open_scenario(&args.scenario)?;
-    let engine = load_engine(&path, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    let mut engine = load_engine(&path, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    args.options.apply(&mut engine)?;
     let info = vocabulary(&engine)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&info)?);

@@ -78,6 +78,23 @@ fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
         }
     }
     for (what, names) in dropped {
+        // a map may give two features one name (a river's upper and lower course): the one
+        // left out is told apart from the one kept in part, which was just reported
+        let partly = |name: &str| {
+            cut.notes
+                .iter()
+                .any(|n| n.what == what && n.kept > 0 && n.name == name)
+        };
+        let names: Vec<String> = names
+            .iter()
+            .map(|n| {
+                if partly(n) {
+                    format!("{n} (another {what} of that name, not the one kept in part)")
+                } else {
+                    (*n).to_string()
+                }
+            })
+            .collect();
         eprintln!(
             "note: {} {what}(s) wholly outside the region left out: {}",
             names.len(),

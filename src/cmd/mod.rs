@@ -7,6 +7,7 @@ pub mod info;
 pub mod map;
 pub mod new;
 pub mod odds;
+pub mod options;
 pub mod pack;
 pub mod query;
 pub mod render;
@@ -28,15 +29,30 @@ pub fn load_engine(scenario: &Path, profile: Option<&str>, seed: u64) -> anyhow:
 
 /// Loads a game argument: a save (`.json`) replayed, or a scenario (a package, a bundled path or
 /// a scenario folder, see [`crate::open_scenario`]) at its set-up under `profile` and `seed`.
-pub fn load_game(game: &Path, profile: Option<&str>, seed: u64) -> anyhow::Result<Engine> {
+/// `options` (`--option`) are set on top of the profile; a save keeps the options it was played
+/// under, so options with a save are refused rather than lost.
+pub fn load_game(
+    game: &Path,
+    profile: Option<&str>,
+    options: &options::OptionArgs,
+    seed: u64,
+) -> anyhow::Result<Engine> {
     let is_save = game
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if is_save {
+        if !options.is_empty() {
+            anyhow::bail!(
+                "--option applies to a scenario's opening; {} is a saved game, which keeps the options it was played under",
+                game.display()
+            );
+        }
         // one game's save, or a campaign save's last game
         Engine::load_any_save(game, Limits::default(), None).map_err(describe)
     } else {
-        load_engine(&crate::open_scenario(game)?, profile, seed)
+        let mut engine = load_engine(&crate::open_scenario(game)?, profile, seed)?;
+        options.apply(&mut engine)?;
+        Ok(engine)
     }
 }
 

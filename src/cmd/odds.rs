@@ -29,6 +29,8 @@ pub struct Args {
     /// Profile name or path.
     #[arg(long)]
     profile: Option<String>,
+    #[command(flatten)]
+    options: super::options::OptionArgs,
 }
 
 /// Runs the command.
@@ -40,6 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .apply_profile(args.profile.as_deref())
             .map_err(super::describe)?;
     }
+    args.options.apply(&mut engine)?;
     let report = engine
         .odds(
             &args.table,

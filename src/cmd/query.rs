@@ -19,6 +19,8 @@ pub struct Args {
     /// Profile: a name in the ruleset's profiles/ folder, or a path (scenarios only).
     #[arg(long)]
     profile: Option<String>,
+    #[command(flatten)]
+    options: super::options::OptionArgs,
     /// Print the answer (or the list) as JSON.
     #[arg(long)]
     json: bool,
@@ -26,7 +28,12 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let engine = super::load_game(&args.game, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    let engine = super::load_game(
+        &args.game,
+        args.profile.as_deref(),
+        &args.options,
+        crate::DEFAULT_SEED,
+    )?;
     let decls = engine
         .queries()
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;

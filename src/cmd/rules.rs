@@ -22,6 +22,8 @@ pub struct Args {
     /// Profile: a name in the ruleset's profiles/ folder, or a path.
     #[arg(long)]
     profile: Option<String>,
+    #[command(flatten)]
+    options: super::options::OptionArgs,
     /// Show only the options whose values differ between --profile and this profile.
     #[arg(long)]
     diff: Option<String>,
@@ -41,8 +43,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         scenario: crate::open_scenario(&args.scenario)?,
         ..args
     };
-    let engine = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    let mut engine = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
+    args.options.apply(&mut engine)?;
     let options = engine.options();
+    let profile = args.options.label(&options.profile);
     let ruleset = engine.ruleset();
     if let Some(other) = &args.diff {
         let mut second = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
@@ -63,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let a_w = differing
             .iter()
             .map(|d| show(options.get(&d.id)).len())
-            .chain([options.profile.len()])
+            .chain([profile.len()])
             .max()
             .unwrap_or(0);
         let b_w = differing
@@ -75,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         say!(
             "{:<id_w$} {:>a_w$} {:>b_w$}  {:<12} description",
             "option",
-            options.profile,
+            profile,
             theirs.profile,
             "rule"
         );
@@ -93,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         say!("{n} of {} options differ", ruleset.options.len());
         return Ok(ExitCode::SUCCESS);
     }
-    say!("ruleset {} — profile {}", ruleset.name, options.profile);
+    say!("ruleset {} — profile {profile}", ruleset.name);
     // columns as wide as their longest entry, so string values line up too
     let id_w = ruleset
         .options

@@ -21,6 +21,8 @@ pub struct Args {
     /// Profile name or path.
     #[arg(long)]
     profile: Option<String>,
+    #[command(flatten)]
+    options: super::options::OptionArgs,
     /// Dice seed.
     #[arg(long, default_value_t = crate::DEFAULT_SEED)]
     seed: u64,
@@ -93,6 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             e
         }
     };
+    args.options.apply(&mut engine)?;
     if args.save.is_some() && args.scenario.is_none() {
         anyhow::bail!("--save needs --scenario: a save names the scenario it replays");
     }

@@ -41,6 +41,11 @@ pub struct Args {
     /// Profile name or path.
     #[arg(long)]
     profile: Option<String>,
+    /// Set one option on top of --profile (not of --against-profile, so that comparing a profile
+    /// with itself plus an option measures the option), ID=VALUE (true/false, a number, or a
+    /// choice's word; `kessel rules` lists the options); repeatable.
+    #[arg(long = "option", value_name = "ID=VALUE", value_parser = super::options::parse_option)]
+    options: Vec<(String, String)>,
     /// Play the same seeds under a second profile and compare, seed by seed (the difference is
     /// --profile minus this one).
     #[arg(long)]
@@ -192,14 +197,8 @@ fn play_jobs(
                     ai_variation: variation,
                     ..cfgs[p].clone()
                 };
-                let game = play::play_game(
-                    &args.scenario,
-                    profile.arg.as_deref(),
-                    &profile.name,
-                    seed,
-                    &cfg,
-                )
-                .with_context(|| format!("profile {}", profile.name));
+                let game = play::play_game(&args.scenario, profile, seed, &cfg)
+                    .with_context(|| format!("profile {}", profile.name));
                 let failed = game.is_err();
                 if let Ok(mut r) = results.lock() {
                     r.insert(i, game);
@@ -297,9 +296,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .and_then(|s| s.profile)
             .unwrap_or_else(|| "defaults".into())
     };
+    let flags = super::options::OptionArgs {
+        options: args.options.clone(),
+    };
     let mut profiles = vec![ProfileArg {
         arg: args.profile.clone(),
-        name: args.profile.clone().unwrap_or_else(default_name),
+        name: flags.label(&args.profile.clone().unwrap_or_else(default_name)),
+        options: args.options.clone(),
     }];
     if args.against_profile.is_some() && !args.against_ai.is_empty() {
         anyhow::bail!(
@@ -313,6 +316,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         profiles.push(ProfileArg {
             arg: Some(p.clone()),
             name: p.clone(),
+            options: Vec::new(),
         });
     }
     let seeds = Seeds {
@@ -352,6 +356,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|p| ProfileArg {
                 arg: profiles[0].arg.clone(),
                 name: p.name.clone(),
+                options: profiles[0].options.clone(),
             })
             .collect();
     }

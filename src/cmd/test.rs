@@ -25,6 +25,8 @@ pub struct Args {
     /// Profile name or path applied to the scenario.
     #[arg(long)]
     profile: Option<String>,
+    #[command(flatten)]
+    options: super::options::OptionArgs,
     /// Print only failures and the summary.
     #[arg(long, short)]
     quiet: bool,
@@ -179,10 +181,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
+        let engine = engine.map_err(|e| e.to_string()).and_then(|mut e| {
+            args.options
+                .apply(&mut e)
+                .map(|()| e)
+                .map_err(|e| format!("{e:#}"))
+        });
         let mut engine = match engine {
             Ok(e) => e,
             Err(e) => {
-                println!("FAIL {}: {}", file.display(), printable(&e.to_string()));
+                println!("FAIL {}: {}", file.display(), printable(&e));
                 failed += 1;
                 continue;
             }

@@ -19,6 +19,8 @@ pub struct Args {
     /// Profile: a name in the ruleset's profiles/ folder, or a path (scenarios only).
     #[arg(long)]
     profile: Option<String>,
+    #[command(flatten)]
+    options: super::options::OptionArgs,
     /// Dice seed (scenarios only; a save has its own).
     #[arg(long, default_value_t = crate::DEFAULT_SEED)]
     seed: u64,
@@ -40,7 +42,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(n),
         )
         .map_err(super::describe)?,
-        None => super::load_game(&args.game, args.profile.as_deref(), args.seed)?,
+        None => super::load_game(
+            &args.game,
+            args.profile.as_deref(),
+            &args.options,
+            args.seed,
+        )?,
     };
     let view = engine.view(&args.side)?;
     if args.json {

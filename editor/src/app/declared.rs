@@ -82,6 +82,9 @@ impl EditorApp {
                 Ok(RulesetNames {
                     sides: ruleset.sides.clone(),
                     unit_types: ruleset.unit_types.keys().cloned().collect(),
+                    type_sides: (ruleset.unit_types.iter())
+                        .map(|(id, decl)| (id.clone(), RulesetNames::sides_of_type(decl)))
+                        .collect(),
                 })
             }
             Err(e) => Err(e),

@@ -30,6 +30,7 @@ macro_rules! panel_cx {
 static NO_NAMES: RulesetNames = RulesetNames {
     sides: Vec::new(),
     unit_types: Vec::new(),
+    type_sides: std::collections::BTreeMap::new(),
 };
 
 mod campaign;
@@ -327,6 +328,28 @@ impl EditorApp {
         })
     }
 
+    /// The scenario's check passes again (its files were fixed): what was said of the problems
+    /// is history. A failed start's banner and the status bar's "fix the problems first" go,
+    /// and where a game is wanted (play-test, rules) it starts again.
+    fn problems_fixed(&mut self) {
+        if self.status.is_error
+            && self
+                .status
+                .message
+                .starts_with("Play-test needs a scenario")
+        {
+            self.status
+                .info("The scenario passes its check again: play-test is offered");
+        }
+        if self.session.is_none() && self.session_error.is_some() {
+            self.session_error = None;
+            self.failed_start = None;
+            self.problems.rules = None;
+            self.start_attempted = false;
+            self.ensure_session();
+        }
+    }
+
     /// The mode that shows the problems best: scenario editing for a scenario, map editing for
     /// a bare map.
     fn problems_mode(&self) -> Mode {
@@ -366,6 +389,14 @@ impl EditorApp {
     /// Draws one frame into `ui` and applies the commands it produced. Independent of eframe so
     /// tests can drive it through `egui_kittest`.
     pub fn ui_root(&mut self, ui: &mut Ui) {
+        if ui.style().spacing.scroll.floating {
+            // scroll bars take room of their own: a floating bar was drawn over the right edge
+            // of the text beside it, and hid the last characters of wrapped lines (the balance
+            // lab's verdict)
+            let solid = egui::style::ScrollStyle::solid();
+            ui.ctx().all_styles_mut(|s| s.spacing.scroll = solid);
+            ui.style_mut().spacing.scroll = solid;
+        }
         self.poll_reload(ui.ctx());
         // a lab run goes on in any mode: take its games as they come
         if let Some(run) = &mut self.rules_panel.lab.run {
@@ -434,6 +465,9 @@ impl EditorApp {
         }
         if self.validator.poll(&self.doc, ui.ctx()) {
             ui.ctx().request_repaint();
+            if self.validator.issues.is_empty() {
+                self.problems_fixed();
+            }
         }
         let has_issues = !self.validator.issues.is_empty();
         if has_issues || (self.palette.mode == Mode::Scenario && self.doc.scenario.is_some()) {

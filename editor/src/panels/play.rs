@@ -236,13 +236,34 @@ fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
 fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle) {
     let Some(hex) = s.selected else {
         ui.label("Click a stack to see where it can go; click a shaded hex to move it there. Hover any hex to see why the stack can't go there.");
+        let due = s.waiting_count();
+        if due > 0 && s.interaction == Interaction::Move {
+            ui.label(format!(
+                "{} waiting to enter: click their entry area on the map (its badge shows how many).",
+                if due == 1 {
+                    "1 reinforcement".to_string()
+                } else {
+                    format!("{due} reinforcements")
+                }
+            ));
+        }
         return;
     };
     let label = s.engine.state().map.label(hex);
-    ui.label(RichText::new(format!("Stack in {label}")).strong());
+    let waiting = s.picked_waiting();
+    let mut units: Vec<Unit> = if waiting {
+        ui.label(RichText::new(format!("Reinforcements waiting to enter at {label}")).strong());
+        (s.waiting_at(hex).iter())
+            .filter_map(|id| s.units.get(id).cloned())
+            .collect()
+    } else {
+        ui.label(RichText::new(format!("Stack in {label}")).strong());
+        s.units.stack(hex).cloned().collect()
+    };
     // top of the stack first, as a player lifts counters off it
-    let mut units: Vec<Unit> = s.units.stack(hex).cloned().collect();
-    units.reverse();
+    if !waiting {
+        units.reverse();
+    }
     let mut toggle = None;
     for u in &units {
         if unit_row(ui, style, u, s.picked.contains(&u.id)) {

@@ -145,6 +145,24 @@ impl RegionTool {
             }
         };
         ui.label("Hex numbers stay as printed on this map.");
+        // the cut is a map and an empty scenario: say so where units stand in the region
+        let (ca, cb) = (map.offset(corners.0), map.offset(corners.1));
+        let inside = |h: Hex| {
+            let (c, r) = map.offset(h);
+            (ca.0.min(cb.0)..=ca.0.max(cb.0)).contains(&c)
+                && (ca.1.min(cb.1)..=ca.1.max(cb.1)).contains(&r)
+        };
+        let units: usize = (doc.units.stacks())
+            .filter(|(h, _)| inside(*h))
+            .map(|(_, v)| v.len())
+            .sum();
+        if units > 0 {
+            ui.label(format!(
+                "{units} unit{} of this scenario stand{} in the region; the new scenario starts with none: add yours under Edit scenario.",
+                if units == 1 { "" } else { "s" },
+                if units == 1 { "s" } else { "" }
+            ));
+        }
         if !preview.notes.is_empty() {
             egui::CollapsingHeader::new(format!(
                 "{} things cut short or left out",

@@ -262,10 +262,22 @@ impl PlaySession {
             };
             self.attackers.clear();
             self.targets.clear();
+            if self.picked_waiting() {
+                // reinforcements picked on their area came on in that phase or not at all
+                self.picked.clear();
+                self.selected = None;
+            }
         }
         // the selection follows its units (a stack that moved stays selected where it went)
         self.picked.retain(|id| state.unit(id).is_some());
-        if let Some(h) = self.picked.first().and_then(|id| state.unit(id)?.hex()) {
+        let waiting = |id: &String| {
+            state
+                .unit(id)
+                .is_some_and(|u| u.location == kessel_core::state::Location::Pending)
+        };
+        if !self.picked.is_empty() && self.picked.iter().all(waiting) {
+            // reinforcements picked on their entry area stay picked until they come on
+        } else if let Some(h) = self.picked.first().and_then(|id| state.unit(id)?.hex()) {
             self.selected = Some(h);
             self.picked
                 .retain(|id| state.unit(id).and_then(|u| u.hex()) == Some(h));
@@ -308,14 +320,68 @@ impl PlaySession {
             .filter(|u| Some(&u.side) == phasing.as_ref())
             .map(|u| u.id.clone())
             .collect();
-        self.picked = if mine.is_empty() {
+        // a hex of an entry area where the phasing side's reinforcements wait: pick them, so
+        // the rules say where they may come on (none of that side's units stand there)
+        let waiting = if mine.is_empty() {
+            self.waiting_at(hex)
+        } else {
+            Vec::new()
+        };
+        self.picked = if !waiting.is_empty() {
+            waiting.clone()
+        } else if mine.is_empty() {
             stack.iter().map(|u| u.id.clone()).collect()
         } else {
             mine
         };
-        self.selected = (!stack.is_empty()).then_some(hex);
+        self.selected = (!stack.is_empty() || !waiting.is_empty()).then_some(hex);
         self.forget_why();
         self.update_reach();
+    }
+
+    /// The phasing side's reinforcements due by this turn, not yet entered, whose entry area
+    /// holds `hex` (the units a click there picks).
+    pub fn waiting_at(&self, hex: Hex) -> Vec<String> {
+        self.waiting_where(|area| {
+            self.map
+                .areas
+                .get(area)
+                .is_some_and(|a| a.hexes.contains(&hex))
+        })
+    }
+
+    /// The phasing side's reinforcements due by this turn and not yet entered, anywhere.
+    pub fn waiting_count(&self) -> usize {
+        self.waiting_where(|_| true).len()
+    }
+
+    fn waiting_where(&self, area: impl Fn(&str) -> bool) -> Vec<String> {
+        let Some(side) = self.phasing_side() else {
+            return Vec::new();
+        };
+        let turn = self.engine.state().turn;
+        self.units
+            .off_map()
+            .filter(|u| u.side == side && u.location == kessel_core::state::Location::Pending)
+            .filter(|u| {
+                u.entry
+                    .as_ref()
+                    .is_some_and(|e| e.turn <= turn && area(&e.area))
+            })
+            .map(|u| u.id.clone())
+            .collect()
+    }
+
+    /// True when the picked units are reinforcements waiting to enter (selected on their
+    /// entry area).
+    pub fn picked_waiting(&self) -> bool {
+        let state = self.engine.state();
+        !self.picked.is_empty()
+            && self.picked.iter().all(|id| {
+                state
+                    .unit(id)
+                    .is_some_and(|u| u.location == kessel_core::state::Location::Pending)
+            })
     }
 
     /// Clears the selection and the attack being declared.
@@ -467,6 +533,12 @@ impl PlaySession {
                 }
                 if let Some(a) = self.choice_at(hex) {
                     return Some(PlayCommand::Act(a)); // a rail move's destination, say
+                }
+                if side_here.is_none() && !self.picked_waiting() && !self.waiting_at(hex).is_empty()
+                {
+                    // the entry area of reinforcements due: pick them
+                    self.select(hex);
+                    return None;
                 }
                 if side_here.is_some() {
                     if self.selected == Some(hex) {

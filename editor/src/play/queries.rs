@@ -246,11 +246,42 @@ pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
         if let Some(o) = origin {
             costs.remove(&o);
         }
+        let movers: Vec<String> = list(out.get("movers"))
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        // a hex may come with the move's whole `path` (a reinforcement enters by a hex of its
+        // area first): the move there is spelt with it
+        let map = engine.state().map.clone();
+        let mut actions = BTreeMap::new();
+        for e in list(out.get("reachable")) {
+            let (Some(hex), Some(path)) = (
+                e.get("hex")
+                    .and_then(Value::as_str)
+                    .and_then(|h| map.parse(h)),
+                e.get("path").and_then(Value::as_array),
+            ) else {
+                continue;
+            };
+            let mut a = move_action(engine, &movers, hex);
+            a.params.insert("path".into(), Value::Array(path.clone()));
+            actions.insert(hex, a);
+        }
+        // the query gives the movement field; the move's own rules may still refuse a hex of it
+        // (a stacking limit, a scenario's special rule wrapping `move`): shade only what the
+        // rules would accept, as the hover and the click ask them
+        if !movers.is_empty() {
+            costs.retain(|h, _| {
+                let a = actions
+                    .get(h)
+                    .cloned()
+                    .unwrap_or_else(|| move_action(engine, &movers, *h));
+                matches!(engine.validate(&a), Ok(Ok(())))
+            });
+            actions.retain(|h, _| costs.contains_key(h));
+        }
         return Ok(Reach {
-            movers: list(out.get("movers"))
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect(),
+            movers,
             refused: list(out.get("refused"))
                 .iter()
                 .map(|r| {
@@ -259,7 +290,7 @@ pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
                 })
                 .collect(),
             costs,
-            actions: BTreeMap::new(),
+            actions,
             by_rules: true,
         });
     }

@@ -278,3 +278,112 @@ fn end_phase_is_offered_only_when_the_rules_offer_it() {
     assert!(offered(&h), "the rules came to offer the end of a phase");
     assert!(end_live(&h), "End phase is live once the rules offer it");
 }
+
+/// Reinforcements due are brought on from the map: the panel says how many wait, a click on
+/// their entry area picks them, the rules' reach shades where they may go this phase (beyond
+/// the area too), and a click there brings them on by the entry hex the rules' answer names.
+#[test]
+fn reinforcements_waiting_are_picked_on_their_entry_area_and_moved_by_a_click() {
+    let mut h = learning();
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    let opening = [
+        "end_air_placement",
+        "end_phase",
+        "end_phase",
+        "end_phase",
+        "end_phase",
+    ];
+    for kind in opening {
+        let act = PlayCommand::Act(kessel_core::action::Action::new(kind));
+        h.state_mut().apply_play(vec![act]);
+        settle(&mut h);
+    }
+    let step = h.state().session.as_ref().map(|s| s.step_text());
+    assert!(
+        step.as_deref()
+            .is_some_and(|s| s.contains("German Initial Movement")),
+        "the German's movement: {step:?} {:?}",
+        h.state().session_error
+    );
+    h.get_by_label(
+        "8 reinforcements waiting to enter: click their entry area on the map (its badge shows how many).",
+    );
+    let at = |h: &Harness<'_, EditorApp>, label: &str| {
+        h.state().doc.map.parse(label).expect("a hex of the map")
+    };
+    let entry = at(&h, "0111");
+    let cmd = h.state_mut().session.as_mut().expect("a game").click(entry);
+    assert!(cmd.is_none(), "a click on the area selects: {cmd:?}");
+    settle(&mut h);
+    h.get_by_label("Reinforcements waiting to enter at 0111");
+    let beyond = at(&h, "0413");
+    let cost = {
+        let s = h.state().session.as_ref().expect("a game");
+        assert_eq!(s.picked.len(), 8, "{:?}", s.picked);
+        s.cost_at(beyond)
+    };
+    assert!(
+        matches!(cost, Some(Some(c)) if c > 0.0),
+        "0413 shaded: {cost:?}"
+    );
+    let cmd = h
+        .state_mut()
+        .session
+        .as_mut()
+        .expect("a game")
+        .click(beyond);
+    let Some(PlayCommand::Act(a)) = cmd else {
+        panic!("a click on a shaded hex moves: {cmd:?}");
+    };
+    let path = a.params.get("path").cloned();
+    assert_eq!(
+        path.as_ref().and_then(|p| p.as_array()).map(Vec::len),
+        Some(2),
+        "entry hex, then 0413: {path:?}"
+    );
+    h.state_mut().apply_play(vec![PlayCommand::Act(a)]);
+    settle(&mut h);
+    let s = h.state().session.as_ref().expect("a game");
+    let state = s.engine.state();
+    let here: Vec<_> = state.units_at(beyond).map(|u| u.id.clone()).collect();
+    assert_eq!(here.len(), 8, "all eight came on to 0413: {here:?}");
+}
+
+/// Reinforcements picked on their area and left there: the next phase starts with nothing
+/// selected (not "Reinforcements waiting" for a phase where they cannot come on).
+#[test]
+fn reinforcements_picked_and_not_moved_are_let_go_at_the_end_of_the_phase() {
+    let mut h = learning();
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    for kind in [
+        "end_air_placement",
+        "end_phase",
+        "end_phase",
+        "end_phase",
+        "end_phase",
+    ] {
+        let act = PlayCommand::Act(kessel_core::action::Action::new(kind));
+        h.state_mut().apply_play(vec![act]);
+        settle(&mut h);
+    }
+    let entry = h.state().doc.map.parse("0111").expect("a hex");
+    let cmd = h.state_mut().session.as_mut().expect("a game").click(entry);
+    assert!(cmd.is_none());
+    settle(&mut h);
+    assert_eq!(h.state().session.as_ref().map(|s| s.picked.len()), Some(8));
+    h.get_by_label("End phase").click();
+    settle(&mut h);
+    let s = h.state().session.as_ref().expect("a game");
+    assert!(
+        !s.step_text().contains("Initial Movement"),
+        "{}",
+        s.step_text()
+    );
+    assert!(
+        s.picked.is_empty() && s.selected.is_none(),
+        "{:?}",
+        s.picked
+    );
+}

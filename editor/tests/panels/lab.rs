@@ -88,7 +88,26 @@ fn a_short_run_shows_the_levels_the_chart_and_the_verdict() {
             ),
         "{cmd}"
     );
-    h.get_by_label(&line);
+    // the verdict, wrapped or not, keeps clear of the results' scroll bar: bars take room of
+    // their own (a floating bar was drawn over the last characters of a wrapped verdict)
+    let verdict = h.get_by_label(&line).rect();
+    let window = h.ctx.content_rect();
+    let (bar, room) = {
+        let scroll = &h.ctx.global_style().spacing.scroll;
+        (
+            scroll.bar_width + scroll.bar_inner_margin,
+            scroll.allocated_width(),
+        )
+    };
+    assert!(
+        room >= bar,
+        "a scroll bar takes {room} px of the {bar} it draws"
+    );
+    assert!(
+        verdict.right() <= window.right() - bar - 4.0,
+        "the verdict ends at {} under the scroll bar (window {window:?})",
+        verdict.right()
+    );
     h.get_by_label("standard − open: 6 seeds finished under both, levels differ on 0");
     h.get_by_label("change in red − blue per seed (standard − open)");
     h.get_by_label_contains("12/12 games, ");

@@ -65,6 +65,45 @@ fn selecting_a_stack_shades_its_reachable_hexes_and_a_click_moves_it() {
     assert_eq!(s.selected, Some(hex(&h, "0503")));
 }
 
+/// The ruleset's `reach` query gives the movement field; a hex of it that the move's own rules
+/// refuse (here a full hex under a stacking limit of one, [T6]) is not shaded: the shading is
+/// what a click there would do.
+#[test]
+fn the_reach_query_shades_only_hexes_the_move_rules_accept() {
+    let dir = toy_copy("play-reach-rules");
+    let play = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play).expect("read");
+    // the toy's `moves` query has the shape of the editor's `reach`: declare it under that id
+    let text = text.replacen("id = \"moves\"", "id = \"reach\"", 1);
+    std::fs::write(&play, text).expect("write");
+    std::fs::write(
+        dir.join("profiles/standard.toml"),
+        "[profile]\ndescription = \"one unit a hex\"\n\n[options]\nstack_limit = 1\n",
+    )
+    .expect("profile");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    click_hex(&mut h, "0103");
+    let (costs, by_rules) = {
+        let app = h.state();
+        let s = app.session.as_ref().expect("the game started");
+        let reach = s.reach.as_ref().expect("reach").as_ref().expect("no error");
+        (reach.costs.clone(), reach.by_rules)
+    };
+    assert!(by_rules, "the rules' reach query answered");
+    // the field reaches r1's hex next door, the stacking rule refuses it
+    assert!(!costs.contains_key(&hex(&h, "0203")), "{costs:?}");
+    assert_eq!(costs.get(&hex(&h, "0303")), Some(&Some(1.0)));
+    let overlay = h.state().session.as_ref().expect("game").overlay(None);
+    assert_eq!(overlay.reachable, costs);
+    hover_hex(&mut h, "0203");
+    assert_eq!(
+        h.state().status.hover_note.as_deref(),
+        Some("hex 0203 is full [T6]")
+    );
+}
+
 #[test]
 fn an_attack_shows_its_odds_and_rolls_then_undo_and_save_round_trip() {
     let dir = toy_copy("play-attack");

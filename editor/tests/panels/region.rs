@@ -29,6 +29,10 @@ fn a_region_dragged_on_the_map_becomes_a_scenario_that_loads_and_checks_clean() 
     h.run();
     // the preview names the corners as printed, north-west first
     h.get_by_label_contains("0201 to 0503: 4×3 hexes");
+    // r1 at 0203 stands in the region: the cut does not take it along, and says so
+    h.get_by_label(
+        "1 unit of this scenario stands in the region; the new scenario starts with none: add yours under Edit scenario.",
+    );
 
     let out = dir.join("cut");
     h.get_by_label("new folder").click();

@@ -178,3 +178,56 @@ kessel.action{ kind = "move", rule = move.rule, description = move.description,
         !engine_allows(app)
     });
 }
+
+/// A scenario whose special rule is broken when the editor opens: play-test is refused with
+/// the problems; once the file is fixed the refusal and a failed start's banner go (they spoke
+/// of files that changed since), and play-test starts.
+#[test]
+fn fixing_a_broken_special_rule_clears_the_stale_refusal_and_play_test_starts() {
+    let dir = toy_copy("reload-fixed");
+    std::fs::write(dir.join("special.lua"), "local x = = 1\n").expect("write");
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let text = text.replacen("turns = 3", "turns = 3\nscripts = [\"special.lua\"]", 1);
+    std::fs::write(&path, text).expect("write");
+    let mut h = harness(&dir);
+    h.state_mut().validator.run_now_for_tests();
+    wait_for(&mut h, "the check to find the broken rule", |app| {
+        !app.validator.issues.is_empty()
+    });
+    // (the Play-test button is off; a scripted start asks for the mode)
+    h.state_mut().set_mode(kessel_editor::panels::Mode::Play);
+    h.run();
+    assert!(h.state().session.is_none());
+    assert!(
+        h.state()
+            .status
+            .message
+            .starts_with("Play-test needs a scenario without problems"),
+        "{}",
+        h.state().status.message
+    );
+    // as when a start was tried before the check had spoken (a scripted start): its banner
+    h.state_mut().session_error = Some("special.lua:1: unexpected symbol near '='".into());
+    h.state_mut().problems.rules = Some(kessel_editor::app::Problem {
+        title: "The play-test game could not start".into(),
+        location: Some("special.lua:1".into()),
+        message: "unexpected symbol near '='".into(),
+    });
+    std::fs::write(dir.join("special.lua"), "-- fixed\n").expect("write");
+    wait_for(&mut h, "the check to pass again", |app| {
+        app.validator.issues.is_empty() && !app.validator.busy
+    });
+    let app = h.state();
+    assert!(app.problems.rules.is_none(), "{:?}", app.problems.rules);
+    assert!(app.session_error.is_none());
+    assert!(!app.status.is_error, "{}", app.status.message);
+    h.get_by_label("Play-test").click();
+    h.run();
+    assert!(
+        h.state().session.is_some(),
+        "play-test starts: {:?}",
+        h.state().session_error
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

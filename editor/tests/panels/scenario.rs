@@ -296,3 +296,81 @@ fn markers_and_pools_are_added_edited_and_saved() {
         "{issues:?}"
     );
 }
+
+/// The new-unit form offers the types of the side chosen where the ruleset's unit types say
+/// which side they belong to (a `side` field), and every type where they say nothing.
+#[test]
+fn the_new_unit_form_offers_the_types_of_the_side_chosen() {
+    let dir = toy_copy("sc-type-sides");
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("read");
+    let text = text.replacen(
+        "kessel.unit_type{ id = \"tank\", class = \"wheels\"",
+        "kessel.unit_type{ id = \"tank\", side = \"red\", class = \"wheels\"",
+        1,
+    );
+    std::fs::write(&init, text).expect("write");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("New unit").click();
+    h.run();
+    let offered = |h: &mut Harness<'_, EditorApp>| {
+        h.get_by_label("new type").click();
+        h.run();
+        let names: Vec<String> = ["inf", "tank", "squad"]
+            .into_iter()
+            .filter(|t| h.query_by_label(t).is_some())
+            .map(str::to_string)
+            .collect();
+        h.key_press(Key::Escape);
+        h.run();
+        names
+    };
+    h.state_mut().scenario_panel.draft.side = "red".into();
+    h.run();
+    assert_eq!(offered(&mut h), ["inf", "tank", "squad"]);
+    h.state_mut().scenario_panel.draft.kind = "tank".into();
+    h.state_mut().scenario_panel.draft.side = "blue".into();
+    h.run();
+    assert_eq!(offered(&mut h), ["inf", "squad"], "the tank is red's");
+    assert_ne!(
+        h.state().scenario_panel.draft.kind,
+        "tank",
+        "a blue unit is not left a red type"
+    );
+}
+
+/// The reinforcement schedule says how to add a reinforcement, in the words of the control
+/// that does it (a unit's "Enters later"; it used to name an "Enters on turn" nobody could find).
+#[test]
+fn the_reinforcement_schedule_says_how_to_add_one_with_the_controls_name() {
+    let dir = toy_copy("sc-schedule-hint");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Reinforcements").click();
+    h.run();
+    h.get_by_label_contains(
+        "To add one, pick a unit under Units (or make one under New unit) and set where it starts to \"Enters later\".",
+    );
+    h.get_by_label("Units").click();
+    h.run();
+    h.get_by_label_contains("r1 ").click();
+    h.run();
+    // the control the hint names
+    h.get_by_label("Enters later");
+}
+
+/// The victory levels say how a level is picked in a sentence a newcomer can parse (it read
+/// "First level whose max the score is at most applies").
+#[test]
+fn the_victory_levels_say_how_the_level_is_picked() {
+    let dir = toy_copy("sc-levels-hint");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Victory").click();
+    h.run();
+    h.get_by_label(
+        "Read from the top: the first level whose Max score is at least the game's score (as the ruleset's victory rules count it) applies; an empty Max takes any score.",
+    );
+    h.get_by_label("Max score");
+}

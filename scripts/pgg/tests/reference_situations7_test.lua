@@ -341,6 +341,10 @@ kessel.test("case_14_3_reach_of_a_reinforcement_is_its_field_from_the_entry_area
       end
     end
     expect.eq(best, x.cost, "a move to " .. x.hex)
+    -- the answer spells that move: its path enters by the entry hex of the cheapest way in
+    local plan = require("rules.movement").plan{ kind = "move", units = { "late" }, path = x.path }
+    expect.truthy(plan, "the path given for " .. x.hex)
+    expect.eq(plan and plan.legs["late"].cost, x.cost, "the path given for " .. x.hex)
   end
   -- the move by the cheapest entry hex: 0105, then on to 0107 (a path of the entry hex and the
   -- destination)

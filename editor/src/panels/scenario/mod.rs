@@ -65,6 +65,48 @@ pub struct RulesetNames {
     pub sides: Vec<String>,
     /// Unit type ids.
     pub unit_types: Vec<String>,
+    /// The sides each unit type belongs to, where the ruleset says so: a type's `side` field (a
+    /// side id, or a list of them) or `sides` list; a type without one is any side's.
+    pub type_sides: BTreeMap<String, Vec<String>>,
+}
+
+impl RulesetNames {
+    /// The sides a declared unit type's table gives it (`side = "a"`, `side = {"a", "b"}` or
+    /// `sides = {…}`); empty when it names none.
+    pub fn sides_of_type(decl: &serde_json::Value) -> Vec<String> {
+        let field = decl.get("side").or_else(|| decl.get("sides"));
+        match field {
+            Some(serde_json::Value::String(s)) => vec![s.clone()],
+            Some(serde_json::Value::Array(a)) => a
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// True when the ruleset says which side some unit type belongs to.
+    pub fn types_have_sides(&self) -> bool {
+        self.type_sides.values().any(|s| !s.is_empty())
+    }
+
+    /// The unit types a unit of `side` may be: those of that side and those of no side in
+    /// particular (every type when the ruleset says nothing of sides, or `side` is not one of
+    /// its sides).
+    pub fn types_for(&self, side: &str) -> Vec<String> {
+        if !self.sides.iter().any(|s| s == side) {
+            return self.unit_types.clone();
+        }
+        self.unit_types
+            .iter()
+            .filter(|t| {
+                self.type_sides
+                    .get(*t)
+                    .is_none_or(|s| s.is_empty() || s.iter().any(|x| x == side))
+            })
+            .cloned()
+            .collect()
+    }
 }
 
 /// The panel's state.

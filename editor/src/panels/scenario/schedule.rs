@@ -13,7 +13,7 @@ impl ScenarioPanel {
     ) {
         ui.heading("Reinforcement schedule");
         ui.label(format!(
-            "Turns {}–{}. Click a heading to sort; edit a cell to change the unit.",
+            "Turns {}–{}. Click a heading to sort; edit a cell to change the unit. To add one, pick a unit under Units (or make one under New unit) and set where it starts to \"Enters later\".",
             def.meta.first_turn,
             def.last_turn()
         ));
@@ -125,7 +125,7 @@ impl ScenarioPanel {
                     }
                     if ui
                         .small_button("×")
-                        .on_hover_text("remove the unit")
+                        .on_hover_text("remove the unit from the scenario (to keep it, set where it starts under Units)")
                         .clicked()
                     {
                         cmds.push(EditorCommand::RemoveUnit { id: u.id.clone() });
@@ -134,7 +134,7 @@ impl ScenarioPanel {
                 }
             });
         if rows.is_empty() {
-            ui.label("No reinforcements: give a unit \"Enters on turn\" in its fields.");
+            ui.label("No reinforcements yet.");
         }
     }
 
@@ -225,7 +225,7 @@ impl ScenarioPanel {
         }
         ui.separator();
         ui.heading("Victory levels");
-        ui.label("First level whose max the score is at most applies; empty max = any score.");
+        ui.label("Read from the top: the first level whose Max score is at least the game's score (as the ruleset's victory rules count it) applies; an empty Max takes any score.");
         let mut levels = def.levels.clone();
         let mut changed: Option<String> = None;
         let mut remove = None;

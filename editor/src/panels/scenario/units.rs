@@ -126,7 +126,15 @@ impl ScenarioPanel {
                 }
                 ui.end_row();
                 ui.label("Type");
-                if choice(ui, "type", &mut e.kind, &names.unit_types, &[]) {
+                // the side's types, and the unit's own whatever it is
+                let types = names.types_for(&e.side);
+                if choice(
+                    ui,
+                    "type",
+                    &mut e.kind,
+                    &types,
+                    std::slice::from_ref(&u.kind),
+                ) {
                     field = Some("type");
                 }
                 ui.end_row();
@@ -234,10 +242,28 @@ impl ScenarioPanel {
             }
             ui.end_row();
             ui.label("Side");
+            if d.side.is_empty() {
+                // a side to start from: a unit of no side is refused by the rules
+                if let Some(first) = names.sides.first().or(doc.sides.first()) {
+                    d.side = first.clone();
+                }
+            }
             choice(ui, "new side", &mut d.side, &names.sides, &doc.sides);
             ui.end_row();
             ui.label("Type");
-            choice(ui, "new type", &mut d.kind, &names.unit_types, &[]);
+            // the side's types where the ruleset says which belong to which side
+            let types = names.types_for(&d.side);
+            if !types.is_empty() && !types.contains(&d.kind) {
+                d.kind = types[0].clone();
+            }
+            let combo = ui.horizontal(|ui| {
+                choice(ui, "new type", &mut d.kind, &types, &[]);
+            });
+            if !names.unit_types.is_empty() && !names.types_have_sides() {
+                combo.response.on_hover_text(
+                    "Every type is offered: the ruleset's unit types name no side (a `side` field in kessel.unit_type says which side a type belongs to)",
+                );
+            }
             ui.end_row();
             ui.label("Formation");
             let mut f = d.formation.clone().unwrap_or_default();
