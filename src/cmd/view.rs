@@ -35,6 +35,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.game_number.is_some() && !args.options.is_empty() {
+        anyhow::bail!("--option applies to a scenario's opening; --game picks a game of a campaign save, which keeps the options it was played under");
+    }
     let engine = match args.game_number {
         Some(n) => kessel_core::engine::Engine::load_any_save(
             &args.game,
