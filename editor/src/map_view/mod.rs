@@ -157,8 +157,8 @@ impl Default for MapView {
 const MAX_ZOOM: f32 = 160.0;
 
 /// Points per hex radius from which a counter's values and the hex numbers can be read. A map
-/// that would fit only below it (the PGG campaign fits at about 10) opens at this zoom instead,
-/// centred on its units; it pans, and Fit map shows it whole.
+/// that would fit only well below it (the PGG campaign fits at about 10) opens at this zoom
+/// instead, centred on its units; it pans, and Fit map shows it whole.
 pub const READABLE_ZOOM: f32 = 24.0;
 
 impl MapView {
@@ -178,8 +178,8 @@ impl MapView {
         self.canvas
     }
 
-    /// Fits the map to the canvas: whole, or, when whole would be below [`READABLE_ZOOM`] and
-    /// no whole view was asked for, at that zoom centred on the hexes in `focus` (the units; the
+    /// Fits the map to the canvas: whole, or, when whole would be well below [`READABLE_ZOOM`]
+    /// and no whole view was asked for, at that zoom centred on the hexes in `focus` (the units; the
     /// map's centre if there are none).
     fn fit(&mut self, map: &Map, focus: impl Iterator<Item = Hex>) {
         let size = world_size(map);
@@ -188,7 +188,9 @@ impl MapView {
             .min(avail.y / size.y)
             .clamp(1.0, MAX_ZOOM);
         self.offset = (self.canvas.size() - size * self.zoom) / 2.0;
-        if self.fit_whole || self.zoom >= READABLE_ZOOM {
+        // a map that fits at three quarters of the readable zoom is shown whole: cutting a hex
+        // off each edge (a 15 x 16 map cut from the campaign) hid more than smaller counters cost
+        if self.fit_whole || self.zoom >= READABLE_ZOOM * 0.75 {
             return;
         }
         let layout = world_layout(map);
@@ -444,7 +446,14 @@ mod tests {
         let whole = whole.tap_fit(&big);
         assert!(whole.zoom < READABLE_ZOOM, "{}", whole.zoom);
         // a small map fits whole, larger than readable
-        let small = Map::new("small", 7, 5, numbering, "clear");
+        let small = Map::new("small", 7, 5, numbering.clone(), "clear");
         assert!(view_of(&small, canvas).zoom > READABLE_ZOOM);
+        // a map that fits just below readable is shown whole, not cut at its edges
+        let cut = Map::new("cut", 15, 16, numbering, "clear");
+        let v = view_of(&cut, canvas);
+        assert!(v.zoom < READABLE_ZOOM, "{}", v.zoom);
+        let corner = v.hex_to_screen(&cut, cut.parse("0101").expect("hex"));
+        let far = v.hex_to_screen(&cut, cut.parse("1516").expect("hex"));
+        assert!(corner.y > 0.0 && far.y < canvas.y, "{corner:?} {far:?}");
     }
 }
