@@ -1,6 +1,7 @@
 //! The CLI contract: check, rules, odds, test, with located errors for broken files.
 
 use crate::util::{kessel, toy_copy, write};
+use std::path::PathBuf;
 
 const TOY: &str = "core/tests/fixtures/toy/scenario.toml";
 
@@ -738,6 +739,65 @@ fn script_save_is_written_only_when_it_loads_back() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = crate::util::kessel_at(&dir, &home, &["view", "game.json", "--as", "red"]);
     assert_eq!(v.code, 0, "{}", v.stderr);
+}
+
+/// A save written by `kessel script --save` into another folder loads from any working folder:
+/// it named its scenario relative to the working folder it was made in, so loading it from
+/// anywhere else said only "cannot read scenario". A save whose scenario is gone says which
+/// file it needs and where it was looked for.
+#[test]
+fn a_script_save_loads_from_any_folder_and_a_missing_scenario_is_named() {
+    let dir = crate::util::toy_copy("save-anywhere");
+    let home = crate::util::scratch("save-anywhere-home");
+    let out = crate::util::scratch("save-anywhere-out");
+    write(
+        &dir,
+        "moves.lua",
+        "kessel.act{ kind = \"move\", unit = \"r1\", path = { \"0303\" } }\n",
+    );
+    let save = out.join("game.json");
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &[
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            &save.to_string_lossy(),
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // from the save's folder, from the scenario's, from the file system's root
+    for at in [out.clone(), dir.clone(), PathBuf::from("/")] {
+        let v = crate::util::kessel_at(
+            &at,
+            &home,
+            &["view", &save.to_string_lossy(), "--as", "red"],
+        );
+        assert_eq!(v.code, 0, "from {}: {}", at.display(), v.stderr);
+    }
+    // the save and the scenario's folder moved apart
+    let moved = dir.with_file_name(format!(
+        "{}-moved",
+        dir.file_name().expect("named").to_string_lossy()
+    ));
+    let _ = std::fs::remove_dir_all(&moved);
+    std::fs::rename(&dir, &moved).expect("move");
+    let v = crate::util::kessel_at(&out, &home, &["view", "game.json", "--as", "red"]);
+    assert_ne!(v.code, 0, "{}", v.stdout);
+    assert!(
+        v.stderr
+            .contains("game.json: the scenario the game was played with")
+            && v.stderr.contains("scenario.toml`, is missing")
+            && v.stderr.contains("put the scenario back there"),
+        "{}",
+        v.stderr
+    );
+    assert!(!v.stderr.contains("panicked"), "{}", v.stderr);
+    let _ = std::fs::remove_dir_all(&moved);
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// A campaign naming a scenario that does not load says which campaign named it, not only the
