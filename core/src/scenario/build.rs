@@ -91,6 +91,8 @@ impl Scenario {
         }
 
         let mut units = Vec::new();
+        // units and markers hidden from sides at the start, by line
+        let mut hidden = Vec::new();
         let mut seen = BTreeSet::new();
         // units already spread over each set-up area (keeps loading linear in the unit count)
         let mut per_area: BTreeMap<String, usize> = BTreeMap::new();
@@ -257,6 +259,13 @@ impl Scenario {
                     Err(why) => d.at(entry.span(), format!("unit `{}`: var `{k}` {why}", u.id)),
                 }
             }
+            if let Some(from) = u.hidden_from.as_ref().and_then(|h| h.get_ref().resolve()) {
+                hidden.push(HiddenAtStart {
+                    what: Hideable::Unit(u.id.clone()),
+                    from,
+                    line,
+                });
+            }
             units.push(UnitSpec {
                 unit: Unit {
                     id: u.id.clone(),
@@ -282,18 +291,23 @@ impl Scenario {
         }
 
         let mut markers = Vec::new();
-        let wanted: u64 = file.markers.iter().map(|m| m.count() as u64).sum();
+        let wanted: u64 = file
+            .markers
+            .iter()
+            .map(|m| m.get_ref().count() as u64)
+            .sum();
         if wanted > MAX_MARKERS as u64 {
-            let biggest = file.markers.iter().max_by_key(|m| m.count());
+            let biggest = file.markers.iter().max_by_key(|m| m.get_ref().count());
             d.at(
                 biggest
-                    .and_then(|m| m.count.as_ref())
+                    .and_then(|m| m.get_ref().count.as_ref())
                     .map(|c| c.span())
                     .unwrap_or(0..0),
                 format!("the scenario asks for {wanted} markers, over the limit ({MAX_MARKERS})"),
             );
         }
-        for m in file.markers.iter().filter(|_| wanted <= MAX_MARKERS as u64) {
+        for entry in file.markers.iter().filter(|_| wanted <= MAX_MARKERS as u64) {
+            let m = entry.get_ref();
             let mut hex = None;
             let mut other = None;
             if let Some(at) = &m.at {
@@ -345,14 +359,19 @@ impl Scenario {
                 Some(v) => match plain_value(v) {
                     Ok(v) => Some(v),
                     Err(why) => {
-                        d.at(
-                            m.at.as_ref().map(|a| a.span()).unwrap_or(0..0),
-                            format!("marker `{}`: value {why}", m.kind),
-                        );
+                        d.at(entry.span(), format!("marker `{}`: value {why}", m.kind));
                         None
                     }
                 },
             };
+            let first = markers.len() as u32;
+            if let Some(from) = m.hidden_from.as_ref().and_then(|h| h.get_ref().resolve()) {
+                hidden.push(HiddenAtStart {
+                    what: Hideable::Markers(first..first + m.count()),
+                    from,
+                    line: d.lines.line(entry.span().start),
+                });
+            }
             for _ in 0..m.count() {
                 markers.push(Marker {
                     id: markers.len() as u32,
@@ -498,6 +517,7 @@ impl Scenario {
             units,
             pools,
             markers,
+            hidden,
             objectives,
             levels,
             vars,

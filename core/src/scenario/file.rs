@@ -15,7 +15,7 @@ pub(super) struct ScenarioFile {
     #[serde(default)]
     pub(super) units: Vec<S<UnitEntry>>,
     #[serde(default)]
-    pub(super) markers: Vec<MarkerEntry>,
+    pub(super) markers: Vec<S<MarkerEntry>>,
     #[serde(default)]
     pub(super) objectives: Vec<S<ObjectiveEntry>>,
     #[serde(default)]
@@ -84,6 +84,9 @@ pub(super) struct UnitEntry {
     /// Variables at set-up (plain data, as the rules' unit variables).
     #[serde(default)]
     pub(super) vars: BTreeMap<String, toml::Value>,
+    /// Hidden from these sides at the start (what `kessel.emit.hide` does in play).
+    #[serde(default)]
+    pub(super) hidden_from: Option<S<HiddenFromEntry>>,
 }
 
 /// A face in a scenario file: `"4-2-6"` (attack-defence-movement) or named values
@@ -119,6 +122,31 @@ pub(super) struct MarkerEntry {
     /// The marker's value (plain data).
     #[serde(default)]
     pub(super) value: Option<toml::Value>,
+    /// Hidden from these sides at the start.
+    #[serde(default)]
+    pub(super) hidden_from: Option<S<HiddenFromEntry>>,
+}
+
+/// `hidden_from` in a file: `true` (every side but the owner's), one side, or a list of sides.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum HiddenFromEntry {
+    All(bool),
+    One(String),
+    Many(Vec<String>),
+}
+
+impl HiddenFromEntry {
+    /// What it says, as the scenario keeps it (`None` for `false` or an empty list).
+    pub(super) fn resolve(&self) -> Option<super::HiddenFrom> {
+        match self {
+            HiddenFromEntry::All(true) => Some(super::HiddenFrom::AllButOwner),
+            HiddenFromEntry::All(false) => None,
+            HiddenFromEntry::One(s) => Some(super::HiddenFrom::Sides(vec![s.clone()])),
+            HiddenFromEntry::Many(v) if v.is_empty() => None,
+            HiddenFromEntry::Many(v) => Some(super::HiddenFrom::Sides(v.clone())),
+        }
+    }
 }
 
 impl MarkerEntry {

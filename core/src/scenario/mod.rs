@@ -123,6 +123,35 @@ pub struct Level {
     pub max: Option<i64>,
 }
 
+/// What a scenario hides at the start and from whom (`hidden_from` on a unit or marker).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HiddenAtStart {
+    /// The unit, or the markers of one `[[markers]]` table (by id).
+    pub what: Hideable,
+    /// From whom.
+    pub from: HiddenFrom,
+    /// Line of its table.
+    pub line: usize,
+}
+
+/// A unit or markers hidden at the start.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hideable {
+    /// A unit, by id.
+    Unit(String),
+    /// Markers, by id.
+    Markers(std::ops::Range<u32>),
+}
+
+/// The sides something is hidden from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HiddenFrom {
+    /// Every side but its owner's (every side, for a marker of no side).
+    AllButOwner,
+    /// These sides.
+    Sides(Vec<String>),
+}
+
 /// A loaded scenario: its map, order of battle, pools and victory data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -150,6 +179,9 @@ pub struct Scenario {
     pub pools: BTreeMap<String, (Option<String>, Vec<Face>)>,
     /// Markers.
     pub markers: Vec<Marker>,
+    /// Units and markers hidden from sides at the start (`hidden_from`), applied by
+    /// [`Scenario::initial_state`]; the sides named are checked when a game starts.
+    pub hidden: Vec<HiddenAtStart>,
     /// Objectives.
     pub objectives: Vec<Objective>,
     /// Victory levels.
@@ -239,6 +271,37 @@ impl Scenario {
             s.add_unit(spec.unit.clone());
         }
         s.markers = self.markers.clone();
+        for h in &self.hidden {
+            let owner = |what: &Hideable| match what {
+                Hideable::Unit(id) => s.unit(id).map(|u| u.side.clone()),
+                Hideable::Markers(ids) => s
+                    .markers
+                    .get(ids.start as usize)
+                    .and_then(|m| m.side.clone()),
+            };
+            let from: Vec<String> = match &h.from {
+                HiddenFrom::AllButOwner => {
+                    let own = owner(&h.what);
+                    s.sides
+                        .iter()
+                        .filter(|x| Some(*x) != own.as_ref())
+                        .cloned()
+                        .collect()
+                }
+                // a side the ruleset does not have is refused by the set-up checks
+                HiddenFrom::Sides(v) => v.iter().filter(|x| s.sides.contains(x)).cloned().collect(),
+            };
+            for side in &from {
+                match &h.what {
+                    Hideable::Unit(id) => s.secrets.set_hidden(id, side, true),
+                    Hideable::Markers(ids) => {
+                        for id in ids.clone() {
+                            s.secrets.set_marker_hidden(id, side, true);
+                        }
+                    }
+                }
+            }
+        }
         s.turn = self.first_turn;
         s.last_turn = self.first_turn + self.turns - 1;
         s.pools = self
