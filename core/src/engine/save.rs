@@ -335,7 +335,7 @@ impl Engine {
             fail(format!("{cause}: action {n} of {}: {what}", save.log.len()))
         };
         for (i, entry) in save.log.iter().enumerate() {
-            let described = serde_json::to_string(&entry.action).unwrap_or_default();
+            let described = crate::error::quoted_json(&entry.action, super::calls::QUOTED_ACTION);
             match engine.act(&entry.action) {
                 Err(e) => return Err(why(i + 1, format!("{described} fails: {}", e.message))),
                 Ok(Err(rejection)) => {
