@@ -669,6 +669,30 @@ fn report_refuses_a_game_recorded_twice_in_one_file() {
     );
 }
 
+/// A data file whose last record is cut short (a run stopped while writing it) says so and what
+/// to do, instead of a parser's "EOF while parsing an object at line 1 column 564".
+#[test]
+fn report_says_a_cut_last_record_is_cut_and_what_to_do() {
+    let (data, text) = toy_lab_data("report-cut", "2");
+    let cut = &text[..text.len() - 40];
+    std::fs::write(&data, cut).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("d.jsonl:3: the last record is cut short")
+            && r.stderr
+                .contains("delete that line to report the 1 games before it"),
+        "{}",
+        r.stderr
+    );
+    // a record broken in the middle of the file is no cut: it is said as bad JSON
+    let lines: Vec<&str> = text.lines().collect();
+    let broken = [lines[0], &lines[1][..20], lines[2]].join("\n") + "\n";
+    std::fs::write(&data, broken).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert!(r.stderr.contains("d.jsonl:2: not JSON"), "{}", r.stderr);
+}
+
 /// An `ai` hook of a mod that returns garbage under `kessel simulate` ends the run with an error
 /// naming the hook's file and line, and an action it made up is quoted by its start: a made-up
 /// action holding a million numbers filled the message's whole 16 KiB with them.
