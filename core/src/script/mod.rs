@@ -770,7 +770,6 @@ mod tests {
 
     #[test]
     fn comparing_long_strings_is_charged_and_no_string_is_longer_than_the_cap() {
-        let h = host();
         // `<` and `==` compare in C, unseen by the count: charged while a long string lives
         let compare = "local s = string.rep('x', 4 << 20)\n\
                        local t = string.rep('x', (4 << 20) - 1) .. 'y'\n\
