@@ -5,7 +5,8 @@
 //!
 //! Opening verifies everything before a byte is written: a zip that does not read, an entry
 //! with an unsafe path (absolute, `..`, a drive or a backslash), a link, an entry too large or
-//! too many, a file not in the manifest, a file of the manifest missing or with another hash —
+//! too many, two entries that would be one file (a name twice, names equal but for case, a file
+//! that is also a folder), headers that disagree, a file not in the manifest, a file of the manifest missing or with another hash —
 //! each is refused with an error that says the package is damaged or was changed. A verified
 //! package is written out once to the user's cache folder, named by the package's own hash,
 //! and its scenario file is read from there by the ordinary loaders.
@@ -270,6 +271,68 @@ fn safe_name(name: &str) -> bool {
             .all(|part| !part.is_empty() && part != "." && part != "..")
 }
 
+/// The names of a zip's central directory, in order and with duplicates kept, walked from
+/// `start` (the archive reader's start of the central directory) header by header.
+fn central_names(bytes: &[u8], start: u64) -> Result<Vec<String>, String> {
+    const SIGNATURE: &[u8] = b"PK\x01\x02";
+    let mut at = usize::try_from(start).map_err(|_| "its start is out of range".to_string())?;
+    let mut names = Vec::new();
+    while bytes.get(at..at + 4) == Some(SIGNATURE) {
+        let field = |off: usize| -> Result<usize, String> {
+            bytes
+                .get(at + off..at + off + 2)
+                .map(|b| usize::from(u16::from_le_bytes([b[0], b[1]])))
+                .ok_or_else(|| format!("header {} is cut short", names.len()))
+        };
+        let (name_len, extra, comment) = (field(28)?, field(30)?, field(32)?);
+        let name = bytes
+            .get(at + 46..at + 46 + name_len)
+            .ok_or_else(|| format!("header {} is cut short", names.len()))?;
+        names.push(String::from_utf8_lossy(name).into_owned());
+        if names.len() > MAX_ENTRIES {
+            break;
+        }
+        at += 46 + name_len + extra + comment;
+    }
+    Ok(names)
+}
+
+/// Why two of a package's entry names would be the same file once written out: the same name
+/// twice, names equal but for case, or a file whose name is also a folder of another entry.
+fn colliding_names(names: &[String]) -> Option<String> {
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    for name in names {
+        let key = name.trim_end_matches('/').to_lowercase();
+        if let Some(first) = seen.insert(key, name) {
+            return Some(if first == name {
+                format!("entry `{}` appears twice", name.escape_debug())
+            } else {
+                format!(
+                    "entries `{}` and `{}` differ only in case",
+                    first.escape_debug(),
+                    name.escape_debug()
+                )
+            });
+        }
+    }
+    let files: Vec<&String> = names.iter().filter(|n| !n.ends_with('/')).collect();
+    for file in &files {
+        let folder = format!("{}/", file.to_lowercase());
+        if let Some((_, inside)) = seen
+            .range(folder.clone()..)
+            .next()
+            .filter(|(k, _)| k.starts_with(&folder))
+        {
+            return Some(format!(
+                "entry `{}` is a file and also the folder of `{}`",
+                file.escape_debug(),
+                inside.escape_debug()
+            ));
+        }
+    }
+    None
+}
+
 /// The verified contents of a package.
 struct Verified {
     manifest: Manifest,
@@ -286,6 +349,29 @@ fn verify(package: &Path, bytes: &[u8]) -> anyhow::Result<Verified> {
             format_args!("{} entries, more than {MAX_ENTRIES}", zip.len()),
         ));
     }
+    // The archive reader keeps one entry a name, so two entries of one name (one of them read
+    // by this reader, the other by an unzip tool) are found in the central directory itself;
+    // names equal but for case, or a file that is also a folder of another, would overwrite
+    // each other once written out on some systems.
+    let names = central_names(bytes, zip.central_directory_start()).map_err(|e| {
+        refused(
+            package,
+            format_args!("its central directory does not read ({e})"),
+        )
+    })?;
+    if names.len() > MAX_ENTRIES {
+        return Err(refused(
+            package,
+            format_args!("{} entries, more than {MAX_ENTRIES}", names.len()),
+        ));
+    }
+    if let Some(why) = colliding_names(&names) {
+        return Err(refused(package, why));
+    }
+    // a local header that names another file than the central directory says, entries that
+    // share bytes (a zip bomb made of overlapping entries), local headers the directory hides
+    zip.validate_header_consistency()
+        .map_err(|e| refused(package, format_args!("its headers disagree ({e})")))?;
     let mut files = BTreeMap::new();
     let mut total = 0u64;
     for i in 0..zip.len() {

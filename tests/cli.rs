@@ -1,6 +1,7 @@
 //! The CLI contract: check, rules, odds, test, with located errors for broken files.
 
 use crate::util::{kessel, toy_copy, write};
+use std::path::PathBuf;
 
 const TOY: &str = "core/tests/fixtures/toy/scenario.toml";
 
@@ -779,6 +780,140 @@ fn script_save_is_written_only_when_it_loads_back() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = crate::util::kessel_at(&dir, &home, &["view", "game.json", "--as", "red"]);
     assert_eq!(v.code, 0, "{}", v.stderr);
+}
+
+/// A save written by `kessel script --save` into another folder loads from any working folder:
+/// it named its scenario relative to the working folder it was made in, so loading it from
+/// anywhere else said only "cannot read scenario". A save whose scenario is gone says which
+/// file it needs and where it was looked for.
+#[test]
+fn a_script_save_loads_from_any_folder_and_a_missing_scenario_is_named() {
+    let dir = crate::util::toy_copy("save-anywhere");
+    let home = crate::util::scratch("save-anywhere-home");
+    let out = crate::util::scratch("save-anywhere-out");
+    write(
+        &dir,
+        "moves.lua",
+        "kessel.act{ kind = \"move\", unit = \"r1\", path = { \"0303\" } }\n",
+    );
+    let save = out.join("game.json");
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &[
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            &save.to_string_lossy(),
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // from the save's folder, from the scenario's, from the file system's root
+    for at in [out.clone(), dir.clone(), PathBuf::from("/")] {
+        let v = crate::util::kessel_at(
+            &at,
+            &home,
+            &["view", &save.to_string_lossy(), "--as", "red"],
+        );
+        assert_eq!(v.code, 0, "from {}: {}", at.display(), v.stderr);
+    }
+    // the save and the scenario's folder moved apart
+    let moved = dir.with_file_name(format!(
+        "{}-moved",
+        dir.file_name().expect("named").to_string_lossy()
+    ));
+    let _ = std::fs::remove_dir_all(&moved);
+    std::fs::rename(&dir, &moved).expect("move");
+    let v = crate::util::kessel_at(&out, &home, &["view", "game.json", "--as", "red"]);
+    assert_ne!(v.code, 0, "{}", v.stdout);
+    assert!(
+        v.stderr
+            .contains("game.json: the scenario the game was played with")
+            && v.stderr.contains("scenario.toml`, is missing")
+            && v.stderr.contains("put the scenario back there"),
+        "{}",
+        v.stderr
+    );
+    assert!(!v.stderr.contains("panicked"), "{}", v.stderr);
+    let _ = std::fs::remove_dir_all(&moved);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A scenario file may start units and markers hidden from sides (`hidden_from`), as a rule can
+/// (`kessel.emit.hide`, `kessel.emit.hide_marker`) and as `kessel.setup` could for markers: a
+/// `[[markers]]` table refused the field. A side that does not exist is named with its line.
+#[test]
+fn a_scenario_hides_units_and_markers_from_sides_as_rules_can() {
+    let dir = toy_copy("scenario-hidden-from");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let text = text.replacen(
+        "faces = [\"2-3-4\"]\nat = \"0603\"",
+        "faces = [\"2-3-4\"]\nat = \"0603\"\nhidden_from = true",
+        1,
+    );
+    let hidden = format!(
+        "{text}\n[[markers]]\nkind = \"mine\"\nside = \"blue\"\nat = \"0403\"\nhidden_from = \"red\"\n\n\
+         [[markers]]\nkind = \"flag\"\ncount = 2\nhidden_from = [\"red\", \"blue\"]\n"
+    );
+    std::fs::write(&scenario, &hidden).expect("write");
+    write(
+        &dir,
+        "show.lua",
+        "local function list(t) table.sort(t) return table.concat(t, \",\") end\n\
+         print(\"b1\", list(kessel.units.hidden_from(\"b1\")))\n\
+         print(\"r1\", list(kessel.units.hidden_from(\"r1\")))\n\
+         for _, m in ipairs(kessel.markers.all()) do print(m.kind, m.id, list(kessel.markers.hidden_from(m.id))) end\n",
+    );
+    let home = crate::util::scratch("scenario-hidden-from-home");
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &["script", "show.lua", "--scenario", "scenario.toml"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for line in [
+        "b1\tred\n",
+        "r1\t\n",
+        "mine\t0\tred\n",
+        "flag\t1\tblue,red\n",
+        "flag\t2\tblue,red\n",
+    ] {
+        assert!(r.stdout.contains(line), "{line:?} in {}", r.stdout);
+    }
+    // a side the ruleset does not have, at the line of its table
+    std::fs::write(
+        &scenario,
+        hidden.replace("hidden_from = \"red\"", "hidden_from = \"green\""),
+    )
+    .expect("write");
+    let r = crate::util::kessel_at(&dir, &home, &["check", "scenario.toml"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    let line = hidden
+        .lines()
+        .position(|l| l == "kind = \"mine\"")
+        .expect("the mine's table");
+    assert!(
+        r.stderr.contains(&format!(
+            "scenario.toml:{line}: marker `mine`: hidden_from names `green`, not a side"
+        )),
+        "{}",
+        r.stderr
+    );
+    // and kessel.setup takes it on units as on markers
+    write(
+        &dir,
+        "setup.lua",
+        "kessel.setup{ map = { columns = 4, rows = 4 }, units = {\n\
+         { id = \"r\", side = \"red\", type = \"inf\", faces = { \"1-1-1\" }, at = \"0101\", hidden_from = true } } }\n\
+         print(\"hidden from\", table.concat(kessel.units.hidden_from(\"r\"), \",\"))\n",
+    );
+    let r = crate::util::kessel_at(&dir, &home, &["script", "setup.lua", "--ruleset", "."]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("hidden from\tblue\n"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A campaign naming a scenario that does not load says which campaign named it, not only the

@@ -668,3 +668,88 @@ fn report_refuses_a_game_recorded_twice_in_one_file() {
         r.stderr
     );
 }
+
+/// A data file whose last record is cut short (a run stopped while writing it) says so and what
+/// to do, instead of a parser's "EOF while parsing an object at line 1 column 564".
+#[test]
+fn report_says_a_cut_last_record_is_cut_and_what_to_do() {
+    let (data, text) = toy_lab_data("report-cut", "2");
+    let cut = &text[..text.len() - 40];
+    std::fs::write(&data, cut).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("d.jsonl:3: the last record is cut short")
+            && r.stderr
+                .contains("delete that line to report the 1 games before it"),
+        "{}",
+        r.stderr
+    );
+    // a record broken in the middle of the file is no cut: it is said as bad JSON
+    let lines: Vec<&str> = text.lines().collect();
+    let broken = [lines[0], &lines[1][..20], lines[2]].join("\n") + "\n";
+    std::fs::write(&data, broken).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert!(r.stderr.contains("d.jsonl:2: not JSON"), "{}", r.stderr);
+}
+
+/// An `ai` hook of a mod that returns garbage under `kessel simulate` ends the run with an error
+/// naming the hook's file and line, and an action it made up is quoted by its start: a made-up
+/// action holding a million numbers filled the message's whole 16 KiB with them.
+#[test]
+fn an_ai_hook_returning_garbage_is_named_and_quoted_briefly() {
+    let cases = [
+        (
+            "return { kind = \"fly\", to = \"moon\" }",
+            "chose a `fly` action that no `legal` call listed",
+        ),
+        (
+            "local a = legal()[1] local t = {} for i = 1, 1e6 do t[i] = i end a.junk = t return a",
+            "bytes in all",
+        ),
+        ("return 42", "returned the number 42"),
+        ("while true do end", "instruction budget exceeded"),
+        ("return coroutine.yield(1)", "attempt to yield"),
+    ];
+    for (i, (body, needle)) in cases.iter().enumerate() {
+        let dir = crate::util::toy_copy(&format!("ai-garbage-{i}"));
+        let init = dir.join("init.lua");
+        let text = std::fs::read_to_string(&init).expect("toy init.lua");
+        // the first `ai` hook registered is the one used: this one goes before the toy's
+        let hook = format!(
+            "kessel.on(\"ai\", function(legal, kinds, view, level, tiebreak) {body} end)\n"
+        );
+        let text = text.replacen(
+            "require(\"rules.play\")",
+            &format!("{hook}require(\"rules.play\")"),
+            1,
+        );
+        std::fs::write(&init, text).expect("write");
+        let line = std::fs::read_to_string(&init)
+            .expect("read")
+            .lines()
+            .position(|l| l.starts_with("kessel.on(\"ai\""))
+            .expect("the hook")
+            + 1;
+        let scenario = dir.join("scenario.toml");
+        let o = run_limited(
+            &["simulate", &scenario.to_string_lossy(), "--games", "1"],
+            Duration::from_secs(60),
+        );
+        assert!(!o.killed, "{body}: hung");
+        assert_ne!(o.code, Some(0), "{body}: accepted");
+        assert!(o.stderr.contains(needle), "{body}: {}", o.stderr);
+        assert!(
+            o.stderr.contains(&format!("init.lua:{line}")),
+            "{body}: {}",
+            o.stderr
+        );
+        assert!(
+            o.stderr.len() < 2000,
+            "{body}: {} bytes of error",
+            o.stderr.len()
+        );
+        assert!(!o.stderr.contains("panicked"), "{body}: {}", o.stderr);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

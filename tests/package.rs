@@ -306,3 +306,100 @@ fn the_documented_workflow_runs_from_an_empty_folder_with_bundled_paths() {
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&empty);
 }
+
+/// `bytes` with every occurrence of `from` replaced by `to` (of the same length): a zip's
+/// names are not covered by its checksums, so this renames an entry in its local header and
+/// its central directory alike.
+fn renamed(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+    assert_eq!(from.len(), to.len(), "same length");
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    while let Some(at) = out[i..]
+        .windows(from.len())
+        .position(|w| w == from.as_bytes())
+    {
+        out[i + at..i + at + from.len()].copy_from_slice(to.as_bytes());
+        i += at + from.len();
+    }
+    out
+}
+
+#[test]
+fn entries_that_would_be_one_file_and_headers_that_disagree_are_refused() {
+    let home = scratch("pack-names-home");
+    let dir = scratch("pack-names");
+    let y = dir.join("y.kessel");
+    let r = kessel_at(
+        &root(),
+        &home,
+        &["pack", "scenarios/yelnya", "-o", &y.to_string_lossy()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let bytes = std::fs::read(&y).expect("written");
+    let good = entries(&bytes);
+    let special = good
+        .iter()
+        .find(|(n, _)| n == "special.lua")
+        .expect("packed")
+        .1
+        .clone();
+
+    // the same name twice, the altered copy first or last: the archive reader keeps one
+    for altered_first in [true, false] {
+        let mut files = Vec::new();
+        for (n, d) in &good {
+            if n == "special.lua" && altered_first {
+                files.push(("special.lux".to_string(), b"-- altered\n".to_vec()));
+            }
+            files.push((n.clone(), d.clone()));
+            if n == "special.lua" && !altered_first {
+                files.push(("special.lux".to_string(), b"-- altered\n".to_vec()));
+            }
+        }
+        let p = dir.join(format!("twice-{altered_first}.kessel"));
+        let zipped = renamed(&zip_of(&files), "special.lux", "special.lua");
+        std::fs::write(&p, zipped).expect("write");
+        refused_saying(&dir, &home, &p, "entry `special.lua` appears twice");
+    }
+    // names equal but for case
+    let mut files = good.clone();
+    files.push(("Special.lua".to_string(), special.clone()));
+    let p = dir.join("case.kessel");
+    std::fs::write(&p, zip_of(&files)).expect("write");
+    refused_saying(
+        &dir,
+        &home,
+        &p,
+        "entries `special.lua` and `Special.lua` differ only in case",
+    );
+    // a file that is also a folder
+    let mut files = good.clone();
+    files.push(("tests".to_string(), b"x".to_vec()));
+    let p = dir.join("file-folder.kessel");
+    std::fs::write(&p, zip_of(&files)).expect("write");
+    refused_saying(
+        &dir,
+        &home,
+        &p,
+        "entry `tests` is a file and also the folder of `tests/special_test.lua`",
+    );
+    // a local header naming another file than the central directory (the first occurrence of
+    // a name is its local header)
+    let zipped = zip_of(&good);
+    let at = zipped
+        .windows(11)
+        .position(|w| w == b"special.lua")
+        .expect("named");
+    let mut cloaked = zipped.clone();
+    cloaked[at..at + 11].copy_from_slice(b"special.lux");
+    let p = dir.join("cloaked.kessel");
+    std::fs::write(&p, cloaked).expect("write");
+    refused_saying(&dir, &home, &p, "its headers disagree");
+    // the untouched entries, zipped again, still open
+    let p = dir.join("rezipped.kessel");
+    std::fs::write(&p, zip_of(&good)).expect("write");
+    let r = kessel_at(&dir, &home, &["check", "rezipped.kessel"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -40,6 +40,17 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     shown(text, false, MAX_SHOWN_MESSAGE)
 }
 
+/// Plain data quoted in a message (an action, a value), as JSON on one line cut at `max`
+/// characters, saying how much was left out: a mod's action of a million numbers is quoted by
+/// its start, not in full.
+pub fn quoted_json(value: &impl serde::Serialize, max: usize) -> String {
+    let text = serde_json::to_string(value).unwrap_or_default();
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
+        None => text,
+    }
+}
+
 /// [`printable`] for a command's whole output (a view, a listing): control characters escaped,
 /// nothing cut.
 pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {

@@ -311,7 +311,19 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
         if line.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(line).with_context(|| format!("{}: not JSON", at()))?;
+        let v: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            // the file ends inside a record: a run stopped while writing it
+            Err(e) if e.is_eof() && !text.ends_with('\n') && i + 1 == text.lines().count() => {
+                anyhow::bail!(
+                    "{}: the last record is cut short (the run that wrote it stopped while \
+                     writing it?): delete that line to report the {} games before it",
+                    at(),
+                    games.len()
+                )
+            }
+            Err(e) => return Err(anyhow::Error::new(e).context(format!("{}: not JSON", at()))),
+        };
         match v.get("type").and_then(Value::as_str) {
             Some("header") => {
                 if header.is_some() {

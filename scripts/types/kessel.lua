@@ -1273,6 +1273,7 @@ function kessel.inject_dice(rolls) end
 ---@field flags? string[]
 ---@field attrs? table<string, integer>
 ---@field vars? table<string, integer>
+---@field hidden_from? string|string[]|boolean Sides not shown it from the start (true: every side but its own).
 
 ---@class kessel.SetupMarker
 ---@field kind string

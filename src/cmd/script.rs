@@ -105,7 +105,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match engine.run_script(&args.file) {
         Ok(()) => {
             if let Some(out) = &args.save {
-                let text = engine.save().map_err(|e| anyhow::anyhow!("{e}"))?;
+                // paths relative to the save's folder: it loads from any working folder
+                let text = engine
+                    .save_as(out, &Default::default())
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
                 save_checked(out, &text)?;
             }
             Ok(ExitCode::SUCCESS)

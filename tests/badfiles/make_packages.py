@@ -61,6 +61,14 @@ def main(good):
         bomb[i + off:i + off + 4] = (10).to_bytes(4, "little")
     case("package_zip_bomb_lying_header", bytes(bomb), refused,
          "a bomb whose headers claim 10 bytes")
+    # two entries of one name: the altered copy first, which some zip readers read and some skip
+    altered = [(n, b"-- altered\n" + d if n == "scenario.toml" else d) for n, d in base]
+    first = [x for x in altered if x[0] == "scenario.toml"] + base
+    case("package_duplicate_entry", zipped(first), "entry `scenario.toml` appears twice",
+         "the scenario twice, the altered copy first")
+    case("package_case_collision", zipped(base + [("Scenario.toml", b"[scenario]\n")]),
+         "differ only in case",
+         "two names equal but for case: one file on a case-insensitive disk")
     print("ok:", refused)
 
 

@@ -444,11 +444,14 @@ pub fn call_ai_hook(
             "{}: the ai hook defined here chose a `{}` action that no `legal` call listed: {}",
             hook_place(&f),
             action.kind,
-            serde_json::to_string(&action).unwrap_or_default()
+            crate::error::quoted_json(&action, QUOTED_ACTION)
         )));
     }
     Ok(Some(action))
 }
+
+/// The most characters of an action an error quotes.
+pub(crate) const QUOTED_ACTION: usize = 400;
 
 /// Where a hook is defined, `file:line`, for errors about what it returned.
 fn hook_place(f: &mlua::Function) -> String {

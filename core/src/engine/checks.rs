@@ -50,6 +50,33 @@ impl Engine {
                 }
             }
         }
+        // the sides `hidden_from` names
+        {
+            let ruleset = self.ruleset();
+            for h in &sc.hidden {
+                let crate::scenario::HiddenFrom::Sides(sides) = &h.from else {
+                    continue;
+                };
+                let what = match &h.what {
+                    crate::scenario::Hideable::Unit(id) => format!("unit `{id}`"),
+                    crate::scenario::Hideable::Markers(ids) => sc
+                        .markers
+                        .get(ids.start as usize)
+                        .map_or_else(|| "marker".into(), |m| format!("marker `{}`", m.kind)),
+                };
+                for side in sides.iter().filter(|s| !ruleset.sides.contains(s)) {
+                    errors.push(LoadError::new(
+                        &sc.path,
+                        Some(h.line),
+                        format!(
+                            "{what}: hidden_from names `{side}`, not a side (the ruleset has: {}){}",
+                            ruleset.sides.join(", "),
+                            crate::names::did_you_mean(side, ruleset.sides.as_slice())
+                        ),
+                    ));
+                }
+            }
+        }
         // scenario variables whose value does not have the type the ruleset declared
         {
             let ruleset = self.ruleset();

@@ -121,17 +121,24 @@ impl Engine {
     }
 
     fn save_file_at(&self, beside: Option<&Path>, players: &BTreeMap<String, String>) -> SaveFile {
-        // a path relative to the save's folder, when both resolve; else as it was given
+        // a path relative to the save's folder, when both resolve; else absolute, so that a
+        // save written to a file loads from any working folder; as given for `save`
         let rel = |p: &Path| -> String {
-            let folder = beside.map(|d| {
-                if d.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    d
-                }
-            });
-            folder
-                .and_then(|d| crate::scaffold::relative_to(d, p).ok())
+            let Some(d) = beside else {
+                return display_path(p);
+            };
+            let folder = if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            };
+            crate::scaffold::relative_to(folder, p)
+                .ok()
+                .or_else(|| {
+                    p.canonicalize()
+                        .ok()
+                        .map(|a| a.to_string_lossy().into_owned())
+                })
                 .unwrap_or_else(|| display_path(p))
         };
         // what the profile gives; if it can no longer be read, record every value
@@ -296,14 +303,31 @@ impl Engine {
                 kind("profile", p)?;
             }
         }
-        let scenario = resolve(&save.scenario);
-        let profile = save.profile.as_deref().map(|p| {
-            if Engine::is_profile_path(p) {
-                resolve(p)
-            } else {
-                p.to_string()
+        // a file the save names that is no longer there is said as such, with where it was
+        // looked for, rather than as the scenario loader's bare "cannot read"
+        let found = |field: &str, p: &str| -> Result<String, EngineError> {
+            let at = resolve(p);
+            if Path::new(&at).exists() {
+                return Ok(at);
             }
-        });
+            let hint = if Path::new(p).is_relative() {
+                format!(
+                    "looked for from the save's folder, at {}, and from the working folder: put \
+                     the {field} back there, or move the save back beside it",
+                    crate::error::shown_path(&folder.join(p)).display()
+                )
+            } else {
+                format!("put the {field} back there")
+            };
+            Err(fail(format!(
+                "the {field} the game was played with, `{p}`, is missing ({hint})"
+            )))
+        };
+        let scenario = found("scenario", &save.scenario)?;
+        let profile = match save.profile.as_deref() {
+            Some(p) if Engine::is_profile_path(p) => Some(found("profile", p)?),
+            other => other.map(str::to_string),
+        };
         let scenario = crate::scenario::Scenario::load(Path::new(&scenario))?;
         let mut engine = Engine::with_scenario_stoppable(
             scenario,
@@ -341,7 +365,7 @@ impl Engine {
             fail(format!("{cause}: action {n} of {}: {what}", save.log.len()))
         };
         for (i, entry) in save.log.iter().enumerate() {
-            let described = serde_json::to_string(&entry.action).unwrap_or_default();
+            let described = crate::error::quoted_json(&entry.action, super::calls::QUOTED_ACTION);
             match engine.act(&entry.action) {
                 Err(e) => return Err(why(i + 1, format!("{described} fails: {}", e.message))),
                 Ok(Err(rejection)) => {

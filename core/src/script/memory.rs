@@ -20,6 +20,7 @@
 use mlua::ffi;
 use std::alloc::Layout;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::ffi::{c_int, c_void, CStr};
 use std::rc::Rc;
 
@@ -43,7 +44,36 @@ struct Heap {
     /// The current call's budget used so far (the host's counter): a large block is charged to
     /// it when it is allocated (see [`CHARGED_FROM`]).
     budget_used: Rc<Cell<u64>>,
+    /// Live strings of [`COMPARED_FROM`] bytes or more: block address → size.
+    strings: RefCell<HashMap<usize, usize>>,
+    /// The size of the largest of them (0 when there is none), read by the budget hook.
+    longest: Rc<Cell<usize>>,
+    /// Whether the last refusal was a string longer than [`LONGEST_STRING`].
+    string_too_long: Cell<bool>,
 }
+
+/// The kind Lua gives a fresh string's block (in `osize`, with a null `ptr`): `LUA_TSTRING`.
+const STRING_KIND: usize = 4;
+
+/// The longest string a script may build, in bytes. Comparing two strings (`<`, `<=`, `==` of
+/// two of one length) reads them in C within one VM instruction, which neither the count hook
+/// nor this allocator sees; with strings this short at most, a thousand instructions between two
+/// budget checks compare at most 16 GiB, and the charge below stops the call at that check.
+pub(crate) const LONGEST_STRING: usize = 16 << 20;
+
+/// Strings of this many bytes or more make every instruction dearer while they live: the
+/// budget hook charges each instruction one unit per [`BYTES_COMPARED_PER_UNIT`] bytes of the
+/// longest of them, what comparing it would cost (a script holding a 1 MiB string runs about
+/// twelve thousand instructions a call). A thousand comparisons of shorter strings take at most
+/// a tenth of a second, and the wall clock stops a loop of them.
+pub(crate) const COMPARED_FROM: usize = 1 << 20;
+
+/// See [`COMPARED_FROM`]: bytes compared for one unit of the budget.
+pub(crate) const BYTES_COMPARED_PER_UNIT: usize = 64;
+
+/// The room Lua's string header takes in a string's block, above its bytes (the header up to
+/// its contents and the closing NUL: 25 bytes in Lua 5.4 on 64-bit machines).
+const STRING_HEADER: usize = 25;
 
 /// Blocks of this many bytes or more are charged to the call's instruction budget, one unit per
 /// [`BYTES_PER_UNIT`] bytes: building them (one `..` of two big strings, a C function filling a
@@ -92,6 +122,9 @@ impl LimitedHeap {
             place: RefCell::new(None),
             refused: Cell::new((0, 0, 0)),
             budget_used,
+            strings: RefCell::new(HashMap::new()),
+            longest: Rc::new(Cell::new(0)),
+            string_too_long: Cell::new(false),
         }));
         let mut mlua_ud: *mut c_void = std::ptr::null_mut();
         // SAFETY: `main` is a live state of `lua` (the allocator is the whole state's). Nothing
@@ -122,6 +155,17 @@ impl LimitedHeap {
             *p = None;
         }
         heap.refused.set((0, 0, 0));
+        heap.string_too_long.set(false);
+    }
+
+    /// The size of the longest live string of [`COMPARED_FROM`] bytes or more (0 if none).
+    pub(crate) fn longest_string(&self) -> Rc<Cell<usize>> {
+        self.heap().longest.clone()
+    }
+
+    /// Whether the last refusal was a string over [`LONGEST_STRING`] (cleared by [`Self::clear`]).
+    pub(crate) fn refused_a_long_string(&self) -> bool {
+        self.heap().string_too_long.get()
     }
 
     /// The script file and line where memory was last refused, if it could be told.
@@ -154,6 +198,9 @@ unsafe extern "C" fn allocate(
     // SAFETY: `ud` is the `Heap` installed with this function, alive until uninstalled.
     let heap = unsafe { &*(ud as *const Heap) };
     let held = if ptr.is_null() { 0 } else { osize };
+    if held >= COMPARED_FROM {
+        forget_string(heap, ptr);
+    }
     if nsize == 0 {
         if !ptr.is_null() {
             // SAFETY: `ptr` was allocated by this allocator or mlua's with this layout.
@@ -168,8 +215,14 @@ unsafe extern "C" fn allocate(
         return std::ptr::null_mut();
     }
     let used = heap.used.get().saturating_sub(held);
+    let string = ptr.is_null() && osize == STRING_KIND;
     if nsize > isize::MAX as usize || used.saturating_add(nsize) > heap.limit {
         refused(heap, ptr, osize, nsize);
+        return std::ptr::null_mut();
+    }
+    if string && nsize > LONGEST_STRING + STRING_HEADER {
+        refused(heap, ptr, osize, nsize);
+        heap.string_too_long.set(true);
         return std::ptr::null_mut();
     }
     let Ok(layout) = Layout::from_size_align(nsize, ffi::SYS_MIN_ALIGN) else {
@@ -193,6 +246,12 @@ unsafe extern "C" fn allocate(
         std::alloc::handle_alloc_error(layout);
     }
     heap.used.set(used + nsize);
+    if string && nsize >= COMPARED_FROM + STRING_HEADER {
+        if let Ok(mut strings) = heap.strings.try_borrow_mut() {
+            strings.insert(block as usize, nsize);
+            heap.longest.set(heap.longest.get().max(nsize));
+        }
+    }
     if nsize >= CHARGED_FROM && nsize > held {
         // the hook raises at its next check once the budget is gone
         let used = heap.budget_used.get();
@@ -207,6 +266,19 @@ unsafe extern "C" fn allocate(
         }
     }
     block as *mut c_void
+}
+
+/// Stops tracking a string's block (freed, or reused by Lua) and finds the longest left.
+fn forget_string(heap: &Heap, ptr: *mut c_void) {
+    let Ok(mut strings) = heap.strings.try_borrow_mut() else {
+        return;
+    };
+    if let Some(size) = strings.remove(&(ptr as usize)) {
+        if size >= heap.longest.get() {
+            heap.longest
+                .set(strings.values().copied().max().unwrap_or(0));
+        }
+    }
 }
 
 /// Notes where a refused request came from, when the call frames can be read.

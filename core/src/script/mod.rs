@@ -490,11 +490,24 @@ impl ScriptHost {
     fn install_budget(&self) -> mlua::Result<()> {
         let meter = self.meter();
         let last_seen = self.last_seen.clone();
+        let longest = self.heap.longest_string();
         self.lua.set_global_hook(
             HookTriggers::new().every_nth_instruction(HOOK_EVERY),
             move |lua, debug| {
                 luaprof::sample(lua);
-                let n = meter.used.get().saturating_add(HOOK_EVERY as u64);
+                // while a long string lives, any instruction may have compared it (`<`, `==`):
+                // work in C the count cannot see, charged as if each one had
+                let strings = match longest.get() {
+                    l if l >= memory::COMPARED_FROM => {
+                        (l / memory::BYTES_COMPARED_PER_UNIT) as u64 * HOOK_EVERY as u64
+                    }
+                    _ => 0,
+                };
+                let n = meter
+                    .used
+                    .get()
+                    .saturating_add(HOOK_EVERY as u64)
+                    .saturating_add(strings);
                 meter.used.set(n);
                 let src = debug.source();
                 // only a script file's line locates an error for people (never the engine's own
@@ -549,6 +562,10 @@ impl ScriptHost {
             self.started.set(std::time::Instant::now());
             *self.last_seen.borrow_mut() = None;
             self.heap.clear();
+            if self.heap.longest_string().get() > 0 {
+                // a long string left as garbage by an earlier call would make this one dear
+                let _ = self.lua.gc_collect();
+            }
         }
         self.depth.set(self.depth.get() + 1);
         let previous = CURRENT.with(|c| c.replace(Some(self.meter())));
@@ -578,6 +595,16 @@ impl ScriptHost {
                         },
                         None => ScriptError::from_lua(&e, self.last_seen.borrow().clone()),
                     };
+                }
+                if out_of_memory && self.heap.refused_a_long_string() {
+                    if let Some(i) = err.message.find("memory limit exceeded") {
+                        err.message = format!(
+                            "{}string too long (a string of more than {} MiB was refused: the \
+                             longest a script may build)",
+                            &err.message[..i],
+                            memory::LONGEST_STRING >> 20
+                        );
+                    }
                 }
                 if out_of_memory {
                     // the aborted script's garbage would otherwise count against the next call
@@ -742,6 +769,35 @@ mod tests {
     }
 
     #[test]
+    fn comparing_long_strings_is_charged_and_no_string_is_longer_than_the_cap() {
+        // `<` and `==` compare in C, unseen by the count: charged while a long string lives
+        let compare = "local s = string.rep('x', 4 << 20)\n\
+                       local t = string.rep('x', (4 << 20) - 1) .. 'y'\n\
+                       local n = 0\nwhile true do n = n + (s < t and 1 or 0) + (s == t and 1 or 0) end";
+        let big = ScriptHost::new(Path::new("/nonexistent"), Limits::default()).expect("host");
+        let started = std::time::Instant::now();
+        let e = big.run_text("compare.lua", compare).expect_err("budget");
+        assert!(e.message.contains("instruction budget"), "{e}");
+        assert_eq!(e.file.as_deref(), Some("compare.lua"), "{e}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{e}");
+        // no longer than the cap, however much memory is left
+        let e = big
+            .run_text(
+                "long.lua",
+                "local s = string.rep('x', 16 << 20)\nlocal ok = pcall(function() return s .. 'y' end)",
+            )
+            .expect_err("too long");
+        assert!(e.message.contains("string too long"), "{e}");
+        assert_eq!(e.line, Some(2), "{e}");
+        // a string that has gone charges nothing in the next call (garbage is collected first)
+        big.run_text("made.lua", "local s = string.rep('x', 4 << 20) return #s")
+            .expect("made and dropped");
+        let ok = "local n = 0 for i = 1, 1000000 do n = n + i end return n";
+        let n = big.run_text("gone.lua", ok).expect("the string is gone");
+        assert_eq!(n.as_integer(), Some(500_000_500_000));
+    }
+
+    #[test]
     fn memory_bomb_hits_the_limit() {
         let h = host();
         let e = h
@@ -756,9 +812,19 @@ mod tests {
 
     #[test]
     fn a_memory_error_in_one_expression_names_its_line() {
-        let h = host();
+        // strings under 1 MiB (longer ones make each instruction dear) and a limit under the
+        // longest string, so that what runs out is memory
+        let h = ScriptHost::new(
+            Path::new("/nonexistent"),
+            Limits {
+                memory: 8 << 20,
+                instructions: 5_000_000,
+                ..Limits::default()
+            },
+        )
+        .expect("host");
         // the loop on line 3 is the last line the budget hook sees before line 4 runs
-        let bomb = "local s = string.rep('x', 2 << 20)\nlocal n = 0\n\
+        let bomb = "local s = string.rep('x', (1 << 20) - 1)\nlocal n = 0\n\
                     for i = 1, 20000 do n = n + i end\n\
                     local t = s..s..s..s..s..s..s..s..s..s..s..s..s..s..s..s..s..s\nreturn #t";
         let e = h.run_text("bomb.lua", bomb).expect_err("memory");
@@ -769,7 +835,7 @@ mod tests {
         );
         assert!(e.message.contains("memory limit exceeded"), "{e}");
         // a C function asking for it all at once is blamed on the line that called it
-        let joined = "local s = string.rep('x', 2 << 20)\nlocal t = {}\n\
+        let joined = "local s = string.rep('x', (1 << 20) - 1)\nlocal t = {}\n\
                       for i = 1, 18 do t[i] = s end\nreturn #table.concat(t)";
         let e = h.run_text("join.lua", joined).expect_err("memory");
         assert_eq!(e.line, Some(4), "{e}");

@@ -108,7 +108,43 @@ const UNIT_FIELDS: &[&str] = &[
     "attrs",
     "flags",
     "vars",
+    "hidden_from",
 ];
+/// A set-up's `hidden_from` (a side, a list of sides, or true: every side but `own`), checked
+/// against the sides in play.
+fn hidden_at_start(
+    v: mlua::Value,
+    sides: &[String],
+    own: Option<&str>,
+    what: &str,
+) -> mlua::Result<Vec<String>> {
+    let hidden_from: Vec<String> = match v {
+        mlua::Value::Nil | mlua::Value::Boolean(false) => Vec::new(),
+        mlua::Value::Boolean(true) => sides
+            .iter()
+            .filter(|s| Some(s.as_str()) != own)
+            .cloned()
+            .collect(),
+        mlua::Value::String(s) => vec![s.to_str()?.to_string()],
+        mlua::Value::Table(t) => t
+            .sequence_values::<String>()
+            .collect::<mlua::Result<Vec<_>>>()?,
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what}: hidden_from is a side, a list of sides or true, not {}",
+                super::describe_value(&other)
+            )))
+        }
+    };
+    if let Some(s) = hidden_from.iter().find(|s| !sides.contains(s)) {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.setup: {what}: hidden_from names `{s}`, not a side ({})",
+            sides.join(", ")
+        )));
+    }
+    Ok(hidden_from)
+}
+
 const MARKER_FIELDS: &[&str] = &[
     "kind",
     "side",
@@ -396,10 +432,19 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                 flags,
                 vars,
             };
+            let hidden_from = hidden_at_start(
+                u.get::<mlua::Value>("hidden_from")?,
+                &state.sides,
+                Some(unit.side.as_str()),
+                &format!("unit `{id}`"),
+            )?;
             if !state.add_unit(unit) {
                 return Err(mlua::Error::runtime(format!(
                     "kessel.setup: unit id `{id}` used twice"
                 )));
+            }
+            for s in &hidden_from {
+                state.secrets.set_hidden(&id, s, true);
             }
         }
     }
@@ -457,31 +502,12 @@ fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
                     1 << 16,
                 )?),
             };
-            // hidden from sides at the start: a side, a list of sides, or true (every side but
-            // the marker's own)
-            let hidden_from: Vec<String> = match m.get::<mlua::Value>("hidden_from")? {
-                mlua::Value::Nil | mlua::Value::Boolean(false) => Vec::new(),
-                mlua::Value::Boolean(true) => (state.sides.iter())
-                    .filter(|s| Some(*s) != side.as_ref())
-                    .cloned()
-                    .collect(),
-                mlua::Value::String(s) => vec![s.to_str()?.to_string()],
-                mlua::Value::Table(t) => t
-                    .sequence_values::<String>()
-                    .collect::<mlua::Result<Vec<_>>>()?,
-                other => {
-                    return Err(mlua::Error::runtime(format!(
-                        "kessel.setup: marker `{kind}`: hidden_from is a side, a list of sides or true, not {}",
-                        super::describe_value(&other)
-                    )))
-                }
-            };
-            if let Some(s) = hidden_from.iter().find(|s| !state.sides.contains(s)) {
-                return Err(mlua::Error::runtime(format!(
-                    "kessel.setup: marker `{kind}`: hidden_from names `{s}`, not a side ({})",
-                    state.sides.join(", ")
-                )));
-            }
+            let hidden_from = hidden_at_start(
+                m.get::<mlua::Value>("hidden_from")?,
+                &state.sides,
+                side.as_deref(),
+                &format!("marker `{kind}`"),
+            )?;
             for _ in 0..count {
                 let id = state.markers.len() as u32;
                 for s in &hidden_from {

@@ -1,0 +1,193 @@
+//! The scenario file as read: one type per TOML table (serde, unknown keys refused), with the
+//! spans that locate each problem. [`super::build`] checks them and builds the scenario.
+
+use super::S;
+use crate::state::Value;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ScenarioFile {
+    pub(super) scenario: ScenarioHeader,
+    #[serde(default)]
+    pub(super) pools: Vec<PoolEntry>,
+    #[serde(default)]
+    pub(super) units: Vec<S<UnitEntry>>,
+    #[serde(default)]
+    pub(super) markers: Vec<S<MarkerEntry>>,
+    #[serde(default)]
+    pub(super) objectives: Vec<S<ObjectiveEntry>>,
+    #[serde(default)]
+    pub(super) levels: Vec<LevelEntry>,
+    #[serde(default)]
+    pub(super) vars: BTreeMap<S<String>, toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ScenarioHeader {
+    pub(super) name: String,
+    pub(super) ruleset: S<String>,
+    #[serde(default)]
+    pub(super) profile: Option<S<String>>,
+    pub(super) map: S<String>,
+    pub(super) turns: S<u32>,
+    #[serde(default)]
+    pub(super) first_turn: Option<u32>,
+    #[serde(default)]
+    pub(super) notes: String,
+    #[serde(default)]
+    pub(super) scripts: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PoolEntry {
+    pub(super) id: String,
+    #[serde(default)]
+    pub(super) side: Option<String>,
+    pub(super) faces: Vec<S<(String, u32)>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct UnitEntry {
+    pub(super) id: String,
+    #[serde(default)]
+    pub(super) name: Option<String>,
+    pub(super) side: S<String>,
+    #[serde(rename = "type")]
+    pub(super) kind: S<String>,
+    #[serde(default)]
+    pub(super) formation: Option<String>,
+    #[serde(default)]
+    pub(super) faces: Vec<S<FaceEntry>>,
+    #[serde(default)]
+    pub(super) hidden: bool,
+    #[serde(default)]
+    pub(super) pool: Option<S<String>>,
+    #[serde(default)]
+    pub(super) at: Option<S<String>>,
+    #[serde(default)]
+    pub(super) area: Option<S<String>>,
+    #[serde(default)]
+    pub(super) enter: Option<S<EnterEntry>>,
+    #[serde(default)]
+    pub(super) attrs: BTreeMap<String, i64>,
+    /// Steps already lost at set-up (a reduced unit).
+    #[serde(default)]
+    pub(super) step: Option<S<u32>>,
+    /// Flags set at set-up.
+    #[serde(default)]
+    pub(super) flags: Vec<String>,
+    /// Variables at set-up (plain data, as the rules' unit variables).
+    #[serde(default)]
+    pub(super) vars: BTreeMap<String, toml::Value>,
+    /// Hidden from these sides at the start (what `kessel.emit.hide` does in play).
+    #[serde(default)]
+    pub(super) hidden_from: Option<S<HiddenFromEntry>>,
+}
+
+/// A face in a scenario file: `"4-2-6"` (attack-defence-movement) or named values
+/// (`{ firepower = 4, range = 4, morale = 7 }`).
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum FaceEntry {
+    Text(String),
+    Named(BTreeMap<String, toml::Value>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EnterEntry {
+    pub(super) turn: u32,
+    pub(super) area: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MarkerEntry {
+    pub(super) kind: String,
+    #[serde(default)]
+    pub(super) side: Option<String>,
+    #[serde(default)]
+    pub(super) count: Option<S<u32>>,
+    /// Placed in this hex at set-up (one marker; `count` must then be 1 or absent).
+    #[serde(default)]
+    pub(super) at: Option<S<String>>,
+    /// With `at`: on the hexside between `at` and this adjacent hex.
+    #[serde(default)]
+    pub(super) other: Option<S<String>>,
+    /// The marker's value (plain data).
+    #[serde(default)]
+    pub(super) value: Option<toml::Value>,
+    /// Hidden from these sides at the start.
+    #[serde(default)]
+    pub(super) hidden_from: Option<S<HiddenFromEntry>>,
+}
+
+/// `hidden_from` in a file: `true` (every side but the owner's), one side, or a list of sides.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum HiddenFromEntry {
+    All(bool),
+    One(String),
+    Many(Vec<String>),
+}
+
+impl HiddenFromEntry {
+    /// What it says, as the scenario keeps it (`None` for `false` or an empty list).
+    pub(super) fn resolve(&self) -> Option<super::HiddenFrom> {
+        match self {
+            HiddenFromEntry::All(true) => Some(super::HiddenFrom::AllButOwner),
+            HiddenFromEntry::All(false) => None,
+            HiddenFromEntry::One(s) => Some(super::HiddenFrom::Sides(vec![s.clone()])),
+            HiddenFromEntry::Many(v) if v.is_empty() => None,
+            HiddenFromEntry::Many(v) => Some(super::HiddenFrom::Sides(v.clone())),
+        }
+    }
+}
+
+impl MarkerEntry {
+    pub(super) fn count(&self) -> u32 {
+        self.count.as_ref().map_or(1, |c| *c.get_ref())
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ObjectiveEntry {
+    #[serde(default)]
+    pub(super) place: Option<String>,
+    #[serde(default)]
+    pub(super) name: Option<String>,
+    #[serde(default)]
+    pub(super) hexes: Vec<String>,
+    pub(super) vp: i64,
+    #[serde(default)]
+    pub(super) side: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct LevelEntry {
+    pub(super) name: String,
+    #[serde(default)]
+    pub(super) max: Option<S<i64>>,
+}
+
+/// The largest value (as JSON) a unit variable or a marker value may have in a scenario file.
+pub(super) const MAX_PLAIN: usize = 1 << 20;
+
+/// A TOML value as the plain data the rules read (dates become strings), bounded in size.
+pub(super) fn plain_value(v: &toml::Value) -> Result<Value, String> {
+    let json = serde_json::to_value(v).map_err(|e| format!("is not plain data: {e}"))?;
+    let size = serde_json::to_vec(&json).map_or(usize::MAX, |b| b.len());
+    if size > MAX_PLAIN {
+        return Err(format!(
+            "is {size} bytes as JSON, over the limit ({MAX_PLAIN})"
+        ));
+    }
+    Ok(json)
+}
