@@ -473,12 +473,10 @@ fn a_switched_on_mechanic_whose_areas_the_map_lacks_fails_the_check() {
     assert!(!r.stderr.contains("area P1"), "P1 exists: {}", r.stderr);
 }
 
-/// A campaign save's games can be looked at one by one: `kessel view` shows its last game, or the
-/// game `--game N` names (each replayed with the games before it); a number it does not hold is
-/// refused with the range it does.
-#[test]
-fn view_shows_any_game_of_a_campaign_save() {
-    let dir = toy_copy("cli-campaign-view");
+/// A copy of the toy with a campaign of two games of its scenario: the folder, the campaign
+/// file and where its save goes.
+fn toy_campaign(name: &str) -> (PathBuf, String, String) {
+    let dir = toy_copy(name);
     let campaign = write(
         &dir,
         "campaign.toml",
@@ -487,7 +485,15 @@ fn view_shows_any_game_of_a_campaign_save() {
          [[game]]\nscenario = \"scenario.toml\"\nname = \"Second\"\n",
     );
     let save = dir.join("cs.json").to_string_lossy().to_string();
-    let c = campaign.to_string_lossy().to_string();
+    (dir, campaign.to_string_lossy().to_string(), save)
+}
+
+/// A campaign save's games can be looked at one by one: `kessel view` shows its last game, or the
+/// game `--game N` names (each replayed with the games before it); a number it does not hold is
+/// refused with the range it does.
+#[test]
+fn view_shows_any_game_of_a_campaign_save() {
+    let (_dir, c, save) = toy_campaign("cli-campaign-view");
     let a = kessel(&["campaign", &c, "--seed", "4", "--save", &save]);
     assert_eq!(a.code, 0, "{}", a.stderr);
     let view = |extra: &[&str]| {
@@ -516,16 +522,7 @@ fn view_shows_any_game_of_a_campaign_save() {
 
 #[test]
 fn campaign_plays_its_games_in_a_row_the_same_way_for_the_same_seed() {
-    let dir = toy_copy("cli-campaign");
-    let campaign = write(
-        &dir,
-        "campaign.toml",
-        "name = \"Toy campaign\"\n[carry]\nunits = true\nvars = \"all\"\n\
-         [[game]]\nscenario = \"scenario.toml\"\nname = \"First\"\n\
-         [[game]]\nscenario = \"scenario.toml\"\nname = \"Second\"\n",
-    );
-    let c = campaign.to_string_lossy().to_string();
-    let save = dir.join("cs.json").to_string_lossy().to_string();
+    let (dir, c, save) = toy_campaign("cli-campaign");
     let a = kessel(&["campaign", &c, "--seed", "4", "--save", &save]);
     assert_eq!(a.code, 0, "{}", a.stderr);
     assert!(
