@@ -50,6 +50,28 @@ impl Engine {
                 }
             }
         }
+        // the side each `[[markers]]` table gives its markers
+        {
+            let ruleset = self.ruleset();
+            for (ids, line) in &sc.marker_lines {
+                let Some(m) = sc.markers.get(ids.start as usize) else {
+                    continue;
+                };
+                let Some(side) = m.side.as_ref().filter(|s| !ruleset.sides.contains(s)) else {
+                    continue;
+                };
+                errors.push(LoadError::new(
+                    &sc.path,
+                    Some(*line),
+                    format!(
+                        "marker `{}`: unknown side `{side}` (the ruleset has: {}){}",
+                        m.kind,
+                        ruleset.sides.join(", "),
+                        crate::names::did_you_mean(side, ruleset.sides.as_slice())
+                    ),
+                ));
+            }
+        }
         // the sides `hidden_from` names
         {
             let ruleset = self.ruleset();

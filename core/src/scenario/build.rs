@@ -291,6 +291,7 @@ impl Scenario {
         }
 
         let mut markers = Vec::new();
+        let mut marker_lines = Vec::new();
         let wanted: u64 = file
             .markers
             .iter()
@@ -365,11 +366,13 @@ impl Scenario {
                 },
             };
             let first = markers.len() as u32;
+            let line = d.lines.line(entry.span().start);
+            marker_lines.push((first..first + m.count(), line));
             if let Some(from) = m.hidden_from.as_ref().and_then(|h| h.get_ref().resolve()) {
                 hidden.push(HiddenAtStart {
                     what: Hideable::Markers(first..first + m.count()),
                     from,
-                    line: d.lines.line(entry.span().start),
+                    line,
                 });
             }
             for _ in 0..m.count() {
@@ -517,6 +520,7 @@ impl Scenario {
             units,
             pools,
             markers,
+            marker_lines,
             hidden,
             objectives,
             levels,

@@ -179,6 +179,8 @@ pub struct Scenario {
     pub pools: BTreeMap<String, (Option<String>, Vec<Face>)>,
     /// Markers.
     pub markers: Vec<Marker>,
+    /// The markers each `[[markers]]` table made (by id) and the table's line, for messages.
+    pub marker_lines: Vec<(std::ops::Range<u32>, usize)>,
     /// Units and markers hidden from sides at the start (`hidden_from`), applied by
     /// [`Scenario::initial_state`]; the sides named are checked when a game starts.
     pub hidden: Vec<HiddenAtStart>,
