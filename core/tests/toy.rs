@@ -175,6 +175,10 @@ fn a_rewritten_history_is_replayed_through_the_rules_and_refused() {
         text.contains("history was edited") && text.contains("action 1 of"),
         "{text}"
     );
+    assert!(
+        text.contains("from a copy made before it was edited"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -193,6 +197,11 @@ fn a_changed_scenario_is_told_apart_from_a_tampered_save() {
     let text = err.to_string();
     assert!(
         text.contains("rules changed since the save") && text.contains("T9"),
+        "{text}"
+    );
+    // and says what to do about it
+    assert!(
+        text.contains("put back the scenario and rule files it was played with"),
         "{text}"
     );
 }

@@ -356,13 +356,23 @@ impl Engine {
             .content_hash
             .as_ref()
             .is_some_and(|h| *h != engine.content_hash());
+        // what went wrong, and what a player can do about it
+        let (cause, remedy) = if changed {
+            (
+                "the scenario or its rules changed since the save",
+                "to load it, put back the scenario and rule files it was played with (from a copy or version control); games saved from now on replay under the new ones",
+            )
+        } else {
+            (
+                "the save's history was edited",
+                "no game these rules can play reaches it: take the save from a copy made before it was edited",
+            )
+        };
         let why = |n: usize, what: String| {
-            let cause = if changed {
-                "the scenario or its rules changed since the save"
-            } else {
-                "the save's history was edited"
-            };
-            fail(format!("{cause}: action {n} of {}: {what}", save.log.len()))
+            fail(format!(
+                "{cause}: action {n} of {}: {what} ({remedy})",
+                save.log.len()
+            ))
         };
         for (i, entry) in save.log.iter().enumerate() {
             let described = crate::error::quoted_json(&entry.action, super::calls::QUOTED_ACTION);
@@ -387,14 +397,14 @@ impl Engine {
         }
         let hash = format!("{:016x}", engine.state().hash());
         if hash != save.state_hash {
+            let cause = if changed {
+                cause
+            } else {
+                "the save was edited"
+            };
             return Err(fail(format!(
-                "state hash {hash} differs from the saved {}: {}",
+                "state hash {hash} differs from the saved {}: {cause} ({remedy})",
                 save.state_hash,
-                if changed {
-                    "the scenario or its rules changed since the save"
-                } else {
-                    "the save was edited"
-                }
             )));
         }
         Ok(())
