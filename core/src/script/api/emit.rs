@@ -142,11 +142,16 @@ pub(super) fn check_side(world: &Shared, side: &str, what: &str) -> mlua::Result
     if w.state.sides.iter().any(|s| s == side) {
         return Ok(());
     }
-    Err(mlua::Error::runtime(format!(
+    Err(not_a_side(side, &w.state.sides, what))
+}
+
+/// The refusal of a name that is not one of `sides`, with the nearest one.
+pub(super) fn not_a_side(side: &str, sides: &[String], what: &str) -> mlua::Error {
+    mlua::Error::runtime(format!(
         "{what}: `{side}` is not a side{} (sides: {})",
-        crate::names::did_you_mean(side, &w.state.sides),
-        w.state.sides.join(", ")
-    )))
+        crate::names::did_you_mean(side, sides),
+        sides.join(", ")
+    ))
 }
 
 /// Rolls one die and records it.

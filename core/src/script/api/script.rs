@@ -118,31 +118,21 @@ fn hidden_at_start(
     own: Option<&str>,
     what: &str,
 ) -> mlua::Result<Vec<String>> {
-    let hidden_from: Vec<String> = match v {
-        mlua::Value::Nil | mlua::Value::Boolean(false) => Vec::new(),
-        mlua::Value::Boolean(true) => sides
-            .iter()
-            .filter(|s| Some(s.as_str()) != own)
-            .cloned()
-            .collect(),
-        mlua::Value::String(s) => vec![s.to_str()?.to_string()],
-        mlua::Value::Table(t) => t
-            .sequence_values::<String>()
-            .collect::<mlua::Result<Vec<_>>>()?,
-        other => {
-            return Err(mlua::Error::runtime(format!(
-                "kessel.setup: {what}: hidden_from is a side, a list of sides or true, not {}",
-                super::describe_value(&other)
-            )))
-        }
-    };
-    if let Some(s) = hidden_from.iter().find(|s| !sides.contains(s)) {
-        return Err(mlua::Error::runtime(format!(
-            "kessel.setup: {what}: hidden_from names `{s}`, not a side ({})",
-            sides.join(", ")
-        )));
+    use super::secrets::{others_than, sides_among, NotSides};
+    match v {
+        mlua::Value::Boolean(true) => Ok(others_than(sides, own)),
+        mlua::Value::Boolean(false) => Ok(Vec::new()),
+        v => match sides_among(v, sides)? {
+            Ok(list) => Ok(list.unwrap_or_default()),
+            Err(NotSides::Value(v)) => Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what}: hidden_from is a side, a list of sides or true, not {v}"
+            ))),
+            Err(NotSides::Unknown(s)) => Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what}: hidden_from names `{s}`, not a side ({})",
+                sides.join(", ")
+            ))),
+        },
     }
-    Ok(hidden_from)
 }
 
 const MARKER_FIELDS: &[&str] = &[

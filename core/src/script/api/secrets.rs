@@ -14,25 +14,52 @@ const MAX_CHOICE: usize = 64 * 1024;
 /// The most commitments waiting to be opened at once.
 pub(crate) const MAX_COMMITMENTS: usize = 10_000;
 
-/// Sides named by an option (`from = "red"` or `from = { "red", "blue" }`), each checked.
-fn sides_of(world: &Shared, v: mlua::Value, what: &str) -> mlua::Result<Option<Vec<String>>> {
+/// Why a value does not name sides.
+pub(super) enum NotSides {
+    /// Neither a side nor a list of sides: the value, described.
+    Value(String),
+    /// The first name that is not one of the sides.
+    Unknown(String),
+}
+
+/// The sides `v` names among `all`: none (nil), a side, or a list of sides. The one reading of
+/// every `from`, `to` and `hidden_from` the API takes; the callers word the refusal.
+pub(super) fn sides_among(
+    v: mlua::Value,
+    all: &[String],
+) -> mlua::Result<Result<Option<Vec<String>>, NotSides>> {
     let list = match v {
-        mlua::Value::Nil => return Ok(None),
+        mlua::Value::Nil => return Ok(Ok(None)),
         mlua::Value::String(s) => vec![s.to_str()?.to_string()],
         mlua::Value::Table(t) => t
             .sequence_values::<String>()
             .collect::<mlua::Result<Vec<_>>>()?,
-        other => {
-            return Err(mlua::Error::runtime(format!(
-                "{what}: a side or a list of sides, not {}",
-                super::describe_value(&other)
-            )))
-        }
+        other => return Ok(Err(NotSides::Value(super::describe_value(&other)))),
     };
-    for side in &list {
-        check_side(world, side, what)?;
+    Ok(match list.iter().find(|s| !all.contains(s)) {
+        Some(s) => Err(NotSides::Unknown(s.clone())),
+        None => Ok(Some(list)),
+    })
+}
+
+/// Every side of `all` but `own` (every side, for no owner).
+pub(super) fn others_than(all: &[String], own: Option<&str>) -> Vec<String> {
+    all.iter()
+        .filter(|s| Some(s.as_str()) != own)
+        .cloned()
+        .collect()
+}
+
+/// Sides named by an option (`from = "red"` or `from = { "red", "blue" }`), each checked.
+fn sides_of(world: &Shared, v: mlua::Value, what: &str) -> mlua::Result<Option<Vec<String>>> {
+    let all = world.borrow().state.sides.clone();
+    match sides_among(v, &all)? {
+        Ok(list) => Ok(list),
+        Err(NotSides::Value(v)) => Err(mlua::Error::runtime(format!(
+            "{what}: a side or a list of sides, not {v}"
+        ))),
+        Err(NotSides::Unknown(side)) => Err(super::emit::not_a_side(&side, &all, what)),
     }
-    Ok(Some(list))
 }
 
 /// The side named by `key` in an options table, if any.
@@ -94,13 +121,7 @@ pub(super) fn set_marker_hidden(
 /// The sides a marker is hidden from when none are named: every side but the marker's own (every
 /// side, for a marker of no side).
 pub(super) fn other_sides(world: &Shared, own: Option<&str>) -> Vec<String> {
-    let wb = world.borrow();
-    wb.state
-        .sides
-        .iter()
-        .filter(|s| Some(s.as_str()) != own)
-        .cloned()
-        .collect()
+    others_than(&world.borrow().state.sides, own)
 }
 
 /// The sides named by `v` (a side, a list of sides, or `true` for every side but `own`).
