@@ -168,7 +168,6 @@ local function occupied_sig(side)
   return table.concat(kessel.units.occupied(side), ",")
 end
 
--- Hex distances (not across lakes) from the units of `side`, up to `budget`.
 -- The hexes a side's units come in by this turn or the next (the areas of its reinforcements due):
 -- where the front will be while none of its units is on the map yet (the German's, on turn 1).
 local function entry_hexes(side)
@@ -183,12 +182,13 @@ local function entry_hexes(side)
   return out
 end
 
+-- Hex distances (not across lakes) from the units of `side`, up to `budget`; from its entry hexes
+-- while it has none on the map.
 local function distance_from(side, budget)
-  local sig = occupied_sig(side)
+  local hexes = kessel.units.occupied(side)
   -- (the units' hexes and the map are all it depends on, and while the side has none on the map,
   -- its entry hexes: the turn)
-  local hexes = kessel.units.occupied(side)
-  if #hexes == 0 then sig = sig .. "@" .. kessel.game.turn() end
+  local sig = #hexes > 0 and table.concat(hexes, ",") or "@" .. kessel.game.turn()
   return kept("dist:" .. side .. ":" .. budget .. ":" .. sig, function()
     if #hexes == 0 then hexes = entry_hexes(side) end
     if #hexes == 0 then return {} end
