@@ -289,14 +289,14 @@ impl Engine {
         Engine::replay_campaign_save(path, limits, stopper, None)
     }
 
-    /// One game of a campaign save (`game`, counted from 1), replayed with every game before it
-    /// and each one's final hash checked: what `kessel view --game N` shows of it.
+    /// One game of a campaign save (`game`, counted from 1; default its last), replayed with
+    /// every game before it and each one's final hash checked: what `kessel view --game N` shows.
     pub fn load_campaign_game(
         path: &Path,
         limits: Limits,
-        game: usize,
+        game: Option<usize>,
     ) -> Result<Engine, EngineError> {
-        Engine::replay_campaign_save(path, limits, Stopper::default(), Some(game)).map(|l| l.engine)
+        Engine::replay_campaign_save(path, limits, Stopper::default(), game).map(|l| l.engine)
     }
 
     /// Replays a campaign save's games in order, up to game `upto` (from 1) or all of them.

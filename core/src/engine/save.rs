@@ -225,13 +225,7 @@ impl Engine {
     ) -> Result<Engine, EngineError> {
         let text = crate::error::read_text(path, "save")?;
         if is_campaign_save(&text) {
-            let last = match game {
-                Some(n) => n,
-                None => serde_json::from_str::<super::campaign::CampaignSave>(&text)
-                    .map(|s| s.games.len())
-                    .unwrap_or(usize::MAX),
-            };
-            return Engine::load_campaign_game(path, limits, last);
+            return Engine::load_campaign_game(path, limits, game);
         }
         if game.is_some() {
             return Err(LoadError::new(
