@@ -16,7 +16,8 @@
 //! | plain data (game and unit variables) to and from Lua | `plain.rs` | — |
 //! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
-//! | `kessel.undo`, `.inject_dice`, `.test`, `.setup`, `.state_hash`, `.events` | `script.rs` | `kessel script` / `kessel test` |
+//! | `kessel.undo`, `.inject_dice`, `.test`, `.state_hash`, `.events` | `script.rs` | `kessel script` / `kessel test` |
+//! | `kessel.setup` (a position built inline) | `setup.rs` | `kessel script` / `kessel test` |
 //! | `kessel.act`, `.validate`, `.legal` (they drive the engine) | `engine/calls.rs` | `kessel script` / `kessel test` |
 //!
 //! The calls from Rust into the rules (validators, handlers, enumerators, hooks) live on the engine
@@ -41,6 +42,7 @@ mod reads;
 mod script;
 mod secrets;
 mod sequence;
+mod setup;
 mod strings;
 mod tables;
 

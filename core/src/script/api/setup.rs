@@ -1,0 +1,516 @@
+//! `kessel.setup`: a position built inline by a script or a test (map, units, markers, pools,
+//! clock, options), every table checked field by field.
+
+use crate::hex::Hex;
+use crate::map::{Area, Map, Place};
+use crate::numbering::Numbering;
+use crate::state::{Face, GameState, Location, Marker, Unit, Value};
+use crate::world::{Shared, Stage};
+use mlua::{Lua, LuaSerdeExt, Table};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Refuses a key `t` does not know, naming the nearest known one: a misspelt field
+/// (`sied = "red"`) fails at the call instead of being ignored.
+const SETUP_FIELDS: &[&str] = &[
+    "map",
+    "seed",
+    "last_turn",
+    "turn",
+    "step",
+    "mode",
+    "units",
+    "pools",
+    "markers",
+    "vars",
+    "options",
+    "run_step_start",
+];
+const UNIT_FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "side",
+    "type",
+    "formation",
+    "faces",
+    "step",
+    "hidden",
+    "pool",
+    "at",
+    "location",
+    "enter",
+    "setup_area",
+    "attrs",
+    "flags",
+    "vars",
+    "hidden_from",
+];
+/// A set-up's `hidden_from` (a side, a list of sides, or true: every side but `own`), checked
+/// against the sides in play.
+fn hidden_at_start(
+    v: mlua::Value,
+    sides: &[String],
+    own: Option<&str>,
+    what: &str,
+) -> mlua::Result<Vec<String>> {
+    use super::secrets::{others_than, sides_among, NotSides};
+    match v {
+        mlua::Value::Boolean(true) => Ok(others_than(sides, own)),
+        mlua::Value::Boolean(false) => Ok(Vec::new()),
+        v => match sides_among(v, sides)? {
+            Ok(list) => Ok(list.unwrap_or_default()),
+            Err(NotSides::Value(v)) => Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what}: hidden_from is a side, a list of sides or true, not {v}"
+            ))),
+            Err(NotSides::Unknown(s)) => Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what}: hidden_from names `{s}`, not a side ({})",
+                sides.join(", ")
+            ))),
+        },
+    }
+}
+
+const MARKER_FIELDS: &[&str] = &[
+    "kind",
+    "side",
+    "at",
+    "other",
+    "count",
+    "value",
+    "hidden_from",
+];
+const MAP_FIELDS: &[&str] = &[
+    "columns",
+    "rows",
+    "default",
+    "terrain",
+    "hexsides",
+    "links",
+    "places",
+    "areas",
+    "tags",
+    "numbering",
+];
+
+/// Builds a map from an inline description.
+fn inline_map(spec: &Table) -> mlua::Result<Map> {
+    let cols: u32 = spec.get::<Option<u32>>("columns")?.unwrap_or(9);
+    let rows: u32 = spec.get::<Option<u32>>("rows")?.unwrap_or(9);
+    // two-digit labels: the same bounds as a map file, checked before anything is allocated
+    for (what, n) in [("columns", cols), ("rows", rows)] {
+        if !(1..=crate::map::MAX_SIDE).contains(&n) {
+            return Err(mlua::Error::runtime(format!(
+                "inline map: {what} = {n}, must be 1..={}",
+                crate::map::MAX_SIDE
+            )));
+        }
+    }
+    let default: String = spec
+        .get::<Option<String>>("default")?
+        .unwrap_or_else(|| "clear".into());
+    let numbering = match spec.get::<Option<String>>("numbering")?.as_deref() {
+        None | Some("ccrr") => Numbering::default(),
+        Some("letters") => Numbering {
+            letters: true,
+            ..Numbering::default()
+        },
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!(
+                "inline map: unknown numbering `{other}` (supported: \"ccrr\", \"letters\")"
+            )))
+        }
+    };
+    let mut map = Map::new("inline", cols, rows, numbering, &default);
+    let bad = |l: &str| {
+        mlua::Error::runtime(format!(
+            "inline map: `{l}` is not a hex of a {cols}x{rows} map"
+        ))
+    };
+    let hex = |map: &Map, l: &str| map.parse(l).ok_or_else(|| bad(l));
+    if let Some(t) = spec.get::<Option<Table>>("terrain")? {
+        for pair in t.pairs::<String, String>() {
+            let (l, terrain) = pair?;
+            let h = hex(&map, &l)?;
+            map.set_terrain(h, &terrain)
+                .map_err(mlua::Error::external)?;
+        }
+    }
+    // hexsides: { {"0202", "0302", "river"}, ... }
+    if let Some(t) = spec.get::<Option<Table>>("hexsides")? {
+        for item in t.sequence_values::<Vec<String>>() {
+            let item = item?;
+            let [a, b, kind] = item.as_slice() else {
+                return Err(mlua::Error::runtime(
+                    "inline map: a hexside is {\"AAAA\", \"BBBB\", \"kind\"}",
+                ));
+            };
+            let (ha, hb) = (hex(&map, a)?, hex(&map, b)?);
+            let side = crate::hex::Hexside::between(ha, hb).ok_or_else(|| {
+                mlua::Error::runtime(format!("inline map: {a} and {b} are not adjacent"))
+            })?;
+            map.add_side_feature(kind, None, vec![side])
+                .map_err(mlua::Error::external)?;
+        }
+    }
+    // links: { {kind = "road", path = {...}} }
+    if let Some(t) = spec.get::<Option<Table>>("links")? {
+        for item in t.sequence_values::<Table>() {
+            let item = item?;
+            let kind: String = item.get("kind")?;
+            let path: Vec<String> = item.get("path")?;
+            let hexes = path
+                .iter()
+                .map(|l| hex(&map, l))
+                .collect::<mlua::Result<Vec<Hex>>>()?;
+            map.add_link(&kind, None, hexes)
+                .map_err(mlua::Error::external)?;
+        }
+    }
+    if let Some(t) = spec.get::<Option<Table>>("places")? {
+        for item in t.sequence_values::<Table>() {
+            let item = item?;
+            let hexes: Vec<String> = item.get("hexes")?;
+            let place = Place {
+                name: item.get("name")?,
+                kind: item.get("kind")?,
+                hexes: hexes
+                    .iter()
+                    .map(|l| hex(&map, l))
+                    .collect::<mlua::Result<_>>()?,
+            };
+            map.add_place(place).map_err(mlua::Error::external)?;
+        }
+    }
+    if let Some(t) = spec.get::<Option<Table>>("areas")? {
+        for pair in t.pairs::<String, Vec<String>>() {
+            let (id, hexes) = pair?;
+            let hexes = hexes
+                .iter()
+                .map(|l| hex(&map, l))
+                .collect::<mlua::Result<_>>()?;
+            map.areas.insert(
+                id.clone(),
+                Area {
+                    id: id.clone(),
+                    name: id,
+                    hexes,
+                },
+            );
+        }
+    }
+    if let Some(t) = spec.get::<Option<Table>>("tags")? {
+        for pair in t.pairs::<String, Vec<String>>() {
+            let (tag, hexes) = pair?;
+            let hexes: Vec<Hex> = hexes
+                .iter()
+                .map(|l| hex(&map, l))
+                .collect::<mlua::Result<_>>()?;
+            map.tags.entry(tag).or_default().extend(hexes);
+        }
+    }
+    Ok(map)
+}
+
+fn face_of(s: &str) -> mlua::Result<Face> {
+    Face::parse(s).ok_or_else(|| mlua::Error::runtime(format!("`{s}` is not a face (A-D-M)")))
+}
+
+/// The most units an inline set-up may create.
+use super::changes::MAX_UNITS;
+
+/// `kessel.setup{...}`: replaces the position with one described inline.
+pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> {
+    super::strict_keys(&spec, "kessel.setup", SETUP_FIELDS)?;
+    let map = match spec.get::<Option<Table>>("map")? {
+        Some(m) => {
+            super::strict_keys(&m, "kessel.setup: map", MAP_FIELDS)?;
+            Arc::new(inline_map(&m)?)
+        }
+        None => world.borrow().state.map.clone(),
+    };
+    // Every Lua value is read before the world is borrowed: a table's metamethods may call back
+    // into the engine (and a borrow held across them would panic).
+    let seed: Option<u64> = spec.get("seed")?;
+    let last_turn = spec.get::<Option<u32>>("last_turn")?.unwrap_or(12);
+    let turn = spec.get::<Option<u32>>("turn")?.unwrap_or(1);
+    for (what, n) in [("last_turn", last_turn), ("turn", turn)] {
+        if n > crate::scenario::MAX_TURNS {
+            return Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what} = {n} is over the limit ({})",
+                crate::scenario::MAX_TURNS
+            )));
+        }
+    }
+    let step = match spec.get::<Option<mlua::Value>>("step")? {
+        Some(mlua::Value::Integer(i)) => Some(Ok(usize::try_from(i).map_err(|_| {
+            mlua::Error::runtime(format!("kessel.setup: step {i} is not a step index"))
+        })?)),
+        Some(mlua::Value::String(s)) => Some(Err(s.to_str()?.to_string())),
+        _ => None,
+    };
+    let (sides, seed) = {
+        let w = world.borrow();
+        (w.ruleset.sides.clone(), seed.unwrap_or(w.state.seed))
+    };
+    let mut state = GameState::new(map.clone(), sides, seed);
+    state.last_turn = last_turn;
+    state.turn = turn;
+    if let Some(mode) = spec.get::<Option<String>>("mode")? {
+        let w = world.borrow();
+        if !w.ruleset.modes.contains_key(&mode) {
+            let known: Vec<String> = w.ruleset.modes.keys().cloned().collect();
+            return Err(mlua::Error::runtime(format!(
+                "kessel.setup: no sequence `{mode}` was declared{}",
+                crate::names::did_you_mean(&mode, &known)
+            )));
+        }
+        state.mode = Some(mode);
+    }
+    match step {
+        Some(Ok(i)) => state.phase = i,
+        Some(Err(id)) => {
+            let w = world.borrow();
+            let steps = w.ruleset.steps_of(state.mode.as_deref());
+            state.phase = steps.iter().position(|s| s.id == id).ok_or_else(|| {
+                let known: Vec<String> = steps.iter().map(|s| s.id.clone()).collect();
+                mlua::Error::runtime(format!(
+                    "kessel.setup: no step `{id}` in the sequence{}{}",
+                    state
+                        .mode
+                        .as_ref()
+                        .map_or(String::new(), |m| format!(" `{m}`")),
+                    crate::names::did_you_mean(&id, &known)
+                ))
+            })?
+        }
+        None => {}
+    }
+    if let Some(units) = spec.get::<Option<Table>>("units")? {
+        for u in units.sequence_values::<Table>() {
+            let u = u?;
+            if state.units.len() >= MAX_UNITS {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: more than {MAX_UNITS} units"
+                )));
+            }
+            let id: String = u.get("id")?;
+            super::strict_keys(&u, &format!("kessel.setup: unit `{id}`"), UNIT_FIELDS)?;
+            let kind: String = u.get("type")?;
+            let what = format!("kessel.setup: unit `{id}`");
+            let fields = super::changes::face_fields(&world.borrow(), &kind);
+            let (faces, named) =
+                super::changes::faces_of(lua, fields.as_deref(), u.get("faces")?, &what)?;
+            let location = match u.get::<Option<String>>("at")? {
+                Some(l) => Location::Map(map.parse(&l).ok_or_else(|| {
+                    mlua::Error::runtime(format!(
+                        "kessel.setup: unit `{id}` at `{l}`, not a hex of the map"
+                    ))
+                })?),
+                None => match u.get::<Option<String>>("location")?.as_deref() {
+                    Some("eliminated") => Location::Eliminated,
+                    Some("removed") => Location::Removed,
+                    _ => Location::Pending,
+                },
+            };
+            let mut flags = BTreeSet::new();
+            for f in u.get::<Option<Vec<String>>>("flags")?.unwrap_or_default() {
+                flags.insert(f);
+            }
+            let attrs: BTreeMap<String, i64> = u
+                .get::<Option<BTreeMap<String, i64>>>("attrs")?
+                .unwrap_or_default();
+            let vars = match u.get::<mlua::Value>("vars")? {
+                mlua::Value::Nil => BTreeMap::new(),
+                v => match super::plain::from_lua(lua, &v, &format!("{what}: vars"), 1 << 20)? {
+                    crate::state::Value::Object(m) => m.into_iter().collect(),
+                    _ => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: vars is a table keyed by name"
+                        )))
+                    }
+                },
+            };
+            let entry = match u.get::<Option<Table>>("enter")? {
+                Some(e) => Some(crate::state::Entry {
+                    turn: e.get("turn")?,
+                    area: e.get("area")?,
+                }),
+                None => None,
+            };
+            let unit = Unit {
+                name: u
+                    .get::<Option<String>>("name")?
+                    .unwrap_or_else(|| id.clone()),
+                id: id.clone(),
+                side: u.get("side")?,
+                kind,
+                formation: u.get("formation")?,
+                faces,
+                named,
+                step: u.get::<Option<u32>>("step")?.unwrap_or(0),
+                hidden: u.get::<Option<bool>>("hidden")?.unwrap_or(false),
+                pool: u.get("pool")?,
+                location,
+                entry,
+                setup_area: u.get("setup_area")?,
+                attrs,
+                flags,
+                vars,
+            };
+            let hidden_from = hidden_at_start(
+                u.get::<mlua::Value>("hidden_from")?,
+                &state.sides,
+                Some(unit.side.as_str()),
+                &format!("unit `{id}`"),
+            )?;
+            if !state.add_unit(unit) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: unit id `{id}` used twice"
+                )));
+            }
+            for s in &hidden_from {
+                state.secrets.set_hidden(&id, s, true);
+            }
+        }
+    }
+    if let Some(pools) = spec.get::<Option<Table>>("pools")? {
+        for pair in pools.pairs::<String, Vec<String>>() {
+            let (id, faces) = pair?;
+            state.pools.insert(
+                id,
+                faces
+                    .iter()
+                    .map(|f| face_of(f))
+                    .collect::<mlua::Result<_>>()?,
+            );
+        }
+    }
+    if let Some(markers) = spec.get::<Option<Table>>("markers")? {
+        for m in markers.sequence_values::<Table>() {
+            let m = m?;
+            super::strict_keys(&m, "kessel.setup: marker", MARKER_FIELDS)?;
+            let count: u32 = m.get::<Option<u32>>("count")?.unwrap_or(1);
+            if state.markers.len() as u64 + count as u64 > crate::scenario::MAX_MARKERS as u64 {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: more than {} markers",
+                    crate::scenario::MAX_MARKERS
+                )));
+            }
+            let (kind, side): (String, Option<String>) = (m.get("kind")?, m.get("side")?);
+            let hex =
+                match m.get::<Option<String>>("at")? {
+                    Some(l) => Some(map.parse(&l).ok_or_else(|| {
+                        mlua::Error::runtime(format!("marker at `{l}`: not a hex"))
+                    })?),
+                    None => None,
+                };
+            let other = match m.get::<Option<String>>("other")? {
+                None => None,
+                Some(l) => {
+                    let o = map.parse(&l).filter(|o| map.contains(*o));
+                    match (hex, o) {
+                        (Some(h), Some(o)) if h.distance_to(o) == 1 => Some(o),
+                        _ => {
+                            return Err(mlua::Error::runtime(format!(
+                                "kessel.setup: marker `{kind}`: `other` ({l}) must be a hex adjacent to `at`"
+                            )))
+                        }
+                    }
+                }
+            };
+            let value = match m.get::<mlua::Value>("value")? {
+                mlua::Value::Nil => None,
+                v => Some(super::plain::from_lua(
+                    lua,
+                    &v,
+                    &format!("kessel.setup: marker `{kind}`: the value"),
+                    1 << 16,
+                )?),
+            };
+            let hidden_from = hidden_at_start(
+                m.get::<mlua::Value>("hidden_from")?,
+                &state.sides,
+                side.as_deref(),
+                &format!("marker `{kind}`"),
+            )?;
+            for _ in 0..count {
+                let id = state.markers.len() as u32;
+                for s in &hidden_from {
+                    state.secrets.set_marker_hidden(id, s, true);
+                }
+                state.markers.push(Marker {
+                    id,
+                    kind: kind.clone(),
+                    side: side.clone(),
+                    hex,
+                    other,
+                    value: value.clone(),
+                });
+            }
+        }
+    }
+    if let Some(vars) = spec.get::<Option<Table>>("vars")? {
+        for pair in vars.pairs::<String, mlua::Value>() {
+            let (k, v) = pair?;
+            state.vars.insert(k, lua.from_value(v)?);
+        }
+    }
+    let mut options = Vec::new();
+    if let Some(opts) = spec.get::<Option<Table>>("options")? {
+        for pair in opts.pairs::<String, mlua::Value>() {
+            let (k, v) = pair?;
+            let v: Value = lua.from_value(v)?;
+            options.push((k, v));
+        }
+    }
+    crate::script::charge(
+        lua,
+        map.len() as u64 + 64 * state.units.len() as u64 + 8 * state.markers.len() as u64,
+    )?;
+    let mut w = world.borrow_mut();
+    // each set-up starts from the base options (the profile in force), not the previous set-up's
+    if let Some((_, base)) = w.base.clone() {
+        w.options = base;
+    }
+    {
+        for (k, v) in options {
+            let decl = w
+                .ruleset
+                .options
+                .iter()
+                .find(|d| d.id == k)
+                .cloned()
+                .ok_or_else(|| {
+                    mlua::Error::runtime(format!("kessel.setup: unknown option `{k}`"))
+                })?;
+            decl.check(&v).map_err(mlua::Error::runtime)?;
+            w.options.values.insert(k, v);
+        }
+    }
+    w.dice = crate::dice::Dice::new(seed);
+    w.state = state.clone();
+    w.state_replaced();
+    w.initial = state;
+    w.log.clear();
+    w.pending.clear();
+    drop(w);
+    if spec.get::<Option<bool>>("run_step_start")? == Some(true) {
+        run_step_start(lua, world)?;
+    }
+    Ok(())
+}
+
+/// Runs the `step_start` hooks of the step a set-up put the game in, as if the sequencer had just
+/// entered it (`kessel.setup{ run_step_start = true }`); what they emit becomes part of the
+/// initial position, as the `setup` hooks' events do when a scenario loads.
+fn run_step_start(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let phase = world.borrow().state.phase;
+    let guard = crate::world::StageGuard::enter(world, Stage::Apply);
+    let out = super::call_hooks(lua, "step_start", lua.to_value(&phase)?);
+    drop(guard);
+    out?;
+    let mut w = world.borrow_mut();
+    w.initial = w.state.clone();
+    w.pending.clear();
+    Ok(())
+}
