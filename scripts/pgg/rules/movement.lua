@@ -819,8 +819,9 @@ kessel.on("step_start", function()
 end)
 
 -- The 13th and 20th Armies must spend their whole movement allowance on turn 1 [5.2]: the phase
--- may not end while one of them has MP left and somewhere to go.
-function M.end_phase_problems()
+-- may not end while one of them has MP left and somewhere to go. With `first`, the first such
+-- unit is enough.
+function M.end_phase_problems(first)
   local out = {}
   if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return out end
   -- the Soviet set-up [5.1] and the German's initial air markers [13.2] come before the Soviet
@@ -842,6 +843,7 @@ function M.end_phase_problems()
         -- (C.name already names the army)
         out[#out + 1] = C.reason("5.2", "%s in %s must spend its full movement allowance on the first turn (%s MP left)",
           C.name(u), u.hex, C.mp(M.mp_left(u)))
+        if first then return out end
       end
     end
   end

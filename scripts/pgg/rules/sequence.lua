@@ -3,7 +3,8 @@
 --
 -- Rules that must hold before a phase may end (stacking at its checkpoints [7], the first-turn
 -- obligations [5.2]) register a check with `SEQ.add_end_phase_check(fn)`: fn() returns nil or a
--- list of reasons; while any reason stands, `end_phase` is refused with it.
+-- list of reasons; while any reason stands, `end_phase` is refused with it. fn(true) may stop at
+-- its first reason: listing the actions only asks whether there is one.
 local C = require("rules.common")
 local SEQ = {}
 
@@ -19,6 +20,17 @@ function SEQ.end_phase_problems()
       for _, r in ipairs(fn() or {}) do out[#out + 1] = r end
     end
     return out
+  end)
+end
+
+-- Does any reason stand? (The enumerator's question: it stops at the first reason, where the
+-- refusal lists them all.)
+function SEQ.end_phase_blocked()
+  return C.per_revision("end_phase_blocked", function()
+    for _, fn in ipairs(checks) do
+      if #(fn(true) or {}) > 0 then return true end
+    end
+    return false
   end)
 end
 
@@ -38,7 +50,7 @@ kessel.action{
   end,
   enumerate = C.sided_list(function(side)
     if kessel.game.finished() or kessel.game.var("pending") then return {} end
-    if #SEQ.end_phase_problems() > 0 then return {} end
+    if SEQ.end_phase_blocked() then return {} end
     return { { kind = "end_phase" } }
   end),
 }

@@ -86,8 +86,9 @@ function ST.overstacked(side)
   return out
 end
 
--- Reasons the current phase may not end: hexes over the limit at a checkpoint.
-function ST.end_phase_problems()
+-- Reasons the current phase may not end: hexes over the limit at a checkpoint (with `first`, the
+-- first is enough).
+function ST.end_phase_problems(first)
   local out = {}
   for _, side in ipairs({ C.SOVIET, C.GERMAN }) do
     if ST.checkpoint(side) then
@@ -101,6 +102,7 @@ function ST.end_phase_problems()
         else
           out[#out + 1] = C.reason(r.rule, "%s: %d unit(s) too many; move them away (they still can) before the phase ends", r.message, n)
         end
+        if first then return out end
       end
     end
   end
