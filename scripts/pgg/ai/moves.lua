@@ -349,6 +349,20 @@ local function hex_worth(F, hex, cmd)
   return v, vpw, front
 end
 
+-- The worth of a unit at a hex whose own worth is `v, vpw, front` (hex_worth), with `n` combat
+-- units and `total` units there.
+local function unit_value_at(F, hex, v, vpw, front, n, total)
+  if n > 3 or total > 4 then return -500 end
+  if vpw and n <= 3 then v = v + vpw * (4 - n) / 3 end
+  if front then v = v + 0.4 * (n - 1) end
+  local th = F.threat and F.threat[hex]
+  if th and n > 0 then
+    local _, hurt = odds_ev(th.att, n * estimates().rifle.d * th.mult)
+    v = v + THREAT_WEIGHT * th.vp * (1 - hurt) / n
+  end
+  return v
+end
+
 local function soviet_unit_value(F, hex, n, total, cmd)
   if n > 3 or total > 4 then return -500 end
   local v, vpw, front = hex_worth(F, hex, cmd)
@@ -435,7 +449,7 @@ end
 -- within `r` of it, and half for each just beyond, within `r` + 2: such a unit can still walk
 -- back into the radius.)
 local cover_counts, cover_count_n = {}, 0
-local function leader_cover(F, hex, r, moving)
+local function cover_table(F, r, moving)
   local memo = F.cover_memo
   if memo == nil then memo = {}; F.cover_memo = memo end
   local per = memo[moving]
@@ -460,7 +474,7 @@ local function leader_cover(F, hex, r, moving)
     end
     per[r] = count
   end
-  return count[hex] or 0
+  return count
 end
 
 local function soviet_scorer(F, units, from)
@@ -486,20 +500,26 @@ local function soviet_scorer(F, units, from)
   else
     const = 2   -- off the map: coming in is worth it
   end
-  if lr > 0 and from then const = const - LEADER_COVER * leader_cover(F, from, lr, ids) end
+  local cover = lr > 0 and cover_table(F, lr, ids) or nil
+  if cover and from then const = const - LEADER_COVER * (cover[from] or 0) end
   local setup = setup_scorer(F, units, from)
+  local cs = F.count[C.SOVIET]
+  local cs_c, cs_t = cs.c, cs.t
   return function(dest)
-    local dc, dt = counts_at(F, dest, C.SOVIET, dest == from and ids or nil)
+    local dc, dt
+    if dest == from then dc, dt = counts_at(F, dest, C.SOVIET, ids)
+    else dc, dt = cs_c[dest] or 0, cs_t[dest] or 0 end
     local after_c, after_t = dc + nc, dt + nc + nl
     if after_c > 3 or after_t > 4 then return -1000 end
-    local now = soviet_unit_value(F, dest, after_c, after_t, cmd)
+    local v, vpw, front = hex_worth(F, dest, cmd)
+    local now = unit_value_at(F, dest, v, vpw, front, after_c, after_t)
     local score = const + nc * now + (nl > 0 and nl * soviet_leader_value(F, dest, after_c, after_t) or 0)
     if setup and cmd[dest] then score = score + setup(dest) end
     if dc > 0 then   -- the units already there lose room
-      local was = soviet_unit_value(F, dest, dc, dt, cmd)
+      local was = unit_value_at(F, dest, v, vpw, front, dc, dt)
       score = score + dc * (now - was)
     end
-    if lr > 0 then score = score + LEADER_COVER * leader_cover(F, dest, lr, ids) end
+    if cover then score = score + LEADER_COVER * (cover[dest] or 0) end
     return score
   end
 end

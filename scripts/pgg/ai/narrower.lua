@@ -60,27 +60,30 @@ local SHORT = 8
 local function best_of(F, list)
   local best, bs = nil, NEG
   local scorers = {}
-  local top = {}   -- { {a, s} or {record, s, i} } best first, at most SHORT
+  -- the short list, best first, at most SHORT: candidate (an action, or a record with the index
+  -- of its destination) and score, in three parallel arrays (no table per candidate)
+  local top_a, top_s, top_i, n = {}, {}, {}, 0
   local floor = NEG  -- the score a candidate must beat to enter a full short list
   local function keep(a, s, i)
-    local n = #top
-    if n < SHORT or s > top[n][2] then
-      local j = math.min(n + 1, SHORT)
-      while j > 1 and top[j - 1][2] < s do
-        if j <= SHORT then top[j] = top[j - 1] end
+    if n < SHORT or s > top_s[n] then
+      local j = n < SHORT and n + 1 or SHORT
+      if n < SHORT then n = n + 1 end
+      while j > 1 and top_s[j - 1] < s do
+        top_a[j], top_s[j], top_i[j] = top_a[j - 1], top_s[j - 1], top_i[j - 1]
         j = j - 1
       end
-      top[j] = { a, s, i }
-      if #top == SHORT then floor = top[SHORT][2] end
+      top_a[j], top_s[j], top_i[j] = a, s, i or false
+      if n == SHORT then floor = top_s[SHORT] end
     end
   end
+  local from_record = false
   for _, a in ipairs(list) do
     if a.dests then
       local f = group_scorer(F, a.units, a.kind)
       for i, h in ipairs(a.dests) do
         local s = f(h)
-        if s > bs then best, bs = top, s end   -- (made below from the short list)
-        if s > floor or #top < SHORT then keep(a, s, i) end
+        if s > bs then from_record, bs = true, s end   -- (made below from the short list)
+        if s > floor or n < SHORT then keep(a, s, i) end
       end
     else
       local s
@@ -92,14 +95,14 @@ local function best_of(F, list)
         if f == nil then f = group_scorer(F, a.units, a.kind); scorers[key] = f end
         s = f(a.path[#a.path])
       end
-      if s > bs then best, bs = a, s end
+      if s > bs then from_record, best, bs = false, a, s end
       keep(a, s, nil)
     end
   end
   local short = {}
-  for j, x in ipairs(top) do short[j] = x[3] and M.expand(x[1], x[3]) or x[1] end
+  for j = 1, n do short[j] = top_i[j] and M.expand(top_a[j], top_i[j]) or top_a[j] end
   -- the best is the first of the short list whenever it came from a record
-  if best == top then best = short[1] end
+  if from_record then best = short[1] end
   return best, bs, short
 end
 
