@@ -561,3 +561,32 @@ kessel.test("wbc09_15_interdiction_marker_adds_one_to_the_overrun_cost", functio
     if wbc then expect.refused(ok, why, "6.5", "costs 4") else expect.accepted(ok, why) end
   end
 end)
+
+-- [15] [6.7] A city counts for the German only with a supply line to the west edge free of Soviet
+-- units and zones (reference manual, Scoring; pgg-facts.md, 15), and a supply line may be traced
+-- into a swamp hex but not through it (terrain effects chart). Board 10x10: German infantry a in
+-- Town (0503, 30 VP), no Soviet unit near; column 03 is swamp from edge to edge, so every line west
+-- must pass through a swamp hex. Expected at the end of turn 12: Town not held (German 0, -0:
+-- Soviet Decisive). The engine traced the line through the swamp and scored Town. With the swamp
+-- only in 0303-0308 (a way round by 0309-0310) the line holds and Town scores. The line that opens
+-- the air markers east of column 40 [13.2] is the same line.
+kessel.test("case_15_the_line_west_of_a_held_city_may_not_pass_through_swamp", function()
+  local function final(swamp_rows)
+    local terrain = {}
+    for r = 1, swamp_rows do terrain[string.format("03%02d", r)] = "swamp" end
+    B.setup({ B.inf("a", "0503"), B.leader("l", "1005", 2) },
+      { step = "german_air_interdiction", turn = 12, last_turn = 12, map = { columns = 10, rows = 10, terrain = terrain },
+        vars = { objectives = { { name = "Town", vp = 30, hexes = { "0503" } } } } })
+    local ev = expect.accepted(kessel.act{ kind = "end_phase" })
+    return ev
+  end
+  local ev = final(10)
+  expect.truthy(B.note(ev, "final score: German 0, Soviet 0 (+0): Soviet Decisive"), B.all_notes(ev))
+  expect.falsy(require("rules.victory").line_west("0503"), "no line west through the swamp")
+  ev = final(8)
+  expect.truthy(B.note(ev, "final score: German 30, Soviet 0 (+30): Soviet Marginal"), B.all_notes(ev))
+  -- a city in the swamp itself: the line may start there (trace into a swamp)
+  B.setup({ B.inf("a", "0303"), B.leader("l", "1005", 2) },
+    { step = "german_combat", turn = 12, map = { columns = 10, rows = 10, terrain = { ["0303"] = "swamp" } } })
+  expect.truthy(require("rules.victory").line_west("0303"), "a line from a swamp hex")
+end)
