@@ -211,6 +211,12 @@ function K.odds_modifiers(att, def, flags)
   if has.integrity and early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack (before halving)") end
   if has.out_of_supply then a = K.halve(a); mod(mods, "11.3", "attacker out of supply: halved") end
   if has.integrity and not early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
+  if leader > 0 and has.overrun and not opt("wbc09_12_multiple_leaders") then
+    -- [10.2] a leader has no attack strength and joins an overrun only under WBC09 #12 (the
+    -- overrun action refuses it otherwise), so the odds a GM reads leave it out
+    leader = 0
+    mod(mods, "10.2", "a leader does not join an overrun (WBC09 #12 lets it): adds nothing")
+  end
   if leader > 0 then
     local add = math.min(leader, a)
     a = a + add

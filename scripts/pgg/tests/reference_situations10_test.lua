@@ -590,3 +590,24 @@ kessel.test("case_15_the_line_west_of_a_held_city_may_not_pass_through_swamp", f
     { step = "german_combat", turn = 12, map = { columns = 10, rows = 10, terrain = { ["0303"] = "swamp" } } })
   expect.truthy(require("rules.victory").line_west("0303"), "a line from a swamp hex")
 end)
+
+-- [10.2] [6.5] WBC09 #12, as a GM reads `kessel odds`: a leader has no attack strength and joins
+-- an overrun only under WBC09 #12 (the game refuses it otherwise: see
+-- wbc09_12_two_leaders_add_to_one_attack_and_a_leader_joins_an_overrun). `kessel odds 4 1 --flag
+-- leader=3 --flag overrun` gave 4 + 3 = 7 halved 3, 3-1, under the standard rules too. Expected:
+-- standard 4 halved 2, 2-1, with a line saying the leader adds nothing [10.2]; WBC 3-1 as before.
+-- Out of an overrun the leader adds in both.
+kessel.test("case_10_2_odds_with_a_leader_in_an_overrun_follow_the_profile", function()
+  local K = require("rules.combat")
+  for _, p in ipairs(PROFILES) do
+    local wbc = p[1] == "wbc2009"
+    B.setup({ B.leader("l", "0909", 3) }, { options = p[2] })
+    local m = K.odds_modifiers(4, 1, { "leader=3", "overrun" })
+    expect.eq(m.attack, wbc and 3 or 2, p[1])
+    local said = false
+    for _, r in ipairs(m.modifiers) do if r.rule == "10.2" and r.message:find("WBC09 #12", 1, true) then said = true end end
+    expect.eq(said, not wbc, p[1] .. ": the leader's absence is explained")
+    m = K.odds_modifiers(4, 1, { "leader=3" })
+    expect.eq(m.attack, 7, p[1] .. ": a leader adds to an attack")
+  end
+end)
