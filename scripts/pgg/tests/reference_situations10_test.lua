@@ -611,3 +611,50 @@ kessel.test("case_10_2_odds_with_a_leader_in_an_overrun_follow_the_profile", fun
     expect.eq(m.attack, 7, p[1] .. ": a leader adds to an attack")
   end
 end)
+
+-- [6.7] The terrain effects chart, the cells earlier tests did not sample, for every movement class
+-- (types panzer, rifle_mot, motorized, cavalry, infantry; Soviet rifle, tank, mech, leader). Board
+-- 10x3, the unit in 0502: a road 0502-0602 across a river hexside (roads do not bridge rivers for
+-- movement: the road rate plus the river: German motorized ½ + 2, infantry and cavalry 1 + 2,
+-- Soviet motorized and leaders ½ + 1, rifles 1 + 1); a road 0502-0503 into swamp (the road rate);
+-- a minor city in 0402 (1 MP). And in combat: a defender in swamp or in a minor city is not doubled,
+-- one in a major city in forest is tripled (doublings add [9.3]).
+kessel.test("case_6_7_road_across_river_road_into_swamp_minor_city_every_class", function()
+  local classes = {
+    -- type, side, faces, { road across river, road into swamp, minor city }
+    { "panzer", "german", { "4-4-10", "2-2-10" }, { 2.5, 0.5, 1 } },
+    { "rifle_mot", "german", { "2-2-10", "1-1-10" }, { 2.5, 0.5, 1 } },
+    { "motorized", "german", { "3-3-10", "2-2-10" }, { 2.5, 0.5, 1 } },
+    { "cavalry", "german", { "4-4-5", "2-2-5" }, { 3, 1, 1 } },
+    { "infantry", "german", { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, { 3, 1, 1 } },
+    { "rifle", "soviet", { "3-3-6" }, { 2, 1, 1 } },
+    { "tank", "soviet", { "4-4-10" }, { 1.5, 0.5, 1 } },
+    { "mech", "soviet", { "4-4-10" }, { 1.5, 0.5, 1 } },
+    { "leader", "soviet", { "0-3-10" }, { 1.5, 0.5, 1 } },
+  }
+  for _, c in ipairs(classes) do
+    for i, h in ipairs{ "0602", "0503", "0402" } do
+      local u = { id = "u", name = "u", side = c[2], type = c[1], faces = c[3], at = "0502" }
+      if c[1] == "leader" then u.attrs = { rating = 3 } end
+      kessel.setup{ map = { columns = 10, rows = 3, terrain = { ["0503"] = "swamp" },
+          hexsides = { { "0502", "0602", "river" } },
+          links = { { kind = "road", path = { "0602", "0502", "0503" } } },
+          places = { { name = "Village", kind = "minor_city", hexes = { "0402" } } } },
+        units = { u }, step = c[2] .. "_movement", turn = 7 }
+      local ev = expect.accepted(kessel.act{ kind = "move", units = { "u" }, path = { h } })
+      expect.eq(ev[1].cost, c[4][i], string.format("%s entering %s", c[1], h))
+    end
+  end
+  -- combat: g (6-6-10) in 0303 attacks a 3-3-6 rifle in 0403: swamp 2-1, minor city 2-1,
+  -- major city in forest 6 against 9: 1-2
+  for _, t in ipairs{ { "swamp", nil, "attack 6 against defence 3 in 0403: odds 2-1" },
+    { "clear", "minor_city", "attack 6 against defence 3 in 0403: odds 2-1" },
+    { "forest", "major_city", "attack 6 against defence 9 in 0403: odds 1-2" } } do
+    B.setup({ B.pz("g", "0303", "6-6-10"), B.rifle("s", "0403", "3-3-6"), B.leader("l", "0706", 5) },
+      { map = { columns = 10, rows = 10, terrain = { ["0403"] = t[1] },
+        places = t[2] and { { name = "Place", kind = t[2], hexes = { "0403" } } } or nil } })
+    kessel.inject_dice{ 6 }
+    local ev = expect.accepted(attack({ "g" }, { "0403" }))
+    expect.truthy(B.note(ev, t[3]), t[1] .. "/" .. tostring(t[2]) .. ": " .. B.all_notes(ev))
+  end
+end)
