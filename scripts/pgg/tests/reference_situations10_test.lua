@@ -658,3 +658,43 @@ kessel.test("case_6_7_road_across_river_road_into_swamp_minor_city_every_class",
     expect.truthy(B.note(ev, t[3]), t[1] .. "/" .. tostring(t[2]) .. ": " .. B.all_notes(ev))
   end
 end)
+
+-- [15] The end of the game on each boundary of the victory levels, the points coming from every
+-- source at once, played to the end of the German Air Interdiction Phase of turn 12 in both
+-- profiles. German: Town (0403, held with a line west) worth T, plus the South-Western Front
+-- divisions called (10 calls: 5 x 1 + 5 x 2 = 15 [14.2]). Soviet: 5 per whole German division
+-- destroyed: a panzer division whose three regiments are all eliminated counts; a motorized
+-- division with one regiment left does not, nor the cavalry division, nor GD [15]; plus 2 per
+-- recapture (one on turn 9). Soviet total 7. Differences: T + 15 - 7 = 0, 1, 25, 26, 49, 50, 79,
+-- 80, 124, 125. Under WBC a bid agreed before the game (vp_bid 20) comes off the German total: the
+-- same boundaries with T 20 higher.
+kessel.test("case_15_every_level_boundary_at_the_end_of_turn_12_points_from_every_source", function()
+  local dead = { location = "eliminated" }
+  local function d(u) for k, v in pairs(dead) do u[k] = v end return u end
+  local cases = { { 0, "Soviet Decisive" }, { 1, "Soviet Strategic" }, { 25, "Soviet Strategic" }, { 26, "Soviet Marginal" },
+    { 49, "Soviet Marginal" }, { 50, "German Marginal" }, { 79, "German Marginal" }, { 80, "German Strategic" },
+    { 124, "German Strategic" }, { 125, "German Decisive" } }
+  for _, p in ipairs(PROFILES) do
+    local wbc = p[1] == "wbc2009"
+    local bid = wbc and 20 or 0
+    for _, c in ipairs(cases) do
+      local town = c[1] - 15 + 7 + bid
+      B.setup({ B.inf("a", "0403"),
+        d(B.pz("p1", nil, nil, { formation = "7 Pz" })), d(B.pz("p2", nil, "2-2-10", { formation = "7 Pz", type = "rifle_mot" })),
+        d(B.pz("p3", nil, "2-2-10", { formation = "7 Pz", type = "rifle_mot" })),
+        d(reg("m1", "motorized", "14 Mot", "3-3-10", nil)), reg("m2", "motorized", "14 Mot", "3-3-10", "0102"),
+        d(B.cav("cav", nil)), d(reg("gd", "motorized", "GD", "4-4-10", nil, { attrs = { independent = 1 } })),
+        B.leader("l", "0909", 3) },
+        { step = "german_air_interdiction", turn = 12, last_turn = 12, options = with(p[2], { vp_bid = bid }),
+          vars = { objectives = { { name = "Town", vp = town, hexes = { "0403" } } }, swf_count = 10,
+            soviet_recaptures = { { city = "Elsewhere", turn = 9 } } } })
+      local ev = expect.accepted(kessel.act{ kind = "end_phase" })
+      local r = kessel.game.var("result")
+      expect.truthy(r, p[1] .. ": a result at the end of turn 12")
+      expect.eq(r.soviet_vp, 7, p[1] .. ": 7 Pz destroyed (5) and one recapture (2): " .. B.all_notes(ev))
+      expect.eq(r.german_vp, town + 15 - bid, p[1])
+      expect.eq(r.difference, c[1], p[1])
+      expect.eq(r.level, c[2], string.format("%s: difference %d", p[1], c[1]))
+    end
+  end
+end)
