@@ -698,3 +698,26 @@ kessel.test("case_15_every_level_boundary_at_the_end_of_turn_12_points_from_ever
     end
   end
 end)
+
+-- WBC09 #14: "on the turn that the last of the original rifle divisions arrive" the destroyed ones
+-- may come back as well. Board: turn 11, Soviet Movement Phase; the last original division o is
+-- scheduled for turn 11 and still off the map (it enters during this phase); d died on turn 9.
+-- Expected under WBC: d is available now (its turn has come: 9 + 2), not only once o has moved on.
+-- The engine kept the pile closed while any original was off the map, so on the last schedule
+-- turn a provisional or South-Western Front division could not come from it before o moved on
+-- (and an original the Soviet delays [14.3] kept it closed for good). An original still due on a
+-- later turn keeps it closed; standard: always open [12.4].
+kessel.test("case_wbc09_14_the_dead_pile_opens_on_the_turn_the_last_original_arrives", function()
+  local R = require("rules.reinforcements")
+  local dead = { id = "d", name = "d", side = "soviet", type = "rifle", faces = { "3-3-6" }, location = "eliminated", vars = { elim_turn = 9 } }
+  for _, p in ipairs(PROFILES) do
+    local wbc = p[1] == "wbc2009"
+    for _, due in ipairs{ 10, 11, 12 } do
+      B.setup({ dead, B.leader("l", "0909", 3), { id = "o", name = "o", side = "soviet", type = "rifle", hidden = true, pool = "rifle",
+        enter = { turn = due, area = "P2" } } }, { step = "soviet_movement", turn = 11, options = p[2],
+        map = { columns = 10, rows = 10, areas = { P2 = { "1005" } } } })
+      local want = (wbc and due > 11) and 0 or 1
+      expect.eq(#R.available_rifles(), want, string.format("%s: the last original due on turn %d, now turn 11", p[1], due))
+    end
+  end
+end)
