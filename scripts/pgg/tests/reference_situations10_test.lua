@@ -721,3 +721,24 @@ kessel.test("case_wbc09_14_the_dead_pile_opens_on_the_turn_the_last_original_arr
     end
   end
 end)
+
+-- WBC09 #3 "(not including engaged)" and FAQ 5: the leader board of the #3 test above, the second
+-- attack rolling 6 at 3-1: Eng. Both profiles agree: the retreated unit s survives, the leader
+-- (the hex's only real defender) takes the Eng step, and so does h.
+kessel.test("wbc09_03_engaged_spares_the_unit_retreated_onto_the_leader_in_both_profiles", function()
+  for _, p in ipairs(PROFILES) do
+    B.setup({ B.pz("g", "0303"), B.rifle("s", "0403"), B.leader("L", "0404", 3), B.pz("h", "0304", "9-9-10"), B.leader("sup", "0706", 5) },
+      { options = p[2], map = { columns = 10, rows = 10, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" } } } })
+    kessel.inject_dice{ 2 }
+    expect.accepted(attack({ "g" }, { "0403" }))
+    expect.accepted(choose("retreat"))
+    expect.accepted(retreat({ "s" }, { "0404" }))
+    if B.pending() then expect.accepted(kessel.act{ kind = "advance", skip = true }) end
+    kessel.inject_dice{ 6 }
+    local ev = expect.accepted(attack({ "h" }, { "0404" }))
+    expect.truthy(B.note(ev, "attack 9 against defence 3 in 0404: odds 3-1, roll 6: Eng"), B.all_notes(ev))
+    expect.eq(B.where("s"), "0404", p[1] .. ": Eng spares the retreated unit")
+    expect.eq(B.where("L"), "eliminated", p[1] .. ": the leader takes the Eng step")
+    expect.eq(kessel.units.get("h").step, 1, p[1])
+  end
+end)
