@@ -742,3 +742,34 @@ kessel.test("wbc09_03_engaged_spares_the_unit_retreated_onto_the_leader_in_both_
     expect.eq(kessel.units.get("h").step, 1, p[1])
   end
 end)
+
+-- [11.3] [9.3] [7.3] What a GM reads: the out-of-supply halving drops fractions, so where it falls
+-- among the doublings decides the defence, and the lines must come in the order the sums are made.
+-- `kessel odds 7 3 --flag defender_out_of_supply --flag forest` gave defence 2 (3 halved 1, forest
+-- 2, the default option supply_halving_order = supply_then_terrain) under the lines "forest
+-- doubles" then "halved", which read top-down give 3. Expected: the halving line first; with
+-- terrain_then_supply the forest first (6, halved 3). In play the `odds` query's line for the unit
+-- shows the working: a 3-3-6 rifle out of supply in forest: "3, halved 1, terrain ×2 2".
+kessel.test("case_11_3_defence_lines_come_in_the_order_the_halving_is_made", function()
+  local K = require("rules.combat")
+  local function rules_of(m) local t = {} for _, r in ipairs(m.modifiers) do t[#t + 1] = r.rule end return table.concat(t, " ") end
+  B.setup({ B.leader("l", "0909", 3) })
+  local m = K.odds_modifiers(7, 3, { "defender_out_of_supply", "forest" })
+  expect.eq(m.defence, 2)
+  expect.eq(rules_of(m), "11.3 9.3", "halving first, then the forest")
+  m = K.odds_modifiers(3, 2, { "defender_integrity", "defender_out_of_supply", "forest", "river" })
+  expect.eq(m.defence, 6)
+  expect.eq(rules_of(m), "7.3 11.3 9.3 9.3 9.3", "integrity, halving, forest, river, the sum")
+  B.setup({ B.leader("l", "0909", 3) }, { options = { supply_halving_order = "terrain_then_supply" } })
+  m = K.odds_modifiers(7, 3, { "defender_out_of_supply", "forest" })
+  expect.eq(m.defence, 3)
+  expect.eq(rules_of(m), "9.3 11.3", "the other order: forest first")
+  -- in play: the odds query on a real position (the rifle has no leader: out of supply)
+  B.setup({ B.pz("g", "0303", "7-7-10"), B.rifle("s", "0403", "3-3-6") },
+    { map = { columns = 10, rows = 10, terrain = { ["0403"] = "forest" } } })
+  local q = kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } })
+  expect.eq(q.defence, 2)
+  local line
+  for _, x in ipairs(q.defence_modifiers) do if x.rule == "11.3" then line = x.message end end
+  expect.eq(line, "s: out of supply, defence halved (3, halved 1, terrain ×2 2)")
+end)
