@@ -15,14 +15,18 @@ fn campaign_summary_matches_the_published_facts() {
         assert!(out.contains("turns      12 (turn 1 to 12)"), "{out}");
         // 27 panzer-division regiments, 13 motorized, GD, Lehr, cavalry, 18 infantry divisions
         assert!(
-            out.contains("german     61 units: 0 at set-up, 61 as reinforcements"),
+            out.contains(
+                "german     61 units (cavalry 1, infantry 18, motorized 15, panzer 9, rifle_mot 18): 0 at set-up, 61 as reinforcements"
+            ),
             "{out}"
         );
         assert!(out.contains("infantry 18"), "{out}");
         // pgg-facts.md's Soviet set-up is 39 units (24th 7, 16th 7, 19th 5, 13th 9, 20th 11); the
         // turn-1 provisional division [14.1] comes after the German's initial air markers
         assert!(
-            out.contains("soviet     136 units: 39 at set-up, 75 as reinforcements"),
+            out.contains(
+                "soviet     136 units (leader 15, rifle 110, tank 11): 39 at set-up, 75 as reinforcements"
+            ),
             "{out}"
         );
         // 15 leaders; 78 rifle and 20 armoured untried counters in the pools

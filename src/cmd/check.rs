@@ -127,14 +127,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             format!(" ({})", types.join(", "))
         };
+        // the types count every unit of the side, so they follow the total, not the reinforcements
         say!(
-            "  {:<10} {}: {} at set-up{}, {} as reinforcements{}",
+            "  {:<10} {}{}: {} at set-up{}, {} as reinforcements",
             side,
             crate::cmd::count(units.len(), "unit", "units"),
+            types,
             in_file,
             by_rules,
-            later,
-            types
+            later
         );
         let mut schedule: BTreeMap<u32, usize> = BTreeMap::new();
         for u in &units {

@@ -106,6 +106,25 @@ end
 
 -- Defence of one unit with the hex multiplier `mult` [9.3] [7.3] [11.3]. Leaders defend with their
 -- rating [10.2].
+-- The working of an out-of-supply unit's defence, step by step in the order K.unit_defence makes
+-- them: "3, halved 1, terrain ×2 2" [7.3] [9.3] [11.3].
+function K.defence_working(u, mult, intact)
+  local d = u.defence or 0
+  if C.is_leader(u) then d = u.defence or C.rating(u) end
+  local parts = { tostring(d) }
+  local function times(n, what)
+    if n > 1 then d = d * n; parts[#parts + 1] = string.format("%s ×%d %d", what, n, d) end
+  end
+  local early = K.integrity_first()
+  local terrain_first = opt("supply_halving_order") == "terrain_then_supply"
+  if intact and early then times(2, "integrity") end
+  if terrain_first then times(mult, "terrain") end
+  d = K.halve(d); parts[#parts + 1] = string.format("halved %d", d)
+  if intact and not early then times(2, "integrity") end
+  if not terrain_first then times(mult, "terrain") end
+  return table.concat(parts, ", ")
+end
+
 function K.unit_defence(u, mult, ctx)
   ctx = ctx or {}
   local d = u.defence or 0
@@ -145,7 +164,9 @@ function K.defence_of(hexes, ctx)
     for _, u in ipairs(ctx.units and ctx.units[hex] or K.defenders_at(hex)) do
       local d, oos, intact = K.unit_defence(u, mult, ctx)
       if intact then mod(mods, "7.3", "%s: divisional integrity doubles its defence", C.name(u)) end
-      if oos then mod(mods, "11.3", "%s: out of supply, defence halved", C.name(u)) end
+      -- [11.3] the halving's place among the doublings decides the result (fractions dropped), so
+      -- the line shows the sums in the order they are made
+      if oos then mod(mods, "11.3", "%s: out of supply, defence halved (%s)", C.name(u), K.defence_working(u, mult, intact)) end
       sum = sum + d
     end
     per[hex] = sum
@@ -211,26 +232,41 @@ function K.odds_modifiers(att, def, flags)
   if has.integrity and early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack (before halving)") end
   if has.out_of_supply then a = K.halve(a); mod(mods, "11.3", "attacker out of supply: halved") end
   if has.integrity and not early then a = a * 2; mod(mods, "7.3", "divisional integrity doubles the attack") end
+  if leader > 0 and has.overrun and not opt("wbc09_12_multiple_leaders") then
+    -- [10.2] a leader has no attack strength and joins an overrun only under WBC09 #12 (the
+    -- overrun action refuses it otherwise), so the odds a GM reads leave it out
+    leader = 0
+    mod(mods, "10.2", "a leader does not join an overrun (WBC09 #12 lets it): adds nothing")
+  end
   if leader > 0 then
     local add = math.min(leader, a)
     a = a + add
     mod(mods, "10.36", "leader adds %d (rating %d, capped at the units' strength)", add, leader)
   end
   if has.overrun then a = math.floor(a / 2); mod(mods, "6.5", "overrun: halved after all other modifiers") end
+  -- the defence, its lines in the order the sums are made (the halving's place decides the result,
+  -- fractions dropped): integrity [7.3], then terrain [9.3] and supply [11.3] in the option's order
   local mult = 1
-  if has.forest then mult = mult + 1; mod(mods, "9.3", "forest doubles the defender") end
-  if has.major_city then mult = mult + 1; mod(mods, "9.3", "major city doubles the defender") end
-  if has.river then mult = mult + 1; mod(mods, "9.3", "attacked solely across a river: defender doubled") end
-  if mult > 2 then mod(mods, "9.3", "terrain multipliers add: ×%d", mult) end
-  local pre, post = 1, 1
-  if has.defender_integrity then
-    if early then pre = 2 else post = 2 end
+  local terrain = {}
+  if has.forest then mult = mult + 1; terrain[#terrain + 1] = "forest doubles the defender" end
+  if has.major_city then mult = mult + 1; terrain[#terrain + 1] = "major city doubles the defender" end
+  if has.river then mult = mult + 1; terrain[#terrain + 1] = "attacked solely across a river: defender doubled" end
+  local d = def
+  local function apply_terrain()
+    for _, line in ipairs(terrain) do mod(mods, "9.3", line) end
+    if mult > 2 then mod(mods, "9.3", "terrain multipliers add: ×%d", mult) end
+    d = d * mult
+  end
+  local function apply_integrity()
+    d = d * 2
     mod(mods, "7.3", "defending division intact: doubled")
   end
-  if opt("supply_halving_order") == "terrain_then_supply" then pre = pre * mult else post = post * mult end
-  local d = def * pre
+  if has.defender_integrity and early then apply_integrity() end
+  local terrain_first = opt("supply_halving_order") == "terrain_then_supply"
+  if terrain_first then apply_terrain() end
   if has.defender_out_of_supply then d = K.halve(d); mod(mods, "11.3", "defender out of supply: halved") end
-  d = d * post
+  if has.defender_integrity and not early then apply_integrity() end
+  if not terrain_first then apply_terrain() end
   return { attack = a, defence = d, shift = 0, modifiers = mods }
 end
 

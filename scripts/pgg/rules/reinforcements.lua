@@ -128,9 +128,15 @@ end
 
 -- The division pool ----------------------------------------------------------------------------
 
+-- WBC09 #14: is an original rifle division still to come? The destroyed ones may come back "on
+-- the turn that the last of the original rifle divisions arrive": a scheduled division whose turn
+-- has come (this turn, or an earlier one if the Soviet delays it [14.3]) has arrived for this
+-- purpose, even before it moves on; one due on a later turn, or a reserve division (provisional or
+-- South-Western Front, no turn of its own), has not.
 local function originals_left()
+  local turn = kessel.game.turn()
   for _, u in ipairs(kessel.units.all{ side = C.SOVIET, type = "rifle", location = "pending" }) do
-    return true
+    if u.enter_turn == nil or u.enter_turn > turn then return true end
   end
   return false
 end

@@ -107,8 +107,10 @@ function V.passed_path(side, path, units)
 end
 
 -- Which of `hexes` have a line to the west edge free of Soviet units and zones of control [15]:
--- a set of them (one search for all). The reference calls it a supply line, so a Soviet
--- interdiction marker on the map closes its hex as it closes German supply [13.44].
+-- a set of them (one search for all). The reference calls it a supply line, so it follows the
+-- terrain effects chart's supply column [6.7] as German supply does: it may go into a swamp hex
+-- but not on through it (it may start in one), and never across a lake; and a Soviet interdiction
+-- marker on the map closes its hex as it closes German supply [13.44].
 function V.lines_west(hexes)
   local ezoc = Z.enemy_zoc(C.GERMAN)
   local soviet = C.occupied(C.SOVIET)
@@ -122,7 +124,7 @@ function V.lines_west(hexes)
   local found = #hexes > 0 and kessel.paths.trace_costs{
     from = hexes,
     step = { hex = true, blocked_by = { "lake" } },
-    passage = { blocked = blocked },
+    passage = { blocked = blocked, enter_only = kessel.hexset(t.swamp) },
     target = kessel.hexset(t.west),
   } or {}
   local out = {}
