@@ -37,6 +37,15 @@ function Q.possession()
       C.note("9.6071", w.id .. " is Captured and Retained by the " .. owner)
       if C.is_vehicle(w) and w.vars.immobile and w.vars.ma_disabled and not w.vars.abandoned then
         C.note("9.6071", w.id .. "'s Inherent crew is Captured too")
+        -- an armor leader in it is with its crew and shares its fate (as in an Escape [9.606]):
+        -- he is Captured with the crew (our reading; no Guard takes him into 9.608, so he is
+        -- Eliminated). Before, he stayed on the map in the enemy's vehicle, his side's.
+        for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+          if C.crewing(l) == w.id and l.side ~= owner then
+            kessel.emit.unit_var(l.id, "in_vehicle", nil)
+            C.eliminate(l.id, "9.6071", "armor leader in " .. w.id .. ", Captured with its Inherent crew")
+          end
+        end
         kessel.emit.unit_var(w.id, "abandoned", true)
       end
     elseif owner then

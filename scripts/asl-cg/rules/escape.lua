@@ -364,7 +364,17 @@ function X.resolve(ids, case)
   if result == "eliminated" then
     for _, u in ipairs(units) do
       C.eliminate(u.id, case, "Escape", { keep_equipment = true })
-      equipment_of_eliminated(u, held[u.id])
+      -- PB: a Final DR >= 12 Eliminates "all units and Equipment" (the table's own words), so no
+      -- 9.6061 dr is made for that Equipment; the dr is for Equipment of a unit another result
+      -- Eliminated (footnote 2, a Casualty Reduced HS). RB's table says only "Eliminated": the
+      -- 9.6061 dr (our reading, the RB text being silent). Before, PB rolled the dr here too.
+      if C.pb() then
+        for _, w in ipairs(held[u.id]) do
+          C.eliminate(w.id, case, "taken along by " .. u.id .. ": a Final DR >= 12 Eliminates all units and Equipment")
+        end
+      else
+        equipment_of_eliminated(u, held[u.id])
+      end
     end
     return result
   end

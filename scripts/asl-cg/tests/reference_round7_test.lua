@@ -1,0 +1,50 @@
+-- Situations from the reference texts, seventh tester pass (ASL round 7): each test rebuilds one
+-- situation, names its case, and checks what the text says must happen.
+local T = require("testing.cg")
+local expect = T.expect
+
+local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+
+-- [9.606] table, Final DR >= 12: "All units and Equipment Eliminated". The German squad in the
+-- British area rolls 6+6 (+1 enemy area, +1 HS-equivalent = 14): it and both LMG it took are
+-- Eliminated, with no 9.6061 dr (that dr is for a unit another result Eliminates). Before, each
+-- LMG rolled, and a dr <= 3 left one on the map.
+kessel.test("case_9.606_a_final_twelve_eliminates_all_units_and_equipment", function()
+  T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } }, areas = { P1 = { "P1", "P2" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") },
+    units = { T.squad("gs", "german", "4-6-7", "B5"), T.sw("m1", "german", "LMG", "B5", { vars = { possessed_by = "gs" } }),
+      T.sw("m2", "german", "LMG", "B5", { vars = { possessed_by = "gs" } }) },
+    vars = { entry_areas = { german = { P1 = true } }, date = "day_i" } }
+  T.resolve()
+  kessel.inject_dice{ 6, 6, 1, 1 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "gs" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").result, "eliminated")
+  expect.eq(T.unit("gs").location, "eliminated")
+  expect.eq(T.unit("m1").location, "eliminated", "no dr: a dr of 1 would have left it")
+  expect.eq(T.unit("m2").location, "eliminated")
+  T.has_note(ev, "a Final DR >= 12 Eliminates all units and Equipment")
+  T.replays()
+end)
+
+-- [9.6071] a manned, Immobile German tank with no functioning MA ends in the British Setup Area:
+-- the British Capture it, and its Inherent crew is Captured too. The armor leader in it is with
+-- its crew (he shares its fate, as in an Escape [9.606]): he is Captured with it. Before, he
+-- stayed on the map, German, inside the British vehicle, and nothing more was done with him.
+kessel.test("case_9.6071_an_armor_leader_in_a_captured_vehicle_is_captured_with_its_crew", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "E5", "H5" } } },
+    markers = { ctrl("german", "E5"), ctrl("british", "H5") },
+    units = { T.vehicle("wr", "german", "PzKpfw IVH", "H6", { vars = { immobile = true, ma_disabled = true } }),
+      T.leader("al", "german", "9-1", "H6", { type = "armor_leader", vars = { in_vehicle = "wr" } }),
+      T.squad("bs", "british", "6-4-8", "H5") } }
+  T.resolve()  -- 9.605
+  expect.eq(T.unit("al").vars.reph.status, T.unit("wr").vars.reph.status, "he shares the vehicle's status")
+  T.resolve()  -- 9.606: no Escape for him, he is in the vehicle
+  expect.eq(T.unit("al").location, "map")
+  local ev = T.resolve()  -- 9.607
+  expect.eq(T.unit("wr").side, "british")
+  expect.eq(T.unit("wr").vars.captured, true)
+  expect.eq(T.unit("al").location, "eliminated")
+  T.has_note(ev, "Captured with its Inherent crew")
+  T.replays()
+end)
