@@ -25,7 +25,7 @@ function A.strategic()
   end
   for _, u in ipairs(C.on_map()) do
     if (u.type == "gun" and not u.vars.malfunctioned and not u.vars.eliminated_ma)
-      or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and not u.vars.ma_disabled) then
+      or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and C.has_functioning_ma(u)) then
       add(u.hex, C.level(u))
     end
   end
@@ -360,7 +360,7 @@ function A.classify_unit(u, st)
       if mine and mine.isolated then status, why = "isolated", "9.6052"
       elseif mine then status, why = "retained", "9.6055"
       elseif not mobile then
-        if u.type == "gun" or (C.is_vehicle(u) and not u.vars.ma_disabled and not u.vars.abandoned) then
+        if u.type == "gun" or (C.is_vehicle(u) and C.has_functioning_ma(u) and not u.vars.abandoned) then
           status, why = "in_place", "9.6056"
         elseif cls == "nml" or cls == "ut" then
           local manned = not u.vars.abandoned
@@ -368,7 +368,9 @@ function A.classify_unit(u, st)
           status, why = "abandoned", cls == "nml" and "9.6051" or "9.6053"
           if not manned then why = "9.6072" end
           kessel.emit.unit_var(u.id, "reph", { status = status, why = why, class = cls })
-          if manned then crew_leaves(u, st, why) else C.note(why, u.id .. " (abandoned) is left in place unpossessed") end
+          if manned and not u.vars.unarmed and not u.vars.crewless then crew_leaves(u, st, why)
+          elseif manned then C.note(why, u.id .. " (Immobile, no MA) is abandoned; it has no crew, and is left in place unpossessed [9.6072]")
+          else C.note(why, u.id .. " (abandoned) is left in place unpossessed") end
           return
         else
           status, why = "enemy_area", "9.6071"
@@ -419,6 +421,10 @@ function A.classify_unit(u, st)
         or ("in the " .. tostring(cls) .. " Setup Area")
       if status == "must_escape" then
         C.note(why, u.id .. " is " .. where .. ": it must attempt Escape (9.606)" .. (iso and ", Isolated (+2)" or ""))
+      elseif status == "isolated" and why == "9.6052" and not mobile then
+        -- only a Personnel or Mobile-vehicle unit may attempt Escape [9.606]; the chart Retains
+        -- Isolated Equipment (an Immobile or abandoned vehicle, a Gun) for the Controlling side
+        C.note(why, u.id .. " (" .. u.type .. ", not Mobile) is Isolated in Setup Area " .. tostring(mine and mine.id) .. ": it stays, Retained there (9.6071)")
       elseif status == "isolated" and why == "9.6052" then
         C.note(why, u.id .. " is Isolated in Setup Area " .. tostring(mine and mine.id) .. ": it may attempt Escape or stay (9.606)")
       elseif status == "in_place" or status == "enemy_area" then

@@ -22,6 +22,9 @@ local function may_escape(u)
   if u.vars.prisoner_of then return false end   -- a prisoner's fate is 9.608's [11.608]
   if C.crewing(u) then return false end         -- an armor leader escapes in his vehicle's DR
   if C.pb() then
+    -- PB: a Personnel or Mobile-vehicle unit [9.606]; an Immobile or abandoned vehicle in an
+    -- Isolated area stays (the chart: Retained by the Controlling side)
+    if C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then return false end
     local r = u.vars.reph
     return r and (r.status == "must_escape" or r.status == "isolated")
   end
@@ -424,6 +427,9 @@ kessel.action{
       if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end
       if u.type == "sw" then return C.refuse(case, id .. " is a SW: it goes with the unit that holds it, or is dropped (drop = { ids })") end
       if u.vars.prisoner_of then return C.refuse(case, id .. " is a prisoner: it does not Escape (RePh step " .. (C.pb() and "9.608" or "11.608") .. " decides about it)") end
+      if C.pb() and C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then
+        return C.refuse(case, id .. " is " .. (u.vars.abandoned and "abandoned" or "Immobile") .. ": only a Personnel or Mobile-vehicle unit attempts Escape")
+      end
       if not may_escape(u) then return C.refuse(case, id .. " may not attempt Escape (it is not Isolated, in No Man's Land or in an enemy area)") end
       if u.vars.escape_tried then return C.refuse(case, id .. " has already attempted Escape") end
       if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end

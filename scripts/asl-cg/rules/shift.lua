@@ -90,7 +90,7 @@ function T.validate(a)
   local units, side = {}, nil
   for _, id in ipairs(a.units) do
     local u = C.unit(id, a.side)
-    if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", tostring(id) .. " is not Retained") end
+    if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", C.not_retained(id, u)) end
     local theirs = C.not_owner(a, u, "9.613")
     if theirs then return theirs end
     if u.type == "gun" then return C.refuse("9.613", "a Gun can not be Shifted") end
@@ -311,7 +311,7 @@ function T.validate_deploy(a)
     if why then return why end
   end
   local u = C.unit(a.unit, a.side)
-  if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, tostring(a.unit) .. " is not Retained") end
+  if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, C.not_retained(a.unit, u)) end
   local theirs = C.not_owner(a, u, case)
   if theirs then return theirs end
   if not C.pb() and u.side ~= "german" then return C.refuse(case, "only a German squad may freely Deploy before an Escape from Isolation") end

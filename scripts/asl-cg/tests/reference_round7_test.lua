@@ -48,3 +48,55 @@ kessel.test("case_9.6071_an_armor_leader_in_a_captured_vehicle_is_captured_with_
   T.has_note(ev, "Captured with its Inherent crew")
   T.replays()
 end)
+
+-- [9.6053] [9.6056 chart] [9.605] an Immobile, unarmed German Kfz 1 (it has no MA at all, so it is
+-- a vehicle "without functioning MA") in Uncontrolled Territory F5: it becomes abandoned, has no
+-- crew to leave it, and stays in place unpossessed [9.6072]; its hex is no Strategic Location,
+-- so F5 stays Uncontrolled Territory. Before, it counted as an Immobile vehicle with functioning
+-- MA: F5 became a German Strategic Location and the German Setup Area grew around it, and the car
+-- was "Isolated, may attempt Escape".
+kessel.test("case_9.6053_an_immobile_unarmed_vehicle_has_no_functioning_ma", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "C5", "J5" } } },
+    markers = { ctrl("german", "C5"), ctrl("british", "J5") },
+    units = { T.vehicle("kw", "german", "Kfz 1", "F5", { vars = { immobile = true, unarmed = true } }),
+      T.squad("g", "german", "4-6-7", "C5"), T.squad("b", "british", "6-4-8", "J5") } }
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("setup_areas").hexes.F5, "ut", "no Strategic Location: Uncontrolled Territory")
+  expect.eq(T.unit("kw").vars.abandoned, true)
+  expect.eq(T.unit("kw").vars.reph.status, "abandoned")
+  expect.eq(#kessel.units.all{ type = "crew" }, 0, "an unarmed car has no crew")
+  T.has_note(ev, "kw (Immobile, no MA) is abandoned")
+  T.replays()
+end)
+
+-- [9.606] only a Personnel or Mobile-vehicle unit attempts Escape: an Immobile German tank (MA
+-- functioning) in an Isolated German Setup Area stays, Retained there (the chart); its Escape is
+-- neither offered nor accepted. Before, it was told it "may attempt Escape", was offered one,
+-- and an "escapes" result drove it out of the area.
+kessel.test("case_9.606_an_immobile_vehicle_does_not_escape", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "C5", "J5" } } },
+    markers = { ctrl("german", "C5"), ctrl("british", "J5") },
+    units = { T.vehicle("pz", "german", "PzKpfw IVH", "C6", { vars = { immobile = true } }),
+      T.squad("g", "german", "4-6-7", "C5"), T.squad("b", "british", "6-4-8", "J5") } }
+  local ev = T.resolve()
+  expect.eq(T.unit("pz").vars.reph.status, "isolated")
+  T.has_note(ev, "pz (vehicle, not Mobile) is Isolated in Setup Area A: it stays")
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "escape" then expect.eq(a.units[1] ~= "pz", true, "no Escape offered to the Immobile tank") end
+  end
+  local ok, r = kessel.act{ kind = "escape", units = { "pz" }, side = "german" }
+  expect.refused(ok, r, "9.606", "pz is Immobile: only a Personnel or Mobile-vehicle unit attempts Escape")
+  T.resolve()  -- 9.606 ends
+  expect.eq(T.unit("pz").hex, "C6")
+end)
+
+-- a GM who types a unit that is not there: the refusal says no unit of that id is in play (it
+-- said only "zz9 is not Retained", as for an Eliminated unit); an Eliminated one is said to be so
+kessel.test("case_9.606_9.613_a_unit_that_is_not_there_is_named_as_such", function()
+  T.setup{ step = "escape", units = { T.squad("g", "german", "4-6-7", "C5"), T.leader("gl", "german", "8-0", "C5"),
+    T.squad("gx", "german", "4-6-7", nil, { location = "eliminated" }) } }
+  local ok, r = kessel.act{ kind = "deploy", unit = "zz9", side = "german" }
+  expect.refused(ok, r, "9.606", "zz9 is not Retained: no unit of that id is in play")
+  ok, r = kessel.act{ kind = "deploy", unit = "gx", side = "german" }
+  expect.refused(ok, r, "9.606", "gx is not Retained: it is eliminated")
+end)
