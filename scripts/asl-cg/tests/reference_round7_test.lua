@@ -100,3 +100,20 @@ kessel.test("case_9.606_9.613_a_unit_that_is_not_there_is_named_as_such", functi
   ok, r = kessel.act{ kind = "deploy", unit = "gx", side = "german" }
   expect.refused(ok, r, "9.606", "gx is not Retained: it is eliminated")
 end)
+
+-- [9.613] a Shift is a Personnel or Mobile-vehicle unit's: an abandoned (otherwise Mobile) German
+-- Marder Retained in its Setup Area is Equipment with no crew, and may not Shift to the Entry
+-- Area; the squad beside it may. Before, the empty vehicle drove off to A1.
+kessel.test("case_9.613_an_abandoned_vehicle_does_not_shift", function()
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "M6" } }, areas = { A1 = { "A1" } } },
+    markers = { ctrl("german", "C3"), ctrl("british", "M6") },
+    units = { T.squad("g", "german", "4-6-7", "C3"), T.vehicle("md", "german", "Marder", "C4", { vars = { abandoned = true } }),
+      T.squad("b", "british", "6-4-8", "M6") },
+    vars = { entry_areas = { german = { A1 = true } }, date = "day_i" } }
+  for _ = 1, 8 do T.resolve() end
+  expect.eq(kessel.game.step().id, "shift")
+  local ok, r = kessel.act{ kind = "shift", units = { "md" }, to = "A1", side = "german" }
+  expect.refused(ok, r, "9.613", "md is not Personnel or a Mobile vehicle (it is abandoned)")
+  expect.accepted(kessel.act{ kind = "shift", units = { "g" }, to = "A1", side = "german" })
+  expect.eq(T.unit("md").hex, "C4")
+end)
