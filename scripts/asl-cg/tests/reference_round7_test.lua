@@ -114,6 +114,15 @@ kessel.test("case_9.613_an_abandoned_vehicle_does_not_shift", function()
   expect.eq(kessel.game.step().id, "shift")
   local ok, r = kessel.act{ kind = "shift", units = { "md" }, to = "A1", side = "german" }
   expect.refused(ok, r, "9.613", "md is not Personnel or a Mobile vehicle (it is abandoned)")
+  -- the Shifts offered leave it out (a group with it in would be refused)
+  local offered = 0
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "shift" then
+      offered = offered + 1
+      for _, id in ipairs(a.units) do expect.eq(id ~= "md", true, "the abandoned Marder is not offered") end
+    end
+  end
+  expect.eq(offered > 0, true, "the squad's Shift is offered")
   expect.accepted(kessel.act{ kind = "shift", units = { "g" }, to = "A1", side = "german" })
   expect.eq(T.unit("md").hex, "C4")
 end)
