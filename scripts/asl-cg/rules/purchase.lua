@@ -353,8 +353,11 @@ function P.validate_fort(a)
     if side == "german" and C.var("date") == "dusk" then return C.refuse("9.619", "no German HIP in the Dusk CG scenario (note h)") end
     if not tostring(C.var("date")):match("^night") then
       local squads, hip = 0, n
+      -- note c counts the side's Retained Infantry squads (a HS is no squad; the RG and
+      -- reinforcements of this RePh are counted: "not only purchased"); a squad held prisoner by
+      -- the enemy is not Retained by its side (it was counted)
       for _, u in ipairs(kessel.units.all{ side = side, type = "squad" }) do
-        if (u.location == "map" or u.location == "pending") and u.step == 0 then squads = squads + 1 end
+        if (u.location == "map" or u.location == "pending") and u.step == 0 and not u.vars.prisoner_of then squads = squads + 1 end
       end
       for _, f in ipairs(C.fortifications(side)) do
         if f.item == "hip_squad" and f.date == C.var("date") then hip = hip + (f.count or 1) end

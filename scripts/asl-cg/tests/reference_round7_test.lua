@@ -126,3 +126,22 @@ kessel.test("case_9.613_an_abandoned_vehicle_does_not_shift", function()
   expect.accepted(kessel.act{ kind = "shift", units = { "g" }, to = "A1", side = "german" })
   expect.eq(T.unit("md").hex, "C4")
 end)
+
+-- [9.619] note c: HIP for at most 10% (FRU) of a side's Retained Infantry squads. Ten British
+-- squads and an eleventh held prisoner by an Isolated German Guard (9.608 left it his): the
+-- prisoner is not Retained by the British, so ten squads allow one HIP squad, not two. Before,
+-- the prisoner counted and two were allowed. HS and SMC bought with HIP are not limited by note c
+-- (it names squads: our reading).
+kessel.test("case_9.619_a_squad_held_prisoner_is_not_counted_for_hip", function()
+  local units = {}
+  for i = 1, 10 do units[i] = T.squad("b" .. i, "british", "6-4-8", "C3") end
+  units[11] = T.squad("bp", "british", "6-4-8", "H8", { vars = { prisoner_of = "german", guarded_by = "g", unarmed = true } })
+  units[12] = T.squad("g", "german", "4-6-7", "H8", { vars = { isolated = true } })
+  units[13] = T.hs("bh1", "british", "6-4-8", "C3")
+  units[14] = T.hs("bh2", "british", "4-5-8", "C3")
+  T.setup{ step = "fortifications", units = units, vars = { date = "day_i", fpp = { british = 20 } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad", count = 2 }
+  expect.refused(ok, r, "9.619", "10% (FRU) of 10 Retained squads in daytime: 1")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad" })
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_hs", count = 2 })
+end)
