@@ -145,3 +145,23 @@ kessel.test("case_9.619_a_squad_held_prisoner_is_not_counted_for_hip", function(
   expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad" })
   expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_hs", count = 2 })
 end)
+
+-- [9.6101] [9.6113] a German heroic, wounded 8-1 held prisoner by an Isolated British Guard (9.608
+-- left him the Guard's) is no Retained leader of the German: he makes no wound dr and does not
+-- Battle Harden; the German's own wounded leader rolls. Before, the prisoner rolled (and could be
+-- "evacuated") and hardened to a 9-1 in British hands.
+kessel.test("case_9.6101_9.6113_a_leader_held_prisoner_is_not_retained", function()
+  T.setup{ step = "wounded", units = {
+      T.leader("gp", "german", "8-1", "H8", { vars = { heroic = true, wounded = true, prisoner_of = "british", guarded_by = "b", unarmed = true } }),
+      T.squad("b", "british", "6-4-8", "H8", { vars = { isolated = true } }),
+      T.leader("gl", "german", "8-0", "C3", { vars = { wounded = true } }) },
+    vars = { date = "day_i" } }
+  kessel.inject_dice{ 3 }
+  local ev = T.resolve()  -- 9.610
+  T.has_note(ev, "gl (wounded): dr 3")
+  expect.eq(T.note(ev, "gp (wounded)"), nil, "no wound dr for the prisoner")
+  expect.eq(T.unit("gp").location, "map")
+  T.resolve()  -- 9.611
+  expect.eq(T.unit("gp").face.label, "8-1", "no Battle Hardening in British hands")
+  expect.eq(T.unit("gp").vars.heroic, true)
+end)
