@@ -25,7 +25,7 @@ function A.strategic()
   end
   for _, u in ipairs(C.on_map()) do
     if (u.type == "gun" and not u.vars.malfunctioned and not u.vars.eliminated_ma)
-      or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and C.has_functioning_ma(u)) then
+      or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u) and C.has_functioning_ma(u)) then
       add(u.hex, C.level(u))
     end
   end
@@ -38,7 +38,7 @@ function A.occupier(hex, level)
   local sides, n, last = {}, 0, nil
   for _, u in ipairs(kessel.units.at(hex)) do
     if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
-      and not u.vars.abandoned then
+      and not u.vars.abandoned and not C.is_wreck(u) then
       if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
     end
   end
@@ -345,6 +345,12 @@ end
 
 function A.classify_unit(u, st)
   if A.classified then A.classified[u.id] = true end
+  -- a wreck stays where it is, no side's unit or Equipment (it made an Escape DR, let a crew out
+  -- and was Captured)
+  if C.is_wreck(u) then
+    kessel.emit.unit_var(u.id, "reph", { status = "wreck", why = "9.6056", class = st.hexes[u.hex] })
+    return
+  end
   -- a prisoner's fate is 9.608's: whatever an earlier RePh recorded of it is replaced
   if u.vars.prisoner_of and C.is_personnel(u) then
     kessel.emit.unit_var(u.id, "reph", { status = "prisoner", why = "9.608", class = st.hexes[u.hex] })

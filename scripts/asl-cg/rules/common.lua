@@ -256,6 +256,10 @@ function C.is_personnel(u) return C.is_mmc(u) or C.is_smc(u) end
 function C.is_vehicle(u) return u.type == "vehicle" end
 -- a vehicle with functioning MA [9.6051] [9.6053] [9.605]: one whose MA is not Disabled; an unarmed
 -- vehicle (a truck, a Kfz 1: `unarmed`) has no MA at all, so it is one "without functioning MA"
+-- a wreck (vars.wreck: "burning" or "burnt_out") is a vehicle counter no more: it is not Personnel
+-- or a vehicle of a side for the 9.6056 chart, Control, Escape, Shift, Capture or the RB clearing
+-- (9.609/11.609 alone deal with it)
+function C.is_wreck(u) return u.type == "vehicle" and u.vars.wreck ~= nil and u.vars.wreck ~= false end
 function C.has_functioning_ma(v) return not v.vars.ma_disabled and not v.vars.unarmed end
 function C.is_equipment(u) return C.utype(u).equipment == true end
 function C.is_hs(u) return u.type == "squad" and u.step == 1 end

@@ -13,7 +13,7 @@ local function unpossessed_equipment()
   for _, u in ipairs(C.on_map()) do
     -- a vehicle's mounted Weapon is part of it, no piece of its own
     if (u.type == "sw" and not u.vars.possessed_by and not u.vars.mounted_on) or u.type == "gun"
-      or (C.is_vehicle(u) and (u.vars.abandoned or (u.vars.immobile and not C.has_functioning_ma(u)))) then
+      or (C.is_vehicle(u) and not C.is_wreck(u) and (u.vars.abandoned or (u.vars.immobile and not C.has_functioning_ma(u)))) then
       out[#out + 1] = u
     end
   end
@@ -112,7 +112,7 @@ S.on_end("equipment", function()
     local set_dc = u.vars.set_dc and u.vars.hidden
     -- a vehicle's mounted Weapons, and the armor leader in it, go (or stay) with it
     if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on
-      and not C.crewing(u) then
+      and not C.crewing(u) and not C.is_wreck(u) then
       local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and u.vars.fortified)
       local ctrl = A.controller(u.hex, C.level(u)) or u.side
       -- [11.6072] what is removed, and the Equipment left on the map (an abandoned vehicle that

@@ -18,7 +18,7 @@ kessel.dice_table{ id = "escape_rb_afv", rule = "11.6063", bands = { { 2, "escap
 local function may_escape(u)
   -- a Personnel or vehicle unit [9.606] [11.6063]: a SW or Gun is Equipment, going (or not) with its
   -- possessor
-  if not (C.is_personnel(u) or C.is_vehicle(u)) then return false end
+  if not (C.is_personnel(u) or C.is_vehicle(u)) or C.is_wreck(u) then return false end
   if u.vars.prisoner_of then return false end   -- a prisoner's fate is 9.608's [11.608]
   if C.crewing(u) then return false end         -- an armor leader escapes in his vehicle's DR
   if C.pb() then
@@ -427,6 +427,7 @@ kessel.action{
       if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end
       if u.type == "sw" then return C.refuse(case, id .. " is a SW: it goes with the unit that holds it, or is dropped (drop = { ids })") end
       if u.vars.prisoner_of then return C.refuse(case, id .. " is a prisoner: it does not Escape (RePh step " .. (C.pb() and "9.608" or "11.608") .. " decides about it)") end
+      if C.is_wreck(u) then return C.refuse(case, id .. " is a wreck: it does not Escape") end
       if C.pb() and C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then
         return C.refuse(case, id .. " is " .. (u.vars.abandoned and "abandoned" or "Immobile") .. ": only a Personnel or Mobile-vehicle unit attempts Escape")
       end

@@ -95,7 +95,7 @@ function T.validate(a)
     if theirs then return theirs end
     if u.type == "gun" then return C.refuse("9.613", "a Gun can not be Shifted") end
     -- an abandoned vehicle is Equipment, with no crew to drive it (9.6141a may reman it later)
-    if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned)) then
+    if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u))) then
       return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle" .. (u.vars.abandoned and " (it is abandoned)" or ""))
     end
     if u.vars.shifted == C.var("date") then return C.refuse("9.613", id .. " already tried to Shift this CG Date") end

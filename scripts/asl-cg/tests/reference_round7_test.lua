@@ -165,3 +165,67 @@ kessel.test("case_9.6101_9.6113_a_leader_held_prisoner_is_not_retained", functio
   expect.eq(T.unit("gp").face.label, "8-1", "no Battle Hardening in British hands")
   expect.eq(T.unit("gp").vars.heroic, true)
 end)
+
+-- [11.606] [11.6062] the type of an Isolated Area counts MMC and vehicles, not a wreck: an area
+-- holding only a Russian burnt-out wreck is type A and becomes No Man's Land (it was type C,
+-- Controlled by the Russians); a German squad Guarding a Russian prisoner squad and a Russian
+-- prisoner leader make a type C German area (it was type D), and the prisoner leader is no enemy
+-- SMC that must Escape (he was made to roll) — his fate is 11.608's.
+kessel.test("case_11.606_a_wreck_or_a_prisoner_does_not_make_the_area_type", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "J5" } }, { hexes = { "C3", "C4" } } } },
+    units = { T.vehicle("wr", "russian", "T-34 M43", "J5", { vars = { wreck = "burnt_out" } }),
+      T.squad("g", "german", "4-6-7", "C3"),
+      T.squad("rp", "russian", "4-4-7r", "C3", { vars = { prisoner_of = "german", guarded_by = "g", unarmed = true } }),
+      T.leader("rlp", "russian", "8-0", "C4", { vars = { prisoner_of = "german", guarded_by = "g", unarmed = true } }) },
+    markers = { ctrl("russian", "J5") } }
+  local ev = T.resolve()
+  local areas = kessel.game.var("isolated_areas")
+  expect.eq(areas[1].type, "A", "a wreck is no vehicle of a side")
+  expect.eq(areas[2].type, "C", "the prisoners are the Guard's")
+  expect.eq(#kessel.markers.all{ kind = "control", side = "russian", placed = true }, 0, "J5 becomes No Man's Land")
+  expect.eq(T.unit("rlp").vars.must_escape, nil)
+  T.has_note(ev, "Isolated Area 2 (C3 C4): type C, Controlled by the german")
+  T.resolve()  -- 11.6063: no Escape DR for the prisoner
+  expect.eq(T.unit("rlp").location, "map")
+end)
+
+-- [9.6056] [9.609] a wreck is no unit of a side: a German burnt-out wreck in the British Setup Area
+-- makes no Escape DR, lets no crew out, is not Captured [9.6071], and does not Control its
+-- Location (9.605). Before, it "must attempt Escape", an Eliminated result created a German crew
+-- that escaped, and an Abandoned one was Captured by the British.
+kessel.test("case_9.6056_a_wreck_makes_no_escape_and_is_not_captured", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "C5", "H5", "H7" } } },
+    markers = { ctrl("german", "C5"), ctrl("british", "H5") },
+    units = { T.vehicle("wr", "german", "PzKpfw IVH", "H6", { vars = { wreck = "burnt_out" } }),
+      T.vehicle("wr2", "german", "PzKpfw IVH", "H7", { vars = { wreck = "burnt_out", immobile = true } }),
+      T.squad("g", "german", "4-6-7", "C5"), T.squad("b", "british", "6-4-8", "H5") } }
+  T.resolve()  -- 9.605
+  expect.eq(T.unit("wr").vars.reph.status, "wreck")
+  expect.eq(require("rules.areas").controller("H7", 0), nil, "a wreck Controls nothing")
+  local ok, r = kessel.act{ kind = "escape", units = { "wr" }, side = "german" }
+  expect.refused(ok, r, "9.606", "wr is a wreck: it does not Escape")
+  local ev = T.resolve()  -- 9.606
+  expect.eq(T.record(ev, "escape"), nil, "no Escape DR")
+  expect.eq(#kessel.units.all{ type = "crew" }, 0)
+  T.resolve()  -- 9.607
+  expect.eq(T.unit("wr").side, "german", "not Captured")
+  expect.eq(T.unit("wr").vars.captured, nil)
+  expect.eq(T.unit("wr").location, "map")
+end)
+
+-- [11.607] a wreck is not cleared to the Retained box, nor Retained by the side Controlling its
+-- Location (it was cleared with the units); [11.6063] one in an Isolated Area makes no Escape
+kessel.test("case_11.607_a_wreck_stays_on_the_map", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "J5", "J6" } } } },
+    units = { T.vehicle("wi", "russian", "T-34 M43", "J5", { vars = { wreck = "burnt_out" } }), T.squad("r", "russian", "4-4-7r", "J6"),
+      T.vehicle("wc", "german", "PzKpfw IVH", "C5", { vars = { wreck = "burnt_out" } }), T.squad("r2", "russian", "4-4-7r", "C5") } }
+  T.resolve()  -- 11.605-.606
+  for _, a in ipairs(kessel.legal("russian")) do
+    if a.kind == "escape" then expect.eq(a.units[1] ~= "wi", true, "no Escape offered to the wreck") end
+  end
+  T.resolve()  -- 11.6063
+  T.resolve()  -- 11.607
+  expect.eq(T.unit("wc").location, "map", "the wreck stays")
+  expect.eq(T.unit("wc").side, "german")
+  expect.eq(T.unit("r2").location, "pending", "the squad is cleared")
+end)
