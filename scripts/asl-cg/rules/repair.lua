@@ -15,7 +15,9 @@ local function retained(u) return u.location == "map" or u.location == "pending"
 local function weapons()
   local out = {}
   for _, u in ipairs(kessel.units.all()) do
-    if (u.type == "sw" or u.type == "gun" or u.vars.vehicular) and retained(u) then out[#out + 1] = u end
+    -- a Weapon mounted on a wreck is no Weapon of a side to repair or roll for [9.6142] [11.6132]
+    local on = u.vars.mounted_on and kessel.units.get(u.vars.mounted_on)
+    if (u.type == "sw" or u.type == "gun" or u.vars.vehicular) and retained(u) and not (on and C.is_wreck(on)) then out[#out + 1] = u end
   end
   return out
 end

@@ -229,3 +229,15 @@ kessel.test("case_11.607_a_wreck_stays_on_the_map", function()
   expect.eq(T.unit("wc").side, "german")
   expect.eq(T.unit("r2").location, "pending", "the squad is cleared")
 end)
+
+-- [9.6142] the malfunctioned MG mounted on a burnt-out wreck is no Retained Weapon to repair: no
+-- dr (one was made, and the MG of a wreck could be "repaired")
+kessel.test("case_9.6142_no_repair_dr_for_the_weapon_of_a_wreck", function()
+  T.setup{ step = "repair", vars = { date = "day_i" },
+    units = { T.vehicle("wr", "german", "PzKpfw IVH", "C5", { vars = { wreck = "burnt_out" } }),
+      T.sw("mg", "german", "MG", "C5", { vars = { mounted_on = "wr", vehicular = true, malfunctioned = true } }),
+      T.squad("g", "german", "4-6-7", "C5") } }
+  local ev = T.resolve()
+  expect.eq(T.record(ev, "weapon_repair"), nil, "no repair dr")
+  expect.eq(T.unit("mg").vars.malfunctioned, true)
+end)
