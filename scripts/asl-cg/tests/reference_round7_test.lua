@@ -241,3 +241,20 @@ kessel.test("case_9.6142_no_repair_dr_for_the_weapon_of_a_wreck", function()
   expect.eq(T.record(ev, "weapon_repair"), nil, "no repair dr")
   expect.eq(T.unit("mg").vars.malfunctioned, true)
 end)
+
+-- [9.6041] EXC: the Encircled Vulnerable crew of an Immobile German vehicle takes its 1TC with the
+-- DRM of the 9-1 armor leader in it ("leadership DRM may apply"), who makes no 1TC of his own
+-- and shares the crew's fate (our reading, as in an Escape). DR 8 +1 -1 = 8 vs morale 7: fails,
+-- the crew and the armor leader are Eliminated, the vehicle abandoned. Before, he rolled apart
+-- (one DR each), lent nothing, and stayed in the abandoned vehicle.
+kessel.test("case_9.6041_an_armor_leader_in_an_encircled_immobile_vehicle", function()
+  T.setup{ step = "encirclement", units = {
+    T.vehicle("v", "german", "PzKpfw IVH", "C3", { vars = { encircled = true, immobile = true, crew_morale = 7 } }),
+    T.leader("al", "german", "9-1", "C3", { type = "armor_leader", vars = { in_vehicle = "v", encircled = true } }) } }
+  kessel.inject_dice{ 4, 4, 1, 1 }
+  local ev = T.resolve()
+  T.has_note(ev, "v's Vulnerable crew takes a 1TC: DR 8+1-1 armor leader = 8 vs morale 7: fails")
+  expect.eq(T.unit("v").vars.abandoned, true)
+  expect.eq(T.unit("al").location, "eliminated")
+  expect.eq(T.note(ev, "al takes"), nil, "no 1TC of his own")
+end)
