@@ -129,7 +129,8 @@ function E.minefields(case)
     seen[m.hex] = true
     for _, u in ipairs(first and kessel.units.at(m.hex) or {}) do
       u = kessel.units.get(u.id)
-      if u.location == "map" and C.is_personnel(u) and not u.vars.prisoner_of then
+      -- an armor leader in a vehicle is not Infantry in the hex: he goes with its mine attack
+      if u.location == "map" and C.is_personnel(u) and not u.vars.prisoner_of and not C.crewing(u) then
         if u.vars.can_exit_clear then
           C.note(case, u.id .. " could leave " .. m.hex .. " without a mine attack: no NTC")
         elseif not E.task_check(u, 0, "minefield", case, "NTC (A-P minefield)") then
@@ -143,7 +144,7 @@ function E.minefields(case)
     if (m.kind == "ap_mine" or m.kind == "at_mine") and not noted[m.hex] then
       noted[m.hex] = true
       for _, v in ipairs(kessel.units.at(m.hex)) do
-        if C.is_vehicle(v) and not v.vars.immobile then
+        if C.is_vehicle(v) and not v.vars.immobile and not v.vars.abandoned and not C.is_wreck(v) then
           C.note(case, v.id .. " in a minefield: its mine attack (B28.4-.5) is resolved off-engine")
         end
       end

@@ -258,3 +258,21 @@ kessel.test("case_9.6041_an_armor_leader_in_an_encircled_immobile_vehicle", func
   expect.eq(T.unit("al").location, "eliminated")
   expect.eq(T.note(ev, "al takes"), nil, "no 1TC of his own")
 end)
+
+-- [9.6042] an NTC is for each Infantry unit in an A-P minefield hex: the armor leader inside a
+-- Mobile tank there takes none (he goes with the tank's mine attack, noted for the GM); a wreck
+-- there gets no mine-attack note. Before, he took an NTC as if on foot.
+kessel.test("case_9.6042_an_armor_leader_in_a_vehicle_takes_no_ntc", function()
+  T.setup{ step = "encirclement", units = {
+      T.vehicle("v", "german", "PzKpfw IVH", "C3"),
+      T.leader("al", "german", "9-1", "C3", { type = "armor_leader", vars = { in_vehicle = "v" } }),
+      T.vehicle("wr", "german", "PzKpfw IVH", "C3", { vars = { wreck = "burnt_out" } }),
+      T.squad("g", "german", "4-6-7", "C3") },
+    valued = { { kind = "ap_mine", side = "british", hex = "C3", value = { strength = 6 } } } }
+  kessel.inject_dice{ 3, 3 }
+  local ev = T.resolve()
+  T.has_note(ev, "g takes a NTC")
+  expect.eq(T.note(ev, "al takes"), nil, "no NTC for the armor leader in the tank")
+  T.has_note(ev, "v in a minefield: its mine attack")
+  expect.eq(T.note(ev, "wr in a minefield"), nil)
+end)
