@@ -276,3 +276,29 @@ kessel.test("case_9.6042_an_armor_leader_in_a_vehicle_takes_no_ntc", function()
   T.has_note(ev, "v in a minefield: its mine attack")
   expect.eq(T.note(ev, "wr in a minefield"), nil)
 end)
+
+-- [9.613] a German tank with a 9-1 armor leader in it Shifts from Setup Area A to B. Final DR 12:
+-- "All units, Inherent crews and Equipment Eliminated", the armor leader too. Then a second
+-- tank, Shifted with Casualties (DR 11), is Eliminated on dr 5 and its crew survives its CS DR:
+-- the armor leader in it leaves with the crew and arrives in B. Before, each armor leader was
+-- left behind, alone, in Setup Area A.
+kessel.test("case_9.613_an_armor_leader_shares_his_vehicles_shift", function()
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "C9", "M6" } }, areas = { A1 = { "A1" } } },
+    markers = { ctrl("german", "C3"), ctrl("german", "C9"), ctrl("british", "M6") },
+    units = { T.vehicle("t1", "german", "PzKpfw IVH", "C3"), T.leader("a1", "german", "9-1", "C3", { type = "armor_leader", vars = { in_vehicle = "t1" } }),
+      T.vehicle("t2", "german", "PzKpfw IVH", "C9", { vars = { cs = 7 } }), T.leader("a2", "german", "8-1", "C9", { type = "armor_leader", vars = { in_vehicle = "t2" } }),
+      T.squad("g", "german", "4-6-7", "C3"), T.squad("g9", "german", "4-6-7", "C9"), T.squad("b", "british", "6-4-8", "M6") },
+    vars = { date = "day_i", entry_areas = { german = { A1 = true } } } }
+  for _ = 1, 8 do T.resolve() end
+  expect.eq(kessel.game.step().id, "shift")
+  kessel.inject_dice{ 6, 6 }
+  expect.accepted(kessel.act{ kind = "shift", units = { "t1" }, to = "B", side = "german" })
+  expect.eq(T.unit("t1").location, "eliminated")
+  expect.eq(T.unit("a1").location, "eliminated", "all units and Inherent crews")
+  kessel.inject_dice{ 5, 6, 5, 2, 2 }  -- DR 11: casualties; dr 5: t2 Eliminated; CS DR 4 < 7
+  expect.accepted(kessel.act{ kind = "shift", units = { "t2" }, to = "A", side = "german" })
+  expect.eq(T.unit("t2").location, "eliminated")
+  expect.eq(T.unit("a2").location, "map")
+  expect.eq(T.unit("a2").vars.reph.area, "A", "with the surviving crew")
+  expect.eq(T.unit("a2").vars.in_vehicle, nil)
+end)
