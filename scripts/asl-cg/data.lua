@@ -202,7 +202,7 @@ record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leade
 record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text)")
 record("rg_record", "list", "the German RG Purchase Record; an Initial Scenario's OB lists its RG here with given = true (I1-I3 with strength F or D) [9.6178] [9.6181]")
 record("entry_order", "table", "the Entry Areas of each side in order along the map edge, for the 'next' Entry Area of a Shift [9.613]")
-record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given [11.6063]")
+record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given (else found on the map: the nearest hex the side Controls outside the listed Isolated Areas) [11.6063]")
 
 kessel.scenario_var{ id = "balance_drm", type = "table", default = {},
   description = "CPP Replenishment balance DRM per side (RB CG balance 11.32, not in the text) [11.616]" }

@@ -99,6 +99,23 @@ local function distance_to_friendly(side, hex)
   return best
 end
 
+-- RB: distance from a hex to the nearest friendly-Controlled hex (ground level) that is in no
+-- listed Isolated Area [11.6063], and that hex; nil when there is none within two hexes
+local function nearest_friendly_hex(side, from)
+  local iso = {}
+  for _, a in ipairs(C.var("isolated_areas", {}) or {}) do
+    for _, h in ipairs(a.hexes or {}) do iso[h] = true end
+  end
+  local best, where
+  for _, h in ipairs(kessel.hex.range(from, 2)) do
+    if h ~= from and not iso[h] and kessel.hex.valid(h) and A.controller(h, 0) == side then
+      local d = kessel.hex.distance(from, h)
+      if best == nil or d < best or (d == best and h < where) then best, where = d, h end
+    end
+  end
+  return best, where
+end
+
 -- the DRM of one Escape DR for a stack [9.606] [11.6063]; returns total and the list of reasons
 function X.drm(units)
   local mods, total = {}, 0
@@ -116,9 +133,17 @@ function X.drm(units)
   else
     if first.side == "russian" and not vehicle then add(-1, "11.6063", "Russian") end
     if smc_alone then add(-1, "11.6063", "lone surviving SMC") end
+    -- the players' count (var `friendly_distance`) when given, else the nearest hex the side
+    -- Controls (its units alone, or its Control marker) outside every listed Isolated Area: before,
+    -- without the var these DRM were silently left out
     local near = C.var("friendly_distance", {})[first.id]
-    if near and near <= 2 then add(-1, "11.6063", "<= 2 hexes from a friendly-Controlled non-Isolated hex") end
-    if near and near <= 1 then add(-1, "11.6063", "adjacent to a friendly-Controlled non-Isolated hex") end
+    local at = ""
+    if near == nil then
+      local d, h = nearest_friendly_hex(first.side, first.hex)
+      if d then near, at = d, " (" .. h .. ")" end
+    end
+    if near and near <= 2 then add(-1, "11.6063", "<= 2 hexes from a friendly-Controlled non-Isolated hex" .. at) end
+    if near and near <= 1 then add(-1, "11.6063", "adjacent to a friendly-Controlled non-Isolated hex" .. at) end
   end
   if not smc_alone then
     local best = 0

@@ -302,3 +302,24 @@ kessel.test("case_9.613_an_armor_leader_shares_his_vehicles_shift", function()
   expect.eq(T.unit("a2").vars.reph.area, "A", "with the surviving crew")
   expect.eq(T.unit("a2").vars.in_vehicle, nil)
 end)
+
+-- [11.6063] the Escape DRM "-1 if <= 2 hexes from a friendly-Controlled non-Isolated hex" and "-1
+-- if adjacent" are found on the map when the players give no count: the Russian squad Isolated
+-- in J5 is adjacent to K5, held by a non-Isolated Russian squad: -1 Russian, -1 within two, -1
+-- adjacent, +1 squad = -2. Another in C5 has a Russian Control marker two hexes off (C7): -1
+-- within two only. Before, without the var `friendly_distance` both DRM were left out.
+kessel.test("case_11.6063_friendly_controlled_hexes_near_the_escapee_are_found", function()
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct", isolated_areas = { { hexes = { "J5" } }, { hexes = { "C5" } } } },
+    units = { T.squad("r", "russian", "4-4-7r", "J5", { vars = { isolated = true } }), T.squad("rk", "russian", "4-4-7r", "K5"),
+      T.squad("rc", "russian", "4-4-7r", "C5", { vars = { isolated = true } }) },
+    markers = { ctrl("russian", "C7") } }
+  kessel.inject_dice{ 4, 4 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "r" }, side = "russian" }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").drm, -2)
+  T.has_note(ev, "adjacent to a friendly-Controlled non-Isolated hex (K5)")
+  kessel.inject_dice{ 4, 4 }
+  ok, ev = kessel.act{ kind = "escape", units = { "rc" }, side = "russian" }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").drm, -1, "-1 Russian, -1 within two hexes, +1 squad")
+end)
