@@ -44,6 +44,21 @@ local function pb_recall(v, case)
   end
 end
 
+-- [9.6141b] PB names a "Front-Line hex" without defining it (RB's Front Line is its Perimeter's
+-- edge [11.605]); our reading, when the vehicle var `front_line` does not say: a hex of a friendly
+-- Setup Area next to a No-Man's-Land hex or a hex of the enemy's Setup Area (the edge the two
+-- sides face each other across). Before, without the var the +1 was never applied.
+function R.pb_front_line(v)
+  if v.location ~= "map" then return false end
+  local st = kessel.game.var("setup_areas")
+  if not (st and st.hexes) or st.hexes[v.hex] ~= v.side then return false end
+  for _, n in ipairs(kessel.hex.neighbors(v.hex)) do
+    local c = st.hexes[n]
+    if c == "nml" or c == C.other(v.side) then return true end
+  end
+  return false
+end
+
 -- a vehicle's repair steps [9.6141] / [11.6131]
 function R.vehicles(case)
   if not C.pb() then
@@ -74,7 +89,9 @@ function R.vehicles(case)
         if v.vars.isolated then m.add(1, "Isolated") end
         if v.vars.nonqualified then m.add(1, "only Non-Qualified Use") end
         if C.pb() then
-          if v.vars.front_line then m.add(1, "in a Front-Line hex") end
+          local front = v.vars.front_line
+          if front == nil then front = R.pb_front_line(v) end
+          if front then m.add(1, "in a Front-Line hex" .. (v.vars.front_line == nil and " (its Setup Area's edge, next to No Man's Land or the enemy's area)" or "")) end
         else
           -- the armor leader in it (as in an Escape DR [11.6063]), or the vehicle var when given
           local al = v.vars.armor_leader_drm

@@ -323,3 +323,24 @@ kessel.test("case_11.6063_friendly_controlled_hexes_near_the_escapee_are_found",
   expect.accepted(ok, ev)
   expect.eq(T.record(ev, "escape").drm, -1, "-1 Russian, -1 within two hexes, +1 squad")
 end)
+
+-- [9.6141b] "+1 if in a Front-Line hex": PB does not define the Front Line; read as a hex of the
+-- vehicle's own Setup Area next to No Man's Land or the enemy's Setup Area. An immobilized German
+-- tank in E5 (German area, next to the No-Man's-Land hex F5) rolls with +1; one in B5 (deep in
+-- the area) with none; both have +1 for their Isolated area. Before, the +1 needed a var no scenario sets and was never applied.
+kessel.test("case_9.6141_the_front_line_drm_is_found_on_the_map", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "C5", "H5" } } },
+    markers = { ctrl("german", "C5"), ctrl("british", "H5") },
+    units = { T.vehicle("tf", "german", "PzKpfw IVH", "E5", { vars = { immobile = true } }),
+      T.vehicle("tb", "german", "PzKpfw IVH", "B5", { vars = { immobile = true } }),
+      T.squad("g", "german", "4-6-7", "C5"), T.squad("b", "british", "6-4-8", "H5") },
+    vars = { date = "day_i" } }
+  T.resolve()  -- 9.605
+  expect.eq(kessel.game.var("setup_areas").hexes.F5, "nml")
+  while kessel.game.step().id ~= "repair" do T.resolve() end
+  kessel.inject_dice{ 2, 2 }
+  local ev = T.resolve()
+  T.has_note(ev, "tf Immobilization repair dr 2+2: no change")
+  T.has_note(ev, "in a Front-Line hex")
+  T.has_note(ev, "tb Immobilization repair dr 2+1: no change")
+end)
