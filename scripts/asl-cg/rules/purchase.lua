@@ -337,6 +337,13 @@ function P.validate_fort(a)
       end
     end
   end
+  -- [9.62021] [9.62022] a new Fortification sets up in the Setup Area of its side: a hex given with
+  -- the purchase must be in one of the buyer's Setup Areas (one in the enemy's area or in No Man's
+  -- Land was accepted); an Isolated area's Locations are its Isolated ones [9.62021]
+  if a.hex and A.stored() and a.item ~= "san_increase" and a.item ~= "starshell_increase"
+    and not A.area_at(side, a.hex, a.level or 0) then
+    return C.refuse("9.62022", a.hex .. " is in no " .. side .. " Setup Area: a new Fortification sets up in its side's Setup Area")
+  end
   -- note f: an Isolated Location is one of an Isolated Setup Area [9.6052], occupied or not, or
   -- one holding an Isolated unit (an upper-level Location [9.6057])
   if (a.item == "ap_mine" or a.item == "at_mine") and a.hex then

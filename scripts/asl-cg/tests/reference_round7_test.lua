@@ -344,3 +344,20 @@ kessel.test("case_9.6141_the_front_line_drm_is_found_on_the_map", function()
   T.has_note(ev, "in a Front-Line hex")
   T.has_note(ev, "tb Immobilization repair dr 2+1: no change")
 end)
+
+-- [9.619] [9.62022] a Fortification bought for a hex sets up in a Setup Area of the buyer: British
+-- A-P mines for the German area's H8 or the No-Man's-Land hex E5, a German foxhole for the British
+-- area's C3, are refused; mines for the British area's C4 are bought. Before, all were accepted.
+kessel.test("case_9.62022_a_fortification_sets_up_in_its_sides_setup_area", function()
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 20, german = 20 },
+    setup_areas = { hexes = { C3 = "british", C4 = "british", H8 = "german", E5 = "nml" },
+      areas = { british = { { id = "A", hexes = { "C3", "C4" } } }, german = { { id = "A", hexes = { "H8" } } } } } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", item = "ap_mine", hex = "H8", side = "british" }
+  expect.refused(ok, r, "9.62022", "H8 is in no british Setup Area")
+  ok, r = kessel.act{ kind = "buy_fortification", item = "ap_mine", hex = "E5", side = "british" }
+  expect.refused(ok, r, "9.62022", "E5 is in no british Setup Area")
+  ok, r = kessel.act{ kind = "buy_fortification", item = "foxhole_1s", hex = "C3", side = "german" }
+  expect.refused(ok, r, "9.62022", "C3 is in no german Setup Area")
+  expect.accepted(kessel.act{ kind = "buy_fortification", item = "ap_mine", hex = "C4", side = "british" })
+  expect.accepted(kessel.act{ kind = "buy_fortification", item = "foxhole_1s", hex = "H8", side = "german" })
+end)
