@@ -16,6 +16,8 @@ kessel.constant("cvp", { squad = 2, hs = 1, crew = 1, leader = 1, armor_leader =
 -- the Casualty VP a counter is worth (a half-squad counts as such)
 function P.cvp(u)
   local t = kessel.game.constant("cvp")
+  -- a wreck was lost already: Eliminating it (a rubbled building [9.6095]) is no new casualty
+  if C.is_wreck(u) then return 0 end
   return (u.type == "squad" and u.step == 1) and t.hs or (t[u.type] or 0)
 end
 

@@ -137,7 +137,8 @@ S.on_end("armor_withdrawal", function()
   local platoons = {}
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     local p = v.vars.platoon
-    if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in then
+    if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in
+      and not C.is_wreck(v) then
       -- a Captured AFV is part of its own (the enemy's) platoon, rolled for by its captor
       local origin = v.vars.captured and v.vars.original_side or v.side
       local key = v.side .. ":" .. origin .. ":" .. tostring(p)

@@ -361,3 +361,18 @@ kessel.test("case_9.62022_a_fortification_sets_up_in_its_sides_setup_area", func
   expect.accepted(kessel.act{ kind = "buy_fortification", item = "ap_mine", hex = "C4", side = "british" })
   expect.accepted(kessel.act{ kind = "buy_fortification", item = "foxhole_1s", hex = "H8", side = "german" })
 end)
+
+-- [11.6142] [11.616] a platoon's burnt-out wreck is no "remaining AFV": a Withdrawn result (dr 6)
+-- Eliminates the platoon's Mobile tank, not the wreck, and the German CVP lost in this RePh count
+-- the tank alone (3). Before, the wreck was Eliminated too and counted 3 CVP more for the CPP DRM.
+kessel.test("case_11.6142_a_wreck_is_no_remaining_afv_of_its_platoon", function()
+  local pl = { platoon = "1", platoon_on_map = true }
+  T.setup{ module = "rb", step = "armor_withdrawal", vars = { date = "19oct" },
+    units = { T.vehicle("t1", "german", "PzKpfw IVH", "C3", { vars = pl }),
+      T.vehicle("wr", "german", "PzKpfw IVH", "C4", { vars = { platoon = "1", platoon_on_map = true, wreck = "burnt_out" } }) } }
+  kessel.inject_dice{ 6 }
+  T.resolve()
+  expect.eq(T.unit("t1").location, "eliminated")
+  expect.eq(T.unit("wr").location, "map", "the wreck stays")
+  expect.eq(kessel.game.var("reph_cvp_lost").german, 3)
+end)
