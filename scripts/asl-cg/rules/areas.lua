@@ -38,7 +38,7 @@ function A.occupier(hex, level)
   local sides, n, last = {}, 0, nil
   for _, u in ipairs(kessel.units.at(hex)) do
     if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
-      and not u.vars.abandoned and not C.is_wreck(u) then
+      and not u.vars.abandoned and not C.is_wreck(u) and not (C.is_vehicle(u) and u.vars.bypass) then
       if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
     end
   end
@@ -366,7 +366,17 @@ function A.classify_unit(u, st)
       if mine and mine.isolated then status, why = "isolated", "9.6052"
       elseif mine then status, why = "retained", "9.6055"
       elseif not mobile then
-        if u.type == "gun" or (C.is_vehicle(u) and C.has_functioning_ma(u) and not u.vars.abandoned) then
+        if C.is_vehicle(u) and u.vars.bypass and C.has_functioning_ma(u) and not u.vars.abandoned
+          and st.ctrl and st.ctrl[u.hex] == C.other(u.side) then
+          -- the chart: a crewed Immobile vehicle with functioning MA "in Bypass of an enemy-Controlled
+          -- Strategic Location" is Captured (or Eliminated) by the enemy in 9.6071 (it stayed in
+          -- place, its side's; a vehicle in Bypass does not occupy the building Location it skirts)
+          status, why = "enemy_area", "9.6071"
+          kessel.emit.unit_var(u.id, "reph", { status = status, why = why, class = cls, bypass = true })
+          C.note(why, u.id .. " (Immobile, in Bypass of the " .. C.other(u.side) .. "-Controlled Strategic Location " .. u.hex
+            .. "): the " .. C.other(u.side) .. " takes it in 9.6071")
+          return
+        elseif u.type == "gun" or (C.is_vehicle(u) and C.has_functioning_ma(u) and not u.vars.abandoned) then
           status, why = "in_place", "9.6056"
         elseif cls == "nml" or cls == "ut" then
           local manned = not u.vars.abandoned

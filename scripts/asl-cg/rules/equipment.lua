@@ -13,7 +13,8 @@ local function unpossessed_equipment()
   for _, u in ipairs(C.on_map()) do
     -- a vehicle's mounted Weapon is part of it, no piece of its own
     if (u.type == "sw" and not u.vars.possessed_by and not u.vars.mounted_on) or u.type == "gun"
-      or (C.is_vehicle(u) and not C.is_wreck(u) and (u.vars.abandoned or (u.vars.immobile and not C.has_functioning_ma(u)))) then
+      or (C.is_vehicle(u) and not C.is_wreck(u) and (u.vars.abandoned or (u.vars.immobile and not C.has_functioning_ma(u))
+        or (u.vars.reph and u.vars.reph.bypass))) then
       out[#out + 1] = u
     end
   end
@@ -35,8 +36,8 @@ function Q.possession()
       kessel.emit.unit_var(w.id, "original_side", w.side)
       if C.is_vehicle(w) then C.capture_mounted(w, owner) end
       C.note("9.6071", w.id .. " is Captured and Retained by the " .. owner)
-      if C.is_vehicle(w) and w.vars.immobile and not C.has_functioning_ma(w) and not w.vars.abandoned
-        and not w.vars.unarmed and not w.vars.crewless then
+      if C.is_vehicle(w) and w.vars.immobile and (not C.has_functioning_ma(w) or (w.vars.reph and w.vars.reph.bypass))
+        and not w.vars.abandoned and not w.vars.unarmed and not w.vars.crewless then
         C.note("9.6071", w.id .. "'s Inherent crew is Captured too")
         -- an armor leader in it is with its crew and shares its fate (as in an Escape [9.606]):
         -- he is Captured with the crew (our reading; no Guard takes him into 9.608, so he is

@@ -376,3 +376,22 @@ kessel.test("case_11.6142_a_wreck_is_no_remaining_afv_of_its_platoon", function(
   expect.eq(T.unit("wr").location, "map", "the wreck stays")
   expect.eq(kessel.game.var("reph_cvp_lost").german, 3)
 end)
+
+-- [9.6056 chart] a crewed, Immobile German tank with functioning MA in Bypass of the Strategic
+-- Location E5, which a British squad holds: the British Capture it in 9.6071, its Inherent crew
+-- too (the chart's "in Bypass of enemy-Controlled Strategic Location"). A vehicle in Bypass does
+-- not occupy the building Location, so E5 is British. Before, the tank "stayed in place", German,
+-- and its presence left E5 to nobody's Control.
+kessel.test("case_9.6056_an_immobile_vehicle_in_bypass_of_an_enemy_strategic_location_is_captured", function()
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "B5", "E5" } } },
+    units = { T.vehicle("pz", "german", "PzKpfw IVH", "E5", { vars = { immobile = true, bypass = true } }),
+      T.squad("b", "british", "6-4-8", "E5"), T.squad("g", "german", "4-6-7", "B5") } }
+  local ev = T.resolve()  -- 9.605
+  expect.eq(kessel.game.var("setup_areas").ctrl.E5, "british")
+  T.has_note(ev, "pz (Immobile, in Bypass of the british-Controlled Strategic Location E5)")
+  T.resolve()  -- 9.606
+  ev = T.resolve()  -- 9.607
+  expect.eq(T.unit("pz").side, "british")
+  expect.eq(T.unit("pz").vars.captured, true)
+  T.has_note(ev, "pz's Inherent crew is Captured too")
+end)
