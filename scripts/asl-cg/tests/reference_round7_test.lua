@@ -395,3 +395,28 @@ kessel.test("case_9.6056_an_immobile_vehicle_in_bypass_of_an_enemy_strategic_loc
   expect.eq(T.unit("pz").vars.captured, true)
   T.has_note(ev, "pz's Inherent crew is Captured too")
 end)
+
+-- [9.602] item 6: hidden entrenchments are placed on-map with the hidden units and Equipment;
+-- other still-hidden Fortifications need not be: a hidden German foxhole in C3 is shown to the
+-- British, a hidden German A-P minefield in C4 stays hidden. Before, the foxhole stayed hidden
+-- (until 9.6073 in a British area, for good in a German one). RB's 11.602 reveals none.
+kessel.test("case_9.602_hidden_entrenchments_are_placed_on_the_map", function()
+  T.setup{ step = "markers", valued = {
+    { kind = "foxhole", side = "german", hex = "C3", value = { hidden = true, fortification = true, squads = 1 } },
+    { kind = "ap_mine", side = "german", hex = "C4", value = { hidden = true, fortification = true, strength = 6 } } } }
+  local function seen(kind)
+    for _, m in ipairs(kessel.game.view("british").markers) do if m.kind == kind then return true end end
+    return false
+  end
+  expect.eq(seen("foxhole"), false)
+  local ev = T.resolve()
+  T.has_note(ev, "foxhole in C3 (hidden) is placed on the map")
+  expect.eq(seen("foxhole"), true, "the British see the foxhole")
+  expect.eq(seen("ap_mine"), false, "the minefield stays hidden")
+  T.setup{ module = "rb", step = "markers", valued = {
+    { kind = "foxhole", side = "german", hex = "C3", value = { hidden = true, fortification = true, squads = 1 } } } }
+  T.resolve()
+  local shown = false
+  for _, m in ipairs(kessel.game.view("russian").markers) do if m.kind == "foxhole" then shown = true end end
+  expect.eq(shown, false, "RB: still-hidden Fortifications need not be revealed [11.602]")
+end)
