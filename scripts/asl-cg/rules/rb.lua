@@ -199,7 +199,10 @@ function RB.validate_removal(a)
   -- all mines of a Location are one item ("all mines are considered the same type"): one attempt
   -- at any of them is the attempt for all of them
   local function is_mine(x) return x.kind == "ap_mine" or x.kind == "at_mine" end
-  local function tried(x) return type(x.value) == "table" and x.value.removal_tried end
+  -- "per each such Location per completion of this RePh step": the mark holds the CG Day of the
+  -- attempt, so a later RePh (a campaign carries the markers) may try again; it was a plain
+  -- `true`, and every later RePh refused the item as tried
+  local function tried(x) return type(x.value) == "table" and x.value.removal_tried ~= nil and x.value.removal_tried == C.var("date") end
   if tried(m) then return C.refuse("11.615", "one attempt per item per Location") end
   if is_mine(m) then
     for _, x in ipairs(kessel.markers.at(m.hex)) do
@@ -270,7 +273,7 @@ kessel.action{
         local same = x.id == m.id or ((m.kind == "ap_mine" or m.kind == "at_mine") and (x.kind == "ap_mine" or x.kind == "at_mine") and x.hex == m.hex)
         if same then
           local v = type(x.value) == "table" and C.copy(x.value) or { value = x.value }
-          v.removal_tried = true
+          v.removal_tried = C.var("date")
           kessel.emit.marker_value(x.id, v)
         end
       end

@@ -420,3 +420,18 @@ kessel.test("case_9.602_hidden_entrenchments_are_placed_on_the_map", function()
   for _, m in ipairs(kessel.game.view("russian").markers) do if m.kind == "foxhole" then shown = true end end
   expect.eq(shown, false, "RB: still-hidden Fortifications need not be revealed [11.602]")
 end)
+
+-- [11.615] "Only one attempt may be made per item per Location per completion of this RePh step":
+-- wire the Germans failed to remove in the 18 October RePh (the campaign carried the marker) may
+-- be rolled for again in the 19 October RePh, once. Before, the mark stayed and every later RePh
+-- refused it as already tried.
+kessel.test("case_11.615_one_attempt_per_completion_of_the_step", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "19oct" },
+    markers = { ctrl("german", "C3") }, valued = { { kind = "wire", side = "russian", hex = "C3", value = { removal_tried = "18oct" } } } }
+  local wire
+  for _, m in ipairs(kessel.markers.all{ kind = "wire" }) do wire = m.id end
+  kessel.inject_dice{ 5 }
+  expect.accepted(kessel.act{ kind = "remove_fortification", side = "german", marker = wire })
+  local ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = wire }
+  expect.refused(ok, r, "11.615", "one attempt")
+end)
