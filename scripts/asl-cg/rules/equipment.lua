@@ -195,11 +195,18 @@ local function freed(p, case)
   if C.is_mmc(p) then
     local face = kessel.game.constant("conscript")[p.side]
     local faces = C.squad_faces(face, p.side)
+    local hs = p.step == 1 or p.type == "crew"
     if p.type == "squad" then
       kessel.emit.change_unit(p.id, { faces = faces })
       kessel.emit.unit_var(p.id, "squad_face", face)
+    elseif p.type == "crew" then
+      -- a crew is an MMC of half-squad size: "of the same size" is a Green/Conscript half-squad
+      -- (our reading; there is no Conscript crew). Before, the note said it was Replaced and the
+      -- crew stayed a crew
+      kessel.emit.change_unit(p.id, { type = "squad", faces = faces, step = 1 })
+      kessel.emit.unit_var(p.id, "squad_face", face)
     end
-    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (p.step == 1 and " half-squad" or "") .. (C.pb() and " (Green/Conscript)" or " (Conscript)"))
+    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (hs and " half-squad" or "") .. (C.pb() and " (Green/Conscript)" or " (Conscript)"))
   else
     C.note(case, p.id .. " is freed")
   end

@@ -435,3 +435,21 @@ kessel.test("case_11.615_one_attempt_per_completion_of_the_step", function()
   local ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = wire }
   expect.refused(ok, r, "11.615", "one attempt")
 end)
+
+-- [9.608] a freed unarmed MMC is Replaced by a Green/Conscript MMC "of the same size": a freed
+-- German crew (an MMC of half-squad size) becomes a 4-3-6's half-squad. Before, the note said it
+-- was Replaced by a 4-3-6 and the crew stayed a crew.
+kessel.test("case_9.608_a_freed_crew_is_replaced_by_a_conscript_half_squad", function()
+  T.setup{ step = "prisoners", map = { tags = { strategic = { "C5", "J5" } } },
+    units = { T.squad("b", "british", "6-4-8", "H5", { vars = { isolated = true } }),
+      T.crew("gc", "german", "H5", { vars = { prisoner_of = "british", guarded_by = "b", unarmed = true } }),
+      T.squad("g", "german", "4-6-7", "C5") },
+    vars = { date = "day_i", setup_areas = { hexes = { C5 = "german", H5 = "british" }, ctrl = {},
+      areas = { german = { { id = "A", hexes = { "C5" } } }, british = { { id = "A", hexes = { "H5" }, isolated = true } } } } } }
+  local ok, ev = kessel.act{ kind = "prisoner", unit = "gc", choice = "free", side = "british" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "gc is freed and Replaced by a 4-3-6 half-squad")
+  expect.eq(T.unit("gc").type, "squad")
+  expect.eq(T.unit("gc").step, 1)
+  expect.eq(T.C.squad_face(T.unit("gc")), "4-3-6")
+end)
