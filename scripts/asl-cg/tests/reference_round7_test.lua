@@ -453,3 +453,19 @@ kessel.test("case_9.608_a_freed_crew_is_replaced_by_a_conscript_half_squad", fun
   expect.eq(T.unit("gc").step, 1)
   expect.eq(T.C.squad_face(T.unit("gc")), "4-3-6")
 end)
+
+-- a GM's typo in the scenario records: a negative CVP, SAN or CPP count is refused at `kessel
+-- check`, citing the case (a German `cvp_lost = -20` passed and made 9.6162 compare against a
+-- negative loss), and the RB winner's leader-hardening DRM is 0, -1 or -2 [11.6113]
+kessel.test("case_9.6_negative_counts_in_the_scenario_records_are_refused", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", vars = { date = "dawn", cvp_lost = { german = -20, british = 4 }, san = { british = -3 }, cpp = { german = -1 } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[9.6162] scenario var `cvp_lost`: the german value -20 is below zero", 1, true), text)
+  expect.truthy(text:find("[9.6122] scenario var `san`: the british value -3 is below zero", 1, true), text)
+  expect.truthy(text:find("[9.616] scenario var `cpp`: the german value -1 is below zero", 1, true), text)
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", leader_hardening_drm = { german = -3 }, balance_drm = { russian = -2 } } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.6113] scenario var `leader_hardening_drm`: the german value -3 is not 0, -1 or -2", 1, true), text)
+  expect.falsy(text:find("balance_drm", 1, true), "a balance DRM may be negative")
+end)
