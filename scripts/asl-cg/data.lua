@@ -110,7 +110,7 @@ kessel.word_table{ id = "pb_reinforcements", rows = { "night_ii", "night_iii", "
       r("sw", "LMG", 4), r("sw", "PIAT", 2), r("sw", "FT"), r("vehicle", "Sherman V (DD)") }, 15 },
     { nil, {}, 15 },
     { "TT14", { r("squad", "4-5-8", 10), r("squad", "4-5-7", 15), r("crew", "2-2-8"), r("leader", "9-1"), r("leader", "8-1"),
-      r("leader", "8-0"), r("leader", "7-0", 2), r("sw", "HMG", 2), r("sw", "MMG", 2), r("sw", "LMG", 4), r("sw", "51 MTR", 2),
+      r("leader", "8-0"), r("leader", "7-0", 2), r("sw", "dm HMG", 2), r("sw", "dm MMG", 2), r("sw", "LMG", 4), r("sw", "51 MTR", 2),
       r("sw", "PIAT", 4), r("vehicle", "Churchill VII", 6), r("vehicle", "Stuart V(a)", 3), r("vehicle", "Carrier C", 3),
       r("vehicle", "Carrier 3 in."), r("vehicle", "Lloyd Carrier"), r("gun", "57L AT") }, 10 },
   } }

@@ -469,3 +469,34 @@ kessel.test("case_9.6_negative_counts_in_the_scenario_records_are_refused", func
   expect.truthy(text:find("[11.6113] scenario var `leader_hardening_drm`: the german value -3 is not 0, -1 or -2", 1, true), text)
   expect.falsy(text:find("balance_drm", 1, true), "a balance DRM may be negative")
 end)
+
+-- [9.6152] the Dusk allotment, counter by counter as the table gives it (TT14): ten 4-5-8, fifteen
+-- 4-5-7, a 2-2-8 crew, five leaders, two dm HMG and two dm MMG (the HMG and MMG were made
+-- assembled: the table lists them dismantled), four LMG, two 51 MTR, four PIAT, fourteen
+-- vehicles, a 57L AT Gun and 10 FPP
+kessel.test("case_9.6152_the_dusk_allotment", function()
+  T.setup{ step = "reinforcements", vars = { date = "dusk" } }
+  local ev = T.resolve()
+  local n = {}
+  for _, u in ipairs(kessel.units.all{ side = "british" }) do
+    local k = u.type == "sw" and u.face.weapon or (u.type == "vehicle" and u.face.name) or (u.type == "gun" and u.face.weapon)
+      or (u.type == "squad" and T.C.squad_face(u)) or (u.face and u.face.label) or u.type
+    n[k] = (n[k] or 0) + 1
+  end
+  expect.eq(n["4-5-8"], 10)
+  expect.eq(n["4-5-7"], 15)
+  expect.eq(n.crew, 1)
+  expect.eq(n["dm HMG"], 2)
+  expect.eq(n["dm MMG"], 2)
+  expect.eq(n.HMG, nil)
+  expect.eq(n.LMG, 4)
+  expect.eq(n["51 MTR"], 2)
+  expect.eq(n.PIAT, 4)
+  expect.eq(n["Churchill VII"], 6)
+  expect.eq(n["Stuart V(a)"], 3)
+  expect.eq(n["Carrier C"], 3)
+  expect.eq(n["57L AT"], 1)
+  expect.eq(n["7-0"], 2)
+  expect.eq(T.record(ev, "reinforcements").fpp, 10)
+  expect.eq(T.record(ev, "reinforcements").area, "TT14")
+end)
