@@ -500,3 +500,27 @@ kessel.test("case_9.6152_the_dusk_allotment", function()
   expect.eq(T.record(ev, "reinforcements").fpp, 10)
   expect.eq(T.record(ev, "reinforcements").area, "TT14")
 end)
+
+-- [9.6152] Notes 1 and 3 (Dawn): the two 2-2-8 crews of the 57L AT Guns arrive with the Guns (Note
+-- 1 lets them set up in any non-Isolated British Setup Area; Guns Manhandled on from Z28 need
+-- them there). Before, they were put with the squads in Setup Area A, the Guns in B.
+kessel.test("case_9.6152_the_dawn_gun_crews_arrive_with_their_guns", function()
+  local areas = { hexes = {}, areas = { british = { { id = "A", hexes = { "C3", "C4" } }, { id = "B", hexes = { "C19", "C21" } } }, german = {} } }
+  T.setup{ map = { rows = 24 }, step = "reinforcements", vars = { date = "dawn", setup_areas = areas } }
+  T.resolve()
+  local crews = 0
+  for _, u in ipairs(kessel.units.all{ side = "british", type = "crew" }) do
+    crews = crews + 1
+    expect.eq(u.hex, "C21", "with the Guns")
+    expect.eq(u.vars.reph.area, "B")
+  end
+  expect.eq(crews, 2)
+  -- no Setup Area with a hex numbered 20 or more: Guns and crews enter at Z28
+  T.setup{ map = { rows = 24 }, step = "reinforcements", vars = { date = "dawn",
+    setup_areas = { hexes = {}, areas = { british = { { id = "A", hexes = { "C3" } } }, german = {} } } } }
+  T.resolve()
+  for _, u in ipairs(kessel.units.all{ side = "british", type = "crew" }) do
+    expect.eq(u.location, "pending")
+    expect.eq(u.vars.reph.area, "Z28")
+  end
+end)
