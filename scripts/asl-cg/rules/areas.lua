@@ -34,14 +34,22 @@ end
 
 -- who Controls a Location: its Control marker, else the only side with Personnel in it
 -- the only side occupying a Location (nil when none, or both)
+-- A vehicle in Bypass skirts the hex's building/woods Location: it does not dispute the Control of
+-- units inside it; alone in the hex, it holds it (the chart makes a crewed Immobile one with MA a
+-- Strategic Location of its own)
 function A.occupier(hex, level)
-  local sides, n, last = {}, 0, nil
-  for _, u in ipairs(kessel.units.at(hex)) do
-    if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
-      and not u.vars.abandoned and not C.is_wreck(u) and not (C.is_vehicle(u) and u.vars.bypass) then
-      if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
+  local function count(with_bypass)
+    local sides, n, last = {}, 0, nil
+    for _, u in ipairs(kessel.units.at(hex)) do
+      if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
+        and not u.vars.abandoned and not C.is_wreck(u) and (with_bypass or not (C.is_vehicle(u) and u.vars.bypass)) then
+        if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
+      end
     end
+    return last, n
   end
+  local last, n = count(false)
+  if n == 0 then last, n = count(true) end
   return n == 1 and last or nil, n
 end
 

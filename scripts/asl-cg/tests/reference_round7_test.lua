@@ -394,6 +394,14 @@ kessel.test("case_9.6056_an_immobile_vehicle_in_bypass_of_an_enemy_strategic_loc
   expect.eq(T.unit("pz").side, "british")
   expect.eq(T.unit("pz").vars.captured, true)
   T.has_note(ev, "pz's Inherent crew is Captured too")
+  -- alone in Bypass of an empty hex, a crewed Immobile tank with MA holds the Strategic Location it
+  -- makes (the chart's "in any other Location")
+  T.setup{ step = "setup_areas", map = { tags = { strategic = { "B5", "J5" } } },
+    units = { T.vehicle("pz", "german", "PzKpfw IVH", "E5", { vars = { immobile = true, bypass = true } }),
+      T.squad("b", "british", "6-4-8", "J5"), T.squad("g", "german", "4-6-7", "B5") } }
+  T.resolve()
+  expect.eq(kessel.game.var("setup_areas").ctrl.E5, "german")
+  expect.eq(T.unit("pz").vars.reph.status ~= "enemy_area", true)
 end)
 
 -- [9.602] item 6: hidden entrenchments are placed on-map with the hidden units and Equipment;
