@@ -190,6 +190,7 @@ kessel.action{
     if why then return why end
     local u = C.unit(a.unit, a.side)
     if not u or not C.is_hs(u) then return C.refuse("9.6111", "that is not a half-squad") end
+    if not retained(u) then return C.refuse("9.6111", C.not_retained(a.unit, u)) end
     local theirs = C.not_owner(a, u, "9.6111")
     if theirs then return theirs end
     local kept = 0

@@ -265,7 +265,13 @@ kessel.action{
     if not lmg or lmg.type ~= "sw" or not lmg.face or lmg.face.weapon ~= "LMG" or lmg.side ~= mg.side or lmg.vars.captured then
       return C.refuse(case, "a friendly LMG is Eliminated for it")
     end
+    -- both Retained: an LMG already Eliminated (or removed) paid for a repair, and the MG of an
+    -- Eliminated vehicle or a wreck was repaired
+    if not retained(lmg) then return C.refuse(case, a.lmg .. " is not Retained (it is " .. tostring(lmg.location) .. "): a Retained LMG is Eliminated for it") end
     local v = kessel.units.get(mg.vars.mounted_on or "")
+    if not retained(mg) or not v or not retained(v) or C.is_wreck(v) then
+      return C.refuse(case, a.mg .. " is on no Retained AFV")
+    end
     local area = function(u) return u and u.vars.reph and u.vars.reph.area end
     if C.pb() and area(v) ~= area(lmg) and area(v) ~= area(kessel.units.get(lmg.vars.possessed_by or "")) then
       return C.refuse(case, "the LMG must be Retained in the vehicle's Setup/Entry Area")

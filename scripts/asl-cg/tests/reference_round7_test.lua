@@ -532,3 +532,27 @@ kessel.test("case_9.6152_the_dawn_gun_crews_arrive_with_their_guns", function()
     expect.eq(u.vars.reph.area, "Z28")
   end
 end)
+
+-- [9.61421] a bad input: the LMG Eliminated for a vehicular MG must be a Retained one. A GM who
+-- names an LMG already Eliminated (here in an earlier step) is refused; so is an MG on a wreck.
+-- Before, the Eliminated LMG paid for the repair.
+kessel.test("case_9.61421_an_eliminated_lmg_pays_for_nothing", function()
+  local area = { vars = { reph = { status = "retained", area = "A" } } }
+  T.setup{ step = "repair", vars = { date = "day_i" }, units = {
+    T.vehicle("pz", "german", "PzKpfw IVH", "C3", area),
+    T.sw("cmg", "german", "MG", "C3", { vars = { vehicular = true, disabled = true, mounted_on = "pz" } }),
+    T.sw("gone", "german", "LMG", nil, { location = "eliminated", vars = { reph = { status = "retained", area = "A" } } }),
+    T.vehicle("wr", "german", "PzKpfw IVH", "C3", { vars = { wreck = "burnt_out", reph = { status = "retained", area = "A" } } }),
+    T.sw("wmg", "german", "MG", "C3", { vars = { vehicular = true, disabled = true, mounted_on = "wr" } }),
+    T.sw("lmg", "german", "LMG", "C3", area) } }
+  local ok, r = kessel.act{ kind = "mg_exchange", mg = "cmg", lmg = "gone", side = "german" }
+  expect.refused(ok, r, "9.61421", "gone is not Retained (it is eliminated)")
+  ok, r = kessel.act{ kind = "mg_exchange", mg = "wmg", lmg = "lmg", side = "german" }
+  expect.refused(ok, r, "9.61421", "wmg is on no Retained AFV")
+  expect.accepted(kessel.act{ kind = "mg_exchange", mg = "cmg", lmg = "lmg", side = "german" })
+  -- [9.6111] likewise a HS kept apart for a MTR must be a Retained one
+  T.setup{ step = "hardening", vars = { date = "day_i" }, units = {
+    T.sw("mtr", "british", "51 MTR", "C3"), T.hs("gh", "british", "6-4-8", nil, { location = "eliminated" }) } }
+  ok, r = kessel.act{ kind = "keep_hs", unit = "gh", side = "british" }
+  expect.refused(ok, r, "9.6111", "gh is not Retained: it is eliminated")
+end)
