@@ -212,6 +212,8 @@ kessel.action{
     local theirs = C.not_owner(a, h, case)
     if theirs then return theirs end
     if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse(case, "a friendly non-crew MMC is hardened") end
+    -- one no longer in play, or held prisoner, was accepted and then passed over at the step's end
+    if not retained(u) then return C.refuse(case, a.unit .. " is no MMC the " .. h.side .. " Retains") end
     if u.vars.hardened_reph then return C.refuse(case, "no MMC Battle Hardens more than once per RePh") end
     for _, o in ipairs(retained_units{ type = "hero", side = h.side }) do
       if o.id ~= h.id and o.vars.hardens == u.id then

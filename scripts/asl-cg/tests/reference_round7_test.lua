@@ -555,4 +555,12 @@ kessel.test("case_9.61421_an_eliminated_lmg_pays_for_nothing", function()
     T.sw("mtr", "british", "51 MTR", "C3"), T.hs("gh", "british", "6-4-8", nil, { location = "eliminated" }) } }
   ok, r = kessel.act{ kind = "keep_hs", unit = "gh", side = "british" }
   expect.refused(ok, r, "9.6111", "gh is not Retained: it is eliminated")
+  -- [9.6112] and a Hero hardens a Retained MMC, not one Eliminated or held prisoner
+  T.setup{ step = "hardening", vars = { date = "day_i" }, units = { T.hero("bh", "british", "C3"),
+    T.squad("bx", "british", "6-4-8", nil, { location = "eliminated" }),
+    T.squad("bp", "british", "6-4-8", "C3", { vars = { prisoner_of = "german", guarded_by = "g" } }), T.squad("g", "german", "4-6-7", "C3") } }
+  ok, r = kessel.act{ kind = "hero_harden", hero = "bh", unit = "bx", side = "british" }
+  expect.refused(ok, r, "9.6112", "bx is no MMC the british Retains")
+  ok, r = kessel.act{ kind = "hero_harden", hero = "bh", unit = "bp", side = "british" }
+  expect.refused(ok, r, "9.6112", "bp is no MMC the british Retains")
 end)
