@@ -409,8 +409,15 @@ function X.resolve(ids, case)
   if result == "replaced" or result == "replaced_reduced" then
     -- footnote 2: a crew, or a unit that would become Disrupted (one with no lower quality to be
     -- Replaced by: a Conscript, a Green squad of a side without Conscripts), is Eliminated instead
-    local u = random_pick(units, case)
-    if u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2", { keep_equipment = true })
+    -- Replacement is an MMC's (an SMC has no lower quality and is never Disrupted): Random
+    -- Selection is among the stack's MMC, and an SMC alone is not Replaced. Before, a lone leader
+    -- on a Final 9 was Eliminated as if footnote 2 applied to him.
+    local mmc = {}
+    for _, x in ipairs(units) do if C.is_mmc(x) then mmc[#mmc + 1] = x end end
+    local u = #mmc > 0 and random_pick(mmc, case) or nil
+    if not u then
+      C.note(case, "no MMC to be Replaced: an SMC is not Replaced (Replacement is an MMC's)")
+    elseif u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2", { keep_equipment = true })
     elseif not C.replace(u, case) then
       C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2", { keep_equipment = true })
     end

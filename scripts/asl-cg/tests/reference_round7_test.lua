@@ -564,3 +564,31 @@ kessel.test("case_9.61421_an_eliminated_lmg_pays_for_nothing", function()
   ok, r = kessel.act{ kind = "hero_harden", hero = "bh", unit = "bp", side = "british" }
   expect.refused(ok, r, "9.6112", "bp is no MMC the british Retains")
 end)
+
+-- [9.606] table, "Escapes; Replaced" (Final 9): Replacement is an MMC's. A lone German 8-0 in
+-- the British Setup Area (Original 9, -1 lone unwounded SMC, +1 enemy area = 9) escapes, not
+-- Replaced; in a stack of a 4-6-7 and a 9-1, Random Selection is among the MMC: the squad is
+-- Replaced by a 4-4-7 (a 9-1 with it). Before, the lone leader was Eliminated "instead" (footnote 2 is for a
+-- crew or a unit that would become Disrupted), and Random Selection could pick the leader.
+kessel.test("case_9.606_an_smc_is_not_replaced", function()
+  T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } }, areas = { P1 = { "P1", "P2" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") },
+    units = { T.leader("gl", "german", "8-0", "B5"), T.squad("gs", "german", "4-6-7", "B6"), T.leader("gl2", "german", "9-1", "B6") },
+    vars = { entry_areas = { german = { P1 = true } }, date = "day_i" } }
+  T.resolve()
+  kessel.inject_dice{ 4, 5 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "gl" }, side = "german" }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").final, 9)
+  expect.eq(T.unit("gl").location, "map", "the leader escapes")
+  expect.eq(T.unit("gl").vars.reph.area, "A")
+  T.has_note(ev, "an SMC is not Replaced")
+  -- squad and leader: +1 enemy area, +1 HS-equivalent, -1 leader = +1; Original 8 = 9
+  kessel.inject_dice{ 4, 4 }
+  ok, ev = kessel.act{ kind = "escape", units = { "gs", "gl2" }, side = "german" }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").final, 9)
+  expect.eq(T.C.squad_face(T.unit("gs")), "4-4-7", "the squad is Replaced")
+  expect.eq(T.unit("gl2").location, "map")
+  expect.eq(T.note(ev, "Random Selection"), nil, "one MMC: no Random Selection")
+end)
