@@ -110,7 +110,7 @@ kessel.word_table{ id = "pb_reinforcements", rows = { "night_ii", "night_iii", "
       r("sw", "LMG", 4), r("sw", "PIAT", 2), r("sw", "FT"), r("vehicle", "Sherman V (DD)") }, 15 },
     { nil, {}, 15 },
     { "TT14", { r("squad", "4-5-8", 10), r("squad", "4-5-7", 15), r("crew", "2-2-8"), r("leader", "9-1"), r("leader", "8-1"),
-      r("leader", "8-0"), r("leader", "7-0", 2), r("sw", "HMG", 2), r("sw", "MMG", 2), r("sw", "LMG", 4), r("sw", "51 MTR", 2),
+      r("leader", "8-0"), r("leader", "7-0", 2), r("sw", "dm HMG", 2), r("sw", "dm MMG", 2), r("sw", "LMG", 4), r("sw", "51 MTR", 2),
       r("sw", "PIAT", 4), r("vehicle", "Churchill VII", 6), r("vehicle", "Stuart V(a)", 3), r("vehicle", "Carrier C", 3),
       r("vehicle", "Carrier 3 in."), r("vehicle", "Lloyd Carrier"), r("gun", "57L AT") }, 10 },
   } }
@@ -202,7 +202,7 @@ record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leade
 record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text)")
 record("rg_record", "list", "the German RG Purchase Record; an Initial Scenario's OB lists its RG here with given = true (I1-I3 with strength F or D) [9.6178] [9.6181]")
 record("entry_order", "table", "the Entry Areas of each side in order along the map edge, for the 'next' Entry Area of a Shift [9.613]")
-record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given [11.6063]")
+record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given (else found on the map: the nearest hex the side Controls outside the listed Isolated Areas) [11.6063]")
 
 kessel.scenario_var{ id = "balance_drm", type = "table", default = {},
   description = "CPP Replenishment balance DRM per side (RB CG balance 11.32, not in the text) [11.616]" }

@@ -25,7 +25,7 @@ function A.strategic()
   end
   for _, u in ipairs(C.on_map()) do
     if (u.type == "gun" and not u.vars.malfunctioned and not u.vars.eliminated_ma)
-      or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and not u.vars.ma_disabled) then
+      or (C.is_vehicle(u) and u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u) and C.has_functioning_ma(u)) then
       add(u.hex, C.level(u))
     end
   end
@@ -34,14 +34,22 @@ end
 
 -- who Controls a Location: its Control marker, else the only side with Personnel in it
 -- the only side occupying a Location (nil when none, or both)
+-- A vehicle in Bypass skirts the hex's building/woods Location: it does not dispute the Control of
+-- units inside it; alone in the hex, it holds it (the chart makes a crewed Immobile one with MA a
+-- Strategic Location of its own)
 function A.occupier(hex, level)
-  local sides, n, last = {}, 0, nil
-  for _, u in ipairs(kessel.units.at(hex)) do
-    if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
-      and not u.vars.abandoned then
-      if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
+  local function count(with_bypass)
+    local sides, n, last = {}, 0, nil
+    for _, u in ipairs(kessel.units.at(hex)) do
+      if C.level(u) == level and (C.is_personnel(u) or C.is_vehicle(u) or u.type == "gun") and not u.vars.prisoner_of
+        and not u.vars.abandoned and not C.is_wreck(u) and (with_bypass or not (C.is_vehicle(u) and u.vars.bypass)) then
+        if not sides[u.side] then sides[u.side] = true; n = n + 1; last = u.side end
+      end
     end
+    return last, n
   end
+  local last, n = count(false)
+  if n == 0 then last, n = count(true) end
   return n == 1 and last or nil, n
 end
 
@@ -345,6 +353,12 @@ end
 
 function A.classify_unit(u, st)
   if A.classified then A.classified[u.id] = true end
+  -- a wreck stays where it is, no side's unit or Equipment (it made an Escape DR, let a crew out
+  -- and was Captured)
+  if C.is_wreck(u) then
+    kessel.emit.unit_var(u.id, "reph", { status = "wreck", why = "9.6056", class = st.hexes[u.hex] })
+    return
+  end
   -- a prisoner's fate is 9.608's: whatever an earlier RePh recorded of it is replaced
   if u.vars.prisoner_of and C.is_personnel(u) then
     kessel.emit.unit_var(u.id, "reph", { status = "prisoner", why = "9.608", class = st.hexes[u.hex] })
@@ -360,7 +374,17 @@ function A.classify_unit(u, st)
       if mine and mine.isolated then status, why = "isolated", "9.6052"
       elseif mine then status, why = "retained", "9.6055"
       elseif not mobile then
-        if u.type == "gun" or (C.is_vehicle(u) and not u.vars.ma_disabled and not u.vars.abandoned) then
+        if C.is_vehicle(u) and u.vars.bypass and C.has_functioning_ma(u) and not u.vars.abandoned
+          and st.ctrl and st.ctrl[u.hex] == C.other(u.side) then
+          -- the chart: a crewed Immobile vehicle with functioning MA "in Bypass of an enemy-Controlled
+          -- Strategic Location" is Captured (or Eliminated) by the enemy in 9.6071 (it stayed in
+          -- place, its side's; a vehicle in Bypass does not occupy the building Location it skirts)
+          status, why = "enemy_area", "9.6071"
+          kessel.emit.unit_var(u.id, "reph", { status = status, why = why, class = cls, bypass = true })
+          C.note(why, u.id .. " (Immobile, in Bypass of the " .. C.other(u.side) .. "-Controlled Strategic Location " .. u.hex
+            .. "): the " .. C.other(u.side) .. " takes it in 9.6071")
+          return
+        elseif u.type == "gun" or (C.is_vehicle(u) and C.has_functioning_ma(u) and not u.vars.abandoned) then
           status, why = "in_place", "9.6056"
         elseif cls == "nml" or cls == "ut" then
           local manned = not u.vars.abandoned
@@ -368,7 +392,9 @@ function A.classify_unit(u, st)
           status, why = "abandoned", cls == "nml" and "9.6051" or "9.6053"
           if not manned then why = "9.6072" end
           kessel.emit.unit_var(u.id, "reph", { status = status, why = why, class = cls })
-          if manned then crew_leaves(u, st, why) else C.note(why, u.id .. " (abandoned) is left in place unpossessed") end
+          if manned and not u.vars.unarmed and not u.vars.crewless then crew_leaves(u, st, why)
+          elseif manned then C.note(why, u.id .. " (Immobile, no MA) is abandoned; it has no crew, and is left in place unpossessed [9.6072]")
+          else C.note(why, u.id .. " (abandoned) is left in place unpossessed") end
           return
         else
           status, why = "enemy_area", "9.6071"
@@ -419,6 +445,10 @@ function A.classify_unit(u, st)
         or ("in the " .. tostring(cls) .. " Setup Area")
       if status == "must_escape" then
         C.note(why, u.id .. " is " .. where .. ": it must attempt Escape (9.606)" .. (iso and ", Isolated (+2)" or ""))
+      elseif status == "isolated" and why == "9.6052" and not mobile then
+        -- only a Personnel or Mobile-vehicle unit may attempt Escape [9.606]; the chart Retains
+        -- Isolated Equipment (an Immobile or abandoned vehicle, a Gun) for the Controlling side
+        C.note(why, u.id .. " (" .. u.type .. ", not Mobile) is Isolated in Setup Area " .. tostring(mine and mine.id) .. ": it stays, Retained there (9.6071)")
       elseif status == "isolated" and why == "9.6052" then
         C.note(why, u.id .. " is Isolated in Setup Area " .. tostring(mine and mine.id) .. ": it may attempt Escape or stay (9.606)")
       elseif status == "in_place" or status == "enemy_area" then

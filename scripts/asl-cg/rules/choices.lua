@@ -30,7 +30,7 @@ offer("shift", function(side)
     local groups, order = {}, {}
     for _, u in ipairs(kessel.units.all{ side = s }) do
       if (u.location == "map" or u.location == "pending") and u.vars.reph and u.vars.reph.area
-        and (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile)) and u.vars.shifted ~= C.var("date") then
+        and (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u))) and u.vars.shifted ~= C.var("date") then
         local from = u.vars.reph.area
         if not groups[from] then groups[from] = {}; order[#order + 1] = from end
         table.insert(groups[from], u.id)

@@ -212,6 +212,14 @@ function C.unit(id, side)
   return u
 end
 
+-- why a unit named in a choice is not Retained: an id no unit in play has (or one hidden from the
+-- acting side: the same words, so they tell nothing) is said to be unknown; an Eliminated or
+-- removed one is said to be out of play (a GM who typed a wrong id read "zz9 is not Retained")
+function C.not_retained(id, u)
+  if not u then return tostring(id) .. " is not Retained: no unit of that id is in play" end
+  return tostring(id) .. " is not Retained: it is " .. tostring(u.location)
+end
+
 -- a choice about a unit is its owner's: refused when the acting side (`action.side`, when the
 -- action names one) is another
 function C.not_owner(a, u, case)
@@ -246,6 +254,13 @@ function C.is_smc(u) return C.utype(u).smc == true end
 function C.is_leader(u) return u.type == "leader" or u.type == "armor_leader" end
 function C.is_personnel(u) return C.is_mmc(u) or C.is_smc(u) end
 function C.is_vehicle(u) return u.type == "vehicle" end
+-- a vehicle with functioning MA [9.6051] [9.6053] [9.605]: one whose MA is not Disabled; an unarmed
+-- vehicle (a truck, a Kfz 1: `unarmed`) has no MA at all, so it is one "without functioning MA"
+-- a wreck (vars.wreck: "burning" or "burnt_out") is a vehicle counter no more: it is not Personnel
+-- or a vehicle of a side for the 9.6056 chart, Control, Escape, Shift, Capture or the RB clearing
+-- (9.609/11.609 alone deal with it)
+function C.is_wreck(u) return u.type == "vehicle" and u.vars.wreck ~= nil and u.vars.wreck ~= false end
+function C.has_functioning_ma(v) return not v.vars.ma_disabled and not v.vars.unarmed end
 function C.is_equipment(u) return C.utype(u).equipment == true end
 function C.is_hs(u) return u.type == "squad" and u.step == 1 end
 function C.face_label(u)

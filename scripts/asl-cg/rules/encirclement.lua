@@ -67,7 +67,8 @@ end
 function E.encirclement(case)
   local list = {}
   for _, u in ipairs(C.on_map()) do
-    if u.vars.encircled and not u.vars.prisoner_of and C.is_personnel(u) then list[#list + 1] = u end
+    -- an armor leader in a vehicle is with its crew: he makes no 1TC of his own (below)
+    if u.vars.encircled and not u.vars.prisoner_of and C.is_personnel(u) and not C.crewing(u) then list[#list + 1] = u end
   end
   table.sort(list, function(a, b)
     local la, lb = C.is_leader(a) and 0 or 1, C.is_leader(b) and 0 or 1
@@ -88,15 +89,30 @@ function E.encirclement(case)
   -- an Immobile vehicle whose Vulnerable crew is Eliminated is left abandoned
   for _, v in ipairs(C.on_map()) do
     if C.is_vehicle(v) and v.vars.encircled and v.vars.immobile and v.vars.crew_morale then
+      -- the armor leader in it lends his DRM to the crew's 1TC and shares its fate (as in an
+      -- Escape DR [9.606]; our reading): before, he took a 1TC of his own beside it, and stayed in
+      -- the abandoned vehicle when its crew was Eliminated
+      local leaders, best = {}, 0
+      for _, o in ipairs(kessel.units.all{ type = "armor_leader", side = v.side }) do
+        if C.crewing(o) == v.id then
+          leaders[#leaders + 1] = o
+          if C.leadership(o) < best then best = C.leadership(o) end
+        end
+      end
       local dr = C.DR("encirclement")
-      local final = dr + 1
+      local final = dr + 1 + best
+      local lead = best ~= 0 and string.format("%+d armor leader", best) or ""
       if final > v.vars.crew_morale then
         kessel.emit.unit_var(v.id, "abandoned", true)
         kessel.emit.unit_var(v.id, "crew_morale", nil)
-        C.note(case, string.format("%s's Vulnerable crew takes a 1TC: DR %d+1 = %d vs morale %d: fails; the crew is Eliminated and the vehicle abandoned",
-          v.id, dr, final, v.vars.crew_morale))
+        C.note(case, string.format("%s's Vulnerable crew takes a 1TC: DR %d+1%s = %d vs morale %d: fails; the crew is Eliminated and the vehicle abandoned",
+          v.id, dr, lead, final, v.vars.crew_morale))
+        for _, l in ipairs(leaders) do
+          kessel.emit.unit_var(l.id, "in_vehicle", nil)
+          C.eliminate(l.id, case, "in " .. v.id .. ", whose Vulnerable crew is Eliminated")
+        end
       else
-        C.note(case, string.format("%s's Vulnerable crew takes a 1TC: DR %d+1 = %d vs morale %d: passes", v.id, dr, final, v.vars.crew_morale))
+        C.note(case, string.format("%s's Vulnerable crew takes a 1TC: DR %d+1%s = %d vs morale %d: passes", v.id, dr, lead, final, v.vars.crew_morale))
       end
     end
   end
@@ -113,7 +129,8 @@ function E.minefields(case)
     seen[m.hex] = true
     for _, u in ipairs(first and kessel.units.at(m.hex) or {}) do
       u = kessel.units.get(u.id)
-      if u.location == "map" and C.is_personnel(u) and not u.vars.prisoner_of then
+      -- an armor leader in a vehicle is not Infantry in the hex: he goes with its mine attack
+      if u.location == "map" and C.is_personnel(u) and not u.vars.prisoner_of and not C.crewing(u) then
         if u.vars.can_exit_clear then
           C.note(case, u.id .. " could leave " .. m.hex .. " without a mine attack: no NTC")
         elseif not E.task_check(u, 0, "minefield", case, "NTC (A-P minefield)") then
@@ -127,7 +144,7 @@ function E.minefields(case)
     if (m.kind == "ap_mine" or m.kind == "at_mine") and not noted[m.hex] then
       noted[m.hex] = true
       for _, v in ipairs(kessel.units.at(m.hex)) do
-        if C.is_vehicle(v) and not v.vars.immobile then
+        if C.is_vehicle(v) and not v.vars.immobile and not v.vars.abandoned and not C.is_wreck(v) then
           C.note(case, v.id .. " in a minefield: its mine attack (B28.4-.5) is resolved off-engine")
         end
       end

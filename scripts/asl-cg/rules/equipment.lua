@@ -13,7 +13,8 @@ local function unpossessed_equipment()
   for _, u in ipairs(C.on_map()) do
     -- a vehicle's mounted Weapon is part of it, no piece of its own
     if (u.type == "sw" and not u.vars.possessed_by and not u.vars.mounted_on) or u.type == "gun"
-      or (C.is_vehicle(u) and (u.vars.abandoned or (u.vars.immobile and u.vars.ma_disabled))) then
+      or (C.is_vehicle(u) and not C.is_wreck(u) and (u.vars.abandoned or (u.vars.immobile and not C.has_functioning_ma(u))
+        or (u.vars.reph and u.vars.reph.bypass))) then
       out[#out + 1] = u
     end
   end
@@ -35,8 +36,18 @@ function Q.possession()
       kessel.emit.unit_var(w.id, "original_side", w.side)
       if C.is_vehicle(w) then C.capture_mounted(w, owner) end
       C.note("9.6071", w.id .. " is Captured and Retained by the " .. owner)
-      if C.is_vehicle(w) and w.vars.immobile and w.vars.ma_disabled and not w.vars.abandoned then
+      if C.is_vehicle(w) and w.vars.immobile and (not C.has_functioning_ma(w) or (w.vars.reph and w.vars.reph.bypass))
+        and not w.vars.abandoned and not w.vars.unarmed and not w.vars.crewless then
         C.note("9.6071", w.id .. "'s Inherent crew is Captured too")
+        -- an armor leader in it is with its crew and shares its fate (as in an Escape [9.606]):
+        -- he is Captured with the crew (our reading; no Guard takes him into 9.608, so he is
+        -- Eliminated). Before, he stayed on the map in the enemy's vehicle, his side's.
+        for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+          if C.crewing(l) == w.id and l.side ~= owner then
+            kessel.emit.unit_var(l.id, "in_vehicle", nil)
+            C.eliminate(l.id, "9.6071", "armor leader in " .. w.id .. ", Captured with its Inherent crew")
+          end
+        end
         kessel.emit.unit_var(w.id, "abandoned", true)
       end
     elseif owner then
@@ -102,7 +113,7 @@ S.on_end("equipment", function()
     local set_dc = u.vars.set_dc and u.vars.hidden
     -- a vehicle's mounted Weapons, and the armor leader in it, go (or stay) with it
     if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on
-      and not C.crewing(u) then
+      and not C.crewing(u) and not C.is_wreck(u) then
       local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and u.vars.fortified)
       local ctrl = A.controller(u.hex, C.level(u)) or u.side
       -- [11.6072] what is removed, and the Equipment left on the map (an abandoned vehicle that
@@ -184,11 +195,18 @@ local function freed(p, case)
   if C.is_mmc(p) then
     local face = kessel.game.constant("conscript")[p.side]
     local faces = C.squad_faces(face, p.side)
+    local hs = p.step == 1 or p.type == "crew"
     if p.type == "squad" then
       kessel.emit.change_unit(p.id, { faces = faces })
       kessel.emit.unit_var(p.id, "squad_face", face)
+    elseif p.type == "crew" then
+      -- a crew is an MMC of half-squad size: "of the same size" is a Green/Conscript half-squad
+      -- (our reading; there is no Conscript crew). Before, the note said it was Replaced and the
+      -- crew stayed a crew
+      kessel.emit.change_unit(p.id, { type = "squad", faces = faces, step = 1 })
+      kessel.emit.unit_var(p.id, "squad_face", face)
     end
-    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (p.step == 1 and " half-squad" or "") .. (C.pb() and " (Green/Conscript)" or " (Conscript)"))
+    C.note(case, p.id .. " is freed and Replaced by a " .. face .. (hs and " half-squad" or "") .. (C.pb() and " (Green/Conscript)" or " (Conscript)"))
   else
     C.note(case, p.id .. " is freed")
   end

@@ -18,10 +18,13 @@ kessel.dice_table{ id = "escape_rb_afv", rule = "11.6063", bands = { { 2, "escap
 local function may_escape(u)
   -- a Personnel or vehicle unit [9.606] [11.6063]: a SW or Gun is Equipment, going (or not) with its
   -- possessor
-  if not (C.is_personnel(u) or C.is_vehicle(u)) then return false end
+  if not (C.is_personnel(u) or C.is_vehicle(u)) or C.is_wreck(u) then return false end
   if u.vars.prisoner_of then return false end   -- a prisoner's fate is 9.608's [11.608]
   if C.crewing(u) then return false end         -- an armor leader escapes in his vehicle's DR
   if C.pb() then
+    -- PB: a Personnel or Mobile-vehicle unit [9.606]; an Immobile or abandoned vehicle in an
+    -- Isolated area stays (the chart: Retained by the Controlling side)
+    if C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then return false end
     local r = u.vars.reph
     return r and (r.status == "must_escape" or r.status == "isolated")
   end
@@ -96,6 +99,23 @@ local function distance_to_friendly(side, hex)
   return best
 end
 
+-- RB: distance from a hex to the nearest friendly-Controlled hex (ground level) that is in no
+-- listed Isolated Area [11.6063], and that hex; nil when there is none within two hexes
+local function nearest_friendly_hex(side, from)
+  local iso = {}
+  for _, a in ipairs(C.var("isolated_areas", {}) or {}) do
+    for _, h in ipairs(a.hexes or {}) do iso[h] = true end
+  end
+  local best, where
+  for _, h in ipairs(kessel.hex.range(from, 2)) do
+    if h ~= from and not iso[h] and kessel.hex.valid(h) and A.controller(h, 0) == side then
+      local d = kessel.hex.distance(from, h)
+      if best == nil or d < best or (d == best and h < where) then best, where = d, h end
+    end
+  end
+  return best, where
+end
+
 -- the DRM of one Escape DR for a stack [9.606] [11.6063]; returns total and the list of reasons
 function X.drm(units)
   local mods, total = {}, 0
@@ -113,9 +133,17 @@ function X.drm(units)
   else
     if first.side == "russian" and not vehicle then add(-1, "11.6063", "Russian") end
     if smc_alone then add(-1, "11.6063", "lone surviving SMC") end
+    -- the players' count (var `friendly_distance`) when given, else the nearest hex the side
+    -- Controls (its units alone, or its Control marker) outside every listed Isolated Area: before,
+    -- without the var these DRM were silently left out
     local near = C.var("friendly_distance", {})[first.id]
-    if near and near <= 2 then add(-1, "11.6063", "<= 2 hexes from a friendly-Controlled non-Isolated hex") end
-    if near and near <= 1 then add(-1, "11.6063", "adjacent to a friendly-Controlled non-Isolated hex") end
+    local at = ""
+    if near == nil then
+      local d, h = nearest_friendly_hex(first.side, first.hex)
+      if d then near, at = d, " (" .. h .. ")" end
+    end
+    if near and near <= 2 then add(-1, "11.6063", "<= 2 hexes from a friendly-Controlled non-Isolated hex" .. at) end
+    if near and near <= 1 then add(-1, "11.6063", "adjacent to a friendly-Controlled non-Isolated hex" .. at) end
   end
   if not smc_alone then
     local best = 0
@@ -364,15 +392,32 @@ function X.resolve(ids, case)
   if result == "eliminated" then
     for _, u in ipairs(units) do
       C.eliminate(u.id, case, "Escape", { keep_equipment = true })
-      equipment_of_eliminated(u, held[u.id])
+      -- PB: a Final DR >= 12 Eliminates "all units and Equipment" (the table's own words), so no
+      -- 9.6061 dr is made for that Equipment; the dr is for Equipment of a unit another result
+      -- Eliminated (footnote 2, a Casualty Reduced HS). RB's table says only "Eliminated": the
+      -- 9.6061 dr (our reading, the RB text being silent). Before, PB rolled the dr here too.
+      if C.pb() then
+        for _, w in ipairs(held[u.id]) do
+          C.eliminate(w.id, case, "taken along by " .. u.id .. ": a Final DR >= 12 Eliminates all units and Equipment")
+        end
+      else
+        equipment_of_eliminated(u, held[u.id])
+      end
     end
     return result
   end
   if result == "replaced" or result == "replaced_reduced" then
     -- footnote 2: a crew, or a unit that would become Disrupted (one with no lower quality to be
     -- Replaced by: a Conscript, a Green squad of a side without Conscripts), is Eliminated instead
-    local u = random_pick(units, case)
-    if u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2", { keep_equipment = true })
+    -- Replacement is an MMC's (an SMC has no lower quality and is never Disrupted): Random
+    -- Selection is among the stack's MMC, and an SMC alone is not Replaced. Before, a lone leader
+    -- on a Final 9 was Eliminated as if footnote 2 applied to him.
+    local mmc = {}
+    for _, x in ipairs(units) do if C.is_mmc(x) then mmc[#mmc + 1] = x end end
+    local u = #mmc > 0 and random_pick(mmc, case) or nil
+    if not u then
+      C.note(case, "no MMC to be Replaced: an SMC is not Replaced (Replacement is an MMC's)")
+    elseif u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2", { keep_equipment = true })
     elseif not C.replace(u, case) then
       C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2", { keep_equipment = true })
     end
@@ -414,6 +459,10 @@ kessel.action{
       if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end
       if u.type == "sw" then return C.refuse(case, id .. " is a SW: it goes with the unit that holds it, or is dropped (drop = { ids })") end
       if u.vars.prisoner_of then return C.refuse(case, id .. " is a prisoner: it does not Escape (RePh step " .. (C.pb() and "9.608" or "11.608") .. " decides about it)") end
+      if C.is_wreck(u) then return C.refuse(case, id .. " is a wreck: it does not Escape") end
+      if C.pb() and C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then
+        return C.refuse(case, id .. " is " .. (u.vars.abandoned and "abandoned" or "Immobile") .. ": only a Personnel or Mobile-vehicle unit attempts Escape")
+      end
       if not may_escape(u) then return C.refuse(case, id .. " may not attempt Escape (it is not Isolated, in No Man's Land or in an enemy area)") end
       if u.vars.escape_tried then return C.refuse(case, id .. " has already attempted Escape") end
       if u.type == "gun" then return C.refuse(case, "a Gun can never Escape") end

@@ -13,7 +13,11 @@ kessel.dice_table{ id = "leader_hardening_german", rule = "11.6113", bands = { {
 kessel.dice_table{ id = "leader_hardening_russian", rule = "11.6113", bands = { { -20, "10-2" }, { 3, "9-2" }, { 4, "9-1" },
   { 5, "9-0" }, { 6, "8-1" }, { 7, "8-0" }, { 9, "7-0" }, { 11, "6+1" } } }
 
-local function retained(u) return u.location == "map" or u.location == "pending" end
+-- a unit its side Retains: in play, and not held prisoner by the enemy (a prisoner an Isolated
+-- Guard kept in 9.608 is the Guard's: no wound dr for its side in PB, no Battle Hardening, no count
+-- in the leader ratio [9.6101] [9.6112] [9.6113] [11.6112]-[11.6114]; before, a heroic leader held
+-- prisoner Battle Hardened and a wounded one rolled)
+local function retained(u) return (u.location == "map" or u.location == "pending") and not u.vars.prisoner_of end
 local function retained_units(filter)
   local out = {}
   for _, u in ipairs(kessel.units.all(filter)) do if retained(u) then out[#out + 1] = u end end
@@ -33,7 +37,14 @@ H.area_of = area_of
 
 -- [9.6101] [11.610] a dr per wounded Retained leader
 local function wounded_leaders(case)
-  for _, l in ipairs(retained_units{}) do
+  -- PB: "each currently wounded Retained leader" [9.6101]; RB: "each currently Wounded leader"
+  -- [11.610], a prisoner too (the RB text does not say Retained: read as written)
+  local list = retained_units{}
+  if not C.pb() then
+    list = {}
+    for _, u in ipairs(kessel.units.all{}) do if u.location == "map" or u.location == "pending" then list[#list + 1] = u end end
+  end
+  for _, l in ipairs(list) do
     -- an armor leader is a leader as well ("each currently wounded leader")
     if C.is_leader(l) and l.vars.wounded then
       local m = C.mods()
@@ -179,6 +190,7 @@ kessel.action{
     if why then return why end
     local u = C.unit(a.unit, a.side)
     if not u or not C.is_hs(u) then return C.refuse("9.6111", "that is not a half-squad") end
+    if not retained(u) then return C.refuse("9.6111", C.not_retained(a.unit, u)) end
     local theirs = C.not_owner(a, u, "9.6111")
     if theirs then return theirs end
     local kept = 0
@@ -200,6 +212,8 @@ kessel.action{
     local theirs = C.not_owner(a, h, case)
     if theirs then return theirs end
     if not u or u.type ~= "squad" or u.side ~= h.side then return C.refuse(case, "a friendly non-crew MMC is hardened") end
+    -- one no longer in play, or held prisoner, was accepted and then passed over at the step's end
+    if not retained(u) then return C.refuse(case, a.unit .. " is no MMC the " .. h.side .. " Retains") end
     if u.vars.hardened_reph then return C.refuse(case, "no MMC Battle Hardens more than once per RePh") end
     for _, o in ipairs(retained_units{ type = "hero", side = h.side }) do
       if o.id ~= h.id and o.vars.hardens == u.id then

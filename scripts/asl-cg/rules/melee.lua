@@ -202,6 +202,23 @@ local function remove_markers(kinds, case)
       removed.hidden = (removed.hidden or 0) + 1
     end
   end
+  -- PB: hidden entrenchments are placed on-map with the hidden units and Equipment; the other
+  -- still-hidden Fortifications need not be [9.602 item 6]. RB reveals no Fortification here
+  -- [11.602]. Before, a hidden foxhole stayed hidden from the enemy until 9.6073 (and for ever in
+  -- a friendly Setup Area).
+  if case == "9.602" then
+    local entrenchment = { entrenchment = true, foxhole = true, trench = true, at_ditch = true }
+    for _, m in ipairs(kessel.markers.all{ placed = true }) do
+      if entrenchment[m.kind] and type(m.value) == "table" and m.value.hidden then
+        local nv = C.copy(m.value)
+        nv.hidden = nil
+        kessel.emit.marker_value(m.id, nv)
+        C.reveal_marker(m)
+        C.note(case, m.kind .. " in " .. m.hex .. " (hidden) is placed on the map")
+        removed.hidden_entrenchment = (removed.hidden_entrenchment or 0) + 1
+      end
+    end
+  end
   C.record("markers_removed", case, removed)
   C.note(case, "markers removed: " .. (next(removed) and table.concat(C.sorted_keys(removed), ", ") or "none"))
 end

@@ -16,6 +16,8 @@ kessel.constant("cvp", { squad = 2, hs = 1, crew = 1, leader = 1, armor_leader =
 -- the Casualty VP a counter is worth (a half-squad counts as such)
 function P.cvp(u)
   local t = kessel.game.constant("cvp")
+  -- a wreck was lost already: Eliminating it (a rubbled building [9.6095]) is no new casualty
+  if C.is_wreck(u) then return 0 end
   return (u.type == "squad" and u.step == 1) and t.hs or (t[u.type] or 0)
 end
 
@@ -337,6 +339,13 @@ function P.validate_fort(a)
       end
     end
   end
+  -- [9.62021] [9.62022] a new Fortification sets up in the Setup Area of its side: a hex given with
+  -- the purchase must be in one of the buyer's Setup Areas (one in the enemy's area or in No Man's
+  -- Land was accepted); an Isolated area's Locations are its Isolated ones [9.62021]
+  if a.hex and A.stored() and a.item ~= "san_increase" and a.item ~= "starshell_increase"
+    and not A.area_at(side, a.hex, a.level or 0) then
+    return C.refuse("9.62022", a.hex .. " is in no " .. side .. " Setup Area: a new Fortification sets up in its side's Setup Area")
+  end
   -- note f: an Isolated Location is one of an Isolated Setup Area [9.6052], occupied or not, or
   -- one holding an Isolated unit (an upper-level Location [9.6057])
   if (a.item == "ap_mine" or a.item == "at_mine") and a.hex then
@@ -353,8 +362,11 @@ function P.validate_fort(a)
     if side == "german" and C.var("date") == "dusk" then return C.refuse("9.619", "no German HIP in the Dusk CG scenario (note h)") end
     if not tostring(C.var("date")):match("^night") then
       local squads, hip = 0, n
+      -- note c counts the side's Retained Infantry squads (a HS is no squad; the RG and
+      -- reinforcements of this RePh are counted: "not only purchased"); a squad held prisoner by
+      -- the enemy is not Retained by its side (it was counted)
       for _, u in ipairs(kessel.units.all{ side = side, type = "squad" }) do
-        if (u.location == "map" or u.location == "pending") and u.step == 0 then squads = squads + 1 end
+        if (u.location == "map" or u.location == "pending") and u.step == 0 and not u.vars.prisoner_of then squads = squads + 1 end
       end
       for _, f in ipairs(C.fortifications(side)) do
         if f.item == "hip_squad" and f.date == C.var("date") then hip = hip + (f.count or 1) end

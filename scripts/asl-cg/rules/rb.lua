@@ -18,13 +18,25 @@ local function hist(side)
 end
 RB.hist = hist
 
+-- what an Isolated Area's type counts [11.606]: an MMC, or a vehicle (a wreck is none, nor is an
+-- abandoned vehicle, Equipment of whoever Controls its Location [11.6072]); a unit the enemy holds
+-- prisoner is its Guard's, not its side's, and is no SMC that must Escape (9.608/11.608 decide
+-- about it). Before, a burnt-out wreck alone made a type C area, Controlled by its old side, and a
+-- Russian prisoner beside its German Guard made the area type D.
+local function counts_as_mmc(u)
+  if u.vars.prisoner_of then return false end
+  return C.is_mmc(u) or (C.is_vehicle(u) and not u.vars.wreck and not u.vars.abandoned)
+end
+local function counts_as_smc(u) return C.is_smc(u) and not u.vars.prisoner_of end
+RB.counts_as_mmc = counts_as_mmc
+
 -- [11.606] type of an Isolated Area (given by the players' Perimeters: var `isolated_areas`)
 function RB.area_type(hexes)
   local mmc = {}
   local smc = false
   for _, h in ipairs(hexes) do
     for _, u in ipairs(kessel.units.at(h)) do
-      if C.is_mmc(u) or C.is_vehicle(u) then mmc[u.side] = true elseif C.is_smc(u) then smc = true end
+      if counts_as_mmc(u) then mmc[u.side] = true elseif counts_as_smc(u) then smc = true end
     end
   end
   local n = 0
@@ -45,15 +57,15 @@ function RB.apply_area(i, area, case)
       for _, u in ipairs(kessel.units.at(h)) do
         kessel.emit.unit_var(u.id, "isolated", true)
         kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
-        if C.is_mmc(u) or C.is_vehicle(u) then occupier = u.side end
-        if t == "B" and C.is_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
+        if counts_as_mmc(u) then occupier = u.side end
+        if t == "B" and counts_as_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
         if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true); short[#short + 1] = u.id end
       end
     end
     if t == "C" then
       for _, h in ipairs(area.hexes) do
         for _, u in ipairs(kessel.units.at(h)) do
-          if C.is_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
+          if counts_as_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
         end
       end
     end
@@ -125,7 +137,8 @@ S.on_end("armor_withdrawal", function()
   local platoons = {}
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     local p = v.vars.platoon
-    if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in then
+    if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in
+      and not C.is_wreck(v) then
       -- a Captured AFV is part of its own (the enemy's) platoon, rolled for by its captor
       local origin = v.vars.captured and v.vars.original_side or v.side
       local key = v.side .. ":" .. origin .. ":" .. tostring(p)
@@ -186,7 +199,10 @@ function RB.validate_removal(a)
   -- all mines of a Location are one item ("all mines are considered the same type"): one attempt
   -- at any of them is the attempt for all of them
   local function is_mine(x) return x.kind == "ap_mine" or x.kind == "at_mine" end
-  local function tried(x) return type(x.value) == "table" and x.value.removal_tried end
+  -- "per each such Location per completion of this RePh step": the mark holds the CG Day of the
+  -- attempt, so a later RePh (a campaign carries the markers) may try again; it was a plain
+  -- `true`, and every later RePh refused the item as tried
+  local function tried(x) return type(x.value) == "table" and x.value.removal_tried ~= nil and x.value.removal_tried == C.var("date") end
   if tried(m) then return C.refuse("11.615", "one attempt per item per Location") end
   if is_mine(m) then
     for _, x in ipairs(kessel.markers.at(m.hex)) do
@@ -257,7 +273,7 @@ kessel.action{
         local same = x.id == m.id or ((m.kind == "ap_mine" or m.kind == "at_mine") and (x.kind == "ap_mine" or x.kind == "at_mine") and x.hex == m.hex)
         if same then
           local v = type(x.value) == "table" and C.copy(x.value) or { value = x.value }
-          v.removal_tried = true
+          v.removal_tried = C.var("date")
           kessel.emit.marker_value(x.id, v)
         end
       end

@@ -102,7 +102,10 @@ S.on_end("reinforcements", function()
       local airborne
       if r.kind ~= "crew" and r.kind ~= "gun" and r.kind ~= "vehicle" then airborne = note4 end
       local at = where
-      if r.kind == "gun" and date == "dawn" then at = guns end
+      -- the Guns' crews go with them: Note 1 lets them set up in any non-Isolated British Setup
+      -- Area, and Guns that must be Manhandled onto the map from Z28 need their crews there (they
+      -- were put with the squads, away from the Guns)
+      if (r.kind == "gun" or r.kind == "crew") and date == "dawn" then at = guns end
       local id = N.create("british", r.kind, r.what, { at = at.hex,
         vars = { reph = { status = "retained", area = at.area or at.entry, why = at == guns and "9.6152" or "9.6151" }, airborne = airborne,
           ox_bucks = (date == "night_ii") or nil } })

@@ -15,7 +15,9 @@ local function retained(u) return u.location == "map" or u.location == "pending"
 local function weapons()
   local out = {}
   for _, u in ipairs(kessel.units.all()) do
-    if (u.type == "sw" or u.type == "gun" or u.vars.vehicular) and retained(u) then out[#out + 1] = u end
+    -- a Weapon mounted on a wreck is no Weapon of a side to repair or roll for [9.6142] [11.6132]
+    local on = u.vars.mounted_on and kessel.units.get(u.vars.mounted_on)
+    if (u.type == "sw" or u.type == "gun" or u.vars.vehicular) and retained(u) and not (on and C.is_wreck(on)) then out[#out + 1] = u end
   end
   return out
 end
@@ -40,6 +42,21 @@ local function pb_recall(v, case)
   else
     C.eliminate(v.id, case, "under Recall")
   end
+end
+
+-- [9.6141b] PB names a "Front-Line hex" without defining it (RB's Front Line is its Perimeter's
+-- edge [11.605]); our reading, when the vehicle var `front_line` does not say: a hex of a friendly
+-- Setup Area next to a No-Man's-Land hex or a hex of the enemy's Setup Area (the edge the two
+-- sides face each other across). Before, without the var the +1 was never applied.
+function R.pb_front_line(v)
+  if v.location ~= "map" then return false end
+  local st = kessel.game.var("setup_areas")
+  if not (st and st.hexes) or st.hexes[v.hex] ~= v.side then return false end
+  for _, n in ipairs(kessel.hex.neighbors(v.hex)) do
+    local c = st.hexes[n]
+    if c == "nml" or c == C.other(v.side) then return true end
+  end
+  return false
 end
 
 -- a vehicle's repair steps [9.6141] / [11.6131]
@@ -72,7 +89,9 @@ function R.vehicles(case)
         if v.vars.isolated then m.add(1, "Isolated") end
         if v.vars.nonqualified then m.add(1, "only Non-Qualified Use") end
         if C.pb() then
-          if v.vars.front_line then m.add(1, "in a Front-Line hex") end
+          local front = v.vars.front_line
+          if front == nil then front = R.pb_front_line(v) end
+          if front then m.add(1, "in a Front-Line hex" .. (v.vars.front_line == nil and " (its Setup Area's edge, next to No Man's Land or the enemy's area)" or "")) end
         else
           -- the armor leader in it (as in an Escape DR [11.6063]), or the vehicle var when given
           local al = v.vars.armor_leader_drm
@@ -246,7 +265,13 @@ kessel.action{
     if not lmg or lmg.type ~= "sw" or not lmg.face or lmg.face.weapon ~= "LMG" or lmg.side ~= mg.side or lmg.vars.captured then
       return C.refuse(case, "a friendly LMG is Eliminated for it")
     end
+    -- both Retained: an LMG already Eliminated (or removed) paid for a repair, and the MG of an
+    -- Eliminated vehicle or a wreck was repaired
+    if not retained(lmg) then return C.refuse(case, a.lmg .. " is not Retained (it is " .. tostring(lmg.location) .. "): a Retained LMG is Eliminated for it") end
     local v = kessel.units.get(mg.vars.mounted_on or "")
+    if not retained(mg) or not v or not retained(v) or C.is_wreck(v) then
+      return C.refuse(case, a.mg .. " is on no Retained AFV")
+    end
     local area = function(u) return u and u.vars.reph and u.vars.reph.area end
     if C.pb() and area(v) ~= area(lmg) and area(v) ~= area(kessel.units.get(lmg.vars.possessed_by or "")) then
       return C.refuse(case, "the LMG must be Retained in the vehicle's Setup/Entry Area")

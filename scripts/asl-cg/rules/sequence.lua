@@ -167,6 +167,10 @@ local SIDE_KEYED = { cvp_lost = "9.6162", cvp_amassed = "11.6112", cpp = "9.616"
 local NUMBER_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = true, san = true, elr = true,
   idle_days = true, scenarios_since_idle = true, leader_hardening_drm = true, balance_drm = true }
 local FLAG_PER_SIDE = { attack_chit = true }
+-- the records that count something (points, a level, days, scenarios): never below zero (a typed
+-- `-20` passed the check and turned 9.6162's comparison and the CPP sums upside down)
+local COUNT_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = true, san = true, elr = true,
+  idle_days = true, scenarios_since_idle = true }
 function S.record_problems()
   local out = {}
   local sides = C.sides()
@@ -187,6 +191,11 @@ function S.record_problems()
         elseif NUMBER_PER_SIDE[key] and key ~= "fpp" and (t[k] ~= math.floor(t[k]) or math.abs(t[k]) > 1e6) then
           -- points, levels, counts and DRM are whole numbers (FPP may hold a half: 1.5 per mine factor)
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        elseif COUNT_PER_SIDE[key] and t[k] < 0 then
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is below zero (it counts)", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        elseif key == "leader_hardening_drm" and (t[k] > 0 or t[k] < -2) then
+          -- the winner's DRM, which he may take as -2, -1 or 0 [11.6113]
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not 0, -1 or -2", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         elseif FLAG_PER_SIDE[key] and type(t[k]) ~= "boolean" then
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         end

@@ -90,12 +90,13 @@ function T.validate(a)
   local units, side = {}, nil
   for _, id in ipairs(a.units) do
     local u = C.unit(id, a.side)
-    if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", tostring(id) .. " is not Retained") end
+    if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", C.not_retained(id, u)) end
     local theirs = C.not_owner(a, u, "9.613")
     if theirs then return theirs end
     if u.type == "gun" then return C.refuse("9.613", "a Gun can not be Shifted") end
-    if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile)) then
-      return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle")
+    -- an abandoned vehicle is Equipment, with no crew to drive it (9.6141a may reman it later)
+    if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u))) then
+      return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle" .. (u.vars.abandoned and " (it is abandoned)" or ""))
     end
     if u.vars.shifted == C.var("date") then return C.refuse("9.613", id .. " already tried to Shift this CG Date") end
     if u.vars.fixed then
@@ -236,10 +237,25 @@ function T.apply(a)
   C.note("9.613", string.format("%s Shift %s -> %s: DR %d%+d = %d%s: %s", table.concat(a.units, ", "), from, a.to, roll, drm,
     roll + drm, #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", result), secret)
   if result == "no_shift" then return end
+  -- the armor leader in a vehicle of the group shares its crew's fate (as in an Escape [9.606])
+  local function leaders_in(v)
+    local out = {}
+    for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = v.side }) do
+      if C.crewing(l) == v.id then out[#out + 1] = l end
+    end
+    return out
+  end
   if result == "eliminated" then
     for _, u in ipairs(units) do
+      local inside = C.is_vehicle(u) and leaders_in(u) or {}
       for _, w in ipairs(C.possessed(u.id)) do C.eliminate(w.id, "9.613", "Shift") end
       C.eliminate(u.id, "9.613", "Shift")
+      -- "All units, Inherent crews and Equipment Eliminated": the armor leader in it too (he
+      -- stayed behind, alone, in the area the group left)
+      for _, l in ipairs(inside) do
+        kessel.emit.unit_var(l.id, "in_vehicle", nil)
+        C.eliminate(l.id, "9.613", "in " .. u.id .. ": all units and Inherent crews are Eliminated")
+      end
     end
     return
   end
@@ -248,9 +264,20 @@ function T.apply(a)
       local r = C.dr("shift_casualty")
       if r >= 4 then
         if C.is_vehicle(u) then
+          local inside = leaders_in(u)
           C.eliminate(u.id, "9.613", "Shifted with Casualties, dr " .. r)
           local crew = T.crew_survival(u)
           if crew then arrive(crew, side, a.to) end
+          -- the armor leader in it leaves with a surviving crew, else falls with it
+          for _, l in ipairs(inside) do
+            kessel.emit.unit_var(l.id, "in_vehicle", nil)
+            if crew then
+              C.note("9.613", l.id .. " (armor leader) leaves " .. u.id .. " with its crew")
+              arrive(kessel.units.get(l.id), side, a.to)
+            else
+              C.eliminate(l.id, "9.613", "in " .. u.id .. ", whose crew is Eliminated")
+            end
+          end
         else
           -- the text is silent on the SW of a unit Eliminated by Casualty Reduction (a HS): our
           -- reading, as 9.6061's dr <= 3 case, is that it stays, unpossessed, where it was (as
@@ -311,7 +338,7 @@ function T.validate_deploy(a)
     if why then return why end
   end
   local u = C.unit(a.unit, a.side)
-  if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, tostring(a.unit) .. " is not Retained") end
+  if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, C.not_retained(a.unit, u)) end
   local theirs = C.not_owner(a, u, case)
   if theirs then return theirs end
   if not C.pb() and u.side ~= "german" then return C.refuse(case, "only a German squad may freely Deploy before an Escape from Isolation") end

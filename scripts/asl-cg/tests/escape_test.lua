@@ -123,12 +123,16 @@ kessel.test("case_9.606_original_two_heat_of_battle_and_portage", function()
   expect.eq(T.unit("hmg").hex, T.unit("gs").hex, "it goes along")
 end)
 
--- [9.6061] a unit Eliminated escaping loses its Equipment on a dr >= 4, else leaves it behind
+-- [9.6061] a unit Eliminated escaping loses its Equipment on a dr >= 4, else leaves it behind:
+-- a crew Replaced (Final 9) is Eliminated instead (footnote 2), and each SW it took gets the dr
 kessel.test("case_9.6061_equipment_of_eliminated_escapee", function()
-  open_field{ T.squad("gs", "german", "4-6-7", "B5"), T.sw("m1", "german", "LMG", "B5", { vars = { possessed_by = "gs" } }),
-    T.sw("m2", "german", "LMG", "B5", { vars = { possessed_by = "gs" } }) }
-  kessel.inject_dice{ 6, 6, 5, 2 }
-  expect.accepted(kessel.act{ kind = "escape", units = { "gs" } })
+  open_field{ T.crew("gc", "german", "B5"), T.sw("m1", "german", "LMG", "B5", { vars = { possessed_by = "gc" } }),
+    T.sw("m2", "german", "LMG", "B5", { vars = { possessed_by = "gc" } }) }
+  kessel.inject_dice{ 4, 4, 5, 2 }  -- 8 + 1 enemy area = 9: Replaced, a crew is Eliminated instead
+  local ok, ev = kessel.act{ kind = "escape", units = { "gc" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").final, 9)
+  expect.eq(T.unit("gc").location, "eliminated")
   expect.eq(T.unit("m1").location, "eliminated")
   expect.eq(T.unit("m2").location, "map")
   expect.eq(T.unit("m2").vars.possessed_by, nil)

@@ -405,7 +405,7 @@ kessel.test("case_9.6056_abandoned_mobile_vehicle_in_nml_stays", function()
   nml_field{ T.vehicle("kw", "german", "Kuebelwagen", "E5", { vars = { abandoned = true } }) }
   expect.eq(T.unit("kw").vars.reph.status, "abandoned")
   local ok, r = kessel.act{ kind = "escape", units = { "kw" } }
-  expect.refused(ok, r, "9.606", "may not")
+  expect.refused(ok, r, "9.606", "kw is abandoned: only a Personnel or Mobile-vehicle unit attempts Escape")
   local ev = T.resolve()
   expect.eq(T.record(ev, "escape"), nil, "no Escape DR")
   expect.eq(T.unit("kw").location, "map")
