@@ -10,9 +10,11 @@ function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 -- The current step of the sequence of play {id, name, side, rule, index}.
 function C.step() return kessel.game.step() end
 function C.phasing() return kessel.game.step().side end
-function C.step_is(...)
+function C.step_is(a, b, c, ...)
   local id = kessel.game.step().id
-  -- (asked in every enumeration and validation: no table of the arguments)
+  if id == nil then return false end
+  -- (asked in every enumeration and validation: the usual one to three ids without a loop)
+  if id == a or id == b or id == c then return true end
   for i = 1, select("#", ...) do
     if id == select(i, ...) then return true end
   end
