@@ -588,7 +588,7 @@ fn paths_named_by_data_files_follow_one_rule() {
 
 /// A lab data file of `games` toy games (seeds from 1) made by `kessel simulate --out` in a toy
 /// copy named `name`: its path and text, for a test to edit.
-fn toy_lab_data(name: &str, games: &str) -> (PathBuf, String) {
+pub(crate) fn toy_lab_data(name: &str, games: &str) -> (PathBuf, String) {
     let dir = crate::util::toy_copy(name);
     let data = dir.join("d.jsonl");
     let r = crate::util::kessel(&[

@@ -295,10 +295,26 @@ fn numbers_in_bounds(g: &GameRecord) -> Result<(), String> {
     Ok(())
 }
 
+/// The most a lab data file may hold: a sweep's records can be far larger than any scenario file
+/// (a toy game's record is about 600 bytes, a long game's a few kilobytes), but the file is read
+/// whole and its records kept, so not without bound; a larger run is written as shards
+/// (`--shard`) and merged.
+pub const MAX_DATA_FILE: u64 = 256 << 20;
+
+/// The most values (numbers, strings, lists, maps) one record of a data file may hold: a game
+/// record holds a few per game-turn and side; the parser makes each a 32-byte node or more.
+pub const MAX_RECORD_VALUES: usize = 100_000;
+
 pub fn read_file(path: &Path) -> anyhow::Result<Data> {
-    // a sweep's records can be far larger than any scenario file
-    let bytes = kessel_core::fsio::read_bounded(path, 1 << 32)
-        .with_context(|| format!("reading {}", path.display()))?;
+    let bytes = kessel_core::fsio::read_bounded(path, MAX_DATA_FILE).map_err(|e| {
+        let big = std::fs::metadata(path).is_ok_and(|m| m.len() > MAX_DATA_FILE);
+        let hint = if big {
+            " (play a run that large in shards, `--shard K/N`, each to its own file)"
+        } else {
+            ""
+        };
+        anyhow::Error::new(e).context(format!("reading {}{hint}", path.display()))
+    })?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("reading {}: not UTF-8 text", path.display()))?;
     let mut header: Option<Header> = None;
@@ -310,6 +326,22 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
         let at = || format!("{}:{}", path.display(), i + 1);
         if line.trim().is_empty() {
             continue;
+        }
+        // each value a record holds becomes a node: counted before any is built
+        if kessel_core::error::shape(
+            line,
+            kessel_core::error::Syntax::Json,
+            usize::MAX,
+            MAX_RECORD_VALUES,
+        )
+        .is_err()
+        {
+            anyhow::bail!(
+                "{}: the record holds more than {MAX_RECORD_VALUES} values, far more than a \
+                 game's record (it was edited or joined with another line?): delete or fix \
+                 that line",
+                at()
+            );
         }
         let v: Value = match serde_json::from_str(line) {
             Ok(v) => v,
