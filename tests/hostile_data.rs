@@ -23,6 +23,25 @@ fn a_campaign_of_too_many_games_is_refused_before_it_is_parsed() {
     );
 }
 
+/// A scenario is allowed more values than a campaign (100,000 markers, 20,000 units), but not
+/// without bound: a 50 MB list in its `[vars]` took 4.7 GB and passed `kessel check`.
+#[test]
+fn a_scenario_of_too_many_values_is_refused_before_it_is_parsed() {
+    let dir = crate::util::toy_copy("bounds-scenario");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let padded = format!("junk = [{}1]\n{text}", "1,".repeat(500_000));
+    std::fs::write(&scenario, padded).expect("write");
+    let r = crate::util::kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("scenario.toml:1: more than 500000 values"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// A save made by `kessel script --save` in a toy copy named `name`: its path and JSON.
 fn toy_save(name: &str) -> (std::path::PathBuf, serde_json::Value) {
     let dir = crate::util::toy_copy(name);
@@ -90,6 +109,59 @@ fn report_refuses_a_record_of_too_many_values() {
     assert!(
         r.stderr
             .contains("d.jsonl:3: the record holds more than 100000 values"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A game record that no game of the header's run could have written (a seed outside its range,
+/// an objective or a side it does not list: pasted from another run, or edited) was counted in
+/// every statistic; it is refused at its line. So is a header naming a side twice.
+#[test]
+fn report_refuses_records_that_do_not_belong_to_the_headers_run() {
+    let (data, text) = crate::hostile::toy_lab_data("report-foreign", "2");
+    let lines: Vec<&str> = text.lines().collect();
+    let game: serde_json::Value = serde_json::from_str(lines[2]).expect("a game record");
+    let edits: [(&str, fn(&mut serde_json::Value)); 4] = [
+        (
+            "seed 999 is outside the run's seeds (2 games from seed 1)",
+            |g| g["seed"] = 999.into(),
+        ),
+        ("objective `Nowhere` is not one of the header's", |g| {
+            g["per_turn"][0]["control"] = serde_json::json!({ "Nowhere": "red" })
+        }),
+        (
+            "losses of `green`, no side of the header's (red, blue)",
+            |g| g["losses"]["green"] = serde_json::json!({ "eliminated": 1, "steps": 1 }),
+        ),
+        ("held by `green`, no side of the header's", |g| {
+            g["per_turn"][0]["control"] = serde_json::json!({ "Toytown": "green" })
+        }),
+    ];
+    for (said, edit) in edits {
+        let mut g = game.clone();
+        edit(&mut g);
+        let edited = [lines[0], lines[1], &g.to_string()].join("\n") + "\n";
+        std::fs::write(&data, edited).expect("edit data");
+        let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+        assert_ne!(r.code, 0, "{said}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("d.jsonl:3: ")
+                && r.stderr.contains(said)
+                && r.stderr.contains("delete that line"),
+            "{said}: {}",
+            r.stderr
+        );
+    }
+    let mut header: serde_json::Value = serde_json::from_str(lines[0]).expect("a header");
+    header["sides"] = serde_json::json!(["red", "blue", "red"]);
+    let edited = [&header.to_string(), lines[1], lines[2]].join("\n") + "\n";
+    std::fs::write(&data, edited).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("d.jsonl:1: the header lists side `red` twice"),
         "{}",
         r.stderr
     );

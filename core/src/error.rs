@@ -217,11 +217,16 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, LoadError> {
 /// few levels; the parser recurses once per level).
 pub const MAX_TOML_DEPTH: usize = 64;
 
-/// How many values (keys, list items, tables) a TOML data file (scenario, map, profile, campaign,
-/// package manifest) may hold. A parser turns each into a node of a few hundred bytes to a
-/// kilobyte, so the file's byte limit alone let a 16 MB campaign take 390 MB before its game count
-/// was checked, and a 50 MB list of numbers 4.7 GB; the bundled files hold a few thousand.
-pub const MAX_TOML_VALUES: usize = 100_000;
+/// How many values (keys, list items, tables) a scenario or map file may hold. A parser turns each
+/// into a node of a few hundred bytes, so the file's byte limit alone let a 50 MB list of numbers
+/// take 4.7 GB; this admits a scenario's 100,000 markers or 20,000 units and keeps a parse under
+/// about 250 MB. The bundled files hold a few thousand.
+pub const MAX_TOML_VALUES: usize = 500_000;
+
+/// How many values the smaller TOML files (a campaign, a profile, a package's manifest) may hold:
+/// their parse takes up to a kilobyte a value (a 16 MB campaign of 200,000 games took 390 MB
+/// before its game count was checked).
+pub const MAX_SMALL_TOML_VALUES: usize = 100_000;
 
 /// How many values (actions, events and each of their fields) a JSON file the engine reads whole
 /// (a save, a campaign save) may hold: a parsed value takes 70 to 100 bytes, so about 200 MB at
@@ -310,7 +315,12 @@ pub fn shape(text: &str, syntax: Syntax, max_depth: usize, max_values: usize) ->
 /// Refuses TOML whose arrays or inline tables nest deeper than [`MAX_TOML_DEPTH`], or that holds
 /// more than [`MAX_TOML_VALUES`] values, naming the line, before the parser builds anything.
 pub fn toml_bounds(path: &Path, text: &str) -> Result<(), LoadError> {
-    shape(text, Syntax::Toml, MAX_TOML_DEPTH, MAX_TOML_VALUES).map_err(|over| match over {
+    toml_bounds_at(path, text, MAX_TOML_VALUES)
+}
+
+/// [`toml_bounds`] with `max` values ([`MAX_SMALL_TOML_VALUES`] for a campaign or a profile).
+pub fn toml_bounds_at(path: &Path, text: &str, max: usize) -> Result<(), LoadError> {
+    shape(text, Syntax::Toml, MAX_TOML_DEPTH, max).map_err(|over| match over {
         Over::Depth(line) => LoadError::new(
             path,
             Some(line),
@@ -320,8 +330,8 @@ pub fn toml_bounds(path: &Path, text: &str) -> Result<(), LoadError> {
             path,
             Some(line),
             format!(
-                "more than {MAX_TOML_VALUES} values (keys, list items and tables) by this line: \
-                 the limit for a data file, far above any real one; remove what was repeated"
+                "more than {max} values (keys, list items and tables) by this line: the limit \
+                 for this kind of file, far above any real one; remove what was repeated"
             ),
         ),
     })
@@ -494,7 +504,8 @@ mod tests {
         // a list of n items is about n values: a 16 MB campaign of 200,000 games is refused
         // before it is parsed, at the line where it passes the limit
         let games = "[[game]]\nscenario = \"a.toml\"\n".repeat(60_000);
-        let err = toml_bounds(Path::new("camp.toml"), &games).expect_err("too many values");
+        let err = toml_bounds_at(Path::new("camp.toml"), &games, MAX_SMALL_TOML_VALUES)
+            .expect_err("too many values");
         // three values a game (`[[`, `=`): the 33,334th game's header, on line 66,667
         assert_eq!(err.line, Some(66_667));
         assert!(
@@ -502,7 +513,11 @@ mod tests {
             "{}",
             err.message
         );
-        let list = format!("x = [{}]\n", "1,".repeat(200_000));
+        assert!(
+            toml_bounds(Path::new("camp.toml"), &games).is_ok(),
+            "a scenario may hold more"
+        );
+        let list = format!("x = [{}]\n", "1,".repeat(500_000));
         assert!(toml_bounds(Path::new("x.toml"), &list).is_err());
         // JSON: `'` and `#` are plain characters, an escaped quote stays inside its string
         let json = "{\"a#\": \"it's \\\" [,,]\", \"b\": [1, 2, 3]}";
