@@ -705,7 +705,7 @@ fn an_ai_hook_returning_garbage_is_named_and_quoted_briefly() {
         ),
         (
             "local a = legal()[1] local t = {} for i = 1, 1e6 do t[i] = i end a.junk = t return a",
-            "bytes in all",
+            "an action is over the size limit (1048576 bytes",
         ),
         ("return 42", "returned the number 42"),
         ("while true do end", "instruction budget exceeded"),

@@ -130,18 +130,19 @@ pub(crate) fn ask(lua: &Lua, world: &Shared, id: &str, args: &Value) -> mlua::Re
         Value::Object(_) => lua.to_value(args)?,
         _ => mlua::Value::Table(lua.create_table()?),
     };
+    // the answer is read in the query stage too: its metamethods run while it is read
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>(a);
+    let out = f.call::<mlua::Value>(a).and_then(|out| {
+        super::bounded_from_value(lua, out, &format!("query `{id}`'s answer"), 16 << 20).map_err(
+            |e| {
+                mlua::Error::runtime(format!(
+                    "query `{id}` answered with something that is not plain data (tables of strings, numbers and booleans): {e}"
+                ))
+            },
+        )
+    });
     drop(guard);
-    let out = out?;
-    if out.is_nil() {
-        return Ok(Value::Null);
-    }
-    lua.from_value(out).map_err(|e| {
-        mlua::Error::runtime(format!(
-            "query `{id}` answered with something that is not plain data (tables of strings, numbers and booleans): {e}"
-        ))
-    })
+    out
 }
 
 fn decl_table(lua: &Lua, d: &QueryDecl) -> mlua::Result<Table> {
@@ -207,7 +208,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let args: Value = if args.is_nil() {
                 Value::Null
             } else {
-                lua.from_value(args)?
+                super::bounded_from_value(lua, args, "kessel.queries.ask's arguments", 1 << 20)?
             };
             let out = ask(lua, &w, &id, &args)?;
             if out.is_null() {
