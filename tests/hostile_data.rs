@@ -122,7 +122,8 @@ fn report_refuses_records_that_do_not_belong_to_the_headers_run() {
     let (data, text) = crate::hostile::toy_lab_data("report-foreign", "2");
     let lines: Vec<&str> = text.lines().collect();
     let game: serde_json::Value = serde_json::from_str(lines[2]).expect("a game record");
-    let edits: [(&str, fn(&mut serde_json::Value)); 4] = [
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 4] = [
         (
             "seed 999 is outside the run's seeds (2 games from seed 1)",
             |g| g["seed"] = 999.into(),

@@ -313,7 +313,8 @@ fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
         .map(|s| ("losses", s))
         .chain(g.actions_by_side.keys().map(|s| ("actions", s)));
     for (what, s) in sides {
-        if !side(s) && !(what == "actions" && s == "-") {
+        let no_side = what == "actions" && s == "-";
+        if !(side(s) || no_side) {
             return Err(format!(
                 "{what} of `{}`, no side of the header's ({})",
                 kessel_core::error::printable_name(s),
