@@ -170,11 +170,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     queries.set(
         "declare",
         lua.create_function(move |lua, t: Table| {
-            if w.borrow().stage() != Stage::Declare {
-                return Err(mlua::Error::runtime(
-                    "kessel.queries.declare is a declaration: call it while the ruleset loads",
-                ));
-            }
+            // counted and sized with the ruleset's other declarations (it escaped their limits)
+            super::declare_limits::declaring(
+                lua,
+                &w,
+                "queries.declare",
+                super::declare_limits::table_size(&t),
+            )?;
             strict_keys(&t, &KEYS, "kessel.queries.declare")?;
             let id: String = t.get::<Option<String>>("id")?.ok_or_else(|| {
                 mlua::Error::runtime("kessel.queries.declare: `id` is required")
@@ -190,12 +192,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 )));
             }
             decl_of(&t)?;
+            super::declare_limits::declared_once(lua, "queries.declare", &id)?;
             let all: Table = lua.named_registry_value(REGISTRY)?;
-            if all.contains_key(id.as_str())? {
-                return Err(mlua::Error::runtime(format!(
-                    "query `{id}` is declared twice"
-                )));
-            }
             all.set(id.as_str(), t)?;
             Ok(())
         })?,
