@@ -258,9 +258,23 @@ pub fn shape(text: &str, syntax: Syntax, max_depth: usize, max_values: usize) ->
     let toml = syntax == Syntax::Toml;
     let b = text.as_bytes();
     let (mut i, mut depth, mut line, mut values) = (0usize, 0usize, 1usize, 1usize);
+    // the dots of a TOML key on this line (`a.b.c = 1`, `[a.b.c]`): each is a table nested in
+    // the last, which the parser recurses into as into a list (a key of 100,000 parts was its
+    // bare "recursion limit", no line); a value's dots (`1.5`) come after its `=`
+    let (mut key_dots, mut in_value) = (0usize, false);
     while i < b.len() {
         match b[i] {
-            b'\n' => line += 1,
+            b'\n' => {
+                line += 1;
+                key_dots = 0;
+                in_value = false;
+            }
+            b'.' if toml && !in_value => {
+                key_dots += 1;
+                if key_dots > max_depth {
+                    return Err(Over::Depth(line));
+                }
+            }
             b'#' if toml => {
                 while i < b.len() && b[i] != b'\n' {
                     i += 1;
@@ -293,6 +307,7 @@ pub fn shape(text: &str, syntax: Syntax, max_depth: usize, max_values: usize) ->
                 continue;
             }
             c @ (b'[' | b'{' | b',' | b'=') => {
+                in_value |= c == b'=';
                 if c == b'[' || c == b'{' {
                     depth += 1;
                     if depth > max_depth {
@@ -324,7 +339,10 @@ pub fn toml_bounds_at(path: &Path, text: &str, max: usize) -> Result<(), LoadErr
         Over::Depth(line) => LoadError::new(
             path,
             Some(line),
-            format!("arrays or tables nested more than {MAX_TOML_DEPTH} deep"),
+            format!(
+                "arrays or tables nested more than {MAX_TOML_DEPTH} deep (each part of a dotted key \
+                 is a table)"
+            ),
         ),
         Over::Values(line) => LoadError::new(
             path,
@@ -524,6 +542,11 @@ mod tests {
         assert_eq!(shape(json, Syntax::Json, 64, 6), Ok(()));
         assert_eq!(shape(json, Syntax::Json, 64, 5), Err(Over::Values(1)));
         assert_eq!(shape("[[[1]]]", Syntax::Json, 2, 99), Err(Over::Depth(1)));
+        // a dotted key nests a table a part; a float's dot is no key's
+        let dotted = format!("x = 1.5\n[{}]\n", vec!["a"; 70].join("."));
+        assert_eq!(shape(&dotted, Syntax::Toml, 64, 99), Err(Over::Depth(2)));
+        let floats = format!("x = [{}]\n", "1.5, ".repeat(100));
+        assert_eq!(shape(&floats, Syntax::Toml, 64, 999), Ok(()));
         let err = json_bounds(Path::new("s.json"), "[\n1,\n2,\n3]", "save", 3).expect_err("over");
         assert_eq!(err.line, Some(3));
         assert!(
