@@ -443,6 +443,12 @@ fn verify(package: &Path, bytes: &[u8]) -> anyhow::Result<Verified> {
     let manifest: Manifest = std::str::from_utf8(&manifest_bytes)
         .map_err(|e| refused(package, format_args!("{MANIFEST} is not UTF-8 ({e})")))
         .and_then(|t| {
+            kessel_core::error::toml_bounds_at(
+                Path::new(MANIFEST),
+                t,
+                kessel_core::error::MAX_SMALL_TOML_VALUES,
+            )
+            .map_err(|e| refused(package, e))?;
             toml::from_str(t)
                 .map_err(|e| refused(package, format_args!("{MANIFEST} does not read ({e})")))
         })?;

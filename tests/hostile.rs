@@ -588,7 +588,7 @@ fn paths_named_by_data_files_follow_one_rule() {
 
 /// A lab data file of `games` toy games (seeds from 1) made by `kessel simulate --out` in a toy
 /// copy named `name`: its path and text, for a test to edit.
-fn toy_lab_data(name: &str, games: &str) -> (PathBuf, String) {
+pub(crate) fn toy_lab_data(name: &str, games: &str) -> (PathBuf, String) {
     let dir = crate::util::toy_copy(name);
     let data = dir.join("d.jsonl");
     let r = crate::util::kessel(&[
@@ -705,7 +705,7 @@ fn an_ai_hook_returning_garbage_is_named_and_quoted_briefly() {
         ),
         (
             "local a = legal()[1] local t = {} for i = 1, 1e6 do t[i] = i end a.junk = t return a",
-            "bytes in all",
+            "an action is over the size limit (1048576 bytes",
         ),
         ("return 42", "returned the number 42"),
         ("while true do end", "instruction budget exceeded"),

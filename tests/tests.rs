@@ -9,6 +9,8 @@ mod cli;
 mod coverage;
 mod editor;
 mod hostile;
+mod hostile_api;
+mod hostile_data;
 mod lab;
 mod located;
 mod package;

@@ -115,6 +115,7 @@ impl Campaign {
 
     /// Parses campaign text; scenario paths are relative to `path`'s folder.
     pub fn parse(path: &Path, text: &str) -> Result<Campaign, LoadError> {
+        crate::error::toml_bounds_at(path, text, crate::error::MAX_SMALL_TOML_VALUES)?;
         let file: CampaignFile = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| {
                 text.as_bytes()[..s.start.min(text.len())]

@@ -217,25 +217,78 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, LoadError> {
 /// few levels; the parser recurses once per level).
 pub const MAX_TOML_DEPTH: usize = 64;
 
-/// Refuses TOML whose arrays or inline tables nest deeper than [`MAX_TOML_DEPTH`], naming the
-/// line, before the parser recurses into it.
-pub fn toml_depth(path: &Path, text: &str) -> Result<(), LoadError> {
+/// How many values (keys, list items, tables) a scenario or map file may hold. A parser turns each
+/// into a node of a few hundred bytes, so the file's byte limit alone let a 50 MB list of numbers
+/// take 4.7 GB; this admits a scenario's 100,000 markers or 20,000 units and keeps a parse under
+/// about 250 MB. The bundled files hold a few thousand.
+pub const MAX_TOML_VALUES: usize = 500_000;
+
+/// How many values the smaller TOML files (a campaign, a profile, a package's manifest) may hold:
+/// their parse takes up to a kilobyte a value (a 16 MB campaign of 200,000 games took 390 MB
+/// before its game count was checked).
+pub const MAX_SMALL_TOML_VALUES: usize = 100_000;
+
+/// How many values (actions, events and each of their fields) a JSON file the engine reads whole
+/// (a save, a campaign save) may hold: a parsed value takes 70 to 100 bytes, so about 200 MB at
+/// most. A long game's save holds a few hundred thousand.
+pub const MAX_JSON_VALUES: usize = 2_000_000;
+
+/// The syntax [`shape`] scans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// TOML: `#` comments, `"`, `'` and triple-quoted strings; `=` starts a value.
+    Toml,
+    /// JSON: `"` strings only.
+    Json,
+}
+
+/// What [`shape`] found over a limit, and at which 1-based line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// Lists or tables nested deeper than the depth limit.
+    Depth(usize),
+    /// More values than the value limit.
+    Values(usize),
+}
+
+/// Scans data text without building anything, counting its values (each `=`, `,`, `[` and `{`
+/// outside strings and comments: at least one per key, list item and table) and the nesting of
+/// its lists and tables, and stops at the line where either passes its limit.
+pub fn shape(text: &str, syntax: Syntax, max_depth: usize, max_values: usize) -> Result<(), Over> {
+    let toml = syntax == Syntax::Toml;
     let b = text.as_bytes();
-    let (mut i, mut depth, mut line) = (0usize, 0usize, 1usize);
+    let (mut i, mut depth, mut line, mut values) = (0usize, 0usize, 1usize, 1usize);
+    // the dots of a TOML key on this line (`a.b.c = 1`, `[a.b.c]`): each is a table nested in
+    // the last, which the parser recurses into as into a list (a key of 100,000 parts was its
+    // bare "recursion limit", no line); a value's dots (`1.5`) come after its `=`
+    let (mut key_dots, mut in_value) = (0usize, false);
     while i < b.len() {
         match b[i] {
-            b'\n' => line += 1,
-            b'#' => {
+            b'\n' => {
+                line += 1;
+                key_dots = 0;
+                in_value = false;
+            }
+            b'.' if toml && !in_value => {
+                key_dots += 1;
+                if key_dots > max_depth {
+                    return Err(Over::Depth(line));
+                }
+            }
+            b'#' if toml => {
                 while i < b.len() && b[i] != b'\n' {
                     i += 1;
                 }
                 continue;
             }
-            q @ (b'"' | b'\'') => {
-                let triple = b[i..].starts_with(if q == b'"' { b"\"\"\"" } else { b"'''" });
+            q @ (b'"' | b'\'') if q == b'"' || toml => {
+                let triple = toml && b[i..].starts_with(&[q, q, q]);
                 i += if triple { 3 } else { 1 };
                 while i < b.len() {
                     if b[i] == b'\\' && q == b'"' {
+                        if b.get(i + 1) == Some(&b'\n') {
+                            line += 1;
+                        }
                         i += 2;
                         continue;
                     }
@@ -253,14 +306,17 @@ pub fn toml_depth(path: &Path, text: &str) -> Result<(), LoadError> {
                 }
                 continue;
             }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_TOML_DEPTH {
-                    return Err(LoadError::new(
-                        path,
-                        Some(line),
-                        format!("arrays or tables nested more than {MAX_TOML_DEPTH} deep"),
-                    ));
+            c @ (b'[' | b'{' | b',' | b'=') => {
+                in_value |= c == b'=';
+                if c == b'[' || c == b'{' {
+                    depth += 1;
+                    if depth > max_depth {
+                        return Err(Over::Depth(line));
+                    }
+                }
+                values += 1;
+                if values > max_values {
+                    return Err(Over::Values(line));
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
@@ -269,6 +325,54 @@ pub fn toml_depth(path: &Path, text: &str) -> Result<(), LoadError> {
         i += 1;
     }
     Ok(())
+}
+
+/// Refuses TOML whose arrays or inline tables nest deeper than [`MAX_TOML_DEPTH`], or that holds
+/// more than [`MAX_TOML_VALUES`] values, naming the line, before the parser builds anything.
+pub fn toml_bounds(path: &Path, text: &str) -> Result<(), LoadError> {
+    toml_bounds_at(path, text, MAX_TOML_VALUES)
+}
+
+/// [`toml_bounds`] with `max` values ([`MAX_SMALL_TOML_VALUES`] for a campaign or a profile).
+pub fn toml_bounds_at(path: &Path, text: &str, max: usize) -> Result<(), LoadError> {
+    shape(text, Syntax::Toml, MAX_TOML_DEPTH, max).map_err(|over| match over {
+        Over::Depth(line) => LoadError::new(
+            path,
+            Some(line),
+            format!(
+                "arrays or tables nested more than {MAX_TOML_DEPTH} deep (each part of a dotted key \
+                 is a table)"
+            ),
+        ),
+        Over::Values(line) => LoadError::new(
+            path,
+            Some(line),
+            format!(
+                "more than {max} values (keys, list items and tables) by this line: the limit \
+                 for this kind of file, far above any real one; remove what was repeated"
+            ),
+        ),
+    })
+}
+
+/// Refuses JSON holding more than `max` values (see [`shape`]; serde_json limits the nesting),
+/// naming the `what` (a save, a campaign save) and the line where it passes the limit, before
+/// it is parsed.
+pub fn json_bounds(path: &Path, text: &str, what: &str, max: usize) -> Result<(), LoadError> {
+    shape(text, Syntax::Json, usize::MAX, max).map_err(|over| {
+        let line = match over {
+            Over::Depth(l) | Over::Values(l) => l,
+        };
+        LoadError::new(
+            path,
+            Some(line),
+            format!(
+                "the {what} holds more than {max} values (actions, events and their fields) by \
+                 this line: the limit for a {what}, far above a long game's; it was not written \
+                 whole by Kessel, or was edited: take it from a copy"
+            ),
+        )
+    })
 }
 
 /// Turns a `toml` parse error into a located error.
@@ -408,6 +512,49 @@ impl LoadErrors {
 mod tests {
     use super::*;
     use crate::script::ScriptError;
+
+    #[test]
+    fn shape_counts_values_outside_strings_and_comments_and_names_the_line() {
+        // strings and comments hold no values, whatever punctuation they carry
+        let quiet = "a = \"[{,=\"\nb = '[,'  # [[,,,]]\nc = \"\"\"\n[,\n\"\"\"\n";
+        assert_eq!(shape(quiet, Syntax::Toml, 64, 4), Ok(()));
+        assert_eq!(shape(quiet, Syntax::Toml, 64, 3), Err(Over::Values(3)));
+        // a list of n items is about n values: a 16 MB campaign of 200,000 games is refused
+        // before it is parsed, at the line where it passes the limit
+        let games = "[[game]]\nscenario = \"a.toml\"\n".repeat(60_000);
+        let err = toml_bounds_at(Path::new("camp.toml"), &games, MAX_SMALL_TOML_VALUES)
+            .expect_err("too many values");
+        // three values a game (`[[`, `=`): the 33,334th game's header, on line 66,667
+        assert_eq!(err.line, Some(66_667));
+        assert!(
+            err.message.contains("more than 100000 values"),
+            "{}",
+            err.message
+        );
+        assert!(
+            toml_bounds(Path::new("camp.toml"), &games).is_ok(),
+            "a scenario may hold more"
+        );
+        let list = format!("x = [{}]\n", "1,".repeat(500_000));
+        assert!(toml_bounds(Path::new("x.toml"), &list).is_err());
+        // JSON: `'` and `#` are plain characters, an escaped quote stays inside its string
+        let json = "{\"a#\": \"it's \\\" [,,]\", \"b\": [1, 2, 3]}";
+        assert_eq!(shape(json, Syntax::Json, 64, 6), Ok(()));
+        assert_eq!(shape(json, Syntax::Json, 64, 5), Err(Over::Values(1)));
+        assert_eq!(shape("[[[1]]]", Syntax::Json, 2, 99), Err(Over::Depth(1)));
+        // a dotted key nests a table a part; a float's dot is no key's
+        let dotted = format!("x = 1.5\n[{}]\n", vec!["a"; 70].join("."));
+        assert_eq!(shape(&dotted, Syntax::Toml, 64, 99), Err(Over::Depth(2)));
+        let floats = format!("x = [{}]\n", "1.5, ".repeat(100));
+        assert_eq!(shape(&floats, Syntax::Toml, 64, 999), Ok(()));
+        let err = json_bounds(Path::new("s.json"), "[\n1,\n2,\n3]", "save", 3).expect_err("over");
+        assert_eq!(err.line, Some(3));
+        assert!(
+            err.message.contains("the save holds more than 3 values"),
+            "{}",
+            err.message
+        );
+    }
 
     #[test]
     fn printable_text_shows_control_characters_instead_of_obeying_them() {

@@ -102,7 +102,7 @@ impl Profile {
             )
             .into());
         }
-        crate::error::toml_depth(path, text)?;
+        crate::error::toml_bounds_at(path, text, crate::error::MAX_SMALL_TOML_VALUES)?;
         let file: ProfileFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let mut p = Profile {
             name: file.profile.name.unwrap_or_else(|| {

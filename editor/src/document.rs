@@ -3,7 +3,7 @@
 
 use crate::command::{EditorCommand, History};
 use crate::scenario_file::{ScenarioDef, ScenarioFile};
-use anyhow::{bail, Context as _};
+use anyhow::bail;
 use kessel_core::error::LoadError;
 use kessel_core::hex::Hex;
 use kessel_core::map::Map;
@@ -120,8 +120,7 @@ impl Document {
     /// one with nothing to show (unreadable, a TOML syntax error, an unusable map header) is
     /// refused.
     pub fn open(path: &Path) -> anyhow::Result<Document> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let text = kessel_core::error::read_text(path, "file")?;
         let is_scenario = text
             .lines()
             .any(|l| l.trim_start().starts_with("[scenario]"));
@@ -150,7 +149,7 @@ impl Document {
     /// A document for a loaded scenario (its file is read again for the editable text; if that
     /// fails the scenario can be viewed but its units not edited).
     pub fn from_scenario(scenario: &Scenario) -> Document {
-        let file = std::fs::read_to_string(&scenario.path)
+        let file = kessel_core::error::read_text(&scenario.path, "scenario")
             .ok()
             .and_then(|t| ScenarioFile::parse(&t).ok());
         let mut sides: Vec<String> = Vec::new();
@@ -334,7 +333,7 @@ impl Document {
 /// The comment lines (and blank lines between them) a map file opens with, such as its title and
 /// where it was cut from, followed by one blank line; empty if it opens with none or can't be read.
 fn read_preamble(map_path: &Path) -> String {
-    let Ok(text) = std::fs::read_to_string(map_path) else {
+    let Ok(text) = kessel_core::error::read_text(map_path, "map") else {
         return String::new();
     };
     let lines: Vec<&str> = text
@@ -353,7 +352,7 @@ fn read_preamble(map_path: &Path) -> String {
 /// The `[terrain] legend` of a map file, if it can be read; anything odd is skipped, since the
 /// hint only affects which characters a save uses.
 fn read_legend(map_path: &Path) -> Vec<(char, String)> {
-    let Ok(text) = std::fs::read_to_string(map_path) else {
+    let Ok(text) = kessel_core::error::read_text(map_path, "map") else {
         return Vec::new();
     };
     let Ok(table) = text.parse::<toml::Table>() else {

@@ -66,7 +66,7 @@ pub struct Watcher {
 }
 
 fn content_hash(path: &Path) -> Option<u64> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = kessel_core::fsio::read_bounded(path, kessel_core::fsio::MAX_TEXT_INPUT).ok()?;
     let mut h = DefaultHasher::new();
     bytes.hash(&mut h);
     Some(h.finish())

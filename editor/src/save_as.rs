@@ -38,8 +38,9 @@ pub fn save_as(doc: &Document, dir: &Path) -> anyhow::Result<PathBuf> {
             create(parent)?;
         }
         if !to.exists() {
-            let bytes = std::fs::read(src.join(rel))
-                .with_context(|| format!("cannot read {}", rel.display()))?;
+            let bytes =
+                kessel_core::fsio::read_bounded(&src.join(rel), kessel_core::fsio::MAX_TEXT_INPUT)
+                    .with_context(|| format!("cannot read {}", rel.display()))?;
             write_atomic(&to, &bytes)?;
         }
     }

@@ -198,7 +198,8 @@ impl Underlay {
         if !side.is_file() {
             return Ok(None);
         }
-        let text = std::fs::read_to_string(&side)?;
+        let text = kessel_core::error::read_text(&side, "underlay")?;
+        kessel_core::error::toml_bounds(&side, &text)?;
         let t: toml::Table = text
             .parse()
             .with_context(|| format!("{} is not TOML", side.display()))?;

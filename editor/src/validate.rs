@@ -308,7 +308,7 @@ struct MapLines {
 
 impl MapLines {
     fn read(path: &Path) -> MapLines {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = kessel_core::error::read_text(path, "map").unwrap_or_default();
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
         let mut rows = Vec::new();
         let mut in_terrain = false;

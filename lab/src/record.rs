@@ -254,6 +254,77 @@ impl Data {
 const MAX_MAGNITUDE: f64 = 1e9;
 
 /// Every number a game record holds is finite and within bounds (CPU times not negative).
+/// A header as `kessel simulate` writes it: sides and profiles each named once, a side at least.
+fn header_in_order(h: &Header) -> Result<(), String> {
+    let twice = |names: Vec<&String>| {
+        let mut seen = std::collections::BTreeSet::new();
+        names.into_iter().find(|n| !seen.insert(*n)).cloned()
+    };
+    if h.sides.is_empty() {
+        return Err("the header lists no sides".into());
+    }
+    for (what, names) in [
+        ("side", h.sides.iter().collect::<Vec<_>>()),
+        ("profile", h.profiles.iter().map(|p| &p.name).collect()),
+    ] {
+        if let Some(n) = twice(names) {
+            return Err(format!(
+                "the header lists {what} `{}` twice",
+                kessel_core::error::printable_name(&n)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a game record could have been written by the run its file's header describes: its
+/// seed in the header's range (game k plays `first + k`), objectives the header lists held by
+/// its sides, losses and actions of its sides (`-`: steps of no side). A record pasted from
+/// another run or edited by hand was counted in every statistic as if it were this run's.
+fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
+    let side = |s: &str| h.sides.iter().any(|x| x == s);
+    if g.seed.wrapping_sub(h.seeds.first) >= h.seeds.games {
+        return Err(format!(
+            "seed {} is outside the run's seeds ({} games from seed {})",
+            g.seed, h.seeds.games, h.seeds.first
+        ));
+    }
+    for t in &g.per_turn {
+        for (objective, holder) in &t.control {
+            if !h.objectives.iter().any(|o| &o.name == objective) {
+                return Err(format!(
+                    "turn {}: objective `{}` is not one of the header's",
+                    t.turn,
+                    kessel_core::error::printable_name(objective)
+                ));
+            }
+            if let Some(s) = holder.as_deref().filter(|s| !side(s)) {
+                return Err(format!(
+                    "turn {}: objective `{objective}` is held by `{}`, no side of the header's",
+                    t.turn,
+                    kessel_core::error::printable_name(s)
+                ));
+            }
+        }
+    }
+    let sides = g
+        .losses
+        .keys()
+        .map(|s| ("losses", s))
+        .chain(g.actions_by_side.keys().map(|s| ("actions", s)));
+    for (what, s) in sides {
+        let no_side = what == "actions" && s == "-";
+        if !(side(s) || no_side) {
+            return Err(format!(
+                "{what} of `{}`, no side of the header's ({})",
+                kessel_core::error::printable_name(s),
+                h.sides.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn numbers_in_bounds(g: &GameRecord) -> Result<(), String> {
     let check = |what: &dyn Fn() -> String, x: f64| {
         if x.is_finite() && x.abs() <= MAX_MAGNITUDE {
@@ -295,10 +366,26 @@ fn numbers_in_bounds(g: &GameRecord) -> Result<(), String> {
     Ok(())
 }
 
+/// The most a lab data file may hold: a sweep's records can be far larger than any scenario file
+/// (a toy game's record is about 600 bytes, a long game's a few kilobytes), but the file is read
+/// whole and its records kept, so not without bound; a larger run is written as shards
+/// (`--shard`) and merged.
+pub const MAX_DATA_FILE: u64 = 256 << 20;
+
+/// The most values (numbers, strings, lists, maps) one record of a data file may hold: a game
+/// record holds a few per game-turn and side; the parser makes each a 32-byte node or more.
+pub const MAX_RECORD_VALUES: usize = 100_000;
+
 pub fn read_file(path: &Path) -> anyhow::Result<Data> {
-    // a sweep's records can be far larger than any scenario file
-    let bytes = kessel_core::fsio::read_bounded(path, 1 << 32)
-        .with_context(|| format!("reading {}", path.display()))?;
+    let bytes = kessel_core::fsio::read_bounded(path, MAX_DATA_FILE).map_err(|e| {
+        let big = std::fs::metadata(path).is_ok_and(|m| m.len() > MAX_DATA_FILE);
+        let hint = if big {
+            " (play a run that large in shards, `--shard K/N`, each to its own file)"
+        } else {
+            ""
+        };
+        anyhow::Error::new(e).context(format!("reading {}{hint}", path.display()))
+    })?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("reading {}: not UTF-8 text", path.display()))?;
     let mut header: Option<Header> = None;
@@ -310,6 +397,22 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
         let at = || format!("{}:{}", path.display(), i + 1);
         if line.trim().is_empty() {
             continue;
+        }
+        // each value a record holds becomes a node: counted before any is built
+        if kessel_core::error::shape(
+            line,
+            kessel_core::error::Syntax::Json,
+            usize::MAX,
+            MAX_RECORD_VALUES,
+        )
+        .is_err()
+        {
+            anyhow::bail!(
+                "{}: the record holds more than {MAX_RECORD_VALUES} values, far more than a \
+                 game's record (it was edited or joined with another line?): delete or fix \
+                 that line",
+                at()
+            );
         }
         let v: Value = match serde_json::from_str(line) {
             Ok(v) => v,
@@ -338,6 +441,9 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                         h.format
                     );
                 }
+                if let Err(why) = header_in_order(&h) {
+                    anyhow::bail!("{}: {why}", at());
+                }
                 header = Some(h);
             }
             Some("game") => {
@@ -348,6 +454,15 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                     .with_context(|| format!("{}: not a game record", at()))?;
                 if let Err(why) = numbers_in_bounds(&g) {
                     anyhow::bail!("{}: {why}", at());
+                }
+                if let Some(h) = &header {
+                    if let Err(why) = agrees_with_header(h, &g) {
+                        anyhow::bail!(
+                            "{}: {why}: the record does not belong to this file's run (edited, \
+                             or pasted from another run?); delete that line",
+                            at()
+                        );
+                    }
                 }
                 let key = (g.profile.clone(), g.seed, g.variation);
                 if let Some(first) = lines_of.insert(key, i + 1) {

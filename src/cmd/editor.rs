@@ -91,14 +91,17 @@ pub struct Args {
 /// first, then from the working folder. None for a save that names none.
 fn saved_scenario(save: &std::path::Path) -> anyhow::Result<Option<PathBuf>> {
     use anyhow::Context;
-    let text = std::fs::read_to_string(save)
-        .with_context(|| format!("{}: cannot read the saved game", save.display()))?;
-    let json: serde_json::Value = serde_json::from_str(&text)
+    // only the two names are read: the rest (the log) is skipped, not built
+    #[derive(serde::Deserialize)]
+    struct Names {
+        scenario: Option<String>,
+        campaign: Option<String>,
+    }
+    let text = kessel_core::error::read_text(save, "saved game")?;
+    kessel_core::error::json_bounds(save, &text, "save", kessel_core::error::MAX_JSON_VALUES)?;
+    let names: Names = serde_json::from_str(&text)
         .with_context(|| format!("{}: not a Kessel save (not JSON)", save.display()))?;
-    let Some(named) = (json.get("scenario").or_else(|| json.get("campaign")))
-        .and_then(|v| v.as_str())
-        .map(PathBuf::from)
-    else {
+    let Some(named) = names.scenario.or(names.campaign).map(PathBuf::from) else {
         return Ok(None);
     };
     let beside = save

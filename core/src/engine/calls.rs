@@ -6,8 +6,8 @@
 
 use crate::action::{Action, Reason, Rejection};
 use crate::script::api::{
-    action_from_lua, action_to_lua, events_table, handler, hooks, reasons_from_lua, reasons_table,
-    script_only,
+    action_from_lua, action_from_lua_sized, action_to_lua, bounded_from_value, events_table,
+    handler, hooks, reasons_from_lua, reasons_table, script_only, MAX_LISTED_BYTES,
 };
 use crate::state::Value;
 use crate::world::{Shared, Stage, StageGuard};
@@ -77,13 +77,27 @@ fn validate_sent(
         }));
     };
     let t = action_to_lua(lua, action)?;
+    // what the validator returned is read in the query stage too: a metamethod of the table it
+    // returned ran while the engine read it, and could change the game from a validator
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>(t);
+    let reasons = f
+        .call::<mlua::Value>(t)
+        .and_then(|out| returned(&f, "validator", reasons_from_lua(out)));
     drop(guard);
-    let reasons = reasons_from_lua(out?)?;
+    let reasons = reasons?;
     Ok(if !reasons.is_empty() {
         // the rules' own refusal, with their case, even after the end
         Err(Rejection { reasons })
+    } else if let Some(side) = unknown_side(world, action) {
+        // a side the ruleset lacks sends nothing, whatever a validator that reads the side only
+        // when it matters says: a save edited by hand (`"side": "green"`) replayed as if green
+        // had moved red's units
+        Err(Rejection {
+            reasons: vec![Reason {
+                rule: None,
+                message: side,
+            }],
+        })
     } else if world.borrow().state.finished {
         // an ended game is final whatever the rules would allow: nothing is listed, nothing taken
         Err(Rejection {
@@ -94,6 +108,20 @@ fn validate_sent(
         })
     } else {
         Ok(())
+    })
+}
+
+/// Why an action's side is none of the ruleset's, if it is not.
+fn unknown_side(world: &Shared, action: &Action) -> Option<String> {
+    let side = action.side.as_ref()?;
+    let w = world.borrow();
+    let sides = &w.ruleset.sides;
+    (!sides.is_empty() && !sides.contains(side)).then(|| {
+        format!(
+            "`{}` is not a side of this ruleset (its sides: {})",
+            crate::error::printable_name(side),
+            sides.join(", ")
+        )
     })
 }
 
@@ -175,6 +203,7 @@ pub fn legal_actions_where(
         .map(str::to_string)
         .collect();
     let mut out = Vec::new();
+    let mut listed = 0usize;
     let guard = StageGuard::enter(world, Stage::Query);
     let result = (|| {
         for kind in kinds {
@@ -194,7 +223,19 @@ pub fn legal_actions_where(
                             t.set("kind", kind.as_str())?;
                         }
                     }
-                    out.push(action_from_lua(lua, item)?);
+                    let (action, size) =
+                        returned(&f, "enumerator", action_from_lua_sized(lua, item))?;
+                    listed = listed.saturating_add(size);
+                    if listed > MAX_LISTED_BYTES {
+                        return Err(mlua::Error::runtime(format!(
+                            "{}: the enumerator of `{kind}` defined here: the actions listed hold \
+                             over {MAX_LISTED_BYTES} bytes together ({} actions so far), the \
+                             limit for one listing",
+                            hook_place(&f),
+                            out.len() + 1
+                        )));
+                    }
+                    out.push(action);
                 }
             }
         }
@@ -221,15 +262,18 @@ pub fn query(
         .set_mode(mlua::chunk::ChunkMode::Text)
         .into_function()?;
     let a = lua.to_value(args)?;
+    // the answer is read in the query stage too (its metamethods run while it is read)
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>(a);
+    let out = f
+        .call::<mlua::Value>(a)
+        .and_then(|v| bounded_from_value(lua, v, "the query's answer", MAX_ANSWER_BYTES));
     drop(guard);
-    let v = out?;
-    if v.is_nil() {
-        return Ok(Value::Null);
-    }
-    lua.from_value(v)
+    out
 }
+
+/// The most a query's or the `result` hook's answer may hold, roughly as JSON: a tool asks for
+/// a map's worth of data (a movement field of every hex) at most.
+const MAX_ANSWER_BYTES: usize = 16 << 20;
 
 /// Runs the ruleset's `check` hooks; each returns a list of `{unit=, message=}` problems.
 pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<String>, String)>> {
@@ -263,6 +307,7 @@ fn check_problems(
         other => return Err(bad(show(&other))),
     };
     let mut out = Vec::new();
+    let mut text = crate::script::api::ReturnedText::default();
     for (i, item) in list.sequence_values::<V>().enumerate() {
         let item = match item? {
             V::Table(t) => t,
@@ -276,12 +321,17 @@ fn check_problems(
         };
         let unit = match item.get::<V>("unit")? {
             V::Nil => None,
-            V::String(s) => Some(s.to_string_lossy()),
+            V::String(s) => Some(
+                text.take(&s, "problem", i + 1)
+                    .map_err(|e| bad(e.to_string()))?,
+            ),
             other => return Err(bad(format!("a problem whose `unit` is {}", show(&other)))),
         };
         let message = match item.get::<V>("message")? {
             V::Nil => "set-up problem".to_string(),
-            V::String(s) => s.to_string_lossy(),
+            V::String(s) => text
+                .take(&s, "problem", i + 1)
+                .map_err(|e| bad(e.to_string()))?,
             other => {
                 return Err(bad(format!(
                     "a problem whose `message` is {}",
@@ -343,7 +393,8 @@ pub fn call_odds_hook(
             out.defence = t.get::<Option<i32>>("defence")?.unwrap_or(out.defence);
             out.shift += t.get::<Option<i32>>("shift")?.unwrap_or(0);
             if let Some(notes) = t.get::<Option<mlua::Value>>("modifiers")? {
-                out.notes.extend(reasons_from_lua(notes)?);
+                out.notes
+                    .extend(returned(&f, "odds hook", reasons_from_lua(notes))?);
             }
         }
         Ok(())
@@ -425,20 +476,26 @@ pub fn call_ai_hook(
         })?;
         Ok(dice.borrow_mut().roll_from(&stream, sides))
     })?;
+    // what the hook returned is read in the query stage too (its metamethods run then)
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>((legal, kinds, view, level, tiebreak));
+    let read = f
+        .call::<mlua::Value>((legal, kinds, view, level, tiebreak))
+        .and_then(|out| {
+            if out.is_nil() {
+                return Ok(None);
+            }
+            let what = show_value(&out);
+            action_from_lua(lua, out).map(Some).map_err(|e| {
+                mlua::Error::runtime(format!(
+                    "{}: the ai hook defined here returned {what} ({e}); an ai hook returns one of the actions `legal` listed, or nil",
+                    hook_place(&f)
+                ))
+            })
+        });
     drop(guard);
-    let out = out?;
-    if out.is_nil() {
+    let Some(action) = read? else {
         return Ok(None);
-    }
-    let what = show_value(&out);
-    let action = action_from_lua(lua, out).map_err(|e| {
-        mlua::Error::runtime(format!(
-            "{}: the ai hook defined here returned {what} ({e}); an ai hook returns one of the actions `legal` listed, or nil",
-            hook_place(&f)
-        ))
-    })?;
+    };
     if !listed.borrow().contains(&action) {
         return Err(mlua::Error::runtime(format!(
             "{}: the ai hook defined here chose a `{}` action that no `legal` call listed: {}",
@@ -454,6 +511,18 @@ pub fn call_ai_hook(
 pub(crate) const QUOTED_ACTION: usize = 400;
 
 /// Where a hook is defined, `file:line`, for errors about what it returned.
+/// What a hook returned, as the engine read it: an error reading it (a reason that is no table,
+/// text over the limit, a metamethod's error) is said at the hook's definition.
+fn returned<T>(f: &mlua::Function, hook: &str, read: mlua::Result<T>) -> mlua::Result<T> {
+    read.map_err(|e| match e {
+        mlua::Error::RuntimeError(m) => mlua::Error::runtime(format!(
+            "{}: the {hook} defined here returned {m}",
+            hook_place(f)
+        )),
+        other => other,
+    })
+}
+
 fn hook_place(f: &mlua::Function) -> String {
     let info = f.info();
     format!(
@@ -481,13 +550,12 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
         return Ok(None);
     };
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>(());
+    let out = f.call::<mlua::Value>(()).and_then(|v| {
+        let read = bounded_from_value::<Value>(lua, v, "the result", MAX_ANSWER_BYTES);
+        returned(&f, "result hook", read)
+    });
     drop(guard);
-    let v = out?;
-    if v.is_nil() {
-        return Ok(None);
-    }
-    Ok(Some(lua.from_value(v)?))
+    Ok(Some(out?).filter(|v| !v.is_null()))
 }
 
 /// Registers the script functions that drive the engine: `kessel.act`, `kessel.validate`,

@@ -308,6 +308,7 @@ impl Engine {
     ) -> Result<LoadedCampaign, EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "campaign save")?;
+        crate::error::json_bounds(path, &text, "campaign save", crate::error::MAX_JSON_VALUES)?;
         let save: CampaignSave = serde_json::from_str(&text).map_err(|e| {
             LoadError::new(
                 path,

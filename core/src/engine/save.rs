@@ -224,6 +224,7 @@ impl Engine {
         game: Option<usize>,
     ) -> Result<Engine, EngineError> {
         let text = crate::error::read_text(path, "save")?;
+        crate::error::json_bounds(path, &text, "save", crate::error::MAX_JSON_VALUES)?;
         if is_campaign_save(&text) {
             return Engine::load_campaign_game(path, limits, game);
         }
@@ -256,6 +257,7 @@ impl Engine {
     ) -> Result<(Engine, BTreeMap<String, String>), EngineError> {
         let fail = |message: String| EngineError::from(LoadError::new(path, None, message));
         let text = crate::error::read_text(path, "save")?;
+        crate::error::json_bounds(path, &text, "save", crate::error::MAX_JSON_VALUES)?;
         let save: SaveFile = serde_json::from_str(&text).map_err(|e| {
             if is_campaign_save(&text) {
                 LoadError::new(path, None, CAMPAIGN_SAVE_HERE.to_string())

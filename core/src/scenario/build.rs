@@ -10,7 +10,7 @@ impl Scenario {
         text: &str,
         map: Option<Map>,
     ) -> Result<Lenient<Scenario>, LoadErrors> {
-        toml_depth(path, text)?;
+        toml_bounds(path, text)?;
         let file: ScenarioFile = toml::from_str(text).map_err(|e| {
             not_a_scenario(path, text).unwrap_or_else(|| toml_error(path, text, &e))
         })?;

@@ -2,7 +2,7 @@
 //! problem with its line (see [`super`]).
 
 use super::{strict, Diag, Lenient, MAX_FIRST_LABEL, S};
-use crate::error::{read_text, toml_depth, toml_error, LoadErrors};
+use crate::error::{read_text, toml_bounds, toml_error, LoadErrors};
 use crate::hex::{Hex, Hexside};
 use crate::map::{Area, Map, Place};
 use crate::numbering::{LowerColumns, Numbering};
@@ -182,7 +182,7 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
 /// default terrain there, a bad hexside or link is left out, and each problem is listed. Only
 /// what leaves no map to show is refused: a TOML syntax error or an unusable `[map]` header.
 pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadErrors> {
-    toml_depth(path, text)?;
+    toml_bounds(path, text)?;
     let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
     let mut d = Diag::new(path, text);
     let h = &file.map;

@@ -3,7 +3,7 @@
 //!
 //! This module and [`crate::script`]'s file loader are the only places the core reads files.
 
-use crate::error::{read_text, toml_depth, toml_error, LineIndex, LoadError, LoadErrors};
+use crate::error::{read_text, toml_bounds, toml_error, LineIndex, LoadError, LoadErrors};
 use crate::fsio::Named;
 use crate::hex::Hex;
 use crate::map::Map;

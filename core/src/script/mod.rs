@@ -214,11 +214,24 @@ fn describe_error_value(text: String) -> String {
     text
 }
 
-/// Finds `some/file.lua:12:` at the start of a message.
+/// The error a chain of Rust callbacks wraps.
+fn innermost(e: &mlua::Error) -> &mlua::Error {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => innermost(cause),
+        other => other,
+    }
+}
+
+/// Finds `some/file.lua:12:` at the start of a message. A file named further on (`… is declared
+/// twice`, a mod's `error("bad `x` near x.lua:9", 0)`) is part of what the message says, not
+/// where it was raised: a path does not hold `: ` or a backquote.
 fn locate(msg: &str) -> (Option<String>, Option<usize>) {
     let Some(idx) = msg.find(".lua:") else {
         return (None, None);
     };
+    if msg[..idx].contains(": ") || msg[..idx].contains('`') {
+        return (None, None);
+    }
     let file = msg[..idx + 4].trim_start_matches("[string \"").to_string();
     let rest = &msg[idx + 5..];
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
@@ -584,6 +597,27 @@ impl ScriptHost {
                 let out_of_memory = matches!(e, mlua::Error::MemoryError(_))
                     || spent == Spent::Memory
                     || err.message.contains("memory");
+                // memory refused by the allocator inside rules a script's call ran (a validator
+                // under `kessel.act`): the error went up through that call, which located it
+                // at the script's line calling the engine; the refusal's own line, or the last
+                // the budget hook saw, is where the memory went
+                let refused =
+                    spent == Spent::Memory || matches!(innermost(&e), mlua::Error::MemoryError(_));
+                if refused && err.file.is_some() {
+                    if let Some((file, line)) = self
+                        .heap
+                        .take_place()
+                        .or_else(|| self.last_seen.borrow().clone())
+                        .filter(|(f, l)| err.file.as_ref() != Some(f) || err.line != Some(*l))
+                    {
+                        let message = err.located().message;
+                        err = ScriptError {
+                            message: format!("{file}:{line}: {message}"),
+                            file: Some(file),
+                            line: Some(line),
+                        };
+                    }
+                }
                 if err.file.is_none() {
                     // a memory error has no position: the line whose allocation was refused,
                     // else the last line the budget hook saw

@@ -141,7 +141,7 @@ fn planned_name(campaign: &Campaign, index: usize) -> String {
 
 /// True when `path` reads as a campaign file: `[[game]]` tables and no `[scenario]`.
 pub fn is_campaign_file(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|t| {
+    kessel_core::error::read_text(path, "campaign").is_ok_and(|t| {
         let lines = || t.lines().map(str::trim_start);
         lines().any(|l| l.starts_with("[[game]]")) && !lines().any(|l| l.starts_with("[scenario]"))
     })
@@ -149,7 +149,7 @@ pub fn is_campaign_file(path: &Path) -> bool {
 
 /// True when `path` holds a campaign save rather than one game's save.
 pub fn is_campaign_save(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|t| t.contains("\"kessel-campaign-save/"))
+    kessel_core::error::read_text(path, "save").is_ok_and(|t| t.contains("\"kessel-campaign-save/"))
 }
 
 /// Starting a game of a campaign on another thread: all it needs, as plain data.

@@ -271,6 +271,9 @@ impl ScenarioFile {
     /// Reads scenario text. Fails only on TOML syntax errors; missing or odd keys read as
     /// defaults (the engine's checks report them).
     pub fn parse(text: &str) -> Result<ScenarioFile, String> {
+        // the engine's bounds on a data file, before the document is built
+        kessel_core::error::toml_bounds(std::path::Path::new("scenario"), text)
+            .map_err(|e| e.to_string())?;
         let doc: DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
         let def = read_def(&doc);
         Ok(ScenarioFile {

@@ -2,10 +2,12 @@
 //! `.hexside_kind`, `.place_kind`, `.movement`, `.results_table`, `.dice_table`, `.sequence`,
 //! `.option`, `.action`, `.on`, `.constant`, `.scenario_var`.
 
-use super::declare_limits::{declared_size, declaring, table_size, MAX_DECLARATION_BYTES};
+use super::declare_limits::{
+    caller_site, declared_once, declared_size, declaring, table_size, MAX_DECLARATION_BYTES,
+};
 use super::strict_keys;
 use crate::options::{OptionDecl, OptionType};
-use crate::ruleset::{ActionDecl, KindDecl, Site, Step, VariantData};
+use crate::ruleset::{ActionDecl, KindDecl, Step, VariantData};
 use crate::state::Value;
 use crate::tables::{Column, DiceTable, OddsKind, ResultsTable};
 use crate::world::Shared;
@@ -39,21 +41,6 @@ fn wrong_type(t: &Table, key: &str, what: &str, e: &mlua::Error) -> mlua::Error 
         other => other.to_string(),
     };
     mlua::Error::runtime(format!("{what}: `{key}` can't be a {got}: {why}"))
-}
-
-/// The file and line of the Lua code that made the declaration being run, for problems found
-/// only once everything has loaded. Helpers defined in text chunks are skipped up to a file.
-fn caller_site(lua: &Lua) -> Option<Site> {
-    (1..16).find_map(|level| {
-        lua.inspect_stack(level, |d| {
-            let file = d.source().source?.strip_prefix('@')?.to_string();
-            Some(Site {
-                file,
-                line: d.current_line()?,
-            })
-        })
-        .flatten()
-    })
 }
 
 /// The display fields of each kind category (see docs/lua-api.md): the rules read only the id,
@@ -192,6 +179,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             strict_keys(&t, "kessel.ruleset", &["name", "sides", "description"])?;
             let name = req(&t, "name", "ruleset")?;
             let sides = req(&t, "sides", "ruleset")?;
+            declared_once(lua, "ruleset", "")?;
             let mut wm = w.borrow_mut();
             wm.ruleset.name = name;
             wm.ruleset.sides = sides;
@@ -205,6 +193,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "unit_type", table_size(&t))?;
             let id: String = req(&t, "id", "unit_type")?;
+            declared_once(lua, "unit_type", &id)?;
             let props: Value = lua.from_value(mlua::Value::Table(t))?;
             w.borrow_mut().ruleset.unit_types.insert(id, props);
             Ok(())
@@ -218,6 +207,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             lua.create_function(move |lua, t: Table| {
                 declaring(lua, &w, name, table_size(&t))?;
                 let d = kind_decl(lua, &t, name)?;
+                declared_once(lua, name, &d.id)?;
                 let mut wm = w.borrow_mut();
                 let list = match pick {
                     0 => &mut wm.ruleset.terrains,
@@ -248,6 +238,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             }
             crate::ruleset::check_costs(&v).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            if when.is_none() {
+                declared_once(lua, "movement", "")?;
+            }
             let site = caller_site(lua);
             let data = VariantData::Movement(v);
             w.borrow_mut().ruleset.declare_data(when, data, site);
@@ -276,6 +269,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 ],
             )?;
             let when = when_of(lua, &t, "results_table")?;
+            if when.is_none() {
+                declared_once(lua, "results_table", &id)?;
+            }
             let kind = match t.get::<Option<String>>("kind")?.as_deref() {
                 None | Some("ratio") => OddsKind::Ratio,
                 Some("differential") => OddsKind::Differential,
@@ -337,6 +333,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let what = format!("kessel.dice_table `{id}`");
             strict_keys(&t, &what, &["id", "bands", "description", "rule", "when"])?;
             let when = when_of(lua, &t, "dice_table")?;
+            if when.is_none() {
+                declared_once(lua, "dice_table", &id)?;
+            }
             let raw: Vec<mlua::Value> = req(&t, "bands", "dice_table")?;
             let mut bands: Vec<(i32, String)> = Vec::new();
             for (i, b) in raw.into_iter().enumerate() {
@@ -380,6 +379,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "word_table", table_size(&t))?;
             let id: String = req(&t, "id", "word_table")?;
+            declared_once(lua, "word_table", &id)?;
             let rows: Vec<String> = req(&t, "rows", "word_table")?;
             let columns: Vec<String> = req(&t, "columns", "word_table")?;
             let raw: Vec<Table> = req(&t, "cells", "word_table")?;
@@ -462,6 +462,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             if name.is_some() && out.is_empty() {
                 return Err(mlua::Error::runtime(format!("{what} has no steps")));
             }
+            // the main sequence may be declared again: a ruleset's stand-in (asl-cg's one-step
+            // CG scenario) is replaced by the turns a scenario's special rules declare
+            if let Some(n) = &name {
+                declared_once(lua, "sequence", n)?;
+            }
             let site = caller_site(lua);
             let mut wm = w.borrow_mut();
             match name {
@@ -514,12 +519,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             };
             decl.check(&decl.default)
                 .map_err(|m| mlua::Error::runtime(format!("option `{id}` default: {m}")))?;
+            declared_once(lua, "option", &id)?;
             let mut wm = w.borrow_mut();
-            if wm.ruleset.options.iter().any(|o| o.id == id) {
-                return Err(mlua::Error::runtime(format!(
-                    "option `{id}` is declared twice"
-                )));
-            }
             wm.ruleset.options.push(decl);
             Ok(())
         })?,
@@ -539,12 +540,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     "ai_level `{id}`: an id is one word without `=`, `:` or `,` (the command line names it as SIDE=ai:ID)"
                 )));
             }
+            declared_once(lua, "ai_level", &id)?;
             let mut wm = w.borrow_mut();
-            if wm.ruleset.ai_levels.iter().any(|l| l.id == id) {
-                return Err(mlua::Error::runtime(format!(
-                    "ai_level `{id}` is declared twice"
-                )));
-            }
             wm.ruleset
                 .ai_levels
                 .push(crate::ruleset::AiLevel { id, description });
@@ -667,6 +664,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "scenario_var", table_size(&t))?;
             let id: String = req(&t, "id", "scenario_var")?;
+            declared_once(lua, "scenario_var", &id)?;
             let what = format!("kessel.scenario_var `{id}`");
             strict_keys(
                 &t,
@@ -729,6 +727,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 "constant",
                 (name.len() as u64).saturating_add(declared_size(&v, MAX_DECLARATION_BYTES + 1)),
             )?;
+            declared_once(lua, "constant", &name)?;
             let v: Value = lua.from_value(v)?;
             w.borrow_mut().ruleset.constants.insert(name, v);
             Ok(())

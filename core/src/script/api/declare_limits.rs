@@ -2,6 +2,7 @@
 //! make (see `declaring`). Declarations live in the engine's memory, outside the Lua state's own
 //! limit, so these bound what a ruleset declaring in a loop can take.
 
+use crate::ruleset::Site;
 use crate::world::{Shared, Stage};
 use mlua::{Lua, Table};
 
@@ -15,11 +16,13 @@ pub(super) const MAX_DECLARATIONS: u64 = 20_000;
 pub(super) const MAX_DECLARATION_BYTES: u64 = 1 << 20;
 const MAX_DECLARED_BYTES: u64 = 64 << 20;
 
-/// How much this Lua state's ruleset has declared so far.
+/// How much this Lua state's ruleset has declared so far, and where each id was first declared.
 #[derive(Default)]
 struct Declared {
     count: std::cell::Cell<u64>,
     bytes: std::cell::Cell<u64>,
+    /// (kind, id) → the line that declared it (at most one entry a declaration).
+    sites: std::cell::RefCell<std::collections::BTreeMap<(String, String), Option<Site>>>,
 }
 
 /// Refuses a declaration outside the declaring stage, and one past the limits: each is copied
@@ -35,7 +38,10 @@ pub(super) fn declaring(lua: &Lua, world: &Shared, what: &str, size: u64) -> mlu
     crate::script::charge(lua, 100 + size / 8)?;
     if size > MAX_DECLARATION_BYTES {
         return Err(mlua::Error::runtime(format!(
-            "kessel.{what}: the declaration holds over {MAX_DECLARATION_BYTES} bytes, the limit for one"
+            "kessel.{what}: the declaration holds over {MAX_DECLARATION_BYTES} bytes (a table \
+             appearing N times counts N times), or nests tables more than {} deep: the limits for \
+             one",
+            super::plain::MAX_DEPTH
         )));
     }
     if lua.app_data_ref::<Declared>().is_none() {
@@ -61,28 +67,78 @@ pub(super) fn declaring(lua: &Lua, world: &Shared, what: &str, size: u64) -> mlu
     Ok(())
 }
 
+/// The file and line of the Lua code that made the declaration being run, for problems found
+/// only once everything has loaded. Helpers defined in text chunks are skipped up to a file.
+pub(super) fn caller_site(lua: &Lua) -> Option<Site> {
+    (1..16).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let file = d.source().source?.strip_prefix('@')?.to_string();
+            Some(Site {
+                file,
+                line: d.current_line()?,
+            })
+        })
+        .flatten()
+    })
+}
+
+/// Refuses a second declaration of the same `what` (`unit_type`, `terrain`, a plain table: kinds a
+/// ruleset declares data of, not variants, and not `action`, which is replaced on purpose to wrap
+/// a handler) and `id` (empty for one of a kind, as the ruleset or the main sequence), naming
+/// where the first was made: the second replaced it without a word, so a mod's clash with the
+/// ruleset it builds on (or a pasted duplicate) went unseen. Call after [`declaring`].
+pub(super) fn declared_once(lua: &Lua, what: &str, id: &str) -> mlua::Result<()> {
+    let declared = lua
+        .app_data_ref::<Declared>()
+        .ok_or_else(|| mlua::Error::runtime("declaration count missing"))?;
+    let mut sites = declared.sites.borrow_mut();
+    let key = (what.to_string(), id.to_string());
+    let Some(first) = sites.get(&key) else {
+        sites.insert(key, caller_site(lua));
+        return Ok(());
+    };
+    let named = if id.is_empty() {
+        format!("kessel.{what}")
+    } else {
+        format!("kessel.{what} `{id}`")
+    };
+    let at = first.as_ref().map_or_else(
+        || "first in a chunk without a file".to_string(),
+        |s| format!("first at line {} of {}", s.line, s.file),
+    );
+    let remedy = if id.is_empty() {
+        "keep one of the two"
+    } else {
+        "change the first, or give this one its own id"
+    };
+    Err(mlua::Error::runtime(format!(
+        "{named} is declared twice ({at}): a second declaration would replace the first \
+         unseen; {remedy}"
+    )))
+}
+
 /// [`declared_size`] of a declaration's table.
 pub(super) fn table_size(t: &Table) -> u64 {
     declared_size(&mlua::Value::Table(t.clone()), MAX_DECLARATION_BYTES + 1)
 }
 
 /// Roughly how many bytes the engine keeps for a declared value: its strings' lengths and a few
-/// bytes per entry, tables counted once however often they appear, reading stopped past `cap`.
+/// bytes per entry, reading stopped past `cap`. A table is counted each time it appears, as the
+/// copy into the engine makes one each time (counted once, a list of five thousand references to
+/// one 100 KB table passed as 100 KB and took 600 MB); a table nested more than
+/// [`super::plain::MAX_DEPTH`] deep (or inside itself) counts as over any cap, before the copy's
+/// recursion could overflow the stack (a chain of a million nested tables aborted the engine).
 /// Raw reads only: no metamethod runs.
 pub(super) fn declared_size(v: &mlua::Value, cap: u64) -> u64 {
-    fn walk(
-        v: &mlua::Value,
-        seen: &mut std::collections::HashSet<usize>,
-        total: &mut u64,
-        cap: u64,
-    ) {
+    fn walk(v: &mlua::Value, depth: usize, total: &mut u64, cap: u64) {
         if *total > cap {
             return;
         }
         match v {
             mlua::Value::String(s) => *total += s.as_bytes().len() as u64 + 8,
             mlua::Value::Table(t) => {
-                if !seen.insert(t.to_pointer() as usize) {
+                if depth >= super::plain::MAX_DEPTH {
+                    *total = total.saturating_add(cap).saturating_add(1);
                     return;
                 }
                 *total += 16;
@@ -90,14 +146,14 @@ pub(super) fn declared_size(v: &mlua::Value, cap: u64) -> u64 {
                     if *total > cap {
                         return;
                     }
-                    walk(&k, seen, total, cap);
-                    walk(&x, seen, total, cap);
+                    walk(&k, depth + 1, total, cap);
+                    walk(&x, depth + 1, total, cap);
                 }
             }
             _ => *total += 8,
         }
     }
     let mut total = 0;
-    walk(v, &mut std::collections::HashSet::new(), &mut total, cap);
+    walk(v, 0, &mut total, cap);
     total
 }

@@ -5,7 +5,7 @@ use super::{hex_of, plain};
 use crate::event::Event;
 use crate::state::{Face, Location, Value};
 use crate::world::{Shared, Stage};
-use mlua::{FromLua, Lua, LuaSerdeExt, Table};
+use mlua::{FromLua, Lua, Table};
 
 /// The most events one call may record (each is kept in the log, outside Lua's memory limit).
 const MAX_PENDING: usize = 100_000;
@@ -493,11 +493,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             )?;
             let fields: Value = match t.get::<mlua::Value>("fields")? {
                 mlua::Value::Nil => Value::Object(Default::default()),
-                v @ mlua::Value::Table(_) => lua.from_value(v).map_err(|e| {
-                    mlua::Error::runtime(format!(
-                        "kessel.emit.record `{kind}`: fields are plain data (strings, numbers, booleans, tables of them): {e}"
-                    ))
-                })?,
+                v @ mlua::Value::Table(_) => {
+                    let what = format!("kessel.emit.record `{kind}`: the fields");
+                    super::bounded_from_value(lua, v, &what, MAX_VALUE).map_err(|e| match e {
+                        mlua::Error::RuntimeError(_) => e,
+                        other => mlua::Error::runtime(format!(
+                            "kessel.emit.record `{kind}`: fields are plain data (strings, numbers, booleans, tables of them): {other}"
+                        )),
+                    })?
+                }
                 other => {
                     return Err(mlua::Error::runtime(format!(
                         "kessel.emit.record `{kind}`: fields are a table, not a {}",

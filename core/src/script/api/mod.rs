@@ -208,6 +208,57 @@ pub(crate) fn value_or_nil(lua: &Lua, v: Option<&Value>) -> mlua::Result<mlua::V
 
 /// Converts a Lua value (a table) to an action.
 pub(crate) fn action_from_lua(lua: &Lua, value: mlua::Value) -> mlua::Result<Action> {
+    action_from_lua_sized(lua, value).map(|(a, _)| a)
+}
+
+/// The most one action a script or a rule hands the engine may hold (its parameters, roughly as
+/// JSON), as the values a rule emits.
+pub(crate) const MAX_ACTION_BYTES: usize = 1 << 20;
+
+/// The most the actions one listing (`kessel.legal`, a computer player's choice) may hold
+/// together, with 128 bytes an action for its bookkeeping: a list of twenty thousand actions
+/// sharing one 900 KB string was copied whole into the engine's memory (Lua keeps the string
+/// once).
+pub(crate) const MAX_LISTED_BYTES: usize = 64 << 20;
+
+/// Converts a Lua value a script or a rule hands the engine (`what` names it), refusing one over
+/// `max` bytes or nested too deep before anything is copied: a table is copied each time it
+/// appears, so a list of references to one large table (held once by Lua) would otherwise fill
+/// the engine's memory.
+pub(crate) fn bounded_from_value<T: serde::de::DeserializeOwned>(
+    lua: &Lua,
+    v: mlua::Value,
+    what: &str,
+    max: usize,
+) -> mlua::Result<T> {
+    if declare_limits::declared_size(&v, max as u64 + 1) > max as u64 {
+        return Err(mlua::Error::runtime(format!(
+            "{what}: over the size limit ({max} bytes, a table appearing N times counted N \
+             times) or nested more than {} deep",
+            plain::MAX_DEPTH
+        )));
+    }
+    lua.from_value(v)
+}
+
+/// [`action_from_lua`], and roughly how many bytes the action holds.
+pub(crate) fn action_from_lua_sized(
+    lua: &Lua,
+    value: mlua::Value,
+) -> mlua::Result<(Action, usize)> {
+    if !matches!(value, mlua::Value::Table(_)) {
+        return Err(mlua::Error::runtime("an action is a table with a `kind`"));
+    }
+    // measured before it is copied (raw reads; a string counted each time it appears)
+    let size = declare_limits::declared_size(&value, MAX_ACTION_BYTES as u64 + 1);
+    if size > MAX_ACTION_BYTES as u64 {
+        return Err(mlua::Error::runtime(format!(
+            "an action is over the size limit ({MAX_ACTION_BYTES} bytes, a table appearing N \
+             times counted N times) or nests tables more than {} deep",
+            plain::MAX_DEPTH
+        )));
+    }
+    let size = size as usize + 128;
     let v: Value = lua.from_value(value)?;
     let Value::Object(mut map) = v else {
         return Err(mlua::Error::runtime("an action is a table with a `kind`"));
@@ -226,11 +277,14 @@ pub(crate) fn action_from_lua(lua: &Lua, value: mlua::Value) -> mlua::Result<Act
             )))
         }
     };
-    Ok(Action {
-        kind,
-        side,
-        params: map.into_iter().collect(),
-    })
+    Ok((
+        Action {
+            kind,
+            side,
+            params: map.into_iter().collect(),
+        },
+        size,
+    ))
 }
 
 /// Converts an action to a Lua table (`kind` plus its parameters).
@@ -249,11 +303,12 @@ pub(crate) fn action_to_lua(lua: &Lua, action: &Action) -> mlua::Result<Table> {
 /// Reads reasons returned by a validator: nil/true = legal; a string, a reason table
 /// `{rule=, message=}` or a list of them = refused.
 pub(crate) fn reasons_from_lua(v: mlua::Value) -> mlua::Result<Vec<Reason>> {
-    let one = |t: &Table| -> mlua::Result<Reason> {
+    let mut text = ReturnedText::default();
+    let mut one = |t: &Table, n: usize| -> mlua::Result<Reason> {
         Ok(Reason {
-            rule: t.get::<Option<String>>("rule")?,
-            message: t
-                .get::<Option<String>>("message")?
+            rule: text.field(t, "rule", "reason", n)?,
+            message: text
+                .field(t, "message", "reason", n)?
                 .unwrap_or_else(|| "not allowed".into()),
         })
     };
@@ -265,25 +320,37 @@ pub(crate) fn reasons_from_lua(v: mlua::Value) -> mlua::Result<Vec<Reason>> {
         }]),
         mlua::Value::String(s) => Ok(vec![Reason {
             rule: None,
-            message: s.to_str()?.to_string(),
+            message: ReturnedText::default().take(&s, "reason", 1)?,
         }]),
         mlua::Value::Table(t) => {
             if t.contains_key("message")? || t.contains_key("rule")? {
-                return Ok(vec![one(&t)?]);
+                return Ok(vec![one(&t, 1)?]);
             }
             let mut out = Vec::new();
-            for item in t.sequence_values::<Table>() {
-                out.push(one(&item?)?);
+            for (i, item) in t.sequence_values::<mlua::Value>().enumerate() {
+                match item? {
+                    mlua::Value::Table(item) => out.push(one(&item, i + 1)?),
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "reason {} is {}: a reason is {{ rule = …, message = … }}",
+                            i + 1,
+                            a_type(&other)
+                        )))
+                    }
+                }
             }
             if out.is_empty() {
                 // `{ rul = "T1", mesage = "…" }` is neither a reason nor a list of them: refuse it
                 // rather than read it as an empty list, which would make the action legal
                 let mut keys = Vec::new();
-                for pair in t.pairs::<mlua::Value, mlua::Value>() {
+                for pair in t.pairs::<mlua::Value, mlua::Value>().take(1000) {
                     if let (mlua::Value::String(k), _) = pair? {
-                        keys.push(k.to_string_lossy());
+                        if k.as_bytes().len() <= 64 {
+                            keys.push(k.to_string_lossy());
+                        }
                     }
                 }
+                keys.truncate(20);
                 if !keys.is_empty() {
                     keys.sort();
                     return Err(mlua::Error::runtime(format!(
@@ -299,6 +366,70 @@ pub(crate) fn reasons_from_lua(v: mlua::Value) -> mlua::Result<Vec<Reason>> {
             "a validator returns nil (legal) or reasons, not a {}",
             other.type_name()
         ))),
+    }
+}
+
+/// The most text the engine copies out of what one hook call returned as reasons or problems
+/// (their rules, messages and unit ids together, and 64 bytes an item): they are lines for a
+/// player to read. A validator returning twenty thousand reasons that all hold the same 900 KB
+/// string made the engine copy 18 GB (Lua keeps the string once, each copy in Rust is new).
+pub(crate) const MAX_RETURNED_TEXT: usize = 1 << 20;
+
+/// A Lua value's type with its article: "an integer", "a table".
+fn a_type(v: &mlua::Value) -> String {
+    let t = v.type_name();
+    let article = if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {t}")
+}
+
+/// Copies the strings of returned reasons or problems, within [`MAX_RETURNED_TEXT`] together.
+#[derive(Default)]
+pub(crate) struct ReturnedText {
+    used: usize,
+}
+
+impl ReturnedText {
+    /// The string `s`, item `n` of a list of `what`s, counted against the limit before it is
+    /// copied.
+    pub(crate) fn take(
+        &mut self,
+        s: &mlua::LuaString,
+        what: &str,
+        n: usize,
+    ) -> mlua::Result<String> {
+        self.used = self.used.saturating_add(s.as_bytes().len() + 64);
+        if self.used > MAX_RETURNED_TEXT {
+            return Err(mlua::Error::runtime(format!(
+                "{what} {n}: the {what}s returned hold over {MAX_RETURNED_TEXT} bytes of text \
+                 together, the limit (they are lines for a player to read)"
+            )));
+        }
+        Ok(s.to_string_lossy())
+    }
+
+    /// Field `key` of item `n` of a list of `what`s: nil, or a string (a number is written as
+    /// one); anything else is refused naming it.
+    pub(crate) fn field(
+        &mut self,
+        t: &Table,
+        key: &str,
+        what: &str,
+        n: usize,
+    ) -> mlua::Result<Option<String>> {
+        match t.get::<mlua::Value>(key)? {
+            mlua::Value::Nil => Ok(None),
+            mlua::Value::String(s) => self.take(&s, what, n).map(Some),
+            mlua::Value::Integer(i) => Ok(Some(i.to_string())),
+            mlua::Value::Number(x) => Ok(Some(x.to_string())),
+            other => Err(mlua::Error::runtime(format!(
+                "{what} {n}: its `{key}` is {}, not a string",
+                a_type(&other)
+            ))),
+        }
     }
 }
 

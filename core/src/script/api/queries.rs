@@ -130,18 +130,19 @@ pub(crate) fn ask(lua: &Lua, world: &Shared, id: &str, args: &Value) -> mlua::Re
         Value::Object(_) => lua.to_value(args)?,
         _ => mlua::Value::Table(lua.create_table()?),
     };
+    // the answer is read in the query stage too: its metamethods run while it is read
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>(a);
+    let out = f.call::<mlua::Value>(a).and_then(|out| {
+        super::bounded_from_value(lua, out, &format!("query `{id}`'s answer"), 16 << 20).map_err(
+            |e| {
+                mlua::Error::runtime(format!(
+                    "query `{id}` answered with something that is not plain data (tables of strings, numbers and booleans): {e}"
+                ))
+            },
+        )
+    });
     drop(guard);
-    let out = out?;
-    if out.is_nil() {
-        return Ok(Value::Null);
-    }
-    lua.from_value(out).map_err(|e| {
-        mlua::Error::runtime(format!(
-            "query `{id}` answered with something that is not plain data (tables of strings, numbers and booleans): {e}"
-        ))
-    })
+    out
 }
 
 fn decl_table(lua: &Lua, d: &QueryDecl) -> mlua::Result<Table> {
@@ -169,11 +170,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     queries.set(
         "declare",
         lua.create_function(move |lua, t: Table| {
-            if w.borrow().stage() != Stage::Declare {
-                return Err(mlua::Error::runtime(
-                    "kessel.queries.declare is a declaration: call it while the ruleset loads",
-                ));
-            }
+            // counted and sized with the ruleset's other declarations (it escaped their limits)
+            super::declare_limits::declaring(
+                lua,
+                &w,
+                "queries.declare",
+                super::declare_limits::table_size(&t),
+            )?;
             strict_keys(&t, &KEYS, "kessel.queries.declare")?;
             let id: String = t.get::<Option<String>>("id")?.ok_or_else(|| {
                 mlua::Error::runtime("kessel.queries.declare: `id` is required")
@@ -189,12 +192,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 )));
             }
             decl_of(&t)?;
+            super::declare_limits::declared_once(lua, "queries.declare", &id)?;
             let all: Table = lua.named_registry_value(REGISTRY)?;
-            if all.contains_key(id.as_str())? {
-                return Err(mlua::Error::runtime(format!(
-                    "query `{id}` is declared twice"
-                )));
-            }
             all.set(id.as_str(), t)?;
             Ok(())
         })?,
@@ -207,7 +206,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let args: Value = if args.is_nil() {
                 Value::Null
             } else {
-                lua.from_value(args)?
+                super::bounded_from_value(lua, args, "kessel.queries.ask's arguments", 1 << 20)?
             };
             let out = ask(lua, &w, &id, &args)?;
             if out.is_null() {

@@ -452,14 +452,17 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
     if let Some(vars) = spec.get::<Option<Table>>("vars")? {
         for pair in vars.pairs::<String, mlua::Value>() {
             let (k, v) = pair?;
-            state.vars.insert(k, lua.from_value(v)?);
+            let what = format!("kessel.setup: var `{k}`");
+            state
+                .vars
+                .insert(k, super::bounded_from_value(lua, v, &what, 1 << 20)?);
         }
     }
     let mut options = Vec::new();
     if let Some(opts) = spec.get::<Option<Table>>("options")? {
         for pair in opts.pairs::<String, mlua::Value>() {
             let (k, v) = pair?;
-            let v: Value = lua.from_value(v)?;
+            let v: Value = super::bounded_from_value(lua, v, "kessel.setup: an option", 1 << 20)?;
             options.push((k, v));
         }
     }

@@ -1,0 +1,158 @@
+//! Mods that abuse the Lua API's contracts rather than the VM: a validator handing the engine a
+//! table whose metamethods change the game, reasons that are no reasons, lists sharing one huge
+//! string, memory run out inside rules a script called. Each ends with an error naming the rules'
+//! file and line, and nothing changes.
+
+use std::path::{Path, PathBuf};
+
+/// A one-action ruleset (`poke`, whose handlers are `handlers`) in a folder for test `name`,
+/// and a script that sets up a position and runs `play`: the `kessel script` run's outcome.
+fn mod_run(name: &str, handlers: &str, play: &str) -> (PathBuf, crate::util::Run) {
+    let dir = crate::util::scratch(name);
+    crate::util::write(
+        &dir,
+        "init.lua",
+        &format!(
+            "kessel.ruleset{{ name = \"m\", sides = {{ \"red\", \"blue\" }} }}\n\
+             kessel.terrain{{ id = \"clear\" }}\n\
+             kessel.unit_type{{ id = \"inf\" }}\n\
+             kessel.sequence{{ {{ id = \"red_move\", side = \"red\" }} }}\n\
+             {handlers}\n"
+        ),
+    );
+    let script = crate::util::write(
+        &dir,
+        "play.lua",
+        &format!("kessel.setup{{ map = {{ columns = 4, rows = 4 }} }}\n{play}\n"),
+    );
+    let r = crate::util::kessel(&[
+        "script",
+        script.to_str().expect("utf8"),
+        "--ruleset",
+        dir.to_str().expect("utf8"),
+    ]);
+    (dir, r)
+}
+
+/// How an error names `file` of the ruleset in `dir`: under the ruleset folder's name.
+fn shown(dir: &Path, file: &str, line: usize) -> String {
+    let folder = dir.file_name().expect("a folder").to_string_lossy();
+    format!("{folder}/{file}:{line}:")
+}
+
+/// A validator is a query: it may not change the game. The table it returns was read after the
+/// engine had left the query stage, so a metamethod on it ran `kessel.emit` with the script's
+/// rights: `kessel.validate` said yes and the game had changed.
+#[test]
+fn a_validators_answer_cannot_change_the_game_while_it_is_read() {
+    let (dir, r) = mod_run(
+        "api-meta-emit",
+        "kessel.action{ kind = \"poke\", apply = function() end, validate = function()\n\
+           return setmetatable({}, { __index = function() kessel.emit.var(\"smuggled\", 1) end })\n\
+         end }",
+        "local ok = kessel.validate{ kind = \"poke\" }\nprint(ok, kessel.game.var(\"smuggled\"))",
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(!r.stdout.contains("true\t1"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&shown(&dir, "init.lua", 6))
+            && r.stderr
+                .contains("the game state can only change while an action is applied"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Reasons that are no reasons (a number in the list, a message that is a table) were mlua's
+/// "error converting Lua integer to table" at the script's line; they are named at the
+/// validator's definition, item by item.
+#[test]
+fn reasons_that_are_no_reasons_are_named_at_the_validator() {
+    for (returned, said) in [
+        (
+            "{ { rule = \"X\", message = \"ok\" }, 42 }",
+            "reason 2 is an integer",
+        ),
+        (
+            "{ { rule = \"X\", message = {} } }",
+            "reason 1: its `message` is a table, not a string",
+        ),
+    ] {
+        let (dir, r) = mod_run(
+            "api-bad-reasons",
+            &format!(
+                "kessel.action{{ kind = \"poke\", apply = function() end,\n\
+                 validate = function() return {returned} end }}"
+            ),
+            "kessel.act{ kind = \"poke\" }",
+        );
+        assert_ne!(r.code, 0, "{}", r.stdout);
+        assert!(
+            r.stderr.contains(&shown(&dir, "init.lua", 6))
+                && r.stderr.contains("the validator defined here returned")
+                && r.stderr.contains(said),
+            "{returned}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// Lists whose items share one large string: Lua keeps it once, the engine copied it for each
+/// item (twenty thousand reasons of a 900 KB string: 18 GB, the process aborted). Reasons and
+/// problems are refused past 1 MiB of text, a listing of actions past 64 MiB.
+#[test]
+fn lists_sharing_one_huge_string_are_refused_not_copied() {
+    let (dir, r) = mod_run(
+        "api-shared-reasons",
+        "local s = string.rep(\"x\", 900000)\n\
+         kessel.action{ kind = \"poke\", apply = function() end, validate = function()\n\
+           local r = {} for i = 1, 20000 do r[i] = { rule = \"X\", message = s } end return r\n\
+         end }",
+        "kessel.act{ kind = \"poke\" }",
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&shown(&dir, "init.lua", 6))
+            && r.stderr.contains("over 1048576 bytes of text together"),
+        "{}",
+        r.stderr
+    );
+    let (dir, r) = mod_run(
+        "api-shared-actions",
+        "local s = string.rep(\"x\", 900000)\n\
+         kessel.action{ kind = \"poke\", apply = function() end, validate = function() end,\n\
+           enumerate = function()\n\
+             local r = {} for i = 1, 20000 do r[i] = { kind = \"poke\", note = s } end return r\n\
+           end }",
+        "print(#kessel.legal())",
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&shown(&dir, "init.lua", 7))
+            && r.stderr.contains("the enumerator of `poke` defined here")
+            && r.stderr.contains("over 67108864 bytes together"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Memory run out inside a validator that a script's `kessel.act` ran was blamed on the script's
+/// line calling the engine; it is the validator's line that took the memory.
+#[test]
+fn memory_run_out_in_rules_a_script_called_is_named_in_the_rules() {
+    let (dir, r) = mod_run(
+        "api-memory",
+        "kessel.action{ kind = \"poke\", apply = function() end, validate = function()\n\
+           local t = {}\n\
+           for i = 1, 1e9 do t[i] = { i } end\n\
+         end }",
+        "kessel.act{ kind = \"poke\" }",
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&shown(&dir, "init.lua", 7))
+            && r.stderr.contains("memory limit exceeded"),
+        "{}",
+        r.stderr
+    );
+}

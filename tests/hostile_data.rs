@@ -1,0 +1,169 @@
+//! Hostile data files the engine reads whole (campaigns, saves, lab data): each is bounded before
+//! or while it is parsed, and one over its limit is refused with the limit, the file and the
+//! line, before a parser turns a few megabytes of text into gigabytes of nodes.
+
+/// A scenario, map, profile or campaign of more than 100,000 values is refused before it is
+/// parsed: a campaign of 200,000 games (16 MB) took 390 MB to parse before its game count was
+/// refused, and a scenario holding a 50 MB list of numbers took 4.7 GB and passed `kessel check`.
+#[test]
+fn a_campaign_of_too_many_games_is_refused_before_it_is_parsed() {
+    let dir = crate::util::toy_copy("bounds-campaign");
+    let games = "[[game]]\nscenario = \"scenario.toml\"\n".repeat(60_000);
+    let chain = crate::util::write(&dir, "chain.toml", &format!("name = \"x\"\n{games}"));
+    let r = crate::util::kessel(&["campaign", chain.to_str().expect("utf8"), "--seed", "1"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    // three values a game and two for the name: the limit is passed at game 33,333's
+    // `scenario =`, on line 66,667
+    assert!(
+        r.stderr.contains("chain.toml:66667")
+            && r.stderr.contains("more than 100000 values")
+            && r.stderr.contains("remove what was repeated"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A scenario is allowed more values than a campaign (100,000 markers, 20,000 units), but not
+/// without bound: a 50 MB list in its `[vars]` took 4.7 GB and passed `kessel check`.
+#[test]
+fn a_scenario_of_too_many_values_is_refused_before_it_is_parsed() {
+    let dir = crate::util::toy_copy("bounds-scenario");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let padded = format!("junk = [{}1]\n{text}", "1,".repeat(500_000));
+    std::fs::write(&scenario, padded).expect("write");
+    let r = crate::util::kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("scenario.toml:1: more than 500000 values"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A save made by `kessel script --save` in a toy copy named `name`: its path and JSON.
+fn toy_save(name: &str) -> (std::path::PathBuf, serde_json::Value) {
+    let dir = crate::util::toy_copy(name);
+    let play = crate::util::write(
+        &dir,
+        "play.lua",
+        "for i = 1, 5 do local a = kessel.legal() if #a == 0 then break end kessel.act(a[1]) end\n",
+    );
+    let save = dir.join("game.json");
+    let r = crate::util::kessel(&[
+        "script",
+        play.to_str().expect("utf8"),
+        "--scenario",
+        dir.join("scenario.toml").to_str().expect("utf8"),
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json = serde_json::from_str(&std::fs::read_to_string(&save).expect("save written"))
+        .expect("save is JSON");
+    (save, json)
+}
+
+/// A save whose log was padded by hand with millions of values (1.7 GB to parse a 50 MB save)
+/// is refused before it is parsed, by every command that loads a save.
+#[test]
+fn a_save_of_too_many_values_is_refused_before_it_is_parsed() {
+    let (save, mut json) = toy_save("bounds-save");
+    let log = json["log"].as_array_mut().expect("a log");
+    assert!(!log.is_empty(), "the toy script played");
+    log[0]["action"]["params"]["junk"] = serde_json::Value::from(vec![1; 2_000_001]);
+    json.as_object_mut().expect("object").remove("checksum");
+    // one value a line, so the line named is the value that passes the limit
+    let text = serde_json::to_string_pretty(&json).expect("json");
+    std::fs::write(&save, &text).expect("edit save");
+    let s = save.to_str().expect("utf8");
+    for args in [
+        vec!["view", s, "--as", "red"],
+        vec!["campaign", "--verify", s],
+    ] {
+        let r = crate::util::kessel(&args);
+        assert_ne!(r.code, 0, "{args:?}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("game.json:")
+                && r.stderr.contains("save holds more than 2000000 values")
+                && r.stderr.contains("take it from a copy"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// A lab data file's record padded with a list of 100,001 numbers is refused at its line before
+/// it is parsed, and the file's size is bounded (it was read up to 4 GiB).
+#[test]
+fn report_refuses_a_record_of_too_many_values() {
+    let (data, text) = crate::hostile::toy_lab_data("report-values", "2");
+    let lines: Vec<&str> = text.lines().collect();
+    let mut game: serde_json::Value = serde_json::from_str(lines[2]).expect("a game record");
+    game["junk"] = serde_json::Value::from(vec![0; 100_001]);
+    let edited = [lines[0], lines[1], &game.to_string()].join("\n") + "\n";
+    std::fs::write(&data, edited).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("d.jsonl:3: the record holds more than 100000 values"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A game record that no game of the header's run could have written (a seed outside its range,
+/// an objective or a side it does not list: pasted from another run, or edited) was counted in
+/// every statistic; it is refused at its line. So is a header naming a side twice.
+#[test]
+fn report_refuses_records_that_do_not_belong_to_the_headers_run() {
+    let (data, text) = crate::hostile::toy_lab_data("report-foreign", "2");
+    let lines: Vec<&str> = text.lines().collect();
+    let game: serde_json::Value = serde_json::from_str(lines[2]).expect("a game record");
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 4] = [
+        (
+            "seed 999 is outside the run's seeds (2 games from seed 1)",
+            |g| g["seed"] = 999.into(),
+        ),
+        ("objective `Nowhere` is not one of the header's", |g| {
+            g["per_turn"][0]["control"] = serde_json::json!({ "Nowhere": "red" })
+        }),
+        (
+            "losses of `green`, no side of the header's (red, blue)",
+            |g| g["losses"]["green"] = serde_json::json!({ "eliminated": 1, "steps": 1 }),
+        ),
+        ("held by `green`, no side of the header's", |g| {
+            g["per_turn"][0]["control"] = serde_json::json!({ "Toytown": "green" })
+        }),
+    ];
+    for (said, edit) in edits {
+        let mut g = game.clone();
+        edit(&mut g);
+        let edited = [lines[0], lines[1], &g.to_string()].join("\n") + "\n";
+        std::fs::write(&data, edited).expect("edit data");
+        let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+        assert_ne!(r.code, 0, "{said}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("d.jsonl:3: ")
+                && r.stderr.contains(said)
+                && r.stderr.contains("delete that line"),
+            "{said}: {}",
+            r.stderr
+        );
+    }
+    let mut header: serde_json::Value = serde_json::from_str(lines[0]).expect("a header");
+    header["sides"] = serde_json::json!(["red", "blue", "red"]);
+    let edited = [&header.to_string(), lines[1], lines[2]].join("\n") + "\n";
+    std::fs::write(&data, edited).expect("edit data");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("d.jsonl:1: the header lists side `red` twice"),
+        "{}",
+        r.stderr
+    );
+}
