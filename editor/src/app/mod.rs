@@ -199,6 +199,8 @@ pub struct EditorApp {
     failed_start: Option<String>,
     needs_refresh: bool,
     screenshot: Option<ScreenshotJob>,
+    /// A `--select` waiting for the computer's moves (see `startup.rs`).
+    pending_select: Option<String>,
 }
 
 impl EditorApp {
@@ -264,6 +266,7 @@ impl EditorApp {
             failed_start: None,
             needs_refresh: false,
             screenshot: None,
+            pending_select: None,
             open_dialog: None,
             save_as_dialog: None,
             tracing,
@@ -494,6 +497,7 @@ impl EditorApp {
         self.apply(cmds);
         self.apply_play(play);
         self.drive_computer(ui.ctx());
+        self.apply_pending_select();
         self.pump_rules(ui.ctx());
         self.poll_start(ui.ctx());
         if self.reading.is_some() {

@@ -130,6 +130,9 @@ pub struct ScenarioPanel {
     buffers: BTreeMap<String, String>,
     /// Unit whose top counter a drag on the map started on.
     pub dragging: Option<String>,
+    /// Scroll the unit list and the panel to the picked unit's form on the next frame (a unit
+    /// picked from elsewhere: `--select`, the problems list).
+    pub reveal_picked: bool,
 }
 
 impl Default for ScenarioPanel {
@@ -145,6 +148,7 @@ impl Default for ScenarioPanel {
             sort: (SortBy::Turn, true),
             buffers: BTreeMap::new(),
             dragging: None,
+            reveal_picked: false,
         }
     }
 }

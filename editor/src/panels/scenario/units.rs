@@ -78,7 +78,11 @@ impl ScenarioPanel {
                                             placement_text(doc, &u.placement)
                                         );
                                         let picked = self.picked.as_deref() == Some(u.id.as_str());
-                                        if ui.selectable_label(picked, text).clicked() {
+                                        let r = ui.selectable_label(picked, text);
+                                        if picked && self.reveal_picked {
+                                            r.scroll_to_me(Some(egui::Align::Center));
+                                        }
+                                        if r.clicked() {
                                             self.picked = Some(u.id.clone());
                                         }
                                     }
@@ -106,7 +110,11 @@ impl ScenarioPanel {
         names: &RulesetNames,
         cmds: &mut Vec<EditorCommand>,
     ) {
-        ui.heading(format!("Unit {}", u.id));
+        let heading = ui.heading(format!("Unit {}", u.id));
+        if std::mem::take(&mut self.reveal_picked) {
+            // the panel scrolls to the form; the list has scrolled to the unit
+            heading.scroll_to_me(Some(egui::Align::TOP));
+        }
         let mut e = u.clone();
         let mut field: Option<&str> = None;
         let id = u.id.clone();
