@@ -82,7 +82,18 @@ impl EditorApp {
             Some((a, b)) => Some((parse(a)?, parse(b)?)),
             None => None,
         };
-        if let Some(mode) = st.mode.or(st.lab.as_ref().map(|_| Mode::Rules)) {
+        let blocked = self.play_blocked().filter(|_| st.mode == Some(Mode::Play));
+        if let Some(why) = blocked {
+            // play-test asked for on a scenario with problems: it stays the mode and says why
+            // no game starts (scenario editing, where a click on Play-test is sent back to,
+            // would not be what was asked for)
+            self.palette.mode = Mode::Play;
+            let listed = self.validator.issues.iter().take(3);
+            let listed: Vec<String> = listed
+                .map(|i| format!("{}: {}", i.location, i.message))
+                .collect();
+            self.session_error = Some(format!("{why}.\n{}", listed.join("\n")));
+        } else if let Some(mode) = st.mode.or(st.lab.as_ref().map(|_| Mode::Rules)) {
             self.set_mode(mode);
             // the game starts on a thread first; the rest of the start follows it
             if !self.wait_start(std::time::Duration::from_secs(120)) {
@@ -166,6 +177,11 @@ impl EditorApp {
             }
         }
         let Some(s) = &mut self.session else {
+            let asked = !st.actions.is_empty() || !st.computer.is_empty() || st.save.is_some();
+            if let (true, Some(why)) = (asked, &self.session_error) {
+                // the window shows why; a scripted start says it where it was typed
+                eprintln!("the play-test game did not start, so the play-test flags were not applied: {why}");
+            }
             return Ok(());
         };
         if let Some(p) = st.load.as_deref().filter(|p| !is_campaign_save(p)) {

@@ -126,3 +126,51 @@ fn a_selection_with_the_computer_playing_follows_its_moves() {
         s.picked
     );
 }
+
+/// A scenario whose special rule is broken, opened in play-test with actions to take (`kessel
+/// editor … --mode play --act …`) once its check has found the problem: play-test stays the mode,
+/// with the problem shown (file and line) where the game would be, not scenario editing.
+#[test]
+fn play_test_asked_for_on_a_broken_special_rule_stays_and_shows_the_error() {
+    let dir = kessel_test_support::toy_copy("startup-broken-special");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("the scenario");
+    let text = text.replacen(
+        "[scenario]\n",
+        "[scenario]\nscripts = [\"special.lua\"]\n",
+        1,
+    );
+    std::fs::write(&scenario, text).expect("writes the scenario");
+    std::fs::write(dir.join("special.lua"), "local x = \nthis is not Lua (\n").expect("writes");
+    let doc = Document::open(&scenario).expect("the scenario opens");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 850.0))
+        .with_max_steps(8)
+        .build_ui_state(
+            |ui, app: &mut EditorApp| app.ui_root(ui),
+            EditorApp::without_watcher(doc),
+        );
+    let start = Instant::now();
+    while h.state().validator.issues.is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no problem found"
+        );
+        h.step();
+    }
+    h.state_mut()
+        .startup(Startup {
+            mode: Some(Mode::Play),
+            actions: vec![r#"{"kind":"end_phase"}"#.into()],
+            ..Startup::default()
+        })
+        .expect("the start goes on, to show the error");
+    h.run_ok();
+    assert_eq!(h.state().palette.mode, Mode::Play, "the mode asked for");
+    assert!(
+        h.query_by_label("The game could not start:").is_some(),
+        "the play-test panel says so"
+    );
+    let said = h.state().session_error.clone().unwrap_or_default();
+    assert!(said.contains("special.lua:2"), "the file and line: {said}");
+}
