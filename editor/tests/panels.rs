@@ -29,6 +29,8 @@ mod runaway;
 mod runaway_campaign;
 #[path = "panels/scenario.rs"]
 mod scenario;
+#[path = "panels/side_cells.rs"]
+mod side_cells;
 #[path = "panels/startup.rs"]
 mod startup;
 #[path = "panels/toy.rs"]

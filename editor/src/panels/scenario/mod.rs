@@ -5,6 +5,7 @@
 
 mod pieces;
 mod schedule;
+mod sides;
 mod units;
 mod vars;
 
@@ -263,10 +264,12 @@ impl ScenarioPanel {
             .auto_shrink([false, false])
             .show(ui, |ui| match self.tab {
                 ScenarioTab::Units => self.units_ui(ui, doc, def, names, cmds),
-                ScenarioTab::Reinforcements => self.reinforcements_ui(ui, doc, def, cmds),
-                ScenarioTab::Victory => self.victory_ui(ui, doc, def, cmds),
+                ScenarioTab::Reinforcements => {
+                    self.reinforcements_ui(ui, doc, def, &names.sides, cmds)
+                }
+                ScenarioTab::Victory => self.victory_ui(ui, doc, def, &names.sides, cmds),
                 ScenarioTab::Details => self.details_ui(ui, def, cmds),
-                ScenarioTab::Pieces => self.pieces_ui(ui, def, cmds),
+                ScenarioTab::Pieces => self.pieces_ui(ui, def, &names.sides, cmds),
             });
     }
 }

@@ -129,7 +129,7 @@ impl ScenarioPanel {
                 }
                 ui.end_row();
                 ui.label("Side");
-                if choice(ui, "side", &mut e.side, &names.sides, &doc.sides) {
+                if sides::side_choice(ui, "side", &mut e.side, &names.sides, false) {
                     field = Some("side");
                 }
                 ui.end_row();
@@ -256,7 +256,7 @@ impl ScenarioPanel {
                     d.side = first.clone();
                 }
             }
-            choice(ui, "new side", &mut d.side, &names.sides, &doc.sides);
+            sides::side_choice(ui, "new side", &mut d.side, &names.sides, false);
             ui.end_row();
             ui.label("Type");
             // the side's types where the ruleset says which belong to which side
