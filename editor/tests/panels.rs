@@ -33,6 +33,8 @@ mod scenario;
 mod side_cells;
 #[path = "panels/startup.rs"]
 mod startup;
+#[path = "panels/step_hints.rs"]
+mod step_hints;
 #[path = "panels/toy.rs"]
 mod toy;
 #[path = "panels/underlay.rs"]

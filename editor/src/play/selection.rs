@@ -45,7 +45,8 @@ impl PlaySession {
         })
     }
 
-    /// The phasing side's reinforcements due by this turn and not yet entered, anywhere.
+    /// The phasing side's reinforcements due by this turn and not yet entered, anywhere, when
+    /// the rules offer moves now (none in a step that offers none, such as a set-up).
     pub fn waiting_count(&self) -> usize {
         self.waiting_where(|_| true).len()
     }
@@ -58,6 +59,7 @@ impl PlaySession {
         self.units
             .off_map()
             .filter(|u| u.side == side && u.location == kessel_core::state::Location::Pending)
+            .filter(|_| self.moving)
             .filter(|u| {
                 u.entry
                     .as_ref()
