@@ -51,6 +51,15 @@ impl PlaySession {
         self.waiting_where(|_| true).len()
     }
 
+    /// The middle hex of the entry area of the first reinforcement [`Self::waiting_count`]
+    /// counts: where a click picks them.
+    pub fn first_waiting_hex(&self) -> Option<Hex> {
+        let id = self.waiting_where(|_| true).into_iter().next()?;
+        let area = self.units.get(&id)?.entry.as_ref()?.area.clone();
+        let hexes = &self.map.areas.get(&area)?.hexes;
+        hexes.get(hexes.len() / 2).copied()
+    }
+
     fn waiting_where(&self, area: impl Fn(&str) -> bool) -> Vec<String> {
         let Some(side) = self.phasing_side() else {
             return Vec::new();

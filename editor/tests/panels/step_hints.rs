@@ -72,6 +72,25 @@ fn reinforcements_due_in_a_movement_phase_are_hinted() {
     let s = h.state().session.as_ref().expect("the game");
     assert!(s.waiting_count() > 0, "reinforcements can enter");
     assert!(h.query_by_label_contains("waiting to enter").is_some());
+    // their entry area (C, on the west edge) is off the view the map opens at; Show them
+    // brings it into view and picks them
+    let entry = h.state().doc.map.parse("0111").expect("a hex of area C");
+    let shown = |h: &Harness<'_, EditorApp>| {
+        let app = h.state();
+        let at = app.map_view.hex_to_screen(&app.doc.map, entry);
+        app.map_view.canvas().contains(at)
+    };
+    assert!(!shown(&h), "the entry area is off the first view");
+    let mut h = h;
+    h.get_by_label("Show them").click();
+    h.run_ok();
+    assert!(shown(&h), "the entry area is in view");
+    let s = h.state().session.as_ref().expect("the game");
+    assert!(
+        s.picked_waiting(),
+        "the reinforcements are picked: {:?}",
+        s.picked
+    );
 }
 
 #[test]
