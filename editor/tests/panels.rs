@@ -13,6 +13,8 @@ mod computer;
 mod hostile;
 #[path = "panels/lab.rs"]
 mod lab;
+#[path = "panels/newcomer.rs"]
+mod newcomer;
 #[path = "panels/play.rs"]
 mod play;
 #[path = "panels/problems.rs"]

@@ -68,13 +68,13 @@ impl ScenarioPanel {
                                 for (f, units) in formations {
                                     ui.label(RichText::new(f).small().strong());
                                     for u in units {
+                                        // `id (name) — where`, the name only if it has one
+                                        let name = (u.name.as_deref())
+                                            .map(|n| format!(" ({n})"))
+                                            .unwrap_or_default();
                                         let text = format!(
-                                            "{} {} — {}",
+                                            "{}{name} — {}",
                                             u.id,
-                                            u.name
-                                                .as_deref()
-                                                .map(|n| format!("({n})"))
-                                                .unwrap_or_default(),
                                             placement_text(doc, &u.placement)
                                         );
                                         let picked = self.picked.as_deref() == Some(u.id.as_str());
