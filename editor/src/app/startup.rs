@@ -82,18 +82,7 @@ impl EditorApp {
             Some((a, b)) => Some((parse(a)?, parse(b)?)),
             None => None,
         };
-        let blocked = self.play_blocked().filter(|_| st.mode == Some(Mode::Play));
-        if let Some(why) = blocked {
-            // play-test asked for on a scenario with problems: it stays the mode and says why
-            // no game starts (scenario editing, where a click on Play-test is sent back to,
-            // would not be what was asked for)
-            self.palette.mode = Mode::Play;
-            let listed = self.validator.issues.iter().take(3);
-            let listed: Vec<String> = listed
-                .map(|i| format!("{}: {}", i.location, i.message))
-                .collect();
-            self.session_error = Some(format!("{why}.\n{}", listed.join("\n")));
-        } else if let Some(mode) = st.mode.or(st.lab.as_ref().map(|_| Mode::Rules)) {
+        if let Some(mode) = st.mode.or(st.lab.as_ref().map(|_| Mode::Rules)) {
             self.set_mode(mode);
             // the game starts on a thread first; the rest of the start follows it
             if !self.wait_start(std::time::Duration::from_secs(120)) {

@@ -174,3 +174,56 @@ fn play_test_asked_for_on_a_broken_special_rule_stays_and_shows_the_error() {
     let said = h.state().session_error.clone().unwrap_or_default();
     assert!(said.contains("special.lua:2"), "the file and line: {said}");
 }
+
+/// Play-test opened on a broken special rule, the file then fixed on disk: the editor reloads
+/// it and the game starts in play-test, the mode asked for (it was sent to scenario editing by
+/// the reload, which came before the check had spoken again, and no game started).
+#[test]
+fn a_broken_special_rule_fixed_while_in_play_test_starts_the_game_there() {
+    let dir = kessel_test_support::toy_copy("startup-fixed-special");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("the scenario");
+    let text = text.replacen(
+        "[scenario]\n",
+        "[scenario]\nscripts = [\"special.lua\"]\n",
+        1,
+    );
+    std::fs::write(&scenario, text).expect("writes the scenario");
+    std::fs::write(dir.join("special.lua"), "local x = = 1\n").expect("writes");
+    let doc = Document::open(&scenario).expect("the scenario opens");
+    // watching the files, as the editor does
+    let mut app = EditorApp::new(doc);
+    app.startup(Startup {
+        mode: Some(Mode::Play),
+        ..Startup::default()
+    })
+    .expect("the start goes on, to show the error");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 850.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app);
+    let start = Instant::now();
+    while h.state().validator.issues.is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no problem found"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(h.state().palette.mode, Mode::Play, "the mode asked for");
+    assert!(h.state().session.is_none());
+    std::fs::write(dir.join("special.lua"), "-- fixed\n").expect("writes");
+    let start = Instant::now();
+    while h.state().session.is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no game started; mode {:?}, {:?}",
+            h.state().palette.mode,
+            h.state().session_error
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(h.state().palette.mode, Mode::Play, "still play-test");
+}
