@@ -31,3 +31,36 @@ fn a_unit_without_a_name_is_listed_without_a_gap() {
         "no double space"
     );
 }
+
+/// Comparing two profiles of the campaign's ruleset: every value shows within the window, a
+/// long choice word (`movement_and_combat`) wrapped in its column rather than cut at the edge.
+#[test]
+fn profile_comparison_values_stay_within_the_window() {
+    use kessel_editor::panels::Mode;
+    let path = kessel_test_support::workspace_root().join("scenarios/pgg/learning.toml");
+    let doc = kessel_editor::document::Document::open(&path).expect("the learning scenario");
+    let mut app = kessel_editor::EditorApp::without_watcher(doc);
+    app.startup(kessel_editor::Startup {
+        mode: Some(Mode::Rules),
+        compare: Some(("standard".into(), "wbc2009".into())),
+        ..Default::default()
+    })
+    .expect("the scripted start");
+    let width = 1400.0;
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(width, 900.0))
+        .with_max_steps(8)
+        .build_ui_state(
+            |ui, app: &mut kessel_editor::EditorApp| app.ui_root(ui),
+            app,
+        );
+    h.run_ok();
+    let mut seen = 0;
+    for node in h.query_all_by_value("movement_and_combat") {
+        seen += 1;
+        let r = node.rect();
+        // clear of the panel's margin and its scroll bar (the cut value ran to 1398)
+        assert!(r.max.x <= width - 24.0, "cut at the edge: {r:?}");
+    }
+    assert!(seen >= 2, "both columns show it");
+}
