@@ -13,6 +13,8 @@ mod computer;
 mod hostile;
 #[path = "panels/lab.rs"]
 mod lab;
+#[path = "panels/newcomer.rs"]
+mod newcomer;
 #[path = "panels/play.rs"]
 mod play;
 #[path = "panels/problems.rs"]
@@ -29,6 +31,12 @@ mod runaway;
 mod runaway_campaign;
 #[path = "panels/scenario.rs"]
 mod scenario;
+#[path = "panels/side_cells.rs"]
+mod side_cells;
+#[path = "panels/startup.rs"]
+mod startup;
+#[path = "panels/step_hints.rs"]
+mod step_hints;
 #[path = "panels/toy.rs"]
 mod toy;
 #[path = "panels/underlay.rs"]

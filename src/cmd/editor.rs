@@ -19,7 +19,10 @@ pub struct Args {
     /// Mode to open in: map, scenario, play or rules.
     #[arg(long, value_parser = parse_mode)]
     mode: Option<Mode>,
-    /// Select a unit (by id) or a hex (by label): the inspector or play-test panel shows it.
+    /// Select a unit (by id) or a hex (by label), brought into view: the inspector, the unit's
+    /// form (scenario editing) or the play-test panel shows it. In play-test a unit is found
+    /// where it stands after the --act actions and, with --computer, once the computer has made
+    /// its moves (at the first decision of a side at the screen).
     #[arg(long, value_name = "UNIT|HEX")]
     select: Option<String>,
     /// Explain a hex as if the pointer rested on it.

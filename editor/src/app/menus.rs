@@ -226,6 +226,7 @@ impl EditorApp {
                     self.set_mode(crate::panels::Mode::Scenario);
                 }
                 self.scenario_panel.picked = Some(u);
+                self.scenario_panel.reveal_picked = true;
                 self.scenario_panel.tab = crate::panels::scenario::ScenarioTab::Units;
             }
         }

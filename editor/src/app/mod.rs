@@ -199,6 +199,8 @@ pub struct EditorApp {
     failed_start: Option<String>,
     needs_refresh: bool,
     screenshot: Option<ScreenshotJob>,
+    /// A `--select` waiting for the computer's moves (see `startup.rs`).
+    pending_select: Option<String>,
 }
 
 impl EditorApp {
@@ -264,6 +266,7 @@ impl EditorApp {
             failed_start: None,
             needs_refresh: false,
             screenshot: None,
+            pending_select: None,
             open_dialog: None,
             save_as_dialog: None,
             tracing,
@@ -350,16 +353,6 @@ impl EditorApp {
         }
     }
 
-    /// The mode that shows the problems best: scenario editing for a scenario, map editing for
-    /// a bare map.
-    fn problems_mode(&self) -> Mode {
-        if self.doc.scenario.is_some() {
-            Mode::Scenario
-        } else {
-            Mode::Edit
-        }
-    }
-
     /// Switches mode (starting the play-test game if the mode needs it).
     pub fn set_mode(&mut self, mode: Mode) {
         self.palette.mode = mode;
@@ -376,8 +369,14 @@ impl EditorApp {
         }
         if self.palette.mode == Mode::Play {
             if let Some(why) = self.play_blocked() {
-                // play-test is offered only when the scenario has no problems
-                self.palette.mode = self.problems_mode();
+                // play-test is offered only when the scenario has no problems: the mode stays
+                // (a scripted start asked for it, or a reload came while in it), its panel says
+                // why no game starts, and the game starts once the check passes again
+                let listed = self.validator.issues.iter().take(3);
+                let listed: Vec<String> = listed
+                    .map(|i| format!("{}: {}", i.location, i.message))
+                    .collect();
+                self.session_error = Some(format!("{why}.\n{}", listed.join("\n")));
                 self.status.error(why);
                 return;
             }
@@ -461,8 +460,10 @@ impl EditorApp {
             });
         if self.palette.mode != mode_before {
             self.ensure_session();
-            self.enter_scenario_mode();
         }
+        // however scenario editing was entered (a click, a problem picked, a scripted start),
+        // it offers the ruleset's names once read (returns at once when it has them)
+        self.enter_scenario_mode();
         if self.validator.poll(&self.doc, ui.ctx()) {
             ui.ctx().request_repaint();
             if self.validator.issues.is_empty() {
@@ -494,6 +495,7 @@ impl EditorApp {
         self.apply(cmds);
         self.apply_play(play);
         self.drive_computer(ui.ctx());
+        self.apply_pending_select();
         self.pump_rules(ui.ctx());
         self.poll_start(ui.ctx());
         if self.reading.is_some() {

@@ -52,6 +52,7 @@ impl EditorApp {
                 lab_busy
                     || self.starting.is_some()
                     || self.reading.is_some()
+                    || self.pending_select.is_some()
                     || self.session.as_ref().is_some_and(|s| s.rules_busy())
             }
         };

@@ -67,11 +67,10 @@ impl EditorApp {
                 .parse(label)
                 .ok_or_else(|| anyhow::anyhow!("`{label}` is not a hex of this map"))
         };
-        let select = st
-            .select
-            .as_deref()
-            .map(|s| self.hex_of_label_or_unit(s))
-            .transpose()?;
+        let (select, select_unit) = match st.select.as_deref() {
+            Some(text) => self.hex_of_label_or_unit(text)?,
+            None => (None, None),
+        };
         let hover = st.hover.as_deref().map(parse).transpose()?;
         let target = st.target.as_deref().map(parse).transpose()?;
         let attackers = st
@@ -119,8 +118,20 @@ impl EditorApp {
             self.map_view.focus_on_next_frame(h, z);
         }
         if let Some(h) = select {
-            // map and scenario editing show the selected hex in the inspector
+            // map and scenario editing show the selected hex in the inspector, in view
             self.selected = Some(h);
+            if st.zoom.is_none() {
+                self.map_view.reveal_on_next_frame(h);
+            }
+        }
+        if let Some(id) = &select_unit {
+            // and a unit in its form (the scenario editor's Units tab), placed or not
+            self.scenario_panel.picked = Some(id.clone());
+            self.scenario_panel.tab = crate::panels::scenario::ScenarioTab::Units;
+            self.scenario_panel.reveal_picked = true;
+            if select.is_none() && self.palette.mode == Mode::Edit {
+                anyhow::bail!("unit `{id}` is not on the map at set-up");
+            }
         }
         if let Some(p) = st.load.as_deref().filter(|p| is_campaign_save(p)) {
             // loaded on a thread of its own: the rest of the start follows it
@@ -155,6 +166,11 @@ impl EditorApp {
             }
         }
         let Some(s) = &mut self.session else {
+            let asked = !st.actions.is_empty() || !st.computer.is_empty() || st.save.is_some();
+            if let (true, Some(why)) = (asked, &self.session_error) {
+                // the window shows why; a scripted start says it where it was typed
+                eprintln!("the play-test game did not start, so the play-test flags were not applied: {why}");
+            }
             return Ok(());
         };
         if let Some(p) = st.load.as_deref().filter(|p| !is_campaign_save(p)) {
@@ -261,8 +277,17 @@ impl EditorApp {
                 println!("{}", serde_json::to_string(&a)?);
             }
         }
-        if let Some(h) = select {
-            s.select(h);
+        if let Some(text) = &st.select {
+            if st.computer.is_empty() {
+                let h = selected_in_play(s, &self.doc.map, text).map_err(anyhow::Error::msg)?;
+                s.select(h);
+                if st.zoom.is_none() {
+                    self.map_view.reveal_on_next_frame(h);
+                }
+            } else {
+                // where the units stand once the computer has made its moves
+                self.pending_select = Some(text.clone());
+            }
         }
         for h in attackers {
             s.interaction = crate::play::Interaction::Attack;
@@ -321,17 +346,73 @@ impl EditorApp {
         panel.lab.start(&cx, None).map_err(anyhow::Error::msg)
     }
 
-    /// The hex a hex label names, or where the unit with that id stands at set-up.
-    fn hex_of_label_or_unit(&self, text: &str) -> anyhow::Result<Hex> {
+    /// The hex a hex label names, or the unit with that id and where it stands at set-up
+    /// (none for a unit that enters later).
+    fn hex_of_label_or_unit(&self, text: &str) -> anyhow::Result<(Option<Hex>, Option<String>)> {
         if let Some(h) = self.doc.map.parse(text) {
-            return Ok(h);
+            return Ok((Some(h), None));
         }
         match self.doc.units.get(text) {
-            Some(u) => u
-                .hex()
-                .ok_or_else(|| anyhow::anyhow!("unit `{text}` is not on the map at set-up")),
+            Some(u) => Ok((u.hex(), Some(u.id.clone()))),
             None => anyhow::bail!("`{text}` is neither a hex of this map nor a unit id"),
         }
+    }
+
+    /// Applies a `--select` given with `--computer` once the computer has made its moves: when
+    /// it is a person's decision (or the computer is paused or stopped, or the game over), so
+    /// the selection is where the units stand then. Called every frame; the screenshot waits
+    /// for it.
+    pub(super) fn apply_pending_select(&mut self) {
+        let (Some(text), Some(s)) = (&self.pending_select, &mut self.session) else {
+            return;
+        };
+        use crate::play::computer::{Pace, Player};
+        // a person's decision, as the rules said for the game as it is
+        let person = s.rules_said_whose_turn()
+            && !s.rules_busy()
+            && !s.computer_thinking()
+            && (s.deciding_side()).is_some_and(|side| s.seats.player(&side) != Player::Computer);
+        // or the computer will not play on: outside play-test, paused, stopped, the game over
+        let halted = self.palette.mode != Mode::Play
+            || s.seats.pace == Pace::Paused
+            || s.seats.stopped.is_some()
+            || s.engine.state().finished;
+        if !(person || halted) {
+            return;
+        }
+        match selected_in_play(s, &self.doc.map, text) {
+            Ok(h) => {
+                s.select(h);
+                self.map_view.reveal_on_next_frame(h);
+            }
+            Err(why) => {
+                // said where a scripted start is looked at: the terminal and the status bar
+                let why = format!("--select {text}: {why}");
+                eprintln!("{why}");
+                self.status.error(why);
+            }
+        }
+        self.pending_select = None;
+    }
+}
+
+/// The hex a `--select` names in the game as it is now: a hex label, or where the unit with that
+/// id stands (as the side at the screen is shown it).
+fn selected_in_play(
+    s: &PlaySession,
+    map: &kessel_core::map::Map,
+    text: &str,
+) -> Result<Hex, String> {
+    if let Some(h) = map.parse(text) {
+        return Ok(h);
+    }
+    match s.units.get(text) {
+        Some(u) => u
+            .hex()
+            .ok_or_else(|| format!("unit `{text}` is not on the map now")),
+        None => Err(format!(
+            "`{text}` is neither a hex of this map nor a unit in play"
+        )),
     }
 }
 

@@ -134,6 +134,8 @@ pub struct MapView {
     /// The view is as the last fit left it (no pan or zoom since): a resized canvas refits.
     fitted: bool,
     focus: Option<(Hex, f32)>,
+    /// A hex to bring into view at the zoom in force (see [`MapView::reveal_on_next_frame`]).
+    reveal: Option<Hex>,
     canvas: Rect,
 }
 
@@ -149,6 +151,7 @@ impl Default for MapView {
             fit_whole: false,
             fitted: false,
             focus: None,
+            reveal: None,
             canvas: Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0)),
         }
     }
@@ -171,6 +174,13 @@ impl MapView {
     /// Centres `hex` at `zoom` (points per hex radius) on the next frame.
     pub fn focus_on_next_frame(&mut self, hex: Hex, zoom: f32) {
         self.focus = Some((hex, zoom));
+    }
+
+    /// Brings `hex` into view at the zoom in force: centred on it if it is off the canvas or
+    /// within a hex of its edge, left alone otherwise. Kept until the view is panned or zoomed,
+    /// so a refit made while the panels take their sizes does not lose it.
+    pub fn reveal_on_next_frame(&mut self, hex: Hex) {
+        self.reveal = Some(hex);
     }
 
     /// The canvas rectangle of the last frame.
@@ -280,6 +290,17 @@ impl MapView {
             self.zoom = zoom.clamp(1.0, MAX_ZOOM);
             let w = paint::pos(layout.center(hex));
             self.offset = self.canvas.size() / 2.0 - w.to_vec2() * self.zoom;
+        }
+        if let Some(hex) = self.reveal {
+            let w = paint::pos(layout.center(hex));
+            let inner = self.canvas.shrink(self.zoom * 2.0);
+            if !inner.contains(self.to_screen(w)) {
+                self.offset = self.canvas.size() / 2.0 - w.to_vec2() * self.zoom;
+                self.fitted = false;
+            }
+            if !self.fitted {
+                self.reveal = None;
+            }
         }
         let fit_zoom = {
             let size = world_size(map);

@@ -219,6 +219,9 @@ impl Palette {
             Tool::PaintTerrain | Tool::Fill => {
                 if self.tool == Tool::Fill {
                     ui.label("Click a hex: it and every hex joined to it through the same terrain take the brush's. One undo step.");
+                } else {
+                    // said like the other brushes: what a click and a drag do
+                    ui.label("Click a hex, or drag across hexes, to give them the terrain picked below; one undo step per drag. Right-drag pans.");
                 }
                 ui.label("Terrain");
                 for t in with_defaults(&TERRAINS, map.terrains.names().iter().cloned()) {

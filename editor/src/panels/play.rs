@@ -3,6 +3,7 @@
 //! their rule cases, and the game's file.
 
 use crate::counters::draw_counter;
+use crate::map_view::MapView;
 use crate::play::campaign::CampaignRun;
 use crate::play::queries::{action_hexes, action_units, describe_action};
 use crate::play::{reason_text, Interaction, PlayCommand, PlaySession};
@@ -71,10 +72,10 @@ impl PlayPanel {
         &mut self,
         ui: &mut Ui,
         s: &mut PlaySession,
-        cx: (&MapStyle, Option<&CampaignRun>),
+        cx: (&MapStyle, Option<&CampaignRun>, &mut MapView),
         cmds: &mut Vec<PlayCommand>,
     ) {
-        let (style, campaign) = cx;
+        let (style, campaign, view) = cx;
         s.preview.clear();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -87,7 +88,7 @@ impl PlayPanel {
                 super::players::players_ui(ui, s);
                 // while the computer decides, a person's tools wait
                 ui.add_enabled_ui(!s.computer_to_move(), |ui| {
-                    self.tools_ui(ui, s, style, cmds)
+                    self.tools_ui(ui, s, (style, view), cmds)
                 });
                 ui.separator();
                 game_file_ui(ui, s, cmds);
@@ -98,7 +99,7 @@ impl PlayPanel {
         &mut self,
         ui: &mut Ui,
         s: &mut PlaySession,
-        style: &MapStyle,
+        (style, view): (&MapStyle, &mut MapView),
         cmds: &mut Vec<PlayCommand>,
     ) {
         if let Some(r) = &s.refusal {
@@ -124,7 +125,7 @@ impl PlayPanel {
         ui.separator();
         match s.interaction {
             Interaction::Move => {
-                selection_ui(ui, s, style);
+                selection_ui(ui, s, style, view);
                 self.unit_queries_ui(ui, s);
             }
             Interaction::Attack => attack_ui(ui, s, cmds),
@@ -233,8 +234,14 @@ fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
     toggled
 }
 
-fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle) {
+fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut MapView) {
     let Some(hex) = s.selected else {
+        let listed = s.rules_said_whose_turn() && s.actions.as_ref().is_ok_and(|a| !a.is_empty());
+        if listed && s.acting.is_empty() {
+            // a step whose choices name no unit (placing markers, a roll): nothing to move
+            ui.label("No unit moves in this step: its choices are listed below.");
+            return;
+        }
         ui.label("Click a stack to see where it can go; click a shaded hex to move it there. Hover any hex to see why the stack can't go there.");
         let due = s.waiting_count();
         if due > 0 && s.interaction == Interaction::Move {
@@ -246,6 +253,14 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle) {
                     format!("{due} reinforcements")
                 }
             ));
+            // the entry area may be off the part of the map in view
+            let show = ui
+                .button("Show them")
+                .on_hover_text("Bring their entry area into view and pick them");
+            if let (true, Some(h)) = (show.clicked(), s.first_waiting_hex()) {
+                s.select(h);
+                view.reveal_on_next_frame(h);
+            }
         }
         return;
     };
@@ -517,7 +532,7 @@ impl super::Panel for PlayPanel {
     /// The play-test panel (nothing without a game: the app says why there is none).
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
         if let Some(s) = cx.session.as_deref_mut() {
-            self.show(ui, s, (cx.style, cx.campaign), cx.play);
+            self.show(ui, s, (cx.style, cx.campaign, &mut *cx.view), cx.play);
         }
     }
 }

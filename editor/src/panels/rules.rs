@@ -465,6 +465,12 @@ impl RulesPanel {
             "{differing} of {} options differ",
             options.decls.len()
         ));
+        // the three columns share the panel's width, so a long choice word wraps in its column
+        // instead of running off the panel's edge
+        let gap = ui.spacing().item_spacing.x;
+        let width = ui.available_width() - 4.0 * gap;
+        let id_width = (width * 0.44).max(120.0);
+        let value_width = ((width - id_width) / 2.0).max(70.0);
         egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
@@ -491,7 +497,7 @@ impl RulesPanel {
                             };
                             // long ids wrap, so both value columns stay in view
                             ui.vertical(|ui| {
-                                ui.set_max_width(230.0);
+                                ui.set_max_width(id_width);
                                 ui.add(
                                     egui::Label::new(
                                         paint(format!("{} [{}]", d.id, d.rule)).small(),
@@ -500,8 +506,12 @@ impl RulesPanel {
                                 )
                                 .on_hover_text(&d.description);
                             });
-                            ui.label(paint(value_text(va)));
-                            ui.label(paint(value_text(vb)));
+                            for v in [va, vb] {
+                                ui.vertical(|ui| {
+                                    ui.set_max_width(value_width);
+                                    ui.add(egui::Label::new(paint(value_text(v))).wrap());
+                                });
+                            }
                             ui.end_row();
                         }
                     });

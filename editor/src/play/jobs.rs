@@ -330,6 +330,8 @@ impl PlaySession {
             self.deciding = g.deciding;
             self.person_waiting = g.person_waited_for;
             self.actions = g.actions;
+            self.acting = g.acting;
+            self.moving = g.moving;
             // what the side at the screen sees; with nobody at the screen, the whole game
             match g.shown {
                 Some(shown) => {

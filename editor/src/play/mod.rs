@@ -112,6 +112,10 @@ pub struct PlaySession {
     /// Legal actions other than moves (moves are shown on the map), or why they could not be
     /// listed.
     pub actions: Result<Vec<Action>, String>,
+    /// The units some legal action names, moves included (see [`worker::GameLook::acting`]).
+    pub acting: std::collections::BTreeSet<String>,
+    /// A legal action moves units (see [`worker::GameLook::moving`]).
+    pub moving: bool,
     /// Hexes to highlight for the action under the pointer in the list.
     pub preview: Vec<Hex>,
     /// The last refusal, shown until the next accepted action.
@@ -201,6 +205,8 @@ impl PlaySession {
             targets: Vec::new(),
             odds: None,
             actions: Ok(Vec::new()),
+            acting: Default::default(),
+            moving: false,
             preview: Vec::new(),
             refusal: None,
             error: None,
@@ -252,6 +258,8 @@ impl PlaySession {
         self.preview.clear();
         // the choices of the game before are no choices now: the new ones come with the look
         self.actions = Ok(Vec::new());
+        self.acting.clear();
+        self.moving = false;
         // a new phase picks the interaction that fits it and drops a half-declared attack
         let phase = (state.turn, state.phase);
         if self.last_phase != Some(phase) {

@@ -70,14 +70,15 @@ impl PlaySession {
         }
     }
 
-    /// Reinforcements due by the current turn and not yet entered: every hex of their entry
+    /// Reinforcements due by the current turn and not yet entered, when the rules offer moves
+    /// (a step that offers none, such as a set-up, shows none): every hex of their entry
     /// areas, with the number waiting on the area's middle hex (0 on the others).
     fn entries_due(&self) -> BTreeMap<Hex, usize> {
         let turn = self.engine.state().turn;
         let mut waiting: BTreeMap<&str, usize> = BTreeMap::new();
         for u in self.units.off_map() {
             if let (Location::Pending, Some(e)) = (&u.location, &u.entry) {
-                if e.turn <= turn {
+                if e.turn <= turn && self.moving {
                     *waiting.entry(e.area.as_str()).or_default() += 1;
                 }
             }

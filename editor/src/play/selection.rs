@@ -45,9 +45,19 @@ impl PlaySession {
         })
     }
 
-    /// The phasing side's reinforcements due by this turn and not yet entered, anywhere.
+    /// The phasing side's reinforcements due by this turn and not yet entered, anywhere, when
+    /// the rules offer moves now (none in a step that offers none, such as a set-up).
     pub fn waiting_count(&self) -> usize {
         self.waiting_where(|_| true).len()
+    }
+
+    /// The middle hex of the entry area of the first reinforcement [`Self::waiting_count`]
+    /// counts: where a click picks them.
+    pub fn first_waiting_hex(&self) -> Option<Hex> {
+        let id = self.waiting_where(|_| true).into_iter().next()?;
+        let area = self.units.get(&id)?.entry.as_ref()?.area.clone();
+        let hexes = &self.map.areas.get(&area)?.hexes;
+        hexes.get(hexes.len() / 2).copied()
     }
 
     fn waiting_where(&self, area: impl Fn(&str) -> bool) -> Vec<String> {
@@ -58,6 +68,7 @@ impl PlaySession {
         self.units
             .off_map()
             .filter(|u| u.side == side && u.location == kessel_core::state::Location::Pending)
+            .filter(|_| self.moving)
             .filter(|u| {
                 u.entry
                     .as_ref()

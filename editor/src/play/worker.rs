@@ -115,6 +115,11 @@ pub struct GameLook {
     pub deciding: Option<String>,
     /// Legal actions other than moves, or why they could not be listed.
     pub actions: Result<Vec<Action>, String>,
+    /// The units some legal action (a move too) names: those that can do something now.
+    pub acting: std::collections::BTreeSet<String>,
+    /// True when a legal action moves units (a `move`, or any with a `path`): reinforcements
+    /// due can be brought on only then (a set-up step offers none).
+    pub moving: bool,
     /// True when the rules list a decision (other than moving or ending the phase) for a side
     /// a person plays.
     pub person_waited_for: bool,
@@ -546,11 +551,19 @@ fn game_look(e: &Engine, humans: &[String]) -> GameLook {
             e.legal_actions_where(Some(side), |k| k != "move" && k != "end_phase")
                 .is_ok_and(|a| !a.is_empty())
         });
+    // listed once, moves too: the moves are not shown as choices, but which units they name
+    // says what can be done in this step (a set-up step offers no move to reinforcements due)
+    let legal = e.legal_actions(None).map_err(|err| err.message);
+    let acting = (legal.iter().flatten())
+        .flat_map(queries::action_units)
+        .collect();
+    let moving =
+        (legal.iter().flatten()).any(|a| a.kind == "move" || a.params.contains_key("path"));
     GameLook {
         deciding,
-        actions: e
-            .legal_actions_where(None, |k| k != "move")
-            .map_err(|err| err.message),
+        actions: legal.map(|all| all.into_iter().filter(|a| a.kind != "move").collect()),
+        acting,
+        moving,
         person_waited_for,
         shown,
     }

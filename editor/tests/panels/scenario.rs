@@ -265,9 +265,10 @@ fn markers_and_pools_are_added_edited_and_saved() {
     h.run();
     h.get_by_label("Add marker").click();
     h.run();
+    // a choice of the ruleset's sides
     h.get_by_label("marker side 0").click();
     h.run();
-    h.get_by_label("marker side 0").type_text("red");
+    h.get_by_label("red").click();
     h.run();
     h.get_by_label("Add pool").click();
     h.run();

@@ -5,6 +5,7 @@
 
 mod pieces;
 mod schedule;
+mod sides;
 mod units;
 mod vars;
 
@@ -130,6 +131,9 @@ pub struct ScenarioPanel {
     buffers: BTreeMap<String, String>,
     /// Unit whose top counter a drag on the map started on.
     pub dragging: Option<String>,
+    /// Scroll the unit list and the panel to the picked unit's form on the next frame (a unit
+    /// picked from elsewhere: `--select`, the problems list).
+    pub reveal_picked: bool,
 }
 
 impl Default for ScenarioPanel {
@@ -145,6 +149,7 @@ impl Default for ScenarioPanel {
             sort: (SortBy::Turn, true),
             buffers: BTreeMap::new(),
             dragging: None,
+            reveal_picked: false,
         }
     }
 }
@@ -259,10 +264,12 @@ impl ScenarioPanel {
             .auto_shrink([false, false])
             .show(ui, |ui| match self.tab {
                 ScenarioTab::Units => self.units_ui(ui, doc, def, names, cmds),
-                ScenarioTab::Reinforcements => self.reinforcements_ui(ui, doc, def, cmds),
-                ScenarioTab::Victory => self.victory_ui(ui, doc, def, cmds),
+                ScenarioTab::Reinforcements => {
+                    self.reinforcements_ui(ui, doc, def, &names.sides, cmds)
+                }
+                ScenarioTab::Victory => self.victory_ui(ui, doc, def, &names.sides, cmds),
                 ScenarioTab::Details => self.details_ui(ui, def, cmds),
-                ScenarioTab::Pieces => self.pieces_ui(ui, def, cmds),
+                ScenarioTab::Pieces => self.pieces_ui(ui, def, &names.sides, cmds),
             });
     }
 }

@@ -22,14 +22,21 @@ impl ScenarioPanel {
         &mut self,
         ui: &mut Ui,
         def: &ScenarioDef,
+        sides: &[String],
         cmds: &mut Vec<EditorCommand>,
     ) {
-        self.markers_ui(ui, def, cmds);
+        self.markers_ui(ui, def, sides, cmds);
         ui.separator();
-        self.pools_ui(ui, def, cmds);
+        self.pools_ui(ui, def, sides, cmds);
     }
 
-    fn markers_ui(&mut self, ui: &mut Ui, def: &ScenarioDef, cmds: &mut Vec<EditorCommand>) {
+    fn markers_ui(
+        &mut self,
+        ui: &mut Ui,
+        def: &ScenarioDef,
+        sides: &[String],
+        cmds: &mut Vec<EditorCommand>,
+    ) {
         ui.heading("Markers");
         let mut markers = def.markers.clone();
         let mut changed = None;
@@ -47,10 +54,13 @@ impl ScenarioPanel {
                     changed = Some(format!("marker kind {i}"));
                 }
                 let mut side = m.side.clone().unwrap_or_default();
-                if cell_text(ui, &mut side, 80.0)
-                    .named(&format!("marker side {i}"))
-                    .changed()
-                {
+                if super::sides::side_choice(
+                    ui,
+                    &format!("marker side {i}"),
+                    &mut side,
+                    sides,
+                    true,
+                ) {
                     m.side = opt(&side);
                     changed = Some(format!("marker side {i}"));
                 }
@@ -88,7 +98,13 @@ impl ScenarioPanel {
         }
     }
 
-    fn pools_ui(&mut self, ui: &mut Ui, def: &ScenarioDef, cmds: &mut Vec<EditorCommand>) {
+    fn pools_ui(
+        &mut self,
+        ui: &mut Ui,
+        def: &ScenarioDef,
+        sides: &[String],
+        cmds: &mut Vec<EditorCommand>,
+    ) {
         ui.heading("Pools");
         ui.label(
             RichText::new("Faces hidden units draw from when revealed, with their copies: 5-5-6 x1, 4-5-6 x2.")
@@ -106,8 +122,8 @@ impl ScenarioPanel {
                 }
                 ui.label("side");
                 let mut side = p.side.clone().unwrap_or_default();
-                let field = egui::TextEdit::singleline(&mut side).desired_width(90.0);
-                if ui.add(field).named(&format!("pool side {i}")).changed() {
+                if super::sides::side_choice(ui, &format!("pool side {i}"), &mut side, sides, true)
+                {
                     p.side = opt(&side);
                     changed = Some(format!("pool side {i}"));
                 }

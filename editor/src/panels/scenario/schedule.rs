@@ -9,6 +9,7 @@ impl ScenarioPanel {
         ui: &mut Ui,
         doc: &Document,
         def: &ScenarioDef,
+        sides: &[String],
         cmds: &mut Vec<EditorCommand>,
     ) {
         ui.heading("Reinforcement schedule");
@@ -70,7 +71,8 @@ impl ScenarioPanel {
                         self.picked = Some(u.id.clone());
                     }
                     let mut side = u.side.clone();
-                    if cell_text(ui, &mut side, 80.0).named("side").changed() {
+                    let salt = format!("side {}", u.id);
+                    if sides::side_choice(ui, &salt, &mut side, sides, false) {
                         let mut e = (*u).clone();
                         e.side = side;
                         cmds.push(EditorCommand::SetUnit {
@@ -143,6 +145,7 @@ impl ScenarioPanel {
         ui: &mut Ui,
         doc: &Document,
         def: &ScenarioDef,
+        sides: &[String],
         cmds: &mut Vec<EditorCommand>,
     ) {
         ui.heading("Objectives");
@@ -195,7 +198,13 @@ impl ScenarioPanel {
                         changed = Some(format!("obj {i} vp"));
                     }
                     let mut side = o.side.clone().unwrap_or_default();
-                    if cell_text(ui, &mut side, 80.0).named("side").changed() {
+                    if sides::side_choice(
+                        ui,
+                        &format!("objective side {i}"),
+                        &mut side,
+                        sides,
+                        true,
+                    ) {
                         o.side = opt(&side);
                         changed = Some(format!("obj {i} side"));
                     }

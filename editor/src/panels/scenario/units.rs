@@ -68,17 +68,21 @@ impl ScenarioPanel {
                                 for (f, units) in formations {
                                     ui.label(RichText::new(f).small().strong());
                                     for u in units {
+                                        // `id (name) — where`, the name only if it has one
+                                        let name = (u.name.as_deref())
+                                            .map(|n| format!(" ({n})"))
+                                            .unwrap_or_default();
                                         let text = format!(
-                                            "{} {} — {}",
+                                            "{}{name} — {}",
                                             u.id,
-                                            u.name
-                                                .as_deref()
-                                                .map(|n| format!("({n})"))
-                                                .unwrap_or_default(),
                                             placement_text(doc, &u.placement)
                                         );
                                         let picked = self.picked.as_deref() == Some(u.id.as_str());
-                                        if ui.selectable_label(picked, text).clicked() {
+                                        let r = ui.selectable_label(picked, text);
+                                        if picked && self.reveal_picked {
+                                            r.scroll_to_me(Some(egui::Align::Center));
+                                        }
+                                        if r.clicked() {
                                             self.picked = Some(u.id.clone());
                                         }
                                     }
@@ -106,7 +110,11 @@ impl ScenarioPanel {
         names: &RulesetNames,
         cmds: &mut Vec<EditorCommand>,
     ) {
-        ui.heading(format!("Unit {}", u.id));
+        let heading = ui.heading(format!("Unit {}", u.id));
+        if std::mem::take(&mut self.reveal_picked) {
+            // the panel scrolls to the form; the list has scrolled to the unit
+            heading.scroll_to_me(Some(egui::Align::TOP));
+        }
         let mut e = u.clone();
         let mut field: Option<&str> = None;
         let id = u.id.clone();
@@ -121,7 +129,7 @@ impl ScenarioPanel {
                 }
                 ui.end_row();
                 ui.label("Side");
-                if choice(ui, "side", &mut e.side, &names.sides, &doc.sides) {
+                if sides::side_choice(ui, "side", &mut e.side, &names.sides, false) {
                     field = Some("side");
                 }
                 ui.end_row();
@@ -248,7 +256,7 @@ impl ScenarioPanel {
                     d.side = first.clone();
                 }
             }
-            choice(ui, "new side", &mut d.side, &names.sides, &doc.sides);
+            sides::side_choice(ui, "new side", &mut d.side, &names.sides, false);
             ui.end_row();
             ui.label("Type");
             // the side's types where the ruleset says which belong to which side

@@ -1,0 +1,104 @@
+//! The play-test panel says what can be done in the current step: no "reinforcements waiting
+//! to enter" (nor their badges on the map) in a set-up step that offers them no move, no "click
+//! a stack to move it" in a step whose choices name no unit.
+
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use kessel_editor::document::Document;
+use kessel_editor::panels::Mode;
+use kessel_editor::{EditorApp, Startup};
+use kessel_test_support::workspace_root;
+use std::time::{Duration, Instant};
+
+fn play(scenario: &str, actions: &[&str]) -> Harness<'static, EditorApp> {
+    let doc = Document::open(&workspace_root().join(scenario)).expect("the scenario opens");
+    let mut app = EditorApp::without_watcher(doc);
+    app.startup(Startup {
+        mode: Some(Mode::Play),
+        actions: actions.iter().map(|a| a.to_string()).collect(),
+        ..Startup::default()
+    })
+    .expect("the scripted start");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 850.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app);
+    let start = Instant::now();
+    loop {
+        h.step();
+        let s = h.state().session.as_ref().expect("the game started");
+        if s.rules_said_whose_turn() && !s.rules_busy() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the rules never settled"
+        );
+    }
+    h.run_ok();
+    h
+}
+
+#[test]
+fn the_campaigns_set_up_shows_no_reinforcements_to_bring_on() {
+    // the campaign opens on the Soviet set-up: its choices place units, none moves one
+    let h = play("scenarios/pgg/campaign.toml", &[]);
+    let s = h.state().session.as_ref().expect("the game");
+    let kinds: Vec<&str> = (s.actions.as_ref().expect("choices").iter())
+        .map(|a| a.kind.as_str())
+        .collect();
+    assert!(kinds.contains(&"end_setup"), "the set-up step: {kinds:?}");
+    assert_eq!(s.waiting_count(), 0, "no reinforcement can enter now");
+    assert!(
+        h.query_by_label_contains("waiting to enter").is_none(),
+        "no hint to bring them on"
+    );
+}
+
+#[test]
+fn reinforcements_due_in_a_movement_phase_are_hinted() {
+    // the learning scenario, on to the German movement of turn 1: his panzers enter at C
+    let end = r#"{"kind":"end_phase"}"#;
+    let h = play(
+        "scenarios/pgg/learning.toml",
+        &[
+            r#"{"kind":"end_air_placement","side":"german"}"#,
+            end,
+            end,
+            end,
+            end,
+        ],
+    );
+    let s = h.state().session.as_ref().expect("the game");
+    assert!(s.waiting_count() > 0, "reinforcements can enter");
+    assert!(h.query_by_label_contains("waiting to enter").is_some());
+    // their entry area (C, on the west edge) is off the view the map opens at; Show them
+    // brings it into view and picks them
+    let entry = h.state().doc.map.parse("0111").expect("a hex of area C");
+    let shown = |h: &Harness<'_, EditorApp>| {
+        let app = h.state();
+        let at = app.map_view.hex_to_screen(&app.doc.map, entry);
+        app.map_view.canvas().contains(at)
+    };
+    assert!(!shown(&h), "the entry area is off the first view");
+    let mut h = h;
+    h.get_by_label("Show them").click();
+    h.run_ok();
+    assert!(shown(&h), "the entry area is in view");
+    let s = h.state().session.as_ref().expect("the game");
+    assert!(
+        s.picked_waiting(),
+        "the reinforcements are picked: {:?}",
+        s.picked
+    );
+}
+
+#[test]
+fn a_step_whose_choices_name_no_unit_does_not_say_to_move_a_stack() {
+    // the learning scenario opens on the German air placement: markers, no unit
+    let h = play("scenarios/pgg/learning.toml", &[]);
+    assert!(h
+        .query_by_label_contains("No unit moves in this step")
+        .is_some());
+    assert!(h.query_by_label_contains("Click a stack to see").is_none());
+}
