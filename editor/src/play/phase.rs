@@ -42,6 +42,17 @@ impl PlaySession {
             if let Some(rule) = &step.rule {
                 t.push_str(&format!(" [{rule}]"));
             }
+            // a decision inside another side's step (a defender's loss, a placement before the
+            // phasing side moves) is said, so the header does not name the wrong side
+            if self.rules_said_whose_turn() {
+                if let Some(d) = self
+                    .deciding
+                    .as_ref()
+                    .filter(|d| step.side.as_ref() != Some(*d))
+                {
+                    t.push_str(&format!(" · {d} to decide"));
+                }
+            }
         }
         if s.finished {
             t.push_str(" · game over");

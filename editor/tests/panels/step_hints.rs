@@ -1,6 +1,7 @@
 //! The play-test panel says what can be done in the current step: no "reinforcements waiting
 //! to enter" (nor their badges on the map) in a set-up step that offers them no move, no "click
-//! a stack to move it" in a step whose choices name no unit.
+//! a stack to move it" in a step whose choices name no unit; the header names the side that
+//! decides when it is not the step's own.
 
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -101,4 +102,26 @@ fn a_step_whose_choices_name_no_unit_does_not_say_to_move_a_stack() {
         .query_by_label_contains("No unit moves in this step")
         .is_some());
     assert!(h.query_by_label_contains("Click a stack to see").is_none());
+}
+
+#[test]
+fn the_header_names_the_side_deciding_inside_another_sides_step() {
+    // the learning scenario opens in the Soviet Movement Phase with the German's initial air
+    // markers to place first: the header said "(soviet)" alone
+    let h = play("scenarios/pgg/learning.toml", &[]);
+    let s = h.state().session.as_ref().expect("the game");
+    assert_eq!(
+        s.deciding_side().as_deref(),
+        Some("german"),
+        "the German places first"
+    );
+    let text = s.phase_text();
+    assert!(
+        text.contains("(soviet)") && text.contains("german to decide"),
+        "{text}"
+    );
+    assert!(
+        h.query_by_label_contains("german to decide").is_some(),
+        "the header shows it: {text}"
+    );
 }
