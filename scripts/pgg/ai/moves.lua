@@ -357,6 +357,7 @@ local function unit_value_at(F, hex, v, vpw, front, n, total)
   if front then v = v + 0.4 * (n - 1) end
   local th = F.threat and F.threat[hex]
   if th and n > 0 then
+    -- (the stack's share of what holding the hex against the German's next attack is worth)
     local _, hurt = odds_ev(th.att, n * estimates().rifle.d * th.mult)
     v = v + THREAT_WEIGHT * th.vp * (1 - hurt) / n
   end
@@ -366,15 +367,7 @@ end
 local function soviet_unit_value(F, hex, n, total, cmd)
   if n > 3 or total > 4 then return -500 end
   local v, vpw, front = hex_worth(F, hex, cmd)
-  if vpw and n <= 3 then v = v + vpw * (4 - n) / 3 end
-  if front then v = v + 0.4 * (n - 1) end
-  local th = F.threat and F.threat[hex]
-  if th and n > 0 then
-    -- (the stack's share of what holding the hex against the German's next attack is worth)
-    local _, hurt = odds_ev(th.att, n * estimates().rifle.d * th.mult)
-    v = v + THREAT_WEIGHT * th.vp * (1 - hurt) / n
-  end
-  return v
+  return unit_value_at(F, hex, v, vpw, front, n, total)
 end
 
 local function soviet_leader_value(F, hex, combat, total)
