@@ -1,0 +1,176 @@
+//! Script errors: what Lua raised, turned into a [`ScriptError`] located by file and line, in
+//! words a modder can act on (error values that are not messages are described, and a path
+//! named inside a message is not taken for where it was raised).
+
+use super::strlib;
+
+/// A script failed: syntax, runtime error, budget, memory, or a sandbox refusal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ScriptError {
+    /// `file:line: message`, as precise as Lua could say.
+    pub message: String,
+    /// Script file, when known.
+    pub file: Option<String>,
+    /// Line, when known.
+    pub line: Option<usize>,
+}
+
+impl ScriptError {
+    /// Builds an error from a Lua error, locating it by the innermost `file:line:` it mentions, or
+    /// by the last line the budget hook saw.
+    pub fn from_lua(err: &mlua::Error, last_seen: Option<(String, usize)>) -> ScriptError {
+        let mut text = match err {
+            mlua::Error::CallbackError { traceback, cause } => {
+                let inner = ScriptError::from_lua(cause, None);
+                if inner.file.is_some() {
+                    return inner;
+                }
+                // an error raised by a Rust function: blame the Lua line that called it
+                let caller = traceback.lines().find_map(|l| {
+                    let (f, line) = locate(l.trim());
+                    Some((f?, line?))
+                });
+                match caller {
+                    Some((f, l)) => {
+                        return ScriptError {
+                            message: format!("{f}:{l}: {}", inner.message),
+                            file: Some(f),
+                            line: Some(l),
+                        }
+                    }
+                    None => inner.message,
+                }
+            }
+            mlua::Error::MemoryError(m) => format!("memory limit exceeded ({m})"),
+            mlua::Error::SyntaxError { message, .. } => message.clone(),
+            mlua::Error::RuntimeError(m) => m.clone(),
+            mlua::Error::ExternalError(e) => e.to_string(),
+            other => other.to_string(),
+        };
+        // the Lua traceback repeats what the first line says, in engine terms; but an error value
+        // that is no message (`error()`, a table) is blamed on the innermost script frame it
+        // names. A message raised at level 0 (`error(msg, 0)`) keeps no position: its author
+        // meant it to read without one (PGG's "unknown odds flag" for a typo on the command line).
+        let mut raised_at = None;
+        let mut by_error = false;
+        let mut object = false;
+        if let Some(i) = text.find("\nstack traceback:") {
+            raised_at = text[i..].lines().find_map(|l| {
+                let (f, line) = locate(l.trim());
+                Some((f?, line?))
+            });
+            // the innermost frame (after the message handler's own `[C]: in ?`): `error` itself
+            // when the script raised the message
+            let innermost = text[i..]
+                .lines()
+                .skip_while(|l| !l.starts_with("stack traceback:"))
+                .skip(1)
+                .find(|l| l.trim() != "[C]: in ?")
+                .map(str::trim);
+            // (the sandbox's `error` calls Lua's as an upvalue, see strlib)
+            by_error = matches!(
+                innermost,
+                Some("[C]: in function 'error'" | "[C]: in upvalue 'error'")
+            );
+            // `error(value)` with a value that is no string: the sandbox raises it through
+            // `object_error` (strlib), and whatever its __tostring gave has no position
+            object = innermost.is_some_and(|l| l.ends_with("'object_error'"));
+            text.truncate(i);
+        }
+        // strip the Rust-side "runtime error: " prefix mlua adds on some paths
+        if let Some(rest) = text.strip_prefix("runtime error: ") {
+            text = rest.to_string();
+        }
+        // raised inside the sandbox's own wrappers (`table.insert(nil, 1)`): the script's mistake,
+        // at the line that called the wrapper, under the function's public name
+        let in_wrapper = strlib::in_wrapper(&text);
+        if let Some(plain) = &in_wrapper {
+            text = plain.clone();
+        }
+        let described = describe_error_value(text.clone());
+        // a message with no position that no `error` call raised comes from inside a library
+        // function (`table.sort` comparing a string with a number): the script line calling it
+        let from_library = !by_error && raised_at.is_some() && locate(&text).0.is_none();
+        let last_seen = if described != text || in_wrapper.is_some() || from_library || object {
+            raised_at.or(last_seen)
+        } else {
+            last_seen
+        };
+        let text = described;
+        let first_line = text.lines().next().unwrap_or("").to_string();
+        let (file, line) = locate(&first_line);
+        if file.is_none() {
+            if let Some((f, l)) = last_seen {
+                return ScriptError {
+                    message: format!("{f}:{l}: {first_line}"),
+                    file: Some(f),
+                    line: Some(l),
+                };
+            }
+        }
+        ScriptError {
+            message: text,
+            file,
+            line,
+        }
+    }
+
+    /// The error located: file, line and the message without them.
+    pub fn located(&self) -> crate::error::Located {
+        self.into()
+    }
+
+    /// An error with no Lua behind it.
+    pub fn plain(message: impl Into<String>) -> ScriptError {
+        ScriptError {
+            message: message.into(),
+            file: None,
+            line: None,
+        }
+    }
+}
+
+/// What a script raised, in words, when it was not a message: `error()` (nil) and error objects
+/// without `__tostring` (Lua prints them as an address, which differs from run to run).
+fn describe_error_value(text: String) -> String {
+    if text == "nil" {
+        return "an error with no message (error() or error(nil))".into();
+    }
+    let is_address = |rest: &str| {
+        rest.strip_prefix("0x")
+            .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
+    };
+    for kind in ["table", "userdata", "function", "thread"] {
+        if let Some(rest) = text.strip_prefix(kind).and_then(|r| r.strip_prefix(": ")) {
+            if is_address(rest.trim()) {
+                return format!("an error object (a {kind} without __tostring)");
+            }
+        }
+    }
+    text
+}
+
+/// The error a chain of Rust callbacks wraps.
+pub(super) fn innermost(e: &mlua::Error) -> &mlua::Error {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => innermost(cause),
+        other => other,
+    }
+}
+
+/// Finds `some/file.lua:12:` at the start of a message. A file named further on (`… is declared
+/// twice`, a mod's `error("bad `x` near x.lua:9", 0)`) is part of what the message says, not
+/// where it was raised: a path does not hold `: ` or a backquote.
+fn locate(msg: &str) -> (Option<String>, Option<usize>) {
+    let Some(idx) = msg.find(".lua:") else {
+        return (None, None);
+    };
+    if msg[..idx].contains(": ") || msg[..idx].contains('`') {
+        return (None, None);
+    }
+    let file = msg[..idx + 4].trim_start_matches("[string \"").to_string();
+    let rest = &msg[idx + 5..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    (Some(file), digits.parse().ok())
+}
