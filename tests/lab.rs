@@ -664,3 +664,33 @@ fn the_computer_players_bid_follows_the_options_in_force_not_the_profiles_name()
     assert!(learning[0].contains(r#""vp":0"#), "{learning:?}");
     assert!(learning[1].contains(r#""pass":true"#), "{learning:?}");
 }
+
+#[test]
+fn simulate_refuses_no_games_and_seeds_past_the_last() {
+    // `--games 0` printed a summary of nothing with "CPU -0.000 s per game"; a last seed past
+    // 2^64 − 1 wrapped round to 0 in a release build (and overflowed in a debug one)
+    for (args, needle) in [
+        (
+            vec!["--games", "0"],
+            "--games 0: give how many games to play",
+        ),
+        (
+            vec!["--games", "2", "--seed", "18446744073709551615"],
+            "would run past 18446744073709551615",
+        ),
+    ] {
+        let r = kessel(&[&["simulate", TOY][..], &args[..]].concat());
+        assert_ne!(r.code, 0, "{args:?}");
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+    }
+    // the last seed itself is a seed
+    let r = kessel(&[
+        "simulate",
+        TOY,
+        "--games",
+        "1",
+        "--seed",
+        "18446744073709551615",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

@@ -267,6 +267,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.out {
         super::overwrite_only(out, "simulation data file", "\"kessel-lab/")?;
     }
+    if args.games == 0 {
+        anyhow::bail!("--games 0: give how many games to play, 1 or more");
+    }
+    // game k plays seed + k: the last seed must still be a seed
+    if args.seed.checked_add(args.games - 1).is_none() {
+        anyhow::bail!(
+            "--seed {} with --games {}: the seeds of the games would run past {} (game k plays seed + k); give a smaller --seed",
+            args.seed,
+            args.games,
+            u64::MAX
+        );
+    }
     let t0 = Instant::now();
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some() && args.until_ci.is_some() {
