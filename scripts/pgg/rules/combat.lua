@@ -520,10 +520,19 @@ function K.offer_advance(cb)
         end
       end
       if #options > 0 then
+        local frozen = {}
         for _, u in ipairs(K.units_of(cb, victor)) do
-          for _, o in ipairs(options) do
-            if adjacent_to_all(u, o.hex) then units[#units + 1] = u.id; break end
+          if C.disrupted(u) then
+            -- [6.6] a disrupted unit may not move, and an advance is a move: it stays
+            frozen[#frozen + 1] = C.name_at(u)
+          else
+            for _, o in ipairs(options) do
+              if adjacent_to_all(u, o.hex) then units[#units + 1] = u.id; break end
+            end
           end
+        end
+        if #frozen > 0 then
+          kessel.emit.note("6.6", string.format("%s: disrupted, may not advance after combat", table.concat(frozen, ", ")))
         end
       end
       if #options > 0 and #units > 0 and lside ~= K.side_of(cb, victor) then
