@@ -63,3 +63,170 @@ kessel.test("case_6_6_a_disrupted_victor_may_not_advance_after_combat", function
   expect.truthy(B.note(ev, "disrupted, may not advance after combat"), B.all_notes(ev))
   expect.eq(B.where("g"), "0403")
 end)
+
+-- [9.6] D2/A1 and [9.8]: the defender's part first, then the attacker's; an attacker who takes the
+-- step (not the retreat) may advance, along the path of retreat only. Board: g (8-8-10) in 0303
+-- against s (2-2-6) in 0403, 8 against 2, 4-1, roll 3: D2/A1. s retreats 0503-0603; g takes the
+-- step (flipped to 2-2-10). g may enter 0403, or 0403 then 0503 (the path's first hex), never the
+-- hex s now holds nor a hex off the path.
+kessel.test("case_9_6_d2_a1_the_attacker_who_takes_the_step_advances_along_the_two_hex_path", function()
+  B.setup({ B.pz("g", "0303", "8-8-10"), B.rifle("s", "0403", "2-2-6"), B.leader("l", "0906", 5) })
+  kessel.inject_dice{ 3 }
+  local ev = expect.accepted(attack({ "g" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 4-1, roll 3: D2/A1"), B.all_notes(ev))
+  local p = B.pending()
+  expect.eq(p.who, "defender", "the defender's part first")
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "s" }, { "0503", "0603" }))
+  p = B.pending()
+  expect.eq(p.kind, "loss_or_retreat")
+  expect.eq(p.who, "attacker", "then the attacker's")
+  expect.accepted(choose("loss"))
+  expect.eq(kessel.units.get("g").attack, 2, "g flipped")
+  expect.eq(advances("german"), "g>0403 g>0403-0503")
+  local ok, why = advance({ "g" }, { "0403", "0503", "0603" })
+  expect.refused(ok, why, "9.8", "path of retreat")
+  ok, why = advance({ "g" }, { "0403", "0504" })
+  expect.refused(ok, why, "9.8", "path of retreat")
+  expect.accepted(advance({ "g" }, { "0403", "0503" }))
+  expect.eq(B.where("g"), "0503")
+  expect.truthy(kessel.units.get("g").flags.advanced, "an advanced unit attacks no more this phase")
+end)
+
+-- [9.6] A2 and [9.8]: the attacker retreats two hexes, the opponent picks the path [9.72], and the
+-- defender may follow it ("Opposing Player may advance along Path of Retreat"). Board: g (2-2-10)
+-- in 0303 against s (4-4-6) in 0403, 1-2, roll 5: A2; the Soviet retreats g 0302-0301; s may enter
+-- 0303, or 0303 then 0302, not 0301 (g is there).
+kessel.test("case_9_6_a2_the_defender_may_follow_the_attackers_two_hex_retreat", function()
+  B.setup({ B.pz("g", "0303", "2-2-10"), B.rifle("s", "0403", "4-4-6"), B.leader("l", "0906", 5) })
+  kessel.inject_dice{ 5 }
+  local ev = expect.accepted(attack({ "g" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 1-2, roll 5: A2"), B.all_notes(ev))
+  expect.accepted(choose("retreat"))
+  expect.eq(B.pending().side, "soviet", "the defender picks the attacker's path")
+  expect.accepted(retreat({ "g" }, { "0302", "0301" }))
+  local p = B.pending()
+  expect.eq(p and p.kind, "advance")
+  expect.eq(p.side, "soviet")
+  expect.eq(advances("soviet"), "s>0303 s>0303-0302")
+  local ok, why = advance({ "s" }, { "0303", "0302", "0301" })
+  expect.refused(ok, why, "9.8")
+  expect.accepted(advance({ "s" }, { "0303", "0302" }))
+  expect.eq(B.where("s"), "0302")
+end)
+
+-- [9.6] Eng against a two-hex defence [9.23]: one step for the whole defence and one for the
+-- attacker, nobody retreats or advances, even when the step empties a hex. Board: g (8-8-10) in
+-- 0403 against s in 0503 and t in 0504 (2-2-6 each), 8 against 4, 2-1, roll 5: Eng. The Soviet
+-- names s, which dies; t is untouched; g (alone) loses its step; 0503 stays empty.
+kessel.test("case_9_6_eng_against_two_hexes_is_one_step_in_all_and_no_advance", function()
+  B.setup({ B.pz("g", "0403", "8-8-10"), B.rifle("s", "0503", "2-2-6"), B.rifle("t", "0504", "2-2-6"), B.leader("l", "0906", 5) })
+  kessel.inject_dice{ 5 }
+  local ev = expect.accepted(attack({ "g" }, { "0503", "0504" }))
+  expect.truthy(B.note(ev, "odds 2-1, roll 5: Eng"), B.all_notes(ev))
+  local p = B.pending()
+  expect.eq(p.kind, "eng_loss")
+  expect.eq(p.side, "soviet")
+  expect.eq(table.concat(p.units, ","), "s,t", "either defending hex may give the step")
+  local ok, why = choose("retreat")
+  expect.refused(ok, why, "9.6", "no retreat")
+  expect.accepted(choose("loss", { "s" }))
+  expect.eq(B.where("s"), "eliminated")
+  expect.eq(B.where("t"), "0504", "one step in all")
+  expect.eq(kessel.units.get("g").step, 1, "the attacker's step, taken at once: one unit, no choice")
+  expect.eq(B.pending(), nil, "no advance into the emptied 0503 after Eng")
+  expect.eq(B.where("g"), "0403")
+end)
+
+-- [9.6] D2 taken as a loss and [9.8]: the defender may lose two steps instead of retreating; two
+-- one-step rifles both die, every defender is gone, and the victor may advance two hexes (the
+-- emptied hex first, then any empty hex next to it). Board: g (9-9-10) in 0303 against s1, s2
+-- (1-1-6) in 0403, 9 against 2, 4-1, roll 1: D2.
+kessel.test("case_9_6_d2_taken_as_two_steps_kills_two_rifles_and_the_victor_may_go_two_hexes", function()
+  B.setup({ B.pz("g", "0303", "9-9-10"), B.rifle("s1", "0403", "1-1-6"), B.rifle("s2", "0403", "1-1-6"), B.leader("l", "0906", 5) })
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(attack({ "g" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 4-1, roll 1: D2"), B.all_notes(ev))
+  local ok, why = choose("loss", { "s1" })
+  expect.refused(ok, why, "9.6", "2 step")
+  expect.accepted(choose("loss"))
+  expect.eq(B.where("s1"), "eliminated")
+  expect.eq(B.where("s2"), "eliminated")
+  expect.eq(advances("german"), "g>0403 g>0403-0304 g>0403-0402 g>0403-0404 g>0403-0503 g>0403-0504")
+  expect.accepted(advance({ "g" }, { "0403", "0504" }))
+  expect.eq(B.where("g"), "0504")
+end)
+
+-- [4] and [9.1]: attacks are made in the phasing player's Combat Phase and nowhere else. Board: g
+-- (4-4-10) in 0303 next to s (4-4-6) in 0403, Soviet leader l (5) in 0503. Every step of the
+-- sequence: the German attack validates only in the German Combat Phase, the Soviet one only in
+-- the Soviet Combat Phase; every other step refuses both citing 9.1.
+kessel.test("case_4_attacks_only_in_the_phasing_players_combat_phase", function()
+  local steps = { "soviet_movement", "soviet_combat", "soviet_disruption_removal", "soviet_interdiction",
+    "german_movement", "german_combat", "german_mech_movement", "german_disruption_removal", "german_air_interdiction" }
+  for _, step in ipairs(steps) do
+    B.setup({ B.pz("g", "0303"), B.rifle("s", "0403", "4-4-6"), B.leader("l", "0503", 5) }, { step = step })
+    local ok, why = kessel.validate{ kind = "attack", units = { "g" }, targets = { "0403" } }
+    if step == "german_combat" then expect.accepted(ok, why) else expect.refused(ok, why, "9.1") end
+    ok, why = kessel.validate{ kind = "attack", units = { "s" }, targets = { "0303" } }
+    if step == "soviet_combat" then expect.accepted(ok, why) else expect.refused(ok, why, "9.1") end
+  end
+end)
+
+-- [9.1]: the phasing player *may* attack: no unit has to, whatever it is next to. Board: g next to
+-- s (as above): the German Combat Phase and the Soviet Combat Phase both end with no attack made,
+-- and nobody is harmed.
+kessel.test("case_9_1_attacks_are_voluntary_a_combat_phase_ends_without_one", function()
+  for _, step in ipairs{ "german_combat", "soviet_combat" } do
+    B.setup({ B.pz("g", "0303"), B.rifle("s", "0403", "4-4-6"), B.leader("l", "0503", 5) }, { step = step })
+    expect.accepted(kessel.act{ kind = "end_phase" })
+    expect.eq(B.where("g"), "0303")
+    expect.eq(B.where("s"), "0403")
+    expect.eq(kessel.units.get("g").step, 0)
+  end
+end)
+
+-- [9.4] the odds column in play: the ratio rounded down in the defender's favour (2.83-1 is 2-1,
+-- 0.6 is 1-2, 0.4 is 1-3), above 10-1 resolved as 10-1, below 1-3 as 1-3; checked on the note of
+-- a real attack for each pair, attackers three German regiments of no common division (no
+-- integrity [7.3]), defenders one rifle division.
+kessel.test("case_9_4_odds_columns_at_their_edges_in_play", function()
+  local cases = {
+    { 3, 5, "1-2" }, { 2, 5, "1-3" }, { 1, 4, "1-3" }, { 5, 3, "1-1" }, { 6, 3, "2-1" }, { 17, 6, "2-1" },
+    { 18, 6, "3-1" }, { 29, 3, "9-1" }, { 30, 3, "10-1" }, { 33, 3, "10-1" },
+  }
+  for _, c in ipairs(cases) do
+    local a, d, col = c[1], c[2], c[3]
+    local parts = { math.ceil(a / 3), math.ceil((a - math.ceil(a / 3)) / 2) }
+    parts[3] = a - parts[1] - parts[2]
+    local units = { B.rifle("s", "0403", "1-" .. d .. "-6"), B.leader("l", "0906", 5) }
+    local ids = {}
+    for i, x in ipairs(parts) do
+      if x > 0 then
+        units[#units + 1] = B.pz("g" .. i, "0303", x .. "-" .. x .. "-10")
+        ids[#ids + 1] = "g" .. i
+      end
+    end
+    B.setup(units)
+    kessel.inject_dice{ 6 }
+    local ev = expect.accepted(attack(ids, { "0403" }))
+    local want = string.format("attack %d against defence %d in 0403: odds %s, roll 6", a, d, col)
+    expect.truthy(B.note(ev, want), want .. ": " .. B.all_notes(ev))
+  end
+end)
+
+-- [15] Soviet VP: a German infantry division is a division, and eliminating it in combat scores
+-- (5 VP by default, option soviet_vp_per_division). Board: Soviet Combat Phase; a (German infantry
+-- on its last face, 1-1-7) in 0403; three 3-3-6 rifles in 0503 with the leader l (rating 2): 9 + 2
+-- against 1, 10-1, roll 1: De.
+kessel.test("case_15_an_infantry_division_destroyed_in_combat_scores_for_the_soviet", function()
+  B.setup({ B.inf("a", "0403", { step = 3 }), B.rifle("r1", "0503", "3-3-6"), B.rifle("r2", "0503", "3-3-6"),
+    B.rifle("r3", "0503", "3-3-6"), B.leader("l", "0503", 2) }, { step = "soviet_combat" })
+  expect.eq(V.score().soviet_vp, 0)
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(attack({ "r1", "r2", "r3", "l" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 10-1, roll 1: De"), B.all_notes(ev))
+  expect.eq(B.where("a"), "eliminated")
+  expect.eq(table.concat(V.divisions_destroyed(), ","), "a")
+  expect.eq(V.score().soviet_vp, 5)
+end)
