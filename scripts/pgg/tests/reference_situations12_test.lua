@@ -230,3 +230,35 @@ kessel.test("case_15_an_infantry_division_destroyed_in_combat_scores_for_the_sov
   expect.eq(table.concat(V.divisions_destroyed(), ","), "a")
   expect.eq(V.score().soviet_vp, 5)
 end)
+
+-- [9.1] [9.6] [9.72] [9.8]: the combat actions come from players, scripts and saved games; one
+-- whose fields have the wrong shape (a path given as one hex, a list item that is not a hex or an
+-- id) is refused, naming the field and the case, instead of failing inside the rules. Board: g
+-- (8-8-10) in 0303 against s (2-2-6) in 0403, 4-1, roll 3: D2/A1, walked through each decision.
+-- The engine raised Lua errors (table.concat on a string, a hex lookup of a table or a number).
+kessel.test("case_9_combat_actions_with_malformed_fields_are_refused_naming_the_field", function()
+  B.setup({ B.pz("g", "0303", "8-8-10"), B.rifle("s", "0403", "2-2-6"), B.leader("l", "0906", 5) })
+  local function refused(a, rule, text)
+    local ok, why = kessel.validate(a)
+    expect.refused(ok, why, rule, text)
+  end
+  refused({ kind = "attack", units = "g", targets = { "0403" } }, "9.1", "`units` is a list")
+  refused({ kind = "attack", units = { "g" }, targets = "0403" }, "9.1", "`targets` is a list")
+  refused({ kind = "attack", units = { "g" }, targets = { {} } }, "9.1", "`targets` item 1 is a table")
+  refused({ kind = "attack", units = { 7 }, targets = { "0403" } }, "9.1", "`units` item 1 is a number")
+  refused({ kind = "attack", units = { "g" }, targets = { "9999" } }, "9.1", "not a hex of this map")
+  kessel.inject_dice{ 3 }
+  expect.accepted(attack({ "g" }, { "0403" }))
+  refused({ kind = "choose", choice = 1 }, "9.6", "`choice` is a word")
+  refused({ kind = "choose", choice = "loss", units = "s" }, "9.6", "`units` is a list")
+  expect.accepted(choose("retreat"))
+  refused({ kind = "retreat", units = { "s" }, path = "0503" }, "9.72", "`path` is a list")
+  refused({ kind = "retreat", units = { "s" }, path = { "0503", {} } }, "9.72", "`path` item 2 is a table")
+  expect.accepted(kessel.act{ kind = "retreat", unit = "s", path = { "0503", "0603" } })
+  expect.accepted(choose("loss"))
+  refused({ kind = "advance", units = { "g" }, path = "0403" }, "9.8", "`path` is a list")
+  refused({ kind = "advance", units = { "g" }, path = { 12 } }, "9.8", "`path` item 1 is a number")
+  refused({ kind = "advance", units = { "g" }, path = { "0403", "9999" } }, "9.8", "`9999`, is not a hex")
+  expect.accepted(kessel.act{ kind = "advance", units = "g", path = { "0403" } })
+  expect.eq(B.where("g"), "0403")
+end)
