@@ -262,3 +262,37 @@ kessel.test("case_9_combat_actions_with_malformed_fields_are_refused_naming_the_
   expect.accepted(kessel.act{ kind = "advance", units = "g", path = { "0403" } })
   expect.eq(B.where("g"), "0403")
 end)
+
+-- [9.71] with [6.6]: a disrupted unit has no zone of control, so a retreat may end next to it; and
+-- a disrupted defender still retreats (a result, not a move). Board: g (3-3-10) in 0303 against s
+-- (2-1-6, disrupted by an overrun earlier in the German Initial Movement Phase) in 0403, 3-1 (in
+-- supply or not: halving leaves 1), roll 3: D1, retreat. A lake hexside closes 0404; 0402 and 0304
+-- are in g's zone; the German d in 0603 would cover 0503 and 0504. d disrupted: both are open, the
+-- German picks one; d not disrupted: s has no path and is eliminated [9.71].
+kessel.test("case_9_71_a_retreat_may_end_next_to_a_disrupted_enemy_and_a_disrupted_unit_retreats", function()
+  for _, d_disrupted in ipairs{ true, false } do
+    B.setup({ B.pz("g", "0303", "3-3-10"), B.rifle("s", "0403", "2-1-6", { flags = { "disrupted" } }),
+      B.pz("d", "0603", "2-2-10", { flags = d_disrupted and { "disrupted" } or nil }) },
+      { map = { columns = 10, rows = 10, hexsides = { { "0403", "0404", "lake" } } } })
+    kessel.inject_dice{ 3 }
+    local ev = expect.accepted(attack({ "g" }, { "0403" }))
+    expect.truthy(B.note(ev, "odds 3-1, roll 3: D1"), B.all_notes(ev))
+    expect.accepted(choose("retreat"))
+    local paths = {}
+    for _, a in ipairs(kessel.legal("german")) do
+      if a.kind == "retreat" then paths[#paths + 1] = table.concat(a.path, "-") end
+    end
+    table.sort(paths)
+    if d_disrupted then
+      expect.eq(table.concat(paths, " "), "0503 0504", "d's hexes are open while it is disrupted")
+      expect.accepted(retreat({ "s" }, { "0504" }))
+      expect.eq(B.where("s"), "0504")
+    else
+      expect.eq(table.concat(paths, " "), "", "no path: only the elimination is offered")
+      local ok, why = retreat({ "s" }, { "0504" })
+      expect.refused(ok, why, "9.71", "zone of control")
+      expect.accepted(retreat({ "s" }, {}))
+      expect.eq(B.where("s"), "eliminated")
+    end
+  end
+end)
