@@ -467,13 +467,22 @@ end
 local function adjacent_to_all(u, hex) return kessel.hex.adjacent(u.hex, hex) end
 
 -- Offers an advance to the victor when the loser left a hex. Returns true when a decision waits.
+-- A split result (D1/A1, D2/A1, De/A1) is open to an advance only when the attacker took his step
+-- (FAQ 8; the results table's note on split results speaks of the attacker's advance alone): the
+-- attacker then advances into what the defender left, and the defender never advances, even
+-- when the attacker retreated from beside him.
 function K.offer_advance(cb)
   if cb.kind ~= "attack" or cb.eng then return false end
   cb.retreated = cb.retreated or {}
+  local split = type(cb.result) == "string" and cb.result:find("/", 1, true) ~= nil
   for _, loser in ipairs{ "defender", "attacker" } do
     local victor = other_who(loser)
     local lside = K.side_of(cb, loser)
-    if not cb.retreated[victor] and not (cb.eliminated and cb.eliminated[victor]) then
+    if split and victor == "defender" then
+      if cb.retreated.attacker and not cb.retreated.defender and not (cb.eliminated and cb.eliminated.defender) then
+        kessel.emit.note("FAQ 8", string.format("%s: the attacker retreated from a split result: no advance after combat", cb.result))
+      end
+    elseif not cb.retreated[victor] and not (cb.eliminated and cb.eliminated[victor]) then
       local options, units = {}, {}
       local all_dead = #K.units_of(cb, loser) == 0
       for _, hex in ipairs(K.hexes_of(cb, loser)) do

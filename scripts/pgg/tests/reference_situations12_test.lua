@@ -296,3 +296,42 @@ kessel.test("case_9_71_a_retreat_may_end_next_to_a_disrupted_enemy_and_a_disrupt
     end
   end
 end)
+
+-- FAQ 8 with [9.6] and [9.8]: a split result is open to an advance only when the attacker takes
+-- his step; the CRT's note on split results speaks of the attacker's advance alone. So when the
+-- defender stood (took the loss) and the attacker retreated, nobody advances: the A1 line's "the
+-- opposing player may advance along the path of retreat" is not for split results. Board: g
+-- (6-6-10) in 0303 against s and t (2-2-6) in 0403, 6 against 4, 1-1, roll 2: D1/A1. (a) The
+-- Soviet loses s, g retreats to 0202: t stays, a note cites FAQ 8. The engine offered t the
+-- attacker's hex. (b) Both retreat: no advance. (c) The Soviet retreats, g takes the step: g may
+-- advance into 0403.
+kessel.test("case_faq_8_split_result_no_advance_when_the_attacker_retreats_even_for_the_defender", function()
+  local function board()
+    B.setup({ B.pz("g", "0303", "6-6-10"), B.rifle("s", "0403", "2-2-6"), B.rifle("t", "0403", "2-2-6"), B.leader("l", "0906", 5) })
+    kessel.inject_dice{ 2 }
+    local ev = expect.accepted(attack({ "g" }, { "0403" }))
+    expect.truthy(B.note(ev, "odds 1-1, roll 2: D1/A1"), B.all_notes(ev))
+  end
+  board()
+  expect.accepted(choose("loss", { "s" }))
+  expect.eq(B.where("s"), "eliminated")
+  expect.accepted(choose("retreat"))
+  local ev = expect.accepted(retreat({ "g" }, { "0202" }))
+  expect.eq(B.pending(), nil, "t may not follow the retreating attacker")
+  expect.truthy(B.note(ev, "the attacker retreated from a split result: no advance after combat"), B.all_notes(ev))
+  expect.eq(B.where("t"), "0403")
+
+  board()
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "s", "t" }, { "0503" }))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "g" }, { "0202" }))
+  expect.eq(B.pending(), nil, "both retreated: no advance")
+
+  board()
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "s", "t" }, { "0503" }))
+  expect.accepted(choose("loss"))
+  expect.eq(advances("german"), "g>0403", "the attacker who took the step follows the one-hex path")
+  expect.accepted(advance({ "g" }, { "0403" }))
+end)
