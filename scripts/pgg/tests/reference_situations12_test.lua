@@ -335,3 +335,59 @@ kessel.test("case_faq_8_split_result_no_advance_when_the_attacker_retreats_even_
   expect.eq(advances("german"), "g>0403", "the attacker who took the step follows the one-hex path")
   expect.accepted(advance({ "g" }, { "0403" }))
 end)
+
+-- [15] Soviet VP, played through the sequence of play [4]: +2 each time the Soviet holds, at the
+-- end of his player-turn, a city the German held with a line west at the end of the previous
+-- German player-turn; a whole German division destroyed is worth 5. Board: Town (10 VP) is 0403,
+-- held by the German infantry a (last face, 1-1-7); g (9-9-10) in 0303; three 9-9-6 rifles and
+-- the leader l (2) in 0503. Turn 7 ends: the German holds Town with a line. Turn 8: the Soviet
+-- destroys a (10-1, roll 1: De) and enters Town: recapture 1. The German retakes it (g against r1,
+-- 1-1, roll 1: D1, retreated, g advances) and holds it with a line at the end of turn 8. Turn 9:
+-- the Soviet drives g out (20 against 9, 2-1, roll 1: D2, retreated) and enters again: recapture 2.
+-- Soviet VP 5 + 2 + 2.
+kessel.test("case_15_each_recapture_counts_played_through_the_sequence_of_play", function()
+  B.setup({ B.inf("a", "0403", { step = 3 }), B.pz("g", "0303", "9-9-10"), B.rifle("r1", "0503", "9-9-6"),
+    B.rifle("r2", "0503", "9-9-6"), B.rifle("r3", "0503", "9-9-6"), B.leader("l", "0503", 2) },
+    { step = "german_air_interdiction", vars = { objectives = { { name = "Town", vp = 10, hexes = { "0403" } } } } })
+  local function end_phases(n)
+    for _ = 1, n do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  end
+  end_phases(1)
+  expect.eq(table.concat(kessel.game.var("german_held") or {}, ","), "Town", "held with a line at the end of turn 7")
+  end_phases(1)
+  expect.eq(kessel.game.step().id, "soviet_combat")
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(attack({ "r1", "r2", "r3", "l" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 10-1, roll 1: De"), B.all_notes(ev))
+  expect.accepted(advance({ "r1" }, { "0403" }))
+  expect.accepted(kessel.act{ kind = "advance", skip = true })
+  end_phases(2)
+  ev = expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.truthy(B.note(ev, "the Soviet retakes Town: 2 VP"), B.all_notes(ev))
+  expect.eq(kessel.game.step().id, "german_movement")
+  end_phases(1)
+  kessel.inject_dice{ 1 }
+  ev = expect.accepted(attack({ "g" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 1-1, roll 1: D1"), B.all_notes(ev))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "r1" }, { "0404" }))
+  expect.accepted(advance({ "g" }, { "0403" }))
+  end_phases(4)
+  expect.eq(kessel.game.turn(), 9)
+  expect.eq(table.concat(kessel.game.var("german_held") or {}, ","), "Town", "held again at the end of turn 8")
+  end_phases(1)
+  kessel.inject_dice{ 1 }
+  ev = expect.accepted(attack({ "r2", "r3", "l" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 2-1, roll 1: D2"), B.all_notes(ev))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "g" }, { "0303", "0203" }))
+  expect.accepted(advance({ "r2" }, { "0403" }))
+  if B.pending() then expect.accepted(kessel.act{ kind = "advance", skip = true }) end
+  end_phases(3)
+  local rec = kessel.game.var("soviet_recaptures") or {}
+  expect.eq(#rec, 2, "once on turn 8, once on turn 9")
+  expect.eq(rec[1].turn, 8)
+  expect.eq(rec[2].turn, 9)
+  expect.eq(table.concat(V.divisions_destroyed(), ","), "a")
+  expect.eq(V.score().soviet_vp, 9, "5 for the division, 2 for each recapture")
+end)
