@@ -558,40 +558,6 @@ function K.offer_advance(cb)
   return false
 end
 
--- Action fields --------------------------------------------------------------------------------
-
--- The shape of a combat action's fields, checked before anything reads them. Actions come from
--- players, scripts and saved games, so a malformed one is refused naming the field, never an
--- error inside the rules. `fields` maps a field name to "ids" (a list of unit ids; `one` lets a
--- single id stand for the list), "hexes" (a list of hexes of this map) or "string"; an absent
--- field is left to the validator. Returns a reason or nil.
-function K.shape_reason(a, rule, fields)
-  for _, f in ipairs(fields) do
-    local v = a[f.name]
-    if v ~= nil then
-      if f.kind == "string" then
-        if type(v) ~= "string" then
-          return C.reason(rule, "`%s` is a word, not a %s", f.name, type(v))
-        end
-      elseif f.one and type(v) == "string" then
-        -- one id for the list
-      elseif type(v) ~= "table" then
-        return C.reason(rule, "`%s` is a list (%s={...}), not a %s", f.name, f.name, type(v))
-      else
-        for i, x in ipairs(v) do
-          if type(x) ~= "string" then
-            return C.reason(rule, "`%s` item %d is a %s, not a %s", f.name, i, type(x),
-              f.kind == "hexes" and "hex" or "unit id")
-          end
-          if f.kind == "hexes" and not kessel.hex.valid(x) then
-            return C.reason(rule, "`%s` item %d, `%s`, is not a hex of this map", f.name, i, x)
-          end
-        end
-      end
-    end
-  end
-end
-
 -- Attack [9.1] ----------------------------------------------------------------------------------
 
 local function targets_of(a)
@@ -604,7 +570,7 @@ end
 local ATTACK_FIELDS = { { name = "units", kind = "ids" }, { name = "targets", kind = "hexes" }, { name = "target", kind = "string" } }
 
 function K.attack_reasons(a, command)
-  local shape = K.shape_reason(a, "9.1", ATTACK_FIELDS)
+  local shape = C.shape_reason(a, "9.1", ATTACK_FIELDS)
   if shape then return { shape } end
   local reasons = {}
   local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
@@ -997,7 +963,7 @@ end
 local CHOOSE_FIELDS = { { name = "choice", kind = "string" }, { name = "units", kind = "ids" } }
 
 function K.choose_reasons(a)
-  local shape = K.shape_reason(a, "9.6", CHOOSE_FIELDS)
+  local shape = C.shape_reason(a, "9.6", CHOOSE_FIELDS)
   if shape then return shape end
   local p = kessel.game.var("pending")
   if p and p.kind == "eng_loss" then return eng_reasons(a, p) end

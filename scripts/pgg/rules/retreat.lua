@@ -304,12 +304,12 @@ end
 
 local function list_of(x) if type(x) == "table" then return x end return { x } end
 
--- The fields of `retreat` and `advance` (K.shape_reason): a malformed action is refused.
+-- The fields of `retreat` and `advance` (C.shape_reason): a malformed action is refused.
 local PATH_FIELDS = { { name = "units", kind = "ids", one = true }, { name = "unit", kind = "ids", one = true },
   { name = "path", kind = "hexes" } }
 
 local function retreat_check(a, memo)
-  local shape = K.shape_reason(a, "9.72", PATH_FIELDS)
+  local shape = C.shape_reason(a, "9.72", PATH_FIELDS)
   if shape then return shape end
   local p = kessel.game.var("pending")
   if not p or p.kind ~= "retreat_path" then return C.pending_reason() or C.reason("9.72", "no retreat is waiting") end
@@ -500,7 +500,7 @@ end
 -- Advance after combat [9.8] --------------------------------------------------------------------
 
 function R.advance_reasons(a)
-  local shape = K.shape_reason(a, "9.8", PATH_FIELDS)
+  local shape = C.shape_reason(a, "9.8", PATH_FIELDS)
   if shape then return shape end
   local p = kessel.game.var("pending")
   if not p or p.kind ~= "advance" then return C.pending_reason() or C.reason("9.8", "no advance after combat is on offer") end

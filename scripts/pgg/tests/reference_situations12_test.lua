@@ -231,9 +231,10 @@ kessel.test("case_15_an_infantry_division_destroyed_in_combat_scores_for_the_sov
   expect.eq(V.score().soviet_vp, 5)
 end)
 
--- [9.1] [9.6] [9.72] [9.8]: the combat actions come from players, scripts and saved games; one
--- whose fields have the wrong shape (a path given as one hex, a list item that is not a hex or an
--- id) is refused, naming the field and the case, instead of failing inside the rules. Board: g
+-- [9.1] [9.6] [9.72] [9.8] [7]: the combat actions (and the excess after a retreat) come from
+-- players, scripts and saved games; one whose fields have the wrong shape (a path given as one
+-- hex, a list item that is not a hex or an id) is refused, naming the field and the case, instead
+-- of failing inside the rules (C.shape_reason). Board: g
 -- (8-8-10) in 0303 against s (2-2-6) in 0403, 4-1, roll 3: D2/A1, walked through each decision.
 -- The engine raised Lua errors (table.concat on a string, a hex lookup of a table or a number).
 kessel.test("case_9_combat_actions_with_malformed_fields_are_refused_naming_the_field", function()
@@ -247,9 +248,10 @@ kessel.test("case_9_combat_actions_with_malformed_fields_are_refused_naming_the_
   refused({ kind = "attack", units = { "g" }, targets = { {} } }, "9.1", "`targets` item 1 is a table")
   refused({ kind = "attack", units = { 7 }, targets = { "0403" } }, "9.1", "`units` item 1 is a number")
   refused({ kind = "attack", units = { "g" }, targets = { "9999" } }, "9.1", "not a hex of this map")
+  refused({ kind = "eliminate_excess", unit = {} }, "7", "`unit` is text")
   kessel.inject_dice{ 3 }
   expect.accepted(attack({ "g" }, { "0403" }))
-  refused({ kind = "choose", choice = 1 }, "9.6", "`choice` is a word")
+  refused({ kind = "choose", choice = 1 }, "9.6", "`choice` is text")
   refused({ kind = "choose", choice = "loss", units = "s" }, "9.6", "`units` is a list")
   expect.accepted(choose("retreat"))
   refused({ kind = "retreat", units = { "s" }, path = "0503" }, "9.72", "`path` is a list")
