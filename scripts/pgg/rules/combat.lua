@@ -131,7 +131,8 @@ function K.unit_defence(u, mult, ctx)
   if C.is_leader(u) then d = u.defence or C.rating(u) end
   if d <= 0 then return 0 end
   local intact = ctx.integrity
-  if intact == nil then intact = I.intact(u) end
+  -- [7.3] judged as if the units retreated onto the hex this phase were not there [9.73]
+  if intact == nil then intact = I.intact(u, true) end
   local oos = not K.in_supply(u, ctx)
   local pre, post = 1, 1
   if intact then

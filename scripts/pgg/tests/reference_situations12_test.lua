@@ -393,3 +393,37 @@ kessel.test("case_15_each_recapture_counts_played_through_the_sequence_of_play",
   expect.eq(table.concat(V.divisions_destroyed(), ","), "a")
   expect.eq(V.score().soviet_vp, 9, "5 for the division, 2 for each recapture")
 end)
+
+-- [7.3] with [9.73]: a unit retreated onto friends adds nothing to their defence, so the hex
+-- defends as if it were not there, divisional integrity included. Soviet Combat Phase; two 6-6-6
+-- rifles in 0503 (attack 12) against 0403. (a) 7 Pz's A (4-4-10) and B (2-2-10) in 0403 and its
+-- third regiment C (2-2-10) retreated onto them earlier this phase: C does not complete the
+-- division, defence 4 + 2 = 6; had C stood there all along, 8 doubled = 16. (b) 14 Mot's two
+-- regiments (3-3-10) in 0403 and X (2-2-10, another formation) retreated onto them: X does not
+-- break the division, 6 doubled = 12; had X stood there, 3 + 3 + 2 = 8. The engine judged
+-- integrity with the retreated unit counted (12 and 8 in the retreated cases).
+kessel.test("case_7_3_integrity_of_a_defending_hex_ignores_units_retreated_onto_it", function()
+  local function defence(units)
+    local all = { B.rifle("r1", "0503", "6-6-6"), B.rifle("r2", "0503", "6-6-6"), B.leader("l", "0906", 5) }
+    for _, u in ipairs(units) do all[#all + 1] = u end
+    B.setup(all, { step = "soviet_combat" })
+    kessel.inject_dice{ 6 }
+    local ev = expect.accepted(attack({ "r1", "r2" }, { "0403" }))
+    for _, e in ipairs(ev) do
+      local d = e.text and e.text:match("attack 12 against defence (%d+) in 0403")
+      if d then return tonumber(d) end
+    end
+    error("no combat note: " .. B.all_notes(ev))
+  end
+  local function reg(id, formation, face, rider, typ)
+    return B.pz(id, "0403", face, { formation = formation, type = typ or "panzer", flags = rider and { "retreated_onto" } or nil })
+  end
+  expect.eq(defence({ reg("A", "7 Pz", "4-4-10"), reg("B", "7 Pz", "2-2-10", false, "rifle_mot"), reg("C", "7 Pz", "2-2-10", true, "rifle_mot") }), 6,
+    "C retreated onto A and B: no integrity, C adds nothing")
+  expect.eq(defence({ reg("A", "7 Pz", "4-4-10"), reg("B", "7 Pz", "2-2-10", false, "rifle_mot"), reg("C", "7 Pz", "2-2-10", false, "rifle_mot") }), 16,
+    "the whole division standing together: doubled")
+  expect.eq(defence({ reg("M1", "14 Mot", "3-3-10", false, "motorized"), reg("M2", "14 Mot", "3-3-10", false, "motorized"), reg("X", "FX", "2-2-10", true) }), 12,
+    "X retreated onto 14 Mot: the division stays intact, X adds nothing")
+  expect.eq(defence({ reg("M1", "14 Mot", "3-3-10", false, "motorized"), reg("M2", "14 Mot", "3-3-10", false, "motorized"), reg("X", "FX", "2-2-10", false) }), 8,
+    "X standing with 14 Mot breaks its integrity")
+end)
