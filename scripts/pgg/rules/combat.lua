@@ -131,7 +131,8 @@ function K.unit_defence(u, mult, ctx)
   if C.is_leader(u) then d = u.defence or C.rating(u) end
   if d <= 0 then return 0 end
   local intact = ctx.integrity
-  if intact == nil then intact = I.intact(u) end
+  -- [7.3] judged as if the units retreated onto the hex this phase were not there [9.73]
+  if intact == nil then intact = I.intact(u, true) end
   local oos = not K.in_supply(u, ctx)
   local pre, post = 1, 1
   if intact then
@@ -467,13 +468,22 @@ end
 local function adjacent_to_all(u, hex) return kessel.hex.adjacent(u.hex, hex) end
 
 -- Offers an advance to the victor when the loser left a hex. Returns true when a decision waits.
+-- A split result (D1/A1, D2/A1, De/A1) is open to an advance only when the attacker took his step
+-- (FAQ 8; the results table's note on split results speaks of the attacker's advance alone): the
+-- attacker then advances into what the defender left, and the defender never advances, even
+-- when the attacker retreated from beside him.
 function K.offer_advance(cb)
   if cb.kind ~= "attack" or cb.eng then return false end
   cb.retreated = cb.retreated or {}
+  local split = type(cb.result) == "string" and cb.result:find("/", 1, true) ~= nil
   for _, loser in ipairs{ "defender", "attacker" } do
     local victor = other_who(loser)
     local lside = K.side_of(cb, loser)
-    if not cb.retreated[victor] and not (cb.eliminated and cb.eliminated[victor]) then
+    if split and victor == "defender" then
+      if cb.retreated.attacker and not cb.retreated.defender and not (cb.eliminated and cb.eliminated.defender) then
+        kessel.emit.note("FAQ 8", string.format("%s: the attacker retreated from a split result: no advance after combat", cb.result))
+      end
+    elseif not cb.retreated[victor] and not (cb.eliminated and cb.eliminated[victor]) then
       local options, units = {}, {}
       local all_dead = #K.units_of(cb, loser) == 0
       for _, hex in ipairs(K.hexes_of(cb, loser)) do
@@ -520,10 +530,19 @@ function K.offer_advance(cb)
         end
       end
       if #options > 0 then
+        local frozen = {}
         for _, u in ipairs(K.units_of(cb, victor)) do
-          for _, o in ipairs(options) do
-            if adjacent_to_all(u, o.hex) then units[#units + 1] = u.id; break end
+          if C.disrupted(u) then
+            -- [6.6] a disrupted unit may not move, and an advance is a move: it stays
+            frozen[#frozen + 1] = C.name_at(u)
+          else
+            for _, o in ipairs(options) do
+              if adjacent_to_all(u, o.hex) then units[#units + 1] = u.id; break end
+            end
           end
+        end
+        if #frozen > 0 then
+          kessel.emit.note("6.6", string.format("%s: disrupted, may not advance after combat", table.concat(frozen, ", ")))
         end
       end
       if #options > 0 and #units > 0 and lside ~= K.side_of(cb, victor) then
@@ -549,7 +568,11 @@ local function targets_of(a)
 end
 
 -- `command` (optional): L.command_hexes() of this moment, when the caller checks many attacks.
+local ATTACK_FIELDS = { { name = "units", kind = "ids" }, { name = "targets", kind = "hexes" }, { name = "target", kind = "string" } }
+
 function K.attack_reasons(a, command)
+  local shape = C.shape_reason(a, "9.1", ATTACK_FIELDS)
+  if shape then return { shape } end
   local reasons = {}
   local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
   if kessel.game.var("pending") then
@@ -938,7 +961,11 @@ local function eng_reasons(a, p)
   end
 end
 
+local CHOOSE_FIELDS = { { name = "choice", kind = "string" }, { name = "units", kind = "ids" } }
+
 function K.choose_reasons(a)
+  local shape = C.shape_reason(a, "9.6", CHOOSE_FIELDS)
+  if shape then return shape end
   local p = kessel.game.var("pending")
   if p and p.kind == "eng_loss" then return eng_reasons(a, p) end
   if not p or p.kind ~= "loss_or_retreat" then

@@ -32,6 +32,38 @@ function C.reason(rule, fmt, ...)
   return { rule = rule, message = select("#", ...) > 0 and string.format(fmt, ...) or fmt }
 end
 
+-- The shape of an action's fields, checked before anything reads them. Actions come from
+-- players, scripts and saved games, so a malformed one is refused naming the field, never an
+-- error inside the rules. `fields` maps a field name to "ids" (a list of unit ids; `one` lets a
+-- single id stand for the list), "hexes" (a list of hexes of this map) or "string"; an absent
+-- field is left to the validator. Returns a reason or nil.
+function C.shape_reason(a, rule, fields)
+  for _, f in ipairs(fields) do
+    local v = a[f.name]
+    if v ~= nil then
+      if f.kind == "string" then
+        if type(v) ~= "string" then
+          return C.reason(rule, "`%s` is text (one name), not a %s", f.name, type(v))
+        end
+      elseif f.one and type(v) == "string" then
+        -- one id for the list
+      elseif type(v) ~= "table" then
+        return C.reason(rule, "`%s` is a list (%s={...}), not a %s", f.name, f.name, type(v))
+      else
+        for i, x in ipairs(v) do
+          if type(x) ~= "string" then
+            return C.reason(rule, "`%s` item %d is a %s, not a %s", f.name, i, type(x),
+              f.kind == "hexes" and "hex" or "unit id")
+          end
+          if f.kind == "hexes" and not kessel.hex.valid(x) then
+            return C.reason(rule, "`%s` item %d, `%s`, is not a hex of this map", f.name, i, x)
+          end
+        end
+      end
+    end
+  end
+end
+
 -- Who acts -----------------------------------------------------------------------------------
 -- The side whose decision it is now: the side a pending decision names (a retreat path is the
 -- opponent's [9.72], a loss the owner's [9.6], an advance the victor's [9.8], the excess after a

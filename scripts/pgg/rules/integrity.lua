@@ -31,8 +31,11 @@ function I.broken_for_good(members)
 end
 
 -- Is `u` a regiment of an intact division standing alone in its hex? Returns true, or false with
--- a short explanation.
-function I.intact(u)
+-- a short explanation. `without_riders`: judge the hex as if the units retreated onto it this
+-- phase were not there (a defending hex [9.73]: they add nothing to its defence, so a regiment
+-- that retreated onto the rest of its division does not complete it, and a unit of another
+-- formation that retreated onto an intact division does not break it).
+function I.intact(u, without_riders)
   local members = I.division(u)
   if not members then return false, "not a regiment of a panzer or motorized division" end
   if I.broken_for_good(members) then return false, u.formation .. " has lost a regiment" end
@@ -40,11 +43,16 @@ function I.intact(u)
     if m.location ~= "map" or m.hex ~= u.hex then
       return false, "not every regiment of " .. u.formation .. " is in " .. tostring(u.hex)
     end
+    if without_riders and m.flags.retreated_onto then
+      return false, C.name(m) .. " retreated onto " .. tostring(u.hex) .. " this phase and adds nothing to its defence [9.73]"
+    end
   end
   local size = #members
   local two_regiment_mot = size == 2 and members[1].type == "motorized"
   for _, other in ipairs(kessel.units.at(u.hex)) do
-    if other.formation ~= u.formation and C.is_combat_unit(other) then
+    if without_riders and other.flags.retreated_onto then
+      -- [9.73] not there for the defence of the hex
+    elseif other.formation ~= u.formation and C.is_combat_unit(other) then
       local excused = two_regiment_mot and independent(other)
         and C.option("wbc09_10_integrity_with_gd_lehr")
       if not excused then

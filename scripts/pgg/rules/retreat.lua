@@ -31,7 +31,8 @@
 -- [9.8] Victorious units may advance at once into the hexes the loser left, along the retreat path
 -- (as many hexes as the loser retreated), stopping anywhere and ignoring enemy zones of control;
 -- when the hex was emptied by elimination they may advance two hexes, the first being that hex.
--- Units that advanced cannot attack again this phase (flag "advanced").
+-- Units that advanced cannot attack again this phase (flag "advanced"). A disrupted victor stays
+-- where it is: it may not move [6.6], and an advance is a move (a retreat is a result and is made).
 local C = require("rules.common")
 local Z = require("rules.zoc")
 local K = require("rules.combat")
@@ -303,7 +304,13 @@ end
 
 local function list_of(x) if type(x) == "table" then return x end return { x } end
 
+-- The fields of `retreat` and `advance` (C.shape_reason): a malformed action is refused.
+local PATH_FIELDS = { { name = "units", kind = "ids", one = true }, { name = "unit", kind = "ids", one = true },
+  { name = "path", kind = "hexes" } }
+
 local function retreat_check(a, memo)
+  local shape = C.shape_reason(a, "9.72", PATH_FIELDS)
+  if shape then return shape end
   local p = kessel.game.var("pending")
   if not p or p.kind ~= "retreat_path" then return C.pending_reason() or C.reason("9.72", "no retreat is waiting") end
   local cb = K.current()
@@ -493,6 +500,8 @@ end
 -- Advance after combat [9.8] --------------------------------------------------------------------
 
 function R.advance_reasons(a)
+  local shape = C.shape_reason(a, "9.8", PATH_FIELDS)
+  if shape then return shape end
   local p = kessel.game.var("pending")
   if not p or p.kind ~= "advance" then return C.pending_reason() or C.reason("9.8", "no advance after combat is on offer") end
   if a.skip then return nil end
@@ -524,6 +533,10 @@ function R.advance_reasons(a)
   end
   local group = {}
   for _, id in ipairs(ids) do
+    local d = kessel.units.get(id)
+    if d and C.disrupted(d) then
+      return C.reason("6.6", "%s is disrupted and may not advance after combat (a disrupted unit may not move)", C.name_at(d))
+    end
     if not C.contains(p.units, id) then
       return C.reason("9.8", "`%s` may not advance: only victorious units of this combat that did not retreat", tostring(id))
     end

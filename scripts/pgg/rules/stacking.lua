@@ -176,6 +176,8 @@ end
 kessel.action{
   kind = "eliminate_excess", rule = "7", description = "eliminate a unit of an overstacked hex (owner's choice; after a retreat, as pending)",
   validate = function(a)
+    local shape = C.shape_reason(a, "7", { { name = "unit", kind = "string" } })
+    if shape then return shape end
     local p = retreat_excess()
     if p then
       local why = C.actor_reason(a)   -- the chooser named by the pending decision
