@@ -98,6 +98,16 @@ fn overstacked_setup_is_refused() {
     assert_refused(&r, "hex 3020 is overstacked at set-up");
 }
 
+/// [10.1] A leader rated outside 2 to 5 (the range the ruleset declares) is a mistake in the
+/// scenario, refused at load with the unit and the range.
+#[test]
+fn leader_with_an_impossible_rating_is_refused() {
+    let r = check_broken("bad-rating", |t| {
+        t.replacen("attrs = { rating = 2 }", "attrs = { rating = 9 }", 1)
+    });
+    assert_refused(&r, "a leader's rating runs from 2 to 5 [10.1] (got 9)");
+}
+
 #[test]
 fn unknown_unit_type_is_refused() {
     let r = check_broken("bad-type", |t| {

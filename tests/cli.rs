@@ -306,6 +306,28 @@ fn odds_says_what_modifiers_came_to_even_when_they_cancel_out() {
     assert!(!plain.stdout.contains("modified"), "{}", plain.stdout);
 }
 
+/// PGG [10.1]: a leader is rated 2 to 5, so `--flag leader=9` is refused with the range the
+/// ruleset declares (it added 9 before); a rating in the range is taken, and two leader flags add.
+#[test]
+fn odds_refuses_a_leader_rating_the_ruleset_says_is_impossible() {
+    for bad in ["leader=9", "leader=1", "leader=x"] {
+        let r = kessel(&["odds", "12", "4", "--flag", bad]);
+        assert_ne!(r.code, 0, "{bad}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!("odds flag `{bad}`"))
+                && r.stderr.contains("from 2 to 5 [10.1]"),
+            "{bad}: {}",
+            r.stderr
+        );
+    }
+    let r = kessel(&["odds", "12", "4", "--flag", "leader=5"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("modified: attack 17 vs defence 4"), "{}", r.stdout);
+    let r = kessel(&["odds", "12", "4", "--flag", "leader=3", "--flag", "leader=5"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("2 leaders add 8"), "{}", r.stdout);
+}
+
 #[test]
 fn kessel_test_runs_the_toy_tests_and_ends_with_the_count() {
     let r = kessel(&["test", "core/tests/fixtures/toy"]);

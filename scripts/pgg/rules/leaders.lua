@@ -17,6 +17,21 @@ local C = require("rules.common")
 local Z = require("rules.zoc")
 local L = {}
 
+-- [10.1] The ratings a leader may have: every printed leader is rated 2 to 5. The odds flag
+-- `leader=N` (combat.lua) and a scenario's leaders (the set-up check) are held to this range.
+L.RATING_MIN, L.RATING_MAX = 2, 5
+
+-- Why `r` cannot be a leader's rating [10.1], or nil.
+function L.rating_problem(r)
+  if type(r) ~= "number" or r ~= math.floor(r) then
+    return string.format("a leader's rating is a whole number from %d to %d [10.1] (got %s)", L.RATING_MIN, L.RATING_MAX, tostring(r))
+  end
+  if r < L.RATING_MIN or r > L.RATING_MAX then
+    return string.format("a leader's rating runs from %d to %d [10.1] (got %d)", L.RATING_MIN, L.RATING_MAX, r)
+  end
+  return nil
+end
+
 -- The leader's working rating: 0 when disrupted or off the map.
 function L.rating(u)
   if not C.is_leader(u) or not C.on_map(u) or C.disrupted(u) then return 0 end

@@ -53,3 +53,41 @@ kessel.test("case_wbc09_07_overrunners_who_took_the_loss_do_not_move_in_the_mech
     expect.falsy(kessel.units.get("a").flags.turn_ended, label)
   end
 end)
+
+-- [10.1] A leader is rated 2 to 5, and nothing else: the odds flag `leader=N` (`kessel odds --flag
+-- leader=9`) was taken at any value and added 9; a scenario's leader rated 9 (or not at all)
+-- loaded without a word. Both are refused now, naming the range the ruleset declares. One flag is
+-- one leader; leaders in several attacking hexes [10.36] (or several in one hex, WBC09 #12) are
+-- one flag each and add up, still capped at the units' strength.
+kessel.test("case_10_1_leader_ratings_outside_2_to_5_are_refused_by_odds_and_by_the_scenario_check", function()
+  local K = require("rules.combat")
+  for _, bad in ipairs{ "leader=9", "leader=1", "leader=0", "leader=6", "leader=2.5", "leader=x", "leader=" } do
+    local ok, err = pcall(K.odds_modifiers, 12, 4, { bad })
+    expect.falsy(ok, bad)
+    expect.truthy(tostring(err):find("from 2 to 5 [10.1]", 1, true), bad .. ": " .. tostring(err))
+    expect.truthy(tostring(err):find("`" .. bad .. "`", 1, true), bad .. ": " .. tostring(err))
+  end
+  for r = 2, 5 do
+    local m = K.odds_modifiers(12, 4, { "leader=" .. r })
+    expect.eq(m.attack, 12 + r, "leader=" .. r)
+  end
+  local m = K.odds_modifiers(12, 4, { "leader=3", "leader=5" })
+  expect.eq(m.attack, 20)
+  expect.truthy(m.modifiers[1].message:find("2 leaders add 8", 1, true), m.modifiers[1].message)
+  m = K.odds_modifiers(3, 4, { "leader=4", "leader=5" })
+  expect.eq(m.attack, 6, "capped at the units' 3")
+  -- `--flag list` names the range
+  local listed = K.odds_modifiers(1, 1, { "list" }).modifiers[1].message
+  expect.truthy(listed:find("leader=N (N from 2 to 5, one flag per leader)", 1, true), listed)
+  -- the scenario check: one problem per leader whose rating is impossible or missing
+  local SU = require("rules.setup")
+  B.setup({ B.leader("ok2", "0101", 2), B.leader("ok5", "0102", 5), B.leader("one", "0103", 1), B.leader("nine", "0104", 9),
+    { id = "none", name = "none", side = "soviet", type = "leader", faces = { "0-3-10" }, at = "0105" } })
+  local found = {}
+  for _, p in ipairs(SU.leader_problems()) do found[#found + 1] = p.unit .. ": " .. p.message end
+  table.sort(found)
+  expect.eq(table.concat(found, " | "),
+    "nine: leader `nine`: a leader's rating runs from 2 to 5 [10.1] (got 9) | "
+    .. "none: leader `none`: a leader's rating is a whole number from 2 to 5 [10.1] (got nil) | "
+    .. "one: leader `one`: a leader's rating runs from 2 to 5 [10.1] (got 1)")
+end)
