@@ -720,7 +720,11 @@ function K.engage(kind, attacker_units, targets, ctx)
     retreat_paths = {}, retreated = {}, eliminated = {},
   }
   local hexes = {}
+  -- every unit committed, those a reveal takes out of the fight included [12.3] (an overrun that
+  -- fails stops them all [6.5])
+  cb.committed = {}
   for _, u in ipairs(attacker_units) do
+    cb.committed[#cb.committed + 1] = u.id
     if kind == "attack" then kessel.emit.flag(u.id, "attacked") end
     if not hexes[u.hex] then hexes[u.hex] = true; cb.att_hexes[#cb.att_hexes + 1] = u.hex end
   end

@@ -246,7 +246,12 @@ K.finishers.overrun = function(cb)
     end
   end
   if failed then
-    for _, u in ipairs(alive) do kessel.emit.flag(u.id, "stopped") end
+    -- [6.5] a failed overrun stops every unit committed to it: those that fought, and those a
+    -- reveal took out of the fight (a 0-1-6 [12.3]), who spent the overrun's MP all the same
+    for _, id in ipairs(cb.committed or C.ids(alive)) do
+      local u = kessel.units.get(id)
+      if u and u.location == "map" then kessel.emit.flag(id, "stopped") end
+    end
     if not cleared and #alive > 0 then
       kessel.emit.note("6.5", "the overrun failed: a defender is still in " .. target)
     end

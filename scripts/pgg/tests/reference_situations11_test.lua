@@ -91,3 +91,37 @@ kessel.test("case_10_1_leader_ratings_outside_2_to_5_are_refused_by_odds_and_by_
     .. "none: leader `none`: a leader's rating is a whole number from 2 to 5 [10.1] (got nil) | "
     .. "one: leader `one`: a leader's rating runs from 2 to 5 [10.1] (got 1)")
 end)
+
+-- [6.5] [12.3] A failed overrun stops the overrunners for the phase. Units committed to it face
+-- down that a reveal takes out of the fight (a 0-1-6 has no attack strength and takes no part; a
+-- 0-0-6 is removed) spent the overrun's MP with the rest; the engine stopped only the units that
+-- fought, so after "the overrun has no effect" and the note that the overrunners stop, a 0-1-6
+-- moved on with its MP. Now every committed unit still on the map stops when the overrun fails;
+-- when it succeeds, the 0-1-6 that took no part stays where it was (it did not enter the hex).
+-- Board: hidden s and t in 0303 (pool 0-0-6, 0-1-6), leader l in 0302, German g (2-2-10) in 0403.
+kessel.test("case_6_5_a_failed_overrun_stops_the_units_a_reveal_took_out_of_the_fight", function()
+  local function hidden(id, at) return { id = id, name = id, side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = at } end
+  kessel.setup{ map = { columns = 10, rows = 10 }, step = "soviet_movement", turn = 7, pools = { rifle = { "0-0-6", "0-1-6" } },
+    units = { B.pz("g", "0403", "2-2-10"), hidden("s", "0303"), hidden("t", "0303"), B.leader("l", "0302", 5) } }
+  kessel.inject_dice{ 1, 1 }
+  local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "s", "t" }, target = "0403" })
+  expect.truthy(B.note(ev, "the overrun has no effect"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "the overrunners stop for the rest of the phase"), B.all_notes(ev))
+  expect.eq(B.where("s"), "eliminated")
+  expect.eq(B.where("g"), "0403")
+  local ok, why = kessel.act{ kind = "move", units = { "t" }, path = { "0203" } }
+  expect.refused(ok, why, "6.5", "stopped by its overrun")
+  -- the same 0-1-6 beside a 9-9-6 that clears the hex: 9 halved 4 against 1, 4-1, roll 1: D2; the
+  -- German retreats, r enters 0403, t stays in 0303 and keeps its MP less the overrun's 3
+  kessel.setup{ map = { columns = 10, rows = 10 }, step = "soviet_movement", turn = 7, pools = { rifle = { "0-1-6" } },
+    units = { B.pz("g", "0403", "1-1-10"), B.rifle("r", "0303", "9-9-6"), hidden("t", "0303"), B.leader("l", "0302", 5) } }
+  kessel.inject_dice{ 1, 1 }
+  ev = expect.accepted(kessel.act{ kind = "overrun", units = { "r", "t" }, target = "0403" })
+  expect.truthy(B.note(ev, "attack 4 against defence 1 in 0403: odds 4-1, roll 1: D2"), B.all_notes(ev))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "g" }, { "0503", "0603" }))
+  expect.eq(B.where("r"), "0403")
+  expect.eq(B.where("t"), "0303")
+  expect.falsy(kessel.units.get("t").flags.stopped)
+  expect.eq(require("rules.movement").mp_left(kessel.units.get("t")), 3)
+end)
