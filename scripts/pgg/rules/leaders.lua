@@ -237,13 +237,17 @@ kessel.on("step_start", function()
   if not done then return end
   local area = kessel.map.area(L.evacuation_area()) or {}
   local returned = false
+  local ezoc = Z.enemy_zoc(C.SOVIET)
   for _, e in ipairs(done) do
     if not e.back and e.returns <= kessel.game.turn() then
+      local waits = true
       for _, h in ipairs(area) do
         -- it comes back through X like any arrival: into a hex it may enter (no lake [6.7]), whose
-        -- entry cost it spends [14.3]
+        -- entry cost it spends [14.3]; alone, as a leader, never into a German unit's hex nor
+        -- into a German zone of control [8]
         local cost = require("rules.reinforcements").entry_mp(kessel.units.get(e.id), h)
-        if not C.enemy_at(h, C.SOVIET) and cost ~= nil then
+        if not C.enemy_at(h, C.SOVIET) and not ezoc:has(h) and cost ~= nil then
+          waits = false
           kessel.emit.place(e.id, h)
           kessel.emit.unit_var(e.id, "mp_spent", math.ceil(cost * 2 - 1e-9))
           kessel.emit.note("10.4", string.format("%s returns from evacuation at %s (entering costs %s MP)",
@@ -252,6 +256,10 @@ kessel.on("step_start", function()
           returned = true
           break
         end
+      end
+      if waits then
+        kessel.emit.note("10.4", string.format("%s cannot return at %s this turn: every hex of it is German-occupied or in a German zone of control, which a leader alone may not enter [8]; he returns when one is open",
+          C.name(kessel.units.get(e.id)), L.evacuation_area()))
       end
     end
   end
