@@ -534,8 +534,9 @@ function K.offer_advance(cb)
       end
       if #options > 0 then
         for _, u in ipairs(K.units_of(cb, victor)) do
+          -- a disrupted unit may not move [6.6]: a victorious defender that is disrupted stays
           for _, o in ipairs(options) do
-            if adjacent_to_all(u, o.hex) then units[#units + 1] = u.id; break end
+            if not C.disrupted(u) and adjacent_to_all(u, o.hex) then units[#units + 1] = u.id; break end
           end
         end
       end

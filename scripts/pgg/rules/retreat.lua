@@ -524,6 +524,10 @@ function R.advance_reasons(a)
   end
   local group = {}
   for _, id in ipairs(ids) do
+    local d = kessel.units.get(id)
+    if d and C.disrupted(d) then
+      return C.reason("6.6", "%s is disrupted and may not move: it does not advance after combat", C.name_at(d))
+    end
     if not C.contains(p.units, id) then
       return C.reason("9.8", "`%s` may not advance: only victorious units of this combat that did not retreat", tostring(id))
     end

@@ -153,3 +153,34 @@ kessel.test("case_10_4_an_evacuated_leader_does_not_return_into_an_enemy_zone", 
   expect.eq(B.where("l"), "0808", "back at X")
   expect.truthy(B.note(ev, "returns from evacuation at 0808"), B.all_notes(ev))
 end)
+
+-- [6.6] [9.8] A disrupted unit may not move; it defends normally. The engine offered a disrupted
+-- defender the advance after combat when the attacker retreated or died, so a unit an overrun had
+-- disrupted moved into the hex the attacker left. An advance is a move: a disrupted defender now
+-- stays, and naming it is refused citing 6.6; its undisrupted hex-mates advance as before.
+-- Board: g (2-2-10) in 0303 attacks s (2-4-6, disrupted) and f (2-4-6) in 0403: 2 against 8, 1-3
+-- (below the table), roll 4: A2; g retreats two hexes.
+kessel.test("case_6_6_a_disrupted_defender_does_not_advance_after_combat", function()
+  for _, mate in ipairs{ true, false } do
+    local units = { B.pz("g", "0303", "2-2-10"), B.rifle("s", "0403", "2-4-6", { flags = { "disrupted" } }), B.leader("l", "0605", 5) }
+    if mate then units[#units + 1] = B.rifle("f", "0403", "2-4-6") end
+    B.setup(units)
+    kessel.inject_dice{ 4 }
+    local ev = expect.accepted(kessel.act{ kind = "attack", units = { "g" }, targets = { "0403" } })
+    expect.truthy(B.note(ev, mate and "roll 4: A2" or "roll 4: A1"), B.all_notes(ev))
+    expect.accepted(choose("retreat"))
+    expect.accepted(retreat({ "g" }, mate and { "0202", "0102" } or { "0202" }))
+    local p = B.pending()
+    if mate then
+      expect.eq(p and p.kind, "advance", "f may advance")
+      expect.eq(table.concat(p.units, ","), "f")
+      local ok, why = kessel.act{ kind = "advance", units = { "s" }, path = { "0303" } }
+      expect.refused(ok, why, "6.6", "disrupted and may not move")
+      expect.accepted(kessel.act{ kind = "advance", units = { "f" }, path = { "0303" } })
+      expect.eq(B.where("f"), "0303")
+    else
+      expect.eq(p, nil, "nobody to advance: s is disrupted")
+    end
+    expect.eq(B.where("s"), "0403")
+  end
+end)
