@@ -184,3 +184,25 @@ kessel.test("case_6_6_a_disrupted_defender_does_not_advance_after_combat", funct
     expect.eq(B.where("s"), "0403")
   end
 end)
+
+-- [15] WBC09 sides: the VP options count victory points, never fewer than none. `vp_bid` took -10
+-- (an agreed bid that added 10 VP to the German, where a bid in the bidding is refused below 0),
+-- and `smolensk_vp` or `soviet_vp_per_division` took negative values. The ruleset now declares
+-- them 0 or more (`min`), and a value below is refused wherever an option is set, here by
+-- kessel.setup, naming the range.
+kessel.test("case_15_vp_options_below_zero_are_refused_naming_the_range", function()
+  for _, id in ipairs{ "vp_bid", "smolensk_vp", "soviet_vp_per_division" } do
+    local ok, err = pcall(B.setup, { B.pz("a", "0303") }, { options = { [id] = -10 } })
+    expect.falsy(ok, id)
+    expect.truthy(tostring(err):find("option `" .. id .. "` takes a whole number of at least 0 (-10 is out of range)", 1, true),
+      id .. ": " .. tostring(err))
+    B.setup({ B.pz("a", "0303") }, { options = { [id] = 0 } })
+    expect.eq(kessel.game.option(id), 0, id)
+  end
+  -- a bid in the bidding: refused below 0 as before
+  B.setup({ B.pz("a", "0303") }, { step = "soviet_movement", turn = 1, options = { vp_bidding = true },
+    vars = { first_turn_16 = "move", first_turn_19 = "move" } })
+  expect.accepted(kessel.act{ kind = "bid_roll" })
+  local ok, why = kessel.act{ kind = "bid", vp = -10 }
+  expect.refused(ok, why, "WBC09 sides", "whole number")
+end)
