@@ -43,6 +43,12 @@ fn campaign_summary_matches_the_published_facts() {
 
 /// A copy of the campaign whose text is changed by `edit`, checked with `kessel check`.
 fn check_broken(name: &str, edit: impl Fn(String) -> String) -> crate::util::Run {
+    let path = edited_campaign(name, edit);
+    kessel(&["check", path.to_str().expect("utf8")])
+}
+
+/// A copy of the campaign (with its map) whose text is changed by `edit`; its path.
+fn edited_campaign(name: &str, edit: impl Fn(String) -> String) -> std::path::PathBuf {
     let dir = scratch(name);
     let src = root().join("scenarios/pgg");
     std::fs::copy(src.join("map.toml"), dir.join("map.toml")).expect("map");
@@ -56,7 +62,56 @@ fn check_broken(name: &str, edit: impl Fn(String) -> String) -> crate::util::Run
     assert_ne!(edited, text, "{name}: the edit applies");
     let path = dir.join("campaign.toml");
     std::fs::write(&path, edited).expect("write");
-    kessel(&["check", path.to_str().expect("utf8")])
+    path
+}
+
+/// [14.2] The German VP of each South-Western Front division come from the scenario's `swf_vp`
+/// list, for the call and for the final score alike (the score used the printed 1 and 2 whatever
+/// the list said); an entry that is no whole number of 0 or more is refused at `kessel check`.
+#[test]
+fn south_western_front_vp_follow_the_scenario_list() {
+    let path = edited_campaign("swf-vp", |t| {
+        t.replacen(
+            "swf_vp = [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]",
+            "swf_vp = [3, 3, 0]",
+            1,
+        )
+    });
+    let script = path.with_file_name("swf.lua");
+    std::fs::write(
+        &script,
+        "local V = require(\"rules.victory\")\n\
+         print(string.format(\"swf %d %d %d %d\", V.swf_vp(1), V.swf_vp(2), V.swf_vp(3), V.swf_vp(4)))\n",
+    )
+    .expect("script");
+    let run = |scenario: &str| {
+        let r = kessel(&[
+            "script",
+            script.to_str().expect("utf8"),
+            "--scenario",
+            scenario,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    // 3, 3, 0, then 2 for any beyond the list
+    assert!(run(path.to_str().expect("utf8")).contains("swf 3 6 6 8"));
+    // the printed list: 1 each for the first five
+    assert!(run(CAMPAIGN).contains("swf 1 2 3 4"));
+    let r = check_broken("swf-vp-bad", |t| {
+        t.replacen(
+            "swf_vp = [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]",
+            "swf_vp = [1, 1.5]",
+            1,
+        )
+    });
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("swf_vp entry 2 is 1.5")
+            && r.stderr.contains("a whole number of 0 or more [14.2]"),
+        "{}",
+        r.stderr
+    );
 }
 
 fn assert_refused(r: &crate::util::Run, needle: &str) {
@@ -96,6 +151,16 @@ fn overstacked_setup_is_refused() {
         .collect();
     let r = check_broken("overstack", |t| t + &extra);
     assert_refused(&r, "hex 3020 is overstacked at set-up");
+}
+
+/// [10.1] A leader rated outside 2 to 5 (the range the ruleset declares) is a mistake in the
+/// scenario, refused at load with the unit and the range.
+#[test]
+fn leader_with_an_impossible_rating_is_refused() {
+    let r = check_broken("bad-rating", |t| {
+        t.replacen("attrs = { rating = 2 }", "attrs = { rating = 9 }", 1)
+    });
+    assert_refused(&r, "a leader's rating runs from 2 to 5 [10.1] (got 9)");
 }
 
 #[test]

@@ -306,6 +306,78 @@ fn odds_says_what_modifiers_came_to_even_when_they_cancel_out() {
     assert!(!plain.stdout.contains("modified"), "{}", plain.stdout);
 }
 
+/// An int option's range is the ruleset's word: PGG declares its VP options 0 or more, so a
+/// negative agreed bid (which would have added VP to the German) is refused by `--option` and by
+/// a profile, naming the range; a value in range is taken.
+#[test]
+fn an_option_value_outside_the_range_the_ruleset_declares_is_refused() {
+    let r = kessel(&[
+        "check",
+        "scenarios/pgg/campaign.toml",
+        "--option",
+        "vp_bid=-10",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("option `vp_bid` takes a whole number of at least 0 (-10 is out of range)"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&[
+        "check",
+        "scenarios/pgg/campaign.toml",
+        "--option",
+        "vp_bid=10",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let dir = crate::util::scratch("option-range");
+    let profile = dir.join("negative.toml");
+    std::fs::write(&profile, "[options]\nsoviet_vp_per_division = -5\n").expect("profile");
+    let r = kessel(&[
+        "check",
+        "scenarios/pgg/campaign.toml",
+        "--profile",
+        profile.to_str().expect("utf8"),
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("negative.toml:2")
+            && r.stderr
+                .contains("option `soviet_vp_per_division` takes a whole number of at least 0"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// PGG [10.1]: a leader is rated 2 to 5, so `--flag leader=9` is refused with the range the
+/// ruleset declares (it added 9 before); a rating in the range is taken, and two leader flags add.
+#[test]
+fn odds_refuses_a_leader_rating_the_ruleset_says_is_impossible() {
+    for bad in ["leader=9", "leader=1", "leader=x"] {
+        let r = kessel(&["odds", "12", "4", "--flag", bad]);
+        assert_ne!(r.code, 0, "{bad}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!("odds flag `{bad}`"))
+                && r.stderr.contains("from 2 to 5 [10.1]"),
+            "{bad}: {}",
+            r.stderr
+        );
+    }
+    let r = kessel(&["odds", "12", "4", "--flag", "leader=5"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("modified: attack 17 vs defence 4"),
+        "{}",
+        r.stdout
+    );
+    let r = kessel(&[
+        "odds", "12", "4", "--flag", "leader=3", "--flag", "leader=5",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("2 leaders add 8"), "{}", r.stdout);
+}
+
 #[test]
 fn kessel_test_runs_the_toy_tests_and_ends_with_the_count() {
     let r = kessel(&["test", "core/tests/fixtures/toy"]);

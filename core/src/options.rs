@@ -32,14 +32,43 @@ pub struct OptionDecl {
     pub description: String,
     /// Rule reference (`"9.7"`, `"House #1"`).
     pub rule: String,
+    /// Least value an `int` option may take (the ruleset's word on what is possible).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// Greatest value an `int` option may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
 }
 
 impl OptionDecl {
-    /// Checks a value against the type; returns a message on mismatch.
+    /// The values an `int` option takes, in words: `a whole number`, `a whole number from 0 to
+    /// 5`, `a whole number of at least 0`, `a whole number of at most 9`.
+    pub fn int_range_text(&self) -> String {
+        match (self.min, self.max) {
+            (Some(a), Some(b)) => format!("a whole number from {a} to {b}"),
+            (Some(a), None) => format!("a whole number of at least {a}"),
+            (None, Some(b)) => format!("a whole number of at most {b}"),
+            (None, None) => "a whole number".to_string(),
+        }
+    }
+
+    /// Checks a value against the type and, for an `int` option, its declared range; returns a
+    /// message on mismatch.
     pub fn check(&self, v: &Value) -> Result<(), String> {
         match (&self.kind, v) {
             (OptionType::Bool, Value::Bool(_)) => Ok(()),
-            (OptionType::Int, Value::Number(n)) if n.is_i64() => Ok(()),
+            (OptionType::Int, Value::Number(n)) if n.is_i64() => {
+                let n = n.as_i64().unwrap_or_default();
+                if self.min.is_some_and(|a| n < a) || self.max.is_some_and(|b| n > b) {
+                    Err(format!(
+                        "option `{}` takes {} ({n} is out of range)",
+                        self.id,
+                        self.int_range_text()
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
             (OptionType::Choice(c), Value::String(s)) if c.contains(s) => Ok(()),
             (OptionType::Choice(c), _) => Err(format!(
                 "option `{}` takes one of: {}",
@@ -47,7 +76,11 @@ impl OptionDecl {
                 c.join(", ")
             )),
             (OptionType::Bool, _) => Err(format!("option `{}` takes true or false", self.id)),
-            (OptionType::Int, _) => Err(format!("option `{}` takes a whole number", self.id)),
+            (OptionType::Int, _) => Err(format!(
+                "option `{}` takes {}",
+                self.id,
+                self.int_range_text()
+            )),
         }
     }
 }
@@ -219,6 +252,8 @@ mod tests {
                 default: Value::Bool(false),
                 description: "rivers cost less".into(),
                 rule: "1.2".into(),
+                min: None,
+                max: None,
             },
             OptionDecl {
                 id: "city_vp".into(),
@@ -226,6 +261,8 @@ mod tests {
                 default: Value::from(25),
                 description: "VP".into(),
                 rule: "15".into(),
+                min: Some(0),
+                max: Some(50),
             },
         ]
     }
@@ -238,6 +275,31 @@ mod tests {
         assert!(o.on("fast_rivers"));
         assert_eq!(o.get("city_vp"), Some(&Value::from(25)));
         assert_eq!(p.name, "p");
+    }
+
+    #[test]
+    fn an_int_option_out_of_its_declared_range_is_refused_naming_the_range() {
+        let text = "[options]\ncity_vp = 51\n";
+        let e = Profile::parse(Path::new("p.toml"), text, &decls()).expect_err("out of range");
+        assert_eq!(e.0[0].line, Some(2));
+        assert_eq!(
+            e.0[0].message,
+            "option `city_vp` takes a whole number from 0 to 50 (51 is out of range)"
+        );
+        let d = &decls()[1];
+        assert!(d.check(&Value::from(-1)).is_err());
+        assert!(d.check(&Value::from(0)).is_ok());
+        assert!(d.check(&Value::from(50)).is_ok());
+        assert_eq!(
+            d.check(&Value::from("x")),
+            Err("option `city_vp` takes a whole number from 0 to 50".to_string())
+        );
+        let only_min = OptionDecl {
+            max: None,
+            ..decls()[1].clone()
+        };
+        assert!(only_min.check(&Value::from(1_000_000)).is_ok());
+        assert_eq!(only_min.int_range_text(), "a whole number of at least 0");
     }
 
     #[test]

@@ -2,8 +2,11 @@
 -- and one option per conflict between sources (see docs/rules-coverage.md). Defaults give the
 -- `standard` profile; profiles/wbc2009.toml turns the tournament readings on.
 
-local function opt(id, default, rule, description, type_)
-  kessel.option{ id = id, type = type_ or "bool", default = default, rule = rule, description = description }
+-- `range` ({min, max}, either may be nil) bounds an "int" option: a value outside it is refused
+-- wherever one is set (profile, --option, the editor).
+local function opt(id, default, rule, description, type_, range)
+  kessel.option{ id = id, type = type_ or "bool", default = default, rule = rule, description = description,
+    min = range and range[1], max = range and range[2] }
 end
 
 -- WBC 2009 interpretations --------------------------------------------------------------------
@@ -26,7 +29,7 @@ opt("wbc09_05_no_leader_evacuation", false, "WBC09 #5",
 opt("wbc09_06_rail_break_relocation", false, "WBC09 #6",
   "The German may lift any rail break, wherever it is, and place it in a hex a unit is moving through (without it he reuses a break only by moving over it); at most six on the map")
 opt("wbc09_07_overrun_loss_stays_put", false, "WBC09 #7",
-  "Overrunners who clear the hex but take a loss instead of retreating stay in the hex they overran from and end their move")
+  "Overrunners who clear the hex but take a loss instead of retreating stay in the hex they overran from and end their movement for the player-turn (no move in the German Mechanized Movement Phase)")
 opt("wbc09_08_supply_mp_by_unit_type", false, "WBC09 #8",
   "German MP supply uses the unit's own type (road rates for motorized, +2 per river) and never counts moving off the map; the standard rule [11.1] already does, so this changes nothing")
 opt("wbc09_09_integrity_before_halving", false, "WBC09 #9",
@@ -52,14 +55,14 @@ opt("german_marginal_is_draw", false, "15",
 opt("vp_bidding", false, "WBC09 sides",
   "Players bid VP for the German side at the start (bid / pass); the winning bid comes off the German total")
 opt("vp_bid", 0, "WBC09 sides",
-  "A German VP bid agreed before the game: it comes off the German total, with or without vp_bidding (above 0: no bidding at the start)", "int")
+  "A German VP bid agreed before the game: it comes off the German total, with or without vp_bidding (above 0: no bidding at the start)", "int", { 0 })
 
 -- Source conflicts (pgg-facts.md) ---------------------------------------------------------------
 opt("crt_row2", "printed", "9.5",
   "Die roll 2 of the CRT: printed (6-1 De/A1, 7-1 De) or transcribed (6-1 D2, 7-1 De/A1)",
   { "printed", "transcribed" })
-opt("smolensk_vp", 25, "15", "VP for Smolensk (sources give 25 or 20)", "int")
-opt("soviet_vp_per_division", 5, "15", "Soviet VP per whole German division eliminated (sources give 5 or 1)", "int")
+opt("smolensk_vp", 25, "15", "VP for Smolensk (sources give 25 or 20)", "int", { 0 })
+opt("soviet_vp_per_division", 5, "15", "Soviet VP per whole German division eliminated (sources give 5 or 1)", "int", { 0 })
 opt("supply_halving_order", "supply_then_terrain", "11.3",
   "On defence, halve for supply before terrain multipliers, or after",
   { "supply_then_terrain", "terrain_then_supply" })

@@ -155,6 +155,8 @@ mod tests {
             default: json!(false),
             description: String::new(),
             rule: String::new(),
+            min: None,
+            max: None,
         };
         let r = Ruleset {
             movement: Some(json!({

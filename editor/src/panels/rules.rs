@@ -530,7 +530,11 @@ fn option_widget(ui: &mut Ui, d: &OptionDecl, value: &Value) -> Option<Value> {
         OptionType::Int => {
             let mut n = value.as_i64().unwrap_or(0);
             let label = ui.label(RichText::new(&d.id).monospace());
-            let r = ui.add(egui::DragValue::new(&mut n)).labelled_by(label.id);
+            // within the range the ruleset declares (its check refuses anything else)
+            let range = d.min.unwrap_or(i64::MIN)..=d.max.unwrap_or(i64::MAX);
+            let r = ui
+                .add(egui::DragValue::new(&mut n).range(range))
+                .labelled_by(label.id);
             (r.changed() && Some(n) != value.as_i64()).then(|| Value::from(n))
         }
         OptionType::Choice(list) => {

@@ -206,20 +206,29 @@ end
 -- The odds hook behind `kessel odds A D --flag ...` [9.3] [9.4] [6.5] [7.3] [10.36] [11.3].
 -- Flags: forest, major_city, river (defender solely across a river), out_of_supply (attacker),
 -- defender_out_of_supply, integrity (attacking division intact), defender_integrity, overrun,
--- leader=N; `city` is another name for major_city (a minor city has no effect [6.7]). Strengths
--- are treated as one unit's, so halving rounds once. An unknown flag is an error, not ignored.
+-- leader=N (one leader's rating, within the ruleset's range [10.1]; one flag per leader: leaders
+-- in several attacking hexes [10.36], or several in one hex under WBC09 #12, add up); `city` is
+-- another name for major_city (a minor city has no effect [6.7]). Strengths are treated as one
+-- unit's, so halving rounds once. An unknown flag or an impossible rating is an error, not ignored.
 K.ODDS_FLAGS = { "forest", "major_city", "river", "out_of_supply", "defender_out_of_supply",
-  "integrity", "defender_integrity", "overrun", "leader=N" }
+  "integrity", "defender_integrity", "overrun",
+  string.format("leader=N (N from %d to %d, one flag per leader)", L.RATING_MIN, L.RATING_MAX) }
 local ODDS_ALIASES = { city = "major_city" }
 
 function K.odds_modifiers(att, def, flags)
   local has, leader = {}, 0
   local known = { list = true }
   for _, f in ipairs(K.ODDS_FLAGS) do known[f] = true end
+  local leaders = 0
   for _, f in ipairs(flags or {}) do
-    local n = f:match("^leader=(%d+)$")
+    local n = f:match("^leader=(.*)$")
     f = ODDS_ALIASES[f] or f
-    if n then leader = tonumber(n)
+    if n then
+      local r = math.tointeger(tonumber(n)) or tonumber(n) or n
+      local bad = L.rating_problem(r)
+      if bad then error(string.format("odds flag `%s`: %s", f, bad), 0) end
+      leader = leader + r
+      leaders = leaders + 1
     elseif known[f] then has[f] = true
     else error(string.format("unknown odds flag `%s` (flags: %s)", f, table.concat(K.ODDS_FLAGS, ", ")), 0) end
   end
@@ -242,7 +251,11 @@ function K.odds_modifiers(att, def, flags)
   if leader > 0 then
     local add = math.min(leader, a)
     a = a + add
-    mod(mods, "10.36", "leader adds %d (rating %d, capped at the units' strength)", add, leader)
+    if leaders > 1 then
+      mod(mods, "10.36", "%d leaders add %d (ratings %d in all, capped at the units' strength)", leaders, add, leader)
+    else
+      mod(mods, "10.36", "leader adds %d (rating %d, capped at the units' strength)", add, leader)
+    end
   end
   if has.overrun then a = math.floor(a / 2); mod(mods, "6.5", "overrun: halved after all other modifiers") end
   -- the defence, its lines in the order the sums are made (the halving's place decides the result,
@@ -730,7 +743,11 @@ function K.engage(kind, attacker_units, targets, ctx)
     retreat_paths = {}, retreated = {}, eliminated = {},
   }
   local hexes = {}
+  -- every unit committed, those a reveal takes out of the fight included [12.3] (an overrun that
+  -- fails stops them all [6.5])
+  cb.committed = {}
   for _, u in ipairs(attacker_units) do
+    cb.committed[#cb.committed + 1] = u.id
     if kind == "attack" then kessel.emit.flag(u.id, "attacked") end
     if not hexes[u.hex] then hexes[u.hex] = true; cb.att_hexes[#cb.att_hexes + 1] = u.hex end
   end

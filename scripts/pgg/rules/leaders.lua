@@ -17,6 +17,21 @@ local C = require("rules.common")
 local Z = require("rules.zoc")
 local L = {}
 
+-- [10.1] The ratings a leader may have: every printed leader is rated 2 to 5. The odds flag
+-- `leader=N` (combat.lua) and a scenario's leaders (the set-up check) are held to this range.
+L.RATING_MIN, L.RATING_MAX = 2, 5
+
+-- Why `r` cannot be a leader's rating [10.1], or nil.
+function L.rating_problem(r)
+  if type(r) ~= "number" or r ~= math.floor(r) then
+    return string.format("a leader's rating is a whole number from %d to %d [10.1] (got %s)", L.RATING_MIN, L.RATING_MAX, tostring(r))
+  end
+  if r < L.RATING_MIN or r > L.RATING_MAX then
+    return string.format("a leader's rating runs from %d to %d [10.1] (got %d)", L.RATING_MIN, L.RATING_MAX, r)
+  end
+  return nil
+end
+
 -- The leader's working rating: 0 when disrupted or off the map.
 function L.rating(u)
   if not C.is_leader(u) or not C.on_map(u) or C.disrupted(u) then return 0 end
@@ -222,13 +237,17 @@ kessel.on("step_start", function()
   if not done then return end
   local area = kessel.map.area(L.evacuation_area()) or {}
   local returned = false
+  local ezoc = Z.enemy_zoc(C.SOVIET)
   for _, e in ipairs(done) do
     if not e.back and e.returns <= kessel.game.turn() then
+      local waits = true
       for _, h in ipairs(area) do
         -- it comes back through X like any arrival: into a hex it may enter (no lake [6.7]), whose
-        -- entry cost it spends [14.3]
+        -- entry cost it spends [14.3]; alone, as a leader, never into a German unit's hex nor
+        -- into a German zone of control [8]
         local cost = require("rules.reinforcements").entry_mp(kessel.units.get(e.id), h)
-        if not C.enemy_at(h, C.SOVIET) and cost ~= nil then
+        if not C.enemy_at(h, C.SOVIET) and not ezoc:has(h) and cost ~= nil then
+          waits = false
           kessel.emit.place(e.id, h)
           kessel.emit.unit_var(e.id, "mp_spent", math.ceil(cost * 2 - 1e-9))
           kessel.emit.note("10.4", string.format("%s returns from evacuation at %s (entering costs %s MP)",
@@ -237,6 +256,10 @@ kessel.on("step_start", function()
           returned = true
           break
         end
+      end
+      if waits then
+        kessel.emit.note("10.4", string.format("%s cannot return at %s this turn: every hex of it is German-occupied or in a German zone of control, which a leader alone may not enter [8]; he returns when one is open",
+          C.name(kessel.units.get(e.id)), L.evacuation_area()))
       end
     end
   end

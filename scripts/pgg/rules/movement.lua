@@ -80,6 +80,9 @@ function M.cannot_move(u, entering)
   if u.flags.stopped then
     return C.reason("6.5", "%s was stopped by its overrun and may not move again this phase", C.name_at(u))
   end
+  if u.flags.turn_ended then
+    return C.reason("WBC09 #7", "%s took its loss in an overrun earlier this player-turn and stayed where it was: its movement is over for the turn", C.name_at(u))
+  end
   if u.side == C.SOVIET and M.initial_air_pending() then
     -- the Soviet set-up comes before the German's initial markers [5.1]: name what is waiting now
     if require("rules.setup").open() then

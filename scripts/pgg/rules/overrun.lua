@@ -18,7 +18,8 @@
 -- result that leaves a defender in the hex (a defender who took a step loss rather than retreat,
 -- Eng), a split result, or any loss or retreat of the overrunners stops them for the phase (flag
 -- "stopped": no further move, no second overrun); under WBC09 #7, overrunners
--- who cleared the hex but take their loss as steps stay in the hex they came from. No advance
+-- who cleared the hex but take their loss as steps stay in the hex they came from and move no more
+-- that player-turn (`O.end_turn`). No advance
 -- after an overrun. After a successful overrun the group moves on together (game var
 -- "overrun_group"), or under WBC09 #11 may split, finishing before any other unit moves (same var,
 -- with `split = true`).
@@ -119,6 +120,9 @@ function O.reasons(a)
       if u.hex ~= from then no("6.5", "overrunning units attack together from one hex (%s is in %s, not %s)", C.name(u), u.hex, from) end
       if C.disrupted(u) then no("6.6", "%s is disrupted and cannot move or attack", C.name_at(u)) end
       if u.flags.stopped then no("6.5", "%s was stopped by an earlier overrun this phase", C.name_at(u)) end
+      if u.flags.turn_ended then
+        no("WBC09 #7", "%s took its loss in an overrun earlier this player-turn and stayed where it was: its movement is over for the turn", C.name_at(u))
+      end
       if C.step_is("german_mech_movement") and not C.is_mech(u) then
         no("4", "only mechanized units move in the Mechanized Movement Phase (%s)", C.name_at(u))
       end
@@ -180,6 +184,26 @@ function O.reasons(a)
   return reasons
 end
 
+-- WBC09 #7: overrunners who cleared the hex but stayed in the hex they came from (a split result
+-- taken as a loss, or Eng) "end their turn and their movement phase". Read: their movement is over
+-- for the player-turn, so the German Initial Movement Phase's overrunners do not move again in the
+-- Mechanized Movement Phase (flag "turn_ended", cleared when the next player-turn begins). The item
+-- speaks of movement only: they still attack in the Combat Phase between (the standard rule [6.5]
+-- stops overrunners for the phase alone).
+function O.end_turn(units)
+  if not C.step_is("german_movement") then return end
+  local names = {}
+  for _, u in ipairs(units) do
+    kessel.emit.flag(u.id, "turn_ended")
+    names[#names + 1] = C.name(u)
+  end
+  kessel.emit.note("WBC09 #7", table.concat(names, ", ") .. " end their movement for the player-turn: no move in the Mechanized Movement Phase")
+end
+
+kessel.on("step_start", function()
+  if C.step_is("soviet_movement", "german_movement") then kessel.emit.clear_flag("turn_ended") end
+end)
+
 -- What happens to the overrunners once the results are in [6.5] [6.6].
 K.finishers.overrun = function(cb)
   local target = cb.def_hexes[1]
@@ -208,8 +232,10 @@ K.finishers.overrun = function(cb)
       -- [9.5] Engaged: both sides take a step and remain in place, no advance; WBC09 #7 names Eng
       -- among the results after which overrunners stay in the hex they came from
       kessel.emit.note("9.5", "Engaged: the overrunners remain in " .. cb.att_hexes[1] .. " although " .. target .. " is cleared (no advance after Eng)")
+      if C.option("wbc09_07_overrun_loss_stays_put") then O.end_turn(stayed) end
     elseif adverse and C.option("wbc09_07_overrun_loss_stays_put") then
       kessel.emit.note("WBC09 #7", "the overrunners took their loss and stay in " .. cb.att_hexes[1])
+      O.end_turn(stayed)
     else
       for _, u in ipairs(stayed) do kessel.emit.move(u.id, { target }, 0) end
       -- [15] they may move on in the same phase: they were the last in the hex
@@ -220,7 +246,12 @@ K.finishers.overrun = function(cb)
     end
   end
   if failed then
-    for _, u in ipairs(alive) do kessel.emit.flag(u.id, "stopped") end
+    -- [6.5] a failed overrun stops every unit committed to it: those that fought, and those a
+    -- reveal took out of the fight (a 0-1-6 [12.3]), who spent the overrun's MP all the same
+    for _, id in ipairs(cb.committed or C.ids(alive)) do
+      local u = kessel.units.get(id)
+      if u and u.location == "map" then kessel.emit.flag(id, "stopped") end
+    end
     if not cleared and #alive > 0 then
       kessel.emit.note("6.5", "the overrun failed: a defender is still in " .. target)
     end

@@ -53,6 +53,13 @@ kessel.on("check", function()
     out[#out + 1] = { message = string.format(
       "south_western_front is on [14.2] but the map has no entry area %s (swf_area)", svar("swf_area")) }
   end
+  -- [14.2] the German VP of each call: whole numbers, none below 0
+  for i, v in ipairs(svar("swf_vp")) do
+    if math.type(v) ~= "integer" or v < 0 then
+      out[#out + 1] = { message = string.format(
+        "swf_vp entry %d is %s: the German VP for a South-Western Front division is a whole number of 0 or more [14.2]", i, tostring(v)) }
+    end
+  end
   return out
 end)
 
@@ -459,7 +466,9 @@ kessel.action{
   apply = function(a)
     local u = assert(R.swf_check(a))
     local n = (kessel.game.var("swf_count") or 0) + 1
-    local vp = svar("swf_vp")[n] or 2
+    -- the scenario's list, as the final score counts it (victory.lua V.swf_vp)
+    local V = require("rules.victory")
+    local vp = V.swf_vp(n) - V.swf_vp(n - 1)
     kessel.emit.var("swf_count", n)
     kessel.emit.var("swf_vp", (kessel.game.var("swf_vp") or 0) + vp)
     kessel.emit.var("swf_turn", { turn = kessel.game.turn(), n = swf_this_turn() + 1 })

@@ -19,6 +19,21 @@ local C = require("rules.common")
 local ST = require("rules.stacking")
 local SU = {}
 
+-- [10.1] Every leader of the position (on the map, to come or dead) has a rating within the
+-- ruleset's range: it is the leader's command radius, attack bonus and defence, and a rating the
+-- rules know no leader to have is a mistake in the scenario. `check` problems, one per leader.
+function SU.leader_problems()
+  local L = require("rules.leaders")
+  local out = {}
+  for _, u in ipairs(kessel.units.all()) do
+    if C.is_leader(u) then
+      local bad = L.rating_problem(u.attrs and u.attrs.rating)
+      if bad then out[#out + 1] = { unit = u.id, message = string.format("leader `%s`: %s", u.id, bad) } end
+    end
+  end
+  return out
+end
+
 kessel.on("check", function()
   local problems = {}
   -- a unit's type must belong to its side
@@ -29,6 +44,7 @@ kessel.on("check", function()
         "unit `%s` is %s, but unit type `%s` is a %s type", u.id, u.side, u.type, t.side) }
     end
   end
+  for _, p in ipairs(SU.leader_problems()) do problems[#problems + 1] = p end
   -- [7.1, 7.2] stacking at set-up. The printed campaign puts whole Soviet armies in one hex; the
   -- first Soviet Movement Phase cures that [5.2]. A scenario lists such hexes in its
   -- `setup_overstack_hexes` variable; anywhere else an overstacked set-up is a mistake.

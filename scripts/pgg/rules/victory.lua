@@ -10,7 +10,8 @@
 -- German VP at the end of turn 12: every objective whose hexes are all German-owned and from which
 -- a line, free of Soviet units and of Soviet zones of control (German units negate them), runs to
 -- the west edge [15]. Smolensk is worth option smolensk_vp. South-Western Front: game var
--- "swf_count" divisions committed, 1 VP each for the first five, 2 each for the next five [14.2].
+-- "swf_count" divisions committed, VP each as the scenario's `swf_vp` list says (1 each for the first
+-- five, 2 each for the next five) [14.2].
 -- Soviet VP: option soviet_vp_per_division for each German division wholly eliminated (not the
 -- cavalry division; GD and Lehr are not divisions) [15]; 2 VP each time, at the end of his
 -- player-turn, the Soviet holds a city that the German held with a line at the end of the previous
@@ -190,9 +191,14 @@ function V.level_for(diff)
   return level
 end
 
+-- German VP for the first `n` South-Western Front divisions called [14.2]: the scenario's `swf_vp`
+-- list (the printed 1 each for the first five, 2 each for the next five), 2 for any beyond it, the
+-- same list the call itself reads (reinforcements.lua).
 function V.swf_vp(n)
-  n = n or 0
-  return math.min(n, 5) + 2 * math.max(0, math.min(n, 10) - 5)
+  local list = kessel.scenario.var("swf_vp") or {}
+  local vp = 0
+  for i = 1, n or 0 do vp = vp + (tonumber(list[i]) or 2) end
+  return vp
 end
 
 function V.score()

@@ -493,7 +493,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             strict_keys(
                 &t,
                 &format!("kessel.option `{id}`"),
-                &["id", "type", "default", "description", "rule"],
+                &["id", "type", "default", "description", "rule", "min", "max"],
             )?;
             let kind = match t.get::<mlua::Value>("type")? {
                 mlua::Value::Nil => OptionType::Bool,
@@ -510,12 +510,38 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             };
             let default: Value = lua.from_value(t.get::<mlua::Value>("default")?)?;
+            // the range of an int option: values outside it are refused wherever one is set
+            let bound = |key: &str| -> mlua::Result<Option<i64>> {
+                match t.get::<mlua::Value>(key)? {
+                    mlua::Value::Nil => Ok(None),
+                    mlua::Value::Integer(n) => Ok(Some(n)),
+                    other => Err(mlua::Error::runtime(format!(
+                        "option `{id}`: {key} is a whole number, not {}",
+                        other.type_name()
+                    ))),
+                }
+            };
+            let (min, max) = (bound("min")?, bound("max")?);
+            if (min.is_some() || max.is_some()) && kind != OptionType::Int {
+                return Err(mlua::Error::runtime(format!(
+                    "option `{id}`: min and max are for an \"int\" option"
+                )));
+            }
+            if let (Some(a), Some(b)) = (min, max) {
+                if a > b {
+                    return Err(mlua::Error::runtime(format!(
+                        "option `{id}`: min {a} is above max {b}"
+                    )));
+                }
+            }
             let decl = OptionDecl {
                 id: id.clone(),
                 kind,
                 default,
                 description: req(&t, "description", "option")?,
                 rule: req(&t, "rule", "option")?,
+                min,
+                max,
             };
             decl.check(&decl.default)
                 .map_err(|m| mlua::Error::runtime(format!("option `{id}` default: {m}")))?;
