@@ -35,15 +35,24 @@ end
 -- The shape of an action's fields, checked before anything reads them. Actions come from
 -- players, scripts and saved games, so a malformed one is refused naming the field, never an
 -- error inside the rules. `fields` maps a field name to "ids" (a list of unit ids; `one` lets a
--- single id stand for the list), "hexes" (a list of hexes of this map) or "string"; an absent
--- field is left to the validator. Returns a reason or nil.
+-- single id stand for the list), "hexes" (a list of hexes of this map), "hex" (one hex of this
+-- map), "string", "number" or "boolean"; an absent field is left to the validator. Returns a
+-- reason or nil.
+local SCALAR = { string = "text (one name)", number = "a number", boolean = "true or false" }
 function C.shape_reason(a, rule, fields)
   for _, f in ipairs(fields) do
     local v = a[f.name]
     if v ~= nil then
-      if f.kind == "string" then
+      if SCALAR[f.kind] then
+        if type(v) ~= f.kind or (f.kind == "number" and v ~= v) then
+          return C.reason(rule, "`%s` is %s, not a %s", f.name, SCALAR[f.kind], type(v))
+        end
+      elseif f.kind == "hex" then
         if type(v) ~= "string" then
-          return C.reason(rule, "`%s` is text (one name), not a %s", f.name, type(v))
+          return C.reason(rule, "`%s` is one hex (%s=\"0101\"), not a %s", f.name, f.name, type(v))
+        end
+        if not kessel.hex.valid(v) then
+          return C.reason(rule, "`%s`, `%s`, is not a hex of this map", f.name, v)
         end
       elseif f.one and type(v) == "string" then
         -- one id for the list

@@ -87,8 +87,13 @@ end
 local SETUP_FIRST = "the German places his initial air markers after the Soviet set-up (the Soviet ends it: end_setup)"
 
 
+-- The fields of a marker placement (C.shape_reason): a malformed action is refused, naming the field.
+local MARKER_FIELDS = { { name = "hex", kind = "hex" }, { name = "marker", kind = "string" } }
+
 -- Which marker a placement uses and why it is refused.
 function I.check(a)
+  local shape = C.shape_reason(a, "13", MARKER_FIELDS)
+  if shape then return nil, shape end
   local pr = C.pending_reason()
   if pr then return nil, pr end
   local hex = a.hex

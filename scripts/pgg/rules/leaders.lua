@@ -173,7 +173,12 @@ local function evacuation_on()
   return C.option("leader_evacuation") and not C.option("wbc09_05_no_leader_evacuation")
 end
 
+-- The fields of an evacuation (C.shape_reason): a malformed action is refused, naming the field.
+local EVAC_FIELDS = { { name = "leader", kind = "string" } }
+
 local function evac_reasons(a)
+  local shape = C.shape_reason(a, "10.4", EVAC_FIELDS)
+  if shape then return shape end
   if not evacuation_on() then
     if C.option("wbc09_05_no_leader_evacuation") then
       return C.reason("WBC09 #5", "leader evacuation is not in effect (WBC09 #5)")

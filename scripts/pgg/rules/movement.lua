@@ -389,8 +389,14 @@ function M.explain(units, from, dest, budget_of, ctx, field)
   return { rule = why.rule or "6.1", message = "cannot reach " .. dest .. ": " .. why.message }
 end
 
+-- The fields of a move (C.shape_reason): a malformed action is refused, naming the field.
+local MOVE_FIELDS = { { name = "units", kind = "ids" }, { name = "unit", kind = "string" }, { name = "path", kind = "hexes" },
+  { name = "rail_cut", kind = "hex" }, { name = "lift", kind = "hex" } }
+
 -- Resolves a move into {units, from, entering, legs = {unit id -> {path, cost}}} or a reason.
 function M.plan(a)
+  local shape = C.shape_reason(a, "6.1", MOVE_FIELDS)
+  if shape then return nil, shape end
   local pr = C.pending_reason()
   if pr then return nil, pr end
   local ids = a.units or (a.unit and { a.unit }) or {}

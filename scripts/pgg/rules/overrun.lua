@@ -95,7 +95,12 @@ function O.other_zone(side, from, target)
   return nil
 end
 
+-- The fields of an overrun (C.shape_reason): a malformed action is refused, naming the field.
+local OVERRUN_FIELDS = { { name = "units", kind = "ids" }, { name = "target", kind = "hex" } }
+
 function O.reasons(a)
+  local shape = C.shape_reason(a, "6.5", OVERRUN_FIELDS)
+  if shape then return { shape } end
   local reasons = {}
   local function no(rule, fmt, ...) reasons[#reasons + 1] = C.reason(rule, fmt, ...) end
   local p = kessel.game.var("pending")

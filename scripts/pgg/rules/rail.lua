@@ -145,8 +145,13 @@ local function rail_rules()
   return blocked, step, air, spec
 end
 
+-- The fields of a rail move (C.shape_reason): a malformed action is refused, naming the field.
+local RAIL_FIELDS = { { name = "units", kind = "ids" }, { name = "unit", kind = "string" }, { name = "path", kind = "hexes" } }
+
 -- Why a rail move is refused, or nil and the path and its cost in rail hexes.
 function RL.plan(a)
+  local shape = C.shape_reason(a, "6.3", RAIL_FIELDS)
+  if shape then return nil, shape end
   local M = require("rules.movement")
   local pr = C.pending_reason()
   if pr then return nil, pr end

@@ -184,6 +184,9 @@ function R.available_rifles(formation)
   return dead
 end
 
+-- The fields of a selection (C.shape_reason): a malformed action is refused, naming the field.
+local SELECT_FIELDS = { { name = "units", kind = "ids" } }
+
 -- WBC09 #14: "the Soviet player selects" the destroyed rifle divisions that return. A standing
 -- order, `select_returning{units={ids}}`: the dead divisions he wants back, first wanted first.
 -- Every division that comes back from the dead pile is the first of his list that may (dead two
@@ -193,6 +196,8 @@ end
 -- the standard game. The order may be given again at any time in his Movement Phase; it is not
 -- offered among the legal actions (a preference, not a move of the game).
 local function select_reasons(a)
+  local shape = C.shape_reason(a, "WBC09 #14", SELECT_FIELDS)
+  if shape then return shape end
   if not C.option("wbc09_14_rifle_recycling_delay") then
     return C.reason("WBC09 #14", "the Soviet selects returning divisions only under WBC09 #14 (option wbc09_14_rifle_recycling_delay); in the standard game they are drawn at random [12.4]")
   end
@@ -315,6 +320,9 @@ function R.provisional()
   kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area, unit = pool[1].id })
 end
 
+-- The fields of a placement (C.shape_reason): a malformed action is refused, naming the field.
+local PROVISIONAL_FIELDS = { { name = "hex", kind = "hex" } }
+
 -- [14.1] The die picks the entrance; where in it the division appears is the Soviet's choice. An
 -- entrance of several hexes (the campaign's P1, the north-edge area V, nine hexes) gets the
 -- division on its first open hex, and until the division has moved the Soviet may put it on any
@@ -322,6 +330,8 @@ end
 -- ZOC, not a lake. A blocked entrance has no open hex: the division stays where the search east
 -- put it.
 function R.place_provisional_reasons(a)
+  local shape = C.shape_reason(a, "14.1", PROVISIONAL_FIELDS)
+  if shape then return shape end
   local pr = C.pending_reason()
   if pr then return pr end
   if not C.step_is("soviet_movement") then
@@ -445,7 +455,12 @@ function R.swf_closed()
   if total >= svar("swf_max_total") then return C.reason("14.2", "all %d South-Western Front divisions have been called", svar("swf_max_total")) end
 end
 
+-- The fields of a call (C.shape_reason): a malformed action is refused, naming the field.
+local SWF_FIELDS = { { name = "hex", kind = "hex" } }
+
 function R.swf_check(a)
+  local shape = C.shape_reason(a, "14.2", SWF_FIELDS)
+  if shape then return nil, shape end
   local closed = R.swf_closed()
   if closed then return nil, closed end
   if not a.hex or not C.contains(R.swf_hexes(), a.hex) then

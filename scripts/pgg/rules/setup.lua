@@ -136,7 +136,12 @@ kessel.action{
   end),
 }
 
+-- The fields of a set-up placement (C.shape_reason): a malformed action is refused, naming the field.
+local SETUP_FIELDS = { { name = "unit", kind = "string" }, { name = "hex", kind = "hex" } }
+
 function SU.place_reasons(a)
+  local shape = C.shape_reason(a, "5.1", SETUP_FIELDS)
+  if shape then return shape end
   local pr = C.pending_reason()
   if pr then return pr end
   local open, why = SU.window()

@@ -175,7 +175,7 @@ kessel.test("case_6_6_a_disrupted_defender_does_not_advance_after_combat", funct
       expect.eq(p and p.kind, "advance", "f may advance")
       expect.eq(table.concat(p.units, ","), "f")
       local ok, why = kessel.act{ kind = "advance", units = { "s" }, path = { "0303" } }
-      expect.refused(ok, why, "6.6", "disrupted and may not move")
+      expect.refused(ok, why, "6.6", "disrupted and may not advance")
       expect.accepted(kessel.act{ kind = "advance", units = { "f" }, path = { "0303" } })
       expect.eq(B.where("f"), "0303")
     else
