@@ -348,11 +348,31 @@ function C.leader_drm(u)
   return best
 end
 
--- Casualty Reduction [A7.302]: a squad becomes its HS, anything else is Eliminated.
+-- Casualty Reduction [A7.302]: a squad becomes its HS, a HS or crew is Eliminated, and an SMC is
+-- wounded [A17.1]: a Wound Severity dr [A17.11] (+1 if he is wounded already) of 5 or more is a
+-- mortal wound (Eliminated), else he is (still) wounded (var `wounded`: the +1 Escape DRM, a
+-- leader's DRM one worse, no portage [9.606] [9.613]). Chapter A, outside the RePh text: our
+-- reading of "Casualty Reduced" wherever the text applies it to a stack or to each unit (the
+-- Escape table, a minefield NTC, a Shift's casualty dr); before, an SMC was Eliminated. What he
+-- carried on an Escape or a Shift stays with him: the portage limit is for the attempt, checked
+-- before it [9.606] [9.613].
 function C.casualty_reduce(u, case, opts)
   if u.type == "squad" and u.step == 0 then
     kessel.emit.step(u.id, 1)
     C.note(case, u.id .. " suffers Casualty Reduction to a half-squad")
+  elseif C.is_smc(u) then
+    local drm = u.vars.wounded and 1 or 0
+    local r = C.dr("wound_severity")
+    local final = r + drm
+    local how = string.format("Wound Severity dr %d%s = %d [A17.11]", r, drm > 0 and " +1 (wounded already)" or "", final)
+    C.record("wound", case, { unit = u.id, dr = r, drm = drm, final = final, wounded_before = u.vars.wounded == true,
+      result = final >= 5 and "eliminated" or "wounded", chapter_a = "A7.302 A17.11" })
+    if final >= 5 then
+      C.eliminate(u.id, case, "Casualty Reduction of an SMC [A7.302]: " .. how .. ", a mortal wound", opts)
+    else
+      kessel.emit.unit_var(u.id, "wounded", true)
+      C.note(case, u.id .. " suffers Casualty Reduction: an SMC is wounded [A7.302] [A17.1]; " .. how .. ": " .. (u.vars.wounded and "he stays wounded" or "a minor wound"))
+    end
   else
     C.eliminate(u.id, case, "Casualty Reduction", opts)
   end

@@ -1,0 +1,137 @@
+-- Situations from the reference texts, eighth tester pass (ASL round 8): each test rebuilds one
+-- situation, names its case, and checks what the text says must happen.
+local T = require("testing.cg")
+local expect = T.expect
+
+local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+
+-- a 16x9 map: British Setup Area around C5, German one around N5, the German Entry Area P1
+local function open_field(units, vars)
+  local v = { entry_areas = { german = { P1 = true } }, date = "day_i" }
+  for k, x in pairs(vars or {}) do v[k] = x end
+  T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } }, areas = { P1 = { "P1", "P2" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") }, units = units, vars = v }
+  T.resolve()
+  expect.eq(kessel.game.step().id, "escape")
+end
+
+-- [9.606] table, Final 10 "Escapes: Casualty Reduced", Random Selection in a stack (footnote 3):
+-- the German 4-6-7 and 8-0 in the British area (+1 enemy area, +1 HS-equivalent, 8-0: 0) roll
+-- 4+4 = 10; Random Selection picks the leader, and Casualty Reduction of an SMC is a wound
+-- [A7.302] [A17.1]: Wound Severity dr 2 (<= 4, a minor wound [A17.11]). Both escape, the leader
+-- wounded. Then a lone, already wounded 9-1 (+1 enemy area, +1 Wounded) rolls 4+4 = 10: his
+-- Wound Severity dr 4 +1 (wounded already) = 5 is a mortal wound, so he is Eliminated. Before,
+-- an SMC Casualty Reduced was Eliminated with no dr.
+kessel.test("case_9.606_a7.302_an_smc_casualty_reduced_in_an_escape_is_wounded", function()
+  open_field{ T.squad("gs", "german", "4-6-7", "B5"), T.leader("gl", "german", "8-0", "B5"),
+    T.leader("gw", "german", "9-1", "D5", { vars = { wounded = true } }) }
+  kessel.inject_dice{ 4, 4, 1, 6, 2 }   -- Escape DR 8, Random Selection gs 1 / gl 6, Wound Severity 2
+  local ok, ev = kessel.act{ kind = "escape", units = { "gs", "gl" }, side = "german" }
+  expect.accepted(ok, ev)
+  local r = T.record(ev, "escape")
+  expect.eq(r.final, 10)
+  expect.eq(r.result, "reduced")
+  T.has_note(ev, "Random Selection picks gl")
+  local w = T.record(ev, "wound")
+  expect.eq(w.unit, "gl")
+  expect.eq(w.final, 2)
+  expect.eq(w.result, "wounded")
+  T.has_note(ev, "an SMC is wounded")
+  expect.eq(T.unit("gl").location, "map", "the wounded leader escapes")
+  expect.eq(T.unit("gl").vars.wounded, true)
+  expect.eq(T.unit("gl").vars.reph.area, "A")
+  expect.eq(T.unit("gs").step, 0, "the squad is not Reduced")
+  -- the lone wounded 9-1: +1 enemy area, +1 Wounded (no -1: he is not unwounded)
+  kessel.inject_dice{ 4, 4, 4 }
+  ok, ev = kessel.act{ kind = "escape", units = { "gw" }, side = "german" }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").final, 10)
+  w = T.record(ev, "wound")
+  expect.eq(w.final, 5)
+  expect.eq(w.drm, 1)
+  expect.eq(w.result, "eliminated")
+  expect.eq(T.unit("gw").location, "eliminated")
+  T.has_note(ev, "a mortal wound")
+  T.replays()
+end)
+
+-- [9.6042] an SMC that fails the A-P minefield NTC suffers Casualty Reduction: a wound [A7.302]
+-- [A17.1], not an Elimination; a HS failing it is Eliminated (A7.302 unchanged). The 8-0 rolls
+-- 6+5 = 11 > 8 and a Wound Severity dr 3; the British HS rolls 6+6.
+kessel.test("case_9.6042_an_smc_failing_the_minefield_ntc_is_wounded", function()
+  T.setup{ step = "encirclement", units = { T.leader("gl", "german", "8-0", "D4"), T.hs("bh", "british", "6-4-8", "F4") },
+    markers = { { kind = "ap_mine", side = "british", at = "D4" }, { kind = "ap_mine", side = "german", at = "F4" } } }
+  kessel.inject_dice{ 6, 5, 3, 6, 6 }
+  local ev = T.resolve()
+  expect.eq(T.unit("gl").location, "map")
+  expect.eq(T.unit("gl").vars.wounded, true)
+  expect.eq(T.record(ev, "wound").result, "wounded")
+  expect.eq(T.unit("bh").location, "eliminated", "a HS Casualty Reduced is Eliminated")
+end)
+
+-- [9.613] Shifted with Casualties: "Each Personnel unit suffers Casualty Reduction on a
+-- Subsequent dr of >= 4" — for a leader, a wound [A7.302]: the 9-1 rolls 5, then a Wound
+-- Severity dr of 6, a mortal wound; the squad rolls 4 and becomes a HS.
+kessel.test("case_9.613_an_smc_shifted_with_casualties_takes_a_wound_severity_dr", function()
+  -- German Setup Areas around C3 (A) and C9 (B), as in shift_test.lua
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "C9", "M6" } },
+      areas = { A1 = { "A1" }, N12 = { "N12" } } },
+    markers = { ctrl("german", "C3"), ctrl("german", "C9"), ctrl("british", "M6") },
+    units = { T.squad("b", "german", "4-6-7", "C9"), T.leader("lb", "german", "9-1", "C9") },
+    vars = { entry_areas = { german = { A1 = true, N12 = true } }, date = "day_i" } }
+  for _ = 1, 8 do T.resolve() end
+  expect.eq(kessel.game.step().id, "shift")
+  kessel.inject_dice{ 5, 6, 4, 5, 6 }   -- Shift DR 11: Shifted with Casualties; b dr 4; lb dr 5, Wound Severity 6
+  local ok, ev = kessel.act{ kind = "shift", units = { "b", "lb" }, to = "A", side = "german" }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "shift").result, "casualties")
+  expect.eq(T.unit("b").step, 1)
+  expect.eq(T.unit("b").vars.reph.area, "A")
+  expect.eq(T.unit("lb").location, "eliminated")
+  expect.eq(T.record(ev, "wound").final, 6)
+  T.has_note(ev, "a mortal wound")
+end)
+
+-- [9.606] "Each squad stacked with a leader may freely Deploy" is given among the rules for units
+-- attempting Escape: a squad Retained in its own Setup Area has no attempt to Deploy for, and is
+-- refused (it was accepted, and 9.6111 recombined the halves); one that must Escape Deploys, and
+-- its halves may Escape apart. [9.613] likewise: a squad on a No Move counter [9.6058] may not
+-- Shift, so it may not Deploy for a Shift.
+kessel.test("case_9.606_9.613_only_a_squad_that_may_make_the_attempt_deploys", function()
+  open_field{ T.squad("gs", "german", "4-6-7", "B5"), T.leader("gl", "german", "8-0", "B5"),
+    T.squad("gh", "german", "4-6-7", "N5"), T.leader("gh_l", "german", "9-1", "N5") }
+  local ok, r = kessel.act{ kind = "deploy", unit = "gh", side = "german" }
+  expect.refused(ok, r, "9.606", "gh may not attempt Escape, so it has no attempt to Deploy for")
+  for _, a in ipairs(kessel.legal("german")) do
+    expect.truthy(a.kind ~= "deploy" or a.unit ~= "gh", "no Deploy offered to a squad that may not Escape")
+  end
+  ok, r = kessel.act{ kind = "deploy", unit = "gs", side = "german" }
+  expect.accepted(ok, r)
+  expect.eq(T.unit("gs").step, 1)
+  -- 9.613: a squad on a No Move counter (var `fixed`) may not Shift, nor Deploy for one
+  T.setup{ step = "shift", vars = { date = "night_i" }, units = {
+    T.squad("gf", "german", "4-6-7", "C3", { vars = { fixed = true, reph = { status = "retained", area = "A" } } }),
+    T.leader("gfl", "german", "9-1", "C3", { vars = { reph = { status = "retained", area = "A" } } }) } }
+  ok, r = kessel.act{ kind = "deploy", unit = "gf", side = "german" }
+  expect.refused(ok, r, "9.6058", "gf may not attempt a Shift (is on a No Move counter")
+end)
+
+-- [11.6063] "Any unit in an Isolated Location may attempt to Escape", but an Escape relocates the
+-- unit [11.6064] and 11.607 leaves every Immobile vehicle on the map: an Immobile AFV in an
+-- Isolated Location makes no Escape (none offered, refused if typed) and stays where it is, as in
+-- PB [9.606]; a Mobile one may. Before, the Immobile AFV was offered an Escape and, escaping, left
+-- for the Retained box.
+kessel.test("case_11.6063_an_immobile_afv_does_not_escape", function()
+  T.setup{ module = "rb", step = "escape", vars = { date = "19oct" }, units = {
+    T.vehicle("t1", "german", "PzKpfw IIIG", "C5", { vars = { immobile = true, isolated = true } }),
+    T.vehicle("t2", "german", "PzKpfw IIIG", "C6", { vars = { isolated = true } }) } }
+  local offered = {}
+  for _, a in ipairs(kessel.legal("german")) do if a.kind == "escape" then offered[a.units[1]] = true end end
+  expect.eq(offered.t1, nil, "no Escape offered to the Immobile AFV")
+  expect.eq(offered.t2, true, "the Mobile AFV may attempt Escape")
+  local ok, r = kessel.act{ kind = "escape", units = { "t1" }, side = "german" }
+  expect.refused(ok, r, "11.6063", "t1 is Immobile: only a Personnel or Mobile-vehicle unit attempts Escape")
+  T.resolve()
+  expect.eq(T.unit("t1").location, "map")
+  expect.eq(T.unit("t1").hex, "C5")
+end)
