@@ -348,7 +348,11 @@ S.on_end("elr", function()
     add_mod(-2 * C.get_in("idle_days", side, 0), "Idle days")
     local bought = C.var("bought_previous_day", {})[side] or {}
     add_mod(-2 * (bought.elite_coys or 0), "elite Coys bought")
-    add_mod(-(bought.first_line or 0), "first-line Coys bought")
+    add_mod(-(bought.first_line or 0), "first-line Infantry Coys bought")
+    -- "-1 per friendly first-line-Infantry-Coy/AFV-Pltn [EXC: SPW Pltn]": an AFV Pltn bought counts
+    -- as a first-line Coy does (`afv_pltns`, SPW Pltns left out by the players; before, the record
+    -- had no place for them and the DRM was lost)
+    add_mod(-(bought.afv_pltns or 0), "AFV Pltns bought (not SPW)")
     if C.get_in("attack_chit", side) then
       add_mod(1, "Attack chit")
     elseif side == "german" and initial then

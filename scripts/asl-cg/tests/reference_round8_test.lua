@@ -135,3 +135,25 @@ kessel.test("case_11.6063_an_immobile_afv_does_not_escape", function()
   expect.eq(T.unit("t1").location, "map")
   expect.eq(T.unit("t1").hex, "C5")
 end)
+
+-- [11.617] ELR DRM "-1 per friendly first-line-Infantry-Coy/AFV-Pltn [EXC: SPW Pltn] purchased on
+-- the previous CG Day": the players' record `bought_previous_day` counts AFV Pltns (`afv_pltns`,
+-- SPW Pltns left out) beside the Coys. 20 Oct (Historical DRM 0 for both), the German bought one
+-- first-line Coy and two AFV Pltns: Original 5 + 2 (the scenario just completed) - 1 - 2 = 4, no
+-- change; the Russian rolls 1 + 2 = 3. Before, the record had no place for an AFV Pltn. A field the
+-- case does not count (`afv = 2`, a misspelling) is refused at check, naming the fields: it was
+-- read as 0.
+kessel.test("case_11.617_an_afv_platoon_bought_counts_as_a_first_line_coy", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "elr", vars = { date = "20oct", elr = { german = 3, russian = 3 },
+    bought_previous_day = { german = { first_line = 1, afv_pltns = 2 } } } }
+  kessel.inject_dice{ 2, 3, 1, 2 }
+  local ev = T.resolve()
+  T.has_note(ev, "german ELR DR 5-1 = 4")
+  T.has_note(ev, "-2 AFV Pltns bought (not SPW)")
+  T.has_note(ev, "-1 first-line Infantry Coys bought")
+  expect.eq(kessel.game.var("elr").german, 3)
+  T.setup{ module = "rb", step = "markers", vars = { date = "20oct", bought_previous_day = { german = { afv = 2 } } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.617] scenario var `bought_previous_day`: the german entry has `afv`, which is not counted here (the fields: elite_coys, first_line, afv_pltns)", 1, true), text)
+end)
