@@ -229,6 +229,21 @@ S.on_end("markers", function()
     if C.upcoming_date() == "night_iii" then kinds[#kinds + 1] = "no_move" end
     remove_markers(kinds, "9.602")
   else
+    -- "Sewer markers. Each unit/SW beneath such is Retained" [11.602]: a unit in a sewer (unit var
+    -- `sewer`, as the other status markers) goes to the Retained box now with the SW it holds, so
+    -- no Isolated Area, Escape or clearing judges it by the hex above (our reading of "Retained",
+    -- the box 11.607 fills; before, the marker went and the unit stayed, Isolated if its hex was)
+    for _, u in ipairs(C.on_map()) do
+      if u.vars.sewer and (C.is_personnel(u) or u.type == "sw") and not u.vars.possessed_by then
+        kessel.emit.withdraw(u.id)
+        C.follow(u)
+        for _, x in ipairs({ u, table.unpack(C.possessed(u.id)) }) do
+          kessel.emit.unit_var(x.id, "reph", { status = "retained", area = "retained_box", why = "11.602" })
+          if x.vars.isolated then kessel.emit.unit_var(x.id, "isolated", nil) end
+        end
+        C.note("11.602", u.id .. " is beneath a Sewer marker: it is Retained, to the Retained box" .. (#C.possessed(u.id) > 0 and " with the SW it holds" or ""))
+      end
+    end
     remove_markers(M.RB_MARKERS, "11.602")
     -- radios and field phones leave the map [11.602]
     for _, w in ipairs(kessel.units.all{ type = "sw", location = "map" }) do

@@ -157,3 +157,25 @@ kessel.test("case_11.617_an_afv_platoon_bought_counts_as_a_first_line_coy", func
   local text = table.concat(S.record_problems(), "\n")
   expect.truthy(text:find("[11.617] scenario var `bought_previous_day`: the german entry has `afv`, which is not counted here (the fields: elite_coys, first_line, afv_pltns)", 1, true), text)
 end)
+
+-- [11.602] "Sewer markers. Each unit/SW beneath such is Retained": a Russian 4-4-7 with an LMG
+-- beneath a Sewer marker in F2, inside the German-held Isolated Area F2-F3 (type D with the squads
+-- above), goes to the Retained box with its LMG at 11.602, so 11.606 neither Isolates it nor gives
+-- it Ammunition Shortage; the squad above in F3 is Isolated. Before, the Sewer marker went and the
+-- squad stayed in F2, Isolated with Ammunition Shortage.
+kessel.test("case_11.602_a_unit_beneath_a_sewer_marker_is_retained", function()
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", isolated_areas = { { hexes = { "F2", "F3" } } } },
+    units = { T.squad("rs", "russian", "4-4-7", "F2", { vars = { sewer = true } }),
+      T.sw("lmg", "russian", "LMG", "F2", { vars = { possessed_by = "rs" } }),
+      T.squad("g2", "german", "4-6-7", "F2"), T.squad("r2", "russian", "4-4-7", "F3") } }
+  local ev = T.resolve()
+  T.has_note(ev, "rs is beneath a Sewer marker: it is Retained, to the Retained box with the SW it holds")
+  expect.eq(T.unit("rs").location, "pending")
+  expect.eq(T.unit("lmg").location, "pending")
+  expect.eq(T.unit("rs").vars.reph.area, "retained_box")
+  expect.eq(T.unit("rs").vars.sewer, nil)
+  while kessel.game.step().id ~= "escape" do T.resolve() end
+  expect.eq(T.unit("rs").vars.isolated, nil)
+  expect.eq(T.unit("rs").vars.ammo_shortage, nil)
+  expect.eq(T.unit("r2").vars.isolated, true)
+end)
