@@ -179,3 +179,21 @@ kessel.test("case_11.602_a_unit_beneath_a_sewer_marker_is_retained", function()
   expect.eq(T.unit("rs").vars.ammo_shortage, nil)
   expect.eq(T.unit("r2").vars.isolated, true)
 end)
+
+-- [9.6152] Note 1: reinforcements set up in any non-Isolated British Setup Area; when there is
+-- none (the only one, A, is Isolated), hex Z28 becomes an Eligible Entry Hex and they wait
+-- off-map to enter there (the Night III allotment: 18 squads)
+kessel.test("case_9.6152_note_1_no_non_isolated_setup_area_enter_at_z28", function()
+  local areas = { hexes = {}, areas = { british = { { id = "A", hexes = { "C3" }, isolated = true } }, german = {} } }
+  T.setup{ step = "reinforcements", vars = { date = "night_iii", setup_areas = areas } }
+  local ev = T.resolve()
+  local squads = 0
+  for _, u in ipairs(kessel.units.all{ side = "british", type = "squad" }) do
+    squads = squads + 1
+    expect.eq(u.location, "pending", "off-map")
+    expect.eq(u.vars.reph.area, "Z28")
+  end
+  expect.eq(squads, 18)
+  expect.eq(T.record(ev, "reinforcements").area, "Z28")
+  T.has_note(ev, "Note 1: no non-Isolated British Setup Area to set up in, so hex Z28 is an Eligible Entry Hex")
+end)
