@@ -270,6 +270,14 @@ local function rally(case)
       if veh and veh.hex then
         kessel.emit.place(u.id, veh.hex)
         kessel.emit.unit_var(u.id, "level", 0)
+        -- "Passenger/Rider Personnel and Equipment are unloaded": the SW a passenger holds comes
+        -- out with it (it stayed off the map, held by a unit on it)
+        for _, w in ipairs(C.possessed(u.id)) do
+          if w.location ~= "map" or w.hex ~= veh.hex then
+            kessel.emit.place(w.id, veh.hex)
+            C.note(case, w.id .. " (held by " .. u.id .. ") unloads with it")
+          end
+        end
       end
       kessel.emit.unit_var(u.id, "passenger_of", nil)
       C.note(case, u.id .. " unloads from " .. v .. (veh and veh.hex and (" in " .. veh.hex) or ""))

@@ -197,3 +197,20 @@ kessel.test("case_9.6152_note_1_no_non_isolated_setup_area_enter_at_z28", functi
   expect.eq(T.record(ev, "reinforcements").area, "Z28")
   T.has_note(ev, "Note 1: no non-Isolated British Setup Area to set up in, so hex Z28 is an Eligible Entry Hex")
 end)
+
+-- [9.603] "All Passenger/Rider Personnel and Equipment are then unloaded into their vehicle's
+-- Location": the passenger squad's LMG comes out with it (it stayed off the map, held by a squad
+-- on the map, and 9.605 had it nowhere)
+kessel.test("case_9.603_a_passengers_sw_unloads_with_it", function()
+  T.setup{ step = "rally", units = {
+    T.vehicle("sdkfz", "german", "SPW 251/1", "E5"),
+    T.squad("g2", "german", "4-6-7", nil, { vars = { passenger_of = "sdkfz" } }),
+    T.sw("lmg", "german", "LMG", nil, { vars = { possessed_by = "g2" } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("g2").hex, "E5")
+  expect.eq(T.unit("lmg").location, "map")
+  expect.eq(T.unit("lmg").hex, "E5")
+  expect.eq(T.unit("lmg").vars.possessed_by, "g2")
+  T.has_note(ev, "lmg (held by g2) unloads with it")
+  T.replays()
+end)
