@@ -214,3 +214,21 @@ kessel.test("case_9.603_a_passengers_sw_unloads_with_it", function()
   T.has_note(ev, "lmg (held by g2) unloads with it")
   T.replays()
 end)
+
+-- [11.6131] an Immobile AFV repaired (dr 1: Mobile) and not Isolated is cleared to the Retained
+-- box as 11.607 clears one: its mounted MG and the armor leader in it go with it (both stayed on
+-- the map in the hex it left, the leader a lone SMC there)
+kessel.test("case_11.6131_a_cleared_afv_takes_its_weapons_and_armor_leader", function()
+  T.setup{ module = "rb", step = "repair", vars = { date = "18oct" }, units = {
+    T.vehicle("im", "german", "PzKpfw IIIH", "E3", { vars = { immobile = true } }),
+    T.sw("mg", "german", "MG", "E3", { vars = { mounted_on = "im", vehicular = true } }),
+    T.leader("al", "german", "9-1", "E3", { type = "armor_leader", vars = { in_vehicle = "im" } }) } }
+  kessel.inject_dice{ 1 }
+  local ev = T.resolve()
+  for _, id in ipairs({ "im", "mg", "al" }) do
+    expect.eq(T.unit(id).location, "pending", id)
+    expect.eq(T.unit(id).vars.reph.area, "retained_box", id)
+  end
+  T.has_note(ev, "im is Mobile and not Isolated: cleared from the map to the Retained box with ")
+  T.replays()
+end)
