@@ -131,8 +131,9 @@ end
 -- Hidden units (HIP, a hidden Set DC: unit var `hidden`) are hidden by the engine from the other
 -- side (`kessel.emit.hide`), so its view (`kessel view --as`) does not show them; `reveal` shows
 -- them to all when the rules place them on-map [9.602] [11.602]
--- hidden from every side but its own: the other side of the module, and a side the module does
--- not have (the Russians in PB), whose view (`kessel view --as russian`) would otherwise show it
+-- hidden from every side of the game but its own: a campaign-game scenario names the two sides
+-- of its module (`sides = ["german", "british"]` in PB), so the Russians, who take no part in PB,
+-- have no view to hide it from (without `sides`, as in the ruleset's tests, every side but its own)
 function C.conceal(u)
   if #kessel.units.hidden_from(u.id) > 0 then return end
   kessel.emit.hide(u.id)
@@ -398,11 +399,23 @@ function C.eliminate(id, case, why, opts)
   local u = kessel.units.get(id)
   if not u or u.location == "eliminated" then return end
   local held = (opts and opts.keep_equipment) and {} or C.possessed(id)
+  -- `opts.with_crew`: the vehicle goes with its crew (Recall, a stun or Shock result), so the armor
+  -- leader in it goes too: he shares its fate (D3.4, our reading; he was left on the map alone)
+  local inside = {}
+  if opts and opts.with_crew and C.is_vehicle(u) then
+    for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+      if C.crewing(l) == id then inside[#inside + 1] = l end
+    end
+  end
   kessel.emit.eliminate(id)
   C.note(case, id .. " is Eliminated" .. (why and (" (" .. why .. ")") or ""))
   for _, w in ipairs(held) do
     kessel.emit.unit_var(w.id, "possessed_by", nil)
     C.note(case, w.id .. " is left unpossessed in " .. tostring(u.hex or "its Location") .. " (its possessor " .. id .. " was Eliminated)")
+  end
+  for _, l in ipairs(inside) do
+    kessel.emit.unit_var(l.id, "in_vehicle", nil)
+    C.eliminate(l.id, case, "the armor leader in " .. id .. ", which is Eliminated with its crew")
   end
   -- a vehicle's mounted Weapons are part of it: Eliminated with it
   if C.is_vehicle(u) then

@@ -129,7 +129,7 @@ S.on_end("armor_withdrawal", function()
         -- it keeps its Recall and suffers Ammunition Shortage as well [11.6141] [11.6061]
         kessel.emit.unit_var(v.id, "ammo_shortage", true)
         C.note("11.6141", v.id .. " is Isolated: it begins the next scenario under Recall, with Ammunition Shortage")
-      else C.eliminate(v.id, "11.6141", "Mobile and under Recall") end
+      else C.eliminate(v.id, "11.6141", "Mobile and under Recall", { with_crew = true }) end
     end
   end
   -- a platoon is a side's (a German and a Russian "1" are two), and rolls only when some of it is

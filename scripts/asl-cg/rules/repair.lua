@@ -46,7 +46,7 @@ local function pb_recall(v, case)
     kessel.emit.unit_var(v.id, "ammo_shortage", true)
     C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")
   else
-    C.eliminate(v.id, case, "under Recall")
+    C.eliminate(v.id, case, "under Recall", { with_crew = true })
   end
 end
 
@@ -129,7 +129,7 @@ function R.vehicles(case)
         local r = kessel.tables.lookup("stun_recovery", roll + drm)
         C.note("9.6141", string.format("%s stun recovery dr %d%+d: %s%s", v.id, roll, drm, r, m.text()))
         if r == "recover" then kessel.emit.unit_var(v.id, "stun", nil)
-        elseif r == "eliminated" then C.eliminate(v.id, "9.6141", "stun") end
+        elseif r == "eliminated" then C.eliminate(v.id, "9.6141", "stun", { with_crew = true }) end
       end
     end
   end

@@ -232,3 +232,22 @@ kessel.test("case_11.6131_a_cleared_afv_takes_its_weapons_and_armor_leader", fun
   T.has_note(ev, "im is Mobile and not Isolated: cleared from the map to the Retained box with ")
   T.replays()
 end)
+
+-- [9.6141c] a Mobile, non-Isolated AFV under Recall is Eliminated; [11.6141] likewise in RB: the
+-- armor leader in it goes with it and its crew (he shares its fate, D3.4: our reading), as he does
+-- with a platoon Withdrawn [11.6142]. Before, he stayed on the map alone, a lone SMC in its hex.
+kessel.test("case_9.6141_11.6141_the_armor_leader_goes_with_a_recalled_afv", function()
+  T.setup{ step = "repair", vars = { date = "day_i" }, units = {
+    T.vehicle("pz", "german", "PzKpfw IVH", "C3", { vars = { recall = true, reph = { status = "retained", area = "A" } } }),
+    T.leader("al", "german", "8-1", "C3", { type = "armor_leader", vars = { in_vehicle = "pz" } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("pz").location, "eliminated")
+  expect.eq(T.unit("al").location, "eliminated")
+  T.has_note(ev, "al is Eliminated (the armor leader in pz, which is Eliminated with its crew)")
+  T.setup{ module = "rb", step = "armor_withdrawal", vars = { date = "19oct" }, units = {
+    T.vehicle("t", "german", "PzKpfw IIIG", "C5", { vars = { recall = true } }),
+    T.leader("al2", "german", "9-1", "C5", { type = "armor_leader", vars = { in_vehicle = "t" } }) } }
+  T.resolve()
+  expect.eq(T.unit("t").location, "eliminated")
+  expect.eq(T.unit("al2").location, "eliminated")
+end)
