@@ -251,3 +251,22 @@ kessel.test("case_9.6141_11.6141_the_armor_leader_goes_with_a_recalled_afv", fun
   expect.eq(T.unit("t").location, "eliminated")
   expect.eq(T.unit("al2").location, "eliminated")
 end)
+
+-- [11.608] a freed prisoner "is automatically Retained by the side friendly to it": it goes to the
+-- Retained box as a Conscript, not Isolated and without Ammunition Shortage (it kept its Guard's
+-- area's Isolation and Ammunition Shortage, and an "isolated" RePh status)
+kessel.test("case_11.608_a_freed_prisoner_is_retained_in_the_box", function()
+  T.setup{ module = "rb", step = "prisoners", units = {
+    T.squad("gi", "german", "4-6-7", "H5", { vars = { isolated = true } }),
+    T.squad("p", "russian", "4-4-7", "H5", { vars = { prisoner_of = "german", guarded_by = "gi", isolated = true,
+      ammo_shortage = true, unarmed = true, reph = { status = "isolated" } } }) } }
+  local ok, ev = kessel.act{ kind = "prisoner", unit = "p", choice = "free", side = "german" }
+  expect.accepted(ok, ev)
+  local p = T.unit("p")
+  expect.eq(p.location, "pending")
+  expect.eq(p.vars.reph.area, "retained_box")
+  expect.eq(p.vars.isolated, nil)
+  expect.eq(p.vars.ammo_shortage, nil)
+  expect.eq(T.C.squad_face(p), "4-2-6")
+  T.has_note(ev, "p is Retained by the russian, in the Retained box")
+end)
