@@ -156,6 +156,11 @@ fn the_pegasus_bridge_campaign_carries_from_dawn_to_day_i() {
     assert!(carried.contains("changed: "), "{carried}");
     assert!(carried.contains("cpp = {\"german\":"), "{carried}");
     assert!(carried.contains("date = \"day_i\""), "{carried}");
+    // the RG counters wait hidden from the British [9.617]; the ruleset's Russians take no part
+    // in Pegasus Bridge (the scenarios' `sides`), so the report does not name them (it read
+    // "hidden from british and russian")
+    assert!(carried.contains("hidden from british"), "{carried}");
+    assert!(!carried.contains("russian"), "{carried}");
     let b = kessel(&["campaign", campaign, "--seed", "1"]);
     let cut = |s: &str| {
         s.split("\ncampaign save")
@@ -167,4 +172,99 @@ fn the_pegasus_bridge_campaign_carries_from_dawn_to_day_i() {
     let v = kessel(&["campaign", "--verify", &save]);
     assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
     assert!(v.stdout.contains("2 of 2 games replayed"), "{}", v.stdout);
+}
+
+/// A scenario names the ruleset's sides that take part (`sides`): `kessel check` of a Pegasus
+/// Bridge scenario lists the German and the British, not the ruleset's Russians ("russian 0
+/// units"); a unit of a side left out is refused at its line, a `sides` naming no side of the
+/// ruleset at its own, and a side left out has no view and takes no action.
+#[test]
+fn a_scenario_names_the_sides_that_take_part() {
+    let root = crate::util::root();
+    let c = kessel(&["check", "scenarios/pegasus-bridge/dawn.toml"]);
+    assert_eq!(c.code, 0, "{}", c.stderr);
+    assert!(c.stdout.contains("  german "), "{}", c.stdout);
+    assert!(c.stdout.contains("  british "), "{}", c.stdout);
+    assert!(!c.stdout.contains("russian"), "{}", c.stdout);
+    let c = kessel(&["check", "scripts/asl-cg/examples/refit-rb/scenario.toml"]);
+    assert_eq!(c.code, 0, "{}", c.stderr);
+    assert!(c.stdout.contains("  russian "), "{}", c.stdout);
+    assert!(!c.stdout.contains("british"), "{}", c.stdout);
+
+    let dir = crate::util::scratch("scenario-sides");
+    let text = std::fs::read_to_string(root.join("scenarios/pegasus-bridge/dawn.toml"))
+        .expect("dawn.toml");
+    let text = text
+        .replace(
+            "ruleset = \"../../scripts/asl-cg\"",
+            &format!("ruleset = {:?}", root.join("scripts/asl-cg")),
+        )
+        .replace(
+            "map = \"map.toml\"",
+            &format!("map = {:?}", root.join("scenarios/pegasus-bridge/map.toml")),
+        )
+        .replace(
+            "scripts = [\"battle.lua\"]",
+            &format!(
+                "scripts = [{:?}]",
+                root.join("scenarios/pegasus-bridge/battle.lua")
+            ),
+        );
+    let russian = format!("{text}\n[[units]]\nid = \"r1\"\nside = \"russian\"\ntype = \"squad\"\nfaces = [\"4-4-7\", \"2-3-7\"]\nat = \"J6\"\n");
+    let file = crate::util::write(&dir, "russian.toml", &russian);
+    let c = kessel(&["check", &file.to_string_lossy()]);
+    assert_ne!(c.code, 0, "{}", c.stdout);
+    let line = russian
+        .lines()
+        .position(|l| l == "id = \"r1\"")
+        .expect("r1");
+    assert!(
+        c.stderr.contains(&format!(
+            "russian.toml:{line}: unit `r1`: `russian`, a side that takes no part in this scenario (its `sides`: german, british)"
+        )),
+        "{}",
+        c.stderr
+    );
+    let wrong = text.replace(
+        "sides = [\"german\", \"british\"]",
+        "sides = [\"german\", \"brtish\"]",
+    );
+    let file = crate::util::write(&dir, "wrong.toml", &wrong);
+    let c = kessel(&["check", &file.to_string_lossy()]);
+    assert_ne!(c.code, 0, "{}", c.stdout);
+    assert!(
+        c.stderr.contains("`sides` names `brtish`, not a side") && c.stderr.contains("british"),
+        "{}",
+        c.stderr
+    );
+    let twice = text.replace(
+        "sides = [\"german\", \"british\"]",
+        "sides = [\"german\", \"german\"]",
+    );
+    let file = crate::util::write(&dir, "twice.toml", &twice);
+    let c = kessel(&["check", &file.to_string_lossy()]);
+    assert_ne!(c.code, 0, "{}", c.stdout);
+    assert!(
+        c.stderr.contains("`sides` names `german` twice"),
+        "{}",
+        c.stderr
+    );
+
+    // a side left out has no view of the game
+    let v = kessel(&[
+        "view",
+        "scenarios/pegasus-bridge/dawn.toml",
+        "--as",
+        "british",
+    ]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    let v = kessel(&[
+        "view",
+        "scenarios/pegasus-bridge/dawn.toml",
+        "--as",
+        "russian",
+    ]);
+    assert_ne!(v.code, 0, "{}", v.stdout);
+    assert!(v.stderr.contains("russian"), "{}", v.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -196,7 +196,7 @@ record("isolated_areas", "list", "RB: the Isolated Areas the players' Perimeters
 record("attack_chit", "table", "RB: the sides that chose the Attack chit on the previous CG Day: { german = true } [11.616] [11.617]")
 record("idle_days", "table", "RB: Idle Days per side since the last completed scenario [11.617]")
 record("scenarios_since_idle", "table", "RB: scenarios completed since the CG start or the last Idle Day, this one included (unset: counted) [11.617]")
-record("bought_previous_day", "table", "RB: { side = { elite_coys = n, first_line = n } } bought on the previous CG Day [11.617]")
+record("bought_previous_day", "table", "RB: { side = { elite_coys = n, first_line = n, afv_pltns = n } } bought on the previous CG Day: elite Infantry Coys, first-line Infantry Coys, AFV Pltns other than SPW Pltns [11.617]")
 record("win_loss", "table", "RB: { side = { wins, losses, completed } } CG scenarios so far [11.6142]")
 record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leader Battle Hardening DR (0, -1 or -2) [11.6113]")
 record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text)")

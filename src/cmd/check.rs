@@ -92,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         sc.first_turn,
         sc.first_turn + sc.turns - 1
     );
-    for side in &rules.sides {
+    for side in &state.sides {
         let units: Vec<_> = state.units.iter().filter(|u| &u.side == side).collect();
         let on_map = units
             .iter()

@@ -111,12 +111,22 @@ fn validate_sent(
     })
 }
 
-/// Why an action's side is none of the ruleset's, if it is not.
+/// Why an action's side is none of the game's, if it is not: not a side of the ruleset, or one
+/// the scenario's `sides` leaves out.
 fn unknown_side(world: &Shared, action: &Action) -> Option<String> {
     let side = action.side.as_ref()?;
     let w = world.borrow();
-    let sides = &w.ruleset.sides;
-    (!sides.is_empty() && !sides.contains(side)).then(|| {
+    let sides = &w.state.sides;
+    if sides.is_empty() || sides.contains(side) {
+        return None;
+    }
+    Some(if w.ruleset.sides.contains(side) {
+        format!(
+            "`{}` takes no part in this scenario (its sides: {})",
+            crate::error::printable_name(side),
+            sides.join(", ")
+        )
+    } else {
         format!(
             "`{}` is not a side of this ruleset (its sides: {})",
             crate::error::printable_name(side),

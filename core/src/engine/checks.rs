@@ -19,19 +19,27 @@ impl Engine {
                     m,
                 ));
             }
+            // the scenario's `sides` are the ruleset's
+            if let Some((named, line)) = &sc.sides {
+                for side in named.iter().filter(|s| !ruleset.sides.contains(s)) {
+                    errors.push(LoadError::new(
+                        &sc.path,
+                        Some(*line),
+                        format!(
+                            "`sides` names `{side}`, not a side (the ruleset has: {}){}",
+                            ruleset.sides.join(", "),
+                            crate::names::did_you_mean(side, ruleset.sides.as_slice())
+                        ),
+                    ));
+                }
+            }
             for spec in &sc.units {
                 let u = &spec.unit;
-                if !ruleset.sides.contains(&u.side) {
+                if let Some(why) = side_problem(&u.side, &ruleset.sides, &sc) {
                     errors.push(LoadError::new(
                         &sc.path,
                         Some(spec.line),
-                        format!(
-                            "unit `{}`: unknown side `{}` (the ruleset has: {}){}",
-                            u.id,
-                            u.side,
-                            ruleset.sides.join(", "),
-                            crate::names::did_you_mean(&u.side, ruleset.sides.as_slice())
-                        ),
+                        format!("unit `{}`: {why}", u.id),
                     ));
                 }
                 if !ruleset.unit_types.is_empty() && !ruleset.unit_types.contains_key(&u.kind) {
@@ -57,18 +65,15 @@ impl Engine {
                 let Some(m) = sc.markers.get(ids.start as usize) else {
                     continue;
                 };
-                let Some(side) = m.side.as_ref().filter(|s| !ruleset.sides.contains(s)) else {
+                let Some(why) =
+                    (m.side.as_ref()).and_then(|s| side_problem(s, &ruleset.sides, &sc))
+                else {
                     continue;
                 };
                 errors.push(LoadError::new(
                     &sc.path,
                     Some(*line),
-                    format!(
-                        "marker `{}`: unknown side `{side}` (the ruleset has: {}){}",
-                        m.kind,
-                        ruleset.sides.join(", "),
-                        crate::names::did_you_mean(side, ruleset.sides.as_slice())
-                    ),
+                    format!("marker `{}`: {why}", m.kind),
                 ));
             }
         }
@@ -86,16 +91,24 @@ impl Engine {
                         .get(ids.start as usize)
                         .map_or_else(|| "marker".into(), |m| format!("marker `{}`", m.kind)),
                 };
-                for side in sides.iter().filter(|s| !ruleset.sides.contains(s)) {
-                    errors.push(LoadError::new(
-                        &sc.path,
-                        Some(h.line),
-                        format!(
-                            "{what}: hidden_from names `{side}`, not a side (the ruleset has: {}){}",
-                            ruleset.sides.join(", "),
-                            crate::names::did_you_mean(side, ruleset.sides.as_slice())
-                        ),
-                    ));
+                for side in sides {
+                    if !ruleset.sides.contains(side) {
+                        errors.push(LoadError::new(
+                            &sc.path,
+                            Some(h.line),
+                            format!(
+                                "{what}: hidden_from names `{side}`, not a side (the ruleset has: {}){}",
+                                ruleset.sides.join(", "),
+                                crate::names::did_you_mean(side, ruleset.sides.as_slice())
+                            ),
+                        ));
+                    } else if let Some(why) = side_problem(side, &ruleset.sides, &sc) {
+                        errors.push(LoadError::new(
+                            &sc.path,
+                            Some(h.line),
+                            format!("{what}: hidden_from names {why}"),
+                        ));
+                    }
                 }
             }
         }
@@ -126,4 +139,27 @@ impl Engine {
             Err(EngineError::Load(LoadErrors(errors)))
         }
     }
+}
+
+/// Why `side` cannot be named in this scenario: not a side of the ruleset, or a side its `sides`
+/// leaves out.
+fn side_problem(
+    side: &str,
+    ruleset_sides: &[String],
+    sc: &crate::scenario::Scenario,
+) -> Option<String> {
+    if !ruleset_sides.iter().any(|s| s == side) {
+        return Some(format!(
+            "unknown side `{side}` (the ruleset has: {}){}",
+            ruleset_sides.join(", "),
+            crate::names::did_you_mean(side, ruleset_sides)
+        ));
+    }
+    let playing = sc.playing_sides(ruleset_sides.to_vec());
+    (!playing.iter().any(|s| s == side)).then(|| {
+        format!(
+            "`{side}`, a side that takes no part in this scenario (its `sides`: {})",
+            playing.join(", ")
+        )
+    })
 }

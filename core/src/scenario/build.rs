@@ -63,6 +63,23 @@ impl Scenario {
                 format!("first_turn = {first_turn} is over the limit ({MAX_TURNS})"),
             );
         }
+        // the ruleset's sides that take part: a list of distinct names (checked against the
+        // ruleset's sides when a game starts)
+        let sides = file.scenario.sides.as_ref().map(|v| {
+            let list = v.get_ref().clone();
+            if list.is_empty() {
+                d.at(
+                    v.span(),
+                    "`sides` names no side: leave it out for all the ruleset's sides",
+                );
+            }
+            for (i, side) in list.iter().enumerate() {
+                if list[..i].contains(side) {
+                    d.at(v.span(), format!("`sides` names `{side}` twice"));
+                }
+            }
+            (list, lines.line(v.span().start))
+        });
         // later sums (last turn, entry turns) stay in range from here on
         let turns = turns.min(MAX_TURNS);
         let first_turn = first_turn.min(MAX_TURNS);
@@ -526,6 +543,7 @@ impl Scenario {
             levels,
             vars,
             var_lines,
+            sides,
         };
         Ok((scenario, errors))
     }

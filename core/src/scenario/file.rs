@@ -39,6 +39,9 @@ pub(super) struct ScenarioHeader {
     pub(super) notes: String,
     #[serde(default)]
     pub(super) scripts: Vec<S<String>>,
+    /// The ruleset's sides that take part (all of them when absent).
+    #[serde(default)]
+    pub(super) sides: Option<S<Vec<String>>>,
 }
 
 #[derive(Deserialize)]

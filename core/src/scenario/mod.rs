@@ -194,6 +194,10 @@ pub struct Scenario {
     pub var_lines: BTreeMap<String, usize>,
     /// The scenario's own Lua files (special rules), run after the ruleset loads.
     pub scripts: Vec<PathBuf>,
+    /// The ruleset's sides that take part (`sides = [...]`) and the line that names them; absent:
+    /// every side of the ruleset. A side left out has no view, acts in nothing and is hidden from
+    /// nothing ([`Scenario::initial_state`] keeps the ruleset's order).
+    pub sides: Option<(Vec<String>, usize)>,
     /// Line of each unit's table by id, so that locating many problems stays linear.
     unit_lines: BTreeMap<String, usize>,
 }
@@ -257,6 +261,14 @@ impl Scenario {
         Scenario::parse_inner(path, text, Some(map))
     }
 
+    /// The sides of `all` (the ruleset's) that take part in this scenario, in `all`'s order.
+    pub fn playing_sides(&self, all: Vec<String>) -> Vec<String> {
+        match &self.sides {
+            Some((named, _)) => all.into_iter().filter(|s| named.contains(s)).collect(),
+            None => all,
+        }
+    }
+
     /// Line of a unit's table, for messages.
     pub fn unit_line(&self, id: &str) -> Option<usize> {
         match self.unit_lines.get(id) {
@@ -266,8 +278,10 @@ impl Scenario {
         }
     }
 
-    /// The state before any action: set-up placed, pools full, dice at `seed`.
+    /// The state before any action: set-up placed, pools full, dice at `seed`. Its sides are
+    /// `sides` (the ruleset's, in play order), narrowed to those the scenario's `sides` names.
     pub fn initial_state(&self, sides: Vec<String>, seed: u64) -> GameState {
+        let sides = self.playing_sides(sides);
         let mut s = GameState::new(self.map.clone(), sides, seed);
         for spec in &self.units {
             s.add_unit(spec.unit.clone());

@@ -131,8 +131,9 @@ end
 -- Hidden units (HIP, a hidden Set DC: unit var `hidden`) are hidden by the engine from the other
 -- side (`kessel.emit.hide`), so its view (`kessel view --as`) does not show them; `reveal` shows
 -- them to all when the rules place them on-map [9.602] [11.602]
--- hidden from every side but its own: the other side of the module, and a side the module does
--- not have (the Russians in PB), whose view (`kessel view --as russian`) would otherwise show it
+-- hidden from every side of the game but its own: a campaign-game scenario names the two sides
+-- of its module (`sides = ["german", "british"]` in PB), so the Russians, who take no part in PB,
+-- have no view to hide it from (without `sides`, as in the ruleset's tests, every side but its own)
 function C.conceal(u)
   if #kessel.units.hidden_from(u.id) > 0 then return end
   kessel.emit.hide(u.id)
@@ -348,11 +349,31 @@ function C.leader_drm(u)
   return best
 end
 
--- Casualty Reduction [A7.302]: a squad becomes its HS, anything else is Eliminated.
+-- Casualty Reduction [A7.302]: a squad becomes its HS, a HS or crew is Eliminated, and an SMC is
+-- wounded [A17.1]: a Wound Severity dr [A17.11] (+1 if he is wounded already) of 5 or more is a
+-- mortal wound (Eliminated), else he is (still) wounded (var `wounded`: the +1 Escape DRM, a
+-- leader's DRM one worse, no portage [9.606] [9.613]). Chapter A, outside the RePh text: our
+-- reading of "Casualty Reduced" wherever the text applies it to a stack or to each unit (the
+-- Escape table, a minefield NTC, a Shift's casualty dr); before, an SMC was Eliminated. What he
+-- carried on an Escape or a Shift stays with him: the portage limit is for the attempt, checked
+-- before it [9.606] [9.613].
 function C.casualty_reduce(u, case, opts)
   if u.type == "squad" and u.step == 0 then
     kessel.emit.step(u.id, 1)
     C.note(case, u.id .. " suffers Casualty Reduction to a half-squad")
+  elseif C.is_smc(u) then
+    local drm = u.vars.wounded and 1 or 0
+    local r = C.dr("wound_severity")
+    local final = r + drm
+    local how = string.format("Wound Severity dr %d%s = %d [A17.11]", r, drm > 0 and " +1 (wounded already)" or "", final)
+    C.record("wound", case, { unit = u.id, dr = r, drm = drm, final = final, wounded_before = u.vars.wounded == true,
+      result = final >= 5 and "eliminated" or "wounded", chapter_a = "A7.302 A17.11" })
+    if final >= 5 then
+      C.eliminate(u.id, case, "Casualty Reduction of an SMC [A7.302]: " .. how .. ", a mortal wound", opts)
+    else
+      kessel.emit.unit_var(u.id, "wounded", true)
+      C.note(case, u.id .. " suffers Casualty Reduction: an SMC is wounded [A7.302] [A17.1]; " .. how .. ": " .. (u.vars.wounded and "he stays wounded" or "a minor wound"))
+    end
   else
     C.eliminate(u.id, case, "Casualty Reduction", opts)
   end
@@ -378,11 +399,23 @@ function C.eliminate(id, case, why, opts)
   local u = kessel.units.get(id)
   if not u or u.location == "eliminated" then return end
   local held = (opts and opts.keep_equipment) and {} or C.possessed(id)
+  -- `opts.with_crew`: the vehicle goes with its crew (Recall, a stun or Shock result), so the armor
+  -- leader in it goes too: he shares its fate (D3.4, our reading; he was left on the map alone)
+  local inside = {}
+  if opts and opts.with_crew and C.is_vehicle(u) then
+    for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
+      if C.crewing(l) == id then inside[#inside + 1] = l end
+    end
+  end
   kessel.emit.eliminate(id)
   C.note(case, id .. " is Eliminated" .. (why and (" (" .. why .. ")") or ""))
   for _, w in ipairs(held) do
     kessel.emit.unit_var(w.id, "possessed_by", nil)
     C.note(case, w.id .. " is left unpossessed in " .. tostring(u.hex or "its Location") .. " (its possessor " .. id .. " was Eliminated)")
+  end
+  for _, l in ipairs(inside) do
+    kessel.emit.unit_var(l.id, "in_vehicle", nil)
+    C.eliminate(l.id, case, "the armor leader in " .. id .. ", which is Eliminated with its crew")
   end
   -- a vehicle's mounted Weapons are part of it: Eliminated with it
   if C.is_vehicle(u) then

@@ -190,7 +190,7 @@ function E.shock(case, units)
           C.note(case, v.id .. " recovers from Shock/UK (dr " .. roll .. ")")
           break
         elseif roll >= t.eliminate then
-          C.eliminate(v.id, case, "Shock/UK, dr " .. roll)
+          C.eliminate(v.id, case, "Shock/UK, dr " .. roll, { with_crew = true })
           break
         end
       end

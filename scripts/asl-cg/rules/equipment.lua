@@ -215,7 +215,15 @@ local function freed(p, case)
     kessel.emit.unit_var(p.id, "reph", { status = "retained" })
     X.relocate(kessel.units.get(p.id), case, { shortest = true })
   else
+    -- "automatically Retained by the side friendly to it" [11.608]: to the Retained box, so no
+    -- longer Isolated and without Ammunition Shortage, as an escapee [11.6064] (it kept the
+    -- Isolation and the Ammunition Shortage of its Guard's area, and an "isolated" status)
     kessel.emit.withdraw(p.id)
+    kessel.emit.unit_var(p.id, "reph", { status = "retained", area = "retained_box", why = case })
+    for _, k in ipairs({ "isolated", "ammo_shortage", "must_escape" }) do
+      if p.vars[k] ~= nil then kessel.emit.unit_var(p.id, k, nil) end
+    end
+    C.note(case, p.id .. " is Retained by the " .. p.side .. ", in the Retained box")
   end
 end
 

@@ -21,10 +21,14 @@ local function may_escape(u)
   if not (C.is_personnel(u) or C.is_vehicle(u)) or C.is_wreck(u) then return false end
   if u.vars.prisoner_of then return false end   -- a prisoner's fate is 9.608's [11.608]
   if C.crewing(u) then return false end         -- an armor leader escapes in his vehicle's DR
+  -- PB: a Personnel or Mobile-vehicle unit [9.606]; an Immobile or abandoned vehicle in an
+  -- Isolated area stays (the chart: Retained by the Controlling side). RB's 11.6063 says "any
+  -- unit in an Isolated Location", but an Escape relocates the unit [11.6064] and 11.607 leaves
+  -- every Immobile vehicle on the map, where it is: our reading is that an Immobile (or abandoned)
+  -- AFV stays in RB too, as a SW does (before, an Immobile AFV was offered and allowed an Escape,
+  -- and left for the Retained box)
+  if C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then return false end
   if C.pb() then
-    -- PB: a Personnel or Mobile-vehicle unit [9.606]; an Immobile or abandoned vehicle in an
-    -- Isolated area stays (the chart: Retained by the Controlling side)
-    if C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then return false end
     local r = u.vars.reph
     return r and (r.status == "must_escape" or r.status == "isolated")
   end
@@ -460,8 +464,9 @@ kessel.action{
       if u.type == "sw" then return C.refuse(case, id .. " is a SW: it goes with the unit that holds it, or is dropped (drop = { ids })") end
       if u.vars.prisoner_of then return C.refuse(case, id .. " is a prisoner: it does not Escape (RePh step " .. (C.pb() and "9.608" or "11.608") .. " decides about it)") end
       if C.is_wreck(u) then return C.refuse(case, id .. " is a wreck: it does not Escape") end
-      if C.pb() and C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then
-        return C.refuse(case, id .. " is " .. (u.vars.abandoned and "abandoned" or "Immobile") .. ": only a Personnel or Mobile-vehicle unit attempts Escape")
+      if C.is_vehicle(u) and (u.vars.immobile or u.vars.abandoned) then
+        return C.refuse(case, id .. " is " .. (u.vars.abandoned and "abandoned" or "Immobile") .. ": only a Personnel or Mobile-vehicle unit attempts Escape"
+          .. (C.pb() and "" or " (an Immobile vehicle stays on the map, 11.607)"))
       end
       if not may_escape(u) then return C.refuse(case, id .. " may not attempt Escape (it is not Isolated, in No Man's Land or in an enemy area)") end
       if u.vars.escape_tried then return C.refuse(case, id .. " has already attempted Escape") end

@@ -229,6 +229,21 @@ S.on_end("markers", function()
     if C.upcoming_date() == "night_iii" then kinds[#kinds + 1] = "no_move" end
     remove_markers(kinds, "9.602")
   else
+    -- "Sewer markers. Each unit/SW beneath such is Retained" [11.602]: a unit in a sewer (unit var
+    -- `sewer`, as the other status markers) goes to the Retained box now with the SW it holds, so
+    -- no Isolated Area, Escape or clearing judges it by the hex above (our reading of "Retained",
+    -- the box 11.607 fills; before, the marker went and the unit stayed, Isolated if its hex was)
+    for _, u in ipairs(C.on_map()) do
+      if u.vars.sewer and (C.is_personnel(u) or u.type == "sw") and not u.vars.possessed_by then
+        kessel.emit.withdraw(u.id)
+        C.follow(u)
+        for _, x in ipairs({ u, table.unpack(C.possessed(u.id)) }) do
+          kessel.emit.unit_var(x.id, "reph", { status = "retained", area = "retained_box", why = "11.602" })
+          if x.vars.isolated then kessel.emit.unit_var(x.id, "isolated", nil) end
+        end
+        C.note("11.602", u.id .. " is beneath a Sewer marker: it is Retained, to the Retained box" .. (#C.possessed(u.id) > 0 and " with the SW it holds" or ""))
+      end
+    end
     remove_markers(M.RB_MARKERS, "11.602")
     -- radios and field phones leave the map [11.602]
     for _, w in ipairs(kessel.units.all{ type = "sw", location = "map" }) do
@@ -255,6 +270,14 @@ local function rally(case)
       if veh and veh.hex then
         kessel.emit.place(u.id, veh.hex)
         kessel.emit.unit_var(u.id, "level", 0)
+        -- "Passenger/Rider Personnel and Equipment are unloaded": the SW a passenger holds comes
+        -- out with it (it stayed off the map, held by a unit on it)
+        for _, w in ipairs(C.possessed(u.id)) do
+          if w.location ~= "map" or w.hex ~= veh.hex then
+            kessel.emit.place(w.id, veh.hex)
+            C.note(case, w.id .. " (held by " .. u.id .. ") unloads with it")
+          end
+        end
       end
       kessel.emit.unit_var(u.id, "passenger_of", nil)
       C.note(case, u.id .. " unloads from " .. v .. (veh and veh.hex and (" in " .. veh.hex) or ""))

@@ -129,7 +129,7 @@ S.on_end("armor_withdrawal", function()
         -- it keeps its Recall and suffers Ammunition Shortage as well [11.6141] [11.6061]
         kessel.emit.unit_var(v.id, "ammo_shortage", true)
         C.note("11.6141", v.id .. " is Isolated: it begins the next scenario under Recall, with Ammunition Shortage")
-      else C.eliminate(v.id, "11.6141", "Mobile and under Recall") end
+      else C.eliminate(v.id, "11.6141", "Mobile and under Recall", { with_crew = true }) end
     end
   end
   -- a platoon is a side's (a German and a Russian "1" are two), and rolls only when some of it is
@@ -348,7 +348,11 @@ S.on_end("elr", function()
     add_mod(-2 * C.get_in("idle_days", side, 0), "Idle days")
     local bought = C.var("bought_previous_day", {})[side] or {}
     add_mod(-2 * (bought.elite_coys or 0), "elite Coys bought")
-    add_mod(-(bought.first_line or 0), "first-line Coys bought")
+    add_mod(-(bought.first_line or 0), "first-line Infantry Coys bought")
+    -- "-1 per friendly first-line-Infantry-Coy/AFV-Pltn [EXC: SPW Pltn]": an AFV Pltn bought counts
+    -- as a first-line Coy does (`afv_pltns`, SPW Pltns left out by the players; before, the record
+    -- had no place for them and the DRM was lost)
+    add_mod(-(bought.afv_pltns or 0), "AFV Pltns bought (not SPW)")
     if C.get_in("attack_chit", side) then
       add_mod(1, "Attack chit")
     elseif side == "german" and initial then

@@ -46,7 +46,7 @@ local function arrival(entry)
   for _, area in ipairs(st and st.areas.british or {}) do
     if not area.isolated and not area.level then return { area = area.id, hex = area.hexes[1] } end
   end
-  return { entry = "Z28" }
+  return { entry = "Z28", note1 = true }
 end
 
 -- [9.6152] Note 3 (Dawn): the Guns set up in a non-Isolated British Setup Area, in a hex numbered
@@ -120,7 +120,8 @@ S.on_end("reinforcements", function()
     -- a date whose row gives FPP only ("N/A" Entry Area: Day I, Day III)
     C.note("9.6152", "no British reinforcement units for " .. date .. "; " .. fpp .. " FPP")
   else
-    C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry)))
+    C.note("9.6152", #made .. " British reinforcement counters and " .. fpp .. " FPP for " .. date .. " in " .. (where.area and ("Setup Area " .. where.area) or ("Entry Area " .. where.entry))
+      .. (where.note1 and " (Note 1: no non-Isolated British Setup Area to set up in, so hex Z28 is an Eligible Entry Hex: they wait off-map to enter there)" or ""))
   end
   if guns then
     C.note("9.6152", guns.area and string.format("Note 3: the Guns set up in Setup Area %s, in %s (a hex numbered 20 or more)", guns.area, guns.hex)

@@ -28,7 +28,13 @@ local function rb_clear(v, case)
   if C.pb() or v.location ~= "map" or v.vars.isolated or v.vars.immobile or v.vars.bogged then return end
   kessel.emit.withdraw(v.id)
   kessel.emit.unit_var(v.id, "reph", { status = "retained", area = "retained_box", why = case })
-  C.note(case, v.id .. " is Mobile and not Isolated: cleared from the map to the Retained box")
+  -- its mounted Weapons and the armor leader in it go with it, as in 11.607 (they stayed on the
+  -- map, in the hex it left)
+  local with = C.carried(v.id)
+  C.follow(v)
+  for _, w in ipairs(with) do kessel.emit.unit_var(w.id, "reph", { status = "retained", area = "retained_box", why = case }) end
+  C.note(case, v.id .. " is Mobile and not Isolated: cleared from the map to the Retained box"
+    .. (#with > 0 and (" with " .. table.concat((function() local t = {} for _, w in ipairs(with) do t[#t + 1] = w.id end return t end)(), ", ")) or ""))
 end
 
 -- [9.6141c] PB: a Mobile, non-Isolated Retained AFV under Recall is Eliminated; a Mobile Isolated
@@ -40,7 +46,7 @@ local function pb_recall(v, case)
     kessel.emit.unit_var(v.id, "ammo_shortage", true)
     C.note(case, v.id .. " is Isolated and stays under Recall (Ammunition Shortage)")
   else
-    C.eliminate(v.id, case, "under Recall")
+    C.eliminate(v.id, case, "under Recall", { with_crew = true })
   end
 end
 
@@ -123,7 +129,7 @@ function R.vehicles(case)
         local r = kessel.tables.lookup("stun_recovery", roll + drm)
         C.note("9.6141", string.format("%s stun recovery dr %d%+d: %s%s", v.id, roll, drm, r, m.text()))
         if r == "recover" then kessel.emit.unit_var(v.id, "stun", nil)
-        elseif r == "eliminated" then C.eliminate(v.id, "9.6141", "stun") end
+        elseif r == "eliminated" then C.eliminate(v.id, "9.6141", "stun", { with_crew = true }) end
       end
     end
   end

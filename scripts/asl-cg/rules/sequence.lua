@@ -218,6 +218,14 @@ function S.record_problems()
       for _, f in ipairs(fields) do
         if v[f] ~= nil and type(v[f]) ~= "number" then return "has " .. f .. " `" .. tostring(v[f]) .. "`, not a number" end
       end
+      -- a field the case does not count (a misspelling: `afv = 2`) would be read as 0: refused,
+      -- naming the fields there are
+      local known = {}
+      for _, f in ipairs(fields) do known[f] = true end
+      local odd = {}
+      for k in pairs(v) do if not known[k] then odd[#odd + 1] = tostring(k) end end
+      table.sort(odd)
+      if #odd > 0 then return "has `" .. odd[1] .. "`, which is not counted here (the fields: " .. table.concat(fields, ", ") .. ")" end
     end
   end
   per_side("entry_areas", "9.6052", function(v)
@@ -231,7 +239,7 @@ function S.record_problems()
     for _, x in pairs(v) do if type(x) ~= "string" then return "holds `" .. tostring(x) .. "`, not an Entry Area name" end end
   end)
   per_side("win_loss", "11.6142", counts({ "wins", "losses", "completed" }))
-  per_side("bought_previous_day", "11.617", counts({ "elite_coys", "first_line" }))
+  per_side("bought_previous_day", "11.617", counts({ "elite_coys", "first_line", "afv_pltns" }))
   local iso = C.var("isolated_areas")
   if type(iso) == "table" then
     for i, area in ipairs(iso) do

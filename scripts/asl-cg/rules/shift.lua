@@ -80,6 +80,25 @@ local function group_area(units)
   return area
 end
 
+-- why a unit may make no Shift attempt at all (whatever the destination), or nil: a Gun, a unit
+-- that is not Personnel or a Mobile vehicle, one Retained in no Setup or Entry Area, one that tried
+-- this CG Date, one on a No Move counter [9.613] [9.6058]
+function T.shift_barrier(u)
+  if u.type == "gun" then return { rule = "9.613", message = "is a Gun: a Gun can not be Shifted" } end
+  -- an abandoned vehicle is Equipment, with no crew to drive it (9.6141a may reman it later)
+  if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u))) then
+    return { rule = "9.613", message = "is not Personnel or a Mobile vehicle" .. (u.vars.abandoned and " (it is abandoned)" or "") }
+  end
+  if u.vars.shifted == C.var("date") then return { rule = "9.613", message = "already tried to Shift this CG Date" } end
+  if u.vars.fixed then
+    return { rule = "9.6058", message = "is on a No Move counter: it begins the Night II CG scenario where it ended Night I" }
+  end
+  if not (u.vars.reph and u.vars.reph.area) then
+    return { rule = "9.613", message = "is Retained in no Setup or Entry Area" }
+  end
+  return nil
+end
+
 function T.validate(a)
   local why = S.only_in("shift", "9.613")
   if why then return why end
@@ -93,15 +112,8 @@ function T.validate(a)
     if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse("9.613", C.not_retained(id, u)) end
     local theirs = C.not_owner(a, u, "9.613")
     if theirs then return theirs end
-    if u.type == "gun" then return C.refuse("9.613", "a Gun can not be Shifted") end
-    -- an abandoned vehicle is Equipment, with no crew to drive it (9.6141a may reman it later)
-    if not (C.is_personnel(u) or (C.is_vehicle(u) and not u.vars.immobile and not u.vars.abandoned and not C.is_wreck(u))) then
-      return C.refuse("9.613", id .. " is not Personnel or a Mobile vehicle" .. (u.vars.abandoned and " (it is abandoned)" or ""))
-    end
-    if u.vars.shifted == C.var("date") then return C.refuse("9.613", id .. " already tried to Shift this CG Date") end
-    if u.vars.fixed then
-      return C.refuse("9.6058", id .. " is on a No Move counter: it begins the Night II CG scenario where it ended Night I")
-    end
+    local why = T.shift_barrier(u)
+    if why then return C.refuse(why.rule, id .. " " .. why.message) end
     side = side or u.side
     if u.side ~= side then return C.refuse("9.613", "a group is of one side") end
     units[#units + 1] = u
@@ -348,6 +360,17 @@ function T.validate_deploy(a)
   end
   if (case == "9.613" and u.vars.shifted == C.var("date")) or (case ~= "9.613" and u.vars.escape_tried) then
     return C.refuse(case, a.unit .. " Deploys before its attempt, not after")
+  end
+  -- the free Deploy is part of an attempt: the text gives it among the rules for units attempting
+  -- Escape [9.606] [11.6063] or Shift [9.613], so a squad that may make none is refused (our
+  -- reading; before, a squad Retained in a friendly Setup Area Deployed in 9.606, and 9.6111
+  -- recombined it)
+  if case ~= "9.613" and not X.may_escape(u) then
+    return C.refuse(case, a.unit .. " may not attempt Escape, so it has no attempt to Deploy for (it is not Isolated, in No Man's Land or in an enemy area)")
+  end
+  if case == "9.613" then
+    local why = T.shift_barrier(u)
+    if why then return C.refuse(why.rule, a.unit .. " may not attempt a Shift (" .. why.message .. "), so it has no attempt to Deploy for") end
   end
   if deploy_leader(u) then return nil end
   if not C.pb() then

@@ -310,7 +310,8 @@ kessel.test("case_9.606_9.613_a_deploy_out_of_its_steps_names_both", function()
   T.setup{ step = "rg_purchase", vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "C3"), T.leader("gl", "german", "8-0", "C3") } }
   local ok, r = kessel.act{ kind = "deploy", side = "german", unit = "g" }
   expect.refused(ok, r, "9.606", "in RePh step 9.606 (before an Escape) or 9.613 (before a Shift)")
-  T.setup{ step = "escape", vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "C3"), T.leader("gl", "german", "8-0", "C3") } }
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = { T.squad("g", "german", "4-6-7", "C3", { vars = { reph = { status = "must_escape" } } }),
+    T.leader("gl", "german", "8-0", "C3") } }
   expect.accepted(kessel.act{ kind = "deploy", side = "german", unit = "g" })
 end)
 
