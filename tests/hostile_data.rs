@@ -167,3 +167,59 @@ fn report_refuses_records_that_do_not_belong_to_the_headers_run() {
         r.stderr
     );
 }
+
+/// A save's `players` (who plays each side) was kept whatever it held and handed to the program
+/// that loaded it: a side the ruleset lacks, a player no program writes, an AI level the ruleset
+/// does not declare. Each is refused at the line naming the side; a good entry still loads.
+#[test]
+fn a_saves_players_are_sides_and_players_the_ruleset_allows() {
+    let (save, json) = toy_save("save-players");
+    let cases = [
+        (
+            serde_json::json!({ "blue": "human", "green": "computer" }),
+            "green",
+            "`players`: `green` is not a side of this ruleset (its sides: red, blue)",
+        ),
+        (
+            serde_json::json!({ "red": "robot" }),
+            "red",
+            "`players`: side `red` is played by `robot`, which no program writes",
+        ),
+        (
+            serde_json::json!({ "blue": "human", "red": "computer:genius" }),
+            "red",
+            "a level of the ruleset's AI (direct, timid)",
+        ),
+    ];
+    for (players, side, said) in cases {
+        let mut edited = json.clone();
+        edited["players"] = players;
+        edited.as_object_mut().expect("object").remove("checksum");
+        let text = serde_json::to_string_pretty(&edited).expect("json");
+        std::fs::write(&save, &text).expect("edit save");
+        let from = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("\"players\""))
+            .expect("the players' line");
+        let line = text
+            .lines()
+            .skip(from)
+            .position(|l| l.trim_start().starts_with(&format!("\"{side}\"")))
+            .expect("the side's line")
+            + from
+            + 1;
+        let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+        assert_ne!(r.code, 0, "{said}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!("game.json:{line}")) && r.stderr.contains(said),
+            "{said}: {}",
+            r.stderr
+        );
+    }
+    let mut edited = json.clone();
+    edited["players"] = serde_json::json!({ "blue": "human", "red": "computer:timid" });
+    edited.as_object_mut().expect("object").remove("checksum");
+    std::fs::write(&save, serde_json::to_string_pretty(&edited).expect("json")).expect("save");
+    let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
