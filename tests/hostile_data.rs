@@ -223,3 +223,48 @@ fn a_saves_players_are_sides_and_players_the_ruleset_allows() {
     let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// A game record's victory level is a name from the header's levels or one of the few a ruleset
+/// adds (a draw an option makes): a level 300 bytes long, or the seventeenth level beyond the
+/// header's in one file, is refused at its line (each was a bar in every chart of the report).
+#[test]
+fn report_refuses_levels_the_run_could_not_have_reached() {
+    let (data, text) = crate::hostile::toy_lab_data("report-levels", "17");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 18, "a header and 17 games");
+    let mut games: Vec<serde_json::Value> = lines[1..]
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("a game record"))
+        .collect();
+    let write = |games: &[serde_json::Value]| {
+        let body: Vec<String> = games.iter().map(|g| g.to_string()).collect();
+        std::fs::write(&data, format!("{}\n{}\n", lines[0], body.join("\n"))).expect("edit");
+        crate::util::kessel(&["report", data.to_str().expect("utf8")])
+    };
+    // sixteen levels the scenario does not list: read, each a level of its own
+    for (i, g) in games.iter_mut().enumerate().take(16) {
+        g["level"] = format!("Level {i}").into();
+    }
+    let r = write(&games);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Level 15"), "{}", r.stdout);
+    games[16]["level"] = "Level 16".into();
+    let r = write(&games);
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("d.jsonl:18: victory level `Level 16` is the 17th")
+            && r.stderr.contains("beyond the header's"),
+        "{}",
+        r.stderr
+    );
+    games[16]["level"] = "x".repeat(300).into();
+    let r = write(&games);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("d.jsonl:18: victory level `xxx")
+            && r.stderr.contains("over 200 bytes"),
+        "{}",
+        r.stderr
+    );
+}
