@@ -52,7 +52,10 @@ pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
     }
     let table: Table = super::events_table(lua, world, std::slice::from_ref(&copy))?.get(1)?;
     lua.set_app_data(HookDepth(depth + 1));
-    let result = fs.into_iter().try_for_each(|f| f.call::<()>(table.clone()));
+    let name = format!("an `event:{}` hook", copy.kind());
+    let result = fs
+        .into_iter()
+        .try_for_each(|f| super::running(lua, || name.clone(), || f.call::<()>(table.clone())));
     lua.set_app_data(HookDepth(depth));
     result
 }
