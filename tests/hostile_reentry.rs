@@ -155,3 +155,73 @@ fn tables_with_metatables_and_numbers_not_finite_are_refused() {
         );
     }
 }
+
+/// Numbers and names a rule gets wrong that the API read as something else without a word: a
+/// step cost of NaN (0/0) was 0 MP, so the step was free; a budget of NaN reached nothing; a move
+/// emitted with a NaN cost went into the log as `null`, and the save no longer loaded; a misspelt
+/// map edge was `false` for every hex. Each is an error at the rules' line.
+#[test]
+fn numbers_and_names_the_api_misread_are_refused() {
+    let cases = [
+        (
+            "nan-step-cost",
+            "local function cost(a, b) return 0/0 end\n\
+             local reach = kessel.paths.reach{ from = \"0101\", budget = 3, step = cost }",
+            "the step cost the `step` function returned is NaN",
+        ),
+        (
+            "nan-budget",
+            "local nothing = 0/0\n\
+             local reach = kessel.paths.reach{ from = \"0101\", budget = nothing }",
+            "the search's `budget` is NaN",
+        ),
+        (
+            "nan-move-cost",
+            "kessel.setup{ map = { columns = 4, rows = 4 }, units = {\n\
+               { id = \"r\", side = \"red\", type = \"inf\", faces = { \"1-1-1\" }, at = \"0101\" } } }\n\
+             kessel.emit.move(\"r\", { \"0102\" }, 0/0)",
+            "kessel.emit.move: the cost NaN is not a number of MP",
+        ),
+        (
+            "nan-field-hook",
+            "local function hook() return 0/0 end\n\
+             local f = kessel.paths.field{ from = \"0101\", budget = 3, class = \"foot\", side = \"red\", hook = hook }",
+            "the cost the field's `hook` returned is NaN",
+        ),
+        (
+            "misspelt-edge",
+            "local edge =\n\
+               kessel.map.on_edge(\"0101\", \"nort\")",
+            "kessel.map.on_edge: `nort` is no edge (north, south, east, west)",
+        ),
+    ];
+    for (name, play, said) in cases {
+        // a movement field needs declared costs
+        let handlers = if name == "nan-field-hook" {
+            "kessel.movement{ classes = { \"foot\" }, terrain = { clear = 1 } }"
+        } else {
+            ""
+        };
+        let (_, r) = mod_run(name, handlers, play);
+        assert_ne!(r.code, 0, "{name}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(if name == "nan-move-cost" {
+                "play.lua:4:"
+            } else {
+                "play.lua:3:"
+            }) && r.stderr.contains(said),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+    // the same calls with numbers and names that are right
+    let (_, r) = mod_run(
+        "numbers-fine",
+        "",
+        "local reach = kessel.paths.reach{ from = \"0101\", budget = 1, step = function() return 1 end }\n\
+         local n = 0 for _ in pairs(reach) do n = n + 1 end\n\
+         print(n, kessel.map.on_edge(\"0101\", \"north\"), kessel.map.on_edge(\"0303\", \"north\"))",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("\ttrue\tfalse"), "{}", r.stdout);
+}

@@ -247,6 +247,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     .iter()
                     .map(|h| hex_of(&w, h))
                     .collect::<mlua::Result<Vec<_>>>()?;
+                // the cost goes into the log as JSON, which has no NaN or infinity: a save of
+                // the game held `null` there and no longer loaded
+                if let Some(c) = cost.filter(|c| !c.is_finite()) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.move: the cost {c} is not a number of MP (NaN or infinite)"
+                    )));
+                }
                 emit(lua, &w,
                     Event::Moved {
                         unit,
