@@ -167,3 +167,104 @@ fn report_refuses_records_that_do_not_belong_to_the_headers_run() {
         r.stderr
     );
 }
+
+/// A save's `players` (who plays each side) was kept whatever it held and handed to the program
+/// that loaded it: a side the ruleset lacks, a player no program writes, an AI level the ruleset
+/// does not declare. Each is refused at the line naming the side; a good entry still loads.
+#[test]
+fn a_saves_players_are_sides_and_players_the_ruleset_allows() {
+    let (save, json) = toy_save("save-players");
+    let cases = [
+        (
+            serde_json::json!({ "blue": "human", "green": "computer" }),
+            "green",
+            "`players`: `green` is not a side of this ruleset (its sides: red, blue)",
+        ),
+        (
+            serde_json::json!({ "red": "robot" }),
+            "red",
+            "`players`: side `red` is played by `robot`, which no program writes",
+        ),
+        (
+            serde_json::json!({ "blue": "human", "red": "computer:genius" }),
+            "red",
+            "a level of the ruleset's AI (direct, timid)",
+        ),
+    ];
+    for (players, side, said) in cases {
+        let mut edited = json.clone();
+        edited["players"] = players;
+        edited.as_object_mut().expect("object").remove("checksum");
+        let text = serde_json::to_string_pretty(&edited).expect("json");
+        std::fs::write(&save, &text).expect("edit save");
+        let from = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("\"players\""))
+            .expect("the players' line");
+        let line = text
+            .lines()
+            .skip(from)
+            .position(|l| l.trim_start().starts_with(&format!("\"{side}\"")))
+            .expect("the side's line")
+            + from
+            + 1;
+        let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+        assert_ne!(r.code, 0, "{said}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!("game.json:{line}")) && r.stderr.contains(said),
+            "{said}: {}",
+            r.stderr
+        );
+    }
+    let mut edited = json.clone();
+    edited["players"] = serde_json::json!({ "blue": "human", "red": "computer:timid" });
+    edited.as_object_mut().expect("object").remove("checksum");
+    std::fs::write(&save, serde_json::to_string_pretty(&edited).expect("json")).expect("save");
+    let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// A game record's victory level is a name from the header's levels or one of the few a ruleset
+/// adds (a draw an option makes): a level 300 bytes long, or the seventeenth level beyond the
+/// header's in one file, is refused at its line (each was a bar in every chart of the report).
+#[test]
+fn report_refuses_levels_the_run_could_not_have_reached() {
+    let (data, text) = crate::hostile::toy_lab_data("report-levels", "17");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 18, "a header and 17 games");
+    let mut games: Vec<serde_json::Value> = lines[1..]
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("a game record"))
+        .collect();
+    let write = |games: &[serde_json::Value]| {
+        let body: Vec<String> = games.iter().map(|g| g.to_string()).collect();
+        std::fs::write(&data, format!("{}\n{}\n", lines[0], body.join("\n"))).expect("edit");
+        crate::util::kessel(&["report", data.to_str().expect("utf8")])
+    };
+    // sixteen levels the scenario does not list: read, each a level of its own
+    for (i, g) in games.iter_mut().enumerate().take(16) {
+        g["level"] = format!("Level {i}").into();
+    }
+    let r = write(&games);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Level 15"), "{}", r.stdout);
+    games[16]["level"] = "Level 16".into();
+    let r = write(&games);
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("d.jsonl:18: victory level `Level 16` is the 17th")
+            && r.stderr.contains("beyond the header's"),
+        "{}",
+        r.stderr
+    );
+    games[16]["level"] = "x".repeat(300).into();
+    let r = write(&games);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("d.jsonl:18: victory level `xxx")
+            && r.stderr.contains("over 200 bytes"),
+        "{}",
+        r.stderr
+    );
+}

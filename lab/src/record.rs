@@ -253,6 +253,14 @@ impl Data {
 /// are bounded: an edited record of 1e308 VP made every mean and interval infinite.
 const MAX_MAGNITUDE: f64 = 1e9;
 
+/// The longest victory level name a game record may hold (a scenario's are a few words).
+const MAX_LEVEL_NAME: usize = 200;
+
+/// How many victory levels beyond the header's (the scenario's) the games of one file may reach:
+/// rules may name a level the scenario does not list (an option that turns one of its levels into
+/// a draw), a few at most; each is a bar in every chart of the report.
+const MAX_EXTRA_LEVELS: usize = 16;
+
 /// Every number a game record holds is finite and within bounds (CPU times not negative).
 /// A header as `kessel simulate` writes it: sides and profiles each named once, a side at least.
 fn header_in_order(h: &Header) -> Result<(), String> {
@@ -305,6 +313,21 @@ fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
                     kessel_core::error::printable_name(s)
                 ));
             }
+        }
+    }
+    if let Some(level) = &g.level {
+        if level.len() > MAX_LEVEL_NAME {
+            let shown: String = level.chars().take(60).collect();
+            return Err(format!(
+                "victory level `{}…` is no level's name (over {MAX_LEVEL_NAME} bytes; the \
+                 header's levels: {})",
+                kessel_core::error::printable_name(&shown),
+                if h.levels.is_empty() {
+                    "none".to_string()
+                } else {
+                    h.levels.join(", ")
+                }
+            ));
         }
     }
     let sides = g
@@ -393,6 +416,8 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
     // (profile, seed, variation) → the line of its record: a game recorded twice (lines
     // pasted twice, two files joined by hand) would count twice in every statistic
     let mut lines_of = std::collections::BTreeMap::new();
+    // victory levels the games reach that the header does not list
+    let mut extra_levels = std::collections::BTreeSet::new();
     for (i, line) in text.lines().enumerate() {
         let at = || format!("{}:{}", path.display(), i + 1);
         if line.trim().is_empty() {
@@ -461,6 +486,22 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                             "{}: {why}: the record does not belong to this file's run (edited, \
                              or pasted from another run?); delete that line",
                             at()
+                        );
+                    }
+                }
+                if let (Some(level), Some(h)) = (&g.level, &header) {
+                    if !h.levels.contains(level)
+                        && extra_levels.insert(level.clone())
+                        && extra_levels.len() > MAX_EXTRA_LEVELS
+                    {
+                        anyhow::bail!(
+                            "{}: victory level `{}` is the {}th this file's games reach beyond \
+                             the header's ({}): rules add a few levels to a scenario's, not \
+                             that many (records edited, or joined from other runs?)",
+                            at(),
+                            kessel_core::error::printable_name(level),
+                            extra_levels.len(),
+                            h.levels.join(", ")
                         );
                     }
                 }

@@ -7,7 +7,8 @@
 use crate::action::{Action, Reason, Rejection};
 use crate::script::api::{
     action_from_lua, action_from_lua_sized, action_to_lua, bounded_from_value, events_table,
-    handler, hooks, reasons_from_lua, reasons_table, script_only, MAX_LISTED_BYTES,
+    handler, hooks, own_fields_only, reasons_from_lua, reasons_table, running, script_only,
+    MAX_LISTED_BYTES,
 };
 use crate::state::Value;
 use crate::world::{Shared, Stage, StageGuard};
@@ -80,9 +81,14 @@ fn validate_sent(
     // what the validator returned is read in the query stage too: a metamethod of the table it
     // returned ran while the engine read it, and could change the game from a validator
     let guard = StageGuard::enter(world, Stage::Query);
-    let reasons = f
-        .call::<mlua::Value>(t)
-        .and_then(|out| returned(&f, "validator", reasons_from_lua(out)));
+    let reasons = running(
+        lua,
+        || format!("the validator of `{}`", action.kind),
+        || {
+            f.call::<mlua::Value>(t)
+                .and_then(|out| returned(&f, "validator", reasons_from_lua(lua, out)))
+        },
+    );
     drop(guard);
     let reasons = reasons?;
     Ok(if !reasons.is_empty() {
@@ -167,7 +173,11 @@ pub fn act(lua: &Lua, world: &Shared, action: &Action) -> mlua::Result<Outcome> 
         w.dice.clone()
     };
     let guard = StageGuard::enter(world, Stage::Apply);
-    let out = apply.call::<mlua::Value>(t);
+    let out = running(
+        lua,
+        || format!("the apply function of `{}`", action.kind),
+        || apply.call::<mlua::Value>(t),
+    );
     drop(guard);
     let mut w = world.borrow_mut();
     match out {
@@ -223,12 +233,37 @@ pub fn legal_actions_where(
             let Some(f) = entry.get::<Option<mlua::Function>>("enumerate")? else {
                 continue;
             };
-            let list: Option<Table> = f.call(side.map(str::to_string))?;
+            let list = running(
+                lua,
+                || format!("the enumerator of `{kind}`"),
+                || f.call::<mlua::Value>(side.map(str::to_string)),
+            )?;
+            let list = match list {
+                mlua::Value::Nil => None,
+                mlua::Value::Table(t) => {
+                    returned(&f, "enumerator", own_fields_only(lua, &t, "its list"))?;
+                    Some(t)
+                }
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "{}: the enumerator of `{kind}` defined here returned {}; an enumerator \
+                         returns a list of actions, or nil for none",
+                        hook_place(&f),
+                        show_value(&other)
+                    )))
+                }
+            };
             if let Some(list) = list {
-                for item in list.sequence_values::<mlua::Value>() {
+                for (i, item) in list.sequence_values::<mlua::Value>().enumerate() {
                     // an enumerator may leave out `kind`: it is its own action's
                     let item = item?;
                     if let mlua::Value::Table(t) = &item {
+                        // read before `kind` is set in it: a proxy's `__newindex` would run
+                        returned(
+                            &f,
+                            "enumerator",
+                            own_fields_only(lua, t, &format!("action {} of its list", i + 1)),
+                        )?;
                         if !t.contains_key("kind")? {
                             t.set("kind", kind.as_str())?;
                         }
@@ -274,9 +309,14 @@ pub fn query(
     let a = lua.to_value(args)?;
     // the answer is read in the query stage too (its metamethods run while it is read)
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f
-        .call::<mlua::Value>(a)
-        .and_then(|v| bounded_from_value(lua, v, "the query's answer", MAX_ANSWER_BYTES));
+    let out = running(
+        lua,
+        || format!("the read-only chunk `{name}`"),
+        || {
+            f.call::<mlua::Value>(a)
+                .and_then(|v| bounded_from_value(lua, v, "the query's answer", MAX_ANSWER_BYTES))
+        },
+    );
     drop(guard);
     out
 }
@@ -290,8 +330,12 @@ pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<S
     let mut out = Vec::new();
     let _query = StageGuard::enter(world, Stage::Query);
     for f in hooks(lua, "check")? {
-        let returned = f.call::<mlua::Value>(())?;
-        out.extend(check_problems(&f, returned)?);
+        let returned = running(
+            lua,
+            || "a `check` hook".into(),
+            || f.call::<mlua::Value>(()),
+        )?;
+        out.extend(check_problems(lua, &f, returned)?);
     }
     Ok(out)
 }
@@ -300,6 +344,7 @@ pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<S
 /// error naming the hook (`file:line:` where it is defined, first, as every located error) and
 /// what it returned.
 fn check_problems(
+    lua: &Lua,
     f: &mlua::Function,
     v: mlua::Value,
 ) -> mlua::Result<Vec<(Option<String>, String)>> {
@@ -316,11 +361,16 @@ fn check_problems(
         V::Table(t) => t,
         other => return Err(bad(show(&other))),
     };
+    own_fields_only(lua, &list, "a list").map_err(|e| bad(e.to_string()))?;
     let mut out = Vec::new();
     let mut text = crate::script::api::ReturnedText::default();
     for (i, item) in list.sequence_values::<V>().enumerate() {
         let item = match item? {
-            V::Table(t) => t,
+            V::Table(t) => {
+                own_fields_only(lua, &t, &format!("a list whose item {}", i + 1))
+                    .map_err(|e| bad(e.to_string()))?;
+                t
+            }
             other => {
                 return Err(bad(format!(
                     "a list whose item {} is {}",
@@ -359,7 +409,7 @@ pub fn call_setup_hooks(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     let guard = StageGuard::enter(world, Stage::Apply);
     let result = (|| {
         for f in hooks(lua, "setup")? {
-            f.call::<()>(())?;
+            running(lua, || "a `setup` hook".into(), || f.call::<()>(()))?;
         }
         Ok(())
     })();
@@ -398,13 +448,46 @@ pub fn call_odds_hook(
     let guard = StageGuard::enter(world, Stage::Query);
     let result = (|| {
         for f in hooks(lua, "odds")? {
-            let t: Table = f.call((out.attack, out.defence, flags.to_vec()))?;
-            out.attack = t.get::<Option<i32>>("attack")?.unwrap_or(out.attack);
-            out.defence = t.get::<Option<i32>>("defence")?.unwrap_or(out.defence);
-            out.shift += t.get::<Option<i32>>("shift")?.unwrap_or(0);
+            let got = running(
+                lua,
+                || "the `odds` hook".into(),
+                || f.call::<mlua::Value>((out.attack, out.defence, flags.to_vec())),
+            )?;
+            let bad = |what: String| {
+                mlua::Error::runtime(format!(
+                    "{}: the odds hook defined here returned {what}; an odds hook returns \
+                     {{ attack =, defence =, shift =, modifiers = }} with whole numbers",
+                    hook_place(&f)
+                ))
+            };
+            let t = match got {
+                mlua::Value::Table(t) => t,
+                other => return Err(bad(show_value(&other))),
+            };
+            own_fields_only(lua, &t, "a table").map_err(|e| bad(e.to_string()))?;
+            let number = |key: &str| -> mlua::Result<Option<i32>> {
+                match t.get::<mlua::Value>(key)? {
+                    mlua::Value::Nil => Ok(None),
+                    mlua::Value::Integer(i) => i32::try_from(i)
+                        .map(Some)
+                        .map_err(|_| bad(format!("`{key}` = {i}, out of range"))),
+                    mlua::Value::Number(x)
+                        if x.fract() == 0.0 && x.abs() <= f64::from(i32::MAX) =>
+                    {
+                        Ok(Some(x as i32))
+                    }
+                    other => Err(bad(format!("`{key}` = {}", show_value(&other)))),
+                }
+            };
+            out.attack = number("attack")?.unwrap_or(out.attack);
+            out.defence = number("defence")?.unwrap_or(out.defence);
+            out.shift = out
+                .shift
+                .checked_add(number("shift")?.unwrap_or(0))
+                .ok_or_else(|| bad("shifts that add up past the largest number".into()))?;
             if let Some(notes) = t.get::<Option<mlua::Value>>("modifiers")? {
                 out.notes
-                    .extend(returned(&f, "odds hook", reasons_from_lua(notes))?);
+                    .extend(returned(&f, "odds hook", reasons_from_lua(lua, notes))?);
             }
         }
         Ok(())
@@ -488,9 +571,12 @@ pub fn call_ai_hook(
     })?;
     // what the hook returned is read in the query stage too (its metamethods run then)
     let guard = StageGuard::enter(world, Stage::Query);
-    let read = f
-        .call::<mlua::Value>((legal, kinds, view, level, tiebreak))
-        .and_then(|out| {
+    let read = running(
+        lua,
+        || "the `ai` hook".into(),
+        || f.call::<mlua::Value>((legal, kinds, view, level, tiebreak)),
+    )
+    .and_then(|out| {
             if out.is_nil() {
                 return Ok(None);
             }
@@ -560,7 +646,12 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
         return Ok(None);
     };
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>(()).and_then(|v| {
+    let out = running(
+        lua,
+        || "the `result` hook".into(),
+        || f.call::<mlua::Value>(()),
+    )
+    .and_then(|v| {
         let read = bounded_from_value::<Value>(lua, v, "the result", MAX_ANSWER_BYTES);
         returned(&f, "result hook", read)
     });
@@ -576,7 +667,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     kessel.set(
         "act",
         lua.create_function(move |lua, a: mlua::Value| {
-            script_only(&w, "act")?;
+            script_only(lua, &w, "act")?;
             let action = action_from_lua(lua, a)?;
             match act(lua, &w, &action)? {
                 Ok(events) => Ok((true, events_table(lua, &w, &events)?)),
@@ -588,6 +679,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     kessel.set(
         "validate",
         lua.create_function(move |lua, a: mlua::Value| {
+            script_only(lua, &w, "validate")?;
             let action = action_from_lua(lua, a)?;
             match validate(lua, &w, &action)? {
                 Ok(()) => Ok((true, lua.create_table()?)),
@@ -599,6 +691,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     kessel.set(
         "legal",
         lua.create_function(move |lua, side: Option<String>| {
+            script_only(lua, &w, "legal")?;
             let list = legal_actions(lua, &w, side.as_deref())?;
             let out = lua.create_table()?;
             for a in &list {

@@ -32,8 +32,10 @@ pub struct SaveFile {
     /// that finds them changed says so, rather than calling the save tampered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<String>,
-    /// Who plays each side, in the words of the program that saved the game (the editor writes
-    /// `human` or `computer`). The engine keeps it for that program and reads nothing in it.
+    /// Who plays each side, in the words of the program that saved the game: `human`,
+    /// `computer`, or `computer:LEVEL` for a level the ruleset's AI declares. A load refuses a
+    /// side the ruleset lacks and any other word (see [`players_allowed`]); the engine keeps the
+    /// rest for that program.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub players: BTreeMap<String, String>,
     /// Checksum of everything above and the log: an edit that did not recompute it is caught
@@ -332,6 +334,9 @@ impl Engine {
             limits,
             stopper,
         )?;
+        if let Err((side, why)) = players_allowed(&save.players, &engine.world.borrow().ruleset) {
+            return Err(LoadError::new(path, players_line(&text, &side), why).into());
+        }
         engine.replay_save(&save, path)?;
         Ok((engine, save.players))
     }
@@ -423,4 +428,63 @@ fn is_campaign_save(text: &str) -> bool {
         .ok()
         .and_then(|f| f.format)
         .is_some_and(|f| f.starts_with("kessel-campaign-save"))
+}
+
+/// Whether a save's `players` could have been written for this ruleset: each key one of its
+/// sides, each word `human`, `computer` or `computer:LEVEL` with a level its AI declares. A
+/// hand-edited `"green": "computer"` or `"red": "robot"` was kept without a word and handed to
+/// the program that loaded it. The error names the entry's side and says what is wrong.
+pub fn players_allowed(
+    players: &BTreeMap<String, String>,
+    ruleset: &crate::ruleset::Ruleset,
+) -> Result<(), (String, String)> {
+    let name = crate::error::printable_name;
+    for (side, word) in players {
+        if !ruleset.sides.iter().any(|s| s == side) {
+            return Err((
+                side.clone(),
+                format!(
+                    "`players`: `{}` is not a side of this ruleset (its sides: {}){}",
+                    name(side),
+                    ruleset.sides.join(", "),
+                    crate::names::did_you_mean(side, &ruleset.sides)
+                ),
+            ));
+        }
+        let levels: Vec<String> = ruleset.ai_levels.iter().map(|l| l.id.clone()).collect();
+        let fine = match word.split_once(':') {
+            None => word == "human" || word == "computer",
+            Some(("computer", level)) => levels.iter().any(|l| l == level),
+            Some(_) => false,
+        };
+        if !fine {
+            let choices = if levels.is_empty() {
+                "`human` or `computer` (the ruleset's AI declares no levels)".to_string()
+            } else {
+                format!(
+                    "`human`, `computer` or `computer:LEVEL` with a level of the ruleset's AI ({})",
+                    levels.join(", ")
+                )
+            };
+            return Err((
+                side.clone(),
+                format!(
+                    "`players`: side `{}` is played by `{}`, which no program writes: give \
+                     {choices}",
+                    name(side),
+                    name(word)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The line of the save's text where `players` names `side` (the line of `"players"` when the
+/// side cannot be found, none when neither can).
+fn players_line(text: &str, side: &str) -> Option<usize> {
+    let start = text.find("\"players\"")?;
+    let key = serde_json::to_string(side).ok()?;
+    let at = text[start..].find(&key).map_or(start, |i| start + i);
+    Some(text[..at].matches('\n').count() + 1)
 }

@@ -130,30 +130,83 @@ pub(super) fn table_size(t: &Table) -> u64 {
 /// recursion could overflow the stack (a chain of a million nested tables aborted the engine).
 /// Raw reads only: no metamethod runs.
 pub(super) fn declared_size(v: &mlua::Value, cap: u64) -> u64 {
-    fn walk(v: &mlua::Value, depth: usize, total: &mut u64, cap: u64) {
-        if *total > cap {
+    measure(v, cap, None).0
+}
+
+/// What makes a value handed to the engine unreadable as plain data, found while it is measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Unplain {
+    /// A table with a metatable other than the engine's mark on arrays: the engine reads a
+    /// table's own fields, so a proxy (`__index`, `__len`, `__pairs` over an empty table) would
+    /// read as empty, and an object's methods would be skipped unseen.
+    Metatable,
+    /// A number that is not finite (NaN, an infinity): JSON has no such number, and the copy
+    /// would make it `null` without a word.
+    NotFinite(f64),
+}
+
+impl Unplain {
+    /// The fault in words, for a message saying what held it.
+    pub(super) fn describe(self) -> String {
+        match self {
+            Unplain::Metatable => "a table with a metatable (a proxy or an object): the engine \
+                reads a table's own fields only, never what `__index`, `__len` or `__pairs` \
+                give, so hand it plain tables"
+                .to_string(),
+            Unplain::NotFinite(x) => {
+                format!("the number {x}, which is not finite: give a number the game can store")
+            }
+        }
+    }
+}
+
+/// [`declared_size`], and with `lua` given, the first thing in `v` that is not plain data (see
+/// [`Unplain`]); both found in the one raw walk.
+pub(super) fn measure(v: &mlua::Value, cap: u64, lua: Option<&Lua>) -> (u64, Option<Unplain>) {
+    struct Walk {
+        total: u64,
+        cap: u64,
+        array_mt: Option<*const std::ffi::c_void>,
+        fault: Option<Unplain>,
+    }
+    fn walk(v: &mlua::Value, depth: usize, w: &mut Walk) {
+        if w.total > w.cap || w.fault.is_some() {
             return;
         }
         match v {
-            mlua::Value::String(s) => *total += s.as_bytes().len() as u64 + 8,
+            mlua::Value::String(s) => w.total += s.as_bytes().len() as u64 + 8,
+            mlua::Value::Number(x) if w.array_mt.is_some() && !x.is_finite() => {
+                w.fault = Some(Unplain::NotFinite(*x));
+            }
             mlua::Value::Table(t) => {
                 if depth >= super::plain::MAX_DEPTH {
-                    *total = total.saturating_add(cap).saturating_add(1);
+                    w.total = w.total.saturating_add(w.cap).saturating_add(1);
                     return;
                 }
-                *total += 16;
-                for (k, x) in t.clone().pairs::<mlua::Value, mlua::Value>().flatten() {
-                    if *total > cap {
+                if let (Some(array), Some(mt)) = (w.array_mt, t.metatable()) {
+                    if mt.to_pointer() != array {
+                        w.fault = Some(Unplain::Metatable);
                         return;
                     }
-                    walk(&k, depth + 1, total, cap);
-                    walk(&x, depth + 1, total, cap);
+                }
+                w.total += 16;
+                for (k, x) in t.clone().pairs::<mlua::Value, mlua::Value>().flatten() {
+                    if w.total > w.cap || w.fault.is_some() {
+                        return;
+                    }
+                    walk(&k, depth + 1, w);
+                    walk(&x, depth + 1, w);
                 }
             }
-            _ => *total += 8,
+            _ => w.total += 8,
         }
     }
-    let mut total = 0;
-    walk(v, 0, &mut total, cap);
-    total
+    let mut w = Walk {
+        total: 0,
+        cap,
+        array_mt: lua.map(|l| mlua::LuaSerdeExt::array_metatable(l).to_pointer()),
+        fault: None,
+    };
+    walk(v, 0, &mut w);
+    (w.total, w.fault)
 }

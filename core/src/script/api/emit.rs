@@ -52,7 +52,10 @@ pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
     }
     let table: Table = super::events_table(lua, world, std::slice::from_ref(&copy))?.get(1)?;
     lua.set_app_data(HookDepth(depth + 1));
-    let result = fs.into_iter().try_for_each(|f| f.call::<()>(table.clone()));
+    let name = format!("an `event:{}` hook", copy.kind());
+    let result = fs
+        .into_iter()
+        .try_for_each(|f| super::running(lua, || name.clone(), || f.call::<()>(table.clone())));
     lua.set_app_data(HookDepth(depth));
     result
 }
@@ -244,6 +247,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     .iter()
                     .map(|h| hex_of(&w, h))
                     .collect::<mlua::Result<Vec<_>>>()?;
+                // the cost goes into the log as JSON, which has no NaN or infinity: a save of
+                // the game held `null` there and no longer loaded
+                if let Some(c) = cost.filter(|c| !c.is_finite()) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.move: the cost {c} is not a number of MP (NaN or infinite)"
+                    )));
+                }
                 emit(lua, &w,
                     Event::Moved {
                         unit,

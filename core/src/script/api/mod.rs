@@ -52,10 +52,11 @@ use crate::state::Value;
 use crate::world::{Shared, World};
 use mlua::{Lua, LuaSerdeExt, Table};
 
+pub(crate) use plain::own_fields_only;
 pub(crate) use queries::{
     ask as ask_query, declared as declared_queries, declares as declares_query,
 };
-pub(crate) use script::{events_table, reasons_table, run_test, script_only};
+pub(crate) use script::{events_table, reasons_table, run_test, running, script_only};
 pub(crate) use secrets::view_table;
 
 /// Registers every module on a fresh host.
@@ -231,7 +232,11 @@ pub(crate) fn bounded_from_value<T: serde::de::DeserializeOwned>(
     what: &str,
     max: usize,
 ) -> mlua::Result<T> {
-    if declare_limits::declared_size(&v, max as u64 + 1) > max as u64 {
+    let (size, unplain) = declare_limits::measure(&v, max as u64 + 1, Some(lua));
+    if let Some(u) = unplain {
+        return Err(mlua::Error::runtime(format!("{what}: {}", u.describe())));
+    }
+    if size > max as u64 {
         return Err(mlua::Error::runtime(format!(
             "{what}: over the size limit ({max} bytes, a table appearing N times counted N \
              times) or nested more than {} deep",
@@ -250,7 +255,13 @@ pub(crate) fn action_from_lua_sized(
         return Err(mlua::Error::runtime("an action is a table with a `kind`"));
     }
     // measured before it is copied (raw reads; a string counted each time it appears)
-    let size = declare_limits::declared_size(&value, MAX_ACTION_BYTES as u64 + 1);
+    let (size, unplain) = declare_limits::measure(&value, MAX_ACTION_BYTES as u64 + 1, Some(lua));
+    if let Some(u) = unplain {
+        return Err(mlua::Error::runtime(format!(
+            "an action holding {}",
+            u.describe()
+        )));
+    }
     if size > MAX_ACTION_BYTES as u64 {
         return Err(mlua::Error::runtime(format!(
             "an action is over the size limit ({MAX_ACTION_BYTES} bytes, a table appearing N \
@@ -302,9 +313,10 @@ pub(crate) fn action_to_lua(lua: &Lua, action: &Action) -> mlua::Result<Table> {
 
 /// Reads reasons returned by a validator: nil/true = legal; a string, a reason table
 /// `{rule=, message=}` or a list of them = refused.
-pub(crate) fn reasons_from_lua(v: mlua::Value) -> mlua::Result<Vec<Reason>> {
+pub(crate) fn reasons_from_lua(lua: &Lua, v: mlua::Value) -> mlua::Result<Vec<Reason>> {
     let mut text = ReturnedText::default();
     let mut one = |t: &Table, n: usize| -> mlua::Result<Reason> {
+        plain::own_fields_only(lua, t, &format!("reason {n}"))?;
         Ok(Reason {
             rule: text.field(t, "rule", "reason", n)?,
             message: text
@@ -323,6 +335,7 @@ pub(crate) fn reasons_from_lua(v: mlua::Value) -> mlua::Result<Vec<Reason>> {
             message: ReturnedText::default().take(&s, "reason", 1)?,
         }]),
         mlua::Value::Table(t) => {
+            plain::own_fields_only(lua, &t, "reasons")?;
             if t.contains_key("message")? || t.contains_key("rule")? {
                 return Ok(vec![one(&t, 1)?]);
             }
@@ -455,7 +468,11 @@ pub(crate) fn hooks(lua: &Lua, name: &str) -> mlua::Result<Vec<mlua::Function>> 
 /// Calls the hooks registered under `name` with `arg` (used by the sequencer).
 pub(crate) fn call_hooks(lua: &Lua, name: &str, arg: mlua::Value) -> mlua::Result<()> {
     for f in hooks(lua, name)? {
-        f.call::<()>(arg.clone())?;
+        running(
+            lua,
+            || format!("a `{name}` hook"),
+            || f.call::<()>(arg.clone()),
+        )?;
     }
     Ok(())
 }

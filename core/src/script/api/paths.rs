@@ -252,7 +252,10 @@ fn add_sets(
         let set = set_arg(world, item.get("set")?)?;
         let base = reason_of(&item)?;
         let per_hex: Option<Table> = item.get("messages")?;
-        let mp: f64 = item.get::<Option<f64>>("mp")?.unwrap_or(0.0);
+        let mp = mp_given(
+            item.get::<Option<f64>>("mp")?.unwrap_or(0.0),
+            "a blocked set's `mp`",
+        )?;
         for h in set.hexes(&map) {
             let Some(i) = map.index(h) else { continue };
             let mut reason = base.clone();
@@ -343,6 +346,7 @@ fn step_arg(world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
                     let cost: f64 = e.get::<Option<f64>>("cost")?.ok_or_else(|| {
                         mlua::Error::runtime("step.enter_cost needs `cost` (a number)")
                     })?;
+                    let cost = mp_given(cost, "step.enter_cost's `cost`")?;
                     Some((set_arg(world, e.get("hexes")?)?, Cost::from_mp(cost).0))
                 }
             };
@@ -407,8 +411,23 @@ fn starts_arg(world: &Shared, spec: &Table) -> mlua::Result<Vec<Hex>> {
     }
 }
 
+/// A number of MP a script gave (`what` names it): any number but NaN. NaN compares false with
+/// everything, so it was read as 0 MP without a word: a step-cost hook dividing by zero made the
+/// step free, a budget of 0/0 reached nothing. `math.huge` stays "beyond any budget".
+fn mp_given(x: f64, what: &str) -> mlua::Result<f64> {
+    if x.is_nan() {
+        return Err(mlua::Error::runtime(format!(
+            "{what} is NaN (0/0?), not a number of MP"
+        )));
+    }
+    Ok(x)
+}
+
 fn search_rules(world: &Shared, spec: &Table) -> mlua::Result<SearchRules> {
-    let budget: f64 = spec.get::<Option<f64>>("budget")?.unwrap_or(1e6);
+    let budget = mp_given(
+        spec.get::<Option<f64>>("budget")?.unwrap_or(1e6),
+        "the search's `budget`",
+    )?;
     let map = world.borrow().state.map.clone();
     Ok((
         map,
@@ -455,7 +474,13 @@ impl Callbacks<'_> {
                 m.step(side, t).ok().map(|c| c.0)
             }
             StepCost::Hook(f) => {
-                match f.call::<Option<f64>>((self.map.label(s.from), self.map.label(s.to))) {
+                let cost = f
+                    .call::<Option<f64>>((self.map.label(s.from), self.map.label(s.to)))
+                    .and_then(|c| {
+                        c.map(|c| mp_given(c, "the step cost the `step` function returned"))
+                            .transpose()
+                    });
+                match cost {
                     Ok(c) => c.map(|c| Cost::from_mp(c).0),
                     Err(e) => {
                         self.error.get_or_insert(e);
@@ -559,6 +584,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let budget: f64 = spec
                 .get::<Option<f64>>("budget")?
                 .ok_or_else(|| required("budget"))?;
+            let budget = mp_given(budget, "`budget`")?;
             let class: String = spec.get::<Option<String>>("class")?.unwrap_or_default();
             let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
             let model = cost_model(&w, &class, &side)?;
@@ -596,7 +622,18 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                             so_far.mp(),
                             step.mp(),
                         )) {
-                            Ok((mlua::Value::Number(n), _, _)) => Ok(Some(Cost::from_mp(n))),
+                            Ok((mlua::Value::Number(n), _, _)) => {
+                                match mp_given(n, "the cost the field's `hook` returned") {
+                                    Ok(n) => Ok(Some(Cost::from_mp(n))),
+                                    Err(e) => {
+                                        hook_error.get_or_insert(e);
+                                        Err(Reason {
+                                            rule: None,
+                                            message: "hook failed".into(),
+                                        })
+                                    }
+                                }
+                            }
                             Ok((mlua::Value::Integer(n), _, _)) => {
                                 Ok(Some(Cost::from_mp(n as f64)))
                             }

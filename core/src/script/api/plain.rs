@@ -121,11 +121,23 @@ fn table(lua: &Lua, t: &Table, b: &mut Budget) -> mlua::Result<Value> {
     out
 }
 
+/// Whether `t` has no metatable, or only the engine's mark on arrays; else an error naming `what`
+/// (the engine reads a table's own fields, so a proxy would read as empty: see
+/// [`super::declare_limits::Unplain::Metatable`]). Returns whether `t` is marked as an array.
+pub(crate) fn own_fields_only(lua: &Lua, t: &Table, what: &str) -> mlua::Result<bool> {
+    match t.metatable() {
+        None => Ok(false),
+        Some(m) if m.to_pointer() == lua.array_metatable().to_pointer() => Ok(true),
+        Some(_) => Err(mlua::Error::runtime(format!(
+            "{what}: {}",
+            super::declare_limits::Unplain::Metatable.describe()
+        ))),
+    }
+}
+
 fn table_body(lua: &Lua, t: &Table, b: &mut Budget) -> mlua::Result<Value> {
     b.spend(2)?;
-    let array_mt = t
-        .metatable()
-        .is_some_and(|m| m.to_pointer() == lua.array_metatable().to_pointer());
+    let array_mt = own_fields_only(lua, t, &b.what)?;
     let mut ints: Vec<(i64, mlua::Value)> = Vec::new();
     let mut strs: Vec<(String, mlua::Value)> = Vec::new();
     for pair in t.pairs::<mlua::Value, mlua::Value>() {

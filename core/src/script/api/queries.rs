@@ -132,7 +132,8 @@ pub(crate) fn ask(lua: &Lua, world: &Shared, id: &str, args: &Value) -> mlua::Re
     };
     // the answer is read in the query stage too: its metamethods run while it is read
     let guard = StageGuard::enter(world, Stage::Query);
-    let out = f.call::<mlua::Value>(a).and_then(|out| {
+    let called = super::running(lua, || format!("the query `{id}`"), || f.call(a));
+    let out = called.and_then(|out: mlua::Value| {
         super::bounded_from_value(lua, out, &format!("query `{id}`'s answer"), 16 << 20).map_err(
             |e| {
                 mlua::Error::runtime(format!(

@@ -267,7 +267,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         &m,
         world,
         "on_edge",
-        |_, w, (h, edge): (String, String)| Ok(w.state.map.on_edge(hex_in(w, &h)?, &edge)),
+        |_, w, (h, edge): (String, String)| {
+            // a misspelt edge (`nort`) was on no hex: false for every hex, without a word
+            if !matches!(edge.as_str(), "north" | "south" | "east" | "west") {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.map.on_edge: `{}` is no edge (north, south, east, west)",
+                    crate::error::printable_name(&edge)
+                )));
+            }
+            Ok(w.state.map.on_edge(hex_in(w, &h)?, &edge))
+        },
     )?;
     set_read(lua, &m, world, "hexes", |lua, w, ()| {
         let map = &w.state.map;

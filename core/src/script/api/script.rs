@@ -123,23 +123,71 @@ end
 kessel.expect = expect
 "#;
 
-/// `kessel.act`, `.undo` and `.setup` drive the game from outside; rules code (validators,
-/// handlers, hooks) calling them would change the game behind the engine's back.
-pub(crate) fn script_only(world: &Shared, what: &str) -> mlua::Result<()> {
-    if world.borrow().stage() != Stage::Script {
-        return Err(mlua::Error::runtime(format!(
-            "kessel.{what} is for scripts and tests, not for rules code"
-        )));
+/// The engine's calls into the rules running now (a validator, an enumerator, an apply
+/// function, a hook), innermost last, in words: a script function that drives the engine refuses
+/// to run inside one and names it (see [`script_only`]).
+#[derive(Default)]
+pub(crate) struct Running(Vec<String>);
+
+/// Runs `f`, a call of the engine into the rules that `what` names ("the enumerator of `move`"),
+/// as the innermost [`Running`] call.
+pub(crate) fn running<T>(
+    lua: &Lua,
+    what: impl FnOnce() -> String,
+    f: impl FnOnce() -> mlua::Result<T>,
+) -> mlua::Result<T> {
+    let what = what();
+    let unpushed = match lua.app_data_mut::<Running>() {
+        Some(mut r) => {
+            r.0.push(what);
+            None
+        }
+        None => Some(what),
+    };
+    if let Some(what) = unpushed {
+        lua.set_app_data(Running(vec![what]));
     }
-    Ok(())
+    let out = f();
+    if let Some(mut r) = lua.app_data_mut::<Running>() {
+        r.0.pop();
+    }
+    out
+}
+
+/// `kessel.act`, `.validate`, `.legal`, `.undo` and `.setup` drive the game from outside; rules
+/// code (validators, enumerators, handlers, hooks) calling them would change the game behind the
+/// engine's back, or re-enter the rules without end (an enumerator calling `kessel.legal` ran
+/// into Lua's "C stack overflow"). Refused with the rules call it came from.
+pub(crate) fn script_only(lua: &Lua, world: &Shared, what: &str) -> mlua::Result<()> {
+    let stage = world.borrow().stage();
+    // a hook run from a script's own event (`kessel.emit` in a test) runs in the script's stage:
+    // still rules code
+    let callback = lua
+        .app_data_ref::<Running>()
+        .and_then(|r| r.0.last().cloned());
+    if stage == Stage::Script && callback.is_none() {
+        return Ok(());
+    }
+    let inside = callback.unwrap_or_else(|| {
+        match stage {
+            Stage::Declare => "the rules' loading",
+            Stage::Apply => "an action's application",
+            _ => "a read-only call of the rules",
+        }
+        .to_string()
+    });
+    Err(mlua::Error::runtime(format!(
+        "kessel.{what} is for scripts and tests, not for rules code: called from inside {inside}, \
+         it would re-enter the engine (a rules callback cannot drive the game)"
+    )))
 }
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let w = world.clone();
     kessel.set(
         "undo",
-        lua.create_function(move |_, ()| {
-            script_only(&w, "undo")?;
+        lua.create_function(move |lua, ()| {
+            script_only(lua, &w, "undo")?;
             let undone = w.borrow_mut().undo_last();
             undone.map_err(|e| mlua::Error::runtime(e.to_string()))
         })?,
@@ -157,11 +205,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "setup",
         lua.create_function(move |lua, spec: Table| {
-            if w.borrow().stage() != Stage::Script {
-                return Err(mlua::Error::runtime(
-                    "kessel.setup is for scripts and tests",
-                ));
-            }
+            script_only(lua, &w, "setup")?;
             super::setup::setup(lua, &w, spec)
         })?,
     )?;
