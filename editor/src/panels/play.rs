@@ -237,9 +237,10 @@ fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
 fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut MapView) {
     let Some(hex) = s.selected else {
         let listed = s.rules_said_whose_turn() && s.actions.as_ref().is_ok_and(|a| !a.is_empty());
-        if listed && s.acting.is_empty() {
-            // a step whose choices name no unit (placing markers, a roll): nothing to move
-            ui.label("No unit moves in this step: its choices are listed below.");
+        if listed && !s.moving {
+            // a step that moves no unit (a set-up's placements, markers, a roll): what its
+            // choices are, not how to move a stack
+            ui.label(s.click_help());
             return;
         }
         ui.label("Click a stack to see where it can go; click a shaded hex to move it there. Hover any hex to see why the stack can't go there.");
