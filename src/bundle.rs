@@ -162,6 +162,20 @@ pub fn bundled_ruleset(name: &str) -> anyhow::Result<Option<PathBuf>> {
     Ok(Some(bundle_dir()?.join("scripts").join(name)))
 }
 
+/// A ruleset by folder name, for a scenario whose `ruleset` path leads to none (a scenario folder
+/// copied to another depth keeps its `../../scripts/pgg`): the working folder's `scripts/NAME`
+/// when it holds one, else the bundled copy (see `kessel_core::fsio::set_ruleset_finder`).
+pub fn ruleset_by_name(name: &str) -> Option<PathBuf> {
+    if name.is_empty() || name == ".." || name.contains(['/', '\\']) {
+        return None;
+    }
+    let local = Path::new("scripts").join(name);
+    if local.join("init.lua").is_file() {
+        return local.canonicalize().ok();
+    }
+    bundled_ruleset(name).ok().flatten()
+}
+
 /// The content hash of a ruleset folder: [`tree_hash`] of its files (hidden ones left out) by
 /// relative path, in path order.
 pub fn ruleset_hash(dir: &Path) -> anyhow::Result<String> {

@@ -73,6 +73,7 @@ pub const DEFAULT_SEED: u64 = 1;
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
     let cli = Cli::parse();
+    kessel_core::fsio::set_ruleset_finder(bundle::ruleset_by_name);
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Info(a) => cmd::info::run(a),

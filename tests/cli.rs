@@ -1157,3 +1157,63 @@ fn option_flag_works_wherever_profile_does_with_the_same_errors() {
     let r = kessel(&["check", TOY, "--option", "stack_limit"]);
     assert!(r.stderr.contains("is not ID=VALUE"), "{}", r.stderr);
 }
+
+/// A scenario folder copied to another depth keeps its `ruleset = "../../scripts/pgg"`, which
+/// then leads nowhere: the ruleset of that folder name stands in (the working folder's
+/// `scripts/pgg` in a checkout, else the bundled copy) and `check` says so with the line to fix;
+/// a folder name no ruleset has is refused at that line, saying what to write there.
+#[test]
+fn a_copied_scenario_folder_finds_its_ruleset_by_name_or_says_what_to_write() {
+    let dir = crate::util::scratch("copied-campaign");
+    let copy = dir.join("mycamp");
+    kessel_test_support::copy_dir(&crate::util::root().join("scenarios/pgg"), &copy);
+    let scenario = copy.join("campaign.toml");
+    let text = std::fs::read_to_string(&scenario).expect("the copy");
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("ruleset = \"../../scripts/pgg\""))
+        .expect("the campaign names its ruleset two folders up");
+    let at = format!("campaign.toml:{line}:");
+    let arg = scenario.display().to_string();
+    // from the checkout: its own scripts/pgg
+    let r = kessel(&["check", &arg]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let note = (r.stdout.lines())
+        .find(|l| l.contains("is used instead"))
+        .unwrap_or_else(|| panic!("no note of the stand-in: {}", r.stdout));
+    assert!(note.contains(&at), "{note}");
+    // (shown from the working folder)
+    assert!(note.contains("at scripts/pgg is used instead"), "{note}");
+    // the value it says to write: written, the scenario loads without a stand-in
+    let write = note
+        .split_once("write `ruleset = \"")
+        .and_then(|(_, rest)| rest.split_once("\"`"))
+        .map(|(value, _)| value.to_string())
+        .unwrap_or_else(|| panic!("no value to write: {note}"));
+    let fixed = copy.join("fixed.toml");
+    std::fs::write(&fixed, text.replacen("../../scripts/pgg", &write, 1)).expect("write");
+    let r = kessel(&["check", &fixed.display().to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("is used instead"), "{}", r.stdout);
+    std::fs::remove_file(&fixed).expect("remove");
+    // from another folder: the bundled copy, written under the data folder
+    let home = dir.join("home");
+    let r = crate::util::kessel_at(&dir, &home, &["check", "mycamp/campaign.toml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let note = (r.stdout.lines())
+        .find(|l| l.contains("is used instead"))
+        .unwrap_or_else(|| panic!("no note of the stand-in: {}", r.stdout));
+    assert!(note.contains("home/data/kessel/"), "{note}");
+    // a folder name no ruleset has: refused at the field, with what to do
+    std::fs::write(
+        &scenario,
+        text.replacen("../../scripts/pgg", "../../scripts/no-such-rules", 1),
+    )
+    .expect("rewrite");
+    let r = kessel(&["check", &arg]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains(&at), "{}", r.stderr);
+    assert!(r.stderr.contains("holds no ruleset"), "{}", r.stderr);
+    assert!(r.stderr.contains("File → Save as…"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

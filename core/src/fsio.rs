@@ -101,6 +101,45 @@ pub fn named_kind(value: &str, kind: Named) -> Result<(), NamedPathError> {
     }
 }
 
+/// Where the program finds a ruleset by its folder name (`rules` for `…/rules`) when the folder a
+/// scenario names holds none: see [`set_ruleset_finder`].
+pub type RulesetFinder = fn(&str) -> Option<PathBuf>;
+
+static RULESET_FINDER: std::sync::RwLock<Option<RulesetFinder>> = std::sync::RwLock::new(None);
+
+/// Lets a program say where rulesets it knows by name live (its working copy, the copies it
+/// carries). A scenario whose `ruleset` path leads to no ruleset (a scenario folder copied to
+/// another depth keeps its `../../…` path) then loads with the ruleset of the same folder name
+/// found there, and says so ([`crate::scenario::Scenario::ruleset_named`]). Without a finder, or
+/// when it finds nothing, the path stands and loading says what to fix.
+pub fn set_ruleset_finder(finder: RulesetFinder) {
+    if let Ok(mut f) = RULESET_FINDER.write() {
+        *f = Some(finder);
+    }
+}
+
+/// The ruleset folder to read for the folder `named` a scenario names: `named` itself when it
+/// holds a ruleset (`init.lua`), else the finder's folder of the same name when it holds one
+/// (with `true`: a stand-in), else `named` (loading then says there is no ruleset there).
+pub fn ruleset_or_stand_in(named: &Path) -> (PathBuf, bool) {
+    if named.join("init.lua").is_file() {
+        return (named.to_path_buf(), false);
+    }
+    let finder = RULESET_FINDER.read().ok().and_then(|f| *f);
+    let name = named
+        .components()
+        .rev()
+        .find(|c| matches!(c, std::path::Component::Normal(_)))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned());
+    match (finder, name) {
+        (Some(find), Some(name)) => match find(&name) {
+            Some(found) if found.join("init.lua").is_file() => (found, true),
+            _ => (named.to_path_buf(), false),
+        },
+        _ => (named.to_path_buf(), false),
+    }
+}
+
 /// A file could not be written; the old content (if any) is untouched.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot write {}: {source}", path.display())]
@@ -205,6 +244,41 @@ mod tests {
         let e = read_bounded(Path::new("/dev/zero"), 100).expect_err("a device");
         assert!(e.to_string().contains("not a regular file"), "{e}");
         assert!(read_bounded(&dir.join("missing"), 100).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    /// Where the test's finder looks (a `fn` captures nothing).
+    static STAND_INS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+    fn test_finder(name: &str) -> Option<PathBuf> {
+        Some(STAND_INS.get()?.join(name))
+    }
+
+    #[test]
+    fn a_ruleset_folder_that_holds_none_takes_the_finders_of_the_same_name() {
+        let dir = std::env::temp_dir().join(format!("kessel-fsio-rules-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let known = dir.join("known");
+        std::fs::create_dir_all(known.join("standin-rules")).expect("dir");
+        std::fs::write(known.join("standin-rules/init.lua"), "").expect("init");
+        std::fs::create_dir_all(known.join("empty-rules")).expect("dir");
+        std::fs::create_dir_all(dir.join("here/own-rules")).expect("dir");
+        std::fs::write(dir.join("here/own-rules/init.lua"), "").expect("init");
+        let _ = STAND_INS.set(known.clone());
+        set_ruleset_finder(test_finder);
+        // a folder holding a ruleset is read as named, even when the finder knows the name
+        let own = dir.join("here/own-rules");
+        assert_eq!(ruleset_or_stand_in(&own), (own.clone(), false));
+        // a path leading nowhere: the finder's folder of the same name, said to be a stand-in
+        let gone = dir.join("here/../../nowhere/standin-rules");
+        assert_eq!(
+            ruleset_or_stand_in(&gone),
+            (known.join("standin-rules"), true)
+        );
+        // the finder's folder holds no ruleset either: the path stands, for loading to refuse
+        let neither = dir.join("nowhere/empty-rules");
+        assert_eq!(ruleset_or_stand_in(&neither), (neither.clone(), false));
+        let unknown = dir.join("nowhere/no-such-rules");
+        assert_eq!(ruleset_or_stand_in(&unknown), (unknown.clone(), false));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -33,6 +33,9 @@ pub struct Document {
     pub sides: Vec<String>,
     /// The scenario's ruleset folder (none for a bare map).
     pub ruleset_dir: Option<PathBuf>,
+    /// Why `ruleset_dir` is not the folder the scenario names, and how to fix the file (a
+    /// copied scenario folder: see `Scenario::stand_in_note`).
+    pub ruleset_note: Option<String>,
     /// The scenario's own Lua files (special rules), reloaded like the ruleset's.
     pub scenario_scripts: Vec<PathBuf>,
     /// The scenario's editable data (none for a bare map).
@@ -170,6 +173,7 @@ impl Document {
             objectives: scenario.objectives.clone(),
             sides,
             ruleset_dir: Some(scenario.ruleset_dir.clone()),
+            ruleset_note: scenario.stand_in_note(),
             scenario_scripts: scenario.scripts.clone(),
             scenario: file.as_ref().map(|f| f.def.clone()),
             scenario_file: file,
@@ -216,6 +220,7 @@ impl Document {
             objectives: Vec::new(),
             sides: Vec::new(),
             ruleset_dir: None,
+            ruleset_note: None,
             scenario_scripts: Vec::new(),
             load_problems: Vec::new(),
             history: History::default(),

@@ -56,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         rules.options.len(),
         rules.actions.len()
     );
+    if let Some(note) = sc.stand_in_note() {
+        say!("  note       {note}");
+    }
     let mut terrain: BTreeMap<&str, usize> = BTreeMap::new();
     for h in map.hexes() {
         *terrain

@@ -22,7 +22,8 @@ pub struct Args {
     /// Select a unit (by id) or a hex (by label), brought into view: the inspector, the unit's
     /// form (scenario editing) or the play-test panel shows it. In play-test a unit is found
     /// where it stands after the --act actions and, with --computer, once the computer has made
-    /// its moves (at the first decision of a side at the screen).
+    /// its moves (at the first decision of a side at the screen; with the computer on every side,
+    /// which no side at the screen would ever stop, it is paused at once and the selection stays).
     #[arg(long, value_name = "UNIT|HEX")]
     select: Option<String>,
     /// Explain a hex as if the pointer rested on it.

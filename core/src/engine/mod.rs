@@ -184,6 +184,9 @@ impl Engine {
         stopper: Stopper,
     ) -> Result<(Engine, Option<crate::campaign::CarryReport>), EngineError> {
         let dir = scenario.ruleset_dir.clone();
+        if !dir.join("init.lua").is_file() {
+            return Err(LoadErrors(vec![no_ruleset_at(&scenario)]).into());
+        }
         let profile_arg = profile
             .map(str::to_string)
             .or_else(|| scenario.profile.clone());
@@ -638,6 +641,31 @@ impl Engine {
             message: message.to_string(),
         }
     }
+}
+
+/// The scenario's `ruleset` leads to no ruleset: said at its line, with what to write there (the
+/// usual cause is a scenario folder copied to another depth, whose `../..` path now leads
+/// elsewhere).
+fn no_ruleset_at(scenario: &Scenario) -> LoadError {
+    let (value, line) = &scenario.ruleset_field;
+    let folder = scenario
+        .path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    LoadError::new(
+        &scenario.path,
+        Some(*line),
+        format!(
+            "`ruleset = \"{value}\"` leads to {}, which holds no ruleset (no init.lua there). \
+             A scenario folder copied to another place keeps the relative path it had: write the \
+             ruleset folder's path as seen from {} (or an absolute path) in `ruleset`, or open \
+             the original scenario in `kessel editor` and use File → Save as…, which writes the \
+             copy with its ruleset path rewritten",
+            display_path(&scenario.ruleset_dir),
+            display_path(folder),
+        ),
+    )
 }
 
 /// Builds a host, registers the API and runs `init.lua` (then any extra files) into

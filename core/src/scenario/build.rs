@@ -27,7 +27,13 @@ impl Scenario {
             })
         };
         let map_path = named("map", &file.scenario.map, Named::Toml)?;
-        let ruleset_dir = named("ruleset", &file.scenario.ruleset, Named::Folder)?;
+        let named_dir = tidy_ruleset_dir(&named("ruleset", &file.scenario.ruleset, Named::Folder)?);
+        let (ruleset_dir, stand_in) = crate::fsio::ruleset_or_stand_in(&named_dir);
+        let ruleset_named = stand_in.then_some(named_dir);
+        let ruleset_field = (
+            file.scenario.ruleset.get_ref().clone(),
+            lines.line(file.scenario.ruleset.span().start),
+        );
         // a profile is a name in the ruleset's profiles/ folder, or a file beside the scenario
         let profile = match &file.scenario.profile {
             Some(p) if crate::engine::Engine::is_profile_path(p.get_ref()) => Some(
@@ -527,7 +533,9 @@ impl Scenario {
             scripts,
             path: path.to_path_buf(),
             name: file.scenario.name,
-            ruleset_dir: tidy_ruleset_dir(&ruleset_dir),
+            ruleset_dir,
+            ruleset_field,
+            ruleset_named,
             profile,
             map_path,
             map: Arc::new(map),

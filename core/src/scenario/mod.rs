@@ -161,6 +161,13 @@ pub struct Scenario {
     pub name: String,
     /// Folder of the ruleset.
     pub ruleset_dir: PathBuf,
+    /// The `ruleset` field as written, and its line: for messages about it.
+    pub ruleset_field: (String, usize),
+    /// The folder the `ruleset` field leads to when it holds no ruleset and `ruleset_dir` is a
+    /// stand-in of the same folder name that the program knows
+    /// ([`crate::fsio::set_ruleset_finder`]): a scenario folder copied to another depth. `None`
+    /// when the field leads to `ruleset_dir` itself.
+    pub ruleset_named: Option<PathBuf>,
     /// Default profile.
     pub profile: Option<String>,
     /// The map file.
@@ -226,6 +233,29 @@ fn not_a_scenario(path: &Path, text: &str) -> Option<LoadError> {
 }
 
 impl Scenario {
+    /// When the ruleset is a stand-in ([`Scenario::ruleset_named`]), what happened and how to
+    /// make the file name the ruleset itself, for the program to show.
+    pub fn stand_in_note(&self) -> Option<String> {
+        let named = self.ruleset_named.as_ref()?;
+        let (value, line) = &self.ruleset_field;
+        let show = crate::script::display_path;
+        let folder = (self.path.parent())
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        // the value to write, as seen from the scenario's folder (absolute if that fails)
+        let write = crate::scaffold::relative_to(folder, &self.ruleset_dir)
+            .unwrap_or_else(|_| self.ruleset_dir.display().to_string());
+        Some(format!(
+            "{}:{line}: `ruleset = \"{value}\"` leads to {}, which holds no ruleset (a copied \
+             scenario folder keeps its old relative path); the ruleset of the same folder name at \
+             {} is used instead. To name it in the file, write `ruleset = \"{write}\"` there (the \
+             editor's File → Save as… writes a copy with it)",
+            show(&self.path),
+            show(named),
+            show(&self.ruleset_dir),
+        ))
+    }
+
     /// Loads a scenario and its map, reporting every problem found.
     pub fn load(path: &Path) -> Result<Scenario, LoadErrors> {
         let text = read_text(path, "scenario")?;

@@ -52,7 +52,10 @@ impl EditorApp {
     fn reload_rules(&mut self, paths: &[PathBuf]) {
         let what = paths_text(paths);
         let Some(s) = &mut self.session else {
-            // no game yet: the rules load fresh when one starts; a failed start is retried
+            // no game yet: what the rules declare is read again (the map's colours, the names
+            // scenario editing offers: a ruleset that failed to load drew in stand-in colours)
+            self.read_declarations(crate::play::ANSWER_WAIT);
+            // the rules load fresh when a game starts; a failed start is retried
             if self.session_error.is_some() {
                 self.start_attempted = false;
                 self.ensure_session();

@@ -451,6 +451,10 @@ impl EditorApp {
                 });
         }
         self.palette.play_blocked = self.play_blocked();
+        self.palette.play_help = self
+            .session
+            .as_ref()
+            .map_or(crate::play::MOVE_HELP, |s| s.click_help());
         egui::Panel::left("palette")
             .resizable(false)
             .exact_size(190.0)

@@ -360,21 +360,34 @@ impl EditorApp {
 
     /// Applies a `--select` given with `--computer` once the computer has made its moves: when
     /// it is a person's decision (or the computer is paused or stopped, or the game over), so
-    /// the selection is where the units stand then. Called every frame; the screenshot waits
-    /// for it.
+    /// the selection is where the units stand then. With the computer on every side no person's
+    /// decision comes before the game's end: the computer is paused and the selection made once
+    /// its move under way is played. Called every frame; the screenshot waits for it.
     pub(super) fn apply_pending_select(&mut self) {
         let (Some(text), Some(s)) = (&self.pending_select, &mut self.session) else {
             return;
         };
         use crate::play::computer::{Pace, Player};
+        // the rules and the computer at rest: what the game is now will stay
+        let idle = s.rules_said_whose_turn() && !s.rules_busy() && !s.computer_thinking();
         // a person's decision, as the rules said for the game as it is
-        let person = s.rules_said_whose_turn()
-            && !s.rules_busy()
-            && !s.computer_thinking()
+        let person = idle
             && (s.deciding_side()).is_some_and(|side| s.seats.player(&side) != Player::Computer);
+        // no person plays (the computer on every side): no person's decision comes before the
+        // game's end, and the computer's next step would clear the selection before anyone saw
+        // it; it is paused, and the selection made once its move under way is played
+        let nobody =
+            (s.sides_in_play().iter()).all(|side| s.seats.player(side) == Player::Computer);
+        if nobody && s.seats.pace != Pace::Paused && !s.engine.state().finished {
+            s.seats.pace = Pace::Paused;
+            self.status.info(
+                "The computer plays every side: paused for --select (Step, Slow or Fast plays on)",
+            );
+        }
         // or the computer will not play on: outside play-test, paused, stopped, the game over
-        let halted = self.palette.mode != Mode::Play
-            || s.seats.pace == Pace::Paused
+        let halted = (nobody && idle)
+            || (!nobody && s.seats.pace == Pace::Paused)
+            || self.palette.mode != Mode::Play
             || s.seats.stopped.is_some()
             || s.engine.state().finished;
         if !(person || halted) {

@@ -109,6 +109,8 @@ pub struct Palette {
     /// Why play-test is not offered now (the app sets it each frame); the button is disabled
     /// and says why on hover.
     pub play_blocked: Option<String>,
+    /// What clicks do in play-test now (the app sets it each frame from the game's step).
+    pub play_help: &'static str,
     stroke: u64,
 }
 
@@ -126,6 +128,7 @@ impl Default for Palette {
             traced: false,
             dragging: false,
             play_blocked: None,
+            play_help: crate::play::MOVE_HELP,
             stroke: 0,
         }
     }
@@ -170,7 +173,7 @@ impl Palette {
                 ui.label("Pick a unit on the right; Place puts it on the clicked hex, Select drags a stack's top unit to another hex, Remove takes it out. Right-drag pans.");
             }
             Mode::Play => {
-                ui.label("Click a stack, then a shaded hex to move it. Hover a hex to see why the stack can't go there. In a combat phase click your stacks, then the enemy stack to attack.");
+                ui.label(self.play_help);
             }
             Mode::Rules => {
                 ui.label("Pick a profile and flip options on the right; they apply to the play-test game at once.");

@@ -237,9 +237,10 @@ fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
 fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut MapView) {
     let Some(hex) = s.selected else {
         let listed = s.rules_said_whose_turn() && s.actions.as_ref().is_ok_and(|a| !a.is_empty());
-        if listed && s.acting.is_empty() {
-            // a step whose choices name no unit (placing markers, a roll): nothing to move
-            ui.label("No unit moves in this step: its choices are listed below.");
+        if listed && !s.moving {
+            // a step that moves no unit (a set-up's placements, markers, a roll): what its
+            // choices are, not how to move a stack
+            ui.label(s.click_help());
             return;
         }
         ui.label("Click a stack to see where it can go; click a shaded hex to move it there. Hover any hex to see why the stack can't go there.");
@@ -298,10 +299,14 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
         Some(Ok(r)) => {
             for (id, why) in &r.refused {
                 let name = s.units.get(id).map_or(id.as_str(), |u| u.name.as_str());
-                ui.label(
-                    RichText::new(format!("{name} can't move: {}", reason_text(why)))
-                        .color(REFUSAL),
-                );
+                // a reason that names the unit already is not led by its name again
+                let named = |n: &str| !n.is_empty() && why.message.contains(n);
+                let text = if named(id) || named(name) {
+                    format!("Can't move: {}", reason_text(why))
+                } else {
+                    format!("{name} can't move: {}", reason_text(why))
+                };
+                ui.label(RichText::new(text).color(REFUSAL));
             }
             let n = r.costs.len();
             let source = if r.by_rules {
@@ -316,9 +321,16 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
             }
         }
     }
-    if let Some(h) = s.hovered_text() {
+    if let Some(h) = s.hovered_text().filter(|h| !repeats_a_refusal(s, h)) {
         ui.label(RichText::new(h).italics());
     }
+}
+
+/// The pointer's explanation only repeats a refusal the panel lists already: no unit of the
+/// selection may move, and the rules give the reason why one of them may not for every hex.
+fn repeats_a_refusal(s: &PlaySession, hovered: &str) -> bool {
+    matches!(&s.reach, Some(Ok(r)) if r.movers.is_empty()
+        && r.refused.iter().any(|(_, why)| hovered.ends_with(&reason_text(why))))
 }
 
 fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {

@@ -4,7 +4,33 @@
 use super::PlaySession;
 use kessel_core::state::Value;
 
+/// What clicks do in play-test, before the rules have said what the step offers (and in a
+/// step that moves units).
+pub const MOVE_HELP: &str = "Click a stack, then a shaded hex to move it. Hover a hex to see why the stack can't go there. In a combat phase click your stacks, then the enemy stack to attack.";
+
 impl PlaySession {
+    /// What clicks do in the current step, as the mode's help says it: moving a stack where a
+    /// legal action moves units; declaring an attack with the Attack clicks; else taking the
+    /// step's choices (a set-up's placements, markers), from the list or, for units on the map,
+    /// from the hexes their choices lead to.
+    pub fn click_help(&self) -> &'static str {
+        if !self.rules_said_whose_turn() || self.moving {
+            return MOVE_HELP;
+        }
+        if self.interaction == super::Interaction::Attack {
+            return "Click your stacks to add attackers, then the enemy stack to attack; the odds show on the right.";
+        }
+        let on_map = self
+            .acting
+            .iter()
+            .any(|id| self.units.get(id).is_some_and(|u| u.hex().is_some()));
+        if on_map {
+            "No unit moves in this step. Click a stack to mark the hexes its choices lead to, then a marked hex to take one, or take one from the Choices list."
+        } else {
+            "No unit moves in this step: take its choices (placing units or markers, say) from the Choices list."
+        }
+    }
+
     /// The current step, as players read it (`Red movement`).
     pub fn step_text(&self) -> String {
         let w = self.engine.world();

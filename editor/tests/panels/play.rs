@@ -591,3 +591,85 @@ fn a_runaway_computer_decision_ends_at_the_budget_with_the_file_and_line() {
     assert!(h.query_by_label("Computer (red) is playing…").is_none());
     h.get_by_label("Computer (red) stopped (Step lets it try again)");
 }
+
+/// The toy with its `moves` query declared as the editor's `reach`, so the rules list which
+/// units may not move and why; `message` replaces the reason a unit of the other side gets.
+fn toy_with_reach(name: &str, message: Option<&str>) -> std::path::PathBuf {
+    let dir = toy_copy(name);
+    let play = dir.join("rules/play.lua");
+    let mut text = std::fs::read_to_string(&play).expect("read");
+    text = text.replacen("id = \"moves\"", "id = \"reach\"", 1);
+    if let Some(m) = message {
+        let old = "refused[#refused + 1] = { unit = id, rule = \"T1\", message = \"only the phasing side moves, in its movement phase\" }";
+        assert!(text.contains(old), "the toy's query as this test knows it");
+        text = text.replacen(
+            old,
+            &format!("refused[#refused + 1] = {{ unit = id, rule = \"T1\", message = {m} }}"),
+            1,
+        );
+    }
+    std::fs::write(&play, text).expect("write");
+    dir
+}
+
+/// An enemy stack selected: the panel says once why each unit can't move. The pointer's
+/// explanation of any hex is that same reason, so the panel does not repeat it under the list
+/// (the status bar still shows it, for the hex under the pointer).
+#[test]
+fn an_enemy_stacks_refusal_is_shown_once() {
+    let dir = toy_with_reach("play-enemy-once", None);
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    click_hex(&mut h, "0603");
+    hover_hex(&mut h, "0504");
+    let reason = "only the phasing side moves, in its movement phase [T1]";
+    {
+        let app = h.state();
+        let s = app.session.as_ref().expect("the game");
+        assert_eq!(
+            s.picked,
+            vec!["b1".to_string()],
+            "the enemy stack is picked"
+        );
+        assert_eq!(
+            s.hovered_text(),
+            Some(format!("0504: {reason}").as_str()),
+            "the pointer's explanation is the refusal"
+        );
+    }
+    let refusal = format!("b1 can't move: {reason}");
+    assert_eq!(
+        h.query_all_by_label(&refusal).count(),
+        1,
+        "the refusal, once"
+    );
+    // the hex's explanation shows where the pointer's always does (the status bar, the
+    // tooltip), not again in the panel
+    let enemy = h.query_all_by_label(&format!("0504: {reason}")).count();
+    assert!(enemy >= 1, "the status bar explains the hex");
+    // a stack the phasing side may move: the panel explains the hovered hex as well
+    click_hex(&mut h, "0103");
+    hover_hex(&mut h, "0603");
+    let why = "cannot reach 0603: entered an enemy zone of control at 0503 [T2]";
+    assert_eq!(
+        h.query_all_by_label(why).count(),
+        enemy + 1,
+        "the same places, and the panel"
+    );
+}
+
+/// A reason that names the unit already is not led by the unit's name again.
+#[test]
+fn a_refusal_naming_its_unit_is_not_prefixed_with_the_name() {
+    let dir = toy_with_reach(
+        "play-enemy-named",
+        Some("id .. \" belongs to the side not moving\""),
+    );
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    click_hex(&mut h, "0603");
+    h.get_by_label("Can't move: b1 belongs to the side not moving [T1]");
+    assert!(h.query_by_label_contains("b1 can't move").is_none());
+}

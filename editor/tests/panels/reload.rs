@@ -227,3 +227,25 @@ fn fixing_a_broken_special_rule_clears_the_stale_refusal_and_play_test_starts() 
     wait_for(&mut h, "play-test to start", |app| app.session.is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A ruleset broken when the editor opens draws the map in stand-in colours; fixing it brings
+/// the ruleset's colours back (they were kept until the document was opened again).
+#[test]
+fn fixing_rules_broken_at_opening_brings_their_colours_back() {
+    let dir = toy_copy("reload-colours");
+    let play = dir.join("rules/play.lua");
+    let good = std::fs::read_to_string(&play).expect("read");
+    std::fs::write(&play, format!("{good}\nkessel.action{{ kind = \n")).expect("write");
+    let mut h = harness(&dir);
+    wait_for(&mut h, "the ruleset's read to fail", |app| {
+        !app.reading_declarations()
+    });
+    let stand_in = h.state().style.terrain("woods").fill;
+    std::fs::write(&play, good).expect("write");
+    wait_for(&mut h, "the ruleset's colours", |app| {
+        app.style.terrain("woods").fill != stand_in
+    });
+    // the toy declares its woods #4a7a3a
+    assert_eq!(h.state().style.terrain("woods").fill.to_hex(), "#4a7a3a");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -127,6 +127,52 @@ fn a_selection_with_the_computer_playing_follows_its_moves() {
     );
 }
 
+/// With the computer on every side no person's decision comes before the game's end: the
+/// selection is made at once, where the units stand at the start, and the computer is paused so
+/// that it stays (its next step would clear it).
+#[test]
+fn a_selection_with_the_computer_on_every_side_is_made_at_once() {
+    let mut h = opened(
+        "scenarios/pgg/learning.toml",
+        Startup {
+            mode: Some(Mode::Play),
+            computer: vec!["german".into(), "soviet".into()],
+            select: Some("s-19a-r1".into()),
+            ..Startup::default()
+        },
+    );
+    let start = Instant::now();
+    while h
+        .state()
+        .session
+        .as_ref()
+        .expect("the game")
+        .selected
+        .is_none()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "nothing was selected"
+        );
+        h.step();
+    }
+    let s = h.state().session.as_ref().expect("the game");
+    assert!(!s.engine.state().finished, "selected before the game's end");
+    assert_eq!(s.engine.state().turn, 1, "selected in the first turn");
+    let at = s.units.get("s-19a-r1").and_then(|u| u.hex());
+    assert!(at.is_some(), "19 Army's rifle regiment is on the map");
+    assert_eq!(s.selected, at, "selected where it stands");
+    // the computer waits, so the selection stays to be seen (a screenshot, a look)
+    assert_eq!(s.seats.pace, kessel_editor::play::computer::Pace::Paused);
+    let log = s.engine.log().len();
+    for _ in 0..20 {
+        h.step();
+    }
+    let s = h.state().session.as_ref().expect("the game");
+    assert_eq!(s.selected, at, "still selected");
+    assert_eq!(s.engine.log().len(), log, "no move was made meanwhile");
+}
+
 /// A scenario whose special rule is broken, opened in play-test with actions to take (`kessel
 /// editor … --mode play --act …`) once its check has found the problem: play-test stays the mode,
 /// with the problem shown (file and line) where the game would be, not scenario editing.

@@ -98,10 +98,14 @@ fn reinforcements_due_in_a_movement_phase_are_hinted() {
 fn a_step_whose_choices_name_no_unit_does_not_say_to_move_a_stack() {
     // the learning scenario opens on the German air placement: markers, no unit
     let h = play("scenarios/pgg/learning.toml", &[]);
-    assert!(h
-        .query_by_label_contains("No unit moves in this step")
-        .is_some());
+    // the mode's help and the panel
+    assert_eq!(
+        h.query_all_by_label_contains("No unit moves in this step")
+            .count(),
+        2
+    );
     assert!(h.query_by_label_contains("Click a stack to see").is_none());
+    assert!(h.query_by_label_contains("shaded hex").is_none());
 }
 
 #[test]
@@ -124,4 +128,44 @@ fn the_header_names_the_side_deciding_inside_another_sides_step() {
         h.query_by_label_contains("german to decide").is_some(),
         "the header shows it: {text}"
     );
+}
+
+#[test]
+fn the_mode_help_says_what_clicks_do_in_the_step() {
+    // the campaign's set-up places units, none moves: neither the mode's help on the left nor
+    // the panel says to click a shaded hex
+    let h = play("scenarios/pgg/campaign.toml", &[]);
+    assert!(!h.state().session.as_ref().expect("the game").moving);
+    assert!(
+        h.query_by_label_contains("shaded hex").is_none(),
+        "no move help in a set-up"
+    );
+    let setup_help = h.state().session.as_ref().expect("the game").click_help();
+    assert!(
+        setup_help.starts_with("No unit moves in this step"),
+        "{setup_help}"
+    );
+    assert!(setup_help.contains("Choices list"), "{setup_help}");
+    assert_eq!(
+        h.query_all_by_label(setup_help).count(),
+        2,
+        "the mode's help and the panel"
+    );
+    // the German movement of the learning scenario's first turn: units move, and the help says how
+    let end = r#"{"kind":"end_phase"}"#;
+    let h = play(
+        "scenarios/pgg/learning.toml",
+        &[
+            r#"{"kind":"end_air_placement","side":"german"}"#,
+            end,
+            end,
+            end,
+            end,
+        ],
+    );
+    assert!(h.state().session.as_ref().expect("the game").moving);
+    h.get_by_label(kessel_editor::play::MOVE_HELP);
+    assert!(h
+        .query_by_label_contains("No unit moves in this step")
+        .is_none());
 }
