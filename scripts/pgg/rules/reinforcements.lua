@@ -345,6 +345,12 @@ function R.place_provisional_reasons(a)
   if M_spent(u) > 0 then
     return C.reason("14.1", "%s has moved: it may no longer be placed elsewhere in entrance %s", C.name(u), last.area)
   end
+  -- where in the entrance the division appears is one choice: once made, it stands (placing it
+  -- again and again was a move that changed nothing, and a computer or random player could
+  -- repeat it for ever)
+  if last.placed then
+    return C.reason("14.1", "%s was already placed at %s: where it appears in entrance %s is chosen once", C.name(u), u.hex, last.area)
+  end
   local hexes = kessel.map.area(last.area) or {}
   local hex = a.hex
   if type(hex) ~= "string" or not C.contains(hexes, hex) then
@@ -364,6 +370,7 @@ kessel.action{
     local last = kessel.game.var("provisional_last")
     local u = kessel.units.get(last.unit)
     kessel.emit.place(u.id, a.hex)
+    kessel.emit.var("provisional_last", { turn = last.turn, roll = last.roll, area = last.area, unit = last.unit, placed = true })
     kessel.emit.note("14.1", string.format("%s is placed at %s instead of %s (entrance %s)", C.name(u), a.hex, u.hex, last.area))
   end,
   enumerate = C.sided_list(function(side)

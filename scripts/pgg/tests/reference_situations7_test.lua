@@ -285,7 +285,7 @@ end)
 -- hexes apart). Entrance P1 here is 0301-0801 on a 10x10 map; a panzer holds 0401 and puts 0301
 -- and 0501 in its zone. The die says 1: the division comes on at 0601 (the first open hex); the Soviet
 -- puts it on 0801 instead (listed among his actions), not on 0501 (German ZOC), not outside the
--- entrance, and not once it has moved.
+-- entrance, not a second time (the choice is made once), and not once it has moved.
 kessel.test("case_14_1_the_soviet_places_the_provisional_division_in_its_entrance", function()
   B.setup({ { id = "p", name = "p", side = "soviet", type = "rifle", hidden = true, pool = "rifle", formation = "Provisional" },
     B.pz("g", "0401"), B.leader("l", "0909", 3) },
@@ -305,6 +305,12 @@ kessel.test("case_14_1_the_soviet_places_the_provisional_division_in_its_entranc
   expect.accepted(kessel.act{ kind = "place_provisional", hex = "0801" })
   expect.eq(B.where("p"), "0801")
   expect.eq(mp("p").left, 6, "still its whole MA")
+  -- the choice is made once: no second placement is offered or accepted
+  for _, a in ipairs(kessel.legal("soviet")) do
+    if a.kind == "place_provisional" then error("a second placement is listed: " .. a.hex) end
+  end
+  ok, why = kessel.act{ kind = "place_provisional", hex = "0701" }
+  expect.refused(ok, why, "14.1", "is chosen once")
   expect.accepted(kessel.act{ kind = "move", units = { "p" }, path = { "0802" } })
   ok, why = kessel.act{ kind = "place_provisional", hex = "0701" }
   expect.refused(ok, why, "14.1", "p (Provisional) has moved")
