@@ -234,6 +234,12 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
     let last_turn = spec.get::<Option<u32>>("last_turn")?.unwrap_or(12);
     let turn = spec.get::<Option<u32>>("turn")?.unwrap_or(1);
     for (what, n) in [("last_turn", last_turn), ("turn", turn)] {
+        // game-turns count from 1, as a scenario's do
+        if n == 0 {
+            return Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what} = 0: game-turns count from 1"
+            )));
+        }
         if n > crate::scenario::MAX_TURNS {
             return Err(mlua::Error::runtime(format!(
                 "kessel.setup: {what} = {n} is over the limit ({})",
