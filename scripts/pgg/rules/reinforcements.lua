@@ -370,7 +370,9 @@ kessel.action{
     local last = kessel.game.var("provisional_last")
     local u = kessel.units.get(last.unit)
     kessel.emit.place(u.id, a.hex)
-    kessel.emit.var("provisional_last", { turn = last.turn, roll = last.roll, area = last.area, unit = last.unit, placed = true })
+    local placed = { placed = true }
+    for k, v in pairs(last) do placed[k] = v end
+    kessel.emit.var("provisional_last", placed)
     kessel.emit.note("14.1", string.format("%s is placed at %s instead of %s (entrance %s)", C.name(u), a.hex, u.hex, last.area))
   end,
   enumerate = C.sided_list(function(side)
