@@ -34,6 +34,22 @@ fn on_canvas(h: &Harness<'_, EditorApp>, label: &str) -> bool {
 
 /// The campaign opens at a readable zoom on its set-up units; a unit far from them, selected by
 /// id, is brought into view and its form opens, scrolled to.
+/// Steps the editor until the game has a selection, failing after `limit`.
+fn step_until_selected(h: &mut Harness<'_, EditorApp>, limit: Duration) {
+    let start = Instant::now();
+    while h
+        .state()
+        .session
+        .as_ref()
+        .expect("the game")
+        .selected
+        .is_none()
+    {
+        assert!(start.elapsed() < limit, "nothing was selected");
+        h.step();
+    }
+}
+
 #[test]
 fn a_unit_selected_at_start_is_in_view_with_its_form_open() {
     // the campaign's map does not fit at a readable zoom: 4015 is off the first view
@@ -94,21 +110,7 @@ fn a_selection_with_the_computer_playing_follows_its_moves() {
             ..Startup::default()
         },
     );
-    let start = Instant::now();
-    while h
-        .state()
-        .session
-        .as_ref()
-        .expect("the game")
-        .selected
-        .is_none()
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "nothing was selected"
-        );
-        h.step();
-    }
+    step_until_selected(&mut h, Duration::from_secs(120));
     let s = h.state().session.as_ref().expect("the game");
     assert_eq!(
         s.deciding_side().as_deref(),
@@ -141,21 +143,7 @@ fn a_selection_with_the_computer_on_every_side_is_made_at_once() {
             ..Startup::default()
         },
     );
-    let start = Instant::now();
-    while h
-        .state()
-        .session
-        .as_ref()
-        .expect("the game")
-        .selected
-        .is_none()
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "nothing was selected"
-        );
-        h.step();
-    }
+    step_until_selected(&mut h, Duration::from_secs(60));
     let s = h.state().session.as_ref().expect("the game");
     assert!(!s.engine.state().finished, "selected before the game's end");
     assert_eq!(s.engine.state().turn, 1, "selected in the first turn");
