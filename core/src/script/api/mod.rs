@@ -14,7 +14,8 @@
 //! | `kessel.emit.create_marker/marker_value` | `markers.rs` | applying an action |
 //! | `kessel.emit.hide/show/commit/open`; `kessel.units.hidden_from`, `kessel.game.commitments/view` | `secrets.rs` | applying an action; reads always |
 //! | plain data (game and unit variables) to and from Lua | `plain.rs` | — |
-//! | `kessel.paths`, `kessel.hexset` | `paths.rs` | always |
+//! | `kessel.paths` | `paths.rs` | always |
+//! | `kessel.hexset` | `hexset.rs` | always |
 //! | `kessel.tables` | `tables.rs` | always |
 //! | `kessel.undo`, `.inject_dice`, `.test`, `.state_hash`, `.events` | `script.rs` | `kessel script` / `kessel test` |
 //! | `kessel.setup` (a position built inline) | `setup.rs` | `kessel script` / `kessel test` |
@@ -32,6 +33,7 @@ mod declare;
 mod declare_limits;
 mod emit;
 mod hex;
+mod hexset;
 mod log;
 mod markers;
 mod paths;
@@ -76,6 +78,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     changes::register(lua, &kessel, world)?;
     markers::register(lua, &kessel, world)?;
     secrets::register(lua, &kessel, world)?;
+    hexset::register(lua, &kessel, world)?;
     paths::register(lua, &kessel, world)?;
     tables::register(lua, &kessel, world)?;
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;

@@ -1,0 +1,101 @@
+//! `kessel.hexset`: a set of hexes shared with Lua, and how the API reads a set given as a hexset
+//! or a list of labels (`kessel.paths` takes and gives them).
+
+use super::hex_of;
+use crate::algo::zoc::HexSet;
+use crate::hex::Hex;
+use crate::map::Map;
+use crate::world::Shared;
+use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef};
+use std::sync::Arc;
+
+/// A set of hexes, shared with Lua.
+#[derive(Clone, Debug)]
+pub struct LuaHexSet {
+    pub(super) set: HexSet,
+    pub(super) map: Arc<Map>,
+}
+
+impl LuaHexSet {
+    fn parse(&self, label: &str) -> mlua::Result<Hex> {
+        self.map
+            .parse(label)
+            .ok_or_else(|| mlua::Error::runtime(format!("`{label}` is not a hex of this map")))
+    }
+}
+
+impl UserData for LuaHexSet {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("has", |_, s, h: String| {
+            Ok(s.map.parse(&h).is_some_and(|x| s.set.contains(&s.map, x)))
+        });
+        methods.add_method_mut("add", |_, s, h: String| {
+            let x = s.parse(&h)?;
+            s.set.insert(&s.map.clone(), x);
+            Ok(())
+        });
+        methods.add_method_mut("remove", |_, s, h: String| {
+            let x = s.parse(&h)?;
+            s.set.remove(&s.map.clone(), x);
+            Ok(())
+        });
+        methods.add_method("labels", |_, s, ()| {
+            Ok(s.set
+                .hexes(&s.map)
+                .map(|h| s.map.label(h))
+                .collect::<Vec<_>>())
+        });
+        methods.add_method("union", |_, s, o: UserDataRef<LuaHexSet>| {
+            let mut out = s.clone();
+            out.set.union_with(&o.set);
+            Ok(out)
+        });
+        methods.add_method("minus", |_, s, o: UserDataRef<LuaHexSet>| {
+            let mut out = s.clone();
+            out.set.subtract(&o.set);
+            Ok(out)
+        });
+        methods.add_method("copy", |_, s, ()| Ok(s.clone()));
+        methods.add_meta_method(MetaMethod::Len, |_, s, ()| Ok(s.set.len()));
+    }
+}
+
+/// Reads a set given as a hexset userdata or a list of labels.
+pub(super) fn set_arg(world: &Shared, v: mlua::Value) -> mlua::Result<HexSet> {
+    match v {
+        mlua::Value::UserData(ud) => Ok(ud.borrow::<LuaHexSet>()?.set.clone()),
+        mlua::Value::Table(t) => {
+            let map = world.borrow().state.map.clone();
+            crate::script::charge(
+                &t.weak_lua().upgrade(),
+                64 * t.raw_len() as u64 + map.len() as u64,
+            )?;
+            let mut s = HexSet::new(&map);
+            for l in t.sequence_values::<String>() {
+                let l = l?;
+                s.insert(&map, hex_of(world, &l)?);
+            }
+            Ok(s)
+        }
+        mlua::Value::Nil => Ok(HexSet::new(&world.borrow().state.map)),
+        other => Err(mlua::Error::runtime(format!(
+            "expected a hexset or a list of hexes, got a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
+    let w = world.clone();
+    kessel.set(
+        "hexset",
+        lua.create_function(move |_, list: mlua::Value| {
+            let map = w.borrow().state.map.clone();
+            Ok(LuaHexSet {
+                set: set_arg(&w, list)?,
+                map,
+            })
+        })?,
+    )?;
+    Ok(())
+}
