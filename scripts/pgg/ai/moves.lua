@@ -195,7 +195,7 @@ lazy.ring = function(F)
   return cover
 end
 
-local function german_scorer(F, units, from)
+local function german_scorer(F, units, from, extra)
   local D = goal_of(F, group_class(units))
   local tset, vp = F.tset, F.obj.vp
   local ids, forms = {}, {}
@@ -227,7 +227,7 @@ local function german_scorer(F, units, from)
   local ring = F.ring
   return function(dest)
     local c1, t1 = counts_at(F, dest, C.GERMAN, dest == from and ids or nil)
-    if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 end
+    if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 + extra end
     local score = const - (D[dest] or FAR) * per_mp
     if setup then score = score + setup(dest) end
     score = score + RING_W * (ring[dest] or 0)
@@ -243,7 +243,7 @@ local function german_scorer(F, units, from)
     if (dz[dest] or 99) <= 1 then
       if mech then score = score - 0.5 else score = score + 0.5 end
     end
-    return score
+    return score + extra
   end
 end
 
@@ -438,9 +438,9 @@ local function uncovered(F, moving)
   end
   return list
 end
--- (Counted for every hex at once, per moving group and rating: how many of those units are
--- within `r` of it, and half for each just beyond, within `r` + 2: such a unit can still walk
--- back into the radius.)
+-- (Counted per hex, per moving group and rating: how many of those units are within `r` of it,
+-- and half for each just beyond, within `r` + 2: such a unit can still walk back into the
+-- radius.)
 local cover_counts, cover_count_n = {}, 0
 local function cover_table(F, r, moving)
   local memo = F.cover_memo
@@ -454,13 +454,18 @@ local function cover_table(F, r, moving)
     local key = r .. ":" .. table.concat(list, ",")
     count = cover_counts[key]
     if count == nil then
-      count = {}
-      for _, h in ipairs(list) do
-        local near = within(h, r)
-        for x in pairs(within(h, r + 2)) do
-          count[x] = (count[x] or 0) + (near[x] and 1 or 0.5)
+      -- (worked out per hex when first asked: a group asks for its destinations only, a few
+      -- dozen hexes, where the whole table covers every hex near every uncovered unit)
+      local near, far = {}, {}
+      for i, h in ipairs(list) do near[i], far[i] = within(h, r), within(h, r + 2) end
+      count = setmetatable({}, { __index = function(t, x)
+        local n = false
+        for i = 1, #list do
+          if far[i][x] then n = (n or 0) + (near[i][x] and 1 or 0.5) end
         end
-      end
+        t[x] = n
+        return n
+      end })
       if cover_count_n >= 200 then cover_counts, cover_count_n = {}, 0 end
       cover_counts[key] = count
       cover_count_n = cover_count_n + 1
@@ -470,7 +475,7 @@ local function cover_table(F, r, moving)
   return count
 end
 
-local function soviet_scorer(F, units, from)
+local function soviet_scorer(F, units, from, extra)
   local cmd = F.cmd
   local ids = {}
   local nc, nl = 0, 0
@@ -498,13 +503,18 @@ local function soviet_scorer(F, units, from)
   local setup = setup_scorer(F, units, from)
   local cs = F.count[C.SOVIET]
   local cs_c, cs_t = cs.c, cs.t
+  -- (hex_worth's memo for these command hexes, read here without a call per destination)
+  local hm = hex_memo[cmd]
+  if hm == nil then hm = { base = {}, vpw = {}, front = {} }; hex_memo[cmd] = hm end
+  local h_base, h_vpw, h_front = hm.base, hm.vpw, hm.front
   return function(dest)
     local dc, dt
     if dest == from then dc, dt = counts_at(F, dest, C.SOVIET, ids)
     else dc, dt = cs_c[dest] or 0, cs_t[dest] or 0 end
     local after_c, after_t = dc + nc, dt + nc + nl
-    if after_c > 3 or after_t > 4 then return -1000 end
-    local v, vpw, front = hex_worth(F, dest, cmd)
+    if after_c > 3 or after_t > 4 then return -1000 + extra end
+    local v, vpw, front = h_base[dest], nil, nil
+    if v == nil then v, vpw, front = hex_worth(F, dest, cmd) else vpw, front = h_vpw[dest], h_front[dest] end
     local now = unit_value_at(F, dest, v, vpw, front, after_c, after_t)
     local score = const + nc * now + (nl > 0 and nl * soviet_leader_value(F, dest, after_c, after_t) or 0)
     if setup and cmd[dest] then score = score + setup(dest) end
@@ -513,7 +523,7 @@ local function soviet_scorer(F, units, from)
       score = score + dc * (now - was)
     end
     if cover then score = score + LEADER_COVER * (cover[dest] or 0) end
-    return score
+    return score + extra
   end
 end
 
@@ -523,14 +533,14 @@ local function group_scorer(F, ids, kind)
   if #units == 0 then return function() return NEG end end
   local side = units[1].side
   local from = units[1].location == "map" and units[1].hex or nil
-  local f = side == C.GERMAN and german_scorer(F, units, from) or soviet_scorer(F, units, from)
   local extra = kind == "rail_move" and -0.5 or 0
   -- first turn: the 13th and 20th Armies must spend their movement [5.2]
   if F.turn == 1 and from and side == C.SOVIET then
     for _, u in ipairs(units) do if M.first_turn_full_ma(u) then extra = extra + 0.2 end end
   end
-  if extra == 0 then return f end
-  return function(dest) return f(dest) + extra end
+  -- (the scorers add `extra` last, as a separate term)
+  if side == C.GERMAN then return german_scorer(F, units, from, extra) end
+  return soviet_scorer(F, units, from, extra)
 end
 
 local function move_score(F, a)

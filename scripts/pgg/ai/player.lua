@@ -144,6 +144,10 @@ end
 local tiebreak = nil
 local TIE = 1e-9
 
+-- Scores of the listed actions already worked out in this choice (the same tables are weighed
+-- again when the ending kinds join in): action -> score. AI.pick starts it afresh.
+local scored = {}
+
 local function best_index(actions)
   if #actions == 1 then return 1, 0 end
   local F = frame()
@@ -151,7 +155,8 @@ local function best_index(actions)
   local best, bs = nil, nil
   local scores = {}
   for i, a in ipairs(actions) do
-    local s = score(F, a, p)
+    local s = scored[a]
+    if s == nil then s = score(F, a, p); scored[a] = s end
     scores[i] = s
     if bs == nil or s > bs then best, bs = i, s end
   end
@@ -230,6 +235,7 @@ function AI.pick(legal, kinds, view, lvl, draw)
   end
   -- the scores and the frame served this choice only
   Nr.scored = {}
+  scored = {}
   Fr.drop()
   return chosen
 end
