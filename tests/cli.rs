@@ -350,6 +350,26 @@ fn an_option_value_outside_the_range_the_ruleset_declares_is_refused() {
     );
 }
 
+/// A negative strength is refused, naming it (it used to be read as falling off the table); a
+/// defence of 0 is a strength like any other.
+#[test]
+fn odds_refuses_a_negative_strength() {
+    for (att, def, what) in [
+        ("-5", "0", "attack strength -5"),
+        ("6", "-2", "defence strength -2"),
+    ] {
+        let r = kessel(&["odds", "--", att, def]);
+        assert_ne!(r.code, 0, "{att} {def}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(what) && r.stderr.contains("0 or more"),
+            "{att} {def}: {}",
+            r.stderr
+        );
+    }
+    let r = kessel(&["odds", "5", "0"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 /// PGG [10.1]: a leader is rated 2 to 5, so `--flag leader=9` is refused with the range the
 /// ruleset declares (it added 9 before); a rating in the range is taken, and two leader flags add.
 #[test]

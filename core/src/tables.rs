@@ -169,6 +169,19 @@ impl ResultsTable {
     }
 }
 
+/// Refuses a negative attack or defence strength: a strength is a whole number, 0 or more (an
+/// odds column of a negative strength means nothing, and used to fall silently off the table).
+pub fn check_strengths(attack: i32, defence: i32) -> Result<(), String> {
+    for (what, v) in [("attack", attack), ("defence", defence)] {
+        if v < 0 {
+            return Err(format!(
+                "{what} strength {v}: strengths are whole numbers, 0 or more"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A 1-D dice table: a (modified) roll → a result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceTable {
@@ -262,6 +275,15 @@ mod tests {
                 .map(|r| (0..6).map(|c| format!("r{r}c{c}")).collect())
                 .collect(),
         }
+    }
+
+    #[test]
+    fn strengths_below_zero_are_refused_by_name() {
+        assert!(check_strengths(0, 0).is_ok());
+        let e = check_strengths(-5, 0).expect_err("negative attack");
+        assert!(e.contains("attack strength -5"), "{e}");
+        let e = check_strengths(3, -1).expect_err("negative defence");
+        assert!(e.contains("defence strength -1"), "{e}");
     }
 
     #[test]

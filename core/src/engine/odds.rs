@@ -52,6 +52,7 @@ impl Engine {
         shift: i32,
         flags: &[String],
     ) -> Result<OddsReport, ScriptError> {
+        crate::tables::check_strengths(attack, defence).map_err(ScriptError::plain)?;
         let m = self
             .host
             .guarded(|lua| calls::call_odds_hook(lua, &self.world, attack, defence, flags))?;

@@ -23,6 +23,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "odds",
         |lua, w, (id, att, def, shift): OddsArgs| {
             let table = results_table(w, &id)?;
+            crate::tables::check_strengths(att, def).map_err(mlua::Error::runtime)?;
             let o = table.odds(att, def, shift.unwrap_or(0));
             let out = lua.create_table()?;
             out.set("column", o.column + 1)?;
