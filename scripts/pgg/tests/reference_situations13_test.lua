@@ -1,0 +1,80 @@
+-- Situations from the reference material, examiner pass (round 11): leaders and zones of control
+-- [8] [9.8] [10.2], reinforcement entry [14.3] with the terrain chart [6.7], and the thinly tested
+-- cases of supply [11], interdiction [13], the South-Western Front [14.2], stacking [7] and victory
+-- [15], each played through actions on a small board and compared with the rules text. Geometry of
+-- the 10x10 map: odd columns N, NE = c+1 r-1, SE = c+1 r, S, SW = c-1 r, NW = c-1 r-1; even columns
+-- NE = c+1 r, SE = c+1 r+1, SW = c-1 r+1, NW = c-1 r. So 0503 touches 0502 0602 0603 0504 0403
+-- 0402, and 0403 touches 0402 0503 0504 0404 0304 0303.
+local expect = kessel.expect
+local B = require("testing.board10")
+
+local function attack(units, targets) return kessel.act{ kind = "attack", units = units, targets = targets } end
+local function choose(c, units) return kessel.act{ kind = "choose", choice = c, units = units } end
+local function retreat(units, path) return kessel.act{ kind = "retreat", units = units, path = path } end
+local function advance(units, path) return kessel.act{ kind = "advance", units = units, path = path } end
+local function move(units, path) return kessel.act{ kind = "move", units = units, path = path } end
+
+-- The advances on offer for `side`, as "units>path" sorted (skip left out).
+local function advances(side)
+  local out = {}
+  for _, a in ipairs(kessel.legal(side)) do
+    if a.kind == "advance" and not a.skip then
+      out[#out + 1] = table.concat(a.units, ",") .. ">" .. table.concat(a.path, "-")
+    end
+  end
+  table.sort(out)
+  return table.concat(out, " ")
+end
+
+-- [8] [9.8] [10.2] A leader enters an enemy ZOC only together with an attack-capable unit, and an
+-- advance after combat is no exception: the advance ignores the ZOC's stop, not the leader's need
+-- of an escort. Board: Soviet Combat Phase; s (2-2-6) and Lukin-like l (rating 3) in 0503 attack g
+-- (2-2-10) in 0403, 2 + 2 (the leader's bonus capped at s's 2) against 2, 2-1, roll 2: D1. g retreats
+-- to 0304 (0402 and 0404 are in the Soviet ZOC, 0303 holds h); 0403 is then in the ZOC of g and h.
+-- l alone may not advance into 0403 (refused citing 8, and not listed); s alone, or s and l
+-- together, may; l following s in a second advance action is alone in its advance and refused too.
+-- Second board: the same attack rolls 1, D2, and g retreats 0304-0204: 0403 is out of every German
+-- ZOC (h is gone from the board) and l may advance into it alone. The engine let a lone leader advance
+-- into an enemy ZOC.
+kessel.test("case_8_a_leader_advances_into_an_enemy_zoc_only_with_an_attack_capable_unit", function()
+  B.setup({ B.pz("g", "0403", "2-2-10"), B.pz("h", "0303", "2-2-10"), B.rifle("s", "0503", "2-2-6"),
+    B.leader("l", "0503", 3) }, { step = "soviet_combat" })
+  kessel.inject_dice{ 2 }
+  local ev = expect.accepted(attack({ "s", "l" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 2-1, roll 2: D1"), B.all_notes(ev))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "g" }, { "0304" }))
+  local p = B.pending()
+  expect.eq(p and p.kind, "advance")
+  expect.eq(advances("soviet"), "s,l>0403 s>0403", "no lone leader advance into the German ZOC on offer")
+  local ok, why = advance({ "l" }, { "0403" })
+  expect.refused(ok, why, "8", "in the zone of control of")
+  expect.accepted(advance({ "s" }, { "0403" }))
+  -- joining s afterwards is still a lone leader's advance
+  ok, why = advance({ "l" }, { "0403" })
+  expect.refused(ok, why, "8", "attack-capable")
+  expect.eq(B.where("l"), "0503")
+
+  -- together they go
+  B.setup({ B.pz("g", "0403", "2-2-10"), B.pz("h", "0303", "2-2-10"), B.rifle("s", "0503", "2-2-6"),
+    B.leader("l", "0503", 3) }, { step = "soviet_combat" })
+  kessel.inject_dice{ 2 }
+  expect.accepted(attack({ "s", "l" }, { "0403" }))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "g" }, { "0304" }))
+  expect.accepted(advance({ "s", "l" }, { "0403" }))
+  expect.eq(B.where("l"), "0403")
+  expect.eq(B.where("s"), "0403")
+
+  -- out of every German ZOC a leader may advance alone
+  B.setup({ B.pz("g", "0403", "2-2-10"), B.rifle("s", "0503", "2-2-6"), B.leader("l", "0503", 3) },
+    { step = "soviet_combat" })
+  kessel.inject_dice{ 1 }
+  ev = expect.accepted(attack({ "s", "l" }, { "0403" }))
+  expect.truthy(B.note(ev, "odds 2-1, roll 1: D2"), B.all_notes(ev))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "g" }, { "0304", "0204" }))
+  expect.truthy(advances("soviet"):find("l>0403", 1, true), advances("soviet"))
+  expect.accepted(advance({ "l" }, { "0403" }))
+  expect.eq(B.where("l"), "0403")
+end)
