@@ -78,3 +78,48 @@ kessel.test("case_8_a_leader_advances_into_an_enemy_zoc_only_with_an_attack_capa
   expect.accepted(advance({ "l" }, { "0403" }))
   expect.eq(B.where("l"), "0403")
 end)
+
+-- The moves on offer for `side` that take exactly `ids` (a sorted "a,b" list), as destinations.
+local function move_dests(side, ids)
+  local out, seen = {}, {}
+  for _, a in ipairs(kessel.legal(side)) do
+    if a.kind == "move" then
+      local us = {}
+      for _, id in ipairs(a.units or { a.unit }) do us[#us + 1] = id end
+      table.sort(us)
+      local dest = a.path[#a.path]
+      if table.concat(us, ",") == ids and not seen[dest] then seen[dest] = true; out[#out + 1] = dest end
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+-- [8] [6.22] A leader joining a friendly stack that already stands in an enemy ZOC. The sources
+-- have the leader enter an enemy ZOC only accompanied by (together with) an attack-capable unit,
+-- and friendly units never lift an enemy ZOC for movement: a rifle already in the hex does not
+-- escort a leader who arrives there alone. Board: Soviet Movement Phase, turn 7; g (4-4-10) in
+-- 0303; r (2-2-6) in 0403, in g's ZOC; l (rating 3) and q (2-2-6) in 0603. l alone may go to 0503
+-- (out of g's ZOC) but not on to 0403 (refused citing 8, and no such move listed); l and q moving
+-- together enter 0403 (the move stops there [6.22]) and the hex then holds two rifles and the
+-- leader, within the Soviet limit [7.1].
+kessel.test("case_8_a_leader_joins_a_stack_in_an_enemy_zoc_only_with_an_escort_moving_in_with_it", function()
+  local setup = function()
+    B.setup({ B.pz("g", "0303", "4-4-10"), B.rifle("r", "0403", "2-2-6"), B.rifle("q", "0603", "2-2-6"),
+      B.leader("l", "0603", 3) }, { step = "soviet_movement" })
+  end
+  setup()
+  local ok, why = move({ "l" }, { "0503", "0403" })
+  expect.refused(ok, why, "8", "attack-capable")
+  ok, why = move({ "l" }, { "0403" })
+  expect.refused(ok, why, "8", "attack-capable")
+  local dests = table.concat(move_dests("soviet", "l"), " ")
+  expect.falsy(dests:find("0403", 1, true), "no lone-leader move into 0403 on offer: " .. dests)
+  expect.truthy(dests:find("0503", 1, true), "0503, out of g's ZOC, is on offer: " .. dests)
+  expect.accepted(move({ "l", "q" }, { "0503", "0403" }))
+  expect.eq(B.where("l"), "0403")
+  expect.eq(B.where("q"), "0403")
+  -- the move stopped in the ZOC [6.22]: nothing further this phase
+  ok, why = move({ "l", "q" }, { "0404" })
+  expect.refused(ok, why, "6.22", "may not leave it voluntarily")
+end)
