@@ -123,3 +123,54 @@ kessel.test("case_8_a_leader_joins_a_stack_in_an_enemy_zoc_only_with_an_escort_m
   ok, why = move({ "l", "q" }, { "0404" })
   expect.refused(ok, why, "6.22", "may not leave it voluntarily")
 end)
+
+-- [14.3] [6.7] [10.2] A unit entering the map where a road runs off it comes in along the road and
+-- pays the road rate for the entry hex, as for any road hex it enters along the road: 1/2 MP for
+-- motorized units and leaders, 1 for infantry and cavalry, instead of the hex's terrain. Board,
+-- German Initial Movement Phase of turn 3: a road 0105-0205-0305 ends at 0105 on the west edge
+-- (forest); another runs 0103-0104-0204 and so passes through the edge hex 0104. Entry area E holds
+-- 0103-0106. A panzer regiment entering 0105 and driving to 0305 spends 1/2 + 1/2 + 1/2 (it paid
+-- the forest's 2 before: 3); an infantry division 1 + 1 + 1; the cavalry 1 then 1 + 1; entering
+-- 0106 (clear, no road) costs the panzer 1, and 0104 (a road passing along the edge, not leaving
+-- the map) its forest's 2. Soviet side, turn 7: a road ends at 1005 on the east edge, area X: a
+-- tank division and a leader enter for 1/2, a rifle division for 1.
+kessel.test("case_14_3_entering_where_a_road_runs_off_the_map_costs_the_road_rate", function()
+  local M = require("rules.movement")
+  local map = { columns = 10, rows = 10,
+    terrain = { ["0105"] = "forest", ["0104"] = "forest" },
+    links = { { kind = "road", path = { "0105", "0205", "0305" } }, { kind = "road", path = { "0103", "0104", "0204" } },
+      { kind = "road", path = { "1005", "0905", "0805" } } },
+    areas = { E = { "0103", "0104", "0105", "0106" }, X = { "1004", "1005" } } }
+  local function left(id) return M.mp_left(kessel.units.get(id)) end
+  local german = function()
+    B.setup({ B.pz("p", nil, "4-4-10", { enter = { turn = 3, area = "E" } }),
+      B.pz("p2", nil, "4-4-10", { enter = { turn = 3, area = "E" } }),
+      B.pz("p3", nil, "4-4-10", { enter = { turn = 3, area = "E" } }),
+      B.inf("i", nil, { enter = { turn = 3, area = "E" } }),
+      { id = "c", name = "c", side = "german", type = "cavalry", formation = "1 Cav",
+        faces = { "4-4-5", "2-2-5" }, enter = { turn = 3, area = "E" } } },
+      { map = map, step = "german_movement", turn = 3 })
+  end
+  german()
+  expect.accepted(move({ "p" }, { "0105", "0205", "0305" }))
+  expect.eq(left("p"), 8.5, "10 - 1/2 to enter along the road - 1/2 - 1/2")
+  expect.accepted(move({ "i" }, { "0105", "0205", "0305" }))
+  expect.eq(left("i"), 4, "7 - 1 - 1 - 1 (infantry pays 1 on roads)")
+  expect.accepted(move({ "c" }, { "0105", "0205" }))
+  expect.eq(left("c"), 3, "5 - 1 - 1 (cavalry pays 1 on roads)")
+  expect.accepted(move({ "p2" }, { "0106" }))
+  expect.eq(left("p2"), 9, "clear, no road: 1")
+  expect.accepted(move({ "p3" }, { "0104" }))
+  expect.eq(left("p3"), 8, "a road passing through an edge hex does not lead off the map: forest 2")
+
+  B.setup({ { id = "t", name = "t", side = "soviet", type = "tank", faces = { "4-4-10" }, enter = { turn = 7, area = "X" } },
+    B.leader("l", nil, 3, { enter = { turn = 7, area = "X" } }),
+    B.rifle("r", nil, "2-2-6", { enter = { turn = 7, area = "X" } }) },
+    { map = map, step = "soviet_movement", turn = 7 })
+  expect.accepted(move({ "t" }, { "1005", "0905" }))
+  expect.eq(left("t"), 9, "tank: 1/2 + 1/2")
+  expect.accepted(move({ "l" }, { "1005" }))
+  expect.eq(left("l"), 9.5, "leader: motorized on roads, 1/2")
+  expect.accepted(move({ "r" }, { "1005" }))
+  expect.eq(left("r"), 5, "rifle: 1")
+end)
