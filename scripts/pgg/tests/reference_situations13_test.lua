@@ -102,7 +102,8 @@ end
 -- 0303; r (2-2-6) in 0403, in g's ZOC; l (rating 3) and q (2-2-6) in 0603. l alone may go to 0503
 -- (out of g's ZOC) but not on to 0403 (refused citing 8, and no such move listed); l and q moving
 -- together enter 0403 (the move stops there [6.22]) and the hex then holds two rifles and the
--- leader, within the Soviet limit [7.1].
+-- leader, within the Soviet limit [7.1]. A leader entering the map as a reinforcement is held to
+-- the same: alone he may not come on at an entry hex in an enemy ZOC, even onto a rifle there.
 kessel.test("case_8_a_leader_joins_a_stack_in_an_enemy_zoc_only_with_an_escort_moving_in_with_it", function()
   local setup = function()
     B.setup({ B.pz("g", "0303", "4-4-10"), B.rifle("r", "0403", "2-2-6"), B.rifle("q", "0603", "2-2-6"),
@@ -122,6 +123,18 @@ kessel.test("case_8_a_leader_joins_a_stack_in_an_enemy_zoc_only_with_an_escort_m
   -- the move stopped in the ZOC [6.22]: nothing further this phase
   ok, why = move({ "l", "q" }, { "0404" })
   expect.refused(ok, why, "6.22", "may not leave it voluntarily")
+
+  -- the same holds for a leader coming on as a reinforcement [14.3]: X is 1003, in the ZOC of g2
+  -- in 0904 and already holding the rifle r2; the leader k alone may not enter there, with the
+  -- rifle q2 entering beside him he may
+  B.setup({ B.pz("g2", "0904", "4-4-10"), B.rifle("r2", "1003", "2-2-6"),
+    B.leader("k", nil, 2, { enter = { turn = 7, area = "X" } }),
+    B.rifle("q2", nil, "2-2-6", { enter = { turn = 7, area = "X" } }) },
+    { map = { columns = 10, rows = 10, areas = { X = { "1003" } } }, step = "soviet_movement" })
+  ok, why = move({ "k" }, { "1003" })
+  expect.refused(ok, why, "8", "attack-capable")
+  expect.accepted(move({ "k", "q2" }, { "1003" }))
+  expect.eq(B.where("k"), "1003")
 end)
 
 -- [14.3] [6.7] [10.2] A unit entering the map where a road runs off it comes in along the road and
