@@ -187,3 +187,38 @@ kessel.test("case_14_3_entering_where_a_road_runs_off_the_map_costs_the_road_rat
   expect.accepted(move({ "r" }, { "1005" }))
   expect.eq(left("r"), 5, "rifle: 1")
 end)
+
+-- [6.37] [6.3] A rail cut repaired by a Soviet combat unit moving into it: SPI's errata to 6.37
+-- has rail movement resume over a repaired line in the turn after the repair, not at once.
+-- Board, Soviet Movement Phase of turn 7: a railway 0105-0205-...-0905 along row 05, cut at
+-- 0505. r (2-2-6) walks from 0404 into 0505 and repairs it (a note says so). q (2-2-6) in 0105
+-- may still ride to 0405, short of the repaired hex, but not to 0905 across it (refused citing
+-- 6.37, and 0905 is not among its listed rail moves); s, standing in 0505 since before the repair,
+-- may not ride from it either. On turn 8 (the repair recorded on turn 7) q rides to 0905.
+kessel.test("case_6_37_rail_movement_resumes_over_a_repaired_cut_the_next_turn", function()
+  local rail = { kind = "railway", path = { "0105", "0205", "0305", "0405", "0505", "0605", "0705", "0805", "0905" } }
+  local function rail_move(units, path) return kessel.act{ kind = "rail_move", units = units, path = path } end
+  B.setup({ B.rifle("r", "0404"), B.rifle("q", "0105"), B.rifle("s", "0505"), B.leader("l", "0707", 5) },
+    { map = { columns = 10, rows = 10, links = { rail } }, step = "soviet_movement",
+      markers = { { kind = "rail_cut", side = "german", at = "0505" } } })
+  local ev = expect.accepted(move({ "r" }, { "0505" }))
+  expect.truthy(B.note(ev, "repairs the railway at 0505"), B.all_notes(ev))
+  expect.eq(#kessel.markers.all{ kind = "rail_cut", placed = true }, 0, "the cut is off the map")
+  local ok, why = rail_move({ "q" }, { "0905" })
+  expect.refused(ok, why, "6.37", "repaired this turn")
+  for _, a in ipairs(kessel.legal("soviet")) do
+    if a.kind == "rail_move" and a.units[1] == "q" then
+      expect.truthy(a.path[#a.path] ~= "0905" and a.path[#a.path] ~= "0605", "q's listed rail moves stop short of 0505: " .. a.path[#a.path])
+    end
+  end
+  ok, why = rail_move({ "s" }, { "0705" })
+  expect.refused(ok, why, "6.37", "repaired this turn")
+  expect.accepted(rail_move({ "q" }, { "0405" }))
+  expect.eq(B.where("q"), "0405")
+
+  B.setup({ B.rifle("r", "0505"), B.rifle("q", "0105"), B.leader("l", "0707", 5) },
+    { map = { columns = 10, rows = 10, links = { rail } }, step = "soviet_movement", turn = 8,
+      vars = { rail_repaired = { ["0505"] = 7 } } })
+  expect.accepted(rail_move({ "q" }, { "0905" }))
+  expect.eq(B.where("q"), "0905")
+end)
