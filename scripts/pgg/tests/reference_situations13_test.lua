@@ -222,3 +222,34 @@ kessel.test("case_6_37_rail_movement_resumes_over_a_repaired_cut_the_next_turn",
   expect.accepted(rail_move({ "q" }, { "0905" }))
   expect.eq(B.where("q"), "0905")
 end)
+
+-- [11.13] with [11.1] and WBC09 #8: roads carry German supply across rivers for the road method
+-- only; the 1977 errata's note to 11.13 has the twenty-MP method pay the river whatever the road.
+-- Board (45 columns): a road along row 03 from the west edge (0103) to 4503; a panzer regiment g in
+-- 4103, 40 road hexes from the edge: 40 x 1/2 = 20 MP, in supply by the MP method. A river across
+-- the road between 1003 and 1103 adds the German 2 MP: 22, out of supply (the refusal of the
+-- `supply` judgement cites 11.1). With 0103 tagged as the road-supply source g stands on a road
+-- joined to it across the river and is in supply by the road method.
+kessel.test("case_11_13_the_mp_method_pays_the_river_on_a_road_the_road_method_does_not", function()
+  local S = require("rules.supply")
+  local road = {}
+  for c = 1, 45 do road[#road + 1] = string.format("%02d03", c) end
+  local function board(river, source)
+    kessel.setup{ map = { columns = 45, rows = 5, links = { { kind = "road", path = road } },
+        hexsides = river and { { "1003", "1103", "river" } } or nil,
+        tags = source and { road_supply_source = { "0103" } } or nil },
+      units = { B.pz("g", "4103") }, step = "german_movement", turn = 5 }
+  end
+  board(false, false)
+  local ok, why = S.in_supply("g", "combat")
+  expect.truthy(ok, tostring(why))
+  expect.truthy(why:find("20 MP from the west edge", 1, true), why)
+  board(true, false)
+  local ok2, why2, rule = S.in_supply("g", "combat")
+  expect.falsy(ok2, "22 MP with the river: " .. tostring(why2))
+  expect.eq(rule, "11.1")
+  board(true, true)
+  ok, why = S.in_supply("g", "combat")
+  expect.truthy(ok, tostring(why))
+  expect.truthy(why:find("road", 1, true), why)
+end)
