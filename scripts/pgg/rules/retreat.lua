@@ -33,6 +33,8 @@
 -- when the hex was emptied by elimination they may advance two hexes, the first being that hex.
 -- Units that advanced cannot attack again this phase (flag "advanced"). A disrupted victor stays
 -- where it is: it may not move [6.6], and an advance is a move (a retreat is a result and is made).
+-- Ignoring enemy ZOC means not stopping in one; a leader still enters an enemy ZOC only together
+-- with an attack-capable unit advancing with him [8].
 local C = require("rules.common")
 local Z = require("rules.zoc")
 local K = require("rules.combat")
