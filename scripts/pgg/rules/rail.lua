@@ -10,9 +10,7 @@
 --
 -- Rail cuts [6.37]: a German unit moving into or through a rail hex may place one of the six rail
 -- cut markers there (`rail_cut = hex` on its move). Soviets can't move by rail into or through a
--- cut; a Soviet combat unit entering the hex by normal movement removes it, and rail movement
--- runs over the repaired hex again from the next game-turn (SPI's 1977 errata to 6.37: not in the
--- turn of the repair; game var `rail_repaired`, hex -> turn). The German reuses a
+-- cut; a Soviet combat unit entering the hex by normal movement removes it. The German reuses a
 -- cut by moving a unit over it: `lift = hex` names a cut on the same move's path, which comes off
 -- as the new one goes down (WBC09 #6 says he "does not have to move over old rail breaks to
 -- reutilize them", so without it he does). WBC09 #6 (`wbc09_06_rail_break_relocation`): he may
@@ -95,27 +93,13 @@ end
 function RL.repair(u, hexes)
   if u.side ~= C.SOVIET or not C.is_combat_unit(u) then return end
   local cuts = RL.cuts()
-  local repaired = nil
   for _, h in ipairs(hexes) do
     if cuts[h] then
       kessel.emit.marker(cuts[h], nil)
-      kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h .. " (rail movement over it from the next turn)")
+      kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h)
       cuts[h] = nil
-      repaired = repaired or RL.repaired_this_turn()
-      repaired[h] = kessel.game.turn()
     end
   end
-  if repaired then kessel.emit.var("rail_repaired", repaired) end
-end
-
--- Rail hexes repaired this game-turn (hex -> turn): rail movement may not use them before the next
--- turn [6.37] (errata). Older entries are dropped.
-function RL.repaired_this_turn()
-  local out, turn = {}, kessel.game.turn()
-  for h, t in pairs(kessel.game.var("rail_repaired") or {}) do
-    if t == turn then out[h] = t end
-  end
-  return out
 end
 
 -- After a move: German cut placed (or moved); Soviet combat units entering cut hexes repair them.
@@ -146,7 +130,6 @@ end
 local function rail_rules()
   local blocked = C.occupied(C.GERMAN):union(Z.enemy_zoc(C.SOVIET))
   for h in pairs(RL.cuts()) do blocked:add(h) end
-  for h in pairs(RL.repaired_this_turn()) do blocked:add(h) end
   if kessel.game.turn() <= 6 then
     for _, h in ipairs(require("rules.movement").columns_01_02()) do blocked:add(h) end
   end
@@ -195,9 +178,6 @@ function RL.plan(a)
     units[#units + 1] = u
   end
   if not RL.is_rail(from) then return nil, C.reason("6.3", "rail movement starts in a rail hex; %s is not one", from) end
-  if RL.repaired_this_turn()[from] then
-    return nil, C.reason("6.37", "the railway at %s was repaired this turn: rail movement runs over it from the next turn", from)
-  end
   if Z.enemy_zoc(C.SOVIET):has(from) then return nil, C.reason("6.3", "rail movement may not start in an enemy ZOC: %s is in %s", from, Z.zone_text(C.SOVIET, from)) end
   local used = RL.used_this_turn()
   if used + weight > RL.MAX_UNITS then
@@ -237,9 +217,6 @@ end
 function RL.block_reason(h)
   if C.enemy_at(h, C.SOVIET) then return C.reason("6.3", "%s holds German units", h) end
   if RL.cuts()[h] then return C.reason("6.37", "the railway is cut at %s", h) end
-  if RL.repaired_this_turn()[h] then
-    return C.reason("6.37", "the railway at %s was repaired this turn: rail movement runs over it from the next turn", h)
-  end
   if Z.enemy_zoc(C.SOVIET):has(h) then return C.reason("6.3", "rail movement may not enter an enemy ZOC: %s is in %s", h, Z.zone_text(C.SOVIET, h)) end
   return C.reason("6.4", "on turns 1-6 no Soviet unit may enter columns 01-02 (%s)", h)
 end
