@@ -402,3 +402,37 @@ kessel.test("data_map_edges_swamps_lakes_and_markers", function()
   expect.eq(count("soviet_interdiction", "soviet"), 3, "Soviet interdiction markers [13.4]")
   expect.eq(count("rail_cut", "german"), 6, "rail cut markers [6.37]")
 end)
+
+-- [14.3] [6.7] Where reinforcements come in along a road: the entry-area hexes where a road runs
+-- off the map are the Minsk highway's 0120 (German area E) and the Moscow highway's 5907 (Soviet
+-- area X, where evacuated leaders return too); a panzer regiment or a leader entering there pays
+-- the road's 1/2 MP, an infantry or rifle division 1, and the other hexes of E cost their terrain.
+kessel.test("data_14_3_entry_hexes_where_a_road_runs_off_the_map", function()
+  local R = require("rules.reinforcements")
+  local found = {}
+  local areas = { "A", "B", "C", "D", "E", "F", "G", "H", "V", "W", "X", "Z", "P1", "P2", "P3", "P4", "P5", "P6" }
+  local seen = {}
+  for _, a in ipairs(areas) do
+    for _, h in ipairs(kessel.map.area(a) or {}) do
+      if not seen[h] and R.road_off_map(h) then seen[h] = true; found[#found + 1] = a .. ":" .. h end
+    end
+  end
+  expect.eq(table.concat(found, " "), "E:0120 X:5907")
+  local function first(pred)
+    for _, u in ipairs(kessel.units.all{}) do if pred(u) then return u end end
+  end
+  local pz = first(function(u) return u.type == "panzer" end)
+  local inf = first(function(u) return u.type == "infantry" end)
+  local leader = first(function(u) return u.type == "leader" end)
+  local rifle = first(function(u) return u.type == "rifle" end)
+  expect.eq(R.entry_cost(pz, "0120"), 0.5, "panzer along the highway")
+  expect.eq(R.entry_cost(inf, "0120"), 1, "infantry along the highway")
+  expect.eq(R.entry_cost(leader, "5907"), 0.5, "leader along the Moscow highway")
+  expect.eq(R.entry_cost(rifle, "5907"), 1, "rifle along the Moscow highway")
+  for _, h in ipairs(kessel.map.area("E")) do
+    if h ~= "0120" then
+      local want = kessel.map.terrain(h) == "forest" and 2 or (kessel.map.terrain(h) == "swamp" and 2 or 1)
+      expect.eq(R.entry_cost(pz, h), want, "panzer entering " .. h .. " (" .. tostring(kessel.map.terrain(h)) .. ")")
+    end
+  end
+end)

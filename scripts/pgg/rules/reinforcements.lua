@@ -2,8 +2,9 @@
 --
 -- Scheduled [14.3]: a unit enters in its own player's (first) Movement Phase of its entry turn or
 -- any later turn, never earlier, in a hex of its entry area, by a `move` whose path starts in that
--- hex (movement.lua); entering costs the entry hex's terrain, +1 MP under an enemy interdiction
--- marker [13.3]. Nothing enters on turn 12.
+-- hex (movement.lua); entering costs the entry hex's terrain, or the road rate where a road runs
+-- off the map there [6.7], +1 MP under an enemy interdiction marker [13.3]. Nothing enters on
+-- turn 12.
 --
 -- Provisional [14.1]: at the start of each Soviet Movement Phase (not on turn 12 [14.3]) one die
 -- picks an entrance P1..P6 (scenario var `provisional_entrances`); one untried rifle division
@@ -63,16 +64,43 @@ kessel.on("check", function()
   return out
 end)
 
--- Entry cost of a hex from off the map: its terrain cost for the unit's class [6.7].
+-- Entry cost of a hex from off the map [6.7]: its terrain cost for the unit's class, or the road
+-- rate when the unit comes in along a road, i.e. the hex is where a road runs off the map (a road
+-- that ends in a hex of the map's edge: R.road_off_map). The rates are those of the chart (and of
+-- init.lua's kessel.movement): terrain clear 1, forest 1 for infantry and leaders and 2 for the
+-- rest, swamp 2, lake closed; road 1 for infantry and cavalry, 1/2 for motorized units and leaders
+-- (who move as motorized on roads [10.2]).
 local TERRAIN = {
   clear = function() return 1 end,
   forest = function(class) return (class == "infantry" or class == "leader") and 1 or 2 end,
   swamp = function() return 2 end,
 }
+local ROAD = { infantry = 1, cavalry = 1, motorized = 0.5, leader = 0.5 }
+
+-- True if a road runs off the map at `hex`: the hex lies on an edge of the map and a road ends in
+-- it (exactly one of its hexsides carries a road, so the road's other end is beyond the edge).
+-- A road that only passes through an edge hex (two road hexsides on the map) is not taken to
+-- leave the map there.
+function R.road_off_map(hex)
+  if not kessel.map.has_link(hex, "road") then return false end
+  local edge = false
+  for _, e in ipairs{ "north", "south", "west", "east" } do
+    if kessel.map.on_edge(hex, e) then edge = true end
+  end
+  if not edge then return false end
+  local sides = 0
+  for _, n in ipairs(kessel.hex.neighbors(hex)) do
+    if kessel.map.has_side(hex, n, "road") then sides = sides + 1 end
+  end
+  return sides == 1
+end
+
 function R.entry_cost(u, hex)
   local f = TERRAIN[kessel.map.terrain(hex) or "clear"]
   if not f then return nil end
-  return f(C.class(u))
+  local class = C.class(u)
+  if ROAD[class] and R.road_off_map(hex) then return ROAD[class] end
+  return f(class)
 end
 
 local function entry_phase(side)
@@ -274,7 +302,7 @@ function R.provisional_hex(area)
   return best
 end
 
--- What entering `hex` from off the map costs `u` in MP: the hex's terrain [6.7], +1 under an
+-- What entering `hex` from off the map costs `u` in MP: the hex's terrain or road rate [6.7], +1 under an
 -- enemy interdiction marker [13.3]; nil for a hex it may not enter. Paid by every unit that moves
 -- onto the map: a scheduled unit's first step (movement.lua M.plan) and an evacuated leader coming
 -- back [10.4]; not by the divisions placed by the provisional roll or a South-Western Front call

@@ -33,6 +33,8 @@
 -- when the hex was emptied by elimination they may advance two hexes, the first being that hex.
 -- Units that advanced cannot attack again this phase (flag "advanced"). A disrupted victor stays
 -- where it is: it may not move [6.6], and an advance is a move (a retreat is a result and is made).
+-- Ignoring enemy ZOC means not stopping in one; a leader still enters an enemy ZOC only together
+-- with an attack-capable unit advancing with him [8].
 local C = require("rules.common")
 local Z = require("rules.zoc")
 local K = require("rules.combat")
@@ -545,6 +547,23 @@ function R.advance_reasons(a)
       return C.reason("9.8", "%s is not next to %s", C.name(u), option.hex)
     end
     group[#group + 1] = u
+  end
+  -- [8] [9.8] an advance ignores enemy ZOC (it need not stop there), but a leader still enters an
+  -- enemy ZOC only together with an attack-capable unit: a leader advancing without one may not
+  -- take a path with a hex in an enemy ZOC (judged as the advance is made)
+  local escorted, leaders = false, false
+  for _, u in ipairs(group) do
+    if C.attack_capable(u) then escorted = true end
+    if C.is_leader(u) then leaders = true end
+  end
+  if leaders and not escorted then
+    local ezoc = Z.enemy_zoc(group[1].side)
+    for _, h in ipairs(path) do
+      if ezoc:has(h) then
+        return C.reason("8", "%s may not advance into %s, in %s: a leader enters an enemy ZOC only together with an attack-capable unit (advance them together)",
+          C.names(group), h, Z.zone_text(group[1].side, h))
+      end
+    end
   end
   local dest = path[#path]
   local fits, why = ST.limit_ok(group[1].side, units_after(dest, group))

@@ -88,7 +88,7 @@ local function german_supplied(ctx, u)
     ctx.west_mp[class] = mp
   end
   local cost = mp[u.hex]
-  if cost then return true, string.format("%s MP from the west edge", cost), "11.1" end
+  if cost then return true, string.format("%s MP from the west edge", C.mp(cost)), "11.1" end
   return false, string.format("no line free of Soviet units and ZOC within 20 hexes of a road to %s, nor within 20 MP of the west edge [11.1]",
     table.concat(kessel.map.tagged("road_supply_source"), "/")), "11.1"
 end
