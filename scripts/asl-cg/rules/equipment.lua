@@ -127,9 +127,20 @@ S.on_end("equipment", function()
         C.note("11.6072", u.id .. " is Retained (Captured) by the " .. ctrl .. (stays and " where it stands" or ""))
       end
       if not stays then
+        -- a Gun it holds in a Fortified Building Location or Pillbox is left on the map [11.607 EXC]:
+        -- the possessor goes to the box without it
+        for _, w in ipairs(C.possessed(u.id)) do
+          if w.type == "gun" and w.vars.fortified then
+            kessel.emit.unit_var(w.id, "possessed_by", nil)
+            C.note("11.607", w.id .. " is a Gun in a Fortified Building Location or Pillbox: it is left on the map; "
+              .. u.id .. " leaves it unpossessed in " .. tostring(w.hex))
+          end
+        end
+        local with = C.possessed(u.id)
         kessel.emit.withdraw(u.id)
         C.follow(u)
         kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = "11.607" })
+        for _, w in ipairs(with) do kessel.emit.unit_var(w.id, "reph", { status = "retained", area = "retained_box", why = "11.607" }) end
         for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
           if C.crewing(l) == u.id then kessel.emit.unit_var(l.id, "reph", { status = "retained", area = "retained_box", why = "11.607" }) end
         end

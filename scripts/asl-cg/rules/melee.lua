@@ -235,6 +235,8 @@ S.on_end("markers", function()
     -- the box 11.607 fills; before, the marker went and the unit stayed, Isolated if its hex was)
     for _, u in ipairs(C.on_map()) do
       if u.vars.sewer and (C.is_personnel(u) or u.type == "sw") and not u.vars.possessed_by then
+        -- "Each unit/SW beneath such is Retained": a Gun is no SW and is not beneath the marker
+        C.leave_guns(u, "11.602", "%s is a Gun, not beneath the Sewer marker with its possessor")
         kessel.emit.withdraw(u.id)
         C.follow(u)
         for _, x in ipairs({ u, table.unpack(C.possessed(u.id)) }) do

@@ -1,0 +1,140 @@
+-- Situations from the reference texts, ninth tester pass (ASL round 9): each test rebuilds one
+-- situation, names its case, and checks what the text says must happen.
+local T = require("testing.cg")
+local expect = T.expect
+
+local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+
+-- a 14x12 map: German Setup Areas around C3 and C9, a British one around M6, German Entry Area A1
+local function shift_field(units)
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C3", "C9", "M6" } }, areas = { A1 = { "A1" } } },
+    markers = { ctrl("german", "C3"), ctrl("german", "C9"), ctrl("british", "M6") }, units = units,
+    vars = { entry_areas = { german = { A1 = true } }, date = "day_i" } }
+  while kessel.game.step().id ~= "shift" do T.resolve() end
+end
+
+-- A possessed Gun (the open item of round 8: only SW were handled as possessed). The text names
+-- Guns beside SW at every step where Equipment moves with its possessor: an Encircled unit's
+-- Equipment is left in the Location [9.6041]; before an Escape "each SW/Gun may be dropped", and
+-- a Gun never goes along unless dm [9.606] [11.6063]; "A Gun can not be Shifted" [9.613]; RB's
+-- clearing takes units and Equipment to the Retained box, a Gun in a Fortified Building Location
+-- or Pillbox excepted [11.607]. Before, a Gun named as held (`possessed_by`) was none of these:
+-- it kept pointing at a possessor that was Eliminated, escaped or Shifted away, and RB's clearing
+-- passed it by, leaving it on the map.
+
+-- [9.6041] an Encircled squad holding a Gun fails its 1TC: the Gun is left in the Location,
+-- unpossessed; an unclaimed prisoner of that squad is Rearmed and may possess it
+kessel.test("case_9.6041_an_eliminated_encircled_units_gun_is_left_unpossessed", function()
+  T.setup{ step = "encirclement", units = {
+    T.squad("g", "german", "4-6-7", "C5", { vars = { encircled = true } }),
+    T.gun("pak", "german", "75L AT", "C5", { vars = { possessed_by = "g" } }),
+    T.squad("h", "german", "4-6-7", "D5", { vars = { encircled = true } }),
+    T.squad("p", "british", "6-4-8", "D5", { vars = { prisoner_of = "german", guarded_by = "h", unarmed = true } }),
+    T.gun("pak2", "german", "75L AT", "D5", { vars = { possessed_by = "h" } }) } }
+  kessel.inject_dice{ 6, 6, 6, 6 }
+  local ev = T.resolve()
+  expect.eq(T.unit("g").location, "eliminated")
+  expect.eq(T.unit("pak").location, "map")
+  expect.eq(T.unit("pak").hex, "C5")
+  expect.eq(T.unit("pak").vars.possessed_by, nil, "left in the Location unpossessed")
+  T.has_note(ev, "pak is left in C5 unpossessed")
+  expect.eq(T.unit("h").location, "eliminated")
+  expect.eq(T.unit("pak2").vars.possessed_by, "p", "the Rearmed prisoner possesses the Equipment its Guard dropped")
+  T.replays()
+end)
+
+-- [9.606] a non-dm Gun never Escapes: the crew that held it escapes without it, and the Gun stays
+-- where it was, unpossessed (9.6071 then gives it to the side whose Setup Area holds it); a dm
+-- Gun goes along as PP (it counts toward the PP > IPC DRM). Both Guns are malfunctioned, so
+-- neither makes its Location a Strategic Location (the chart of 9.6056)
+kessel.test("case_9.606_a_non_dm_gun_stays_a_dm_gun_goes_along", function()
+  T.setup{ step = "setup_areas", map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } }, areas = { P1 = { "P1", "P2" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") },
+    vars = { entry_areas = { german = { P1 = true } }, date = "day_i" },
+    units = { T.crew("c", "german", "B5"), T.gun("pak", "german", "75L AT", "B5", { vars = { possessed_by = "c", malfunctioned = true } }),
+      T.crew("c2", "german", "B4"), T.gun("mtr", "german", "81mm MTR", "B4", { faces = { { weapon = "81mm MTR", dm = true, pp = 4 } },
+        vars = { possessed_by = "c2", malfunctioned = true } }) } }
+  T.resolve()
+  expect.eq(kessel.game.step().id, "escape")
+  expect.eq(T.unit("c").vars.reph.status, "must_escape")
+  kessel.inject_dice{ 2, 3 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "c" }, side = "german" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "pak is a Gun that is not dm: it can never Escape; c leaves it unpossessed in B5")
+  expect.truthy(T.unit("c").hex ~= "B5", "the crew escapes")
+  expect.eq(T.unit("pak").hex, "B5")
+  expect.eq(T.unit("pak").vars.possessed_by, nil)
+  -- the dm mortar: 4 PP on a crew of IPC 2 is +2, and it goes where the crew goes
+  kessel.inject_dice{ 2, 3 }
+  ok, ev = kessel.act{ kind = "escape", units = { "c2" }, side = "german" }
+  expect.accepted(ok, ev)
+  local pp
+  for _, m in ipairs(T.record(ev, "escape").modifiers) do if m.why:find("PP", 1, true) then pp = m.drm end end
+  expect.eq(pp, 2, "the dm Gun's PP count")
+  expect.eq(T.unit("mtr").vars.possessed_by, "c2")
+  expect.eq(T.unit("mtr").hex, T.unit("c2").hex, "the dm Gun goes along")
+  -- [9.6071] the Gun left in the British Setup Area is Captured by the British
+  T.resolve()
+  expect.eq(kessel.game.step().id, "equipment")
+  T.resolve()
+  expect.eq(T.unit("pak").side, "british")
+  expect.eq(T.unit("pak").vars.captured, true)
+  T.replays()
+end)
+
+-- [9.613] "A Gun can not be Shifted": a squad holding one Shifts without it; the Gun stays in its
+-- Location (as 9.6055 keeps every Gun), unpossessed, and its PP (none for a Gun that is not dm)
+-- do not count toward the portage limit
+kessel.test("case_9.613_a_shifting_unit_leaves_its_gun", function()
+  shift_field{ T.squad("g", "german", "4-6-7", "C3"),
+    T.gun("pak", "german", "81mm MTR", "C3", { faces = { { weapon = "81mm MTR", dm = true, pp = 6 } }, vars = { possessed_by = "g" } }) }
+  local ok, ev = kessel.act{ kind = "shift", units = { "g" }, to = "A1", side = "german" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "a Gun can not be Shifted: pak stays behind; g leaves it unpossessed in C3")
+  expect.eq(T.unit("g").location, "pending", "the squad Shifts to Entry Area A1")
+  expect.eq(T.unit("pak").location, "map")
+  expect.eq(T.unit("pak").hex, "C3")
+  expect.eq(T.unit("pak").vars.possessed_by, nil)
+  T.replays()
+end)
+
+-- [11.607] RB clearing: a crew and the Gun it holds in a friendly-Controlled Location both go to
+-- the Retained box; a Gun in a Fortified Building Location stays on the map [EXC], so its crew
+-- leaves it there unpossessed; an Isolated crew and its Gun stay [11.6071]
+kessel.test("case_11.607_a_possessed_gun_is_cleared_unless_fortified", function()
+  T.setup{ module = "rb", step = "equipment", units = {
+    T.crew("c", "german", "C5"), T.gun("pak", "german", "75L AT", "C5", { vars = { possessed_by = "c" } }),
+    T.crew("f", "german", "E5"), T.gun("fort", "german", "75L AT", "E5", { vars = { possessed_by = "f", fortified = true } }),
+    T.crew("i", "german", "G5", { vars = { isolated = true } }), T.gun("iso", "german", "75L AT", "G5", { vars = { possessed_by = "i" } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("c").location, "pending")
+  expect.eq(T.unit("pak").location, "pending", "the Gun goes to the Retained box with its crew")
+  expect.eq(T.unit("pak").vars.reph.area, "retained_box")
+  expect.eq(T.unit("f").location, "pending")
+  expect.eq(T.unit("fort").location, "map", "a Gun in a Fortified Building Location is left on the map")
+  expect.eq(T.unit("fort").vars.possessed_by, nil)
+  T.has_note(ev, "fort is a Gun in a Fortified Building Location or Pillbox: it is left on the map; f leaves it unpossessed in E5")
+  expect.eq(T.unit("i").location, "map")
+  expect.eq(T.unit("iso").location, "map")
+  expect.eq(T.unit("iso").vars.possessed_by, "i")
+  T.replays()
+end)
+
+-- [11.6063] [11.6064] RB: an Isolated crew escapes; "Guns cannot accompany an Escaping unit [EXC:
+-- if dm]": the 57L stays in its Isolated Location, the crew's dm mortar goes with it to the box
+kessel.test("case_11.6063_guns_do_not_accompany_an_escapee_unless_dm", function()
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct" }, units = {
+    T.crew("c", "german", "C5", { vars = { isolated = true } }),
+    T.gun("at", "german", "50L AT", "C5", { vars = { possessed_by = "c", isolated = true } }),
+    T.gun("mtr", "german", "81mm MTR", "C5", { faces = { { weapon = "81mm MTR", dm = true, pp = 2 } }, vars = { possessed_by = "c", isolated = true } }) } }
+  kessel.inject_dice{ 2, 3 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "c" }, side = "german" }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "at is a Gun that is not dm: it can never Escape; c leaves it unpossessed in C5")
+  expect.eq(T.unit("c").location, "pending")
+  expect.eq(T.unit("mtr").location, "pending", "the dm Gun is portaged to the Retained box")
+  expect.eq(T.unit("mtr").vars.isolated, nil)
+  expect.eq(T.unit("at").location, "map")
+  expect.eq(T.unit("at").vars.possessed_by, nil)
+  T.replays()
+end)
