@@ -362,8 +362,16 @@ S.on_end("elr", function()
     -- (`scenarios_since_idle`, the scenario just completed included) if given, else the count the
     -- last RePh used (`elr_scenarios`, carried by a campaign) plus this one, else 1: the scenario
     -- just completed is always one
+    -- An Idle Day since the last-completed scenario (`idle_days` > 0: this pass of 11.612-.617
+    -- follows a CG Day with no scenario [11.6121]) starts the count again: no scenario has been
+    -- completed since it, and of the two counts the side may choose (since the CG start or since
+    -- the last Idle Day, footnote 34) that one is never the worse, a lower Final DR never costing
+    -- ELR. Before, the count went on from the last RePh, +1 for a scenario not played, so an
+    -- Idle Day took -2 and then gave +2 (or more) back.
     local n, how = C.get_in("scenarios_since_idle", side), "given"
-    if n == nil then
+    if n == nil and C.get_in("idle_days", side, 0) > 0 then
+      n, how = 0, "none since the last Idle Day"
+    elseif n == nil then
       local prev = C.get_in("elr_scenarios", side)
       n, how = prev and prev + 1 or 1, prev and "counted" or "the scenario just completed"
     end

@@ -138,3 +138,22 @@ kessel.test("case_11.6063_guns_do_not_accompany_an_escapee_unless_dm", function(
   expect.eq(T.unit("at").vars.possessed_by, nil)
   T.replays()
 end)
+
+-- [11.617] +2 per scenario completed "since the start of the CG or since the last Idle Day
+-- (friendly side's choice)", -2 per Idle Day since the last-completed scenario. A German who had
+-- counted three scenarios (`elr_scenarios`, carried from the last RePh) and now has one Idle Day
+-- since the last scenario (11.6121: no scenario was generated, 11.612-.617 are played again) has
+-- completed none since that Idle Day: 7 + 0 (20 Oct) - 2 (Idle Day) = 5, no +2 at all. Before,
+-- the count went on to four (+8) for a scenario that was never played: Final 13, ELR lost.
+kessel.test("case_11.617_an_idle_day_starts_the_scenario_count_again", function()
+  T.setup{ module = "rb", step = "elr", vars = { date = "20oct", elr = { german = 3, russian = 3 },
+    elr_scenarios = { german = 3, russian = 3 }, idle_days = { german = 1 } } }
+  kessel.inject_dice{ 3, 4, 3, 4 }
+  local ev = T.resolve()
+  T.has_note(ev, "german ELR DR 7-2 = 5 (-2 Idle days): ELR 3 -> 3")
+  expect.eq(kessel.game.var("elr_scenarios").german, 0, "the next RePh counts from the Idle Day")
+  -- the Russian had no Idle Day: his count goes on, 3 + 1 = 4 scenarios, +8: 7 + 8 = 15, ELR 2
+  T.has_note(ev, "russian ELR DR 7+8 = 15")
+  expect.eq(kessel.game.var("elr").russian, 2)
+  T.replays()
+end)
