@@ -311,9 +311,13 @@ local function ammo(case)
           if r ~= "restored" then left[#left + 1] = kind end
         end
         kessel.emit.unit_var(w.id, "depleted", #left > 0 and left or nil)
-      else
+      elseif w.type == "gun" or w.vars.vehicular then
         kessel.emit.unit_var(w.id, "depleted", nil)
         C.note("11.6137", w.id .. " has its special ammunition restored")
+      else
+        -- RB restores a Gun's (vehicular-mounted included), not a SW's: 11.6137 names Guns, where
+        -- PB's 9.61424 names every weapon (a SW mortar's depleted WP was restored)
+        C.note("11.6137", w.id .. " is a SW, not a Gun: its depleted ammunition is not restored")
       end
     end
   end

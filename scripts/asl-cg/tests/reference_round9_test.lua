@@ -157,3 +157,22 @@ kessel.test("case_11.617_an_idle_day_starts_the_scenario_count_again", function(
   expect.eq(kessel.game.var("elr").russian, 2)
   T.replays()
 end)
+
+-- [11.6137] RB restores the Depleted ammunition types of "each non-Captured, non-Isolated Retained
+-- Gun (including vehicular-mounted)": a Gun's and a tank's main armament, not a SW mortar's (PB's
+-- 9.61424 lets every weapon roll; RB names Guns). Before, the SW's WP was restored too.
+kessel.test("case_11.6137_special_ammo_is_restored_to_guns_not_sw", function()
+  T.setup{ module = "rb", step = "repair", vars = { date = "18oct" }, units = {
+    T.gun("g", "russian", "76L", "C3", { vars = { depleted = { "APCR" } } }),
+    T.vehicle("t", "german", "PzKpfw IIIJ", "C5"),
+    T.sw("ma", "german", "50L", "C5", { vars = { vehicular = true, mounted_on = "t", depleted = { "APCR" } } }),
+    T.sw("m", "german", "LtMTR", "C4", { vars = { depleted = { "WP" } } }),
+    T.gun("gi", "german", "75L AT", "C6", { vars = { depleted = { "APCR" }, isolated = true } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("g").vars.depleted, nil)
+  expect.eq(T.unit("ma").vars.depleted, nil, "vehicular-mounted Gun")
+  expect.eq(table.concat(T.unit("m").vars.depleted, ","), "WP", "a SW is no Gun")
+  T.has_note(ev, "m is a SW, not a Gun: its depleted ammunition is not restored")
+  expect.eq(table.concat(T.unit("gi").vars.depleted, ","), "APCR", "an Isolated Gun keeps its depletion")
+  T.replays()
+end)
