@@ -134,11 +134,21 @@ S.on_end("armor_withdrawal", function()
   end
   -- a platoon is a side's (a German and a Russian "1" are two), and rolls only when some of it is
   -- not Isolated ("each friendly ... non-Isolated ... AFV Pltn (or part thereof)")
+  -- a platoon rolls when it "has had >= one AFV of its Pltn on the map in at least one CG
+  -- scenario": a platoon's mark, carried by any AFV of it (`platoon_on_map`), one Eliminated or
+  -- wrecked too. Before, each AFV had to carry the mark itself, so one kept off the map while its
+  -- platoon-mates fought made no dr and survived its platoon's Withdrawal
+  local fought = {}
+  for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
+    if v.vars.platoon and v.vars.platoon_on_map then
+      fought[(v.vars.original_side or v.side) .. ":" .. tostring(v.vars.platoon)] = true
+    end
+  end
   local platoons = {}
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     local p = v.vars.platoon
-    if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in
-      and not C.is_wreck(v) then
+    if p and (v.location == "map" or v.location == "pending") and fought[(v.vars.original_side or v.side) .. ":" .. tostring(p)]
+      and not v.vars.spw and not v.vars.dug_in and not C.is_wreck(v) then
       -- a Captured AFV is part of its own (the enemy's) platoon, rolled for by its captor
       local origin = v.vars.captured and v.vars.original_side or v.side
       local key = v.side .. ":" .. origin .. ":" .. tostring(p)

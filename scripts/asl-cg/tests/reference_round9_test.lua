@@ -176,3 +176,23 @@ kessel.test("case_11.6137_special_ammo_is_restored_to_guns_not_sw", function()
   expect.eq(table.concat(T.unit("gi").vars.depleted, ","), "APCR", "an Isolated Gun keeps its depletion")
   T.replays()
 end)
+
+-- [11.6142] the withdrawal dr is made for each platoon "that has had >= one AFV of its Pltn on the
+-- map in at least one CG scenario", and a Withdrawn result Eliminates "each remaining non-Isolated
+-- AFV ... of that platoon". German platoon 1: g1 fought (and was Eliminated in the scenario), g2
+-- was kept in the Retained box all along; the platoon rolls a 6 and g2 is Eliminated with it.
+-- Platoon 2, none of whose AFV has been on the map, makes no dr. Before, each AFV had to carry the
+-- mark itself: g2 made no dr and outlived its platoon's Withdrawal
+kessel.test("case_11.6142_a_platoon_that_fought_rolls_for_every_afv_of_it", function()
+  T.setup{ module = "rb", step = "armor_withdrawal", vars = { date = "20oct" }, units = {
+    T.vehicle("g1", "german", "PzKpfw IIIG", nil, { location = "eliminated", vars = { platoon = "1", platoon_on_map = true } }),
+    T.vehicle("g2", "german", "PzKpfw IIIG", nil, { location = "pending", vars = { platoon = "1" } }),
+    T.vehicle("g3", "german", "PzKpfw IIIG", nil, { location = "pending", vars = { platoon = "2" } }) } }
+  kessel.inject_dice{ 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "german makes the Secret withdrawal dr for Platoon 1")
+  expect.falsy(T.note(ev, "Platoon 2"), "platoon 2 has had no AFV on the map: no dr")
+  expect.eq(T.unit("g2").location, "eliminated", "the remaining AFV of the Withdrawn platoon")
+  expect.eq(T.unit("g3").location, "pending")
+  T.replays()
+end)
