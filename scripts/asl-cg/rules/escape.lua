@@ -228,9 +228,9 @@ function X.relocate(u, case, opts)
     end
     kessel.emit.withdraw(u.id)
     kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = case })
-    for _, k in ipairs({ "isolated", "ammo_shortage", "must_escape" }) do kessel.emit.unit_var(u.id, k, nil) end
+    for _, k in ipairs({ "isolated", "ammo_shortage", "ammo_shortage_day", "must_escape" }) do kessel.emit.unit_var(u.id, k, nil) end
     for _, w in ipairs(C.possessed(u.id)) do
-      for _, k in ipairs({ "isolated", "ammo_shortage" }) do kessel.emit.unit_var(w.id, k, nil) end
+      for _, k in ipairs({ "isolated", "ammo_shortage", "ammo_shortage_day" }) do kessel.emit.unit_var(w.id, k, nil) end
     end
     C.follow(u)
     C.note("11.6064", u.id .. " escapes: Retained (Retained box), no longer Isolated")

@@ -52,14 +52,25 @@ function RB.apply_area(i, area, case)
     local t = RB.area_type(area.hexes)
     area.type = t
     local occupier
-    local short, escape = {}, {}
+    local short, escape, lifted = {}, {}, {}
     for _, h in ipairs(area.hexes) do
       for _, u in ipairs(kessel.units.at(h)) do
         kessel.emit.unit_var(u.id, "isolated", true)
         kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
         if counts_as_mmc(u) then occupier = u.side end
         if t == "B" and counts_as_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
-        if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true); short[#short + 1] = u.id end
+        if (t == "C" or t == "D") then
+          -- marked as this Day's only when it had no Shortage already (one of its own stays)
+          if not u.vars.ammo_shortage then kessel.emit.unit_var(u.id, "ammo_shortage_day", C.var("date")) end
+          kessel.emit.unit_var(u.id, "ammo_shortage", true)
+          short[#short + 1] = u.id
+        elseif u.vars.ammo_shortage_day == C.var("date") then
+          -- [11.6065] an Escape made the area type A or B: the Ammunition Shortage this RePh's type
+          -- C/D gave it is taken off again (it stayed on the SMC left behind)
+          kessel.emit.unit_var(u.id, "ammo_shortage", nil)
+          kessel.emit.unit_var(u.id, "ammo_shortage_day", nil)
+          lifted[#lifted + 1] = u.id
+        end
       end
     end
     if t == "C" then
@@ -84,6 +95,7 @@ function RB.apply_area(i, area, case)
     -- what 11.6061 does to its units, for a GM to check
     if #escape > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): %s must attempt to Escape", i, t, table.concat(escape, ", "))) end
     if #short > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): Ammunition Shortage next scenario for %s", i, t, table.concat(short, ", "))) end
+    if #lifted > 0 then C.note("11.6065", string.format("Isolated Area %d is now type %s: no Ammunition Shortage for %s", i, t, table.concat(lifted, ", "))) end
   end
 end
 

@@ -338,6 +338,7 @@ local function ammo(case)
     -- [11.6139] a non-Isolated Infantry unit or Weapon (an AFV keeps it: 11.6141 deals with those)
     if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated and not C.is_vehicle(u) then
       kessel.emit.unit_var(u.id, "ammo_shortage", nil)
+      if u.vars.ammo_shortage_day then kessel.emit.unit_var(u.id, "ammo_shortage_day", nil) end
       C.note("11.6139", u.id .. ": Ammunition Shortage lifted")
     end
   end

@@ -196,3 +196,27 @@ kessel.test("case_11.6142_a_platoon_that_fought_rolls_for_every_afv_of_it", func
   expect.eq(T.unit("g3").location, "pending")
   T.replays()
 end)
+
+-- [11.6065] "If the Escape of a unit(s) changes the type of an Isolated Area 11.6061-.6062 must be
+-- consulted again to determine the effects on remaining unit(s)": a German squad and 8-0 make a
+-- type C area (Ammunition Shortage for both [11.6061]); the squad escapes, the area is type B, and
+-- the leader left there must Escape and no longer has the Shortage type C gave him. Before, he
+-- kept it. A unit with a Shortage of its own from an earlier Day keeps that one (11.6139 lifts a
+-- Shortage from non-Isolated units only).
+kessel.test("case_11.6065_an_area_no_longer_type_c_gives_no_ammunition_shortage", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "C5" } } } },
+    units = { T.squad("g", "german", "4-6-7", "C5"), T.leader("l", "german", "8-0", "C5"),
+      T.leader("o", "german", "7-0", "C5", { vars = { ammo_shortage = true, ammo_shortage_day = "17oct" } }) },
+    markers = { ctrl("german", "C5") } }
+  T.resolve()
+  expect.eq(T.unit("l").vars.ammo_shortage, true, "type C")
+  kessel.inject_dice{ 2, 3 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "g" }, side = "german" }
+  expect.accepted(ok, ev)
+  expect.eq(kessel.game.var("isolated_areas")[1].type, "B")
+  expect.eq(T.unit("l").vars.must_escape, true)
+  expect.eq(T.unit("l").vars.ammo_shortage, nil, "type B: no Ammunition Shortage")
+  T.has_note(ev, "[11.6065] Isolated Area 1 is now type B: no Ammunition Shortage for l")
+  expect.eq(T.unit("o").vars.ammo_shortage, true, "a Shortage of its own, from an earlier Day, stays")
+  T.replays()
+end)
