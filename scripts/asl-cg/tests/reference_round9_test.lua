@@ -220,3 +220,21 @@ kessel.test("case_11.6065_an_area_no_longer_type_c_gives_no_ammunition_shortage"
   expect.eq(T.unit("o").vars.ammo_shortage, true, "a Shortage of its own, from an earlier Day, stays")
   T.replays()
 end)
+
+-- [9.6053] a Personnel unit in Uncontrolled Territory is Retained into the nearest friendly area
+-- "and its portaged/possessed/towed Equipment": the malfunctioned Gun a crew holds there (a Gun that
+-- is not functioning makes no Strategic Location of its hex) goes with it. Before, the Gun stayed
+-- in the Uncontrolled-Territory hex, still named as held by the crew that had left.
+kessel.test("case_9.6053_a_possessed_gun_is_retained_with_its_crew", function()
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, tags = { strategic = { "C9", "M6" } }, areas = { A1 = { "A1" } } },
+    markers = { ctrl("german", "C9"), ctrl("british", "M6") },
+    vars = { entry_areas = { german = { A1 = true } }, date = "day_i" },
+    units = { T.crew("c", "german", "G9"), T.gun("pak", "german", "75L AT", "G9", { vars = { possessed_by = "c", malfunctioned = true } }) } }
+  T.resolve()
+  local c, pak = T.unit("c"), T.unit("pak")
+  expect.eq(c.vars.reph.status, "retained")
+  expect.truthy(c.hex ~= "G9", "the crew is moved into the Setup Area")
+  expect.eq(pak.hex, c.hex, "its Gun goes with it")
+  expect.eq(pak.vars.possessed_by, "c")
+  T.replays()
+end)
