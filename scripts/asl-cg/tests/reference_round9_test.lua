@@ -238,3 +238,22 @@ kessel.test("case_9.6053_a_possessed_gun_is_retained_with_its_crew", function()
   expect.eq(pak.vars.possessed_by, "c")
   T.replays()
 end)
+
+-- [9.61421] [11.6133] the exchange is for "a disabled ... vehicular MG" ("AFV MG"): an LMG
+-- Eliminated repairs an MG, never a Disabled main-armament Gun. Before, a Disabled 75L was
+-- repaired by an LMG (in PB and RB alike), and its Recall went on.
+kessel.test("case_9.61421_11.6133_only_an_mg_is_repaired_by_an_lmg", function()
+  local area = { vars = { reph = { status = "retained", area = "A" } } }
+  for _, module in ipairs({ "pb", "rb" }) do
+    local case = module == "pb" and "9.61421" or "11.6133"
+    T.setup{ module = module, step = "repair", vars = { date = module == "pb" and "day_i" or "18oct" }, units = {
+      T.vehicle("pz", "german", "PzKpfw IVH", "C3", area),
+      T.sw("ma", "german", "75L", "C3", { vars = { vehicular = true, main_armament = true, disabled = true, mounted_on = "pz" } }),
+      T.sw("cmg", "german", "CMG", "C3", { vars = { vehicular = true, disabled = true, mounted_on = "pz" } }),
+      T.sw("lmg", "german", "LMG", "C3", area) } }
+    local ok, r = kessel.act{ kind = "mg_exchange", mg = "ma", lmg = "lmg", side = "german" }
+    expect.refused(ok, r, case, "ma (75L) is no MG")
+    expect.accepted(kessel.act{ kind = "mg_exchange", mg = "cmg", lmg = "lmg", side = "german" })
+    expect.eq(T.unit("cmg").vars.disabled, nil)
+  end
+end)
