@@ -257,3 +257,23 @@ kessel.test("case_9.61421_11.6133_only_an_mg_is_repaired_by_an_lmg", function()
     expect.eq(T.unit("cmg").vars.disabled, nil)
   end
 end)
+
+-- [11.6097] "Each Fortification/Equipment ... in a non-Factory terrain Blaze Location ... is
+-- Eliminated [EXC: Entrenchment and Pillbox, though all Equipment therein is Eliminated]": in a
+-- burning brush hex the foxhole, trench, A-T ditch and pillbox stay, the wire goes, and so does the
+-- Gun. Before, only a marker named `entrenchment` was an Entrenchment: the foxhole was Eliminated
+-- and the trench and A-T ditch were left as no Fortification at all.
+kessel.test("case_11.6097_every_entrenchment_survives_a_blaze", function()
+  T.setup{ module = "rb", step = "blazes", map = { terrain = { C3 = "brush" } },
+    markers = { { kind = "blaze", at = "C3" }, { kind = "foxhole", side = "german", at = "C3" }, { kind = "trench", side = "german", at = "C3" },
+      { kind = "at_ditch", side = "german", at = "C3" }, { kind = "pillbox", side = "german", at = "C3" }, { kind = "wire", side = "german", at = "C3" } },
+    units = { T.gun("pak", "german", "75L AT", "C3") } }
+  local ev = T.resolve()
+  for _, k in ipairs({ "foxhole", "trench", "at_ditch", "pillbox" }) do
+    expect.eq(#kessel.markers.all{ kind = k, placed = true }, 1, k .. " is an Entrenchment or Pillbox: it stays")
+  end
+  expect.eq(#kessel.markers.all{ kind = "wire", placed = true }, 0)
+  T.has_note(ev, "wire in C3 is Eliminated")
+  expect.eq(T.unit("pak").location, "eliminated", "all Equipment therein is Eliminated")
+  T.replays()
+end)
