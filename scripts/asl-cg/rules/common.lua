@@ -467,6 +467,12 @@ function C.capture_mounted(v, side)
   end
 end
 
+-- The Entrenchments (B27) as Fortification markers: a foxhole, a trench, an A-T ditch, or a marker
+-- named `entrenchment`. One list for every step that names them: hidden ones placed on-map
+-- [9.602], Strategic Locations ("E" on the PB map [9.605]), removal [11.615], the fire steps
+-- [9.6095] [11.6097]. Before, each step had its own list and most lacked trench or A-T ditch.
+C.ENTRENCHMENT = { entrenchment = true, foxhole = true, trench = true, at_ditch = true }
+
 -- the Equipment a unit possesses: its SW and the Guns it holds (`possessed_by`). A Gun is
 -- possessed as a SW is [9.6041] [9.6053] [9.606] [11.6063]; where a Gun may not go with its
 -- possessor (an Escape unless dm, a Shift, a sewer, a Fortified Location on clearing) the step

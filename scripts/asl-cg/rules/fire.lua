@@ -64,7 +64,7 @@ end
 -- 9.602 and 11.615 read them): RB keeps each of them, and a Pillbox [11.6097 EXC]; before, only a
 -- marker named `entrenchment` was kept, so a foxhole burnt away, and a trench or an A-T ditch was
 -- no Fortification at all here
-local ENTRENCHMENT = { entrenchment = true, foxhole = true, trench = true, at_ditch = true }
+local ENTRENCHMENT = C.ENTRENCHMENT
 local FORTIFICATION = { fortification = true, pillbox = true, ap_mine = true, at_mine = true, wire = true, roadblock = true }
 local function eliminate_contents(hex, case, opts)
   for _, m in ipairs(kessel.markers.at(hex)) do

@@ -207,7 +207,7 @@ local function remove_markers(kinds, case)
   -- [11.602]. Before, a hidden foxhole stayed hidden from the enemy until 9.6073 (and for ever in
   -- a friendly Setup Area).
   if case == "9.602" then
-    local entrenchment = { entrenchment = true, foxhole = true, trench = true, at_ditch = true }
+    local entrenchment = C.ENTRENCHMENT
     for _, m in ipairs(kessel.markers.all{ placed = true }) do
       if entrenchment[m.kind] and type(m.value) == "table" and m.value.hidden then
         local nv = C.copy(m.value)

@@ -215,7 +215,9 @@ function RB.validate_removal(a)
   local m
   for _, x in ipairs(kessel.markers.all{ placed = true }) do if x.id == a.marker then m = x end end
   if not m then return C.refuse("11.615", "no such Fortification on the map") end
-  local kinds = { wire = true, ap_mine = true, at_mine = true, entrenchment = true, foxhole = true, at_ditch = true, roadblock = true }
+  -- wire, mines, every Entrenchment "(including an A-T Ditch)" — a trench too — and a roadblock
+  local kinds = { wire = true, ap_mine = true, at_mine = true, roadblock = true }
+  for k in pairs(C.ENTRENCHMENT) do kinds[k] = true end
   if not kinds[m.kind] then return C.refuse("11.615", m.kind .. " is not removed in this step") end
   if type(m.value) == "table" and m.value.hidden then return C.refuse("11.615", "only Known Fortifications are removed") end
   -- all mines of a Location are one item ("all mines are considered the same type"): one attempt

@@ -277,3 +277,25 @@ kessel.test("case_11.6097_every_entrenchment_survives_a_blaze", function()
   expect.eq(T.unit("pak").location, "eliminated", "all Equipment therein is Eliminated")
   T.replays()
 end)
+
+-- [11.615] "Attempts may be made to Eliminate any Known wire/minefield/Entrenchment - (including an
+-- A-T Ditch)": a trench is an Entrenchment. Before, "trench is not removed in this step".
+-- [9.605] a trench is an Entrenchment, which the map marks "E" among the Strategic Locations: the
+-- German squad in its trench in G6 Controls a Strategic Location, with a German Setup Area round
+-- it (without the trench G6 is no Strategic Location and the squad has no Setup Area).
+kessel.test("case_11.615_9.605_a_trench_is_an_entrenchment", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" },
+    markers = { ctrl("german", "C3"), { kind = "trench", side = "russian", at = "C3" } } }
+  kessel.inject_dice{ 3 }
+  local trench = kessel.markers.all{ kind = "trench", placed = true }[1].id
+  local ok, ev = kessel.act{ kind = "remove_fortification", side = "german", marker = trench }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "trench in C3: removal dr 3+0: eliminated")
+  expect.eq(#kessel.markers.all{ kind = "trench", placed = true }, 0)
+  T.setup{ step = "setup_areas", vars = { date = "day_i" }, map = { columns = 14, rows = 12 },
+    markers = { { kind = "trench", side = "german", at = "G6" } }, units = { T.squad("g", "german", "4-6-7", "G6") } }
+  local areas = require("rules.areas")
+  expect.truthy(areas.strategic()["G6@0"], "an Entrenchment makes a Strategic Location")
+  T.resolve()
+  expect.eq(kessel.game.var("setup_areas").hexes["G7"], "german")
+end)
