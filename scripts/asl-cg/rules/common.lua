@@ -472,6 +472,13 @@ end
 -- [9.602], Strategic Locations ("E" on the PB map [9.605]), removal [11.615], the fire steps
 -- [9.6095] [11.6097]. Before, each step had its own list and most lacked trench or A-T ditch.
 C.ENTRENCHMENT = { entrenchment = true, foxhole = true, trench = true, at_ditch = true }
+-- every Fortification marker kind: the Entrenchments, pillboxes, wire, roadblocks, mines, and a
+-- marker named `fortification` (a marker whose value says `fortification = true` is one too)
+C.FORTIFICATION = { fortification = true, pillbox = true, wire = true, roadblock = true, ap_mine = true, at_mine = true }
+for k in pairs(C.ENTRENCHMENT) do C.FORTIFICATION[k] = true end
+function C.is_fortification(m)
+  return C.FORTIFICATION[m.kind] == true or (type(m.value) == "table" and m.value.fortification == true)
+end
 
 -- the Equipment a unit possesses: its SW and the Guns it holds (`possessed_by`). A Gun is
 -- possessed as a SW is [9.6041] [9.6053] [9.606] [11.6063]; where a Gun may not go with its

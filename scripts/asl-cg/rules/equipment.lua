@@ -64,7 +64,9 @@ end
 function Q.hidden_fortifications(case)
   for _, m in ipairs(kessel.markers.all{ placed = true }) do
     local v = type(m.value) == "table" and m.value or nil
-    if v and (v.fortification or m.kind == "ap_mine" or m.kind == "at_mine") then
+    -- a Fortification by its kind (a trench, a pillbox, wire ...) or its value's flag: before, only
+    -- the flag and mines counted, so a hidden trench or pillbox in the enemy's area stayed hidden
+    if v and C.is_fortification(m) then
       local nv = C.copy(v)
       local enemy = m.side and C.other(m.side)
       if v.hidden and enemy and (A.area_at(enemy, m.hex, 0) or (not C.pb() and A.controller(m.hex, 0) == enemy)) then

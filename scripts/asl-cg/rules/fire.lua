@@ -65,7 +65,7 @@ end
 -- marker named `entrenchment` was kept, so a foxhole burnt away, and a trench or an A-T ditch was
 -- no Fortification at all here
 local ENTRENCHMENT = C.ENTRENCHMENT
-local FORTIFICATION = { fortification = true, pillbox = true, ap_mine = true, at_mine = true, wire = true, roadblock = true }
+local FORTIFICATION = C.FORTIFICATION
 local function eliminate_contents(hex, case, opts)
   for _, m in ipairs(kessel.markers.at(hex)) do
     local keep = opts.keep_entrenchments and (ENTRENCHMENT[m.kind] or m.kind == "pillbox")

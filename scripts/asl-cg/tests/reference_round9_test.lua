@@ -299,3 +299,25 @@ kessel.test("case_11.615_9.605_a_trench_is_an_entrenchment", function()
   T.resolve()
   expect.eq(kessel.game.var("setup_areas").hexes["G7"], "german")
 end)
+
+-- [9.6073] [11.6073] each still-hidden Fortification in the opponent's Setup Area (RB: a Location
+-- the opponent Controls) is placed on-map: a hidden German trench and pillbox are Fortifications
+-- by their kind, whatever their value says. Before, only a marker flagged `fortification = true`
+-- or a minefield counted: these stayed hidden from the British for good.
+kessel.test("case_9.6073_11.6073_a_hidden_fortification_is_one_by_its_kind", function()
+  T.setup{ step = "equipment", vars = { date = "day_i" }, map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") },
+    valued = { { kind = "pillbox", side = "german", hex = "C4", value = { hidden = true } } } }
+  -- 9.605 is not played in this position: the British Setup Area is stored by hand
+  local hexes = {}
+  for _, h in ipairs(kessel.hex.range("C5", 2)) do hexes[h] = "british" end
+  kessel.emit.var("setup_areas", { areas = { british = { { id = "A", hexes = kessel.hex.range("C5", 2) } }, german = {} }, hexes = hexes })
+  local ev = T.resolve()
+  T.has_note(ev, "pillbox in C4 is revealed")
+  expect.eq(kessel.markers.all{ kind = "pillbox" }[1].value.hidden, nil)
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, markers = { ctrl("russian", "D4") },
+    valued = { { kind = "trench", side = "german", hex = "D4", value = { hidden = true } } } }
+  ev = T.resolve()
+  T.has_note(ev, "trench in D4 is revealed")
+  expect.eq(kessel.markers.all{ kind = "trench" }[1].value.controlled_by, "russian")
+end)
