@@ -316,7 +316,9 @@ function X.resolve(ids, case)
   for _, u in ipairs(units) do
     C.leave_guns(u, case, "%s is a Gun that is not dm: it can never Escape", { keep_dm = true })
   end
-  for _, u in ipairs(units) do
+  -- the portage limits are PB's [9.606]; RB sets none, the excess PP costing +1 each in the DRM
+  -- [11.6063] (a squad escaping with 6 PP had its LMG taken from it in RB too)
+  for _, u in ipairs(C.pb() and units or {}) do
     local carried, limit = 0, X.portage_limit(u)
     for _, w in ipairs(C.possessed(u.id)) do
       local pp = (w.face and w.face.pp) or 0

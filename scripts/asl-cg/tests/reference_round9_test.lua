@@ -321,3 +321,30 @@ kessel.test("case_9.6073_11.6073_a_hidden_fortification_is_one_by_its_kind", fun
   T.has_note(ev, "trench in D4 is revealed")
   expect.eq(kessel.markers.all{ kind = "trench" }[1].value.controlled_by, "russian")
 end)
+
+-- [11.6063] RB has no portage limit for an Escape: "+1 Per PP > IPC being carried" is what excess
+-- PP cost. An Isolated German squad with an HMG (5 PP) and an LMG (1 PP) escapes with both, at +3
+-- (6 PP - IPC 3). PB's 9.606 limits an MMC to five PP (the squad must drop the LMG first). Before,
+-- RB dropped the LMG too.
+kessel.test("case_11.6063_rb_sets_no_portage_limit_on_an_escape", function()
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct" }, units = {
+    T.squad("g", "german", "4-6-7", "C5", { vars = { isolated = true } }),
+    T.sw("hmg", "german", "HMG", "C5", { vars = { possessed_by = "g", isolated = true } }),
+    T.sw("lmg", "german", "LMG", "C5", { vars = { possessed_by = "g", isolated = true } }) } }
+  kessel.inject_dice{ 1, 1 }
+  local ok, ev = kessel.act{ kind = "escape", units = { "g" }, side = "german" }
+  expect.accepted(ok, ev)
+  local pp
+  for _, m in ipairs(T.record(ev, "escape").modifiers) do if m.why:find("PP", 1, true) then pp = m.drm end end
+  expect.eq(pp, 3)
+  expect.eq(T.unit("lmg").vars.possessed_by, "g", "no LMG dropped")
+  expect.eq(T.unit("lmg").location, "pending")
+  -- PB: the same squad must drop what is over five PP
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = {
+    T.squad("e", "german", "4-6-7", "C5", { vars = { reph = { status = "must_escape" } } }),
+    T.sw("h2", "german", "HMG", "C5", { vars = { possessed_by = "e" } }), T.sw("l2", "german", "LMG", "C5", { vars = { possessed_by = "e" } }) } }
+  kessel.inject_dice{ 1, 1 }
+  ok, ev = kessel.act{ kind = "escape", units = { "e" } }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "e drops l2 (over its portage limit)")
+end)
