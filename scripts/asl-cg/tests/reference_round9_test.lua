@@ -348,3 +348,36 @@ kessel.test("case_11.6063_rb_sets_no_portage_limit_on_an_escape", function()
   expect.accepted(ok, ev)
   T.has_note(ev, "e drops l2 (over its portage limit)")
 end)
+
+-- [9.6071] "Each unpossessed/abandoned Equipment piece in a Setup Area may remain unpossessed ... or
+-- may be automatically repossessed ... by Personnel Retained in that Setup Area": the German crew
+-- in its Setup Area takes the Gun left there, and the German squad the British LMG lying in the
+-- German area (Captured by the German as 9.607 ends, then his squad's). A British unit may not take
+-- Equipment in the German area; a SW already held is no unpossessed one; RB has no such choice.
+-- Before, nothing could possess an unpossessed Gun or SW again in the RePh.
+kessel.test("case_9.6071_equipment_in_a_setup_area_may_be_repossessed", function()
+  T.setup{ step = "setup_areas", vars = { date = "day_i" }, map = { columns = 16, rows = 9, tags = { strategic = { "C5", "N5" } } },
+    markers = { ctrl("british", "C5"), ctrl("german", "N5") },
+    units = { T.crew("c", "german", "N4"), T.gun("pak", "german", "75L AT", "N6", { vars = { malfunctioned = true } }),
+      T.squad("g", "german", "4-6-7", "M5"), T.sw("blmg", "british", "LMG", "O5"),
+      T.sw("held", "german", "MMG", "M5", { vars = { possessed_by = "g" } }),
+      T.squad("b", "british", "6-4-8", "C4") } }
+  while kessel.game.step().id ~= "equipment" do T.resolve() end
+  local ok, r = kessel.act{ kind = "repossess", unit = "pak", by = "b", side = "british" }
+  expect.refused(ok, r, "9.6071", "pak is not in Setup Area")
+  ok, r = kessel.act{ kind = "repossess", unit = "held", by = "c", side = "german" }
+  expect.refused(ok, r, "9.6071", "held is no unpossessed SW or Gun on the map")
+  ok, r = kessel.act{ kind = "repossess", unit = "pak", by = "c", side = "british" }
+  expect.refused(ok, r, "9.6071", "only its owner (german) decides about c")
+  expect.accepted(kessel.act{ kind = "repossess", unit = "pak", by = "c", side = "german" })
+  expect.accepted(kessel.act{ kind = "repossess", unit = "blmg", by = "g", side = "german" })
+  local ev = T.resolve()
+  expect.eq(T.unit("pak").vars.possessed_by, "c")
+  expect.eq(T.unit("blmg").side, "german", "Captured by the side holding the area")
+  expect.eq(T.unit("blmg").vars.possessed_by, "g")
+  T.has_note(ev, "blmg is repossessed by g")
+  T.replays()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" }, units = { T.crew("c", "german", "C5"), T.gun("pak", "german", "75L AT", "C5") } }
+  ok, r = kessel.act{ kind = "repossess", unit = "pak", by = "c", side = "german" }
+  expect.refused(ok, r, "9.6071", "Pegasus Bridge rule")
+end)
