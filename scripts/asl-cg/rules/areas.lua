@@ -12,7 +12,8 @@ local C = require("rules.common")
 local S = require("rules.sequence")
 local A = {}
 
-local FORT_KINDS = { entrenchment = true, foxhole = true, fortification = true, pillbox = true }
+local FORT_KINDS = { fortification = true, pillbox = true }
+for k in pairs(C.ENTRENCHMENT) do FORT_KINDS[k] = true end
 
 -- Strategic Locations: { ["hex@level"] = { hex, level } }
 function A.strategic()

@@ -467,13 +467,48 @@ function C.capture_mounted(v, side)
   end
 end
 
--- weapons possessed by a unit
+-- The Entrenchments (B27) as Fortification markers: a foxhole, a trench, an A-T ditch, or a marker
+-- named `entrenchment`. One list for every step that names them: hidden ones placed on-map
+-- [9.602], Strategic Locations ("E" on the PB map [9.605]), removal [11.615], the fire steps
+-- [9.6095] [11.6097]. Before, each step had its own list and most lacked trench or A-T ditch.
+C.ENTRENCHMENT = { entrenchment = true, foxhole = true, trench = true, at_ditch = true }
+-- every Fortification marker kind: the Entrenchments, pillboxes, wire, roadblocks, mines, and a
+-- marker named `fortification` (a marker whose value says `fortification = true` is one too)
+C.FORTIFICATION = { fortification = true, pillbox = true, wire = true, roadblock = true, ap_mine = true, at_mine = true }
+for k in pairs(C.ENTRENCHMENT) do C.FORTIFICATION[k] = true end
+function C.is_fortification(m)
+  return C.FORTIFICATION[m.kind] == true or (type(m.value) == "table" and m.value.fortification == true)
+end
+
+-- the Equipment a unit possesses: its SW and the Guns it holds (`possessed_by`). A Gun is
+-- possessed as a SW is [9.6041] [9.6053] [9.606] [11.6063]; where a Gun may not go with its
+-- possessor (an Escape unless dm, a Shift, a sewer, a Fortified Location on clearing) the step
+-- leaves it behind with `C.leave_guns`. Before, only SW counted: a held Gun kept pointing at a
+-- possessor Eliminated, escaped or Shifted away, and RB's clearing left it on the map
 function C.possessed(id)
   local out = {}
-  for _, w in ipairs(kessel.units.all{ type = "sw" }) do
-    if w.vars.possessed_by == id and w.location ~= "eliminated" then out[#out + 1] = w end
+  for _, w in ipairs(kessel.units.all()) do
+    if (w.type == "sw" or w.type == "gun") and w.vars.possessed_by == id and w.location ~= "eliminated" and w.location ~= "removed" then
+      out[#out + 1] = w
+    end
   end
   return out
+end
+
+function C.is_dm_gun(w) return w.type == "gun" and w.face ~= nil and w.face.dm == true end
+
+-- a unit lets go of the Guns it holds (`opts.keep_dm`: not a dm Gun, which may be portaged): each
+-- stays where it is, unpossessed; `why` says why the Gun may not go along. Returns the Guns left.
+function C.leave_guns(u, case, why, opts)
+  local left = {}
+  for _, w in ipairs(C.possessed(u.id)) do
+    if w.type == "gun" and not (opts and opts.keep_dm and C.is_dm_gun(w)) then
+      kessel.emit.unit_var(w.id, "possessed_by", nil)
+      C.note(case, string.format(why, w.id) .. "; " .. u.id .. " leaves it unpossessed" .. (w.hex and (" in " .. w.hex) or ""))
+      left[#left + 1] = w
+    end
+  end
+  return left
 end
 
 -- the current step's rule group id (e.g. "9.606")

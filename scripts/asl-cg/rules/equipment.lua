@@ -64,7 +64,9 @@ end
 function Q.hidden_fortifications(case)
   for _, m in ipairs(kessel.markers.all{ placed = true }) do
     local v = type(m.value) == "table" and m.value or nil
-    if v and (v.fortification or m.kind == "ap_mine" or m.kind == "at_mine") then
+    -- a Fortification by its kind (a trench, a pillbox, wire ...) or its value's flag: before, only
+    -- the flag and mines counted, so a hidden trench or pillbox in the enemy's area stayed hidden
+    if v and C.is_fortification(m) then
       local nv = C.copy(v)
       local enemy = m.side and C.other(m.side)
       if v.hidden and enemy and (A.area_at(enemy, m.hex, 0) or (not C.pb() and A.controller(m.hex, 0) == enemy)) then
@@ -89,9 +91,78 @@ function Q.hidden_fortifications(case)
   end
 end
 
+-- [9.6071] an unpossessed SW or Gun in a Setup Area "may be automatically repossessed ... by
+-- Personnel Retained in that Setup Area": the owner's choice, `repossess{ unit = weapon, by =
+-- personnel }` during 9.607, carried out as the step ends, once Equipment has been Retained (or
+-- Captured) by the side holding the area. Whether that use is Non-Qualified (A21.13: the repair
+-- DRM) stays the weapon's `nonqualified` mark, chapter A being outside the text.
+local function repossess_problem(a)
+  local case = "9.6071"
+  if not C.pb() then
+    return C.refuse(case, "repossessing Equipment in a Setup Area is a Pegasus Bridge rule (in RB it is Retained in the box by the side Controlling its Location, 11.6072)")
+  end
+  local why = S.only_in("equipment", case)
+  if why then return why end
+  local w = C.unit(a.unit, a.side)
+  if not w or (w.type ~= "sw" and w.type ~= "gun") or w.location ~= "map" or w.vars.possessed_by or w.vars.mounted_on then
+    return C.refuse(case, tostring(a.unit) .. " is no unpossessed SW or Gun on the map")
+  end
+  local by = C.unit(a.by, a.side)
+  if not by or by.location ~= "map" or not C.is_personnel(by) or by.vars.prisoner_of then
+    return C.refuse(case, tostring(a.by) .. " is no Personnel unit on the map")
+  end
+  local theirs = C.not_owner(a, by, case)
+  if theirs then return theirs end
+  local r = by.vars.reph
+  if not r or (r.status ~= "retained" and r.status ~= "isolated") or not r.area then
+    return C.refuse(case, by.id .. " is Retained in no Setup Area")
+  end
+  local area = A.area_at(by.side, w.hex, C.level(w))
+  if not area or area.id ~= r.area then
+    return C.refuse(case, w.id .. " is not in Setup Area " .. r.area .. ", where " .. by.id .. " is Retained")
+  end
+  if w.vars.repossess_by then return C.refuse(case, w.id .. " is already taken by " .. w.vars.repossess_by) end
+end
+kessel.action{
+  kind = "repossess", rule = "9.6071", description = "Personnel Retained in a Setup Area repossess an unpossessed SW or Gun there",
+  validate = function(a) return repossess_problem(a) end,
+  apply = function(a)
+    kessel.emit.unit_var(a.unit, "repossess_by", a.by)
+    C.note("9.6071", a.by .. " will repossess " .. a.unit .. " as 9.607 ends")
+  end,
+  enumerate = function(side)
+    local out = {}
+    if not C.pb() then return out end
+    for _, w in ipairs(C.on_map()) do
+      if (w.type == "sw" or w.type == "gun") and not w.vars.possessed_by and not w.vars.mounted_on and not w.vars.repossess_by then
+        for _, s in ipairs(side and { side } or C.sides()) do
+          for _, p in ipairs(C.on_map(s)) do
+            local a = { kind = "repossess", side = s, unit = w.id, by = p.id }
+            if repossess_problem(a) == nil then out[#out + 1] = a; break end
+          end
+        end
+      end
+    end
+    return out
+  end,
+}
+local function repossessions()
+  for _, w in ipairs(kessel.units.all()) do
+    local by = w.vars.repossess_by and kessel.units.get(w.vars.repossess_by)
+    if w.vars.repossess_by then
+      kessel.emit.unit_var(w.id, "repossess_by", nil)
+      if by and by.location == "map" and w.location == "map" and by.side == w.side and not w.vars.possessed_by then
+        kessel.emit.unit_var(w.id, "possessed_by", by.id)
+        C.note("9.6071", w.id .. " is repossessed by " .. by.id)
+      end
+    end
+  end
+end
+
 S.on_end("equipment", function()
   if C.pb() then
     Q.possession()
+    repossessions()
     Q.hidden_fortifications("9.6073")
     return
   end
@@ -127,9 +198,20 @@ S.on_end("equipment", function()
         C.note("11.6072", u.id .. " is Retained (Captured) by the " .. ctrl .. (stays and " where it stands" or ""))
       end
       if not stays then
+        -- a Gun it holds in a Fortified Building Location or Pillbox is left on the map [11.607 EXC]:
+        -- the possessor goes to the box without it
+        for _, w in ipairs(C.possessed(u.id)) do
+          if w.type == "gun" and w.vars.fortified then
+            kessel.emit.unit_var(w.id, "possessed_by", nil)
+            C.note("11.607", w.id .. " is a Gun in a Fortified Building Location or Pillbox: it is left on the map; "
+              .. u.id .. " leaves it unpossessed in " .. tostring(w.hex))
+          end
+        end
+        local with = C.possessed(u.id)
         kessel.emit.withdraw(u.id)
         C.follow(u)
         kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = "11.607" })
+        for _, w in ipairs(with) do kessel.emit.unit_var(w.id, "reph", { status = "retained", area = "retained_box", why = "11.607" }) end
         for _, l in ipairs(kessel.units.all{ type = "armor_leader" }) do
           if C.crewing(l) == u.id then kessel.emit.unit_var(l.id, "reph", { status = "retained", area = "retained_box", why = "11.607" }) end
         end

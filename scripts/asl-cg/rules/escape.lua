@@ -228,9 +228,9 @@ function X.relocate(u, case, opts)
     end
     kessel.emit.withdraw(u.id)
     kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = case })
-    for _, k in ipairs({ "isolated", "ammo_shortage", "must_escape" }) do kessel.emit.unit_var(u.id, k, nil) end
+    for _, k in ipairs({ "isolated", "ammo_shortage", "ammo_shortage_day", "must_escape" }) do kessel.emit.unit_var(u.id, k, nil) end
     for _, w in ipairs(C.possessed(u.id)) do
-      for _, k in ipairs({ "isolated", "ammo_shortage" }) do kessel.emit.unit_var(w.id, k, nil) end
+      for _, k in ipairs({ "isolated", "ammo_shortage", "ammo_shortage_day" }) do kessel.emit.unit_var(w.id, k, nil) end
     end
     C.follow(u)
     C.note("11.6064", u.id .. " escapes: Retained (Retained box), no longer Isolated")
@@ -311,12 +311,17 @@ function X.resolve(ids, case)
   local units = {}
   for _, id in ipairs(ids) do units[#units + 1] = kessel.units.get(id) end
   for _, u in ipairs(units) do kessel.emit.unit_var(u.id, "escape_tried", true) end
-  -- drop what a unit may not portage [9.606]; a non-dm Gun never escapes
+  -- a non-dm Gun never escapes [9.606] [11.6063]: it stays, unpossessed; then drop what a unit
+  -- may not portage [9.606] (a dm Gun is portaged by its PP)
   for _, u in ipairs(units) do
+    C.leave_guns(u, case, "%s is a Gun that is not dm: it can never Escape", { keep_dm = true })
+  end
+  -- the portage limits are PB's [9.606]; RB sets none, the excess PP costing +1 each in the DRM
+  -- [11.6063] (a squad escaping with 6 PP had its LMG taken from it in RB too)
+  for _, u in ipairs(C.pb() and units or {}) do
     local carried, limit = 0, X.portage_limit(u)
     for _, w in ipairs(C.possessed(u.id)) do
       local pp = (w.face and w.face.pp) or 0
-      if w.type == "gun" and not (w.face and w.face.dm) then pp = 1000 end
       if carried + pp > limit then
         kessel.emit.unit_var(w.id, "possessed_by", nil)
         C.note(case, u.id .. " drops " .. w.id .. " (over its portage limit)")

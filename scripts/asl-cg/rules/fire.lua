@@ -60,11 +60,16 @@ function F.eliminate_with_equipment(u, case, why)
 end
 
 -- Fortifications and Equipment in a consumed Location are Eliminated [9.6095] [11.6097]
+-- The Entrenchments are foxholes, trenches and A-T ditches as well as a marker of that name (as
+-- 9.602 and 11.615 read them): RB keeps each of them, and a Pillbox [11.6097 EXC]; before, only a
+-- marker named `entrenchment` was kept, so a foxhole burnt away, and a trench or an A-T ditch was
+-- no Fortification at all here
+local ENTRENCHMENT = C.ENTRENCHMENT
+local FORTIFICATION = C.FORTIFICATION
 local function eliminate_contents(hex, case, opts)
   for _, m in ipairs(kessel.markers.at(hex)) do
-    local keep = opts.keep_entrenchments and (m.kind == "entrenchment" or m.kind == "pillbox")
-    if m.hex == hex and (m.kind == "entrenchment" or m.kind == "foxhole" or m.kind == "fortification" or m.kind == "pillbox"
-      or m.kind == "ap_mine" or m.kind == "at_mine" or m.kind == "wire" or m.kind == "roadblock") and not keep then
+    local keep = opts.keep_entrenchments and (ENTRENCHMENT[m.kind] or m.kind == "pillbox")
+    if m.hex == hex and (ENTRENCHMENT[m.kind] or FORTIFICATION[m.kind]) and not keep then
       kessel.emit.marker(m.id)
       C.note(case, m.kind .. " in " .. hex .. " is Eliminated")
     end

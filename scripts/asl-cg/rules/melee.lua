@@ -207,7 +207,7 @@ local function remove_markers(kinds, case)
   -- [11.602]. Before, a hidden foxhole stayed hidden from the enemy until 9.6073 (and for ever in
   -- a friendly Setup Area).
   if case == "9.602" then
-    local entrenchment = { entrenchment = true, foxhole = true, trench = true, at_ditch = true }
+    local entrenchment = C.ENTRENCHMENT
     for _, m in ipairs(kessel.markers.all{ placed = true }) do
       if entrenchment[m.kind] and type(m.value) == "table" and m.value.hidden then
         local nv = C.copy(m.value)
@@ -235,6 +235,8 @@ S.on_end("markers", function()
     -- the box 11.607 fills; before, the marker went and the unit stayed, Isolated if its hex was)
     for _, u in ipairs(C.on_map()) do
       if u.vars.sewer and (C.is_personnel(u) or u.type == "sw") and not u.vars.possessed_by then
+        -- "Each unit/SW beneath such is Retained": a Gun is no SW and is not beneath the marker
+        C.leave_guns(u, "11.602", "%s is a Gun, not beneath the Sewer marker with its possessor")
         kessel.emit.withdraw(u.id)
         C.follow(u)
         for _, x in ipairs({ u, table.unpack(C.possessed(u.id)) }) do

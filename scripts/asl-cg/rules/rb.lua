@@ -52,14 +52,25 @@ function RB.apply_area(i, area, case)
     local t = RB.area_type(area.hexes)
     area.type = t
     local occupier
-    local short, escape = {}, {}
+    local short, escape, lifted = {}, {}, {}
     for _, h in ipairs(area.hexes) do
       for _, u in ipairs(kessel.units.at(h)) do
         kessel.emit.unit_var(u.id, "isolated", true)
         kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
         if counts_as_mmc(u) then occupier = u.side end
         if t == "B" and counts_as_smc(u) then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
-        if (t == "C" or t == "D") then kessel.emit.unit_var(u.id, "ammo_shortage", true); short[#short + 1] = u.id end
+        if (t == "C" or t == "D") then
+          -- marked as this Day's only when it had no Shortage already (one of its own stays)
+          if not u.vars.ammo_shortage then kessel.emit.unit_var(u.id, "ammo_shortage_day", C.var("date")) end
+          kessel.emit.unit_var(u.id, "ammo_shortage", true)
+          short[#short + 1] = u.id
+        elseif u.vars.ammo_shortage_day == C.var("date") then
+          -- [11.6065] an Escape made the area type A or B: the Ammunition Shortage this RePh's type
+          -- C/D gave it is taken off again (it stayed on the SMC left behind)
+          kessel.emit.unit_var(u.id, "ammo_shortage", nil)
+          kessel.emit.unit_var(u.id, "ammo_shortage_day", nil)
+          lifted[#lifted + 1] = u.id
+        end
       end
     end
     if t == "C" then
@@ -84,6 +95,7 @@ function RB.apply_area(i, area, case)
     -- what 11.6061 does to its units, for a GM to check
     if #escape > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): %s must attempt to Escape", i, t, table.concat(escape, ", "))) end
     if #short > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): Ammunition Shortage next scenario for %s", i, t, table.concat(short, ", "))) end
+    if #lifted > 0 then C.note("11.6065", string.format("Isolated Area %d is now type %s: no Ammunition Shortage for %s", i, t, table.concat(lifted, ", "))) end
   end
 end
 
@@ -134,11 +146,21 @@ S.on_end("armor_withdrawal", function()
   end
   -- a platoon is a side's (a German and a Russian "1" are two), and rolls only when some of it is
   -- not Isolated ("each friendly ... non-Isolated ... AFV Pltn (or part thereof)")
+  -- a platoon rolls when it "has had >= one AFV of its Pltn on the map in at least one CG
+  -- scenario": a platoon's mark, carried by any AFV of it (`platoon_on_map`), one Eliminated or
+  -- wrecked too. Before, each AFV had to carry the mark itself, so one kept off the map while its
+  -- platoon-mates fought made no dr and survived its platoon's Withdrawal
+  local fought = {}
+  for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
+    if v.vars.platoon and v.vars.platoon_on_map then
+      fought[(v.vars.original_side or v.side) .. ":" .. tostring(v.vars.platoon)] = true
+    end
+  end
   local platoons = {}
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     local p = v.vars.platoon
-    if p and (v.location == "map" or v.location == "pending") and v.vars.platoon_on_map and not v.vars.spw and not v.vars.dug_in
-      and not C.is_wreck(v) then
+    if p and (v.location == "map" or v.location == "pending") and fought[(v.vars.original_side or v.side) .. ":" .. tostring(p)]
+      and not v.vars.spw and not v.vars.dug_in and not C.is_wreck(v) then
       -- a Captured AFV is part of its own (the enemy's) platoon, rolled for by its captor
       local origin = v.vars.captured and v.vars.original_side or v.side
       local key = v.side .. ":" .. origin .. ":" .. tostring(p)
@@ -193,7 +215,9 @@ function RB.validate_removal(a)
   local m
   for _, x in ipairs(kessel.markers.all{ placed = true }) do if x.id == a.marker then m = x end end
   if not m then return C.refuse("11.615", "no such Fortification on the map") end
-  local kinds = { wire = true, ap_mine = true, at_mine = true, entrenchment = true, foxhole = true, at_ditch = true, roadblock = true }
+  -- wire, mines, every Entrenchment "(including an A-T Ditch)" — a trench too — and a roadblock
+  local kinds = { wire = true, ap_mine = true, at_mine = true, roadblock = true }
+  for k in pairs(C.ENTRENCHMENT) do kinds[k] = true end
   if not kinds[m.kind] then return C.refuse("11.615", m.kind .. " is not removed in this step") end
   if type(m.value) == "table" and m.value.hidden then return C.refuse("11.615", "only Known Fortifications are removed") end
   -- all mines of a Location are one item ("all mines are considered the same type"): one attempt
@@ -362,8 +386,16 @@ S.on_end("elr", function()
     -- (`scenarios_since_idle`, the scenario just completed included) if given, else the count the
     -- last RePh used (`elr_scenarios`, carried by a campaign) plus this one, else 1: the scenario
     -- just completed is always one
+    -- An Idle Day since the last-completed scenario (`idle_days` > 0: this pass of 11.612-.617
+    -- follows a CG Day with no scenario [11.6121]) starts the count again: no scenario has been
+    -- completed since it, and of the two counts the side may choose (since the CG start or since
+    -- the last Idle Day, footnote 34) that one is never the worse, a lower Final DR never costing
+    -- ELR. Before, the count went on from the last RePh, +1 for a scenario not played, so an
+    -- Idle Day took -2 and then gave +2 (or more) back.
     local n, how = C.get_in("scenarios_since_idle", side), "given"
-    if n == nil then
+    if n == nil and C.get_in("idle_days", side, 0) > 0 then
+      n, how = 0, "none since the last Idle Day"
+    elseif n == nil then
       local prev = C.get_in("elr_scenarios", side)
       n, how = prev and prev + 1 or 1, prev and "counted" or "the scenario just completed"
     end

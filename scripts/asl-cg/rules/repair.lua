@@ -263,6 +263,12 @@ kessel.action{
     if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
     end
+    -- the exchange repairs an MG (BMG, CMG, AAMG, an MG main armament): not a Disabled Gun or
+    -- other vehicular Weapon (a Disabled 75L main armament was repaired by an LMG) [9.61421] [11.6133]
+    local wname = tostring(mg.face and mg.face.weapon or "")
+    if not wname:find("MG", 1, true) then
+      return C.refuse(case, a.mg .. " (" .. wname .. ") is no MG: only a vehicular MG is repaired by Eliminating an LMG")
+    end
     if late and mg.vars.disabled_reph ~= C.var("date") then
       return C.refuse(case, "after RePh step " .. S.rule("repair") .. " only an MG its repair dr Disabled may still be exchanged")
     end
@@ -311,9 +317,13 @@ local function ammo(case)
           if r ~= "restored" then left[#left + 1] = kind end
         end
         kessel.emit.unit_var(w.id, "depleted", #left > 0 and left or nil)
-      else
+      elseif w.type == "gun" or w.vars.vehicular then
         kessel.emit.unit_var(w.id, "depleted", nil)
         C.note("11.6137", w.id .. " has its special ammunition restored")
+      else
+        -- RB restores a Gun's (vehicular-mounted included), not a SW's: 11.6137 names Guns, where
+        -- PB's 9.61424 names every weapon (a SW mortar's depleted WP was restored)
+        C.note("11.6137", w.id .. " is a SW, not a Gun: its depleted ammunition is not restored")
       end
     end
   end
@@ -334,6 +344,7 @@ local function ammo(case)
     -- [11.6139] a non-Isolated Infantry unit or Weapon (an AFV keeps it: 11.6141 deals with those)
     if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated and not C.is_vehicle(u) then
       kessel.emit.unit_var(u.id, "ammo_shortage", nil)
+      if u.vars.ammo_shortage_day then kessel.emit.unit_var(u.id, "ammo_shortage_day", nil) end
       C.note("11.6139", u.id .. ": Ammunition Shortage lifted")
     end
   end

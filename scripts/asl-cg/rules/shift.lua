@@ -149,7 +149,8 @@ function T.validate(a)
   for _, u in ipairs(units) do
     local carried = 0
     for _, w in ipairs(C.possessed(u.id)) do
-      if not dropped[w.id] then carried = carried + ((w.face and w.face.pp) or 0) end
+      -- a Gun (even dm) is not Shifted: it stays behind, so its PP are not carried [9.613]
+      if not dropped[w.id] and w.type ~= "gun" then carried = carried + ((w.face and w.face.pp) or 0) end
     end
     if carried > X.portage_limit(u) then
       return C.refuse("9.613", u.id .. " carries " .. carried .. " PP, more than its limit of " .. X.portage_limit(u)
@@ -200,6 +201,9 @@ function T.apply(a)
   X.apply_drop(a, "9.613")
   local units = {}
   for _, id in ipairs(a.units) do units[#units + 1] = kessel.units.get(id) end
+  -- "A Gun can not be Shifted" [9.613] (no dm exception here, unlike 9.606): a Gun a unit of the
+  -- group holds stays in its Location, unpossessed, Retained there as every Gun is [9.6055]
+  for _, u in ipairs(units) do C.leave_guns(u, "9.613", "a Gun can not be Shifted: %s stays behind") end
   local side, from = units[1].side, group_area(units)
   local date = C.var("date")
   for _, u in ipairs(units) do kessel.emit.unit_var(u.id, "shifted", date) end

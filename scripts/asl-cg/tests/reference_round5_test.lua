@@ -55,6 +55,7 @@ local BASE = {
   { "pb", "melee", { kind = "melee_outcome", hex = "H5", eliminated = { "gm" }, captured = { { unit = "b1", guard = "gx" } } } },
   { "rb", "fort_removal", { kind = "remove_fortification", side = "german", marker = 0 } },
   { "rb", "equipment", { kind = "retain_set_dc", unit = "dc" } },
+  { "pb", "equipment", { kind = "repossess", unit = "glmg", by = "g1" } },
   { "pb", "escape", { kind = "deploy", unit = "g1" } },
 }
 local function units(mod, climber)
