@@ -694,3 +694,32 @@ fn simulate_refuses_no_games_and_seeds_past_the_last() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// A scenario that names the sides taking part (`sides = [...]`: Pegasus Bridge leaves the
+/// ruleset's Russians out) has only those in the run's header, so the report's per-side tables
+/// and the record checks do not list a side that never plays.
+#[test]
+fn the_header_lists_the_scenarios_sides_not_every_side_of_the_ruleset() {
+    let dir = scratch("lab-sides");
+    let out = dir.join("pb.jsonl");
+    let r = kessel(&[
+        "simulate",
+        "scenarios/pegasus-bridge/dawn.toml",
+        "--games",
+        "1",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&out).expect("records written");
+    let header: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("a header line")).expect("json");
+    assert_eq!(
+        header["sides"],
+        serde_json::json!(["german", "british"]),
+        "{header}"
+    );
+    let report = kessel(&["report", s(&out)]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    assert!(!report.stdout.contains("russian"), "{}", report.stdout);
+}

@@ -126,7 +126,15 @@ pub fn header(
         .iter()
         .filter_map(|o| o.side.as_ref())
         .collect();
-    let sides = &ruleset.sides;
+    // the sides that take part: the scenario's `sides` when it names them (Pegasus Bridge leaves
+    // the ruleset's Russians out), else every side of the ruleset
+    let sides = match &sc.sides {
+        Some((named, _)) => (ruleset.sides.iter())
+            .filter(|s| named.contains(s))
+            .cloned()
+            .collect(),
+        None => ruleset.sides.clone(),
+    };
     let difference = match (for_sides.iter().next(), for_sides.len()) {
         (Some(&s), 1) if sides.contains(s) && sides.len() >= 2 => {
             let other = sides.iter().find(|x| *x != s).cloned().unwrap_or_default();
@@ -148,7 +156,7 @@ pub fn header(
             path: ruleset_dir.display().to_string(),
             hash: ruleset_hash,
         },
-        sides: ruleset.sides.clone(),
+        sides: sides.clone(),
         difference,
         levels: sc.levels.iter().map(|l| l.name.clone()).collect(),
         profiles: infos,
