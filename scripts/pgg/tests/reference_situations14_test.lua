@@ -83,3 +83,50 @@ kessel.test("case_6_37_errata_option_rail_over_a_repaired_cut_only_from_the_next
       vars = { rail_repaired = { ["0505"] = 8 } } })
   expect.accepted(rail_move({ "q" }, { "0905" }))
 end)
+
+-- The advances on offer for `side`, as "units>path" sorted (skip left out).
+local function advances(side)
+  local out = {}
+  for _, a in ipairs(kessel.legal(side)) do
+    if a.kind == "advance" and not a.skip then
+      out[#out + 1] = table.concat(a.units, ",") .. ">" .. table.concat(a.path, "-")
+    end
+  end
+  table.sort(out)
+  return table.concat(out, " ")
+end
+
+-- [9.8] [9.71] An advance follows the path of retreat, but the retreat may pass through the
+-- loser's friends, whom the victor never enters; after an elimination the second hex is an empty
+-- one. Board, German Combat Phase: g (4-4-10) in 0403 attacks s (1-1-6, out of supply: 1) in
+-- 0503, 4-1, roll 1: D2. s retreats 0502-0501, through a (2-2-6) in 0502 (a retreat may pass
+-- friends). g may advance into 0503 and no further: 0503-0502 is not listed, and asking for it is
+-- refused citing 9.8 and naming a in 0502 (the refusal used to list what was on offer without
+-- saying why). Second board: g (7-7-10) attacks s, 7-1, roll 2: De; g may advance 0503 and then
+-- any empty hex, not 0603, where the German h stands (refused citing 9.8, naming h).
+kessel.test("case_9_8_an_advance_along_the_retreat_path_stops_short_of_the_losers_friends", function()
+  B.setup({ B.pz("g", "0403", "4-4-10"), B.rifle("s", "0503", "1-1-6"), B.rifle("a", "0502") })
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(attack({ "g" }, { "0503" }))
+  expect.truthy(B.note(ev, "odds 4-1, roll 1: D2"), B.all_notes(ev))
+  expect.accepted(choose("retreat"))
+  expect.accepted(retreat({ "s" }, { "0502", "0501" }))
+  expect.eq(B.where("s"), "0501")
+  expect.eq(advances("german"), "g>0503")
+  local ok, why = advance({ "g" }, { "0503", "0502" })
+  expect.refused(ok, why, "9.8", "0502 holds a")
+  expect.accepted(advance({ "g" }, { "0503" }))
+  expect.eq(B.where("g"), "0503")
+
+  B.setup({ B.pz("g", "0403", "7-7-10"), B.pz("h", "0603", "2-2-10"), B.rifle("s", "0503", "1-1-6") })
+  kessel.inject_dice{ 2 }
+  ev = expect.accepted(attack({ "g" }, { "0503" }))
+  expect.truthy(B.note(ev, "odds 7-1, roll 2: De"), B.all_notes(ev))
+  local offered = advances("german")
+  expect.truthy(offered:find("g>0503-0502", 1, true), offered)
+  expect.falsy(offered:find("0503-0603", 1, true), offered)
+  ok, why = advance({ "g" }, { "0503", "0603" })
+  expect.refused(ok, why, "9.8", "0603 holds h")
+  expect.accepted(advance({ "g" }, { "0503", "0504" }))
+  expect.eq(B.where("g"), "0504")
+end)
