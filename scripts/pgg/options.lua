@@ -57,6 +57,10 @@ opt("vp_bidding", false, "WBC09 sides",
 opt("vp_bid", 0, "WBC09 sides",
   "A German VP bid agreed before the game: it comes off the German total, with or without vp_bidding (above 0: no bidding at the start)", "int", { 0 })
 
+-- Errata the reference material leaves out -------------------------------------------------------
+opt("errata_6_37_repair_next_turn", false, "6.37",
+  "SPI errata to 6.37 (July 1977): a rail hex repaired by a Soviet combat unit is open to Soviet rail movement only from the next game-turn (the reference material gives 6.37 without it: off, the repaired hex is open at once)")
+
 -- Source conflicts (pgg-facts.md) ---------------------------------------------------------------
 opt("crt_row2", "printed", "9.5",
   "Die roll 2 of the CRT: printed (6-1 De/A1, 7-1 De) or transcribed (6-1 D2, 7-1 De/A1)",

@@ -10,7 +10,10 @@
 --
 -- Rail cuts [6.37]: a German unit moving into or through a rail hex may place one of the six rail
 -- cut markers there (`rail_cut = hex` on its move). Soviets can't move by rail into or through a
--- cut; a Soviet combat unit entering the hex by normal movement removes it. The German reuses a
+-- cut; a Soviet combat unit entering the hex by normal movement removes it, and the hex is open to
+-- rail movement again at once. Option `errata_6_37_repair_next_turn` (SPI's July 1977 errata to
+-- 6.37; off in `standard`): rail movement runs over a repaired hex only from the next game-turn
+-- (game var `rail_repaired`, hex -> turn of the repair). The German reuses a
 -- cut by moving a unit over it: `lift = hex` names a cut on the same move's path, which comes off
 -- as the new one goes down (WBC09 #6 says he "does not have to move over old rail breaks to
 -- reutilize them", so without it he does). WBC09 #6 (`wbc09_06_rail_break_relocation`): he may
@@ -93,13 +96,36 @@ end
 function RL.repair(u, hexes)
   if u.side ~= C.SOVIET or not C.is_combat_unit(u) then return end
   local cuts = RL.cuts()
+  local errata = C.option("errata_6_37_repair_next_turn")
+  local repaired = nil
   for _, h in ipairs(hexes) do
     if cuts[h] then
       kessel.emit.marker(cuts[h], nil)
-      kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h)
+      kessel.emit.note("6.37", C.name(u) .. " repairs the railway at " .. h
+        .. (errata and " (errata: rail movement over it from the next game-turn)" or ""))
       cuts[h] = nil
+      if errata then
+        repaired = repaired or RL.repaired_this_turn()
+        repaired[h] = kessel.game.turn()
+      end
     end
   end
+  if repaired then kessel.emit.var("rail_repaired", repaired) end
+end
+
+-- Rail hexes repaired this game-turn (hex -> turn) that rail movement may not use before the next
+-- turn: only with the option `errata_6_37_repair_next_turn` [6.37] (errata), else none. Entries
+-- of earlier turns are dropped.
+function RL.repaired_this_turn()
+  local out = {}
+  if not C.option("errata_6_37_repair_next_turn") then return out end
+  local turn = kessel.game.turn()
+  local v = kessel.game.var("rail_repaired")
+  if type(v) ~= "table" then return out end
+  for h, t in pairs(v) do
+    if t == turn then out[h] = t end
+  end
+  return out
 end
 
 -- After a move: German cut placed (or moved); Soviet combat units entering cut hexes repair them.
@@ -130,6 +156,7 @@ end
 local function rail_rules()
   local blocked = C.occupied(C.GERMAN):union(Z.enemy_zoc(C.SOVIET))
   for h in pairs(RL.cuts()) do blocked:add(h) end
+  for h in pairs(RL.repaired_this_turn()) do blocked:add(h) end
   if kessel.game.turn() <= 6 then
     for _, h in ipairs(require("rules.movement").columns_01_02()) do blocked:add(h) end
   end
@@ -178,6 +205,9 @@ function RL.plan(a)
     units[#units + 1] = u
   end
   if not RL.is_rail(from) then return nil, C.reason("6.3", "rail movement starts in a rail hex; %s is not one", from) end
+  if RL.repaired_this_turn()[from] then
+    return nil, C.reason("6.37", "the railway at %s was repaired this game-turn: under the errata to 6.37 rail movement runs over it from the next turn", from)
+  end
   if Z.enemy_zoc(C.SOVIET):has(from) then return nil, C.reason("6.3", "rail movement may not start in an enemy ZOC: %s is in %s", from, Z.zone_text(C.SOVIET, from)) end
   local used = RL.used_this_turn()
   if used + weight > RL.MAX_UNITS then
@@ -217,6 +247,9 @@ end
 function RL.block_reason(h)
   if C.enemy_at(h, C.SOVIET) then return C.reason("6.3", "%s holds German units", h) end
   if RL.cuts()[h] then return C.reason("6.37", "the railway is cut at %s", h) end
+  if RL.repaired_this_turn()[h] then
+    return C.reason("6.37", "the railway at %s was repaired this game-turn: under the errata to 6.37 rail movement runs over it from the next turn", h)
+  end
   if Z.enemy_zoc(C.SOVIET):has(h) then return C.reason("6.3", "rail movement may not enter an enemy ZOC: %s is in %s", h, Z.zone_text(C.SOVIET, h)) end
   return C.reason("6.4", "on turns 1-6 no Soviet unit may enter columns 01-02 (%s)", h)
 end

@@ -526,6 +526,18 @@ function R.advance_reasons(a)
     for _, h in ipairs(path) do
       if kessel.map.terrain(h) == "lake" then return C.reason("6.7", "an advance may not enter the lake hex %s", h) end
     end
+    -- a hex of the asked path that holds units: enemy units are never entered (the retreat may
+    -- have passed through the loser's friends), and the second hex after an elimination must be
+    -- empty [9.8] (a path of more than two hexes is refused below, whatever it enters)
+    for i, h in ipairs(#path <= 2 and path or {}) do
+      local here = kessel.units.at(h)
+      if #here > 0 and here[1].side ~= p.side then
+        return C.reason("9.8", "an advance never enters enemy units: %s holds %s", h, C.names(here))
+      end
+      if i == 2 and #here > 0 then
+        return C.reason("9.8", "the second hex of an advance lies on the path of retreat or, after an elimination, is an empty hex: %s holds %s", h, C.names(here))
+      end
+    end
     local offered = {}
     for _, o in ipairs(p.options) do
       for _, q in ipairs(o.paths) do offered[#offered + 1] = table.concat(q, "-") end
