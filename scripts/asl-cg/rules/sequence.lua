@@ -38,6 +38,12 @@ S.STEPS = {
   { id = "rg_strength", name = "RG Strength, Weapons and Leaders", rule = "9.618", pb = true, initial = true },
   { id = "fortifications", name = "Purchasing Fortifications", rule = "9.619", pb = true, initial = true },
   { id = "commencement", name = "Scenario Commencement", rule = "9.620", pb = true, initial = true },
+  -- RB 11.619-11.625 (RG purchase to setup, initiative and scenario generation) are not in our
+  -- text: the players play them, then end this step (a CG scenario was generated: the RePh is
+  -- over) or declare an Idle Day (`idle_day`: no scenario generated in 11.623, so 11.612-.623 are
+  -- played again for a new CG Day [11.6121]). Last in the list, so no step index above it moves.
+  { id = "scenario_generation", name = "RePh steps 11.619-11.625 (not in our text): scenario generated, or an Idle Day",
+    rule = "11.619", rb = true },
 }
 
 S.by_id = {}

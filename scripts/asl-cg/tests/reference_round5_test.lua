@@ -57,6 +57,7 @@ local BASE = {
   { "rb", "equipment", { kind = "retain_set_dc", unit = "dc" } },
   { "pb", "equipment", { kind = "repossess", unit = "glmg", by = "g1" } },
   { "pb", "escape", { kind = "deploy", unit = "g1" } },
+  { "rb", "scenario_generation", { kind = "idle_day", side = "german", attack_chit = { german = true }, bought = { russian = { first_line = 1 } } } },
 }
 local function units(mod, climber)
   local other = mod == "pb" and "british" or "russian"

@@ -1,0 +1,86 @@
+-- Situations from the reference texts, tenth tester pass (ASL round 10): the refit phase played
+-- step by step as a tournament GM would, in the order of the CG's refit sequence, checking the
+-- inputs, dice, tables, results and refusals of each step against the text. Each test rebuilds
+-- one situation, names its case, and checks what the text says must happen.
+local T = require("testing.cg")
+local expect = T.expect
+
+local function walk_to(id)
+  while kessel.game.step().id ~= id do T.resolve() end
+end
+
+-- [11.6121] "Should no scenario be generated (RePh step 11.623) players return to this step and
+-- repeat RePh steps 11.612-.623 until one is": an Idle Day. The RePh of the 20 Oct scenario made
+-- 21 Oct the new CG Day; the players play 11.619-.623 (not in our text) and no scenario is
+-- generated. The phase goes back to 11.612: 22 Oct, a second SAN dr, a second CPP Replenishment
+-- DR and a second ELR DR, whose DRM are the Idle Day's: the 44 CVP the German suffered on 20 Oct
+-- and his win are not counted again, one Idle Day (-2) since the last scenario and no scenario
+-- since that Idle Day (no +2). Before, there was no way to declare an Idle Day: the RB RePh ended
+-- after 11.618, and the steps could not be repeated.
+kessel.test("case_11.6121_an_idle_day_repeats_steps_11.612_to_11.623", function()
+  T.setup{ module = "rb", step = "cpp", vars = { date = "21oct", previous_date = "20oct", scenario_winner = "german",
+    cvp_lost = { german = 44, russian = 10 }, cpp = { german = 2, russian = 0 }, elr = { german = 3, russian = 3 },
+    attack_chit = { german = true }, san = { german = 2, russian = 2 }, weather = "clear", ec = "moist" } }
+  -- 21 Oct: German CPP DR 7 -1 (hist) +1 (Attack chit) -2 (44 CVP) = 5: +16
+  kessel.inject_dice{ 3, 4, 3, 4 }
+  local ev = T.resolve()
+  T.has_note(ev, "german CPP: DR 7-2 = 5", "21 Oct replenishment")
+  walk_to("scenario_generation")
+  expect.eq(kessel.game.var("weather") ~= nil, true)
+  local ok, r = kessel.act{ kind = "idle_day", side = "german" }
+  expect.accepted(ok, r)
+  T.has_note(r, "[11.6121] no CG scenario is generated for 21oct: an Idle Day (german 1 since the last scenario, russian 1 since the last scenario)")
+  expect.eq(kessel.game.step().id, "date_san", "back to 11.612")
+  expect.eq(kessel.game.finished(), false)
+  ev = T.resolve()
+  T.has_note(ev, "[11.6121] new CG Date: 22oct")
+  walk_to("cpp")
+  -- 22 Oct: German DR 7 -2 (hist 22 Oct): no Attack chit, no CVP on the Idle Day: 5, +16 on 18 left
+  kessel.inject_dice{ 3, 4, 3, 4 }
+  ev = T.resolve()
+  T.has_note(ev, "german CPP: DR 7-2 = 5 (-2 Historical DRM for 22oct (11.6161)): +16; Start 18, Total 34")
+  expect.eq(kessel.game.var("cpp_german"), 34)
+  -- ELR: 7 -2 (hist) -2 (one Idle Day), no win, no Attack chit, no scenario since the Idle Day
+  kessel.inject_dice{ 3, 4, 3, 4 }
+  ev = T.resolve()
+  T.has_note(ev, "german ELR DR 7-4 = 3 (-2 Historical DRM for 22oct (11.6161), -2 Idle days): ELR 3 -> 3")
+  T.has_note(ev, "russian ELR DR 7-2 = 5 (-2 Idle days): ELR 3 -> 3")
+  T.resolve()   -- 11.618, the Idle Day's weather is now the previous CG Day's
+  expect.eq(kessel.game.step().id, "scenario_generation")
+  ev = T.resolve()
+  T.has_note(ev, "a CG scenario is generated for 22oct; the RePh is over")
+  expect.eq(kessel.game.finished(), true)
+  T.replays()
+end)
+
+-- [11.6121] [9.6121] an Idle Day is declared once 11.619-.623 have given no scenario: refused in an
+-- earlier step, citing 11.6121; refused in PB, whose 9.6121 repeats no steps; its Attack chits
+-- and purchases are checked as the scenario records are. An Idle Day on the CG's last day ends the
+-- CG at the next 11.612: there is no new CG Day.
+kessel.test("case_11.6121_an_idle_day_is_declared_after_11.623_and_not_in_pb", function()
+  T.setup{ module = "rb", step = "weather", vars = { date = "21oct" } }
+  local ok, r = kessel.act{ kind = "idle_day" }
+  expect.refused(ok, r, "11.6121", "RePh step 11.619")
+  T.resolve()
+  ok, r = kessel.act{ kind = "idle_day", attack_chit = { british = true } }
+  expect.refused(ok, r, "11.616", "not a side of the RB campaign game")
+  ok, r = kessel.act{ kind = "idle_day", bought = { german = { afv = 1 } } }
+  expect.refused(ok, r, "11.617", "`afv` is not counted")
+  ok, r = kessel.act{ kind = "idle_day", bought = { german = { first_line = -1 } } }
+  expect.refused(ok, r, "11.617", "whole number")
+  -- the Idle Day's own Attack chit and purchases are those the next CPP and ELR DR read
+  ok, r = kessel.act{ kind = "idle_day", attack_chit = { russian = true }, bought = { russian = { first_line = 2 } } }
+  expect.accepted(ok, r)
+  expect.eq(kessel.game.var("attack_chit").russian, true)
+  expect.eq(kessel.game.var("bought_previous_day").russian.first_line, 2)
+  T.setup{ step = "commencement", vars = { date = "day_i" } }
+  ok, r = kessel.act{ kind = "idle_day" }
+  expect.refused(ok, r, "9.6121", "no Idle Day")
+  -- the last CG Day (here the scenario's `last_date`) passes with no scenario: the CG is over
+  T.setup{ module = "rb", step = "scenario_generation", vars = { date = "24oct", last_date = "24oct" } }
+  expect.accepted(kessel.act{ kind = "idle_day" })
+  local ev = T.resolve()
+  T.has_note(ev, "24oct was the last CG Date: there is no new CG Date; the CG is over")
+  expect.eq(kessel.game.finished(), true)
+  T.replays()
+end)
