@@ -273,6 +273,22 @@ function S.record_problems()
         key, tostring(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]))
     end
   end
+  -- [9.6121] [11.6121] each passage of 9.612/11.612 starts the next CG Date: a `next_date` other
+  -- than the one after `date` would skip CG Dates (their reinforcements and CPP Base #, their CG
+  -- Days' replenishment and ELR DR) or go back; an RB CG Day with no scenario is an Idle Day, a
+  -- pass of 11.612-.623 of its own (`idle_day`). A `last_date` before `date` never ends the CG.
+  local index = {}
+  for i, d in ipairs(list) do index[d] = i end
+  local date, nxt, last = C.var("date"), C.var("next_date"), C.var("last_date")
+  local case = C.pb() and "9.6121" or "11.6121"
+  if index[date] and index[nxt] and index[nxt] ~= index[date] + 1 then
+    out[#out + 1] = string.format("[%s] next_date `%s` is not the CG Date after `%s` (%s): each passage of %s starts the next CG Date%s",
+      case, nxt, date, tostring(list[index[date] + 1] or "none: it is the last"), C.pb() and "9.612" or "11.612",
+      C.pb() and "" or " (a CG Day with no scenario is an Idle Day: idle_day in the RePh's last step)")
+  end
+  if index[date] and index[last] and index[last] < index[date] then
+    out[#out + 1] = string.format("[%s] last_date `%s` comes before the scenario's date `%s`: the CG would never end", case, last, date)
+  end
   local w = C.var("scenario_winner")
   if w ~= nil and w ~= "none" and not is_side(w) then
     out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", tostring(w), C.module():upper(), names)

@@ -84,3 +84,26 @@ kessel.test("case_11.6121_an_idle_day_is_declared_after_11.623_and_not_in_pb", f
   expect.eq(kessel.game.finished(), true)
   T.replays()
 end)
+
+-- [9.6121] [11.6121] "Each passage of this RePh step represents the start of a new CG Date [Day]":
+-- the scenario records may name the upcoming date (`next_date`, read for 9.602 and 9.6058), but
+-- only the one after `date`. Before, `date = "day_i", next_date = "day_iii"` passed the check and
+-- 9.612 jumped to Day III: Day II's CPP Base # 30 and its TT4 reinforcements were never received;
+-- RB's `next_date` two days on skipped a CG Day's CPP and ELR DR (an Idle Day is its own pass).
+-- A `last_date` before the scenario's date never ended the CG.
+kessel.test("case_9.6121_11.6121_the_next_cg_date_is_the_one_after", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", vars = { date = "day_i", next_date = "day_iii" } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[9.6121] next_date `day_iii` is not the CG Date after `day_i` (day_ii)", 1, true), text)
+  T.setup{ step = "markers", vars = { date = "day_i", next_date = "day_ii", last_date = "day_iii" } }
+  expect.eq(#S.record_problems(), 0, table.concat(S.record_problems(), "\n"))
+  T.setup{ module = "rb", step = "markers", vars = { date = "20oct", next_date = "22oct", last_date = "19oct" } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.6121] next_date `22oct` is not the CG Date after `20oct` (21oct)", 1, true), text)
+  expect.truthy(text:find("Idle Day: idle_day", 1, true), text)
+  expect.truthy(text:find("[11.6121] last_date `19oct` comes before the scenario's date `20oct`", 1, true), text)
+  T.setup{ module = "rb", step = "markers", vars = { date = "15nov", next_date = "15nov" } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("(none: it is the last)", 1, true), text)
+end)
