@@ -177,6 +177,11 @@ local FLAG_PER_SIDE = { attack_chit = true }
 -- `-20` passed the check and turned 9.6162's comparison and the CPP sums upside down)
 local COUNT_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = true, san = true, elr = true,
   idle_days = true, scenarios_since_idle = true }
+-- the records only RB's steps read, with their case
+S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amassed = "11.6112", elr = "11.617",
+  booby_trap = "11.6123", weather = "11.618", ec = "11.618", isolated_areas = "11.606", attack_chit = "11.616",
+  idle_days = "11.617", scenarios_since_idle = "11.617", bought_previous_day = "11.617", win_loss = "11.6142",
+  leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616" }
 function S.record_problems()
   local out = {}
   local sides = C.sides()
@@ -289,8 +294,24 @@ function S.record_problems()
   if index[date] and index[last] and index[last] < index[date] then
     out[#out + 1] = string.format("[%s] last_date `%s` comes before the scenario's date `%s`: the CG would never end", case, last, date)
   end
+  -- [9.6201] "Neither side 'wins' or 'loses' a CG scenario" in PB: a winner given for one is
+  -- refused; and the records of RB steps PB does not have (ELR, weather, Booby Traps, Attack chits,
+  -- Idle Days, the Perimeter's Isolated Areas ...) would be read by nothing: refused, naming the
+  -- RB case, rather than silently ignored
+  if C.pb() then
+    for _, key in ipairs(C.sorted_keys(S.RB_ONLY)) do
+      local v = C.var(key)
+      if v ~= nil and not (type(v) == "table" and next(v) == nil) then
+        if key == "scenario_winner" then
+          out[#out + 1] = string.format("[9.6201] scenario_winner `%s`: a PB CG scenario has no winner (neither side wins or loses a CG scenario, only the CG itself)", tostring(v))
+        else
+          out[#out + 1] = string.format("[9.6] `%s` is a Red Barricades record (%s): the PB RePh has no such step", key, S.RB_ONLY[key])
+        end
+      end
+    end
+  end
   local w = C.var("scenario_winner")
-  if w ~= nil and w ~= "none" and not is_side(w) then
+  if w ~= nil and not C.pb() and w ~= "none" and not is_side(w) then
     out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", tostring(w), C.module():upper(), names)
   end
   local bt = C.var("booby_trap")

@@ -107,3 +107,23 @@ kessel.test("case_9.6121_11.6121_the_next_cg_date_is_the_one_after", function()
   text = table.concat(S.record_problems(), "\n")
   expect.truthy(text:find("(none: it is the last)", 1, true), text)
 end)
+
+-- [9.6201] "In PB, each individual CG Scenario does not have Victory Conditions ... Neither side
+-- 'wins' or 'loses' a CG scenario, only the CG itself": a PB scenario that names a winner is
+-- refused at check, as is a record only the RB steps read (the ELR of 11.617, the weather of
+-- 11.618, an Attack chit of 11.616): PB's RePh has no such step, and the ruleset ignored them in
+-- silence (a GM's `scenario_winner = "german"` in PB passed the check and did nothing).
+kessel.test("case_9.6201_a_pb_cg_scenario_has_no_winner", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", vars = { date = "day_i", scenario_winner = "german", elr = { german = 3 }, weather = "clear",
+    attack_chit = { german = true } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[9.6201] scenario_winner `german`: a PB CG scenario has no winner", 1, true), text)
+  expect.truthy(text:find("[9.6] `elr` is a Red Barricades record (11.617): the PB RePh has no such step", 1, true), text)
+  expect.truthy(text:find("[9.6] `weather` is a Red Barricades record (11.618)", 1, true), text)
+  expect.truthy(text:find("[9.6] `attack_chit` is a Red Barricades record (11.616)", 1, true), text)
+  -- RB reads them all
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", scenario_winner = "german", elr = { german = 3 }, weather = "clear",
+    attack_chit = { german = true } } }
+  expect.eq(#S.record_problems(), 0, table.concat(S.record_problems(), "\n"))
+end)
