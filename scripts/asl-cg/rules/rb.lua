@@ -403,12 +403,20 @@ S.on_end("elr", function()
     C.set_in("elr_scenarios", side, n)
     add_mod(2 * n, string.format("%d scenario(s) completed since the CG start or an Idle Day (%s)", n, how))
     local roll = C.DR("elr")
-    local elr = C.get_in("elr", side, 3)
+    -- a side's ELR is the players' record (CG Roster); none recorded: 3, and the note says so
+    local elr = C.get_in("elr", side)
+    local assumed = elr == nil
+    if assumed then elr = 3 end
     local new = elr
-    if roll + drm <= 2 then new = math.min(4, elr + 1) elseif roll + drm >= 13 then new = math.max(0, elr - 1) end
+    -- "increases by one, to a maximum of 4" / "decreases by one, to a minimum of 0": a gain never
+    -- lowers an ELR already above 4 (an ELR 5 went to 4 on a gain), a loss never raises one below 0
+    if roll + drm <= 2 then new = math.max(elr, math.min(4, elr + 1)) elseif roll + drm >= 13 then new = math.min(elr, math.max(0, elr - 1)) end
     C.set_in("elr", side, new)
-    C.note("11.617", string.format("%s ELR DR %d%+d = %d%s: ELR %d -> %d", side, roll, drm, roll + drm,
-      #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", elr, new))
+    C.note("11.617", string.format("%s ELR DR %d%+d = %d%s: ELR %d -> %d%s", side, roll, drm, roll + drm,
+      #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", elr, new,
+      (roll + drm <= 2 and new == elr) and " (a gain, but the ELR is at its maximum of 4 or above)" or
+      (roll + drm >= 13 and new == elr) and " (a loss, but the ELR is at its minimum of 0)" or ""))
+    if assumed then C.note("11.617", "no ELR is recorded for the " .. side .. " (scenario var `elr`): 3 was taken") end
   end
 end)
 

@@ -204,6 +204,9 @@ function S.record_problems()
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         elseif COUNT_PER_SIDE[key] and t[k] < 0 then
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is below zero (it counts)", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        elseif key == "elr" and t[k] > 5 then
+          -- the ELR scale runs 0 to 5 (11.617 gains to 4 at most; 8-3-8s always have 5)
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is above 5, the highest ELR", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         elseif key == "leader_hardening_drm" and (t[k] > 0 or t[k] < -2) then
           -- the winner's DRM, which he may take as -2, -1 or 0 [11.6113]
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not 0, -1 or -2", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))

@@ -127,3 +127,30 @@ kessel.test("case_9.6201_a_pb_cg_scenario_has_no_winner", function()
     attack_chit = { german = true } } }
   expect.eq(#S.record_problems(), 0, table.concat(S.record_problems(), "\n"))
 end)
+
+-- [11.617] "On a Final DR of <= 2 that side's current ELR increases by one, to a maximum of 4": a
+-- side whose ELR is already 5 keeps it on a gain (before, min(4, 5 + 1) took it down to 4 on a
+-- gain); a loss at 0 stays 0. A side with no ELR recorded is taken as 3, and the note says so (it
+-- was silent); an ELR record above 5 is refused at check.
+kessel.test("case_11.617_a_gain_never_lowers_the_elr", function()
+  T.setup{ module = "rb", step = "elr", vars = { date = "2nov", elr = { german = 5 }, scenarios_since_idle = { german = 0, russian = 0 },
+    scenario_winner = "german" } }
+  kessel.inject_dice{ 1, 1, 1, 1 }
+  local ev = T.resolve()
+  -- German: 2 +2 (hist) -1 (won) = 3: no change; Russian: 2 + 0 = 2: a gain from the ELR taken as 3
+  T.has_note(ev, "german ELR DR 2+1 = 3")
+  T.has_note(ev, "russian ELR DR 2+0 = 2: ELR 3 -> 4")
+  T.has_note(ev, "no ELR is recorded for the russian (scenario var `elr`): 3 was taken")
+  expect.eq(kessel.game.var("elr").german, 5)
+  T.setup{ module = "rb", step = "elr", vars = { date = "11nov", elr = { german = 5, russian = 0 }, scenarios_since_idle = { german = 0, russian = 5 } } }
+  kessel.inject_dice{ 1, 1, 6, 6 }
+  ev = T.resolve()
+  -- German: 2 - 3 (hist 11 Nov) = -1: a gain, but at 5 he stays 5; Russian: 12 - 1 + 10 = 21: stays 0
+  T.has_note(ev, "german ELR DR 2-3 = -1 (-3 Historical DRM for 11nov (11.6161)): ELR 5 -> 5 (a gain, but the ELR is at its maximum of 4 or above)")
+  T.has_note(ev, "ELR 0 -> 0 (a loss, but the ELR is at its minimum of 0)")
+  expect.eq(kessel.game.var("elr").german, 5)
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", elr = { german = 6 } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.617] scenario var `elr`: the german value 6 is above 5", 1, true), text)
+end)
