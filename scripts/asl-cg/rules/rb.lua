@@ -30,6 +30,18 @@ end
 local function counts_as_smc(u) return C.is_smc(u) and not u.vars.prisoner_of end
 RB.counts_as_mmc = counts_as_mmc
 
+-- a Control marker that marks a Strategic Location [11.6052]: one in a hex tagged `strategic` or
+-- holding a Fortification (the ruleset's reading of the Strategic Locations, which RB defines in
+-- 11.2, not in our text), or any the players placed, as 11.6052 has them placed in Strategic
+-- Locations only; not one the rules made for a type C area's Location [11.6062]
+function RB.strategic_control(m)
+  for _, tag in ipairs(kessel.map.tags(m.hex)) do if tag == "strategic" then return true end end
+  for _, x in ipairs(kessel.markers.at(m.hex)) do
+    if x.hex == m.hex and (C.is_fortification(x) or C.ENTRENCHMENT[x.kind]) then return true end
+  end
+  return not (type(m.value) == "table" and m.value.made == "11.6062")
+end
+
 -- [11.606] type of an Isolated Area (given by the players' Perimeters: var `isolated_areas`)
 function RB.area_type(hexes)
   local mmc = {}
@@ -80,18 +92,33 @@ function RB.apply_area(i, area, case)
         end
       end
     end
+    -- [11.6062] a type A or B area becomes No Man's Land; but "A Strategic Location can never be a
+    -- No Man's Land Location, as one side will always Control it" [11.6051]: each Strategic
+    -- Location of it keeps its Control (its Control marker), the rest lose theirs. Before, every
+    -- Control marker of the area was removed, a Strategic Location's too, so it became No Man's
+    -- Land and nobody's.
+    local kept = {}
     for _, h in ipairs(area.hexes) do
       for _, m in ipairs(kessel.markers.at(h)) do
-        if m.kind == "control" and m.hex == h and ((t == "A" or t == "B") or (t == "C" and m.side ~= occupier)) then
-          kessel.emit.marker(m.id)
+        if m.kind == "control" and m.hex == h then
+          if (t == "A" or t == "B") and RB.strategic_control(m) then
+            kept[#kept + 1] = h .. " (" .. m.side .. ")"
+          elseif (t == "A" or t == "B") or (t == "C" and m.side ~= occupier) then
+            kessel.emit.marker(m.id)
+          end
         end
       end
       if t == "C" and A.controller(h, 0) ~= occupier then
-        kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = 0 } }
+        -- the Control of every Location of the area, recorded as a marker: one the rules make (not a
+        -- Strategic Location's own, 11.6052), so a later type A/B removes it again
+        kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = 0, made = "11.6062" } }
       end
     end
     C.note(case or "11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
       (t == "A" or t == "B") and ", becomes No Man's Land [11.6062]" or (t == "C" and (", Controlled by the " .. occupier .. " [11.6062]") or "")))
+    if #kept > 0 then
+      C.note("11.6051", string.format("Isolated Area %d: a Strategic Location is never No Man's Land, and keeps its Control: %s", i, table.concat(kept, ", ")))
+    end
     -- what 11.6061 does to its units, for a GM to check
     if #escape > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): %s must attempt to Escape", i, t, table.concat(escape, ", "))) end
     if #short > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): Ammunition Shortage next scenario for %s", i, t, table.concat(short, ", "))) end

@@ -154,3 +154,31 @@ kessel.test("case_11.617_a_gain_never_lowers_the_elr", function()
   local text = table.concat(S.record_problems(), "\n")
   expect.truthy(text:find("[11.617] scenario var `elr`: the german value 6 is above 5", 1, true), text)
 end)
+
+-- [11.6062] "Each type A, and each type B, Isolated Area becomes No Man's Land", but [11.6051] "A
+-- Strategic Location can never be a No Man's Land Location, as one side will always Control it".
+-- An Isolated Area of three hexes with only a German leader in it (type B): its Strategic Location
+-- E5 (tagged) keeps its Russian Control marker, and so does E6 (a foxhole: a Fortification); E7,
+-- Controlled by the Russian type C area of the last CG Day (a marker the rules made for a
+-- non-Strategic Location), loses it, though the German leader holds it alone and the marker was
+-- flipped to German in 11.6052 (the flip kept what the marker was made for). Before, all three
+-- markers were removed: E5 and E6 became No Man's Land, nobody's.
+kessel.test("case_11.6051_11.6062_a_strategic_location_in_a_type_b_area_keeps_its_control", function()
+  T.setup{ module = "rb", step = "perimeter", map = { tags = { strategic = { "E5" } } },
+    vars = { date = "18oct", isolated_areas = { { hexes = { "E5", "E6", "E7" } } } },
+    units = { T.leader("gl", "german", "8-0", "E7") },
+    markers = { { kind = "control", side = "russian", at = "E5" }, { kind = "control", side = "russian", at = "E6" },
+      { kind = "foxhole", side = "russian", at = "E6" } },
+    valued = { { kind = "control", side = "russian", hex = "E7", value = { level = 0, made = "11.6062" } } } }
+  local ev = T.resolve()
+  expect.eq(kessel.game.var("isolated_areas")[1].type, "B")
+  T.has_note(ev, "becomes No Man's Land [11.6062]")
+  T.has_note(ev, "[11.6051] Isolated Area 1: a Strategic Location is never No Man's Land, and keeps its Control: E5 (russian), E6 (russian)")
+  local A = require("rules.areas")
+  expect.eq(A.controller("E5", 0), "russian")
+  expect.eq(A.controller("E6", 0), "russian")
+  local left = 0
+  for _, m in ipairs(kessel.markers.at("E7")) do if m.kind == "control" then left = left + 1 end end
+  expect.eq(left, 0, "E7 is No Man's Land")
+  T.replays()
+end)
