@@ -297,6 +297,38 @@ function S.record_problems()
   if index[date] and index[last] and index[last] < index[date] then
     out[#out + 1] = string.format("[%s] last_date `%s` comes before the scenario's date `%s`: the CG would never end", case, last, date)
   end
+  -- [9.6178] the RG Purchase Record a scenario carries (an Initial Scenario's OB lists its RG
+  -- there, `given = true`): each line names an RG of the chart and the CG Date it is for (a line
+  -- with no date was never resolved in 9.618), its strength is "F" or "D" [9.6178] ("X" was read as
+  -- Full), and the RG whose strength the Initial OB specifies (I1-I3, note e) give it — I2, a
+  -- PzPionier Pltn of "4/-", has no Depleted strength [9.6181]
+  local rgr = C.pb() and C.var("rg_record") or nil
+  if type(rgr) == "table" then
+    local ok_table = pcall(kessel.tables.cell, "rg_chart", "I1", "name")
+    for i, r in ipairs(rgr) do
+      if type(r) ~= "table" then
+        out[#out + 1] = string.format("[9.6178] rg_record[%d] is not an RG Purchase Record line", i)
+      else
+        local on_chart = ok_table and type(r.id) == "string" and pcall(kessel.tables.cell, "rg_chart", r.id, "name")
+        if not on_chart then
+          out[#out + 1] = string.format("[9.6171] rg_record[%d]: no RG `%s` on the RG chart", i, tostring(r.id))
+        end
+        if not listed[r.date] then
+          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): `%s` is no CG Date (the CG Date it was purchased or given on)", i, tostring(r.id), tostring(r.date))
+        end
+        if r.strength ~= nil and r.strength ~= "F" and r.strength ~= "D" then
+          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): strength `%s` is F (Full) or D (Depleted)", i, tostring(r.id), tostring(r.strength))
+        end
+        local by_ob = r.id == "I1" or r.id == "I2" or r.id == "I3"
+        if by_ob and r.given and r.strength == nil and r.units == nil then
+          out[#out + 1] = string.format("[9.6181] rg_record[%d] (%s): the Initial OB specifies its strength (note e): give strength F or D", i, r.id)
+        end
+        if r.id == "I2" and r.strength == "D" then
+          out[#out + 1] = string.format("[9.6181] rg_record[%d]: I2 PzPionier Pltn has no Depleted strength (4/-)", i)
+        end
+      end
+    end
+  end
   -- [9.6201] "Neither side 'wins' or 'loses' a CG scenario" in PB: a winner given for one is
   -- refused; and the records of RB steps PB does not have (ELR, weather, Booby Traps, Attack chits,
   -- Idle Days, the Perimeter's Isolated Areas ...) would be read by nothing: refused, naming the

@@ -182,3 +182,27 @@ kessel.test("case_11.6051_11.6062_a_strategic_location_in_a_type_b_area_keeps_it
   expect.eq(left, 0, "E7 is No Man's Land")
   T.replays()
 end)
+
+-- [9.6178] [9.6181] the RG Purchase Record a scenario gives (an Initial Scenario's OB lists its RG
+-- with `given = true`) is checked at load: an ID not on the chart, a line without a CG Date (9.618
+-- resolves the lines of its own date only, so it was never made), a strength other than F or D
+-- ("X" was read as Full), an I1-I3 whose strength the OB does not give (note e: it is specified by
+-- the Initial OB; it was made Full), and a Depleted I2 (4/-: there is none; it was made with no
+-- squads at all, yet got an LMG and a leader) are refused, citing the case.
+kessel.test("case_9.6178_9.6181_the_rg_record_a_scenario_gives_is_checked", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", vars = { date = "night_i", rg_record = {
+    { date = "night_i", id = "I1", strength = "D", given = true },
+    { date = "night_i", id = "I2", strength = "D", given = true },
+    { date = "night_i", id = "I3", given = true },
+    { id = "I4", strength = "F" },
+    { date = "night_i", id = "Z9", given = true },
+    { date = "dawn", id = "V3", strength = "X" } } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.falsy(text:find("rg_record[1]", 1, true), text)
+  expect.truthy(text:find("[9.6181] rg_record[2]: I2 PzPionier Pltn has no Depleted strength (4/-)", 1, true), text)
+  expect.truthy(text:find("[9.6181] rg_record[3] (I3): the Initial OB specifies its strength (note e)", 1, true), text)
+  expect.truthy(text:find("[9.6178] rg_record[4] (I4): `nil` is no CG Date", 1, true), text)
+  expect.truthy(text:find("[9.6171] rg_record[5]: no RG `Z9` on the RG chart", 1, true), text)
+  expect.truthy(text:find("[9.6178] rg_record[6] (V3): strength `X` is F (Full) or D (Depleted)", 1, true), text)
+end)
