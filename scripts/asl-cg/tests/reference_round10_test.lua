@@ -206,3 +206,13 @@ kessel.test("case_9.6178_9.6181_the_rg_record_a_scenario_gives_is_checked", func
   expect.truthy(text:find("[9.6171] rg_record[5]: no RG `Z9` on the RG chart", 1, true), text)
   expect.truthy(text:find("[9.6178] rg_record[6] (V3): strength `X` is F (Full) or D (Depleted)", 1, true), text)
 end)
+
+-- [11.6122] [9.6122] a SAN is the players' record; a side with none recorded was taken as 0 and
+-- "raised to 2" with nothing to tell the GM that no SAN had been given: the note says so now
+kessel.test("case_11.6122_a_side_with_no_san_recorded_is_noted", function()
+  T.setup{ module = "rb", step = "date_san", vars = { date = "18oct", san = { german = 3 } } }
+  local ev = T.resolve()
+  T.has_note(ev, "[11.6122] russian SAN 0 is raised to 2 (no points spent); no SAN was recorded for the russian (scenario var `san`): 0 was taken")
+  expect.eq(T.note(ev, "german SAN"), nil, "a recorded SAN of 3 is neither adjusted nor raised")
+  expect.eq(kessel.game.var("san").german, 3)
+end)
