@@ -216,3 +216,16 @@ kessel.test("case_11.6122_a_side_with_no_san_recorded_is_noted", function()
   expect.eq(T.note(ev, "german SAN"), nil, "a recorded SAN of 3 is neither adjusted nor raised")
   expect.eq(kessel.game.var("san").german, 3)
 end)
+
+-- [9.616] [9.6161] [9.6162] the RePh after the Day III scenario: the new CG Date is Dusk, whose
+-- CPP Base # the chart gives as "None" (the note said 0), and the formula's other term, the CG
+-- Scenario Loss Points, is available from the Day I RePh on: German CVP 20 >= 2 x 4 and >= 4 + 8,
+-- a dr of 5, so 0 + 5 CPP (our reading: the chart's None is no Base #, not no replenishment)
+kessel.test("case_9.6161_dusk_has_no_base_number_but_loss_points", function()
+  T.setup{ step = "cpp", vars = { date = "dusk", cvp_lost = { german = 20, british = 4 }, cpp = { german = 1 } } }
+  kessel.inject_dice{ 5 }
+  local ev = T.resolve()
+  T.has_note(ev, "[9.6161] CPP Base # for dusk: None (0)")
+  T.has_note(ev, "[9.6162] German CVP 20 >= 2 x 4 and >= 4 + 8: dr 5")
+  expect.eq(kessel.game.var("cpp").german, 6)
+end)
