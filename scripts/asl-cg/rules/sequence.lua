@@ -144,8 +144,17 @@ kessel.action{
     local s = S.current()
     if s and S.in_module(s) then
       C.record("step", S.rule(s.id), { step = s.id, name = s.name, module = C.module() })
+      local initial = kessel.game.var("initial_reph") == true
       local fn = S.resolvers[s.id]
       if fn then fn() end
+      -- the "!" steps done, the CG Initial Scenario is set up and played: back to the main
+      -- sequence at this turn's first step [9.6] (advancing went on to the next turn, or ended
+      -- the game before the scenario was played)
+      if initial and s.id == "commencement" then
+        kessel.emit.mode(nil)
+        C.note("9.6", "the steps marked ! are completed: the CG Initial Scenario is set up and played")
+        return
+      end
       -- the last CG Date's RePh ends the game where it stands [9.6] [9.6121]
       if kessel.game.var("cg_over") then
         kessel.emit.clock(kessel.game.turn(), s.index, true)
@@ -386,13 +395,20 @@ kessel.action{
     if outsider then return outsider end
     if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
     if S.in_refit() then return C.refuse(case, "the Refit Phase is under way") end
-    -- the RePh follows the CG scenario: its last step of its last turn
-    if not S.scenario_over() then
-      return C.refuse(case, "the CG scenario is still being played (the Refit Phase follows its last turn)")
-    end
     if a.initial ~= nil and type(a.initial) ~= "boolean" then return C.refuse(case, "initial is true or false") end
     if a.initial and not C.pb() then
       return C.refuse("11.6", "our RB text marks no steps for a CG Initial Scenario (11.619-11.625 are not in it)")
+    end
+    -- the "!" steps are "the only steps to be completed before setting up to play a CG Initial
+    -- Scenario" [9.6]: before its first turn begins (turn 1, its first step); a RePh follows the
+    -- CG scenario: its last step of its last turn. Before, the "!" steps too waited for the last
+    -- turn, so they could only follow the Initial Scenario
+    if a.initial then
+      if kessel.game.turn() ~= 1 or kessel.game.step().index ~= 0 then
+        return C.refuse("9.6", "the steps marked ! are completed before setting up to play a CG Initial Scenario: this one is under way")
+      end
+    elseif not S.scenario_over() then
+      return C.refuse(case, "the CG scenario is still being played (the Refit Phase follows its last turn)")
     end
   end,
   -- `start_refit{ initial = true }`: "Those steps ... preceded by a '!' are the only steps to be

@@ -229,3 +229,35 @@ kessel.test("case_9.6161_dusk_has_no_base_number_but_loss_points", function()
   T.has_note(ev, "[9.6162] German CVP 20 >= 2 x 4 and >= 4 + 8: dr 5")
   expect.eq(kessel.game.var("cpp").german, 6)
 end)
+
+-- [9.6] "Those steps listed below preceded by a '!' are the only steps to be completed before
+-- setting up to play a CG Initial Scenario": in a CG Initial Scenario of three turns, the "!"
+-- steps (9.617-9.620) are taken before its first turn, and then the scenario is played from its
+-- first turn; once it has begun they are refused. Before, `start_refit{ initial = true }` waited,
+-- like a RePh, for the scenario's last turn ("the CG scenario is still being played"), and past
+-- 9.620 the game went on to the next turn (or ended), so the "!" steps could only follow the
+-- scenario they were meant to prepare.
+kessel.test("case_9.6_the_marked_steps_come_before_the_initial_scenario", function()
+  kessel.setup{ map = { columns = 12, rows = 12, numbering = "letters", default = "open" }, units = {},
+    vars = { date = "day_i", cpp = { german = 10 }, scenario_ended = true }, options = { module = "pb" }, turn = 1, last_turn = 3, seed = 1 }
+  expect.eq(kessel.game.step().id, "scenario")
+  local ok, r = kessel.act{ kind = "start_refit" }
+  expect.refused(ok, r, "9.6", "still being played")
+  ok, r = kessel.act{ kind = "start_refit", initial = true }
+  expect.accepted(ok, r)
+  expect.eq(kessel.game.step().id, "rg_purchase")
+  expect.accepted(kessel.act{ kind = "buy_rg", side = "german", rg = "I4", entry = "A7" })
+  for _ = 1, 3 do T.resolve() end
+  local ev = T.resolve()   -- 9.620
+  T.has_note(ev, "[9.6] the steps marked ! are completed: the CG Initial Scenario is set up and played")
+  expect.eq(kessel.game.step().mode, nil)
+  expect.eq(kessel.game.step().id, "scenario")
+  expect.eq(kessel.game.turn(), 1, "the scenario is played from its first turn")
+  expect.eq(kessel.game.var("date"), "day_i")
+  T.replays()
+  -- under way (its second turn): no "!" steps any more
+  kessel.setup{ map = { columns = 12, rows = 12, numbering = "letters", default = "open" }, units = {},
+    vars = { date = "day_i" }, options = { module = "pb" }, turn = 2, last_turn = 3, seed = 1 }
+  ok, r = kessel.act{ kind = "start_refit", initial = true }
+  expect.refused(ok, r, "9.6", "before setting up to play a CG Initial Scenario: this one is under way")
+end)

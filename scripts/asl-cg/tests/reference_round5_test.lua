@@ -378,11 +378,14 @@ kessel.test("case_9.6_before_an_initial_scenario_only_the_marked_steps", functio
   expect.eq(kessel.game.step().id, "rg_purchase")
   expect.accepted(kessel.act{ kind = "buy_rg", side = "german", rg = "I4", entry = "A7" })
   local seen = {}
-  while not kessel.game.finished() do
+  while kessel.game.step().mode == "refit" do
     seen[#seen + 1] = kessel.game.step().id
     T.resolve()
   end
   expect.eq(table.concat(seen, " "), "rg_purchase rg_strength fortifications commencement")
+  -- then the Initial Scenario itself is played (round 10: the game ended here, before it)
+  expect.eq(kessel.game.finished(), false)
+  expect.eq(kessel.game.step().id, "scenario")
   expect.eq(kessel.game.var("date"), "day_i", "no new CG Date")
   expect.eq(kessel.game.var("cpp_german") or kessel.game.var("cpp").german, 5, "10 - 5, no replenishment")
   expect.eq(kessel.game.var("initial_reph"), nil)
