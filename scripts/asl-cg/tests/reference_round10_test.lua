@@ -27,6 +27,11 @@ kessel.test("case_11.6121_an_idle_day_repeats_steps_11.612_to_11.623", function(
   T.has_note(ev, "german CPP: DR 7-2 = 5", "21 Oct replenishment")
   walk_to("scenario_generation")
   expect.eq(kessel.game.var("weather") ~= nil, true)
+  -- offered there, as a choice the editor lists (and valid as listed)
+  local offered = {}
+  for _, a in ipairs(kessel.legal()) do if a.kind == "idle_day" then offered[#offered + 1] = a end end
+  expect.eq(#offered, 1)
+  expect.truthy(kessel.validate(offered[1]))
   local ok, r = kessel.act{ kind = "idle_day", side = "german" }
   expect.accepted(ok, r)
   T.has_note(r, "[11.6121] no CG scenario is generated for 21oct: an Idle Day (german 1 since the last scenario, russian 1 since the last scenario)")
