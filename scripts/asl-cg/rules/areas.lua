@@ -488,7 +488,9 @@ function A.flip_stale_control_markers(case)
     local holder = A.occupier(m.hex, level)
     if holder and holder ~= m.side then
       kessel.emit.marker(m.id)
-      kessel.emit.create_marker{ kind = "control", side = holder, hex = m.hex, value = { level = level } }
+      -- flipped, it keeps what else it says (a marker the rules made for a type C area [11.6062])
+      local value = type(m.value) == "table" and C.copy(m.value) or { level = level }
+      kessel.emit.create_marker{ kind = "control", side = holder, hex = m.hex, value = value }
       C.note(case, string.format("%s%s: the %s Control marker is flipped: the %s hold it alone", m.hex,
         level > 0 and (" (level " .. level .. ")") or "", m.side, holder))
     end

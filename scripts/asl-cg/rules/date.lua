@@ -32,12 +32,14 @@ end
 
 -- one side's SAN adjustment dr [9.61221] [9.61222] [11.6122]
 function D.adjust_san(side, case, drop)
-  local san = C.get_in("san", side, 0)
+  local recorded = C.get_in("san", side)
+  local san = recorded or 0
   local low = C.pb() and 2 or 1
   if (C.pb() and san < 2) or (not C.pb() and san == 0) then
     C.set_in("san", side, 2)
     -- the raise is its own case, not the dr's [9.6122] [11.6122]
-    C.note(C.pb() and "9.6122" or "11.6122", side .. " SAN " .. san .. " is raised to 2 (no points spent)")
+    C.note(C.pb() and "9.6122" or "11.6122", side .. " SAN " .. san .. " is raised to 2 (no points spent)"
+      .. (recorded == nil and "; no SAN was recorded for the " .. side .. " (scenario var `san`): 0 was taken" or ""))
     return
   end
   if san < 4 then return end

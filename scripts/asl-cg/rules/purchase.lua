@@ -32,6 +32,8 @@ end)
 function P.pb_cpp()
   local date = C.var("date")
   local ok, base = pcall(kessel.tables.cell, "cpp_base", date, "german")
+  -- the chart's "None" (Night II, Night III, Dusk): no Base #, 0 to the sum
+  local none = not (ok and base)
   base = ok and base or 0
   local g, b = C.get_in("cvp_lost", "german", 0), C.get_in("cvp_lost", "british", 0)
   local loss, why = 0, nil
@@ -51,7 +53,7 @@ function P.pb_cpp()
   -- the CPP left from earlier dates are the German's secret [9.617], so the total is too: the record
   -- and the sum are shown to the German only; the Base # and the Loss Points are public
   C.record("cpp", "9.616", { date = date, base = base, loss_points = loss, before = before, after = before + base + loss }, GERMAN_SECRET)
-  C.note("9.6161", "CPP Base # for " .. tostring(date) .. ": " .. base)
+  C.note("9.6161", "CPP Base # for " .. tostring(date) .. ": " .. (none and "None (0)" or tostring(base)))
   C.note("9.6162", why)
   C.note("9.616", string.format("German CPP replenished: %d + %d = %d (the total is the German's secret)", base, loss, base + loss))
   C.note("9.616", string.format("German CPP %d + %d + %d = %d", before, base, loss, before + base + loss), GERMAN_SECRET)

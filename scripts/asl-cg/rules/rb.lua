@@ -30,6 +30,18 @@ end
 local function counts_as_smc(u) return C.is_smc(u) and not u.vars.prisoner_of end
 RB.counts_as_mmc = counts_as_mmc
 
+-- a Control marker that marks a Strategic Location [11.6052]: one in a hex tagged `strategic` or
+-- holding a Fortification (the ruleset's reading of the Strategic Locations, which RB defines in
+-- 11.2, not in our text), or any the players placed, as 11.6052 has them placed in Strategic
+-- Locations only; not one the rules made for a type C area's Location [11.6062]
+function RB.strategic_control(m)
+  for _, tag in ipairs(kessel.map.tags(m.hex)) do if tag == "strategic" then return true end end
+  for _, x in ipairs(kessel.markers.at(m.hex)) do
+    if x.hex == m.hex and (C.is_fortification(x) or C.ENTRENCHMENT[x.kind]) then return true end
+  end
+  return not (type(m.value) == "table" and m.value.made == "11.6062")
+end
+
 -- [11.606] type of an Isolated Area (given by the players' Perimeters: var `isolated_areas`)
 function RB.area_type(hexes)
   local mmc = {}
@@ -80,18 +92,33 @@ function RB.apply_area(i, area, case)
         end
       end
     end
+    -- [11.6062] a type A or B area becomes No Man's Land; but "A Strategic Location can never be a
+    -- No Man's Land Location, as one side will always Control it" [11.6051]: each Strategic
+    -- Location of it keeps its Control (its Control marker), the rest lose theirs. Before, every
+    -- Control marker of the area was removed, a Strategic Location's too, so it became No Man's
+    -- Land and nobody's.
+    local kept = {}
     for _, h in ipairs(area.hexes) do
       for _, m in ipairs(kessel.markers.at(h)) do
-        if m.kind == "control" and m.hex == h and ((t == "A" or t == "B") or (t == "C" and m.side ~= occupier)) then
-          kessel.emit.marker(m.id)
+        if m.kind == "control" and m.hex == h then
+          if (t == "A" or t == "B") and RB.strategic_control(m) then
+            kept[#kept + 1] = h .. " (" .. m.side .. ")"
+          elseif (t == "A" or t == "B") or (t == "C" and m.side ~= occupier) then
+            kessel.emit.marker(m.id)
+          end
         end
       end
       if t == "C" and A.controller(h, 0) ~= occupier then
-        kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = 0 } }
+        -- the Control of every Location of the area, recorded as a marker: one the rules make (not a
+        -- Strategic Location's own, 11.6052), so a later type A/B removes it again
+        kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = 0, made = "11.6062" } }
       end
     end
     C.note(case or "11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
       (t == "A" or t == "B") and ", becomes No Man's Land [11.6062]" or (t == "C" and (", Controlled by the " .. occupier .. " [11.6062]") or "")))
+    if #kept > 0 then
+      C.note("11.6051", string.format("Isolated Area %d: a Strategic Location is never No Man's Land, and keeps its Control: %s", i, table.concat(kept, ", ")))
+    end
     -- what 11.6061 does to its units, for a GM to check
     if #escape > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): %s must attempt to Escape", i, t, table.concat(escape, ", "))) end
     if #short > 0 then C.note("11.6061", string.format("Isolated Area %d (type %s): Ammunition Shortage next scenario for %s", i, t, table.concat(short, ", "))) end
@@ -393,6 +420,7 @@ S.on_end("elr", function()
     -- ELR. Before, the count went on from the last RePh, +1 for a scenario not played, so an
     -- Idle Day took -2 and then gave +2 (or more) back.
     local n, how = C.get_in("scenarios_since_idle", side), "given"
+    if n == 0 and C.get_in("idle_days", side, 0) > 0 then how = "none since the last Idle Day" end
     if n == nil and C.get_in("idle_days", side, 0) > 0 then
       n, how = 0, "none since the last Idle Day"
     elseif n == nil then
@@ -402,12 +430,20 @@ S.on_end("elr", function()
     C.set_in("elr_scenarios", side, n)
     add_mod(2 * n, string.format("%d scenario(s) completed since the CG start or an Idle Day (%s)", n, how))
     local roll = C.DR("elr")
-    local elr = C.get_in("elr", side, 3)
+    -- a side's ELR is the players' record (CG Roster); none recorded: 3, and the note says so
+    local elr = C.get_in("elr", side)
+    local assumed = elr == nil
+    if assumed then elr = 3 end
     local new = elr
-    if roll + drm <= 2 then new = math.min(4, elr + 1) elseif roll + drm >= 13 then new = math.max(0, elr - 1) end
+    -- "increases by one, to a maximum of 4" / "decreases by one, to a minimum of 0": a gain never
+    -- lowers an ELR already above 4 (an ELR 5 went to 4 on a gain), a loss never raises one below 0
+    if roll + drm <= 2 then new = math.max(elr, math.min(4, elr + 1)) elseif roll + drm >= 13 then new = math.min(elr, math.max(0, elr - 1)) end
     C.set_in("elr", side, new)
-    C.note("11.617", string.format("%s ELR DR %d%+d = %d%s: ELR %d -> %d", side, roll, drm, roll + drm,
-      #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", elr, new))
+    C.note("11.617", string.format("%s ELR DR %d%+d = %d%s: ELR %d -> %d%s", side, roll, drm, roll + drm,
+      #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", elr, new,
+      (roll + drm <= 2 and new == elr) and " (a gain, but the ELR is at its maximum of 4 or above)" or
+      (roll + drm >= 13 and new == elr) and " (a loss, but the ELR is at its minimum of 0)" or ""))
+    if assumed then C.note("11.617", "no ELR is recorded for the " .. side .. " (scenario var `elr`): 3 was taken") end
   end
 end)
 
@@ -433,5 +469,105 @@ S.on_end("weather", function()
   C.note("11.618", string.format("weather DR %d%+d = %d: %s%s; EC dr %d%+d = %d: %s%s", roll, wdrm, roll + wdrm, w, wm.text(),
     r2, drm, r2 + drm, ec, m.text()))
 end)
+
+-- [11.619]-[11.625] are the players' (not in our text): ending this step says a CG scenario was
+-- generated for the new CG Day, and the RePh is over
+S.on_end("scenario_generation", function()
+  C.note("11.619", "RePh steps 11.619-11.625 (purchases, initiative, scenario generation, setup) are played by the players"
+    .. " (not in our text): a CG scenario is generated for " .. tostring(C.var("date")) .. "; the RePh is over")
+end)
+
+-- [11.6121] "Should no scenario be generated (RePh step 11.623) players return to this step and
+-- repeat RePh steps 11.612-.623 until one is": an Idle Day. Declared once the players have played
+-- 11.619-.623 for the CG Day (the last step, above); the phase goes back to 11.612, which starts
+-- the next CG Day, and every step from there is made again: SAN and Booby Traps, repairs, the
+-- withdrawal dr, Fortification removal (a new attempt per item: the CG Day is new), a CPP
+-- Replenishment DR, an ELR DR, the weather. What those steps read of "the previous CG Day" is now
+-- the Idle Day's, when no scenario was fought:
+--   * no CVP were suffered on it [11.616] (the scenario's `cvp_lost`, and the RePh Eliminations
+--     counted into the CPP DR the pass before, `reph_cvp_lost`, are not counted again: our reading
+--     of "since the last scenario during the current CG Day's RePh");
+--   * no side won "yesterday's CG scenario" [11.617], and it was no Initial Scenario (the German's
+--     assumed Attack chit [11.617] is the Initial Scenario's);
+--   * the Attack chit [11.616] [11.617] and the RG bought [11.617] on the Idle Day are what the
+--     players give (`attack_chit`, `bought`: their 11.619-.623, not in our text), none if not given;
+--   * one more Idle Day since the last-completed scenario for each side (-2 ELR DRM), and no
+--     scenario completed since it (the +2 count starts again [11.617] footnote 34).
+-- PB has no Idle Day: each passage of 9.612 is the start of a new CG Date, and 9.6121 gives no
+-- repeat of the steps.
+function RB.validate_idle_day(a)
+  local outsider = S.outsider(a, "11.6121")
+  if outsider then return outsider end
+  if C.pb() then
+    return C.refuse("9.6121", "Pegasus Bridge has no Idle Day: each passage of 9.612 starts a new CG Date, and its RePh is not repeated")
+  end
+  local why = S.only_in("scenario_generation", "11.6121")
+  if why then return why end
+  local sides = C.sides()
+  local function is_side(k) return k == sides[1] or k == sides[2] end
+  if a.attack_chit ~= nil then
+    if type(a.attack_chit) ~= "table" then return C.refuse("11.616", "attack_chit is a table of sides: { german = true }") end
+    for k, v in pairs(a.attack_chit) do
+      if not is_side(k) then return C.refuse("11.616", "attack_chit names `" .. tostring(k) .. "`, not a side of the RB campaign game") end
+      if type(v) ~= "boolean" then return C.refuse("11.616", "attack_chit: the " .. k .. " value is true or false, not `" .. tostring(v) .. "`") end
+    end
+  end
+  if a.bought ~= nil then
+    if type(a.bought) ~= "table" then return C.refuse("11.617", "bought is a table of sides: { german = { first_line = 1 } }") end
+    local fields = { elite_coys = true, first_line = true, afv_pltns = true }
+    for k, v in pairs(a.bought) do
+      if not is_side(k) then return C.refuse("11.617", "bought names `" .. tostring(k) .. "`, not a side of the RB campaign game") end
+      if type(v) ~= "table" then return C.refuse("11.617", "bought: the " .. k .. " entry is a table (elite_coys, first_line, afv_pltns)") end
+      for f, n in pairs(v) do
+        if not fields[f] then return C.refuse("11.617", "bought: `" .. tostring(f) .. "` is not counted (the fields: afv_pltns, elite_coys, first_line)") end
+        if type(n) ~= "number" or n ~= n or n < 0 or n ~= math.floor(n) or n > 100 then
+          return C.refuse("11.617", "bought: the " .. k .. " " .. f .. " is a whole number, 0 or more, not `" .. tostring(n) .. "`")
+        end
+      end
+    end
+  end
+end
+
+kessel.action{
+  kind = "idle_day", rule = "11.6121",
+  description = "no CG scenario was generated (11.623): an Idle Day; RePh steps 11.612-11.623 are played again for a new CG Day",
+  validate = function(a) return RB.validate_idle_day(a) end,
+  apply = function(a)
+    local day = C.var("date")
+    local sides = C.sides()
+    local idle = {}
+    for _, side in ipairs(sides) do idle[side] = C.get_in("idle_days", side, 0) + 1 end
+    kessel.emit.var("idle_days", idle)
+    kessel.emit.var("cvp_lost", { [sides[1]] = 0, [sides[2]] = 0 })
+    if kessel.game.var("reph_cvp_lost") ~= nil then kessel.emit.var("reph_cvp_lost", nil) end
+    kessel.emit.var("scenario_winner", "none")
+    kessel.emit.var("initial_scenario", false)
+    local chits = {}
+    for _, side in ipairs(sides) do chits[side] = (a.attack_chit or {})[side] == true end
+    kessel.emit.var("attack_chit", chits)
+    kessel.emit.var("bought_previous_day", C.copy(a.bought or {}))
+    -- the players' own count of scenarios since an Idle Day starts again from this one
+    if C.var("scenarios_since_idle") ~= nil then kessel.emit.var("scenarios_since_idle", { [sides[1]] = 0, [sides[2]] = 0 }) end
+    C.record("idle_day", "11.6121", { date = day, idle_days = idle, attack_chit = chits, bought = a.bought or {} })
+    C.note("11.6121", string.format("no CG scenario is generated for %s: an Idle Day (%s); RePh steps 11.612-11.623 are played again",
+      tostring(day), (function()
+        local t = {}
+        for _, side in ipairs(sides) do t[#t + 1] = string.format("%s %d since the last scenario", side, idle[side]) end
+        return table.concat(t, ", ")
+      end)()))
+    C.note("11.616", "the previous CG Day (" .. tostring(day) .. ") had no scenario: no CVP suffered on it, no winner; Attack chit: "
+      .. (function()
+        local t = {}
+        for _, side in ipairs(sides) do if chits[side] then t[#t + 1] = side end end
+        return #t > 0 and table.concat(t, ", ") or "none"
+      end)())
+    kessel.emit.clock(kessel.game.turn(), S.by_id.date_san.index)
+  end,
+  enumerate = function(side)
+    local s = S.current()
+    if C.pb() or not s or s.id ~= "scenario_generation" or kessel.game.finished() then return {} end
+    return { { kind = "idle_day", side = side or C.sides()[1] } }
+  end,
+}
 
 return RB

@@ -38,6 +38,12 @@ S.STEPS = {
   { id = "rg_strength", name = "RG Strength, Weapons and Leaders", rule = "9.618", pb = true, initial = true },
   { id = "fortifications", name = "Purchasing Fortifications", rule = "9.619", pb = true, initial = true },
   { id = "commencement", name = "Scenario Commencement", rule = "9.620", pb = true, initial = true },
+  -- RB 11.619-11.625 (RG purchase to setup, initiative and scenario generation) are not in our
+  -- text: the players play them, then end this step (a CG scenario was generated: the RePh is
+  -- over) or declare an Idle Day (`idle_day`: no scenario generated in 11.623, so 11.612-.623 are
+  -- played again for a new CG Day [11.6121]). Last in the list, so no step index above it moves.
+  { id = "scenario_generation", name = "RePh steps 11.619-11.625 (not in our text): scenario generated, or an Idle Day",
+    rule = "11.619", rb = true },
 }
 
 S.by_id = {}
@@ -138,8 +144,17 @@ kessel.action{
     local s = S.current()
     if s and S.in_module(s) then
       C.record("step", S.rule(s.id), { step = s.id, name = s.name, module = C.module() })
+      local initial = kessel.game.var("initial_reph") == true
       local fn = S.resolvers[s.id]
       if fn then fn() end
+      -- the "!" steps done, the CG Initial Scenario is set up and played: back to the main
+      -- sequence at this turn's first step [9.6] (advancing went on to the next turn, or ended
+      -- the game before the scenario was played)
+      if initial and s.id == "commencement" then
+        kessel.emit.mode(nil)
+        C.note("9.6", "the steps marked ! are completed: the CG Initial Scenario is set up and played")
+        return
+      end
       -- the last CG Date's RePh ends the game where it stands [9.6] [9.6121]
       if kessel.game.var("cg_over") then
         kessel.emit.clock(kessel.game.turn(), s.index, true)
@@ -171,6 +186,11 @@ local FLAG_PER_SIDE = { attack_chit = true }
 -- `-20` passed the check and turned 9.6162's comparison and the CPP sums upside down)
 local COUNT_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = true, san = true, elr = true,
   idle_days = true, scenarios_since_idle = true }
+-- the records only RB's steps read, with their case
+S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amassed = "11.6112", elr = "11.617",
+  booby_trap = "11.6123", weather = "11.618", ec = "11.618", isolated_areas = "11.606", attack_chit = "11.616",
+  idle_days = "11.617", scenarios_since_idle = "11.617", bought_previous_day = "11.617", win_loss = "11.6142",
+  leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616" }
 function S.record_problems()
   local out = {}
   local sides = C.sides()
@@ -193,6 +213,9 @@ function S.record_problems()
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         elseif COUNT_PER_SIDE[key] and t[k] < 0 then
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is below zero (it counts)", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+        elseif key == "elr" and t[k] > 5 then
+          -- the ELR scale runs 0 to 5 (11.617 gains to 4 at most; 8-3-8s always have 5)
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is above 5, the highest ELR", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
         elseif key == "leader_hardening_drm" and (t[k] > 0 or t[k] < -2) then
           -- the winner's DRM, which he may take as -2, -1 or 0 [11.6113]
           out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not 0, -1 or -2", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
@@ -267,8 +290,72 @@ function S.record_problems()
         key, tostring(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]))
     end
   end
+  -- [9.6121] [11.6121] each passage of 9.612/11.612 starts the next CG Date: a `next_date` other
+  -- than the one after `date` would skip CG Dates (their reinforcements and CPP Base #, their CG
+  -- Days' replenishment and ELR DR) or go back; an RB CG Day with no scenario is an Idle Day, a
+  -- pass of 11.612-.623 of its own (`idle_day`). A `last_date` before `date` never ends the CG.
+  local index = {}
+  for i, d in ipairs(list) do index[d] = i end
+  local date, nxt, last = C.var("date"), C.var("next_date"), C.var("last_date")
+  local case = C.pb() and "9.6121" or "11.6121"
+  if index[date] and index[nxt] and index[nxt] ~= index[date] + 1 then
+    out[#out + 1] = string.format("[%s] next_date `%s` is not the CG Date after `%s` (%s): each passage of %s starts the next CG Date%s",
+      case, nxt, date, tostring(list[index[date] + 1] or "none: it is the last"), C.pb() and "9.612" or "11.612",
+      C.pb() and "" or " (a CG Day with no scenario is an Idle Day: idle_day in the RePh's last step)")
+  end
+  if index[date] and index[last] and index[last] < index[date] then
+    out[#out + 1] = string.format("[%s] last_date `%s` comes before the scenario's date `%s`: the CG would never end", case, last, date)
+  end
+  -- [9.6178] the RG Purchase Record a scenario carries (an Initial Scenario's OB lists its RG
+  -- there, `given = true`): each line names an RG of the chart and the CG Date it is for (a line
+  -- with no date was never resolved in 9.618), its strength is "F" or "D" [9.6178] ("X" was read as
+  -- Full), and the RG whose strength the Initial OB specifies (I1-I3, note e) give it — I2, a
+  -- PzPionier Pltn of "4/-", has no Depleted strength [9.6181]
+  local rgr = C.pb() and C.var("rg_record") or nil
+  if type(rgr) == "table" then
+    local ok_table = pcall(kessel.tables.cell, "rg_chart", "I1", "name")
+    for i, r in ipairs(rgr) do
+      if type(r) ~= "table" then
+        out[#out + 1] = string.format("[9.6178] rg_record[%d] is not an RG Purchase Record line", i)
+      else
+        local on_chart = ok_table and type(r.id) == "string" and pcall(kessel.tables.cell, "rg_chart", r.id, "name")
+        if not on_chart then
+          out[#out + 1] = string.format("[9.6171] rg_record[%d]: no RG `%s` on the RG chart", i, tostring(r.id))
+        end
+        if not listed[r.date] then
+          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): `%s` is no CG Date (the CG Date it was purchased or given on)", i, tostring(r.id), tostring(r.date))
+        end
+        if r.strength ~= nil and r.strength ~= "F" and r.strength ~= "D" then
+          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): strength `%s` is F (Full) or D (Depleted)", i, tostring(r.id), tostring(r.strength))
+        end
+        local by_ob = r.id == "I1" or r.id == "I2" or r.id == "I3"
+        if by_ob and r.given and r.strength == nil and r.units == nil then
+          out[#out + 1] = string.format("[9.6181] rg_record[%d] (%s): the Initial OB specifies its strength (note e): give strength F or D", i, r.id)
+        end
+        if r.id == "I2" and r.strength == "D" then
+          out[#out + 1] = string.format("[9.6181] rg_record[%d]: I2 PzPionier Pltn has no Depleted strength (4/-)", i)
+        end
+      end
+    end
+  end
+  -- [9.6201] "Neither side 'wins' or 'loses' a CG scenario" in PB: a winner given for one is
+  -- refused; and the records of RB steps PB does not have (ELR, weather, Booby Traps, Attack chits,
+  -- Idle Days, the Perimeter's Isolated Areas ...) would be read by nothing: refused, naming the
+  -- RB case, rather than silently ignored
+  if C.pb() then
+    for _, key in ipairs(C.sorted_keys(S.RB_ONLY)) do
+      local v = C.var(key)
+      if v ~= nil and not (type(v) == "table" and next(v) == nil) then
+        if key == "scenario_winner" then
+          out[#out + 1] = string.format("[9.6201] scenario_winner `%s`: a PB CG scenario has no winner (neither side wins or loses a CG scenario, only the CG itself)", tostring(v))
+        else
+          out[#out + 1] = string.format("[9.6] `%s` is a Red Barricades record (%s): the PB RePh has no such step", key, S.RB_ONLY[key])
+        end
+      end
+    end
+  end
   local w = C.var("scenario_winner")
-  if w ~= nil and w ~= "none" and not is_side(w) then
+  if w ~= nil and not C.pb() and w ~= "none" and not is_side(w) then
     out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", tostring(w), C.module():upper(), names)
   end
   local bt = C.var("booby_trap")
@@ -308,13 +395,20 @@ kessel.action{
     if outsider then return outsider end
     if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
     if S.in_refit() then return C.refuse(case, "the Refit Phase is under way") end
-    -- the RePh follows the CG scenario: its last step of its last turn
-    if not S.scenario_over() then
-      return C.refuse(case, "the CG scenario is still being played (the Refit Phase follows its last turn)")
-    end
     if a.initial ~= nil and type(a.initial) ~= "boolean" then return C.refuse(case, "initial is true or false") end
     if a.initial and not C.pb() then
       return C.refuse("11.6", "our RB text marks no steps for a CG Initial Scenario (11.619-11.625 are not in it)")
+    end
+    -- the "!" steps are "the only steps to be completed before setting up to play a CG Initial
+    -- Scenario" [9.6]: before its first turn begins (turn 1, its first step); a RePh follows the
+    -- CG scenario: its last step of its last turn. Before, the "!" steps too waited for the last
+    -- turn, so they could only follow the Initial Scenario
+    if a.initial then
+      if kessel.game.turn() ~= 1 or kessel.game.step().index ~= 0 then
+        return C.refuse("9.6", "the steps marked ! are completed before setting up to play a CG Initial Scenario: this one is under way")
+      end
+    elseif not S.scenario_over() then
+      return C.refuse(case, "the CG scenario is still being played (the Refit Phase follows its last turn)")
     end
   end,
   -- `start_refit{ initial = true }`: "Those steps ... preceded by a '!' are the only steps to be

@@ -27,7 +27,9 @@ kessel.test("case_11.606_isolated_area_types_and_effects", function()
   expect.eq(T.unit("rl").vars.must_escape, true, "an enemy SMC in a type C area")
   expect.eq(T.unit("g").vars.ammo_shortage, true)
   expect.eq(T.unit("g2").vars.isolated, true)
-  expect.eq(#kessel.markers.all{ kind = "control", side = "german", placed = true }, 1, "A5 lost its marker; D2 is German")
+  -- A5's Control marker marks a Strategic Location [11.6052], which is never No Man's Land: it
+  -- keeps it (round 10; it was removed) [11.6051]; D2 is German
+  expect.eq(#kessel.markers.all{ kind = "control", side = "german", placed = true }, 2, "A5 keeps its marker; D2 is German")
   expect.eq(require("rules.areas").controller("D2", 0), "german")
 end)
 

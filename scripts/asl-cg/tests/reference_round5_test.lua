@@ -57,6 +57,7 @@ local BASE = {
   { "rb", "equipment", { kind = "retain_set_dc", unit = "dc" } },
   { "pb", "equipment", { kind = "repossess", unit = "glmg", by = "g1" } },
   { "pb", "escape", { kind = "deploy", unit = "g1" } },
+  { "rb", "scenario_generation", { kind = "idle_day", side = "german", attack_chit = { german = true }, bought = { russian = { first_line = 1 } } } },
 }
 local function units(mod, climber)
   local other = mod == "pb" and "british" or "russian"
@@ -377,11 +378,14 @@ kessel.test("case_9.6_before_an_initial_scenario_only_the_marked_steps", functio
   expect.eq(kessel.game.step().id, "rg_purchase")
   expect.accepted(kessel.act{ kind = "buy_rg", side = "german", rg = "I4", entry = "A7" })
   local seen = {}
-  while not kessel.game.finished() do
+  while kessel.game.step().mode == "refit" do
     seen[#seen + 1] = kessel.game.step().id
     T.resolve()
   end
   expect.eq(table.concat(seen, " "), "rg_purchase rg_strength fortifications commencement")
+  -- then the Initial Scenario itself is played (round 10: the game ended here, before it)
+  expect.eq(kessel.game.finished(), false)
+  expect.eq(kessel.game.step().id, "scenario")
   expect.eq(kessel.game.var("date"), "day_i", "no new CG Date")
   expect.eq(kessel.game.var("cpp_german") or kessel.game.var("cpp").german, 5, "10 - 5, no replenishment")
   expect.eq(kessel.game.var("initial_reph"), nil)

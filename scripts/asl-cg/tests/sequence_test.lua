@@ -6,7 +6,7 @@ local PB = { "melee", "markers", "rally", "encirclement", "setup_areas", "escape
   "wounded", "hardening", "date_san", "shift", "repair", "reinforcements", "cpp", "rg_purchase", "rg_strength",
   "fortifications", "commencement" }
 local RB = { "markers", "victory_rally", "encirclement", "perimeter", "escape", "equipment", "prisoners", "blazes", "wounded",
-  "hardening", "date_san", "repair", "armor_withdrawal", "fort_removal", "cpp", "elr", "weather" }
+  "hardening", "date_san", "repair", "armor_withdrawal", "fort_removal", "cpp", "elr", "weather", "scenario_generation" }
 
 local function walk()
   local seen = {}
