@@ -8,7 +8,7 @@ use crate::play::campaign::CampaignRun;
 use crate::play::queries::{action_hexes, action_units, describe_action};
 use crate::play::{reason_text, Interaction, PlayCommand, PlaySession};
 use egui::{Color32, Rect, RichText, Sense, Ui, Vec2};
-use kessel_core::action::Action;
+use kessel_core::action::{Action, Reason};
 use kessel_core::state::Unit;
 use kessel_draw::MapStyle;
 use std::collections::BTreeMap;
@@ -297,15 +297,7 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
             );
         }
         Some(Ok(r)) => {
-            for (id, why) in &r.refused {
-                let name = s.units.get(id).map_or(id.as_str(), |u| u.name.as_str());
-                // a reason that names the unit already is not led by its name again
-                let named = |n: &str| !n.is_empty() && why.message.contains(n);
-                let text = if named(id) || named(name) {
-                    format!("Can't move: {}", reason_text(why))
-                } else {
-                    format!("{name} can't move: {}", reason_text(why))
-                };
+            for text in refusal_lines(s, &r.refused) {
                 ui.label(RichText::new(text).color(REFUSAL));
             }
             let n = r.costs.len();
@@ -324,6 +316,40 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
     if let Some(h) = s.hovered_text().filter(|h| !repeats_a_refusal(s, h)) {
         ui.label(RichText::new(h).italics());
     }
+}
+
+/// One line per reason a unit of the selection can't move. Units refused for the same reason
+/// share its line (a stack of six rifles waiting for the set-up to end gave six lines saying the
+/// same): up to three by name, then the first two and how many others. A reason that names its
+/// unit already is not led by the unit's name again, and stays a line of its own.
+fn refusal_lines(s: &PlaySession, refused: &[(String, Reason)]) -> Vec<String> {
+    // (reason, names of the units it stops; none for a reason naming its unit)
+    let mut lines: Vec<(String, Vec<&str>)> = Vec::new();
+    for (id, why) in refused {
+        let name = s.units.get(id).map_or(id.as_str(), |u| u.name.as_str());
+        let named = |n: &str| !n.is_empty() && why.message.contains(n);
+        let reason = reason_text(why);
+        if named(id) || named(name) {
+            lines.push((format!("Can't move: {reason}"), Vec::new()));
+            continue;
+        }
+        match lines
+            .iter_mut()
+            .find(|(r, names)| !names.is_empty() && *r == reason)
+        {
+            Some((_, names)) => names.push(name),
+            None => lines.push((reason, vec![name])),
+        }
+    }
+    lines
+        .into_iter()
+        .map(|(reason, names)| match names.as_slice() {
+            [] => reason,
+            [one] => format!("{one} can't move: {reason}"),
+            few if few.len() <= 3 => format!("{} can't move: {reason}", few.join(", ")),
+            [a, b, rest @ ..] => format!("{a}, {b} and {} others can't move: {reason}", rest.len()),
+        })
+        .collect()
 }
 
 /// The pointer's explanation only repeats a refusal the panel lists already: no unit of the

@@ -659,6 +659,37 @@ fn an_enemy_stacks_refusal_is_shown_once() {
     );
 }
 
+/// Units of a stack refused for the same reason share one line naming them all, not one line
+/// each saying the same.
+#[test]
+fn units_refused_for_one_reason_share_its_line() {
+    let dir = toy_with_reach("play-enemy-shared", None);
+    let scenario = dir.join("scenario.toml");
+    let mut text = std::fs::read_to_string(&scenario).expect("read");
+    text.push_str(
+        "\n[[units]]\nid = \"b3\"\nside = \"blue\"\ntype = \"inf\"\nfaces = [\"2-3-4\"]\nat = \"0603\"\n",
+    );
+    std::fs::write(&scenario, text).expect("write");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    click_hex(&mut h, "0603");
+    let reason = "only the phasing side moves, in its movement phase [T1]";
+    assert_eq!(
+        h.query_all_by_label(&format!("b1, b3 can't move: {reason}"))
+            .count(),
+        1,
+        "one line for both"
+    );
+    for one in ["b1", "b3"] {
+        assert!(
+            h.query_by_label(&format!("{one} can't move: {reason}"))
+                .is_none(),
+            "no line of {one}'s own"
+        );
+    }
+}
+
 /// A reason that names the unit already is not led by the unit's name again.
 #[test]
 fn a_refusal_naming_its_unit_is_not_prefixed_with_the_name() {
