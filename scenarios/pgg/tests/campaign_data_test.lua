@@ -436,3 +436,47 @@ kessel.test("data_14_3_entry_hexes_where_a_road_runs_off_the_map", function()
     end
   end
 end)
+
+-- [9.6] [16.2] The German step tracks, face by face: panzer regiment 4-10 then 2-10, the panzer
+-- divisions' rifle regiments 2-10 then 1-10, motorized, SS and Lehr regiments 3-10 then 2-10, GD
+-- 4-10 then 2-10, the cavalry division 4-5 then 2-5, an infantry division 9-7, 4-7, 2-7, 1-7.
+-- (The snapshot shows only the current face, so each unit is stepped down through its faces.)
+kessel.test("data_9_6_german_step_tracks_face_by_face", function()
+  local tracks = {
+    panzer = "4-4-10 2-2-10", rifle_mot = "2-2-10 1-1-10", motorized = "3-3-10 2-2-10",
+    cavalry = "4-4-5 2-2-5", infantry = "9-9-7 4-4-7 2-2-7 1-1-7",
+  }
+  local n = 0
+  for _, u in ipairs(kessel.units.all()) do
+    if u.side == "german" then
+      local want = tracks[u.type]
+      if u.id == "g-gd" then want = "4-4-10 2-2-10" end
+      expect.truthy(want ~= nil, u.id .. " has a known type (" .. tostring(u.type) .. ")")
+      local faces = {}
+      for s = 0, u.steps - 1 do
+        kessel.emit.step(u.id, s)
+        local v = kessel.units.get(u.id)
+        faces[#faces + 1] = string.format("%d-%d-%d", v.attack, v.defence, v.movement)
+      end
+      expect.eq(table.concat(faces, " "), want, u.id .. " (" .. tostring(u.formation or u.name) .. ") step track")
+      n = n + 1
+    end
+  end
+  expect.eq(n, 61, "German counters stepped through")
+end)
+
+-- [10.2] Every Soviet leader, set-up or reinforcement: one face, defence = rating (2-5), no
+-- attack, MA 10, one step.
+kessel.test("data_10_2_every_leader_counter", function()
+  local n = 0
+  for _, u in ipairs(kessel.units.all()) do
+    if u.side == "soviet" and u.type == "leader" then
+      n = n + 1
+      local r = u.attrs.rating
+      expect.truthy(r and r >= 2 and r <= 5, u.name .. "'s rating is 2-5")
+      expect.eq(string.format("%d-%d-%d x%d", u.attack, u.defence, u.movement, u.steps),
+        string.format("0-%d-10 x1", r), u.name .. "'s counter")
+    end
+  end
+  expect.eq(n, 15, "Soviet leaders")
+end)
