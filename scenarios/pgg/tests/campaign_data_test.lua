@@ -480,3 +480,29 @@ kessel.test("data_10_2_every_leader_counter", function()
   end
   expect.eq(n, 15, "Soviet leaders")
 end)
+
+-- [6.7] Lakes, hexsides as well as whole hexes, lie only where the notes put them: in the far
+-- north-west (around 0502-1602: read as columns 04-18, rows 01-07, the lake country north of the
+-- Western Dvina) and in the north-east (around 5503-5901: columns 54-59, rows 01-05). A lake
+-- hexside closes movement, ZOC, supply and combat, so one in the middle of the map (Lake Kasplya
+-- by 1813, beside the 19th Army's set-up, used to be) changes play where the printed map does not.
+kessel.test("data_6_7_lakes_only_in_the_far_north_west_and_north_east", function()
+  local function where_lakes_may_be(h)
+    local c, r = tonumber(h:sub(1, 2)), tonumber(h:sub(3, 4))
+    return (c >= 4 and c <= 18 and r <= 7) or (c >= 54 and r <= 5)
+  end
+  local nw, ne = 0, 0
+  for _, h in ipairs(kessel.map.hexes()) do
+    for _, n in ipairs(kessel.hex.neighbors(h)) do
+      if h < n and kessel.map.has_side(h, n, "lake") then
+        expect.truthy(where_lakes_may_be(h) and where_lakes_may_be(n),
+          "lake hexside " .. h .. "/" .. n .. " lies in the far north-west or north-east")
+        if tonumber(h:sub(1, 2)) <= 18 then nw = nw + 1 else ne = ne + 1 end
+      end
+    end
+    if kessel.map.terrain(h) == "lake" then
+      expect.truthy(where_lakes_may_be(h), "lake hex " .. h .. " lies in the far north-west or north-east")
+    end
+  end
+  expect.truthy(nw > 0 and ne > 0, "lakes in both corners (north-west " .. nw .. ", north-east " .. ne .. " hexsides)")
+end)
