@@ -506,3 +506,21 @@ kessel.test("data_6_7_lakes_only_in_the_far_north_west_and_north_east", function
   end
   expect.truthy(nw > 0 and ne > 0, "lakes in both corners (north-west " .. nw .. ", north-east " .. ne .. " hexsides)")
 end)
+
+-- The grid as the notes give it (flat-topped hexes in columns, even columns half a hex lower:
+-- odd c has NE (c+1, r-1) and SE (c+1, r), even c has NE (c+1, r) and SE (c+1, r+1)), and [6.7]
+-- the chart's 1 MP to enter a major or minor city: cities are not terrain here, so every city hex
+-- must be clear (a city drawn on forest would cost motorized units 2 and double its defender twice).
+kessel.test("data_6_7_grid_orientation_and_city_hexes_clear", function()
+  local function set(list) table.sort(list); return table.concat(list, " ") end
+  expect.eq(set{ table.unpack(kessel.hex.neighbors("0303")) }, set{ "0302", "0304", "0402", "0403", "0202", "0203" }, "neighbours of odd column 0303")
+  expect.eq(set{ table.unpack(kessel.hex.neighbors("0404")) }, set{ "0403", "0405", "0504", "0505", "0304", "0305" }, "neighbours of even column 0404")
+  local n = 0
+  for _, p in ipairs(kessel.map.places()) do
+    for _, h in ipairs(p.hexes) do
+      n = n + 1
+      expect.eq(kessel.map.terrain(h), "clear", p.name .. " (" .. p.kind .. ") in " .. h .. " costs 1 MP to enter [6.7]")
+    end
+  end
+  expect.truthy(n >= 17, "the cities of the notes (10 major in 13 hexes, 4 minor) are all there")
+end)
