@@ -134,7 +134,7 @@ fn pack_yelnya_then_check_and_test_the_package_and_refuse_damaged_copies() {
     assert!(r.stdout.contains("Yelnya, July 1941"), "{}", r.stdout);
     let r = kessel_at(&dir, &home, &["test", "y.kessel"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.ends_with("1 passed, 0 failed\n"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("2 passed, 0 failed\n"), "{}", r.stdout);
 
     // a flipped byte in the compressed data
     let mut flipped = bytes.clone();

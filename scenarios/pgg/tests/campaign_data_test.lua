@@ -436,3 +436,91 @@ kessel.test("data_14_3_entry_hexes_where_a_road_runs_off_the_map", function()
     end
   end
 end)
+
+-- [9.6] [16.2] The German step tracks, face by face: panzer regiment 4-10 then 2-10, the panzer
+-- divisions' rifle regiments 2-10 then 1-10, motorized, SS and Lehr regiments 3-10 then 2-10, GD
+-- 4-10 then 2-10, the cavalry division 4-5 then 2-5, an infantry division 9-7, 4-7, 2-7, 1-7.
+-- (The snapshot shows only the current face, so each unit is stepped down through its faces.)
+kessel.test("data_9_6_german_step_tracks_face_by_face", function()
+  local tracks = {
+    panzer = "4-4-10 2-2-10", rifle_mot = "2-2-10 1-1-10", motorized = "3-3-10 2-2-10",
+    cavalry = "4-4-5 2-2-5", infantry = "9-9-7 4-4-7 2-2-7 1-1-7",
+  }
+  local n = 0
+  for _, u in ipairs(kessel.units.all()) do
+    if u.side == "german" then
+      local want = tracks[u.type]
+      if u.id == "g-gd" then want = "4-4-10 2-2-10" end
+      expect.truthy(want ~= nil, u.id .. " has a known type (" .. tostring(u.type) .. ")")
+      local faces = {}
+      for s = 0, u.steps - 1 do
+        kessel.emit.step(u.id, s)
+        local v = kessel.units.get(u.id)
+        faces[#faces + 1] = string.format("%d-%d-%d", v.attack, v.defence, v.movement)
+      end
+      expect.eq(table.concat(faces, " "), want, u.id .. " (" .. tostring(u.formation or u.name) .. ") step track")
+      n = n + 1
+    end
+  end
+  expect.eq(n, 61, "German counters stepped through")
+end)
+
+-- [10.2] Every Soviet leader, set-up or reinforcement: one face, defence = rating (2-5), no
+-- attack, MA 10, one step.
+kessel.test("data_10_2_every_leader_counter", function()
+  local n = 0
+  for _, u in ipairs(kessel.units.all()) do
+    if u.side == "soviet" and u.type == "leader" then
+      n = n + 1
+      local r = u.attrs.rating
+      expect.truthy(r and r >= 2 and r <= 5, u.name .. "'s rating is 2-5")
+      expect.eq(string.format("%d-%d-%d x%d", u.attack, u.defence, u.movement, u.steps),
+        string.format("0-%d-10 x1", r), u.name .. "'s counter")
+    end
+  end
+  expect.eq(n, 15, "Soviet leaders")
+end)
+
+-- [6.7] Lakes, hexsides as well as whole hexes, lie only where the notes put them: in the far
+-- north-west (around 0502-1602: read as columns 04-18, rows 01-07, the lake country north of the
+-- Western Dvina) and in the north-east (around 5503-5901: columns 54-59, rows 01-05). A lake
+-- hexside closes movement, ZOC, supply and combat, so one in the middle of the map (Lake Kasplya
+-- by 1813, beside the 19th Army's set-up, used to be) changes play where the printed map does not.
+kessel.test("data_6_7_lakes_only_in_the_far_north_west_and_north_east", function()
+  local function where_lakes_may_be(h)
+    local c, r = tonumber(h:sub(1, 2)), tonumber(h:sub(3, 4))
+    return (c >= 4 and c <= 18 and r <= 7) or (c >= 54 and r <= 5)
+  end
+  local nw, ne = 0, 0
+  for _, h in ipairs(kessel.map.hexes()) do
+    for _, n in ipairs(kessel.hex.neighbors(h)) do
+      if h < n and kessel.map.has_side(h, n, "lake") then
+        expect.truthy(where_lakes_may_be(h) and where_lakes_may_be(n),
+          "lake hexside " .. h .. "/" .. n .. " lies in the far north-west or north-east")
+        if tonumber(h:sub(1, 2)) <= 18 then nw = nw + 1 else ne = ne + 1 end
+      end
+    end
+    if kessel.map.terrain(h) == "lake" then
+      expect.truthy(where_lakes_may_be(h), "lake hex " .. h .. " lies in the far north-west or north-east")
+    end
+  end
+  expect.truthy(nw > 0 and ne > 0, "lakes in both corners (north-west " .. nw .. ", north-east " .. ne .. " hexsides)")
+end)
+
+-- The grid as the notes give it (flat-topped hexes in columns, even columns half a hex lower:
+-- odd c has NE (c+1, r-1) and SE (c+1, r), even c has NE (c+1, r) and SE (c+1, r+1)), and [6.7]
+-- the chart's 1 MP to enter a major or minor city: cities are not terrain here, so every city hex
+-- must be clear (a city drawn on forest would cost motorized units 2 and double its defender twice).
+kessel.test("data_6_7_grid_orientation_and_city_hexes_clear", function()
+  local function set(list) table.sort(list); return table.concat(list, " ") end
+  expect.eq(set{ table.unpack(kessel.hex.neighbors("0303")) }, set{ "0302", "0304", "0402", "0403", "0202", "0203" }, "neighbours of odd column 0303")
+  expect.eq(set{ table.unpack(kessel.hex.neighbors("0404")) }, set{ "0403", "0405", "0504", "0505", "0304", "0305" }, "neighbours of even column 0404")
+  local n = 0
+  for _, p in ipairs(kessel.map.places()) do
+    for _, h in ipairs(p.hexes) do
+      n = n + 1
+      expect.eq(kessel.map.terrain(h), "clear", p.name .. " (" .. p.kind .. ") in " .. h .. " costs 1 MP to enter [6.7]")
+    end
+  end
+  expect.truthy(n >= 17, "the cities of the notes (10 major in 13 hexes, 4 minor) are all there")
+end)
