@@ -265,18 +265,43 @@ function S.record_problems()
   per_side("bought_previous_day", "11.617", counts({ "elite_coys", "first_line", "afv_pltns" }))
   local iso = C.var("isolated_areas")
   if type(iso) == "table" then
+    -- [11.606] an Isolated Area is the hexes the players' Perimeters enclose: its type is A-D (the
+    -- rules read it again from the units in it at 11.605, and record it), a hex is in one area only
+    -- (one listed in two was Isolated in the first area, its Escape read another), an area has hexes;
+    -- a field nothing reads (a misspelt `hexs`) is refused
+    local seen = {}
     for i, area in ipairs(iso) do
       local hexes = type(area) == "table" and area.hexes
       if type(hexes) ~= "table" then
         out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives no `hexes` list", i)
       else
+        if #hexes == 0 then out[#out + 1] = string.format("[11.606] isolated_areas[%d] lists no hex", i) end
         for _, h in ipairs(hexes) do
           if type(h) ~= "string" or not kessel.hex.valid(h) then
             out[#out + 1] = string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, tostring(h))
+          elseif seen[h] then
+            out[#out + 1] = string.format("[11.606] isolated_areas[%d]: %s is already in isolated_areas[%d] (a hex is in one Isolated Area)", i, h, seen[h])
+          else
+            seen[h] = i
+          end
+        end
+        for _, k in ipairs(C.sorted_keys(area)) do
+          if k == "type" then
+            if area.type ~= "A" and area.type ~= "B" and area.type ~= "C" and area.type ~= "D" then
+              out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives type `%s`: an Isolated Area is of type A, B, C or D (11.605 reads it again from the units in the area; its hexes are enough)", i, tostring(area.type))
+            end
+          elseif k ~= "hexes" then
+            out[#out + 1] = string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes)", i, tostring(k))
           end
         end
       end
     end
+  end
+  -- [9.601] the ATTACKER of RePh Melee: a side of the campaign game
+  local attacker = C.var("attacker")
+  if attacker ~= nil and not is_side(attacker) then
+    out[#out + 1] = string.format("[9.601] attacker `%s` is not a side of the %s campaign game (%s): it names the side that moved first in the scenario",
+      tostring(attacker), C.module():upper(), names)
   end
   -- the CG Dates a scenario names are the module's ([9.6121] PB dates night_i ... dusk; [11.6121] RB
   -- days 17oct ... 15nov): "Day I" or "day1" would leave the CG Date unchanged, with no CPP Base #
@@ -286,8 +311,11 @@ function S.record_problems()
   for _, key in ipairs({ "date", "next_date", "previous_date", "last_date" }) do
     local v = C.var(key)
     if v ~= nil and not listed[v] then
-      out[#out + 1] = string.format("[%s] %s `%s` is not a CG Date of the %s campaign game (%s)", C.pb() and "9.6121" or "11.6121",
-        key, tostring(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]))
+      -- `date` left out reads the declared default, PB's Dawn: an RB scenario must name its Day
+      local left_out = key == "date" and v == "dawn" and not C.pb()
+        and " (a scenario that gives no date reads the default, PB's dawn: an RB scenario names the CG Day just played, date = \"18oct\")" or ""
+      out[#out + 1] = string.format("[%s] %s `%s` is not a CG Date of the %s campaign game (%s)%s", C.pb() and "9.6121" or "11.6121",
+        key, tostring(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]), left_out)
     end
   end
   -- [9.6121] [11.6121] each passage of 9.612/11.612 starts the next CG Date: a `next_date` other
@@ -372,9 +400,140 @@ function S.record_problems()
   end
   return out
 end
+-- The units a scenario gives, checked for what an author could mistype: each problem names the
+-- unit (so `kessel check` points at its line), the field and the case reading it. Everything the
+-- rules themselves write passes (a campaign's second game is checked with the units carried in).
+-- Before, a SW `possessed_by` a unit that does not exist, a squad face no chart knows (a Shift or a
+-- Replacement then stopped the game with a Lua error), a leader's morale "x", a Location level
+-- "up" or a `hidden = "yes"` loaded and were read as something else.
+-- unit vars naming another unit, with the case that reads them
+local UNIT_REFS = { possessed_by = { "9.607", "11.607" }, mounted_on = { "9.607", "11.607" }, passenger_of = { "9.603", "11.6032" },
+  in_vehicle = { "9.603", "11.6032" }, guarded_by = { "9.608", "11.608" }, prisoner_of = { "9.608", "11.608" },
+  repossess_by = { "9.607", "11.607" } }
+-- unit vars that are flags (true, or absent), with their case
+local UNIT_FLAGS = { hidden = { "9.602", "11.602" }, set_dc = { "9.6073", "11.6073" }, isolated = { "9.6052", "11.606" },
+  encircled = { "9.6041", "11.6041" }, broken = { "9.603", "11.6032" }, wounded = { "9.610", "11.610" },
+  immobile = { "9.604", "11.604" }, malfunctioned = { "9.614", "11.613" }, disabled = { "9.614", "11.613" },
+  heroic = { "9.611", "11.611" }, captured = { "9.607", "11.607" }, abandoned = { "9.607", "11.607" },
+  crewless = { "9.607", "11.607" }, must_escape = { "11.6061", "11.6061" }, ammo_shortage = { "11.6061", "11.6061" } }
+local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
+-- the module's case of a pair { PB, RB }
+local function cs(pair) return C.pb() and pair[1] or pair[2] end
+function S.unit_problems()
+  local out = {}
+  local function add(u, case, text) out[#out + 1] = { unit = u.id, message = string.format("[%s] unit `%s`: %s", case, u.id, text) } end
+  for _, u in ipairs(kessel.units.all()) do
+    local v = u.vars or {}
+    for _, key in ipairs(C.sorted_keys(UNIT_REFS)) do
+      local ref = v[key]
+      if ref ~= nil then
+        local other = type(ref) == "string" and kessel.units.get(ref) or nil
+        if type(ref) ~= "string" then
+          add(u, cs(UNIT_REFS[key]), string.format("%s is `%s`: it names a unit by its id", key, tostring(ref)))
+        elseif ref == u.id then
+          add(u, cs(UNIT_REFS[key]), string.format("%s names the unit itself", key))
+        elseif not other then
+          add(u, cs(UNIT_REFS[key]), string.format("%s names `%s`, no unit of this scenario", key, ref))
+        elseif (key == "possessed_by" or key == "mounted_on") and u.location == "map" and other.location == "map"
+            and u.hex ~= other.hex then
+          add(u, cs(UNIT_REFS[key]), string.format("%s `%s`, which is in %s, not in its hex %s (Equipment is possessed in its possessor's Location)",
+            key, ref, tostring(other.hex), tostring(u.hex)))
+        end
+      end
+    end
+    for _, key in ipairs(C.sorted_keys(UNIT_FLAGS)) do
+      if v[key] ~= nil and type(v[key]) ~= "boolean" then
+        add(u, cs(UNIT_FLAGS[key]), string.format("%s is `%s`, not true or false", key, tostring(v[key])))
+      end
+    end
+    if v.level ~= nil and (not whole(v.level) or v.level < -1) then
+      -- a Location's level: -1 (a cellar, a sewer) up [9.605] [11.6062]
+      add(u, cs({ "9.605", "11.6057" }), string.format("level is `%s`, not a Location level (a whole number, -1 or more)", tostring(v.level)))
+    end
+    if u.type == "squad" then
+      local face = C.squad_face(u)
+      if type(v.squad_face) ~= "nil" and type(v.squad_face) ~= "string" then
+        add(u, cs({ "9.611", "11.611" }), string.format("squad_face is `%s`, not a squad face such as \"4-6-7\"", tostring(v.squad_face)))
+      elseif face and not C.squad_data(u.side, face) and not C.squad_data(v.original_side, face) then
+        -- the squads chart (Replacement, Battle Hardening, half-squads) [9.606] [9.611] [11.611]
+        local known = C.sorted_keys(kessel.game.constant("squads")[u.side] or {})
+        add(u, cs({ "9.611", "11.611" }), string.format("the %s squad `%s` is on no chart of the ruleset (Replacement, Battle Hardening and half-squads read it): %s",
+          u.side, face, table.concat(known, ", ")))
+      end
+    elseif u.type == "leader" or u.type == "armor_leader" then
+      local f = u.face or {}
+      if not whole(f.morale) or f.morale < 1 or f.morale > 10 then
+        add(u, cs({ "9.611", "11.611" }), string.format("the leader's morale is `%s`, not a morale level (1 to 10)", tostring(f.morale)))
+      elseif f.drm ~= nil and (not whole(f.drm) or f.drm < -3 or f.drm > 1) then
+        add(u, cs({ "9.611", "11.611" }), string.format("the leader's drm is `%s`, not a leadership DRM (-3 to +1)", tostring(f.drm)))
+      end
+    elseif u.type == "sw" then
+      local f = u.face or {}
+      if type(f.weapon) ~= "string" or f.weapon == "" then
+        add(u, cs({ "9.614", "11.613" }), string.format("the SW names no weapon (weapon = \"LMG\"; it is `%s`)", tostring(f.weapon)))
+      elseif f.pp ~= nil and (type(f.pp) ~= "number" or f.pp ~= f.pp or f.pp < 0) then
+        add(u, cs({ "9.606", "11.6063" }), string.format("the %s's pp is `%s`, not a Portage cost (0 or more)", f.weapon, tostring(f.pp)))
+      elseif f.repair ~= nil and (not whole(f.repair) or f.repair < 0 or f.repair > 6) then
+        add(u, cs({ "9.614", "11.613" }), string.format("the %s's repair is `%s`, not a Repair number (0 to 6)", f.weapon, tostring(f.repair)))
+      end
+    end
+  end
+  return out
+end
+
+-- The markers a scenario gives: a Control marker names the side Controlling its Location, one to a
+-- Location [9.605] [11.6052]; a minefield's strength is a whole number above 0 [9.6042] [11.6042];
+-- a Fortification has an owner [9.6073] [11.6073]; a marker's `hidden` is true or false and its `level` a
+-- Location level. A problem names the marker (kind, hex, id): the check hook points at unit lines
+-- only (docs/rules-coverage-asl-cg.md, "Needs the engine").
+function S.marker_problems()
+  local out = {}
+  local sides = C.sides()
+  local function add(m, case, text)
+    out[#out + 1] = string.format("[%s] marker %s (%s in %s): %s", case, tostring(m.id), tostring(m.kind), tostring(m.hex), text)
+  end
+  local controls = {}
+  for _, m in ipairs(kessel.markers.all()) do
+    local value = m.value
+    local t = type(value) == "table" and value or {}
+    if value ~= nil and type(value) ~= "table" and (m.kind == "control" or C.is_fortification(m)) then
+      add(m, m.kind == "control" and cs({ "9.605", "11.6052" }) or cs({ "9.6073", "11.6073" }), string.format("its value is `%s`, not a table of fields (value = { strength = 6 })", tostring(value)))
+    end
+    if t.hidden ~= nil and type(t.hidden) ~= "boolean" then
+      add(m, cs({ "9.6073", "11.6073" }), string.format("hidden is `%s`, not true or false", tostring(t.hidden)))
+    end
+    if t.level ~= nil and (not whole(t.level) or t.level < -1) then
+      add(m, cs({ "9.605", "11.6057" }), string.format("level is `%s`, not a Location level (a whole number, -1 or more)", tostring(t.level)))
+    end
+    if m.kind == "control" then
+      if m.side == nil then
+        add(m, cs({ "9.605", "11.6052" }), string.format("a Control marker names the side that Controls the Location (side = \"%s\" or \"%s\")", sides[1], sides[2]))
+      end
+      if m.hex then
+        local key = m.hex .. "/" .. tostring(whole(t.level) and t.level or 0)
+        if controls[key] then
+          add(m, cs({ "9.605", "11.6052" }), string.format("a second Control marker in the Location (marker %s is there): one side Controls it", tostring(controls[key])))
+        else
+          controls[key] = m.id
+        end
+      end
+    elseif C.is_fortification(m) then
+      if m.side == nil then
+        add(m, cs({ "9.6073", "11.6073" }), string.format("a Fortification names its owner (side = \"%s\" or \"%s\")", sides[1], sides[2]))
+      end
+      if (m.kind == "ap_mine" or m.kind == "at_mine") and t.strength ~= nil and (not whole(t.strength) or t.strength < 1) then
+        add(m, cs({ "9.6042", "11.6042" }), string.format("the minefield's strength is `%s`, not a whole number above 0", tostring(t.strength)))
+      end
+    end
+  end
+  return out
+end
+
 kessel.on("check", function()
   local out = {}
   for _, m in ipairs(S.record_problems()) do out[#out + 1] = { message = m } end
+  for _, p in ipairs(S.unit_problems()) do out[#out + 1] = p end
+  for _, m in ipairs(S.marker_problems()) do out[#out + 1] = { message = m } end
   return out
 end)
 

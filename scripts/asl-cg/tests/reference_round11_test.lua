@@ -1,0 +1,158 @@
+-- Situations from the reference texts, eleventh tester pass (ASL round 11): the refit phase as its
+-- users meet it. A scenario author's mistyped data (a unit, its Equipment, a marker, a record) is
+-- refused when the scenario loads, naming the field and the case that reads it, where before it
+-- loaded and was read as something else (or stopped a later step with a Lua error). The `check`
+-- hook turns each problem into a load error; a problem about a unit points at its line.
+local T = require("testing.cg")
+local expect = T.expect
+
+local function problems(fn)
+  local out = {}
+  for _, p in ipairs(fn()) do out[#out + 1] = type(p) == "table" and p.message or p end
+  return table.concat(out, "\n")
+end
+local function has(text, want) expect.truthy(text:find(want, 1, true), "wanted: " .. want .. "\n got:\n" .. text) end
+
+-- [9.607] [11.607] Equipment is possessed by a unit in its Location: a SW whose `possessed_by` names
+-- no unit, itself, or a unit in another hex is refused, naming the unit (its line) and the field.
+-- Before, the first two loaded as an unpossessed SW (cleared or scrounged at 11.607) and the third
+-- as a SW held across the map.
+kessel.test("case_11.607_a_sw_is_possessed_by_a_unit_in_its_location", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, units = {
+    T.squad("g1", "german", "4-6-7", "C3"), T.squad("g2", "german", "4-6-7", "H8"),
+    T.sw("w1", "german", "LMG", "C3", { vars = { possessed_by = "zz" } }),
+    T.sw("w2", "german", "LMG", "C3", { vars = { possessed_by = "w2" } }),
+    T.sw("w3", "german", "LMG", "C3", { vars = { possessed_by = "g2" } }),
+    T.sw("w4", "german", "LMG", "C3", { vars = { possessed_by = "g1" } }),
+  } }
+  local list = S.unit_problems()
+  local text = problems(S.unit_problems)
+  has(text, "[11.607] unit `w1`: possessed_by names `zz`, no unit of this scenario")
+  has(text, "[11.607] unit `w2`: possessed_by names the unit itself")
+  has(text, "[11.607] unit `w3`: possessed_by `g2`, which is in H8, not in its hex C3")
+  expect.eq(#list, 3, text)
+  expect.eq(list[1].unit, "w1")
+  -- PB cites its own case
+  T.setup{ step = "markers", vars = { date = "day_i" }, units = { T.sw("w1", "german", "LMG", "C3", { vars = { possessed_by = "zz" } }) } }
+  has(problems(S.unit_problems), "[9.607] unit `w1`: possessed_by names `zz`")
+end)
+
+-- [9.611] [11.611] Replacement, Battle Hardening and the half-squads read a squad's face on the
+-- squads chart of its nationality: a face no chart knows ("9-9-9", or a German squad given a
+-- Russian face) is refused at load, listing the side's faces. Before it loaded, and a Shift or an
+-- Equipment capture that rebuilds the squad from its chart stopped the game with a Lua error.
+kessel.test("case_11.611_a_squad_face_is_on_its_sides_chart", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, units = {
+    T.squad("r1", "russian", "4-4-7", "C3"),
+    { id = "r2", side = "russian", type = "squad", faces = { "9-9-9", "4-4-4" }, at = "C4" },
+    { id = "g1", side = "german", type = "squad", faces = { "6-2-8", "3-2-8" }, at = "C5" },
+    T.hs("r3", "russian", "5-2-7", "C6"),
+  } }
+  local text = problems(S.unit_problems)
+  has(text, "[11.611] unit `r2`: the russian squad `9-9-9` is on no chart of the ruleset")
+  has(text, "4-2-6, 4-4-7, 4-5-8, 5-2-7, 6-2-8")
+  has(text, "[11.611] unit `g1`: the german squad `6-2-8` is on no chart")
+  expect.eq(#S.unit_problems(), 2, text)
+end)
+
+-- [9.611] [9.614] [9.606] a leader's morale and DRM, a SW's weapon, Portage and Repair numbers are
+-- what the steps read (Battle Hardening, Repair, Escape): a morale "x", a DRM of -5, a SW with no
+-- weapon, a negative PP or a Repair number of 9 are refused, naming the unit.
+kessel.test("case_9.611_9.614_leader_and_sw_faces_are_read", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", vars = { date = "day_i" }, units = {
+    { id = "l1", side = "british", type = "leader", faces = { { morale = "x", drm = -1, label = "9-1" } }, at = "C3" },
+    { id = "l2", side = "british", type = "leader", faces = { { morale = 9, drm = -5, label = "9-5" } }, at = "C3" },
+    T.leader("l3", "british", "9-1", "C3"),
+    { id = "w1", side = "british", type = "sw", faces = { { pp = 1, repair = 2 } }, at = "C3" },
+    { id = "w2", side = "british", type = "sw", faces = { { weapon = "LMG", pp = -1, repair = 2 } }, at = "C3" },
+    { id = "w3", side = "british", type = "sw", faces = { { weapon = "LMG", pp = 1, repair = 9 } }, at = "C3" },
+    T.sw("w4", "british", "PIAT", "C3"),
+  } }
+  local text = problems(S.unit_problems)
+  has(text, "[9.611] unit `l1`: the leader's morale is `x`, not a morale level (1 to 10)")
+  has(text, "[9.611] unit `l2`: the leader's drm is `-5`, not a leadership DRM (-3 to +1)")
+  has(text, "[9.614] unit `w1`: the SW names no weapon")
+  has(text, "[9.606] unit `w2`: the LMG's pp is `-1`, not a Portage cost (0 or more)")
+  has(text, "[9.614] unit `w3`: the LMG's repair is `9`, not a Repair number (0 to 6)")
+  expect.eq(#S.unit_problems(), 5, text)
+end)
+
+-- [9.602] [11.6073] [9.605] a unit's flags are true or false and its Location level a whole
+-- number from -1: `hidden = "yes"` (read as hidden), `level = "up"` (read as a level no Location
+-- has) and `level = -3` are refused.
+kessel.test("case_11.6073_unit_flags_and_levels_are_checked", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, units = {
+    T.squad("g1", "german", "4-6-7", "C3", { vars = { hidden = "yes" } }),
+    T.squad("g2", "german", "4-6-7", "C4", { vars = { level = "up" } }),
+    T.squad("g3", "german", "4-6-7", "C5", { vars = { level = -3 } }),
+    T.squad("g4", "german", "4-6-7", "C6", { vars = { level = -1, hidden = true } }),
+  } }
+  local text = problems(S.unit_problems)
+  has(text, "[11.602] unit `g1`: hidden is `yes`, not true or false")
+  has(text, "[11.6057] unit `g2`: level is `up`, not a Location level")
+  has(text, "[11.6057] unit `g3`: level is `-3`")
+  expect.eq(#S.unit_problems(), 3, text)
+end)
+
+-- [11.6052] [9.605] a Control marker names the side that Controls its Location, one marker to a
+-- Location; [11.6042] a minefield's strength is a whole number above 0; [11.6073] a Fortification
+-- has an owner, its `hidden` is true or false. Before, a Control marker with no side, two in one
+-- Location, a strength of -6 or "six", an owner-less mine loaded (a side-less marker Controls for
+-- no one; a negative strength attacks nothing).
+kessel.test("case_11.6052_11.6042_control_markers_and_minefields_are_checked", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, valued = {
+    { kind = "control", hex = "C3", value = { level = 0 } },
+    { kind = "control", side = "german", hex = "C4" },
+    { kind = "control", side = "russian", hex = "C4" },
+    { kind = "control", side = "german", hex = "C5", value = { level = 1 } },
+    { kind = "control", side = "russian", hex = "C5", value = { level = 0 } },
+    { kind = "ap_mine", side = "russian", hex = "D3", value = { strength = -6 } },
+    { kind = "ap_mine", side = "russian", hex = "D4", value = { strength = "six" } },
+    { kind = "at_mine", hex = "D5", value = { strength = 6 } },
+    { kind = "foxhole", side = "russian", hex = "D6", value = { hidden = "yes" } },
+    { kind = "ap_mine", side = "russian", hex = "D7", value = { strength = 6, hidden = true } },
+  } }
+  local text = problems(S.marker_problems)
+  has(text, "[11.6052] marker 0 (control in C3): a Control marker names the side that Controls the Location")
+  has(text, "[11.6052] marker 2 (control in C4): a second Control marker in the Location (marker 1 is there)")
+  has(text, "[11.6042] marker 5 (ap_mine in D3): the minefield's strength is `-6`, not a whole number above 0")
+  has(text, "[11.6042] marker 6 (ap_mine in D4): the minefield's strength is `six`")
+  has(text, "[11.6073] marker 7 (at_mine in D5): a Fortification names its owner")
+  has(text, "[11.6073] marker 8 (foxhole in D6): hidden is `yes`, not true or false")
+  -- the two Control markers of C5 are at two levels: two Locations
+  expect.eq(#S.marker_problems(), 6, text)
+end)
+
+-- [11.606] an Isolated Area: its hexes, each in one area; its type, when the record gives one, is
+-- A-D (11.605 reads it again from the units in the area). A hex listed in two areas, an area
+-- with no hex, a type "Q" and a misspelt field are refused; before, a hex in two areas was
+-- Isolated with the first while 11.6063's Escape read another.
+kessel.test("case_11.606_an_isolated_area_record_is_checked", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", isolated_areas = {
+    { hexes = { "C3", "C4" } }, { hexes = { "C4", "D4" }, type = "B" }, { hexes = {} }, { hexes = { "H8" }, type = "Q" },
+    { hexes = { "H9" }, hexs = { "H10" } } } } }
+  local text = problems(S.record_problems)
+  has(text, "[11.606] isolated_areas[2]: C4 is already in isolated_areas[1] (a hex is in one Isolated Area)")
+  has(text, "[11.606] isolated_areas[3] lists no hex")
+  has(text, "[11.606] isolated_areas[4] gives type `Q`: an Isolated Area is of type A, B, C or D")
+  has(text, "[11.606] isolated_areas[5] has `hexs`, which is not read")
+  expect.eq(#S.record_problems(), 4, text)
+end)
+
+-- [9.601] the ATTACKER of RePh Melee is a side of the campaign game; [11.6121] an RB scenario that
+-- gives no date reads the declared default, PB's dawn, and the refusal says so.
+kessel.test("case_9.601_11.6121_the_attacker_and_a_missing_rb_date", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "dawn", attacker = "soviet" } }
+  local text = problems(S.record_problems)
+  has(text, "[9.601] attacker `soviet` is not a side of the RB campaign game (german, russian)")
+  has(text, "a scenario that gives no date reads the default, PB's dawn: an RB scenario names the CG Day just played")
+  T.setup{ step = "markers", vars = { date = "dawn", attacker = "british" } }
+  expect.eq(#S.record_problems(), 0, problems(S.record_problems))
+end)
