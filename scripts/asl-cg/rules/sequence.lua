@@ -191,6 +191,8 @@ S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amas
   booby_trap = "11.6123", weather = "11.618", ec = "11.618", isolated_areas = "11.606", attack_chit = "11.616",
   idle_days = "11.617", scenarios_since_idle = "11.617", bought_previous_day = "11.617", win_loss = "11.6142",
   leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616" }
+-- a whole number, as points, counts, levels and DRM are
+local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
 function S.record_problems()
   local out = {}
   local sides = C.sides()
@@ -297,6 +299,84 @@ function S.record_problems()
       end
     end
   end
+  -- [9.616] only the German has CPP in PB (the British receive the 9.615 reinforcements)
+  local cpp = C.var("cpp")
+  if C.pb() and type(cpp) == "table" and cpp.british ~= nil then
+    out[#out + 1] = string.format("[9.616] scenario var `cpp` gives the british %s: in PB only the German has CPP (cpp = { german = ... })", tostring(cpp.british))
+  end
+  -- [9.6052] an Eligible Entry Area is an area of the map (kessel.map.area), else no unit could
+  -- enter or Escape there; [9.61741] an Entry Arrow's CPP cost is +0 to +6, and (when the scenario
+  -- gives its costs) each German Eligible Entry Area has one, else no RG can be bought to enter there
+  local ea = C.var("entry_areas")
+  if type(ea) == "table" then
+    for _, side in ipairs(sides) do
+      if type(ea[side]) == "table" then
+        for _, name in ipairs(C.sorted_keys(ea[side])) do
+          if type(name) == "string" and kessel.map.area(name) == nil then
+            out[#out + 1] = string.format("[9.6052] entry_areas: the %s Entry Area `%s` is no area of this map", side, name)
+          end
+        end
+      end
+    end
+  end
+  local ec = C.var("entry_costs")
+  if type(ec) == "table" then
+    for _, k in ipairs(C.sorted_keys(ec)) do
+      local x = ec[k]
+      if not whole(x) or x < 0 or x > 6 then
+        out[#out + 1] = string.format("[9.61741] entry_costs: the cost of Entry Arrow `%s` is `%s`, not a CPP cost modifier (+0 to +6)", tostring(k), tostring(x))
+      end
+    end
+    local german = type(ea) == "table" and type(ea.german) == "table" and ea.german or {}
+    if C.pb() and next(ec) ~= nil then
+      for _, name in ipairs(C.sorted_keys(german)) do
+        if german[name] == true and ec[name] == nil then
+          out[#out + 1] = string.format("[9.61741] entry_costs gives no cost for the German Entry Area `%s`: no RG could be bought to enter there", tostring(name))
+        end
+      end
+    end
+  end
+  -- [9.62023] who sets up and moves first: sides of the campaign game
+  for _, key in ipairs({ "sets_up_first", "moves_first" }) do
+    local x = C.var(key)
+    if x ~= nil and not is_side(x) then
+      out[#out + 1] = string.format("[9.62023] %s `%s` is not a side of the %s campaign game (%s)", key, tostring(x), C.module():upper(), names)
+    end
+  end
+  -- [9.6152] the PB CG played: I, II or III ("2" would not drop CG II's Night II-Dawn reinforcements)
+  local cg = C.var("cg")
+  if C.pb() and cg ~= nil and cg ~= "I" and cg ~= "II" and cg ~= "III" then
+    out[#out + 1] = string.format("[9.6152] cg `%s` is not a PB campaign game (I, II or III)", tostring(cg))
+  end
+  -- [9.619] the Fortifications a side bought and has not set up (`fortifications_<side>`, carried
+  -- from RePh to scenario): a list of purchases, each an item of the purchase table, a count, its
+  -- CG Date, the side's own
+  local dates = {}
+  for _, d in ipairs(kessel.game.constant(C.pb() and "pb_dates" or "rb_days")) do dates[d] = true end
+  for _, side in ipairs(sides) do
+    local key = "fortifications_" .. side
+    local list = C.var(key)
+    if list ~= nil and type(list) ~= "table" then
+      out[#out + 1] = string.format("[9.619] %s is `%s`, not a list of Fortification purchases", key, tostring(list))
+    elseif type(list) == "table" then
+      for i, f in ipairs(list) do
+        local item = type(f) == "table" and f.item or nil
+        if type(f) ~= "table" then
+          out[#out + 1] = string.format("[9.619] %s[%d] is not a Fortification purchase", key, i)
+        elseif not (type(item) == "string" and pcall(kessel.tables.cell, "fortification_costs", item, "cost")) then
+          out[#out + 1] = string.format("[9.619] %s[%d]: no Fortification `%s` on the purchase table", key, i, tostring(item))
+        elseif f.count ~= nil and (not whole(f.count) or f.count < 1) then
+          out[#out + 1] = string.format("[9.619] %s[%d] (%s): count `%s` is not a whole number above 0", key, i, item, tostring(f.count))
+        elseif f.side ~= nil and f.side ~= side then
+          out[#out + 1] = string.format("[9.619] %s[%d] (%s) is the %s's purchase, in the %s's record", key, i, item, tostring(f.side), side)
+        elseif f.date ~= nil and not dates[f.date] then
+          out[#out + 1] = string.format("[9.619] %s[%d] (%s): `%s` is no CG Date", key, i, item, tostring(f.date))
+        elseif f.hex ~= nil and (type(f.hex) ~= "string" or not kessel.hex.valid(f.hex)) then
+          out[#out + 1] = string.format("[9.619] %s[%d] (%s): `%s` is not a hex of this map", key, i, item, tostring(f.hex))
+        end
+      end
+    end
+  end
   -- [9.601] the ATTACKER of RePh Melee: a side of the campaign game
   local attacker = C.var("attacker")
   if attacker ~= nil and not is_side(attacker) then
@@ -353,6 +433,9 @@ function S.record_problems()
         if not listed[r.date] then
           out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): `%s` is no CG Date (the CG Date it was purchased or given on)", i, tostring(r.id), tostring(r.date))
         end
+        if r.cost ~= nil and (not whole(r.cost) or r.cost < 0) then
+          out[#out + 1] = string.format("[9.6174] rg_record[%d] (%s): cost `%s` is not a CPP cost (a whole number, 0 or more)", i, tostring(r.id), tostring(r.cost))
+        end
         if r.strength ~= nil and r.strength ~= "F" and r.strength ~= "D" then
           out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): strength `%s` is F (Full) or D (Depleted)", i, tostring(r.id), tostring(r.strength))
         end
@@ -408,19 +491,23 @@ end
 -- "up" or a `hidden = "yes"` loaded and were read as something else.
 -- unit vars naming another unit, with the case that reads them
 local UNIT_REFS = { possessed_by = { "9.607", "11.607" }, mounted_on = { "9.607", "11.607" }, passenger_of = { "9.603", "11.6032" },
-  in_vehicle = { "9.603", "11.6032" }, guarded_by = { "9.608", "11.608" }, prisoner_of = { "9.608", "11.608" },
-  repossess_by = { "9.607", "11.607" } }
+  in_vehicle = { "9.603", "11.6032" }, guarded_by = { "9.608", "11.608" }, repossess_by = { "9.607", "11.607" } }
+-- the references whose two units share a hex: Equipment and its possessor or vehicle, a passenger
+-- and its vehicle, a prisoner and its Guard (a unit is in one place)
+local SAME_HEX = { possessed_by = "Equipment is possessed in its possessor's Location", mounted_on = "a vehicular weapon is on its vehicle",
+  passenger_of = "a passenger is in its vehicle's hex", in_vehicle = "an armor leader is in his vehicle's hex",
+  guarded_by = "a prisoner is in its Guard's Location" }
 -- unit vars that are flags (true, or absent), with their case
 local UNIT_FLAGS = { hidden = { "9.602", "11.602" }, set_dc = { "9.6073", "11.6073" }, isolated = { "9.6052", "11.606" },
   encircled = { "9.6041", "11.6041" }, broken = { "9.603", "11.6032" }, wounded = { "9.610", "11.610" },
   immobile = { "9.604", "11.604" }, malfunctioned = { "9.614", "11.613" }, disabled = { "9.614", "11.613" },
   heroic = { "9.611", "11.611" }, captured = { "9.607", "11.607" }, abandoned = { "9.607", "11.607" },
   crewless = { "9.607", "11.607" }, must_escape = { "11.6061", "11.6061" }, ammo_shortage = { "11.6061", "11.6061" } }
-local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
 -- the module's case of a pair { PB, RB }
 local function cs(pair) return C.pb() and pair[1] or pair[2] end
 function S.unit_problems()
   local out = {}
+  local sides = C.sides()
   local function add(u, case, text) out[#out + 1] = { unit = u.id, message = string.format("[%s] unit `%s`: %s", case, u.id, text) } end
   for _, u in ipairs(kessel.units.all()) do
     local v = u.vars or {}
@@ -434,12 +521,16 @@ function S.unit_problems()
           add(u, cs(UNIT_REFS[key]), string.format("%s names the unit itself", key))
         elseif not other then
           add(u, cs(UNIT_REFS[key]), string.format("%s names `%s`, no unit of this scenario", key, ref))
-        elseif (key == "possessed_by" or key == "mounted_on") and u.location == "map" and other.location == "map"
-            and u.hex ~= other.hex then
-          add(u, cs(UNIT_REFS[key]), string.format("%s `%s`, which is in %s, not in its hex %s (Equipment is possessed in its possessor's Location)",
-            key, ref, tostring(other.hex), tostring(u.hex)))
+        elseif SAME_HEX[key] and u.location == "map" and other.location == "map" and u.hex ~= other.hex then
+          add(u, cs(UNIT_REFS[key]), string.format("%s `%s`, which is in %s, not in its hex %s (%s)",
+            key, ref, tostring(other.hex), tostring(u.hex), SAME_HEX[key]))
         end
       end
+    end
+    -- a prisoner is held by the other side (`prisoner_of` names that side)
+    if v.prisoner_of ~= nil and (v.prisoner_of == u.side or (v.prisoner_of ~= sides[1] and v.prisoner_of ~= sides[2])) then
+      add(u, cs({ "9.608", "11.608" }), string.format("prisoner_of is `%s`: it names the side holding the prisoner (%s)",
+        tostring(v.prisoner_of), C.other(u.side)))
     end
     for _, key in ipairs(C.sorted_keys(UNIT_FLAGS)) do
       if v[key] ~= nil and type(v[key]) ~= "boolean" then
@@ -475,6 +566,16 @@ function S.unit_problems()
         add(u, cs({ "9.606", "11.6063" }), string.format("the %s's pp is `%s`, not a Portage cost (0 or more)", f.weapon, tostring(f.pp)))
       elseif f.repair ~= nil and (not whole(f.repair) or f.repair < 0 or f.repair > 6) then
         add(u, cs({ "9.614", "11.613" }), string.format("the %s's repair is `%s`, not a Repair number (0 to 6)", f.weapon, tostring(f.repair)))
+      end
+    elseif u.type == "gun" then
+      local f = u.face or {}
+      if type(f.weapon) ~= "string" or f.weapon == "" then
+        add(u, cs({ "9.614", "11.613" }), string.format("the Gun names no weapon (weapon = \"57L AT\"; it is `%s`)", tostring(f.weapon)))
+      end
+    elseif u.type == "vehicle" then
+      local f = u.face or {}
+      if type(f.name) ~= "string" or f.name == "" then
+        add(u, cs({ "9.614", "11.613" }), string.format("the vehicle names no vehicle type (name = \"PzKpfw IVH\"; it is `%s`)", tostring(f.name)))
       end
     end
   end

@@ -156,3 +156,62 @@ kessel.test("case_9.601_11.6121_the_attacker_and_a_missing_rb_date", function()
   T.setup{ step = "markers", vars = { date = "dawn", attacker = "british" } }
   expect.eq(#S.record_problems(), 0, problems(S.record_problems))
 end)
+
+-- [9.603] [9.608] a unit is in one place: a passenger in its vehicle's hex, a prisoner in its
+-- Guard's Location; `prisoner_of` names the side holding the prisoner, not its own or another
+-- unit. A Gun names its weapon and a vehicle its type [9.614] (Repair reads them).
+kessel.test("case_9.603_9.608_a_unit_is_in_one_place", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", vars = { date = "day_i" }, units = {
+    T.vehicle("v1", "german", "PzKpfw IVH", "K5"),
+    T.squad("g9", "german", "4-6-7", "B5", { vars = { passenger_of = "v1" } }),
+    T.squad("g1", "german", "4-6-7", "K5"),
+    T.squad("p1", "british", "6-4-8", "C6", { vars = { prisoner_of = "german", guarded_by = "g1" } }),
+    T.squad("p2", "british", "6-4-8", "K5", { vars = { prisoner_of = "british", guarded_by = "g1" } }),
+    T.squad("p3", "british", "6-4-8", "K5", { vars = { prisoner_of = "german", guarded_by = "g1" } }),
+    { id = "gn", side = "german", type = "gun", faces = { { foo = 1 } }, at = "K5" },
+    { id = "v2", side = "german", type = "vehicle", faces = { { foo = 1 } }, at = "K5" },
+  } }
+  local text = problems(S.unit_problems)
+  has(text, "[9.603] unit `g9`: passenger_of `v1`, which is in K5, not in its hex B5 (a passenger is in its vehicle's hex)")
+  has(text, "[9.608] unit `p1`: guarded_by `g1`, which is in K5, not in its hex C6 (a prisoner is in its Guard's Location)")
+  has(text, "[9.608] unit `p2`: prisoner_of is `british`: it names the side holding the prisoner (german)")
+  has(text, "[9.614] unit `gn`: the Gun names no weapon")
+  has(text, "[9.614] unit `v2`: the vehicle names no vehicle type")
+  expect.eq(#S.unit_problems(), 5, text)
+end)
+
+-- The PB records an author writes: [9.616] only the German has CPP; [9.6052] an Eligible Entry
+-- Area is an area of the map; [9.61741] an Entry Arrow costs +0 to +6 CPP and each German Eligible
+-- Entry Area has a cost (a cost "x" stopped the computer player's RG purchase with a Lua error);
+-- [9.62023] who sets up and moves first are sides; [9.6152] the CG is I, II or III; [9.6174] an RG
+-- line's cost is not negative; [9.619] the Fortifications a side bought are items of the purchase
+-- table, counted, dated and its own.
+kessel.test("case_9.616_9.61741_9.619_the_pb_records_an_author_writes", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "markers", map = { areas = { P1 = { "L1" }, A1 = { "A1" } } }, vars = { date = "day_i",
+    cpp = { german = 3, british = 2 },
+    entry_areas = { german = { P1 = true, ZZ = true }, british = { A1 = true } }, entry_costs = { P1 = "x", A7 = 9 },
+    sets_up_first = "soviet", moves_first = 3, cg = "2",
+    rg_record = { { id = "V3", date = "day_i", strength = "F", cost = -14 } },
+    fortifications_british = { { item = "moat", count = 1 }, { item = "foxhole_1s", count = 0 }, { item = "foxhole_1s", side = "german" },
+      { item = "foxhole_1s", date = "day9" }, { item = "foxhole_1s", hex = "Z99" }, { item = "foxhole_2s", count = 2, date = "day_i", hex = "C3" } },
+    fortifications_german = 3 } }
+  local text = problems(S.record_problems)
+  has(text, "[9.616] scenario var `cpp` gives the british 2: in PB only the German has CPP")
+  has(text, "[9.6052] entry_areas: the german Entry Area `ZZ` is no area of this map")
+  has(text, "[9.61741] entry_costs: the cost of Entry Arrow `P1` is `x`, not a CPP cost modifier (+0 to +6)")
+  has(text, "[9.61741] entry_costs: the cost of Entry Arrow `A7` is `9`")
+  has(text, "[9.61741] entry_costs gives no cost for the German Entry Area `ZZ`")
+  has(text, "[9.62023] sets_up_first `soviet` is not a side of the PB campaign game (german, british)")
+  has(text, "[9.62023] moves_first `3` is not a side")
+  has(text, "[9.6152] cg `2` is not a PB campaign game (I, II or III)")
+  has(text, "[9.6174] rg_record[1] (V3): cost `-14` is not a CPP cost")
+  has(text, "[9.619] fortifications_british[1]: no Fortification `moat` on the purchase table")
+  has(text, "[9.619] fortifications_british[2] (foxhole_1s): count `0` is not a whole number above 0")
+  has(text, "[9.619] fortifications_british[3] (foxhole_1s) is the german's purchase, in the british's record")
+  has(text, "[9.619] fortifications_british[4] (foxhole_1s): `day9` is no CG Date")
+  has(text, "[9.619] fortifications_british[5] (foxhole_1s): `Z99` is not a hex of this map")
+  has(text, "[9.619] fortifications_german is `3`, not a list of Fortification purchases")
+  expect.eq(#S.record_problems(), 15, text)
+end)
