@@ -107,6 +107,8 @@ function P.validate_rg(a)
   if a.side and a.side ~= "german" then return C.refuse("9.617", "the German purchases RG, not the " .. a.side) end
   local date = C.var("date")
   if tostring(date):match("^night") then return C.refuse("9.617", "no RG are purchased during the three Night CG Dates") end
+  local need = C.missing(a, "9.6171", { "rg" }, "buy_rg{ rg = <an RG ID of the chart>, entry = <a German Entry Arrow> or area = <a German Setup Area> }")
+  if need then return need end
   local rg = P.rg(a.rg or "")
   if not rg then
     -- the IDs the chart has, so a GM who typed a wrong one can see what to type
@@ -312,6 +314,8 @@ function P.validate_fort(a)
   if why then return why end
   local side = a.side
   if side ~= "german" and side ~= "british" then return C.refuse("9.619", "side is german or british") end
+  local need = C.missing(a, "9.619", { "item" }, "buy_fortification{ item = <an item of the purchase table>, count = <how many, 1 if left out>, hex = <where, for a Fortification set up in a Setup Area> }")
+  if need then return need end
   local ok, cost = pcall(kessel.tables.cell, "fortification_costs", a.item or "", "cost")
   if not ok then
     return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table (items: "

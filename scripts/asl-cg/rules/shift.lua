@@ -353,6 +353,8 @@ function T.validate_deploy(a)
     end
     if why then return why end
   end
+  local need = C.missing(a, case, { "unit" }, "deploy{ unit = <a full squad stacked with a leader> }")
+  if need then return need end
   local u = C.unit(a.unit, a.side)
   if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, C.not_retained(a.unit, u)) end
   local theirs = C.not_owner(a, u, case)

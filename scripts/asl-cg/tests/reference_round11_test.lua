@@ -215,3 +215,36 @@ kessel.test("case_9.616_9.61741_9.619_the_pb_records_an_author_writes", function
   has(text, "[9.619] fortifications_german is `3`, not a list of Fortification purchases")
   expect.eq(#S.record_problems(), 15, text)
 end)
+
+-- A player who leaves out what a choice is about reads which parameters it needs and how the
+-- action is written, with its case. Before: `hero_harden{ unit = "g1" }` said "no such Retained
+-- Hero", `promote{}` "no such Retained leader", `remove_fortification{}` "no such Fortification on
+-- the map", `repossess{}` "nil is no unpossessed SW or Gun on the map", `retain_set_dc{}` "nil is
+-- no hidden Set DC", `deploy{}` "nil is not Retained", `buy_fortification{}` "no Fortification
+-- `nil`", `mg_exchange{}` that "a Disabled, non-captured vehicular MG is repaired".
+kessel.test("case_9.6_a_choice_that_names_nothing_says_what_it_needs", function()
+  local cases = {
+    { "pb", "melee", { kind = "climb_place" }, "[9.601] name `unit`: climb_place{ unit = <a unit on a Climb marker>" },
+    { "pb", "equipment", { kind = "repossess" }, "[9.6071] name `unit` and `by`: repossess{ unit = <an unpossessed SW or Gun>" },
+    { "pb", "prisoners", { kind = "prisoner", unit = "g1" }, "[9.608] name `choice`: prisoner{ unit = <a prisoner of an Isolated Guard>, choice = \"free\" or \"transfer\"" },
+    { "rb", "prisoners", { kind = "prisoner" }, "or \"execute\" }" },
+    { "pb", "hardening", { kind = "keep_hs" }, "[9.6111] name `unit`: keep_hs{ unit = <a Retained half-squad> }" },
+    { "pb", "hardening", { kind = "hero_harden", unit = "g1" }, "[9.6112] name `hero`: hero_harden{ hero = <the Retained Hero>, unit = <the friendly MMC it Battle Hardens> }" },
+    { "rb", "hardening", { kind = "promote", unit = "gl" }, "[11.6114] name `leader`: promote{ leader = <a Retained 8-0 or 8-1> }" },
+    { "pb", "repair", { kind = "mg_exchange" }, "[9.61421] name `mg` and `lmg`: mg_exchange{" },
+    { "pb", "shift", { kind = "deploy" }, "[9.613] name `unit`: deploy{ unit = <a full squad stacked with a leader> }" },
+    { "pb", "rg_purchase", { kind = "buy_rg" }, "[9.6171] name `rg`: buy_rg{ rg = <an RG ID of the chart>" },
+    { "pb", "fortifications", { kind = "buy_fortification" }, "[9.619] name `item`: buy_fortification{ item = <an item of the purchase table>" },
+    { "rb", "fort_removal", { kind = "remove_fortification" }, "[11.615] name `marker`: remove_fortification{ marker = <the id of a Known" },
+    { "rb", "equipment", { kind = "retain_set_dc" }, "[11.6073] name `unit`: retain_set_dc{ unit = <a hidden Set DC" },
+  }
+  for _, c in ipairs(cases) do
+    T.setup{ module = c[1], step = c[2], vars = { date = c[1] == "pb" and "day_i" or "18oct" },
+      units = { T.squad("g1", "german", "4-6-7", "C3"), T.leader("gl", "german", "8-0", "C3") } }
+    c[3].side = "german"
+    local ok, reasons = kessel.act(c[3])
+    expect.falsy(ok, c[3].kind)
+    local text = reasons and reasons[1] and reasons[1].message or tostring(reasons)
+    has(text, c[4])
+  end
+end)
