@@ -123,7 +123,11 @@ function P.validate_rg(a)
   if rg.kind ~= "M" then
     if a.entry then
       local extra = P.entry_cost(a.entry)
-      if extra == nil then return C.refuse("9.61741", "`" .. tostring(a.entry) .. "` is not a German Entry Arrow") end
+      if extra == nil then
+        local t = C.var("entry_costs", {})
+        if next(t) == nil then t = kessel.game.constant("pb_entry_costs") end
+        return C.refuse("9.61741", "`" .. tostring(a.entry) .. "` is not a German Entry Arrow (the Arrows: " .. table.concat(C.sorted_keys(t), ", ") .. ")")
+      end
       local names = (C.var("entry_areas", {}) or {}).german or {}
       if next(names) ~= nil and not names[a.entry] then return C.refuse("9.6178", "Entry Area " .. a.entry .. " is not Eligible") end
       cost = cost + extra

@@ -248,3 +248,25 @@ kessel.test("case_9.6_a_choice_that_names_nothing_says_what_it_needs", function(
     has(text, c[4])
   end
 end)
+
+-- [9.613] [9.606] [9.61741] the group of a Shift or an Escape is a list of ids, and a Shift names
+-- where it goes; an Entry Arrow the German has not got is refused listing his Arrows. Before,
+-- `units = "g1"` read "name the shifting units" (it was named), a Shift with no `to` went on to
+-- other refusals, and a wrong Arrow was refused with no list of those there are.
+kessel.test("case_9.613_9.61741_a_group_is_a_list_and_the_arrows_are_listed", function()
+  T.setup{ step = "shift", vars = { date = "day_i" }, units = { T.squad("g1", "german", "4-6-7", "C3") } }
+  local ok, reasons = kessel.act{ kind = "shift", units = "g1", to = "P1", side = "german" }
+  expect.falsy(ok)
+  has(reasons[1].message, "[9.613] name the shifting units as a list, and the area they go to: shift{ units = { \"g1\", ... }, to = <a friendly Setup Area or Eligible Entry Area> } (units is `g1`)")
+  ok, reasons = kessel.act{ kind = "shift", units = { "g1" }, side = "german" }
+  expect.falsy(ok)
+  has(reasons[1].message, "[9.613] name the area the group Shifts to")
+  T.setup{ step = "escape", vars = { date = "day_i" }, units = { T.squad("g1", "german", "4-6-7", "C3") } }
+  ok, reasons = kessel.act{ kind = "escape", units = "g1", side = "german" }
+  expect.falsy(ok)
+  has(reasons[1].message, "[9.606] name the escaping units as a list: escape{ units = { \"g1\", ... } } (a stack, or one vehicle) (units is `g1`)")
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 40 }, entry_costs = { P1 = 0, A7 = 2 } } }
+  ok, reasons = kessel.act{ kind = "buy_rg", rg = "I4", entry = "Q1", side = "german" }
+  expect.falsy(ok)
+  has(reasons[1].message, "[9.61741] `Q1` is not a German Entry Arrow (the Arrows: A7, P1)")
+end)
