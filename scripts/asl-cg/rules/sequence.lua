@@ -277,7 +277,7 @@ function S.record_problems()
       if type(hexes) ~= "table" then
         out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives no `hexes` list", i)
       else
-        if #hexes == 0 then out[#out + 1] = string.format("[11.606] isolated_areas[%d] lists no hex", i) end
+        if #hexes == 0 and area.released == nil then out[#out + 1] = string.format("[11.606] isolated_areas[%d] lists no hex", i) end
         for _, h in ipairs(hexes) do
           if type(h) ~= "string" or not kessel.hex.valid(h) then
             out[#out + 1] = string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, tostring(h))
@@ -292,8 +292,16 @@ function S.record_problems()
             if area.type ~= "A" and area.type ~= "B" and area.type ~= "C" and area.type ~= "D" then
               out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives type `%s`: an Isolated Area is of type A, B, C or D (11.605 reads it again from the units in the area; its hexes are enough)", i, tostring(area.type))
             end
-          elseif k ~= "hexes" then
-            out[#out + 1] = string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes)", i, tostring(k))
+          elseif k == "pocket" then
+            if type(area.pocket) ~= "boolean" then
+              out[#out + 1] = string.format("[11.6062] isolated_areas[%d] gives pocket `%s`: true (a Pocket, the default) or false (an Isolated Area that is no Pocket)", i, tostring(area.pocket))
+            end
+          elseif k == "released" then
+            if not is_side(area.released) then
+              out[#out + 1] = string.format("[11.6062] isolated_areas[%d] gives released `%s`: the side a released Pocket passed to (%s)", i, tostring(area.released), names)
+            end
+          elseif k ~= "hexes" and k ~= "released_hexes" then
+            out[#out + 1] = string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes, and may say pocket = false)", i, tostring(k))
           end
         end
       end

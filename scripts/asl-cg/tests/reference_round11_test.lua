@@ -270,3 +270,91 @@ kessel.test("case_9.613_9.61741_a_group_is_a_list_and_the_arrows_are_listed", fu
   expect.falsy(ok)
   has(reasons[1].message, "[9.61741] `Q1` is not a German Entry Arrow (the Arrows: A7, P1)")
 end)
+
+-- [11.6062 EXC] a type A or B Pocket whose Controlled adjacent Locations (No Man's Land ignored)
+-- are all one side's is no Isolated Area: its Locations become non-Isolated and that side's. E5
+-- holds a Russian leader alone (type B) between two German squads: it passes to the German (the
+-- leader, in German ground, must Escape: our reading). K5 holds a Russian leader beside a Russian
+-- Control marker: Russian, and the leader is home, not Isolated. H5 (type B) has a German and a Russian neighbour: No Man's Land, its SMC must Escape.
+-- Before, every type A or B area became No Man's Land whatever surrounded it.
+kessel.test("case_11.6062_a_pocket_surrounded_by_one_side_passes_to_it", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct",
+      isolated_areas = { { hexes = { "E5" } }, { hexes = { "K5" } }, { hexes = { "H5" } }, { hexes = { "B8" }, pocket = false } } },
+    units = { T.leader("rl", "russian", "8-0", "E5"), T.squad("g1", "german", "4-6-7", "E4"), T.squad("g2", "german", "4-6-7", "E6"),
+      T.leader("rl2", "russian", "8-0", "H5"), T.squad("g3", "german", "4-6-7", "H4"), T.squad("r3", "russian", "4-4-7", "H6"),
+      T.squad("g4", "german", "4-6-7", "B7"), T.leader("rl3", "russian", "9-1", "K5") },
+    valued = { { kind = "control", side = "russian", hex = "K4" } } }
+  local ev = T.resolve()
+  T.has_note(ev, "[11.6062] Isolated Area 1 (E5): type B Pocket whose Controlled adjacent Locations are all the german's: its Locations become non-Isolated and pass to the german's Control")
+  T.has_note(ev, "[11.6062] Isolated Area 2 (K5): type B Pocket whose Controlled adjacent Locations are all the russian's")
+  T.has_note(ev, "[11.6061] Isolated Area 1: the russian SMC in it, now in german-Controlled ground, must attempt to Escape: rl (our reading)")
+  T.has_note(ev, "Isolated Area 3 (H5): type B, becomes No Man's Land [11.6062]")
+  T.has_note(ev, "Isolated Area 4 (B8): type A, becomes No Man's Land [11.6062]")
+  local A = require("rules.areas")
+  expect.eq(A.controller("E5", 0), "german")
+  expect.eq(A.controller("K5", 0), "russian")
+  expect.eq(A.controller("H5", 0), "russian", "rl2 occupies it")
+  -- the receiving side's SMC is home; the other side's is enclosed in enemy ground (our reading)
+  expect.eq(T.unit("rl3").vars.isolated, nil)
+  expect.eq(T.unit("rl3").vars.must_escape, nil)
+  expect.eq(T.unit("rl").vars.isolated, true)
+  expect.eq(T.unit("rl").vars.must_escape, true)
+  expect.eq(T.unit("rl2").vars.isolated, true)
+  expect.eq(T.unit("rl2").vars.must_escape, true)
+  -- the released areas keep their place, with no hex: no step finds them Isolated
+  local areas = kessel.game.var("isolated_areas")
+  expect.eq(#areas[1].hexes, 0)
+  expect.eq(areas[1].released, "german")
+  expect.eq(areas[1].released_hexes[1], "E5")
+  expect.eq(areas[3].hexes[1], "H5")
+  expect.eq(T.C.isolated_area(T.unit("rl3")), nil)
+  -- the record the rules wrote passes the check (a campaign carries it)
+  expect.eq(#require("rules.sequence").record_problems(), 0, table.concat(require("rules.sequence").record_problems(), "\n"))
+  -- the rest of the RePh plays through: rl Escapes (or not) from German ground; E5 stays German
+  -- through the clearing of 11.607 [11.6072]
+  ev = T.resolve()
+  T.has_note(ev, "rl")
+  while kessel.game.step().id ~= "prisoners" do T.resolve() end
+  expect.eq(A.controller("E5", 0), "german")
+  while not kessel.game.finished() do T.resolve() end
+  T.replays()
+end)
+
+-- [11.6059] "each friendly SMC still outside the friendly Perimeter Area is Eliminated": the
+-- Perimeters are the players', so they declare such a SMC in step 11.605 and it is Eliminated as
+-- the step ends, counted among the RePh losses. An MMC, a SMC in a listed Isolated Area (11.6061
+-- decides) or a prisoner is refused; so is a declaration in PB or outside the step. Before,
+-- 11.6059 was not applied and could not be asked for.
+kessel.test("case_11.6059_a_smc_outside_its_perimeter_is_eliminated", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "H5" } } } },
+    units = { T.leader("gl", "german", "8-0", "C3"), T.squad("g1", "german", "4-6-7", "C4"), T.leader("rl", "russian", "8-0", "H5"),
+      T.sw("w1", "german", "LMG", "C3", { vars = { possessed_by = "gl" } }),
+      T.leader("pl", "russian", "7-0", "C4", { vars = { prisoner_of = "german", guarded_by = "g1" } }) } }
+  local offered = {}
+  for _, a in ipairs(kessel.legal()) do if a.kind == "smc_outside_perimeter" then offered[#offered + 1] = a end end
+  expect.eq(#offered, 1, "gl alone is offered")
+  expect.eq(offered[1].unit, "gl")
+  local ok, reasons = kessel.act{ kind = "smc_outside_perimeter", unit = "g1", side = "russian" }
+  expect.refused(ok, reasons, "11.6059", "g1 is no SMC")
+  ok, reasons = kessel.act{ kind = "smc_outside_perimeter", unit = "rl", side = "german" }
+  expect.refused(ok, reasons, "11.6059", "rl is in Isolated Area 1 (H5), part of a Perimeter Area: 11.6061 decides")
+  ok, reasons = kessel.act{ kind = "smc_outside_perimeter", unit = "pl", side = "german" }
+  expect.refused(ok, reasons, "11.6059", "pl is a prisoner")
+  ok, reasons = kessel.act{ kind = "smc_outside_perimeter", side = "german" }
+  expect.refused(ok, reasons, "11.6059", "name `unit`: smc_outside_perimeter{ unit =")
+  expect.accepted(kessel.act{ kind = "smc_outside_perimeter", unit = "gl", side = "russian" })
+  ok, reasons = kessel.act{ kind = "smc_outside_perimeter", unit = "gl", side = "russian" }
+  expect.refused(ok, reasons, "11.6059", "already")
+  local ev = T.resolve()
+  expect.eq(T.unit("gl").location, "eliminated")
+  expect.eq(T.unit("g1").location, "map")
+  T.has_note(ev, "a SMC outside its side's Perimeter Area")
+  T.replays()
+  -- PB has no Perimeter; RB outside the step
+  T.setup{ step = "setup_areas", vars = { date = "day_i" }, units = { T.leader("gl", "german", "8-0", "C3") } }
+  ok, reasons = kessel.act{ kind = "smc_outside_perimeter", unit = "gl" }
+  expect.refused(ok, reasons, "11.6059", "is a Red Barricades RePh step")
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct" }, units = { T.leader("gl", "german", "8-0", "C3") } }
+  ok, reasons = kessel.act{ kind = "smc_outside_perimeter", unit = "gl" }
+  expect.refused(ok, reasons, "11.6059", "this is done in RePh step 11.605")
+end)
