@@ -358,3 +358,27 @@ kessel.test("case_11.6059_a_smc_outside_its_perimeter_is_eliminated", function()
   ok, reasons = kessel.act{ kind = "smc_outside_perimeter", unit = "gl" }
   expect.refused(ok, reasons, "11.6059", "this is done in RePh step 11.605")
 end)
+
+-- [11.611] [11.6073] [11.605] a half-squad's face is its squad's half-squad on the chart (a 2-9-7
+-- recombined with nothing; with `squad_face` it must be that squad's); `set_dc` marks a DC SW
+-- only; `reph` is the RePh's own record, a table; a wrong value shows as what it is, not as a
+-- table's address ("the german value is `table: 0x…`").
+kessel.test("case_11.611_11.6073_half_squads_set_dc_and_records_are_checked", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", elr = { german = { x = 1 } } }, units = {
+    { id = "r1", side = "russian", type = "squad", faces = { "4-4-7", "2-9-7" }, step = 1, at = "C3" },
+    { id = "r2", side = "russian", type = "squad", faces = { "4-4-7", "2-2-7" }, step = 1, at = "C3", vars = { squad_face = "4-4-7" } },
+    T.hs("r3", "russian", "4-4-7", "C3"),
+    { id = "r4", side = "russian", type = "squad", faces = { "4-4-7", "2-3-7" }, step = 1, at = "C3" },
+    T.squad("r5", "russian", "4-4-7", "C4", { vars = { set_dc = true, hidden = true } }),
+    T.sw("w1", "german", "DC", "C5", { vars = { set_dc = true, hidden = true } }),
+    T.squad("r6", "russian", "4-4-7", "C4", { vars = { reph = 3 } }),
+  } }
+  local text = problems(S.unit_problems)
+  has(text, "[11.611] unit `r1`: the russian half-squad `2-9-7` is the half of no squad on the chart")
+  has(text, "[11.611] unit `r2`: the half-squad face `2-2-7` is not the russian 4-4-7's half-squad (2-3-7)")
+  has(text, "[11.6073] unit `r5`: set_dc marks a Set DC: a SW whose weapon is \"DC\"")
+  has(text, "[11.605] unit `r6`: reph is `3`")
+  expect.eq(#S.unit_problems(), 4, text)
+  has(problems(S.record_problems), "[11.617] scenario var `elr`: the german value is `a table`, not a number")
+end)
