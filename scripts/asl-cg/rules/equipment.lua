@@ -330,6 +330,9 @@ kessel.action{
     if theirs then return theirs end
     if a.choice == "execute" and C.pb() then return C.refuse("9.608", "prisoners are not executed in PB") end
     if a.choice == "transfer" then
+      if a.to == nil then
+        return C.refuse(case, "name `to`: the friendly unit able to Guard, in the same Isolated Area as " .. g.id .. ", that takes the prisoner (prisoner{ unit = \"" .. p.id .. "\", choice = \"transfer\", to = ... })")
+      end
       local t = C.unit(a.to, a.side)
       if not t or t.id == g.id or t.side ~= g.side or not C.is_personnel(t) or t.location ~= "map"
         or C.isolated_area(t) ~= C.isolated_area(g) then

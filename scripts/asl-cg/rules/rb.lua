@@ -383,6 +383,9 @@ function RB.validate_removal(a)
   if why then return why end
   local need = C.missing(a, "11.615", { "marker" }, "remove_fortification{ marker = <the id of a Known wire, mine, Entrenchment or roadblock marker> }")
   if need then return need end
+  if type(a.marker) ~= "number" then
+    return C.refuse("11.615", "marker is a marker's id, a number (marker = 0), not `" .. tostring(a.marker) .. "`")
+  end
   local m
   for _, x in ipairs(kessel.markers.all{ placed = true }) do if x.id == a.marker then m = x end end
   if not m then return C.refuse("11.615", "no such Fortification on the map") end

@@ -382,3 +382,17 @@ kessel.test("case_11.611_11.6073_half_squads_set_dc_and_records_are_checked", fu
   expect.eq(#S.unit_problems(), 4, text)
   has(problems(S.record_problems), "[11.617] scenario var `elr`: the german value is `a table`, not a number")
 end)
+
+-- [11.608] a transfer names the unit taking the prisoner; [11.615] a marker is named by its id, a
+-- number. Before, `choice = "transfer"` with no `to` read as if the unit named were unfit, and
+-- `marker = "0"` read "no such Fortification on the map".
+kessel.test("case_11.608_11.615_a_transfer_names_its_guard_and_a_marker_its_id", function()
+  T.setup{ module = "rb", step = "prisoners", vars = { date = "18oct", isolated_areas = { { hexes = { "E5" } } } },
+    units = { T.squad("g1", "german", "4-6-7", "E5", { vars = { isolated = true } }),
+      T.squad("rp", "russian", "4-4-7", "E5", { vars = { prisoner_of = "german", guarded_by = "g1", isolated = true } }) } }
+  local ok, reasons = kessel.act{ kind = "prisoner", unit = "rp", choice = "transfer", side = "german" }
+  expect.refused(ok, reasons, "11.608", "name `to`: the friendly unit able to Guard, in the same Isolated Area as g1")
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" }, valued = { { kind = "wire", side = "russian", hex = "F5" } } }
+  ok, reasons = kessel.act{ kind = "remove_fortification", marker = "0", side = "german" }
+  expect.refused(ok, reasons, "11.615", "marker is a marker's id, a number (marker = 0), not `0`")
+end)
