@@ -58,6 +58,17 @@ end
 -- that "must be removed (or flipped over)" [9.605] [11.6052]), else its Control marker (an empty
 -- or a disputed Location)
 function A.controller(hex, level)
+  -- [11.6062 EXC] a released Pocket's Locations are its neighbours' side's for the rest of this
+  -- RePh, whoever's SMC stands in them (the marker holds the CG Day: the next scenario's occupation
+  -- counts again)
+  if not C.pb() then
+    for _, m in ipairs(kessel.markers.at(hex)) do
+      if m.kind == "control" and m.hex == hex and type(m.value) == "table" and m.value.released ~= nil
+        and m.value.released == C.var("date") and (m.value.level or 0) == (level or 0) then
+        return m.side
+      end
+    end
+  end
   local last, n = A.occupier(hex, level)
   if last then return last end
   for _, m in ipairs(kessel.markers.at(hex)) do

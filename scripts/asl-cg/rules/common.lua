@@ -189,6 +189,16 @@ function C.record(kind, case, fields, opts)
   kessel.emit.record{ kind = kind, rule = case, fields = fields or {}, secret_to = opts and opts.secret_to }
 end
 function C.refuse(case, text) return { rule = case, message = "[" .. case .. "] " .. text } end
+-- a choice that leaves out what it is about: refused naming the parameters it needs and how the
+-- action is written (a player who typed `hero_harden{ unit = "g1" }` read "no such Retained Hero",
+-- `remove_fortification{}` "no such Fortification on the map", `repossess{}` "nil is no ... SW")
+function C.missing(a, case, fields, usage)
+  local gone = {}
+  for _, f in ipairs(fields) do if a[f] == nil then gone[#gone + 1] = "`" .. f .. "`" end end
+  if #gone > 0 then
+    return C.refuse(case, "name " .. table.concat(gone, " and ") .. ": " .. usage)
+  end
+end
 -- the first id a list names twice (a GM may type a unit twice: it would count twice in a DRM), or nil
 function C.repeated(list)
   local seen = {}

@@ -103,6 +103,8 @@ local function repossess_problem(a)
   end
   local why = S.only_in("equipment", case)
   if why then return why end
+  local need = C.missing(a, case, { "unit", "by" }, "repossess{ unit = <an unpossessed SW or Gun>, by = <a Personnel unit Retained in that Setup Area> }")
+  if need then return need end
   local w = C.unit(a.unit, a.side)
   if not w or (w.type ~= "sw" and w.type ~= "gun") or w.location ~= "map" or w.vars.possessed_by or w.vars.mounted_on then
     return C.refuse(case, tostring(a.unit) .. " is no unpossessed SW or Gun on the map")
@@ -252,6 +254,8 @@ kessel.action{
     if C.pb() then return C.refuse("11.6073", "removing a hidden Set DC is a Red Barricades rule") end
     local why = S.only_in("equipment", "11.6073")
     if why then return why end
+    local need = C.missing(a, "11.6073", { "unit" }, "retain_set_dc{ unit = <a hidden Set DC in a friendly-Controlled Location> }")
+    if need then return need end
     local u = C.unit(a.unit, a.side)
     if not u or u.location ~= "map" or not (u.vars.set_dc and u.vars.hidden) then
       return C.refuse("11.6073", tostring(a.unit) .. " is no hidden Set DC on the map")
@@ -315,6 +319,9 @@ kessel.action{
     local case = C.pb() and "9.608" or "11.608"
     local why = S.only_in("prisoners", case)
     if why then return why end
+    local need = C.missing(a, case, { "unit", "choice" }, "prisoner{ unit = <a prisoner of an Isolated Guard>, choice = \"free\" or \"transfer\" (with to = <another friendly unit in its Isolated Area>)"
+      .. (C.pb() and "" or " or \"execute\"") .. " }")
+    if need then return need end
     local p = C.unit(a.unit, a.side)
     if not p or not p.vars.guarded_by then return C.refuse(case, "that unit is not a prisoner") end
     local g = kessel.units.get(p.vars.guarded_by)
@@ -323,6 +330,9 @@ kessel.action{
     if theirs then return theirs end
     if a.choice == "execute" and C.pb() then return C.refuse("9.608", "prisoners are not executed in PB") end
     if a.choice == "transfer" then
+      if a.to == nil then
+        return C.refuse(case, "name `to`: the friendly unit able to Guard, in the same Isolated Area as " .. g.id .. ", that takes the prisoner (prisoner{ unit = \"" .. p.id .. "\", choice = \"transfer\", to = ... })")
+      end
       local t = C.unit(a.to, a.side)
       if not t or t.id == g.id or t.side ~= g.side or not C.is_personnel(t) or t.location ~= "map"
         or C.isolated_area(t) ~= C.isolated_area(g) then

@@ -456,7 +456,10 @@ kessel.action{
     local case = C.pb() and "9.606" or "11.6063"
     local why = S.only_in("escape", case)
     if why then return why end
-    if type(a.units) ~= "table" or #a.units == 0 then return C.refuse(case, "name the escaping units") end
+    if type(a.units) ~= "table" or #a.units == 0 then
+      return C.refuse(case, "name the escaping units as a list: escape{ units = { \"g1\", ... } } (a stack, or one vehicle)"
+        .. (a.units ~= nil and (" (units is `" .. tostring(a.units) .. "`)") or ""))
+    end
     local twice = C.repeated(a.units)
     if twice then return C.refuse(case, twice .. " is named twice: name each unit of the stack once") end
     local first

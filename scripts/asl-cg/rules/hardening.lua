@@ -188,6 +188,8 @@ kessel.action{
     if not C.pb() then return C.refuse("11.6111", "every same HS type Recombines in RB: no HS is kept apart for a MTR") end
     local why = S.only_in("hardening", "9.6111")
     if why then return why end
+    local need = C.missing(a, "9.6111", { "unit" }, "keep_hs{ unit = <a Retained half-squad> }")
+    if need then return need end
     local u = C.unit(a.unit, a.side)
     if not u or not C.is_hs(u) then return C.refuse("9.6111", "that is not a half-squad") end
     if not retained(u) then return C.refuse("9.6111", C.not_retained(a.unit, u)) end
@@ -207,6 +209,8 @@ kessel.action{
     local case = C.pb() and "9.6112" or "11.6112"
     local why = S.only_in("hardening", case)
     if why then return why end
+    local need = C.missing(a, case, { "hero", "unit" }, "hero_harden{ hero = <the Retained Hero>, unit = <the friendly MMC it Battle Hardens> }")
+    if need then return need end
     local h, u = C.unit(a.hero, a.side), C.unit(a.unit, a.side)
     if not h or h.type ~= "hero" or not retained(h) then return C.refuse(case, "no such Retained Hero") end
     local theirs = C.not_owner(a, h, case)
@@ -391,6 +395,8 @@ kessel.action{
     if C.pb() then return C.refuse("11.6114", "promotion out of the ranks is a Red Barricades rule") end
     local why = S.only_in("hardening", "11.6114")
     if why then return why end
+    local need = C.missing(a, "11.6114", { "leader" }, "promote{ leader = <a Retained 8-0 or 8-1> }")
+    if need then return need end
     local l = C.unit(a.leader, a.side)
     if not l or l.type ~= "leader" or not retained(l) then return C.refuse("11.6114", "no such Retained leader") end
     local theirs = C.not_owner(a, l, "11.6114")

@@ -45,6 +45,8 @@ kessel.action{
   validate = function(a)
     local why = S.only_in("melee", "9.601")
     if why then return why end
+    local need = C.missing(a, "9.601", { "unit" }, "climb_place{ unit = <a unit on a Climb marker>, reached = true (the Location it tried to reach) or false (the one it left) }")
+    if need then return need end
     local u = C.unit(a.unit, a.side)
     if not u or not u.vars.climb then return C.refuse("9.601", "that unit is not on a Climb marker") end
     -- `reached = "no"` would read as true: only true or false (absent: the Location it left)

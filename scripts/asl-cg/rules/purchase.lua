@@ -107,6 +107,8 @@ function P.validate_rg(a)
   if a.side and a.side ~= "german" then return C.refuse("9.617", "the German purchases RG, not the " .. a.side) end
   local date = C.var("date")
   if tostring(date):match("^night") then return C.refuse("9.617", "no RG are purchased during the three Night CG Dates") end
+  local need = C.missing(a, "9.6171", { "rg" }, "buy_rg{ rg = <an RG ID of the chart>, entry = <a German Entry Arrow> or area = <a German Setup Area> }")
+  if need then return need end
   local rg = P.rg(a.rg or "")
   if not rg then
     -- the IDs the chart has, so a GM who typed a wrong one can see what to type
@@ -121,7 +123,11 @@ function P.validate_rg(a)
   if rg.kind ~= "M" then
     if a.entry then
       local extra = P.entry_cost(a.entry)
-      if extra == nil then return C.refuse("9.61741", "`" .. tostring(a.entry) .. "` is not a German Entry Arrow") end
+      if extra == nil then
+        local t = C.var("entry_costs", {})
+        if next(t) == nil then t = kessel.game.constant("pb_entry_costs") end
+        return C.refuse("9.61741", "`" .. tostring(a.entry) .. "` is not a German Entry Arrow (the Arrows: " .. table.concat(C.sorted_keys(t), ", ") .. ")")
+      end
       local names = (C.var("entry_areas", {}) or {}).german or {}
       if next(names) ~= nil and not names[a.entry] then return C.refuse("9.6178", "Entry Area " .. a.entry .. " is not Eligible") end
       cost = cost + extra
@@ -312,6 +318,8 @@ function P.validate_fort(a)
   if why then return why end
   local side = a.side
   if side ~= "german" and side ~= "british" then return C.refuse("9.619", "side is german or british") end
+  local need = C.missing(a, "9.619", { "item" }, "buy_fortification{ item = <an item of the purchase table>, count = <how many, 1 if left out>, hex = <where, for a Fortification set up in a Setup Area> }")
+  if need then return need end
   local ok, cost = pcall(kessel.tables.cell, "fortification_costs", a.item or "", "cost")
   if not ok then
     return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table (items: "

@@ -57,12 +57,100 @@ function RB.area_type(hexes)
   return "A"
 end
 
+-- [11.6062 EXC] the one side Controlling every Controlled Location ADJACENT to a type A or B
+-- Pocket (No Man's Land, nobody's, ignored), or nil: none is Controlled, or both sides Control
+-- some. Ground-level Locations of the hexes next to the area's (Control as A.controller reads it:
+-- occupation, else a Control marker).
+function RB.pocket_neighbours_controller(hexes)
+  local inside = {}
+  for _, h in ipairs(hexes) do inside[h] = true end
+  local sides, seen = {}, {}
+  for _, h in ipairs(hexes) do
+    for _, n in ipairs(kessel.hex.neighbors(h)) do
+      if not inside[n] and not seen[n] then
+        seen[n] = true
+        local c = A.controller(n, 0)
+        if c then sides[c] = true end
+      end
+    end
+  end
+  local list = C.sorted_keys(sides)
+  if #list == 1 then return list[1] end
+  return nil
+end
+
+-- [11.6062 EXC] a type A or B Pocket all of whose Controlled neighbours one side Controls is no
+-- Isolated Area: its Locations become non-Isolated and that side's. Its units lose the Isolation
+-- (and a type B area's Escape) 11.606 gave them; the other side's Control markers in it go and the
+-- side gains one where it did not Control; the area keeps its place in `isolated_areas` with no
+-- hexes (every reader then finds none), `released` naming the side, `released_hexes` the hexes.
+-- The enemy Front Line Locations that delineated the Pocket are no longer Perimeter Locations for
+-- that side: the Perimeter is the players' (noted).
+local function release_pocket(i, area, side, case)
+  local enemy = {}
+  for _, h in ipairs(area.hexes) do
+    for _, u in ipairs(kessel.units.at(h)) do
+      if u.side == side then
+        if u.vars.isolated_day == C.var("date") or u.vars.isolated then
+          kessel.emit.unit_var(u.id, "isolated", nil)
+          kessel.emit.unit_var(u.id, "isolated_day", nil)
+        end
+        if u.vars.must_escape then kessel.emit.unit_var(u.id, "must_escape", nil) end
+        if u.vars.ammo_shortage_day == C.var("date") then
+          kessel.emit.unit_var(u.id, "ammo_shortage", nil)
+          kessel.emit.unit_var(u.id, "ammo_shortage_day", nil)
+        end
+      elseif counts_as_smc(u) then
+        -- an enemy SMC in ground that passed to the other side: Isolated and must Escape, as an
+        -- enemy SMC in a type C area [11.6061] (our reading: the exception says nothing of them)
+        kessel.emit.unit_var(u.id, "isolated", true)
+        kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
+        kessel.emit.unit_var(u.id, "must_escape", true)
+        enemy[#enemy + 1] = u.id
+      end
+    end
+    -- one Control marker, the side's: the other side's go, the side's own (a Strategic Location's)
+    -- is kept and marked released, else the rules make one
+    local own
+    for _, m in ipairs(kessel.markers.at(h)) do
+      local ground = not (type(m.value) == "table" and (m.value.level or 0) ~= 0)
+      if m.kind == "control" and m.hex == h and ground then
+        if m.side == side and not own then own = m else kessel.emit.marker(m.id) end
+      end
+    end
+    if own then
+      local v = type(own.value) == "table" and C.copy(own.value) or {}
+      v.released = C.var("date")
+      kessel.emit.marker_value(own.id, v)
+    else
+      kessel.emit.create_marker{ kind = "control", side = side, hex = h, value = { level = 0, made = "11.6062", released = C.var("date") } }
+    end
+  end
+  C.note(case or "11.6062", string.format("Isolated Area %d (%s): type %s Pocket whose Controlled adjacent Locations are all the %s's: "
+    .. "its Locations become non-Isolated and pass to the %s's Control (the %s Front Line Locations that delineated it are no longer "
+    .. "Perimeter Locations: the players redraw that Perimeter) [11.6062]", i, table.concat(area.hexes, " "), area.type,
+    side, side, side))
+  if #enemy > 0 then
+    C.note("11.6061", string.format("Isolated Area %d: the %s SMC in it, now in %s-Controlled ground, must attempt to Escape: %s (our reading)",
+      i, C.other(side), side, table.concat(enemy, ", ")))
+  end
+  area.released = side
+  area.released_hexes = area.hexes
+  area.hexes = {}
+end
+
 -- the effects of one Isolated Area's type on its units and hex Control [11.6061] [11.6062]; run
 -- again for an area whose type an Escape changed [11.6065]
 function RB.apply_area(i, area, case)
   do
     local t = RB.area_type(area.hexes)
     area.type = t
+    -- [11.6062 EXC] a type A or B Pocket (every listed area is one, unless the players mark it
+    -- `pocket = false`) surrounded by one side's Controlled Locations is not Isolated at all; it
+    -- became No Man's Land whatever surrounded it
+    local neighbour = (t == "A" or t == "B") and area.pocket ~= false and #area.hexes > 0
+      and RB.pocket_neighbours_controller(area.hexes) or nil
+    if neighbour then return release_pocket(i, area, neighbour, case) end
     local occupier
     local short, escape, lifted = {}, {}, {}
     for _, h in ipairs(area.hexes) do
@@ -126,7 +214,61 @@ function RB.apply_area(i, area, case)
   end
 end
 
+-- [11.6059] "Each friendly SMC that is still outside of the friendly Perimeter Area is
+-- Eliminated". The Perimeter Areas are the players' (11.6053-.6058: only their Isolated Areas are
+-- given), so which SMC lie outside their side's is the players' to say: either player declares
+-- one with `smc_outside_perimeter{ unit }` in RePh step 11.605, and it is Eliminated as the step
+-- ends, before 11.606 is applied. A unit in a listed Isolated Area is inside a Perimeter Area (a
+-- Pocket is part of one [11.6056]; an enemy SMC in a type B/C area Escapes [11.6061]); an armor
+-- leader in a vehicle shares its fate (D3.4); a prisoner is its Guard's. Before, 11.6059 was not
+-- applied at all.
+function RB.validate_outside(a)
+  local why = S.only_in("perimeter", "11.6059")
+  if why then return why end
+  local need = C.missing(a, "11.6059", { "unit" }, "smc_outside_perimeter{ unit = <a SMC of either side outside its side's Perimeter Area> }")
+  if need then return need end
+  local u = C.unit(a.unit, a.side)
+  if not u or u.location ~= "map" then return C.refuse("11.6059", tostring(a.unit) .. " is no unit on the map") end
+  if not C.is_smc(u) then return C.refuse("11.6059", u.id .. " is no SMC: an MMC outside its Perimeter Area is in a Pocket [11.6056]") end
+  if u.vars.prisoner_of then return C.refuse("11.6059", u.id .. " is a prisoner: 11.608 decides about it") end
+  if C.crewing(u) then return C.refuse("11.6059", u.id .. " is an armor leader in his vehicle: he shares its fate") end
+  for i, area in ipairs(C.var("isolated_areas", {}) or {}) do
+    for _, h in ipairs(area.hexes or {}) do
+      if h == u.hex then
+        return C.refuse("11.6059", string.format("%s is in Isolated Area %d (%s), part of a Perimeter Area: 11.6061 decides about its SMC", u.id, i, h))
+      end
+    end
+  end
+  if u.vars.outside_perimeter == C.var("date") then return C.refuse("11.6059", u.id .. " is declared outside its Perimeter Area already") end
+end
+
+kessel.action{
+  kind = "smc_outside_perimeter", rule = "11.6059",
+  description = "declare a SMC outside its side's Perimeter Area: it is Eliminated as step 11.605 ends",
+  validate = function(a) return RB.validate_outside(a) end,
+  apply = function(a)
+    kessel.emit.unit_var(a.unit, "outside_perimeter", C.var("date"))
+    C.note("11.6059", a.unit .. " is outside the " .. kessel.units.get(a.unit).side .. " Perimeter Area: Eliminated as this step ends")
+  end,
+  enumerate = function()
+    local out = {}
+    if C.pb() then return out end
+    local s = S.current()
+    if not s or s.id ~= "perimeter" or not S.in_refit() or kessel.game.finished() then return out end
+    for _, u in ipairs(C.on_map()) do
+      if RB.validate_outside({ unit = u.id }) == nil then out[#out + 1] = { kind = "smc_outside_perimeter", unit = u.id } end
+    end
+    return out
+  end,
+}
+
 S.on_end("perimeter", function()
+  -- [11.6059] the SMC the players declared outside their Perimeter Area are Eliminated first
+  for _, u in ipairs(C.on_map()) do
+    if u.vars.outside_perimeter == C.var("date") then
+      C.eliminate(u.id, "11.6059", "a SMC outside its side's Perimeter Area")
+    end
+  end
   -- the Isolation an earlier CG Day's Perimeters gave (`isolated_day`) is decided anew: taken off
   -- here, put back by this Day's Isolated Areas (one the players marked on a unit, with no day,
   -- stays) [11.605] [11.606]
@@ -239,6 +381,11 @@ end
 function RB.validate_removal(a)
   local why = S.only_in("fort_removal", "11.615")
   if why then return why end
+  local need = C.missing(a, "11.615", { "marker" }, "remove_fortification{ marker = <the id of a Known wire, mine, Entrenchment or roadblock marker> }")
+  if need then return need end
+  if type(a.marker) ~= "number" then
+    return C.refuse("11.615", "marker is a marker's id, a number (marker = 0), not `" .. tostring(a.marker) .. "`")
+  end
   local m
   for _, x in ipairs(kessel.markers.all{ placed = true }) do if x.id == a.marker then m = x end end
   if not m then return C.refuse("11.615", "no such Fortification on the map") end

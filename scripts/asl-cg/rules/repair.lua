@@ -259,6 +259,8 @@ kessel.action{
     local late = R.exchange_late()
     local why = not late and S.only_in("repair", case)
     if why then return why end
+    local need = C.missing(a, case, { "mg", "lmg" }, "mg_exchange{ mg = <a Disabled vehicular MG>, lmg = <the friendly LMG Eliminated for it> }")
+    if need then return need end
     local mg, lmg = C.unit(a.mg, a.side), C.unit(a.lmg, a.side)
     if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")

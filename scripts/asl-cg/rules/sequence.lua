@@ -191,6 +191,10 @@ S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amas
   booby_trap = "11.6123", weather = "11.618", ec = "11.618", isolated_areas = "11.606", attack_chit = "11.616",
   idle_days = "11.617", scenarios_since_idle = "11.617", bought_previous_day = "11.617", win_loss = "11.6142",
   leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616" }
+-- a whole number, as points, counts, levels and DRM are
+local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
+-- a value as a message shows it: a table is "a table" (not its address)
+local function shown(v) if type(v) == "table" then return "a table" end return tostring(v) end
 function S.record_problems()
   local out = {}
   local sides = C.sides()
@@ -207,20 +211,20 @@ function S.record_problems()
           out[#out + 1] = string.format("[%s] scenario var `%s` names `%s`, not a side of the %s campaign game (%s)",
             SIDE_KEYED[key], key, k, C.module():upper(), names)
         elseif NUMBER_PER_SIDE[key] and (type(t[k]) ~= "number" or t[k] ~= t[k]) then
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not a number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not a number", SIDE_KEYED[key], key, shown(k), shown(t[k]))
         elseif NUMBER_PER_SIDE[key] and key ~= "fpp" and (t[k] ~= math.floor(t[k]) or math.abs(t[k]) > 1e6) then
           -- points, levels, counts and DRM are whole numbers (FPP may hold a half: 1.5 per mine factor)
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, shown(k), shown(t[k]))
         elseif COUNT_PER_SIDE[key] and t[k] < 0 then
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is below zero (it counts)", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is below zero (it counts)", SIDE_KEYED[key], key, shown(k), shown(t[k]))
         elseif key == "elr" and t[k] > 5 then
           -- the ELR scale runs 0 to 5 (11.617 gains to 4 at most; 8-3-8s always have 5)
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is above 5, the highest ELR", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is above 5, the highest ELR", SIDE_KEYED[key], key, shown(k), shown(t[k]))
         elseif key == "leader_hardening_drm" and (t[k] > 0 or t[k] < -2) then
           -- the winner's DRM, which he may take as -2, -1 or 0 [11.6113]
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not 0, -1 or -2", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not 0, -1 or -2", SIDE_KEYED[key], key, shown(k), shown(t[k]))
         elseif FLAG_PER_SIDE[key] and type(t[k]) ~= "boolean" then
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, tostring(k), tostring(t[k]))
+          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, shown(k), shown(t[k]))
         end
       end
     end
@@ -239,14 +243,14 @@ function S.record_problems()
     return function(v)
       if type(v) ~= "table" then return "is not a table of " .. table.concat(fields, ", ") end
       for _, f in ipairs(fields) do
-        if v[f] ~= nil and type(v[f]) ~= "number" then return "has " .. f .. " `" .. tostring(v[f]) .. "`, not a number" end
+        if v[f] ~= nil and type(v[f]) ~= "number" then return "has " .. f .. " `" .. shown(v[f]) .. "`, not a number" end
       end
       -- a field the case does not count (a misspelling: `afv = 2`) would be read as 0: refused,
       -- naming the fields there are
       local known = {}
       for _, f in ipairs(fields) do known[f] = true end
       local odd = {}
-      for k in pairs(v) do if not known[k] then odd[#odd + 1] = tostring(k) end end
+      for k in pairs(v) do if not known[k] then odd[#odd + 1] = shown(k) end end
       table.sort(odd)
       if #odd > 0 then return "has `" .. odd[1] .. "`, which is not counted here (the fields: " .. table.concat(fields, ", ") .. ")" end
     end
@@ -254,29 +258,140 @@ function S.record_problems()
   per_side("entry_areas", "9.6052", function(v)
     if type(v) ~= "table" then return "is not a table of Entry Area names (A7 = true)" end
     for k, x in pairs(v) do
-      if type(k) ~= "string" or type(x) ~= "boolean" then return "names `" .. tostring(k) .. "` = `" .. tostring(x) .. "`: give Entry Area names set to true or false" end
+      if type(k) ~= "string" or type(x) ~= "boolean" then return "names `" .. shown(k) .. "` = `" .. shown(x) .. "`: give Entry Area names set to true or false" end
     end
   end)
   per_side("entry_order", "9.613", function(v)
     if type(v) ~= "table" then return "is not a list of Entry Area names" end
-    for _, x in pairs(v) do if type(x) ~= "string" then return "holds `" .. tostring(x) .. "`, not an Entry Area name" end end
+    for _, x in pairs(v) do if type(x) ~= "string" then return "holds `" .. shown(x) .. "`, not an Entry Area name" end end
   end)
   per_side("win_loss", "11.6142", counts({ "wins", "losses", "completed" }))
   per_side("bought_previous_day", "11.617", counts({ "elite_coys", "first_line", "afv_pltns" }))
   local iso = C.var("isolated_areas")
   if type(iso) == "table" then
+    -- [11.606] an Isolated Area is the hexes the players' Perimeters enclose: its type is A-D (the
+    -- rules read it again from the units in it at 11.605, and record it), a hex is in one area only
+    -- (one listed in two was Isolated in the first area, its Escape read another), an area has hexes;
+    -- a field nothing reads (a misspelt `hexs`) is refused
+    local seen = {}
     for i, area in ipairs(iso) do
       local hexes = type(area) == "table" and area.hexes
       if type(hexes) ~= "table" then
         out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives no `hexes` list", i)
       else
+        if #hexes == 0 and area.released == nil then out[#out + 1] = string.format("[11.606] isolated_areas[%d] lists no hex", i) end
         for _, h in ipairs(hexes) do
           if type(h) ~= "string" or not kessel.hex.valid(h) then
-            out[#out + 1] = string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, tostring(h))
+            out[#out + 1] = string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, shown(h))
+          elseif seen[h] then
+            out[#out + 1] = string.format("[11.606] isolated_areas[%d]: %s is already in isolated_areas[%d] (a hex is in one Isolated Area)", i, h, seen[h])
+          else
+            seen[h] = i
+          end
+        end
+        for _, k in ipairs(C.sorted_keys(area)) do
+          if k == "type" then
+            if area.type ~= "A" and area.type ~= "B" and area.type ~= "C" and area.type ~= "D" then
+              out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives type `%s`: an Isolated Area is of type A, B, C or D (11.605 reads it again from the units in the area; its hexes are enough)", i, shown(area.type))
+            end
+          elseif k == "pocket" then
+            if type(area.pocket) ~= "boolean" then
+              out[#out + 1] = string.format("[11.6062] isolated_areas[%d] gives pocket `%s`: true (a Pocket, the default) or false (an Isolated Area that is no Pocket)", i, shown(area.pocket))
+            end
+          elseif k == "released" then
+            if not is_side(area.released) then
+              out[#out + 1] = string.format("[11.6062] isolated_areas[%d] gives released `%s`: the side a released Pocket passed to (%s)", i, shown(area.released), names)
+            end
+          elseif k ~= "hexes" and k ~= "released_hexes" then
+            out[#out + 1] = string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes, and may say pocket = false)", i, shown(k))
           end
         end
       end
     end
+  end
+  -- [9.616] only the German has CPP in PB (the British receive the 9.615 reinforcements)
+  local cpp = C.var("cpp")
+  if C.pb() and type(cpp) == "table" and cpp.british ~= nil then
+    out[#out + 1] = string.format("[9.616] scenario var `cpp` gives the british %s: in PB only the German has CPP (cpp = { german = ... })", shown(cpp.british))
+  end
+  -- [9.6052] an Eligible Entry Area is an area of the map (kessel.map.area), else no unit could
+  -- enter or Escape there; [9.61741] an Entry Arrow's CPP cost is +0 to +6, and (when the scenario
+  -- gives its costs) each German Eligible Entry Area has one, else no RG can be bought to enter there
+  local ea = C.var("entry_areas")
+  if type(ea) == "table" then
+    for _, side in ipairs(sides) do
+      if type(ea[side]) == "table" then
+        for _, name in ipairs(C.sorted_keys(ea[side])) do
+          if type(name) == "string" and kessel.map.area(name) == nil then
+            out[#out + 1] = string.format("[9.6052] entry_areas: the %s Entry Area `%s` is no area of this map", side, name)
+          end
+        end
+      end
+    end
+  end
+  local ec = C.var("entry_costs")
+  if type(ec) == "table" then
+    for _, k in ipairs(C.sorted_keys(ec)) do
+      local x = ec[k]
+      if not whole(x) or x < 0 or x > 6 then
+        out[#out + 1] = string.format("[9.61741] entry_costs: the cost of Entry Arrow `%s` is `%s`, not a CPP cost modifier (+0 to +6)", shown(k), shown(x))
+      end
+    end
+    local german = type(ea) == "table" and type(ea.german) == "table" and ea.german or {}
+    if C.pb() and next(ec) ~= nil then
+      for _, name in ipairs(C.sorted_keys(german)) do
+        if german[name] == true and ec[name] == nil then
+          out[#out + 1] = string.format("[9.61741] entry_costs gives no cost for the German Entry Area `%s`: no RG could be bought to enter there", shown(name))
+        end
+      end
+    end
+  end
+  -- [9.62023] who sets up and moves first: sides of the campaign game
+  for _, key in ipairs({ "sets_up_first", "moves_first" }) do
+    local x = C.var(key)
+    if x ~= nil and not is_side(x) then
+      out[#out + 1] = string.format("[9.62023] %s `%s` is not a side of the %s campaign game (%s)", key, shown(x), C.module():upper(), names)
+    end
+  end
+  -- [9.6152] the PB CG played: I, II or III ("2" would not drop CG II's Night II-Dawn reinforcements)
+  local cg = C.var("cg")
+  if C.pb() and cg ~= nil and cg ~= "I" and cg ~= "II" and cg ~= "III" then
+    out[#out + 1] = string.format("[9.6152] cg `%s` is not a PB campaign game (I, II or III)", shown(cg))
+  end
+  -- [9.619] the Fortifications a side bought and has not set up (`fortifications_<side>`, carried
+  -- from RePh to scenario): a list of purchases, each an item of the purchase table, a count, its
+  -- CG Date, the side's own
+  local dates = {}
+  for _, d in ipairs(kessel.game.constant(C.pb() and "pb_dates" or "rb_days")) do dates[d] = true end
+  for _, side in ipairs(sides) do
+    local key = "fortifications_" .. side
+    local list = C.var(key)
+    if list ~= nil and type(list) ~= "table" then
+      out[#out + 1] = string.format("[9.619] %s is `%s`, not a list of Fortification purchases", key, shown(list))
+    elseif type(list) == "table" then
+      for i, f in ipairs(list) do
+        local item = type(f) == "table" and f.item or nil
+        if type(f) ~= "table" then
+          out[#out + 1] = string.format("[9.619] %s[%d] is not a Fortification purchase", key, i)
+        elseif not (type(item) == "string" and pcall(kessel.tables.cell, "fortification_costs", item, "cost")) then
+          out[#out + 1] = string.format("[9.619] %s[%d]: no Fortification `%s` on the purchase table", key, i, shown(item))
+        elseif f.count ~= nil and (not whole(f.count) or f.count < 1) then
+          out[#out + 1] = string.format("[9.619] %s[%d] (%s): count `%s` is not a whole number above 0", key, i, item, shown(f.count))
+        elseif f.side ~= nil and f.side ~= side then
+          out[#out + 1] = string.format("[9.619] %s[%d] (%s) is the %s's purchase, in the %s's record", key, i, item, shown(f.side), side)
+        elseif f.date ~= nil and not dates[f.date] then
+          out[#out + 1] = string.format("[9.619] %s[%d] (%s): `%s` is no CG Date", key, i, item, shown(f.date))
+        elseif f.hex ~= nil and (type(f.hex) ~= "string" or not kessel.hex.valid(f.hex)) then
+          out[#out + 1] = string.format("[9.619] %s[%d] (%s): `%s` is not a hex of this map", key, i, item, shown(f.hex))
+        end
+      end
+    end
+  end
+  -- [9.601] the ATTACKER of RePh Melee: a side of the campaign game
+  local attacker = C.var("attacker")
+  if attacker ~= nil and not is_side(attacker) then
+    out[#out + 1] = string.format("[9.601] attacker `%s` is not a side of the %s campaign game (%s): it names the side that moved first in the scenario",
+      shown(attacker), C.module():upper(), names)
   end
   -- the CG Dates a scenario names are the module's ([9.6121] PB dates night_i ... dusk; [11.6121] RB
   -- days 17oct ... 15nov): "Day I" or "day1" would leave the CG Date unchanged, with no CPP Base #
@@ -286,8 +401,11 @@ function S.record_problems()
   for _, key in ipairs({ "date", "next_date", "previous_date", "last_date" }) do
     local v = C.var(key)
     if v ~= nil and not listed[v] then
-      out[#out + 1] = string.format("[%s] %s `%s` is not a CG Date of the %s campaign game (%s)", C.pb() and "9.6121" or "11.6121",
-        key, tostring(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]))
+      -- `date` left out reads the declared default, PB's Dawn: an RB scenario must name its Day
+      local left_out = key == "date" and v == "dawn" and not C.pb()
+        and " (a scenario that gives no date reads the default, PB's dawn: an RB scenario names the CG Day just played, date = \"18oct\")" or ""
+      out[#out + 1] = string.format("[%s] %s `%s` is not a CG Date of the %s campaign game (%s)%s", C.pb() and "9.6121" or "11.6121",
+        key, shown(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]), left_out)
     end
   end
   -- [9.6121] [11.6121] each passage of 9.612/11.612 starts the next CG Date: a `next_date` other
@@ -300,7 +418,7 @@ function S.record_problems()
   local case = C.pb() and "9.6121" or "11.6121"
   if index[date] and index[nxt] and index[nxt] ~= index[date] + 1 then
     out[#out + 1] = string.format("[%s] next_date `%s` is not the CG Date after `%s` (%s): each passage of %s starts the next CG Date%s",
-      case, nxt, date, tostring(list[index[date] + 1] or "none: it is the last"), C.pb() and "9.612" or "11.612",
+      case, nxt, date, shown(list[index[date] + 1] or "none: it is the last"), C.pb() and "9.612" or "11.612",
       C.pb() and "" or " (a CG Day with no scenario is an Idle Day: idle_day in the RePh's last step)")
   end
   if index[date] and index[last] and index[last] < index[date] then
@@ -320,13 +438,16 @@ function S.record_problems()
       else
         local on_chart = ok_table and type(r.id) == "string" and pcall(kessel.tables.cell, "rg_chart", r.id, "name")
         if not on_chart then
-          out[#out + 1] = string.format("[9.6171] rg_record[%d]: no RG `%s` on the RG chart", i, tostring(r.id))
+          out[#out + 1] = string.format("[9.6171] rg_record[%d]: no RG `%s` on the RG chart", i, shown(r.id))
         end
         if not listed[r.date] then
-          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): `%s` is no CG Date (the CG Date it was purchased or given on)", i, tostring(r.id), tostring(r.date))
+          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): `%s` is no CG Date (the CG Date it was purchased or given on)", i, shown(r.id), shown(r.date))
+        end
+        if r.cost ~= nil and (not whole(r.cost) or r.cost < 0) then
+          out[#out + 1] = string.format("[9.6174] rg_record[%d] (%s): cost `%s` is not a CPP cost (a whole number, 0 or more)", i, shown(r.id), shown(r.cost))
         end
         if r.strength ~= nil and r.strength ~= "F" and r.strength ~= "D" then
-          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): strength `%s` is F (Full) or D (Depleted)", i, tostring(r.id), tostring(r.strength))
+          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): strength `%s` is F (Full) or D (Depleted)", i, shown(r.id), shown(r.strength))
         end
         local by_ob = r.id == "I1" or r.id == "I2" or r.id == "I3"
         if by_ob and r.given and r.strength == nil and r.units == nil then
@@ -347,7 +468,7 @@ function S.record_problems()
       local v = C.var(key)
       if v ~= nil and not (type(v) == "table" and next(v) == nil) then
         if key == "scenario_winner" then
-          out[#out + 1] = string.format("[9.6201] scenario_winner `%s`: a PB CG scenario has no winner (neither side wins or loses a CG scenario, only the CG itself)", tostring(v))
+          out[#out + 1] = string.format("[9.6201] scenario_winner `%s`: a PB CG scenario has no winner (neither side wins or loses a CG scenario, only the CG itself)", shown(v))
         else
           out[#out + 1] = string.format("[9.6] `%s` is a Red Barricades record (%s): the PB RePh has no such step", key, S.RB_ONLY[key])
         end
@@ -356,25 +477,195 @@ function S.record_problems()
   end
   local w = C.var("scenario_winner")
   if w ~= nil and not C.pb() and w ~= "none" and not is_side(w) then
-    out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", tostring(w), C.module():upper(), names)
+    out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", shown(w), C.module():upper(), names)
   end
   local bt = C.var("booby_trap")
   if bt ~= nil and bt ~= "A" and bt ~= "B" and bt ~= "C" then
-    out[#out + 1] = "[11.6123] booby_trap `" .. tostring(bt) .. "` is no Booby Trap Level (A, B or C)"
+    out[#out + 1] = "[11.6123] booby_trap `" .. shown(bt) .. "` is no Booby Trap Level (A, B or C)"
   end
   local known = { weather = { fog_mist = true, overcast = true, clear = true, clear_gusty = true },
     ec = { wet = true, moist = true, moderate = true, dry = true } }
   for _, key in ipairs({ "weather", "ec" }) do
     local v = C.var(key)
     if v ~= nil and not known[key][v] then
-      out[#out + 1] = string.format("[11.618] %s `%s` is not one of %s", key, tostring(v), table.concat(C.sorted_keys(known[key]), ", "))
+      out[#out + 1] = string.format("[11.618] %s `%s` is not one of %s", key, shown(v), table.concat(C.sorted_keys(known[key]), ", "))
     end
   end
   return out
 end
+-- The units a scenario gives, checked for what an author could mistype: each problem names the
+-- unit (so `kessel check` points at its line), the field and the case reading it. Everything the
+-- rules themselves write passes (a campaign's second game is checked with the units carried in).
+-- Before, a SW `possessed_by` a unit that does not exist, a squad face no chart knows (a Shift or a
+-- Replacement then stopped the game with a Lua error), a leader's morale "x", a Location level
+-- "up" or a `hidden = "yes"` loaded and were read as something else.
+-- unit vars naming another unit, with the case that reads them
+local UNIT_REFS = { possessed_by = { "9.607", "11.607" }, mounted_on = { "9.607", "11.607" }, passenger_of = { "9.603", "11.6032" },
+  in_vehicle = { "9.603", "11.6032" }, guarded_by = { "9.608", "11.608" }, repossess_by = { "9.607", "11.607" } }
+-- the references whose two units share a hex: Equipment and its possessor or vehicle, a passenger
+-- and its vehicle, a prisoner and its Guard (a unit is in one place)
+local SAME_HEX = { possessed_by = "Equipment is possessed in its possessor's Location", mounted_on = "a vehicular weapon is on its vehicle",
+  passenger_of = "a passenger is in its vehicle's hex", in_vehicle = "an armor leader is in his vehicle's hex",
+  guarded_by = "a prisoner is in its Guard's Location" }
+-- unit vars that are flags (true, or absent), with their case
+local UNIT_FLAGS = { hidden = { "9.602", "11.602" }, set_dc = { "9.6073", "11.6073" }, isolated = { "9.6052", "11.606" },
+  encircled = { "9.6041", "11.6041" }, broken = { "9.603", "11.6032" }, wounded = { "9.610", "11.610" },
+  immobile = { "9.604", "11.604" }, malfunctioned = { "9.614", "11.613" }, disabled = { "9.614", "11.613" },
+  heroic = { "9.611", "11.611" }, captured = { "9.607", "11.607" }, abandoned = { "9.607", "11.607" },
+  crewless = { "9.607", "11.607" }, must_escape = { "11.6061", "11.6061" }, ammo_shortage = { "11.6061", "11.6061" } }
+-- the module's case of a pair { PB, RB }
+local function cs(pair) return C.pb() and pair[1] or pair[2] end
+-- is `face` the half-squad of a squad on the side's chart?
+local function hs_on_chart(side, face)
+  for _, d in pairs(kessel.game.constant("squads")[side] or {}) do if d.hs == face then return true end end
+  return false
+end
+function S.unit_problems()
+  local out = {}
+  local sides = C.sides()
+  local function add(u, case, text) out[#out + 1] = { unit = u.id, message = string.format("[%s] unit `%s`: %s", case, u.id, text) } end
+  for _, u in ipairs(kessel.units.all()) do
+    local v = u.vars or {}
+    for _, key in ipairs(C.sorted_keys(UNIT_REFS)) do
+      local ref = v[key]
+      if ref ~= nil then
+        local other = type(ref) == "string" and kessel.units.get(ref) or nil
+        if type(ref) ~= "string" then
+          add(u, cs(UNIT_REFS[key]), string.format("%s is `%s`: it names a unit by its id", key, shown(ref)))
+        elseif ref == u.id then
+          add(u, cs(UNIT_REFS[key]), string.format("%s names the unit itself", key))
+        elseif not other then
+          add(u, cs(UNIT_REFS[key]), string.format("%s names `%s`, no unit of this scenario", key, ref))
+        elseif SAME_HEX[key] and u.location == "map" and other.location == "map" and u.hex ~= other.hex then
+          add(u, cs(UNIT_REFS[key]), string.format("%s `%s`, which is in %s, not in its hex %s (%s)",
+            key, ref, shown(other.hex), shown(u.hex), SAME_HEX[key]))
+        end
+      end
+    end
+    -- a prisoner is held by the other side (`prisoner_of` names that side)
+    if v.prisoner_of ~= nil and (v.prisoner_of == u.side or (v.prisoner_of ~= sides[1] and v.prisoner_of ~= sides[2])) then
+      add(u, cs({ "9.608", "11.608" }), string.format("prisoner_of is `%s`: it names the side holding the prisoner (%s)",
+        shown(v.prisoner_of), C.other(u.side)))
+    end
+    for _, key in ipairs(C.sorted_keys(UNIT_FLAGS)) do
+      if v[key] ~= nil and type(v[key]) ~= "boolean" then
+        add(u, cs(UNIT_FLAGS[key]), string.format("%s is `%s`, not true or false", key, shown(v[key])))
+      end
+    end
+    if v.set_dc == true and not (u.type == "sw" and u.face and u.face.weapon == "DC") then
+      add(u, cs({ "9.6073", "11.6073" }), "set_dc marks a Set DC: a SW whose weapon is \"DC\"")
+    end
+    if v.reph ~= nil and type(v.reph) ~= "table" then
+      add(u, cs({ "9.605", "11.605" }), string.format("reph is `%s`: it is the RePh's own record of the unit ({ status = ..., why = ... }), best left out", shown(v.reph)))
+    end
+    if v.level ~= nil and (not whole(v.level) or v.level < -1) then
+      -- a Location's level: -1 (a cellar, a sewer) up [9.605] [11.6062]
+      add(u, cs({ "9.605", "11.6057" }), string.format("level is `%s`, not a Location level (a whole number, -1 or more)", shown(v.level)))
+    end
+    if u.type == "squad" then
+      local face = C.squad_face(u)
+      if type(v.squad_face) ~= "nil" and type(v.squad_face) ~= "string" then
+        add(u, cs({ "9.611", "11.611" }), string.format("squad_face is `%s`, not a squad face such as \"4-6-7\"", shown(v.squad_face)))
+      elseif u.step == 1 and type(v.squad_face) == "string" and C.squad_data(u.side, v.squad_face) and u.face
+          and C.face_label(u) ~= C.squad_data(u.side, v.squad_face).hs then
+        -- a half-squad's face is its squad's half-squad [9.611] (the chart recombines them)
+        add(u, cs({ "9.611", "11.611" }), string.format("the half-squad face `%s` is not the %s %s's half-squad (%s)",
+          C.face_label(u), u.side, v.squad_face, C.squad_data(u.side, v.squad_face).hs))
+      elseif u.step == 1 and v.squad_face == nil and u.face and not hs_on_chart(u.side, C.face_label(u)) then
+        local known = {}
+        for _, d in pairs(kessel.game.constant("squads")[u.side] or {}) do known[d.hs] = true end
+        add(u, cs({ "9.611", "11.611" }), string.format("the %s half-squad `%s` is the half of no squad on the chart (%s; or give squad_face)",
+          u.side, C.face_label(u), table.concat(C.sorted_keys(known), ", ")))
+      elseif face and not C.squad_data(u.side, face) and not C.squad_data(v.original_side, face) then
+        -- the squads chart (Replacement, Battle Hardening, half-squads) [9.606] [9.611] [11.611]
+        local known = C.sorted_keys(kessel.game.constant("squads")[u.side] or {})
+        add(u, cs({ "9.611", "11.611" }), string.format("the %s squad `%s` is on no chart of the ruleset (Replacement, Battle Hardening and half-squads read it): %s",
+          u.side, face, table.concat(known, ", ")))
+      end
+    elseif u.type == "leader" or u.type == "armor_leader" then
+      local f = u.face or {}
+      if not whole(f.morale) or f.morale < 1 or f.morale > 10 then
+        add(u, cs({ "9.611", "11.611" }), string.format("the leader's morale is `%s`, not a morale level (1 to 10)", shown(f.morale)))
+      elseif f.drm ~= nil and (not whole(f.drm) or f.drm < -3 or f.drm > 1) then
+        add(u, cs({ "9.611", "11.611" }), string.format("the leader's drm is `%s`, not a leadership DRM (-3 to +1)", shown(f.drm)))
+      end
+    elseif u.type == "sw" then
+      local f = u.face or {}
+      if type(f.weapon) ~= "string" or f.weapon == "" then
+        add(u, cs({ "9.614", "11.613" }), string.format("the SW names no weapon (weapon = \"LMG\"; it is `%s`)", shown(f.weapon)))
+      elseif f.pp ~= nil and (type(f.pp) ~= "number" or f.pp ~= f.pp or f.pp < 0) then
+        add(u, cs({ "9.606", "11.6063" }), string.format("the %s's pp is `%s`, not a Portage cost (0 or more)", f.weapon, shown(f.pp)))
+      elseif f.repair ~= nil and (not whole(f.repair) or f.repair < 0 or f.repair > 6) then
+        add(u, cs({ "9.614", "11.613" }), string.format("the %s's repair is `%s`, not a Repair number (0 to 6)", f.weapon, shown(f.repair)))
+      end
+    elseif u.type == "gun" then
+      local f = u.face or {}
+      if type(f.weapon) ~= "string" or f.weapon == "" then
+        add(u, cs({ "9.614", "11.613" }), string.format("the Gun names no weapon (weapon = \"57L AT\"; it is `%s`)", shown(f.weapon)))
+      end
+    elseif u.type == "vehicle" then
+      local f = u.face or {}
+      if type(f.name) ~= "string" or f.name == "" then
+        add(u, cs({ "9.614", "11.613" }), string.format("the vehicle names no vehicle type (name = \"PzKpfw IVH\"; it is `%s`)", shown(f.name)))
+      end
+    end
+  end
+  return out
+end
+
+-- The markers a scenario gives: a Control marker names the side Controlling its Location, one to a
+-- Location [9.605] [11.6052]; a minefield's strength is a whole number above 0 [9.6042] [11.6042];
+-- a Fortification has an owner [9.6073] [11.6073]; a marker's `hidden` is true or false and its `level` a
+-- Location level. A problem names the marker (kind, hex, id): the check hook points at unit lines
+-- only (docs/rules-coverage-asl-cg.md, "Needs the engine").
+function S.marker_problems()
+  local out = {}
+  local sides = C.sides()
+  local function add(m, case, text)
+    out[#out + 1] = string.format("[%s] marker %s (%s in %s): %s", case, shown(m.id), shown(m.kind), shown(m.hex), text)
+  end
+  local controls = {}
+  for _, m in ipairs(kessel.markers.all()) do
+    local value = m.value
+    local t = type(value) == "table" and value or {}
+    if value ~= nil and type(value) ~= "table" and (m.kind == "control" or C.is_fortification(m)) then
+      add(m, m.kind == "control" and cs({ "9.605", "11.6052" }) or cs({ "9.6073", "11.6073" }), string.format("its value is `%s`, not a table of fields (value = { strength = 6 })", shown(value)))
+    end
+    if t.hidden ~= nil and type(t.hidden) ~= "boolean" then
+      add(m, cs({ "9.6073", "11.6073" }), string.format("hidden is `%s`, not true or false", shown(t.hidden)))
+    end
+    if t.level ~= nil and (not whole(t.level) or t.level < -1) then
+      add(m, cs({ "9.605", "11.6057" }), string.format("level is `%s`, not a Location level (a whole number, -1 or more)", shown(t.level)))
+    end
+    if m.kind == "control" then
+      if m.side == nil then
+        add(m, cs({ "9.605", "11.6052" }), string.format("a Control marker names the side that Controls the Location (side = \"%s\" or \"%s\")", sides[1], sides[2]))
+      end
+      if m.hex then
+        local key = m.hex .. "/" .. shown(whole(t.level) and t.level or 0)
+        if controls[key] then
+          add(m, cs({ "9.605", "11.6052" }), string.format("a second Control marker in the Location (marker %s is there): one side Controls it", shown(controls[key])))
+        else
+          controls[key] = m.id
+        end
+      end
+    elseif C.is_fortification(m) then
+      if m.side == nil then
+        add(m, cs({ "9.6073", "11.6073" }), string.format("a Fortification names its owner (side = \"%s\" or \"%s\")", sides[1], sides[2]))
+      end
+      if (m.kind == "ap_mine" or m.kind == "at_mine") and t.strength ~= nil and (not whole(t.strength) or t.strength < 1) then
+        add(m, cs({ "9.6042", "11.6042" }), string.format("the minefield's strength is `%s`, not a whole number above 0", shown(t.strength)))
+      end
+    end
+  end
+  return out
+end
+
 kessel.on("check", function()
   local out = {}
   for _, m in ipairs(S.record_problems()) do out[#out + 1] = { message = m } end
+  for _, p in ipairs(S.unit_problems()) do out[#out + 1] = p end
+  for _, m in ipairs(S.marker_problems()) do out[#out + 1] = { message = m } end
   return out
 end)
 
@@ -422,7 +713,7 @@ kessel.action{
     skip_other_module()
     C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")
     if a.initial then
-      C.note("9.6", "before a CG Initial Scenario only the steps marked ! are completed: 9.617-9.620, on " .. tostring(C.var("date")))
+      C.note("9.6", "before a CG Initial Scenario only the steps marked ! are completed: 9.617-9.620, on " .. shown(C.var("date")))
     end
   end,
   enumerate = function()

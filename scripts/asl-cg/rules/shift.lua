@@ -103,7 +103,11 @@ function T.validate(a)
   local why = S.only_in("shift", "9.613")
   if why then return why end
   if not C.pb() then return C.refuse("9.613", "Shift is a Pegasus Bridge step") end
-  if type(a.units) ~= "table" or #a.units == 0 then return C.refuse("9.613", "name the shifting units") end
+  if type(a.units) ~= "table" or #a.units == 0 then
+    return C.refuse("9.613", "name the shifting units as a list, and the area they go to: shift{ units = { \"g1\", ... }, to = <a friendly Setup Area or Eligible Entry Area> }"
+      .. (a.units ~= nil and (" (units is `" .. tostring(a.units) .. "`)") or ""))
+  end
+  if a.to == nil then return C.refuse("9.613", "name the area the group Shifts to: shift{ units = { ... }, to = <a friendly Setup Area or Eligible Entry Area> }") end
   local twice = C.repeated(a.units)
   if twice then return C.refuse("9.613", twice .. " is named twice: name each unit of the group once") end
   local units, side = {}, nil
@@ -353,6 +357,8 @@ function T.validate_deploy(a)
     end
     if why then return why end
   end
+  local need = C.missing(a, case, { "unit" }, "deploy{ unit = <a full squad stacked with a leader> }")
+  if need then return need end
   local u = C.unit(a.unit, a.side)
   if not u or (u.location ~= "map" and u.location ~= "pending") then return C.refuse(case, C.not_retained(a.unit, u)) end
   local theirs = C.not_owner(a, u, case)
