@@ -26,8 +26,9 @@ function L.rating_problem(r)
   if type(r) ~= "number" or r ~= math.floor(r) then
     return string.format("a leader's rating is a whole number from %d to %d [10.1] (got %s)", L.RATING_MIN, L.RATING_MAX, tostring(r))
   end
+  -- (`%s`: a float past the integers, 1e20 or an infinity, equals its floor but has no `%d`)
   if r < L.RATING_MIN or r > L.RATING_MAX then
-    return string.format("a leader's rating runs from %d to %d [10.1] (got %d)", L.RATING_MIN, L.RATING_MAX, r)
+    return string.format("a leader's rating runs from %d to %d [10.1] (got %s)", L.RATING_MIN, L.RATING_MAX, tostring(r))
   end
   return nil
 end
