@@ -190,6 +190,38 @@ end)
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `expect.near` fails on a NaN (a computation gone wrong passed every `near` before: `nan - x >
+/// eps` is false), and says plainly when its expected value or tolerance is no number.
+#[test]
+fn expect_near_fails_on_nan_and_on_a_bad_tolerance() {
+    let dir = toy_copy("expect-near");
+    let file = dir.join("tests/zz_near_test.lua");
+    std::fs::write(
+        &file,
+        r#"local expect = kessel.expect
+kessel.test("nan_actual", function() expect.near(0/0, 5) end)
+kessel.test("nan_eps", function() expect.near(1, 2, 0/0) end)
+kessel.test("nil_expected", function() expect.near(1, nil) end)
+kessel.test("refused_without_reasons", function() expect.refused(false, nil) end)
+kessel.test("close_enough", function() expect.near(1.0000001, 1, 1e-3) end)
+"#,
+    )
+    .expect("write the test");
+    let r = kessel(&["test", file.to_str().expect("utf8")]);
+    assert!(r.stdout.ends_with("1 passed, 4 failed\n"), "{}", r.stdout);
+    for said in [
+        // (Lua prints a NaN as `nan` or `-nan`, as the C library does)
+        "expected about 5, got ",
+        "the tolerance must be a finite number of 0 or more, got ",
+        "the expected value must be a number, got nil",
+        "give it what the action returned (ok, reasons)",
+    ] {
+        assert!(r.stdout.contains(said), "{said}: {}", r.stdout);
+    }
+    assert!(!r.stdout.contains("kessel prelude"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_scenario_whose_ruleset_is_its_own_folder_loads_from_inside_that_folder() {
     // `ruleset = "."` and the scenario named without a folder: the ruleset folder is the working
@@ -1236,4 +1268,53 @@ fn a_copied_scenario_folder_finds_its_ruleset_by_name_or_says_what_to_write() {
     assert!(r.stderr.contains("holds no ruleset"), "{}", r.stderr);
     assert!(r.stderr.contains("File → Save as…"), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A UTF-8 byte-order mark at the start of a Lua file (some editors write one) is skipped, as
+/// it is in TOML; it was "unexpected symbol near '<\239>'" on line 1.
+#[test]
+fn a_lua_file_starting_with_a_byte_order_mark_loads() {
+    let dir = toy_copy("lua-bom");
+    for file in ["init.lua", "rules/works.lua"] {
+        let path = dir.join(file);
+        let mut bytes = b"\xef\xbb\xbf".to_vec();
+        bytes.extend(std::fs::read(&path).expect("read"));
+        std::fs::write(&path, bytes).expect("write");
+    }
+    let r = kessel(&["check", dir.join("scenario.toml").to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A folder where a Lua file belongs (the ruleset's `init.lua`, a module) is named as a folder;
+/// it was "holds no ruleset (no init.lua there)" with advice about copied scenarios, and "module
+/// not found".
+#[test]
+fn a_folder_in_place_of_a_lua_file_is_named_as_a_folder() {
+    let dir = toy_copy("lua-folder-module");
+    let module = dir.join("rules/works.lua");
+    std::fs::remove_file(&module).expect("remove");
+    std::fs::create_dir(&module).expect("a folder in its place");
+    let r = kessel(&["check", dir.join("scenario.toml").to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("module `rules.works`: rules/works.lua is a folder, not a Lua file"),
+        "{}",
+        r.stderr
+    );
+    let dir2 = toy_copy("lua-folder-init");
+    let init = dir2.join("init.lua");
+    std::fs::remove_file(&init).expect("remove");
+    std::fs::create_dir(&init).expect("a folder in its place");
+    let r = kessel(&["check", dir2.join("scenario.toml").to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("is a folder, not the ruleset's Lua file"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("copied"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&dir2);
 }

@@ -157,3 +157,35 @@ fn memory_run_out_in_rules_a_script_called_is_named_in_the_rules() {
         r.stderr
     );
 }
+
+/// A die of 0 sides, of 1.5 sides or of NaN sides is refused by name; a 0-sided die rolled 1, and
+/// the others were "out of range" in the binding's words.
+#[test]
+fn a_die_without_a_whole_number_of_sides_is_refused() {
+    for (sides, said) in [
+        ("0", "a die has at least 1 side (got 0)"),
+        ("-3", "a die has at least 1 side (got -3)"),
+        ("1.5", "the sides of a die are a whole number, not 1.5"),
+        ("0/0", "the sides of a die are a whole number, not"),
+        ("{}", "the sides of a die are a whole number, not a table"),
+    ] {
+        let (_, r) = mod_run(
+            "die-sides",
+            "",
+            &format!("print(kessel.dice.roll(\"p\", {sides}))"),
+        );
+        assert_ne!(r.code, 0, "{sides}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!("kessel.dice.roll: {said}"))
+                && r.stderr.contains("play.lua:2"),
+            "{sides}: {}",
+            r.stderr
+        );
+    }
+    let (_, r) = mod_run(
+        "die-sides-ok",
+        "",
+        "print(kessel.dice.roll(\"p\", 6.0), kessel.dice.roll(\"q\"))",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

@@ -198,10 +198,19 @@ impl LineIndex {
     }
 }
 
-/// Reads a text file; bytes that are not UTF-8 are an error naming their line.
+/// The UTF-8 byte-order mark.
+const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Reads a text file; bytes that are not UTF-8 are an error naming their line. A leading
+/// byte-order mark is dropped.
 pub fn read_text(path: &Path, what: &str) -> Result<String, LoadError> {
-    let bytes = crate::fsio::read_bounded(path, crate::fsio::MAX_TEXT_INPUT)
+    let mut bytes = crate::fsio::read_bounded(path, crate::fsio::MAX_TEXT_INPUT)
         .map_err(|e| LoadError::new(path, None, format!("cannot read {what}: {e}")))?;
+    // a byte-order mark some editors write at the start of UTF-8 text is no part of it (Lua read
+    // it as "unexpected symbol near '<\239>'" on line 1)
+    if bytes.starts_with(UTF8_BOM) {
+        bytes.drain(..UTF8_BOM.len());
+    }
     String::from_utf8(bytes).map_err(|e| {
         let ok = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..ok].iter().filter(|b| **b == b'\n').count() + 1;

@@ -648,6 +648,17 @@ impl Engine {
 /// elsewhere).
 fn no_ruleset_at(scenario: &Scenario) -> LoadError {
     let (value, line) = &scenario.ruleset_field;
+    let init = scenario.ruleset_dir.join("init.lua");
+    if init.is_dir() {
+        return LoadError::new(
+            &scenario.path,
+            Some(*line),
+            format!(
+                "`ruleset = \"{value}\"`: {} is a folder, not the ruleset's Lua file",
+                display_path(&init)
+            ),
+        );
+    }
     let folder = scenario
         .path
         .parent()

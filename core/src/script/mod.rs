@@ -285,6 +285,12 @@ impl ScriptHost {
                     rel.display()
                 )));
             }
+            if path.is_dir() {
+                return Err(mlua::Error::runtime(format!(
+                    "require: module `{name}`: {} is a folder, not a Lua file",
+                    rel.display()
+                )));
+            }
             if !path.is_file() {
                 return Err(not_found());
             }

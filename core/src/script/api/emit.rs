@@ -556,7 +556,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     d.set(
         "roll",
         lua.create_function(
-            move |lua, (first, sides, Opts(opts)): (mlua::Value, Option<u32>, Opts)| {
+            move |lua, (first, sides, Opts(opts)): (mlua::Value, mlua::Value, Opts)| {
                 const WHAT: &str = "kessel.dice.roll";
                 // roll(purpose?, sides?, { secret_to = side }?) or roll{ purpose =, sides =, secret_to = }
                 let (purpose, sides, secret) = match first {
@@ -584,7 +584,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 roll_for(
                     &w,
                     purpose.as_deref().unwrap_or("roll"),
-                    sides.unwrap_or(6),
+                    die_sides(&sides, WHAT)?,
                     secret,
                 )
             },
@@ -592,4 +592,33 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     )?;
     kessel.set("dice", d)?;
     Ok(())
+}
+
+/// The sides of a die a script asked for: 6 when not given, else a whole number of 1 or more (a
+/// 0-sided die rolled 1 before, and 1.5 or NaN were "out of range" in the binding's words).
+fn die_sides(v: &mlua::Value, what: &str) -> mlua::Result<u32> {
+    let n = match v {
+        mlua::Value::Nil => return Ok(6),
+        mlua::Value::Integer(i) => Some(*i),
+        mlua::Value::Number(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Some(*x as i64),
+        _ => None,
+    };
+    match n {
+        Some(n) if n >= 1 => u32::try_from(n).map_err(|_| {
+            mlua::Error::runtime(format!(
+                "{what}: a die of {n} sides is too large (at most {})",
+                u32::MAX
+            ))
+        }),
+        Some(n) => Err(mlua::Error::runtime(format!(
+            "{what}: a die has at least 1 side (got {n})"
+        ))),
+        None => Err(mlua::Error::runtime(format!(
+            "{what}: the sides of a die are a whole number, not {}",
+            match v {
+                mlua::Value::Number(x) => x.to_string(),
+                other => super::describe_value(other),
+            }
+        ))),
+    }
 }

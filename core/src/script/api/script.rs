@@ -92,8 +92,16 @@ end
 function expect.falsy(v, what)
   if v then error((what or "expected a false value") .. ", got " .. show(v), 2) end
 end
+-- (a NaN is near nothing: `x - nan > eps` is false, so the comparison is made the other way)
 function expect.near(actual, expected, eps, what)
-  if type(actual) ~= "number" or math.abs(actual - expected) > (eps or 1e-9) then
+  if type(expected) ~= "number" or expected ~= expected then
+    error("expect.near: the expected value must be a number, got " .. show(expected), 2)
+  end
+  eps = eps or 1e-9
+  if type(eps) ~= "number" or not (eps >= 0) or eps == math.huge then
+    error("expect.near: the tolerance must be a finite number of 0 or more, got " .. show(eps), 2)
+  end
+  if type(actual) ~= "number" or not (math.abs(actual - expected) <= eps) then
     error((what and (what .. ": ") or "") .. "expected about " .. show(expected) .. ", got " .. show(actual), 2)
   end
 end
@@ -104,6 +112,9 @@ end
 -- an action refused with a reason citing `rule` (and whose text contains `text`, if given)
 function expect.refused(ok, reasons, rule, text)
   if ok then error("expected the action to be refused, but it was accepted", 2) end
+  if type(reasons) ~= "table" then
+    error("expect.refused: give it what the action returned (ok, reasons), got reasons = " .. show(reasons), 2)
+  end
   for _, r in ipairs(reasons) do
     if (rule == nil or r.rule == rule) and (text == nil or string.find(r.message, text, 1, true)) then return r end
   end
@@ -114,6 +125,9 @@ function expect.refused(ok, reasons, rule, text)
 end
 function expect.accepted(ok, info)
   if not ok then
+    if type(info) ~= "table" then
+      error("expected the action to be accepted, got a refusal without reasons: " .. show(info), 2)
+    end
     local got = {}
     for _, r in ipairs(info) do got[#got + 1] = reason_text(r) end
     error("expected the action to be accepted, got: " .. table.concat(got, "; "), 2)
