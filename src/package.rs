@@ -150,6 +150,7 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         if is_package(&abs) || out_abs.as_deref() == abs.canonicalize().ok().as_deref() {
             continue;
         }
+        within(&abs, &rel, &root, dir)?;
         let bytes = kessel_core::fsio::read_bounded(&abs, MAX_ENTRY)
             .with_context(|| format!("cannot read {}", abs.display()))?;
         files.push((rel, bytes));
@@ -163,7 +164,11 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         text.1 = rewrite_ruleset(&s, RULESET_DIR)
             .ok_or_else(|| anyhow::anyhow!("no `ruleset = …` line under [scenario]"))?
             .into_bytes();
+        let ruleset_root = ruleset_dir
+            .canonicalize()
+            .with_context(|| format!("cannot resolve {}", ruleset_dir.display()))?;
         for (rel, abs) in files_under(&ruleset_dir)? {
+            within(&abs, &rel, &ruleset_root, &ruleset_dir)?;
             let bytes = kessel_core::fsio::read_bounded(&abs, MAX_ENTRY)
                 .with_context(|| format!("cannot read {}", abs.display()))?;
             files.push((format!("{RULESET_DIR}/{rel}"), bytes));
@@ -224,6 +229,24 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         files: files.len(),
         ruleset: (ruleset_name, include_ruleset),
     })
+}
+
+/// Refuses a file of the folder `shown` (real path `root`) whose real path lies outside it: a
+/// link to a file elsewhere would pack that file's content (anything the packer can read) into
+/// a package meant to hold the folder, as opening a package refuses links and `require` refuses
+/// modules that resolve outside the ruleset.
+fn within(abs: &Path, rel: &str, root: &Path, shown: &Path) -> anyhow::Result<()> {
+    let real = abs
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", abs.display()))?;
+    anyhow::ensure!(
+        real.starts_with(root),
+        "{rel} in {} is a link to {}, outside that folder: a package carries the folder's own \
+         files only (copy the file in, or remove the link)",
+        shown.display(),
+        real.display()
+    );
+    Ok(())
 }
 
 /// The scenario text with the `ruleset = …` line of its `[scenario]` table replaced, or `None`

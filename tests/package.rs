@@ -404,3 +404,63 @@ fn entries_that_would_be_one_file_and_headers_that_disagree_are_refused() {
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A link in the scenario's folder to a file or folder outside it is refused by `pack`, naming
+/// it (it packed the outside content into the package to share); a link loop is named as one.
+#[cfg(unix)]
+#[test]
+fn pack_refuses_links_out_of_the_folder_and_link_loops() {
+    let home = scratch("pack-links-home");
+    let dir = scratch("pack-links");
+    let outside = dir.join("outside_secret.txt");
+    std::fs::write(&outside, "SECRET").expect("write");
+    let copy = |name: &str| {
+        let to = dir.join(name);
+        std::fs::create_dir_all(&to).expect("folder");
+        for from in ["scenario.toml", "map.toml", "special.lua"] {
+            std::fs::copy(root().join("scenarios/yelnya").join(from), to.join(from)).expect("copy");
+        }
+        // the copy's ruleset path, from two levels further down
+        let s = to.join("scenario.toml");
+        let text = std::fs::read_to_string(&s).expect("read").replace(
+            "ruleset = \"../../scripts/pgg\"",
+            &format!("ruleset = \"{}\"", root().join("scripts/pgg").display()),
+        );
+        std::fs::write(&s, text).expect("write");
+        to
+    };
+    let linked = copy("linked");
+    std::os::unix::fs::symlink(&outside, linked.join("readme.txt")).expect("link");
+    let out = dir.join("l.kessel");
+    let r = kessel_at(
+        &root(),
+        &home,
+        &[
+            "pack",
+            &linked.to_string_lossy(),
+            "-o",
+            &out.to_string_lossy(),
+        ],
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("readme.txt in ") && r.stderr.contains("outside that folder"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists(), "nothing written");
+    let looped = copy("looped");
+    std::os::unix::fs::symlink(&looped, looped.join("again")).expect("link");
+    let r = kessel_at(
+        &root(),
+        &home,
+        &[
+            "pack",
+            &looped.to_string_lossy(),
+            "-o",
+            &out.to_string_lossy(),
+        ],
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("a link loop"), "{}", r.stderr);
+}

@@ -696,7 +696,20 @@ pub fn hash_files(base: &Path, files: &[PathBuf]) -> anyhow::Result<String> {
 pub fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
+    // folders already walked, by their real path: a link back to a folder above would be
+    // walked without end (it failed after forty levels with a path nobody could read)
+    let mut seen = std::collections::HashSet::new();
     while let Some(d) = stack.pop() {
+        let real = d
+            .canonicalize()
+            .with_context(|| format!("reading {}", d.display()))?;
+        if !seen.insert(real.clone()) {
+            anyhow::bail!(
+                "{} leads back to {}, a folder already read (a link loop)",
+                d.display(),
+                real.display()
+            );
+        }
         for e in std::fs::read_dir(&d).with_context(|| format!("reading {}", d.display()))? {
             let p = e
                 .with_context(|| format!("reading {}", d.display()))?
