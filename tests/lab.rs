@@ -723,3 +723,55 @@ fn the_header_lists_the_scenarios_sides_not_every_side_of_the_ruleset() {
     assert_eq!(report.code, 0, "{}", report.stderr);
     assert!(!report.stdout.contains("russian"), "{}", report.stdout);
 }
+
+/// A `result` hook naming a side, level or objective the game does not have, or answering
+/// something that is no result, is refused at the hook's line when `simulate` asks it; the run
+/// used to record it, and `kessel report` then refused the file simulate had written.
+#[test]
+fn a_result_naming_what_the_game_does_not_have_is_refused_at_the_hook() {
+    for (answer, said) in [
+        (
+            "{ control = { Toytown = \"green\" } }",
+            "`control.Toytown` = the string \"green\"",
+        ),
+        (
+            "{ control = { Nowhere = \"red\" } }",
+            "`Nowhere` is not an objective of the scenario (Toytown)",
+        ),
+        (
+            "{ scores = { green = 3 } }",
+            "`green` is not a side of this game (red, blue)",
+        ),
+        ("{ level = 5 }", "`level` = the number 5"),
+        (
+            "{ level = \"No such level\" }",
+            "not a level of the scenario (Blue win, Red win)",
+        ),
+        ("\"won\"", "returned the string \"won\""),
+        ("{ winner = \"red\" }", "a field `winner`"),
+    ] {
+        let dir = crate::util::toy_copy("lab-result-hook");
+        std::fs::write(
+            dir.join("rules/hostile.lua"),
+            format!("kessel.on(\"result\", function() return {answer} end)\n"),
+        )
+        .expect("write");
+        let init = dir.join("init.lua");
+        let text = std::fs::read_to_string(&init).expect("read").replacen(
+            "require(\"rules.play\")",
+            "require(\"rules.hostile\")\nrequire(\"rules.play\")",
+            1,
+        );
+        std::fs::write(&init, text).expect("write");
+        let r = kessel(&["simulate", s(&dir.join("scenario.toml")), "--games", "1"]);
+        assert_ne!(r.code, 0, "{answer}: {}", r.stdout);
+        assert!(
+            r.stderr
+                .contains("hostile.lua:1: the result hook defined here returned")
+                && r.stderr.contains(said),
+            "{answer}: {}",
+            r.stderr
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -653,6 +653,10 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
     )
     .and_then(|v| {
         let read = bounded_from_value::<Value>(lua, v, "the result", MAX_ANSWER_BYTES);
+        let read = read.and_then(|answer| {
+            super::result::check(&world.borrow(), &answer).map_err(mlua::Error::runtime)?;
+            Ok(answer)
+        });
         returned(&f, "result hook", read)
     });
     drop(guard);

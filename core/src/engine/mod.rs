@@ -19,6 +19,7 @@ mod checks;
 mod copy;
 mod odds;
 mod profiles;
+mod result;
 mod runner;
 mod save;
 
