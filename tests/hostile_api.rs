@@ -189,3 +189,23 @@ fn a_die_without_a_whole_number_of_sides_is_refused() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// `kessel.legal` of a side the ruleset does not have is refused naming its sides (it listed
+/// every action).
+#[test]
+fn legal_of_a_side_the_ruleset_does_not_have_is_refused() {
+    let (_, r) = mod_run("legal-side", "", "print(#kessel.legal(\"nope\"))");
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("kessel.legal(\"nope\"): not a side of this ruleset (its sides: red, blue)"),
+        "{}",
+        r.stderr
+    );
+    let (_, r) = mod_run(
+        "legal-side-ok",
+        "",
+        "print(#kessel.legal(\"red\"), #kessel.legal())",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

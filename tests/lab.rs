@@ -775,3 +775,33 @@ fn a_result_naming_what_the_game_does_not_have_is_refused_at_the_hook() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A computer player asking `legal` for a kind the ruleset does not have is told so at its line;
+/// the empty list it got let it choose among the rest unawares.
+#[test]
+fn an_ai_asking_for_an_unknown_kind_is_told_so() {
+    let dir = crate::util::toy_copy("lab-ai-kind");
+    std::fs::write(
+        dir.join("rules/hostile.lua"),
+        "kessel.on(\"ai\", function(legal) return legal(\"mvoe\")[1] end)\n",
+    )
+    .expect("write");
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("read").replacen(
+        "require(\"rules.play\")",
+        "require(\"rules.hostile\")\nrequire(\"rules.play\")",
+        1,
+    );
+    std::fs::write(&init, text).expect("write");
+    let r = kessel(&["simulate", s(&dir.join("scenario.toml")), "--games", "1"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("hostile.lua:1")
+            && r.stderr.contains(
+                "legal(\"mvoe\"): the ruleset has no action kind of that name (its kinds: "
+            ),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

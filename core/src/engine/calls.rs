@@ -539,7 +539,16 @@ pub fn call_ai_hook(
         .collect();
     let w = world.clone();
     let seen = listed.clone();
+    let known = kinds.clone();
     let legal = lua.create_function(move |lua, kind: Option<String>| {
+        // a misspelt kind listed nothing, and the computer player chose among the rest unawares
+        if let Some(k) = kind.as_deref().filter(|k| !known.iter().any(|x| x == k)) {
+            return Err(mlua::Error::runtime(format!(
+                "legal(\"{}\"): the ruleset has no action kind of that name (its kinds: {})",
+                crate::error::printable_name(k),
+                known.join(", ")
+            )));
+        }
         let list = legal_actions_where(lua, &w, None, &|k| {
             kind.as_deref().is_none_or(|wanted| wanted == k)
         })?;
@@ -696,6 +705,16 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
         "legal",
         lua.create_function(move |lua, side: Option<String>| {
             script_only(lua, &w, "legal")?;
+            if let Some(side) = &side {
+                let sides = w.borrow().ruleset.sides.clone();
+                if !sides.iter().any(|s| s == side) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.legal(\"{}\"): not a side of this ruleset (its sides: {})",
+                        crate::error::printable_name(side),
+                        sides.join(", ")
+                    )));
+                }
+            }
             let list = legal_actions(lua, &w, side.as_deref())?;
             let out = lua.create_table()?;
             for a in &list {

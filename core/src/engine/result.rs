@@ -53,10 +53,12 @@ pub(super) fn check(world: &World, answer: &Value) -> Result<(), String> {
                 for (name, x) in entries {
                     let name_shown = crate::error::printable_name(name);
                     match key.as_str() {
-                        "scores" if !is_side(name) => return Err(format!(
+                        "scores" if !is_side(name) => {
+                            return Err(format!(
                             "`scores.{name_shown}`: `{name_shown}` is not a side of this game ({})",
                             sides_list()
-                        )),
+                        ))
+                        }
                         "scores" | "metrics" if !x.is_number() => {
                             return Err(format!(
                                 "`{key}.{name_shown}` = {}; it is a number",
