@@ -23,12 +23,14 @@ struct Interned {
 
 /// The Lua string for `s`, made on first use.
 pub(crate) fn intern(lua: &Lua, s: &str) -> mlua::Result<mlua::LuaString> {
-    if lua.app_data_ref::<Interned>().is_none() {
+    // one look at the app data per call: this runs hundreds of thousands of times a game
+    let Some(interned) = lua.app_data_ref::<Interned>() else {
         lua.set_app_data(Interned::default());
-    }
-    let interned = lua
-        .app_data_ref::<Interned>()
-        .ok_or_else(|| mlua::Error::runtime("string cache missing"))?;
+        return match lua.app_data_ref::<Interned>() {
+            Some(_) => intern(lua, s),
+            None => Err(mlua::Error::runtime("string cache missing")),
+        };
+    };
     if let Some(v) = interned.strings.borrow().get(s) {
         return Ok(v.clone());
     }
@@ -39,6 +41,19 @@ pub(crate) fn intern(lua: &Lua, s: &str) -> mlua::Result<mlua::LuaString> {
     }
     map.insert(s.into(), v.clone());
     Ok(v)
+}
+
+/// Strings longer than this are made afresh instead of kept: ids, labels and names are short, and
+/// a long text (a message) kept here would hold its memory until the cache starts afresh.
+const KEPT_UP_TO: usize = 64;
+
+/// A Lua string for `s`: the kept one when it is short (see [`intern`]), else a new one.
+pub(crate) fn text(lua: &Lua, s: &str) -> mlua::Result<mlua::LuaString> {
+    if s.len() <= KEPT_UP_TO {
+        intern(lua, s)
+    } else {
+        lua.create_string(s)
+    }
 }
 
 /// `intern` for an optional string: nil when absent.
@@ -169,15 +184,18 @@ const ONE_CALL: usize = 4000;
 /// A small Lua function of the engine's own (`name`, from `code`, a chunk that returns it), made
 /// once per state and kept.
 fn helper(lua: &Lua, name: &'static str, code: &'static str) -> mlua::Result<mlua::Function> {
+    // a handful of helpers, asked for on every table the engine builds: a scan of a short list
+    // costs less than hashing the name each time
     #[derive(Default)]
-    struct Helpers(RefCell<HashMap<&'static str, mlua::Function>>);
-    if lua.app_data_ref::<Helpers>().is_none() {
+    struct Helpers(RefCell<Vec<(&'static str, mlua::Function)>>);
+    let Some(helpers) = lua.app_data_ref::<Helpers>() else {
         lua.set_app_data(Helpers::default());
-    }
-    let helpers = lua
-        .app_data_ref::<Helpers>()
-        .ok_or_else(|| mlua::Error::runtime("helper functions missing"))?;
-    if let Some(f) = helpers.0.borrow().get(name) {
+        return match lua.app_data_ref::<Helpers>() {
+            Some(_) => helper(lua, name, code),
+            None => Err(mlua::Error::runtime("helper functions missing")),
+        };
+    };
+    if let Some((_, f)) = helpers.0.borrow().iter().find(|(n, _)| *n == name) {
         return Ok(f.clone());
     }
     let f: mlua::Function = lua
@@ -185,7 +203,7 @@ fn helper(lua: &Lua, name: &'static str, code: &'static str) -> mlua::Result<mlu
         .set_name(format!("={name}"))
         .set_mode(mlua::chunk::ChunkMode::Text)
         .call(())?;
-    helpers.0.borrow_mut().insert(name, f.clone());
+    helpers.0.borrow_mut().push((name, f.clone()));
     Ok(f)
 }
 
@@ -193,6 +211,16 @@ fn helper(lua: &Lua, name: &'static str, code: &'static str) -> mlua::Result<mlu
 /// into Lua per few thousand pairs instead of one protected call per field (see this module's
 /// header).
 pub(crate) fn fill(lua: &Lua, t: Table, pairs: Vec<mlua::Value>) -> mlua::Result<Table> {
+    if pairs.len() <= 2 * FEW_PAIRS {
+        // most tables the engine hands out (actions, small game variables) have a few fields: a
+        // helper with fixed parameters sets them without first gathering `...` into a table
+        let f = helper(lua, "kessel fill few", FILL_FEW)?;
+        let mut args = mlua::MultiValue::with_capacity(pairs.len() + 1);
+        args.push_back(mlua::Value::Table(t.clone()));
+        args.extend(pairs);
+        f.call::<()>(args)?;
+        return Ok(t);
+    }
     let f = helper(
         lua,
         "kessel fill",
@@ -208,6 +236,22 @@ pub(crate) fn fill(lua: &Lua, t: Table, pairs: Vec<mlua::Value>) -> mlua::Result
     }
     Ok(t)
 }
+
+/// The most pairs [`FILL_FEW`] takes.
+const FEW_PAIRS: usize = 8;
+
+/// Sets up to [`FEW_PAIRS`] key-value pairs, stopping at the first absent key (keys are never nil,
+/// values may be).
+const FILL_FEW: &str =
+    "return function(t, k1, v1, k2, v2, k3, v3, k4, v4, k5, v5, k6, v6, k7, v7, k8, v8) \
+     if k1 == nil then return end t[k1] = v1 \
+     if k2 == nil then return end t[k2] = v2 \
+     if k3 == nil then return end t[k3] = v3 \
+     if k4 == nil then return end t[k4] = v4 \
+     if k5 == nil then return end t[k5] = v5 \
+     if k6 == nil then return end t[k6] = v6 \
+     if k7 == nil then return end t[k7] = v7 \
+     if k8 == nil then return end t[k8] = v8 end";
 
 /// A list table from items, built by one call into Lua (see this module's header for why one call).
 pub(crate) fn list(lua: &Lua, items: Vec<mlua::Value>) -> mlua::Result<Table> {
@@ -287,6 +331,41 @@ mod tests {
             assert_eq!(hexes, by_string, "{}", map.label(hexes[0]));
         }
         assert_eq!(letters.label(letters.hex_at(0, 9)), "A10");
+    }
+
+    #[test]
+    fn fill_sets_every_pair_few_or_many() {
+        let lua = Lua::new();
+        let count: mlua::Function = lua
+            .load("return function(t) local n = 0 for _ in pairs(t) do n = n + 1 end return n end")
+            .eval()
+            .expect("fn");
+        for n in [0, 1, 3, FEW_PAIRS, FEW_PAIRS + 1, 40] {
+            let mut pairs = Vec::new();
+            for i in 0..n {
+                pairs.push(mlua::Value::String(
+                    intern(&lua, &format!("k{i}")).expect("key"),
+                ));
+                // a nil value sets nothing, as `t[k] = nil` does
+                pairs.push(if i == 1 {
+                    mlua::Value::Nil
+                } else {
+                    mlua::Value::Integer(i as i64)
+                });
+            }
+            let t = fill(&lua, lua.create_table().expect("table"), pairs).expect("filled");
+            let set: usize = count.call(t.clone()).expect("count");
+            assert_eq!(set, if n > 1 { n - 1 } else { n }, "{n} pairs");
+            if n > 0 {
+                assert_eq!(t.get::<i64>("k0").expect("k0"), 0);
+            }
+            if n > 2 {
+                assert_eq!(
+                    t.get::<i64>(format!("k{}", n - 1)).expect("last"),
+                    n as i64 - 1
+                );
+            }
+        }
     }
 
     #[test]
