@@ -159,6 +159,39 @@ pub(crate) fn labels(
     Ok(out)
 }
 
+/// The Lua string of `hex`'s label: the cached one, or a new one for a hex off the map (callbacks
+/// of the searches get two labels a step; formatting and making each anew was most of a step's
+/// native cost).
+pub(crate) fn label(
+    lua: &Lua,
+    map: &crate::map::Map,
+    hex: crate::hex::Hex,
+) -> mlua::Result<mlua::LuaString> {
+    match labels(lua, map, [hex])?.pop().flatten() {
+        Some(s) => Ok(s),
+        None => lua.create_string(map.label(hex)),
+    }
+}
+
+/// A list of the labels of `hexes`, in order, as Lua strings (a hex off the map gets its label
+/// made anew), built by one call into Lua.
+pub(crate) fn label_list(
+    lua: &Lua,
+    map: &crate::map::Map,
+    hexes: &[crate::hex::Hex],
+) -> mlua::Result<Table> {
+    let kept = labels(lua, map, hexes.iter().copied())?;
+    let items = kept
+        .into_iter()
+        .zip(hexes)
+        .map(|(s, h)| match s {
+            Some(s) => Ok(mlua::Value::String(s)),
+            None => lua.create_string(map.label(*h)).map(mlua::Value::String),
+        })
+        .collect::<mlua::Result<Vec<_>>>()?;
+    list(lua, items)
+}
+
 /// A table keyed by hex labels, `{ ["0712"] = v, ... }`, sized for its entries up front; hexes off
 /// the map are left out.
 pub(crate) fn hex_keyed<V: mlua::IntoLua>(
@@ -252,6 +285,31 @@ const FILL_FEW: &str =
      if k6 == nil then return end t[k6] = v6 \
      if k7 == nil then return end t[k7] = v7 \
      if k8 == nil then return end t[k8] = v8 end";
+
+/// A list of two-field tables `{ [a] = x, [b] = y }`, from `values` (x, y, x, y, …; none nil),
+/// built by one call into Lua; `None` when there are too many for one call.
+pub(crate) fn pairs_list(
+    lua: &Lua,
+    a: mlua::LuaString,
+    b: mlua::LuaString,
+    values: Vec<mlua::Value>,
+) -> mlua::Result<Option<Table>> {
+    if values.len() > ONE_CALL {
+        return Ok(None);
+    }
+    let f = helper(
+        lua,
+        "kessel pairs list",
+        "return function(a, b, ...) local v, out = { ... }, {} \
+         for i = 1, select('#', ...), 2 do out[#out + 1] = { [a] = v[i], [b] = v[i + 1] } end \
+         return out end",
+    )?;
+    let mut args = mlua::MultiValue::with_capacity(values.len() + 2);
+    args.push_back(mlua::Value::String(a));
+    args.push_back(mlua::Value::String(b));
+    args.extend(values);
+    f.call(args).map(Some)
+}
 
 /// A list table from items, built by one call into Lua (see this module's header for why one call).
 pub(crate) fn list(lua: &Lua, items: Vec<mlua::Value>) -> mlua::Result<Table> {
