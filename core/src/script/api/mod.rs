@@ -489,23 +489,23 @@ pub(crate) fn call_hooks(lua: &Lua, name: &str, arg: mlua::Value) -> mlua::Resul
 /// Refuses a field of `t` not in `known`, naming the nearest known one: a misspelt key fails at the
 /// caller's line instead of being ignored. Integer keys are the table's list part, not fields.
 pub(crate) fn strict_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {
-    for pair in t.pairs::<mlua::Value, mlua::Value>() {
-        let (k, _) = pair?;
+    // `for_each` walks the table in one protected call (`pairs` makes one a step); the callback
+    // runs no Lua
+    t.for_each::<mlua::Value, mlua::Value>(|k, _| {
         let name = match &k {
             mlua::Value::String(s) => s.to_string_lossy(),
-            mlua::Value::Integer(_) => continue,
+            mlua::Value::Integer(_) => return Ok(()),
             other => format!("[{}]", other.type_name()),
         };
         if known.contains(&name.as_str()) {
-            continue;
+            return Ok(());
         }
-        return Err(mlua::Error::runtime(format!(
+        Err(mlua::Error::runtime(format!(
             "{what}: unknown field `{name}`{}; the fields are {}",
             crate::names::did_you_mean(&name, known),
             known.join(", ")
-        )));
-    }
-    Ok(())
+        )))
+    })
 }
 
 /// A Lua value in a few words, for "expected X, got Y" messages (never an address).

@@ -168,8 +168,8 @@ impl UnitFilter {
         let Some(f) = filter else {
             return Ok(out);
         };
-        for pair in f.pairs::<mlua::Value, mlua::Value>() {
-            let (k, v) = pair?;
+        // one protected call for the whole walk (see `strict_keys`); the callback runs no Lua
+        f.for_each::<mlua::Value, mlua::Value>(|k, v| {
             let name = match &k {
                 mlua::Value::String(s) => s.to_string_lossy(),
                 other => format!("[{}]", super::describe_value(other)),
@@ -198,7 +198,8 @@ impl UnitFilter {
                     )))
                 }
             };
-        }
+            Ok(())
+        })?;
         Ok(out)
     }
 
