@@ -145,9 +145,18 @@ impl Numbering {
         if label.len() != 2 * self.digits || !label.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let (c, r) = label.split_at(self.digits);
-        let c: i32 = c.parse().ok()?;
-        let r: i32 = r.parse().ok()?;
+        // ASCII digits only, so read directly (as `str::parse` would: none is no number, too many
+        // overflow): the scripting API parses a label on most of its calls
+        let number = |digits: &[u8]| {
+            if digits.is_empty() {
+                return None;
+            }
+            digits.iter().try_fold(0i32, |n, b| {
+                n.checked_mul(10)?.checked_add(i32::from(b - b'0'))
+            })
+        };
+        let (c, r) = label.as_bytes().split_at(self.digits);
+        let (c, r) = (number(c)?, number(r)?);
         Some(self.offset_to_hex(c - self.first_column, r - self.first_row))
     }
 }
@@ -173,6 +182,19 @@ mod tests {
         }
         assert_eq!(n.parse("01201"), None);
         assert_eq!(n.parse("ab12"), None);
+        assert_eq!(n.parse("+112"), None);
+        assert_eq!(n.parse(" 0112 "), n.parse("0112"));
+        // a column past what an i32 holds is no hex
+        let wide = Numbering {
+            digits: 10,
+            ..Numbering::default()
+        };
+        assert_eq!(wide.parse("21474836480000000001"), None);
+        let none = Numbering {
+            digits: 0,
+            ..Numbering::default()
+        };
+        assert_eq!(none.parse(""), None);
     }
 
     /// The PGG neighbour table from the game's map notes: odd columns have NE = (c+1, r−1),

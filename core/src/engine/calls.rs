@@ -7,8 +7,8 @@
 use crate::action::{Action, Reason, Rejection};
 use crate::script::api::{
     action_from_lua, action_from_lua_sized, action_to_lua, bounded_from_value, events_table,
-    handler, hooks, own_fields_only, reasons_from_lua, reasons_table, running, script_only,
-    MAX_LISTED_BYTES,
+    handler, hooks, key, lua_list, own_fields_only, reasons_from_lua, reasons_table, running,
+    script_only, MAX_LISTED_BYTES,
 };
 use crate::state::Value;
 use crate::world::{Shared, Stage, StageGuard};
@@ -226,11 +226,13 @@ pub fn legal_actions_where(
     let mut listed = 0usize;
     let guard = StageGuard::enter(world, Stage::Query);
     let result = (|| {
+        // kept Lua strings as keys: a `&str` key is a new Lua string per read (see `strings.rs`)
+        let (enumerate, kind_key) = (key(lua, "enumerate")?, key(lua, "kind")?);
         for kind in kinds {
-            let Some(entry) = actions.get::<Option<Table>>(kind.as_str())? else {
+            let Some(entry) = actions.get::<Option<Table>>(key(lua, &kind)?)? else {
                 continue;
             };
-            let Some(f) = entry.get::<Option<mlua::Function>>("enumerate")? else {
+            let Some(f) = entry.get::<Option<mlua::Function>>(&enumerate)? else {
                 continue;
             };
             let list = running(
@@ -264,8 +266,8 @@ pub fn legal_actions_where(
                             "enumerator",
                             own_fields_only(lua, t, &format!("action {} of its list", i + 1)),
                         )?;
-                        if !t.contains_key("kind")? {
-                            t.set("kind", kind.as_str())?;
+                        if !t.contains_key(&kind_key)? {
+                            t.set(&kind_key, key(lua, &kind)?)?;
                         }
                     }
                     let (action, size) =
@@ -531,12 +533,15 @@ pub fn call_ai_hook(
         return Ok(None);
     };
     let listed = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Action>::new()));
-    let kinds: Vec<String> = world
-        .borrow()
-        .ruleset
-        .action_kinds()
-        .map(str::to_string)
-        .collect();
+    let kinds = {
+        let w = world.borrow();
+        let names = w
+            .ruleset
+            .action_kinds()
+            .map(|k| key(lua, k).map(mlua::Value::String))
+            .collect::<mlua::Result<Vec<_>>>()?;
+        lua_list(lua, names)?
+    };
     let w = world.clone();
     let seen = listed.clone();
     let known = kinds.clone();
@@ -552,10 +557,11 @@ pub fn call_ai_hook(
         let list = legal_actions_where(lua, &w, None, &|k| {
             kind.as_deref().is_none_or(|wanted| wanted == k)
         })?;
-        let out = lua.create_table_with_capacity(list.len(), 0)?;
-        for a in &list {
-            out.raw_push(action_to_lua(lua, a)?)?;
-        }
+        let tables = list
+            .iter()
+            .map(|a| action_to_lua(lua, a).map(mlua::Value::Table))
+            .collect::<mlua::Result<Vec<_>>>()?;
+        let out = lua_list(lua, tables)?;
         seen.borrow_mut().extend(list);
         Ok(out)
     })?;

@@ -190,13 +190,16 @@ pub(super) fn measure(v: &mlua::Value, cap: u64, lua: Option<&Lua>) -> (u64, Opt
                     }
                 }
                 w.total += 16;
-                for (k, x) in t.clone().pairs::<mlua::Value, mlua::Value>().flatten() {
+                // one protected call per table instead of one per pair; an error (the walk
+                // stopping, or memory) ends this table's walk, as an error item ended `pairs`
+                let _ = t.for_each::<mlua::Value, mlua::Value>(|k, x| {
                     if w.total > w.cap || w.fault.is_some() {
-                        return;
+                        return Err(mlua::Error::runtime("measured enough"));
                     }
                     walk(&k, depth + 1, w);
                     walk(&x, depth + 1, w);
-                }
+                    Ok(())
+                });
             }
             _ => w.total += 8,
         }

@@ -39,11 +39,9 @@ impl UserData for LuaHexSet {
             s.set.remove(&s.map.clone(), x);
             Ok(())
         });
-        methods.add_method("labels", |_, s, ()| {
-            Ok(s.set
-                .hexes(&s.map)
-                .map(|h| s.map.label(h))
-                .collect::<Vec<_>>())
+        methods.add_method("labels", |lua, s, ()| {
+            let hexes: Vec<Hex> = s.set.hexes(&s.map).collect();
+            super::strings::label_list(lua, &s.map, &hexes)
         });
         methods.add_method("union", |_, s, o: UserDataRef<LuaHexSet>| {
             let mut out = s.clone();

@@ -60,6 +60,7 @@ pub(crate) use queries::{
 };
 pub(crate) use script::{events_table, reasons_table, run_test, running, script_only};
 pub(crate) use secrets::view_table;
+pub(crate) use strings::{list as lua_list, text as key};
 
 /// Registers every module on a fresh host.
 pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
@@ -303,15 +304,20 @@ pub(crate) fn action_from_lua_sized(
 
 /// Converts an action to a Lua table (`kind` plus its parameters).
 pub(crate) fn action_to_lua(lua: &Lua, action: &Action) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
+    let n = action.params.len() + 2;
+    let mut pairs = Vec::with_capacity(2 * n);
     for (k, v) in &action.params {
-        t.set(k.as_str(), lua.to_value(v)?)?;
+        pairs.push(mlua::Value::String(strings::text(lua, k)?));
+        pairs.push(plain::json_to_lua(lua, v)?);
     }
-    t.set("kind", action.kind.as_str())?;
+    // set after the parameters, so that they win over a parameter of the same name (as ever)
+    pairs.push(mlua::Value::String(strings::intern(lua, "kind")?));
+    pairs.push(mlua::Value::String(strings::text(lua, &action.kind)?));
     if let Some(side) = &action.side {
-        t.set("side", side.as_str())?;
+        pairs.push(mlua::Value::String(strings::intern(lua, "side")?));
+        pairs.push(mlua::Value::String(strings::text(lua, side)?));
     }
-    Ok(t)
+    strings::fill(lua, lua.create_table_with_capacity(0, n)?, pairs)
 }
 
 /// Reads reasons returned by a validator: nil/true = legal; a string, a reason table
@@ -453,16 +459,16 @@ impl ReturnedText {
 /// registered it.
 pub(crate) fn handler(lua: &Lua, kind: &str, name: &str) -> mlua::Result<Option<mlua::Function>> {
     let actions: Table = lua.named_registry_value("kessel_actions")?;
-    let Some(entry) = actions.get::<Option<Table>>(kind)? else {
+    let Some(entry) = actions.get::<Option<Table>>(strings::text(lua, kind)?)? else {
         return Ok(None);
     };
-    entry.get::<Option<mlua::Function>>(name)
+    entry.get::<Option<mlua::Function>>(strings::intern(lua, name)?)
 }
 
 /// The hooks registered under `name` by `kessel.on`, in registration order.
 pub(crate) fn hooks(lua: &Lua, name: &str) -> mlua::Result<Vec<mlua::Function>> {
     let all: Table = lua.named_registry_value("kessel_hooks")?;
-    let Some(list) = all.get::<Option<Table>>(name)? else {
+    let Some(list) = all.get::<Option<Table>>(strings::intern(lua, name)?)? else {
         return Ok(Vec::new());
     };
     list.sequence_values::<mlua::Function>().collect()
@@ -483,23 +489,23 @@ pub(crate) fn call_hooks(lua: &Lua, name: &str, arg: mlua::Value) -> mlua::Resul
 /// Refuses a field of `t` not in `known`, naming the nearest known one: a misspelt key fails at the
 /// caller's line instead of being ignored. Integer keys are the table's list part, not fields.
 pub(crate) fn strict_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {
-    for pair in t.pairs::<mlua::Value, mlua::Value>() {
-        let (k, _) = pair?;
+    // `for_each` walks the table in one protected call (`pairs` makes one a step); the callback
+    // runs no Lua
+    t.for_each::<mlua::Value, mlua::Value>(|k, _| {
         let name = match &k {
             mlua::Value::String(s) => s.to_string_lossy(),
-            mlua::Value::Integer(_) => continue,
+            mlua::Value::Integer(_) => return Ok(()),
             other => format!("[{}]", other.type_name()),
         };
         if known.contains(&name.as_str()) {
-            continue;
+            return Ok(());
         }
-        return Err(mlua::Error::runtime(format!(
+        Err(mlua::Error::runtime(format!(
             "{what}: unknown field `{name}`{}; the fields are {}",
             crate::names::did_you_mean(&name, known),
             known.join(", ")
-        )));
-    }
-    Ok(())
+        )))
+    })
 }
 
 /// A Lua value in a few words, for "expected X, got Y" messages (never an address).

@@ -6,6 +6,7 @@
 
 use super::hex_of;
 use super::hexset::{set_arg, LuaHexSet};
+use super::strings::intern;
 use crate::action::Reason;
 use crate::algo::movement::{
     movement_field, Cost, CostModel, FieldRules, MovementField, Unreachable,
@@ -35,11 +36,15 @@ const FIELD_KEYS: [&str; 9] = [
 /// it does in one call what would take a script thousands of instructions.
 const SEARCH_COST: u64 = 256;
 
-fn reason_of(t: &Table) -> mlua::Result<Reason> {
+/// Field `name` of a spec, read with a kept key (a `&str` key is a new Lua string per read).
+fn field<V: mlua::FromLua>(lua: &Lua, t: &Table, name: &str) -> mlua::Result<V> {
+    t.get(intern(lua, name)?)
+}
+
+fn reason_of(lua: &Lua, t: &Table) -> mlua::Result<Reason> {
     Ok(Reason {
-        rule: t.get("rule")?,
-        message: t
-            .get::<Option<String>>("message")?
+        rule: field(lua, t, "rule")?,
+        message: field::<Option<String>>(lua, t, "message")?
             .unwrap_or_else(|| "not allowed".into()),
     })
 }
@@ -122,11 +127,15 @@ impl UserData for LuaField {
                 .and_then(|x| f.field.cost(&f.map, x))
                 .map(Cost::mp))
         });
-        methods.add_method("path", |_, f, h: String| {
-            Ok(f.map
-                .parse(&h)
-                .and_then(|x| f.field.path_to(&f.map, x))
-                .map(|p| p.into_iter().map(|x| f.map.label(x)).collect::<Vec<_>>()))
+        methods.add_method("path", |lua, f, h: String| {
+            let Some(path) = f.map.parse(&h).and_then(|x| f.field.path_to(&f.map, x)) else {
+                return Ok(None);
+            };
+            let labels = path
+                .into_iter()
+                .map(|x| super::strings::label(lua, &f.map, x).map(mlua::Value::String))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            super::strings::list(lua, labels).map(Some)
         });
         methods.add_method("stops", |_, f, h: String| {
             Ok(f.map.parse(&h).is_some_and(|x| f.field.stops_at(&f.map, x)))
@@ -168,6 +177,7 @@ impl UserData for LuaField {
 }
 
 fn add_sets(
+    lua: &Lua,
     world: &Shared,
     rules: &mut FieldRules,
     list: Option<Vec<Table>>,
@@ -175,25 +185,37 @@ fn add_sets(
 ) -> mlua::Result<()> {
     let map = world.borrow().state.map.clone();
     for item in list.unwrap_or_default() {
-        let set = set_arg(world, item.get("set")?)?;
-        let base = reason_of(&item)?;
-        let per_hex: Option<Table> = item.get("messages")?;
+        let set = set_arg(world, field(lua, &item, "set")?)?;
+        let base = reason_of(lua, &item)?;
+        let per_hex: Option<Table> = field(lua, &item, "messages")?;
         let mp = mp_given(
-            item.get::<Option<f64>>("mp")?.unwrap_or(0.0),
+            field::<Option<f64>>(lua, &item, "mp")?.unwrap_or(0.0),
             "a blocked set's `mp`",
         )?;
+        // the set's own reason, registered where a hex first uses it (registration order, hence
+        // each reason's number, is as when every hex registered its copy)
+        let mut base_index = None;
         for h in set.hexes(&map) {
             let Some(i) = map.index(h) else { continue };
-            let mut reason = base.clone();
-            if let Some(m) = &per_hex {
-                if let Some(text) = m.get::<Option<String>>(map.label(h))? {
-                    reason.message = text;
-                }
+            let own = match &per_hex {
+                Some(m) => m.get::<Option<String>>(super::strings::label(lua, &map, h)?)?,
+                None => None,
+            };
+            if which > 1 {
+                rules.surcharge[i] = rules.surcharge[i].saturating_add(Cost::from_mp(mp).0);
+                continue;
             }
-            match which {
-                0 => rules.stop[i] = Some(rules.reason(reason)),
-                1 => rules.forbid[i] = Some(rules.reason(reason)),
-                _ => rules.surcharge[i] = rules.surcharge[i].saturating_add(Cost::from_mp(mp).0),
+            let index = match own {
+                Some(text) => rules.reason(Reason {
+                    rule: base.rule.clone(),
+                    message: text,
+                }),
+                None => *base_index.get_or_insert_with(|| rules.reason(base.clone())),
+            };
+            if which == 0 {
+                rules.stop[i] = Some(index);
+            } else {
+                rules.forbid[i] = Some(index);
             }
         }
     }
@@ -244,9 +266,9 @@ impl PerHexStep {
 }
 
 /// The mask of the hexside kinds named in `t[key]` (kinds the map does not use match nothing).
-fn side_mask(map: &Map, t: &Table, key: &str) -> mlua::Result<u32> {
+fn side_mask(lua: &Lua, map: &Map, t: &Table, key: &str) -> mlua::Result<u32> {
     let mut bits = 0u32;
-    for kind in t.get::<Option<Vec<String>>>(key)?.unwrap_or_default() {
+    for kind in field::<Option<Vec<String>>>(lua, t, key)?.unwrap_or_default() {
         if let Some(k) = map.side_kinds.get(&kind) {
             bits |= 1 << k;
         }
@@ -254,42 +276,45 @@ fn side_mask(map: &Map, t: &Table, key: &str) -> mlua::Result<u32> {
     Ok(bits)
 }
 
-fn step_arg(world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
-    match spec.get::<mlua::Value>("step")? {
+fn step_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
+    match field::<mlua::Value>(lua, spec, "step")? {
         mlua::Value::Nil => Ok(StepCost::PerHex(PerHexStep::default())),
         mlua::Value::String(s) if s.to_str()? == "hex" => {
             Ok(StepCost::PerHex(PerHexStep::default()))
         }
-        mlua::Value::Table(t) if t.get::<Option<bool>>("hex")?.unwrap_or(false) => {
+        mlua::Value::Table(t) if field::<Option<bool>>(lua, &t, "hex")?.unwrap_or(false) => {
             let map = world.borrow().state.map.clone();
-            let free_within = match t.get::<mlua::Value>("free_within")? {
+            let free_within = match field::<mlua::Value>(lua, &t, "free_within")? {
                 mlua::Value::Nil => None,
                 v => Some(set_arg(world, v)?),
             };
-            let dear = match t.get::<Option<Table>>("enter_cost")? {
+            let dear = match field::<Option<Table>>(lua, &t, "enter_cost")? {
                 None => None,
                 Some(e) => {
-                    let cost: f64 = e.get::<Option<f64>>("cost")?.ok_or_else(|| {
+                    let cost: f64 = field::<Option<f64>>(lua, &e, "cost")?.ok_or_else(|| {
                         mlua::Error::runtime("step.enter_cost needs `cost` (a number)")
                     })?;
                     let cost = mp_given(cost, "step.enter_cost's `cost`")?;
-                    Some((set_arg(world, e.get("hexes")?)?, Cost::from_mp(cost).0))
+                    Some((
+                        set_arg(world, field(lua, &e, "hexes")?)?,
+                        Cost::from_mp(cost).0,
+                    ))
                 }
             };
             Ok(StepCost::PerHex(PerHexStep {
                 dear,
-                blocked: side_mask(&map, &t, "blocked_by")?,
-                only: match t.get::<mlua::Value>("only_along")? {
+                blocked: side_mask(lua, &map, &t, "blocked_by")?,
+                only: match field::<mlua::Value>(lua, &t, "only_along")? {
                     mlua::Value::Nil => None,
-                    _ => Some(side_mask(&map, &t, "only_along")?),
+                    _ => Some(side_mask(lua, &map, &t, "only_along")?),
                 },
-                free: side_mask(&map, &t, "free_along")?,
+                free: side_mask(lua, &map, &t, "free_along")?,
                 free_within,
             }))
         }
         mlua::Value::Table(t) => {
-            let class: String = t.get::<Option<String>>("class")?.unwrap_or_default();
-            let side: String = t.get::<Option<String>>("side")?.unwrap_or_default();
+            let class: String = field::<Option<String>>(lua, &t, "class")?.unwrap_or_default();
+            let side: String = field::<Option<String>>(lua, &t, "side")?.unwrap_or_default();
             Ok(StepCost::Model(cost_model(world, &class, &side)?))
         }
         mlua::Value::Function(f) => Ok(StepCost::Hook(f)),
@@ -306,12 +331,12 @@ enum PassageArg {
     Hook(Function),
 }
 
-fn passage_arg(world: &Shared, spec: &Table) -> mlua::Result<PassageArg> {
-    match spec.get::<mlua::Value>("passage")? {
+fn passage_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<PassageArg> {
+    match field::<mlua::Value>(lua, spec, "passage")? {
         mlua::Value::Nil => Ok(PassageArg::Open),
         mlua::Value::Table(t) => Ok(PassageArg::Sets(
-            set_arg(world, t.get("blocked")?)?,
-            set_arg(world, t.get("enter_only")?)?,
+            set_arg(world, field(lua, &t, "blocked")?)?,
+            set_arg(world, field(lua, &t, "enter_only")?)?,
         )),
         mlua::Value::Function(f) => Ok(PassageArg::Hook(f)),
         other => Err(mlua::Error::runtime(format!(
@@ -326,8 +351,8 @@ fn passage_arg(world: &Shared, spec: &Table) -> mlua::Result<PassageArg> {
 type SearchRules = (Arc<Map>, u32, StepCost, PassageArg);
 
 /// The hexes named by `from`: one hex or a list of them.
-fn starts_arg(world: &Shared, spec: &Table) -> mlua::Result<Vec<Hex>> {
-    match spec.get::<mlua::Value>("from")? {
+fn starts_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<Vec<Hex>> {
+    match field::<mlua::Value>(lua, spec, "from")? {
         mlua::Value::String(s) => Ok(vec![hex_of(world, &s.to_str()?)?]),
         mlua::Value::Table(t) => t
             .sequence_values::<String>()
@@ -349,17 +374,17 @@ fn mp_given(x: f64, what: &str) -> mlua::Result<f64> {
     Ok(x)
 }
 
-fn search_rules(world: &Shared, spec: &Table) -> mlua::Result<SearchRules> {
+fn search_rules(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<SearchRules> {
     let budget = mp_given(
-        spec.get::<Option<f64>>("budget")?.unwrap_or(1e6),
+        field::<Option<f64>>(lua, spec, "budget")?.unwrap_or(1e6),
         "the search's `budget`",
     )?;
     let map = world.borrow().state.map.clone();
     Ok((
         map,
         Cost::from_mp(budget).0,
-        step_arg(world, spec)?,
-        passage_arg(world, spec)?,
+        step_arg(lua, world, spec)?,
+        passage_arg(lua, world, spec)?,
     ))
 }
 
@@ -384,6 +409,7 @@ fn costs_table(lua: &Lua, map: &Map, costs: &[u32], only: Option<Vec<Hex>>) -> m
 
 /// Runs a step/passage pair, remembering the first Lua error (the searches themselves can't fail).
 struct Callbacks<'a> {
+    lua: &'a Lua,
     map: &'a Map,
     step: &'a StepCost,
     passage: &'a PassageArg,
@@ -400,8 +426,10 @@ impl Callbacks<'_> {
                 m.step(side, t).ok().map(|c| c.0)
             }
             StepCost::Hook(f) => {
-                let cost = f
-                    .call::<Option<f64>>((self.map.label(s.from), self.map.label(s.to)))
+                let labels = super::strings::label(self.lua, self.map, s.from)
+                    .and_then(|a| super::strings::label(self.lua, self.map, s.to).map(|b| (a, b)));
+                let cost = labels
+                    .and_then(|ab| f.call::<Option<f64>>(ab))
                     .and_then(|c| {
                         c.map(|c| mp_given(c, "the step cost the `step` function returned"))
                             .transpose()
@@ -420,13 +448,15 @@ impl Callbacks<'_> {
     fn is_target(&mut self, target: &Target, h: Hex) -> bool {
         match target {
             Target::Set(s) => s.contains(self.map, h),
-            Target::Hook(f) => match f.call::<bool>(self.map.label(h)) {
-                Ok(b) => b,
-                Err(e) => {
-                    self.error.get_or_insert(e);
-                    false
+            Target::Hook(f) => {
+                match super::strings::label(self.lua, self.map, h).and_then(|l| f.call::<bool>(l)) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        self.error.get_or_insert(e);
+                        false
+                    }
                 }
-            },
+            }
         }
     }
 
@@ -442,7 +472,9 @@ impl Callbacks<'_> {
                     Passage::Open
                 }
             }
-            PassageArg::Hook(f) => match f.call::<Option<String>>(self.map.label(h)) {
+            PassageArg::Hook(f) => match super::strings::label(self.lua, self.map, h)
+                .and_then(|l| f.call::<Option<String>>(l))
+            {
                 Ok(Some(s)) if s == "blocked" => Passage::Blocked,
                 Ok(Some(s)) if s == "enter" => Passage::EnterOnly,
                 Ok(_) => Passage::Open,
@@ -460,8 +492,8 @@ enum Target {
     Hook(Function),
 }
 
-fn target_arg(world: &Shared, spec: &Table) -> mlua::Result<Target> {
-    Ok(match spec.get::<mlua::Value>("target")? {
+fn target_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<Target> {
+    Ok(match field::<mlua::Value>(lua, spec, "target")? {
         mlua::Value::Function(f) => Target::Hook(f),
         v => Target::Set(set_arg(world, v)?),
     })
@@ -475,8 +507,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, spec: Table| {
             let map = w.borrow().state.map.clone();
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
-            let sources = set_arg(&w, spec.get("hexes")?)?;
-            let bits = side_mask(&map, &spec, "blocked_by")?;
+            let sources = set_arg(&w, field(lua, &spec, "hexes")?)?;
+            let bits = side_mask(lua, &map, &spec, "blocked_by")?;
             let set = zone_of_control(&map, sources.hexes(&map).collect::<Vec<_>>(), bits);
             Ok(LuaHexSet { set, map })
         })?,
@@ -491,27 +523,24 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let required = |what: &str| {
                 mlua::Error::runtime(format!("kessel.paths.field: `{what}` is required"))
             };
-            let from: String = spec
-                .get::<Option<String>>("from")?
-                .ok_or_else(|| required("from"))?;
+            let from: String =
+                field::<Option<String>>(lua, &spec, "from")?.ok_or_else(|| required("from"))?;
             let start = hex_of(&w, &from)?;
-            let budget: f64 = spec
-                .get::<Option<f64>>("budget")?
-                .ok_or_else(|| required("budget"))?;
+            let budget: f64 =
+                field::<Option<f64>>(lua, &spec, "budget")?.ok_or_else(|| required("budget"))?;
             let budget = mp_given(budget, "`budget`")?;
-            let class: String = spec.get::<Option<String>>("class")?.unwrap_or_default();
-            let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
+            let class: String = field::<Option<String>>(lua, &spec, "class")?.unwrap_or_default();
+            let side: String = field::<Option<String>>(lua, &spec, "side")?.unwrap_or_default();
             let model = cost_model(&w, &class, &side)?;
             let map = w.borrow().state.map.clone();
             let mut rules = FieldRules::new(map.len());
-            add_sets(&w, &mut rules, spec.get("stop")?, 0)?;
-            add_sets(&w, &mut rules, spec.get("forbid")?, 1)?;
-            add_sets(&w, &mut rules, spec.get("surcharge")?, 2)?;
-            let cannot_leave = spec
-                .get::<Option<Table>>("cannot_leave")?
-                .map(|t| reason_of(&t))
+            add_sets(lua, &w, &mut rules, field(lua, &spec, "stop")?, 0)?;
+            add_sets(lua, &w, &mut rules, field(lua, &spec, "forbid")?, 1)?;
+            add_sets(lua, &w, &mut rules, field(lua, &spec, "surcharge")?, 2)?;
+            let cannot_leave = field::<Option<Table>>(lua, &spec, "cannot_leave")?
+                .map(|t| reason_of(lua, &t))
                 .transpose()?;
-            let hook: Option<Function> = spec.get("hook")?;
+            let hook: Option<Function> = field(lua, &spec, "hook")?;
             let mut hook_error = None;
             let field = match &hook {
                 None => movement_field(
@@ -530,12 +559,17 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                                  so_far: Cost,
                                  step: Cost|
                      -> Result<Option<Cost>, Reason> {
-                        match f.call::<(mlua::Value, Option<String>, Option<String>)>((
-                            m2.label(a),
-                            m2.label(b),
-                            so_far.mp(),
-                            step.mp(),
-                        )) {
+                        let labels = super::strings::label(lua, &m2, a)
+                            .and_then(|a| super::strings::label(lua, &m2, b).map(|b| (a, b)));
+                        let called = labels.and_then(|(a, b)| {
+                            f.call::<(mlua::Value, Option<String>, Option<String>)>((
+                                a,
+                                b,
+                                so_far.mp(),
+                                step.mp(),
+                            ))
+                        });
+                        match called {
                             Ok((mlua::Value::Number(n), _, _)) => {
                                 match mp_given(n, "the cost the field's `hook` returned") {
                                     Ok(n) => Ok(Some(Cost::from_mp(n))),
@@ -587,14 +621,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace",
         lua.create_function(move |lua, spec: Table| {
-            let starts = starts_arg(&w, &spec)?;
-            let (map, budget, step, passage) = search_rules(&w, &spec)?;
+            let starts = starts_arg(lua, &w, &spec)?;
+            let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let [start] = starts[..] else {
                 return Err(mlua::Error::runtime("trace: `from` is one hex"));
             };
-            let target = target_arg(&w, &spec)?;
+            let target = target_arg(lua, &w, &spec)?;
             let mut cb = Callbacks {
+                lua,
                 map: &map,
                 step: &step,
                 passage: &passage,
@@ -631,10 +666,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "reach",
         lua.create_function(move |lua, spec: Table| {
-            let starts = starts_arg(&w, &spec)?;
-            let (map, budget, step, passage) = search_rules(&w, &spec)?;
+            let starts = starts_arg(lua, &w, &spec)?;
+            let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let mut cb = Callbacks {
+                lua,
                 map: &map,
                 step: &step,
                 passage: &passage,
@@ -660,14 +696,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace_costs",
         lua.create_function(move |lua, spec: Table| {
-            let (map, budget, step, passage) = search_rules(&w, &spec)?;
-            let target = target_arg(&w, &spec)?;
-            let only = match spec.get::<mlua::Value>("from")? {
+            let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
+            let target = target_arg(lua, &w, &spec)?;
+            let only = match field::<mlua::Value>(lua, &spec, "from")? {
                 mlua::Value::Nil => None,
-                _ => Some(starts_arg(&w, &spec)?),
+                _ => Some(starts_arg(lua, &w, &spec)?),
             };
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let mut cb = Callbacks {
+                lua,
                 map: &map,
                 step: &step,
                 passage: &passage,

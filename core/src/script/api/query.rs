@@ -60,7 +60,10 @@ pub(super) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> 
         None => (V::Nil, V::Nil, V::Nil),
     };
     let (location, hex) = match u.location {
-        Location::Map(h) => ("map", s(&w.state.map.label(h))?),
+        Location::Map(h) => (
+            "map",
+            V::String(super::strings::label(lua, &w.state.map, h)?),
+        ),
         Location::Pending => ("pending", V::Nil),
         Location::Eliminated => ("eliminated", V::Nil),
         Location::Removed => ("removed", V::Nil),
@@ -119,18 +122,28 @@ pub(super) fn unit_table(lua: &Lua, w: &World, u: &Unit) -> mlua::Result<Table> 
 }
 
 pub(super) fn marker_table(lua: &Lua, w: &World, m: &Marker) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("id", m.id)?;
-    t.set("kind", m.kind.as_str())?;
-    t.set("side", m.side.as_deref())?;
-    t.set("hex", m.hex.map(|h| w.state.map.label(h)))?;
+    use mlua::Value as V;
+    let map = &w.state.map;
+    let label = |h: crate::hex::Hex| map.label(h);
+    let mut pairs = vec![
+        V::String(intern(lua, "id")?),
+        V::Integer(m.id.into()),
+        V::String(intern(lua, "kind")?),
+        V::String(intern(lua, &m.kind)?),
+        V::String(intern(lua, "side")?),
+        intern_opt(lua, m.side.as_deref())?,
+        V::String(intern(lua, "hex")?),
+        intern_opt(lua, m.hex.map(label).as_deref())?,
+    ];
     if let Some(o) = m.other {
-        t.set("other", w.state.map.label(o))?;
+        pairs.push(V::String(intern(lua, "other")?));
+        pairs.push(V::String(intern(lua, &label(o))?));
     }
     if let Some(v) = &m.value {
-        t.set("value", super::plain::to_lua(lua, v)?)?;
+        pairs.push(V::String(intern(lua, "value")?));
+        pairs.push(super::plain::to_lua(lua, v)?);
     }
-    Ok(t)
+    super::strings::fill(lua, lua.create_table()?, pairs)
 }
 
 /// A `kessel.units.all{...}` filter, read from its Lua table once per call (not once per unit);
@@ -155,8 +168,8 @@ impl UnitFilter {
         let Some(f) = filter else {
             return Ok(out);
         };
-        for pair in f.pairs::<mlua::Value, mlua::Value>() {
-            let (k, v) = pair?;
+        // one protected call for the whole walk (see `strict_keys`); the callback runs no Lua
+        f.for_each::<mlua::Value, mlua::Value>(|k, v| {
             let name = match &k {
                 mlua::Value::String(s) => s.to_string_lossy(),
                 other => format!("[{}]", super::describe_value(other)),
@@ -185,7 +198,8 @@ impl UnitFilter {
                     )))
                 }
             };
-        }
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -354,12 +368,19 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     set_read(lua, &s, world, "objectives", |lua, w, ()| {
         let out = lua.create_table()?;
         for o in w.scenario.iter().flat_map(|sc| &sc.objectives) {
-            let t = lua.create_table()?;
-            t.set("name", o.name.as_str())?;
-            t.set("vp", o.vp)?;
-            t.set("side", o.side.as_deref())?;
-            t.set("hexes", label_list(&w.state.map, &o.hexes))?;
-            out.push(t)?;
+            use mlua::IntoLua;
+            let hexes = super::strings::label_list(lua, &w.state.map, &o.hexes)?;
+            let pairs = vec![
+                mlua::Value::String(intern(lua, "name")?),
+                mlua::Value::String(super::strings::text(lua, &o.name)?),
+                mlua::Value::String(intern(lua, "vp")?),
+                o.vp.into_lua(lua)?,
+                mlua::Value::String(intern(lua, "side")?),
+                intern_opt(lua, o.side.as_deref())?,
+                mlua::Value::String(intern(lua, "hexes")?),
+                mlua::Value::Table(hexes),
+            ];
+            out.push(super::strings::fill(lua, lua.create_table()?, pairs)?)?;
         }
         Ok(out)
     })?;
@@ -382,9 +403,14 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
 
 /// A place as a Lua table: its name, kind and hexes.
 fn place_table(lua: &Lua, w: &World, p: &crate::map::Place) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("name", p.name.as_str())?;
-    t.set("kind", p.kind.as_str())?;
-    t.set("hexes", label_list(&w.state.map, &p.hexes))?;
-    Ok(t)
+    let hexes = super::strings::label_list(lua, &w.state.map, &p.hexes)?;
+    let pairs = vec![
+        mlua::Value::String(intern(lua, "name")?),
+        mlua::Value::String(super::strings::text(lua, &p.name)?),
+        mlua::Value::String(intern(lua, "kind")?),
+        mlua::Value::String(super::strings::text(lua, &p.kind)?),
+        mlua::Value::String(intern(lua, "hexes")?),
+        mlua::Value::Table(hexes),
+    ];
+    super::strings::fill(lua, lua.create_table()?, pairs)
 }

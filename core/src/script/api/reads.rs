@@ -194,18 +194,30 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     return Ok(t.clone());
                 }
                 crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
-                let mut set = BTreeSet::new();
+                let map = &wb.state.map;
+                let mut hexes = Vec::new();
                 for unit in &wb.state.units {
                     if let Location::Map(h) = unit.location {
                         if side.as_ref().is_none_or(|s| &unit.side == s) {
-                            set.insert(wb.state.map.label(h));
+                            hexes.push(h);
                         }
                     }
                 }
-                let items = set
-                    .iter()
-                    .map(|l| super::strings::intern(lua, l).map(mlua::Value::String))
-                    .collect::<mlua::Result<Vec<_>>>()?;
+                let items = if hexes.iter().all(|h| map.contains(*h)) {
+                    // in label order without formatting a label per unit: the map's kept labels
+                    super::strings::sort_by_label(lua, map, &mut hexes)?;
+                    hexes.dedup();
+                    super::strings::labels(lua, map, hexes)?
+                        .into_iter()
+                        .flatten()
+                        .map(mlua::Value::String)
+                        .collect()
+                } else {
+                    let set: BTreeSet<String> = hexes.iter().map(|h| map.label(*h)).collect();
+                    set.iter()
+                        .map(|l| super::strings::intern(lua, l).map(mlua::Value::String))
+                        .collect::<mlua::Result<Vec<_>>>()?
+                };
                 let t = list(lua, items)?;
                 kb.occupied.insert(side, t.clone());
                 Ok(t)
@@ -284,15 +296,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 if let Some(t) = &kb.step {
                     return Ok(t.clone());
                 }
-                let t = lua.create_table()?;
-                t.set("index", wb.state.phase)?;
-                t.set("mode", wb.state.mode.as_deref())?;
+                use super::strings::{intern, intern_opt, text};
+                use mlua::Value as V;
+                let mut pairs = vec![
+                    V::String(intern(lua, "index")?),
+                    V::Integer(wb.state.phase as i64),
+                    V::String(intern(lua, "mode")?),
+                    intern_opt(lua, wb.state.mode.as_deref())?,
+                ];
                 if let Some(s) = wb.current_step() {
-                    t.set("id", s.id.as_str())?;
-                    t.set("name", s.name.as_str())?;
-                    t.set("side", s.side.as_deref())?;
-                    t.set("rule", s.rule.as_deref())?;
+                    pairs.extend([
+                        V::String(intern(lua, "id")?),
+                        V::String(text(lua, &s.id)?),
+                        V::String(intern(lua, "name")?),
+                        V::String(text(lua, &s.name)?),
+                        V::String(intern(lua, "side")?),
+                        intern_opt(lua, s.side.as_deref())?,
+                        V::String(intern(lua, "rule")?),
+                        intern_opt(lua, s.rule.as_deref())?,
+                    ]);
                 }
+                let t = super::strings::fill(lua, lua.create_table()?, pairs)?;
                 kb.step = Some(t.clone());
                 Ok(t)
             })

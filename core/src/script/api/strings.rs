@@ -23,12 +23,14 @@ struct Interned {
 
 /// The Lua string for `s`, made on first use.
 pub(crate) fn intern(lua: &Lua, s: &str) -> mlua::Result<mlua::LuaString> {
-    if lua.app_data_ref::<Interned>().is_none() {
+    // one look at the app data per call: this runs hundreds of thousands of times a game
+    let Some(interned) = lua.app_data_ref::<Interned>() else {
         lua.set_app_data(Interned::default());
-    }
-    let interned = lua
-        .app_data_ref::<Interned>()
-        .ok_or_else(|| mlua::Error::runtime("string cache missing"))?;
+        return match lua.app_data_ref::<Interned>() {
+            Some(_) => intern(lua, s),
+            None => Err(mlua::Error::runtime("string cache missing")),
+        };
+    };
     if let Some(v) = interned.strings.borrow().get(s) {
         return Ok(v.clone());
     }
@@ -39,6 +41,19 @@ pub(crate) fn intern(lua: &Lua, s: &str) -> mlua::Result<mlua::LuaString> {
     }
     map.insert(s.into(), v.clone());
     Ok(v)
+}
+
+/// Strings longer than this are made afresh instead of kept: ids, labels and names are short, and
+/// a long text (a message) kept here would hold its memory until the cache starts afresh.
+const KEPT_UP_TO: usize = 64;
+
+/// A Lua string for `s`: the kept one when it is short (see [`intern`]), else a new one.
+pub(crate) fn text(lua: &Lua, s: &str) -> mlua::Result<mlua::LuaString> {
+    if s.len() <= KEPT_UP_TO {
+        intern(lua, s)
+    } else {
+        lua.create_string(s)
+    }
 }
 
 /// `intern` for an optional string: nil when absent.
@@ -144,6 +159,39 @@ pub(crate) fn labels(
     Ok(out)
 }
 
+/// The Lua string of `hex`'s label: the cached one, or a new one for a hex off the map (callbacks
+/// of the searches get two labels a step; formatting and making each anew was most of a step's
+/// native cost).
+pub(crate) fn label(
+    lua: &Lua,
+    map: &crate::map::Map,
+    hex: crate::hex::Hex,
+) -> mlua::Result<mlua::LuaString> {
+    match labels(lua, map, [hex])?.pop().flatten() {
+        Some(s) => Ok(s),
+        None => lua.create_string(map.label(hex)),
+    }
+}
+
+/// A list of the labels of `hexes`, in order, as Lua strings (a hex off the map gets its label
+/// made anew), built by one call into Lua.
+pub(crate) fn label_list(
+    lua: &Lua,
+    map: &crate::map::Map,
+    hexes: &[crate::hex::Hex],
+) -> mlua::Result<Table> {
+    let kept = labels(lua, map, hexes.iter().copied())?;
+    let items = kept
+        .into_iter()
+        .zip(hexes)
+        .map(|(s, h)| match s {
+            Some(s) => Ok(mlua::Value::String(s)),
+            None => lua.create_string(map.label(*h)).map(mlua::Value::String),
+        })
+        .collect::<mlua::Result<Vec<_>>>()?;
+    list(lua, items)
+}
+
 /// A table keyed by hex labels, `{ ["0712"] = v, ... }`, sized for its entries up front; hexes off
 /// the map are left out.
 pub(crate) fn hex_keyed<V: mlua::IntoLua>(
@@ -169,15 +217,18 @@ const ONE_CALL: usize = 4000;
 /// A small Lua function of the engine's own (`name`, from `code`, a chunk that returns it), made
 /// once per state and kept.
 fn helper(lua: &Lua, name: &'static str, code: &'static str) -> mlua::Result<mlua::Function> {
+    // a handful of helpers, asked for on every table the engine builds: a scan of a short list
+    // costs less than hashing the name each time
     #[derive(Default)]
-    struct Helpers(RefCell<HashMap<&'static str, mlua::Function>>);
-    if lua.app_data_ref::<Helpers>().is_none() {
+    struct Helpers(RefCell<Vec<(&'static str, mlua::Function)>>);
+    let Some(helpers) = lua.app_data_ref::<Helpers>() else {
         lua.set_app_data(Helpers::default());
-    }
-    let helpers = lua
-        .app_data_ref::<Helpers>()
-        .ok_or_else(|| mlua::Error::runtime("helper functions missing"))?;
-    if let Some(f) = helpers.0.borrow().get(name) {
+        return match lua.app_data_ref::<Helpers>() {
+            Some(_) => helper(lua, name, code),
+            None => Err(mlua::Error::runtime("helper functions missing")),
+        };
+    };
+    if let Some((_, f)) = helpers.0.borrow().iter().find(|(n, _)| *n == name) {
         return Ok(f.clone());
     }
     let f: mlua::Function = lua
@@ -185,7 +236,7 @@ fn helper(lua: &Lua, name: &'static str, code: &'static str) -> mlua::Result<mlu
         .set_name(format!("={name}"))
         .set_mode(mlua::chunk::ChunkMode::Text)
         .call(())?;
-    helpers.0.borrow_mut().insert(name, f.clone());
+    helpers.0.borrow_mut().push((name, f.clone()));
     Ok(f)
 }
 
@@ -193,6 +244,16 @@ fn helper(lua: &Lua, name: &'static str, code: &'static str) -> mlua::Result<mlu
 /// into Lua per few thousand pairs instead of one protected call per field (see this module's
 /// header).
 pub(crate) fn fill(lua: &Lua, t: Table, pairs: Vec<mlua::Value>) -> mlua::Result<Table> {
+    if pairs.len() <= 2 * FEW_PAIRS {
+        // most tables the engine hands out (actions, small game variables) have a few fields: a
+        // helper with fixed parameters sets them without first gathering `...` into a table
+        let f = helper(lua, "kessel fill few", FILL_FEW)?;
+        let mut args = mlua::MultiValue::with_capacity(pairs.len() + 1);
+        args.push_back(mlua::Value::Table(t.clone()));
+        args.extend(pairs);
+        f.call::<()>(args)?;
+        return Ok(t);
+    }
     let f = helper(
         lua,
         "kessel fill",
@@ -207,6 +268,47 @@ pub(crate) fn fill(lua: &Lua, t: Table, pairs: Vec<mlua::Value>) -> mlua::Result
         f.call::<()>(args)?;
     }
     Ok(t)
+}
+
+/// The most pairs [`FILL_FEW`] takes.
+const FEW_PAIRS: usize = 8;
+
+/// Sets up to [`FEW_PAIRS`] key-value pairs, stopping at the first absent key (keys are never nil,
+/// values may be).
+const FILL_FEW: &str =
+    "return function(t, k1, v1, k2, v2, k3, v3, k4, v4, k5, v5, k6, v6, k7, v7, k8, v8) \
+     if k1 == nil then return end t[k1] = v1 \
+     if k2 == nil then return end t[k2] = v2 \
+     if k3 == nil then return end t[k3] = v3 \
+     if k4 == nil then return end t[k4] = v4 \
+     if k5 == nil then return end t[k5] = v5 \
+     if k6 == nil then return end t[k6] = v6 \
+     if k7 == nil then return end t[k7] = v7 \
+     if k8 == nil then return end t[k8] = v8 end";
+
+/// A list of two-field tables `{ [a] = x, [b] = y }`, from `values` (x, y, x, y, …; none nil),
+/// built by one call into Lua; `None` when there are too many for one call.
+pub(crate) fn pairs_list(
+    lua: &Lua,
+    a: mlua::LuaString,
+    b: mlua::LuaString,
+    values: Vec<mlua::Value>,
+) -> mlua::Result<Option<Table>> {
+    if values.len() > ONE_CALL {
+        return Ok(None);
+    }
+    let f = helper(
+        lua,
+        "kessel pairs list",
+        "return function(a, b, ...) local v, out = { ... }, {} \
+         for i = 1, select('#', ...), 2 do out[#out + 1] = { [a] = v[i], [b] = v[i + 1] } end \
+         return out end",
+    )?;
+    let mut args = mlua::MultiValue::with_capacity(values.len() + 2);
+    args.push_back(mlua::Value::String(a));
+    args.push_back(mlua::Value::String(b));
+    args.extend(values);
+    f.call(args).map(Some)
 }
 
 /// A list table from items, built by one call into Lua (see this module's header for why one call).
@@ -287,6 +389,41 @@ mod tests {
             assert_eq!(hexes, by_string, "{}", map.label(hexes[0]));
         }
         assert_eq!(letters.label(letters.hex_at(0, 9)), "A10");
+    }
+
+    #[test]
+    fn fill_sets_every_pair_few_or_many() {
+        let lua = Lua::new();
+        let count: mlua::Function = lua
+            .load("return function(t) local n = 0 for _ in pairs(t) do n = n + 1 end return n end")
+            .eval()
+            .expect("fn");
+        for n in [0, 1, 3, FEW_PAIRS, FEW_PAIRS + 1, 40] {
+            let mut pairs = Vec::new();
+            for i in 0..n {
+                pairs.push(mlua::Value::String(
+                    intern(&lua, &format!("k{i}")).expect("key"),
+                ));
+                // a nil value sets nothing, as `t[k] = nil` does
+                pairs.push(if i == 1 {
+                    mlua::Value::Nil
+                } else {
+                    mlua::Value::Integer(i as i64)
+                });
+            }
+            let t = fill(&lua, lua.create_table().expect("table"), pairs).expect("filled");
+            let set: usize = count.call(t.clone()).expect("count");
+            assert_eq!(set, if n > 1 { n - 1 } else { n }, "{n} pairs");
+            if n > 0 {
+                assert_eq!(t.get::<i64>("k0").expect("k0"), 0);
+            }
+            if n > 2 {
+                assert_eq!(
+                    t.get::<i64>(format!("k{}", n - 1)).expect("last"),
+                    n as i64 - 1
+                );
+            }
+        }
     }
 
     #[test]

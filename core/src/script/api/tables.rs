@@ -25,12 +25,20 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let table = results_table(w, &id)?;
             crate::tables::check_strengths(att, def).map_err(mlua::Error::runtime)?;
             let o = table.odds(att, def, shift.unwrap_or(0));
-            let out = lua.create_table()?;
-            out.set("column", o.column + 1)?;
-            out.set("label", table.columns[o.column].label(&table.kind))?;
-            out.set("below", o.below)?;
-            out.set("above", o.above)?;
-            Ok(out)
+            use super::strings::{intern, text};
+            use mlua::IntoLua;
+            let label = table.columns[o.column].label(&table.kind);
+            let pairs = vec![
+                mlua::Value::String(intern(lua, "column")?),
+                (o.column + 1).into_lua(lua)?,
+                mlua::Value::String(intern(lua, "label")?),
+                mlua::Value::String(text(lua, &label)?),
+                mlua::Value::String(intern(lua, "below")?),
+                o.below.into_lua(lua)?,
+                mlua::Value::String(intern(lua, "above")?),
+                o.above.into_lua(lua)?,
+            ];
+            super::strings::fill(lua, lua.create_table()?, pairs)
         },
     )?;
     set_read(
@@ -52,11 +60,26 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "distribution",
         |lua, w, (id, column): (String, usize)| {
             let table = results_table(w, &id)?;
+            let (result, p_key) = (
+                super::strings::intern(lua, "result")?,
+                super::strings::intern(lua, "p")?,
+            );
+            let rows = table.distribution(column.saturating_sub(1));
+            let mut values = Vec::with_capacity(2 * rows.len());
+            for (code, p) in &rows {
+                values.push(mlua::Value::String(super::strings::text(lua, code)?));
+                values.push(mlua::Value::Number(*p));
+            }
+            if let Some(out) =
+                super::strings::pairs_list(lua, result.clone(), p_key.clone(), values)?
+            {
+                return Ok(out);
+            }
             let out = lua.create_table()?;
-            for (code, p) in table.distribution(column.saturating_sub(1)) {
+            for (code, p) in rows {
                 let e = lua.create_table()?;
-                e.set("result", code)?;
-                e.set("p", p)?;
+                e.set(&result, code)?;
+                e.set(&p_key, p)?;
                 out.push(e)?;
             }
             Ok(out)
