@@ -544,7 +544,12 @@ pub fn call_ai_hook(
     };
     let w = world.clone();
     let seen = listed.clone();
-    let known = kinds.clone();
+    let known: Vec<String> = world
+        .borrow()
+        .ruleset
+        .action_kinds()
+        .map(str::to_string)
+        .collect();
     let legal = lua.create_function(move |lua, kind: Option<String>| {
         // a misspelt kind listed nothing, and the computer player chose among the rest unawares
         if let Some(k) = kind.as_deref().filter(|k| !known.iter().any(|x| x == k)) {
