@@ -750,19 +750,10 @@ fn a_result_naming_what_the_game_does_not_have_is_refused_at_the_hook() {
         ("\"won\"", "returned the string \"won\""),
         ("{ winner = \"red\" }", "a field `winner`"),
     ] {
-        let dir = crate::util::toy_copy("lab-result-hook");
-        std::fs::write(
-            dir.join("rules/hostile.lua"),
-            format!("kessel.on(\"result\", function() return {answer} end)\n"),
-        )
-        .expect("write");
-        let init = dir.join("init.lua");
-        let text = std::fs::read_to_string(&init).expect("read").replacen(
-            "require(\"rules.play\")",
-            "require(\"rules.hostile\")\nrequire(\"rules.play\")",
-            1,
+        let dir = toy_with_first_hook(
+            "lab-result-hook",
+            &format!("kessel.on(\"result\", function() return {answer} end)\n"),
         );
-        std::fs::write(&init, text).expect("write");
         let r = kessel(&["simulate", s(&dir.join("scenario.toml")), "--games", "1"]);
         assert_ne!(r.code, 0, "{answer}: {}", r.stdout);
         assert!(
@@ -780,19 +771,10 @@ fn a_result_naming_what_the_game_does_not_have_is_refused_at_the_hook() {
 /// the empty list it got let it choose among the rest unawares.
 #[test]
 fn an_ai_asking_for_an_unknown_kind_is_told_so() {
-    let dir = crate::util::toy_copy("lab-ai-kind");
-    std::fs::write(
-        dir.join("rules/hostile.lua"),
+    let dir = toy_with_first_hook(
+        "lab-ai-kind",
         "kessel.on(\"ai\", function(legal) return legal(\"mvoe\")[1] end)\n",
-    )
-    .expect("write");
-    let init = dir.join("init.lua");
-    let text = std::fs::read_to_string(&init).expect("read").replacen(
-        "require(\"rules.play\")",
-        "require(\"rules.hostile\")\nrequire(\"rules.play\")",
-        1,
     );
-    std::fs::write(&init, text).expect("write");
     let r = kessel(&["simulate", s(&dir.join("scenario.toml")), "--games", "1"]);
     assert_ne!(r.code, 0, "{}", r.stdout);
     assert!(
@@ -804,4 +786,19 @@ fn an_ai_asking_for_an_unknown_kind_is_told_so() {
         r.stderr
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A copy of the toy whose `rules/hostile.lua` (`lua`) loads before its own rules, so the hooks it
+/// registers come first (only the first `ai` and `result` hooks are used).
+fn toy_with_first_hook(name: &str, lua: &str) -> std::path::PathBuf {
+    let dir = crate::util::toy_copy(name);
+    std::fs::write(dir.join("rules/hostile.lua"), lua).expect("write");
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("read").replacen(
+        "require(\"rules.play\")",
+        "require(\"rules.hostile\")\nrequire(\"rules.play\")",
+        1,
+    );
+    std::fs::write(&init, text).expect("write");
+    dir
 }

@@ -53,4 +53,23 @@ function B.where(id)
   return u.location == "map" and u.hex or u.location
 end
 
+-- Actions as the situations play them.
+function B.attack(units, targets) return kessel.act{ kind = "attack", units = units, targets = targets } end
+function B.choose(c, units) return kessel.act{ kind = "choose", choice = c, units = units } end
+function B.retreat(units, path) return kessel.act{ kind = "retreat", units = units, path = path } end
+function B.advance(units, path) return kessel.act{ kind = "advance", units = units, path = path } end
+function B.move(units, path) return kessel.act{ kind = "move", units = units, path = path } end
+
+-- The advances on offer for `side`, as "units>path" sorted (skip left out).
+function B.advances(side)
+  local out = {}
+  for _, a in ipairs(kessel.legal(side)) do
+    if a.kind == "advance" and not a.skip then
+      out[#out + 1] = table.concat(a.units, ",") .. ">" .. table.concat(a.path, "-")
+    end
+  end
+  table.sort(out)
+  return table.concat(out, " ")
+end
+
 return B

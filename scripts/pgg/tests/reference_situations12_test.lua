@@ -6,24 +6,8 @@
 -- 0202, and 0403 touches 0402 0503 0504 0404 0304 0303.
 local expect = kessel.expect
 local B = require("testing.board10")
+local attack, choose, retreat, advance, advances = B.attack, B.choose, B.retreat, B.advance, B.advances
 local V = require("rules.victory")
-
-local function attack(units, targets) return kessel.act{ kind = "attack", units = units, targets = targets } end
-local function choose(c, units) return kessel.act{ kind = "choose", choice = c, units = units } end
-local function retreat(units, path) return kessel.act{ kind = "retreat", units = units, path = path } end
-local function advance(units, path) return kessel.act{ kind = "advance", units = units, path = path } end
-
--- The advances on offer for `side`, as "units>path" sorted (skip left out).
-local function advances(side)
-  local out = {}
-  for _, a in ipairs(kessel.legal(side)) do
-    if a.kind == "advance" and not a.skip then
-      out[#out + 1] = table.concat(a.units, ",") .. ">" .. table.concat(a.path, "-")
-    end
-  end
-  table.sort(out)
-  return table.concat(out, " ")
-end
 
 -- [6.6] with [9.8]: a disrupted unit may not move, and an advance after combat is a move, so a
 -- disrupted victor stays put (a retreat is a combat result, not a move, and is still made).

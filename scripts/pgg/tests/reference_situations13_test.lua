@@ -7,24 +7,7 @@
 -- 0402, and 0403 touches 0402 0503 0504 0404 0304 0303.
 local expect = kessel.expect
 local B = require("testing.board10")
-
-local function attack(units, targets) return kessel.act{ kind = "attack", units = units, targets = targets } end
-local function choose(c, units) return kessel.act{ kind = "choose", choice = c, units = units } end
-local function retreat(units, path) return kessel.act{ kind = "retreat", units = units, path = path } end
-local function advance(units, path) return kessel.act{ kind = "advance", units = units, path = path } end
-local function move(units, path) return kessel.act{ kind = "move", units = units, path = path } end
-
--- The advances on offer for `side`, as "units>path" sorted (skip left out).
-local function advances(side)
-  local out = {}
-  for _, a in ipairs(kessel.legal(side)) do
-    if a.kind == "advance" and not a.skip then
-      out[#out + 1] = table.concat(a.units, ",") .. ">" .. table.concat(a.path, "-")
-    end
-  end
-  table.sort(out)
-  return table.concat(out, " ")
-end
+local attack, choose, retreat, advance, move, advances = B.attack, B.choose, B.retreat, B.advance, B.move, B.advances
 
 -- [8] [9.8] [10.2] A leader enters an enemy ZOC only together with an attack-capable unit, and an
 -- advance after combat is no exception: the advance ignores the ZOC's stop, not the leader's need

@@ -6,12 +6,8 @@
 -- NW = c-1 r-1; even columns NE = c+1 r, SE = c+1 r+1, SW = c-1 r+1, NW = c-1 r.
 local expect = kessel.expect
 local B = require("testing.board10")
+local attack, choose, retreat, advance, move, advances = B.attack, B.choose, B.retreat, B.advance, B.move, B.advances
 
-local function attack(units, targets) return kessel.act{ kind = "attack", units = units, targets = targets } end
-local function choose(c, units) return kessel.act{ kind = "choose", choice = c, units = units } end
-local function retreat(units, path) return kessel.act{ kind = "retreat", units = units, path = path } end
-local function advance(units, path) return kessel.act{ kind = "advance", units = units, path = path } end
-local function move(units, path) return kessel.act{ kind = "move", units = units, path = path } end
 local function rail_move(units, path) return kessel.act{ kind = "rail_move", units = units, path = path } end
 
 -- The last hexes of the rail moves listed for unit `id`, as a set.
@@ -83,18 +79,6 @@ kessel.test("case_6_37_errata_option_rail_over_a_repaired_cut_only_from_the_next
       vars = { rail_repaired = { ["0505"] = 8 } } })
   expect.accepted(rail_move({ "q" }, { "0905" }))
 end)
-
--- The advances on offer for `side`, as "units>path" sorted (skip left out).
-local function advances(side)
-  local out = {}
-  for _, a in ipairs(kessel.legal(side)) do
-    if a.kind == "advance" and not a.skip then
-      out[#out + 1] = table.concat(a.units, ",") .. ">" .. table.concat(a.path, "-")
-    end
-  end
-  table.sort(out)
-  return table.concat(out, " ")
-end
 
 -- [9.8] [9.71] An advance follows the path of retreat, but the retreat may pass through the
 -- loser's friends, whom the victor never enters; after an elimination the second hex is an empty
