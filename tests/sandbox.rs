@@ -17,6 +17,25 @@ fn run_script(name: &str, body: &str) -> (crate::util::Run, Duration) {
     (r, t.elapsed())
 }
 
+/// One library call over a huge range is over the budget at once, and said as such, not as an
+/// endless loop.
+#[test]
+fn one_call_over_a_huge_range_is_not_called_an_endless_loop() {
+    for (name, line) in [
+        ("unpack_huge", "local t = { table.unpack({}, 1, 1e8) }"),
+        ("move_huge", "table.move({}, 1, 1e9, 2)"),
+    ] {
+        let (r, _) = run_script(name, &format!("local x = 1\n{line}\n"));
+        assert_ne!(r.code, 0, "{name}");
+        assert!(r.stderr.contains(&format!("{name}.lua:2")), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("one call here asks for about") && !r.stderr.contains("endless loop"),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+}
+
 #[test]
 fn an_endless_loop_stops_with_a_budget_error() {
     let (r, took) = run_script("forever", "local n = 0\nwhile true do n = n + 1 end\n");

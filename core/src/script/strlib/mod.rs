@@ -93,10 +93,21 @@ impl Meter {
     /// Charges `n` units of work; raises (for good) once the budget is gone.
     pub fn charge(&self, n: u64) -> mlua::Result<()> {
         self.check()?;
+        let fuel = self.fuel();
         let used = self.used.get().saturating_add(n);
         self.used.set(used);
         if used > self.budget {
             self.spent.set(Spent::Budget);
+            // one request bigger than a tenth of the whole budget is no endless loop: a library
+            // call over a huge range (`table.unpack(t, 1, 1e8)`) is said as such
+            if n > fuel && n > self.budget / 10 {
+                return Err(mlua::Error::runtime(format!(
+                    "instruction budget exceeded: one call here asks for about {n} units of work \
+                     at once, more than the {} million instructions one call from the engine \
+                     may use",
+                    self.budget / 1_000_000
+                )));
+            }
             return Err(self.error(""));
         }
         Ok(())
