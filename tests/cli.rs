@@ -1318,3 +1318,32 @@ fn a_folder_in_place_of_a_lua_file_is_named_as_a_folder() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&dir2);
 }
+
+/// A unit id longer than any id may be is refused at its line (a 10 MB id loaded and then failed
+/// in the rules, blamed on their line).
+#[test]
+fn an_overlong_unit_id_is_refused_at_its_line() {
+    let dir = toy_copy("long-id");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read").replacen(
+        "id = \"b1\"",
+        &format!("id = \"{}\"", "b".repeat(5000)),
+        1,
+    );
+    std::fs::write(&scenario, &text).expect("write");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("a unit id of 5000 bytes")
+            && r.stderr.contains("ids are at most 1024 bytes"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.len() < 2000,
+        "the id is not echoed whole: {} bytes",
+        r.stderr.len()
+    );
+    assert!(r.stderr.contains("scenario.toml:"), "located: {}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

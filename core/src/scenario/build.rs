@@ -4,6 +4,10 @@
 use super::file::*;
 use super::*;
 
+/// The longest unit id a scenario may give, in bytes (what the rules may give one: see the
+/// API's name limit).
+const MAX_ID: usize = 1024;
+
 impl Scenario {
     pub(super) fn parse_inner(
         path: &Path,
@@ -122,6 +126,19 @@ impl Scenario {
         for entry in &file.units {
             let line = d.lines.line(entry.span().start);
             let u = entry.get_ref();
+            if u.id.len() > MAX_ID {
+                // (the rules copy ids into every action and event; a 10 MB id loaded here and
+                // failed later, blamed on the rules' line that listed it)
+                d.at(
+                    entry.span(),
+                    format!(
+                        "a unit id of {} bytes (`{}…`): ids are at most {MAX_ID} bytes",
+                        u.id.len(),
+                        crate::error::printable_name(&u.id.chars().take(40).collect::<String>())
+                    ),
+                );
+                continue;
+            }
             if !seen.insert(u.id.clone()) {
                 d.at(entry.span(), format!("unit id `{}` is used twice", u.id));
             }
