@@ -533,23 +533,21 @@ pub fn call_ai_hook(
         return Ok(None);
     };
     let listed = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Action>::new()));
-    let kinds = {
-        let w = world.borrow();
-        let names = w
-            .ruleset
-            .action_kinds()
-            .map(|k| key(lua, k).map(mlua::Value::String))
-            .collect::<mlua::Result<Vec<_>>>()?;
-        lua_list(lua, names)?
-    };
-    let w = world.clone();
-    let seen = listed.clone();
     let known: Vec<String> = world
         .borrow()
         .ruleset
         .action_kinds()
         .map(str::to_string)
         .collect();
+    let kinds = {
+        let names = known
+            .iter()
+            .map(|k| key(lua, k).map(mlua::Value::String))
+            .collect::<mlua::Result<Vec<_>>>()?;
+        lua_list(lua, names)?
+    };
+    let w = world.clone();
+    let seen = listed.clone();
     let legal = lua.create_function(move |lua, kind: Option<String>| {
         // a misspelt kind listed nothing, and the computer player chose among the rest unawares
         if let Some(k) = kind.as_deref().filter(|k| !known.iter().any(|x| x == k)) {

@@ -314,9 +314,13 @@ local SLACK_W = 1.5
 -- the front. It depends on the leaders and the German units only, as the command hexes `cmd` do, so
 -- it is kept with that table (a new one whenever either changes).
 local hex_memo = setmetatable({}, { __mode = "k" })
-local function hex_worth(F, hex, cmd)
+local function worth_memo(cmd)
   local memo = hex_memo[cmd]
   if memo == nil then memo = { base = {}, vpw = {}, front = {} }; hex_memo[cmd] = memo end
+  return memo
+end
+local function hex_worth(F, hex, cmd)
+  local memo = worth_memo(cmd)
   local base = memo.base[hex]
   if base ~= nil then return base, memo.vpw[hex], memo.front[hex] end
   local dg = F.dg[hex] or DG_MAX
@@ -504,8 +508,7 @@ local function soviet_scorer(F, units, from, extra)
   local cs = F.count[C.SOVIET]
   local cs_c, cs_t = cs.c, cs.t
   -- (hex_worth's memo for these command hexes, read here without a call per destination)
-  local hm = hex_memo[cmd]
-  if hm == nil then hm = { base = {}, vpw = {}, front = {} }; hex_memo[cmd] = hm end
+  local hm = worth_memo(cmd)
   local h_base, h_vpw, h_front = hm.base, hm.vpw, hm.front
   return function(dest)
     local dc, dt

@@ -615,10 +615,7 @@ fn die_sides(v: &mlua::Value, what: &str) -> mlua::Result<u32> {
         ))),
         None => Err(mlua::Error::runtime(format!(
             "{what}: the sides of a die are a whole number, not {}",
-            match v {
-                mlua::Value::Number(x) => x.to_string(),
-                other => super::describe_value(other),
-            }
+            super::describe_value(v)
         ))),
     }
 }
