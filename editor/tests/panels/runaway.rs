@@ -159,7 +159,9 @@ fn a_looping_enumerator_leaves_the_window_drawing_and_stop_ends_it() {
     let dir = toy_with(
         "runaway-enumerate",
         "enumerate = function() ",
-        "local n = 0 while true do n = n + 1 end ",
+        // (each turn reads the map, so the loop runs for seconds before its budget ends it:
+        // Stop comes first however fast the machine)
+        "local n = 0 while true do n = n + #kessel.hex.neighbors(\"0101\") end ",
     );
     let mut h = play(&dir);
     // the game starts (tried on a thread, then made here) ...

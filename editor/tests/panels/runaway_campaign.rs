@@ -35,7 +35,9 @@ fn looping_scenario(dir: &Path) {
     std::fs::write(dir.join("looping.toml"), text).expect("write looping.toml");
     std::fs::write(
         dir.join("loop.lua"),
-        "local n = 0\nwhile true do n = n + 1 end\n",
+        // (each turn reads the map, so the loop runs for seconds before a limit ends it: Stop
+        // comes first however fast the machine)
+        "local n = 0\nwhile true do n = n + #kessel.hex.neighbors(\"0101\") end\n",
     )
     .expect("write loop.lua");
 }
