@@ -22,7 +22,10 @@ impl ScriptError {
     pub fn from_lua(err: &mlua::Error, last_seen: Option<(String, usize)>) -> ScriptError {
         let mut text = match err {
             mlua::Error::CallbackError { traceback, cause } => {
-                let inner = ScriptError::from_lua(cause, None);
+                let inner = match plain_bad_argument(innermost(cause), api_function(traceback)) {
+                    Some(message) => ScriptError::plain(message),
+                    None => ScriptError::from_lua(cause, None),
+                };
                 if inner.file.is_some() {
                     return inner;
                 }
@@ -149,6 +152,80 @@ fn describe_error_value(text: String) -> String {
         }
     }
     text
+}
+
+/// The function of the engine's API a traceback shows failing: the innermost frame, when the
+/// traceback names it (`[C]: in function 'kessel.hex.neighbors'`, see the API's
+/// `name_in_tracebacks`).
+fn api_function(traceback: &str) -> Option<&str> {
+    let frame = traceback
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| !l.starts_with("stack traceback:"))
+        .skip(1)
+        .find(|l| *l != "[C]: in ?")?;
+    frame
+        .strip_prefix("[C]: in function '")?
+        .strip_suffix('\'')
+        .filter(|name| name.starts_with("kessel."))
+}
+
+/// An argument of the wrong type given to one of the engine's functions, in a modder's words:
+/// "bad argument #1 to `kessel.hex.neighbors`: expected a string, got a table" (the bindings'
+/// own wording names Rust types: "error converting Lua table to String"). `None` for any other
+/// error.
+fn plain_bad_argument(e: &mlua::Error, function: Option<&str>) -> Option<String> {
+    let mlua::Error::BadArgument {
+        to,
+        pos,
+        name,
+        cause,
+    } = e
+    else {
+        return None;
+    };
+    let mlua::Error::FromLuaConversionError {
+        from,
+        to: wanted,
+        message,
+    } = innermost(cause)
+    else {
+        return None;
+    };
+    let function = to.as_deref().or(function);
+    let which = match name {
+        Some(n) => format!("`{n}`"),
+        None => format!("#{pos}"),
+    };
+    let target = function.map(|f| format!(" to `{f}`")).unwrap_or_default();
+    let expected = match wanted.as_str() {
+        "String" | "string" | "str" | "Box<str>" | "BString" | "CString" | "OsString"
+        | "PathBuf" | "char" => "a string",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" | "integer" => "a whole number",
+        "f32" | "f64" | "number" => "a number",
+        "table" | "Table" => "a table",
+        "function" | "Function" => "a function",
+        "bool" | "boolean" => "true or false",
+        other => other,
+    };
+    let numeric = matches!(expected, "a whole number" | "a number");
+    let got = match *from {
+        "nil" => "nothing (nil)".to_string(),
+        "string" if numeric => "a string that is no number".to_string(),
+        "integer" | "number" => "a number".to_string(),
+        "boolean" => "a boolean".to_string(),
+        other => format!("a {other}"),
+    };
+    // (mlua's own notes repeat what `expected` says; a range or encoding problem is kept)
+    let note = match message.as_deref() {
+        Some("out of range") if numeric => " with a fraction, or out of range".to_string(),
+        Some(m) if !m.starts_with("expected") => format!(" ({m})"),
+        _ => String::new(),
+    };
+    Some(format!(
+        "bad argument {which}{target}: expected {expected}, got {got}{note}"
+    ))
 }
 
 /// The error a chain of Rust callbacks wraps.

@@ -84,6 +84,7 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     tables::register(lua, &kessel, world)?;
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;
     guard_names(lua, &kessel)?;
+    name_in_tracebacks(lua, &kessel)?;
     lua.globals().set("kessel", kessel)?;
     Ok(())
 }
@@ -92,7 +93,27 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
 pub fn register_script_api(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     let kessel: Table = lua.globals().get("kessel")?;
     script::register(lua, &kessel, world)?;
-    guard_names(lua, &kessel)
+    guard_names(lua, &kessel)?;
+    name_in_tracebacks(lua, &kessel)
+}
+
+/// Lets Lua's tracebacks name the API's functions by their full names (`kessel.hex.neighbors`
+/// instead of `?`), so that an error raised inside one (a table passed where a hex label goes)
+/// says which function refused what ([`crate::script::ScriptError`] reads the name there).
+///
+/// A traceback names a function by looking it up in the table of loaded modules, one level of
+/// fields deep: `kessel` and each of its modules are entered there under their dotted names.
+/// Scripts never see that table (the sandbox opens no `package` library), and it is read only
+/// when a traceback is made, so calls cost nothing more.
+fn name_in_tracebacks(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
+    let loaded: Table = lua.named_registry_value("_LOADED")?;
+    loaded.raw_set("kessel", kessel.clone())?;
+    for pair in kessel.pairs::<mlua::Value, mlua::Value>() {
+        if let (mlua::Value::String(name), mlua::Value::Table(module)) = pair? {
+            loaded.raw_set(format!("kessel.{}", name.to_string_lossy()), module)?;
+        }
+    }
+    Ok(())
 }
 
 /// Makes reading a name the API does not have an error that suggests the nearest one
