@@ -144,3 +144,80 @@ fn a_view_names_the_step_of_the_sequence_the_game_is_in() {
         v.stdout
     );
 }
+
+/// A view shows hexes as the map's labels, in text and JSON alike: a move's path, a unit's place,
+/// a marker's hex (they showed the engine's axial coordinates, `{"q":2,"r":1}`); and a unit's
+/// step and flags are in the text as in the JSON.
+#[test]
+fn a_view_shows_hexes_as_labels_and_units_steps_and_flags() {
+    let dir = scratch("views-labels");
+    let file = write(
+        &dir,
+        "play.lua",
+        "assert(kessel.act{ kind = \"move\", unit = \"r1\", path = { \"0303\" } })\n\
+         assert(kessel.act{ kind = \"lay_mine\", side = \"red\", hex = \"0404\", strength = 3 })\n",
+    );
+    // the toy scenario with b1 on its second step and disrupted
+    let toy = concat!(env!("CARGO_MANIFEST_DIR"), "/core/tests/fixtures/toy");
+    let scenario = std::fs::read_to_string(format!("{toy}/scenario.toml"))
+        .expect("toy scenario")
+        .replace("ruleset = \".\"", &format!("ruleset = \"{toy}\""))
+        .replace("map = \"map.toml\"", &format!("map = \"{toy}/map.toml\""))
+        .replace(
+            "faces = [\"2-3-4\"]",
+            "faces = [\"2-3-4\", \"1-2-4\"]\nstep = 1\nflags = [\"disrupted\"]",
+        );
+    let scenario = write(&dir, "scenario.toml", &scenario);
+    let save = dir.join("game.json");
+    let r = kessel(&[
+        "script",
+        file.to_str().expect("utf8"),
+        "--scenario",
+        scenario.to_str().expect("utf8"),
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let text = kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+    assert_eq!(text.code, 0, "{}{}", text.stdout, text.stderr);
+    assert!(!text.stdout.contains("\"q\""), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("path=[\"0303\"]") && text.stdout.contains("to=\"0303\""),
+        "{}",
+        text.stdout
+    );
+    let b1 = text
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("b1 "))
+        .unwrap_or_default();
+    assert!(
+        b1.contains("step 1") && b1.contains("flags disrupted"),
+        "{}",
+        text.stdout
+    );
+    let json = kessel(&[
+        "view",
+        save.to_str().expect("utf8"),
+        "--as",
+        "red",
+        "--json",
+    ]);
+    assert_eq!(json.code, 0, "{}{}", json.stdout, json.stderr);
+    assert!(!json.stdout.contains("\"q\""), "{}", json.stdout);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let r1 = v["units"]
+        .as_array()
+        .and_then(|us| us.iter().find(|u| u["id"] == "r1"))
+        .expect("r1");
+    assert_eq!(
+        (&r1["location"], &r1["hex"]),
+        (&"map".into(), &"0303".into())
+    );
+    let mine = &v["markers"][0];
+    assert_eq!(mine["hex"], "0404", "{mine}");
+    assert_eq!(
+        v["log"][0]["events"][0]["path"],
+        serde_json::json!(["0303"])
+    );
+}

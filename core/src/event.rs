@@ -246,6 +246,64 @@ pub enum UnitsTouched<'a> {
 }
 
 impl Event {
+    /// The event as JSON with its hexes as `map`'s labels, the form scripts and players read
+    /// (`kessel.events()`, `kessel view`): a move's `path` and `to`, where a unit was put
+    /// (`hex`, beside `to`), a marker's hexes, a created or changed unit's `hex`, a terrain,
+    /// tag or hexside change's hexes. A hex the event does not name is left out, not `null`.
+    pub fn labelled(&self, map: &crate::map::Map) -> serde_json::Value {
+        use serde_json::Value as J;
+        let mut v = serde_json::to_value(self).unwrap_or(J::Null);
+        let Some(o) = v.as_object_mut() else {
+            return v;
+        };
+        let label = |h: Hex| J::String(map.label(h));
+        let set = |o: &mut serde_json::Map<String, J>, key: &str, hex: Option<Hex>| match hex {
+            Some(h) => {
+                o.insert(key.into(), label(h));
+            }
+            None => {
+                o.remove(key);
+            }
+        };
+        match self {
+            Event::Moved { path, .. } => {
+                o.insert(
+                    "path".into(),
+                    J::Array(path.iter().map(|h| label(*h)).collect()),
+                );
+                set(o, "to", path.last().copied());
+            }
+            Event::Located {
+                to: Location::Map(h),
+                ..
+            } => set(o, "hex", Some(*h)),
+            Event::MarkerMoved { hex, .. } => set(o, "hex", *hex),
+            Event::Revealed { face, .. } => {
+                o.insert("face".into(), J::String(face.to_string()));
+            }
+            Event::UnitCreated { unit } | Event::UnitChanged { unit } => {
+                if let (Location::Map(h), Some(J::Object(u))) = (unit.location, o.get_mut("unit")) {
+                    set(u, "hex", Some(h));
+                }
+            }
+            Event::TerrainSet { hex, .. } | Event::HexTagged { hex, .. } => {
+                set(o, "hex", Some(*hex))
+            }
+            Event::MarkerCreated { marker } | Event::MarkerChanged { marker } => {
+                if let Some(J::Object(m)) = o.get_mut("marker") {
+                    set(m, "hex", marker.hex);
+                    set(m, "other", marker.other);
+                }
+            }
+            Event::HexsideSet { hex, other, .. } => {
+                set(o, "hex", Some(*hex));
+                set(o, "other", Some(*other));
+            }
+            _ => {}
+        }
+        v
+    }
+
     /// The units this event changes (what `kessel.units.changed_since` reports).
     pub fn units_touched(&self) -> UnitsTouched<'_> {
         match self {

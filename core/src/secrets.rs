@@ -490,13 +490,44 @@ impl View {
     pub fn to_json(&self) -> Value {
         let st = &self.state;
         let label = |h: crate::hex::Hex| st.map.label(h);
+        // hexes as labels throughout, as scripts see them: a unit on the map is `location =
+        // "map"` with its `hex`, a marker's `hex` and `other` are labels
         let units: Vec<Value> = st
             .units
             .iter()
             .map(|u| {
                 let mut v = serde_json::to_value(u).unwrap_or(Value::Null);
                 if let (Some(h), Some(o)) = (u.hex(), v.as_object_mut()) {
+                    o.insert("location".into(), Value::String("map".into()));
                     o.insert("hex".into(), Value::String(label(h)));
+                }
+                v
+            })
+            .collect();
+        let markers: Vec<Value> = st
+            .markers
+            .iter()
+            .map(|m| {
+                let mut v = serde_json::to_value(m).unwrap_or(Value::Null);
+                if let Some(o) = v.as_object_mut() {
+                    for (key, hex) in [("hex", m.hex), ("other", m.other)] {
+                        match hex {
+                            Some(h) => o.insert(key.into(), Value::String(label(h))),
+                            None => o.remove(key),
+                        };
+                    }
+                }
+                v
+            })
+            .collect();
+        let log: Vec<Value> = self
+            .log
+            .iter()
+            .map(|entry| {
+                let mut v = serde_json::to_value(entry).unwrap_or(Value::Null);
+                if let Some(o) = v.as_object_mut() {
+                    let events = entry.events.iter().map(|e| e.labelled(&st.map)).collect();
+                    o.insert("events".into(), Value::Array(events));
                 }
                 v
             })
@@ -507,12 +538,12 @@ impl View {
             "phase": st.phase,
             "finished": st.finished,
             "units": units,
-            "markers": st.markers,
+            "markers": markers,
             "vars": st.vars,
             "commitments": st.secrets.commitments.values().collect::<Vec<_>>(),
             "hidden": st.secrets.hidden,
             "hidden_markers": st.secrets.hidden_markers,
-            "log": self.log,
+            "log": log,
         })
     }
 }

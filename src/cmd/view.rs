@@ -97,6 +97,20 @@ fn text(view: &View, steps: &[String]) -> String {
         } else {
             format!("  (hidden from {})", hidden.join(", "))
         };
+        // (a unit's step counts from 0, its full-strength face)
+        let step = if u.step > 0 {
+            format!("  step {}", u.step)
+        } else {
+            String::new()
+        };
+        let flags = if u.flags.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "  flags {}",
+                u.flags.iter().cloned().collect::<Vec<_>>().join(",")
+            )
+        };
         let vars = if u.vars.is_empty() {
             String::new()
         } else {
@@ -107,7 +121,7 @@ fn text(view: &View, steps: &[String]) -> String {
         };
         let _ = writeln!(
             s,
-            "  {:<12} {:<8} {:<8} {at}{vars}{hidden}",
+            "  {:<12} {:<8} {:<8} {at}{step}{flags}{vars}{hidden}",
             u.id, u.side, u.kind
         );
     }
@@ -171,18 +185,18 @@ fn text(view: &View, steps: &[String]) -> String {
         };
         let _ = writeln!(s, "  {:>3}. {by}: {}{params}", i + 1, e.action.kind);
         for ev in &e.events {
-            let _ = writeln!(s, "       {}", event_line(ev));
+            let _ = writeln!(s, "       {}", event_line(ev, &st.map));
         }
     }
     s
 }
 
 /// One event in a few words (the JSON form, with withheld ones named as such).
-fn event_line(e: &Event) -> String {
+fn event_line(e: &Event, map: &kessel_core::map::Map) -> String {
     match e {
         Event::Withheld { kind } => format!("{kind}: (withheld)"),
         other => {
-            let v = serde_json::to_value(other).unwrap_or_default();
+            let v = other.labelled(map);
             let mut parts = Vec::new();
             if let Some(o) = v.as_object() {
                 for (k, v) in o {

@@ -2,7 +2,6 @@
 //! `.setup` (build a position inline, in `setup.rs`), `.test`, `.events`, `.state_hash`, `.replay_hash`, `.expect`.
 
 use crate::event::Event;
-use crate::state::{Location, Value};
 use crate::world::{Shared, Stage};
 use mlua::{Function, Lua, LuaSerdeExt, Table};
 
@@ -23,48 +22,11 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
     let out = lua.create_table()?;
     let map = world.borrow().state.map.clone();
     for e in events {
-        let v: Value = serde_json::to_value(e).map_err(mlua::Error::external)?;
-        let t: Table = match lua.to_value(&v)? {
+        // hexes as labels, as everywhere else in Lua
+        let t: Table = match lua.to_value(&e.labelled(&map))? {
             mlua::Value::Table(t) => t,
             _ => lua.create_table()?,
         };
-        // hexes as labels, as everywhere else in Lua
-        match e {
-            Event::Moved { path, .. } => {
-                t.set(
-                    "path",
-                    path.iter().map(|h| map.label(*h)).collect::<Vec<_>>(),
-                )?;
-                t.set("to", path.last().map(|h| map.label(*h)))?;
-            }
-            Event::Located {
-                to: Location::Map(h),
-                ..
-            } => t.set("hex", map.label(*h))?,
-            Event::MarkerMoved { hex, .. } => t.set("hex", hex.map(|h| map.label(h)))?,
-            Event::Revealed { face, .. } => t.set("face", face.to_string())?,
-            Event::UnitCreated { unit } | Event::UnitChanged { unit } => {
-                if let (Location::Map(h), Some(u)) =
-                    (unit.location, t.get::<Option<Table>>("unit")?)
-                {
-                    u.set("hex", map.label(h))?;
-                }
-            }
-            Event::TerrainSet { hex, .. } | Event::HexTagged { hex, .. } => {
-                t.set("hex", map.label(*hex))?
-            }
-            Event::MarkerCreated { marker } | Event::MarkerChanged { marker } => {
-                if let Some(m) = t.get::<Option<Table>>("marker")? {
-                    m.set("hex", marker.hex.map(|h| map.label(h)))?;
-                    m.set("other", marker.other.map(|h| map.label(h)))?;
-                }
-            }
-            Event::HexsideSet { hex, other, .. } => {
-                t.set("hex", map.label(*hex))?;
-                t.set("other", map.label(*other))?;
-            }
-            _ => {}
-        }
         out.push(t)?;
     }
     Ok(out)
