@@ -762,10 +762,35 @@ fn outputs_never_overwrite_files_of_another_kind() {
         "campaign.toml",
         "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n",
     );
-    let kept: Vec<(&str, String)> = ["scenario.toml", "map.toml", "campaign.toml", "init.lua"]
-        .into_iter()
-        .map(|f| (f, std::fs::read_to_string(dir.join(f)).expect("read")))
-        .collect();
+    // files that mention what an output holds without being one (a note quoting a save's
+    // format, a map named in a comment) and pictures and packages someone else made
+    write(&dir, "note.json", "{\"note\": \"kessel-save/1\"}\n");
+    write(
+        &dir,
+        "notes.toml",
+        "# draft of the [map] table\ntitle = \"notes\"\n",
+    );
+    write(&dir, "logo.png", "my own picture");
+    write(
+        &dir,
+        "logo.svg",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>",
+    );
+    write(&dir, "notes.kessel", "my notes");
+    let kept: Vec<(&str, String)> = [
+        "scenario.toml",
+        "map.toml",
+        "campaign.toml",
+        "init.lua",
+        "note.json",
+        "notes.toml",
+        "logo.png",
+        "logo.svg",
+        "notes.kessel",
+    ]
+    .into_iter()
+    .map(|f| (f, std::fs::read_to_string(dir.join(f)).expect("read")))
+    .collect();
     for args in [
         vec![
             "script",
@@ -813,6 +838,28 @@ fn outputs_never_overwrite_files_of_another_kind() {
             "-o",
             "scenario.toml",
         ],
+        vec![
+            "map",
+            "cut",
+            "map.toml",
+            "--from",
+            "0101",
+            "--to",
+            "0303",
+            "-o",
+            "notes.toml",
+        ],
+        vec![
+            "script",
+            "moves.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "note.json",
+        ],
+        vec!["render", "scenario.toml", "-o", "logo.png"],
+        vec!["render", "scenario.toml", "-o", "logo.svg"],
+        vec!["pack", ".", "-o", "notes.kessel"],
     ] {
         let r = crate::util::kessel_at(&dir, &home, &args);
         assert_ne!(r.code, 0, "{args:?} succeeded");
@@ -841,6 +888,17 @@ fn outputs_never_overwrite_files_of_another_kind() {
     for _ in 0..2 {
         let r = crate::util::kessel_at(&dir, &home, &save);
         assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    // and a picture or a package over one the same command made
+    for args in [
+        ["render", "scenario.toml", "-o", "map.png"],
+        ["render", "scenario.toml", "-o", "map.svg"],
+        ["pack", ".", "-o", "toy.kessel"],
+    ] {
+        for _ in 0..2 {
+            let r = crate::util::kessel_at(&dir, &home, &args);
+            assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        }
     }
 }
 

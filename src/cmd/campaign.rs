@@ -40,7 +40,7 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.save {
-        super::overwrite_only(out, "campaign save", "\"kessel-campaign-save/")?;
+        super::overwrite_only(out, super::Output::CampaignSave)?;
     }
     if let Some(save) = &args.verify {
         let (campaign, saved, engine) =

@@ -53,7 +53,7 @@ fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
             args.output.display()
         );
     }
-    crate::cmd::overwrite_only(&args.output, "map file", "[map]")?;
+    crate::cmd::overwrite_only(&args.output, crate::cmd::Output::Map)?;
     let map =
         load_map(&crate::bundle::resolve(&args.source)?).map_err(|e| anyhow::anyhow!("{e}"))?;
     let corner = |label: &str| {

@@ -3,6 +3,7 @@
 pub mod campaign;
 pub mod check;
 pub mod editor;
+mod guard;
 pub mod info;
 pub mod map;
 pub mod new;
@@ -67,29 +68,4 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Refuses to write an output over an existing file that is not what the command writes (`what`,
-/// recognised by `marker` near its start): `kessel script --save scenario.toml` would have
-/// replaced the scenario with a save, `simulate --out map.toml` the map with game records. An
-/// absent or empty file, or one holding `marker` in its first 4 KiB, may be written.
-pub fn overwrite_only(out: &Path, what: &str, marker: &str) -> anyhow::Result<()> {
-    use std::io::Read as _;
-    let Ok(meta) = std::fs::metadata(out) else {
-        return Ok(());
-    };
-    if meta.is_dir() {
-        anyhow::bail!("{}: a folder; name the {what} file to write", out.display());
-    }
-    if meta.len() == 0 {
-        return Ok(());
-    }
-    let mut head = Vec::new();
-    let read = std::fs::File::open(out).and_then(|f| f.take(4096).read_to_end(&mut head));
-    let is_ours = read.is_ok() && String::from_utf8_lossy(&head).contains(marker);
-    if !is_ours {
-        anyhow::bail!(
-            "{}: the file exists and is not a {what}; not overwriting it (name a new file, or remove this one first)",
-            out.display()
-        );
-    }
-    Ok(())
-}
+pub use guard::{overwrite_only, Output};

@@ -25,6 +25,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "{}: a package's name ends in .kessel",
         args.output.display()
     );
+    super::overwrite_only(&args.output, super::Output::Package)?;
     let scenario = crate::bundle::resolve(&args.scenario)?;
     let packed = crate::package::pack(&scenario, &args.output, args.include_ruleset)?;
     let (name, included) = packed.ruleset;

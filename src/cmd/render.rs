@@ -49,6 +49,7 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let format = format_of(&args.output)?;
+    super::overwrite_only(&args.output, super::Output::Picture)?;
     let scenario = Scenario::load(&crate::open_scenario(&args.scenario)?)
         .context("cannot load the scenario")?;
     // the ruleset declares how its kinds and sides look; a broken ruleset still gets a picture,

@@ -23,7 +23,7 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.output {
-        super::overwrite_only(out, "balance report", "<title>Balance report")?;
+        super::overwrite_only(out, super::Output::Report)?;
     }
     let data = record::merge_files(&args.files)?;
     let s = summary::summarize(&data);

@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--save needs --scenario: a save names the scenario it replays");
     }
     if let Some(out) = &args.save {
-        super::overwrite_only(out, "Kessel save", "\"kessel-save/")?;
+        super::overwrite_only(out, super::Output::Save)?;
     }
     match engine.run_script(&args.file) {
         Ok(()) => {

@@ -265,7 +265,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..args
     };
     if let Some(out) = &args.out {
-        super::overwrite_only(out, "simulation data file", "\"kessel-lab/")?;
+        super::overwrite_only(out, super::Output::LabData)?;
     }
     if args.games == 0 {
         anyhow::bail!("--games 0: give how many games to play, 1 or more");

@@ -84,6 +84,10 @@ fn layout_of(map: &Map) -> HexLayout {
     }
 }
 
+/// What a picture drawn here carries so that Kessel recognises it as its own: a comment in an
+/// SVG, the `Software` text of a PNG.
+pub const MARK: &str = "kessel render";
+
 /// Draws the map with the units standing on it.
 pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     let map = pic.map;
@@ -181,6 +185,8 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
         w = n(w),
         h = n(total_h)
     );
+    // (how `kessel render` knows its own pictures when asked to draw over one: cmd/guard.rs)
+    let _ = writeln!(out, "<!-- {MARK} -->");
     let _ = writeln!(out, "<title>{}</title>", esc(pic.title));
     let _ = writeln!(
         out,

@@ -29,7 +29,28 @@ pub fn svg_to_png(svg: &str, scale: f32) -> anyhow::Result<Vec<u8>> {
         tiny_skia::Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    pixmap.encode_png().context("PNG encoding failed")
+    let png = pixmap.encode_png().context("PNG encoding failed")?;
+    Ok(with_software_text(png, super::MARK))
+}
+
+/// The PNG `png` with a `tEXt` chunk `Software` = `software` right after its header chunk (how
+/// Kessel recognises its own pictures when asked to draw over one); unchanged if `png` does not
+/// begin with a header chunk.
+fn with_software_text(png: Vec<u8>, software: &str) -> Vec<u8> {
+    // signature (8) + IHDR: length (4), type (4), 13 bytes of data, CRC (4)
+    const AFTER_IHDR: usize = 8 + 4 + 4 + 13 + 4;
+    if png.len() < AFTER_IHDR || &png[12..16] != b"IHDR" {
+        return png;
+    }
+    let mut chunk = b"tEXtSoftware\0".to_vec();
+    chunk.extend_from_slice(software.as_bytes());
+    let mut out = Vec::with_capacity(png.len() + chunk.len() + 8);
+    out.extend_from_slice(&png[..AFTER_IHDR]);
+    out.extend_from_slice(&((chunk.len() - 4) as u32).to_be_bytes());
+    out.extend_from_slice(&chunk);
+    out.extend_from_slice(&crc32fast::hash(&chunk).to_be_bytes());
+    out.extend_from_slice(&png[AFTER_IHDR..]);
+    out
 }
 
 #[cfg(test)]

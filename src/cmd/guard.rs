@@ -1,0 +1,197 @@
+//! What a command's output may be written over: a new file, an empty one, or a file of the kind
+//! the command writes, recognised by how it begins (a save's leading `"format": "kessel-save/…"`,
+//! a lab data file's header line, a map file that parses with a `[map]` table, a picture or a
+//! package Kessel made). Anything else is refused before any work is done:
+//! `kessel script --save scenario.toml` would have replaced the scenario with a save,
+//! `kessel render -o notes.png` someone's picture.
+//!
+//! Recognising by structure, not by a marker somewhere in the text: a campaign save holds game
+//! saves, a note may quote `kessel-save/1`, a TOML file may mention `[map]` in a comment.
+
+use std::io::Read as _;
+use std::path::Path;
+
+/// The kinds of file the commands write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// One game's save (`kessel script --save`).
+    Save,
+    /// A campaign's save (`kessel campaign --save`).
+    CampaignSave,
+    /// A balance lab data file (`kessel simulate --out`).
+    LabData,
+    /// A balance report (`kessel report -o`).
+    Report,
+    /// A map file (`kessel map cut -o`).
+    Map,
+    /// A map picture, SVG or PNG (`kessel render -o`).
+    Picture,
+    /// A `.kessel` package (`kessel pack -o`).
+    Package,
+}
+
+/// What `kessel render` writes into its pictures so that it recognises them again.
+const PICTURE_MARK: &str = crate::render::MARK;
+
+/// How much of a file's start is read to recognise it (a map file or a package is read whole).
+const HEAD: u64 = 64 * 1024;
+/// Larger files are not read to be recognised: no map file or package is this large.
+const WHOLE_MAX: u64 = 256 * 1024 * 1024;
+
+impl Output {
+    fn what(self) -> &'static str {
+        match self {
+            Output::Save => "Kessel save",
+            Output::CampaignSave => "campaign save",
+            Output::LabData => "simulation data file",
+            Output::Report => "balance report",
+            Output::Map => "map file",
+            Output::Picture => "picture drawn by kessel render",
+            Output::Package => "Kessel package",
+        }
+    }
+
+    /// Is the file at `path` (`head`: its first bytes) one this kind of output may replace?
+    fn recognises(self, path: &Path, head: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(head);
+        let text = text.trim_start_matches('\u{feff}').trim_start();
+        match self {
+            Output::Save => leading_format(text).is_some_and(|f| f.starts_with("kessel-save/")),
+            Output::CampaignSave => {
+                leading_format(text).is_some_and(|f| f.starts_with("kessel-campaign-save/"))
+            }
+            Output::LabData => text.lines().next().is_some_and(|first| {
+                serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| {
+                    v["type"] == "header"
+                        && v["format"]
+                            .as_str()
+                            .is_some_and(|f| f.starts_with("kessel-lab/"))
+                })
+            }),
+            Output::Report => {
+                text.get(..15)
+                    .is_some_and(|d| d.eq_ignore_ascii_case("<!DOCTYPE html>"))
+                    && text.contains("<title>Balance report")
+            }
+            Output::Map => read_whole(path).is_some_and(|bytes| {
+                std::str::from_utf8(&bytes)
+                    .ok()
+                    .and_then(|t| t.trim_start_matches('\u{feff}').parse::<toml::Table>().ok())
+                    .is_some_and(|t| {
+                        t.get("map").is_some_and(toml::Value::is_table)
+                            && !t.contains_key("scenario")
+                    })
+            }),
+            Output::Picture => {
+                let png = head.starts_with(b"\x89PNG\r\n\x1a\n")
+                    && head
+                        .windows(PICTURE_MARK.len())
+                        .any(|w| w == PICTURE_MARK.as_bytes());
+                let svg =
+                    text.starts_with("<svg") && text.contains(&format!("<!-- {PICTURE_MARK} -->"));
+                png || svg
+            }
+            Output::Package => read_whole(path).is_some_and(|bytes| {
+                zip::ZipArchive::new(std::io::Cursor::new(bytes))
+                    .is_ok_and(|mut z| z.by_name(crate::package::MANIFEST).is_ok())
+            }),
+        }
+    }
+}
+
+/// The value of a JSON object's first member when it is `"format"` (saves begin with it):
+/// `{ "format": "kessel-save/1", …` gives `kessel-save/1", …`.
+fn leading_format(text: &str) -> Option<&str> {
+    let s = text.strip_prefix('{')?.trim_start();
+    let s = s.strip_prefix("\"format\"")?.trim_start();
+    let s = s.strip_prefix(':')?.trim_start();
+    s.strip_prefix('"')
+}
+
+fn read_whole(path: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.len() > WHOLE_MAX {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
+/// Refuses to write `kind` over an existing file that is not of that kind. An absent or empty
+/// file may be written; a folder, or anything that is not a regular file, may not.
+pub fn overwrite_only(out: &Path, kind: Output) -> anyhow::Result<()> {
+    let what = kind.what();
+    let Ok(meta) = std::fs::metadata(out) else {
+        return Ok(());
+    };
+    if meta.is_dir() {
+        anyhow::bail!("{}: a folder; name the {what} file to write", out.display());
+    }
+    if !meta.is_file() {
+        anyhow::bail!(
+            "{}: not a regular file; name the {what} file to write",
+            out.display()
+        );
+    }
+    if meta.len() == 0 {
+        return Ok(());
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(out).and_then(|f| f.take(HEAD).read_to_end(&mut head));
+    if read.is_err() || !kind.recognises(out, &head) {
+        anyhow::bail!(
+            "{}: the file exists and is not a {what}; not overwriting it (name a new file, or remove this one first)",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str, content: &[u8]) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("kessel-guard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let p = dir.join(name);
+        std::fs::write(&p, content).expect("scratch file");
+        p
+    }
+
+    #[test]
+    fn each_output_replaces_its_own_kind_only() {
+        let save = b"{\n  \"format\": \"kessel-save/1\",\n  \"scenario\": \"s.toml\"\n}";
+        let campaign =
+            b"{\"format\":\"kessel-campaign-save/1\",\"games\":[{\"format\":\"kessel-save/1\"}]}";
+        let note = b"{\"note\": \"kessel-save/1\"}";
+        let lab = b"{\"type\":\"header\",\"format\":\"kessel-lab/1\"}\n{\"type\":\"game\"}\n";
+        let lab_mention = b"my notes on \"kessel-lab/1\" runs\n";
+        let map = b"[map]\ncolumns = 4\nrows = 4\n";
+        let map_comment = b"# not a [map]\ntitle = \"notes\"\n";
+        let scenario = b"[scenario]\nname = \"x\"\n[map]\ncolumns = 1\n";
+        let svg = b"<svg xmlns=\"http://www.w3.org/2000/svg\"><!-- kessel render --></svg>";
+        let other_svg = b"<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"3\"/></svg>";
+        let report = b"<!DOCTYPE html>\n<html><head><title>Balance report: x</title>";
+        for (name, content, kind, ok) in [
+            ("save.json", &save[..], Output::Save, true),
+            ("camp.json", &campaign[..], Output::Save, false),
+            ("camp2.json", &campaign[..], Output::CampaignSave, true),
+            ("save2.json", &save[..], Output::CampaignSave, false),
+            ("note.json", &note[..], Output::Save, false),
+            ("lab.jsonl", &lab[..], Output::LabData, true),
+            ("notes.jsonl", &lab_mention[..], Output::LabData, false),
+            ("map.toml", &map[..], Output::Map, true),
+            ("comment.toml", &map_comment[..], Output::Map, false),
+            ("scenario.toml", &scenario[..], Output::Map, false),
+            ("mine.svg", &svg[..], Output::Picture, true),
+            ("logo.svg", &other_svg[..], Output::Picture, false),
+            ("not.png", b"not a png", Output::Picture, false),
+            ("r.html", &report[..], Output::Report, true),
+            ("notes.kessel", b"my notes", Output::Package, false),
+            ("empty.kessel", b"", Output::Package, true),
+        ] {
+            let p = scratch(name, content);
+            assert_eq!(overwrite_only(&p, kind).is_ok(), ok, "{name} as {kind:?}");
+        }
+    }
+}
