@@ -557,6 +557,7 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
     let bytes = kessel_core::fsio::read_bounded(package, MAX_PACKAGE)
         .with_context(|| format!("cannot read {}", package.display()))?;
     let Verified { manifest, files } = verify(package, &bytes)?;
+    contained(package, &manifest, &files)?;
     let ruleset = if manifest.ruleset.included {
         None
     } else {
@@ -588,12 +589,8 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
     let key = hex(&key.finalize());
     let dir = crate::bundle::user_dir("XDG_CACHE_HOME", ".cache", "packages").join(&key[..32]);
     let scenario = dir.join(&manifest.package.scenario);
-    if dir.join(".complete").is_file() {
-        return Ok(scenario);
-    }
-    let parent = dir.parent().unwrap_or(Path::new("."));
-    let tmp = parent.join(format!(".tmp-{}-{}", &key[..32], std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    // what is written out: the package's files, the scenario pointed at a referenced ruleset
+    let mut unpacked = Vec::with_capacity(files.len());
     for (name, data) in &files {
         let mut data = std::borrow::Cow::Borrowed(data.as_slice());
         if let (Some(r), true) = (&ruleset, *name == manifest.package.scenario) {
@@ -605,13 +602,30 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
                 .ok_or_else(|| refused(package, "its scenario has no `ruleset = …` line"))?;
             data = std::borrow::Cow::Owned(text.into_bytes());
         }
-        let p = tmp.join(name);
-        if let Some(d) = p.parent() {
-            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
-        }
-        kessel_core::fsio::write_atomic(&p, &data)?;
+        unpacked.push((name, data));
     }
-    kessel_core::fsio::write_atomic(&tmp.join(".complete"), key.as_bytes())?;
+    // an earlier unpacking is used only while it still holds exactly those files (the cache is
+    // anyone's folder: an edited copy there must not pass for the verified package)
+    if dir.join(".complete").is_file() {
+        let intact = unpacked
+            .iter()
+            .all(|(name, data)| std::fs::read(dir.join(name)).is_ok_and(|d| d == **data));
+        if intact {
+            return Ok(scenario);
+        }
+        std::fs::remove_dir_all(&dir).with_context(|| {
+            format!("cannot replace the changed unpacked copy {}", dir.display())
+        })?;
+    }
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    let tmp = parent.join(format!(".tmp-{}-{}", &key[..32], std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let written = write_unpacked(&tmp, &unpacked, &key);
+    if written.is_err() {
+        // (no half-written folder is left behind in the cache)
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    written?;
     if std::fs::rename(&tmp, &dir).is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
         anyhow::ensure!(
@@ -622,6 +636,108 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
         );
     }
     Ok(scenario)
+}
+
+/// Writes a package's files under `tmp`, then the `.complete` mark.
+fn write_unpacked(
+    tmp: &Path,
+    unpacked: &[(&String, std::borrow::Cow<'_, [u8]>)],
+    key: &str,
+) -> anyhow::Result<()> {
+    for (name, data) in unpacked {
+        let p = tmp.join(name);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+        }
+        kessel_core::fsio::write_atomic(&p, data)?;
+    }
+    kessel_core::fsio::write_atomic(&tmp.join(".complete"), key.as_bytes())?;
+    Ok(())
+}
+
+/// Refuses a package whose scenario names a file outside the package: a map, a profile file,
+/// special rules or (when included) a ruleset given as an absolute path or climbing out with
+/// `..`. A package is the whole scenario; one that reached for the opener's own files would run
+/// or read them (and name them in its errors). A ruleset by reference is pointed at the bundled
+/// copy when unpacked, so its path is not checked.
+fn contained(
+    package: &Path,
+    manifest: &Manifest,
+    files: &BTreeMap<String, Vec<u8>>,
+) -> anyhow::Result<()> {
+    let scenario = &manifest.package.scenario;
+    let Some(text) = files
+        .get(scenario)
+        .and_then(|b| std::str::from_utf8(b).ok())
+    else {
+        return Ok(()); // (the loader says what is wrong with it)
+    };
+    let Ok(table) = text.trim_start_matches('\u{feff}').parse::<toml::Table>() else {
+        return Ok(());
+    };
+    let Some(fields) = table.get("scenario").and_then(toml::Value::as_table) else {
+        return Ok(());
+    };
+    let folder: Vec<&str> = scenario.split('/').collect();
+    let folder = &folder[..folder.len() - 1];
+    let mut named: Vec<(&str, &str, bool)> = Vec::new();
+    for key in ["map", "profile"] {
+        if let Some(v) = fields.get(key).and_then(toml::Value::as_str) {
+            // (a profile named without `.toml` is the ruleset's own)
+            if key == "map" || v.to_ascii_lowercase().ends_with(".toml") {
+                named.push((key, v, true));
+            }
+        }
+    }
+    if manifest.ruleset.included {
+        if let Some(v) = fields.get("ruleset").and_then(toml::Value::as_str) {
+            named.push(("ruleset", v, false));
+        }
+    }
+    if let Some(list) = fields.get("scripts").and_then(toml::Value::as_array) {
+        named.extend(
+            list.iter()
+                .filter_map(toml::Value::as_str)
+                .map(|v| ("scripts", v, true)),
+        );
+    }
+    for (field, value, is_file) in named {
+        let inside = inside_package(folder, value);
+        let held = match &inside {
+            Some(path) if is_file => files.contains_key(path),
+            Some(path) => files.keys().any(|f| f.starts_with(&format!("{path}/"))),
+            None => false,
+        };
+        if !held {
+            return Err(refused(
+                package,
+                format_args!(
+                    "its scenario's `{field}` names `{value}`, which is not in the package (a \
+                     package's scenario names only files it carries)"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The package path of `value`, a path the scenario in `folder` names, when it stays inside the
+/// package: relative, `/`-separated, never climbing above the package's root.
+fn inside_package(folder: &[&str], value: &str) -> Option<String> {
+    if value.starts_with('/') || value.contains(['\\', ':', '\0']) {
+        return None;
+    }
+    let mut parts: Vec<&str> = folder.to_vec();
+    for part in value.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 #[cfg(test)]

@@ -464,3 +464,114 @@ fn pack_refuses_links_out_of_the_folder_and_link_loops() {
     assert_ne!(r.code, 0, "{}", r.stdout);
     assert!(r.stderr.contains("a link loop"), "{}", r.stderr);
 }
+
+/// `entries` with the file `name` holding `data`, its manifest entry (hash and size) made to
+/// match: a package as someone could make it by hand, well formed and consistent.
+fn with_file(entries: &[(String, Vec<u8>)], name: &str, data: &[u8]) -> Vec<(String, Vec<u8>)> {
+    use sha2::Digest as _;
+    let hash: String = sha2::Sha256::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    entries
+        .iter()
+        .map(|(n, d)| {
+            if n == name {
+                return (n.clone(), data.to_vec());
+            }
+            if n != "manifest.toml" {
+                return (n.clone(), d.clone());
+            }
+            let mut m: toml::Table = std::str::from_utf8(d)
+                .expect("utf-8")
+                .parse()
+                .expect("manifest");
+            for f in m["files"].as_array_mut().expect("files") {
+                let f = f.as_table_mut().expect("entry");
+                if f["path"].as_str() == Some(name) {
+                    f.insert("sha256".into(), hash.clone().into());
+                    f.insert("size".into(), (data.len() as i64).into());
+                }
+            }
+            (n.clone(), toml::to_string(&m).expect("toml").into_bytes())
+        })
+        .collect()
+}
+
+/// A package's scenario names only files the package carries: a map, special rules or a profile
+/// named by an absolute path or climbing out with `..` made opening it read (and run, and quote
+/// in errors) the opener's own files. And an unpacked copy edited in the cache is not used.
+#[test]
+fn a_package_reaches_no_file_outside_itself_and_its_cached_copy_is_checked() {
+    let home = scratch("pack-outside-home");
+    let dir = scratch("pack-outside");
+    let outside = crate::util::write(&dir, "outside.lua", "print(\"OUTSIDE RAN\")\n");
+    let y = dir.join("y.kessel");
+    let r = kessel_at(
+        &root(),
+        &home,
+        &["pack", "scenarios/yelnya", "-o", &y.to_string_lossy()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let files = entries(&std::fs::read(&y).expect("packed"));
+    let scenario = String::from_utf8(
+        files
+            .iter()
+            .find(|(n, _)| n == "scenario.toml")
+            .expect("scenario")
+            .1
+            .clone(),
+    )
+    .expect("utf-8");
+    let outside = outside.to_string_lossy().into_owned();
+    for (name, from, to, said) in [
+        (
+            "abs_script",
+            "scripts = [\"special.lua\"]",
+            format!("scripts = [\"special.lua\", {:?}]", outside),
+            format!("`scripts` names `{outside}`"),
+        ),
+        (
+            "up_map",
+            "map = \"map.toml\"",
+            "map = \"../map.toml\"".to_string(),
+            "`map` names `../map.toml`".to_string(),
+        ),
+        (
+            "abs_profile",
+            "profile = \"standard\"",
+            "profile = \"/etc/kessel.toml\"".to_string(),
+            "`profile` names `/etc/kessel.toml`".to_string(),
+        ),
+    ] {
+        assert!(scenario.contains(from), "{from}");
+        let edited = scenario.replacen(from, &to, 1);
+        let p = dir.join(format!("{name}.kessel"));
+        std::fs::write(
+            &p,
+            zip_of(&with_file(&files, "scenario.toml", edited.as_bytes())),
+        )
+        .expect("write");
+        let r = kessel_at(&dir, &home, &["check", &p.to_string_lossy()]);
+        assert_ne!(r.code, 0, "{name} was accepted: {}", r.stdout);
+        assert!(r.stderr.contains(&said), "{name}: {}", r.stderr);
+        assert!(!r.stdout.contains("OUTSIDE RAN"), "{name}: {}", r.stdout);
+    }
+    // a scenario edited in the cache after a first opening: the package's own is used again
+    let r = kessel_at(&dir, &home, &["check", "y.kessel"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cached: Vec<_> = std::fs::read_dir(home.join("cache/kessel/packages"))
+        .expect("cache")
+        .flatten()
+        .map(|e| e.path().join("scenario.toml"))
+        .filter(|p| p.is_file())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let text = std::fs::read_to_string(&cached[0]).expect("cached scenario");
+    std::fs::write(&cached[0], text.replace("turns = 3", "turns = 7")).expect("tamper");
+    let r = kessel_at(&dir, &home, &["info", "y.kessel", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&cached[0]).expect("cached"), text);
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}
