@@ -557,6 +557,21 @@ fn a_package_reaches_no_file_outside_itself_and_its_cached_copy_is_checked() {
         assert!(r.stderr.contains(&said), "{name}: {}", r.stderr);
         assert!(!r.stdout.contains("OUTSIDE RAN"), "{name}: {}", r.stdout);
     }
+    // an error in a package's own file names the package, not where it was unpacked
+    let broken = scenario.replacen("turns = 3", "turns = 3\nturns = 4", 1);
+    let p = dir.join("broken.kessel");
+    std::fs::write(
+        &p,
+        zip_of(&with_file(&files, "scenario.toml", broken.as_bytes())),
+    )
+    .expect("write");
+    let r = kessel_at(&dir, &home, &["check", "broken.kessel"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("broken.kessel/scenario.toml:11:") && !r.stderr.contains("cache"),
+        "{}",
+        r.stderr
+    );
     // a scenario edited in the cache after a first opening: the package's own is used again
     let r = kessel_at(&dir, &home, &["check", "y.kessel"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -566,12 +581,16 @@ fn a_package_reaches_no_file_outside_itself_and_its_cached_copy_is_checked() {
         .map(|e| e.path().join("scenario.toml"))
         .filter(|p| p.is_file())
         .collect();
-    assert_eq!(cached.len(), 1, "{cached:?}");
-    let text = std::fs::read_to_string(&cached[0]).expect("cached scenario");
-    std::fs::write(&cached[0], text.replace("turns = 3", "turns = 7")).expect("tamper");
+    assert_eq!(cached.len(), 2, "y and broken: {cached:?}");
+    let y_cached = cached
+        .iter()
+        .find(|p| !std::fs::read_to_string(p).is_ok_and(|t| t.contains("turns = 4")))
+        .expect("y's unpacked scenario");
+    let text = std::fs::read_to_string(y_cached).expect("cached scenario");
+    std::fs::write(y_cached, text.replace("turns = 3", "turns = 7")).expect("tamper");
     let r = kessel_at(&dir, &home, &["info", "y.kessel", "--json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(std::fs::read_to_string(&cached[0]).expect("cached"), text);
+    assert_eq!(std::fs::read_to_string(y_cached).expect("cached"), text);
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -64,7 +64,52 @@ pub fn printable_name(text: &str) -> std::borrow::Cow<'_, str> {
     shown(text, true, MAX_SHOWN_MESSAGE)
 }
 
+/// Folders that messages show under another name: (the folder's path, its name).
+static FOLDER_NAMES: std::sync::RwLock<Vec<(String, String)>> = std::sync::RwLock::new(Vec::new());
+
+/// Makes the messages printed through [`printable`], [`terminal_safe`] and [`printable_name`]
+/// show the folder `real` as `name`: a program that unpacks a file into a folder of its own
+/// (a `.kessel` package into the user's cache) names the file in errors about what it holds,
+/// `y.kessel/scenario.toml:14: …`, not the folder nobody knows of.
+pub fn show_folder_as(real: &Path, name: &str) {
+    let Ok(mut names) = FOLDER_NAMES.write() else {
+        return;
+    };
+    let mut add = |folder: String| {
+        if !folder.is_empty() && !names.iter().any(|(f, _)| *f == folder) {
+            names.push((folder, name.to_string()));
+        }
+    };
+    add(real.to_string_lossy().into_owned());
+    if let Ok(canonical) = real.canonicalize() {
+        add(canonical.to_string_lossy().into_owned());
+    }
+}
+
+/// `text` with the folders of [`show_folder_as`] named as asked.
+fn folders_named(text: &str) -> std::borrow::Cow<'_, str> {
+    let Ok(names) = FOLDER_NAMES.read() else {
+        return std::borrow::Cow::Borrowed(text);
+    };
+    let mut out = std::borrow::Cow::Borrowed(text);
+    for (folder, name) in names.iter() {
+        if out.contains(folder.as_str()) {
+            out = std::borrow::Cow::Owned(out.replace(folder.as_str(), name));
+        }
+    }
+    out
+}
+
 fn shown(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> {
+    match folders_named(text) {
+        std::borrow::Cow::Borrowed(t) => escaped(t, one_line, max),
+        std::borrow::Cow::Owned(t) => {
+            std::borrow::Cow::Owned(escaped(&t, one_line, max).into_owned())
+        }
+    }
+}
+
+fn escaped(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> {
     let steers = |c: char| {
         (c.is_control() && (one_line || (c != '\n' && c != '\t')))
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')

@@ -190,7 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut engine = match engine {
             Ok(e) => e,
             Err(e) => {
-                println!("FAIL {}: {}", file.display(), printable(&e));
+                println!("FAIL {}", printable(&format!("{}: {e}", file.display())));
                 failed += 1;
                 continue;
             }
@@ -198,7 +198,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let names = match engine.load_tests(file) {
             Ok(n) => n,
             Err(e) => {
-                println!("FAIL {}: {}", file.display(), printable(&e.message));
+                println!(
+                    "FAIL {}",
+                    printable(&format!("{}: {}", file.display(), e.message))
+                );
                 failed += 1;
                 continue;
             }
@@ -218,7 +221,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else {
                 format!("{} of {}", names.len(), super::count(all, "test", "tests"))
             };
-            println!("{} ({count})", file.display());
+            println!("{}", printable(&format!("{} ({count})", file.display())));
         }
         for name in names {
             match engine.run_test(&name) {
