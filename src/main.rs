@@ -74,6 +74,9 @@ fn main() -> ExitCode {
     quiet_on_broken_pipe();
     let cli = Cli::parse();
     kessel_core::fsio::set_ruleset_finder(bundle::ruleset_by_name);
+    kessel_core::fsio::set_scenario_opener(|p| {
+        package::is_package(p).then(|| package::open(p).map_err(|e| format!("{e:#}")))
+    });
     let result = match cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Info(a) => cmd::info::run(a),

@@ -589,8 +589,9 @@ pub fn open(package: &Path) -> anyhow::Result<PathBuf> {
     let key = hex(&key.finalize());
     let dir = crate::bundle::user_dir("XDG_CACHE_HOME", ".cache", "packages").join(&key[..32]);
     let scenario = dir.join(&manifest.package.scenario);
-    // errors about the package's files name the package, not the cache
+    // errors about the package's files name the package, not the cache; saves name it too
     kessel_core::error::show_folder_as(&dir, &package.display().to_string());
+    kessel_core::fsio::note_opened_as(&scenario, package);
     // what is written out: the package's files, the scenario pointed at a referenced ruleset
     let mut unpacked = Vec::with_capacity(files.len());
     for (name, data) in &files {

@@ -194,7 +194,7 @@ fn a_saves_players_are_sides_and_players_the_ruleset_allows() {
     for (players, side, said) in cases {
         let mut edited = json.clone();
         edited["players"] = players;
-        edited.as_object_mut().expect("object").remove("checksum");
+        crate::util::resign_save(&mut edited);
         let text = serde_json::to_string_pretty(&edited).expect("json");
         std::fs::write(&save, &text).expect("edit save");
         let from = text
@@ -218,7 +218,7 @@ fn a_saves_players_are_sides_and_players_the_ruleset_allows() {
     }
     let mut edited = json.clone();
     edited["players"] = serde_json::json!({ "blue": "human", "red": "computer:timid" });
-    edited.as_object_mut().expect("object").remove("checksum");
+    crate::util::resign_save(&mut edited);
     std::fs::write(&save, serde_json::to_string_pretty(&edited).expect("json")).expect("save");
     let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -264,6 +264,23 @@ fn report_refuses_levels_the_run_could_not_have_reached() {
         r.code != 0
             && r.stderr.contains("d.jsonl:18: victory level `xxx")
             && r.stderr.contains("over 200 bytes"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A save without its checksum is refused: leaving the checksum out let any hand edit pass (a
+/// profile or an option changed, a game replayed under other rules).
+#[test]
+fn a_save_without_its_checksum_is_refused() {
+    let (save, mut json) = toy_save("save-no-checksum");
+    json["profile"] = serde_json::Value::String("open".into());
+    json.as_object_mut().expect("object").remove("checksum");
+    std::fs::write(&save, serde_json::to_string_pretty(&json).expect("json")).expect("edit");
+    let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("game.json") && r.stderr.contains("the save has no `checksum`"),
         "{}",
         r.stderr
     );

@@ -594,3 +594,57 @@ fn a_package_reaches_no_file_outside_itself_and_its_cached_copy_is_checked() {
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game played from a package is saved naming the package (it named the folder the package
+/// was unpacked to, which another machine, or this one after its cache is cleared, lacks), and
+/// the save loads back through the package.
+#[test]
+fn a_save_of_a_packaged_scenario_names_the_package_and_loads_back() {
+    let home = scratch("pack-save-home");
+    let dir = scratch("pack-save");
+    let y = dir.join("y.kessel");
+    let r = kessel_at(
+        &root(),
+        &home,
+        &["pack", "scenarios/yelnya", "-o", &y.to_string_lossy()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    crate::util::write(&dir, "play.lua", "assert(kessel.act(kessel.legal()[1]))\n");
+    std::fs::create_dir_all(dir.join("saves")).expect("folder");
+    let r = kessel_at(
+        &dir,
+        &home,
+        &[
+            "script",
+            "play.lua",
+            "--scenario",
+            "y.kessel",
+            "--save",
+            "saves/game.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let save = std::fs::read_to_string(dir.join("saves/game.json")).expect("saved");
+    assert!(save.contains("\"scenario\": \"../y.kessel\""), "{save}");
+    // loads back, from another working folder, with a cleared cache
+    let _ = std::fs::remove_dir_all(home.join("cache"));
+    let r = kessel_at(
+        &dir.join("saves"),
+        &home,
+        &["view", "game.json", "--as", "german"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("log (1 actions)"), "{}", r.stdout);
+    // without the package, the save says what is missing
+    std::fs::remove_file(&y).expect("remove");
+    let r = kessel_at(&dir, &home, &["view", "saves/game.json", "--as", "german"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("the scenario the game was played with, `../y.kessel`, is missing"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -54,3 +54,11 @@ pub fn kessel_at(dir: &Path, home: &Path, args: &[&str]) -> Run {
         .env("XDG_CACHE_HOME", home.join("cache"));
     run(cmd)
 }
+
+/// A save edited by hand, signed again as Kessel signs saves (its `checksum` made to match), so
+/// that a test reaches the checks after the checksum: the save as a crafted one would be.
+pub fn resign_save(save: &mut serde_json::Value) {
+    let file: kessel_core::engine::SaveFile =
+        serde_json::from_value(save.clone()).expect("the edited save still reads as a save");
+    save["checksum"] = serde_json::Value::String(file.compute_checksum());
+}

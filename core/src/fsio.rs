@@ -101,6 +101,45 @@ pub fn named_kind(value: &str, kind: Named) -> Result<(), NamedPathError> {
     }
 }
 
+/// Opens a file that stands for a scenario folder (a program's packages): the scenario file to
+/// read for it, `None` when the path is no such file. See [`set_scenario_opener`].
+pub type ScenarioOpener = fn(&Path) -> Option<Result<PathBuf, String>>;
+
+static SCENARIO_OPENER: std::sync::RwLock<Option<ScenarioOpener>> = std::sync::RwLock::new(None);
+/// Scenario files a [`ScenarioOpener`] opened, with the path they were opened by.
+static OPENED_AS: std::sync::RwLock<Vec<(PathBuf, PathBuf)>> = std::sync::RwLock::new(Vec::new());
+
+/// Lets a program open files of its own that stand for a scenario (`kessel`'s `.kessel`
+/// packages, unpacked to a folder of its own): a save naming such a file loads through it, and
+/// the program says where each opened scenario came from ([`note_opened_as`]) so that a save
+/// names the file, not where it was unpacked.
+pub fn set_scenario_opener(opener: ScenarioOpener) {
+    if let Ok(mut o) = SCENARIO_OPENER.write() {
+        *o = Some(opener);
+    }
+}
+
+/// The scenario file to read for `path` when the program's opener knows it ([`set_scenario_opener`]).
+pub fn open_scenario_file(path: &Path) -> Option<Result<PathBuf, String>> {
+    let opener = SCENARIO_OPENER.read().ok().and_then(|o| *o)?;
+    opener(path)
+}
+
+/// Records that the scenario file `real` was opened by `given` (a package): saves name `given`.
+pub fn note_opened_as(real: &Path, given: &Path) {
+    if let Ok(mut list) = OPENED_AS.write() {
+        if !list.iter().any(|(r, _)| r == real) {
+            list.push((real.to_path_buf(), given.to_path_buf()));
+        }
+    }
+}
+
+/// The file the scenario `real` was opened by, when an opener opened it ([`note_opened_as`]).
+pub fn opened_as(real: &Path) -> Option<PathBuf> {
+    let list = OPENED_AS.read().ok()?;
+    list.iter().find(|(r, _)| r == real).map(|(_, g)| g.clone())
+}
+
 /// Where the program finds a ruleset by its folder name (`rules` for `…/rules`) when the folder a
 /// scenario names holds none: see [`set_ruleset_finder`].
 pub type RulesetFinder = fn(&str) -> Option<PathBuf>;

@@ -149,7 +149,8 @@ impl Engine {
         let scenario = w
             .scenario
             .as_ref()
-            .map(|s| rel(&s.path))
+            // (a scenario opened from a package is named by the package)
+            .map(|s| rel(&crate::fsio::opened_as(&s.path).unwrap_or_else(|| s.path.clone())))
             .unwrap_or_default();
         let profile = self.profile_arg.as_deref().map(|p| {
             if Engine::is_profile_path(p) {
@@ -270,12 +271,21 @@ impl Engine {
         if save.format != SAVE_FORMAT {
             return Err(fail(format!("unknown save format `{}`", save.format)));
         }
-        if let Some(sum) = &save.checksum {
-            if *sum != save.compute_checksum() {
+        // (every save Kessel writes has one: without it, a hand edit would pass unseen)
+        match &save.checksum {
+            Some(sum) if *sum == save.compute_checksum() => {}
+            Some(_) => {
                 return Err(fail(
                     "the save was edited or damaged: its checksum does not match its contents"
                         .into(),
-                ));
+                ))
+            }
+            None => {
+                return Err(fail(
+                    "the save has no `checksum`: it was edited or damaged (every save Kessel \
+                     writes carries one)"
+                        .into(),
+                ))
             }
         }
         // paths relative to the save's folder (saves written by `save_as`), else to the working
@@ -295,7 +305,6 @@ impl Engine {
             crate::fsio::named_kind(p, crate::fsio::Named::Toml)
                 .map_err(|e| fail(format!("`{field}`: {e}")))
         };
-        kind("scenario", &save.scenario)?;
         if let Some(p) = save.profile.as_deref() {
             if Engine::is_profile_path(p) {
                 kind("profile", p)?;
@@ -321,7 +330,16 @@ impl Engine {
                 "the {field} the game was played with, `{p}`, is missing ({hint})"
             )))
         };
-        let scenario = found("scenario", &save.scenario)?;
+        // (the path is only looked at, not read, before its kind is checked; a file the
+        // program opens itself, a package, stands for its scenario)
+        let at = found("scenario", &save.scenario)?;
+        let scenario = match crate::fsio::open_scenario_file(Path::new(&at)) {
+            Some(opened) => opened.map_err(fail)?.to_string_lossy().into_owned(),
+            None => {
+                kind("scenario", &save.scenario)?;
+                at
+            }
+        };
         let profile = match save.profile.as_deref() {
             Some(p) if Engine::is_profile_path(p) => Some(found("profile", p)?),
             other => other.map(str::to_string),
