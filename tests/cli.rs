@@ -1405,3 +1405,29 @@ fn an_overlong_unit_id_is_refused_at_its_line() {
     assert!(r.stderr.contains("scenario.toml:"), "located: {}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--option` is set before the scenario is checked and set up: a tournament director who lifts
+/// the stacking limit with `--option stack_limit=5` can open a scenario that stacks three units,
+/// as a profile of that limit can (the option came after the set-up check, which refused it).
+#[test]
+fn an_option_flag_is_in_force_when_the_scenario_is_checked_and_set_up() {
+    let dir = crate::util::toy_copy("option-before-setup");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let stacked = text.replace("at = \"0103\"", "at = \"0203\"")
+        + "\n[[units]]\nid = \"r3\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"3-3-4\"]\nat = \"0203\"\n";
+    std::fs::write(&scenario, stacked).expect("write");
+    let s = scenario.to_str().expect("utf8");
+    let refused = kessel(&["check", s]);
+    assert_ne!(refused.code, 0, "{}", refused.stdout);
+    assert!(refused.stderr.contains("overstacks hex 0203"), "{}", refused.stderr);
+    for cmd in [
+        vec!["check", s],
+        vec!["info", s],
+        vec!["rules", s],
+        vec!["simulate", s, "--games", "1", "--max-actions", "5"],
+    ] {
+        let r = kessel(&[&cmd[..], &["--option", "stack_limit=5"]].concat());
+        assert_eq!(r.code, 0, "{cmd:?}: {}{}", r.stdout, r.stderr);
+    }
+}

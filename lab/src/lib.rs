@@ -12,7 +12,7 @@ pub mod stats;
 pub mod summary;
 
 use anyhow::Context;
-use kessel_core::engine::Engine;
+use kessel_core::engine::{Engine, EngineError};
 use kessel_core::hex::HexDir;
 use kessel_core::script::Limits;
 use record::{Header, HexInfo, MapInfo, ObjectiveInfo, ProfileInfo, Seeds, Source};
@@ -44,6 +44,47 @@ pub fn option_value(text: &str) -> kessel_core::state::Value {
         .unwrap_or_else(|_| kessel_core::state::Value::String(text.to_string()))
 }
 
+/// Loads a scenario under `profile` with `options` (`ID`, value as typed) set on top of it
+/// before the scenario is checked and set up, as `--option` asks; an option the ruleset lacks or
+/// whose value it refuses is an error naming the option.
+pub fn load_with_options(
+    scenario: &Path,
+    profile: Option<&str>,
+    options: &[(String, String)],
+    seed: u64,
+) -> anyhow::Result<Engine> {
+    Engine::load_with_options(
+        scenario,
+        profile,
+        &option_values(options),
+        seed,
+        Limits::default(),
+    )
+    .map_err(|e| option_error(e, options))
+}
+
+/// An engine error, an option's refusal said as the flag that set it (`--option ID=VALUE: …`).
+pub fn option_error(e: EngineError, options: &[(String, String)]) -> anyhow::Error {
+    match &e {
+        EngineError::Option { id, message, .. } => {
+            let text = options
+                .iter()
+                .find(|(i, _)| i == id)
+                .map_or("", |(_, t)| t.as_str());
+            anyhow::anyhow!("--option {id}={text}: {message}")
+        }
+        _ => describe(e),
+    }
+}
+
+/// Options as typed (`ID`, text) read as values ([`option_value`]).
+pub fn option_values(options: &[(String, String)]) -> Vec<(String, kessel_core::state::Value)> {
+    options
+        .iter()
+        .map(|(id, text)| (id.clone(), option_value(text)))
+        .collect()
+}
+
 /// Sets options (`ID`, value as typed) on a loaded game, on top of its profile, as the editor's
 /// rules panel and a save's hand-set options do; the first the ruleset lacks or whose value it
 /// refuses is an error naming it as the flag (`--option ID=VALUE: …`).
@@ -68,9 +109,7 @@ pub fn header(
     let mut infos = Vec::new();
     let mut first: Option<Engine> = None;
     for p in profiles {
-        let mut engine =
-            Engine::load(scenario, p.arg.as_deref(), 0, Limits::default()).map_err(describe)?;
-        apply_options(&mut engine, &p.options)?;
+        let engine = load_with_options(scenario, p.arg.as_deref(), &p.options, 0)?;
         infos.push(ProfileInfo {
             name: p.name.clone(),
             options: engine.options().values.clone(),

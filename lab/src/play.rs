@@ -10,7 +10,6 @@ use super::record::{GameRecord, Losses, TurnRecord};
 use kessel_core::dice::Dice;
 use kessel_core::engine::Engine;
 use kessel_core::hex::Hex;
-use kessel_core::script::Limits;
 use kessel_core::state::{GameState, Location};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -237,9 +236,8 @@ pub fn play_game(
 ) -> anyhow::Result<GameRecord> {
     let wall = Instant::now();
     let cpu0 = thread_cpu_seconds();
-    let mut engine = Engine::load(scenario, profile.arg.as_deref(), seed, Limits::default())
-        .map_err(crate::describe)?;
-    crate::apply_options(&mut engine, &profile.options)?;
+    let mut engine =
+        crate::load_with_options(scenario, profile.arg.as_deref(), &profile.options, seed)?;
     let mut record = play_loaded(&mut engine, &profile.name, seed, cfg)?;
     record.cpu_s = match (cpu0, thread_cpu_seconds()) {
         (Some(a), Some(b)) if b >= a => b - a,

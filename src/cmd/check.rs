@@ -1,6 +1,5 @@
 //! `kessel check`: load a scenario with its map, rules and profile, and summarise it.
 
-use super::describe;
 use kessel_core::engine::Engine;
 use kessel_core::script::Limits;
 use kessel_core::state::Location;
@@ -33,14 +32,14 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = crate::open_scenario(&args.scenario)?;
     // every problem in one run: the data's own and the rules' checks of it
-    let mut engine = Engine::load_reporting_all(
+    let engine = Engine::load_reporting_all(
         &path,
         args.profile.as_deref(),
+        &args.options.values(),
         crate::DEFAULT_SEED,
         Limits::default(),
     )
-    .map_err(describe)?;
-    args.options.apply(&mut engine)?;
+    .map_err(|e| kessel_lab::option_error(e, &args.options.options))?;
     let state = engine.state();
     let sc = engine
         .scenario()

@@ -2,7 +2,6 @@
 //! unit types, terrain, hexside and place kinds, areas, places, pools, options in force and the
 //! scenario's variables — as text for people or JSON for tools.
 
-use super::load_engine;
 use kessel_core::engine::Engine;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -27,8 +26,9 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = crate::open_scenario(&args.scenario)?;
-    let mut engine = load_engine(&path, args.profile.as_deref(), crate::DEFAULT_SEED)?;
-    args.options.apply(&mut engine)?;
+    let engine = args
+        .options
+        .load(&path, args.profile.as_deref(), crate::DEFAULT_SEED)?;
     let info = vocabulary(&engine)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&info)?);

@@ -51,9 +51,7 @@ pub fn load_game(
         // one game's save, or a campaign save's last game
         Engine::load_any_save(game, Limits::default(), None).map_err(describe)
     } else {
-        let mut engine = load_engine(&crate::open_scenario(game)?, profile, seed)?;
-        options.apply(&mut engine)?;
-        Ok(engine)
+        options.load(&crate::open_scenario(game)?, profile, seed)
     }
 }
 

@@ -1,6 +1,6 @@
 //! `--option ID=VALUE`, shared by every command that takes `--profile`: one option set on top of
-//! the profile, the way the editor's rules panel and a save's hand-set options are (after the
-//! game is loaded), so a tournament director can try one interpretation without writing a
+//! the profile before the scenario is checked and set up (the set-up sees it, as a save's
+//! hand-set options are), so a tournament director can try one interpretation without writing a
 //! profile file.
 
 use kessel_core::engine::Engine;
@@ -23,6 +23,22 @@ pub fn parse_option(text: &str) -> Result<(String, String), String> {
 }
 
 impl OptionArgs {
+    /// Loads `scenario` under `profile` with these options set on top of it before its set-up
+    /// (see [`kessel_lab::load_with_options`]).
+    pub fn load(
+        &self,
+        scenario: &std::path::Path,
+        profile: Option<&str>,
+        seed: u64,
+    ) -> anyhow::Result<Engine> {
+        kessel_lab::load_with_options(scenario, profile, &self.options, seed)
+    }
+
+    /// The options as values, as the engine takes them.
+    pub fn values(&self) -> Vec<(String, kessel_core::state::Value)> {
+        kessel_lab::option_values(&self.options)
+    }
+
     /// Whether no option was given.
     pub fn is_empty(&self) -> bool {
         self.options.is_empty()

@@ -43,8 +43,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         scenario: crate::open_scenario(&args.scenario)?,
         ..args
     };
-    let mut engine = load_engine(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
-    args.options.apply(&mut engine)?;
+    let engine = args
+        .options
+        .load(&args.scenario, args.profile.as_deref(), crate::DEFAULT_SEED)?;
     let options = engine.options();
     let profile = args.options.label(&options.profile);
     let ruleset = engine.ruleset();

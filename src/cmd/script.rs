@@ -77,7 +77,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut engine = match &args.scenario {
         Some(s) => {
             let s = crate::open_scenario(s)?;
-            Engine::load(&s, args.profile.as_deref(), args.seed, limits).map_err(super::describe)?
+            // (options set before the set-up, which sees them)
+            Engine::load_with_options(
+                &s,
+                args.profile.as_deref(),
+                &args.options.values(),
+                args.seed,
+                limits,
+            )
+            .map_err(|e| kessel_lab::option_error(e, &args.options.options))?
         }
         None => {
             let dir = args
@@ -95,7 +103,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             e
         }
     };
-    args.options.apply(&mut engine)?;
+    if args.scenario.is_none() {
+        args.options.apply(&mut engine)?;
+    }
     if args.save.is_some() && args.scenario.is_none() {
         anyhow::bail!("--save needs --scenario: a save names the scenario it replays");
     }

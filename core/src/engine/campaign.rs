@@ -247,6 +247,7 @@ impl Engine {
         let (engine, report) = Engine::start(
             scenario,
             profile,
+            &[],
             game_seed,
             limits,
             Some(LastGame {

@@ -51,6 +51,17 @@ pub enum EngineError {
     /// Bad scripts.
     #[error("{0}")]
     Script(#[from] ScriptError),
+    /// An option set on top of the profile ([`Engine::load_with_options`]) that the ruleset
+    /// lacks, or a value it refuses.
+    #[error("option `{id}` = {value}: {message}")]
+    Option {
+        /// The option's id, as given.
+        id: String,
+        /// The value, as given.
+        value: crate::state::Value,
+        /// Why it was refused.
+        message: String,
+    },
 }
 
 impl EngineError {
@@ -59,6 +70,7 @@ impl EngineError {
         match self {
             EngineError::Load(errors) => errors.located(),
             EngineError::Script(e) => vec![e.into()],
+            EngineError::Option { .. } => vec![crate::error::Located::plain(self.to_string())],
         }
     }
 }
@@ -119,8 +131,28 @@ impl Engine {
         seed: u64,
         limits: Limits,
     ) -> Result<Engine, EngineError> {
+        Engine::load_with_options(scenario_path, profile, &[], seed, limits)
+    }
+
+    /// [`Engine::load`] with `options` set on top of the profile before the scenario is checked
+    /// and set up (`kessel … --option id=value`): the set-up checks and hooks see them, as the
+    /// whole game does. An option the ruleset lacks, or a value it refuses, is an error.
+    pub fn load_with_options(
+        scenario_path: &Path,
+        profile: Option<&str>,
+        options: &[(String, crate::state::Value)],
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Engine, EngineError> {
         let scenario = Scenario::load(scenario_path)?;
-        Engine::with_scenario(scenario, profile, seed, limits)
+        Engine::with_scenario_and_options(
+            scenario,
+            profile,
+            options,
+            seed,
+            limits,
+            Stopper::default(),
+        )
     }
 
     /// [`Engine::load`] for a checker that wants every problem of a scenario in one run: a
@@ -131,12 +163,20 @@ impl Engine {
     pub fn load_reporting_all(
         scenario_path: &Path,
         profile: Option<&str>,
+        options: &[(String, crate::state::Value)],
         seed: u64,
         limits: Limits,
     ) -> Result<Engine, EngineError> {
         let text = crate::error::read_text(scenario_path, "scenario")?;
         let (scenario, mut problems) = Scenario::parse_lenient(scenario_path, &text)?;
-        match Engine::with_scenario(scenario, profile, seed, limits) {
+        match Engine::with_scenario_and_options(
+            scenario,
+            profile,
+            options,
+            seed,
+            limits,
+            Stopper::default(),
+        ) {
             Ok(engine) if problems.is_empty() => Ok(engine),
             Ok(_) => Err(LoadErrors(problems).into()),
             Err(EngineError::Load(LoadErrors(later))) => {
@@ -173,12 +213,27 @@ impl Engine {
         limits: Limits,
         stopper: Stopper,
     ) -> Result<Engine, EngineError> {
-        Engine::start(scenario, profile, seed, limits, None, stopper).map(|(engine, _)| engine)
+        Engine::with_scenario_and_options(scenario, profile, &[], seed, limits, stopper)
+    }
+
+    /// [`Engine::with_scenario_stoppable`] with `options` set on top of the profile before the
+    /// scenario is checked and set up (see [`Engine::load_with_options`]).
+    pub fn with_scenario_and_options(
+        scenario: Scenario,
+        profile: Option<&str>,
+        options: &[(String, crate::state::Value)],
+        seed: u64,
+        limits: Limits,
+        stopper: Stopper,
+    ) -> Result<Engine, EngineError> {
+        Engine::start(scenario, profile, options, seed, limits, None, stopper)
+            .map(|(engine, _)| engine)
     }
 
     fn start(
         mut scenario: Scenario,
         profile: Option<&str>,
+        options: &[(String, crate::state::Value)],
         seed: u64,
         limits: Limits,
         last: Option<LastGame<'_>>,
@@ -224,6 +279,15 @@ impl Engine {
             w.scenario = Some(Arc::new(scenario));
         }
         engine.apply_profile(profile_arg.as_deref())?;
+        for (id, value) in options {
+            engine
+                .set_option(id, value.clone())
+                .map_err(|message| EngineError::Option {
+                    id: id.clone(),
+                    value: value.clone(),
+                    message,
+                })?;
+        }
         engine.check_scenario()?;
         engine.run_setup_hooks()?;
         Ok((engine, report))

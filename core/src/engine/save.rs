@@ -345,9 +345,16 @@ impl Engine {
             other => other.map(str::to_string),
         };
         let scenario = crate::scenario::Scenario::load(Path::new(&scenario))?;
-        let mut engine = Engine::with_scenario_stoppable(
+        // (the options set by hand were in force from the set-up on)
+        let options: Vec<(String, crate::state::Value)> = save
+            .options
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut engine = Engine::with_scenario_and_options(
             scenario,
             profile.as_deref(),
+            &options,
             save.seed,
             limits,
             stopper,
