@@ -87,12 +87,21 @@ kessel.queries.declare{
     targets = { type = "hexes", description = "the defending hex or hexes [9.23]" },
   },
   fn = function(args)
-    local units, hexes, seen = {}, {}, {}
+    -- the query is asked about any units, in any phase (`kessel query`, scripts, the editor): a
+    -- unit off the map takes no part in the totals and is named in a reason [9.1], and so are
+    -- empty lists, whatever the phase; the attack's own checks (which stop at the phase) follow
+    local units, hexes, seen, own = {}, {}, {}, {}
     for _, id in ipairs(args.units) do
       local u = unit_of(id)
-      units[#units + 1] = u
-      if u.hex and not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
+      if C.on_map(u) then
+        units[#units + 1] = u
+        if not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
+      else
+        own[#own + 1] = C.reason("9.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
+      end
     end
+    if #args.units == 0 then own[#own + 1] = C.reason("9.1", "an attack needs attacking units") end
+    if #args.targets == 0 then own[#own + 1] = C.reason("9.1", "an attack needs at least one defending hex") end
     local att, amods = K.attack_total(units, {})
     local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })
     -- [12] [12.2] nobody knows an untried unit's strength until the attack reveals it: the totals
@@ -111,7 +120,11 @@ kessel.queries.declare{
     end
     local tid = K.CRT
     local odds = kessel.tables.odds(tid, att, def)
-    local refusals = K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })
+    local refusals, said = {}, {}
+    for _, r in ipairs(own) do refusals[#refusals + 1] = r; said[r.message] = true end
+    for _, r in ipairs(K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })) do
+      if not said[r.message] then refusals[#refusals + 1] = r; said[r.message] = true end
+    end
     return {
       attack = att, defence = def, table = tid, label = odds.label, below = odds.below, above = odds.above,
       attack_modifiers = amods, defence_modifiers = dmods,

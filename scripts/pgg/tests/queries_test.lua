@@ -120,3 +120,63 @@ kessel.test("case_12_2_odds_query_says_untried_strength_is_unknown", function()
   end
   expect.truthy(said, "an attack modifier names the untried attacker")
 end)
+
+-- Rule 9.1: only units on the map attack. The odds query, asked from `kessel query` or a script
+-- with any unit, answers for units waiting to enter, eliminated or removed (legal = false, a
+-- reason naming each), for empty lists, and in any phase; it never stops on a Lua error.
+local function off_map_board(step)
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = step, turn = 7,
+    units = { pz("g", "0303"), rifle("s", "0403"), leader("sup", "0706", 5),
+      { id = "late", name = "late", side = "german", type = "panzer", formation = "Flate", faces = { "6-6-10", "1-1-10" } },
+      { id = "dead", name = "dead", side = "german", type = "panzer", formation = "Fdead", faces = { "6-6-10", "1-1-10" }, location = "eliminated" },
+      { id = "gone", name = "gone", side = "soviet", type = "rifle", faces = { "0-0-6" }, location = "removed" },
+      { id = "ldr", name = "ldr", side = "soviet", type = "leader", faces = { "0-4-10" }, attrs = { rating = 4 } } } }
+end
+
+-- a reason whose message holds every one of `words`
+local function says(o, ...)
+  local words = { ... }
+  for _, r in ipairs(o.reasons) do
+    local all = true
+    for _, w in ipairs(words) do if not r.message:find(w, 1, true) then all = false end end
+    if all then return true end
+  end
+  return false
+end
+
+kessel.test("case_9_1_odds_query_names_units_not_on_the_map", function()
+  for _, step in ipairs{ "german_combat", "soviet_movement", "soviet_combat" } do
+    off_map_board(step)
+    for _, id in ipairs{ "late", "dead", "gone", "ldr" } do
+      local o = kessel.queries.ask("odds", { units = { id }, targets = { "0403" } })
+      expect.eq(o.legal, false, id .. " in " .. step)
+      expect.truthy(says(o, id, "not on the map"), id .. " in " .. step .. ": a reason names it as not on the map")
+      expect.eq(o.attack, 0, id .. " adds nothing")
+    end
+    -- with a unit that may attack, the ones off the map are named and add nothing
+    local o = kessel.queries.ask("odds", { units = { "g", "late", "ldr" }, targets = { "0403" } })
+    expect.eq(o.legal, false)
+    expect.truthy(says(o, "late", "not on the map"), step)
+    expect.truthy(says(o, "ldr", "not on the map"), step)
+    expect.eq(o.attack, 6, "only g counts")
+    -- empty lists
+    o = kessel.queries.ask("odds", { units = {}, targets = { "0403" } })
+    expect.eq(o.legal, false)
+    expect.truthy(says(o, "attacking units"), step .. ": no attacking unit")
+    o = kessel.queries.ask("odds", { units = { "g" }, targets = {} })
+    expect.eq(o.legal, false)
+    expect.truthy(says(o, "defending hex"), step .. ": no defending hex")
+    o = kessel.queries.ask("odds", { units = { "late" }, targets = {} })
+    expect.eq(o.legal, false)
+  end
+  -- each reason is given once, not again by the attack's own checks in the Combat Phase
+  off_map_board("german_combat")
+  local o = kessel.queries.ask("odds", { units = { "late" }, targets = {} })
+  local n, m = 0, 0
+  for _, r in ipairs(o.reasons) do
+    if r.message:find("late", 1, true) then n = n + 1 end
+    if r.message:find("defending hex", 1, true) then m = m + 1 end
+  end
+  expect.eq(n, 1, "one reason for the unit not on the map")
+  expect.eq(m, 1, "one reason for the missing defending hex")
+end)
