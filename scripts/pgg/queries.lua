@@ -51,7 +51,16 @@ kessel.queries.declare{
   params = { unit = { type = "unit", description = "the unit asked about" } },
   fn = function(args)
     local u = unit_of(args.unit)
-    local why = M.cannot_move(u, not C.on_map(u))   -- off the map: as a unit entering play
+    local why
+    if C.on_map(u) then why = M.cannot_move(u)
+    elseif u.location ~= "pending" then
+      -- eliminated or removed: it moves no more [6.1]
+      why = C.reason("6.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
+    else
+      -- waiting to enter: as a unit entering play, on its turn and in its phase [14.3]
+      local _, due = require("rules.reinforcements").entry_due({ u })
+      why = M.cannot_move(u, true) or due
+    end
     return { unit = u.id, allowance = M.ma(u), spent = M.spent(u), left = M.mp_left(u),
       out_of_supply = S.is_oos(u), may_move = why == nil,
       reason = why and { rule = why.rule, message = why.message } or nil }

@@ -107,8 +107,10 @@ local function entry_phase(side)
   return (side == C.SOVIET and C.step_is("soviet_movement")) or (side == C.GERMAN and C.step_is("german_movement"))
 end
 
--- Checks that `units` (pending) may enter at `hex` now; returns hex or nil, reason.
-function R.entry_check(units, hex)
+-- Checks that `units` (pending) are due to enter now, whatever the hex: their turn has
+-- come, they share one entry area, it is their player's (initial) Movement Phase and not turn 12
+-- [14.3]. Returns true or nil, reason.
+function R.entry_due(units)
   local turn = kessel.game.turn()
   local area = units[1].enter_area
   for _, u in ipairs(units) do
@@ -127,6 +129,14 @@ function R.entry_check(units, hex)
   if not entry_phase(units[1].side) then
     return nil, C.reason("14.3", "reinforcements enter in their player's (initial) Movement Phase (%s)", C.name(units[1]))
   end
+  return true
+end
+
+-- Checks that `units` (pending) may enter at `hex` now; returns hex or nil, reason.
+function R.entry_check(units, hex)
+  local due, why = R.entry_due(units)
+  if not due then return nil, why end
+  local area = units[1].enter_area
   local hexes = kessel.map.area(area) or {}
   if not C.contains(hexes, hex) then
     return nil, C.reason("14.3", "%s is not in entry area %s (%s)", tostring(hex), area, table.concat(hexes, ", "))

@@ -180,3 +180,36 @@ kessel.test("case_9_1_odds_query_names_units_not_on_the_map", function()
   expect.eq(n, 1, "one reason for the unit not on the map")
   expect.eq(m, 1, "one reason for the missing defending hex")
 end)
+
+-- Rule 6.1 / 14.3: the mp_left query, asked about a unit off the map, says whether it may move:
+-- an eliminated or removed unit never (it answered may_move = true with its printed allowance), a
+-- reinforcement only from its turn, in its player's Movement Phase [14.3].
+kessel.test("case_6_1_mp_left_query_for_units_off_the_map", function()
+  local function late(id, turn, extra)
+    local u = { id = id, name = id, side = "german", type = "panzer", formation = "F" .. id,
+      faces = { "6-6-10", "1-1-10" }, enter = turn and { turn = turn, area = "H" } or nil }
+    for k, v in pairs(extra or {}) do u[k] = v end
+    return u
+  end
+  local function build(step)
+    kessel.setup{ map = { columns = 8, rows = 8, areas = { H = { "0104" } } }, step = step, turn = 2,
+      units = { pz("g", "0303"), late("due", 2), late("later", 5), late("dead", nil, { location = "eliminated" }),
+        late("gone", nil, { location = "removed" }), rifle("s", "0606") } }
+  end
+  build("german_movement")
+  for _, c in ipairs{ { "dead", "6.1", "not on the map (eliminated)" }, { "gone", "6.1", "not on the map (removed from play)" },
+      { "later", "14.3", "enters on turn 5" } } do
+    local m = kessel.queries.ask("mp_left", { unit = c[1] })
+    expect.eq(m.may_move, false, c[1])
+    expect.eq(m.reason and m.reason.rule, c[2], c[1])
+    expect.truthy(m.reason.message:find(c[3], 1, true), m.reason.message)
+    expect.truthy(m.reason.message:find(c[1], 1, true), "the reason names " .. c[1])
+  end
+  local m = kessel.queries.ask("mp_left", { unit = "due" })
+  expect.eq(m.may_move, true, "a reinforcement due now, in its Movement Phase")
+  expect.eq(m.left, 10)
+  -- out of its phase it waits
+  build("german_combat")
+  m = kessel.queries.ask("mp_left", { unit = "due" })
+  expect.eq(m.may_move, false)
+end)
