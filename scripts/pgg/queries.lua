@@ -210,6 +210,7 @@ kessel.queries.declare{
       end
       return { movers = args.units, refused = refused, reachable = reachable }
     end
+    local stack_hex
     for _, id in ipairs(args.units) do
       local u = unit_of(id)
       -- (not `on_map and cannot_move(u) or ...`: a unit that may move, cannot_move = nil, fell
@@ -217,8 +218,16 @@ kessel.queries.declare{
       local why
       if not u then why = { rule = "6.1", message = "no unit `" .. tostring(id) .. "`" }
       elseif not C.on_map(u) then
-        why = { rule = "6.1", message = u.location == "pending" and "a reinforcement: ask for it apart from the units on the map" or ("not on the map (" .. tostring(u.location) .. ")") }
-      else why = M.cannot_move(u) end
+        why = u.location == "pending"
+          and C.reason("6.1", "%s is a reinforcement: ask for it apart from the units on the map", C.name(u))
+          or C.reason("6.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
+      elseif stack_hex and u.hex ~= stack_hex then
+        -- a stack moves together [6.1]: the units of the first hex asked about are the stack
+        why = C.reason("6.1", "%s is not in %s with the rest of the stack", C.name_at(u), stack_hex)
+      else
+        stack_hex = u.hex
+        why = M.cannot_move(u)
+      end
       if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
       else movers[#movers + 1] = id end
     end

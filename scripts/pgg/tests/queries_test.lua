@@ -213,3 +213,26 @@ kessel.test("case_6_1_mp_left_query_for_units_off_the_map", function()
   m = kessel.queries.ask("mp_left", { unit = "due" })
   expect.eq(m.may_move, false)
 end)
+
+-- Rule 6.1: a stack moves together. The reach query, asked about units of different hexes, gave
+-- the field of the first one's hex for all of them (a move of them all is refused); the units not
+-- in that hex are now refused as the move refuses them, and units off the map are named.
+kessel.test("case_6_1_reach_query_moves_one_stack", function()
+  strip({ pz("a", "0503"), pz("b", "0503"), pz("c", "0703"),
+    { id = "dead", name = "dead", side = "german", type = "panzer", formation = "Fdead", faces = { "6-6-10", "1-1-10" }, location = "eliminated" } })
+  local r = kessel.queries.ask("reach", { units = { "a", "c", "b", "dead" } })
+  expect.eq(table.concat(r.movers, ","), "a,b", "the stack of the first unit's hex")
+  local why = {}
+  for _, x in ipairs(r.refused) do why[x.unit] = x end
+  expect.eq(why.c and why.c.rule, "6.1")
+  expect.truthy(why.c.message:find("not in 0503 with the rest of the stack", 1, true), why.c.message)
+  expect.eq(why.dead and why.dead.rule, "6.1")
+  expect.truthy(why.dead.message:find("dead", 1, true) and why.dead.message:find("not on the map (eliminated)", 1, true), why.dead.message)
+  -- every hex listed is one the stack's move accepts
+  for _, h in ipairs(r.reachable) do
+    if h.cost <= 1 then
+      expect.accepted(kessel.validate{ kind = "move", units = r.movers, path = { h.hex } })
+    end
+  end
+  expect.truthy(#r.reachable > 0)
+end)
