@@ -39,6 +39,12 @@ kessel.queries.declare{
   params = { unit = { type = "unit", description = "the unit asked about" } },
   fn = function(args)
     local u = unit_of(args.unit)
+    if not C.on_map(u) then
+      -- supply is judged for units on the map; an entering unit is in supply for the player-turn
+      -- it enters [14]
+      return { unit = u.id, in_supply = true, rule = "11", marked_out_of_supply = S.is_oos(u),
+        why = string.format("%s is not on the map (%s): supply is judged for units on the map", C.name(u), C.off_map_words(u)) }
+    end
     local ok, why, rule = S.in_supply(u)
     return { unit = u.id, in_supply = ok == true, why = why, rule = rule or "11.3",
       marked_out_of_supply = S.is_oos(u) }
@@ -75,6 +81,11 @@ kessel.queries.declare{
     local l = unit_of(args.leader)
     if not C.is_leader(l) then
       return { leader = l.id, is_leader = false, rating = 0, hexes = {}, units = {} }
+    end
+    if not C.on_map(l) then
+      -- a leader off the map commands nobody [10.35]
+      return { leader = l.id, is_leader = true, rating = 0, disrupted = C.disrupted(l), hexes = {}, units = {},
+        reason = string.format("%s is not on the map (%s): no command radius", C.name(l), C.off_map_words(l)) }
     end
     local hexes = L.radius_hexes(l)
     local covered = {}

@@ -236,3 +236,25 @@ kessel.test("case_6_1_reach_query_moves_one_stack", function()
   end
   expect.truthy(#r.reachable > 0)
 end)
+
+-- Rule 10.35 / 11: the command_radius and supply queries, asked about a unit off the map, say so
+-- and where it is (they answered rating 0 with no word, and "not on the map" under rule 11.3).
+kessel.test("case_10_35_command_and_supply_queries_for_units_off_the_map", function()
+  strip({ leader("l", "1003", 2), rifle("s", "1203"),
+    { id = "ev", name = "ev", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 } },
+    { id = "dl", name = "dl", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, location = "eliminated" },
+    { id = "dr", name = "dr", side = "soviet", type = "rifle", faces = { "2-2-6" }, location = "removed" } }, "soviet_movement")
+  for _, c in ipairs{ { "ev", "waiting to enter" }, { "dl", "eliminated" } } do
+    local r = kessel.queries.ask("command_radius", { leader = c[1] })
+    expect.eq(r.is_leader, true)
+    expect.eq(r.rating, 0)
+    expect.eq(#r.hexes, 0)
+    expect.truthy(r.reason and r.reason:find(c[1], 1, true) and r.reason:find("not on the map (" .. c[2] .. ")", 1, true), tostring(r.reason))
+  end
+  expect.eq(kessel.queries.ask("command_radius", { leader = "l" }).reason, nil, "a leader on the map")
+  for _, c in ipairs{ { "ev", "waiting to enter" }, { "dl", "eliminated" }, { "dr", "removed from play" } } do
+    local r = kessel.queries.ask("supply", { unit = c[1] })
+    expect.eq(r.rule, "11")
+    expect.truthy(r.why:find(c[1], 1, true) and r.why:find("not on the map (" .. c[2] .. ")", 1, true), r.why)
+  end
+end)
