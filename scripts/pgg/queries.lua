@@ -204,6 +204,9 @@ kessel.queries.declare{
   params = { units = { type = "units", description = "the units moving together" } },
   fn = function(args)
     local movers, refused = {}, {}
+    if #args.units == 0 then
+      return { movers = movers, refused = refused, reachable = {}, reason = C.reason("6.1", "no units to move") }
+    end
     local first = args.units[1] and unit_of(args.units[1])
     if first and first.location == "pending" then
       -- reinforcements waiting to enter [14.3]

@@ -235,6 +235,11 @@ kessel.test("case_6_1_reach_query_moves_one_stack", function()
     end
   end
   expect.truthy(#r.reachable > 0)
+  -- no units at all: the answer says so
+  r = kessel.queries.ask("reach", { units = {} })
+  expect.eq(#r.reachable, 0)
+  expect.eq(r.reason and r.reason.rule, "6.1")
+  expect.truthy(r.reason.message:find("no units", 1, true), r.reason.message)
 end)
 
 -- Rule 10.35 / 11: the command_radius and supply queries, asked about a unit off the map, say so
