@@ -39,6 +39,12 @@ kessel.queries.declare{
   params = { unit = { type = "unit", description = "the unit asked about" } },
   fn = function(args)
     local u = unit_of(args.unit)
+    if not C.on_map(u) then
+      -- supply is judged for units on the map; an entering unit is in supply for the player-turn
+      -- it enters [14]
+      return { unit = u.id, in_supply = true, rule = "11", marked_out_of_supply = S.is_oos(u),
+        why = string.format("%s is not on the map (%s): supply is judged for units on the map", C.name(u), C.off_map_words(u)) }
+    end
     local ok, why, rule = S.in_supply(u)
     return { unit = u.id, in_supply = ok == true, why = why, rule = rule or "11.3",
       marked_out_of_supply = S.is_oos(u) }
@@ -51,7 +57,16 @@ kessel.queries.declare{
   params = { unit = { type = "unit", description = "the unit asked about" } },
   fn = function(args)
     local u = unit_of(args.unit)
-    local why = M.cannot_move(u, not C.on_map(u))   -- off the map: as a unit entering play
+    local why
+    if C.on_map(u) then why = M.cannot_move(u)
+    elseif u.location ~= "pending" then
+      -- eliminated or removed: it moves no more [6.1]
+      why = C.reason("6.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
+    else
+      -- waiting to enter: as a unit entering play, on its turn and in its phase [14.3]
+      local _, due = require("rules.reinforcements").entry_due({ u })
+      why = M.cannot_move(u, true) or due
+    end
     return { unit = u.id, allowance = M.ma(u), spent = M.spent(u), left = M.mp_left(u),
       out_of_supply = S.is_oos(u), may_move = why == nil,
       reason = why and { rule = why.rule, message = why.message } or nil }
@@ -66,6 +81,11 @@ kessel.queries.declare{
     local l = unit_of(args.leader)
     if not C.is_leader(l) then
       return { leader = l.id, is_leader = false, rating = 0, hexes = {}, units = {} }
+    end
+    if not C.on_map(l) then
+      -- a leader off the map commands nobody [10.35]
+      return { leader = l.id, is_leader = true, rating = 0, disrupted = C.disrupted(l), hexes = {}, units = {},
+        reason = string.format("%s is not on the map (%s): no command radius", C.name(l), C.off_map_words(l)) }
     end
     local hexes = L.radius_hexes(l)
     local covered = {}
@@ -87,12 +107,21 @@ kessel.queries.declare{
     targets = { type = "hexes", description = "the defending hex or hexes [9.23]" },
   },
   fn = function(args)
-    local units, hexes, seen = {}, {}, {}
+    -- the query is asked about any units, in any phase (`kessel query`, scripts, the editor): a
+    -- unit off the map takes no part in the totals and is named in a reason [9.1], and so are
+    -- empty lists, whatever the phase; the attack's own checks (which stop at the phase) follow
+    local units, hexes, seen, own = {}, {}, {}, {}
     for _, id in ipairs(args.units) do
       local u = unit_of(id)
-      units[#units + 1] = u
-      if u.hex and not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
+      if C.on_map(u) then
+        units[#units + 1] = u
+        if not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
+      else
+        own[#own + 1] = C.reason("9.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
+      end
     end
+    if #args.units == 0 then own[#own + 1] = C.reason("9.1", "an attack needs attacking units") end
+    if #args.targets == 0 then own[#own + 1] = C.reason("9.1", "an attack needs at least one defending hex") end
     local att, amods = K.attack_total(units, {})
     local def, dmods = K.defence_of(args.targets, { attacker_hexes = hexes })
     -- [12] [12.2] nobody knows an untried unit's strength until the attack reveals it: the totals
@@ -111,7 +140,11 @@ kessel.queries.declare{
     end
     local tid = K.CRT
     local odds = kessel.tables.odds(tid, att, def)
-    local refusals = K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })
+    local refusals, said = {}, {}
+    for _, r in ipairs(own) do refusals[#refusals + 1] = r; said[r.message] = true end
+    for _, r in ipairs(K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })) do
+      if not said[r.message] then refusals[#refusals + 1] = r; said[r.message] = true end
+    end
     return {
       attack = att, defence = def, table = tid, label = odds.label, below = odds.below, above = odds.above,
       attack_modifiers = amods, defence_modifiers = dmods,
@@ -171,6 +204,9 @@ kessel.queries.declare{
   params = { units = { type = "units", description = "the units moving together" } },
   fn = function(args)
     local movers, refused = {}, {}
+    if #args.units == 0 then
+      return { movers = movers, refused = refused, reachable = {}, reason = C.reason("6.1", "no units to move") }
+    end
     local first = args.units[1] and unit_of(args.units[1])
     if first and first.location == "pending" then
       -- reinforcements waiting to enter [14.3]
@@ -188,6 +224,7 @@ kessel.queries.declare{
       end
       return { movers = args.units, refused = refused, reachable = reachable }
     end
+    local stack_hex
     for _, id in ipairs(args.units) do
       local u = unit_of(id)
       -- (not `on_map and cannot_move(u) or ...`: a unit that may move, cannot_move = nil, fell
@@ -195,8 +232,16 @@ kessel.queries.declare{
       local why
       if not u then why = { rule = "6.1", message = "no unit `" .. tostring(id) .. "`" }
       elseif not C.on_map(u) then
-        why = { rule = "6.1", message = u.location == "pending" and "a reinforcement: ask for it apart from the units on the map" or ("not on the map (" .. tostring(u.location) .. ")") }
-      else why = M.cannot_move(u) end
+        why = u.location == "pending"
+          and C.reason("6.1", "%s is a reinforcement: ask for it apart from the units on the map", C.name(u))
+          or C.reason("6.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
+      elseif stack_hex and u.hex ~= stack_hex then
+        -- a stack moves together [6.1]: the units of the first hex asked about are the stack
+        why = C.reason("6.1", "%s is not in %s with the rest of the stack", C.name_at(u), stack_hex)
+      else
+        stack_hex = u.hex
+        why = M.cannot_move(u)
+      end
       if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
       else movers[#movers + 1] = id end
     end

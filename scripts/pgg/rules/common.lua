@@ -162,6 +162,11 @@ function C.on_map(u) return u.location == "map" end
 function C.disrupted(u) return u.flags.disrupted == true end
 function C.rating(u) return (u.attrs and u.attrs.rating) or 0 end
 
+-- Where a unit off the map is, in words for reasons that name it: "waiting to enter",
+-- "eliminated", "removed from play".
+local OFF_MAP = { pending = "waiting to enter", eliminated = "eliminated", removed = "removed from play" }
+function C.off_map_words(u) return OFF_MAP[u.location] or tostring(u.location) end
+
 -- "3/4 Pz" style name for messages: the counter's name and formation.
 function C.name(u)
   if u.formation and u.formation ~= "" and u.name ~= u.formation then

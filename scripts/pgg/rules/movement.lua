@@ -415,7 +415,10 @@ function M.plan(a)
     if (u.location == "pending") ~= entering then
       return nil, C.reason("6.1", "units on the map and reinforcements move separately (%s, %s)", C.name(units[1]), C.name(u))
     end
-    if not entering and (u.location ~= "map" or u.hex ~= from) then
+    if not entering and u.location ~= "map" then
+      return nil, C.reason("6.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
+    end
+    if not entering and u.hex ~= from then
       return nil, C.reason("6.1", "%s is not in %s with the rest of the stack", C.name(u), tostring(from))
     end
     if u.side ~= units[1].side then return nil, C.reason("6.1", "units of both sides cannot move together (%s, %s)", C.name(units[1]), C.name(u)) end

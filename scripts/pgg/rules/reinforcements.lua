@@ -107,11 +107,28 @@ local function entry_phase(side)
   return (side == C.SOVIET and C.step_is("soviet_movement")) or (side == C.GERMAN and C.step_is("german_movement"))
 end
 
--- Checks that `units` (pending) may enter at `hex` now; returns hex or nil, reason.
-function R.entry_check(units, hex)
+-- The evacuation [10.4] of a leader waiting off the map to come back (game var `evacuations`,
+-- leaders.lua), or nil. He comes back by himself, at the start of a Soviet Movement Phase; never by
+-- a `move`, even when he first came as a scheduled reinforcement whose turn has come.
+function R.evacuee(u)
+  for _, e in ipairs(kessel.game.var("evacuations") or {}) do
+    if e.id == u.id and not e.back then return e end
+  end
+  return nil
+end
+
+-- Checks that `units` (pending) are due to enter now, whatever the hex: their turn has
+-- come, they share one entry area, it is their player's (initial) Movement Phase and not turn 12
+-- [14.3]. Returns true or nil, reason.
+function R.entry_due(units)
   local turn = kessel.game.turn()
   local area = units[1].enter_area
   for _, u in ipairs(units) do
+    local evac = R.evacuee(u)
+    if evac then
+      return nil, C.reason("10.4", "%s was evacuated on turn %d: he comes back by himself at the start of a Soviet Movement Phase, from turn %d",
+        C.name(u), evac.turn, evac.returns)
+    end
     if u.enter_turn == nil then
       return nil, C.reason("14", "%s has no scheduled entry (it comes only as a provisional or South-Western Front division)", C.name(u))
     end
@@ -127,6 +144,14 @@ function R.entry_check(units, hex)
   if not entry_phase(units[1].side) then
     return nil, C.reason("14.3", "reinforcements enter in their player's (initial) Movement Phase (%s)", C.name(units[1]))
   end
+  return true
+end
+
+-- Checks that `units` (pending) may enter at `hex` now; returns hex or nil, reason.
+function R.entry_check(units, hex)
+  local due, why = R.entry_due(units)
+  if not due then return nil, why end
+  local area = units[1].enter_area
   local hexes = kessel.map.area(area) or {}
   if not C.contains(hexes, hex) then
     return nil, C.reason("14.3", "%s is not in entry area %s (%s)", tostring(hex), area, table.concat(hexes, ", "))
@@ -143,7 +168,7 @@ function R.entry_moves(side)
   local M = require("rules.movement")
   local groups, order = {}, {}
   for _, u in ipairs(kessel.units.all{ side = side, location = "pending" }) do
-    if u.enter_turn and u.enter_turn <= kessel.game.turn() and M.cannot_move(u, true) == nil then
+    if u.enter_turn and u.enter_turn <= kessel.game.turn() and not R.evacuee(u) and M.cannot_move(u, true) == nil then
       if not groups[u.enter_area] then groups[u.enter_area] = { combat = {}, leaders = {} }; order[#order + 1] = u.enter_area end
       local g = groups[u.enter_area]
       table.insert(C.is_leader(u) and g.leaders or g.combat, u.id)

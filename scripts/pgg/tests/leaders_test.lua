@@ -76,6 +76,32 @@ kessel.test("case_10_4_leader_evacuation", function()
   expect.refused(ok, r, "10.4", "two leaders")
 end)
 
+-- Rule 10.4: an evacuated leader comes back by himself at the start of the next Soviet Movement
+-- Phase. One that first came as a scheduled reinforcement (his entry turn long past) could be
+-- moved straight back on in the phase he was evacuated, by a `move` from his entry area, and the
+-- computer player was offered that move.
+kessel.test("case_10_4_evacuated_reinforcement_leader_does_not_move_back_on", function()
+  local l = leader("l", "0202", 2)
+  l.enter = { turn = 2, area = "X" }
+  setup({ l, pz("g1", "0302"), pz("g2", "0203"), pz("g3", "0101") },
+    { step = "soviet_movement", map = { columns = 8, rows = 8, areas = { X = { "0808" } } },
+      options = { leader_evacuation = true, wbc09_05_no_leader_evacuation = false } })
+  expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
+  local ok, r = kessel.act{ kind = "move", units = { "l" }, path = { "0808" } }
+  expect.refused(ok, r, "10.4", "comes back by himself")
+  expect.eq(kessel.units.get("l").location, "pending")
+  for _, a in ipairs(kessel.legal("soviet")) do
+    expect.falsy(a.kind == "move" and C_contains(a.units, "l"), "no move of the evacuated leader is offered")
+  end
+  local m = kessel.queries.ask("mp_left", { unit = "l" })
+  expect.eq(m.may_move, false)
+  expect.eq(m.reason.rule, "10.4")
+  -- he comes back at the start of the next Soviet Movement Phase
+  for _ = 1, 9 do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  expect.eq(kessel.game.turn(), 8)
+  expect.eq(kessel.units.get("l").hex, "0808")
+end)
+
 -- Rule 10.36 in the action list: every attack a Soviet stack could make is listed once without
 -- its leaders and once with them (the best-rated leader of each attacking hex; all of them under
 -- WBC09 #12), and every listed attack is legal.

@@ -257,6 +257,24 @@ kessel.test("case_6_1_stack_moves_together", function()
   expect.refused(ok, r, "6.1", "with the rest of the stack")
 end)
 
+-- Rule 6.1: only units on the map move (reinforcements enter [14.3]). A move of an eliminated or
+-- removed unit is refused saying where the unit is; it said "is not in nil with the rest of the
+-- stack".
+kessel.test("case_6_1_a_unit_off_the_map_does_not_move", function()
+  board{ pz("p", "0602"), pz("dead", nil, { location = "eliminated" }), pz("gone", nil, { location = "removed" }) }
+  for _, ids in ipairs{ { "dead" }, { "gone" }, { "p", "dead" }, { "dead", "p" } } do
+    local off = ids[1] == "p" and ids[2] or ids[1]
+    local ok, r = mv(ids, { "0603" })
+    expect.refused(ok, r, "6.1", "is not on the map")
+    expect.truthy(r[1].message:find(off, 1, true), r[1].message)
+    expect.falsy(r[1].message:find("nil", 1, true), r[1].message)
+  end
+  local ok, r = mv({ "dead" }, { "0603" })
+  expect.refused(ok, r, "6.1", "(eliminated)")
+  ok, r = mv({ "gone" }, { "0603" })
+  expect.refused(ok, r, "6.1", "(removed from play)")
+end)
+
 -- Rule 6.1: the field contract (used by overrun.lua)
 kessel.test("case_6_1_field_contract", function()
   board({ pz("p", "0101"), rifle("r", "0105") }, { map = { columns = 2, rows = 9 } })

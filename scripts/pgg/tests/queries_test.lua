@@ -120,3 +120,146 @@ kessel.test("case_12_2_odds_query_says_untried_strength_is_unknown", function()
   end
   expect.truthy(said, "an attack modifier names the untried attacker")
 end)
+
+-- Rule 9.1: only units on the map attack. The odds query, asked from `kessel query` or a script
+-- with any unit, answers for units waiting to enter, eliminated or removed (legal = false, a
+-- reason naming each), for empty lists, and in any phase; it never stops on a Lua error.
+local function off_map_board(step)
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = step, turn = 7,
+    units = { pz("g", "0303"), rifle("s", "0403"), leader("sup", "0706", 5),
+      { id = "late", name = "late", side = "german", type = "panzer", formation = "Flate", faces = { "6-6-10", "1-1-10" } },
+      { id = "dead", name = "dead", side = "german", type = "panzer", formation = "Fdead", faces = { "6-6-10", "1-1-10" }, location = "eliminated" },
+      { id = "gone", name = "gone", side = "soviet", type = "rifle", faces = { "0-0-6" }, location = "removed" },
+      { id = "ldr", name = "ldr", side = "soviet", type = "leader", faces = { "0-4-10" }, attrs = { rating = 4 } } } }
+end
+
+-- a reason whose message holds every one of `words`
+local function says(o, ...)
+  local words = { ... }
+  for _, r in ipairs(o.reasons) do
+    local all = true
+    for _, w in ipairs(words) do if not r.message:find(w, 1, true) then all = false end end
+    if all then return true end
+  end
+  return false
+end
+
+kessel.test("case_9_1_odds_query_names_units_not_on_the_map", function()
+  for _, step in ipairs{ "german_combat", "soviet_movement", "soviet_combat" } do
+    off_map_board(step)
+    for _, id in ipairs{ "late", "dead", "gone", "ldr" } do
+      local o = kessel.queries.ask("odds", { units = { id }, targets = { "0403" } })
+      expect.eq(o.legal, false, id .. " in " .. step)
+      expect.truthy(says(o, id, "not on the map"), id .. " in " .. step .. ": a reason names it as not on the map")
+      expect.eq(o.attack, 0, id .. " adds nothing")
+    end
+    -- with a unit that may attack, the ones off the map are named and add nothing
+    local o = kessel.queries.ask("odds", { units = { "g", "late", "ldr" }, targets = { "0403" } })
+    expect.eq(o.legal, false)
+    expect.truthy(says(o, "late", "not on the map"), step)
+    expect.truthy(says(o, "ldr", "not on the map"), step)
+    expect.eq(o.attack, 6, "only g counts")
+    -- empty lists
+    o = kessel.queries.ask("odds", { units = {}, targets = { "0403" } })
+    expect.eq(o.legal, false)
+    expect.truthy(says(o, "attacking units"), step .. ": no attacking unit")
+    o = kessel.queries.ask("odds", { units = { "g" }, targets = {} })
+    expect.eq(o.legal, false)
+    expect.truthy(says(o, "defending hex"), step .. ": no defending hex")
+    o = kessel.queries.ask("odds", { units = { "late" }, targets = {} })
+    expect.eq(o.legal, false)
+  end
+  -- each reason is given once, not again by the attack's own checks in the Combat Phase
+  off_map_board("german_combat")
+  local o = kessel.queries.ask("odds", { units = { "late" }, targets = {} })
+  local n, m = 0, 0
+  for _, r in ipairs(o.reasons) do
+    if r.message:find("late", 1, true) then n = n + 1 end
+    if r.message:find("defending hex", 1, true) then m = m + 1 end
+  end
+  expect.eq(n, 1, "one reason for the unit not on the map")
+  expect.eq(m, 1, "one reason for the missing defending hex")
+end)
+
+-- Rule 6.1 / 14.3: the mp_left query, asked about a unit off the map, says whether it may move:
+-- an eliminated or removed unit never (it answered may_move = true with its printed allowance), a
+-- reinforcement only from its turn, in its player's Movement Phase [14.3].
+kessel.test("case_6_1_mp_left_query_for_units_off_the_map", function()
+  local function late(id, turn, extra)
+    local u = { id = id, name = id, side = "german", type = "panzer", formation = "F" .. id,
+      faces = { "6-6-10", "1-1-10" }, enter = turn and { turn = turn, area = "H" } or nil }
+    for k, v in pairs(extra or {}) do u[k] = v end
+    return u
+  end
+  local function build(step)
+    kessel.setup{ map = { columns = 8, rows = 8, areas = { H = { "0104" } } }, step = step, turn = 2,
+      units = { pz("g", "0303"), late("due", 2), late("later", 5), late("dead", nil, { location = "eliminated" }),
+        late("gone", nil, { location = "removed" }), rifle("s", "0606") } }
+  end
+  build("german_movement")
+  for _, c in ipairs{ { "dead", "6.1", "not on the map (eliminated)" }, { "gone", "6.1", "not on the map (removed from play)" },
+      { "later", "14.3", "enters on turn 5" } } do
+    local m = kessel.queries.ask("mp_left", { unit = c[1] })
+    expect.eq(m.may_move, false, c[1])
+    expect.eq(m.reason and m.reason.rule, c[2], c[1])
+    expect.truthy(m.reason.message:find(c[3], 1, true), m.reason.message)
+    expect.truthy(m.reason.message:find(c[1], 1, true), "the reason names " .. c[1])
+  end
+  local m = kessel.queries.ask("mp_left", { unit = "due" })
+  expect.eq(m.may_move, true, "a reinforcement due now, in its Movement Phase")
+  expect.eq(m.left, 10)
+  -- out of its phase it waits
+  build("german_combat")
+  m = kessel.queries.ask("mp_left", { unit = "due" })
+  expect.eq(m.may_move, false)
+end)
+
+-- Rule 6.1: a stack moves together. The reach query, asked about units of different hexes, gave
+-- the field of the first one's hex for all of them (a move of them all is refused); the units not
+-- in that hex are now refused as the move refuses them, and units off the map are named.
+kessel.test("case_6_1_reach_query_moves_one_stack", function()
+  strip({ pz("a", "0503"), pz("b", "0503"), pz("c", "0703"),
+    { id = "dead", name = "dead", side = "german", type = "panzer", formation = "Fdead", faces = { "6-6-10", "1-1-10" }, location = "eliminated" } })
+  local r = kessel.queries.ask("reach", { units = { "a", "c", "b", "dead" } })
+  expect.eq(table.concat(r.movers, ","), "a,b", "the stack of the first unit's hex")
+  local why = {}
+  for _, x in ipairs(r.refused) do why[x.unit] = x end
+  expect.eq(why.c and why.c.rule, "6.1")
+  expect.truthy(why.c.message:find("not in 0503 with the rest of the stack", 1, true), why.c.message)
+  expect.eq(why.dead and why.dead.rule, "6.1")
+  expect.truthy(why.dead.message:find("dead", 1, true) and why.dead.message:find("not on the map (eliminated)", 1, true), why.dead.message)
+  -- every hex listed is one the stack's move accepts
+  for _, h in ipairs(r.reachable) do
+    if h.cost <= 1 then
+      expect.accepted(kessel.validate{ kind = "move", units = r.movers, path = { h.hex } })
+    end
+  end
+  expect.truthy(#r.reachable > 0)
+  -- no units at all: the answer says so
+  r = kessel.queries.ask("reach", { units = {} })
+  expect.eq(#r.reachable, 0)
+  expect.eq(r.reason and r.reason.rule, "6.1")
+  expect.truthy(r.reason.message:find("no units", 1, true), r.reason.message)
+end)
+
+-- Rule 10.35 / 11: the command_radius and supply queries, asked about a unit off the map, say so
+-- and where it is (they answered rating 0 with no word, and "not on the map" under rule 11.3).
+kessel.test("case_10_35_command_and_supply_queries_for_units_off_the_map", function()
+  strip({ leader("l", "1003", 2), rifle("s", "1203"),
+    { id = "ev", name = "ev", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 } },
+    { id = "dl", name = "dl", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, location = "eliminated" },
+    { id = "dr", name = "dr", side = "soviet", type = "rifle", faces = { "2-2-6" }, location = "removed" } }, "soviet_movement")
+  for _, c in ipairs{ { "ev", "waiting to enter" }, { "dl", "eliminated" } } do
+    local r = kessel.queries.ask("command_radius", { leader = c[1] })
+    expect.eq(r.is_leader, true)
+    expect.eq(r.rating, 0)
+    expect.eq(#r.hexes, 0)
+    expect.truthy(r.reason and r.reason:find(c[1], 1, true) and r.reason:find("not on the map (" .. c[2] .. ")", 1, true), tostring(r.reason))
+  end
+  expect.eq(kessel.queries.ask("command_radius", { leader = "l" }).reason, nil, "a leader on the map")
+  for _, c in ipairs{ { "ev", "waiting to enter" }, { "dl", "eliminated" }, { "dr", "removed from play" } } do
+    local r = kessel.queries.ask("supply", { unit = c[1] })
+    expect.eq(r.rule, "11")
+    expect.truthy(r.why:find(c[1], 1, true) and r.why:find("not on the map (" .. c[2] .. ")", 1, true), r.why)
+  end
+end)
