@@ -1420,7 +1420,11 @@ fn an_option_flag_is_in_force_when_the_scenario_is_checked_and_set_up() {
     let s = scenario.to_str().expect("utf8");
     let refused = kessel(&["check", s]);
     assert_ne!(refused.code, 0, "{}", refused.stdout);
-    assert!(refused.stderr.contains("overstacks hex 0203"), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("overstacks hex 0203"),
+        "{}",
+        refused.stderr
+    );
     for cmd in [
         vec!["check", s],
         vec!["info", s],

@@ -171,3 +171,75 @@ fn a_value_of_the_wrong_type_is_named_in_words_not_rust_types() {
         r.stderr
     );
 }
+
+/// A `check` hook's problem may point at a scenario variable (`var =`) or a marker (`marker =`):
+/// the error names that line of the scenario. PGG's South-Western Front with an entry area the
+/// map lacks was said with no line.
+#[test]
+fn a_check_problem_points_at_the_variable_or_marker_it_names() {
+    let dir = crate::util::toy_copy("check-var-line");
+    let init = dir.join("init.lua");
+    let rules = std::fs::read_to_string(&init).expect("toy init");
+    std::fs::write(
+        &init,
+        rules
+            + "\nkessel.on(\"check\", function()\n\
+               if kessel.scenario.name() == nil then return nil end\n\
+               return { { var = \"entry\", message = \"entry names no area\" },\n\
+               { marker = 0, message = \"marker 0 is out of place\" } }\nend)\n",
+    )
+    .expect("write");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let text = format!(
+        "{text}\n[[markers]]\nkind = \"mine\"\nside = \"red\"\nat = \"0404\"\n\n[vars]\nother = 1\nentry = \"Q\"\n"
+    );
+    std::fs::write(&scenario, &text).expect("write");
+    let line_of = |needle: &str| {
+        text.lines()
+            .position(|l| l.starts_with(needle))
+            .map(|i| i + 1)
+            .expect(needle)
+    };
+    let r = crate::util::kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    for (line, said) in [
+        (line_of("entry = "), "entry names no area"),
+        (line_of("[[markers]]"), "marker 0 is out of place"),
+    ] {
+        assert!(
+            r.stderr.contains(&format!("scenario.toml:{line}: {said}")),
+            "{said} at {line}: {}",
+            r.stderr
+        );
+    }
+
+    // PGG: the South-Western Front's entry area
+    let pgg = crate::util::scratch("check-var-line-pgg");
+    let campaign = std::fs::read_to_string(crate::util::root().join("scenarios/pgg/campaign.toml"))
+        .expect("campaign");
+    let root = crate::util::root();
+    let campaign = campaign
+        .replace("swf_area = \"Z\"", "swf_area = \"ZZ\"")
+        .replace(
+            "ruleset = \"../../scripts/pgg\"",
+            &format!("ruleset = \"{}/scripts/pgg\"", root.display()),
+        )
+        .replace(
+            "map = \"map.toml\"",
+            &format!("map = \"{}/scenarios/pgg/map.toml\"", root.display()),
+        );
+    let line = campaign
+        .lines()
+        .position(|l| l.starts_with("swf_area = "))
+        .expect("swf_area")
+        + 1;
+    let file = crate::util::write(&pgg, "campaign.toml", &campaign);
+    let r = crate::util::kessel(&["check", file.to_str().expect("utf8")]);
+    assert!(
+        r.stderr
+            .contains(&format!("campaign.toml:{line}: south_western_front is on [14.2] but the map has no entry area ZZ")),
+        "{}",
+        r.stderr
+    );
+}

@@ -328,7 +328,20 @@ pub fn query(
 const MAX_ANSWER_BYTES: usize = 16 << 20;
 
 /// Runs the ruleset's `check` hooks; each returns a list of `{unit=, message=}` problems.
-pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<String>, String)>> {
+/// A problem a `check` hook found in a scenario, with what it points at (its line in the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckProblem {
+    /// A unit's id (`unit =`): the problem is at the unit's table.
+    pub unit: Option<String>,
+    /// A scenario variable (`var =`): the problem is at its line of `[vars]`.
+    pub var: Option<String>,
+    /// A marker's id (`marker =`): the problem is at its `[[markers]]` table.
+    pub marker: Option<u32>,
+    /// What is wrong.
+    pub message: String,
+}
+
+pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<CheckProblem>> {
     let mut out = Vec::new();
     let _query = StageGuard::enter(world, Stage::Query);
     for f in hooks(lua, "check")? {
@@ -342,19 +355,19 @@ pub fn call_check_hooks(lua: &Lua, world: &Shared) -> mlua::Result<Vec<(Option<S
     Ok(out)
 }
 
-/// The problems a `check` hook returned. Anything but nil or a list of `{unit=, message=}` is an
-/// error naming the hook (`file:line:` where it is defined, first, as every located error) and
-/// what it returned.
+/// The problems a `check` hook returned. Anything but nil or a list of `{unit=, var=, marker=,
+/// message=}` is an error naming the hook (`file:line:` where it is defined, first, as every
+/// located error) and what it returned.
 fn check_problems(
     lua: &Lua,
     f: &mlua::Function,
     v: mlua::Value,
-) -> mlua::Result<Vec<(Option<String>, String)>> {
+) -> mlua::Result<Vec<CheckProblem>> {
     use mlua::Value as V;
     let show = show_value;
     let bad = |what: String| {
         mlua::Error::runtime(format!(
-            "{}: the check hook defined here returned {what}; a check hook returns nil or a list of {{unit=, message=}} problems",
+            "{}: the check hook defined here returned {what}; a check hook returns nil or a list of {{message=, and unit=, var= or marker=}} problems",
             hook_place(f)
         ))
     };
@@ -389,6 +402,27 @@ fn check_problems(
             ),
             other => return Err(bad(format!("a problem whose `unit` is {}", show(&other)))),
         };
+        let var = match item.get::<V>("var")? {
+            V::Nil => None,
+            V::String(s) => Some(
+                text.take(&s, "problem", i + 1)
+                    .map_err(|e| bad(e.to_string()))?,
+            ),
+            other => return Err(bad(format!("a problem whose `var` is {}", show(&other)))),
+        };
+        let marker = match item.get::<V>("marker")? {
+            V::Nil => None,
+            V::Integer(n) => Some(
+                u32::try_from(n)
+                    .map_err(|_| bad(format!("a problem whose `marker` is {n}, no marker's id")))?,
+            ),
+            other => {
+                return Err(bad(format!(
+                    "a problem whose `marker` is {} (a marker's id is a whole number)",
+                    show(&other)
+                )))
+            }
+        };
         let message = match item.get::<V>("message")? {
             V::Nil => "set-up problem".to_string(),
             V::String(s) => text
@@ -401,7 +435,12 @@ fn check_problems(
                 )))
             }
         };
-        out.push((unit, message));
+        out.push(CheckProblem {
+            unit,
+            var,
+            marker,
+            message,
+        });
     }
     Ok(out)
 }

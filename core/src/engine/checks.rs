@@ -129,9 +129,17 @@ impl Engine {
         let problems = self
             .host
             .guarded(|lua| calls::call_check_hooks(lua, &self.world))?;
-        for (unit, message) in problems {
-            let line = unit.as_deref().and_then(|u| sc.unit_line(u));
-            errors.push(LoadError::new(&sc.path, line, message));
+        for p in problems {
+            let line = (p.unit.as_deref().and_then(|u| sc.unit_line(u)))
+                .or_else(|| p.var.as_ref().and_then(|v| sc.var_lines.get(v).copied()))
+                .or_else(|| {
+                    let id = p.marker?;
+                    sc.marker_lines
+                        .iter()
+                        .find(|(ids, _)| ids.contains(&id))
+                        .map(|(_, line)| *line)
+                });
+            errors.push(LoadError::new(&sc.path, line, p.message));
         }
         if errors.is_empty() {
             Ok(())

@@ -38,26 +38,27 @@ function R.mechanic_on(key)
   return kessel.game.var(key) ~= false
 end
 
--- A switched-on mechanic whose entry areas the map lacks is a set-up error, not a silent no-op.
+-- A switched-on mechanic whose entry areas the map lacks is a set-up error, not a silent no-op
+-- (each at the line of the scenario variable that names the area).
 kessel.on("check", function()
   local out = {}
   if kessel.scenario.name() == nil then return out end
   if R.mechanic_on("provisional_reinforcements") then
     for _, id in ipairs(svar("provisional_entrances")) do
       if kessel.map.area(id) == nil then
-        out[#out + 1] = { message = string.format(
+        out[#out + 1] = { var = "provisional_entrances", message = string.format(
           "provisional_reinforcements is on [14.1] but the map has no entry area %s (provisional_entrances)", id) }
       end
     end
   end
   if R.mechanic_on("south_western_front") and kessel.map.area(svar("swf_area")) == nil then
-    out[#out + 1] = { message = string.format(
+    out[#out + 1] = { var = "swf_area", message = string.format(
       "south_western_front is on [14.2] but the map has no entry area %s (swf_area)", svar("swf_area")) }
   end
   -- [14.2] the German VP of each call: whole numbers, none below 0
   for i, v in ipairs(svar("swf_vp")) do
     if math.type(v) ~= "integer" or v < 0 then
-      out[#out + 1] = { message = string.format(
+      out[#out + 1] = { var = "swf_vp", message = string.format(
         "swf_vp entry %d is %s: the German VP for a South-Western Front division is a whole number of 0 or more [14.2]", i, tostring(v)) }
     end
   end
