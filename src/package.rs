@@ -364,8 +364,17 @@ struct Verified {
 
 /// Reads and checks a package held in memory (see the module docs for what is refused).
 fn verify(package: &Path, bytes: &[u8]) -> anyhow::Result<Verified> {
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
-        .map_err(|e| refused(package, format_args!("not a readable zip archive ({e})")))?;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| {
+        // (the zip reader's own words name its internal blocks: said as what they mean)
+        let why = match e {
+            zip::result::ZipError::Io(io) => format!("it could not be read: {io}"),
+            zip::result::ZipError::UnsupportedArchive(what) => {
+                format!("it uses what a package never does: {what}")
+            }
+            _ => "it is cut short or is no zip file at all".to_string(),
+        };
+        refused(package, format_args!("not a readable zip archive ({why})"))
+    })?;
     if zip.len() > MAX_ENTRIES {
         return Err(refused(
             package,
@@ -472,8 +481,10 @@ fn verify(package: &Path, bytes: &[u8]) -> anyhow::Result<Verified> {
                 kessel_core::error::MAX_SMALL_TOML_VALUES,
             )
             .map_err(|e| refused(package, e))?;
-            toml::from_str(t)
-                .map_err(|e| refused(package, format_args!("{MANIFEST} does not read ({e})")))
+            toml::from_str(t).map_err(|e| {
+                let e = kessel_core::error::toml_error(Path::new(MANIFEST), t, &e);
+                refused(package, format_args!("{MANIFEST} does not read ({e})"))
+            })
         })?;
     if manifest.package.format != FORMAT {
         anyhow::bail!(

@@ -19,7 +19,10 @@ pub const MAX_GAMES: usize = 256;
 
 /// Which variables carry over.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "`vars` takes \"all\" or a list of variable names"
+)]
 pub enum VarsCarried {
     /// `vars = "all"` (or `true`): every game variable.
     All(AllWord),

@@ -450,10 +450,49 @@ pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
     LoadError::new(file, line, message)
 }
 
-/// Says the Rust type names serde puts in its messages ("expected i64") the way a scenario
-/// writer reads them ("expected a whole number").
-fn plain_types(message: &str) -> String {
+/// Says the Rust type names and serde words a parser puts in its messages ("expected i64",
+/// "expected a sequence", "integer `…` as i128", "expected struct SaveFile") the way a scenario
+/// writer reads them ("expected a whole number", "expected a list", …). Used for every TOML and
+/// JSON file Kessel reads.
+pub fn plain_types(message: &str) -> String {
     let mut out = message.to_string();
+    // a number past every integer type: the parser read it as the widest it has
+    if let Some(at) = out.find(" as i128") {
+        out.replace_range(
+            at..at + " as i128".len(),
+            ", too large for any number the file takes",
+        );
+    }
+    for (words, plain) in [
+        ("expected a sequence", "expected a list"),
+        ("invalid type: sequence", "invalid type: a list"),
+        ("expected a map", "expected a table"),
+        ("invalid type: map", "invalid type: a table"),
+        ("unknown variant", "unknown word"),
+        (
+            "EOF while parsing a value",
+            "the text ends where a value should be (an empty or cut file?)",
+        ),
+        (
+            "EOF while parsing",
+            "the text ends too soon (a cut file?) while reading",
+        ),
+    ] {
+        if out.contains(words) {
+            out = out.replace(words, plain);
+        }
+    }
+    // "expected struct SaveFile": the file's kind, not the Rust type behind it
+    while let Some(at) = out.find("expected struct ") {
+        let rest = &out[at + "expected struct ".len()..];
+        let name_len = rest
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(rest.len());
+        out.replace_range(
+            at..at + "expected struct ".len() + name_len,
+            "expected a table (an object)",
+        );
+    }
     for (rust, plain) in [
         ("expected i64", "expected a whole number"),
         ("expected i32", "expected a whole number"),
@@ -489,6 +528,18 @@ mod plain_type_tests {
             "invalid value: integer `-1`, expected a whole number of 0 or more"
         );
         assert_eq!(super::plain_types("expected a string"), "expected a string");
+        assert_eq!(
+            super::plain_types("invalid type: integer `99999999999999999999` as i128, expected u64"),
+            "invalid type: integer `99999999999999999999`, too large for any number the file takes, expected a whole number of 0 or more"
+        );
+        assert_eq!(
+            super::plain_types("invalid type: string \"x\", expected a sequence"),
+            "invalid type: string \"x\", expected a list"
+        );
+        assert_eq!(
+            super::plain_types("invalid type: integer `3`, expected struct SaveFile at line 1"),
+            "invalid type: integer `3`, expected a table (an object) at line 1"
+        );
     }
 }
 

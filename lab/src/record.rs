@@ -457,8 +457,13 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                 if header.is_some() {
                     anyhow::bail!("{}: a second header", at());
                 }
-                let h: Header = serde_json::from_value(v)
-                    .with_context(|| format!("{}: not a header record", at()))?;
+                let h: Header = serde_json::from_value(v).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}: not a header record: {}",
+                        at(),
+                        kessel_core::error::plain_types(&e.to_string())
+                    )
+                })?;
                 if h.format != FORMAT {
                     anyhow::bail!(
                         "{}: format `{}`, this kessel reads `{FORMAT}`",
@@ -475,8 +480,13 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                 if header.is_none() {
                     anyhow::bail!("{}: a game record before the header", at());
                 }
-                let g: GameRecord = serde_json::from_value(v)
-                    .with_context(|| format!("{}: not a game record", at()))?;
+                let g: GameRecord = serde_json::from_value(v).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}: not a game record: {}",
+                        at(),
+                        kessel_core::error::plain_types(&e.to_string())
+                    )
+                })?;
                 if let Err(why) = numbers_in_bounds(&g) {
                     anyhow::bail!("{}: {why}", at());
                 }

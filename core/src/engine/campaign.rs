@@ -314,7 +314,10 @@ impl Engine {
             LoadError::new(
                 path,
                 Some(e.line()),
-                format!("not a Kessel campaign save: {e}"),
+                format!(
+                    "not a Kessel campaign save: {}",
+                    crate::error::plain_types(&e.to_string())
+                ),
             )
         })?;
         if save.format != CAMPAIGN_SAVE_FORMAT {

@@ -265,7 +265,14 @@ impl Engine {
             if is_campaign_save(&text) {
                 LoadError::new(path, None, CAMPAIGN_SAVE_HERE.to_string())
             } else {
-                LoadError::new(path, Some(e.line()), format!("not a Kessel save: {e}"))
+                LoadError::new(
+                    path,
+                    Some(e.line()),
+                    format!(
+                        "not a Kessel save: {}",
+                        crate::error::plain_types(&e.to_string())
+                    ),
+                )
             }
         })?;
         if save.format != SAVE_FORMAT {

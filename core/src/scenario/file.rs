@@ -95,7 +95,10 @@ pub(super) struct UnitEntry {
 /// A face in a scenario file: `"4-2-6"` (attack-defence-movement) or named values
 /// (`{ firepower = 4, range = 4, morale = 7 }`).
 #[derive(Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a face is text such as \"4-2-6\", or a table of named values"
+)]
 pub(super) enum FaceEntry {
     Text(String),
     Named(BTreeMap<String, toml::Value>),
@@ -132,7 +135,10 @@ pub(super) struct MarkerEntry {
 
 /// `hidden_from` in a file: `true` (every side but the owner's), one side, or a list of sides.
 #[derive(Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "`hidden_from` takes true, false, a side, or a list of sides"
+)]
 pub(super) enum HiddenFromEntry {
     All(bool),
     One(String),
