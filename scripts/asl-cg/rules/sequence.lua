@@ -173,7 +173,8 @@ kessel.action{
 -- The records a scenario gives its RePh, checked for what a GM could mistype: a side the module
 -- does not have (`soviet`, the British in RB), a Booby Trap Level, a weather or EC that the tables
 -- do not know. Returns the problems as messages citing the case (the `check` hook makes each a
--- load error at `kessel check`).
+-- load error at `kessel check`, at the line of the scenario variable it is about:
+-- S.located_record_problems).
 local SIDE_KEYED = { cvp_lost = "9.6162", cvp_amassed = "11.6112", cpp = "9.616", fpp = "9.619", san = "9.6122",
   elr = "11.617", attack_chit = "11.616", idle_days = "11.617", scenarios_since_idle = "11.617",
   bought_previous_day = "11.617", win_loss = "11.6142", leader_hardening_drm = "11.6113", balance_drm = "11.616",
@@ -195,8 +196,10 @@ S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amas
 local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
 -- a value as a message shows it: a table is "a table" (not its address)
 local function shown(v) if type(v) == "table" then return "a table" end return tostring(v) end
-function S.record_problems()
+function S.located_record_problems()
   local out = {}
+  -- a problem points at the scenario variable that holds the value (`var =`: its line of [vars])
+  local function put(var, message) out[#out + 1] = { var = var, message = message } end
   local sides = C.sides()
   local function is_side(x) return x == sides[1] or x == sides[2] end
   local names = table.concat(sides, ", ")
@@ -205,26 +208,26 @@ function S.record_problems()
     if type(t) == "table" then
       for _, k in ipairs(C.sorted_keys(t)) do
         if type(k) ~= "string" then
-          out[#out + 1] = string.format("[%s] scenario var `%s` is a list: it is given per side (%s = ...)", SIDE_KEYED[key], key, sides[1])
+          put(key, string.format("[%s] scenario var `%s` is a list: it is given per side (%s = ...)", SIDE_KEYED[key], key, sides[1]))
           break
         elseif not is_side(k) then
-          out[#out + 1] = string.format("[%s] scenario var `%s` names `%s`, not a side of the %s campaign game (%s)",
-            SIDE_KEYED[key], key, k, C.module():upper(), names)
+          put(key, string.format("[%s] scenario var `%s` names `%s`, not a side of the %s campaign game (%s)",
+            SIDE_KEYED[key], key, k, C.module():upper(), names))
         elseif NUMBER_PER_SIDE[key] and (type(t[k]) ~= "number" or t[k] ~= t[k]) then
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not a number", SIDE_KEYED[key], key, shown(k), shown(t[k]))
+          put(key, string.format("[%s] scenario var `%s`: the %s value is `%s`, not a number", SIDE_KEYED[key], key, shown(k), shown(t[k])))
         elseif NUMBER_PER_SIDE[key] and key ~= "fpp" and (t[k] ~= math.floor(t[k]) or math.abs(t[k]) > 1e6) then
           -- points, levels, counts and DRM are whole numbers (FPP may hold a half: 1.5 per mine factor)
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, shown(k), shown(t[k]))
+          put(key, string.format("[%s] scenario var `%s`: the %s value %s is not a whole number", SIDE_KEYED[key], key, shown(k), shown(t[k])))
         elseif COUNT_PER_SIDE[key] and t[k] < 0 then
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is below zero (it counts)", SIDE_KEYED[key], key, shown(k), shown(t[k]))
+          put(key, string.format("[%s] scenario var `%s`: the %s value %s is below zero (it counts)", SIDE_KEYED[key], key, shown(k), shown(t[k])))
         elseif key == "elr" and t[k] > 5 then
           -- the ELR scale runs 0 to 5 (11.617 gains to 4 at most; 8-3-8s always have 5)
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is above 5, the highest ELR", SIDE_KEYED[key], key, shown(k), shown(t[k]))
+          put(key, string.format("[%s] scenario var `%s`: the %s value %s is above 5, the highest ELR", SIDE_KEYED[key], key, shown(k), shown(t[k])))
         elseif key == "leader_hardening_drm" and (t[k] > 0 or t[k] < -2) then
           -- the winner's DRM, which he may take as -2, -1 or 0 [11.6113]
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value %s is not 0, -1 or -2", SIDE_KEYED[key], key, shown(k), shown(t[k]))
+          put(key, string.format("[%s] scenario var `%s`: the %s value %s is not 0, -1 or -2", SIDE_KEYED[key], key, shown(k), shown(t[k])))
         elseif FLAG_PER_SIDE[key] and type(t[k]) ~= "boolean" then
-          out[#out + 1] = string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, shown(k), shown(t[k]))
+          put(key, string.format("[%s] scenario var `%s`: the %s value is `%s`, not true or false", SIDE_KEYED[key], key, shown(k), shown(t[k])))
         end
       end
     end
@@ -236,7 +239,7 @@ function S.record_problems()
     for _, side in ipairs(sides) do
       local v = t[side]
       local why = v ~= nil and check(v)
-      if why then out[#out + 1] = string.format("[%s] scenario var `%s`: the %s entry %s", case, key, side, why) end
+      if why then put(key, string.format("[%s] scenario var `%s`: the %s entry %s", case, key, side, why)) end
     end
   end
   local function counts(fields)
@@ -277,14 +280,14 @@ function S.record_problems()
     for i, area in ipairs(iso) do
       local hexes = type(area) == "table" and area.hexes
       if type(hexes) ~= "table" then
-        out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives no `hexes` list", i)
+        put("isolated_areas", string.format("[11.606] isolated_areas[%d] gives no `hexes` list", i))
       else
-        if #hexes == 0 and area.released == nil then out[#out + 1] = string.format("[11.606] isolated_areas[%d] lists no hex", i) end
+        if #hexes == 0 and area.released == nil then put("isolated_areas", string.format("[11.606] isolated_areas[%d] lists no hex", i)) end
         for _, h in ipairs(hexes) do
           if type(h) ~= "string" or not kessel.hex.valid(h) then
-            out[#out + 1] = string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, shown(h))
+            put("isolated_areas", string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, shown(h)))
           elseif seen[h] then
-            out[#out + 1] = string.format("[11.606] isolated_areas[%d]: %s is already in isolated_areas[%d] (a hex is in one Isolated Area)", i, h, seen[h])
+            put("isolated_areas", string.format("[11.606] isolated_areas[%d]: %s is already in isolated_areas[%d] (a hex is in one Isolated Area)", i, h, seen[h]))
           else
             seen[h] = i
           end
@@ -292,18 +295,18 @@ function S.record_problems()
         for _, k in ipairs(C.sorted_keys(area)) do
           if k == "type" then
             if area.type ~= "A" and area.type ~= "B" and area.type ~= "C" and area.type ~= "D" then
-              out[#out + 1] = string.format("[11.606] isolated_areas[%d] gives type `%s`: an Isolated Area is of type A, B, C or D (11.605 reads it again from the units in the area; its hexes are enough)", i, shown(area.type))
+              put("isolated_areas", string.format("[11.606] isolated_areas[%d] gives type `%s`: an Isolated Area is of type A, B, C or D (11.605 reads it again from the units in the area; its hexes are enough)", i, shown(area.type)))
             end
           elseif k == "pocket" then
             if type(area.pocket) ~= "boolean" then
-              out[#out + 1] = string.format("[11.6062] isolated_areas[%d] gives pocket `%s`: true (a Pocket, the default) or false (an Isolated Area that is no Pocket)", i, shown(area.pocket))
+              put("isolated_areas", string.format("[11.6062] isolated_areas[%d] gives pocket `%s`: true (a Pocket, the default) or false (an Isolated Area that is no Pocket)", i, shown(area.pocket)))
             end
           elseif k == "released" then
             if not is_side(area.released) then
-              out[#out + 1] = string.format("[11.6062] isolated_areas[%d] gives released `%s`: the side a released Pocket passed to (%s)", i, shown(area.released), names)
+              put("isolated_areas", string.format("[11.6062] isolated_areas[%d] gives released `%s`: the side a released Pocket passed to (%s)", i, shown(area.released), names))
             end
           elseif k ~= "hexes" and k ~= "released_hexes" then
-            out[#out + 1] = string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes, and may say pocket = false)", i, shown(k))
+            put("isolated_areas", string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes, and may say pocket = false)", i, shown(k)))
           end
         end
       end
@@ -312,7 +315,7 @@ function S.record_problems()
   -- [9.616] only the German has CPP in PB (the British receive the 9.615 reinforcements)
   local cpp = C.var("cpp")
   if C.pb() and type(cpp) == "table" and cpp.british ~= nil then
-    out[#out + 1] = string.format("[9.616] scenario var `cpp` gives the british %s: in PB only the German has CPP (cpp = { german = ... })", shown(cpp.british))
+    put("cpp", string.format("[9.616] scenario var `cpp` gives the british %s: in PB only the German has CPP (cpp = { german = ... })", shown(cpp.british)))
   end
   -- [9.6052] an Eligible Entry Area is an area of the map (kessel.map.area), else no unit could
   -- enter or Escape there; [9.61741] an Entry Arrow's CPP cost is +0 to +6, and (when the scenario
@@ -323,7 +326,7 @@ function S.record_problems()
       if type(ea[side]) == "table" then
         for _, name in ipairs(C.sorted_keys(ea[side])) do
           if type(name) == "string" and kessel.map.area(name) == nil then
-            out[#out + 1] = string.format("[9.6052] entry_areas: the %s Entry Area `%s` is no area of this map", side, name)
+            put("entry_areas", string.format("[9.6052] entry_areas: the %s Entry Area `%s` is no area of this map", side, name))
           end
         end
       end
@@ -334,14 +337,14 @@ function S.record_problems()
     for _, k in ipairs(C.sorted_keys(ec)) do
       local x = ec[k]
       if not whole(x) or x < 0 or x > 6 then
-        out[#out + 1] = string.format("[9.61741] entry_costs: the cost of Entry Arrow `%s` is `%s`, not a CPP cost modifier (+0 to +6)", shown(k), shown(x))
+        put("entry_costs", string.format("[9.61741] entry_costs: the cost of Entry Arrow `%s` is `%s`, not a CPP cost modifier (+0 to +6)", shown(k), shown(x)))
       end
     end
     local german = type(ea) == "table" and type(ea.german) == "table" and ea.german or {}
     if C.pb() and next(ec) ~= nil then
       for _, name in ipairs(C.sorted_keys(german)) do
         if german[name] == true and ec[name] == nil then
-          out[#out + 1] = string.format("[9.61741] entry_costs gives no cost for the German Entry Area `%s`: no RG could be bought to enter there", shown(name))
+          put("entry_costs", string.format("[9.61741] entry_costs gives no cost for the German Entry Area `%s`: no RG could be bought to enter there", shown(name)))
         end
       end
     end
@@ -350,13 +353,13 @@ function S.record_problems()
   for _, key in ipairs({ "sets_up_first", "moves_first" }) do
     local x = C.var(key)
     if x ~= nil and not is_side(x) then
-      out[#out + 1] = string.format("[9.62023] %s `%s` is not a side of the %s campaign game (%s)", key, shown(x), C.module():upper(), names)
+      put(key, string.format("[9.62023] %s `%s` is not a side of the %s campaign game (%s)", key, shown(x), C.module():upper(), names))
     end
   end
   -- [9.6152] the PB CG played: I, II or III ("2" would not drop CG II's Night II-Dawn reinforcements)
   local cg = C.var("cg")
   if C.pb() and cg ~= nil and cg ~= "I" and cg ~= "II" and cg ~= "III" then
-    out[#out + 1] = string.format("[9.6152] cg `%s` is not a PB campaign game (I, II or III)", shown(cg))
+    put("cg", string.format("[9.6152] cg `%s` is not a PB campaign game (I, II or III)", shown(cg)))
   end
   -- [9.619] the Fortifications a side bought and has not set up (`fortifications_<side>`, carried
   -- from RePh to scenario): a list of purchases, each an item of the purchase table, a count, its
@@ -367,22 +370,22 @@ function S.record_problems()
     local key = "fortifications_" .. side
     local list = C.var(key)
     if list ~= nil and type(list) ~= "table" then
-      out[#out + 1] = string.format("[9.619] %s is `%s`, not a list of Fortification purchases", key, shown(list))
+      put(key, string.format("[9.619] %s is `%s`, not a list of Fortification purchases", key, shown(list)))
     elseif type(list) == "table" then
       for i, f in ipairs(list) do
         local item = type(f) == "table" and f.item or nil
         if type(f) ~= "table" then
-          out[#out + 1] = string.format("[9.619] %s[%d] is not a Fortification purchase", key, i)
+          put(key, string.format("[9.619] %s[%d] is not a Fortification purchase", key, i))
         elseif not (type(item) == "string" and pcall(kessel.tables.cell, "fortification_costs", item, "cost")) then
-          out[#out + 1] = string.format("[9.619] %s[%d]: no Fortification `%s` on the purchase table", key, i, shown(item))
+          put(key, string.format("[9.619] %s[%d]: no Fortification `%s` on the purchase table", key, i, shown(item)))
         elseif f.count ~= nil and (not whole(f.count) or f.count < 1) then
-          out[#out + 1] = string.format("[9.619] %s[%d] (%s): count `%s` is not a whole number above 0", key, i, item, shown(f.count))
+          put(key, string.format("[9.619] %s[%d] (%s): count `%s` is not a whole number above 0", key, i, item, shown(f.count)))
         elseif f.side ~= nil and f.side ~= side then
-          out[#out + 1] = string.format("[9.619] %s[%d] (%s) is the %s's purchase, in the %s's record", key, i, item, shown(f.side), side)
+          put(key, string.format("[9.619] %s[%d] (%s) is the %s's purchase, in the %s's record", key, i, item, shown(f.side), side))
         elseif f.date ~= nil and not dates[f.date] then
-          out[#out + 1] = string.format("[9.619] %s[%d] (%s): `%s` is no CG Date", key, i, item, shown(f.date))
+          put(key, string.format("[9.619] %s[%d] (%s): `%s` is no CG Date", key, i, item, shown(f.date)))
         elseif f.hex ~= nil and (type(f.hex) ~= "string" or not kessel.hex.valid(f.hex)) then
-          out[#out + 1] = string.format("[9.619] %s[%d] (%s): `%s` is not a hex of this map", key, i, item, shown(f.hex))
+          put(key, string.format("[9.619] %s[%d] (%s): `%s` is not a hex of this map", key, i, item, shown(f.hex)))
         end
       end
     end
@@ -390,8 +393,8 @@ function S.record_problems()
   -- [9.601] the ATTACKER of RePh Melee: a side of the campaign game
   local attacker = C.var("attacker")
   if attacker ~= nil and not is_side(attacker) then
-    out[#out + 1] = string.format("[9.601] attacker `%s` is not a side of the %s campaign game (%s): it names the side that moved first in the scenario",
-      shown(attacker), C.module():upper(), names)
+    put("attacker", string.format("[9.601] attacker `%s` is not a side of the %s campaign game (%s): it names the side that moved first in the scenario",
+      shown(attacker), C.module():upper(), names))
   end
   -- the CG Dates a scenario names are the module's ([9.6121] PB dates night_i ... dusk; [11.6121] RB
   -- days 17oct ... 15nov): "Day I" or "day1" would leave the CG Date unchanged, with no CPP Base #
@@ -404,8 +407,8 @@ function S.record_problems()
       -- `date` left out reads the declared default, PB's Dawn: an RB scenario must name its Day
       local left_out = key == "date" and v == "dawn" and not C.pb()
         and " (a scenario that gives no date reads the default, PB's dawn: an RB scenario names the CG Day just played, date = \"18oct\")" or ""
-      out[#out + 1] = string.format("[%s] %s `%s` is not a CG Date of the %s campaign game (%s)%s", C.pb() and "9.6121" or "11.6121",
-        key, shown(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]), left_out)
+      put(key, string.format("[%s] %s `%s` is not a CG Date of the %s campaign game (%s)%s", C.pb() and "9.6121" or "11.6121",
+        key, shown(v), C.module():upper(), C.pb() and table.concat(list, ", ") or (list[1] .. ", " .. list[2] .. " ... " .. list[#list]), left_out))
     end
   end
   -- [9.6121] [11.6121] each passage of 9.612/11.612 starts the next CG Date: a `next_date` other
@@ -417,12 +420,12 @@ function S.record_problems()
   local date, nxt, last = C.var("date"), C.var("next_date"), C.var("last_date")
   local case = C.pb() and "9.6121" or "11.6121"
   if index[date] and index[nxt] and index[nxt] ~= index[date] + 1 then
-    out[#out + 1] = string.format("[%s] next_date `%s` is not the CG Date after `%s` (%s): each passage of %s starts the next CG Date%s",
+    put("next_date", string.format("[%s] next_date `%s` is not the CG Date after `%s` (%s): each passage of %s starts the next CG Date%s",
       case, nxt, date, shown(list[index[date] + 1] or "none: it is the last"), C.pb() and "9.612" or "11.612",
-      C.pb() and "" or " (a CG Day with no scenario is an Idle Day: idle_day in the RePh's last step)")
+      C.pb() and "" or " (a CG Day with no scenario is an Idle Day: idle_day in the RePh's last step)"))
   end
   if index[date] and index[last] and index[last] < index[date] then
-    out[#out + 1] = string.format("[%s] last_date `%s` comes before the scenario's date `%s`: the CG would never end", case, last, date)
+    put("last_date", string.format("[%s] last_date `%s` comes before the scenario's date `%s`: the CG would never end", case, last, date))
   end
   -- [9.6178] the RG Purchase Record a scenario carries (an Initial Scenario's OB lists its RG
   -- there, `given = true`): each line names an RG of the chart and the CG Date it is for (a line
@@ -434,27 +437,27 @@ function S.record_problems()
     local ok_table = pcall(kessel.tables.cell, "rg_chart", "I1", "name")
     for i, r in ipairs(rgr) do
       if type(r) ~= "table" then
-        out[#out + 1] = string.format("[9.6178] rg_record[%d] is not an RG Purchase Record line", i)
+        put("rg_record", string.format("[9.6178] rg_record[%d] is not an RG Purchase Record line", i))
       else
         local on_chart = ok_table and type(r.id) == "string" and pcall(kessel.tables.cell, "rg_chart", r.id, "name")
         if not on_chart then
-          out[#out + 1] = string.format("[9.6171] rg_record[%d]: no RG `%s` on the RG chart", i, shown(r.id))
+          put("rg_record", string.format("[9.6171] rg_record[%d]: no RG `%s` on the RG chart", i, shown(r.id)))
         end
         if not listed[r.date] then
-          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): `%s` is no CG Date (the CG Date it was purchased or given on)", i, shown(r.id), shown(r.date))
+          put("rg_record", string.format("[9.6178] rg_record[%d] (%s): `%s` is no CG Date (the CG Date it was purchased or given on)", i, shown(r.id), shown(r.date)))
         end
         if r.cost ~= nil and (not whole(r.cost) or r.cost < 0) then
-          out[#out + 1] = string.format("[9.6174] rg_record[%d] (%s): cost `%s` is not a CPP cost (a whole number, 0 or more)", i, shown(r.id), shown(r.cost))
+          put("rg_record", string.format("[9.6174] rg_record[%d] (%s): cost `%s` is not a CPP cost (a whole number, 0 or more)", i, shown(r.id), shown(r.cost)))
         end
         if r.strength ~= nil and r.strength ~= "F" and r.strength ~= "D" then
-          out[#out + 1] = string.format("[9.6178] rg_record[%d] (%s): strength `%s` is F (Full) or D (Depleted)", i, shown(r.id), shown(r.strength))
+          put("rg_record", string.format("[9.6178] rg_record[%d] (%s): strength `%s` is F (Full) or D (Depleted)", i, shown(r.id), shown(r.strength)))
         end
         local by_ob = r.id == "I1" or r.id == "I2" or r.id == "I3"
         if by_ob and r.given and r.strength == nil and r.units == nil then
-          out[#out + 1] = string.format("[9.6181] rg_record[%d] (%s): the Initial OB specifies its strength (note e): give strength F or D", i, r.id)
+          put("rg_record", string.format("[9.6181] rg_record[%d] (%s): the Initial OB specifies its strength (note e): give strength F or D", i, r.id))
         end
         if r.id == "I2" and r.strength == "D" then
-          out[#out + 1] = string.format("[9.6181] rg_record[%d]: I2 PzPionier Pltn has no Depleted strength (4/-)", i)
+          put("rg_record", string.format("[9.6181] rg_record[%d]: I2 PzPionier Pltn has no Depleted strength (4/-)", i))
         end
       end
     end
@@ -468,31 +471,39 @@ function S.record_problems()
       local v = C.var(key)
       if v ~= nil and not (type(v) == "table" and next(v) == nil) then
         if key == "scenario_winner" then
-          out[#out + 1] = string.format("[9.6201] scenario_winner `%s`: a PB CG scenario has no winner (neither side wins or loses a CG scenario, only the CG itself)", shown(v))
+          put(key, string.format("[9.6201] scenario_winner `%s`: a PB CG scenario has no winner (neither side wins or loses a CG scenario, only the CG itself)", shown(v)))
         else
-          out[#out + 1] = string.format("[9.6] `%s` is a Red Barricades record (%s): the PB RePh has no such step", key, S.RB_ONLY[key])
+          put(key, string.format("[9.6] `%s` is a Red Barricades record (%s): the PB RePh has no such step", key, S.RB_ONLY[key]))
         end
       end
     end
   end
   local w = C.var("scenario_winner")
   if w ~= nil and not C.pb() and w ~= "none" and not is_side(w) then
-    out[#out + 1] = string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", shown(w), C.module():upper(), names)
+    put("scenario_winner", string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", shown(w), C.module():upper(), names))
   end
   local bt = C.var("booby_trap")
   if bt ~= nil and bt ~= "A" and bt ~= "B" and bt ~= "C" then
-    out[#out + 1] = "[11.6123] booby_trap `" .. shown(bt) .. "` is no Booby Trap Level (A, B or C)"
+    put("booby_trap", "[11.6123] booby_trap `" .. shown(bt) .. "` is no Booby Trap Level (A, B or C)")
   end
   local known = { weather = { fog_mist = true, overcast = true, clear = true, clear_gusty = true },
     ec = { wet = true, moist = true, moderate = true, dry = true } }
   for _, key in ipairs({ "weather", "ec" }) do
     local v = C.var(key)
     if v ~= nil and not known[key][v] then
-      out[#out + 1] = string.format("[11.618] %s `%s` is not one of %s", key, shown(v), table.concat(C.sorted_keys(known[key]), ", "))
+      put(key, string.format("[11.618] %s `%s` is not one of %s", key, shown(v), table.concat(C.sorted_keys(known[key]), ", ")))
     end
   end
   return out
 end
+
+-- the same problems, as messages only
+function S.record_problems()
+  local out = {}
+  for _, p in ipairs(S.located_record_problems()) do out[#out + 1] = p.message end
+  return out
+end
+
 -- The units a scenario gives, checked for what an author could mistype: each problem names the
 -- unit (so `kessel check` points at its line), the field and the case reading it. Everything the
 -- rules themselves write passes (a campaign's second game is checked with the units carried in).
@@ -616,13 +627,13 @@ end
 -- The markers a scenario gives: a Control marker names the side Controlling its Location, one to a
 -- Location [9.605] [11.6052]; a minefield's strength is a whole number above 0 [9.6042] [11.6042];
 -- a Fortification has an owner [9.6073] [11.6073]; a marker's `hidden` is true or false and its `level` a
--- Location level. A problem names the marker (kind, hex, id): the check hook points at unit lines
--- only (docs/rules-coverage-asl-cg.md, "Needs the engine").
+-- Location level. A problem names the marker (kind, hex, id) and points at it (`marker =`: the
+-- check hook's error names the line of its [[markers]] table).
 function S.marker_problems()
   local out = {}
   local sides = C.sides()
   local function add(m, case, text)
-    out[#out + 1] = string.format("[%s] marker %s (%s in %s): %s", case, shown(m.id), shown(m.kind), shown(m.hex), text)
+    out[#out + 1] = { marker = m.id, message = string.format("[%s] marker %s (%s in %s): %s", case, shown(m.id), shown(m.kind), shown(m.hex), text) }
   end
   local controls = {}
   for _, m in ipairs(kessel.markers.all()) do
@@ -663,9 +674,9 @@ end
 
 kessel.on("check", function()
   local out = {}
-  for _, m in ipairs(S.record_problems()) do out[#out + 1] = { message = m } end
+  for _, p in ipairs(S.located_record_problems()) do out[#out + 1] = p end
   for _, p in ipairs(S.unit_problems()) do out[#out + 1] = p end
-  for _, m in ipairs(S.marker_problems()) do out[#out + 1] = { message = m } end
+  for _, p in ipairs(S.marker_problems()) do out[#out + 1] = p end
   return out
 end)
 

@@ -396,3 +396,57 @@ kessel.test("case_11.608_11.615_a_transfer_names_its_guard_and_a_marker_its_id",
   ok, reasons = kessel.act{ kind = "remove_fortification", marker = "0", side = "german" }
   expect.refused(ok, reasons, "11.615", "marker is a marker's id, a number (marker = 0), not `0`")
 end)
+
+-- A problem about a scenario record or a marker points at it: `var =` (the error names that line of
+-- [vars]) or `marker =` (the line of the marker's [[markers]] table), as a unit's problem points
+-- at the unit. Before, only unit problems named a line: `kessel check` printed the others with no
+-- line number.
+kessel.test("check_problems_point_at_the_record_or_marker_they_are_about", function()
+  local S = require("rules.sequence")
+  local function about(list, field)
+    local out = {}
+    for _, p in ipairs(list) do
+      expect.truthy(p[field] ~= nil, "no " .. field .. " in: " .. tostring(p.message))
+      out[#out + 1] = tostring(p[field]) .. ": " .. p.message
+    end
+    return table.concat(out, "\n")
+  end
+  T.setup{ step = "markers", map = { areas = { P1 = { "L1" } } }, vars = { date = "day_i", next_date = "dusk",
+    cpp = { german = 3, british = 2 }, entry_areas = { german = { P1 = true, ZZ = true } }, entry_costs = { P1 = 9 },
+    sets_up_first = "soviet", cg = "2", attacker = "soviet", elr = { german = 3 },
+    rg_record = { { id = "V3", date = "day_i", cost = -14 } }, fortifications_british = 3 } }
+  local text = about(S.located_record_problems(), "var")
+  has(text, "cpp: [9.616] scenario var `cpp` gives the british 2")
+  has(text, "entry_areas: [9.6052] entry_areas: the german Entry Area `ZZ` is no area of this map")
+  has(text, "entry_costs: [9.61741] entry_costs: the cost of Entry Arrow `P1` is `9`")
+  has(text, "entry_costs: [9.61741] entry_costs gives no cost for the German Entry Area `ZZ`")
+  has(text, "sets_up_first: [9.62023] sets_up_first `soviet`")
+  has(text, "cg: [9.6152] cg `2`")
+  has(text, "attacker: [9.601] attacker `soviet`")
+  has(text, "next_date: [9.6121] next_date `dusk` is not the CG Date after `day_i`")
+  has(text, "rg_record: [9.6174] rg_record[1] (V3): cost `-14`")
+  has(text, "fortifications_british: [9.619] fortifications_british is `3`")
+  has(text, "elr: [9.6] `elr` is a Red Barricades record")
+  -- the messages alone, as before
+  expect.eq(#S.record_problems(), #S.located_record_problems())
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", last_date = "17oct", booby_trap = "D", weather = "snow",
+    scenario_winner = "soviet", elr = { german = 7 }, win_loss = { german = { loss = 2 } },
+    isolated_areas = { { hexes = { "C3" }, type = "Q" } } } }
+  text = about(S.located_record_problems(), "var")
+  has(text, "last_date: [11.6121] last_date `17oct` comes before the scenario's date `18oct`")
+  has(text, "booby_trap: [11.6123] booby_trap `D`")
+  has(text, "weather: [11.618] weather `snow`")
+  has(text, "scenario_winner: [11.6031] scenario_winner `soviet`")
+  has(text, "elr: [11.617] scenario var `elr`: the german value 7 is above 5")
+  has(text, "win_loss: [11.6142] scenario var `win_loss`: the german entry has `loss`")
+  has(text, "isolated_areas: [11.606] isolated_areas[1] gives type `Q`")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, valued = {
+    { kind = "control", side = "german", hex = "C3" },
+    { kind = "control", hex = "C4" },
+    { kind = "ap_mine", side = "russian", hex = "D3", value = { strength = -6 } },
+  } }
+  text = about(S.marker_problems(), "marker")
+  has(text, "1: [11.6052] marker 1 (control in C4): a Control marker names the side")
+  has(text, "2: [11.6042] marker 2 (ap_mine in D3): the minefield's strength is `-6`")
+  expect.eq(#S.marker_problems(), 2, text)
+end)

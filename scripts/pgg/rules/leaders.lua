@@ -174,6 +174,21 @@ local function evacuation_on()
   return C.option("leader_evacuation") and not C.option("wbc09_05_no_leader_evacuation")
 end
 
+-- [10.4] With evacuation in effect, the scenario's `evacuation_area` is an area of the map: one the
+-- map lacks would keep every evacuated leader off it for good (each turn's return finds no hex to
+-- come back through). A set-up error at the variable's line of [vars] (`var =`), as the entry
+-- areas of [14.1] and [14.2] are (reinforcements.lua).
+function L.evacuation_problems()
+  if not evacuation_on() then return {} end
+  local area = L.evacuation_area()
+  if kessel.map.area(area) ~= nil then return {} end
+  return { { var = "evacuation_area", message = string.format(
+    "leader_evacuation is on [10.4] but the map has no entry area %s (evacuation_area): an evacuated leader could never return",
+    tostring(area)) } }
+end
+
+kessel.on("check", function() return L.evacuation_problems() end)
+
 -- The fields of an evacuation (C.shape_reason): a malformed action is refused, naming the field.
 local EVAC_FIELDS = { { name = "leader", kind = "string" } }
 

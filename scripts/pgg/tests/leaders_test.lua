@@ -165,6 +165,29 @@ do
     ok, r = kessel.act{ kind = "evacuate", leader = "l" }
     expect.refused(ok, r, "WBC09 #5")
   end)
+
+  -- Rule 10.4: with evacuation in effect, an `evacuation_area` the map lacks is a set-up error at
+  -- the variable's line (the check hook's `var =`; `L.evacuation_problems` is what it returns).
+  -- Before, it loaded, and an evacuated leader never came back. Off, or under WBC09 #5, the area is
+  -- never read and nothing is said.
+  kessel.test("case_10_4_an_evacuation_area_the_map_lacks_is_a_setup_error", function()
+    local L = require("rules.leaders")
+    local function problems(vars, options)
+      kessel.setup{ map = { columns = 8, rows = 8, areas = { X = { "0808" }, E2 = { "0707" } } }, step = "soviet_movement", turn = 7,
+        units = { leader("l", "0202", 2), pz("g1", "0302") }, options = options, vars = vars }
+      return L.evacuation_problems()
+    end
+    local list = problems({ evacuation_area = "Q" }, { leader_evacuation = true })
+    expect.eq(#list, 1)
+    expect.eq(list[1].var, "evacuation_area")
+    expect.truthy(list[1].message:find("leader_evacuation is on [10.4] but the map has no entry area Q (evacuation_area)", 1, true), list[1].message)
+    -- the scenario's own area, and the default X, are on this map
+    expect.eq(#problems({ evacuation_area = "E2" }, { leader_evacuation = true }), 0)
+    expect.eq(#problems({}, { leader_evacuation = true }), 0)
+    -- not in effect: not read
+    expect.eq(#problems({ evacuation_area = "Q" }, {}), 0)
+    expect.eq(#problems({ evacuation_area = "Q" }, { leader_evacuation = true, wbc09_05_no_leader_evacuation = true }), 0)
+  end)
 end
 
 
