@@ -159,3 +159,63 @@ fn map_cut_tells_apart_two_features_of_one_name() {
         "{dropped}"
     );
 }
+
+/// `kessel new scenario` whose skeleton would not load (a map the ruleset cannot read, a turn
+/// count over the limit) writes nothing: it used to leave the broken folder behind, and running
+/// the command again, fixed, was refused as "exists already". A name that would break the files
+/// it is written into (a line break) is refused before anything is written.
+#[test]
+fn a_new_scenario_that_would_not_load_leaves_nothing_behind() {
+    let dir = scratch("new-nothing-behind");
+    let target = dir.join("mine");
+    let t = target.to_string_lossy().into_owned();
+    let toy = root().join("core/tests/fixtures/toy");
+    let toy_s = toy.to_string_lossy().into_owned();
+    let pgg_map = root().join("scenarios/pgg/map.toml");
+    for args in [
+        vec![
+            "new",
+            "scenario",
+            &t,
+            "--map",
+            pgg_map.to_str().expect("utf8"),
+            "--ruleset",
+            &toy_s,
+        ],
+        vec![
+            "new",
+            "scenario",
+            &t,
+            "--map",
+            "core/tests/fixtures/toy/map.toml",
+            "--ruleset",
+            &toy_s,
+            "--name",
+            "x\"]\nevil = 1\n#",
+        ],
+    ] {
+        let r = kessel(&args);
+        assert_ne!(r.code, 0, "{args:?}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("nothing was written") || r.stderr.contains("give it on one line"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+    let r = kessel(&[
+        "new",
+        "scenario",
+        &t,
+        "--map",
+        "core/tests/fixtures/toy/map.toml",
+        "--ruleset",
+        &toy_s,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = kessel(&["check", &t]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

@@ -179,15 +179,16 @@ pub fn ruleset_or_stand_in(named: &Path) -> (PathBuf, bool) {
     }
 }
 
-/// A file could not be written; the old content (if any) is untouched.
+/// A file could not be written; the old content (if any) is untouched. (The system's error is
+/// part of the message and not a separate cause, so that a chain of contexts does not say it
+/// twice.)
 #[derive(Debug, thiserror::Error)]
-#[error("cannot write {}: {source}", path.display())]
+#[error("cannot write {}: {error}", path.display())]
 pub struct WriteError {
     /// The file that was to be written.
     pub path: PathBuf,
     /// What failed.
-    #[source]
-    pub source: std::io::Error,
+    pub error: std::io::Error,
 }
 
 /// Distinguishes the temporary files of concurrent writes in one process.
@@ -197,9 +198,9 @@ static NEXT: AtomicU64 = AtomicU64::new(0);
 /// crosses file systems), written, flushed and synced, then renamed over `path`. On failure the
 /// temporary file is removed and `path` keeps its old content.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
-    let fail = |source| WriteError {
+    let fail = |error| WriteError {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let file_name = path.file_name().ok_or_else(|| {
         fail(std::io::Error::new(
@@ -208,6 +209,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
         ))
     })?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    // (said as such: the system's "No such file or directory" names no folder)
+    if let Some(d) = dir.filter(|d| !d.is_dir()) {
+        let what = if d.exists() {
+            format!("{} is not a folder", d.display())
+        } else {
+            format!(
+                "the folder {} does not exist (create it first)",
+                d.display()
+            )
+        };
+        return Err(fail(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            what,
+        )));
+    }
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(file_name);
     tmp_name.push(format!(

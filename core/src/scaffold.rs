@@ -30,6 +30,9 @@ pub enum ScaffoldError {
     /// A scenario of no turns.
     #[error("a scenario lasts at least one game-turn")]
     NoTurns,
+    /// A name that would break the files it is written into.
+    #[error("the scenario's name holds a line break or a control character ({0:?}): give it on one line")]
+    BadName(String),
     /// The map does not load.
     #[error("{0}")]
     Map(#[from] LoadErrors),
@@ -54,6 +57,15 @@ pub enum ScaffoldError {
         path: PathBuf,
         /// Every problem.
         source: EngineError,
+    },
+    /// The new scenario does not load, said of the folder it was to be written to (it was
+    /// tried beside it, and nothing was written there).
+    #[error("the new scenario {} would not load, so nothing was written: {message}", path.display())]
+    DoesNotLoadText {
+        /// The scenario.toml it would have been.
+        path: PathBuf,
+        /// Every problem, in words.
+        message: String,
     },
     /// A file could not be written.
     #[error(transparent)]
@@ -154,8 +166,10 @@ pub const SKELETON_FILES: [&str; 4] = [
 
 /// Writes a documented scenario skeleton (map, `scenario.toml`, `special.lua`,
 /// `tests/special_test.lua`) and loads it the way `kessel check` does. Nothing is written over:
-/// a folder that holds a scenario already is refused before anything is written. Returns the
-/// path of the new `scenario.toml`.
+/// a folder that holds a scenario already is refused before anything is written. The files are
+/// written and loaded in a folder of their own beside the new one and moved in only once they
+/// load, so a skeleton that does not load (a map the ruleset cannot read) leaves nothing behind
+/// and the same command can be run again. Returns the path of the new `scenario.toml`.
 pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
     let dir = spec.dir;
     for f in &SKELETON_FILES[1..] {
@@ -166,6 +180,9 @@ pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
     }
     if spec.turns < 1 {
         return Err(ScaffoldError::NoTurns);
+    }
+    if let Some(name) = spec.name.filter(|n| n.chars().any(char::is_control)) {
+        return Err(ScaffoldError::BadName(name.to_string()));
     }
     let map_dest = dir.join("map.toml");
     let map = match spec.map {
@@ -184,21 +201,29 @@ pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
     if copy_map && map_dest.exists() {
         return Err(ScaffoldError::MapInTheWay(map_dest));
     }
-    let tests = dir.join("tests");
-    std::fs::create_dir_all(&tests).map_err(io("create", &tests))?;
-    match spec.map {
-        MapSource::File(p) if copy_map => {
-            let bytes =
-                crate::fsio::read_bounded(p, crate::fsio::MAX_TEXT_INPUT).map_err(io("read", p))?;
-            write_atomic(&map_dest, &bytes)?;
+    let map_bytes = match spec.map {
+        MapSource::File(p) => {
+            crate::fsio::read_bounded(p, crate::fsio::MAX_TEXT_INPUT).map_err(io("read", p))?
         }
-        MapSource::Text(t) => write_atomic(&map_dest, t.as_bytes())?,
-        MapSource::File(_) => {}
-    }
-    let ruleset = relative_to(dir, spec.ruleset)?;
+        MapSource::Text(t) => t.as_bytes().to_vec(),
+    };
+    // written and loaded beside the folder first (at its depth, so the ruleset's relative path
+    // is the same from both), then moved in
+    let trial = trial_folder(dir);
+    let _ = std::fs::remove_dir_all(&trial);
+    let tests = trial.join("tests");
+    std::fs::create_dir_all(&tests).map_err(io("create", &tests))?;
+    let ruleset = match relative_to(&trial, spec.ruleset) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&trial);
+            return Err(e);
+        }
+    };
+    // (a folder's name may hold anything: written on one line)
     let name = spec.name.map(str::to_string).unwrap_or_else(|| {
         dir.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(|n| n.to_string_lossy().replace(char::is_control, " "))
             .unwrap_or_else(|| "New scenario".into())
     });
     let skeleton = Skeleton {
@@ -215,17 +240,65 @@ pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
         skeleton.special_lua(),
         skeleton.test_lua(),
     ];
-    for (f, text) in SKELETON_FILES[1..].iter().zip(&texts) {
-        write_atomic(&dir.join(f), text.as_bytes())?;
+    let tried = write_and_load(&trial, &map_bytes, &texts);
+    if let Err(e) = tried {
+        let _ = std::fs::remove_dir_all(&trial);
+        return Err(match e {
+            ScaffoldError::DoesNotLoad { source, .. } => ScaffoldError::DoesNotLoadText {
+                path: dir.join("scenario.toml"),
+                message: source
+                    .to_string()
+                    .replace(&trial.display().to_string(), &dir.display().to_string()),
+            },
+            other => other,
+        });
     }
-    let scenario = dir.join("scenario.toml");
-    Engine::load(&scenario, None, 1, Limits::default()).map_err(|source| {
-        ScaffoldError::DoesNotLoad {
+    let moved = (|| -> Result<(), ScaffoldError> {
+        let tests = dir.join("tests");
+        std::fs::create_dir_all(&tests).map_err(io("create", &tests))?;
+        let files = SKELETON_FILES
+            .iter()
+            .filter(|f| copy_map || **f != "map.toml");
+        for f in files {
+            let (from, to) = (trial.join(f), dir.join(f));
+            std::fs::rename(&from, &to).map_err(io("move", &to))?;
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&trial);
+    moved?;
+    Ok(dir.join("scenario.toml"))
+}
+
+/// The folder a new scenario is tried in before it is moved into `dir`: beside it, hidden.
+fn trial_folder(dir: &Path) -> PathBuf {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "scenario".into());
+    let trial = format!(".{name}.new-{}", std::process::id());
+    match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(p) => p.join(trial),
+        None => PathBuf::from(trial),
+    }
+}
+
+/// Writes the skeleton's files (the map, then `texts` for the rest of [`SKELETON_FILES`]) into
+/// `folder` and loads its scenario.
+fn write_and_load(folder: &Path, map: &[u8], texts: &[String; 3]) -> Result<(), ScaffoldError> {
+    let tests = folder.join("tests");
+    std::fs::create_dir_all(&tests).map_err(io("create", &tests))?;
+    write_atomic(&folder.join("map.toml"), map)?;
+    for (f, text) in SKELETON_FILES[1..].iter().zip(texts) {
+        write_atomic(&folder.join(f), text.as_bytes())?;
+    }
+    let scenario = folder.join("scenario.toml");
+    Engine::load(&scenario, None, 1, Limits::default())
+        .map(|_| ())
+        .map_err(|source| ScaffoldError::DoesNotLoad {
             path: scenario.clone(),
             source,
-        }
-    })?;
-    Ok(scenario)
+        })
 }
 
 /// True if both paths name one existing file.

@@ -120,6 +120,21 @@ fn read_whole(path: &Path) -> Option<Vec<u8>> {
 /// file may be written; a folder, or anything that is not a regular file, may not.
 pub fn overwrite_only(out: &Path, kind: Output) -> anyhow::Result<()> {
     let what = kind.what();
+    // said before any work is done (a script played, games simulated), not when writing; a
+    // map cut starts a scenario's folder (`map cut … -o roslavl/map.toml`) and makes it
+    let makes_folder = kind == Output::Map;
+    if let Some(folder) = out
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !makes_folder)
+    {
+        if !folder.is_dir() {
+            anyhow::bail!(
+                "{}: the folder {} does not exist; create it first, or name a file in a folder that does",
+                out.display(),
+                folder.display()
+            );
+        }
+    }
     let Ok(meta) = std::fs::metadata(out) else {
         return Ok(());
     };

@@ -141,7 +141,7 @@ fn save_checked(out: &Path, text: &str) -> anyhow::Result<()> {
         .unwrap_or_else(|| "save".into());
     let probe = out.with_file_name(format!(".{name}.checking"));
     kessel_core::fsio::write_atomic(&probe, text.as_bytes())
-        .with_context(|| format!("cannot write {}", out.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {}", out.display(), e.error))?;
     let loaded = Engine::load_save(&probe, Limits::default());
     let _ = std::fs::remove_file(&probe);
     if let Err(e) = loaded {
