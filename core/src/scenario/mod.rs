@@ -30,8 +30,6 @@ pub const MAX_MARKERS: u32 = 100_000;
 pub const MAX_POOL_FACES: u64 = 100_000;
 /// The largest victory-point value of one objective (or level bound), so that no total wraps.
 pub const MAX_VP: i64 = 1_000_000_000;
-/// The furthest a map's first column or row label may be from zero.
-pub const MAX_FIRST_LABEL: i32 = 10_000;
 
 /// Collects located errors for one file.
 struct Diag<'a> {
