@@ -106,6 +106,43 @@ struct TagEntry {
     hexes: Vec<S<String>>,
 }
 
+/// A `[[hexsides]]` or `[[links]]` entry's kind, read alone (the rest of the table is ignored).
+#[derive(Deserialize)]
+struct KindOnly {
+    kind: String,
+}
+
+#[derive(Deserialize)]
+struct FeatureKinds {
+    #[serde(default)]
+    hexsides: Vec<S<KindOnly>>,
+    #[serde(default)]
+    links: Vec<S<KindOnly>>,
+}
+
+/// The kinds of a map file's `[[hexsides]]` (`false`) and `[[links]]` (`true`) entries, each
+/// with the line of its table, in file order; empty when the file does not read.
+pub fn feature_kind_lines(map_path: &Path) -> Vec<(bool, String, usize)> {
+    let Ok(text) = read_text(map_path, "map") else {
+        return Vec::new();
+    };
+    let Ok(file) = toml::from_str::<FeatureKinds>(&text) else {
+        return Vec::new();
+    };
+    let lines = crate::error::LineIndex::new(&text);
+    let mut out = Vec::new();
+    for (is_link, list) in [(false, &file.hexsides), (true, &file.links)] {
+        for e in list {
+            out.push((
+                is_link,
+                e.get_ref().kind.clone(),
+                lines.line(e.span().start),
+            ));
+        }
+    }
+    out
+}
+
 /// The line of a map file where a kind named in `message` (between backquotes, as
 /// [`crate::ruleset::Ruleset::check_map`] writes it) is first written as a quoted value.
 pub fn kind_line(map_path: &Path, message: &str) -> Option<usize> {

@@ -20,7 +20,9 @@ mod faces;
 mod file;
 mod map_file;
 
-pub use map_file::{expand_label, kind_line, load_map, parse_map, parse_map_lenient};
+pub use map_file::{
+    expand_label, feature_kind_lines, kind_line, load_map, parse_map, parse_map_lenient,
+};
 
 /// The most game-turns a scenario may have, and the highest turn number.
 pub const MAX_TURNS: u32 = 10_000;
