@@ -27,9 +27,17 @@ impl Engine {
                 };
                 if link != is_link {
                     let (table, other, what) = if link {
-                        ("[[hexsides]]", "[[links]]", "a link (a road: a path of hexes)")
+                        (
+                            "[[hexsides]]",
+                            "[[links]]",
+                            "a link (a road: a path of hexes)",
+                        )
                     } else {
-                        ("[[links]]", "[[hexsides]]", "a hexside feature (a river: on hex edges)")
+                        (
+                            "[[links]]",
+                            "[[hexsides]]",
+                            "a hexside feature (a river: on hex edges)",
+                        )
                     };
                     errors.push(LoadError::new(
                         &sc.map_path,

@@ -356,7 +356,10 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                 format!(
                     "hexside feature `{}`{} has no hexsides: list them in `sides`, or remove it",
                     f.kind,
-                    f.name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
+                    f.name
+                        .as_deref()
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default()
                 ),
             );
         }
