@@ -39,6 +39,9 @@ pub struct Numbering {
 /// The most times a column letter repeats (`AAAAAAAA`): 208 columns, beyond any map.
 const MAX_REPEAT: usize = 8;
 
+/// The highest column number a letters label can write (`ZZZZZZZZ`: 208).
+pub const MAX_LETTER_COLUMN: i32 = 26 * MAX_REPEAT as i32;
+
 /// `1` → `A`, `26` → `Z`, `27` → `AA`, `35` → `II`; `None` below 1 or past [`MAX_REPEAT`].
 fn column_letters(n: i32) -> Option<String> {
     if n < 1 {

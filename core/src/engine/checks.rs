@@ -19,6 +19,36 @@ impl Engine {
                     m,
                 ));
             }
+            // a road drawn as `[[hexsides]]`, a river as `[[links]]`: the ruleset says which
+            // kinds are links
+            for (is_link, kind, line) in crate::scenario::feature_kind_lines(&sc.map_path) {
+                let Some(link) = ruleset.hexside_kind_is_link(&kind) else {
+                    continue;
+                };
+                if link != is_link {
+                    let (table, other, what) = if link {
+                        (
+                            "[[hexsides]]",
+                            "[[links]]",
+                            "a link (a road: a path of hexes)",
+                        )
+                    } else {
+                        (
+                            "[[links]]",
+                            "[[hexsides]]",
+                            "a hexside feature (a river: on hex edges)",
+                        )
+                    };
+                    errors.push(LoadError::new(
+                        &sc.map_path,
+                        Some(line),
+                        format!(
+                            "`{kind}` is {what} in the ruleset, so it goes in `{other}`, not \
+                             `{table}`"
+                        ),
+                    ));
+                }
+            }
             // the scenario's `sides` are the ruleset's
             if let Some((named, line)) = &sc.sides {
                 for side in named.iter().filter(|s| !ruleset.sides.contains(s)) {

@@ -255,6 +255,31 @@ impl Ruleset {
         self.sequence.iter().position(|s| s.id == id)
     }
 
+    /// Whether the ruleset makes a hexside kind a link (`Some(true)`: a road, drawn along a path
+    /// of hexes) or a feature (`Some(false)`: a river, on the hexsides): its `kind` field in
+    /// `kessel.hexside_kind`, else `kessel.movement` listing it only under `links` or only under
+    /// `hexsides`. `None` when the ruleset does not say.
+    pub fn hexside_kind_is_link(&self, id: &str) -> Option<bool> {
+        let decl = self.hexside_kinds.iter().find(|k| k.id == id)?;
+        match decl.props.get("kind").and_then(Value::as_str) {
+            Some("link") => return Some(true),
+            Some("feature") => return Some(false),
+            _ => {}
+        }
+        let listed = |key: &str| {
+            self.movement
+                .as_ref()
+                .and_then(|m| m.get(key))
+                .and_then(Value::as_object)
+                .is_some_and(|o| o.contains_key(id))
+        };
+        match (listed("links"), listed("hexsides")) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        }
+    }
+
     /// Checks a map's kinds against the declarations; returns one message per unknown kind.
     pub fn check_map(&self, map: &Map) -> Vec<String> {
         let mut out = Vec::new();

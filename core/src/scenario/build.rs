@@ -95,7 +95,21 @@ impl Scenario {
         let first_turn = first_turn.min(MAX_TURNS);
 
         let mut pools = BTreeMap::new();
-        for p in &file.pools {
+        let mut pool_lines: BTreeMap<&str, usize> = BTreeMap::new();
+        for entry in &file.pools {
+            let p = entry.get_ref();
+            if let Some(first) = pool_lines.get(p.id.as_str()) {
+                d.at(
+                    entry.span(),
+                    format!(
+                        "pool `{}` is defined twice (first at line {first}): give each pool its \
+                         own id, or put all its faces in one entry",
+                        p.id
+                    ),
+                );
+                continue;
+            }
+            pool_lines.insert(&p.id, d.lines.line(entry.span().start));
             let mut faces = Vec::new();
             for f in &p.faces {
                 let (face, count) = f.get_ref();
@@ -139,7 +153,13 @@ impl Scenario {
                 );
                 continue;
             }
-            if !seen.insert(u.id.clone()) {
+            if u.id.trim().is_empty() {
+                d.at(
+                    entry.span(),
+                    "a unit with an empty id: give it an id (short, unique, stable: the event log \
+                     names units by it)",
+                );
+            } else if !seen.insert(u.id.clone()) {
                 d.at(entry.span(), format!("unit id `{}` is used twice", u.id));
             }
             let mut faces = Vec::new();
@@ -428,8 +448,17 @@ impl Scenario {
         }
 
         let mut objectives = Vec::new();
+        // each objective's hexes and side, with its line: the same one twice is refused
+        let mut objective_lines: BTreeMap<(Vec<Hex>, Option<String>), usize> = BTreeMap::new();
         for o in &file.objectives {
             let ob = o.get_ref();
+            if ob.place.is_some() && !ob.hexes.is_empty() {
+                d.at(
+                    o.span(),
+                    "objective gives both `place` and `hexes`: keep one (`place` takes the place's \
+                     hexes from the map; `name` names an objective given by `hexes`)",
+                );
+            }
             let mut hexes = Vec::new();
             let mut name = ob.name.clone();
             // an objective whose place or hexes are wrong is reported as such, once
@@ -464,6 +493,27 @@ impl Scenario {
             if hexes.is_empty() && !misnamed {
                 d.at(o.span(), "objective has no hexes (give `place` or `hexes`)");
             }
+            if !hexes.is_empty() {
+                let mut key_hexes = hexes.clone();
+                key_hexes.sort();
+                key_hexes.dedup();
+                let key = (key_hexes, ob.side.clone());
+                if let Some(first) = objective_lines.get(&key) {
+                    d.at(
+                        o.span(),
+                        format!(
+                            "the same objective twice (the objective at line {first} has the same \
+                             hexes{}): remove one, or give it all the VP",
+                            ob.side
+                                .as_deref()
+                                .map(|s| format!(" and side `{s}`"))
+                                .unwrap_or_default()
+                        ),
+                    );
+                } else {
+                    objective_lines.insert(key, d.lines.line(o.span().start));
+                }
+            }
             if ob.vp.unsigned_abs() > MAX_VP as u64 {
                 d.at(
                     o.span(),
@@ -481,7 +531,21 @@ impl Scenario {
                 side: ob.side.clone(),
             });
         }
-        for l in &file.levels {
+        let mut level_lines: BTreeMap<&str, usize> = BTreeMap::new();
+        for entry in &file.levels {
+            let l = entry.get_ref();
+            if let Some(first) = level_lines.get(l.name.as_str()) {
+                d.at(
+                    entry.span(),
+                    format!(
+                        "victory level `{}` is named twice (first at line {first}): give each \
+                         level its own name",
+                        l.name
+                    ),
+                );
+            } else {
+                level_lines.insert(&l.name, d.lines.line(entry.span().start));
+            }
             if let Some(m) = l
                 .max
                 .as_ref()
@@ -501,10 +565,22 @@ impl Scenario {
             .levels
             .iter()
             .map(|l| Level {
-                name: l.name.clone(),
-                max: l.max.as_ref().map(|m| *m.get_ref()),
+                name: l.get_ref().name.clone(),
+                max: l.get_ref().max.as_ref().map(|m| *m.get_ref()),
             })
             .collect();
+        for (k, v) in &file.vars {
+            if let Some(f) = non_finite(v) {
+                d.at(
+                    k.span(),
+                    format!(
+                        "scenario var `{}` holds {f}, which is not a number the rules can use: \
+                         write a finite number",
+                        k.get_ref()
+                    ),
+                );
+            }
+        }
         let vars = file
             .vars
             .iter()
@@ -571,5 +647,17 @@ impl Scenario {
             sides,
         };
         Ok((scenario, errors))
+    }
+}
+
+/// The first NaN or infinite number in a TOML value (TOML writes them `nan`, `inf`), as written.
+fn non_finite(v: &toml::Value) -> Option<&'static str> {
+    match v {
+        toml::Value::Float(f) if f.is_nan() => Some("nan"),
+        toml::Value::Float(f) if *f > 0.0 && f.is_infinite() => Some("inf"),
+        toml::Value::Float(f) if f.is_infinite() => Some("-inf"),
+        toml::Value::Array(items) => items.iter().find_map(non_finite),
+        toml::Value::Table(t) => t.values().find_map(non_finite),
+        _ => None,
     }
 }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 pub(super) struct ScenarioFile {
     pub(super) scenario: ScenarioHeader,
     #[serde(default)]
-    pub(super) pools: Vec<PoolEntry>,
+    pub(super) pools: Vec<S<PoolEntry>>,
     #[serde(default)]
     pub(super) units: Vec<S<UnitEntry>>,
     #[serde(default)]
@@ -19,7 +19,7 @@ pub(super) struct ScenarioFile {
     #[serde(default)]
     pub(super) objectives: Vec<S<ObjectiveEntry>>,
     #[serde(default)]
-    pub(super) levels: Vec<LevelEntry>,
+    pub(super) levels: Vec<S<LevelEntry>>,
     #[serde(default)]
     pub(super) vars: BTreeMap<S<String>, toml::Value>,
 }

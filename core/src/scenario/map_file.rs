@@ -1,13 +1,13 @@
 //! Map files (`map.toml`): their serde types and the loader, strict and lenient, collecting every
 //! problem with its line (see [`super`]).
 
-use super::{strict, Diag, Lenient, MAX_FIRST_LABEL, S};
+use super::{strict, Diag, Lenient, S};
 use crate::error::{read_text, toml_bounds, toml_error, LoadErrors};
 use crate::hex::{Hex, Hexside};
 use crate::map::{Area, Map, Place};
-use crate::numbering::{LowerColumns, Numbering};
+use crate::numbering::{LowerColumns, Numbering, MAX_LETTER_COLUMN};
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use toml::Spanned;
 
@@ -17,13 +17,13 @@ struct MapFile {
     map: MapHeader,
     terrain: TerrainSection,
     #[serde(default)]
-    hexsides: Vec<HexsideFeature>,
+    hexsides: Vec<S<HexsideFeature>>,
     #[serde(default)]
-    links: Vec<LinkFeature>,
+    links: Vec<S<LinkFeature>>,
     #[serde(default)]
-    places: Vec<PlaceEntry>,
+    places: Vec<S<PlaceEntry>>,
     #[serde(default)]
-    areas: Vec<AreaEntry>,
+    areas: Vec<S<AreaEntry>>,
     #[serde(default)]
     tags: Vec<TagEntry>,
 }
@@ -59,7 +59,7 @@ fn even() -> LowerColumns {
 struct TerrainSection {
     default: String,
     #[serde(default)]
-    legend: BTreeMap<String, String>,
+    legend: BTreeMap<S<String>, String>,
     #[serde(default)]
     rows: Vec<S<String>>,
 }
@@ -106,6 +106,43 @@ struct TagEntry {
     hexes: Vec<S<String>>,
 }
 
+/// A `[[hexsides]]` or `[[links]]` entry's kind, read alone (the rest of the table is ignored).
+#[derive(Deserialize)]
+struct KindOnly {
+    kind: String,
+}
+
+#[derive(Deserialize)]
+struct FeatureKinds {
+    #[serde(default)]
+    hexsides: Vec<S<KindOnly>>,
+    #[serde(default)]
+    links: Vec<S<KindOnly>>,
+}
+
+/// The kinds of a map file's `[[hexsides]]` (`false`) and `[[links]]` (`true`) entries, each
+/// with the line of its table, in file order; empty when the file does not read.
+pub fn feature_kind_lines(map_path: &Path) -> Vec<(bool, String, usize)> {
+    let Ok(text) = read_text(map_path, "map") else {
+        return Vec::new();
+    };
+    let Ok(file) = toml::from_str::<FeatureKinds>(&text) else {
+        return Vec::new();
+    };
+    let lines = crate::error::LineIndex::new(&text);
+    let mut out = Vec::new();
+    for (is_link, list) in [(false, &file.hexsides), (true, &file.links)] {
+        for e in list {
+            out.push((
+                is_link,
+                e.get_ref().kind.clone(),
+                lines.line(e.span().start),
+            ));
+        }
+    }
+    out
+}
+
 /// The line of a map file where a kind named in `message` (between backquotes, as
 /// [`crate::ruleset::Ruleset::check_map`] writes it) is first written as a quoted value.
 pub fn kind_line(map_path: &Path, message: &str) -> Option<usize> {
@@ -121,12 +158,17 @@ pub fn kind_line(map_path: &Path, message: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// Parses hex lists with ranges (`"0108..0115"`) against a numbering and bounds.
-fn parse_hexes(map: &Map, items: &[S<String>], d: &mut Diag<'_>) -> Vec<Hex> {
+/// Parses hex lists with ranges (`"0108..0115"`) against a numbering and bounds; each hex with
+/// the span of the item that gave it.
+fn parse_hexes(
+    map: &Map,
+    items: &[S<String>],
+    d: &mut Diag<'_>,
+) -> Vec<(Hex, std::ops::Range<usize>)> {
     let mut out = Vec::new();
     for item in items {
         match expand_label(map, item.get_ref()) {
-            Ok(hexes) => out.extend(hexes),
+            Ok(hexes) => out.extend(hexes.into_iter().map(|h| (h, item.span()))),
             Err(m) => d.at(item.span(), m),
         }
     }
@@ -203,18 +245,40 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     if !(1..=99).contains(&rows) {
         d.at(h.rows.span(), "rows must be 1..=99");
     }
-    for (what, v) in [
-        ("first_column", &h.first_column),
-        ("first_row", &h.first_row),
-    ] {
-        if v.get_ref().unsigned_abs() > MAX_FIRST_LABEL as u32 {
-            d.at(
-                v.span(),
-                format!(
-                    "{what} = {} is out of range (at most ±{MAX_FIRST_LABEL})",
-                    v.get_ref()
-                ),
+    // the labels the map prints must read back: two digits each for "ccrr" (00 to 99), column
+    // letters A to HHHHHHHH (1 to 208) and a row number of at most four digits for "letters"
+    if (1..=99).contains(&cols) && (1..=99).contains(&rows) {
+        let (col_labels, row_labels, how) = if letters {
+            (
+                1..=MAX_LETTER_COLUMN,
+                0..=9999,
+                "with \"letters\" numbering, columns run A (1) to ZZZZZZZZ (208) and rows 0 to 9999",
+            )
+        } else {
+            (
+                0..=99,
+                0..=99,
+                "with \"ccrr\" numbering, a label has two digits for the column and two for the row (00 to 99)",
+            )
+        };
+        for (what, v, count, labels, unit) in [
+            ("first_column", &h.first_column, cols, col_labels, "columns"),
+            ("first_row", &h.first_row, rows, row_labels, "rows"),
+        ] {
+            let first = i64::from(*v.get_ref());
+            let (lo, hi) = (
+                i64::from(*labels.start()),
+                i64::from(*labels.end()) - i64::from(count) + 1,
             );
+            if !(lo..=hi).contains(&first) {
+                d.at(
+                    v.span(),
+                    format!(
+                        "{what} = {first} is out of range: {how}, so with {count} {unit} \
+                         {what} must be {lo} to {hi}"
+                    ),
+                );
+            }
         }
     }
     if !d.errors.is_empty() {
@@ -228,6 +292,24 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         letters,
     };
     let mut map = Map::new(&h.name, cols, rows, numbering, &file.terrain.default);
+    // the legend: one character per terrain
+    let mut legend: BTreeMap<char, &String> = BTreeMap::new();
+    for (key, terrain) in &file.terrain.legend {
+        let mut chars = key.get_ref().chars();
+        match (chars.next(), chars.next()) {
+            (Some(ch), None) => {
+                legend.insert(ch, terrain);
+            }
+            _ => d.at(
+                key.span(),
+                format!(
+                    "legend key `{}` for `{terrain}` must be one character (a terrain row has one \
+                     character per hex)",
+                    crate::error::printable_name(key.get_ref())
+                ),
+            ),
+        }
+    }
     // terrain rows
     if !file.terrain.rows.is_empty() && file.terrain.rows.len() != rows as usize {
         d.at(
@@ -251,7 +333,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             );
         }
         for (c, ch) in chars.iter().enumerate().take(cols as usize) {
-            let Some(name) = file.terrain.legend.get(&ch.to_string()) else {
+            let Some(name) = legend.get(ch) else {
                 d.at(
                     row.span(),
                     format!("terrain character `{ch}` is not in the legend"),
@@ -265,7 +347,22 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         }
     }
     // hexside features
-    for f in &file.hexsides {
+    let mut seen_sides: BTreeMap<(&str, Hexside), usize> = BTreeMap::new();
+    for entry in &file.hexsides {
+        let f = entry.get_ref();
+        if f.sides.is_empty() {
+            d.at(
+                entry.span(),
+                format!(
+                    "hexside feature `{}`{} has no hexsides: list them in `sides`, or remove it",
+                    f.kind,
+                    f.name
+                        .as_deref()
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default()
+                ),
+            );
+        }
         let mut sides = Vec::new();
         for s in &f.sides {
             let Some((a, b)) = s.get_ref().split_once('/') else {
@@ -291,7 +388,24 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                 continue;
             }
             match Hexside::between(ha, hb) {
-                Some(side) => sides.push(side),
+                Some(side) => {
+                    let line = d.lines.line(s.span().start);
+                    match seen_sides.get(&(f.kind.as_str(), side)) {
+                        Some(first) => d.at(
+                            s.span(),
+                            format!(
+                                "hexside {} is given twice as `{}` (first at line {first}): remove \
+                                 one",
+                                s.get_ref(),
+                                f.kind
+                            ),
+                        ),
+                        None => {
+                            seen_sides.insert((f.kind.as_str(), side), line);
+                            sides.push(side);
+                        }
+                    }
+                }
                 None => d.at(s.span(), format!("hexes {} are not adjacent", s.get_ref())),
             }
         }
@@ -299,8 +413,21 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             d.at(0..0, e.to_string());
         }
     }
-    for l in &file.links {
+    for entry in &file.links {
+        let l = entry.get_ref();
         let errors_before = d.errors.len();
+        if l.path.len() < 2 {
+            d.at(
+                entry.span(),
+                format!(
+                    "{} `{}`: a link's `path` needs at least two hexes (it joins each hex to the \
+                     next), it has {}",
+                    l.kind,
+                    l.name.as_deref().unwrap_or(""),
+                    l.path.len()
+                ),
+            );
+        }
         let mut path = Vec::new();
         for (i, s) in l.path.iter().enumerate() {
             match expand_label(&map, s.get_ref()) {
@@ -332,8 +459,40 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             }
         }
     }
-    for p in &file.places {
+    let mut place_lines: BTreeMap<&str, usize> = BTreeMap::new();
+    for entry in &file.places {
+        let p = entry.get_ref();
+        let line = d.lines.line(entry.span().start);
+        if let Some(first) = place_lines.get(p.name.as_str()) {
+            d.at(
+                entry.span(),
+                format!(
+                    "place `{}` is defined twice (first at line {first}): give each place its \
+                     own name, or list all its hexes in one entry",
+                    p.name
+                ),
+            );
+        } else {
+            place_lines.insert(&p.name, line);
+        }
+        if p.hexes.is_empty() {
+            d.at(entry.span(), format!("place `{}` has no hexes", p.name));
+        }
         let hexes = parse_hexes(&map, &p.hexes, &mut d);
+        let mut once = BTreeSet::new();
+        for (h, item) in &hexes {
+            if !once.insert(*h) {
+                d.at(
+                    item.clone(),
+                    format!(
+                        "place `{}` lists hex {} twice: remove one",
+                        p.name,
+                        map.label(*h)
+                    ),
+                );
+            }
+        }
+        let hexes = hexes.into_iter().map(|(h, _)| h).collect();
         let place = Place {
             name: p.name.clone(),
             kind: p.kind.clone(),
@@ -343,8 +502,21 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             d.at(0..0, e.to_string());
         }
     }
-    for a in &file.areas {
-        let hexes = parse_hexes(&map, &a.hexes, &mut d);
+    for entry in &file.areas {
+        let a = entry.get_ref();
+        if a.hexes.is_empty() {
+            d.at(
+                entry.span(),
+                format!(
+                    "area `{}` has no hexes: list them in `hexes`, or remove it",
+                    a.id
+                ),
+            );
+        }
+        let hexes = parse_hexes(&map, &a.hexes, &mut d)
+            .into_iter()
+            .map(|(h, _)| h)
+            .collect();
         if map.areas.contains_key(&a.id) {
             let span = a.hexes.first().map(|h| h.span()).unwrap_or(0..0);
             d.at(span, format!("area `{}` is defined twice", a.id));
@@ -359,7 +531,9 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         );
     }
     for t in &file.tags {
-        let hexes = parse_hexes(&map, &t.hexes, &mut d);
+        let hexes = parse_hexes(&map, &t.hexes, &mut d)
+            .into_iter()
+            .map(|(h, _)| h);
         map.tags.entry(t.tag.clone()).or_default().extend(hexes);
     }
     Ok((map, d.errors))

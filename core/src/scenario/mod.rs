@@ -20,7 +20,9 @@ mod faces;
 mod file;
 mod map_file;
 
-pub use map_file::{expand_label, kind_line, load_map, parse_map, parse_map_lenient};
+pub use map_file::{
+    expand_label, feature_kind_lines, kind_line, load_map, parse_map, parse_map_lenient,
+};
 
 /// The most game-turns a scenario may have, and the highest turn number.
 pub const MAX_TURNS: u32 = 10_000;
@@ -30,8 +32,6 @@ pub const MAX_MARKERS: u32 = 100_000;
 pub const MAX_POOL_FACES: u64 = 100_000;
 /// The largest victory-point value of one objective (or level bound), so that no total wraps.
 pub const MAX_VP: i64 = 1_000_000_000;
-/// The furthest a map's first column or row label may be from zero.
-pub const MAX_FIRST_LABEL: i32 = 10_000;
 
 /// Collects located errors for one file.
 struct Diag<'a> {

@@ -6,7 +6,8 @@ use kessel_core::hex::{Hex, Hexside};
 use kessel_core::map::{Area, Feature, Map, Place};
 
 /// The map resized to `columns × rows`: terrain, features, places, areas and tags are kept where
-/// they are still on the map; new hexes take the default terrain (the map's first terrain).
+/// they are still on the map (an area left with no hexes is dropped); new hexes take the default
+/// terrain (the map's first terrain).
 pub fn resized(map: &Map, columns: u32, rows: u32) -> Result<Map, String> {
     if !(1..=99).contains(&columns) || !(1..=99).contains(&rows) {
         return Err("a map has 1 to 99 columns and rows".into());
@@ -76,13 +77,16 @@ pub fn resized(map: &Map, columns: u32, rows: u32) -> Result<Map, String> {
         }
     }
     for (id, a) in &map.areas {
-        let hexes = a
+        let hexes: Vec<Hex> = a
             .hexes
             .iter()
             .copied()
             .filter(|h| out.contains(*h))
             .collect();
-        out.areas.insert(id.clone(), Area { hexes, ..a.clone() });
+        // an area with no hexes is refused when the map is read again
+        if !hexes.is_empty() {
+            out.areas.insert(id.clone(), Area { hexes, ..a.clone() });
+        }
     }
     for (tag, hexes) in &map.tags {
         let hexes: Vec<Hex> = hexes.iter().copied().filter(|h| out.contains(*h)).collect();

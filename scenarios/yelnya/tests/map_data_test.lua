@@ -33,8 +33,8 @@ kessel.test("data_yelnya_map_keeps_the_campaign_map_facts", function()
   end
   -- the guide's two edits
   expect.eq(kessel.map.terrain("3119"), "forest", "3119 painted forest")
-  expect.truthy(kessel.map.has_side("3020", "3120", "river") and kessel.map.has_side("3020", "3121", "river"),
-    "a river along Yelnya's east side")
+  expect.truthy(kessel.map.has_side("2920", "3020", "river") and kessel.map.has_side("2921", "3020", "river"),
+    "a river along Yelnya's west side")
   -- swamp and lakes only where the notes put them (see the campaign's data tests)
   local function lake_ok(h)
     local col, row = tonumber(h:sub(1, 2)), tonumber(h:sub(3, 4))
