@@ -144,6 +144,13 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "ruleset".into());
+    // a package names by reference only a ruleset every kessel carries
+    anyhow::ensure!(
+        include_ruleset || bundled_ruleset(&ruleset_name)?.is_some(),
+        "the scenario's ruleset `{ruleset_name}` ({}) is not one bundled with Kessel, so a package \
+         cannot name it: pack with --include-ruleset to carry its files",
+        ruleset_dir.display()
+    );
     let out_abs = out.canonicalize().ok();
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for (rel, abs) in files_under(dir)? {

@@ -891,9 +891,9 @@ fn outputs_never_overwrite_files_of_another_kind() {
     }
     // and a picture or a package over one the same command made
     for args in [
-        ["render", "scenario.toml", "-o", "map.png"],
-        ["render", "scenario.toml", "-o", "map.svg"],
-        ["pack", ".", "-o", "toy.kessel"],
+        &["render", "scenario.toml", "-o", "map.png"][..],
+        &["render", "scenario.toml", "-o", "map.svg"],
+        &["pack", ".", "-o", "toy.kessel", "--include-ruleset"],
     ] {
         for _ in 0..2 {
             let r = crate::util::kessel_at(&dir, &home, &args);

@@ -648,3 +648,26 @@ fn a_save_of_a_packaged_scenario_names_the_package_and_loads_back() {
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A ruleset that Kessel does not bundle cannot travel by reference: `pack` without
+/// `--include-ruleset` said ok and wrote a package that every `check` then refused.
+#[test]
+fn pack_of_a_ruleset_kessel_does_not_bundle_asks_for_include_ruleset() {
+    let home = scratch("pack-unbundled-home");
+    let dir = crate::util::toy_copy("pack-unbundled");
+    let out = dir.join("toy.kessel");
+    let o = out.to_string_lossy().into_owned();
+    let r = kessel_at(&dir, &home, &["pack", ".", "-o", &o]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("is not one bundled with Kessel")
+            && r.stderr.contains("--include-ruleset"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists(), "nothing written");
+    let r = kessel_at(&dir, &home, &["pack", ".", "-o", &o, "--include-ruleset"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = kessel_at(&dir, &home, &["check", &o]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
