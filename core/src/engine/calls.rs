@@ -8,7 +8,7 @@ use crate::action::{Action, Reason, Rejection};
 use crate::script::api::{
     action_from_lua, action_from_lua_sized, action_to_lua, bounded_from_value, events_table,
     handler, hooks, key, lua_list, own_fields_only, reasons_from_lua, reasons_table, running,
-    script_only, MAX_LISTED_BYTES,
+    script_only, show_value, MAX_LISTED_BYTES,
 };
 use crate::state::Value;
 use crate::world::{Shared, Stage, StageGuard};
@@ -685,17 +685,6 @@ fn hook_place(f: &mlua::Function) -> String {
     )
 }
 
-/// A value a hook returned, in words.
-fn show_value(v: &mlua::Value) -> String {
-    use mlua::Value as V;
-    match v {
-        V::String(s) => format!("the string \"{}\"", s.to_string_lossy()),
-        V::Integer(i) => format!("the number {i}"),
-        V::Number(n) => format!("the number {n}"),
-        V::Boolean(b) => format!("the boolean {b}"),
-        other => format!("a {}", other.type_name()),
-    }
-}
 
 /// The ruleset's `result` hook: how the game stands (`{ level = "...", scores = { side = n } }`).
 pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>> {

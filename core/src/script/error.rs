@@ -22,7 +22,10 @@ impl ScriptError {
     pub fn from_lua(err: &mlua::Error, last_seen: Option<(String, usize)>) -> ScriptError {
         let mut text = match err {
             mlua::Error::CallbackError { traceback, cause } => {
-                let inner = match plain_bad_argument(innermost(cause), api_function(traceback)) {
+                let function = api_function(traceback);
+                let inner = match plain_bad_argument(innermost(cause), function)
+                    .or_else(|| plain_bare_conversion(innermost(cause), function))
+                {
                     Some(message) => ScriptError::plain(message),
                     None => ScriptError::from_lua(cause, None),
                 };
@@ -184,20 +187,56 @@ fn plain_bad_argument(e: &mlua::Error, function: Option<&str>) -> Option<String>
     else {
         return None;
     };
-    let mlua::Error::FromLuaConversionError {
-        from,
-        to: wanted,
-        message,
-    } = innermost(cause)
-    else {
-        return None;
+    let wrong = plain_conversion(innermost(cause))?;
+    // a method of the API's userdata (`LuaHexSet.union`) is named as scripts call it
+    // (`hexset:union`), and its arguments counted after the value it is called on, as Lua does
+    let (function, pos) = match to.as_deref().and_then(|t| t.split_once('.')) {
+        Some((kind, method)) => (
+            Some(format!("{}:{method}", userdata_name(kind))),
+            pos.saturating_sub(1),
+        ),
+        None => (to.clone().or(function.map(str::to_string)), *pos),
     };
-    let function = to.as_deref().or(function);
     let which = match name {
         Some(n) => format!("`{n}`"),
         None => format!("#{pos}"),
     };
     let target = function.map(|f| format!(" to `{f}`")).unwrap_or_default();
+    Some(format!("bad argument {which}{target}: {wrong}"))
+}
+
+/// A value of the wrong type read by one of the engine's functions outside its arguments' own
+/// conversion (a field of a table argument, `kessel.paths.cost{ class = "foot" }` without `to`):
+/// said in plain words with the function, when the traceback names it. `None` for any other
+/// error.
+fn plain_bare_conversion(e: &mlua::Error, function: Option<&str>) -> Option<String> {
+    let wrong = plain_conversion(e)?;
+    Some(match function {
+        Some(f) => format!("`{f}`: a value it read (an argument or a field of one): {wrong}"),
+        None => format!("a value of the wrong type: {wrong}"),
+    })
+}
+
+/// The name scripts know an API userdata by.
+fn userdata_name(rust: &str) -> String {
+    match rust {
+        "LuaHexSet" => "hexset".to_string(),
+        "LuaField" | "MovementField" => "field".to_string(),
+        other => other.trim_start_matches("Lua").to_lowercase(),
+    }
+}
+
+/// "expected a string, got a table": a conversion error in words, or `None` for another error.
+fn plain_conversion(e: &mlua::Error) -> Option<String> {
+    let mlua::Error::FromLuaConversionError {
+        from,
+        to: wanted,
+        message,
+    } = e
+    else {
+        return None;
+    };
+    let userdata;
     let expected = match wanted.as_str() {
         "String" | "string" | "str" | "Box<str>" | "BString" | "CString" | "OsString"
         | "PathBuf" | "char" => "a string",
@@ -207,6 +246,19 @@ fn plain_bad_argument(e: &mlua::Error, function: Option<&str>) -> Option<String>
         "table" | "Table" => "a table",
         "function" | "Function" => "a function",
         "bool" | "boolean" => "true or false",
+        "userdata" => {
+            // "expected userdata of type 'LuaHexSet'"
+            let kind = message
+                .as_deref()
+                .and_then(|m| m.split('\'').nth(1))
+                .map(userdata_name);
+            userdata = match kind.as_deref() {
+                Some("hexset") => "a hexset (made by kessel.hexset{…})".to_string(),
+                Some(k) => format!("a {k}"),
+                None => "an engine object".to_string(),
+            };
+            userdata.as_str()
+        }
         other => other,
     };
     let numeric = matches!(expected, "a whole number" | "a number");
@@ -223,9 +275,7 @@ fn plain_bad_argument(e: &mlua::Error, function: Option<&str>) -> Option<String>
         Some(m) if !m.starts_with("expected") => format!(" ({m})"),
         _ => String::new(),
     };
-    Some(format!(
-        "bad argument {which}{target}: expected {expected}, got {got}{note}"
-    ))
+    Some(format!("expected {expected}, got {got}{note}"))
 }
 
 /// The error a chain of Rust callbacks wraps.

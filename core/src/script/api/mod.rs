@@ -546,3 +546,15 @@ pub(crate) fn describe_value(v: &mlua::Value) -> String {
         other => format!("a {}", other.type_name()),
     }
 }
+
+/// A value a script handed the engine (a hook's answer, a filter's field), in words.
+pub(crate) fn show_value(v: &mlua::Value) -> String {
+    use mlua::Value as V;
+    match v {
+        V::String(s) => format!("the string \"{}\"", s.to_string_lossy()),
+        V::Integer(i) => format!("the number {i}"),
+        V::Number(n) => format!("the number {n}"),
+        V::Boolean(b) => format!("the boolean {b}"),
+        other => format!("a {}", other.type_name()),
+    }
+}

@@ -732,7 +732,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let class: String = spec.get::<Option<String>>("class")?.unwrap_or_default();
             let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
             let model = cost_model(&w, &class, &side)?;
-            let to = hex_of(&w, &spec.get::<String>("to")?)?;
+            let to: String = spec.get::<Option<String>>("to")?.ok_or_else(|| {
+                mlua::Error::runtime("kessel.paths.cost: `to` (the hex entered) is missing")
+            })?;
+            let to = hex_of(&w, &to)?;
             let map = w.borrow().state.map.clone();
             let bits = match spec.get::<Option<String>>("from")? {
                 Some(f) => {

@@ -229,21 +229,34 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     markers.set(
         "all",
         lua.create_function(move |lua, filter: Option<Table>| {
+            const WHAT: &str = "kessel.markers.all";
+            if let Some(f) = &filter {
+                // a misspelt key filtered nothing and listed every marker
+                super::strict_keys(f, WHAT, &["kind", "side", "placed"])?;
+            }
             let key = filter_key(&filter)?;
             let field = |name: &str| -> mlua::Result<Option<mlua::Value>> {
                 filter.as_ref().map(|f| f.get(name)).transpose()
             };
-            let as_string = |v: Option<mlua::Value>| -> mlua::Result<Option<String>> {
-                match v {
+            let wrong = |name: &str, wants: &str, v: &mlua::Value| {
+                mlua::Error::runtime(format!(
+                    "{WHAT}: `{name}` is {}, not {wants}",
+                    super::show_value(v)
+                ))
+            };
+            let as_string = |name: &str| -> mlua::Result<Option<String>> {
+                match field(name)? {
                     None | Some(mlua::Value::Nil) => Ok(None),
-                    Some(v) => Ok(Some(lua.from_value(v)?)),
+                    Some(mlua::Value::String(s)) => Ok(Some(s.to_string_lossy())),
+                    Some(v) => Err(wrong(name, "a string", &v)),
                 }
             };
-            let kind = as_string(field("kind")?)?;
-            let side = as_string(field("side")?)?;
+            let kind = as_string("kind")?;
+            let side = as_string("side")?;
             let placed: Option<bool> = match field("placed")? {
                 None | Some(mlua::Value::Nil) => None,
-                Some(v) => Some(lua.from_value(v)?),
+                Some(mlua::Value::Boolean(b)) => Some(b),
+                Some(v) => return Err(wrong("placed", "true or false", &v)),
             };
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.markers_all.get(&key) {

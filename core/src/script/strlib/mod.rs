@@ -148,7 +148,7 @@ fn is_memory_error(v: &Value) -> bool {
 }
 
 const PRELUDE: &str = r##"
-local meter, charge, sized = ...
+local meter, charge, sized, caught = ...
 -- everything the wrappers call is captured here, before any mod code runs: a mod can replace
 -- globals and library fields (`math.tointeger = tostring`), never these locals
 local type, select, error, rawget, tostring, ipairs, getmetatable = type, select, error, rawget, tostring, ipairs, getmetatable
@@ -157,9 +157,15 @@ local opcall, oxpcall, osetmetatable = pcall, xpcall, setmetatable
 local create, oresume, oclose, ostatus = coroutine.create, coroutine.resume, coroutine.close, coroutine.status
 local poisoned = osetmetatable({}, { __mode = "k" })
 
--- pcall / xpcall catch ordinary errors only: once out of budget or memory, they re-raise
+-- pcall / xpcall catch ordinary errors only: once out of budget or memory, they re-raise. An
+-- error the engine raised, or one raised inside a wrapper below, is handed over as the message a
+-- script would have seen uncaught (`caught`): plain words and public names, not the bindings'
+-- error object or the wrappers' private names
 local function after(ok, ...)
-  if not ok then meter(true, (...)) end
+  if not ok then
+    meter(true, (...))
+    return ok, caught((...))
+  end
   return ok, ...
 end
 pcall = function(...)
@@ -171,7 +177,7 @@ xpcall = function(f, handler, ...)
   return after(oxpcall(f, function(e)
     -- a handler runs with the hooks off after a budget error: skip it then
     if meter(false, e) then return e end
-    return handler(e)
+    return handler(caught(e))
   end, ...))
 end
 
@@ -504,9 +510,21 @@ pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
         m.size(&what, total)?;
         m.charge((total >> 3) as u64)
     })?;
+    // an error a pcall caught, as a script reads it (see the prelude's `after`)
+    let caught = lua.create_function(|lua, e: Value| match &e {
+        Value::Error(err) => {
+            let text = crate::script::ScriptError::from_lua(err, None).message;
+            lua.create_string(text).map(Value::String)
+        }
+        Value::String(s) => match in_wrapper(&s.to_string_lossy()) {
+            Some(plain) => lua.create_string(plain).map(Value::String),
+            None => Ok(e),
+        },
+        _ => Ok(e),
+    })?;
     lua.load(PRELUDE)
         .set_name(format!("={PRELUDE_CHUNK}"))
-        .call::<()>((meter_fn, charge, sized))?;
+        .call::<()>((meter_fn, charge, sized, caught))?;
     patterns::install(lua, meter)
 }
 
