@@ -896,7 +896,7 @@ fn outputs_never_overwrite_files_of_another_kind() {
         &["pack", ".", "-o", "toy.kessel", "--include-ruleset"],
     ] {
         for _ in 0..2 {
-            let r = crate::util::kessel_at(&dir, &home, &args);
+            let r = crate::util::kessel_at(&dir, &home, args);
             assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
         }
     }
