@@ -1435,3 +1435,38 @@ fn an_option_flag_is_in_force_when_the_scenario_is_checked_and_set_up() {
         assert_eq!(r.code, 0, "{cmd:?}: {}{}", r.stdout, r.stderr);
     }
 }
+
+/// A scenario variable the ruleset does not declare is read by no rule, so a misspelt one
+/// (`swf_aera`) changed nothing without a word: `kessel check` notes it at its line, with the
+/// declared name it is nearest.
+#[test]
+fn check_notes_a_scenario_variable_the_ruleset_does_not_declare() {
+    let dir = crate::util::scratch("check-undeclared-var");
+    let root = crate::util::root();
+    let campaign = std::fs::read_to_string(root.join("scenarios/pgg/campaign.toml"))
+        .expect("campaign")
+        .replace("swf_area = \"Z\"", "swf_area = \"Z\"\nswf_aera = \"Z\"")
+        .replace(
+            "ruleset = \"../../scripts/pgg\"",
+            &format!("ruleset = \"{}/scripts/pgg\"", root.display()),
+        )
+        .replace(
+            "map = \"map.toml\"",
+            &format!("map = \"{}/scenarios/pgg/map.toml\"", root.display()),
+        );
+    let line = campaign
+        .lines()
+        .position(|l| l.starts_with("swf_aera"))
+        .expect("the misspelt var")
+        + 1;
+    let file = write(&dir, "campaign.toml", &campaign);
+    let r = kessel(&["check", file.to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(&format!(
+            "[vars] `swf_aera` (line {line}) is no variable the ruleset declares (did you mean `swf_area`?)"
+        )),
+        "{}",
+        r.stdout
+    );
+}

@@ -58,6 +58,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(note) = sc.stand_in_note() {
         say!("  note       {note}");
     }
+    // a misspelt variable is read by no rule: the game runs as if it were left out
+    if !rules.scenario_vars.is_empty() {
+        let declared: Vec<&str> = rules.scenario_vars.keys().map(String::as_str).collect();
+        for id in sc
+            .vars
+            .keys()
+            .filter(|id| !rules.scenario_vars.contains_key(*id))
+        {
+            let at = sc
+                .var_lines
+                .get(id)
+                .map(|l| format!(" (line {l})"))
+                .unwrap_or_default();
+            say!(
+                "  note       [vars] `{id}`{at} is no variable the ruleset declares{}: no rule reads it (`kessel info` lists those it does)",
+                kessel_core::names::did_you_mean(id, &declared)
+            );
+        }
+    }
     let mut terrain: BTreeMap<&str, usize> = BTreeMap::new();
     for h in map.hexes() {
         *terrain

@@ -685,7 +685,6 @@ fn hook_place(f: &mlua::Function) -> String {
     )
 }
 
-
 /// The ruleset's `result` hook: how the game stands (`{ level = "...", scores = { side = n } }`).
 pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>> {
     let Some(f) = hooks(lua, "result")?.into_iter().next() else {
