@@ -243,3 +243,29 @@ fn a_check_problem_points_at_the_variable_or_marker_it_names() {
         r.stderr
     );
 }
+
+/// A results table's column that is not two whole numbers is said as such at its declaration
+/// (it was the parser's "invalid digit found in string").
+#[test]
+fn a_results_table_column_that_is_no_ratio_is_named() {
+    let dir = crate::util::toy_copy("results-table-column");
+    let init = dir.join("init.lua");
+    let rules = std::fs::read_to_string(&init).expect("toy init");
+    let lines = rules.lines().count();
+    std::fs::write(
+        &init,
+        rules
+            + "\nkessel.results_table{ id = \"bad\", kind = \"ratio\", columns = { \"1-1\", \"x-1\" },\n\
+               rows = { { \"A\", \"D\" } } }\n",
+    )
+    .expect("write");
+    let r = crate::util::kessel(&["check", dir.join("scenario.toml").to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&format!("init.lua:{}:", lines + 2))
+            && r.stderr
+                .contains("column `x-1` is not A-D, two whole numbers such as 3-1"),
+        "{}",
+        r.stderr
+    );
+}

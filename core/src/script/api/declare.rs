@@ -284,16 +284,19 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let labels: Vec<String> = req(&t, "columns", "results_table")?;
             let mut columns = Vec::new();
             for l in &labels {
+                // (a column's numbers said as such: the parser's own words are "invalid digit")
+                let bad = |shape: &str| {
+                    mlua::Error::runtime(format!(
+                        "results_table `{id}`: column `{l}` is not {shape}"
+                    ))
+                };
                 let col = match kind {
                     OddsKind::Ratio => {
-                        let (a, d) = l.split_once('-').ok_or_else(|| {
-                            mlua::Error::runtime(format!(
-                                "results_table `{id}`: column `{l}` is not A-D"
-                            ))
-                        })?;
+                        let shape = "A-D, two whole numbers such as 3-1";
+                        let (a, d) = l.split_once('-').ok_or_else(|| bad(shape))?;
                         Column {
-                            att: a.trim().parse().map_err(mlua::Error::external)?,
-                            def: d.trim().parse().map_err(mlua::Error::external)?,
+                            att: a.trim().parse().map_err(|_| bad(shape))?,
+                            def: d.trim().parse().map_err(|_| bad(shape))?,
                         }
                     }
                     OddsKind::Differential => Column {
@@ -301,7 +304,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                             .trim()
                             .trim_start_matches('+')
                             .parse()
-                            .map_err(mlua::Error::external)?,
+                            .map_err(|_| bad("a whole number such as +3 or -2"))?,
                         def: 0,
                     },
                 };
