@@ -1470,3 +1470,29 @@ fn check_notes_a_scenario_variable_the_ruleset_does_not_declare() {
         r.stdout
     );
 }
+
+/// Flags given to `kessel odds` on a ruleset with no `odds` hook were ignored in silence and the
+/// odds shown as if they applied (`--flag list` printed nothing): refused, saying why.
+#[test]
+fn odds_flags_on_a_ruleset_without_modifiers_are_refused() {
+    for flag in ["woods", "list"] {
+        let r = kessel(&[
+            "odds",
+            "6",
+            "3",
+            "-f",
+            flag,
+            "--ruleset",
+            "core/tests/fixtures/toy",
+        ]);
+        assert_ne!(r.code, 0, "{flag}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("the ruleset has no `odds` hook")
+                && r.stderr.contains(&format!("(given: {flag})")),
+            "{flag}: {}",
+            r.stderr
+        );
+    }
+    let r = kessel(&["odds", "6", "3", "--ruleset", "core/tests/fixtures/toy"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

@@ -488,7 +488,16 @@ pub fn call_odds_hook(
     };
     let guard = StageGuard::enter(world, Stage::Query);
     let result = (|| {
-        for f in hooks(lua, "odds")? {
+        let odds_hooks = hooks(lua, "odds")?;
+        if odds_hooks.is_empty() && !flags.is_empty() {
+            // flags no rule reads were ignored in silence, and the odds shown as if they applied
+            return Err(mlua::Error::runtime(format!(
+                "the ruleset has no `odds` hook, so no modifier flag means anything to it \
+                 (given: {})",
+                flags.join(", ")
+            )));
+        }
+        for f in odds_hooks {
             let got = running(
                 lua,
                 || "the `odds` hook".into(),
