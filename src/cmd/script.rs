@@ -148,11 +148,13 @@ fn save_checked(out: &Path, text: &str) -> anyhow::Result<()> {
         let why = e
             .to_string()
             .replace(&probe.display().to_string(), "the save");
+        // (the scenario and rules cannot have changed within this run: what the loader blames
+        // on them is the script's own change of the game outside actions)
         anyhow::bail!(
-            "{}: not written: the game would not load back from it ({why}). A save records the \
-             scenario and the actions played; changes a script makes outside actions \
-             (kessel.emit.*, kessel.setup, kessel.inject_dice) are not in it: make them actions, \
-             or put them in the scenario",
+            "{}: not written: the script changed the game outside actions (kessel.emit.*, \
+             kessel.setup, kessel.inject_dice), which a save does not record (it holds the \
+             scenario and the actions played), so the game would not load back from it: make \
+             those changes actions, or put them in the scenario. Loading it back said: {why}",
             out.display()
         );
     }
