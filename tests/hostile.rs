@@ -753,3 +753,16 @@ fn an_ai_hook_returning_garbage_is_named_and_quoted_briefly() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A lab data file saved by an editor that puts a byte-order mark first reads like any other
+/// file Kessel reads (it was "not JSON: expected value at line 1 column 1").
+#[test]
+fn report_reads_a_data_file_that_starts_with_a_byte_order_mark() {
+    let (data, text) = toy_lab_data("report-bom", "2");
+    let plain = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    std::fs::write(&data, format!("\u{feff}{text}")).expect("write");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, plain.stdout);
+}

@@ -411,6 +411,8 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
     })?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("reading {}: not UTF-8 text", path.display()))?;
+    // a byte-order mark an editor put at the start is skipped, as every other file Kessel reads
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
     let mut header: Option<Header> = None;
     let mut games = Vec::new();
     // (profile, seed, variation) → the line of its record: a game recorded twice (lines
