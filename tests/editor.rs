@@ -236,3 +236,39 @@ fn a_lab_run_is_started_from_the_command_line_and_photographed_when_done() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `kessel editor SCENARIO --option …` starts the play-test game with the option in force from
+/// its set-up: a scenario that stacks three units in a hex, legal only under a raised limit,
+/// would not start ("the game could not start: … overstacks").
+#[test]
+fn the_editor_starts_a_game_with_its_option_flags_in_force_from_the_set_up() {
+    let dir = crate::util::toy_copy("editor-option-setup");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let stacked = text.replace("at = \"0103\"", "at = \"0203\"")
+        + "\n[[units]]\nid = \"r3\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"3-3-4\"]\nat = \"0203\"\n";
+    std::fs::write(&scenario, stacked).expect("write");
+    if !xvfb() {
+        eprintln!("xvfb-run is not installed: the editor's start is not tried");
+        return;
+    }
+    let out = dir.join("option.png").display().to_string();
+    let s = scenario.display().to_string();
+    let run = editor_under_xvfb(&[
+        &s,
+        "--option",
+        "stack_limit=5",
+        "--print-legal",
+        "--screenshot",
+        &out,
+        "--size",
+        "800x600",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(String::from_utf8_lossy(&run.stdout).contains("\"move\""));
+    assert_eq!(png_size(Path::new(&out)), (800, 600));
+}

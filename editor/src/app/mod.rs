@@ -168,6 +168,9 @@ pub struct EditorApp {
     pub session_error: Option<String>,
     /// The profile picked in the rules panel.
     pub profile: ProfileChoice,
+    /// Options set on top of the profile when a game starts (`--option`), before its set-up
+    /// check and hooks, as `kessel check --option` does.
+    pub start_options: Vec<(String, serde_json::Value)>,
     /// Seed of new games.
     pub seed: u64,
     /// Reload problems, shown in the error panel.
@@ -255,6 +258,7 @@ impl EditorApp {
             campaign: None,
             session_error: None,
             profile: ProfileChoice::Scenario,
+            start_options: Vec::new(),
             seed: 1,
             problems: Problems::default(),
             watcher: None,

@@ -87,11 +87,13 @@ impl EditorApp {
             Err(problems) => return self.trial_failed(Purpose::Start(new_game), &problems),
         };
         let seed = self.seed;
+        let options = self.start_options.clone();
         self.try_apart(Purpose::Start(new_game), move |stopper| {
             let named = profile.clone().flatten();
-            let mut e = Engine::with_scenario_stoppable(
+            let mut e = Engine::with_scenario_and_options(
                 scenario,
                 named.as_deref(),
+                &options,
                 seed,
                 Limits::default(),
                 stopper,

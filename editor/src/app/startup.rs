@@ -2,7 +2,7 @@
 //! load or save a game, apply a profile — what the example binary's flags ask for, so each mode
 //! can be shown without a person at the mouse.
 
-use super::EditorApp;
+use super::{EditorApp, ProfileChoice};
 use crate::panels::{Mode, Tool};
 use crate::play::campaign::is_campaign_save;
 use crate::play::{PlayCommand, PlaySession};
@@ -156,6 +156,20 @@ impl EditorApp {
             if let Some(why) = self.play_blocked() {
                 anyhow::bail!("--profile and --option need a game to apply to: {why}");
             }
+            // in force from the set-up on (a scenario only the profile or option makes legal,
+            // three units a hex under a raised limit, starts)
+            if let Some(p) = &st.profile {
+                self.profile = ProfileChoice::Named(p.clone());
+            }
+            self.start_options = st
+                .options
+                .iter()
+                .map(|(id, text)| {
+                    let v = serde_json::from_str(text)
+                        .unwrap_or_else(|_| serde_json::Value::String(text.clone()));
+                    (id.clone(), v)
+                })
+                .collect();
             self.start_attempted = true;
             self.start_session();
             if !self.wait_start(std::time::Duration::from_secs(120)) {
