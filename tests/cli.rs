@@ -1496,3 +1496,22 @@ fn odds_flags_on_a_ruleset_without_modifiers_are_refused() {
     let r = kessel(&["odds", "6", "3", "--ruleset", "core/tests/fixtures/toy"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// A query argument given twice kept the last without a word (`units=r1 units=r2` asked about
+/// r2 alone): refused, saying how to give a list.
+#[test]
+fn a_query_argument_given_twice_is_refused() {
+    let r = kessel(&[
+        "query",
+        "core/tests/fixtures/toy/scenario.toml",
+        "moves",
+        "units=r1",
+        "units=r2",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("`units` is given twice") && r.stderr.contains("units=a,b"),
+        "{}",
+        r.stderr
+    );
+}

@@ -75,7 +75,12 @@ fn parse_args(decl: Option<&QueryDecl>, raw: &[String]) -> anyhow::Result<Value>
                 .map_err(|m| anyhow::anyhow!("`{name}`: {m}"))?,
             None => Value::String(text.to_string()),
         };
-        out.insert(name.to_string(), value);
+        // the second would silently replace the first (a list is one argument: units=a,b)
+        if out.insert(name.to_string(), value).is_some() {
+            anyhow::bail!(
+                "`{name}` is given twice; give it once (a list in one argument: {name}=a,b)"
+            );
+        }
     }
     Ok(Value::Object(out))
 }
