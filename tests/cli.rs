@@ -1515,3 +1515,48 @@ fn a_query_argument_given_twice_is_refused() {
         r.stderr
     );
 }
+
+/// A campaign that carries the map plays every game on game 1's: a later game on another map is
+/// refused before game 1 is played, naming both map files (it was found after game 1, as "another
+/// map (Toy valley) than the last (Toy valley)").
+#[test]
+fn a_campaign_carrying_the_map_refuses_a_game_on_another_map_before_playing() {
+    let dir = toy_copy("campaign-other-map");
+    let map = std::fs::read_to_string(dir.join("map.toml")).expect("toy map");
+    write(
+        &dir,
+        "map2.toml",
+        &map.replace("\"..w....\",  # row 01", "\"wwwwwww\",  # row 01"),
+    );
+    let scenario = std::fs::read_to_string(dir.join("scenario.toml")).expect("toy scenario");
+    write(
+        &dir,
+        "scen2.toml",
+        &scenario.replace("map = \"map.toml\"", "map = \"map2.toml\""),
+    );
+    let campaign = write(
+        &dir,
+        "c.toml",
+        "name = \"c\"\n[carry]\nmap = true\n[[game]]\nscenario = \"scenario.toml\"\n\
+         [[game]]\nscenario = \"scen2.toml\"\n",
+    );
+    let r = kessel(&[
+        "campaign",
+        campaign.to_str().expect("utf8"),
+        "--max-actions",
+        "5",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        !r.stdout.contains("game 1/2"),
+        "game 1 was played first: {}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains("game 2 of the campaign is on the map")
+            && r.stderr.contains("map2.toml")
+            && r.stderr.contains("carries the map"),
+        "{}",
+        r.stderr
+    );
+}

@@ -121,12 +121,36 @@ fn ruleset_text(p: &Path) -> String {
     display_path(&p.canonicalize().unwrap_or_else(|_| p.to_path_buf()))
 }
 
-/// Checks before anything is played that every game's scenario loads and that all use one
-/// ruleset, so a mistake in the last game is found before the first is played.
+/// Checks before anything is played that every game's scenario loads, that all use one
+/// ruleset and, when the campaign carries the map, one map: a mistake in the last game is found
+/// before the first is played.
 pub fn check_games(campaign: &Campaign) -> Result<(), EngineError> {
     let mut first: Option<std::path::PathBuf> = None;
+    // a campaign that carries the map plays every game on game 1's: said before game 1 is
+    // played, not when game 2 finds another map
+    let mut first_map: Option<(serde_json::Value, std::path::PathBuf)> = None;
     for (i, game) in campaign.games.iter().enumerate() {
         let scenario = Scenario::load(&game.scenario)?;
+        if campaign.carry.map {
+            let digest = scenario.map.digest();
+            match &first_map {
+                None => first_map = Some((digest, scenario.map_path.clone())),
+                Some((d, path)) if *d != digest => {
+                    return Err(LoadError::new(
+                        &game.scenario,
+                        None,
+                        format!(
+                            "game {} of the campaign is on the map {}, game 1 on {}: the campaign carries the map (`carry.map`), so its games share one",
+                            i + 1,
+                            crate::error::shown_path(&scenario.map_path).display(),
+                            crate::error::shown_path(path).display()
+                        ),
+                    )
+                    .into())
+                }
+                Some(_) => {}
+            }
+        }
         match &first {
             None => first = Some(scenario.ruleset_dir.clone()),
             Some(rules) if !same_ruleset(rules, &scenario.ruleset_dir) => {
