@@ -22,9 +22,12 @@ impl ScriptError {
     pub fn from_lua(err: &mlua::Error, last_seen: Option<(String, usize)>) -> ScriptError {
         let mut text = match err {
             mlua::Error::CallbackError { traceback, cause } => {
+                // (only this callback's own error: one raised deeper, inside Lua this callback
+                // ran, is a CallbackError of its own, with its own traceback, function and line)
                 let function = api_function(traceback);
-                let inner = match plain_bad_argument(innermost(cause), function)
-                    .or_else(|| plain_bare_conversion(innermost(cause), function))
+                let inner = match plain_bad_argument(cause, function)
+                    .or_else(|| plain_bare_conversion(cause, function))
+                    .or_else(|| plain_deserialize(cause, function))
                 {
                     Some(message) => ScriptError::plain(message),
                     None => ScriptError::from_lua(cause, None),
@@ -187,16 +190,31 @@ fn plain_bad_argument(e: &mlua::Error, function: Option<&str>) -> Option<String>
     else {
         return None;
     };
-    let wrong = plain_conversion(innermost(cause))?;
+    let method = to.as_deref().and_then(|t| t.split_once('.'));
+    let wrong = match innermost(cause) {
+        // an engine object of another kind, or none, where the method's own kind belongs
+        mlua::Error::UserDataTypeMismatch | mlua::Error::UserDataDestructed => {
+            let kind = method.map_or("engine object".to_string(), |(k, _)| userdata_name(k));
+            format!("expected a {kind}, got another kind of value")
+        }
+        other => plain_conversion(other)?,
+    };
     // a method of the API's userdata (`LuaHexSet.union`) is named as scripts call it
     // (`hexset:union`), and its arguments counted after the value it is called on, as Lua does
-    let (function, pos) = match to.as_deref().and_then(|t| t.split_once('.')) {
-        Some((kind, method)) => (
-            Some(format!("{}:{method}", userdata_name(kind))),
+    let (function, pos) = match method {
+        Some((kind, m)) => (
+            Some(format!("{}:{m}", userdata_name(kind))),
             pos.saturating_sub(1),
         ),
         None => (to.clone().or(function.map(str::to_string)), *pos),
     };
+    if name.as_deref() == Some("self") {
+        let f = function.unwrap_or_default();
+        return Some(format!(
+            "`{f}` was called on a value that is no {}: {wrong} (called with `.` instead of `:`?)",
+            method.map_or("engine object".to_string(), |(k, _)| userdata_name(k))
+        ));
+    }
     let which = match name {
         Some(n) => format!("`{n}`"),
         None => format!("#{pos}"),
@@ -210,10 +228,28 @@ fn plain_bad_argument(e: &mlua::Error, function: Option<&str>) -> Option<String>
 /// said in plain words with the function, when the traceback names it. `None` for any other
 /// error.
 fn plain_bare_conversion(e: &mlua::Error, function: Option<&str>) -> Option<String> {
-    let wrong = plain_conversion(e)?;
+    let wrong = match e {
+        mlua::Error::UserDataTypeMismatch => {
+            "expected another kind of value, got an engine object (a hexset or a field)".to_string()
+        }
+        other => plain_conversion(other)?,
+    };
     Some(match function {
         Some(f) => format!("`{f}`: a value it read (an argument or a field of one): {wrong}"),
         None => format!("a value of the wrong type: {wrong}"),
+    })
+}
+
+/// A value the engine read as plain data that does not fit (`deserialize error: invalid type:
+/// string "x", expected a boolean`), in words, with the function when the traceback names it.
+fn plain_deserialize(e: &mlua::Error, function: Option<&str>) -> Option<String> {
+    let mlua::Error::DeserializeError(m) = e else {
+        return None;
+    };
+    let wrong = crate::error::plain_types(m);
+    Some(match function {
+        Some(f) => format!("`{f}`: a value it read does not fit: {wrong}"),
+        None => format!("a value does not fit: {wrong}"),
     })
 }
 
@@ -246,6 +282,12 @@ fn plain_conversion(e: &mlua::Error) -> Option<String> {
         "table" | "Table" => "a table",
         "function" | "Function" => "a function",
         "bool" | "boolean" => "true or false",
+        "Vec<String>" | "Vec<&str>" => "a list of strings",
+        "Vec<u32>" | "Vec<i32>" | "Vec<i64>" | "Vec<u64>" | "Vec<usize>" => {
+            "a list of whole numbers"
+        }
+        "Vec<f64>" => "a list of numbers",
+        "&str" => "a string",
         "userdata" => {
             // "expected userdata of type 'LuaHexSet'"
             let kind = message
@@ -265,6 +307,7 @@ fn plain_conversion(e: &mlua::Error) -> Option<String> {
     let got = match *from {
         "nil" => "nothing (nil)".to_string(),
         "string" if numeric => "a string that is no number".to_string(),
+        "string" if expected == "a string" => "a string that is not valid UTF-8 text".to_string(),
         "integer" | "number" => "a number".to_string(),
         "boolean" => "a boolean".to_string(),
         other => format!("a {other}"),

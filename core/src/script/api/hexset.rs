@@ -25,6 +25,11 @@ impl LuaHexSet {
 }
 
 impl UserData for LuaHexSet {
+    // (the name Lua's own messages and `tostring` use: "attempt to compare two hexset values")
+    fn add_fields<F: mlua::UserDataFields<Self>>(fields: &mut F) {
+        fields.add_meta_field(MetaMethod::Type.name(), "hexset");
+    }
+
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("has", |_, s, h: String| {
             Ok(s.map.parse(&h).is_some_and(|x| s.set.contains(&s.map, x)))

@@ -120,6 +120,11 @@ pub(crate) fn fmt_mp(mp: f64) -> String {
 }
 
 impl UserData for LuaField {
+    // (the name Lua's own messages and `tostring` use)
+    fn add_fields<F: mlua::UserDataFields<Self>>(fields: &mut F) {
+        fields.add_meta_field(mlua::MetaMethod::Type.name(), "field");
+    }
+
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("cost", |_, f, h: String| {
             Ok(f.map
