@@ -366,7 +366,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "hexside",
         lua.create_function(
-            move |lua, (a, b, kind, on): (String, String, String, Option<bool>)| {
+            move |lua, (a, b, kind, on): (String, String, String, Option<super::Bool>)| {
+                let on = on.map(|b| b.0);
                 let what = "kessel.emit.hexside";
                 let (hex, other) = (hex_of(&w, &a)?, hex_of(&w, &b)?);
                 if crate::hex::Hexside::between(hex, other).is_none() {
@@ -402,29 +403,32 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "tag",
-        lua.create_function(move |lua, (h, tag, on): (String, String, Option<bool>)| {
-            let what = "kessel.emit.tag";
-            let hex = hex_of(&w, &h)?;
-            bounded(&tag, &format!("{what}: the tag"), MAX_NAME)?;
-            {
-                let wb = w.borrow();
-                let tags = &wb.state.map.tags;
-                if tags.len() >= MAX_KINDS && !tags.contains_key(&tag) {
-                    return Err(mlua::Error::runtime(format!(
-                        "{what}: the map already has {MAX_KINDS} tags, the limit"
-                    )));
+        lua.create_function(
+            move |lua, (h, tag, on): (String, String, Option<super::Bool>)| {
+                let on = on.map(|b| b.0);
+                let what = "kessel.emit.tag";
+                let hex = hex_of(&w, &h)?;
+                bounded(&tag, &format!("{what}: the tag"), MAX_NAME)?;
+                {
+                    let wb = w.borrow();
+                    let tags = &wb.state.map.tags;
+                    if tags.len() >= MAX_KINDS && !tags.contains_key(&tag) {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: the map already has {MAX_KINDS} tags, the limit"
+                        )));
+                    }
                 }
-            }
-            emit(
-                lua,
-                &w,
-                Event::HexTagged {
-                    hex,
-                    tag,
-                    on: on.unwrap_or(true),
-                },
-            )
-        })?,
+                emit(
+                    lua,
+                    &w,
+                    Event::HexTagged {
+                        hex,
+                        tag,
+                        on: on.unwrap_or(true),
+                    },
+                )
+            },
+        )?,
     )?;
     Ok(())
 }

@@ -603,7 +603,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             actions.set(kind.as_str(), t.clone())?;
             let rule = t.get("rule")?;
             let description = t.get::<Option<String>>("description")?.unwrap_or_default();
-            let secret = t.get::<Option<bool>>("secret")?.unwrap_or(false);
+            let secret = super::bool_field(&t, "secret", "kessel.action")?.unwrap_or(false);
             let mut wm = w.borrow_mut();
             wm.ruleset.actions.retain(|a| a.kind != kind);
             wm.ruleset.actions.push(ActionDecl {

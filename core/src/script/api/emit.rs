@@ -330,7 +330,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "flag",
         lua.create_function(
-            move |lua, (unit, flag, on): (String, String, Option<bool>)| {
+            move |lua, (unit, flag, on): (String, String, Option<super::Bool>)| {
+                let on = on.map(|b| b.0);
                 check_unit(&w, &unit)?;
                 bounded(&flag, "kessel.emit.flag: the flag", MAX_NAME)?;
                 emit(

@@ -507,6 +507,37 @@ pub(crate) fn call_hooks(lua: &Lua, name: &str, arg: mlua::Value) -> mlua::Resul
     Ok(())
 }
 
+/// `true` or `false` from Lua, and nothing else: the bindings' own `bool` takes any value by its
+/// truth (`kessel.emit.clock(1, 0, "no")` ended the game).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bool(pub(crate) bool);
+
+impl mlua::FromLua for Bool {
+    fn from_lua(v: mlua::Value, _: &Lua) -> mlua::Result<Self> {
+        match v {
+            mlua::Value::Boolean(b) => Ok(Bool(b)),
+            other => Err(mlua::Error::FromLuaConversionError {
+                from: other.type_name(),
+                to: "boolean".into(),
+                message: None,
+            }),
+        }
+    }
+}
+
+/// The field `name` of `t` as true or false (absent: `None`); any other value is an error naming
+/// the field and `what` reads it.
+pub(crate) fn bool_field(t: &Table, name: &str, what: &str) -> mlua::Result<Option<bool>> {
+    match t.get::<mlua::Value>(name)? {
+        mlua::Value::Nil => Ok(None),
+        mlua::Value::Boolean(b) => Ok(Some(b)),
+        other => Err(mlua::Error::runtime(format!(
+            "{what}: `{name}` is {}, not true or false",
+            show_value(&other)
+        ))),
+    }
+}
+
 /// Refuses a field of `t` not in `known`, naming the nearest known one: a misspelt key fails at the
 /// caller's line instead of being ignored. Integer keys are the table's list part, not fields.
 pub(crate) fn strict_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {

@@ -49,7 +49,8 @@ fn decl_of(t: &Table) -> mlua::Result<QueryDecl> {
                         p.get::<Option<String>>("type")?
                             .unwrap_or_else(|| "any".to_string()),
                         p.get::<Option<String>>("description")?.unwrap_or_default(),
-                        p.get::<Option<bool>>("optional")?.unwrap_or(false),
+                        super::bool_field(&p, "optional", "kessel.query parameter")?
+                            .unwrap_or(false),
                     )
                 }
                 other => {

@@ -368,7 +368,7 @@ pub(crate) fn view_table(
     let with_log = match opts {
         Some(t) => {
             super::strict_keys(t, WHAT, &["log"])?;
-            t.get::<Option<bool>>("log")?.unwrap_or(false)
+            super::bool_field(t, "log", WHAT)?.unwrap_or(false)
         }
         None => false,
     };

@@ -37,7 +37,8 @@ pub(super) fn register(lua: &Lua, e: &Table, world: &Shared) -> mlua::Result<()>
     e.set(
         "clock",
         lua.create_function(
-            move |lua, (turn, phase, finished): (u32, usize, Option<bool>)| {
+            move |lua, (turn, phase, finished): (u32, usize, Option<super::Bool>)| {
+                let finished = finished.map(|b| b.0);
                 {
                     let wb = w.borrow();
                     let (last, steps) = (wb.state.last_turn, wb.current_steps().len());

@@ -354,7 +354,7 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 faces,
                 named,
                 step: u.get::<Option<u32>>("step")?.unwrap_or(0),
-                hidden: u.get::<Option<bool>>("hidden")?.unwrap_or(false),
+                hidden: super::bool_field(&u, "hidden", "kessel.setup unit")?.unwrap_or(false),
                 pool: u.get("pool")?,
                 location,
                 entry,
@@ -503,7 +503,7 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
     w.log.clear();
     w.pending.clear();
     drop(w);
-    if spec.get::<Option<bool>>("run_step_start")? == Some(true) {
+    if super::bool_field(&spec, "run_step_start", "kessel.setup")? == Some(true) {
         run_step_start(lua, world)?;
     }
     Ok(())
