@@ -234,8 +234,11 @@ impl ScriptHost {
                 if let Some(line) = strlib::find_close_attribute(&text) {
                     return Err(mlua::Error::runtime(strlib::close_refused(&chunk, line)));
                 }
+                // shown as what it is, `[load "NAME"]:LINE:`, never as a position in a file: a
+                // name such as "rules/init.lua:99: x" made its errors blame that file and line
+                let shown = chunk.replace(':', ";");
                 lua.load(text)
-                    .set_name(format!("={chunk}"))
+                    .set_name(format!("=[load \"{shown}\"]"))
                     .set_mode(mlua::chunk::ChunkMode::Text)
                     .into_function()
             },
