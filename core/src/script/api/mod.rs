@@ -295,7 +295,9 @@ pub(crate) fn action_from_lua_sized(
         )));
     }
     let size = size as usize + 128;
-    let v: Value = lua.from_value(value)?;
+    // read as game variables are (plain.rs): a table mixing a list and fields, a list with
+    // holes or keys that are no names is said as such, not read with parts dropped
+    let v: Value = plain::from_lua(lua, &value, "an action", MAX_ACTION_BYTES)?;
     let Value::Object(mut map) = v else {
         return Err(mlua::Error::runtime("an action is a table with a `kind`"));
     };
