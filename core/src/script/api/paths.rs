@@ -32,6 +32,21 @@ const FIELD_KEYS: [&str; 9] = [
     "hook",
 ];
 
+/// The fields of `trace` and `trace_costs` (`reach`: the first four).
+const TRACE_KEYS: [&str; 5] = ["from", "budget", "step", "passage", "target"];
+
+/// The fields of a hex-by-hex `step` table, and of a class's (`class`, `side`).
+const HEX_STEP_KEYS: [&str; 8] = [
+    "hex",
+    "free_within",
+    "enter_cost",
+    "blocked_by",
+    "only_along",
+    "free_along",
+    "class",
+    "side",
+];
+
 /// Budget units a native search (field, trace, reach, zone of control) costs per hex of the map:
 /// it does in one call what would take a script thousands of instructions.
 const SEARCH_COST: u64 = 256;
@@ -288,6 +303,7 @@ fn step_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
             Ok(StepCost::PerHex(PerHexStep::default()))
         }
         mlua::Value::Table(t) if field::<Option<bool>>(lua, &t, "hex")?.unwrap_or(false) => {
+            super::strict_keys(&t, "the search's `step` (hex by hex)", &HEX_STEP_KEYS)?;
             let map = world.borrow().state.map.clone();
             let free_within = match field::<mlua::Value>(lua, &t, "free_within")? {
                 mlua::Value::Nil => None,
@@ -296,6 +312,7 @@ fn step_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
             let dear = match field::<Option<Table>>(lua, &t, "enter_cost")? {
                 None => None,
                 Some(e) => {
+                    super::strict_keys(&e, "step.enter_cost", &["cost", "hexes"])?;
                     let cost: f64 = field::<Option<f64>>(lua, &e, "cost")?.ok_or_else(|| {
                         mlua::Error::runtime("step.enter_cost needs `cost` (a number)")
                     })?;
@@ -318,6 +335,7 @@ fn step_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
             }))
         }
         mlua::Value::Table(t) => {
+            super::strict_keys(&t, "the search's `step` (by a class's costs)", &["class", "side", "hex"])?;
             let class: String = field::<Option<String>>(lua, &t, "class")?.unwrap_or_default();
             let side: String = field::<Option<String>>(lua, &t, "side")?.unwrap_or_default();
             Ok(StepCost::Model(cost_model(world, &class, &side)?))
@@ -340,7 +358,10 @@ fn passage_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<PassageA
     match field::<mlua::Value>(lua, spec, "passage")? {
         mlua::Value::Nil => Ok(PassageArg::Open),
         mlua::Value::Table(t) => Ok(PassageArg::Sets(
-            set_arg(world, field(lua, &t, "blocked")?)?,
+            {
+                super::strict_keys(&t, "the search's `passage`", &["blocked", "enter_only"])?;
+                set_arg(world, field(lua, &t, "blocked")?)?
+            },
             set_arg(world, field(lua, &t, "enter_only")?)?,
         )),
         mlua::Value::Function(f) => Ok(PassageArg::Hook(f)),
@@ -510,6 +531,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "zoc",
         lua.create_function(move |lua, spec: Table| {
+            super::strict_keys(&spec, "kessel.paths.zoc", &["hexes", "blocked_by"])?;
             let map = w.borrow().state.map.clone();
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
             let sources = set_arg(&w, field(lua, &spec, "hexes")?)?;
@@ -626,6 +648,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace",
         lua.create_function(move |lua, spec: Table| {
+            super::strict_keys(&spec, "kessel.paths.trace", &TRACE_KEYS)?;
             let starts = starts_arg(lua, &w, &spec)?;
             let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
@@ -671,6 +694,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "reach",
         lua.create_function(move |lua, spec: Table| {
+            super::strict_keys(&spec, "kessel.paths.reach", &TRACE_KEYS[..4])?;
             let starts = starts_arg(lua, &w, &spec)?;
             let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
@@ -701,6 +725,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace_costs",
         lua.create_function(move |lua, spec: Table| {
+            super::strict_keys(&spec, "kessel.paths.trace_costs", &TRACE_KEYS)?;
             let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
             let target = target_arg(lua, &w, &spec)?;
             let only = match field::<mlua::Value>(lua, &spec, "from")? {
@@ -734,6 +759,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "cost",
         lua.create_function(move |_, spec: Table| {
+            super::strict_keys(&spec, "kessel.paths.cost", &["class", "side", "from", "to"])?;
             let class: String = spec.get::<Option<String>>("class")?.unwrap_or_default();
             let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
             let model = cost_model(&w, &class, &side)?;
