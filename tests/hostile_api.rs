@@ -209,3 +209,38 @@ fn legal_of_a_side_the_ruleset_does_not_have_is_refused() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// A declaration's id or kind that is empty, or holds a line break or a control character, is
+/// refused where it is declared: an action kind "" or an option "a\nb" was accepted, and every
+/// message naming it came out broken.
+#[test]
+fn declared_ids_are_names_on_one_line() {
+    for (decl, said) in [
+        (
+            "kessel.action{ kind = \"\", validate = function() end, apply = function() end }",
+            "kessel.action: `kind` is empty",
+        ),
+        (
+            "kessel.option{ id = \"a\\nb\", type = \"bool\", default = false }",
+            "kessel.option: `id` a\\u{a}b holds a line break or a control character",
+        ),
+        (
+            "kessel.unit_type{ id = \"  \" }",
+            "kessel.unit_type: `id` is empty",
+        ),
+    ] {
+        let (dir, r) = mod_run(
+            "api-empty-ids",
+            &format!(
+                "kessel.action{{ kind = \"poke\", validate = function() end, apply = function() end }}\n{decl}"
+            ),
+            "print('loaded')",
+        );
+        assert_ne!(r.code, 0, "{decl}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&shown(&dir, "init.lua", 6)) && r.stderr.contains(said),
+            "{decl}: {}",
+            r.stderr
+        );
+    }
+}

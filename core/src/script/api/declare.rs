@@ -20,6 +20,25 @@ fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
         .ok_or_else(|| mlua::Error::runtime(format!("kessel.{what}: `{key}` is required")))
 }
 
+/// An id or kind a declaration names (`id`, an action's `kind`): a name with something in it, on
+/// one line: an empty one, or one holding a line break or a control character, cannot be told
+/// apart or shown (every message that names it would be broken).
+fn req_id(t: &Table, key: &str, what: &str) -> mlua::Result<String> {
+    let id: String = req(t, key, what)?;
+    if id.trim().is_empty() {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.{what}: `{key}` is empty; give it a name"
+        )));
+    }
+    if id.chars().any(char::is_control) {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.{what}: `{key}` {} holds a line break or a control character; give it on one line",
+            crate::error::printable_name(&id)
+        )));
+    }
+    Ok(id)
+}
+
 /// What a Rust type a field converts to is called in Lua.
 fn lua_word(rust: &str) -> &'static str {
     match rust {
@@ -54,7 +73,7 @@ fn kind_fields(what: &str) -> &'static [&'static str] {
 }
 
 fn kind_decl(lua: &Lua, t: &Table, what: &str) -> mlua::Result<KindDecl> {
-    let id: String = req(t, "id", what)?;
+    let id: String = req_id(t, "id", what)?;
     strict_keys(t, &format!("kessel.{what} `{id}`"), kind_fields(what))?;
     let bad = |field: &str, expected: &str, got: &mlua::Value| {
         Err(mlua::Error::runtime(format!(
@@ -192,7 +211,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "unit_type",
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "unit_type", table_size(&t))?;
-            let id: String = req(&t, "id", "unit_type")?;
+            let id: String = req_id(&t, "id", "unit_type")?;
             declared_once(lua, "unit_type", &id)?;
             let props: Value = lua.from_value(mlua::Value::Table(t))?;
             w.borrow_mut().ruleset.unit_types.insert(id, props);
@@ -253,7 +272,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "results_table",
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "results_table", table_size(&t))?;
-            let id: String = req(&t, "id", "results_table")?;
+            let id: String = req_id(&t, "id", "results_table")?;
             strict_keys(
                 &t,
                 &format!("kessel.results_table `{id}`"),
@@ -332,7 +351,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "dice_table",
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "dice_table", table_size(&t))?;
-            let id: String = req(&t, "id", "dice_table")?;
+            let id: String = req_id(&t, "id", "dice_table")?;
             let what = format!("kessel.dice_table `{id}`");
             strict_keys(&t, &what, &["id", "bands", "description", "rule", "when"])?;
             let when = when_of(lua, &t, "dice_table")?;
@@ -381,7 +400,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "word_table",
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "word_table", table_size(&t))?;
-            let id: String = req(&t, "id", "word_table")?;
+            let id: String = req_id(&t, "id", "word_table")?;
             declared_once(lua, "word_table", &id)?;
             let rows: Vec<String> = req(&t, "rows", "word_table")?;
             let columns: Vec<String> = req(&t, "columns", "word_table")?;
@@ -447,7 +466,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 let s = s.map_err(|e| {
                     mlua::Error::runtime(format!("{what}: every step is a table ({e})"))
                 })?;
-                let id: String = req(&s, "id", "sequence")?;
+                let id: String = req_id(&s, "id", "sequence")?;
                 strict_keys(
                     &s,
                     &format!("{what}: step `{id}`"),
@@ -492,7 +511,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "option",
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "option", table_size(&t))?;
-            let id: String = req(&t, "id", "option")?;
+            let id: String = req_id(&t, "id", "option")?;
             strict_keys(
                 &t,
                 &format!("kessel.option `{id}`"),
@@ -561,7 +580,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "ai_level",
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "ai_level", table_size(&t))?;
-            let id: String = req(&t, "id", "ai_level")?;
+            let id: String = req_id(&t, "id", "ai_level")?;
             strict_keys(&t, &format!("kessel.ai_level `{id}`"), &["id", "description"])?;
             let description: String = req(&t, "description", "ai_level")?;
             if id.is_empty() || id.contains(char::is_whitespace) || id.contains(['=', ':', ',']) {
@@ -583,7 +602,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "action",
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "action", table_size(&t))?;
-            let kind: String = req(&t, "kind", "action")?;
+            let kind: String = req_id(&t, "kind", "action")?;
             strict_keys(
                 &t,
                 &format!("kessel.action `{kind}`"),
@@ -692,7 +711,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "scenario_var",
         lua.create_function(move |lua, t: Table| {
             declaring(lua, &w, "scenario_var", table_size(&t))?;
-            let id: String = req(&t, "id", "scenario_var")?;
+            let id: String = req_id(&t, "id", "scenario_var")?;
             declared_once(lua, "scenario_var", &id)?;
             let what = format!("kessel.scenario_var `{id}`");
             strict_keys(
