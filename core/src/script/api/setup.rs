@@ -224,7 +224,13 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
     let map = match spec.get::<Option<Table>>("map")? {
         Some(m) => {
             super::strict_keys(&m, "kessel.setup: map", MAP_FIELDS)?;
-            Arc::new(inline_map(&m)?)
+            let map = inline_map(&m)?;
+            // as a scenario's map is checked: an undeclared terrain ("lava") set up here only
+            // failed later, at the first move, as a terrain with no movement cost
+            if let Some(p) = world.borrow().ruleset.check_map(&map).first() {
+                return Err(mlua::Error::runtime(format!("kessel.setup: the map: {p}")));
+            }
+            Arc::new(map)
         }
         None => world.borrow().state.map.clone(),
     };
