@@ -766,3 +766,23 @@ fn report_reads_a_data_file_that_starts_with_a_byte_order_mark() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stdout, plain.stdout);
 }
+
+/// A game record's VP are by the header's sides: a side only a hand-edited record names (`green`)
+/// became a VP row of its own in the report.
+#[test]
+fn report_refuses_vp_of_a_side_the_header_does_not_have() {
+    let (data, text) = toy_lab_data("report-vp-side", "2");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut game: serde_json::Value = serde_json::from_str(&lines[1]).expect("a game record");
+    game["scores"]["green"] = serde_json::json!(5);
+    lines[1] = game.to_string();
+    std::fs::write(&data, lines.join("\n") + "\n").expect("write");
+    let r = crate::util::kessel(&["report", data.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("d.jsonl:2:")
+            && r.stderr.contains("VP of `green`, no side of the header's"),
+        "{}",
+        r.stderr
+    );
+}

@@ -330,10 +330,17 @@ fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
             ));
         }
     }
+    // (a side only a hand-edited record names became a VP row of its own in the report)
     let sides = g
         .losses
         .keys()
         .map(|s| ("losses", s))
+        .chain(g.scores.keys().map(|s| ("VP", s)))
+        .chain(
+            g.per_turn
+                .iter()
+                .flat_map(|t| t.scores.keys().map(|s| ("VP by turn", s))),
+        )
         .chain(g.actions_by_side.keys().map(|s| ("actions", s)));
     for (what, s) in sides {
         let no_side = what == "actions" && s == "-";
