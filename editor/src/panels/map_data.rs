@@ -132,6 +132,19 @@ impl MapDataPanel {
                     ui.end_row();
                 }
             });
+        // said where it is typed: the loader refuses a map with two places of one name
+        let mut seen = std::collections::BTreeSet::new();
+        for p in &places {
+            if !seen.insert(p.name.trim()) {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!(
+                        "two places are named `{}`: rename one (the map file will not load otherwise)",
+                        p.name.trim()
+                    ),
+                );
+            }
+        }
         if let Some(i) = remove {
             places.remove(i);
             self.target = None;

@@ -171,6 +171,33 @@ fn a_place_is_added_on_the_selected_hex() {
     assert_eq!(h.state().doc.map.places.len(), n);
 }
 
+/// Two places given one name are said where the name is typed: the loader refuses such a map,
+/// and the editor saved it without a word.
+#[test]
+fn two_places_of_one_name_are_said_in_the_places_list() {
+    let dir = toy_copy("sc-place-twice");
+    let mut h = harness(&dir);
+    click_hex(&mut h, "0101");
+    h.get_by_label("Map data").click();
+    h.run();
+    h.get_by_label("Add place").click();
+    h.run();
+    let warning =
+        "two places are named `Toytown`: rename one (the map file will not load otherwise)";
+    assert!(h.query_by_label(warning).is_none(), "no warning before");
+    let mut places = h.state().doc.map.places.clone();
+    let n = places.len();
+    let first = places[0].name.clone();
+    assert_eq!(first, "Toytown", "the toy map's place");
+    places[n - 1].name = first;
+    h.state_mut().apply(vec![EditorCommand::SetPlaces {
+        places,
+        merge: None,
+    }]);
+    h.run();
+    assert!(h.query_by_label(warning).is_some(), "the duplicate is said");
+}
+
 #[test]
 fn the_map_is_resized_after_confirmation() {
     let dir = toy_copy("sc-resize");
