@@ -1560,3 +1560,39 @@ fn a_campaign_carrying_the_map_refuses_a_game_on_another_map_before_playing() {
         r.stderr
     );
 }
+
+/// A campaign save says of each game whether it ended; the replay decides, and a save that says
+/// otherwise was edited (it verified, listing a game that had ended as "not ended").
+#[test]
+fn campaign_verify_refuses_a_game_said_to_end_otherwise_than_its_replay() {
+    let dir = toy_copy("campaign-verify-ended");
+    let campaign = write(
+        &dir,
+        "c.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n[[game]]\nscenario = \"scenario.toml\"\n",
+    );
+    let save = dir.join("c.save.json");
+    let r = kessel(&[
+        "campaign",
+        campaign.to_str().expect("utf8"),
+        "--seed",
+        "1",
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let ok = kessel(&["campaign", "--verify", save.to_str().expect("utf8")]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).expect("saved")).expect("json");
+    let ended = json["games"][0]["finished"].as_bool().expect("a flag");
+    json["games"][0]["finished"] = serde_json::Value::Bool(!ended);
+    std::fs::write(&save, json.to_string()).expect("edit");
+    let r = kessel(&["campaign", "--verify", save.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("game 1") && r.stderr.contains("the campaign save was edited"),
+        "{}",
+        r.stderr
+    );
+}

@@ -412,6 +412,21 @@ impl Engine {
                     game.final_hash
                 )));
             }
+            // (`finished` is the save's word about the game, which its replay decides: the
+            // state hash does not cover it)
+            let ended = engine.state().finished;
+            if ended != game.finished {
+                let what = if ended {
+                    "did not end, but its replay ends it"
+                } else {
+                    "ended, but its replay does not end it"
+                };
+                return Err(fail(format!(
+                    "game {} ({}): the save says it {what}: the campaign save was edited (take it from a copy)",
+                    i + 1,
+                    game.name,
+                )));
+            }
             previous = last.replace(engine);
         }
         let engine = last.ok_or_else(|| fail("the save holds no game".into()))?;
