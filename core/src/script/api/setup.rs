@@ -264,6 +264,11 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
         let w = world.borrow();
         (w.ruleset.sides.clone(), seed.unwrap_or(w.state.seed))
     };
+    if turn > last_turn {
+        return Err(mlua::Error::runtime(format!(
+            "kessel.setup: turn = {turn} is after last_turn = {last_turn}"
+        )));
+    }
     let mut state = GameState::new(map.clone(), sides, seed);
     state.last_turn = last_turn;
     state.turn = turn;
@@ -369,6 +374,24 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 flags,
                 vars,
             };
+            // as a scenario's units and `kessel.emit.create_unit` are checked
+            if id.trim().is_empty() {
+                return Err(mlua::Error::runtime("kessel.setup: a unit's id is empty"));
+            }
+            if !state.sides.iter().any(|s| *s == unit.side) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: unit `{id}`: side `{}` is not a side of the ruleset ({})",
+                    unit.side,
+                    state.sides.join(", ")
+                )));
+            }
+            if !unit.faces.is_empty() && unit.step as usize >= unit.faces.len() {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: unit `{id}`: step {} but {} face(s) (steps count from 0)",
+                    unit.step,
+                    unit.faces.len()
+                )));
+            }
             let hidden_from = hidden_at_start(
                 u.get::<mlua::Value>("hidden_from")?,
                 &state.sides,
@@ -409,6 +432,12 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 )));
             }
             let (kind, side): (String, Option<String>) = (m.get("kind")?, m.get("side")?);
+            if let Some(sd) = side.as_ref().filter(|sd| !state.sides.contains(sd)) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: marker `{kind}`: side `{sd}` is not a side of the ruleset ({})",
+                    state.sides.join(", ")
+                )));
+            }
             let hex =
                 match m.get::<Option<String>>("at")? {
                     Some(l) => Some(map.parse(&l).ok_or_else(|| {
