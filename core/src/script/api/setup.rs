@@ -378,7 +378,7 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
             if id.trim().is_empty() {
                 return Err(mlua::Error::runtime("kessel.setup: a unit's id is empty"));
             }
-            if !state.sides.iter().any(|s| *s == unit.side) {
+            if !state.sides.contains(&unit.side) {
                 return Err(mlua::Error::runtime(format!(
                     "kessel.setup: unit `{id}`: side `{}` is not a side of the ruleset ({})",
                     unit.side,
