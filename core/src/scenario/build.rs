@@ -98,7 +98,7 @@ impl Scenario {
         let mut pool_lines: BTreeMap<&str, usize> = BTreeMap::new();
         for entry in &file.pools {
             let p = entry.get_ref();
-            if let Some(first) = pool_lines.get(p.id.as_str()) {
+            if let Some(first) = d.seen_before(&mut pool_lines, p.id.as_str(), &entry.span()) {
                 d.at(
                     entry.span(),
                     format!(
@@ -109,7 +109,6 @@ impl Scenario {
                 );
                 continue;
             }
-            pool_lines.insert(&p.id, d.lines.line(entry.span().start));
             let mut faces = Vec::new();
             for f in &p.faces {
                 let (face, count) = f.get_ref();
@@ -534,7 +533,7 @@ impl Scenario {
         let mut level_lines: BTreeMap<&str, usize> = BTreeMap::new();
         for entry in &file.levels {
             let l = entry.get_ref();
-            if let Some(first) = level_lines.get(l.name.as_str()) {
+            if let Some(first) = d.seen_before(&mut level_lines, l.name.as_str(), &entry.span()) {
                 d.at(
                     entry.span(),
                     format!(
@@ -543,8 +542,6 @@ impl Scenario {
                         l.name
                     ),
                 );
-            } else {
-                level_lines.insert(&l.name, d.lines.line(entry.span().start));
             }
             if let Some(m) = l
                 .max

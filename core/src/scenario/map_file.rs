@@ -389,8 +389,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             }
             match Hexside::between(ha, hb) {
                 Some(side) => {
-                    let line = d.lines.line(s.span().start);
-                    match seen_sides.get(&(f.kind.as_str(), side)) {
+                    match d.seen_before(&mut seen_sides, (f.kind.as_str(), side), &s.span()) {
                         Some(first) => d.at(
                             s.span(),
                             format!(
@@ -400,10 +399,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                                 f.kind
                             ),
                         ),
-                        None => {
-                            seen_sides.insert((f.kind.as_str(), side), line);
-                            sides.push(side);
-                        }
+                        None => sides.push(side),
                     }
                 }
                 None => d.at(s.span(), format!("hexes {} are not adjacent", s.get_ref())),
@@ -462,8 +458,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     let mut place_lines: BTreeMap<&str, usize> = BTreeMap::new();
     for entry in &file.places {
         let p = entry.get_ref();
-        let line = d.lines.line(entry.span().start);
-        if let Some(first) = place_lines.get(p.name.as_str()) {
+        if let Some(first) = d.seen_before(&mut place_lines, p.name.as_str(), &entry.span()) {
             d.at(
                 entry.span(),
                 format!(
@@ -472,8 +467,6 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                     p.name
                 ),
             );
-        } else {
-            place_lines.insert(&p.name, line);
         }
         if p.hexes.is_empty() {
             d.at(entry.span(), format!("place `{}` has no hexes", p.name));

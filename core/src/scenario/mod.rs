@@ -53,6 +53,21 @@ impl Diag<'_> {
         let line = (span.end > 0).then(|| self.lines.line(span.start));
         self.errors.push(LoadError::new(self.file, line, msg));
     }
+
+    /// The line where `key` was first seen, when it was (a pool, place, level or hexside given
+    /// twice); else `key` is recorded as seen at `span`'s line and `None` is returned.
+    fn seen_before<K: Ord>(
+        &self,
+        seen: &mut std::collections::BTreeMap<K, usize>,
+        key: K,
+        span: &std::ops::Range<usize>,
+    ) -> Option<usize> {
+        if let Some(first) = seen.get(&key) {
+            return Some(*first);
+        }
+        seen.insert(key, self.lines.line(span.start));
+        None
+    }
 }
 
 /// A best-effort result and the problems found on the way: what [`parse_map_lenient`] and
