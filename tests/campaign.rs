@@ -43,26 +43,8 @@ fn campaign_summary_matches_the_published_facts() {
 
 /// A copy of the campaign whose text is changed by `edit`, checked with `kessel check`.
 fn check_broken(name: &str, edit: impl Fn(String) -> String) -> crate::util::Run {
-    let path = edited_campaign(name, edit);
+    let path = crate::util::edited_campaign(name, edit);
     kessel(&["check", path.to_str().expect("utf8")])
-}
-
-/// A copy of the campaign (with its map) whose text is changed by `edit`; its path.
-fn edited_campaign(name: &str, edit: impl Fn(String) -> String) -> std::path::PathBuf {
-    let dir = scratch(name);
-    let src = root().join("scenarios/pgg");
-    std::fs::copy(src.join("map.toml"), dir.join("map.toml")).expect("map");
-    let text = std::fs::read_to_string(src.join("campaign.toml")).expect("campaign");
-    let ruleset = root().join("scripts/pgg");
-    let text = text.replace(
-        "ruleset = \"../../scripts/pgg\"",
-        &format!("ruleset = {:?}", ruleset.to_str().expect("utf8")),
-    );
-    let edited = edit(text.clone());
-    assert_ne!(edited, text, "{name}: the edit applies");
-    let path = dir.join("campaign.toml");
-    std::fs::write(&path, edited).expect("write");
-    path
 }
 
 /// [14.2] The German VP of each South-Western Front division come from the scenario's `swf_vp`
@@ -70,7 +52,7 @@ fn edited_campaign(name: &str, edit: impl Fn(String) -> String) -> std::path::Pa
 /// the list said); an entry that is no whole number of 0 or more is refused at `kessel check`.
 #[test]
 fn south_western_front_vp_follow_the_scenario_list() {
-    let path = edited_campaign("swf-vp", |t| {
+    let path = crate::util::edited_campaign("swf-vp", |t| {
         t.replacen(
             "swf_vp = [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]",
             "swf_vp = [3, 3, 0]",

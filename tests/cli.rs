@@ -1411,12 +1411,7 @@ fn an_overlong_unit_id_is_refused_at_its_line() {
 /// as a profile of that limit can (the option came after the set-up check, which refused it).
 #[test]
 fn an_option_flag_is_in_force_when_the_scenario_is_checked_and_set_up() {
-    let dir = crate::util::toy_copy("option-before-setup");
-    let scenario = dir.join("scenario.toml");
-    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
-    let stacked = text.replace("at = \"0103\"", "at = \"0203\"")
-        + "\n[[units]]\nid = \"r3\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"3-3-4\"]\nat = \"0203\"\n";
-    std::fs::write(&scenario, stacked).expect("write");
+    let scenario = crate::util::toy_stacked_three("option-before-setup");
     let s = scenario.to_str().expect("utf8");
     let refused = kessel(&["check", s]);
     assert_ne!(refused.code, 0, "{}", refused.stdout);
@@ -1441,25 +1436,15 @@ fn an_option_flag_is_in_force_when_the_scenario_is_checked_and_set_up() {
 /// declared name it is nearest.
 #[test]
 fn check_notes_a_scenario_variable_the_ruleset_does_not_declare() {
-    let dir = crate::util::scratch("check-undeclared-var");
-    let root = crate::util::root();
-    let campaign = std::fs::read_to_string(root.join("scenarios/pgg/campaign.toml"))
+    let file = crate::util::edited_campaign("check-undeclared-var", |t| {
+        t.replace("swf_area = \"Z\"", "swf_area = \"Z\"\nswf_aera = \"Z\"")
+    });
+    let line = std::fs::read_to_string(&file)
         .expect("campaign")
-        .replace("swf_area = \"Z\"", "swf_area = \"Z\"\nswf_aera = \"Z\"")
-        .replace(
-            "ruleset = \"../../scripts/pgg\"",
-            &format!("ruleset = \"{}/scripts/pgg\"", root.display()),
-        )
-        .replace(
-            "map = \"map.toml\"",
-            &format!("map = \"{}/scenarios/pgg/map.toml\"", root.display()),
-        );
-    let line = campaign
         .lines()
         .position(|l| l.starts_with("swf_aera"))
         .expect("the misspelt var")
         + 1;
-    let file = write(&dir, "campaign.toml", &campaign);
     let r = kessel(&["check", file.to_str().expect("utf8")]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(

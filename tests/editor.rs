@@ -242,12 +242,8 @@ fn a_lab_run_is_started_from_the_command_line_and_photographed_when_done() {
 /// would not start ("the game could not start: … overstacks").
 #[test]
 fn the_editor_starts_a_game_with_its_option_flags_in_force_from_the_set_up() {
-    let dir = crate::util::toy_copy("editor-option-setup");
-    let scenario = dir.join("scenario.toml");
-    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
-    let stacked = text.replace("at = \"0103\"", "at = \"0203\"")
-        + "\n[[units]]\nid = \"r3\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"3-3-4\"]\nat = \"0203\"\n";
-    std::fs::write(&scenario, stacked).expect("write");
+    let scenario = crate::util::toy_stacked_three("editor-option-setup");
+    let dir = scenario.parent().expect("its folder").to_path_buf();
     if !xvfb() {
         eprintln!("xvfb-run is not installed: the editor's start is not tried");
         return;

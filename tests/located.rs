@@ -215,26 +215,15 @@ fn a_check_problem_points_at_the_variable_or_marker_it_names() {
     }
 
     // PGG: the South-Western Front's entry area
-    let pgg = crate::util::scratch("check-var-line-pgg");
-    let campaign = std::fs::read_to_string(crate::util::root().join("scenarios/pgg/campaign.toml"))
-        .expect("campaign");
-    let root = crate::util::root();
-    let campaign = campaign
-        .replace("swf_area = \"Z\"", "swf_area = \"ZZ\"")
-        .replace(
-            "ruleset = \"../../scripts/pgg\"",
-            &format!("ruleset = \"{}/scripts/pgg\"", root.display()),
-        )
-        .replace(
-            "map = \"map.toml\"",
-            &format!("map = \"{}/scenarios/pgg/map.toml\"", root.display()),
-        );
-    let line = campaign
+    let file = crate::util::edited_campaign("check-var-line-pgg", |t| {
+        t.replace("swf_area = \"Z\"", "swf_area = \"ZZ\"")
+    });
+    let line = std::fs::read_to_string(&file)
+        .expect("campaign")
         .lines()
         .position(|l| l.starts_with("swf_area = "))
         .expect("swf_area")
         + 1;
-    let file = crate::util::write(&pgg, "campaign.toml", &campaign);
     let r = crate::util::kessel(&["check", file.to_str().expect("utf8")]);
     assert!(
         r.stderr

@@ -62,3 +62,34 @@ pub fn resign_save(save: &mut serde_json::Value) {
         serde_json::from_value(save.clone()).expect("the edited save still reads as a save");
     save["checksum"] = serde_json::Value::String(file.compute_checksum());
 }
+
+/// A copy of the PGG campaign (with its map, its ruleset named by an absolute path) whose text
+/// is changed by `edit`; its path.
+pub fn edited_campaign(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    let dir = scratch(name);
+    let src = root().join("scenarios/pgg");
+    std::fs::copy(src.join("map.toml"), dir.join("map.toml")).expect("map");
+    let text = std::fs::read_to_string(src.join("campaign.toml")).expect("campaign");
+    let ruleset = root().join("scripts/pgg");
+    let text = text.replace(
+        "ruleset = \"../../scripts/pgg\"",
+        &format!("ruleset = {:?}", ruleset.to_str().expect("utf8")),
+    );
+    let edited = edit(text.clone());
+    assert_ne!(edited, text, "{name}: the edit applies");
+    let path = dir.join("campaign.toml");
+    std::fs::write(&path, edited).expect("write");
+    path
+}
+
+/// A copy of the toy scenario that stacks three red units in hex 0203, over the default
+/// stacking limit (2) and within a raised one: its `scenario.toml`.
+pub fn toy_stacked_three(name: &str) -> PathBuf {
+    let dir = toy_copy(name);
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let stacked = text.replace("at = \"0103\"", "at = \"0203\"")
+        + "\n[[units]]\nid = \"r3\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"3-3-4\"]\nat = \"0203\"\n";
+    std::fs::write(&scenario, stacked).expect("write");
+    scenario
+}
