@@ -1,0 +1,157 @@
+//! Text shown to people from what mods and files hand the engine: made safe for a terminal,
+//! bounded, paths tidied, and a program's own folders named as it asks (a package's unpacked
+//! copy as the package).
+
+use std::path::Path;
+
+/// The most of one message [`printable`] shows: far more than any message of the engine's own,
+/// far less than a script's `error(string.rep("x", 1e7))` would pour into a terminal.
+pub const MAX_SHOWN_MESSAGE: usize = 16 << 10;
+
+/// `text` made safe to print on a terminal: characters that steer it instead of showing
+/// (C0 controls but newline and tab, DEL, C1 controls, Unicode's bidirectional overrides and
+/// isolates) are written as `\u{..}` escapes, so a name or an error raised by a mod cannot clear
+/// the screen, move the cursor, rewrite earlier lines or reorder what is shown; and a message over
+/// [`MAX_SHOWN_MESSAGE`] bytes is cut, saying how much was left out.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, false, MAX_SHOWN_MESSAGE)
+}
+
+/// Plain data quoted in a message (an action, a value), as JSON on one line cut at `max`
+/// characters, saying how much was left out: a mod's action of a million numbers is quoted by
+/// its start, not in full.
+pub fn quoted_json(value: &impl serde::Serialize, max: usize) -> String {
+    let text = serde_json::to_string(value).unwrap_or_default();
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
+        None => text,
+    }
+}
+
+/// [`printable`] for a command's whole output (a view, a listing): control characters escaped,
+/// nothing cut.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, false, usize::MAX)
+}
+
+/// [`printable`] for text that is one item on a line of its own (a test's name, a unit's id): a
+/// newline or tab in it is escaped too, so it cannot start a line that looks like the program's
+/// own (`1 passed, 0 failed`).
+pub fn printable_name(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, true, MAX_SHOWN_MESSAGE)
+}
+
+/// Folders that messages show under another name: (the folder's path, its name).
+static FOLDER_NAMES: std::sync::RwLock<Vec<(String, String)>> = std::sync::RwLock::new(Vec::new());
+
+/// Makes the messages printed through [`printable`], [`terminal_safe`] and [`printable_name`]
+/// show the folder `real` as `name`: a program that unpacks a file into a folder of its own
+/// (a `.kessel` package into the user's cache) names the file in errors about what it holds,
+/// `y.kessel/scenario.toml:14: …`, not the folder nobody knows of.
+pub fn show_folder_as(real: &Path, name: &str) {
+    let Ok(mut names) = FOLDER_NAMES.write() else {
+        return;
+    };
+    let mut add = |folder: String| {
+        if !folder.is_empty() && !names.iter().any(|(f, _)| *f == folder) {
+            names.push((folder, name.to_string()));
+        }
+    };
+    add(real.to_string_lossy().into_owned());
+    if let Ok(canonical) = real.canonicalize() {
+        add(canonical.to_string_lossy().into_owned());
+    }
+}
+
+/// `text` with the folders of [`show_folder_as`] named as asked.
+fn folders_named(text: &str) -> std::borrow::Cow<'_, str> {
+    let Ok(names) = FOLDER_NAMES.read() else {
+        return std::borrow::Cow::Borrowed(text);
+    };
+    let mut out = std::borrow::Cow::Borrowed(text);
+    for (folder, name) in names.iter() {
+        if out.contains(folder.as_str()) {
+            out = std::borrow::Cow::Owned(out.replace(folder.as_str(), name));
+        }
+    }
+    out
+}
+
+fn shown(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> {
+    match folders_named(text) {
+        std::borrow::Cow::Borrowed(t) => escaped(t, one_line, max),
+        std::borrow::Cow::Owned(t) => {
+            std::borrow::Cow::Owned(escaped(&t, one_line, max).into_owned())
+        }
+    }
+}
+
+fn escaped(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> {
+    let steers = |c: char| {
+        (c.is_control() && (one_line || (c != '\n' && c != '\t')))
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if text.len() <= max && !text.chars().any(steers) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut cut = text.len().min(max);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut out = String::with_capacity(cut + 64);
+    for c in text[..cut].chars() {
+        if steers(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    if cut < text.len() {
+        out.push_str(&format!(" … ({} more bytes not shown)", text.len() - cut));
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A path as messages show it: `.` and `a/..` steps taken out
+/// (`scenarios/pgg/../../scripts/pgg/x.toml` reads `scripts/pgg/x.toml`). Lexical only: for
+/// showing, never for opening (through a symlinked folder `..` may lead elsewhere).
+pub fn shown_path(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        return std::path::PathBuf::from(".");
+    }
+    out.iter().collect()
+}
+
+#[cfg(test)]
+mod shown_path_tests {
+    use super::shown_path;
+    use std::path::Path;
+
+    #[test]
+    fn dot_steps_are_taken_out_for_showing() {
+        let shown = |p: &str| shown_path(Path::new(p)).display().to_string();
+        assert_eq!(
+            shown("scenarios/pgg/../../scripts/pgg/profiles/x.toml"),
+            "scripts/pgg/profiles/x.toml"
+        );
+        assert_eq!(shown("./a/./b"), "a/b");
+        assert_eq!(shown("../up/a/../b"), "../up/b");
+        assert_eq!(shown("/../etc"), "/etc");
+        assert_eq!(shown("a/.."), ".");
+    }
+}
