@@ -253,10 +253,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             };
             let kind = as_string("kind")?;
             let side = as_string("side")?;
-            let placed: Option<bool> = match field("placed")? {
-                None | Some(mlua::Value::Nil) => None,
-                Some(mlua::Value::Boolean(b)) => Some(b),
-                Some(v) => return Err(wrong("placed", "true or false", &v)),
+            let placed = match &filter {
+                Some(f) => super::bool_field(f, "placed", WHAT)?,
+                None => None,
             };
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.markers_all.get(&key) {
