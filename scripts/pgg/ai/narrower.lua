@@ -164,7 +164,13 @@ function Nr.narrow(kind, provider)
     local e = stack_cache[sig]
     if e == nil then
       e = {}
-      e.best, e.score, e.moves = best_of(F, provider.moves(hex, kind == "move" and want_group(F, hex) or nil, true))
+      local want, kept = nil, nil
+      if kind == "move" then
+        want = want_group(F, hex)
+        kept = cache.ways
+        if kept == nil then kept = {}; cache.ways = kept end
+      end
+      e.best, e.score, e.moves = best_of(F, provider.moves(hex, want, true, kept))
       e.fresh = call_id
       stack_cache[sig] = e
     end

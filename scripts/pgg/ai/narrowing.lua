@@ -7,9 +7,12 @@
 -- candidates, stack by stack, as they would list them (`provider.stacks`, a sorted list of hexes;
 -- `provider.moves(hex)`, the actions of that stack; `provider.extra()` for actions not tied to a
 -- stack, such as reinforcement entries), and list only what it returns. The move enumerator's
--- `provider.moves(hex, want, compact)` also takes which groups to work out and, with `compact`,
+-- `provider.moves(hex, want, compact, kept)` also takes which groups to work out and, with `compact`,
 -- hands one record per group with its destinations instead of one action per destination
--- (M.stack_moves); `provider.expand(record, i)` makes the action of its i-th destination. The narrower never adds an
+-- (M.stack_moves); with `kept`, a table the narrower keeps while the enemy's units and markers and
+-- the step stay the same, it reuses the destinations of groups it worked out before (a stack that
+-- a unit joined or left has the same ways out); `provider.expand(record, i)` makes the action of
+-- its i-th destination. The narrower never adds an
 -- action: it picks among the candidates the enumerator itself produced, and the engine validates
 -- the chosen action like any other. Returning nil lists everything.
 --

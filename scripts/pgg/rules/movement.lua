@@ -666,13 +666,48 @@ local function direct_in_field(field, h)
   return true
 end
 
-local function group_moves(units, hex, base, out, compact)
-  local ids = C.ids(units)
+-- What a group's movement field depends on besides its hex and the side's base (M.context,
+-- by_class): its classes in order with the MP each has left, whether it must spend its whole
+-- allowance on the first turn and the hexes it has visited then [5.2], and whether it can enter an
+-- enemy ZOC [8]. Groups of one stack with the same key have the same destinations and paths.
+local function ways_key(units)
+  local parts, seen = {}, {}
+  local t1_full, capable = false, false
+  for _, u in ipairs(units) do
+    local cl = C.class(u)
+    local left = M.mp_left(u)
+    local i = seen[cl]
+    if i == nil then
+      parts[#parts + 1] = left
+      seen[cl] = #parts
+      parts[#parts + 1] = cl
+    elseif left < parts[i] then
+      parts[i] = left
+    end
+    if M.first_turn_full_ma(u) then t1_full = true end
+    if C.attack_capable(u) then capable = true end
+  end
+  if t1_full then
+    local visited, seen_hex = {}, {}
+    for _, u in ipairs(units) do
+      for f in pairs(u.flags) do
+        if not seen_hex[f] and f:match("^t1v_%d+$") then seen_hex[f] = true; visited[#visited + 1] = f end
+      end
+    end
+    table.sort(visited)
+    parts[#parts + 1] = "t1:" .. table.concat(visited, ",")
+  end
+  parts[#parts + 1] = capable and "capable" or "leaders"
+  return table.concat(parts, "|")
+end
+
+-- The destinations of a group and the path of each (`true`: the destination alone), or nil.
+local function group_ways(units, hex, base)
   local dests, field = M.destinations(units, hex, base)
-  if #dests == 0 then return end
+  if #dests == 0 then return nil end
   local next_to = {}
   for _, n in ipairs(kessel.hex.neighbors(hex)) do next_to[n] = true end
-  local rec = compact and { kind = "move", units = ids, dests = {}, paths = {} } or nil
+  local ways = { dests = {}, paths = {} }
   for _, h in ipairs(dests) do
     local path = true
     if next_to[h] and not direct_in_field(field, h) and not check_path(units, hex, { h }, field.ctx) then
@@ -683,16 +718,41 @@ local function group_moves(units, hex, base, out, compact)
       end
     end
     if path then
-      if rec then
-        local i = #rec.dests + 1
-        rec.dests[i] = h
-        if path ~= true then rec.paths[i] = path end
-      else
-        out[#out + 1] = { kind = "move", units = ids, path = path == true and { h } or path }
-      end
+      ways.dests[#ways.dests + 1] = h
+      ways.paths[#ways.dests] = path
     end
   end
-  if rec and #rec.dests > 0 then out[#out + 1] = rec end
+  return ways
+end
+
+-- `memo` (optional, one stack's enumeration): ways_key -> the ways of a group already worked out
+-- (false: none), so that a stack's units moving alone share the search of the whole stack when
+-- nothing tells them apart.
+local function group_moves(units, hex, base, out, compact, memo)
+  local ids = C.ids(units)
+  local ways
+  if memo then
+    local key = ways_key(units)
+    ways = memo[key]
+    if ways == nil then ways = group_ways(units, hex, base) or false; memo[key] = ways end
+  else
+    ways = group_ways(units, hex, base)
+  end
+  if not ways then return end
+  if compact then
+    local rec = { kind = "move", units = ids, dests = {}, paths = {} }
+    for i, h in ipairs(ways.dests) do
+      rec.dests[i] = h
+      local path = ways.paths[i]
+      if path ~= true then rec.paths[i] = path end
+    end
+    out[#out + 1] = rec
+  else
+    for i, h in ipairs(ways.dests) do
+      local path = ways.paths[i]
+      out[#out + 1] = { kind = "move", units = ids, path = path == true and { h } or path }
+    end
+  end
 end
 
 -- The action of entry `i` of a compact group record (group_moves).
@@ -715,17 +775,22 @@ end
 -- `want(units, whole)` (optional, for a narrowing enumeration, ai/narrowing.lua) says which groups to
 -- work out: the whole stack (`whole` true) or one unit alone.
 -- `compact`: group records instead of actions for the movers' groups (group_moves).
-function M.stack_moves(hex, base, want, compact)
+-- `kept` (optional): hex -> the ways of groups worked out there (group_moves' memo), kept by a
+-- caller that knows nothing they depend on has changed since (ai/narrower.lua keeps it while the
+-- enemy's units and markers and the step stay the same).
+function M.stack_moves(hex, base, want, compact, kept)
   local out = {}
   local movers, standing = M.movers_at(hex)
   for _, x in ipairs(standing) do
     for _, a in ipairs(standing_moves(x)) do out[#out + 1] = a end
   end
   if #movers > 0 then
-    if want == nil or want(movers, true) then group_moves(movers, hex, base, out, compact) end
+    local memo = kept and kept[hex] or {}
+    if kept then kept[hex] = memo end
+    if want == nil or want(movers, true) then group_moves(movers, hex, base, out, compact, memo) end
     if #movers > 1 then
       for _, u in ipairs(movers) do
-        if want == nil or want({ u }, false) then group_moves({ u }, hex, base, out, compact) end
+        if want == nil or want({ u }, false) then group_moves({ u }, hex, base, out, compact, memo) end
       end
     end
   end
@@ -759,9 +824,9 @@ function M.enumerate()
   return require("ai.narrowing").listed("move", {
     side = side,
     stacks = kessel.units.occupied(side),
-    moves = function(hex, want, compact)
+    moves = function(hex, want, compact, kept)
       base = base or M.side_base(side, true)
-      local list = M.stack_moves(hex, base, want, compact)
+      local list = M.stack_moves(hex, base, want, compact, kept)
       if not group or group.split then return list end
       local kept = {}
       for _, a in ipairs(list) do if whole(a) then kept[#kept + 1] = a end end
