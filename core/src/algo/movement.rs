@@ -164,18 +164,29 @@ pub enum Unreachable {
 /// replace the step cost, `Ok(None)` to keep it, or `Err(reason)` to forbid the step.
 pub type StepHook<'a> = dyn FnMut(Hex, Hex, Cost, Cost) -> Result<Option<Cost>, Reason> + 'a;
 
-/// The result of a movement query.
+/// The result of a movement query. It keeps only the hexes the search touched (a few hundred
+/// of a map of thousands), sorted by map index: what was reached, and for the others the cheapest
+/// refused attempt; every other hex was never approached.
 #[derive(Clone, Debug)]
 pub struct MovementField {
     start: Hex,
     budget: Cost,
-    cost: Vec<u32>,
-    parent: Vec<u32>,
-    stops: Vec<bool>,
-    /// Cheapest refused attempt per hex: (cost it would have had, reason index or NO_REASON).
-    attempt: Vec<(u32, Attempt)>,
+    /// Reached hexes (the start included), by map index.
+    reached: Vec<Reached>,
+    /// Hexes not reached that a step was refused into: (map index, cost it would have had, why).
+    attempts: Vec<(u32, u32, Attempt)>,
     reasons: Vec<Reason>,
     cannot_leave: Option<Reason>,
+}
+
+/// A reached hex: its map index, cost, the index it was entered from, and whether movement
+/// stops there.
+#[derive(Clone, Copy, Debug)]
+struct Reached {
+    index: u32,
+    cost: u32,
+    parent: u32,
+    stops: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -200,27 +211,35 @@ impl MovementField {
         self.budget
     }
 
+    fn reached_at(&self, map: &Map, hex: Hex) -> Option<&Reached> {
+        let i = map.index(hex)? as u32;
+        self.reached_index(i)
+    }
+
+    fn reached_index(&self, i: u32) -> Option<&Reached> {
+        self.reached
+            .binary_search_by_key(&i, |r| r.index)
+            .ok()
+            .map(|k| &self.reached[k])
+    }
+
     /// Cost to reach a hex, if reachable.
     pub fn cost(&self, map: &Map, hex: Hex) -> Option<Cost> {
-        let i = map.index(hex)?;
-        (self.cost[i] != NONE).then_some(Cost(self.cost[i]))
+        self.reached_at(map, hex).map(|r| Cost(r.cost))
     }
 
     /// True if movement ends on entering the hex (it is still reachable).
     pub fn stops_at(&self, map: &Map, hex: Hex) -> bool {
-        map.index(hex).is_some_and(|i| self.stops[i])
+        self.reached_at(map, hex).is_some_and(|r| r.stops)
     }
 
     /// The cheapest path from the start to `hex` (start excluded), if reachable.
     pub fn path_to(&self, map: &Map, hex: Hex) -> Option<Vec<Hex>> {
-        let mut i = map.index(hex)?;
-        if self.cost[i] == NONE {
-            return None;
-        }
+        let mut at = *self.reached_at(map, hex)?;
         let mut path = Vec::new();
-        while map.hex_of_index(i) != self.start {
-            path.push(map.hex_of_index(i));
-            i = self.parent[i] as usize;
+        while map.hex_of_index(at.index as usize) != self.start {
+            path.push(map.hex_of_index(at.index as usize));
+            at = *self.reached_index(at.parent)?;
         }
         path.reverse();
         Some(path)
@@ -228,9 +247,9 @@ impl MovementField {
 
     /// Every reachable hex (start excluded) with its cost, in map order.
     pub fn reachable(&self, map: &Map) -> Vec<(Hex, Cost)> {
-        (0..self.cost.len())
-            .filter(|&i| self.cost[i] != NONE)
-            .map(|i| (map.hex_of_index(i), Cost(self.cost[i])))
+        self.reached
+            .iter()
+            .map(|r| (map.hex_of_index(r.index as usize), Cost(r.cost)))
             .filter(|(h, _)| *h != self.start)
             .collect()
     }
@@ -240,13 +259,18 @@ impl MovementField {
         let Some(i) = map.index(hex) else {
             return Some(Unreachable::NoPath);
         };
-        if self.cost[i] != NONE {
+        if self.reached_index(i as u32).is_some() {
             return None;
         }
         if let Some(r) = &self.cannot_leave {
             return Some(Unreachable::CannotLeave(r.clone()));
         }
-        let (needed, attempt) = self.attempt[i];
+        let (needed, attempt) = self
+            .attempts
+            .binary_search_by_key(&(i as u32), |a| a.0)
+            .map_or((NONE, Attempt::None), |k| {
+                (self.attempts[k].1, self.attempts[k].2)
+            });
         Some(match attempt {
             Attempt::None => Unreachable::OutOfReach {
                 budget: self.budget,
@@ -276,6 +300,123 @@ fn intern(reasons: &mut Vec<Reason>, reason: &Reason) -> u16 {
     }
 }
 
+/// One hex's state during a search.
+#[derive(Clone, Copy)]
+struct Slot {
+    cost: u32,
+    parent: u32,
+    stops: bool,
+    done: bool,
+    attempt: (u32, Attempt),
+}
+
+const FRESH: Slot = Slot {
+    cost: NONE,
+    parent: NONE,
+    stops: false,
+    done: false,
+    attempt: (NONE, Attempt::None),
+};
+
+/// Dense per-hex buffers a search works in, kept per thread and reused. A search touches a few
+/// hundred hexes of a map of thousands: allocating and clearing whole-map arrays for each one (and
+/// keeping them in every field a script holds) cost more than the search. A slot is fresh unless
+/// its stamp is the current search's; the touched slots are listed for the copy-out.
+#[derive(Default)]
+struct Scratch {
+    stamp: Vec<u32>,
+    slots: Vec<Slot>,
+    generation: u32,
+    touched: Vec<u32>,
+    /// The explaining search's own costs and first stops left (see [`explain_beyond_stops`]).
+    explain_stamp: Vec<u32>,
+    explain: Vec<(u32, Option<(u16, u32)>)>,
+}
+
+impl Scratch {
+    fn begin(&mut self, n: usize) {
+        if self.stamp.len() < n {
+            self.stamp.resize(n, 0);
+            self.slots.resize(n, FRESH);
+            self.explain_stamp.resize(n, 0);
+            self.explain.resize(n, (NONE, None));
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.explain_stamp.fill(0);
+            self.generation = 1;
+        }
+        self.touched.clear();
+    }
+
+    #[inline]
+    fn slot(&mut self, i: usize) -> &mut Slot {
+        if self.stamp[i] != self.generation {
+            self.stamp[i] = self.generation;
+            self.slots[i] = FRESH;
+            self.touched.push(i as u32);
+        }
+        &mut self.slots[i]
+    }
+
+    #[inline]
+    fn peek(&self, i: usize) -> Slot {
+        if self.stamp[i] == self.generation {
+            self.slots[i]
+        } else {
+            FRESH
+        }
+    }
+
+    #[inline]
+    fn explain_at(&mut self, i: usize) -> &mut (u32, Option<(u16, u32)>) {
+        if self.explain_stamp[i] != self.generation {
+            self.explain_stamp[i] = self.generation;
+            self.explain[i] = (NONE, None);
+        }
+        &mut self.explain[i]
+    }
+
+    /// The field the search left: touched hexes in map order.
+    fn field(
+        &mut self,
+        start: Hex,
+        budget: Cost,
+        reasons: Vec<Reason>,
+        cannot_leave: Option<Reason>,
+    ) -> MovementField {
+        self.touched.sort_unstable();
+        let mut reached = Vec::new();
+        let mut attempts = Vec::new();
+        for &i in &self.touched {
+            let s = self.slots[i as usize];
+            if s.cost != NONE {
+                reached.push(Reached {
+                    index: i,
+                    cost: s.cost,
+                    parent: s.parent,
+                    stops: s.stops,
+                });
+            } else if s.attempt.1 != Attempt::None {
+                attempts.push((i, s.attempt.0, s.attempt.1));
+            }
+        }
+        MovementField {
+            start,
+            budget,
+            reached,
+            attempts,
+            reasons,
+            cannot_leave,
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
 /// Computes the movement field of a stack at `start` with `budget`.
 ///
 /// `cannot_leave` (e.g. "starts in an enemy ZOC") empties the field with that reason.
@@ -286,60 +427,91 @@ pub fn movement_field(
     model: &CostModel,
     rules: &FieldRules,
     cannot_leave: Option<Reason>,
+    hook: Option<&mut StepHook<'_>>,
+) -> MovementField {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => search(
+            &mut scratch,
+            map,
+            start,
+            budget,
+            model,
+            rules,
+            cannot_leave,
+            hook,
+        ),
+        // a hook that asks for another field while this one is searched: buffers of its own
+        Err(_) => search(
+            &mut Scratch::default(),
+            map,
+            start,
+            budget,
+            model,
+            rules,
+            cannot_leave,
+            hook,
+        ),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search(
+    scratch: &mut Scratch,
+    map: &Map,
+    start: Hex,
+    budget: Cost,
+    model: &CostModel,
+    rules: &FieldRules,
+    cannot_leave: Option<Reason>,
     mut hook: Option<&mut StepHook<'_>>,
 ) -> MovementField {
     let n = map.len();
     let mut reasons = rules.reasons.clone();
-    let mut field = MovementField {
-        start,
-        budget,
-        cost: vec![NONE; n],
-        parent: vec![NONE; n],
-        stops: vec![false; n],
-        attempt: vec![(NONE, Attempt::None); n],
-        reasons: Vec::new(),
-        cannot_leave: cannot_leave.clone(),
-    };
+    scratch.begin(n);
     let Some(si) = map.index(start) else {
-        field.reasons = reasons;
-        return field;
+        return scratch.field(start, budget, reasons, cannot_leave);
     };
-    field.cost[si] = 0;
+    scratch.slot(si).cost = 0;
     if cannot_leave.is_some() {
-        field.reasons = reasons;
-        return field;
+        return scratch.field(start, budget, reasons, cannot_leave);
     }
     let terrain = map.terrain_slice();
     let mut heap = BinaryHeap::new();
     heap.push(Reverse((0u32, si as u32)));
-    let mut done = vec![false; n];
     let note = |attempt: &mut (u32, Attempt), cost: u32, why: Attempt| {
         // keep the cheapest attempt; forbidden beats budget at equal cost (it is the real cause)
         if cost < attempt.0 || attempt.1 == Attempt::None {
             *attempt = (cost, why);
         }
     };
+    let mut any_stop = false;
     while let Some(Reverse((c, i))) = heap.pop() {
         let i = i as usize;
-        if done[i] || c != field.cost[i] {
+        let here_slot = scratch.slot(i);
+        if here_slot.done || c != here_slot.cost {
             continue;
         }
-        done[i] = true;
+        here_slot.done = true;
         let here = map.hex_of_index(i);
-        let stop_here = i != si && field.stops[i];
+        let stop_here = i != si && here_slot.stops;
+        any_stop |= here_slot.stops;
         for dir in HexDir::ALL {
             let to = here.neighbor(dir);
             let Some(j) = map.index(to) else { continue };
-            if done[j] {
+            if scratch.peek(j).done {
                 continue;
             }
             if stop_here {
                 let r = rules.stop[i].unwrap_or(0);
-                note(&mut field.attempt[j], c, Attempt::BeyondStop(r, i as u32));
+                note(
+                    &mut scratch.slot(j).attempt,
+                    c,
+                    Attempt::BeyondStop(r, i as u32),
+                );
                 continue;
             }
             if let Some(r) = rules.forbid[j] {
-                note(&mut field.attempt[j], c, Attempt::Forbidden(r));
+                note(&mut scratch.slot(j).attempt, c, Attempt::Forbidden(r));
                 continue;
             }
             let side = map.side_bits(here.side(dir));
@@ -347,7 +519,7 @@ pub fn movement_field(
                 Ok(s) => s,
                 Err(reason) => {
                     let r = intern(&mut reasons, reason);
-                    note(&mut field.attempt[j], c, Attempt::Terrain(r));
+                    note(&mut scratch.slot(j).attempt, c, Attempt::Terrain(r));
                     continue;
                 }
             };
@@ -358,27 +530,29 @@ pub fn movement_field(
                     Ok(None) => {}
                     Err(reason) => {
                         let r = intern(&mut reasons, &reason);
-                        note(&mut field.attempt[j], c, Attempt::Forbidden(r));
+                        note(&mut scratch.slot(j).attempt, c, Attempt::Forbidden(r));
                         continue;
                     }
                 }
             }
             let nc = c.saturating_add(step.0);
+            let there = scratch.slot(j);
             if nc > budget.0 {
-                note(&mut field.attempt[j], nc, Attempt::Budget);
+                note(&mut there.attempt, nc, Attempt::Budget);
                 continue;
             }
-            if nc < field.cost[j] {
-                field.cost[j] = nc;
-                field.parent[j] = i as u32;
-                field.stops[j] = rules.stop[j].is_some();
+            if nc < there.cost {
+                there.cost = nc;
+                there.parent = i as u32;
+                there.stops = rules.stop[j].is_some();
                 heap.push(Reverse((nc, j as u32)));
             }
         }
     }
-    explain_beyond_stops(map, budget, model, rules, &mut field, &done);
-    field.reasons = reasons;
-    field
+    if any_stop {
+        explain_beyond_stops(scratch, map, si, budget, model, rules);
+    }
+    scratch.field(start, budget, reasons, cannot_leave)
 }
 
 /// For hexes never approached, finds out whether they would be in reach but for a stop hex (an
@@ -386,29 +560,21 @@ pub fn movement_field(
 /// search that goes on through stop hexes, remembering the first stop a path left. A hex it reaches
 /// within the budget that the real search did not reach lies behind a stop.
 fn explain_beyond_stops(
+    scratch: &mut Scratch,
     map: &Map,
+    si: usize,
     budget: Cost,
     model: &CostModel,
     rules: &FieldRules,
-    field: &mut MovementField,
-    reached: &[bool],
 ) {
-    if !field.stops.iter().any(|s| *s) {
-        return;
-    }
     let terrain = map.terrain_slice();
-    let n = map.len();
-    let mut cost = vec![NONE; n];
-    let mut origin: Vec<Option<(u16, u32)>> = vec![None; n];
     let mut heap = BinaryHeap::new();
-    let Some(si) = map.index(field.start) else {
-        return;
-    };
-    cost[si] = 0;
+    scratch.explain_at(si).0 = 0;
     heap.push(Reverse((0u32, si as u32)));
     while let Some(Reverse((c, i))) = heap.pop() {
         let i = i as usize;
-        if c != cost[i] {
+        let (cost_i, origin_i) = *scratch.explain_at(i);
+        if c != cost_i {
             continue;
         }
         let here = map.hex_of_index(i);
@@ -422,22 +588,24 @@ fn explain_beyond_stops(
                 continue;
             };
             let nc = c.saturating_add(step.0.saturating_add(rules.surcharge[j]));
-            if nc <= budget.0 && nc < cost[j] {
-                cost[j] = nc;
+            let there = scratch.explain_at(j);
+            if nc <= budget.0 && nc < there.0 {
                 // the first stop hex this path left, if any
-                origin[j] = origin[i].or(if i != si {
+                let origin = origin_i.or(if i != si {
                     rules.stop[i].map(|r| (r, i as u32))
                 } else {
                     None
                 });
+                *there = (nc, origin);
                 heap.push(Reverse((nc, j as u32)));
-                if reached[j] {
+                if scratch.peek(j).done {
                     continue;
                 }
-                if let (Some((r, at)), Attempt::None | Attempt::Budget) =
-                    (origin[j], field.attempt[j].1)
-                {
-                    field.attempt[j] = (nc, Attempt::BeyondStop(r, at));
+                if let Some((r, at)) = origin {
+                    let slot = scratch.slot(j);
+                    if matches!(slot.attempt.1, Attempt::None | Attempt::Budget) {
+                        slot.attempt = (nc, Attempt::BeyondStop(r, at));
+                    }
                 }
             }
         }
@@ -571,5 +739,70 @@ mod tests {
             None,
         );
         assert!(cl.reachable(&map).is_empty());
+    }
+
+    #[test]
+    fn a_search_leaves_nothing_behind_for_the_next() {
+        let (map, model) = setup();
+        let rules = FieldRules::new(map.len());
+        let wide = movement_field(
+            &map,
+            h(&map, "0505"),
+            Cost::from_mp(4.0),
+            &model,
+            &rules,
+            None,
+            None,
+        );
+        // a narrower search from elsewhere: what the first reached must not show through
+        let narrow = movement_field(
+            &map,
+            h(&map, "0202"),
+            Cost::from_mp(1.0),
+            &model,
+            &rules,
+            None,
+            None,
+        );
+        assert_eq!(narrow.cost(&map, h(&map, "0505")), None);
+        assert!(matches!(
+            narrow.why_not(&map, h(&map, "0505")),
+            Some(Unreachable::OutOfReach { .. })
+        ));
+        assert_eq!(narrow.reachable(&map).len(), 6);
+        // and the first field still answers as it did
+        assert_eq!(wide.cost(&map, h(&map, "0508")), Some(Cost::from_mp(3.0)));
+        assert_eq!(wide.path_to(&map, h(&map, "0505")), Some(vec![]));
+    }
+
+    #[test]
+    fn a_hook_may_ask_for_another_field_while_one_is_searched() {
+        let (map, model) = setup();
+        let rules = FieldRules::new(map.len());
+        let mut inner_sizes = Vec::new();
+        let mut hook = |from: Hex, _to: Hex, _c: Cost, _s: Cost| {
+            let inner = movement_field(
+                &map,
+                from,
+                Cost::from_mp(1.0),
+                &model,
+                &FieldRules::new(map.len()),
+                None,
+                None,
+            );
+            inner_sizes.push(inner.reachable(&map).len());
+            Ok(None)
+        };
+        let outer = movement_field(
+            &map,
+            h(&map, "0505"),
+            Cost::from_mp(2.0),
+            &model,
+            &rules,
+            None,
+            Some(&mut hook),
+        );
+        assert_eq!(outer.reachable(&map).len(), 18);
+        assert!(inner_sizes.iter().all(|n| (2..=6).contains(n)));
     }
 }

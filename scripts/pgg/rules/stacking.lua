@@ -72,7 +72,11 @@ end
 -- Overstacked hexes of `side` (hex -> reason).
 function ST.overstacked(side)
   local out, by_hex = {}, {}
-  for _, u in ipairs(C.units_of(side)) do
+  local units = C.units_of(side)
+  -- (a hex over the limit holds four units or more: with fewer than three units more than hexes,
+  -- none can; most of the time that is all there is to know)
+  if #units < #kessel.units.occupied(side) + 3 then return out end
+  for _, u in ipairs(units) do
     local list = by_hex[u.hex]
     if list == nil then list = {}; by_hex[u.hex] = list end
     list[#list + 1] = u
