@@ -85,12 +85,25 @@ end
 
 -- Expected value (attacker's view) of attacking `def` with `att`, and the chance of hurting the
 -- defender.
+-- (asked for every destination next to an enemy hex while attacks are planned: kept by table,
+-- attack, then defence, the whole numbers the odds are worked out from)
+local odds_memo = {}
 local function odds_ev(att, def)
   if def <= 0 then return 4, 1 end
   if att <= 0 then return -4, 0 end
   local crt = K.CRT
-  local o = kessel.tables.odds(crt, math.floor(att), math.max(1, math.floor(def)))
-  return column_ev(crt, o.column), column_hurt(crt, o.column)
+  local a, d = math.floor(att), math.max(1, math.floor(def))
+  local by_crt = odds_memo[crt]
+  if by_crt == nil then by_crt = {}; odds_memo[crt] = by_crt end
+  local by_att = by_crt[a]
+  if by_att == nil then by_att = {}; by_crt[a] = by_att end
+  local e = by_att[d]
+  if e == nil then
+    local o = kessel.tables.odds(crt, a, d)
+    e = { column_ev(crt, o.column), column_hurt(crt, o.column) }
+    by_att[d] = e
+  end
+  return e[1], e[2]
 end
 
 -- The frame: what one decision looks at ---------------------------------------------------------

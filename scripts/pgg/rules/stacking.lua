@@ -71,18 +71,11 @@ end
 
 -- Overstacked hexes of `side` (hex -> reason).
 function ST.overstacked(side)
-  local out, by_hex = {}, {}
-  local units = C.units_of(side)
-  -- (a hex over the limit holds four units or more: with fewer than three units more than hexes,
-  -- none can; most of the time that is all there is to know)
-  if #units < #kessel.units.occupied(side) + 3 then return out end
-  for _, u in ipairs(units) do
-    local list = by_hex[u.hex]
-    if list == nil then list = {}; by_hex[u.hex] = list end
-    list[#list + 1] = u
-  end
-  for hex, list in pairs(by_hex) do
-    if #list > 3 then
+  local out, count = {}, {}
+  for _, u in ipairs(C.units_of(side)) do count[u.hex] = (count[u.hex] or 0) + 1 end
+  -- (no hex of three units or fewer is over either side's limit)
+  for hex, n in pairs(count) do
+    if n > 3 then
       local r = ST.check_hex(hex)
       if r then out[hex] = r end
     end
