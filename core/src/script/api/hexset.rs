@@ -17,6 +17,23 @@ pub struct LuaHexSet {
 }
 
 impl LuaHexSet {
+    /// A set keeps its hexes by their place on the grid of the map it was made on; on a map of
+    /// another size (`kessel.setup` can load one) those places are other hexes, so the set is
+    /// refused there instead of being read as if it were the same.
+    pub(super) fn on_grid_of(&self, map: &Map) -> mlua::Result<&HexSet> {
+        if self.map.columns() == map.columns() && self.map.rows() == map.rows() {
+            return Ok(&self.set);
+        }
+        Err(mlua::Error::runtime(format!(
+            "this hexset was made on a map of {} × {} hexes and the map is now {} × {} \
+             (kessel.setup loaded another): make the set again on the new map",
+            self.map.columns(),
+            self.map.rows(),
+            map.columns(),
+            map.rows()
+        )))
+    }
+
     fn parse(&self, label: &str) -> mlua::Result<Hex> {
         self.map
             .parse(label)
@@ -50,12 +67,12 @@ impl UserData for LuaHexSet {
         });
         methods.add_method("union", |_, s, o: UserDataRef<LuaHexSet>| {
             let mut out = s.clone();
-            out.set.union_with(&o.set);
+            out.set.union_with(o.on_grid_of(&s.map)?);
             Ok(out)
         });
         methods.add_method("minus", |_, s, o: UserDataRef<LuaHexSet>| {
             let mut out = s.clone();
-            out.set.subtract(&o.set);
+            out.set.subtract(o.on_grid_of(&s.map)?);
             Ok(out)
         });
         methods.add_method("copy", |_, s, ()| Ok(s.clone()));
@@ -66,7 +83,10 @@ impl UserData for LuaHexSet {
 /// Reads a set given as a hexset userdata or a list of labels.
 pub(super) fn set_arg(world: &Shared, v: mlua::Value) -> mlua::Result<HexSet> {
     match v {
-        mlua::Value::UserData(ud) => Ok(ud.borrow::<LuaHexSet>()?.set.clone()),
+        mlua::Value::UserData(ud) => {
+            let map = world.borrow().state.map.clone();
+            Ok(ud.borrow::<LuaHexSet>()?.on_grid_of(&map)?.clone())
+        }
         mlua::Value::Table(t) => {
             let map = world.borrow().state.map.clone();
             crate::script::charge(
