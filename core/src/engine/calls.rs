@@ -376,14 +376,14 @@ fn check_problems(
         V::Table(t) => t,
         other => return Err(bad(show(&other))),
     };
-    own_fields_only(lua, &list, "a list").map_err(|e| bad(e.to_string()))?;
+    own_fields_only(lua, &list, "a list").map_err(|e| bad(crate::script::bare_error(&e)))?;
     let mut out = Vec::new();
     let mut text = crate::script::api::ReturnedText::default();
     for (i, item) in list.sequence_values::<V>().enumerate() {
         let item = match item? {
             V::Table(t) => {
                 own_fields_only(lua, &t, &format!("a list whose item {}", i + 1))
-                    .map_err(|e| bad(e.to_string()))?;
+                    .map_err(|e| bad(crate::script::bare_error(&e)))?;
                 t
             }
             other => {
@@ -398,7 +398,7 @@ fn check_problems(
             V::Nil => None,
             V::String(s) => Some(
                 text.take(&s, "problem", i + 1)
-                    .map_err(|e| bad(e.to_string()))?,
+                    .map_err(|e| bad(crate::script::bare_error(&e)))?,
             ),
             other => return Err(bad(format!("a problem whose `unit` is {}", show(&other)))),
         };
@@ -406,7 +406,7 @@ fn check_problems(
             V::Nil => None,
             V::String(s) => Some(
                 text.take(&s, "problem", i + 1)
-                    .map_err(|e| bad(e.to_string()))?,
+                    .map_err(|e| bad(crate::script::bare_error(&e)))?,
             ),
             other => return Err(bad(format!("a problem whose `var` is {}", show(&other)))),
         };
@@ -427,7 +427,7 @@ fn check_problems(
             V::Nil => "set-up problem".to_string(),
             V::String(s) => text
                 .take(&s, "problem", i + 1)
-                .map_err(|e| bad(e.to_string()))?,
+                .map_err(|e| bad(crate::script::bare_error(&e)))?,
             other => {
                 return Err(bad(format!(
                     "a problem whose `message` is {}",
@@ -514,7 +514,7 @@ pub fn call_odds_hook(
                 mlua::Value::Table(t) => t,
                 other => return Err(bad(show_value(&other))),
             };
-            own_fields_only(lua, &t, "a table").map_err(|e| bad(e.to_string()))?;
+            own_fields_only(lua, &t, "a table").map_err(|e| bad(crate::script::bare_error(&e)))?;
             let number = |key: &str| -> mlua::Result<Option<i32>> {
                 match t.get::<mlua::Value>(key)? {
                     mlua::Value::Nil => Ok(None),
@@ -706,7 +706,7 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
         || f.call::<mlua::Value>(()),
     )
     .and_then(|v| {
-        let read = bounded_from_value::<Value>(lua, v, "the result", MAX_ANSWER_BYTES);
+        let read = bounded_from_value(lua, v, "the result", MAX_ANSWER_BYTES);
         let read = read.and_then(|answer| {
             super::result::check(&world.borrow(), &answer).map_err(mlua::Error::runtime)?;
             Ok(answer)

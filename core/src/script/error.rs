@@ -344,3 +344,13 @@ fn locate(msg: &str) -> (Option<String>, Option<usize>) {
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     (Some(file), digits.parse().ok())
 }
+
+/// An engine error in its own words, without mlua's "runtime error: " in front: for a message
+/// that quotes one error inside another ("the check hook defined here returned …").
+pub(crate) fn bare(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::RuntimeError(m) => m.clone(),
+        mlua::Error::CallbackError { cause, .. } => bare(cause),
+        other => other.to_string(),
+    }
+}

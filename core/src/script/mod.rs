@@ -13,6 +13,7 @@ mod luaprof;
 mod memory;
 mod strlib;
 
+pub(crate) use error::bare as bare_error;
 use error::innermost;
 pub use error::ScriptError;
 use mlua::{HookTriggers, Lua, LuaOptions, StdLib, VmState};

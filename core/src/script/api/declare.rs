@@ -11,7 +11,7 @@ use crate::ruleset::{ActionDecl, KindDecl, Step, VariantData};
 use crate::state::Value;
 use crate::tables::{Column, DiceTable, OddsKind, ResultsTable};
 use crate::world::Shared;
-use mlua::{FromLua, Function, Lua, LuaSerdeExt, Table};
+use mlua::{FromLua, Function, Lua, Table};
 use std::collections::BTreeMap;
 
 fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
@@ -123,10 +123,13 @@ fn kind_decl(lua: &Lua, t: &Table, what: &str) -> mlua::Result<KindDecl> {
         }
         other => bad("width", "a number", &other)?,
     }
-    Ok(KindDecl {
-        id,
-        props: lua.from_value(mlua::Value::Table(t.clone()))?,
-    })
+    let props = super::plain::from_lua(
+        lua,
+        &mlua::Value::Table(t.clone()),
+        &format!("kessel.{what} `{id}`"),
+        MAX_DECLARATION_BYTES as usize,
+    )?;
+    Ok(KindDecl { id, props })
 }
 
 fn is_color(c: &str) -> bool {
@@ -147,7 +150,13 @@ fn when_of(lua: &Lua, t: &Table, what: &str) -> mlua::Result<Option<BTreeMap<Str
                         "kessel.{what}: `when` is a table of option id = value"
                     )));
                 };
-                out.insert(k.to_string_lossy(), lua.from_value(v)?);
+                let value = super::plain::from_lua(
+                    lua,
+                    &v,
+                    &format!("kessel.{what}: `when`"),
+                    MAX_DECLARATION_BYTES as usize,
+                )?;
+                out.insert(k.to_string_lossy(), value);
             }
             if out.is_empty() {
                 return Err(mlua::Error::runtime(format!(
@@ -213,7 +222,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             declaring(lua, &w, "unit_type", table_size(&t))?;
             let id: String = req_id(&t, "id", "unit_type")?;
             declared_once(lua, "unit_type", &id)?;
-            let props: Value = lua.from_value(mlua::Value::Table(t))?;
+            let what = format!("kessel.unit_type `{id}`");
+            // names the rules and scenario files read faces and classes by
+            for key in ["class", "name"] {
+                match t.get::<mlua::Value>(key)? {
+                    mlua::Value::Nil | mlua::Value::String(_) => {}
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: `{key}` is a string, not a {}",
+                            other.type_name()
+                        )))
+                    }
+                }
+            }
+            if let Some(fields) = t.get::<Option<mlua::Value>>("face_fields")? {
+                if !is_name_list(&fields)? {
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: `face_fields` is a list of field names, such as {{ \"morale\", \"leadership\" }}"
+                    )));
+                }
+            }
+            let props = super::plain::from_lua(lua, &mlua::Value::Table(t), &what, MAX_DECLARATION_BYTES as usize)?;
             w.borrow_mut().ruleset.unit_types.insert(id, props);
             Ok(())
         })?,
@@ -247,7 +276,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             declaring(lua, &w, "movement", table_size(&t))?;
             let when = when_of(lua, &t, "movement")?;
             check_costs(&mlua::Value::Table(t.clone()), "kessel.movement", 0)?;
-            let mut v: Value = lua.from_value(mlua::Value::Table(t))?;
+            let mut v = super::plain::from_lua(
+                lua,
+                &mlua::Value::Table(t),
+                "kessel.movement",
+                MAX_DECLARATION_BYTES as usize,
+            )?;
             if let Value::Object(m) = &mut v {
                 m.remove("when");
                 if when.is_some() && m.contains_key("classes") {
@@ -334,7 +368,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 kind,
                 columns,
                 first_roll: t.get::<Option<i32>>("first_roll")?.unwrap_or(1),
-                rows: req(&t, "rows", "results_table")?,
+                rows: result_rows(&id, req(&t, "rows", "results_table")?)?,
             };
             table
                 .validate()
@@ -525,13 +559,21 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     OptionType::Choice(c.sequence_values::<String>().collect::<mlua::Result<_>>()?)
                 }
                 other => {
+                    let shown = match &other {
+                        mlua::Value::String(s) => format!("\"{}\"", s.to_string_lossy()),
+                        v => format!("a {}", v.type_name()),
+                    };
                     return Err(mlua::Error::runtime(format!(
-                        "option `{id}`: type is \"bool\", \"int\" or a list of choices, not {:?}",
-                        other.type_name()
-                    )))
+                        "option `{id}`: type is \"bool\", \"int\" or a list of choices, not {shown}"
+                    )));
                 }
             };
-            let default: Value = lua.from_value(t.get::<mlua::Value>("default")?)?;
+            let default = super::plain::from_lua(
+                lua,
+                &t.get::<mlua::Value>("default")?,
+                &format!("option `{id}`: the default"),
+                MAX_DECLARATION_BYTES as usize,
+            )?;
             // the range of an int option: values outside it are refused wherever one is set
             let bound = |key: &str| -> mlua::Result<Option<i64>> {
                 match t.get::<mlua::Value>(key)? {
@@ -728,7 +770,26 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 )));
             }
             let description: String = t.get::<Option<String>>("description")?.unwrap_or_default();
-            let (min, max): (Option<f64>, Option<f64>) = (t.get("min")?, t.get("max")?);
+            let bound = |key: &str| -> mlua::Result<Option<f64>> {
+                match t.get::<mlua::Value>(key)? {
+                    mlua::Value::Nil => Ok(None),
+                    mlua::Value::Integer(n) => Ok(Some(n as f64)),
+                    mlua::Value::Number(x) if x.is_finite() => Ok(Some(x)),
+                    mlua::Value::Number(x) => Err(mlua::Error::runtime(format!(
+                        "{what}: `{key}` is a finite number, not {}",
+                        if x.is_nan() {
+                            "NaN".to_string()
+                        } else {
+                            x.to_string()
+                        }
+                    ))),
+                    other => Err(mlua::Error::runtime(format!(
+                        "{what}: `{key}` is a number, not a {}",
+                        other.type_name()
+                    ))),
+                }
+            };
+            let (min, max) = (bound("min")?, bound("max")?);
             if (min.is_some() || max.is_some()) && !matches!(kind.as_str(), "int" | "number") {
                 return Err(mlua::Error::runtime(format!(
                     "{what}: `min` and `max` bound numbers; this variable is a {kind}"
@@ -747,7 +808,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 mlua::Value::Table(e) if kind == "list" && e.is_empty() => {
                     Some(Value::Array(Vec::new()))
                 }
-                v => Some(lua.from_value(v)?),
+                v => Some(super::plain::from_lua(
+                    lua,
+                    &v,
+                    &format!("{what}: the default"),
+                    MAX_DECLARATION_BYTES as usize,
+                )?),
             };
             let decl = crate::ruleset::ScenarioVarDecl {
                 kind,
@@ -776,10 +842,65 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 (name.len() as u64).saturating_add(declared_size(&v, MAX_DECLARATION_BYTES + 1)),
             )?;
             declared_once(lua, "constant", &name)?;
-            let v: Value = lua.from_value(v)?;
+            let v = super::plain::from_lua(
+                lua,
+                &v,
+                &format!("kessel.constant `{name}`"),
+                MAX_DECLARATION_BYTES as usize,
+            )?;
             w.borrow_mut().ruleset.constants.insert(name, v);
             Ok(())
         })?,
     )?;
     Ok(())
+}
+
+/// Whether `v` is a non-empty list (keys 1 to n) of non-empty strings.
+fn is_name_list(v: &mlua::Value) -> mlua::Result<bool> {
+    let mlua::Value::Table(t) = v else {
+        return Ok(false);
+    };
+    let mut n = 0usize;
+    for pair in t.clone().pairs::<mlua::Value, mlua::Value>() {
+        let (_, item) = pair?;
+        match item {
+            mlua::Value::String(s) if !s.as_bytes().is_empty() => n += 1,
+            _ => return Ok(false),
+        }
+    }
+    Ok(n > 0 && n == t.raw_len())
+}
+
+/// A results table's rows of result codes: strings, or numbers Lua would write as such (a NaN
+/// or an infinity is no result).
+fn result_rows(id: &str, rows: Vec<Vec<mlua::Value>>) -> mlua::Result<Vec<Vec<String>>> {
+    rows.into_iter()
+        .enumerate()
+        .map(|(r, row)| {
+            row.into_iter()
+                .enumerate()
+                .map(|(c, cell)| {
+                    let bad = |shown: String| {
+                        mlua::Error::runtime(format!(
+                            "kessel.results_table `{id}`: row {}, column {} is {shown}, not a result",
+                            r + 1,
+                            c + 1
+                        ))
+                    };
+                    match cell {
+                        mlua::Value::String(s) => Ok(s.to_str()?.to_string()),
+                        mlua::Value::Integer(n) => Ok(n.to_string()),
+                        // (as Lua writes it: 2.0 stays "2.0")
+                        mlua::Value::Number(x) if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 => {
+                            Ok(format!("{x:.1}"))
+                        }
+                        mlua::Value::Number(x) if x.is_finite() => Ok(x.to_string()),
+                        mlua::Value::Number(x) if x.is_nan() => Err(bad("NaN".into())),
+                        mlua::Value::Number(x) => Err(bad(x.to_string())),
+                        other => Err(bad(format!("a {}", other.type_name()))),
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }

@@ -251,12 +251,12 @@ pub(crate) const MAX_LISTED_BYTES: usize = 64 << 20;
 /// `max` bytes or nested too deep before anything is copied: a table is copied each time it
 /// appears, so a list of references to one large table (held once by Lua) would otherwise fill
 /// the engine's memory.
-pub(crate) fn bounded_from_value<T: serde::de::DeserializeOwned>(
+pub(crate) fn bounded_from_value(
     lua: &Lua,
     v: mlua::Value,
     what: &str,
     max: usize,
-) -> mlua::Result<T> {
+) -> mlua::Result<Value> {
     let (size, unplain) = declare_limits::measure(&v, max as u64 + 1, Some(lua));
     if let Some(u) = unplain {
         return Err(mlua::Error::runtime(format!("{what}: {}", u.describe())));
@@ -268,7 +268,10 @@ pub(crate) fn bounded_from_value<T: serde::de::DeserializeOwned>(
             plain::MAX_DEPTH
         )));
     }
-    lua.from_value(v)
+    // read as game variables and actions are: a table that mixes a list and fields, or a list
+    // that does not start at 1, is refused in words, never cut short (the size is known to be
+    // within bounds, which JSON's counting may see a little larger)
+    plain::from_lua(lua, &v, what, max.saturating_mul(2).saturating_add(1024))
 }
 
 /// [`action_from_lua`], and roughly how many bytes the action holds.

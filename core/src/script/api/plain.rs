@@ -151,6 +151,12 @@ fn table_body(lua: &Lua, t: &Table, b: &mut Budget) -> mlua::Result<Value> {
                 b.spend(s.as_bytes().len() + 3)?;
                 strs.push((s.to_str()?.to_string(), v));
             }
+            mlua::Value::Number(x) => {
+                return Err(mlua::Error::runtime(format!(
+                    "{}: a table key must be a string or a whole number, not {x}",
+                    b.what
+                )))
+            }
             other => {
                 return Err(mlua::Error::runtime(format!(
                     "{}: a table key must be a string or an integer, not a {}",

@@ -138,7 +138,8 @@ pub(crate) fn ask(lua: &Lua, world: &Shared, id: &str, args: &Value) -> mlua::Re
         super::bounded_from_value(lua, out, &format!("query `{id}`'s answer"), 16 << 20).map_err(
             |e| {
                 mlua::Error::runtime(format!(
-                    "query `{id}` answered with something that is not plain data (tables of strings, numbers and booleans): {e}"
+                    "query `{id}` answered with something that is not plain data (tables of strings, numbers and booleans): {}",
+                    crate::script::bare_error(&e)
                 ))
             },
         )

@@ -33,43 +33,62 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
 }
 
 const PRELUDE: &str = r#"
+-- (what the checks call is taken now, before any rules or test file runs: a file that defines
+-- its own global `error` or `tostring` must not turn failed checks into passes)
+local error, type, tostring, pairs, ipairs = error, type, tostring, pairs, ipairs
+local sort, concat, find, format = table.sort, table.concat, string.find, string.format
+local abs, huge = math.abs, math.huge
 local expect = {}
 local function show(v)
   if type(v) == "table" then
     local parts = {}
     for k, x in pairs(v) do parts[#parts + 1] = tostring(k) .. "=" .. tostring(x) end
-    table.sort(parts)
-    return "{" .. table.concat(parts, ", ") .. "}"
+    sort(parts)
+    return "{" .. concat(parts, ", ") .. "}"
   end
   return tostring(v)
 end
+-- a value in a failure: strings quoted when the other side is no string, so "1" and 1 differ
+local function shown(v, other)
+  if type(v) == "string" and type(other) ~= "string" then return format("%q", v) end
+  return show(v)
+end
+-- what a check is about, before its failure (any value; a string as it is)
+local function about(what)
+  if what == nil then return "" end
+  if type(what) == "string" then return what .. ": " end
+  return show(what) .. ": "
+end
 function expect.eq(actual, expected, what)
   if actual ~= expected then
-    error((what and (what .. ": ") or "") .. "expected " .. show(expected) .. ", got " .. show(actual), 2)
+    error(about(what) .. "expected " .. shown(expected, actual) .. ", got " .. shown(actual, expected), 2)
   end
 end
 function expect.truthy(v, what)
-  if not v then error((what or "expected a true value") .. ", got " .. show(v), 2) end
+  if not v then error((what ~= nil and show(what) or "expected a true value") .. ", got " .. show(v), 2) end
 end
 function expect.falsy(v, what)
-  if v then error((what or "expected a false value") .. ", got " .. show(v), 2) end
+  if v then error((what ~= nil and show(what) or "expected a false value") .. ", got " .. show(v), 2) end
 end
--- (a NaN is near nothing: `x - nan > eps` is false, so the comparison is made the other way)
+-- (a NaN is near nothing: `x - nan > eps` is false, so the comparison is made the other way;
+-- an infinity is near itself only)
 function expect.near(actual, expected, eps, what)
   if type(expected) ~= "number" or expected ~= expected then
-    error("expect.near: the expected value must be a number, got " .. show(expected), 2)
+    error("expect.near: the expected value must be a number, got " .. shown(expected, 0), 2)
   end
   eps = eps or 1e-9
-  if type(eps) ~= "number" or not (eps >= 0) or eps == math.huge then
-    error("expect.near: the tolerance must be a finite number of 0 or more, got " .. show(eps), 2)
+  if type(eps) ~= "number" or not (eps >= 0) or eps == huge then
+    error("expect.near: the tolerance must be a finite number of 0 or more, got " .. shown(eps, 0), 2)
   end
-  if type(actual) ~= "number" or not (math.abs(actual - expected) <= eps) then
-    error((what and (what .. ": ") or "") .. "expected about " .. show(expected) .. ", got " .. show(actual), 2)
+  if actual == expected then return end
+  if type(actual) ~= "number" or not (abs(actual - expected) <= eps) then
+    error(about(what) .. "expected about " .. show(expected) .. ", got " .. shown(actual, expected), 2)
   end
 end
 -- a reason as a failure shows it: its message and, when it cites one, its rule case
 local function reason_text(r)
-  return (r.message or "?") .. (r.rule ~= nil and (" [" .. tostring(r.rule) .. "]") or "")
+  if type(r) ~= "table" then return show(r) end
+  return show(r.message or "?") .. (r.rule ~= nil and (" [" .. tostring(r.rule) .. "]") or "")
 end
 -- an action refused with a reason citing `rule` (and whose text contains `text`, if given)
 function expect.refused(ok, reasons, rule, text)
@@ -78,12 +97,15 @@ function expect.refused(ok, reasons, rule, text)
     error("expect.refused: give it what the action returned (ok, reasons), got reasons = " .. show(reasons), 2)
   end
   for _, r in ipairs(reasons) do
-    if (rule == nil or r.rule == rule) and (text == nil or string.find(r.message, text, 1, true)) then return r end
+    if type(r) == "table" and (rule == nil or r.rule == rule)
+      and (text == nil or (type(r.message) == "string" and find(r.message, tostring(text), 1, true))) then
+      return r
+    end
   end
   local got = {}
   for _, r in ipairs(reasons) do got[#got + 1] = reason_text(r) end
-  error("expected a refusal citing [" .. tostring(rule) .. "]" .. (text and (" with '" .. text .. "'") or "") ..
-    ", got: " .. table.concat(got, "; "), 2)
+  error("expected a refusal citing [" .. tostring(rule) .. "]" .. (text ~= nil and (" with '" .. tostring(text) .. "'") or "") ..
+    ", got: " .. concat(got, "; "), 2)
 end
 function expect.accepted(ok, info)
   if not ok then
@@ -92,7 +114,7 @@ function expect.accepted(ok, info)
     end
     local got = {}
     for _, r in ipairs(info) do got[#got + 1] = reason_text(r) end
-    error("expected the action to be accepted, got: " .. table.concat(got, "; "), 2)
+    error("expected the action to be accepted, got: " .. concat(got, "; "), 2)
   end
   return info
 end

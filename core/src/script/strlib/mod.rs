@@ -251,10 +251,11 @@ local function built(name, ok, r, ...)
   error(r, 0)
 end
 string.rep = function(s, n, sep)
-  s = tostring(s)
+  -- (numbers are strings to Lua here, as to the C function; nil or a table is refused by it)
+  if type(s) == "number" then s = tostring(s) end
   n = tointeger(n) or n
-  sep = sep and tostring(sep) or ""
-  if type(n) == "number" and n > 0 then
+  if sep == nil then sep = "" elseif type(sep) == "number" then sep = tostring(sep) end
+  if type(n) == "number" and n > 0 and type(s) == "string" and type(sep) == "string" then
     sized("string.rep", #s, #sep, n)
     charge(n)
     if #s == 0 and #sep == 0 then return "" end
@@ -320,6 +321,10 @@ table.sort = function(t, cmp)
   return tsort(t, cmp)
 end
 table.unpack = function(t, i, j)
+  -- (the length of nothing is no 0: without `j`, Lua refuses what has no length)
+  if j == nil and (t == nil or type(t) == "boolean" or type(t) == "number") then
+    error(sformat("bad argument #1 to 'table.unpack' (table expected, got %s)", t == nil and "nil" or type(t)), 2)
+  end
   i = i or 1
   j = j or len(t)
   if type(i) == "number" and type(j) == "number" and j - i > 64 then charge((j - i) * 8) end
