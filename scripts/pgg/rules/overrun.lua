@@ -290,27 +290,38 @@ kessel.action{
 }
 
 -- Overruns the phasing player's stack in `hex` may make now: its combat units together against
--- each adjacent enemy hex, or, when the group may not, each unit that may alone.
+-- each adjacent enemy hex, or, when the group may not, each unit that may alone; under WBC09 #12
+-- each of these also with the hex's leaders, who may join an overrun (as attacks are listed with
+-- their hexes' leaders [10.36]).
 function O.stack_overruns(hex)
   local out = {}
   local me = C.phasing()
-  local ids = {}
+  local ids, leader_ids = {}, {}
+  local with_leaders = C.option("wbc09_12_multiple_leaders")
   for _, u in ipairs(kessel.units.at(hex)) do
-    if u.side == me and C.is_combat_unit(u) and not C.disrupted(u) and not u.flags.stopped then
-      ids[#ids + 1] = u.id
+    if u.side == me and not C.disrupted(u) and not u.flags.stopped then
+      if C.is_combat_unit(u) then ids[#ids + 1] = u.id
+      elseif with_leaders and C.is_leader(u) then leader_ids[#leader_ids + 1] = u.id end
     end
   end
   if #ids == 0 then return out end
+  local function offer(units, n)
+    local a = { kind = "overrun", units = units, target = n }
+    if O.reasons(a)[1] then return false end
+    out[#out + 1] = a
+    if #leader_ids > 0 then
+      local both = { table.unpack(units) }
+      for _, id in ipairs(leader_ids) do both[#both + 1] = id end
+      local b = { kind = "overrun", units = both, target = n }
+      if not O.reasons(b)[1] then out[#out + 1] = b end
+    end
+    return true
+  end
   local enemy = C.occupied(C.other(me))
   for _, n in ipairs(kessel.hex.neighbors(hex)) do
     if enemy:has(n) then
-      local a = { kind = "overrun", units = ids, target = n }
-      if not O.reasons(a)[1] then out[#out + 1] = a
-      else
-        for _, id in ipairs(ids) do
-          local b = { kind = "overrun", units = { id }, target = n }
-          if not O.reasons(b)[1] then out[#out + 1] = b end
-        end
+      if not offer(ids, n) then
+        for _, id in ipairs(ids) do offer({ id }, n) end
       end
     end
   end

@@ -215,6 +215,47 @@ kessel.test("case_wbc09_12_multiple_leaders_and_overrun", function()
   end
 end)
 
+-- WBC09 #12 with the action list: the leaders who may join an overrun are offered in it, as attacks
+-- are listed with their hexes' leaders [10.36]. Board, Soviet Movement Phase: s (4-4-6) with l1
+-- (2) and l2 (3) in 0403, next to g (1-1-10) in 0303. Standard: the overrun is listed with s alone
+-- (a leader may not join, 10.2). WBC09 #12: it is listed with s alone and with s, l1 and l2, and
+-- the listed overrun with the leaders is accepted (4 + min(5, 4) = 8, halved 4). It was never
+-- listed, so a player choosing from the list (the editor, a computer player) could not make it.
+kessel.test("case_wbc09_12_overruns_with_leaders_are_listed", function()
+  local function overruns()
+    local out = {}
+    for _, a in ipairs(kessel.legal("soviet")) do
+      if a.kind == "overrun" then
+        local ids = { table.unpack(a.units) }
+        table.sort(ids)
+        out[#out + 1] = table.concat(ids, ",") .. ">" .. a.target
+      end
+    end
+    table.sort(out)
+    return table.concat(out, " ")
+  end
+  for _, wbc in ipairs{ false, true } do
+    setup({ rifle("s", "0403", "4-4-6"), leader("l1", "0403", 2), leader("l2", "0403", 3), pz("g", "0303", "1-1-10") },
+      { wbc09_12_multiple_leaders = wbc }, { step = "soviet_movement",
+        vars = { phase_start = { hexes = { s = "0403", l1 = "0403", l2 = "0403" }, command = { "s" }, step = 0, turn = 7 } } })
+    if wbc then
+      expect.eq(overruns(), "l1,l2,s>0303 s>0303")
+      local listed
+      for _, a in ipairs(kessel.legal("soviet")) do
+        if a.kind == "overrun" and #a.units == 3 then listed = a end
+      end
+      kessel.inject_dice{ 6 }
+      local ok, r = kessel.act(listed)
+      expect.accepted(ok, r)
+      local found = false
+      for _, e in ipairs(r) do if e.text and e.text:find("attack 4 against", 1, true) then found = true end end
+      expect.truthy(found, "4 + min(5, 4) = 8, halved 4")
+    else
+      expect.eq(overruns(), "s>0303")
+    end
+  end
+end)
+
 -- WBC09 #15: an enemy air interdiction marker in the target hex adds 1 MP to the overrun.
 kessel.test("case_wbc09_15_interdiction_adds_to_overrun_cost", function()
   for _, wbc in ipairs{ false, true } do
