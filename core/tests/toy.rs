@@ -207,6 +207,25 @@ fn a_changed_scenario_is_told_apart_from_a_tampered_save() {
 }
 
 #[test]
+fn a_save_that_still_replays_after_its_scenario_changed_says_so() {
+    let (dir, path, _file) = saved_game("changed-scenario");
+    let same = Engine::load_save(&path, Limits::default()).expect("load");
+    assert_eq!(same.save_changed_note(), None);
+    // fewer turns: every action of the save is still legal, the state the same
+    let scenario = dir.join("scenario.toml");
+    let original = std::fs::read_to_string(&scenario).expect("read");
+    let shorter = original.replacen("turns = 3", "turns = 2", 1);
+    assert_ne!(shorter, original);
+    std::fs::write(&scenario, shorter).expect("write");
+    let changed = Engine::load_save(&path, Limits::default()).expect("still loads");
+    let note = changed.save_changed_note().expect("a note");
+    assert!(
+        note.contains("game.json") && note.contains("other scenario or rule files"),
+        "{note}"
+    );
+}
+
+#[test]
 fn undo_takes_back_exactly_one_action() {
     let mut e = engine(1);
     let start = e.state().hash();

@@ -49,7 +49,11 @@ pub fn load_game(
             );
         }
         // one game's save, or a campaign save's last game
-        Engine::load_any_save(game, Limits::default(), None).map_err(describe)
+        let engine = Engine::load_any_save(game, Limits::default(), None).map_err(describe)?;
+        if let Some(note) = engine.save_changed_note() {
+            eprintln!("note: {note}");
+        }
+        Ok(engine)
     } else {
         options.load(&crate::open_scenario(game)?, profile, seed)
     }

@@ -121,12 +121,23 @@ pub struct Engine {
     profile_arg: Option<String>,
     /// Which way the computer player's ties are broken (see [`Engine::set_ai_variation`]).
     ai_variation: u64,
+    /// Set when a save loaded whose scenario or rule files have changed since it was saved (see
+    /// [`Engine::save_changed_note`]).
+    save_changed: Option<String>,
 }
 
 impl Engine {
     /// The whole world, read-only (state, declarations, options, log, revision).
     pub fn world(&self) -> Ref<'_, World> {
         self.world.borrow()
+    }
+
+    /// When this game was loaded from a save made with other scenario or rule files than the
+    /// ones it replayed under (edited since): a sentence saying so, for a front end to show. The
+    /// replay succeeded, so every action is still legal, but the game may now end, score or be
+    /// drawn differently (a changed turn count or objective leaves the state as it was).
+    pub fn save_changed_note(&self) -> Option<&str> {
+        self.save_changed.as_deref()
     }
 
     /// The current state.

@@ -429,6 +429,14 @@ impl Engine {
             }
         }
         let hash = format!("{:016x}", engine.state().hash());
+        if hash == save.state_hash && changed {
+            engine.save_changed = Some(format!(
+                "{} was saved with other scenario or rule files than the ones now in place: every \
+                 action still replays, but the game goes on under the files as they are now (a \
+                 changed turn count, objective or rule may end or score it differently)",
+                crate::error::shown_path(path).display()
+            ));
+        }
         if hash != save.state_hash {
             let cause = if changed {
                 cause

@@ -230,6 +230,7 @@ impl Engine {
             limits,
             profile_arg: None,
             ai_variation: 0,
+            save_changed: None,
         })
     }
 

@@ -266,8 +266,14 @@ impl PlaySession {
             }
             Answer::Loaded(outcome) => {
                 if let Job::Load(path) = &out.job {
-                    let done =
-                        outcome.and_then(|(copy, players)| self.loaded(path, &copy, &players));
+                    let done = outcome.and_then(|(copy, players, note)| {
+                        self.loaded(path, &copy, &players)?;
+                        if let Some(note) = note {
+                            // shown as a warning: the game goes on under files it was not saved with
+                            self.message = Some((note, true));
+                        }
+                        Ok(())
+                    });
                     if let Err(e) = done {
                         self.message = Some((format!("cannot load {}: {e}", path.display()), true));
                     }

@@ -185,7 +185,9 @@ pub enum Answer {
     /// To [`Job::Reload`]: the rules loaded, or where they failed.
     Reloaded(Result<(), Box<Located>>),
     /// To [`Job::Load`]: the saved game and who played each side, or why it did not load.
-    Loaded(Result<(Box<GameCopy>, Players), String>),
+    /// A save loaded: the game, who played each side, and the engine's note when the save was
+    /// made with other files than the ones it replayed under.
+    Loaded(Result<(Box<GameCopy>, Players, Option<String>), String>),
 }
 
 /// Who played each side, as a save records it.
@@ -399,7 +401,10 @@ fn work(inbox: &Receiver<Message>, outbox: &Sender<Reply>, stopper: &Stopper) {
             // a game of its own: the twin takes it with the next job's copy
             let limits = kessel_core::script::Limits::default();
             let loaded = Engine::load_save_stoppable(path, limits, stopper.clone())
-                .map(|(e, players)| (Box::new(e.copy_game()), players))
+                .map(|(e, players)| {
+                    let note = e.save_changed_note().map(str::to_string);
+                    (Box::new(e.copy_game()), players, note)
+                })
                 .map_err(|e| e.to_string());
             let result = Ok(Answer::Loaded(loaded));
             if outbox.send(Reply { id: m.id, result }).is_err() {
