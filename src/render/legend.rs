@@ -141,14 +141,18 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
     if li.opts.areas && !map.areas.is_empty() {
         notes.push("Areas: dashed outlines, ids at each area's first hex.".to_string());
     }
-    for note in &notes {
+    // (wrapped to the picture's width: a small map's picture is narrower than one note)
+    let per_line = ((li.width - 2.0 * margin) / NOTE_CHAR_WIDTH)
+        .floor()
+        .max(20.0) as usize;
+    for line in notes.iter().flat_map(|note| wrapped(note, per_line)) {
         y += 13.0;
         let _ = writeln!(
             body,
             "<text x=\"{}\" y=\"{}\" font-size=\"9.5\" fill=\"#444\">{}</text>",
             n(margin),
             n(y),
-            esc(note)
+            esc(&line)
         );
     }
     if li.opts.areas && !map.areas.is_empty() {
@@ -174,4 +178,45 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
     }
     body.push_str("</g>\n");
     y - li.top + 6.0
+}
+
+/// About how wide one character of a legend note is (9.5-point sans), to wrap notes by.
+const NOTE_CHAR_WIDTH: f32 = 5.4;
+
+/// `text` in lines of at most `width` characters, broken between words (a word longer than a
+/// line stands alone).
+fn wrapped(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrapped;
+
+    #[test]
+    fn notes_wrap_between_words() {
+        assert_eq!(
+            wrapped("one two three four", 9),
+            ["one two", "three", "four"]
+        );
+        assert_eq!(wrapped("short", 40), ["short"]);
+        assert_eq!(
+            wrapped("a muchlongerword b", 5),
+            ["a", "muchlongerword", "b"]
+        );
+    }
 }

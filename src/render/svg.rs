@@ -24,11 +24,16 @@ pub fn hex(c: Rgb) -> String {
     c.to_hex()
 }
 
-/// Escapes text for XML content and attribute values.
+/// Escapes text for XML content and attribute values. Control characters (which XML may not
+/// hold at all, escaped or not: one in a unit's id made the whole picture unreadable) are written
+/// as the messages write them, `\u{1}`, so the picture still draws and shows where they are.
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {
+                out.push_str(&c.escape_unicode().to_string())
+            }
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -62,5 +67,7 @@ mod tests {
         assert_eq!(n(-3.5), "-3.5");
         assert_eq!(n(20.78), "20.8");
         assert_eq!(esc("a<&>'\""), "a&lt;&amp;&gt;&#39;&quot;");
+        // no character XML refuses gets through
+        assert_eq!(esc("Toy\u{1}valley\n"), "Toy\\u{1}valley\\u{a}");
     }
 }
