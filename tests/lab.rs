@@ -749,6 +749,15 @@ fn a_result_naming_what_the_game_does_not_have_is_refused_at_the_hook() {
         ),
         ("\"won\"", "returned the string \"won\""),
         ("{ winner = \"red\" }", "a field `winner`"),
+        // more measures than a data file keeps per turn, a name that breaks the listing
+        (
+            "(function() local m = {} for i = 1, 300 do m[\"m\" .. i] = i end return { metrics = m } end)()",
+            "`metrics` holds 300 measures; a result reports at most 256",
+        ),
+        (
+            "{ metrics = { [\"two\\nlines\"] = 1 } }",
+            "a measure named \"two\\u{a}lines\"",
+        ),
     ] {
         let dir = toy_with_first_hook(
             "lab-result-hook",

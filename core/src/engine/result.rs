@@ -50,6 +50,25 @@ pub(super) fn check(world: &World, answer: &Value) -> Result<(), String> {
                         return Err(format!("`{key}` = {}; it is a table by name", shown(other)))
                     }
                 };
+                // the lab keeps every metric of every game-turn in its data file, and lists
+                // them by name, a line each: a few hundred short names at most
+                if key == "metrics" {
+                    if entries.len() > MAX_METRICS {
+                        return Err(format!(
+                            "`metrics` holds {} measures; a result reports at most {MAX_METRICS} \
+                             (the lab keeps each one for every game-turn of every game)",
+                            entries.len()
+                        ));
+                    }
+                    if let Some(bad) = entries.keys().find(|k| !metric_name_ok(k)) {
+                        return Err(format!(
+                            "`metrics` has a measure named \"{}\"; a measure's name is 1 to \
+                             {MAX_METRIC_NAME} characters, none of them a line break or other \
+                             control character",
+                            crate::error::printable_name(bad)
+                        ));
+                    }
+                }
                 for (name, x) in entries {
                     let name_shown = crate::error::printable_name(name);
                     match key.as_str() {
@@ -102,6 +121,16 @@ pub(super) fn check(world: &World, answer: &Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The most measures one result may report.
+pub const MAX_METRICS: usize = 256;
+/// The longest name of a measure, in characters.
+pub const MAX_METRIC_NAME: usize = 80;
+
+fn metric_name_ok(name: &str) -> bool {
+    let n = name.chars().count();
+    n > 0 && n <= MAX_METRIC_NAME && !name.chars().any(char::is_control)
 }
 
 /// A value as the refusal shows it.
