@@ -457,6 +457,27 @@ fn kessel_test_fails_on_a_failing_test() {
     assert!(r.stdout.lines().last().expect("out").ends_with("1 failed"));
 }
 
+/// A test defined inside another test was collected after the run and never ran: the suite
+/// passed without it. It fails the test it is in, saying why.
+#[test]
+fn kessel_test_refuses_a_test_defined_inside_a_test() {
+    let dir = toy_copy("nested-test");
+    write(
+        &dir,
+        "tests/nested_test.lua",
+        "kessel.test(\"outer\", function()\n  kessel.test(\"inner\", function() error(\"boom\") end)\nend)\n",
+    );
+    let r = kessel(&["test", dir.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "nested_test.lua:2: kessel.test(\"inner\") inside test `outer`: define tests at the top level"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
 /// The same seed gives the same event log run after run on the bundled campaign, not only the
 /// same summary: every action with the dice and the records under it. Lua seeds its string hash
 /// afresh in every run, so a rule that lets `pairs` order into the log (it did, for the leaders'

@@ -227,6 +227,43 @@ pub struct Scenario {
 /// When a file given as a scenario is another kind of Kessel file (a map, a profile), says so
 /// instead of listing the scenario keys its tables are not.
 fn not_a_scenario(path: &Path, text: &str) -> Option<LoadError> {
+    let shown = crate::error::shown_path(path);
+    let file = shown.display();
+    let json = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{');
+    let lua = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lua"));
+    let other = if json && text.contains("\"kessel-campaign-save/") {
+        Some(format!(
+            "a campaign save: `kessel view {file}` shows its last game, `kessel campaign --verify {file}` replays it"
+        ))
+    } else if json && text.contains("\"kessel-save/") {
+        Some(format!(
+            "a saved game: `kessel view {file}` shows it, `kessel editor {file}` plays it on"
+        ))
+    } else if json && text.contains("\"kessel-lab/") {
+        Some(format!(
+            "a data file of `kessel simulate --out`: `kessel report {file}` reads it"
+        ))
+    } else if lua {
+        Some(
+            "a Lua file: a scenario is a .toml file, which names its special rules in \
+             `scripts = [...]`; `kessel test` runs a ruleset's tests, `kessel script` runs a script"
+                .to_string(),
+        )
+    } else {
+        None
+    };
+    if let Some(what) = other {
+        return Some(LoadError::new(
+            path,
+            None,
+            format!("not a scenario but {what}"),
+        ));
+    }
     let table: toml::Table = toml::from_str(text).ok()?;
     if table.contains_key("scenario") {
         return None;
@@ -456,6 +493,28 @@ mod tests {
                 .contains("not a scenario but a campaign file"),
             "{err}"
         );
+        // a save, the lab's data and a Lua file say what they are and what reads them
+        for (file, text, said) in [
+            (
+                "g.json",
+                "{\"format\":\"kessel-save/1\"}",
+                "a saved game: `kessel view g.json`",
+            ),
+            (
+                "c.json",
+                "{\"format\":\"kessel-campaign-save/1\"}",
+                "a campaign save",
+            ),
+            (
+                "r.jsonl",
+                "{\"type\":\"header\",\"format\":\"kessel-lab/1\"}\n",
+                "`kessel report r.jsonl`",
+            ),
+            ("init.lua", "kessel.ruleset{ name = \"x\" }\n", "a Lua file"),
+        ] {
+            let err = Scenario::parse(Path::new(file), text).expect_err("no scenario");
+            assert!(err.to_string().contains(said), "{file}: {err}");
+        }
         // a scenario with a misspelt table still gets the parser's words
         let bad = "[scenario]\nname = \"x\"\nruleset = \".\"\nmap = \"m.toml\"\nturns = 1\n[[unit]]\nid = \"a\"\n";
         let err = Scenario::parse(Path::new("s.toml"), bad).expect_err("unknown table");

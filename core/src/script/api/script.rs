@@ -211,6 +211,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.set(
         "test",
         lua.create_function(move |lua, (name, f): (String, Function)| {
+            // tests are collected when their file loads and run afterwards: one defined while a
+            // test runs would never run, and the suite would pass without it
+            if let Some(running) = lua.app_data_ref::<RunningTest>() {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.test(\"{}\") inside test `{}`: define tests at the top level of a \
+                     test file (this one would never run)",
+                    crate::error::printable_name(&name),
+                    crate::error::printable_name(&running.0)
+                )));
+            }
             let tests: Table = lua.named_registry_value("kessel_tests")?;
             if tests.contains_key(name.as_str())? {
                 return Err(mlua::Error::runtime(format!(
@@ -258,11 +268,17 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     Ok(())
 }
 
+/// The test running now (see `kessel.test`).
+struct RunningTest(String);
+
 /// Runs one registered test.
 pub(crate) fn run_test(lua: &Lua, name: &str) -> mlua::Result<()> {
     let tests: Table = lua.named_registry_value("kessel_tests")?;
     let f: Function = tests
         .get::<Option<Function>>(name)?
         .ok_or_else(|| mlua::Error::runtime(format!("no test `{name}`")))?;
-    f.call::<()>(())
+    lua.set_app_data(RunningTest(name.to_string()));
+    let out = f.call::<()>(());
+    lua.remove_app_data::<RunningTest>();
+    out
 }
