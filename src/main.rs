@@ -99,10 +99,15 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // a mod's names and error values reach this line: shown, never obeyed by the terminal
-            eprintln!(
-                "error: {}",
-                kessel_core::error::printable(&format!("{e:#}"))
-            );
+            // each cause in the chain in its own words, an operating system's in plain ones
+            let text: Vec<String> = e
+                .chain()
+                .map(|cause| match cause.downcast_ref::<std::io::Error>() {
+                    Some(io) => kessel_core::error::io_words(io),
+                    None => cause.to_string(),
+                })
+                .collect();
+            eprintln!("error: {}", kessel_core::error::printable(&text.join(": ")));
             ExitCode::FAILURE
         }
     }

@@ -39,6 +39,19 @@ const HEAD: u64 = 64 * 1024;
 const WHOLE_MAX: u64 = 256 * 1024 * 1024;
 
 impl Output {
+    /// A file name for the output, to suggest when a folder was named.
+    fn example_name(self) -> &'static str {
+        match self {
+            Output::Save => "game.json",
+            Output::CampaignSave => "campaign.json",
+            Output::LabData => "games.jsonl",
+            Output::Report => "report.html",
+            Output::Map => "map.toml",
+            Output::Picture => "map.png",
+            Output::Package => "scenario.kessel",
+        }
+    }
+
     fn what(self) -> &'static str {
         match self {
             Output::Save => "Kessel save",
@@ -123,11 +136,15 @@ pub fn overwrite_only(out: &Path, kind: Output) -> anyhow::Result<()> {
     // said before any work is done (a script played, games simulated), not when writing; a
     // map cut starts a scenario's folder (`map cut … -o roslavl/map.toml`) and makes it
     let makes_folder = kind == Output::Map;
-    if let Some(folder) = out
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty() && !makes_folder)
-    {
-        if !folder.is_dir() {
+    if let Some(folder) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if folder.exists() && !folder.is_dir() {
+            anyhow::bail!(
+                "{}: {} is a file, not a folder; name a file in a folder",
+                out.display(),
+                folder.display()
+            );
+        }
+        if !folder.is_dir() && !makes_folder {
             anyhow::bail!(
                 "{}: the folder {} does not exist; create it first, or name a file in a folder that does",
                 out.display(),
@@ -139,7 +156,11 @@ pub fn overwrite_only(out: &Path, kind: Output) -> anyhow::Result<()> {
         return Ok(());
     };
     if meta.is_dir() {
-        anyhow::bail!("{}: a folder; name the {what} file to write", out.display());
+        anyhow::bail!(
+            "{}: a folder; name the {what} to write in it (such as {})",
+            out.display(),
+            out.join(kind.example_name()).display()
+        );
     }
     if !meta.is_file() {
         anyhow::bail!(

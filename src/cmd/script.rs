@@ -140,8 +140,13 @@ fn save_checked(out: &Path, text: &str) -> anyhow::Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "save".into());
     let probe = out.with_file_name(format!(".{name}.checking"));
-    kessel_core::fsio::write_atomic(&probe, text.as_bytes())
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {}", out.display(), e.error))?;
+    kessel_core::fsio::write_atomic(&probe, text.as_bytes()).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot write {}: {}",
+            out.display(),
+            kessel_core::error::io_words(&e.error)
+        )
+    })?;
     let loaded = Engine::load_save(&probe, Limits::default());
     let _ = std::fs::remove_file(&probe);
     if let Err(e) = loaded {

@@ -29,7 +29,7 @@ impl fmt::Display for LoadError {
 
 mod shown;
 pub use shown::{
-    printable, printable_name, quoted_json, show_folder_as, shown_path, terminal_safe,
+    io_words, printable, printable_name, quoted_json, show_folder_as, shown_path, terminal_safe,
     MAX_SHOWN_MESSAGE,
 };
 
@@ -104,7 +104,7 @@ const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
 /// byte-order mark is dropped.
 pub fn read_text(path: &Path, what: &str) -> Result<String, LoadError> {
     let mut bytes = crate::fsio::read_bounded(path, crate::fsio::MAX_TEXT_INPUT)
-        .map_err(|e| LoadError::new(path, None, format!("cannot read {what}: {e}")))?;
+        .map_err(|e| LoadError::new(path, None, format!("cannot read {what}: {}", io_words(&e))))?;
     // a byte-order mark some editors write at the start of UTF-8 text is no part of it (Lua read
     // it as "unexpected symbol near '<\239>'" on line 1)
     if bytes.starts_with(UTF8_BOM) {

@@ -155,3 +155,28 @@ mod shown_path_tests {
         assert_eq!(shown("a/.."), ".");
     }
 }
+
+/// What an operating-system error says, in plain words without its number: "no such file or
+/// folder", not "No such file or directory (os error 2)".
+pub fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => "no such file or folder".into(),
+        K::PermissionDenied => "permission denied".into(),
+        K::AlreadyExists => "something of that name exists already".into(),
+        K::NotADirectory => "a part of the path is a file, not a folder".into(),
+        K::IsADirectory => "it is a folder, not a file".into(),
+        K::DirectoryNotEmpty => "the folder is not empty".into(),
+        K::ReadOnlyFilesystem => "the disk is read-only".into(),
+        K::StorageFull => "the disk is full".into(),
+        K::InvalidFilename => "the name is not one the file system allows".into(),
+        _ => {
+            let text = e.to_string();
+            // "… (os error 13)": the number means nothing to a reader
+            match text.rfind(" (os error ") {
+                Some(i) if text.ends_with(')') => text[..i].to_string(),
+                _ => text,
+            }
+        }
+    }
+}
