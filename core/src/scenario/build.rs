@@ -595,6 +595,7 @@ impl Scenario {
             .collect();
 
         let mut scripts = Vec::new();
+        let mut seen_scripts = BTreeMap::new();
         for sc in &file.scenario.scripts {
             let p = match crate::fsio::named_path(&dir, sc.get_ref(), Named::Lua) {
                 Ok(p) => p,
@@ -603,6 +604,17 @@ impl Scenario {
                     continue;
                 }
             };
+            // (run twice, its declarations were refused as made twice, naming none of this)
+            if let Some(first) = d.seen_before(&mut seen_scripts, p.clone(), &sc.span()) {
+                d.at(
+                    sc.span(),
+                    format!(
+                        "`scripts`: `{}` is listed twice (first at line {first}); each script runs once",
+                        sc.get_ref()
+                    ),
+                );
+                continue;
+            }
             if !p.is_file() {
                 d.at(
                     sc.span(),

@@ -555,9 +555,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 mlua::Value::Nil => OptionType::Bool,
                 mlua::Value::String(s) if s.to_str()? == "bool" => OptionType::Bool,
                 mlua::Value::String(s) if s.to_str()? == "int" => OptionType::Int,
-                mlua::Value::Table(c) => {
-                    OptionType::Choice(c.sequence_values::<String>().collect::<mlua::Result<_>>()?)
-                }
+                mlua::Value::Table(c) => OptionType::Choice(option_choices(&id, &c)?),
                 other => {
                     let shown = match &other {
                         mlua::Value::String(s) => format!("\"{}\"", s.to_string_lossy()),
@@ -903,4 +901,47 @@ fn result_rows(id: &str, rows: Vec<Vec<mlua::Value>>) -> mlua::Result<Vec<Vec<St
                 .collect()
         })
         .collect()
+}
+
+/// An option's choices: words, each once (a profile and `--option` name one by its word; a number
+/// there was read as its digits, so the default `1` of the choices `{ 1, 2 }` was refused).
+fn option_choices(id: &str, list: &Table) -> mlua::Result<Vec<String>> {
+    let bad = |why: String| mlua::Error::runtime(format!("option `{id}`: {why}"));
+    let mut out: Vec<String> = Vec::new();
+    for (i, item) in list.clone().sequence_values::<mlua::Value>().enumerate() {
+        let word = match item? {
+            mlua::Value::String(s) => s.to_str()?.to_string(),
+            other => {
+                return Err(bad(format!(
+                    "choice {} is {}; choices are words, strings such as \"strict\"",
+                    i + 1,
+                    match other {
+                        mlua::Value::Integer(n) => format!("the number {n}"),
+                        mlua::Value::Number(x) => format!("the number {x}"),
+                        v => format!("a {}", v.type_name()),
+                    }
+                )))
+            }
+        };
+        if word.is_empty() || word.chars().any(char::is_control) {
+            return Err(bad(format!(
+                "choice {} is \"{}\"; a choice is a word of one line",
+                i + 1,
+                crate::error::printable_name(&word)
+            )));
+        }
+        if out.contains(&word) {
+            return Err(bad(format!(
+                "the choice \"{}\" is listed twice",
+                crate::error::printable_name(&word)
+            )));
+        }
+        out.push(word);
+    }
+    if out.is_empty() || out.len() != list.raw_len() {
+        return Err(bad(
+            "type is a list of choices such as { \"strict\", \"loose\" }".to_string(),
+        ));
+    }
+    Ok(out)
 }
