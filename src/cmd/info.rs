@@ -70,6 +70,8 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
                     .unwrap_or_else(|_| engine.ruleset_dir().to_path_buf()),
             ),
             "profile": engine.profile_arg(),
+            // (as `kessel check` names it: "defaults" when no profile is given)
+            "profile_in_force": engine.options().profile.clone(),
         },
         "sides": rules.sides,
         "sequence": rules.sequence.iter().enumerate().map(|(i, s)| json!({
@@ -179,7 +181,7 @@ fn text(info: &Value) -> String {
         },
         str_of(&sc["ruleset"]),
         str_of(&sc["ruleset_dir"]),
-        str_of(&sc["profile"])
+        str_of(&sc["profile_in_force"])
     );
     let sides: Vec<String> = list("sides").iter().map(str_of).collect();
     let _ = writeln!(s, "sides: {}", sides.join(", "));

@@ -128,6 +128,10 @@ impl Skeleton<'_> {
              --     end,\n\
              --   }}\n\
              --\n\
+             -- Wrapping `move` covers ordinary movement only: units may change hex by other kinds of\n\
+             -- action too (in PGG `rail_move`, `overrun`, `retreat`, `advance`; `kessel info` lists a\n\
+             -- ruleset's kinds). Wrap each kind the rule is about the same way.\n\
+             --\n\
              -- docs/lua-api.md lists everything a rule can read and do.\n",
             name = self.name,
             first = self.first

@@ -336,9 +336,28 @@ impl MapView {
             // areas on the north or south edge get their label outside the map, where it
             // cannot hide the names of the edge's towns
             let rows: BTreeSet<i32> = set.iter().map(|h| map.offset(*h).1).collect();
+            let cols: BTreeSet<i32> = set.iter().map(|h| map.offset(*h).0).collect();
             let ys: Vec<f32> = set.iter().map(|h| self.hex_to_screen(map, *h).y).collect();
+            let xs: Vec<f32> = set.iter().map(|h| self.hex_to_screen(map, *h).x).collect();
             let half = galley.size().y / 2.0 + 4.0;
-            if rows.len() == 1 && rows.contains(&0) {
+            let half_w = galley.size().x / 2.0 + 4.0;
+            // (an entry area down the west or east edge: beside the map, as `kessel render`
+            // draws it, not on the counters of its middle hex)
+            // (kept on the canvas: where the map fills it, over the edge hexes' outer corners,
+            // which counters leave free)
+            if cols.len() == 1 && cols.contains(&0) {
+                let left = xs.iter().copied().fold(f32::MAX, f32::min);
+                at.x = left - z - half_w;
+                if left >= self.canvas.left() {
+                    at.x = at.x.max(self.canvas.left() + half_w);
+                }
+            } else if cols.len() == 1 && cols.contains(&(map.columns() as i32 - 1)) {
+                let right = xs.iter().copied().fold(f32::MIN, f32::max);
+                at.x = right + z + half_w;
+                if right <= self.canvas.right() {
+                    at.x = at.x.min(self.canvas.right() - half_w);
+                }
+            } else if rows.len() == 1 && rows.contains(&0) {
                 let top = ys.iter().copied().fold(f32::MAX, f32::min);
                 at.y = top - 0.87 * z - half;
             } else if rows.len() == 1 && rows.contains(&(map.rows() as i32 - 1)) {

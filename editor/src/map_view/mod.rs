@@ -294,7 +294,12 @@ impl MapView {
         if let Some(hex) = self.reveal {
             let w = paint::pos(layout.center(hex));
             let inner = self.canvas.shrink(self.zoom * 2.0);
-            if !inner.contains(self.to_screen(w)) {
+            // a map shown whole stays as it is: centring an edge hex of a small map pushed half
+            // of it off the canvas
+            let whole =
+                Rect::from_min_size(self.canvas.min + self.offset, world_size(map) * self.zoom);
+            let all_shown = self.canvas.expand(1.0).contains_rect(whole);
+            if !all_shown && !inner.contains(self.to_screen(w)) {
                 self.offset = self.canvas.size() / 2.0 - w.to_vec2() * self.zoom;
                 self.fitted = false;
             }

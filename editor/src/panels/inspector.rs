@@ -53,10 +53,16 @@ fn summary_ui(ui: &mut Ui, doc: &Document) {
     }
     let on_map = doc.units.iter().filter(|u| u.hex().is_some()).count();
     ui.label(format!("Units on the map at set-up: {on_map}"));
-    ui.label(format!(
-        "Units entering later: {}",
-        doc.pending_units().count()
-    ));
+    // a reinforcement has its turn and area; the rest are placed in a set-up area, or have no
+    // place because the file names none the map has (the Problems panel says which)
+    let entering = doc.pending_units().filter(|u| u.entry.is_some()).count();
+    let unplaced = doc.pending_units().count() - entering;
+    ui.label(format!("Units entering later: {entering}"));
+    if unplaced > 0 {
+        ui.label(format!(
+            "Units without a hex yet: {unplaced} (set up in an area, or see Problems)"
+        ));
+    }
     ui.label(format!(
         "Places: {}, areas: {}, objectives: {}",
         map.places.len(),
