@@ -457,6 +457,20 @@ fn kessel_test_fails_on_a_failing_test() {
     assert!(r.stdout.lines().last().expect("out").ends_with("1 failed"));
 }
 
+/// An odds hook's strengths are counted: a negative one is refused at the hook, as a fraction
+/// is (it showed odds of "-5 to -1").
+#[test]
+fn an_odds_hook_giving_a_negative_strength_is_refused() {
+    let dir = toy_copy("odds-negative");
+    let play = dir.join("rules/play.lua");
+    let mut text = std::fs::read_to_string(&play).expect("read");
+    text.push_str("\nkessel.on(\"odds\", function(a, d) return { attack = -5 } end)\n");
+    std::fs::write(&play, text).expect("write");
+    let r = kessel(&["odds", "3", "3", "--ruleset", dir.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("`attack` = -5, below 0"), "{}", r.stderr);
+}
+
 /// A test defined inside another test was collected after the run and never ran: the suite
 /// passed without it. It fails the test it is in, saying why.
 #[test]

@@ -15,18 +15,7 @@ use std::fmt::Write;
 
 /// Text escaped for SVG and HTML.
 fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    kessel_core::error::xml_text(s)
 }
 
 /// Colours for profiles, in header order.

@@ -391,6 +391,16 @@ pub fn play_loaded_until(
             }
             .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
             ruling += acted_at.elapsed();
+            if std::env::var("KESSEL_DT").is_ok() {
+                let w = engine.world();
+                eprintln!(
+                    "DT {} {} {} {}",
+                    w.state.turn,
+                    w.state.phase,
+                    action.kind,
+                    chosen_at.elapsed().as_micros() - acted_at.elapsed().as_micros()
+                );
+            }
             let rejection = match outcome {
                 Ok(events) => {
                     if cfg.trace {

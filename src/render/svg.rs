@@ -24,25 +24,9 @@ pub fn hex(c: Rgb) -> String {
     c.to_hex()
 }
 
-/// Escapes text for XML content and attribute values. Control characters (which XML may not
-/// hold at all, escaped or not: one in a unit's id made the whole picture unreadable) are written
-/// as the messages write them, `\u{1}`, so the picture still draws and shows where they are.
+/// Escapes text for XML content and attribute values (see [`kessel_core::error::xml_text`]).
 pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {
-                out.push_str(&c.escape_unicode().to_string())
-            }
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    kessel_core::error::xml_text(s)
 }
 
 /// A closed path through points.

@@ -531,6 +531,12 @@ pub fn call_odds_hook(
             };
             out.attack = number("attack")?.unwrap_or(out.attack);
             out.defence = number("defence")?.unwrap_or(out.defence);
+            // strengths are counted, never below nothing (a negative one made odds of "-5 to -1")
+            for (key, v) in [("attack", out.attack), ("defence", out.defence)] {
+                if v < 0 {
+                    return Err(bad(format!("`{key}` = {v}, below 0")));
+                }
+            }
             out.shift = out
                 .shift
                 .checked_add(number("shift")?.unwrap_or(0))
@@ -629,10 +635,25 @@ pub fn call_ai_hook(
     let dice = std::cell::RefCell::new(crate::dice::Dice::new(
         tiebreak.seed ^ tiebreak.variation.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x71e_b4ea,
     ));
-    let tiebreak = lua.create_function(move |_, n: i64| {
-        let sides = u32::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
-            mlua::Error::runtime(format!("tiebreak({n}): give how many are tied (1 or more)"))
-        })?;
+    let tiebreak = lua.create_function(move |_, n: mlua::Value| {
+        let whole = match &n {
+            mlua::Value::Integer(i) => Some(*i),
+            mlua::Value::Number(x) if x.fract() == 0.0 && x.abs() < 1e15 => Some(*x as i64),
+            _ => None,
+        };
+        let sides = whole
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| {
+                let shown = match &n {
+                    mlua::Value::Integer(i) => i.to_string(),
+                    mlua::Value::Number(x) => x.to_string(),
+                    other => show_value(other),
+                };
+                mlua::Error::runtime(format!(
+                    "tiebreak({shown}): give how many are tied, a whole number of 1 or more"
+                ))
+            })?;
         Ok(dice.borrow_mut().roll_from(&stream, sides))
     })?;
     // what the hook returned is read in the query stage too (its metamethods run then)

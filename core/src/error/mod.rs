@@ -30,7 +30,7 @@ impl fmt::Display for LoadError {
 mod shown;
 pub use shown::{
     io_words, printable, printable_name, quoted_json, show_folder_as, shown_path, terminal_safe,
-    MAX_SHOWN_MESSAGE,
+    xml_text, MAX_SHOWN_MESSAGE,
 };
 
 impl LoadError {

@@ -180,3 +180,24 @@ pub fn io_words(e: &std::io::Error) -> String {
         }
     }
 }
+
+/// Text for XML and HTML content and attribute values (the SVG of `kessel render`, the lab's
+/// report): markup characters escaped, and control characters, which XML may not hold even
+/// escaped, written as the messages write them (`\u{1}`), so a name holding one still draws.
+pub fn xml_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {
+                out.push_str(&c.escape_unicode().to_string())
+            }
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
