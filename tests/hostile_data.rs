@@ -94,6 +94,21 @@ fn a_save_of_too_many_values_is_refused_before_it_is_parsed() {
     }
 }
 
+/// One game's save given to `campaign --verify` says what it is, not that a field `campaign` is
+/// missing.
+#[test]
+fn a_game_save_given_as_a_campaign_save_says_what_it_is() {
+    let (save, _json) = toy_save("verify-game-save");
+    let r = crate::util::kessel(&["campaign", "--verify", save.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("one game's save, not a campaign save")
+            && !r.stderr.contains("missing field"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// A lab data file's record padded with a list of 100,001 numbers is refused at its line before
 /// it is parsed, and the file's size is bounded (it was read up to 4 GiB).
 #[test]

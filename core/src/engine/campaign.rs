@@ -335,6 +335,16 @@ impl Engine {
         let text = crate::error::read_text(path, "campaign save")?;
         crate::error::json_bounds(path, &text, "campaign save", crate::error::MAX_JSON_VALUES)?;
         let save: CampaignSave = serde_json::from_str(&text).map_err(|e| {
+            // one game's save, given where a campaign's goes: say which it is
+            if text.contains("\"kessel-save/") && !text.contains("\"kessel-campaign-save/") {
+                return LoadError::new(
+                    path,
+                    None,
+                    "one game's save, not a campaign save (`kessel campaign --save` writes those): \
+                     `kessel view` shows it, the editor plays it on"
+                        .to_string(),
+                );
+            }
             LoadError::new(
                 path,
                 Some(e.line()),

@@ -350,11 +350,21 @@ pub fn plain_types(message: &str) -> String {
     for (rust, plain) in [
         ("expected i64", "expected a whole number"),
         ("expected i32", "expected a whole number"),
-        ("expected u64", "expected a whole number of 0 or more"),
-        ("expected u32", "expected a whole number of 0 or more"),
-        ("expected u16", "expected a whole number of 0 or more"),
-        ("expected u8", "expected a whole number of 0 or more"),
-        ("expected usize", "expected a whole number of 0 or more"),
+        // (the bounds said: a value refused for being too large is 0 or more too)
+        (
+            "expected u64",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        ("expected u8", "expected a whole number from 0 to 255"),
+        (
+            "expected usize",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
         ("expected f64", "expected a number"),
         ("expected f32", "expected a number"),
     ] {
@@ -379,12 +389,12 @@ mod plain_type_tests {
         );
         assert_eq!(
             super::plain_types("invalid value: integer `-1`, expected u32"),
-            "invalid value: integer `-1`, expected a whole number of 0 or more"
+            "invalid value: integer `-1`, expected a whole number from 0 to 4294967295"
         );
         assert_eq!(super::plain_types("expected a string"), "expected a string");
         assert_eq!(
             super::plain_types("invalid type: integer `99999999999999999999` as i128, expected u64"),
-            "invalid type: integer `99999999999999999999`, too large for any number the file takes, expected a whole number of 0 or more"
+            "invalid type: integer `99999999999999999999`, too large for any number the file takes, expected a whole number from 0 to 18446744073709551615"
         );
         assert_eq!(
             super::plain_types("invalid type: string \"x\", expected a sequence"),

@@ -137,25 +137,6 @@ pub fn shown_path(path: &Path) -> std::path::PathBuf {
     out.iter().collect()
 }
 
-#[cfg(test)]
-mod shown_path_tests {
-    use super::shown_path;
-    use std::path::Path;
-
-    #[test]
-    fn dot_steps_are_taken_out_for_showing() {
-        let shown = |p: &str| shown_path(Path::new(p)).display().to_string();
-        assert_eq!(
-            shown("scenarios/pgg/../../scripts/pgg/profiles/x.toml"),
-            "scripts/pgg/profiles/x.toml"
-        );
-        assert_eq!(shown("./a/./b"), "a/b");
-        assert_eq!(shown("../up/a/../b"), "../up/b");
-        assert_eq!(shown("/../etc"), "/etc");
-        assert_eq!(shown("a/.."), ".");
-    }
-}
-
 /// What an operating-system error says, in plain words without its number: "no such file or
 /// folder", not "No such file or directory (os error 2)".
 pub fn io_words(e: &std::io::Error) -> String {
@@ -200,4 +181,23 @@ pub fn xml_text(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod shown_path_tests {
+    use super::shown_path;
+    use std::path::Path;
+
+    #[test]
+    fn dot_steps_are_taken_out_for_showing() {
+        let shown = |p: &str| shown_path(Path::new(p)).display().to_string();
+        assert_eq!(
+            shown("scenarios/pgg/../../scripts/pgg/profiles/x.toml"),
+            "scripts/pgg/profiles/x.toml"
+        );
+        assert_eq!(shown("./a/./b"), "a/b");
+        assert_eq!(shown("../up/a/../b"), "../up/b");
+        assert_eq!(shown("/../etc"), "/etc");
+        assert_eq!(shown("a/.."), ".");
+    }
 }
