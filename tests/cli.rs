@@ -1581,6 +1581,26 @@ fn a_campaign_carrying_the_map_refuses_a_game_on_another_map_before_playing() {
     );
 }
 
+/// A game's profile name the ruleset does not have is the campaign file's mistake: said at its
+/// line there, with the profiles there are (it was said at a profile file that does not exist).
+#[test]
+fn a_campaign_games_unknown_profile_is_said_at_the_campaign_line() {
+    let dir = toy_copy("campaign-profile");
+    let campaign = write(
+        &dir,
+        "c.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\nprofile = \"nope\"\n",
+    );
+    let r = kessel(&["campaign", campaign.to_str().expect("utf8"), "--seed", "1"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("c.toml:4: game 1 `profile`: the ruleset has no profile `nope`"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// A campaign save says of each game whether it ended; the replay decides, and a save that says
 /// otherwise was edited (it verified, listing a game that had ended as "not ended").
 #[test]
