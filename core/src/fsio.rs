@@ -20,6 +20,43 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// one (the bundled campaign's largest file is well under a megabyte).
 pub const MAX_TEXT_INPUT: u64 = 64 << 20;
 
+/// The JSON files Kessel writes, told apart by how they begin: a save and a campaign save open
+/// with their `format`, a lab data file's first line is its header. (A marker found anywhere would
+/// not do: a campaign save holds game saves, and a note may quote `kessel-save/1`.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KesselJson {
+    /// One game's save (`kessel-save/…`).
+    Save,
+    /// A campaign save (`kessel-campaign-save/…`).
+    CampaignSave,
+    /// The balance lab's data (`kessel-lab/…`).
+    LabData,
+}
+
+/// Which of Kessel's JSON files `text` (the whole file or its first bytes) is, if any.
+pub fn kessel_json_kind(text: &str) -> Option<KesselJson> {
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    // the value of the object's first member when it is `"format"`
+    let format = (|| {
+        let s = text.strip_prefix('{')?.trim_start();
+        let s = s.strip_prefix("\"format\"")?.trim_start();
+        let s = s.strip_prefix(':')?.trim_start();
+        s.strip_prefix('"')
+    })();
+    match format {
+        Some(f) if f.starts_with("kessel-save/") => return Some(KesselJson::Save),
+        Some(f) if f.starts_with("kessel-campaign-save/") => return Some(KesselJson::CampaignSave),
+        _ => {}
+    }
+    let first = text.lines().next()?;
+    let header: serde_json::Value = serde_json::from_str(first).ok()?;
+    (header["type"] == "header"
+        && header["format"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("kessel-lab/")))
+    .then_some(KesselJson::LabData)
+}
+
 /// Reads the whole of a regular file of at most `max` bytes. Anything else is an error that says
 /// what the path is (a folder, a device, a FIFO) or how large it is.
 pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {

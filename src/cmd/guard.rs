@@ -8,6 +8,7 @@
 //! Recognising by structure, not by a marker somewhere in the text: a campaign save holds game
 //! saves, a note may quote `kessel-save/1`, a TOML file may mention `[map]` in a comment.
 
+use kessel_core::fsio::{kessel_json_kind, KesselJson};
 use std::io::Read as _;
 use std::path::Path;
 
@@ -69,18 +70,9 @@ impl Output {
         let text = String::from_utf8_lossy(head);
         let text = text.trim_start_matches('\u{feff}').trim_start();
         match self {
-            Output::Save => leading_format(text).is_some_and(|f| f.starts_with("kessel-save/")),
-            Output::CampaignSave => {
-                leading_format(text).is_some_and(|f| f.starts_with("kessel-campaign-save/"))
-            }
-            Output::LabData => text.lines().next().is_some_and(|first| {
-                serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| {
-                    v["type"] == "header"
-                        && v["format"]
-                            .as_str()
-                            .is_some_and(|f| f.starts_with("kessel-lab/"))
-                })
-            }),
+            Output::Save => kessel_json_kind(text) == Some(KesselJson::Save),
+            Output::CampaignSave => kessel_json_kind(text) == Some(KesselJson::CampaignSave),
+            Output::LabData => kessel_json_kind(text) == Some(KesselJson::LabData),
             Output::Report => {
                 text.get(..15)
                     .is_some_and(|d| d.eq_ignore_ascii_case("<!DOCTYPE html>"))
@@ -110,15 +102,6 @@ impl Output {
             }),
         }
     }
-}
-
-/// The value of a JSON object's first member when it is `"format"` (saves begin with it):
-/// `{ "format": "kessel-save/1", …` gives `kessel-save/1", …`.
-fn leading_format(text: &str) -> Option<&str> {
-    let s = text.strip_prefix('{')?.trim_start();
-    let s = s.strip_prefix("\"format\"")?.trim_start();
-    let s = s.strip_prefix(':')?.trim_start();
-    s.strip_prefix('"')
 }
 
 fn read_whole(path: &Path) -> Option<Vec<u8>> {

@@ -364,7 +364,7 @@ impl Engine {
         crate::error::json_bounds(path, &text, "campaign save", crate::error::MAX_JSON_VALUES)?;
         let save: CampaignSave = serde_json::from_str(&text).map_err(|e| {
             // one game's save, given where a campaign's goes: say which it is
-            if text.contains("\"kessel-save/") && !text.contains("\"kessel-campaign-save/") {
+            if crate::fsio::kessel_json_kind(&text) == Some(crate::fsio::KesselJson::Save) {
                 return LoadError::new(
                     path,
                     None,

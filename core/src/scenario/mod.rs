@@ -229,33 +229,26 @@ pub struct Scenario {
 fn not_a_scenario(path: &Path, text: &str) -> Option<LoadError> {
     let shown = crate::error::shown_path(path);
     let file = shown.display();
-    let json = text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with('{');
+    use crate::fsio::KesselJson;
     let lua = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("lua"));
-    let other = if json && text.contains("\"kessel-campaign-save/") {
-        Some(format!(
+    let other = match crate::fsio::kessel_json_kind(text) {
+        Some(KesselJson::CampaignSave) => Some(format!(
             "a campaign save: `kessel view {file}` shows its last game, `kessel campaign --verify {file}` replays it"
-        ))
-    } else if json && text.contains("\"kessel-save/") {
-        Some(format!(
+        )),
+        Some(KesselJson::Save) => Some(format!(
             "a saved game: `kessel view {file}` shows it, `kessel editor {file}` plays it on"
-        ))
-    } else if json && text.contains("\"kessel-lab/") {
-        Some(format!(
+        )),
+        Some(KesselJson::LabData) => Some(format!(
             "a data file of `kessel simulate --out`: `kessel report {file}` reads it"
-        ))
-    } else if lua {
-        Some(
+        )),
+        None if lua => Some(
             "a Lua file: a scenario is a .toml file, which names its special rules in \
              `scripts = [...]`; `kessel test` runs a ruleset's tests, `kessel script` runs a script"
                 .to_string(),
-        )
-    } else {
-        None
+        ),
+        None => None,
     };
     if let Some(what) = other {
         return Some(LoadError::new(
