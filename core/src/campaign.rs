@@ -148,11 +148,10 @@ impl Campaign {
         for (i, g) in file.game.into_iter().enumerate() {
             let named = |field: &str, value: &str| {
                 crate::fsio::named_path(dir, value, crate::fsio::Named::Toml).map_err(|e| {
-                    let line = text
-                        .find(&format!("\"{value}\""))
-                        .or_else(|| text.find(&format!("'{value}'")))
-                        .map(|at| text[..at].matches('\n').count() + 1);
-                    fail_at(line, format!("game {} `{field}`: {e}", i + 1))
+                    fail_at(
+                        line_of_value(&text, value),
+                        format!("game {} `{field}`: {e}", i + 1),
+                    )
                 })
             };
             let scenario = named("scenario", &g.scenario.to_string_lossy())?;
@@ -446,6 +445,14 @@ fn hidden_note(sides: &[String]) -> String {
 /// How a carried value that is one side's secret is marked: `  (blue's secret)`.
 pub fn secret_note(side: &str) -> String {
     format!("  ({side}'s secret)")
+}
+
+/// The line of a campaign file where the string `value` is first written (quoted either way), for
+/// a message about a game's field.
+pub(crate) fn line_of_value(text: &str, value: &str) -> Option<usize> {
+    text.find(&format!("\"{value}\""))
+        .or_else(|| text.find(&format!("'{value}'")))
+        .map(|at| text[..at].matches('\n').count() + 1)
 }
 
 /// A value as JSON on one line, cut at `max` characters (an ellipsis marks the cut).

@@ -252,31 +252,26 @@ impl Engine {
         let profile = game.profile.as_deref();
         // a profile name the ruleset does not have is the campaign file's mistake: said at its
         // line there (it was said at the profile file that does not exist)
-        if let Some(p) = profile.filter(|p| !Engine::is_profile_path(p)) {
-            if !Engine::profile_path(&scenario.ruleset_dir, p).exists() {
-                let known = Engine::profile_names(&scenario.ruleset_dir);
-                let text = crate::error::read_text(&campaign.path, "campaign")?;
-                let line = text
-                    .find(&format!("\"{p}\""))
-                    .or_else(|| text.find(&format!("'{p}'")))
-                    .map(|at| text[..at].matches('\n').count() + 1);
-                return Err(LoadError::new(
-                    &campaign.path,
-                    line,
-                    format!(
-                        "game {} `profile`: the ruleset has no profile `{}` ({}){}",
-                        index + 1,
-                        crate::error::printable_name(p),
-                        if known.is_empty() {
-                            "it has no profiles/ folder".to_string()
-                        } else {
-                            format!("it has: {}", known.join(", "))
-                        },
-                        crate::names::did_you_mean(p, &known)
-                    ),
-                )
-                .into());
-            }
+        if let Some((p, known)) =
+            profile.and_then(|p| Some((p, Engine::unknown_profile(&scenario.ruleset_dir, p)?)))
+        {
+            let text = crate::error::read_text(&campaign.path, "campaign")?;
+            return Err(LoadError::new(
+                &campaign.path,
+                crate::campaign::line_of_value(&text, p),
+                format!(
+                    "game {} `profile`: the ruleset has no profile `{}` ({}){}",
+                    index + 1,
+                    crate::error::printable_name(p),
+                    if known.is_empty() {
+                        "it has no profiles/ folder".to_string()
+                    } else {
+                        format!("it has: {}", known.join(", "))
+                    },
+                    crate::names::did_you_mean(p, &known)
+                ),
+            )
+            .into());
         }
         let Some(last) = last else {
             let engine =

@@ -37,12 +37,20 @@ impl Engine {
         out
     }
 
+    /// When `profile` is a name (not a path) that none of the ruleset's profiles has: the names
+    /// it has, for the message that says so.
+    pub(super) fn unknown_profile(ruleset_dir: &Path, profile: &str) -> Option<Vec<String>> {
+        if Engine::is_profile_path(profile) || Engine::profile_path(ruleset_dir, profile).exists() {
+            return None;
+        }
+        Some(Engine::profile_names(ruleset_dir))
+    }
+
     /// Reads a profile against this ruleset's options.
     pub fn read_profile(&self, profile: &str) -> Result<Profile, LoadErrors> {
         let path = Engine::profile_path(&self.ruleset_dir, profile);
-        if !Engine::is_profile_path(profile) && !path.exists() {
+        if let Some(known) = Engine::unknown_profile(&self.ruleset_dir, profile) {
             // a name that is not one of the ruleset's profiles: say which there are
-            let known = Engine::profile_names(&self.ruleset_dir);
             let listed = if known.is_empty() {
                 "the ruleset has no profiles/ folder".to_string()
             } else {
