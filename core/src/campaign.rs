@@ -149,7 +149,7 @@ impl Campaign {
             let named = |field: &str, value: &str| {
                 crate::fsio::named_path(dir, value, crate::fsio::Named::Toml).map_err(|e| {
                     fail_at(
-                        line_of_value(&text, value),
+                        line_of_value(text, value),
                         format!("game {} `{field}`: {e}", i + 1),
                     )
                 })
