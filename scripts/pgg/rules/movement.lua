@@ -154,7 +154,8 @@ end
 
 -- The rule sets for `units` of `side` moving from `from`: forbid / stop / surcharge lists in
 -- kessel.paths.field form, a step hook and a cannot_leave reason. `base` (M.side_base) may be
--- shared between stacks of the same side.
+-- shared between stacks of the same side. (What it reads of the units, ways_key below reads too:
+-- groups with the same key share one search, so a new unit-dependent rule here goes there as well.)
 function M.context(units, from, base)
   local side = units[1].side
   base = base or M.side_base(side)
