@@ -855,6 +855,12 @@ mod tests {
     }
 
     #[test]
+    fn the_summary_keeps_its_lines_and_loses_control_characters() {
+        // the Statistics block is the text summary in a <pre>: its lines must stay lines
+        assert_eq!(esc("a\n  b\u{1b}[1m"), "a\n  b\\u{1b}[1m");
+    }
+
+    #[test]
     fn escapes_markup() {
         assert_eq!(esc("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
         assert_eq!(mix("#000000", "#ffffff", 0.5), "#808080");

@@ -51,7 +51,7 @@ mod tests {
         assert_eq!(n(-3.5), "-3.5");
         assert_eq!(n(20.78), "20.8");
         assert_eq!(esc("a<&>'\""), "a&lt;&amp;&gt;&#39;&quot;");
-        // no character XML refuses gets through
-        assert_eq!(esc("Toy\u{1}valley\n"), "Toy\\u{1}valley\\u{a}");
+        // no character XML refuses gets through; line breaks, which it holds, stay
+        assert_eq!(esc("Toy\u{1}valley\r\n"), "Toy\\u{1}valley\\u{d}\n");
     }
 }

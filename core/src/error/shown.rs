@@ -165,10 +165,12 @@ pub fn io_words(e: &std::io::Error) -> String {
 /// Text for XML and HTML content and attribute values (the SVG of `kessel render`, the lab's
 /// report): markup characters escaped, and control characters, which XML may not hold even
 /// escaped, written as the messages write them (`\u{1}`), so a name holding one still draws.
+/// Line breaks and tabs stay: XML holds them, and the report's text summary is lines.
 pub fn xml_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
+            '\n' | '\t' => out.push(c),
             c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {
                 out.push_str(&c.escape_unicode().to_string())
             }
