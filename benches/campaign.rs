@@ -12,12 +12,14 @@ use kessel_lab::play::{play_game, PlayConfig};
 use kessel_lab::ProfileArg;
 use std::path::Path;
 
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+#[path = "../src/allocator.rs"]
+#[allow(unsafe_code)]
+mod allocator;
 
 const TARGET_S: f64 = 0.25;
 
 fn main() {
+    allocator::keep_freed_memory();
     let games: u64 = std::env::var("KESSEL_BENCH_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())

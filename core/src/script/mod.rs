@@ -8,7 +8,7 @@
 pub mod api;
 mod error;
 mod luaprof;
-// the only unsafe code: the Lua state's allocator (see the module)
+// the core's only unsafe code: the Lua state's allocator (see the module)
 #[allow(unsafe_code)]
 mod memory;
 mod strlib;
