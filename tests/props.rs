@@ -222,6 +222,7 @@ const LUA_FUNCTIONS: &[&str] = &[
     "kessel.paths.field",
     "kessel.paths.trace",
     "kessel.paths.reach",
+    "kessel.paths.reach_set",
     "kessel.paths.trace_costs",
     "kessel.paths.cost",
     "kessel.units.get",

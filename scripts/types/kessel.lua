@@ -1073,6 +1073,11 @@ function kessel.paths.trace(spec) end
 ---@return table<Hex, number>
 function kessel.paths.reach(spec) end
 
+---The hexes `reach` would list, as a hexset (no costs): for "is this hex reached?" questions.
+---@param spec kessel.TraceSpec
+---@return kessel.HexSet
+function kessel.paths.reach_set(spec) end
+
 ---What `trace` would find from every hex, by one search back from the targets: each hex from which
 ---a trace reaches a target within the budget, with its cost (a target at 0). `from` (a hex or a
 ---list) keeps the answer to those hexes; the search is the same.

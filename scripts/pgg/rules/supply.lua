@@ -52,16 +52,16 @@ local function german_ctx()
   for _, src in ipairs(kessel.map.tagged("road_supply_source")) do
     if not blocked:has(src) then sources[#sources + 1] = src end
   end
-  local by_road = {}
+  local by_road = nil   -- a hexset (only membership is asked)
   if #sources > 0 then
     -- the road net joined to a source, through open hexes only
-    local net = kessel.paths.reach{ from = sources, step = { hex = true, only_along = { "road" } },
+    local net = kessel.paths.reach_set{ from = sources, step = { hex = true, only_along = { "road" } },
       passage = { blocked = blocked } }
     -- along the net for free, then up to 20 hexes out (traced from the road toward the unit):
     -- never across a lake hexside, never into a closed hex, never on from a swamp hex but the
     -- start [6.7]
-    by_road = kessel.paths.reach{ from = sources, budget = GERMAN_RADIUS,
-      step = { hex = true, blocked_by = { "lake" }, free_along = { "road" }, free_within = kessel.hexset(C.keys(net)) },
+    by_road = kessel.paths.reach_set{ from = sources, budget = GERMAN_RADIUS,
+      step = { hex = true, blocked_by = { "lake" }, free_along = { "road" }, free_within = net },
       passage = { blocked = blocked, enter_only = sets.swamp } }
   end
   return { side = C.GERMAN, sets = sets, blocked = blocked, by_road = by_road }
@@ -75,7 +75,7 @@ local function german_supplied(ctx, u)
   if ctx.marked[u.hex] then
     return false, string.format("%s is under a Soviet interdiction marker, which interrupts German supply in its hex [13.44]", u.hex), "13.44"
   end
-  if ctx.by_road[u.hex] then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/"), "11.1" end
+  if ctx.by_road and ctx.by_road:has(u.hex) then return true, "within 20 hexes of a road to " .. table.concat(kessel.map.tagged("road_supply_source"), "/"), "11.1" end
   local class = C.class(u)   -- by the unit's own movement type [11.1] (WBC09 #8)
   -- the MP from every hex to the west edge, by one search per movement type and position
   ctx.west_mp = ctx.west_mp or {}
@@ -97,7 +97,7 @@ end
 local function soviet_ctx()
   local sets = terrain_sets()
   local blocked = blocked_for(C.SOVIET, sets)
-  local covered = {}   -- hex -> leader name
+  local covered = {}   -- { hexset, leader name } per working leader, in unit order
   local leaders_ok = {}
   local loc_enter_only = C.option("wbc09_13_loc_not_through_swamp") and sets.swamp or nil
   local leaders, hexes = {}, {}
@@ -115,18 +115,21 @@ local function soviet_ctx()
   for _, l in ipairs(leaders) do
     if lines[l.hex] then
       leaders_ok[l.id] = true
-      local reach = kessel.paths.reach{
+      local reach = kessel.paths.reach_set{
         from = l.hex, budget = C.rating(l), step = { hex = true, blocked_by = { "lake" } },
         passage = { blocked = blocked, enter_only = loc_enter_only },
       }
-      for h in pairs(reach) do covered[h] = covered[h] or C.name(l) end
+      covered[#covered + 1] = { reach, l }
     end
   end
   return { side = C.SOVIET, covered = covered, leaders_ok = leaders_ok }
 end
 
 local function soviet_supplied(ctx, u)
-  local by = ctx.covered[u.hex]
+  local by = nil
+  for _, c in ipairs(ctx.covered) do
+    if c[1]:has(u.hex) then by = C.name(c[2]); break end
+  end
   if by then return true, "line of communication to " .. by, "11.2" end
   return false, "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]", "11.2"
 end

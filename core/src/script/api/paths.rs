@@ -433,6 +433,39 @@ fn costs_table(lua: &Lua, map: &Map, costs: &[u32], only: Option<Vec<Hex>>) -> m
     super::strings::hex_keyed(lua, map, reached.into_iter())
 }
 
+/// The search of `reach` and `reach_set` (`name` is the function's, for errors): the map and the
+/// cost of every hex, `u32::MAX` where the search did not reach.
+fn reach_costs(
+    lua: &Lua,
+    w: &Shared,
+    spec: &Table,
+    name: &str,
+) -> mlua::Result<(Arc<Map>, Vec<u32>)> {
+    super::strict_keys(spec, name, &TRACE_KEYS[..4])?;
+    let starts = starts_arg(lua, w, spec)?;
+    let (map, budget, step, passage) = search_rules(lua, w, spec)?;
+    crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
+    let mut cb = Callbacks {
+        lua,
+        map: &map,
+        step: &step,
+        passage: &passage,
+        error: None,
+    };
+    let cb_cell = std::cell::RefCell::new(&mut cb);
+    let costs = reach(
+        &map,
+        &starts,
+        budget,
+        |s| cb_cell.borrow_mut().step(s),
+        |h| cb_cell.borrow_mut().passage(h),
+    );
+    if let Some(e) = cb.error.take() {
+        return Err(e);
+    }
+    Ok((map, costs))
+}
+
 /// Runs a step/passage pair, remembering the first Lua error (the searches themselves can't fail).
 struct Callbacks<'a> {
     lua: &'a Lua,
@@ -694,29 +727,25 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "reach",
         lua.create_function(move |lua, spec: Table| {
-            super::strict_keys(&spec, "kessel.paths.reach", &TRACE_KEYS[..4])?;
-            let starts = starts_arg(lua, &w, &spec)?;
-            let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
-            crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
-            let mut cb = Callbacks {
-                lua,
-                map: &map,
-                step: &step,
-                passage: &passage,
-                error: None,
-            };
-            let cb_cell = std::cell::RefCell::new(&mut cb);
-            let costs = reach(
-                &map,
-                &starts,
-                budget,
-                |s| cb_cell.borrow_mut().step(s),
-                |h| cb_cell.borrow_mut().passage(h),
-            );
-            if let Some(e) = cb.error.take() {
-                return Err(e);
-            }
+            let (map, costs) = reach_costs(lua, &w, &spec, "kessel.paths.reach")?;
             costs_table(lua, &map, &costs, None)
+        })?,
+    )?;
+    // the hexes `reach` would list, as a hexset: no table of costs to build when only membership
+    // matters (a supply network asked once per unit costs far less as a set of bits than as a
+    // table of a thousand labels)
+    let w = world.clone();
+    p.set(
+        "reach_set",
+        lua.create_function(move |lua, spec: Table| {
+            let (map, costs) = reach_costs(lua, &w, &spec, "kessel.paths.reach_set")?;
+            let mut set = HexSet::new(&map);
+            for (i, c) in costs.iter().enumerate() {
+                if *c != u32::MAX {
+                    set.insert(&map, map.hex_of_index(i));
+                }
+            }
+            Ok(LuaHexSet { set, map })
         })?,
     )?;
     // what `trace` would find from every hex (or from the `from` hexes), by one search back
