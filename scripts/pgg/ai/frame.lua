@@ -268,7 +268,8 @@ lazy.cmd = function() return command_hexes() end
 -- distance from the nearest German unit, across the whole map (a unit entering on the far edge
 -- must still feel which way the front is)
 lazy.dg = function() return distance_from(C.GERMAN, DG_MAX) end
-lazy.dz = function() return distance_from(C.SOVIET, 40) end   -- from the nearest Soviet unit
+-- from the nearest Soviet unit, up to 6 hexes: every use asks whether a hex is within 6 or 1
+lazy.dz = function() return distance_from(C.SOVIET, 6) end
 -- Hexes beyond the radius of the nearest working Soviet leader (by hex distance), per hex; below
 -- zero inside it (-1: one hex to spare).
 -- (The gaps are kept from one decision to the next while the leaders stand where they were.)

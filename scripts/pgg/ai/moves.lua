@@ -112,6 +112,7 @@ lazy.setup = function(F)
     return d
   end)
   local att_memo = cached("setup_att", function() return {} end)
+  rawset(F, "setup_att", att_memo)
   local out = {}
   for hex, d in pairs(defs) do out[hex] = { def = d, adj = 0 } end
   for _, u in ipairs(F.units[me]) do
@@ -133,11 +134,18 @@ local function setup_scorer(F, units, from)
   local info = F.setup
   if not info or not from then return nil end   -- (units entering the map are left to their own scores)
   local side = units[1].side
-  local att = 0
-  local combat = {}
-  for _, u in ipairs(units) do if C.is_combat_unit(u) then combat[#combat + 1] = u end end
-  if #combat == 0 then return nil end
-  att = attack_estimate(combat, false)
+  -- (a group's attack is the sum of its units' [9.1]: each unit's is kept for the phase, as the
+  -- attacks next to each enemy hex are)
+  local att, n = 0, 0
+  local memo = F.setup_att
+  for _, u in ipairs(units) do
+    if C.is_combat_unit(u) then
+      local a = memo[u.id]
+      if a == nil then a = attack_estimate({ u }, false); memo[u.id] = a end
+      att, n = att + a, n + 1
+    end
+  end
+  if n == 0 then return nil end
   local w = SETUP_WEIGHT[side]
   -- what leaving costs: the attacks next to `from` lose the movers
   local here, loss = {}, 0
