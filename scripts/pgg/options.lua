@@ -3,7 +3,12 @@
 -- `standard` profile; profiles/wbc2009.toml turns the tournament readings on.
 
 -- `range` ({min, max}, either may be nil) bounds an "int" option: a value outside it is refused
--- wherever one is set (profile, --option, the editor).
+-- wherever one is set (profile, --option, the editor). VP options stop at 1000: Lua integers
+-- wrap past 2^63, so `smolensk_vp = 9223372036854775807` turned a German hold of Smolensk into
+-- the lowest German total there is and a Soviet Decisive victory, without a word. (`vp_bid` and
+-- `soviet_vp_per_division` are declared 0 or more, and the `check` hook of rules/victory.lua
+-- refuses them above 1000.)
+local MAX_VP = 1000
 local function opt(id, default, rule, description, type_, range)
   kessel.option{ id = id, type = type_ or "bool", default = default, rule = rule, description = description,
     min = range and range[1], max = range and range[2] }
@@ -65,7 +70,7 @@ opt("errata_6_37_repair_next_turn", false, "6.37",
 opt("crt_row2", "printed", "9.5",
   "Die roll 2 of the CRT: printed (6-1 De/A1, 7-1 De) or transcribed (6-1 D2, 7-1 De/A1)",
   { "printed", "transcribed" })
-opt("smolensk_vp", 25, "15", "VP for Smolensk (sources give 25 or 20)", "int", { 0 })
+opt("smolensk_vp", 25, "15", "VP for Smolensk (sources give 25 or 20)", "int", { 0, MAX_VP })
 opt("soviet_vp_per_division", 5, "15", "Soviet VP per whole German division eliminated (sources give 5 or 1)", "int", { 0 })
 opt("supply_halving_order", "supply_then_terrain", "11.3",
   "On defence, halve for supply before terrain multipliers, or after",

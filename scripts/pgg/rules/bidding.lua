@@ -14,8 +14,11 @@ local C = require("rules.common")
 local B = {}
 
 B.RULE = "WBC09 sides"
--- raises listed to players and the computer player (any higher bid is accepted)
+-- raises listed to players and the computer player (any higher bid up to MAX_BID is accepted)
 local LISTED_RAISES = 20
+-- the highest bid: the option `vp_bid` stops there too (options.lua); a bid of 1e300 passed the
+-- whole-number test and then failed in `apply` (string.format %d), one of 2^63 wrapped the total
+local MAX_BID = 1000
 
 -- The bidding state (game var `bidding`): { first =, to_bid =, high =, high_by =, done =, german = }
 function B.state() return kessel.game.var("bidding") end
@@ -79,6 +82,9 @@ local function reasons(a)
   local vp = tonumber(a.vp)
   if vp == nil or vp ~= math.floor(vp) or vp < 0 then
     return C.reason(B.RULE, "a bid is a whole number of VP (bid{vp = n}) or a pass (bid{pass = true})")
+  end
+  if vp > MAX_BID then
+    return C.reason(B.RULE, "a bid is at most %d VP (bid{vp = %s} is more than the game holds)", MAX_BID, tostring(a.vp))
   end
   if s.high and vp <= s.high then
     return C.reason(B.RULE, "a bid must beat the standing bid of %d VP", s.high)

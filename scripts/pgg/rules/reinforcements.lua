@@ -55,11 +55,12 @@ kessel.on("check", function()
     out[#out + 1] = { var = "swf_area", message = string.format(
       "south_western_front is on [14.2] but the map has no entry area %s (swf_area)", svar("swf_area")) }
   end
-  -- [14.2] the German VP of each call: whole numbers, none below 0
+  -- [14.2] the German VP of each call: whole numbers from 0 to 1000 (Lua integers wrap past 2^63:
+  -- a huge entry made the German total the lowest there is)
   for i, v in ipairs(svar("swf_vp")) do
-    if math.type(v) ~= "integer" or v < 0 then
+    if math.type(v) ~= "integer" or v < 0 or v > 1000 then
       out[#out + 1] = { var = "swf_vp", message = string.format(
-        "swf_vp entry %d is %s: the German VP for a South-Western Front division is a whole number of 0 or more [14.2]", i, tostring(v)) }
+        "swf_vp entry %d is %s: the German VP for a South-Western Front division is a whole number from 0 to 1000 [14.2]", i, tostring(v)) }
     end
   end
   return out
