@@ -352,7 +352,7 @@ fn an_option_value_outside_the_range_the_ruleset_declares_is_refused() {
     assert_ne!(r.code, 0, "{}", r.stdout);
     assert!(
         r.stderr
-            .contains("option `vp_bid` takes a whole number of at least 0 (-10 is out of range)"),
+            .contains("option `vp_bid` takes a whole number from 0 to 1000 (-10 is out of range)"),
         "{}",
         r.stderr
     );
@@ -376,7 +376,7 @@ fn an_option_value_outside_the_range_the_ruleset_declares_is_refused() {
     assert!(
         r.stderr.contains("negative.toml:2")
             && r.stderr
-                .contains("option `soviet_vp_per_division` takes a whole number of at least 0"),
+                .contains("option `soviet_vp_per_division` takes a whole number from 0 to 1000"),
         "{}",
         r.stderr
     );

@@ -5,9 +5,7 @@
 -- `range` ({min, max}, either may be nil) bounds an "int" option: a value outside it is refused
 -- wherever one is set (profile, --option, the editor). VP options stop at 1000: Lua integers
 -- wrap past 2^63, so `smolensk_vp = 9223372036854775807` turned a German hold of Smolensk into
--- the lowest German total there is and a Soviet Decisive victory, without a word. (`vp_bid` and
--- `soviet_vp_per_division` are declared 0 or more, and the `check` hook of rules/victory.lua
--- refuses them above 1000.)
+-- the lowest German total there is and a Soviet Decisive victory, without a word.
 local MAX_VP = 1000
 local function opt(id, default, rule, description, type_, range)
   kessel.option{ id = id, type = type_ or "bool", default = default, rule = rule, description = description,
@@ -60,7 +58,7 @@ opt("german_marginal_is_draw", false, "15",
 opt("vp_bidding", false, "WBC09 sides",
   "Players bid VP for the German side at the start (bid / pass); the winning bid comes off the German total")
 opt("vp_bid", 0, "WBC09 sides",
-  "A German VP bid agreed before the game: it comes off the German total, with or without vp_bidding (above 0: no bidding at the start)", "int", { 0 })
+  "A German VP bid agreed before the game: it comes off the German total, with or without vp_bidding (above 0: no bidding at the start)", "int", { 0, MAX_VP })
 
 -- Errata the reference material leaves out -------------------------------------------------------
 opt("errata_6_37_repair_next_turn", false, "6.37",
@@ -71,7 +69,7 @@ opt("crt_row2", "printed", "9.5",
   "Die roll 2 of the CRT: printed (6-1 De/A1, 7-1 De) or transcribed (6-1 D2, 7-1 De/A1)",
   { "printed", "transcribed" })
 opt("smolensk_vp", 25, "15", "VP for Smolensk (sources give 25 or 20)", "int", { 0, MAX_VP })
-opt("soviet_vp_per_division", 5, "15", "Soviet VP per whole German division eliminated (sources give 5 or 1)", "int", { 0 })
+opt("soviet_vp_per_division", 5, "15", "Soviet VP per whole German division eliminated (sources give 5 or 1)", "int", { 0, MAX_VP })
 opt("supply_halving_order", "supply_then_terrain", "11.3",
   "On defence, halve for supply before terrain multipliers, or after",
   { "supply_then_terrain", "terrain_then_supply" })

@@ -283,19 +283,4 @@ kessel.on("step_end", function(index)
   end
 end)
 
--- [15] VP options above 1000 are refused when a scenario loads: Lua integers wrap past 2^63, so
--- `--option vp_bid=9223372036854775807` (or `soviet_vp_per_division`) turned a total over without
--- a word. (The declarations say "0 or more"; `smolensk_vp` declares the whole range, options.lua.)
-kessel.on("check", function()
-  local out = {}
-  for _, id in ipairs{ "vp_bid", "soviet_vp_per_division" } do
-    local v = C.option(id)
-    if math.type(v) == "integer" and v > 1000 then
-      out[#out + 1] = { message = string.format(
-        "option `%s` is %d: VP options take a whole number from 0 to 1000 [15]", id, v) }
-    end
-  end
-  return out
-end)
-
 return V
