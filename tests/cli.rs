@@ -1,6 +1,6 @@
 //! The CLI contract: check, rules, odds, test, with located errors for broken files.
 
-use crate::util::{kessel, toy_copy, write};
+use crate::util::{edited_campaign, kessel, scratch, toy_copy, write};
 use std::path::PathBuf;
 
 const TOY: &str = "core/tests/fixtures/toy/scenario.toml";
@@ -1635,4 +1635,55 @@ fn campaign_verify_refuses_a_game_said_to_end_otherwise_than_its_replay() {
         "{}",
         r.stderr
     );
+}
+
+/// A save made from the repository root of a bundled scenario whose ruleset lies in another folder
+/// loads without a note that its files changed: the save reopens the scenario by a path relative
+/// to itself, which once entered the files' hash (every such save was said to be played with
+/// other files, and the real note became noise).
+#[test]
+fn a_fresh_save_of_a_bundled_scenario_loads_without_a_changed_files_note() {
+    let dir = scratch("fresh-save-note");
+    let script = write(
+        &dir,
+        "play.lua",
+        "for _ = 1, 3 do local a = kessel.legal()[1]; if a then kessel.act(a) end end",
+    );
+    let save = dir.join("game.json");
+    let played = kessel(&[
+        "script",
+        script.to_str().expect("utf8"),
+        "--scenario",
+        "scenarios/pgg/learning.toml",
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(played.code, 0, "{}", played.stderr);
+    let viewed = kessel(&["view", save.to_str().expect("utf8"), "--as", "german"]);
+    assert_eq!(viewed.code, 0, "{}", viewed.stderr);
+    let all = format!("{}{}", viewed.stdout, viewed.stderr);
+    assert!(!all.contains("other scenario or rule files"), "{all}");
+    // the note still comes once the scenario does change
+    let copy = edited_campaign("fresh-save-note-edited", |t| {
+        t.replacen(
+            "# Panzergruppe Guderian",
+            "# A copy of Panzergruppe Guderian",
+            1,
+        )
+    });
+    let save2 = dir.join("campaign.json");
+    let played = kessel(&[
+        "script",
+        script.to_str().expect("utf8"),
+        "--scenario",
+        copy.to_str().expect("utf8"),
+        "--save",
+        save2.to_str().expect("utf8"),
+    ]);
+    assert_eq!(played.code, 0, "{}", played.stderr);
+    let text = std::fs::read_to_string(&copy).expect("read");
+    std::fs::write(&copy, format!("{text}\n# edited after the save\n")).expect("write");
+    let viewed = kessel(&["view", save2.to_str().expect("utf8"), "--as", "german"]);
+    let all = format!("{}{}", viewed.stdout, viewed.stderr);
+    assert!(all.contains("other scenario or rule files"), "{all}");
 }

@@ -185,22 +185,43 @@ impl Engine {
     }
 
     /// A hash of what the game is played with: the scenario file, its map, its special rules and
-    /// the ruleset's Lua and TOML files (its tests aside).
+    /// the ruleset's Lua and TOML files (its tests aside). Files are named in it by where they
+    /// stand to the ruleset's folder or the scenario's, never by the path they were opened with:
+    /// a save reopens its scenario by another path (relative to the save, or absolute) than the
+    /// command that played it, and every save of a scenario whose ruleset lies in another folder
+    /// was said to have been played with other files.
     pub fn content_hash(&self) -> String {
         let mut files = Vec::new();
+        let mut scenario_dir = None;
         if let Some(sc) = self.scenario() {
             files.push(sc.path.clone());
             files.push(sc.map_path.clone());
+            scenario_dir = sc.path.parent().map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".").to_path_buf()
+                } else {
+                    d.to_path_buf()
+                }
+            });
         }
         files.extend(self.extra_scripts.iter().cloned());
         let mut rules = Vec::new();
         files_under(&self.ruleset_dir, &mut rules);
         rules.sort();
         files.extend(rules);
+        let name = |f: &Path| -> String {
+            if let Ok(rel) = f.strip_prefix(&self.ruleset_dir) {
+                return rel.to_string_lossy().into_owned();
+            }
+            scenario_dir
+                .as_deref()
+                .and_then(|d| crate::scaffold::relative_to(d, f).ok())
+                .or_else(|| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_default()
+        };
         let mut all = Vec::new();
         for f in files {
-            let rel = f.strip_prefix(&self.ruleset_dir).unwrap_or(&f);
-            all.extend_from_slice(rel.to_string_lossy().as_bytes());
+            all.extend_from_slice(name(&f).as_bytes());
             all.push(0);
             all.extend(
                 crate::fsio::read_bounded(&f, crate::fsio::MAX_TEXT_INPUT).unwrap_or_default(),
