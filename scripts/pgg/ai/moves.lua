@@ -75,6 +75,7 @@ local function over_limit(side, combat, total)
 end
 
 local DIVISION_TYPES = { panzer = true, rifle_mot = true, motorized = true }
+local GERMAN = C.GERMAN
 local FAR = 400
 
 -- Attack set-up (strong Fr.level): in the Movement Phase before his Combat Phase a side weighs how a
@@ -111,6 +112,14 @@ lazy.setup = function(F)
     end
     return d
   end)
+  -- the hexes next to an enemy stack, where a move can change an attack (kept like the defences)
+  rawset(F, "setup_near", cached("setup_near:" .. occupied_sig(enemy), function()
+    local near = {}
+    for hex in pairs(defs) do
+      for _, n in ipairs(neighbors(hex)) do near[n] = true end
+    end
+    return near
+  end))
   local att_memo = cached("setup_att", function() return {} end)
   rawset(F, "setup_att", att_memo)
   local out = {}
@@ -158,7 +167,10 @@ local function setup_scorer(F, units, from)
       end
     end
   end
+  local near = F.setup_near
   return function(dest)
+    -- (away from every enemy stack a move adds to no attack: only what leaving costs counts)
+    if not near[dest] then return w * (0 - loss) end
     local best = 0
     for _, n in ipairs(neighbors(dest)) do
       local t = info[n]
@@ -233,9 +245,13 @@ local function german_scorer(F, units, from, extra)
   local dz = F.dz
   local setup = setup_scorer(F, units, from)
   local ring = F.ring
+  local at = F.at
+  local gc, gt = F.count[GERMAN].c, F.count[GERMAN].t
   return function(dest)
-    local c1, t1 = counts_at(F, dest, C.GERMAN, dest == from and ids or nil)
-    if over_limit(C.GERMAN, c1 + n, t1 + n) then return -1000 + extra end
+    local c1, t1
+    if dest == from then c1, t1 = counts_at(F, dest, GERMAN, ids)
+    else c1, t1 = gc[dest] or 0, gt[dest] or 0 end
+    if t1 + n > 3 then return -1000 + extra end   -- (over_limit, written out: this runs for every destination)
     local score = const - (D[dest] or FAR) * per_mp
     if setup then score = score + setup(dest) end
     score = score + RING_W * (ring[dest] or 0)
@@ -243,9 +259,12 @@ local function german_scorer(F, units, from, extra)
     if garrison[dest] and t1 == 0 and dest ~= from then   -- garrison an empty threatened city hex
       score = score + garrison[dest] * (mech_only and 0.6 or 1)
     end
-    for _, u in ipairs(F.at[dest] or {}) do
-      if u.side == C.GERMAN and not ids[u.id] then
-        if u.formation and forms[u.formation] then score = score + 2 else score = score - 0.5 end
+    local here = at[dest]
+    if here then
+      for _, u in ipairs(here) do
+        if u.side == GERMAN and not ids[u.id] then
+          if u.formation and forms[u.formation] then score = score + 2 else score = score - 0.5 end
+        end
       end
     end
     if (dz[dest] or 99) <= 1 then
@@ -518,6 +537,7 @@ local function soviet_scorer(F, units, from, extra)
   -- (hex_worth's memo for these command hexes, read here without a call per destination)
   local hm = worth_memo(cmd)
   local h_base, h_vpw, h_front = hm.base, hm.vpw, hm.front
+  local threat = F.threat
   return function(dest)
     local dc, dt
     if dest == from then dc, dt = counts_at(F, dest, C.SOVIET, ids)
@@ -526,7 +546,14 @@ local function soviet_scorer(F, units, from, extra)
     if after_c > 3 or after_t > 4 then return -1000 + extra end
     local v, vpw, front = h_base[dest], nil, nil
     if v == nil then v, vpw, front = hex_worth(F, dest, cmd) else vpw, front = h_vpw[dest], h_front[dest] end
-    local now = unit_value_at(F, dest, v, vpw, front, after_c, after_t)
+    local now
+    if threat then now = unit_value_at(F, dest, v, vpw, front, after_c, after_t)
+    else
+      -- unit_value_at without the look-ahead, written out (this runs for every destination)
+      now = v
+      if vpw then now = now + vpw * (4 - after_c) / 3 end
+      if front then now = now + 0.4 * (after_c - 1) end
+    end
     local score = const + nc * now + (nl > 0 and nl * soviet_leader_value(F, dest, after_c, after_t) or 0)
     if setup and cmd[dest] then score = score + setup(dest) end
     if dc > 0 then   -- the units already there lose room
