@@ -150,29 +150,104 @@ end }
 -- once it has picked, before the engine applies the action).
 local current_frame = nil
 
+-- A frame's base: the units on the map by id, by hex and by side (in the scenario's order), with
+-- counts per hex. It is kept from one decision to the next and brought up to date from the units
+-- the last actions changed (kessel.units.changed_since), each put back where a fresh build would
+-- put it; built afresh when the state was replaced (a set-up, an undo), on another map, or when
+-- many units changed at once.
+local base = nil
+local PATCH_MAX = 12
+
+local function insert_ordered(list, u, order)
+  local k, i = order[u.id], #list + 1
+  while i > 1 and order[list[i - 1].id] > k do i = i - 1 end
+  table.insert(list, i, u)
+end
+
+local function remove_id(list, id)
+  for i = #list, 1, -1 do
+    if list[i].id == id then table.remove(list, i); return end
+  end
+end
+
+local function decrement(t, hex)
+  local v = t[hex] - 1
+  t[hex] = v > 0 and v or nil
+end
+
+local function base_place(b, u, append)
+  b.by_id[u.id] = u
+  local hex = u.hex
+  local list = b.at[hex]
+  if not list then list = {}; b.at[hex] = list end
+  local mine = b.units[u.side]
+  if not mine then mine = {}; b.units[u.side] = mine end
+  if append then list[#list + 1] = u; mine[#mine + 1] = u
+  else insert_ordered(list, u, b.order); insert_ordered(mine, u, b.order) end
+  local cs = b.count[u.side]
+  if not cs then cs = { c = {}, t = {} }; b.count[u.side] = cs end
+  cs.t[hex] = (cs.t[hex] or 0) + 1
+  if C.is_combat_unit(u) then
+    b.combat_at[hex] = (b.combat_at[hex] or 0) + 1
+    cs.c[hex] = (cs.c[hex] or 0) + 1
+  end
+end
+
+local function base_lift(b, u)
+  b.by_id[u.id] = nil
+  local hex = u.hex
+  local list = b.at[hex]
+  remove_id(list, u.id)
+  if #list == 0 then b.at[hex] = nil end
+  remove_id(b.units[u.side], u.id)
+  local cs = b.count[u.side]
+  decrement(cs.t, hex)
+  if C.is_combat_unit(u) then
+    decrement(b.combat_at, hex)
+    decrement(cs.c, hex)
+  end
+end
+
+local function fresh_base(map_key)
+  local b = { map = map_key, at = {}, by_id = {}, units = { soviet = {}, german = {} }, combat_at = {},
+    count = { soviet = { c = {}, t = {} }, german = { c = {}, t = {} } }, order = {} }
+  for i, u in ipairs(kessel.units.all()) do b.order[u.id] = i end
+  for _, u in ipairs(C.map_units()) do base_place(b, u, true) end
+  return b
+end
+
+local function current_base(map_key)
+  local rev = kessel.game.revision()
+  local b = base
+  if b and (b.map ~= map_key) then b = nil end
+  if b and b.rev ~= rev then
+    local changed = kessel.units.changed_since(b.rev)
+    if changed == nil or #changed > PATCH_MAX then b = nil
+    else
+      for _, id in ipairs(changed) do
+        if b.order[id] == nil then b = nil; break end   -- (a unit made during the game)
+        local old = b.by_id[id]
+        if old then base_lift(b, old) end
+        local u = kessel.units.get(id)
+        if u and u.location == "map" then base_place(b, u, false) end
+      end
+    end
+  end
+  if b == nil then b = fresh_base(map_key) end
+  b.rev = rev
+  base = b
+  return b
+end
+
 local function frame()
   if current_frame then return current_frame end
   local c, r = kessel.map.size()
   local map_key = c .. "x" .. r
   if map_key ~= nb_map then nb_memo, nb_map, rail_memo, lasting, lasting_n = {}, map_key, {}, {}, 0 end
-  local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = {}, by_id = {},
-    units = { soviet = {}, german = {} }, combat_at = {}, goal = {},
-    count = { soviet = { c = {}, t = {} }, german = { c = {}, t = {} } } }, Frame)
-  for _, u in ipairs(C.map_units()) do
-    F.by_id[u.id] = u
-    local hex = u.hex
-    local list = F.at[hex]
-    if not list then list = {}; F.at[hex] = list end
-    list[#list + 1] = u
-    local mine = F.units[u.side]
-    mine[#mine + 1] = u
-    local cs = F.count[u.side]
-    cs.t[hex] = (cs.t[hex] or 0) + 1
-    if C.is_combat_unit(u) then
-      F.combat_at[hex] = (F.combat_at[hex] or 0) + 1
-      cs.c[hex] = (cs.c[hex] or 0) + 1
-    end
-  end
+  local b = current_base(map_key)
+  -- (the base's tables are read, never changed, by what a decision works out)
+  local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = b.at, by_id = b.by_id,
+    units = b.units, combat_at = b.combat_at, goal = {}, count = b.count }, Frame)
   current_frame = F
   return F
 end
