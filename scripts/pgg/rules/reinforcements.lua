@@ -166,11 +166,12 @@ end
 -- action, one action per hex of the area.
 function R.entry_moves(side)
   local out = {}
-  if not entry_phase(side) or kessel.game.turn() >= 12 then return out end
+  local turn = kessel.game.turn()
+  if not entry_phase(side) or turn >= 12 then return out end
   local M = require("rules.movement")
   local groups, order = {}, {}
   for _, u in ipairs(kessel.units.all{ side = side, location = "pending" }) do
-    if u.enter_turn and u.enter_turn <= kessel.game.turn() and not R.evacuee(u) and M.cannot_move(u, true) == nil then
+    if u.enter_turn and u.enter_turn <= turn and not R.evacuee(u) and M.cannot_move(u, true) == nil then
       if not groups[u.enter_area] then groups[u.enter_area] = { combat = {}, leaders = {} }; order[#order + 1] = u.enter_area end
       local g = groups[u.enter_area]
       table.insert(C.is_leader(u) and g.leaders or g.combat, u.id)
