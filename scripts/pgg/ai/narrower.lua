@@ -51,6 +51,27 @@ local function stack_sig(kind, F, hex)
   return sig
 end
 
+-- Units of one stack that move alike and score alike: a stack of three rifle divisions lists each
+-- alone, and each alone scores the same at every destination. The key of a one-unit group record
+-- names what its scorer (ai/moves.lua) reads of the unit: the ways it has (the same destinations
+-- and paths), whether it is a leader (a leader's cover depends on which leader goes: none is
+-- keyed), its type, formation and class (the German's goals and divisions), the attack kept for it
+-- when attacks are planned, and the first turn's spend-it-all rule [5.2]. Nil: score it alone.
+local function alike_key(F, a)
+  if #a.units ~= 1 or not a.ways then return nil end
+  local u = F.by_id[a.units[1]]
+  if not u or C.is_leader(u) then return nil end
+  local att = ""
+  if F.setup then
+    local memo = F.setup_att
+    local v = memo[u.id]
+    if v == nil then v = Fr.attack_estimate({ u }, false); memo[u.id] = v end
+    att = v
+  end
+  return table.concat({ tostring(a.ways), u.type, u.formation or "", C.class(u) or "", att,
+    (F.turn == 1 and M.first_turn_full_ma(u)) and "t1" or "" }, "|")
+end
+
 -- The best of `list` and its score, and the SHORT best candidates (kept for re-checking later:
 -- the scores of one stack's moves change little while other stacks move).
 local SHORT = 8
@@ -77,13 +98,27 @@ local function best_of(F, list)
     end
   end
   local from_record = false
+  local scored_alike = {}   -- alike_key -> the scores of a group's destinations
   for _, a in ipairs(list) do
     if a.dests then
-      local f = group_scorer(F, a.units, a.kind)
-      for i, h in ipairs(a.dests) do
-        local s = f(h)
-        if s > bs then from_record, bs = true, s end   -- (made below from the short list)
-        if s > floor or n < SHORT then keep(a, s, i) end
+      local key = alike_key(F, a)
+      local scores = key and scored_alike[key]
+      if scores then
+        for i = 1, #a.dests do
+          local s = scores[i]
+          if s > bs then from_record, bs = true, s end
+          if s > floor or n < SHORT then keep(a, s, i) end
+        end
+      else
+        local f = group_scorer(F, a.units, a.kind)
+        scores = {}
+        for i, h in ipairs(a.dests) do
+          local s = f(h)
+          scores[i] = s
+          if s > bs then from_record, bs = true, s end   -- (made below from the short list)
+          if s > floor or n < SHORT then keep(a, s, i) end
+        end
+        if key then scored_alike[key] = scores end
       end
     else
       local s

@@ -653,9 +653,10 @@ end
 -- that what is listed is what `move` accepts.
 --
 -- `compact` (for a narrowing enumeration, ai/narrowing.lua): instead of one action per destination,
--- add one record for the group, { kind = "move", units = ids, dests = {...}, paths = {...} }:
--- the destinations in the same order, and paths[i] set where the path is not { dests[i] }
--- (M.expand turns an entry back into the action the full list would hold).
+-- add one record for the group, { kind = "move", units = ids, dests = {...}, paths = {...},
+-- ways = w }: the destinations in the same order, and paths[i] set where the path is not
+-- { dests[i] } (M.expand turns an entry back into the action the full list would hold); `ways` is
+-- the same table in the records of groups of one stack with the same destinations and paths.
 -- Is the field's own way to the adjacent hex `h` the single step, for every class of the group?
 -- The field took that step by the rules check_path applies (costs, surcharges, prohibitions, the
 -- step hook), so the step needs no second check.
@@ -741,7 +742,8 @@ local function group_moves(units, hex, base, out, compact, memo)
   end
   if not ways then return end
   if compact then
-    local rec = { kind = "move", units = ids, dests = {}, paths = {} }
+    -- (`ways` is shared by the records of groups that move alike: a reader may compare it)
+    local rec = { kind = "move", units = ids, dests = {}, paths = {}, ways = ways }
     for i, h in ipairs(ways.dests) do
       rec.dests[i] = h
       local path = ways.paths[i]
