@@ -49,7 +49,7 @@ impl Scenario {
             None => parse_map_lenient(&map_path, &read_text(&map_path, "map")?)?,
         };
         let mut d = Diag::new(path, text);
-        let turns = *file.scenario.turns.get_ref();
+        let turns = file.scenario.turns.get_ref().0;
         if turns == 0 {
             d.at(
                 file.scenario.turns.span(),
@@ -62,7 +62,7 @@ impl Scenario {
                 format!("turns = {turns} is over the limit ({MAX_TURNS})"),
             );
         }
-        let first_turn = file.scenario.first_turn.unwrap_or(1);
+        let first_turn = file.scenario.first_turn.map_or(1, |t| t.0);
         if first_turn > MAX_TURNS {
             d.at(
                 file.scenario.turns.span(),
