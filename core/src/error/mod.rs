@@ -290,6 +290,15 @@ pub fn json_bounds(path: &Path, text: &str, what: &str, max: usize) -> Result<()
 pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
     let line = err.span().map(|s| line_of(text, s.start));
     let mut message = plain_types(err.message().trim_end());
+    // the parser hands a date-time to the reader as a table of its own, so a date given where
+    // a number or a name goes read "invalid type: a table": it is said as the date it is
+    let written = err.span().and_then(|s| text.get(s)).map(str::trim);
+    if let Some(date) = written.filter(|w| w.parse::<toml::value::Datetime>().is_ok()) {
+        message = message.replace(
+            "invalid type: a table",
+            &format!("invalid type: the date-time {date}"),
+        );
+    }
     // the parser says only "duplicate key"; its span is the key written the second time
     if message == "duplicate key" {
         let key = err
