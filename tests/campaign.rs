@@ -90,7 +90,7 @@ fn south_western_front_vp_follow_the_scenario_list() {
     assert_ne!(r.code, 0);
     assert!(
         r.stderr.contains("swf_vp entry 2 is 1.5")
-            && r.stderr.contains("a whole number of 0 or more [14.2]"),
+            && r.stderr.contains("a whole number from 0 to 1000 [14.2]"),
         "{}",
         r.stderr
     );

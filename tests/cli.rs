@@ -1253,6 +1253,14 @@ fn option_flag_works_wherever_profile_does_with_the_same_errors() {
         "{}",
         r.stderr
     );
+    // `-0` is the whole number 0, as in a profile (JSON alone read it as the decimal -0.0): the
+    // toy's units then overstack, a limit of 0
+    let r = kessel(&["check", TOY, "--option", "stack_limit=-0"]);
+    assert!(
+        !r.stderr.contains("takes a whole number") && r.stderr.contains("overstacks hex"),
+        "{}",
+        r.stderr
+    );
     // the same errors everywhere
     let typo = "--option stack_limt=5: the ruleset has no option `stack_limt` (did you mean `stack_limit`?)";
     let bad = "--option stack_limit=many: option `stack_limit` takes a whole number";

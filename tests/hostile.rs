@@ -107,6 +107,20 @@ fn judge(name: &str, file_shown: &str, e: &Expect, o: &Outcome) -> Option<String
         Some(0) => return Some(format!("{name}: exited 0; expected an error")),
         _ => {}
     }
+    // one error, however many lines its text takes: a line break in a mod's text (an error
+    // value, a check hook's problem) must not start a line that reads as the program's own
+    // (`error: other.toml:12: …`), so every line after the first is indented
+    if let Some(forged) = o
+        .stderr
+        .lines()
+        .skip(1)
+        .find(|l| !l.is_empty() && !l.starts_with(char::is_whitespace))
+    {
+        return Some(format!(
+            "{name}: a line of the error's text starts a line of its own (`{forged}`):\n{}",
+            o.stderr
+        ));
+    }
     if !o.stderr.contains(file_shown) {
         return Some(format!(
             "{name}: the error does not name `{file_shown}`:\n{}",

@@ -244,3 +244,53 @@ fn declared_ids_are_names_on_one_line() {
         );
     }
 }
+
+/// A unit's id follows one rule wherever a unit is made: `kessel.emit.create_unit` took `""` (which
+/// a scenario and `kessel.setup` refuse) and ids holding NUL, a line break or an escape, which
+/// then broke every message, view and save line naming them.
+#[test]
+fn unit_ids_follow_one_rule_wherever_units_are_made() {
+    let dir = crate::util::scratch("unit-id-rule");
+    let script = crate::util::write(
+        &dir,
+        "ids.lua",
+        r#"
+kessel.setup{ map = { columns = 4, rows = 4 } }
+local accepted = {}
+for _, id in ipairs{ "", "  ", "a\0b", "a\nerror: forged", "\27[2J", string.rep("x", 1025) } do
+  local made = pcall(kessel.emit.create_unit, { id = id, side = "red", type = "inf", faces = { "1-1-4" } })
+  local set = pcall(kessel.setup, { map = { columns = 4, rows = 4 }, units = {
+    { id = id, side = "red", type = "inf", faces = { "1-1-4" }, at = "0101" } } })
+  if made or set then accepted[#accepted + 1] = string.format("%q", id):sub(1, 20) end
+end
+assert(kessel.emit.create_unit{ id = "fine", side = "red", type = "inf", faces = { "1-1-4" } } == "fine")
+print(#accepted == 0 and "all refused" or ("accepted: " .. table.concat(accepted, ", ")))
+"#,
+    );
+    let r = crate::util::kessel(&[
+        "script",
+        script.to_str().expect("utf8"),
+        "--ruleset",
+        "core/tests/fixtures/toy",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("all refused"), "{}", r.stdout);
+    let why = crate::util::write(
+        &dir,
+        "why.lua",
+        "kessel.setup{ map = { columns = 4, rows = 4 } }\n\
+         kessel.emit.create_unit{ id = \"\", side = \"red\", type = \"inf\", faces = { \"1-1-4\" } }\n",
+    );
+    let r = crate::util::kessel(&[
+        "script",
+        why.to_str().expect("utf8"),
+        "--ruleset",
+        "core/tests/fixtures/toy",
+    ]);
+    assert!(
+        r.stderr
+            .contains("why.lua:2: kessel.emit.create_unit: a unit with an empty id"),
+        "{}",
+        r.stderr
+    );
+}

@@ -225,3 +225,90 @@ fn numbers_and_names_the_api_misread_are_refused() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("\ttrue\tfalse"), "{}", r.stdout);
 }
+
+/// Two more ways a callback drove the engine: a function given to a `kessel.paths` search (a
+/// field's `hook`, a `step`, a `target`) set the game up anew mid-search, and the field then
+/// described the old map (80 hexes reachable on a 2x2 map); a nested `kessel.setup` made from the
+/// `__index` of the table `kessel.setup` was reading won, and the outer call answered as if its
+/// own position had been made. Each is refused at the callback's line, naming what it was inside;
+/// a search's functions cannot change the game either (`kessel.emit`), as a validator cannot.
+#[test]
+fn searches_and_a_set_up_being_read_cannot_drive_the_engine() {
+    let movement =
+        "kessel.action{ kind = \"poke\", apply = function() end, validate = function() end }\n\
+                    kessel.movement{ classes = { \"foot\" }, terrain = { clear = 1 } }";
+    let small = "kessel.setup{ map = { columns = 2, rows = 2 } }";
+    let cases = [
+        (
+            "search-field-hook",
+            format!(
+                "local f = kessel.paths.field{{ from = \"0202\", budget = 5, class = \"foot\",\n\
+                   hook = function() {small} end }}\nprint(#f:hexes())"
+            ),
+            "kessel.setup is for scripts and tests",
+            "inside a search of kessel.paths.field",
+        ),
+        (
+            "search-reach-step",
+            "print(kessel.paths.reach{ from = \"0202\", budget = 3,\n\
+               step = function() kessel.act{ kind = \"poke\" } return 1 end })"
+                .to_string(),
+            "kessel.act is for scripts and tests",
+            "inside a search of kessel.paths.reach",
+        ),
+        (
+            "search-trace-target",
+            "print(kessel.paths.trace{ from = \"0202\", budget = 3,\n\
+               target = function() kessel.undo() return false end })"
+                .to_string(),
+            "kessel.undo is for scripts and tests",
+            "inside a search of kessel.paths.trace",
+        ),
+        (
+            "search-emit",
+            "print(kessel.paths.trace_costs{ budget = 3, target = { \"0101\" },\n\
+               step = function() kessel.emit.var(\"x\", 1) return 1 end })"
+                .to_string(),
+            "the game state can only change while an action is applied",
+            "play.lua:3",
+        ),
+        (
+            "setup-index-setup",
+            format!(
+                "print(kessel.setup(setmetatable({{}}, {{ __index = function(_, k)\n\
+                   if k == \"map\" then {small} end end }})))"
+            ),
+            "kessel.setup is for scripts and tests",
+            "inside kessel.setup reading its table",
+        ),
+        (
+            "setup-index-act",
+            "print(kessel.setup(setmetatable({}, { __index = function(_, k)\n\
+               if k == \"turn\" then kessel.act{ kind = \"poke\" } end end })))"
+                .to_string(),
+            "kessel.act is for scripts and tests",
+            "inside kessel.setup reading its table",
+        ),
+    ];
+    for (name, play, refused, inside) in cases {
+        let (_, r) = mod_run(name, movement, &play);
+        assert_ne!(r.code, 0, "{name}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("play.lua:3:")
+                && r.stderr.contains(refused)
+                && r.stderr.contains(inside),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+    // the same searches with functions that only read answer as before
+    let (_, r) = mod_run(
+        "search-reading",
+        movement,
+        "local f = kessel.paths.field{ from = \"0202\", budget = 5, class = \"foot\",\n\
+           hook = function(a, b) return kessel.map.terrain(b) == \"clear\" and 1 or false end }\n\
+         print(#f:hexes(), kessel.paths.trace{ from = \"0101\", budget = 9, target = function(h) return h == \"0404\" end }.cost)",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("15\t5"), "{}", r.stdout);
+}

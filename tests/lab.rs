@@ -758,6 +758,20 @@ fn a_result_naming_what_the_game_does_not_have_is_refused_at_the_hook() {
             "{ metrics = { [\"two\\nlines\"] = 1 } }",
             "a measure named \"two\\u{a}lines\"",
         ),
+        // scores and measures bounded as a scenario's VP are (±1e9): -9.2e18 reached the
+        // statistics
+        (
+            "{ scores = { red = math.mininteger } }",
+            "`scores.red` = the number -9223372036854775808, out of range (at most ±1000000000)",
+        ),
+        (
+            "{ scores = { red = 1e300 } }",
+            "`scores.red` = the number 1e+300, out of range",
+        ),
+        (
+            "{ metrics = { losses = -1000000001 } }",
+            "`metrics.losses` = the number -1000000001, out of range",
+        ),
     ] {
         let dir = toy_with_first_hook(
             "lab-result-hook",

@@ -221,3 +221,42 @@ fn a_view_shows_hexes_as_labels_and_units_steps_and_flags() {
         serde_json::json!(["0303"])
     );
 }
+
+/// A line break in a name from the data (a unit's flag, the scenario's name) is escaped where
+/// `kessel view` and `kessel check` print it: it breaks no table row and adds no line that reads
+/// as the program's own.
+#[test]
+fn a_line_break_in_a_name_stays_on_its_line() {
+    let dir = scratch("views-line-breaks");
+    let toy = concat!(env!("CARGO_MANIFEST_DIR"), "/core/tests/fixtures/toy");
+    let scenario = std::fs::read_to_string(format!("{toy}/scenario.toml"))
+        .expect("toy scenario")
+        .replace("ruleset = \".\"", &format!("ruleset = \"{toy}\""))
+        .replace("map = \"map.toml\"", &format!("map = \"{toy}/map.toml\""))
+        .replace("name = \"Toy battle\"", "name = \"Toy\\nerror: forged\"")
+        .replace(
+            "faces = [\"2-3-4\"]",
+            "faces = [\"2-3-4\"]\nflags = [\"dug in\\nb9           blue     inf      0101\"]",
+        );
+    let scenario = write(&dir, "scenario.toml", &scenario);
+    let path = scenario.to_str().expect("utf8");
+    let view = kessel(&["view", path, "--as", "blue"]);
+    assert_eq!(view.code, 0, "{}{}", view.stdout, view.stderr);
+    assert!(
+        view.stdout.contains("flags dug in\\u{a}b9 ")
+            && !view
+                .stdout
+                .lines()
+                .any(|l| l.trim_start().starts_with("b9")),
+        "{}",
+        view.stdout
+    );
+    let check = kessel(&["check", path]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check.stdout.contains("scenario   Toy\\u{a}error: forged")
+            && !check.stdout.lines().any(|l| l.starts_with("error")),
+        "{}",
+        check.stdout
+    );
+}

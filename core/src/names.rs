@@ -21,6 +21,54 @@ pub fn did_you_mean<S: AsRef<str>>(name: &str, known: &[S]) -> String {
         .unwrap_or_default()
 }
 
+/// The longest unit id, in bytes: the rules copy ids into every action and event, so a 10 MB
+/// id would be copied for ever.
+pub const MAX_UNIT_ID: usize = 1024;
+
+/// What is wrong with a unit's id, wherever a unit is made (a scenario's `[[units]]`,
+/// `kessel.setup`, `kessel.emit.create_unit`), so all three hold one rule: an id with something
+/// in it, at most [`MAX_UNIT_ID`] bytes, on one line. An empty id cannot be told apart in the
+/// log, and one holding a line break or a control character (NUL, an escape) breaks every
+/// message, table and save line that names it. `None` when it is fine.
+pub fn unit_id_problem(id: &str) -> Option<String> {
+    if id.len() > MAX_UNIT_ID {
+        return Some(format!(
+            "a unit id of {} bytes (`{}…`): ids are at most {MAX_UNIT_ID} bytes",
+            id.len(),
+            crate::error::printable_name(&id.chars().take(40).collect::<String>())
+        ));
+    }
+    if id.trim().is_empty() {
+        return Some(
+            "a unit with an empty id: give it an id (short, unique, stable: the event log names \
+             units by it)"
+                .into(),
+        );
+    }
+    if id.chars().any(char::is_control) {
+        return Some(format!(
+            "unit id `{}` holds a line break or a control character: give it on one line, in \
+             characters that show",
+            crate::error::printable_name(id)
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod unit_id_tests {
+    #[test]
+    fn an_id_is_on_one_line_with_something_in_it() {
+        use super::unit_id_problem as problem;
+        assert_eq!(problem("r1"), None);
+        assert_eq!(problem("1st Pz. Div."), None);
+        for bad in ["", "  ", "a\nb", "a\0", "\u{1b}[2J", "tab\there"] {
+            assert!(problem(bad).is_some(), "{bad:?}");
+        }
+        assert!(problem(&"x".repeat(super::MAX_UNIT_ID + 1)).is_some());
+    }
+}
+
 /// Edit distance over characters where swapping two neighbours counts as one edit (the optimal
 /// string alignment distance): `sied` is one edit from `side`.
 pub fn edit_distance(a: &str, b: &str) -> usize {

@@ -40,8 +40,16 @@ pub struct ProfileArg {
 /// An option's value as typed on a command line: JSON (`true`, `3`, `"word"`), else the plain
 /// word as a string.
 pub fn option_value(text: &str) -> kessel_core::state::Value {
-    serde_json::from_str(text)
-        .unwrap_or_else(|_| kessel_core::state::Value::String(text.to_string()))
+    use kessel_core::state::Value;
+    match serde_json::from_str(text) {
+        // JSON reads `-0` as the decimal -0.0, which an `int` option refuses as no whole number:
+        // typed without a point or exponent it is the whole number 0
+        Ok(Value::Number(n)) if n.as_f64() == Some(0.0) && !text.contains(['.', 'e', 'E']) => {
+            Value::from(0)
+        }
+        Ok(v) => v,
+        Err(_) => Value::String(text.to_string()),
+    }
 }
 
 /// Loads a scenario under `profile` with `options` (`ID`, value as typed) set on top of it

@@ -405,7 +405,8 @@ pub fn play_loaded_until(
                 Ok(events) => {
                     if cfg.trace {
                         for line in trace_lines(&events) {
-                            eprintln!("    {line}");
+                            // (a record's kind is the rules' text: one line, never obeyed)
+                            eprintln!("    {}", kessel_core::error::printable_name(&line));
                         }
                     }
                     break;
@@ -446,8 +447,12 @@ pub fn play_loaded_until(
                 asked_ai = true;
                 let Some(ai) = ai.filter(|a| *a != action) else {
                     // a dead end of the rules: the game stops here, unfinished, and the run goes on
+                    // (the refusal is the rules' text: shown, never obeyed, on lines of its own)
                     eprintln!(
-                        "warning: {profile_name} {refused}; nothing else is accepted: the game stops here (unfinished)"
+                        "warning: {}",
+                        kessel_core::error::printable(&format!(
+                            "{profile_name} {refused}; nothing else is accepted: the game stops here (unfinished)"
+                        ))
                     );
                     stuck = true;
                     break;
@@ -482,9 +487,12 @@ pub fn play_loaded_until(
             .map(|(m, n)| (m.clone(), *n))
             .unwrap_or_default();
         eprintln!(
-            "warning: {profile_name} seed {seed}: the rules refused {total} action{} they had enumerated ({} different refusals; another legal action was drawn each time), most often {n}×: {first}",
-            if total == 1 { "" } else { "s" },
-            refusals.len()
+            "warning: {}",
+            kessel_core::error::printable(&format!(
+                "{profile_name} seed {seed}: the rules refused {total} action{} they had enumerated ({} different refusals; another legal action was drawn each time), most often {n}×: {first}",
+                if total == 1 { "" } else { "s" },
+                refusals.len()
+            ))
         );
     }
     let last = record_turn(engine, turn_now, &control)?;

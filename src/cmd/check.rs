@@ -8,10 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `println!` for the summary, whose names come from data files: shown, never obeyed by the
-/// terminal (see [`kessel_core::error::terminal_safe`]).
+/// terminal, and each call one line: a line break in a name is escaped, so a scenario's name
+/// cannot add a line that reads as the summary's own (see [`kessel_core::error::terminal_line`]).
 macro_rules! say {
     ($($arg:tt)*) => {
-        println!("{}", kessel_core::error::terminal_safe(&format!($($arg)*)))
+        println!("{}", kessel_core::error::terminal_line(&format!($($arg)*)))
     };
 }
 

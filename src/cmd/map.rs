@@ -74,7 +74,8 @@ fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
         if note.kept == 0 {
             dropped.entry(note.what).or_default().push(&note.name);
         } else {
-            eprintln!("note: {note}");
+            // (names from the map file: shown, never obeyed, never a line of their own)
+            eprintln!("note: {}", kessel_core::error::printable(&note.to_string()));
         }
     }
     for (what, names) in dropped {
@@ -96,9 +97,12 @@ fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
             })
             .collect();
         eprintln!(
-            "note: {} {what}(s) wholly outside the region left out: {}",
-            names.len(),
-            names.join(", ")
+            "note: {}",
+            kessel_core::error::printable(&format!(
+                "{} {what}(s) wholly outside the region left out: {}",
+                names.len(),
+                names.join(", ")
+            ))
         );
     }
     if let Some(dir) = args.output.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -51,7 +51,7 @@ pub fn load_game(
         // one game's save, or a campaign save's last game
         let engine = Engine::load_any_save(game, Limits::default(), None).map_err(describe)?;
         if let Some(note) = engine.save_changed_note() {
-            eprintln!("note: {note}");
+            eprintln!("note: {}", kessel_core::error::printable(note));
         }
         Ok(engine)
     } else {

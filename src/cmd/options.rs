@@ -82,6 +82,10 @@ mod tests {
         assert_eq!(option_value("true"), Value::Bool(true));
         assert_eq!(option_value("3"), Value::from(3));
         assert_eq!(option_value("word"), Value::String("word".into()));
+        // a whole number typed with a sign (JSON alone reads `-0` as the decimal -0.0)
+        assert_eq!(option_value("-0"), Value::from(0));
+        assert_eq!(option_value("-3"), Value::from(-3));
+        assert!(option_value("-0.0").is_f64());
     }
 
     #[test]

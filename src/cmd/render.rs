@@ -57,8 +57,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let style = match Engine::bare(&scenario.ruleset_dir, Limits::default()) {
         Ok(engine) => MapStyle::from_ruleset(&engine.ruleset()),
         Err(e) => {
+            // (the error may quote the rules' own text: shown as any error is)
             eprintln!(
-                "warning: the ruleset did not load, so its colours and names are not used: {e}"
+                "warning: {}",
+                kessel_core::error::printable(&format!(
+                    "the ruleset did not load, so its colours and names are not used: {e}"
+                ))
             );
             MapStyle::default()
         }

@@ -6,10 +6,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `println!` for the listing, whose descriptions come from the ruleset: shown, never obeyed by
-/// the terminal (see [`kessel_core::error::terminal_safe`]).
+/// the terminal (see [`kessel_core::error::terminal_safe`]); a description's further lines are
+/// indented, so they read as its own and never as another option's row.
 macro_rules! say {
     ($($arg:tt)*) => {
-        println!("{}", kessel_core::error::terminal_safe(&format!($($arg)*)))
+        println!(
+            "{}",
+            kessel_core::error::terminal_safe(&kessel_core::error::continued(&format!($($arg)*)))
+        )
     };
 }
 

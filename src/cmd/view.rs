@@ -71,19 +71,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A name from the scenario or the rules (a unit's id, a flag, a variable's key) in a cell of
+/// the view's tables: on one line, a line break escaped, so it cannot break the table or add a
+/// line that reads as the view's own.
+fn cell(name: &str) -> std::borrow::Cow<'_, str> {
+    kessel_core::error::terminal_line(name)
+}
+
 /// The view in lines a player reads.
 fn text(view: &View, steps: &[String]) -> String {
     let st = &view.state;
     let mut s = String::new();
     let step = steps
         .get(st.phase)
-        .cloned()
+        .map(|s| cell(s).into_owned())
         .unwrap_or_else(|| st.phase.to_string());
     let over = if st.finished { ", game over" } else { "" };
     let _ = writeln!(
         s,
         "view of {}: turn {}, step {step}{over}",
-        view.side, st.turn
+        cell(&view.side),
+        st.turn
     );
     let _ = writeln!(s, "units ({}):", st.units.len());
     for u in &st.units {
@@ -95,7 +103,7 @@ fn text(view: &View, steps: &[String]) -> String {
         let hidden = if hidden.is_empty() {
             String::new()
         } else {
-            format!("  (hidden from {})", hidden.join(", "))
+            format!("  (hidden from {})", cell(&hidden.join(", ")))
         };
         // (a unit's step counts from 0, its full-strength face)
         let step = if u.step > 0 {
@@ -108,7 +116,7 @@ fn text(view: &View, steps: &[String]) -> String {
         } else {
             format!(
                 "  flags {}",
-                u.flags.iter().cloned().collect::<Vec<_>>().join(",")
+                cell(&u.flags.iter().cloned().collect::<Vec<_>>().join(","))
             )
         };
         let vars = if u.vars.is_empty() {
@@ -122,7 +130,9 @@ fn text(view: &View, steps: &[String]) -> String {
         let _ = writeln!(
             s,
             "  {:<12} {:<8} {:<8} {at}{step}{flags}{vars}{hidden}",
-            u.id, u.side, u.kind
+            cell(&u.id),
+            cell(&u.side),
+            cell(&u.kind)
         );
     }
     if !st.markers.is_empty() {
@@ -138,21 +148,21 @@ fn text(view: &View, steps: &[String]) -> String {
             let hidden = if hidden.is_empty() {
                 String::new()
             } else {
-                format!("  (hidden from {})", hidden.join(", "))
+                format!("  (hidden from {})", cell(&hidden.join(", ")))
             };
             let _ = writeln!(
                 s,
                 "  {:<5} {:<12} {:<8} {at}{value}{hidden}",
                 m.id,
-                m.kind,
-                m.side.as_deref().unwrap_or("-")
+                cell(&m.kind),
+                cell(m.side.as_deref().unwrap_or("-"))
             );
         }
     }
     if !st.vars.is_empty() {
         let _ = writeln!(s, "vars:");
         for (k, v) in &st.vars {
-            let _ = writeln!(s, "  {k} = {v}");
+            let _ = writeln!(s, "  {} = {v}", cell(k));
         }
     }
     if !st.secrets.commitments.is_empty() {
@@ -165,14 +175,17 @@ fn text(view: &View, steps: &[String]) -> String {
             };
             let _ = writeln!(
                 s,
-                "  {:<16} {:<8} {choice}  digest {}",
-                c.id, c.side, c.digest
+                "  {:<16} {:<8} {}  digest {}",
+                cell(&c.id),
+                cell(&c.side),
+                cell(&choice),
+                c.digest
             );
         }
     }
     let _ = writeln!(s, "log ({} actions):", view.log.len());
     for (i, e) in view.log.iter().enumerate() {
-        let by = e.action.side.as_deref().unwrap_or("-");
+        let by = cell(e.action.side.as_deref().unwrap_or("-"));
         let params = if e.params_withheld {
             " (withheld)".to_string()
         } else if e.action.params.is_empty() {
@@ -183,9 +196,9 @@ fn text(view: &View, steps: &[String]) -> String {
                 serde_json::to_string(&e.action.params).unwrap_or_default()
             )
         };
-        let _ = writeln!(s, "  {:>3}. {by}: {}{params}", i + 1, e.action.kind);
+        let _ = writeln!(s, "  {:>3}. {by}: {}{params}", i + 1, cell(&e.action.kind));
         for ev in &e.events {
-            let _ = writeln!(s, "       {}", event_line(ev, &st.map));
+            let _ = writeln!(s, "       {}", cell(&event_line(ev, &st.map)));
         }
     }
     s

@@ -1,5 +1,8 @@
--- expect: read back into the engine
--- A set-up table whose metamethods call back into the engine while it is read.
+-- expect: the game state can only change while an action is applied
+-- line: 9
+-- A set-up table whose metamethods call back into the engine while it is read: reading is
+-- allowed, a change (an event) or a nested set-up is refused (a nested set-up won, and the outer
+-- call answered as if its own had been made).
 local spec = setmetatable({ map = { columns = 4, rows = 4 } }, {
   __index = function(t, k)
     kessel.state_hash()

@@ -84,6 +84,19 @@ pub(super) fn check(world: &World, answer: &Value) -> Result<(), String> {
                                 shown(x)
                             ))
                         }
+                        // bounded as a scenario's VP are: the lab averages them over games, and
+                        // `math.mininteger` VP made every mean and interval meaningless
+                        "scores" | "metrics"
+                            if !x
+                                .as_f64()
+                                .is_some_and(|n| n.abs() <= crate::scenario::MAX_VP as f64) =>
+                        {
+                            return Err(format!(
+                                "`{key}.{name_shown}` = {}, out of range (at most ±{})",
+                                shown(x),
+                                crate::scenario::MAX_VP
+                            ))
+                        }
                         "control" => {
                             let objectives = world.scenario.as_ref().map(|s| &s.objectives);
                             if let Some(objectives) = objectives {

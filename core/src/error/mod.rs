@@ -20,17 +20,20 @@ pub struct LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let file = shown_path(&self.file);
+        // errors are listed one a line (`LoadErrors`): a message's own further lines (a check
+        // hook's text) are indented, so none can pass for the next error of the list
+        let message = continued(&self.message);
         match self.line {
-            Some(l) => write!(f, "{}:{}: {}", file.display(), l, self.message),
-            None => write!(f, "{}: {}", file.display(), self.message),
+            Some(l) => write!(f, "{}:{}: {}", file.display(), l, message),
+            None => write!(f, "{}: {}", file.display(), message),
         }
     }
 }
 
 mod shown;
 pub use shown::{
-    io_words, printable, printable_name, quoted_json, show_folder_as, shown_path, terminal_safe,
-    xml_text, MAX_SHOWN_MESSAGE,
+    continued, io_words, printable, printable_name, quoted_json, show_folder_as, shown_path,
+    terminal_line, terminal_safe, xml_text, CONTINUATION, MAX_SHOWN_MESSAGE,
 };
 
 impl LoadError {
@@ -287,6 +290,15 @@ pub fn json_bounds(path: &Path, text: &str, what: &str, max: usize) -> Result<()
 pub fn toml_error(file: &Path, text: &str, err: &toml::de::Error) -> LoadError {
     let line = err.span().map(|s| line_of(text, s.start));
     let mut message = plain_types(err.message().trim_end());
+    // the parser hands a date-time to the reader as a table of its own, so a date given where
+    // a number or a name goes read "invalid type: a table": it is said as the date it is
+    let written = err.span().and_then(|s| text.get(s)).map(str::trim);
+    if let Some(date) = written.filter(|w| w.parse::<toml::value::Datetime>().is_ok()) {
+        message = message.replace(
+            "invalid type: a table",
+            &format!("invalid type: the date-time {date}"),
+        );
+    }
     // the parser says only "duplicate key"; its span is the key written the second time
     if message == "duplicate key" {
         let key = err
@@ -433,10 +445,12 @@ impl Located {
 
 impl fmt::Display for Located {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // (indented further lines, as a `LoadError`'s: located errors are listed one a line)
+        let message = continued(&self.message);
         match (&self.file, self.line) {
-            (Some(file), Some(line)) => write!(f, "{file}:{line}: {}", self.message),
-            (Some(file), None) => write!(f, "{file}: {}", self.message),
-            _ => write!(f, "{}", self.message),
+            (Some(file), Some(line)) => write!(f, "{file}:{line}: {message}"),
+            (Some(file), None) => write!(f, "{file}: {message}"),
+            _ => write!(f, "{message}"),
         }
     }
 }
@@ -529,7 +543,21 @@ mod tests {
     fn printable_text_shows_control_characters_instead_of_obeying_them() {
         assert_eq!(
             printable("plain, with\ttab\nand newline"),
-            "plain, with\ttab\nand newline"
+            "plain, with\ttab\n  and newline"
+        );
+        // a mod's line break cannot start a line that reads as the program's own
+        assert_eq!(
+            printable("x\nerror: fake.toml:1: forged"),
+            "x\n  error: fake.toml:1: forged"
+        );
+        assert_eq!(terminal_line("a\nb"), "a\\u{a}b");
+        let listed = LoadErrors(vec![
+            LoadError::new(Path::new("s.toml"), Some(3), "x\nfake.toml:1: forged"),
+            LoadError::new(Path::new("s.toml"), Some(9), "real"),
+        ]);
+        assert_eq!(
+            listed.to_string(),
+            "s.toml:3: x\n  fake.toml:1: forged\ns.toml:9: real"
         );
         assert_eq!(
             printable("\u{1b}[2Jx\ry\u{7}\u{9b}\u{202e}é"),

@@ -13,8 +13,27 @@ pub const MAX_SHOWN_MESSAGE: usize = 16 << 10;
 /// isolates) are written as `\u{..}` escapes, so a name or an error raised by a mod cannot clear
 /// the screen, move the cursor, rewrite earlier lines or reorder what is shown; and a message over
 /// [`MAX_SHOWN_MESSAGE`] bytes is cut, saying how much was left out.
+///
+/// A message is printed after a word of the program's own (`error: `), so every line after its
+/// first is indented: a mod's `error("x\nerror: map.toml:12: …")` reads as the continuation it
+/// is, never as a second error of the program's, and a list of errors stays readable.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    shown(text, false, MAX_SHOWN_MESSAGE)
+    shown(text, Breaks::Indent, MAX_SHOWN_MESSAGE)
+}
+
+/// Line breaks in a continued message: each followed by this, so no continuation line of a
+/// message starts where the program's own lines start.
+pub const CONTINUATION: &str = "  ";
+
+/// `text` with each line after its first indented by [`CONTINUATION`]: how a message that goes
+/// into a list of messages (a load error among others) keeps its own lines apart from the next
+/// message's.
+pub fn continued(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\n') {
+        std::borrow::Cow::Owned(text.replace('\n', &format!("\n{CONTINUATION}")))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 /// Plain data quoted in a message (an action, a value), as JSON on one line cut at `max`
@@ -31,14 +50,31 @@ pub fn quoted_json(value: &impl serde::Serialize, max: usize) -> String {
 /// [`printable`] for a command's whole output (a view, a listing): control characters escaped,
 /// nothing cut.
 pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    shown(text, false, usize::MAX)
+    shown(text, Breaks::Keep, usize::MAX)
+}
+
+/// [`terminal_safe`] for output that is one line by construction (a line of `kessel check`'s
+/// summary, a cell of a table): a line break or tab in a name it quotes is escaped, nothing cut.
+pub fn terminal_line(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, Breaks::Escape, usize::MAX)
 }
 
 /// [`printable`] for text that is one item on a line of its own (a test's name, a unit's id): a
 /// newline or tab in it is escaped too, so it cannot start a line that looks like the program's
 /// own (`1 passed, 0 failed`).
 pub fn printable_name(text: &str) -> std::borrow::Cow<'_, str> {
-    shown(text, true, MAX_SHOWN_MESSAGE)
+    shown(text, Breaks::Escape, MAX_SHOWN_MESSAGE)
+}
+
+/// What [`shown`] does with line breaks (and tabs).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Breaks {
+    /// Kept: a command's whole output, whose lines are the program's own.
+    Keep,
+    /// Kept, each followed by [`CONTINUATION`]: a message.
+    Indent,
+    /// Escaped like any control character: one line, or one name.
+    Escape,
 }
 
 /// Folders that messages show under another name: (the folder's path, its name).
@@ -77,21 +113,23 @@ fn folders_named(text: &str) -> std::borrow::Cow<'_, str> {
     out
 }
 
-fn shown(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> {
+fn shown(text: &str, breaks: Breaks, max: usize) -> std::borrow::Cow<'_, str> {
     match folders_named(text) {
-        std::borrow::Cow::Borrowed(t) => escaped(t, one_line, max),
+        std::borrow::Cow::Borrowed(t) => escaped(t, breaks, max),
         std::borrow::Cow::Owned(t) => {
-            std::borrow::Cow::Owned(escaped(&t, one_line, max).into_owned())
+            std::borrow::Cow::Owned(escaped(&t, breaks, max).into_owned())
         }
     }
 }
 
-fn escaped(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> {
+fn escaped(text: &str, breaks: Breaks, max: usize) -> std::borrow::Cow<'_, str> {
+    let one_line = breaks == Breaks::Escape;
     let steers = |c: char| {
         (c.is_control() && (one_line || (c != '\n' && c != '\t')))
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     };
-    if text.len() <= max && !text.chars().any(steers) {
+    let indents = breaks == Breaks::Indent && text.contains('\n');
+    if text.len() <= max && !indents && !text.chars().any(steers) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut cut = text.len().min(max);
@@ -102,6 +140,9 @@ fn escaped(text: &str, one_line: bool, max: usize) -> std::borrow::Cow<'_, str> 
     for c in text[..cut].chars() {
         if steers(c) {
             out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else if c == '\n' && indents {
+            out.push(c);
+            out.push_str(CONTINUATION);
         } else {
             out.push(c);
         }

@@ -4,10 +4,6 @@
 use super::file::*;
 use super::*;
 
-/// The longest unit id a scenario may give, in bytes (what the rules may give one: see the
-/// API's name limit).
-const MAX_ID: usize = 1024;
-
 impl Scenario {
     pub(super) fn parse_inner(
         path: &Path,
@@ -53,7 +49,7 @@ impl Scenario {
             None => parse_map_lenient(&map_path, &read_text(&map_path, "map")?)?,
         };
         let mut d = Diag::new(path, text);
-        let turns = *file.scenario.turns.get_ref();
+        let turns = file.scenario.turns.get_ref().0;
         if turns == 0 {
             d.at(
                 file.scenario.turns.span(),
@@ -66,7 +62,7 @@ impl Scenario {
                 format!("turns = {turns} is over the limit ({MAX_TURNS})"),
             );
         }
-        let first_turn = file.scenario.first_turn.unwrap_or(1);
+        let first_turn = file.scenario.first_turn.map_or(1, |t| t.0);
         if first_turn > MAX_TURNS {
             d.at(
                 file.scenario.turns.span(),
@@ -139,25 +135,12 @@ impl Scenario {
         for entry in &file.units {
             let line = d.lines.line(entry.span().start);
             let u = entry.get_ref();
-            if u.id.len() > MAX_ID {
-                // (the rules copy ids into every action and event; a 10 MB id loaded here and
-                // failed later, blamed on the rules' line that listed it)
-                d.at(
-                    entry.span(),
-                    format!(
-                        "a unit id of {} bytes (`{}…`): ids are at most {MAX_ID} bytes",
-                        u.id.len(),
-                        crate::error::printable_name(&u.id.chars().take(40).collect::<String>())
-                    ),
-                );
-                continue;
-            }
-            if u.id.trim().is_empty() {
-                d.at(
-                    entry.span(),
-                    "a unit with an empty id: give it an id (short, unique, stable: the event log \
-                     names units by it)",
-                );
+            // (the one rule for unit ids, as `kessel.setup` and `kessel.emit.create_unit` hold)
+            if let Some(why) = crate::names::unit_id_problem(&u.id) {
+                d.at(entry.span(), why);
+                if u.id.len() > crate::names::MAX_UNIT_ID {
+                    continue;
+                }
             } else if !seen.insert(u.id.clone()) {
                 d.at(entry.span(), format!("unit id `{}` is used twice", u.id));
             }

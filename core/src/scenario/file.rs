@@ -1,7 +1,7 @@
 //! The scenario file as read: one type per TOML table (serde, unknown keys refused), with the
 //! spans that locate each problem. [`super::build`] checks them and builds the scenario.
 
-use super::S;
+use super::{Whole, MAX_TURNS, S};
 use crate::state::Value;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -32,9 +32,9 @@ pub(super) struct ScenarioHeader {
     #[serde(default)]
     pub(super) profile: Option<S<String>>,
     pub(super) map: S<String>,
-    pub(super) turns: S<u32>,
+    pub(super) turns: S<Whole<1, MAX_TURNS>>,
     #[serde(default)]
-    pub(super) first_turn: Option<u32>,
+    pub(super) first_turn: Option<Whole<0, MAX_TURNS>>,
     #[serde(default)]
     pub(super) notes: String,
     #[serde(default)]

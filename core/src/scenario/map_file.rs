@@ -1,7 +1,7 @@
 //! Map files (`map.toml`): their serde types and the loader, strict and lenient, collecting every
 //! problem with its line (see [`super`]).
 
-use super::{strict, Diag, Lenient, S};
+use super::{strict, Diag, Lenient, Whole, S};
 use crate::error::{read_text, toml_bounds, toml_error, LoadErrors};
 use crate::hex::{Hex, Hexside};
 use crate::map::{Area, Map, Place};
@@ -32,8 +32,8 @@ struct MapFile {
 #[serde(deny_unknown_fields)]
 struct MapHeader {
     name: String,
-    columns: S<u32>,
-    rows: S<u32>,
+    columns: S<Whole<1, { crate::map::MAX_SIDE }>>,
+    rows: S<Whole<1, { crate::map::MAX_SIDE }>>,
     #[serde(default = "ccrr")]
     numbering: S<String>,
     #[serde(default = "one")]
@@ -238,7 +238,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             ),
         );
     }
-    let (cols, rows) = (*h.columns.get_ref(), *h.rows.get_ref());
+    let (cols, rows) = (h.columns.get_ref().0, h.rows.get_ref().0);
     if !(1..=99).contains(&cols) {
         d.at(h.columns.span(), "columns must be 1..=99");
     }

@@ -33,6 +33,26 @@ pub const MAX_POOL_FACES: u64 = 100_000;
 /// The largest victory-point value of one objective (or level bound), so that no total wraps.
 pub const MAX_VP: i64 = 1_000_000_000;
 
+/// A whole number a data file gives whose real range is `LO..=HI`, read as a `u32`. The loader
+/// checks the range with its own words; a number past what a `u32` holds is refused while it is
+/// read, and the message says the real range, not the type's (`columns = 4294967297` was
+/// "expected a whole number from 0 to 4294967295" where 1 to 99 are allowed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Whole<const LO: u32, const HI: u32>(pub(crate) u32);
+
+impl<'de, const LO: u32, const HI: u32> serde::Deserialize<'de> for Whole<LO, HI> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // (TOML's whole numbers are i64: anything else is refused as no whole number)
+        let n = i64::deserialize(d)?;
+        u32::try_from(n).map(Whole).map_err(|_| {
+            serde::de::Error::invalid_value(
+                serde::de::Unexpected::Signed(n),
+                &format!("a whole number from {LO} to {HI}").as_str(),
+            )
+        })
+    }
+}
+
 /// Collects located errors for one file.
 struct Diag<'a> {
     file: &'a Path,

@@ -300,6 +300,7 @@ impl ScriptHost {
             }
             let text = crate::error::read_text(&path, "module")
                 .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            let text = without_shebang(text);
             meter.charge(text.len() as u64 * 4)?;
             let path = root.join(&rel);
             if let Some(line) = strlib::find_close_attribute(text.as_bytes()) {
@@ -513,7 +514,7 @@ impl ScriptHost {
             file: Some(display_path(path)),
             line: e.line,
         })?;
-        self.run_text(&display_path(path), &text)
+        self.run_text(&display_path(path), &without_shebang(text))
     }
 
     /// Runs source text under a chunk name (`name` should look like a file path).
@@ -601,8 +602,32 @@ pub fn display_path(path: &Path) -> String {
     }
 }
 
+/// A Lua file's text with a first line starting with `#` (`#!/usr/bin/env lua`) blanked, as
+/// Lua's own file loader skips it: the file runs alone with `lua` and as a rule file alike. The
+/// line break stays, so every line keeps its number in errors.
+fn without_shebang(text: String) -> String {
+    if !text.starts_with('#') {
+        return text;
+    }
+    match text.find('\n') {
+        Some(end) => text[end..].to_string(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_first_line_starting_with_a_hash_is_skipped_and_lines_keep_their_numbers() {
+        let skipped = super::without_shebang("#!/usr/bin/env lua\nlocal x = 1\n".into());
+        assert_eq!(skipped, "\nlocal x = 1\n");
+        assert_eq!(super::without_shebang("#!lua".into()), "");
+        assert_eq!(
+            super::without_shebang("local x = 1 # 2".into()),
+            "local x = 1 # 2"
+        );
+    }
+
     use super::*;
 
     fn host() -> ScriptHost {

@@ -283,7 +283,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             }
             let id = match t.get::<Option<String>>("id")? {
                 Some(id) => {
-                    bounded(&id, &format!("{WHAT}: the id"), MAX_NAME)?;
+                    // the one rule for unit ids, as a scenario's units and `kessel.setup` hold
+                    // (checked before the id is named in any message)
+                    if let Some(why) = crate::names::unit_id_problem(&id) {
+                        return Err(mlua::Error::runtime(format!("{WHAT}: {why}")));
+                    }
                     if w.borrow().state.unit(&id).is_some() {
                         return Err(mlua::Error::runtime(format!(
                             "{WHAT}: unit id `{id}` is taken"
@@ -293,7 +297,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
                 None => {
                     bounded(&kind, &format!("{WHAT}: the type"), MAX_NAME)?;
-                    derived_id(&w.borrow(), &kind)
+                    let id = derived_id(&w.borrow(), &kind);
+                    // (made from the type, which may hold what an id may not)
+                    if let Some(why) = crate::names::unit_id_problem(&id) {
+                        return Err(mlua::Error::runtime(format!("{WHAT}: {why}")));
+                    }
+                    id
                 }
             };
             let mut unit = Unit::new(&id, &side, &kind);

@@ -515,8 +515,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     rule: s.get("rule")?,
                 });
             }
-            if name.is_some() && out.is_empty() {
-                return Err(mlua::Error::runtime(format!("{what} has no steps")));
+            // a game is played step by step: the main sequence without steps passed `kessel
+            // check` and failed only in play, inside the rules, asking for the step's id
+            if out.is_empty() {
+                return Err(mlua::Error::runtime(format!(
+                    "{what} has no steps: a sequence lists at least one ({{ id = \"...\", side = \"...\" }})"
+                )));
             }
             // the main sequence may be declared again: a ruleset's stand-in (asl-cg's one-step
             // CG scenario) is replaced by the turns a scenario's special rules declare

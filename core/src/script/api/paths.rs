@@ -15,7 +15,7 @@ use crate::algo::trace::{reach, trace, trace_costs, Passage, Step};
 use crate::algo::zoc::{zone_of_control, HexSet};
 use crate::hex::{Hex, Hexside};
 use crate::map::Map;
-use crate::world::Shared;
+use crate::world::{Shared, Stage, StageGuard};
 use mlua::{Function, Lua, Table, UserData, UserDataMethods};
 use std::sync::Arc;
 
@@ -52,6 +52,28 @@ const HEX_STEP_KEYS: [&str; 8] = [
 const SEARCH_COST: u64 = 256;
 
 /// Field `name` of a spec, read with a kept key (a `&str` key is a new Lua string per read).
+/// Runs a search of `name` (its table read, its `hook`, `step`, `passage` or `target` functions
+/// called) as a read-only call of the rules. Such a function, or a metamethod of the table, that
+/// set the game up anew (`kessel.setup`), acted or undid mid-search left the answer describing a
+/// map that was gone (80 hexes reachable on a 2x2 map): inside, the script functions that drive
+/// the engine are refused as in any rules callback (`script_only`), and changes (`kessel.emit`)
+/// as in a validator.
+fn searching<T>(
+    lua: &Lua,
+    world: &Shared,
+    name: &str,
+    search: impl FnOnce() -> mlua::Result<T>,
+) -> mlua::Result<T> {
+    super::script::running(
+        lua,
+        || format!("a search of {name} (a function or table it was given)"),
+        || {
+            let _read_only = StageGuard::enter(world, Stage::Query);
+            search()
+        },
+    )
+}
+
 fn field<V: mlua::FromLua>(lua: &Lua, t: &Table, name: &str) -> mlua::Result<V> {
     t.get(intern(lua, name)?)
 }
@@ -578,102 +600,105 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "field",
         lua.create_function(move |lua, spec: Table| {
-            crate::script::charge(lua, SEARCH_COST * w.borrow().state.map.len() as u64)?;
-            super::strict_keys(&spec, "kessel.paths.field", &FIELD_KEYS)?;
-            let required = |what: &str| {
-                mlua::Error::runtime(format!("kessel.paths.field: `{what}` is required"))
-            };
-            let from: String =
-                field::<Option<String>>(lua, &spec, "from")?.ok_or_else(|| required("from"))?;
-            let start = hex_of(&w, &from)?;
-            let budget: f64 =
-                field::<Option<f64>>(lua, &spec, "budget")?.ok_or_else(|| required("budget"))?;
-            let budget = mp_given(budget, "`budget`")?;
-            let class: String = field::<Option<String>>(lua, &spec, "class")?.unwrap_or_default();
-            let side: String = field::<Option<String>>(lua, &spec, "side")?.unwrap_or_default();
-            let model = cost_model(&w, &class, &side)?;
-            let map = w.borrow().state.map.clone();
-            let mut rules = FieldRules::new(map.len());
-            add_sets(lua, &w, &mut rules, field(lua, &spec, "stop")?, 0)?;
-            add_sets(lua, &w, &mut rules, field(lua, &spec, "forbid")?, 1)?;
-            add_sets(lua, &w, &mut rules, field(lua, &spec, "surcharge")?, 2)?;
-            let cannot_leave = field::<Option<Table>>(lua, &spec, "cannot_leave")?
-                .map(|t| reason_of(lua, &t))
-                .transpose()?;
-            let hook: Option<Function> = field(lua, &spec, "hook")?;
-            let mut hook_error = None;
-            let field = match &hook {
-                None => movement_field(
-                    &map,
-                    start,
-                    Cost::from_mp(budget),
-                    &model,
-                    &rules,
-                    cannot_leave,
-                    None,
-                ),
-                Some(f) => {
-                    let m2 = map.clone();
-                    let mut h = |a: Hex,
-                                 b: Hex,
-                                 so_far: Cost,
-                                 step: Cost|
-                     -> Result<Option<Cost>, Reason> {
-                        let labels = super::strings::label(lua, &m2, a)
-                            .and_then(|a| super::strings::label(lua, &m2, b).map(|b| (a, b)));
-                        let called = labels.and_then(|(a, b)| {
-                            f.call::<(mlua::Value, Option<String>, Option<String>)>((
-                                a,
-                                b,
-                                so_far.mp(),
-                                step.mp(),
-                            ))
-                        });
-                        match called {
-                            Ok((mlua::Value::Number(n), _, _)) => {
-                                match mp_given(n, "the cost the field's `hook` returned") {
-                                    Ok(n) => Ok(Some(Cost::from_mp(n))),
-                                    Err(e) => {
-                                        hook_error.get_or_insert(e);
-                                        Err(Reason {
-                                            rule: None,
-                                            message: "hook failed".into(),
-                                        })
-                                    }
-                                }
-                            }
-                            Ok((mlua::Value::Integer(n), _, _)) => {
-                                Ok(Some(Cost::from_mp(n as f64)))
-                            }
-                            Ok((mlua::Value::Boolean(false), msg, rule)) => Err(Reason {
-                                rule,
-                                message: msg.unwrap_or_else(|| "not allowed".into()),
-                            }),
-                            Ok(_) => Ok(None),
-                            Err(e) => {
-                                hook_error.get_or_insert(e);
-                                Err(Reason {
-                                    rule: None,
-                                    message: "hook failed".into(),
-                                })
-                            }
-                        }
-                    };
-                    movement_field(
+            searching(lua, &w, "kessel.paths.field", || {
+                crate::script::charge(lua, SEARCH_COST * w.borrow().state.map.len() as u64)?;
+                super::strict_keys(&spec, "kessel.paths.field", &FIELD_KEYS)?;
+                let required = |what: &str| {
+                    mlua::Error::runtime(format!("kessel.paths.field: `{what}` is required"))
+                };
+                let from: String =
+                    field::<Option<String>>(lua, &spec, "from")?.ok_or_else(|| required("from"))?;
+                let start = hex_of(&w, &from)?;
+                let budget: f64 = field::<Option<f64>>(lua, &spec, "budget")?
+                    .ok_or_else(|| required("budget"))?;
+                let budget = mp_given(budget, "`budget`")?;
+                let class: String =
+                    field::<Option<String>>(lua, &spec, "class")?.unwrap_or_default();
+                let side: String = field::<Option<String>>(lua, &spec, "side")?.unwrap_or_default();
+                let model = cost_model(&w, &class, &side)?;
+                let map = w.borrow().state.map.clone();
+                let mut rules = FieldRules::new(map.len());
+                add_sets(lua, &w, &mut rules, field(lua, &spec, "stop")?, 0)?;
+                add_sets(lua, &w, &mut rules, field(lua, &spec, "forbid")?, 1)?;
+                add_sets(lua, &w, &mut rules, field(lua, &spec, "surcharge")?, 2)?;
+                let cannot_leave = field::<Option<Table>>(lua, &spec, "cannot_leave")?
+                    .map(|t| reason_of(lua, &t))
+                    .transpose()?;
+                let hook: Option<Function> = field(lua, &spec, "hook")?;
+                let mut hook_error = None;
+                let field = match &hook {
+                    None => movement_field(
                         &map,
                         start,
                         Cost::from_mp(budget),
                         &model,
                         &rules,
                         cannot_leave,
-                        Some(&mut h),
-                    )
+                        None,
+                    ),
+                    Some(f) => {
+                        let m2 = map.clone();
+                        let mut h = |a: Hex,
+                                     b: Hex,
+                                     so_far: Cost,
+                                     step: Cost|
+                         -> Result<Option<Cost>, Reason> {
+                            let labels = super::strings::label(lua, &m2, a)
+                                .and_then(|a| super::strings::label(lua, &m2, b).map(|b| (a, b)));
+                            let called = labels.and_then(|(a, b)| {
+                                f.call::<(mlua::Value, Option<String>, Option<String>)>((
+                                    a,
+                                    b,
+                                    so_far.mp(),
+                                    step.mp(),
+                                ))
+                            });
+                            match called {
+                                Ok((mlua::Value::Number(n), _, _)) => {
+                                    match mp_given(n, "the cost the field's `hook` returned") {
+                                        Ok(n) => Ok(Some(Cost::from_mp(n))),
+                                        Err(e) => {
+                                            hook_error.get_or_insert(e);
+                                            Err(Reason {
+                                                rule: None,
+                                                message: "hook failed".into(),
+                                            })
+                                        }
+                                    }
+                                }
+                                Ok((mlua::Value::Integer(n), _, _)) => {
+                                    Ok(Some(Cost::from_mp(n as f64)))
+                                }
+                                Ok((mlua::Value::Boolean(false), msg, rule)) => Err(Reason {
+                                    rule,
+                                    message: msg.unwrap_or_else(|| "not allowed".into()),
+                                }),
+                                Ok(_) => Ok(None),
+                                Err(e) => {
+                                    hook_error.get_or_insert(e);
+                                    Err(Reason {
+                                        rule: None,
+                                        message: "hook failed".into(),
+                                    })
+                                }
+                            }
+                        };
+                        movement_field(
+                            &map,
+                            start,
+                            Cost::from_mp(budget),
+                            &model,
+                            &rules,
+                            cannot_leave,
+                            Some(&mut h),
+                        )
+                    }
+                };
+                if let Some(e) = hook_error {
+                    return Err(e);
                 }
-            };
-            if let Some(e) = hook_error {
-                return Err(e);
-            }
-            Ok(LuaField { field, map })
+                Ok(LuaField { field, map })
+            })
         })?,
     )?;
 
@@ -681,45 +706,47 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace",
         lua.create_function(move |lua, spec: Table| {
-            super::strict_keys(&spec, "kessel.paths.trace", &TRACE_KEYS)?;
-            let starts = starts_arg(lua, &w, &spec)?;
-            let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
-            crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
-            let [start] = starts[..] else {
-                return Err(mlua::Error::runtime("trace: `from` is one hex"));
-            };
-            let target = target_arg(lua, &w, &spec)?;
-            let mut cb = Callbacks {
-                lua,
-                map: &map,
-                step: &step,
-                passage: &passage,
-                error: None,
-            };
-            let cb_cell = std::cell::RefCell::new(&mut cb);
-            let found = trace(
-                &map,
-                start,
-                budget,
-                |s| cb_cell.borrow_mut().step(s),
-                |h| cb_cell.borrow_mut().passage(h),
-                |h| cb_cell.borrow_mut().is_target(&target, h),
-            );
-            if let Some(e) = cb.error.take() {
-                return Err(e);
-            }
-            match found {
-                None => Ok(None),
-                Some(t) => {
-                    let out = lua.create_table()?;
-                    out.set(
-                        "path",
-                        t.path.iter().map(|h| map.label(*h)).collect::<Vec<_>>(),
-                    )?;
-                    out.set("cost", t.cost as f64 / Cost::SCALE as f64)?;
-                    Ok(Some(out))
+            searching(lua, &w, "kessel.paths.trace", || {
+                super::strict_keys(&spec, "kessel.paths.trace", &TRACE_KEYS)?;
+                let starts = starts_arg(lua, &w, &spec)?;
+                let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
+                crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
+                let [start] = starts[..] else {
+                    return Err(mlua::Error::runtime("trace: `from` is one hex"));
+                };
+                let target = target_arg(lua, &w, &spec)?;
+                let mut cb = Callbacks {
+                    lua,
+                    map: &map,
+                    step: &step,
+                    passage: &passage,
+                    error: None,
+                };
+                let cb_cell = std::cell::RefCell::new(&mut cb);
+                let found = trace(
+                    &map,
+                    start,
+                    budget,
+                    |s| cb_cell.borrow_mut().step(s),
+                    |h| cb_cell.borrow_mut().passage(h),
+                    |h| cb_cell.borrow_mut().is_target(&target, h),
+                );
+                if let Some(e) = cb.error.take() {
+                    return Err(e);
                 }
-            }
+                match found {
+                    None => Ok(None),
+                    Some(t) => {
+                        let out = lua.create_table()?;
+                        out.set(
+                            "path",
+                            t.path.iter().map(|h| map.label(*h)).collect::<Vec<_>>(),
+                        )?;
+                        out.set("cost", t.cost as f64 / Cost::SCALE as f64)?;
+                        Ok(Some(out))
+                    }
+                }
+            })
         })?,
     )?;
 
@@ -727,8 +754,10 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "reach",
         lua.create_function(move |lua, spec: Table| {
-            let (map, costs) = reach_costs(lua, &w, &spec, "kessel.paths.reach")?;
-            costs_table(lua, &map, &costs, None)
+            searching(lua, &w, "kessel.paths.reach", || {
+                let (map, costs) = reach_costs(lua, &w, &spec, "kessel.paths.reach")?;
+                costs_table(lua, &map, &costs, None)
+            })
         })?,
     )?;
     // the hexes `reach` would list, as a hexset: no table of costs to build when only membership
@@ -738,14 +767,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "reach_set",
         lua.create_function(move |lua, spec: Table| {
-            let (map, costs) = reach_costs(lua, &w, &spec, "kessel.paths.reach_set")?;
-            let mut set = HexSet::new(&map);
-            for (i, c) in costs.iter().enumerate() {
-                if *c != u32::MAX {
-                    set.insert(&map, map.hex_of_index(i));
+            searching(lua, &w, "kessel.paths.reach_set", || {
+                let (map, costs) = reach_costs(lua, &w, &spec, "kessel.paths.reach_set")?;
+                let mut set = HexSet::new(&map);
+                for (i, c) in costs.iter().enumerate() {
+                    if *c != u32::MAX {
+                        set.insert(&map, map.hex_of_index(i));
+                    }
                 }
-            }
-            Ok(LuaHexSet { set, map })
+                Ok(LuaHexSet { set, map })
+            })
         })?,
     )?;
     // what `trace` would find from every hex (or from the `from` hexes), by one search back
@@ -754,33 +785,35 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     p.set(
         "trace_costs",
         lua.create_function(move |lua, spec: Table| {
-            super::strict_keys(&spec, "kessel.paths.trace_costs", &TRACE_KEYS)?;
-            let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
-            let target = target_arg(lua, &w, &spec)?;
-            let only = match field::<mlua::Value>(lua, &spec, "from")? {
-                mlua::Value::Nil => None,
-                _ => Some(starts_arg(lua, &w, &spec)?),
-            };
-            crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
-            let mut cb = Callbacks {
-                lua,
-                map: &map,
-                step: &step,
-                passage: &passage,
-                error: None,
-            };
-            let cb_cell = std::cell::RefCell::new(&mut cb);
-            let costs = trace_costs(
-                &map,
-                budget,
-                |s| cb_cell.borrow_mut().step(s),
-                |h| cb_cell.borrow_mut().passage(h),
-                |h| cb_cell.borrow_mut().is_target(&target, h),
-            );
-            if let Some(e) = cb.error.take() {
-                return Err(e);
-            }
-            costs_table(lua, &map, &costs, only)
+            searching(lua, &w, "kessel.paths.trace_costs", || {
+                super::strict_keys(&spec, "kessel.paths.trace_costs", &TRACE_KEYS)?;
+                let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
+                let target = target_arg(lua, &w, &spec)?;
+                let only = match field::<mlua::Value>(lua, &spec, "from")? {
+                    mlua::Value::Nil => None,
+                    _ => Some(starts_arg(lua, &w, &spec)?),
+                };
+                crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
+                let mut cb = Callbacks {
+                    lua,
+                    map: &map,
+                    step: &step,
+                    passage: &passage,
+                    error: None,
+                };
+                let cb_cell = std::cell::RefCell::new(&mut cb);
+                let costs = trace_costs(
+                    &map,
+                    budget,
+                    |s| cb_cell.borrow_mut().step(s),
+                    |h| cb_cell.borrow_mut().passage(h),
+                    |h| cb_cell.borrow_mut().is_target(&target, h),
+                );
+                if let Some(e) = cb.error.take() {
+                    return Err(e);
+                }
+                costs_table(lua, &map, &costs, only)
+            })
         })?,
     )?;
     // the declared cost of one step (or of entering a hex from off the map, without `from`)

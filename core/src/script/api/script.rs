@@ -204,7 +204,19 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "setup",
         lua.create_function(move |lua, spec: Table| {
             script_only(lua, &w, "setup")?;
-            super::setup::setup(lua, &w, spec)
+            // the table is read through its metamethods, which may call back: a set-up (or an
+            // action, an undo) made from its `__index` was overwritten by this one half-read,
+            // or replaced it, and the call still answered as if its own had been made. Read as
+            // a rules call, read-only: driving the engine or changing the game from there is
+            // refused (the set-up writes its position itself, not through events)
+            running(
+                lua,
+                || "kessel.setup reading its table".into(),
+                || {
+                    let _read_only = crate::world::StageGuard::enter(&w, Stage::Query);
+                    super::setup::setup(lua, &w, spec)
+                },
+            )
         })?,
     )?;
     let w = world.clone();

@@ -311,6 +311,11 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 )));
             }
             let id: String = u.get("id")?;
+            // as a scenario's units and `kessel.emit.create_unit` are checked (before the id is
+            // named in any message)
+            if let Some(why) = crate::names::unit_id_problem(&id) {
+                return Err(mlua::Error::runtime(format!("kessel.setup: {why}")));
+            }
             super::strict_keys(&u, &format!("kessel.setup: unit `{id}`"), UNIT_FIELDS)?;
             let kind: String = u.get("type")?;
             let what = format!("kessel.setup: unit `{id}`");
@@ -374,10 +379,6 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 flags,
                 vars,
             };
-            // as a scenario's units and `kessel.emit.create_unit` are checked
-            if id.trim().is_empty() {
-                return Err(mlua::Error::runtime("kessel.setup: a unit's id is empty"));
-            }
             if !state.sides.contains(&unit.side) {
                 return Err(mlua::Error::runtime(format!(
                     "kessel.setup: unit `{id}`: side `{}` is not a side of the ruleset ({})",
