@@ -51,7 +51,6 @@ const HEX_STEP_KEYS: [&str; 8] = [
 /// it does in one call what would take a script thousands of instructions.
 const SEARCH_COST: u64 = 256;
 
-/// Field `name` of a spec, read with a kept key (a `&str` key is a new Lua string per read).
 /// Runs a search of `name` (its table read, its `hook`, `step`, `passage` or `target` functions
 /// called) as a read-only call of the rules. Such a function, or a metamethod of the table, that
 /// set the game up anew (`kessel.setup`), acted or undid mid-search left the answer describing a
@@ -74,6 +73,7 @@ fn searching<T>(
     )
 }
 
+/// Field `name` of a spec, read with a kept key (a `&str` key is a new Lua string per read).
 fn field<V: mlua::FromLua>(lua: &Lua, t: &Table, name: &str) -> mlua::Result<V> {
     t.get(intern(lua, name)?)
 }
