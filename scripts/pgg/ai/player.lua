@@ -69,9 +69,11 @@
 -- enumerators then hand their candidates, stack by stack, to `Nr.narrow`, which keeps the best
 -- few (scores cached per stack and re-checked lazily, only a short list of each stack's best
 -- moves kept for the re-check) so that each list stays short. (Reads of units, markers and the
--- clock are kept per state revision by the engine itself; what a hex is worth to a Soviet unit, its
--- stack aside, is kept while the leaders and the German units stand still.) Tests, scripts and
--- the editor never call the hook and always see full lists.
+-- clock are kept per state revision by the engine itself; the units by hex and side are kept from
+-- one decision to the next and updated from the units the last action changed; units of one stack
+-- that move and score alike are scored once; what a hex is worth to a Soviet unit, its stack
+-- aside, is kept while the leaders and the German units stand still.) Tests, scripts and the
+-- editor never call the hook and always see full lists.
 --
 -- Files: this one holds the hooks (`ai`, `result`) and the choice among listed actions;
 -- ai/frame.lua what one decision looks at (units by hex, distances, objectives, supply, combat
