@@ -654,9 +654,10 @@ end
 --
 -- `compact` (for a narrowing enumeration, ai/narrowing.lua): instead of one action per destination,
 -- add one record for the group, { kind = "move", units = ids, dests = {...}, paths = {...},
--- ways = w }: the destinations in the same order, and paths[i] set where the path is not
--- { dests[i] } (M.expand turns an entry back into the action the full list would hold); `ways` is
--- the same table in the records of groups of one stack with the same destinations and paths.
+-- ways = w }: the destinations in the same order, and paths[i] the path where it is not
+-- { dests[i] } (`true` where it is) (M.expand turns an entry back into the action the full list
+-- would hold); `ways` is the same table in the records of groups of one stack with the same
+-- destinations and paths, and a reader changes none of them.
 -- Is the field's own way to the adjacent hex `h` the single step, for every class of the group?
 -- The field took that step by the rules check_path applies (costs, surcharges, prohibitions, the
 -- step hook), so the step needs no second check.
@@ -742,14 +743,9 @@ local function group_moves(units, hex, base, out, compact, memo)
   end
   if not ways then return end
   if compact then
-    -- (`ways` is shared by the records of groups that move alike: a reader may compare it)
-    local rec = { kind = "move", units = ids, dests = {}, paths = {}, ways = ways }
-    for i, h in ipairs(ways.dests) do
-      rec.dests[i] = h
-      local path = ways.paths[i]
-      if path ~= true then rec.paths[i] = path end
-    end
-    out[#out + 1] = rec
+    -- (the record reads the group's ways, shared by the records of groups that move alike and
+    -- never changed: a reader may compare `ways`)
+    out[#out + 1] = { kind = "move", units = ids, dests = ways.dests, paths = ways.paths, ways = ways }
   else
     for i, h in ipairs(ways.dests) do
       local path = ways.paths[i]
@@ -760,7 +756,8 @@ end
 
 -- The action of entry `i` of a compact group record (group_moves).
 function M.expand(rec, i)
-  return { kind = rec.kind, units = rec.units, path = rec.paths[i] or { rec.dests[i] } }
+  local path = rec.paths[i]
+  return { kind = rec.kind, units = rec.units, path = path ~= true and path or { rec.dests[i] } }
 end
 
 -- One-hex shifts a unit of a standing first-turn army may make (only to cure overstacking) [5.2].

@@ -65,7 +65,8 @@ kessel.on("step_start", function()
 end)
 
 local function phase_start()
-  local s = kessel.game.var("phase_start")
+  -- (read once per state: every overrun an enumeration checks asks for it)
+  local s = C.per_revision("overrun_phase_start", function() return kessel.game.var("phase_start") or false end)
   if s and s.step == kessel.game.step().index and s.turn == kessel.game.turn() then return s end
   return nil
 end
@@ -115,6 +116,7 @@ function O.reasons(a)
   local units, combat_units, leaders = {}, {}, {}
   local command
   local from
+  local cost   -- (the same for every unit: worked out for the first)
   for _, id in ipairs(ids) do
     local u = kessel.units.get(id)
     if not u then no("6.5", "no unit `%s`", tostring(id))
@@ -154,7 +156,7 @@ function O.reasons(a)
             C.name(u), mine, C.name(kessel.units.get(ids[1])), first)
         end
       end
-      local cost = O.cost(side, target)
+      cost = cost or O.cost(side, target)
       local left = O.mp_left(u)
       if left < cost then
         no("6.5", "%s has %s MP left; an overrun into %s costs %d", C.name_at(u), tostring(left), target, cost)
