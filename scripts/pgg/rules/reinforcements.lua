@@ -385,30 +385,43 @@ local PROVISIONAL_FIELDS = { { name = "hex", kind = "hex" } }
 -- other open hex of the entrance (`place_provisional{hex=}`): not German-occupied, not in German
 -- ZOC, not a lake. A blocked entrance has no open hex: the division stays where the search east
 -- put it.
-function R.place_provisional_reasons(a)
-  local shape = C.shape_reason(a, "14.1", PROVISIONAL_FIELDS)
-  if shape then return shape end
+--
+-- What holds for every hex: the division that may be placed now and its entrance's record, or nil
+-- and why not (the enumeration asks once, not once per hex).
+local function provisional_placeable()
   local pr = C.pending_reason()
-  if pr then return pr end
+  if pr then return nil, pr end
   if not C.step_is("soviet_movement") then
-    return C.reason("14.1", "the provisional division is placed in the Soviet Movement Phase")
+    return nil, C.reason("14.1", "the provisional division is placed in the Soviet Movement Phase")
   end
   local last = kessel.game.var("provisional_last")
   local u = last and last.unit and last.turn == kessel.game.turn() and kessel.units.get(last.unit)
   if not u or not C.on_map(u) then
-    return C.reason("14.1", "no provisional division has entered this turn")
+    return nil, C.reason("14.1", "no provisional division has entered this turn")
   end
   if M_spent(u) > 0 then
-    return C.reason("14.1", "%s has moved: it may no longer be placed elsewhere in entrance %s", C.name(u), last.area)
+    return nil, C.reason("14.1", "%s has moved: it may no longer be placed elsewhere in entrance %s", C.name(u), last.area)
   end
   -- where in the entrance the division appears is one choice: once made, it stands (placing it
   -- again and again was a move that changed nothing, and a computer or random player could
   -- repeat it for ever)
   if last.placed then
-    return C.reason("14.1", "%s was already placed at %s: where it appears in entrance %s is chosen once", C.name(u), u.hex, last.area)
+    return nil, C.reason("14.1", "%s was already placed at %s: where it appears in entrance %s is chosen once", C.name(u), u.hex, last.area)
   end
+  return u, last
+end
+
+function R.place_provisional_reasons(a)
+  local shape = C.shape_reason(a, "14.1", PROVISIONAL_FIELDS)
+  if shape then return shape end
+  local u, last = provisional_placeable()
+  if not u then return last end
+  return R.provisional_hex_reason(u, last, a.hex)
+end
+
+-- Why the placeable division `u` (entrance `last.area`) may not be put on `hex`, or nil.
+function R.provisional_hex_reason(u, last, hex)
   local hexes = kessel.map.area(last.area) or {}
-  local hex = a.hex
   if type(hex) ~= "string" or not C.contains(hexes, hex) then
     return C.reason("14.1", "%s is not a hex of entrance %s (%s)", tostring(hex), last.area, table.concat(hexes, ", "))
   end
@@ -434,11 +447,10 @@ kessel.action{
   enumerate = C.sided_list(function(side)
     local out = {}
     if side ~= nil and side ~= C.SOVIET then return out end
-    local last = kessel.game.var("provisional_last")
-    if not (last and last.unit and last.turn == kessel.game.turn()) then return out end
+    local u, last = provisional_placeable()
+    if not u then return out end
     for _, h in ipairs(kessel.map.area(last.area) or {}) do
-      local a = { kind = "place_provisional", hex = h }
-      if R.place_provisional_reasons(a) == nil then out[#out + 1] = a end
+      if R.provisional_hex_reason(u, last, h) == nil then out[#out + 1] = { kind = "place_provisional", hex = h } end
     end
     return out
   end),
