@@ -158,6 +158,12 @@ local current_frame = nil
 local base = nil
 local PATCH_MAX = 12
 
+-- What changed before each frame (current_base's `changes`), by frame number (F.change_id): a
+-- cache kept across decisions (ai/narrower.lua) asks whether anything it read changed since.
+local change_log, change_n = {}, 0
+local CHANGES_KEPT = 4096
+Fr.change_log = change_log
+
 local function insert_ordered(list, u, order)
   local k, i = order[u.id], #list + 1
   while i > 1 and order[list[i - 1].id] > k do i = i - 1 end
@@ -216,27 +222,42 @@ local function fresh_base(map_key)
   return b
 end
 
+-- Also says what changed since the base was last asked for: { hexes = the hexes units left or
+-- entered, forms = the formations of the units that changed, global = true when that cannot be
+-- told hex by hex (a new base, a leader changed) }.
 local function current_base(map_key)
   local rev = kessel.game.revision()
   local b = base
+  local changes = { hexes = {}, forms = {}, global = false }
   if b and (b.map ~= map_key) then b = nil end
   if b and b.rev ~= rev then
     local changed = kessel.units.changed_since(b.rev)
     if changed == nil or #changed > PATCH_MAX then b = nil
     else
+      local hexes = changes.hexes
       for _, id in ipairs(changed) do
         if b.order[id] == nil then b = nil; break end   -- (a unit made during the game)
         local old = b.by_id[id]
-        if old then base_lift(b, old) end
+        if old then
+          hexes[#hexes + 1] = old.hex
+          if old.formation then changes.forms[old.formation] = true end
+          if C.is_leader(old) then changes.global = true end
+          base_lift(b, old)
+        end
         local u = kessel.units.get(id)
-        if u and u.location == "map" then base_place(b, u, false) end
+        if u and u.formation then changes.forms[u.formation] = true end
+        if u and u.location == "map" then
+          hexes[#hexes + 1] = u.hex
+          if C.is_leader(u) then changes.global = true end
+          base_place(b, u, false)
+        end
       end
     end
   end
-  if b == nil then b = fresh_base(map_key) end
+  if b == nil then b = fresh_base(map_key); changes.global = true end
   b.rev = rev
   base = b
-  return b
+  return b, changes
 end
 
 local function frame()
@@ -244,10 +265,13 @@ local function frame()
   local c, r = kessel.map.size()
   local map_key = c .. "x" .. r
   if map_key ~= nb_map then nb_memo, nb_map, rail_memo, lasting, lasting_n = {}, map_key, {}, {}, 0 end
-  local b = current_base(map_key)
+  local b, changes = current_base(map_key)
+  change_n = change_n + 1
+  change_log[change_n] = changes
+  change_log[change_n - CHANGES_KEPT] = nil   -- (a missing record reads as "anything changed")
   -- (the base's tables are read, never changed, by what a decision works out)
   local F = setmetatable({ turn = kessel.game.turn(), step = kessel.game.step(), at = b.at, by_id = b.by_id,
-    units = b.units, combat_at = b.combat_at, goal = {}, count = b.count }, Frame)
+    units = b.units, combat_at = b.combat_at, goal = {}, count = b.count, change_id = change_n }, Frame)
   current_frame = F
   return F
 end

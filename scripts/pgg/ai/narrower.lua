@@ -5,6 +5,7 @@
 local C = require("rules.common")
 local M = require("rules.movement")
 local RL = require("rules.rail")
+local L = require("rules.leaders")
 local Fr = require("ai.frame")
 local NEG = Fr.NEG
 local step_key = Fr.step_key
@@ -161,8 +162,58 @@ local function want_group(F, hex)
   return function(units, whole) return whole or split end
 end
 
+local change_log = Fr.change_log
+
+-- Is a cached entry's score what a re-check would give? (Nothing it reads changed since.)
+-- A move's score (ai/moves.lua) reads, for its stack's hex and each destination: the units and
+-- counts there, the attacks next to it (the own units next to the enemy hexes beside it: two hexes
+-- away), a leader's cover (the units that no other leader reaches, within his rating and two more
+-- [11.2]) and, for the German, his goals; everything else it reads stays put while the enemy, the
+-- markers and the step do (the cache's key). So a move entry is still good when every change
+-- since it was scored lies beyond that reach (`e.reach` hexes) of its hexes and the goals are the
+-- same. An overrun's score reads the overrunners' strength, which follows their division's
+-- regiments wherever they are [7.3], and the defenders' (revealed when attacked [12.2]): still
+-- good while no unit of their formations changed and nothing changed in their targets' hexes. A
+-- change not told hex by hex (a leader's, a new state) spoils every entry.
+local function unchanged_since(e, now, goals)
+  if e.goals ~= goals then return false end
+  for k = e.seen + 1, now do
+    local c = change_log[k]
+    if c == nil or c.global then return false end
+    if e.forms then
+      for f in pairs(c.forms) do
+        if e.forms[f] then return false end
+      end
+      for _, x in ipairs(c.hexes) do
+        if e.hexes[x] then return false end
+      end
+    else
+      for _, x in ipairs(c.hexes) do
+        for h in pairs(e.hexes) do
+          if kessel.hex.distance(x, h) <= e.reach then return false end
+        end
+      end
+    end
+  end
+  return true
+end
+
+-- The hexes an entry's score reads: its stack's and its short list's destinations or targets.
+local function entry_hexes(hex, moves)
+  local t = { [hex] = true }
+  for _, a in ipairs(moves) do
+    local p = a.path
+    if p then t[p[#p]] = true end
+    if a.target then t[a.target] = true end
+  end
+  return t
+end
+
 function Nr.narrow(kind, provider)
   local F = frame()
+  local now = F.change_id
+  -- (the German's goals: the objectives he does not hold yet)
+  local goals = provider.side == C.GERMAN and table.concat(F.targets, ",") or ""
   -- what every stack's candidates depend on besides the stack itself: enemy units, markers,
   -- rail capacity used, the initial air placement
   -- (the same for every kind this decision lists, rail capacity aside: worked out once a frame)
@@ -207,6 +258,17 @@ function Nr.narrow(kind, provider)
       end
       e.best, e.score, e.moves = best_of(F, provider.moves(hex, want, true, kept))
       e.fresh = call_id
+      e.seen, e.hex, e.goals = now, hex, goals
+      e.hexes = entry_hexes(hex, e.moves)
+      if kind == "overrun" then
+        e.forms = {}
+        for _, u in ipairs(F.at[hex] or {}) do e.forms[u.formation or u.id] = true end
+      else
+        e.reach = 2
+        for _, u in ipairs(F.at[hex] or {}) do
+          if C.is_leader(u) then e.reach = math.max(e.reach, L.rating(u) + 2) end
+        end
+      end
       stack_cache[sig] = e
     end
     if e.best then entries[#entries + 1] = e end
@@ -222,13 +284,17 @@ function Nr.narrow(kind, provider)
         if not e.taken and e.best and e.score > ts then top, ts = e, e.score end
       end
       if top == nil then break end
+      if top.fresh ~= call_id and unchanged_since(top, now, goals) then
+        top.fresh, top.seen = call_id, now
+      end
       if top.fresh == call_id then
         top.taken = true
         picked[#picked + 1] = top
         break
       end
       top.best, top.score, top.moves = best_of(F, top.moves)
-      top.fresh = call_id
+      top.fresh, top.seen, top.goals = call_id, now, goals
+      top.hexes = entry_hexes(top.hex, top.moves)
       guard = guard + 1
       if guard > 50 then top.taken = true; picked[#picked + 1] = top; break end
     end
