@@ -514,6 +514,35 @@ fn test_folders_with_link_loops_are_walked_once() {
     );
 }
 
+/// A link in a tests folder that leads out of the folder tested is not followed: `tests/x -> /`
+/// walked the whole file system, running every `.lua` it found as a test.
+#[cfg(unix)]
+#[test]
+fn test_folders_do_not_follow_links_out_of_the_folder() {
+    let dir = crate::util::toy_copy("test-link-out");
+    let elsewhere = crate::util::scratch("test-link-out-elsewhere");
+    crate::util::write(
+        &elsewhere,
+        "evil_test.lua",
+        "kessel.test(\"linked_from_elsewhere\", function() error(\"a test outside the folder ran\") end)\n",
+    );
+    std::os::unix::fs::symlink(&elsewhere, dir.join("tests/elsewhere")).expect("symlink");
+    std::os::unix::fs::symlink(
+        elsewhere.join("evil_test.lua"),
+        dir.join("tests/evil_test.lua"),
+    )
+    .expect("symlink");
+    let o = crate::util::kessel(&["test", dir.to_str().expect("utf8")]);
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    assert!(!o.stdout.contains("linked_from_elsewhere"), "{}", o.stdout);
+    assert!(
+        o.stderr
+            .contains("is a link out of the folder tested; not followed"),
+        "{}",
+        o.stderr
+    );
+}
+
 /// The one rule for the paths data files name (`kessel_core::fsio::named_path`): a relative one
 /// from the naming file's folder, all of the field's kind. A scenario's profile file is read
 /// beside the scenario (it was read from the working folder), and a campaign's game or profile

@@ -825,3 +825,45 @@ fn toy_with_first_hook(name: &str, lua: &str) -> std::path::PathBuf {
     std::fs::write(&init, text).expect("write");
     dir
 }
+
+/// The ruleset's hash in a data file's header is made of its own files: a link loop in its tests
+/// folder (which `kessel test` walks once), a FIFO beside it, a link out of it and a hidden
+/// folder are no part of it. The loop and the FIFO each made `simulate` refuse a ruleset it could
+/// play; a link to `/` walked the file system. The hash of a plain folder is unchanged.
+#[cfg(unix)]
+#[test]
+fn a_rulesets_hash_reads_its_own_files_only() {
+    let elsewhere = scratch("lab-ruleset-hash-out");
+    let hash = |dir: &std::path::Path| {
+        let out = elsewhere.join("out.jsonl");
+        let r = kessel(&[
+            "simulate",
+            s(&dir.join("scenario.toml")),
+            "--games",
+            "1",
+            "--out",
+            s(&out),
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let text = std::fs::read_to_string(&out).expect("read");
+        std::fs::remove_file(&out).expect("remove");
+        let header: serde_json::Value =
+            serde_json::from_str(text.lines().next().expect("header")).expect("json");
+        header["ruleset"]["hash"]
+            .as_str()
+            .expect("hash")
+            .to_string()
+    };
+    let dir = crate::util::toy_copy("lab-ruleset-hash");
+    let plain = hash(&dir);
+    std::os::unix::fs::symlink("..", dir.join("tests/loop")).expect("symlink");
+    std::os::unix::fs::symlink("/", dir.join("root")).expect("symlink");
+    std::fs::create_dir(dir.join(".git")).expect("mkdir");
+    std::fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n").expect("write");
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(dir.join("notes.fifo"))
+        .status()
+        .expect("mkfifo");
+    assert!(fifo.success());
+    assert_eq!(hash(&dir), plain);
+}

@@ -137,7 +137,7 @@ pub fn header(
     let base = sc.path.parent().unwrap_or(Path::new(""));
     let scenario_hash = record::hash_files(base, &files)?;
     let ruleset_dir = engine.ruleset_dir().to_path_buf();
-    let ruleset_hash = record::hash_files(&ruleset_dir, &record::files_under(&ruleset_dir)?)?;
+    let ruleset_hash = record::hash_files(&ruleset_dir, &record::rule_files_under(&ruleset_dir)?)?;
     let map = &sc.map;
     let lower = (0..map.columns() as i32)
         .map(|c| {

@@ -697,18 +697,79 @@ impl Fnv {
     }
 }
 
-/// Hashes files (path relative to `base` and content, in the order given).
+/// Hashes files (path relative to `base` and content, in the order given). A file is read a
+/// block at a time (the hash is the one of its whole content): a ruleset folder may hold a
+/// picture or a recording far larger than any text the engine reads.
 pub fn hash_files(base: &Path, files: &[PathBuf]) -> anyhow::Result<String> {
+    use std::io::Read;
     let mut h = Fnv::default();
     for f in files {
         let rel = f.strip_prefix(base).unwrap_or(f);
         h.chunk(rel.to_string_lossy().replace('\\', "/").as_bytes());
-        h.chunk(
-            &kessel_core::fsio::read_bounded(f, kessel_core::fsio::MAX_TEXT_INPUT)
-                .with_context(|| format!("reading {}", f.display()))?,
+        let reading = || format!("reading {}", f.display());
+        let meta = std::fs::metadata(f).with_context(reading)?;
+        anyhow::ensure!(
+            meta.is_file(),
+            "reading {}: it is not a regular file (a folder, a device, a FIFO or a socket)",
+            f.display()
         );
+        let len = meta.len();
+        let mut file = std::fs::File::open(f).with_context(reading)?;
+        h.write(&len.to_le_bytes());
+        let mut block = vec![0u8; 1 << 16];
+        let mut read = 0u64;
+        loop {
+            let n = file.read(&mut block).with_context(reading)?;
+            if n == 0 {
+                break;
+            }
+            h.write(&block[..n]);
+            read += n as u64;
+        }
+        anyhow::ensure!(read == len, "{}: it changed while it was read", f.display());
     }
     Ok(h.hex())
+}
+
+/// The files a ruleset's hash is made of: every file under `dir` but hidden ones (`.git`) and
+/// those reached through a link out of `dir`, each folder once, devices and FIFOs left out,
+/// sorted by path. ([`files_under`] walked a `tests/loop -> ..` into an error, a link to `/`
+/// through the whole file system, and read a FIFO or a `.git` pack of 70 MB into one: `kessel
+/// simulate` refused a ruleset it could play.)
+pub fn rule_files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let root = dir
+        .canonicalize()
+        .with_context(|| format!("reading {}", dir.display()))?;
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(d) = stack.pop() {
+        let Ok(real) = d.canonicalize() else { continue };
+        if !real.starts_with(&root) || !seen.insert(real) {
+            continue;
+        }
+        for e in std::fs::read_dir(&d).with_context(|| format!("reading {}", d.display()))? {
+            let p = e
+                .with_context(|| format!("reading {}", d.display()))?
+                .path();
+            if p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            {
+                continue;
+            }
+            let Ok(real) = p.canonicalize() else { continue };
+            if !real.starts_with(&root) {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.is_file() {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// Every file under `dir`, sorted by path.

@@ -23,7 +23,8 @@ pub struct Args {
     /// Leave out the units placed at set-up.
     #[arg(long)]
     no_units: bool,
-    /// PNG only: pixels per SVG unit (1 = a hex 48 pixels wide).
+    /// PNG only: pixels per SVG unit (1 = a hex 48 pixels wide; 0.05 to 10, and at most 64
+    /// million pixels in all).
     #[arg(long, default_value_t = 1.0)]
     scale: f32,
 }

@@ -33,7 +33,10 @@ pub struct Args {
 }
 
 /// The test files under `path`. A folder is read once however many links lead to it: a symbolic
-/// link back up the tree (`tests/loop -> ..`, twice) made the walk endless.
+/// link back up the tree (`tests/loop -> ..`, twice) made the walk endless. A link inside the
+/// walk that leads out of the folder `kessel test` was given is not followed (`tests/x -> /`
+/// walked the whole file system, running every `.lua` found as a test, until a folder it could
+/// not read stopped it with an error naming the folder given); it is said on stderr.
 fn collect(
     path: &Path,
     out: &mut Vec<PathBuf>,
@@ -43,6 +46,16 @@ fn collect(
         out.push(path.to_path_buf());
         return Ok(());
     }
+    let root = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    walk(path, &root, out, seen)
+}
+
+fn walk(
+    path: &Path,
+    root: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> std::io::Result<()> {
     // a ruleset or scenario folder: look in its tests/ (its other Lua files are rules)
     let tests = path.join("tests");
     let dir = if tests.is_dir() {
@@ -53,13 +66,25 @@ fn collect(
     if !seen.insert(dir.canonicalize().unwrap_or_else(|_| dir.clone())) {
         return Ok(());
     }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)?
+    let shown = |p: &Path| printable_name(&p.display().to_string()).into_owned();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", shown(&dir))))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
     for p in entries {
+        let is_link = p
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink());
+        if is_link && p.canonicalize().is_ok_and(|real| !real.starts_with(root)) {
+            eprintln!(
+                "warning: {} is a link out of the folder tested; not followed",
+                shown(&p)
+            );
+            continue;
+        }
         if p.is_dir() {
-            collect(&p, out, seen)?;
+            walk(&p, root, out, seen)?;
         } else if p.extension().is_some_and(|x| x == "lua") {
             out.push(p);
         }
@@ -151,8 +176,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut files = Vec::new();
     for r in &roots {
-        collect(r, &mut files, &mut Default::default())
-            .map_err(|e| anyhow::anyhow!("{}: {e}", r.display()))?;
+        // (the error names the folder that could not be read)
+        collect(r, &mut files, &mut Default::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {

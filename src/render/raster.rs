@@ -4,6 +4,9 @@
 use anyhow::{anyhow, Context};
 use resvg::{tiny_skia, usvg};
 
+/// The most pixels a PNG is drawn with (64 million, 8192×8192: about 640 MB while drawing).
+pub const MAX_PIXELS: u64 = 64_000_000;
+
 /// Rasterises SVG text to PNG bytes, `scale` pixels per SVG unit.
 pub fn svg_to_png(svg: &str, scale: f32) -> anyhow::Result<Vec<u8>> {
     if !scale.is_finite() || !(0.05..=10.0).contains(&scale) {
@@ -19,8 +22,21 @@ pub fn svg_to_png(svg: &str, scale: f32) -> anyhow::Result<Vec<u8>> {
     }
     let tree = usvg::Tree::from_str(svg, &opt).context("the SVG could not be parsed")?;
     let size = tree.size();
-    let width = (size.width() * scale).ceil() as u32;
-    let height = (size.height() * scale).ceil() as u32;
+    let (width, height) = (
+        f64::from((size.width() * scale).ceil()),
+        f64::from((size.height() * scale).ceil()),
+    );
+    // (a 99×99 map at --scale 10 was a 36520×43960 picture: 12.7 GB and 50 s)
+    if width * height > MAX_PIXELS as f64 {
+        let largest = (MAX_PIXELS as f64 / f64::from(size.width() * size.height())).sqrt();
+        anyhow::bail!(
+            "a {width}×{height} picture is more than {} million pixels, the most kessel draws: \
+             give --scale {:.2} or less for this map, or draw an SVG",
+            MAX_PIXELS / 1_000_000,
+            (largest * 100.0).floor() / 100.0
+        );
+    }
+    let (width, height) = (width as u32, height as u32);
     let mut pixmap = tiny_skia::Pixmap::new(width, height)
         .ok_or_else(|| anyhow!("cannot make a {width}×{height} picture"))?;
     pixmap.fill(tiny_skia::Color::WHITE);
@@ -67,5 +83,9 @@ mod tests {
         assert_eq!(u32::from_be_bytes([png[20], png[21], png[22], png[23]]), 20);
         assert!(svg_to_png(svg, 0.0).is_err());
         assert!(svg_to_png("<svg", 1.0).is_err());
+        // a picture too big to draw is refused before its pixels are made, with a scale that fits
+        let huge = r#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000"/>"#;
+        let e = svg_to_png(huge, 10.0).expect_err("too big").to_string();
+        assert!(e.contains("--scale 2.00 or less"), "{e}");
     }
 }

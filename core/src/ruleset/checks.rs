@@ -238,7 +238,7 @@ impl Ruleset {
                 let near = fields
                     .iter()
                     .copied()
-                    .find(|f| crate::names::edit_distance(key, f) <= 1);
+                    .find(|f| crate::names::edit_distance_within(key, f, 1).is_some());
                 if let Some(near) = near {
                     out.push(format!(
                         "{at}: `{key}` is not a field, `default` or a side (did you mean `{near}`?); if it is a movement class, list it in `classes`"

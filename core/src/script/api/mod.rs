@@ -105,12 +105,41 @@ pub fn register_script_api(lua: &Lua, world: &Shared) -> mlua::Result<()> {
 /// fields deep: `kessel` and each of its modules are entered there under their dotted names.
 /// Scripts never see that table (the sandbox opens no `package` library), and it is read only
 /// when a traceback is made, so calls cost nothing more.
+///
+/// Every table there is a copy made now, not the table scripts use: a traceback looks through
+/// each of them for every frame, and Lua makes one for every error an engine function raises, so
+/// a script that put a million globals in `_G` (or keys in `kessel.hex`, `string`, …) made each
+/// such error a second of work the instruction count never saw (a `pcall` loop of them ran past
+/// the time limit by minutes). The copies hold what the library and the API have, which is what
+/// a traceback names by these tables; a script's own functions are named by their call.
 fn name_in_tracebacks(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
+    let copy = |t: &Table| -> mlua::Result<Table> {
+        let out = lua.create_table()?;
+        for pair in t.pairs::<mlua::Value, mlua::Value>() {
+            let (k, v) = pair?;
+            out.raw_set(k, v)?;
+        }
+        Ok(out)
+    };
     let loaded: Table = lua.named_registry_value("_LOADED")?;
-    loaded.raw_set("kessel", kessel.clone())?;
+    let mut libraries = Vec::new();
+    for pair in loaded.pairs::<mlua::Value, mlua::Value>() {
+        if let (k @ mlua::Value::String(_), mlua::Value::Table(t)) = pair? {
+            libraries.push((k, t));
+        }
+    }
+    for (name, table) in libraries {
+        // (`kessel` and its modules are copied from the live tables below, each time)
+        let is_kessel = matches!(&name, mlua::Value::String(s)
+            if s.to_string_lossy() == "kessel" || s.to_string_lossy().starts_with("kessel."));
+        if !is_kessel {
+            loaded.raw_set(name, copy(&table)?)?;
+        }
+    }
+    loaded.raw_set("kessel", copy(kessel)?)?;
     for pair in kessel.pairs::<mlua::Value, mlua::Value>() {
         if let (mlua::Value::String(name), mlua::Value::Table(module)) = pair? {
-            loaded.raw_set(format!("kessel.{}", name.to_string_lossy()), module)?;
+            loaded.raw_set(format!("kessel.{}", name.to_string_lossy()), copy(&module)?)?;
         }
     }
     Ok(())
@@ -120,6 +149,8 @@ fn name_in_tracebacks(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
 /// (`kessel.unit` → "did you mean `kessel.units`?"), on `kessel` and each of its modules: a typo
 /// fails where it is made instead of as "attempt to index a nil value" further on.
 pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
+    const MAX_NAMES_NEARBY: usize = 1000;
+    const MAX_NAME_NEARBY: usize = 256;
     let guard = |path: String| -> mlua::Result<Table> {
         let mt = lua.create_table()?;
         mt.set(
@@ -130,17 +161,31 @@ pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
                         mlua::Value::String(s) => s.to_string_lossy(),
                         other => format!("[{}]", other.type_name()),
                     };
+                    // (a name of megabytes is shown by its start and length: the message is
+                    // cut at 16 KiB, which left only the name)
+                    let what = if name.len() > 64 {
+                        let start: String = name.chars().take(40).collect();
+                        format!("`{path}.{start}…` (a {}-byte name)", name.len())
+                    } else {
+                        format!("`{path}.{name}`")
+                    };
+                    // (the names looked through are bounded: a script that filled `kessel.hex`
+                    // with a million keys made each typo a second of work the instruction count
+                    // never saw, and a pcall loop of typos ran three times past the time limit;
+                    // the API's own modules have a few dozen names)
                     let mut known = Vec::new();
-                    for pair in t.pairs::<mlua::Value, mlua::Value>() {
+                    for pair in t.pairs::<mlua::Value, mlua::Value>().take(MAX_NAMES_NEARBY) {
                         if let (mlua::Value::String(k), _) = pair? {
-                            known.push(k.to_string_lossy());
+                            if k.as_bytes().len() <= MAX_NAME_NEARBY {
+                                known.push(k.to_string_lossy());
+                            }
                         }
                     }
                     let hint = crate::names::nearest(&name, &known)
                         .map(|n| format!(" (did you mean `{path}.{n}`?)"))
                         .unwrap_or_default();
                     Err(mlua::Error::runtime(format!(
-                        "`{path}.{name}` is not part of the Kessel API{hint}"
+                        "{what} is not part of the Kessel API{hint}"
                     )))
                 },
             )?,
