@@ -157,6 +157,9 @@ pub struct EditorApp {
     reading: Option<declared::Reading>,
     /// What the last read of the ruleset gave.
     declared: Option<declared::Declared>,
+    /// The last ruleset read without error, and its folder: a reload that fails keeps drawing
+    /// with it (see `declared.rs`).
+    last_good_rules: Option<(std::path::PathBuf, Arc<kessel_core::ruleset::Ruleset>)>,
     /// The hex the inspector shows.
     pub selected: Option<Hex>,
     /// The play-test game, started when play-test or rules mode first needs it.
@@ -253,6 +256,7 @@ impl EditorApp {
             ruleset_names: None,
             reading: None,
             declared: None,
+            last_good_rules: None,
             selected: None,
             session: None,
             campaign: None,
