@@ -51,6 +51,9 @@ fn names_of(ruleset: &Ruleset) -> RulesetNames {
         type_sides: (ruleset.unit_types.iter())
             .map(|(id, decl)| (id.clone(), RulesetNames::sides_of_type(decl)))
             .collect(),
+        type_faces: (ruleset.unit_types.iter())
+            .map(|(id, decl)| (id.clone(), RulesetNames::face_fields_of_type(decl)))
+            .collect(),
     }
 }
 

@@ -31,6 +31,7 @@ static NO_NAMES: RulesetNames = RulesetNames {
     sides: Vec::new(),
     unit_types: Vec::new(),
     type_sides: std::collections::BTreeMap::new(),
+    type_faces: std::collections::BTreeMap::new(),
 };
 
 mod campaign;

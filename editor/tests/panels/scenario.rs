@@ -402,3 +402,33 @@ fn the_victory_levels_say_how_the_level_is_picked() {
     );
     h.get_by_label("Max score");
 }
+
+/// The faces field says what a face's numbers are in the unit type's own terms: a type with
+/// `face_fields` (the toy's squad, ASL's squads) names them, the others read A-D-M. (Every unit
+/// used to say A-D-M, which an ASL squad's 4-6-7 is not.)
+#[test]
+fn the_faces_field_names_the_parts_of_the_unit_types_faces() {
+    let dir = toy_copy("sc-face-fields");
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(
+        &path,
+        format!("{text}\n[[units]]\nid = \"s1\"\nside = \"red\"\ntype = \"squad\"\nfaces = [\"4-6-7\"]\nat = \"0204\"\n"),
+    )
+    .expect("write");
+    let mut h = harness(&dir);
+    super::reload::wait_for(&mut h, "the ruleset's read", |app| {
+        !app.reading_declarations()
+    });
+    scenario_mode(&mut h);
+    h.get_by_label_contains("s1 ").click();
+    h.run();
+    h.get_by_label("Faces (firepower-range-morale per step)");
+    h.get_by_label_contains("r1 ").click();
+    h.run();
+    h.get_by_label("Faces (A-D-M per step)");
+    assert!(h
+        .query_by_label("Faces (firepower-range-morale per step)")
+        .is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

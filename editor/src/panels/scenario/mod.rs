@@ -69,6 +69,9 @@ pub struct RulesetNames {
     /// The sides each unit type belongs to, where the ruleset says so: a type's `side` field (a
     /// side id, or a list of them) or `sides` list; a type without one is any side's.
     pub type_sides: BTreeMap<String, Vec<String>>,
+    /// The names a unit type reads its string faces with (its `face_fields`: ASL's squads
+    /// are firepower-range-morale); a type without them reads attack-defence-movement.
+    pub type_faces: BTreeMap<String, Vec<String>>,
 }
 
 impl RulesetNames {
@@ -83,6 +86,27 @@ impl RulesetNames {
                 .filter_map(|v| v.as_str().map(str::to_string))
                 .collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// The `face_fields` a declared unit type's table gives it; empty when it names none.
+    pub fn face_fields_of_type(decl: &serde_json::Value) -> Vec<String> {
+        match decl.get("face_fields") {
+            Some(serde_json::Value::Array(a)) => a
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// What a face of a unit of type `kind` holds, for the faces field: its type's
+    /// `face_fields` joined (`firepower-range-morale`), else the engine's reading of a string
+    /// face, attack-defence-movement.
+    pub fn face_parts(&self, kind: &str) -> String {
+        match self.type_faces.get(kind) {
+            Some(fields) if !fields.is_empty() => fields.join("-"),
+            _ => "A-D-M".to_string(),
         }
     }
 
