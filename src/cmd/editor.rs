@@ -129,6 +129,14 @@ fn parse_pair(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("`{text}` is not A,B"))
 }
 
+/// *File → Open…* reads a path as this command reads its argument: a scenario folder, a
+/// `.kessel` package, a bundled scenario's path; with the folder that is Kessel's it lies in.
+fn open_in_editor(p: &std::path::Path) -> anyhow::Result<(PathBuf, Option<(PathBuf, PathBuf)>)> {
+    let scenario = crate::open_scenario(p)?;
+    let not_yours = crate::bundle::not_the_users(&scenario);
+    Ok((scenario, not_yours))
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // a save is a game: without a scenario argument it opens on what the save names, and in
@@ -172,6 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let not_yours = crate::bundle::not_the_users(&scenario);
     kessel_editor::run(EditorOptions {
         not_yours,
+        opener: Some(open_in_editor),
         screenshot: args.screenshot,
         size: args.size,
         startup,

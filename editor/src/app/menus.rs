@@ -61,7 +61,7 @@ impl EditorApp {
             .resizable(false)
             .show(ctx, |ui| {
                 if let Some(path) = &mut self.open_dialog {
-                    ui.label("Scenario, map or campaign file (TOML):");
+                    ui.label("Scenario, map or campaign file (TOML), scenario folder or .kessel package:");
                     let field = ui.add(
                         egui::TextEdit::singleline(path)
                             .desired_width(420.0)
@@ -73,6 +73,16 @@ impl EditorApp {
                     if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
                         open = true;
                     }
+                }
+                if let Some(e) = &self.open_error {
+                    // said here, where the eyes are, as well as in the status bar
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(format!("Cannot open: {e}"))
+                                .color(Color32::from_rgb(240, 110, 100)),
+                        )
+                        .wrap(),
+                    );
                 }
                 if self.doc.is_dirty() {
                     ui.colored_label(
@@ -87,18 +97,51 @@ impl EditorApp {
             });
         if cancel {
             self.open_dialog = None;
+            self.open_error = None;
         } else if open {
             let path = PathBuf::from(self.open_dialog.clone().unwrap_or_default());
-            match EditorApp::open_file(&path, true) {
-                Ok(app) => {
-                    let not_yours = self.not_yours.take();
+            match EditorApp::open_from_dialog(&path) {
+                Ok((app, opened, theirs)) => {
+                    let not_yours = theirs.or_else(|| self.not_yours.take());
                     *self = app;
                     self.set_not_yours(not_yours);
-                    self.status.info(format!("Opened {}", path.display()));
+                    self.status.info(format!("Opened {}", opened.display()));
                 }
-                Err(e) => self.status.error(format!("Cannot open: {e:#}")),
+                Err(e) => {
+                    let e = format!("{e:#}");
+                    self.status.error(format!("Cannot open: {e}"));
+                    self.open_error = Some(e);
+                }
             }
         }
+    }
+
+    /// What *File → Open…* opens for `path`: read as the CLI reads a scenario argument (see
+    /// [`crate::Opener`]), a saved game refused with what to do instead. Returns the app, the
+    /// file opened and the folder that is Kessel's it lies in, if any.
+    #[allow(clippy::type_complexity)]
+    pub fn open_from_dialog(
+        path: &std::path::Path,
+    ) -> anyhow::Result<(EditorApp, PathBuf, Option<(PathBuf, PathBuf)>)> {
+        if path
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("json"))
+        {
+            anyhow::bail!(
+                "{} is a saved game, not a scenario: open the scenario it was played on, then Load game in Play-test (or start the editor with `kessel editor {}`)",
+                path.display(),
+                path.display()
+            );
+        }
+        let (file, theirs) = match crate::opener() {
+            Some(open) => open(path)?,
+            None if path.is_dir() && path.join("scenario.toml").is_file() => {
+                (path.join("scenario.toml"), None)
+            }
+            None => (path.to_path_buf(), None),
+        };
+        let app = EditorApp::open_file(&file, true)?;
+        Ok((app, file, theirs))
     }
 
     pub(super) fn menu_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>) {
@@ -111,6 +154,7 @@ impl EditorApp {
                         .as_ref()
                         .unwrap_or(&self.doc.map_path);
                     self.open_dialog = Some(current.display().to_string());
+                    self.open_error = None;
                 }
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     cmds.push(EditorCommand::Save);

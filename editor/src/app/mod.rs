@@ -190,6 +190,8 @@ pub struct EditorApp {
     pub not_yours: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// The File → Open… dialog: the path being typed, while it is open.
     pub open_dialog: Option<String>,
+    /// Why the last File → Open… failed, shown in the dialog until it is closed or opened again.
+    pub open_error: Option<String>,
     /// The File → Save as… dialog: the folder being typed, while it is open.
     pub save_as_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
@@ -277,6 +279,7 @@ impl EditorApp {
             screenshot: None,
             pending_select: None,
             open_dialog: None,
+            open_error: None,
             save_as_dialog: None,
             tracing,
             region: RegionTool::default(),
