@@ -54,6 +54,7 @@ fn names_of(ruleset: &Ruleset) -> RulesetNames {
         type_faces: (ruleset.unit_types.iter())
             .map(|(id, decl)| (id.clone(), RulesetNames::face_fields_of_type(decl)))
             .collect(),
+        vars: ruleset.scenario_vars.clone(),
     }
 }
 

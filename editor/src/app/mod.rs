@@ -32,6 +32,7 @@ static NO_NAMES: RulesetNames = RulesetNames {
     unit_types: Vec::new(),
     type_sides: std::collections::BTreeMap::new(),
     type_faces: std::collections::BTreeMap::new(),
+    vars: std::collections::BTreeMap::new(),
 };
 
 mod campaign;

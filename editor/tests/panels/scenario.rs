@@ -432,3 +432,34 @@ fn the_faces_field_names_the_parts_of_the_unit_types_faces() {
         .is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The Details tab lists the variables the ruleset reads that the scenario leaves out, with
+/// type, default and meaning (the toy's `bonus`: int, default 0, "Victory points added for
+/// red"), and *Set* fills the new-variable fields to add it. (It only said to run `kessel info`.)
+#[test]
+fn the_rulesets_variables_are_listed_and_one_is_set_from_its_default() {
+    let dir = toy_copy("sc-declared-vars");
+    let mut h = harness(&dir);
+    super::reload::wait_for(&mut h, "the ruleset's read", |app| {
+        !app.reading_declarations()
+    });
+    scenario_mode(&mut h);
+    h.get_by_label("Details").click();
+    h.run();
+    h.get_by_label("int, default 0");
+    h.get_by_label("Victory points added for red");
+    h.get_by_label("set var bonus").click();
+    h.run();
+    h.get_by_label("Add variable").click();
+    h.run();
+    let vars = h.state().doc.scenario.as_ref().map(|s| s.vars.clone());
+    assert_eq!(
+        vars.map(|v| (v.iter())
+            .map(|x| (x.key.clone(), x.value.clone()))
+            .collect::<Vec<_>>()),
+        Some(vec![("bonus".to_string(), "0".to_string())])
+    );
+    // set, it leaves the list of those left out
+    assert!(h.query_by_label("set var bonus").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

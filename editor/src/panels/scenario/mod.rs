@@ -72,6 +72,8 @@ pub struct RulesetNames {
     /// The names a unit type reads its string faces with (its `face_fields`: ASL's squads
     /// are firepower-range-morale); a type without them reads attack-defence-movement.
     pub type_faces: BTreeMap<String, Vec<String>>,
+    /// The scenario variables the ruleset reads (`kessel.scenario_var`), by id.
+    pub vars: BTreeMap<String, kessel_core::ruleset::ScenarioVarDecl>,
 }
 
 impl RulesetNames {
@@ -292,7 +294,7 @@ impl ScenarioPanel {
                     self.reinforcements_ui(ui, doc, def, &names.sides, cmds)
                 }
                 ScenarioTab::Victory => self.victory_ui(ui, doc, def, &names.sides, cmds),
-                ScenarioTab::Details => self.details_ui(ui, def, cmds),
+                ScenarioTab::Details => self.details_ui(ui, def, names, cmds),
                 ScenarioTab::Pieces => self.pieces_ui(ui, def, &names.sides, cmds),
             });
     }

@@ -293,6 +293,7 @@ impl ScenarioPanel {
         &mut self,
         ui: &mut Ui,
         def: &ScenarioDef,
+        names: &RulesetNames,
         cmds: &mut Vec<EditorCommand>,
     ) {
         ui.heading("Scenario");
@@ -343,6 +344,6 @@ impl ScenarioPanel {
                 merge: Some(k.to_string()),
             });
         }
-        self.vars_ui(ui, def, cmds);
+        self.vars_ui(ui, def, names, cmds);
     }
 }
