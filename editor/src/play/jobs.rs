@@ -338,6 +338,7 @@ impl PlaySession {
             self.actions = g.actions;
             self.acting = g.acting;
             self.moving = g.moving;
+            self.outcome = g.outcome;
             // what the side at the screen sees; with nobody at the screen, the whole game
             match g.shown {
                 Some(shown) => {

@@ -704,3 +704,55 @@ fn a_refusal_naming_its_unit_is_not_prefixed_with_the_name() {
     h.get_by_label("Can't move: b1 belongs to the side not moving [T1]");
     assert!(h.query_by_label_contains("b1 can't move").is_none());
 }
+
+/// Once the game has ended, play-test says how it ended (the rules' result: level and scores)
+/// and that it is over where it said what to click, on the left and in the panel (it went on
+/// saying "Click a stack to see where it can go", and showed no result).
+#[test]
+fn a_finished_game_says_it_is_over_instead_of_what_to_click() {
+    use kessel_core::action::Action;
+    use kessel_editor::play::PlayCommand;
+    let dir = super::toy::toy_copy("play-over");
+    let mut h = super::toy::harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    for _ in 0..40 {
+        if h.state()
+            .session
+            .as_ref()
+            .expect("game")
+            .engine
+            .state()
+            .finished
+        {
+            break;
+        }
+        h.state_mut()
+            .apply_play(vec![PlayCommand::Act(Action::new("end_phase"))]);
+        h.run();
+    }
+    assert!(
+        h.state()
+            .session
+            .as_ref()
+            .expect("game")
+            .engine
+            .state()
+            .finished
+    );
+    super::reload::wait_for(&mut h, "the result", |app| {
+        app.session.as_ref().is_some_and(|s| s.outcome.is_some())
+    });
+    super::picture(&mut h, "play-over");
+    // red never took Toytown: the toy's result hook says Blue win, red 0
+    h.get_by_label("Result: Blue win · red 0");
+    assert_eq!(
+        h.query_all_by_label(kessel_editor::play::OVER_HELP).count(),
+        2,
+        "said on the left and in the panel"
+    );
+    assert!(h
+        .query_by_label_contains("Click a stack to see where it can go")
+        .is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
