@@ -334,8 +334,12 @@ impl EditorApp {
         }
     }
 
-    /// Why play-test is not offered, if it is not: the scenario's known problems.
+    /// Why play-test is not offered, if it is not: a map opened alone, or the scenario's known
+    /// problems.
     pub fn play_blocked(&self) -> Option<String> {
+        if self.doc.scenario_path.is_none() {
+            return Some(crate::panels::palette::BARE_MAP.to_string());
+        }
         let n = self.validator.issues.len();
         (n > 0).then(|| {
             format!(
@@ -378,6 +382,12 @@ impl EditorApp {
     pub fn ensure_session(&mut self) {
         let editing = matches!(self.palette.mode, Mode::Edit | Mode::Scenario);
         if editing || self.session.is_some() || self.start_attempted {
+            return;
+        }
+        if self.doc.scenario_path.is_none() {
+            // a map alone (a scripted start asked for play-test or the rules): said in the
+            // panel, with no banner asking to fix a file that has nothing wrong
+            self.session_error = Some(crate::panels::palette::BARE_MAP.to_string());
             return;
         }
         if self.palette.mode == Mode::Play {

@@ -134,6 +134,9 @@ impl Default for Palette {
     }
 }
 
+/// Why a map opened alone offers neither play-test nor the rules.
+pub const BARE_MAP: &str = "A map alone has no units or rules to play: open a scenario on it (File menu, Open…), or make one with the map tool New scenario from region, or with kessel new scenario DIR --map FILE --ruleset FOLDER.";
+
 /// Kinds offered when the ruleset declares none (a map opened alone, a ruleset that did not
 /// load); the map's own kinds are added to them.
 const TERRAINS: [&str; 4] = ["clear", "forest", "swamp", "lake"];
@@ -176,8 +179,15 @@ impl Palette {
         ui.heading("Mode");
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
             for mode in [Mode::Edit, Mode::Scenario, Mode::Play, Mode::Rules] {
-                match (&self.play_blocked, mode) {
-                    (Some(why), Mode::Play) if self.mode != Mode::Play => {
+                // a map alone has no game to play nor rules to switch
+                let bare = (doc.scenario_path.is_none()).then(|| BARE_MAP.to_string());
+                let blocked = match mode {
+                    Mode::Play => self.play_blocked.as_ref().or(bare.as_ref()),
+                    Mode::Rules => bare.as_ref(),
+                    _ => None,
+                };
+                match (blocked, mode) {
+                    (Some(why), _) if self.mode != mode => {
                         ui.add_enabled(false, egui::Button::selectable(false, mode.label()))
                             .on_disabled_hover_text(why.as_str());
                     }
