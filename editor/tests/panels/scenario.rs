@@ -463,3 +463,27 @@ fn the_rulesets_variables_are_listed_and_one_is_set_from_its_default() {
     assert!(h.query_by_label("set var bonus").is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The scenario's profile is picked from the ruleset's profiles (the toy's `open` and
+/// `standard`), or typed as a path; it was a bare text field, a typo found only by the checks.
+#[test]
+fn the_scenarios_profile_is_picked_from_the_rulesets_profiles() {
+    let dir = toy_copy("sc-profile-pick");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Details").click();
+    h.run();
+    h.get_by_label("pick profile").click();
+    h.run();
+    h.get_by_label("open").click();
+    h.run();
+    let profile = (h.state().doc.scenario.as_ref()).and_then(|s| s.meta.profile.clone());
+    assert_eq!(profile.as_deref(), Some("open"));
+    h.get_by_label("pick profile").click();
+    h.run();
+    h.get_by_label("none (every option at its default)").click();
+    h.run();
+    let profile = (h.state().doc.scenario.as_ref()).and_then(|s| s.meta.profile.clone());
+    assert_eq!(profile, None);
+    let _ = std::fs::remove_dir_all(&dir);
+}

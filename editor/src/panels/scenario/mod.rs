@@ -160,6 +160,9 @@ pub struct ScenarioPanel {
     /// Scroll the unit list and the panel to the picked unit's form on the next frame (a unit
     /// picked from elsewhere: `--select`, the problems list).
     pub reveal_picked: bool,
+    /// The ruleset's profiles offered for the scenario's `profile`, read from its folder at
+    /// most every few seconds (a profile saved in the Rules mode shows up).
+    profiles: Option<(std::path::PathBuf, std::time::Instant, Vec<String>)>,
 }
 
 impl Default for ScenarioPanel {
@@ -176,6 +179,7 @@ impl Default for ScenarioPanel {
             buffers: BTreeMap::new(),
             dragging: None,
             reveal_picked: false,
+            profiles: None,
         }
     }
 }
@@ -294,7 +298,10 @@ impl ScenarioPanel {
                     self.reinforcements_ui(ui, doc, def, &names.sides, cmds)
                 }
                 ScenarioTab::Victory => self.victory_ui(ui, doc, def, &names.sides, cmds),
-                ScenarioTab::Details => self.details_ui(ui, def, names, cmds),
+                ScenarioTab::Details => {
+                    let dir = doc.ruleset_dir.as_deref();
+                    self.details_ui(ui, def, (names, dir), cmds)
+                }
                 ScenarioTab::Pieces => self.pieces_ui(ui, def, &names.sides, cmds),
             });
     }
