@@ -243,6 +243,11 @@ impl MapStyle {
             .map(|(id, _)| id.as_str())
     }
 
+    /// The place kinds the ruleset declares, by id (none without a ruleset).
+    pub fn place_ids(&self) -> impl Iterator<Item = &str> {
+        self.places.keys().map(String::as_str)
+    }
+
     /// A terrain's style.
     pub fn terrain(&self, id: &str) -> TerrainStyle {
         self.terrains

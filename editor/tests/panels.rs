@@ -344,3 +344,19 @@ fn the_editor_and_the_renderer_put_the_same_unit_on_top() {
     assert!(editor.len() > 10, "{} stacks", editor.len());
     assert_eq!(editor, render);
 }
+
+/// A place's kind is picked from the kinds the ruleset declares (the fixture's major_city and
+/// minor_city), not typed: a typo made a kind the rules do not know.
+#[test]
+fn a_place_kind_is_picked_from_the_rulesets_kinds() {
+    let mut h = harness();
+    h.get_by_label("Map data").click();
+    h.run();
+    assert_eq!(h.state().doc.map.places[0].kind, "major_city");
+    h.get_by_label("place kind 0").click();
+    h.run();
+    h.get_by_label("minor_city").click();
+    h.run();
+    assert_eq!(h.state().doc.map.places[0].kind, "minor_city");
+    assert!(h.state().doc.is_dirty());
+}
