@@ -483,6 +483,9 @@ impl PlaySession {
         self.clear_selection();
         self.refusal = None;
         self.last_phase = None;
+        // the file field names the save loaded, as a loaded campaign save does: Save game
+        // writes back to it, not to the scenario's default beside the scenario
+        self.save_path = path.display().to_string();
         self.message = Some((format!("game loaded from {}", path.display()), false));
         self.refresh();
         Ok(())

@@ -756,3 +756,35 @@ fn a_finished_game_says_it_is_over_instead_of_what_to_click() {
         .is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A save loaded from elsewhere names itself in the file field, so *Save game* writes back to it
+/// (as a loaded campaign save does); the field kept the scenario's default beside the scenario,
+/// which wrote into the scenario's folder (the checkout's fixtures, a bundled copy).
+#[test]
+fn a_loaded_save_names_itself_in_the_file_field() {
+    use kessel_editor::play::PlayCommand;
+    let dir = toy_copy("play-load-path");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let elsewhere = dir.with_extension("saves");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    let save = elsewhere.join("mine.save.json");
+    h.state_mut()
+        .apply_play(vec![PlayCommand::SaveGame(save.clone())]);
+    h.run();
+    assert!(save.is_file());
+    h.get_by_label("New game").click();
+    h.run();
+    let before = h.state().session.as_ref().expect("game").save_path.clone();
+    assert_ne!(before, save.display().to_string());
+    h.state_mut()
+        .apply_play(vec![PlayCommand::LoadGame(save.clone())]);
+    super::reload::wait_for(&mut h, "the load", |app| {
+        app.session
+            .as_ref()
+            .is_some_and(|s| s.save_path == save.display().to_string())
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&elsewhere);
+}
