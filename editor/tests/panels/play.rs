@@ -788,3 +788,26 @@ fn a_loaded_save_names_itself_in_the_file_field() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&elsewhere);
 }
+
+/// In Kessel's own copy of a scenario (bundled, or an opened package) *Save game* is offered in
+/// the user's folder, not beside the scenario, where a new version or the package cache would
+/// take the save away.
+#[test]
+fn a_game_of_kessels_own_scenario_is_saved_in_the_users_folder() {
+    let dir = toy_copy("play-save-theirs");
+    let user = dir.with_extension("user");
+    let mut h = harness(&dir);
+    let root = dir.canonicalize().expect("exists");
+    h.state_mut().set_not_yours(Some((root, user.clone())));
+    h.get_by_label("Play-test").click();
+    h.run();
+    let path = h.state().session.as_ref().expect("game").save_path.clone();
+    assert_eq!(path, user.join("scenario.save.json").display().to_string());
+    // the folder is made when first saved into
+    let _ = std::fs::remove_dir_all(&user);
+    h.get_by_label("Save game").click();
+    h.run();
+    assert!(user.join("scenario.save.json").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&user);
+}
