@@ -174,6 +174,7 @@ impl EditorApp {
                 ui.checkbox(&mut self.map_view.show_areas, "Entry areas");
                 ui.checkbox(&mut self.map_view.show_numbers, "Hex numbers");
             });
+            ui.menu_button("Help", help_ui);
             ui.separator();
             let undo = ui
                 .add_enabled(
@@ -296,5 +297,52 @@ impl EditorApp {
                 .small()
                 .color(Color32::from_rgb(230, 190, 185)),
         );
+    }
+}
+
+/// Help: the keys and mouse gestures (said nowhere else in one place), what each mode is for,
+/// and where the guides are.
+fn help_ui(ui: &mut Ui) {
+    ui.set_min_width(420.0);
+    ui.label(RichText::new("Keys and mouse").strong());
+    egui::Grid::new("help keys").num_columns(2).show(ui, |ui| {
+        for (keys, what) in [
+            ("Ctrl+S", "save the scenario and its map"),
+            (
+                "Ctrl+Z",
+                "undo (in play-test: take back your last decision)",
+            ),
+            ("Ctrl+Shift+Z, Ctrl+Y", "redo"),
+            (
+                "Arrow keys, right-drag",
+                "pan the map (a drag too, with the View tool)",
+            ),
+            ("Scroll, + and -", "zoom"),
+            ("Home", "fit the map to the window"),
+            ("Escape", "drop the selection, stop drawing a link"),
+        ] {
+            ui.label(RichText::new(keys).monospace());
+            ui.label(what);
+            ui.end_row();
+        }
+    });
+    ui.separator();
+    ui.label(RichText::new("Modes").strong());
+    for line in [
+        "Edit map: paint terrain, rivers, roads; places, areas, tags (Map data); trace a picture.",
+        "Edit scenario: units, reinforcements, victory, details and scenario variables.",
+        "Play-test: play the scenario, against the computer or hot seat; save and load games.",
+        "Rules: pick a profile, flip options, compare profiles, run the balance lab.",
+    ] {
+        ui.label(line);
+    }
+    ui.separator();
+    ui.label(RichText::new("Guides (in Kessel's source, docs/)").strong());
+    for line in [
+        "scenario-guide.md: build a scenario of your own, step by step",
+        "file-formats.md: every key of the map, scenario, profile and campaign files",
+        "lua-api.md: writing rules in Lua",
+    ] {
+        ui.label(line);
     }
 }
