@@ -148,9 +148,12 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
     );
     h.get_by_label("game 2 of 2: Day I");
     h.get_by_label("Carried over from Dawn");
+    // the created units listed one a line under their heading
+    h.get_by_label("created:");
+    let first = &created[0];
     assert!(
-        h.query_by_label_contains("created: ").is_some(),
-        "the panel lists the created units"
+        h.query_by_label_contains(&format!("• {first} (")).is_some(),
+        "the panel lists the created unit {first} on a line of its own"
     );
     picture_if_asked(&mut h, "campaign-day1");
 
