@@ -11,12 +11,14 @@
 //! the map keeps its colours and scenario editing its names, and the error panel says the
 //! rules failed to reload, with the file and line, as it does when a game is running.
 
-use super::{style_of, EditorApp, Problem};
+use super::{EditorApp, Problem};
+use crate::document::Document;
 use crate::panels::scenario::RulesetNames;
 use kessel_core::engine::Engine;
 use kessel_core::error::Located;
 use kessel_core::ruleset::Ruleset;
 use kessel_core::script::{Limits, Stopper};
+use kessel_draw::MapStyle;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
@@ -178,4 +180,11 @@ impl EditorApp {
         });
         self.validator.schedule();
     }
+}
+
+/// The drawing model's style for a document: from `ruleset` when it has been read, otherwise
+/// the fallbacks. Sides the ruleset does not declare follow in the order the units show them.
+pub(super) fn style_of(doc: &Document, ruleset: Option<&Ruleset>) -> MapStyle {
+    let style = ruleset.map(MapStyle::from_ruleset).unwrap_or_default();
+    style.with_sides(doc.sides.iter().map(String::as_str))
 }

@@ -38,6 +38,7 @@ static NO_NAMES: RulesetNames = RulesetNames {
 mod campaign;
 mod commands;
 mod declared;
+use declared::style_of;
 mod hot_reload;
 mod layout;
 mod menus;
@@ -161,7 +162,7 @@ pub struct EditorApp {
     declared: Option<declared::Declared>,
     /// The last ruleset read without error, and its folder: a reload that fails keeps drawing
     /// with it (see `declared.rs`).
-    last_good_rules: Option<(std::path::PathBuf, Arc<kessel_core::ruleset::Ruleset>)>,
+    last_good_rules: Option<(std::path::PathBuf, Arc<Ruleset>)>,
     /// The hex the inspector shows.
     pub selected: Option<Hex>,
     /// The play-test game, started when play-test or rules mode first needs it.
@@ -586,14 +587,6 @@ impl EditorApp {
             }
         }
     }
-}
-
-/// The drawing model's style for a document: from `ruleset` when it has been read (see
-/// `declared.rs`), otherwise the fallbacks. Sides the ruleset does not declare follow in the
-/// order the units show them.
-fn style_of(doc: &Document, ruleset: Option<&Ruleset>) -> MapStyle {
-    let style = ruleset.map(MapStyle::from_ruleset).unwrap_or_default();
-    style.with_sides(doc.sides.iter().map(String::as_str))
 }
 
 impl eframe::App for EditorApp {
