@@ -225,4 +225,26 @@ mod tests {
         assert!(saved_scenario(Path::new("no/such/save.json")).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// *File → Open…* reads a path as the command reads its argument: a scenario folder is its
+    /// scenario.toml, a package is verified and unpacked (a scenario file in the cache, which is
+    /// Kessel's folder, not the user's).
+    #[test]
+    fn the_open_dialog_takes_a_folder_and_a_package() {
+        let dir = kessel_test_support::toy_copy("editor-opener");
+        let (file, _) = super::open_in_editor(&dir).expect("a folder opens");
+        assert_eq!(file, dir.join("scenario.toml"));
+        let pkg = dir.with_extension("kessel");
+        crate::package::pack(&dir.join("scenario.toml"), &pkg, true).expect("packs");
+        let (file, theirs) = super::open_in_editor(&pkg).expect("a package opens");
+        assert!(file.is_file(), "{}", file.display());
+        assert!(
+            file.extension().is_some_and(|x| x == "toml"),
+            "{}",
+            file.display()
+        );
+        assert!(theirs.is_some(), "the package cache is Kessel's folder");
+        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_file(&pkg);
+    }
 }
