@@ -230,6 +230,24 @@ impl MapStyle {
         self
     }
 
+    /// The terrain ids the ruleset declares, by id (none without a ruleset).
+    pub fn terrain_ids(&self) -> impl Iterator<Item = &str> {
+        self.terrains.keys().map(String::as_str)
+    }
+
+    /// The hexside kinds the ruleset declares, by id: the links (roads, railways: drawn centre
+    /// to centre) or the features along edges (rivers); none without a ruleset.
+    pub fn hexside_ids(&self, links: bool) -> impl Iterator<Item = &str> {
+        (self.hexsides.iter())
+            .filter(move |(_, h)| h.link == links)
+            .map(|(id, _)| id.as_str())
+    }
+
+    /// The place kinds the ruleset declares, by id (none without a ruleset).
+    pub fn place_ids(&self) -> impl Iterator<Item = &str> {
+        self.places.keys().map(String::as_str)
+    }
+
     /// A terrain's style.
     pub fn terrain(&self, id: &str) -> TerrainStyle {
         self.terrains

@@ -60,6 +60,25 @@ use anyhow::{anyhow, bail};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+/// How a path given to *File → Open…* becomes the scenario file to open, and the folder that is
+/// Kessel's rather than the user's it lies in (see [`EditorOptions::not_yours`]). The CLI's own
+/// reading of a scenario argument, so the dialog takes what `kessel editor PATH` takes: a
+/// scenario folder, a `.kessel` package (verified and unpacked), a bundled scenario's path.
+pub type Opener = fn(&std::path::Path) -> anyhow::Result<(PathBuf, Option<(PathBuf, PathBuf)>)>;
+
+static OPENER: std::sync::OnceLock<Opener> = std::sync::OnceLock::new();
+
+/// Sets how *File → Open…* reads a path (once per process; [`run`] sets it from
+/// [`EditorOptions::opener`]).
+pub fn set_opener(opener: Opener) {
+    let _ = OPENER.set(opener);
+}
+
+/// How *File → Open…* reads a path, when the CLI said.
+pub fn opener() -> Option<Opener> {
+    OPENER.get().copied()
+}
+
 /// How the CLI starts the editor: the file, an optional screenshot, the window size and a
 /// scripted start ([`Startup`]: mode, selection, hover, actions…).
 #[derive(Clone, Debug)]
@@ -76,6 +95,9 @@ pub struct EditorOptions {
     /// of this version, an opened package's cache): that folder, and the user's folder offered
     /// for new work instead. Saving there is refused with a message saying why.
     pub not_yours: Option<(PathBuf, PathBuf)>,
+    /// How *File → Open…* reads a path (see [`Opener`]); without one it opens the file as
+    /// given.
+    pub opener: Option<Opener>,
 }
 
 impl EditorOptions {
@@ -87,6 +109,7 @@ impl EditorOptions {
             size: None,
             startup: Startup::default(),
             not_yours: None,
+            opener: None,
         }
     }
 }
@@ -107,6 +130,9 @@ pub fn parse_size(text: &str) -> anyhow::Result<[f32; 2]> {
 
 /// Opens the editor window as `opts` says (blocking until it closes).
 pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
+    if let Some(opener) = opts.opener {
+        set_opener(opener);
+    }
     // read the file first, so a broken scenario is reported even where no window can open
     let mut app = EditorApp::open_file(&opts.scenario, true)?;
     ensure_display()?;

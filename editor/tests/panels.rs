@@ -285,6 +285,42 @@ fn file_open_replaces_the_document_and_reports_a_bad_path() {
     assert!(h.state().open_dialog.is_none());
 }
 
+/// File → Open… says why a file does not open inside the dialog, in words that fit it: a saved
+/// game is not a scenario (it said the file had no [scenario] table); a scenario folder opens
+/// its scenario.toml, as `kessel editor FOLDER` does (it said the path was a folder).
+#[test]
+fn file_open_says_why_in_the_dialog_and_takes_a_scenario_folder() {
+    let mut h = harness();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Open…").click();
+    h.run();
+    let save = std::env::temp_dir().join("kessel-open-dialog.save.json");
+    h.state_mut().open_dialog = Some(save.display().to_string());
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert!(h.state().open_dialog.is_some(), "the dialog stays open");
+    // in the dialog and in the status bar
+    let said = "is a saved game, not a scenario: open the scenario it was played on";
+    assert_eq!(h.query_all_by_label_contains(said).count(), 2);
+    assert!(h
+        .state()
+        .open_error
+        .as_deref()
+        .is_some_and(|e| e.contains(said)));
+    picture(&mut h, "editor-open-error");
+    // a folder holding scenario.toml: the toy's
+    let toy = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/toy");
+    h.state_mut().open_dialog = Some(toy.display().to_string());
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert_eq!(h.state().doc.name, "Toy battle");
+    assert!(h.state().open_dialog.is_none());
+    assert!(h.state().open_error.is_none());
+}
+
 /// The editor shows the campaign's set-up with the same unit on top of every stack as
 /// `kessel render` (which draws the scenario's initial state): both take the top from the
 /// drawing model's one rule, over the same order of units.
@@ -307,4 +343,20 @@ fn the_editor_and_the_renderer_put_the_same_unit_on_top() {
     let (editor, render) = (tops(doc.units.all()), tops(&state.units));
     assert!(editor.len() > 10, "{} stacks", editor.len());
     assert_eq!(editor, render);
+}
+
+/// A place's kind is picked from the kinds the ruleset declares (the fixture's major_city and
+/// minor_city), not typed: a typo made a kind the rules do not know.
+#[test]
+fn a_place_kind_is_picked_from_the_rulesets_kinds() {
+    let mut h = harness();
+    h.get_by_label("Map data").click();
+    h.run();
+    assert_eq!(h.state().doc.map.places[0].kind, "major_city");
+    h.get_by_label("place kind 0").click();
+    h.run();
+    h.get_by_label("minor_city").click();
+    h.run();
+    assert_eq!(h.state().doc.map.places[0].kind, "minor_city");
+    assert!(h.state().doc.is_dirty());
 }

@@ -129,6 +129,14 @@ fn parse_pair(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("`{text}` is not A,B"))
 }
 
+/// *File → Open…* reads a path as this command reads its argument: a scenario folder, a
+/// `.kessel` package, a bundled scenario's path; with the folder that is Kessel's it lies in.
+fn open_in_editor(p: &std::path::Path) -> anyhow::Result<(PathBuf, Option<(PathBuf, PathBuf)>)> {
+    let scenario = crate::open_scenario(p)?;
+    let not_yours = crate::bundle::not_the_users(&scenario);
+    Ok((scenario, not_yours))
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // a save is a game: without a scenario argument it opens on what the save names, and in
@@ -172,6 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let not_yours = crate::bundle::not_the_users(&scenario);
     kessel_editor::run(EditorOptions {
         not_yours,
+        opener: Some(open_in_editor),
         screenshot: args.screenshot,
         size: args.size,
         startup,
@@ -215,5 +224,27 @@ mod tests {
         assert!(err.to_string().contains("game.json"), "{err}");
         assert!(saved_scenario(Path::new("no/such/save.json")).is_err());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// *File → Open…* reads a path as the command reads its argument: a scenario folder is its
+    /// scenario.toml, a package is verified and unpacked (a scenario file in the cache, which is
+    /// Kessel's folder, not the user's).
+    #[test]
+    fn the_open_dialog_takes_a_folder_and_a_package() {
+        let dir = kessel_test_support::toy_copy("editor-opener");
+        let (file, _) = super::open_in_editor(&dir).expect("a folder opens");
+        assert_eq!(file, dir.join("scenario.toml"));
+        let pkg = dir.with_extension("kessel");
+        crate::package::pack(&dir.join("scenario.toml"), &pkg, true).expect("packs");
+        let (file, theirs) = super::open_in_editor(&pkg).expect("a package opens");
+        assert!(file.is_file(), "{}", file.display());
+        assert!(
+            file.extension().is_some_and(|x| x == "toml"),
+            "{}",
+            file.display()
+        );
+        assert!(theirs.is_some(), "the package cache is Kessel's folder");
+        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_file(&pkg);
     }
 }

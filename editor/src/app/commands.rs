@@ -74,6 +74,12 @@ impl EditorApp {
                 self.start_game(true);
                 continue;
             }
+            if let (PlayCommand::SaveGame(p), Some((_, user))) = (&cmd, &self.not_yours) {
+                // the user's folder offered for Kessel's own scenarios is made when first used
+                if p.parent() == Some(user.as_path()) && !user.exists() {
+                    let _ = std::fs::create_dir_all(user);
+                }
+            }
             match &cmd {
                 PlayCommand::NextGame => {
                     self.next_game();

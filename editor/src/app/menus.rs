@@ -61,7 +61,7 @@ impl EditorApp {
             .resizable(false)
             .show(ctx, |ui| {
                 if let Some(path) = &mut self.open_dialog {
-                    ui.label("Scenario, map or campaign file (TOML):");
+                    ui.label("Scenario, map or campaign file (TOML), scenario folder or .kessel package:");
                     let field = ui.add(
                         egui::TextEdit::singleline(path)
                             .desired_width(420.0)
@@ -73,6 +73,16 @@ impl EditorApp {
                     if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
                         open = true;
                     }
+                }
+                if let Some(e) = &self.open_error {
+                    // said here, where the eyes are, as well as in the status bar
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(format!("Cannot open: {e}"))
+                                .color(Color32::from_rgb(240, 110, 100)),
+                        )
+                        .wrap(),
+                    );
                 }
                 if self.doc.is_dirty() {
                     ui.colored_label(
@@ -87,18 +97,51 @@ impl EditorApp {
             });
         if cancel {
             self.open_dialog = None;
+            self.open_error = None;
         } else if open {
             let path = PathBuf::from(self.open_dialog.clone().unwrap_or_default());
-            match EditorApp::open_file(&path, true) {
-                Ok(app) => {
-                    let not_yours = self.not_yours.take();
+            match EditorApp::open_from_dialog(&path) {
+                Ok((app, opened, theirs)) => {
+                    let not_yours = theirs.or_else(|| self.not_yours.take());
                     *self = app;
                     self.set_not_yours(not_yours);
-                    self.status.info(format!("Opened {}", path.display()));
+                    self.status.info(format!("Opened {}", opened.display()));
                 }
-                Err(e) => self.status.error(format!("Cannot open: {e:#}")),
+                Err(e) => {
+                    let e = format!("{e:#}");
+                    self.status.error(format!("Cannot open: {e}"));
+                    self.open_error = Some(e);
+                }
             }
         }
+    }
+
+    /// What *File → Open…* opens for `path`: read as the CLI reads a scenario argument (see
+    /// [`crate::Opener`]), a saved game refused with what to do instead. Returns the app, the
+    /// file opened and the folder that is Kessel's it lies in, if any.
+    #[allow(clippy::type_complexity)]
+    pub fn open_from_dialog(
+        path: &std::path::Path,
+    ) -> anyhow::Result<(EditorApp, PathBuf, Option<(PathBuf, PathBuf)>)> {
+        if path
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("json"))
+        {
+            anyhow::bail!(
+                "{} is a saved game, not a scenario: open the scenario it was played on, then Load game in Play-test (or start the editor with `kessel editor {}`)",
+                path.display(),
+                path.display()
+            );
+        }
+        let (file, theirs) = match crate::opener() {
+            Some(open) => open(path)?,
+            None if path.is_dir() && path.join("scenario.toml").is_file() => {
+                (path.join("scenario.toml"), None)
+            }
+            None => (path.to_path_buf(), None),
+        };
+        let app = EditorApp::open_file(&file, true)?;
+        Ok((app, file, theirs))
     }
 
     pub(super) fn menu_ui(&mut self, ui: &mut Ui, cmds: &mut Vec<EditorCommand>) {
@@ -111,6 +154,7 @@ impl EditorApp {
                         .as_ref()
                         .unwrap_or(&self.doc.map_path);
                     self.open_dialog = Some(current.display().to_string());
+                    self.open_error = None;
                 }
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     cmds.push(EditorCommand::Save);
@@ -130,6 +174,7 @@ impl EditorApp {
                 ui.checkbox(&mut self.map_view.show_areas, "Entry areas");
                 ui.checkbox(&mut self.map_view.show_numbers, "Hex numbers");
             });
+            ui.menu_button("Help", help_ui);
             ui.separator();
             let undo = ui
                 .add_enabled(
@@ -252,5 +297,52 @@ impl EditorApp {
                 .small()
                 .color(Color32::from_rgb(230, 190, 185)),
         );
+    }
+}
+
+/// Help: the keys and mouse gestures (said nowhere else in one place), what each mode is for,
+/// and where the guides are.
+fn help_ui(ui: &mut Ui) {
+    ui.set_min_width(420.0);
+    ui.label(RichText::new("Keys and mouse").strong());
+    egui::Grid::new("help keys").num_columns(2).show(ui, |ui| {
+        for (keys, what) in [
+            ("Ctrl+S", "save the scenario and its map"),
+            (
+                "Ctrl+Z",
+                "undo (in play-test: take back your last decision)",
+            ),
+            ("Ctrl+Shift+Z, Ctrl+Y", "redo"),
+            (
+                "Arrow keys, right-drag",
+                "pan the map (a drag too, with the View tool)",
+            ),
+            ("Scroll, + and -", "zoom"),
+            ("Home", "fit the map to the window"),
+            ("Escape", "drop the selection, stop drawing a link"),
+        ] {
+            ui.label(RichText::new(keys).monospace());
+            ui.label(what);
+            ui.end_row();
+        }
+    });
+    ui.separator();
+    ui.label(RichText::new("Modes").strong());
+    for line in [
+        "Edit map: paint terrain, rivers, roads; places, areas, tags (Map data); trace a picture.",
+        "Edit scenario: units, reinforcements, victory, details and scenario variables.",
+        "Play-test: play the scenario, against the computer or hot seat; save and load games.",
+        "Rules: pick a profile, flip options, compare profiles, run the balance lab.",
+    ] {
+        ui.label(line);
+    }
+    ui.separator();
+    ui.label(RichText::new("Guides (in Kessel's source, docs/)").strong());
+    for line in [
+        "scenario-guide.md: build a scenario of your own, step by step",
+        "file-formats.md: every key of the map, scenario, profile and campaign files",
+        "lua-api.md: writing rules in Lua",
+    ] {
+        ui.label(line);
     }
 }

@@ -31,11 +31,14 @@ static NO_NAMES: RulesetNames = RulesetNames {
     sides: Vec::new(),
     unit_types: Vec::new(),
     type_sides: std::collections::BTreeMap::new(),
+    type_faces: std::collections::BTreeMap::new(),
+    vars: std::collections::BTreeMap::new(),
 };
 
 mod campaign;
 mod commands;
 mod declared;
+use declared::style_of;
 mod hot_reload;
 mod layout;
 mod menus;
@@ -157,6 +160,9 @@ pub struct EditorApp {
     reading: Option<declared::Reading>,
     /// What the last read of the ruleset gave.
     declared: Option<declared::Declared>,
+    /// The last ruleset read without error, and its folder: a reload that fails keeps drawing
+    /// with it (see `declared.rs`).
+    last_good_rules: Option<(std::path::PathBuf, Arc<Ruleset>)>,
     /// The hex the inspector shows.
     pub selected: Option<Hex>,
     /// The play-test game, started when play-test or rules mode first needs it.
@@ -186,6 +192,8 @@ pub struct EditorApp {
     pub not_yours: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// The File → Open… dialog: the path being typed, while it is open.
     pub open_dialog: Option<String>,
+    /// Why the last File → Open… failed, shown in the dialog until it is closed or opened again.
+    pub open_error: Option<String>,
     /// The File → Save as… dialog: the folder being typed, while it is open.
     pub save_as_dialog: Option<String>,
     /// Successful rule reloads so far (tests and benchmarks wait on it).
@@ -253,6 +261,7 @@ impl EditorApp {
             ruleset_names: None,
             reading: None,
             declared: None,
+            last_good_rules: None,
             selected: None,
             session: None,
             campaign: None,
@@ -272,6 +281,7 @@ impl EditorApp {
             screenshot: None,
             pending_select: None,
             open_dialog: None,
+            open_error: None,
             save_as_dialog: None,
             tracing,
             region: RegionTool::default(),
@@ -325,8 +335,12 @@ impl EditorApp {
         }
     }
 
-    /// Why play-test is not offered, if it is not: the scenario's known problems.
+    /// Why play-test is not offered, if it is not: a map opened alone, or the scenario's known
+    /// problems.
     pub fn play_blocked(&self) -> Option<String> {
+        if self.doc.scenario_path.is_none() {
+            return Some(crate::panels::palette::BARE_MAP.to_string());
+        }
         let n = self.validator.issues.len();
         (n > 0).then(|| {
             format!(
@@ -369,6 +383,12 @@ impl EditorApp {
     pub fn ensure_session(&mut self) {
         let editing = matches!(self.palette.mode, Mode::Edit | Mode::Scenario);
         if editing || self.session.is_some() || self.start_attempted {
+            return;
+        }
+        if self.doc.scenario_path.is_none() {
+            // a map alone (a scripted start asked for play-test or the rules): said in the
+            // panel, with no banner asking to fix a file that has nothing wrong
+            self.session_error = Some(crate::panels::palette::BARE_MAP.to_string());
             return;
         }
         if self.palette.mode == Mode::Play {
@@ -567,14 +587,6 @@ impl EditorApp {
             }
         }
     }
-}
-
-/// The drawing model's style for a document: from `ruleset` when it has been read (see
-/// `declared.rs`), otherwise the fallbacks. Sides the ruleset does not declare follow in the
-/// order the units show them.
-fn style_of(doc: &Document, ruleset: Option<&Ruleset>) -> MapStyle {
-    let style = ruleset.map(MapStyle::from_ruleset).unwrap_or_default();
-    style.with_sides(doc.sides.iter().map(String::as_str))
 }
 
 impl eframe::App for EditorApp {

@@ -233,13 +233,16 @@ impl EditorApp {
                     self.status.error(why);
                 }
                 let scenario = self.doc.scenario_path.clone().unwrap_or_default();
-                let fresh =
-                    PlaySession::with_engine(engine, self.seed, default_save_path(&scenario));
+                let fresh = PlaySession::with_engine(
+                    engine,
+                    self.seed,
+                    save_beside(&self.not_yours, &scenario),
+                );
                 self.adopt_start(fresh, new_game);
             }
             (Purpose::Start(new_game), Started::CampaignGame((_, name, carried)), Some(run)) => {
                 run.started(name, carried);
-                let save_path = default_save_path(&run.campaign.path);
+                let save_path = save_beside(&self.not_yours, &run.campaign.path);
                 let fresh = PlaySession::with_engine(engine, run.seed, save_path);
                 self.adopt_start(fresh, new_game);
             }
@@ -337,5 +340,23 @@ impl EditorApp {
     /// Why the last start tried failed, if it did (a scripted start reports it).
     pub fn failed_start(&self) -> Option<&str> {
         self.failed_start.as_deref()
+    }
+}
+
+/// Where *Save game* writes a game of `file` at first: beside it (`campaign.save.json`),
+/// or in the user's folder when `file` is in Kessel's own (a bundled scenario, an opened
+/// package: a new version replaces them, and the package cache is no place for a save).
+fn save_beside(
+    not_yours: &Option<(std::path::PathBuf, std::path::PathBuf)>,
+    file: &std::path::Path,
+) -> String {
+    let beside = default_save_path(file);
+    let Some((root, user)) = not_yours else {
+        return beside;
+    };
+    let theirs = file.canonicalize().is_ok_and(|f| f.starts_with(root));
+    match (theirs, std::path::Path::new(&beside).file_name()) {
+        (true, Some(name)) => user.join(name).display().to_string(),
+        _ => beside,
     }
 }

@@ -54,10 +54,63 @@ pub fn campaign_ui(ui: &mut Ui, run: &CampaignRun, s: &PlaySession, cmds: &mut V
                             );
                         }
                         for line in text.lines() {
-                            ui.label(RichText::new(line.trim_start()).small());
+                            carried_line(ui, line.trim_start());
                         }
                     });
             });
     }
     ui.separator();
+}
+
+/// The lists of what carried (`created: a (…), b (…)`, `changed: …`, the new arrivals) one item
+/// a line under their heading, so a campaign's many units read as a list; other facts as they
+/// are. (They were one run of small print each.)
+fn carried_line(ui: &mut Ui, line: &str) {
+    let listed = ["created", "changed", "new arrivals from the scenario"];
+    match line.split_once(": ") {
+        Some((head, rest)) if listed.contains(&head) => {
+            ui.label(RichText::new(format!("{head}:")).strong());
+            for item in top_level_items(rest) {
+                ui.label(format!("• {item}"));
+            }
+        }
+        _ => {
+            ui.label(line);
+        }
+    }
+}
+
+/// `a (x, y), b (z)` → `["a (x, y)", "b (z)"]`: split at the commas outside parentheses.
+fn top_level_items(text: &str) -> Vec<&str> {
+    let (mut items, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(text[start..].trim());
+    items.retain(|s| !s.is_empty());
+    items
+}
+
+#[cfg(test)]
+mod carried_tests {
+    #[test]
+    fn items_split_at_commas_outside_parentheses() {
+        assert_eq!(
+            super::top_level_items("b1 (J6: vars fanatic_next reph), b2 (I6: flags, vars reph), x"),
+            vec![
+                "b1 (J6: vars fanatic_next reph)",
+                "b2 (I6: flags, vars reph)",
+                "x"
+            ]
+        );
+        assert_eq!(super::top_level_items(""), Vec::<&str>::new());
+    }
 }

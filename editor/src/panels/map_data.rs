@@ -35,6 +35,34 @@ pub struct MapDataPanel {
     pub confirm_resize: bool,
 }
 
+/// A place's kind: picked from the kinds the ruleset declares (its own kind listed too, even
+/// if the ruleset does not know it), typed where the ruleset declares none. True if changed.
+fn place_kind(ui: &mut Ui, i: usize, kind: &mut String, kinds: &[String]) -> bool {
+    if kinds.is_empty() {
+        return super::cell_text(ui, kind, 90.0)
+            .named(&format!("place kind {i}"))
+            .changed();
+    }
+    let mut changed = false;
+    let known = kinds.contains(kind);
+    egui::ComboBox::from_id_salt(("place kind", i))
+        .width(90.0)
+        .selected_text(kind.as_str())
+        .show_ui(ui, |ui| {
+            let own = (!known).then(|| kind.clone());
+            for k in kinds.iter().chain(own.as_ref()) {
+                let on = k == kind;
+                if ui.selectable_label(on, k.as_str()).clicked() && !on {
+                    *kind = k.clone();
+                    changed = true;
+                }
+            }
+        })
+        .response
+        .named(&format!("place kind {i}"));
+    changed
+}
+
 impl MapDataPanel {
     /// Hexes of the target, for the map to outline.
     pub fn marked(&self, map: &Map) -> Vec<Hex> {
@@ -92,7 +120,7 @@ impl MapDataPanel {
     fn show(
         &mut self,
         ui: &mut Ui,
-        doc: &Document,
+        (doc, kinds): (&Document, &[String]),
         selected: Option<Hex>,
         cmds: &mut Vec<EditorCommand>,
     ) {
@@ -112,10 +140,7 @@ impl MapDataPanel {
                     {
                         changed = Some(format!("place {i} name"));
                     }
-                    if super::cell_text(ui, &mut p.kind, 90.0)
-                        .named(&format!("place kind {i}"))
-                        .changed()
-                    {
+                    if place_kind(ui, i, &mut p.kind, kinds) {
                         changed = Some(format!("place {i} kind"));
                     }
                     ui.label(format!("{} hex", p.hexes.len()));
@@ -159,9 +184,8 @@ impl MapDataPanel {
                 .map(|k| format!("Place {k}"))
                 .find(|n| map.place(n).is_none())
                 .unwrap_or_default();
-            let kind = places
-                .last()
-                .map(|p| p.kind.clone())
+            let kind = (places.last().map(|p| p.kind.clone()))
+                .or_else(|| kinds.first().cloned())
                 .unwrap_or_else(|| "town".into());
             places.push(Place {
                 name: n,
@@ -341,6 +365,7 @@ impl MapDataPanel {
 
 impl super::Panel for MapDataPanel {
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
-        self.show(ui, cx.doc, cx.selected, cx.cmds);
+        let kinds: Vec<String> = cx.style.place_ids().map(str::to_string).collect();
+        self.show(ui, (cx.doc, &kinds), cx.selected, cx.cmds);
     }
 }

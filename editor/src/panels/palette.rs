@@ -134,13 +134,27 @@ impl Default for Palette {
     }
 }
 
-/// Kinds offered even when the map has none yet; the map's own kinds are added to them.
+/// Why a map opened alone offers neither play-test nor the rules.
+pub const BARE_MAP: &str = "A map alone has no units or rules to play: open a scenario on it (File menu, Open…), or make one with the map tool New scenario from region, or with kessel new scenario DIR --map FILE --ruleset FOLDER.";
+
+/// Kinds offered when the ruleset declares none (a map opened alone, a ruleset that did not
+/// load); the map's own kinds are added to them.
 const TERRAINS: [&str; 4] = ["clear", "forest", "swamp", "lake"];
 const SIDE_KINDS: [&str; 2] = ["river", "lake"];
 const LINK_KINDS: [&str; 2] = ["road", "railway"];
 
-fn with_defaults(defaults: &[&str], found: impl IntoIterator<Item = String>) -> Vec<String> {
-    let mut out: Vec<String> = defaults.iter().map(|s| s.to_string()).collect();
+/// The kinds a brush offers: those the ruleset declares (else the stand-in `defaults`), then
+/// the map's own that are not among them. A ruleset's kinds replace the stand-ins: ASL's map
+/// knows no `forest`, and painting one made a problem.
+fn with_defaults<'a>(
+    defaults: &[&str],
+    declared: impl IntoIterator<Item = &'a str>,
+    found: impl IntoIterator<Item = String>,
+) -> Vec<String> {
+    let mut out: Vec<String> = declared.into_iter().map(str::to_string).collect();
+    if out.is_empty() {
+        out = defaults.iter().map(|s| s.to_string()).collect();
+    }
     for f in found {
         if !out.contains(&f) {
             out.push(f);
@@ -149,14 +163,31 @@ fn with_defaults(defaults: &[&str], found: impl IntoIterator<Item = String>) -> 
     out
 }
 
+/// Keeps a brush's pick among what it offers: a pick it does not offer (the stand-in `forest`
+/// on a ruleset without one) becomes the first offered.
+fn keep_offered(pick: &mut String, offered: &[String]) {
+    if let Some(first) = offered.first() {
+        if !offered.contains(pick) {
+            *pick = first.clone();
+        }
+    }
+}
+
 impl Palette {
     /// Draws the palette.
     fn show(&mut self, ui: &mut Ui, doc: &Document, style: &MapStyle, view: &mut MapView) {
         ui.heading("Mode");
         ui.with_layout(egui::Layout::top_down_justified(egui::Align::Min), |ui| {
             for mode in [Mode::Edit, Mode::Scenario, Mode::Play, Mode::Rules] {
-                match (&self.play_blocked, mode) {
-                    (Some(why), Mode::Play) if self.mode != Mode::Play => {
+                // a map alone has no game to play nor rules to switch
+                let bare = (doc.scenario_path.is_none()).then(|| BARE_MAP.to_string());
+                let blocked = match mode {
+                    Mode::Play => self.play_blocked.as_ref().or(bare.as_ref()),
+                    Mode::Rules => bare.as_ref(),
+                    _ => None,
+                };
+                match (blocked, mode) {
+                    (Some(why), _) if self.mode != mode => {
                         ui.add_enabled(false, egui::Button::selectable(false, mode.label()))
                             .on_disabled_hover_text(why.as_str());
                     }
@@ -227,7 +258,13 @@ impl Palette {
                     ui.label("Click a hex, or drag across hexes, to give them the terrain picked below; one undo step per drag. Right-drag pans.");
                 }
                 ui.label("Terrain");
-                for t in with_defaults(&TERRAINS, map.terrains.names().iter().cloned()) {
+                let offered = with_defaults(
+                    &TERRAINS,
+                    style.terrain_ids(),
+                    map.terrains.names().iter().cloned(),
+                );
+                keep_offered(&mut self.terrain, &offered);
+                for t in offered {
                     ui.horizontal(|ui| {
                         let (rect, _) = ui.allocate_exact_size(Vec2::splat(14.0), Sense::hover());
                         ui.painter().rect(
@@ -251,7 +288,9 @@ impl Palette {
                     .enumerate()
                     .filter(|(k, _)| !kinds.hexsides[*k].link)
                     .map(|(_, n)| n.clone());
-                for k in with_defaults(&SIDE_KINDS, found) {
+                let offered = with_defaults(&SIDE_KINDS, style.hexside_ids(false), found);
+                keep_offered(&mut self.side_kind, &offered);
+                for k in offered {
                     ui.radio_value(&mut self.side_kind, k.clone(), k);
                 }
             }
@@ -265,7 +304,9 @@ impl Palette {
                     .enumerate()
                     .filter(|(k, _)| kinds.hexsides[*k].link)
                     .map(|(_, n)| n.clone());
-                for k in with_defaults(&LINK_KINDS, found) {
+                let offered = with_defaults(&LINK_KINDS, style.hexside_ids(true), found);
+                keep_offered(&mut self.link_kind, &offered);
+                for k in offered {
                     ui.radio_value(&mut self.link_kind, k.clone(), k);
                 }
                 if let Some(from) = self.link_from {

@@ -123,6 +123,22 @@ impl PlayPanel {
             ui.label(RichText::new(format!("The rules failed: {e}")).color(REFUSAL));
         }
         ui.separator();
+        if s.engine.state().finished {
+            // how it ended, then what is left to do (no stack to click, no attack to declare)
+            match &s.outcome {
+                Some(Ok(text)) => {
+                    ui.label(RichText::new(format!("Result: {text}")).strong());
+                }
+                Some(Err(e)) => {
+                    ui.label(
+                        RichText::new(format!("The rules' result failed: {e}")).color(REFUSAL),
+                    );
+                }
+                None => {}
+            }
+            ui.label(crate::play::OVER_HELP);
+            return;
+        }
         match s.interaction {
             Interaction::Move => {
                 selection_ui(ui, s, style, view);

@@ -136,7 +136,11 @@ fn whose_turn(s: &PlaySession) -> RichText {
         return RichText::new("The rules are working out whose decision it is…");
     }
     let Some(side) = s.deciding_side() else {
-        return RichText::new("No side to move in this step");
+        if s.computer_to_move() {
+            return RichText::new("Computer is playing… (no side decides this step)")
+                .color(Color32::from_rgb(150, 200, 255));
+        }
+        return RichText::new("No side decides this step: take its choice from the Choices list");
     };
     if s.computer_to_move() {
         let what = match s.seats.pace {

@@ -248,12 +248,18 @@ impl PlaySession {
     /// True when it is the computer's decision now: the deciding side is the computer's and
     /// no decision of a person's side is waiting (a ruleset may let the other side decide
     /// something within a step, such as a set-up placement before the other side's first move).
-    /// Both as the rules said for the game as it is: false while they work it out.
+    /// A step no side decides (ASL's Refit Phase between two battles) is the computer's when it
+    /// plays every side, as `kessel simulate` and `kessel campaign` play it; with a person at
+    /// the screen it is theirs to take from the choices. Both as the rules said for the game as
+    /// it is: false while they work it out.
     pub fn computer_to_move(&self) -> bool {
         !self.engine.state().finished
             && self.look_at == Some(self.engine.revision())
-            && (self.deciding.as_ref())
-                .is_some_and(|side| self.seats.player(side) == Player::Computer)
+            && match self.deciding.as_ref() {
+                Some(side) => self.seats.player(side) == Player::Computer,
+                None => (self.sides_in_play().iter())
+                    .all(|side| self.seats.player(side) == Player::Computer),
+            }
             && !self.person_waiting
             && !self.seats.changed.get()
     }

@@ -338,6 +338,7 @@ impl PlaySession {
             self.actions = g.actions;
             self.acting = g.acting;
             self.moving = g.moving;
+            self.outcome = g.outcome;
             // what the side at the screen sees; with nobody at the screen, the whole game
             match g.shown {
                 Some(shown) => {
@@ -482,6 +483,9 @@ impl PlaySession {
         self.clear_selection();
         self.refusal = None;
         self.last_phase = None;
+        // the file field names the save loaded, as a loaded campaign save does: Save game
+        // writes back to it, not to the scenario's default beside the scenario
+        self.save_path = path.display().to_string();
         self.message = Some((format!("game loaded from {}", path.display()), false));
         self.refresh();
         Ok(())

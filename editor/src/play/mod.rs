@@ -18,7 +18,7 @@ pub mod thinker;
 pub mod worker;
 
 pub use jobs::ANSWER_WAIT;
-pub use phase::MOVE_HELP;
+pub use phase::{MOVE_HELP, OVER_HELP};
 
 use crate::document::{write_atomic, Document, UnitLayer};
 use kessel_core::action::{Action, Reason};
@@ -117,6 +117,8 @@ pub struct PlaySession {
     pub acting: std::collections::BTreeSet<String>,
     /// A legal action moves units (see [`worker::GameLook::moving`]).
     pub moving: bool,
+    /// How the ended game stands (see [`worker::GameLook::outcome`]).
+    pub outcome: Option<Result<String, String>>,
     /// Hexes to highlight for the action under the pointer in the list.
     pub preview: Vec<Hex>,
     /// The last refusal, shown until the next accepted action.
@@ -208,6 +210,7 @@ impl PlaySession {
             actions: Ok(Vec::new()),
             acting: Default::default(),
             moving: false,
+            outcome: None,
             preview: Vec::new(),
             refusal: None,
             error: None,

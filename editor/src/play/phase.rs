@@ -4,6 +4,9 @@
 use super::PlaySession;
 use kessel_core::state::Value;
 
+/// What play-test says once the game has ended: nothing is left to click on the map.
+pub const OVER_HELP: &str = "The game is over. New game plays it again (another seed for other rolls); in a campaign, Next game goes on.";
+
 /// What clicks do in play-test, before the rules have said what the step offers (and in a
 /// step that moves units).
 pub const MOVE_HELP: &str = "Click a stack, then a shaded hex to move it. Hover a hex to see why the stack can't go there. In a combat phase click your stacks, then the enemy stack to attack.";
@@ -14,6 +17,9 @@ impl PlaySession {
     /// step's choices (a set-up's placements, markers), from the list or, for units on the map,
     /// from the hexes their choices lead to.
     pub fn click_help(&self) -> &'static str {
+        if self.engine.state().finished {
+            return OVER_HELP;
+        }
         if !self.rules_said_whose_turn() || self.moving {
             return MOVE_HELP;
         }
@@ -108,6 +114,31 @@ pub fn mode_title(mode: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// How a game stands, as the `result` hook says (`{ level, scores = { side = n } }`), in one
+/// line: "Blue win · red 0"; `None` when the rules give no result.
+pub fn outcome_text(result: Option<&kessel_core::state::Value>) -> Option<String> {
+    let r = result?;
+    let level = r.get("level").and_then(|l| l.as_str());
+    let scores: Vec<String> = (r.get("scores").and_then(|s| s.as_object()))
+        .map(|o| o.iter().map(|(side, n)| format!("{side} {n}")).collect())
+        .unwrap_or_default();
+    let mut parts: Vec<String> = level.map(str::to_string).into_iter().collect();
+    if !scores.is_empty() {
+        parts.push(scores.join(", "));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// Once the game has ended, how it stands (see [`outcome_text`]), or why the rules' `result`
+/// hook failed; `None` while it goes on. Asked on the rules' thread with the game's look.
+pub fn outcome_of(e: &kessel_core::engine::Engine) -> Option<Result<String, String>> {
+    e.state().finished.then(|| {
+        (e.result())
+            .map(|r| outcome_text(r.as_ref()).unwrap_or_else(|| "the rules give no result".into()))
+            .map_err(|err| err.message)
+    })
 }
 
 #[cfg(test)]

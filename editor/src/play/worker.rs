@@ -125,6 +125,8 @@ pub struct GameLook {
     pub person_waited_for: bool,
     /// What the side at the screen sees (`None`: the whole game).
     pub shown: Option<Shown>,
+    /// The ended game's result (see [`super::phase::outcome_of`]).
+    pub outcome: Option<Result<String, String>>,
 }
 
 /// Per picked unit: what the rules' one-unit queries answer, or why they could not be asked.
@@ -571,6 +573,7 @@ fn game_look(e: &Engine, humans: &[String]) -> GameLook {
         moving,
         person_waited_for,
         shown,
+        outcome: super::phase::outcome_of(e),
     }
 }
 

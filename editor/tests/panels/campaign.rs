@@ -148,9 +148,12 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
     );
     h.get_by_label("game 2 of 2: Day I");
     h.get_by_label("Carried over from Dawn");
+    // the created units listed one a line under their heading
+    h.get_by_label("created:");
+    let first = &created[0];
     assert!(
-        h.query_by_label_contains("created: ").is_some(),
-        "the panel lists the created units"
+        h.query_by_label_contains(&format!("• {first} (")).is_some(),
+        "the panel lists the created unit {first} on a line of its own"
     );
     picture_if_asked(&mut h, "campaign-day1");
 
@@ -210,4 +213,46 @@ fn picture_if_asked(h: &mut Harness<'_, EditorApp>, name: &str) {
         img.save(Path::new(&dir).join(format!("{name}.png")))
             .expect("writes the picture");
     }
+}
+
+/// With the computer on both sides it plays Dawn to its end, the Refit Phase included, as
+/// `kessel campaign` does: a step no side decides is the computer's when it plays every side.
+/// (It stopped at the Refit Phase's first step, "No side to move in this step", for good.)
+#[test]
+fn the_computer_on_both_sides_plays_the_refit_phase_too() {
+    use std::time::{Duration, Instant};
+    let mut h = campaign();
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    for side in ["british", "german"] {
+        h.get_by_label(&format!("{side} played by Computer"))
+            .click();
+        h.run_ok();
+    }
+    h.get_by_label("Fast").click();
+    h.run_ok();
+    let start = Instant::now();
+    let mut seen_refit = false;
+    loop {
+        let s = h.state().session.as_ref().expect("a game");
+        assert_eq!(s.seats.stopped, None, "the computer stopped");
+        if s.engine.state().finished {
+            break;
+        }
+        if in_refit(s) && s.deciding_side().is_none() && s.rules_said_whose_turn() {
+            seen_refit = true;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "stuck at {} after {} actions",
+            s.phase_text(),
+            s.engine.log().len()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+        h.run_ok();
+    }
+    assert!(seen_refit, "a step no side decides was met");
+    let s = h.state().session.as_ref().expect("a game");
+    assert_eq!(s.engine.state().mode.as_deref(), Some("refit"));
+    h.get_by_label("Next game: Day I");
 }

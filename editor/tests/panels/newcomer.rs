@@ -64,3 +64,21 @@ fn profile_comparison_values_stay_within_the_window() {
     }
     assert!(seen >= 2, "both columns show it");
 }
+
+/// A Help menu says the keys and gestures (said nowhere in the window before), the modes and
+/// where the guides are.
+#[test]
+fn the_help_menu_lists_the_keys_and_the_guides() {
+    let mut h = super::harness();
+    h.get_by_label("Help").click();
+    h.run();
+    for text in [
+        "Ctrl+S",
+        "Home",
+        "Escape",
+        "scenario-guide.md: build a scenario of your own, step by step",
+    ] {
+        assert!(h.query_by_label(text).is_some(), "{text}");
+    }
+    h.get_by_label_contains("fit the map to the window");
+}

@@ -704,3 +704,110 @@ fn a_refusal_naming_its_unit_is_not_prefixed_with_the_name() {
     h.get_by_label("Can't move: b1 belongs to the side not moving [T1]");
     assert!(h.query_by_label_contains("b1 can't move").is_none());
 }
+
+/// Once the game has ended, play-test says how it ended (the rules' result: level and scores)
+/// and that it is over where it said what to click, on the left and in the panel (it went on
+/// saying "Click a stack to see where it can go", and showed no result).
+#[test]
+fn a_finished_game_says_it_is_over_instead_of_what_to_click() {
+    use kessel_core::action::Action;
+    use kessel_editor::play::PlayCommand;
+    let dir = super::toy::toy_copy("play-over");
+    let mut h = super::toy::harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    for _ in 0..40 {
+        if h.state()
+            .session
+            .as_ref()
+            .expect("game")
+            .engine
+            .state()
+            .finished
+        {
+            break;
+        }
+        h.state_mut()
+            .apply_play(vec![PlayCommand::Act(Action::new("end_phase"))]);
+        h.run();
+    }
+    assert!(
+        h.state()
+            .session
+            .as_ref()
+            .expect("game")
+            .engine
+            .state()
+            .finished
+    );
+    super::reload::wait_for(&mut h, "the result", |app| {
+        app.session.as_ref().is_some_and(|s| s.outcome.is_some())
+    });
+    super::picture(&mut h, "play-over");
+    // red never took Toytown: the toy's result hook says Blue win, red 0
+    h.get_by_label("Result: Blue win · red 0");
+    assert_eq!(
+        h.query_all_by_label(kessel_editor::play::OVER_HELP).count(),
+        2,
+        "said on the left and in the panel"
+    );
+    assert!(h
+        .query_by_label_contains("Click a stack to see where it can go")
+        .is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A save loaded from elsewhere names itself in the file field, so *Save game* writes back to it
+/// (as a loaded campaign save does); the field kept the scenario's default beside the scenario,
+/// which wrote into the scenario's folder (the checkout's fixtures, a bundled copy).
+#[test]
+fn a_loaded_save_names_itself_in_the_file_field() {
+    use kessel_editor::play::PlayCommand;
+    let dir = toy_copy("play-load-path");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    let elsewhere = dir.with_extension("saves");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    let save = elsewhere.join("mine.save.json");
+    h.state_mut()
+        .apply_play(vec![PlayCommand::SaveGame(save.clone())]);
+    h.run();
+    assert!(save.is_file());
+    h.get_by_label("New game").click();
+    h.run();
+    let before = h.state().session.as_ref().expect("game").save_path.clone();
+    assert_ne!(before, save.display().to_string());
+    h.state_mut()
+        .apply_play(vec![PlayCommand::LoadGame(save.clone())]);
+    super::reload::wait_for(&mut h, "the load", |app| {
+        app.session
+            .as_ref()
+            .is_some_and(|s| s.save_path == save.display().to_string())
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&elsewhere);
+}
+
+/// In Kessel's own copy of a scenario (bundled, or an opened package) *Save game* is offered in
+/// the user's folder, not beside the scenario, where a new version or the package cache would
+/// take the save away.
+#[test]
+fn a_game_of_kessels_own_scenario_is_saved_in_the_users_folder() {
+    let dir = toy_copy("play-save-theirs");
+    let user = dir.with_extension("user");
+    let mut h = harness(&dir);
+    let root = dir.canonicalize().expect("exists");
+    h.state_mut().set_not_yours(Some((root, user.clone())));
+    h.get_by_label("Play-test").click();
+    h.run();
+    let path = h.state().session.as_ref().expect("game").save_path.clone();
+    assert_eq!(path, user.join("scenario.save.json").display().to_string());
+    // the folder is made when first saved into
+    let _ = std::fs::remove_dir_all(&user);
+    h.get_by_label("Save game").click();
+    h.run();
+    assert!(user.join("scenario.save.json").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&user);
+}

@@ -159,3 +159,33 @@ fn a_broken_scenario_opens_lists_its_problems_and_clears_them_as_they_are_fixed(
     assert!(h.state().session.is_some(), "{:?}", h.state().session_error);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A map opened alone offers neither play-test nor the rules: both buttons are off and say why
+/// on hover; a scripted start in play-test says it in the panel, without the red banner asking
+/// to fix a file (nothing is wrong with the map). (Play-test used to try, and fail, to start.)
+#[test]
+fn a_map_alone_does_not_offer_play_test_or_the_rules() {
+    use egui_kittest::kittest::Queryable;
+    use kessel_editor::panels::palette::BARE_MAP;
+    let map = kessel_test_support::workspace_root().join("core/tests/fixtures/toy/map.toml");
+    let doc = kessel_editor::Document::open(&map).expect("the map opens");
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1100.0, 720.0))
+        .build_ui_state(
+            |ui, app: &mut kessel_editor::EditorApp| app.ui_root(ui),
+            kessel_editor::EditorApp::without_watcher(doc),
+        );
+    h.run();
+    assert_eq!(h.state().play_blocked().as_deref(), Some(BARE_MAP));
+    h.get_by_label("Play-test").click();
+    h.run();
+    h.get_by_label("Rules").click();
+    h.run();
+    assert_eq!(h.state().palette.mode, kessel_editor::panels::Mode::Edit);
+    h.state_mut().set_mode(kessel_editor::panels::Mode::Play);
+    h.run();
+    assert!(h.state().session.is_none());
+    assert_eq!(h.state().session_error.as_deref(), Some(BARE_MAP));
+    assert!(h.state().problems.is_empty(), "{:?}", h.state().problems);
+    assert!(h.query_by_label_contains("Fix the file").is_none());
+}

@@ -249,3 +249,44 @@ fn fixing_rules_broken_at_opening_brings_their_colours_back() {
     assert_eq!(h.state().style.terrain("woods").fill.to_hex(), "#4a7a3a");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With no game running (map editing), a rules file saved broken keeps the map in the
+/// ruleset's colours and says that the rules failed to reload, with the file and line, as it
+/// does when a game runs; the fix clears it. (The map used to turn to stand-in colours.)
+#[test]
+fn a_broken_script_saved_while_editing_the_map_keeps_the_last_good_colours() {
+    let dir = toy_copy("reload-keep-colours");
+    let mut h = harness(&dir);
+    wait_for(&mut h, "the ruleset's read", |app| {
+        !app.reading_declarations()
+    });
+    assert!(h.state().session.is_none(), "no game in map editing");
+    assert_eq!(h.state().style.terrain("woods").fill.to_hex(), "#4a7a3a");
+    let red = h.state().style.side("red").color;
+
+    let init = dir.join("init.lua");
+    let good = std::fs::read_to_string(&init).expect("read");
+    let broken = good.replacen("kessel.unit_type{", "kessel.unit_type({", 1);
+    assert_ne!(broken, good);
+    std::fs::write(&init, &broken).expect("write");
+    wait_for(&mut h, "the reload error", |app| {
+        app.problems.rules.is_some()
+    });
+    let problem = h.state().problems.rules.clone().expect("problem");
+    let location = problem.location.clone().expect("file:line");
+    assert!(location.contains("init.lua:"), "{location}");
+    h.get_by_label("Error: The rules failed to reload — the last good rules stay live");
+    h.get_by_label(&location);
+    // the last good colours stay: terrain and sides
+    assert_eq!(h.state().style.terrain("woods").fill.to_hex(), "#4a7a3a");
+    assert_eq!(h.state().style.side("red").color, red);
+    assert!(h.state().status.reload_failed);
+
+    std::fs::write(&init, &good).expect("write");
+    wait_for(&mut h, "the fixed reload", |app| {
+        app.problems.rules.is_none() && !app.reading_declarations()
+    });
+    assert!(!h.state().status.reload_failed);
+    assert_eq!(h.state().style.terrain("woods").fill.to_hex(), "#4a7a3a");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -402,3 +402,88 @@ fn the_victory_levels_say_how_the_level_is_picked() {
     );
     h.get_by_label("Max score");
 }
+
+/// The faces field says what a face's numbers are in the unit type's own terms: a type with
+/// `face_fields` (the toy's squad, ASL's squads) names them, the others read A-D-M. (Every unit
+/// used to say A-D-M, which an ASL squad's 4-6-7 is not.)
+#[test]
+fn the_faces_field_names_the_parts_of_the_unit_types_faces() {
+    let dir = toy_copy("sc-face-fields");
+    let path = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(
+        &path,
+        format!("{text}\n[[units]]\nid = \"s1\"\nside = \"red\"\ntype = \"squad\"\nfaces = [\"4-6-7\"]\nat = \"0204\"\n"),
+    )
+    .expect("write");
+    let mut h = harness(&dir);
+    super::reload::wait_for(&mut h, "the ruleset's read", |app| {
+        !app.reading_declarations()
+    });
+    scenario_mode(&mut h);
+    h.get_by_label_contains("s1 ").click();
+    h.run();
+    h.get_by_label("Faces (firepower-range-morale per step)");
+    h.get_by_label_contains("r1 ").click();
+    h.run();
+    h.get_by_label("Faces (A-D-M per step)");
+    assert!(h
+        .query_by_label("Faces (firepower-range-morale per step)")
+        .is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Details tab lists the variables the ruleset reads that the scenario leaves out, with
+/// type, default and meaning (the toy's `bonus`: int, default 0, "Victory points added for
+/// red"), and *Set* fills the new-variable fields to add it. (It only said to run `kessel info`.)
+#[test]
+fn the_rulesets_variables_are_listed_and_one_is_set_from_its_default() {
+    let dir = toy_copy("sc-declared-vars");
+    let mut h = harness(&dir);
+    super::reload::wait_for(&mut h, "the ruleset's read", |app| {
+        !app.reading_declarations()
+    });
+    scenario_mode(&mut h);
+    h.get_by_label("Details").click();
+    h.run();
+    h.get_by_label("int, default 0");
+    h.get_by_label("Victory points added for red");
+    h.get_by_label("set var bonus").click();
+    h.run();
+    h.get_by_label("Add variable").click();
+    h.run();
+    let vars = h.state().doc.scenario.as_ref().map(|s| s.vars.clone());
+    assert_eq!(
+        vars.map(|v| (v.iter())
+            .map(|x| (x.key.clone(), x.value.clone()))
+            .collect::<Vec<_>>()),
+        Some(vec![("bonus".to_string(), "0".to_string())])
+    );
+    // set, it leaves the list of those left out
+    assert!(h.query_by_label("set var bonus").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The scenario's profile is picked from the ruleset's profiles (the toy's `open` and
+/// `standard`), or typed as a path; it was a bare text field, a typo found only by the checks.
+#[test]
+fn the_scenarios_profile_is_picked_from_the_rulesets_profiles() {
+    let dir = toy_copy("sc-profile-pick");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("Details").click();
+    h.run();
+    h.get_by_label("pick profile").click();
+    h.run();
+    h.get_by_label("open").click();
+    h.run();
+    let profile = (h.state().doc.scenario.as_ref()).and_then(|s| s.meta.profile.clone());
+    assert_eq!(profile.as_deref(), Some("open"));
+    h.get_by_label("pick profile").click();
+    h.run();
+    h.get_by_label("none (every option at its default)").click();
+    h.run();
+    let profile = (h.state().doc.scenario.as_ref()).and_then(|s| s.meta.profile.clone());
+    assert_eq!(profile, None);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -70,3 +70,45 @@ pub fn unit_hex(h: &Harness<'_, EditorApp>, id: &str) -> Option<String> {
 pub fn ended_by_a_limit(text: &str) -> bool {
     text.contains("instruction budget") || text.contains("time limit exceeded")
 }
+
+/// The map brushes offer the kinds the ruleset declares: on the toy (clear and woods; river;
+/// road) no stand-in `forest`, `swamp`, `lake` or `railway`, which it does not know and which
+/// painted made a problem; the pick starts on a kind offered, so a first click paints one the
+/// rules know. (They used to offer PGG's kinds on every ruleset, `forest` picked.)
+#[test]
+fn the_map_brushes_offer_the_rulesets_kinds_only() {
+    use egui_kittest::kittest::Queryable;
+    let dir = toy_copy("brush-kinds");
+    let mut h = harness(&dir);
+    super::reload::wait_for(&mut h, "the ruleset's read", |app| {
+        !app.reading_declarations()
+    });
+    h.get_by_label("Paint terrain").click();
+    h.run();
+    h.get_by_label("clear");
+    h.get_by_label("woods");
+    for stand_in in ["forest", "swamp", "lake"] {
+        assert!(h.query_by_label(stand_in).is_none(), "{stand_in} offered");
+    }
+    let picked = h.state().palette.terrain.clone();
+    assert!(picked == "clear" || picked == "woods", "{picked}");
+    click_hex(&mut h, "0303");
+    assert_eq!(
+        h.state().doc.map.terrain_name(hex(&h, "0303")),
+        Some(picked.as_str())
+    );
+    h.get_by_label("Hexside feature").click();
+    h.run();
+    h.get_by_label("river");
+    assert!(h.query_by_label("lake").is_none());
+    assert!(
+        h.query_by_label("road").is_none(),
+        "a link is not a feature"
+    );
+    h.get_by_label("Link").click();
+    h.run();
+    h.get_by_label("road");
+    assert!(h.query_by_label("railway").is_none());
+    assert_eq!(h.state().palette.link_kind, "road");
+    let _ = std::fs::remove_dir_all(&dir);
+}

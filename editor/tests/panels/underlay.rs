@@ -1,5 +1,5 @@
 //! Tracing a picture: load a PNG under the toy map, fit it to the grid with three points picked
-//! on the map, and paint forest over it by dragging; the picture and its fit are kept beside the
+//! on the map, and paint woods over it by dragging; the picture and its fit are kept beside the
 //! map, never in it.
 
 use super::toy::{click_hex, harness, hex, screen_of, toy_copy};
@@ -7,7 +7,7 @@ use egui_kittest::kittest::Queryable;
 use kessel_editor::underlay::Underlay;
 
 #[test]
-fn an_underlay_is_loaded_fitted_by_three_points_and_forest_is_painted_by_dragging() {
+fn an_underlay_is_loaded_fitted_by_three_points_and_woods_is_painted_by_dragging() {
     let dir = toy_copy("underlay");
     let picture = dir.join("scan.png");
     let img = image::RgbaImage::from_fn(140, 100, |x, y| {
@@ -62,10 +62,10 @@ fn an_underlay_is_loaded_fitted_by_three_points_and_forest_is_painted_by_draggin
     h.get_by_label("Pick points on the map").click();
     h.run();
 
-    // paint forest by dragging across three hexes
+    // paint woods (a terrain the toy declares) by dragging across three hexes
     h.get_by_label("Paint terrain").click();
     h.run();
-    h.state_mut().palette.terrain = "forest".into();
+    h.state_mut().palette.terrain = "woods".into();
     let (a, b, c) = (
         screen_of(&h, "0205"),
         screen_of(&h, "0305"),
@@ -83,7 +83,7 @@ fn an_underlay_is_loaded_fitted_by_three_points_and_forest_is_painted_by_draggin
     h.run();
     for l in ["0205", "0305", "0405"] {
         let at = hex(&h, l);
-        assert_eq!(h.state().doc.map.terrain_name(at), Some("forest"), "{l}");
+        assert_eq!(h.state().doc.map.terrain_name(at), Some("woods"), "{l}");
     }
 
     // the picture and its fit live beside the map, not in it

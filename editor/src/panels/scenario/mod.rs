@@ -69,6 +69,11 @@ pub struct RulesetNames {
     /// The sides each unit type belongs to, where the ruleset says so: a type's `side` field (a
     /// side id, or a list of them) or `sides` list; a type without one is any side's.
     pub type_sides: BTreeMap<String, Vec<String>>,
+    /// The names a unit type reads its string faces with (its `face_fields`: ASL's squads
+    /// are firepower-range-morale); a type without them reads attack-defence-movement.
+    pub type_faces: BTreeMap<String, Vec<String>>,
+    /// The scenario variables the ruleset reads (`kessel.scenario_var`), by id.
+    pub vars: BTreeMap<String, kessel_core::ruleset::ScenarioVarDecl>,
 }
 
 impl RulesetNames {
@@ -83,6 +88,27 @@ impl RulesetNames {
                 .filter_map(|v| v.as_str().map(str::to_string))
                 .collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// The `face_fields` a declared unit type's table gives it; empty when it names none.
+    pub fn face_fields_of_type(decl: &serde_json::Value) -> Vec<String> {
+        match decl.get("face_fields") {
+            Some(serde_json::Value::Array(a)) => a
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// What a face of a unit of type `kind` holds, for the faces field: its type's
+    /// `face_fields` joined (`firepower-range-morale`), else the engine's reading of a string
+    /// face, attack-defence-movement.
+    pub fn face_parts(&self, kind: &str) -> String {
+        match self.type_faces.get(kind) {
+            Some(fields) if !fields.is_empty() => fields.join("-"),
+            _ => "A-D-M".to_string(),
         }
     }
 
@@ -134,6 +160,9 @@ pub struct ScenarioPanel {
     /// Scroll the unit list and the panel to the picked unit's form on the next frame (a unit
     /// picked from elsewhere: `--select`, the problems list).
     pub reveal_picked: bool,
+    /// The ruleset's profiles offered for the scenario's `profile`, read from its folder at
+    /// most every few seconds (a profile saved in the Rules mode shows up).
+    profiles: Option<(std::path::PathBuf, std::time::Instant, Vec<String>)>,
 }
 
 impl Default for ScenarioPanel {
@@ -150,6 +179,7 @@ impl Default for ScenarioPanel {
             buffers: BTreeMap::new(),
             dragging: None,
             reveal_picked: false,
+            profiles: None,
         }
     }
 }
@@ -268,7 +298,10 @@ impl ScenarioPanel {
                     self.reinforcements_ui(ui, doc, def, &names.sides, cmds)
                 }
                 ScenarioTab::Victory => self.victory_ui(ui, doc, def, &names.sides, cmds),
-                ScenarioTab::Details => self.details_ui(ui, def, cmds),
+                ScenarioTab::Details => {
+                    let dir = doc.ruleset_dir.as_deref();
+                    self.details_ui(ui, def, (names, dir), cmds)
+                }
                 ScenarioTab::Pieces => self.pieces_ui(ui, def, &names.sides, cmds),
             });
     }

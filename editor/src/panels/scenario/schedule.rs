@@ -2,6 +2,7 @@
 //! and the scenario's details.
 
 use super::*;
+use std::time::{Duration, Instant};
 
 impl ScenarioPanel {
     pub(super) fn reinforcements_ui(
@@ -293,8 +294,10 @@ impl ScenarioPanel {
         &mut self,
         ui: &mut Ui,
         def: &ScenarioDef,
+        (names, ruleset_dir): (&RulesetNames, Option<&std::path::Path>),
         cmds: &mut Vec<EditorCommand>,
     ) {
+        let profiles = self.ruleset_profiles(ruleset_dir);
         ui.heading("Scenario");
         let mut m = def.meta.clone();
         let mut key = None;
@@ -318,11 +321,43 @@ impl ScenarioPanel {
             }
             ui.end_row();
             ui.label("Profile");
-            let mut p = m.profile.clone().unwrap_or_default();
-            if ui.text_edit_singleline(&mut p).named("p").changed() {
-                m.profile = opt(&p);
-                key = Some("profile");
-            }
+            ui.horizontal(|ui| {
+                let mut p = m.profile.clone().unwrap_or_default();
+                let field = egui::TextEdit::singleline(&mut p)
+                    .desired_width(150.0)
+                    .hint_text("the ruleset's defaults");
+                if ui.add(field).named("p").changed() {
+                    m.profile = opt(&p);
+                    key = Some("profile");
+                }
+                // the ruleset's profiles to pick from (a .toml path is typed in the field)
+                let mut picked = None;
+                egui::ComboBox::from_id_salt("profile pick")
+                    .selected_text("pick…")
+                    .show_ui(ui, |ui| {
+                        if ui
+                            .selectable_label(m.profile.is_none(), "none (every option at its default)")
+                            .clicked()
+                        {
+                            picked = Some(None);
+                        }
+                        for name in &profiles {
+                            let on = m.profile.as_deref() == Some(name.as_str());
+                            if ui.selectable_label(on, name).clicked() {
+                                picked = Some(Some(name.clone()));
+                            }
+                        }
+                    })
+                    .response
+                    .on_hover_text("The ruleset's profiles (its profiles/ folder); a profile file of your own is typed as a path to its .toml")
+                    .named("pick profile");
+                if let Some(p) = picked {
+                    if p != m.profile {
+                        m.profile = p;
+                        key = Some("profile");
+                    }
+                }
+            });
             ui.end_row();
         });
         ui.label("Notes");
@@ -343,6 +378,23 @@ impl ScenarioPanel {
                 merge: Some(k.to_string()),
             });
         }
-        self.vars_ui(ui, def, cmds);
+        self.vars_ui(ui, def, names, cmds);
+    }
+
+    /// The profiles of the ruleset in `dir`, read again when a few seconds old.
+    fn ruleset_profiles(&mut self, dir: Option<&std::path::Path>) -> Vec<String> {
+        let Some(dir) = dir else {
+            return Vec::new();
+        };
+        let fresh = (self.profiles.as_ref())
+            .is_some_and(|(d, at, _)| d == dir && at.elapsed() < Duration::from_secs(3));
+        if !fresh {
+            let list = crate::panels::rules::list_profiles(dir);
+            self.profiles = Some((dir.to_path_buf(), Instant::now(), list));
+        }
+        self.profiles
+            .as_ref()
+            .map(|p| p.2.clone())
+            .unwrap_or_default()
     }
 }

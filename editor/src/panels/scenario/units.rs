@@ -3,6 +3,11 @@
 
 use super::*;
 
+/// What the faces field takes, on hover.
+const FACES_HELP: &str = "One face per step, full strength first, separated by commas. A face's \
+numbers are read as its unit type says: attack-defence-movement unless the type declares \
+face_fields (kessel.unit_type), which name them.";
+
 impl ScenarioPanel {
     pub(super) fn units_ui(
         &mut self,
@@ -153,7 +158,8 @@ impl ScenarioPanel {
                     field = Some("formation");
                 }
                 ui.end_row();
-                ui.label("Faces (A-D-M per step)");
+                ui.label(format!("Faces ({} per step)", names.face_parts(&e.kind)))
+                    .on_hover_text(FACES_HELP);
                 let faces = e.faces.clone();
                 if let Some(t) = buffered(
                     ui,
@@ -279,8 +285,16 @@ impl ScenarioPanel {
                 d.formation = opt(&f);
             }
             ui.end_row();
-            ui.label("Faces");
-            ui.add(egui::TextEdit::singleline(&mut self.draft_faces).hint_text("4-4-10, 2-2-10"))
+            let parts = names.face_parts(&d.kind);
+            ui.label(format!("Faces ({parts} per step)"))
+                .on_hover_text(FACES_HELP);
+            // an example in the type's own terms: PGG's A-D-M, or the names it reads faces with
+            let hint = if parts == "A-D-M" {
+                "4-4-10, 2-2-10".to_string()
+            } else {
+                parts
+            };
+            ui.add(egui::TextEdit::singleline(&mut self.draft_faces).hint_text(hint))
                 .named("draft faces");
             ui.end_row();
             ui.label("Hidden");

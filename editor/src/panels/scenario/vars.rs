@@ -1,9 +1,11 @@
 //! The scenario variables (`[vars]`) in the Details tab: each value edited as TOML text (a
 //! number, `true`, a quoted string, an array), added and removed. A value that is not TOML is
 //! shown in red and not sent; whether it has the type the ruleset declares is the checks' job
-//! (the problems panel names the line).
+//! (the problems panel names the line). Below them, the variables the ruleset declares that the
+//! scenario leaves out, with their type, default and meaning: *Set* puts one in the new-variable
+//! fields with its default, to change and add.
 
-use super::ScenarioPanel;
+use super::{RulesetNames, ScenarioPanel};
 use crate::command::EditorCommand;
 use crate::panels::Named as _;
 use crate::scenario_file::{ScenarioDef, VarDef};
@@ -16,13 +18,16 @@ impl ScenarioPanel {
         &mut self,
         ui: &mut Ui,
         def: &ScenarioDef,
+        names: &RulesetNames,
         cmds: &mut Vec<EditorCommand>,
     ) {
         ui.separator();
         ui.heading("Scenario variables");
         ui.label(
-            RichText::new("Values the rules read (`kessel info` lists the ones the ruleset declares), written as TOML: 3, true, \"west\".")
-                .small(),
+            RichText::new(
+                "Values the rules read, written as TOML: 3, true, \"west\", [\"P1\", \"P2\"].",
+            )
+            .small(),
         );
         let mut vars = def.vars.clone();
         let mut changed: Option<String> = None;
@@ -101,11 +106,54 @@ impl ScenarioPanel {
                 changed = Some("add var".into());
             }
         });
+        self.declared_vars_ui(ui, def, names);
         if let Some(k) = changed {
             cmds.push(EditorCommand::SetVars {
                 vars,
                 merge: Some(k),
             });
+        }
+    }
+
+    /// The ruleset's variables the scenario leaves out: id, type and default, the meaning on
+    /// hover and in small print; *Set* fills the new-variable fields with the id and default.
+    fn declared_vars_ui(&mut self, ui: &mut Ui, def: &ScenarioDef, names: &RulesetNames) {
+        let left_out: Vec<_> = (names.vars.iter())
+            .filter(|(id, _)| !def.vars.iter().any(|v| &v.key == *id))
+            .collect();
+        if left_out.is_empty() {
+            return;
+        }
+        ui.add_space(6.0);
+        ui.label(
+            RichText::new("The ruleset also reads these; left out, each takes its default:")
+                .strong(),
+        );
+        for (id, decl) in left_out {
+            // a table default is not one line of TOML: the field starts empty for it
+            let default = decl.default.as_ref().filter(|v| !v.is_object());
+            let default_text = default.map_or_else(|| "none".to_string(), |v| v.to_string());
+            ui.horizontal(|ui| {
+                let set = ui
+                    .small_button("Set")
+                    .on_hover_text("Put it in the fields above with its default, to change and Add")
+                    .named(&format!("set var {id}"));
+                if set.clicked() {
+                    self.buffers.insert("new var key".into(), id.clone());
+                    self.buffers.insert(
+                        "new var value".into(),
+                        default.map(|v| v.to_string()).unwrap_or_default(),
+                    );
+                }
+                ui.label(RichText::new(id).monospace())
+                    .on_hover_text(&decl.description);
+                ui.label(RichText::new(format!("{}, default {default_text}", decl.kind)).weak());
+            });
+            if !decl.description.is_empty() {
+                ui.indent(id, |ui| {
+                    ui.label(RichText::new(&decl.description).small().weak());
+                });
+            }
         }
     }
 }
