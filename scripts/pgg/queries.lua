@@ -200,7 +200,7 @@ end
 
 kessel.queries.declare{
   id = "reach", rule = "6.1",
-  description = "Where a stack can move now, with the MP each hex costs, and which of its units may not move and why (reinforcements: from each hex of their entry area [14.3])",
+  description = "Where a stack can move now, with the MP each hex costs (each unit pays by its own movement type within its own allowance; a stack of several types is shown the most any of its units pays), and which of its units may not move and why (reinforcements: from each hex of their entry area [14.3])",
   params = { units = { type = "units", description = "the units moving together" } },
   fn = function(args)
     local movers, refused = {}, {}
