@@ -1420,6 +1420,31 @@ fn a_folder_in_place_of_a_lua_file_is_named_as_a_folder() {
     let _ = std::fs::remove_dir_all(&dir2);
 }
 
+/// A named pipe where a module belongs is named as what it is; it was "module not found", for a
+/// file that is there.
+#[cfg(unix)]
+#[test]
+fn a_pipe_in_place_of_a_module_is_named_as_no_regular_file() {
+    let dir = toy_copy("lua-fifo-module");
+    let module = dir.join("rules/works.lua");
+    std::fs::remove_file(&module).expect("remove");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&module)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let r = kessel(&["check", dir.join("scenario.toml").to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("module `rules.works`: rules/works.lua is not a regular file"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("not found"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A unit id longer than any id may be is refused at its line (a 10 MB id loaded and then failed
 /// in the rules, blamed on their line).
 #[test]

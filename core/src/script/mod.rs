@@ -296,7 +296,12 @@ impl ScriptHost {
                 )));
             }
             if !path.is_file() {
-                return Err(not_found());
+                // it exists (it resolved): a FIFO, a device, a socket is no Lua file, and "not
+                // found" sent the author looking for a file that is there
+                return Err(mlua::Error::runtime(format!(
+                    "require: module `{name}`: {} is not a regular file (a pipe, a device or a socket), not a Lua file",
+                    rel.display()
+                )));
             }
             let text = crate::error::read_text(&path, "module")
                 .map_err(|e| mlua::Error::runtime(e.to_string()))?;
