@@ -93,6 +93,13 @@ local function setup_potential(side, att, def)
   return 1 + ev
 end
 
+-- A unit's attack as the set-up counts it, kept in `memo` (the step's: F.setup_att).
+local function unit_attack(memo, u)
+  local a = memo[u.id]
+  if a == nil then a = attack_estimate({ u }, false); memo[u.id] = a end
+  return a
+end
+
 -- Per frame: enemy hex -> { def = estimated defence, adj = attack of own units next to it } for the
 -- phasing side, or false outside a Movement Phase that comes before the side's Combat Phase.
 lazy.setup = function(F)
@@ -126,8 +133,7 @@ lazy.setup = function(F)
   for hex, d in pairs(defs) do out[hex] = { def = d, adj = 0 } end
   for _, u in ipairs(F.units[me]) do
     if C.is_combat_unit(u) and C.on_map(u) and not C.disrupted(u) then
-      local a = att_memo[u.id]
-      if a == nil then a = attack_estimate({ u }, false); att_memo[u.id] = a end
+      local a = unit_attack(att_memo, u)
       for _, n in ipairs(neighbors(u.hex)) do
         local t = out[n]
         if t then t.adj = t.adj + a end
@@ -149,9 +155,7 @@ local function setup_scorer(F, units, from)
   local memo = F.setup_att
   for _, u in ipairs(units) do
     if C.is_combat_unit(u) then
-      local a = memo[u.id]
-      if a == nil then a = attack_estimate({ u }, false); memo[u.id] = a end
-      att, n = att + a, n + 1
+      att, n = att + unit_attack(memo, u), n + 1
     end
   end
   if n == 0 then return nil end
@@ -590,6 +594,7 @@ Mv.group_class = group_class
 Mv.counts_at = counts_at
 Mv.over_limit = over_limit
 Mv.group_scorer = group_scorer
+Mv.unit_attack = unit_attack
 Mv.move_score = move_score
 
 return Mv

@@ -62,13 +62,7 @@ local function alike_key(F, a)
   if #a.units ~= 1 or not a.ways then return nil end
   local u = F.by_id[a.units[1]]
   if not u or C.is_leader(u) then return nil end
-  local att = ""
-  if F.setup then
-    local memo = F.setup_att
-    local v = memo[u.id]
-    if v == nil then v = Fr.attack_estimate({ u }, false); memo[u.id] = v end
-    att = v
-  end
+  local att = F.setup and Mv.unit_attack(F.setup_att, u) or ""
   return table.concat({ tostring(a.ways), u.type, u.formation or "", C.class(u) or "", att,
     (F.turn == 1 and M.first_turn_full_ma(u)) and "t1" or "" }, "|")
 end
@@ -104,22 +98,16 @@ local function best_of(F, list)
     if a.dests then
       local key = alike_key(F, a)
       local scores = key and scored_alike[key]
-      if scores then
-        for i = 1, #a.dests do
-          local s = scores[i]
-          if s > bs then from_record, bs = true, s end
-          if s > floor or n < SHORT then keep(a, s, i) end
-        end
-      else
+      if not scores then
         local f = group_scorer(F, a.units, a.kind)
         scores = {}
-        for i, h in ipairs(a.dests) do
-          local s = f(h)
-          scores[i] = s
-          if s > bs then from_record, bs = true, s end   -- (made below from the short list)
-          if s > floor or n < SHORT then keep(a, s, i) end
-        end
+        for i, h in ipairs(a.dests) do scores[i] = f(h) end
         if key then scored_alike[key] = scores end
+      end
+      for i = 1, #a.dests do
+        local s = scores[i]
+        if s > bs then from_record, bs = true, s end   -- (made below from the short list)
+        if s > floor or n < SHORT then keep(a, s, i) end
       end
     else
       local s
@@ -212,8 +200,12 @@ end
 function Nr.narrow(kind, provider)
   local F = frame()
   local now = F.change_id
-  -- (the German's goals: the objectives he does not hold yet)
-  local goals = provider.side == C.GERMAN and table.concat(F.targets, ",") or ""
+  -- (the German's goals: the objectives he does not hold yet; worked out once a frame)
+  local goals = ""
+  if provider.side == C.GERMAN then
+    goals = F.goals_sig or table.concat(F.targets, ",")
+    F.goals_sig = goals
+  end
   -- what every stack's candidates depend on besides the stack itself: enemy units, markers,
   -- rail capacity used, the initial air placement
   -- (the same for every kind this decision lists, rail capacity aside: worked out once a frame)

@@ -97,7 +97,7 @@ end
 local function soviet_ctx()
   local sets = terrain_sets()
   local blocked = blocked_for(C.SOVIET, sets)
-  local covered = {}   -- { hexset, leader name } per working leader, in unit order
+  local covered = {}   -- { hexset, leader } per working leader, in unit order
   local leaders_ok = {}
   local loc_enter_only = C.option("wbc09_13_loc_not_through_swamp") and sets.swamp or nil
   local leaders, hexes = {}, {}
