@@ -467,25 +467,39 @@ fn reach_costs(
     let starts = starts_arg(lua, w, spec)?;
     let (map, budget, step, passage) = search_rules(lua, w, spec)?;
     crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
-    let mut cb = Callbacks {
-        lua,
-        map: &map,
-        step: &step,
-        passage: &passage,
-        error: None,
-    };
-    let cb_cell = std::cell::RefCell::new(&mut cb);
-    let costs = reach(
-        &map,
-        &starts,
-        budget,
-        |s| cb_cell.borrow_mut().step(s),
-        |h| cb_cell.borrow_mut().passage(h),
-    );
-    if let Some(e) = cb.error.take() {
-        return Err(e);
-    }
+    let costs = searched(lua, &map, &step, &passage, |cb| {
+        reach(
+            &map,
+            &starts,
+            budget,
+            |s| cb.borrow_mut().step(s),
+            |h| cb.borrow_mut().passage(h),
+        )
+    })?;
     Ok((map, costs))
+}
+
+/// Runs `search` with the step, passage (and target) functions of a spec in `cb`, then gives the
+/// first Lua error they met, if any (the searches themselves cannot fail).
+fn searched<'a, T>(
+    lua: &'a Lua,
+    map: &'a Map,
+    step: &'a StepCost,
+    passage: &'a PassageArg,
+    search: impl FnOnce(&std::cell::RefCell<Callbacks<'a>>) -> T,
+) -> mlua::Result<T> {
+    let cb = std::cell::RefCell::new(Callbacks {
+        lua,
+        map,
+        step,
+        passage,
+        error: None,
+    });
+    let out = search(&cb);
+    match cb.into_inner().error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// Runs a step/passage pair, remembering the first Lua error (the searches themselves can't fail).
@@ -715,25 +729,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     return Err(mlua::Error::runtime("trace: `from` is one hex"));
                 };
                 let target = target_arg(lua, &w, &spec)?;
-                let mut cb = Callbacks {
-                    lua,
-                    map: &map,
-                    step: &step,
-                    passage: &passage,
-                    error: None,
-                };
-                let cb_cell = std::cell::RefCell::new(&mut cb);
-                let found = trace(
-                    &map,
-                    start,
-                    budget,
-                    |s| cb_cell.borrow_mut().step(s),
-                    |h| cb_cell.borrow_mut().passage(h),
-                    |h| cb_cell.borrow_mut().is_target(&target, h),
-                );
-                if let Some(e) = cb.error.take() {
-                    return Err(e);
-                }
+                let found = searched(lua, &map, &step, &passage, |cb| {
+                    trace(
+                        &map,
+                        start,
+                        budget,
+                        |s| cb.borrow_mut().step(s),
+                        |h| cb.borrow_mut().passage(h),
+                        |h| cb.borrow_mut().is_target(&target, h),
+                    )
+                })?;
                 match found {
                     None => Ok(None),
                     Some(t) => {
@@ -794,24 +799,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     _ => Some(starts_arg(lua, &w, &spec)?),
                 };
                 crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
-                let mut cb = Callbacks {
-                    lua,
-                    map: &map,
-                    step: &step,
-                    passage: &passage,
-                    error: None,
-                };
-                let cb_cell = std::cell::RefCell::new(&mut cb);
-                let costs = trace_costs(
-                    &map,
-                    budget,
-                    |s| cb_cell.borrow_mut().step(s),
-                    |h| cb_cell.borrow_mut().passage(h),
-                    |h| cb_cell.borrow_mut().is_target(&target, h),
-                );
-                if let Some(e) = cb.error.take() {
-                    return Err(e);
-                }
+                let costs = searched(lua, &map, &step, &passage, |cb| {
+                    trace_costs(
+                        &map,
+                        budget,
+                        |s| cb.borrow_mut().step(s),
+                        |h| cb.borrow_mut().passage(h),
+                        |h| cb.borrow_mut().is_target(&target, h),
+                    )
+                })?;
                 costs_table(lua, &map, &costs, only)
             })
         })?,
