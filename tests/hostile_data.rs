@@ -300,3 +300,39 @@ fn a_save_without_its_checksum_is_refused() {
         r.stderr
     );
 }
+
+/// A save's `options` hold values set by hand over its profile: an option the ruleset lacks or a
+/// value of the wrong type is refused with the save named (the message named only the option, and
+/// a GM with a folder of saves could not tell which one it came from).
+#[test]
+fn a_saves_options_are_refused_with_the_save_named() {
+    let (save, json) = toy_save("save-options");
+    for (options, said) in [
+        (
+            serde_json::json!({ "nosuch": true }),
+            "the save sets option `nosuch` = true: the ruleset has no option `nosuch`",
+        ),
+        (
+            serde_json::json!({ "woods_double": 7 }),
+            "the save sets option `woods_double` = 7",
+        ),
+    ] {
+        let mut edited = json.clone();
+        edited["options"] = options;
+        crate::util::resign_save(&mut edited);
+        let text = serde_json::to_string_pretty(&edited).expect("json");
+        std::fs::write(&save, &text).expect("save");
+        let line = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("\"options\""))
+            .expect("the options' line")
+            + 2;
+        let r = crate::util::kessel(&["view", save.to_str().expect("utf8"), "--as", "red"]);
+        assert_ne!(r.code, 0, "{said}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!("game.json:{line}: {said}")),
+            "{said} at line {line}: {}",
+            r.stderr
+        );
+    }
+}

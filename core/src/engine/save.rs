@@ -386,7 +386,17 @@ impl Engine {
             save.seed,
             limits,
             stopper,
-        )?;
+        )
+        .map_err(|e| match e {
+            // the save's own `options` (a hand edit, another version of the rules): said at the
+            // save's line, as its other fields are
+            EngineError::Option { id, value, message } => EngineError::from(LoadError::new(
+                path,
+                key_line(&text, "options", &id),
+                format!("the save sets option `{id}` = {value}: {message}"),
+            )),
+            other => other,
+        })?;
         if let Err((side, why)) = players_allowed(&save.players, &engine.world.borrow().ruleset) {
             return Err(LoadError::new(path, players_line(&text, &side), why).into());
         }
@@ -544,8 +554,14 @@ pub fn players_allowed(
 /// The line of the save's text where `players` names `side` (the line of `"players"` when the
 /// side cannot be found, none when neither can).
 fn players_line(text: &str, side: &str) -> Option<usize> {
-    let start = text.find("\"players\"")?;
-    let key = serde_json::to_string(side).ok()?;
+    key_line(text, "players", side)
+}
+
+/// The line of `key` within the save's `field` object (the field's own line when the key is not
+/// found as such).
+fn key_line(text: &str, field: &str, key: &str) -> Option<usize> {
+    let start = text.find(&format!("\"{field}\""))?;
+    let key = serde_json::to_string(key).ok()?;
     let at = text[start..].find(&key).map_or(start, |i| start + i);
     Some(text[..at].matches('\n').count() + 1)
 }

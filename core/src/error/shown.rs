@@ -39,11 +39,39 @@ pub fn continued(text: &str) -> std::borrow::Cow<'_, str> {
 /// Plain data quoted in a message (an action, a value), as JSON on one line cut at `max`
 /// characters, saying how much was left out: a mod's action of a million numbers is quoted by
 /// its start, not in full.
+/// Only the head of the JSON is kept while it is written (an edited save's action of 150 MB
+/// was written out whole, then cut): its length is counted.
 pub fn quoted_json(value: &impl serde::Serialize, max: usize) -> String {
-    let text = serde_json::to_string(value).unwrap_or_default();
+    /// Keeps the first `cap` bytes written, counts them all.
+    struct Head {
+        kept: Vec<u8>,
+        cap: usize,
+        total: usize,
+    }
+    impl std::io::Write for Head {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let room = self.cap.saturating_sub(self.kept.len()).min(buf.len());
+            self.kept.extend_from_slice(&buf[..room]);
+            self.total += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // (a character is at most four bytes: `max` of them and one more fit)
+    let mut head = Head {
+        kept: Vec::new(),
+        cap: max.saturating_add(1).saturating_mul(4),
+        total: 0,
+    };
+    if serde_json::to_writer(&mut head, value).is_err() {
+        return String::new();
+    }
+    let text = String::from_utf8_lossy(&head.kept);
     match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
-        None => text,
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], head.total),
+        None => text.into_owned(),
     }
 }
 
@@ -242,5 +270,23 @@ mod shown_path_tests {
         assert_eq!(shown("../up/a/../b"), "../up/b");
         assert_eq!(shown("/../etc"), "/etc");
         assert_eq!(shown("a/.."), ".");
+    }
+}
+
+#[cfg(test)]
+mod quoted_tests {
+    use super::quoted_json;
+
+    #[test]
+    fn a_quoted_value_is_cut_at_max_characters_and_says_its_whole_length() {
+        assert_eq!(quoted_json(&vec![1, 2, 3], 50), "[1,2,3]");
+        let big: Vec<u32> = (0..100_000).collect();
+        let whole = serde_json::to_string(&big).expect("json");
+        let q = quoted_json(&big, 10);
+        assert_eq!(q, format!("[0,1,2,3,4… ({} bytes in all)", whole.len()));
+        // characters, not bytes: a cut never splits one
+        let wide = vec!["ääääääääää".repeat(10)];
+        let q = quoted_json(&wide, 5);
+        assert!(q.starts_with("[\"äää…"), "{q}");
     }
 }
