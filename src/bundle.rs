@@ -117,6 +117,17 @@ pub fn user_scenarios() -> PathBuf {
     }
 }
 
+/// The user's folder for the profiles of a ruleset that is Kessel's own copy (bundled, or from
+/// an opened package): `~/kessel/profiles/<ruleset folder name>`. Such a copy is replaced by the
+/// next version, so a profile a GM saves goes here and is found by name as if it were the
+/// ruleset's (see `kessel_core::fsio::set_user_profiles`). None for a ruleset of the user's
+/// (a checkout, a folder of one's own): its `profiles/` is the place.
+pub fn user_profiles(ruleset_dir: &Path) -> Option<PathBuf> {
+    not_the_users(ruleset_dir)?;
+    let name = ruleset_dir.canonicalize().ok()?.file_name()?.to_owned();
+    Some(user_scenarios().join("profiles").join(name))
+}
+
 /// True when the working folder is a Kessel checkout with the default scenario and ruleset.
 fn in_checkout() -> bool {
     Path::new(DEFAULT_SCENARIO).is_file() && Path::new(DEFAULT_RULESET).join("init.lua").is_file()

@@ -73,6 +73,7 @@ fn main() -> ExitCode {
     quiet_on_broken_pipe();
     let cli = Cli::parse();
     kessel_core::fsio::set_ruleset_finder(bundle::ruleset_by_name);
+    kessel_core::fsio::set_user_profiles(bundle::user_profiles);
     kessel_core::fsio::set_scenario_opener(|p| {
         package::is_package(p).then(|| package::open(p).map_err(|e| format!("{e:#}")))
     });

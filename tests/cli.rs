@@ -237,6 +237,50 @@ fn a_scenario_whose_ruleset_is_its_own_folder_loads_from_inside_that_folder() {
 }
 
 #[test]
+fn a_gms_profile_for_kessels_own_copy_of_the_rules_lives_in_the_users_folder() {
+    // outside a checkout the PGG rules are Kessel's copy, rewritten by the next version: a
+    // profile of the GM's is found by name in ~/kessel/profiles/pgg/ as if it were the ruleset's
+    let dir = scratch("user-profiles-cwd");
+    let home = scratch("user-profiles-home");
+    let camp = "scenarios/pgg/campaign.toml";
+    let r = crate::util::kessel_at(&dir, &home, &["rules", camp, "--profile", "mine"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("unknown profile `mine`"), "{}", r.stderr);
+    assert!(
+        !r.stderr.contains("mine,") && r.stderr.contains("wbc2009"),
+        "{}",
+        r.stderr
+    );
+    write(
+        &home,
+        "kessel/profiles/pgg/mine.toml",
+        "[profile]\ndescription = \"mine\"\n\n[options]\ncrt_row2 = \"transcribed\"\n",
+    );
+    let r = crate::util::kessel_at(&dir, &home, &["rules", camp, "--profile", "mine"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("profile mine"), "{}", r.stdout);
+    let row = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("crt_row2"))
+        .expect("crt_row2 listed");
+    assert!(row.contains("transcribed"), "{row}");
+    // a misspelt name now lists it among the ruleset's
+    let r = crate::util::kessel_at(&dir, &home, &["rules", camp, "--profile", "mien"]);
+    assert!(r.stderr.contains("mine"), "{}", r.stderr);
+    // a profile of the ruleset's own wins over one of the same name in the user's folder
+    write(
+        &home,
+        "kessel/profiles/pgg/wbc2009.toml",
+        "[options]\nno_such_option = 1\n",
+    );
+    let r = crate::util::kessel_at(&dir, &home, &["rules", camp, "--profile", "wbc2009"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn rules_lists_options_and_diffs_profiles() {
     let r = kessel(&["rules", TOY, "--profile", "standard"]);
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -177,6 +177,29 @@ pub fn opened_as(real: &Path) -> Option<PathBuf> {
     list.iter().find(|(r, _)| r == real).map(|(_, g)| g.clone())
 }
 
+/// Where a program keeps the user's own profiles of a ruleset: see [`set_user_profiles`].
+pub type UserProfiles = fn(&Path) -> Option<PathBuf>;
+
+static USER_PROFILES: std::sync::RwLock<Option<UserProfiles>> = std::sync::RwLock::new(None);
+
+/// Lets a program name a folder of the user's for the profiles of a ruleset whose folder is the
+/// program's own (a copy of rules it carries, rewritten by the next version): a profile saved
+/// there is not lost on an upgrade. Profiles are then looked up by name in the ruleset's
+/// `profiles/` first, then in that folder ([`crate::engine::Engine::profile_path`]). Without it,
+/// or for a ruleset of the user's, the ruleset's `profiles/` is the only place.
+pub fn set_user_profiles(finder: UserProfiles) {
+    if let Ok(mut f) = USER_PROFILES.write() {
+        *f = Some(finder);
+    }
+}
+
+/// The user's folder for the profiles of the ruleset in `ruleset_dir`, when the program keeps
+/// one ([`set_user_profiles`]); it need not exist yet.
+pub fn user_profiles(ruleset_dir: &Path) -> Option<PathBuf> {
+    let finder = USER_PROFILES.read().ok().and_then(|f| *f)?;
+    finder(ruleset_dir)
+}
+
 /// Where the program finds a ruleset by its folder name (`rules` for `…/rules`) when the folder a
 /// scenario names holds none: see [`set_ruleset_finder`].
 pub type RulesetFinder = fn(&str) -> Option<PathBuf>;

@@ -16,7 +16,8 @@ pub struct Args {
     /// Arguments as `name=value`; lists (`units=a,b`) are comma-separated, `any` takes JSON.
     #[arg(value_name = "NAME=VALUE")]
     args: Vec<String>,
-    /// Profile: a name in the ruleset's profiles/ folder, or a path (scenarios only).
+    /// Profile: a name of the ruleset's (in its profiles/ folder, or for Kessel's own copy of
+    /// the rules in ~/kessel/profiles/<ruleset>/), or a path (scenarios only).
     #[arg(long)]
     profile: Option<String>,
     #[command(flatten)]

@@ -16,7 +16,8 @@ pub struct Args {
     /// The side whose view to show.
     #[arg(long = "as", value_name = "SIDE")]
     side: String,
-    /// Profile: a name in the ruleset's profiles/ folder, or a path (scenarios only).
+    /// Profile: a name of the ruleset's (in its profiles/ folder, or for Kessel's own copy of
+    /// the rules in ~/kessel/profiles/<ruleset>/), or a path (scenarios only).
     #[arg(long)]
     profile: Option<String>,
     #[command(flatten)]

@@ -7,13 +7,31 @@ use crate::options::{Options, Profile};
 use std::path::{Path, PathBuf};
 
 impl Engine {
-    /// Resolves a profile argument: a name in `<ruleset>/profiles/`, or a path.
+    /// The folders a ruleset's profiles are looked up in by name, in order: its own `profiles/`,
+    /// then the user's folder for it when the program keeps one ([`crate::fsio::user_profiles`]).
+    pub fn profile_folders(ruleset_dir: &Path) -> Vec<PathBuf> {
+        let own = ruleset_dir.join("profiles");
+        let mut out = vec![own.clone()];
+        if let Some(user) = crate::fsio::user_profiles(ruleset_dir).filter(|u| *u != own) {
+            out.push(user);
+        }
+        out
+    }
+
+    /// Resolves a profile argument: a path, or a name, the first `<name>.toml` of the
+    /// [`Engine::profile_folders`] (the ruleset's own folder when none has it, so that the
+    /// error names where it was looked for first).
     pub fn profile_path(ruleset_dir: &Path, profile: &str) -> PathBuf {
         if Engine::is_profile_path(profile) {
-            PathBuf::from(profile)
-        } else {
-            ruleset_dir.join("profiles").join(format!("{profile}.toml"))
+            return PathBuf::from(profile);
         }
+        let file = format!("{profile}.toml");
+        let folders = Engine::profile_folders(ruleset_dir);
+        folders
+            .iter()
+            .map(|d| d.join(&file))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| folders[0].join(&file))
     }
 
     /// True when a profile is named by a file (`x.toml`, `dir/x`) rather than by its name in
@@ -22,18 +40,20 @@ impl Engine {
         profile.ends_with(".toml") || Path::new(profile).components().count() > 1
     }
 
-    /// Profile names in a ruleset's `profiles/` folder, sorted.
+    /// Profile names of a ruleset, in all its [`Engine::profile_folders`] (a name in two of them
+    /// once: the first folder's file is the one read), sorted. Hidden files (`.x.toml`, an
+    /// editor's temporary file) are no profiles.
     pub fn profile_names(ruleset_dir: &Path) -> Vec<String> {
-        let mut out: Vec<String> = std::fs::read_dir(ruleset_dir.join("profiles"))
-            .map(|entries| {
-                entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                    .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut out: Vec<String> = Engine::profile_folders(ruleset_dir)
+            .iter()
+            .filter_map(|d| std::fs::read_dir(d).ok())
+            .flat_map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .filter(|s| !s.starts_with('.'))
+            .collect();
         out.sort();
+        out.dedup();
         out
     }
 

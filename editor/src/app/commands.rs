@@ -5,6 +5,7 @@ use super::{messages::paths_text, EditorApp, ProfileChoice};
 use crate::command::EditorCommand;
 use crate::document::{write_atomic, SaveOutcome};
 use crate::play::{PlayCommand, PlaySession};
+use anyhow::Context;
 use kessel_core::options::Profile;
 use kessel_core::script::display_path;
 use std::path::PathBuf;
@@ -157,13 +158,15 @@ impl EditorApp {
     }
 }
 
-/// Writes the options in force as `<ruleset>/profiles/<name>.toml`, after checking the text
-/// reads back as the same values.
+/// Writes the options in force as `<name>.toml` in the ruleset's profile folder
+/// ([`crate::panels::profile_files::profile_folder`]), after checking the text reads back as the same
+/// values.
 fn save_profile(s: &PlaySession, name: &str, description: &str) -> anyhow::Result<PathBuf> {
     let dir = s.engine.ruleset_dir().to_path_buf();
-    let path = crate::panels::rules::check_profile_name(&dir, name).map_err(anyhow::Error::msg)?;
+    let path =
+        crate::panels::profile_files::check_profile_name(&dir, name).map_err(anyhow::Error::msg)?;
     let options = s.engine.options();
-    let text = crate::panels::rules::profile_toml(name, description, &options);
+    let text = crate::panels::profile_files::profile_toml(name, description, &options);
     let parsed =
         Profile::parse(&path, &text, &options.decls).map_err(|e| anyhow::anyhow!("{e}"))?;
     let back = kessel_core::options::Options::with_profile(options.decls.clone(), &parsed);
@@ -171,6 +174,10 @@ fn save_profile(s: &PlaySession, name: &str, description: &str) -> anyhow::Resul
         back.values == options.values,
         "the profile text does not read back as the options in force"
     );
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    }
     write_atomic(&path, text.as_bytes())?;
     Ok(path)
 }

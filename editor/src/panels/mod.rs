@@ -18,6 +18,7 @@ pub mod map_data;
 pub mod palette;
 pub mod play;
 pub mod players;
+pub mod profile_files;
 pub mod region;
 pub mod rules;
 pub mod scenario;

@@ -4,10 +4,13 @@
 //!
 //! The *Balance lab* ([`super::lab`]) plays games of the profile in force against another.
 //!
-//! Profiles are the ruleset's `profiles/*.toml`; a new one is written in the same format
-//! ([`profile_toml`]) and only lists options that differ from the defaults, like the shipped ones.
+//! Profiles are the ruleset's `profiles/*.toml` (and, for Kessel's own copy of the rules, the
+//! user's folder: [`super::profile_files`]); a new one is written in the same format
+//! ([`super::profile_files::profile_toml`]) and only lists options that differ from the
+//! defaults, like the shipped ones.
 
 use super::lab::{LabCx, LabPanel};
+use super::profile_files::{check_profile_name, list_profiles, profile_folder};
 use crate::lab::LabProfile;
 use crate::play::PlayCommand;
 use egui::{Color32, RichText, Ui};
@@ -59,31 +62,6 @@ pub struct DocInfo<'a> {
     pub ai_levels: Vec<String>,
 }
 
-/// Lists the profiles in `<ruleset>/profiles/`.
-pub fn list_profiles(ruleset_dir: &Path) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(ruleset_dir.join("profiles"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("toml"))
-        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .filter(|s| !s.starts_with('.'))
-        .collect();
-    out.sort();
-    out
-}
-
-/// A value as TOML writes it (`true`, `3`, `"x"`).
-pub fn value_toml(v: &Value) -> String {
-    match v {
-        Value::String(s) => toml::Value::String(s.clone()).to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        other => toml::Value::String(other.to_string()).to_string(),
-    }
-}
-
 /// A value as a person reads it.
 pub fn value_text(v: Option<&Value>) -> String {
     match v {
@@ -93,51 +71,6 @@ pub fn value_text(v: Option<&Value>) -> String {
         Some(Value::String(s)) => s.clone(),
         Some(other) => other.to_string(),
     }
-}
-
-/// The text of a profile file choosing `options`' values: the options that differ from their
-/// defaults, in declaration order, each under a comment with its rule and description.
-pub fn profile_toml(name: &str, description: &str, options: &Options) -> String {
-    let mut s = format!(
-        "# Profile `{name}`, written by the Kessel editor from the options in force (based on \
-         `{}`).\n# Options not listed keep their defaults: `kessel rules <scenario>` lists them \
-         all.\n[profile]\ndescription = {}\n\n[options]\n",
-        options.profile,
-        toml::Value::String(description.to_string())
-    );
-    for d in &options.decls {
-        let Some(v) = options.values.get(&d.id) else {
-            continue;
-        };
-        if *v == d.default {
-            continue;
-        }
-        s.push_str(&format!(
-            "# [{}] {}\n{} = {}\n",
-            d.rule,
-            d.description,
-            d.id,
-            value_toml(v)
-        ));
-    }
-    s
-}
-
-/// Checks a new profile's name: a plain file stem, not taken yet.
-pub fn check_profile_name(dir: &Path, name: &str) -> Result<PathBuf, String> {
-    let ok = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        && !name.starts_with('-');
-    if !ok {
-        return Err("a profile name uses letters, digits, `_` and `-` only".into());
-    }
-    let path = dir.join("profiles").join(format!("{name}.toml"));
-    if path.exists() {
-        return Err(format!("profile `{name}` exists already: pick a new name"));
-    }
-    Ok(path)
 }
 
 impl RulesPanel {
@@ -201,9 +134,15 @@ impl RulesPanel {
             ui.add(egui::TextEdit::singleline(&mut self.filter).desired_width(f32::INFINITY))
                 .labelled_by(label.id);
         });
+        // room below for the save-as section (two lines more when it names the user's folder)
+        let save_as = if self.user_folder().is_some() {
+            150.0
+        } else {
+            110.0
+        };
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .max_height((ui.available_height() - 110.0).max(120.0))
+            .max_height((ui.available_height() - save_as).max(120.0))
             .show(ui, |ui| {
                 self.options_ui(ui, options, profile_arg, read, cmds)
             });
@@ -370,6 +309,13 @@ impl RulesPanel {
         }
     }
 
+    /// The user's folder new profiles go to, when it is not the ruleset's own `profiles/`.
+    fn user_folder(&self) -> Option<PathBuf> {
+        let dir = self.dir.as_deref()?;
+        let folder = profile_folder(dir);
+        (folder != dir.join("profiles")).then_some(folder)
+    }
+
     fn save_as_ui(&mut self, ui: &mut Ui, options: &Options, cmds: &mut Vec<PlayCommand>) {
         ui.label(RichText::new("Save as new profile…").strong());
         ui.horizontal(|ui| {
@@ -414,6 +360,20 @@ impl RulesPanel {
                 Err(_) => {}
             }
         });
+        // a profile of Kessel's own copy of the rules goes to the user's folder: say where, as it
+        // is not the ruleset's profiles/ the GM may look in (on a line of its own: a long path)
+        if let Some(folder) = self.user_folder() {
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!(
+                        "saved in {} (these rules are Kessel's own copy, replaced by the next version)",
+                        folder.display()
+                    ))
+                    .weak(),
+                )
+                .wrap(),
+            );
+        }
     }
 
     fn compare_ui(

@@ -87,3 +87,68 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
     h.get_by_label("2 of 3 options differ");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The folder the test below plays Kessel's own copy of the rules in, and the user's folder for
+/// its profiles (the editor's test binary shares one finder: it answers for this folder only).
+static KESSELS_COPY: std::sync::OnceLock<(std::path::PathBuf, std::path::PathBuf)> =
+    std::sync::OnceLock::new();
+
+fn user_profiles_of_kessels_copy(ruleset: &std::path::Path) -> Option<std::path::PathBuf> {
+    let (copy, user) = KESSELS_COPY.get()?;
+    let ruleset = ruleset.canonicalize().ok()?;
+    ruleset.starts_with(copy).then(|| user.join("toy"))
+}
+
+#[test]
+fn a_profile_of_kessels_own_copy_of_the_rules_is_saved_in_the_users_folder() {
+    let dir = toy_copy("rules-kessels-copy");
+    let user = dir.with_file_name(format!(
+        "{}-user",
+        dir.file_name().expect("name").to_string_lossy()
+    ));
+    let _ = KESSELS_COPY.set((dir.canonicalize().expect("copy"), user.clone()));
+    kessel_core::fsio::set_user_profiles(user_profiles_of_kessels_copy);
+    let mut h = harness(&dir);
+    h.get_by_label("Rules").click();
+    h.run();
+    h.get_by_label("woods_double").click();
+    h.run();
+    h.state_mut().rules_panel.new_name = "mine".into();
+    h.run();
+    // the panel says where it goes before it is saved
+    let folder = user.join("toy");
+    h.get_by_label(&format!(
+        "saved in {} (these rules are Kessel's own copy, replaced by the next version)",
+        folder.display()
+    ));
+    super::picture(&mut h, "rules-user-profile");
+    h.get_by_label("Save profile").click();
+    h.run();
+    let path = folder.join("mine.toml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "profile written in the user's folder ({e}); the status says: {}",
+            h.state().status.message
+        )
+    });
+    assert!(text.contains("\nwoods_double = false\n"), "{text}");
+    assert!(
+        !dir.join("profiles/mine.toml").exists(),
+        "nothing written into Kessel's copy"
+    );
+    assert!(h.state().rules_panel.profiles.contains(&"mine".to_string()));
+    // found by name like the ruleset's own, and its name is taken now
+    let app = h.state_mut();
+    app.apply_play(vec![kessel_editor::play::PlayCommand::ApplyProfile(Some(
+        "mine".into(),
+    ))]);
+    h.run();
+    let session = h.state().session.as_ref().expect("game");
+    assert_eq!(session.engine.profile_arg(), Some("mine"));
+    assert!(!session.engine.options().on("woods_double"));
+    h.state_mut().rules_panel.new_name = "mine".into();
+    h.run();
+    h.get_by_label("profile `mine` exists already: pick a new name");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&user);
+}
