@@ -723,6 +723,51 @@ fn view_shows_any_game_of_a_campaign_save() {
     );
 }
 
+/// `kessel check` reads a campaign file as `kessel campaign` would start it: the file, then each
+/// game's scenario under the game's profile, a line each; a game that does not start is named by
+/// its number and the others are still checked.
+#[test]
+fn check_reads_a_campaign_file_and_every_game_it_names() {
+    let (dir, c, _save) = toy_campaign("cli-campaign-check");
+    let r = kessel(&["check", &c]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for said in [
+        "campaign   Toy campaign",
+        "game 1     First — ",
+        "game 2     Second — ",
+        "carries    units; every variable",
+    ] {
+        assert!(r.stdout.contains(said), "{said}: {}", r.stdout);
+    }
+    // the second game's scenario places a unit off the map: that game is named, the first is ok
+    let broken = std::fs::read_to_string(dir.join("scenario.toml"))
+        .expect("toy scenario")
+        .replacen("at = \"0203\"", "at = \"9999\"", 1);
+    write(&dir, "broken.toml", &broken);
+    write(
+        &dir,
+        "campaign.toml",
+        "name = \"Toy campaign\"\n[[game]]\nscenario = \"scenario.toml\"\nname = \"First\"\n\
+         [[game]]\nscenario = \"broken.toml\"\nname = \"Second\"\n",
+    );
+    let r = kessel(&["check", &c]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.contains("game 1     First — "), "{}", r.stdout);
+    assert!(
+        !r.stdout.contains(": ok\n"),
+        "no ok while a game fails: {}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains("error: game 2 of the campaign: ")
+            && r.stderr.contains("broken.toml:14")
+            && r.stderr
+                .contains("1 of the campaign's 2 games does not start"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn campaign_plays_its_games_in_a_row_the_same_way_for_the_same_seed() {
     let (dir, c, save) = toy_campaign("cli-campaign");

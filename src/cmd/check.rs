@@ -33,6 +33,9 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = crate::open_scenario(&args.scenario)?;
+    if is_campaign_file(&path) {
+        return check_campaign(&args, &path);
+    }
     // every problem in one run: the data's own and the rules' checks of it
     let engine = Engine::load_reporting_all(
         &path,
@@ -213,5 +216,111 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if changed.is_empty() { "" } else { ": " },
         changed.join(", ")
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A campaign file (`[[game]]` tables, no `[scenario]`), by the same reading the scenario loader
+/// uses to say it is one.
+fn is_campaign_file(path: &std::path::Path) -> bool {
+    let Ok(bytes) = kessel_core::fsio::read_bounded(path, kessel_core::fsio::MAX_TEXT_INPUT) else {
+        return false;
+    };
+    toml::from_str::<toml::Table>(&String::from_utf8_lossy(&bytes))
+        .is_ok_and(|t| t.contains_key("game") && !t.contains_key("scenario"))
+}
+
+/// `kessel check` of a campaign file: the file itself (its games, profiles and what carries),
+/// then each game's scenario under the game's profile, as `kessel campaign` would start it, one
+/// line each (a game's problems are said with its number, and the other games are still
+/// checked), then that the games share one ruleset (and one map when the map carries).
+fn check_campaign(args: &Args, path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use kessel_core::campaign::{Campaign, VarsCarried};
+    let campaign = Campaign::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    // the summary's lines, printed under "ok" once every game starts (the games that do are
+    // listed even when another does not)
+    let mut lines = vec![format!("  campaign   {}", campaign.name)];
+    let mut failed = 0;
+    for (i, game) in campaign.games.iter().enumerate() {
+        // the profile a game starts with: its own, else --profile, else its scenario's
+        let profile = game.profile.as_deref().or(args.profile.as_deref());
+        let loaded = Engine::load_reporting_all(
+            &game.scenario,
+            profile,
+            &args.options.values(),
+            crate::DEFAULT_SEED,
+            Limits::default(),
+        );
+        match loaded {
+            Ok(engine) => {
+                let name = engine
+                    .scenario()
+                    .map(|sc| kessel_core::engine::game_name(&campaign, i, &sc))
+                    .unwrap_or_default();
+                let profile = engine
+                    .profile_arg()
+                    .map(|p| format!(", profile {p}"))
+                    .unwrap_or_default();
+                let st = engine.state();
+                lines.push(format!(
+                    "  game {:<5} {name} — {}: ok ({}, turns {} to {}{profile})",
+                    i + 1,
+                    kessel_core::script::display_path(&game.scenario),
+                    crate::cmd::count(st.units.len(), "unit", "units"),
+                    st.turn,
+                    st.last_turn
+                ));
+            }
+            Err(e) => {
+                failed += 1;
+                // (the scenario's error names its file)
+                let e = kessel_lab::option_error(e, &args.options.options);
+                eprintln!(
+                    "error: game {} of the campaign: {}",
+                    i + 1,
+                    kessel_core::error::printable(&format!("{e:#}"))
+                );
+            }
+        }
+    }
+    let c = &campaign.carry;
+    let vars = match &c.vars {
+        VarsCarried::All(_) => "every variable".to_string(),
+        VarsCarried::Named(list) if !list.is_empty() => format!("vars {}", list.join(", ")),
+        _ => String::new(),
+    };
+    let carried: Vec<String> = [
+        (c.units, "units".to_string()),
+        (!vars.is_empty(), vars),
+        (c.markers, "markers".to_string()),
+        (c.pools, "pools".to_string()),
+        (c.map, "the map's changes".to_string()),
+    ]
+    .into_iter()
+    .filter_map(|(on, what)| on.then_some(what))
+    .collect();
+    lines.push(format!(
+        "  carries    {}",
+        if carried.is_empty() {
+            "nothing".to_string()
+        } else {
+            carried.join("; ")
+        }
+    ));
+    if failed > 0 {
+        for line in &lines {
+            say!("{line}");
+        }
+        anyhow::bail!(
+            "{failed} of the campaign's {} {} not start",
+            crate::cmd::count(campaign.games.len(), "game", "games"),
+            if failed == 1 { "does" } else { "do" }
+        );
+    }
+    // every game starts: then that they share one ruleset (and one map, when it carries)
+    kessel_core::engine::check_games(&campaign).map_err(super::describe)?;
+    say!("{}: ok", args.scenario.display());
+    for line in &lines {
+        say!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -284,7 +284,7 @@ fn not_a_scenario(path: &Path, text: &str) -> Option<LoadError> {
     let what = if table.contains_key("map") && table.contains_key("terrain") {
         "a map file ([map], [terrain]): give the scenario that names it in `map = …`"
     } else if table.contains_key("game") {
-        "a campaign file ([[game]]): play it with `kessel campaign`, check each scenario it names"
+        "a campaign file ([[game]]): play it with `kessel campaign`; `kessel check` checks it with its games"
     } else if table.contains_key("options") || table.contains_key("profile") {
         "a profile (option values): pass it with `--profile` beside a scenario"
     } else {
