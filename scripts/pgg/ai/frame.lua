@@ -224,11 +224,12 @@ end
 
 -- Also says what changed since the base was last asked for: { hexes = the hexes units left or
 -- entered, forms = the formations of the units that changed, global = true when that cannot be
--- told hex by hex (a new base, a leader changed) }.
+-- told hex by hex (a new base, a leader changed), arrived = true when a unit came onto the map
+-- or left it (an entry, an evacuation, an elimination) }.
 local function current_base(map_key)
   local rev = kessel.game.revision()
   local b = base
-  local changes = { hexes = {}, forms = {}, global = false }
+  local changes = { hexes = {}, forms = {}, global = false, arrived = false }
   if b and (b.map ~= map_key) then b = nil end
   if b and b.rev ~= rev then
     local changed = kessel.units.changed_since(b.rev)
@@ -246,11 +247,13 @@ local function current_base(map_key)
         end
         local u = kessel.units.get(id)
         if u and u.formation then changes.forms[u.formation] = true end
-        if u and u.location == "map" then
+        local on_map = u and u.location == "map"
+        if on_map then
           hexes[#hexes + 1] = u.hex
           if C.is_leader(u) then changes.global = true end
           base_place(b, u, false)
         end
+        if (old ~= nil) ~= (on_map or false) then changes.arrived = true end
       end
     end
   end

@@ -197,6 +197,28 @@ local function entry_hexes(hex, moves)
   return t
 end
 
+-- The enumerator's actions not tied to a stack (`provider.extra`: reinforcement entries), kept
+-- from one decision to the next while nothing they depend on changed: they follow from the units
+-- still to come and whether enemy units stand on the entry hexes, so they stay the same while
+-- the narrower's key (the step, the enemy's hexes, the markers) does and no unit came onto the
+-- map or left it (an entry, an evacuation). Their scores are worked out afresh each time.
+local extra_lists = {}   -- kind -> { key, seen = frame number, list }
+
+local function extra_list(kind, provider, key, now)
+  local kept = extra_lists[kind]
+  if kept and kept.key == key then
+    local same = true
+    for k = kept.seen + 1, now do
+      local c = change_log[k]
+      if c == nil or c.global or c.arrived then same = false; break end
+    end
+    if same then kept.seen = now; return kept.list end
+  end
+  local list = provider.extra()
+  extra_lists[kind] = { key = key, seen = now, list = list }
+  return list
+end
+
 function Nr.narrow(kind, provider)
   local F = frame()
   local now = F.change_id
@@ -298,7 +320,7 @@ function Nr.narrow(kind, provider)
     Nr.scored[#Nr.scored + 1] = { e.best, e.score }
   end
   if provider.extra then
-    local best, bs = best_of(F, provider.extra())
+    local best, bs = best_of(F, extra_list(kind, provider, base, now))
     if best then out[#out + 1] = best; Nr.scored[#Nr.scored + 1] = { best, bs } end
   end
   return out

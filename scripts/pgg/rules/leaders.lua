@@ -84,14 +84,24 @@ function L.radius_hexes(l, passage)
   return out
 end
 
--- Hexes (label → true) within the command radius of some working Soviet leader [10.35].
+-- Hexes (label → true) within the command radius of some working Soviet leader [10.35], the
+-- same hexes L.radius_hexes gives leader by leader: kept for the state (every attack and overrun
+-- check asks), shared, read-only. The radii are joined as hexsets, one table made at the end.
 function L.command_hexes()
-  local out = {}
-  local passage = soviet_passage_sets(C.option("wbc09_13_loc_not_through_swamp"))
-  for _, l in ipairs(C.units_of(C.SOVIET)) do
-    for h in pairs(L.radius_hexes(l, passage)) do out[h] = true end
-  end
-  return out
+  return C.per_revision("command_hexes", function()
+    local passage = soviet_passage_sets(C.option("wbc09_13_loc_not_through_swamp"))
+    local all = kessel.hexset()
+    for _, l in ipairs(C.units_of(C.SOVIET)) do
+      local r = L.rating(l)
+      if r > 0 then
+        all = all:union(kessel.paths.reach_set{ from = l.hex, budget = r, step = LAKE_STEP, passage = passage })
+        all:add(l.hex)
+      end
+    end
+    local out = {}
+    for _, h in ipairs(all:labels()) do out[h] = true end
+    return out
+  end)
 end
 
 -- Is this Soviet unit inside some working leader's command radius? [10.35]
