@@ -1085,6 +1085,63 @@ fn script_save_is_written_only_when_it_loads_back() {
     assert_eq!(v.code, 0, "{}", v.stderr);
 }
 
+/// Rules that do not give the same events for the same action (here a muster whose note names a
+/// Lua table by its address, which the replay's table cannot share: the played one is kept
+/// alive) make `kessel script --save` refuse
+/// the save, and the refusal says so: it blamed the script for changing the game outside
+/// actions, and the loader called the save edited. It names the action and the first event that
+/// differs.
+#[test]
+fn script_save_names_rules_that_are_not_deterministic() {
+    let dir = crate::util::toy_copy("save-nondeterministic");
+    let home = crate::util::scratch("save-nondeterministic-home");
+    let muster = std::fs::read_to_string(dir.join("rules/muster.lua")).expect("muster rules");
+    let shuffled = muster.replacen(
+        "    kessel.emit.note(\"T13\", \"a muster is called\")",
+        "    local t = {}\n    KEPT = KEPT or {}\n    KEPT[#KEPT + 1] = t\n    \
+         kessel.emit.note(\"T13\", \"note \" .. tostring(t))",
+        1,
+    );
+    assert_ne!(
+        shuffled, muster,
+        "the muster's note is where the test expects it"
+    );
+    write(&dir, "rules/muster.lua", &shuffled);
+    write(
+        &dir,
+        "muster.lua",
+        "assert(kessel.act{ kind = \"muster\" })\n",
+    );
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &[
+            "script",
+            "muster.lua",
+            "--scenario",
+            "scenario.toml",
+            "--save",
+            "game.json",
+        ],
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    for said in [
+        "game.json: not written",
+        "the rules are not deterministic",
+        "action 1 of 1: {\"kind\":\"muster\"",
+        "(event ",
+        "recorded {\"event\":\"note\",\"rule\":\"T13\",\"text\":\"note ",
+    ] {
+        assert!(r.stderr.contains(said), "{said}: {}", r.stderr);
+    }
+    assert!(
+        !r.stderr.contains("edited") && !r.stderr.contains("outside actions"),
+        "{}",
+        r.stderr
+    );
+    assert!(!dir.join("game.json").exists());
+}
+
 /// A save written by `kessel script --save` into another folder loads from any working folder:
 /// it named its scenario relative to the working folder it was made in, so loading it from
 /// anywhere else said only "cannot read scenario". A save whose scenario is gone says which

@@ -67,6 +67,10 @@ pub struct World {
     /// What an action being applied has changed so far, to put back if its handler fails (see
     /// [`World::begin_action`]); `None` outside an action.
     journal: Option<Journal>,
+    /// A script changed the game outside actions (an event emitted from the script itself,
+    /// `kessel.setup`, injected dice): a save, which holds the scenario and the actions, cannot
+    /// give this game back. Said when `kessel script --save` finds that it does not.
+    pub changed_outside_actions: bool,
 }
 
 /// Enough of the state before an action to restore it: everything but the units as it was, and
@@ -153,6 +157,7 @@ impl World {
             unit_changes: UnitChanges::default(),
             cost_models: RefCell::new(CostModelCache::default()),
             journal: None,
+            changed_outside_actions: false,
         }
     }
 
@@ -178,8 +183,10 @@ impl World {
 
     /// Applies and records an event (only while applying an action or in a script's set-up).
     pub fn emit(&mut self, event: Event) -> Result<(), String> {
-        if !matches!(self.stage(), Stage::Apply | Stage::Script) {
-            return Err("the game state can only change while an action is applied".into());
+        match self.stage() {
+            Stage::Apply => {}
+            Stage::Script => self.changed_outside_actions = true,
+            _ => return Err("the game state can only change while an action is applied".into()),
         }
         // a flag or variable cleared from every unit changes only the units that had it: worked
         // out before the event is applied, so that the others keep their snapshots and

@@ -119,7 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let text = engine
                     .save_as(out, &Default::default())
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
-                save_checked(out, &text)?;
+                save_checked(out, &text, engine.changed_outside_actions())?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -134,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// game the script changed besides (`kessel.emit.*`, `kessel.setup` or injected dice outside an
 /// action) would be written, said to be saved, and then refused by every loader as edited.
 /// Checked on a temporary copy beside `out`, so the file named is written whole or not at all.
-fn save_checked(out: &Path, text: &str) -> anyhow::Result<()> {
+fn save_checked(out: &Path, text: &str, changed_outside_actions: bool) -> anyhow::Result<()> {
     let name = out
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -154,12 +154,30 @@ fn save_checked(out: &Path, text: &str) -> anyhow::Result<()> {
             .to_string()
             .replace(&probe.display().to_string(), "the save");
         // (the scenario and rules cannot have changed within this run: what the loader blames
-        // on them is the script's own change of the game outside actions)
+        // on them is the script's own change of the game outside actions, or rules that do not
+        // give the same events for the same actions)
+        if changed_outside_actions {
+            anyhow::bail!(
+                "{}: not written: the script changed the game outside actions (kessel.emit.*, \
+                 kessel.setup, kessel.inject_dice), which a save does not record (it holds the \
+                 scenario and the actions played), so the game would not load back from it: make \
+                 those changes actions, or put them in the scenario. Loading it back said: {why}",
+                out.display()
+            );
+        }
+        // (the loader, which cannot tell, blames an edit of the save: there was none)
+        let remedy = " (no game these rules can play reaches it: take the save from a copy made before it was edited)";
+        let why = why
+            .replace("the save's history was edited: ", "")
+            .replace(&format!(": the save was edited{remedy}"), "")
+            .replace(remedy, "");
         anyhow::bail!(
-            "{}: not written: the script changed the game outside actions (kessel.emit.*, \
-             kessel.setup, kessel.inject_dice), which a save does not record (it holds the \
-             scenario and the actions played), so the game would not load back from it: make \
-             those changes actions, or put them in the scenario. Loading it back said: {why}",
+            "{}: not written: played again from the scenario, the same actions do not give the \
+             same game, so the rules are not deterministic and no save of this game would load \
+             back. Look in the rules for what the action named below does that a replay does \
+             not repeat: iterating with `pairs` over a table whose keys are tables or functions \
+             (their order follows memory addresses), or a value kept in Lua between actions \
+             rather than in the game state. Loading it back said: {why}",
             out.display()
         );
     }

@@ -171,6 +171,12 @@ impl Engine {
         self.world.borrow().scenario.clone()
     }
 
+    /// True once a script changed this game outside actions (emitted from the script itself,
+    /// `kessel.setup`, injected dice): a save of it would not load back.
+    pub fn changed_outside_actions(&self) -> bool {
+        self.world.borrow().changed_outside_actions
+    }
+
     /// The profile the game was started with (a name in the ruleset's `profiles/`, or a path), as
     /// a save records it; `None` = option defaults.
     pub fn profile_arg(&self) -> Option<&str> {

@@ -453,7 +453,10 @@ impl Engine {
                 Ok(Ok(events)) if events != entry.events => {
                     return Err(why(
                         i + 1,
-                        format!("{described} gives other events than the save recorded"),
+                        format!(
+                            "{described} gives other events than the save recorded ({})",
+                            first_difference(&entry.events, &events)
+                        ),
                     ));
                 }
                 Ok(Ok(_)) => {}
@@ -549,6 +552,25 @@ pub fn players_allowed(
         }
     }
     Ok(())
+}
+
+/// Where two event lists part: "event N: recorded …, now …" (each quoted short).
+fn first_difference(recorded: &[crate::event::Event], now: &[crate::event::Event]) -> String {
+    let quote = |e: Option<&crate::event::Event>| match e {
+        Some(e) => crate::error::quoted_json(e, 120),
+        None => "nothing".to_string(),
+    };
+    let n = recorded
+        .iter()
+        .zip(now)
+        .position(|(a, b)| a != b)
+        .unwrap_or(recorded.len().min(now.len()));
+    format!(
+        "event {}: recorded {}, now {}",
+        n + 1,
+        quote(recorded.get(n)),
+        quote(now.get(n))
+    )
 }
 
 /// The line of the save's text where `players` names `side` (the line of `"players"` when the

@@ -195,7 +195,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "inject_dice",
         lua.create_function(move |lua, rolls: Vec<u32>| {
             crate::script::charge(lua, 4 * rolls.len() as u64)?;
-            w.borrow_mut().dice.inject(rolls);
+            let mut world = w.borrow_mut();
+            world.dice.inject(rolls);
+            world.changed_outside_actions = true;
             Ok(())
         })?,
     )?;
@@ -217,6 +219,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     super::setup::setup(lua, &w, spec)
                 },
             )
+            .inspect(|_| w.borrow_mut().changed_outside_actions = true)
         })?,
     )?;
     let w = world.clone();
