@@ -259,4 +259,35 @@ fn a_line_break_in_a_name_stays_on_its_line() {
         "{}",
         check.stdout
     );
+    // the same name in every other summary that prints it: `info`, `simulate` and its `-v`
+    // lines, `report`, and a campaign's (a game named with a line break too) in `campaign`,
+    // `campaign --verify` and `check`
+    let data = dir.join("d.jsonl");
+    let data = data.to_str().expect("utf8");
+    let campaign = write(
+        &dir,
+        "campaign.toml",
+        "name = \"C\\nerror: forged\"\n[[game]]\nscenario = \"scenario.toml\"\n\
+         name = \"G\\nerror: forged\"\n",
+    );
+    let campaign = campaign.to_str().expect("utf8");
+    let save = dir.join("cs.json");
+    let save = save.to_str().expect("utf8");
+    for args in [
+        vec!["info", path],
+        vec!["simulate", path, "--games", "2", "-v", "--out", data],
+        vec!["report", data],
+        vec!["campaign", campaign, "--save", save],
+        vec!["campaign", "--verify", save],
+        vec!["check", campaign],
+    ] {
+        let r = kessel(&args);
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout.contains("\\u{a}error: forged")
+                && !r.stdout.lines().any(|l| l.starts_with("error")),
+            "{args:?}: {}",
+            r.stdout
+        );
+    }
 }

@@ -49,10 +49,14 @@ pub(super) fn write_play(out: &mut String, play: &PlayStats) {
         let listed: Vec<String> = kinds
             .iter()
             .filter(|(_, mean)| *mean >= 0.05)
-            .map(|(k, mean)| format!("{k} {mean:.1}"))
+            .map(|(k, mean)| format!("{} {mean:.1}", super::summary::one_line(k)))
             .collect();
         if !listed.is_empty() {
-            write_list(out, &format!("  {side} actions per game: "), &listed);
+            write_list(
+                out,
+                &format!("  {} actions per game: ", super::summary::one_line(side)),
+                &listed,
+            );
         }
     }
     if play.actions.is_empty() {
@@ -67,7 +71,7 @@ pub(super) fn write_play(out: &mut String, play: &PlayStats) {
         let listed: Vec<String> = play
             .metrics
             .iter()
-            .map(|(k, v)| format!("{k} {v:.1}"))
+            .map(|(k, v)| format!("{} {v:.1}", super::summary::one_line(k)))
             .collect();
         write_list(
             out,

@@ -437,6 +437,12 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// A name from the data (a scenario's, a profile's, a level's) on one line of the summary: a
+/// line break in it is escaped, so it cannot add a line that reads as the summary's own.
+pub(crate) fn one_line(name: &str) -> std::borrow::Cow<'_, str> {
+    kessel_core::error::terminal_line(name)
+}
+
 /// The statistics as text (deterministic: no timings).
 pub fn text(all: &Data, s: &Summary) -> String {
     let usual = all.usual();
@@ -446,7 +452,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
     let _ = writeln!(
         out,
         "{}: {} game{}, {} × {} profile{}",
-        h.scenario.name,
+        one_line(&h.scenario.name),
         data.games.len(),
         plural(data.games.len()),
         seeds_text(data),
@@ -475,7 +481,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "profile {}: {} game{}, {} finished{}",
-            p.name,
+            one_line(&p.name),
             p.games,
             plural(p.games),
             p.finished,
@@ -500,7 +506,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "  {:<26} {:>6} {:>7}  [{:>6}, {:>6}]",
-                level,
+                one_line(level),
                 k,
                 pct(*k as f64 / p.finished as f64),
                 pct(ci.lo),
@@ -517,7 +523,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
                 let _ = writeln!(
                     out,
                     "  {:<26} {:>6.1} {:>7.1}  {}",
-                    label,
+                    one_line(label),
                     m.mean,
                     m.sd,
                     interval(m.ci, false)
@@ -535,8 +541,8 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "paired {} − {}: {} seed{} finished under both",
-            pr.a,
-            pr.b,
+            one_line(&pr.a),
+            one_line(&pr.b),
             pr.seeds,
             plural(pr.seeds)
         );
@@ -566,7 +572,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "  {:<26} {:>+6.1} {:>7.1}  {}",
-                label,
+                one_line(label),
                 m.mean,
                 m.sd,
                 interval(m.ci, true)
@@ -605,7 +611,12 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "  {} {}: sd from the dice {:.1}, from the players' choices {:.1}\n    {share} of the variance ({} seeds, {} games)",
-            sp.profile, sp.label, sp.dice_sd, sp.choices_sd, sp.seeds, sp.games
+            one_line(&sp.profile),
+            one_line(&sp.label),
+            sp.dice_sd,
+            sp.choices_sd,
+            sp.seeds,
+            sp.games
         );
         if sp.dice_not_seen {
             let _ = writeln!(

@@ -47,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Engine::load_campaign_save(save, Limits::default()).map_err(super::describe)?;
         println!(
             "{}: {} of {} games replayed, every final hash as saved (seed {})",
-            campaign.name,
+            kessel_core::error::terminal_line(&campaign.name),
             saved.games.len(),
             campaign.games.len(),
             saved.seed
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!(
                 "  game {}: {} — {} actions, {}, state {}",
                 i + 1,
-                g.name,
+                kessel_core::error::terminal_line(&g.name),
                 g.save.log.len(),
                 if g.finished { "ended" } else { "not ended" },
                 g.final_hash
@@ -104,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = writeln!(
         out,
         "{} — {} games, seed {}",
-        campaign.name,
+        kessel_core::error::terminal_line(&campaign.name),
         campaign.games.len(),
         args.seed
     );
@@ -131,16 +131,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let _ = writeln!(
             out,
-            "\ngame {}/{}: {name} (seed {seed})\n  {} actions, {} at turn {turn}{}{}, state {hash:016x}",
+            "\ngame {}/{}: {} (seed {seed})\n  {} actions, {} at turn {turn}{}{}, state {hash:016x}",
             index + 1,
             campaign.games.len(),
+            kessel_core::error::terminal_line(&name),
             record.actions,
             if record.finished { "ended" } else { "stopped at the action limit" },
             mode.map_or(String::new(), |m| format!(" in `{m}`")),
             record
                 .level
                 .as_ref()
-                .map_or(String::new(), |l| format!(", result: {l}")),
+                .map_or(String::new(), |l| format!(
+                    ", result: {}",
+                    kessel_core::error::terminal_line(l)
+                )),
         );
         if !record.finished {
             let _ = writeln!(

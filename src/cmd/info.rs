@@ -165,8 +165,10 @@ fn scenario_variables(
 fn text(info: &Value) -> String {
     use std::fmt::Write;
     let mut s = String::new();
+    // every text from the files goes through here: one line each (a line break in a name or a
+    // description is escaped, so it cannot add a line that reads as the listing's own)
     let str_of = |v: &Value| match v {
-        Value::String(s) => s.clone(),
+        Value::String(s) => kessel_core::error::terminal_line(s).into_owned(),
         Value::Null => "-".into(),
         other => other.to_string(),
     };

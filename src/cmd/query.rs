@@ -122,14 +122,16 @@ pub fn list_text(decls: &[QueryDecl]) -> String {
     }
     for d in decls {
         let rule = d.rule.as_deref().unwrap_or("-");
-        let _ = writeln!(s, "  {:<18} {}  [{rule}]", d.id, d.description);
+        // (the ruleset's text, a line each: a line break in it is escaped)
+        let one = kessel_core::error::terminal_line;
+        let _ = writeln!(s, "  {:<18} {}  [{}]", d.id, one(&d.description), one(rule));
         for (name, p) in &d.params {
             let opt = if p.optional { ", optional" } else { "" };
             let _ = writeln!(
                 s,
                 "      {name}=<{}{opt}>  {}",
                 p.kind.name(),
-                p.description
+                one(&p.description)
             );
         }
     }

@@ -545,7 +545,7 @@ fn run_round(
     let games = play_jobs(args, profiles, cfgs, &jobs, workers, bar)?;
     for g in &games {
         if args.verbose {
-            bar.suspend(|| println!("{}", kessel_core::error::terminal_safe(&game_line(g))));
+            bar.suspend(|| println!("{}", kessel_core::error::terminal_line(&game_line(g))));
         }
         if let (Some(f), Some(path)) = (out.as_mut(), &args.out) {
             writeln!(f, "{}", serde_json::to_string(g)?)
