@@ -108,7 +108,8 @@ impl Scenario {
             let mut faces = Vec::new();
             for f in &p.faces {
                 let (face, count) = f.get_ref();
-                if faces.len() as u64 + *count as u64 > MAX_POOL_FACES {
+                let count = count.0;
+                if faces.len() as u64 + count as u64 > MAX_POOL_FACES {
                     d.at(
                         f.span(),
                         format!(
@@ -119,7 +120,7 @@ impl Scenario {
                     continue;
                 }
                 match Face::parse(face) {
-                    Some(fc) => faces.extend(std::iter::repeat_n(fc, *count as usize)),
+                    Some(fc) => faces.extend(std::iter::repeat_n(fc, count as usize)),
                     None => d.at(f.span(), format!("`{face}` is not a face (A-D-M)")),
                 }
             }
@@ -245,13 +246,14 @@ impl Scenario {
             let mut entry_spec = None;
             if let Some(e) = &u.enter {
                 let en = e.get_ref();
-                if en.turn < first_turn || en.turn > first_turn + turns.saturating_sub(1) {
+                let turn = en.turn.0;
+                if turn < first_turn || turn > first_turn + turns.saturating_sub(1) {
                     d.at(
                         e.span(),
                         format!(
                             "unit `{}` enters on turn {}, but the scenario has turns {}–{}",
                             u.id,
-                            en.turn,
+                            turn,
                             first_turn,
                             first_turn + turns.saturating_sub(1)
                         ),
@@ -264,7 +266,7 @@ impl Scenario {
                     );
                 }
                 entry_spec = Some(Entry {
-                    turn: en.turn,
+                    turn,
                     area: en.area.clone(),
                 });
             }

@@ -1,7 +1,7 @@
 //! The scenario file as read: one type per TOML table (serde, unknown keys refused), with the
 //! spans that locate each problem. [`super::build`] checks them and builds the scenario.
 
-use super::{Whole, MAX_TURNS, S};
+use super::{Whole, MAX_MARKERS, MAX_POOL_FACES, MAX_TURNS, S};
 use crate::state::Value;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -50,7 +50,7 @@ pub(super) struct PoolEntry {
     pub(super) id: String,
     #[serde(default)]
     pub(super) side: Option<String>,
-    pub(super) faces: Vec<S<(String, u32)>>,
+    pub(super) faces: Vec<S<(String, Whole<0, { MAX_POOL_FACES as u32 }>)>>,
 }
 
 #[derive(Deserialize)]
@@ -107,7 +107,7 @@ pub(super) enum FaceEntry {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct EnterEntry {
-    pub(super) turn: u32,
+    pub(super) turn: Whole<0, MAX_TURNS>,
     pub(super) area: String,
 }
 
@@ -118,7 +118,7 @@ pub(super) struct MarkerEntry {
     #[serde(default)]
     pub(super) side: Option<String>,
     #[serde(default)]
-    pub(super) count: Option<S<u32>>,
+    pub(super) count: Option<S<Whole<0, MAX_MARKERS>>>,
     /// Placed in this hex at set-up (one marker; `count` must then be 1 or absent).
     #[serde(default)]
     pub(super) at: Option<S<String>>,
@@ -160,7 +160,7 @@ impl HiddenFromEntry {
 
 impl MarkerEntry {
     pub(super) fn count(&self) -> u32 {
-        self.count.as_ref().map_or(1, |c| *c.get_ref())
+        self.count.as_ref().map_or(1, |c| c.get_ref().0)
     }
 }
 
