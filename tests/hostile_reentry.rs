@@ -269,7 +269,9 @@ fn searches_and_a_set_up_being_read_cannot_drive_the_engine() {
             "print(kessel.paths.trace_costs{ budget = 3, target = { \"0101\" },\n\
                step = function() kessel.emit.var(\"x\", 1) return 1 end })"
                 .to_string(),
-            "the game state can only change while an action is applied",
+            "the game state can only change while an action is applied: this change was made \
+             inside a search of kessel.paths.trace_costs (a function or table it was given), \
+             which may only read the game",
             "play.lua:3",
         ),
         (

@@ -31,6 +31,7 @@ const MAX_HOOK_DEPTH: usize = 8;
 /// see `Event::meaning` — then `kessel.on("event")`) inside the same action: what they emit is
 /// part of it.
 pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
+    changes_allowed_in(lua, world)?;
     if lua.app_data_ref::<EventHooks>().is_none() {
         return emit_raw(world, e);
     }
@@ -77,6 +78,24 @@ fn emit_raw(world: &Shared, e: Event) -> mlua::Result<()> {
         ))
     })?;
     w.emit(e).map_err(mlua::Error::runtime)
+}
+
+/// [`changes_allowed`], saying which rules call the change came from when one is running (a
+/// search's step function, a validator, a hook): the bare refusal left a modder to guess why
+/// `kessel.emit` was refused inside an `apply` that had called a search.
+pub(crate) fn changes_allowed_in(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let stage = world.borrow().stage();
+    if matches!(stage, Stage::Apply | Stage::Script) {
+        return Ok(());
+    }
+    let inside = super::script::innermost_call(lua).unwrap_or_else(|| match stage {
+        Stage::Declare => "the rules' loading".to_string(),
+        _ => "a read-only call of the rules".to_string(),
+    });
+    Err(mlua::Error::runtime(format!(
+        "the game state can only change while an action is applied: this change was made inside \
+         {inside}, which may only read the game"
+    )))
 }
 
 /// Refuses a change outside an action's handler or a script, before anything is borrowed for
@@ -582,6 +601,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         )))
                     }
                 };
+                changes_allowed_in(lua, &w)?;
                 roll_for(
                     &w,
                     purpose.as_deref().unwrap_or("roll"),

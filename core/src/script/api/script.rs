@@ -156,13 +156,17 @@ pub(crate) fn running<T>(
 /// code (validators, enumerators, handlers, hooks) calling them would change the game behind the
 /// engine's back, or re-enter the rules without end (an enumerator calling `kessel.legal` ran
 /// into Lua's "C stack overflow"). Refused with the rules call it came from.
+/// The innermost rules call the engine is running now ("a search of kessel.paths.reach"), if any.
+pub(crate) fn innermost_call(lua: &Lua) -> Option<String> {
+    lua.app_data_ref::<Running>()
+        .and_then(|r| r.0.last().cloned())
+}
+
 pub(crate) fn script_only(lua: &Lua, world: &Shared, what: &str) -> mlua::Result<()> {
     let stage = world.borrow().stage();
     // a hook run from a script's own event (`kessel.emit` in a test) runs in the script's stage:
     // still rules code
-    let callback = lua
-        .app_data_ref::<Running>()
-        .and_then(|r| r.0.last().cloned());
+    let callback = innermost_call(lua);
     if stage == Stage::Script && callback.is_none() {
         return Ok(());
     }
