@@ -429,8 +429,9 @@ impl RulesPanel {
         // instead of running off the panel's edge
         let gap = ui.spacing().item_spacing.x;
         let width = ui.available_width() - 4.0 * gap;
-        let id_width = (width * 0.44).max(120.0);
-        let value_width = ((width - id_width) / 2.0).max(70.0);
+        // (values are short words: the ids, the longest text, get most of the width)
+        let id_width = (width * 0.62).max(120.0);
+        let value_width = ((width - id_width) / 2.0).max(56.0);
         egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
@@ -455,16 +456,25 @@ impl RulesPanel {
                                     RichText::new(t)
                                 }
                             };
-                            // long ids wrap, so both value columns stay in view
+                            // long ids wrap, so both value columns stay in view; the id in
+                            // the options list's type, the rule case smaller beside it
                             ui.vertical(|ui| {
                                 ui.set_max_width(id_width);
-                                ui.add(
-                                    egui::Label::new(
-                                        paint(format!("{} [{}]", d.id, d.rule)).small(),
-                                    )
-                                    .wrap(),
-                                )
-                                .on_hover_text(&d.description);
+                                let mut text = egui::text::LayoutJob::default();
+                                paint(d.id.clone()).monospace().append_to(
+                                    &mut text,
+                                    ui.style(),
+                                    egui::FontSelection::Default,
+                                    egui::Align::Center,
+                                );
+                                paint(format!(" [{}]", d.rule)).small().append_to(
+                                    &mut text,
+                                    ui.style(),
+                                    egui::FontSelection::Default,
+                                    egui::Align::Center,
+                                );
+                                ui.add(egui::Label::new(text).wrap())
+                                    .on_hover_text(&d.description);
                             });
                             for v in [va, vb] {
                                 ui.vertical(|ui| {

@@ -113,6 +113,7 @@ fn a_short_run_shows_the_levels_the_chart_and_the_verdict() {
     h.get_by_label_contains("12/12 games, ");
     h.get_by_label("standard: 6 games, 6 finished");
     h.get_by_label("open: 6 games, 6 finished");
+    super::picture(&mut h, "lab-run");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

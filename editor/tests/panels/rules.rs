@@ -85,6 +85,7 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
     }
     h.run();
     h.get_by_label("2 of 3 options differ");
+    super::picture(&mut h, "rules-compare");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

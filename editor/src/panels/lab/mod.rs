@@ -442,6 +442,9 @@ fn chart_ui(ui: &mut Ui, data: &kessel_lab::record::Data, s: &summary::Summary) 
     ui.label(RichText::new(title).strong());
     Plot::new("lab_chart")
         .height(200.0)
+        // room above the highest point and below the lowest: at egui_plot's 5% they were cut in
+        // half by the frame
+        .set_margin_fraction(egui::Vec2::new(0.05, 0.12))
         // seed numbers are short: label them closer than egui_plot's default of 60 points
         .custom_x_axes(vec![egui_plot::AxisHints::new_x()
             .label("seed")
