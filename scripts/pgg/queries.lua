@@ -200,7 +200,7 @@ end
 
 kessel.queries.declare{
   id = "reach", rule = "6.1",
-  description = "Where a stack can move now, with the MP each hex costs (each unit pays by its own movement type within its own allowance; a stack of several types is shown the most any of its units pays), and which of its units may not move and why (reinforcements: from each hex of their entry area [14.3])",
+  description = "Where a stack can move now, with the MP each hex costs (each unit pays by its own movement type within its own allowance: a stack of several types is given the most any of its units pays, and what each type's units pay in `costs`), and which of its units may not move and why (reinforcements: from each hex of their entry area [14.3])",
   params = { units = { type = "units", description = "the units moving together" } },
   fn = function(args)
     local movers, refused = {}, {}
@@ -247,7 +247,8 @@ kessel.queries.declare{
     end
     local reachable = {}
     if #movers > 0 then
-      local costs = M.field(movers):reachable()
+      local field = M.field(movers)
+      local costs = field:reachable()
       -- a first-turn army that rolled to stand shifts one hex at most, and only to cure
       -- overstacking [5.2]: of its field, keep the hexes a move would be allowed into
       local standing = false
@@ -257,7 +258,16 @@ kessel.queries.declare{
       end
       for _, h in ipairs(sorted_keys(costs)) do
         if not standing or M.plan{ kind = "move", units = movers, path = { h } } then
-          reachable[#reachable + 1] = { hex = h, cost = costs[h] }
+          local entry = { hex = h, cost = costs[h] }
+          -- a stack of several movement types: what each type's units pay, each within its
+          -- own allowance [6.1] (the stack's cost above is the most of them)
+          if #field.groups > 1 then
+            entry.costs = {}
+            for _, g in ipairs(field.groups) do
+              entry.costs[#entry.costs + 1] = { units = C.ids(g.units), cost = g.field:cost(h) }
+            end
+          end
+          reachable[#reachable + 1] = entry
         end
       end
     end

@@ -170,6 +170,7 @@ impl PlaySession {
             hex,
             action: self.move_to(hex),
             cost: self.cost_at(hex),
+            split: self.split_at(hex),
         })
     }
 

@@ -407,6 +407,14 @@ impl PlaySession {
         }
     }
 
+    /// What each group of the selected stack's units pays for `hex`, when they pay differently.
+    pub fn split_at(&self, hex: Hex) -> Vec<(Vec<String>, f64)> {
+        match &self.reach {
+            Some(Ok(r)) => r.split.get(&hex).cloned().unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Works out (once per hex) what the pointer over `hex` should say: the cost of going there,
     /// or why the selected stack can't, in the rules' words with their case. The rules judge
     /// every hex, shaded or not: the shading comes from the movement costs, and a rule the costs

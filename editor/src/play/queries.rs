@@ -57,6 +57,10 @@ pub struct Reach {
     pub refused: Vec<(String, Reason)>,
     /// Reachable hexes and their cost in MP (`None` = unknown).
     pub costs: BTreeMap<Hex, Option<f64>>,
+    /// For a stack whose units pay differently (a tank and a rifle): what each group of its
+    /// units pays for a hex (the `reach` answer's `costs`), said on hovering the hex; `costs`
+    /// holds the most of them.
+    pub split: BTreeMap<Hex, Vec<(Vec<String>, f64)>>,
     /// The exact action for each destination, when the rules enumerated it.
     pub actions: BTreeMap<Hex, Action>,
     /// True when the ruleset's `reach` query answered (costs by its rules).
@@ -254,7 +258,28 @@ pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
         // area first): the move there is spelt with it
         let map = engine.state().map.clone();
         let mut actions = BTreeMap::new();
+        let mut split = BTreeMap::new();
         for e in list(out.get("reachable")) {
+            let groups: Vec<(Vec<String>, f64)> = list(e.get("costs"))
+                .iter()
+                .filter_map(|g| {
+                    let cost = g.get("cost")?.as_f64()?;
+                    let units = list(g.get("units"))
+                        .iter()
+                        .filter_map(|u| u.as_str().map(str::to_string))
+                        .collect();
+                    Some((units, cost))
+                })
+                .collect();
+            if let Some(hex) = e
+                .get("hex")
+                .and_then(Value::as_str)
+                .and_then(|h| map.parse(h))
+            {
+                if groups.len() > 1 {
+                    split.insert(hex, groups);
+                }
+            }
             let (Some(hex), Some(path)) = (
                 e.get("hex")
                     .and_then(Value::as_str)
@@ -280,7 +305,9 @@ pub fn reach(engine: &Engine, units: &[String]) -> Result<Reach, String> {
             });
             actions.retain(|h, _| costs.contains_key(h));
         }
+        split.retain(|h, _| costs.contains_key(h));
         return Ok(Reach {
+            split,
             movers,
             refused: list(out.get("refused"))
                 .iter()

@@ -42,6 +42,9 @@ pub enum Job {
         /// The cost the map shows for the hex, if it shades it reachable (`Some(None)`: with
         /// no cost known).
         cost: Option<Option<f64>>,
+        /// What each group of the stack's units pays there, when they pay differently
+        /// ([`super::queries::Reach::split`]).
+        split: Vec<(Vec<String>, f64)>,
     },
     /// A person's action.
     Act(Action),
@@ -446,7 +449,12 @@ fn work(inbox: &Receiver<Message>, outbox: &Sender<Reply>, stopper: &Stopper) {
 fn run(e: &mut Engine, job: Job) -> Answer {
     match job {
         Job::Look(ask) => Answer::Look(Box::new(look(e, &ask))),
-        Job::Hover { hex, action, cost } => Answer::Hover(hex, hover_text(e, hex, &action, cost)),
+        Job::Hover {
+            hex,
+            action,
+            cost,
+            split,
+        } => Answer::Hover(hex, hover_text(e, hex, &action, cost, &split)),
         Job::Act(action) => Answer::Act(Box::new(act(e, action))),
         Job::Computer { action, mut dice } => {
             let acted = match action.map(Ok).or_else(|| {
@@ -577,9 +585,23 @@ fn game_look(e: &Engine, humans: &[String]) -> GameLook {
     }
 }
 
-fn hover_text(e: &Engine, hex: Hex, action: &Action, cost: Option<Option<f64>>) -> String {
+fn hover_text(
+    e: &Engine,
+    hex: Hex,
+    action: &Action,
+    cost: Option<Option<f64>>,
+    split: &[(Vec<String>, f64)],
+) -> String {
     let label = e.state().map.label(hex);
     match e.validate(action) {
+        // a stack whose units pay differently: what each pays, each within its own allowance
+        Ok(Ok(())) if split.len() > 1 && cost.is_some() => {
+            let each: Vec<String> = split
+                .iter()
+                .map(|(units, mp)| format!("{} {} MP", units.join(", "), fmt_mp(*mp)))
+                .collect();
+            format!("{label}: {} — click to move", each.join("; "))
+        }
         Ok(Ok(())) => match cost {
             Some(Some(c)) => format!("{label}: {} MP — click to move", fmt_mp(c)),
             Some(None) => format!("{label}: reachable — click to move"),

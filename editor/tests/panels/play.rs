@@ -104,6 +104,48 @@ fn the_reach_query_shades_only_hexes_the_move_rules_accept() {
     );
 }
 
+/// A stack whose units pay differently for a hex (a tank and a rifle by their own movement
+/// types): the `reach` answer's `costs` say what each pays, and the hover says it, not only the
+/// most of them (which the map's shading shows).
+#[test]
+fn the_hover_says_what_each_units_group_pays_when_they_pay_differently() {
+    let dir = toy_copy("play-reach-split");
+    let play = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play).expect("read");
+    let split = text
+        .replacen("id = \"moves\"", "id = \"reach\"", 1)
+        .replacen(
+            "reachable[#reachable + 1] = { hex = h, cost = field:cost(h) }",
+            "reachable[#reachable + 1] = { hex = h, cost = field:cost(h) + 1.5, costs = {\n\
+           { units = { movers[1] }, cost = field:cost(h) + 1.5 },\n\
+           { units = { \"escort\", \"guns\" }, cost = field:cost(h) } } }",
+            1,
+        );
+    assert_ne!(split, text, "the toy's query is where the test expects it");
+    std::fs::write(&play, split).expect("write");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    click_hex(&mut h, "0103");
+    let costs = {
+        let app = h.state();
+        let s = app.session.as_ref().expect("the game started");
+        let reach = s.reach.as_ref().expect("reach").as_ref().expect("no error");
+        reach.costs.clone()
+    };
+    assert_eq!(
+        costs.get(&hex(&h, "0303")),
+        Some(&Some(2.5)),
+        "the most of them"
+    );
+    hover_hex(&mut h, "0303");
+    assert_eq!(
+        h.state().status.hover_note.as_deref(),
+        Some("0303: r2 2.5 MP; escort, guns 1 MP — click to move")
+    );
+    super::picture(&mut h, "play-hover-split");
+}
+
 #[test]
 fn an_attack_shows_its_odds_and_rolls_then_undo_and_save_round_trip() {
     let dir = toy_copy("play-attack");

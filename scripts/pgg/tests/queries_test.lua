@@ -242,6 +242,32 @@ kessel.test("case_6_1_reach_query_moves_one_stack", function()
   expect.truthy(r.reason.message:find("no units", 1, true), r.reason.message)
 end)
 
+-- Rule 6.1: in a stack of two movement types each unit pays by its own type within its own
+-- allowance. The reach query gives each hex the most any of them pays (the stack's shading), and
+-- in `costs` what each type's units pay: into forest the panzer regiment pays 2 MP, the infantry
+-- division 1 (terrain effects chart).
+kessel.test("case_6_1_reach_query_says_what_each_movement_type_pays", function()
+  kessel.setup{
+    map = { columns = 8, rows = 3, terrain = { ["0302"] = "forest", ["0402"] = "forest" } },
+    units = { pz("p", "0202"), { id = "i", side = "german", type = "infantry", formation = "Fi", faces = { "4-4-7" }, at = "0202" } },
+    step = "german_movement", turn = 5,
+  }
+  local r = kessel.queries.ask("reach", { units = { "p", "i" } })
+  expect.eq(table.concat(r.movers, ","), "p,i")
+  local at = {}
+  for _, e in ipairs(r.reachable) do at[e.hex] = e end
+  local e = at["0302"]
+  expect.truthy(e, "the forest hex next door is within both allowances")
+  expect.eq(e.cost, 2, "the stack's cost is the most: the panzers'")
+  local by = {}
+  for _, g in ipairs(e.costs or {}) do by[table.concat(g.units, ",")] = g.cost end
+  expect.eq(by.p, 2)
+  expect.eq(by.i, 1)
+  -- one movement type: no `costs`
+  local alone = kessel.queries.ask("reach", { units = { "p" } })
+  for _, x in ipairs(alone.reachable) do expect.eq(x.costs, nil) end
+end)
+
 -- Rule 10.35 / 11: the command_radius and supply queries, asked about a unit off the map, say so
 -- and where it is (they answered rating 0 with no word, and "not on the map" under rule 11.3).
 kessel.test("case_10_35_command_and_supply_queries_for_units_off_the_map", function()
