@@ -373,7 +373,7 @@ pub fn verdict(m: &MeanCi) -> String {
 /// `None` without a key quantity (no VP recorded).
 pub fn verdict_line(pr: &Paired) -> Option<String> {
     let (label, m) = pr.key()?;
-    Some(format!("verdict on {label}: {}", verdict(m)))
+    Some(format!("verdict on {}: {}", shown(label), verdict(m)))
 }
 
 /// About how many paired games would resolve the key difference to each of [`RESOLVE_VP`], as
@@ -437,6 +437,13 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// A name from the data (a scenario's, a level's, a side's, a profile's) as the text shows it: on
+/// one line, control characters escaped. A level name holding a line break began a line of its
+/// own that passed for the program's.
+fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    kessel_core::error::printable_name(name)
+}
+
 /// The statistics as text (deterministic: no timings).
 pub fn text(all: &Data, s: &Summary) -> String {
     let usual = all.usual();
@@ -446,7 +453,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
     let _ = writeln!(
         out,
         "{}: {} game{}, {} × {} profile{}",
-        h.scenario.name,
+        shown(&h.scenario.name),
         data.games.len(),
         plural(data.games.len()),
         seeds_text(data),
@@ -454,7 +461,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
         plural(h.profiles.len())
     );
     let default = match h.ai_levels.first() {
-        Some(level) => format!(" at its default level `{level}`"),
+        Some(level) => format!(" at its default level `{}`", shown(level)),
         None => String::new(),
     };
     if h.profiles.iter().any(|p| !p.players.is_empty()) {
@@ -463,7 +470,11 @@ pub fn text(all: &Data, s: &Summary) -> String {
             "players: as named with each profile below (the other sides: the ruleset's AI{default})"
         );
     } else if !h.players.is_empty() {
-        let players: Vec<String> = h.players.iter().map(|(s, p)| format!("{s}={p}")).collect();
+        let players: Vec<String> = h
+            .players
+            .iter()
+            .map(|(s, p)| format!("{}={}", shown(s), shown(p)))
+            .collect();
         let _ = writeln!(
             out,
             "players: {} (the other sides: the ruleset's AI{default})",
@@ -475,7 +486,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "profile {}: {} game{}, {} finished{}",
-            p.name,
+            shown(&p.name),
             p.games,
             plural(p.games),
             p.finished,
@@ -500,7 +511,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "  {:<26} {:>6} {:>7}  [{:>6}, {:>6}]",
-                level,
+                shown(level),
                 k,
                 pct(*k as f64 / p.finished as f64),
                 pct(ci.lo),
@@ -517,7 +528,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
                 let _ = writeln!(
                     out,
                     "  {:<26} {:>6.1} {:>7.1}  {}",
-                    label,
+                    shown(label),
                     m.mean,
                     m.sd,
                     interval(m.ci, false)
@@ -535,8 +546,8 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "paired {} − {}: {} seed{} finished under both",
-            pr.a,
-            pr.b,
+            shown(&pr.a),
+            shown(&pr.b),
             pr.seeds,
             plural(pr.seeds)
         );
@@ -566,7 +577,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "  {:<26} {:>+6.1} {:>7.1}  {}",
-                label,
+                shown(label),
                 m.mean,
                 m.sd,
                 interval(m.ci, true)
@@ -605,7 +616,9 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "  {} {}: sd from the dice {:.1}, from the players' choices {:.1}\n    {share} of the variance ({} seeds, {} games)",
-            sp.profile, sp.label, sp.dice_sd, sp.choices_sd, sp.seeds, sp.games
+            shown(&sp.profile),
+            shown(&sp.label),
+            sp.dice_sd, sp.choices_sd, sp.seeds, sp.games
         );
         if sp.dice_not_seen {
             let _ = writeln!(

@@ -6,6 +6,7 @@
 use anyhow::Context;
 use kessel_core::campaign::{secret_note, value_line, Campaign};
 use kessel_core::engine::{CampaignSave, Engine};
+use kessel_core::error::printable_name as shown;
 use kessel_core::script::Limits;
 use kessel_lab::play::{self, PlayConfig};
 use std::fmt::Write as _;
@@ -104,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = writeln!(
         out,
         "{} — {} games, seed {}",
-        campaign.name,
+        shown(&campaign.name),
         campaign.games.len(),
         args.seed
     );
@@ -131,16 +132,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let _ = writeln!(
             out,
-            "\ngame {}/{}: {name} (seed {seed})\n  {} actions, {} at turn {turn}{}{}, state {hash:016x}",
+            "\ngame {}/{}: {} (seed {seed})\n  {} actions, {} at turn {turn}{}{}, state {hash:016x}",
             index + 1,
             campaign.games.len(),
+            shown(&name),
             record.actions,
             if record.finished { "ended" } else { "stopped at the action limit" },
-            mode.map_or(String::new(), |m| format!(" in `{m}`")),
+            mode.map_or(String::new(), |m| format!(" in `{}`", shown(&m))),
             record
                 .level
                 .as_ref()
-                .map_or(String::new(), |l| format!(", result: {l}")),
+                .map_or(String::new(), |l| format!(", result: {}", shown(l))),
         );
         if !record.finished {
             let _ = writeln!(
@@ -166,7 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if let Some(v) = st.vars.get(&k) {
                     let secret =
                         (st.secrets.vars.get(&k)).map_or(String::new(), |side| secret_note(side));
-                    let _ = writeln!(out, "  {k} = {}{secret}", value_line(v, 100));
+                    let _ = writeln!(out, "  {} = {}{secret}", shown(&k), value_line(v, 100));
                 }
             }
         }

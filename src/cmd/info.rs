@@ -164,8 +164,10 @@ fn scenario_variables(
 fn text(info: &Value) -> String {
     use std::fmt::Write;
     let mut s = String::new();
+    // (names and descriptions from the files, on one line each: a line break in an area's name
+    // began a line of its own that passed for one of the program's)
     let str_of = |v: &Value| match v {
-        Value::String(s) => s.clone(),
+        Value::String(s) => kessel_core::error::printable_name(s).into_owned(),
         Value::Null => "-".into(),
         other => other.to_string(),
     };
@@ -231,6 +233,7 @@ fn text(info: &Value) -> String {
     let _ = writeln!(s, "\nunit types:");
     if let Some(types) = info["unit_types"].as_object() {
         for (id, props) in types {
+            let id = kessel_core::error::printable_name(id);
             let _ = writeln!(s, "  {id:<14} {props}");
         }
     }
@@ -321,7 +324,10 @@ fn text(info: &Value) -> String {
                 .as_object()
                 .map(|o| {
                     o.iter()
-                        .map(|(n, p)| format!("{n}=<{}>", str_of(&p["type"])))
+                        .map(|(n, p)| {
+                            let n = kessel_core::error::printable_name(n);
+                            format!("{n}=<{}>", str_of(&p["type"]))
+                        })
                         .collect()
                 })
                 .unwrap_or_default();
