@@ -39,15 +39,15 @@ fn header(text: &str, prefix: &str) -> Expect {
     e
 }
 
-struct Outcome {
-    code: Option<i32>,
-    stderr: String,
+pub(crate) struct Outcome {
+    pub(crate) code: Option<i32>,
+    pub(crate) stderr: String,
     took: Duration,
-    killed: bool,
+    pub(crate) killed: bool,
 }
 
 /// Runs `kessel` with a time limit, killing it when the limit passes.
-fn run_limited(args: &[&str], limit: Duration) -> Outcome {
+pub(crate) fn run_limited(args: &[&str], limit: Duration) -> Outcome {
     let dir = std::env::temp_dir().join(format!("kessel-hostile-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let err_path = dir.join(format!(

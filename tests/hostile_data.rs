@@ -301,6 +301,108 @@ fn a_save_without_its_checksum_is_refused() {
     );
 }
 
+/// A lab data file's header that no `kessel simulate` could have written is refused at line 1:
+/// a map over the size a map file may have, a column layout that does not fit the map, an
+/// objective hex off the map or an objective worth more than a scenario's may be, a level listed
+/// twice, a VP difference of a side the header lacks or of one side against itself. A header
+/// whose map was 2,000,000,000 hexes square with two objectives 100,000 hexes apart had the
+/// report draw every hex between them (3.5 GB within 20 s, without end); the others were
+/// reported as if true (a `green` VP row, "red − red").
+#[test]
+fn report_refuses_a_header_no_run_could_have_written() {
+    let dir = crate::util::toy_copy("report-header");
+    let data = dir.join("games.jsonl");
+    let scenario = dir.join("scenario.toml");
+    let r = crate::util::kessel(&[
+        "simulate",
+        scenario.to_str().expect("utf8"),
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--out",
+        data.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&data).expect("data");
+    let (first, rest) = text.split_once('\n').expect("a header line");
+    let header: serde_json::Value = serde_json::from_str(first).expect("the header");
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&str, Edit, &str); 8] = [
+        (
+            "huge",
+            |h| {
+                h["map"]["columns"] = 2_000_000_000.into();
+                h["map"]["rows"] = 2_000_000_000.into();
+                let far = serde_json::json!({ "label": "far", "col": 100_000, "row": 100_000 });
+                h["objectives"][0]["hexes"]
+                    .as_array_mut()
+                    .expect("hexes")
+                    .push(far);
+            },
+            "the header's map is 2000000000×2000000000 hexes",
+        ),
+        (
+            "empty",
+            |h| h["map"]["columns"] = 0.into(),
+            "the header's map is 0×5 hexes",
+        ),
+        (
+            "layout",
+            |h| h["map"]["lower"] = serde_json::json!([true]),
+            "the header's map has 7 columns but a layout (`lower`) for 1",
+        ),
+        (
+            "off",
+            |h| h["objectives"][0]["hexes"][0]["col"] = i32::MAX.into(),
+            "hex `0603` at column 2147483647, row 2 (from 0) is off the header's 7×5 map",
+        ),
+        (
+            "vp",
+            |h| h["objectives"][0]["vp"] = i64::MAX.into(),
+            "is worth 9223372036854775807 VP",
+        ),
+        (
+            "levels",
+            |h| h["levels"] = serde_json::json!(["Blue win", "Red win", "Blue win"]),
+            "the header lists victory level `Blue win` twice",
+        ),
+        (
+            "green",
+            |h| h["difference"] = serde_json::json!(["green", "red"]),
+            "the header's VP difference names `green`, no side of the header's (red, blue)",
+        ),
+        (
+            "self",
+            |h| h["difference"] = serde_json::json!(["red", "red"]),
+            "the header's VP difference is between red and red",
+        ),
+    ];
+    for (name, edit, expected) in cases {
+        let mut h = header.clone();
+        edit(&mut h);
+        let file = crate::util::write(&dir, &format!("{name}.jsonl"), &format!("{h}\n{rest}"));
+        // (with the HTML report, which draws the objectives' map)
+        let html = dir.join(format!("{name}.html"));
+        let o = crate::hostile::run_limited(
+            &[
+                "report",
+                file.to_str().expect("utf8"),
+                "-o",
+                html.to_str().expect("utf8"),
+            ],
+            std::time::Duration::from_secs(30),
+        );
+        assert!(!o.killed, "{name}: still running after 30 s");
+        assert_eq!(o.code, Some(1), "{name}: {}", o.stderr);
+        assert!(
+            o.stderr.contains(&format!("{name}.jsonl:1: ")) && o.stderr.contains(expected),
+            "{name}: {}",
+            o.stderr
+        );
+    }
+}
+
 /// A save's `options` hold values set by hand over its profile: an option the ruleset lacks or a
 /// value of the wrong type is refused with the save named (the message named only the option, and
 /// a GM with a folder of saves could not tell which one it came from).

@@ -11,6 +11,7 @@ mod editor;
 mod hostile;
 mod hostile_api;
 mod hostile_data;
+mod hostile_output;
 mod hostile_reentry;
 mod lab;
 mod located;

@@ -372,12 +372,16 @@ impl CarryReport {
             for u in &self.units {
                 *by_side.entry(u.side.as_str()).or_default() += 1;
             }
-            let sides: Vec<String> = by_side.iter().map(|(s, n)| format!("{s} {n}")).collect();
+            let sides: Vec<String> = by_side
+                .iter()
+                .map(|(s, n)| format!("{} {n}", shown(s)))
+                .collect();
             line(format!("{} units ({})", self.units.len(), sides.join(", ")));
             let created: Vec<String> = (self.units.iter())
                 .filter(|u| u.created)
                 .map(|u| {
-                    let (id, side, kind, at) = (&u.id, &u.side, &u.kind, &u.location);
+                    let (id, side, kind) = (shown(&u.id), shown(&u.side), shown(&u.kind));
+                    let at = &u.location;
                     format!("{id} ({side} {kind}, {at}{})", hidden_note(&u.hidden_from))
                 })
                 .collect();
@@ -390,7 +394,7 @@ impl CarryReport {
                     let hidden = hidden_note(&u.hidden_from);
                     format!(
                         "{} ({}: {}{hidden})",
-                        u.id,
+                        shown(&u.id),
                         u.location,
                         u.changed.join(", ")
                     )
@@ -404,7 +408,7 @@ impl CarryReport {
                 .collect();
             let hidden: Vec<String> = (same.iter())
                 .filter(|u| !u.hidden_from.is_empty())
-                .map(|u| format!("{}{}", u.id, hidden_note(&u.hidden_from)))
+                .map(|u| format!("{}{}", shown(&u.id), hidden_note(&u.hidden_from)))
                 .collect();
             if hidden.is_empty() {
                 line(format!("unchanged: {}", same.len()));
@@ -412,19 +416,23 @@ impl CarryReport {
                 line(format!("unchanged: {} ({})", same.len(), hidden.join("; ")));
             }
             if !self.arrivals.is_empty() {
-                let w = wrap(&self.arrivals, 12, width);
+                let arrivals: Vec<String> = (self.arrivals.iter())
+                    .map(|id| shown(id).into_owned())
+                    .collect();
+                let w = wrap(&arrivals, 12, width);
                 line(format!("new arrivals from the scenario: {w}"));
             }
         }
         for (k, v) in &self.vars {
             let secret = (self.secret_vars.get(k)).map_or(String::new(), |side| secret_note(side));
-            line(format!("{k} = {}{secret}", value_line(v, 100)));
+            line(format!("{} = {}{secret}", shown(k), value_line(v, 100)));
         }
         if self.markers > 0 {
             line(format!("{} markers", self.markers));
         }
         if !self.pools.is_empty() {
-            line(format!("pools: {}", self.pools.join(", ")));
+            let pools: Vec<String> = self.pools.iter().map(|p| shown(p).into_owned()).collect();
+            line(format!("pools: {}", pools.join(", ")));
         }
         if self.map_changes > 0 {
             line(format!("the map with {} changes", self.map_changes));
@@ -433,11 +441,18 @@ impl CarryReport {
     }
 }
 
+/// A name from the game (a unit's id, a variable's) on one line, control characters escaped: the
+/// text is a line per fact, and a name's line break began a line of its own.
+fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    crate::error::printable_name(name)
+}
+
 /// How a carried unit hidden from sides is marked: `, hidden from blue` (nothing if none).
 fn hidden_note(sides: &[String]) -> String {
     if sides.is_empty() {
         String::new()
     } else {
+        let sides: Vec<String> = sides.iter().map(|s| shown(s).into_owned()).collect();
         format!(", hidden from {}", sides.join(" and "))
     }
 }

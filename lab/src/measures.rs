@@ -44,17 +44,23 @@ fn write_list(out: &mut String, head: &str, items: &[String]) {
     let _ = writeln!(out, "{line}");
 }
 
+/// A name from a data file (a side, an action kind, a measure) on one line: a record edited by
+/// hand can hold any text.
+fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    kessel_core::error::printable_name(name)
+}
+
 pub(super) fn write_play(out: &mut String, play: &PlayStats) {
     for (side, kinds) in &play.actions {
         let listed: Vec<String> = kinds
             .iter()
             .filter(|(_, mean)| *mean >= 0.05)
-            .map(|(k, mean)| format!("{} {mean:.1}", super::summary::one_line(k)))
+            .map(|(k, mean)| format!("{} {mean:.1}", shown(k)))
             .collect();
         if !listed.is_empty() {
             write_list(
                 out,
-                &format!("  {} actions per game: ", super::summary::one_line(side)),
+                &format!("  {} actions per game: ", shown(side)),
                 &listed,
             );
         }
@@ -71,7 +77,7 @@ pub(super) fn write_play(out: &mut String, play: &PlayStats) {
         let listed: Vec<String> = play
             .metrics
             .iter()
-            .map(|(k, v)| format!("{} {v:.1}", super::summary::one_line(k)))
+            .map(|(k, v)| format!("{} {v:.1}", shown(k)))
             .collect();
         write_list(
             out,

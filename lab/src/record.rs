@@ -262,7 +262,11 @@ const MAX_LEVEL_NAME: usize = 200;
 const MAX_EXTRA_LEVELS: usize = 16;
 
 /// Every number a game record holds is finite and within bounds (CPU times not negative).
-/// A header as `kessel simulate` writes it: sides and profiles each named once, a side at least.
+/// A header as `kessel simulate` writes it: sides, profiles and levels each named once, a side
+/// at least; the VP difference between two of its sides; a map of the size a map file may have,
+/// with a layout for each column; objectives worth what a scenario's may be, on hexes of that
+/// map. (The report draws the objectives' part of the map: a header whose map or objective hexes
+/// no scenario could have had drew billions of hexes, and ran out of memory.)
 fn header_in_order(h: &Header) -> Result<(), String> {
     let twice = |names: Vec<&String>| {
         let mut seen = std::collections::BTreeSet::new();
@@ -274,11 +278,65 @@ fn header_in_order(h: &Header) -> Result<(), String> {
     for (what, names) in [
         ("side", h.sides.iter().collect::<Vec<_>>()),
         ("profile", h.profiles.iter().map(|p| &p.name).collect()),
+        ("victory level", h.levels.iter().collect()),
     ] {
         if let Some(n) = twice(names) {
             return Err(format!(
                 "the header lists {what} `{}` twice",
                 kessel_core::error::printable_name(&n)
+            ));
+        }
+    }
+    if let Some(s) = h.difference.iter().find(|s| !h.sides.contains(s)) {
+        return Err(format!(
+            "the header's VP difference names `{}`, no side of the header's ({})",
+            kessel_core::error::printable_name(s),
+            h.sides.join(", ")
+        ));
+    }
+    if h.difference.len() > 2 || (h.difference.len() == 2 && h.difference[0] == h.difference[1]) {
+        return Err(format!(
+            "the header's VP difference is between {}; it is between two sides",
+            h.difference.join(" and ")
+        ));
+    }
+    let most = kessel_core::map::MAX_SIDE;
+    let m = &h.map;
+    if !(1..=most).contains(&m.columns) || !(1..=most).contains(&m.rows) {
+        return Err(format!(
+            "the header's map is {}×{} hexes; a map has 1 to {most} columns and rows",
+            m.columns, m.rows
+        ));
+    }
+    if m.lower.len() != m.columns as usize {
+        return Err(format!(
+            "the header's map has {} columns but a layout (`lower`) for {}",
+            m.columns,
+            m.lower.len()
+        ));
+    }
+    let max_vp = kessel_core::scenario::MAX_VP;
+    for o in &h.objectives {
+        let name = kessel_core::error::printable_name(&o.name);
+        if o.vp.unsigned_abs() > max_vp.unsigned_abs() {
+            return Err(format!(
+                "objective `{name}` is worth {} VP; an objective is worth at most ±{max_vp}",
+                o.vp
+            ));
+        }
+        let on_map = |x: &HexInfo| {
+            u32::try_from(x.col).is_ok_and(|c| c < m.columns)
+                && u32::try_from(x.row).is_ok_and(|r| r < m.rows)
+        };
+        if let Some(x) = o.hexes.iter().find(|x| !on_map(x)) {
+            return Err(format!(
+                "objective `{name}`: hex `{}` at column {}, row {} (from 0) is off the header's \
+                 {}×{} map",
+                kessel_core::error::printable_name(&x.label),
+                x.col,
+                x.row,
+                m.columns,
+                m.rows
             ));
         }
     }

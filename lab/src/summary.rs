@@ -373,7 +373,7 @@ pub fn verdict(m: &MeanCi) -> String {
 /// `None` without a key quantity (no VP recorded).
 pub fn verdict_line(pr: &Paired) -> Option<String> {
     let (label, m) = pr.key()?;
-    Some(format!("verdict on {label}: {}", verdict(m)))
+    Some(format!("verdict on {}: {}", shown(label), verdict(m)))
 }
 
 /// About how many paired games would resolve the key difference to each of [`RESOLVE_VP`], as
@@ -437,10 +437,11 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// A name from the data (a scenario's, a profile's, a level's) on one line of the summary: a
-/// line break in it is escaped, so it cannot add a line that reads as the summary's own.
-pub(crate) fn one_line(name: &str) -> std::borrow::Cow<'_, str> {
-    kessel_core::error::terminal_line(name)
+/// A name from the data (a scenario's, a level's, a side's, a profile's) as the text shows it: on
+/// one line, control characters escaped. A level name holding a line break began a line of its
+/// own that passed for the program's.
+fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    kessel_core::error::printable_name(name)
 }
 
 /// The statistics as text (deterministic: no timings).
@@ -452,7 +453,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
     let _ = writeln!(
         out,
         "{}: {} game{}, {} × {} profile{}",
-        one_line(&h.scenario.name),
+        shown(&h.scenario.name),
         data.games.len(),
         plural(data.games.len()),
         seeds_text(data),
@@ -460,7 +461,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
         plural(h.profiles.len())
     );
     let default = match h.ai_levels.first() {
-        Some(level) => format!(" at its default level `{level}`"),
+        Some(level) => format!(" at its default level `{}`", shown(level)),
         None => String::new(),
     };
     if h.profiles.iter().any(|p| !p.players.is_empty()) {
@@ -469,7 +470,11 @@ pub fn text(all: &Data, s: &Summary) -> String {
             "players: as named with each profile below (the other sides: the ruleset's AI{default})"
         );
     } else if !h.players.is_empty() {
-        let players: Vec<String> = h.players.iter().map(|(s, p)| format!("{s}={p}")).collect();
+        let players: Vec<String> = h
+            .players
+            .iter()
+            .map(|(s, p)| format!("{}={}", shown(s), shown(p)))
+            .collect();
         let _ = writeln!(
             out,
             "players: {} (the other sides: the ruleset's AI{default})",
@@ -481,7 +486,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "profile {}: {} game{}, {} finished{}",
-            one_line(&p.name),
+            shown(&p.name),
             p.games,
             plural(p.games),
             p.finished,
@@ -506,7 +511,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "  {:<26} {:>6} {:>7}  [{:>6}, {:>6}]",
-                one_line(level),
+                shown(level),
                 k,
                 pct(*k as f64 / p.finished as f64),
                 pct(ci.lo),
@@ -523,7 +528,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
                 let _ = writeln!(
                     out,
                     "  {:<26} {:>6.1} {:>7.1}  {}",
-                    one_line(label),
+                    shown(label),
                     m.mean,
                     m.sd,
                     interval(m.ci, false)
@@ -541,8 +546,8 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "paired {} − {}: {} seed{} finished under both",
-            one_line(&pr.a),
-            one_line(&pr.b),
+            shown(&pr.a),
+            shown(&pr.b),
             pr.seeds,
             plural(pr.seeds)
         );
@@ -572,7 +577,7 @@ pub fn text(all: &Data, s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "  {:<26} {:>+6.1} {:>7.1}  {}",
-                one_line(label),
+                shown(label),
                 m.mean,
                 m.sd,
                 interval(m.ci, true)
@@ -611,12 +616,9 @@ pub fn text(all: &Data, s: &Summary) -> String {
         let _ = writeln!(
             out,
             "  {} {}: sd from the dice {:.1}, from the players' choices {:.1}\n    {share} of the variance ({} seeds, {} games)",
-            one_line(&sp.profile),
-            one_line(&sp.label),
-            sp.dice_sd,
-            sp.choices_sd,
-            sp.seeds,
-            sp.games
+            shown(&sp.profile),
+            shown(&sp.label),
+            sp.dice_sd, sp.choices_sd, sp.seeds, sp.games
         );
         if sp.dice_not_seen {
             let _ = writeln!(

@@ -6,6 +6,7 @@
 use anyhow::Context;
 use kessel_core::campaign::{secret_note, value_line, Campaign};
 use kessel_core::engine::{CampaignSave, Engine};
+use kessel_core::error::printable_name as shown;
 use kessel_core::script::Limits;
 use kessel_lab::play::{self, PlayConfig};
 use std::fmt::Write as _;
@@ -47,7 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Engine::load_campaign_save(save, Limits::default()).map_err(super::describe)?;
         println!(
             "{}: {} of {} games replayed, every final hash as saved (seed {})",
-            kessel_core::error::terminal_line(&campaign.name),
+            shown(&campaign.name),
             saved.games.len(),
             campaign.games.len(),
             saved.seed
@@ -56,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!(
                 "  game {}: {} — {} actions, {}, state {}",
                 i + 1,
-                kessel_core::error::terminal_line(&g.name),
+                shown(&g.name),
                 g.save.log.len(),
                 if g.finished { "ended" } else { "not ended" },
                 g.final_hash
@@ -104,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = writeln!(
         out,
         "{} — {} games, seed {}",
-        kessel_core::error::terminal_line(&campaign.name),
+        shown(&campaign.name),
         campaign.games.len(),
         args.seed
     );
@@ -134,17 +135,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "\ngame {}/{}: {} (seed {seed})\n  {} actions, {} at turn {turn}{}{}, state {hash:016x}",
             index + 1,
             campaign.games.len(),
-            kessel_core::error::terminal_line(&name),
+            shown(&name),
             record.actions,
             if record.finished { "ended" } else { "stopped at the action limit" },
-            mode.map_or(String::new(), |m| format!(" in `{m}`")),
+            mode.map_or(String::new(), |m| format!(" in `{}`", shown(&m))),
             record
                 .level
                 .as_ref()
-                .map_or(String::new(), |l| format!(
-                    ", result: {}",
-                    kessel_core::error::terminal_line(l)
-                )),
+                .map_or(String::new(), |l| format!(", result: {}", shown(l))),
         );
         if !record.finished {
             let _ = writeln!(
@@ -170,7 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if let Some(v) = st.vars.get(&k) {
                     let secret =
                         (st.secrets.vars.get(&k)).map_or(String::new(), |side| secret_note(side));
-                    let _ = writeln!(out, "  {k} = {}{secret}", value_line(v, 100));
+                    let _ = writeln!(out, "  {} = {}{secret}", shown(&k), value_line(v, 100));
                 }
             }
         }

@@ -13,8 +13,7 @@ pub struct Args {
     /// Scenario file (TOML) or package (.kessel).
     #[arg(default_value = crate::DEFAULT_SCENARIO)]
     scenario: PathBuf,
-    /// Profile: a name of the ruleset's (in its profiles/ folder, or for Kessel's own copy of
-    /// the rules in ~/kessel/profiles/<ruleset>/), or a path.
+    /// Profile: a name in the ruleset's profiles/ folder, or a path.
     #[arg(long)]
     profile: Option<String>,
     #[command(flatten)]
@@ -165,10 +164,10 @@ fn scenario_variables(
 fn text(info: &Value) -> String {
     use std::fmt::Write;
     let mut s = String::new();
-    // every text from the files goes through here: one line each (a line break in a name or a
-    // description is escaped, so it cannot add a line that reads as the listing's own)
+    // (names and descriptions from the files, on one line each: a line break in an area's name
+    // began a line of its own that passed for one of the program's)
     let str_of = |v: &Value| match v {
-        Value::String(s) => kessel_core::error::terminal_line(s).into_owned(),
+        Value::String(s) => kessel_core::error::printable_name(s).into_owned(),
         Value::Null => "-".into(),
         other => other.to_string(),
     };
@@ -234,6 +233,7 @@ fn text(info: &Value) -> String {
     let _ = writeln!(s, "\nunit types:");
     if let Some(types) = info["unit_types"].as_object() {
         for (id, props) in types {
+            let id = kessel_core::error::printable_name(id);
             let _ = writeln!(s, "  {id:<14} {props}");
         }
     }
@@ -324,7 +324,10 @@ fn text(info: &Value) -> String {
                 .as_object()
                 .map(|o| {
                     o.iter()
-                        .map(|(n, p)| format!("{n}=<{}>", str_of(&p["type"])))
+                        .map(|(n, p)| {
+                            let n = kessel_core::error::printable_name(n);
+                            format!("{n}=<{}>", str_of(&p["type"]))
+                        })
                         .collect()
                 })
                 .unwrap_or_default();

@@ -240,7 +240,12 @@ fn watched(data: &Data) -> Option<(f64, f64)> {
 /// A one-line description of a game for `-v` (no timing: stdout stays the same for the same
 /// seeds).
 fn game_line(g: &GameRecord) -> String {
-    let scores: Vec<String> = g.scores.iter().map(|(s, v)| format!("{s} {v}")).collect();
+    let shown = kessel_core::error::printable_name;
+    let scores: Vec<String> = g
+        .scores
+        .iter()
+        .map(|(s, v)| format!("{} {v}", shown(s)))
+        .collect();
     let variation = if g.variation > 0 {
         format!(" way {}", g.variation + 1)
     } else {
@@ -248,12 +253,12 @@ fn game_line(g: &GameRecord) -> String {
     };
     format!(
         "  {} seed {:>4}{variation}: turn {:>2}{}, {} actions, {} ({})",
-        g.profile,
+        shown(&g.profile),
         g.seed,
         g.turn,
         if g.finished { "" } else { " (unfinished)" },
         g.actions,
-        g.level.as_deref().unwrap_or("no result"),
+        g.level.as_deref().map_or("no result".into(), shown),
         scores.join(", ")
     )
 }

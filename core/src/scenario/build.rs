@@ -188,14 +188,21 @@ impl Scenario {
                     FaceEntry::Named(values) if values.is_empty() => {
                         d.at(f.span(), "a face table needs named values")
                     }
-                    FaceEntry::Named(values) => named.push(
-                        values
-                            .iter()
-                            .map(|(k, v)| {
-                                (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null))
-                            })
-                            .collect(),
-                    ),
+                    FaceEntry::Named(values) => {
+                        let mut face = BTreeMap::new();
+                        for (k, v) in values {
+                            match plain_data(v) {
+                                Ok(v) => {
+                                    face.insert(k.clone(), v);
+                                }
+                                Err(why) => d.at(
+                                    f.span(),
+                                    format!("unit `{}`: face value `{k}` {why}", u.id),
+                                ),
+                            }
+                        }
+                        named.push(face);
+                    }
                 }
             }
             // faces waiting for the type's face_fields are read together, not in part
@@ -295,12 +302,16 @@ impl Scenario {
                 }
             };
             let mut vars = BTreeMap::new();
-            for (k, v) in &u.vars {
-                match plain_value(v) {
-                    Ok(v) => {
-                        vars.insert(k.clone(), v);
+            if let Some(written) = &u.vars {
+                for (k, v) in written.get_ref() {
+                    match plain_value(v) {
+                        Ok(v) => {
+                            vars.insert(k.clone(), v);
+                        }
+                        Err(why) => {
+                            d.at(written.span(), format!("unit `{}`: var `{k}` {why}", u.id))
+                        }
                     }
-                    Err(why) => d.at(entry.span(), format!("unit `{}`: var `{k}` {why}", u.id)),
                 }
             }
             if let Some(from) = u.hidden_from.as_ref().and_then(|h| h.get_ref().resolve()) {
@@ -401,10 +412,10 @@ impl Scenario {
             }
             let value = match &m.value {
                 None => None,
-                Some(v) => match plain_value(v) {
+                Some(v) => match plain_value(v.get_ref()) {
                     Ok(v) => Some(v),
                     Err(why) => {
-                        d.at(entry.span(), format!("marker `{}`: value {why}", m.kind));
+                        d.at(v.span(), format!("marker `{}`: value {why}", m.kind));
                         None
                     }
                 },
@@ -551,28 +562,15 @@ impl Scenario {
                 max: l.get_ref().max.as_ref().map(|m| *m.get_ref()),
             })
             .collect();
+        let mut vars = BTreeMap::new();
         for (k, v) in &file.vars {
-            if let Some(f) = non_finite(v) {
-                d.at(
-                    k.span(),
-                    format!(
-                        "scenario var `{}` holds {f}, which is not a number the rules can use: \
-                         write a finite number",
-                        k.get_ref()
-                    ),
-                );
+            match plain_data(v) {
+                Ok(v) => {
+                    vars.insert(k.get_ref().clone(), v);
+                }
+                Err(why) => d.at(k.span(), format!("scenario var `{}` {why}", k.get_ref())),
             }
         }
-        let vars = file
-            .vars
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.get_ref().clone(),
-                    serde_json::to_value(v).unwrap_or(Value::Null),
-                )
-            })
-            .collect();
         let var_lines = file
             .vars
             .keys()
@@ -641,17 +639,5 @@ impl Scenario {
             sides,
         };
         Ok((scenario, errors))
-    }
-}
-
-/// The first NaN or infinite number in a TOML value (TOML writes them `nan`, `inf`), as written.
-fn non_finite(v: &toml::Value) -> Option<&'static str> {
-    match v {
-        toml::Value::Float(f) if f.is_nan() => Some("nan"),
-        toml::Value::Float(f) if *f > 0.0 && f.is_infinite() => Some("inf"),
-        toml::Value::Float(f) if f.is_infinite() => Some("-inf"),
-        toml::Value::Array(items) => items.iter().find_map(non_finite),
-        toml::Value::Table(t) => t.values().find_map(non_finite),
-        _ => None,
     }
 }

@@ -86,7 +86,7 @@ pub(super) struct UnitEntry {
     pub(super) flags: Vec<String>,
     /// Variables at set-up (plain data, as the rules' unit variables).
     #[serde(default)]
-    pub(super) vars: BTreeMap<String, toml::Value>,
+    pub(super) vars: Option<S<BTreeMap<String, toml::Value>>>,
     /// Hidden from these sides at the start (what `kessel.emit.hide` does in play).
     #[serde(default)]
     pub(super) hidden_from: Option<S<HiddenFromEntry>>,
@@ -127,7 +127,7 @@ pub(super) struct MarkerEntry {
     pub(super) other: Option<S<String>>,
     /// The marker's value (plain data).
     #[serde(default)]
-    pub(super) value: Option<toml::Value>,
+    pub(super) value: Option<S<toml::Value>>,
     /// Hidden from these sides at the start.
     #[serde(default)]
     pub(super) hidden_from: Option<S<HiddenFromEntry>>,
@@ -189,9 +189,46 @@ pub(super) struct LevelEntry {
 /// The largest value (as JSON) a unit variable or a marker value may have in a scenario file.
 pub(super) const MAX_PLAIN: usize = 1 << 20;
 
-/// A TOML value as the plain data the rules read (dates become strings), bounded in size.
+/// A TOML value as the plain data the rules read: dates and times become the text they are
+/// written as, and a NaN or infinite number (TOML's `nan`, `inf`) is refused, saying which (JSON
+/// has no such numbers: it became null, and the value or field holding it was lost unseen).
+/// The error reads after the name of what holds the value: "holds nan, which …".
+pub(super) fn plain_data(v: &toml::Value) -> Result<Value, String> {
+    Ok(match v {
+        toml::Value::String(s) => Value::String(s.clone()),
+        toml::Value::Integer(i) => Value::from(*i),
+        toml::Value::Boolean(b) => Value::Bool(*b),
+        toml::Value::Datetime(d) => Value::String(d.to_string()),
+        toml::Value::Float(f) => match serde_json::Number::from_f64(*f) {
+            Some(n) => Value::Number(n),
+            None => {
+                let written = if f.is_nan() {
+                    "nan"
+                } else if *f > 0.0 {
+                    "inf"
+                } else {
+                    "-inf"
+                };
+                return Err(format!(
+                    "holds {written}, which is not a number the rules can use: write a finite \
+                     number"
+                ));
+            }
+        },
+        toml::Value::Array(items) => {
+            Value::Array(items.iter().map(plain_data).collect::<Result<_, _>>()?)
+        }
+        toml::Value::Table(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| Ok((k.clone(), plain_data(v)?)))
+                .collect::<Result<_, String>>()?,
+        ),
+    })
+}
+
+/// [`plain_data`] bounded in size: a unit variable or a marker value.
 pub(super) fn plain_value(v: &toml::Value) -> Result<Value, String> {
-    let json = serde_json::to_value(v).map_err(|e| format!("is not plain data: {e}"))?;
+    let json = plain_data(v)?;
     let size = serde_json::to_vec(&json).map_or(usize::MAX, |b| b.len());
     if size > MAX_PLAIN {
         return Err(format!(

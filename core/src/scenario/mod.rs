@@ -592,4 +592,71 @@ mod tests {
             "{errors}"
         );
     }
+
+    /// TOML's nan and inf, and its dates, wherever a scenario holds plain data for the rules: a
+    /// unit's vars, a marker's value, a named face and `[vars]`. A number that is not finite was
+    /// read as null (the variable or field was lost unseen) everywhere but `[vars]`, and a date
+    /// became a table `{ "$__toml_private_datetime" = … }` everywhere.
+    #[test]
+    fn plain_data_refuses_numbers_that_are_not_finite_and_reads_dates_as_text() {
+        let (path, text) = toy();
+        let with = |vars: &str, face: &str, marker: &str, scenario_vars: &str| {
+            let t = text.replacen(
+                "faces = [\"3-3-4\"]",
+                &format!("faces = [{face}]\nvars = {vars}"),
+                1,
+            );
+            format!(
+                "{t}\n[[markers]]\nkind = \"mine\"\nat = \"0203\"\nvalue = {marker}\n\n[vars]\nwhen = {scenario_vars}\n"
+            )
+        };
+        let good = with(
+            "{ d = 1979-05-27T07:32:00Z, list = [1.5, { t = 07:32:00 }] }",
+            "{ morale = 9, since = 1941-06-22 }",
+            "{ laid = 1941-07-10 }",
+            "1941-07-10",
+        );
+        let sc = Scenario::parse(&path, &good).expect("dates load");
+        let u = &sc.units[0].unit;
+        assert_eq!(u.vars["d"], serde_json::json!("1979-05-27T07:32:00Z"));
+        assert_eq!(
+            u.vars["list"],
+            serde_json::json!([1.5, { "t": "07:32:00" }])
+        );
+        assert_eq!(u.named[0]["since"], serde_json::json!("1941-06-22"));
+        assert_eq!(
+            sc.markers[0].value,
+            Some(serde_json::json!({ "laid": "1941-07-10" }))
+        );
+        assert_eq!(sc.vars["when"], serde_json::json!("1941-07-10"));
+
+        let bad = with(
+            "{ a = 1,\n  b = [1, { c = nan }] }",
+            "{ morale = inf }",
+            "{ ap = -inf }",
+            "[1, nan]",
+        );
+        let errors = Scenario::parse(&path, &bad).expect_err("nan and inf are refused");
+        let lines: Vec<&str> = bad.lines().collect();
+        let line_of = |needle: &str| lines.iter().position(|l| l.contains(needle)).map(|i| i + 1);
+        let expected = [
+            ("unit `r1`: var `b` holds nan", line_of("vars = {")),
+            (
+                "unit `r1`: face value `morale` holds inf",
+                line_of("morale = inf"),
+            ),
+            ("marker `mine`: value holds -inf", line_of("ap = -inf")),
+            ("scenario var `when` holds nan", line_of("when =")),
+        ];
+        for (message, line) in expected {
+            assert!(
+                errors
+                    .0
+                    .iter()
+                    .any(|e| e.message.starts_with(message) && e.line == line),
+                "{message} at line {line:?}: {errors}"
+            );
+        }
+        assert_eq!(errors.0.len(), 4, "{errors}");
+    }
 }
