@@ -75,7 +75,7 @@ end
 -- for a reinforcement that came on this phase, off the map in its entry area (units entering
 -- together began together; a unit entering did not begin the phase with units already on the map).
 function O.start_place(start, u)
-  local h = start.hexes[u.id]
+  local h = start.hexes[u.id] or require("rules.reinforcements").provisional_start(u)
   if h then return "in " .. h end
   return "off the map" .. (u.enter_area and (" (entry area " .. u.enter_area .. ")") or "")
 end
@@ -144,7 +144,14 @@ function O.reasons(a)
         combat_units[#combat_units + 1] = u
         if u.side == C.SOVIET then
           local ok
-          if start then ok = C.contains(start.command, u.id)
+          if start then
+            ok = C.contains(start.command, u.id)
+            -- [14.1] this turn's provisional division was placed at the start of the phase, after
+            -- the record above was made: it began the phase where it appeared
+            if not ok and not start.hexes[u.id] then
+              local _, placed_in_command = require("rules.reinforcements").provisional_start(u)
+              ok = placed_in_command == true
+            end
           else command = command or L.command_hexes(); ok = L.in_command(u, command) end
           if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name_at(u)) end
         end

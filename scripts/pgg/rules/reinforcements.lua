@@ -373,7 +373,26 @@ function R.provisional()
     return
   end
   bring_in(pool[1], hex, "14.1", "provisional reinforcement, roll " .. r .. ", entrance " .. area)
-  kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area, unit = pool[1].id })
+  -- [6.5] [10.35] the division appears before anything moves, so it begins the phase where it is
+  -- placed: which of the hexes it may be put on (this one and the entrance's, place_provisional)
+  -- are inside a working leader's radius now, at the start of the phase, for overrun.lua
+  local command, commanded = require("rules.leaders").command_hexes(), {}
+  local candidates = { hex }
+  for _, h in ipairs(kessel.map.area(area) or {}) do candidates[#candidates + 1] = h end
+  for _, h in ipairs(candidates) do
+    if command[h] and not C.contains(commanded, h) then commanded[#commanded + 1] = h end
+  end
+  kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area, unit = pool[1].id,
+    hex = hex, commanded = commanded })
+end
+
+-- [6.5] The hex where this turn's provisional division `u` appeared (after any place_provisional),
+-- and whether it was inside a working leader's radius at the start of the phase; nil when `u` is
+-- not the division that appeared this turn.
+function R.provisional_start(u)
+  local last = kessel.game.var("provisional_last")
+  if not last or last.unit ~= u.id or last.turn ~= kessel.game.turn() or not last.hex then return nil end
+  return last.hex, C.contains(last.commanded or {}, last.hex)
 end
 
 -- The fields of a placement (C.shape_reason): a malformed action is refused, naming the field.
@@ -441,6 +460,7 @@ kessel.action{
     kessel.emit.place(u.id, a.hex)
     local placed = { placed = true }
     for k, v in pairs(last) do placed[k] = v end
+    placed.hex = a.hex   -- where it begins the phase [6.5]
     kessel.emit.var("provisional_last", placed)
     kessel.emit.note("14.1", string.format("%s is placed at %s instead of %s (entrance %s)", C.name(u), a.hex, u.hex, last.area))
   end,
