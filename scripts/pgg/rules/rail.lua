@@ -205,6 +205,12 @@ function RL.plan(a)
     units[#units + 1] = u
   end
   if not RL.is_rail(from) then return nil, C.reason("6.3", "rail movement starts in a rail hex; %s is not one", from) end
+  -- [6.37] a cut railway carries no rail movement: a move leaving the cut hex runs over it as much
+  -- as one entering it (as the errata's check below reads a repaired hex). A unit may stand in a
+  -- cut hex without repairing it: a leader, or a unit that retreated or advanced there.
+  if RL.cuts()[from] then
+    return nil, C.reason("6.37", "the railway is cut at %s: no rail move starts in a cut hex (%s)", from, C.name_at(units[1]))
+  end
   if RL.repaired_this_turn()[from] then
     return nil, C.reason("6.37", "the railway at %s was repaired this game-turn: under the errata to 6.37 rail movement runs over it from the next turn", from)
   end

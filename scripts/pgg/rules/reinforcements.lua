@@ -353,6 +353,9 @@ local function bring_in(u, hex, rule, why)
   kessel.emit.unit_var(u.id, "entered_turn", kessel.game.turn())
   kessel.emit.unit_var(u.id, "mp_spent", 0)
   kessel.emit.note(rule, string.format("%s enters at %s (%s; placed with its whole MA)", C.name(u), hex, why))
+  -- [6.37] a Soviet combat unit entering a cut rail hex repairs it, as a scheduled arrival moving
+  -- onto the map does (movement.lua, rail.lua RL.after_move): the division enters its hex too
+  require("rules.rail").repair(u, { hex })
 end
 
 -- The provisional roll [14.1] (inside an apply or hook).

@@ -34,3 +34,71 @@ kessel.test("case_6_5_a_provisional_division_placed_in_a_leaders_radius_may_over
   local ok, why = kessel.act{ kind = "overrun", units = { "a" }, target = "2003" }
   expect.refused(ok, why, "6.5", "began the phase outside every leader's command radius")
 end)
+
+local function cut_at(hex)
+  for _, m in ipairs(kessel.markers.all{ kind = "rail_cut", placed = true }) do
+    if m.hex == hex then return true end
+  end
+  return false
+end
+
+-- [6.37] [14.1] [14.2] A Soviet combat unit entering a cut rail hex repairs it, and a scheduled
+-- reinforcement moving onto the map through one does. A South-Western Front division called onto
+-- its railway hex, and a provisional division whose entrance is a railway hex, enter that hex as
+-- well; the engine left the cut in place under them, and the division then rode off by rail from
+-- the cut hex as if the railway were whole. Now the division's arrival repairs the cut (noted,
+-- citing 6.37); under the errata option the repaired hex carries no rail movement before the next
+-- game-turn, so the division may not ride on from it that phase.
+-- Board (the 30x8 strip): a railway from 1208 (south edge, P4, a South-Western Front hex) north to
+-- 1206 and along row 06; a German cut in 1208; leader l (rating 3) in 1206; turn 4.
+kessel.test("case_6_37_a_division_placed_on_a_cut_rail_hex_repairs_it", function()
+  local function board(step, errata)
+    Strip.board({ Strip.reserve("a"), B.leader("l", "1206", 3) }, step, 4,
+      { markers = { { kind = "rail_cut", at = "1208" } }, options = { errata_6_37_repair_next_turn = errata } })
+    expect.truthy(cut_at("1208"))
+  end
+
+  board("soviet_movement", false)
+  local ev = expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
+  expect.eq(B.where("a"), "1208")
+  expect.falsy(cut_at("1208"), "the division entered the cut hex: repaired")
+  expect.truthy(B.note(ev, "repairs the railway at 1208"), B.all_notes(ev))
+  expect.accepted(kessel.act{ kind = "rail_move", units = { "a" }, path = { "1506" } })
+
+  board("soviet_movement", true)
+  expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
+  expect.falsy(cut_at("1208"))
+  local ok, why = kessel.act{ kind = "rail_move", units = { "a" }, path = { "1506" } }
+  expect.refused(ok, why, "6.37", "repaired this game-turn")
+
+  -- the provisional roll: 4 gives entrance P4, the same hex
+  board("german_air_interdiction", false)
+  kessel.inject_dice{ 4 }
+  ev = expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.eq(B.where("a"), "1208")
+  expect.falsy(cut_at("1208"), "the provisional division entered the cut hex: repaired")
+  expect.truthy(B.note(ev, "repairs the railway at 1208"), B.all_notes(ev))
+end)
+
+-- [6.3] [6.37] The Soviet may not move by rail through a cut hex, and a rail move leaving a cut hex
+-- runs over the cut railway as much as one entering it (the errata option already refuses a rail
+-- move that starts in a hex repaired that turn, for the same reason). A Soviet unit can stand in a
+-- cut hex without repairing it: a leader (only combat units repair [6.37]), or a unit that got
+-- there by a retreat or an advance (not movement). The engine let such a unit ride off from the
+-- cut hex. Board (the 30x8 strip): railway along row 06; cut in 1006; leader l (rating 3) there.
+-- Refused citing 6.37, and no rail move is listed for l; from 0906, next to the cut, l may ride
+-- west to 0506 but not east through 1006.
+kessel.test("case_6_37_no_rail_move_starts_in_a_cut_rail_hex", function()
+  Strip.board({ B.leader("l", "1006", 3) }, "soviet_movement", 4, { markers = { { kind = "rail_cut", at = "1006" } } })
+  local ok, why = kessel.act{ kind = "rail_move", units = { "l" }, path = { "1506" } }
+  expect.refused(ok, why, "6.37", "cut at 1006")
+  for _, a in ipairs(kessel.legal("soviet")) do
+    expect.falsy(a.kind == "rail_move", "no rail move listed from the cut hex")
+  end
+  Strip.board({ B.leader("l", "0906", 3) }, "soviet_movement", 4, { markers = { { kind = "rail_cut", at = "1006" } } })
+  expect.accepted(kessel.act{ kind = "rail_move", units = { "l" }, path = { "0506" } })
+  Strip.board({ B.leader("l", "0906", 3) }, "soviet_movement", 4, { markers = { { kind = "rail_cut", at = "1006" } } })
+  ok, why = kessel.act{ kind = "rail_move", units = { "l" }, path = { "1506" } }
+  expect.refused(ok, why, "6.37", "cut at 1006")
+end)
