@@ -356,6 +356,8 @@ local function bring_in(u, hex, rule, why)
   -- [6.37] a Soviet combat unit entering a cut rail hex repairs it, as a scheduled arrival moving
   -- onto the map does (movement.lua, rail.lua RL.after_move): the division enters its hex too
   require("rules.rail").repair(u, { hex })
+  -- [15] and it has been in the hex: a city there is the Soviet's, even if it moves on this phase
+  require("rules.victory").passed(hex, u.side, u)
 end
 
 -- The provisional roll [14.1] (inside an apply or hook).

@@ -102,3 +102,28 @@ kessel.test("case_6_37_no_rail_move_starts_in_a_cut_rail_hex", function()
   ok, why = kessel.act{ kind = "rail_move", units = { "l" }, path = { "1506" } }
   expect.refused(ok, why, "6.37", "cut at 1006")
 end)
+
+-- [14.1] [15] A city belongs to the side whose combat unit was last in it or passed through it.
+-- A provisional division that appears in an empty city the German holds (the campaign's entrance
+-- P2 is Rzhev, 3901, a 5 VP city) has been in it; if it moves on in the same phase, the city is
+-- still the Soviet's. The engine recorded ownership from each move's path and from the units
+-- standing in a city at the end of a step, and the appearing division did neither, so the German
+-- kept the city. Board (the 30x8 strip): Town (5 VP) in 1001 = entrance P2, German-owned and
+-- held with a line at the end of turn 3; no German unit near. The die gives 2: the division
+-- appears in Town and moves on to 1003 (two hexes south); Town is the Soviet's, and at the end of
+-- the Soviet player-turn the retaking scores.
+kessel.test("case_15_a_provisional_division_appearing_in_a_german_held_city_retakes_it", function()
+  Strip.board({ Strip.reserve("a"), B.leader("l", "1003", 3), B.pz("g", "0107", "2-2-10") }, "german_air_interdiction", 3,
+    { vars = { objectives = { { name = "Town", vp = 5, hexes = { "1001" } } },
+      city_owner = { ["1001"] = "german" }, german_held = { "Town" } } })
+  kessel.inject_dice{ 2 }
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.eq(B.where("a"), "1001", "entrance P2")
+  expect.accepted(B.move({ "a" }, { "1002", "1003" }))
+  expect.eq(kessel.game.var("city_owner")["1001"], "soviet", "the last to be in Town")
+  local ev
+  for _ = 1, 4 do ev = expect.accepted(kessel.act{ kind = "end_phase" }) end
+  expect.eq(kessel.game.step().id, "german_movement")
+  expect.eq(#(kessel.game.var("soviet_recaptures") or {}), 1, B.all_notes(ev))
+end)
