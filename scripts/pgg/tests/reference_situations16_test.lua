@@ -127,3 +127,46 @@ kessel.test("case_15_a_provisional_division_appearing_in_a_german_held_city_reta
   expect.eq(kessel.game.step().id, "german_movement")
   expect.eq(#(kessel.game.var("soviet_recaptures") or {}), 1, B.all_notes(ev))
 end)
+
+-- [6.37] [6.5] WBC09 #6 A German unit moving into or through a rail hex may cut the railway there,
+-- and overrunners who clear a hex must enter it: they have moved into it. The cut was asked for
+-- on a `move` only, in a hex of that move's path, so a rail hex taken by an overrun could never be
+-- cut by the units that entered it (the hex where they stand is no hex of any later move's path,
+-- and they may have no MP left). The overrun now takes `rail_cut` (and `lift`) as a move does: the
+-- cut goes down in the overrun hex when the overrunners enter it, and not when the overrun fails.
+-- Board, German Movement Phase of turn 7: railway along row 05 (0305-0905); German g (4-4-10) in
+-- 0304; Soviet s (1-1-6) in 0305, t (1-1-6) in 0605. g overruns 0305 asking for a cut there:
+-- 4 halved 2 against 1, 2-1, roll 1: D2; the Soviet takes the loss, s dies, g enters 0305 and
+-- the railway there is cut. A cut asked for in another hex than the one overrun, or in a hex off
+-- the railway (the same board without it), is refused citing 6.37; an overrun that ends in Eng
+-- (2-1, roll 5) enters nothing and cuts nothing.
+kessel.test("case_6_37_overrunners_who_enter_a_rail_hex_may_cut_the_railway_there", function()
+  local rail = { kind = "railway", path = { "0305", "0405", "0505", "0605", "0705", "0805", "0905" } }
+  local function board(links)
+    B.setup({ B.pz("g", "0304", "4-4-10"), B.rifle("s", "0305", "1-1-6"), B.rifle("t", "0605", "1-1-6"),
+      B.leader("l", "0909", 5) },
+      { map = { columns = 10, rows = 10, links = links or { rail } }, step = "german_movement", turn = 7,
+        markers = { { kind = "rail_cut", side = "german", count = 6 } } })
+  end
+  board({})
+  local ok, why = kessel.act{ kind = "overrun", units = { "g" }, target = "0305", rail_cut = "0305" }
+  expect.refused(ok, why, "6.37", "not a rail hex")
+  board()
+  ok, why = kessel.act{ kind = "overrun", units = { "g" }, target = "0305", rail_cut = "0405" }
+  expect.refused(ok, why, "6.37", "0405")
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0305", rail_cut = "0305" })
+  expect.truthy(B.note(ev, "roll 1: D2"), B.all_notes(ev))
+  ev = expect.accepted(B.choose("loss"))
+  expect.eq(B.where("s"), "eliminated")
+  expect.eq(B.where("g"), "0305")
+  expect.truthy(cut_at("0305"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "railway cut at 0305"), B.all_notes(ev))
+
+  board()
+  kessel.inject_dice{ 5 }
+  ev = expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0305", rail_cut = "0305" })
+  expect.truthy(B.note(ev, "roll 5: Eng"), B.all_notes(ev))
+  expect.eq(B.where("g"), "0304")
+  expect.falsy(cut_at("0305"), "a failed overrun cuts nothing")
+end)
