@@ -377,6 +377,10 @@ function R.provisional()
     kessel.emit.note("14.1", "provisional roll " .. r .. ": no open hex at or east of entrance " .. tostring(area))
     return
   end
+  -- what the arrival will change in its hex, kept so that place_provisional can give the default
+  -- hex back as it was [14.1] (a city's owner [15], a rail cut and the errata's repair record [6.37])
+  local undo = { owner = (kessel.game.var("city_owner") or {})[hex], cut = require("rules.rail").cuts()[hex],
+    repaired = kessel.game.var("rail_repaired") }
   bring_in(pool[1], hex, "14.1", "provisional reinforcement, roll " .. r .. ", entrance " .. area)
   -- [6.5] [10.35] the division appears before anything moves, so it begins the phase where it is
   -- placed: which of the hexes it may be put on (this one and the entrance's, place_provisional)
@@ -388,7 +392,7 @@ function R.provisional()
     if command[h] and not C.contains(commanded, h) then commanded[#commanded + 1] = h end
   end
   kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area, unit = pool[1].id,
-    hex = hex, commanded = commanded })
+    hex = hex, commanded = commanded, undo = undo })
 end
 
 -- [6.5] The hex where this turn's provisional division `u` appeared (after any place_provisional),
@@ -462,7 +466,25 @@ kessel.action{
   apply = function(a)
     local last = kessel.game.var("provisional_last")
     local u = kessel.units.get(last.unit)
+    -- the first hex was the engine's default, not where the division appears: it gets back what
+    -- the arrival changed there (a city's owner [15], a rail cut [6.37]), and the hex chosen gets
+    -- the arrival's effects instead
+    local undo, old = last.undo, u.hex
+    if undo then
+      local owner = kessel.game.var("city_owner") or {}
+      if owner[old] ~= undo.owner then
+        owner[old] = undo.owner
+        kessel.emit.var("city_owner", owner)
+      end
+      if undo.cut and not require("rules.rail").cuts()[old] then
+        kessel.emit.marker(undo.cut, old)
+        kessel.emit.var("rail_repaired", undo.repaired)
+        kessel.emit.note("6.37", string.format("the railway cut at %s stays: %s does not appear there", old, C.name(u)))
+      end
+    end
     kessel.emit.place(u.id, a.hex)
+    require("rules.rail").repair(u, { a.hex })
+    require("rules.victory").passed(a.hex, u.side, u)
     local placed = { placed = true }
     for k, v in pairs(last) do placed[k] = v end
     placed.hex = a.hex   -- where it begins the phase [6.5]

@@ -170,3 +170,33 @@ kessel.test("case_6_37_overrunners_who_enter_a_rail_hex_may_cut_the_railway_ther
   expect.eq(B.where("g"), "0304")
   expect.falsy(cut_at("0305"), "a failed overrun cuts nothing")
 end)
+
+-- [14.1] [15] [6.37] Where in its entrance the provisional division appears is the Soviet's
+-- choice: the engine puts it on the entrance's first open hex and lets him put it on another
+-- (place_provisional) before it moves. What its arrival does to a hex (a city becomes the
+-- Soviet's, a rail cut is repaired) belongs to the hex it appears in: the first hex was only the
+-- engine's default, so re-placing the division gives that hex back as it was and does the same to
+-- the hex chosen. Board (the 30x8 strip): entrance P1 = 0301, 0401; 0301 is Town (German-owned,
+-- empty) and carries a German rail cut; 0401 is Village (German-owned). The die gives 1: the
+-- division lands in 0301 (Town Soviet, cut repaired); the Soviet puts it in 0401 instead: Town is
+-- German again and the cut is back, Village is the Soviet's.
+kessel.test("case_14_1_re_placing_the_provisional_division_undoes_what_its_default_hex_got", function()
+  local rail = { kind = "railway", path = { "0301", "0302", "0303" } }
+  local map = Strip.map()
+  map.links[#map.links + 1] = rail
+  Strip.board({ Strip.reserve("a"), B.leader("l", "0303", 3) }, "german_air_interdiction", 3,
+    { map = map, markers = { { kind = "rail_cut", side = "german", at = "0301" } },
+      vars = { objectives = { { name = "Town", vp = 5, hexes = { "0301" } }, { name = "Village", vp = 5, hexes = { "0401" } } },
+        city_owner = { ["0301"] = "german", ["0401"] = "german" } } })
+  kessel.inject_dice{ 1 }
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(B.where("a"), "0301")
+  expect.eq(kessel.game.var("city_owner")["0301"], "soviet")
+  expect.falsy(cut_at("0301"))
+  expect.accepted(kessel.act{ kind = "place_provisional", hex = "0401" })
+  expect.eq(B.where("a"), "0401")
+  local owner = kessel.game.var("city_owner")
+  expect.eq(owner["0301"], "german", "Town as it was before the default placement")
+  expect.eq(owner["0401"], "soviet", "Village: the division appeared there")
+  expect.truthy(cut_at("0301"), "the cut the default placement repaired is back")
+end)
