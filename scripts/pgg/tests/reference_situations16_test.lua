@@ -200,3 +200,26 @@ kessel.test("case_14_1_re_placing_the_provisional_division_undoes_what_its_defau
   expect.eq(owner["0401"], "soviet", "Village: the division appeared there")
   expect.truthy(cut_at("0301"), "the cut the default placement repaired is back")
 end)
+
+-- [9.1] [9.73] [12.3] Each unit is attacked at most once a phase. In the standard game, units
+-- retreated onto a hex whose every real defender turns out a dud (a 0-0-6, removed on reveal)
+-- defend on their own; the engine marked as attacked only the units it counted as defenders
+-- before the reveal, so those retreated units, having defended, could be attacked again in the
+-- same phase. Board, German Combat Phase of turn 7: d (face down, the pool holds a 0-0-6) and r
+-- (2-2-6, retreated onto 0505 earlier this phase) in 0505; leader l (rating 5) in 0705; g1
+-- (1-1-10) and g2 (4-4-10) in 0404. g1 attacks 0505: d is removed, r defends alone, 1 against 2,
+-- 1-2, roll 3: A1; g1 takes the step. g2's attack on 0505 is refused citing 9.1.
+kessel.test("case_9_1_retreated_units_that_defended_alone_after_a_dud_are_not_attacked_again", function()
+  B.setup({ B.pz("g1", "0404", "1-1-10"), B.pz("g2", "0404", "4-4-10"),
+    { id = "d", name = "d", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0505" },
+    B.rifle("r", "0505", "2-2-6", { flags = { "retreated_onto" } }), B.leader("l", "0705", 5) },
+    { pools = { rifle = { "0-0-6" } } })
+  kessel.inject_dice{ 1, 3 }
+  local ev = expect.accepted(B.attack({ "g1" }, { "0505" }))
+  expect.truthy(B.note(ev, "d has no strength: removed"), B.all_notes(ev))
+  expect.truthy(B.note(ev, "odds 1-2, roll 3: A1"), B.all_notes(ev))
+  expect.accepted(B.choose("loss"))
+  expect.eq(B.where("r"), "0505")
+  local ok, why = B.attack({ "g2" }, { "0505" })
+  expect.refused(ok, why, "9.1", "already been attacked")
+end)
