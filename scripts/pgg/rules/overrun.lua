@@ -157,7 +157,14 @@ function O.reasons(a)
               ok = placed_in_command == true
             end
           else command = command or L.command_hexes(); ok = L.in_command(u, command) end
-          if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name_at(u)) end
+          if not ok then
+            if start and not start.hexes[u.id] and not require("rules.reinforcements").provisional_start(u) then
+              -- (a reinforcement, a South-Western Front division: not on the map when the phase began)
+              no("6.5", "%s came onto the map this phase, so it did not begin the phase within a leader's command radius, and may not overrun", C.name_at(u))
+            else
+              no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name_at(u))
+            end
+          end
         end
       end
       if start and C.option("overrun_group") == "started_together" then

@@ -223,3 +223,24 @@ kessel.test("case_9_1_retreated_units_that_defended_alone_after_a_dud_are_not_at
   local ok, why = B.attack({ "g2" }, { "0505" })
   expect.refused(ok, why, "9.1", "already been attacked")
 end)
+
+-- [6.5] [10.35] [14.3] A Soviet unit that came onto the map this phase did not begin it within a
+-- leader's radius, so it may not overrun this phase (the reading kept: only this turn's
+-- provisional division, placed before anything moves, begins the phase where it appears). The
+-- refusal said it "began the phase outside every leader's command radius", which a GM looking at
+-- a unit that entered next to its leader could not check; it now says the unit came onto the
+-- map this phase. Board, from the German Air Interdiction Phase of turn 6 into the Soviet Movement
+-- Phase of turn 7 (so that the phase has its start): rifle r (3-3-6) and leader l (rating 3)
+-- due at X = 0808; German g (1-1-10) in 0708. r and l enter at 0808 (in g's zone: they stop);
+-- r's overrun of 0708 is refused citing 6.5.
+kessel.test("case_6_5_a_unit_that_entered_this_phase_may_not_overrun_and_the_refusal_says_so", function()
+  local r = B.rifle("r", nil, "3-3-6"); r.location = "pending"; r.enter = { turn = 7, area = "X" }
+  local l = B.leader("l", nil, 3); l.location = "pending"; l.enter = { turn = 7, area = "X" }
+  B.setup({ r, l, B.pz("g", "0708", "1-1-10") },
+    { map = { columns = 10, rows = 10, areas = { X = { "0808" } } }, step = "german_air_interdiction", turn = 6 })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.accepted(B.move({ "r", "l" }, { "0808" }))
+  local ok, why = kessel.act{ kind = "overrun", units = { "r" }, target = "0708" }
+  expect.refused(ok, why, "6.5", "came onto the map this phase")
+end)
