@@ -767,6 +767,8 @@ function K.engage(kind, attacker_units, targets, ctx)
         -- standard: with nobody left to shelter behind, the retreated units defend on their own
         for _, r in ipairs(riders) do
           kessel.emit.flag(r.id, "retreated_onto", false)
+          -- they are attacked now, and like every defender not again this phase [9.1]
+          if kind == "attack" then kessel.emit.flag(r.id, "defended") end
           alive[#alive + 1] = kessel.units.get(r.id)
         end
       end

@@ -23,6 +23,9 @@
 -- after an overrun. After a successful overrun the group moves on together (game var
 -- "overrun_group"), or under WBC09 #11 may split, finishing before any other unit moves (same var,
 -- with `split = true`).
+-- Rail cuts [6.37] WBC09 #6: overrunners who clear the hex move into it, so a German overrun may
+-- carry `rail_cut = target` (and `lift`) as a move does; the cut goes down when they enter the hex
+-- and not when the overrun fails (game var "overrun_rail_cut" holds the request meanwhile).
 local C = require("rules.common")
 local K = require("rules.combat")
 local L = require("rules.leaders")
@@ -75,7 +78,7 @@ end
 -- for a reinforcement that came on this phase, off the map in its entry area (units entering
 -- together began together; a unit entering did not begin the phase with units already on the map).
 function O.start_place(start, u)
-  local h = start.hexes[u.id]
+  local h = start.hexes[u.id] or require("rules.reinforcements").provisional_start(u)
   if h then return "in " .. h end
   return "off the map" .. (u.enter_area and (" (entry area " .. u.enter_area .. ")") or "")
 end
@@ -97,7 +100,8 @@ function O.other_zone(side, from, target)
 end
 
 -- The fields of an overrun (C.shape_reason): a malformed action is refused, naming the field.
-local OVERRUN_FIELDS = { { name = "units", kind = "ids" }, { name = "target", kind = "hex" } }
+local OVERRUN_FIELDS = { { name = "units", kind = "ids" }, { name = "target", kind = "hex" },
+  { name = "rail_cut", kind = "hex" }, { name = "lift", kind = "hex" } }
 
 function O.reasons(a)
   local shape = C.shape_reason(a, "6.5", OVERRUN_FIELDS)
@@ -144,9 +148,23 @@ function O.reasons(a)
         combat_units[#combat_units + 1] = u
         if u.side == C.SOVIET then
           local ok
-          if start then ok = C.contains(start.command, u.id)
+          if start then
+            ok = C.contains(start.command, u.id)
+            -- [14.1] this turn's provisional division was placed at the start of the phase, after
+            -- the record above was made: it began the phase where it appeared
+            if not ok and not start.hexes[u.id] then
+              local _, placed_in_command = require("rules.reinforcements").provisional_start(u)
+              ok = placed_in_command == true
+            end
           else command = command or L.command_hexes(); ok = L.in_command(u, command) end
-          if not ok then no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name_at(u)) end
+          if not ok then
+            if start and not start.hexes[u.id] and not require("rules.reinforcements").provisional_start(u) then
+              -- (a reinforcement, a South-Western Front division: not on the map when the phase began)
+              no("6.5", "%s came onto the map this phase, so it did not begin the phase within a leader's command radius, and may not overrun", C.name_at(u))
+            else
+              no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name_at(u))
+            end
+          end
         end
       end
       if start and C.option("overrun_group") == "started_together" then
@@ -178,6 +196,17 @@ function O.reasons(a)
     end
   end
   if not C.enemy_at(target, side) then no("6.5", "%s holds no enemy unit", target) end
+  -- [6.37] WBC09 #6 overrunners who clear the hex enter it, moving into it: the German may ask for
+  -- a rail cut there, as on a move; it goes down only if they enter the hex
+  if a.rail_cut and #units > 0 then
+    local why
+    if a.rail_cut ~= target then
+      why = C.reason("6.37", "a rail cut asked with an overrun goes in the hex overrun (%s), which the overrunners enter if they clear it; not in %s", target, a.rail_cut)
+    else
+      why = require("rules.rail").cut_reason(units[1], { target }, a)
+    end
+    if why then reasons[#reasons + 1] = why end
+  end
   -- [6.4] [6.5] overrunners who clear the hex must enter it: on turns 1-6 a Soviet overrun into
   -- columns 01-02 could not end as the rule demands, so it is not allowed (the first turn's 13th and
   -- 20th Armies, who may pass through those columns [5.2], excepted as they are for movement)
@@ -250,8 +279,12 @@ K.finishers.overrun = function(cb)
       kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")
       -- [6.37] Soviet combat units entering a cut rail hex repair it, by overrun as by any move
       for _, u in ipairs(stayed) do require("rules.rail").repair(u, { target }) end
+      -- [6.37] WBC09 #6 a German cut asked for with the overrun goes down in the hex they entered
+      local cut = kessel.game.var("overrun_rail_cut")
+      if cut and cut.rail_cut == target and cb.attacker_side == C.GERMAN then require("rules.rail").place_cut(cut) end
     end
   end
+  if kessel.game.var("overrun_rail_cut") ~= nil then kessel.emit.var("overrun_rail_cut", nil) end
   if failed then
     -- [6.5] a failed overrun stops every unit committed to it: those that fought, and those a
     -- reveal took out of the fight (a 0-1-6 [12.3]), who spent the overrun's MP all the same
@@ -270,7 +303,7 @@ end
 
 kessel.action{
   kind = "overrun", rule = "6.5",
-  description = "overrun an adjacent enemy hex during movement: overrun{units={ids}, target=hex}",
+  description = "overrun an adjacent enemy hex during movement: overrun{units={ids}, target=hex} (German: rail_cut=target, lift=hex, as on a move [6.37])",
   validate = C.sided(O.reasons),
   apply = function(a)
     local units = {}
@@ -280,6 +313,8 @@ kessel.action{
     local cost = O.cost(units[1].side, a.target)
     spend(a.units, cost)
     kessel.emit.note("6.5", string.format("overrun of %s from %s (%d MP)", a.target, units[1].hex, cost))
+    -- a rail cut asked for, placed if the overrunners enter the hex (K.finishers.overrun)
+    kessel.emit.var("overrun_rail_cut", a.rail_cut and { rail_cut = a.rail_cut, lift = a.lift } or nil)
     K.engage("overrun", units, { a.target }, { overrun = true })
   end,
   enumerate = C.sided_list(function(side)

@@ -59,13 +59,21 @@ end
 
 function RL.check_cut_request(plan, a)
   if not a.rail_cut then return nil end
-  local hex = a.rail_cut
-  if plan.units[1].side ~= C.GERMAN then return C.reason("6.37", "only German units cut railways (%s at %s)", C.name(plan.units[1]), tostring(hex)) end
-  local on_path = plan.entry == hex
+  local entered = {}
+  if plan.entry then entered[#entered + 1] = plan.entry end
   for _, leg in pairs(plan.legs) do
-    if C.contains(leg.path, hex) then on_path = true end
+    for _, h in ipairs(leg.path) do entered[#entered + 1] = h end
   end
-  if not on_path then return C.reason("6.37", "a rail cut goes in a hex the unit moves into or through; %s is not on its path", hex) end
+  return RL.cut_reason(plan.units[1], entered, a)
+end
+
+-- Why the cut `a.rail_cut` (and the cut `a.lift` to lift, if any) may not be placed by `mover`
+-- (the first unit of the move or overrun), whose units enter `entered` (the hexes of the move, or
+-- the overrun hex they enter if they clear it) [6.37] WBC09 #6; nil when it may.
+function RL.cut_reason(mover, entered, a)
+  local hex = a.rail_cut
+  if mover.side ~= C.GERMAN then return C.reason("6.37", "only German units cut railways (%s at %s)", C.name(mover), tostring(hex)) end
+  if not C.contains(entered, hex) then return C.reason("6.37", "a rail cut goes in a hex the unit moves into or through; %s is not on its path", hex) end
   if not RL.is_rail(hex) then return C.reason("6.37", "%s is not a rail hex", hex) end
   local cuts = RL.cuts()
   if cuts[hex] then return C.reason("6.37", "%s is already cut", hex) end
@@ -75,11 +83,7 @@ function RL.check_cut_request(plan, a)
     if not cuts[a.lift] then return C.reason(wbc and "WBC09 #6" or "6.37", "there is no rail cut in %s to lift", tostring(a.lift)) end
     if not wbc then
       -- standard: a cut is reused by moving over it (WBC09 #6 lifts it from anywhere)
-      local over = plan.entry == a.lift
-      for _, leg in pairs(plan.legs) do
-        if C.contains(leg.path, a.lift) then over = true end
-      end
-      if not over then
+      if not C.contains(entered, a.lift) then
         return C.reason("6.37", "a rail cut is reused by moving a unit over it: %s is not on this move's path (WBC09 #6 lifts any cut)", a.lift)
       end
     end
@@ -138,15 +142,23 @@ function RL.after_move(plan, a)
       RL.repair(u, hexes)
     end
   elseif a.rail_cut then
-    local id
-    if a.lift then
-      id = RL.cuts()[a.lift]
-    else
-      id = kessel.markers.all{ kind = "rail_cut", placed = false }[1].id
-    end
-    kessel.emit.marker(id, a.rail_cut)
-    kessel.emit.note(a.lift and C.option("wbc09_06_rail_break_relocation") and "WBC09 #6" or "6.37", "railway cut at " .. a.rail_cut .. (a.lift and (" (lifted from " .. a.lift .. ")") or ""))
+    RL.place_cut(a)
   end
+end
+
+-- Puts the cut a German move or overrun asked for (`a.rail_cut`, lifting `a.lift` if named) on
+-- the map [6.37] WBC09 #6. Apply stage only; the request was checked by RL.cut_reason.
+function RL.place_cut(a)
+  local id
+  if a.lift then
+    id = RL.cuts()[a.lift]
+  else
+    local free = kessel.markers.all{ kind = "rail_cut", placed = false }[1]
+    id = free and free.id
+  end
+  if not id then return end
+  kessel.emit.marker(id, a.rail_cut)
+  kessel.emit.note(a.lift and C.option("wbc09_06_rail_break_relocation") and "WBC09 #6" or "6.37", "railway cut at " .. a.rail_cut .. (a.lift and (" (lifted from " .. a.lift .. ")") or ""))
 end
 
 -- Rail movement ---------------------------------------------------------------------------------
@@ -205,6 +217,12 @@ function RL.plan(a)
     units[#units + 1] = u
   end
   if not RL.is_rail(from) then return nil, C.reason("6.3", "rail movement starts in a rail hex; %s is not one", from) end
+  -- [6.37] a cut railway carries no rail movement: a move leaving the cut hex runs over it as much
+  -- as one entering it (as the errata's check below reads a repaired hex). A unit may stand in a
+  -- cut hex without repairing it: a leader, or a unit that retreated or advanced there.
+  if RL.cuts()[from] then
+    return nil, C.reason("6.37", "the railway is cut at %s: no rail move starts in a cut hex (%s)", from, C.name_at(units[1]))
+  end
   if RL.repaired_this_turn()[from] then
     return nil, C.reason("6.37", "the railway at %s was repaired this game-turn: under the errata to 6.37 rail movement runs over it from the next turn", from)
   end

@@ -353,6 +353,11 @@ local function bring_in(u, hex, rule, why)
   kessel.emit.unit_var(u.id, "entered_turn", kessel.game.turn())
   kessel.emit.unit_var(u.id, "mp_spent", 0)
   kessel.emit.note(rule, string.format("%s enters at %s (%s; placed with its whole MA)", C.name(u), hex, why))
+  -- [6.37] a Soviet combat unit entering a cut rail hex repairs it, as a scheduled arrival moving
+  -- onto the map does (movement.lua, rail.lua RL.after_move): the division enters its hex too
+  require("rules.rail").repair(u, { hex })
+  -- [15] and it has been in the hex: a city there is the Soviet's, even if it moves on this phase
+  require("rules.victory").passed(hex, u.side, u)
 end
 
 -- The provisional roll [14.1] (inside an apply or hook).
@@ -372,8 +377,31 @@ function R.provisional()
     kessel.emit.note("14.1", "provisional roll " .. r .. ": no open hex at or east of entrance " .. tostring(area))
     return
   end
+  -- what the arrival will change in its hex, kept so that place_provisional can give the default
+  -- hex back as it was [14.1] (a city's owner [15], a rail cut and the errata's repair record [6.37])
+  local undo = { owner = (kessel.game.var("city_owner") or {})[hex], cut = require("rules.rail").cuts()[hex],
+    repaired = kessel.game.var("rail_repaired") }
   bring_in(pool[1], hex, "14.1", "provisional reinforcement, roll " .. r .. ", entrance " .. area)
-  kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area, unit = pool[1].id })
+  -- [6.5] [10.35] the division appears before anything moves, so it begins the phase where it is
+  -- placed: which of the hexes it may be put on (this one and the entrance's, place_provisional)
+  -- are inside a working leader's radius now, at the start of the phase, for overrun.lua
+  local command, commanded = require("rules.leaders").command_hexes(), {}
+  local candidates = { hex }
+  for _, h in ipairs(kessel.map.area(area) or {}) do candidates[#candidates + 1] = h end
+  for _, h in ipairs(candidates) do
+    if command[h] and not C.contains(commanded, h) then commanded[#commanded + 1] = h end
+  end
+  kessel.emit.var("provisional_last", { turn = kessel.game.turn(), roll = r, area = area, unit = pool[1].id,
+    hex = hex, commanded = commanded, undo = undo })
+end
+
+-- [6.5] The hex where this turn's provisional division `u` appeared (after any place_provisional),
+-- and whether it was inside a working leader's radius at the start of the phase; nil when `u` is
+-- not the division that appeared this turn.
+function R.provisional_start(u)
+  local last = kessel.game.var("provisional_last")
+  if not last or last.unit ~= u.id or last.turn ~= kessel.game.turn() or not last.hex then return nil end
+  return last.hex, C.contains(last.commanded or {}, last.hex)
 end
 
 -- The fields of a placement (C.shape_reason): a malformed action is refused, naming the field.
@@ -438,9 +466,28 @@ kessel.action{
   apply = function(a)
     local last = kessel.game.var("provisional_last")
     local u = kessel.units.get(last.unit)
+    -- the first hex was the engine's default, not where the division appears: it gets back what
+    -- the arrival changed there (a city's owner [15], a rail cut [6.37]), and the hex chosen gets
+    -- the arrival's effects instead
+    local undo, old = last.undo, u.hex
+    if undo then
+      local owner = kessel.game.var("city_owner") or {}
+      if owner[old] ~= undo.owner then
+        owner[old] = undo.owner
+        kessel.emit.var("city_owner", owner)
+      end
+      if undo.cut and not require("rules.rail").cuts()[old] then
+        kessel.emit.marker(undo.cut, old)
+        kessel.emit.var("rail_repaired", undo.repaired)
+        kessel.emit.note("6.37", string.format("the railway cut at %s stays: %s does not appear there", old, C.name(u)))
+      end
+    end
     kessel.emit.place(u.id, a.hex)
+    require("rules.rail").repair(u, { a.hex })
+    require("rules.victory").passed(a.hex, u.side, u)
     local placed = { placed = true }
     for k, v in pairs(last) do placed[k] = v end
+    placed.hex = a.hex   -- where it begins the phase [6.5]
     kessel.emit.var("provisional_last", placed)
     kessel.emit.note("14.1", string.format("%s is placed at %s instead of %s (entrance %s)", C.name(u), a.hex, u.hex, last.area))
   end,
