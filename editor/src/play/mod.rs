@@ -10,6 +10,7 @@
 pub mod campaign;
 pub mod computer;
 mod jobs;
+mod look;
 mod overlay;
 mod phase;
 pub mod queries;
