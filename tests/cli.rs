@@ -1179,6 +1179,65 @@ fn simulate_lists_only_its_shard_and_refuses_runs_too_big_to_list() {
     );
 }
 
+/// An option set twice with `--option`, or a side given twice with `--ai` (or with
+/// `--against-ai`), is refused naming both: the later one won unseen (`--option
+/// woods_double=true --option woods_double=false` played without it, the summary naming both).
+/// A side `--against-ai` names may still be one `--ai` names: that is how the second arm differs.
+#[test]
+fn an_option_or_a_side_given_twice_is_refused() {
+    let twice = ["--option", "stack_limit=3", "--option", "stack_limit=4"];
+    let said = "--option stack_limit=3: set twice, to 3 and to 4: set each option once";
+    for cmd in [
+        &["check", TOY][..],
+        &["rules", TOY],
+        &["odds", "3", "1", "--ruleset", "core/tests/fixtures/toy"],
+        &["simulate", TOY, "--games", "1"],
+    ] {
+        let args: Vec<&str> = cmd.iter().chain(&twice).copied().collect();
+        let r = kessel(&args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stdout);
+        assert!(r.stderr.contains(said), "{args:?}: {}", r.stderr);
+    }
+    let sim = ["simulate", TOY, "--games", "1", "--jobs", "1"];
+    let r = kessel(&[&sim[..], &["--ai", "red=random", "--ai", "red=ai"]].concat());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "--ai red=ai: side `red` is given twice (first as red=random); give each side once"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(
+        &[
+            &sim[..],
+            &["--against-ai", "red=random", "--against-ai", "red=ai:timid"],
+        ]
+        .concat(),
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("--against-ai red=ai:timid: side `red` is given twice"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(
+        &[
+            &sim[..],
+            &["--ai", "red=ai:timid", "--against-ai", "red=ai"],
+        ]
+        .concat(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("profile standard (red=ai:timid)")
+            && r.stdout.contains("profile standard (default AI)"),
+        "{}",
+        r.stdout
+    );
+}
+
 /// `--option ID=VALUE` is accepted wherever `--profile` is, sets the option on top of the
 /// profile, and a misspelt option or a value the option does not take fails every command
 /// with the same one-line cause.
