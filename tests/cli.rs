@@ -1729,6 +1729,69 @@ fn campaign_verify_refuses_a_game_said_to_end_otherwise_than_its_replay() {
     );
 }
 
+/// Each game's save inside a campaign save is checked against its checksum, as one game's save
+/// is: a game's seed, players or options (which the replay sets again, in force for the rest of
+/// the campaign) could be edited and `--verify` said every hash was as saved. The save's name of a
+/// game, which no checksum covers, is shown on one line.
+#[test]
+fn a_campaign_saves_games_are_checked_against_their_checksums() {
+    let dir = toy_copy("campaign-verify-checksum");
+    let campaign = write(
+        &dir,
+        "c.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n[[game]]\nscenario = \"scenario.toml\"\n",
+    );
+    let save = dir.join("c.save.json");
+    let r = kessel(&[
+        "campaign",
+        campaign.to_str().expect("utf8"),
+        "--seed",
+        "1",
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let good: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).expect("saved")).expect("json");
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(Edit, &str); 3] = [
+        (
+            |j| j["games"][1]["save"]["seed"] = 99.into(),
+            "game 2 (Toy battle): its save was edited or damaged: its checksum does not match",
+        ),
+        (
+            |j| j["games"][0]["save"]["options"] = serde_json::json!({ "stack_limit": 5 }),
+            "game 1 (Toy battle): its save was edited or damaged: its checksum does not match",
+        ),
+        (
+            |j| {
+                let game = j["games"][0]["save"].as_object_mut().expect("a save");
+                game.remove("checksum");
+            },
+            "game 1 (Toy battle): its save was edited or damaged: it has no `checksum`",
+        ),
+    ];
+    for (edit, said) in edits {
+        let mut json = good.clone();
+        edit(&mut json);
+        std::fs::write(&save, json.to_string()).expect("edit");
+        let r = kessel(&["campaign", "--verify", save.to_str().expect("utf8")]);
+        assert_eq!(r.code, 1, "{said}: {}", r.stdout);
+        assert!(r.stderr.contains(said), "{said}: {}", r.stderr);
+    }
+    let mut json = good.clone();
+    json["games"][0]["name"] = "G\nforged: game".into();
+    std::fs::write(&save, json.to_string()).expect("edit");
+    let r = kessel(&["campaign", "--verify", save.to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("game 1: G\\u{a}forged: game")
+            && !r.stdout.lines().any(|l| l.starts_with("forged")),
+        "{}",
+        r.stdout
+    );
+}
+
 /// A save made from the repository root of a bundled scenario whose ruleset lies in another folder
 /// loads without a note that its files changed: the save reopens the scenario by a path relative
 /// to itself, which once entered the files' hash (every such save was said to be played with

@@ -48,7 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Engine::load_campaign_save(save, Limits::default()).map_err(super::describe)?;
         println!(
             "{}: {} of {} games replayed, every final hash as saved (seed {})",
-            campaign.name,
+            shown(&campaign.name),
             saved.games.len(),
             campaign.games.len(),
             saved.seed
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!(
                 "  game {}: {} — {} actions, {}, state {}",
                 i + 1,
-                g.name,
+                shown(&g.name),
                 g.save.log.len(),
                 if g.finished { "ended" } else { "not ended" },
                 g.final_hash
