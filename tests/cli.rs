@@ -1325,6 +1325,65 @@ fn simulate_lists_only_its_shard_and_refuses_runs_too_big_to_list() {
     );
 }
 
+/// An option set twice with `--option`, or a side given twice with `--ai` (or with
+/// `--against-ai`), is refused naming both: the later one won unseen (`--option
+/// woods_double=true --option woods_double=false` played without it, the summary naming both).
+/// A side `--against-ai` names may still be one `--ai` names: that is how the second arm differs.
+#[test]
+fn an_option_or_a_side_given_twice_is_refused() {
+    let twice = ["--option", "stack_limit=3", "--option", "stack_limit=4"];
+    let said = "--option stack_limit=3: set twice, to 3 and to 4: set each option once";
+    for cmd in [
+        &["check", TOY][..],
+        &["rules", TOY],
+        &["odds", "3", "1", "--ruleset", "core/tests/fixtures/toy"],
+        &["simulate", TOY, "--games", "1"],
+    ] {
+        let args: Vec<&str> = cmd.iter().chain(&twice).copied().collect();
+        let r = kessel(&args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stdout);
+        assert!(r.stderr.contains(said), "{args:?}: {}", r.stderr);
+    }
+    let sim = ["simulate", TOY, "--games", "1", "--jobs", "1"];
+    let r = kessel(&[&sim[..], &["--ai", "red=random", "--ai", "red=ai"]].concat());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "--ai red=ai: side `red` is given twice (first as red=random); give each side once"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(
+        &[
+            &sim[..],
+            &["--against-ai", "red=random", "--against-ai", "red=ai:timid"],
+        ]
+        .concat(),
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("--against-ai red=ai:timid: side `red` is given twice"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(
+        &[
+            &sim[..],
+            &["--ai", "red=ai:timid", "--against-ai", "red=ai"],
+        ]
+        .concat(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("profile standard (red=ai:timid)")
+            && r.stdout.contains("profile standard (default AI)"),
+        "{}",
+        r.stdout
+    );
+}
+
 /// `--option ID=VALUE` is accepted wherever `--profile` is, sets the option on top of the
 /// profile, and a misspelt option or a value the option does not take fails every command
 /// with the same one-line cause.
@@ -1813,6 +1872,69 @@ fn campaign_verify_refuses_a_game_said_to_end_otherwise_than_its_replay() {
         r.stderr.contains("game 1") && r.stderr.contains("the campaign save was edited"),
         "{}",
         r.stderr
+    );
+}
+
+/// Each game's save inside a campaign save is checked against its checksum, as one game's save
+/// is: a game's seed, players or options (which the replay sets again, in force for the rest of
+/// the campaign) could be edited and `--verify` said every hash was as saved. The save's name of a
+/// game, which no checksum covers, is shown on one line.
+#[test]
+fn a_campaign_saves_games_are_checked_against_their_checksums() {
+    let dir = toy_copy("campaign-verify-checksum");
+    let campaign = write(
+        &dir,
+        "c.toml",
+        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n[[game]]\nscenario = \"scenario.toml\"\n",
+    );
+    let save = dir.join("c.save.json");
+    let r = kessel(&[
+        "campaign",
+        campaign.to_str().expect("utf8"),
+        "--seed",
+        "1",
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let good: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).expect("saved")).expect("json");
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(Edit, &str); 3] = [
+        (
+            |j| j["games"][1]["save"]["seed"] = 99.into(),
+            "game 2 (Toy battle): its save was edited or damaged: its checksum does not match",
+        ),
+        (
+            |j| j["games"][0]["save"]["options"] = serde_json::json!({ "stack_limit": 5 }),
+            "game 1 (Toy battle): its save was edited or damaged: its checksum does not match",
+        ),
+        (
+            |j| {
+                let game = j["games"][0]["save"].as_object_mut().expect("a save");
+                game.remove("checksum");
+            },
+            "game 1 (Toy battle): its save was edited or damaged: it has no `checksum`",
+        ),
+    ];
+    for (edit, said) in edits {
+        let mut json = good.clone();
+        edit(&mut json);
+        std::fs::write(&save, json.to_string()).expect("edit");
+        let r = kessel(&["campaign", "--verify", save.to_str().expect("utf8")]);
+        assert_eq!(r.code, 1, "{said}: {}", r.stdout);
+        assert!(r.stderr.contains(said), "{said}: {}", r.stderr);
+    }
+    let mut json = good.clone();
+    json["games"][0]["name"] = "G\nforged: game".into();
+    std::fs::write(&save, json.to_string()).expect("edit");
+    let r = kessel(&["campaign", "--verify", save.to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("game 1: G\\u{a}forged: game")
+            && !r.stdout.lines().any(|l| l.starts_with("forged")),
+        "{}",
+        r.stdout
     );
 }
 

@@ -142,6 +142,28 @@ impl Campaign {
                 file.game.len()
             )));
         }
+        // (each was carried as written, or not at all, without a word: `vars = ["all"]` carried a
+        // variable named `all`, so none of the others)
+        if let VarsCarried::Named(names) = &file.carry.vars {
+            for (i, name) in names.iter().enumerate() {
+                let shown = crate::error::printable_name(name);
+                let why = if name.is_empty() {
+                    "an empty name names no variable".to_string()
+                } else if name == "all" {
+                    "\"all\" in a list names a variable called `all`: write vars = \"all\" to \
+                     carry every variable"
+                        .to_string()
+                } else if names[..i].contains(name) {
+                    format!("`{shown}` is listed twice; list each variable once")
+                } else {
+                    continue;
+                };
+                return Err(fail_at(
+                    line_of_value(text, name),
+                    format!("[carry] vars: {why}"),
+                ));
+            }
+        }
         let dir = path.parent().unwrap_or(Path::new("."));
         // the paths a game names: relative to the campaign's folder, of the field's kind
         let mut games = Vec::with_capacity(file.game.len());
@@ -743,5 +765,28 @@ mod tests {
             "",
             "nothing carried, nothing said"
         );
+    }
+
+    /// A list of variables to carry names each once, by a name, and not "all" (which is the
+    /// whole word `vars = "all"`): each was carried as written or not at all, without a word.
+    #[test]
+    fn carried_variables_are_named_once_and_all_is_no_name_in_a_list() {
+        let path = Path::new("c.toml");
+        let with = |vars: &str| {
+            format!("name = \"c\"\n[carry]\nvars = {vars}\n[[game]]\nscenario = \"s.toml\"\n")
+        };
+        for (vars, said) in [
+            ("[\"cpp\", \"cpp\"]", "`cpp` is listed twice"),
+            ("[\"cpp\", \"\"]", "an empty name names no variable"),
+            ("[\"all\"]", "write vars = \"all\" to carry every variable"),
+        ] {
+            let e = Campaign::parse(path, &with(vars)).expect_err(vars);
+            assert_eq!(e.line, Some(3), "{vars}: {e}");
+            assert!(e.message.contains(said), "{vars}: {e}");
+        }
+        for vars in ["\"all\"", "[\"cpp\", \"san\"]"] {
+            let c = Campaign::parse(path, &with(vars)).expect(vars);
+            assert_ne!(c.carry.vars, VarsCarried::Nothing, "{vars}");
+        }
     }
 }

@@ -97,6 +97,13 @@ pub fn option_values(options: &[(String, String)]) -> Vec<(String, kessel_core::
 /// rules panel and a save's hand-set options do; the first the ruleset lacks or whose value it
 /// refuses is an error naming it as the flag (`--option ID=VALUE: …`).
 pub fn apply_options(engine: &mut Engine, options: &[(String, String)]) -> anyhow::Result<()> {
+    for (i, (id, text)) in options.iter().enumerate() {
+        if let Some((_, first)) = options[..i].iter().find(|(other, _)| other == id) {
+            anyhow::bail!(
+                "--option {id}={first}: set twice, to {first} and to {text}: set each option once"
+            );
+        }
+    }
     for (id, text) in options {
         engine
             .set_option(id, option_value(text))

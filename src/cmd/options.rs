@@ -9,7 +9,7 @@ use kessel_core::engine::Engine;
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct OptionArgs {
     /// Set one option on top of the profile, ID=VALUE (true/false, a number, or a choice's word;
-    /// `kessel rules` lists the options and their values); repeatable.
+    /// `kessel rules` lists the options and their values); repeatable, an option once.
     #[arg(long = "option", value_name = "ID=VALUE", value_parser = parse_option)]
     pub options: Vec<(String, String)>,
 }

@@ -43,7 +43,7 @@ pub struct Args {
     profile: Option<String>,
     /// Set one option on top of --profile (not of --against-profile, so that comparing a profile
     /// with itself plus an option measures the option), ID=VALUE (true/false, a number, or a
-    /// choice's word; `kessel rules` lists the options); repeatable.
+    /// choice's word; `kessel rules` lists the options); repeatable, an option once.
     #[arg(long = "option", value_name = "ID=VALUE", value_parser = super::options::parse_option)]
     options: Vec<(String, String)>,
     /// Play the same seeds under a second profile and compare, seed by seed (the difference is
@@ -68,7 +68,7 @@ pub struct Args {
     until_ci: Option<f64>,
     /// Play the same seeds again with these sides' players changed (`SIDE=PLAYER` as for --ai)
     /// and compare, seed by seed: the AI ladder (e.g. `--ai german=ai:strong --against-ai
-    /// german=ai:fast`; the difference is the first players minus these). Repeatable.
+    /// german=ai:fast`; the difference is the first players minus these). Repeatable, a side once.
     #[arg(long, value_name = "SIDE=PLAYER")]
     against_ai: Vec<String>,
     /// Play each seed R ways: the usual game and R − 1 more with the same dice but the players'
@@ -79,7 +79,7 @@ pub struct Args {
     ai_variations: Option<u64>,
     /// Who plays a side: `SIDE=random` (a seeded uniform choice among the legal actions),
     /// `SIDE=ai` (the ruleset's AI at its default level, the default) or `SIDE=ai:LEVEL` (a level
-    /// the ruleset's AI declares; `kessel info` lists them). Repeatable.
+    /// the ruleset's AI declares; `kessel info` lists them). Repeatable, a side once.
     #[arg(long, value_name = "SIDE=PLAYER")]
     ai: Vec<String>,
     /// Print one line per game.
@@ -121,18 +121,30 @@ pub fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
 /// Parses the `--ai` arguments against the ruleset's sides and its AI's levels: side → the
 /// player's word (`random`, `ai:LEVEL`) for the sides not left to the AI at its default level.
 fn parse_players(
+    flag: &str,
     args: &[String],
     sides: &[String],
     levels: &[String],
 ) -> anyhow::Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
     for a in args {
-        let (side, player) = a
-            .split_once('=')
-            .with_context(|| format!("--ai {a}: expected SIDE=random, SIDE=ai or SIDE=ai:LEVEL"))?;
+        let (side, player) = a.split_once('=').with_context(|| {
+            format!("{flag} {a}: expected SIDE=random, SIDE=ai or SIDE=ai:LEVEL")
+        })?;
+        // (the later one won unseen)
+        let earlier = |b: &&String| b.split_once('=').is_some_and(|(s, _)| s == side);
+        if let Some(first) = args
+            .iter()
+            .take_while(|b| !std::ptr::eq(*b, a))
+            .find(earlier)
+        {
+            anyhow::bail!(
+                "{flag} {a}: side `{side}` is given twice (first as {first}); give each side once"
+            );
+        }
         if !sides.iter().any(|s| s == side) {
             anyhow::bail!(
-                "--ai {a}: the ruleset has no side `{side}` (sides: {}){}",
+                "{flag} {a}: the ruleset has no side `{side}` (sides: {}){}",
                 sides.join(", "),
                 kessel_core::names::did_you_mean(side, sides)
             );
@@ -144,11 +156,11 @@ fn parse_players(
             Some(Seat::Ai(Some(level))) if !levels.contains(&level) => {
                 if levels.is_empty() {
                     anyhow::bail!(
-                        "--ai {a}: the ruleset's AI declares no levels (no `kessel.ai_level`): use SIDE=ai"
+                        "{flag} {a}: the ruleset's AI declares no levels (no `kessel.ai_level`): use SIDE=ai"
                     );
                 }
                 anyhow::bail!(
-                    "--ai {a}: the ruleset's AI has no level `{level}`{} (levels: {}; the first is the default)",
+                    "{flag} {a}: the ruleset's AI has no level `{level}`{} (levels: {}; the first is the default)",
                     kessel_core::names::did_you_mean(&level, levels),
                     levels.join(", ")
                 );
@@ -157,7 +169,7 @@ fn parse_players(
                 out.insert(side.to_string(), seat.word());
             }
             None => anyhow::bail!(
-                "--ai {a}: unknown player `{player}` (random, ai or ai:LEVEL{})",
+                "{flag} {a}: unknown player `{player}` (random, ai or ai:LEVEL{})",
                 if levels.is_empty() {
                     String::new()
                 } else {
@@ -348,12 +360,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         BTreeMap::new(),
         seeds,
     )?;
-    header.players = parse_players(&args.ai, &header.sides, &header.ai_levels)?;
+    header.players = parse_players("--ai", &args.ai, &header.sides, &header.ai_levels)?;
     header.variations = args.ai_variations.unwrap_or(1);
     if !args.against_ai.is_empty() {
         // the second arm: the same profile, these sides played otherwise
-        let both: Vec<String> = args.ai.iter().chain(&args.against_ai).cloned().collect();
-        let other = parse_players(&both, &header.sides, &header.ai_levels)?;
+        // (each flag names a side once; a side --against-ai names is played its way)
+        parse_players(
+            "--against-ai",
+            &args.against_ai,
+            &header.sides,
+            &header.ai_levels,
+        )?;
+        let side_of = |a: &String| a.split_once('=').map(|(s, _)| s.to_string());
+        let both: Vec<String> = (args.ai.iter())
+            .filter(|a| !args.against_ai.iter().any(|b| side_of(b) == side_of(a)))
+            .chain(&args.against_ai)
+            .cloned()
+            .collect();
+        let other = parse_players("--against-ai", &both, &header.sides, &header.ai_levels)?;
         if other == header.players {
             anyhow::bail!(
                 "--against-ai {}: these are the players already playing",

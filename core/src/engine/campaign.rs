@@ -414,6 +414,22 @@ impl Engine {
         let mut carried = CarryReport::default();
         let games = upto.unwrap_or(save.games.len());
         for (i, game) in save.games.iter().enumerate().take(games) {
+            // each game's save carries its checksum, as one game's save does: without this check
+            // its options, players or seed could be edited unseen (the options set by hand are
+            // set again on replay, and stay in force for the rest of the campaign)
+            if game.save.checksum.as_deref() != Some(game.save.compute_checksum().as_str()) {
+                return Err(fail(format!(
+                    "game {} ({}): its save was edited or damaged: {} (take the campaign save \
+                     from a copy)",
+                    i + 1,
+                    crate::error::printable_name(&game.name),
+                    if game.save.checksum.is_some() {
+                        "its checksum does not match its contents"
+                    } else {
+                        "it has no `checksum`"
+                    }
+                )));
+            }
             let before = last.as_ref().map(|e| e.copy_game());
             let (mut engine, _, report) = Engine::campaign_game_stoppable(
                 &campaign,
@@ -428,7 +444,7 @@ impl Engine {
                 fail(format!(
                     "game {} ({}): {}",
                     i + 1,
-                    game.name,
+                    crate::error::printable_name(&game.name),
                     e.located()
                         .iter()
                         .map(|l| l.message.clone())
@@ -441,7 +457,7 @@ impl Engine {
                 return Err(fail(format!(
                     "game {} ({}) ends at state {hash}, the save says {}",
                     i + 1,
-                    game.name,
+                    crate::error::printable_name(&game.name),
                     game.final_hash
                 )));
             }
@@ -457,7 +473,7 @@ impl Engine {
                 return Err(fail(format!(
                     "game {} ({}): the save says it {what}: the campaign save was edited (take it from a copy)",
                     i + 1,
-                    game.name,
+                    crate::error::printable_name(&game.name),
                 )));
             }
             previous = last.replace(engine);

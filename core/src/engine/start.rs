@@ -169,6 +169,16 @@ impl Engine {
             w.scenario = Some(Arc::new(scenario));
         }
         engine.apply_profile(profile_arg.as_deref())?;
+        // (the later value won unseen: `--option x=true --option x=false` played x = false)
+        for (i, (id, value)) in options.iter().enumerate() {
+            if let Some((_, first)) = options[..i].iter().find(|(other, _)| other == id) {
+                return Err(EngineError::Option {
+                    id: id.clone(),
+                    value: value.clone(),
+                    message: format!("set twice, to {first} and to {value}: set each option once"),
+                });
+            }
+        }
         for (id, value) in options {
             engine
                 .set_option(id, value.clone())
