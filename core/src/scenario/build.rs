@@ -488,6 +488,16 @@ impl Scenario {
             if hexes.is_empty() && !misnamed {
                 d.at(o.span(), "objective has no hexes (give `place` or `hexes`)");
             }
+            // as a place's: a hex listed twice counted twice wherever the rules count them
+            let (mut once, mut twice) = (BTreeSet::new(), BTreeSet::new());
+            for h in &hexes {
+                if !once.insert(*h) && twice.insert(*h) {
+                    d.at(
+                        o.span(),
+                        format!("objective lists hex {} twice: remove one", map.label(*h)),
+                    );
+                }
+            }
             if !hexes.is_empty() {
                 let mut key_hexes = hexes.clone();
                 key_hexes.sort();

@@ -659,4 +659,28 @@ mod tests {
         }
         assert_eq!(errors.0.len(), 4, "{errors}");
     }
+
+    /// An objective listing a hex twice (a range counts each of its hexes) is refused at its line,
+    /// once per hex, as a place doing so is: the hex was counted twice wherever the rules counted
+    /// an objective's hexes.
+    #[test]
+    fn an_objective_listing_a_hex_twice_is_refused() {
+        let (path, text) = toy();
+        let bad = text.replacen(
+            "place = \"Toytown\"",
+            "name = \"Hills\"\nhexes = [\"0101\", \"0101..0103\", \"0101\", \"0102\"]",
+            1,
+        );
+        assert_ne!(bad, text);
+        let errors = Scenario::parse(&path, &bad).expect_err("a hex twice");
+        let said: Vec<&str> = errors.0.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "objective lists hex 0101 twice: remove one",
+                "objective lists hex 0102 twice: remove one"
+            ],
+            "{errors}"
+        );
+    }
 }
