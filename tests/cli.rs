@@ -723,6 +723,33 @@ fn view_shows_any_game_of_a_campaign_save() {
     );
 }
 
+/// Numbers that would be quietly bent are refused, saying what a run needs: `--jobs 0` (it ran
+/// one game at a time without a word) and a campaign seed whose later games' seeds run past the
+/// largest (they wrapped round to 0; `simulate` already refused such a seed).
+#[test]
+fn no_jobs_and_a_campaign_seed_past_the_largest_are_refused() {
+    let r = kessel(&["simulate", TOY, "--games", "1", "-j", "0"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("give how many games to play at once, 1 or more"),
+        "{}",
+        r.stderr
+    );
+    let (_dir, c, _save) = toy_campaign("cli-campaign-seed");
+    let r = kessel(&["campaign", &c, "--seed", &u64::MAX.to_string()]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("the seeds of the later games would run past 18446744073709551615"),
+        "{}",
+        r.stderr
+    );
+    // the largest seed that leaves room for the second game plays
+    let r = kessel(&["campaign", &c, "--seed", &(u64::MAX - 1).to_string()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 /// `kessel check` reads a campaign file as `kessel campaign` would start it: the file, then each
 /// game's scenario under the game's profile, a line each; a game that does not start is named by
 /// its number and the others are still checked.

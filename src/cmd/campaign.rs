@@ -99,6 +99,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seats: Default::default(),
         ai_variation: 0,
     };
+    // game k plays seed + k (`Campaign::game_seed`): the last game's seed must still be a seed,
+    // as `kessel simulate` asks (past the largest, the later games' seeds wrapped round to 0)
+    let last = campaign.games.len().saturating_sub(1) as u64;
+    if args.seed.checked_add(last).is_none() {
+        anyhow::bail!(
+            "--seed {} with {} games: the seeds of the later games would run past {} (game k plays seed + k); give a smaller --seed",
+            args.seed,
+            campaign.games.len(),
+            u64::MAX
+        );
+    }
     let mut save = CampaignSave::new(&campaign, args.seed);
     let mut out = String::new();
     let mut json_games = Vec::new();

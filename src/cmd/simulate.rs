@@ -90,10 +90,10 @@ pub struct Args {
     /// debugging rules and AI (plays one game at a time).
     #[arg(long)]
     trace: bool,
-    /// Games played at once (default: one per core). Each game is independent and seeded, so the
-    /// results are the same whatever the number.
-    #[arg(long, short)]
-    jobs: Option<usize>,
+    /// Games played at once, 1 or more (default: one per core). Each game is independent and
+    /// seeded, so the results are the same whatever the number.
+    #[arg(long, short, value_parser = parse_jobs)]
+    jobs: Option<u32>,
 }
 
 /// The most games one run (or one shard of it) lists: their indices are held up front.
@@ -183,6 +183,15 @@ fn parse_players(
 
 /// One game to play: profile index, seed and AI variation.
 type Job = (usize, u64, u64);
+
+/// `--jobs`: how many games at once, 1 or more (0 ran one at a time without a word).
+fn parse_jobs(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("give how many games to play at once, 1 or more".into()),
+        Err(_) => Err(format!("`{text}` is not a number of games (1 or more)")),
+    }
+}
 
 /// Plays the jobs on `workers` threads; returns the games in job order. Stops at the first
 /// error.
@@ -433,6 +442,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         1
     } else {
         args.jobs
+            .map(|j| j as usize)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1)
     };
