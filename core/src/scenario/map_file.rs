@@ -225,7 +225,27 @@ pub fn parse_map(path: &Path, text: &str) -> Result<Map, LoadErrors> {
 /// what leaves no map to show is refused: a TOML syntax error or an unusable `[map]` header.
 pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadErrors> {
     toml_bounds(path, text)?;
-    let file: MapFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+    let file: MapFile = toml::from_str(text).map_err(|e| {
+        // a scenario (or campaign) given where a map goes: say what it is, not which of its
+        // fields a map lacks ("unknown field `levels`")
+        match toml::from_str::<toml::Table>(text) {
+            Ok(t) if !t.contains_key("map") && t.contains_key("scenario") => {
+                crate::error::LoadError::new(
+                    path,
+                    None,
+                    "not a map but a scenario file ([scenario]): give the map it names in `map = …`",
+                )
+            }
+            Ok(t) if !t.contains_key("map") && t.contains_key("game") => {
+                crate::error::LoadError::new(
+                    path,
+                    None,
+                    "not a map but a campaign file ([[game]]): give the map one of its scenarios names in `map = …`",
+                )
+            }
+            _ => toml_error(path, text, &e),
+        }
+    })?;
     let mut d = Diag::new(path, text);
     let h = &file.map;
     let letters = h.numbering.get_ref() == "letters";
