@@ -166,11 +166,12 @@ fn save_checked(out: &Path, text: &str, changed_outside_actions: bool) -> anyhow
             );
         }
         // (the loader, which cannot tell, blames an edit of the save: there was none)
-        let remedy = " (no game these rules can play reaches it: take the save from a copy made before it was edited)";
+        use kessel_core::engine::{EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
+        let remedy = format!(" ({EDITED_REMEDY})");
         let why = why
-            .replace("the save's history was edited: ", "")
-            .replace(&format!(": the save was edited{remedy}"), "")
-            .replace(remedy, "");
+            .replace(&format!("{EDITED_HISTORY}: "), "")
+            .replace(&format!(": {EDITED_STATE}{remedy}"), "")
+            .replace(&remedy, "");
         anyhow::bail!(
             "{}: not written: played again from the scenario, the same actions do not give the \
              same game, so the rules are not deterministic and no save of this game would load \

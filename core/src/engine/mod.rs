@@ -28,7 +28,7 @@ pub use calls::OddsModifiers;
 pub use campaign::{check_games, game_name, CampaignGameSave, CampaignSave, LoadedCampaign};
 pub use copy::GameCopy;
 pub use odds::{OddsReport, ResultChance};
-pub use save::SaveFile;
+pub use save::{SaveFile, EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
 
 use crate::action::{Action, Reason, Rejection};
 use crate::error::{LoadError, LoadErrors};

@@ -427,10 +427,7 @@ impl Engine {
                 "to load it, put back the scenario and rule files it was played with (from a copy or version control); games saved from now on replay under the new ones",
             )
         } else {
-            (
-                "the save's history was edited",
-                "no game these rules can play reaches it: take the save from a copy made before it was edited",
-            )
+            (EDITED_HISTORY, EDITED_REMEDY)
         };
         let why = |n: usize, what: String| {
             fail(format!(
@@ -472,11 +469,7 @@ impl Engine {
             ));
         }
         if hash != save.state_hash {
-            let cause = if changed {
-                cause
-            } else {
-                "the save was edited"
-            };
+            let cause = if changed { cause } else { EDITED_STATE };
             return Err(fail(format!(
                 "state hash {hash} differs from the saved {}: {cause} ({remedy})",
                 save.state_hash,
@@ -485,6 +478,16 @@ impl Engine {
         Ok(())
     }
 }
+
+/// What a load blames when a save's actions do not replay as recorded and its files are as they
+/// were: the save was edited. (A caller that knows of no edit, `kessel script --save` checking the
+/// save it just made, takes these words out: there the rules are not deterministic.)
+pub const EDITED_HISTORY: &str = "the save's history was edited";
+/// See [`EDITED_HISTORY`]: when the actions replay but the final state is not the saved one.
+pub const EDITED_STATE: &str = "the save was edited";
+/// See [`EDITED_HISTORY`]: what a player can do about it.
+pub const EDITED_REMEDY: &str =
+    "no game these rules can play reaches it: take the save from a copy made before it was edited";
 
 /// The refusal of a campaign save where one game's save is wanted.
 const CAMPAIGN_SAVE_HERE: &str =

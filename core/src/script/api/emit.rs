@@ -31,12 +31,11 @@ const MAX_HOOK_DEPTH: usize = 8;
 /// see `Event::meaning` — then `kessel.on("event")`) inside the same action: what they emit is
 /// part of it.
 pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
-    changes_allowed_in(lua, world)?;
     if lua.app_data_ref::<EventHooks>().is_none() {
-        return emit_raw(world, e);
+        return emit_raw(lua, world, e);
     }
     let copy = e.clone();
-    emit_raw(world, e)?;
+    emit_raw(lua, world, e)?;
     let mut fs = super::hooks(lua, &format!("event:{}", copy.kind()))?;
     if let Some(meaning) = copy.meaning() {
         fs.extend(super::hooks(lua, &format!("event:{meaning}"))?);
@@ -62,8 +61,8 @@ pub(super) fn emit(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
 }
 
 /// Applies and records an event without running hooks (dice rolls).
-fn emit_raw(world: &Shared, e: Event) -> mlua::Result<()> {
-    changes_allowed(world)?;
+fn emit_raw(lua: &Lua, world: &Shared, e: Event) -> mlua::Result<()> {
+    changes_allowed(lua, world)?;
     if world.borrow().pending.len() >= MAX_PENDING {
         return Err(mlua::Error::runtime(format!(
             "more than {MAX_PENDING} events in one call; an endless loop?"
@@ -80,10 +79,12 @@ fn emit_raw(world: &Shared, e: Event) -> mlua::Result<()> {
     w.emit(e).map_err(mlua::Error::runtime)
 }
 
-/// [`changes_allowed`], saying which rules call the change came from when one is running (a
-/// search's step function, a validator, a hook): the bare refusal left a modder to guess why
-/// `kessel.emit` was refused inside an `apply` that had called a search.
-pub(crate) fn changes_allowed_in(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+/// Refuses a change outside an action's handler or a script, before anything is borrowed for
+/// writing (a validator may run while a caller holds a view of the state), saying which rules
+/// call the change came from when one is running (a search's step function, a validator, a
+/// hook): the bare refusal left a modder to guess why `kessel.emit` was refused inside an
+/// `apply` that had called a search.
+fn changes_allowed(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     let stage = world.borrow().stage();
     if matches!(stage, Stage::Apply | Stage::Script) {
         return Ok(());
@@ -96,17 +97,6 @@ pub(crate) fn changes_allowed_in(lua: &Lua, world: &Shared) -> mlua::Result<()> 
         "the game state can only change while an action is applied: this change was made inside \
          {inside}, which may only read the game"
     )))
-}
-
-/// Refuses a change outside an action's handler or a script, before anything is borrowed for
-/// writing: a validator may run while a caller holds a view of the state.
-fn changes_allowed(world: &Shared) -> mlua::Result<()> {
-    match world.borrow().stage() {
-        Stage::Apply | Stage::Script => Ok(()),
-        _ => Err(mlua::Error::runtime(
-            "the game state can only change while an action is applied",
-        )),
-    }
 }
 
 /// Refuses a string an event would keep in Rust memory (outside Lua's limit) beyond `max` bytes.
@@ -177,18 +167,19 @@ pub(super) fn not_a_side(side: &str, sides: &[String], what: &str) -> mlua::Erro
 }
 
 /// Rolls one die and records it.
-pub(crate) fn roll(world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u32> {
-    roll_for(world, purpose, sides, None)
+pub(crate) fn roll(lua: &Lua, world: &Shared, purpose: &str, sides: u32) -> mlua::Result<u32> {
+    roll_for(lua, world, purpose, sides, None)
 }
 
 /// Rolls one die and records it, its value shown only to `secret_to` when given.
 pub(crate) fn roll_for(
+    lua: &Lua,
     world: &Shared,
     purpose: &str,
     sides: u32,
     secret_to: Option<String>,
 ) -> mlua::Result<u32> {
-    changes_allowed(world)?;
+    changes_allowed(lua, world)?;
     bounded(purpose, "kessel.dice.roll: the purpose", MAX_NAME)?;
     // one stream per purpose and turn: see crate::dice for why
     let (value, drawn, stream, stream_after) = {
@@ -199,6 +190,7 @@ pub(crate) fn roll_for(
         (v, w.dice.drawn(), stream, after)
     };
     emit_raw(
+        lua,
         world,
         Event::Dice {
             purpose: purpose.to_string(),
@@ -331,7 +323,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     if n == 0 {
                         return Err(mlua::Error::runtime(format!("pool `{pool}` is empty")));
                     }
-                    let r = roll(&w, &format!("draw from pool {pool}"), n as u32)?;
+                    let r = roll(lua, &w, &format!("draw from pool {pool}"), n as u32)?;
                     if r < 1 || r as usize > n {
                         return Err(mlua::Error::runtime(format!(
                             "a draw from pool `{pool}` needs a roll of 1 to {n}, got {r} (an injected die?)"
@@ -601,8 +593,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         )))
                     }
                 };
-                changes_allowed_in(lua, &w)?;
                 roll_for(
+                    lua,
                     &w,
                     purpose.as_deref().unwrap_or("roll"),
                     die_sides(&sides, WHAT)?,
