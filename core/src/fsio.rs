@@ -57,6 +57,37 @@ pub fn kessel_json_kind(text: &str) -> Option<KesselJson> {
     .then_some(KesselJson::LabData)
 }
 
+/// Kessel's TOML files, told apart by their top-level tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KesselToml {
+    /// A scenario (`[scenario]`).
+    Scenario,
+    /// A map (`[map]` and `[terrain]`).
+    Map,
+    /// A campaign (`[[game]]`).
+    Campaign,
+    /// A profile (`[options]` or `[profile]`).
+    Profile,
+}
+
+/// Which of Kessel's TOML files `text` is, if it reads as TOML and is one: so a loader given
+/// another kind can say what it was given instead of listing the fields it does not know.
+pub fn kessel_toml_kind(text: &str) -> Option<KesselToml> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    let has = |k: &str| table.contains_key(k);
+    if has("scenario") {
+        Some(KesselToml::Scenario)
+    } else if has("map") && has("terrain") {
+        Some(KesselToml::Map)
+    } else if has("game") {
+        Some(KesselToml::Campaign)
+    } else if has("options") || has("profile") {
+        Some(KesselToml::Profile)
+    } else {
+        None
+    }
+}
+
 /// Reads the whole of a regular file of at most `max` bytes. Anything else is an error that says
 /// what the path is (a folder, a device, a FIFO) or how large it is.
 pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {

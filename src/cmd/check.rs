@@ -219,14 +219,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A campaign file (`[[game]]` tables, no `[scenario]`), by the same reading the scenario loader
-/// uses to say it is one.
+/// A campaign file, by the reading the loaders use to say what a file is.
 fn is_campaign_file(path: &std::path::Path) -> bool {
-    let Ok(bytes) = kessel_core::fsio::read_bounded(path, kessel_core::fsio::MAX_TEXT_INPUT) else {
-        return false;
-    };
-    toml::from_str::<toml::Table>(&String::from_utf8_lossy(&bytes))
-        .is_ok_and(|t| t.contains_key("game") && !t.contains_key("scenario"))
+    use kessel_core::fsio::{kessel_toml_kind, read_bounded, KesselToml, MAX_TEXT_INPUT};
+    read_bounded(path, MAX_TEXT_INPUT).is_ok_and(|bytes| {
+        kessel_toml_kind(&String::from_utf8_lossy(&bytes)) == Some(KesselToml::Campaign)
+    })
 }
 
 /// `kessel check` of a campaign file: the file itself (its games, profiles and what carries),

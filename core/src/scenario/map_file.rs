@@ -228,23 +228,15 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     let file: MapFile = toml::from_str(text).map_err(|e| {
         // a scenario (or campaign) given where a map goes: say what it is, not which of its
         // fields a map lacks ("unknown field `levels`")
-        match toml::from_str::<toml::Table>(text) {
-            Ok(t) if !t.contains_key("map") && t.contains_key("scenario") => {
-                crate::error::LoadError::new(
-                    path,
-                    None,
-                    "not a map but a scenario file ([scenario]): give the map it names in `map = …`",
-                )
+        use crate::fsio::KesselToml;
+        let what = match crate::fsio::kessel_toml_kind(text) {
+            Some(KesselToml::Scenario) => "a scenario file ([scenario]): give the map it names",
+            Some(KesselToml::Campaign) => {
+                "a campaign file ([[game]]): give the map one of its scenarios names"
             }
-            Ok(t) if !t.contains_key("map") && t.contains_key("game") => {
-                crate::error::LoadError::new(
-                    path,
-                    None,
-                    "not a map but a campaign file ([[game]]): give the map one of its scenarios names in `map = …`",
-                )
-            }
-            _ => toml_error(path, text, &e),
-        }
+            _ => return toml_error(path, text, &e),
+        };
+        crate::error::LoadError::new(path, None, format!("not a map but {what} in `map = …`"))
     })?;
     let mut d = Diag::new(path, text);
     let h = &file.map;

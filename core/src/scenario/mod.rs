@@ -277,18 +277,18 @@ fn not_a_scenario(path: &Path, text: &str) -> Option<LoadError> {
             format!("not a scenario but {what}"),
         ));
     }
-    let table: toml::Table = toml::from_str(text).ok()?;
-    if table.contains_key("scenario") {
-        return None;
-    }
-    let what = if table.contains_key("map") && table.contains_key("terrain") {
-        "a map file ([map], [terrain]): give the scenario that names it in `map = …`"
-    } else if table.contains_key("game") {
-        "a campaign file ([[game]]): play it with `kessel campaign`; `kessel check` checks it with its games"
-    } else if table.contains_key("options") || table.contains_key("profile") {
-        "a profile (option values): pass it with `--profile` beside a scenario"
-    } else {
-        return None;
+    use crate::fsio::KesselToml;
+    let what = match crate::fsio::kessel_toml_kind(text)? {
+        KesselToml::Scenario => return None,
+        KesselToml::Map => {
+            "a map file ([map], [terrain]): give the scenario that names it in `map = …`"
+        }
+        KesselToml::Campaign => {
+            "a campaign file ([[game]]): play it with `kessel campaign`; `kessel check` checks it with its games"
+        }
+        KesselToml::Profile => {
+            "a profile (option values): pass it with `--profile` beside a scenario"
+        }
     };
     Some(LoadError::new(
         path,

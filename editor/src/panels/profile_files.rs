@@ -6,12 +6,6 @@ use kessel_core::options::Options;
 use kessel_core::state::Value;
 use std::path::{Path, PathBuf};
 
-/// The profiles of a ruleset by name: its own `profiles/` and the user's folder for it (see
-/// [`profile_folder`]).
-pub fn list_profiles(ruleset_dir: &Path) -> Vec<String> {
-    Engine::profile_names(ruleset_dir)
-}
-
 /// Where a new profile of a ruleset is saved: the user's folder for it when the ruleset is
 /// Kessel's own copy (bundled, or from a package: the next version replaces it, and the GM's
 /// profiles with it), else the ruleset's `profiles/`.
@@ -68,7 +62,7 @@ pub fn check_profile_name(dir: &Path, name: &str) -> Result<PathBuf, String> {
     if !ok {
         return Err("a profile name uses letters, digits, `_` and `-` only".into());
     }
-    if list_profiles(dir).iter().any(|p| p == name) {
+    if Engine::profile_names(dir).iter().any(|p| p == name) {
         return Err(format!("profile `{name}` exists already: pick a new name"));
     }
     Ok(profile_folder(dir).join(format!("{name}.toml")))

@@ -10,10 +10,11 @@
 //! defaults, like the shipped ones.
 
 use super::lab::{LabCx, LabPanel};
-use super::profile_files::{check_profile_name, list_profiles, profile_folder};
+use super::profile_files::{check_profile_name, profile_folder};
 use crate::lab::LabProfile;
 use crate::play::PlayCommand;
 use egui::{Color32, RichText, Ui};
+use kessel_core::engine::Engine;
 use kessel_core::options::{OptionDecl, OptionType, Options, Profile};
 use kessel_core::state::Value;
 use std::collections::BTreeMap;
@@ -76,7 +77,7 @@ pub fn value_text(v: Option<&Value>) -> String {
 impl RulesPanel {
     /// Reads the profile list of a ruleset folder (again).
     pub fn refresh(&mut self, ruleset_dir: &Path) {
-        self.profiles = list_profiles(ruleset_dir);
+        self.profiles = Engine::profile_names(ruleset_dir);
         self.dir = Some(ruleset_dir.to_path_buf());
         if self.compare_a.is_empty() {
             self.compare_a = CURRENT.to_string();

@@ -389,7 +389,7 @@ impl ScenarioPanel {
         let fresh = (self.profiles.as_ref())
             .is_some_and(|(d, at, _)| d == dir && at.elapsed() < Duration::from_secs(3));
         if !fresh {
-            let list = crate::panels::profile_files::list_profiles(dir);
+            let list = kessel_core::engine::Engine::profile_names(dir);
             self.profiles = Some((dir.to_path_buf(), Instant::now(), list));
         }
         self.profiles
