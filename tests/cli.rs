@@ -1866,11 +1866,9 @@ fn a_campaign_games_unknown_profile_is_said_at_the_campaign_line() {
     );
 }
 
-/// A campaign save says of each game whether it ended; the replay decides, and a save that says
-/// otherwise was edited (it verified, listing a game that had ended as "not ended").
-#[test]
-fn campaign_verify_refuses_a_game_said_to_end_otherwise_than_its_replay() {
-    let dir = toy_copy("campaign-verify-ended");
+/// The save of a two-game toy campaign played with seed 1.
+fn played_campaign_save(name: &str) -> PathBuf {
+    let dir = toy_copy(name);
     let campaign = write(
         &dir,
         "c.toml",
@@ -1886,6 +1884,14 @@ fn campaign_verify_refuses_a_game_said_to_end_otherwise_than_its_replay() {
         save.to_str().expect("utf8"),
     ]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    save
+}
+
+/// A campaign save says of each game whether it ended; the replay decides, and a save that says
+/// otherwise was edited (it verified, listing a game that had ended as "not ended").
+#[test]
+fn campaign_verify_refuses_a_game_said_to_end_otherwise_than_its_replay() {
+    let save = played_campaign_save("campaign-verify-ended");
     let ok = kessel(&["campaign", "--verify", save.to_str().expect("utf8")]);
     assert_eq!(ok.code, 0, "{}", ok.stderr);
     let mut json: serde_json::Value =
@@ -1908,22 +1914,7 @@ fn campaign_verify_refuses_a_game_said_to_end_otherwise_than_its_replay() {
 /// game, which no checksum covers, is shown on one line.
 #[test]
 fn a_campaign_saves_games_are_checked_against_their_checksums() {
-    let dir = toy_copy("campaign-verify-checksum");
-    let campaign = write(
-        &dir,
-        "c.toml",
-        "name = \"c\"\n[[game]]\nscenario = \"scenario.toml\"\n[[game]]\nscenario = \"scenario.toml\"\n",
-    );
-    let save = dir.join("c.save.json");
-    let r = kessel(&[
-        "campaign",
-        campaign.to_str().expect("utf8"),
-        "--seed",
-        "1",
-        "--save",
-        save.to_str().expect("utf8"),
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let save = played_campaign_save("campaign-verify-checksum");
     let good: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&save).expect("saved")).expect("json");
     type Edit = fn(&mut serde_json::Value);

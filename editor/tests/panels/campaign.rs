@@ -50,6 +50,17 @@ fn play_until(h: &mut Harness<'_, EditorApp>, done: impl Fn(&PlaySession) -> boo
     panic!("not done within 2000 frames");
 }
 
+/// Both sides of the Pegasus Bridge campaign to the computer, at the fast pace.
+fn computer_on_both_sides_fast(h: &mut Harness<'_, EditorApp>) {
+    for side in ["british", "german"] {
+        h.get_by_label(&format!("{side} played by Computer"))
+            .click();
+        h.run_ok();
+    }
+    h.get_by_label("Fast").click();
+    h.run_ok();
+}
+
 fn in_refit(s: &PlaySession) -> bool {
     s.engine.state().mode.as_deref() == Some("refit")
 }
@@ -63,13 +74,7 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
     assert!(h.state().session.is_some(), "{:?}", h.state().session_error);
     h.get_by_label("Pegasus Bridge: Dawn to Day I (example)");
     h.get_by_label("game 1 of 2: Dawn");
-    for side in ["british", "german"] {
-        h.get_by_label(&format!("{side} played by Computer"))
-            .click();
-        h.run_ok();
-    }
-    h.get_by_label("Fast").click();
-    h.run_ok();
+    computer_on_both_sides_fast(&mut h);
     play_until(&mut h, in_refit);
     // the Refit Phase is played by hand: its choices are listed as any ruleset's
     for side in ["british", "german"] {
@@ -224,13 +229,7 @@ fn the_computer_on_both_sides_plays_the_refit_phase_too() {
     let mut h = campaign();
     h.get_by_label("Play-test").click();
     h.run_ok();
-    for side in ["british", "german"] {
-        h.get_by_label(&format!("{side} played by Computer"))
-            .click();
-        h.run_ok();
-    }
-    h.get_by_label("Fast").click();
-    h.run_ok();
+    computer_on_both_sides_fast(&mut h);
     let start = Instant::now();
     let mut seen_refit = false;
     loop {

@@ -758,22 +758,7 @@ fn a_finished_game_says_it_is_over_instead_of_what_to_click() {
     let mut h = super::toy::harness(&dir);
     h.get_by_label("Play-test").click();
     h.run();
-    for _ in 0..40 {
-        if h.state()
-            .session
-            .as_ref()
-            .expect("game")
-            .engine
-            .state()
-            .finished
-        {
-            break;
-        }
-        h.state_mut()
-            .apply_play(vec![PlayCommand::Act(Action::new("end_phase"))]);
-        h.run();
-    }
-    assert!(
+    let over = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>| {
         h.state()
             .session
             .as_ref()
@@ -781,7 +766,16 @@ fn a_finished_game_says_it_is_over_instead_of_what_to_click() {
             .engine
             .state()
             .finished
-    );
+    };
+    for _ in 0..40 {
+        if over(&h) {
+            break;
+        }
+        h.state_mut()
+            .apply_play(vec![PlayCommand::Act(Action::new("end_phase"))]);
+        h.run();
+    }
+    assert!(over(&h));
     super::reload::wait_for(&mut h, "the result", |app| {
         app.session.as_ref().is_some_and(|s| s.outcome.is_some())
     });
