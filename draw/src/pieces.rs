@@ -64,19 +64,30 @@ pub fn stack_rects(center: Point, size: f32, count: usize) -> Vec<(Point, f32)> 
         .collect()
 }
 
-/// Where a place's name goes: the top centre of the text, under the lowest of its hexes, below
-/// that hex's counters. Names are drawn before counters, so where a name runs under a
-/// neighbour's stack the counters stay whole: a name never covers a counter.
-pub fn place_label_anchor(layout: &HexLayout, hexes: &[Hex]) -> Option<Point> {
-    if hexes.is_empty() {
-        return None;
-    }
-    let centers: Vec<Point> = hexes.iter().map(|h| layout.center(*h)).collect();
-    let x = centers.iter().map(|p| p.x).sum::<f32>() / centers.len() as f32;
-    let bottom = centers.iter().map(|p| p.y).fold(f32::MIN, f32::max);
-    let w = COUNTER_SIZE * layout.size;
-    let below = w / 2.0 + STACK_STEP * w * STACK_SHADOWS as f32 / 2.0;
-    Some(Point::new(x, bottom + below + 0.03 * layout.size))
+/// Where a place's name goes: the top centre of the text, under the lowest of its hexes. Over a
+/// hex without counters the name sits just under the place's symbol, inside the hex, clear of
+/// the hex numbers printed along the top of the hexes below; over a hex with counters
+/// (`stacked`) it goes below them, where it covers the number of the hex below rather than
+/// being covered. Names are drawn before counters, so where a name runs under a neighbour's
+/// stack the counters stay whole: a name never covers a counter.
+pub fn place_label_anchor(
+    layout: &HexLayout,
+    hexes: &[Hex],
+    stacked: impl Fn(Hex) -> bool,
+) -> Option<Point> {
+    let lowest = hexes.iter().copied().max_by(|a, b| {
+        let (pa, pb) = (layout.center(*a), layout.center(*b));
+        pa.y.total_cmp(&pb.y)
+    })?;
+    let x = hexes.iter().map(|h| layout.center(*h).x).sum::<f32>() / hexes.len() as f32;
+    let bottom = layout.center(lowest).y;
+    let below = if stacked(lowest) {
+        let w = COUNTER_SIZE * layout.size;
+        w / 2.0 + STACK_STEP * w * STACK_SHADOWS as f32 / 2.0 + 0.03 * layout.size
+    } else {
+        (PLACE_SQUARE / 2.0 + 0.05) * layout.size
+    };
+    Some(Point::new(x, bottom + below))
 }
 
 /// Font size of a place name in hex radii: what fits between a counter and the next hex.
@@ -307,11 +318,11 @@ mod tests {
     }
 
     #[test]
-    fn a_place_name_sits_below_its_counters() {
+    fn a_place_name_sits_below_its_counters_or_else_inside_its_hex() {
         let map = Map::new("t", 4, 4, Numbering::default(), "clear");
         let l = HexLayout::for_map(&map, 20.0);
         let h = map.parse("0202").expect("label");
-        let anchor = place_label_anchor(&l, &[h]).expect("anchor");
+        let anchor = place_label_anchor(&l, &[h], |_| true).expect("anchor");
         for count in 1..5 {
             for (min, w) in stack_rects(l.center(h), l.size, count) {
                 assert!(
@@ -322,7 +333,20 @@ mod tests {
                 );
             }
         }
-        assert_eq!(place_label_anchor(&l, &[]), None);
+        // with no counters the name starts under the symbol and ends inside the hex (its
+        // bottom edge is 0.866 radii below the centre), where the next hex's number begins
+        let free = place_label_anchor(&l, &[h], |_| false).expect("anchor");
+        let c = l.center(h);
+        assert!(free.y >= c.y + PLACE_SQUARE / 2.0 * l.size, "{free:?}");
+        assert!(
+            free.y + PLACE_FONT * 1.2 * l.size <= c.y + 0.866 * l.size,
+            "{free:?}"
+        );
+        // the lowest hex of a place decides, and only its counters count
+        let below = map.parse("0203").expect("label");
+        let two = place_label_anchor(&l, &[below, h], |x| x == h).expect("anchor");
+        assert_eq!(two.y, l.center(below).y + (free.y - c.y));
+        assert_eq!(place_label_anchor(&l, &[], |_| false), None);
     }
 
     #[test]

@@ -107,12 +107,13 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     places(&mut body, map, &l, pic.style);
     tags_and_stars(&mut body, map, &l, pic.objectives);
     numbers(&mut body, map, &l);
-    names(&mut body, map, &l, &kinds, pic.style);
     let stacks = pieces::stacks(pic.units);
     let stacks: BTreeMap<Hex, Vec<usize>> = stacks
         .into_iter()
         .filter(|(h, _)| map.contains(*h))
         .collect();
+    let stacked = |h: Hex| opts.units && stacks.contains_key(&h);
+    names(&mut body, map, &l, &kinds, pic.style, stacked);
     if opts.units {
         body.push_str("<g id=\"units\">\n");
         for (h, stack) in &stacks {
@@ -530,8 +531,16 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
     body.push_str("</g>\n");
 }
 
-/// Names of rivers and lakes on their middle side, and of places under their lowest hex.
-fn names(body: &mut String, map: &Map, l: &HexLayout, kinds: &MapKinds, style: &MapStyle) {
+/// Names of rivers and lakes on their middle side, and of places under their lowest hex's symbol
+/// (below its counters when it has some: [`pieces::place_label_anchor`]).
+fn names(
+    body: &mut String,
+    map: &Map,
+    l: &HexLayout,
+    kinds: &MapKinds,
+    style: &MapStyle,
+    stacked: impl Fn(Hex) -> bool,
+) {
     let _ = writeln!(
         body,
         "<g id=\"feature-names\" font-size=\"7.5\" font-style=\"italic\" text-anchor=\"middle\" {HALO}>"
@@ -559,7 +568,7 @@ fn names(body: &mut String, map: &Map, l: &HexLayout, kinds: &MapKinds, style: &
 
     let _ = writeln!(body, "<g id=\"place-names\" text-anchor=\"middle\" {HALO}>");
     for p in &map.places {
-        let Some(at) = pieces::place_label_anchor(l, &p.hexes) else {
+        let Some(at) = pieces::place_label_anchor(l, &p.hexes, &stacked) else {
             continue;
         };
         let st = style.place(&p.kind);

@@ -107,7 +107,10 @@ impl MapView {
             self.draw_markers(painter, map, scene.markers);
         }
         if z >= NAMES_FROM {
-            self.draw_place_names(painter, map, scene.style);
+            let units = self.show_units.then_some(scene.units);
+            self.draw_place_names(painter, map, scene.style, |h| {
+                units.is_some_and(|u| u.stack_len(h) > 0)
+            });
         }
         if self.show_units {
             let counter_zoom = counter_zoom(z);
@@ -375,14 +378,21 @@ impl MapView {
         }
     }
 
-    /// Place names where the drawing model puts them: under the lowest hex, below its counters.
-    fn draw_place_names(&self, painter: &Painter, map: &Map, style: &MapStyle) {
+    /// Place names where the drawing model puts them: under the lowest hex's symbol, below its
+    /// counters when it has some (`stacked`).
+    fn draw_place_names(
+        &self,
+        painter: &Painter,
+        map: &Map,
+        style: &MapStyle,
+        stacked: impl Fn(Hex) -> bool,
+    ) {
         let z = self.zoom;
         let layout = world_layout(map);
         let font = FontId::proportional((pieces::PLACE_FONT * z).clamp(9.0, 18.0));
         let view = self.canvas.expand(40.0);
         for place in &map.places {
-            let Some(anchor) = pieces::place_label_anchor(&layout, &place.hexes) else {
+            let Some(anchor) = pieces::place_label_anchor(&layout, &place.hexes, &stacked) else {
                 continue;
             };
             let at = self.to_screen(paint::pos(anchor));
