@@ -12,7 +12,7 @@ local AI = {}
 AI.scenario_player = nil
 
 function AI.choose(legal)
-  if kessel.game.step().mode ~= "refit" and AI.scenario_player then
+  if kessel.game.step().mode ~= require("rules.sequence").mode() and AI.scenario_player then
     local a = AI.scenario_player(legal)
     if a then return a end
   end

@@ -174,7 +174,7 @@ kessel.queries.declare{
   params = {},
   fn = function()
     local step = kessel.game.step()
-    if step.mode == "refit" and (step.id == "rg_purchase" or step.id == "rg_strength") then return "german" end
+    if step.mode == S.mode() and (step.id == "rg_purchase" or step.id == "rg_strength") then return "german" end
     return step.side
   end,
 }

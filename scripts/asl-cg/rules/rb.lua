@@ -708,7 +708,7 @@ kessel.action{
         for _, side in ipairs(sides) do if chits[side] then t[#t + 1] = side end end
         return #t > 0 and table.concat(t, ", ") or "none"
       end)())
-    kessel.emit.clock(kessel.game.turn(), S.by_id.date_san.index)
+    kessel.emit.clock(kessel.game.turn(), S.index("date_san"))
   end,
   enumerate = function(side)
     local s = S.current()

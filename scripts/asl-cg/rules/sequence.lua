@@ -1,11 +1,12 @@
 -- The RePh as a sequence of play [9.6] [11.6]: the steps of both modules in one list, each marked
 -- with the module(s) it belongs to. `end_step` resolves what the current step does automatically
--- (the rolls, the bookkeeping) and advances, skipping the steps of the other module.
+-- (the rolls, the bookkeeping) and advances.
 --
--- The list is the named sequence `refit`, walked after `start_refit` (or a scenario's own rules)
--- switch to it with `kessel.emit.mode("refit")`. The main sequence is the CG scenario itself:
--- this ruleset declares a one-step stand-in that a scenario's special rules replace with the
--- turns of their own play.
+-- Each module walks its own named sequence, its steps under the titles and cases of its own text:
+-- `refit` (PB, 9.601-9.620) and `refit_rb` (RB, 11.602-11.618 and the players' 11.619-11.625),
+-- switched to by `start_refit` (or a scenario's own rules) with `kessel.emit.mode(S.mode())`. The
+-- main sequence is the CG scenario itself: this ruleset declares a one-step stand-in that a
+-- scenario's special rules replace with the turns of their own play.
 local C = require("rules.common")
 local S = {}
 
@@ -16,16 +17,16 @@ S.STEPS = {
   { id = "markers", name = "Marker Removal", rule = "9.602", pb = true, rb = "11.602", ends = true },
   { id = "rally", name = "Rally and Unloading", rule = "9.603", pb = true, ends = true },
   { id = "victory_rally", name = "Victory Determination and Rally", rule = "11.603", rb = true },
-  { id = "encirclement", name = "Encirclement, Minefields, Bog and Shock", rule = "9.604", pb = true, rb = "11.604" },
+  { id = "encirclement", name = "Encirclement, Minefields, Bog and Shock", rb_name = "Encirclement and Minefields", rule = "9.604", pb = true, rb = "11.604" },
   { id = "setup_areas", name = "Setup Area Determination", rule = "9.605", pb = true },
   { id = "perimeter", name = "Perimeter Determination and Isolation", rule = "11.605", rb = true },
-  { id = "escape", name = "Escape", rule = "9.606", pb = true, rb = "11.6063" },
-  { id = "equipment", name = "Equipment Possession and Hidden Fortifications", rule = "9.607", pb = true, rb = "11.607" },
+  { id = "escape", name = "Escape", rb_name = "Escape from Isolation", rule = "9.606", pb = true, rb = "11.6063" },
+  { id = "equipment", name = "Equipment Possession and Hidden Fortifications", rb_name = "Clearing the Map", rule = "9.607", pb = true, rb = "11.607" },
   { id = "prisoners", name = "Prisoners", rule = "9.608", pb = true, rb = "11.608" },
-  { id = "blazes", name = "Extinguishing Flames and Blazes", rule = "9.609", pb = true, rb = "11.609" },
-  { id = "wounded", name = "Wounded Leaders and Walking Wounded MMC", rule = "9.610", pb = true, rb = "11.610" },
-  { id = "hardening", name = "Recombining and Battle Hardening", rule = "9.611", pb = true, rb = "11.611" },
-  { id = "date_san", name = "New CG Date and SAN Adjustment", rule = "9.612", pb = true, rb = "11.612" },
+  { id = "blazes", name = "Extinguishing Flames and Blazes", rb_name = "Extinguishing Blazes", rule = "9.609", pb = true, rb = "11.609" },
+  { id = "wounded", name = "Wounded Leaders and Walking Wounded MMC", rb_name = "Wounded Leaders", rule = "9.610", pb = true, rb = "11.610" },
+  { id = "hardening", name = "Recombining and Battle Hardening", rb_name = "Battle Hardening and Promotion", rule = "9.611", pb = true, rb = "11.611" },
+  { id = "date_san", name = "New CG Date and SAN Adjustment", rb_name = "New CG Day and SAN Adjustment", rule = "9.612", pb = true, rb = "11.612" },
   { id = "shift", name = "Shift", rule = "9.613", pb = true },
   { id = "repair", name = "Equipment Repair and Replenishment", rule = "9.614", pb = true, rb = "11.613" },
   { id = "armor_withdrawal", name = "Armor Withdrawal", rule = "11.614", rb = true },
@@ -46,29 +47,63 @@ S.STEPS = {
     rule = "11.619", rb = true },
 }
 
+-- each module's named sequence: its steps only, under its titles (`rb_name` where RB's differs)
+-- and cases, each step's index in it (`pb_index`, `rb_index`). Before, one `refit` sequence held
+-- both modules' steps under the PB titles and cases: an RB game stood at "Encirclement, Minefields,
+-- Bog and Shock [9.604]" as its third step of 27.
+S.MODES = { pb = "refit", rb = "refit_rb" }
 S.by_id = {}
-for i, s in ipairs(S.STEPS) do s.index = i - 1; S.by_id[s.id] = s end
+local counted = { pb = 0, rb = 0 }
+for _, s in ipairs(S.STEPS) do
+  S.by_id[s.id] = s
+  for _, m in ipairs({ "pb", "rb" }) do
+    if s[m] then s[m .. "_index"] = counted[m]; counted[m] = counted[m] + 1 end
+  end
+end
+
+local function module_key() return C.pb() and "pb" or "rb" end
+-- the named sequence of the module in play
+function S.mode() return S.MODES[module_key()] end
 
 -- the rule case of a step in the module in play
-function S.rule(id)
-  local s = S.by_id[id]
-  if C.pb() then return s.rule end
+local function rule_in(s, m)
+  if m == "pb" then return s.rule end
   return type(s.rb) == "string" and s.rb or s.rule
 end
+function S.rule(id) return rule_in(S.by_id[id], module_key()) end
+-- the title of a step in the module in play
+function S.name(id)
+  local s = S.by_id[id]
+  return (not C.pb() and s.rb_name) or s.name
+end
+-- the index of a step in the module's sequence (nil for a step the module does not have)
+function S.index(id) return S.by_id[id][module_key() .. "_index"] end
 
 function S.in_module(s)
   return (C.pb() and s.pb) or (not C.pb() and s.rb) or false
 end
 
-local function declared(steps)
+local function declared(m)
   local out = {}
-  for i, s in ipairs(steps) do out[i] = { id = s.id, name = s.name, rule = s.rule } end
+  for _, s in ipairs(S.STEPS) do
+    if s[m] then out[#out + 1] = { id = s.id, name = (m == "rb" and s.rb_name) or s.name, rule = rule_in(s, m) } end
+  end
   return out
 end
 kessel.sequence{ { id = "scenario", name = "CG scenario (played on the board)", rule = "9.6" } }
-kessel.sequence("refit", declared(S.STEPS))
+kessel.sequence(S.MODES.pb, declared("pb"))
+kessel.sequence(S.MODES.rb, declared("rb"))
 
-function S.in_refit() return kessel.game.step().mode == "refit" end
+-- the RePh of the module in play is being walked (a position set in the other module's sequence
+-- is not: `S.wrong_mode` says so)
+function S.in_refit() return kessel.game.step().mode == S.mode() end
+function S.wrong_mode(case)
+  local m = kessel.game.step().mode
+  if m ~= nil and m ~= S.mode() and (m == S.MODES.pb or m == S.MODES.rb) then
+    return C.refuse(case, string.format("this %s game stands in the %s sequence `%s`: its RePh is the sequence `%s`",
+      C.module():upper(), m == S.MODES.pb and "PB" or "RB", m, S.mode()))
+  end
+end
 
 -- how many steps the main sequence (the CG scenario) has: a scenario's rules that declare their
 -- own turns set this to the number of their steps
@@ -91,21 +126,23 @@ function S.block(id, fn) S.blockers[id] = fn end
 
 function S.current()
   local step = kessel.game.step()
-  return step.mode == "refit" and S.by_id[step.id] or nil
+  return step.mode == S.mode() and S.by_id[step.id] or nil
 end
 
 -- the step a ruleset action belongs to: refuses it in any other step
 function S.only_in(id, case)
   local s = S.current()
   if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
+  local wrong = S.wrong_mode(case)
+  if wrong then return wrong end
   if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun") end
   -- a step of the other module never comes: say so rather than "not now"
   if not S.in_module(S.by_id[id]) then
-    return C.refuse(case, string.format("%s (%s) is a %s RePh step: the %s RePh has none", S.by_id[id].name, S.rule(id),
+    return C.refuse(case, string.format("%s (%s) is a %s RePh step: the %s RePh has none", S.by_id[id].name, S.by_id[id].rule,
       C.pb() and "Red Barricades" or "Pegasus Bridge", C.pb() and "Pegasus Bridge" or "Red Barricades"))
   end
   if not s or s.id ~= id then
-    return C.refuse(case, "this is done in RePh step " .. S.rule(id) .. " (" .. S.by_id[id].name .. "), not now")
+    return C.refuse(case, "this is done in RePh step " .. S.rule(id) .. " (" .. S.name(id) .. "), not now")
   end
   return nil
 end
@@ -135,6 +172,8 @@ kessel.action{
     local outsider = S.outsider(a, case)
     if outsider then return outsider end
     if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
+    local wrong = S.wrong_mode(case)
+    if wrong then return wrong end
     if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun (start_refit)") end
     local s = S.current()
     local b = s and S.blockers[s.id]
@@ -143,7 +182,7 @@ kessel.action{
   apply = function()
     local s = S.current()
     if s and S.in_module(s) then
-      C.record("step", S.rule(s.id), { step = s.id, name = s.name, module = C.module() })
+      C.record("step", S.rule(s.id), { step = s.id, name = S.name(s.id), module = C.module() })
       local initial = kessel.game.var("initial_reph") == true
       local fn = S.resolvers[s.id]
       if fn then fn() end
@@ -157,7 +196,7 @@ kessel.action{
       end
       -- the last CG Date's RePh ends the game where it stands [9.6] [9.6121]
       if kessel.game.var("cg_over") then
-        kessel.emit.clock(kessel.game.turn(), s.index, true)
+        kessel.emit.clock(kessel.game.turn(), S.index(s.id), true)
         return
       end
     end
@@ -697,6 +736,8 @@ kessel.action{
     if outsider then return outsider end
     if kessel.game.finished() then return C.refuse(case, "the Refit Phase is over") end
     if S.in_refit() then return C.refuse(case, "the Refit Phase is under way") end
+    local wrong = S.wrong_mode(case)
+    if wrong then return wrong end
     if a.initial ~= nil and type(a.initial) ~= "boolean" then return C.refuse(case, "initial is true or false") end
     if a.initial and not C.pb() then
       return C.refuse("11.6", "our RB text marks no steps for a CG Initial Scenario (11.619-11.625 are not in it)")
@@ -720,7 +761,7 @@ kessel.action{
     if a.initial then kessel.emit.var("initial_reph", true) end
     -- the Control an earlier RePh's clearing kept [11.607] is not this one's
     if kessel.game.var("control_at_clearing") ~= nil then kessel.emit.var("control_at_clearing", nil) end
-    kessel.emit.mode("refit")
+    kessel.emit.mode(S.mode())
     skip_other_module()
     C.note(S.rule(S.current().id), "Refit Phase begins (" .. C.module():upper() .. ")")
     if a.initial then

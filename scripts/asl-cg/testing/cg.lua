@@ -69,7 +69,7 @@ function T.setup(spec)
     markers[#markers + 1] = { kind = m.kind, side = m.side, at = m.hex, other = m.other, value = m.value, hidden_from = hidden }
   end
   kessel.setup{ map = map, units = spec.units or {}, markers = markers, vars = vars,
-    mode = not spec.main and "refit" or nil, step = spec.step or (spec.main and "scenario" or "melee"),
+    mode = not spec.main and (spec.module == "rb" and "refit_rb" or "refit") or nil, step = spec.step or (spec.main and "scenario" or (spec.module == "rb" and "markers" or "melee")),
     options = { module = spec.module or "pb" }, turn = 1, last_turn = 1, seed = spec.seed or 1 }
 end
 

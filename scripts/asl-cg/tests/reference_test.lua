@@ -465,7 +465,7 @@ end)
 local function back_to_reinforcements_after_day_ii()
   kessel.emit.var("date", "day_iii")
   kessel.emit.var("previous_date", "day_ii")
-  kessel.emit.clock(kessel.game.turn(), require("rules.sequence").by_id.reinforcements.index)
+  kessel.emit.clock(kessel.game.turn(), require("rules.sequence").index("reinforcements"))
 end
 
 kessel.test("case_9.6153_airborne_leaders_and_sw_stay", function()

@@ -38,7 +38,7 @@ kessel.test("case_9.6_start_refit_goes_to_the_module_first_step", function()
   expect.refused(ok, reasons, "11.6", "not begun")
   expect.accepted(kessel.act{ kind = "start_refit" })
   expect.eq(kessel.game.step().id, "markers")
-  expect.eq(kessel.game.step().mode, "refit")
+  expect.eq(kessel.game.step().mode, "refit_rb", "the RB RePh is its own named sequence")
   ok, reasons = kessel.act{ kind = "start_refit" }
   expect.refused(ok, reasons, "11.6", "under way")
   T.replays()

@@ -1,0 +1,80 @@
+-- Situations from the reference texts, twelfth tester pass (ASL round 12): what a player of each
+-- module is shown and told, step by step.
+local T = require("testing.cg")
+local expect = T.expect
+
+local function walk_steps()
+  local seen = {}
+  while not kessel.game.finished() do
+    local s = kessel.game.step()
+    seen[#seen + 1] = string.format("%d %s [%s]", s.index, s.name, s.rule)
+    T.resolve()
+  end
+  return table.concat(seen, "\n")
+end
+
+-- [11.6] a Red Barricades RePh is walked under the step titles and case numbers of the RB text
+-- (11.602-11.618, then the players' 11.619-11.625), counted among the RB steps only. Before, the
+-- one `refit` sequence held both modules' steps under the PB titles and cases: an RB game was at
+-- "Encirclement, Minefields, Bog and Shock [9.604]" (RB's 11.604 has no Bog or Shock sub-step:
+-- 11.6131 makes those), "Equipment Possession and Hidden Fortifications [9.607]" for 11.607's
+-- Clearing the Map, and at step 4 of 27 where it was at its third, the editor's step line and
+-- `kessel info` saying so.
+kessel.test("case_11.6_the_rb_steps_carry_the_rb_titles_and_cases", function()
+  T.setup{ module = "rb", main = true, vars = { date = "18oct" } }
+  expect.accepted(kessel.act{ kind = "start_refit" })
+  expect.eq(kessel.game.step().mode, "refit_rb")
+  expect.eq(walk_steps(), table.concat({
+    "0 Marker Removal [11.602]",
+    "1 Victory Determination and Rally [11.603]",
+    "2 Encirclement and Minefields [11.604]",
+    "3 Perimeter Determination and Isolation [11.605]",
+    "4 Escape from Isolation [11.6063]",
+    "5 Clearing the Map [11.607]",
+    "6 Prisoners [11.608]",
+    "7 Extinguishing Blazes [11.609]",
+    "8 Wounded Leaders [11.610]",
+    "9 Battle Hardening and Promotion [11.611]",
+    "10 New CG Day and SAN Adjustment [11.612]",
+    "11 Equipment Repair and Replenishment [11.613]",
+    "12 Armor Withdrawal [11.614]",
+    "13 Fortification Removal [11.615]",
+    "14 CPP Replenishment [11.616]",
+    "15 ELR Loss/Gain [11.617]",
+    "16 Weather and EC Determination [11.618]",
+    "17 RePh steps 11.619-11.625 (not in our text): scenario generated, or an Idle Day [11.619]",
+  }, "\n"))
+  T.replays()
+end)
+
+-- [9.6] a Pegasus Bridge RePh is walked under its own titles and cases, counted among the PB steps
+-- (9.601-9.620: twenty). Before, the RB-only steps sat among them, so 9.604 was the fifth step of 27.
+kessel.test("case_9.6_the_pb_steps_are_counted_among_the_pb_steps", function()
+  T.setup{ main = true, vars = { date = "dawn", cpp = { german = 0 } } }
+  expect.accepted(kessel.act{ kind = "start_refit" })
+  expect.eq(kessel.game.step().mode, "refit")
+  local text = walk_steps()
+  expect.truthy(text:find("3 Encirclement, Minefields, Bog and Shock [9.604]", 1, true), text)
+  expect.truthy(text:find("19 Scenario Commencement [9.620]", 1, true), text)
+  expect.eq(select(2, text:gsub("\n", "")) + 1, 20, text)
+end)
+
+-- [11.6] a choice made in the wrong RB step names the RB step's title with its case
+kessel.test("case_11.6_a_refusal_names_the_rb_step", function()
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" },
+    units = { T.squad("g1", "german", "4-6-7", "C3", { vars = { isolated = true } }) } }
+  local ok, r = kessel.act{ kind = "escape", side = "german", units = { "g1" } }
+  expect.refused(ok, r, "11.6063", "RePh step 11.6063 (Escape from Isolation), not now")
+end)
+
+-- [11.6] a position set up in the other module's sequence (an RB game put at the PB `refit`
+-- sequence, as `kessel.setup{ mode = "refit" }` did for both) is refused naming the sequence its
+-- RePh is, not left to walk PB steps
+kessel.test("case_11.6_an_rb_position_in_the_pb_sequence_is_told_which_is_its_own", function()
+  kessel.setup{ map = { columns = 6, rows = 6, numbering = "letters", default = "open" }, mode = "refit", step = "markers",
+    options = { module = "rb" }, vars = { scenario_ended = true, date = "18oct" }, turn = 1, last_turn = 1 }
+  local ok, r = kessel.act{ kind = "end_step" }
+  expect.refused(ok, r, "11.6", "this RB game stands in the PB sequence `refit`: its RePh is the sequence `refit_rb`")
+  ok, r = kessel.act{ kind = "start_refit" }
+  expect.refused(ok, r, "11.6", "its RePh is the sequence `refit_rb`")
+end)
