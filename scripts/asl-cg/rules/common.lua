@@ -24,6 +24,48 @@ function C.upcoming_date()
   return nil
 end
 
+-- [11.6057] the RB Isolated Areas are the players' record (`isolated_areas`), each its hexes; a
+-- non-ground-level Pocket (upper-level or RB Cellar Locations, which no ground-level Perimeter
+-- marker shows) also names its Location levels, `levels = { 1, 2 }`. An area without `levels`
+-- holds every Location of its hexes that no listed level Pocket claims. Does area i hold the
+-- Location (hex, level)?
+function C.rb_area_holds(areas, i, hex, level)
+  local a = areas[i]
+  if type(a) ~= "table" or type(a.hexes) ~= "table" then return false end
+  local listed = false
+  for _, h in ipairs(a.hexes) do if h == hex then listed = true end end
+  if not listed then return false end
+  level = level or 0
+  if type(a.levels) == "table" then
+    for _, l in ipairs(a.levels) do if l == level then return true end end
+    return false
+  end
+  for j, b in ipairs(areas) do
+    if j ~= i and type(b) == "table" and type(b.levels) == "table" and type(b.hexes) == "table" then
+      for _, h in ipairs(b.hexes) do
+        if h == hex then for _, l in ipairs(b.levels) do if l == level then return false end end end
+      end
+    end
+  end
+  return true
+end
+-- the index and record of the listed RB Isolated Area holding a Location, or nil
+function C.rb_area_at(hex, level)
+  local areas = C.var("isolated_areas", {}) or {}
+  for i, a in ipairs(areas) do if C.rb_area_holds(areas, i, hex, level) then return i, a end end
+  return nil
+end
+-- an area as a note names it: "E5 F5", "E5, levels 1, 2"
+function C.rb_area_text(a)
+  local t = table.concat(a.hexes or {}, " ")
+  if type(a.levels) == "table" then
+    local l = {}
+    for _, x in ipairs(a.levels) do l[#l + 1] = tostring(x) end
+    t = t .. ", level" .. (#l == 1 and " " or "s ") .. table.concat(l, ", ")
+  end
+  return t
+end
+
 -- the Isolated Area a unit is in, as a key to compare, or nil when it is not Isolated: PB its
 -- Isolated Setup Area [9.6052], RB the Isolated Area of the players' Perimeters (`isolated_areas`)
 -- [11.606]; an Isolated unit outside any listed area is its own Location
@@ -33,9 +75,8 @@ function C.isolated_area(u)
     local r = u.vars.reph
     return "area " .. tostring(r and r.area or ("hex " .. tostring(u.hex) .. "/" .. C.level(u)))
   end
-  for i, a in ipairs(C.var("isolated_areas", {})) do
-    for _, h in ipairs(a.hexes or {}) do if h == u.hex then return "isolated area " .. i end end
-  end
+  local i = C.rb_area_at(u.hex, C.level(u))
+  if i then return "isolated area " .. i end
   return "hex " .. tostring(u.hex) .. "/" .. C.level(u)
 end
 
@@ -56,10 +97,8 @@ function C.weapon_isolated(w)
         for _, h in ipairs(a.hexes) do if h == w.hex then return true end end
       end
     end
-  else
-    for _, a in ipairs(C.var("isolated_areas", {})) do
-      for _, h in ipairs(a.hexes or {}) do if h == w.hex then return true end end
-    end
+  elseif C.rb_area_at(w.hex, C.level(w)) then
+    return true
   end
   return false
 end

@@ -106,13 +106,11 @@ end
 -- RB: distance from a hex to the nearest friendly-Controlled hex (ground level) that is in no
 -- listed Isolated Area [11.6063], and that hex; nil when there is none within two hexes
 local function nearest_friendly_hex(side, from)
-  local iso = {}
-  for _, a in ipairs(C.var("isolated_areas", {}) or {}) do
-    for _, h in ipairs(a.hexes or {}) do iso[h] = true end
-  end
   local best, where
   for _, h in ipairs(kessel.hex.range(from, 2)) do
-    if h ~= from and not iso[h] and kessel.hex.valid(h) and A.controller(h, 0) == side then
+    -- its ground-level Location in no listed Isolated Area (an upper-level Pocket there leaves the
+    -- ground level non-Isolated [11.6057])
+    if h ~= from and kessel.hex.valid(h) and not C.rb_area_at(h, 0) and A.controller(h, 0) == side then
       local d = kessel.hex.distance(from, h)
       if best == nil or d < best or (d == best and h < where) then best, where = d, h end
     end
@@ -222,10 +220,7 @@ function X.relocate(u, case, opts)
   if not C.pb() then
     -- [11.6064] Retained in the box: no longer Isolated, no Ammunition Shortage [11.6061 EXC]; the
     -- area it left is judged again [11.6065]
-    local from
-    for i, a in ipairs(C.var("isolated_areas", {})) do
-      for _, h in ipairs(a.hexes or {}) do if h == u.hex then from = i end end
-    end
+    local from = C.rb_area_at(u.hex, C.level(u))
     kessel.emit.withdraw(u.id)
     kessel.emit.unit_var(u.id, "reph", { status = "retained", area = "retained_box", why = case })
     for _, k in ipairs({ "isolated", "ammo_shortage", "ammo_shortage_day", "must_escape" }) do kessel.emit.unit_var(u.id, k, nil) end

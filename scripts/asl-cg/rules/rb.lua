@@ -42,14 +42,39 @@ function RB.strategic_control(m)
   return not (type(m.value) == "table" and m.value.made == "11.6062")
 end
 
--- [11.606] type of an Isolated Area (given by the players' Perimeters: var `isolated_areas`)
-function RB.area_type(hexes)
+-- the units in the Locations of listed Isolated Area i (its hexes at its levels [11.6057])
+local function units_in(areas, i)
+  local out = {}
+  for _, h in ipairs(areas[i].hexes or {}) do
+    for _, u in ipairs(kessel.units.at(h)) do
+      if C.rb_area_holds(areas, i, h, C.level(u)) then out[#out + 1] = u end
+    end
+  end
+  return out
+end
+-- the Control markers in the Locations of listed Isolated Area i
+local function control_markers_in(areas, i)
+  local out = {}
+  for _, h in ipairs(areas[i].hexes or {}) do
+    for _, m in ipairs(kessel.markers.at(h)) do
+      local level = type(m.value) == "table" and m.value.level or 0
+      if m.kind == "control" and m.hex == h and C.rb_area_holds(areas, i, h, level) then out[#out + 1] = m end
+    end
+  end
+  return out
+end
+-- the Location levels of listed Isolated Area i in one of its hexes: its `levels`, else the ground
+-- level (where the rules record a Location's Control they make; 11.6062)
+local function area_levels(area)
+  return type(area.levels) == "table" and area.levels or { 0 }
+end
+
+-- [11.606] type of listed Isolated Area i (given by the players' Perimeters: var `isolated_areas`)
+function RB.area_type(areas, i)
   local mmc = {}
   local smc = false
-  for _, h in ipairs(hexes) do
-    for _, u in ipairs(kessel.units.at(h)) do
-      if counts_as_mmc(u) then mmc[u.side] = true elseif counts_as_smc(u) then smc = true end
-    end
+  for _, u in ipairs(units_in(areas, i)) do
+    if counts_as_mmc(u) then mmc[u.side] = true elseif counts_as_smc(u) then smc = true end
   end
   local n = 0
   for _ in pairs(mmc) do n = n + 1 end
@@ -61,10 +86,38 @@ end
 -- Pocket (No Man's Land, nobody's, ignored), or nil: none is Controlled, or both sides Control
 -- some. Ground-level Locations of the hexes next to the area's (Control as A.controller reads it:
 -- occupation, else a Control marker).
-function RB.pocket_neighbours_controller(hexes)
+-- A non-ground-level Pocket [11.6057] reads the building Locations ADJACENT to its own: in its
+-- hexes the level below its lowest and the one above its highest, and its levels in the hexes of
+-- the same building next to its own (our reading of ADJACENT inside a building).
+function RB.pocket_neighbours_controller(hexes, levels)
   local inside = {}
   for _, h in ipairs(hexes) do inside[h] = true end
   local sides, seen = {}, {}
+  if type(levels) == "table" and #levels > 0 then
+    local lo, hi = math.huge, -math.huge
+    for _, l in ipairs(levels) do lo = math.min(lo, l); hi = math.max(hi, l) end
+    for _, h in ipairs(hexes) do
+      for _, l in ipairs({ lo - 1, hi + 1 }) do
+        local c = A.controller(h, l)
+        if c then sides[c] = true end
+      end
+      local place = kessel.map.place(h)
+      local building = {}
+      for _, b in ipairs(place and place.kind == "building" and place.hexes or {}) do building[b] = true end
+      for _, n in ipairs(kessel.hex.neighbors(h)) do
+        if building[n] and not inside[n] and not seen[n] then
+          seen[n] = true
+          for _, l in ipairs(levels) do
+            local c = A.controller(n, l)
+            if c then sides[c] = true end
+          end
+        end
+      end
+    end
+    local list = C.sorted_keys(sides)
+    if #list == 1 then return list[1] end
+    return nil
+  end
   for _, h in ipairs(hexes) do
     for _, n in ipairs(kessel.hex.neighbors(h)) do
       if not inside[n] and not seen[n] then
@@ -86,49 +139,53 @@ end
 -- hexes (every reader then finds none), `released` naming the side, `released_hexes` the hexes.
 -- The enemy Front Line Locations that delineated the Pocket are no longer Perimeter Locations for
 -- that side: the Perimeter is the players' (noted).
-local function release_pocket(i, area, side, case)
+local function release_pocket(areas, i, side, case)
+  local area = areas[i]
   local enemy = {}
+  local members = units_in(areas, i)
+  local markers = control_markers_in(areas, i)
+  for _, u in ipairs(members) do
+    if u.side == side then
+      if u.vars.isolated_day == C.var("date") or u.vars.isolated then
+        kessel.emit.unit_var(u.id, "isolated", nil)
+        kessel.emit.unit_var(u.id, "isolated_day", nil)
+      end
+      if u.vars.must_escape then kessel.emit.unit_var(u.id, "must_escape", nil) end
+      if u.vars.ammo_shortage_day == C.var("date") then
+        kessel.emit.unit_var(u.id, "ammo_shortage", nil)
+        kessel.emit.unit_var(u.id, "ammo_shortage_day", nil)
+      end
+    elseif counts_as_smc(u) then
+      -- an enemy SMC in ground that passed to the other side: Isolated and must Escape, as an
+      -- enemy SMC in a type C area [11.6061] (our reading: the exception says nothing of them)
+      kessel.emit.unit_var(u.id, "isolated", true)
+      kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
+      kessel.emit.unit_var(u.id, "must_escape", true)
+      enemy[#enemy + 1] = u.id
+    end
+  end
+  -- one Control marker a Location, the side's: the other side's go, the side's own (a Strategic
+  -- Location's) is kept and marked released, else the rules make one
   for _, h in ipairs(area.hexes) do
-    for _, u in ipairs(kessel.units.at(h)) do
-      if u.side == side then
-        if u.vars.isolated_day == C.var("date") or u.vars.isolated then
-          kessel.emit.unit_var(u.id, "isolated", nil)
-          kessel.emit.unit_var(u.id, "isolated_day", nil)
+    for _, level in ipairs(area_levels(area)) do
+      local own
+      for _, m in ipairs(markers) do
+        if m.hex == h and (type(m.value) == "table" and m.value.level or 0) == level then
+          if m.side == side and not own then own = m else kessel.emit.marker(m.id) end
         end
-        if u.vars.must_escape then kessel.emit.unit_var(u.id, "must_escape", nil) end
-        if u.vars.ammo_shortage_day == C.var("date") then
-          kessel.emit.unit_var(u.id, "ammo_shortage", nil)
-          kessel.emit.unit_var(u.id, "ammo_shortage_day", nil)
-        end
-      elseif counts_as_smc(u) then
-        -- an enemy SMC in ground that passed to the other side: Isolated and must Escape, as an
-        -- enemy SMC in a type C area [11.6061] (our reading: the exception says nothing of them)
-        kessel.emit.unit_var(u.id, "isolated", true)
-        kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
-        kessel.emit.unit_var(u.id, "must_escape", true)
-        enemy[#enemy + 1] = u.id
       end
-    end
-    -- one Control marker, the side's: the other side's go, the side's own (a Strategic Location's)
-    -- is kept and marked released, else the rules make one
-    local own
-    for _, m in ipairs(kessel.markers.at(h)) do
-      local ground = not (type(m.value) == "table" and (m.value.level or 0) ~= 0)
-      if m.kind == "control" and m.hex == h and ground then
-        if m.side == side and not own then own = m else kessel.emit.marker(m.id) end
+      if own then
+        local v = type(own.value) == "table" and C.copy(own.value) or {}
+        v.released = C.var("date")
+        kessel.emit.marker_value(own.id, v)
+      else
+        kessel.emit.create_marker{ kind = "control", side = side, hex = h, value = { level = level, made = "11.6062", released = C.var("date") } }
       end
-    end
-    if own then
-      local v = type(own.value) == "table" and C.copy(own.value) or {}
-      v.released = C.var("date")
-      kessel.emit.marker_value(own.id, v)
-    else
-      kessel.emit.create_marker{ kind = "control", side = side, hex = h, value = { level = 0, made = "11.6062", released = C.var("date") } }
     end
   end
   C.note(case or "11.6062", string.format("Isolated Area %d (%s): type %s Pocket whose Controlled adjacent Locations are all the %s's: "
     .. "its Locations become non-Isolated and pass to the %s's Control (the %s Front Line Locations that delineated it are no longer "
-    .. "Perimeter Locations: the players redraw that Perimeter) [11.6062]", i, table.concat(area.hexes, " "), area.type,
+    .. "Perimeter Locations: the players redraw that Perimeter) [11.6062]", i, C.rb_area_text(area), area.type,
     side, side, side))
   if #enemy > 0 then
     C.note("11.6061", string.format("Isolated Area %d: the %s SMC in it, now in %s-Controlled ground, must attempt to Escape: %s (our reading)",
@@ -141,20 +198,22 @@ end
 
 -- the effects of one Isolated Area's type on its units and hex Control [11.6061] [11.6062]; run
 -- again for an area whose type an Escape changed [11.6065]
-function RB.apply_area(i, area, case)
+function RB.apply_area(areas, i, case)
   do
-    local t = RB.area_type(area.hexes)
+    local area = areas[i]
+    local t = RB.area_type(areas, i)
     area.type = t
     -- [11.6062 EXC] a type A or B Pocket (every listed area is one, unless the players mark it
     -- `pocket = false`) surrounded by one side's Controlled Locations is not Isolated at all; it
     -- became No Man's Land whatever surrounded it
     local neighbour = (t == "A" or t == "B") and area.pocket ~= false and #area.hexes > 0
-      and RB.pocket_neighbours_controller(area.hexes) or nil
-    if neighbour then return release_pocket(i, area, neighbour, case) end
+      and RB.pocket_neighbours_controller(area.hexes, area.levels) or nil
+    if neighbour then return release_pocket(areas, i, neighbour, case) end
     local occupier
     local short, escape, lifted = {}, {}, {}
-    for _, h in ipairs(area.hexes) do
-      for _, u in ipairs(kessel.units.at(h)) do
+    local members = units_in(areas, i)
+    do
+      for _, u in ipairs(members) do
         kessel.emit.unit_var(u.id, "isolated", true)
         kessel.emit.unit_var(u.id, "isolated_day", C.var("date"))
         if counts_as_mmc(u) then occupier = u.side end
@@ -174,10 +233,8 @@ function RB.apply_area(i, area, case)
       end
     end
     if t == "C" then
-      for _, h in ipairs(area.hexes) do
-        for _, u in ipairs(kessel.units.at(h)) do
-          if counts_as_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
-        end
+      for _, u in ipairs(members) do
+        if counts_as_smc(u) and u.side ~= occupier then kessel.emit.unit_var(u.id, "must_escape", true); escape[#escape + 1] = u.id end
       end
     end
     -- [11.6062] a type A or B area becomes No Man's Land; but "A Strategic Location can never be a
@@ -186,23 +243,25 @@ function RB.apply_area(i, area, case)
     -- Control marker of the area was removed, a Strategic Location's too, so it became No Man's
     -- Land and nobody's.
     local kept = {}
-    for _, h in ipairs(area.hexes) do
-      for _, m in ipairs(kessel.markers.at(h)) do
-        if m.kind == "control" and m.hex == h then
-          if (t == "A" or t == "B") and RB.strategic_control(m) then
-            kept[#kept + 1] = h .. " (" .. m.side .. ")"
-          elseif (t == "A" or t == "B") or (t == "C" and m.side ~= occupier) then
-            kessel.emit.marker(m.id)
+    for _, m in ipairs(control_markers_in(areas, i)) do
+      if (t == "A" or t == "B") and RB.strategic_control(m) then
+        kept[#kept + 1] = m.hex .. " (" .. m.side .. ")"
+      elseif (t == "A" or t == "B") or (t == "C" and m.side ~= occupier) then
+        kessel.emit.marker(m.id)
+      end
+    end
+    if t == "C" then
+      for _, h in ipairs(area.hexes) do
+        for _, level in ipairs(area_levels(area)) do
+          if A.controller(h, level) ~= occupier then
+            -- the Control of every Location of the area, recorded as a marker: one the rules make
+            -- (not a Strategic Location's own, 11.6052), so a later type A/B removes it again
+            kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = level, made = "11.6062" } }
           end
         end
       end
-      if t == "C" and A.controller(h, 0) ~= occupier then
-        -- the Control of every Location of the area, recorded as a marker: one the rules make (not a
-        -- Strategic Location's own, 11.6052), so a later type A/B removes it again
-        kessel.emit.create_marker{ kind = "control", side = occupier, hex = h, value = { level = 0, made = "11.6062" } }
-      end
     end
-    C.note(case or "11.606", string.format("Isolated Area %d (%s): type %s%s", i, table.concat(area.hexes, " "), t,
+    C.note(case or "11.606", string.format("Isolated Area %d (%s): type %s%s", i, C.rb_area_text(area), t,
       (t == "A" or t == "B") and ", becomes No Man's Land [11.6062]" or (t == "C" and (", Controlled by the " .. occupier .. " [11.6062]") or "")))
     if #kept > 0 then
       C.note("11.6051", string.format("Isolated Area %d: a Strategic Location is never No Man's Land, and keeps its Control: %s", i, table.concat(kept, ", ")))
@@ -232,12 +291,9 @@ function RB.validate_outside(a)
   if not C.is_smc(u) then return C.refuse("11.6059", u.id .. " is no SMC: an MMC outside its Perimeter Area is in a Pocket [11.6056]") end
   if u.vars.prisoner_of then return C.refuse("11.6059", u.id .. " is a prisoner: 11.608 decides about it") end
   if C.crewing(u) then return C.refuse("11.6059", u.id .. " is an armor leader in his vehicle: he shares its fate") end
-  for i, area in ipairs(C.var("isolated_areas", {}) or {}) do
-    for _, h in ipairs(area.hexes or {}) do
-      if h == u.hex then
-        return C.refuse("11.6059", string.format("%s is in Isolated Area %d (%s), part of a Perimeter Area: 11.6061 decides about its SMC", u.id, i, h))
-      end
-    end
+  local i = C.rb_area_at(u.hex, C.level(u))
+  if i then
+    return C.refuse("11.6059", string.format("%s is in Isolated Area %d (%s), part of a Perimeter Area: 11.6061 decides about its SMC", u.id, i, u.hex))
   end
   if u.vars.outside_perimeter == C.var("date") then return C.refuse("11.6059", u.id .. " is declared outside its Perimeter Area already") end
 end
@@ -285,7 +341,7 @@ S.on_end("perimeter", function()
   A.flip_stale_control_markers("11.6052")
   local areas = C.copy(C.var("isolated_areas", {}))
   C.note("11.605", "Perimeters (11.6053-.6058) are drawn by the players; the Isolated Areas they give are read from `isolated_areas`")
-  for i, area in ipairs(areas) do RB.apply_area(i, area) end
+  for i in ipairs(areas) do RB.apply_area(areas, i) end
   kessel.emit.var("isolated_areas", areas)
 end)
 
@@ -294,10 +350,10 @@ function RB.after_escape(i)
   local areas = C.copy(C.var("isolated_areas", {}))
   local area = areas[i]
   if not area then return end
-  local t = RB.area_type(area.hexes)
+  local t = RB.area_type(areas, i)
   if t == area.type then return end
   C.note("11.6065", string.format("an Escape changes Isolated Area %d from type %s to type %s", i, tostring(area.type), t))
-  RB.apply_area(i, area, "11.6065")
+  RB.apply_area(areas, i, "11.6065")
   kessel.emit.var("isolated_areas", areas)
 end
 
@@ -417,12 +473,10 @@ function RB.validate_removal(a)
     return C.refuse("11.615", "only in a friendly-Controlled Location")
   end
   for _, u in ipairs(kessel.units.at(m.hex)) do if u.vars.isolated then return C.refuse("11.615", "not in an Isolated Location") end end
-  -- a Location of an Isolated Area of the Perimeters is Isolated, occupied or not [11.606]
-  for i, area in ipairs(C.var("isolated_areas", {})) do
-    for _, h in ipairs(area.hexes or {}) do
-      if h == m.hex then return C.refuse("11.615", m.hex .. " lies in Isolated Area " .. i .. ": not in an Isolated Location") end
-    end
-  end
+  -- a Location of an Isolated Area of the Perimeters is Isolated, occupied or not [11.606] (the
+  -- Fortification's ground-level Location: an upper-level Pocket there is another [11.6057])
+  local iso_i = C.rb_area_at(m.hex, 0)
+  if iso_i then return C.refuse("11.615", m.hex .. " lies in Isolated Area " .. iso_i .. ": not in an Isolated Location") end
   if not is_mine(m) then
     for _, x in ipairs(kessel.markers.at(m.hex)) do
       if x.kind == "ap_mine" and x.hex == m.hex then return C.refuse("11.615", "A-P mines must be Cleared from the Location first") end

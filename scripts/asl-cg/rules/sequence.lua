@@ -315,9 +315,30 @@ function S.located_record_problems()
     -- rules read it again from the units in it at 11.605, and record it), a hex is in one area only
     -- (one listed in two was Isolated in the first area, its Escape read another), an area has hexes;
     -- a field nothing reads (a misspelt `hexs`) is refused
-    local seen = {}
+    -- [11.6057] a non-ground-level Pocket names its Location levels (`levels`, whole numbers from
+    -- -1, a Cellar, none twice): a hex's ground-level area and its upper-level Pocket share it, a
+    -- Location is in one Isolated Area
+    local seen, seen_level = {}, {}
     for i, area in ipairs(iso) do
       local hexes = type(area) == "table" and area.hexes
+      local levels = type(area) == "table" and area.levels
+      local levels_ok = levels == nil
+      if levels ~= nil then
+        if type(levels) ~= "table" or #levels == 0 and next(levels) == nil then
+          put("isolated_areas", string.format("[11.6057] isolated_areas[%d] gives no level in `levels` (a non-ground-level Pocket lists its Location levels: levels = { 1, 2 })", i))
+        else
+          local bad
+          local twice = {}
+          for k, l in pairs(levels) do
+            if type(k) ~= "number" or not whole(l) or l < -1 or twice[l] then bad = l else twice[l] = true end
+          end
+          if bad ~= nil or #levels == 0 then
+            put("isolated_areas", string.format("[11.6057] isolated_areas[%d] gives levels `%s`: a list of Location levels, whole numbers from -1 (a Cellar), each once", i, shown(bad)))
+          else
+            levels_ok = true
+          end
+        end
+      end
       if type(hexes) ~= "table" then
         put("isolated_areas", string.format("[11.606] isolated_areas[%d] gives no `hexes` list", i))
       else
@@ -325,6 +346,15 @@ function S.located_record_problems()
         for _, h in ipairs(hexes) do
           if type(h) ~= "string" or not kessel.hex.valid(h) then
             put("isolated_areas", string.format("[11.606] isolated_areas[%d]: `%s` is not a hex of this map", i, shown(h)))
+          elseif levels ~= nil then
+            for _, l in ipairs(levels_ok and levels or {}) do
+              local key = h .. "@" .. l
+              if seen_level[key] then
+                put("isolated_areas", string.format("[11.6057] isolated_areas[%d]: %s level %d is already in isolated_areas[%d] (a Location is in one Isolated Area)", i, h, l, seen_level[key]))
+              else
+                seen_level[key] = i
+              end
+            end
           elseif seen[h] then
             put("isolated_areas", string.format("[11.606] isolated_areas[%d]: %s is already in isolated_areas[%d] (a hex is in one Isolated Area)", i, h, seen[h]))
           else
@@ -344,8 +374,8 @@ function S.located_record_problems()
             if not is_side(area.released) then
               put("isolated_areas", string.format("[11.6062] isolated_areas[%d] gives released `%s`: the side a released Pocket passed to (%s)", i, shown(area.released), names))
             end
-          elseif k ~= "hexes" and k ~= "released_hexes" then
-            put("isolated_areas", string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes, and may say pocket = false)", i, shown(k)))
+          elseif k ~= "hexes" and k ~= "released_hexes" and k ~= "levels" then
+            put("isolated_areas", string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes, and may say pocket = false and its levels)", i, shown(k)))
           end
         end
       end

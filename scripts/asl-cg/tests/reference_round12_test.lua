@@ -78,3 +78,66 @@ kessel.test("case_11.6_an_rb_position_in_the_pb_sequence_is_told_which_is_its_ow
   ok, r = kessel.act{ kind = "start_refit" }
   expect.refused(ok, r, "11.6", "its RePh is the sequence `refit_rb`")
 end)
+
+-- [11.6057 EX] the Germans Control the ground and 2nd levels of building E5, the Russians the 1st
+-- level, with an MMC there: the 1st and 2nd levels are one Pocket, apart from the ground level. An
+-- Isolated Area of the players' record may now name its Location levels (`levels = { 1, 2 }`, the
+-- "circled level-number" of the reduced map): it is type C (Russian MMC only), its Locations are
+-- Russian-Controlled, the Russian squad is Isolated with Ammunition Shortage, and the German squad
+-- at ground level is no part of it (cleared to the Retained box in 11.607). Before, a record named
+-- hexes only: listing E5 made the whole hex one type D area (the German squad Isolated, with
+-- Ammunition Shortage, left on the map), `levels` was refused at check as "not read", and leaving
+-- E5 out left the Russian squad non-Isolated, cleared off the map.
+kessel.test("case_11.6057_an_upper_level_pocket_is_its_own_isolated_area", function()
+  local S = require("rules.sequence")
+  local A = require("rules.areas")
+  T.setup{ module = "rb", step = "perimeter", map = { tags = { strategic = { "E5" } } },
+    vars = { date = "18oct", isolated_areas = { { hexes = { "E5" }, levels = { 1, 2 } } } },
+    units = { T.squad("g1", "german", "4-6-7", "E5"), T.squad("r1", "russian", "4-4-7r", "E5", { vars = { level = 1 } }) },
+    valued = { { kind = "control", side = "german", hex = "E5", value = { level = 2 } } } }
+  expect.eq(#S.record_problems(), 0, table.concat(S.record_problems(), "\n"))
+  local ev = T.resolve()
+  T.has_note(ev, "Isolated Area 1 (E5, levels 1, 2): type C, Controlled by the russian")
+  expect.eq(T.unit("r1").vars.isolated, true)
+  expect.eq(T.unit("r1").vars.ammo_shortage, true)
+  expect.eq(T.unit("g1").vars.isolated, nil, "the ground level is no part of the upper-level Pocket")
+  expect.eq(T.unit("g1").vars.ammo_shortage, nil)
+  expect.eq(A.controller("E5", 2), "russian", "each Location of a type C area is its occupier's [11.6062]")
+  expect.eq(A.controller("E5", 0), "german")
+  -- 11.607: the German squad is cleared to the Retained box, the Isolated Russian stays
+  T.resolve()   -- 11.6063
+  T.resolve()   -- 11.607
+  expect.eq(T.unit("g1").location, "pending")
+  expect.eq(T.unit("r1").location, "map")
+  T.replays()
+end)
+
+-- [11.6057] a level record is checked: whole numbers, none repeated, and a hex's Location in one
+-- Isolated Area only (a ground-level area and an upper-level Pocket may share the hex)
+kessel.test("case_11.6057_an_isolated_area_level_record_is_checked", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = {
+    { hexes = { "E5" }, levels = { 1, 2 } }, { hexes = { "E5", "E6" } }, { hexes = { "E5" }, levels = { 2 } },
+    { hexes = { "F5" }, levels = { "up" } }, { hexes = { "F6" }, levels = {} } } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("isolated_areas[3]: E5 level 2 is already in isolated_areas[1]", 1, true), text)
+  expect.truthy(text:find("isolated_areas[4] gives levels `up`", 1, true), text)
+  expect.truthy(text:find("isolated_areas[5] gives no level", 1, true), text)
+  expect.eq(#S.record_problems(), 3, text)
+end)
+
+-- [11.6057] [11.6062 EXC] an upper-level Pocket holding only a Russian SMC (type B) whose
+-- Controlled ADJACENT Locations (the German ground level below it; none above) are all German is
+-- no Isolated Area: it passes to the German, and the Russian SMC in it must Escape (as in a type C
+-- area, our reading). The ground level keeps its own Control.
+kessel.test("case_11.6057_11.6062_an_upper_level_pocket_surrounded_by_one_side_passes_to_it", function()
+  local A = require("rules.areas")
+  T.setup{ module = "rb", step = "perimeter",
+    vars = { date = "18oct", isolated_areas = { { hexes = { "E5" }, levels = { 1 } } } },
+    units = { T.squad("g1", "german", "4-6-7", "E5"), T.leader("rl", "russian", "8-0", "E5", { vars = { level = 1 } }) } }
+  local ev = T.resolve()
+  T.has_note(ev, "Isolated Area 1 (E5, level 1): type B Pocket whose Controlled adjacent Locations are all the german's")
+  expect.eq(A.controller("E5", 1), "german")
+  expect.eq(T.unit("rl").vars.must_escape, true)
+  expect.eq(T.unit("g1").vars.isolated, nil)
+end)
