@@ -374,14 +374,15 @@ function C.same_location(u)
 end
 
 -- the DRM a leader or Hero lends a stack (chapter A values, data outside the text): a leader's
--- printed DRM, one worse if wounded (A17.2; never worse than 0); a Hero -1 (A15.2). Used where the
--- text names a Leader/Hero DRM [9.606] [11.6063] or leadership DRM [9.6041] [9.6042]
+-- printed DRM, one worse if wounded (A17.2; never worse than 0, and never better: a wounded 6+1
+-- stays +1 — it was made 0); a Hero -1 (A15.2). Used where the text names a Leader/Hero DRM
+-- [9.606] [11.6063] (there a 6+1's +1 counts too: X.drm) or leadership DRM [9.6041] [9.6042]
 kessel.constant("hero_drm", -1)
 function C.leadership(o)
   if o.type == "hero" then return kessel.game.constant("hero_drm") end
   if (o.type ~= "leader" and o.type ~= "armor_leader") or not o.face or not o.face.drm then return 0 end
   local d = o.face.drm
-  if o.vars.wounded then d = math.min(0, d + 1) end
+  if o.vars.wounded then d = math.max(d, math.min(0, d + 1)) end
   return d
 end
 

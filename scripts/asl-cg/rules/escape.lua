@@ -148,18 +148,20 @@ function X.drm(units)
     if near and near <= 1 then add(-1, "11.6063", "adjacent to a friendly-Controlled non-Isolated hex" .. at) end
   end
   if not smc_alone then
-    local best = 0
+    -- "+x (Armor-)Leader/Hero DRM": the best leader of the stack lends his DRM as printed, whatever
+    -- its sign (a 6+1 gives +1: it was left out, only a DRM below 0 counting)
+    local best
     local who
     for _, u in ipairs(units) do
       if u.type == "leader" or u.type == "armor_leader" or u.type == "hero" then
         local d = C.leadership(u)
-        if d < best then best, who = d, u end
+        if best == nil or d < best then best, who = d, u end
       end
     end
     for _, o in ipairs(vehicle and kessel.units.at(first.hex) or {}) do
-      if o.type == "armor_leader" and o.vars.in_vehicle == first.id and C.leadership(o) < best then best, who = C.leadership(o), o end
+      if o.type == "armor_leader" and o.vars.in_vehicle == first.id and (best == nil or C.leadership(o) < best) then best, who = C.leadership(o), o end
     end
-    if best ~= 0 then
+    if best ~= nil and best ~= 0 then
       add(best, C.pb() and "9.606" or "11.6063", (who.type == "hero" and "Hero DRM" or "leader DRM")
         .. (who.vars.wounded and " (wounded: one worse)" or ""))
     end

@@ -141,3 +141,31 @@ kessel.test("case_11.6057_11.6062_an_upper_level_pocket_surrounded_by_one_side_p
   expect.eq(T.unit("rl").vars.must_escape, true)
   expect.eq(T.unit("g1").vars.isolated, nil)
 end)
+
+-- [9.606] [11.6063] "+x (Armor-)Leader/Hero DRM": the DRM of the leader escaping with a stack, as
+-- printed, whatever its sign: a 6+1 (a result of the 9.6183 leader table) gives +1; the best
+-- leader of the stack counts (a 9-1 with a 6+1: -1). Before, only a DRM below 0 was applied, so a
+-- 6+1 escaped with his squad at no cost, and a wound made a 6+1 a 0 leader (a wound makes a DRM
+-- one worse, never worse than 0 in the ruleset's reading of A17.2: it never makes it better). The
+-- Encirclement 1TC and the minefield NTC, where the leader's DRM "may"/"can" apply at the owner's
+-- choice [9.6041] [9.6042], take none worse than 0.
+kessel.test("case_9.606_11.6063_a_leaders_positive_drm_counts_in_an_escape", function()
+  local X = require("rules.escape")
+  local function leader_drm(module, ...)
+    T.setup{ module = module, step = "escape", vars = { date = module == "rb" and "18oct" or "day_i" }, units = { ... } }
+    local ids = {}
+    for _, u in ipairs({ ... }) do ids[#ids + 1] = T.unit(u.id) end
+    local _, mods = X.drm(ids)
+    for _, m in ipairs(mods) do if m.why:find("leader DRM", 1, true) then return m.drm, m.why end end
+    return 0
+  end
+  expect.eq(leader_drm("pb", T.squad("g1", "german", "4-6-7", "C3"), T.leader("gl", "german", "6+1", "C3")), 1, "a 6+1")
+  expect.eq(leader_drm("pb", T.squad("g1", "german", "4-6-7", "C3"), T.leader("gl", "german", "6+1", "C3", { vars = { wounded = true } })),
+    1, "a wound does not make a 6+1 better")
+  expect.eq(leader_drm("pb", T.squad("g1", "german", "4-6-7", "C3"), T.leader("gl", "german", "9-1", "C3", { vars = { wounded = true } })),
+    0, "a wounded 9-1: one worse")
+  expect.eq(leader_drm("pb", T.squad("g1", "german", "4-6-7", "C3"), T.leader("gl", "german", "6+1", "C3"),
+    T.leader("gm", "german", "9-1", "C3")), -1, "the best leader of the stack")
+  expect.eq(leader_drm("rb", T.squad("g1", "german", "4-6-7", "C3"), T.leader("gl", "german", "6+1", "C3")), 1, "RB: a 6+1")
+  expect.eq(leader_drm("pb", T.leader("gl", "german", "6+1", "C3")), 0, "NA to a leader alone")
+end)
