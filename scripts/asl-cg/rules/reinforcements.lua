@@ -106,9 +106,11 @@ S.on_end("reinforcements", function()
       -- Area, and Guns that must be Manhandled onto the map from Z28 need their crews there (they
       -- were put with the squads, away from the Guns)
       if (r.kind == "gun" or r.kind == "crew") and date == "dawn" then at = guns end
+      -- one sent to an Entry Area "may only enter ... as specified", whenever it enters [9.6151]:
+      -- `enters_at` (no Shift elsewhere while it waits off-map [9.613])
       local id = N.create("british", r.kind, r.what, { at = at.hex,
         vars = { reph = { status = "retained", area = at.area or at.entry, why = at == guns and "9.6152" or "9.6151" }, airborne = airborne,
-          ox_bucks = (date == "night_ii") or nil } })
+          ox_bucks = (date == "night_ii") or nil, enters_at = at.entry } })
       made[#made + 1] = id
     end
   end

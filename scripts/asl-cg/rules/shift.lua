@@ -90,6 +90,11 @@ function T.shift_barrier(u)
     return { rule = "9.613", message = "is not Personnel or a Mobile vehicle" .. (u.vars.abandoned and " (it is abandoned)" or "") }
   end
   if u.vars.shifted == C.var("date") then return { rule = "9.613", message = "already tried to Shift this CG Date" } end
+  -- an OB-given reinforcement sent to an Entry Area "may only enter ... as specified" whenever it
+  -- enters [9.6151]: while it waits off-map it Shifts nowhere else (it was allowed to)
+  if u.location == "pending" and u.vars.enters_at then
+    return { rule = "9.6151", message = "is an OB-given reinforcement: it enters only at Entry Area " .. tostring(u.vars.enters_at) .. ", whenever it enters" }
+  end
   if u.vars.fixed then
     return { rule = "9.6058", message = "is on a No Move counter: it begins the Night II CG scenario where it ended Night I" }
   end

@@ -169,3 +169,32 @@ kessel.test("case_9.606_11.6063_a_leaders_positive_drm_counts_in_an_escape", fun
   expect.eq(leader_drm("rb", T.squad("g1", "german", "4-6-7", "C3"), T.leader("gl", "german", "6+1", "C3")), 1, "RB: a 6+1")
   expect.eq(leader_drm("pb", T.leader("gl", "german", "6+1", "C3")), 0, "NA to a leader alone")
 end)
+
+-- [9.6151] OB-given reinforcements "may only enter/set-up as specified", whenever they enter: the
+-- Day II reinforcements (Entry Area TT4) held off-map through Day III may not Shift to another
+-- Entry Area in the next RePh [9.613]; the British units Retained there that are no reinforcements
+-- still may. Before, a Shift of theirs to TT14 was accepted (and offered), so they could enter
+-- where the table does not send them.
+kessel.test("case_9.6151_an_entry_area_reinforcement_does_not_shift_elsewhere", function()
+  local S = require("rules.sequence")
+  T.setup{ step = "reinforcements", map = { areas = { TT4 = { "L1", "L2" }, TT14 = { "L8", "L9" } } },
+    vars = { date = "day_ii", previous_date = "day_i", entry_areas = { british = { TT4 = true, TT14 = true } } },
+    units = { T.squad("b9", "british", "6-4-8", nil, { vars = { reph = { status = "retained", area = "TT4" } } }) } }
+  T.resolve()
+  local arrived
+  for _, u in ipairs(kessel.units.all{ side = "british", type = "squad" }) do
+    if u.id ~= "b9" then arrived = arrived or u end
+  end
+  expect.eq(arrived.location, "pending")
+  expect.eq(arrived.vars.reph.area, "TT4")
+  -- the next RePh, after Day III: 9.613
+  kessel.emit.var("previous_date", "day_iii")
+  kessel.emit.var("date", "dusk")
+  kessel.emit.clock(kessel.game.turn(), S.index("shift"))
+  local ok, r = kessel.act{ kind = "shift", side = "british", units = { arrived.id }, to = "TT14" }
+  expect.refused(ok, r, "9.6151", "enters only at Entry Area TT4")
+  for _, a in ipairs(kessel.legal("british")) do
+    for _, id in ipairs(a.kind == "shift" and a.units or {}) do expect.truthy(id ~= arrived.id, "not offered: " .. id) end
+  end
+  expect.accepted(kessel.act{ kind = "shift", side = "british", units = { "b9" }, to = "TT14" })
+end)
