@@ -386,17 +386,20 @@ function C.leadership(o)
   return d
 end
 
--- best (lowest) leadership DRM among the side's leaders with a unit (a Hero is no leader here)
+-- best (lowest) leadership DRM among the side's leaders with a unit (a Hero is no leader here).
+-- PB lets it apply at the owner's choice ("may apply" [9.6041], "can apply" [9.6042]): a DRM above
+-- 0 is never taken. RB says "Leader DRM apply" [11.6041] [11.6042]: the best leader's DRM applies
+-- whatever its sign (a 6+1's +1 was left out, as in PB)
 function C.leader_drm(u)
   if u.hex == nil then return 0 end
-  local best = 0
+  local best = C.pb() and 0 or nil
   for _, o in ipairs(C.same_location(u)) do
     if o.id ~= u.id and o.side == u.side and o.type == "leader" then
       local d = C.leadership(o)
-      if d < best then best = d end
+      if best == nil or d < best then best = d end
     end
   end
-  return best
+  return best or 0
 end
 
 -- Casualty Reduction [A7.302]: a squad becomes its HS, a HS or crew is Eliminated, and an SMC is

@@ -198,3 +198,24 @@ kessel.test("case_9.6151_an_entry_area_reinforcement_does_not_shift_elsewhere", 
   end
   expect.accepted(kessel.act{ kind = "shift", side = "british", units = { "b9" }, to = "TT14" })
 end)
+
+-- [11.6041] [11.6042] in RB the leader's DRM applies to the Encirclement 1TC and the A-P minefield
+-- NTC ("Leader DRM apply"), a 6+1's +1 too; PB lets it apply at the owner's choice ("may apply",
+-- "can apply" [9.6041] [9.6042]), so there a positive DRM is never taken. Before, RB left out a
+-- 6+1's +1 as PB does.
+kessel.test("case_11.6041_11.6042_the_leader_drm_applies_in_rb", function()
+  local function checks(module)
+    T.setup{ module = module, step = "encirclement", vars = { date = module == "rb" and "18oct" or "day_i" },
+      units = { T.squad("g1", "german", "4-6-7", "C5", { vars = { encircled = true } }), T.leader("gl", "german", "6+1", "C5"),
+        T.squad("g2", "german", "4-6-7", "F5"), T.leader("gm", "german", "6+1", "F5") },
+      valued = { { kind = "ap_mine", side = "russian", hex = "F5", value = { strength = 6 } } } }
+    kessel.inject_dice{ 1, 1, 1, 1, 1, 1, 1, 1 }
+    return T.resolve()
+  end
+  local ev = checks("rb")
+  T.has_note(ev, "g1 takes a 1TC (Encircled): DR 2+2 = 4 vs morale 7: passes (+1 1TC, +1 leader)")
+  T.has_note(ev, "g2 takes a NTC (A-P minefield): DR 2+1 = 3 vs morale 7: passes (+1 leader)")
+  ev = checks("pb")
+  T.has_note(ev, "g1 takes a 1TC (Encircled): DR 2+1 = 3 vs morale 7: passes (+1 1TC)")
+  T.has_note(ev, "g2 takes a NTC (A-P minefield): DR 2+0 = 2 vs morale 7: passes")
+end)
