@@ -78,7 +78,7 @@ kessel.action{
 -- [9.601] a Melee is fought with the tactical Close Combat rules (A11), which this ruleset does
 -- not implement: the players report each Melee's outcome, first Location first [9.6011].
 kessel.action{
-  kind = "melee_outcome", rule = "9.6011", description = "report the outcome of the next Melee (units eliminated or captured)",
+  kind = "melee_outcome", rule = "9.6011", description = "report the outcome of the next Melee (units eliminated, captured or withdrawn)",
   validate = function(a)
     local why = S.only_in("melee", "9.601")
     if why then return why end
@@ -112,6 +112,18 @@ kessel.action{
       if out[c.unit] or out[c.guard] then return C.refuse("9.601", "a unit is Eliminated, Captured or a Guard once: " .. c.unit .. ", " .. c.guard) end
       out[c.unit] = true
     end
+    -- a Withdrawal [9.601] "normal CCPh activities ... Withdrawal": to an ADJACENT Location, a hex
+    -- next to the Melee's (A11 itself is the players'; the report says where the unit went)
+    if a.withdrawn ~= nil and type(a.withdrawn) ~= "table" then return C.refuse("9.601", "withdrawn is a list of { unit = id, to = hex }") end
+    for _, w in ipairs(a.withdrawn or {}) do
+      local u = type(w) == "table" and in_melee(w.unit)
+      if not u then return C.refuse("9.601", "each Withdrawal names a Personnel unit of the Melee in " .. first.hex .. " and the hex it goes to: { unit = id, to = hex }") end
+      if out[w.unit] then return C.refuse("9.601", "a unit is Eliminated, Captured, a Guard or Withdrawn once: " .. w.unit) end
+      if type(w.to) ~= "string" or not kessel.hex.valid(w.to) or kessel.hex.distance(first.hex, w.to) ~= 1 then
+        return C.refuse("9.601", w.unit .. " Withdraws to an ADJACENT Location: `to` is a hex next to " .. first.hex .. " (not " .. tostring(w.to) .. ")")
+      end
+      out[w.unit] = true
+    end
   end,
   apply = function(a)
     for _, id in ipairs(a.eliminated or {}) do C.eliminate(id, "9.601", "Melee") end
@@ -123,6 +135,12 @@ kessel.action{
       kessel.emit.unit_var(c.unit, "guarded_by", g.id)
       kessel.emit.unit_var(c.unit, "unarmed", true)
       C.note("9.601", c.unit .. " is Captured by " .. c.guard .. " (the " .. g.side .. ")")
+    end
+    for _, w in ipairs(a.withdrawn or {}) do
+      kessel.emit.move(w.unit, { w.to })
+      if C.level(kessel.units.get(w.unit)) ~= 0 then kessel.emit.unit_var(w.unit, "level", nil) end
+      C.follow(kessel.units.get(w.unit))
+      C.note("9.601", w.unit .. " Withdraws from the Melee in " .. a.hex .. " to " .. w.to)
     end
     for _, u in ipairs(kessel.units.at(a.hex)) do
       if C.level(u) == (a.level or 0) then

@@ -219,3 +219,26 @@ kessel.test("case_11.6041_11.6042_the_leader_drm_applies_in_rb", function()
   T.has_note(ev, "g1 takes a 1TC (Encircled): DR 2+1 = 3 vs morale 7: passes (+1 1TC)")
   T.has_note(ev, "g2 takes a NTC (A-P minefield): DR 2+0 = 2 vs morale 7: passes")
 end)
+
+-- [9.601] RePh Melee allows "any/all normal CCPh activities associated with Melee (i.e., attack,
+-- Capture, Withdrawal, etc.)": a Withdrawal is reported with the Melee's outcome, `withdrawn = {
+-- { unit, to } }`, to an ADJACENT Location (a hex next to the Melee's; A11 itself is the players'),
+-- the unit taking its SW along. Before, `withdrawn` was not read: the report was accepted, the unit
+-- stayed in the Melee, and the same Melee came first again.
+kessel.test("case_9.601_a_withdrawal_from_melee_is_reported", function()
+  T.setup{ step = "melee", vars = { date = "day_i" }, units = {
+    T.squad("b1", "british", "6-4-8", "C3"), T.squad("g1", "german", "4-6-7", "C3"),
+    T.sw("gw", "german", "LMG", "C3", { vars = { possessed_by = "g1" } }) } }
+  local ok, r = kessel.act{ kind = "melee_outcome", hex = "C3", withdrawn = { { unit = "g1", to = "C6" } } }
+  expect.refused(ok, r, "9.601", "Withdraws to an ADJACENT Location")
+  ok, r = kessel.act{ kind = "melee_outcome", hex = "C3", withdrawn = { { unit = "g1", to = "C4" } }, eliminated = { "g1" } }
+  expect.refused(ok, r, "9.601", "g1")
+  local ev
+  ok, ev = kessel.act{ kind = "melee_outcome", hex = "C3", withdrawn = { { unit = "g1", to = "C4" } } }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "g1 Withdraws from the Melee in C3 to C4")
+  expect.eq(T.unit("g1").hex, "C4")
+  expect.eq(T.unit("gw").hex, "C4", "its SW goes along")
+  expect.eq(#require("rules.melee").melee_locations(), 0)
+  T.replays()
+end)
