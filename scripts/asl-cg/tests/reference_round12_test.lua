@@ -242,3 +242,25 @@ kessel.test("case_9.601_a_withdrawal_from_melee_is_reported", function()
   expect.eq(#require("rules.melee").melee_locations(), 0)
   T.replays()
 end)
+
+-- [9.6] [11.6] a parameter none of a choice's rules reads is refused once the step's own checks
+-- pass, naming it and the parameters the choice reads, citing the step's case. Before, it was
+-- passed over in silence: a Fortification bought with `at` for `hex` was bought with no hex, an
+-- Escape's `dropped` (for `drop`) kept the SW, a promotion's `choice` was taken as if meant.
+kessel.test("case_9.6_a_parameter_no_rule_reads_is_refused", function()
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 10 } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "foxhole_1s", at = "C3" }
+  expect.refused(ok, r, "9.619", "buy_fortification has no parameter `at` (it reads item, count, hex, level)")
+  expect.eq(kessel.game.var("fpp_british"), nil, "nothing bought")
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct" }, units = {
+    T.squad("g1", "german", "4-6-7", "C3", { vars = { isolated = true } }), T.sw("w", "german", "LMG", "C3", { vars = { possessed_by = "g1" } }) } }
+  ok, r = kessel.act{ kind = "escape", side = "german", units = { "g1" }, dropped = { "w" } }
+  expect.refused(ok, r, "11.6063", "escape has no parameter `dropped` (it reads units, drop, must)")
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" }, units = {
+    T.leader("gl", "german", "8-0", "C3"), T.squad("g1", "german", "4-6-7", "C3"), T.squad("g2", "german", "4-6-7", "C3"),
+    T.squad("g3", "german", "4-6-7", "C3"), T.squad("g4", "german", "4-6-7", "C3"), T.squad("g5", "german", "4-6-7", "C3"),
+    T.squad("g6", "german", "4-6-7", "C3"), T.squad("g7", "german", "4-6-7", "C3"), T.squad("g8", "german", "4-6-7", "C3") } }
+  ok, r = kessel.act{ kind = "promote", side = "german", leader = "gl", choice = "8-0_and_7-0" }
+  expect.refused(ok, r, "11.6114", "promote has no parameter `choice` (it reads leader)")
+  expect.accepted(kessel.act{ kind = "promote", side = "german", leader = "gl" })
+end)
