@@ -105,7 +105,13 @@ end
 
 -- RB: distance from a hex to the nearest friendly-Controlled hex (ground level) that is in no
 -- listed Isolated Area [11.6063], and that hex; nil when there is none within two hexes
-local function nearest_friendly_hex(side, from)
+local function nearest_friendly_hex(side, from, level)
+  -- from an upper-level (or Cellar) Pocket [11.6057] the ground-level Location of its own hex is
+  -- ADJACENT to it: friendly-Controlled and in no listed Isolated Area, it is the nearest (our
+  -- reading: "adjacent to" that Location's hex)
+  if (level or 0) ~= 0 and not C.rb_area_at(from, 0) and A.controller(from, 0) == side then
+    return 1, from .. " ground level"
+  end
   local best, where
   for _, h in ipairs(kessel.hex.range(from, 2)) do
     -- its ground-level Location in no listed Isolated Area (an upper-level Pocket there leaves the
@@ -141,7 +147,7 @@ function X.drm(units)
     local near = C.var("friendly_distance", {})[first.id]
     local at = ""
     if near == nil then
-      local d, h = nearest_friendly_hex(first.side, first.hex)
+      local d, h = nearest_friendly_hex(first.side, first.hex, C.level(first))
       if d then near, at = d, " (" .. h .. ")" end
     end
     if near and near <= 2 then add(-1, "11.6063", "<= 2 hexes from a friendly-Controlled non-Isolated hex" .. at) end

@@ -264,3 +264,18 @@ kessel.test("case_9.6_a_parameter_no_rule_reads_is_refused", function()
   expect.refused(ok, r, "11.6114", "promote has no parameter `choice` (it reads leader)")
   expect.accepted(kessel.act{ kind = "promote", side = "german", leader = "gl" })
 end)
+
+-- [11.6057] [11.6063] from an upper-level Pocket, the friendly-Controlled, non-Isolated ground
+-- level of the escapee's own hex is ADJACENT to it: the Escape DR takes both "<= 2 hexes" and
+-- "adjacent" DRM (our reading; a ground-level area's own hex is not counted)
+kessel.test("case_11.6057_11.6063_the_ground_level_below_an_upper_pocket_is_adjacent", function()
+  T.setup{ module = "rb", step = "escape",
+    vars = { date = "18oct", isolated_areas = { { hexes = { "E5" }, levels = { 1 } } } },
+    units = { T.squad("r2", "russian", "4-4-7r", "E5"),
+      T.squad("r1", "russian", "4-4-7r", "E5", { vars = { level = 1, isolated = true } }) } }
+  kessel.inject_dice{ 3, 3 }
+  local ok, ev = kessel.act{ kind = "escape", side = "russian", units = { "r1" } }
+  expect.accepted(ok, ev)
+  T.has_note(ev, "-1 adjacent to a friendly-Controlled non-Isolated hex (E5 ground level)")
+  T.has_note(ev, "r1: Escape DR 6-2 = 4")
+end)
