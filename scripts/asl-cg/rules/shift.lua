@@ -52,22 +52,41 @@ function T.next_entry(side, from, to)
 end
 
 -- the path for a Shift: Uncontrolled Territory, friendly Setup-Area and Eligible Entry-Area hexes
--- [9.613]; returns the path (hexes) or nil
-function T.path(side, from_hexes, to_hexes)
+-- [9.613]; returns the path (hexes) or nil. `opts.fewest_ut`: the path crossing the fewest
+-- Uncontrolled-Territory hexes (then the shortest), as the group traces it for the DRM;
+-- `opts.road`: only along road hexsides ("that entire path ... on road hexes")
+function T.path(side, from_hexes, to_hexes, opts)
+  opts = opts or {}
   local st = A.stored()
   local targets, entry = {}, A.entry_hexes(side)
   for _, h in ipairs(to_hexes) do targets[h] = true end
-  local best
+  local step
+  if opts.fewest_ut or opts.road then
+    step = function(a, b)
+      if opts.road and not kessel.map.has_side(a, b, "road") then return nil end
+      return (opts.fewest_ut and st.hexes[b] == "ut") and 1001 or 1
+    end
+  end
+  local best, best_cost
   for _, start in ipairs(from_hexes) do
-    local t = kessel.paths.trace{ from = start, target = function(h) return targets[h] == true end,
+    local t = kessel.paths.trace{ from = start, target = function(h) return targets[h] == true end, step = step,
       passage = function(h)
         if kessel.map.terrain(h) == "water" then return "blocked" end
         if targets[h] or st.hexes[h] == side or st.hexes[h] == "ut" or entry[h] then return nil end
         return "blocked"
       end }
-    if t and (best == nil or #t.path < #best) then best = t.path; best.start = start end
+    local cost = t and (step and t.cost or #t.path)
+    if t and (best == nil or cost < best_cost) then best, best_cost = t.path, cost; best.start = start end
   end
   return best
+end
+
+-- the Uncontrolled-Territory hexes along a path
+local function ut_along(path)
+  local st = A.stored()
+  local n = 0
+  for _, h in ipairs(path) do if st.hexes[h] == "ut" then n = n + 1 end end
+  return n
 end
 
 local function group_area(units)
@@ -241,16 +260,19 @@ function T.apply(a)
   -- Area to a Setup Area; not from one Entry Area to another (the table's double-dagger note)
   local origin = src and src.hexes or (dest and kessel.map.area(from)) or nil
   if origin then
-    local st = A.stored()
-    local path = T.path(side, origin, dest and dest.hexes or kessel.map.area(a.to)) or {}
-    local road, ut = #path > 0, 0
-    local prev = path.start
-    for _, h in ipairs(path) do
-      if prev and not kessel.map.has_side(prev, h, "road") then road = false end
-      if st.hexes[h] == "ut" then ut = ut + 1 end
-      prev = h
+    -- the path the group traces is of any length: the one with the lowest DRM, an all-road path
+    -- (-1) or the one crossing the fewest Uncontrolled-Territory hexes (+1 per five). Before, only
+    -- the shortest path was read: a road that was not the shortest way never gave its -1, and a
+    -- detour through friendly hexes never spared the UT DRM
+    local to_hexes = dest and dest.hexes or kessel.map.area(a.to)
+    local any = T.path(side, origin, to_hexes, { fewest_ut = true })
+    local road = T.path(side, origin, to_hexes, { road = true, fewest_ut = true })
+    local ut = any and ut_along(any) or 0
+    local with_road = road and #road > 0 and ut_along(road)
+    if with_road and -1 + math.floor(with_road / 5) <= math.floor(ut / 5) then
+      drm = drm - 1; mods[#mods + 1] = "-1 path on road hexes"
+      ut = with_road
     end
-    if road then drm = drm - 1; mods[#mods + 1] = "-1 path on road hexes" end
     if ut >= 5 then drm = drm + math.floor(ut / 5); mods[#mods + 1] = "+" .. math.floor(ut / 5) .. " for " .. ut .. " Uncontrolled-Territory hexes" end
   end
   -- a Secret DR [9.613]: the other side sees that it was made, not its value or its result

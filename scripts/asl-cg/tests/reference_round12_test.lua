@@ -279,3 +279,27 @@ kessel.test("case_11.6057_11.6063_the_ground_level_below_an_upper_pocket_is_adja
   T.has_note(ev, "-1 adjacent to a friendly-Controlled non-Isolated hex (E5 ground level)")
   T.has_note(ev, "r1: Escape DR 6-2 = 4")
 end)
+
+-- [9.613] the Shift DRM are those of the path the group traces, which may be of any length: "-1 If
+-- that entire path can be traced on road hexes" holds when a road path exists, not only when the
+-- shortest path is a road, and the "+1 per five Uncontrolled-Territory hexes" counts along the path
+-- the group traces (the owner's choice: the one giving the lowest DRM). Here the straight way from
+-- Setup Area A to B crosses 12 Uncontrolled-Territory hexes (+2); a road bends north through 12
+-- as well, a hex longer: -1 + 2 = +1. Before, only the shortest path was read, so the road was
+-- never found (+2).
+kessel.test("case_9.613_the_road_path_may_be_longer_than_the_shortest", function()
+  local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
+  local road = { "B3", "B2" }
+  for _, c in ipairs({ "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R" }) do road[#road + 1] = c .. "2" end
+  T.setup{ step = "setup_areas", map = { columns = 20, rows = 5, tags = { strategic = { "B3", "S3" } },
+      links = { { kind = "road", path = road } }, areas = { T1 = { "T1" } } },
+    markers = { ctrl("german", "B3"), ctrl("german", "S3") }, units = { T.squad("g", "german", "4-6-7", "B3") },
+    vars = { date = "day_i", entry_areas = { german = { T1 = true } } } }
+  for _ = 1, 8 do T.resolve() end
+  expect.eq(kessel.game.step().id, "shift")
+  kessel.inject_dice{ 3, 3 }
+  local ok, ev = kessel.act{ kind = "shift", side = "german", units = { "g" }, to = "B" }
+  expect.accepted(ok, ev)
+  local rec = T.record(ev, "shift")
+  expect.eq(rec.drm, 1, table.concat(rec.modifiers or {}, ", "))
+end)
