@@ -18,7 +18,7 @@ end
 -- one `refit` sequence held both modules' steps under the PB titles and cases: an RB game was at
 -- "Encirclement, Minefields, Bog and Shock [9.604]" (RB's 11.604 has no Bog or Shock sub-step:
 -- 11.6131 makes those), "Equipment Possession and Hidden Fortifications [9.607]" for 11.607's
--- Clearing the Map, and at step 4 of 27 where it was at its third, the editor's step line and
+-- Clearing the Map, and at step 5 of 27 where it was at its third, the editor's step line and
 -- `kessel info` saying so.
 kessel.test("case_11.6_the_rb_steps_carry_the_rb_titles_and_cases", function()
   T.setup{ module = "rb", main = true, vars = { date = "18oct" } }
