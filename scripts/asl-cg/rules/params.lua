@@ -5,6 +5,11 @@
 -- before `withdrawn` was read). `side` is the sender, not a parameter.
 local C = require("rules.common")
 
+-- in the order the kinds are declared (a kind declared again goes last, so re-declaring them in
+-- this order keeps the order `kessel.legal` and `kessel info` list them in)
+local ORDER = { "end_step", "start_refit", "climb_place", "melee_outcome", "escape", "repossess", "buy_rg",
+  "buy_fortification", "smc_outside_perimeter", "idle_day", "shift", "prisoner", "hero_harden", "remove_fortification",
+  "deploy", "promote", "keep_hs", "mg_exchange", "retain_set_dc" }
 local PARAMS = {
   end_step = { pb = "9.6", rb = "11.6" },
   start_refit = { pb = "9.6", rb = "11.6", "initial" },
@@ -40,7 +45,8 @@ local function unread(a, p)
     table.concat((function() local t = {} for _, k in ipairs(extra) do t[#t + 1] = "`" .. k .. "`" end return t end)(), ", "), reads))
 end
 
-for _, kind in ipairs(C.sorted_keys(PARAMS)) do
+assert(#ORDER == #C.sorted_keys(PARAMS), "every kind with its parameters is in ORDER")
+for _, kind in ipairs(ORDER) do
   local h = kessel.action_handlers(kind)
   assert(h, "no action `" .. kind .. "` to check the parameters of")
   local p = PARAMS[kind]

@@ -303,3 +303,14 @@ kessel.test("case_9.613_the_road_path_may_be_longer_than_the_shortest", function
   local rec = T.record(ev, "shift")
   expect.eq(rec.drm, 1, table.concat(rec.modifiers or {}, ", "))
 end)
+
+-- the parameter check re-declares each choice: it keeps the order the choices are listed in
+-- (`kessel.legal`, `kessel info`), which second-system.md's play.lua relies on (it takes the last
+-- choice offered: in 9.617 a German RG purchase, not `end_step`)
+kessel.test("case_9.6_the_choices_keep_their_order", function()
+  T.setup{ step = "rg_purchase", vars = { date = "day_i", cpp = { german = 30 }, entry_areas = { german = { A1 = true } } },
+    map = { areas = { A1 = { "A1" } } } }
+  local offered = kessel.legal("german")
+  expect.eq(offered[1].kind, "end_step")
+  expect.eq(offered[#offered].kind, "buy_rg")
+end)
