@@ -420,7 +420,9 @@ kessel.action{
     local l = kessel.units.get(a.leader)
     local new = l.face.label == "8-0" and { "7-0", "7-0" } or { "8-0", "7-0" }
     kessel.emit.change_unit(l.id, { faces = { C.leader_face(new[1]) } })
-    local id = kessel.emit.create_unit{ side = l.side, type = "leader", faces = { C.leader_face(new[2]) }, at = l.hex }
+    -- the second leader is Retained where the first is (the Retained box, as a rule, after 11.607)
+    local id = kessel.emit.create_unit{ side = l.side, type = "leader", faces = { C.leader_face(new[2]) }, at = l.hex,
+      vars = { reph = l.vars.reph and C.copy(l.vars.reph) or nil, level = l.vars.level } }
     C.set_in("promoted", l.side, true)
     C.note("11.6114", l.id .. " (" .. l.face.label .. ") is exchanged for a " .. new[1] .. " and " .. id .. " (" .. new[2] .. ")")
   end,

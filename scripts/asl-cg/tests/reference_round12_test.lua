@@ -265,6 +265,23 @@ kessel.test("case_9.6_a_parameter_no_rule_reads_is_refused", function()
   expect.accepted(kessel.act{ kind = "promote", side = "german", leader = "gl" })
 end)
 
+-- [11.6114] the two leaders of a promotion out of the ranks are Retained where the exchanged one
+-- was: after 11.607's clearing, both in the Retained box (the new one had no Retained area)
+kessel.test("case_11.6114_both_leaders_of_a_promotion_are_retained_in_the_box", function()
+  local box = { status = "retained", area = "retained_box" }
+  local units = { T.leader("gl", "german", "8-1", nil, { vars = { reph = box } }) }
+  for i = 1, 8 do units[#units + 1] = T.squad("g" .. i, "german", "4-6-7", nil, { vars = { reph = box } }) end
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" }, units = units }
+  local ok, ev = kessel.act{ kind = "promote", side = "german", leader = "gl" }
+  expect.accepted(ok, ev)
+  local made
+  for _, u in ipairs(kessel.units.all{ type = "leader" }) do if u.id ~= "gl" then made = u end end
+  expect.eq(T.unit("gl").face.label, "8-0")
+  expect.eq(made.face.label, "7-0")
+  expect.eq(made.location, "pending")
+  expect.eq(made.vars.reph and made.vars.reph.area, "retained_box")
+end)
+
 -- [11.6057] [11.6063] from an upper-level Pocket, the friendly-Controlled, non-Isolated ground
 -- level of the escapee's own hex is ADJACENT to it: the Escape DR takes both "<= 2 hexes" and
 -- "adjacent" DRM (our reading; a ground-level area's own hex is not counted)
