@@ -534,6 +534,8 @@ function M.execute(plan, a)
     if plan.entering then
       kessel.emit.place(u.id, plan.entry)
       kessel.emit.unit_var(u.id, "entered_turn", turn)
+      -- where it came on: an arrival still there with only its entry paid may ride on [6.3] [14.3]
+      kessel.emit.unit_var(u.id, "entered_at", plan.entry)
       V.passed(plan.entry, u.side, u)
     end
     if #leg.path > 0 then kessel.emit.move(u.id, leg.path, leg.cost) end
