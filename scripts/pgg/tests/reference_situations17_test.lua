@@ -56,3 +56,64 @@ kessel.test("case_14_3_a_scheduled_arrival_on_a_railway_hex_may_ride_on_that_pha
   expect.refused(ok, why, "6.3", "already moved this phase")
   expect.eq(listed_rail_moves("w"), 0, "no rail move listed for it")
 end)
+
+-- [14.2] [6.22] [6.3] Reading (rules25): a South-Western Front division may be called onto a
+-- railway hex in German ZOC (the diversion of [14.1] is written for the provisional division,
+-- whose hex a die picks); it then stops there: no walking out [6.22], no ride, since a rail move
+-- may not start in an enemy ZOC [6.3]. A German-occupied hex is refused.
+-- Board (the 30x8 strip): German g (2-2-10) in 1308, next to the railway hex 1208; turn 4.
+kessel.test("case_14_2_a_called_division_may_enter_a_hex_in_german_zoc_and_stops_there", function()
+  local Strip = require("testing.swf_strip")
+  Strip.board({ Strip.reserve("a"), B.leader("l", "1206", 3), B.pz("g", "1308", "2-2-10") }, "soviet_movement", 4)
+  expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
+  expect.eq(B.where("a"), "1208")
+  local ok, why = rail_move({ "a" }, { "1506" })
+  expect.refused(ok, why, "6.3", "may not start in an enemy ZOC")
+  ok, why = B.move({ "a" }, { "1207" })
+  expect.refused(ok, why, "6.22")
+  Strip.board({ Strip.reserve("a"), B.leader("l", "1206", 3), B.pz("g", "1208", "2-2-10") }, "soviet_movement", 4)
+  ok, why = kessel.act{ kind = "swf_call", hex = "1208" }
+  expect.refused(ok, why, "6.1", "holds German units")
+  expect.eq(B.where("a"), "pending", "still waiting off the map")
+end)
+
+-- [14] [11] [13.3] [13.44] Reading (rules25): a German reinforcement entering under a Soviet
+-- interdiction marker pays the marker's +1 MP and is in supply for that player-turn (units
+-- entering play are; the marker stops lines traced into or through its hex, and the arrival
+-- traces none). A German unit that entered on an earlier turn and stands there is out of supply.
+-- Board: area E = 0103 under a Soviet marker; German Initial Movement Phase of turn 7.
+kessel.test("case_14_a_german_arrival_under_a_soviet_marker_pays_it_and_is_in_supply", function()
+  local S = require("rules.supply")
+  local M = require("rules.movement")
+  local function board(units)
+    B.setup(units, { map = { columns = 10, rows = 10, areas = { E = { "0103" } } }, step = "german_movement",
+      markers = { { kind = "soviet_interdiction", side = "soviet", at = "0103" } } })
+  end
+  board({ B.pz("p", nil, "4-4-10", { enter = { turn = 7, area = "E" } }), B.leader("l", "0909", 3) })
+  expect.accepted(B.move({ "p" }, { "0103" }))
+  expect.eq(M.mp_left(kessel.units.get("p")), 8, "10 - (1 clear + 1 marker)")
+  local ok, why = S.in_supply("p")
+  expect.truthy(ok, why)
+  board({ B.pz("p", "0103", "4-4-10", { vars = { entered_turn = 6 } }), B.leader("l", "0909", 3) })
+  ok, why = S.in_supply("p")
+  expect.falsy(ok, "an earlier arrival under the marker is cut off")
+  expect.truthy(why:find("13.44", 1, true), why)
+end)
+
+-- [9.1] [10.36] [12.2] [12.3] Reading (rules25): a leader committed to an attack with the units of
+-- his hex stays an attacker when they all prove duds and are removed: he adds nothing (his bonus
+-- is capped by their strength, now 0) but shares the result. Board, Soviet Combat Phase of turn
+-- 7: untried d and leader l (rating 3) in 0503, rifle a (4-4-6) in 0504, German g (2-2-10) in
+-- 0403. d is a 0-0-6; a's 4 against 2: 2-1, roll 6: A1. The leader may take the step.
+kessel.test("case_10_36_a_leader_whose_units_prove_duds_still_shares_the_attackers_result", function()
+  B.setup({ { id = "d", name = "d", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0503" },
+    B.leader("l", "0503", 3), B.rifle("a", "0504", "4-4-6"), B.pz("g", "0403", "2-2-10") },
+    { step = "soviet_combat", pools = { rifle = { "0-0-6" } } })
+  kessel.inject_dice{ 1, 6 }   -- the draw of d's counter from the pool, then the combat roll
+  local ev = expect.accepted(B.attack({ "d", "l", "a" }, { "0403" }))
+  expect.eq(kessel.units.get("d").location, "eliminated", "the dud is removed")
+  expect.truthy(B.note(ev, "odds 2-1, roll 6: A1"), B.all_notes(ev))
+  expect.accepted(B.choose("loss", { "l" }))
+  expect.eq(kessel.units.get("l").location, "eliminated", "the leader took the attackers' step")
+  expect.eq(B.where("a"), "0504")
+end)
