@@ -117,3 +117,28 @@ kessel.test("case_10_36_a_leader_whose_units_prove_duds_still_shares_the_attacke
   expect.eq(kessel.units.get("l").location, "eliminated", "the leader took the attackers' step")
   expect.eq(B.where("a"), "0504")
 end)
+
+-- [6.22] [14.2] [6.5] A South-Western Front division called onto a hex in German ZOC has entered
+-- that zone: it stays stopped when another Soviet stack overruns the German unit away in the same
+-- phase (the strict reading of [6.22], see case_6_22_a_unit_that_entered_an_enemy_zoc_stays_
+-- stopped_when_the_zone_is_overrun_away), while the overrunners, who cleared the hex, go on.
+-- Board (the 30x8 strip): German g (1-1-10) in 1308 next to 1208; Soviet rifle s (6-6-6) in 1307
+-- next to g, with leader l (rating 3) in 1206 (s began the phase in command); turn 4. The call
+-- puts division a in 1208. s overruns g: 6 halved 3 against 1, 3-1, roll 1: D2, g loses both
+-- steps and is gone; s enters 1308 and moves on to 1408; a may not move.
+kessel.test("case_6_22_a_called_division_placed_in_an_enemy_zoc_stays_stopped_when_the_zone_goes", function()
+  local Strip = require("testing.swf_strip")
+  Strip.board({ Strip.reserve("a"), B.leader("l", "1206", 3), B.rifle("s", "1307", "6-6-6"), B.pz("g", "1308", "1-1-10") },
+    "soviet_movement", 4)
+  expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "s" }, target = "1308" })
+  expect.truthy(B.note(ev, "odds 3-1, roll 1: D2"), B.all_notes(ev))
+  expect.truthy(B.pending(), "the German chooses: loss or retreat")
+  expect.accepted(B.choose("loss"))
+  expect.eq(B.where("g"), "eliminated")
+  expect.eq(B.where("s"), "1308")
+  expect.accepted(B.move({ "s" }, { "1408" }))
+  local ok, why = B.move({ "a" }, { "1207" })
+  expect.refused(ok, why, "6.22", "its movement is over for the phase")
+end)
