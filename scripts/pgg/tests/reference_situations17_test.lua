@@ -142,3 +142,23 @@ kessel.test("case_6_22_a_called_division_placed_in_an_enemy_zoc_stays_stopped_wh
   local ok, why = B.move({ "a" }, { "1207" })
   expect.refused(ok, why, "6.22", "its movement is over for the phase")
 end)
+
+-- [10.4] [14.3] [6.3] An evacuated leader comes back through X like an arrival (optional rule):
+-- on a railway hex he may ride on by rail that phase, as a scheduled arrival may (leaders ride
+-- outside the eight). The engine placed him having paid the entry hex, so he had "already moved".
+-- Board, Soviet Movement Phase of turn 7: leader l in 0202, boxed in by German units; a railway
+-- along row 05 from 1005 (area X) to 0305. l is evacuated; on turn 8 he is back at 1005 and rides
+-- to 0405.
+kessel.test("case_10_4_a_leader_back_from_evacuation_on_a_railway_hex_may_ride_on", function()
+  local rail = { kind = "railway", path = { "1005", "0905", "0805", "0705", "0605", "0505", "0405", "0305" } }
+  B.setup({ B.leader("l", "0202", 2), B.pz("g1", "0302"), B.pz("g2", "0203"), B.pz("g3", "0101"), B.leader("m", "0102", 3) },
+    { step = "soviet_movement", options = { leader_evacuation = true },
+      map = { columns = 10, rows = 10, links = { rail }, areas = { X = { "1005" } } } })
+  expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
+  for _ = 1, 9 do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.eq(B.where("l"), "1005", "back at X")
+  local ev = expect.accepted(rail_move({ "l" }, { "0405" }))
+  expect.eq(B.where("l"), "0405")
+  expect.truthy(B.note(ev, "0 of the turn's 8"), B.all_notes(ev))
+end)
