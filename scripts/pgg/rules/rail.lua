@@ -5,8 +5,8 @@
 -- enter or pass an enemy ZOC or enemy units; a hex with a German air interdiction marker costs 4 rail
 -- hexes on top of the hex itself, 5 of the 30 [13.3] (option `rail_air_marker_cost`). Each turn at most 8 combat units may move by rail, a tank or mechanized division
 -- counting 3; leaders go free. A unit moving by rail does nothing else that phase (it must not
--- have moved before, and its movement ends); a scheduled reinforcement that has only come onto
--- its entry hex has not moved [14.3] (RL.unmoved). On turns 1-6 columns 01-02 stay closed [6.4]; the
+-- have moved before, and its movement ends); a unit that has only come onto its entry hex (a
+-- scheduled reinforcement [14.3], a returning leader [10.4]) has not moved (RL.unmoved). On turns 1-6 columns 01-02 stay closed [6.4]; the
 -- 13th and 20th Armies may not use rail on turn 1 [5.2].
 --
 -- Rail cuts [6.37]: a German unit moving into or through a rail hex may place one of the six rail
@@ -188,9 +188,9 @@ end
 -- The fields of a rail move (C.shape_reason): a malformed action is refused, naming the field.
 local RAIL_FIELDS = { { name = "units", kind = "ids" }, { name = "unit", kind = "string" }, { name = "path", kind = "hexes" } }
 
--- May `u` still move by rail this phase [6.3]: it has not moved, or it is a scheduled
--- reinforcement that has only come onto the map [14.3] and stands on the hex it entered at with no
--- more spent than the entry. The sequence of play brings reinforcements in before rail movement
+-- May `u` still move by rail this phase [6.3]: it has not moved, or it has only come onto the map
+-- (a scheduled reinforcement [14.3], a leader back from evacuation [10.4]) and stands on the hex it
+-- entered at (unit var `entered_at`) with no more spent than the entry. The sequence of play brings reinforcements in before rail movement
 -- [4], so the entry is the unit's arrival, not a move made before riding.
 function RL.unmoved(u)
   local M = require("rules.movement")
