@@ -1083,9 +1083,9 @@ kessel.action{
   end),
 }
 
--- Once-a-phase markers end with the step [9.1] [9.73] [9.8].
+-- Once-a-phase markers end with the step [9.1] [9.73] [9.8] [6.5] [6.22].
 kessel.on("step_end", function()
-  for _, f in ipairs{ "attacked", "defended", "advanced", "retreated_onto", "stopped" } do
+  for _, f in ipairs{ "attacked", "defended", "advanced", "retreated_onto", "stopped", "zoc_stop" } do
     kessel.emit.clear_flag(f)
   end
 end)

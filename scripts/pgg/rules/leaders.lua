@@ -281,6 +281,9 @@ kessel.on("step_start", function()
           waits = false
           kessel.emit.place(e.id, h)
           kessel.emit.unit_var(e.id, "mp_spent", math.ceil(cost * 2 - 1e-9))
+          -- an arrival like any other: from a railway hex he may ride on that phase [6.3] [14.3]
+          kessel.emit.unit_var(e.id, "entered_turn", kessel.game.turn())
+          kessel.emit.unit_var(e.id, "entered_at", h)
           kessel.emit.note("10.4", string.format("%s returns from evacuation at %s (entering costs %s MP)",
             C.name(kessel.units.get(e.id)), h, C.mp(cost)))
           e.back = true

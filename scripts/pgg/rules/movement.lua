@@ -8,8 +8,9 @@
 -- its movement allowance [6.1], halved when out of supply [11.3].
 --
 -- Prohibitions: only in the owner's Movement Phase, and in the Mechanized Movement Phase only
--- German mechanized types [4]; never into enemy units [6.1]; entering an enemy ZOC ends the move
--- and a unit never leaves one voluntarily [6.22]; disrupted units don't move [6.6]; a leader enters
+-- German mechanized types [4]; never into enemy units [6.1]; entering an enemy ZOC ends the unit's
+-- movement for the phase, even if the zone goes later in the phase (flag `zoc_stop`), and a unit
+-- never leaves one voluntarily [6.22]; disrupted units don't move [6.6]; a leader enters
 -- an enemy ZOC only together with an attack-capable unit [8]; on turns 1-6 no Soviet unit enters
 -- columns 01-02 [6.4] (supply and leader lines may still be traced there).
 --
@@ -79,6 +80,10 @@ function M.cannot_move(u, entering)
   if C.disrupted(u) then return C.reason("6.6", "%s is disrupted and may not move", C.name_at(u)) end
   if u.flags.stopped then
     return C.reason("6.5", "%s was stopped by its overrun and may not move again this phase", C.name_at(u))
+  end
+  -- (while the zone is still there, the no-exit refusal says whose it is)
+  if u.flags.zoc_stop and not Z.enemy_zoc(u.side):has(u.hex) then
+    return C.reason("6.22", "%s entered an enemy zone of control this phase and stopped there: its movement is over for the phase, although that zone has gone", C.name_at(u))
   end
   if u.flags.turn_ended then
     return C.reason("WBC09 #7", "%s took its loss in an overrun earlier this player-turn and stayed where it was: its movement is over for the turn", C.name_at(u))
@@ -534,6 +539,8 @@ function M.execute(plan, a)
     if plan.entering then
       kessel.emit.place(u.id, plan.entry)
       kessel.emit.unit_var(u.id, "entered_turn", turn)
+      -- where it came on: an arrival still there with only its entry paid may ride on [6.3] [14.3]
+      kessel.emit.unit_var(u.id, "entered_at", plan.entry)
       V.passed(plan.entry, u.side, u)
     end
     if #leg.path > 0 then kessel.emit.move(u.id, leg.path, leg.cost) end
@@ -548,6 +555,18 @@ function M.execute(plan, a)
   M.end_overrun_group_unless(plan.units)
   local Rail = require("rules.rail")
   Rail.after_move(plan, a)
+  M.note_zoc_stops(plan.units)
+end
+
+-- [6.22] A unit that has entered an enemy ZOC stops: its movement is over for the phase (flag
+-- `zoc_stop`, cleared when the phase ends), even if the zone is taken away later in the phase
+-- (another stack overruns the unit exerting it). `units`: snapshots or ids that just entered a
+-- hex; those now in an enemy ZOC are flagged. Apply stage only.
+function M.note_zoc_stops(units)
+  for _, x in ipairs(units) do
+    local u = kessel.units.get(type(x) == "string" and x or x.id)
+    if u and u.location == "map" and Z.enemy_zoc(u.side):has(u.hex) then kessel.emit.flag(u.id, "zoc_stop") end
+  end
 end
 
 -- The overrun group's move is over once another unit moves [6.5] — by a move, a rail move or an

@@ -274,6 +274,12 @@ K.finishers.overrun = function(cb)
       O.end_turn(stayed)
     else
       for _, u in ipairs(stayed) do kessel.emit.move(u.id, { target }, 0) end
+      -- [6.5] [6.22] clearing the hex lets the overrunners go on (the zone they stopped in to
+      -- overrun was the defender's); entering another enemy zone there stops them again
+      for _, u in ipairs(stayed) do
+        if kessel.units.get(u.id).flags.zoc_stop then kessel.emit.flag(u.id, "zoc_stop", false) end
+      end
+      M.note_zoc_stops(stayed)
       -- [15] they may move on in the same phase: they were the last in the hex
       require("rules.victory").passed(target, cb.attacker_side, stayed)
       kessel.emit.note("6.5", "the hex is cleared: the overrunners enter " .. target .. " at no cost")

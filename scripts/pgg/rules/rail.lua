@@ -5,7 +5,8 @@
 -- enter or pass an enemy ZOC or enemy units; a hex with a German air interdiction marker costs 4 rail
 -- hexes on top of the hex itself, 5 of the 30 [13.3] (option `rail_air_marker_cost`). Each turn at most 8 combat units may move by rail, a tank or mechanized division
 -- counting 3; leaders go free. A unit moving by rail does nothing else that phase (it must not
--- have moved before, and its movement ends). On turns 1-6 columns 01-02 stay closed [6.4]; the
+-- have moved before, and its movement ends); a unit that has only come onto its entry hex (a
+-- scheduled reinforcement [14.3], a returning leader [10.4]) has not moved (RL.unmoved). On turns 1-6 columns 01-02 stay closed [6.4]; the
 -- 13th and 20th Armies may not use rail on turn 1 [5.2].
 --
 -- Rail cuts [6.37]: a German unit moving into or through a rail hex may place one of the six rail
@@ -187,6 +188,18 @@ end
 -- The fields of a rail move (C.shape_reason): a malformed action is refused, naming the field.
 local RAIL_FIELDS = { { name = "units", kind = "ids" }, { name = "unit", kind = "string" }, { name = "path", kind = "hexes" } }
 
+-- May `u` still move by rail this phase [6.3]: it has not moved, or it has only come onto the map
+-- (a scheduled reinforcement [14.3], a leader back from evacuation [10.4]) and stands on the hex it
+-- entered at (unit var `entered_at`) with no more spent than the entry. The sequence of play brings reinforcements in before rail movement
+-- [4], so the entry is the unit's arrival, not a move made before riding.
+function RL.unmoved(u)
+  local M = require("rules.movement")
+  if M.spent(u) == 0 then return true end
+  local v = u.vars or {}
+  if v.entered_turn ~= kessel.game.turn() or v.entered_at == nil or v.entered_at ~= u.hex then return false end
+  return M.spent(u) == require("rules.reinforcements").entry_mp(u, u.hex)
+end
+
 -- Why a rail move is refused, or nil and the path and its cost in rail hexes.
 function RL.plan(a)
   local shape = C.shape_reason(a, "6.3", RAIL_FIELDS)
@@ -212,7 +225,7 @@ function RL.plan(a)
     if var and kessel.game.var(var) ~= "move" then
       return nil, C.reason("5.2", "the %s rolled to stand on the first turn: %s may not move by rail", u.formation, C.name_at(u))
     end
-    if M.spent(u) > 0 then return nil, C.reason("6.3", "%s has already moved this phase and may not move by rail", C.name_at(u)) end
+    if not RL.unmoved(u) then return nil, C.reason("6.3", "%s has already moved this phase and may not move by rail", C.name_at(u)) end
     weight = weight + RL.weight(u)
     units[#units + 1] = u
   end
@@ -346,7 +359,7 @@ function RL.stack_moves(hex, rules)
   rules = rules or RL.rules()
   local ids = {}
   for _, x in ipairs(kessel.units.at(hex)) do
-    if x.side == C.SOVIET and M.cannot_move(x) == nil and M.spent(x) == 0 then ids[#ids + 1] = x.id end
+    if x.side == C.SOVIET and M.cannot_move(x) == nil and RL.unmoved(x) then ids[#ids + 1] = x.id end
   end
   if #ids == 0 or rules.ezoc:has(hex) then return out end
   local reach = RL.reach(hex, rules)

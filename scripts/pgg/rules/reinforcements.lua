@@ -358,6 +358,8 @@ local function bring_in(u, hex, rule, why)
   require("rules.rail").repair(u, { hex })
   -- [15] and it has been in the hex: a city there is the Soviet's, even if it moves on this phase
   require("rules.victory").passed(hex, u.side, u)
+  -- [6.22] placed in an enemy ZOC (a South-Western Front hex may be in one), it has entered it
+  require("rules.movement").note_zoc_stops({ u.id })
 end
 
 -- The provisional roll [14.1] (inside an apply or hook).

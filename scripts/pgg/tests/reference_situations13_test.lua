@@ -202,17 +202,22 @@ kessel.test("case_11_13_the_mp_method_pays_the_river_on_a_road_the_road_method_d
   expect.truthy(why:find("road", 1, true), why)
 end)
 
--- [6.22] [8] [6.1] A unit stopped by entering an enemy ZOC, whose ZOC is then taken away by
--- another stack's overrun in the same phase. The rule stops the move that enters the zone and
--- forbids leaving it voluntarily; with the project's reading of 6.1 (a stack may move in legs
--- while it has MP) a unit no longer in any enemy ZOC may go on with the MP it has left. Board,
--- German Initial Movement Phase: p (4-4-10) drives 0203-0303-0403-0404 (4 MP) and stops in r's
--- ZOC (r, a 1-1-6, in 0505); a further move is refused citing 6.22. q (8-8-10) in 0605 overruns r
--- (3 MP; 8 halved 4 against r's 1 halved out of supply to 1, 4-1, roll 1: D2); r takes the loss and
--- is gone, q must enter 0505. p, in no enemy ZOC now, moves on with its 6 MP left.
-kessel.test("case_6_22_a_unit_whose_enemy_zoc_is_overrun_away_moves_on_with_its_mp_left", function()
-  B.setup({ B.pz("p", "0103", "4-4-10"), B.pz("q", "0605", "8-8-10"), B.rifle("r", "0505", "1-1-6"),
-    B.leader("l", "0909", 2) }, { step = "german_movement" })
+-- [6.22] [6.5] A unit that enters an enemy ZOC stops: its movement is over for the phase, and it
+-- does not start again when that zone is taken away later in the phase by another stack's
+-- overrun. The reference has units stop on entering an enemy ZOC and nothing start them again
+-- (WBC09 #11 takes it that a unit's movement is concluded before another unit moves); only the
+-- overrunners themselves go on after clearing a hex [6.5]. The engine let the stopped unit move
+-- on with the MP it had left (rules25 pass: the strict reading of the rules24 pass's open
+-- question). Board, German Initial Movement Phase: p (4-4-10) drives 0203-0303-0403-0404 (4 MP)
+-- and stops in r's ZOC (r, a 1-1-6, in 0505); a further move is refused citing 6.22. q (8-8-10)
+-- in 0605 overruns r (3 MP; 8 halved 4 against r's 1 halved out of supply to 1, 4-1, roll 1: D2);
+-- r takes the loss and is gone, q must enter 0505 and may go on. p, in no enemy ZOC now, still
+-- may not move, and no move is listed for it; a unit that started the phase in r's zone (s in
+-- 0604, which entered nothing) may move once the zone is gone. In the Mechanized Movement Phase
+-- p moves again.
+kessel.test("case_6_22_a_unit_that_entered_an_enemy_zoc_stays_stopped_when_the_zone_is_overrun_away", function()
+  B.setup({ B.pz("p", "0103", "4-4-10"), B.pz("q", "0605", "8-8-10"), B.pz("s", "0604", "2-2-10"),
+    B.rifle("r", "0505", "1-1-6"), B.leader("l", "0909", 2) }, { step = "german_movement" })
   local M = require("rules.movement")
   expect.accepted(move({ "p" }, { "0203", "0303", "0403", "0404" }))
   local ok, why = move({ "p" }, { "0403" })
@@ -224,6 +229,15 @@ kessel.test("case_6_22_a_unit_whose_enemy_zoc_is_overrun_away_moves_on_with_its_
   expect.eq(B.where("r"), "eliminated")
   expect.eq(B.where("q"), "0505", "the overrunners enter the cleared hex [6.5]")
   expect.eq(M.mp_left(kessel.units.get("p")), 6)
+  ok, why = move({ "p" }, { "0403" })
+  expect.refused(ok, why, "6.22", "entered an enemy zone of control")
+  for _, a in ipairs(kessel.legal("german")) do
+    expect.falsy(a.kind == "move" and a.units[1] == "p", "no move listed for p")
+  end
+  expect.accepted(move({ "q" }, { "0506" }))
+  expect.accepted(move({ "s" }, { "0704" }))
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "german_mech_movement")
   expect.accepted(move({ "p" }, { "0403" }))
-  expect.eq(B.where("p"), "0403")
 end)
