@@ -183,6 +183,73 @@ fn report_refuses_records_that_do_not_belong_to_the_headers_run() {
     );
 }
 
+/// A game record's turns are the run's: a game ending on turn 4,000,000,000 of a 3-turn scenario
+/// reached the game-length statistics, and per-turn entries out of order or repeated reached the
+/// per-turn charts. Each is refused at its line; a header written before the scenario's turns
+/// were kept still bounds the turn by the most a scenario may have.
+#[test]
+fn report_refuses_game_turns_the_run_could_not_have_played() {
+    let (data, text) = crate::hostile::toy_lab_data("report-turns", "1");
+    let lines: Vec<&str> = text.lines().collect();
+    let header: serde_json::Value = serde_json::from_str(lines[0]).expect("a header");
+    assert_eq!(header["turns"], serde_json::json!([1, 3]), "{}", lines[0]);
+    let game: serde_json::Value = serde_json::from_str(lines[1]).expect("a game record");
+    let turns = |g: &serde_json::Value| -> Vec<u64> {
+        let t = g["per_turn"].as_array().expect("per_turn");
+        t.iter()
+            .map(|t| t["turn"].as_u64().expect("a turn"))
+            .collect()
+    };
+    assert_eq!(turns(&game), vec![1, 2, 3], "{}", lines[1]);
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 4] = [
+        (
+            "the game ends on turn 4000000000, outside the scenario's turns (1 to 3)",
+            |g| g["turn"] = 4_000_000_000u64.into(),
+        ),
+        ("the per-turn entry of turn 1 follows that of turn 2", |g| {
+            g["per_turn"].as_array_mut().expect("list").swap(0, 1)
+        }),
+        ("the per-turn entry of turn 2 follows that of turn 2", |g| {
+            let t = g["per_turn"].as_array_mut().expect("list");
+            t[0] = t[1].clone();
+        }),
+        ("the per-turn entries run from turn 1 to 2", |g| {
+            g["per_turn"].as_array_mut().expect("list").pop();
+        }),
+    ];
+    let report = |head: &str, g: &serde_json::Value| {
+        std::fs::write(&data, format!("{head}\n{g}\n")).expect("edit data");
+        crate::util::kessel(&["report", data.to_str().expect("utf8")])
+    };
+    for (said, edit) in edits {
+        let mut g = game.clone();
+        edit(&mut g);
+        let r = report(lines[0], &g);
+        assert_ne!(r.code, 0, "{said}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("d.jsonl:2: ") && r.stderr.contains(said),
+            "{said}: {}",
+            r.stderr
+        );
+    }
+    // a header of before: the most turns a scenario may have bounds the game's
+    let mut old = header.clone();
+    old.as_object_mut().expect("object").remove("turns");
+    let r = report(&old.to_string(), &game);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut g = game.clone();
+    g["turn"] = 4_000_000_000u64.into();
+    let r = report(&old.to_string(), &g);
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("outside the scenario's turns (0 to 10000)"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// A save's `players` (who plays each side) was kept whatever it held and handed to the program
 /// that loaded it: a side the ruleset lacks, a player no program writes, an AI level the ruleset
 /// does not declare. Each is refused at the line naming the side; a good entry still loads.

@@ -63,6 +63,10 @@ pub struct Header {
     /// The levels the ruleset's AI declares (`kessel.ai_level`), the default first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ai_levels: Vec<String>,
+    /// The scenario's first and last game-turn, `[first, last]`: no game of the run ends
+    /// outside them. (Left out by files written before it was recorded.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<[u32; 2]>,
     /// The seed range and this file's slice of it.
     pub seeds: Seeds,
 }
@@ -354,6 +358,37 @@ fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
             "seed {} is outside the run's seeds ({} games from seed {})",
             g.seed, h.seeds.games, h.seeds.first
         ));
+    }
+    // game-turns: the game's within the scenario's, and the per-turn entries one for each turn
+    // reached, in order, the last at the game's end (an entry out of order, or a game of turn
+    // 4,000,000,000 in a 3-turn scenario, reached the per-turn charts and the game lengths)
+    let (first, last) = match h.turns {
+        Some([first, last]) => (first, last),
+        None => (0, kessel_core::scenario::MAX_TURNS),
+    };
+    if !(first..=last).contains(&g.turn) {
+        return Err(format!(
+            "the game ends on turn {}, outside the scenario's turns ({first} to {last})",
+            g.turn
+        ));
+    }
+    for pair in g.per_turn.windows(2) {
+        if pair[1].turn <= pair[0].turn {
+            return Err(format!(
+                "the per-turn entry of turn {} follows that of turn {}: one entry a turn, in \
+                 order",
+                pair[1].turn, pair[0].turn
+            ));
+        }
+    }
+    if let (Some(a), Some(z)) = (g.per_turn.first(), g.per_turn.last()) {
+        if a.turn < first || z.turn != g.turn {
+            return Err(format!(
+                "the per-turn entries run from turn {} to {}, not from the scenario's first turn \
+                 ({first}) or later to the game's last ({})",
+                a.turn, z.turn, g.turn
+            ));
+        }
     }
     for t in &g.per_turn {
         for (objective, holder) in &t.control {
@@ -718,6 +753,17 @@ pub fn merge_into(into: &mut Data, other: Data) -> anyhow::Result<()> {
             g.profile
         );
     }
+    match (into.header.turns, other.header.turns) {
+        (Some(a), Some(b)) if a != b => anyhow::bail!(
+            "the scenario's turns are {} to {}, not {} to {}",
+            b[0],
+            b[1],
+            a[0],
+            a[1]
+        ),
+        (None, Some(b)) => into.header.turns = Some(b),
+        _ => {}
+    }
     into.header.profiles = profiles;
     into.header.seeds.games = into.header.seeds.games.max(other.header.seeds.games);
     into.games.extend(other.games);
@@ -901,6 +947,7 @@ mod tests {
                 players: BTreeMap::new(),
                 variations: 1,
                 ai_levels: Vec::new(),
+                turns: None,
                 seeds: Seeds {
                     first: 1,
                     games: 4,
