@@ -2006,3 +2006,46 @@ fn a_fresh_save_of_a_bundled_scenario_loads_without_a_changed_files_note() {
     let all = format!("{}{}", viewed.stdout, viewed.stderr);
     assert!(all.contains("other scenario or rule files"), "{all}");
 }
+
+/// An error in what every test file of a run starts from (an `--option` or `--profile` the
+/// ruleset lacks, no ruleset above the files) is said once, with the count of the files it
+/// stopped: it was said again for every test file (71 times for a bad `--option`).
+#[test]
+fn a_set_up_error_of_kessel_test_is_said_once() {
+    let count = |text: &str, needle: &str| text.matches(needle).count();
+    let r = kessel(&["test", "core/tests/fixtures/toy", "--option", "nosuch=1"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    let files = std::fs::read_dir(crate::util::root().join("core/tests/fixtures/toy/tests"))
+        .expect("toy tests")
+        .count();
+    assert!(files > 2, "the toy has several test files");
+    assert_eq!(
+        count(&r.stdout, "the ruleset has no option `nosuch`"),
+        1,
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!(
+            "({} other test files not run: the same error)",
+            files - 1
+        )) && r.stdout.ends_with(&format!("0 passed, {files} failed\n")),
+        "{}",
+        r.stdout
+    );
+    // test files with no ruleset above them and no scenario beside them
+    let dir = crate::util::scratch("test-no-ruleset");
+    for name in ["a_test.lua", "b_test.lua", "c_test.lua"] {
+        crate::util::write(&dir, name, "kessel.test(\"t\", function() end)\n");
+    }
+    let r = kessel(&["test", dir.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert_eq!(count(&r.stdout, "no ruleset (init.lua)"), 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("(2 other test files not run: the same error)")
+            && r.stdout.ends_with("0 passed, 3 failed\n"),
+        "{}",
+        r.stdout
+    );
+}

@@ -145,6 +145,39 @@ fn scenario_beside(tests: &Path) -> Option<PathBuf> {
     found.into_iter().next()
 }
 
+/// What a test file's tests start from: a scenario (the one given, or the one beside the file's
+/// folder), else the ruleset above the file.
+type Start = (Option<PathBuf>, Option<PathBuf>);
+
+/// A fresh engine at `start`, with `--profile` and `--option` applied.
+fn set_up(start: &Start, args: &Args) -> Result<Engine, String> {
+    let engine = match start {
+        (Some(s), _) => Engine::load(
+            s,
+            args.profile.as_deref(),
+            crate::DEFAULT_SEED,
+            Limits::default(),
+        ),
+        (None, Some(dir)) => Engine::bare(dir, Limits::default()).and_then(|mut e| {
+            e.apply_profile(args.profile.as_deref())?;
+            Ok(e)
+        }),
+        (None, None) => {
+            return Err(
+                "no ruleset (init.lua) above this file and no scenario beside its \
+                        folder: pass --scenario SCENARIO.toml"
+                    .into(),
+            )
+        }
+    };
+    engine.map_err(|e| e.to_string()).and_then(|mut e| {
+        args.options
+            .apply(&mut e)
+            .map(|()| e)
+            .map_err(|e| format!("{e:#}"))
+    })
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // a package stands for its scenario folder, written out where it can be read
@@ -180,39 +213,64 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         collect(r, &mut files, &mut Default::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     let (mut passed, mut failed) = (0usize, 0usize);
-    for file in &files {
-        let scenario = args
-            .scenario
-            .clone()
-            .or_else(|| file.parent().and_then(scenario_beside));
-        let engine = match (&scenario, ruleset_for(file)) {
-            (Some(s), _) => Engine::load(
-                s,
-                args.profile.as_deref(),
-                crate::DEFAULT_SEED,
-                Limits::default(),
-            ),
-            (None, Some(dir)) => Engine::bare(&dir, Limits::default()).and_then(|mut e| {
-                e.apply_profile(args.profile.as_deref())?;
-                Ok(e)
-            }),
-            (None, None) => {
-                println!(
-                    "FAIL {}: no ruleset (init.lua) above this file and no scenario beside its \
-                     folder: pass --scenario SCENARIO.toml",
-                    file.display()
-                );
-                failed += 1;
-                continue;
+    let starts: Vec<Start> = files
+        .iter()
+        .map(|file| {
+            let scenario = args
+                .scenario
+                .clone()
+                .or_else(|| file.parent().and_then(scenario_beside));
+            let ruleset = if scenario.is_some() {
+                None
+            } else {
+                ruleset_for(file)
+            };
+            (scenario, ruleset)
+        })
+        .collect();
+    // The set-up (the scenario or ruleset loaded, `--profile` and `--option` applied) is the same
+    // for every file with the same start, and so is an error in it; one error is often the same
+    // for several starts (an option no ruleset has). Each is said once, before the tests, with
+    // the count of the files it stopped: a bad `--option` was said once per test file, 71 times.
+    let mut stopped: std::collections::HashMap<&Start, usize> = Default::default();
+    let mut errors: Vec<(String, Vec<&PathBuf>)> = Vec::new();
+    let mut checked = std::collections::HashSet::new();
+    for (file, start) in files.iter().zip(&starts) {
+        if checked.insert(start) {
+            if let Err(e) = set_up(start, &args) {
+                let i = match errors.iter().position(|(m, _)| *m == e) {
+                    Some(i) => i,
+                    None => {
+                        errors.push((e, Vec::new()));
+                        errors.len() - 1
+                    }
+                };
+                stopped.insert(start, i);
             }
+        }
+        if let Some(&i) = stopped.get(start) {
+            errors[i].1.push(file);
+        }
+    }
+    for (e, stopped_files) in &errors {
+        let also = match stopped_files.len() - 1 {
+            0 => String::new(),
+            n => format!(
+                "\n     ({} not run: the same error)",
+                super::count(n, "other test file", "other test files")
+            ),
         };
-        let engine = engine.map_err(|e| e.to_string()).and_then(|mut e| {
-            args.options
-                .apply(&mut e)
-                .map(|()| e)
-                .map_err(|e| format!("{e:#}"))
-        });
-        let mut engine = match engine {
+        println!(
+            "FAIL {}",
+            printable(&format!("{}: {e}{also}", stopped_files[0].display()))
+        );
+        failed += stopped_files.len();
+    }
+    for (file, start) in files.iter().zip(&starts) {
+        if stopped.contains_key(start) {
+            continue;
+        }
+        let mut engine = match set_up(start, &args) {
             Ok(e) => e,
             Err(e) => {
                 println!("FAIL {}", printable(&format!("{}: {e}", file.display())));
