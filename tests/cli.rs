@@ -2049,3 +2049,41 @@ fn a_set_up_error_of_kessel_test_is_said_once() {
         r.stdout
     );
 }
+
+/// A path that holds no tests is said to, not passed as `0 passed, 0 failed`: an empty or
+/// mistyped folder, and a ruleset's rules/ folder, whose modules were each run as a test file
+/// (failing with "kessel.on is a declaration"). A missing path or a FIFO is said in words.
+#[test]
+fn kessel_test_of_a_path_holding_no_tests_says_so() {
+    let r = kessel(&["test", "core/tests/fixtures/toy/rules"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("core/tests/fixtures/toy/rules: no test files")
+            && r.stderr
+                .contains("the ruleset's tests are in core/tests/fixtures/toy/tests")
+            && !r.stdout.contains("is a declaration"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let empty = crate::util::scratch("test-empty-folder");
+    let r = kessel(&["test", empty.to_str().expect("utf8")]);
+    assert!(
+        r.code != 0 && r.stderr.contains("no test files") && !r.stdout.contains("0 passed"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = kessel(&["test", "no/such/tests"]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("no/such/tests: no such file or folder")
+            && !r.stderr.contains("os error"),
+        "{}",
+        r.stderr
+    );
+    // the ruleset folder itself still runs its tests/
+    let r = kessel(&["test", "core/tests/fixtures/toy", "-q"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}

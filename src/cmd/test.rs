@@ -42,12 +42,56 @@ fn collect(
     out: &mut Vec<PathBuf>,
     seen: &mut std::collections::HashSet<PathBuf>,
 ) -> std::io::Result<()> {
-    if path.is_file() {
-        out.push(path.to_path_buf());
-        return Ok(());
+    let shown = printable_name(&path.display().to_string()).into_owned();
+    match std::fs::metadata(path) {
+        Err(e) => {
+            return Err(std::io::Error::new(
+                e.kind(),
+                format!("{shown}: {}", kessel_core::error::io_words(&e)),
+            ))
+        }
+        Ok(m) if m.is_file() => {
+            out.push(path.to_path_buf());
+            return Ok(());
+        }
+        Ok(m) if !m.is_dir() => {
+            return Err(std::io::Error::other(format!(
+                "{shown}: not a test file or folder (a device, a FIFO or a socket)"
+            )))
+        }
+        Ok(_) => {}
     }
     let root = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    walk(path, &root, out, seen)
+    let before = out.len();
+    walk(path, &root, out, seen)?;
+    if out.len() == before {
+        // a folder of no tests passed in silence ("0 passed, 0 failed"): a path mistyped, or
+        // a ruleset's rules/ folder given for its tests
+        let tests = path
+            .ancestors()
+            .find(|d| d.join("init.lua").is_file() && d.join("tests").is_dir())
+            .map(|r| {
+                let tests = printable_name(&r.join("tests").display().to_string()).into_owned();
+                format!("; the ruleset's tests are in {tests}")
+            })
+            .unwrap_or_default();
+        return Err(std::io::Error::other(format!(
+            "{shown}: no test files (Lua files in a tests/ folder, or in the folder given outside \
+             a ruleset){tests}"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `file`, met while walking a folder, is one of a ruleset's rules rather than a test: it
+/// lies inside a ruleset folder (one with an `init.lua`) but not in a `tests/` folder of it.
+/// (`kessel test scripts/pgg/rules` ran every rule module as a test file.)
+fn is_rule_file(file: &Path) -> bool {
+    let (Some(ruleset), Ok(real)) = (ruleset_for(file), file.canonicalize()) else {
+        return false;
+    };
+    real.strip_prefix(&ruleset)
+        .is_ok_and(|inside| !inside.components().any(|c| c.as_os_str() == "tests"))
 }
 
 fn walk(
@@ -68,7 +112,10 @@ fn walk(
     }
     let shown = |p: &Path| printable_name(&p.display().to_string()).into_owned();
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", shown(&dir))))?
+        .map_err(|e| {
+            let words = kessel_core::error::io_words(&e);
+            std::io::Error::new(e.kind(), format!("{}: {words}", shown(&dir)))
+        })?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
@@ -85,7 +132,7 @@ fn walk(
         }
         if p.is_dir() {
             walk(&p, root, out, seen)?;
-        } else if p.extension().is_some_and(|x| x == "lua") {
+        } else if p.extension().is_some_and(|x| x == "lua") && !is_rule_file(&p) {
             out.push(p);
         }
     }
