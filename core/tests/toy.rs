@@ -458,6 +458,91 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
     assert_eq!(e.state().hash(), hash);
 }
 
+/// Rules that load without an error but cannot play the game in progress were taken: a sequence
+/// without the step the game stood at left `kessel.game.step()` nil and every rule reading it
+/// failing; a side, unit type or terrain dropped left the game with units and hexes the rules
+/// could not name. Each reload is refused, saying what does not fit, and the last good rules stay
+/// live on the same game.
+#[test]
+fn a_reload_that_cannot_play_the_game_in_progress_keeps_the_old_rules() {
+    type Edit = fn(&str) -> String;
+    let cases: [(&str, Edit, &str); 5] = [
+        (
+            "fewer-steps",
+            |i| i.replace("  { id = \"blue_combat\", name = \"Blue combat\", side = \"blue\", rule = \"T1\" },\n", ""),
+            "the game is at step `blue_combat`, number 4 of the sequence of play, which now has 3 steps",
+        ),
+        (
+            "steps-reordered",
+            |i| i.replace("{ id = \"blue_combat\", name = \"Blue combat\"", "{ id = \"blue_fight\", name = \"Blue combat\""),
+            "which is now step `blue_fight`",
+        ),
+        (
+            "no-tank",
+            |i| i.replace("kessel.unit_type{ id = \"tank\", class = \"wheels\", name = \"Tanks\" }", ""),
+            "units of type `tank` (`r2` among them), which the rules no longer declare",
+        ),
+        (
+            "no-woods",
+            |i| {
+                i.replace("kessel.terrain{ id = \"woods\"", "-- kessel.terrain{ id = \"woods\"")
+                    .replace("woods = { foot = 1, default = 2 },", "")
+            },
+            "the game's map: terrain `woods` is not declared by the ruleset",
+        ),
+        (
+            "no-blue",
+            |i| i.replace("\"blue\"", "\"green\"").replace("blue = ", "green = "),
+            "units or markers of side `blue`, which the rules no longer declare (their sides: red, green)",
+        ),
+    ];
+    for (name, edit, said) in cases {
+        let dir = std::env::temp_dir().join(format!("kessel-reload-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_dir(&fixture(""), &dir);
+        let mut e =
+            Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
+        // to the last step of the first turn
+        for _ in 0..3 {
+            assert!(e.act(&Action::new("end_phase")).expect("runs").is_ok());
+        }
+        let hash = e.state().hash();
+        let init = dir.join("init.lua");
+        let original = std::fs::read_to_string(&init).expect("read");
+        let edited = edit(&original);
+        assert_ne!(edited, original, "{name}: the edit applies");
+        std::fs::write(&init, &edited).expect("write");
+        let err = e.reload_rules().expect_err(name);
+        assert!(
+            err.message.contains("init.lua")
+                && err
+                    .message
+                    .contains("the new rules cannot play the game in progress")
+                && err.message.contains(said)
+                && err.message.contains("the last good rules stay live"),
+            "{name}: {}",
+            err.message
+        );
+        // the old rules play on: the game moves to Red's first step of turn 2
+        assert_eq!(e.state().hash(), hash, "{name}");
+        assert!(
+            e.act(&Action::new("end_phase")).expect("runs").is_ok(),
+            "{name}"
+        );
+        let st = e.state();
+        assert_eq!((st.turn, st.phase), (2, 0), "{name}");
+        drop(st);
+        // and the same rules load for a game started afresh
+        let fresh = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default());
+        if name == "steps-reordered" {
+            assert!(
+                fresh.is_ok(),
+                "{name}: a renamed step is no problem to a new game"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_scenario_script_can_add_a_special_rule_by_wrapping_an_action() {
     let scenario = toy_with_script(
