@@ -505,3 +505,49 @@ fn a_saves_options_are_refused_with_the_save_named() {
         );
     }
 }
+
+/// Another of Kessel's files given to `kessel campaign`, `campaign --verify` or `report` is named
+/// as what it is, with what reads it: they said "not JSON: expected value at line 1 column 2",
+/// "not a campaign file: unknown field `areas`" or "invalid key-value pair".
+#[test]
+fn campaign_and_report_name_the_kind_of_file_they_were_given() {
+    let (data, _) = crate::hostile::toy_lab_data("kinds-given", "1");
+    let dir = data.parent().expect("the toy copy").to_path_buf();
+    let s = |name: &str| dir.join(name).to_str().expect("utf8").to_string();
+    let files = [
+        ("scenario.toml", "a scenario file ([scenario])"),
+        ("map.toml", "a map file ([map], [terrain])"),
+        ("profiles/standard.toml", "a profile (option values)"),
+        ("init.lua", "a Lua file"),
+        ("d.jsonl", "a data file of `kessel simulate --out`"),
+    ];
+    let commands: [(&[&str], &str); 3] = [
+        (&["campaign"], "not a campaign file but "),
+        (&["campaign", "--verify"], "not a campaign save but "),
+        (
+            &["report"],
+            "not a data file of `kessel simulate --out` but ",
+        ),
+    ];
+    for (args, not) in commands {
+        for (file, what) in files {
+            if (args == ["report"] && file == "d.jsonl")
+                || (args == ["campaign"] && file == "scenario.toml")
+            {
+                continue; // what it reads; a scenario has its own words for `campaign`
+            }
+            let path = s(file);
+            let mut all = args.to_vec();
+            all.push(&path);
+            let r = crate::util::kessel(&all);
+            assert!(
+                r.code != 0
+                    && r.stderr.contains(&format!("{not}{what}"))
+                    && !r.stderr.contains("not JSON")
+                    && !r.stderr.contains("unknown field"),
+                "{args:?} {file}: {}",
+                r.stderr
+            );
+        }
+    }
+}

@@ -88,6 +88,77 @@ pub fn kessel_toml_kind(text: &str) -> Option<KesselToml> {
     }
 }
 
+/// Any of Kessel's own files, told apart by content ([`kessel_json_kind`], [`kessel_toml_kind`])
+/// or, for a script, by its `.lua` name: so a command given a file of another kind than it reads
+/// says what the file is and what reads it, instead of a parser's complaint about its first line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KesselFile {
+    /// A scenario, map, campaign or profile.
+    Toml(KesselToml),
+    /// A save, campaign save or lab data file.
+    Json(KesselJson),
+    /// A Lua file (rules, a test, a script).
+    Lua,
+}
+
+/// Which of Kessel's files `text`, read from `path`, is, if any.
+pub fn kessel_file_kind(path: &Path, text: &str) -> Option<KesselFile> {
+    if let Some(kind) = kessel_json_kind(text) {
+        return Some(KesselFile::Json(kind));
+    }
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lua"))
+    {
+        return Some(KesselFile::Lua);
+    }
+    kessel_toml_kind(text).map(KesselFile::Toml)
+}
+
+/// A file of `kind`, shown as `file`, in words with what reads it: "a map file ([map],
+/// [terrain]): a scenario names it in `map = …`".
+pub fn kessel_file_words(kind: KesselFile, file: &str) -> String {
+    match kind {
+        KesselFile::Toml(KesselToml::Scenario) => format!(
+            "a scenario file ([scenario]): `kessel check {file}` checks it, `kessel simulate` \
+             plays it"
+        ),
+        KesselFile::Toml(KesselToml::Map) => {
+            "a map file ([map], [terrain]): a scenario names it in `map = …`".into()
+        }
+        KesselFile::Toml(KesselToml::Campaign) => {
+            format!("a campaign file ([[game]]): `kessel campaign {file}` plays it")
+        }
+        KesselFile::Toml(KesselToml::Profile) => {
+            "a profile (option values): pass it with `--profile` beside a scenario".into()
+        }
+        KesselFile::Json(KesselJson::Save) => format!(
+            "a saved game: `kessel view {file}` shows it, `kessel editor {file}` plays it on"
+        ),
+        KesselFile::Json(KesselJson::CampaignSave) => format!(
+            "a campaign save: `kessel view {file}` shows its last game, `kessel campaign \
+             --verify {file}` replays it"
+        ),
+        KesselFile::Json(KesselJson::LabData) => {
+            format!("a data file of `kessel simulate --out`: `kessel report {file}` reads it")
+        }
+        KesselFile::Lua => "a Lua file: `kessel script` runs a script of yours, `kessel test` a \
+                            ruleset's tests"
+            .into(),
+    }
+}
+
+/// When `text`, read from `path` where a file of kind `wanted` goes, is another of Kessel's
+/// files: "not WANTED but …", what it is and what reads it.
+pub fn not_the_kind(path: &Path, text: &str, wanted: KesselFile, named: &str) -> Option<String> {
+    let kind = kessel_file_kind(path, text).filter(|k| *k != wanted)?;
+    let file = crate::script::display_path(path);
+    Some(format!(
+        "not {named} but {}",
+        kessel_file_words(kind, &file)
+    ))
+}
+
 /// Reads the whole of a regular file of at most `max` bytes. Anything else is an error that says
 /// what the path is (a folder, a device, a FIFO) or how large it is.
 pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {

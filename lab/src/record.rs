@@ -513,6 +513,19 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
         .with_context(|| format!("reading {}: not UTF-8 text", path.display()))?;
     // a byte-order mark an editor put at the start is skipped, as every other file Kessel reads
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
+    // another of Kessel's files (a save, a scenario) is said as what it is, not as "not JSON"
+    use kessel_core::fsio::{kessel_json_kind, not_the_kind, KesselFile, KesselJson};
+    if kessel_json_kind(&text) != Some(KesselJson::LabData) {
+        let wanted = KesselFile::Json(KesselJson::LabData);
+        if let Some(why) = not_the_kind(
+            path,
+            &text,
+            wanted,
+            "a data file of `kessel simulate --out`",
+        ) {
+            anyhow::bail!("{}: {why}", path.display());
+        }
+    }
     let mut header: Option<Header> = None;
     let mut games = Vec::new();
     // (profile, seed, variation) → the line of its record: a game recorded twice (lines
