@@ -551,3 +551,59 @@ fn campaign_and_report_name_the_kind_of_file_they_were_given() {
         }
     }
 }
+
+/// So is one given as a profile (`--profile scenario.toml` said "unknown field `levels`,
+/// expected `profile` or `options`") or as a script (`kessel script scenario.toml` said
+/// "scenario.toml: scenario.toml:1: unexpected symbol near '['").
+#[test]
+fn profile_and_script_name_the_kind_of_file_they_were_given() {
+    let dir = crate::util::toy_copy("kinds-profile-script");
+    let s = |name: &str| dir.join(name).to_str().expect("utf8").to_string();
+    let scenario = s("scenario.toml");
+    for (file, what) in [
+        ("scenario.toml", "a scenario file ([scenario])"),
+        ("map.toml", "a map file ([map], [terrain])"),
+        ("init.lua", "a Lua file"),
+    ] {
+        let r = crate::util::kessel(&["check", &scenario, "--profile", &s(file)]);
+        assert!(
+            r.code != 0
+                && r.stderr.contains(&format!("not a profile but {what}"))
+                && !r.stderr.contains("unknown field"),
+            "{file}: {}",
+            r.stderr
+        );
+    }
+    for (file, what) in [
+        ("scenario.toml", "a scenario file ([scenario])"),
+        ("map.toml", "a map file ([map], [terrain])"),
+    ] {
+        let r = crate::util::kessel(&["script", &s(file), "--ruleset", &s(".")]);
+        assert!(
+            r.code != 0
+                && r.stderr.contains(&format!("not a Lua script but {what}"))
+                && !r.stderr.contains("unexpected symbol"),
+            "{file}: {}",
+            r.stderr
+        );
+    }
+    // a script of another name is still a script, its errors located by that name
+    let orders = crate::util::write(
+        &dir,
+        "orders.txt",
+        "kessel.setup{ map = { columns = 4, rows = 4 } }\nerror('stop here')\n",
+    );
+    let r = crate::util::kessel(&[
+        "script",
+        orders.to_str().expect("utf8"),
+        "--ruleset",
+        &s("."),
+    ]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("orders.txt:2: stop here")
+            && !r.stderr.contains("orders.txt: "),
+        "{}",
+        r.stderr
+    );
+}

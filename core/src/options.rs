@@ -136,7 +136,15 @@ impl Profile {
             .into());
         }
         crate::error::toml_bounds_at(path, text, crate::error::MAX_SMALL_TOML_VALUES)?;
-        let file: ProfileFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+        let file: ProfileFile = toml::from_str(text).map_err(|e| {
+            // another of Kessel's files given as a profile: say which it is
+            use crate::fsio::{not_the_kind, KesselFile, KesselToml};
+            let wanted = KesselFile::Toml(KesselToml::Profile);
+            match not_the_kind(path, text, wanted, "a profile") {
+                Some(why) => LoadError::new(path, None, why),
+                None => toml_error(path, text, &e),
+            }
+        })?;
         let mut p = Profile {
             name: file.profile.name.unwrap_or_else(|| {
                 path.file_stem()

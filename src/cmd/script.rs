@@ -124,7 +124,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {}", kessel_core::error::printable(&e.message));
+            // another of Kessel's files given as the script: say which it is
+            use kessel_core::fsio::{not_the_kind, read_bounded, KesselFile, MAX_TEXT_INPUT};
+            let other = read_bounded(&args.file, MAX_TEXT_INPUT).ok().and_then(|b| {
+                let text = String::from_utf8_lossy(&b);
+                not_the_kind(&args.file, &text, KesselFile::Lua, "a Lua script")
+            });
+            let message = match other {
+                Some(why) => format!("{}: {why}", args.file.display()),
+                None => e.message,
+            };
+            eprintln!("error: {}", kessel_core::error::printable(&message));
             Ok(ExitCode::FAILURE)
         }
     }

@@ -598,10 +598,24 @@ impl ScriptHost {
                 .call(())
         })
         .map_err(|mut e| {
+            // a file not named `.lua` (a script `orders.txt`) is located by its own name: its
+            // errors were shown as "orders.txt: orders.txt:1: …" with no line to go to
+            let at_line = e
+                .message
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix(':'))
+                .and_then(|rest| {
+                    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    let line = digits.parse::<usize>().ok()?;
+                    rest[digits.len()..].starts_with(':').then_some(line)
+                });
             // errors with no position (a memory error inside one expression) still name the file
             if e.file.is_none() {
-                e.message = format!("{name}: {}", e.message);
+                if at_line.is_none() {
+                    e.message = format!("{name}: {}", e.message);
+                }
                 e.file = Some(name.to_string());
+                e.line = e.line.or(at_line);
             }
             e
         })
@@ -796,6 +810,24 @@ mod tests {
             let e = h.run_text("bad.lua", &format!("\n{call}")).expect_err(call);
             assert!(e.message.contains(said), "{call}: {}", e.message);
             assert_eq!(e.line, Some(2), "{call}: {}", e.message);
+        }
+    }
+
+    /// A script whose name does not end in `.lua` is located like one: its errors said
+    /// "orders.txt: orders.txt:2: …" and carried no file or line.
+    #[test]
+    fn a_script_not_named_lua_is_located_by_its_name() {
+        let h = host();
+        for text in ["local x = 1\nx = = 2", "local x = 1\nerror('boom')"] {
+            let e = h.run_text("orders.txt", text).expect_err(text);
+            assert!(e.message.starts_with("orders.txt:2: "), "{}", e.message);
+            assert!(
+                !e.message.contains("orders.txt: orders.txt"),
+                "{}",
+                e.message
+            );
+            assert_eq!(e.file.as_deref(), Some("orders.txt"), "{}", e.message);
+            assert_eq!(e.line, Some(2), "{}", e.message);
         }
     }
 
