@@ -2091,3 +2091,30 @@ fn kessel_test_of_a_path_holding_no_tests_says_so() {
     let r = kessel(&["test", "core/tests/fixtures/toy", "-q"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
 }
+
+/// A ruleset folder given where a scenario goes is said to be one (it was "a folder with no
+/// scenario.toml; name the scenario file"), with an example scenario of its own where it has one;
+/// a folder holding both (the toy) is still its scenario.
+#[test]
+fn a_ruleset_folder_given_as_a_scenario_says_what_it_is() {
+    let r = kessel(&["check", "scripts/pgg"]);
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("scripts/pgg: a ruleset folder (it holds init.lua), not a scenario")
+            && !r.stderr.contains("such as"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&["rules", "scripts/asl-cg"]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("a ruleset folder")
+            && r.stderr
+                .contains("such as scripts/asl-cg/examples/refit-rb/scenario.toml"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&["check", "core/tests/fixtures/toy"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
