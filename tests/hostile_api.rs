@@ -354,3 +354,41 @@ fn a_wrong_item_or_choice_a_hook_returned_is_named_in_a_sentence() {
         r.stderr
     );
 }
+
+/// The test checks (`kessel.expect`) and the script functions are the engine's, whatever the
+/// rules did to the globals before them: a ruleset that replaced `error` turned every failed
+/// check into a pass (the checks took the globals once the rules had loaded), one that replaced
+/// `table` broke every test file with "kessel prelude:5: attempt to index a function value", and
+/// one that gave `kessel` a metatable refusing new fields stopped every script with mlua's
+/// "runtime error:" and a traceback.
+#[test]
+fn the_rules_cannot_disarm_the_checks_or_the_script_functions() {
+    let (_, r) = mod_run(
+        "api-disarmed-error",
+        "local real = error\n\
+         error = function(m, l) if type(m) == \"string\" and m:find(\"expected\") then return end return real(m, l) end\n\
+         table = function() end\n\
+         math = 5",
+        "kessel.expect.eq(1, 2, \"one is two\")",
+    );
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("play.lua:2: one is two: expected 2, got 1")
+            && !r.stderr.contains("prelude"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let (_, r) = mod_run(
+        "api-kessel-metatable",
+        "setmetatable(kessel, { __newindex = function() error(\"no new names\") end })",
+        "print(type(kessel.act), type(kessel.expect.eq))",
+    );
+    assert!(
+        r.code == 0 && r.stdout.contains("function\tfunction"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+}

@@ -749,9 +749,10 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
 /// Registers the script functions that drive the engine: `kessel.act`, `kessel.validate`,
 /// `kessel.legal` (scripts and tests only).
 pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result<()> {
-    let kessel: Table = lua.globals().get("kessel")?;
+    // the engine's own `kessel` table, written past any metatable a ruleset gave it
+    let kessel: Table = lua.named_registry_value("kessel_api")?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "act",
         lua.create_function(move |lua, a: mlua::Value| {
             script_only(lua, &w, "act")?;
@@ -763,7 +764,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "validate",
         lua.create_function(move |lua, a: mlua::Value| {
             script_only(lua, &w, "validate")?;
@@ -775,7 +776,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "legal",
         lua.create_function(move |lua, side: Option<String>| {
             script_only(lua, &w, "legal")?;

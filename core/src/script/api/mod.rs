@@ -85,13 +85,15 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;
     guard_names(lua, &kessel)?;
     name_in_tracebacks(lua, &kessel)?;
+    // the engine's own table, kept apart from the global a ruleset may replace
+    lua.set_named_registry_value("kessel_api", &kessel)?;
     lua.globals().set("kessel", kessel)?;
     Ok(())
 }
 
 /// Adds the script/test-only functions (`kessel.act`, `kessel.setup`, …).
 pub fn register_script_api(lua: &Lua, world: &Shared) -> mlua::Result<()> {
-    let kessel: Table = lua.globals().get("kessel")?;
+    let kessel: Table = lua.named_registry_value("kessel_api")?;
     script::register(lua, &kessel, world)?;
     guard_names(lua, &kessel)?;
     name_in_tracebacks(lua, &kessel)
