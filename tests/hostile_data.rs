@@ -183,8 +183,8 @@ fn report_refuses_records_that_do_not_belong_to_the_headers_run() {
     );
 }
 
-/// A game record's turns are the run's: a game ending on turn 4,000,000,000 of a 3-turn scenario
-/// reached the game-length statistics, and per-turn entries out of order or repeated reached the
+/// A game record's turns and actions are the run's: a game ending on turn 4,000,000,000 of a
+/// 3-turn scenario (or of 10^18 actions) reached the game-length statistics, and per-turn entries out of order or repeated reached the
 /// per-turn charts. Each is refused at its line; a header written before the scenario's turns
 /// were kept still bounds the turn by the most a scenario may have.
 #[test]
@@ -202,7 +202,14 @@ fn report_refuses_game_turns_the_run_could_not_have_played() {
     };
     assert_eq!(turns(&game), vec![1, 2, 3], "{}", lines[1]);
     type Edit = fn(&mut serde_json::Value);
-    let edits: [(&str, Edit); 4] = [
+    let edits: [(&str, Edit); 6] = [
+        (
+            "the game played 1000000000000000000 actions, more than the run's limit of 50000",
+            |g| g["actions"] = 1_000_000_000_000_000_000u64.into(),
+        ),
+        ("but its actions by side add up to", |g| {
+            g["actions"] = (g["actions"].as_u64().expect("actions") + 1).into()
+        }),
         (
             "the game ends on turn 4000000000, outside the scenario's turns (1 to 3)",
             |g| g["turn"] = 4_000_000_000u64.into(),

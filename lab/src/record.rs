@@ -372,6 +372,24 @@ fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
             g.turn
         ));
     }
+    // actions: no more than the run's limit, and those counted by side the same in all (a
+    // record of 10^18 actions reached the game lengths as the turn of 4e9 did)
+    if g.actions > h.max_actions {
+        return Err(format!(
+            "the game played {} actions, more than the run's limit of {}",
+            g.actions, h.max_actions
+        ));
+    }
+    let by_side: u64 = (g.actions_by_side.values())
+        .flat_map(|kinds| kinds.values())
+        .map(|n| u64::from(*n))
+        .sum();
+    if !g.actions_by_side.is_empty() && by_side != g.actions as u64 {
+        return Err(format!(
+            "the game played {} actions, but its actions by side add up to {by_side}",
+            g.actions
+        ));
+    }
     for pair in g.per_turn.windows(2) {
         if pair[1].turn <= pair[0].turn {
             return Err(format!(
