@@ -202,7 +202,11 @@ fn report_refuses_game_turns_the_run_could_not_have_played() {
     };
     assert_eq!(turns(&game), vec![1, 2, 3], "{}", lines[1]);
     type Edit = fn(&mut serde_json::Value);
-    let edits: [(&str, Edit); 6] = [
+    let edits: [(&str, Edit); 7] = [
+        (
+            "variation 3 of seed 1, but the run played each seed 1 way",
+            |g| g["variation"] = 3.into(),
+        ),
         (
             "the game played 1000000000000000000 actions, more than the run's limit of 50000",
             |g| g["actions"] = 1_000_000_000_000_000_000u64.into(),

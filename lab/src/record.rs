@@ -257,6 +257,9 @@ impl Data {
 /// are bounded: an edited record of 1e308 VP made every mean and interval infinite.
 const MAX_MAGNITUDE: f64 = 1e9;
 
+/// The most ways a run plays each seed (`kessel simulate --ai-variations`).
+pub const MAX_VARIATIONS: u64 = 1000;
+
 /// The longest victory level name a game record may hold (a scenario's are a few words).
 const MAX_LEVEL_NAME: usize = 200;
 
@@ -302,6 +305,13 @@ fn header_in_order(h: &Header) -> Result<(), String> {
         return Err(format!(
             "the header's VP difference is between {}; it is between two sides",
             h.difference.join(" and ")
+        ));
+    }
+    // (`--ai-variations` is 2 to 1000; 1, left out, is the usual game alone)
+    if !(1..=MAX_VARIATIONS).contains(&h.variations) {
+        return Err(format!(
+            "the header's `variations` is {}; a run plays each seed 1 to {MAX_VARIATIONS} ways",
+            h.variations
         ));
     }
     let most = kessel_core::map::MAX_SIDE;
@@ -370,6 +380,15 @@ fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
         return Err(format!(
             "the game ends on turn {}, outside the scenario's turns ({first} to {last})",
             g.turn
+        ));
+    }
+    if g.variation >= h.variations {
+        return Err(format!(
+            "variation {} of seed {}, but the run played each seed {} way{}",
+            g.variation,
+            g.seed,
+            h.variations,
+            if h.variations == 1 { "" } else { "s" }
         ));
     }
     // actions: no more than the run's limit, and those counted by side the same in all (a

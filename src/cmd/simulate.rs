@@ -316,7 +316,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(r) if r < 2 => anyhow::bail!(
             "--ai-variations {r}: give 2 or more (the usual game and at least one other way of playing it)"
         ),
-        Some(r) if r > 1000 => anyhow::bail!("--ai-variations {r}: at most 1000"),
+        Some(r) if r > kessel_lab::record::MAX_VARIATIONS => anyhow::bail!(
+            "--ai-variations {r}: at most {}",
+            kessel_lab::record::MAX_VARIATIONS
+        ),
         Some(_) if args.until_ci.is_some() => anyhow::bail!(
             "--until-ci watches one game per seed; --ai-variations plays several: give one of them"
         ),
