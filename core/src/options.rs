@@ -206,7 +206,14 @@ impl Options {
     pub fn carried_over(decls: Vec<OptionDecl>, from: &Options) -> Options {
         let mut options = Options::defaults(decls);
         for (k, v) in &from.values {
-            if options.values.contains_key(k) {
+            // only what the new declaration admits: a value of another type or range (the
+            // declaration was changed) takes the new default (the engine refuses a reload that
+            // would drop a value chosen for the game: `Engine::reload_rules`)
+            let admitted = options
+                .decls
+                .iter()
+                .any(|d| &d.id == k && d.check(v).is_ok());
+            if admitted {
                 options.values.insert(k.clone(), v.clone());
             }
         }

@@ -543,6 +543,54 @@ fn a_reload_that_cannot_play_the_game_in_progress_keeps_the_old_rules() {
     }
 }
 
+/// An option value a reload cannot carry (its declaration changed type or range) was carried
+/// anyway: the rules read a value they never declared (`stack_limit = true`). A value the game
+/// took from the old default follows the new declaration's default; one chosen for this game
+/// (a profile, a flag, the editor) that the new declaration refuses stops the reload, naming it.
+#[test]
+fn a_reload_carries_only_the_option_values_the_new_declarations_admit() {
+    let dir = std::env::temp_dir().join(format!("kessel-reload-options-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    let init = dir.join("init.lua");
+    let original = std::fs::read_to_string(&init).expect("read");
+    let retyped = original.replace(
+        "kessel.option{ id = \"stack_limit\", type = \"int\", default = 2,",
+        "kessel.option{ id = \"stack_limit\", type = \"int\", default = 3, min = 3, max = 5,",
+    );
+    assert_ne!(retyped, original, "the edit applies");
+    // the default value (2) follows the new default (3)
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
+    std::fs::write(&init, &retyped).expect("write");
+    e.reload_rules()
+        .expect("a default follows the new declaration");
+    assert_eq!(
+        e.options().values.get("stack_limit"),
+        Some(&serde_json::json!(3))
+    );
+    // a value chosen for the game below the new range stops the reload
+    std::fs::write(&init, &original).expect("write");
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
+    e.set_option("stack_limit", serde_json::json!(1))
+        .expect("1 is allowed before");
+    std::fs::write(&init, &retyped).expect("write");
+    let err = e.reload_rules().expect_err("1 is out of the new range");
+    assert!(
+        err.message
+            .contains("the new rules cannot play the game in progress")
+            && err
+                .message
+                .contains("option `stack_limit` is 1 in this game")
+            && err.message.contains("from 3 to 5"),
+        "{}",
+        err.message
+    );
+    assert_eq!(
+        e.options().values.get("stack_limit"),
+        Some(&serde_json::json!(1))
+    );
+}
+
 #[test]
 fn a_scenario_script_can_add_a_special_rule_by_wrapping_an_action() {
     let scenario = toy_with_script(

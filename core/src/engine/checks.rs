@@ -212,9 +212,25 @@ pub(super) fn game_misfits(
     old: &crate::ruleset::Ruleset,
     new: &crate::ruleset::Ruleset,
     state: &crate::state::GameState,
+    options: &crate::options::Options,
 ) -> Vec<(Option<crate::ruleset::Site>, String)> {
     use std::collections::BTreeSet;
     let mut out = Vec::new();
+    // an option value chosen for this game (not its old default) that the new declaration
+    // refuses: the game would go on under another value than the one chosen
+    for (id, value) in &options.values {
+        let chosen =
+            (options.decls.iter().find(|d| &d.id == id)).is_none_or(|d| d.default != *value);
+        let Some(decl) = new.options.iter().find(|d| &d.id == id) else {
+            continue;
+        };
+        if let (true, Err(why)) = (chosen, decl.check(value)) {
+            out.push((
+                None,
+                format!("option `{id}` is {value} in this game, which the new declaration refuses: {why}"),
+            ));
+        }
+    }
     let sides: BTreeSet<&str> = (state.units.iter().map(|u| u.side.as_str()))
         .chain(state.markers.iter().filter_map(|m| m.side.as_deref()))
         .filter(|s| !new.sides.iter().any(|n| n == s))
