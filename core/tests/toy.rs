@@ -466,7 +466,12 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
 #[test]
 fn a_reload_that_cannot_play_the_game_in_progress_keeps_the_old_rules() {
     type Edit = fn(&str) -> String;
-    let cases: [(&str, Edit, &str); 5] = [
+    let cases: [(&str, Edit, &str); 6] = [
+        (
+            "var-retyped",
+            |i| i.replace("kessel.scenario_var{ id = \"bonus\", type = \"int\", default = 0, min = 0, max = 50,", "kessel.scenario_var{ id = \"bonus\", type = \"string\", default = \"none\","),
+            "scenario var `bonus`",
+        ),
         (
             "fewer-steps",
             |i| i.replace("  { id = \"blue_combat\", name = \"Blue combat\", side = \"blue\", rule = \"T1\" },\n", ""),
@@ -500,6 +505,10 @@ fn a_reload_that_cannot_play_the_game_in_progress_keeps_the_old_rules() {
         let dir = std::env::temp_dir().join(format!("kessel-reload-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         copy_dir(&fixture(""), &dir);
+        // the scenario sets the variable the "var-retyped" rules read as another type
+        let scenario = dir.join("scenario.toml");
+        let text = std::fs::read_to_string(&scenario).expect("read");
+        std::fs::write(&scenario, format!("{text}\n[vars]\nbonus = 5\n")).expect("write");
         let mut e =
             Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
         // to the last step of the first turn

@@ -213,9 +213,29 @@ pub(super) fn game_misfits(
     new: &crate::ruleset::Ruleset,
     state: &crate::state::GameState,
     options: &crate::options::Options,
+    scenario: Option<&crate::scenario::Scenario>,
 ) -> Vec<(Option<crate::ruleset::Site>, String)> {
     use std::collections::BTreeSet;
     let mut out = Vec::new();
+    // the scenario's variables, as the new declarations read them (as `check_scenario` does)
+    if let Some(sc) = scenario {
+        for (id, decl) in &new.scenario_vars {
+            let Some(v) = sc.vars.get(id) else { continue };
+            if let Err(why) = decl.admits(v) {
+                let line = sc
+                    .var_lines
+                    .get(id)
+                    .map_or(String::new(), |l| format!(":{l}"));
+                out.push((
+                    None,
+                    format!(
+                        "scenario var `{id}` ({}{line}) {why}",
+                        crate::script::display_path(&sc.path)
+                    ),
+                ));
+            }
+        }
+    }
     // an option value chosen for this game (not its old default) that the new declaration
     // refuses: the game would go on under another value than the one chosen
     for (id, value) in &options.values {

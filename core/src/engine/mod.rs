@@ -461,7 +461,8 @@ impl Engine {
         // rules that load but cannot play the game in progress are refused like a broken file
         let misfits = {
             let (w, f) = (self.world.borrow(), fresh.borrow());
-            checks::game_misfits(&w.ruleset, &f.ruleset, &w.state, &w.options)
+            let scenario = w.scenario.as_deref();
+            checks::game_misfits(&w.ruleset, &f.ruleset, &w.state, &w.options, scenario)
         };
         if let Some((site, first)) = misfits.first() {
             let more = match misfits.len() {
