@@ -111,7 +111,7 @@ pub(crate) fn faces_of(
             other => {
                 return Err(mlua::Error::runtime(format!(
                     "{what}: a face is a string or a table, not {}",
-                    super::a_type(&other)
+                    super::a_type(other)
                 )))
             }
         };
