@@ -600,6 +600,37 @@ fn a_reload_carries_only_the_option_values_the_new_declarations_admit() {
     );
 }
 
+/// A save's content hash reads the ruleset's files: with two links back up in the ruleset
+/// (`rules/a -> ..`, `rules/b -> ..`) the walk followed both at every level, 2^40 folders, and
+/// `kessel script --save` hung. Links are followed only inside the folder, each folder once.
+#[cfg(unix)]
+#[test]
+fn links_back_up_a_ruleset_do_not_hang_its_save() {
+    let dir = std::env::temp_dir().join(format!("kessel-links-up-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    for name in ["a", "b", "c"] {
+        std::os::unix::fs::symlink("..", dir.join("rules").join(name)).expect("link");
+    }
+    std::os::unix::fs::symlink("/", dir.join("rules/root")).expect("link");
+    let scenario = dir.join("scenario.toml");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let saved = Engine::load(&scenario, None, 5, Limits::default())
+            .map_err(|e| e.to_string())
+            .and_then(|mut e| {
+                assert!(e.act(&Action::new("end_phase")).expect("runs").is_ok());
+                e.save()
+            });
+        let _ = tx.send(saved);
+    });
+    let saved = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the save is made in seconds")
+        .expect("saved");
+    assert!(saved.contains("end_phase"), "{saved}");
+}
+
 #[test]
 fn a_scenario_script_can_add_a_special_rule_by_wrapping_an_action() {
     let scenario = toy_with_script(

@@ -928,6 +928,9 @@ pub fn rule_files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Every file under `dir`, sorted by path.
 pub fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let root = dir
+        .canonicalize()
+        .with_context(|| format!("reading {}", dir.display()))?;
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     // folders already walked, by their real path: a link back to a folder above would be
@@ -949,6 +952,20 @@ pub fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
                 .with_context(|| format!("reading {}", d.display()))?
                 .path();
             if p.is_dir() {
+                // a link to a folder elsewhere is not walked: one to `..` or `/` read the folders
+                // above, and failed on a link loop or a folder of someone else's far from here
+                let real = p
+                    .canonicalize()
+                    .with_context(|| format!("reading {}", p.display()))?;
+                if !real.starts_with(&root) {
+                    anyhow::bail!(
+                        "{} is a link to {}, outside {}: only the folder's own files are read \
+                         (copy them in, or remove the link)",
+                        p.display(),
+                        real.display(),
+                        dir.display()
+                    );
+                }
                 stack.push(p);
             } else {
                 out.push(p);
