@@ -86,19 +86,25 @@ fn create(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
 }
 
-/// Every file under `dir` (hidden ones and saves aside), relative to `root`.
+/// Every file under `dir` (hidden ones and saves aside), relative to `root`. A link is followed
+/// only inside the folder (one to a folder elsewhere copied that folder's files into the copy).
 fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read the folder {}", dir.display()))?;
-    for e in entries.flatten() {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name.ends_with(".save.json") {
+    let here = |p: &'static Path, d: &Path| d.as_os_str().is_empty().then_some(p);
+    let (root, dir) = (
+        here(Path::new("."), root).unwrap_or(root),
+        here(Path::new("."), dir).unwrap_or(dir),
+    );
+    std::fs::read_dir(dir).with_context(|| format!("cannot read the folder {}", dir.display()))?;
+    let hidden = |p: &Path| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+    };
+    for p in kessel_core::fsio::files_within(dir, &|d| !hidden(d)) {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        if hidden(&p) || name.is_some_and(|n| n.ends_with(".save.json")) {
             continue;
         }
-        if p.is_dir() {
-            collect(root, &p, out)?;
-        } else if let Ok(rel) = p.strip_prefix(root) {
+        if let Ok(rel) = p.strip_prefix(root) {
             out.push(rel.to_path_buf());
         }
         if out.len() > MAX_FILES {
@@ -109,4 +115,28 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The files *Save as…* copies are the folder's own: a link up or out of it was walked, and
+    /// the files found there copied into the new folder (or the copy refused as too large).
+    #[cfg(unix)]
+    #[test]
+    fn the_copy_takes_the_folders_own_files_and_follows_no_link_out() {
+        let dir = kessel_test_support::scratch("save-as-links");
+        let src = dir.join("scenario");
+        std::fs::create_dir_all(src.join("sub")).expect("folders");
+        for f in ["a.toml", "sub/b.lua", ".hidden", "game.save.json"] {
+            std::fs::write(src.join(f), "x").expect("write");
+        }
+        std::fs::write(dir.join("outside.txt"), "secret").expect("write");
+        std::os::unix::fs::symlink("..", src.join("up")).expect("link");
+        std::os::unix::fs::symlink("..", src.join("sub/up")).expect("link");
+        let mut files = Vec::new();
+        super::collect(&src, &src, &mut files).expect("collected");
+        files.sort();
+        let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+        assert_eq!(names, ["a.toml", "sub/b.lua"]);
+    }
 }
