@@ -2118,3 +2118,23 @@ fn a_ruleset_folder_given_as_a_scenario_says_what_it_is() {
     let r = kessel(&["check", "core/tests/fixtures/toy"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// `--jobs` is bounded: each game at once is a thread with its own rules engine, and
+/// `--jobs 100000` started a thread for every game (and said it ran "on 100000 workers" for two
+/// games). The count said is the threads started.
+#[test]
+fn simulate_jobs_are_bounded_and_the_workers_said_are_the_threads_started() {
+    let toy = "core/tests/fixtures/toy/scenario.toml";
+    let r = kessel(&["simulate", toy, "--games", "2", "--jobs", "100000"]);
+    assert!(
+        r.code != 0 && r.stderr.contains("100000 games at once: at most 1024"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel(&["simulate", toy, "--games", "2", "--jobs", "8"]);
+    assert!(
+        r.code == 0 && r.stderr.contains("2 games in ") && r.stderr.contains(" on 2 workers"),
+        "{}",
+        r.stderr
+    );
+}
