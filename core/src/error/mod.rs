@@ -32,8 +32,8 @@ impl fmt::Display for LoadError {
 
 mod shown;
 pub use shown::{
-    continued, io_words, printable, printable_name, quoted_json, show_folder_as, shown_path,
-    terminal_line, terminal_safe, xml_text, CONTINUATION, MAX_SHOWN_MESSAGE,
+    continued, hidden_char, io_words, printable, printable_name, quoted_json, show_folder_as,
+    shown_path, terminal_line, terminal_safe, xml_text, CONTINUATION, MAX_SHOWN_MESSAGE,
 };
 
 impl LoadError {
