@@ -850,6 +850,36 @@ mod tests {
         }
     }
 
+    /// An error the engine raised reaches a script the same through `coroutine.resume` as
+    /// through `pcall`: it came as the bindings' "runtime error: …" with a traceback.
+    #[test]
+    fn coroutine_resume_hands_over_engine_errors_as_pcall_does() {
+        let h = host();
+        let v = h
+            .run_text(
+                "co.lua",
+                "local _, a = pcall(load, 5)\n\
+                 local _, b = coroutine.resume(coroutine.create(load), 5)\n\
+                 local _, c = pcall(coroutine.wrap(function() return load(5) end))\n\
+                 return tostring(a) .. '|' .. tostring(b) .. '|' .. tostring(c)",
+            )
+            .expect("runs");
+        let text = v
+            .as_string()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default();
+        let parts: Vec<&str> = text.split('|').collect();
+        assert_eq!(parts.len(), 3, "{text}");
+        for p in &parts {
+            assert!(
+                p.contains("load: only source text can be loaded in the sandbox")
+                    && !p.contains("runtime error")
+                    && !p.contains("stack traceback"),
+                "{text}"
+            );
+        }
+    }
+
     #[test]
     fn endless_loop_hits_the_budget_and_the_state_survives() {
         let h = host();
