@@ -978,6 +978,18 @@ fn outputs_never_overwrite_files_of_another_kind() {
         vec![
             "map", "cut", "map.toml", "--from", "0101", "--to", "0303", "-o", "map.toml",
         ],
+        // the map itself by way of a folder still to be made (it was written over the map)
+        vec![
+            "map",
+            "cut",
+            "map.toml",
+            "--from",
+            "0101",
+            "--to",
+            "0303",
+            "-o",
+            "new/../map.toml",
+        ],
         vec![
             "map",
             "cut",

@@ -197,6 +197,38 @@ pub fn files_within(dir: &Path, enter: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
     out
 }
 
+/// The path the system reaches by `path` once its missing folders are made (as writing a file
+/// there makes them): each existing part resolved through its links, a `..` after a folder still
+/// to be made taken back lexically. Two paths naming one file compare equal this way before it is
+/// written: `out/../map.toml` named the map being cut (its `out` did not exist yet, so it did not
+/// resolve), and the cut was written over it.
+pub fn resolved(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = match std::env::current_dir() {
+        Ok(d) if path.is_relative() => d,
+        _ => PathBuf::new(),
+    };
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // an existing folder's parent is its real parent (through its links)
+                if let Ok(real) = out.canonicalize() {
+                    out = real;
+                }
+                out.pop();
+            }
+            other => {
+                out.push(other);
+                if let Ok(real) = out.canonicalize() {
+                    out = real;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Reads the whole of a regular file of at most `max` bytes. Anything else is an error that says
 /// what the path is (a folder, a device, a FIFO) or how large it is.
 pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
@@ -459,6 +491,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_resolves_as_the_system_will_once_its_folders_are_made() {
+        let dir = std::env::temp_dir().join(format!("kessel-resolved-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).expect("folder");
+        std::fs::write(dir.join("map.toml"), "x").expect("write");
+        let map = resolved(&dir.join("map.toml"));
+        // through a folder still to be made, and a `.`
+        assert_eq!(resolved(&dir.join("new/../map.toml")), map);
+        assert_eq!(resolved(&dir.join("new/deeper/../../././map.toml")), map);
+        assert_ne!(resolved(&dir.join("new/map.toml")), map);
+        // through a link: its `..` is the real folder's parent
+        #[cfg(unix)]
+        {
+            let nested = dir.join("real/inner");
+            std::fs::create_dir_all(&nested).expect("folder");
+            std::os::unix::fs::symlink(&nested, dir.join("deep")).expect("link");
+            // deep -> real/inner, so deep/../map.toml is real/map.toml, not the top map
+            assert_eq!(
+                resolved(&dir.join("deep/../map.toml")),
+                resolved(&dir.join("real/map.toml"))
+            );
+            assert_ne!(resolved(&dir.join("deep/../map.toml")), map);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn writes_replace_and_failures_keep_the_old_file() {
