@@ -978,6 +978,19 @@ fn outputs_never_overwrite_files_of_another_kind() {
         vec![
             "map", "cut", "map.toml", "--from", "0101", "--to", "0303", "-o", "map.toml",
         ],
+        // a scenario by way of a folder still to be made (a map cut makes its folder, and wrote
+        // the cut over the scenario)
+        vec![
+            "map",
+            "cut",
+            "map.toml",
+            "--from",
+            "0101",
+            "--to",
+            "0303",
+            "-o",
+            "new/../scenario.toml",
+        ],
         // the map itself by way of a folder still to be made (it was written over the map)
         vec![
             "map",
