@@ -259,6 +259,38 @@ fn report_refuses_game_turns_the_run_could_not_have_played() {
         "{}",
         r.stderr
     );
+    // a record of another shard's slice, and a shard no run has
+    let mut sharded = header.clone();
+    sharded["seeds"]["shard"] = serde_json::json!([2, 2]);
+    let r = report(&sharded.to_string(), &game);
+    assert!(
+        r.code != 0
+            && r.stderr.contains(
+                "d.jsonl:2: seed 1 is not one of shard 2 of 2 (game 0 of the run is in shard 1)"
+            ),
+        "{}",
+        r.stderr
+    );
+    sharded["seeds"]["shard"] = serde_json::json!([3, 2]);
+    let r = report(&sharded.to_string(), &game);
+    assert!(
+        r.code != 0 && r.stderr.contains("d.jsonl:1: the header's shard is 3 of 2"),
+        "{}",
+        r.stderr
+    );
+    // and a header no run wrote: a seed played a billion ways
+    let mut many = header.clone();
+    many["variations"] = 1_000_000_000u64.into();
+    let r = report(&many.to_string(), &game);
+    assert!(
+        r.code != 0
+            && r.stderr.contains(
+                "d.jsonl:1: the header's `variations` is 1000000000; a run plays each seed 1 to \
+                 1000 ways"
+            ),
+        "{}",
+        r.stderr
+    );
 }
 
 /// A save's `players` (who plays each side) was kept whatever it held and handed to the program

@@ -307,6 +307,13 @@ fn header_in_order(h: &Header) -> Result<(), String> {
             h.difference.join(" and ")
         ));
     }
+    if let Some([k, n]) = h.seeds.shard {
+        if !(1..=n).contains(&k) {
+            return Err(format!(
+                "the header's shard is {k} of {n}; a shard is K of N with K from 1 to N"
+            ));
+        }
+    }
     // (`--ai-variations` is 2 to 1000; 1, left out, is the usual game alone)
     if !(1..=MAX_VARIATIONS).contains(&h.variations) {
         return Err(format!(
@@ -381,6 +388,17 @@ fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
             "the game ends on turn {}, outside the scenario's turns ({first} to {last})",
             g.turn
         ));
+    }
+    // a shard's file holds its own slice of the seeds (game k with k mod N = K − 1)
+    if let Some([k, n]) = h.seeds.shard.filter(|[_, n]| *n > 0) {
+        let index = g.seed.wrapping_sub(h.seeds.first);
+        if index % n + 1 != k {
+            return Err(format!(
+                "seed {} is not one of shard {k} of {n} (game {index} of the run is in shard {})",
+                g.seed,
+                index % n + 1
+            ));
+        }
     }
     if g.variation >= h.variations {
         return Err(format!(
