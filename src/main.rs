@@ -152,6 +152,30 @@ pub fn open_scenario(p: &Path) -> anyhow::Result<PathBuf> {
         if p.join("scenario.toml").is_file() {
             return Ok(p.join("scenario.toml"));
         }
+        // a ruleset folder (scripts/pgg) given where a scenario goes: say what it is
+        if p.join("init.lua").is_file() {
+            anyhow::bail!(
+                "{}: a ruleset folder (it holds init.lua), not a scenario: name a scenario that \
+                 plays these rules (its `ruleset = …` leads here){}",
+                p.display(),
+                {
+                    // the ruleset's own example scenarios, if it has any
+                    let mut found: Vec<String> = std::fs::read_dir(p.join("examples"))
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .map(|e| e.path().join("scenario.toml"))
+                        .filter(|f| f.is_file())
+                        .map(|f| f.display().to_string())
+                        .collect();
+                    found.sort();
+                    match found.first() {
+                        Some(first) => format!(", such as {first}"),
+                        None => String::new(),
+                    }
+                }
+            );
+        }
         // a folder of several scenarios (scenarios/pgg): say which files it holds
         let mut names: Vec<String> = std::fs::read_dir(&p)
             .into_iter()

@@ -45,6 +45,29 @@ fn a_bad_mode_or_size_is_refused_before_any_window_opens() {
     assert!(r.stderr.contains("WIDTHxHEIGHT"), "{}", r.stderr);
 }
 
+/// Another of Kessel's files given to the editor is named as what it is, before any window
+/// opens (a profile or a lab data file was "neither a scenario (no [scenario] table) nor a map").
+#[test]
+fn another_kind_of_file_given_to_the_editor_says_what_it_is() {
+    for (file, what) in [
+        (
+            "core/tests/fixtures/toy/profiles/standard.toml",
+            "neither a scenario nor a map but a profile (option values)",
+        ),
+        (
+            "core/tests/fixtures/toy/init.lua",
+            "neither a scenario nor a map but a Lua file",
+        ),
+    ] {
+        let r = kessel(&["editor", file, "--screenshot", "never.png"]);
+        assert!(
+            r.code != 0 && r.stderr.contains(what),
+            "{file}: {}",
+            r.stderr
+        );
+    }
+}
+
 #[test]
 fn screenshots_of_every_mode_come_from_the_main_binary() {
     if !xvfb() {

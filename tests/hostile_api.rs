@@ -72,11 +72,16 @@ fn reasons_that_are_no_reasons_are_named_at_the_validator() {
     for (returned, said) in [
         (
             "{ { rule = \"X\", message = \"ok\" }, 42 }",
-            "reason 2 is an integer",
+            "returned reason 2, an integer: a reason is",
         ),
         (
             "{ { rule = \"X\", message = {} } }",
             "reason 1: its `message` is a table, not a string",
+        ),
+        // (it read "returned a validator returns nil (legal) or reasons, not a integer")
+        (
+            "7",
+            "returned an integer: a validator returns nil (legal) or reasons",
         ),
     ] {
         let (dir, r) = mod_run(
@@ -291,6 +296,99 @@ print(#accepted == 0 and "all refused" or ("accepted: " .. table.concat(accepted
         r.stderr
             .contains("why.lua:2: kessel.emit.create_unit: a unit with an empty id"),
         "{}",
+        r.stderr
+    );
+}
+
+/// What a hook returned that is wrong is said as what it is, then why: an enumerator's item
+/// ("returned an action needs `kind`" before) and an ai hook's choice (whose reason came with
+/// mlua's "runtime error: " in front) read as sentences.
+#[test]
+fn a_wrong_item_or_choice_a_hook_returned_is_named_in_a_sentence() {
+    for (item, said) in [
+        (
+            "5",
+            "returned action 2 of its list: an action is a table with a `kind`",
+        ),
+        (
+            "{ kind = 5 }",
+            "returned action 2 of its list: an action needs `kind = \"...\"`",
+        ),
+    ] {
+        let (dir, r) = mod_run(
+            "api-bad-enumerated",
+            &format!(
+                "kessel.action{{ kind = \"poke\", apply = function() end, validate = function() end,\n\
+                 enumerate = function() return {{ {{}}, {item} }} end }}"
+            ),
+            "print(#kessel.legal())",
+        );
+        assert_ne!(r.code, 0, "{}", r.stdout);
+        assert!(
+            r.stderr.contains(&shown(&dir, "init.lua", 6))
+                && r.stderr.contains("the enumerator defined here")
+                && r.stderr.contains(said),
+            "{item}: {}",
+            r.stderr
+        );
+    }
+    let dir = crate::util::toy_copy("api-ai-returns-number");
+    let play = dir.join("rules/play.lua");
+    let text = std::fs::read_to_string(&play).expect("toy rules");
+    let hook = "kessel.on(\"ai\", function(legal, kinds, view, level, tiebreak)\n";
+    assert!(text.contains(hook), "the toy's ai hook");
+    std::fs::write(
+        &play,
+        text.replace(hook, &format!("{hook}  do return 5 end\n")),
+    )
+    .expect("edit");
+    let scenario = dir.join("scenario.toml");
+    let r = crate::util::kessel(&["simulate", scenario.to_str().expect("utf8"), "--games", "1"]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains(
+                "the ai hook defined here returned the number 5 (an action is a table with a `kind`)"
+            )
+            && !r.stderr.contains("runtime error"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The test checks (`kessel.expect`) and the script functions are the engine's, whatever the
+/// rules did to the globals before them: a ruleset that replaced `error` turned every failed
+/// check into a pass (the checks took the globals once the rules had loaded), one that replaced
+/// `table` broke every test file with "kessel prelude:5: attempt to index a function value", and
+/// one that gave `kessel` a metatable refusing new fields stopped every script with mlua's
+/// "runtime error:" and a traceback.
+#[test]
+fn the_rules_cannot_disarm_the_checks_or_the_script_functions() {
+    let (_, r) = mod_run(
+        "api-disarmed-error",
+        "local real = error\n\
+         error = function(m, l) if type(m) == \"string\" and m:find(\"expected\") then return end return real(m, l) end\n\
+         table = function() end\n\
+         math = 5",
+        "kessel.expect.eq(1, 2, \"one is two\")",
+    );
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("play.lua:2: one is two: expected 2, got 1")
+            && !r.stderr.contains("prelude"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let (_, r) = mod_run(
+        "api-kessel-metatable",
+        "setmetatable(kessel, { __newindex = function() error(\"no new names\") end })",
+        "print(type(kessel.act), type(kessel.expect.eq))",
+    );
+    assert!(
+        r.code == 0 && r.stdout.contains("function\tfunction"),
+        "{}{}",
+        r.stdout,
         r.stderr
     );
 }

@@ -183,6 +183,116 @@ fn report_refuses_records_that_do_not_belong_to_the_headers_run() {
     );
 }
 
+/// A game record's turns and actions are the run's: a game ending on turn 4,000,000,000 of a
+/// 3-turn scenario (or of 10^18 actions) reached the game-length statistics, and per-turn entries out of order or repeated reached the
+/// per-turn charts. Each is refused at its line; a header written before the scenario's turns
+/// were kept still bounds the turn by the most a scenario may have.
+#[test]
+fn report_refuses_game_turns_the_run_could_not_have_played() {
+    let (data, text) = crate::hostile::toy_lab_data("report-turns", "1");
+    let lines: Vec<&str> = text.lines().collect();
+    let header: serde_json::Value = serde_json::from_str(lines[0]).expect("a header");
+    assert_eq!(header["turns"], serde_json::json!([1, 3]), "{}", lines[0]);
+    let game: serde_json::Value = serde_json::from_str(lines[1]).expect("a game record");
+    let turns = |g: &serde_json::Value| -> Vec<u64> {
+        let t = g["per_turn"].as_array().expect("per_turn");
+        t.iter()
+            .map(|t| t["turn"].as_u64().expect("a turn"))
+            .collect()
+    };
+    assert_eq!(turns(&game), vec![1, 2, 3], "{}", lines[1]);
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 7] = [
+        (
+            "variation 3 of seed 1, but the run played each seed 1 way",
+            |g| g["variation"] = 3.into(),
+        ),
+        (
+            "the game played 1000000000000000000 actions, more than the run's limit of 50000",
+            |g| g["actions"] = 1_000_000_000_000_000_000u64.into(),
+        ),
+        ("but its actions by side add up to", |g| {
+            g["actions"] = (g["actions"].as_u64().expect("actions") + 1).into()
+        }),
+        (
+            "the game ends on turn 4000000000, outside the scenario's turns (1 to 3)",
+            |g| g["turn"] = 4_000_000_000u64.into(),
+        ),
+        ("the per-turn entry of turn 1 follows that of turn 2", |g| {
+            g["per_turn"].as_array_mut().expect("list").swap(0, 1)
+        }),
+        ("the per-turn entry of turn 2 follows that of turn 2", |g| {
+            let t = g["per_turn"].as_array_mut().expect("list");
+            t[0] = t[1].clone();
+        }),
+        ("the per-turn entries run from turn 1 to 2", |g| {
+            g["per_turn"].as_array_mut().expect("list").pop();
+        }),
+    ];
+    let report = |head: &str, g: &serde_json::Value| {
+        std::fs::write(&data, format!("{head}\n{g}\n")).expect("edit data");
+        crate::util::kessel(&["report", data.to_str().expect("utf8")])
+    };
+    for (said, edit) in edits {
+        let mut g = game.clone();
+        edit(&mut g);
+        let r = report(lines[0], &g);
+        assert_ne!(r.code, 0, "{said}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("d.jsonl:2: ") && r.stderr.contains(said),
+            "{said}: {}",
+            r.stderr
+        );
+    }
+    // a header of before: the most turns a scenario may have bounds the game's
+    let mut old = header.clone();
+    old.as_object_mut().expect("object").remove("turns");
+    let r = report(&old.to_string(), &game);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut g = game.clone();
+    g["turn"] = 4_000_000_000u64.into();
+    let r = report(&old.to_string(), &g);
+    assert!(
+        r.code != 0
+            && r.stderr
+                .contains("outside the scenario's turns (0 to 10000)"),
+        "{}",
+        r.stderr
+    );
+    // a record of another shard's slice, and a shard no run has
+    let mut sharded = header.clone();
+    sharded["seeds"]["shard"] = serde_json::json!([2, 2]);
+    let r = report(&sharded.to_string(), &game);
+    assert!(
+        r.code != 0
+            && r.stderr.contains(
+                "d.jsonl:2: seed 1 is not one of shard 2 of 2 (game 0 of the run is in shard 1)"
+            ),
+        "{}",
+        r.stderr
+    );
+    sharded["seeds"]["shard"] = serde_json::json!([3, 2]);
+    let r = report(&sharded.to_string(), &game);
+    assert!(
+        r.code != 0 && r.stderr.contains("d.jsonl:1: the header's shard is 3 of 2"),
+        "{}",
+        r.stderr
+    );
+    // and a header no run wrote: a seed played a billion ways
+    let mut many = header.clone();
+    many["variations"] = 1_000_000_000u64.into();
+    let r = report(&many.to_string(), &game);
+    assert!(
+        r.code != 0
+            && r.stderr.contains(
+                "d.jsonl:1: the header's `variations` is 1000000000; a run plays each seed 1 to \
+                 1000 ways"
+            ),
+        "{}",
+        r.stderr
+    );
+}
+
 /// A save's `players` (who plays each side) was kept whatever it held and handed to the program
 /// that loaded it: a side the ruleset lacks, a player no program writes, an AI level the ruleset
 /// does not declare. Each is refused at the line naming the side; a good entry still loads.
@@ -437,4 +547,106 @@ fn a_saves_options_are_refused_with_the_save_named() {
             r.stderr
         );
     }
+}
+
+/// Another of Kessel's files given to `kessel campaign`, `campaign --verify` or `report` is named
+/// as what it is, with what reads it: they said "not JSON: expected value at line 1 column 2",
+/// "not a campaign file: unknown field `areas`" or "invalid key-value pair".
+#[test]
+fn campaign_and_report_name_the_kind_of_file_they_were_given() {
+    let (data, _) = crate::hostile::toy_lab_data("kinds-given", "1");
+    let dir = data.parent().expect("the toy copy").to_path_buf();
+    let s = |name: &str| dir.join(name).to_str().expect("utf8").to_string();
+    let files = [
+        ("scenario.toml", "a scenario file ([scenario])"),
+        ("map.toml", "a map file ([map], [terrain])"),
+        ("profiles/standard.toml", "a profile (option values)"),
+        ("init.lua", "a Lua file"),
+        ("d.jsonl", "a data file of `kessel simulate --out`"),
+    ];
+    let commands: [(&[&str], &str); 3] = [
+        (&["campaign"], "not a campaign file but "),
+        (&["campaign", "--verify"], "not a campaign save but "),
+        (
+            &["report"],
+            "not a data file of `kessel simulate --out` but ",
+        ),
+    ];
+    for (args, not) in commands {
+        for (file, what) in files {
+            if (args == ["report"] && file == "d.jsonl")
+                || (args == ["campaign"] && file == "scenario.toml")
+            {
+                continue; // what it reads; a scenario has its own words for `campaign`
+            }
+            let path = s(file);
+            let mut all = args.to_vec();
+            all.push(&path);
+            let r = crate::util::kessel(&all);
+            assert!(
+                r.code != 0
+                    && r.stderr.contains(&format!("{not}{what}"))
+                    && !r.stderr.contains("not JSON")
+                    && !r.stderr.contains("unknown field"),
+                "{args:?} {file}: {}",
+                r.stderr
+            );
+        }
+    }
+}
+
+/// So is one given as a profile (`--profile scenario.toml` said "unknown field `levels`,
+/// expected `profile` or `options`") or as a script (`kessel script scenario.toml` said
+/// "scenario.toml: scenario.toml:1: unexpected symbol near '['").
+#[test]
+fn profile_and_script_name_the_kind_of_file_they_were_given() {
+    let dir = crate::util::toy_copy("kinds-profile-script");
+    let s = |name: &str| dir.join(name).to_str().expect("utf8").to_string();
+    let scenario = s("scenario.toml");
+    for (file, what) in [
+        ("scenario.toml", "a scenario file ([scenario])"),
+        ("map.toml", "a map file ([map], [terrain])"),
+        ("init.lua", "a Lua file"),
+    ] {
+        let r = crate::util::kessel(&["check", &scenario, "--profile", &s(file)]);
+        assert!(
+            r.code != 0
+                && r.stderr.contains(&format!("not a profile but {what}"))
+                && !r.stderr.contains("unknown field"),
+            "{file}: {}",
+            r.stderr
+        );
+    }
+    for (file, what) in [
+        ("scenario.toml", "a scenario file ([scenario])"),
+        ("map.toml", "a map file ([map], [terrain])"),
+    ] {
+        let r = crate::util::kessel(&["script", &s(file), "--ruleset", &s(".")]);
+        assert!(
+            r.code != 0
+                && r.stderr.contains(&format!("not a Lua script but {what}"))
+                && !r.stderr.contains("unexpected symbol"),
+            "{file}: {}",
+            r.stderr
+        );
+    }
+    // a script of another name is still a script, its errors located by that name
+    let orders = crate::util::write(
+        &dir,
+        "orders.txt",
+        "kessel.setup{ map = { columns = 4, rows = 4 } }\nerror('stop here')\n",
+    );
+    let r = crate::util::kessel(&[
+        "script",
+        orders.to_str().expect("utf8"),
+        "--ruleset",
+        &s("."),
+    ]);
+    assert!(
+        r.code != 0
+            && r.stderr.contains("orders.txt:2: stop here")
+            && !r.stderr.contains("orders.txt: "),
+        "{}",
+        r.stderr
+    );
 }

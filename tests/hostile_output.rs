@@ -85,6 +85,8 @@ fn report_shows_a_records_names_on_one_line() {
     let mut game: serde_json::Value = serde_json::from_str(&lines[1]).expect("a game record");
     game["level"] = serde_json::json!("Won\nforged: level");
     game["actions_by_side"]["red"]["kind\nforged: kind"] = serde_json::json!(3);
+    // (three actions more in all, as the counts by side must add up to them)
+    game["actions"] = serde_json::json!(game["actions"].as_u64().expect("actions") + 3);
     lines[1] = game.to_string();
     std::fs::write(&data, lines.join("\n") + "\n").expect("write");
     let r = kessel(&["report", &d]);

@@ -463,6 +463,27 @@ fn pack_refuses_links_out_of_the_folder_and_link_loops() {
     );
     assert_ne!(r.code, 0, "{}", r.stdout);
     assert!(r.stderr.contains("a link loop"), "{}", r.stderr);
+    // a link to a folder above is refused as itself, not walked (the walk read every folder
+    // beside it and failed on whatever it met there, a loop of someone else's far from here)
+    let above = copy("above");
+    std::os::unix::fs::symlink("..", above.join("up")).expect("link");
+    let r = kessel_at(
+        &root(),
+        &home,
+        &[
+            "pack",
+            &above.to_string_lossy(),
+            "-o",
+            &out.to_string_lossy(),
+        ],
+    );
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("up is a link to ") && r.stderr.contains("only the folder's own files"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists(), "nothing written");
 }
 
 /// `entries` with the file `name` holding `data`, its manifest entry (hash and size) made to

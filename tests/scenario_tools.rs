@@ -219,3 +219,41 @@ fn a_new_scenario_that_would_not_load_leaves_nothing_behind() {
     let r = kessel(&["check", &t]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// A folder named by way of one still to be made (`x/..`) is the folder the system writes in:
+/// `new scenario x/..` beside a scenario wrote its skeleton over it (the check for a scenario
+/// there looked at `x/../scenario.toml`, which did not resolve while `x` was missing).
+#[test]
+fn new_scenario_by_way_of_a_missing_folder_writes_over_nothing() {
+    let dir = crate::util::toy_copy("new-over-dotdot");
+    let home = crate::util::scratch("new-over-dotdot-home");
+    let before = std::fs::read_to_string(dir.join("scenario.toml")).expect("read");
+    let r = crate::util::kessel_at(
+        &dir,
+        &home,
+        &[
+            "new",
+            "scenario",
+            "x/..",
+            "--map",
+            "map.toml",
+            "--ruleset",
+            ".",
+        ],
+    );
+    assert!(
+        r.code != 0 && r.stderr.contains("x/../scenario.toml exists already"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("scenario.toml")).expect("read"),
+        before,
+        "the scenario was written over"
+    );
+    assert!(
+        !dir.join("special.lua").exists(),
+        "a skeleton file was written"
+    );
+}

@@ -120,6 +120,12 @@ impl Campaign {
     pub fn parse(path: &Path, text: &str) -> Result<Campaign, LoadError> {
         crate::error::toml_bounds_at(path, text, crate::error::MAX_SMALL_TOML_VALUES)?;
         let file: CampaignFile = toml::from_str(text).map_err(|e| {
+            // another of Kessel's files given where a campaign goes: say which it is
+            use crate::fsio::{not_the_kind, KesselFile, KesselToml};
+            let wanted = KesselFile::Toml(KesselToml::Campaign);
+            if let Some(why) = not_the_kind(path, text, wanted, "a campaign file") {
+                return LoadError::new(path, None, why);
+            }
             let line = e.span().map(|s| {
                 text.as_bytes()[..s.start.min(text.len())]
                     .iter()

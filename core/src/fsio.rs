@@ -88,6 +88,147 @@ pub fn kessel_toml_kind(text: &str) -> Option<KesselToml> {
     }
 }
 
+/// Any of Kessel's own files, told apart by content ([`kessel_json_kind`], [`kessel_toml_kind`])
+/// or, for a script, by its `.lua` name: so a command given a file of another kind than it reads
+/// says what the file is and what reads it, instead of a parser's complaint about its first line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KesselFile {
+    /// A scenario, map, campaign or profile.
+    Toml(KesselToml),
+    /// A save, campaign save or lab data file.
+    Json(KesselJson),
+    /// A Lua file (rules, a test, a script).
+    Lua,
+}
+
+/// Which of Kessel's files `text`, read from `path`, is, if any.
+pub fn kessel_file_kind(path: &Path, text: &str) -> Option<KesselFile> {
+    if let Some(kind) = kessel_json_kind(text) {
+        return Some(KesselFile::Json(kind));
+    }
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lua"))
+    {
+        return Some(KesselFile::Lua);
+    }
+    kessel_toml_kind(text).map(KesselFile::Toml)
+}
+
+/// A file of `kind`, shown as `file`, in words with what reads it: "a map file ([map],
+/// [terrain]): a scenario names it in `map = …`".
+pub fn kessel_file_words(kind: KesselFile, file: &str) -> String {
+    match kind {
+        KesselFile::Toml(KesselToml::Scenario) => format!(
+            "a scenario file ([scenario]): `kessel check {file}` checks it, `kessel simulate` \
+             plays it"
+        ),
+        KesselFile::Toml(KesselToml::Map) => {
+            "a map file ([map], [terrain]): a scenario names it in `map = …`".into()
+        }
+        KesselFile::Toml(KesselToml::Campaign) => {
+            format!("a campaign file ([[game]]): `kessel campaign {file}` plays it")
+        }
+        KesselFile::Toml(KesselToml::Profile) => {
+            "a profile (option values): pass it with `--profile` beside a scenario".into()
+        }
+        KesselFile::Json(KesselJson::Save) => format!(
+            "a saved game: `kessel view {file}` shows it, `kessel editor {file}` plays it on"
+        ),
+        KesselFile::Json(KesselJson::CampaignSave) => format!(
+            "a campaign save: `kessel view {file}` shows its last game, `kessel campaign \
+             --verify {file}` replays it"
+        ),
+        KesselFile::Json(KesselJson::LabData) => {
+            format!("a data file of `kessel simulate --out`: `kessel report {file}` reads it")
+        }
+        KesselFile::Lua => "a Lua file: `kessel script` runs a script of yours, `kessel test` a \
+                            ruleset's tests"
+            .into(),
+    }
+}
+
+/// When `text`, read from `path` where a file of kind `wanted` goes, is another of Kessel's
+/// files: "not WANTED but …", what it is and what reads it.
+pub fn not_the_kind(path: &Path, text: &str, wanted: KesselFile, named: &str) -> Option<String> {
+    let kind = kessel_file_kind(path, text).filter(|k| *k != wanted)?;
+    let file = crate::script::display_path(path);
+    Some(format!(
+        "not {named} but {}",
+        kessel_file_words(kind, &file)
+    ))
+}
+
+/// The regular files under `dir`, entering the folders for which `enter` says yes, in no set
+/// order. A link is followed only where its real path lies inside `dir`'s, and each real folder
+/// is read once: a ruleset holding two links back up (`rules/a -> ..`, `rules/b -> ..`) made a
+/// walk that followed them read 2^40 folders (a save's content hash hung), and one holding a link
+/// to `/` read the whole file system. An unreadable folder is left out.
+pub fn files_within(dir: &Path, enter: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let Ok(root) = dir.canonicalize() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(real) = d.canonicalize() else { continue };
+        if !real.starts_with(&root) || !seen.insert(real) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let Ok(real) = p.canonicalize() else { continue };
+            if !real.starts_with(&root) {
+                continue;
+            }
+            if real.is_dir() {
+                if enter(&p) {
+                    stack.push(p);
+                }
+            } else if real.is_file() {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The path the system reaches by `path` once its missing folders are made (as writing a file
+/// there makes them): each existing part resolved through its links, a `..` after a folder still
+/// to be made taken back lexically. Two paths naming one file compare equal this way before it is
+/// written: `out/../map.toml` named the map being cut (its `out` did not exist yet, so it did not
+/// resolve), and the cut was written over it.
+pub fn resolved(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = match std::env::current_dir() {
+        Ok(d) if path.is_relative() => d,
+        _ => PathBuf::new(),
+    };
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // an existing folder's parent is its real parent (through its links)
+                if let Ok(real) = out.canonicalize() {
+                    out = real;
+                }
+                out.pop();
+            }
+            other => {
+                out.push(other);
+                if let Ok(real) = out.canonicalize() {
+                    out = real;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Reads the whole of a regular file of at most `max` bytes. Anything else is an error that says
 /// what the path is (a folder, a device, a FIFO) or how large it is.
 pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
@@ -350,6 +491,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_resolves_as_the_system_will_once_its_folders_are_made() {
+        let dir = std::env::temp_dir().join(format!("kessel-resolved-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).expect("folder");
+        std::fs::write(dir.join("map.toml"), "x").expect("write");
+        let map = resolved(&dir.join("map.toml"));
+        // through a folder still to be made, and a `.`
+        assert_eq!(resolved(&dir.join("new/../map.toml")), map);
+        assert_eq!(resolved(&dir.join("new/deeper/../../././map.toml")), map);
+        assert_ne!(resolved(&dir.join("new/map.toml")), map);
+        // through a link: its `..` is the real folder's parent
+        #[cfg(unix)]
+        {
+            let nested = dir.join("real/inner");
+            std::fs::create_dir_all(&nested).expect("folder");
+            std::os::unix::fs::symlink(&nested, dir.join("deep")).expect("link");
+            // deep -> real/inner, so deep/../map.toml is real/map.toml, not the top map
+            assert_eq!(
+                resolved(&dir.join("deep/../map.toml")),
+                resolved(&dir.join("real/map.toml"))
+            );
+            assert_ne!(resolved(&dir.join("deep/../map.toml")), map);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn writes_replace_and_failures_keep_the_old_file() {

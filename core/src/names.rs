@@ -63,6 +63,14 @@ pub fn unit_id_problem(id: &str) -> Option<String> {
             crate::error::printable_name(id)
         ));
     }
+    // (`r1` and `r1` with a zero-width space after it printed alike in every message and list)
+    if id.chars().any(crate::error::hidden_char) {
+        return Some(format!(
+            "unit id `{}` holds a character that shows as nothing or reorders the text (a \
+             zero-width space, a bidirectional mark): give it in characters that show",
+            crate::error::printable_name(id)
+        ));
+    }
     None
 }
 
@@ -73,7 +81,16 @@ mod unit_id_tests {
         use super::unit_id_problem as problem;
         assert_eq!(problem("r1"), None);
         assert_eq!(problem("1st Pz. Div."), None);
-        for bad in ["", "  ", "a\nb", "a\0", "\u{1b}[2J", "tab\there"] {
+        for bad in [
+            "",
+            "  ",
+            "a\nb",
+            "a\0",
+            "\u{1b}[2J",
+            "tab\there",
+            "r1\u{200b}",
+            "\u{202e}r1",
+        ] {
             assert!(problem(bad).is_some(), "{bad:?}");
         }
         assert!(problem(&"x".repeat(super::MAX_UNIT_ID + 1)).is_some());

@@ -136,7 +136,15 @@ impl Profile {
             .into());
         }
         crate::error::toml_bounds_at(path, text, crate::error::MAX_SMALL_TOML_VALUES)?;
-        let file: ProfileFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+        let file: ProfileFile = toml::from_str(text).map_err(|e| {
+            // another of Kessel's files given as a profile: say which it is
+            use crate::fsio::{not_the_kind, KesselFile, KesselToml};
+            let wanted = KesselFile::Toml(KesselToml::Profile);
+            match not_the_kind(path, text, wanted, "a profile") {
+                Some(why) => LoadError::new(path, None, why),
+                None => toml_error(path, text, &e),
+            }
+        })?;
         let mut p = Profile {
             name: file.profile.name.unwrap_or_else(|| {
                 path.file_stem()
@@ -198,7 +206,14 @@ impl Options {
     pub fn carried_over(decls: Vec<OptionDecl>, from: &Options) -> Options {
         let mut options = Options::defaults(decls);
         for (k, v) in &from.values {
-            if options.values.contains_key(k) {
+            // only what the new declaration admits: a value of another type or range (the
+            // declaration was changed) takes the new default (the engine refuses a reload that
+            // would drop a value chosen for the game: `Engine::reload_rules`)
+            let admitted = options
+                .decls
+                .iter()
+                .any(|d| &d.id == k && d.check(v).is_ok());
+            if admitted {
                 options.values.insert(k.clone(), v.clone());
             }
         }

@@ -172,10 +172,12 @@ pub const SKELETON_FILES: [&str; 4] = [
 /// and the same command can be run again. Returns the path of the new `scenario.toml`.
 pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
     let dir = spec.dir;
+    // what is there is looked for where the system will write (`x/..` is the folder above once
+    // `x` is made: a scenario there was written over)
+    let real = crate::fsio::resolved(dir);
     for f in &SKELETON_FILES[1..] {
-        let p = dir.join(f);
-        if p.exists() {
-            return Err(ScaffoldError::Exists(p));
+        if real.join(f).exists() {
+            return Err(ScaffoldError::Exists(dir.join(f)));
         }
     }
     if spec.turns < 1 {
@@ -198,7 +200,7 @@ pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
         MapSource::File(p) => !same_file(p, &map_dest),
         MapSource::Text(_) => true,
     };
-    if copy_map && map_dest.exists() {
+    if copy_map && real.join("map.toml").exists() {
         return Err(ScaffoldError::MapInTheWay(map_dest));
     }
     let map_bytes = match spec.map {
@@ -303,10 +305,8 @@ fn write_and_load(folder: &Path, map: &[u8], texts: &[String; 3]) -> Result<(), 
 
 /// True if both paths name one existing file.
 fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    // (as the system reaches them, folders still to be made included)
+    a.exists() && crate::fsio::resolved(a) == crate::fsio::resolved(b)
 }
 
 /// `target` as a path relative to the folder `from` (both made absolute first), with `/`

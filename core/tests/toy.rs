@@ -458,6 +458,179 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
     assert_eq!(e.state().hash(), hash);
 }
 
+/// Rules that load without an error but cannot play the game in progress were taken: a sequence
+/// without the step the game stood at left `kessel.game.step()` nil and every rule reading it
+/// failing; a side, unit type or terrain dropped left the game with units and hexes the rules
+/// could not name. Each reload is refused, saying what does not fit, and the last good rules stay
+/// live on the same game.
+#[test]
+fn a_reload_that_cannot_play_the_game_in_progress_keeps_the_old_rules() {
+    type Edit = fn(&str) -> String;
+    let cases: [(&str, Edit, &str); 6] = [
+        (
+            "var-retyped",
+            |i| i.replace("kessel.scenario_var{ id = \"bonus\", type = \"int\", default = 0, min = 0, max = 50,", "kessel.scenario_var{ id = \"bonus\", type = \"string\", default = \"none\","),
+            "scenario var `bonus`",
+        ),
+        (
+            "fewer-steps",
+            |i| i.replace("  { id = \"blue_combat\", name = \"Blue combat\", side = \"blue\", rule = \"T1\" },\n", ""),
+            "the game is at step `blue_combat`, number 4 of the sequence of play, which now has 3 steps",
+        ),
+        (
+            "steps-reordered",
+            |i| i.replace("{ id = \"blue_combat\", name = \"Blue combat\"", "{ id = \"blue_fight\", name = \"Blue combat\""),
+            "which is now step `blue_fight`",
+        ),
+        (
+            "no-tank",
+            |i| i.replace("kessel.unit_type{ id = \"tank\", class = \"wheels\", name = \"Tanks\" }", ""),
+            "units of type `tank` (`r2` among them), which the rules no longer declare",
+        ),
+        (
+            "no-woods",
+            |i| {
+                i.replace("kessel.terrain{ id = \"woods\"", "-- kessel.terrain{ id = \"woods\"")
+                    .replace("woods = { foot = 1, default = 2 },", "")
+            },
+            "the game's map: terrain `woods` is not declared by the ruleset",
+        ),
+        (
+            "no-blue",
+            |i| i.replace("\"blue\"", "\"green\"").replace("blue = ", "green = "),
+            "units or markers of side `blue`, which the rules no longer declare (their sides: red, green)",
+        ),
+    ];
+    for (name, edit, said) in cases {
+        let dir = std::env::temp_dir().join(format!("kessel-reload-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_dir(&fixture(""), &dir);
+        // the scenario sets the variable the "var-retyped" rules read as another type
+        let scenario = dir.join("scenario.toml");
+        let text = std::fs::read_to_string(&scenario).expect("read");
+        std::fs::write(&scenario, format!("{text}\n[vars]\nbonus = 5\n")).expect("write");
+        let mut e =
+            Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
+        // to the last step of the first turn
+        for _ in 0..3 {
+            assert!(e.act(&Action::new("end_phase")).expect("runs").is_ok());
+        }
+        let hash = e.state().hash();
+        let init = dir.join("init.lua");
+        let original = std::fs::read_to_string(&init).expect("read");
+        let edited = edit(&original);
+        assert_ne!(edited, original, "{name}: the edit applies");
+        std::fs::write(&init, &edited).expect("write");
+        let err = e.reload_rules().expect_err(name);
+        assert!(
+            err.message.contains("init.lua")
+                && err
+                    .message
+                    .contains("the new rules cannot play the game in progress")
+                && err.message.contains(said)
+                && err.message.contains("the last good rules stay live"),
+            "{name}: {}",
+            err.message
+        );
+        // the old rules play on: the game moves to Red's first step of turn 2
+        assert_eq!(e.state().hash(), hash, "{name}");
+        assert!(
+            e.act(&Action::new("end_phase")).expect("runs").is_ok(),
+            "{name}"
+        );
+        let st = e.state();
+        assert_eq!((st.turn, st.phase), (2, 0), "{name}");
+        drop(st);
+        // and the same rules load for a game started afresh
+        let fresh = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default());
+        if name == "steps-reordered" {
+            assert!(
+                fresh.is_ok(),
+                "{name}: a renamed step is no problem to a new game"
+            );
+        }
+    }
+}
+
+/// An option value a reload cannot carry (its declaration changed type or range) was carried
+/// anyway: the rules read a value they never declared (`stack_limit = true`). A value the game
+/// took from the old default follows the new declaration's default; one chosen for this game
+/// (a profile, a flag, the editor) that the new declaration refuses stops the reload, naming it.
+#[test]
+fn a_reload_carries_only_the_option_values_the_new_declarations_admit() {
+    let dir = std::env::temp_dir().join(format!("kessel-reload-options-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    let init = dir.join("init.lua");
+    let original = std::fs::read_to_string(&init).expect("read");
+    let retyped = original.replace(
+        "kessel.option{ id = \"stack_limit\", type = \"int\", default = 2,",
+        "kessel.option{ id = \"stack_limit\", type = \"int\", default = 3, min = 3, max = 5,",
+    );
+    assert_ne!(retyped, original, "the edit applies");
+    // the default value (2) follows the new default (3)
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
+    std::fs::write(&init, &retyped).expect("write");
+    e.reload_rules()
+        .expect("a default follows the new declaration");
+    assert_eq!(
+        e.options().values.get("stack_limit"),
+        Some(&serde_json::json!(3))
+    );
+    // a value chosen for the game below the new range stops the reload
+    std::fs::write(&init, &original).expect("write");
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 5, Limits::default()).expect("load");
+    e.set_option("stack_limit", serde_json::json!(1))
+        .expect("1 is allowed before");
+    std::fs::write(&init, &retyped).expect("write");
+    let err = e.reload_rules().expect_err("1 is out of the new range");
+    assert!(
+        err.message
+            .contains("the new rules cannot play the game in progress")
+            && err
+                .message
+                .contains("option `stack_limit` is 1 in this game")
+            && err.message.contains("from 3 to 5"),
+        "{}",
+        err.message
+    );
+    assert_eq!(
+        e.options().values.get("stack_limit"),
+        Some(&serde_json::json!(1))
+    );
+}
+
+/// A save's content hash reads the ruleset's files: with two links back up in the ruleset
+/// (`rules/a -> ..`, `rules/b -> ..`) the walk followed both at every level, 2^40 folders, and
+/// `kessel script --save` hung. Links are followed only inside the folder, each folder once.
+#[cfg(unix)]
+#[test]
+fn links_back_up_a_ruleset_do_not_hang_its_save() {
+    let dir = std::env::temp_dir().join(format!("kessel-links-up-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    for name in ["a", "b", "c"] {
+        std::os::unix::fs::symlink("..", dir.join("rules").join(name)).expect("link");
+    }
+    std::os::unix::fs::symlink("/", dir.join("rules/root")).expect("link");
+    let scenario = dir.join("scenario.toml");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let saved = Engine::load(&scenario, None, 5, Limits::default())
+            .map_err(|e| e.to_string())
+            .and_then(|mut e| {
+                assert!(e.act(&Action::new("end_phase")).expect("runs").is_ok());
+                e.save()
+            });
+        let _ = tx.send(saved);
+    });
+    let saved = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the save is made in seconds")
+        .expect("saved");
+    assert!(saved.contains("end_phase"), "{saved}");
+}
+
 #[test]
 fn a_scenario_script_can_add_a_special_rule_by_wrapping_an_action() {
     let scenario = toy_with_script(

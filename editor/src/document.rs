@@ -141,6 +141,13 @@ impl Document {
             let mut doc = Document::from_map(map, path.to_path_buf());
             doc.load_problems = problems;
             Ok(doc)
+        } else if let Some(kind) = kessel_core::fsio::kessel_file_kind(path, &text) {
+            // another of Kessel's files (a lab data file, a profile, a Lua file): say which
+            let shown = kessel_core::script::display_path(path);
+            bail!(
+                "{shown}: neither a scenario nor a map but {}",
+                kessel_core::fsio::kessel_file_words(kind, &shown)
+            )
         } else {
             bail!(
                 "{} is neither a scenario (no [scenario] table) nor a map (no [map] table)",

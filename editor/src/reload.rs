@@ -79,25 +79,9 @@ fn canonical(p: &Path) -> PathBuf {
 /// Files under `dir` (recursively) with one of the extensions the editor reacts to. A folder is
 /// read once however many links lead to it (a symbolic link back up the tree made this endless).
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    files_under_once(dir, out, &mut std::collections::HashSet::new());
-}
-
-fn files_under_once(
-    dir: &Path,
-    out: &mut Vec<PathBuf>,
-    seen: &mut std::collections::HashSet<PathBuf>,
-) {
-    if !seen.insert(canonical(dir)) {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files_under_once(&p, out, seen);
-        } else if matches!(
+    // (a link out of the folder is not followed: one to `/` hashed every file of the system)
+    for p in kessel_core::fsio::files_within(dir, &|_| true) {
+        if matches!(
             p.extension().and_then(|x| x.to_str()),
             Some("lua") | Some("toml")
         ) {

@@ -31,6 +31,20 @@ pub fn save_as(doc: &Document, dir: &Path) -> anyhow::Result<PathBuf> {
     let src = scenario.parent().unwrap_or(Path::new("."));
     let mut files = Vec::new();
     collect(src, src, &mut files)?;
+    // the map is written whole: a different map of that name there (another scenario's) would
+    // be lost
+    let map_rel = doc.map_path.strip_prefix(src).ok().map(Path::to_path_buf);
+    let map_out = match &map_rel {
+        Some(rel) => dir.join(rel),
+        None => dir.join(doc.map_path.file_name().unwrap_or("map.toml".as_ref())),
+    };
+    let there = kessel_core::fsio::resolved(&map_out);
+    if there.exists() && std::fs::read(&there).ok().as_deref() != Some(doc.map_text().as_bytes()) {
+        bail!(
+            "{} exists already and is another map: pick another folder, or move it away first",
+            map_out.display()
+        );
+    }
     create(dir)?;
     for rel in &files {
         let to = dir.join(rel);
@@ -46,11 +60,6 @@ pub fn save_as(doc: &Document, dir: &Path) -> anyhow::Result<PathBuf> {
     }
     // the map as the editor shows it: inside the folder at the same place, else beside the
     // scenario under its own name (and the scenario then names it so)
-    let map_rel = doc.map_path.strip_prefix(src).ok().map(Path::to_path_buf);
-    let map_out = match &map_rel {
-        Some(rel) => dir.join(rel),
-        None => dir.join(doc.map_path.file_name().unwrap_or("map.toml".as_ref())),
-    };
     write_atomic(&map_out, doc.map_text().as_bytes())?;
     let text = doc
         .scenario_text_edited()
@@ -73,7 +82,8 @@ pub fn save_as(doc: &Document, dir: &Path) -> anyhow::Result<PathBuf> {
 }
 
 fn refuse_existing(out: &Path) -> anyhow::Result<()> {
-    if out.exists() {
+    // (where the system will write: `x/../scenario.toml` once `x` is made)
+    if kessel_core::fsio::resolved(out).exists() {
         bail!(
             "{} exists already: pick another folder, or move it away first",
             out.display()
@@ -86,19 +96,25 @@ fn create(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
 }
 
-/// Every file under `dir` (hidden ones and saves aside), relative to `root`.
+/// Every file under `dir` (hidden ones and saves aside), relative to `root`. A link is followed
+/// only inside the folder (one to a folder elsewhere copied that folder's files into the copy).
 fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read the folder {}", dir.display()))?;
-    for e in entries.flatten() {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name.ends_with(".save.json") {
+    let here = |p: &'static Path, d: &Path| d.as_os_str().is_empty().then_some(p);
+    let (root, dir) = (
+        here(Path::new("."), root).unwrap_or(root),
+        here(Path::new("."), dir).unwrap_or(dir),
+    );
+    std::fs::read_dir(dir).with_context(|| format!("cannot read the folder {}", dir.display()))?;
+    let hidden = |p: &Path| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+    };
+    for p in kessel_core::fsio::files_within(dir, &|d| !hidden(d)) {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        if hidden(&p) || name.is_some_and(|n| n.ends_with(".save.json")) {
             continue;
         }
-        if p.is_dir() {
-            collect(root, &p, out)?;
-        } else if let Ok(rel) = p.strip_prefix(root) {
+        if let Ok(rel) = p.strip_prefix(root) {
             out.push(rel.to_path_buf());
         }
         if out.len() > MAX_FILES {
@@ -109,4 +125,53 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// *Save as…* writes over nothing: not another scenario's map of the same name in the folder
+    /// (it was written whole over it), nor a scenario named by way of a folder still to be made
+    /// (`x/..`).
+    #[test]
+    fn save_as_writes_over_no_other_map_or_scenario() {
+        let src = kessel_test_support::toy_copy("save-as-over-src");
+        let doc = crate::document::Document::open(&src.join("scenario.toml")).expect("opens");
+        let dest = kessel_test_support::scratch("save-as-over-dest");
+        std::fs::write(dest.join("map.toml"), "# another scenario's map\n").expect("write");
+        let e = super::save_as(&doc, &dest).expect_err("another map is there");
+        assert!(e.to_string().contains("is another map"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(dest.join("map.toml")).expect("read"),
+            "# another scenario's map\n"
+        );
+        assert!(!dest.join("scenario.toml").exists(), "nothing written");
+        let before = std::fs::read_to_string(src.join("scenario.toml")).expect("read");
+        let e = super::save_as(&doc, &src.join("x/..")).expect_err("the scenario is there");
+        assert!(e.to_string().contains("exists already"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(src.join("scenario.toml")).expect("read"),
+            before
+        );
+    }
+
+    /// The files *Save as…* copies are the folder's own: a link up or out of it was walked, and
+    /// the files found there copied into the new folder (or the copy refused as too large).
+    #[cfg(unix)]
+    #[test]
+    fn the_copy_takes_the_folders_own_files_and_follows_no_link_out() {
+        let dir = kessel_test_support::scratch("save-as-links");
+        let src = dir.join("scenario");
+        std::fs::create_dir_all(src.join("sub")).expect("folders");
+        for f in ["a.toml", "sub/b.lua", ".hidden", "game.save.json"] {
+            std::fs::write(src.join(f), "x").expect("write");
+        }
+        std::fs::write(dir.join("outside.txt"), "secret").expect("write");
+        std::os::unix::fs::symlink("..", src.join("up")).expect("link");
+        std::os::unix::fs::symlink("..", src.join("sub/up")).expect("link");
+        let mut files = Vec::new();
+        super::collect(&src, &src, &mut files).expect("collected");
+        files.sort();
+        let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+        assert_eq!(names, ["a.toml", "sub/b.lua"]);
+    }
 }

@@ -224,6 +224,7 @@ pub fn header(
         players,
         variations: 1,
         ai_levels: ruleset.ai_levels.iter().map(|l| l.id.clone()).collect(),
+        turns: Some([sc.first_turn, sc.first_turn + sc.turns.saturating_sub(1)]),
         seeds,
     })
 }

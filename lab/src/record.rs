@@ -63,6 +63,10 @@ pub struct Header {
     /// The levels the ruleset's AI declares (`kessel.ai_level`), the default first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ai_levels: Vec<String>,
+    /// The scenario's first and last game-turn, `[first, last]`: no game of the run ends
+    /// outside them. (Left out by files written before it was recorded.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<[u32; 2]>,
     /// The seed range and this file's slice of it.
     pub seeds: Seeds,
 }
@@ -253,6 +257,9 @@ impl Data {
 /// are bounded: an edited record of 1e308 VP made every mean and interval infinite.
 const MAX_MAGNITUDE: f64 = 1e9;
 
+/// The most ways a run plays each seed (`kessel simulate --ai-variations`).
+pub const MAX_VARIATIONS: u64 = 1000;
+
 /// The longest victory level name a game record may hold (a scenario's are a few words).
 const MAX_LEVEL_NAME: usize = 200;
 
@@ -298,6 +305,20 @@ fn header_in_order(h: &Header) -> Result<(), String> {
         return Err(format!(
             "the header's VP difference is between {}; it is between two sides",
             h.difference.join(" and ")
+        ));
+    }
+    if let Some([k, n]) = h.seeds.shard {
+        if !(1..=n).contains(&k) {
+            return Err(format!(
+                "the header's shard is {k} of {n}; a shard is K of N with K from 1 to N"
+            ));
+        }
+    }
+    // (`--ai-variations` is 2 to 1000; 1, left out, is the usual game alone)
+    if !(1..=MAX_VARIATIONS).contains(&h.variations) {
+        return Err(format!(
+            "the header's `variations` is {}; a run plays each seed 1 to {MAX_VARIATIONS} ways",
+            h.variations
         ));
     }
     let most = kessel_core::map::MAX_SIDE;
@@ -354,6 +375,75 @@ fn agrees_with_header(h: &Header, g: &GameRecord) -> Result<(), String> {
             "seed {} is outside the run's seeds ({} games from seed {})",
             g.seed, h.seeds.games, h.seeds.first
         ));
+    }
+    // game-turns: the game's within the scenario's, and the per-turn entries one for each turn
+    // reached, in order, the last at the game's end (an entry out of order, or a game of turn
+    // 4,000,000,000 in a 3-turn scenario, reached the per-turn charts and the game lengths)
+    let (first, last) = match h.turns {
+        Some([first, last]) => (first, last),
+        None => (0, kessel_core::scenario::MAX_TURNS),
+    };
+    if !(first..=last).contains(&g.turn) {
+        return Err(format!(
+            "the game ends on turn {}, outside the scenario's turns ({first} to {last})",
+            g.turn
+        ));
+    }
+    // a shard's file holds its own slice of the seeds (game k with k mod N = K − 1)
+    if let Some([k, n]) = h.seeds.shard.filter(|[_, n]| *n > 0) {
+        let index = g.seed.wrapping_sub(h.seeds.first);
+        if index % n + 1 != k {
+            return Err(format!(
+                "seed {} is not one of shard {k} of {n} (game {index} of the run is in shard {})",
+                g.seed,
+                index % n + 1
+            ));
+        }
+    }
+    if g.variation >= h.variations {
+        return Err(format!(
+            "variation {} of seed {}, but the run played each seed {} way{}",
+            g.variation,
+            g.seed,
+            h.variations,
+            if h.variations == 1 { "" } else { "s" }
+        ));
+    }
+    // actions: no more than the run's limit, and those counted by side the same in all (a
+    // record of 10^18 actions reached the game lengths as the turn of 4e9 did)
+    if g.actions > h.max_actions {
+        return Err(format!(
+            "the game played {} actions, more than the run's limit of {}",
+            g.actions, h.max_actions
+        ));
+    }
+    let by_side: u64 = (g.actions_by_side.values())
+        .flat_map(|kinds| kinds.values())
+        .map(|n| u64::from(*n))
+        .sum();
+    if !g.actions_by_side.is_empty() && by_side != g.actions as u64 {
+        return Err(format!(
+            "the game played {} actions, but its actions by side add up to {by_side}",
+            g.actions
+        ));
+    }
+    for pair in g.per_turn.windows(2) {
+        if pair[1].turn <= pair[0].turn {
+            return Err(format!(
+                "the per-turn entry of turn {} follows that of turn {}: one entry a turn, in \
+                 order",
+                pair[1].turn, pair[0].turn
+            ));
+        }
+    }
+    if let (Some(a), Some(z)) = (g.per_turn.first(), g.per_turn.last()) {
+        if a.turn < first || z.turn != g.turn {
+            return Err(format!(
+                "the per-turn entries run from turn {} to {}, not from the scenario's first turn \
+                 ({first}) or later to the game's last ({})",
+                a.turn, z.turn, g.turn
+            ));
+        }
     }
     for t in &g.per_turn {
         for (objective, holder) in &t.control {
@@ -478,6 +568,19 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
         .with_context(|| format!("reading {}: not UTF-8 text", path.display()))?;
     // a byte-order mark an editor put at the start is skipped, as every other file Kessel reads
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
+    // another of Kessel's files (a save, a scenario) is said as what it is, not as "not JSON"
+    use kessel_core::fsio::{kessel_json_kind, not_the_kind, KesselFile, KesselJson};
+    if kessel_json_kind(&text) != Some(KesselJson::LabData) {
+        let wanted = KesselFile::Json(KesselJson::LabData);
+        if let Some(why) = not_the_kind(
+            path,
+            &text,
+            wanted,
+            "a data file of `kessel simulate --out`",
+        ) {
+            anyhow::bail!("{}: {why}", path.display());
+        }
+    }
     let mut header: Option<Header> = None;
     let mut games = Vec::new();
     // (profile, seed, variation) → the line of its record: a game recorded twice (lines
@@ -718,6 +821,17 @@ pub fn merge_into(into: &mut Data, other: Data) -> anyhow::Result<()> {
             g.profile
         );
     }
+    match (into.header.turns, other.header.turns) {
+        (Some(a), Some(b)) if a != b => anyhow::bail!(
+            "the scenario's turns are {} to {}, not {} to {}",
+            b[0],
+            b[1],
+            a[0],
+            a[1]
+        ),
+        (None, Some(b)) => into.header.turns = Some(b),
+        _ => {}
+    }
     into.header.profiles = profiles;
     into.header.seeds.games = into.header.seeds.games.max(other.header.seeds.games);
     into.games.extend(other.games);
@@ -832,6 +946,9 @@ pub fn rule_files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Every file under `dir`, sorted by path.
 pub fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let root = dir
+        .canonicalize()
+        .with_context(|| format!("reading {}", dir.display()))?;
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     // folders already walked, by their real path: a link back to a folder above would be
@@ -853,6 +970,20 @@ pub fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
                 .with_context(|| format!("reading {}", d.display()))?
                 .path();
             if p.is_dir() {
+                // a link to a folder elsewhere is not walked: one to `..` or `/` read the folders
+                // above, and failed on a link loop or a folder of someone else's far from here
+                let real = p
+                    .canonicalize()
+                    .with_context(|| format!("reading {}", p.display()))?;
+                if !real.starts_with(&root) {
+                    anyhow::bail!(
+                        "{} is a link to {}, outside {}: only the folder's own files are read \
+                         (copy them in, or remove the link)",
+                        p.display(),
+                        real.display(),
+                        dir.display()
+                    );
+                }
                 stack.push(p);
             } else {
                 out.push(p);
@@ -901,6 +1032,7 @@ mod tests {
                 players: BTreeMap::new(),
                 variations: 1,
                 ai_levels: Vec::new(),
+                turns: None,
                 seeds: Seeds {
                     first: 1,
                     games: 4,

@@ -678,6 +678,7 @@ mod tests {
             players: BTreeMap::new(),
             variations: 1,
             ai_levels: Vec::new(),
+            turns: None,
             seeds: Seeds {
                 first: 1,
                 games: 3,

@@ -135,20 +135,26 @@ pub fn overwrite_only(out: &Path, kind: Output) -> anyhow::Result<()> {
             );
         }
     }
+    // the file as the system will reach it once the folders are made: `new/../scenario.toml`
+    // (for a map cut, which makes its folder) did not resolve while `new` was missing, so the
+    // scenario it names was taken for a new file and written over
+    let resolved = kessel_core::fsio::resolved(out);
+    let out_shown = out;
+    let out = resolved.as_path();
     let Ok(meta) = std::fs::metadata(out) else {
         return Ok(());
     };
     if meta.is_dir() {
         anyhow::bail!(
             "{}: a folder; name the {what} to write in it (such as {})",
-            out.display(),
-            out.join(kind.example_name()).display()
+            out_shown.display(),
+            out_shown.join(kind.example_name()).display()
         );
     }
     if !meta.is_file() {
         anyhow::bail!(
             "{}: not a regular file; name the {what} file to write",
-            out.display()
+            out_shown.display()
         );
     }
     if meta.len() == 0 {
@@ -159,7 +165,7 @@ pub fn overwrite_only(out: &Path, kind: Output) -> anyhow::Result<()> {
     if read.is_err() || !kind.recognises(out, &head) {
         anyhow::bail!(
             "{}: the file exists and is not a {what}; not overwriting it (name a new file, or remove this one first)",
-            out.display()
+            out_shown.display()
         );
     }
     Ok(())

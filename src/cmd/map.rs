@@ -46,7 +46,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn cut(args: CutArgs) -> anyhow::Result<ExitCode> {
-    let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    // (as the system will reach them: `new/../map.toml` is the map itself once `new` is made)
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        use kessel_core::fsio::resolved;
+        resolved(a) == resolved(b)
+    };
     if same(&args.output, &args.source) {
         anyhow::bail!(
             "{}: the output is the map being cut; write the cut to a new file",

@@ -124,7 +124,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {}", kessel_core::error::printable(&e.message));
+            // another of Kessel's files given as the script: say which it is
+            use kessel_core::fsio::{not_the_kind, read_bounded, KesselFile, MAX_TEXT_INPUT};
+            let other = read_bounded(&args.file, MAX_TEXT_INPUT).ok().and_then(|b| {
+                let text = String::from_utf8_lossy(&b);
+                not_the_kind(&args.file, &text, KesselFile::Lua, "a Lua script")
+            });
+            let message = match other {
+                Some(why) => format!("{}: {why}", args.file.display()),
+                None => e.message,
+            };
+            eprintln!("error: {}", kessel_core::error::printable(&message));
             Ok(ExitCode::FAILURE)
         }
     }
@@ -150,9 +160,15 @@ fn save_checked(out: &Path, text: &str, changed_outside_actions: bool) -> anyhow
     let loaded = Engine::load_save(&probe, Limits::default());
     let _ = std::fs::remove_file(&probe);
     if let Err(e) = loaded {
+        // (the loader, which cannot tell, blames an edit of the save: there was none)
+        use kessel_core::engine::{EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
+        let remedy = format!(" ({EDITED_REMEDY})");
         let why = e
             .to_string()
-            .replace(&probe.display().to_string(), "the save");
+            .replace(&probe.display().to_string(), "the save")
+            .replace(&format!("{EDITED_HISTORY}: "), "")
+            .replace(&format!(": {EDITED_STATE}{remedy}"), "")
+            .replace(&remedy, "");
         // (the scenario and rules cannot have changed within this run: what the loader blames
         // on them is the script's own change of the game outside actions, or rules that do not
         // give the same events for the same actions)
@@ -165,13 +181,6 @@ fn save_checked(out: &Path, text: &str, changed_outside_actions: bool) -> anyhow
                 out.display()
             );
         }
-        // (the loader, which cannot tell, blames an edit of the save: there was none)
-        use kessel_core::engine::{EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
-        let remedy = format!(" ({EDITED_REMEDY})");
-        let why = why
-            .replace(&format!("{EDITED_HISTORY}: "), "")
-            .replace(&format!(": {EDITED_STATE}{remedy}"), "")
-            .replace(&remedy, "");
         anyhow::bail!(
             "{}: not written: played again from the scenario, the same actions do not give the \
              same game, so the rules are not deterministic and no save of this game would load \

@@ -90,7 +90,7 @@ pub struct Args {
     /// debugging rules and AI (plays one game at a time).
     #[arg(long)]
     trace: bool,
-    /// Games played at once, 1 or more (default: one per core). Each game is independent and
+    /// Games played at once, 1 to 1024 (default: one per core). Each game is independent and
     /// seeded, so the results are the same whatever the number.
     #[arg(long, short, value_parser = parse_jobs)]
     jobs: Option<u32>,
@@ -184,9 +184,18 @@ fn parse_players(
 /// One game to play: profile index, seed and AI variation.
 type Job = (usize, u64, u64);
 
-/// `--jobs`: how many games at once, 1 or more (0 ran one at a time without a word).
+/// The most games played at once: each is a thread with a rules engine of its own (tens of
+/// megabytes for the PGG rules), and `--jobs 100000` started as many as there were games.
+const MAX_JOBS: u32 = 1024;
+
+/// `--jobs`: how many games at once, 1 or more (0 ran one at a time without a word), at most
+/// [`MAX_JOBS`].
 fn parse_jobs(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
+        Ok(n) if n > MAX_JOBS => Err(format!(
+            "{n} games at once: at most {MAX_JOBS} (one a core is the default: {})",
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        )),
         Ok(n) if n >= 1 => Ok(n),
         Ok(_) => Err("give how many games to play at once, 1 or more".into()),
         Err(_) => Err(format!("`{text}` is not a number of games (1 or more)")),
@@ -316,7 +325,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(r) if r < 2 => anyhow::bail!(
             "--ai-variations {r}: give 2 or more (the usual game and at least one other way of playing it)"
         ),
-        Some(r) if r > 1000 => anyhow::bail!("--ai-variations {r}: at most 1000"),
+        Some(r) if r > kessel_lab::record::MAX_VARIATIONS => anyhow::bail!(
+            "--ai-variations {r}: at most {}",
+            kessel_lab::record::MAX_VARIATIONS
+        ),
         Some(_) if args.until_ci.is_some() => anyhow::bail!(
             "--until-ci watches one game per seed; --ai-variations plays several: give one of them"
         ),
@@ -541,6 +553,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     drop(stdout);
     let elapsed = t0.elapsed().as_secs_f64();
     let games = data.games.len();
+    // (the threads started: no more than there were games)
+    let workers = workers.min(games.max(1));
     // a blank line first: the timing never runs into the summary's last line, however a
     // caller joins the two streams
     eprintln!(

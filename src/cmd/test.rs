@@ -42,12 +42,56 @@ fn collect(
     out: &mut Vec<PathBuf>,
     seen: &mut std::collections::HashSet<PathBuf>,
 ) -> std::io::Result<()> {
-    if path.is_file() {
-        out.push(path.to_path_buf());
-        return Ok(());
+    let shown = printable_name(&path.display().to_string()).into_owned();
+    match std::fs::metadata(path) {
+        Err(e) => {
+            return Err(std::io::Error::new(
+                e.kind(),
+                format!("{shown}: {}", kessel_core::error::io_words(&e)),
+            ))
+        }
+        Ok(m) if m.is_file() => {
+            out.push(path.to_path_buf());
+            return Ok(());
+        }
+        Ok(m) if !m.is_dir() => {
+            return Err(std::io::Error::other(format!(
+                "{shown}: not a test file or folder (a device, a FIFO or a socket)"
+            )))
+        }
+        Ok(_) => {}
     }
     let root = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    walk(path, &root, out, seen)
+    let before = out.len();
+    walk(path, &root, out, seen)?;
+    if out.len() == before {
+        // a folder of no tests passed in silence ("0 passed, 0 failed"): a path mistyped, or
+        // a ruleset's rules/ folder given for its tests
+        let tests = path
+            .ancestors()
+            .find(|d| d.join("init.lua").is_file() && d.join("tests").is_dir())
+            .map(|r| {
+                let tests = printable_name(&r.join("tests").display().to_string()).into_owned();
+                format!("; the ruleset's tests are in {tests}")
+            })
+            .unwrap_or_default();
+        return Err(std::io::Error::other(format!(
+            "{shown}: no test files (Lua files in a tests/ folder, or in the folder given outside \
+             a ruleset){tests}"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `file`, met while walking a folder, is one of a ruleset's rules rather than a test: it
+/// lies inside a ruleset folder (one with an `init.lua`) but not in a `tests/` folder of it.
+/// (`kessel test scripts/pgg/rules` ran every rule module as a test file.)
+fn is_rule_file(file: &Path) -> bool {
+    let (Some(ruleset), Ok(real)) = (ruleset_for(file), file.canonicalize()) else {
+        return false;
+    };
+    real.strip_prefix(&ruleset)
+        .is_ok_and(|inside| !inside.components().any(|c| c.as_os_str() == "tests"))
 }
 
 fn walk(
@@ -68,7 +112,10 @@ fn walk(
     }
     let shown = |p: &Path| printable_name(&p.display().to_string()).into_owned();
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", shown(&dir))))?
+        .map_err(|e| {
+            let words = kessel_core::error::io_words(&e);
+            std::io::Error::new(e.kind(), format!("{}: {words}", shown(&dir)))
+        })?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
@@ -85,7 +132,7 @@ fn walk(
         }
         if p.is_dir() {
             walk(&p, root, out, seen)?;
-        } else if p.extension().is_some_and(|x| x == "lua") {
+        } else if p.extension().is_some_and(|x| x == "lua") && !is_rule_file(&p) {
             out.push(p);
         }
     }
@@ -145,6 +192,39 @@ fn scenario_beside(tests: &Path) -> Option<PathBuf> {
     found.into_iter().next()
 }
 
+/// What a test file's tests start from: a scenario (the one given, or the one beside the file's
+/// folder), else the ruleset above the file.
+type Start = (Option<PathBuf>, Option<PathBuf>);
+
+/// A fresh engine at `start`, with `--profile` and `--option` applied.
+fn set_up(start: &Start, args: &Args) -> Result<Engine, String> {
+    let engine = match start {
+        (Some(s), _) => Engine::load(
+            s,
+            args.profile.as_deref(),
+            crate::DEFAULT_SEED,
+            Limits::default(),
+        ),
+        (None, Some(dir)) => Engine::bare(dir, Limits::default()).and_then(|mut e| {
+            e.apply_profile(args.profile.as_deref())?;
+            Ok(e)
+        }),
+        (None, None) => {
+            return Err(
+                "no ruleset (init.lua) above this file and no scenario beside its \
+                        folder: pass --scenario SCENARIO.toml"
+                    .into(),
+            )
+        }
+    };
+    engine.map_err(|e| e.to_string()).and_then(|mut e| {
+        args.options
+            .apply(&mut e)
+            .map(|()| e)
+            .map_err(|e| format!("{e:#}"))
+    })
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // a package stands for its scenario folder, written out where it can be read
@@ -180,39 +260,64 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         collect(r, &mut files, &mut Default::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     let (mut passed, mut failed) = (0usize, 0usize);
-    for file in &files {
-        let scenario = args
-            .scenario
-            .clone()
-            .or_else(|| file.parent().and_then(scenario_beside));
-        let engine = match (&scenario, ruleset_for(file)) {
-            (Some(s), _) => Engine::load(
-                s,
-                args.profile.as_deref(),
-                crate::DEFAULT_SEED,
-                Limits::default(),
-            ),
-            (None, Some(dir)) => Engine::bare(&dir, Limits::default()).and_then(|mut e| {
-                e.apply_profile(args.profile.as_deref())?;
-                Ok(e)
-            }),
-            (None, None) => {
-                println!(
-                    "FAIL {}: no ruleset (init.lua) above this file and no scenario beside its \
-                     folder: pass --scenario SCENARIO.toml",
-                    file.display()
-                );
-                failed += 1;
-                continue;
+    let starts: Vec<Start> = files
+        .iter()
+        .map(|file| {
+            let scenario = args
+                .scenario
+                .clone()
+                .or_else(|| file.parent().and_then(scenario_beside));
+            let ruleset = if scenario.is_some() {
+                None
+            } else {
+                ruleset_for(file)
+            };
+            (scenario, ruleset)
+        })
+        .collect();
+    // The set-up (the scenario or ruleset loaded, `--profile` and `--option` applied) is the same
+    // for every file with the same start, and so is an error in it; one error is often the same
+    // for several starts (an option no ruleset has). Each is said once, before the tests, with
+    // the count of the files it stopped: a bad `--option` was said once per test file, 71 times.
+    let mut stopped: std::collections::HashMap<&Start, usize> = Default::default();
+    let mut errors: Vec<(String, Vec<&PathBuf>)> = Vec::new();
+    let mut checked = std::collections::HashSet::new();
+    for (file, start) in files.iter().zip(&starts) {
+        if checked.insert(start) {
+            if let Err(e) = set_up(start, &args) {
+                let i = match errors.iter().position(|(m, _)| *m == e) {
+                    Some(i) => i,
+                    None => {
+                        errors.push((e, Vec::new()));
+                        errors.len() - 1
+                    }
+                };
+                stopped.insert(start, i);
             }
+        }
+        if let Some(&i) = stopped.get(start) {
+            errors[i].1.push(file);
+        }
+    }
+    for (e, stopped_files) in &errors {
+        let also = match stopped_files.len() - 1 {
+            0 => String::new(),
+            n => format!(
+                "\n     ({} not run: the same error)",
+                super::count(n, "other test file", "other test files")
+            ),
         };
-        let engine = engine.map_err(|e| e.to_string()).and_then(|mut e| {
-            args.options
-                .apply(&mut e)
-                .map(|()| e)
-                .map_err(|e| format!("{e:#}"))
-        });
-        let mut engine = match engine {
+        println!(
+            "FAIL {}",
+            printable(&format!("{}: {e}{also}", stopped_files[0].display()))
+        );
+        failed += stopped_files.len();
+    }
+    for (file, start) in files.iter().zip(&starts) {
+        if stopped.contains_key(start) {
+            continue;
+        }
+        let mut engine = match set_up(start, &args) {
             Ok(e) => e,
             Err(e) => {
                 println!("FAIL {}", printable(&format!("{}: {e}", file.display())));

@@ -270,8 +270,15 @@ pub fn legal_actions_where(
                             t.set(&kind_key, key(lua, &kind)?)?;
                         }
                     }
-                    let (action, size) =
-                        returned(&f, "enumerator", action_from_lua_sized(lua, item))?;
+                    // (said as the item it is: "returned action 2 of its list: an action needs
+                    // `kind`", not "returned an action needs `kind`")
+                    let read = action_from_lua_sized(lua, item).map_err(|e| match e {
+                        mlua::Error::RuntimeError(m) => {
+                            mlua::Error::runtime(format!("action {} of its list: {m}", i + 1))
+                        }
+                        other => other,
+                    });
+                    let (action, size) = returned(&f, "enumerator", read)?;
                     listed = listed.saturating_add(size);
                     if listed > MAX_LISTED_BYTES {
                         return Err(mlua::Error::runtime(format!(
@@ -670,8 +677,9 @@ pub fn call_ai_hook(
             let what = show_value(&out);
             action_from_lua(lua, out).map(Some).map_err(|e| {
                 mlua::Error::runtime(format!(
-                    "{}: the ai hook defined here returned {what} ({e}); an ai hook returns one of the actions `legal` listed, or nil",
-                    hook_place(&f)
+                    "{}: the ai hook defined here returned {what} ({}); an ai hook returns one of the actions `legal` listed, or nil",
+                    hook_place(&f),
+                    crate::script::bare_error(&e)
                 ))
             })
         });
@@ -693,7 +701,6 @@ pub fn call_ai_hook(
 /// The most characters of an action an error quotes.
 pub(crate) const QUOTED_ACTION: usize = 400;
 
-/// Where a hook is defined, `file:line`, for errors about what it returned.
 /// What a hook returned, as the engine read it: an error reading it (a reason that is no table,
 /// text over the limit, a metamethod's error) is said at the hook's definition.
 fn returned<T>(f: &mlua::Function, hook: &str, read: mlua::Result<T>) -> mlua::Result<T> {
@@ -706,6 +713,7 @@ fn returned<T>(f: &mlua::Function, hook: &str, read: mlua::Result<T>) -> mlua::R
     })
 }
 
+/// Where a hook is defined, `file:line`, for errors about what it returned.
 fn hook_place(f: &mlua::Function) -> String {
     let info = f.info();
     format!(
@@ -741,9 +749,10 @@ pub fn call_result_hook(lua: &Lua, world: &Shared) -> mlua::Result<Option<Value>
 /// Registers the script functions that drive the engine: `kessel.act`, `kessel.validate`,
 /// `kessel.legal` (scripts and tests only).
 pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result<()> {
-    let kessel: Table = lua.globals().get("kessel")?;
+    // the engine's own `kessel` table, written past any metatable a ruleset gave it
+    let kessel: Table = lua.named_registry_value("kessel_api")?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "act",
         lua.create_function(move |lua, a: mlua::Value| {
             script_only(lua, &w, "act")?;
@@ -755,7 +764,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "validate",
         lua.create_function(move |lua, a: mlua::Value| {
             script_only(lua, &w, "validate")?;
@@ -767,7 +776,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "legal",
         lua.create_function(move |lua, side: Option<String>| {
             script_only(lua, &w, "legal")?;

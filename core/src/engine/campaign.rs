@@ -368,6 +368,12 @@ impl Engine {
                         .to_string(),
                 );
             }
+            // or another of Kessel's files
+            use crate::fsio::{not_the_kind, KesselFile, KesselJson};
+            let wanted = KesselFile::Json(KesselJson::CampaignSave);
+            if let Some(why) = not_the_kind(path, &text, wanted, "a campaign save") {
+                return LoadError::new(path, None, why);
+            }
             LoadError::new(
                 path,
                 Some(e.line()),

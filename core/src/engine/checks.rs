@@ -201,3 +201,123 @@ fn side_problem(
         )
     })
 }
+
+/// What of the game in progress `new` rules could not play, as `(where declared, why)`: a side or
+/// unit type its units or markers have that the rules no longer declare, a kind of its map, or a
+/// step it stands at that the sequence no longer has (or has as another step). A reload that
+/// loaded without an error but dropped the step the game was at left `kessel.game.step()` nil
+/// and every rule that read it failing; one that dropped a side or unit type left units the
+/// rules could not name. Such a reload is refused and the last good rules stay live.
+pub(super) fn game_misfits(
+    old: &crate::ruleset::Ruleset,
+    new: &crate::ruleset::Ruleset,
+    state: &crate::state::GameState,
+    options: &crate::options::Options,
+    scenario: Option<&crate::scenario::Scenario>,
+) -> Vec<(Option<crate::ruleset::Site>, String)> {
+    use std::collections::BTreeSet;
+    let mut out = Vec::new();
+    // the scenario's variables, as the new declarations read them (as `check_scenario` does)
+    if let Some(sc) = scenario {
+        for (id, decl) in &new.scenario_vars {
+            let Some(v) = sc.vars.get(id) else { continue };
+            if let Err(why) = decl.admits(v) {
+                let line = sc
+                    .var_lines
+                    .get(id)
+                    .map_or(String::new(), |l| format!(":{l}"));
+                out.push((
+                    None,
+                    format!(
+                        "scenario var `{id}` ({}{line}) {why}",
+                        crate::script::display_path(&sc.path)
+                    ),
+                ));
+            }
+        }
+    }
+    // an option value chosen for this game (not its old default) that the new declaration
+    // refuses: the game would go on under another value than the one chosen
+    for (id, value) in &options.values {
+        let chosen =
+            (options.decls.iter().find(|d| &d.id == id)).is_none_or(|d| d.default != *value);
+        let Some(decl) = new.options.iter().find(|d| &d.id == id) else {
+            continue;
+        };
+        if let (true, Err(why)) = (chosen, decl.check(value)) {
+            out.push((
+                None,
+                format!("option `{id}` is {value} in this game, which the new declaration refuses: {why}"),
+            ));
+        }
+    }
+    let sides: BTreeSet<&str> = (state.units.iter().map(|u| u.side.as_str()))
+        .chain(state.markers.iter().filter_map(|m| m.side.as_deref()))
+        .filter(|s| !new.sides.iter().any(|n| n == s))
+        .collect();
+    for side in sides {
+        out.push((
+            None,
+            format!(
+                "the game has units or markers of side `{side}`, which the rules no longer \
+                 declare (their sides: {})",
+                new.sides.join(", ")
+            ),
+        ));
+    }
+    if !new.unit_types.is_empty() {
+        let kinds: BTreeSet<&str> = (state.units.iter().map(|u| u.kind.as_str()))
+            .filter(|k| !new.unit_types.contains_key(*k))
+            .collect();
+        for kind in kinds {
+            let unit = state.units.iter().find(|u| u.kind == kind);
+            out.push((
+                None,
+                format!(
+                    "the game has units of type `{kind}` (`{}` among them), which the rules no \
+                     longer declare",
+                    unit.map_or("", |u| u.id.as_str())
+                ),
+            ));
+        }
+    }
+    for m in new.check_map(&state.map) {
+        out.push((None, format!("the game's map: {m}")));
+    }
+    let mode = state.mode.as_deref();
+    let site = match mode {
+        None => new.sequence_site.clone(),
+        Some(m) => new.modes.get(m).and_then(|n| n.site.clone()),
+    };
+    let was = old.step_in(mode, state.phase);
+    let now = new.step_in(mode, state.phase);
+    let within = match mode {
+        None => "the sequence of play".to_string(),
+        Some(m) => format!("mode `{m}`"),
+    };
+    match (was, now) {
+        (Some(a), Some(b)) if a.id != b.id => out.push((
+            site,
+            format!(
+                "the game is at step `{}`, number {} of {within}, which is now step `{}`",
+                a.id,
+                state.phase + 1,
+                b.id
+            ),
+        )),
+        (Some(a), None) => out.push((
+            site,
+            format!(
+                "the game is at step `{}`, number {} of {within}, which now has {}",
+                a.id,
+                state.phase + 1,
+                match new.steps_of(mode).len() {
+                    1 => "1 step".to_string(),
+                    n => format!("{n} steps"),
+                }
+            ),
+        )),
+        _ => {}
+    }
+    out
+}

@@ -458,6 +458,31 @@ impl Engine {
             &fresh,
             &stopper,
         )?;
+        // rules that load but cannot play the game in progress are refused like a broken file
+        let misfits = {
+            let (w, f) = (self.world.borrow(), fresh.borrow());
+            let scenario = w.scenario.as_deref();
+            checks::game_misfits(&w.ruleset, &f.ruleset, &w.state, &w.options, scenario)
+        };
+        if let Some((site, first)) = misfits.first() {
+            let more = match misfits.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            let (file, line) = match site {
+                Some(s) => (s.file.clone(), Some(s.line)),
+                None => (display_path(&self.ruleset_dir.join("init.lua")), None),
+            };
+            let place = line.map_or(file.clone(), |l| format!("{file}:{l}"));
+            return Err(ScriptError {
+                message: format!(
+                    "{place}: the new rules cannot play the game in progress: {first}{more}; \
+                     the last good rules stay live (start the game again to play the new ones)"
+                ),
+                file: Some(file),
+                line,
+            });
+        }
         {
             let mut old = self.world.borrow_mut();
             let mut new = fresh.borrow_mut();

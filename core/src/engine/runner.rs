@@ -19,7 +19,8 @@ impl Engine {
         let lua = self.host.lua();
         api::register_script_api(lua, &self.world)
             .and_then(|()| calls::register_script_drivers(lua, &self.world))
-            .map_err(|e| ScriptError::plain(e.to_string()))
+            // (located and without mlua's "runtime error:" and traceback, as every other error)
+            .map_err(|e| ScriptError::from_lua(&e, None))
     }
 
     /// Runs a script file with the full API (`kessel script`).

@@ -67,18 +67,12 @@ fn fnv64(bytes: &[u8]) -> u64 {
 }
 
 fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            // a ruleset's own tests change no ruling
-            if p.file_name().is_some_and(|n| n != "tests") {
-                files_under(&p, out);
-            }
-        } else if p.extension().is_some_and(|x| x == "lua" || x == "toml") {
-            // rules and data; not saves, pictures or notes kept beside them
+    // (a ruleset's own tests change no ruling; a link out of the folder or back up it is not
+    // followed: see `files_within`)
+    let enter = |d: &Path| d.file_name().is_some_and(|n| n != "tests");
+    for p in crate::fsio::files_within(dir, &enter) {
+        // rules and data; not saves, pictures or notes kept beside them
+        if p.extension().is_some_and(|x| x == "lua" || x == "toml") {
             out.push(p);
         }
     }

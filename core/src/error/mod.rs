@@ -32,8 +32,8 @@ impl fmt::Display for LoadError {
 
 mod shown;
 pub use shown::{
-    continued, io_words, printable, printable_name, quoted_json, show_folder_as, shown_path,
-    terminal_line, terminal_safe, xml_text, CONTINUATION, MAX_SHOWN_MESSAGE,
+    continued, hidden_char, io_words, printable, printable_name, quoted_json, show_folder_as,
+    shown_path, terminal_line, terminal_safe, xml_text, CONTINUATION, MAX_SHOWN_MESSAGE,
 };
 
 impl LoadError {
@@ -564,6 +564,16 @@ mod tests {
             "\\u{1b}[2Jx\\u{d}y\\u{7}\\u{9b}\\u{202e}é"
         );
         assert_eq!(printable_name("a\nb\tc"), "a\\u{a}b\\u{9}c");
+        // characters that show as nothing are written out (a terrain row holding a zero-width
+        // space said "terrain character `` is not in the legend"); the joiners scripts need stay
+        assert_eq!(
+            printable_name("r1\u{200b} w\u{feff} x\u{200f}\u{2060}\u{ad}"),
+            "r1\\u{200b} w\\u{feff} x\\u{200f}\\u{2060}\\u{ad}"
+        );
+        assert_eq!(
+            printable("می\u{200c}خواهم 👨\u{200d}👩"),
+            "می\u{200c}خواهم 👨\u{200d}👩"
+        );
         let whole = format!("{}\u{1b}", "x".repeat(MAX_SHOWN_MESSAGE * 2));
         assert_eq!(terminal_safe(&whole).len(), MAX_SHOWN_MESSAGE * 2 + 6);
         let long = "é".repeat(MAX_SHOWN_MESSAGE);

@@ -9,8 +9,9 @@ use std::path::Path;
 pub const MAX_SHOWN_MESSAGE: usize = 16 << 10;
 
 /// `text` made safe to print on a terminal: characters that steer it instead of showing
-/// (C0 controls but newline and tab, DEL, C1 controls, Unicode's bidirectional overrides and
-/// isolates) are written as `\u{..}` escapes, so a name or an error raised by a mod cannot clear
+/// (C0 controls but newline and tab, DEL, C1 controls, Unicode's bidirectional overrides,
+/// isolates and marks) and characters that show as nothing (a zero-width space, a word joiner, a
+/// byte-order mark, a soft hyphen) are written as `\u{..}` escapes, so a name or an error raised by a mod cannot clear
 /// the screen, move the cursor, rewrite earlier lines or reorder what is shown; and a message over
 /// [`MAX_SHOWN_MESSAGE`] bytes is cut, saying how much was left out.
 ///
@@ -150,12 +151,33 @@ fn shown(text: &str, breaks: Breaks, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A character that reorders or shows as nothing rather than showing: a bidirectional override,
+/// isolate or mark, a zero-width space, a word joiner, a byte-order mark inside a line, a soft
+/// hyphen. (The joiners scripts and emoji need, U+200C and U+200D, are not among them.)
+pub fn hidden_char(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200b}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{feff}'
+            | '\u{061c}'
+            | '\u{00ad}'
+            | '\u{180e}'
+    )
+}
+
 fn escaped(text: &str, breaks: Breaks, max: usize) -> std::borrow::Cow<'_, str> {
     let one_line = breaks == Breaks::Escape;
-    let steers = |c: char| {
-        (c.is_control() && (one_line || (c != '\n' && c != '\t')))
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
+    // control characters, bidirectional overrides and marks, and characters that show as
+    // nothing (a zero-width space, a word joiner, a byte-order mark inside a line, a soft
+    // hyphen): a name holding one printed as "terrain character `` is not in the legend", or
+    // as the name it was not. (The joiners scripts and emoji need, U+200C and U+200D, stay.)
+    let steers =
+        |c: char| (c.is_control() && (one_line || (c != '\n' && c != '\t'))) || hidden_char(c);
     let indents = breaks == Breaks::Indent && text.contains('\n');
     if text.len() <= max && !indents && !text.chars().any(steers) {
         return std::borrow::Cow::Borrowed(text);

@@ -208,10 +208,85 @@ impl ScriptHost {
         // the bounded library: counted patterns, sized and charged C functions, errors that stay
         // raised once out of budget or memory, no `__gc` finalizers (see strlib/)
         strlib::install(&self.lua, &self.meter())?;
-        // `load` of text only, in the sandboxed globals
+        // what the test checks (`kessel.expect`) call, taken now, before any rules run: the
+        // checks are registered after the ruleset has loaded, and took the globals then, so a
+        // ruleset that replaced `error` turned every failed check into a pass
+        let pristine = self.lua.create_table()?;
+        for name in ["error", "type", "tostring", "pairs", "ipairs", "rawset"] {
+            pristine.set(name, g.get::<mlua::Value>(name)?)?;
+        }
+        for (library, names) in [
+            ("table", &["sort", "concat"][..]),
+            ("string", &["find", "format"][..]),
+            ("math", &["abs", "huge"][..]),
+        ] {
+            let lib: mlua::Table = g.get(library)?;
+            for name in names {
+                pristine.set(*name, lib.get::<mlua::Value>(*name)?)?;
+            }
+        }
+        self.lua
+            .set_named_registry_value("kessel_pristine", pristine)?;
+        // `load` of text only, in the sandboxed globals or the table given as its environment
         let meter = self.meter();
-        let load = self.lua.create_function(
-            move |lua, (chunk, name): (mlua::Value, Option<String>)| {
+        let load = self
+            .lua
+            .create_function(move |lua, args: mlua::MultiValue| {
+                let mut args = args.into_iter();
+                let chunk = args.next().unwrap_or(mlua::Value::Nil);
+                let name = match args.next() {
+                    None | Some(mlua::Value::Nil) => None,
+                    Some(
+                        v @ (mlua::Value::String(_)
+                        | mlua::Value::Integer(_)
+                        | mlua::Value::Number(_)),
+                    ) => Some(<String as mlua::FromLua>::from_lua(v, lua)?),
+                    Some(v) => {
+                        return Err(mlua::Error::runtime(format!(
+                            "load: the chunk name must be a string (got {})",
+                            a_value_of(&v)
+                        )))
+                    }
+                };
+                // the mode: text, as standard Lua takes it ("t", "bt"); "b" alone would load only
+                // binary chunks, which the sandbox refuses
+                match args.next() {
+                    None | Some(mlua::Value::Nil) => {}
+                    Some(mlua::Value::String(m))
+                        if matches!(&*m.as_bytes(), b"t" | b"bt" | b"tb") => {}
+                    Some(mlua::Value::String(m)) if &*m.as_bytes() == b"b" => {
+                        return Err(mlua::Error::runtime(
+                            "load: mode \"b\" loads binary chunks only, which the sandbox \
+                             refuses; give \"t\" (or no mode) to load source text",
+                        ))
+                    }
+                    Some(v) => {
+                        return Err(mlua::Error::runtime(format!(
+                            "load: the mode is \"t\" or \"bt\" (got {})",
+                            match v {
+                                mlua::Value::String(m) => format!(
+                                    "\"{}\"",
+                                    crate::error::printable_name(&m.to_string_lossy())
+                                ),
+                                other => a_value_of(&other),
+                            }
+                        )))
+                    }
+                }
+                // the environment: a table the chunk sees as its globals (and only it); a fourth
+                // argument of anything else is refused (it was ignored: the chunk saw every
+                // global, which code relying on `env` to confine it did not expect)
+                let env = match args.next() {
+                    None => None,
+                    Some(mlua::Value::Table(t)) => Some(t),
+                    Some(v) => {
+                        return Err(mlua::Error::runtime(format!(
+                            "load: the environment (fourth argument) must be a table (got {}); \
+                             leave it out for the chunk to see the globals",
+                            a_value_of(&v)
+                        )))
+                    }
+                };
                 let text = match chunk {
                     mlua::Value::String(s) => s.as_bytes().to_vec(),
                     _ => {
@@ -238,12 +313,16 @@ impl ScriptHost {
                 // shown as what it is, `[load "NAME"]:LINE:`, never as a position in a file: a
                 // name such as "rules/init.lua:99: x" made its errors blame that file and line
                 let shown = chunk.replace(':', ";");
-                lua.load(text)
+                let loaded = lua
+                    .load(text)
                     .set_name(format!("=[load \"{shown}\"]"))
-                    .set_mode(mlua::chunk::ChunkMode::Text)
-                    .into_function()
-            },
-        )?;
+                    .set_mode(mlua::chunk::ChunkMode::Text);
+                match env {
+                    Some(env) => loaded.set_environment(env),
+                    None => loaded,
+                }
+                .into_function()
+            })?;
         g.set("load", load)?;
         // `require` limited to the ruleset folder: `require("rules.movement")` → rules/movement.lua
         let root = self.root.clone();
@@ -538,10 +617,24 @@ impl ScriptHost {
                 .call(())
         })
         .map_err(|mut e| {
+            // a file not named `.lua` (a script `orders.txt`) is located by its own name: its
+            // errors were shown as "orders.txt: orders.txt:1: …" with no line to go to
+            let at_line = e
+                .message
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix(':'))
+                .and_then(|rest| {
+                    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    let line = digits.parse::<usize>().ok()?;
+                    rest[digits.len()..].starts_with(':').then_some(line)
+                });
             // errors with no position (a memory error inside one expression) still name the file
             if e.file.is_none() {
-                e.message = format!("{name}: {}", e.message);
+                if at_line.is_none() {
+                    e.message = format!("{name}: {}", e.message);
+                }
                 e.file = Some(name.to_string());
+                e.line = e.line.or(at_line);
             }
             e
         })
@@ -620,6 +713,15 @@ fn without_shebang(text: String) -> String {
     }
 }
 
+/// A value's type as `load`'s refusals name it: `nil`, `a string`, `an integer`.
+fn a_value_of(v: &mlua::Value) -> String {
+    match v.type_name() {
+        "nil" => "nil".into(),
+        t if t.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {t}"),
+        t => format!("a {t}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -671,6 +773,111 @@ mod tests {
         // the next call starts with a fresh clock
         let v = h.run_text("ok.lua", "return 1 + 1").expect("runs again");
         assert_eq!(v.as_i64(), Some(2));
+    }
+
+    /// `load`'s fourth argument was ignored: a chunk given an environment to confine it saw every
+    /// global. A table is its environment now; anything else there, and a mode other than text,
+    /// is refused by name.
+    #[test]
+    fn load_honours_an_environment_table_and_refuses_other_fourth_arguments() {
+        let h = host();
+        let confined = "local env = { x = 5 }\n\
+                        local f = load('y = x + 1; return kessel, string, x', 'c', 't', env)\n\
+                        local k, s, x = f()\n\
+                        return tostring(k) .. ' ' .. tostring(s) .. ' ' .. x .. ' ' .. env.y \
+                        .. ' ' .. tostring(y)";
+        let v = h.run_text("env.lua", confined).expect("runs");
+        assert_eq!(
+            v.as_string().map(|s| s.to_string_lossy()).as_deref(),
+            Some("nil nil 5 6 nil"),
+            "{v:?}"
+        );
+        // without an environment the chunk sees the globals, as before
+        let v = h
+            .run_text(
+                "plain.lua",
+                "return load('return type(string)', 'c', 't')()",
+            )
+            .expect("runs");
+        assert_eq!(
+            v.as_string().map(|s| s.to_string_lossy()).as_deref(),
+            Some("table")
+        );
+        for (call, said) in [
+            (
+                "load('return 1', 'c', 't', nil)",
+                "must be a table (got nil)",
+            ),
+            (
+                "load('return 1', 'c', nil, 'env')",
+                "must be a table (got a string)",
+            ),
+            (
+                "load('return 1', 'c', 'b')",
+                "mode \"b\" loads binary chunks only",
+            ),
+            (
+                "load('return 1', 'c', 'x')",
+                "the mode is \"t\" or \"bt\" (got \"x\")",
+            ),
+            ("load('return 1', 'c', 7)", "(got an integer)"),
+            (
+                "load('return 1', {})",
+                "the chunk name must be a string (got a table)",
+            ),
+        ] {
+            let e = h.run_text("bad.lua", &format!("\n{call}")).expect_err(call);
+            assert!(e.message.contains(said), "{call}: {}", e.message);
+            assert_eq!(e.line, Some(2), "{call}: {}", e.message);
+        }
+    }
+
+    /// A script whose name does not end in `.lua` is located like one: its errors said
+    /// "orders.txt: orders.txt:2: …" and carried no file or line.
+    #[test]
+    fn a_script_not_named_lua_is_located_by_its_name() {
+        let h = host();
+        for text in ["local x = 1\nx = = 2", "local x = 1\nerror('boom')"] {
+            let e = h.run_text("orders.txt", text).expect_err(text);
+            assert!(e.message.starts_with("orders.txt:2: "), "{}", e.message);
+            assert!(
+                !e.message.contains("orders.txt: orders.txt"),
+                "{}",
+                e.message
+            );
+            assert_eq!(e.file.as_deref(), Some("orders.txt"), "{}", e.message);
+            assert_eq!(e.line, Some(2), "{}", e.message);
+        }
+    }
+
+    /// An error the engine raised reaches a script the same through `coroutine.resume` as
+    /// through `pcall`: it came as the bindings' "runtime error: …" with a traceback.
+    #[test]
+    fn coroutine_resume_hands_over_engine_errors_as_pcall_does() {
+        let h = host();
+        let v = h
+            .run_text(
+                "co.lua",
+                "local _, a = pcall(load, 5)\n\
+                 local _, b = coroutine.resume(coroutine.create(load), 5)\n\
+                 local _, c = pcall(coroutine.wrap(function() return load(5) end))\n\
+                 return tostring(a) .. '|' .. tostring(b) .. '|' .. tostring(c)",
+            )
+            .expect("runs");
+        let text = v
+            .as_string()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default();
+        let parts: Vec<&str> = text.split('|').collect();
+        assert_eq!(parts.len(), 3, "{text}");
+        for p in &parts {
+            assert!(
+                p.contains("load: only source text can be loaded in the sandbox")
+                    && !p.contains("runtime error")
+                    && !p.contains("stack traceback"),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -56,8 +56,8 @@ pub(crate) fn faces_of(
         mlua::Value::Table(t) => t,
         other => {
             return Err(mlua::Error::runtime(format!(
-                "{what}: faces must be a list, not a {}",
-                other.type_name()
+                "{what}: faces must be a list, not {}",
+                super::a_type(&other)
             )))
         }
     };
@@ -110,8 +110,8 @@ pub(crate) fn faces_of(
             }
             other => {
                 return Err(mlua::Error::runtime(format!(
-                    "{what}: a face is a string or a table, not a {}",
-                    other.type_name()
+                    "{what}: a face is a string or a table, not {}",
+                    super::a_type(other)
                 )))
             }
         };

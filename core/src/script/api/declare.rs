@@ -229,8 +229,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     mlua::Value::Nil | mlua::Value::String(_) => {}
                     other => {
                         return Err(mlua::Error::runtime(format!(
-                            "{what}: `{key}` is a string, not a {}",
-                            other.type_name()
+                            "{what}: `{key}` is a string, not {}",
+                            super::a_type(&other)
                         )))
                     }
                 }
@@ -498,6 +498,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let mut out = Vec::new();
             for s in steps.sequence_values::<Table>() {
                 let s = s.map_err(|e| {
+                    let e = crate::script::bare_error(&e);
                     mlua::Error::runtime(format!("{what}: every step is a table ({e})"))
                 })?;
                 let id: String = req_id(&s, "id", "sequence")?;
@@ -786,8 +787,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         }
                     ))),
                     other => Err(mlua::Error::runtime(format!(
-                        "{what}: `{key}` is a number, not a {}",
-                        other.type_name()
+                        "{what}: `{key}` is a number, not {}",
+                        super::a_type(&other)
                     ))),
                 }
             };

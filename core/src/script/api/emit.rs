@@ -526,8 +526,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
                 other => {
                     return Err(mlua::Error::runtime(format!(
-                        "kessel.emit.record `{kind}`: fields are a table, not a {}",
-                        other.type_name()
+                        "kessel.emit.record `{kind}`: fields are a table, not {}",
+                        super::a_type(&other)
                     )))
                 }
             };

@@ -85,13 +85,15 @@ pub fn register(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     kessel.set("version", env!("CARGO_PKG_VERSION"))?;
     guard_names(lua, &kessel)?;
     name_in_tracebacks(lua, &kessel)?;
+    // the engine's own table, kept apart from the global a ruleset may replace
+    lua.set_named_registry_value("kessel_api", &kessel)?;
     lua.globals().set("kessel", kessel)?;
     Ok(())
 }
 
 /// Adds the script/test-only functions (`kessel.act`, `kessel.setup`, …).
 pub fn register_script_api(lua: &Lua, world: &Shared) -> mlua::Result<()> {
-    let kessel: Table = lua.globals().get("kessel")?;
+    let kessel: Table = lua.named_registry_value("kessel_api")?;
     script::register(lua, &kessel, world)?;
     guard_names(lua, &kessel)?;
     name_in_tracebacks(lua, &kessel)
@@ -425,7 +427,7 @@ pub(crate) fn reasons_from_lua(lua: &Lua, v: mlua::Value) -> mlua::Result<Vec<Re
                     mlua::Value::Table(item) => out.push(one(&item, i + 1)?),
                     other => {
                         return Err(mlua::Error::runtime(format!(
-                            "reason {} is {}: a reason is {{ rule = …, message = … }}",
+                            "reason {}, {}: a reason is {{ rule = …, message = … }}",
                             i + 1,
                             a_type(&other)
                         )))
@@ -456,8 +458,8 @@ pub(crate) fn reasons_from_lua(lua: &Lua, v: mlua::Value) -> mlua::Result<Vec<Re
             Ok(out)
         }
         other => Err(mlua::Error::runtime(format!(
-            "a validator returns nil (legal) or reasons, not a {}",
-            other.type_name()
+            "{}: a validator returns nil (legal) or reasons",
+            a_type(&other)
         ))),
     }
 }
@@ -469,7 +471,7 @@ pub(crate) fn reasons_from_lua(lua: &Lua, v: mlua::Value) -> mlua::Result<Vec<Re
 pub(crate) const MAX_RETURNED_TEXT: usize = 1 << 20;
 
 /// A Lua value's type with its article: "an integer", "a table".
-fn a_type(v: &mlua::Value) -> String {
+pub(crate) fn a_type(v: &mlua::Value) -> String {
     let t = v.type_name();
     let article = if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"

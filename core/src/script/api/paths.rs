@@ -364,8 +364,8 @@ fn step_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<StepCost> {
         }
         mlua::Value::Function(f) => Ok(StepCost::Hook(f)),
         other => Err(mlua::Error::runtime(format!(
-            "trace: `step` is \"hex\", {{hex=true, blocked_by=...}}, {{class=, side=}} or a function, not a {}",
-            other.type_name()
+            "trace: `step` is \"hex\", {{hex=true, blocked_by=...}}, {{class=, side=}} or a function, not {}",
+            super::a_type(&other)
         ))),
     }
 }
@@ -388,8 +388,8 @@ fn passage_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<PassageA
         )),
         mlua::Value::Function(f) => Ok(PassageArg::Hook(f)),
         other => Err(mlua::Error::runtime(format!(
-            "trace: `passage` is {{blocked=, enter_only=}} or a function, not a {}",
-            other.type_name()
+            "trace: `passage` is {{blocked=, enter_only=}} or a function, not {}",
+            super::a_type(&other)
         ))),
     }
 }

@@ -159,9 +159,9 @@ fn table_body(lua: &Lua, t: &Table, b: &mut Budget) -> mlua::Result<Value> {
             }
             other => {
                 return Err(mlua::Error::runtime(format!(
-                    "{}: a table key must be a string or an integer, not a {}",
+                    "{}: a table key must be a string or an integer, not {}",
                     b.what,
-                    other.type_name()
+                    super::a_type(&other)
                 )))
             }
         }

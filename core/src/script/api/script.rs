@@ -33,11 +33,13 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
 }
 
 const PRELUDE: &str = r#"
--- (what the checks call is taken now, before any rules or test file runs: a file that defines
--- its own global `error` or `tostring` must not turn failed checks into passes)
-local error, type, tostring, pairs, ipairs = error, type, tostring, pairs, ipairs
-local sort, concat, find, format = table.sort, table.concat, string.find, string.format
-local abs, huge = math.abs, math.huge
+-- (what the checks call was taken when the sandbox was made, before any rules or test file ran,
+-- and is handed in: a file that defines its own global `error` or `tostring`, rules included,
+-- must not turn failed checks into passes)
+local P, kessel = ...
+local error, type, tostring, pairs, ipairs = P.error, P.type, P.tostring, P.pairs, P.ipairs
+local sort, concat, find, format = P.sort, P.concat, P.find, P.format
+local abs, huge = P.abs, P.huge
 local expect = {}
 local function show(v)
   if type(v) == "table" then
@@ -118,7 +120,7 @@ function expect.accepted(ok, info)
   end
   return info
 end
-kessel.expect = expect
+P.rawset(kessel, "expect", expect)
 "#;
 
 /// The engine's calls into the rules running now (a validator, an enumerator, an apply
@@ -186,7 +188,7 @@ pub(crate) fn script_only(lua: &Lua, world: &Shared, what: &str) -> mlua::Result
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "undo",
         lua.create_function(move |lua, ()| {
             script_only(lua, &w, "undo")?;
@@ -195,7 +197,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "inject_dice",
         lua.create_function(move |lua, rolls: Vec<u32>| {
             crate::script::charge(lua, 4 * rolls.len() as u64)?;
@@ -206,7 +208,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "setup",
         lua.create_function(move |lua, spec: Table| {
             script_only(lua, &w, "setup")?;
@@ -227,7 +229,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "test",
         lua.create_function(move |lua, (name, f): (String, Function)| {
             // tests are collected when their file loads and run afterwards: one defined while a
@@ -252,7 +254,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "events",
         lua.create_function(move |lua, ()| {
             let count: usize = w.borrow().log.iter().map(|e| e.events.len()).sum();
@@ -267,12 +269,12 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "state_hash",
         lua.create_function(move |_, ()| Ok(format!("{:016x}", w.borrow().state.hash())))?,
     )?;
     let w = world.clone();
-    kessel.set(
+    kessel.raw_set(
         "replay_hash",
         lua.create_function(move |_, ()| {
             let replayed = w.borrow().replayed();
@@ -280,10 +282,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             Ok(format!("{:016x}", state.hash()))
         })?,
     )?;
+    let pristine: Table = lua.named_registry_value("kessel_pristine")?;
     lua.load(PRELUDE)
         .set_name("=kessel prelude")
         .set_mode(mlua::chunk::ChunkMode::Text)
-        .exec()?;
+        .call::<()>((pristine, kessel))?;
     Ok(())
 }
 

@@ -182,10 +182,16 @@ xpcall = function(f, handler, ...)
 end
 
 -- a coroutine that died of the budget keeps the hooks off: never resume or close it again
+-- (an error is handed over as pcall hands it: a coroutine that called the engine with a wrong
+-- argument gave the bindings' "runtime error: … error converting Lua table to String" and a
+-- traceback where pcall gave "x.lua:4: bad argument #1 to `kessel.hex.neighbors`: …")
 local function resumed(co, ok, ...)
-  if not ok and meter(false, (...)) then
-    poisoned[co] = true
-    meter(true, (...))
+  if not ok then
+    if meter(false, (...)) then
+      poisoned[co] = true
+      meter(true, (...))
+    end
+    return ok, caught((...))
   end
   return ok, ...
 end
