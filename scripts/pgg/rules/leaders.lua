@@ -130,7 +130,7 @@ function L.bonus(leaders, combat_strength)
     local cap = combat_strength[hex] or 0
     local add = math.min(sum, cap)
     total = total + add
-    notes[#notes + 1] = string.format("leaders in %s add %d (rating %d, capped at the units' %d) [10.36]", hex, add, sum, cap)
+    notes[#notes + 1] = string.format("leaders in %s add %d (rating %d, capped at the units' %d)", hex, add, sum, cap)
   end
   return total, notes
 end
