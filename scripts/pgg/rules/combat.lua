@@ -208,12 +208,18 @@ end
 -- defender_out_of_supply, integrity (attacking division intact), defender_integrity, overrun,
 -- leader=N (one leader's rating, within the ruleset's range [10.1]; one flag per leader: leaders
 -- in several attacking hexes [10.36], or several in one hex under WBC09 #12, add up); `city` is
--- another name for major_city (a minor city has no effect [6.7]). Strengths are treated as one
--- unit's, so halving rounds once. An unknown flag or an impossible rating is an error, not ignored.
+-- another name for major_city. The chart's terrain with no effect on combat (clear, swamp,
+-- minor_city, road, railroad [6.7]) is accepted with a line saying so; `lake` is an error, since no
+-- attack enters a lake hex or crosses a lake hexside [9.3]. Strengths are treated as one unit's,
+-- so halving rounds once. An unknown flag or an impossible rating is an error, not ignored.
 K.ODDS_FLAGS = { "forest", "major_city", "river", "out_of_supply", "defender_out_of_supply",
   "integrity", "defender_integrity", "overrun",
   string.format("leader=N (N from %d to %d, one flag per leader)", L.RATING_MIN, L.RATING_MAX) }
 local ODDS_ALIASES = { city = "major_city" }
+-- The rest of the terrain effects chart [6.7]: terrain with no effect on combat is accepted and
+-- said to have none; a lake is no place to attack [9.3].
+K.ODDS_NO_EFFECT = { "clear", "swamp", "minor_city", "road", "railroad" }
+local ODDS_NO_EFFECT_WORDS = { clear = "clear", swamp = "swamp", minor_city = "minor city", road = "road", railroad = "railroad" }
 
 function K.odds_modifiers(att, def, flags)
   local has, leader = {}, 0
@@ -230,12 +236,22 @@ function K.odds_modifiers(att, def, flags)
       leader = leader + r
       leaders = leaders + 1
     elseif known[f] then has[f] = true
-    else error(string.format("unknown odds flag `%s` (flags: %s)", f, table.concat(K.ODDS_FLAGS, ", ")), 0) end
+    elseif ODDS_NO_EFFECT_WORDS[f] then has[f] = true
+    elseif f == "lake" then
+      error("odds flag `lake`: no attack is made into a lake hex or across a lake hexside [9.3]", 0)
+    else
+      error(string.format("unknown odds flag `%s` (flags: %s; no effect on combat: %s)", f,
+        table.concat(K.ODDS_FLAGS, ", "), table.concat(K.ODDS_NO_EFFECT, ", ")), 0)
+    end
   end
   local mods = {}
   if has.list then
-    mod(mods, "9", "flags: %s", table.concat(K.ODDS_FLAGS, ", "))
+    mod(mods, "9", "flags: %s; terrain with no effect on combat [6.7]: %s", table.concat(K.ODDS_FLAGS, ", "),
+      table.concat(K.ODDS_NO_EFFECT, ", "))
     return { attack = att, defence = def, shift = 0, modifiers = mods }
+  end
+  for _, f in ipairs(K.ODDS_NO_EFFECT) do
+    if has[f] then mod(mods, "6.7", "%s: no effect on combat", ODDS_NO_EFFECT_WORDS[f]) end
   end
   local early = K.integrity_first()
   local a = att

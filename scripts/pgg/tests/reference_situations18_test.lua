@@ -32,3 +32,29 @@ kessel.test("case_10_36_the_leader_note_cites_its_case_once", function()
   expect.eq(n.rule, "10.36")
   expect.falsy(n.text:find("[10.36]", 1, true), "the text does not repeat the case: " .. n.text)
 end)
+
+-- [6.7] [9.3] `kessel odds` against the terrain effects chart: every terrain of the chart is a
+-- flag. Forest, a major city and a river crossed by every attacker double the defender; clear,
+-- swamp, a minor city, a road and a railroad have no effect on combat, and the odds say so with a
+-- line citing the chart instead of refusing the word as an unknown flag; a lake is no place to
+-- attack, and its flag is an error citing 9.3.
+kessel.test("case_6_7_odds_flags_cover_every_terrain_of_the_chart", function()
+  local K = require("rules.combat")
+  for _, f in ipairs({ "clear", "swamp", "minor_city", "road", "railroad" }) do
+    local ok, m = pcall(K.odds_modifiers, 6, 3, { f })
+    expect.truthy(ok, f .. " is a flag: " .. tostring(m))
+    expect.eq(m.attack, 6, f)
+    expect.eq(m.defence, 3, f .. " does not change the defence")
+    expect.eq(#m.modifiers, 1, f)
+    expect.eq(m.modifiers[1].rule, "6.7", f)
+    expect.truthy(m.modifiers[1].message:find("no effect on combat", 1, true), m.modifiers[1].message)
+  end
+  local m = K.odds_modifiers(6, 3, { "swamp", "forest", "minor_city" })
+  expect.eq(m.defence, 6, "the forest doubles, the swamp and the minor city do nothing")
+  local ok, why = pcall(K.odds_modifiers, 6, 3, { "lake" })
+  expect.falsy(ok, "a lake is no place to attack")
+  expect.truthy(tostring(why):find("[9.3]", 1, true), tostring(why))
+  ok, why = pcall(K.odds_modifiers, 6, 3, { "swampy" })
+  expect.falsy(ok, "an unknown flag is still an error")
+  expect.truthy(tostring(why):find("no effect on combat: clear, swamp", 1, true), tostring(why))
+end)
