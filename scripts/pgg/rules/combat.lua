@@ -501,6 +501,17 @@ local function adjacent_to_all(u, hex) return kessel.hex.adjacent(u.hex, hex) en
 -- (FAQ 8; the results table's note on split results speaks of the attacker's advance alone): the
 -- attacker then advances into what the defender left, and the defender never advances, even
 -- when the attacker retreated from beside him.
+-- Only a victor advances [9.8]: the attacker after a result with a defender's part (D1, D2, De, a
+-- split) or when no defender was left to roll against [12.3]; the defender after A1, A2 or Ae. A
+-- hex the loser's own duds left empty on their reveal [12.3] is no prize for him: after D1 taken
+-- as a loss the defender does not advance into the attacking hex whose units were removed, nor the
+-- attacker after A1 taken as a loss into a defending hex emptied so.
+function K.victor(result, who)
+  if result == "none" then return who == "attacker" end
+  if type(result) ~= "string" then return false end
+  return result:sub(1, 1) == (who == "attacker" and "D" or "A")
+end
+
 function K.offer_advance(cb)
   if cb.kind ~= "attack" or cb.eng then return false end
   cb.retreated = cb.retreated or {}
@@ -511,6 +522,15 @@ function K.offer_advance(cb)
     if split and victor == "defender" then
       if cb.retreated.attacker and not cb.retreated.defender and not (cb.eliminated and cb.eliminated.defender) then
         kessel.emit.note("FAQ 8", string.format("%s: the attacker retreated from a split result: no advance after combat", cb.result))
+      end
+    elseif not K.victor(cb.result, victor) then
+      local emptied = {}
+      for _, hex in ipairs(K.hexes_of(cb, loser)) do
+        if #kessel.units.at(hex) == 0 and not (cb.retreat_paths and cb.retreat_paths[hex]) then emptied[#emptied + 1] = hex end
+      end
+      if #emptied > 0 and #K.units_of(cb, victor) > 0 and not cb.retreated[victor] then
+        kessel.emit.note("9.8", string.format("%s: the %s lost the combat and does not advance into %s, emptied when its units were removed on their reveal [12.3]",
+          cb.result, victor, table.concat(emptied, ", ")))
       end
     elseif not cb.retreated[victor] and not (cb.eliminated and cb.eliminated[victor]) then
       local options, units = {}, {}

@@ -58,3 +58,52 @@ kessel.test("case_6_7_odds_flags_cover_every_terrain_of_the_chart", function()
   expect.falsy(ok, "an unknown flag is still an error")
   expect.truthy(tostring(why):find("no effect on combat: clear, swamp", 1, true), tostring(why))
 end)
+
+-- [9.8] [12.3] [9.6] Only a victor advances after combat ("all victorious units may advance", the
+-- results table). A hex emptied when its units proved duds on their reveal is no exception: the
+-- side that then loses the combat does not advance into it. The engine offered the advance to
+-- whoever had not retreated: after a D1 the defender took as a loss, the German was offered the
+-- Soviet attacking hex whose only unit had been removed; after an A1 the attacker took as a loss,
+-- the German attacker was offered the defending hex emptied so.
+-- Board 1, Soviet Combat Phase of turn 7: untried d (a 0-0-6) in 0503 and rifle a (4-4-6) in
+-- 0504 attack German g (2-2-10) in 0403, leader l (rating 3) in 0605. d is removed; 4 against 2,
+-- 2-1, roll 2: D1. The German takes the loss: no advance into 0503 is offered.
+-- Board 2, German Combat Phase: g (4-4-10) in 0304 attacks 0403 (untried d, a 0-0-6) and 0404
+-- (rifle a, 4-4-6) together. d is removed; 4 against 4, 1-1. Roll 5: A1, g takes the step: no
+-- advance into 0403. Roll 2: D1/A1, a retreats and g takes its step: g may advance into 0404 or
+-- 0403 (the victor takes what either defending hex left).
+kessel.test("case_9_8_the_loser_does_not_advance_into_a_hex_emptied_by_duds", function()
+  local function dud(at) return { id = "d", name = "d", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = at } end
+  B.setup({ dud("0503"), B.leader("l", "0605", 3), B.rifle("a", "0504", "4-4-6"), B.pz("g", "0403", "2-2-10") },
+    { step = "soviet_combat", pools = { rifle = { "0-0-6" } } })
+  kessel.inject_dice{ 1, 2 }   -- the draw of d's counter, then the combat roll
+  local ev = expect.accepted(B.attack({ "d", "a" }, { "0403" }))
+  expect.eq(kessel.units.get("d").location, "eliminated", "the dud is removed")
+  expect.truthy(B.note(ev, "odds 2-1, roll 2: D1"), B.all_notes(ev))
+  ev = expect.accepted(B.choose("loss"))
+  expect.eq(B.pending(), nil, "no advance waits for the German, who lost")
+  expect.eq(B.advances("german"), "")
+  expect.truthy(B.note(ev, "the defender lost the combat and does not advance into 0503"), B.all_notes(ev))
+  expect.eq(B.where("g"), "0403")
+
+  local function board2(roll)
+    B.setup({ dud("0403"), B.rifle("a", "0404", "4-4-6"), B.leader("l", "0606", 5), B.pz("g", "0304", "4-4-10") },
+      { pools = { rifle = { "0-0-6" } } })
+    kessel.inject_dice{ 1, roll }
+    return expect.accepted(B.attack({ "g" }, { "0403", "0404" }))
+  end
+  ev = board2(5)
+  expect.truthy(B.note(ev, "odds 1-1, roll 5: A1"), B.all_notes(ev))
+  ev = expect.accepted(B.choose("loss"))
+  expect.eq(B.pending(), nil, "no advance waits for the attacker, who lost")
+  expect.truthy(B.note(ev, "the attacker lost the combat and does not advance into 0403"), B.all_notes(ev))
+  expect.eq(B.where("g"), "0304")
+
+  ev = board2(2)
+  expect.truthy(B.note(ev, "odds 1-1, roll 2: D1/A1"), B.all_notes(ev))
+  expect.accepted(B.choose("retreat"))
+  expect.accepted(B.retreat({ "a" }, { "0505" }))
+  expect.accepted(B.choose("loss"))
+  expect.eq(B.pending().kind, "advance", "the attacker who took his step advances")
+  expect.eq(B.advances("german"), "g>0403 g>0404")
+end)
