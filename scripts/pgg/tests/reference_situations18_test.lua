@@ -107,3 +107,41 @@ kessel.test("case_9_8_the_loser_does_not_advance_into_a_hex_emptied_by_duds", fu
   expect.eq(B.pending().kind, "advance", "the attacker who took his step advances")
   expect.eq(B.advances("german"), "g>0403 g>0404")
 end)
+
+-- [9.71] [9.72] [7] [7.1] Reading (rules25b): with no empty hex within reach, the standard rule
+-- lets the opponent end the path in any friendly hex, one the retreating units will overfill
+-- included, and the retreated units over the limit are then lost. The reference allows friendly
+-- hexes "but stacking limits apply", and its FAQ has the excess of a retreat eliminated; only the
+-- empty hex comes first. Keeping the most units alive (a friendly hex with room before a full one)
+-- is WBC09 #1's ranking, which counts a unit sent into a full hex as dead.
+-- Board, German Combat Phase of turn 7: g (1-1-10) in 0504 attacks s (1-1-6) in 0505, out of
+-- supply (the leader l in 0909 is out of reach): 1 against 1, 1-1, roll 1: D1. German units in
+-- 0705, 0406 and 0603 put every neighbour of 0505 in their zones; 0404 holds three Soviet rifles
+-- (full), 0506 one. Standard: both hexes are offered; into 0404, s is the unit over the limit and
+-- is lost (the units retreated are the ones beyond it [7]). WBC09 #1: only 0506.
+kessel.test("case_9_71_standard_retreat_may_end_in_a_full_friendly_hex_when_no_empty_hex_is_reachable", function()
+  local function board(options)
+    B.setup({ B.rifle("s", "0505", "1-1-6"), B.rifle("f1", "0404", "1-1-6"), B.rifle("f2", "0404", "1-1-6"),
+      B.rifle("f3", "0404", "1-1-6"), B.rifle("e1", "0506", "1-1-6"), B.leader("l", "0909", 5),
+      B.pz("g", "0504", "1-1-10"), B.pz("h", "0705", "2-2-10"), B.pz("k", "0406", "2-2-10"), B.pz("m", "0603", "2-2-10") },
+      { options = options })
+    kessel.inject_dice{ 1 }
+    local ev = expect.accepted(B.attack({ "g" }, { "0505" }))
+    expect.truthy(B.note(ev, "odds 1-1, roll 1: D1"), B.all_notes(ev))
+    expect.accepted(B.choose("retreat"))
+    local paths = {}
+    for _, a in ipairs(kessel.legal("german")) do
+      if a.kind == "retreat" then paths[#paths + 1] = table.concat(a.path, "-") end
+    end
+    table.sort(paths)
+    return table.concat(paths, " ")
+  end
+  expect.eq(board({}), "0404 0506", "standard: either friendly hex")
+  local ev = expect.accepted(B.retreat({ "s" }, { "0404" }))
+  expect.eq(B.where("s"), "eliminated", "the retreated unit over the limit is lost [7]")
+  expect.truthy(B.note(ev, "retreated into an over-full hex (0404)"), B.all_notes(ev))
+  for _, id in ipairs({ "f1", "f2", "f3" }) do expect.eq(B.where(id), "0404", id .. " stays") end
+  expect.eq(board({ wbc09_01_retreat_priority = true }), "0506", "WBC09 #1: the hex with room")
+  local ok, why = B.retreat({ "s" }, { "0404" })
+  expect.refused(ok, why, "WBC09 #1")
+end)
