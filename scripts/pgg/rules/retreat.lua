@@ -61,7 +61,8 @@ end
 -- Every legal retreat path of `group` (units in one hex) of length `n`, each {path=, class=, fits=}:
 -- class 1 empty hex, 2 friendly hex out of enemy ZOC, 3 friendly hex in enemy ZOC.
 -- ctx: forbidden (hex → true), extra (hex → units placed there in a simulation), gone (unit id →
--- true: units a simulation has moved away or eliminated), ezoc (the enemy ZOC, when known).
+-- true: units a simulation has moved away or eliminated), ezoc (the enemy ZOC, when known),
+-- open_01_02 (judge as if columns 01-02 were open to Soviet units on turns 1-6 [6.4]).
 function R.paths(group, n, ctx)
   ctx = ctx or {}
   local side = group[1].side
@@ -85,7 +86,7 @@ function R.paths(group, n, ctx)
     if kessel.map.has_side(from, h, "lake") or kessel.map.terrain(h) == "lake" then return false end
     if enemy(h) then return false end
     if ctx.forbidden and ctx.forbidden[h] then return false end
-    if side == C.SOVIET and turn <= 6 and kessel.map.column(h) <= 2 then return false end
+    if side == C.SOVIET and turn <= 6 and not ctx.open_01_02 and kessel.map.column(h) <= 2 then return false end
     if ezoc:has(h) and not friends(h) then return false end
     return true
   end
@@ -444,7 +445,13 @@ kessel.action{
     end
     cb.retreat.remaining = remaining
     if #path == 0 then
-      for _, u in ipairs(group) do U.eliminate(u, "9.71", "no legal retreat path") end
+      -- [6.4] say so when it is the closed columns 01-02 that leave the units no way out
+      local rule, why = "9.71", "no legal retreat path"
+      if group[1].side == C.SOVIET and kessel.game.turn() <= 6
+        and #R.paths(group, cb.retreat.n, { forbidden = forbidden(cb, group), open_01_02 = true }) > 0 then
+        rule, why = "6.4", "no legal retreat path: on turns 1-6 no Soviet unit may enter columns 01-02"
+      end
+      for _, u in ipairs(group) do U.eliminate(u, rule, why) end
       if cb.retreat.who then cb.eliminated[cb.retreat.who] = cb.eliminated[cb.retreat.who] end
       R.ask(cb)
       return

@@ -145,3 +145,40 @@ kessel.test("case_9_71_standard_retreat_may_end_in_a_full_friendly_hex_when_no_e
   local ok, why = B.retreat({ "s" }, { "0404" })
   expect.refused(ok, why, "WBC09 #1")
 end)
+
+-- [6.4] [9.71] A Soviet unit whose only ways out lead into columns 01-02 on turns 1-6 is
+-- eliminated, and the note says it is the closed columns that leave it no path (citing 6.4); it
+-- said "no legal retreat path" citing 9.71 alone, while open hexes lay to the west. From turn 7
+-- the unit retreats there.
+-- Board, German Combat Phase: g (2-2-10) in 0404 attacks s (2-2-6) in 0305; h (2-2-10) in 0405
+-- stands by. Their zones cover 0304 and 0306; 0404 and 0405 hold them; 0204 and 0205 are in
+-- column 02. Roll 1: D1 or D2 (1-1 or 2-1, as s's supply goes); s retreats.
+kessel.test("case_6_4_a_soviet_unit_cornered_against_columns_01_02_dies_citing_6_4", function()
+  local function board(turn)
+    B.setup({ B.rifle("s", "0305", "2-2-6"), B.leader("l", "0909", 5), B.pz("g", "0404", "2-2-10"), B.pz("h", "0405", "2-2-10") },
+      { turn = turn })
+    kessel.inject_dice{ 1 }
+    expect.accepted(B.attack({ "g" }, { "0305" }))
+    expect.accepted(B.choose("retreat"))
+  end
+  board(5)
+  local moves = {}
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "retreat" then moves[#moves + 1] = table.concat(a.path, "-") end
+  end
+  expect.eq(table.concat(moves, " "), "", "only the elimination is offered")
+  local ok, why = B.retreat({ "s" }, { "0205" })
+  expect.refused(ok, why, "6.4", "columns 01-02")
+  local ev = expect.accepted(B.retreat({ "s" }, {}))
+  expect.eq(B.where("s"), "eliminated")
+  local n = B.note(ev, "no legal retreat path")
+  expect.truthy(n, B.all_notes(ev))
+  expect.eq(n.rule, "6.4", n.text)
+  expect.truthy(n.text:find("columns 01-02", 1, true), n.text)
+  board(7)
+  local open = false
+  for _, a in ipairs(kessel.legal("german")) do
+    if a.kind == "retreat" and #a.path > 0 and a.path[1]:sub(1, 2) == "02" then open = true end
+  end
+  expect.truthy(open, "turn 7: the west is open")
+end)
