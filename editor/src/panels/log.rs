@@ -73,7 +73,7 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             format!("dice for {purpose}: {}", r.join(", "))
         }
         Event::Note { rule, text, .. } => match rule {
-            Some(r) => format!("[{r}] {text}"),
+            Some(r) => format!("[{r}] {}", note_text(r, text)),
             None => text.clone(),
         },
         Event::Record {
@@ -177,11 +177,24 @@ pub fn record_lines(fields: &kessel_core::state::Value) -> Vec<String> {
     }
 }
 
+/// A note's text without the rule case it starts with, when it does: the log shows the case
+/// beside it already.
+pub fn note_text<'a>(rule: &str, text: &'a str) -> &'a str {
+    text.strip_prefix(&format!("[{rule}]"))
+        .map_or(text, str::trim_start)
+}
+
 impl LogPanel {
     /// Draws the log, newest entry at the bottom (the view follows it).
     fn show(&mut self, ui: &mut Ui, map: &Map, log: &[LogEntry], computer: &BTreeSet<usize>) {
         ui.horizontal(|ui| {
-            ui.label(RichText::new(format!("Event log ({} actions)", log.len())).strong());
+            ui.label(
+                RichText::new(format!(
+                    "Event log ({})",
+                    crate::words::count(log.len(), "action")
+                ))
+                .strong(),
+            );
         });
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -209,6 +222,9 @@ impl LogPanel {
                         match e {
                             Event::Note { rule, text, .. } => {
                                 let rule = rule.as_deref().unwrap_or("—");
+                                // the case shows once: a ruleset that starts its text with it
+                                // (asl-cg's) read "[11.602] [11.602] Refit Phase begins"
+                                let text = note_text(rule, text);
                                 ui.horizontal_wrapped(|ui| {
                                     ui.label(
                                         RichText::new(format!("[{rule}]"))
@@ -239,7 +255,7 @@ impl LogPanel {
                         .filter(|e| !matches!(e, Event::Note { .. } | Event::Record { .. }))
                         .collect();
                     if !others.is_empty() {
-                        egui::CollapsingHeader::new(format!("{} events", others.len()))
+                        egui::CollapsingHeader::new(crate::words::count(others.len(), "event"))
                             .id_salt(("log", i))
                             .show(ui, |ui| {
                                 for e in others {
@@ -265,6 +281,17 @@ impl super::Panel for LogPanel {
 mod tests {
     use super::record_lines;
     use serde_json::json;
+
+    #[test]
+    fn a_note_that_starts_with_its_case_is_shown_without_it() {
+        let t = super::note_text;
+        assert_eq!(
+            t("11.602", "[11.602] Refit Phase begins"),
+            "Refit Phase begins"
+        );
+        assert_eq!(t("9.6", "[9.601] melee"), "[9.601] melee");
+        assert_eq!(t("T1", "moves"), "moves");
+    }
 
     #[test]
     fn a_record_reads_as_labelled_lines() {

@@ -264,11 +264,7 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
         if due > 0 && s.interaction == Interaction::Move {
             ui.label(format!(
                 "{} waiting to enter: click their entry area on the map (its badge shows how many).",
-                if due == 1 {
-                    "1 reinforcement".to_string()
-                } else {
-                    format!("{due} reinforcements")
-                }
+                crate::words::count(due, "reinforcement")
             ));
             // the entry area may be off the part of the map in view
             let show = ui
@@ -323,7 +319,10 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
                 "from the rules' list of moves; costs from the terrain chart"
             };
             if n > 0 {
-                ui.label(format!("{n} hexes reachable ({source})"));
+                ui.label(format!(
+                    "{} reachable ({source})",
+                    crate::words::count_as(n, "hex", "hexes")
+                ));
             } else if r.refused.is_empty() {
                 ui.label("No hex is reachable.");
             }

@@ -271,7 +271,7 @@ fn the_computer_on_both_sides_plays_the_refit_phase_too() {
 }
 
 /// A Red Barricades game walks its own Refit Phase, the sequence `refit_rb`: the step line
-/// gives the title the ruleset declares for it (it read "Refit rb · step 1 of 21", the id).
+/// gives the title the ruleset declares for it (it read "Refit rb · step 1 of 18", the id).
 #[test]
 fn the_red_barricades_refit_phase_reads_under_its_title() {
     let path = workspace_root().join("scripts/asl-cg/examples/refit-rb/scenario.toml");
@@ -303,5 +303,12 @@ fn the_red_barricades_refit_phase_reads_under_its_title() {
         "{phase}"
     );
     h.get_by_label(&phase);
+    // counts read as counts, and the rule case beside a note is not said again in its text
+    // ("Event log (1 actions)", "[11.602] [11.602] Refit Phase begins (RB)", "1 events")
+    h.get_by_label("Event log (1 action)");
+    h.get_by_label("Refit Phase begins (RB)");
+    h.get_by_label("1 event");
+    assert!(h.query_by_label_contains("[11.602] [11.602]").is_none());
+    h.get_by_label("start refit (1 note in the log)");
     picture_if_asked(&mut h, "campaign-refit-rb");
 }
