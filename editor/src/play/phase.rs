@@ -31,7 +31,9 @@ impl PlaySession {
             .iter()
             .any(|id| self.units.get(id).is_some_and(|u| u.hex().is_some()));
         if on_map {
-            "No unit moves in this step. Click a stack to mark the hexes its choices lead to, then a marked hex to take one, or take one from the Choices list."
+            // (not "no unit moves": a rule's own one-hex move, Pegasus Bridge's `pbx move`, is
+            // such a choice, and the help said no unit moves beside 42 of them)
+            "Click a stack to mark the hexes its choices lead to, then a marked hex to take one, or take one from the Choices list."
         } else {
             "No unit moves in this step: take its choices (placing units or markers, say) from the Choices list."
         }
