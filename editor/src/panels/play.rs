@@ -563,11 +563,16 @@ fn game_file_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
                     cmds.push(PlayCommand::NewGame);
                 }
             });
-            ui.horizontal(|ui| {
-                let label = ui.label("File");
-                ui.add(egui::TextEdit::singleline(&mut s.save_path).desired_width(f32::INFINITY))
-                    .labelled_by(label.id);
-            });
+            let field = ui
+                .horizontal(|ui| {
+                    let label = ui.label("File");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut s.save_path).desired_width(f32::INFINITY),
+                    )
+                    .labelled_by(label.id)
+                })
+                .inner;
+            super::whole_path_if_cut(ui, &field, &s.save_path);
             ui.horizontal(|ui| {
                 let path = PathBuf::from(s.save_path.trim());
                 let ok = !s.save_path.trim().is_empty();

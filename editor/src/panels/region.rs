@@ -191,6 +191,12 @@ impl RegionTool {
                 .desired_width(f32::INFINITY),
         );
         f.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, "new folder"));
+        let shown = if self.folder.is_empty() {
+            &folder_hint
+        } else {
+            &self.folder
+        };
+        super::whole_path_if_cut(ui, &f, shown);
         ui.label("Name");
         let n = ui.add(
             egui::TextEdit::singleline(&mut self.name)

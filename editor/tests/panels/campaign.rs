@@ -310,5 +310,10 @@ fn the_red_barricades_refit_phase_reads_under_its_title() {
     h.get_by_label("1 event");
     assert!(h.query_by_label_contains("[11.602] [11.602]").is_none());
     h.get_by_label("start refit (1 note in the log)");
+    // the save's path, which the File field cuts (the scenario was opened by its whole path),
+    // is said whole under it
+    let save = h.state().session.as_ref().unwrap().save_path.clone();
+    assert!(save.ends_with("refit-rb/scenario.save.json"), "{save}");
+    h.get_by_label(&save);
     picture_if_asked(&mut h, "campaign-refit-rb");
 }
