@@ -26,7 +26,10 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             let p: Vec<String> = path.iter().map(|h| map.label(*h)).collect();
             format!("{unit} moves {} ({cost} MP)", p.join("-"))
         }
-        Event::StepSet { unit, step } => format!("{unit} has lost {step} step(s)"),
+        Event::StepSet { unit, step } => format!(
+            "{unit} has lost {}",
+            crate::words::count(*step as usize, "step")
+        ),
         Event::Revealed { unit, face } => format!("{unit} revealed: {face}"),
         Event::UnitFlag { unit, flag, on } => {
             format!("{unit}: {flag} {}", if *on { "set" } else { "cleared" })

@@ -421,8 +421,8 @@ fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             if o.hidden > 0 {
                 ui.label(
                     RichText::new(format!(
-                        "{} face-down unit(s) take part: their strength is unknown until the attack reveals them, so the odds may change",
-                        o.hidden
+                        "{} take part: their strength is unknown until the attack reveals them, so the odds may change",
+                        crate::words::count(o.hidden, "face-down unit")
                     ))
                     .color(Color32::from_rgb(250, 200, 60)),
                 );

@@ -291,7 +291,7 @@ fn the_red_barricades_refit_phase_reads_under_its_title() {
         h.state()
             .session
             .as_ref()
-            .unwrap()
+            .expect("a game")
             .engine
             .state()
             .mode
@@ -312,7 +312,13 @@ fn the_red_barricades_refit_phase_reads_under_its_title() {
     h.get_by_label("start refit (1 note in the log)");
     // the save's path, which the File field cuts (the scenario was opened by its whole path),
     // is said whole under it
-    let save = h.state().session.as_ref().unwrap().save_path.clone();
+    let save = h
+        .state()
+        .session
+        .as_ref()
+        .expect("a game")
+        .save_path
+        .clone();
     assert!(save.ends_with("refit-rb/scenario.save.json"), "{save}");
     h.get_by_label(&save);
     picture_if_asked(&mut h, "campaign-refit-rb");
