@@ -31,6 +31,7 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
 
     // Save profile is greyed out until a name is typed, and says so
     h.get_by_label(kessel_editor::panels::rules::NAME_FIRST);
+    super::picture(&mut h, "rules-name-first");
     // save as a new profile: same format as the shipped ones, only what differs from defaults
     h.state_mut().rules_panel.new_name = "no_woods".into();
     h.state_mut().rules_panel.new_description = "Woods give no bonus".into();
