@@ -197,6 +197,23 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             }
         }
     });
+    // a step whose listed choices neither move a unit nor attack (a set-up, a Refit Phase step)
+    // has no use for the Move/Attack switch: it offered two clicks that did nothing there. It is
+    // greyed out, not taken away, so the panel below does not jump from step to step.
+    let listed = s.rules_said_whose_turn() && s.actions.is_ok();
+    let attacks = (s.actions.iter().flatten()).any(|a| a.kind == "attack");
+    let idle = listed && !s.moving && !attacks && s.interaction == Interaction::Move;
+    let row = ui.add_enabled_ui(!idle, |ui| clicks_ui(ui, s)).response;
+    if idle {
+        row.on_disabled_hover_text(NO_MOVE_NOR_ATTACK);
+    }
+}
+
+/// On the greyed-out Move/Attack switch.
+pub const NO_MOVE_NOR_ATTACK: &str =
+    "Move and Attack have nothing to do in this step: take its choices from the list below (or click a stack, then a marked hex)";
+
+fn clicks_ui(ui: &mut Ui, s: &mut PlaySession) {
     ui.horizontal(|ui| {
         ui.label("Clicks:");
         if ui

@@ -3,7 +3,7 @@
 //! a stack to move it" in a step whose choices name no unit; the header names the side that
 //! decides when it is not the step's own.
 
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use kessel_editor::document::Document;
 use kessel_editor::panels::Mode;
@@ -164,6 +164,10 @@ fn the_mode_help_says_what_clicks_do_in_the_step() {
         ],
     );
     assert!(h.state().session.as_ref().expect("the game").moving);
+    assert!(
+        !h.get_by_label("Attack").accesskit_node().is_disabled(),
+        "units move here"
+    );
     h.get_by_label(kessel_editor::play::MOVE_HELP);
     assert!(h
         .query_by_label_contains("No unit moves in this step")
@@ -186,5 +190,7 @@ fn a_step_whose_choices_move_units_by_a_hex_does_not_say_no_unit_moves() {
         2,
         "the mode's help and the panel"
     );
+    // neither a path move nor an attack: the Move/Attack switch is greyed out
+    assert!(h.get_by_label("Attack").accesskit_node().is_disabled());
     super::picture(&mut h, "play-pb-choices");
 }
