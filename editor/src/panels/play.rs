@@ -12,7 +12,6 @@ use kessel_core::action::{Action, Reason};
 use kessel_core::state::Unit;
 use kessel_draw::MapStyle;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// Red used for refusals and errors.
 pub const REFUSAL: Color32 = Color32::from_rgb(240, 95, 85);
@@ -91,7 +90,7 @@ impl PlayPanel {
                     self.tools_ui(ui, s, (style, view), cmds)
                 });
                 ui.separator();
-                game_file_ui(ui, s, cmds);
+                super::game_file::game_file_ui(ui, s, cmds);
             });
     }
 
@@ -562,45 +561,6 @@ fn action_button(ui: &mut Ui, s: &mut PlaySession, a: &Action, cmds: &mut Vec<Pl
             cmds.push(PlayCommand::Act(a.clone()));
         }
     }
-}
-
-fn game_file_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
-    egui::CollapsingHeader::new("Game")
-        .default_open(true)
-        .show(ui, |ui| {
-            ui.horizontal(|ui| {
-                let label = ui.label("Seed");
-                ui.add(egui::DragValue::new(&mut s.seed))
-                    .labelled_by(label.id);
-                if ui
-                    .button("New game")
-                    .on_hover_text("Start the scenario again with this seed and the chosen profile")
-                    .clicked()
-                {
-                    cmds.push(PlayCommand::NewGame);
-                }
-            });
-            let field = ui
-                .horizontal(|ui| {
-                    let label = ui.label("File");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut s.save_path).desired_width(f32::INFINITY),
-                    )
-                    .labelled_by(label.id)
-                })
-                .inner;
-            super::whole_path_if_cut(ui, &field, &s.save_path);
-            ui.horizontal(|ui| {
-                let path = PathBuf::from(s.save_path.trim());
-                let ok = !s.save_path.trim().is_empty();
-                if ui.add_enabled(ok, egui::Button::new("Save game")).clicked() {
-                    cmds.push(PlayCommand::SaveGame(path.clone()));
-                }
-                if ui.add_enabled(ok, egui::Button::new("Load game")).clicked() {
-                    cmds.push(PlayCommand::LoadGame(path));
-                }
-            });
-        });
 }
 
 impl super::Panel for PlayPanel {
