@@ -484,6 +484,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     super::emit::bounded(&n, "kessel.sequence: a sequence's name", super::emit::MAX_NAME)?;
                     (Some(n), t)
                 }
+                (mlua::Value::Table(_), mlua::Value::Table(_)) => {
+                    return Err(mlua::Error::runtime(
+                        "kessel.sequence: only a named sequence (a mode) takes a title: kessel.sequence(name, steps, { title = \"...\" })",
+                    ))
+                }
                 (a, b) => {
                     return Err(mlua::Error::runtime(format!(
                         "kessel.sequence takes a list of steps, or a name and a list of steps (a mode), not ({}, {})",
