@@ -7,7 +7,7 @@ use egui::{Color32, RichText, Ui};
 use kessel_core::event::{Event, LogEntry};
 use kessel_core::map::Map;
 use kessel_core::state::Location;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The log panel.
 #[derive(Clone, Debug, Default)]
@@ -187,9 +187,13 @@ pub fn note_text<'a>(rule: &str, text: &'a str) -> &'a str {
         .map_or(text, str::trim_start)
 }
 
+/// What the log reads events with: the map (hex labels) and the named sequences' titles.
+type Look<'a> = (&'a Map, &'a BTreeMap<String, String>);
+
 impl LogPanel {
     /// Draws the log, newest entry at the bottom (the view follows it).
-    fn show(&mut self, ui: &mut Ui, map: &Map, log: &[LogEntry], computer: &BTreeSet<usize>) {
+    fn show(&mut self, ui: &mut Ui, look: Look<'_>, log: &[LogEntry], computer: &BTreeSet<usize>) {
+        let (map, titles) = look;
         ui.horizontal(|ui| {
             ui.label(
                 RichText::new(format!(
@@ -262,7 +266,14 @@ impl LogPanel {
                             .id_salt(("log", i))
                             .show(ui, |ui| {
                                 for e in others {
-                                    ui.small(describe_event(map, e));
+                                    ui.small(match e {
+                                        // a named sequence by the title the rules give it
+                                        Event::Mode { mode: Some(m) } => match titles.get(m) {
+                                            Some(t) => format!("sequence of play: {t} (`{m}`)"),
+                                            None => describe_event(map, e),
+                                        },
+                                        _ => describe_event(map, e),
+                                    });
                                 }
                             });
                     }
@@ -275,7 +286,10 @@ impl super::Panel for LogPanel {
     /// The game's log (nothing without a game).
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
         if let Some(s) = cx.session.as_deref() {
-            self.show(ui, &s.map, &s.log, &s.seats.computer_moves);
+            let titles: BTreeMap<String, String> = (s.engine.ruleset().modes.iter())
+                .map(|(name, n)| (name.clone(), n.title_of(name)))
+                .collect();
+            self.show(ui, (&s.map, &titles), &s.log, &s.seats.computer_moves);
         }
     }
 }

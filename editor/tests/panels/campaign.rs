@@ -307,7 +307,10 @@ fn the_red_barricades_refit_phase_reads_under_its_title() {
     // ("Event log (1 actions)", "[11.602] [11.602] Refit Phase begins (RB)", "1 events")
     h.get_by_label("Event log (1 action)");
     h.get_by_label("Refit Phase begins (RB)");
-    h.get_by_label("1 event");
+    h.get_by_label("1 event").click();
+    h.run_ok();
+    // the switch to the sequence, by its title
+    h.get_by_label("sequence of play: Refit Phase (Red Barricades) (`refit_rb`)");
     assert!(h.query_by_label_contains("[11.602] [11.602]").is_none());
     h.get_by_label("start refit (1 note in the log)");
     // the save's path, which the File field cuts (the scenario was opened by its whole path),
