@@ -865,7 +865,7 @@ fn info_lists_named_sequences_and_word_tables() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout
-            .contains("sequence `muster` (a mode):\n   0 muster_count"),
+            .contains("sequence `muster` (a mode), titled \"Muster\":\n   0 muster_count"),
         "{}",
         r.stdout
     );

@@ -185,3 +185,35 @@ fn an_event_hook_on_an_unknown_meaning_names_the_nearest() {
         "{message}"
     );
 }
+
+/// A named sequence may carry the title players read (`{ title = ... }`, third argument); a
+/// misspelt key is refused at its line, and the main sequence takes no title.
+#[test]
+fn a_named_sequences_title_is_kept_and_a_misspelt_one_refused() {
+    let find = "require(\"rules.muster\")";
+    let (_, line, message) = load_with(
+        "sequence-title-typo",
+        find,
+        "kessel.sequence(\"night\", { { id = \"n1\" } }, { titel = \"Night\" })\nrequire(\"rules.muster\")",
+    )
+    .expect_err("a misspelt key");
+    assert_eq!(line, Some(line_of(find)));
+    assert!(message.contains("`titel`"), "{message}");
+    let (_, _, message) = load_with(
+        "sequence-title-main",
+        find,
+        "kessel.sequence({ { id = \"m1\" } }, { title = \"Main\" })\nrequire(\"rules.muster\")",
+    )
+    .expect_err("the main sequence takes no title");
+    assert!(message.contains("only a named sequence"), "{message}");
+
+    let dir = kessel_test_support::toy_copy("sequence-title");
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("toy init.lua");
+    let title = "kessel.sequence(\"night\", { { id = \"n1\" } }, { title = \"Night Turn\" })\n";
+    std::fs::write(&init, text.replacen(find, &format!("{title}{find}"), 1)).expect("write");
+    let e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("loads");
+    let rules = e.ruleset();
+    assert_eq!(rules.modes["night"].title_of("night"), "Night Turn");
+    assert_eq!(rules.modes["muster"].title_of("muster"), "Muster");
+}

@@ -51,6 +51,7 @@ pub mod save_as;
 pub mod scenario_file;
 pub mod underlay;
 pub mod validate;
+pub mod words;
 
 pub use app::{EditorApp, Startup};
 pub use document::Document;

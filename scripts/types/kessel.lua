@@ -272,8 +272,9 @@ function kessel.dice_table(t) end
 function kessel.word_table(t) end
 
 ---Declares the steps of one game-turn, in order (replaces any earlier sequence); with a name
----first, a named sequence (a mode) walked after kessel.emit.mode(name). Stage: declare.
----@overload fun(name: string, steps: kessel.StepDecl[])
+---first, a named sequence (a mode) walked after kessel.emit.mode(name), with an optional title
+---as players read it (the editor's play-test header, kessel info). Stage: declare.
+---@overload fun(name: string, steps: kessel.StepDecl[], opts?: { title?: string })
 ---@param steps kessel.StepDecl[]
 function kessel.sequence(steps) end
 

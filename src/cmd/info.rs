@@ -79,6 +79,7 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
         })).collect::<Vec<_>>(),
         "modes": rules.modes.iter().map(|(name, n)| json!({
             "name": name,
+            "title": n.title_of(name),
             "steps": n.steps.iter().enumerate().map(|(i, s)| json!({
                 "index": i, "id": s.id, "name": s.name, "side": s.side, "rule": s.rule,
             })).collect::<Vec<_>>(),
@@ -202,7 +203,12 @@ fn text(info: &Value) -> String {
     let _ = writeln!(s, "\nsequence of play (step ids):");
     step_lines(&mut s, &list("sequence"));
     for mode in list("modes") {
-        let _ = writeln!(s, "\nsequence `{}` (a mode):", str_of(&mode["name"]));
+        let _ = writeln!(
+            s,
+            "\nsequence `{}` (a mode), titled \"{}\":",
+            str_of(&mode["name"]),
+            str_of(&mode["title"])
+        );
         step_lines(&mut s, mode["steps"].as_array().map_or(&[][..], |v| v));
     }
     let _ = writeln!(s, "\naction kinds:");

@@ -122,6 +122,27 @@ pub struct NamedSequence {
     pub steps: Vec<Step>,
     /// Where it was declared.
     pub site: Option<Site>,
+    /// Its title as players read it ("Refit Phase (RB)"), if the ruleset gives one; else its
+    /// name stands for it (see [`NamedSequence::title_of`]).
+    pub title: Option<String>,
+}
+
+impl NamedSequence {
+    /// The title of the mode `name` (this sequence): the declared one, else the id read as
+    /// words (`night_phase` → `Night phase`).
+    pub fn title_of(&self, name: &str) -> String {
+        self.title.clone().unwrap_or_else(|| id_as_title(name))
+    }
+}
+
+/// An id read as a title: `refit` → `Refit`, `night_phase` → `Night phase`.
+pub fn id_as_title(id: &str) -> String {
+    let words = id.replace('_', " ");
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// Where a declaration was made: errors found after the ruleset has loaded (a kind that was

@@ -73,6 +73,7 @@ impl EditorApp {
                     if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
                         open = true;
                     }
+                    crate::panels::whole_path_if_cut(ui, &field, path);
                 }
                 if let Some(e) = &self.open_error {
                     // said here, where the eyes are, as well as in the status bar

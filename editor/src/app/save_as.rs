@@ -58,6 +58,7 @@ impl EditorApp {
                     if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
                         go = true;
                     }
+                    crate::panels::whole_path_if_cut(ui, &field, path);
                 }
                 ui.label("The copy is opened; the original is left as it was.");
                 ui.horizontal(|ui| {

@@ -251,7 +251,11 @@ impl EditorApp {
                 let mut fresh = PlaySession::with_engine(engine, run.seed, ended.save_path.clone());
                 let units = run.carried.units.len();
                 fresh.message = Some((
-                    format!("{} begins: {units} units carried over", run.game_line()),
+                    format!(
+                        "{} begins: {} carried over",
+                        run.game_line(),
+                        crate::words::count(units, "unit")
+                    ),
                     false,
                 ));
                 self.adopt(fresh, Some(*ended));

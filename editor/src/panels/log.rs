@@ -7,7 +7,7 @@ use egui::{Color32, RichText, Ui};
 use kessel_core::event::{Event, LogEntry};
 use kessel_core::map::Map;
 use kessel_core::state::Location;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The log panel.
 #[derive(Clone, Debug, Default)]
@@ -26,7 +26,10 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             let p: Vec<String> = path.iter().map(|h| map.label(*h)).collect();
             format!("{unit} moves {} ({cost} MP)", p.join("-"))
         }
-        Event::StepSet { unit, step } => format!("{unit} has lost {step} step(s)"),
+        Event::StepSet { unit, step } => format!(
+            "{unit} has lost {}",
+            crate::words::count(*step as usize, "step")
+        ),
         Event::Revealed { unit, face } => format!("{unit} revealed: {face}"),
         Event::UnitFlag { unit, flag, on } => {
             format!("{unit}: {flag} {}", if *on { "set" } else { "cleared" })
@@ -73,7 +76,7 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             format!("dice for {purpose}: {}", r.join(", "))
         }
         Event::Note { rule, text, .. } => match rule {
-            Some(r) => format!("[{r}] {text}"),
+            Some(r) => format!("[{r}] {}", note_text(r, text)),
             None => text.clone(),
         },
         Event::Record {
@@ -177,11 +180,28 @@ pub fn record_lines(fields: &kessel_core::state::Value) -> Vec<String> {
     }
 }
 
+/// A note's text without the rule case it starts with, when it does: the log shows the case
+/// beside it already.
+pub fn note_text<'a>(rule: &str, text: &'a str) -> &'a str {
+    text.strip_prefix(&format!("[{rule}]"))
+        .map_or(text, str::trim_start)
+}
+
+/// What the log reads events with: the map (hex labels) and the named sequences' titles.
+type Look<'a> = (&'a Map, &'a BTreeMap<String, String>);
+
 impl LogPanel {
     /// Draws the log, newest entry at the bottom (the view follows it).
-    fn show(&mut self, ui: &mut Ui, map: &Map, log: &[LogEntry], computer: &BTreeSet<usize>) {
+    fn show(&mut self, ui: &mut Ui, look: Look<'_>, log: &[LogEntry], computer: &BTreeSet<usize>) {
+        let (map, titles) = look;
         ui.horizontal(|ui| {
-            ui.label(RichText::new(format!("Event log ({} actions)", log.len())).strong());
+            ui.label(
+                RichText::new(format!(
+                    "Event log ({})",
+                    crate::words::count(log.len(), "action")
+                ))
+                .strong(),
+            );
         });
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -209,6 +229,9 @@ impl LogPanel {
                         match e {
                             Event::Note { rule, text, .. } => {
                                 let rule = rule.as_deref().unwrap_or("—");
+                                // the case shows once: a ruleset that starts its text with it
+                                // (asl-cg's) read "[11.602] [11.602] Refit Phase begins"
+                                let text = note_text(rule, text);
                                 ui.horizontal_wrapped(|ui| {
                                     ui.label(
                                         RichText::new(format!("[{rule}]"))
@@ -239,11 +262,18 @@ impl LogPanel {
                         .filter(|e| !matches!(e, Event::Note { .. } | Event::Record { .. }))
                         .collect();
                     if !others.is_empty() {
-                        egui::CollapsingHeader::new(format!("{} events", others.len()))
+                        egui::CollapsingHeader::new(crate::words::count(others.len(), "event"))
                             .id_salt(("log", i))
                             .show(ui, |ui| {
                                 for e in others {
-                                    ui.small(describe_event(map, e));
+                                    ui.small(match e {
+                                        // a named sequence by the title the rules give it
+                                        Event::Mode { mode: Some(m) } => match titles.get(m) {
+                                            Some(t) => format!("sequence of play: {t} (`{m}`)"),
+                                            None => describe_event(map, e),
+                                        },
+                                        _ => describe_event(map, e),
+                                    });
                                 }
                             });
                     }
@@ -256,7 +286,10 @@ impl super::Panel for LogPanel {
     /// The game's log (nothing without a game).
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
         if let Some(s) = cx.session.as_deref() {
-            self.show(ui, &s.map, &s.log, &s.seats.computer_moves);
+            let titles: BTreeMap<String, String> = (s.engine.ruleset().modes.iter())
+                .map(|(name, n)| (name.clone(), n.title_of(name)))
+                .collect();
+            self.show(ui, (&s.map, &titles), &s.log, &s.seats.computer_moves);
         }
     }
 }
@@ -265,6 +298,17 @@ impl super::Panel for LogPanel {
 mod tests {
     use super::record_lines;
     use serde_json::json;
+
+    #[test]
+    fn a_note_that_starts_with_its_case_is_shown_without_it() {
+        let t = super::note_text;
+        assert_eq!(
+            t("11.602", "[11.602] Refit Phase begins"),
+            "Refit Phase begins"
+        );
+        assert_eq!(t("9.6", "[9.601] melee"), "[9.601] melee");
+        assert_eq!(t("T1", "moves"), "moves");
+    }
 
     #[test]
     fn a_record_reads_as_labelled_lines() {

@@ -11,6 +11,7 @@ use kessel_core::hex::Hex;
 use kessel_draw::MapStyle;
 
 pub mod campaign;
+pub mod game_file;
 pub mod inspector;
 pub mod lab;
 pub mod log;
@@ -84,4 +85,22 @@ impl Named for egui::Response {
 pub fn cell_text(ui: &mut egui::Ui, text: &mut String, width: f32) -> egui::Response {
     let height = ui.spacing().interact_size.y;
     ui.add_sized([width, height], egui::TextEdit::singleline(text))
+}
+
+/// Under a one-line path field, the whole path when the field cuts it (a game's save beside a
+/// scenario opened by its full path showed `/work/…/examples/refit-rb/s`, its file name cut
+/// off), wrapped in small type. Nothing while the field is being typed in (the field shows
+/// where the cursor is).
+pub fn whole_path_if_cut(ui: &mut egui::Ui, field: &egui::Response, path: &str) {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let width = (ui.painter())
+        .layout_no_wrap(path.to_string(), font, egui::Color32::WHITE)
+        .size()
+        .x;
+    // the field's inner margin on both sides
+    let room = field.rect.width() - 2.0 * ui.spacing().button_padding.x;
+    if width > room && !field.has_focus() {
+        ui.label(egui::RichText::new(path).small().weak())
+            .on_hover_text("the whole path, which the field above cuts");
+    }
 }

@@ -12,7 +12,6 @@ use kessel_core::action::{Action, Reason};
 use kessel_core::state::Unit;
 use kessel_draw::MapStyle;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// Red used for refusals and errors.
 pub const REFUSAL: Color32 = Color32::from_rgb(240, 95, 85);
@@ -91,7 +90,7 @@ impl PlayPanel {
                     self.tools_ui(ui, s, (style, view), cmds)
                 });
                 ui.separator();
-                game_file_ui(ui, s, cmds);
+                super::game_file::game_file_ui(ui, s, cmds);
             });
     }
 
@@ -197,6 +196,23 @@ fn header_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             }
         }
     });
+    // a step whose listed choices neither move a unit nor attack (a set-up, a Refit Phase step)
+    // has no use for the Move/Attack switch: it offered two clicks that did nothing there. It is
+    // greyed out, not taken away, so the panel below does not jump from step to step.
+    let listed = s.rules_said_whose_turn() && s.actions.is_ok();
+    let attacks = (s.actions.iter().flatten()).any(|a| a.kind == "attack");
+    let idle = listed && !s.moving && !attacks && s.interaction == Interaction::Move;
+    let row = ui.add_enabled_ui(!idle, |ui| clicks_ui(ui, s)).response;
+    if idle {
+        row.on_disabled_hover_text(NO_MOVE_NOR_ATTACK);
+    }
+}
+
+/// On the greyed-out Move/Attack switch.
+pub const NO_MOVE_NOR_ATTACK: &str =
+    "Move and Attack have nothing to do in this step: take its choices from the list below (or click a stack, then a marked hex)";
+
+fn clicks_ui(ui: &mut Ui, s: &mut PlaySession) {
     ui.horizontal(|ui| {
         ui.label("Clicks:");
         if ui
@@ -264,11 +280,7 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
         if due > 0 && s.interaction == Interaction::Move {
             ui.label(format!(
                 "{} waiting to enter: click their entry area on the map (its badge shows how many).",
-                if due == 1 {
-                    "1 reinforcement".to_string()
-                } else {
-                    format!("{due} reinforcements")
-                }
+                crate::words::count(due, "reinforcement")
             ));
             // the entry area may be off the part of the map in view
             let show = ui
@@ -323,7 +335,10 @@ fn selection_ui(ui: &mut Ui, s: &mut PlaySession, style: &MapStyle, view: &mut M
                 "from the rules' list of moves; costs from the terrain chart"
             };
             if n > 0 {
-                ui.label(format!("{n} hexes reachable ({source})"));
+                ui.label(format!(
+                    "{} reachable ({source})",
+                    crate::words::count_as(n, "hex", "hexes")
+                ));
             } else if r.refused.is_empty() {
                 ui.label("No hex is reachable.");
             }
@@ -422,8 +437,8 @@ fn attack_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
             if o.hidden > 0 {
                 ui.label(
                     RichText::new(format!(
-                        "{} face-down unit(s) take part: their strength is unknown until the attack reveals them, so the odds may change",
-                        o.hidden
+                        "{} take part: their strength is unknown until the attack reveals them, so the odds may change",
+                        crate::words::count(o.hidden, "face-down unit")
                     ))
                     .color(Color32::from_rgb(250, 200, 60)),
                 );
@@ -546,40 +561,6 @@ fn action_button(ui: &mut Ui, s: &mut PlaySession, a: &Action, cmds: &mut Vec<Pl
             cmds.push(PlayCommand::Act(a.clone()));
         }
     }
-}
-
-fn game_file_ui(ui: &mut Ui, s: &mut PlaySession, cmds: &mut Vec<PlayCommand>) {
-    egui::CollapsingHeader::new("Game")
-        .default_open(true)
-        .show(ui, |ui| {
-            ui.horizontal(|ui| {
-                let label = ui.label("Seed");
-                ui.add(egui::DragValue::new(&mut s.seed))
-                    .labelled_by(label.id);
-                if ui
-                    .button("New game")
-                    .on_hover_text("Start the scenario again with this seed and the chosen profile")
-                    .clicked()
-                {
-                    cmds.push(PlayCommand::NewGame);
-                }
-            });
-            ui.horizontal(|ui| {
-                let label = ui.label("File");
-                ui.add(egui::TextEdit::singleline(&mut s.save_path).desired_width(f32::INFINITY))
-                    .labelled_by(label.id);
-            });
-            ui.horizontal(|ui| {
-                let path = PathBuf::from(s.save_path.trim());
-                let ok = !s.save_path.trim().is_empty();
-                if ui.add_enabled(ok, egui::Button::new("Save game")).clicked() {
-                    cmds.push(PlayCommand::SaveGame(path.clone()));
-                }
-                if ui.add_enabled(ok, egui::Button::new("Load game")).clicked() {
-                    cmds.push(PlayCommand::LoadGame(path));
-                }
-            });
-        });
 }
 
 impl super::Panel for PlayPanel {

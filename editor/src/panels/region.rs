@@ -6,6 +6,7 @@
 use super::Named as _;
 use crate::document::Document;
 use crate::map_view::MapResponse;
+use crate::words::{count, count_as};
 use egui::{Color32, RichText, Ui};
 use kessel_core::hex::Hex;
 use kessel_core::map::Map;
@@ -92,12 +93,12 @@ impl RegionTool {
                     let m = &c.map;
                     let (first, last) = Self::labels(map, corners);
                     let summary = format!(
-                        "{first} to {last}: {}×{} hexes, {} places, {} areas, {} rivers, roads and railways",
+                        "{first} to {last}: {}×{} hexes, {}, {}, {} (rivers, roads and railways)",
                         m.columns(),
                         m.rows(),
-                        m.places.len(),
-                        m.areas.len(),
-                        m.features.len()
+                        count(m.places.len(), "place"),
+                        count(m.areas.len(), "area"),
+                        count(m.features.len(), "feature")
                     );
                     (Ok(summary), c.notes.iter().map(|n| n.to_string()).collect())
                 }
@@ -165,8 +166,8 @@ impl RegionTool {
         }
         if !preview.notes.is_empty() {
             egui::CollapsingHeader::new(format!(
-                "{} things cut short or left out",
-                preview.notes.len()
+                "{} cut short or left out",
+                count_as(preview.notes.len(), "thing", "things")
             ))
             .id_salt("region notes")
             .show(ui, |ui| {
@@ -190,6 +191,12 @@ impl RegionTool {
                 .desired_width(f32::INFINITY),
         );
         f.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, "new folder"));
+        let shown = if self.folder.is_empty() {
+            &folder_hint
+        } else {
+            &self.folder
+        };
+        super::whole_path_if_cut(ui, &f, shown);
         ui.label("Name");
         let n = ui.add(
             egui::TextEdit::singleline(&mut self.name)

@@ -25,8 +25,12 @@ const CURRENT: &str = "(options in force)";
 /// Highlight of a differing row.
 const DIFFERS: Color32 = Color32::from_rgb(250, 200, 60);
 
+/// Beside *Save profile* while no name is typed.
+pub const NAME_FIRST: &str = "Type a name first (letters, digits, _ and -)";
+
 /// The rules panel's state.
 #[derive(Debug, Default)]
+
 pub struct RulesPanel {
     /// Profile names found in the ruleset's `profiles/` folder, sorted.
     pub profiles: Vec<String>,
@@ -198,7 +202,8 @@ impl RulesPanel {
         if changed > 0 {
             ui.label(
                 RichText::new(format!(
-                    "{changed} option(s) changed by hand (highlighted); a saved game keeps them"
+                    "{} changed by hand (highlighted); a saved game keeps them",
+                    crate::words::count(changed, "option")
                 ))
                 .color(DIFFERS),
             );
@@ -350,13 +355,21 @@ impl RulesPanel {
                 Err(e) if !self.new_name.is_empty() => {
                     ui.label(RichText::new(e).color(crate::panels::play::REFUSAL));
                 }
+                // the button was greyed out with nothing said why
+                Err(_) if self.dir.is_some() => {
+                    ui.label(RichText::new(NAME_FIRST).weak());
+                }
                 Ok(_) => {
                     let n = options
                         .decls
                         .iter()
                         .filter(|d| options.values.get(&d.id) != Some(&d.default))
                         .count();
-                    ui.label(format!("{n} option(s) differ from the defaults"));
+                    let differ = if n == 1 { "differs" } else { "differ" };
+                    ui.label(format!(
+                        "{} {differ} from the defaults",
+                        crate::words::count(n, "option")
+                    ));
                 }
                 Err(_) => {}
             }

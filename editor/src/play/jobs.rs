@@ -390,7 +390,7 @@ impl PlaySession {
                     .filter(|e| matches!(e, Event::Note { .. }))
                     .count();
                 let text = if notes > 0 {
-                    format!("{what} ({notes} notes in the log)")
+                    format!("{what} ({} in the log)", crate::words::count(notes, "note"))
                 } else {
                     what
                 };

@@ -31,7 +31,9 @@ impl PlaySession {
             .iter()
             .any(|id| self.units.get(id).is_some_and(|u| u.hex().is_some()));
         if on_map {
-            "No unit moves in this step. Click a stack to mark the hexes its choices lead to, then a marked hex to take one, or take one from the Choices list."
+            // (not "no unit moves": a rule's own one-hex move, Pegasus Bridge's `pbx move`, is
+            // such a choice, and the help said no unit moves beside 42 of them)
+            "Click a stack to mark the hexes its choices lead to, then a marked hex to take one, or take one from the Choices list."
         } else {
             "No unit moves in this step: take its choices (placing units or markers, say) from the Choices list."
         }
@@ -53,14 +55,17 @@ impl PlaySession {
     }
 
     /// "Turn 2 of 12 · Red movement (red) [T1]"; in a named sequence (a campaign's phase
-    /// between two battles), "Refit · step 3 of 20 · Rally [9.603]".
+    /// between two battles), "Refit Phase (Pegasus Bridge) · step 3 of 20 · Rally [9.603]".
     pub fn phase_text(&self) -> String {
         let w = self.engine.world();
         let s = &w.state;
         let mut t = match &s.mode {
             Some(mode) => format!(
                 "{} · step {} of {}",
-                mode_title(mode),
+                w.ruleset
+                    .modes
+                    .get(mode)
+                    .map_or_else(|| mode_title(mode), |n| n.title_of(mode)),
                 s.phase + 1,
                 w.current_steps().len()
             ),
@@ -106,14 +111,10 @@ impl PlaySession {
     }
 }
 
-/// A sequence's id as a title: `refit` → `Refit`, `night_phase` → `Night phase`.
+/// A sequence's id as a title when the ruleset gives none: `refit` → `Refit`, `night_phase` →
+/// `Night phase`.
 pub fn mode_title(mode: &str) -> String {
-    let words = mode.replace('_', " ");
-    let mut chars = words.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    kessel_core::ruleset::id_as_title(mode)
 }
 
 /// How a game stands, as the `result` hook says (`{ level, scores = { side = n } }`), in one

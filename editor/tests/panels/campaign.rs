@@ -84,7 +84,8 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
     play_until(&mut h, |s| s.phase_text().contains("[9.617]"));
     let phase = h.state().session.as_ref().expect("a game").phase_text();
     assert!(
-        phase.starts_with("Refit · step ") && phase.contains("Purchasing Reinforcement Groups"),
+        phase.starts_with("Refit Phase (Pegasus Bridge) · step ")
+            && phase.contains("Purchasing Reinforcement Groups"),
         "{phase}"
     );
     h.get_by_label(&phase);
@@ -120,7 +121,10 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
         "the Refit Phase created units (RG bought)"
     );
     let steps = h.state().session.as_ref().expect("a game").phase_text();
-    assert!(steps.starts_with("Refit · step "), "{steps}");
+    assert!(
+        steps.starts_with("Refit Phase (Pegasus Bridge) · step "),
+        "{steps}"
+    );
     assert!(
         steps.contains('[') && steps.ends_with("game over"),
         "{steps}"
@@ -264,4 +268,61 @@ fn the_computer_on_both_sides_plays_the_refit_phase_too() {
         std::thread::sleep(Duration::from_millis(5));
         h.run_ok();
     }
+}
+
+/// A Red Barricades game walks its own Refit Phase, the sequence `refit_rb`: the step line
+/// gives the title the ruleset declares for it (it read "Refit rb · step 1 of 18", the id).
+#[test]
+fn the_red_barricades_refit_phase_reads_under_its_title() {
+    let path = workspace_root().join("scripts/asl-cg/examples/refit-rb/scenario.toml");
+    let app = EditorApp::open_file(&path, false).expect("the example opens");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 850.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app);
+    h.run_ok();
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    assert!(h.state().session.is_some(), "{:?}", h.state().session_error);
+    h.get_by_label("start refit").click();
+    h.run_ok();
+    let phase = h.state().session.as_ref().expect("a game").phase_text();
+    assert_eq!(
+        h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .engine
+            .state()
+            .mode
+            .as_deref(),
+        Some("refit_rb")
+    );
+    assert!(
+        phase.starts_with("Refit Phase (Red Barricades) · step 1 of "),
+        "{phase}"
+    );
+    h.get_by_label(&phase);
+    // counts read as counts, and the rule case beside a note is not said again in its text
+    // ("Event log (1 actions)", "[11.602] [11.602] Refit Phase begins (RB)", "1 events")
+    h.get_by_label("Event log (1 action)");
+    h.get_by_label("Refit Phase begins (RB)");
+    h.get_by_label("1 event").click();
+    h.run_ok();
+    // the switch to the sequence, by its title
+    h.get_by_label("sequence of play: Refit Phase (Red Barricades) (`refit_rb`)");
+    assert!(h.query_by_label_contains("[11.602] [11.602]").is_none());
+    h.get_by_label("start refit (1 note in the log)");
+    // the save's path, which the File field cuts (the scenario was opened by its whole path),
+    // is said whole under it
+    let save = h
+        .state()
+        .session
+        .as_ref()
+        .expect("a game")
+        .save_path
+        .clone();
+    assert!(save.ends_with("refit-rb/scenario.save.json"), "{save}");
+    h.get_by_label(&save);
+    picture_if_asked(&mut h, "campaign-refit-rb");
 }

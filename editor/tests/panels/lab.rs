@@ -108,7 +108,7 @@ fn a_short_run_shows_the_levels_the_chart_and_the_verdict() {
         "the verdict ends at {} under the scroll bar (window {window:?})",
         verdict.right()
     );
-    h.get_by_label("standard − open: 6 seeds finished under both, levels differ on 0");
+    h.get_by_label("standard − open: 6 seeds finished under both, the victory level differs on 0");
     h.get_by_label("change in red − blue per seed (standard − open)");
     h.get_by_label_contains("12/12 games, ");
     h.get_by_label("standard: 6 games, 6 finished");

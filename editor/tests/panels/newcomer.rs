@@ -82,3 +82,42 @@ fn the_help_menu_lists_the_keys_and_the_guides() {
     }
     h.get_by_label_contains("fit the map to the window");
 }
+
+/// The campaign's unit list takes the panel's height while nothing is open below it (it showed
+/// 7 of the campaign's units in a 220-point box above half a panel of nothing); picking a unit
+/// gives the room back to its form.
+#[test]
+fn the_unit_list_grows_into_the_panel_while_nothing_is_open_below_it() {
+    use kessel_editor::panels::Mode;
+    let path = kessel_test_support::workspace_root().join("scenarios/pgg/campaign.toml");
+    let doc = kessel_editor::document::Document::open(&path).expect("the campaign");
+    let mut app = kessel_editor::EditorApp::without_watcher(doc);
+    app.startup(kessel_editor::Startup {
+        mode: Some(Mode::Scenario),
+        ..Default::default()
+    })
+    .expect("the scripted start");
+    let height = 900.0;
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1400.0, height))
+        .with_max_steps(8)
+        .build_ui_state(
+            |ui, app: &mut kessel_editor::EditorApp| app.ui_root(ui),
+            app,
+        );
+    h.run_ok();
+    let new_unit = h.get_by_label("New unit").rect();
+    assert!(
+        new_unit.min.y > height * 0.6,
+        "the list stops short of the panel: New unit at {new_unit:?}"
+    );
+    super::picture(&mut h, "scenario-unit-list");
+    h.get_by_label_contains("g-7pz-pz (25 Pz Rgt)").click();
+    h.run_ok();
+    let form = h.get_by_label("Unit g-7pz-pz").rect();
+    assert!(
+        form.max.y < height,
+        "the picked unit's form is in view: {form:?}"
+    );
+    super::picture(&mut h, "scenario-unit-picked");
+}

@@ -57,7 +57,7 @@ fn selecting_a_stack_shades_its_reachable_hexes_and_a_click_moves_it() {
 
     click_hex(&mut h, "0503");
     assert_eq!(unit_hex(&h, "r2").as_deref(), Some("0503"));
-    h.get_by_label("Event log (1 actions)");
+    h.get_by_label("Event log (1 action)");
     h.get_by_label("1. move · path 0503 · unit r2");
     // the selection followed the stack; having moved, it can't move again
     let app = h.state();

@@ -27,8 +27,11 @@ fn flipping_an_option_changes_the_game_and_saves_as_a_profile() {
     h.get_by_label("woods_double").click();
     h.run();
     assert!(!on(&h), "the option is off in the game");
-    h.get_by_label("1 option(s) changed by hand (highlighted); a saved game keeps them");
+    h.get_by_label("1 option changed by hand (highlighted); a saved game keeps them");
 
+    // Save profile is greyed out until a name is typed, and says so
+    h.get_by_label(kessel_editor::panels::rules::NAME_FIRST);
+    super::picture(&mut h, "rules-name-first");
     // save as a new profile: same format as the shipped ones, only what differs from defaults
     h.state_mut().rules_panel.new_name = "no_woods".into();
     h.state_mut().rules_panel.new_description = "Woods give no bonus".into();

@@ -3,7 +3,7 @@
 //! a stack to move it" in a step whose choices name no unit; the header names the side that
 //! decides when it is not the step's own.
 
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use kessel_editor::document::Document;
 use kessel_editor::panels::Mode;
@@ -142,7 +142,7 @@ fn the_mode_help_says_what_clicks_do_in_the_step() {
     );
     let setup_help = h.state().session.as_ref().expect("the game").click_help();
     assert!(
-        setup_help.starts_with("No unit moves in this step"),
+        setup_help.starts_with("Click a stack to mark the hexes its choices lead to"),
         "{setup_help}"
     );
     assert!(setup_help.contains("Choices list"), "{setup_help}");
@@ -164,8 +164,33 @@ fn the_mode_help_says_what_clicks_do_in_the_step() {
         ],
     );
     assert!(h.state().session.as_ref().expect("the game").moving);
+    assert!(
+        !h.get_by_label("Attack").accesskit_node().is_disabled(),
+        "units move here"
+    );
     h.get_by_label(kessel_editor::play::MOVE_HELP);
     assert!(h
         .query_by_label_contains("No unit moves in this step")
         .is_none());
+}
+
+/// Pegasus Bridge's stand-in battle moves a man a hex by a choice of its own (`pbx move`, no
+/// path): the help said "No unit moves in this step" beside 42 such choices. It says what a
+/// click on a stack does instead.
+#[test]
+fn a_step_whose_choices_move_units_by_a_hex_does_not_say_no_unit_moves() {
+    let mut h = play("scenarios/pegasus-bridge/dawn.toml", &[]);
+    assert!(h.query_by_label_contains("pbx move").is_some());
+    assert!(h
+        .query_by_label_contains("No unit moves in this step")
+        .is_none());
+    assert_eq!(
+        h.query_all_by_label_contains("Click a stack to mark the hexes its choices lead to")
+            .count(),
+        2,
+        "the mode's help and the panel"
+    );
+    // neither a path move nor an attack: the Move/Attack switch is greyed out
+    assert!(h.get_by_label("Attack").accesskit_node().is_disabled());
+    super::picture(&mut h, "play-pb-choices");
 }

@@ -91,8 +91,8 @@ local function declared(m)
   return out
 end
 kessel.sequence{ { id = "scenario", name = "CG scenario (played on the board)", rule = "9.6" } }
-kessel.sequence(S.MODES.pb, declared("pb"))
-kessel.sequence(S.MODES.rb, declared("rb"))
+kessel.sequence(S.MODES.pb, declared("pb"), { title = "Refit Phase (Pegasus Bridge)" })
+kessel.sequence(S.MODES.rb, declared("rb"), { title = "Refit Phase (Red Barricades)" })
 
 -- the RePh of the module in play is being walked (a position set in the other module's sequence
 -- is not: `S.wrong_mode` says so)

@@ -467,13 +467,14 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "sequence",
-        lua.create_function(move |lua, (first, second): (mlua::Value, mlua::Value)| {
+        lua.create_function(move |lua, (first, second, third): (mlua::Value, mlua::Value, mlua::Value)| {
             declaring(
                 lua,
                 &w,
                 "sequence",
                 declared_size(&first, MAX_DECLARATION_BYTES + 1)
-                    .saturating_add(declared_size(&second, MAX_DECLARATION_BYTES + 1)),
+                    .saturating_add(declared_size(&second, MAX_DECLARATION_BYTES + 1))
+                    .saturating_add(declared_size(&third, MAX_DECLARATION_BYTES + 1)),
             )?;
             // `kessel.sequence{...}` declares the main sequence, `kessel.sequence(name, {...})` a mode
             let (name, steps) = match (first, second) {
@@ -482,6 +483,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     let n = n.to_str()?.to_string();
                     super::emit::bounded(&n, "kessel.sequence: a sequence's name", super::emit::MAX_NAME)?;
                     (Some(n), t)
+                }
+                (mlua::Value::Table(_), mlua::Value::Table(_)) => {
+                    return Err(mlua::Error::runtime(
+                        "kessel.sequence: only a named sequence (a mode) takes a title: kessel.sequence(name, steps, { title = \"...\" })",
+                    ))
                 }
                 (a, b) => {
                     return Err(mlua::Error::runtime(format!(
@@ -494,6 +500,30 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let what = match &name {
                 Some(n) => format!("kessel.sequence `{n}`"),
                 None => "kessel.sequence".to_string(),
+            };
+            // a mode's title, as players read it ("Refit Phase (RB)"): a third argument
+            // `{ title = "..." }`; without one the id stands for it
+            let title = match (&name, third) {
+                (_, mlua::Value::Nil) => None,
+                (Some(_), mlua::Value::Table(t)) => {
+                    strict_keys(&t, &what, &["title"])?;
+                    let title: Option<String> = t.get("title")?;
+                    if let Some(ti) = &title {
+                        super::emit::bounded(ti, "kessel.sequence: a sequence's title", super::emit::MAX_NAME)?;
+                    }
+                    title
+                }
+                (None, _) => {
+                    return Err(mlua::Error::runtime(
+                        "kessel.sequence: only a named sequence (a mode) takes a title: kessel.sequence(name, steps, { title = \"...\" })",
+                    ))
+                }
+                (Some(_), other) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: the third argument is a table {{ title = \"...\" }}, not a {}",
+                        other.type_name()
+                    )))
+                }
             };
             let mut out = Vec::new();
             for s in steps.sequence_values::<Table>() {
@@ -538,7 +568,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 Some(n) => {
                     wm.ruleset
                         .modes
-                        .insert(n, crate::ruleset::NamedSequence { steps: out, site });
+                        .insert(n, crate::ruleset::NamedSequence { steps: out, site, title });
                 }
             }
             Ok(())

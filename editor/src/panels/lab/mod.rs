@@ -386,11 +386,10 @@ fn profile_ui(ui: &mut Ui, p: &ProfileStats, max_actions: usize) {
 fn paired_ui(ui: &mut Ui, pr: &Paired) {
     ui.label(
         RichText::new(format!(
-            "{} − {}: {} seed{} finished under both, levels differ on {}",
+            "{} − {}: {} finished under both, the victory level differs on {}",
             pr.a,
             pr.b,
-            pr.seeds,
-            if pr.seeds == 1 { "" } else { "s" },
+            crate::words::count(pr.seeds, "seed"),
             pr.levels_changed
         ))
         .strong(),

@@ -163,6 +163,9 @@ pub struct ScenarioPanel {
     /// The ruleset's profiles offered for the scenario's `profile`, read from its folder at
     /// most every few seconds (a profile saved in the Rules mode shows up).
     profiles: Option<(std::path::PathBuf, std::time::Instant, Vec<String>)>,
+    /// The height the tab's content had on screen this frame (inside its scroll area a panel
+    /// has no bottom): the unit list grows into it when nothing below it is open.
+    room: f32,
 }
 
 impl Default for ScenarioPanel {
@@ -180,6 +183,7 @@ impl Default for ScenarioPanel {
             dragging: None,
             reveal_picked: false,
             profiles: None,
+            room: 0.0,
         }
     }
 }
@@ -290,6 +294,7 @@ impl ScenarioPanel {
             }
         });
         ui.separator();
+        self.room = ui.available_height();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| match self.tab {

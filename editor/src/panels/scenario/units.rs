@@ -8,6 +8,12 @@ const FACES_HELP: &str = "One face per step, full strength first, separated by c
 numbers are read as its unit type says: attack-defence-movement unless the type declares \
 face_fields (kessel.unit_type), which name them.";
 
+/// The unit list's height beside a unit's form or the new-unit form.
+const LIST_HEIGHT: f32 = 220.0;
+/// What the Units tab shows besides the list when it has the panel to itself: the search row,
+/// the list's frame and the *New unit* line.
+const LIST_MARGIN: f32 = 100.0;
+
 impl ScenarioPanel {
     pub(super) fn units_ui(
         &mut self,
@@ -54,11 +60,23 @@ impl ScenarioPanel {
                 None => side.1.push((f, vec![u])),
             }
         }
+        // the list takes the panel's height while neither a unit's form nor the new-unit form
+        // is open below it (it showed 7 units of the campaign's 200 above an empty half panel)
+        let new_open = egui::collapsing_header::CollapsingState::load(
+            ui.ctx(),
+            ui.make_persistent_id("New unit"),
+        )
+        .map_or(def.units.is_empty(), |s| s.is_open());
+        let list_height = if self.picked.is_none() && !new_open {
+            (self.room - LIST_MARGIN).max(LIST_HEIGHT)
+        } else {
+            LIST_HEIGHT
+        };
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.set_width(ui.available_width());
             egui::ScrollArea::vertical()
                 .id_salt("unit list")
-                .max_height(220.0)
+                .max_height(list_height)
                 .show(ui, |ui| {
                     if def.units.is_empty() {
                         ui.label("No units yet: make one under New unit below.");
