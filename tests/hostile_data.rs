@@ -109,6 +109,53 @@ fn a_game_save_given_as_a_campaign_save_says_what_it_is() {
     );
 }
 
+/// `--game N` picks a game of a campaign save; a scenario, a map or a JSON file that is no save
+/// given with it is said as what it is (each was called "one game's save").
+#[test]
+fn a_game_number_with_a_file_that_is_no_save_says_what_the_file_is() {
+    let dir = crate::util::toy_copy("game-number-kind");
+    let plain = crate::util::write(&dir, "plain.json", "{\"a\": 1}\n");
+    for (file, said) in [
+        (dir.join("scenario.toml"), "but a scenario"),
+        (dir.join("map.toml"), "but a map"),
+        (plain, "not a campaign save"),
+    ] {
+        let f = file.to_str().expect("utf8");
+        let r = crate::util::kessel(&["view", f, "--game", "2", "--as", "red"]);
+        assert_ne!(r.code, 0, "{f}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(said) && !r.stderr.contains("one game's save"),
+            "{f}: {}",
+            r.stderr
+        );
+    }
+    let (save, _json) = toy_save("game-number-save");
+    let s = save.to_str().expect("utf8");
+    let r = crate::util::kessel(&["view", s, "--game", "1", "--as", "red"]);
+    assert!(
+        r.stderr.contains("one game's save: a game number"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// An empty data file (or one of blank lines) given to `report` is said to be empty; it was
+/// "no header record", as though records were there without one.
+#[test]
+fn report_says_an_empty_data_file_is_empty() {
+    let dir = crate::util::scratch("report-empty");
+    for text in ["", "\n\n  \n"] {
+        let f = crate::util::write(&dir, "a.jsonl", text);
+        let r = crate::util::kessel(&["report", f.to_str().expect("utf8")]);
+        assert_ne!(r.code, 0, "{}", r.stdout);
+        assert!(
+            r.stderr.contains("a.jsonl: the file is empty") && !r.stderr.contains("no header"),
+            "{text:?}: {}",
+            r.stderr
+        );
+    }
+}
+
 /// A lab data file's record padded with a list of 100,001 numbers is refused at its line before
 /// it is parsed, and the file's size is bounded (it was read up to 4 GiB).
 #[test]

@@ -704,6 +704,15 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
             ),
         }
     }
+    if games.is_empty() && header.is_none() {
+        // an empty file (a run that failed before it wrote a line, a redirect that truncated it)
+        // was "no header record", as if the records were there and the header missing
+        anyhow::bail!(
+            "{}: the file is empty: it holds no records (`kessel simulate --out` writes a \
+             header line, then a line per game)",
+            path.display()
+        );
+    }
     let header = header.with_context(|| format!("{}: no header record", path.display()))?;
     for g in &games {
         if !header.profiles.iter().any(|p| p.name == g.profile) {

@@ -247,13 +247,24 @@ impl Engine {
             return Engine::load_campaign_game(path, limits, game);
         }
         if game.is_some() {
-            return Err(LoadError::new(
-                path,
-                None,
-                "one game's save: a game number picks a game of a campaign save (`kessel campaign --save`)"
-                    .to_string(),
-            )
-            .into());
+            use crate::fsio::{kessel_json_kind, not_the_kind, KesselFile, KesselJson};
+            // only a save is one game's save: a scenario, a map or any other file was called one
+            let why = if kessel_json_kind(&text) == Some(KesselJson::Save) {
+                "one game's save: a game number picks a game of a campaign save \
+                 (`kessel campaign --save`)"
+                    .to_string()
+            } else {
+                let named = "a campaign save (`kessel campaign --save`)";
+                let kind = not_the_kind(
+                    path,
+                    &text,
+                    KesselFile::Json(KesselJson::CampaignSave),
+                    named,
+                )
+                .unwrap_or_else(|| format!("not {named}"));
+                format!("{kind}; a game number picks a game of a campaign save")
+            };
+            return Err(LoadError::new(path, None, why).into());
         }
         Engine::load_save(path, limits)
     }
