@@ -697,3 +697,43 @@ fn profile_and_script_name_the_kind_of_file_they_were_given() {
         r.stderr
     );
 }
+
+/// A save edited to name another of Kessel's files as its scenario or profile (the map, a
+/// profile, the scenario) is refused at the save's field; a path through a file
+/// (`scenario.toml/`) is said as that. They gave the map's own error ("give the scenario that
+/// names it") and "is missing" with the path of a file that was there.
+#[test]
+fn a_save_naming_the_wrong_file_says_so_at_its_field() {
+    let (save, json) = toy_save("save-field-kind");
+    let dir = save.parent().expect("a folder").to_path_buf();
+    for (field, v, said) in [
+        ("scenario", "map.toml", "the save's `scenario` names"),
+        (
+            "scenario",
+            "profiles/open.toml",
+            "not a scenario but a profile",
+        ),
+        ("scenario", "scenario.toml/", "goes through"),
+        (
+            "scenario",
+            "scenario.toml/.",
+            "which is a file, not a folder",
+        ),
+        ("profile", "scenario.toml", "not a profile but a scenario"),
+        ("profile", "profiles/open.toml/", "goes through"),
+    ] {
+        let mut j = json.clone();
+        j[field] = serde_json::json!(v);
+        crate::util::resign_save(&mut j);
+        let f = crate::util::write(&dir, "edited.json", &j.to_string());
+        let r = crate::util::kessel(&["view", f.to_str().expect("utf8"), "--as", "red"]);
+        assert_ne!(r.code, 0, "{v}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("edited.json: ")
+                && r.stderr.contains(said)
+                && !r.stderr.contains("is missing"),
+            "{field} = {v}: {}",
+            r.stderr
+        );
+    }
+}

@@ -159,6 +159,24 @@ pub fn not_the_kind(path: &Path, text: &str, wanted: KesselFile, named: &str) ->
     ))
 }
 
+/// When `path` does not exist because a part of it before the end is a file (`scenario.toml/`,
+/// `scenario.toml/.`, `map.toml/x`): that file. A path through a file was reported missing
+/// while the message showed the path of the file, which exists.
+pub fn file_on_the_way(path: &Path) -> Option<PathBuf> {
+    if path.exists() {
+        return None;
+    }
+    // `a.toml/` and `a.toml/.` have `a.toml` as their last component, a file that exists
+    let whole: PathBuf = path.components().collect();
+    if whole.is_file() {
+        return Some(whole);
+    }
+    path.ancestors()
+        .skip(1)
+        .find(|a| !a.as_os_str().is_empty() && a.is_file())
+        .map(Path::to_path_buf)
+}
+
 /// The regular files under `dir`, entering the folders for which `enter` says yes, in no set
 /// order. A link is followed only where its real path lies inside `dir`'s, and each real folder
 /// is read once: a ruleset holding two links back up (`rules/a -> ..`, `rules/b -> ..`) made a
