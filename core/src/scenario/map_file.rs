@@ -468,6 +468,9 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         }
     }
     let mut place_lines: BTreeMap<&str, usize> = BTreeMap::new();
+    // the place each hex is in, and its line: `kessel.map.place` gives a hex's one place, so
+    // a hex listed by a second place was that place's in the drawing and no one's in the rules
+    let mut place_of: BTreeMap<Hex, (&str, usize)> = BTreeMap::new();
     for entry in &file.places {
         let p = entry.get_ref();
         if let Some(first) = d.seen_before(&mut place_lines, p.name.as_str(), &entry.span()) {
@@ -495,6 +498,22 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                         map.label(*h)
                     ),
                 );
+                continue;
+            }
+            let line = d.lines.line(entry.span().start);
+            match place_of.get(h) {
+                Some((other, first)) if *other != p.name.as_str() => d.at(
+                    item.clone(),
+                    format!(
+                        "place `{}` lists hex {}, which is in place `{other}` (line {first}): a \
+                         hex is in one place at most; remove it from one of them",
+                        p.name,
+                        map.label(*h)
+                    ),
+                ),
+                _ => {
+                    place_of.insert(*h, (p.name.as_str(), line));
+                }
             }
         }
         let hexes = hexes.into_iter().map(|(h, _)| h).collect();
