@@ -224,6 +224,11 @@ pub struct CarryReport {
     pub vars: BTreeMap<String, Value>,
     /// Of those, the ones secret to a side: key → side.
     pub secret_vars: BTreeMap<String, String>,
+    /// Variables `[carry] vars` names that the last game left unset, so nothing carried for them
+    /// (a misspelt name carried nothing without a word): name → the nearest name the game set,
+    /// if any.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unset_vars: BTreeMap<String, Option<String>>,
     /// Markers carried.
     pub markers: usize,
     /// Pools carried.
@@ -346,6 +351,13 @@ pub fn carry_over(
         VarsCarried::Named(names) => names.iter().collect(),
         VarsCarried::Nothing => Vec::new(),
     };
+    if let VarsCarried::Named(names) = &carry.vars {
+        let set: Vec<&String> = from.vars.keys().collect();
+        report.unset_vars = (names.iter())
+            .filter(|k| !from.vars.contains_key(*k))
+            .map(|k| (k.clone(), crate::names::nearest(k, &set)))
+            .collect();
+    }
     for key in carried_vars {
         if let Some(v) = from.vars.get(key) {
             into.vars.insert(key.clone(), v.clone());
@@ -454,6 +466,18 @@ impl CarryReport {
         for (k, v) in &self.vars {
             let secret = (self.secret_vars.get(k)).map_or(String::new(), |side| secret_note(side));
             line(format!("{} = {}{secret}", shown(k), value_line(v, 100)));
+        }
+        if !self.unset_vars.is_empty() {
+            let unset: Vec<String> = (self.unset_vars.iter())
+                .map(|(k, near)| match near {
+                    Some(n) => format!("{} (did you mean `{}`?)", shown(k), shown(n)),
+                    None => shown(k).into_owned(),
+                })
+                .collect();
+            line(format!(
+                "not set by the game, so not carried: {}",
+                unset.join(", ")
+            ));
         }
         if self.markers > 0 {
             line(format!("{} markers", self.markers));
@@ -596,6 +620,28 @@ mod tests {
             s.add_unit(u);
         }
         s
+    }
+
+    /// A variable `[carry] vars` names that the game left unset carried nothing without a word
+    /// (a misspelt `cpp_typo`): the report says which, with the nearest name the game set.
+    #[test]
+    fn a_named_variable_the_game_left_unset_is_reported() {
+        let started = state(vec![]);
+        let mut from = started.clone();
+        from.vars.insert("cpp".into(), Value::from(7));
+        let mut into = state(vec![]);
+        let carry = Carry {
+            vars: VarsCarried::Named(vec!["cpp".into(), "cpq".into(), "zzzzzz".into()]),
+            ..Carry::default()
+        };
+        let report =
+            carry_over(&started, &from, &mut into, &carry, &BTreeMap::new()).expect("carries");
+        let text = report.text(100);
+        assert!(
+            text.contains("not set by the game, so not carried: cpq (did you mean `cpp`?), zzzzzz"),
+            "{text}"
+        );
+        assert!(!text.contains("cpp (did"), "{text}");
     }
 
     #[test]
