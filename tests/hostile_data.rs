@@ -737,3 +737,21 @@ fn a_save_naming_the_wrong_file_says_so_at_its_field() {
         );
     }
 }
+
+/// A campaign file whose games are still to be written (a [carry] and no [[game]]) is checked as
+/// a campaign, which says it needs a game; it was read as a scenario with an unknown field
+/// `carry`.
+#[test]
+fn a_campaign_without_games_is_checked_as_a_campaign() {
+    let dir = crate::util::toy_copy("campaign-no-games");
+    let c = crate::util::write(&dir, "chain.toml", "name = \"x\"\n[carry]\nunits = true\n");
+    let r = crate::util::kessel(&["check", c.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("chain.toml: a campaign needs at least one [[game]] with a `scenario`")
+            && !r.stderr.contains("unknown field"),
+        "{}",
+        r.stderr
+    );
+}

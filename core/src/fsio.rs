@@ -79,7 +79,9 @@ pub fn kessel_toml_kind(text: &str) -> Option<KesselToml> {
         Some(KesselToml::Scenario)
     } else if has("map") && has("terrain") {
         Some(KesselToml::Map)
-    } else if has("game") {
+    } else if has("game") || has("carry") {
+        // a campaign whose games are still to be written has its [carry] (it was read as a
+        // scenario with an unknown field `carry`)
         Some(KesselToml::Campaign)
     } else if has("options") || has("profile") {
         Some(KesselToml::Profile)
