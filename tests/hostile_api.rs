@@ -195,6 +195,24 @@ fn a_die_without_a_whole_number_of_sides_is_refused() {
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
+/// A huge float in a message is written as Lua writes it (`1e300`), not as Rust's 301 digits
+/// (a die's sides, a table key, a tie-break count).
+#[test]
+fn a_huge_number_in_a_message_is_shown_in_exponent_form() {
+    for play in [
+        "print(kessel.dice.roll(\"p\", 1e300))",
+        "kessel.emit.var(\"x\", { [1] = 1, [1e300] = 2 })",
+    ] {
+        let (_, r) = mod_run("huge-number", "", play);
+        assert_ne!(r.code, 0, "{play}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("not 1e300") && !r.stderr.contains("00000000000000000000"),
+            "{play}: {}",
+            r.stderr
+        );
+    }
+}
+
 /// An injected roll that is no face of a die is refused: a 0 (or -1) where it is queued, a 7
 /// where a d6 takes it, naming the purpose and the die. Both were read by the tables as their
 /// first or last row, without a word.
