@@ -755,3 +755,55 @@ fn a_campaign_without_games_is_checked_as_a_campaign() {
         r.stderr
     );
 }
+
+/// A key given twice in one object of a save or a lab record was read as its last value without
+/// a word: a save's action naming two units passed its checksum (made over what was read), a
+/// record's second `seed` was reported as a seed recorded twice on the next line. Both are
+/// refused at the line of the second key.
+#[test]
+fn a_key_given_twice_in_a_save_or_a_record_is_refused_at_its_line() {
+    let (save, _json) = toy_save("duplicate-key");
+    let text = std::fs::read_to_string(&save).expect("save");
+    let twice = text.replacen("\"unit\": \"r1\"", "\"unit\": \"b1\",\n\"unit\": \"r1\"", 1);
+    assert_ne!(twice, text, "the save names r1");
+    let line = twice
+        .lines()
+        .position(|l| l == "\"unit\": \"r1\"")
+        .expect("inserted")
+        + 1;
+    let edited = crate::util::write(save.parent().expect("a folder"), "twice.json", &twice);
+    let r = crate::util::kessel(&["view", edited.to_str().expect("utf8"), "--as", "red"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&format!(
+            "twice.json:{line}: the save gives the key `unit` twice"
+        )),
+        "{}",
+        r.stderr
+    );
+    let dir = crate::util::scratch("duplicate-key-record");
+    let out = dir.join("a.jsonl");
+    let scenario = crate::util::root().join("core/tests/fixtures/toy/scenario.toml");
+    let r = crate::util::kessel(&[
+        "simulate",
+        scenario.to_str().expect("utf8"),
+        "--games",
+        "2",
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let data = std::fs::read_to_string(&out).expect("data");
+    let twice = data.replacen("\"seed\":1,", "\"seed\":1,\"seed\":2,", 1);
+    assert_ne!(twice, data, "a record of seed 1");
+    let f = crate::util::write(&dir, "b.jsonl", &twice);
+    let r = crate::util::kessel(&["report", f.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("b.jsonl:2: the record gives the key `seed` twice")
+            && !r.stderr.contains("recorded twice"),
+        "{}",
+        r.stderr
+    );
+}

@@ -609,6 +609,15 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                 at()
             );
         }
+        // a key given twice in a record was read as its last value without a word
+        if let Some((_, key)) = kessel_core::error::json_duplicate_key(line) {
+            anyhow::bail!(
+                "{}: the record gives the key `{}` twice (it was not written so by \
+                 `kessel simulate`, or was edited): remove one",
+                at(),
+                kessel_core::error::printable_name(&key)
+            );
+        }
         let v: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             // the file ends inside a record: a run stopped while writing it
