@@ -700,8 +700,9 @@ fn profile_and_script_name_the_kind_of_file_they_were_given() {
 
 /// A save edited to name another of Kessel's files as its scenario or profile (the map, a
 /// profile, the scenario) is refused at the save's field; a path through a file
-/// (`scenario.toml/`) is said as that. They gave the map's own error ("give the scenario that
-/// names it") and "is missing" with the path of a file that was there.
+/// (`scenario.toml/`) is said as that, and a profile name the ruleset lacks is the save's
+/// `profile`. They gave the map's own error ("give the scenario that names it"), "is missing"
+/// with the path of a file that was there, and "profiles/opne.toml: unknown profile".
 #[test]
 fn a_save_naming_the_wrong_file_says_so_at_its_field() {
     let (save, json) = toy_save("save-field-kind");
@@ -721,6 +722,16 @@ fn a_save_naming_the_wrong_file_says_so_at_its_field() {
         ),
         ("profile", "scenario.toml", "not a profile but a scenario"),
         ("profile", "profiles/open.toml/", "goes through"),
+        (
+            "profile",
+            "opne",
+            "the save's `profile`, `opne`, is not a profile of the ruleset",
+        ),
+        (
+            "profile",
+            "",
+            "the save's `profile`, ``, is not a profile of the ruleset",
+        ),
     ] {
         let mut j = json.clone();
         j[field] = serde_json::json!(v);

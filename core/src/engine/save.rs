@@ -415,6 +415,23 @@ impl Engine {
             other => other.map(str::to_string),
         };
         let scenario = crate::scenario::Scenario::load(Path::new(&scenario))?;
+        // a profile name the ruleset has no profile of is the save's to answer for: it was
+        // said at `profiles/NAME.toml`, a file that is not there, as if given on a command line
+        if let Some(p) = profile.as_deref() {
+            if let Some(known) = Engine::unknown_profile(&scenario.ruleset_dir, p) {
+                let has = if known.is_empty() {
+                    "it has none".to_string()
+                } else {
+                    format!("it has: {}", known.join(", "))
+                };
+                return Err(fail(format!(
+                    "the save's `profile`, `{}`, is not a profile of the ruleset ({has}){}: put \
+                     the profile the game was played with back in the ruleset's profiles/ folder",
+                    crate::error::printable_name(p),
+                    crate::names::did_you_mean(p, &known)
+                )));
+            }
+        }
         // (the options set by hand were in force from the set-up on)
         let options: Vec<(String, crate::state::Value)> = save
             .options
