@@ -818,3 +818,44 @@ fn a_key_given_twice_in_a_save_or_a_record_is_refused_at_its_line() {
         r.stderr
     );
 }
+
+/// A campaign whose game names a map, another campaign (itself) or a path through a file as its
+/// scenario, or a campaign as its profile, is refused at that game's line: these were the named
+/// file's own errors after "game 1 of the campaign" ("give the scenario that names it"), or
+/// "cannot read scenario: a part of the path is a file".
+#[test]
+fn a_campaign_game_naming_the_wrong_file_says_so_at_its_line() {
+    let dir = crate::util::toy_copy("campaign-game-kind");
+    for (game, said) in [
+        (
+            "scenario = \"map.toml\"",
+            "game 1 `scenario`: `map.toml` is not a scenario but a map",
+        ),
+        (
+            "scenario = \"chain.toml\"",
+            "`chain.toml` is not a scenario but a campaign",
+        ),
+        (
+            "scenario = \"scenario.toml/\"",
+            "`scenario.toml/` goes through",
+        ),
+        (
+            "scenario = \"scenario.toml\"\nprofile = \"chain.toml\"",
+            "game 1 `profile`: `chain.toml` is not a profile but a campaign",
+        ),
+    ] {
+        let c = crate::util::write(
+            &dir,
+            "chain.toml",
+            &format!("name = \"x\"\n[[game]]\n{game}\n"),
+        );
+        let r = crate::util::kessel(&["check", c.to_str().expect("utf8")]);
+        assert_ne!(r.code, 0, "{game}: {}", r.stdout);
+        let line = if game.contains("profile") { 4 } else { 3 };
+        assert!(
+            r.stderr.contains(&format!("chain.toml:{line}: ")) && r.stderr.contains(said),
+            "{game}: {}",
+            r.stderr
+        );
+    }
+}

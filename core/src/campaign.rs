@@ -9,6 +9,7 @@
 //! the next game's rules look at it.
 
 use crate::error::{read_text, LoadError};
+use crate::fsio::KesselToml;
 use crate::state::{GameState, Location, Unit, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -182,10 +183,45 @@ impl Campaign {
                     )
                 })
             };
-            let scenario = named("scenario", &g.scenario.to_string_lossy())?;
+            // a path through a file (`scenario.toml/`), or another of Kessel's files, is said
+            // at the game's line: it was the named file's own error ("map.toml: not a
+            // scenario … give the scenario that names it"), after "game 1 of the campaign"
+            let kind = |field: &str, value: &str, at: &Path, wanted: KesselToml| {
+                let line = line_of_value(text, value);
+                if let Some(file) = crate::fsio::file_on_the_way(at) {
+                    return Err(fail_at(
+                        line,
+                        format!(
+                            "game {} `{field}`: `{value}` goes through {}, which is a file, not \
+                             a folder",
+                            i + 1,
+                            crate::error::shown_path(&file).display()
+                        ),
+                    ));
+                }
+                let Some(found) = (at.is_file())
+                    .then(|| read_text(at, field).ok())
+                    .flatten()
+                    .and_then(|t| {
+                        let wanted = crate::fsio::KesselFile::Toml(wanted);
+                        crate::fsio::not_the_kind(at, &t, wanted, &format!("a {field}"))
+                    })
+                else {
+                    return Ok(());
+                };
+                Err(fail_at(
+                    line,
+                    format!("game {} `{field}`: `{value}` is {found}", i + 1),
+                ))
+            };
+            let written = g.scenario.to_string_lossy().into_owned();
+            let scenario = named("scenario", &written)?;
+            kind("scenario", &written, &scenario, KesselToml::Scenario)?;
             let profile = match g.profile {
                 Some(p) if crate::engine::Engine::is_profile_path(&p) => {
-                    Some(named("profile", &p)?.to_string_lossy().into_owned())
+                    let at = named("profile", &p)?;
+                    kind("profile", &p, &at, KesselToml::Profile)?;
+                    Some(at.to_string_lossy().into_owned())
                 }
                 other => other,
             };
