@@ -348,7 +348,12 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             let Some(name) = legend.get(ch) else {
                 d.at(
                     row.span(),
-                    format!("terrain character `{ch}` is not in the legend"),
+                    format!(
+                        "terrain character {} (column {}, hex {}) is not in the legend",
+                        shown_char(*ch),
+                        c + 1,
+                        map.label(map.hex_at(c as i32, r as i32))
+                    ),
                 );
                 continue;
             };
@@ -561,4 +566,25 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         map.tags.entry(t.tag.clone()).or_default().extend(hexes);
     }
     Ok((map, d.errors))
+}
+
+/// A terrain character as a message quotes it: in backticks, or as `U+XXXX` when it would not
+/// show there (a space, a tab, a control, a character that shows as nothing, a combining mark
+/// that joined the backtick before it: "terrain character `́` is not in the legend").
+fn shown_char(ch: char) -> String {
+    let combining = matches!(
+        ch,
+        '\u{0300}'..='\u{036f}'
+            | '\u{1ab0}'..='\u{1aff}'
+            | '\u{1dc0}'..='\u{1dff}'
+            | '\u{20d0}'..='\u{20ff}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{fe20}'..='\u{fe2f}'
+    );
+    if ch.is_whitespace() || ch.is_control() || combining || crate::error::hidden_char(ch) {
+        let name = if ch == ' ' { " (a space)" } else { "" };
+        format!("U+{:04X}{name}", ch as u32)
+    } else {
+        format!("`{ch}`")
+    }
 }
