@@ -375,6 +375,25 @@ hexes = ["0302", "0504"]
         );
     }
 
+    /// An area listing a hex twice (a range and the hex again) gave `kessel.map.area` the hex
+    /// twice: refused at the second, as a place's is.
+    #[test]
+    fn an_area_listing_a_hex_twice_is_refused() {
+        let text = SMALL.replace(
+            r#"hexes = ["0101..0104", "0201"]"#,
+            r#"hexes = ["0101..0104", "0201", "0103"]"#,
+        );
+        assert_ne!(text, SMALL);
+        let err = match parse_map(Path::new("test.toml"), &text) {
+            Ok(_) => panic!("an area listing a hex twice was taken"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            err.contains("test.toml:50: area `C` lists hex 0103 twice"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn legend_hint_keeps_the_authors_characters() {
         let map = parse(SMALL);

@@ -542,10 +542,24 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                 ),
             );
         }
-        let hexes = parse_hexes(&map, &a.hexes, &mut d)
-            .into_iter()
-            .map(|(h, _)| h)
-            .collect();
+        // a hex listed twice was in the area's list twice (`kessel.map.area` gave 6 hexes of 5),
+        // as a place's or an objective's hex listed twice is refused
+        let mut once = BTreeSet::new();
+        let mut hexes = Vec::new();
+        for (h, item) in parse_hexes(&map, &a.hexes, &mut d) {
+            if once.insert(h) {
+                hexes.push(h);
+            } else {
+                d.at(
+                    item,
+                    format!(
+                        "area `{}` lists hex {} twice: remove one",
+                        a.id,
+                        map.label(h)
+                    ),
+                );
+            }
+        }
         if map.areas.contains_key(&a.id) {
             let span = a.hexes.first().map(|h| h.span()).unwrap_or(0..0);
             d.at(span, format!("area `{}` is defined twice", a.id));
