@@ -691,6 +691,38 @@ fn toy_campaign(name: &str) -> (PathBuf, String, String) {
     (dir, campaign.to_string_lossy().to_string(), save)
 }
 
+/// A campaign save whose `campaign` names a scenario or a map, a path through a file, or a
+/// file not there is refused at the save's field; the first two gave the named file's own error
+/// ("scenario.toml: not a campaign file"), the last two "camp.toml: cannot read campaign".
+#[test]
+fn a_campaign_save_naming_the_wrong_campaign_says_so_at_its_field() {
+    let (dir, c, save) = toy_campaign("cli-campaign-field");
+    let a = kessel(&["campaign", &c, "--seed", "4", "--save", &save]);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).expect("save")).expect("JSON");
+    for (v, said) in [
+        ("scenario.toml", "the save's `campaign` names `"),
+        ("map.toml", "not a campaign file but a map file"),
+        ("campaign.toml/", "goes through"),
+        (
+            "gone.toml",
+            "the campaign the games were played in, `gone.toml`, is missing",
+        ),
+    ] {
+        let mut j = json.clone();
+        j["campaign"] = serde_json::json!(v);
+        let f = write(&dir, "edited.json", &j.to_string());
+        let r = kessel(&["campaign", "--verify", f.to_str().expect("utf8")]);
+        assert_ne!(r.code, 0, "{v}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("edited.json: ") && r.stderr.contains(said),
+            "{v}: {}",
+            r.stderr
+        );
+    }
+}
+
 /// A campaign save's games can be looked at one by one: `kessel view` shows its last game, or the
 /// game `--game N` names (each replayed with the games before it); a number it does not hold is
 /// refused with the range it does.

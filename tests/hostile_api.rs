@@ -195,6 +195,68 @@ fn a_die_without_a_whole_number_of_sides_is_refused() {
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
+/// A huge float in a message is written as Lua writes it (`1e300`), not as Rust's 301 digits
+/// (a die's sides, a table key, a tie-break count).
+#[test]
+fn a_huge_number_in_a_message_is_shown_in_exponent_form() {
+    for play in [
+        "print(kessel.dice.roll(\"p\", 1e300))",
+        "kessel.emit.var(\"x\", { [1] = 1, [1e300] = 2 })",
+    ] {
+        let (_, r) = mod_run("huge-number", "", play);
+        assert_ne!(r.code, 0, "{play}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("not 1e300") && !r.stderr.contains("00000000000000000000"),
+            "{play}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// An injected roll that is no face of a die is refused: a 0 (or -1) where it is queued, a 7
+/// where a d6 takes it, naming the purpose and the die. Both were read by the tables as their
+/// first or last row, without a word.
+#[test]
+fn an_injected_roll_that_is_no_face_of_the_die_is_refused() {
+    for (play, said, line) in [
+        (
+            "kessel.inject_dice{ 0 }",
+            "kessel.inject_dice: roll 1 is 0; a die shows 1 and up",
+            2,
+        ),
+        (
+            "kessel.inject_dice{ 3, -1 }",
+            "kessel.inject_dice: roll 2 is -1; a die shows 1 and up",
+            2,
+        ),
+        (
+            "kessel.inject_dice{ 7 }\nprint(kessel.dice.roll(\"combat\"))",
+            "kessel.dice.roll(`combat`): the injected roll 7 is not a face of the 6-sided die",
+            3,
+        ),
+        (
+            "kessel.inject_dice{ 6 }\nprint(kessel.dice.roll(\"d\", 2))",
+            "the injected roll 6 is not a face of the 2-sided die it stands for (1 to 2)",
+            3,
+        ),
+    ] {
+        let (_, r) = mod_run("inject-range", "", play);
+        assert_ne!(r.code, 0, "{play}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(said) && r.stderr.contains(&format!("play.lua:{line}")),
+            "{play}: {}",
+            r.stderr
+        );
+    }
+    let (_, r) = mod_run(
+        "inject-range-ok",
+        "",
+        "kessel.inject_dice{ 1, 6, 2 }\nprint(kessel.dice.roll(\"a\"), kessel.dice.roll(\"b\"), kessel.dice.roll(\"c\", 2))",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("1\t6\t2"), "{}", r.stdout);
+}
+
 /// `kessel.legal` of a side the ruleset does not have is refused naming its sides (it listed
 /// every action).
 #[test]

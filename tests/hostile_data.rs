@@ -109,6 +109,53 @@ fn a_game_save_given_as_a_campaign_save_says_what_it_is() {
     );
 }
 
+/// `--game N` picks a game of a campaign save; a scenario, a map or a JSON file that is no save
+/// given with it is said as what it is (each was called "one game's save").
+#[test]
+fn a_game_number_with_a_file_that_is_no_save_says_what_the_file_is() {
+    let dir = crate::util::toy_copy("game-number-kind");
+    let plain = crate::util::write(&dir, "plain.json", "{\"a\": 1}\n");
+    for (file, said) in [
+        (dir.join("scenario.toml"), "but a scenario"),
+        (dir.join("map.toml"), "but a map"),
+        (plain, "not a campaign save"),
+    ] {
+        let f = file.to_str().expect("utf8");
+        let r = crate::util::kessel(&["view", f, "--game", "2", "--as", "red"]);
+        assert_ne!(r.code, 0, "{f}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(said) && !r.stderr.contains("one game's save"),
+            "{f}: {}",
+            r.stderr
+        );
+    }
+    let (save, _json) = toy_save("game-number-save");
+    let s = save.to_str().expect("utf8");
+    let r = crate::util::kessel(&["view", s, "--game", "1", "--as", "red"]);
+    assert!(
+        r.stderr.contains("one game's save: a game number"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// An empty data file (or one of blank lines) given to `report` is said to be empty; it was
+/// "no header record", as though records were there without one.
+#[test]
+fn report_says_an_empty_data_file_is_empty() {
+    let dir = crate::util::scratch("report-empty");
+    for text in ["", "\n\n  \n"] {
+        let f = crate::util::write(&dir, "a.jsonl", text);
+        let r = crate::util::kessel(&["report", f.to_str().expect("utf8")]);
+        assert_ne!(r.code, 0, "{}", r.stdout);
+        assert!(
+            r.stderr.contains("a.jsonl: the file is empty") && !r.stderr.contains("no header"),
+            "{text:?}: {}",
+            r.stderr
+        );
+    }
+}
+
 /// A lab data file's record padded with a list of 100,001 numbers is refused at its line before
 /// it is parsed, and the file's size is bounded (it was read up to 4 GiB).
 #[test]
@@ -649,4 +696,166 @@ fn profile_and_script_name_the_kind_of_file_they_were_given() {
         "{}",
         r.stderr
     );
+}
+
+/// A save edited to name another of Kessel's files as its scenario or profile (the map, a
+/// profile, the scenario) is refused at the save's field; a path through a file
+/// (`scenario.toml/`) is said as that, and a profile name the ruleset lacks is the save's
+/// `profile`. They gave the map's own error ("give the scenario that names it"), "is missing"
+/// with the path of a file that was there, and "profiles/opne.toml: unknown profile".
+#[test]
+fn a_save_naming_the_wrong_file_says_so_at_its_field() {
+    let (save, json) = toy_save("save-field-kind");
+    let dir = save.parent().expect("a folder").to_path_buf();
+    for (field, v, said) in [
+        ("scenario", "map.toml", "the save's `scenario` names"),
+        (
+            "scenario",
+            "profiles/open.toml",
+            "not a scenario but a profile",
+        ),
+        ("scenario", "scenario.toml/", "goes through"),
+        (
+            "scenario",
+            "scenario.toml/.",
+            "which is a file, not a folder",
+        ),
+        ("profile", "scenario.toml", "not a profile but a scenario"),
+        ("profile", "profiles/open.toml/", "goes through"),
+        (
+            "profile",
+            "opne",
+            "the save's `profile`, `opne`, is not a profile of the ruleset",
+        ),
+        (
+            "profile",
+            "",
+            "the save's `profile`, ``, is not a profile of the ruleset",
+        ),
+    ] {
+        let mut j = json.clone();
+        j[field] = serde_json::json!(v);
+        crate::util::resign_save(&mut j);
+        let f = crate::util::write(&dir, "edited.json", &j.to_string());
+        let r = crate::util::kessel(&["view", f.to_str().expect("utf8"), "--as", "red"]);
+        assert_ne!(r.code, 0, "{v}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("edited.json: ")
+                && r.stderr.contains(said)
+                && !r.stderr.contains("is missing"),
+            "{field} = {v}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// A campaign file whose games are still to be written (a [carry] and no [[game]]) is checked as
+/// a campaign, which says it needs a game; it was read as a scenario with an unknown field
+/// `carry`.
+#[test]
+fn a_campaign_without_games_is_checked_as_a_campaign() {
+    let dir = crate::util::toy_copy("campaign-no-games");
+    let c = crate::util::write(&dir, "chain.toml", "name = \"x\"\n[carry]\nunits = true\n");
+    let r = crate::util::kessel(&["check", c.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("chain.toml: a campaign needs at least one [[game]] with a `scenario`")
+            && !r.stderr.contains("unknown field"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A key given twice in one object of a save or a lab record was read as its last value without
+/// a word: a save's action naming two units passed its checksum (made over what was read), a
+/// record's second `seed` was reported as a seed recorded twice on the next line. Both are
+/// refused at the line of the second key.
+#[test]
+fn a_key_given_twice_in_a_save_or_a_record_is_refused_at_its_line() {
+    let (save, _json) = toy_save("duplicate-key");
+    let text = std::fs::read_to_string(&save).expect("save");
+    let twice = text.replacen("\"unit\": \"r1\"", "\"unit\": \"b1\",\n\"unit\": \"r1\"", 1);
+    assert_ne!(twice, text, "the save names r1");
+    let line = twice
+        .lines()
+        .position(|l| l == "\"unit\": \"r1\"")
+        .expect("inserted")
+        + 1;
+    let edited = crate::util::write(save.parent().expect("a folder"), "twice.json", &twice);
+    let r = crate::util::kessel(&["view", edited.to_str().expect("utf8"), "--as", "red"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&format!(
+            "twice.json:{line}: the save gives the key `unit` twice"
+        )),
+        "{}",
+        r.stderr
+    );
+    let dir = crate::util::scratch("duplicate-key-record");
+    let out = dir.join("a.jsonl");
+    let scenario = crate::util::root().join("core/tests/fixtures/toy/scenario.toml");
+    let r = crate::util::kessel(&[
+        "simulate",
+        scenario.to_str().expect("utf8"),
+        "--games",
+        "2",
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let data = std::fs::read_to_string(&out).expect("data");
+    let twice = data.replacen("\"seed\":1,", "\"seed\":1,\"seed\":2,", 1);
+    assert_ne!(twice, data, "a record of seed 1");
+    let f = crate::util::write(&dir, "b.jsonl", &twice);
+    let r = crate::util::kessel(&["report", f.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("b.jsonl:2: the record gives the key `seed` twice")
+            && !r.stderr.contains("recorded twice"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A campaign whose game names a map, another campaign (itself) or a path through a file as its
+/// scenario, or a campaign as its profile, is refused at that game's line: these were the named
+/// file's own errors after "game 1 of the campaign" ("give the scenario that names it"), or
+/// "cannot read scenario: a part of the path is a file".
+#[test]
+fn a_campaign_game_naming_the_wrong_file_says_so_at_its_line() {
+    let dir = crate::util::toy_copy("campaign-game-kind");
+    for (game, said) in [
+        (
+            "scenario = \"map.toml\"",
+            "game 1 `scenario`: `map.toml` is not a scenario but a map",
+        ),
+        (
+            "scenario = \"chain.toml\"",
+            "`chain.toml` is not a scenario but a campaign",
+        ),
+        (
+            "scenario = \"scenario.toml/\"",
+            "`scenario.toml/` goes through",
+        ),
+        (
+            "scenario = \"scenario.toml\"\nprofile = \"chain.toml\"",
+            "game 1 `profile`: `chain.toml` is not a profile but a campaign",
+        ),
+    ] {
+        let c = crate::util::write(
+            &dir,
+            "chain.toml",
+            &format!("name = \"x\"\n[[game]]\n{game}\n"),
+        );
+        let r = crate::util::kessel(&["check", c.to_str().expect("utf8")]);
+        assert_ne!(r.code, 0, "{game}: {}", r.stdout);
+        let line = if game.contains("profile") { 4 } else { 3 };
+        assert!(
+            r.stderr.contains(&format!("chain.toml:{line}: ")) && r.stderr.contains(said),
+            "{game}: {}",
+            r.stderr
+        );
+    }
 }

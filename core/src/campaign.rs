@@ -9,6 +9,7 @@
 //! the next game's rules look at it.
 
 use crate::error::{read_text, LoadError};
+use crate::fsio::KesselToml;
 use crate::state::{GameState, Location, Unit, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -182,10 +183,45 @@ impl Campaign {
                     )
                 })
             };
-            let scenario = named("scenario", &g.scenario.to_string_lossy())?;
+            // a path through a file (`scenario.toml/`), or another of Kessel's files, is said
+            // at the game's line: it was the named file's own error ("map.toml: not a
+            // scenario … give the scenario that names it"), after "game 1 of the campaign"
+            let kind = |field: &str, value: &str, at: &Path, wanted: KesselToml| {
+                let line = line_of_value(text, value);
+                if let Some(file) = crate::fsio::file_on_the_way(at) {
+                    return Err(fail_at(
+                        line,
+                        format!(
+                            "game {} `{field}`: `{value}` goes through {}, which is a file, not \
+                             a folder",
+                            i + 1,
+                            crate::error::shown_path(&file).display()
+                        ),
+                    ));
+                }
+                let Some(found) = (at.is_file())
+                    .then(|| read_text(at, field).ok())
+                    .flatten()
+                    .and_then(|t| {
+                        let wanted = crate::fsio::KesselFile::Toml(wanted);
+                        crate::fsio::not_the_kind(at, &t, wanted, &format!("a {field}"))
+                    })
+                else {
+                    return Ok(());
+                };
+                Err(fail_at(
+                    line,
+                    format!("game {} `{field}`: `{value}` is {found}", i + 1),
+                ))
+            };
+            let written = g.scenario.to_string_lossy().into_owned();
+            let scenario = named("scenario", &written)?;
+            kind("scenario", &written, &scenario, KesselToml::Scenario)?;
             let profile = match g.profile {
                 Some(p) if crate::engine::Engine::is_profile_path(&p) => {
-                    Some(named("profile", &p)?.to_string_lossy().into_owned())
+                    let at = named("profile", &p)?;
+                    kind("profile", &p, &at, KesselToml::Profile)?;
+                    Some(at.to_string_lossy().into_owned())
                 }
                 other => other,
             };
@@ -224,6 +260,11 @@ pub struct CarryReport {
     pub vars: BTreeMap<String, Value>,
     /// Of those, the ones secret to a side: key → side.
     pub secret_vars: BTreeMap<String, String>,
+    /// Variables `[carry] vars` names that the last game left unset, so nothing carried for them
+    /// (a misspelt name carried nothing without a word): name → the nearest name the game set,
+    /// if any.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unset_vars: BTreeMap<String, Option<String>>,
     /// Markers carried.
     pub markers: usize,
     /// Pools carried.
@@ -346,6 +387,13 @@ pub fn carry_over(
         VarsCarried::Named(names) => names.iter().collect(),
         VarsCarried::Nothing => Vec::new(),
     };
+    if let VarsCarried::Named(names) = &carry.vars {
+        let set: Vec<&String> = from.vars.keys().collect();
+        report.unset_vars = (names.iter())
+            .filter(|k| !from.vars.contains_key(*k))
+            .map(|k| (k.clone(), crate::names::nearest(k, &set)))
+            .collect();
+    }
     for key in carried_vars {
         if let Some(v) = from.vars.get(key) {
             into.vars.insert(key.clone(), v.clone());
@@ -454,6 +502,18 @@ impl CarryReport {
         for (k, v) in &self.vars {
             let secret = (self.secret_vars.get(k)).map_or(String::new(), |side| secret_note(side));
             line(format!("{} = {}{secret}", shown(k), value_line(v, 100)));
+        }
+        if !self.unset_vars.is_empty() {
+            let unset: Vec<String> = (self.unset_vars.iter())
+                .map(|(k, near)| match near {
+                    Some(n) => format!("{} (did you mean `{}`?)", shown(k), shown(n)),
+                    None => shown(k).into_owned(),
+                })
+                .collect();
+            line(format!(
+                "not set by the game, so not carried: {}",
+                unset.join(", ")
+            ));
         }
         if self.markers > 0 {
             line(format!("{} markers", self.markers));
@@ -596,6 +656,28 @@ mod tests {
             s.add_unit(u);
         }
         s
+    }
+
+    /// A variable `[carry] vars` names that the game left unset carried nothing without a word
+    /// (a misspelt `cpp_typo`): the report says which, with the nearest name the game set.
+    #[test]
+    fn a_named_variable_the_game_left_unset_is_reported() {
+        let started = state(vec![]);
+        let mut from = started.clone();
+        from.vars.insert("cpp".into(), Value::from(7));
+        let mut into = state(vec![]);
+        let carry = Carry {
+            vars: VarsCarried::Named(vec!["cpp".into(), "cpq".into(), "zzzzzz".into()]),
+            ..Carry::default()
+        };
+        let report =
+            carry_over(&started, &from, &mut into, &carry, &BTreeMap::new()).expect("carries");
+        let text = report.text(100);
+        assert!(
+            text.contains("not set by the game, so not carried: cpq (did you mean `cpp`?), zzzzzz"),
+            "{text}"
+        );
+        assert!(!text.contains("cpp (did"), "{text}");
     }
 
     #[test]

@@ -127,6 +127,16 @@ impl Dice {
         }
     }
 
+    /// [`Dice::roll_from`], refusing an injected value that is not a face of the die: `Err` with
+    /// the value (taken off the queue) when it is below 1 or above `sides`.
+    pub fn roll_checked(&mut self, stream: &str, sides: u32) -> Result<u32, u32> {
+        match self.injected.pop_front() {
+            Some(v) if (1..=sides).contains(&v) => Ok(v),
+            Some(v) => Err(v),
+            None => Ok(self.roll_random(stream, sides)),
+        }
+    }
+
     /// One roll of a `sides`-sided die from the default stream (see [`DEFAULT_STREAM`]).
     pub fn roll(&mut self, sides: u32) -> u32 {
         self.roll_from(DEFAULT_STREAM, sides)
@@ -188,6 +198,15 @@ mod tests {
         assert_ne!(a, d.salt("other", 0));
         assert_ne!(a, Dice::new(10).salt("orders", 0));
         assert_eq!(d.drawn(), 0);
+    }
+
+    #[test]
+    fn an_injected_roll_that_is_not_a_face_of_the_die_is_refused() {
+        let mut d = Dice::new(1);
+        d.inject([0, 7, 6]);
+        assert_eq!(d.roll_checked("combat", 6), Err(0));
+        assert_eq!(d.roll_checked("combat", 6), Err(7));
+        assert_eq!(d.roll_checked("combat", 6), Ok(6));
     }
 
     #[test]

@@ -79,7 +79,9 @@ pub fn kessel_toml_kind(text: &str) -> Option<KesselToml> {
         Some(KesselToml::Scenario)
     } else if has("map") && has("terrain") {
         Some(KesselToml::Map)
-    } else if has("game") {
+    } else if has("game") || has("carry") {
+        // a campaign whose games are still to be written has its [carry] (it was read as a
+        // scenario with an unknown field `carry`)
         Some(KesselToml::Campaign)
     } else if has("options") || has("profile") {
         Some(KesselToml::Profile)
@@ -157,6 +159,24 @@ pub fn not_the_kind(path: &Path, text: &str, wanted: KesselFile, named: &str) ->
         "not {named} but {}",
         kessel_file_words(kind, &file)
     ))
+}
+
+/// When `path` does not exist because a part of it before the end is a file (`scenario.toml/`,
+/// `scenario.toml/.`, `map.toml/x`): that file. A path through a file was reported missing
+/// while the message showed the path of the file, which exists.
+pub fn file_on_the_way(path: &Path) -> Option<PathBuf> {
+    if path.exists() {
+        return None;
+    }
+    // `a.toml/` and `a.toml/.` have `a.toml` as their last component, a file that exists
+    let whole: PathBuf = path.components().collect();
+    if whole.is_file() {
+        return Some(whole);
+    }
+    path.ancestors()
+        .skip(1)
+        .find(|a| !a.as_os_str().is_empty() && a.is_file())
+        .map(Path::to_path_buf)
 }
 
 /// The regular files under `dir`, entering the folders for which `enter` says yes, in no set

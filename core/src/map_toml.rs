@@ -357,6 +357,43 @@ hexes = ["0302", "0504"]
         assert!(text.contains(r#"hexes = ["0101..0104", "0201"]"#), "{text}");
     }
 
+    /// A hex in two places was the first's for the rules (`kessel.map.place` gives one) and
+    /// drawn with both names: refused at the second place's hex, naming the first.
+    #[test]
+    fn a_hex_in_two_places_is_refused() {
+        let text = format!(
+            "{SMALL}\n[[places]]\nname = \"Suburb\"\nkind = \"minor_city\"\nhexes = [\"0301\", \"0303\"]\n"
+        );
+        let err = match parse_map(Path::new("test.toml"), &text) {
+            Ok(_) => panic!("a hex in two places was taken"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            err.contains("place `Suburb` lists hex 0303, which is in place `Capital` (line 37)")
+                && !err.contains("0301"),
+            "{err}"
+        );
+    }
+
+    /// An area listing a hex twice (a range and the hex again) gave `kessel.map.area` the hex
+    /// twice: refused at the second, as a place's is.
+    #[test]
+    fn an_area_listing_a_hex_twice_is_refused() {
+        let text = SMALL.replace(
+            r#"hexes = ["0101..0104", "0201"]"#,
+            r#"hexes = ["0101..0104", "0201", "0103"]"#,
+        );
+        assert_ne!(text, SMALL);
+        let err = match parse_map(Path::new("test.toml"), &text) {
+            Ok(_) => panic!("an area listing a hex twice was taken"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            err.contains("test.toml:50: area `C` lists hex 0103 twice"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn legend_hint_keeps_the_authors_characters() {
         let map = parse(SMALL);

@@ -609,6 +609,15 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                 at()
             );
         }
+        // a key given twice in a record was read as its last value without a word
+        if let Some((_, key)) = kessel_core::error::json_duplicate_key(line) {
+            anyhow::bail!(
+                "{}: the record gives the key `{}` twice (it was not written so by \
+                 `kessel simulate`, or was edited): remove one",
+                at(),
+                kessel_core::error::printable_name(&key)
+            );
+        }
         let v: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             // the file ends inside a record: a run stopped while writing it
@@ -703,6 +712,15 @@ pub fn read_file(path: &Path) -> anyhow::Result<Data> {
                 other.map_or("(none)".to_string(), |t| format!("`{t}`"))
             ),
         }
+    }
+    if games.is_empty() && header.is_none() {
+        // an empty file (a run that failed before it wrote a line, a redirect that truncated it)
+        // was "no header record", as if the records were there and the header missing
+        anyhow::bail!(
+            "{}: the file is empty: it holds no records (`kessel simulate --out` writes a \
+             header line, then a line per game)",
+            path.display()
+        );
     }
     let header = header.with_context(|| format!("{}: no header record", path.display()))?;
     for g in &games {

@@ -654,7 +654,7 @@ pub fn call_ai_hook(
             .ok_or_else(|| {
                 let shown = match &n {
                     mlua::Value::Integer(i) => i.to_string(),
-                    mlua::Value::Number(x) => x.to_string(),
+                    mlua::Value::Number(x) => crate::script::api::shown_number(*x),
                     other => show_value(other),
                 };
                 mlua::Error::runtime(format!(

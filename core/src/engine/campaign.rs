@@ -395,10 +395,48 @@ impl Engine {
         // the campaign file beside the save (saves written by `to_json_at`), else as given
         let beside = path.parent().unwrap_or(Path::new("")).join(&save.campaign);
         let campaign_path = if Path::new(&save.campaign).is_relative() && beside.exists() {
-            beside
+            beside.clone()
         } else {
             Path::new(&save.campaign).to_path_buf()
         };
+        // what the field names is the save's to answer for: a path through a file, a file not
+        // there, or another of Kessel's files was said at that path as the campaign's own error
+        // ("scenario.toml: not a campaign file"), not at the save
+        if !campaign_path.exists() {
+            let shown = |p: &Path| crate::error::shown_path(p).display().to_string();
+            let through = crate::fsio::file_on_the_way(&beside)
+                .or_else(|| crate::fsio::file_on_the_way(&campaign_path));
+            return Err(fail(match through {
+                Some(file) => format!(
+                    "the save's `campaign`, `{}`, goes through {}, which is a file, not a \
+                     folder: give the campaign's own path",
+                    save.campaign,
+                    shown(&file)
+                ),
+                None if Path::new(&save.campaign).is_relative() => format!(
+                    "the campaign the games were played in, `{}`, is missing (looked for from \
+                     the save's folder, at {}, and from the working folder): put it back there, \
+                     or move the save back beside it",
+                    save.campaign,
+                    shown(&beside)
+                ),
+                None => format!(
+                    "the campaign the games were played in, `{}`, is missing: put it back there",
+                    save.campaign
+                ),
+            }));
+        }
+        if let Ok(text) = crate::error::read_text(&campaign_path, "campaign") {
+            use crate::fsio::{not_the_kind, KesselFile, KesselToml};
+            let wanted = KesselFile::Toml(KesselToml::Campaign);
+            if let Some(why) = not_the_kind(&campaign_path, &text, wanted, "a campaign file") {
+                return Err(fail(format!(
+                    "the save's `campaign` names `{}`, {why}; it names the campaign the games \
+                     were played in",
+                    crate::error::shown_path(&campaign_path).display()
+                )));
+            }
+        }
         let campaign = Campaign::load(&campaign_path)?;
         if save.games.is_empty() || save.games.len() > campaign.games.len() {
             return Err(fail(format!(

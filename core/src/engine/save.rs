@@ -247,13 +247,24 @@ impl Engine {
             return Engine::load_campaign_game(path, limits, game);
         }
         if game.is_some() {
-            return Err(LoadError::new(
-                path,
-                None,
-                "one game's save: a game number picks a game of a campaign save (`kessel campaign --save`)"
-                    .to_string(),
-            )
-            .into());
+            use crate::fsio::{kessel_json_kind, not_the_kind, KesselFile, KesselJson};
+            // only a save is one game's save: a scenario, a map or any other file was called one
+            let why = if kessel_json_kind(&text) == Some(KesselJson::Save) {
+                "one game's save: a game number picks a game of a campaign save \
+                 (`kessel campaign --save`)"
+                    .to_string()
+            } else {
+                let named = "a campaign save (`kessel campaign --save`)";
+                let kind = not_the_kind(
+                    path,
+                    &text,
+                    KesselFile::Json(KesselJson::CampaignSave),
+                    named,
+                )
+                .unwrap_or_else(|| format!("not {named}"));
+                format!("{kind}; a game number picks a game of a campaign save")
+            };
+            return Err(LoadError::new(path, None, why).into());
         }
         Engine::load_save(path, limits)
     }
@@ -339,6 +350,17 @@ impl Engine {
             if Path::new(&at).exists() {
                 return Ok(at);
             }
+            // `scenario.toml/` names a folder inside a file: said as that, not as a file missing
+            // at the path of one that is there
+            let through = crate::fsio::file_on_the_way(&folder.join(p))
+                .or_else(|| crate::fsio::file_on_the_way(Path::new(p)));
+            if let Some(file) = through {
+                return Err(fail(format!(
+                    "the save's `{field}`, `{p}`, goes through {}, which is a file, not a folder: \
+                     give the {field}'s own path",
+                    crate::error::shown_path(&file).display()
+                )));
+            }
             let hint = if Path::new(p).is_relative() {
                 format!(
                     "looked for from the save's folder, at {}, and from the working folder: put \
@@ -354,19 +376,62 @@ impl Engine {
         };
         // (the path is only looked at, not read, before its kind is checked; a file the
         // program opens itself, a package, stands for its scenario)
+        // another of Kessel's files where the save names a scenario or a profile (a save edited
+        // to name the map) is said as the save's field, not as that file's own error
+        let other_kind = |field: &str, at: &str, wanted: crate::fsio::KesselToml| {
+            let Ok(text) = crate::error::read_text(Path::new(at), field) else {
+                return Ok(());
+            };
+            let named = format!("a {field}");
+            match crate::fsio::not_the_kind(
+                Path::new(at),
+                &text,
+                crate::fsio::KesselFile::Toml(wanted),
+                &named,
+            ) {
+                Some(why) => Err(fail(format!(
+                    "the save's `{field}` names `{}`, {why}; it names the {field} the game was \
+                     played with",
+                    crate::error::shown_path(Path::new(at)).display()
+                ))),
+                None => Ok(()),
+            }
+        };
         let at = found("scenario", &save.scenario)?;
         let scenario = match crate::fsio::open_scenario_file(Path::new(&at)) {
             Some(opened) => opened.map_err(fail)?.to_string_lossy().into_owned(),
             None => {
                 kind("scenario", &save.scenario)?;
+                other_kind("scenario", &at, crate::fsio::KesselToml::Scenario)?;
                 at
             }
         };
         let profile = match save.profile.as_deref() {
-            Some(p) if Engine::is_profile_path(p) => Some(found("profile", p)?),
+            Some(p) if Engine::is_profile_path(p) => {
+                let at = found("profile", p)?;
+                other_kind("profile", &at, crate::fsio::KesselToml::Profile)?;
+                Some(at)
+            }
             other => other.map(str::to_string),
         };
         let scenario = crate::scenario::Scenario::load(Path::new(&scenario))?;
+        // a profile name the ruleset has no profile of is the save's to answer for: it was
+        // said at `profiles/NAME.toml`, a file that is not there, as if given on a command line
+        if let Some(p) = profile.as_deref() {
+            if let Some(known) = Engine::unknown_profile(&scenario.ruleset_dir, p) {
+                let has = if known.is_empty() {
+                    "it has none".to_string()
+                } else {
+                    format!("it has: {}", known.join(", "))
+                };
+                return Err(fail(format!(
+                    "the save's `profile`, `{}`, is not a profile of the ruleset ({has}){}: put \
+                     the profile the game was played with back in the ruleset's profiles/ folder",
+                    crate::error::printable_name(p),
+                    crate::names::did_you_mean(p, &known)
+                )));
+            }
+        }
         // (the options set by hand were in force from the set-up on)
         let options: Vec<(String, crate::state::Value)> = save
             .options

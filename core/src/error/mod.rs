@@ -283,7 +283,81 @@ pub fn json_bounds(path: &Path, text: &str, what: &str, max: usize) -> Result<()
                  whole by Kessel, or was edited: take it from a copy"
             ),
         )
-    })
+    })?;
+    match json_duplicate_key(text) {
+        Some((line, key)) => Err(LoadError::new(
+            path,
+            Some(line),
+            format!(
+                "the {what} gives the key `{}` twice in one object (the last would have been \
+                 read and the first passed over without a word): it was not written by Kessel \
+                 as it is, or was edited; take it from a copy",
+                printable_name(&key)
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The first key given twice in one object of the JSON `text`, with its 1-based line: a JSON
+/// reader keeps the last and drops the first without a word (a lab record's `"seed":1,"seed":2`
+/// was read as seed 2, a save's action parameter as its second value). `None` when no object
+/// repeats a key, or when the text is not JSON (its reader says why).
+pub fn json_duplicate_key(text: &str) -> Option<(usize, String)> {
+    use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+    const TWICE: &str = "kessel: a key given twice: ";
+    struct Unique;
+    struct UniqueVisitor;
+    impl<'de> Visitor<'de> for UniqueVisitor {
+        type Value = Unique;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_unit<E>(self) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Unique, A::Error> {
+            while seq.next_element::<Unique>()?.is_some() {}
+            Ok(Unique)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Unique, A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if !seen.insert(key.clone()) {
+                    return Err(A::Error::custom(format!("{TWICE}{key}")));
+                }
+                map.next_value::<Unique>()?;
+            }
+            Ok(Unique)
+        }
+    }
+    impl<'de> Deserialize<'de> for Unique {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Unique, D::Error> {
+            d.deserialize_any(UniqueVisitor)
+        }
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let err = serde_json::from_str::<Unique>(text).err()?;
+    let message = err.to_string();
+    let key = message.strip_prefix(TWICE)?;
+    // serde_json ends a data error with " at line L column C"
+    let key = key.rsplit_once(" at line ").map_or(key, |(k, _)| k);
+    Some((err.line(), key.to_string()))
 }
 
 /// Turns a `toml` parse error into a located error.
@@ -495,6 +569,32 @@ impl LoadErrors {
 mod tests {
     use super::*;
     use crate::script::ScriptError;
+
+    #[test]
+    fn a_key_given_twice_in_one_object_is_found_with_its_line() {
+        assert_eq!(json_duplicate_key("{\"a\": 1, \"b\": {\"a\": 2}}"), None);
+        assert_eq!(
+            json_duplicate_key("{\"a\": 1,\n \"l\": [{\"k\": 1,\n \"k\": 2}]}"),
+            Some((3, "k".to_string()))
+        );
+        assert_eq!(
+            json_duplicate_key("{\"a\": 1, ] \"a\": 2}"),
+            None,
+            "not JSON: its reader says"
+        );
+        let err = json_bounds(
+            Path::new("s.json"),
+            "{\"seed\": 1,\n\"seed\": 2}",
+            "save",
+            100,
+        )
+        .expect_err("twice");
+        assert!(
+            err.to_string()
+                .contains("s.json:2: the save gives the key `seed` twice"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn shape_counts_values_outside_strings_and_comments_and_names_the_line() {

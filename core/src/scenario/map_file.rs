@@ -348,7 +348,12 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             let Some(name) = legend.get(ch) else {
                 d.at(
                     row.span(),
-                    format!("terrain character `{ch}` is not in the legend"),
+                    format!(
+                        "terrain character {} (column {}, hex {}) is not in the legend",
+                        shown_char(*ch),
+                        c + 1,
+                        map.label(map.hex_at(c as i32, r as i32))
+                    ),
                 );
                 continue;
             };
@@ -468,6 +473,9 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         }
     }
     let mut place_lines: BTreeMap<&str, usize> = BTreeMap::new();
+    // the place each hex is in, and its line: `kessel.map.place` gives a hex's one place, so
+    // a hex listed by a second place was that place's in the drawing and no one's in the rules
+    let mut place_of: BTreeMap<Hex, (&str, usize)> = BTreeMap::new();
     for entry in &file.places {
         let p = entry.get_ref();
         if let Some(first) = d.seen_before(&mut place_lines, p.name.as_str(), &entry.span()) {
@@ -495,6 +503,22 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                         map.label(*h)
                     ),
                 );
+                continue;
+            }
+            let line = d.lines.line(entry.span().start);
+            match place_of.get(h) {
+                Some((other, first)) if *other != p.name.as_str() => d.at(
+                    item.clone(),
+                    format!(
+                        "place `{}` lists hex {}, which is in place `{other}` (line {first}): a \
+                         hex is in one place at most; remove it from one of them",
+                        p.name,
+                        map.label(*h)
+                    ),
+                ),
+                _ => {
+                    place_of.insert(*h, (p.name.as_str(), line));
+                }
             }
         }
         let hexes = hexes.into_iter().map(|(h, _)| h).collect();
@@ -518,10 +542,24 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                 ),
             );
         }
-        let hexes = parse_hexes(&map, &a.hexes, &mut d)
-            .into_iter()
-            .map(|(h, _)| h)
-            .collect();
+        // a hex listed twice was in the area's list twice (`kessel.map.area` gave 6 hexes of 5),
+        // as a place's or an objective's hex listed twice is refused
+        let mut once = BTreeSet::new();
+        let mut hexes = Vec::new();
+        for (h, item) in parse_hexes(&map, &a.hexes, &mut d) {
+            if once.insert(h) {
+                hexes.push(h);
+            } else {
+                d.at(
+                    item,
+                    format!(
+                        "area `{}` lists hex {} twice: remove one",
+                        a.id,
+                        map.label(h)
+                    ),
+                );
+            }
+        }
         if map.areas.contains_key(&a.id) {
             let span = a.hexes.first().map(|h| h.span()).unwrap_or(0..0);
             d.at(span, format!("area `{}` is defined twice", a.id));
@@ -542,4 +580,25 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         map.tags.entry(t.tag.clone()).or_default().extend(hexes);
     }
     Ok((map, d.errors))
+}
+
+/// A terrain character as a message quotes it: in backticks, or as `U+XXXX` when it would not
+/// show there (a space, a tab, a control, a character that shows as nothing, a combining mark
+/// that joined the backtick before it: "terrain character `́` is not in the legend").
+fn shown_char(ch: char) -> String {
+    let combining = matches!(
+        ch,
+        '\u{0300}'..='\u{036f}'
+            | '\u{1ab0}'..='\u{1aff}'
+            | '\u{1dc0}'..='\u{1dff}'
+            | '\u{20d0}'..='\u{20ff}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{fe20}'..='\u{fe2f}'
+    );
+    if ch.is_whitespace() || ch.is_control() || combining || crate::error::hidden_char(ch) {
+        let name = if ch == ' ' { " (a space)" } else { "" };
+        format!("U+{:04X}{name}", ch as u32)
+    } else {
+        format!("`{ch}`")
+    }
 }

@@ -87,6 +87,15 @@ impl MapDataPanel {
             MarkTarget::Place(i) => {
                 let mut places = map.places.clone();
                 toggle(&mut places.get_mut(*i)?.hexes);
+                // a hex is in one place at most (the map file refuses a hex in two): marked
+                // for this place, it leaves the one it was in
+                if places[*i].hexes.contains(&hex) {
+                    for (j, p) in places.iter_mut().enumerate() {
+                        if j != *i {
+                            p.hexes.retain(|h| *h != hex);
+                        }
+                    }
+                }
                 Some(EditorCommand::SetPlaces {
                     places,
                     merge: None,
@@ -367,5 +376,37 @@ impl super::Panel for MapDataPanel {
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
         let kinds: Vec<String> = cx.style.place_ids().map(str::to_string).collect();
         self.show(ui, (cx.doc, &kinds), cx.selected, cx.cmds);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kessel_core::numbering::Numbering;
+
+    /// A hex marked for one place leaves the place it was in: the map file refuses a hex in two
+    /// places, and the rules saw only the first (`kessel.map.place`).
+    #[test]
+    fn a_hex_marked_for_a_place_leaves_the_other_place() {
+        let mut map = Map::new("m", 4, 4, Numbering::default(), "clear");
+        let (a, b) = (Hex::new(1, 1), Hex::new(2, 1));
+        for (name, hexes) in [("One", vec![a, b]), ("Two", vec![Hex::new(3, 3)])] {
+            map.places.push(Place {
+                name: name.into(),
+                kind: "town".into(),
+                hexes,
+            });
+        }
+        let panel = MapDataPanel {
+            target: Some(MarkTarget::Place(1)),
+            ..MapDataPanel::default()
+        };
+        match panel.on_click(&map, b) {
+            Some(EditorCommand::SetPlaces { places, .. }) => {
+                assert_eq!(places[0].hexes, vec![a], "left the first place");
+                assert_eq!(places[1].hexes, vec![Hex::new(3, 3), b]);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

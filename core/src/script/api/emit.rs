@@ -185,7 +185,15 @@ pub(crate) fn roll_for(
     let (value, drawn, stream, stream_after) = {
         let mut w = world.borrow_mut();
         let stream = format!("{purpose} @{}", w.state.turn);
-        let v = w.dice.roll_from(&stream, sides);
+        // an injected roll stands for a face of this die: 0 or 7 on a d6 went on to the
+        // tables, which clamp a modified roll, and read as a 1 or a 6 without a word
+        let v = w.dice.roll_checked(&stream, sides).map_err(|v| {
+            mlua::Error::runtime(format!(
+                "kessel.dice.roll(`{purpose}`): the injected roll {v} is not a face of the \
+                 {sides}-sided die it stands for (1 to {sides}); kessel.inject_dice queues rolls \
+                 as the die shows them, before modifiers"
+            ))
+        })?;
         let after = w.dice.drawn_from(&stream);
         (v, w.dice.drawn(), stream, after)
     };

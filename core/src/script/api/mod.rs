@@ -618,7 +618,7 @@ pub(crate) fn describe_value(v: &mlua::Value) -> String {
         mlua::Value::Nil => "nothing".into(),
         mlua::Value::Boolean(b) => b.to_string(),
         mlua::Value::Integer(i) => i.to_string(),
-        mlua::Value::Number(n) => n.to_string(),
+        mlua::Value::Number(n) => shown_number(*n),
         mlua::Value::String(s) => {
             let text = s.to_string_lossy();
             match text.char_indices().nth(40) {
@@ -630,13 +630,23 @@ pub(crate) fn describe_value(v: &mlua::Value) -> String {
     }
 }
 
+/// A Lua float as a message shows it: `1e300` in exponent form, as Lua writes it, not Rust's
+/// 301 digits.
+pub(crate) fn shown_number(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e16 {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 /// A value a script handed the engine (a hook's answer, a filter's field), in words.
 pub(crate) fn show_value(v: &mlua::Value) -> String {
     use mlua::Value as V;
     match v {
         V::String(s) => format!("the string \"{}\"", s.to_string_lossy()),
         V::Integer(i) => format!("the number {i}"),
-        V::Number(n) => format!("the number {n}"),
+        V::Number(n) => format!("the number {}", shown_number(*n)),
         V::Boolean(b) => format!("the boolean {b}"),
         other => format!("a {}", other.type_name()),
     }

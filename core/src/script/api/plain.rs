@@ -153,8 +153,9 @@ fn table_body(lua: &Lua, t: &Table, b: &mut Budget) -> mlua::Result<Value> {
             }
             mlua::Value::Number(x) => {
                 return Err(mlua::Error::runtime(format!(
-                    "{}: a table key must be a string or a whole number, not {x}",
-                    b.what
+                    "{}: a table key must be a string or a whole number, not {}",
+                    b.what,
+                    super::shown_number(x)
                 )))
             }
             other => {

@@ -199,8 +199,23 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "inject_dice",
-        lua.create_function(move |lua, rolls: Vec<u32>| {
+        lua.create_function(move |lua, rolls: Vec<i64>| {
             crate::script::charge(lua, 4 * rolls.len() as u64)?;
+            // a die shows 1 and up: a 0 (or -1) was queued and read by the tables as their
+            // first row; one too high for its die is refused when rolled, where the die is known
+            let rolls = rolls
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| {
+                    u32::try_from(r).ok().filter(|r| *r >= 1).ok_or_else(|| {
+                        mlua::Error::runtime(format!(
+                            "kessel.inject_dice: roll {} is {r}; a die shows 1 and up \
+                             (rolls are queued as the die shows them, before modifiers)",
+                            i + 1
+                        ))
+                    })
+                })
+                .collect::<mlua::Result<Vec<u32>>>()?;
             let mut world = w.borrow_mut();
             world.dice.inject(rolls);
             world.changed_outside_actions = true;
