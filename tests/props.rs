@@ -256,6 +256,7 @@ const LUA_FUNCTIONS: &[&str] = &[
     "kessel.emit.move",
     "kessel.emit.step",
     "kessel.emit.reveal",
+    "kessel.emit.conceal",
     "kessel.emit.flag",
     "kessel.emit.unit_var",
     "kessel.emit.var",

@@ -43,6 +43,16 @@ pub enum Event {
         /// Its values.
         face: Face,
     },
+    /// A face-up unit was turned face down: its values are forgotten, and the face it showed goes
+    /// back into the pool the next reveal draws from (the counter rejoins the unknowns).
+    Concealed {
+        /// Unit id.
+        unit: String,
+        /// The pool its face went back to, which its next reveal draws from.
+        pool: String,
+        /// The face it showed (public: it was face up).
+        face: Face,
+    },
     /// A unit flag was set or cleared.
     UnitFlag {
         /// Unit id.
@@ -278,7 +288,7 @@ impl Event {
                 ..
             } => set(o, "hex", Some(*h)),
             Event::MarkerMoved { hex, .. } => set(o, "hex", *hex),
-            Event::Revealed { face, .. } => {
+            Event::Revealed { face, .. } | Event::Concealed { face, .. } => {
                 o.insert("face".into(), J::String(face.to_string()));
             }
             Event::UnitCreated { unit } | Event::UnitChanged { unit } => {
@@ -311,6 +321,7 @@ impl Event {
             | Event::Moved { unit, .. }
             | Event::StepSet { unit, .. }
             | Event::Revealed { unit, .. }
+            | Event::Concealed { unit, .. }
             | Event::UnitFlag { unit, .. }
             | Event::UnitVar { unit, .. }
             | Event::UnitHidden { unit, .. } => UnitsTouched::One(unit),
@@ -371,6 +382,7 @@ impl Event {
         "moved",
         "step_set",
         "revealed",
+        "concealed",
         "unit_flag",
         "unit_var",
         "flags_cleared",
@@ -402,6 +414,7 @@ impl Event {
             Event::Moved { .. } => "moved",
             Event::StepSet { .. } => "step_set",
             Event::Revealed { .. } => "revealed",
+            Event::Concealed { .. } => "concealed",
             Event::UnitFlag { .. } => "unit_flag",
             Event::UnitVar { .. } => "unit_var",
             Event::FlagsCleared { .. } => "flags_cleared",
@@ -465,11 +478,70 @@ mod tests {
                 terrain: "woods".into(),
             },
             Event::UnitVarsCleared { key: "k".into() },
+            Event::Concealed {
+                unit: "u".into(),
+                pool: "p".into(),
+                face: Face {
+                    attack: 1,
+                    defence: 2,
+                    movement: 3,
+                },
+            },
         ];
         for e in events {
             let v = serde_json::to_value(&e).expect("json");
             assert_eq!(v["event"], e.kind());
             assert!(Event::KINDS.contains(&e.kind()));
         }
+    }
+
+    /// Revealed then concealed, a unit is as it was face down and its face is back in the pool;
+    /// the events survive a save's round trip.
+    #[test]
+    fn a_concealed_unit_forgets_its_face_and_the_pool_gets_it_back() {
+        use crate::map::Map;
+        use crate::numbering::Numbering;
+        let map = std::sync::Arc::new(Map::new("m", 4, 4, Numbering::default(), "clear"));
+        let mut state = crate::state::GameState::new(map, vec!["red".into()], 1);
+        let face = Face {
+            attack: 2,
+            defence: 5,
+            movement: 6,
+        };
+        let other = Face {
+            attack: 1,
+            defence: 1,
+            movement: 6,
+        };
+        state.pools.insert("p".into(), vec![other, face]);
+        state.add_unit(Unit {
+            hidden: true,
+            pool: Some("p".into()),
+            ..Unit::new("u", "red", "inf")
+        });
+        let face_down = state.units[0].clone();
+        let events = [
+            Event::Revealed {
+                unit: "u".into(),
+                face,
+            },
+            Event::StepSet {
+                unit: "u".into(),
+                step: 1,
+            },
+            Event::Concealed {
+                unit: "u".into(),
+                pool: "p".into(),
+                face,
+            },
+        ];
+        for e in &events {
+            let json = serde_json::to_string(e).expect("json");
+            let back: Event = serde_json::from_str(&json).expect("parse");
+            assert_eq!(&back, e);
+            state.apply(&back).expect("apply");
+        }
+        assert_eq!(state.units[0], face_down);
+        assert_eq!(state.pools["p"], vec![other, face]);
     }
 }

@@ -475,6 +475,14 @@ impl GameState {
                     }
                 }
             }
+            Event::Concealed { unit, pool, face } => {
+                let u = self.unit_mut(unit)?;
+                u.hidden = true;
+                u.faces.clear();
+                u.step = 0;
+                u.pool = Some(pool.clone());
+                self.pools.entry(pool.clone()).or_default().push(*face);
+            }
             Event::UnitFlag { unit, flag, on } => {
                 let u = self.unit_mut(unit)?;
                 if *on {

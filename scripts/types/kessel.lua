@@ -105,8 +105,8 @@
 ---An event as scripts see it (from `kessel.act` and `kessel.events`). Which fields are present
 ---depends on `event`. Fields holding JSON null (a cleared value) are a userdata, not `nil`.
 ---@class kessel.Event
----@field event "located"|"moved"|"step_set"|"revealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"dice"|"note"|"record"|"unit_created"|"unit_changed"|"terrain_set"|"hexside_set"|"hex_tagged"|"marker_created"|"marker_changed"|"unit_hidden"|"committed"|"opened"
----@field unit? string|table located, moved, step_set, revealed, unit_flag, unit_var, unit_hidden; unit_created, unit_changed: the whole record
+---@field event "located"|"moved"|"step_set"|"revealed"|"concealed"|"unit_flag"|"unit_var"|"flags_cleared"|"unit_vars_cleared"|"marker_moved"|"var"|"clock"|"mode"|"dice"|"note"|"record"|"unit_created"|"unit_changed"|"terrain_set"|"hexside_set"|"hex_tagged"|"marker_created"|"marker_changed"|"unit_hidden"|"marker_hidden"|"committed"|"opened"
+---@field unit? string|table located, moved, step_set, revealed, concealed, unit_flag, unit_var, unit_hidden; unit_created, unit_changed: the whole record
 ---@field terrain? string terrain_set
 ---@field other? Hex hexside_set: the other hex of the side
 ---@field kind? string hexside_set
@@ -116,7 +116,8 @@
 ---@field path? Hex[] moved
 ---@field cost? number moved: MP spent
 ---@field step? integer step_set: steps lost
----@field face? string revealed: "A-D-M"
+---@field face? string revealed, concealed: "A-D-M"
+---@field pool? string concealed: the pool the face went back to
 ---@field flag? string unit_flag, flags_cleared
 ---@field on? boolean unit_flag, hexside_set, hex_tagged, unit_hidden, marker_hidden
 ---@field key? string unit_var, unit_vars_cleared, var
@@ -725,6 +726,13 @@ function kessel.emit.step(unit, step) end
 ---@param face? string "A-D-M"
 ---@return string face
 function kessel.emit.reveal(unit, face) end
+
+---Turns a face-up unit of one face face down: its values are forgotten, its step count goes
+---back to 0 and its face goes back into `pool` (default: its own), which its next reveal draws
+---from. Event: concealed.
+---@param unit string
+---@param pool? string
+function kessel.emit.conceal(unit, pool) end
 
 ---Sets (default) or clears a unit flag. Event: unit_flag.
 ---@param unit string

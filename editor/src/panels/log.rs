@@ -31,6 +31,9 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
             crate::words::count(*step as usize, "step")
         ),
         Event::Revealed { unit, face } => format!("{unit} revealed: {face}"),
+        Event::Concealed { unit, pool, face } => {
+            format!("{unit} turned face down: {face} back into pool {pool}")
+        }
         Event::UnitFlag { unit, flag, on } => {
             format!("{unit}: {flag} {}", if *on { "set" } else { "cleared" })
         }

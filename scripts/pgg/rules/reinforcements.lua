@@ -349,6 +349,17 @@ end
 -- on from there; a provisional division is placed where the die puts it in the same way. Scheduled
 -- reinforcements instead move onto the map from their area and pay the entry hex (M.plan, R.entry_mp).
 local function bring_in(u, hex, rule, why)
+  -- [12.4] a division back from the dead pile comes back face down in the standard game: its
+  -- counter rejoins the unknowns (its pool), and the German learns its values only when it is
+  -- revealed again. Under WBC09 #14 the Soviet selects it among the divisions both players saw
+  -- die, so it comes back face up. (A test position's unit with no pool has nowhere to hide.)
+  if u.location == "eliminated" and u.pool and not u.hidden
+      and not C.option("wbc09_14_rifle_recycling_delay") then
+    kessel.emit.conceal(u.id)
+    -- what it was is forgotten with its values: the second 0-1-6's restriction [12.3] too
+    if u.flags.no_attack then kessel.emit.flag(u.id, "no_attack", false) end
+    if kessel.game.var("second_zero_one") == u.id then kessel.emit.var("second_zero_one", nil) end
+  end
   kessel.emit.place(u.id, hex)
   kessel.emit.unit_var(u.id, "entered_turn", kessel.game.turn())
   kessel.emit.unit_var(u.id, "mp_spent", 0)

@@ -66,6 +66,33 @@ kessel.test("case_14_2_call_from_the_dead_pile_and_wbc09_14_delay", function()
   expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
 end)
 
+-- [12.4] [14.2] In the standard game a division called back from the dead pile comes back face
+-- down: its values are forgotten and its counter rejoins the unknowns (the rifle pool, empty
+-- before), so the German's view shows a rifle and no values, and its next reveal draws from the
+-- pool. Under WBC09 #14 the Soviet selected it among divisions both players saw die: face up.
+kessel.test("case_12_4_a_division_back_from_the_dead_pile_returns_face_down", function()
+  local dead = dead_rifle("d", 2)
+  dead.pool = "rifle"
+  swf_board({ dead }, "soviet_movement", 5, { pools = { rifle = {} } })
+  expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
+  local u = kessel.units.get("d")
+  expect.eq(u.hex, "1208")
+  expect.truthy(u.hidden, "face down")
+  expect.eq(u.attack, nil, "its values are forgotten")
+  expect.eq(table.concat(kessel.game.pool("rifle"), ","), "3-3-6", "its counter rejoins the unknowns")
+  local seen = nil
+  for _, r in ipairs(kessel.game.view("german").units) do if r.id == "d" then seen = r end end
+  expect.truthy(seen and seen.hidden, "the German sees a face-down rifle")
+  expect.eq(#(seen.faces or {}), 0, "and no values")
+  swf_board({ dead }, "soviet_movement", 5,
+    { pools = { rifle = {} }, options = { wbc09_14_rifle_recycling_delay = true } })
+  expect.accepted(kessel.act{ kind = "swf_call", hex = "1208" })
+  u = kessel.units.get("d")
+  expect.falsy(u.hidden, "WBC09 #14: face up")
+  expect.eq(u.attack, 3)
+  expect.eq(#kessel.game.pool("rifle"), 0)
+end)
+
 -- [14.2] [7.1] Stacking is judged at the end of the Movement Phase, not as divisions enter: four
 -- calls into 1208 are accepted, and the phase may not end with four rifles there.
 kessel.test("case_14_2_four_calls_into_one_hex_then_the_stacking_check", function()

@@ -347,6 +347,57 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     )?;
     let w = world.clone();
     e.set(
+        "conceal",
+        lua.create_function(move |lua, (unit, pool): (String, Option<String>)| {
+            const WHAT: &str = "kessel.emit.conceal";
+            check_unit(&w, &unit)?;
+            let (pool, face) = {
+                let wb = w.borrow();
+                let u = wb.state.unit(&unit).ok_or_else(|| {
+                    mlua::Error::runtime(format!("{WHAT}: unknown unit `{unit}`"))
+                })?;
+                if u.hidden {
+                    return Err(mlua::Error::runtime(format!(
+                        "{WHAT}: unit `{unit}` is face down already"
+                    )));
+                }
+                // the pool model holds one face a counter: a unit of several steps (or of named
+                // values) would lose what its other faces say
+                let face = match (u.faces.as_slice(), u.named.is_empty()) {
+                    ([face], true) => *face,
+                    _ => return Err(mlua::Error::runtime(format!(
+                        "{WHAT}: unit `{unit}` has {} faces; only a unit of one A-D-M face can go \
+                             face down (its face goes back into a pool, one face a counter)",
+                        u.faces.len().max(u.named.len())
+                    ))),
+                };
+                let pool = match pool.or_else(|| u.pool.clone()) {
+                    Some(p) => p,
+                    None => return Err(mlua::Error::runtime(format!(
+                        "{WHAT}: unit `{unit}` has no pool for its face to go back to; name one: \
+                             kessel.emit.conceal(\"{unit}\", \"POOL\")"
+                    ))),
+                };
+                bounded(&pool, &format!("{WHAT}: the pool"), MAX_NAME)?;
+                if !wb.state.pools.contains_key(&pool) {
+                    // (a map keyed in order: the names come sorted)
+                    let known: Vec<&str> = wb.state.pools.keys().map(String::as_str).collect();
+                    return Err(mlua::Error::runtime(format!(
+                        "{WHAT}: `{pool}` is not a pool (pools: {})",
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    )));
+                }
+                (pool, face)
+            };
+            emit(lua, &w, Event::Concealed { unit, pool, face })
+        })?,
+    )?;
+    let w = world.clone();
+    e.set(
         "flag",
         lua.create_function(
             move |lua, (unit, flag, on): (String, String, Option<super::Bool>)| {
