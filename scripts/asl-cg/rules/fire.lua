@@ -59,6 +59,16 @@ function F.eliminate_with_equipment(u, case, why)
   C.eliminate(u.id, case, why)
 end
 
+-- RB: an AFV Eliminated by fire becomes a Burnt-Out Wreck [11.6096] [11.6097] [11.6072]: it is
+-- Eliminated first, so its Casualty VP count for 11.616 (a unit already a wreck counts none: it
+-- was made a wreck and then Eliminated, and its loss was not counted), with the Weapons, armor
+-- leader and SW that go with it
+function F.burn_afv(v, case, why)
+  for _, w in ipairs(C.possessed(v.id)) do C.eliminate(w.id, case, "held by " .. v.id .. ": " .. why) end
+  C.eliminate(v.id, case, why .. "; a Burnt-Out Wreck", { with_crew = true })
+  kessel.emit.unit_var(v.id, "wreck", "burnt_out")
+end
+
 -- Fortifications and Equipment in a consumed Location are Eliminated [9.6095] [11.6097]
 -- The Entrenchments are foxholes, trenches and A-T ditches as well as a marker of that name (as
 -- 9.602 and 11.615 read them): RB keeps each of them, and a Pillbox [11.6097 EXC]; before, only a
@@ -76,7 +86,12 @@ local function eliminate_contents(hex, case, opts)
   end
   for _, u in ipairs(kessel.units.at(hex)) do
     local wreck_gone = opts.rubbled and C.is_vehicle(u) and u.vars.wreck
-    if u.type == "sw" or u.type == "gun" or wreck_gone then C.eliminate(u.id, case, "consumed by fire") end
+    if u.type == "sw" or u.type == "gun" or wreck_gone then C.eliminate(u.id, case, "consumed by fire")
+    elseif opts.afv and C.is_vehicle(u) and not C.is_wreck(u) and kessel.units.get(u.id).location == "map" then
+      -- RB: an AFV is Equipment (11.6072 names its Elimination a Wreck or Burnt-Out Wreck), so one
+      -- left on the map in a Blazing non-Factory Location is Eliminated, a Burnt-Out Wreck [11.6097]
+      F.burn_afv(u, case, "Equipment in a Location the fire consumed")
+    end
     if opts.isolated_units and u.vars.isolated and kessel.units.get(u.id).location == "map" then
       if confined(u, opts.consumed_set) then
         F.eliminate_with_equipment(u, case, "Isolated, confined to setting up where the fire was")
@@ -192,7 +207,12 @@ function F.rb()
         end
         C.note("11.6095", "the Factory of " .. h .. " is Gutted")
       else
+        -- any other Blazing Location (woods, grain ...) is "fully consumed by the fire" too [11.609]:
+        -- no terrain change is given for it, but 11.6097 Eliminates the Fortifications and Equipment
+        -- in it (before, its Blaze went without a word and a SW or wire there survived)
         remove_fires(h, blaze)
+        C.note("11.609", h .. " (" .. t .. ") is consumed by its Blaze: the Blaze is removed")
+        consumed[#consumed + 1] = h
       end
     end
   end
@@ -232,7 +252,10 @@ function F.rb()
   for _, h in ipairs(C.sorted_keys(gutted)) do
     for _, u in ipairs(kessel.units.at(h)) do
       if u.vars.isolated then F.eliminate_with_equipment(u, "11.6095", "Isolated in a Factory that was Gutted") end
-      if u.type == "sw" or u.type == "gun" then C.eliminate(u.id, "11.6097", "in a newly-Gutted Factory") end
+      if u.type == "sw" or u.type == "gun" then C.eliminate(u.id, "11.6097", "in a newly-Gutted Factory")
+      elseif C.is_vehicle(u) and not C.is_wreck(u) and u.location == "map" and kessel.units.get(u.id).location == "map" then
+        F.burn_afv(u, "11.6097", "Equipment in a newly-Gutted Factory")
+      end
     end
   end
   -- [11.6096] each Flame becomes a Blaze and sets a Blaze in each adjacent Burnable hex
@@ -256,20 +279,23 @@ function F.rb()
     end
   end
   local new = C.sorted_keys(added)
-  if #spread > 0 then C.note("11.6096", "Flames become Blazes in " .. table.concat(spread, ", ") .. "; new Blazes in " .. table.concat(new, ", ")) end
+  if #spread > 0 then C.note("11.6096", "Flames become Blazes in " .. table.concat(spread, ", ") .. "; new Blazes in " .. (#new > 0 and table.concat(new, ", ") or "none (no Burnable Terrain next to them without a fire)")) end
   -- a Location "now containing a Blaze": a new one, or a Flame flipped to its Blaze side
   local blazing = C.copy(added)
   for _, h in ipairs(spread) do blazing[h] = true end
   for _, h in ipairs(C.sorted_keys(blazing)) do
     for _, u in ipairs(kessel.units.at(h)) do
       if u.vars.isolated and kessel.units.get(u.id).location == "map" then
-        if C.is_vehicle(u) then kessel.emit.unit_var(u.id, "wreck", "burnt_out") end
-        F.eliminate_with_equipment(u, "11.6096", "Isolated in a Location now Blazing")
+        if C.is_vehicle(u) and not C.is_wreck(u) then
+          F.burn_afv(u, "11.6096", "Isolated in a Location now Blazing")
+        else
+          F.eliminate_with_equipment(u, "11.6096", "Isolated in a Location now Blazing")
+        end
       end
     end
   end
   for _, h in ipairs(consumed) do
-    if kessel.map.terrain(h) ~= "factory" then eliminate_contents(h, "11.6097", { keep_entrenchments = true }) end
+    if kessel.map.terrain(h) ~= "factory" then eliminate_contents(h, "11.6097", { keep_entrenchments = true, afv = true }) end
   end
   C.record("fires", "11.609", { consumed = consumed, spread = new })
 end
