@@ -237,7 +237,8 @@ function X.relocate(u, case, opts)
     end
     C.follow(u)
     C.note("11.6064", u.id .. " escapes: Retained (Retained box), no longer Isolated")
-    if from then require("rules.rb").after_escape(from) end
+    if from and X.batch then X.batch[from] = true
+    elseif from then require("rules.rb").after_escape(from) end
     return
   end
   -- no Setup Areas determined (9.605 not played): only the Entry Areas are there to reach
@@ -310,7 +311,31 @@ local function new_crew(v, case)
 end
 
 -- resolves one Escape DR for a stack (all in one Location) or one vehicle
+local resolve_stack
 function X.resolve(ids, case)
+  if C.pb() then return resolve_stack(ids, case) end
+  -- RB [11.6065]: the Isolated Area the stack leaves is judged again once the whole DR is
+  -- resolved, not after each unit of the stack (one DR moves them together: a squad and its
+  -- leader escaping made their area type B for a moment, with its notes and effects), and also
+  -- when the attempt Eliminated the units instead (the area's type is by the units still in it;
+  -- our reading: 11.6065 names an Escape, but a type C area whose only MMC died escaping would
+  -- otherwise stay its dead occupier's)
+  X.batch = {}
+  for _, id in ipairs(ids) do
+    local u = kessel.units.get(id)
+    local i = u and u.hex and C.rb_area_at(u.hex, C.level(u))
+    if i then X.batch[i] = true end
+  end
+  local result = resolve_stack(ids, case)
+  local areas = X.batch
+  X.batch = nil
+  local list = {}
+  for i in pairs(areas) do list[#list + 1] = i end
+  table.sort(list)
+  for _, i in ipairs(list) do require("rules.rb").after_escape(i) end
+  return result
+end
+resolve_stack = function(ids, case)
   local units = {}
   for _, id in ipairs(ids) do units[#units + 1] = kessel.units.get(id) end
   for _, u in ipairs(units) do kessel.emit.unit_var(u.id, "escape_tried", true) end

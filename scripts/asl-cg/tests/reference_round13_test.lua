@@ -44,3 +44,42 @@ kessel.test("case_11.6096_11.6097_an_afv_burnt_by_the_fire_is_a_counted_loss", f
   expect.eq(kessel.game.var("reph_cvp_lost").german, 6)
   T.replays()
 end)
+
+-- [11.6063] [11.6065] a stack makes one Escape DR and leaves together: its Isolated Area is judged
+-- again once the DR is resolved. Before, it was judged after each unit of the stack: a Russian
+-- squad and its leader escaping from a type C Pocket made it type B for a moment (noted, and the
+-- Pocket exception applied then to the leader still in it) and only then type A.
+kessel.test("case_11.6065_a_stack_escaping_together_changes_its_area_once", function()
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct", isolated_areas = { { hexes = { "E5" }, type = "C" } } },
+    units = { T.squad("r1", "russian", "4-4-7", "E5", { vars = { isolated = true } }),
+      T.leader("l1", "russian", "8-1", "E5", { vars = { isolated = true } }),
+      T.squad("g1", "german", "4-6-7", "H5") } }
+  kessel.inject_dice{ 3, 3 }
+  local ev = T.expect.accepted(kessel.act{ kind = "escape", side = "russian", units = { "r1", "l1" } })
+  T.has_note(ev, "[11.6065] an Escape changes Isolated Area 1 from type C to type A")
+  expect.eq(T.note(ev, "to type B"), nil, "no passing type B")
+  expect.eq(T.unit("r1").location, "pending")
+  expect.eq(T.unit("l1").location, "pending")
+  T.replays()
+end)
+
+-- [11.6065] an Escape DR that Eliminates the only MMC of a type C area changes its type as an
+-- Escape does: the German squad dies (Final DR 12) and the area, with only a Russian SMC left in
+-- it, is type B (No Man's Land: the German Control the type C gave goes; our reading). Before, the
+-- area stayed type C, its Locations the dead squad's side's.
+kessel.test("case_11.6065_a_unit_eliminated_escaping_changes_its_area_type", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "E5" } } } },
+    units = { T.squad("g1", "german", "4-6-7", "E5"), T.leader("rl", "russian", "7-0", "E5"),
+      T.squad("g2", "german", "4-6-7", "H5"), T.squad("r2", "russian", "4-4-7", "B2") } }
+  local ev = T.resolve()
+  T.has_note(ev, "Isolated Area 1 (E5): type C, Controlled by the german")
+  kessel.inject_dice{ 6, 6 }
+  ev = T.expect.accepted(kessel.act{ kind = "escape", side = "german", units = { "g1" } })
+  expect.eq(T.unit("g1").location, "eliminated")
+  T.has_note(ev, "[11.6065] an Escape changes Isolated Area 1 from type C to type B")
+  expect.eq(kessel.game.var("isolated_areas")[1].type, "B")
+  for _, m in ipairs(kessel.markers.all{ kind = "control", placed = true }) do
+    expect.truthy(not (m.hex == "E5" and m.side == "german"), "the German Control of E5 is gone")
+  end
+  T.replays()
+end)
