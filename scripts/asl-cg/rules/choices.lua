@@ -83,15 +83,27 @@ offer("remove_fortification", function(side)
 end)
 
 kessel.queries.declare{
-  id = "reph_unit", rule = "9.605",
-  description = "A unit's Refit Phase status: Setup Area, Isolated, Encircled, whether it must or may Escape",
+  id = "reph_unit", rule = "9.605, 11.606",
+  description = "A unit's Refit Phase status: its Setup Area (PB) or Isolated Area and type (RB), Isolated, Encircled, whether it must or may Escape",
   params = { unit = { type = "unit", description = "the unit" } },
   fn = function(args)
     local u = kessel.units.get(args.unit)
     local r = u.vars.reph or {}
-    return { status = r.status or "not classified yet", area = r.area, rule = r.why, isolated = u.vars.isolated == true,
+    local out = { status = r.status or "not classified yet", area = r.area, rule = r.why, isolated = u.vars.isolated == true,
       encircled = u.vars.encircled == true, wounded = u.vars.wounded == true,
       must_escape = require("rules.escape").must_escape(u) == true, may_escape = require("rules.escape").may_escape(u) == true }
+    -- RB has no Setup Areas: the players' Perimeters give Isolated Areas [11.605] [11.606], and a
+    -- unit on the map is in one of them or not (before, an RB unit read "not classified yet" until
+    -- it escaped or was cleared, whatever its area)
+    if not C.pb() and u.location == "map" and u.hex then
+      local i, a = C.rb_area_at(u.hex, C.level(u))
+      out.isolated_area, out.area_type = i, a and a.type
+      if r.status == nil then out.rule = "11.606" end
+      if r.status == nil and S.rb_perimeter_done() then
+        out.status = i and ("in Isolated Area " .. i .. (a.type and (" (type " .. a.type .. ")") or "")) or "in no Isolated Area"
+      end
+    end
+    return out
   end,
 }
 
@@ -149,10 +161,25 @@ offer("retain_set_dc", function(side)
 end)
 
 kessel.queries.declare{
-  id = "setup_area", rule = "9.605",
-  description = "What a hex is after Setup Area Determination: a side's Setup Area, No Man's Land or Uncontrolled Territory",
+  id = "setup_area", rule = "9.605, 11.606",
+  description = "What a hex is after Setup Area Determination (PB: a side's Setup Area, No Man's Land or Uncontrolled Territory) or Perimeter Determination (RB: its Isolated Area and type, and who Controls it)",
   params = { hex = { type = "hex", description = "the hex" } },
   fn = function(args)
+    if not C.pb() then
+      -- RB [11.605] [11.606]: the Perimeters are the players'; the Isolated Areas they give are
+      -- typed as 11.605 ends (a type A or B area is No Man's Land [11.6062], a type C or D area
+      -- Isolated). Before, the query answered `determined = false` for every RB hex.
+      local determined = S.rb_perimeter_done()
+      local i, a = C.rb_area_at(args.hex, 0)
+      local out = { determined = determined, controller = A.controller(args.hex, 0) }
+      if i then
+        out.isolated_area, out.type = i, a.type
+        if a.type == "A" or a.type == "B" then out.class = "nml" elseif a.type then out.class = "isolated" end
+      elseif determined then
+        out.class = "not isolated"
+      end
+      return out
+    end
     local st = A.stored()
     if not st then return { determined = false } end
     local cls = st.hexes[args.hex]

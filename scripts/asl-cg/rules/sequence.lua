@@ -97,6 +97,11 @@ kessel.sequence(S.MODES.rb, declared("rb"), { title = "Refit Phase (Red Barricad
 -- the RePh of the module in play is being walked (a position set in the other module's sequence
 -- is not: `S.wrong_mode` says so)
 function S.in_refit() return kessel.game.step().mode == S.mode() end
+-- RB: has RePh step 11.605 typed this RePh's Isolated Areas [11.606] (the RePh is past it, or over)?
+function S.rb_perimeter_done()
+  if C.pb() or not S.in_refit() then return false end
+  return kessel.game.finished() or kessel.game.step().index > S.index("perimeter")
+end
 function S.wrong_mode(case)
   local m = kessel.game.step().mode
   if m ~= nil and m ~= S.mode() and (m == S.MODES.pb or m == S.MODES.rb) then

@@ -83,3 +83,33 @@ kessel.test("case_11.6065_a_unit_eliminated_escaping_changes_its_area_type", fun
   end
   T.replays()
 end)
+
+-- [11.605] [11.606] the declared queries answer for an RB game too: `setup_area` gives a hex's
+-- Isolated Area, its type (A/B: No Man's Land; C/D: Isolated) and who Controls it, `reph_unit` a
+-- unit's Isolated Area and type. Before, `setup_area` said `determined = false` for every RB hex
+-- (RB has no Setup Areas) and `reph_unit` "not classified yet" for an Isolated unit.
+kessel.test("case_11.606_the_queries_answer_for_an_rb_game", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "E5", "F5" } }, { hexes = { "J8" } } } },
+    units = { T.squad("g1", "german", "4-6-7", "E5"), T.squad("g2", "german", "4-6-7", "B2"), T.squad("r1", "russian", "4-4-7", "H2"),
+      T.leader("rl", "russian", "8-0", "J8") } }
+  local before = kessel.queries.ask("setup_area", { hex = "E5" })
+  expect.eq(before.determined, false)
+  T.resolve()
+  local e5 = kessel.queries.ask("setup_area", { hex = "F5" })
+  expect.eq(e5.determined, true)
+  expect.eq(e5.isolated_area, 1)
+  expect.eq(e5.type, "C")
+  expect.eq(e5.class, "isolated")
+  expect.eq(e5.controller, "german")
+  local j8 = kessel.queries.ask("setup_area", { hex = "J8" })
+  expect.eq(j8.type, "B")
+  expect.eq(j8.class, "nml")
+  expect.eq(kessel.queries.ask("setup_area", { hex = "B2" }).class, "not isolated")
+  local g1 = kessel.queries.ask("reph_unit", { unit = "g1" })
+  expect.eq(g1.isolated, true)
+  expect.eq(g1.isolated_area, 1)
+  expect.eq(g1.status, "in Isolated Area 1 (type C)")
+  expect.eq(g1.rule, "11.606")
+  expect.eq(kessel.queries.ask("reph_unit", { unit = "rl" }).must_escape, true)
+  expect.eq(kessel.queries.ask("reph_unit", { unit = "g2" }).status, "in no Isolated Area")
+end)
