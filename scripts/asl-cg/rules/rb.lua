@@ -385,13 +385,16 @@ S.on_end("armor_withdrawal", function()
   for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
     local p = v.vars.platoon
     if p and (v.location == "map" or v.location == "pending") and fought[(v.vars.original_side or v.side) .. ":" .. tostring(p)]
-      and not v.vars.spw and not v.vars.dug_in and not C.is_wreck(v) then
+      and not v.vars.spw and not C.is_wreck(v) then
       -- a Captured AFV is part of its own (the enemy's) platoon, rolled for by its captor
       local origin = v.vars.captured and v.vars.original_side or v.side
       local key = v.side .. ":" .. origin .. ":" .. tostring(p)
       platoons[key] = platoons[key] or { side = v.side, origin = origin, name = p, units = {} }
       table.insert(platoons[key].units, v)
-      if not v.vars.isolated then platoons[key].free = true end
+      -- the dr is for the non-Isolated, non-Dug-In part of the platoon; a Withdrawal then takes
+      -- "each remaining non-Isolated AFV" of it, a Dug-In one too (before, a Dug-In AFV was no
+      -- part of its platoon: it survived its platoon's Withdrawal)
+      if not v.vars.isolated and not v.vars.dug_in then platoons[key].free = true end
     end
   end
   for _, key in ipairs(C.sorted_keys(platoons)) do
@@ -399,7 +402,10 @@ S.on_end("armor_withdrawal", function()
     -- the name a GM reads: "1", or "1 (Captured german)" for the captured part of an enemy platoon
     local pname = tostring(p) .. (platoons[key].origin ~= side and (" (Captured " .. platoons[key].origin .. ")") or "")
     if not platoons[key].free then
-      C.note("11.6142", string.format("the %s Platoon %s is all Isolated: no withdrawal dr", side, pname))
+      local all_isolated = true
+      for _, v in ipairs(platoons[key].units) do if not v.vars.isolated then all_isolated = false end end
+      C.note("11.6142", string.format("the %s Platoon %s is all %s: no withdrawal dr", side, pname,
+        all_isolated and "Isolated" or "Isolated or Dug-In"))
       goto next_platoon
     end
     local rec = C.var("win_loss", {})[side] or {}

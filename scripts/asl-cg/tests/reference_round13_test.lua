@@ -113,3 +113,22 @@ kessel.test("case_11.606_the_queries_answer_for_an_rb_game", function()
   expect.eq(kessel.queries.ask("reph_unit", { unit = "rl" }).must_escape, true)
   expect.eq(kessel.queries.ask("reph_unit", { unit = "g2" }).status, "in no Isolated Area")
 end)
+
+-- [11.6142] the withdrawal dr is made for the non-Isolated, non-Dug-In part of a platoon, and a
+-- Withdrawn result Eliminates "each remaining non-Isolated AFV" of it, a Dug-In one too; a
+-- platoon whose non-Isolated AFV are all Dug-In makes no dr. Before, a Dug-In AFV was no part of
+-- its platoon at all: it survived the Withdrawal of the platoon it fought with.
+kessel.test("case_11.6142_a_dug_in_afv_goes_with_its_withdrawn_platoon", function()
+  T.setup{ module = "rb", step = "armor_withdrawal", vars = { date = "18oct" },
+    units = { T.vehicle("t1", "german", "PzKpfw IIIJ", "C3", { vars = { platoon = "1", platoon_on_map = true, dug_in = true } }),
+      T.vehicle("t2", "german", "PzKpfw IIIJ", "D3", { vars = { platoon = "1", platoon_on_map = true } }),
+      T.vehicle("t3", "german", "PzKpfw IIIJ", "E3", { vars = { platoon = "2", platoon_on_map = true, dug_in = true } }) } }
+  kessel.inject_dice{ 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "Platoon 1 withdrawal dr 6+0: withdrawn")
+  T.has_note(ev, "the german Platoon 2 is all Isolated or Dug-In: no withdrawal dr")
+  expect.eq(T.unit("t1").location, "eliminated")
+  expect.eq(T.unit("t2").location, "eliminated")
+  expect.eq(T.unit("t3").location, "map")
+  T.replays()
+end)
