@@ -339,7 +339,8 @@ kessel.action{
         return C.refuse(case, "a prisoner goes to another friendly unit able to Guard, in the same Isolated Area as " .. g.id)
       end
     elseif a.choice ~= "free" and a.choice ~= "execute" then
-      return C.refuse(case, "choice is free, transfer or execute")
+      -- PB has no execution [9.608]: its refusal names the two choices there are
+      return C.refuse(case, "choice is free or transfer" .. (C.pb() and "" or " or execute") .. ", not `" .. tostring(a.choice) .. "`")
     end
   end,
   apply = function(a)

@@ -143,8 +143,19 @@ function S.only_in(id, case)
   if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun") end
   -- a step of the other module never comes: say so rather than "not now"
   if not S.in_module(S.by_id[id]) then
-    return C.refuse(case, string.format("%s (%s) is a %s RePh step: the %s RePh has none", S.by_id[id].name, S.by_id[id].rule,
-      C.pb() and "Red Barricades" or "Pegasus Bridge", C.pb() and "Pegasus Bridge" or "Red Barricades"))
+    -- in RB, what PB's 9.617-9.620 do (purchases, set-up) belongs to RePh steps 11.619-11.625,
+    -- which our text does not give (the players play them in the RB RePh's last step), and our RB
+    -- text begins at 11.602: it does not say the RB RePh has no such step
+    local rb_elsewhere = { rg_purchase = true, rg_strength = true, fortifications = true, commencement = true }
+    local why
+    if C.pb() then why = "the Pegasus Bridge RePh has none"
+    elseif rb_elsewhere[id] then
+      why = "in Red Barricades this belongs to RePh steps 11.619-11.625, which our text does not give: the players play them in the last step ("
+        .. S.rule("scenario_generation") .. ")"
+    elseif id == "melee" then why = "our Red Barricades text (11.602-11.618) has no such step"
+    else why = "the Red Barricades RePh has none" end
+    return C.refuse(case, string.format("%s (%s) is a %s RePh step: %s", S.by_id[id].name, S.by_id[id].rule,
+      C.pb() and "Red Barricades" or "Pegasus Bridge", why))
   end
   if not s or s.id ~= id then
     return C.refuse(case, "this is done in RePh step " .. S.rule(id) .. " (" .. S.name(id) .. "), not now")

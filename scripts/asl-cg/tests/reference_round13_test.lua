@@ -132,3 +132,25 @@ kessel.test("case_11.6142_a_dug_in_afv_goes_with_its_withdrawn_platoon", functio
   expect.eq(T.unit("t3").location, "map")
   T.replays()
 end)
+
+-- [9.617] [11.619] in an RB game a PB purchase is refused saying where RB has it: its RG and
+-- Fortification purchases belong to RePh steps 11.619-11.625, which our text does not give (played
+-- by the players in the last step); before, the refusal said "the Red Barricades RePh has none".
+-- [9.601] our RB text begins at 11.602, so the refusal of a Melee outcome says that much only.
+-- [9.608] a PB refusal of an unknown prisoner choice names PB's two choices, not RB's execution.
+kessel.test("case_9.617_9.608_refusals_say_what_each_module_has", function()
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, units = { T.squad("g1", "german", "4-6-7", "C3") } }
+  local ok, r = kessel.act{ kind = "buy_rg", side = "german", rg = "I4", entry = "A7" }
+  expect.refused(ok, r, "9.617", "in Red Barricades this belongs to RePh steps 11.619-11.625, which our text does not give")
+  ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_1s", count = 1, hex = "C3" }
+  expect.refused(ok, r, "9.619", "RePh steps 11.619-11.625")
+  ok, r = kessel.act{ kind = "melee_outcome", side = "german", hex = "C3" }
+  expect.refused(ok, r, "9.601", "our Red Barricades text (11.602-11.618) has no such step")
+  ok, r = kessel.act{ kind = "shift", side = "german", units = { "g1" }, to = "A" }
+  expect.refused(ok, r, "9.613", "the Red Barricades RePh has none")
+  T.setup{ step = "prisoners", vars = { date = "dawn" },
+    units = { T.squad("g1", "german", "4-6-7", "C3", { vars = { isolated = true } }),
+      T.squad("b1", "british", "6-4-8", "C3", { vars = { prisoner_of = "german", guarded_by = "g1", unarmed = true } }) } }
+  ok, r = kessel.act{ kind = "prisoner", side = "german", unit = "b1", choice = "shoot" }
+  expect.refused(ok, r, "9.608", "choice is free or transfer, not `shoot`")
+end)
