@@ -527,7 +527,10 @@ end
 C.ENTRENCHMENT = { entrenchment = true, foxhole = true, trench = true, at_ditch = true }
 -- every Fortification marker kind: the Entrenchments, pillboxes, wire, roadblocks, mines, and a
 -- marker named `fortification` (a marker whose value says `fortification = true` is one too)
-C.FORTIFICATION = { fortification = true, pillbox = true, wire = true, roadblock = true, ap_mine = true, at_mine = true }
+-- (a `fortified_building` marker is a Fortified Building Location: revealed with the hidden
+-- Fortifications [11.6073], Eliminated by a Blaze [11.6097], and keeping a Gun/AFV on the map [11.607])
+C.FORTIFICATION = { fortification = true, pillbox = true, wire = true, roadblock = true, ap_mine = true, at_mine = true,
+  fortified_building = true }
 for k in pairs(C.ENTRENCHMENT) do C.FORTIFICATION[k] = true end
 function C.is_fortification(m)
   return C.FORTIFICATION[m.kind] == true or (type(m.value) == "table" and m.value.fortification == true)

@@ -58,6 +58,23 @@ function Q.possession()
   end
 end
 
+-- [11.607 EXC] is a Gun or AFV in a Fortified Building Location or a Pillbox? Its own mark
+-- (`fortified`), or its Location's marker: a `pillbox` in its hex, or a `fortified_building`
+-- marker (or a Fortification whose value says `fortified_building = true`) at its level. Before,
+-- only the unit's mark counted: a Gun in a hex holding a pillbox marker was cleared to the box.
+function Q.fortified(u)
+  if u.vars.fortified then return true end
+  if u.location ~= "map" or not u.hex then return false end
+  for _, m in ipairs(kessel.markers.at(u.hex)) do
+    if m.hex == u.hex then
+      local v = type(m.value) == "table" and m.value or {}
+      if m.kind == "pillbox" then return true end
+      if (m.kind == "fortified_building" or v.fortified_building == true) and (v.level or 0) == C.level(u) then return true end
+    end
+  end
+  return false
+end
+
 -- [9.6073] still-hidden Fortifications in the opponent's Setup Area are placed on the map (a
 -- minefield as a Known minefield, its strength kept); each Fortification is Controlled by the
 -- side Controlling its Location (value.controlled_by)
@@ -187,7 +204,7 @@ S.on_end("equipment", function()
     -- a vehicle's mounted Weapons, and the armor leader in it, go (or stay) with it
     if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on
       and not C.crewing(u) and not C.is_wreck(u) then
-      local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and u.vars.fortified)
+      local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and Q.fortified(u))
       local ctrl = A.controller(u.hex, C.level(u)) or u.side
       -- [11.6072] what is removed, and the Equipment left on the map (an abandoned vehicle that
       -- stays: a manned one is no loose Equipment), is Retained by the side Controlling its Location
@@ -203,7 +220,7 @@ S.on_end("equipment", function()
         -- a Gun it holds in a Fortified Building Location or Pillbox is left on the map [11.607 EXC]:
         -- the possessor goes to the box without it
         for _, w in ipairs(C.possessed(u.id)) do
-          if w.type == "gun" and w.vars.fortified then
+          if w.type == "gun" and Q.fortified(w) then
             kessel.emit.unit_var(w.id, "possessed_by", nil)
             C.note("11.607", w.id .. " is a Gun in a Fortified Building Location or Pillbox: it is left on the map; "
               .. u.id .. " leaves it unpossessed in " .. tostring(w.hex))

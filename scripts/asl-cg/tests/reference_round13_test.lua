@@ -154,3 +154,39 @@ kessel.test("case_9.617_9.608_refusals_say_what_each_module_has", function()
   ok, r = kessel.act{ kind = "prisoner", side = "german", unit = "b1", choice = "shoot" }
   expect.refused(ok, r, "9.608", "choice is free or transfer, not `shoot`")
 end)
+
+-- [11.607 EXC] a Gun or an AFV in a Pillbox or a Fortified Building Location is left on the map:
+-- the Location's marker says so (a `pillbox` in the hex, a `fortified_building` at the unit's
+-- level), as the unit's own mark `fortified` does. Before, only the mark counted: the Gun in the
+-- pillbox and the AFV in the Fortified Building Location went to the Retained box.
+kessel.test("case_11.607_a_gun_in_a_pillbox_is_left_on_the_map", function()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" },
+    valued = { { kind = "pillbox", side = "german", hex = "E5", value = { owner = "german" } },
+      { kind = "fortified_building", side = "german", hex = "G5", value = { owner = "german", level = 0 } } },
+    units = { T.crew("c1", "german", "E5"), T.gun("atg", "german", "PaK 38", "E5", { vars = { possessed_by = "c1" } }),
+      T.vehicle("tk", "german", "PzKpfw IIIJ", "G5"), T.squad("g1", "german", "4-6-7", "H5") } }
+  local ev = T.resolve()
+  expect.eq(T.unit("atg").location, "map")
+  expect.eq(T.unit("atg").vars.possessed_by, nil)
+  expect.eq(T.unit("c1").location, "pending")
+  expect.eq(T.unit("tk").location, "map")
+  expect.eq(T.unit("g1").location, "pending")
+  T.has_note(ev, "atg is a Gun in a Fortified Building Location or Pillbox: it is left on the map; c1 leaves it unpossessed in E5")
+  T.replays()
+end)
+
+-- [11.6073] "Each still hidden Fortification, including all Fortified Building Locations ... in
+-- Locations currently Controlled by its purchaser's opponent, is placed on-map": a hidden
+-- `fortified_building` marker is a Fortification too; [11.6097] a Blaze Eliminates it.
+kessel.test("case_11.6073_11.6097_a_fortified_building_location_is_a_fortification", function()
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct" },
+    valued = { { kind = "fortified_building", side = "russian", hex = "E5", value = { owner = "russian", hidden = true } } },
+    units = { T.squad("g1", "german", "4-6-7", "E5") } }
+  local ev = T.resolve()
+  T.has_note(ev, "[11.6073] fortified_building in E5 is revealed")
+  T.setup{ module = "rb", step = "blazes", map = { terrain = { E5 = "stone_building" } },
+    markers = { { kind = "blaze", at = "E5" } },
+    valued = { { kind = "fortified_building", side = "russian", hex = "E5", value = { owner = "russian" } } } }
+  ev = T.resolve()
+  T.has_note(ev, "[11.6097] fortified_building in E5 is Eliminated")
+end)
