@@ -202,9 +202,12 @@ S.on_end("equipment", function()
     -- a hidden Set DC waits for 11.6073 [11.6072 EXC]
     local set_dc = u.vars.set_dc and u.vars.hidden
     -- a vehicle's mounted Weapons, and the armor leader in it, go (or stay) with it
-    if not u.vars.isolated and not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on
+    if not u.vars.possessed_by and not u.vars.passenger_of and not set_dc and not u.vars.mounted_on
       and not C.crewing(u) and not C.is_wreck(u) then
-      local stays = (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and Q.fortified(u))
+      -- an Isolated unit or piece of Equipment stays where it is [11.6071]; loose Equipment there is
+      -- "Equipment left on-map" all the same, Retained by the side Controlling its Location
+      -- [11.6072] (an unpossessed German SW in a Russian type C area stayed German)
+      local stays = u.vars.isolated or (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and Q.fortified(u))
       local ctrl = A.controller(u.hex, C.level(u)) or u.side
       -- [11.6072] what is removed, and the Equipment left on the map (an abandoned vehicle that
       -- stays: a manned one is no loose Equipment), is Retained by the side Controlling its Location

@@ -190,3 +190,26 @@ kessel.test("case_11.6073_11.6097_a_fortified_building_location_is_a_fortificati
   ev = T.resolve()
   T.has_note(ev, "[11.6097] fortified_building in E5 is Eliminated")
 end)
+
+-- [11.6071] [11.6072] Equipment in an Isolated Area is not cleared from the map, but it is
+-- "Equipment left on-map" and so Retained by the side Controlling its Location: an unpossessed
+-- German LMG in a Russian type C area is Captured by the Russians where it lies. Before, Isolated
+-- Equipment was passed over and stayed German.
+kessel.test("case_11.6072_isolated_equipment_goes_to_the_side_controlling_its_location", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "E5", "F5" } } } },
+    units = { T.squad("r1", "russian", "4-4-7", "E5"), T.sw("glmg", "german", "LMG", "F5"), T.sw("rlmg", "russian", "LMG", "E5"),
+      T.squad("g2", "german", "4-6-7", "B2"), T.squad("r2", "russian", "4-4-7", "J9") } }
+  T.resolve()   -- 11.605: type C, the Russians'
+  T.resolve()   -- 11.6063
+  local ev = T.resolve()   -- 11.607
+  T.has_note(ev, "[11.6072] glmg is Retained (Captured) by the russian where it stands")
+  local lmg = T.unit("glmg")
+  expect.eq(lmg.side, "russian")
+  expect.eq(lmg.vars.captured, true)
+  expect.eq(lmg.vars.original_side, "german")
+  expect.eq(lmg.location, "map")
+  expect.eq(T.unit("rlmg").side, "russian")
+  expect.eq(T.unit("r1").location, "map")
+  expect.eq(T.unit("g2").location, "pending")
+  T.replays()
+end)
