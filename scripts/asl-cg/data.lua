@@ -205,7 +205,7 @@ record("entry_order", "table", "the Entry Areas of each side in order along the 
 record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given (else found on the map: the nearest hex the side Controls outside the listed Isolated Areas) [11.6063]")
 
 kessel.scenario_var{ id = "balance_drm", type = "table", default = {},
-  description = "CPP Replenishment balance DRM per side (RB CG balance 11.32, not in the text) [11.616]" }
+  description = "CPP Replenishment DRM per side from the CG balance provision in effect (11.32, not in the text), as the provision gives it: { russian = -1 } [11.616]" }
 
 -- [11.6161] RB historical DRM per CG Day and side
 do

@@ -572,8 +572,11 @@ function RB.cpp()
   for _, side in ipairs(C.sides()) do
     local drm, mods = 0, {}
     local function add_mod(d, why) if d ~= 0 then drm = drm + d; mods[#mods + 1] = string.format("%+d %s", d, why) end end
+    -- "-y As per CG scenario Balance provision (11.32)": the var is that DRM as the provision gives
+    -- it (-1 for a -1 DRM), as its name and `kessel info` say; it was negated, so a -1 balance DRM
+    -- raised the Final DR by one
     local bal = C.var("balance_drm", {})[side] or 0
-    add_mod(-bal, "CG balance (11.32)")
+    add_mod(bal, "CG balance (11.32)")
     add_mod(hist(side), "Historical DRM for " .. tostring(C.var("date")) .. " (11.6161)")
     if C.get_in("attack_chit", side) then add_mod(1, "Attack chit") end
     local cvp = C.get_in("cvp_lost", side, 0) + C.get_in("reph_cvp_lost", side, 0)

@@ -213,3 +213,14 @@ kessel.test("case_11.6072_isolated_equipment_goes_to_the_side_controlling_its_lo
   expect.eq(T.unit("g2").location, "pending")
   T.replays()
 end)
+
+-- [11.616] "-y As per CG scenario Balance provision (11.32)": the scenario var `balance_drm` is
+-- that DRM as the provision gives it (negative values allowed, as `kessel check` lets them be). A
+-- -1 balance DRM lowers the Final DR by one; before, the var was negated and raised it.
+kessel.test("case_11.616_the_balance_drm_applies_as_given", function()
+  T.setup{ module = "rb", step = "cpp", vars = { date = "20oct", balance_drm = { russian = -1 }, cpp = { german = 0, russian = 0 } } }
+  kessel.inject_dice{ 3, 3, 3, 3 }
+  local ev = T.resolve()
+  T.has_note(ev, "russian CPP: DR 6-1 = 5 (-1 CG balance (11.32)): +16")
+  T.has_note(ev, "german CPP: DR 6+0 = 6: +16")
+end)
