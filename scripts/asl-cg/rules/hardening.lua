@@ -345,7 +345,7 @@ function H.rb_leader_hardening()
   local rank = {}
   for i, l in ipairs(order) do rank[l] = i end
   for _, side in ipairs(C.sides()) do
-    if C.get_in("promoted", side) then
+    if C.get_in("promoted", side) == C.var("date") then
       C.note("11.6114", side .. " promoted out of the ranks: no leader Battle Hardening DR")
     else
       local secret = { secret_to = side }
@@ -405,7 +405,8 @@ kessel.action{
     if l.face.label ~= "8-0" and l.face.label ~= "8-1" then return C.refuse("11.6114", "only an 8-0 or an 8-1 is exchanged") end
     -- a heroic leader Battle Hardens first [11.6113]: by then he is no longer an 8-0 or 8-1
     if l.vars.heroic then return C.refuse("11.6114", l.id .. " is heroic: he Battle Hardens (11.6113) before any promotion, and is then no 8-0 or 8-1") end
-    if C.get_in("promoted", l.side) then return C.refuse("11.6114", "one promotion per RePh") end
+    -- the mark holds the CG Day of this RePh's 11.611 (a campaign carrying it does not bar the next RePh)
+    if C.get_in("promoted", l.side) == C.var("date") then return C.refuse("11.6114", "one promotion per RePh") end
     local leaders, se = 1, 0
     for _, u in ipairs(retained_units{ side = l.side }) do
       if u.type == "leader" then leaders = leaders + 1 end
@@ -423,7 +424,7 @@ kessel.action{
     -- the second leader is Retained where the first is (the Retained box, as a rule, after 11.607)
     local id = kessel.emit.create_unit{ side = l.side, type = "leader", faces = { C.leader_face(new[2]) }, at = l.hex,
       vars = { reph = l.vars.reph and C.copy(l.vars.reph) or nil, level = l.vars.level } }
-    C.set_in("promoted", l.side, true)
+    C.set_in("promoted", l.side, C.var("date"))
     C.note("11.6114", l.id .. " (" .. l.face.label .. ") is exchanged for a " .. new[1] .. " and " .. id .. " (" .. new[2] .. ")")
   end,
 }

@@ -224,3 +224,21 @@ kessel.test("case_11.616_the_balance_drm_applies_as_given", function()
   T.has_note(ev, "russian CPP: DR 6-1 = 5 (-1 CG balance (11.32)): +16")
   T.has_note(ev, "german CPP: DR 6+0 = 6: +16")
 end)
+
+-- [11.6114] one promotion out of the ranks per RePh: the mark a promotion leaves holds its CG Day,
+-- so a campaign that carries it does not bar the next RePh's promotion or leader Battle Hardening
+-- DR. Before, the mark was a plain `true` and stayed for good.
+kessel.test("case_11.6114_a_promotion_bars_only_its_own_reph", function()
+  local squads = {}
+  for i = 1, 8 do squads[i] = T.squad("g" .. i, "german", "4-6-7", "C3") end
+  squads[#squads + 1] = T.leader("l8", "german", "8-0", "C3")
+  squads[#squads + 1] = T.leader("l9", "german", "8-0", "C3")
+  for i = 9, 16 do squads[#squads + 1] = T.squad("g" .. i, "german", "4-6-7", "C3") end
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct", promoted = { german = "17oct" } }, units = squads }
+  T.expect.accepted(kessel.act{ kind = "promote", side = "german", leader = "l8" })
+  local ok, r = kessel.act{ kind = "promote", side = "german", leader = "l9" }
+  expect.refused(ok, r, "11.6114", "one promotion per RePh")
+  local ev = T.resolve()
+  T.has_note(ev, "german promoted out of the ranks: no leader Battle Hardening DR")
+  T.note(ev, "russian makes its Secret leader Battle Hardening DR")
+end)
