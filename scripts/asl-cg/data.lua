@@ -167,7 +167,7 @@ kessel.scenario_var{ id = "entry_areas", type = "table", default = {},
 kessel.scenario_var{ id = "entry_costs", type = "table", default = {},
   description = "CPP cost per Entry Arrow [9.61741]; empty: the PB table" }
 kessel.scenario_var{ id = "rb_rg_chart", type = "table", default = {},
-  description = "RB RG chart (not in the text): { id = { name, kind, cost, date_max, cg_max, full, depleted } } [11.619]" }
+  description = "RB RG chart (not in the text); not read in play: RB's RG purchase (11.619-11.625) is the players', in the RePh's last step [11.619]" }
 kessel.scenario_var{ id = "walking_wounded", type = "int", default = 0, min = 0, max = 100,
   description = "WW MMC the British recover this RePh per CG SSR 17 (not in the text) [9.6102]" }
 kessel.scenario_var{ id = "german_controls_ii13", type = "bool",
@@ -199,7 +199,7 @@ record("scenarios_since_idle", "table", "RB: scenarios completed since the CG st
 record("bought_previous_day", "table", "RB: { side = { elite_coys = n, first_line = n, afv_pltns = n } } bought on the previous CG Day: elite Infantry Coys, first-line Infantry Coys, AFV Pltns other than SPW Pltns [11.617]")
 record("win_loss", "table", "RB: { side = { wins, losses, completed } } CG scenarios so far [11.6142]")
 record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leader Battle Hardening DR (0, -1 or -2) [11.6113]")
-record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text)")
+record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text); not read in play: RB's RG strength is the players', in the RePh's last step")
 record("rg_record", "list", "the German RG Purchase Record; an Initial Scenario's OB lists its RG here with given = true (I1-I3 with strength F or D) [9.6178] [9.6181]")
 record("entry_order", "table", "the Entry Areas of each side in order along the map edge, for the 'next' Entry Area of a Shift [9.613]")
 record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given (else found on the map: the nearest hex the side Controls outside the listed Isolated Areas) [11.6063]")
