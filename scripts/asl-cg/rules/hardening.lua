@@ -332,10 +332,57 @@ function H.rb_mmc_hardening()
     C.note("11.6112", side .. " makes its Secret MMC Battle Hardening DR")
     C.note("11.6112", string.format("%s MMC Battle Hardening DR %d%+d = %d%s: %d MMC", side, roll, drm, roll + drm,
       #mods > 0 and (" (" .. table.concat(mods, ", ") .. ")") or "", n), secret)
+    -- the DR gives how many MMC are "eligible"; which ones is the owner's: those he named with
+    -- `harden_order` first, in his order (each still one that may harden), then the default order
     local cands = H.candidates(side)
-    for i = 1, math.min(n, #cands) do H.harden_mmc(cands[i], "11.6112") end
+    local wanted = (kessel.game.var("harden_order") or {})[side] or {}
+    local picked, seen = {}, {}
+    for _, id in ipairs(wanted) do
+      local target = H.merged[id] or id
+      for _, u in ipairs(cands) do
+        if u.id == target and not seen[u.id] then picked[#picked + 1] = u; seen[u.id] = true end
+      end
+    end
+    for _, u in ipairs(cands) do if not seen[u.id] then picked[#picked + 1] = u end end
+    for i = 1, math.min(n, #picked) do H.harden_mmc(picked[i], "11.6112") end
   end
+  if kessel.game.var("harden_order") ~= nil then kessel.emit.var("harden_order", nil) end
 end
+
+-- [11.6112] the owner names the MMC he wants Battle Hardened, best first, before the DR says how
+-- many may: `harden_order{ units = { ids } }` in RePh step 11.611 (his Retained Infantry non-crew
+-- MMC; a HS that Recombines stands for the squad it becomes). Those the DR allows harden in that
+-- order; if he names fewer, the rest are taken in the default order (H.candidates).
+kessel.action{
+  kind = "harden_order", rule = "11.6112", description = "name, best first, the MMC the RB Battle Hardening DR is to harden",
+  validate = function(a)
+    if C.pb() then return C.refuse("9.6112", "PB has no Battle Hardening DR: a Hero's Elimination hardens an MMC (hero_harden)") end
+    local why = S.only_in("hardening", "11.6112")
+    if why then return why end
+    local need = C.missing(a, "11.6112", { "units" }, "harden_order{ units = { <the friendly MMC to harden, best first> } }")
+    if need then return need end
+    if type(a.units) ~= "table" or #a.units == 0 then return C.refuse("11.6112", "units is a list of MMC ids, best first") end
+    if C.repeated(a.units) then return C.refuse("11.6112", C.repeated(a.units) .. " is named twice") end
+    for _, id in ipairs(a.units) do
+      local u = C.unit(id, a.side)
+      if not u then return C.refuse("11.6112", tostring(id) .. " is not Retained: no unit of that id is in play") end
+      local theirs = C.not_owner(a, u, "11.6112")
+      if theirs then return theirs end
+      if u.type ~= "squad" then return C.refuse("11.6112", u.id .. " is no Infantry non-crew MMC") end
+      local first = C.unit(a.units[1], a.side)
+      if u.side ~= first.side then return C.refuse("11.6112", "one side's MMC: " .. u.id .. " is " .. u.side .. ", " .. first.id .. " " .. first.side) end
+      if not retained(u) then return C.refuse("11.6112", u.id .. " is no MMC its side Retains") end
+      if u.vars.hardened_reph then return C.refuse("11.6112", "no MMC Battle Hardens more than once per RePh: " .. u.id) end
+    end
+  end,
+  apply = function(a)
+    local side = kessel.units.get(a.units[1]).side
+    local order = C.copy(kessel.game.var("harden_order") or {})
+    order[side] = C.copy(a.units)
+    kessel.emit.var("harden_order", order)
+    C.note("11.6112", side .. " names the MMC to Battle Harden, best first: " .. table.concat(a.units, ", "))
+  end,
+}
 
 -- [11.6113] one secret DR per side on its column; the leader rolled hardens if Retained, else the
 -- lowest-grade Retained unwounded leader. [11.6114] a side that promoted rolls nothing.

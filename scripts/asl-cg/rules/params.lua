@@ -9,7 +9,7 @@ local C = require("rules.common")
 -- this order keeps the order `kessel.legal` and `kessel info` list them in)
 local ORDER = { "end_step", "start_refit", "climb_place", "melee_outcome", "escape", "repossess", "buy_rg",
   "buy_fortification", "smc_outside_perimeter", "idle_day", "shift", "prisoner", "hero_harden", "remove_fortification",
-  "deploy", "promote", "keep_hs", "mg_exchange", "retain_set_dc" }
+  "deploy", "promote", "keep_hs", "mg_exchange", "retain_set_dc", "harden_order" }
 local PARAMS = {
   end_step = { pb = "9.6", rb = "11.6" },
   start_refit = { pb = "9.6", rb = "11.6", "initial" },
@@ -20,6 +20,7 @@ local PARAMS = {
   prisoner = { pb = "9.608", rb = "11.608", "unit", "choice", "to" },
   keep_hs = { pb = "9.6111", rb = "11.6111", "unit" },
   hero_harden = { pb = "9.6112", rb = "11.6112", "hero", "unit" },
+  harden_order = { pb = "9.6112", rb = "11.6112", "units" },
   promote = { pb = "11.6114", rb = "11.6114", "leader" },
   shift = { pb = "9.613", "units", "to", "drop" },
   deploy = { pb = "9.613", rb = "11.6063", "unit" },

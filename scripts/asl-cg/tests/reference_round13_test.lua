@@ -242,3 +242,27 @@ kessel.test("case_11.6114_a_promotion_bars_only_its_own_reph", function()
   T.has_note(ev, "german promoted out of the ranks: no leader Battle Hardening DR")
   T.note(ev, "russian makes its Secret leader Battle Hardening DR")
 end)
+
+-- [11.6112] the DR gives the number of Retained Infantry non-crew MMC "eligible for Battle
+-- Hardening"; which of them harden is the owner's: `harden_order{ units }` names them best first.
+-- Before, the ruleset always picked them itself (non-elite with a better face first, then by id).
+kessel.test("case_11.6112_the_owner_names_the_mmc_that_harden", function()
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" },
+    units = { T.squad("g1", "german", "4-6-7", "C3"), T.squad("g2", "german", "4-4-7", "C4"), T.squad("g3", "german", "4-6-7", "C5"),
+      T.squad("r1", "russian", "4-4-7", "H3"), T.crew("gc", "german", "C6") } }
+  local ok, r = kessel.act{ kind = "harden_order", side = "german", units = { "gc" } }
+  expect.refused(ok, r, "11.6112", "gc is no Infantry non-crew MMC")
+  ok, r = kessel.act{ kind = "harden_order", side = "russian", units = { "g3" } }
+  expect.refused(ok, r, "11.6112", "only its owner (german) decides about g3")
+  T.expect.accepted(kessel.act{ kind = "harden_order", side = "german", units = { "g3", "g2" } })
+  -- German DR 2+2 = 4: one MMC; Russian DR 6+6 -1 = 11: none; leader DRs 6+6 each
+  kessel.inject_dice{ 2, 2, 6, 6, 6, 6, 6, 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "german MMC Battle Hardening DR 4+0 = 4: 1 MMC")
+  expect.eq(T.unit("g3").vars.squad_face, "4-6-8")
+  expect.eq(T.unit("g1").vars.squad_face, "4-6-7")
+  expect.eq(T.unit("g2").vars.squad_face, "4-4-7")
+  expect.eq(kessel.game.var("harden_order"), nil)
+  ok, r = kessel.act{ kind = "harden_order", side = "german", units = { "g1" } }
+  expect.refused(ok, r, "11.6112")
+end)
