@@ -450,6 +450,11 @@ function RB.validate_removal(a)
   end
   local m
   for _, x in ipairs(kessel.markers.all{ placed = true }) do if x.id == a.marker then m = x end end
+  -- a marker hidden from the acting side is no marker to it: the words an unknown id gets (it was
+  -- told "only Known Fortifications are removed", which said a hidden Fortification was there)
+  if m and a.side then
+    for _, s in ipairs(kessel.markers.hidden_from(m.id)) do if s == a.side then m = nil; break end end
+  end
   if not m then return C.refuse("11.615", "no such Fortification on the map") end
   -- wire, mines, every Entrenchment "(including an A-T Ditch)" — a trench too — and a roadblock
   local kinds = { wire = true, ap_mine = true, at_mine = true, roadblock = true }

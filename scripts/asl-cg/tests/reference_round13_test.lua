@@ -266,3 +266,18 @@ kessel.test("case_11.6112_the_owner_names_the_mmc_that_harden", function()
   ok, r = kessel.act{ kind = "harden_order", side = "german", units = { "g1" } }
   expect.refused(ok, r, "11.6112")
 end)
+
+-- [11.615] only a Known Fortification is rolled for; a Fortification hidden from the side asking
+-- is no marker to it, refused in the words an unknown id gets. Before, the Russian asking about the
+-- German's hidden minefield was told "only Known Fortifications are removed": that a hidden
+-- Fortification was there.
+kessel.test("case_11.615_a_hidden_fortification_is_no_marker_to_the_other_side", function()
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" },
+    valued = { { kind = "ap_mine", side = "german", hex = "E5", value = { owner = "german", strength = 6, hidden = true } } },
+    units = { T.squad("r1", "russian", "4-4-7", "E5") } }
+  local id = kessel.markers.all{ placed = true }[1].id
+  local ok, r = kessel.act{ kind = "remove_fortification", side = "russian", marker = id }
+  expect.refused(ok, r, "11.615", "no such Fortification on the map")
+  ok, r = kessel.act{ kind = "remove_fortification", side = "russian", marker = id + 7 }
+  expect.refused(ok, r, "11.615", "no such Fortification on the map")
+end)
