@@ -410,13 +410,15 @@ S.on_end("armor_withdrawal", function()
     end
     local rec = C.var("win_loss", {})[side] or {}
     local wins, losses, completed = tonumber(rec.wins) or 0, tonumber(rec.losses) or 0, tonumber(rec.completed) or 0
-    local drm = (completed >= 2 and wins * 2 <= losses) and -1 or 0
+    -- a ratio of no wins to no losses (a record left unfilled) is no ratio at or below 1:2
+    local drm = (completed >= 2 and losses > 0 and wins * 2 <= losses) and -1 or 0
     -- a Secret dr [11.6142]: the other side reads that it was made, and sees a Withdrawal by its effect
     local secret = { secret_to = side }
     local roll = kessel.dice.roll("afv_withdrawal", 6, secret)
     local r = kessel.tables.lookup("afv_withdrawal", roll + drm)
     C.note("11.6142", string.format("%s makes the Secret withdrawal dr for Platoon %s", side, pname))
-    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s", pname, roll, drm, r), secret)
+    C.note("11.6142", string.format("Platoon %s withdrawal dr %d%+d: %s%s", pname, roll, drm, r,
+      drm ~= 0 and string.format(" (-1 the %s win:loss ratio %d:%d is 1:2 or worse, %d CG scenarios completed)", side, wins, losses, completed) or ""), secret)
     if r == "withdrawn" then
       for _, v in ipairs(platoons[key].units) do
         if v.vars.isolated and not v.vars.immobile then

@@ -281,3 +281,19 @@ kessel.test("case_11.615_a_hidden_fortification_is_no_marker_to_the_other_side",
   ok, r = kessel.act{ kind = "remove_fortification", side = "russian", marker = id + 7 }
   expect.refused(ok, r, "11.615", "no such Fortification on the map")
 end)
+
+-- [11.6142] the -1 for a win:loss ratio of 1:2 or worse (from the second completed CG scenario)
+-- is named in the note; a record of no wins and no losses (left unfilled) is no such ratio: before,
+-- 0:0 counted as 1:2 or worse and took the -1.
+kessel.test("case_11.6142_the_win_loss_drm_is_named_and_needs_a_loss", function()
+  T.setup{ module = "rb", step = "armor_withdrawal",
+    vars = { date = "20oct", win_loss = { russian = { wins = 1, losses = 2, completed = 3 }, german = { completed = 3 } } },
+    units = { T.vehicle("t1", "russian", "T-34", "C4", { vars = { platoon = "P1", platoon_on_map = true } }),
+      T.vehicle("t2", "german", "PzKpfw IIIJ", "H4", { vars = { platoon = "G1", platoon_on_map = true } }) } }
+  kessel.inject_dice{ 6, 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "Platoon P1 withdrawal dr 6-1: retained (-1 the russian win:loss ratio 1:2 is 1:2 or worse, 3 CG scenarios completed)")
+  T.has_note(ev, "Platoon G1 withdrawal dr 6+0: withdrawn")
+  expect.eq(T.unit("t1").location, "map")
+  expect.eq(T.unit("t2").location, "eliminated")
+end)
