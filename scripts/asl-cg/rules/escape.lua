@@ -326,9 +326,10 @@ function X.resolve(ids, case)
     local i = u and u.hex and C.rb_area_at(u.hex, C.level(u))
     if i then X.batch[i] = true end
   end
-  local result = resolve_stack(ids, case)
+  local ok, result = pcall(resolve_stack, ids, case)
   local areas = X.batch
   X.batch = nil
+  if not ok then error(result, 0) end
   local list = {}
   for i in pairs(areas) do list[#list + 1] = i end
   table.sort(list)
