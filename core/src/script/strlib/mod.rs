@@ -17,7 +17,10 @@
 //!   off, at any allocation, so a looping finalizer could never be stopped, and one calling the
 //!   engine could run while Rust holds the game state. Tables of a mod have no finalizers.
 
+mod closes;
 mod patterns;
+
+pub(crate) use closes::find_close_attribute;
 
 use mlua::{Lua, Value};
 use std::cell::Cell;
@@ -537,94 +540,6 @@ pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
         .set_name(format!("={PRELUDE_CHUNK}"))
         .call::<()>((meter_fn, charge, sized, caught))?;
     patterns::install(lua, meter)
-}
-
-/// Refuses source text declaring a to-be-closed variable (`local x <close> = ...`): when a
-/// budget error stops a coroutine, its `__close` handlers run with the VM's hooks off, where a
-/// looping one could never be stopped. Returns the line of the first one.
-pub(crate) fn find_close_attribute(text: &[u8]) -> Option<usize> {
-    let (mut i, mut line) = (0usize, 1usize);
-    // `[[`, `[==[`: the level of a long bracket starting at `j`, if one does
-    let long_open = |j: usize| -> Option<usize> {
-        if text.get(j) != Some(&b'[') {
-            return None;
-        }
-        let mut k = j + 1;
-        while text.get(k) == Some(&b'=') {
-            k += 1;
-        }
-        (text.get(k) == Some(&b'[')).then_some(k - j - 1)
-    };
-    let skip_long = |mut j: usize, level: usize, line: &mut usize| -> usize {
-        while j < text.len() {
-            if text[j] == b'\n' {
-                *line += 1;
-            }
-            if text[j] == b']' {
-                let mut k = j + 1;
-                while text.get(k) == Some(&b'=') {
-                    k += 1;
-                }
-                if k - j - 1 == level && text.get(k) == Some(&b']') {
-                    return k + 1;
-                }
-            }
-            j += 1;
-        }
-        j
-    };
-    while i < text.len() {
-        match text[i] {
-            b'\n' => {
-                line += 1;
-                i += 1;
-            }
-            b'-' if text.get(i + 1) == Some(&b'-') => {
-                if let Some(level) = long_open(i + 2) {
-                    i = skip_long(i + 4 + level, level, &mut line);
-                } else {
-                    while i < text.len() && text[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-            }
-            b'[' if long_open(i).is_some() => {
-                let level = long_open(i).unwrap_or(0);
-                i = skip_long(i + 2 + level, level, &mut line);
-            }
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < text.len() && text[i] != q && text[i] != b'\n' {
-                    if text[i] == b'\\' {
-                        if text.get(i + 1) == Some(&b'\n') {
-                            line += 1;
-                        }
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'<' => {
-                let mut k = i + 1;
-                while matches!(text.get(k), Some(b' ' | b'\t')) {
-                    k += 1;
-                }
-                if text[k.min(text.len())..].starts_with(b"close") {
-                    let mut e = k + 5;
-                    while matches!(text.get(e), Some(b' ' | b'\t')) {
-                        e += 1;
-                    }
-                    if text.get(e) == Some(&b'>') {
-                        return Some(line);
-                    }
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 /// The sandbox's refusal of a to-be-closed variable at `line`.
