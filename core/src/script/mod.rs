@@ -496,6 +496,7 @@ impl ScriptHost {
                         (Some(s), Some(l)) => format!("{s}:{l}: "),
                         _ => String::new(),
                     };
+                    strlib::disarm_closes(lua);
                     return Err(meter.error(&place));
                 }
                 Ok(VmState::Continue)

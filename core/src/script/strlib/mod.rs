@@ -16,6 +16,10 @@
 //! - `setmetatable` refuses a metatable with a `__gc` field: Lua runs finalizers with the hooks
 //!   off, at any allocation, so a looping finalizer could never be stopped, and one calling the
 //!   engine could run while Rust holds the game state. Tables of a mod have no finalizers.
+//! - `<close>` is refused where text is compiled (`closes.rs`) and `setmetatable` refuses a
+//!   `__close` field; one put in a metatable later (a generic `for`'s closing value finds it) is
+//!   made to do nothing just before the budget hook stops a call, since Lua closes the stopped
+//!   function's values inside the hook, with the hooks off.
 
 mod closes;
 mod patterns;
@@ -218,9 +222,19 @@ coroutine.wrap = function(f)
   return function(...) return unwrap(co, resume(co, ...)) end
 end
 
+-- every metatable in use (and the strings' own): a `__close` put in one after it was set is made
+-- to do nothing before a call is stopped (`disarm`, below)
+local metas = osetmetatable({}, { __mode = "k" })
+metas[getmetatable("")] = true
 setmetatable = function(t, mt)
-  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-    error("setmetatable: __gc finalizers are not allowed in the sandbox (they would run outside the instruction budget)", 2)
+  if type(mt) == "table" then
+    if rawget(mt, "__gc") ~= nil then
+      error("setmetatable: __gc finalizers are not allowed in the sandbox (they would run outside the instruction budget)", 2)
+    end
+    if rawget(mt, "__close") ~= nil then
+      error("setmetatable: __close handlers are not allowed in the sandbox (a stopped call would run them outside the instruction budget)", 2)
+    end
+    metas[mt] = true
   end
   return osetmetatable(t, mt)
 end
@@ -436,7 +450,46 @@ do
     end
   end
 end
+-- called by the budget hook as it stops a call: Lua closes the to-be-closed values of the function
+-- the hook stopped inside the hook itself, where no hook runs, so a `__close` that loops (a generic
+-- for's fourth value, whose metatable got its `__close` after `setmetatable`) would never stop
+local rawset, next = rawset, next
+local function closed() end
+local function disarm()
+  for mt in next, metas do
+    if rawget(mt, "__close") ~= nil then rawset(mt, "__close", closed) end
+  end
+end
+-- the engine's own metatables (set from Rust, past the wrapper) are counted in too
+local function track(mt) metas[mt] = true end
+return disarm, track
 "##;
+
+/// The registry name of the prelude's `disarm`: run by the budget hook before it stops a call, it
+/// makes every `__close` in a metatable do nothing (see [`disarm_closes`]).
+const DISARM: &str = "kessel_disarm";
+
+/// The registry name of the prelude's `track`, which counts a metatable the engine sets from Rust
+/// among those [`disarm_closes`] looks through.
+const TRACK: &str = "kessel_track_metatable";
+
+/// Counts `mt`, a metatable the engine set from Rust (past the sandbox's `setmetatable`), among
+/// those whose `__close` is made to do nothing before a call is stopped: a script can reach it
+/// with `getmetatable` and give it one.
+pub(crate) fn track_metatable(lua: &Lua, mt: &mlua::Table) -> mlua::Result<()> {
+    lua.named_registry_value::<mlua::Function>(TRACK)?
+        .call::<()>(mt)
+}
+
+/// Makes every `__close` handler a do-nothing, just before the budget hook raises the error that
+/// stops a call. Lua closes the to-be-closed values of the function running when a hook raises
+/// inside the hook, with the hooks off: a looping `__close` (a generic `for`'s closing value,
+/// whose metatable was given its `__close` after `setmetatable` checked it) ran for ever there.
+pub(crate) fn disarm_closes(lua: &Lua) {
+    if let Ok(f) = lua.named_registry_value::<mlua::Function>(DISARM) {
+        let _ = f.call::<()>(());
+    }
+}
 
 /// The chunk name of [`PRELUDE`], as Lua shows it in positions.
 const PRELUDE_CHUNK: &str = "sandbox";
@@ -536,9 +589,12 @@ pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
         },
         _ => Ok(e),
     })?;
-    lua.load(PRELUDE)
+    let (disarm, track) = lua
+        .load(PRELUDE)
         .set_name(format!("={PRELUDE_CHUNK}"))
-        .call::<()>((meter_fn, charge, sized, caught))?;
+        .call::<(mlua::Function, mlua::Function)>((meter_fn, charge, sized, caught))?;
+    lua.set_named_registry_value(DISARM, disarm)?;
+    lua.set_named_registry_value(TRACK, track)?;
     patterns::install(lua, meter)
 }
 
