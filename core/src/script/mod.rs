@@ -98,6 +98,10 @@ impl std::fmt::Debug for ScriptHost {
 
 const HOOK_EVERY: u32 = 1000;
 
+/// What one `load` is charged besides its length (four units a byte): compiling even the
+/// shortest chunk takes a few microseconds, the time of some hundreds of VM instructions.
+const LOAD_CHARGE: u64 = 1000;
+
 /// Lua's collector pause, in percent of the heap the last cycle kept (see [`ScriptHost::new`]).
 const GC_PAUSE: i32 = 400;
 
@@ -300,8 +304,10 @@ impl ScriptHost {
                         "load: binary chunks are refused by the sandbox",
                     ));
                 }
-                // compiling is work the hook does not see
-                meter.charge(text.len() as u64 * 4)?;
+                // compiling is work the hook does not see: a few microseconds a chunk however
+                // short (a prototype, a closure, the parser's state) and more by its length; a
+                // loop loading `return 1` ran into the wall clock at 28 s of budget
+                meter.charge(LOAD_CHARGE + text.len() as u64 * 4)?;
                 let mut chunk = name.unwrap_or_else(|| "load".into());
                 if chunk.len() > 256 {
                     meter.charge(chunk.len() as u64)?;
