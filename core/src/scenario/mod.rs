@@ -219,6 +219,8 @@ pub struct Scenario {
     pub units: Vec<UnitSpec>,
     /// Pools: id → (side, faces with repeats).
     pub pools: BTreeMap<String, (Option<String>, Vec<Face>)>,
+    /// Line of each pool's table, for messages.
+    pub pool_lines: BTreeMap<String, usize>,
     /// Markers.
     pub markers: Vec<Marker>,
     /// The markers each `[[markers]]` table made (by id) and the table's line, for messages.
@@ -228,6 +230,8 @@ pub struct Scenario {
     pub hidden: Vec<HiddenAtStart>,
     /// Objectives.
     pub objectives: Vec<Objective>,
+    /// Line of each objective's table (in the order of `objectives`), for messages.
+    pub objective_lines: Vec<usize>,
     /// Victory levels.
     pub levels: Vec<Level>,
     /// Free variables for the rules.
