@@ -44,6 +44,7 @@ impl Scenario {
             Some(p) => Some(p.get_ref().clone()),
             None => None,
         };
+        let profile_line = (file.scenario.profile.as_ref()).map(|p| lines.line(p.span().start));
         let (map, map_errors) = match map {
             Some(m) => (m, Vec::new()),
             None => parse_map_lenient(&map_path, &read_text(&map_path, "map")?)?,
@@ -638,6 +639,7 @@ impl Scenario {
             ruleset_field,
             ruleset_named,
             profile,
+            profile_line,
             map_path,
             map: Arc::new(map),
             turns,

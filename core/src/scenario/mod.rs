@@ -205,6 +205,8 @@ pub struct Scenario {
     pub ruleset_named: Option<PathBuf>,
     /// Default profile.
     pub profile: Option<String>,
+    /// The line of the `profile` field, for messages about it.
+    pub profile_line: Option<usize>,
     /// The map file.
     pub map_path: PathBuf,
     /// The map.
