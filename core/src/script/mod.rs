@@ -20,6 +20,7 @@ use mlua::{HookTriggers, Lua, LuaOptions, StdLib, VmState};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+pub(crate) use strlib::Held;
 use strlib::{Meter, Spent};
 
 /// Resource limits for scripts.
@@ -85,6 +86,7 @@ pub struct ScriptHost {
     last_seen: Rc<std::cell::RefCell<Option<(String, usize)>>>,
     stopper: Stopper,
     started: Rc<Cell<std::time::Instant>>,
+    held: Rc<Cell<usize>>,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -155,6 +157,7 @@ impl ScriptHost {
             last_seen: Rc::new(std::cell::RefCell::new(None)),
             stopper,
             started: Rc::new(Cell::new(std::time::Instant::now())),
+            held: Rc::new(Cell::new(0)),
         };
         // rules and computer players make short-lived tables by the million: a collection cycle
         // starts when the heap has grown to four times what the last one kept (Lua's default is
@@ -436,6 +439,7 @@ impl ScriptHost {
             stop: self.stopper.0.clone(),
             started: self.started.clone(),
             wall: self.limits.wall,
+            held: self.held.clone(),
         }
     }
 
@@ -659,6 +663,18 @@ pub(crate) fn charge_current(units: u64) -> mlua::Result<()> {
         Some(m) => m.charge(units),
         None => Ok(()),
     })
+}
+
+/// Counts `bytes` of the engine's memory a new Lua object (a hexset, a movement field) holds
+/// while it lives, against the memory limit (see `Meter::hold`); the returned guard gives them
+/// back when the object is dropped.
+pub(crate) fn hold(lua: &Lua, bytes: usize) -> mlua::Result<strlib::Held> {
+    // (the app data is let go before the meter collects garbage)
+    let meter = lua.app_data_ref::<Meter>().map(|m| m.clone());
+    match meter {
+        Some(m) => m.hold(lua, bytes),
+        None => Ok(strlib::Held::untracked(bytes)),
+    }
 }
 
 /// Charges `units` of work the engine does natively for a script (an API call's share: its

@@ -113,6 +113,8 @@ fn cost_model(world: &Shared, class: &str, side: &str) -> mlua::Result<Arc<CostM
 pub struct LuaField {
     field: MovementField,
     map: Arc<Map>,
+    /// Its bytes, counted against the memory limit while it lives (see `script::hold`).
+    _held: crate::script::Held,
 }
 
 fn reason_table(lua: &Lua, map: &Map, why: Unreachable) -> mlua::Result<Table> {
@@ -613,7 +615,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let sources = set_arg(&w, field(lua, &spec, "hexes")?)?;
             let bits = side_mask(lua, &map, &spec, "blocked_by")?;
             let set = zone_of_control(&map, sources.hexes(&map).collect::<Vec<_>>(), bits);
-            Ok(LuaHexSet { set, map })
+            LuaHexSet::new(lua, set, map)
         })?,
     )?;
 
@@ -725,7 +727,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 if let Some(e) = hook_error {
                     return Err(e);
                 }
-                Ok(LuaField { field, map })
+                let _held = crate::script::hold(lua, field.heap_bytes() + 128)?;
+                Ok(LuaField { field, map, _held })
             })
         })?,
     )?;
@@ -794,7 +797,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         set.insert(&map, map.hex_of_index(i));
                     }
                 }
-                Ok(LuaHexSet { set, map })
+                LuaHexSet::new(lua, set, map)
             })
         })?,
     )?;

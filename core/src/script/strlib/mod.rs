@@ -62,9 +62,65 @@ pub(crate) struct Meter {
     pub started: Rc<Cell<std::time::Instant>>,
     /// Wall-clock time allowed per call.
     pub wall: std::time::Duration,
+    /// Bytes of the engine's own memory that Lua objects hold now (hexsets, movement fields):
+    /// see [`Meter::hold`].
+    pub held: Rc<Cell<usize>>,
+}
+
+/// Native memory a Lua object (a hexset, a movement field) holds, counted in [`Meter::held`]
+/// while the object lives.
+#[derive(Debug)]
+pub(crate) struct Held {
+    bytes: usize,
+    total: Rc<Cell<usize>>,
+}
+
+impl Held {
+    /// A guard counted nowhere (a Lua state without the host's meter).
+    pub(crate) fn untracked(bytes: usize) -> Held {
+        Held {
+            bytes,
+            total: Rc::new(Cell::new(bytes)),
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.total.set(self.total.get().saturating_sub(self.bytes));
+    }
 }
 
 impl Meter {
+    /// Counts `bytes` of the engine's memory that a new Lua object will hold while it lives, and
+    /// charges building them (one unit per 16 bytes). Lua's memory limit sees only the small
+    /// userdata, so without this a loop of `s:copy()` on the largest map filled the engine's
+    /// memory at 80 MB a second, past any limit, until the wall clock stopped it (and kept what
+    /// it had made, for the next call to add to). Objects already dropped are collected before a
+    /// request over the limit is refused; a refusal is a memory error, final for the call.
+    pub fn hold(&self, lua: &Lua, bytes: usize) -> mlua::Result<Held> {
+        self.charge((bytes / 16) as u64)?;
+        if self.held.get().saturating_add(bytes) > self.memory {
+            // garbage sets and fields count until Lua collects them
+            lua.gc_collect()?;
+            if self.held.get().saturating_add(bytes) > self.memory {
+                self.spent.set(Spent::Memory);
+                return Err(mlua::Error::runtime(format!(
+                    "memory limit exceeded: the hexsets and movement fields alive hold {} MiB of \
+                     the engine's memory, the most they may ({} MiB, as much as the Lua state); \
+                     the script stays stopped until it returns to the engine",
+                    self.held.get() >> 20,
+                    self.memory >> 20
+                )));
+            }
+        }
+        self.held.set(self.held.get() + bytes);
+        Ok(Held {
+            bytes,
+            total: self.held.clone(),
+        })
+    }
+
     /// The error for a call that ran out, located by the hook's `place` (`file:line: `) if known.
     pub fn error(&self, place: &str) -> mlua::Error {
         match self.spent.get() {
