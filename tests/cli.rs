@@ -123,6 +123,27 @@ fn check_on_a_folder_of_several_scenarios_names_its_files() {
     );
 }
 
+/// A budget of no instructions is the flag's mistake, said as such: it stopped the ruleset's
+/// own init.lua, blamed at its line ("init.lua:4: instruction budget exceeded … more than the
+/// 0 million instructions").
+#[test]
+fn script_refuses_a_budget_of_nothing() {
+    let r = kessel(&[
+        "script",
+        "core/tests/fixtures/toy/tests/api_test.lua",
+        "--budget",
+        "0",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr
+            .contains("--budget 0: give the millions of Lua instructions")
+            && !r.stderr.contains("init.lua"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn a_test_filter_that_matches_nothing_says_so() {
     let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T99"]);

@@ -241,6 +241,19 @@ fn check_campaign(args: &Args, path: &std::path::Path) -> anyhow::Result<ExitCod
     for (i, game) in campaign.games.iter().enumerate() {
         // the profile a game starts with: its own, else --profile, else its scenario's
         let profile = game.profile.as_deref().or(args.profile.as_deref());
+        // the game's own profile naming none of the ruleset's is said at its line in the
+        // campaign file, as `kessel campaign` says it (it was said at the profile file that is
+        // not there)
+        let misnamed = kessel_core::scenario::Scenario::load(&game.scenario)
+            .ok()
+            .and_then(|sc| {
+                kessel_core::engine::unknown_game_profile(&campaign, i, &sc.ruleset_dir)
+            });
+        if let Some(e) = misnamed {
+            failed += 1;
+            eprintln!("error: {}", kessel_core::error::printable(&e.to_string()));
+            continue;
+        }
         let loaded = Engine::load_reporting_all(
             &game.scenario,
             profile,
