@@ -245,6 +245,16 @@ kessel.queries.declare{
       if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
       else movers[#movers + 1] = id end
     end
+    -- a move that splits the stack of a successful overrun is refused [6.5]: so is the question
+    if #movers > 0 then
+      local snaps = {}
+      for _, id in ipairs(movers) do snaps[#snaps + 1] = unit_of(id) end
+      local split = M.overrun_split_reason(snaps)
+      if split then
+        for _, id in ipairs(movers) do refused[#refused + 1] = { unit = id, rule = split.rule, message = split.message } end
+        movers = {}
+      end
+    end
     local reachable = {}
     if #movers > 0 then
       local field = M.field(movers)
@@ -256,8 +266,12 @@ kessel.queries.declare{
         local var = M.first_turn_roll_var(unit_of(id))
         if var and kessel.game.var(var) == "stand" then standing = true end
       end
+      -- the 13th and 20th Armies pass through columns 01-02 on the first turn but may not end a
+      -- move there [5.2]: those hexes are no destination
+      local snaps = {}
+      for _, id in ipairs(movers) do snaps[#snaps + 1] = unit_of(id) end
       for _, h in ipairs(sorted_keys(costs)) do
-        if not standing or M.plan{ kind = "move", units = movers, path = { h } } then
+        if M.end_reason(snaps, h) == nil and (not standing or M.plan{ kind = "move", units = movers, path = { h } }) then
           local entry = { hex = h, cost = costs[h] }
           -- a stack of several movement types: what each type's units pay, each within its
           -- own allowance [6.1] (the stack's cost above is the most of them)

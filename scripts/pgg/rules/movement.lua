@@ -399,6 +399,34 @@ end
 local MOVE_FIELDS = { { name = "units", kind = "ids" }, { name = "unit", kind = "string" }, { name = "path", kind = "hexes" },
   { name = "rail_cut", kind = "hex" }, { name = "lift", kind = "hex" } }
 
+-- [6.5] After a successful overrun the group goes on as one stack (WBC09 #11 lets it split): the
+-- reason a move of `units` (snapshots) that takes part of the group and leaves the rest is
+-- refused, or nil.
+function M.overrun_split_reason(units)
+  local group = M.overrun_group()
+  if group and not group.split then
+    local inside = 0
+    for _, u in ipairs(units) do if group.active[u.id] then inside = inside + 1 end end
+    if inside > 0 and inside < group.count then
+      return C.reason("6.5", "after its overrun the stack moves on together: move %s as one stack",
+        table.concat(group.names, ", "))
+    end
+  end
+  return nil
+end
+
+-- Why `units` may not end a move in `dest` whatever the way there, or nil: on the first turn the
+-- 13th and 20th Armies may pass through columns 01-02 but not end a move there [5.2]. (M.plan
+-- refuses such a move; the `reach` query leaves such hexes out, as a move there is refused.)
+function M.end_reason(units, dest)
+  local t1_full = false
+  for _, u in ipairs(units) do if M.first_turn_full_ma(u) then t1_full = true end end
+  if t1_full and C.column(dest) <= 2 then
+    return C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02 (%s, %s)", C.names(units), dest)
+  end
+  return nil
+end
+
 -- Resolves a move into {units, from, entering, legs = {unit id -> {path, cost}}} or a reason.
 function M.plan(a)
   local shape = C.shape_reason(a, "6.1", MOVE_FIELDS)
@@ -433,16 +461,8 @@ function M.plan(a)
     local r = M.cannot_move(u, entering)
     if r then return nil, r end
   end
-  -- [6.5] after a successful overrun the group goes on as one stack; WBC09 #11 lets it split
-  local group = M.overrun_group()
-  if group and not group.split then
-    local inside = 0
-    for _, u in ipairs(units) do if group.active[u.id] then inside = inside + 1 end end
-    if inside > 0 and inside < group.count then
-      return nil, C.reason("6.5", "after its overrun the stack moves on together: move %s as one stack",
-        table.concat(group.names, ", "))
-    end
-  end
+  local split = M.overrun_split_reason(units)
+  if split then return nil, split end
   local budget_of = M.mp_left
   local dest = path[#path]
   local plan = { units = units, entering = entering, legs = {}, dest = dest }
@@ -509,9 +529,8 @@ function M.plan(a)
       end
     end
   end
-  if ctx.t1_full and C.column(dest) <= 2 then
-    return nil, C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02 (%s, %s)", C.names(units), dest)
-  end
+  local no_end = M.end_reason(units, dest)
+  if no_end then return nil, no_end end
   if #path == 1 and not kessel.hex.adjacent(from, dest) then
     local field = M.build_field(units, from, budget_of, ctx)
     if field:cost(dest) == nil then return nil, M.explain(units, from, dest, budget_of, ctx, field) end

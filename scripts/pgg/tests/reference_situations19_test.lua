@@ -1,0 +1,78 @@
+-- Situations from the reference material, rules26 pass: what a tester asks of the queries against
+-- what the actions then accept, played as a tester plays them.
+local expect = kessel.expect
+
+local function reach_hexes(ids)
+  local r = kessel.queries.ask("reach", { units = ids })
+  local set = {}
+  for _, e in ipairs(r.reachable or {}) do set[e.hex] = e.cost end
+  return set, r
+end
+
+-- [5.2] [6.4] On the first turn the 13th and 20th Armies may pass through columns 01-02 but may
+-- not end a move there. The `reach` query (the editor's move field, `kessel query ... reach`)
+-- listed those hexes as destinations, and a move to any of them was refused citing 5.2.
+-- Board, Soviet Movement Phase of turn 1: rifle a (3-3-6) of the 20th Army in 0105.
+kessel.test("case_5_2_reach_leaves_out_columns_01_02_for_the_13th_and_20th_armies_on_turn_1", function()
+  local function rifle(army, turn)
+    kessel.setup{ map = { columns = 12, rows = 9 }, step = "soviet_movement", turn = turn,
+      vars = { first_turn_16 = "move", first_turn_19 = "move" },
+      units = { { id = "a", name = "a", side = "soviet", type = "rifle", formation = army, faces = { "3-3-6" }, at = "0105" } } }
+  end
+  rifle("20 Army", 1)
+  local set = reach_hexes({ "a" })
+  for _, h in ipairs({ "0104", "0106", "0205", "0204", "0206" }) do
+    expect.falsy(set[h], h .. " is in columns 01-02: no destination for the 20th Army on turn 1")
+    local ok, why = kessel.validate{ kind = "move", units = { "a" }, path = { h } }
+    expect.refused(ok, why, "5.2", "columns 01-02")
+  end
+  expect.eq(set["0305"], 2, "through column 02 to column 03")
+  -- every hex the query lists is accepted as a move's destination
+  for h in pairs(set) do
+    local ok, why = kessel.validate{ kind = "move", units = { "a" }, path = { h } }
+    expect.truthy(ok, h .. ": " .. tostring(why and why[1] and why[1].message))
+  end
+  -- (the move through column 02 is made, and may go on east)
+  expect.accepted(kessel.act{ kind = "move", units = { "a" }, path = { "0104", "0204", "0304" } })
+  -- other armies on turn 1, and every army from turn 7, are not kept out by this rule; a unit of
+  -- another army on turn 1 is kept out of columns 01-02 altogether [6.4]
+  rifle("24 Army", 1)
+  set = reach_hexes({ "a" })
+  expect.falsy(set["0305"], "[6.4] another army may not pass through columns 01-02 on turns 1-6")
+  rifle("20 Army", 7)
+  set = reach_hexes({ "a" })
+  expect.eq(set["0104"], 1, "turn 7: column 01 is open [6.4]")
+end)
+
+-- [6.5] After a successful overrun the stack that entered the cleared hex moves on as one stack
+-- (WBC09 #11 lets it split). `reach` asked about one of its units answered with a field of hexes,
+-- and a move of that unit to any of them was refused citing 6.5; it now gives the same refusal.
+-- Board, German Initial Movement Phase of turn 7: panzer regiments a and b (7-7-10) in 0303
+-- overrun rifle s (1-1-6) in 0403: 14 halved to 7 against 1, roll 1, De; they enter 0403.
+kessel.test("case_6_5_reach_of_part_of_an_overrun_stack_is_refused_as_the_move_is", function()
+  local function pz(id, at) return { id = id, name = id, side = "german", type = "panzer", formation = "F" .. id, faces = { "7-7-10", "1-1-10" }, at = at } end
+  for _, split in ipairs({ false, true }) do
+    kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_movement", turn = 7,
+      options = { wbc09_11_overrun_stack_may_split = split },
+      units = { pz("a", "0303"), pz("b", "0303"),
+        { id = "s", name = "s", side = "soviet", type = "rifle", faces = { "1-1-6" }, at = "0403" } } }
+    kessel.inject_dice{ 1 }
+    expect.accepted(kessel.act{ kind = "overrun", units = { "a", "b" }, target = "0403" })
+    local set, r = reach_hexes({ "a" })
+    if split then
+      expect.eq(#(r.refused or {}), 0, "WBC09 #11: a unit of the stack may move alone")
+      expect.truthy(set["0503"], "WBC09 #11")
+      expect.accepted(kessel.validate{ kind = "move", units = { "a" }, path = { "0503" } })
+    else
+      expect.eq(next(set), nil, "no hex for part of the stack")
+      expect.eq(r.refused[1].rule, "6.5")
+      expect.truthy(r.refused[1].message:find("moves on together", 1, true), r.refused[1].message)
+      local ok, why = kessel.validate{ kind = "move", units = { "a" }, path = { "0503" } }
+      expect.refused(ok, why, "6.5", "moves on together")
+      -- the whole stack: the query and the move agree
+      set = reach_hexes({ "a", "b" })
+      expect.truthy(set["0503"])
+      expect.accepted(kessel.validate{ kind = "move", units = { "a", "b" }, path = { "0503" } })
+    end
+  end
+end)
