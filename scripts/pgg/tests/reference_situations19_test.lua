@@ -76,3 +76,34 @@ kessel.test("case_6_5_reach_of_part_of_an_overrun_stack_is_refused_as_the_move_i
     end
   end
 end)
+
+-- [12.2] [12.3] The note that says what an untried unit proved to be cites the case of the reveal,
+-- 12.2 (revealed when first committed to combat or an overrun), and the note that a 1-1-6 counts
+-- as the second 0-1-6 cites 12.3, the case of units that may only defend; both cited the whole
+-- rule 12.
+-- Board, German Combat Phase of turn 7: panzer g (4-4-10) in 0303 attacks face-down rifles s in
+-- 0403 (a 3-3-6) and t in 0402 (a 1-1-6 under option two_zero_one_rifles).
+kessel.test("case_12_2_the_reveal_note_cites_12_2_and_the_second_zero_one_12_3", function()
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_combat", turn = 7,
+    options = { two_zero_one_rifles = true },
+    pools = { rifle = { "3-3-6", "1-1-6" } },
+    units = {
+      { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, at = "0303" },
+      { id = "s", name = "s", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+      { id = "t", name = "t", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0402" },
+    } }
+  kessel.inject_dice{ 1, 1, 6 }   -- s draws the 3-3-6, t the 1-1-6; then the combat roll
+  local ok, ev = kessel.act{ kind = "attack", units = { "g" }, targets = { "0403", "0402" } }
+  expect.accepted(ok, ev)
+  local reveals, second = 0, nil
+  for _, e in ipairs(ev) do
+    if e.text and e.text:find("revealed as", 1, true) then
+      reveals = reveals + 1
+      expect.eq(e.rule, "12.2", e.text)
+    end
+    if e.text and e.text:find("counts as the second 0-1-6", 1, true) then second = e end
+  end
+  expect.eq(reveals, 2, "both defenders revealed")
+  expect.truthy(second, "t counts as the second 0-1-6")
+  expect.eq(second.rule, "12.3", second.text)
+end)
