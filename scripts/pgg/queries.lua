@@ -256,8 +256,15 @@ kessel.queries.declare{
       end
     end
     local reachable = {}
-    if #movers > 0 then
-      local field = M.field(movers)
+    local field = #movers > 0 and M.field(movers) or nil
+    -- a stack in an enemy zone of control may not leave it voluntarily [6.22]: it has nowhere to
+    -- move, and the query says why (an overrun from the hex is still open to it [6.5])
+    if field and field.ctx.cannot_leave then
+      local why = field.ctx.cannot_leave
+      for _, id in ipairs(movers) do refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message } end
+      movers, field = {}, nil
+    end
+    if field then
       local costs = field:reachable()
       -- a first-turn army that rolled to stand shifts one hex at most, and only to cure
       -- overstacking [5.2]: of its field, keep the hexes a move would be allowed into

@@ -107,3 +107,42 @@ kessel.test("case_12_2_the_reveal_note_cites_12_2_and_the_second_zero_one_12_3",
   expect.truthy(second, "t counts as the second 0-1-6")
   expect.eq(second.rule, "12.3", second.text)
 end)
+
+-- [6.22] [6.5] A stack in an enemy zone of control may not leave it voluntarily: the `reach` query
+-- about it answered with no hex, no refused unit and no reason, as if the stack had merely run out
+-- of room. It now refuses the units with the no-exit reason that a move gets, naming the enemy
+-- unit; the overrun of that unit stays open (listed, and accepted).
+-- Board, German Initial Movement Phase of turn 7: panzer g (4-4-10) in 0404 next to rifle r
+-- (2-2-6) in 0504; leader l (rating 5) in 0808.
+kessel.test("case_6_22_reach_of_a_stack_in_an_enemy_zoc_says_it_may_not_leave", function()
+  kessel.setup{ map = { columns = 10, rows = 10 }, step = "german_movement", turn = 7, run_step_start = true,
+    units = {
+      { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, at = "0404" },
+      { id = "r", name = "r", side = "soviet", type = "rifle", faces = { "2-2-6" }, at = "0504" },
+      { id = "l", name = "l", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "0808" },
+    } }
+  local set, r = reach_hexes({ "g" })
+  expect.eq(next(set), nil, "nowhere to move")
+  expect.eq(#r.movers, 0)
+  expect.eq(#r.refused, 1)
+  expect.eq(r.refused[1].unit, "g")
+  expect.eq(r.refused[1].rule, "6.22")
+  expect.eq(r.refused[1].message, "the stack at 0404 is in the zone of control of r at 0504 and may not leave it voluntarily")
+  local ok, why = kessel.validate{ kind = "move", units = { "g" }, path = { "0405" } }
+  expect.refused(ok, why, "6.22", r.refused[1].message)
+  local listed = false
+  for _, a in ipairs(kessel.legal()) do
+    if a.kind == "overrun" and a.target == "0504" then listed = true end
+  end
+  expect.truthy(listed, "the overrun of r is listed")
+  expect.accepted(kessel.validate{ kind = "overrun", units = { "g" }, target = "0504" })
+  -- out of the zone the stack moves, and the query lists its hexes
+  kessel.setup{ map = { columns = 10, rows = 10 }, step = "german_movement", turn = 7, run_step_start = true,
+    units = {
+      { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, at = "0204" },
+      { id = "r", name = "r", side = "soviet", type = "rifle", faces = { "2-2-6" }, at = "0504" },
+    } }
+  set, r = reach_hexes({ "g" })
+  expect.eq(#r.refused, 0)
+  expect.eq(set["0404"], 2, "into the zone, where the move ends")
+end)
