@@ -170,6 +170,11 @@ function K.defence_of(hexes, ctx)
       if oos then mod(mods, "11.3", "%s: out of supply, defence halved (%s)", C.name(u), K.defence_working(u, mult, intact)) end
       sum = sum + d
     end
+    -- [9.73] units retreated onto the hex this phase are there but add nothing: say so
+    local _, riders = K.defenders_at(hex)
+    for _, r in ipairs(riders) do
+      mod(mods, "9.73", "%s retreated onto %s this phase and adds nothing to its defence", C.name(r), hex)
+    end
     per[hex] = sum
     total = total + sum
   end

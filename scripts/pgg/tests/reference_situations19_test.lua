@@ -146,3 +146,45 @@ kessel.test("case_6_22_reach_of_a_stack_in_an_enemy_zoc_says_it_may_not_leave", 
   expect.eq(#r.refused, 0)
   expect.eq(set["0404"], 2, "into the zone, where the move ends")
 end)
+
+-- [9.73] FAQ 3 A unit retreated onto friends adds nothing to their defence when their hex is
+-- attacked later that phase. The `odds` answer and the combat record gave the lower defence with
+-- no line saying why, so the rider looked forgotten; each rider is now named in a defence line
+-- citing 9.73.
+-- Board, German Combat Phase of turn 7: German g (4-4-10) in 0404 attacks 0504, where rifle a
+-- (3-3-6) stands and rifle b (5-5-6) has retreated onto it this phase; leader l (rating 5) in
+-- 0806 keeps them in supply. 4 against 3, 1-1.
+kessel.test("case_9_73_odds_and_the_combat_record_say_the_retreated_unit_adds_nothing", function()
+  kessel.setup{ map = { columns = 10, rows = 10 }, step = "german_combat", turn = 7, units = {
+    { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, at = "0404" },
+    { id = "a", name = "a", side = "soviet", type = "rifle", faces = { "3-3-6" }, at = "0504" },
+    { id = "b", name = "b", side = "soviet", type = "rifle", faces = { "5-5-6" }, at = "0504", flags = { "retreated_onto" } },
+    { id = "l", name = "l", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "0806" },
+  } }
+  local o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0504" } })
+  expect.eq(o.defence, 3, "b adds nothing")
+  expect.eq(o.label, "1-1")
+  local line
+  for _, m in ipairs(o.defence_modifiers) do if m.rule == "9.73" then line = m end end
+  expect.truthy(line, "a defence line cites 9.73")
+  expect.eq(line.message, "b retreated onto 0504 this phase and adds nothing to its defence")
+  kessel.inject_dice{ 6 }   -- 1-1, roll 6: A2
+  local ok, ev = kessel.act{ kind = "attack", units = { "g" }, targets = { "0504" } }
+  expect.accepted(ok, ev)
+  local seen = false
+  for _, e in ipairs(ev) do
+    if e.text == "b retreated onto 0504 this phase and adds nothing to its defence" then
+      seen = true
+      expect.eq(e.rule, "9.73")
+    end
+  end
+  expect.truthy(seen, "the combat's notes say so too")
+  -- without the rider there is no such line
+  kessel.setup{ map = { columns = 10, rows = 10 }, step = "german_combat", turn = 7, units = {
+    { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, at = "0404" },
+    { id = "a", name = "a", side = "soviet", type = "rifle", faces = { "3-3-6" }, at = "0504" },
+    { id = "l", name = "l", side = "soviet", type = "leader", faces = { "0-5-10" }, attrs = { rating = 5 }, at = "0806" },
+  } }
+  o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0504" } })
+  expect.eq(#o.defence_modifiers, 0)
+end)
