@@ -188,3 +188,54 @@ kessel.test("case_9_73_odds_and_the_combat_record_say_the_retreated_unit_adds_no
   o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0504" } })
   expect.eq(#o.defence_modifiers, 0)
 end)
+
+-- [11.2] [6.6] Why a Soviet unit is out of supply: the `supply` answer (and the note at the start
+-- of the Movement Phase [11.3]) gave one text for every case, "no line of communication within a
+-- leader's rating ...", whether no leader was near, the leader in range was cut off from the east
+-- edge, or he was disrupted. It now names the leader in range and what fails, citing 11.2 for his
+-- missing line of supply and 6.6 for his disruption.
+-- Board, Soviet Movement Phase of turn 7 (east edge column 10): German infantry in 0502, 0504,
+-- 0506, 0508 and 0510 close column 05 to Soviet lines. West of it rifle a (0305) and leader Lukin
+-- (rating 3, 0304); east of it rifle b (0708) and leader Konev (rating 3, 0707, disrupted), and
+-- rifle c alone in 0901.
+kessel.test("case_11_2_the_supply_answer_names_the_leader_in_range_and_what_fails", function()
+  local units = {
+    { id = "a", name = "a", side = "soviet", type = "rifle", faces = { "3-3-6" }, at = "0305" },
+    { id = "lukin", name = "Lukin", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "0304" },
+    { id = "b", name = "b", side = "soviet", type = "rifle", faces = { "3-3-6" }, at = "0708" },
+    { id = "konev", name = "Konev", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = "0707", flags = { "disrupted" } },
+    { id = "c", name = "c", side = "soviet", type = "rifle", faces = { "3-3-6" }, at = "0901" },
+  }
+  for i, row in ipairs({ "02", "04", "06", "08", "10" }) do
+    units[#units + 1] = { id = "g" .. i, name = "g" .. i, side = "german", type = "infantry", formation = "I" .. i,
+      faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = "05" .. row }
+  end
+  kessel.setup{ map = { columns = 10, rows = 10 }, step = "soviet_movement", turn = 7, units = units, run_step_start = true }
+  local want = {
+    a = { "11.2", "the leader in range, Lukin in 0304 (rating 3), has no line of supply to the east edge [11.2]" },
+    lukin = { "11.2", "no line of supply to the east edge [11.2]" },
+    b = { "6.6", "the leader in range, Konev in 0707, is disrupted and gives no line of communication [6.6]" },
+    konev = { "6.6", "disrupted: a disrupted leader gives no line of communication, to himself either [6.6]" },
+    c = { "11.2", "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]" },
+  }
+  for id, w in pairs(want) do
+    local q = kessel.queries.ask("supply", { unit = id })
+    expect.eq(q.in_supply, false, id)
+    expect.eq(q.rule, w[1], id)
+    expect.eq(q.why, w[2], id)
+    expect.eq(kessel.units.get(id).flags.oos, true, id .. " marked out of supply at the start of the phase")
+  end
+  -- the Movement Phase's note says the same
+  kessel.setup{ map = { columns = 10, rows = 10 }, step = "soviet_interdiction", turn = 7, units = units }
+  local ok, ev = kessel.act{ kind = "end_phase" }
+  expect.accepted(ok, ev)
+  while kessel.game.step().id ~= "soviet_movement" do
+    ok, ev = kessel.act{ kind = "end_phase" }
+    expect.accepted(ok, ev)
+  end
+  local seen = false
+  for _, e in ipairs(ev) do
+    if e.text == "a at 0305 is out of supply: " .. want.a[2] then seen = true; expect.eq(e.rule, "11.3") end
+  end
+  expect.truthy(seen, "the note of the Movement Phase names Lukin")
+end)
