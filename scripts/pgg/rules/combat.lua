@@ -663,6 +663,8 @@ function K.attack_reasons(a, command)
           command = command or L.command_hexes()
           if not L.in_command(u, command) then
             no("10.35", "%s is outside every leader's command radius", C.name_at(u))
+            local idle = L.disrupted_leader_near(u)
+            if idle then no("6.6", "the leader in range, %s, is disrupted and has no command radius", C.name_at(idle)) end
           end
         end
       end

@@ -239,3 +239,36 @@ kessel.test("case_11_2_the_supply_answer_names_the_leader_in_range_and_what_fail
   end
   expect.truthy(seen, "the note of the Movement Phase names Lukin")
 end)
+
+-- [10.35] [6.6] A disrupted leader gives no command radius. An attack by a unit whose only leader
+-- in range is disrupted was refused as "outside every leader's command radius" alone, which reads
+-- as if no leader were near; the refusal (and the `odds` answer's reasons) now name the disrupted
+-- leader, citing 6.6, beside the 10.35 refusal.
+-- Board, Soviet Combat Phase of turn 7: rifle a (3-3-6) in 0305 next to German g (9-9-7) in 0405;
+-- leader Konev (rating 3) in 0304, disrupted by an overrun. Then Konev not disrupted, and Konev
+-- away in 0808.
+kessel.test("case_10_35_an_attack_refused_for_a_disrupted_leader_names_him", function()
+  local function board(konev_at, disrupted)
+    kessel.setup{ map = { columns = 10, rows = 10 }, step = "soviet_combat", turn = 7, units = {
+      { id = "a", name = "a", side = "soviet", type = "rifle", faces = { "3-3-6" }, at = "0305" },
+      { id = "konev", name = "Konev", side = "soviet", type = "leader", faces = { "0-3-10" }, attrs = { rating = 3 }, at = konev_at,
+        flags = disrupted and { "disrupted" } or nil },
+      { id = "g", name = "g", side = "german", type = "infantry", formation = "Ig", faces = { "9-9-7", "4-4-7", "2-2-7", "1-1-7" }, at = "0405" },
+    } }
+  end
+  board("0304", true)
+  local ok, why = kessel.validate{ kind = "attack", units = { "a" }, targets = { "0405" } }
+  expect.refused(ok, why, "10.35", "a in 0305 is outside every leader's command radius")
+  expect.refused(ok, why, "6.6", "the leader in range, Konev in 0304, is disrupted and has no command radius")
+  local o = kessel.queries.ask("odds", { units = { "a" }, targets = { "0405" } })
+  expect.eq(o.legal, false)
+  local cites = false
+  for _, r in ipairs(o.reasons) do if r.rule == "6.6" then cites = true end end
+  expect.truthy(cites, "the odds answer gives the same reasons")
+  board("0304", false)
+  expect.accepted(kessel.validate{ kind = "attack", units = { "a" }, targets = { "0405" } })
+  board("0808", false)
+  ok, why = kessel.validate{ kind = "attack", units = { "a" }, targets = { "0405" } }
+  expect.refused(ok, why, "10.35", "outside every leader's command radius")
+  for _, r in ipairs(why) do expect.falsy(r.rule == "6.6", "no disrupted leader to name: " .. r.message) end
+end)
