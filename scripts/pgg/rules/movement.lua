@@ -39,6 +39,13 @@ end
 
 function M.spent(u) return ((u.vars and u.vars.mp_spent) or 0) / 2 end
 
+-- Words for a refusal that a unit's allowance is halved out of supply [11.3]: " (out of supply
+-- at the start of the phase: allowance 10 halved to 5 [11.3])", or "".
+function M.halved_words(u)
+  if not S.is_oos(u) then return "" end
+  return string.format(" (out of supply at the start of the phase: allowance %d halved to %d [11.3])", C.base_ma(u), M.ma(u))
+end
+
 -- MP a unit still has this phase.
 function M.mp_left(unit)
   local u = type(unit) == "string" and kessel.units.get(unit) or unit
@@ -224,7 +231,8 @@ local function by_class(units, budget_of)
   for _, u in ipairs(units) do
     local cl = C.class(u)
     if not out[cl] then out[cl] = { class = cl, budget = math.huge, units = {} }; order[#order + 1] = cl end
-    out[cl].budget = math.min(out[cl].budget, budget_of(u))
+    local b = budget_of(u)
+    if b < out[cl].budget then out[cl].budget, out[cl].who = b, u end
     table.insert(out[cl].units, u)
   end
   local list = {}
@@ -345,8 +353,9 @@ local function check_path(units, from, path, ctx, budget_of)
       end
       spent[g.class] = (spent[g.class] or 0) + c + extra
       if spent[g.class] > g.budget + 1e-9 then
-        return nil, C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left", h,
-          C.mp(spent[g.class]), C.name(g.units[1]), C.mp(g.budget))
+        local who = g.who or g.units[1]
+        return nil, C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left%s", h,
+          C.mp(spent[g.class]), C.name(who), C.mp(g.budget), M.halved_words(who))
       end
     end
     prev = h
@@ -389,7 +398,7 @@ function M.explain(units, from, dest, budget_of, ctx, field)
       end
     end
     if worst then
-      return C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left", dest, C.mp(worst.need), C.name(worst.u), C.mp(worst.has))
+      return C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left%s", dest, C.mp(worst.need), C.name(worst.u), C.mp(worst.has), M.halved_words(worst.u))
     end
   end
   return { rule = why.rule or "6.1", message = "cannot reach " .. dest .. ": " .. why.message }

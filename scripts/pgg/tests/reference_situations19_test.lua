@@ -272,3 +272,35 @@ kessel.test("case_10_35_an_attack_refused_for_a_disrupted_leader_names_him", fun
   expect.refused(ok, why, "10.35", "outside every leader's command radius")
   for _, r in ipairs(why) do expect.falsy(r.rule == "6.6", "no disrupted leader to name: " .. r.message) end
 end)
+
+-- [11.3] [6.1] A unit out of supply at the start of its Movement Phase moves with half its
+-- allowance. A move beyond the halved allowance was refused as "needs 6 MP, g has 5 MP left",
+-- which says nothing of why a panzer has 5; the refusal now adds that its allowance of 10 is
+-- halved out of supply, citing 11.3, and a unit in supply gets no such words.
+-- Board, German Initial Movement Phase of turn 7, on a 12x10 map with no road to 0120 and the
+-- west edge 5 hexes away: panzer g (4-4-10) in 0605 marked out of supply; panzer h in 0604 not.
+kessel.test("case_11_3_a_move_beyond_the_halved_allowance_says_it_is_halved", function()
+  kessel.setup{ map = { columns = 12, rows = 10 }, step = "german_movement", turn = 7, units = {
+    { id = "h", name = "h", side = "german", type = "panzer", formation = "Fh", faces = { "4-4-10", "2-2-10" }, at = "0605" },
+    { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, at = "0605", flags = { "oos" } },
+  } }
+  local halved = "(out of supply at the start of the phase: allowance 10 halved to 5 [11.3])"
+  local ok, why = kessel.validate{ kind = "move", units = { "g" }, path = { "1205" } }
+  expect.refused(ok, why, "6.1", "cannot reach 1205: needs 6 MP, g (Fg) has 5 MP left " .. halved)
+  ok, why = kessel.validate{ kind = "move", units = { "g" }, path = { "0705", "0805", "0905", "1005", "1105", "1205" } }
+  expect.refused(ok, why, "6.1", "g (Fg) has 5 MP left " .. halved)
+  -- a stack is held to its unit out of supply, which the refusal names, listed first or not
+  ok, why = kessel.validate{ kind = "move", units = { "h", "g" }, path = { "0705", "0805", "0905", "1005", "1105", "1205" } }
+  expect.refused(ok, why, "6.1", "g (Fg) has 5 MP left " .. halved)
+  ok, why = kessel.validate{ kind = "move", units = { "h", "g" }, path = { "1205" } }
+  expect.refused(ok, why, "6.1", "g (Fg) has 5 MP left " .. halved)
+  expect.accepted(kessel.validate{ kind = "move", units = { "g" }, path = { "1105" } })
+  -- in supply: the whole allowance, and a refusal beyond it has no such words
+  expect.accepted(kessel.validate{ kind = "move", units = { "h" }, path = { "1205" } })
+  kessel.setup{ map = { columns = 20, rows = 10 }, step = "german_movement", turn = 7, units = {
+    { id = "h", name = "h", side = "german", type = "panzer", formation = "Fh", faces = { "4-4-10", "2-2-10" }, at = "0605" },
+  } }
+  ok, why = kessel.validate{ kind = "move", units = { "h" }, path = { "1705" } }
+  local r = expect.refused(ok, why, "6.1", "needs 11 MP, h (Fh) has 10 MP left")
+  expect.falsy(r.message:find("11.3", 1, true), r.message)
+end)
