@@ -304,3 +304,22 @@ kessel.test("case_11_3_a_move_beyond_the_halved_allowance_says_it_is_halved", fu
   local r = expect.refused(ok, why, "6.1", "needs 11 MP, h (Fh) has 10 MP left")
   expect.falsy(r.message:find("11.3", 1, true), r.message)
 end)
+
+-- [6.5] [11.3] An overrun costs 3 MP. A unit short of them was refused as "has 2.0 MP left", a
+-- whole number written as a float, and with no word of why it had so few when out of supply;
+-- the refusal now writes MP as the other refusals do and says the allowance is halved.
+-- Board, German Initial Movement Phase of turn 7: panzer g (4-4-10) in 0303, out of supply (5 MP)
+-- with 3 spent, next to rifle s (2-2-6) in 0403; panzer h in 0302, in supply, with 8 of 10 spent.
+kessel.test("case_6_5_an_overrun_short_of_mp_says_how_many_and_why", function()
+  kessel.setup{ map = { columns = 8, rows = 8 }, step = "german_movement", turn = 7, units = {
+    { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, at = "0303",
+      flags = { "oos" }, vars = { mp_spent = 6 } },
+    { id = "h", name = "h", side = "german", type = "panzer", formation = "Fh", faces = { "4-4-10", "2-2-10" }, at = "0302",
+      vars = { mp_spent = 16 } },
+    { id = "s", name = "s", side = "soviet", type = "rifle", faces = { "2-2-6" }, at = "0403" },
+  } }
+  local ok, why = kessel.validate{ kind = "overrun", units = { "g" }, target = "0403" }
+  expect.refused(ok, why, "6.5", "g (Fg) in 0303 has 2 MP left (out of supply at the start of the phase: allowance 10 halved to 5 [11.3]); an overrun into 0403 costs 3")
+  ok, why = kessel.validate{ kind = "overrun", units = { "h" }, target = "0403" }
+  expect.refused(ok, why, "6.5", "h (Fh) in 0302 has 2 MP left; an overrun into 0403 costs 3")
+end)
