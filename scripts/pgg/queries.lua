@@ -178,7 +178,10 @@ local function entry_reach(ids)
   local units = {}
   for _, id in ipairs(ids) do units[#units + 1] = unit_of(id) end
   local out, via, why = {}, {}, nil
-  for _, h in ipairs(kessel.map.area(units[1].enter_area or "") or {}) do
+  local area = kessel.map.area(units[1].enter_area or "") or {}
+  -- (an area this map lacks: the entry's own refusal says so, or why the units may not enter now)
+  if #area == 0 then why = select(2, R.entry_check(units, nil)) end
+  for _, h in ipairs(area) do
     local plan, no = M.plan{ kind = "move", units = ids, path = { h } }
     if not plan then why = why or no
     else

@@ -323,3 +323,30 @@ kessel.test("case_6_5_an_overrun_short_of_mp_says_how_many_and_why", function()
   ok, why = kessel.validate{ kind = "overrun", units = { "h" }, target = "0403" }
   expect.refused(ok, why, "6.5", "h (Fh) in 0302 has 2 MP left; an overrun into 0403 costs 3")
 end)
+
+-- [14.3] A reinforcement enters in its own area. Set up inline on a map without that area, its
+-- entry was refused as "0101 is not in entry area C ()" (an empty list), and the `reach` answer
+-- said only that no hex of its area could be entered now; both now say the map has no area C.
+-- Before its turn, the refusal is still the turn's.
+-- Board, German Initial Movement Phase of turn 5 on a 7x7 map with no areas: panzer g due on turn
+-- 5 in area C; panzer h due on turn 6 in area C.
+kessel.test("case_14_3_an_entry_area_the_map_lacks_is_named_as_missing", function()
+  kessel.setup{ map = { columns = 7, rows = 7 }, step = "german_movement", turn = 5, units = {
+    { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, enter = { turn = 5, area = "C" } },
+    { id = "h", name = "h", side = "german", type = "panzer", formation = "Fh", faces = { "4-4-10", "2-2-10" }, enter = { turn = 6, area = "C" } },
+  } }
+  local ok, why = kessel.validate{ kind = "move", units = { "g" }, path = { "0101" } }
+  expect.refused(ok, why, "14.3", "g (Fg) enters in area C, which this map does not have")
+  local r = kessel.queries.ask("reach", { units = { "g" } })
+  expect.eq(#r.reachable, 0)
+  expect.eq(r.refused[1].rule, "14.3")
+  expect.eq(r.refused[1].message, "g (Fg) enters in area C, which this map does not have")
+  r = kessel.queries.ask("reach", { units = { "h" } })
+  expect.eq(r.refused[1].rule, "14.3")
+  expect.falsy(r.refused[1].message:find("does not have", 1, true), "not yet due: " .. r.refused[1].message)
+  -- with the area on the map, the entry is made
+  kessel.setup{ map = { columns = 7, rows = 7, areas = { C = { "0101", "0102" } } }, step = "german_movement", turn = 5, units = {
+    { id = "g", name = "g", side = "german", type = "panzer", formation = "Fg", faces = { "4-4-10", "2-2-10" }, enter = { turn = 5, area = "C" } },
+  } }
+  expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = { "0101" } })
+end)
