@@ -1671,6 +1671,20 @@ fn a_copied_scenario_folder_finds_its_ruleset_by_name_or_says_what_to_write() {
         .find(|l| l.contains("is used instead"))
         .unwrap_or_else(|| panic!("no note of the stand-in: {}", r.stdout));
     assert!(note.contains("home/data/kessel/"), "{note}");
+    // a copy the rules refuse: the stand-in is said beside the error, whose rules judged it
+    std::fs::write(
+        &scenario,
+        text.replacen("attrs = { rating = 3 }", "attrs = { rating = 9 }", 1),
+    )
+    .expect("rewrite");
+    let r = kessel(&["check", &arg]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("rating runs from 2 to 5"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("note: ") && r.stderr.contains("is used instead"),
+        "{}",
+        r.stderr
+    );
     // a folder name no ruleset has: refused at the field, with what to do
     std::fs::write(
         &scenario,

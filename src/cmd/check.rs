@@ -44,7 +44,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         crate::DEFAULT_SEED,
         Limits::default(),
     )
-    .map_err(|e| kessel_lab::option_error(e, &args.options.options))?;
+    .map_err(|e| {
+        // a copied folder whose ruleset was found by name: said beside the errors too, since
+        // the errors may be the other rules' (the note was printed only for a scenario that
+        // passed, so a newcomer fixing a copy never learnt whose rules judged it)
+        if let Some(note) =
+            (kessel_core::scenario::Scenario::load(&path).ok()).and_then(|sc| sc.stand_in_note())
+        {
+            eprintln!(
+                "{}",
+                kessel_core::error::terminal_line(&format!("note: {note}"))
+            );
+        }
+        kessel_lab::option_error(e, &args.options.options)
+    })?;
     let state = engine.state();
     let sc = engine
         .scenario()
