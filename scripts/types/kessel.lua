@@ -414,8 +414,8 @@ function kessel.hex.ring(hex, radius) end
 ---@return string
 function kessel.hex.side(a, b) end
 
----True if the label is a hex of the current map. Never raises.
----@param label string
+---True if the label is a hex of the current map. Never raises: a value that is no label is false.
+---@param label any
 ---@return boolean
 function kessel.hex.valid(label) end
 

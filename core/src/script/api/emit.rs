@@ -365,18 +365,22 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 // values) would lose what its other faces say
                 let face = match (u.faces.as_slice(), u.named.is_empty()) {
                     ([face], true) => *face,
-                    _ => return Err(mlua::Error::runtime(format!(
+                    _ => {
+                        return Err(mlua::Error::runtime(format!(
                         "{WHAT}: unit `{unit}` has {} faces; only a unit of one A-D-M face can go \
                              face down (its face goes back into a pool, one face a counter)",
                         u.faces.len().max(u.named.len())
-                    ))),
+                    )))
+                    }
                 };
                 let pool = match pool.or_else(|| u.pool.clone()) {
                     Some(p) => p,
-                    None => return Err(mlua::Error::runtime(format!(
+                    None => {
+                        return Err(mlua::Error::runtime(format!(
                         "{WHAT}: unit `{unit}` has no pool for its face to go back to; name one: \
                              kessel.emit.conceal(\"{unit}\", \"POOL\")"
-                    ))),
+                    )))
+                    }
                 };
                 bounded(&pool, &format!("{WHAT}: the pool"), MAX_NAME)?;
                 if !wb.state.pools.contains_key(&pool) {
