@@ -328,10 +328,18 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                         "kessel.setup: unit `{id}` at `{l}`, not a hex of the map"
                     ))
                 })?),
+                // as `kessel.emit.create_unit`: a misspelt location (`eliminted`) or `map`
+                // without `at` was read as pending unseen
                 None => match u.get::<Option<String>>("location")?.as_deref() {
+                    None | Some("pending") => Location::Pending,
                     Some("eliminated") => Location::Eliminated,
                     Some("removed") => Location::Removed,
-                    _ => Location::Pending,
+                    Some(other) => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: location `{other}` is not pending, eliminated or removed \
+                             (give `at` for a hex)"
+                        )))
+                    }
                 },
             };
             let mut flags = BTreeSet::new();
@@ -353,10 +361,17 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 },
             };
             let entry = match u.get::<Option<Table>>("enter")? {
-                Some(e) => Some(crate::state::Entry {
-                    turn: e.get("turn")?,
-                    area: e.get("area")?,
-                }),
+                Some(e) => {
+                    let in_enter = format!("{what}: enter");
+                    super::strict_keys(&e, &in_enter, &["turn", "area"])?;
+                    let turn = e.get::<Option<u32>>("turn")?.ok_or_else(|| {
+                        mlua::Error::runtime(format!("{in_enter}: `turn` is required"))
+                    })?;
+                    let area = e.get::<Option<String>>("area")?.ok_or_else(|| {
+                        mlua::Error::runtime(format!("{in_enter}: `area` is required"))
+                    })?;
+                    Some(crate::state::Entry { turn, area })
+                }
                 None => None,
             };
             let unit = Unit {
