@@ -1063,7 +1063,7 @@ function kessel.paths.field(spec) end
 
 ---@class kessel.TraceSpec
 ---@field from? Hex|Hex[] Start hex (required but by `trace_costs`); `reach` and `trace_costs` also take a list of hexes.
----@field target? kessel.Hexes|fun(hex: Hex): boolean Hexes to reach (trace and trace_costs).
+---@field target? kessel.Hexes|fun(hex: Hex): boolean Hexes to reach: required by trace and trace_costs.
 ---@field budget? number Default 1,000,000.
 ---@field step? "hex"|kessel.HexStep|kessel.CostSpec|fun(from: Hex, to: Hex): number? Step cost; nil from the function = step not allowed.
 ---@field passage? kessel.PassageSets|fun(hex: Hex): ("blocked"|"enter"|nil)
