@@ -305,7 +305,7 @@ function kessel.ai_level(t) end
 ---@field description? string
 ---@field validate fun(action: kessel.Action): kessel.Verdict Query stage: nil = legal, else reasons.
 ---@field apply fun(action: kessel.Action) Apply stage: emit events; an error undoes the whole action.
----@field enumerate? fun(side: string?): kessel.Action[]? Query stage: legal actions of this kind (each with `kind`).
+---@field enumerate? fun(side: string?): kessel.Action[]? Query stage: legal actions of this kind (an item without `kind` is of this kind).
 ---@field secret? boolean Its parameters are shown only to the side that sent it.
 
 ---Registers the handlers of an action kind (replaces an earlier one of the same kind). Stage: declare.
