@@ -91,8 +91,10 @@ fn cost_model(world: &Shared, class: &str, side: &str) -> mlua::Result<Arc<CostM
     let decl = w.ruleset.movement_in_force(&w.options).ok_or_else(|| {
         mlua::Error::runtime("the ruleset declared no movement costs (kessel.movement{...})")
     })?;
+    // no class given (`class` is optional): the costs by side and `default` apply; it was refused
+    // as "movement class `` is not among the classes …"
     if let Some(classes) = decl.get("classes").and_then(|c| c.as_array()) {
-        if !classes.iter().any(|c| c.as_str() == Some(class)) {
+        if !class.is_empty() && !classes.iter().any(|c| c.as_str() == Some(class)) {
             let known: Vec<&str> = classes.iter().filter_map(|c| c.as_str()).collect();
             return Err(mlua::Error::runtime(format!(
                 "movement class `{class}` is not among the classes kessel.movement declares ({}){}",
