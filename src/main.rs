@@ -200,9 +200,22 @@ pub fn open_scenario(p: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// A ruleset argument as a folder: a bundled ruleset's path (`scripts/pgg`), where it does not
-/// exist (outside a checkout), is the bundled copy.
+/// exist (outside a checkout), is the bundled copy. A bare name that is no folder here but names
+/// a ruleset Kessel knows (`--ruleset pgg`, as `--profile` takes names) is refused saying the
+/// path to give, rather than "no ruleset here".
 pub fn open_ruleset(p: &Path) -> anyhow::Result<PathBuf> {
-    bundle::resolve(p)
+    let dir = bundle::resolve(p)?;
+    let bare = p.components().count() == 1 && !p.is_absolute();
+    if bare && !dir.exists() {
+        let name = p.to_string_lossy();
+        if bundle::ruleset_by_name(&name).is_some() {
+            anyhow::bail!(
+                "{name}: no folder of that name here; a ruleset is given by its folder: \
+                 scripts/{name}"
+            );
+        }
+    }
+    Ok(dir)
 }
 
 #[cfg(test)]

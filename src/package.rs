@@ -87,6 +87,10 @@ pub struct Packed {
     pub files: usize,
     /// The ruleset's name and whether it was included.
     pub ruleset: (String, bool),
+    /// For a ruleset named by reference: how the folder packed differs from the copy this kessel
+    /// bundles (`profiles/wbc2010.toml added`), empty when they are the same. A player's kessel
+    /// compares the package's hash with its own bundled copy and warns when they differ.
+    pub differs: Vec<String>,
 }
 
 /// Packs the scenario `scenario` (a scenario file, or a folder holding `scenario.toml`) with the
@@ -151,6 +155,11 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
          cannot name it: pack with --include-ruleset to carry its files",
         ruleset_dir.display()
     );
+    let differs = if include_ruleset {
+        Vec::new()
+    } else {
+        differs_from_bundled(&ruleset_dir, &ruleset_name)?
+    };
     let out_abs = out.canonicalize().ok();
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for (rel, abs) in files_under(dir)? {
@@ -235,7 +244,49 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
     Ok(Packed {
         files: files.len(),
         ruleset: (ruleset_name, include_ruleset),
+        differs,
     })
+}
+
+/// How the ruleset folder `dir` differs from the bundled ruleset `name`, file by file (at most
+/// five named, then how many more); empty when its content hash is the bundled copy's.
+fn differs_from_bundled(dir: &Path, name: &str) -> anyhow::Result<Vec<String>> {
+    let Some(bundled) = bundled_ruleset(name)? else {
+        return Ok(Vec::new());
+    };
+    if ruleset_hash(dir)? == ruleset_hash(&bundled)? {
+        return Ok(Vec::new());
+    }
+    let digests = |d: &Path| -> anyhow::Result<BTreeMap<String, String>> {
+        let mut out = BTreeMap::new();
+        for (rel, abs) in files_under(d)? {
+            let bytes = kessel_core::fsio::read_bounded(&abs, kessel_core::fsio::MAX_TEXT_INPUT)
+                .with_context(|| format!("cannot read {}", abs.display()))?;
+            out.insert(rel, hex(&Sha256::digest(&bytes)));
+        }
+        Ok(out)
+    };
+    let (ours, theirs) = (digests(dir)?, digests(&bundled)?);
+    let mut all: Vec<String> = Vec::new();
+    for (rel, h) in &ours {
+        match theirs.get(rel) {
+            None => all.push(format!("{rel} added")),
+            Some(t) if t != h => all.push(format!("{rel} changed")),
+            Some(_) => {}
+        }
+    }
+    all.extend(
+        theirs
+            .keys()
+            .filter(|rel| !ours.contains_key(*rel))
+            .map(|rel| format!("{rel} missing")),
+    );
+    if all.len() > 5 {
+        let more = all.len() - 5;
+        all.truncate(5);
+        all.push(format!("{more} more"));
+    }
+    Ok(all)
 }
 
 /// Refuses a file of the folder `shown` (real path `root`) whose real path lies outside it: a

@@ -123,6 +123,27 @@ fn check_on_a_folder_of_several_scenarios_names_its_files() {
     );
 }
 
+/// A budget of no instructions is the flag's mistake, said as such: it stopped the ruleset's
+/// own init.lua, blamed at its line ("init.lua:4: instruction budget exceeded … more than the
+/// 0 million instructions").
+#[test]
+fn script_refuses_a_budget_of_nothing() {
+    let r = kessel(&[
+        "script",
+        "core/tests/fixtures/toy/tests/api_test.lua",
+        "--budget",
+        "0",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr
+            .contains("--budget 0: give the millions of Lua instructions")
+            && !r.stderr.contains("init.lua"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn a_test_filter_that_matches_nothing_says_so() {
     let r = kessel(&["test", "core/tests/fixtures/toy", "--filter", "case_T99"]);
@@ -1650,6 +1671,20 @@ fn a_copied_scenario_folder_finds_its_ruleset_by_name_or_says_what_to_write() {
         .find(|l| l.contains("is used instead"))
         .unwrap_or_else(|| panic!("no note of the stand-in: {}", r.stdout));
     assert!(note.contains("home/data/kessel/"), "{note}");
+    // a copy the rules refuse: the stand-in is said beside the error, whose rules judged it
+    std::fs::write(
+        &scenario,
+        text.replacen("attrs = { rating = 3 }", "attrs = { rating = 9 }", 1),
+    )
+    .expect("rewrite");
+    let r = kessel(&["check", &arg]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("rating runs from 2 to 5"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("note: ") && r.stderr.contains("is used instead"),
+        "{}",
+        r.stderr
+    );
     // a folder name no ruleset has: refused at the field, with what to do
     std::fs::write(
         &scenario,

@@ -843,6 +843,12 @@ fn a_campaign_game_naming_the_wrong_file_says_so_at_its_line() {
             "scenario = \"scenario.toml\"\nprofile = \"chain.toml\"",
             "game 1 `profile`: `chain.toml` is not a profile but a campaign",
         ),
+        // a profile name the ruleset lacks (check named profiles/standrad.toml, a file that is
+        // not there, with no line)
+        (
+            "scenario = \"scenario.toml\"\nprofile = \"standrad\"",
+            "game 1 `profile`: the ruleset has no profile `standrad` (it has: open, standard) (did you mean `standard`?)",
+        ),
     ] {
         let c = crate::util::write(
             &dir,

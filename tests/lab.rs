@@ -811,6 +811,50 @@ fn an_ai_asking_for_an_unknown_kind_is_told_so() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The functions handed to the ai hook answer for that decision only: kept in a global and
+/// called from a rule, `tiebreak` drew the chooser's dice inside the game's rules (a game no
+/// replay plays again), and `legal` and `view` ran at any later moment. Each now says so at the
+/// line that called it, whether a rule or the next decision calls it.
+#[test]
+fn the_ai_hooks_functions_are_for_its_own_decision_only() {
+    for (name, call) in [
+        ("tiebreak", "KEPT(2)"),
+        ("legal", "KEPT()"),
+        ("view", "KEPT()"),
+    ] {
+        // called from a rule (line 6), or by the hook at its next decision (line 2)
+        for (late, line) in [
+            (
+                format!("kessel.on(\"step_start\", function() if KEPT then {call} end end)"),
+                6,
+            ),
+            (String::new(), 2),
+        ] {
+            let next = if late.is_empty() { call } else { "" };
+            let dir = toy_with_first_hook(
+                "lab-ai-kept",
+                &format!(
+                    "kessel.on(\"ai\", function(legal, kinds, view, level, tiebreak)\n  \
+                     if KEPT then {next} end\n  \
+                     KEPT = {name}\n  return nil\nend)\n{late}\n"
+                ),
+            );
+            let r = kessel(&["simulate", s(&dir.join("scenario.toml")), "--games", "1"]);
+            assert_ne!(r.code, 0, "{name} {late}: {}", r.stdout);
+            assert!(
+                r.stderr.contains(&format!("hostile.lua:{line}:"))
+                    && r.stderr.contains(&format!(
+                        "the ai hook's `{name}` was called after the hook returned"
+                    ))
+                    && !r.stderr.contains("panicked"),
+                "{name} {late}: {}",
+                r.stderr
+            );
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
 /// A copy of the toy whose `rules/hostile.lua` (`lua`) loads before its own rules, so the hooks it
 /// registers come first (only the first `ai` and `result` hooks are used).
 fn toy_with_first_hook(name: &str, lua: &str) -> std::path::PathBuf {

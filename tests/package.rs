@@ -692,3 +692,54 @@ fn pack_of_a_ruleset_kessel_does_not_bundle_asks_for_include_ruleset() {
     let r = kessel_at(&dir, &home, &["check", &o]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+#[test]
+fn pack_says_when_the_ruleset_it_names_differs_from_the_bundled_copy() {
+    // a GM follows the README: copies wbc2009.toml to wbc2010.toml beside it, then packs a
+    // scenario; the players' kessel would warn "another version of the ruleset" with no why
+    let home = scratch("pack-differs-home");
+    let dir = scratch("pack-differs");
+    kessel_test_support::copy_dir(&root().join("scripts/pgg"), &dir.join("scripts/pgg"));
+    kessel_test_support::copy_dir(
+        &root().join("scenarios/yelnya"),
+        &dir.join("scenarios/yelnya"),
+    );
+    let r = kessel_at(
+        &dir,
+        &home,
+        &["pack", "scenarios/yelnya", "-o", "same.kessel"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("note:"), "the same files: {}", r.stderr);
+    let profiles = dir.join("scripts/pgg/profiles");
+    std::fs::copy(profiles.join("wbc2009.toml"), profiles.join("wbc2010.toml")).expect("copy");
+    let r = kessel_at(&dir, &home, &["pack", "scenarios/yelnya", "-o", "y.kessel"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("profiles/wbc2010.toml added") && r.stderr.contains("--include-ruleset"),
+        "{}",
+        r.stderr
+    );
+    // what the player then sees, and the package carrying the files instead
+    let r = kessel_at(&dir, &home, &["check", "y.kessel"]);
+    assert!(
+        r.stderr.contains("another version of the ruleset"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel_at(
+        &dir,
+        &home,
+        &[
+            "pack",
+            "scenarios/yelnya",
+            "-o",
+            "z.kessel",
+            "--include-ruleset",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("note:"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}

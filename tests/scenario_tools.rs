@@ -257,3 +257,31 @@ fn new_scenario_by_way_of_a_missing_folder_writes_over_nothing() {
         "a skeleton file was written"
     );
 }
+
+/// `--ruleset pgg`, as `--profile` takes a name: the error gives the folder to write instead of
+/// "pgg: no ruleset here".
+#[test]
+fn a_ruleset_given_by_name_is_answered_with_its_folder() {
+    let dir = scratch("new-by-name");
+    let out = dir.join("mine");
+    let r = kessel(&[
+        "new",
+        "scenario",
+        &out.to_string_lossy(),
+        "--map",
+        "scenarios/yelnya/map.toml",
+        "--ruleset",
+        "pgg",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("a ruleset is given by its folder: scripts/pgg"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists(), "nothing written");
+    let r = kessel(&["odds", "3", "1", "--ruleset", "pgg"]);
+    assert!(r.stderr.contains("scripts/pgg"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

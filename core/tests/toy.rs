@@ -226,6 +226,25 @@ fn a_save_that_still_replays_after_its_scenario_changed_says_so() {
 }
 
 #[test]
+fn a_profile_added_beside_the_games_own_leaves_its_saves_as_they_were() {
+    let (dir, path, _file) = saved_game("added-profile");
+    // a GM's new profile in the ruleset's folder: no rule of this game changed
+    let profiles = dir.join("profiles");
+    std::fs::copy(profiles.join("open.toml"), profiles.join("mine.toml")).expect("copy");
+    let e = Engine::load_save(&path, Limits::default()).expect("load");
+    assert_eq!(e.save_changed_note(), None);
+    // the game's own profile (the scenario's `standard`) edited: that is a change
+    let own = profiles.join("standard.toml");
+    let text = std::fs::read_to_string(&own).expect("read");
+    std::fs::write(&own, format!("{text}\n# edited\n")).expect("write");
+    let e = Engine::load_save(&path, Limits::default()).expect("load");
+    assert!(
+        e.save_changed_note().is_some(),
+        "the profile in use is part of the game"
+    );
+}
+
+#[test]
 fn undo_takes_back_exactly_one_action() {
     let mut e = engine(1);
     let start = e.state().hash();

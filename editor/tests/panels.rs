@@ -162,6 +162,7 @@ fn clicking_a_stack_lists_every_unit_in_the_inspector() {
     h.get_by_label("Units: 2");
     h.get_by_label("Lukin");
     h.get_by_label("rating: 3");
+    h.get_by_label("face: 0-3-10");
     // the face-down rifle division shows no values, only where they will come from
     h.get_by_label("rifle (face down)");
     h.get_by_label("id s-rifle-1");
@@ -170,7 +171,7 @@ fn clicking_a_stack_lists_every_unit_in_the_inspector() {
     click_hex(&mut h, "0202");
     h.get_by_label("25 Pz");
     h.get_by_label("35 Inf");
-    h.get_by_label("steps: 4-4-10, 2-2-10 (now 1)");
+    h.get_by_label("steps: 4-4-10, 2-2-10 (full strength)");
 }
 
 #[test]

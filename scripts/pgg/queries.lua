@@ -178,7 +178,10 @@ local function entry_reach(ids)
   local units = {}
   for _, id in ipairs(ids) do units[#units + 1] = unit_of(id) end
   local out, via, why = {}, {}, nil
-  for _, h in ipairs(kessel.map.area(units[1].enter_area or "") or {}) do
+  local area = kessel.map.area(units[1].enter_area or "") or {}
+  -- (an area this map lacks: the entry's own refusal says so, or why the units may not enter now)
+  if #area == 0 then why = select(2, R.entry_check(units, nil)) end
+  for _, h in ipairs(area) do
     local plan, no = M.plan{ kind = "move", units = ids, path = { h } }
     if not plan then why = why or no
     else
@@ -245,9 +248,26 @@ kessel.queries.declare{
       if why then refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message }
       else movers[#movers + 1] = id end
     end
-    local reachable = {}
+    -- a move that splits the stack of a successful overrun is refused [6.5]: so is the question
     if #movers > 0 then
-      local field = M.field(movers)
+      local snaps = {}
+      for _, id in ipairs(movers) do snaps[#snaps + 1] = unit_of(id) end
+      local split = M.overrun_split_reason(snaps)
+      if split then
+        for _, id in ipairs(movers) do refused[#refused + 1] = { unit = id, rule = split.rule, message = split.message } end
+        movers = {}
+      end
+    end
+    local reachable = {}
+    local field = #movers > 0 and M.field(movers) or nil
+    -- a stack in an enemy zone of control may not leave it voluntarily [6.22]: it has nowhere to
+    -- move, and the query says why (an overrun from the hex is still open to it [6.5])
+    if field and field.ctx.cannot_leave then
+      local why = field.ctx.cannot_leave
+      for _, id in ipairs(movers) do refused[#refused + 1] = { unit = id, rule = why.rule, message = why.message } end
+      movers, field = {}, nil
+    end
+    if field then
       local costs = field:reachable()
       -- a first-turn army that rolled to stand shifts one hex at most, and only to cure
       -- overstacking [5.2]: of its field, keep the hexes a move would be allowed into
@@ -256,8 +276,12 @@ kessel.queries.declare{
         local var = M.first_turn_roll_var(unit_of(id))
         if var and kessel.game.var(var) == "stand" then standing = true end
       end
+      -- the 13th and 20th Armies pass through columns 01-02 on the first turn but may not end a
+      -- move there [5.2]: those hexes are no destination
+      local snaps = {}
+      for _, id in ipairs(movers) do snaps[#snaps + 1] = unit_of(id) end
       for _, h in ipairs(sorted_keys(costs)) do
-        if not standing or M.plan{ kind = "move", units = movers, path = { h } } then
+        if M.end_reason(snaps, h) == nil and (not standing or M.plan{ kind = "move", units = movers, path = { h } }) then
           local entry = { hex = h, cost = costs[h] }
           -- a stack of several movement types: what each type's units pay, each within its
           -- own allowance [6.1] (the stack's cost above is the most of them)

@@ -44,7 +44,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         crate::DEFAULT_SEED,
         Limits::default(),
     )
-    .map_err(|e| kessel_lab::option_error(e, &args.options.options))?;
+    .map_err(|e| {
+        // a copied folder whose ruleset was found by name: said beside the errors too, since
+        // the errors may be the other rules' (the note was printed only for a scenario that
+        // passed, so a newcomer fixing a copy never learnt whose rules judged it)
+        if let Some(note) =
+            (kessel_core::scenario::Scenario::load(&path).ok()).and_then(|sc| sc.stand_in_note())
+        {
+            eprintln!(
+                "{}",
+                kessel_core::error::terminal_line(&format!("note: {note}"))
+            );
+        }
+        kessel_lab::option_error(e, &args.options.options)
+    })?;
     let state = engine.state();
     let sc = engine
         .scenario()
@@ -241,6 +254,19 @@ fn check_campaign(args: &Args, path: &std::path::Path) -> anyhow::Result<ExitCod
     for (i, game) in campaign.games.iter().enumerate() {
         // the profile a game starts with: its own, else --profile, else its scenario's
         let profile = game.profile.as_deref().or(args.profile.as_deref());
+        // the game's own profile naming none of the ruleset's is said at its line in the
+        // campaign file, as `kessel campaign` says it (it was said at the profile file that is
+        // not there)
+        let misnamed = kessel_core::scenario::Scenario::load(&game.scenario)
+            .ok()
+            .and_then(|sc| {
+                kessel_core::engine::unknown_game_profile(&campaign, i, &sc.ruleset_dir)
+            });
+        if let Some(e) = misnamed {
+            failed += 1;
+            eprintln!("error: {}", kessel_core::error::printable(&e.to_string()));
+            continue;
+        }
         let loaded = Engine::load_reporting_all(
             &game.scenario,
             profile,

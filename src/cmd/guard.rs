@@ -153,7 +153,7 @@ pub fn overwrite_only(out: &Path, kind: Output) -> anyhow::Result<()> {
     }
     if !meta.is_file() {
         anyhow::bail!(
-            "{}: not a regular file; name the {what} file to write",
+            "{}: not a regular file (a device, a FIFO or a socket); name a file to write the {what} to",
             out_shown.display()
         );
     }
@@ -217,6 +217,29 @@ mod tests {
         ] {
             let p = scratch(name, content);
             assert_eq!(overwrite_only(&p, kind).is_ok(), ok, "{name} as {kind:?}");
+        }
+    }
+
+    /// A device or a FIFO is refused in words ("name the map file file to write" before).
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_no_file_to_write() {
+        for (kind, what) in [
+            (Output::Map, "name a file to write the map file to"),
+            (
+                Output::LabData,
+                "name a file to write the simulation data file to",
+            ),
+        ] {
+            let e = overwrite_only(Path::new("/dev/null"), kind)
+                .expect_err("a device")
+                .to_string();
+            assert!(
+                e.contains("not a regular file (a device, a FIFO or a socket)")
+                    && e.contains(what)
+                    && !e.contains("file file"),
+                "{e}"
+            );
         }
     }
 }

@@ -29,6 +29,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let scenario = crate::bundle::resolve(&args.scenario)?;
     let packed = crate::package::pack(&scenario, &args.output, args.include_ruleset)?;
     let (name, included) = packed.ruleset;
+    if !packed.differs.is_empty() {
+        // the players' kessel compares the hash with its own copy: say so now, and why
+        eprintln!(
+            "note: the ruleset `{name}` packed by reference is not the one this kessel bundles \
+             ({}): a player's kessel will warn that the package was made with another version \
+             and play its own copy; to send these files, pack with --include-ruleset",
+            packed.differs.join(", ")
+        );
+    }
     println!(
         "{}: {} files and a manifest; ruleset `{name}` {}",
         args.output.display(),

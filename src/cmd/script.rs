@@ -60,6 +60,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.seconds
         );
     }
+    // (a budget of 0 stopped the ruleset's own init.lua, blamed at its first line)
+    if args.budget == 0 {
+        anyhow::bail!(
+            "--budget 0: give the millions of Lua instructions a call may use, 1 or more"
+        );
+    }
     let limits = Limits {
         instructions: args.budget.saturating_mul(1_000_000),
         wall: std::time::Duration::from_secs_f64(args.seconds),

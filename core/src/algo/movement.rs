@@ -201,6 +201,20 @@ enum Attempt {
 const NONE: u32 = u32::MAX;
 
 impl MovementField {
+    /// About the bytes the field keeps on the heap: its reached and refused hexes and the text of
+    /// its reasons.
+    pub fn heap_bytes(&self) -> usize {
+        let reason = |r: &Reason| {
+            std::mem::size_of::<Reason>()
+                + r.message.capacity()
+                + r.rule.as_ref().map_or(0, String::capacity)
+        };
+        self.reached.capacity() * std::mem::size_of::<Reached>()
+            + self.attempts.capacity() * std::mem::size_of::<(u32, u32, Attempt)>()
+            + self.reasons.iter().map(reason).sum::<usize>()
+            + self.cannot_leave.as_ref().map_or(0, reason)
+    }
+
     /// Start hex.
     pub fn start(&self) -> Hex {
         self.start

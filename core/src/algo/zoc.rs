@@ -13,6 +13,11 @@ pub struct HexSet {
 }
 
 impl HexSet {
+    /// The bytes the set keeps on the heap (one a hex of its map).
+    pub fn heap_bytes(&self) -> usize {
+        self.bits.capacity()
+    }
+
     /// The empty set for a map.
     pub fn new(map: &Map) -> HexSet {
         HexSet {

@@ -614,9 +614,25 @@ pub fn call_ai_hook(
             .collect::<mlua::Result<Vec<_>>>()?;
         lua_list(lua, names)?
     };
+    // `legal`, `view` and `tiebreak` are for this decision only: kept past it (in a global, a
+    // module's upvalue) and called from a rule, `tiebreak` drew the chooser's dice inside the
+    // game's own rules, which then played otherwise in a replay, where no computer chose
+    let live = std::rc::Rc::new(std::cell::Cell::new(true));
+    let expired = |name: &'static str, live: &std::rc::Rc<std::cell::Cell<bool>>| {
+        if live.get() {
+            Ok(())
+        } else {
+            Err(mlua::Error::runtime(format!(
+                "the ai hook's `{name}` was called after the hook returned: `legal`, `view` and \
+                 `tiebreak` answer for the decision they were handed to only (kept in a variable?)"
+            )))
+        }
+    };
     let w = world.clone();
     let seen = listed.clone();
+    let alive = live.clone();
     let legal = lua.create_function(move |lua, kind: Option<String>| {
+        expired("legal", &alive)?;
         // a misspelt kind listed nothing, and the computer player chose among the rest unawares
         if let Some(k) = kind.as_deref().filter(|k| !known.iter().any(|x| x == k)) {
             return Err(mlua::Error::runtime(format!(
@@ -637,7 +653,9 @@ pub fn call_ai_hook(
         Ok(out)
     })?;
     let w = world.clone();
+    let alive = live.clone();
     let view = lua.create_function(move |lua, opts: Option<Table>| {
+        expired("view", &alive)?;
         let Some(side) = deciding_side(lua, &w) else {
             return Ok(mlua::Value::Nil);
         };
@@ -649,7 +667,9 @@ pub fn call_ai_hook(
     let dice = std::cell::RefCell::new(crate::dice::Dice::new(
         tiebreak.seed ^ tiebreak.variation.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x71e_b4ea,
     ));
+    let alive = live.clone();
     let tiebreak = lua.create_function(move |_, n: mlua::Value| {
+        expired("tiebreak", &alive)?;
         let whole = match &n {
             mlua::Value::Integer(i) => Some(*i),
             mlua::Value::Number(x) if x.fract() == 0.0 && x.abs() < 1e15 => Some(*x as i64),
@@ -691,6 +711,7 @@ pub fn call_ai_hook(
             })
         });
     drop(guard);
+    live.set(false);
     let Some(action) = read? else {
         return Ok(None);
     };

@@ -250,28 +250,8 @@ impl Engine {
         let name = game_name(campaign, index, &scenario);
         let game_seed = Campaign::game_seed(seed, index);
         let profile = game.profile.as_deref();
-        // a profile name the ruleset does not have is the campaign file's mistake: said at its
-        // line there (it was said at the profile file that does not exist)
-        if let Some((p, known)) =
-            profile.and_then(|p| Some((p, Engine::unknown_profile(&scenario.ruleset_dir, p)?)))
-        {
-            let text = crate::error::read_text(&campaign.path, "campaign")?;
-            return Err(LoadError::new(
-                &campaign.path,
-                crate::campaign::line_of_value(&text, p),
-                format!(
-                    "game {} `profile`: the ruleset has no profile `{}` ({}){}",
-                    index + 1,
-                    crate::error::printable_name(p),
-                    if known.is_empty() {
-                        "it has no profiles/ folder".to_string()
-                    } else {
-                        format!("it has: {}", known.join(", "))
-                    },
-                    crate::names::did_you_mean(p, &known)
-                ),
-            )
-            .into());
+        if let Some(e) = unknown_game_profile(campaign, index, &scenario.ruleset_dir) {
+            return Err(e.into());
         }
         let Some(last) = last else {
             let engine =
@@ -531,4 +511,35 @@ impl Engine {
             carried,
         })
     }
+}
+
+/// When game `index` of `campaign` names a profile (by name, not path) that the ruleset at
+/// `ruleset_dir` does not have: the error, said at the game's `profile` line in the campaign file
+/// (it was said at the profile file that does not exist). `kessel check` of a campaign and the
+/// start of a campaign's game both ask.
+pub fn unknown_game_profile(
+    campaign: &Campaign,
+    index: usize,
+    ruleset_dir: &Path,
+) -> Option<LoadError> {
+    let p = campaign.games.get(index)?.profile.as_deref()?;
+    let known = Engine::unknown_profile(ruleset_dir, p)?;
+    let line = crate::error::read_text(&campaign.path, "campaign")
+        .ok()
+        .and_then(|text| crate::campaign::line_of_value(&text, p));
+    Some(LoadError::new(
+        &campaign.path,
+        line,
+        format!(
+            "game {} `profile`: the ruleset has no profile `{}` ({}){}",
+            index + 1,
+            crate::error::printable_name(p),
+            if known.is_empty() {
+                "it has no profiles/ folder".to_string()
+            } else {
+                format!("it has: {}", known.join(", "))
+            },
+            crate::names::did_you_mean(p, &known)
+        ),
+    ))
 }

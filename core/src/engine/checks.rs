@@ -107,6 +107,36 @@ impl Engine {
                 ));
             }
         }
+        // the side scoring each objective and owning each pool: a misspelt one scored for no
+        // side and drew for none, and `check` said ok
+        {
+            let ruleset = self.ruleset();
+            for (i, o) in sc.objectives.iter().enumerate() {
+                let Some(why) =
+                    (o.side.as_ref()).and_then(|s| side_problem(s, &ruleset.sides, &sc))
+                else {
+                    continue;
+                };
+                errors.push(LoadError::new(
+                    &sc.path,
+                    sc.objective_lines.get(i).copied(),
+                    format!("objective `{}`: {why}", o.name),
+                ));
+            }
+            for (id, (side, _)) in &sc.pools {
+                let Some(why) = side
+                    .as_ref()
+                    .and_then(|s| side_problem(s, &ruleset.sides, &sc))
+                else {
+                    continue;
+                };
+                errors.push(LoadError::new(
+                    &sc.path,
+                    sc.pool_lines.get(id).copied(),
+                    format!("pool `{id}`: {why}"),
+                ));
+            }
+        }
         // the sides `hidden_from` names
         {
             let ruleset = self.ruleset();

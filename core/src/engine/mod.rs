@@ -25,7 +25,9 @@ mod save;
 mod start;
 
 pub use calls::OddsModifiers;
-pub use campaign::{check_games, game_name, CampaignGameSave, CampaignSave, LoadedCampaign};
+pub use campaign::{
+    check_games, game_name, unknown_game_profile, CampaignGameSave, CampaignSave, LoadedCampaign,
+};
 pub use copy::GameCopy;
 pub use odds::{OddsReport, ResultChance};
 pub use save::{SaveFile, EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};

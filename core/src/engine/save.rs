@@ -201,6 +201,13 @@ impl Engine {
         files.extend(self.extra_scripts.iter().cloned());
         let mut rules = Vec::new();
         files_under(&self.ruleset_dir, &mut rules);
+        // the ruleset's profiles other than the game's own are no part of it: a profile a GM
+        // added beside the others (copied from one and edited) left every save saying that
+        // its files had changed
+        let profiles = self.ruleset_dir.join("profiles");
+        let in_use =
+            (self.profile_arg.as_deref()).map(|p| Engine::profile_path(&self.ruleset_dir, p));
+        rules.retain(|f| !f.starts_with(&profiles) || in_use.as_deref() == Some(f.as_path()));
         rules.sort();
         files.extend(rules);
         let name = |f: &Path| -> String {

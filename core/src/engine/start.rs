@@ -136,6 +136,27 @@ impl Engine {
         let profile_arg = profile
             .map(str::to_string)
             .or_else(|| scenario.profile.clone());
+        // the scenario's own `profile` naming none of the ruleset's profiles is the scenario's
+        // line to answer for: it was said at `profiles/NAME.toml`, a file that is not there
+        if let (None, Some(name)) = (profile, scenario.profile.as_deref()) {
+            if let Some(known) = Engine::unknown_profile(&dir, name) {
+                let listed = if known.is_empty() {
+                    "the ruleset has no profiles/ folder".to_string()
+                } else {
+                    format!("the ruleset has: {}", known.join(", "))
+                };
+                return Err(LoadErrors(vec![LoadError::new(
+                    &scenario.path,
+                    scenario.profile_line,
+                    format!(
+                        "`profile`: unknown profile `{}` ({listed}){}",
+                        crate::error::printable_name(name),
+                        crate::names::did_you_mean(name, &known)
+                    ),
+                )])
+                .into());
+            }
+        }
         let mut engine = Engine::bare_stoppable(&dir, &scenario.scripts, limits, stopper)?;
         let problems = scenario.read_faces(&engine.ruleset().unit_types);
         if !problems.is_empty() {

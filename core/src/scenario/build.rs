@@ -44,6 +44,7 @@ impl Scenario {
             Some(p) => Some(p.get_ref().clone()),
             None => None,
         };
+        let profile_line = (file.scenario.profile.as_ref()).map(|p| lines.line(p.span().start));
         let (map, map_errors) = match map {
             Some(m) => (m, Vec::new()),
             None => parse_map_lenient(&map_path, &read_text(&map_path, "map")?)?,
@@ -126,6 +127,10 @@ impl Scenario {
             }
             pools.insert(p.id.clone(), (p.side.clone(), faces));
         }
+        let pool_lines: BTreeMap<String, usize> = pool_lines
+            .into_iter()
+            .map(|(id, line)| (id.to_string(), line))
+            .collect();
 
         let mut units = Vec::new();
         // units and markers hidden from sides at the start, by line
@@ -443,6 +448,7 @@ impl Scenario {
         }
 
         let mut objectives = Vec::new();
+        let mut objective_at = Vec::new();
         // each objective's hexes and side, with its line: the same one twice is refused
         let mut objective_lines: BTreeMap<(Vec<Hex>, Option<String>), usize> = BTreeMap::new();
         for o in &file.objectives {
@@ -528,6 +534,7 @@ impl Scenario {
                     ),
                 );
             }
+            objective_at.push(d.lines.line(o.span().start));
             objectives.push(Objective {
                 name: name
                     .unwrap_or_else(|| hexes.first().map(|h| map.label(*h)).unwrap_or_default()),
@@ -632,6 +639,7 @@ impl Scenario {
             ruleset_field,
             ruleset_named,
             profile,
+            profile_line,
             map_path,
             map: Arc::new(map),
             turns,
@@ -639,10 +647,12 @@ impl Scenario {
             notes: file.scenario.notes,
             units,
             pools,
+            pool_lines,
             markers,
             marker_lines,
             hidden,
             objectives,
+            objective_lines: objective_at,
             levels,
             vars,
             var_lines,

@@ -205,6 +205,8 @@ pub struct Scenario {
     pub ruleset_named: Option<PathBuf>,
     /// Default profile.
     pub profile: Option<String>,
+    /// The line of the `profile` field, for messages about it.
+    pub profile_line: Option<usize>,
     /// The map file.
     pub map_path: PathBuf,
     /// The map.
@@ -219,6 +221,8 @@ pub struct Scenario {
     pub units: Vec<UnitSpec>,
     /// Pools: id → (side, faces with repeats).
     pub pools: BTreeMap<String, (Option<String>, Vec<Face>)>,
+    /// Line of each pool's table, for messages.
+    pub pool_lines: BTreeMap<String, usize>,
     /// Markers.
     pub markers: Vec<Marker>,
     /// The markers each `[[markers]]` table made (by id) and the table's line, for messages.
@@ -228,6 +232,8 @@ pub struct Scenario {
     pub hidden: Vec<HiddenAtStart>,
     /// Objectives.
     pub objectives: Vec<Objective>,
+    /// Line of each objective's table (in the order of `objectives`), for messages.
+    pub objective_lines: Vec<usize>,
     /// Victory levels.
     pub levels: Vec<Level>,
     /// Free variables for the rules.

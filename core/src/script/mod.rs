@@ -20,6 +20,7 @@ use mlua::{HookTriggers, Lua, LuaOptions, StdLib, VmState};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+pub(crate) use strlib::Held;
 use strlib::{Meter, Spent};
 
 /// Resource limits for scripts.
@@ -85,6 +86,7 @@ pub struct ScriptHost {
     last_seen: Rc<std::cell::RefCell<Option<(String, usize)>>>,
     stopper: Stopper,
     started: Rc<Cell<std::time::Instant>>,
+    held: Rc<Cell<usize>>,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -97,6 +99,10 @@ impl std::fmt::Debug for ScriptHost {
 }
 
 const HOOK_EVERY: u32 = 1000;
+
+/// What one `load` is charged besides its length (four units a byte): compiling even the
+/// shortest chunk takes a few microseconds, the time of some hundreds of VM instructions.
+const LOAD_CHARGE: u64 = 1000;
 
 /// Lua's collector pause, in percent of the heap the last cycle kept (see [`ScriptHost::new`]).
 const GC_PAUSE: i32 = 400;
@@ -151,6 +157,7 @@ impl ScriptHost {
             last_seen: Rc::new(std::cell::RefCell::new(None)),
             stopper,
             started: Rc::new(Cell::new(std::time::Instant::now())),
+            held: Rc::new(Cell::new(0)),
         };
         // rules and computer players make short-lived tables by the million: a collection cycle
         // starts when the heap has grown to four times what the last one kept (Lua's default is
@@ -300,8 +307,10 @@ impl ScriptHost {
                         "load: binary chunks are refused by the sandbox",
                     ));
                 }
-                // compiling is work the hook does not see
-                meter.charge(text.len() as u64 * 4)?;
+                // compiling is work the hook does not see: a few microseconds a chunk however
+                // short (a prototype, a closure, the parser's state) and more by its length; a
+                // loop loading `return 1` ran into the wall clock at 28 s of budget
+                meter.charge(LOAD_CHARGE + text.len() as u64 * 4)?;
                 let mut chunk = name.unwrap_or_else(|| "load".into());
                 if chunk.len() > 256 {
                     meter.charge(chunk.len() as u64)?;
@@ -435,6 +444,7 @@ impl ScriptHost {
             stop: self.stopper.0.clone(),
             started: self.started.clone(),
             wall: self.limits.wall,
+            held: self.held.clone(),
         }
     }
 
@@ -501,6 +511,7 @@ impl ScriptHost {
                         (Some(s), Some(l)) => format!("{s}:{l}: "),
                         _ => String::new(),
                     };
+                    strlib::disarm_closes(lua);
                     return Err(meter.error(&place));
                 }
                 Ok(VmState::Continue)
@@ -657,6 +668,18 @@ pub(crate) fn charge_current(units: u64) -> mlua::Result<()> {
         Some(m) => m.charge(units),
         None => Ok(()),
     })
+}
+
+/// Counts `bytes` of the engine's memory a new Lua object (a hexset, a movement field) holds
+/// while it lives, against the memory limit (see `Meter::hold`); the returned guard gives them
+/// back when the object is dropped.
+pub(crate) fn hold(lua: &Lua, bytes: usize) -> mlua::Result<strlib::Held> {
+    // (the app data is let go before the meter collects garbage)
+    let meter = lua.app_data_ref::<Meter>().map(|m| m.clone());
+    match meter {
+        Some(m) => m.hold(lua, bytes),
+        None => Ok(strlib::Held::untracked(bytes)),
+    }
 }
 
 /// Charges `units` of work the engine does natively for a script (an API call's share: its

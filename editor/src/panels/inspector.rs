@@ -146,8 +146,7 @@ fn unit_ui(ui: &mut Ui, style: &MapStyle, u: &Unit) {
                         None => "hidden".to_string(),
                     }
                 } else {
-                    let faces = style.steps_text(u);
-                    format!("steps: {} (now {})", faces.join(", "), u.step + 1)
+                    steps_line(&style.steps_text(u), u.step as usize)
                 };
                 ui.label(values);
                 for (k, v) in &u.attrs {
@@ -160,4 +159,36 @@ fn unit_ui(ui: &mut Ui, style: &MapStyle, u: &Unit) {
             });
         });
     });
+}
+
+/// A unit's faces and where it stands among them, in a player's words: `face: 0-3-10` for a
+/// one-step counter, `steps: 4-4-10, 2-2-10 (full strength)` or `(now 2-2-10, step 2 of 2)`
+/// (it read `(now 1)`, which said nothing to a newcomer of a full-strength unit).
+fn steps_line(faces: &[String], step: usize) -> String {
+    let all = faces.join(", ");
+    match (faces.len(), faces.get(step)) {
+        (0 | 1, _) => format!("face: {all}"),
+        _ if step == 0 => format!("steps: {all} (full strength)"),
+        (n, Some(now)) => format!("steps: {all} (now {now}, step {} of {n})", step + 1),
+        (_, None) => format!("steps: {all} (step {})", step + 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::steps_line;
+
+    #[test]
+    fn a_reduced_unit_says_which_face_it_shows() {
+        let faces = ["4-4-10".to_string(), "2-2-10".to_string()];
+        assert_eq!(
+            steps_line(&faces, 1),
+            "steps: 4-4-10, 2-2-10 (now 2-2-10, step 2 of 2)"
+        );
+        assert_eq!(
+            steps_line(&faces, 0),
+            "steps: 4-4-10, 2-2-10 (full strength)"
+        );
+        assert_eq!(steps_line(&faces[..1], 0), "face: 4-4-10");
+    }
 }

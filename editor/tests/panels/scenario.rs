@@ -446,8 +446,13 @@ fn the_rulesets_variables_are_listed_and_one_is_set_from_its_default() {
     scenario_mode(&mut h);
     h.get_by_label("Details").click();
     h.run();
-    h.get_by_label("int, default 0");
-    h.get_by_label("Victory points added for red");
+    let kind = h.get_by_label("int, default 0").rect();
+    let meaning = h.get_by_label("Victory points added for red").rect();
+    // the meaning reads at the size of the line above it, not in the small style
+    assert!(
+        meaning.height() >= kind.height() - 0.5,
+        "meaning {meaning:?} beside {kind:?}"
+    );
     h.get_by_label("set var bonus").click();
     h.run();
     h.get_by_label("Add variable").click();

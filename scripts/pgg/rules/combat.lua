@@ -170,6 +170,11 @@ function K.defence_of(hexes, ctx)
       if oos then mod(mods, "11.3", "%s: out of supply, defence halved (%s)", C.name(u), K.defence_working(u, mult, intact)) end
       sum = sum + d
     end
+    -- [9.73] units retreated onto the hex this phase are there but add nothing: say so
+    local _, riders = K.defenders_at(hex)
+    for _, r in ipairs(riders) do
+      mod(mods, "9.73", "%s retreated onto %s this phase and adds nothing to its defence", C.name(r), hex)
+    end
     per[hex] = sum
     total = total + sum
   end
@@ -658,6 +663,8 @@ function K.attack_reasons(a, command)
           command = command or L.command_hexes()
           if not L.in_command(u, command) then
             no("10.35", "%s is outside every leader's command radius", C.name_at(u))
+            local idle = L.disrupted_leader_near(u)
+            if idle then no("6.6", "the leader in range, %s, is disrupted and has no command radius", C.name_at(idle)) end
           end
         end
       end

@@ -104,6 +104,21 @@ function L.command_hexes()
   end)
 end
 
+-- A disrupted leader whose rating would reach this Soviet unit's hex were he working, or nil: he
+-- gives no command radius [6.6], and a refusal says so.
+function L.disrupted_leader_near(u)
+  local passage = soviet_passage_sets(C.option("wbc09_13_loc_not_through_swamp"))
+  for _, l in ipairs(C.units_of(C.SOVIET)) do
+    if C.is_leader(l) and C.disrupted(l) then
+      local r = C.rating(l)
+      if l.hex == u.hex or (r > 0 and kessel.paths.reach_set{ from = l.hex, budget = r, step = LAKE_STEP, passage = passage }:has(u.hex)) then
+        return l
+      end
+    end
+  end
+  return nil
+end
+
 -- Is this Soviet unit inside some working leader's command radius? [10.35]
 function L.in_command(u, hexes)
   if u.side ~= C.SOVIET then return true end

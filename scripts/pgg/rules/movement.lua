@@ -39,6 +39,13 @@ end
 
 function M.spent(u) return ((u.vars and u.vars.mp_spent) or 0) / 2 end
 
+-- Words for a refusal that a unit's allowance is halved out of supply [11.3]: " (out of supply
+-- at the start of the phase: allowance 10 halved to 5 [11.3])", or "".
+function M.halved_words(u)
+  if not S.is_oos(u) then return "" end
+  return string.format(" (out of supply at the start of the phase: allowance %d halved to %d [11.3])", C.base_ma(u), M.ma(u))
+end
+
 -- MP a unit still has this phase.
 function M.mp_left(unit)
   local u = type(unit) == "string" and kessel.units.get(unit) or unit
@@ -224,7 +231,8 @@ local function by_class(units, budget_of)
   for _, u in ipairs(units) do
     local cl = C.class(u)
     if not out[cl] then out[cl] = { class = cl, budget = math.huge, units = {} }; order[#order + 1] = cl end
-    out[cl].budget = math.min(out[cl].budget, budget_of(u))
+    local b = budget_of(u)
+    if b < out[cl].budget then out[cl].budget, out[cl].who = b, u end
     table.insert(out[cl].units, u)
   end
   local list = {}
@@ -345,8 +353,9 @@ local function check_path(units, from, path, ctx, budget_of)
       end
       spent[g.class] = (spent[g.class] or 0) + c + extra
       if spent[g.class] > g.budget + 1e-9 then
-        return nil, C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left", h,
-          C.mp(spent[g.class]), C.name(g.units[1]), C.mp(g.budget))
+        local who = g.who or g.units[1]
+        return nil, C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left%s", h,
+          C.mp(spent[g.class]), C.name(who), C.mp(g.budget), M.halved_words(who))
       end
     end
     prev = h
@@ -389,7 +398,7 @@ function M.explain(units, from, dest, budget_of, ctx, field)
       end
     end
     if worst then
-      return C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left", dest, C.mp(worst.need), C.name(worst.u), C.mp(worst.has))
+      return C.reason("6.1", "cannot reach %s: needs %s MP, %s has %s MP left%s", dest, C.mp(worst.need), C.name(worst.u), C.mp(worst.has), M.halved_words(worst.u))
     end
   end
   return { rule = why.rule or "6.1", message = "cannot reach " .. dest .. ": " .. why.message }
@@ -398,6 +407,34 @@ end
 -- The fields of a move (C.shape_reason): a malformed action is refused, naming the field.
 local MOVE_FIELDS = { { name = "units", kind = "ids" }, { name = "unit", kind = "string" }, { name = "path", kind = "hexes" },
   { name = "rail_cut", kind = "hex" }, { name = "lift", kind = "hex" } }
+
+-- [6.5] After a successful overrun the group goes on as one stack (WBC09 #11 lets it split): the
+-- reason a move of `units` (snapshots) that takes part of the group and leaves the rest is
+-- refused, or nil.
+function M.overrun_split_reason(units)
+  local group = M.overrun_group()
+  if group and not group.split then
+    local inside = 0
+    for _, u in ipairs(units) do if group.active[u.id] then inside = inside + 1 end end
+    if inside > 0 and inside < group.count then
+      return C.reason("6.5", "after its overrun the stack moves on together: move %s as one stack",
+        table.concat(group.names, ", "))
+    end
+  end
+  return nil
+end
+
+-- Why `units` may not end a move in `dest` whatever the way there, or nil: on the first turn the
+-- 13th and 20th Armies may pass through columns 01-02 but not end a move there [5.2]. (M.plan
+-- refuses such a move; the `reach` query leaves such hexes out, as a move there is refused.)
+function M.end_reason(units, dest)
+  local t1_full = false
+  for _, u in ipairs(units) do if M.first_turn_full_ma(u) then t1_full = true end end
+  if t1_full and C.column(dest) <= 2 then
+    return C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02 (%s, %s)", C.names(units), dest)
+  end
+  return nil
+end
 
 -- Resolves a move into {units, from, entering, legs = {unit id -> {path, cost}}} or a reason.
 function M.plan(a)
@@ -433,16 +470,8 @@ function M.plan(a)
     local r = M.cannot_move(u, entering)
     if r then return nil, r end
   end
-  -- [6.5] after a successful overrun the group goes on as one stack; WBC09 #11 lets it split
-  local group = M.overrun_group()
-  if group and not group.split then
-    local inside = 0
-    for _, u in ipairs(units) do if group.active[u.id] then inside = inside + 1 end end
-    if inside > 0 and inside < group.count then
-      return nil, C.reason("6.5", "after its overrun the stack moves on together: move %s as one stack",
-        table.concat(group.names, ", "))
-    end
-  end
+  local split = M.overrun_split_reason(units)
+  if split then return nil, split end
   local budget_of = M.mp_left
   local dest = path[#path]
   local plan = { units = units, entering = entering, legs = {}, dest = dest }
@@ -509,9 +538,8 @@ function M.plan(a)
       end
     end
   end
-  if ctx.t1_full and C.column(dest) <= 2 then
-    return nil, C.reason("5.2", "on the first turn the 13th and 20th Armies may not end their move in columns 01-02 (%s, %s)", C.names(units), dest)
-  end
+  local no_end = M.end_reason(units, dest)
+  if no_end then return nil, no_end end
   if #path == 1 and not kessel.hex.adjacent(from, dest) then
     local field = M.build_field(units, from, budget_of, ctx)
     if field:cost(dest) == nil then return nil, M.explain(units, from, dest, budget_of, ctx, field) end

@@ -177,7 +177,7 @@ function O.reasons(a)
       cost = cost or O.cost(side, target)
       local left = O.mp_left(u)
       if left < cost then
-        no("6.5", "%s has %s MP left; an overrun into %s costs %d", C.name_at(u), tostring(left), target, cost)
+        no("6.5", "%s has %s MP left%s; an overrun into %s costs %d", C.name_at(u), C.mp(left), M.halved_words(u), target, cost)
       end
       units[#units + 1] = u
     end

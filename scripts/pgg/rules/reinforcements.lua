@@ -155,6 +155,10 @@ function R.entry_check(units, hex)
   if not due then return nil, why end
   local area = units[1].enter_area
   local hexes = kessel.map.area(area) or {}
+  if #hexes == 0 then
+    -- (a position set up inline on a map without the unit's area: say so, not "not in ... ()")
+    return nil, C.reason("14.3", "%s enters in area %s, which this map does not have", C.name(units[1]), tostring(area))
+  end
   if not C.contains(hexes, hex) then
     return nil, C.reason("14.3", "%s is not in entry area %s (%s)", tostring(hex), area, table.concat(hexes, ", "))
   end

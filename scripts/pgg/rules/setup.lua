@@ -27,7 +27,12 @@ function SU.leader_problems()
   local out = {}
   for _, u in ipairs(kessel.units.all()) do
     if C.is_leader(u) then
-      local bad = L.rating_problem(u.attrs and u.attrs.rating)
+      local r = u.attrs and u.attrs.rating
+      -- none at all is the newcomer's slip (a leader copied without its attrs line): say where it goes
+      local bad = r == nil
+          and string.format("a leader needs a rating [10.1]: give it `attrs = { rating = N }`, N from %d to %d",
+            L.RATING_MIN, L.RATING_MAX)
+        or L.rating_problem(r)
       if bad then out[#out + 1] = { unit = u.id, message = string.format("leader `%s`: %s", u.id, bad) } end
     end
   end

@@ -101,10 +101,13 @@ local function soviet_ctx()
   local leaders_ok = {}
   local loc_enter_only = C.option("wbc09_13_loc_not_through_swamp") and sets.swamp or nil
   local leaders, hexes = {}, {}
+  local idle = {}   -- disrupted leaders, for the explanation of a unit out of supply [6.6]
   for _, l in ipairs(C.units_of(C.SOVIET)) do
     if C.is_leader(l) and not C.disrupted(l) then
       leaders[#leaders + 1] = l
       hexes[#hexes + 1] = l.hex
+    elseif C.is_leader(l) then
+      idle[#idle + 1] = l
     end
   end
   -- each leader's line of supply to the east edge, of any length: one search for all of them
@@ -112,17 +115,48 @@ local function soviet_ctx()
     from = hexes, budget = 1e6, step = { class = "infantry", side = C.SOVIET },
     passage = { blocked = blocked, enter_only = sets.swamp }, target = sets.east,
   } or {}
+  local function loc_reach(l)
+    return kessel.paths.reach_set{
+      from = l.hex, budget = C.rating(l), step = { hex = true, blocked_by = { "lake" } },
+      passage = { blocked = blocked, enter_only = loc_enter_only },
+    }
+  end
+  local cut = {}   -- working leaders with no line to the east edge, for the explanation
   for _, l in ipairs(leaders) do
     if lines[l.hex] then
       leaders_ok[l.id] = true
-      local reach = kessel.paths.reach_set{
-        from = l.hex, budget = C.rating(l), step = { hex = true, blocked_by = { "lake" } },
-        passage = { blocked = blocked, enter_only = loc_enter_only },
-      }
-      covered[#covered + 1] = { reach, l }
+      covered[#covered + 1] = { loc_reach(l), l }
+    else
+      cut[#cut + 1] = l
     end
   end
-  return { side = C.SOVIET, covered = covered, leaders_ok = leaders_ok }
+  return { side = C.SOVIET, covered = covered, leaders_ok = leaders_ok, cut = cut, idle = idle, loc_reach = loc_reach }
+end
+
+-- Why a Soviet unit that no working leader supplies is out of supply: a leader whose rating
+-- reaches it but who has no line of supply to the east edge [11.2], or one who is disrupted and
+-- gives no line of communication [6.6]; else no leader's rating reaches it [11.2]. The sets are
+-- made once per judgement, and only when a unit is out of supply.
+local function soviet_why_not(ctx, u)
+  if ctx.near == nil then
+    ctx.near = {}
+    for _, l in ipairs(ctx.cut) do ctx.near[#ctx.near + 1] = { ctx.loc_reach(l), l, "cut" } end
+    -- (a disrupted leader's rating, as if he were working, not 0)
+    for _, l in ipairs(ctx.idle) do ctx.near[#ctx.near + 1] = { ctx.loc_reach(l), l, "idle" } end
+  end
+  for _, n in ipairs(ctx.near) do
+    if n[1]:has(u.hex) and n[3] == "cut" then
+      if n[2].id == u.id then return "no line of supply to the east edge [11.2]", "11.2" end
+      return string.format("the leader in range, %s (rating %d), has no line of supply to the east edge [11.2]", C.name_at(n[2]), C.rating(n[2])), "11.2"
+    end
+  end
+  for _, n in ipairs(ctx.near) do
+    if n[1]:has(u.hex) and n[3] == "idle" then
+      if n[2].id == u.id then return "disrupted: a disrupted leader gives no line of communication, to himself either [6.6]", "6.6" end
+      return string.format("the leader in range, %s, is disrupted and gives no line of communication [6.6]", C.name_at(n[2])), "6.6"
+    end
+  end
+  return "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]", "11.2"
 end
 
 local function soviet_supplied(ctx, u)
@@ -131,7 +165,8 @@ local function soviet_supplied(ctx, u)
     if c[1]:has(u.hex) then by = C.name(c[2]); break end
   end
   if by then return true, "line of communication to " .. by, "11.2" end
-  return false, "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]", "11.2"
+  local why, rule = soviet_why_not(ctx, u)
+  return false, why, rule
 end
 
 -- Entered play during the current player-turn (in supply for it) [14].

@@ -108,12 +108,12 @@ function U.reveal(u, why)
   else
     face = kessel.emit.reveal(u.id)
   end
-  kessel.emit.note("12", string.format("%s revealed as %s%s", C.name(u), face, why and (" (" .. why .. ")") or ""))
+  kessel.emit.note("12.2", string.format("%s revealed as %s%s", C.name(u), face, why and (" (" .. why .. ")") or ""))
   local fresh = kessel.units.get(u.id)
   if face == "1-1-6" and C.option("two_zero_one_rifles") and not kessel.game.var("second_zero_one") then
     kessel.emit.var("second_zero_one", u.id)
     kessel.emit.flag(u.id, "no_attack")
-    kessel.emit.note("12", C.name(u) .. " counts as the second 0-1-6: it may only defend (option two_zero_one_rifles)")
+    kessel.emit.note("12.3", C.name(u) .. " counts as the second 0-1-6: it may only defend (option two_zero_one_rifles)")
     fresh = kessel.units.get(u.id)
   end
   if U.is_dud(fresh) then

@@ -34,7 +34,15 @@ V.DEFAULT_LEVELS = {
 -- (Kept per state revision, like every derived value: callers only read the list.)
 function V.objectives()
   return C.per_revision("objectives", function()
-    local list = kessel.scenario.objectives()
+    -- the scenario's objectives, those on the map in play: a position set up inline over a
+    -- loaded scenario (`kessel.setup{ map = ... }` under `--scenario`) has another map, on which
+    -- the scenario's cities are not; it takes its objectives from game var `objectives`
+    local list = {}
+    for _, o in ipairs(kessel.scenario.objectives()) do
+      local on_map = true
+      for _, h in ipairs(o.hexes or {}) do if not kessel.hex.valid(h) then on_map = false end end
+      if on_map then list[#list + 1] = o end
+    end
     if #list == 0 then list = kessel.game.var("objectives") or {} end
     local out = {}
     for _, o in ipairs(list) do

@@ -92,7 +92,7 @@ kessel.test("case_10_1_leader_ratings_outside_2_to_5_are_refused_by_odds_and_by_
   table.sort(found)
   expect.eq(table.concat(found, " | "),
     "nine: leader `nine`: a leader's rating runs from 2 to 5 [10.1] (got 9) | "
-    .. "none: leader `none`: a leader's rating is a whole number from 2 to 5 [10.1] (got nil) | "
+    .. "none: leader `none`: a leader needs a rating [10.1]: give it `attrs = { rating = N }`, N from 2 to 5 | "
     .. "one: leader `one`: a leader's rating runs from 2 to 5 [10.1] (got 1)")
 end)
 

@@ -10,13 +10,22 @@ use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, UserDataRef};
 use std::sync::Arc;
 
 /// A set of hexes, shared with Lua.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct LuaHexSet {
     pub(super) set: HexSet,
     pub(super) map: Arc<Map>,
+    /// Its bytes, counted against the memory limit while it lives (see `script::hold`).
+    _held: crate::script::Held,
 }
 
 impl LuaHexSet {
+    /// A set for Lua, its memory counted: a set is a byte per hex of the map, outside the Lua
+    /// state's memory, which sees only a small userdata.
+    pub(super) fn new(lua: &Lua, set: HexSet, map: Arc<Map>) -> mlua::Result<LuaHexSet> {
+        let _held = crate::script::hold(lua, set.heap_bytes() + 64)?;
+        Ok(LuaHexSet { set, map, _held })
+    }
+
     /// A set keeps its hexes by their place on the grid of the map it was made on; on a map of
     /// another size (`kessel.setup` can load one) those places are other hexes, so the set is
     /// refused there instead of being read as if it were the same.
@@ -65,17 +74,19 @@ impl UserData for LuaHexSet {
             let hexes: Vec<Hex> = s.set.hexes(&s.map).collect();
             super::strings::label_list(lua, &s.map, &hexes)
         });
-        methods.add_method("union", |_, s, o: UserDataRef<LuaHexSet>| {
-            let mut out = s.clone();
+        methods.add_method("union", |lua, s, o: UserDataRef<LuaHexSet>| {
+            let mut out = LuaHexSet::new(lua, s.set.clone(), s.map.clone())?;
             out.set.union_with(o.on_grid_of(&s.map)?);
             Ok(out)
         });
-        methods.add_method("minus", |_, s, o: UserDataRef<LuaHexSet>| {
-            let mut out = s.clone();
+        methods.add_method("minus", |lua, s, o: UserDataRef<LuaHexSet>| {
+            let mut out = LuaHexSet::new(lua, s.set.clone(), s.map.clone())?;
             out.set.subtract(o.on_grid_of(&s.map)?);
             Ok(out)
         });
-        methods.add_method("copy", |_, s, ()| Ok(s.clone()));
+        methods.add_method("copy", |lua, s, ()| {
+            LuaHexSet::new(lua, s.set.clone(), s.map.clone())
+        });
         methods.add_meta_method(MetaMethod::Len, |_, s, ()| Ok(s.set.len()));
     }
 }
@@ -112,12 +123,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "hexset",
-        lua.create_function(move |_, list: mlua::Value| {
+        lua.create_function(move |lua, list: mlua::Value| {
             let map = w.borrow().state.map.clone();
-            Ok(LuaHexSet {
-                set: set_arg(&w, list)?,
-                map,
-            })
+            LuaHexSet::new(lua, set_arg(&w, list)?, map)
         })?,
     )?;
     Ok(())

@@ -198,12 +198,16 @@ pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
         let (name, v) = pair?;
         if let mlua::Value::Table(module) = v {
             if module.metatable().is_none() {
-                module.set_metatable(Some(guard(format!("kessel.{name}"))?))?;
+                let mt = guard(format!("kessel.{name}"))?;
+                crate::script::strlib::track_metatable(lua, &mt)?;
+                module.set_metatable(Some(mt))?;
             }
         }
     }
     if kessel.metatable().is_none() {
-        kessel.set_metatable(Some(guard("kessel".into())?))?;
+        let mt = guard("kessel".into())?;
+        crate::script::strlib::track_metatable(lua, &mt)?;
+        kessel.set_metatable(Some(mt))?;
     }
     Ok(())
 }

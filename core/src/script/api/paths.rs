@@ -115,6 +115,8 @@ fn cost_model(world: &Shared, class: &str, side: &str) -> mlua::Result<Arc<CostM
 pub struct LuaField {
     field: MovementField,
     map: Arc<Map>,
+    /// Its bytes, counted against the memory limit while it lives (see `script::hold`).
+    _held: crate::script::Held,
 }
 
 fn reason_table(lua: &Lua, map: &Map, why: Unreachable) -> mlua::Result<Table> {
@@ -522,6 +524,11 @@ impl Callbacks<'_> {
                 let t = *self.map.terrain_slice().get(s.to_index)?;
                 m.step(side, t).ok().map(|c| c.0)
             }
+            // once a function has failed the search is void: it runs on natively, calling no
+            // more Lua (a step function that searched again, and failed at Lua's depth limit,
+            // was called for every other edge of every search on the way down: a pcall of it
+            // ran for ever, stopped only by the wall clock)
+            StepCost::Hook(_) if self.error.is_some() => None,
             StepCost::Hook(f) => {
                 let labels = super::strings::label(self.lua, self.map, s.from)
                     .and_then(|a| super::strings::label(self.lua, self.map, s.to).map(|b| (a, b)));
@@ -545,6 +552,7 @@ impl Callbacks<'_> {
     fn is_target(&mut self, target: &Target, h: Hex) -> bool {
         match target {
             Target::Set(s) => s.contains(self.map, h),
+            Target::Hook(_) if self.error.is_some() => false,
             Target::Hook(f) => {
                 match super::strings::label(self.lua, self.map, h).and_then(|l| f.call::<bool>(l)) {
                     Ok(b) => b,
@@ -569,6 +577,7 @@ impl Callbacks<'_> {
                     Passage::Open
                 }
             }
+            PassageArg::Hook(_) if self.error.is_some() => Passage::Blocked,
             PassageArg::Hook(f) => match super::strings::label(self.lua, self.map, h)
                 .and_then(|l| f.call::<Option<String>>(l))
             {
@@ -614,7 +623,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let sources = set_arg(&w, field(lua, &spec, "hexes")?)?;
             let bits = side_mask(lua, &map, &spec, "blocked_by")?;
             let set = zone_of_control(&map, sources.hexes(&map).collect::<Vec<_>>(), bits);
-            Ok(LuaHexSet { set, map })
+            LuaHexSet::new(lua, set, map)
         })?,
     )?;
 
@@ -665,6 +674,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                                      so_far: Cost,
                                      step: Cost|
                          -> Result<Option<Cost>, Reason> {
+                            // (after a failure, no more Lua: see `Callbacks::step`)
+                            if hook_error.is_some() {
+                                return Err(Reason {
+                                    rule: None,
+                                    message: "hook failed".into(),
+                                });
+                            }
                             let labels = super::strings::label(lua, &m2, a)
                                 .and_then(|a| super::strings::label(lua, &m2, b).map(|b| (a, b)));
                             let called = labels.and_then(|(a, b)| {
@@ -719,7 +735,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 if let Some(e) = hook_error {
                     return Err(e);
                 }
-                Ok(LuaField { field, map })
+                let _held = crate::script::hold(lua, field.heap_bytes() + 128)?;
+                Ok(LuaField { field, map, _held })
             })
         })?,
     )?;
@@ -788,7 +805,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         set.insert(&map, map.hex_of_index(i));
                     }
                 }
-                Ok(LuaHexSet { set, map })
+                LuaHexSet::new(lua, set, map)
             })
         })?,
     )?;

@@ -16,8 +16,15 @@
 //! - `setmetatable` refuses a metatable with a `__gc` field: Lua runs finalizers with the hooks
 //!   off, at any allocation, so a looping finalizer could never be stopped, and one calling the
 //!   engine could run while Rust holds the game state. Tables of a mod have no finalizers.
+//! - `<close>` is refused where text is compiled (`closes.rs`) and `setmetatable` refuses a
+//!   `__close` field; one put in a metatable later (a generic `for`'s closing value finds it) is
+//!   made to do nothing just before the budget hook stops a call, since Lua closes the stopped
+//!   function's values inside the hook, with the hooks off.
 
+mod closes;
 mod patterns;
+
+pub(crate) use closes::find_close_attribute;
 
 use mlua::{Lua, Value};
 use std::cell::Cell;
@@ -55,9 +62,65 @@ pub(crate) struct Meter {
     pub started: Rc<Cell<std::time::Instant>>,
     /// Wall-clock time allowed per call.
     pub wall: std::time::Duration,
+    /// Bytes of the engine's own memory that Lua objects hold now (hexsets, movement fields):
+    /// see [`Meter::hold`].
+    pub held: Rc<Cell<usize>>,
+}
+
+/// Native memory a Lua object (a hexset, a movement field) holds, counted in [`Meter::held`]
+/// while the object lives.
+#[derive(Debug)]
+pub(crate) struct Held {
+    bytes: usize,
+    total: Rc<Cell<usize>>,
+}
+
+impl Held {
+    /// A guard counted nowhere (a Lua state without the host's meter).
+    pub(crate) fn untracked(bytes: usize) -> Held {
+        Held {
+            bytes,
+            total: Rc::new(Cell::new(bytes)),
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.total.set(self.total.get().saturating_sub(self.bytes));
+    }
 }
 
 impl Meter {
+    /// Counts `bytes` of the engine's memory that a new Lua object will hold while it lives, and
+    /// charges building them (one unit per 16 bytes). Lua's memory limit sees only the small
+    /// userdata, so without this a loop of `s:copy()` on the largest map filled the engine's
+    /// memory at 80 MB a second, past any limit, until the wall clock stopped it (and kept what
+    /// it had made, for the next call to add to). Objects already dropped are collected before a
+    /// request over the limit is refused; a refusal is a memory error, final for the call.
+    pub fn hold(&self, lua: &Lua, bytes: usize) -> mlua::Result<Held> {
+        self.charge((bytes / 16) as u64)?;
+        if self.held.get().saturating_add(bytes) > self.memory {
+            // garbage sets and fields count until Lua collects them
+            lua.gc_collect()?;
+            if self.held.get().saturating_add(bytes) > self.memory {
+                self.spent.set(Spent::Memory);
+                return Err(mlua::Error::runtime(format!(
+                    "memory limit exceeded: the hexsets and movement fields alive hold {} MiB of \
+                     the engine's memory, the most they may ({} MiB, as much as the Lua state); \
+                     the script stays stopped until it returns to the engine",
+                    self.held.get() >> 20,
+                    self.memory >> 20
+                )));
+            }
+        }
+        self.held.set(self.held.get() + bytes);
+        Ok(Held {
+            bytes,
+            total: self.held.clone(),
+        })
+    }
+
     /// The error for a call that ran out, located by the hook's `place` (`file:line: `) if known.
     pub fn error(&self, place: &str) -> mlua::Error {
         match self.spent.get() {
@@ -215,9 +278,19 @@ coroutine.wrap = function(f)
   return function(...) return unwrap(co, resume(co, ...)) end
 end
 
+-- every metatable in use (and the strings' own): a `__close` put in one after it was set is made
+-- to do nothing before a call is stopped (`disarm`, below)
+local metas = osetmetatable({}, { __mode = "k" })
+metas[getmetatable("")] = true
 setmetatable = function(t, mt)
-  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-    error("setmetatable: __gc finalizers are not allowed in the sandbox (they would run outside the instruction budget)", 2)
+  if type(mt) == "table" then
+    if rawget(mt, "__gc") ~= nil then
+      error("setmetatable: __gc finalizers are not allowed in the sandbox (they would run outside the instruction budget)", 2)
+    end
+    if rawget(mt, "__close") ~= nil then
+      error("setmetatable: __close handlers are not allowed in the sandbox (a stopped call would run them outside the instruction budget)", 2)
+    end
+    metas[mt] = true
   end
   return osetmetatable(t, mt)
 end
@@ -433,7 +506,46 @@ do
     end
   end
 end
+-- called by the budget hook as it stops a call: Lua closes the to-be-closed values of the function
+-- the hook stopped inside the hook itself, where no hook runs, so a `__close` that loops (a generic
+-- for's fourth value, whose metatable got its `__close` after `setmetatable`) would never stop
+local rawset, next = rawset, next
+local function closed() end
+local function disarm()
+  for mt in next, metas do
+    if rawget(mt, "__close") ~= nil then rawset(mt, "__close", closed) end
+  end
+end
+-- the engine's own metatables (set from Rust, past the wrapper) are counted in too
+local function track(mt) metas[mt] = true end
+return disarm, track
 "##;
+
+/// The registry name of the prelude's `disarm`: run by the budget hook before it stops a call, it
+/// makes every `__close` in a metatable do nothing (see [`disarm_closes`]).
+const DISARM: &str = "kessel_disarm";
+
+/// The registry name of the prelude's `track`, which counts a metatable the engine sets from Rust
+/// among those [`disarm_closes`] looks through.
+const TRACK: &str = "kessel_track_metatable";
+
+/// Counts `mt`, a metatable the engine set from Rust (past the sandbox's `setmetatable`), among
+/// those whose `__close` is made to do nothing before a call is stopped: a script can reach it
+/// with `getmetatable` and give it one.
+pub(crate) fn track_metatable(lua: &Lua, mt: &mlua::Table) -> mlua::Result<()> {
+    lua.named_registry_value::<mlua::Function>(TRACK)?
+        .call::<()>(mt)
+}
+
+/// Makes every `__close` handler a do-nothing, just before the budget hook raises the error that
+/// stops a call. Lua closes the to-be-closed values of the function running when a hook raises
+/// inside the hook, with the hooks off: a looping `__close` (a generic `for`'s closing value,
+/// whose metatable was given its `__close` after `setmetatable` checked it) ran for ever there.
+pub(crate) fn disarm_closes(lua: &Lua) {
+    if let Ok(f) = lua.named_registry_value::<mlua::Function>(DISARM) {
+        let _ = f.call::<()>(());
+    }
+}
 
 /// The chunk name of [`PRELUDE`], as Lua shows it in positions.
 const PRELUDE_CHUNK: &str = "sandbox";
@@ -533,98 +645,13 @@ pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
         },
         _ => Ok(e),
     })?;
-    lua.load(PRELUDE)
+    let (disarm, track) = lua
+        .load(PRELUDE)
         .set_name(format!("={PRELUDE_CHUNK}"))
-        .call::<()>((meter_fn, charge, sized, caught))?;
+        .call::<(mlua::Function, mlua::Function)>((meter_fn, charge, sized, caught))?;
+    lua.set_named_registry_value(DISARM, disarm)?;
+    lua.set_named_registry_value(TRACK, track)?;
     patterns::install(lua, meter)
-}
-
-/// Refuses source text declaring a to-be-closed variable (`local x <close> = ...`): when a
-/// budget error stops a coroutine, its `__close` handlers run with the VM's hooks off, where a
-/// looping one could never be stopped. Returns the line of the first one.
-pub(crate) fn find_close_attribute(text: &[u8]) -> Option<usize> {
-    let (mut i, mut line) = (0usize, 1usize);
-    // `[[`, `[==[`: the level of a long bracket starting at `j`, if one does
-    let long_open = |j: usize| -> Option<usize> {
-        if text.get(j) != Some(&b'[') {
-            return None;
-        }
-        let mut k = j + 1;
-        while text.get(k) == Some(&b'=') {
-            k += 1;
-        }
-        (text.get(k) == Some(&b'[')).then_some(k - j - 1)
-    };
-    let skip_long = |mut j: usize, level: usize, line: &mut usize| -> usize {
-        while j < text.len() {
-            if text[j] == b'\n' {
-                *line += 1;
-            }
-            if text[j] == b']' {
-                let mut k = j + 1;
-                while text.get(k) == Some(&b'=') {
-                    k += 1;
-                }
-                if k - j - 1 == level && text.get(k) == Some(&b']') {
-                    return k + 1;
-                }
-            }
-            j += 1;
-        }
-        j
-    };
-    while i < text.len() {
-        match text[i] {
-            b'\n' => {
-                line += 1;
-                i += 1;
-            }
-            b'-' if text.get(i + 1) == Some(&b'-') => {
-                if let Some(level) = long_open(i + 2) {
-                    i = skip_long(i + 4 + level, level, &mut line);
-                } else {
-                    while i < text.len() && text[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-            }
-            b'[' if long_open(i).is_some() => {
-                let level = long_open(i).unwrap_or(0);
-                i = skip_long(i + 2 + level, level, &mut line);
-            }
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < text.len() && text[i] != q && text[i] != b'\n' {
-                    if text[i] == b'\\' {
-                        if text.get(i + 1) == Some(&b'\n') {
-                            line += 1;
-                        }
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'<' => {
-                let mut k = i + 1;
-                while matches!(text.get(k), Some(b' ' | b'\t')) {
-                    k += 1;
-                }
-                if text[k.min(text.len())..].starts_with(b"close") {
-                    let mut e = k + 5;
-                    while matches!(text.get(e), Some(b' ' | b'\t')) {
-                        e += 1;
-                    }
-                    if text.get(e) == Some(&b'>') {
-                        return Some(line);
-                    }
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 /// The sandbox's refusal of a to-be-closed variable at `line`.

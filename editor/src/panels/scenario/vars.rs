@@ -27,7 +27,7 @@ impl ScenarioPanel {
             RichText::new(
                 "Values the rules read, written as TOML: 3, true, \"west\", [\"P1\", \"P2\"].",
             )
-            .small(),
+            .weak(),
         );
         let mut vars = def.vars.clone();
         let mut changed: Option<String> = None;
@@ -151,7 +151,9 @@ impl ScenarioPanel {
             });
             if !decl.description.is_empty() {
                 ui.indent(id, |ui| {
-                    ui.label(RichText::new(&decl.description).small().weak());
+                    // what the variable means is what a newcomer reads this list for: body
+                    // size (it was the small style, about 7 px high on screen), dimmed
+                    ui.label(RichText::new(&decl.description).weak());
                 });
             }
         }
