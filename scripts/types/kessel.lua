@@ -305,7 +305,7 @@ function kessel.ai_level(t) end
 ---@field description? string
 ---@field validate fun(action: kessel.Action): kessel.Verdict Query stage: nil = legal, else reasons.
 ---@field apply fun(action: kessel.Action) Apply stage: emit events; an error undoes the whole action.
----@field enumerate? fun(side: string?): kessel.Action[]? Query stage: legal actions of this kind (each with `kind`).
+---@field enumerate? fun(side: string?): kessel.Action[]? Query stage: legal actions of this kind (an item without `kind` is of this kind).
 ---@field secret? boolean Its parameters are shown only to the side that sent it.
 
 ---Registers the handlers of an action kind (replaces an earlier one of the same kind). Stage: declare.
@@ -414,8 +414,8 @@ function kessel.hex.ring(hex, radius) end
 ---@return string
 function kessel.hex.side(a, b) end
 
----True if the label is a hex of the current map. Never raises.
----@param label string
+---True if the label is a hex of the current map. Never raises: a value that is no label is false.
+---@param label any
 ---@return boolean
 function kessel.hex.valid(label) end
 
@@ -1063,7 +1063,7 @@ function kessel.paths.field(spec) end
 
 ---@class kessel.TraceSpec
 ---@field from? Hex|Hex[] Start hex (required but by `trace_costs`); `reach` and `trace_costs` also take a list of hexes.
----@field target? kessel.Hexes|fun(hex: Hex): boolean Hexes to reach (trace and trace_costs).
+---@field target? kessel.Hexes|fun(hex: Hex): boolean Hexes to reach: required by trace and trace_costs.
 ---@field budget? number Default 1,000,000.
 ---@field step? "hex"|kessel.HexStep|kessel.CostSpec|fun(from: Hex, to: Hex): number? Step cost; nil from the function = step not allowed.
 ---@field passage? kessel.PassageSets|fun(hex: Hex): ("blocked"|"enter"|nil)

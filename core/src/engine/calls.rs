@@ -391,6 +391,13 @@ fn check_problems(
             V::Table(t) => {
                 own_fields_only(lua, &t, &format!("a list whose item {}", i + 1))
                     .map_err(|e| bad(crate::script::bare_error(&e)))?;
+                // a misspelt `mesage` made the problem read "set-up problem", its text lost
+                crate::script::api::strict_keys(
+                    &t,
+                    &format!("problem {}", i + 1),
+                    &["message", "unit", "var", "marker"],
+                )
+                .map_err(|e| bad(crate::script::bare_error(&e)))?;
                 t
             }
             other => {

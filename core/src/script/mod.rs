@@ -316,12 +316,17 @@ impl ScriptHost {
                     meter.charge(chunk.len() as u64)?;
                     chunk = "load".into();
                 }
-                if let Some(line) = strlib::find_close_attribute(&text) {
-                    return Err(mlua::Error::runtime(strlib::close_refused(&chunk, line)));
-                }
                 // shown as what it is, `[load "NAME"]:LINE:`, never as a position in a file: a
                 // name such as "rules/init.lua:99: x" made its errors blame that file and line
                 let shown = chunk.replace(':', ";");
+                if let Some(line) = strlib::find_close_attribute(&text) {
+                    // placed as the loaded code's other errors are (it read `NAME:LINE:`, so a
+                    // name "rules/play.lua" passed for a line of that file)
+                    return Err(mlua::Error::runtime(strlib::close_refused(
+                        &format!("[load \"{shown}\"]"),
+                        line,
+                    )));
+                }
                 let loaded = lua
                     .load(text)
                     .set_name(format!("=[load \"{shown}\"]"))

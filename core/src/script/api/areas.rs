@@ -20,8 +20,10 @@ fn flags(world: &Shared, labels: &[String]) -> mlua::Result<Vec<bool>> {
 
 /// The hexside-kind bits an options table's `sides = { ... }` shuts (unknown kinds shut nothing:
 /// the map has no such side).
-fn shut_bits(world: &Shared, opts: &Option<Table>) -> mlua::Result<u32> {
+fn shut_bits(world: &Shared, opts: &Option<Table>, what: &str) -> mlua::Result<u32> {
     let Some(o) = opts else { return Ok(0) };
+    // a misspelt `side = { ... }` would otherwise shut no hexside unseen
+    super::strict_keys(o, what, &["sides"])?;
     let kinds: Vec<String> = o.get::<Option<Vec<String>>>("sides")?.unwrap_or_default();
     let w = world.borrow();
     Ok(kinds
@@ -39,7 +41,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, (hexes, opts): (Vec<String>, Option<Table>)| {
             crate::script::charge(lua, 32 * hexes.len() as u64)?;
             let member = flags(&w, &hexes)?;
-            let shut = shut_bits(&w, &opts)?;
+            let shut = shut_bits(&w, &opts, "kessel.map.regions")?;
             crate::script::charge(lua, 16 * member.len() as u64)?;
             let wb = w.borrow();
             let map = &wb.state.map;
@@ -60,7 +62,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         lua.create_function(move |lua, (walls, opts): (Vec<String>, Option<Table>)| {
             crate::script::charge(lua, 32 * walls.len() as u64)?;
             let wall = flags(&w, &walls)?;
-            let shut = shut_bits(&w, &opts)?;
+            let shut = shut_bits(&w, &opts, "kessel.map.enclosed")?;
             crate::script::charge(lua, 16 * wall.len() as u64)?;
             let wb = w.borrow();
             let map = &wb.state.map;

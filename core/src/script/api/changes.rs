@@ -123,14 +123,15 @@ pub(crate) fn faces_of(
 /// Refuses a unit type or side the ruleset does not know.
 fn check_kind_and_side(w: &World, kind: &str, side: &str, what: &str) -> mlua::Result<()> {
     if !w.ruleset.unit_types.is_empty() && !w.ruleset.unit_types.contains_key(kind) {
+        let known: Vec<&str> = w.ruleset.unit_types.keys().map(String::as_str).collect();
         return Err(mlua::Error::runtime(format!(
-            "{what}: unknown unit type `{kind}`"
+            "{what}: unknown unit type `{kind}`{}",
+            crate::names::did_you_mean(kind, &known)
         )));
     }
     if !w.state.sides.iter().any(|s| s == side) {
-        return Err(mlua::Error::runtime(format!(
-            "{what}: unknown side `{side}`"
-        )));
+        // worded as every other refusal of a side (`kessel.emit.var`'s `secret_to`, …)
+        return Err(super::emit::not_a_side(side, &w.state.sides, what));
     }
     Ok(())
 }
@@ -279,7 +280,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .get::<Option<String>>("type")?
                 .ok_or_else(|| mlua::Error::runtime(format!("{WHAT}: needs a type")))?;
             if t.get::<mlua::Value>("faces")?.is_nil() {
-                return Err(mlua::Error::runtime(format!("{WHAT}: needs faces")));
+                return Err(mlua::Error::runtime(format!("{WHAT}: a unit needs faces")));
             }
             let id = match t.get::<Option<String>>("id")? {
                 Some(id) => {

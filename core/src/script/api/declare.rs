@@ -735,6 +735,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             ];
             let event_hook = match name.strip_prefix("event") {
                 Some("") => true,
+                // a roll runs no hooks: such a hook was kept and never ran
+                Some(":dice") => {
+                    return Err(mlua::Error::runtime(
+                        "kessel.on: `event:dice` never runs: dice rolls run no hooks (read the \
+                         roll where kessel.dice.roll returns it)",
+                    ))
+                }
                 Some(rest) => match rest.strip_prefix(':') {
                     Some(kind)
                         if crate::event::Event::KINDS.contains(&kind)

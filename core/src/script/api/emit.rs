@@ -311,10 +311,23 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "reveal",
         lua.create_function(move |lua, (unit, face): (String, Option<String>)| {
             check_unit(&w, &unit)?;
-            let face = match face {
-                Some(f) => Face::parse(&f)
+            // a unit with A-D-M faces of its own keeps them: it shows its current one (it drew
+            // from its pool, or failed for want of one, and answered the drawn face while the
+            // unit kept its own)
+            let own = {
+                let wb = w.borrow();
+                wb.state.unit(&unit).and_then(|u| {
+                    u.faces
+                        .get(u.step as usize)
+                        .or_else(|| u.faces.last())
+                        .copied()
+                })
+            };
+            let face = match (face, own) {
+                (Some(f), _) => Face::parse(&f)
                     .ok_or_else(|| mlua::Error::runtime(format!("`{f}` is not a face (A-D-M)")))?,
-                None => {
+                (None, Some(own)) => own,
+                (None, None) => {
                     // draw at random from the unit's pool
                     let (pool, n) = {
                         let wb = w.borrow();
@@ -342,7 +355,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
             };
             emit(lua, &w, Event::Revealed { unit, face })?;
-            Ok(face.to_string())
+            Ok(own.unwrap_or(face).to_string())
         })?,
     )?;
     let w = world.clone();

@@ -86,7 +86,17 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         let ((x, y), map) = (side.hexes(), &w.state.map);
         Ok(format!("{}/{}", map.label(x), map.label(y)))
     })?;
-    set_read(lua, &m, world, "valid", |lua, w, h: String| {
+    // never raises: a value that is no label (nil, a table, a boolean) is no hex of the map
+    set_read(lua, &m, world, "valid", |lua, w, v: mlua::Value| {
+        let h = match v {
+            mlua::Value::String(s) => s.to_string_lossy(),
+            mlua::Value::Integer(i) => i.to_string(),
+            mlua::Value::Number(n) => match lua.coerce_string(mlua::Value::Number(n))? {
+                Some(s) => s.to_string_lossy(),
+                None => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
         if h.len() > 64 {
             crate::script::charge(lua, h.len() as u64)?;
         }

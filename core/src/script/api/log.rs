@@ -24,18 +24,34 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             };
             let (kind, last) = match &filter {
                 Some(f) => {
-                    for pair in f.pairs::<String, mlua::Value>() {
+                    const KEYS: [&str; 2] = ["kind", "last"];
+                    for pair in f.pairs::<mlua::Value, mlua::Value>() {
                         let (k, _) = pair?;
-                        if k != "kind" && k != "last" {
+                        let name = match &k {
+                            mlua::Value::String(s) => s.to_string_lossy(),
+                            other => format!("[{}]", super::describe_value(other)),
+                        };
+                        if !KEYS.contains(&name.as_str()) {
                             return Err(mlua::Error::runtime(format!(
-                                "kessel.log.records: unknown key `{k}`; keys: kind, last"
+                                "kessel.log.records: unknown key `{name}`{}; keys: kind, last",
+                                crate::names::did_you_mean(&name, &KEYS)
                             )));
                         }
                     }
-                    (
-                        f.get::<Option<String>>("kind")?,
-                        f.get::<Option<usize>>("last")?,
-                    )
+                    let last = match f.get::<mlua::Value>("last")? {
+                        mlua::Value::Nil => None,
+                        mlua::Value::Integer(n) if n >= 0 => Some(n as usize),
+                        mlua::Value::Number(n) if n >= 0.0 && n.fract() == 0.0 && n < 1e15 => {
+                            Some(n as usize)
+                        }
+                        other => {
+                            return Err(mlua::Error::runtime(format!(
+                                "kessel.log.records: `last` is a whole number, 0 or more, not {}",
+                                super::describe_value(&other)
+                            )))
+                        }
+                    };
+                    (f.get::<Option<String>>("kind")?, last)
                 }
                 None => (None, None),
             };

@@ -64,8 +64,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             bounded(&kind, &format!("{what}: the kind"), MAX_NAME)?;
             let side: Option<String> = t.get("side")?;
             if let Some(s) = &side {
-                if !w.borrow().state.sides.contains(s) {
-                    return Err(mlua::Error::runtime(format!("{what}: unknown side `{s}`")));
+                let wb = w.borrow();
+                if !wb.state.sides.contains(s) {
+                    return Err(super::emit::not_a_side(s, &wb.state.sides, what));
                 }
             }
             let (hex, other) = match (

@@ -91,8 +91,10 @@ fn cost_model(world: &Shared, class: &str, side: &str) -> mlua::Result<Arc<CostM
     let decl = w.ruleset.movement_in_force(&w.options).ok_or_else(|| {
         mlua::Error::runtime("the ruleset declared no movement costs (kessel.movement{...})")
     })?;
+    // no class given (`class` is optional): the costs by side and `default` apply; it was refused
+    // as "movement class `` is not among the classes …"
     if let Some(classes) = decl.get("classes").and_then(|c| c.as_array()) {
-        if !classes.iter().any(|c| c.as_str() == Some(class)) {
+        if !class.is_empty() && !classes.iter().any(|c| c.as_str() == Some(class)) {
             let known: Vec<&str> = classes.iter().filter_map(|c| c.as_str()).collect();
             return Err(mlua::Error::runtime(format!(
                 "movement class `{class}` is not among the classes kessel.movement declares ({}){}",
@@ -596,8 +598,14 @@ enum Target {
     Hook(Function),
 }
 
-fn target_arg(lua: &Lua, world: &Shared, spec: &Table) -> mlua::Result<Target> {
+fn target_arg(lua: &Lua, world: &Shared, spec: &Table, what: &str) -> mlua::Result<Target> {
     Ok(match field::<mlua::Value>(lua, spec, "target")? {
+        // without one the search found nothing and answered as if no target could be reached
+        mlua::Value::Nil => {
+            return Err(mlua::Error::runtime(format!(
+                "{what}: `target` is required (a set of hexes or a function)"
+            )))
+        }
         mlua::Value::Function(f) => Target::Hook(f),
         v => Target::Set(set_arg(world, v)?),
     })
@@ -745,7 +753,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 let [start] = starts[..] else {
                     return Err(mlua::Error::runtime("trace: `from` is one hex"));
                 };
-                let target = target_arg(lua, &w, &spec)?;
+                let target = target_arg(lua, &w, &spec, "kessel.paths.trace")?;
                 let found = searched(lua, &map, &step, &passage, |cb| {
                     trace(
                         &map,
@@ -810,7 +818,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             searching(lua, &w, "kessel.paths.trace_costs", || {
                 super::strict_keys(&spec, "kessel.paths.trace_costs", &TRACE_KEYS)?;
                 let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
-                let target = target_arg(lua, &w, &spec)?;
+                let target = target_arg(lua, &w, &spec, "kessel.paths.trace_costs")?;
                 let only = match field::<mlua::Value>(lua, &spec, "from")? {
                     mlua::Value::Nil => None,
                     _ => Some(starts_arg(lua, &w, &spec)?),

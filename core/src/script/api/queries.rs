@@ -49,8 +49,7 @@ fn decl_of(t: &Table) -> mlua::Result<QueryDecl> {
                         p.get::<Option<String>>("type")?
                             .unwrap_or_else(|| "any".to_string()),
                         p.get::<Option<String>>("description")?.unwrap_or_default(),
-                        super::bool_field(&p, "optional", "kessel.query parameter")?
-                            .unwrap_or(false),
+                        super::bool_field(&p, "optional", &what)?.unwrap_or(false),
                     )
                 }
                 other => {

@@ -160,6 +160,9 @@ pub(super) struct UnitFilter {
 /// The fields a unit filter has.
 const UNIT_FILTER_FIELDS: [&str; 5] = ["side", "type", "formation", "location", "flag"];
 
+/// The values a unit filter's `location` takes.
+const UNIT_LOCATIONS: [&str; 4] = ["map", "pending", "eliminated", "removed"];
+
 impl UnitFilter {
     /// Reads the filter in one pass over its fields. A field it does not have is an error with a
     /// did-you-mean: a misspelt `sied = "red"` would otherwise match every unit.
@@ -200,6 +203,16 @@ impl UnitFilter {
             };
             Ok(())
         })?;
+        // a misspelt location (`eliminted`) matched no unit, so a count of losses read 0 unseen
+        if let Some(l) = &out.location {
+            if !UNIT_LOCATIONS.contains(&l.as_str()) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.units.all: `{l}` is no location{} (locations: {})",
+                    crate::names::did_you_mean(l, &UNIT_LOCATIONS),
+                    UNIT_LOCATIONS.join(", ")
+                )));
+            }
+        }
         Ok(out)
     }
 

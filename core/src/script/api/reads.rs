@@ -248,6 +248,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 match field(name)? {
                     None | Some(mlua::Value::Nil) => Ok(None),
                     Some(mlua::Value::String(s)) => Ok(Some(s.to_string_lossy())),
+                    // a number is taken as its text, as everywhere a string is expected (and as
+                    // `kessel.units.all` does)
+                    Some(mlua::Value::Integer(i)) => Ok(Some(i.to_string())),
                     Some(v) => Err(wrong(name, "a string", &v)),
                 }
             };

@@ -42,6 +42,12 @@ pub(super) fn register(lua: &Lua, e: &Table, world: &Shared) -> mlua::Result<()>
                 {
                     let wb = w.borrow();
                     let (last, steps) = (wb.state.last_turn, wb.current_steps().len());
+                    // turns count from 1: a clock at turn 0 was kept, and turn() answered 0
+                    if turn == 0 {
+                        return Err(mlua::Error::runtime(
+                            "kessel.emit.clock: turn 0: game-turns count from 1",
+                        ));
+                    }
                     if turn > last {
                         return Err(mlua::Error::runtime(format!(
                             "kessel.emit.clock: turn {turn} is after the last turn ({last})"

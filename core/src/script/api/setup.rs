@@ -258,7 +258,14 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
             mlua::Error::runtime(format!("kessel.setup: step {i} is not a step index"))
         })?)),
         Some(mlua::Value::String(s)) => Some(Err(s.to_str()?.to_string())),
-        _ => None,
+        None | Some(mlua::Value::Nil) => None,
+        // `step = 2.5` or `step = true` set the first step without a word
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!(
+                "kessel.setup: step is a step id or a 0-based step index, not {}",
+                super::describe_value(&other)
+            )))
+        }
     };
     let (sides, seed) = {
         let w = world.borrow();
@@ -284,7 +291,23 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
         state.mode = Some(mode);
     }
     match step {
-        Some(Ok(i)) => state.phase = i,
+        Some(Ok(i)) => {
+            // as `kessel.emit.clock`: a step past the sequence was kept, and
+            // `kessel.game.step()` answered an index with no id
+            let w = world.borrow();
+            let n = w.ruleset.steps_of(state.mode.as_deref()).len();
+            if i >= n.max(1) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: the sequence{} has {n} steps (0 to {}); there is no step {i}",
+                    state
+                        .mode
+                        .as_ref()
+                        .map_or(String::new(), |m| format!(" `{m}`")),
+                    n.saturating_sub(1)
+                )));
+            }
+            state.phase = i
+        }
         Some(Err(id)) => {
             let w = world.borrow();
             let steps = w.ruleset.steps_of(state.mode.as_deref());
@@ -328,10 +351,18 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                         "kessel.setup: unit `{id}` at `{l}`, not a hex of the map"
                     ))
                 })?),
+                // as `kessel.emit.create_unit`: a misspelt location (`eliminted`) or `map`
+                // without `at` was read as pending unseen
                 None => match u.get::<Option<String>>("location")?.as_deref() {
+                    None | Some("pending") => Location::Pending,
                     Some("eliminated") => Location::Eliminated,
                     Some("removed") => Location::Removed,
-                    _ => Location::Pending,
+                    Some(other) => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: location `{other}` is not pending, eliminated or removed \
+                             (give `at` for a hex)"
+                        )))
+                    }
                 },
             };
             let mut flags = BTreeSet::new();
@@ -353,10 +384,17 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                 },
             };
             let entry = match u.get::<Option<Table>>("enter")? {
-                Some(e) => Some(crate::state::Entry {
-                    turn: e.get("turn")?,
-                    area: e.get("area")?,
-                }),
+                Some(e) => {
+                    let in_enter = format!("{what}: enter");
+                    super::strict_keys(&e, &in_enter, &["turn", "area"])?;
+                    let turn = e.get::<Option<u32>>("turn")?.ok_or_else(|| {
+                        mlua::Error::runtime(format!("{in_enter}: `turn` is required"))
+                    })?;
+                    let area = e.get::<Option<String>>("area")?.ok_or_else(|| {
+                        mlua::Error::runtime(format!("{in_enter}: `area` is required"))
+                    })?;
+                    Some(crate::state::Entry { turn, area })
+                }
                 None => None,
             };
             let unit = Unit {

@@ -6,11 +6,26 @@ use crate::tables::ResultsTable;
 use crate::world::{Shared, World};
 use mlua::{Lua, Table};
 
+/// The refusal of a table id the ruleset does not declare, naming the nearest and the ones it
+/// does (it said only "no results table `x`").
+fn no_table<T>(kind: &str, id: &str, known: &std::collections::BTreeMap<String, T>) -> mlua::Error {
+    let names: Vec<&str> = known.keys().map(String::as_str).collect();
+    let listed = if names.is_empty() {
+        "the ruleset declares none".to_string()
+    } else {
+        format!("declared: {}", names.join(", "))
+    };
+    mlua::Error::runtime(format!(
+        "no {kind} `{id}`{} ({listed})",
+        crate::names::did_you_mean(id, &names)
+    ))
+}
+
 /// The results table `id` under the options in force.
 fn results_table<'w>(w: &'w World, id: &str) -> mlua::Result<&'w ResultsTable> {
     w.ruleset
         .table(id, &w.options)
-        .ok_or_else(|| mlua::Error::runtime(format!("no results table `{id}`")))
+        .ok_or_else(|| no_table("results table", id, &w.ruleset.tables))
 }
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
@@ -99,7 +114,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let table = w
                 .ruleset
                 .dice_table(&id, &w.options)
-                .ok_or_else(|| mlua::Error::runtime(format!("no dice table `{id}`")))?;
+                .ok_or_else(|| no_table("dice table", &id, &w.ruleset.dice_tables))?;
             Ok(table.lookup(roll).map(str::to_string))
         },
     )?;
@@ -114,7 +129,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .ruleset
                 .word_tables
                 .get(&id)
-                .ok_or_else(|| mlua::Error::runtime(format!("no word table `{id}`")))?;
+                .ok_or_else(|| no_table("word table", &id, &w.ruleset.word_tables))?;
             if !table.rows.contains(&row) {
                 return Err(mlua::Error::runtime(format!(
                     "word table `{id}` has no row `{row}` (rows: {})",
