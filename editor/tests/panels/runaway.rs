@@ -158,7 +158,7 @@ fn a_looping_action_handler_ends_at_the_budget_with_the_file_and_line_and_nothin
 fn a_looping_enumerator_leaves_the_window_drawing_and_stop_ends_it() {
     let dir = toy_with(
         "runaway-enumerate",
-        "enumerate = function() ",
+        "enumerate = function(side)\n",
         // (each turn reads the map, so the loop runs for seconds before its budget ends it:
         // Stop comes first however fast the machine)
         "local n = 0 while true do n = n + #kessel.hex.neighbors(\"0101\") end ",
@@ -360,7 +360,7 @@ fn stop_ends_a_looping_load_at_once() {
 fn after_stop_the_choices_can_be_asked_for_again() {
     let dir = toy_with(
         "runaway-ask-again",
-        "enumerate = function() ",
+        "enumerate = function(side)\n",
         "if not looped then looped = true local n = 0 while true do n = n + 1 end end ",
     );
     let play_lua = dir.join("rules/play.lua");
