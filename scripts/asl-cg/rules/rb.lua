@@ -82,6 +82,13 @@ function RB.area_type(areas, i)
   return "A"
 end
 
+-- the one side in the set `sides`, or nil (none, or both)
+local function sole(sides)
+  local list = C.sorted_keys(sides)
+  if #list == 1 then return list[1] end
+  return nil
+end
+
 -- [11.6062 EXC] the one side Controlling every Controlled Location ADJACENT to a type A or B
 -- Pocket (No Man's Land, nobody's, ignored), or nil: none is Controlled, or both sides Control
 -- some. Ground-level Locations of the hexes next to the area's (Control as A.controller reads it:
@@ -114,9 +121,7 @@ function RB.pocket_neighbours_controller(hexes, levels)
         end
       end
     end
-    local list = C.sorted_keys(sides)
-    if #list == 1 then return list[1] end
-    return nil
+    return sole(sides)
   end
   for _, h in ipairs(hexes) do
     for _, n in ipairs(kessel.hex.neighbors(h)) do
@@ -127,9 +132,7 @@ function RB.pocket_neighbours_controller(hexes, levels)
       end
     end
   end
-  local list = C.sorted_keys(sides)
-  if #list == 1 then return list[1] end
-  return nil
+  return sole(sides)
 end
 
 -- [11.6062 EXC] a type A or B Pocket all of whose Controlled neighbours one side Controls is no
