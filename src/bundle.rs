@@ -205,7 +205,7 @@ pub fn ruleset_hash(dir: &Path) -> anyhow::Result<String> {
 /// Files under `dir` (hidden ones and those in hidden folders left out): relative path with
 /// `/`, and the full path, in relative-path order.
 pub fn files_under(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
-    let mut out: Vec<(String, PathBuf)> = kessel_lab::record::files_under(dir)?
+    let mut out: Vec<(String, PathBuf)> = kessel_lab::files::files_under(dir)?
         .into_iter()
         .filter_map(|p| {
             let parts: Vec<String> = p

@@ -1,9 +1,11 @@
 //! The balance lab (crate `kessel-lab`): games played headless and recorded (`play`), the data
-//! file (`record`), the statistics over it (`summary`, on the pure functions of `stats`) and how
-//! the games were played (`measures`), and the HTML report (`html`). The CLI's `kessel simulate`
+//! file (`record`) and the content hashes its header carries (`files`), the statistics over it
+//! (`summary`, on the pure functions of `stats`) and how the games were played (`measures`), and
+//! the HTML report (`html`). The CLI's `kessel simulate`
 //! plays and writes, `kessel report` reads, merges and draws; the editor's rules panel runs games
 //! and shows the same summary.
 
+pub mod files;
 pub mod html;
 pub mod measures;
 pub mod play;
@@ -142,9 +144,9 @@ pub fn header(
     let mut files = vec![sc.path.clone(), sc.map_path.clone()];
     files.extend(sc.scripts.iter().cloned());
     let base = sc.path.parent().unwrap_or(Path::new(""));
-    let scenario_hash = record::hash_files(base, &files)?;
+    let scenario_hash = files::hash_files(base, &files)?;
     let ruleset_dir = engine.ruleset_dir().to_path_buf();
-    let ruleset_hash = record::hash_files(&ruleset_dir, &record::rule_files_under(&ruleset_dir)?)?;
+    let ruleset_hash = files::hash_files(&ruleset_dir, &files::rule_files_under(&ruleset_dir)?)?;
     let map = &sc.map;
     let lower = (0..map.columns() as i32)
         .map(|c| {
