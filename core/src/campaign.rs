@@ -171,6 +171,35 @@ impl Campaign {
                 ));
             }
         }
+        // a game's name heads its part of every report and a save's title: an empty one printed
+        // "game 2 ()", and two games of one name could not be told apart in them
+        for (i, g) in file.game.iter().enumerate() {
+            let Some(name) = &g.name else { continue };
+            let shown = crate::error::printable_name(name);
+            let why = if name.trim().is_empty() {
+                "an empty name: give the game a name, or leave `name` out for the scenario's"
+                    .to_string()
+            } else if let Some(j) = file.game[..i]
+                .iter()
+                .position(|o| o.name.as_deref() == Some(name.as_str()))
+            {
+                format!(
+                    "`{shown}` is also game {}'s name; give each game its own",
+                    j + 1
+                )
+            } else {
+                continue;
+            };
+            // the line of this game's name: the value as often written before it is passed over
+            let before = file.game[..i]
+                .iter()
+                .filter(|o| o.name.as_deref() == Some(name.as_str()))
+                .count();
+            return Err(fail_at(
+                line_of_nth_value(text, name, before),
+                format!("game {} `name`: {why}", i + 1),
+            ));
+        }
         let dir = path.parent().unwrap_or(Path::new("."));
         // the paths a game names: relative to the campaign's folder, of the field's kind
         let mut games = Vec::with_capacity(file.game.len());
@@ -553,8 +582,14 @@ pub fn secret_note(side: &str) -> String {
 /// The line of a campaign file where the string `value` is first written (quoted either way), for
 /// a message about a game's field.
 pub(crate) fn line_of_value(text: &str, value: &str) -> Option<usize> {
-    text.find(&format!("\"{value}\""))
-        .or_else(|| text.find(&format!("'{value}'")))
+    line_of_nth_value(text, value, 0)
+}
+
+/// The line of the `n`-th (0-based) place `value` is written as a quoted string.
+fn line_of_nth_value(text: &str, value: &str, n: usize) -> Option<usize> {
+    let at = |quoted: String| text.match_indices(&quoted).nth(n).map(|(at, _)| at);
+    at(format!("\"{value}\""))
+        .or_else(|| at(format!("'{value}'")))
         .map(|at| text[..at].matches('\n').count() + 1)
 }
 
@@ -876,5 +911,40 @@ mod tests {
             let c = Campaign::parse(path, &with(vars)).expect(vars);
             assert_ne!(c.carry.vars, VarsCarried::Nothing, "{vars}");
         }
+    }
+
+    /// A game's name heads its part of a campaign's reports: an empty one, or one that two games
+    /// share, is refused at the line that wrote it; the same scenario twice under the default
+    /// names is a campaign's right (the names are numbered in reports).
+    #[test]
+    fn game_names_are_given_once_and_not_empty() {
+        let path = Path::new("c.toml");
+        let games = |names: &[&str]| {
+            let mut t = String::from("name = \"c\"\n");
+            for n in names {
+                t.push_str("[[game]]\nscenario = \"s.toml\"\n");
+                if !n.is_empty() || names.len() == 1 {
+                    t.push_str(&format!("name = \"{n}\"\n"));
+                }
+            }
+            t
+        };
+        let e = Campaign::parse(path, &games(&[""])).expect_err("empty name");
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.contains("game 1 `name`: an empty name"), "{e}");
+        let e = Campaign::parse(path, &games(&["Night", "Day", "Night"])).expect_err("twice");
+        assert_eq!(e.line, Some(10), "the third game's name: {e}");
+        assert!(
+            e.message
+                .contains("game 3 `name`: `Night` is also game 1's name"),
+            "{e}"
+        );
+        let c = Campaign::parse(path, &games(&["Night", "Day"])).expect("two names");
+        assert_eq!(c.games.len(), 2);
+        let t = "name = \"c\"\n[[game]]\nscenario = \"s.toml\"\n[[game]]\nscenario = \"s.toml\"\n";
+        assert_eq!(
+            Campaign::parse(path, t).expect("default names").games.len(),
+            2
+        );
     }
 }
