@@ -1096,6 +1096,52 @@ assert(kessel.replay_hash() == kessel.state_hash(), "replay starts from that pos
     .expect("script passes");
 }
 
+/// A set-up whose `step_start` hooks fail gives back the game it was replacing: units, step,
+/// variables, options, log and dice as they were (a test's `pcall(kessel.setup, …)` went on in a
+/// position half set, the new units under the old game's log), and an unknown option changes
+/// nothing either.
+#[test]
+fn a_setup_whose_step_start_fails_leaves_the_game_as_it_was() {
+    let scenario = toy_with_script(
+        "stepstart-fails",
+        "fails.lua",
+        r#"kessel.on("step_start", function()
+  kessel.emit.var("started", true)
+  if kessel.game.var("fail") then error("the hook refuses") end
+end)
+"#,
+    );
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    e.run_script_text(
+        "setup-fails.lua",
+        r#"
+local ids = function()
+  local t = {}
+  for _, u in ipairs(kessel.units.all()) do t[#t + 1] = u.id end
+  table.sort(t)
+  return table.concat(t, ",")
+end
+local before = { units = ids(), step = kessel.game.step().id, hash = kessel.state_hash(),
+  events = #kessel.events(), roll = nil }
+local ok, err = pcall(kessel.setup, { step = "blue_move", run_step_start = true,
+  vars = { fail = true }, units = { { id = "lone", side = "red", type = "inf", at = "0101" } } })
+assert(not ok and tostring(err):find("the hook refuses"), tostring(err))
+assert(ids() == before.units, "units as before: " .. ids())
+assert(kessel.game.step().id == before.step, "step as before: " .. kessel.game.step().id)
+assert(kessel.game.var("fail") == nil and kessel.game.var("started") == nil, "vars as before")
+assert(kessel.state_hash() == before.hash, "the same position")
+assert(#kessel.events() == before.events, "the same log")
+local ok2, err2 = pcall(kessel.setup, { step = "blue_move", options = { no_such_option = true },
+  units = { { id = "lone", side = "red", type = "inf", at = "0101" } } })
+assert(not ok2 and tostring(err2):find("unknown option"), tostring(err2))
+assert(kessel.state_hash() == before.hash, "an unknown option changes nothing")
+kessel.setup{ step = "blue_move", run_step_start = true }
+assert(kessel.game.var("started") == true, "a set-up whose hooks pass goes on as before")
+"#,
+    )
+    .expect("script passes");
+}
+
 /// A copy of the toy scenario and map in a fresh folder, with `edit` applied to the map text and
 /// `edit_sc` to the scenario text.
 fn broken_copy(

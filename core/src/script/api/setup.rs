@@ -550,26 +550,35 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
         lua,
         map.len() as u64 + 64 * state.units.len() as u64 + 8 * state.markers.len() as u64,
     )?;
+    let run_start = super::bool_field(&spec, "run_step_start", "kessel.setup")? == Some(true);
     let mut w = world.borrow_mut();
-    // each set-up starts from the base options (the profile in force), not the previous set-up's
-    if let Some((_, base)) = w.base.clone() {
-        w.options = base;
+    // each set-up starts from the base options (the profile in force), not the previous set-up's;
+    // every option is checked before anything is replaced, so a refused one changes nothing
+    let mut values = match &w.base {
+        Some((_, base)) => base.clone(),
+        None => w.options.clone(),
+    };
+    for (k, v) in options {
+        let decl = w
+            .ruleset
+            .options
+            .iter()
+            .find(|d| d.id == k)
+            .ok_or_else(|| mlua::Error::runtime(format!("kessel.setup: unknown option `{k}`")))?;
+        decl.check(&v).map_err(mlua::Error::runtime)?;
+        values.values.insert(k, v);
     }
-    {
-        for (k, v) in options {
-            let decl = w
-                .ruleset
-                .options
-                .iter()
-                .find(|d| d.id == k)
-                .cloned()
-                .ok_or_else(|| {
-                    mlua::Error::runtime(format!("kessel.setup: unknown option `{k}`"))
-                })?;
-            decl.check(&v).map_err(mlua::Error::runtime)?;
-            w.options.values.insert(k, v);
-        }
-    }
+    // what a failing `step_start` gives back (a test's `pcall(kessel.setup, …)` went on in a
+    // position half set: the new units with the old game's log)
+    let before = run_start.then(|| Before {
+        state: w.state.clone(),
+        initial: w.initial.clone(),
+        dice: w.dice.clone(),
+        options: w.options.clone(),
+        log: w.log.clone(),
+        pending: w.pending.clone(),
+    });
+    w.options = values;
     w.dice = crate::dice::Dice::new(seed);
     w.state = state.clone();
     w.state_replaced();
@@ -577,10 +586,30 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
     w.log.clear();
     w.pending.clear();
     drop(w);
-    if super::bool_field(&spec, "run_step_start", "kessel.setup")? == Some(true) {
-        run_step_start(lua, world)?;
+    if let Some(before) = before {
+        if let Err(e) = run_step_start(lua, world) {
+            let mut w = world.borrow_mut();
+            w.state = before.state;
+            w.state_replaced();
+            w.initial = before.initial;
+            w.dice = before.dice;
+            w.options = before.options;
+            w.log = before.log;
+            w.pending = before.pending;
+            return Err(e);
+        }
     }
     Ok(())
+}
+
+/// The game a set-up replaces, kept while its `step_start` hooks run.
+struct Before {
+    state: GameState,
+    initial: GameState,
+    dice: crate::dice::Dice,
+    options: crate::options::Options,
+    log: Vec<crate::event::LogEntry>,
+    pending: Vec<crate::event::Event>,
 }
 
 /// Runs the `step_start` hooks of the step a set-up put the game in, as if the sequencer had just
