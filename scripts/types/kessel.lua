@@ -700,7 +700,7 @@ function kessel.emit.place(unit, hex) end
 ---The path is not checked. Event: moved.
 ---@param unit string
 ---@param path Hex[]
----@param cost? number
+---@param cost? number MP spent (0 or more; default 0)
 function kessel.emit.move(unit, path, cost) end
 
 ---Sends a unit to the dead pile. Event: located.

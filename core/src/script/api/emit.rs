@@ -273,6 +273,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         "kessel.emit.move: the cost {c} is not a number of MP (NaN or infinite)"
                     )));
                 }
+                // rules sum the costs in the log to know what a unit has spent: a negative one
+                // gave MP back without a word
+                if let Some(c) = cost.filter(|c| *c < 0.0) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.move: the cost {c} is negative; a move costs 0 MP or more"
+                    )));
+                }
                 emit(lua, &w,
                     Event::Moved {
                         unit,
