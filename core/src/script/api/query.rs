@@ -164,6 +164,11 @@ const UNIT_FILTER_FIELDS: [&str; 5] = ["side", "type", "formation", "location", 
 const UNIT_LOCATIONS: [&str; 4] = ["map", "pending", "eliminated", "removed"];
 
 impl UnitFilter {
+    /// The side the filter asks for, if any.
+    pub(super) fn side(&self) -> Option<&str> {
+        self.side.as_deref()
+    }
+
     /// Reads the filter in one pass over its fields. A field it does not have is an error with a
     /// did-you-mean: a misspelt `sied = "red"` would otherwise match every unit.
     pub(super) fn read(filter: &Option<Table>) -> mlua::Result<UnitFilter> {

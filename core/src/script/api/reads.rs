@@ -91,6 +91,18 @@ fn with_kept<R>(
     read(&wb, &mut kb)
 }
 
+/// Refuses a side the game does not have (`"bleu"` listed nothing, and a rule built on it found
+/// no enemy anywhere). Asked on a read's first answer for the revision only: the kept answers
+/// are of sides already found.
+fn known_side(w: &World, side: Option<&str>, what: &str) -> mlua::Result<()> {
+    match side {
+        Some(s) if !w.state.sides.iter().any(|k| k == s) => {
+            Err(super::emit::not_a_side(s, &w.state.sides, what))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn filter_key(filter: &Option<Table>) -> mlua::Result<String> {
     let Some(f) = filter else {
         return Ok(String::new());
@@ -169,6 +181,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 if let Some(t) = kb.all.get(&parsed) {
                     return Ok(t.clone());
                 }
+                known_side(wb, parsed.side(), "kessel.units.all")?;
                 // native work a script drives is charged to its budget (when it is done, not when a
                 // kept answer is handed out again)
                 crate::script::charge(lua, 16 * wb.state.units.len() as u64)?;
@@ -193,6 +206,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 if let Some(t) = kb.occupied.get(&side) {
                     return Ok(t.clone());
                 }
+                known_side(wb, side.as_deref(), "kessel.units.occupied")?;
                 crate::script::charge(lua, 8 * wb.state.units.len() as u64)?;
                 let map = &wb.state.map;
                 let mut hexes = Vec::new();
@@ -264,6 +278,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 if let Some(t) = kb.markers_all.get(&key) {
                     return Ok(t.clone());
                 }
+                known_side(wb, side.as_deref(), WHAT)?;
                 crate::script::charge(lua, 16 * wb.state.markers.len() as u64)?;
                 let mut items = Vec::new();
                 for m in &wb.state.markers {
