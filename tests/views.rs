@@ -105,6 +105,8 @@ fn each_side_is_shown_its_own_secrets_only() {
     assert_eq!(json.code, 0, "{}", json.stderr);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
     assert_eq!(v["side"], "blue");
+    assert_eq!(v["mode"], serde_json::Value::Null, "the main sequence");
+    assert!(v["step"].is_string(), "{v}");
     assert_eq!(v["units"].as_array().map(Vec::len), Some(3));
     let bad = kessel(&["view", save.to_str().expect("utf8"), "--as", "green"]);
     assert_ne!(bad.code, 0);
@@ -139,10 +141,24 @@ fn a_view_names_the_step_of_the_sequence_the_game_is_in() {
     // step 0 of the `muster` sequence, not step 0 of the main one (`red_move`)
     assert!(
         v.stdout
-            .starts_with("view of blue: turn 1, step muster_count\n"),
+            .starts_with("view of blue: turn 1, step muster_count of the sequence muster\n"),
         "{}",
         v.stdout
     );
+    // and in JSON: the sequence and the step by their ids (a tool had only `phase`, 0, which
+    // read as the main sequence's first step)
+    let j = kessel(&[
+        "view",
+        save.to_str().expect("utf8"),
+        "--as",
+        "blue",
+        "--json",
+    ]);
+    assert_eq!(j.code, 0, "{}{}", j.stdout, j.stderr);
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("json");
+    assert_eq!(v["mode"], "muster", "{v}");
+    assert_eq!(v["step"], "muster_count", "{v}");
+    assert_eq!(v["phase"], 0, "{v}");
 }
 
 /// A view shows hexes as the map's labels, in text and JSON alike: a move's path, a unit's place,

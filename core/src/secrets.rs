@@ -536,6 +536,8 @@ impl View {
             "side": self.side,
             "turn": st.turn,
             "phase": st.phase,
+            // the named sequence being walked (`kessel.emit.mode`): `phase` counts its steps
+            "mode": st.mode,
             "finished": st.finished,
             "units": units,
             "markers": markers,

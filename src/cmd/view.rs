@@ -54,16 +54,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?,
     };
     let view = engine.view(&args.side)?;
+    // The steps of the sequence the game is in: a mode's own (`kessel.emit.mode`) or the main one.
+    let steps: Vec<String> = engine
+        .ruleset()
+        .steps_of(view.state.mode.as_deref())
+        .iter()
+        .map(|s| s.id.clone())
+        .collect();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&view.to_json())?);
+        let mut json = view.to_json();
+        // the step by its id, as scripts name it (`phase` is its place in the sequence)
+        if let (Some(o), Some(step)) = (json.as_object_mut(), steps.get(view.state.phase)) {
+            o.insert("step".into(), serde_json::Value::String(step.clone()));
+        }
+        println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        // The steps of the sequence the game is in: a mode's own (`kessel.emit.mode`) or the main one.
-        let steps: Vec<String> = engine
-            .ruleset()
-            .steps_of(view.state.mode.as_deref())
-            .iter()
-            .map(|s| s.id.clone())
-            .collect();
         print!(
             "{}",
             kessel_core::error::terminal_safe(&text(&view, &steps))
@@ -88,9 +93,13 @@ fn text(view: &View, steps: &[String]) -> String {
         .map(|s| cell(s).into_owned())
         .unwrap_or_else(|| st.phase.to_string());
     let over = if st.finished { ", game over" } else { "" };
+    let mode = st
+        .mode
+        .as_deref()
+        .map_or(String::new(), |m| format!(" of the sequence {}", cell(m)));
     let _ = writeln!(
         s,
-        "view of {}: turn {}, step {step}{over}",
+        "view of {}: turn {}, step {step}{mode}{over}",
         cell(&view.side),
         st.turn
     );
