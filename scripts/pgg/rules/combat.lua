@@ -256,9 +256,14 @@ function K.odds_modifiers(att, def, flags)
       table.concat(K.ODDS_NO_EFFECT, ", "))
     return { attack = att, defence = def, shift = 0, modifiers = mods }
   end
-  -- In play nothing with no defence strength is ever rolled against: a 0-0 is removed when it is
-  -- revealed [12.3] and a hex left with no defender is entered without a roll (`K.engage`);
-  -- printing a 10-1 column and its chances would show a combat that never happens.
+  -- In play no die is rolled for nothing: a 0-0 is removed when it is revealed [12.3], a hex left
+  -- with no defender is entered without a roll, and an attack whose units turn out to have no
+  -- attack strength has no effect (`K.engage`); a unit known to have none may not attack at all
+  -- [12.3] [10.2]. Printing a column and its chances would show a combat that never happens.
+  if att == 0 then
+    error("attack 0: in play no die is rolled for it: a unit with no attack strength may not attack [12.3] "
+      .. "(leaders alone neither [10.2]), and one revealed with none takes no part, so an attack left with none has no effect", 0)
+  end
   if def == 0 then
     error("defence 0: in play no die is rolled against it: a unit with no defence strength is removed when it is "
       .. "revealed [12.3], and the hex it leaves empty is entered with no roll (an attack's advance [9.8], an overrun's entry [6.5])", 0)
