@@ -41,9 +41,9 @@ kessel.queries.declare{
   fn = function(args)
     local u = unit_of(args.unit)
     if not C.on_map(u) then
-      -- supply is judged for units on the map [11], so one off it is not in supply now (an
-      -- eliminated unit answered true); one waiting to enter will be, for the player-turn it
-      -- enters [14], which the answer says rather than claims
+      -- supply is judged for units on the map [11], so one off it is not in supply now; one
+      -- waiting to enter will be, for the player-turn it enters [14], which the answer says
+      -- rather than claims
       local why = string.format("%s is not on the map (%s): supply is judged for units on the map", C.name(u), C.off_map_words(u))
       if u.location == "pending" then why = why .. "; it will be in supply for the player-turn it enters [14]" end
       return { unit = u.id, in_supply = false, rule = "11", marked_out_of_supply = S.is_oos(u), why = why }
@@ -63,8 +63,8 @@ kessel.queries.declare{
     local why, overruns
     if C.on_map(u) then
       why = M.cannot_move(u)
-      -- a unit in an enemy zone of control may not leave it voluntarily [6.22] (it answered
-      -- may_move = true): all it may still do is overrun [6.5], and the answer says where
+      -- a unit in an enemy zone of control may not leave it voluntarily [6.22]: all it may still
+      -- do is overrun [6.5], and the answer says where
       if not why and Z.enemy_zoc(u.side):has(u.hex) then
         overruns = {}
         local O = require("rules.overrun")
