@@ -447,8 +447,10 @@ fn an_option_value_outside_the_range_the_ruleset_declares_is_refused() {
     );
 }
 
-/// A negative strength is refused, naming it (it used to be read as falling off the table); a
-/// defence of 0 is a strength like any other.
+/// A negative strength is refused, naming it (it used to be read as falling off the table); to the
+/// engine a defence of 0 is a strength like any other (the toy reads it on the table), while PGG's
+/// odds hook says that in play no die is rolled for an attack or a defence of 0 [12.3] (they showed
+/// 1-3 and 10-1).
 #[test]
 fn odds_refuses_a_negative_strength() {
     for (att, def, what) in [
@@ -463,8 +465,20 @@ fn odds_refuses_a_negative_strength() {
             r.stderr
         );
     }
-    let r = kessel(&["odds", "5", "0"]);
+    let r = kessel(&["odds", "5", "0", "--ruleset", "core/tests/fixtures/toy"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = kessel(&["odds", "5", "0"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("no die is rolled") && r.stderr.contains("[12.3]"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("10-1"), "{}", r.stdout);
+    // nor for an attack of 0 (it showed 1-3)
+    let r = kessel(&["odds", "0", "4"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("no die is rolled"), "{}", r.stderr);
 }
 
 /// PGG [10.1]: a leader is rated 2 to 5, so `--flag leader=9` is refused with the range the

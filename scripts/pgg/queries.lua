@@ -10,6 +10,7 @@ local K = require("rules.combat")
 local L = require("rules.leaders")
 local R = require("rules.retreat")
 local U = require("rules.untried")
+local Z = require("rules.zoc")
 
 local function unit_of(id) return kessel.units.get(id) end
 
@@ -40,10 +41,12 @@ kessel.queries.declare{
   fn = function(args)
     local u = unit_of(args.unit)
     if not C.on_map(u) then
-      -- supply is judged for units on the map; an entering unit is in supply for the player-turn
-      -- it enters [14]
-      return { unit = u.id, in_supply = true, rule = "11", marked_out_of_supply = S.is_oos(u),
-        why = string.format("%s is not on the map (%s): supply is judged for units on the map", C.name(u), C.off_map_words(u)) }
+      -- supply is judged for units on the map [11], so one off it is not in supply now; one
+      -- waiting to enter will be, for the player-turn it enters [14], which the answer says
+      -- rather than claims
+      local why = string.format("%s is not on the map (%s): supply is judged for units on the map", C.name(u), C.off_map_words(u))
+      if u.location == "pending" then why = why .. "; it will be in supply for the player-turn it enters [14]" end
+      return { unit = u.id, in_supply = false, rule = "11", marked_out_of_supply = S.is_oos(u), why = why }
     end
     local ok, why, rule = S.in_supply(u)
     return { unit = u.id, in_supply = ok == true, why = why, rule = rule or "11.3",
@@ -57,8 +60,22 @@ kessel.queries.declare{
   params = { unit = { type = "unit", description = "the unit asked about" } },
   fn = function(args)
     local u = unit_of(args.unit)
-    local why
-    if C.on_map(u) then why = M.cannot_move(u)
+    local why, overruns
+    if C.on_map(u) then
+      why = M.cannot_move(u)
+      -- a unit in an enemy zone of control may not leave it voluntarily [6.22]: all it may still
+      -- do is overrun [6.5], and the answer says where
+      if not why and Z.enemy_zoc(u.side):has(u.hex) then
+        overruns = {}
+        local O = require("rules.overrun")
+        for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
+          if C.enemy_at(n, u.side) and #O.reasons{ kind = "overrun", units = { u.id }, target = n } == 0 then
+            overruns[#overruns + 1] = n
+          end
+        end
+        why = C.reason("6.22", "%s is in %s and may not leave it voluntarily; %s", C.name_at(u), Z.zone_text(u.side, u.hex),
+          #overruns > 0 and ("it may still overrun [6.5] " .. table.concat(overruns, ", ")) or "nor may it overrun from there now")
+      end
     elseif u.location ~= "pending" then
       -- eliminated or removed: it moves no more [6.1]
       why = C.reason("6.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
@@ -68,7 +85,7 @@ kessel.queries.declare{
       why = M.cannot_move(u, true) or due
     end
     return { unit = u.id, allowance = M.ma(u), spent = M.spent(u), left = M.mp_left(u),
-      out_of_supply = S.is_oos(u), may_move = why == nil,
+      out_of_supply = S.is_oos(u), may_move = why == nil, overrun_targets = overruns,
       reason = why and { rule = why.rule, message = why.message } or nil }
   end,
 }

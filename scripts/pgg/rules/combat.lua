@@ -4,8 +4,9 @@
 -- attacks at most once and is attacked at most once a phase (flags "attacked" / "defended", cleared
 -- at the end of every step); all units in a hex defend together; disrupted units [6.6] and 0-attack
 -- units (0-1-6 [12.3]) never attack; a Soviet combat unit attacks only inside a working leader's
--- command radius [10.35]. No attack across a lake hexside [6.7]. An attack, once declared, is
--- resolved at once: it cannot be called off after the reveal [12.2].
+-- command radius [10.35]. No attack, an overrun included, across a lake hexside [9.3]
+-- (`K.lake_reason`). An attack, once declared, is resolved at once: it cannot be called off after
+-- the reveal [12.2].
 -- [9.23] One combat may take in several defending hexes (their defence is summed) when every
 -- attacking unit is next to every defending hex.
 -- [9.3] Terrain: the defender is doubled in forest and in a major city, and doubled when every
@@ -254,6 +255,18 @@ function K.odds_modifiers(att, def, flags)
     mod(mods, "9", "flags: %s; terrain with no effect on combat [6.7]: %s", table.concat(K.ODDS_FLAGS, ", "),
       table.concat(K.ODDS_NO_EFFECT, ", "))
     return { attack = att, defence = def, shift = 0, modifiers = mods }
+  end
+  -- In play no die is rolled for nothing: a 0-0 is removed when it is revealed [12.3], a hex left
+  -- with no defender is entered without a roll, and an attack whose units turn out to have no
+  -- attack strength has no effect (`K.engage`); a unit known to have none may not attack at all
+  -- [12.3] [10.2]. Printing a column and its chances would show a combat that never happens.
+  if att == 0 then
+    error("attack 0: in play no die is rolled for it: a unit with no attack strength may not attack [12.3] "
+      .. "(leaders alone neither [10.2]), and one revealed with none takes no part, so an attack left with none has no effect", 0)
+  end
+  if def == 0 then
+    error("defence 0: in play no die is rolled against it: a unit with no defence strength is removed when it is "
+      .. "revealed [12.3], and the hex it leaves empty is entered with no roll (an attack's advance [9.8], an overrun's entry [6.5])", 0)
   end
   for _, f in ipairs(K.ODDS_NO_EFFECT) do
     if has[f] then mod(mods, "6.7", "%s: no effect on combat", ODDS_NO_EFFECT_WORDS[f]) end
@@ -621,6 +634,15 @@ local function targets_of(a)
   return {}
 end
 
+-- No attack crosses a lake hexside: the chart closes it to combat [6.7], which is how terrain acts
+-- on combat [9.3]. An overrun is an attack, so it is refused here too, under the same case.
+-- `who` attacks (verb: "attack" or "overrun") `target` from `from`; nil when no lake is between.
+function K.lake_reason(from, target, who, verb)
+  if kessel.map.has_side(from, target, "lake") then
+    return C.reason("9.3", "%s cannot %s %s across a lake hexside: no attack crosses one", who, verb, target)
+  end
+end
+
 -- `command` (optional): L.command_hexes() of this moment, when the caller checks many attacks.
 local ATTACK_FIELDS = { { name = "units", kind = "ids" }, { name = "targets", kind = "hexes" }, { name = "target", kind = "string" } }
 
@@ -699,8 +721,9 @@ function K.attack_reasons(a, command)
           else
             no("9.1", "%s is not next to %s", C.name_at(u), t)
           end
-        elseif kessel.map.has_side(u.hex, t, "lake") then
-          no("9.3", "%s cannot attack %s across a lake hexside", C.name(u), t)
+        else
+          local lake = K.lake_reason(u.hex, t, C.name(u), "attack")
+          if lake then reasons[#reasons + 1] = lake end
         end
       end
     end

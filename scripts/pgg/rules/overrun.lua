@@ -188,7 +188,10 @@ function O.reasons(a)
   end
   if from then
     if not kessel.hex.adjacent(from, target) then no("6.5", "%s is not next to %s", target, from)
-    elseif kessel.map.has_side(from, target, "lake") then no("6.7", "no overrun across a lake hexside") end
+    else
+      local lake = K.lake_reason(from, target, "the overrunners in " .. from, "overrun")
+      if lake then reasons[#reasons + 1] = lake end
+    end
     local other = O.other_zone(side, from, target)
     if other then
       no("6.22", "the overrunners in %s are in the zone of control of %s, which they may not leave voluntarily; an overrun ignores only the zone of the units it attacks (%s)",

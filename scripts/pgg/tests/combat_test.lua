@@ -290,6 +290,28 @@ kessel.test("case_9_3_odds_hook_flags", function()
   expect.eq(m.defence, 2, "3 → 1 then ×2")
 end)
 
+-- [9.4] [12.3] `kessel odds A 0` showed the 10-1 column and its chances, but in play no die is
+-- rolled against a defence of 0: a 0-0 is removed on its reveal and the empty hex is entered. The
+-- hook says so instead; a defence halved out of supply stays at least 1 and is rolled for. The
+-- same for an attack of 0 (`kessel odds 0 D` showed 1-3): nothing attacks with no strength.
+kessel.test("case_9_4_odds_hook_says_no_die_is_rolled_for_an_attack_or_a_defence_of_0", function()
+  local ok, err = pcall(K.odds_modifiers, 5, 0, {})
+  expect.falsy(ok, "a defence of 0 is no column of the table")
+  expect.truthy(tostring(err):find("no die is rolled", 1, true) and tostring(err):find("[12.3]", 1, true), tostring(err))
+  ok, err = pcall(K.odds_modifiers, 5, 0, { "forest" })
+  expect.falsy(ok, "doubling nothing is still nothing to roll against")
+  local m = K.odds_modifiers(5, 1, { "defender_out_of_supply" })
+  expect.eq(m.defence, 1, "halving never goes below 1 [11.3]: rolled for at 5-1")
+  -- nor is a die rolled for an attack of 0 (1-3, below the table, before)
+  ok, err = pcall(K.odds_modifiers, 0, 4, {})
+  expect.falsy(ok, "no attack is made with no attack strength")
+  expect.truthy(tostring(err):find("no die is rolled", 1, true) and tostring(err):find("[12.3]", 1, true), tostring(err))
+  -- an overrun's halving may take a 1 to 0, which is rolled for at 1-3 (see
+  -- case_6_5_overrun_halving_takes_a_one_factor_to_zero_read_at_one_to_three)
+  m = K.odds_modifiers(1, 4, { "overrun" })
+  expect.eq(m.attack, 0, "1 halved, fractions dropped")
+end)
+
 -- Every enumerated combat action is valid (the AI and editor use the same lists).
 kessel.test("case_9_1_enumerated_actions_are_valid", function()
   setup{ pz("g", "0303", "8-8-10"), pz("h", "0304", "4-4-10"), rifle("a", "0403", "1-1-6"), rifle("b", "0404", "1-1-6") }

@@ -287,5 +287,38 @@ kessel.test("case_10_35_command_and_supply_queries_for_units_off_the_map", funct
     local r = kessel.queries.ask("supply", { unit = c[1] })
     expect.eq(r.rule, "11")
     expect.truthy(r.why:find(c[1], 1, true) and r.why:find("not on the map (" .. c[2] .. ")", 1, true), r.why)
+    -- [11] a unit off the map is not in supply now (an eliminated one answered true)
+    expect.eq(r.in_supply, false, c[1])
   end
+  -- [14] one waiting to enter is told it will be in supply for the player-turn it enters
+  local w = kessel.queries.ask("supply", { unit = "ev" })
+  expect.truthy(w.why:find("in supply for the player-turn it enters [14]", 1, true), w.why)
+  expect.falsy(kessel.queries.ask("supply", { unit = "dl" }).why:find("enters", 1, true), "an eliminated unit enters no more")
+end)
+
+-- [6.22] [6.5] The mp_left query about a unit that stopped in an enemy zone of control answered
+-- may_move = true with its MP left, though it may not leave the hex: it says it may not move, names
+-- the zone, and lists the hexes it may still overrun. A unit also in a second enemy unit's zone may
+-- not overrun at all (see case_6_5_no_overrun_from_the_zone_of_an_enemy_unit_other_than_the_target).
+kessel.test("case_6_22_mp_left_query_of_a_unit_in_an_enemy_zoc_says_it_may_only_overrun", function()
+  strip({ pz("g", "0503"), rifle("s", "0703"), leader("l", "1503", 2) })
+  expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = { "0603" } })
+  local m = kessel.queries.ask("mp_left", { unit = "g" })
+  expect.eq(m.left, 9, "one clear hex spent")
+  expect.eq(m.may_move, false, "in the zone of 0703: no voluntary exit")
+  expect.eq(m.reason.rule, "6.22")
+  expect.truthy(m.reason.message:find("zone of control of", 1, true) and m.reason.message:find("0703", 1, true), m.reason.message)
+  expect.eq(table.concat(m.overrun_targets, ","), "0703")
+  expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0703" })
+  -- out of any zone: free to move, and no overrun list
+  strip({ pz("g", "0503"), rifle("s", "0903"), leader("l", "1503", 2) })
+  local free = kessel.queries.ask("mp_left", { unit = "g" })
+  expect.eq(free.may_move, true)
+  expect.eq(free.overrun_targets, nil)
+  -- in two enemy zones: no overrun either [6.22]
+  strip({ pz("g", "0603"), rifle("s", "0703"), rifle("t", "0602"), leader("l", "1503", 2) })
+  local boxed = kessel.queries.ask("mp_left", { unit = "g" })
+  expect.eq(boxed.may_move, false)
+  expect.eq(#boxed.overrun_targets, 0)
+  expect.truthy(boxed.reason.message:find("nor may it overrun", 1, true), boxed.reason.message)
 end)

@@ -147,7 +147,8 @@ end)
 -- rifle in 0403 (its leader in 0504). The terrain doubles the defender as in any combat, and the
 -- attack is halved after everything else: 4 against clear, swamp or minor city 2 (2-1), forest,
 -- major city or river 4 (1-1), forest across a river 6 (1-2), forest, major city and river 8 (1-2).
--- An overrun across a lake hexside is refused [6.7].
+-- An overrun across a lake hexside is refused as an attack across one is [9.3] (it cited 6.7, the
+-- attack 9.3: one prohibition, one case).
 kessel.test("case_6_5_overrun_into_each_terrain_of_the_chart", function()
   local river = { { "0303", "0403", "river" } }
   local city = { { name = "Orsha", kind = "major_city", hexes = { "0403" } } }
@@ -175,7 +176,7 @@ kessel.test("case_6_5_overrun_into_each_terrain_of_the_chart", function()
   B.setup({ B.pz("g", "0303", "8-8-10"), B.rifle("s", "0403", "2-2-6"), B.leader("l", "0504", 5) },
     { map = { columns = 10, rows = 10, hexsides = { { "0303", "0403", "lake" } } }, step = "german_movement" })
   local ok, why = kessel.act{ kind = "overrun", units = { "g" }, target = "0403" }
-  expect.refused(ok, why, "6.7", "no overrun across a lake hexside")
+  expect.refused(ok, why, "9.3", "the overrunners in 0303 cannot overrun 0403 across a lake hexside")
 end)
 
 -- [6.37] [6.5] A Soviet combat unit entering a cut rail hex in its Movement Phase repairs it. An
