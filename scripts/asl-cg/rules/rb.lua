@@ -428,12 +428,24 @@ S.on_end("armor_withdrawal", function()
           kessel.emit.unit_var(v.id, "withdraw_pending", true)
           C.note("11.6143", v.id .. " is Isolated: it rolls for Recall each RPh of the next scenario")
         elseif not v.vars.isolated then
-          C.eliminate(v.id, "11.6142", "platoon Withdrawn")
+          -- an armor leader of another platoon in it goes with it, as under Recall (D3.4)
+          C.eliminate(v.id, "11.6142", "platoon Withdrawn", { with_crew = true })
         end
       end
-      -- the armor leaders that entered with that platoon (of its own side: not the captor's)
+      -- the armor leaders that entered with that platoon (of its own side: not the captor's) go
+      -- with the Withdrawal; one inside an Isolated AFV that 11.6143 keeps from being Withdrawn
+      -- stays in it (he shares his AFV's fate, D3.4): the Withdrawal does not reach into an
+      -- Isolated Area, and the AFV he commands remains in play (he was Eliminated out of it)
       for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = platoons[key].origin }) do
-        if l.vars.platoon == p and l.location ~= "eliminated" then C.eliminate(l.id, "11.6142", "platoon Withdrawn") end
+        if l.vars.platoon == p and l.location ~= "eliminated" and l.location ~= "removed" then
+          local v = C.crewing(l) and kessel.units.get(C.crewing(l))
+          if v and v.vars.isolated then
+            C.note("11.6143", l.id .. " (armor leader of Platoon " .. pname .. ") is in the Isolated " .. v.id
+              .. ", which is not Withdrawn: he stays with it")
+          else
+            C.eliminate(l.id, "11.6142", "platoon Withdrawn")
+          end
+        end
       end
     end
     ::next_platoon::

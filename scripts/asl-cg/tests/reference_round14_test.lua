@@ -1,0 +1,34 @@
+-- Round 14 of the outside check against the refit-phase text: readings judged again, and the
+-- corners of the RePh sequence they touch.
+local T = require("testing.cg")
+local expect = T.expect
+
+-- [11.6142] [11.6143] a Withdrawn result Eliminates the platoon's remaining non-Isolated AFV and
+-- the armor leaders that entered with it; an Isolated Mobile AFV of it is not Withdrawn, and the
+-- armor leader inside it stays with it (he shares his AFV's fate). Before, he was Eliminated out of
+-- the AFV the Withdrawal had spared, which then rolled for Recall with nobody of his in it. One
+-- in the withdrawn AFV goes with it; one of another platoon riding in it too.
+kessel.test("case_11.6143_the_armor_leader_in_an_isolated_afv_stays_with_it", function()
+  local pl = { platoon = "P1", platoon_on_map = true }
+  T.setup{ module = "rb", step = "armor_withdrawal", vars = { date = "18oct" },
+    units = {
+      T.vehicle("t1", "russian", "T-34", "C4", { vars = pl }),
+      T.vehicle("t2", "russian", "T-34", "H5", { vars = { platoon = "P1", platoon_on_map = true, isolated = true } }),
+      { id = "al1", side = "russian", type = "armor_leader", faces = { { morale = 9, drm = -1, label = "9-1" } }, at = "H5",
+        vars = { platoon = "P1", in_vehicle = "t2" } },
+      { id = "al2", side = "russian", type = "armor_leader", faces = { { morale = 8, drm = 0, label = "8-0" } }, at = "C4",
+        vars = { platoon = "P2", in_vehicle = "t1" } },
+      { id = "al3", side = "russian", type = "armor_leader", faces = { { morale = 8, drm = 0, label = "8-0" } }, at = "C6",
+        vars = { platoon = "P1" } },
+    } }
+  kessel.inject_dice{ 6 }
+  local ev = T.resolve()
+  expect.eq(T.unit("t1").location, "eliminated")
+  expect.eq(T.unit("t2").location, "map")
+  expect.eq(T.unit("t2").vars.withdraw_pending, true)
+  expect.eq(T.unit("al1").location, "map", "in the Isolated AFV the Withdrawal spares")
+  expect.eq(T.unit("al1").vars.in_vehicle, "t2")
+  T.has_note(ev, "[11.6143] al1 (armor leader of Platoon P1) is in the Isolated t2, which is not Withdrawn: he stays with it")
+  expect.eq(T.unit("al2").location, "eliminated", "of another platoon, in the withdrawn t1")
+  expect.eq(T.unit("al3").location, "eliminated", "entered with P1, outside any Isolated AFV")
+end)
