@@ -32,3 +32,27 @@ kessel.test("case_11.6143_the_armor_leader_in_an_isolated_afv_stays_with_it", fu
   expect.eq(T.unit("al2").location, "eliminated", "of another platoon, in the withdrawn t1")
   expect.eq(T.unit("al3").location, "eliminated", "entered with P1, outside any Isolated AFV")
 end)
+
+-- [11.6063] footnote 2 of the RB Escape table Eliminates "a unit that would become Disrupted"; PB's
+-- [9.606] also names "a crew". RB's does not, and RB's ELR, by which a unit is Replaced, is its
+-- non-crew Infantry's [11.617]: a crew picked for "Replaced" Escapes as it is. Before, RB
+-- Eliminated it as PB does. PB still does.
+kessel.test("case_11.6063_a_crew_is_not_replaced_in_rb", function()
+  T.setup{ module = "rb", step = "escape", vars = { date = "18oct" },
+    units = { T.crew("gc", "german", "C5", { vars = { isolated = true } }) } }
+  kessel.inject_dice{ 5, 4 }   -- 9, no DRM: Escapes, Replaced
+  local ok, ev = kessel.act{ kind = "escape", units = { "gc" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").result, "replaced")
+  expect.eq(T.unit("gc").location, "pending", "Escaped to the Retained box")
+  expect.eq(T.unit("gc").type, "crew")
+  T.has_note(ev, "gc is a crew: it is not Replaced")
+
+  T.setup{ step = "escape", vars = { date = "day_i" },
+    units = { T.crew("gc", "german", "C5", { vars = { reph = { status = "must_escape", area = "nml" } } }) } }
+  kessel.inject_dice{ 5, 4 }
+  ok, ev = kessel.act{ kind = "escape", units = { "gc" } }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "escape").result, "replaced")
+  expect.eq(T.unit("gc").location, "eliminated", "PB's footnote 2 names a crew")
+end)
