@@ -56,3 +56,33 @@ kessel.test("case_11.6063_a_crew_is_not_replaced_in_rb", function()
   expect.eq(T.record(ev, "escape").result, "replaced")
   expect.eq(T.unit("gc").location, "eliminated", "PB's footnote 2 names a crew")
 end)
+
+-- [9.613] a Shift path is traced "from any friendly-Controlled hex of that Setup Area": a hex the
+-- side Controls by occupation is one, not only its Strategic Locations. Here the German area around
+-- C3 is cut by the river in column D; g holds E3, east of it, from where Uncontrolled Territory
+-- leads to the area around J3; the path is the area's, so c in C3 goes with g's group. Before, the
+-- path could start only from C3 (the area's Strategic Location), so the Shift was refused; and a
+-- Setup Area with no friendly Strategic Location let it start from any of its hexes, Controlled
+-- or not.
+kessel.test("case_9.613_the_shift_path_starts_from_a_friendly_controlled_hex", function()
+  local water = {}
+  for r = 1, 12 do water["D" .. r] = "water" end
+  T.setup{ step = "setup_areas", map = { columns = 14, rows = 12, terrain = water, tags = { strategic = { "C3", "J3" } },
+      areas = { A1 = { "A1" }, N12 = { "N12" } } },
+    markers = { { kind = "control", side = "german", at = "C3" }, { kind = "control", side = "german", at = "J3" } },
+    units = { T.squad("g", "german", "4-6-7", "E3"), T.squad("c", "german", "4-6-7", "C3") },
+    vars = { entry_areas = { german = { A1 = true, N12 = true } }, date = "day_i" } }
+  for _ = 1, 8 do T.resolve() end
+  expect.eq(kessel.game.step().id, "shift")
+  local st = kessel.game.var("setup_areas")
+  expect.eq(st.hexes.E3, "german")
+  expect.eq(st.hexes.F3, "ut")
+  expect.eq(T.unit("g").vars.reph.area, T.unit("c").vars.reph.area, "one Setup Area across the river")
+  -- the path is the area's, not each unit's: c, west of the river, goes with g's group
+  kessel.inject_dice{ 3, 3 }
+  local ok, ev = kessel.act{ kind = "shift", units = { "g", "c" }, to = "B" }
+  expect.accepted(ok, ev)
+  expect.eq(T.record(ev, "shift").result, "shifted")
+  expect.eq(T.unit("g").vars.reph.area, "B")
+  expect.eq(T.unit("c").vars.reph.area, "B")
+end)
