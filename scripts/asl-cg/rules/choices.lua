@@ -175,6 +175,8 @@ kessel.queries.declare{
       if i then
         out.isolated_area, out.type = i, a.type
         if a.type == "A" or a.type == "B" then out.class = "nml" elseif a.type then out.class = "isolated" end
+      elseif C.rb_no_mans_land(args.hex) then
+        out.class = "nml"
       elseif determined then
         out.class = "not isolated"
       end

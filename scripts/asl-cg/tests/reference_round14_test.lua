@@ -86,3 +86,58 @@ kessel.test("case_9.613_the_shift_path_starts_from_a_friendly_controlled_hex", f
   expect.eq(T.unit("g").vars.reph.area, "B")
   expect.eq(T.unit("c").vars.reph.area, "B")
 end)
+
+-- [11.607] the map is cleared of non-Isolated units/Equipment in friendly-Controlled Locations;
+-- [11.6059] No Man's Land hexes are Controlled by no side; [11.6072] Equipment is Retained by the
+-- side Controlling its Location. Loose Equipment in a hex the players record as No Man's Land
+-- (`no_mans_land`, outside both Perimeter Areas [11.6051]) is therefore not cleared, and no side
+-- Retains it: it stays on the map unpossessed, and 11.6132 rolls no repair dr for it. Before, it
+-- went to its owner's Retained box. Elsewhere, an un-Controlled Location is still taken as its
+-- owner's (the Perimeters are not drawn here); a Location a side Controls Captures it.
+kessel.test("case_11.607_equipment_in_no_mans_land_is_not_cleared", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "equipment", vars = { date = "18oct", no_mans_land = { "F5", "F6" } },
+    units = {
+      T.sw("nml", "german", "LMG", "F5", { vars = { malfunctioned = true } }),
+      T.sw("own", "german", "LMG", "C3"),
+      T.sw("cap", "russian", "LMG", "H5"), T.squad("g", "german", "4-6-7", "H5"),
+    } }
+  expect.eq(#S.record_problems(), 0, table.concat(S.record_problems(), "\n"))
+  expect.eq(kessel.queries.ask("setup_area", { hex = "F5" }).class, "nml")
+  local ev = T.resolve()
+  T.has_note(ev, "[11.6072] nml is in No Man's Land (F5): no side Controls its Location, so it is not cleared and no side Retains it")
+  expect.eq(T.unit("nml").location, "map")
+  expect.eq(T.unit("nml").side, "german")
+  expect.eq(T.unit("own").location, "pending", "an un-Controlled Location off the record: its owner's box")
+  expect.eq(T.unit("cap").side, "german", "Captured in a German-Controlled Location")
+  expect.eq(T.unit("cap").location, "pending")
+  -- on to 11.613: the Equipment nobody Retains makes no repair dr
+  local repaired = false
+  for _ = 1, 8 do
+    if kessel.game.step().id == "armor_withdrawal" then break end
+    for _, e in ipairs(T.resolve()) do
+      if e.event == "note" and e.text:find("nml repair dr", 1, true) then repaired = true end
+    end
+  end
+  expect.eq(kessel.game.step().id, "armor_withdrawal")
+  expect.falsy(repaired, "no repair dr for Equipment no side Retains")
+  expect.eq(T.unit("nml").location, "map")
+  expect.eq(T.unit("nml").vars.malfunctioned, true)
+end)
+
+-- [11.6051] the No Man's Land record is checked: hexes of the map, each once, none in a listed
+-- Isolated Area; a PB game has no such record
+kessel.test("case_11.6051_the_no_mans_land_record_is_checked", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", no_mans_land = { "F5", "F5", "Z99" },
+    isolated_areas = { { hexes = { "C3" } } } } }
+  local text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.6051] no_mans_land names F5 twice", 1, true), text)
+  expect.truthy(text:find("[11.6051] no_mans_land: `Z99` is not a hex of this map", 1, true), text)
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct", no_mans_land = { "C3" }, isolated_areas = { { hexes = { "C3" } } } } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("[11.6051] no_mans_land: C3 is in isolated_areas[1]", 1, true), text)
+  T.setup{ step = "markers", vars = { date = "day_i", no_mans_land = { "C3" } } }
+  text = table.concat(S.record_problems(), "\n")
+  expect.truthy(text:find("`no_mans_land` is a Red Barricades record (11.6051)", 1, true), text)
+end)
