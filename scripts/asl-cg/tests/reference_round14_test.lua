@@ -141,3 +141,22 @@ kessel.test("case_11.6051_the_no_mans_land_record_is_checked", function()
   text = table.concat(S.record_problems(), "\n")
   expect.truthy(text:find("`no_mans_land` is a Red Barricades record (11.6051)", 1, true), text)
 end)
+
+-- [11.6113] a heroic leader Battle Hardens and loses his heroic status; the side's leader DR then
+-- hardens "a Retained Infantry leader" of the grade rolled. The once-per-RePh limit is written for
+-- MMC only [11.6112], so the leader who just hardened may be the one the DR picks, and harden
+-- again (our reading, judged again in round 14 and kept): the heroic 8-0 becomes an 8-1, and a
+-- German DR of 5 (8-1) takes him to 9-1.
+kessel.test("case_11.6113_a_leader_hardened_as_heroic_may_be_picked_by_the_dr", function()
+  T.setup{ module = "rb", step = "hardening", vars = { date = "18oct" }, units = {
+    T.leader("hl", "german", "8-0", "C3", { vars = { heroic = true } }), T.leader("r70", "russian", "7-0", "H8") } }
+  -- MMC DRs 12 and 12 (none), German leader DR 5 (8-1), Russian DR 12 (6+1: not Retained, so the
+  -- lowest-grade leader r70 hardens)
+  kessel.inject_dice{ 6, 6, 6, 6, 3, 2, 6, 6 }
+  local ev = T.resolve()
+  T.has_note(ev, "hl Battle Hardens from 8-0 to 8-1")
+  T.has_note(ev, "hl Battle Hardens from 8-1 to 9-1")
+  expect.eq(T.unit("hl").face.label, "9-1")
+  expect.eq(T.unit("hl").vars.heroic, nil)
+  expect.eq(T.unit("r70").face.label, "8-0")
+end)
