@@ -247,7 +247,7 @@ S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amas
   booby_trap = "11.6123", weather = "11.618", ec = "11.618", isolated_areas = "11.606", attack_chit = "11.616",
   idle_days = "11.617", scenarios_since_idle = "11.617", bought_previous_day = "11.617", win_loss = "11.6142",
   leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616",
-  no_mans_land = "11.6051" }
+  no_mans_land = "11.6051", massacre = "11.608" }
 -- a whole number, as points, counts, levels and DRM are
 local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
 -- a value as a message shows it: a table is "a table" (not its address)

@@ -160,3 +160,23 @@ kessel.test("case_11.6113_a_leader_hardened_as_heroic_may_be_picked_by_the_dr", 
   expect.eq(T.unit("hl").vars.heroic, nil)
   expect.eq(T.unit("r70").face.label, "8-0")
 end)
+
+-- [11.608] prisoners executed: Massacre (A20.4) is in effect "during the next CG scenario". The flag
+-- ends with that scenario: the next RePh's first step takes it off. Before, it stayed set for
+-- good, so a campaign carrying it kept every later scenario under Massacre.
+kessel.test("case_11.608_a_massacre_lasts_one_cg_scenario", function()
+  T.setup{ module = "rb", step = "prisoners", vars = { date = "18oct" }, units = {
+    T.squad("gi", "german", "4-6-7", "H5", { vars = { isolated = true } }),
+    T.squad("p", "russian", "4-4-7r", "H5", { vars = { prisoner_of = "german", guarded_by = "gi" } }) } }
+  expect.accepted(kessel.act{ kind = "prisoner", unit = "p", choice = "execute" })
+  expect.eq(kessel.game.var("massacre"), true)
+  -- the next CG scenario is played under it; its RePh begins with 11.602
+  T.setup{ module = "rb", step = "markers", vars = { date = "19oct", massacre = true } }
+  local ev = T.resolve()
+  T.has_note(ev, "[11.608] the Massacre (A20.4) of the CG scenario just played ends with it")
+  expect.falsy(require("rules.common").var("massacre"))
+  -- none in effect: nothing said
+  T.setup{ module = "rb", step = "markers", vars = { date = "19oct" } }
+  ev = T.resolve()
+  expect.eq(T.note(ev, "Massacre"), nil)
+end)
