@@ -180,3 +180,36 @@ kessel.test("case_11.608_a_massacre_lasts_one_cg_scenario", function()
   ev = T.resolve()
   expect.eq(T.note(ev, "Massacre"), nil)
 end)
+
+-- [11.6062] a type A or B Isolated Area becomes No Man's Land, so loose Equipment there is
+-- Retained by no side [11.6072] either (11.6071 leaves it on the map): no 11.6132 repair dr for
+-- it. A Strategic Location of such an area keeps its Control [11.6051], and the side Controlling
+-- it Retains (Captures) the Equipment in it. Before, the Equipment in the area was its owner's, and
+-- a malfunctioned SW rolled for repair (+1 Isolated).
+kessel.test("case_11.6062_11.6072_equipment_in_a_type_a_area_is_nobodys", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "18oct", isolated_areas = { { hexes = { "J8", "J9" } } } },
+    map = { tags = { strategic = { "J9" } } },
+    markers = { { kind = "control", side = "russian", at = "J9" } },
+    units = { T.sw("lmg", "german", "LMG", "J8", { vars = { malfunctioned = true } }),
+      T.sw("mmg", "german", "MMG", "J9") } }
+  local ev = T.resolve()
+  T.has_note(ev, "Isolated Area 1 (J8 J9): type A, becomes No Man's Land [11.6062]")
+  local repaired = false
+  for _ = 1, 10 do
+    if kessel.game.step().id == "armor_withdrawal" then break end
+    local e = T.resolve()
+    for _, x in ipairs(e) do
+      if x.event == "note" and x.text:find("lmg repair dr", 1, true) then repaired = true end
+    end
+    if kessel.game.step().id == "prisoners" then
+      T.has_note(e, "[11.6072] lmg is in No Man's Land (J8)")
+      expect.eq(T.unit("mmg").side, "russian", "Captured by the side Controlling its Strategic Location")
+      expect.eq(T.unit("mmg").vars.captured, true)
+    end
+  end
+  expect.eq(kessel.game.step().id, "armor_withdrawal")
+  expect.falsy(repaired, "no repair dr for Equipment no side Retains")
+  expect.eq(T.unit("lmg").location, "map")
+  expect.eq(T.unit("lmg").side, "german")
+  expect.eq(T.unit("lmg").vars.malfunctioned, true)
+end)
