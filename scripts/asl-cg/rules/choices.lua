@@ -162,7 +162,7 @@ end)
 
 kessel.queries.declare{
   id = "setup_area", rule = "9.605, 11.606",
-  description = "What a hex is after Setup Area Determination (PB: a side's Setup Area, No Man's Land or Uncontrolled Territory) or Perimeter Determination (RB: its Isolated Area and type, and who Controls it)",
+  description = "What a hex is after Setup Area Determination (PB: a side's Setup Area, No Man's Land or Uncontrolled Territory) or Perimeter Determination (RB: its Isolated Area and type, or No Man's Land of the players' record, and who Controls it)",
   params = { hex = { type = "hex", description = "the hex" } },
   fn = function(args)
     if not C.pb() then
