@@ -214,9 +214,10 @@ S.on_end("equipment", function()
       local equipment = u.type == "sw" or u.type == "gun" or (C.is_vehicle(u) and (not stays or u.vars.abandoned))
       -- [11.607] only friendly-Controlled Locations are cleared, and No Man's Land is nobody's
       -- [11.6059]: Equipment in a hex the players record as No Man's Land, or in a type A or B
-      -- Isolated Area [11.6062], stays where it is, and no side Retains it [11.6072]. Before, it went to its owner's Retained box. (An un-Controlled
-      -- Location outside that record is taken to be its owner's, as the Perimeters are not drawn
-      -- here: our reading.)
+      -- Isolated Area [11.6062], stays where it is, and no side Retains it [11.6072]. Before, it
+      -- went to its owner's Retained box, or stayed its owner's. (An un-Controlled Location
+      -- outside that record is taken to be its owner's, as the Perimeters are not drawn here:
+      -- our reading.)
       local nobodys = A.rb_unretained(u)
       if nobodys then
         stays = true
