@@ -560,6 +560,7 @@ S.on_end("escape", function()
     if u.vars.escape_tried then kessel.emit.unit_var(u.id, "escape_tried", nil) end
   end
   C.note(C.pb() and "9.6062" or "11.6064", "all Encircled markers are removed")
+  if not C.pb() then require("rules.rb").withdrawn_at_scenario_end() end
 end)
 
 return X

@@ -213,3 +213,29 @@ kessel.test("case_11.6062_11.6072_equipment_in_a_type_a_area_is_nobodys", functi
   expect.eq(T.unit("lmg").side, "german")
   expect.eq(T.unit("lmg").vars.malfunctioned, true)
 end)
+
+-- [11.6143] an Isolated Mobile AFV of a platoon forced to Withdraw is not Withdrawn but rolls for
+-- Recall in the next scenario; "If, at scenario end, such a non-Isolated AFV is still on-map, it is
+-- then Eliminated (it is not Retained for the next scenario unless still Isolated)". The next RePh
+-- judges it once Isolation is settled (after the Escapes): t1, no longer Isolated, is Eliminated
+-- with the armor leader in it; t2, in a listed Isolated Area, is Retained and keeps its mark.
+-- Before, the mark was set and never read: t1 went to the Retained box in 11.607.
+kessel.test("case_11.6143_a_spared_afv_not_isolated_at_scenario_end_is_eliminated", function()
+  T.setup{ module = "rb", step = "perimeter", vars = { date = "19oct", isolated_areas = { { hexes = { "H5" } } } },
+    units = {
+      T.vehicle("t1", "german", "PzKpfw IIIJ", "C4", { vars = { platoon = "G1", withdraw_pending = true, isolated = true, isolated_day = "18oct" } }),
+      { id = "al", side = "german", type = "armor_leader", faces = { { morale = 9, drm = -1, label = "9-1" } }, at = "C4",
+        vars = { platoon = "G2", in_vehicle = "t1" } },
+      T.vehicle("t2", "german", "PzKpfw IIIJ", "H5", { vars = { platoon = "G1", withdraw_pending = true, isolated = true, isolated_day = "18oct" } }),
+    } }
+  T.resolve()   -- 11.605-.606: H5 is a type C area this Day; C4 is in none
+  expect.eq(T.unit("t1").vars.isolated, nil)
+  expect.eq(T.unit("t2").vars.isolated, true)
+  local ev = T.resolve()   -- 11.6063-.6065
+  T.has_note(ev, "[11.6143] t1 is Eliminated (of a Withdrawn platoon, no longer Isolated at the end of its scenario)")
+  T.has_note(ev, "[11.6143] t2 (of a Withdrawn platoon) is still Isolated: it is Retained")
+  expect.eq(T.unit("t1").location, "eliminated")
+  expect.eq(T.unit("al").location, "eliminated", "the armor leader in it goes with it")
+  expect.eq(T.unit("t2").location, "map")
+  expect.eq(T.unit("t2").vars.withdraw_pending, true)
+end)
