@@ -193,6 +193,8 @@ record("booby_trap", "string", "RB: the Booby Trap Level in effect (A, B or C) [
 record("weather", "string", "RB: the previous CG Day's weather (fog_mist, overcast, clear, clear_gusty) [11.618]")
 record("ec", "string", "RB: the previous CG Day's EC (wet, moist, moderate, dry) [11.618]")
 record("isolated_areas", "list", "RB: the Isolated Areas the players' Perimeters give: [{ hexes = [...] }, ...]; a non-ground-level Pocket also names its Location levels, levels = [1, 2] (11.6057) [11.605] [11.606]")
+record("no_mans_land", "list", "RB: the hexes the players' Perimeters leave outside both Perimeter Areas, No Man's Land [11.6051]: no side Controls them [11.6059], so the Equipment there is not cleared and no side Retains it [11.607] [11.6072]")
+record("massacre", "bool", "RB: prisoners were executed in the last RePh, so Massacre (A20.4) is in effect for this CG scenario; the next RePh ends it [11.608]")
 record("attack_chit", "table", "RB: the sides that chose the Attack chit on the previous CG Day: { german = true } [11.616] [11.617]")
 record("idle_days", "table", "RB: Idle Days per side since the last completed scenario (idle_day counts them; not carried past a completed scenario) [11.617]")
 record("scenarios_since_idle", "table", "RB: scenarios completed since the CG start or the last Idle Day, this one included (unset: counted) [11.617]")

@@ -240,6 +240,18 @@ function A.blazing(hex)
   return false
 end
 
+-- [11.607] [11.6072] RB: is `u` loose Equipment (a SW, a Gun, an abandoned vehicle) in No Man's
+-- Land — a hex the players record as such [11.6051], or a Location of a type A or B Isolated Area
+-- [11.6062] — whose Location no side Controls [11.6059]? Such Equipment is not cleared and no side
+-- Retains it: it stays on the map unpossessed
+function A.rb_unretained(u)
+  if C.pb() or u.location ~= "map" or u.vars.possessed_by or u.vars.mounted_on then return false end
+  if not (u.type == "sw" or u.type == "gun" or (C.is_vehicle(u) and not C.is_wreck(u) and u.vars.abandoned)) then return false end
+  local _, area = C.rb_area_at(u.hex, C.level(u))
+  local nml = C.rb_no_mans_land(u.hex) or (area ~= nil and (area.type == "A" or area.type == "B"))
+  return nml and A.controller(u.hex, C.level(u)) == nil
+end
+
 -- the stored result of 9.605 (it does not change until the next scenario [9.605])
 function A.stored() return kessel.game.var("setup_areas") end
 

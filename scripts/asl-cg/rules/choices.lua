@@ -162,7 +162,7 @@ end)
 
 kessel.queries.declare{
   id = "setup_area", rule = "9.605, 11.606",
-  description = "What a hex is after Setup Area Determination (PB: a side's Setup Area, No Man's Land or Uncontrolled Territory) or Perimeter Determination (RB: its Isolated Area and type, and who Controls it)",
+  description = "What a hex is after Setup Area Determination (PB: a side's Setup Area, No Man's Land or Uncontrolled Territory) or Perimeter Determination (RB: its Isolated Area and type, or No Man's Land of the players' record, and who Controls it)",
   params = { hex = { type = "hex", description = "the hex" } },
   fn = function(args)
     if not C.pb() then
@@ -175,6 +175,8 @@ kessel.queries.declare{
       if i then
         out.isolated_area, out.type = i, a.type
         if a.type == "A" or a.type == "B" then out.class = "nml" elseif a.type then out.class = "isolated" end
+      elseif C.rb_no_mans_land(args.hex) then
+        out.class = "nml"
       elseif determined then
         out.class = "not isolated"
       end

@@ -55,6 +55,13 @@ function C.rb_area_at(hex, level)
   for i, a in ipairs(areas) do if C.rb_area_holds(areas, i, hex, level) then return i, a end end
   return nil
 end
+-- [11.6051] is a hex one the players' Perimeters leave outside both Perimeter Areas (No Man's
+-- Land, var `no_mans_land`)? The ruleset does not draw the Perimeters (11.6053-.6058): this is
+-- their record, as `isolated_areas` is
+function C.rb_no_mans_land(hex)
+  for _, h in ipairs(C.var("no_mans_land", {}) or {}) do if h == hex then return true end end
+  return false
+end
 -- an area as a note names it: "E5 F5", "E5, levels 1, 2"
 function C.rb_area_text(a)
   local t = table.concat(a.hexes or {}, " ")

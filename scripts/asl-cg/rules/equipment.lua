@@ -208,11 +208,23 @@ S.on_end("equipment", function()
       -- "Equipment left on-map" all the same, Retained by the side Controlling its Location
       -- [11.6072] (an unpossessed German SW in a Russian type C area stayed German)
       local stays = u.vars.isolated or (C.is_vehicle(u) and u.vars.immobile) or ((u.type == "gun" or C.is_vehicle(u)) and Q.fortified(u))
-      local ctrl = A.controller(u.hex, C.level(u)) or u.side
+      local ctrl = A.controller(u.hex, C.level(u))
       -- [11.6072] what is removed, and the Equipment left on the map (an abandoned vehicle that
       -- stays: a manned one is no loose Equipment), is Retained by the side Controlling its Location
       local equipment = u.type == "sw" or u.type == "gun" or (C.is_vehicle(u) and (not stays or u.vars.abandoned))
-      if equipment and ctrl ~= u.side then
+      -- [11.607] only friendly-Controlled Locations are cleared, and No Man's Land is nobody's
+      -- [11.6059]: Equipment in a hex the players record as No Man's Land, or in a type A or B
+      -- Isolated Area [11.6062], stays where it is, and no side Retains it [11.6072]. Before, it
+      -- went to its owner's Retained box, or stayed its owner's. (An un-Controlled Location
+      -- outside that record is taken to be its owner's, as the Perimeters are not drawn here:
+      -- our reading.)
+      local nobodys = A.rb_unretained(u)
+      if nobodys then
+        stays = true
+        C.note("11.6072", u.id .. " is in No Man's Land (" .. u.hex .. "): no side Controls its Location, so it is not cleared and no side Retains it; it stays there unpossessed [11.607] [11.6059]")
+      end
+      ctrl = ctrl or u.side
+      if equipment and not nobodys and ctrl ~= u.side then
         kessel.emit.change_unit(u.id, { side = ctrl })
         kessel.emit.unit_var(u.id, "captured", true)
         kessel.emit.unit_var(u.id, "original_side", u.vars.original_side or u.side)

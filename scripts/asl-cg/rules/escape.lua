@@ -455,7 +455,12 @@ resolve_stack = function(ids, case)
     local u = #mmc > 0 and random_pick(mmc, case) or nil
     if not u then
       C.note(case, "no MMC to be Replaced: an SMC is not Replaced (Replacement is an MMC's)")
-    elseif u.type == "crew" then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2", { keep_equipment = true })
+    elseif u.type == "crew" and C.pb() then C.eliminate(u.id, case, "a crew is Eliminated instead of Replaced, footnote 2", { keep_equipment = true })
+    elseif u.type == "crew" then
+      -- RB's footnote 2 names no crew (PB's does), and a side's ELR, by which a unit is Replaced,
+      -- is that of its non-crew Infantry [11.617]: a crew has no lower quality to take and is no
+      -- unit that would become Disrupted, so it Escapes as it is (it was Eliminated, as in PB)
+      C.note(case, u.id .. " is a crew: it is not Replaced (RB's footnote 2 Eliminates no crew; ELR is non-crew Infantry's, 11.617)")
     elseif not C.replace(u, case) then
       C.eliminate(u.id, case, "no lower quality to be Replaced by: it would become Disrupted, so it is Eliminated instead, footnote 2", { keep_equipment = true })
     end
@@ -555,6 +560,7 @@ S.on_end("escape", function()
     if u.vars.escape_tried then kessel.emit.unit_var(u.id, "escape_tried", nil) end
   end
   C.note(C.pb() and "9.6062" or "11.6064", "all Encircled markers are removed")
+  if not C.pb() then require("rules.rb").withdrawn_at_scenario_end() end
 end)
 
 return X

@@ -267,6 +267,13 @@ S.on_end("markers", function()
       end
     end
     remove_markers(M.RB_MARKERS, "11.602")
+    -- [11.608] a Massacre is in effect "during the next CG scenario" only: the scenario it was for
+    -- is over now (the flag stayed for good, so a campaign carrying it kept every later scenario
+    -- under Massacre)
+    if C.var("massacre") then
+      kessel.emit.var("massacre", false)
+      C.note("11.608", "the Massacre (A20.4) of the CG scenario just played ends with it")
+    end
     -- radios and field phones leave the map [11.602]
     for _, w in ipairs(kessel.units.all{ type = "sw", location = "map" }) do
       if w.face and (w.face.weapon == "radio" or w.face.weapon == "field_phone") then

@@ -360,6 +360,25 @@ function RB.after_escape(i)
   kessel.emit.var("isolated_areas", areas)
 end
 
+-- [11.6143] an Isolated Mobile AFV of a platoon forced to Withdraw was spared and marked
+-- (`withdraw_pending`) by an earlier RePh's 11.614. At the end of the scenario it then played, one
+-- no longer Isolated is Eliminated: "it is not Retained for the next scenario unless still
+-- Isolated" — judged once this RePh's Isolation is settled (11.605-.6065), so one that Escaped
+-- goes too. One still Isolated stays on the map, marked. Before, the mark was set and never read:
+-- the AFV came back to play.
+function RB.withdrawn_at_scenario_end()
+  for _, v in ipairs(kessel.units.all{ type = "vehicle" }) do
+    if v.vars.withdraw_pending and (v.location == "map" or v.location == "pending") then
+      if v.location == "map" and v.vars.isolated then
+        C.note("11.6143", v.id .. " (of a Withdrawn platoon) is still Isolated: it is Retained")
+      else
+        kessel.emit.unit_var(v.id, "withdraw_pending", nil)
+        C.eliminate(v.id, "11.6143", "of a Withdrawn platoon, no longer Isolated at the end of its scenario", { with_crew = true })
+      end
+    end
+  end
+end
+
 -- [11.6141] [11.6142] armor withdrawal
 kessel.dice_table{ id = "afv_withdrawal", rule = "11.6142", bands = { { -20, "retained" }, { 6, "withdrawn" } } }
 S.on_end("armor_withdrawal", function()
@@ -428,12 +447,24 @@ S.on_end("armor_withdrawal", function()
           kessel.emit.unit_var(v.id, "withdraw_pending", true)
           C.note("11.6143", v.id .. " is Isolated: it rolls for Recall each RPh of the next scenario")
         elseif not v.vars.isolated then
-          C.eliminate(v.id, "11.6142", "platoon Withdrawn")
+          -- an armor leader of another platoon in it goes with it, as under Recall (D3.4)
+          C.eliminate(v.id, "11.6142", "platoon Withdrawn", { with_crew = true })
         end
       end
-      -- the armor leaders that entered with that platoon (of its own side: not the captor's)
+      -- the armor leaders that entered with that platoon (of its own side: not the captor's) go
+      -- with the Withdrawal; one inside an Isolated AFV that 11.6143 keeps from being Withdrawn
+      -- stays in it (he shares his AFV's fate, D3.4): the Withdrawal does not reach into an
+      -- Isolated Area, and the AFV he commands remains in play (he was Eliminated out of it)
       for _, l in ipairs(kessel.units.all{ type = "armor_leader", side = platoons[key].origin }) do
-        if l.vars.platoon == p and l.location ~= "eliminated" then C.eliminate(l.id, "11.6142", "platoon Withdrawn") end
+        if l.vars.platoon == p and l.location ~= "eliminated" and l.location ~= "removed" then
+          local v = C.crewing(l) and kessel.units.get(C.crewing(l))
+          if v and v.vars.isolated then
+            C.note("11.6143", l.id .. " (armor leader of Platoon " .. pname .. ") is in the Isolated " .. v.id
+              .. ", which is not Withdrawn: he stays with it")
+          else
+            C.eliminate(l.id, "11.6142", "platoon Withdrawn")
+          end
+        end
       end
     end
     ::next_platoon::

@@ -3,6 +3,7 @@
 -- vehicular, nonqualified, depleted = { ammo types }; vehicles vars immobile, recall, stun, ...
 local C = require("rules.common")
 local S = require("rules.sequence")
+local A = require("rules.areas")
 local R = {}
 
 kessel.dice_table{ id = "immobile_repair", rule = "9.6141", bands = { { -10, "mobile" }, { 3, "no_change" } } }
@@ -17,7 +18,11 @@ local function weapons()
   for _, u in ipairs(kessel.units.all()) do
     -- a Weapon mounted on a wreck is no Weapon of a side to repair or roll for [9.6142] [11.6132]
     local on = u.vars.mounted_on and kessel.units.get(u.vars.mounted_on)
-    if (u.type == "sw" or u.type == "gun" or u.vars.vehicular) and retained(u) and not (on and C.is_wreck(on)) then out[#out + 1] = u end
+    -- nor is Equipment no side Retains, left in No Man's Land by 11.607 [11.6072] (RB)
+    if (u.type == "sw" or u.type == "gun" or u.vars.vehicular) and retained(u) and not (on and C.is_wreck(on))
+      and not A.rb_unretained(u) then
+      out[#out + 1] = u
+    end
   end
   return out
 end

@@ -246,7 +246,8 @@ local COUNT_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = 
 S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amassed = "11.6112", elr = "11.617",
   booby_trap = "11.6123", weather = "11.618", ec = "11.618", isolated_areas = "11.606", attack_chit = "11.616",
   idle_days = "11.617", scenarios_since_idle = "11.617", bought_previous_day = "11.617", win_loss = "11.6142",
-  leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616" }
+  leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616",
+  no_mans_land = "11.6051", massacre = "11.608" }
 -- a whole number, as points, counts, levels and DRM are
 local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
 -- a value as a message shows it: a table is "a table" (not its address)
@@ -394,6 +395,27 @@ function S.located_record_problems()
             put("isolated_areas", string.format("[11.606] isolated_areas[%d] has `%s`, which is not read (an Isolated Area gives its hexes, and may say pocket = false and its levels)", i, shown(k)))
           end
         end
+      end
+    end
+  end
+  -- [11.6051] the players' No Man's Land: hexes of this map, each once, none in a listed Isolated
+  -- Area (those are inside both Perimeters; a type A or B one becomes No Man's Land by 11.6062)
+  local nml = C.var("no_mans_land")
+  if nml ~= nil then
+    if type(nml) ~= "table" then
+      put("no_mans_land", string.format("[11.6051] no_mans_land is `%s`: a list of hexes", shown(nml)))
+    else
+      local on_map, seen = {}, {}
+      for _, h in ipairs(kessel.map.hexes()) do on_map[h] = true end
+      for _, h in ipairs(nml) do
+        if type(h) ~= "string" or not on_map[h] then
+          put("no_mans_land", string.format("[11.6051] no_mans_land: `%s` is not a hex of this map", shown(h)))
+        elseif seen[h] then
+          put("no_mans_land", string.format("[11.6051] no_mans_land names %s twice", h))
+        elseif C.rb_area_at(h, 0) then
+          put("no_mans_land", string.format("[11.6051] no_mans_land: %s is in isolated_areas[%d], inside both Perimeters (a type A or B one becomes No Man's Land by 11.6062)", h, (C.rb_area_at(h, 0))))
+        end
+        if type(h) == "string" then seen[h] = true end
       end
     end
   end

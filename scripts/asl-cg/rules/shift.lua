@@ -81,6 +81,22 @@ function T.path(side, from_hexes, to_hexes, opts)
   return best
 end
 
+-- the hexes a Shift path from Setup Area `src` may start from: "any friendly-Controlled hex of
+-- that Setup Area" [9.613] — a Strategic Location the side Controls, or a Location it Controls by
+-- occupation as 9.605 found it or now (A26); an upper-level area is its one friendly-Controlled
+-- Location. Before, every hex of the area was a start (and all of them when none of its
+-- Strategic Locations was the side's), for the path and its DRM alike
+function T.starts(side, src)
+  local st = A.stored()
+  local out = {}
+  for _, h in ipairs(src.hexes) do
+    if src.level or st.ctrl[h] == side or (st.control and st.control[h] == side) or A.controller(h, 0) == side then
+      out[#out + 1] = h
+    end
+  end
+  return out
+end
+
 -- the Uncontrolled-Territory hexes along a path
 local function ut_along(path)
   local st = A.stored()
@@ -163,12 +179,12 @@ function T.validate(a)
       .. table.concat(T.next_entries(side, from), " or ") .. "), not " .. tostring(a.to))
   end
   if src then
-    local st = A.stored()
-    local starts = {}
-    for _, h in ipairs(src.hexes) do if st.ctrl[h] == side or #src.hexes == 1 then starts[#starts + 1] = h end end
-    if #starts == 0 then starts = src.hexes end
+    local starts = T.starts(side, src)
+    if #starts == 0 then
+      return C.refuse("9.613", "Setup Area " .. from .. " has no friendly-Controlled hex to trace the Shift path from")
+    end
     if not T.path(side, starts, dest and dest.hexes or kessel.map.area(a.to)) then
-      return C.refuse("9.613", "no path of Uncontrolled-Territory/friendly hexes leads from Setup Area " .. from .. " to " .. a.to)
+      return C.refuse("9.613", "no path of Uncontrolled-Territory/friendly hexes leads from a friendly-Controlled hex of Setup Area " .. from .. " to " .. a.to)
     end
   end
   local why = X.validate_drop(a, "9.613")
@@ -258,7 +274,7 @@ function T.apply(a)
   local drm, mods = 0, {}
   -- the path DRMs count between the current and the new Area, from a Setup Area or from an Entry
   -- Area to a Setup Area; not from one Entry Area to another (the table's double-dagger note)
-  local origin = src and src.hexes or (dest and kessel.map.area(from)) or nil
+  local origin = src and T.starts(side, src) or (dest and kessel.map.area(from)) or nil
   if origin then
     -- the path the group traces is of any length: the one with the lowest DRM, an all-road path
     -- (-1) or the one crossing the fewest Uncontrolled-Territory hexes (+1 per five). Before, only
