@@ -214,7 +214,9 @@ function kessel.hexside_kind(t) end
 function kessel.place_kind(t) end
 
 ---A cost: MP, "prohibited", false (no entry), or a table keyed by movement class, side or
----`default`; an entry table may hold the value under `cost` plus `rule` and `message`.
+---`default` whose values are MP, "prohibited" or false (never tables); an entry table may hold
+---the value under `cost` (instead of class keys) plus `rule` and `message`, which serve all its
+---classes: `bog = { foot = 2, wheels = "prohibited", rule = "T7" }`.
 ---@alias kessel.CostValue number|"prohibited"|false|table<string, any>
 
 ---@class kessel.MovementDecl
