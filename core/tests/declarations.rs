@@ -118,6 +118,13 @@ fn misspelt_declarations_fail_at_their_line_with_the_right_name() {
             &["unknown field `knid`", "did you mean `kind`"],
         ),
         (
+            r#"  id = "crt", kind = "ratio","#,
+            r#"  id = "crt", kind = "ratio", die = 0,"#,
+            "a results table's die of no faces",
+            line_of("kessel.results_table{"),
+            &["table `crt`", "die is the number of faces", "not 0"],
+        ),
+        (
             r#"kessel.option{ id = "stack_limit", type = "int""#,
             r#"kessel.option{ id = "stack_limit", typ = "int""#,
             "a misspelt option field",

@@ -20,6 +20,9 @@ pub struct Args {
     /// Column shift (positive favours the attacker).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     shift: i32,
+    /// Die roll modifier, added to every roll (on top of the ruleset's `odds` hook's).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    drm: i32,
     /// Ruleset folder.
     #[arg(long, default_value = "scripts/pgg")]
     ruleset: PathBuf,
@@ -48,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &args.table,
             args.attack,
             args.defense,
-            args.shift,
+            (args.shift, args.drm),
             &args.flags,
         )
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
@@ -79,6 +82,13 @@ pub fn report_text(r: &OddsReport) -> String {
     }
     if r.shift != 0 {
         let _ = writeln!(s, "column shift {:+}", r.shift);
+    }
+    if r.drm != 0 {
+        let _ = writeln!(
+            s,
+            "die roll modifier {:+} (the rolls below are the die's)",
+            r.drm
+        );
     }
     let edge = if r.below {
         " (below the table: resolved on its first column)"
