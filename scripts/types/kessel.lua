@@ -998,7 +998,7 @@ function kessel.paths.zoc(spec) end
 ---@field from Hex Start hex (required).
 ---@field budget number MP available (required).
 ---@field class? string Movement class for the cost lookup.
----@field side? string Side for the cost lookup.
+---@field side? string Side for the cost lookup (a declared side: another is an error).
 ---@field stop? kessel.SetRule[] Entering these hexes ends movement.
 ---@field forbid? kessel.SetRule[] These hexes may not be entered.
 ---@field surcharge? kessel.SetRule[] Entering these hexes costs `mp` more.
