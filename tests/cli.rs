@@ -584,6 +584,24 @@ fn odds_take_a_die_roll_modifier_from_the_command_and_the_hook() {
     );
 }
 
+/// In a ruleset's own folder (or one below it) `kessel odds` reads that ruleset's table: it read
+/// PGG's whatever folder it ran in, and said nothing of it. It says which ruleset it found.
+#[test]
+fn odds_in_a_ruleset_folder_read_its_own_table() {
+    let dir = toy_copy("odds-here");
+    let home = crate::util::scratch("odds-here-home");
+    for at in [dir.clone(), dir.join("rules")] {
+        let r = crate::util::kessel_at(&at, &home, &["odds", "7", "3"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.contains("DR      50.0%"), "{}", r.stdout);
+        assert!(
+            r.stderr.contains("note: the ruleset of") && r.stderr.contains("odds-here"),
+            "{}",
+            r.stderr
+        );
+    }
+}
+
 /// A test defined inside another test was collected after the run and never ran: the suite
 /// passed without it. It fails the test it is in, saying why.
 #[test]
