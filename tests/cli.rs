@@ -550,6 +550,72 @@ fn an_odds_hook_giving_a_negative_strength_is_refused() {
     assert!(r.stderr.contains("`attack` = -5, below 0"), "{}", r.stderr);
 }
 
+/// A die roll modifier moves every face of the die down the column: on the toy's 2-1 column a
+/// +1 turns the 3 into an EX and the 4 to 6 into AR, and the rolls listed stay the die's faces.
+/// The `odds` hook gives one the same way (`drm`), and a field it misspells is refused, where it
+/// was passed over and the odds shown without it.
+#[test]
+fn odds_take_a_die_roll_modifier_from_the_command_and_the_hook() {
+    let toy = "core/tests/fixtures/toy";
+    let plain = kessel(&["odds", "7", "3", "--ruleset", toy]);
+    assert!(
+        plain.stdout.contains("AR      33.3%  (roll 5, 6)"),
+        "{}",
+        plain.stdout
+    );
+    let r = kessel(&["odds", "7", "3", "--drm", "1", "--ruleset", toy]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("die roll modifier +1"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("DR      33.3%  (roll 1, 2)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("AR      50.0%  (roll 4, 5, 6)"),
+        "{}",
+        r.stdout
+    );
+
+    let dir = toy_copy("odds-drm");
+    let play = dir.join("rules/play.lua");
+    let base = std::fs::read_to_string(&play).expect("read");
+    let hook = |ret: &str| {
+        let text = format!("{base}\nkessel.on(\"odds\", function(a, d) return {ret} end)\n");
+        std::fs::write(&play, text).expect("write");
+        kessel(&["odds", "7", "3", "--ruleset", dir.to_str().expect("utf8")])
+    };
+    let by_hook = hook("{ drm = 1 }");
+    assert_eq!(by_hook.code, 0, "{}", by_hook.stderr);
+    assert_eq!(by_hook.stdout, r.stdout, "the hook's drm reads as --drm");
+    let typo = hook("{ shfit = 1 }");
+    assert_ne!(typo.code, 0, "{}", typo.stdout);
+    assert!(
+        typo.stderr
+            .contains("the field `shfit` (did you mean `shift`?)"),
+        "{}",
+        typo.stderr
+    );
+}
+
+/// In a ruleset's own folder (or one below it) `kessel odds` reads that ruleset's table: it read
+/// PGG's whatever folder it ran in, and said nothing of it. It says which ruleset it found.
+#[test]
+fn odds_in_a_ruleset_folder_read_its_own_table() {
+    let dir = toy_copy("odds-here");
+    let home = crate::util::scratch("odds-here-home");
+    for at in [dir.clone(), dir.join("rules")] {
+        let r = crate::util::kessel_at(&at, &home, &["odds", "7", "3"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.contains("DR      50.0%"), "{}", r.stdout);
+        assert!(
+            r.stderr.contains("note: the ruleset of") && r.stderr.contains("odds-here"),
+            "{}",
+            r.stderr
+        );
+    }
+}
+
 /// A test defined inside another test was collected after the run and never ran: the suite
 /// passed without it. It fails the test it is in, saying why.
 #[test]

@@ -285,3 +285,32 @@ fn a_ruleset_given_by_name_is_answered_with_its_folder() {
     assert!(r.stderr.contains("scripts/pgg"), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A new scenario's special-rules file names the kinds of *its* ruleset that move units besides
+/// `move` (it named PGG's `rail_move`, `overrun`, … whatever the ruleset), and its `[vars]`
+/// comment says nothing of PGG's campaign mechanics.
+#[test]
+fn a_new_scenario_speaks_of_its_own_rulesets_kinds() {
+    let dir = scratch("new-own-kinds");
+    let target = dir.join("mine");
+    let t = target.to_string_lossy().into_owned();
+    let toy = root().join("core/tests/fixtures/toy");
+    let r = kessel(&[
+        "new",
+        "scenario",
+        &t,
+        "--map",
+        "core/tests/fixtures/toy/map.toml",
+        "--ruleset",
+        toy.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let special = std::fs::read_to_string(target.join("special.lua")).expect("special.lua");
+    assert!(
+        special.contains("this ruleset's other kinds: `attack`, `end_phase`, `entrench`"),
+        "{special}"
+    );
+    assert!(!special.contains("rail_move"), "{special}");
+    let scenario = std::fs::read_to_string(target.join("scenario.toml")).expect("scenario");
+    assert!(!scenario.contains("calls on other fronts"), "{scenario}");
+}

@@ -239,7 +239,7 @@ pub fn new_scenario(spec: &NewScenario<'_>) -> Result<PathBuf, ScaffoldError> {
     };
     let texts = [
         skeleton.scenario_toml(&engine.ruleset()),
-        skeleton.special_lua(),
+        skeleton.special_lua(&engine.ruleset()),
         skeleton.test_lua(),
     ];
     let tried = write_and_load(&trial, &map_bytes, &texts);

@@ -49,6 +49,11 @@ pub struct ResultsTable {
     pub first_roll: i32,
     /// `rows[roll − first_roll][column]` = result code.
     pub rows: Vec<Vec<String>>,
+    /// The die rolled on the table, when its rows also cover modified rolls (a d6 on rows 0 to 7
+    /// for modifiers of −1 to +1): its faces 1 to `die` are what a roll shows. Without it every
+    /// row is one face of the die.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub die: Option<i32>,
 }
 
 /// Where a combat landed on the table, and why.
@@ -88,6 +93,14 @@ impl ResultsTable {
                         row.len(),
                         self.columns.len()
                     ),
+                ));
+            }
+        }
+        if let Some(die) = self.die {
+            if !(1..=1000).contains(&die) {
+                return Err(TableError::Shape(
+                    self.id.clone(),
+                    format!("die is the number of faces of the die rolled, 1 to 1000, not {die}"),
                 ));
             }
         }
@@ -153,19 +166,46 @@ impl ResultsTable {
         self.rows[r].get(column).map(String::as_str)
     }
 
-    /// Probability of each result code in a column, for a fair die over the rows.
-    pub fn distribution(&self, column: usize) -> Vec<(String, f64)> {
-        let mut out: Vec<(String, f64)> = Vec::new();
-        let p = 1.0 / self.rows.len().max(1) as f64;
-        for row in &self.rows {
-            if let Some(code) = row.get(column) {
-                match out.iter_mut().find(|(c, _)| c == code) {
-                    Some(e) => e.1 += p,
-                    None => out.push((code.clone(), p)),
+    /// The faces of the die rolled on the table: 1 to `die`, or one face per row.
+    pub fn faces(&self) -> std::ops::RangeInclusive<i32> {
+        match self.die {
+            Some(n) => 1..=n,
+            None => {
+                let last = self.first_roll.saturating_add(self.rows.len() as i32 - 1);
+                self.first_roll..=last
+            }
+        }
+    }
+
+    /// Probability of each result code in a column for a fair roll of the table's die with `drm`
+    /// added (the result of a modified roll beyond the rows is the nearest row's, as `result`
+    /// reads it), in order of first appearance; with each, the faces of the die that give it.
+    pub fn chances(&self, column: usize, drm: i32) -> Vec<(String, f64, Vec<i32>)> {
+        let faces = self.faces();
+        let p = 1.0 / (faces.end() - faces.start() + 1).max(1) as f64;
+        let mut out: Vec<(String, f64, Vec<i32>)> = Vec::new();
+        for face in faces {
+            let Some(code) = self.result(column, face.saturating_add(drm)) else {
+                continue;
+            };
+            match out.iter_mut().find(|(c, _, _)| c == code) {
+                Some(e) => {
+                    e.1 += p;
+                    e.2.push(face);
                 }
+                None => out.push((code.to_string(), p, vec![face])),
             }
         }
         out
+    }
+
+    /// Probability of each result code in a column, for a fair roll of the table's die with
+    /// `drm` added (see [`ResultsTable::chances`]).
+    pub fn distribution(&self, column: usize, drm: i32) -> Vec<(String, f64)> {
+        self.chances(column, drm)
+            .into_iter()
+            .map(|(code, p, _)| (code, p))
+            .collect()
     }
 }
 
@@ -274,6 +314,7 @@ mod tests {
             rows: (1..=6)
                 .map(|r| (0..6).map(|c| format!("r{r}c{c}")).collect())
                 .collect(),
+            die: None,
         }
     }
 
@@ -308,7 +349,7 @@ mod tests {
         let o = t.odds(6, 3, -1);
         assert_eq!(o.column, 2);
         assert_eq!(t.result(2, 3), Some("r3c2"));
-        let dist = t.distribution(0);
+        let dist = t.distribution(0, 0);
         assert_eq!(dist.len(), 6);
         assert!((dist.iter().map(|d| d.1).sum::<f64>() - 1.0).abs() < 1e-9);
     }
@@ -321,6 +362,7 @@ mod tests {
             columns: (-2..=2).map(|n| Column { att: n, def: 0 }).collect(),
             first_roll: 1,
             rows: vec![vec!["a".into(); 5]],
+            die: None,
         };
         assert_eq!(t.raw_column(5, 4), 3);
         assert_eq!(t.raw_column(1, 9), -1);
@@ -331,6 +373,43 @@ mod tests {
         assert_eq!(d.lookup(0), Some("lo"));
         assert_eq!(d.lookup(4), Some("hi"));
         assert_eq!(d.lookup(9), Some("hi"));
+    }
+
+    /// A d6 on rows for modified rolls 0 to 7: the chances are the die's six faces with the
+    /// modifier added, never the eight rows read as a d8 (which gave roll 0 and roll 7 a chance).
+    #[test]
+    fn a_table_with_rows_for_modified_rolls_is_read_with_its_die() {
+        let mut t = ResultsTable {
+            id: "m".into(),
+            kind: OddsKind::Ratio,
+            columns: vec![Column { att: 1, def: 1 }],
+            first_roll: 0,
+            rows: (0..=7).map(|r| vec![format!("r{r}")]).collect(),
+            die: Some(6),
+        };
+        assert_eq!(t.validate(), Ok(()));
+        assert_eq!(t.faces(), 1..=6);
+        let plain = t.chances(0, 0);
+        assert_eq!(plain.len(), 6, "{plain:?}");
+        assert_eq!(
+            (plain[0].0.as_str(), plain[0].2.as_slice()),
+            ("r1", &[1][..])
+        );
+        assert!((plain[0].1 - 1.0 / 6.0).abs() < 1e-9);
+        // −1: a 1 reads row 0; +2: a 5 and a 6 both read the last row, 7
+        let minus = t.chances(0, -1);
+        assert_eq!(minus[0].0, "r0");
+        let plus = t.chances(0, 2);
+        let last = plus.last().expect("rows");
+        assert_eq!((last.0.as_str(), last.2.as_slice()), ("r7", &[5, 6][..]));
+        assert!((last.1 - 2.0 / 6.0).abs() < 1e-9);
+        // without a die every row is a face, as before
+        t.die = None;
+        assert_eq!(t.faces(), 0..=7);
+        assert_eq!(t.distribution(0, 0).len(), 8);
+        t.die = Some(0);
+        let e = t.validate().expect_err("a die of no faces");
+        assert!(e.to_string().contains("1 to 1000, not 0"), "{e}");
     }
 
     fn dates() -> WordTable {

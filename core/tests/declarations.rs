@@ -58,6 +58,24 @@ fn misspelt_declarations_fail_at_their_line_with_the_right_name() {
             &["`feet`", "did you mean `foot`"],
         ),
         (
+            "woods = { foot = 1, default = 2 }",
+            "woods = { foot = 1, default = { cost = \"prohibited\", rule = \"T9\" } }",
+            "a class's cost written as an entry of its own (compiled only at the first search)",
+            movement,
+            &[
+                "terrain.woods.default",
+                "not a table",
+                "go on the entry itself",
+            ],
+        ),
+        (
+            "woods = { foot = 1, default = 2 }",
+            "woods = { cost = 2, foot = 1 }",
+            "a `cost` beside classes (the classes were passed over)",
+            movement,
+            &["terrain.woods", "under `cost` or by class", "not both"],
+        ),
+        (
             "    clear = 1,",
             "    claer = 1,",
             "a cost for a terrain never declared",
@@ -98,6 +116,13 @@ fn misspelt_declarations_fail_at_their_line_with_the_right_name() {
             "a misspelt table field",
             line_of("kessel.results_table{"),
             &["unknown field `knid`", "did you mean `kind`"],
+        ),
+        (
+            r#"  id = "crt", kind = "ratio","#,
+            r#"  id = "crt", kind = "ratio", die = 0,"#,
+            "a results table's die of no faces",
+            line_of("kessel.results_table{"),
+            &["table `crt`", "die is the number of faces", "not 0"],
         ),
         (
             r#"kessel.option{ id = "stack_limit", type = "int""#,

@@ -214,7 +214,9 @@ function kessel.hexside_kind(t) end
 function kessel.place_kind(t) end
 
 ---A cost: MP, "prohibited", false (no entry), or a table keyed by movement class, side or
----`default`; an entry table may hold the value under `cost` plus `rule` and `message`.
+---`default` whose values are MP, "prohibited" or false (never tables); an entry table may hold
+---the value under `cost` (instead of class keys) plus `rule` and `message`, which serve all its
+---classes: `bog = { foot = 2, wheels = "prohibited", rule = "T7" }`.
 ---@alias kessel.CostValue number|"prohibited"|false|table<string, any>
 
 ---@class kessel.MovementDecl
@@ -243,6 +245,7 @@ function kessel.movement(t) end
 ---@field columns string[] "A-D" labels (ratio) or "-1", "0", "+2" (differential), worst first.
 ---@field rows string[][] One row per die result, one code per column.
 ---@field first_roll? integer Die result of the first row (default 1).
+---@field die? integer Faces of the die rolled on the table, when the rows also cover modified rolls (a d6 on rows 0 to 7): chances are read over faces 1..die. Default: one face a row.
 ---@field description? string
 ---@field rule? string
 ---@field when? table<string, boolean|integer|string> Makes this a variant of the table of the same id, in force while every named option has that value.
@@ -320,7 +323,8 @@ function kessel.action(t) end
 ---@field attack? integer Modified attack strength.
 ---@field defence? integer Modified defence strength.
 ---@field shift? integer Column shift (positive favours the attacker).
----@field modifiers? kessel.Verdict Reasons explaining each modifier.
+---@field drm? integer Die roll modifier, added to each roll before the table is read.
+---@field modifiers? kessel.Verdict Reasons explaining each modifier. Any other field is an error.
 
 ---@class kessel.GameResult
 ---@field level? string
@@ -994,7 +998,7 @@ function kessel.paths.zoc(spec) end
 ---@field from Hex Start hex (required).
 ---@field budget number MP available (required).
 ---@field class? string Movement class for the cost lookup.
----@field side? string Side for the cost lookup.
+---@field side? string Side for the cost lookup (a declared side: another is an error).
 ---@field stop? kessel.SetRule[] Entering these hexes ends movement.
 ---@field forbid? kessel.SetRule[] These hexes may not be entered.
 ---@field surcharge? kessel.SetRule[] Entering these hexes costs `mp` more.
@@ -1142,11 +1146,13 @@ function kessel.tables.odds(id, attack, defence, shift) end
 ---@return string?
 function kessel.tables.result(id, column, roll) end
 
----Chance of each result in a column for a fair die over the rows.
+---Chance of each result in a column for a fair roll of the table's die (its `die`, else one face
+---a row) with `drm` added, read as `result` reads a roll.
 ---@param id string
 ---@param column integer
+---@param drm? integer Die roll modifier (default 0).
 ---@return kessel.Chance[]
-function kessel.tables.distribution(id, column) end
+function kessel.tables.distribution(id, column, drm) end
 
 ---Column labels.
 ---@param id string

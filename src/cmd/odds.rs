@@ -3,7 +3,7 @@
 
 use kessel_core::engine::{Engine, OddsReport};
 use kessel_core::script::Limits;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `kessel odds`.
@@ -20,9 +20,13 @@ pub struct Args {
     /// Column shift (positive favours the attacker).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     shift: i32,
-    /// Ruleset folder.
-    #[arg(long, default_value = "scripts/pgg")]
-    ruleset: PathBuf,
+    /// Die roll modifier, added to every roll (on top of the ruleset's `odds` hook's).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    drm: i32,
+    /// Ruleset folder (default: the working folder or the nearest one above it holding init.lua,
+    /// else scripts/pgg).
+    #[arg(long)]
+    ruleset: Option<PathBuf>,
     /// Results table id.
     #[arg(long, default_value = "crt")]
     table: String,
@@ -35,7 +39,21 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut engine = Engine::bare(&crate::open_ruleset(&args.ruleset)?, Limits::default())
+    // in a ruleset's own folder the odds are its table's: they were PGG's, without a word
+    let ruleset = match &args.ruleset {
+        Some(r) => r.clone(),
+        None => match ruleset_here() {
+            Some(found) => {
+                eprintln!(
+                    "note: the ruleset of {} (the folder holding init.lua); --ruleset names another",
+                    found.display()
+                );
+                found
+            }
+            None => PathBuf::from("scripts/pgg"),
+        },
+    };
+    let mut engine = Engine::bare(&crate::open_ruleset(&ruleset)?, Limits::default())
         .map_err(super::describe)?;
     if args.profile.is_some() {
         engine
@@ -48,12 +66,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &args.table,
             args.attack,
             args.defense,
-            args.shift,
+            (args.shift, args.drm),
             &args.flags,
         )
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
     print!("{}", report_text(&report));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The working folder or the nearest folder above it that holds a ruleset's `init.lua`.
+fn ruleset_here() -> Option<PathBuf> {
+    let here = std::fs::canonicalize(".").ok()?;
+    here.ancestors()
+        .find(|d| d.join("init.lua").is_file())
+        .map(Path::to_path_buf)
 }
 
 /// The report as players read it: strengths, each modifier with its rule, the column, and each
@@ -79,6 +105,13 @@ pub fn report_text(r: &OddsReport) -> String {
     }
     if r.shift != 0 {
         let _ = writeln!(s, "column shift {:+}", r.shift);
+    }
+    if r.drm != 0 {
+        let _ = writeln!(
+            s,
+            "die roll modifier {:+} (the rolls below are the die's)",
+            r.drm
+        );
     }
     let edge = if r.below {
         " (below the table: resolved on its first column)"

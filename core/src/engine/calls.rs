@@ -482,6 +482,8 @@ pub struct OddsModifiers {
     pub defence: i32,
     /// Column shift.
     pub shift: i32,
+    /// Die roll modifier: added to the roll before the table is read.
+    pub drm: i32,
     /// Each modifier applied.
     pub notes: Vec<Reason>,
 }
@@ -498,6 +500,7 @@ pub fn call_odds_hook(
         attack,
         defence,
         shift: 0,
+        drm: 0,
         notes: Vec::new(),
     };
     let guard = StageGuard::enter(world, Stage::Query);
@@ -520,7 +523,7 @@ pub fn call_odds_hook(
             let bad = |what: String| {
                 mlua::Error::runtime(format!(
                     "{}: the odds hook defined here returned {what}; an odds hook returns \
-                     {{ attack =, defence =, shift =, modifiers = }} with whole numbers",
+                     {{ attack =, defence =, shift =, drm =, modifiers = }} with whole numbers",
                     hook_place(&f)
                 ))
             };
@@ -529,6 +532,21 @@ pub fn call_odds_hook(
                 other => return Err(bad(show_value(&other))),
             };
             own_fields_only(lua, &t, "a table").map_err(|e| bad(crate::script::bare_error(&e)))?;
+            // a misspelt field (`shfit`) was passed over, and the odds shown without it
+            const FIELDS: [&str; 5] = ["attack", "defence", "shift", "drm", "modifiers"];
+            for pair in t.pairs::<mlua::Value, mlua::Value>() {
+                let (k, _) = pair?;
+                let key = match &k {
+                    mlua::Value::String(s) => s.to_string_lossy(),
+                    other => show_value(other),
+                };
+                if !FIELDS.contains(&key.as_str()) {
+                    return Err(bad(format!(
+                        "a table with the field `{key}`{}",
+                        crate::names::did_you_mean(&key, &FIELDS)
+                    )));
+                }
+            }
             let number = |key: &str| -> mlua::Result<Option<i32>> {
                 match t.get::<mlua::Value>(key)? {
                     mlua::Value::Nil => Ok(None),
@@ -555,6 +573,12 @@ pub fn call_odds_hook(
                 .shift
                 .checked_add(number("shift")?.unwrap_or(0))
                 .ok_or_else(|| bad("shifts that add up past the largest number".into()))?;
+            out.drm = out
+                .drm
+                .checked_add(number("drm")?.unwrap_or(0))
+                .ok_or_else(|| {
+                    bad("die roll modifiers that add up past the largest number".into())
+                })?;
             if let Some(notes) = t.get::<Option<mlua::Value>>("modifiers")? {
                 out.notes
                     .extend(returned(&f, "odds hook", reasons_from_lua(lua, notes))?);

@@ -10,9 +10,9 @@ use crate::script::ScriptError;
 pub struct ResultChance {
     /// Result code (`DE`, `A1`, …).
     pub code: String,
-    /// Probability with a fair die over the table's rows.
+    /// Probability with a fair roll of the table's die (its `die`, else one face a row).
     pub probability: f64,
-    /// The die rolls that give it.
+    /// The faces of the die that give it, before the die roll modifier.
     pub rolls: Vec<i32>,
 }
 
@@ -29,6 +29,8 @@ pub struct OddsReport {
     pub modified_defence: i32,
     /// Column shift in all (the hook's and the caller's).
     pub shift: i32,
+    /// Die roll modifier in all (the hook's and the caller's), added to each roll.
+    pub drm: i32,
     /// Every modifier the hook applied, with its rule.
     pub modifiers: Vec<Reason>,
     /// The column's label (`3-1`, `+2`).
@@ -43,13 +45,14 @@ pub struct OddsReport {
 
 impl Engine {
     /// The odds of an attack under the ruleset's `odds` hook (with modifier `flags`) on results
-    /// table `table`, and the chance of each result.
+    /// table `table`, with `shift` columns and `drm` added to the roll besides the hook's, and the
+    /// chance of each result.
     pub fn odds(
         &self,
         table: &str,
         attack: i32,
         defence: i32,
-        shift: i32,
+        (shift, drm): (i32, i32),
         flags: &[String],
     ) -> Result<OddsReport, ScriptError> {
         crate::tables::check_strengths(attack, defence).map_err(ScriptError::plain)?;
@@ -65,23 +68,16 @@ impl Engine {
                 known.join(", ")
             ))
         })?;
-        let o = t.odds(m.attack, m.defence, m.shift + shift);
+        let shift = m.shift.saturating_add(shift);
+        let drm = m.drm.saturating_add(drm);
+        let o = t.odds(m.attack, m.defence, shift);
         let chances = t
-            .distribution(o.column)
+            .chances(o.column, drm)
             .into_iter()
-            .map(|(code, probability)| {
-                let rolls = t
-                    .rows
-                    .iter()
-                    .zip(t.first_roll..)
-                    .filter(|(r, _)| r.get(o.column) == Some(&code))
-                    .map(|(_, roll)| roll)
-                    .collect();
-                ResultChance {
-                    code,
-                    probability,
-                    rolls,
-                }
+            .map(|(code, probability, rolls)| ResultChance {
+                code,
+                probability,
+                rolls,
             })
             .collect();
         Ok(OddsReport {
@@ -89,7 +85,8 @@ impl Engine {
             defence,
             modified_attack: m.attack,
             modified_defence: m.defence,
-            shift: m.shift + shift,
+            shift,
+            drm,
             modifiers: m.notes,
             column: t.columns[o.column].label(&t.kind),
             below: o.below,

@@ -87,6 +87,57 @@ pub fn check_costs(decl: &Value) -> Result<(), CostError> {
 }
 
 fn check_cost(v: &Value, at: &str) -> Result<(), CostError> {
+    let Value::Object(m) = v else {
+        return check_one_cost(v, at).map_err(|e| match v {
+            Value::Number(_) => e,
+            _ => CostError(format!(
+                "`{at}`: expected a number of MP, \"prohibited\", false or a table by class or side, got {v}"
+            ))
+        });
+    };
+    let by_class = m
+        .keys()
+        .any(|k| !matches!(k.as_str(), "cost" | "rule" | "message" | "bridges"));
+    if m.contains_key("cost") && by_class {
+        // the compiler reads `cost` and would pass over the classes beside it without a word
+        return Err(CostError(format!(
+            "`{at}`: give the cost under `cost` or by class, side and `default`, not both"
+        )));
+    }
+    for (k, inner) in m {
+        match k.as_str() {
+            "rule" | "message" if inner.is_string() => {}
+            "rule" | "message" => {
+                return Err(CostError(format!("`{at}.{k}` is a string, got {inner}")))
+            }
+            "bridges" => {
+                let ok = inner
+                    .as_array()
+                    .is_some_and(|a| a.iter().all(Value::is_string));
+                if !ok {
+                    return Err(CostError(format!(
+                        "`{at}.bridges` is a list of hexside kinds, got {inner}"
+                    )));
+                }
+            }
+            "cost" => match inner {
+                Value::Object(classes) => {
+                    for (class, c) in classes {
+                        check_one_cost(c, &format!("{at}.cost.{class}"))?;
+                    }
+                }
+                other => check_one_cost(other, &format!("{at}.cost"))?,
+            },
+            _ => check_one_cost(inner, &format!("{at}.{k}"))?,
+        }
+    }
+    Ok(())
+}
+
+/// One class's or side's cost: the compiler reads a number, `"prohibited"` or `false` there and
+/// nothing deeper, so a table (`track = { cost = "prohibited" }`) is refused where it is declared
+/// rather than at the first search that meets it.
+fn check_one_cost(v: &Value, at: &str) -> Result<(), CostError> {
     match v {
         Value::Number(n) => match n.as_f64() {
             Some(x) if x.is_finite() && x >= 0.0 => Ok(()),
@@ -96,30 +147,13 @@ fn check_cost(v: &Value, at: &str) -> Result<(), CostError> {
         },
         Value::String(s) if s == "prohibited" => Ok(()),
         Value::Bool(false) => Ok(()),
-        Value::Object(m) => {
-            for (k, inner) in m {
-                match k.as_str() {
-                    "rule" | "message" if inner.is_string() => {}
-                    "rule" | "message" => {
-                        return Err(CostError(format!("`{at}.{k}` is a string, got {inner}")))
-                    }
-                    "bridges" => {
-                        let ok = inner
-                            .as_array()
-                            .is_some_and(|a| a.iter().all(Value::is_string));
-                        if !ok {
-                            return Err(CostError(format!(
-                                "`{at}.bridges` is a list of hexside kinds, got {inner}"
-                            )));
-                        }
-                    }
-                    _ => check_cost(inner, &format!("{at}.{k}"))?,
-                }
-            }
-            Ok(())
-        }
+        Value::Object(_) => Err(CostError(format!(
+            "`{at}`: a class's or side's cost is a number of MP, \"prohibited\" or false, \
+                 not a table; `rule` and `message` go on the entry itself, e.g. \
+                 `bog = {{ foot = 2, wheels = \"prohibited\", rule = \"6.7\", message = \"…\" }}`"
+        ))),
         other => Err(CostError(format!(
-            "`{at}`: expected a number of MP, \"prohibited\" or a table by class or side, got {other}"
+            "`{at}`: expected a number of MP, \"prohibited\" or false, got {other}"
         ))),
     }
 }

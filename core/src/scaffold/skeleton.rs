@@ -88,9 +88,8 @@ impl Skeleton<'_> {
         s.push_str("# [[levels]]\n# name = \"…\"\n# max = 9\n\n");
 
         s.push_str("# --- Scenario variables the ruleset reads ---------------------------------------------\n");
-        s.push_str("# Left out, a variable takes the ruleset's default (said in its description). Mechanics of a\n");
-        s.push_str("# whole campaign (reinforcement rolls, calls on other fronts, …) stay off in a new scenario\n");
-        s.push_str("# unless you turn them on here.\n");
+        s.push_str("# Left out, a variable takes the ruleset's default (said in its description); a value set\n");
+        s.push_str("# here holds for this scenario only.\n");
         s.push_str("[vars]\n");
         if rules.scenario_vars.is_empty() {
             s.push_str("# (this ruleset declares none)\n");
@@ -101,7 +100,31 @@ impl Skeleton<'_> {
         s
     }
 
-    pub(super) fn special_lua(&self) -> String {
+    pub(super) fn special_lua(&self, rules: &Ruleset) -> String {
+        // the kinds said are this ruleset's own (they were PGG's whatever the ruleset)
+        let others: Vec<&str> = rules.action_kinds().filter(|k| *k != "move").collect();
+        let has_move = rules.action_kinds().any(|k| k == "move");
+        let listed = if others.is_empty() {
+            "none".to_string()
+        } else {
+            others
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let wrap_note = if has_move {
+            format!(
+                "-- Wrapping `move` covers ordinary movement only: units may change hex by other kinds of\n\
+                 -- action too (this ruleset's other kinds: {listed}; `kessel info` describes them).\n\
+                 -- Wrap each kind the rule is about the same way.\n"
+            )
+        } else {
+            format!(
+                "-- This ruleset has no `move` action (its kinds: {listed}; `kessel info` describes\n\
+                 -- them): wrap the kinds the rule is about the same way, with their own parameters.\n"
+            )
+        };
         format!(
             "-- Special rules of {name}, run after the ruleset's own files (listed in scenario.toml's\n\
              -- `scripts`). Name each rule with an id of its own (S1, S2, …) so refusals cite it.\n\
@@ -128,9 +151,7 @@ impl Skeleton<'_> {
              --     end,\n\
              --   }}\n\
              --\n\
-             -- Wrapping `move` covers ordinary movement only: units may change hex by other kinds of\n\
-             -- action too (in PGG `rail_move`, `overrun`, `retreat`, `advance`; `kessel info` lists a\n\
-             -- ruleset's kinds). Wrap each kind the rule is about the same way.\n\
+             {wrap_note}\
              --\n\
              -- docs/lua-api.md lists everything a rule can read and do.\n",
             name = self.name,

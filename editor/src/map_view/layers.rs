@@ -256,9 +256,9 @@ impl MapView {
                 let st = scene.style.place(&place.kind);
                 place_symbol(&mut shapes, st.symbol, paint::color(st.color), c, z, border);
             }
-            let objective_vp: i64 = scene.doc.objectives_at(hex).map(|o| o.vp).sum();
+            let objective_vp = objective_vp_text(scene.doc.objectives_at(hex));
             let tagged_vp = map.tags_of(hex).iter().any(|t| pieces::is_vp_tag(t));
-            if objective_vp > 0 || tagged_vp {
+            if objective_vp.is_some() || tagged_vp {
                 let at = paint::pos(pieces::star_anchor(paint::point(c), z));
                 paint::star(
                     &mut shapes,
@@ -267,8 +267,8 @@ impl MapView {
                     paint::color(pieces::STAR_FILL),
                     paint::color(pieces::STAR_INK),
                 );
-                if objective_vp > 0 && z >= 14.0 {
-                    vp_texts.push((at + Vec2::new(0.0, 0.22 * z), objective_vp));
+                if let Some(vp) = objective_vp.filter(|_| z >= 14.0) {
+                    vp_texts.push((at + Vec2::new(0.0, 0.22 * z), vp));
                 }
             }
         }
@@ -277,7 +277,7 @@ impl MapView {
             painter.text(
                 at,
                 Align2::CENTER_TOP,
-                vp.to_string(),
+                vp,
                 FontId::proportional((0.22 * z).clamp(8.0, 16.0)),
                 paint::color(pieces::STAR_INK),
             );
@@ -470,9 +470,46 @@ pub(super) fn counter_zoom(z: f32) -> f32 {
     }
 }
 
+/// The VP a hex is worth, side by side: a hex two sides score 10 each reads `10/10` (it read 20, as
+/// if one side scored 20 there); `None` when it is worth nothing.
+fn objective_vp_text<'a>(
+    objectives: impl Iterator<Item = &'a kessel_core::scenario::Objective>,
+) -> Option<String> {
+    let mut by_side: Vec<(Option<&str>, i64)> = Vec::new();
+    for o in objectives {
+        let side = o.side.as_deref();
+        match by_side.iter_mut().find(|(s, _)| *s == side) {
+            Some(e) => e.1 += o.vp,
+            None => by_side.push((side, o.vp)),
+        }
+    }
+    by_side.retain(|(_, vp)| *vp > 0);
+    if by_side.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = by_side.iter().map(|(_, vp)| vp.to_string()).collect();
+    Some(parts.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::counter_zoom;
+    use super::{counter_zoom, objective_vp_text};
+    use kessel_core::scenario::Objective;
+
+    #[test]
+    fn a_hex_both_sides_score_shows_each_sides_vp() {
+        let o = |side: &str, vp| Objective {
+            name: "Junction".into(),
+            hexes: Vec::new(),
+            vp,
+            side: Some(side.into()),
+        };
+        let both = [o("north", 10), o("south", 10)];
+        assert_eq!(objective_vp_text(both.iter()).as_deref(), Some("10/10"));
+        let one = [o("north", 10), o("north", 5)];
+        assert_eq!(objective_vp_text(one.iter()).as_deref(), Some("15"));
+        assert_eq!(objective_vp_text([o("north", 0)].iter()), None);
+    }
 
     #[test]
     fn counters_stay_legible_at_the_campaigns_fit_and_never_shrink_as_the_map_grows() {

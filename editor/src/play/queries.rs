@@ -440,7 +440,7 @@ pub fn odds(engine: &Engine, units: &[String], targets: &[Hex]) -> Result<OddsVi
         .map(|f| f.defence)
         .sum();
     let report = engine
-        .odds(&first_table, attack, defence, 0, &[])
+        .odds(&first_table, attack, defence, (0, 0), &[])
         .map_err(|e| e.message)?;
     let edge = if report.below {
         Some("below the table: resolved on its first column".to_string())

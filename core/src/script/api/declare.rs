@@ -316,6 +316,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     "columns",
                     "first_roll",
                     "rows",
+                    "die",
                     "description",
                     "rule",
                     "when",
@@ -369,6 +370,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 columns,
                 first_roll: t.get::<Option<i32>>("first_roll")?.unwrap_or(1),
                 rows: result_rows(&id, req(&t, "rows", "results_table")?)?,
+                die: t.get::<Option<i32>>("die")?,
             };
             table
                 .validate()

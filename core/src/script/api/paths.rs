@@ -103,6 +103,16 @@ fn cost_model(world: &Shared, class: &str, side: &str) -> mlua::Result<Arc<CostM
             )));
         }
     }
+    // a misspelt side read no side's costs, and the search ran on `default` without a word
+    let sides = &w.ruleset.sides;
+    if !side.is_empty() && !sides.is_empty() && !sides.iter().any(|s| s == side) {
+        return Err(mlua::Error::runtime(format!(
+            "`{side}` is not a side of this ruleset ({}){}: a search's `side` picks the costs \
+             kessel.movement gives by side",
+            sides.join(", "),
+            crate::names::did_you_mean(side, sides)
+        )));
+    }
     let variants = w.ruleset.variant_mask(&w.options);
     let model = w
         .cost_models

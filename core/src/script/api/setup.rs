@@ -267,9 +267,10 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
             )))
         }
     };
-    let (sides, seed) = {
+    let (sides, seed, types) = {
         let w = world.borrow();
-        (w.ruleset.sides.clone(), seed.unwrap_or(w.state.seed))
+        let types: Vec<String> = w.ruleset.unit_types.keys().cloned().collect();
+        (w.ruleset.sides.clone(), seed.unwrap_or(w.state.seed), types)
     };
     if turn > last_turn {
         return Err(mlua::Error::runtime(format!(
@@ -422,6 +423,16 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
                     "kessel.setup: unit `{id}`: side `{}` is not a side of the ruleset ({})",
                     unit.side,
                     state.sides.join(", ")
+                )));
+            }
+            // as a scenario file's unit is checked: a misspelt type passed, and the rules met a
+            // unit whose `kessel.game.unit_type` was nil in the middle of the test
+            if !types.is_empty() && !types.contains(&unit.kind) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.setup: unit `{id}`: unknown unit type `{}` (the ruleset has: {}){}",
+                    unit.kind,
+                    types.join(", "),
+                    crate::names::did_you_mean(&unit.kind, &types)
                 )));
             }
             if !unit.faces.is_empty() && unit.step as usize >= unit.faces.len() {

@@ -73,13 +73,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         &t,
         world,
         "distribution",
-        |lua, w, (id, column): (String, usize)| {
+        |lua, w, (id, column, drm): (String, usize, Option<i32>)| {
             let table = results_table(w, &id)?;
             let (result, p_key) = (
                 super::strings::intern(lua, "result")?,
                 super::strings::intern(lua, "p")?,
             );
-            let rows = table.distribution(column.saturating_sub(1));
+            let rows = table.distribution(column.saturating_sub(1), drm.unwrap_or(0));
             let mut values = Vec::with_capacity(2 * rows.len());
             for (code, p) in &rows {
                 values.push(mlua::Value::String(super::strings::text(lua, code)?));
