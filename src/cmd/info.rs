@@ -240,7 +240,7 @@ fn text(info: &Value) -> String {
     if let Some(types) = info["unit_types"].as_object() {
         for (id, props) in types {
             let id = kessel_core::error::printable_name(id);
-            let _ = writeln!(s, "  {id:<14} {props}");
+            let _ = writeln!(s, "  {id:<14} {}", unit_type_line(props));
         }
     }
     for (key, title) in [
@@ -396,4 +396,65 @@ fn text(info: &Value) -> String {
         let _ = writeln!(s, "  {id:<id_w$} {ty:<7} {value:<value_w$} {meaning}");
     }
     s
+}
+
+/// A unit type in words: its name, then side, class and movement, then the ruleset's own fields
+/// (`flag` for a field that is `true`, `field=value` for others). It was the declaration's JSON,
+/// which a designer had to read brace by brace.
+fn unit_type_line(props: &Value) -> String {
+    let Some(fields) = props.as_object() else {
+        return props.to_string();
+    };
+    let shown = |v: &Value| match v {
+        Value::String(t) => kessel_core::error::printable_name(t).into_owned(),
+        other => other.to_string(),
+    };
+    let mut parts = Vec::new();
+    for (key, label) in [
+        ("side", "side"),
+        ("class", "class"),
+        ("movement", "movement"),
+    ] {
+        if let Some(v) = fields.get(key) {
+            parts.push(format!("{label} {}", shown(v)));
+        }
+    }
+    for (key, v) in fields {
+        if matches!(key.as_str(), "id" | "name" | "side" | "class" | "movement") {
+            continue;
+        }
+        let key = kessel_core::error::printable_name(key);
+        match v {
+            Value::Bool(true) => parts.push(key.into_owned()),
+            Value::Bool(false) => parts.push(format!("not {key}")),
+            other => parts.push(format!("{key}={}", shown(other))),
+        }
+    }
+    let name = fields.get("name").map(shown).unwrap_or_default();
+    match (name.is_empty(), parts.is_empty()) {
+        (true, _) => parts.join(", "),
+        (false, true) => name,
+        (false, false) => format!("{name}: {}", parts.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unit_type_line;
+    use serde_json::json;
+
+    #[test]
+    fn a_unit_type_reads_as_words_not_json() {
+        let t = json!({ "id": "tank", "name": "Tank division", "side": "soviet", "class": "motorized",
+            "movement": 10, "armour": true, "towed": false, "symbol": "armour" });
+        assert_eq!(
+            unit_type_line(&t),
+            "Tank division: side soviet, class motorized, movement 10, armour, symbol=armour, not towed"
+        );
+        assert_eq!(unit_type_line(&json!({ "id": "x", "name": "X" })), "X");
+        assert_eq!(
+            unit_type_line(&json!({ "id": "x", "movement": 3 })),
+            "movement 3"
+        );
+    }
 }
