@@ -616,6 +616,46 @@ fn odds_in_a_ruleset_folder_read_its_own_table() {
     }
 }
 
+/// `kessel odds --scenario` reads the table of the scenario's ruleset under its profile, as
+/// every other command reads a scenario's (it had only `--ruleset`, and read PGG's table by
+/// default wherever a scenario of another game lay).
+#[test]
+fn odds_read_a_scenarios_ruleset_and_profile() {
+    let toy = kessel(&[
+        "odds",
+        "7",
+        "3",
+        "--scenario",
+        "core/tests/fixtures/toy/scenario.toml",
+    ]);
+    assert_eq!(toy.code, 0, "{}", toy.stderr);
+    assert!(toy.stdout.contains("DR      50.0%"), "{}", toy.stdout);
+    let pgg = kessel(&[
+        "odds",
+        "12",
+        "4",
+        "--scenario",
+        "scenarios/pgg/campaign.toml",
+    ]);
+    assert_eq!(pgg.code, 0, "{}", pgg.stderr);
+    assert!(pgg.stdout.contains("odds column 3-1"), "{}", pgg.stdout);
+    let both = kessel(&[
+        "odds",
+        "7",
+        "3",
+        "--scenario",
+        "scenarios/pgg/campaign.toml",
+        "--ruleset",
+        "scripts/pgg",
+    ]);
+    assert_ne!(both.code, 0);
+    assert!(
+        both.stderr.contains("cannot be used with"),
+        "{}",
+        both.stderr
+    );
+}
+
 /// A test defined inside another test was collected after the run and never ran: the suite
 /// passed without it. It fails the test it is in, saying why.
 #[test]

@@ -27,6 +27,10 @@ pub struct Args {
     /// else scripts/pgg).
     #[arg(long)]
     ruleset: Option<PathBuf>,
+    /// A scenario (TOML or .kessel) whose ruleset, and profile unless --profile names another,
+    /// the odds are read under, as every other command reads a scenario's.
+    #[arg(long, conflicts_with = "ruleset")]
+    scenario: Option<PathBuf>,
     /// Results table id.
     #[arg(long, default_value = "crt")]
     table: String,
@@ -39,6 +43,29 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let engine = match &args.scenario {
+        Some(scenario) => {
+            let path = crate::open_scenario(scenario)?;
+            args.options
+                .load(&path, args.profile.as_deref(), crate::DEFAULT_SEED)?
+        }
+        None => ruleset_engine(&args)?,
+    };
+    let report = engine
+        .odds(
+            &args.table,
+            args.attack,
+            args.defense,
+            (args.shift, args.drm),
+            &args.flags,
+        )
+        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    print!("{}", report_text(&report));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The ruleset's engine (no scenario), with the profile and options given.
+fn ruleset_engine(args: &Args) -> anyhow::Result<Engine> {
     // in a ruleset's own folder the odds are its table's: they were PGG's, without a word
     let ruleset = match &args.ruleset {
         Some(r) => r.clone(),
@@ -61,17 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_err(super::describe)?;
     }
     args.options.apply(&mut engine)?;
-    let report = engine
-        .odds(
-            &args.table,
-            args.attack,
-            args.defense,
-            (args.shift, args.drm),
-            &args.flags,
-        )
-        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
-    print!("{}", report_text(&report));
-    Ok(ExitCode::SUCCESS)
+    Ok(engine)
 }
 
 /// The working folder or the nearest folder above it that holds a ruleset's `init.lua`.
