@@ -161,8 +161,31 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         differs_from_bundled(&ruleset_dir, &ruleset_name)?
     };
     let out_abs = out.canonicalize().ok();
+    // a scenario inside its own ruleset's folder (`ruleset = "."`, or a scenarios/ folder of the
+    // ruleset) travels inside the included ruleset, as it lies on disk: packed once more at the
+    // root, every file was carried twice
+    let inside_ruleset = if include_ruleset {
+        let ruleset_root = ruleset_dir
+            .canonicalize()
+            .with_context(|| format!("cannot resolve {}", ruleset_dir.display()))?;
+        root.strip_prefix(&ruleset_root).ok().map(|sub| {
+            let mut at = vec![RULESET_DIR.to_string()];
+            at.extend(
+                sub.components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+            );
+            at.join("/")
+        })
+    } else {
+        None
+    };
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    for (rel, abs) in files_under(dir)? {
+    // (a scenario inside its ruleset comes with the ruleset's files below)
+    let scenario_files = match inside_ruleset {
+        None => files_under(dir)?,
+        Some(_) => Vec::new(),
+    };
+    for (rel, abs) in scenario_files {
         if is_package(&abs) || out_abs.as_deref() == abs.canonicalize().ok().as_deref() {
             continue;
         }
@@ -171,7 +194,7 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
             .with_context(|| format!("cannot read {}", abs.display()))?;
         files.push((rel, bytes));
     }
-    if include_ruleset {
+    if include_ruleset && inside_ruleset.is_none() {
         let text = files
             .iter_mut()
             .find(|(r, _)| *r == scenario_name)
@@ -180,6 +203,8 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         text.1 = rewrite_ruleset(&s, RULESET_DIR)
             .ok_or_else(|| anyhow::anyhow!("no `ruleset = …` line under [scenario]"))?
             .into_bytes();
+    }
+    if include_ruleset {
         let ruleset_root = ruleset_dir
             .canonicalize()
             .with_context(|| format!("cannot resolve {}", ruleset_dir.display()))?;
@@ -202,6 +227,16 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
             MAX_ENTRY >> 20
         );
     }
+    // the scenario's place in the package: at the root, or where it lies in its ruleset
+    let scenario_name = match &inside_ruleset {
+        Some(at) => format!("{at}/{scenario_name}"),
+        None => scenario_name,
+    };
+    anyhow::ensure!(
+        files.iter().any(|(r, _)| *r == scenario_name),
+        "{} is not in its folder",
+        scenario.display()
+    );
     let manifest = Manifest {
         package: Header {
             format: FORMAT,

@@ -691,6 +691,30 @@ fn pack_of_a_ruleset_kessel_does_not_bundle_asks_for_include_ruleset() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = kessel_at(&dir, &home, &["check", &o]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // the scenario sits in its ruleset's folder (`ruleset = "."`): its files travel once, in
+    // the included ruleset where they lie (each was packed at the root and under ruleset/)
+    let names: Vec<String> = entries(&std::fs::read(&out).expect("package"))
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert!(
+        names.contains(&"ruleset/scenario.toml".to_string()),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"scenario.toml".to_string()), "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n == "manifest.toml" || n.starts_with("ruleset/")),
+        "{names:?}"
+    );
+    let r = kessel_at(&dir, &home, &["test", &o]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.trim_end().ends_with("passed, 0 failed"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
