@@ -756,13 +756,20 @@ fn info_lists_the_vocabulary_as_text_and_json() {
         "wbc09_01a_no_switching_places",
         "swf_area",
         "P1",
+        // unit types and tables in words, not the declarations' JSON
+        "Rifle division: side soviet, class infantry, movement 6",
+        "crt            results, ratio odds: 12 columns (1-3 to 10-1), rolls 1 to 6",
     ] {
         assert!(r.stdout.contains(needle), "missing {needle}: {}", r.stdout);
     }
+    assert!(!r.stdout.contains("{\"class\""), "{}", r.stdout);
     let r = kessel(&["info", "scenarios/pgg/campaign.toml", "--json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("--json parses");
     assert_eq!(v["sequence"][0]["id"], "soviet_movement");
+    assert_eq!(v["results_tables"][0]["id"], "crt");
+    assert_eq!(v["results_tables"][0]["columns"][0], "1-3");
+    assert_eq!(v["results_tables"][0]["last_roll"], 6);
     assert!(v["actions"].as_array().is_some_and(|a| a.len() > 10));
     assert!(v["areas"].as_array().is_some_and(|a| !a.is_empty()));
     assert!(v["options"].as_array().is_some_and(|a| a.len() > 20));

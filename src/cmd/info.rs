@@ -112,6 +112,24 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
             "varies": varies(&rules, &d.id),
         })).collect::<Vec<_>>(),
         "tables": rules.tables.keys().chain(rules.dice_tables.keys()).collect::<Vec<_>>(),
+        "results_tables": rules.tables.values().map(|t| {
+            let labels: Vec<String> = t.columns.iter().map(|c| c.label(&t.kind)).collect();
+            json!({
+                "id": t.id,
+                "kind": match t.kind {
+                    kessel_core::tables::OddsKind::Ratio => "ratio",
+                    kessel_core::tables::OddsKind::Differential => "differential",
+                },
+                "columns": labels,
+                "first_roll": t.first_roll,
+                "last_roll": t.first_roll + t.rows.len() as i32 - 1,
+                "die": t.die,
+            })
+        }).collect::<Vec<_>>(),
+        "dice_tables": rules.dice_tables.values().map(|t| json!({
+            "id": t.id,
+            "bands": t.bands.len(),
+        })).collect::<Vec<_>>(),
         "word_tables": rules.word_tables.values().map(|t| json!({
             "id": t.id, "rows": t.rows, "columns": t.columns,
         })).collect::<Vec<_>>(),
@@ -279,8 +297,47 @@ fn text(info: &Value) -> String {
             str_of(&p["counters"])
         );
     }
-    let tables: Vec<String> = list("tables").iter().map(str_of).collect();
-    let _ = writeln!(s, "\ntables: {}", tables.join(", "));
+    let results = list("results_tables");
+    let dice = list("dice_tables");
+    if !results.is_empty() || !dice.is_empty() {
+        let _ = writeln!(s, "\ntables:");
+    }
+    // ids in one column, however long the ruleset's are
+    let w = results
+        .iter()
+        .chain(&dice)
+        .map(|t| str_of(&t["id"]).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(14);
+    for t in &results {
+        let columns = t["columns"].as_array().map_or(&[][..], |v| v);
+        let span = match (columns.first(), columns.last()) {
+            (Some(a), Some(b)) => format!("{} to {}", str_of(a), str_of(b)),
+            _ => "none".into(),
+        };
+        let die = match &t["die"] {
+            Value::Null => String::new(),
+            d => format!(", a d{} with modifiers", str_of(d)),
+        };
+        let _ = writeln!(
+            s,
+            "  {:<w$} results, {} odds: {} columns ({span}), rolls {} to {}{die}",
+            str_of(&t["id"]),
+            str_of(&t["kind"]),
+            columns.len(),
+            str_of(&t["first_roll"]),
+            str_of(&t["last_roll"]),
+        );
+    }
+    for t in &dice {
+        let _ = writeln!(
+            s,
+            "  {:<w$} dice table, {} bands",
+            str_of(&t["id"]),
+            str_of(&t["bands"])
+        );
+    }
     let words = list("word_tables");
     if !words.is_empty() {
         let _ = writeln!(s, "\ntables keyed by words (rows × columns):");
