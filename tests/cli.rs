@@ -656,6 +656,34 @@ fn odds_read_a_scenarios_ruleset_and_profile() {
     );
 }
 
+/// A test's name is what `--filter` picks and the run lists: an empty one, or one of 100 KB
+/// (a whole terminal on one line), is refused at the line that wrote it.
+#[test]
+fn kessel_test_refuses_an_empty_or_huge_test_name() {
+    for (name, body, said) in [
+        (
+            "empty",
+            "kessel.test(\"\", function() end)\n",
+            "a test needs a name",
+        ),
+        (
+            "huge",
+            "kessel.test(string.rep(\"x\", 300), function() end)\n",
+            "a test's name is at most 200 characters, this one 300",
+        ),
+    ] {
+        let dir = toy_copy(&format!("test-name-{name}"));
+        write(&dir, "tests/named_test.lua", body);
+        let r = kessel(&["test", dir.to_str().expect("utf8")]);
+        assert_ne!(r.code, 0, "{name}: {}", r.stdout);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            all.contains("named_test.lua:1:") && all.contains(said),
+            "{name}: {all}"
+        );
+    }
+}
+
 /// A test defined inside another test was collected after the run and never ran: the suite
 /// passed without it. It fails the test it is in, saying why.
 #[test]

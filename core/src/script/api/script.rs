@@ -32,6 +32,9 @@ pub(crate) fn events_table(lua: &Lua, world: &Shared, events: &[Event]) -> mlua:
     Ok(out)
 }
 
+/// The longest name a Lua test may have (the rulesets' longest are under 100).
+const MAX_TEST_NAME: usize = 200;
+
 const PRELUDE: &str = r#"
 -- (what the checks call was taken when the sandbox was made, before any rules or test file ran,
 -- and is handed in: a file that defines its own global `error` or `tostring`, rules included,
@@ -257,10 +260,24 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     crate::error::printable_name(&running.0)
                 )));
             }
+            // a name is what `--filter` picks and a report lists: an empty one named nothing, and
+            // one of 100 KB filled a terminal with one line
+            if name.trim().is_empty() {
+                return Err(mlua::Error::runtime(
+                    "kessel.test: a test needs a name (its first argument is empty)",
+                ));
+            }
+            if name.chars().count() > MAX_TEST_NAME {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.test: a test's name is at most {MAX_TEST_NAME} characters, this one {}",
+                    name.chars().count()
+                )));
+            }
             let tests: Table = lua.named_registry_value("kessel_tests")?;
             if tests.contains_key(name.as_str())? {
                 return Err(mlua::Error::runtime(format!(
-                    "test `{name}` is defined twice"
+                    "test `{}` is defined twice",
+                    crate::error::printable_name(&name)
                 )));
             }
             tests.set(name.as_str(), f)?;
