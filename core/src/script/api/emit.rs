@@ -218,7 +218,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "place",
-        lua.create_function(move |lua, (unit, h): (String, String)| {
+        super::function(lua, move |lua, (unit, h): (String, String)| {
             check_unit(&w, &unit)?;
             let hex = hex_of(&w, &h)?;
             emit(
@@ -239,7 +239,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         let w = world.clone();
         e.set(
             name,
-            lua.create_function(move |lua, unit: String| {
+            super::function(lua, move |lua, unit: String| {
                 check_unit(&w, &unit)?;
                 emit(lua, &w, Event::Located { unit, to: loc })
             })?,
@@ -248,7 +248,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "move",
-        lua.create_function(
+        super::function(lua,
             move |lua, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
                 crate::script::charge(lua, 64 * path.len() as u64)?;
                 check_unit(&w, &unit)?;
@@ -286,7 +286,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "step",
-        lua.create_function(move |lua, (unit, step): (String, u32)| {
+        super::function(lua, move |lua, (unit, step): (String, u32)| {
             check_unit(&w, &unit)?;
             {
                 // a unit can lose every step it has, no more: the last one leaves it without a face
@@ -309,7 +309,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "reveal",
-        lua.create_function(move |lua, (unit, face): (String, Option<String>)| {
+        super::function(lua, move |lua, (unit, face): (String, Option<String>)| {
             check_unit(&w, &unit)?;
             // a unit with A-D-M faces of its own keeps them: it shows its current one (it drew
             // from its pool, or failed for want of one, and answered the drawn face while the
@@ -361,7 +361,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "conceal",
-        lua.create_function(move |lua, (unit, pool): (String, Option<String>)| {
+        super::function(lua, move |lua, (unit, pool): (String, Option<String>)| {
             const WHAT: &str = "kessel.emit.conceal";
             check_unit(&w, &unit)?;
             let (pool, face) = {
@@ -416,7 +416,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "flag",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (unit, flag, on): (String, String, Option<super::Bool>)| {
                 let on = on.map(|b| b.0);
                 check_unit(&w, &unit)?;
@@ -436,7 +437,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "unit_var",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (unit, key, value, Opts(opts)): (String, String, mlua::Value, Opts)| {
                 check_unit(&w, &unit)?;
                 bounded(&key, "kessel.emit.unit_var: the key", MAX_NAME)?;
@@ -463,7 +465,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "clear_flag",
-        lua.create_function(move |lua, (flag, side): (String, Option<String>)| {
+        super::function(lua, move |lua, (flag, side): (String, Option<String>)| {
             bounded(&flag, "kessel.emit.clear_flag: the flag", MAX_NAME)?;
             bounded(
                 side.as_deref().unwrap_or(""),
@@ -476,7 +478,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "clear_unit_var",
-        lua.create_function(move |lua, key: String| {
+        super::function(lua, move |lua, key: String| {
             bounded(&key, "kessel.emit.clear_unit_var: the key", MAX_NAME)?;
             emit(lua, &w, Event::UnitVarsCleared { key })
         })?,
@@ -484,7 +486,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "var",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (key, value, Opts(opts)): (String, mlua::Value, Opts)| {
                 bounded(&key, "kessel.emit.var: the key", MAX_NAME)?;
                 let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.var")?;
@@ -509,7 +512,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "marker",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (id, h, o): (u32, Option<String>, Option<String>)| {
                 if !w.borrow().state.markers.iter().any(|m| m.id == id) {
                     return Err(mlua::Error::runtime(format!("unknown marker {id}")));
@@ -534,7 +538,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "note",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (rule, text, Opts(opts)): (Option<String>, String, Opts)| {
                 bounded(
                     rule.as_deref().unwrap_or(""),
@@ -559,7 +564,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "record",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             for pair in t.pairs::<mlua::Value, mlua::Value>() {
                 let (k, _) = pair?;
                 let key = match &k {
@@ -643,7 +648,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     d.set(
         "roll",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (first, sides, Opts(opts)): (mlua::Value, mlua::Value, Opts)| {
                 const WHAT: &str = "kessel.dice.roll";
                 // roll(purpose?, sides?, { secret_to = side }?) or roll{ purpose =, sides =, secret_to = }

@@ -114,7 +114,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     units.set(
         "get",
-        lua.create_function(move |lua, id: String| {
+        super::function(lua, move |lua, id: String| {
             if id.len() > 256 {
                 // copying a long string in was native work: charge it (no id is this long)
                 crate::script::charge(lua, id.len() as u64)?;
@@ -129,7 +129,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     units.set(
         "at",
-        lua.create_function(move |lua, h: String| {
+        super::function(lua, move |lua, h: String| {
             let hex = hex_of(&w, &h)?;
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.at.get(&hex) {
@@ -162,7 +162,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     units.set(
         "all",
-        lua.create_function(move |lua, filter: Option<Table>| {
+        super::function(lua, move |lua, filter: Option<Table>| {
             // the filter is read before anything is borrowed: its fields are plain values
             let parsed = UnitFilter::read(&filter)?;
             with_kept(&w, &k, |wb, kb| {
@@ -188,7 +188,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     units.set(
         "occupied",
-        lua.create_function(move |lua, side: Option<String>| {
+        super::function(lua, move |lua, side: Option<String>| {
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.occupied.get(&side) {
                     return Ok(t.clone());
@@ -228,7 +228,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     markers.set(
         "all",
-        lua.create_function(move |lua, filter: Option<Table>| {
+        super::function(lua, move |lua, filter: Option<Table>| {
             const WHAT: &str = "kessel.markers.all";
             if let Some(f) = &filter {
                 // a misspelt key filtered nothing and listed every marker
@@ -285,7 +285,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     markers.set(
         "at",
-        lua.create_function(move |lua, h: String| {
+        super::function(lua, move |lua, h: String| {
             let hex = hex_of(&w, &h)?;
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.markers_at.get(&hex) {
@@ -306,7 +306,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     game.set(
         "step",
-        lua.create_function(move |lua, ()| {
+        super::function(lua, move |lua, ()| {
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = &kb.step {
                     return Ok(t.clone());
@@ -341,7 +341,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept);
     game.set(
         "option",
-        lua.create_function(move |lua, id: String| {
+        super::function(lua, move |lua, id: String| {
             if id.len() > 256 {
                 // copying a long string in was native work: charge it (no id is this long)
                 crate::script::charge(lua, id.len() as u64)?;
