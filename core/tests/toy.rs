@@ -875,6 +875,47 @@ end)
     }
 }
 
+/// The answers of filtered reads are kept for the revision, but not one per filter a loop makes
+/// up: each was kept until the game changed, across calls, so read-only calls asking 60,000 new
+/// filters each pinned tables Lua could not collect, past the 16 MB limit given by the fifth
+/// call, and from then on every call of any rule ran out of memory.
+#[test]
+fn filtered_reads_keep_a_bounded_number_of_answers() {
+    let limits = Limits {
+        memory: 16 << 20,
+        ..Limits::default()
+    };
+    let e = Engine::load(&fixture("scenario.toml"), None, 1, limits).expect("load");
+    for (read, call) in [
+        ("units.all", "kessel.units.all{ side = \"s\" .. i }"),
+        ("units.occupied", "kessel.units.occupied(\"s\" .. i)"),
+        ("markers.all", "kessel.markers.all{ kind = \"k\" .. i }"),
+    ] {
+        for round in 0..3 {
+            let chunk = format!(
+                "local n = 0\nfor i = {} * 60000, {} * 60000 - 1 do n = n + #{call} end\nreturn n",
+                round,
+                round + 1
+            );
+            let got = e.query_lua("reads", &chunk, &serde_json::json!({}));
+            assert_eq!(
+                got.map_err(|e| e.message).expect(read),
+                serde_json::json!(0),
+                "{read}, round {round}"
+            );
+        }
+    }
+    // the answers kept are still the engine's
+    let red = e
+        .query_lua(
+            "reads",
+            "return #kessel.units.all{ side = \"red\" }",
+            &serde_json::json!({}),
+        )
+        .expect("reads");
+    assert!(red.as_i64().is_some_and(|n| n > 0), "{red}");
+}
+
 #[test]
 fn the_ai_hook_asks_by_kind_and_may_only_choose_what_the_rules_listed() {
     let mut e = engine(1);

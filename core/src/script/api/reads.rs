@@ -79,6 +79,31 @@ impl Kept {
     }
 }
 
+/// The most answers one filtered read (`kessel.units.all`, `.occupied`, `kessel.markers.all`)
+/// keeps for a revision, one per filter asked. A rule asks with a handful of filters; a loop
+/// asking with a new one each time (`side = "s" .. i`) kept every answer and its filter until
+/// the game changed, across calls: tables Lua could not collect, so later calls ran out of
+/// memory, and filter strings in the engine's memory no limit saw. At the limit the kept answers
+/// of that read are dropped, and the next ones kept afresh.
+const MAX_KEPT_ANSWERS: usize = 256;
+
+/// Keeps `answer` for `filter` (of `bytes` bytes of text) in `kept`, within [`MAX_KEPT_ANSWERS`];
+/// a filter longer than any id is not kept (256 of a megabyte each held 256 MB).
+fn keep<K: std::hash::Hash + Eq>(
+    kept: &mut HashMap<K, Table>,
+    filter: K,
+    bytes: usize,
+    answer: &Table,
+) {
+    if bytes > LONG_FILTER {
+        return;
+    }
+    if kept.len() >= MAX_KEPT_ANSWERS {
+        kept.clear();
+    }
+    kept.insert(filter, answer.clone());
+}
+
 /// Runs `read` with the world and the kept reads brought up to its revision.
 fn with_kept<R>(
     w: &Shared,
@@ -91,6 +116,19 @@ fn with_kept<R>(
     read(&wb, &mut kb)
 }
 
+/// Bytes of text past which a filter is charged by its length and its answer is not kept.
+const LONG_FILTER: usize = 256;
+
+/// Charges reading a filter of `bytes` bytes of text: copying and hashing a long string is
+/// native work (no filter of a rule is this long), and a loop of filters of a megabyte each ran
+/// into the wall clock.
+pub(super) fn long_filter(bytes: usize) -> mlua::Result<()> {
+    if bytes > LONG_FILTER {
+        crate::script::charge_current(bytes as u64)?;
+    }
+    Ok(())
+}
+
 fn filter_key(filter: &Option<Table>) -> mlua::Result<String> {
     let Some(f) = filter else {
         return Ok(String::new());
@@ -100,6 +138,7 @@ fn filter_key(filter: &Option<Table>) -> mlua::Result<String> {
         let (k, v) = pair?;
         parts.push(format!("{}={}", k.to_string()?, v.to_string()?));
     }
+    long_filter(parts.iter().map(String::len).sum())?;
     parts.sort();
     Ok(parts.join(","))
 }
@@ -179,7 +218,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     }
                 }
                 let t = list(lua, items)?;
-                kb.all.insert(parsed, t.clone());
+                let bytes = parsed.text_len();
+                keep(&mut kb.all, parsed, bytes, &t);
                 Ok(t)
             })
         })?,
@@ -189,6 +229,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     units.set(
         "occupied",
         super::function(lua, move |lua, side: Option<String>| {
+            long_filter(side.as_ref().map_or(0, String::len))?;
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.occupied.get(&side) {
                     return Ok(t.clone());
@@ -219,7 +260,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         .collect::<mlua::Result<Vec<_>>>()?
                 };
                 let t = list(lua, items)?;
-                kb.occupied.insert(side, t.clone());
+                let bytes = side.as_ref().map_or(0, String::len);
+                keep(&mut kb.occupied, side, bytes, &t);
                 Ok(t)
             })
         })?,
@@ -276,7 +318,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     items.push(mlua::Value::Table(marker_table(lua, wb, m)?));
                 }
                 let t = list(lua, items)?;
-                kb.markers_all.insert(key, t.clone());
+                let bytes = key.len();
+                keep(&mut kb.markers_all, key, bytes, &t);
                 Ok(t)
             })
         })?,
