@@ -641,7 +641,7 @@ pub fn call_ai_hook(
     let w = world.clone();
     let seen = listed.clone();
     let alive = live.clone();
-    let legal = lua.create_function(move |lua, kind: Option<String>| {
+    let legal = crate::script::api::function(lua, move |lua, kind: Option<String>| {
         expired("legal", &alive)?;
         // a misspelt kind listed nothing, and the computer player chose among the rest unawares
         if let Some(k) = kind.as_deref().filter(|k| !known.iter().any(|x| x == k)) {
@@ -681,7 +681,7 @@ pub fn call_ai_hook(
     })?;
     let w = world.clone();
     let alive = live.clone();
-    let view = lua.create_function(move |lua, opts: Option<Table>| {
+    let view = crate::script::api::function(lua, move |lua, opts: Option<Table>| {
         expired("view", &alive)?;
         let Some(side) = deciding_side(lua, &w) else {
             return Ok(mlua::Value::Nil);
@@ -695,7 +695,7 @@ pub fn call_ai_hook(
         tiebreak.seed ^ tiebreak.variation.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x71e_b4ea,
     ));
     let alive = live.clone();
-    let tiebreak = lua.create_function(move |_, n: mlua::Value| {
+    let tiebreak = crate::script::api::function(lua, move |_, n: mlua::Value| {
         expired("tiebreak", &alive)?;
         let whole = match &n {
             mlua::Value::Integer(i) => Some(*i),
@@ -820,7 +820,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     let w = world.clone();
     kessel.raw_set(
         "act",
-        lua.create_function(move |lua, a: mlua::Value| {
+        crate::script::api::function(lua, move |lua, a: mlua::Value| {
             script_only(lua, &w, "act")?;
             let action = action_from_lua(lua, a)?;
             match act(lua, &w, &action)? {
@@ -832,7 +832,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     let w = world.clone();
     kessel.raw_set(
         "validate",
-        lua.create_function(move |lua, a: mlua::Value| {
+        crate::script::api::function(lua, move |lua, a: mlua::Value| {
             script_only(lua, &w, "validate")?;
             let action = action_from_lua(lua, a)?;
             match validate(lua, &w, &action)? {
@@ -844,7 +844,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     let w = world.clone();
     kessel.raw_set(
         "legal",
-        lua.create_function(move |lua, side: Option<String>| {
+        crate::script::api::function(lua, move |lua, side: Option<String>| {
             script_only(lua, &w, "legal")?;
             if let Some(side) = &side {
                 let sides = w.borrow().ruleset.sides.clone();
