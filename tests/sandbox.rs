@@ -46,6 +46,47 @@ fn an_endless_loop_stops_with_a_budget_error() {
     assert!(took < Duration::from_secs(60));
 }
 
+/// A loop of cheap engine reads stops at the instruction budget, not at the wall clock: each call
+/// is one VM instruction that took the time of a few dozen, so 20 million instructions of
+/// `kessel.hex.valid` ran some 20 seconds in a debug build.
+#[test]
+fn a_loop_of_cheap_engine_reads_stops_at_the_budget() {
+    let dir = scratch("cheap-reads");
+    for (name, setup, call) in [
+        ("valid", "", "kessel.hex.valid(\"0101\")"),
+        ("kept_all", "", "kessel.units.all()"),
+        ("has", "local s = kessel.hexset{}", "s:has(\"0101\")"),
+        (
+            "cost",
+            "local f = kessel.paths.field{ from = \"0101\", budget = 1 }",
+            "f:cost(\"0101\")",
+        ),
+    ] {
+        let file = write(
+            &dir,
+            &format!("{name}.lua"),
+            &format!("{setup}\nwhile true do {call} end\n"),
+        );
+        let r = kessel(&[
+            "script",
+            file.to_str().expect("utf8"),
+            "--ruleset",
+            "core/tests/fixtures/toy",
+            "--budget",
+            "20",
+            "--seconds",
+            "10",
+        ]);
+        assert_ne!(r.code, 0, "{name}");
+        assert!(
+            r.stderr
+                .contains(&format!("{name}.lua:2: instruction budget exceeded")),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+}
+
 #[test]
 fn a_memory_bomb_stops_with_a_memory_error() {
     // doubling a string stops at the longest a string may be (16 MiB), before memory runs out

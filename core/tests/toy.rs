@@ -823,6 +823,101 @@ fn a_misspelt_reason_is_an_error_not_a_legal_action() {
     assert!(e.act(&Action::new("end_phase")).expect("runs").is_ok());
 }
 
+/// What an `ai` hook's `legal` lists is kept until its choice is checked, in the engine's memory:
+/// a listing asked for again is kept once (each call was kept whole: 190 MB in one toy decision
+/// of a loop), and new listings are held to the memory limit with the hexsets and fields, at the
+/// hook's line. The hook calls `legal("flood")` 100 times, each listing one action of 512 KB: 50
+/// MB kept whole, over the 16 MB limit given.
+#[test]
+fn the_ai_hooks_listings_are_kept_once_and_within_the_memory_limit() {
+    for (fresh, ok) in [("", true), (" .. N", false)] {
+        let dir = kessel_test_support::toy_with_ai_hook(
+            "ai-hook-listings",
+            &format!(
+                r#"
+local FLOOD, N, PAD = false, 0, string.rep("x", 512 * 1024)
+kessel.action{{ kind = "flood", rule = "X", description = "padding",
+  validate = function() return {{ rule = "X", message = "never" }} end,
+  apply = function() end,
+  enumerate = function()
+    if not FLOOD then return {{}} end
+    N = N + 1
+    return {{ {{ pad = PAD{fresh} }} }}
+  end }}
+kessel.on("ai", function(legal)
+  FLOOD = true
+  for _ = 1, 100 do legal("flood") end
+  FLOOD = false
+  return legal("end_phase")[1]
+end)
+"#
+            ),
+        );
+        let limits = Limits {
+            memory: 16 << 20,
+            ..Limits::default()
+        };
+        let e = Engine::load(&dir.join("scenario.toml"), None, 1, limits).expect("load");
+        let pick = e.ai_pick();
+        if ok {
+            let pick = pick.expect("equal listings kept once").expect("an opinion");
+            assert_eq!(pick.kind, "end_phase");
+        } else {
+            let err = pick.expect_err("new listings over the memory limit");
+            assert!(
+                err.message.contains("play.lua:")
+                    && err.message.contains("memory limit exceeded")
+                    && err.message.contains("`legal` listings"),
+                "{}",
+                err.message
+            );
+        }
+    }
+}
+
+/// The answers of filtered reads are kept for the revision, but not one per filter a loop makes
+/// up: each was kept until the game changed, across calls, so read-only calls asking 60,000 new
+/// filters each pinned tables Lua could not collect, past the 16 MB limit given by the fifth
+/// call, and from then on every call of any rule ran out of memory.
+#[test]
+fn filtered_reads_keep_a_bounded_number_of_answers() {
+    let limits = Limits {
+        memory: 16 << 20,
+        ..Limits::default()
+    };
+    let e = Engine::load(&fixture("scenario.toml"), None, 1, limits).expect("load");
+    // (`units.occupied` takes only a side, and a side the game lacks is refused: it cannot make
+    // up new filters)
+    for (read, call) in [
+        ("units.all", "kessel.units.all{ formation = \"f\" .. i }"),
+        ("units.all flag", "kessel.units.all{ flag = \"g\" .. i }"),
+        ("markers.all", "kessel.markers.all{ kind = \"k\" .. i }"),
+    ] {
+        for round in 0..3 {
+            let chunk = format!(
+                "local n = 0\nfor i = {} * 60000, {} * 60000 - 1 do n = n + #{call} end\nreturn n",
+                round,
+                round + 1
+            );
+            let got = e.query_lua("reads", &chunk, &serde_json::json!({}));
+            assert_eq!(
+                got.map_err(|e| e.message).expect(read),
+                serde_json::json!(0),
+                "{read}, round {round}"
+            );
+        }
+    }
+    // the answers kept are still the engine's
+    let red = e
+        .query_lua(
+            "reads",
+            "return #kessel.units.all{ side = \"red\" }",
+            &serde_json::json!({}),
+        )
+        .expect("reads");
+    assert!(red.as_i64().is_some_and(|n| n > 0), "{red}");
+}
+
 #[test]
 fn the_ai_hook_asks_by_kind_and_may_only_choose_what_the_rules_listed() {
     let mut e = engine(1);

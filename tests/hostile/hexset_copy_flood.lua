@@ -1,4 +1,4 @@
--- expect: memory limit exceeded: the hexsets and movement fields alive hold
+-- expect: memory limit exceeded: the hexsets, movement fields and `legal` listings alive hold
 -- line: 8
 -- A hexset is a byte per hex of the map in the engine's memory, which Lua's memory limit does
 -- not see (it sees a small userdata): a loop keeping copies of a set of the largest map filled

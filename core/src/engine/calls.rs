@@ -211,8 +211,18 @@ pub fn legal_actions_where(
     side: Option<&str>,
     keep: &dyn Fn(&str) -> bool,
 ) -> mlua::Result<Vec<Action>> {
+    listing(lua, world, side, keep).map(|(list, _)| list)
+}
+
+/// [`legal_actions_where`], and about how many bytes of the engine's memory the list holds.
+fn listing(
+    lua: &Lua,
+    world: &Shared,
+    side: Option<&str>,
+    keep: &dyn Fn(&str) -> bool,
+) -> mlua::Result<(Vec<Action>, usize)> {
     if world.borrow().state.finished {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
     let actions: Table = lua.named_registry_value("kessel_actions")?;
     let kinds: Vec<String> = world
@@ -296,7 +306,7 @@ pub fn legal_actions_where(
         Ok(())
     })();
     drop(guard);
-    result.map(|_| out)
+    result.map(|_| (out, listed))
 }
 
 /// Runs a chunk of Lua source read-only (query stage) with `args` as its `...`, and converts what it
@@ -624,7 +634,7 @@ pub fn call_ai_hook(
     let Some(f) = hooks(lua, "ai")?.into_iter().next() else {
         return Ok(None);
     };
-    let listed = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Action>::new()));
+    let listed = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Listed>::new()));
     let known: Vec<String> = world
         .borrow()
         .ruleset
@@ -655,7 +665,7 @@ pub fn call_ai_hook(
     let w = world.clone();
     let seen = listed.clone();
     let alive = live.clone();
-    let legal = lua.create_function(move |lua, kind: Option<String>| {
+    let legal = crate::script::api::function(lua, move |lua, kind: Option<String>| {
         expired("legal", &alive)?;
         // a misspelt kind listed nothing, and the computer player chose among the rest unawares
         if let Some(k) = kind.as_deref().filter(|k| !known.iter().any(|x| x == k)) {
@@ -665,7 +675,7 @@ pub fn call_ai_hook(
                 known.join(", ")
             )));
         }
-        let list = legal_actions_where(lua, &w, None, &|k| {
+        let (list, bytes) = listing(lua, &w, None, &|k| {
             kind.as_deref().is_none_or(|wanted| wanted == k)
         })?;
         let tables = list
@@ -673,12 +683,29 @@ pub fn call_ai_hook(
             .map(|a| action_to_lua(lua, a).map(mlua::Value::Table))
             .collect::<mlua::Result<Vec<_>>>()?;
         let out = lua_list(lua, tables)?;
-        seen.borrow_mut().extend(list);
+        // the game cannot change during the hook, so asking again lists what was kept already:
+        // each call was kept whole, and a hook calling `legal()` in a loop filled the engine's
+        // memory unseen by Lua's limit (190 MB in one decision of the toy)
+        let again = seen
+            .borrow()
+            .iter()
+            .rev()
+            .find(|l| l.kind == kind)
+            .is_some_and(|l| l.actions == list);
+        if !again {
+            // an enumerator that lists something new each time is held to the memory limit
+            let held = crate::script::hold(lua, bytes)?;
+            seen.borrow_mut().push(Listed {
+                kind,
+                actions: list,
+                _held: held,
+            });
+        }
         Ok(out)
     })?;
     let w = world.clone();
     let alive = live.clone();
-    let view = lua.create_function(move |lua, opts: Option<Table>| {
+    let view = crate::script::api::function(lua, move |lua, opts: Option<Table>| {
         expired("view", &alive)?;
         let Some(side) = deciding_side(lua, &w) else {
             return Ok(mlua::Value::Nil);
@@ -692,7 +719,7 @@ pub fn call_ai_hook(
         tiebreak.seed ^ tiebreak.variation.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x71e_b4ea,
     ));
     let alive = live.clone();
-    let tiebreak = lua.create_function(move |_, n: mlua::Value| {
+    let tiebreak = crate::script::api::function(lua, move |_, n: mlua::Value| {
         expired("tiebreak", &alive)?;
         let whole = match &n {
             mlua::Value::Integer(i) => Some(*i),
@@ -736,10 +763,12 @@ pub fn call_ai_hook(
         });
     drop(guard);
     live.set(false);
+    // (what was listed is let go with the decision, even if the hook kept `legal` alive)
+    let listed = std::mem::take(&mut *listed.borrow_mut());
     let Some(action) = read? else {
         return Ok(None);
     };
-    if !listed.borrow().contains(&action) {
+    if !listed.iter().any(|l| l.actions.contains(&action)) {
         return Err(mlua::Error::runtime(format!(
             "{}: the ai hook defined here chose a `{}` action that no `legal` call listed: {}",
             hook_place(&f),
@@ -748,6 +777,15 @@ pub fn call_ai_hook(
         )));
     }
     Ok(Some(action))
+}
+
+/// One listing an `ai` hook's `legal` made, kept to check the hook's choice against.
+struct Listed {
+    /// The kind asked for (`None`: every kind).
+    kind: Option<String>,
+    actions: Vec<Action>,
+    /// Its bytes, counted against the memory limit until the decision is made.
+    _held: crate::script::Held,
 }
 
 /// The most characters of an action an error quotes.
@@ -806,7 +844,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     let w = world.clone();
     kessel.raw_set(
         "act",
-        lua.create_function(move |lua, a: mlua::Value| {
+        crate::script::api::function(lua, move |lua, a: mlua::Value| {
             script_only(lua, &w, "act")?;
             let action = action_from_lua(lua, a)?;
             match act(lua, &w, &action)? {
@@ -818,7 +856,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     let w = world.clone();
     kessel.raw_set(
         "validate",
-        lua.create_function(move |lua, a: mlua::Value| {
+        crate::script::api::function(lua, move |lua, a: mlua::Value| {
             script_only(lua, &w, "validate")?;
             let action = action_from_lua(lua, a)?;
             match validate(lua, &w, &action)? {
@@ -830,7 +868,7 @@ pub(crate) fn register_script_drivers(lua: &Lua, world: &Shared) -> mlua::Result
     let w = world.clone();
     kessel.raw_set(
         "legal",
-        lua.create_function(move |lua, side: Option<String>| {
+        crate::script::api::function(lua, move |lua, side: Option<String>| {
             script_only(lua, &w, "legal")?;
             if let Some(side) = &side {
                 let sides = w.borrow().ruleset.sides.clone();

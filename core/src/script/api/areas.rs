@@ -38,40 +38,46 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     m.set(
         "regions",
-        lua.create_function(move |lua, (hexes, opts): (Vec<String>, Option<Table>)| {
-            crate::script::charge(lua, 32 * hexes.len() as u64)?;
-            let member = flags(&w, &hexes)?;
-            let shut = shut_bits(&w, &opts, "kessel.map.regions")?;
-            crate::script::charge(lua, 16 * member.len() as u64)?;
-            let wb = w.borrow();
-            let map = &wb.state.map;
-            let found = areas::regions(map, &member, |s| map.side_bits(s) & shut != 0);
-            Ok(found
-                .into_iter()
-                .map(|r| {
-                    r.into_iter()
-                        .map(|i| map.label(map.hex_of_index(i)))
-                        .collect::<Vec<_>>()
-                })
-                .collect::<Vec<_>>())
-        })?,
+        super::function(
+            lua,
+            move |lua, (hexes, opts): (Vec<String>, Option<Table>)| {
+                crate::script::charge(lua, 32 * hexes.len() as u64)?;
+                let member = flags(&w, &hexes)?;
+                let shut = shut_bits(&w, &opts, "kessel.map.regions")?;
+                crate::script::charge(lua, 16 * member.len() as u64)?;
+                let wb = w.borrow();
+                let map = &wb.state.map;
+                let found = areas::regions(map, &member, |s| map.side_bits(s) & shut != 0);
+                Ok(found
+                    .into_iter()
+                    .map(|r| {
+                        r.into_iter()
+                            .map(|i| map.label(map.hex_of_index(i)))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect::<Vec<_>>())
+            },
+        )?,
     )?;
     let w = world.clone();
     m.set(
         "enclosed",
-        lua.create_function(move |lua, (walls, opts): (Vec<String>, Option<Table>)| {
-            crate::script::charge(lua, 32 * walls.len() as u64)?;
-            let wall = flags(&w, &walls)?;
-            let shut = shut_bits(&w, &opts, "kessel.map.enclosed")?;
-            crate::script::charge(lua, 16 * wall.len() as u64)?;
-            let wb = w.borrow();
-            let map = &wb.state.map;
-            let found = areas::enclosed(map, &wall, |s| map.side_bits(s) & shut != 0);
-            Ok(found
-                .into_iter()
-                .map(|i| map.label(map.hex_of_index(i)))
-                .collect::<Vec<_>>())
-        })?,
+        super::function(
+            lua,
+            move |lua, (walls, opts): (Vec<String>, Option<Table>)| {
+                crate::script::charge(lua, 32 * walls.len() as u64)?;
+                let wall = flags(&w, &walls)?;
+                let shut = shut_bits(&w, &opts, "kessel.map.enclosed")?;
+                crate::script::charge(lua, 16 * wall.len() as u64)?;
+                let wb = w.borrow();
+                let map = &wb.state.map;
+                let found = areas::enclosed(map, &wall, |s| map.side_bits(s) & shut != 0);
+                Ok(found
+                    .into_iter()
+                    .map(|i| map.label(map.hex_of_index(i)))
+                    .collect::<Vec<_>>())
+            },
+        )?,
     )?;
     Ok(())
 }

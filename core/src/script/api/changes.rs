@@ -266,7 +266,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "create_unit",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             const WHAT: &str = "kessel.emit.create_unit";
             if w.borrow().state.units.len() >= MAX_UNITS {
                 return Err(mlua::Error::runtime(format!(
@@ -322,7 +322,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "change_unit",
-        lua.create_function(move |lua, (id, t): (String, Table)| {
+        super::function(lua, move |lua, (id, t): (String, Table)| {
             let what = "kessel.emit.change_unit";
             let mut unit = w
                 .borrow()
@@ -349,7 +349,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "terrain",
-        lua.create_function(move |lua, (h, terrain): (String, String)| {
+        super::function(lua, move |lua, (h, terrain): (String, String)| {
             let what = "kessel.emit.terrain";
             let hex = hex_of(&w, &h)?;
             bounded(&terrain, &format!("{what}: the terrain"), MAX_NAME)?;
@@ -375,7 +375,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "hexside",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (a, b, kind, on): (String, String, String, Option<super::Bool>)| {
                 let on = on.map(|b| b.0);
                 let what = "kessel.emit.hexside";
@@ -413,7 +414,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "tag",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (h, tag, on): (String, String, Option<super::Bool>)| {
                 let on = on.map(|b| b.0);
                 let what = "kessel.emit.tag";

@@ -201,7 +201,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "ruleset",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "ruleset", table_size(&t))?;
             // read the Lua table before borrowing the world: its metamethods may call the engine
             strict_keys(&t, "kessel.ruleset", &["name", "sides", "description"])?;
@@ -218,7 +218,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "unit_type",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "unit_type", table_size(&t))?;
             let id: String = req_id(&t, "id", "unit_type")?;
             declared_once(lua, "unit_type", &id)?;
@@ -252,7 +252,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         let w = world.clone();
         kessel.set(
             name,
-            lua.create_function(move |lua, t: Table| {
+            super::function(lua, move |lua, t: Table| {
                 declaring(lua, &w, name, table_size(&t))?;
                 let d = kind_decl(lua, &t, name)?;
                 declared_once(lua, name, &d.id)?;
@@ -272,7 +272,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "movement",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "movement", table_size(&t))?;
             let when = when_of(lua, &t, "movement")?;
             check_costs(&mlua::Value::Table(t.clone()), "kessel.movement", 0)?;
@@ -304,7 +304,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "results_table",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "results_table", table_size(&t))?;
             let id: String = req_id(&t, "id", "results_table")?;
             strict_keys(
@@ -385,7 +385,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "dice_table",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "dice_table", table_size(&t))?;
             let id: String = req_id(&t, "id", "dice_table")?;
             let what = format!("kessel.dice_table `{id}`");
@@ -434,7 +434,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "word_table",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "word_table", table_size(&t))?;
             let id: String = req_id(&t, "id", "word_table")?;
             declared_once(lua, "word_table", &id)?;
@@ -469,7 +469,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "sequence",
-        lua.create_function(move |lua, (first, second, third): (mlua::Value, mlua::Value, mlua::Value)| {
+        super::function(lua, move |lua, (first, second, third): (mlua::Value, mlua::Value, mlua::Value)| {
             declaring(
                 lua,
                 &w,
@@ -580,7 +580,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "option",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "option", table_size(&t))?;
             let id: String = req_id(&t, "id", "option")?;
             strict_keys(
@@ -655,7 +655,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "ai_level",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "ai_level", table_size(&t))?;
             let id: String = req_id(&t, "id", "ai_level")?;
             strict_keys(&t, &format!("kessel.ai_level `{id}`"), &["id", "description"])?;
@@ -677,7 +677,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "action",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "action", table_size(&t))?;
             let kind: String = req_id(&t, "kind", "action")?;
             strict_keys(
@@ -715,7 +715,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     // the handlers of a declared action, so a scenario's special rule can wrap them
     kessel.set(
         "action_handlers",
-        lua.create_function(move |lua, kind: String| {
+        super::function(lua, move |lua, kind: String| {
             let actions: Table = lua.named_registry_value("kessel_actions")?;
             actions.get::<Option<Table>>(kind.as_str())
         })?,
@@ -724,7 +724,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "on",
-        lua.create_function(move |lua, (name, f): (String, Function)| {
+        super::function(lua, move |lua, (name, f): (String, Function)| {
             declaring(lua, &w, "on", name.len() as u64)?;
             const HOOKS: [&str; 7] = [
                 "check",
@@ -793,7 +793,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "scenario_var",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             declaring(lua, &w, "scenario_var", table_size(&t))?;
             let id: String = req_id(&t, "id", "scenario_var")?;
             declared_once(lua, "scenario_var", &id)?;
@@ -876,7 +876,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "constant",
-        lua.create_function(move |lua, (name, v): (String, mlua::Value)| {
+        super::function(lua, move |lua, (name, v): (String, mlua::Value)| {
             declaring(
                 lua,
                 &w,

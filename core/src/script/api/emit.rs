@@ -160,7 +160,8 @@ pub(super) fn check_side(world: &Shared, side: &str, what: &str) -> mlua::Result
 /// The refusal of a name that is not one of `sides`, with the nearest one.
 pub(super) fn not_a_side(side: &str, sides: &[String], what: &str) -> mlua::Error {
     mlua::Error::runtime(format!(
-        "{what}: `{side}` is not a side{} (sides: {})",
+        "{what}: `{}` is not a side{} (sides: {})",
+        crate::error::printable_name(side),
         crate::names::did_you_mean(side, sides),
         sides.join(", ")
     ))
@@ -218,7 +219,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "place",
-        lua.create_function(move |lua, (unit, h): (String, String)| {
+        super::function(lua, move |lua, (unit, h): (String, String)| {
             check_unit(&w, &unit)?;
             let hex = hex_of(&w, &h)?;
             emit(
@@ -239,7 +240,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         let w = world.clone();
         e.set(
             name,
-            lua.create_function(move |lua, unit: String| {
+            super::function(lua, move |lua, unit: String| {
                 check_unit(&w, &unit)?;
                 emit(lua, &w, Event::Located { unit, to: loc })
             })?,
@@ -248,7 +249,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "move",
-        lua.create_function(
+        super::function(lua,
             move |lua, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
                 crate::script::charge(lua, 64 * path.len() as u64)?;
                 check_unit(&w, &unit)?;
@@ -293,7 +294,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "step",
-        lua.create_function(move |lua, (unit, step): (String, u32)| {
+        super::function(lua, move |lua, (unit, step): (String, u32)| {
             check_unit(&w, &unit)?;
             {
                 // a unit can lose every step it has, no more: the last one leaves it without a face
@@ -316,7 +317,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "reveal",
-        lua.create_function(move |lua, (unit, face): (String, Option<String>)| {
+        super::function(lua, move |lua, (unit, face): (String, Option<String>)| {
             check_unit(&w, &unit)?;
             // a unit with A-D-M faces of its own keeps them: it shows its current one (it drew
             // from its pool, or failed for want of one, and answered the drawn face while the
@@ -368,7 +369,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "conceal",
-        lua.create_function(move |lua, (unit, pool): (String, Option<String>)| {
+        super::function(lua, move |lua, (unit, pool): (String, Option<String>)| {
             const WHAT: &str = "kessel.emit.conceal";
             check_unit(&w, &unit)?;
             let (pool, face) = {
@@ -423,7 +424,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "flag",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (unit, flag, on): (String, String, Option<super::Bool>)| {
                 let on = on.map(|b| b.0);
                 check_unit(&w, &unit)?;
@@ -443,7 +445,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "unit_var",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (unit, key, value, Opts(opts)): (String, String, mlua::Value, Opts)| {
                 check_unit(&w, &unit)?;
                 bounded(&key, "kessel.emit.unit_var: the key", MAX_NAME)?;
@@ -470,7 +473,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "clear_flag",
-        lua.create_function(move |lua, (flag, side): (String, Option<String>)| {
+        super::function(lua, move |lua, (flag, side): (String, Option<String>)| {
             bounded(&flag, "kessel.emit.clear_flag: the flag", MAX_NAME)?;
             bounded(
                 side.as_deref().unwrap_or(""),
@@ -483,7 +486,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "clear_unit_var",
-        lua.create_function(move |lua, key: String| {
+        super::function(lua, move |lua, key: String| {
             bounded(&key, "kessel.emit.clear_unit_var: the key", MAX_NAME)?;
             emit(lua, &w, Event::UnitVarsCleared { key })
         })?,
@@ -491,7 +494,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "var",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (key, value, Opts(opts)): (String, mlua::Value, Opts)| {
                 bounded(&key, "kessel.emit.var: the key", MAX_NAME)?;
                 let secret_to = secret_to(&w, opts.as_ref(), "kessel.emit.var")?;
@@ -516,7 +520,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "marker",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (id, h, o): (u32, Option<String>, Option<String>)| {
                 if !w.borrow().state.markers.iter().any(|m| m.id == id) {
                     return Err(mlua::Error::runtime(format!("unknown marker {id}")));
@@ -541,7 +546,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "note",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (rule, text, Opts(opts)): (Option<String>, String, Opts)| {
                 bounded(
                     rule.as_deref().unwrap_or(""),
@@ -566,7 +572,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "record",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             for pair in t.pairs::<mlua::Value, mlua::Value>() {
                 let (k, _) = pair?;
                 let key = match &k {
@@ -650,7 +656,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     d.set(
         "roll",
-        lua.create_function(
+        super::function(
+            lua,
             move |lua, (first, sides, Opts(opts)): (mlua::Value, mlua::Value, Opts)| {
                 const WHAT: &str = "kessel.dice.roll";
                 // roll(purpose?, sides?, { secret_to = side }?) or roll{ purpose =, sides =, secret_to = }

@@ -57,37 +57,47 @@ impl UserData for LuaHexSet {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("has", |_, s, h: String| {
+        methods.add_method("has", |lua, s, h: String| {
+            super::charge_call(lua)?;
             Ok(s.map.parse(&h).is_some_and(|x| s.set.contains(&s.map, x)))
         });
-        methods.add_method_mut("add", |_, s, h: String| {
+        methods.add_method_mut("add", |lua, s, h: String| {
+            super::charge_call(lua)?;
             let x = s.parse(&h)?;
             s.set.insert(&s.map.clone(), x);
             Ok(())
         });
-        methods.add_method_mut("remove", |_, s, h: String| {
+        methods.add_method_mut("remove", |lua, s, h: String| {
+            super::charge_call(lua)?;
             let x = s.parse(&h)?;
             s.set.remove(&s.map.clone(), x);
             Ok(())
         });
         methods.add_method("labels", |lua, s, ()| {
+            super::charge_call(lua)?;
             let hexes: Vec<Hex> = s.set.hexes(&s.map).collect();
             super::strings::label_list(lua, &s.map, &hexes)
         });
         methods.add_method("union", |lua, s, o: UserDataRef<LuaHexSet>| {
+            super::charge_call(lua)?;
             let mut out = LuaHexSet::new(lua, s.set.clone(), s.map.clone())?;
             out.set.union_with(o.on_grid_of(&s.map)?);
             Ok(out)
         });
         methods.add_method("minus", |lua, s, o: UserDataRef<LuaHexSet>| {
+            super::charge_call(lua)?;
             let mut out = LuaHexSet::new(lua, s.set.clone(), s.map.clone())?;
             out.set.subtract(o.on_grid_of(&s.map)?);
             Ok(out)
         });
         methods.add_method("copy", |lua, s, ()| {
+            super::charge_call(lua)?;
             LuaHexSet::new(lua, s.set.clone(), s.map.clone())
         });
-        methods.add_meta_method(MetaMethod::Len, |_, s, ()| Ok(s.set.len()));
+        methods.add_meta_method(MetaMethod::Len, |lua, s, ()| {
+            super::charge_call(lua)?;
+            Ok(s.set.len())
+        });
     }
 }
 
@@ -123,7 +133,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.set(
         "hexset",
-        lua.create_function(move |lua, list: mlua::Value| {
+        super::function(lua, move |lua, list: mlua::Value| {
             let map = w.borrow().state.map.clone();
             LuaHexSet::new(lua, set_arg(&w, list)?, map)
         })?,

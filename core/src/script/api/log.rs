@@ -11,7 +11,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     log.set(
         "records",
-        lua.create_function(move |lua, filter: mlua::Value| {
+        super::function(lua, move |lua, filter: mlua::Value| {
             let filter = match filter {
                 mlua::Value::Nil => None,
                 mlua::Value::Table(t) => Some(t),

@@ -51,7 +51,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "create_marker",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             let what = "kessel.emit.create_marker";
             super::strict_keys(
                 &t,
@@ -124,7 +124,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "marker_value",
-        lua.create_function(move |lua, (id, v): (u32, mlua::Value)| {
+        super::function(lua, move |lua, (id, v): (u32, mlua::Value)| {
             let what = "kessel.emit.marker_value";
             let mut m = marker(&w, id, what)?;
             m.value = value_of(lua, &v, &format!("{what}: the value"))?;

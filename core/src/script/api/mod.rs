@@ -157,7 +157,8 @@ pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
         let mt = lua.create_table()?;
         mt.set(
             "__index",
-            lua.create_function(
+            function(
+                lua,
                 move |_, (t, key): (Table, mlua::Value)| -> mlua::Result<()> {
                     let name = match &key {
                         mlua::Value::String(s) => s.to_string_lossy(),
@@ -212,6 +213,34 @@ pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
+/// Units of the instruction budget one call of an API function costs, besides the work it
+/// charges by its size: a call is one VM instruction for the count, yet takes as long as a few
+/// dozen (reading its arguments, borrowing the world, building the answer), so a loop of cheap
+/// reads (`kessel.hex.valid`, a kept `kessel.units.all()`, `s:has(h)`) ran into the wall clock
+/// where the budget should stop it, and which of the two errors a runaway script got depended
+/// on the machine. (The PGG computer player's dearest decision makes about 12,000 calls among
+/// 48 million instructions.)
+pub(crate) const CALL_CHARGE: u64 = 64;
+
+/// A Lua function of the API running `f`, each call charged [`CALL_CHARGE`].
+pub(crate) fn function<A, R, F>(lua: &Lua, f: F) -> mlua::Result<mlua::Function>
+where
+    A: mlua::FromLuaMulti,
+    R: mlua::IntoLuaMulti,
+    F: Fn(&Lua, A) -> mlua::Result<R> + mlua::MaybeSend + 'static,
+{
+    lua.create_function(move |lua, args: A| {
+        charge_call(lua)?;
+        f(lua, args)
+    })
+}
+
+/// Charges one call of an API function (see [`CALL_CHARGE`]); for methods of the API's
+/// userdata, which are not made by [`function`].
+pub(crate) fn charge_call(lua: &Lua) -> mlua::Result<()> {
+    crate::script::charge(lua, CALL_CHARGE)
+}
+
 /// Sets `name` in `table` to a Lua function that reads the world: `read(lua, world, args)` runs
 /// with the world borrowed for the one call. Most of the API is such reads; registering them
 /// through one helper keeps each down to what it reads.
@@ -230,7 +259,7 @@ where
     let w = world.clone();
     table.set(
         name,
-        lua.create_function(move |lua, args: A| read(lua, &w.borrow(), args))?,
+        function(lua, move |lua, args: A| read(lua, &w.borrow(), args))?,
     )
 }
 

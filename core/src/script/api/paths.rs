@@ -177,13 +177,15 @@ impl UserData for LuaField {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("cost", |_, f, h: String| {
+        methods.add_method("cost", |lua, f, h: String| {
+            super::charge_call(lua)?;
             Ok(f.map
                 .parse(&h)
                 .and_then(|x| f.field.cost(&f.map, x))
                 .map(Cost::mp))
         });
         methods.add_method("path", |lua, f, h: String| {
+            super::charge_call(lua)?;
             let Some(path) = f.map.parse(&h).and_then(|x| f.field.path_to(&f.map, x)) else {
                 return Ok(None);
             };
@@ -193,16 +195,19 @@ impl UserData for LuaField {
                 .collect::<mlua::Result<Vec<_>>>()?;
             super::strings::list(lua, labels).map(Some)
         });
-        methods.add_method("stops", |_, f, h: String| {
+        methods.add_method("stops", |lua, f, h: String| {
+            super::charge_call(lua)?;
             Ok(f.map.parse(&h).is_some_and(|x| f.field.stops_at(&f.map, x)))
         });
         methods.add_method("reachable", |lua, f, ()| {
+            super::charge_call(lua)?;
             let reached = f.field.reachable(&f.map);
             super::strings::hex_keyed(lua, &f.map, reached.into_iter().map(|(h, c)| (h, c.mp())))
         });
         // the same hexes as a list sorted by label, as `table.sort` sorts the keys of `reachable`
         // (an enumerator's fixed order without building, walking and sorting the keyed table)
         methods.add_method("hexes", |lua, f, ()| {
+            super::charge_call(lua)?;
             let mut reached: Vec<_> = f
                 .field
                 .reachable(&f.map)
@@ -221,6 +226,7 @@ impl UserData for LuaField {
             )
         });
         methods.add_method("why_not", |lua, f, h: String| {
+            super::charge_call(lua)?;
             let Some(x) = f.map.parse(&h) else {
                 return Ok(Some(reason_table(lua, &f.map, Unreachable::NoPath)?));
             };
@@ -626,7 +632,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "zoc",
-        lua.create_function(move |lua, spec: Table| {
+        super::function(lua, move |lua, spec: Table| {
             super::strict_keys(&spec, "kessel.paths.zoc", &["hexes", "blocked_by"])?;
             let map = w.borrow().state.map.clone();
             crate::script::charge(lua, SEARCH_COST * map.len() as u64)?;
@@ -640,7 +646,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "field",
-        lua.create_function(move |lua, spec: Table| {
+        super::function(lua, move |lua, spec: Table| {
             searching(lua, &w, "kessel.paths.field", || {
                 crate::script::charge(lua, SEARCH_COST * w.borrow().state.map.len() as u64)?;
                 super::strict_keys(&spec, "kessel.paths.field", &FIELD_KEYS)?;
@@ -754,7 +760,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "trace",
-        lua.create_function(move |lua, spec: Table| {
+        super::function(lua, move |lua, spec: Table| {
             searching(lua, &w, "kessel.paths.trace", || {
                 super::strict_keys(&spec, "kessel.paths.trace", &TRACE_KEYS)?;
                 let starts = starts_arg(lua, &w, &spec)?;
@@ -793,7 +799,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "reach",
-        lua.create_function(move |lua, spec: Table| {
+        super::function(lua, move |lua, spec: Table| {
             searching(lua, &w, "kessel.paths.reach", || {
                 let (map, costs) = reach_costs(lua, &w, &spec, "kessel.paths.reach")?;
                 costs_table(lua, &map, &costs, None)
@@ -806,7 +812,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "reach_set",
-        lua.create_function(move |lua, spec: Table| {
+        super::function(lua, move |lua, spec: Table| {
             searching(lua, &w, "kessel.paths.reach_set", || {
                 let (map, costs) = reach_costs(lua, &w, &spec, "kessel.paths.reach_set")?;
                 let mut set = HexSet::new(&map);
@@ -824,7 +830,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "trace_costs",
-        lua.create_function(move |lua, spec: Table| {
+        super::function(lua, move |lua, spec: Table| {
             searching(lua, &w, "kessel.paths.trace_costs", || {
                 super::strict_keys(&spec, "kessel.paths.trace_costs", &TRACE_KEYS)?;
                 let (map, budget, step, passage) = search_rules(lua, &w, &spec)?;
@@ -851,7 +857,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     p.set(
         "cost",
-        lua.create_function(move |_, spec: Table| {
+        super::function(lua, move |_, spec: Table| {
             super::strict_keys(&spec, "kessel.paths.cost", &["class", "side", "from", "to"])?;
             let class: String = spec.get::<Option<String>>("class")?.unwrap_or_default();
             let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();

@@ -171,7 +171,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     queries.set(
         "declare",
-        lua.create_function(move |lua, t: Table| {
+        super::function(lua, move |lua, t: Table| {
             // counted and sized with the ruleset's other declarations (it escaped their limits)
             super::declare_limits::declaring(
                 lua,
@@ -204,7 +204,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     queries.set(
         "ask",
-        lua.create_function(move |lua, (id, args): (String, mlua::Value)| {
+        super::function(lua, move |lua, (id, args): (String, mlua::Value)| {
             let args: Value = if args.is_nil() {
                 Value::Null
             } else {
@@ -220,7 +220,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
 
     queries.set(
         "list",
-        lua.create_function(|lua, ()| {
+        super::function(lua, |lua, ()| {
             let out = lua.create_table()?;
             for d in declared(lua)? {
                 out.raw_push(decl_table(lua, &d)?)?;
@@ -231,7 +231,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
 
     queries.set(
         "has",
-        lua.create_function(|lua, id: String| {
+        super::function(lua, |lua, id: String| {
             let all: Table = lua.named_registry_value(REGISTRY)?;
             all.contains_key(id)
         })?,

@@ -169,6 +169,20 @@ impl UnitFilter {
         self.side.as_deref()
     }
 
+    /// The bytes of text the filter holds.
+    pub(super) fn text_len(&self) -> usize {
+        [
+            &self.side,
+            &self.kind,
+            &self.formation,
+            &self.location,
+            &self.flag,
+        ]
+        .iter()
+        .map(|f| f.as_ref().map_or(0, String::len))
+        .sum()
+    }
+
     /// Reads the filter in one pass over its fields. A field it does not have is an error with a
     /// did-you-mean: a misspelt `sied = "red"` would otherwise match every unit.
     pub(super) fn read(filter: &Option<Table>) -> mlua::Result<UnitFilter> {
@@ -197,7 +211,10 @@ impl UnitFilter {
                 }
             };
             *slot = match v {
-                mlua::Value::String(s) => Some(s.to_str()?.to_string()),
+                mlua::Value::String(s) => {
+                    super::reads::long_filter(s.as_bytes().len())?;
+                    Some(s.to_str()?.to_string())
+                }
                 mlua::Value::Integer(i) => Some(i.to_string()),
                 other => {
                     return Err(mlua::Error::runtime(format!(

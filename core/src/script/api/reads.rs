@@ -79,6 +79,31 @@ impl Kept {
     }
 }
 
+/// The most answers one filtered read (`kessel.units.all`, `.occupied`, `kessel.markers.all`)
+/// keeps for a revision, one per filter asked. A rule asks with a handful of filters; a loop
+/// asking with a new one each time (`side = "s" .. i`) kept every answer and its filter until
+/// the game changed, across calls: tables Lua could not collect, so later calls ran out of
+/// memory, and filter strings in the engine's memory no limit saw. At the limit the kept answers
+/// of that read are dropped, and the next ones kept afresh.
+const MAX_KEPT_ANSWERS: usize = 256;
+
+/// Keeps `answer` for `filter` (of `bytes` bytes of text) in `kept`, within [`MAX_KEPT_ANSWERS`];
+/// a filter longer than any id is not kept (256 of a megabyte each held 256 MB).
+fn keep<K: std::hash::Hash + Eq>(
+    kept: &mut HashMap<K, Table>,
+    filter: K,
+    bytes: usize,
+    answer: &Table,
+) {
+    if bytes > LONG_FILTER {
+        return;
+    }
+    if kept.len() >= MAX_KEPT_ANSWERS {
+        kept.clear();
+    }
+    kept.insert(filter, answer.clone());
+}
+
 /// Runs `read` with the world and the kept reads brought up to its revision.
 fn with_kept<R>(
     w: &Shared,
@@ -103,6 +128,19 @@ fn known_side(w: &World, side: Option<&str>, what: &str) -> mlua::Result<()> {
     }
 }
 
+/// Bytes of text past which a filter is charged by its length and its answer is not kept.
+const LONG_FILTER: usize = 256;
+
+/// Charges reading a filter of `bytes` bytes of text: copying and hashing a long string is
+/// native work (no filter of a rule is this long), and a loop of filters of a megabyte each ran
+/// into the wall clock.
+pub(super) fn long_filter(bytes: usize) -> mlua::Result<()> {
+    if bytes > LONG_FILTER {
+        crate::script::charge_current(bytes as u64)?;
+    }
+    Ok(())
+}
+
 fn filter_key(filter: &Option<Table>) -> mlua::Result<String> {
     let Some(f) = filter else {
         return Ok(String::new());
@@ -112,6 +150,7 @@ fn filter_key(filter: &Option<Table>) -> mlua::Result<String> {
         let (k, v) = pair?;
         parts.push(format!("{}={}", k.to_string()?, v.to_string()?));
     }
+    long_filter(parts.iter().map(String::len).sum())?;
     parts.sort();
     Ok(parts.join(","))
 }
@@ -126,7 +165,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     units.set(
         "get",
-        lua.create_function(move |lua, id: String| {
+        super::function(lua, move |lua, id: String| {
             if id.len() > 256 {
                 // copying a long string in was native work: charge it (no id is this long)
                 crate::script::charge(lua, id.len() as u64)?;
@@ -141,7 +180,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     units.set(
         "at",
-        lua.create_function(move |lua, h: String| {
+        super::function(lua, move |lua, h: String| {
             let hex = hex_of(&w, &h)?;
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.at.get(&hex) {
@@ -174,7 +213,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     units.set(
         "all",
-        lua.create_function(move |lua, filter: Option<Table>| {
+        super::function(lua, move |lua, filter: Option<Table>| {
             // the filter is read before anything is borrowed: its fields are plain values
             let parsed = UnitFilter::read(&filter)?;
             with_kept(&w, &k, |wb, kb| {
@@ -192,7 +231,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     }
                 }
                 let t = list(lua, items)?;
-                kb.all.insert(parsed, t.clone());
+                let bytes = parsed.text_len();
+                keep(&mut kb.all, parsed, bytes, &t);
                 Ok(t)
             })
         })?,
@@ -201,7 +241,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     units.set(
         "occupied",
-        lua.create_function(move |lua, side: Option<String>| {
+        super::function(lua, move |lua, side: Option<String>| {
+            long_filter(side.as_ref().map_or(0, String::len))?;
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.occupied.get(&side) {
                     return Ok(t.clone());
@@ -233,7 +274,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                         .collect::<mlua::Result<Vec<_>>>()?
                 };
                 let t = list(lua, items)?;
-                kb.occupied.insert(side, t.clone());
+                let bytes = side.as_ref().map_or(0, String::len);
+                keep(&mut kb.occupied, side, bytes, &t);
                 Ok(t)
             })
         })?,
@@ -242,7 +284,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     markers.set(
         "all",
-        lua.create_function(move |lua, filter: Option<Table>| {
+        super::function(lua, move |lua, filter: Option<Table>| {
             const WHAT: &str = "kessel.markers.all";
             if let Some(f) = &filter {
                 // a misspelt key filtered nothing and listed every marker
@@ -291,7 +333,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     items.push(mlua::Value::Table(marker_table(lua, wb, m)?));
                 }
                 let t = list(lua, items)?;
-                kb.markers_all.insert(key, t.clone());
+                let bytes = key.len();
+                keep(&mut kb.markers_all, key, bytes, &t);
                 Ok(t)
             })
         })?,
@@ -300,7 +343,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     markers.set(
         "at",
-        lua.create_function(move |lua, h: String| {
+        super::function(lua, move |lua, h: String| {
             let hex = hex_of(&w, &h)?;
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = kb.markers_at.get(&hex) {
@@ -321,7 +364,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept.clone());
     game.set(
         "step",
-        lua.create_function(move |lua, ()| {
+        super::function(lua, move |lua, ()| {
             with_kept(&w, &k, |wb, kb| {
                 if let Some(t) = &kb.step {
                     return Ok(t.clone());
@@ -356,7 +399,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let (w, k) = (world.clone(), kept);
     game.set(
         "option",
-        lua.create_function(move |lua, id: String| {
+        super::function(lua, move |lua, id: String| {
             if id.len() > 256 {
                 // copying a long string in was native work: charge it (no id is this long)
                 crate::script::charge(lua, id.len() as u64)?;

@@ -193,7 +193,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "undo",
-        lua.create_function(move |lua, ()| {
+        super::function(lua, move |lua, ()| {
             script_only(lua, &w, "undo")?;
             let undone = w.borrow_mut().undo_last();
             undone.map_err(|e| mlua::Error::runtime(e.to_string()))
@@ -202,7 +202,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "inject_dice",
-        lua.create_function(move |lua, rolls: Vec<i64>| {
+        super::function(lua, move |lua, rolls: Vec<i64>| {
             crate::script::charge(lua, 4 * rolls.len() as u64)?;
             // a die shows 1 and up: a 0 (or -1) was queued and read by the tables as their
             // first row; one too high for its die is refused when rolled, where the die is known
@@ -228,7 +228,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "setup",
-        lua.create_function(move |lua, spec: Table| {
+        super::function(lua, move |lua, spec: Table| {
             script_only(lua, &w, "setup")?;
             // the table is read through its metamethods, which may call back: a set-up (or an
             // action, an undo) made from its `__index` was overwritten by this one half-read,
@@ -249,7 +249,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "test",
-        lua.create_function(move |lua, (name, f): (String, Function)| {
+        super::function(lua, move |lua, (name, f): (String, Function)| {
             // tests are collected when their file loads and run afterwards: one defined while a
             // test runs would never run, and the suite would pass without it
             if let Some(running) = lua.app_data_ref::<RunningTest>() {
@@ -288,7 +288,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "events",
-        lua.create_function(move |lua, ()| {
+        super::function(lua, move |lua, ()| {
             let count: usize = w.borrow().log.iter().map(|e| e.events.len()).sum();
             crate::script::charge(lua, 64 * count as u64)?;
             let all: Vec<Event> = w
@@ -303,12 +303,14 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "state_hash",
-        lua.create_function(move |_, ()| Ok(format!("{:016x}", w.borrow().state.hash())))?,
+        super::function(lua, move |_, ()| {
+            Ok(format!("{:016x}", w.borrow().state.hash()))
+        })?,
     )?;
     let w = world.clone();
     kessel.raw_set(
         "replay_hash",
-        lua.create_function(move |_, ()| {
+        super::function(lua, move |_, ()| {
             let replayed = w.borrow().replayed();
             let state = replayed.map_err(|e| mlua::Error::runtime(e.to_string()))?;
             Ok(format!("{:016x}", state.hash()))

@@ -144,7 +144,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "hide",
-        lua.create_function(move |lua, (unit, opts): (String, Option<Table>)| {
+        super::function(lua, move |lua, (unit, opts): (String, Option<Table>)| {
             const WHAT: &str = "kessel.emit.hide";
             check_unit(&w, &unit)?;
             let sides = match option_sides(&w, opts.as_ref(), "from", WHAT)? {
@@ -161,7 +161,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "show",
-        lua.create_function(move |lua, (unit, opts): (String, Option<Table>)| {
+        super::function(lua, move |lua, (unit, opts): (String, Option<Table>)| {
             const WHAT: &str = "kessel.emit.show";
             check_unit(&w, &unit)?;
             let sides = match option_sides(&w, opts.as_ref(), "to", WHAT)? {
@@ -181,7 +181,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "hide_marker",
-        lua.create_function(move |lua, (id, opts): (u32, Option<Table>)| {
+        super::function(lua, move |lua, (id, opts): (u32, Option<Table>)| {
             const WHAT: &str = "kessel.emit.hide_marker";
             let m = super::markers::marker(&w, id, WHAT)?;
             let sides = match option_sides(&w, opts.as_ref(), "from", WHAT)? {
@@ -194,7 +194,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "show_marker",
-        lua.create_function(move |lua, (id, opts): (u32, Option<Table>)| {
+        super::function(lua, move |lua, (id, opts): (u32, Option<Table>)| {
             const WHAT: &str = "kessel.emit.show_marker";
             super::markers::marker(&w, id, WHAT)?;
             let sides = match option_sides(&w, opts.as_ref(), "to", WHAT)? {
@@ -214,7 +214,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "commit",
-        lua.create_function(
+        super::function(lua,
             move |lua, (id, side, choice): (String, String, mlua::Value)| {
                 const WHAT: &str = "kessel.emit.commit";
                 bounded(&id, "kessel.emit.commit: the id", MAX_NAME)?;
@@ -253,7 +253,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "open",
-        lua.create_function(move |lua, ids: Option<Vec<String>>| {
+        super::function(lua, move |lua, ids: Option<Vec<String>>| {
             let opened: Vec<Commitment> = {
                 let wb = w.borrow();
                 let pending = &wb.state.secrets.commitments;
@@ -293,7 +293,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     units.set(
         "hidden_from",
-        lua.create_function(move |_, unit: String| {
+        super::function(lua, move |_, unit: String| {
             check_unit(&w, &unit)?;
             let wb = w.borrow();
             Ok(wb
@@ -309,7 +309,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     markers.set(
         "hidden_from",
-        lua.create_function(move |_, id: u32| {
+        super::function(lua, move |_, id: u32| {
             super::markers::marker(&w, id, "kessel.markers.hidden_from")?;
             let wb = w.borrow();
             Ok(wb
@@ -325,7 +325,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     game.set(
         "commitments",
-        lua.create_function(move |lua, ()| {
+        super::function(lua, move |lua, ()| {
             let list: Vec<Commitment> = w
                 .borrow()
                 .state
@@ -349,7 +349,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     game.set(
         "view",
-        lua.create_function(move |lua, (side, opts): (String, Option<Table>)| {
+        super::function(lua, move |lua, (side, opts): (String, Option<Table>)| {
             view_table(lua, &w, &side, opts.as_ref())
         })?,
     )?;

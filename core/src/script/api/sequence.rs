@@ -36,7 +36,7 @@ pub(super) fn register(lua: &Lua, e: &Table, world: &Shared) -> mlua::Result<()>
     let w = world.clone();
     e.set(
         "clock",
-        lua.create_function(
+        super::function(lua,
             move |lua, (turn, phase, finished): (u32, usize, Option<super::Bool>)| {
                 let finished = finished.map(|b| b.0);
                 {
@@ -77,7 +77,7 @@ pub(super) fn register(lua: &Lua, e: &Table, world: &Shared) -> mlua::Result<()>
     let w = world.clone();
     e.set(
         "advance",
-        lua.create_function(move |lua, ()| {
+        super::function(lua, move |lua, ()| {
             let (turn, phase, last, steps, finished, in_mode) = {
                 let wb = w.borrow();
                 (
@@ -130,7 +130,7 @@ pub(super) fn register(lua: &Lua, e: &Table, world: &Shared) -> mlua::Result<()>
     let w = world.clone();
     e.set(
         "mode",
-        lua.create_function(move |lua, mode: Option<String>| {
+        super::function(lua, move |lua, mode: Option<String>| {
             {
                 let wb = w.borrow();
                 if wb.state.finished {

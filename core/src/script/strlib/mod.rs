@@ -67,8 +67,8 @@ pub(crate) struct Meter {
     pub held: Rc<Cell<usize>>,
 }
 
-/// Native memory a Lua object (a hexset, a movement field) holds, counted in [`Meter::held`]
-/// while the object lives.
+/// Native memory a Lua object (a hexset, a movement field, an `ai` hook's listing) holds,
+/// counted in [`Meter::held`] while the object lives.
 #[derive(Debug)]
 pub(crate) struct Held {
     bytes: usize,
@@ -106,9 +106,10 @@ impl Meter {
             if self.held.get().saturating_add(bytes) > self.memory {
                 self.spent.set(Spent::Memory);
                 return Err(mlua::Error::runtime(format!(
-                    "memory limit exceeded: the hexsets and movement fields alive hold {} MiB of \
-                     the engine's memory, the most they may ({} MiB, as much as the Lua state); \
-                     the script stays stopped until it returns to the engine",
+                    "memory limit exceeded: the hexsets, movement fields and `legal` listings \
+                     alive hold {} MiB of the engine's memory, the most they may ({} MiB, as \
+                     much as the Lua state); the script stays stopped until it returns to the \
+                     engine",
                     self.held.get() >> 20,
                     self.memory >> 20
                 )));
