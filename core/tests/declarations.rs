@@ -242,3 +242,38 @@ fn a_named_sequences_title_is_kept_and_a_misspelt_one_refused() {
     assert_eq!(rules.modes["night"].title_of("night"), "Night Turn");
     assert_eq!(rules.modes["muster"].title_of("muster"), "Muster");
 }
+
+/// The sides' display style (`side_style`, read by the editor and `kessel render`) is checked
+/// where it is declared: a misspelt side, field or colour was passed over and the side drawn in
+/// a palette colour, without a word.
+#[test]
+fn a_side_style_names_sides_fields_and_colours_the_drawers_can_use() {
+    let declared =
+        "kessel.constant(\"side_style\", { red = { name = \"Red\", color = \"#d07060\" }";
+    let line = line_of(declared);
+    for (replace, says) in [
+        (
+            "kessel.constant(\"side_style\", { rde = { name = \"Red\", color = \"#d07060\" }",
+            "`rde` is not a side (did you mean `red`?) (sides: red, blue)",
+        ),
+        (
+            "kessel.constant(\"side_style\", { red = { name = \"Red\", colour = \"#d07060\" }",
+            "side `red`: unknown field `colour` (did you mean `color`?)",
+        ),
+        (
+            "kessel.constant(\"side_style\", { red = { name = \"Red\", color = \"brick\" }",
+            "side `red`: `color` is a colour \"#rrggbb\" or \"#rgb\", not \"brick\"",
+        ),
+    ] {
+        let (file, at, message) = load_with("side-style", declared, replace).expect_err(replace);
+        assert!(
+            file.is_some_and(|f| f.ends_with("init.lua")),
+            "{replace}: {message}"
+        );
+        assert_eq!(at, Some(line), "{replace}: {message}");
+        assert!(
+            message.contains("kessel.constant `side_style`") && message.contains(says),
+            "{replace}: {message}"
+        );
+    }
+}

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The constant a ruleset declares its sides' display names and colours in:
 /// `kessel.constant("side_style", { red = { name = "Red", color = "#c05040" } })`.
-pub const SIDE_STYLE_CONSTANT: &str = "side_style";
+pub const SIDE_STYLE_CONSTANT: &str = kessel_core::ruleset::SIDE_STYLE;
 
 /// Small marks drawn in a hex so terrains differ by more than colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

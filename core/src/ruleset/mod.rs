@@ -56,6 +56,11 @@ pub struct ActionDecl {
     pub secret: bool,
 }
 
+/// The constant a ruleset gives its sides' display names and counter colours in, for the editor
+/// and `kessel render`: `kessel.constant("side_style", { red = { name = "Red", color = "#c05040" } })`.
+/// The core checks its shape when it is declared; what it means is the drawers' business.
+pub const SIDE_STYLE: &str = "side_style";
+
 /// Everything a ruleset declared.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Ruleset {
@@ -92,7 +97,7 @@ pub struct Ruleset {
     pub options: Vec<OptionDecl>,
     /// Action kinds.
     pub actions: Vec<ActionDecl>,
-    /// Free ruleset-wide constants.
+    /// Free ruleset-wide constants (one, [`SIDE_STYLE`], is read by the map drawers too).
     pub constants: BTreeMap<String, Value>,
     /// Scenario variables the rules read, by id: the type their `[vars]` value must have
     /// (checked when a scenario loads) and what they mean (listed by `kessel info`).

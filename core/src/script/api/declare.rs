@@ -890,10 +890,66 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 &format!("kessel.constant `{name}`"),
                 MAX_DECLARATION_BYTES as usize,
             )?;
+            if name == crate::ruleset::SIDE_STYLE {
+                side_style_problem(&v, &w.borrow().ruleset.sides).map_err(mlua::Error::runtime)?;
+            }
             w.borrow_mut().ruleset.constants.insert(name, v);
             Ok(())
         })?,
     )?;
+    Ok(())
+}
+
+/// What is wrong with a `side_style` constant, if anything: a side the ruleset does not declare
+/// (once it has declared its sides), a field other than `name` and `color`, a colour that is not
+/// one. The drawers quietly fell back to a palette colour for any of them.
+fn side_style_problem(v: &Value, sides: &[String]) -> Result<(), String> {
+    let what = format!("kessel.constant `{}`", crate::ruleset::SIDE_STYLE);
+    let Value::Object(styles) = v else {
+        // (an empty Lua table reads as an empty list)
+        if matches!(v, Value::Array(a) if a.is_empty()) {
+            return Ok(());
+        }
+        return Err(format!(
+            "{what}: a table keyed by side, such as {{ red = {{ name = \"Red\", color = \"#c05040\" }} }}"
+        ));
+    };
+    for (side, style) in styles {
+        let shown = crate::error::printable_name(side);
+        if !sides.is_empty() && !sides.contains(side) {
+            return Err(format!(
+                "{what}: `{shown}` is not a side{} (sides: {})",
+                crate::names::did_you_mean(side, sides),
+                sides.join(", ")
+            ));
+        }
+        let Value::Object(fields) = style else {
+            return Err(format!(
+                "{what}: side `{shown}`: a table {{ name = \"…\", color = \"#rrggbb\" }}"
+            ));
+        };
+        for (key, value) in fields {
+            match (key.as_str(), value) {
+                ("name", Value::String(_)) => {}
+                ("color", Value::String(c)) if is_color(c) => {}
+                ("name", _) => return Err(format!("{what}: side `{shown}`: `name` is a string")),
+                ("color", _) => {
+                    return Err(format!(
+                    "{what}: side `{shown}`: `color` is a colour \"#rrggbb\" or \"#rgb\", not {}",
+                    crate::campaign::value_line(value, 40)
+                ))
+                }
+                (other, _) => {
+                    let fields = ["name".to_string(), "color".to_string()];
+                    return Err(format!(
+                        "{what}: side `{shown}`: unknown field `{}`{} (fields: name, color)",
+                        crate::error::printable_name(other),
+                        crate::names::did_you_mean(other, &fields)
+                    ));
+                }
+            }
+        }
+    }
     Ok(())
 }
 
