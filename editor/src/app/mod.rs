@@ -594,4 +594,10 @@ impl eframe::App for EditorApp {
         self.ui_root(ui);
         self.drive_screenshot(ui.ctx());
     }
+
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        if self.screenshot.is_some() {
+            screenshot::without_pointer(raw_input);
+        }
+    }
 }
