@@ -588,16 +588,3 @@ impl EditorApp {
         }
     }
 }
-
-impl eframe::App for EditorApp {
-    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
-        self.ui_root(ui);
-        self.drive_screenshot(ui.ctx());
-    }
-
-    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
-        if self.screenshot.is_some() {
-            screenshot::without_pointer(raw_input);
-        }
-    }
-}
