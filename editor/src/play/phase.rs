@@ -102,9 +102,9 @@ impl PlaySession {
 
     /// What the step offers, when it is a procedure of its own inside the step: two kinds of
     /// action or more, none of them a move, all under one rule case that is not the step's
-    /// ("setup place, end setup [5.1]": the campaign's Soviet set-up is open in turn 1's Soviet
-    /// Movement Phase, and the header named only that phase while every choice was a placement).
-    /// A lone kind is left out: it is mostly the step's own way on (an end of phase).
+    /// ("setup place, end setup [5.1]": a set-up held in the first movement step, which the
+    /// header named alone while every choice was a placement). A lone kind is left out: it is
+    /// mostly the step's own way on (an end of phase).
     fn offered_apart(&self, step_rule: Option<&str>) -> Option<String> {
         if self.moving || !self.rules_said_whose_turn() {
             return None;
