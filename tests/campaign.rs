@@ -38,6 +38,21 @@ fn campaign_summary_matches_the_published_facts() {
             "{out}"
         );
         assert!(out.contains(&format!("profile    {profile}")), "{out}");
+        // the options that differ are listed whole, in lines a terminal shows (wbc2009's 18 made
+        // one line of about 900 characters)
+        let listed: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.contains("profile    "))
+            .collect();
+        assert!(listed.iter().all(|l| l.chars().count() <= 100), "{out}");
+        if profile == "wbc2009" {
+            assert!(listed.len() > 2, "{out}");
+            let text = listed.join(" ");
+            for option in ["wbc09_01_retreat_priority=true", "vp_bidding=true"] {
+                assert!(text.contains(option), "{option}: {out}");
+            }
+            assert!(text.trim_end().ends_with(')'), "{out}");
+        }
     }
 }
 

@@ -1272,6 +1272,12 @@ fn outputs_never_overwrite_files_of_another_kind() {
     for _ in 0..2 {
         let r = crate::util::kessel_at(&dir, &home, &save);
         assert_eq!(r.code, 0, "{}", r.stderr);
+        // and says so, with what it holds
+        assert!(
+            r.stderr.contains("game.json: saved, ") && r.stderr.contains("(turn "),
+            "{}",
+            r.stderr
+        );
     }
     // and a picture or a package over one the same command made
     for args in [

@@ -158,6 +158,14 @@ pub fn star_anchor(c: Point, size: f32) -> Point {
     Point::new(c.x + 0.5 * size, c.y - 0.45 * size)
 }
 
+/// Where a VP star goes, and its radius, on a hex holding counters (their top counter's corner
+/// `min` and side `w`): the upper right of [`star_anchor`] lies under the counters and is the
+/// stack's count badge's, so the star is drawn over the counters, on the top one's left edge,
+/// between its top line and its values, clear of its symbol.
+pub fn star_on_stack(min: Point, w: f32) -> (Point, f32) {
+    (Point::new(min.x, min.y + 0.52 * w), 0.15 * w)
+}
+
 /// True for a tag that marks victory-point hexes (`vp`, `vp_hex`, …), drawn as a star.
 pub fn is_vp_tag(tag: &str) -> bool {
     tag.to_ascii_lowercase().contains("vp")
@@ -347,6 +355,28 @@ mod tests {
         let two = place_label_anchor(&l, &[below, h], |x| x == h).expect("anchor");
         assert_eq!(two.y, l.center(below).y + (free.y - c.y));
         assert_eq!(place_label_anchor(&l, &[], |_| false), None);
+    }
+
+    #[test]
+    fn a_stacks_star_stays_in_its_hex_clear_of_the_badge_and_the_symbol() {
+        let map = Map::new("t", 4, 4, Numbering::default(), "clear");
+        let l = HexLayout::for_map(&map, 20.0);
+        let h = map.parse("0202").expect("label");
+        let c = l.center(h);
+        for count in 1..6 {
+            let rects = stack_rects(c, l.size, count);
+            let &(min, w) = rects.last().expect("a top counter");
+            let (at, r) = star_on_stack(min, w);
+            // every point of it inside the hex, none on a neighbour's ground
+            for p in star_points(at, r) {
+                assert_eq!(l.hex_at(p), h, "{count}: {p:?}");
+            }
+            // clear of the count badge at the counter's top right (radius at most 0.17 w)
+            let badge = ((at.x - (min.x + w)).powi(2) + (at.y - min.y).powi(2)).sqrt();
+            assert!(badge > r + 0.17 * w, "{count}: {badge}");
+            // and of the symbol box, which starts 0.21 w into the counter
+            assert!(at.x + r < min.x + 0.21 * w, "{count}: {}", at.x + r);
+        }
     }
 
     #[test]

@@ -422,12 +422,16 @@ fn per_turn_chart(header: &Header, games: &[&GameRecord], title: &str) -> String
                 lo: mc.mean,
                 hi: mc.mean,
             });
-            ci_band.0.push((px, y.at(ci.hi)));
-            ci_band.1.push((px, y.at(ci.lo)));
+            // the axis spans the games' VP; an interval of a few games reaches far beyond it
+            // (±146 VP over two games) and its band was drawn up over the legend and down over
+            // the game-turn numbers: it is cut at the plot's edges
+            let inside = |v: f64| y.at(v).clamp(top, bottom);
+            ci_band.0.push((px, inside(ci.hi)));
+            ci_band.1.push((px, inside(ci.lo)));
             let q10 = stats::quantile(xs, 0.1).unwrap_or(mc.mean);
             let q90 = stats::quantile(xs, 0.9).unwrap_or(mc.mean);
-            mid_band.0.push((px, y.at(q90)));
-            mid_band.1.push((px, y.at(q10)));
+            mid_band.0.push((px, inside(q90)));
+            mid_band.1.push((px, inside(q10)));
         }
         for (band, opacity) in [(&mid_band, 0.12), (&ci_band, 0.3)] {
             let pts: Vec<String> = band

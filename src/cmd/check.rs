@@ -221,15 +221,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         })
         .collect();
-    say!(
-        "  profile    {} ({} of {} options differ from the defaults{}{})",
+    let head = format!(
+        "  profile    {} ({} of {} options differ from the defaults{}",
         args.options.label(&options.profile),
         changed.len(),
         options.decls.len(),
-        if changed.is_empty() { "" } else { ": " },
-        changed.join(", ")
+        if changed.is_empty() { ")" } else { ":" },
     );
+    // wbc2009's 18 options made one line of about 900 characters: wrapped under the column
+    for line in wrapped(&head, &changed, ")") {
+        say!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `head` followed by `items`, comma-separated, in lines of at most about 100 characters, the
+/// lines after the first indented under the summary's second column; `end` closes the last.
+fn wrapped(head: &str, items: &[String], end: &str) -> Vec<String> {
+    const WIDTH: usize = 100;
+    let indent = " ".repeat(13);
+    let mut lines = vec![head.to_string()];
+    for (k, item) in items.iter().enumerate() {
+        let piece = if k + 1 == items.len() {
+            format!("{item}{end}")
+        } else {
+            format!("{item},")
+        };
+        let last = lines.last_mut().expect("the head line");
+        if last.chars().count() + 1 + piece.chars().count() > WIDTH {
+            lines.push(format!("{indent}{piece}"));
+        } else {
+            last.push(' ');
+            last.push_str(&piece);
+        }
+    }
+    lines
 }
 
 /// A campaign file, by the reading the loaders use to say what a file is.

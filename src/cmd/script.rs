@@ -126,6 +126,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .save_as(out, &Default::default())
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
                 save_checked(out, &text, engine.changed_outside_actions())?;
+                // on stderr, so stdout stays the script's own prints; a run that said nothing
+                // left a newcomer unsure the save was written
+                let w = engine.world();
+                let step = w
+                    .current_step()
+                    .map_or_else(String::new, |s| format!(", {}", s.name));
+                eprintln!(
+                    "{}: saved, {} played (turn {}{step}); `kessel view` or `kessel editor` opens it",
+                    out.display(),
+                    count_actions(engine.log().len()),
+                    w.state.turn,
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -143,6 +155,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("error: {}", kessel_core::error::printable(&message));
             Ok(ExitCode::FAILURE)
         }
+    }
+}
+
+fn count_actions(n: usize) -> String {
+    if n == 1 {
+        "1 action".into()
+    } else {
+        format!("{n} actions")
     }
 }
 

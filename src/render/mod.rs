@@ -105,19 +105,27 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     }
     let present = hexsides(&mut body, map, &l, &kinds);
     places(&mut body, map, &l, pic.style);
-    tags_and_stars(&mut body, map, &l, pic.objectives);
-    numbers(&mut body, map, &l);
     let stacks = pieces::stacks(pic.units);
     let stacks: BTreeMap<Hex, Vec<usize>> = stacks
         .into_iter()
         .filter(|(h, _)| map.contains(*h))
         .collect();
     let stacked = |h: Hex| opts.units && stacks.contains_key(&h);
+    let starred = tags_and_stars(&mut body, map, &l, pic.objectives, stacked);
+    numbers(&mut body, map, &l);
     names(&mut body, map, &l, &kinds, pic.style, stacked);
     if opts.units {
         body.push_str("<g id=\"units\">\n");
         for (h, stack) in &stacks {
             counters(&mut body, l.center(*h), pic, stack);
+            // an objective under counters: its star goes over them, or no one sees it
+            if starred.contains(h) {
+                let rects = pieces::stack_rects(l.center(*h), S, stack.len());
+                if let Some(&(min, w)) = rects.last() {
+                    let (at, r) = pieces::star_on_stack(min, w);
+                    let _ = writeln!(body, "{}", star_svg("vp", at, r));
+                }
+            }
         }
         body.push_str("</g>\n");
     }
@@ -483,8 +491,15 @@ fn tag_symbol(tag: &str, at: Point) -> String {
 }
 
 /// VP stars where an objective scores or a VP tag sits (as the editor draws them); other tags as
-/// diamonds beside them.
-fn tags_and_stars(body: &mut String, map: &Map, l: &HexLayout, objectives: &[Objective]) {
+/// diamonds beside them. A hex with counters (`stacked`) gets its star over them, drawn with the
+/// counters: those hexes are returned.
+fn tags_and_stars(
+    body: &mut String,
+    map: &Map,
+    l: &HexLayout,
+    objectives: &[Objective],
+    stacked: impl Fn(Hex) -> bool,
+) -> BTreeSet<Hex> {
     body.push_str("<g id=\"tags\" stroke-width=\"0.8\">\n");
     let mut starred: BTreeSet<Hex> = objectives
         .iter()
@@ -496,7 +511,10 @@ fn tags_and_stars(body: &mut String, map: &Map, l: &HexLayout, objectives: &[Obj
             starred.extend(hexes.iter().copied());
         }
     }
-    for h in starred.iter().filter(|h| map.contains(**h)) {
+    starred.retain(|h| map.contains(*h));
+    let (on_stacks, free): (BTreeSet<Hex>, BTreeSet<Hex>) =
+        starred.into_iter().partition(|h| stacked(*h));
+    for h in &free {
         let at = pieces::star_anchor(l.center(*h), l.size);
         let _ = writeln!(body, "{}", star_svg("vp", at, 0.22 * l.size));
     }
@@ -511,6 +529,7 @@ fn tags_and_stars(body: &mut String, map: &Map, l: &HexLayout, objectives: &[Obj
         }
     }
     body.push_str("</g>\n");
+    on_stacks
 }
 
 fn numbers(body: &mut String, map: &Map, l: &HexLayout) {

@@ -334,3 +334,53 @@ fn the_svg_rasterises() {
     let png = svg_to_png(&svg, 0.5).expect("renders");
     assert_eq!(&png[1..4], b"PNG");
 }
+
+#[test]
+fn an_objective_under_counters_gets_its_star_over_them() {
+    let map = small();
+    let st = style();
+    let held = map.parse("0203").expect("hex");
+    let free = map.parse("0401").expect("hex");
+    let objectives = [held, free].map(|h| Objective {
+        name: map.label(h),
+        hexes: vec![h],
+        vp: 5,
+        side: None,
+    });
+    let svg = render_svg(
+        &Picture {
+            map: &map,
+            title: "Stars",
+            units: &units(&map),
+            objectives: &objectives,
+            style: &st,
+        },
+        &Options::default(),
+    );
+    let stars: Vec<usize> = svg
+        .match_indices("data-tag=\"vp\"")
+        .map(|(i, _)| i)
+        .collect();
+    // 0203 (two counters), 0401 (none) and the map's vp_hex tag on 0604
+    assert_eq!(stars.len(), 3, "{stars:?}");
+    let top = svg
+        .find("data-unit=\"x2\"")
+        .expect("the stack's top counter");
+    assert_eq!(
+        stars.iter().filter(|&&i| i > top).count(),
+        1,
+        "one star drawn after 0203's counters"
+    );
+    // and that one on the top counter's left edge, not under the count badge at its right
+    let (min, w) = *pieces::stack_rects(layout_of(&map).center(held), S, 2)
+        .last()
+        .expect("rects");
+    let (at, _) = pieces::star_on_stack(min, w);
+    let last = &svg[*stars.last().expect("a star")..];
+    let d = last.split("d=\"").nth(1).and_then(|s| s.split('"').next());
+    let tip = d
+        .map(|d| points(d.trim_end_matches('Z')))
+        .and_then(|p| p.first().copied())
+        .expect("a tip");
+    assert!((tip.0 - at.x).abs() < 0.5 && tip.1 < at.y, "{tip:?} {at:?}");
+}

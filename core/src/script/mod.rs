@@ -797,6 +797,8 @@ mod tests {
             .expect_err("stopped");
         assert!(e.message.contains("time limit exceeded"), "{}", e.message);
         assert!(e.message.contains("cat.lua:2"), "{}", e.message);
+        // a newcomer's debug build on a busy machine meets it too, with no fault in the script
+        assert!(e.message.contains("debug build"), "{}", e.message);
         assert!(started.elapsed() < std::time::Duration::from_secs(30));
         // the next call starts with a fresh clock
         let v = h.run_text("ok.lua", "return 1 + 1").expect("runs again");

@@ -265,3 +265,16 @@ impl EditorApp {
         }
     }
 }
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.ui_root(ui);
+        self.drive_screenshot(ui.ctx());
+    }
+
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        if self.screenshot.is_some() {
+            super::screenshot::without_pointer(raw_input);
+        }
+    }
+}

@@ -588,10 +588,3 @@ impl EditorApp {
         }
     }
 }
-
-impl eframe::App for EditorApp {
-    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
-        self.ui_root(ui);
-        self.drive_screenshot(ui.ctx());
-    }
-}

@@ -79,6 +79,24 @@ impl EditorApp {
     }
 }
 
+/// Leaves out what the pointer does. A screenshot has no one at the mouse, but the pointer of the
+/// display it runs on (Xvfb's rests in the middle of its screen) still lies over the window: the
+/// hex under it was outlined and a widget under it lit in every picture. `--hover` pins a hex of
+/// its own and does not need the pointer.
+pub(super) fn without_pointer(raw_input: &mut egui::RawInput) {
+    raw_input.events.retain(|e| {
+        !matches!(
+            e,
+            egui::Event::PointerMoved(_)
+                | egui::Event::MouseMoved(_)
+                | egui::Event::PointerButton { .. }
+                | egui::Event::PointerGone
+                | egui::Event::MouseWheel { .. }
+                | egui::Event::Touch { .. }
+        )
+    });
+}
+
 fn save_png(path: &std::path::Path, img: &egui::ColorImage) -> Result<(), String> {
     let [w, h] = img.size;
     let rgba: Vec<u8> = img.pixels.iter().flat_map(|p| p.to_array()).collect();
@@ -93,4 +111,40 @@ fn save_png(path: &std::path::Path, img: &egui::ColorImage) -> Result<(), String
     )
     .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     kessel_core::fsio::write_atomic(path, png.get_ref()).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_pointer;
+
+    #[test]
+    fn a_screenshot_sees_no_pointer_but_keeps_other_input() {
+        let mut input = egui::RawInput {
+            events: vec![
+                egui::Event::PointerMoved(egui::pos2(700.0, 450.0)),
+                egui::Event::Key {
+                    key: egui::Key::A,
+                    physical_key: None,
+                    pressed: true,
+                    repeat: false,
+                    modifiers: egui::Modifiers::NONE,
+                },
+                egui::Event::PointerButton {
+                    pos: egui::pos2(700.0, 450.0),
+                    button: egui::PointerButton::Primary,
+                    pressed: true,
+                    modifiers: egui::Modifiers::NONE,
+                },
+            ],
+            ..Default::default()
+        };
+        without_pointer(&mut input);
+        assert_eq!(input.events.len(), 1, "{:?}", input.events);
+        assert!(matches!(input.events[0], egui::Event::Key { .. }));
+        // and the context fed that input knows of no pointer
+        let ctx = egui::Context::default();
+        let mut out = ctx.run_ui(input, |_| {});
+        out.textures_delta.clear();
+        assert_eq!(ctx.input(|i| i.pointer.hover_pos()), None);
+    }
 }

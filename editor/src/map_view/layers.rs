@@ -85,7 +85,8 @@ impl MapView {
             self.draw_areas(painter, map);
         }
         self.draw_links(painter, map, &layout, &kinds, &visible_hexes);
-        self.draw_places_and_stars(painter, scene, &visible_hexes);
+        let stacked = |h: Hex| self.show_units && scene.units.stack_len(h) > 0;
+        self.draw_places_and_stars(painter, scene, &visible_hexes, stacked);
 
         if self.show_numbers && z >= NUMBERS_FROM {
             let font = FontId::monospace((0.24 * z).clamp(8.0, 14.0));
@@ -124,6 +125,23 @@ impl MapView {
                 let units: Vec<_> = stack.iter().map(|&i| &all[i]).collect();
                 let selected = scene.selected == Some(hex);
                 counters::draw_stack(painter, scene.style, c, counter_zoom, &units, selected);
+                // an objective under counters: its star goes over them, or no one sees it
+                let vp = scene.doc.objectives_at(hex).any(|o| o.vp > 0);
+                if vp || vp_tagged(map, hex) {
+                    let rects = pieces::stack_rects(paint::point(c), counter_zoom, units.len());
+                    if let Some(&(min, w)) = rects.last() {
+                        let (at, r) = pieces::star_on_stack(min, w);
+                        let mut shapes = Vec::new();
+                        paint::star(
+                            &mut shapes,
+                            paint::pos(at),
+                            r,
+                            paint::color(pieces::STAR_FILL),
+                            paint::color(pieces::STAR_INK),
+                        );
+                        painter.extend(shapes);
+                    }
+                }
             }
         }
         if let Some(o) = scene.overlay {
@@ -245,6 +263,7 @@ impl MapView {
         painter: &Painter,
         scene: &Scene<'_>,
         visible_hexes: &[(Hex, Pos2)],
+        stacked: impl Fn(Hex) -> bool,
     ) {
         let map = &scene.doc.map;
         let z = self.zoom;
@@ -257,8 +276,11 @@ impl MapView {
                 place_symbol(&mut shapes, st.symbol, paint::color(st.color), c, z, border);
             }
             let objective_vp = objective_vp_text(scene.doc.objectives_at(hex));
-            let tagged_vp = map.tags_of(hex).iter().any(|t| pieces::is_vp_tag(t));
-            if objective_vp.is_some() || tagged_vp {
+            // a hex with counters gets its star over them (`draw_stars_on_stacks`)
+            if stacked(hex) {
+                continue;
+            }
+            if objective_vp.is_some() || vp_tagged(map, hex) {
                 let at = paint::pos(pieces::star_anchor(paint::point(c), z));
                 paint::star(
                     &mut shapes,
@@ -418,6 +440,11 @@ impl MapView {
             painter.galley(rect.min + Vec2::new(3.0, 1.0), galley, Color32::BLACK);
         }
     }
+}
+
+/// Does a tag of `hex` mark it as worth VP (drawn as a star)?
+fn vp_tagged(map: &Map, hex: Hex) -> bool {
+    map.tags_of(hex).iter().any(|t| pieces::is_vp_tag(t))
 }
 
 /// A place kind's symbol, sized by the drawing model.

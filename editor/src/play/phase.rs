@@ -79,6 +79,9 @@ impl PlaySession {
             if let Some(rule) = &step.rule {
                 t.push_str(&format!(" [{rule}]"));
             }
+            if let Some(now) = self.offered_apart(step.rule.as_deref()) {
+                t.push_str(&format!(" · now: {now}"));
+            }
             // a decision inside another side's step (a defender's loss, a placement before the
             // phasing side moves) is said, so the header does not name the wrong side
             if self.rules_said_whose_turn() {
@@ -95,6 +98,36 @@ impl PlaySession {
             t.push_str(" · game over");
         }
         t
+    }
+
+    /// What the step offers, when it is a procedure of its own inside the step: two kinds of
+    /// action or more, none of them a move, all under one rule case that is not the step's
+    /// ("setup place, end setup [5.1]": a set-up held in the first movement step, which the
+    /// header named alone while every choice was a placement). A lone kind is left out: it is
+    /// mostly the step's own way on (an end of phase).
+    fn offered_apart(&self, step_rule: Option<&str>) -> Option<String> {
+        if self.moving || !self.rules_said_whose_turn() {
+            return None;
+        }
+        let mut kinds: Vec<&str> = Vec::new();
+        for a in self.actions.as_ref().ok()? {
+            if !kinds.contains(&a.kind.as_str()) {
+                kinds.push(&a.kind);
+            }
+        }
+        let w = self.engine.world();
+        let rule_of = |kind: &str| {
+            (w.ruleset.actions.iter())
+                .find(|d| d.kind == kind)
+                .and_then(|d| d.rule.clone())
+        };
+        let rule = rule_of(kinds.first().copied()?)?;
+        let one_case = kinds.iter().all(|&k| rule_of(k).as_ref() == Some(&rule));
+        if kinds.len() < 2 || !one_case || step_rule == Some(rule.as_str()) {
+            return None;
+        }
+        let words: Vec<String> = kinds.iter().map(|k| k.replace('_', " ")).collect();
+        Some(format!("{} [{rule}]", words.join(", ")))
     }
 
     /// A decision the rules are waiting for, if they say so: the `prompt` of a rule variable

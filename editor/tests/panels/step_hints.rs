@@ -194,3 +194,34 @@ fn a_step_whose_choices_move_units_by_a_hex_does_not_say_no_unit_moves() {
     assert!(h.get_by_label("Attack").accesskit_node().is_disabled());
     super::picture(&mut h, "play-pb-choices");
 }
+
+#[test]
+fn the_header_names_a_set_up_held_inside_a_phase() {
+    // the campaign's Soviet set-up [5.1] is open in turn 1's Soviet Movement Phase: the header
+    // named only that phase while every choice was a placement
+    let h = play("scenarios/pgg/campaign.toml", &[]);
+    let text = h.state().session.as_ref().expect("the game").phase_text();
+    assert!(
+        text.contains("Soviet Movement Phase") && text.contains("now: ") && text.contains("[5.1]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("setup place") && text.contains("end setup"),
+        "{text}"
+    );
+    h.get_by_label(&text);
+    // once the set-up is over and units move, the header is the phase's alone
+    let end = r#"{"kind":"end_phase"}"#;
+    let h = play(
+        "scenarios/pgg/learning.toml",
+        &[
+            r#"{"kind":"end_air_placement","side":"german"}"#,
+            end,
+            end,
+            end,
+            end,
+        ],
+    );
+    let text = h.state().session.as_ref().expect("the game").phase_text();
+    assert!(!text.contains("now: "), "{text}");
+}
