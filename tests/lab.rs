@@ -695,6 +695,45 @@ fn simulate_refuses_no_games_and_seeds_past_the_last() {
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
+/// `simulate` and `campaign` take the limits `script` takes (`--budget`, `--seconds`): a debug
+/// build on a busy machine ran out of the fixed 10 s in one AI decision of the campaign, with no
+/// way to give it more. The values reach the engine: a budget of one million instructions stops
+/// the PGG rules as they load.
+#[test]
+fn simulate_and_campaign_take_the_call_limits() {
+    let r = kessel(&[
+        "simulate",
+        "scenarios/pgg/learning.toml",
+        "--games",
+        "1",
+        "--budget",
+        "1",
+    ]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("instruction budget exceeded (1 million instructions in one call"),
+        "{}",
+        r.stderr
+    );
+    for verb in ["simulate", "campaign"] {
+        let target = if verb == "simulate" {
+            TOY
+        } else {
+            "scenarios/pegasus-bridge/campaign.toml"
+        };
+        let r = kessel(&[verb, target, "--seconds", "0"]);
+        assert_ne!(r.code, 0, "{verb}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("--seconds 0: give a number of seconds"),
+            "{verb}: {}",
+            r.stderr
+        );
+    }
+    let r = kessel(&["simulate", TOY, "--games", "1", "--seconds", "60"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 /// A scenario that names the sides taking part (`sides = [...]`: Pegasus Bridge leaves the
 /// ruleset's Russians out) has only those in the run's header, so the report's per-side tables
 /// and the record checks do not list a side that never plays.

@@ -63,14 +63,19 @@ pub fn load_with_options(
     options: &[(String, String)],
     seed: u64,
 ) -> anyhow::Result<Engine> {
-    Engine::load_with_options(
-        scenario,
-        profile,
-        &option_values(options),
-        seed,
-        Limits::default(),
-    )
-    .map_err(|e| option_error(e, options))
+    load_with_limits(scenario, profile, options, seed, Limits::default())
+}
+
+/// [`load_with_options`] with the limits of each call into the rules.
+pub fn load_with_limits(
+    scenario: &Path,
+    profile: Option<&str>,
+    options: &[(String, String)],
+    seed: u64,
+    limits: Limits,
+) -> anyhow::Result<Engine> {
+    Engine::load_with_options(scenario, profile, &option_values(options), seed, limits)
+        .map_err(|e| option_error(e, options))
 }
 
 /// An engine error, an option's refusal said as the flag that set it (`--option ID=VALUE: …`).

@@ -28,6 +28,9 @@ pub struct PlayConfig {
     /// Which way the players' own choices go where they are left open (the AI's ties, a random
     /// player's draws); the game's dice are the same whatever it is (`Engine::set_ai_variation`).
     pub ai_variation: u64,
+    /// What each call into the rules may use (a debug build or a busy machine may need more wall
+    /// time than the default; the games are the same whatever it is, unless a call runs out).
+    pub limits: kessel_core::script::Limits,
 }
 
 /// Who plays a side in a simulated game.
@@ -236,8 +239,13 @@ pub fn play_game(
 ) -> anyhow::Result<GameRecord> {
     let wall = Instant::now();
     let cpu0 = thread_cpu_seconds();
-    let mut engine =
-        crate::load_with_options(scenario, profile.arg.as_deref(), &profile.options, seed)?;
+    let mut engine = crate::load_with_limits(
+        scenario,
+        profile.arg.as_deref(),
+        &profile.options,
+        seed,
+        cfg.limits,
+    )?;
     let mut record = play_loaded(&mut engine, &profile.name, seed, cfg)?;
     record.cpu_s = match (cpu0, thread_cpu_seconds()) {
         (Some(a), Some(b)) if b >= a => b - a,

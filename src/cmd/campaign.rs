@@ -36,6 +36,8 @@ pub struct Args {
     /// Print what carried over as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
 }
 
 /// Runs the command.
@@ -93,11 +95,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     kessel_core::engine::check_games(&campaign)
         .map_err(super::describe)
         .with_context(|| format!("{}: a game of this campaign does not load", path.display()))?;
+    let limits = args.limits.limits()?;
     let cfg = PlayConfig {
         max_actions: args.max_actions,
         trace: args.trace,
         seats: Default::default(),
         ai_variation: 0,
+        limits,
     };
     // game k plays seed + k (`Campaign::game_seed`): the last game's seed must still be a seed,
     // as `kessel simulate` asks (past the largest, the later games' seeds wrapped round to 0)
@@ -122,14 +126,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let mut last: Option<Engine> = None;
     for index in 0..campaign.games.len() {
-        let (mut engine, name, carried) = Engine::campaign_game(
-            &campaign,
-            index,
-            args.seed,
-            Limits::default(),
-            last.as_ref(),
-        )
-        .map_err(super::describe)?;
+        let (mut engine, name, carried) =
+            Engine::campaign_game(&campaign, index, args.seed, limits, last.as_ref())
+                .map_err(super::describe)?;
         if index > 0 {
             out.push_str("\ncarried over:\n");
             out.push_str(&carried.text(100));

@@ -5,6 +5,7 @@ pub mod check;
 pub mod editor;
 mod guard;
 pub mod info;
+pub mod limits;
 pub mod map;
 pub mod new;
 pub mod odds;

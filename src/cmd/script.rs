@@ -26,13 +26,8 @@ pub struct Args {
     /// Dice seed.
     #[arg(long, default_value_t = crate::DEFAULT_SEED)]
     seed: u64,
-    /// Millions of Lua instructions allowed per call.
-    #[arg(long, default_value_t = 200)]
-    budget: u64,
-    /// Seconds of wall time allowed per call (a safety net for work the instruction count does
-    /// not see, such as joining big strings).
-    #[arg(long, default_value_t = 10.0)]
-    seconds: f64,
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
     /// Write the game the script played as a save (needs --scenario), for `kessel view` or the
     /// editor.
     #[arg(long, value_name = "FILE")]
@@ -54,23 +49,7 @@ pub fn ruleset_for(file: &Path) -> Option<PathBuf> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !(args.seconds > 0.0 && args.seconds <= 86_400.0) {
-        anyhow::bail!(
-            "--seconds {}: give a number of seconds from above 0 to 86400",
-            args.seconds
-        );
-    }
-    // (a budget of 0 stopped the ruleset's own init.lua, blamed at its first line)
-    if args.budget == 0 {
-        anyhow::bail!(
-            "--budget 0: give the millions of Lua instructions a call may use, 1 or more"
-        );
-    }
-    let limits = Limits {
-        instructions: args.budget.saturating_mul(1_000_000),
-        wall: std::time::Duration::from_secs_f64(args.seconds),
-        ..Limits::default()
-    };
+    let limits = args.limits.limits()?;
     if !args.file.is_file() {
         if args.file.exists() {
             anyhow::bail!(

@@ -54,6 +54,8 @@ pub struct Args {
     /// counted as unfinished and left out of the statistics.
     #[arg(long, default_value_t = 50_000)]
     max_actions: usize,
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
     /// Write every game to this JSON Lines file (a header record, then one record per game),
     /// for `kessel report`.
     #[arg(long, value_name = "FILE.jsonl")]
@@ -423,6 +425,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect();
     }
     // how each arm is played: its own players where it names them, else the run's
+    let limits = args.limits.limits()?;
     let cfgs: Vec<PlayConfig> = header
         .profiles
         .iter()
@@ -430,6 +433,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             max_actions: args.max_actions,
             trace: args.trace,
             ai_variation: 0,
+            limits,
             seats: Seat::seats(if p.players.is_empty() {
                 &header.players
             } else {

@@ -133,7 +133,7 @@ impl Meter {
                 "{place}stopped on request (the call was cut short; the game is as it was before it)"
             )),
             Spent::Wall => mlua::Error::runtime(format!(
-                "{place}time limit exceeded ({:.0} s of wall time in one call: work the instruction count does not see, such as joining big strings in a loop? Or a machine too slow or busy for the call: a debug build runs many times slower than `--release`)",
+                "{place}time limit exceeded ({:.0} s of wall time in one call: work the instruction count does not see, such as joining big strings in a loop? Or a machine too slow or busy for the call: a debug build runs many times slower than `--release`, and `kessel script`, `simulate` and `campaign` take `--seconds N` for more time a call)",
                 self.wall.as_secs_f64()
             )),
             _ => mlua::Error::runtime(format!(
