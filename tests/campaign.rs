@@ -16,10 +16,11 @@ fn campaign_summary_matches_the_published_facts() {
         // 27 panzer-division regiments, 13 motorized, GD, Lehr, cavalry, 18 infantry divisions
         assert!(
             out.contains(
-                "german     61 units (cavalry 1, infantry 18, motorized 15, panzer 9, rifle_mot 18): 0 at set-up, 61 as reinforcements"
+                "german     61 units (cavalry 1, infantry 18, motorized 15, panzer 9,\n             rifle_mot 18): 0 at set-up, 61 as reinforcements\n"
             ),
             "{out}"
         );
+        assert!(out.lines().all(|l| l.chars().count() <= 100), "{out}");
         assert!(out.contains("infantry 18"), "{out}");
         // pgg-facts.md's Soviet set-up is 39 units (24th 7, 16th 7, 19th 5, 13th 9, 20th 11); the
         // turn-1 provisional division [14.1] comes after the German's initial air markers

@@ -160,22 +160,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for u in &units {
             *types.entry(u.kind.as_str()).or_default() += 1;
         }
-        let types: Vec<String> = types.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        let types = if types.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", types.join(", "))
-        };
-        // the types count every unit of the side, so they follow the total, not the reinforcements
-        say!(
-            "  {:<10} {}{}: {} at set-up{}, {} as reinforcements",
+        let mut types: Vec<String> = types.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let head = format!(
+            "  {:<10} {}",
             side,
-            crate::cmd::count(units.len(), "unit", "units"),
-            types,
-            in_file,
-            by_rules,
-            later
+            crate::cmd::count(units.len(), "unit", "units")
         );
+        let tail = format!(": {in_file} at set-up{by_rules}, {later} as reinforcements");
+        // the types count every unit of the side, so they follow the total, not the
+        // reinforcements; a side of many types wraps under the column (the campaign's German line
+        // ran to 119 characters)
+        let lines = match types.first_mut() {
+            None => vec![format!("{head}{tail}")],
+            Some(first) => {
+                first.insert(0, '(');
+                wrapped(&head, &types, &format!("){tail}"))
+            }
+        };
+        for line in lines {
+            say!("{line}");
+        }
         let mut schedule: BTreeMap<u32, usize> = BTreeMap::new();
         for u in &units {
             if let Some(e) = &u.entry {
