@@ -773,6 +773,54 @@ fn simulate_is_deterministic_for_a_seed() {
     );
 }
 
+/// `kessel info` names the sides that take part, as `kessel check` does: the ASL ruleset has three,
+/// a Red Barricades scenario names the German and the Russian, a Pegasus Bridge one the German and
+/// the British (info listed all three for both)
+#[test]
+fn info_lists_the_sides_the_scenario_names() {
+    for (scenario, sides, absent) in [
+        (
+            "scripts/asl-cg/examples/refit-rb/scenario.toml",
+            ["german", "russian"],
+            "british",
+        ),
+        (
+            "scripts/asl-cg/examples/refit/scenario.toml",
+            ["german", "british"],
+            "russian",
+        ),
+    ] {
+        let r = kessel(&["info", scenario]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let line = format!(
+            "sides: {} (the scenario's `sides`; the ruleset has german, british, russian)",
+            sides.join(", ")
+        );
+        assert!(r.stdout.contains(&line), "missing {line}: {}", r.stdout);
+        let j = kessel(&["info", scenario, "--json"]);
+        assert_eq!(j.code, 0, "{}", j.stderr);
+        let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("--json parses");
+        assert_eq!(v["sides"], serde_json::json!(sides), "{scenario}");
+        assert_eq!(
+            v["ruleset_sides"],
+            serde_json::json!(["german", "british", "russian"])
+        );
+        let c = kessel(&["check", scenario]);
+        assert_eq!(c.code, 0, "{}", c.stderr);
+        for side in sides {
+            assert!(c.stdout.contains(side), "check lists {side}: {}", c.stdout);
+        }
+        assert!(
+            !c.stdout.contains(absent),
+            "check lists no {absent}: {}",
+            c.stdout
+        );
+    }
+    // a scenario of every side of its ruleset: the plain line
+    let r = kessel(&["info", "scenarios/pgg/campaign.toml"]);
+    assert!(r.stdout.contains("sides: soviet, german\n"), "{}", r.stdout);
+}
+
 #[test]
 fn info_lists_the_vocabulary_as_text_and_json() {
     let r = kessel(&["info", "scenarios/pgg/campaign.toml"]);

@@ -73,7 +73,10 @@ pub fn vocabulary(engine: &Engine) -> anyhow::Result<Value> {
             // (as `kessel check` names it: "defaults" when no profile is given)
             "profile_in_force": engine.options().profile.clone(),
         },
-        "sides": rules.sides,
+        // the sides that take part, as `kessel check` lists them: a scenario's `sides` may leave
+        // some of the ruleset's out (a Red Barricades game of the ASL ruleset has no British)
+        "sides": state.sides,
+        "ruleset_sides": rules.sides,
         "sequence": rules.sequence.iter().enumerate().map(|(i, s)| json!({
             "index": i, "id": s.id, "name": s.name, "side": s.side, "rule": s.rule,
         })).collect::<Vec<_>>(),
@@ -205,7 +208,17 @@ fn text(info: &Value) -> String {
         str_of(&sc["profile_in_force"])
     );
     let sides: Vec<String> = list("sides").iter().map(str_of).collect();
-    let _ = writeln!(s, "sides: {}", sides.join(", "));
+    let all: Vec<String> = list("ruleset_sides").iter().map(str_of).collect();
+    if all.is_empty() || all == sides {
+        let _ = writeln!(s, "sides: {}", sides.join(", "));
+    } else {
+        let _ = writeln!(
+            s,
+            "sides: {} (the scenario's `sides`; the ruleset has {})",
+            sides.join(", "),
+            all.join(", ")
+        );
+    }
     let step_lines = |s: &mut String, steps: &[serde_json::Value]| {
         for st in steps {
             let _ = writeln!(

@@ -68,18 +68,27 @@ end
 S.on_end("reinforcements", function()
   if C.pb() and C.var("previous_date") == "day_ii" then
     -- [9.6153] after Day II the British remove non-crew, non-airborne MMC and their SW/SMC. The
-    -- players "note which SW/SMC are not part of a British Airborne formation": a unit is of one
-    -- unless marked `airborne = false` (the ruleset marks the reinforcements not under Note 4; a
-    -- scenario's own British, the CG's Airborne OB, need no mark); a SW goes with its holder
+    -- players "note which SW/SMC are not part of a British Airborne formation": each unit goes by
+    -- its own mark, `airborne = false` (the ruleset marks the reinforcements not under Note 4; a
+    -- scenario's own British, the CG's Airborne OB, need no mark). A SW's mark is its own, not its
+    -- holder's: that is why the text has the SW noted. Before, a SW went with whoever held it, so
+    -- an Airborne LMG held by a commando left with him and a commando's LMG held by a para stayed
     local function airborne_unit(x) return x.vars.airborne ~= false end
+    local gone = {}
     for _, u in ipairs(kessel.units.all{ side = "british" }) do
-      local holder = u.type == "sw" and u.vars.possessed_by and kessel.units.get(u.vars.possessed_by)
-      local airborne
-      if holder then airborne = airborne_unit(holder) else airborne = airborne_unit(u) end
-      if (u.location == "map" or u.location == "pending") and not airborne and u.type ~= "crew"
+      if (u.location == "map" or u.location == "pending") and not airborne_unit(u) and u.type ~= "crew"
         and (C.is_mmc(u) or C.is_smc(u) or u.type == "sw") and not u.vars.ox_bucks then
         kessel.emit.remove(u.id)
+        gone[u.id] = true
         C.note("9.6153", u.id .. " (not Airborne) is withdrawn and not Retained")
+      end
+    end
+    -- an Airborne SW its withdrawn holder carried stays, unpossessed, where he was
+    for _, w in ipairs(kessel.units.all{ side = "british", type = "sw" }) do
+      if not gone[w.id] and gone[w.vars.possessed_by or ""] then
+        kessel.emit.unit_var(w.id, "possessed_by", nil)
+        C.note("9.6153", w.id .. " (Airborne) stays, unpossessed" .. (w.hex and (" in " .. w.hex) or "")
+          .. ": " .. w.vars.possessed_by .. " is withdrawn without it")
       end
     end
   end

@@ -159,15 +159,36 @@ end)
 -- [9.6153] "it is necessary to note which SW/SMC are not part of a British Airborne formation": the
 -- scenario's own British (the CG's Airborne OB: a 6-4-8, a leader, an LMG, none marked) stay after
 -- Day II, where before every unmarked one was removed; a Day II commando (marked not Airborne when
--- it arrived) goes, with the unmarked PIAT it holds ("their remaining SW")
+-- it arrived) goes
 kessel.test("case_9.6153_the_scenarios_own_british_are_airborne", function()
   T.setup{ step = "reinforcements", vars = { date = "day_iii", previous_date = "day_ii" }, units = {
     T.squad("para", "british", "6-4-8", "C3"), T.leader("bl", "british", "9-1", "C3"), T.sw("lmg", "british", "LMG", "C3", { vars = { possessed_by = "para" } }),
-    T.squad("cdo", "british", "6-4-8", "C4", { vars = { airborne = false } }), T.sw("piat", "british", "PIAT", "C4", { vars = { possessed_by = "cdo" } }) } }
+    T.squad("cdo", "british", "6-4-8", "C4", { vars = { airborne = false } }) } }
   local ev = T.resolve()
   for _, id in ipairs({ "para", "bl", "lmg" }) do expect.eq(T.unit(id).location, "map", id) end
-  for _, id in ipairs({ "cdo", "piat" }) do expect.eq(T.unit(id).location, "removed", id) end
+  expect.eq(T.unit("cdo").location, "removed")
   T.has_note(ev, "[9.6153] cdo (not Airborne) is withdrawn and not Retained")
+end)
+
+-- [9.6153] the SW noted as not of the Airborne formation are withdrawn whoever holds them, and an
+-- Airborne SW is not: a para's PIAT held by a commando stays (unpossessed, in the commando's hex),
+-- a commando's LMG held by a para goes. Before, a SW went with its holder: the PIAT left with the
+-- commando and the LMG stayed with the para
+kessel.test("case_9.6153_a_sw_goes_by_its_own_formation_not_its_holders", function()
+  T.setup{ step = "reinforcements", vars = { date = "day_iii", previous_date = "day_ii" }, units = {
+    T.squad("para", "british", "6-4-8", "C3"),
+    T.sw("cdo_lmg", "british", "LMG", "C3", { vars = { possessed_by = "para", airborne = false } }),
+    T.squad("cdo", "british", "6-4-8", "C4", { vars = { airborne = false } }),
+    T.sw("para_piat", "british", "PIAT", "C4", { vars = { possessed_by = "cdo" } }) } }
+  local ev = T.resolve()
+  expect.eq(T.unit("para").location, "map")
+  expect.eq(T.unit("cdo_lmg").location, "removed")
+  expect.eq(T.unit("cdo").location, "removed")
+  local piat = T.unit("para_piat")
+  expect.eq(piat.location, "map")
+  expect.eq(piat.hex, "C4")
+  expect.eq(piat.vars.possessed_by, nil)
+  T.has_note(ev, "[9.6153] para_piat (Airborne) stays, unpossessed in C4: cdo is withdrawn without it")
 end)
 
 -- [11.615] "if no elite MMC is available, Reduce a First Line MMC, etc.": with no Assault Engineer
