@@ -1229,6 +1229,29 @@ fn setup_maps_default_to_a_terrain_the_ruleset_declares() {
     );
 }
 
+/// `defaults` names the option defaults as a profile: `kessel simulate` prints a game without a
+/// profile as played under `defaults`, and `--against-profile defaults` was refused as an
+/// unknown profile, so comparing a profile with the defaults needed a copy of them as a file.
+#[test]
+fn the_option_defaults_are_a_profile_named_defaults() {
+    let scenario = fixture("scenario.toml");
+    let open = Engine::load(&scenario, Some("open"), 1, Limits::default()).expect("open");
+    assert_eq!(
+        open.options().get("stack_limit"),
+        Some(&serde_json::json!(3))
+    );
+    let e = Engine::load(&scenario, Some("defaults"), 1, Limits::default())
+        .expect("the defaults load as a profile");
+    let o = e.options();
+    assert_eq!(o.profile, "defaults");
+    assert_eq!(o.get("stack_limit"), Some(&serde_json::json!(2)));
+    assert_eq!(o.get("woods_double"), Some(&serde_json::json!(true)));
+    let err = Engine::load(&scenario, Some("defualts"), 1, Limits::default())
+        .err()
+        .expect("a misspelt name is still refused");
+    assert!(err.to_string().contains("unknown profile"), "{err}");
+}
+
 /// A set-up whose `step_start` hooks fail gives back the game it was replacing: units, step,
 /// variables, options, log and dice as they were (a test's `pcall(kessel.setup, …)` went on in a
 /// position half set, the new units under the old game's log), and an unknown option changes
