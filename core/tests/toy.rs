@@ -1246,9 +1246,9 @@ fn the_option_defaults_are_a_profile_named_defaults() {
     assert_eq!(o.profile, "defaults");
     assert_eq!(o.get("stack_limit"), Some(&serde_json::json!(2)));
     assert_eq!(o.get("woods_double"), Some(&serde_json::json!(true)));
-    let err = Engine::load(&scenario, Some("defualts"), 1, Limits::default())
-        .err()
-        .expect("a misspelt name is still refused");
+    let Err(err) = Engine::load(&scenario, Some("defualts"), 1, Limits::default()) else {
+        panic!("a misspelt name is still refused");
+    };
     assert!(err.to_string().contains("unknown profile"), "{err}");
 }
 
