@@ -85,6 +85,11 @@ impl OptionDecl {
     }
 }
 
+/// The name of the option defaults as a profile: what a game without a profile is played under
+/// (`kessel simulate` prints it so), so `--profile defaults`, `--against-profile defaults` and
+/// `rules --diff defaults` take it like a profile file, unless the ruleset has a file of that name.
+pub const DEFAULTS: &str = "defaults";
+
 /// A profile: a named set of option values.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Profile {
@@ -230,7 +235,7 @@ impl Options {
         Options {
             decls,
             values,
-            profile: "defaults".into(),
+            profile: DEFAULTS.into(),
         }
     }
 

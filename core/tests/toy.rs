@@ -1191,6 +1191,67 @@ assert(kessel.replay_hash() == kessel.state_hash(), "replay starts from that pos
     .expect("script passes");
 }
 
+/// An inline map without `default` is of the ruleset's own terrain: "clear" was assumed, so a
+/// ruleset of plains and hills had every test's `kessel.setup` refused for an undeclared
+/// terrain `clear` until it named a default. A ruleset that declares "clear" keeps it, wherever
+/// it declares it.
+#[test]
+fn setup_maps_default_to_a_terrain_the_ruleset_declares() {
+    let run = |name: &str, terrains: &str, expected: &str| {
+        let dir = kessel_test_support::scratch(name);
+        std::fs::write(
+            dir.join("init.lua"),
+            format!(
+                "kessel.ruleset{{ name = \"plains\", sides = {{ \"a\", \"b\" }} }}\n{terrains}\n\
+                 kessel.sequence{{ {{ id = \"s\" }} }}\n"
+            ),
+        )
+        .expect("write init.lua");
+        let mut e = Engine::bare(&dir, Limits::default()).expect("the ruleset loads");
+        e.run_script_text(
+            "default-terrain.lua",
+            &format!(
+                "kessel.setup{{ map = {{ columns = 2, rows = 2 }} }}\n\
+                 assert(kessel.map.terrain(\"0101\") == \"{expected}\", kessel.map.terrain(\"0101\"))"
+            ),
+        )
+        .unwrap_or_else(|err| panic!("{name}: {}", err.message));
+    };
+    run(
+        "setup-default-plain",
+        "kessel.terrain{ id = \"plain\" }\nkessel.terrain{ id = \"hill\" }",
+        "plain",
+    );
+    run(
+        "setup-default-clear",
+        "kessel.terrain{ id = \"hill\" }\nkessel.terrain{ id = \"clear\" }",
+        "clear",
+    );
+}
+
+/// `defaults` names the option defaults as a profile: `kessel simulate` prints a game without a
+/// profile as played under `defaults`, and `--against-profile defaults` was refused as an
+/// unknown profile, so comparing a profile with the defaults needed a copy of them as a file.
+#[test]
+fn the_option_defaults_are_a_profile_named_defaults() {
+    let scenario = fixture("scenario.toml");
+    let open = Engine::load(&scenario, Some("open"), 1, Limits::default()).expect("open");
+    assert_eq!(
+        open.options().get("stack_limit"),
+        Some(&serde_json::json!(3))
+    );
+    let e = Engine::load(&scenario, Some("defaults"), 1, Limits::default())
+        .expect("the defaults load as a profile");
+    let o = e.options();
+    assert_eq!(o.profile, "defaults");
+    assert_eq!(o.get("stack_limit"), Some(&serde_json::json!(2)));
+    assert_eq!(o.get("woods_double"), Some(&serde_json::json!(true)));
+    let Err(err) = Engine::load(&scenario, Some("defualts"), 1, Limits::default()) else {
+        panic!("a misspelt name is still refused");
+    };
+    assert!(err.to_string().contains("unknown profile"), "{err}");
+}
+
 /// A set-up whose `step_start` hooks fail gives back the game it was replacing: units, step,
 /// variables, options, log and dice as they were (a test's `pcall(kessel.setup, …)` went on in a
 /// position half set, the new units under the old game's log), and an unknown option changes

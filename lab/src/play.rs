@@ -376,8 +376,7 @@ pub fn play_loaded_until(
             }
         };
         choosing += chosen_at.elapsed();
-        let sender = engine.deciding_side();
-        let acting_side = sender.clone().unwrap_or_else(|| "-".to_string());
+        let deciding = engine.deciding_side();
         loop {
             if cfg.trace {
                 let w = engine.world();
@@ -391,11 +390,13 @@ pub fn play_loaded_until(
                     serde_json::to_string(&action).unwrap_or_default()
                 );
             }
-            // sent by the side deciding, already known: the engine need not ask again
+            // sent by the side the rules listed it for (an enumerator of simultaneous orders
+            // lists each side's with its `side`: sent as the deciding side, one side's orders
+            // were taken as another's), else by the side deciding, already known
             let acted_at = Instant::now();
-            let outcome = match &sender {
-                Some(side) => engine.act_as(side, &action),
-                None => engine.act(&action),
+            let outcome = match (&action.side, &deciding) {
+                (None, Some(side)) => engine.act_as(side, &action),
+                _ => engine.act(&action),
             }
             .map_err(|e| anyhow::anyhow!("seed {seed}: {}", e.message))?;
             ruling += acted_at.elapsed();
@@ -479,6 +480,9 @@ pub fn play_loaded_until(
         if stuck {
             break;
         }
+        let acting_side = (action.side.clone())
+            .or(deciding)
+            .unwrap_or_else(|| "-".to_string());
         *actions_by_side
             .entry(acting_side)
             .or_default()

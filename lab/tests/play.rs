@@ -50,3 +50,43 @@ fn a_game_asked_to_stop_stops_and_one_never_asked_plays_as_before() {
     assert_eq!(asked.get(), 4);
     assert_eq!(e.log().len(), 3, "three actions played, then it stopped");
 }
+
+/// An action the rules list with its own `side` (one side's secret orders, enumerated while
+/// another side is the deciding one) is sent as that side: the lab sent every choice as the
+/// deciding side, so the orders were refused as that side's (or taken for its own).
+#[test]
+fn an_action_listed_with_its_side_is_sent_as_that_side() {
+    let dir = kessel_test_support::toy_with_ai_hook(
+        "lab-listed-side",
+        r#"kessel.action{ kind = "pledge", rule = "X1", description = "blue pledges in red's move",
+  validate = function(a)
+    if a.side ~= "blue" then return { rule = "X1", message = "only blue pledges, not " .. tostring(a.side) } end
+    if kessel.game.var("pledged") then return { rule = "X1", message = "pledged already" } end
+  end,
+  apply = function(a) kessel.emit.var("pledged", a.side) end,
+  enumerate = function(side)
+    if kessel.game.var("pledged") or (side ~= nil and side ~= "blue") then return {} end
+    return { { kind = "pledge", side = "blue" } }
+  end,
+}
+kessel.on("ai", function(legal)
+  local p = legal("pledge")
+  if #p > 0 then return p[1] end
+  for _, a in ipairs(legal("end_phase")) do return a end
+end)"#,
+    );
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default())
+        .expect("the toy loads");
+    assert_eq!(
+        e.deciding_side().as_deref(),
+        Some("red"),
+        "red decides first"
+    );
+    let g = play::play_loaded(&mut e, "p", 1, &cfg()).expect("plays: the pledge is not refused");
+    assert!(g.finished, "{g:?}");
+    assert_eq!(
+        e.state().vars.get("pledged"),
+        Some(&serde_json::json!("blue"))
+    );
+    assert_eq!(e.log()[0].action.side.as_deref(), Some("blue"));
+}

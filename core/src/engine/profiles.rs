@@ -60,7 +60,10 @@ impl Engine {
     /// When `profile` is a name (not a path) that none of the ruleset's profiles has: the names
     /// it has, for the message that says so.
     pub(super) fn unknown_profile(ruleset_dir: &Path, profile: &str) -> Option<Vec<String>> {
-        if Engine::is_profile_path(profile) || Engine::profile_path(ruleset_dir, profile).exists() {
+        if Engine::is_profile_path(profile)
+            || Engine::profile_path(ruleset_dir, profile).exists()
+            || profile == crate::options::DEFAULTS
+        {
             return None;
         }
         Some(Engine::profile_names(ruleset_dir))
@@ -85,6 +88,13 @@ impl Engine {
                 ),
             )
             .into());
+        }
+        if profile == crate::options::DEFAULTS && !path.exists() {
+            return Ok(Profile {
+                name: profile.to_string(),
+                description: "every option at its default".to_string(),
+                ..Profile::default()
+            });
         }
         let text = crate::error::read_text(&path, &format!("profile `{profile}`"))?;
         Profile::parse(&path, &text, &self.ruleset().options)

@@ -286,16 +286,19 @@ impl MapView {
     pub(super) fn draw_markers(&self, painter: &Painter, map: &Map, markers: &[Marker]) {
         let z = self.zoom;
         let view = self.canvas.expand(z * 2.0);
-        let mut count: BTreeMap<Hex, usize> = BTreeMap::new();
+        // a hexside's markers count apart from its hexes': a wall between two hexes was drawn as
+        // a chip in the corner of the first hex, like a marker in it
+        let mut count: BTreeMap<(Hex, Option<Hex>), usize> = BTreeMap::new();
         for m in markers {
             let Some(h) = m.hex else { continue };
             let c = self.hex_to_screen(map, h);
             if !view.contains(c) {
                 continue;
             }
-            let k = count.entry(h).or_default();
+            let k = count.entry((h, m.other)).or_default();
             let size = (0.42 * z).max(6.0);
-            let at = c + Vec2::new(-0.8 * z + *k as f32 * size * 0.6, -0.55 * z);
+            let other = m.other.map(|o| self.hex_to_screen(map, o));
+            let at = marker_anchor(c, other, *k, z, size);
             *k += 1;
             let fill = paint::color(kessel_draw::color::hashed(
                 &m.kind,
@@ -326,5 +329,36 @@ impl MapView {
                 );
             }
         }
+    }
+}
+
+/// Where the `k`-th marker of a hex (centre `c`) or of a hexside (`other`: the other hex's
+/// centre) is drawn, at `z` pixels a hex radius: a hex's in a row at its top left, a hexside's
+/// in a row from the middle of the shared edge, halfway between the two centres.
+fn marker_anchor(c: Pos2, other: Option<Pos2>, k: usize, z: f32, size: f32) -> Pos2 {
+    let along = k as f32 * size * 0.6;
+    match other {
+        Some(o) => c.lerp(o, 0.5) + Vec2::new(along, 0.0),
+        None => c + Vec2::new(-0.8 * z + along, -0.55 * z),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hexside_marker_sits_on_the_shared_edge_not_in_its_first_hex() {
+        let (a, b) = (Pos2::new(100.0, 100.0), Pos2::new(100.0, 200.0));
+        assert_eq!(
+            marker_anchor(a, Some(b), 0, 50.0, 20.0),
+            Pos2::new(100.0, 150.0)
+        );
+        assert_eq!(
+            marker_anchor(a, Some(b), 1, 50.0, 20.0),
+            Pos2::new(112.0, 150.0)
+        );
+        // a marker in the hex stays at its top left, inside the hex
+        assert_eq!(marker_anchor(a, None, 0, 50.0, 20.0), Pos2::new(60.0, 72.5));
     }
 }

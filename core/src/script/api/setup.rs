@@ -92,8 +92,11 @@ const MAP_FIELDS: &[&str] = &[
     "numbering",
 ];
 
-/// Builds a map from an inline description.
-fn inline_map(spec: &Table) -> mlua::Result<Map> {
+/// Builds a map from an inline description. `declared` are the ruleset's terrain ids, in
+/// declaration order. A map that names no `default` is "clear" when the ruleset declares that
+/// terrain or none at all, else of the ruleset's first terrain: a ruleset with no "clear"
+/// (a game of plains and hills) would otherwise need `default` in every test's map.
+fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
     let cols: u32 = spec.get::<Option<u32>>("columns")?.unwrap_or(9);
     let rows: u32 = spec.get::<Option<u32>>("rows")?.unwrap_or(9);
     // two-digit labels: the same bounds as a map file, checked before anything is allocated
@@ -105,9 +108,11 @@ fn inline_map(spec: &Table) -> mlua::Result<Map> {
             )));
         }
     }
-    let default: String = spec
-        .get::<Option<String>>("default")?
-        .unwrap_or_else(|| "clear".into());
+    let default: String = match spec.get::<Option<String>>("default")? {
+        Some(d) => d,
+        None if declared.is_empty() || declared.iter().any(|t| t == "clear") => "clear".into(),
+        None => declared[0].clone(),
+    };
     let numbering = match spec.get::<Option<String>>("numbering")?.as_deref() {
         None | Some("ccrr") => Numbering::default(),
         Some("letters") => Numbering {
@@ -224,7 +229,10 @@ pub(super) fn setup(lua: &Lua, world: &Shared, spec: Table) -> mlua::Result<()> 
     let map = match spec.get::<Option<Table>>("map")? {
         Some(m) => {
             super::strict_keys(&m, "kessel.setup: map", MAP_FIELDS)?;
-            let map = inline_map(&m)?;
+            let declared: Vec<String> = (world.borrow().ruleset.terrains.iter())
+                .map(|t| t.id.clone())
+                .collect();
+            let map = inline_map(&m, &declared)?;
             // as a scenario's map is checked: an undeclared terrain ("lava") set up here only
             // failed later, at the first move, as a terrain with no movement cost
             if let Some(p) = world.borrow().ruleset.check_map(&map).first() {
