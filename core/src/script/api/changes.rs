@@ -129,11 +129,8 @@ fn check_kind_and_side(w: &World, kind: &str, side: &str, what: &str) -> mlua::R
             crate::names::did_you_mean(kind, &known)
         )));
     }
-    if !w.state.sides.iter().any(|s| s == side) {
-        // worded as every other refusal of a side (`kessel.emit.var`'s `secret_to`, …)
-        return Err(super::emit::not_a_side(side, &w.state.sides, what));
-    }
-    Ok(())
+    // worded as every other refusal of a side (`kessel.emit.var`'s `secret_to`, …)
+    super::emit::known_side(&w.state.sides, side, what)
 }
 
 /// Reads the fields a script may give for a unit onto `u` (those absent keep their value).

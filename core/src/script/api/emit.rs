@@ -150,11 +150,15 @@ pub(super) fn secret_to(
 
 /// Refuses a side the game does not have.
 pub(super) fn check_side(world: &Shared, side: &str, what: &str) -> mlua::Result<()> {
-    let w = world.borrow();
-    if w.state.sides.iter().any(|s| s == side) {
+    known_side(&world.borrow().state.sides, side, what)
+}
+
+/// Refuses `side` unless it is one of `sides` (the game's), worded as every refusal of a side.
+pub(super) fn known_side(sides: &[String], side: &str, what: &str) -> mlua::Result<()> {
+    if sides.iter().any(|s| s == side) {
         return Ok(());
     }
-    Err(not_a_side(side, &w.state.sides, what))
+    Err(not_a_side(side, sides, what))
 }
 
 /// The refusal of a name that is not one of `sides`, with the nearest one.

@@ -64,10 +64,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             bounded(&kind, &format!("{what}: the kind"), MAX_NAME)?;
             let side: Option<String> = t.get("side")?;
             if let Some(s) = &side {
-                let wb = w.borrow();
-                if !wb.state.sides.contains(s) {
-                    return Err(super::emit::not_a_side(s, &wb.state.sides, what));
-                }
+                super::emit::known_side(&w.borrow().state.sides, s, what)?;
             }
             let (hex, other) = match (
                 t.get::<Option<String>>("hex")?,

@@ -120,12 +120,7 @@ fn with_kept<R>(
 /// no enemy anywhere). Asked on a read's first answer for the revision only: the kept answers
 /// are of sides already found.
 fn known_side(w: &World, side: Option<&str>, what: &str) -> mlua::Result<()> {
-    match side {
-        Some(s) if !w.state.sides.iter().any(|k| k == s) => {
-            Err(super::emit::not_a_side(s, &w.state.sides, what))
-        }
-        _ => Ok(()),
-    }
+    side.map_or(Ok(()), |s| super::emit::known_side(&w.state.sides, s, what))
 }
 
 /// Bytes of text past which a filter is charged by its length and its answer is not kept.
