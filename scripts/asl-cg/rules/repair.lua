@@ -348,8 +348,11 @@ local function ammo(case)
       kessel.emit.unit_var(u.id, "low_ammo", nil)
       C.note(C.pb() and "9.61425" or "11.6138", u.id .. ": Low Ammo removed")
     end
-    -- [11.6139] a non-Isolated Infantry unit or Weapon (an AFV keeps it: 11.6141 deals with those)
-    if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated and not C.is_vehicle(u) then
+    -- [11.6139] a non-Isolated Infantry unit or Weapon: an AFV's Shortage is its Weapons' (a
+    -- vehicular-mounted Weapon is a Weapon [11.6132] [11.6137]), so a non-Isolated AFV is freed of it
+    -- too. Before, it kept it for good: no later step takes it off, and 11.6141 gives it again only to
+    -- an Isolated, Recalled one
+    if not C.pb() and retained(u) and u.vars.ammo_shortage and not u.vars.isolated then
       kessel.emit.unit_var(u.id, "ammo_shortage", nil)
       if u.vars.ammo_shortage_day then kessel.emit.unit_var(u.id, "ammo_shortage_day", nil) end
       C.note("11.6139", u.id .. ": Ammunition Shortage lifted")

@@ -446,17 +446,22 @@ end)
 
 -- [11.6138] "Each Low Ammo counter on each non-Isolated unit is removed": a Captured AFV's too (the
 -- PB exception for captured vehicles, 9.61425, was applied in RB); [11.6139] Ammunition Shortage
--- is lifted from non-Isolated Infantry units and Weapons, not from an AFV
-kessel.test("case_11.6138_low_ammo_of_a_captured_afv_and_11.6139_infantry_only", function()
+-- is lifted from non-Isolated Infantry units and Weapons: a non-Isolated AFV's too, its Shortage
+-- being its Weapons' (it kept it, and nothing later took it off); an Isolated AFV keeps it
+kessel.test("case_11.6138_low_ammo_of_a_captured_afv_and_11.6139_afv_weapons", function()
   T.setup{ module = "rb", step = "repair", vars = { date = "18oct" }, units = {
     T.vehicle("cap", "russian", "PzKpfw IIIG", "C3", { vars = { captured = true, low_ammo = true } }),
-    T.vehicle("afv", "german", "PzKpfw IIIG", "C4", { vars = { ammo_shortage = true } }),
+    T.vehicle("afv", "german", "PzKpfw IIIG", "C4", { vars = { ammo_shortage = true, ammo_shortage_day = "17oct" } }),
+    T.vehicle("iso", "german", "PzKpfw IIIG", "C6", { vars = { ammo_shortage = true, isolated = true } }),
     T.squad("inf", "german", "4-6-7", "C5", { vars = { ammo_shortage = true } }) } }
   local ev = T.resolve()
   T.has_note(ev, "cap: Low Ammo removed")
   expect.eq(T.unit("cap").vars.low_ammo, nil)
   expect.eq(T.unit("inf").vars.ammo_shortage, nil)
-  expect.eq(T.unit("afv").vars.ammo_shortage, true)
+  expect.eq(T.unit("afv").vars.ammo_shortage, nil, "a non-Isolated AFV's Weapons are freed of it")
+  expect.eq(T.unit("afv").vars.ammo_shortage_day, nil)
+  T.has_note(ev, "[11.6139] afv: Ammunition Shortage lifted")
+  expect.eq(T.unit("iso").vars.ammo_shortage, true, "an Isolated AFV keeps it")
 end)
 
 -- [9.6] [11.6] a choice of the other module's step is refused as such: a Shift or a Fortification
