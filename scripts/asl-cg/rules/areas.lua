@@ -255,6 +255,17 @@ end
 -- the stored result of 9.605 (it does not change until the next scenario [9.605])
 function A.stored() return kessel.game.var("setup_areas") end
 
+-- where the British set up what the RePh gives them on-map: the first non-Isolated ground-level
+-- British Setup Area, else (none there to set up in) off-map to enter at hex Z28, which 9.6152
+-- Note 1 makes an Eligible Entry Hex then. Returns { area, hex } or { entry = "Z28", note1 = true }
+function A.british_arrival()
+  local st = A.stored()
+  for _, area in ipairs(st and st.areas.british or {}) do
+    if not area.isolated and not area.level then return { area = area.id, hex = area.hexes[1] } end
+  end
+  return { entry = "Z28", note1 = true }
+end
+
 -- who Controls a ground-level Location after 9.605: its Control marker or sole occupant, else, when
 -- it is empty now, the side that Controlled it as 9.605 found it (a vacated Location stays the
 -- vacating side's [9.6131]); returns the side and whether it came from 9.605's record

@@ -67,17 +67,18 @@ end
 local function walking_wounded()
   local n = C.var("walking_wounded", 0)
   if n <= 0 then return end
-  local st = A.stored()
-  local hex, where
-  for _, area in ipairs(st and st.areas.british or {}) do
-    if not area.isolated and not area.level then hex, where = area.hexes[1], area.id; break end
-  end
+  -- with no non-Isolated British Setup Area to place them in, they wait off-map to enter at Z28,
+  -- as the reinforcements of 9.6152 Note 1 do (our reading: 9.6102 names no other place), Retained
+  -- in that Entry Area. Before, they were made off-map with no area at all: Retained nowhere, so no
+  -- Recombining, Hero's choice or Shift could find them
+  local at = A.british_arrival()
   for i = 1, n do
     -- Retained in that Setup Area like its other units (Recombining, a Hero's choice, a Shift)
-    local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8", "british"), at = hex,
+    local id = kessel.emit.create_unit{ side = "british", type = "squad", faces = C.squad_faces("6-4-8", "british"), at = at.hex,
       vars = { ww = true, squad_face = "6-4-8", airborne = true,
-        reph = where and { status = "retained", area = where, why = "9.6102" } or nil } }
-    C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (hex and (" into " .. hex .. " (Setup Area " .. where .. ")") or " off-map"))
+        reph = { status = "retained", area = at.area or at.entry, why = "9.6102" } } }
+    C.note("9.6102", id .. " (Walking Wounded 6-4-8) is recovered" .. (at.hex and (" into " .. at.hex .. " (Setup Area " .. at.area .. ")")
+      or " off-map, to enter at Z28 (no non-Isolated British Setup Area to place it in: the Eligible Entry Hex of 9.6152 Note 1, our reading)"))
   end
   C.set_in("cvp_lost", "british", C.get_in("cvp_lost", "british", 0) + 2 * n)
   C.note("9.6102", (2 * n) .. " CVP are added to the British losses for 9.6162")

@@ -42,11 +42,7 @@ end
 -- non-Isolated British Setup Area (Note 1), else Z28 (Note 1)
 local function arrival(entry)
   if entry and entry ~= "note" then return { entry = entry } end
-  local st = A.stored()
-  for _, area in ipairs(st and st.areas.british or {}) do
-    if not area.isolated and not area.level then return { area = area.id, hex = area.hexes[1] } end
-  end
-  return { entry = "Z28", note1 = true }
+  return A.british_arrival()
 end
 
 -- [9.6152] Note 3 (Dawn): the Guns set up in a non-Isolated British Setup Area, in a hex numbered

@@ -26,6 +26,24 @@ kessel.test("case_9.6102_walking_wounded_count_as_cvp", function()
   expect.eq(kessel.game.var("cvp_lost").british, 7)
 end)
 
+-- [9.6102] with no non-Isolated British Setup Area (the only one is Isolated) the Walking Wounded
+-- recovered wait off-map at Z28, the Eligible Entry Hex 9.6152 Note 1 gives when the British cannot
+-- set up on-map (our reading), Retained in that Entry Area; they still count as CVP. Before, they
+-- were made off-map Retained in no area at all.
+kessel.test("case_9.6102_walking_wounded_with_no_open_setup_area_wait_at_z28", function()
+  T.setup{ step = "wounded", vars = { walking_wounded = 1, cvp_lost = { british = 0, german = 0 },
+    setup_areas = { hexes = {}, areas = { british = { { id = "A", hexes = { "C3" }, isolated = true } }, german = {} } } } }
+  local ev = T.resolve()
+  local ww
+  for _, u in ipairs(kessel.units.all{ side = "british" }) do if u.vars.ww then ww = u end end
+  expect.truthy(ww, "a WW squad is recovered")
+  expect.eq(ww.location, "pending", "not placed in the Isolated Setup Area A")
+  expect.eq(ww.vars.reph.area, "Z28")
+  expect.eq(ww.vars.reph.status, "retained")
+  T.has_note(ev, "off-map, to enter at Z28")
+  expect.eq(kessel.game.var("cvp_lost").british, 2)
+end)
+
 -- [11.610] RB: <= 2 stays wounded, >= 3 Eliminated; +1 Isolated
 kessel.test("case_11.610_rb_wounded_leaders", function()
   T.setup{ module = "rb", step = "wounded", units = {
