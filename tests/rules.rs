@@ -174,6 +174,46 @@ fn the_pegasus_bridge_campaign_carries_from_dawn_to_day_i() {
     assert!(v.stdout.contains("2 of 2 games replayed"), "{}", v.stdout);
 }
 
+/// A Pegasus Bridge campaign that carries every variable (`vars = "all"`) starts Day I without
+/// Dawn's per-scenario records [9.605] [9.6162]: its casualty count is Day I's own. The Dawn
+/// fight (seed 1) cost the British 1 CVP and the Germans 5, which the Day I fight added to (the
+/// campaign ended with `{"british":1,"german":6}`), so 9.6162 would have compared two scenarios'
+/// losses; the Day I fight alone costs the Germans 1.
+#[test]
+fn a_campaign_carrying_every_variable_starts_each_scenario_with_its_own_casualties() {
+    let root = crate::util::root();
+    let dir = crate::util::scratch("pb-campaign-all");
+    let text = std::fs::read_to_string(root.join("scenarios/pegasus-bridge/campaign.toml"))
+        .expect("campaign.toml");
+    let scenarios = root.join("scenarios/pegasus-bridge");
+    let text = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("vars = ") {
+                "vars = \"all\"".to_string()
+            } else if let Some(file) = l.strip_prefix("scenario = ") {
+                let file = file.trim_matches('"');
+                format!("scenario = {:?}", scenarios.join(file))
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let file = crate::util::write(&dir, "all.toml", &text);
+    let a = kessel(&["campaign", &file.to_string_lossy(), "--seed", "1"]);
+    assert_eq!(a.code, 0, "{}{}", a.stdout, a.stderr);
+    let (carried, end) = a.stdout.split_once("at the end:").expect("an end report");
+    assert!(
+        carried.contains("cvp_lost = {\"british\":1,\"german\":5}"),
+        "Dawn's casualties carry as a variable: {carried}"
+    );
+    assert!(
+        end.contains("cvp_lost = {\"german\":1}"),
+        "Day I's own casualties: {end}"
+    );
+}
+
 /// A scenario names the ruleset's sides that take part (`sides`): `kessel check` of a Pegasus
 /// Bridge scenario lists the German and the British, not the ruleset's Russians ("russian 0
 /// units"); a unit of a side left out is refused at its line, a `sides` naming no side of the

@@ -790,7 +790,35 @@ end)
 -- a scenario's hidden units (HIP, a hidden Set DC: var `hidden`) and hidden Fortifications (a
 -- marker whose value has `hidden`) are hidden from the other side from the start (C.conceal,
 -- C.conceal_marker; `kessel.setup` positions run no setup hook)
+-- The records that belong to one CG scenario and the RePh after it, with the case that makes them
+-- so. A campaign that carries them (`[carry] vars = "all"`, or one named) would hand the next game
+-- the last one's: its Setup Areas [9.605: they hold "until the start of the next CG scenario"],
+-- Perimeter record [11.605] [11.6051] [11.606], Control at the clearing [11.607], CVP [9.6162: the
+-- prior CG scenario only] [11.616: the previous CG Day], winner [11.6031] and Melees [9.6011]. As
+-- game variables they would also hide the next scenario's own `[vars]` of those names, which the
+-- rules read only when the game has none (`C.var`); so a CG scenario's CVP were added to the last
+-- one's, and its players' Isolated Areas never read.
+S.PER_SCENARIO = { setup_areas = "9.605", isolated_areas = "11.606", no_mans_land = "11.6051",
+  control_at_clearing = "11.607", cvp_lost = "9.6162", reph_cvp_lost = "11.616", scenario_winner = "11.6031",
+  victory_determined = "11.6031", scenario_ended = "9.603", melees = "9.6011", harden_order = "11.6112" }
+
+-- at the start of a game, the last game's per-scenario records a campaign carried are dropped,
+-- each named in a note; returns their names
+function S.drop_last_games_records()
+  local dropped = {}
+  for _, key in ipairs(C.sorted_keys(S.PER_SCENARIO)) do
+    if kessel.game.var(key) ~= nil then
+      kessel.emit.var(key, nil)
+      dropped[#dropped + 1] = key
+      C.note(S.PER_SCENARIO[key], string.format("`%s` carried from the last game is that CG scenario's record: it is dropped%s",
+        key, kessel.scenario.var(key) ~= nil and " (this scenario's own is read)" or ""))
+    end
+  end
+  return dropped
+end
+
 kessel.on("setup", function()
+  S.drop_last_games_records()
   for _, u in ipairs(C.on_map()) do if u.vars.hidden then C.conceal(u) end end
   for _, m in ipairs(kessel.markers.all()) do if C.is_hidden_marker(m) then C.conceal_marker(m) end end
 end)

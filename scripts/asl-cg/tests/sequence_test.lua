@@ -70,3 +70,26 @@ kessel.test("case_9.6_step_records_and_undo", function()
   kessel.undo()
   expect.eq(kessel.game.step().id, "melee")
 end)
+
+-- [9.605] [9.6162] [11.606] a game of a campaign starts with no record of the last CG scenario and
+-- its RePh: Setup Areas, the players' Isolated Areas and No Man's Land, the CVP lost, the winner —
+-- which a campaign carrying `vars = "all"` brings along — are dropped, each named in a note; what
+-- is the campaign's (the date, the SAN, a Massacre for the next CG scenario [11.608]) stays.
+-- Before, the carried CVP were added to by the next scenario's fighting, and the carried
+-- `isolated_areas` hid the next scenario's own.
+kessel.test("case_9.605_11.606_a_campaign_game_starts_without_the_last_scenarios_records", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", main = true, vars = { date = "19oct", san = { german = 3, russian = 4 }, massacre = true,
+    cvp_lost = { german = 12, russian = 30 }, scenario_winner = "german",
+    isolated_areas = { { hexes = { "C5" }, type = "C" } }, no_mans_land = { "D5" } } }
+  local dropped = S.drop_last_games_records()
+  -- (T.setup marks the scenario ended, as a RePh position is)
+  expect.eq(table.concat(dropped, " "), "cvp_lost isolated_areas no_mans_land scenario_ended scenario_winner")
+  for _, key in ipairs(dropped) do expect.eq(kessel.game.var(key), nil, key) end
+  expect.eq(kessel.game.var("date"), "19oct")
+  expect.eq(kessel.game.var("san").russian, 4)
+  expect.eq(kessel.game.var("massacre"), true, "a Massacre is for the next CG scenario")
+  T.setup{ main = true, vars = { date = "day_i", setup_areas = { hexes = {}, areas = { british = {}, german = {} } } } }
+  expect.eq(table.concat(S.drop_last_games_records(), " "), "scenario_ended setup_areas")
+  expect.eq(kessel.game.var("setup_areas"), nil, "9.605: the Setup Areas hold until the start of the next CG scenario")
+end)
