@@ -201,6 +201,25 @@ kessel.test("case_9.619_hip_limits", function()
   expect.refused(ok, r, "9.619", "Dusk")
 end)
 
+-- [9.619] note c limits HIP "in a daytime Scenario": Dawn and Dusk are held to it as the Day dates
+-- are, only the three Night CG Dates are not (our reading: the text counts three Night CG Dates
+-- [9.617] and makes Dawn and Dusk no Night date [9.606] [9.61424]); 10 squads allow one
+kessel.test("case_9.619_note_c_holds_at_dawn_and_dusk_not_at_night", function()
+  local function squads(side)
+    local units = {}
+    for i = 1, 10 do units[i] = T.squad(side .. i, side, side == "british" and "6-4-8" or "4-6-7", "C3") end
+    return units
+  end
+  for _, case in ipairs({ { "dawn", "german" }, { "dusk", "british" } }) do
+    T.setup{ step = "fortifications", units = squads(case[2]), vars = { date = case[1], fpp = { british = 20, german = 20 } } }
+    local ok, r = kessel.act{ kind = "buy_fortification", side = case[2], item = "hip_squad", count = 2 }
+    expect.refused(ok, r, "9.619", "10%")
+    expect.accepted(kessel.act{ kind = "buy_fortification", side = case[2], item = "hip_squad", count = 1 })
+  end
+  T.setup{ step = "fortifications", units = squads("british"), vars = { date = "night_iii", fpp = { british = 20 } } }
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad", count = 4 })
+end)
+
 -- [9.619] note e: one SAN Increase per RePh, also within one purchase (count 2 was charged 20 FPP
 -- for +1 SAN); a count is a whole number of items, 1 or more (a negative count gave FPP, a
 -- fractional one stopped the rules with a Lua error)
