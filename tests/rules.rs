@@ -214,6 +214,54 @@ fn a_campaign_carrying_every_variable_starts_each_scenario_with_its_own_casualti
     );
 }
 
+/// An RB campaign carrying every variable hands game 2 the Isolated Areas game 1's RePh recorded
+/// (an empty list here); they are dropped as game 2 starts [11.606], so the record `kessel check`
+/// looks at is game 2's own: one naming a hex the map lacks is refused at its line. Before, the
+/// carried list was checked instead and the bad one went into play unchecked.
+#[test]
+fn a_campaign_checks_each_scenarios_own_isolated_areas_not_the_carried_ones() {
+    let root = crate::util::root();
+    let dir = crate::util::scratch("rb-campaign-all");
+    let text = std::fs::read_to_string(root.join("scripts/asl-cg/examples/refit-rb/scenario.toml"))
+        .expect("the RB example");
+    let text = text
+        .replace(
+            "ruleset = \"../..\"",
+            &format!("ruleset = {:?}", root.join("scripts/asl-cg")),
+        )
+        .replace(
+            "map = \"../refit/map.toml\"",
+            &format!(
+                "map = {:?}",
+                root.join("scripts/asl-cg/examples/refit/map.toml")
+            ),
+        );
+    crate::util::write(&dir, "good.toml", &text);
+    let bad = text.replace(
+        "booby_trap = \"A\"",
+        "booby_trap = \"A\"\nisolated_areas = [{ hexes = [\"ZZ99\"] }]",
+    );
+    assert_ne!(bad, text, "the example names its Booby Trap Level");
+    crate::util::write(&dir, "bad.toml", &bad);
+    let campaign = "name = \"rb\"\n[carry]\nunits = true\nvars = \"all\"\n\
+                    [[game]]\nscenario = \"good.toml\"\n[[game]]\nscenario = \"bad.toml\"\n";
+    let file = crate::util::write(&dir, "campaign.toml", campaign);
+    let a = kessel(&["campaign", &file.to_string_lossy(), "--seed", "1"]);
+    assert_ne!(a.code, 0, "{}", a.stdout);
+    let line = bad
+        .lines()
+        .position(|l| l.starts_with("isolated_areas"))
+        .expect("the line")
+        + 1;
+    assert!(
+        a.stderr.contains(&format!(
+            "bad.toml:{line}: [11.606] isolated_areas[1]: `ZZ99` is not a hex of this map"
+        )),
+        "{}",
+        a.stderr
+    );
+}
+
 /// A scenario names the ruleset's sides that take part (`sides`): `kessel check` of a Pegasus
 /// Bridge scenario lists the German and the British, not the ruleset's Russians ("russian 0
 /// units"); a unit of a side left out is refused at its line, a `sides` naming no side of the

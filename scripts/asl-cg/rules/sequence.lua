@@ -248,19 +248,41 @@ S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amas
   idle_days = "11.617", scenarios_since_idle = "11.617", bought_previous_day = "11.617", win_loss = "11.6142",
   leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616",
   no_mans_land = "11.6051", massacre = "11.608" }
+-- The records that belong to one CG scenario and the RePh after it, with the case that makes them
+-- so. A campaign that carries them (`[carry] vars = "all"`, or one named) would hand the next game
+-- the last one's: its Setup Areas [9.605: they hold "until the start of the next CG scenario"],
+-- Perimeter record [11.605] [11.6051] [11.606], Control at the clearing [11.607], CVP [9.6162: the
+-- prior CG scenario only] [11.616: the previous CG Day], winner [11.6031] and Melees [9.6011]. As
+-- game variables they would also hide the next scenario's own `[vars]` of those names, which the
+-- rules read only when the game has none (`C.var`); so a CG scenario's CVP were added to the last
+-- one's, and its players' Isolated Areas never read.
+S.PER_SCENARIO = { setup_areas = "9.605", isolated_areas = "11.606", no_mans_land = "11.6051",
+  control_at_clearing = "11.607", cvp_lost = "9.6162", reph_cvp_lost = "11.616", scenario_winner = "11.6031",
+  victory_determined = "11.6031", scenario_ended = "9.603", melees = "9.6011", harden_order = "11.6112" }
+
 -- a whole number, as points, counts, levels and DRM are
 local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
 -- a value as a message shows it: a table is "a table" (not its address)
 local function shown(v) if type(v) == "table" then return "a table" end return tostring(v) end
 function S.located_record_problems()
   local out = {}
+  -- a per-scenario record a campaign carried from the last game is dropped by the setup hook, which
+  -- runs after this check: the record read in play is then the scenario's own, so that is the one
+  -- checked (the carried one was checked in its own game)
+  local function record_of(key)
+    if S.PER_SCENARIO[key] then
+      local own = kessel.scenario.var(key)
+      if own ~= nil then return own end
+    end
+    return C.var(key)
+  end
   -- a problem points at the scenario variable that holds the value (`var =`: its line of [vars])
   local function put(var, message) out[#out + 1] = { var = var, message = message } end
   local sides = C.sides()
   local function is_side(x) return x == sides[1] or x == sides[2] end
   local names = table.concat(sides, ", ")
   for _, key in ipairs(C.sorted_keys(SIDE_KEYED)) do
-    local t = C.var(key)
+    local t = record_of(key)
     if type(t) == "table" then
       for _, k in ipairs(C.sorted_keys(t)) do
         if type(k) ~= "string" then
@@ -290,7 +312,7 @@ function S.located_record_problems()
   end
   -- the per-side tables of tables: what each side's entry must hold
   local function per_side(key, case, check)
-    local t = C.var(key)
+    local t = record_of(key)
     if type(t) ~= "table" then return end
     for _, side in ipairs(sides) do
       local v = t[side]
@@ -326,7 +348,7 @@ function S.located_record_problems()
   end)
   per_side("win_loss", "11.6142", counts({ "wins", "losses", "completed" }))
   per_side("bought_previous_day", "11.617", counts({ "elite_coys", "first_line", "afv_pltns" }))
-  local iso = C.var("isolated_areas")
+  local iso = record_of("isolated_areas")
   if type(iso) == "table" then
     -- [11.606] an Isolated Area is the hexes the players' Perimeters enclose: its type is A-D (the
     -- rules read it again from the units in it at 11.605, and record it), a hex is in one area only
@@ -400,7 +422,13 @@ function S.located_record_problems()
   end
   -- [11.6051] the players' No Man's Land: hexes of this map, each once, none in a listed Isolated
   -- Area (those are inside both Perimeters; a type A or B one becomes No Man's Land by 11.6062)
-  local nml = C.var("no_mans_land")
+  local nml = record_of("no_mans_land")
+  -- the listed Isolated Area (of the record checked above) holding a hex's ground-level Location
+  local function ground_area(h)
+    local areas = type(iso) == "table" and iso or {}
+    for i in ipairs(areas) do if C.rb_area_holds(areas, i, h, 0) then return i end end
+    return nil
+  end
   if nml ~= nil then
     if type(nml) ~= "table" then
       put("no_mans_land", string.format("[11.6051] no_mans_land is `%s`: a list of hexes", shown(nml)))
@@ -412,8 +440,8 @@ function S.located_record_problems()
           put("no_mans_land", string.format("[11.6051] no_mans_land: `%s` is not a hex of this map", shown(h)))
         elseif seen[h] then
           put("no_mans_land", string.format("[11.6051] no_mans_land names %s twice", h))
-        elseif C.rb_area_at(h, 0) then
-          put("no_mans_land", string.format("[11.6051] no_mans_land: %s is in isolated_areas[%d], inside both Perimeters (a type A or B one becomes No Man's Land by 11.6062)", h, (C.rb_area_at(h, 0))))
+        elseif ground_area(h) then
+          put("no_mans_land", string.format("[11.6051] no_mans_land: %s is in isolated_areas[%d], inside both Perimeters (a type A or B one becomes No Man's Land by 11.6062)", h, ground_area(h)))
         end
         if type(h) == "string" then seen[h] = true end
       end
@@ -790,18 +818,6 @@ end)
 -- a scenario's hidden units (HIP, a hidden Set DC: var `hidden`) and hidden Fortifications (a
 -- marker whose value has `hidden`) are hidden from the other side from the start (C.conceal,
 -- C.conceal_marker; `kessel.setup` positions run no setup hook)
--- The records that belong to one CG scenario and the RePh after it, with the case that makes them
--- so. A campaign that carries them (`[carry] vars = "all"`, or one named) would hand the next game
--- the last one's: its Setup Areas [9.605: they hold "until the start of the next CG scenario"],
--- Perimeter record [11.605] [11.6051] [11.606], Control at the clearing [11.607], CVP [9.6162: the
--- prior CG scenario only] [11.616: the previous CG Day], winner [11.6031] and Melees [9.6011]. As
--- game variables they would also hide the next scenario's own `[vars]` of those names, which the
--- rules read only when the game has none (`C.var`); so a CG scenario's CVP were added to the last
--- one's, and its players' Isolated Areas never read.
-S.PER_SCENARIO = { setup_areas = "9.605", isolated_areas = "11.606", no_mans_land = "11.6051",
-  control_at_clearing = "11.607", cvp_lost = "9.6162", reph_cvp_lost = "11.616", scenario_winner = "11.6031",
-  victory_determined = "11.6031", scenario_ended = "9.603", melees = "9.6011", harden_order = "11.6112" }
-
 -- at the start of a game, the last game's per-scenario records a campaign carried are dropped,
 -- each named in a note; returns their names
 function S.drop_last_games_records()
