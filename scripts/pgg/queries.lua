@@ -115,6 +115,66 @@ kessel.queries.declare{
   end,
 }
 
+-- [12.2] [12.4] The values an untried unit may still prove, smallest first: the faces left in its
+-- pool, or once that is used up the dead counters of that pool (which a reveal then draws).
+-- Counting the counters shown so far tells both players as much, so this gives nothing away.
+local function values_left(pool, field)
+  local vals = {}
+  for _, f in ipairs(kessel.game.pool(pool or "")) do
+    local a, d = f:match("^(%d+)-(%d+)")
+    if a then vals[#vals + 1] = tonumber(field == "attack" and a or d) end
+  end
+  if #vals == 0 then
+    for _, id in ipairs(kessel.game.var("dead_pile") or {}) do
+      local d = kessel.units.get(id)
+      if d and d.pool == pool and d.attack then vals[#vals + 1] = field == "attack" and d.attack or (d.defence or 0) end
+    end
+  end
+  table.sort(vals)
+  return vals
+end
+
+-- Copies of `list` with each untried unit given a value it may prove: its pool's weakest (`weak`)
+-- or strongest, untried units of one pool taking distinct counters. nil when a pool has nothing.
+local function as_proved(list, field, weak)
+  local out, taken = {}, {}
+  for _, u in ipairs(list) do
+    if U.is_untried(u) then
+      local vals = values_left(u.pool, field)
+      if #vals == 0 then return nil end
+      local n = (taken[u.pool or ""] or 0) + 1
+      taken[u.pool or ""] = n
+      local i = math.min(n, #vals)
+      local c = {}
+      for k, v in pairs(u) do c[k] = v end
+      c.hidden = false
+      c[field] = weak and vals[i] or vals[#vals - i + 1]
+      out[#out + 1] = c
+    else
+      out[#out + 1] = u
+    end
+  end
+  return out
+end
+
+-- The odds column at one extreme of what the untried units may prove [12.2]: the attackers' worst
+-- and the defence's best (`worst` true), or the other way. A side left with no strength has no die
+-- rolled [9.4] [12.3]: "no roll".
+local function extreme(units, hexes, targets, worst)
+  local attackers = as_proved(units, "attack", worst)
+  local per = {}
+  for _, h in ipairs(targets) do
+    per[h] = as_proved(K.defenders_at(h), "defence", not worst)
+    if not per[h] then return nil end
+  end
+  if not attackers then return nil end
+  local att = K.attack_total(attackers, {})
+  local def = K.defence_of(targets, { attacker_hexes = hexes, units = per })
+  local label = "no roll"
+  if att > 0 and def > 0 then label = kessel.tables.odds(K.CRT, att, def).label end
+  return { attack = att, defence = def, label = label }
+end
+
 kessel.queries.declare{
   id = "odds", rule = "9.3",
   description = "A proposed attack: attack and defence totals with every modifier and its rule case [9.3] [7.3] "
@@ -157,6 +217,24 @@ kessel.queries.declare{
     end
     local tid = K.CRT
     local odds = kessel.tables.odds(tid, att, def)
+    local distribution = kessel.tables.distribution(tid, odds.column)
+    -- [12.2] with an untried unit taking part the column is not known: counting it as 0 would show
+    -- a column nobody may rely on (10-1 against a hex of untried units). The answer gives instead
+    -- the columns at the two ends of what the untried units may prove (`worst`, `best`, for the
+    -- attacker), and the chances only when both ends fall in one column.
+    local worst, best
+    if #untried > 0 then
+      local ws, bs = extreme(units, hexes, args.targets, true), extreme(units, hexes, args.targets, false)
+      worst, best = ws, bs
+      local range = "unknown"
+      if ws and bs then range = ws.label == bs.label and ws.label or (ws.label .. " to " .. bs.label) end
+      odds = { label = range, below = false, above = false }
+      if not (ws and bs and ws.label == bs.label and ws.label ~= "no roll") then distribution = {} end
+      amods[#amods + 1] = { rule = "12.2", message = ws and bs and string.format(
+        "the untried units may prove anything from %s (%d against %d) to %s (%d against %d)",
+        ws.label, ws.attack, ws.defence, bs.label, bs.attack, bs.defence)
+        or "no values are left to say what the untried units may prove" }
+    end
     local refusals, said = {}, {}
     for _, r in ipairs(own) do refusals[#refusals + 1] = r; said[r.message] = true end
     for _, r in ipairs(K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })) do
@@ -165,9 +243,9 @@ kessel.queries.declare{
     return {
       attack = att, defence = def, table = tid, label = odds.label, below = odds.below, above = odds.above,
       attack_modifiers = amods, defence_modifiers = dmods,
-      distribution = kessel.tables.distribution(tid, odds.column),
+      distribution = distribution,
       legal = #refusals == 0, reasons = refusals,
-      exact = #untried == 0, untried = untried,
+      exact = #untried == 0, untried = untried, worst = worst, best = best,
     }
   end,
 }

@@ -684,7 +684,7 @@ function K.attack_reasons(a, command)
         if u.side == C.SOVIET then
           command = command or L.command_hexes()
           if not L.in_command(u, command) then
-            no("10.35", "%s is outside every leader's command radius", C.name_at(u))
+            reasons[#reasons + 1] = L.outside_command_reason(u)
             local idle = L.disrupted_leader_near(u)
             if idle then no("6.6", "the leader in range, %s, is disrupted and has no command radius", C.name_at(idle)) end
           end
@@ -706,13 +706,23 @@ function K.attack_reasons(a, command)
       for _, d in ipairs(kessel.units.at(t)) do if d.side ~= side then enemy = true end end
       if not enemy then no("9.1", "%s holds no enemy unit", t)
       else
+        -- [9.1] a unit is attacked at most once a phase: say which units were, so that a GM can
+        -- check it against the combats made
+        local done = {}
         for _, d in ipairs(defenders) do
-          if d.flags.defended then
-            no("9.1", "the units in %s have already been attacked this phase", t)
-            break
-          end
+          if d.flags.defended then done[#done + 1] = C.name(d) end
         end
-        if #defenders == 0 then no("9.1", "the units in %s have already been attacked this phase", t) end
+        if #done > 0 then
+          no("9.1", "%s in %s %s already been attacked this phase, and a unit is attacked at most once a phase",
+            table.concat(done, ", "), t, #done == 1 and "has" or "have")
+        elseif #defenders == 0 then
+          -- [9.73] only units that retreated onto the hex after their own combat are left in it
+          local _, riders = K.defenders_at(t)
+          local names = {}
+          for _, r in ipairs(riders) do names[#names + 1] = C.name(r) end
+          no("9.1", "%s in %s retreated there after being attacked this phase, and a unit is attacked at most once a phase",
+            table.concat(names, ", "), t)
+        end
       end
       for _, u in ipairs(units) do
         if not kessel.hex.adjacent(u.hex, t) then

@@ -1,0 +1,106 @@
+-- Situations from the reference material, rules29 pass: the case a refusal cites and the words it
+-- gives, played as a GM checks them. Geometry of the 10x10 map: odd columns N, NE = c+1 r-1,
+-- SE = c+1 r, S, SW = c-1 r, NW = c-1 r-1; even columns NE = c+1 r, SE = c+1 r+1, SW = c-1 r+1,
+-- NW = c-1 r.
+local expect = kessel.expect
+local B = require("testing.board10")
+
+-- [10.35] [6.5] The command radius's case is 10.35, and the sequence of play gives it for the
+-- overrun too ("in command radius [10.35]"). An attack by a Soviet unit outside every leader's
+-- radius was refused citing 10.35 and an overrun by the same unit citing 6.5: one rule, two
+-- citations. Board: rifle far (3-3-6) in 0909, German h (1-1-10) in 0808, leader l (rating 2) in
+-- 0406, four hexes and more from far. Both refusals cite 10.35 and name the unit and its hex; the
+-- overrun's says it began the phase outside command and names the overrun case in its words.
+kessel.test("case_10_35_an_overrun_outside_command_cites_10_35_as_an_attack_does", function()
+  local units = { B.rifle("far", "0909", "3-3-6"), B.pz("h", "0808", "1-1-10"), B.leader("l", "0406", 2) }
+  B.setup(units, { step = "soviet_combat" })
+  local ok, why = B.attack({ "far" }, { "0808" })
+  expect.refused(ok, why, "10.35", "far in 0909 is outside every leader's command radius")
+  B.setup(units, { step = "soviet_movement",
+    vars = { phase_start = { hexes = { far = "0909" }, command = {}, step = 0, turn = 7 } } })
+  ok, why = kessel.act{ kind = "overrun", units = { "far" }, target = "0808" }
+  expect.refused(ok, why, "10.35", "far in 0909 began the phase outside every leader's command radius and may not overrun [6.5]")
+end)
+
+-- [6.22] [8] A leader enters an enemy ZOC only together with a combat unit: the extended sequence
+-- of play gives this under its movement-and-ZOC case [6.22], and the refusals cited 8. Every
+-- refusal of it now cites 6.22 from one place (rules/zoc.lua): a lone leader's move into a German
+-- zone, and his advance after combat into one. Board: Soviet Movement Phase; leader l (rating 3)
+-- alone in 0505, German g in 0303, so 0403 is in g's zone and 0504 is not.
+kessel.test("case_6_22_a_lone_leader_refused_an_enemy_zone_cites_6_22_in_a_move", function()
+  B.setup({ B.leader("l", "0505", 3), B.pz("g", "0303") }, { step = "soviet_movement" })
+  local ok, why = B.move({ "l" }, { "0504", "0403" })
+  expect.refused(ok, why, "6.22", "a leader may enter an enemy ZOC only together with an attack-capable unit")
+  expect.accepted(B.move({ "l" }, { "0504" }))
+end)
+
+-- [9.1] [9.73] FAQ 5 Each unit is attacked at most once a phase. A hex can be left holding only
+-- units that retreated onto it: Eng spares them [FAQ 5] while the real defender there may lose its
+-- only step. A further attack on that hex is rightly refused (they were attacked in their own
+-- combat), but the refusal said "the units in 0605 have already been attacked this phase", which
+-- a GM who saw no combat at 0605 before could not check; it now names them and says that they
+-- retreated there after being attacked. Board, German Combat Phase of turn 7: s1 (2-2-6) in 0505,
+-- s2 (1-1-6) in 0605, leader l (rating 5) in 0807; g1 (4-4-10) in 0404, g2 and g3 (4-4-10) in
+-- 0604, g4 in 0507 (its zone closes 0506). g1 attacks 0505: 2-1, roll 2, D1; s1 retreats to 0605,
+-- the only hex left (0504 and 0405 are in g1's zone, 0604 holds Germans, 0506 is in g4's zone).
+-- g2 attacks 0605: s2 alone defends (s1 adds nothing [9.73]), 4 against 1, 4-1, roll 6: Eng; s2
+-- loses its step and is eliminated, s1 is spared, g2 flips. g3's attack on 0605 is refused citing
+-- 9.1 and naming s1.
+kessel.test("case_9_1_a_hex_left_with_only_retreated_units_is_refused_naming_them", function()
+  B.setup({ B.rifle("s1", "0505", "2-2-6"), B.rifle("s2", "0605", "1-1-6"), B.leader("l", "0807", 5),
+    B.pz("g1", "0404"), B.pz("g2", "0604"), B.pz("g3", "0604"), B.pz("g4", "0507") })
+  kessel.inject_dice{ 2 }
+  local ev = expect.accepted(B.attack({ "g1" }, { "0505" }))
+  expect.truthy(B.note(ev, "odds 2-1, roll 2: D1"), B.all_notes(ev))
+  expect.accepted(B.choose("retreat"))
+  expect.accepted(B.retreat({ "s1" }, { "0605" }))
+  while B.pending() do expect.accepted(kessel.act{ kind = "advance", skip = true }) end
+  kessel.inject_dice{ 6 }
+  ev = expect.accepted(B.attack({ "g2" }, { "0605" }))
+  expect.truthy(B.note(ev, "odds 4-1, roll 6: Eng"), B.all_notes(ev))
+  expect.eq(B.where("s2"), "eliminated")
+  expect.eq(B.where("s1"), "0605", "Eng spares the unit retreated onto the hex [FAQ 5]")
+  expect.eq(B.pending(), nil)
+  local ok, why = B.attack({ "g3" }, { "0605" })
+  expect.refused(ok, why, "9.1", "s1 in 0605 retreated there after being attacked this phase, and a unit is attacked at most once a phase")
+end)
+
+-- [12.2] [9.4] Nobody knows an untried unit's value before the reveal. The `odds` query counted
+-- it as 0 and so answered 10-1 (with `exact = false`) for an attack on a hex of untried units,
+-- with the chances of the 10-1 column: a column no player may rely on. It now answers the columns
+-- at the two ends of what the untried units may prove, from the values left in their pool
+-- (`worst` and `best` for the attacker, the label "worst to best"), and gives the chances only when
+-- both ends fall in one column. Board, German Combat Phase: g (6-6-10) in 0303 against u1 (face
+-- down) in 0403; the rifle pool holds the values named in each case.
+kessel.test("case_12_2_odds_against_untried_units_give_the_range_they_may_prove", function()
+  local function board(pool, second)
+    local units = { B.pz("g", "0303", "6-6-10"), B.leader("l", "0706", 5),
+      { id = "u1", name = "u1", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" } }
+    if second then
+      units[#units + 1] = { id = "u2", name = "u2", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" }
+    end
+    B.setup(units, { pools = { rifle = pool } })
+    return kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } })
+  end
+  -- 6 against 2 is 3-1, against 3 is 2-1
+  local o = board({ "2-2-6", "3-3-6" })
+  expect.eq(o.exact, false)
+  expect.eq(o.label, "2-1 to 3-1")
+  expect.eq(o.worst.label, "2-1")
+  expect.eq(o.worst.defence, 3)
+  expect.eq(o.best.label, "3-1")
+  expect.eq(#o.distribution, 0, "no chances for a column nobody knows")
+  -- a dud among the values: at best no die is rolled [12.3]
+  o = board({ "0-0-6", "5-5-6" })
+  expect.eq(o.label, "1-1 to no roll")
+  -- both ends in one column: that column and its chances
+  o = board({ "3-3-6", "2-3-6" })
+  expect.eq(o.label, "2-1")
+  expect.truthy(#o.distribution > 0)
+  -- two untried units of one pool draw two counters: 5 + 2 at worst, 1 + 2 at best
+  o = board({ "1-1-6", "2-2-6", "5-5-6" }, true)
+  expect.eq(o.worst.defence, 7)
+  expect.eq(o.best.defence, 3)
+  expect.eq(o.label, "1-2 to 2-1")
+  expect.eq(kessel.units.get("u1").hidden, true, "the query reveals nothing")
+end)
