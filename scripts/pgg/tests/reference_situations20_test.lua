@@ -104,3 +104,51 @@ kessel.test("case_12_2_odds_against_untried_units_give_the_range_they_may_prove"
   expect.eq(o.label, "1-2 to 2-1")
   expect.eq(kessel.units.get("u1").hidden, true, "the query reveals nothing")
 end)
+
+-- [9.73] [FAQ 5] WBC09 #3 WBC09 #4 In a Movement Phase a hex may be overrun again, and an Eng can
+-- leave it holding only a unit retreated onto it (the Eng took the last step of the hex's own unit
+-- and spared the retreated one). A further overrun then finds no unit of the hex's own: in the
+-- standard game the retreated unit defends on its own, under WBC09 #3 it dies (the hex defends with
+-- its own units only, and it has none). The engine did both silently or with words made for duds:
+-- "the units it had retreated onto had no defence", and the emptied hex was noted under 12.3 (no
+-- dud was involved). Board, German Initial Movement Phase: A and Bq (1-1-6) in 0505 and 0605,
+-- leader l (rating 5) in 0807; g1 (8-8-10) in 0404, g2 and g3 (8-8-10) in 0604, g4 in 0507 (its
+-- zone closes 0506). g1 overruns 0505: 4 against 1, 4-1, roll 4, D1; A retreats to 0605 (the only
+-- hex left) and is disrupted. g2 overruns 0605: 4 against Bq's 1 (A adds nothing), roll 6, Eng: Bq
+-- is eliminated, A is spared. g3 overruns 0605: standard, A defends alone (4 against 1, roll 3,
+-- D2/A1) with a note citing 9.73 that says so; WBC09 #3, A is eliminated with a note saying no unit
+-- it retreated onto is left, the hex's emptying is noted under WBC09 #3 and g3 enters 0605.
+kessel.test("case_9_73_an_overrun_of_a_hex_left_with_only_a_retreated_unit_says_what_becomes_of_it", function()
+  local function play(wbc)
+    B.setup({ B.rifle("A", "0505", "1-1-6"), B.rifle("Bq", "0605", "1-1-6"), B.leader("l", "0807", 5),
+      B.pz("g1", "0404", "8-8-10"), B.pz("g2", "0604", "8-8-10"), B.pz("g3", "0604", "8-8-10"), B.pz("g4", "0507") },
+      { step = "german_movement", options = { wbc09_03_retreated_units_die_first = wbc } })
+    kessel.inject_dice{ 4 }
+    local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "g1" }, target = "0505" })
+    expect.truthy(B.note(ev, "odds 4-1, roll 4: D1"), B.all_notes(ev))
+    expect.accepted(B.choose("retreat"))
+    expect.accepted(B.retreat({ "A" }, { "0605" }))
+    kessel.inject_dice{ 6 }
+    ev = expect.accepted(kessel.act{ kind = "overrun", units = { "g2" }, target = "0605" })
+    expect.truthy(B.note(ev, "odds 4-1, roll 6: Eng"), B.all_notes(ev))
+    expect.eq(B.where("Bq"), "eliminated")
+    expect.eq(B.where("A"), "0605")
+    kessel.inject_dice{ 3 }
+    return expect.accepted(kessel.act{ kind = "overrun", units = { "g3" }, target = "0605" })
+  end
+  local ev = play(false)
+  local n = B.note(ev, "A retreated onto 0605 this phase, but none of the units it had retreated onto is left there: it defends on its own")
+  expect.truthy(n, B.all_notes(ev))
+  expect.eq(n.rule, "9.73")
+  expect.truthy(B.note(ev, "attack 4 against defence 1 in 0605: odds 4-1, roll 3: D2/A1"), B.all_notes(ev))
+  expect.eq(B.pending() and B.pending().kind, "loss_or_retreat")
+
+  ev = play(true)
+  n = B.note(ev, "A eliminated: none of the units it had retreated onto is left there")
+  expect.truthy(n, B.all_notes(ev))
+  expect.eq(n.rule, "WBC09 #3")
+  n = B.note(ev, "no defender is left in 0605")
+  expect.truthy(n, B.all_notes(ev))
+  expect.eq(n.rule, "WBC09 #3", "no dud was removed [12.3]")
+  expect.eq(B.where("g3"), "0605")
+end)
