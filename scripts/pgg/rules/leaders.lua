@@ -233,7 +233,9 @@ local function evac_reasons(a)
     end
     return C.reason("10.4", "leader evacuation is an optional rule that is off (option leader_evacuation)")
   end
-  if kessel.game.var("pending") then return C.reason("9.6", "a combat decision is waiting") end
+  -- the decision waiting, named with its own case (a bid, a loss, a retreat path, an advance)
+  local pr = C.pending_reason()
+  if pr then return pr end
   if C.phasing() ~= C.SOVIET or not C.in_movement_phase() then
     return C.reason("10.4", "a leader is evacuated in the Soviet Movement Phase (%s)", tostring(a.leader))
   end

@@ -152,3 +152,26 @@ kessel.test("case_9_73_an_overrun_of_a_hex_left_with_only_a_retreated_unit_says_
   expect.eq(n.rule, "WBC09 #3", "no dud was removed [12.3]")
   expect.eq(B.where("g3"), "0605")
 end)
+
+-- [10.4] [9.72] [4] While a decision is waiting nothing else happens, and the refusal names that
+-- decision under its own case, as every other action's does (C.pending_reason). The evacuation of
+-- a leader [10.4] was refused with "a combat decision is waiting", citing 9.6 whatever the
+-- decision was. Board, Soviet Movement Phase with the optional rule on: leader l (rating 2) cut off
+-- in 0202 by g1-g3; rifle s (6-6-6) with leader k (rating 3) in 0705 overruns h (1-1-10) in 0805:
+-- 3 against 1, 3-1, roll 3: D1; the German retreats, and the Soviet is to pick the path [9.72].
+-- Evacuating l now is refused citing 9.72 and naming the path to pick; once h has retreated, l goes.
+kessel.test("case_10_4_an_evacuation_while_a_decision_waits_names_that_decision", function()
+  B.setup({ B.leader("l", "0202", 2), B.pz("g1", "0302"), B.pz("g2", "0203"), B.pz("g3", "0101"),
+    B.rifle("s", "0705", "6-6-6"), B.leader("k", "0705", 3), B.pz("h", "0805", "1-1-10") },
+    { step = "soviet_movement", options = { leader_evacuation = true } })
+  kessel.inject_dice{ 3 }
+  local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "s" }, target = "0805" })
+  expect.truthy(B.note(ev, "odds 3-1, roll 3: D1"), B.all_notes(ev))
+  expect.accepted(B.choose("retreat"))
+  expect.eq(B.pending().kind, "retreat_path")
+  local ok, why = kessel.act{ kind = "evacuate", leader = "l" }
+  expect.refused(ok, why, "9.72", "a decision is waiting")
+  expect.accepted(B.retreat({ "h" }, { "0906" }))
+  expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
+  expect.eq(B.where("l"), "pending")
+end)
