@@ -135,9 +135,10 @@ local function values_left(pool, field)
 end
 
 -- Copies of `list` with each untried unit given a value it may prove: its pool's weakest (`weak`)
--- or strongest, untried units of one pool taking distinct counters. nil when a pool has nothing.
-local function as_proved(list, field, weak)
-  local out, taken = {}, {}
+-- or strongest, untried units of one pool taking distinct counters (`taken`: how many of each pool
+-- are spoken for so far). nil when a pool has nothing.
+local function as_proved(list, field, weak, taken)
+  local out = {}
   for _, u in ipairs(list) do
     if U.is_untried(u) then
       local vals = values_left(u.pool, field)
@@ -161,10 +162,11 @@ end
 -- and the defence's best (`worst` true), or the other way. A side left with no strength has no die
 -- rolled [9.4] [12.3]: "no roll".
 local function extreme(units, hexes, targets, worst)
-  local attackers = as_proved(units, "attack", worst)
-  local per = {}
+  local attackers = as_proved(units, "attack", worst, {})
+  local per, taken = {}, {}
   for _, h in ipairs(targets) do
-    per[h] = as_proved(K.defenders_at(h), "defence", not worst)
+    -- (one count over every defending hex: each untried unit is a counter of its own)
+    per[h] = as_proved(K.defenders_at(h), "defence", not worst, taken)
     if not per[h] then return nil end
   end
   if not attackers then return nil end

@@ -175,3 +175,19 @@ kessel.test("case_10_4_an_evacuation_while_a_decision_waits_names_that_decision"
   expect.accepted(kessel.act{ kind = "evacuate", leader = "l" })
   expect.eq(B.where("l"), "pending")
 end)
+
+-- [12.2] [9.23] The same range over a two-hex defence: the untried units of the two hexes are two
+-- counters of one pool, so at worst for the attacker they are the two strongest values left, not
+-- the strongest twice. Board, German Combat Phase: g (6-6-10) in 0303 next to u1 in 0403 and u2 in
+-- 0304 (0303 touches both); the pool holds 1-1-6, 2-2-6 and 5-5-6: 5 + 2 at worst (6 against 7,
+-- 1-2), 1 + 2 at best (6 against 3, 2-1).
+kessel.test("case_12_2_odds_range_over_two_defending_hexes_takes_distinct_counters", function()
+  B.setup({ B.pz("g", "0303", "6-6-10"), B.leader("l", "0706", 5),
+    { id = "u1", name = "u1", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0403" },
+    { id = "u2", name = "u2", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0304" } },
+    { pools = { rifle = { "1-1-6", "2-2-6", "5-5-6" } } })
+  local o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0403", "0304" } })
+  expect.eq(o.worst.defence, 7)
+  expect.eq(o.best.defence, 3)
+  expect.eq(o.label, "1-2 to 2-1")
+end)
