@@ -232,10 +232,17 @@ kessel.queries.declare{
       if ws and bs then range = ws.label == bs.label and ws.label or (ws.label .. " to " .. bs.label) end
       odds = { label = range, below = false, above = false }
       if not (ws and bs and ws.label == bs.label and ws.label ~= "no roll") then distribution = {} end
-      amods[#amods + 1] = { rule = "12.2", message = ws and bs and string.format(
-        "the untried units may prove anything from %s (%d against %d) to %s (%d against %d)",
-        ws.label, ws.attack, ws.defence, bs.label, bs.attack, bs.defence)
-        or "no values are left to say what the untried units may prove" }
+      local words = "no values are left to say what the untried units may prove"
+      if ws and bs and ws.attack == bs.attack and ws.defence == bs.defence then
+        words = string.format("the values left for the untried units give %s (%d against %d)", ws.label, ws.attack, ws.defence)
+      elseif ws and bs and ws.label == bs.label then
+        words = string.format("whatever the untried units prove, the column is %s (from %d against %d to %d against %d)",
+          ws.label, ws.attack, ws.defence, bs.attack, bs.defence)
+      elseif ws and bs then
+        words = string.format("the untried units may prove anything from %s (%d against %d) to %s (%d against %d)",
+          ws.label, ws.attack, ws.defence, bs.label, bs.attack, bs.defence)
+      end
+      amods[#amods + 1] = { rule = "12.2", message = words }
     end
     local refusals, said = {}, {}
     for _, r in ipairs(own) do refusals[#refusals + 1] = r; said[r.message] = true end

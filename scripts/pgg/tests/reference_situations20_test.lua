@@ -97,6 +97,14 @@ kessel.test("case_12_2_odds_against_untried_units_give_the_range_they_may_prove"
   o = board({ "3-3-6", "2-3-6" })
   expect.eq(o.label, "2-1")
   expect.truthy(#o.distribution > 0)
+  local function says(text)
+    for _, m in ipairs(o.attack_modifiers) do if m.rule == "12.2" and m.message:find(text, 1, true) then return true end end
+    return false
+  end
+  expect.truthy(says("the values left for the untried units give 2-1 (6 against 3)"))
+  o = board({ "4-4-6", "4-5-6" })
+  expect.eq(o.label, "1-1")
+  expect.truthy(says("whatever the untried units prove, the column is 1-1 (from 6 against 5 to 6 against 4)"))
   -- two untried units of one pool draw two counters: 5 + 2 at worst, 1 + 2 at best
   o = board({ "1-1-6", "2-2-6", "5-5-6" }, true)
   expect.eq(o.worst.defence, 7)
