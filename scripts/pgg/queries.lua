@@ -68,13 +68,17 @@ kessel.queries.declare{
       if not why and Z.enemy_zoc(u.side):has(u.hex) then
         overruns = {}
         local O = require("rules.overrun")
+        local first_no   -- why the first enemy hex next to it may not be overrun, to quote
         for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
-          if C.enemy_at(n, u.side) and #O.reasons{ kind = "overrun", units = { u.id }, target = n } == 0 then
-            overruns[#overruns + 1] = n
+          if C.enemy_at(n, u.side) then
+            local no = O.reasons{ kind = "overrun", units = { u.id }, target = n }
+            if #no == 0 then overruns[#overruns + 1] = n else first_no = first_no or no[1] end
           end
         end
-        why = C.reason("6.22", "%s is in %s and may not leave it voluntarily; %s", C.name_at(u), Z.zone_text(u.side, u.hex),
-          #overruns > 0 and ("it may still overrun [6.5] " .. table.concat(overruns, ", ")) or "nor may it overrun from there now")
+        local tail = "nor may it overrun from there now"
+        if #overruns > 0 then tail = "it may still overrun [6.5] " .. table.concat(overruns, ", ")
+        elseif first_no then tail = string.format("nor may it overrun from there now: %s [%s]", first_no.message, first_no.rule) end
+        why = C.reason("6.22", "%s is in %s and may not leave it voluntarily; %s", C.name_at(u), Z.zone_text(u.side, u.hex), tail)
       end
     elseif u.location ~= "pending" then
       -- eliminated or removed: it moves no more [6.1]

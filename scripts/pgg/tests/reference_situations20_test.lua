@@ -199,3 +199,23 @@ kessel.test("case_12_2_odds_range_over_two_defending_hexes_takes_distinct_counte
   expect.eq(o.best.defence, 3)
   expect.eq(o.label, "1-2 to 2-1")
 end)
+
+-- [6.22] [6.5] [10.2] The `mp_left` query about a unit in an enemy ZOC says it may not leave and
+-- where it may still overrun. When it may overrun nowhere it said only "nor may it overrun from
+-- there now", which leaves a GM to guess why; it now quotes the overrun's own refusal. Board,
+-- Soviet Movement Phase: leader l (rating 3) alone in 0505, in the zone of g (1-1-10) in 0404: a
+-- leader has no attack strength and may not overrun in the standard game [10.2]; a rifle r (4-4-6)
+-- in the same position may overrun 0404.
+kessel.test("case_6_22_mp_left_of_a_unit_in_an_enemy_zone_says_why_it_may_not_overrun", function()
+  B.setup({ B.leader("l", "0505", 3), B.pz("g", "0404", "1-1-10") }, { step = "soviet_movement" })
+  local q = kessel.queries.ask("mp_left", { unit = "l" })
+  expect.eq(q.may_move, false)
+  expect.eq(q.reason.rule, "6.22")
+  expect.truthy(q.reason.message:find("nor may it overrun from there now: leaders have no attack strength and cannot overrun", 1, true),
+    q.reason.message)
+  expect.truthy(q.reason.message:find("[10.2]", 1, true), q.reason.message)
+  B.setup({ B.rifle("r", "0505", "4-4-6"), B.leader("l", "0506", 3), B.pz("g", "0404", "1-1-10") }, { step = "soviet_movement" })
+  q = kessel.queries.ask("mp_left", { unit = "r" })
+  expect.eq(#q.overrun_targets, 1)
+  expect.truthy(q.reason.message:find("it may still overrun [6.5] 0404", 1, true), q.reason.message)
+end)
