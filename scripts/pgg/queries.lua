@@ -124,7 +124,8 @@ kessel.queries.declare{
 -- Counting the counters shown so far tells both players as much, so this gives nothing away.
 local function values_left(pool, field)
   local vals = {}
-  for _, f in ipairs(kessel.game.pool(pool or "")) do
+  if not pool then return vals end
+  for _, f in ipairs(kessel.game.pool(pool)) do
     local a, d = f:match("^(%d+)-(%d+)")
     if a then vals[#vals + 1] = tonumber(field == "attack" and a or d) end
   end

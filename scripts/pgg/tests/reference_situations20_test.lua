@@ -219,3 +219,17 @@ kessel.test("case_6_22_mp_left_of_a_unit_in_an_enemy_zone_says_why_it_may_not_ov
   expect.eq(#q.overrun_targets, 1)
   expect.truthy(q.reason.message:find("it may still overrun [6.5] 0404", 1, true), q.reason.message)
 end)
+
+-- [12.2] A face-down unit with no pool (a position built by hand) has no values to prove: the
+-- odds column is "unknown", whatever lies in the dead pile (a leader there is no counter it could
+-- be). Board: g (6-6-10) in 0303 against u1 (face down, no pool) in 0403; leader dl dead.
+kessel.test("case_12_2_odds_against_an_untried_unit_with_no_pool_are_unknown", function()
+  local dead = B.leader("dl", nil, 3); dead.location = "eliminated"
+  B.setup({ B.pz("g", "0303", "6-6-10"), dead,
+    { id = "u1", name = "u1", side = "soviet", type = "rifle", hidden = true, at = "0403" } },
+    { vars = { dead_pile = { "dl" } } })
+  local o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0403" } })
+  expect.eq(o.exact, false)
+  expect.eq(o.label, "unknown")
+  expect.eq(#o.distribution, 0)
+end)
