@@ -68,13 +68,17 @@ kessel.queries.declare{
       if not why and Z.enemy_zoc(u.side):has(u.hex) then
         overruns = {}
         local O = require("rules.overrun")
+        local first_no   -- why the first enemy hex next to it may not be overrun, to quote
         for _, n in ipairs(kessel.hex.neighbors(u.hex)) do
-          if C.enemy_at(n, u.side) and #O.reasons{ kind = "overrun", units = { u.id }, target = n } == 0 then
-            overruns[#overruns + 1] = n
+          if C.enemy_at(n, u.side) then
+            local no = O.reasons{ kind = "overrun", units = { u.id }, target = n }
+            if #no == 0 then overruns[#overruns + 1] = n else first_no = first_no or no[1] end
           end
         end
-        why = C.reason("6.22", "%s is in %s and may not leave it voluntarily; %s", C.name_at(u), Z.zone_text(u.side, u.hex),
-          #overruns > 0 and ("it may still overrun [6.5] " .. table.concat(overruns, ", ")) or "nor may it overrun from there now")
+        local tail = "nor may it overrun from there now"
+        if #overruns > 0 then tail = "it may still overrun [6.5] " .. table.concat(overruns, ", ")
+        elseif first_no then tail = string.format("nor may it overrun from there now: %s [%s]", first_no.message, first_no.rule) end
+        why = C.reason("6.22", "%s is in %s and may not leave it voluntarily; %s", C.name_at(u), Z.zone_text(u.side, u.hex), tail)
       end
     elseif u.location ~= "pending" then
       -- eliminated or removed: it moves no more [6.1]
@@ -114,6 +118,69 @@ kessel.queries.declare{
       hexes = sorted_keys(hexes), units = covered }
   end,
 }
+
+-- [12.2] [12.4] The values an untried unit may still prove, smallest first: the faces left in its
+-- pool, or once that is used up the dead counters of that pool (which a reveal then draws).
+-- Counting the counters shown so far tells both players as much, so this gives nothing away.
+local function values_left(pool, field)
+  local vals = {}
+  if not pool then return vals end
+  for _, f in ipairs(kessel.game.pool(pool)) do
+    local a, d = f:match("^(%d+)-(%d+)")
+    if a then vals[#vals + 1] = tonumber(field == "attack" and a or d) end
+  end
+  if #vals == 0 then
+    for _, id in ipairs(kessel.game.var("dead_pile") or {}) do
+      local d = kessel.units.get(id)
+      if d and d.pool == pool and d.attack then vals[#vals + 1] = field == "attack" and d.attack or (d.defence or 0) end
+    end
+  end
+  table.sort(vals)
+  return vals
+end
+
+-- Copies of `list` with each untried unit given a value it may prove: its pool's weakest (`weak`)
+-- or strongest, untried units of one pool taking distinct counters (`taken`: how many of each pool
+-- are spoken for so far). nil when a pool has nothing.
+local function as_proved(list, field, weak, taken)
+  local out = {}
+  for _, u in ipairs(list) do
+    if U.is_untried(u) then
+      local vals = values_left(u.pool, field)
+      if #vals == 0 then return nil end
+      local n = (taken[u.pool or ""] or 0) + 1
+      taken[u.pool or ""] = n
+      local i = math.min(n, #vals)
+      local c = {}
+      for k, v in pairs(u) do c[k] = v end
+      c.hidden = false
+      c[field] = weak and vals[i] or vals[#vals - i + 1]
+      out[#out + 1] = c
+    else
+      out[#out + 1] = u
+    end
+  end
+  return out
+end
+
+-- The odds column at one extreme of what the untried units may prove [12.2]: the attackers' worst
+-- and the defence's best (`worst` true), or the other way. A side left with no strength has no die
+-- rolled [9.4] [12.3]: "no roll".
+local function extreme(units, hexes, targets, worst)
+  local attackers = as_proved(units, "attack", worst, {})
+  local per, taken = {}, {}
+  for _, h in ipairs(targets) do
+    -- (one count over every defending hex: each untried unit is a counter of its own)
+    per[h] = as_proved(K.defenders_at(h), "defence", not worst, taken)
+    if not per[h] then return nil end
+  end
+  if not attackers then return nil end
+  local att = K.attack_total(attackers, {})
+  local def = K.defence_of(targets, { attacker_hexes = hexes, units = per })
+  local label = "no roll"
+  if att > 0 and def > 0 then label = kessel.tables.odds(K.CRT, att, def).label end
+  return { attack = att, defence = def, label = label }
+end
 
 kessel.queries.declare{
   id = "odds", rule = "9.3",
@@ -157,6 +224,31 @@ kessel.queries.declare{
     end
     local tid = K.CRT
     local odds = kessel.tables.odds(tid, att, def)
+    local distribution = kessel.tables.distribution(tid, odds.column)
+    -- [12.2] with an untried unit taking part the column is not known: counting it as 0 would show
+    -- a column nobody may rely on (10-1 against a hex of untried units). The answer gives instead
+    -- the columns at the two ends of what the untried units may prove (`worst`, `best`, for the
+    -- attacker), and the chances only when both ends fall in one column.
+    local worst, best
+    if #untried > 0 then
+      local ws, bs = extreme(units, hexes, args.targets, true), extreme(units, hexes, args.targets, false)
+      worst, best = ws, bs
+      local range = "unknown"
+      if ws and bs then range = ws.label == bs.label and ws.label or (ws.label .. " to " .. bs.label) end
+      odds = { label = range, below = false, above = false }
+      if not (ws and bs and ws.label == bs.label and ws.label ~= "no roll") then distribution = {} end
+      local words = "no values are left to say what the untried units may prove"
+      if ws and bs and ws.attack == bs.attack and ws.defence == bs.defence then
+        words = string.format("the values left for the untried units give %s (%d against %d)", ws.label, ws.attack, ws.defence)
+      elseif ws and bs and ws.label == bs.label then
+        words = string.format("whatever the untried units prove, the column is %s (from %d against %d to %d against %d)",
+          ws.label, ws.attack, ws.defence, bs.attack, bs.defence)
+      elseif ws and bs then
+        words = string.format("the untried units may prove anything from %s (%d against %d) to %s (%d against %d)",
+          ws.label, ws.attack, ws.defence, bs.label, bs.attack, bs.defence)
+      end
+      amods[#amods + 1] = { rule = "12.2", message = words }
+    end
     local refusals, said = {}, {}
     for _, r in ipairs(own) do refusals[#refusals + 1] = r; said[r.message] = true end
     for _, r in ipairs(K.attack_reasons({ kind = "attack", units = args.units, targets = args.targets })) do
@@ -165,9 +257,9 @@ kessel.queries.declare{
     return {
       attack = att, defence = def, table = tid, label = odds.label, below = odds.below, above = odds.above,
       attack_modifiers = amods, defence_modifiers = dmods,
-      distribution = kessel.tables.distribution(tid, odds.column),
+      distribution = distribution,
       legal = #refusals == 0, reasons = refusals,
-      exact = #untried == 0, untried = untried,
+      exact = #untried == 0, untried = untried, worst = worst, best = best,
     }
   end,
 }

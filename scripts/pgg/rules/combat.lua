@@ -684,7 +684,7 @@ function K.attack_reasons(a, command)
         if u.side == C.SOVIET then
           command = command or L.command_hexes()
           if not L.in_command(u, command) then
-            no("10.35", "%s is outside every leader's command radius", C.name_at(u))
+            reasons[#reasons + 1] = L.outside_command_reason(u)
             local idle = L.disrupted_leader_near(u)
             if idle then no("6.6", "the leader in range, %s, is disrupted and has no command radius", C.name_at(idle)) end
           end
@@ -706,13 +706,23 @@ function K.attack_reasons(a, command)
       for _, d in ipairs(kessel.units.at(t)) do if d.side ~= side then enemy = true end end
       if not enemy then no("9.1", "%s holds no enemy unit", t)
       else
+        -- [9.1] a unit is attacked at most once a phase: say which units were, so that a GM can
+        -- check it against the combats made
+        local done = {}
         for _, d in ipairs(defenders) do
-          if d.flags.defended then
-            no("9.1", "the units in %s have already been attacked this phase", t)
-            break
-          end
+          if d.flags.defended then done[#done + 1] = C.name(d) end
         end
-        if #defenders == 0 then no("9.1", "the units in %s have already been attacked this phase", t) end
+        if #done > 0 then
+          no("9.1", "%s in %s %s already been attacked this phase, and a unit is attacked at most once a phase",
+            table.concat(done, ", "), t, #done == 1 and "has" or "have")
+        elseif #defenders == 0 then
+          -- [9.73] only units that retreated onto the hex after their own combat are left in it
+          local _, riders = K.defenders_at(t)
+          local names = {}
+          for _, r in ipairs(riders) do names[#names + 1] = C.name(r) end
+          no("9.1", "%s in %s retreated there after being attacked this phase, and a unit is attacked at most once a phase",
+            table.concat(names, ", "), t)
+        end
       end
       for _, u in ipairs(units) do
         if not kessel.hex.adjacent(u.hex, t) then
@@ -819,19 +829,31 @@ function K.engage(kind, attacker_units, targets, ctx)
   end
   -- every unit in a defending hex defends, except units retreated onto it [9.1] [9.73]
   local by_hex, any_defender, any_rider = {}, false, false
+  -- the case that emptied the defence, for the note below: duds removed [12.3], or units retreated
+  -- onto a hex none of whose own units was left, which WBC09 #3 kills
+  local emptied = "12.3"
   local attackers = K.reveal_all(attacker_units, true)
   for _, hex in ipairs(targets) do
     local defenders, riders = K.defenders_at(hex)
     for _, d in ipairs(defenders) do if kind == "attack" then kessel.emit.flag(d.id, "defended") end end
     local alive = K.reveal_all(defenders, false)
     if #alive == 0 and #riders > 0 then
+      -- Two ways to get here: the hex's own units proved duds and were removed just now [12.3], or
+      -- none of them was left when the combat began (an Eng earlier in the phase took the last
+      -- one's step while sparing the units retreated onto it [FAQ 5]: reachable in a Movement
+      -- Phase, where a hex may be overrun again). The notes say which, so a GM can follow.
+      local gone = #defenders > 0 and "the units it had retreated onto proved to have no strength"
+        or "none of the units it had retreated onto is left there"
       if opt("wbc09_03_retreated_units_die_first") then
-        -- WBC09 #3: the hex's only real defenders were duds: the retreated units die, the attacker
-        -- may advance up to two hexes
-        for _, r in ipairs(riders) do U.eliminate(r, "WBC09 #3", "the units it had retreated onto had no defence") end
+        -- WBC09 #3: the hex defends with its own units only; with none of any strength the
+        -- retreated units die, and the attacker may advance up to two hexes
+        for _, r in ipairs(riders) do U.eliminate(r, "WBC09 #3", gone) end
+        if #defenders == 0 then emptied = "WBC09 #3" end
       else
         -- standard: with nobody left to shelter behind, the retreated units defend on their own
         for _, r in ipairs(riders) do
+          kessel.emit.note("9.73", string.format("%s retreated onto %s this phase, but %s: it defends on its own",
+            C.name(r), hex, gone))
           kessel.emit.flag(r.id, "retreated_onto", false)
           -- they are attacked now, and like every defender not again this phase [9.1]
           if kind == "attack" then kessel.emit.flag(r.id, "defended") end
@@ -857,7 +879,7 @@ function K.engage(kind, attacker_units, targets, ctx)
     return cb
   end
   if not any_defender then
-    kessel.emit.note("12.3", "no defender is left in " .. table.concat(targets, "+") .. ": the hex is empty")
+    kessel.emit.note(emptied, "no defender is left in " .. table.concat(targets, "+") .. ": the hex is empty")
     cb.result = "none"
     cb.eliminated.defender = true
     cb.tasks = { { what = kind == "attack" and "advance" or "finish" } }

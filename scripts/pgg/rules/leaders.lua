@@ -126,6 +126,13 @@ function L.in_command(u, hexes)
   return hexes[u.hex] == true
 end
 
+-- Why a Soviet unit outside command may not attack or overrun [10.35]: the case that gives the
+-- command radius says so for both, so both refusals cite it from here. `how` words the moment
+-- judged (an overrun judges the start of the phase [6.5]); the default is the attack's.
+function L.outside_command_reason(u, how)
+  return C.reason("10.35", "%s %s", C.name_at(u), how or "is outside every leader's command radius")
+end
+
 -- Leaders of `ids` grouped by hex, and the attack bonus they give [10.36]. The bonus of the
 -- leaders in one hex is capped at the attack of the combat units of that hex in the same attack;
 -- without WBC09 #12 only one leader may lend its rating to the units of one hex.
@@ -226,7 +233,9 @@ local function evac_reasons(a)
     end
     return C.reason("10.4", "leader evacuation is an optional rule that is off (option leader_evacuation)")
   end
-  if kessel.game.var("pending") then return C.reason("9.6", "a combat decision is waiting") end
+  -- the decision waiting, named with its own case (a bid, a loss, a retreat path, an advance)
+  local pr = C.pending_reason()
+  if pr then return pr end
   if C.phasing() ~= C.SOVIET or not C.in_movement_phase() then
     return C.reason("10.4", "a leader is evacuated in the Soviet Movement Phase (%s)", tostring(a.leader))
   end
@@ -290,7 +299,7 @@ kessel.on("step_start", function()
       for _, h in ipairs(area) do
         -- it comes back through X like any arrival: into a hex it may enter (no lake [6.7]), whose
         -- entry cost it spends [14.3]; alone, as a leader, never into a German unit's hex nor
-        -- into a German zone of control [8]
+        -- into a German zone of control [6.22]
         local cost = require("rules.reinforcements").entry_mp(kessel.units.get(e.id), h)
         if not C.enemy_at(h, C.SOVIET) and not ezoc:has(h) and cost ~= nil then
           waits = false
@@ -307,8 +316,8 @@ kessel.on("step_start", function()
         end
       end
       if waits then
-        kessel.emit.note("10.4", string.format("%s cannot return at %s this turn: every hex of it is German-occupied or in a German zone of control, which a leader alone may not enter [8]; he returns when one is open",
-          C.name(kessel.units.get(e.id)), L.evacuation_area()))
+        kessel.emit.note("10.4", string.format("%s cannot return at %s this turn: every hex of it is German-occupied or in a German zone of control, which a leader alone may not enter [%s]; he returns when one is open",
+          C.name(kessel.units.get(e.id)), L.evacuation_area(), Z.ESCORT_RULE))
       end
     end
   end

@@ -11,7 +11,7 @@
 -- German mechanized types [4]; never into enemy units [6.1]; entering an enemy ZOC ends the unit's
 -- movement for the phase, even if the zone goes later in the phase (flag `zoc_stop`), and a unit
 -- never leaves one voluntarily [6.22]; disrupted units don't move [6.6]; a leader enters
--- an enemy ZOC only together with an attack-capable unit [8]; on turns 1-6 no Soviet unit enters
+-- an enemy ZOC only together with an attack-capable unit [6.22]; on turns 1-6 no Soviet unit enters
 -- columns 01-02 [6.4] (supply and leader lines may still be traced there).
 --
 -- MP spent are kept per unit in the unit var `mp_spent`, counted in HALF movement points (unit vars
@@ -184,8 +184,7 @@ function M.context(units, from, base)
   local capable = false
   for _, u in ipairs(units) do if C.attack_capable(u) then capable = true end end
   if not capable then
-    ctx.forbid[#ctx.forbid + 1] = { set = ezoc, rule = "8",
-      message = "a leader may enter an enemy ZOC only together with an attack-capable unit" }
+    ctx.forbid[#ctx.forbid + 1] = { set = ezoc, rule = Z.ESCORT_RULE, message = Z.ESCORT_TEXT }
   end
   if t1_full then
     local visited = {}

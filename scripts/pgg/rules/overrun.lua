@@ -160,9 +160,11 @@ function O.reasons(a)
           if not ok then
             if start and not start.hexes[u.id] and not require("rules.reinforcements").provisional_start(u) then
               -- (a reinforcement, a South-Western Front division: not on the map when the phase began)
-              no("6.5", "%s came onto the map this phase, so it did not begin the phase within a leader's command radius, and may not overrun", C.name_at(u))
+              reasons[#reasons + 1] = L.outside_command_reason(u,
+                "came onto the map this phase, so it did not begin the phase within a leader's command radius, and may not overrun [6.5]")
             else
-              no("6.5", "%s began the phase outside every leader's command radius and may not overrun", C.name_at(u))
+              reasons[#reasons + 1] = L.outside_command_reason(u,
+                "began the phase outside every leader's command radius and may not overrun [6.5]")
             end
           end
         end

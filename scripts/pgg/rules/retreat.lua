@@ -34,7 +34,7 @@
 -- Units that advanced cannot attack again this phase (flag "advanced"). A disrupted victor stays
 -- where it is: it may not move [6.6], and an advance is a move (a retreat is a result and is made).
 -- Ignoring enemy ZOC means not stopping in one; a leader still enters an enemy ZOC only together
--- with an attack-capable unit advancing with him [8].
+-- with an attack-capable unit advancing with him [6.22].
 local C = require("rules.common")
 local Z = require("rules.zoc")
 local K = require("rules.combat")
@@ -567,7 +567,7 @@ function R.advance_reasons(a)
     end
     group[#group + 1] = u
   end
-  -- [8] [9.8] an advance ignores enemy ZOC (it need not stop there), but a leader still enters an
+  -- [6.22] [9.8] an advance ignores enemy ZOC (it need not stop there), but a leader still enters an
   -- enemy ZOC only together with an attack-capable unit: a leader advancing without one may not
   -- take a path with a hex in an enemy ZOC (judged as the advance is made)
   local escorted, leaders = false, false
@@ -579,8 +579,8 @@ function R.advance_reasons(a)
     local ezoc = Z.enemy_zoc(group[1].side)
     for _, h in ipairs(path) do
       if ezoc:has(h) then
-        return C.reason("8", "%s may not advance into %s, in %s: a leader enters an enemy ZOC only together with an attack-capable unit (advance them together)",
-          C.names(group), h, Z.zone_text(group[1].side, h))
+        return C.reason(Z.ESCORT_RULE, "%s may not advance into %s, in %s: %s (advance them together)",
+          C.names(group), h, Z.zone_text(group[1].side, h), Z.ESCORT_TEXT)
       end
     end
   end

@@ -62,4 +62,10 @@ function Z.stop_text(side, hex, texts)
   return string.format("movement ends at %s, in %s", hex, Z.zone_text(side, hex, texts))
 end
 
+-- [6.22] A leader enters an enemy ZOC only together with an attack-capable unit. The extended
+-- sequence of play gives this under its movement-and-ZOC case [6.22] (pgg-facts.md lists it with
+-- the zones [8] without a case number), so every refusal and note of it cites 6.22, from here.
+Z.ESCORT_RULE = "6.22"
+Z.ESCORT_TEXT = "a leader may enter an enemy ZOC only together with an attack-capable unit"
+
 return Z

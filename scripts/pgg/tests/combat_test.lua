@@ -70,7 +70,7 @@ kessel.test("case_9_1_attack_once_and_attacked_once_per_phase", function()
   local ok, r = attack({ "g" }, { "0403" })
   expect.refused(ok, r, "9.1", "already attacked this phase")
   ok, r = attack({ "h" }, { "0403" })
-  expect.refused(ok, r, "9.1", "already been attacked this phase")
+  expect.refused(ok, r, "9.1", "s in 0403 has already been attacked this phase")
   -- the marks go with the phase
   expect.accepted(kessel.act{ kind = "end_phase" })
   expect.falsy(kessel.units.get("g").flags.attacked, "attacked flag cleared at the end of the step")

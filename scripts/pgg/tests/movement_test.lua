@@ -138,16 +138,16 @@ kessel.test("case_6_4_soviet_columns_01_02_closed_turns_1_to_6", function()
   expect.accepted(mv("r", { "0205" }))
 end)
 
--- Rule 8
-kessel.test("case_8_leader_enters_enemy_zoc_only_with_attack_capable_unit", function()
+-- Rule 6.22: the leader's escort into an enemy ZOC
+kessel.test("case_6_22_leader_enters_enemy_zoc_only_with_attack_capable_unit", function()
   board({ leader("l", "0101", 3), rifle("r", "0101"), pz("p", "0105") }, { step = "soviet_movement" })
   local ok, r = mv("l", { "0104" })
-  expect.refused(ok, r, "8", "attack-capable")
+  expect.refused(ok, r, "6.22", "attack-capable")
   expect.accepted(mv({ "l", "r" }, { "0104" }))
   -- a known 0-attack unit does not escort
   board({ leader("l", "0101", 3), rifle("r", "0101", { faces = { "0-1-6" } }), pz("p", "0105") }, { step = "soviet_movement" })
   ok, r = mv({ "l", "r" }, { "0104" })
-  expect.refused(ok, r, "8", "attack-capable")
+  expect.refused(ok, r, "6.22", "attack-capable")
 end)
 
 -- Rule 6.6

@@ -164,13 +164,14 @@ kessel.test("case_6_5_split_result_stops_overrunners", function()
   end
 end)
 
--- Rule 6.5: a Soviet unit that began the phase outside every leader's radius may not overrun.
+-- Rules 6.5 and 10.35: a Soviet unit that began the phase outside every leader's radius may not
+-- overrun; the refusal cites 10.35, the command radius's case, as an attack's does.
 kessel.test("case_6_5_soviet_overrun_needs_command_at_start", function()
   kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_movement", turn = 7, units = {
     rifle("s", "0403", "6-6-6"), pz("g", "0303", "1-1-10"), leader("l", "0605", 2) },
     vars = { phase_start = { hexes = { s = "0403" }, command = {}, step = 0, turn = 7 } } }
   local ok, r = overrun({ "s" }, "0303")
-  expect.refused(ok, r, "6.5", "began the phase outside")
+  expect.refused(ok, r, "10.35", "began the phase outside")
   kessel.setup{ map = { columns = 8, rows = 8 }, step = "soviet_movement", turn = 7, units = {
     rifle("s", "0403", "6-6-6"), pz("g", "0303", "1-1-10"), leader("l", "0605", 2) },
     vars = { phase_start = { hexes = { s = "0403" }, command = { "s" }, step = 0, turn = 7 } } }

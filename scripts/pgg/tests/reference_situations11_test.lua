@@ -130,9 +130,9 @@ kessel.test("case_6_5_a_failed_overrun_stops_the_units_a_reveal_took_out_of_the_
   expect.eq(require("rules.movement").mp_left(kessel.units.get("t")), 3)
 end)
 
--- [10.4] [8] An evacuated leader comes back alone at X, and a leader may enter an enemy zone of
+-- [10.4] [6.22] An evacuated leader comes back alone at X, and a leader may enter an enemy zone of
 -- control only together with an attack-capable unit. The engine put him on X whenever no German
--- stood there, so with a German next to X he came back alone into its zone, against [8], and was
+-- stood there, so with a German next to X he came back alone into its zone, against [6.22], and was
 -- held there by it [6.22]. Now he waits, turn by turn, with a note saying why, while every hex of
 -- X is German-occupied or in a German zone, and comes back once one is open. Board: l (rating 2)
 -- cut off in 0202 by g1-g3, X = 0808, g4 in 0807 next to it.
@@ -148,6 +148,7 @@ kessel.test("case_10_4_an_evacuated_leader_does_not_return_into_an_enemy_zone", 
   local n = B.note(ev, "cannot return at X this turn")
   expect.truthy(n, B.all_notes(ev))
   expect.eq(n.rule, "10.4")
+  expect.truthy(n.text:find("may not enter [6.22]", 1, true), n.text)
   -- g4 leaves in the German player-turn: the next Soviet Movement Phase brings him back
   for _ = 1, 4 do end_phase() end
   expect.eq(kessel.game.step().id, "german_movement")

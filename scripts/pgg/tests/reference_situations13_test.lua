@@ -9,17 +9,17 @@ local expect = kessel.expect
 local B = require("testing.board10")
 local attack, choose, retreat, advance, move, advances = B.attack, B.choose, B.retreat, B.advance, B.move, B.advances
 
--- [8] [9.8] [10.2] A leader enters an enemy ZOC only together with an attack-capable unit, and an
+-- [6.22] [9.8] [10.2] A leader enters an enemy ZOC only together with an attack-capable unit, and an
 -- advance after combat is no exception: the advance ignores the ZOC's stop, not the leader's need
 -- of an escort. Board: Soviet Combat Phase; s (2-2-6) and Lukin-like l (rating 3) in 0503 attack g
 -- (2-2-10) in 0403, 2 + 2 (the leader's bonus capped at s's 2) against 2, 2-1, roll 2: D1. g retreats
 -- to 0304 (0402 and 0404 are in the Soviet ZOC, 0303 holds h); 0403 is then in the ZOC of g and h.
--- l alone may not advance into 0403 (refused citing 8, and not listed); s alone, or s and l
+-- l alone may not advance into 0403 (refused citing 6.22, and not listed); s alone, or s and l
 -- together, may; l following s in a second advance action is alone in its advance and refused too.
 -- Second board: the same attack rolls 1, D2, and g retreats 0304-0204: 0403 is out of every German
 -- ZOC (h is gone from the board) and l may advance into it alone. The engine let a lone leader advance
 -- into an enemy ZOC.
-kessel.test("case_8_a_leader_advances_into_an_enemy_zoc_only_with_an_attack_capable_unit", function()
+kessel.test("case_6_22_a_leader_advances_into_an_enemy_zoc_only_with_an_attack_capable_unit", function()
   B.setup({ B.pz("g", "0403", "2-2-10"), B.pz("h", "0303", "2-2-10"), B.rifle("s", "0503", "2-2-6"),
     B.leader("l", "0503", 3) }, { step = "soviet_combat" })
   kessel.inject_dice{ 2 }
@@ -31,11 +31,11 @@ kessel.test("case_8_a_leader_advances_into_an_enemy_zoc_only_with_an_attack_capa
   expect.eq(p and p.kind, "advance")
   expect.eq(advances("soviet"), "s,l>0403 s>0403", "no lone leader advance into the German ZOC on offer")
   local ok, why = advance({ "l" }, { "0403" })
-  expect.refused(ok, why, "8", "in the zone of control of")
+  expect.refused(ok, why, "6.22", "in the zone of control of")
   expect.accepted(advance({ "s" }, { "0403" }))
   -- joining s afterwards is still a lone leader's advance
   ok, why = advance({ "l" }, { "0403" })
-  expect.refused(ok, why, "8", "attack-capable")
+  expect.refused(ok, why, "6.22", "attack-capable")
   expect.eq(B.where("l"), "0503")
 
   -- together they go
@@ -78,25 +78,25 @@ local function move_dests(side, ids)
   return out
 end
 
--- [8] [6.22] A leader joining a friendly stack that already stands in an enemy ZOC. The sources
+-- [6.22] A leader joining a friendly stack that already stands in an enemy ZOC. The sources
 -- have the leader enter an enemy ZOC only accompanied by (together with) an attack-capable unit,
 -- and friendly units never lift an enemy ZOC for movement: a rifle already in the hex does not
 -- escort a leader who arrives there alone. Board: Soviet Movement Phase, turn 7; g (4-4-10) in
 -- 0303; r (2-2-6) in 0403, in g's ZOC; l (rating 3) and q (2-2-6) in 0603. l alone may go to 0503
--- (out of g's ZOC) but not on to 0403 (refused citing 8, and no such move listed); l and q moving
+-- (out of g's ZOC) but not on to 0403 (refused citing 6.22, and no such move listed); l and q moving
 -- together enter 0403 (the move stops there [6.22]) and the hex then holds two rifles and the
 -- leader, within the Soviet limit [7.1]. A leader entering the map as a reinforcement is held to
 -- the same: alone he may not come on at an entry hex in an enemy ZOC, even onto a rifle there.
-kessel.test("case_8_a_leader_joins_a_stack_in_an_enemy_zoc_only_with_an_escort_moving_in_with_it", function()
+kessel.test("case_6_22_a_leader_joins_a_stack_in_an_enemy_zoc_only_with_an_escort_moving_in_with_it", function()
   local setup = function()
     B.setup({ B.pz("g", "0303", "4-4-10"), B.rifle("r", "0403", "2-2-6"), B.rifle("q", "0603", "2-2-6"),
       B.leader("l", "0603", 3) }, { step = "soviet_movement" })
   end
   setup()
   local ok, why = move({ "l" }, { "0503", "0403" })
-  expect.refused(ok, why, "8", "attack-capable")
+  expect.refused(ok, why, "6.22", "attack-capable")
   ok, why = move({ "l" }, { "0403" })
-  expect.refused(ok, why, "8", "attack-capable")
+  expect.refused(ok, why, "6.22", "attack-capable")
   local dests = table.concat(move_dests("soviet", "l"), " ")
   expect.falsy(dests:find("0403", 1, true), "no lone-leader move into 0403 on offer: " .. dests)
   expect.truthy(dests:find("0503", 1, true), "0503, out of g's ZOC, is on offer: " .. dests)
@@ -115,7 +115,7 @@ kessel.test("case_8_a_leader_joins_a_stack_in_an_enemy_zoc_only_with_an_escort_m
     B.rifle("q2", nil, "2-2-6", { enter = { turn = 7, area = "X" } }) },
     { map = { columns = 10, rows = 10, areas = { X = { "1003" } } }, step = "soviet_movement" })
   ok, why = move({ "k" }, { "1003" })
-  expect.refused(ok, why, "8", "attack-capable")
+  expect.refused(ok, why, "6.22", "attack-capable")
   expect.accepted(move({ "k", "q2" }, { "1003" }))
   expect.eq(B.where("k"), "1003")
 end)

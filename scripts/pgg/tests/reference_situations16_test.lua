@@ -32,7 +32,7 @@ kessel.test("case_6_5_a_provisional_division_placed_in_a_leaders_radius_may_over
 
   board("0901")
   local ok, why = kessel.act{ kind = "overrun", units = { "a" }, target = "2003" }
-  expect.refused(ok, why, "6.5", "began the phase outside every leader's command radius")
+  expect.refused(ok, why, "10.35", "began the phase outside every leader's command radius")
 end)
 
 local function cut_at(hex)
@@ -232,7 +232,7 @@ end)
 -- map this phase. Board, from the German Air Interdiction Phase of turn 6 into the Soviet Movement
 -- Phase of turn 7 (so that the phase has its start): rifle r (3-3-6) and leader l (rating 3)
 -- due at X = 0808; German g (1-1-10) in 0708. r and l enter at 0808 (in g's zone: they stop);
--- r's overrun of 0708 is refused citing 6.5.
+-- r's overrun of 0708 is refused citing 10.35, the case of the command radius, as an attack is.
 kessel.test("case_6_5_a_unit_that_entered_this_phase_may_not_overrun_and_the_refusal_says_so", function()
   local r = B.rifle("r", nil, "3-3-6"); r.location = "pending"; r.enter = { turn = 7, area = "X" }
   local l = B.leader("l", nil, 3); l.location = "pending"; l.enter = { turn = 7, area = "X" }
@@ -242,5 +242,5 @@ kessel.test("case_6_5_a_unit_that_entered_this_phase_may_not_overrun_and_the_ref
   expect.eq(kessel.game.step().id, "soviet_movement")
   expect.accepted(B.move({ "r", "l" }, { "0808" }))
   local ok, why = kessel.act{ kind = "overrun", units = { "r" }, target = "0708" }
-  expect.refused(ok, why, "6.5", "came onto the map this phase")
+  expect.refused(ok, why, "10.35", "came onto the map this phase")
 end)

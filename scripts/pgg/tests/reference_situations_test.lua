@@ -306,12 +306,12 @@ kessel.test("case_6_4_columns_01_02_open_from_turn_7", function()
   expect.accepted(kessel.act{ kind = "move", units = { "r" }, path = { "0203", "0103" } })
 end)
 
--- [8] A leader enters an enemy ZOC only with an attack-capable unit (the reading of pgg-facts.md):
+-- [6.22] A leader enters an enemy ZOC only with an attack-capable unit (the reading of pgg-facts.md):
 -- moving with a known 0-1-6 is refused, with a 2-2-6 it is allowed. 0503 is next to the panzer in 0504.
-kessel.test("case_8_leader_with_a_zero_one_does_not_enter_enemy_zoc", function()
+kessel.test("case_6_22_leader_with_a_zero_one_does_not_enter_enemy_zoc", function()
   setup({ leader("l", "0502", 3), rifle("z", "0502", "0-1-6"), rifle("t", "0502", "2-2-6"), pz("g", "0504") }, { step = "soviet_movement" })
   local ok, r = kessel.act{ kind = "move", units = { "l", "z" }, path = { "0503" } }
-  expect.refused(ok, r, "8", "attack-capable")
+  expect.refused(ok, r, "6.22", "attack-capable")
   expect.accepted(kessel.act{ kind = "move", units = { "l", "t" }, path = { "0503" } })
 end)
 
@@ -374,14 +374,14 @@ kessel.test("case_9_73_units_retreated_by_an_overrun_are_riders_for_the_rest_of_
   expect.falsy(kessel.units.get("f").flags.retreated_onto)
 end)
 
--- [8] [12.3] option two_zero_one_rifles: the 1-1-6 that counts as the second 0-1-6 (flag
+-- [6.22] [12.3] option two_zero_one_rifles: the 1-1-6 that counts as the second 0-1-6 (flag
 -- no_attack) may only defend, so it is no more attack-capable than a printed 0-1-6 and cannot take
 -- a leader into an enemy ZOC.
-kessel.test("case_8_the_second_zero_one_does_not_take_a_leader_into_enemy_zoc", function()
+kessel.test("case_6_22_the_second_zero_one_does_not_take_a_leader_into_enemy_zoc", function()
   setup({ leader("l", "0502", 3), rifle("z", "0502", "1-1-6", { flags = { "no_attack" } }), pz("g", "0504") },
     { step = "soviet_movement", options = { two_zero_one_rifles = true } })
   local ok, r = kessel.act{ kind = "move", units = { "l", "z" }, path = { "0503" } }
-  expect.refused(ok, r, "8", "attack-capable")
+  expect.refused(ok, r, "6.22", "attack-capable")
 end)
 
 -- [9.6] [9.73] The owner names the units that lose steps. In the standard game a unit retreated
