@@ -262,6 +262,56 @@ fn a_campaign_checks_each_scenarios_own_isolated_areas_not_the_carried_ones() {
     );
 }
 
+/// [11.6121] An Idle Day plays 11.612 again for a new CG Day: after an RB scenario of 18 Oct that
+/// names its `next_date` (19 Oct), the Idle Day's pass moves the CG on to 20 Oct. Before, 11.612
+/// cleared the spent `next_date`, the scenario's own showed through again, and the Idle Day
+/// "moved" from 19 Oct to 19 Oct (its previous date 19 Oct too), for ever.
+#[test]
+fn an_idle_day_moves_past_the_next_date_a_scenario_names() {
+    let root = crate::util::root();
+    let dir = crate::util::scratch("rb-idle-next-date");
+    let text = std::fs::read_to_string(root.join("scripts/asl-cg/examples/refit-rb/scenario.toml"))
+        .expect("the RB example");
+    let text = text
+        .replace(
+            "ruleset = \"../..\"",
+            &format!("ruleset = {:?}", root.join("scripts/asl-cg")),
+        )
+        .replace(
+            "map = \"../refit/map.toml\"",
+            &format!(
+                "map = {:?}",
+                root.join("scripts/asl-cg/examples/refit/map.toml")
+            ),
+        );
+    let named = text.replace(
+        "date = \"18oct\"",
+        "date = \"18oct\"\nnext_date = \"19oct\"",
+    );
+    assert_ne!(named, text, "the example names its CG Day");
+    let scenario = crate::util::write(&dir, "scenario.toml", &named);
+    let script = crate::util::write(
+        &dir,
+        "idle.lua",
+        "local function act(a) local ok, r = kessel.act(a); assert(ok, r and r.message) end\n\
+         act{ kind = \"start_refit\" }\n\
+         while kessel.game.step().id ~= \"scenario_generation\" do act{ kind = \"end_step\" } end\n\
+         print(\"day \" .. kessel.game.var(\"date\"))\n\
+         act{ kind = \"idle_day\", side = \"german\" }\n\
+         act{ kind = \"end_step\" }\n\
+         print(\"idle \" .. kessel.game.var(\"date\") .. \" after \" .. kessel.game.var(\"previous_date\"))\n",
+    );
+    let r = kessel(&[
+        "script",
+        &script.to_string_lossy(),
+        "--scenario",
+        &scenario.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("day 19oct"), "{}", r.stdout);
+    assert!(r.stdout.contains("idle 20oct after 19oct"), "{}", r.stdout);
+}
+
 /// A scenario names the ruleset's sides that take part (`sides`): `kessel check` of a Pegasus
 /// Bridge scenario lists the German and the British, not the ruleset's Russians ("russian 0
 /// units"); a unit of a side left out is refused at its line, a `sides` naming no side of the
