@@ -125,7 +125,8 @@ function S.on_end(id, fn)
   assert(S.by_id[id], "no RePh step `" .. id .. "`")
   S.resolvers[id] = fn
 end
--- validators of `end_step` per step (a choice still owed refuses it)
+-- validators of `end_step` per step (a choice still owed refuses it); each gets the `end_step`
+-- action, so a refusal can tell the sender what is its own to do and no more of the other side's
 S.blockers = {}
 function S.block(id, fn) S.blockers[id] = fn end
 
@@ -193,7 +194,7 @@ kessel.action{
     if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun (start_refit)") end
     local s = S.current()
     local b = s and S.blockers[s.id]
-    if b then return b() end
+    if b then return b(a) end
   end,
   apply = function()
     local s = S.current()
@@ -221,6 +222,9 @@ kessel.action{
   end,
   enumerate = function()
     if kessel.game.finished() or not S.in_refit() then return {} end
+    local s = S.current()
+    local b = s and S.blockers[s.id]
+    if b and b({ kind = "end_step" }) then return {} end
     return { { kind = "end_step" } }
   end,
 }
