@@ -156,6 +156,26 @@ fn the_pegasus_bridge_campaign_carries_from_dawn_to_day_i() {
     assert!(carried.contains("changed: "), "{carried}");
     assert!(carried.contains("cpp = {\"german\":"), "{carried}");
     assert!(carried.contains("date = \"day_i\""), "{carried}");
+    // each carried value says the step of play that last set it (a CG player read a bare SAN
+    // or CPP total with nothing to tell the SAN adjustment or the purchase that made it)
+    let rp = "turn 3, Refit Phase (Pegasus Bridge), ";
+    for line in [
+        "9.612 New CG Date and SAN Adjustment: date, previous_date, san",
+        "9.617 Purchasing Reinforcement Groups: cpp",
+        "9.618 RG Strength, Weapons and Leaders: rg_record",
+    ] {
+        assert!(
+            carried.contains(&format!("    {rp}{line}\n")),
+            "{line}: {carried}"
+        );
+    }
+    let end = out.split("at the end:").nth(1).expect("an end report");
+    assert!(
+        end.contains(
+            "    as the game began (the scenario, or what the campaign carried in): san\n"
+        ),
+        "Day I's RePh left the SAN as it came in: {end}"
+    );
     // the RG counters wait hidden from the British [9.617]; the ruleset's Russians take no part
     // in Pegasus Bridge (the scenarios' `sides`), so the report does not name them (it read
     // "hidden from british and russian")
