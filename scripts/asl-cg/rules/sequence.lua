@@ -257,13 +257,20 @@ S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amas
 -- the last one's: its Setup Areas [9.605: they hold "until the start of the next CG scenario"],
 -- Perimeter record [11.605] [11.6051] [11.606], Control at the clearing [11.607], CVP [9.6162: the
 -- prior CG scenario only] [11.616: the previous CG Day], winner [11.6031], Melees [9.6011] and the
--- CG Date it names as the next [9.6121] (spent, `false`, once the date has moved on to it). As
+-- CG Date it names as the next [9.6121] (spent, `false`, once the date has moved on to it), and
+-- what an RB RePh reads of "the previous CG Day", which an Idle Day writes for its own: the Attack
+-- chits [11.616] [11.617], the Coys and Pltns bought, the Idle Days since the last-completed
+-- scenario, the scenarios since the last Idle Day and whether it was an Initial Scenario [11.617]
+-- (carried, they stood for the next scenario's Day: an ELR DR after it took the old Idle Day's
+-- -2, its Attack chit and purchases, and counted no scenario completed). As
 -- game variables they would also hide the next scenario's own `[vars]` of those names, which the
 -- rules read only when the game has none (`C.var`); so a CG scenario's CVP were added to the last
 -- one's, and its players' Isolated Areas never read.
 S.PER_SCENARIO = { next_date = "9.6121", setup_areas = "9.605", isolated_areas = "11.606", no_mans_land = "11.6051",
   control_at_clearing = "11.607", cvp_lost = "9.6162", reph_cvp_lost = "11.616", scenario_winner = "11.6031",
-  victory_determined = "11.6031", scenario_ended = "9.603", melees = "9.6011", harden_order = "11.6112" }
+  victory_determined = "11.6031", scenario_ended = "9.603", melees = "9.6011", harden_order = "11.6112",
+  attack_chit = "11.616", bought_previous_day = "11.617", idle_days = "11.617", scenarios_since_idle = "11.617",
+  initial_scenario = "11.617" }
 
 -- a whole number, as points, counts, levels and DRM are
 local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
