@@ -292,20 +292,18 @@ fn var_sources(engine: &Engine, names: &[String]) -> Vec<(String, SetIn)> {
     for entry in &world.log {
         for e in &entry.events {
             match e {
-                Event::Var { key, .. } => {
-                    if names.iter().any(|n| n == key) {
-                        // a named sequence by its title as players read it ("Refit Phase (RB)")
-                        let title = (mode.as_ref())
-                            .map(|m| (ruleset.modes.get(m)).map_or(m.clone(), |s| s.title_of(m)));
-                        last.insert(
-                            key.as_str(),
-                            SetIn::Step {
-                                turn,
-                                mode: title,
-                                step: step_text(&mode, phase),
-                            },
-                        );
-                    }
+                Event::Var { key, .. } if names.iter().any(|n| n == key) => {
+                    // a named sequence by its title as players read it ("Refit Phase (RB)")
+                    let title = (mode.as_ref())
+                        .map(|m| (ruleset.modes.get(m)).map_or(m.clone(), |s| s.title_of(m)));
+                    last.insert(
+                        key.as_str(),
+                        SetIn::Step {
+                            turn,
+                            mode: title,
+                            step: step_text(&mode, phase),
+                        },
+                    );
                 }
                 Event::Clock {
                     turn: t, phase: p, ..
