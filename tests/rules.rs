@@ -169,6 +169,18 @@ fn the_pegasus_bridge_campaign_carries_from_dawn_to_day_i() {
             "{line}: {carried}"
         );
     }
+    // --json gives the same per game, for the variables the game set (the campaign names
+    // `starshell_drm`, which Dawn's RePh never sets: nothing carries for it)
+    let j = kessel(&["campaign", campaign, "--seed", "1", "--json"]);
+    assert_eq!(j.code, 0, "{}", j.stderr);
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("JSON");
+    let set = &v["games"][0]["vars_last_set"];
+    assert_eq!(
+        set["cpp"].as_str(),
+        Some("turn 3, Refit Phase (Pegasus Bridge), 9.617 Purchasing Reinforcement Groups"),
+        "{set}"
+    );
+    assert!(set.get("starshell_drm").is_none(), "{set}");
     let end = out.split("at the end:").nth(1).expect("an end report");
     assert!(
         end.contains(

@@ -167,7 +167,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         save.record(&name, &engine);
         let set_in: std::collections::BTreeMap<String, String> = {
-            let names = carried_var_names(&campaign, &engine.state().vars);
+            // the variables this game leaves for the next (a name it never set carries nothing)
+            let names: Vec<String> = {
+                let st = engine.state();
+                (carried_var_names(&campaign, &st.vars).into_iter())
+                    .filter(|k| st.vars.contains_key(k))
+                    .collect()
+            };
             var_sources(&engine, &names)
                 .into_iter()
                 .map(|(k, from)| (k, from.text()))
