@@ -240,6 +240,16 @@ fn a_campaign_carrying_every_variable_starts_each_scenario_with_its_own_casualti
         carried.contains("cvp_lost = {\"british\":1,\"german\":5}"),
         "Dawn's casualties carry as a variable: {carried}"
     );
+    // and the report says that Day I's rules dropped them as it began (it read as if they held)
+    let dropped = carried
+        .lines()
+        .find(|l| l.starts_with("  dropped as the game began (its rules' setup cleared them): "))
+        .unwrap_or_else(|| panic!("a dropped line: {carried}"));
+    assert!(
+        dropped.contains("cvp_lost") && dropped.contains("setup_areas"),
+        "{dropped}"
+    );
+    assert!(!dropped.contains("date"), "the CG Date holds: {dropped}");
     assert!(
         end.contains("cvp_lost = {\"german\":1}"),
         "Day I's own casualties: {end}"

@@ -136,6 +136,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let names: Vec<String> = carried.vars.keys().cloned().collect();
                 out.push_str(&sources_text(&var_sources(before, &names)));
             }
+            // a carried variable the game's own `setup` hooks took away again (a record the
+            // rules hold to be the last game's alone): said, or the report reads as if it held
+            let dropped: Vec<String> = {
+                let st = engine.state();
+                (carried.vars.keys())
+                    .filter(|k| !st.vars.contains_key(*k))
+                    .map(|k| shown(k).into_owned())
+                    .collect()
+            };
+            if !dropped.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "  dropped as the game began (its rules' setup cleared them): {}",
+                    dropped.join(", ")
+                );
+            }
         }
         let seed = engine.state().seed;
         let record = play::play_loaded(&mut engine, &name, seed, &cfg)
