@@ -16,6 +16,8 @@ local M = {}
 
 -- a purchase's placed count of a foxhole is one counter each; a mine purchase is its factors
 local function is_mine(item) return item == "ap_mine" or item == "at_mine" end
+-- a value as a refusal shows it: a table is "a table", not its address
+local function shown(v) if type(v) == "table" then return "a table" end return tostring(v) end
 
 -- the side's purchases of this CG Date that set up in a Location and have none yet, by item:
 -- { item = { count = n, entries = { index, ... } } }
@@ -72,11 +74,11 @@ function M.validate_set_up(a)
   local need = C.missing(a, "9.62022", { "item", "hex" }, USAGE)
   if need then return need end
   if not P.SET_UP[a.item] then
-    return C.refuse("9.62022", "`" .. tostring(a.item) .. "` is not set up in a Location (those that are: "
+    return C.refuse("9.62022", "`" .. shown(a.item) .. "` is not set up in a Location (those that are: "
       .. table.concat(C.sorted_keys(P.SET_UP), ", ") .. "; \"?\" and HIP go with their units)")
   end
   if type(a.hex) ~= "string" or not kessel.hex.valid(a.hex) then
-    return C.refuse("9.62022", "`" .. tostring(a.hex) .. "` is not a hex of this map")
+    return C.refuse("9.62022", "`" .. shown(a.hex) .. "` is not a hex of this map")
   end
   local left = (M.unplaced(side)[a.item] or { count = 0 }).count
   if left == 0 then
@@ -85,7 +87,7 @@ function M.validate_set_up(a)
   local n = a.count
   if n == nil then n = is_mine(a.item) and left or 1 end
   if type(n) ~= "number" or n ~= math.floor(n) or n < 1 or n > left then
-    return C.refuse("9.62022", string.format("count is a whole number from 1 to %d (the %s left to set up), not %s", left, a.item, tostring(a.count)))
+    return C.refuse("9.62022", string.format("count is a whole number from 1 to %d (the %s left to set up), not %s", left, a.item, shown(a.count)))
   end
   why = P.location_problem(side, a.item, a.hex, 0)
   if why then return why end
