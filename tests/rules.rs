@@ -156,6 +156,38 @@ fn the_pegasus_bridge_campaign_carries_from_dawn_to_day_i() {
     assert!(carried.contains("changed: "), "{carried}");
     assert!(carried.contains("cpp = {\"german\":"), "{carried}");
     assert!(carried.contains("date = \"day_i\""), "{carried}");
+    // each carried value says the step of play that last set it (a CG player read a bare SAN
+    // or CPP total with nothing to tell the SAN adjustment or the purchase that made it)
+    let rp = "turn 3, Refit Phase (Pegasus Bridge), ";
+    for line in [
+        "9.612 New CG Date and SAN Adjustment: date, previous_date, san",
+        "9.617 Purchasing Reinforcement Groups: cpp",
+        "9.618 RG Strength, Weapons and Leaders: rg_record",
+    ] {
+        assert!(
+            carried.contains(&format!("    {rp}{line}\n")),
+            "{line}: {carried}"
+        );
+    }
+    // --json gives the same per game, for the variables the game set (the campaign names
+    // `starshell_drm`, which Dawn's RePh never sets: nothing carries for it)
+    let j = kessel(&["campaign", campaign, "--seed", "1", "--json"]);
+    assert_eq!(j.code, 0, "{}", j.stderr);
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("JSON");
+    let set = &v["games"][0]["vars_last_set"];
+    assert_eq!(
+        set["cpp"].as_str(),
+        Some("turn 3, Refit Phase (Pegasus Bridge), 9.617 Purchasing Reinforcement Groups"),
+        "{set}"
+    );
+    assert!(set.get("starshell_drm").is_none(), "{set}");
+    let end = out.split("at the end:").nth(1).expect("an end report");
+    assert!(
+        end.contains(
+            "    as the game began (the scenario, or what the campaign carried in): san\n"
+        ),
+        "Day I's RePh left the SAN as it came in: {end}"
+    );
     // the RG counters wait hidden from the British [9.617]; the ruleset's Russians take no part
     // in Pegasus Bridge (the scenarios' `sides`), so the report does not name them (it read
     // "hidden from british and russian")
@@ -208,6 +240,16 @@ fn a_campaign_carrying_every_variable_starts_each_scenario_with_its_own_casualti
         carried.contains("cvp_lost = {\"british\":1,\"german\":5}"),
         "Dawn's casualties carry as a variable: {carried}"
     );
+    // and the report says that Day I's rules dropped them as it began (it read as if they held)
+    let dropped = carried
+        .lines()
+        .find(|l| l.starts_with("  dropped as the game began (its rules' setup cleared them): "))
+        .unwrap_or_else(|| panic!("a dropped line: {carried}"));
+    assert!(
+        dropped.contains("cvp_lost") && dropped.contains("setup_areas"),
+        "{dropped}"
+    );
+    assert!(!dropped.contains("date"), "the CG Date holds: {dropped}");
     assert!(
         end.contains("cvp_lost = {\"german\":1}"),
         "Day I's own casualties: {end}"
@@ -260,6 +302,56 @@ fn a_campaign_checks_each_scenarios_own_isolated_areas_not_the_carried_ones() {
         "{}",
         a.stderr
     );
+}
+
+/// [11.6121] An Idle Day plays 11.612 again for a new CG Day: after an RB scenario of 18 Oct that
+/// names its `next_date` (19 Oct), the Idle Day's pass moves the CG on to 20 Oct. Before, 11.612
+/// cleared the spent `next_date`, the scenario's own showed through again, and the Idle Day
+/// "moved" from 19 Oct to 19 Oct (its previous date 19 Oct too), for ever.
+#[test]
+fn an_idle_day_moves_past_the_next_date_a_scenario_names() {
+    let root = crate::util::root();
+    let dir = crate::util::scratch("rb-idle-next-date");
+    let text = std::fs::read_to_string(root.join("scripts/asl-cg/examples/refit-rb/scenario.toml"))
+        .expect("the RB example");
+    let text = text
+        .replace(
+            "ruleset = \"../..\"",
+            &format!("ruleset = {:?}", root.join("scripts/asl-cg")),
+        )
+        .replace(
+            "map = \"../refit/map.toml\"",
+            &format!(
+                "map = {:?}",
+                root.join("scripts/asl-cg/examples/refit/map.toml")
+            ),
+        );
+    let named = text.replace(
+        "date = \"18oct\"",
+        "date = \"18oct\"\nnext_date = \"19oct\"",
+    );
+    assert_ne!(named, text, "the example names its CG Day");
+    let scenario = crate::util::write(&dir, "scenario.toml", &named);
+    let script = crate::util::write(
+        &dir,
+        "idle.lua",
+        "local function act(a) local ok, r = kessel.act(a); assert(ok, r and r.message) end\n\
+         act{ kind = \"start_refit\" }\n\
+         while kessel.game.step().id ~= \"scenario_generation\" do act{ kind = \"end_step\" } end\n\
+         print(\"day \" .. kessel.game.var(\"date\"))\n\
+         act{ kind = \"idle_day\", side = \"german\" }\n\
+         act{ kind = \"end_step\" }\n\
+         print(\"idle \" .. kessel.game.var(\"date\") .. \" after \" .. kessel.game.var(\"previous_date\"))\n",
+    );
+    let r = kessel(&[
+        "script",
+        &script.to_string_lossy(),
+        "--scenario",
+        &scenario.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("day 19oct"), "{}", r.stdout);
+    assert!(r.stdout.contains("idle 20oct after 19oct"), "{}", r.stdout);
 }
 
 /// A scenario names the ruleset's sides that take part (`sides`): `kessel check` of a Pegasus

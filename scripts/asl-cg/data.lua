@@ -115,10 +115,12 @@ kessel.word_table{ id = "pb_reinforcements", rows = { "night_ii", "night_iii", "
       r("vehicle", "Carrier 3 in."), r("vehicle", "Lloyd Carrier"), r("gun", "57L AT") }, 10 },
   } }
 
--- [9.619] fortification purchase costs in FPP
+-- [9.619] fortification purchase costs in FPP, and the items the table marks British Only (the
+-- mines). No item is limited to the Night dates (the table has no such column: the German HIP
+-- limit at Dusk, note h, and the daytime HIP limit, note c, are checked with the purchase)
 kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2s", "foxhole_1s", "ap_mine", "at_mine",
   "dummy", "hip_squad", "hip_hs", "hip_smc", "hip_counter", "san_increase", "starshell_increase" },
-  columns = { "cost", "british_only", "night_only" },
+  columns = { "cost", "british_only" },
   cells = { { 3 }, { 2 }, { 1 }, { 1.5, true }, { 3, true }, { 1 }, { 3 }, { 2 }, { 1 }, { 5 }, { 10 }, { 10 } } }
 
 -- Squads per nationality (the side: german, british, russian), by full-strength face: the

@@ -1,6 +1,6 @@
 -- A computer player for the Refit Phase, good enough to play it headless: it buys the RG it can
 -- afford in a fixed order of preference (cheapest Entry Arrow), spends FPP on 1S foxholes (unspent
--- FPP are forfeit [9.619]), leaves Isolated units in place, and otherwise ends the step (what
+-- FPP are forfeit [9.619]) and sets them up in 9.620, leaves Isolated units in place, and otherwise ends the step (what
 -- must happen then, e.g. every compulsory Escape, is resolved by `end_step`).
 local PREFERENCE = { V3 = 1, I5 = 2, I4 = 3, V5 = 4, V4 = 5, V6 = 6, V2 = 7, V1 = 8, V8 = 9, V9 = 10, V7 = 11, V11 = 12, V10 = 13, M1 = 14 }
 
@@ -26,6 +26,10 @@ function AI.choose(legal)
   for _, a in ipairs(legal("buy_fortification")) do
     if a.item == "foxhole_1s" then return a end
   end
+  -- what it bought is set up [9.62022]: the Location listed first (mines nearest the enemy,
+  -- foxholes with its squads)
+  local placing = legal("set_up_fortification")
+  if placing[1] then return placing[1] end
   local e = legal("end_step")
   if e[1] then return e[1] end
   -- a scenario that ended (no rules of its own to play it): the Refit Phase begins

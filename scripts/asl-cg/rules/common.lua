@@ -15,8 +15,9 @@ function C.other(side) return side == "german" and C.allied() or "german" end
 -- the date after `date` in the module's list (`pb_dates`, `rb_days`), cut at a scenario's
 -- `last_date`; nil after the last CG Date [9.602] [9.6058] [9.6121]
 function C.upcoming_date()
+  -- `false`: the scenario's next_date is spent, the CG Date having moved on to it [9.6121]
   local n = C.var("next_date")
-  if n ~= nil then return n end
+  if n then return n end
   local d = C.var("date")
   if d == nil or d == C.var("last_date") then return nil end
   local list = kessel.game.constant(C.pb() and "pb_dates" or "rb_days")
@@ -116,7 +117,7 @@ function C.last_date_reached()
   local d = C.var("date")
   if d == nil then return false end
   if d == C.var("last_date") then return true end
-  if C.var("next_date") ~= nil then return false end
+  if C.var("next_date") then return false end
   local list = kessel.game.constant(C.pb() and "pb_dates" or "rb_days")
   return list[#list] == d
 end

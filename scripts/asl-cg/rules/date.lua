@@ -70,7 +70,10 @@ S.on_end("date_san", function()
   end
   kessel.emit.var("previous_date", date)
   kessel.emit.var("date", nxt)
-  kessel.emit.var("next_date", nil)
+  -- the scenario's next_date is spent once the CG Date has moved on to it: cleared to nothing, the
+  -- scenario's [vars] value showed through again, so an Idle Day's new pass of 11.612 [11.6121]
+  -- "moved" to the same CG Day (19 Oct after 19 Oct) and the CG never went on
+  if C.var("next_date") ~= nil then kessel.emit.var("next_date", false) end
   C.note(case, "new CG Date: " .. tostring(nxt))
   if C.pb() then
     D.adjust_san("british", "9.61221", 2)

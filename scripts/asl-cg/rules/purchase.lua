@@ -310,6 +310,34 @@ S.on_end("rg_strength", function()
 end)
 
 -- [9.619] Fortifications bought with FPP; what is left is forfeit at the end of the step
+-- The items that 9.6202 sets up in a Location, with the marker each becomes: the foxholes and the
+-- minefields. "?" and HIP go with the units that use them, and the SAN and Starshell Increases are
+-- no counter.
+P.SET_UP = { foxhole_3s = "foxhole", foxhole_2s = "foxhole", foxhole_1s = "foxhole", ap_mine = "ap_mine", at_mine = "at_mine" }
+
+-- Can the side set up a new Fortification of this item in the Location? [9.62021] [9.62022] it sets
+-- up in a Setup Area of its side (one in the enemy's area or in No Man's Land was accepted), an
+-- Isolated Setup Area's Locations being Isolated ones; note f: no mines in an Isolated Location —
+-- one of an Isolated Setup Area [9.6052], occupied or not, or one holding an Isolated unit (an
+-- upper-level Location [9.6057]). Before 9.605 has been played (the "!" steps before a CG Initial
+-- Scenario [9.6]) there are no Setup Areas to hold it to.
+function P.location_problem(side, item, hex, level)
+  if A.stored() and not A.area_at(side, hex, level) then
+    return C.refuse("9.62022", hex .. " is in no " .. side .. " Setup Area: a new Fortification sets up in its side's Setup Area")
+  end
+  if item == "ap_mine" or item == "at_mine" then
+    local area = A.area_at(side, hex, level)
+    local isolated = area ~= nil and area.isolated == true
+    for _, u in ipairs(kessel.units.at(hex)) do
+      if u.vars.isolated then isolated = true end
+    end
+    if isolated then
+      return C.refuse("9.619", hex .. " is an Isolated Location: mines may not be set up there (note f)")
+    end
+  end
+  return nil
+end
+
 -- the `item` names of the purchase table (word table `fortification_costs`)
 P.FORT_ITEMS = { "foxhole_3s", "foxhole_2s", "foxhole_1s", "ap_mine", "at_mine", "dummy", "hip_squad", "hip_hs", "hip_smc",
   "hip_counter", "san_increase", "starshell_increase" }
@@ -333,6 +361,9 @@ function P.validate_fort(a)
   if a.hex ~= nil and (type(a.hex) ~= "string" or not kessel.hex.valid(a.hex)) then
     return C.refuse("9.619", "`" .. tostring(a.hex) .. "` is not a hex of this map")
   end
+  if a.level ~= nil and (type(a.level) ~= "number" or a.level ~= math.floor(a.level) or a.level < -1 or a.level > 100) then
+    return C.refuse("9.619", "level is a Location level, a whole number from -1 (got " .. tostring(a.level) .. ")")
+  end
   cost = cost * n
   if kessel.tables.cell("fortification_costs", a.item, "british_only") and side ~= "british" then
     return C.refuse("9.619", "mines are bought by the British only")
@@ -349,24 +380,10 @@ function P.validate_fort(a)
       end
     end
   end
-  -- [9.62021] [9.62022] a new Fortification sets up in the Setup Area of its side: a hex given with
-  -- the purchase must be in one of the buyer's Setup Areas (one in the enemy's area or in No Man's
-  -- Land was accepted); an Isolated area's Locations are its Isolated ones [9.62021]
-  if a.hex and A.stored() and a.item ~= "san_increase" and a.item ~= "starshell_increase"
-    and not A.area_at(side, a.hex, a.level or 0) then
-    return C.refuse("9.62022", a.hex .. " is in no " .. side .. " Setup Area: a new Fortification sets up in its side's Setup Area")
-  end
-  -- note f: an Isolated Location is one of an Isolated Setup Area [9.6052], occupied or not, or
-  -- one holding an Isolated unit (an upper-level Location [9.6057])
-  if (a.item == "ap_mine" or a.item == "at_mine") and a.hex then
-    local area = A.area_at(side, a.hex, a.level)
-    local isolated = area ~= nil and area.isolated == true
-    for _, u in ipairs(kessel.units.at(a.hex)) do
-      if u.vars.isolated then isolated = true end
-    end
-    if isolated then
-      return C.refuse("9.619", a.hex .. " is an Isolated Location: mines may not be set up there (note f)")
-    end
+  -- a hex given with the purchase is where 9.6202 sets it up: checked now as it will be then
+  if a.hex and a.item ~= "san_increase" and a.item ~= "starshell_increase" then
+    local why = P.location_problem(side, a.item, a.hex, a.level or 0)
+    if why then return why end
   end
   if a.item:match("^hip") then
     if side == "german" and C.var("date") == "dusk" then return C.refuse("9.619", "no German HIP in the Dusk CG scenario (note h)") end

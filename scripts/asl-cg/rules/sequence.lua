@@ -125,7 +125,8 @@ function S.on_end(id, fn)
   assert(S.by_id[id], "no RePh step `" .. id .. "`")
   S.resolvers[id] = fn
 end
--- validators of `end_step` per step (a choice still owed refuses it)
+-- validators of `end_step` per step (a choice still owed refuses it); each gets the `end_step`
+-- action, so a refusal can tell the sender what is its own to do and no more of the other side's
 S.blockers = {}
 function S.block(id, fn) S.blockers[id] = fn end
 
@@ -193,7 +194,7 @@ kessel.action{
     if not S.in_refit() then return C.refuse(case, "the Refit Phase has not begun (start_refit)") end
     local s = S.current()
     local b = s and S.blockers[s.id]
-    if b then return b() end
+    if b then return b(a) end
   end,
   apply = function()
     local s = S.current()
@@ -221,6 +222,9 @@ kessel.action{
   end,
   enumerate = function()
     if kessel.game.finished() or not S.in_refit() then return {} end
+    local s = S.current()
+    local b = s and S.blockers[s.id]
+    if b and b({ kind = "end_step" }) then return {} end
     return { { kind = "end_step" } }
   end,
 }
@@ -252,13 +256,21 @@ S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amas
 -- so. A campaign that carries them (`[carry] vars = "all"`, or one named) would hand the next game
 -- the last one's: its Setup Areas [9.605: they hold "until the start of the next CG scenario"],
 -- Perimeter record [11.605] [11.6051] [11.606], Control at the clearing [11.607], CVP [9.6162: the
--- prior CG scenario only] [11.616: the previous CG Day], winner [11.6031] and Melees [9.6011]. As
+-- prior CG scenario only] [11.616: the previous CG Day], winner [11.6031], Melees [9.6011] and the
+-- CG Date it names as the next [9.6121] (spent, `false`, once the date has moved on to it), and
+-- what an RB RePh reads of "the previous CG Day", which an Idle Day writes for its own: the Attack
+-- chits [11.616] [11.617], the Coys and Pltns bought, the Idle Days since the last-completed
+-- scenario, the scenarios since the last Idle Day and whether it was an Initial Scenario [11.617]
+-- (carried, they stood for the next scenario's Day: an ELR DR after it took the old Idle Day's
+-- -2, its Attack chit and purchases, and counted no scenario completed). As
 -- game variables they would also hide the next scenario's own `[vars]` of those names, which the
 -- rules read only when the game has none (`C.var`); so a CG scenario's CVP were added to the last
 -- one's, and its players' Isolated Areas never read.
-S.PER_SCENARIO = { setup_areas = "9.605", isolated_areas = "11.606", no_mans_land = "11.6051",
+S.PER_SCENARIO = { next_date = "9.6121", setup_areas = "9.605", isolated_areas = "11.606", no_mans_land = "11.6051",
   control_at_clearing = "11.607", cvp_lost = "9.6162", reph_cvp_lost = "11.616", scenario_winner = "11.6031",
-  victory_determined = "11.6031", scenario_ended = "9.603", melees = "9.6011", harden_order = "11.6112" }
+  victory_determined = "11.6031", scenario_ended = "9.603", melees = "9.6011", harden_order = "11.6112",
+  attack_chit = "11.616", bought_previous_day = "11.617", idle_days = "11.617", scenarios_since_idle = "11.617",
+  initial_scenario = "11.617" }
 
 -- a whole number, as points, counts, levels and DRM are
 local function whole(x) return type(x) == "number" and x == x and x == math.floor(x) and math.abs(x) < 1e6 end
@@ -537,8 +549,9 @@ function S.located_record_problems()
   local listed = {}
   for _, d in ipairs(list) do listed[d] = true end
   for _, key in ipairs({ "date", "next_date", "previous_date", "last_date" }) do
-    local v = C.var(key)
-    if v ~= nil and not listed[v] then
+    local v = record_of(key)
+    -- a carried next_date of `false` is a spent one [9.6121], dropped by the setup hook
+    if v ~= nil and v ~= false and not listed[v] then
       -- `date` left out reads the declared default, PB's Dawn: an RB scenario must name its Day
       local left_out = key == "date" and v == "dawn" and not C.pb()
         and " (a scenario that gives no date reads the default, PB's dawn: an RB scenario names the CG Day just played, date = \"18oct\")" or ""
@@ -552,7 +565,7 @@ function S.located_record_problems()
   -- pass of 11.612-.623 of its own (`idle_day`). A `last_date` before `date` never ends the CG.
   local index = {}
   for i, d in ipairs(list) do index[d] = i end
-  local date, nxt, last = C.var("date"), C.var("next_date"), C.var("last_date")
+  local date, nxt, last = C.var("date"), record_of("next_date"), C.var("last_date")
   local case = C.pb() and "9.6121" or "11.6121"
   if index[date] and index[nxt] and index[nxt] ~= index[date] + 1 then
     put("next_date", string.format("[%s] next_date `%s` is not the CG Date after `%s` (%s): each passage of %s starts the next CG Date%s",
@@ -603,7 +616,7 @@ function S.located_record_problems()
   -- RB case, rather than silently ignored
   if C.pb() then
     for _, key in ipairs(C.sorted_keys(S.RB_ONLY)) do
-      local v = C.var(key)
+      local v = record_of(key)
       if v ~= nil and not (type(v) == "table" and next(v) == nil) then
         if key == "scenario_winner" then
           put(key, string.format("[9.6201] scenario_winner `%s`: a PB CG scenario has no winner (neither side wins or loses a CG scenario, only the CG itself)", shown(v)))
@@ -613,7 +626,7 @@ function S.located_record_problems()
       end
     end
   end
-  local w = C.var("scenario_winner")
+  local w = record_of("scenario_winner")
   if w ~= nil and not C.pb() and w ~= "none" and not is_side(w) then
     put("scenario_winner", string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", shown(w), C.module():upper(), names))
   end

@@ -47,6 +47,11 @@ kessel.test("case_9.6_ai_plays_the_whole_refit_phase", function()
   expect.truthy(#rec >= 1, "something bought with 3 + 32 CPP")
   expect.eq(kessel.game.var("date"), "day_i")
   expect.eq(T.C.fpp("german"), 0)
+  -- the foxholes it bought are set up in 9.620 [9.62022] (they never came into play)
+  expect.truthy(#kessel.markers.all{ kind = "foxhole", placed = true } > 0, "foxholes set up")
+  for _, side in ipairs({ "german", "british" }) do
+    for _, f in ipairs(T.C.fortifications(side)) do expect.eq(f.placed, true, side .. " " .. f.item) end
+  end
   expect.eq(kessel.map.terrain("G2"), "wooden_rubble", "the blazing building burned down")
   expect.eq(T.unit("b3").location, "removed", "the two 3-4-8 HS recombined")
   expect.eq(T.unit("bh").location, "eliminated", "the hero hardened an MMC and is Eliminated")
@@ -82,7 +87,7 @@ kessel.test("enumerated_choices_are_valid_in_every_step", function()
   -- no Deploy: the only squad stacked with a leader (b1, C5) is Retained in a British Setup Area, so
   -- it has no Escape to Deploy for [9.606], and its wounded leader is gone by 9.613 (it was offered
   -- a Deploy in 9.606 before round 8)
-  expect.eq(table.concat(got, " "), "buy_fortification buy_rg end_step escape hero_harden shift", "choices offered")
+  expect.eq(table.concat(got, " "), "buy_fortification buy_rg end_step escape hero_harden set_up_fortification shift", "choices offered")
 end)
 
 -- the editor's queries: a unit's RePh status and what a hex is

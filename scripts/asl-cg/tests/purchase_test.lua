@@ -262,3 +262,69 @@ kessel.test("case_9.617_cpp_spent_and_left_are_secret", function()
   expect.truthy(german:find("CPP spent 5, left 34", 1, true), german)
   expect.truthy(german:find("German CPP 7 + 32 + 0 = 39", 1, true), german)
 end)
+
+-- [9.6202] [9.62022] [9.619] note f: what 9.619 buys is set up in 9.620. The British buy 4 A-P
+-- mine factors and two 1S foxholes with no hex; 9.620 will not end until they are set up (the
+-- German ending it is told only that the British are not done); mines are refused in C3 of the
+-- Isolated area A and in the German area's H8, and go to D8 of area B; the foxholes go one to C3
+-- (Isolated: allowed, only mines are barred) and one to D8. At the end of the step they are on the
+-- map: one minefield of strength 4, hidden from the German, and two foxholes every side sees.
+-- Before, a Fortification bought without a hex was never placed, so note f was never checked for
+-- it, and one bought with a hex was not placed either.
+kessel.test("case_9.62022_fortifications_bought_are_set_up_in_9.620", function()
+  T.setup{ step = "fortifications", units = { T.squad("b", "british", "6-4-8", "D8"), T.squad("g", "german", "4-6-7", "H8") },
+    vars = { date = "day_i", fpp = { british = 20 },
+      setup_areas = { hexes = { C3 = "british", D8 = "british", H8 = "german" },
+        areas = { british = { { id = "A", hexes = { "C3" }, isolated = true }, { id = "B", hexes = { "D8" } } },
+          german = { { id = "A", hexes = { "H8" } } } } } } }
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", count = 4 })
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "foxhole_1s", count = 2 })
+  T.resolve()  -- 9.619
+  expect.eq(kessel.game.step().id, "commencement")
+  local ok, r = kessel.act{ kind = "end_step", side = "german" }
+  expect.refused(ok, r, "9.62022", "the british has not finished setting up its new Fortifications")
+  expect.falsy(r[1].message:find("ap_mine", 1, true), "the German is not told what the British bought")
+  ok, r = kessel.act{ kind = "end_step", side = "british" }
+  expect.refused(ok, r, "9.62022", "ap_mine x4, foxhole_1s x2")
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "C3" }
+  expect.refused(ok, r, "9.619", "C3 is an Isolated Location: mines may not be set up there (note f)")
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "H8" }
+  expect.refused(ok, r, "9.62022", "H8 is in no british Setup Area")
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "C3", count = 3 }
+  expect.refused(ok, r, "9.62022", "count is a whole number from 1 to 2")
+  expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "D8" })
+  expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "C3" })
+  expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "D8" })
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "D8" }
+  expect.refused(ok, r, "9.62022", "no foxhole_1s bought on this CG Date left to set up")
+  T.resolve()  -- 9.620
+  local mines = kessel.markers.all{ kind = "ap_mine", placed = true }
+  expect.eq(#mines, 1)
+  expect.eq(mines[1].hex, "D8")
+  expect.eq(mines[1].value.strength, 4)
+  local from = table.concat(kessel.markers.hidden_from(mines[1].id), ",")
+  expect.truthy(from:find("german", 1, true) and not from:find("british", 1, true), from)
+  local holes = {}
+  for _, m in ipairs(kessel.markers.all{ kind = "foxhole", placed = true }) do
+    holes[#holes + 1] = m.hex
+    expect.eq(#kessel.markers.hidden_from(m.id), 0, "a foxhole is seen")
+  end
+  table.sort(holes)
+  expect.eq(table.concat(holes, " "), "C3 D8")
+  for _, f in ipairs(T.C.fortifications("british")) do expect.eq(f.placed, true, f.item) end
+end)
+
+-- [9.62022] a Fortification bought for a hex (buy_fortification{ hex }) is set up there when 9.620
+-- ends, with no set-up action: British A-T mines bought for D8 are a minefield there, and the step
+-- was never held up for them
+kessel.test("case_9.62022_a_fortification_bought_for_a_hex_is_set_up_there", function()
+  T.setup{ step = "fortifications", vars = { date = "day_i", fpp = { british = 6 },
+    setup_areas = { hexes = { D8 = "british" }, areas = { british = { { id = "B", hexes = { "D8" } } }, german = {} } } } }
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "at_mine", count = 2, hex = "D8" })
+  T.resolve()  -- 9.619
+  T.resolve()  -- 9.620
+  local mines = kessel.markers.all{ kind = "at_mine", placed = true }
+  expect.eq(#mines, 1)
+  expect.eq(mines[1].hex, "D8")
+  expect.eq(mines[1].value.strength, 2)
+end)

@@ -45,6 +45,7 @@ local BASE = {
   { "pb", "rg_purchase", { kind = "buy_rg", side = "german", rg = "I4", entry = "A7" } },
   { "pb", "fortifications", { kind = "buy_fortification", side = "british", item = "ap_mine", count = 2, hex = "H5" } },
   { "pb", "fortifications", { kind = "buy_fortification", side = "german", item = "hip_squad", count = 1 } },
+  { "pb", "commencement", { kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "H5", count = 1 } },
   { "pb", "shift", { kind = "shift", units = { "b1" }, to = "A" } },
   { "pb", "hardening", { kind = "hero_harden", hero = "bh", unit = "b1" } },
   { "pb", "hardening", { kind = "keep_hs", unit = "b1" } },
@@ -90,7 +91,8 @@ kessel.test("case_9.6_wrong_parameters_are_refusals_citing_a_case", function()
     for _, f in ipairs(fields) do
       for _, v in ipairs(BAD) do
         if f == "side" and type(v) ~= "string" then goto continue end
-        if fresh then T.setup{ module = mod, step = step, vars = { date = mod == "pb" and "day_i" or "18oct", cpp = { german = 30 }, fpp = { german = 10, british = 10 } }, units = units(mod, climber),
+        if fresh then T.setup{ module = mod, step = step, vars = { date = mod == "pb" and "day_i" or "18oct", cpp = { german = 30 }, fpp = { german = 10, british = 10 },
+          fortifications_british = { { side = "british", item = "ap_mine", count = 2, date = "day_i", cost = 3 } } }, units = units(mod, climber),
           markers = { { kind = "wire", side = "russian", at = "C6" }, { kind = "control", side = "german", at = "C6" } } } end
         fresh = false
         do

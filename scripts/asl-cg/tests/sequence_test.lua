@@ -93,3 +93,36 @@ kessel.test("case_9.605_11.606_a_campaign_game_starts_without_the_last_scenarios
   expect.eq(table.concat(S.drop_last_games_records(), " "), "scenario_ended setup_areas")
   expect.eq(kessel.game.var("setup_areas"), nil, "9.605: the Setup Areas hold until the start of the next CG scenario")
 end)
+
+-- [11.6121] [11.616] [11.617] What an Idle Day records is that CG Day's (its Attack chits and
+-- purchases, the Idle Days since the last-completed scenario, the count of scenarios since it):
+-- the scenario generated after it is fought, and the RePh after that one reads its own. A campaign
+-- carrying every variable starts that scenario without them (the setup hook drops them), so its
+-- ELR DR has no Idle Day DRM, no Attack chit or purchase of the Idle Day, and +2 for the one
+-- scenario completed since the Idle Day. Before, they carried: the ELR DR took -2 for the old
+-- Idle Day, +1 for its Attack chit and -2 for its purchases, and counted no scenario (+0).
+kessel.test("case_11.6121_an_idle_days_records_end_with_the_next_scenario", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "scenario_generation", vars = { date = "19oct", elr = { german = 3, russian = 3 },
+    elr_scenarios = { german = 1, russian = 1 } } }
+  expect.accepted(kessel.act{ kind = "idle_day", attack_chit = { german = true }, bought = { russian = { first_line = 2 } } })
+  while kessel.game.step().id ~= "scenario_generation" do T.resolve() end
+  expect.eq(kessel.game.var("date"), "20oct")
+  -- the 20 Oct scenario: a campaign carrying every variable hands it what this game left
+  local carried = {}
+  for _, k in ipairs({ "date", "previous_date", "elr", "elr_scenarios", "san", "attack_chit", "bought_previous_day",
+    "idle_days", "initial_scenario", "scenario_winner", "cvp_lost" }) do
+    carried[k] = kessel.game.var(k)
+  end
+  expect.eq(carried.idle_days.german, 1, "the Idle Day was counted")
+  T.setup{ module = "rb", step = "elr", vars = carried }
+  local dropped = table.concat(S.drop_last_games_records(), " ")
+  for _, k in ipairs({ "attack_chit", "bought_previous_day", "idle_days", "initial_scenario" }) do
+    expect.truthy(dropped:find(k, 1, true), k .. " dropped: " .. dropped)
+    expect.eq(kessel.game.var(k), nil, k)
+  end
+  kessel.inject_dice{ 3, 3, 3, 3 }
+  local ev = T.resolve()
+  T.has_note(ev, "german ELR DR 6+2 = 8 (+2 1 scenario(s) completed since the CG start or an Idle Day (counted))")
+  T.has_note(ev, "russian ELR DR 6+2 = 8 (+2 1 scenario(s) completed since the CG start or an Idle Day (counted))")
+end)
