@@ -111,13 +111,14 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
         .filter(|(h, _)| map.contains(*h))
         .collect();
     let stacked = |h: Hex| opts.units && stacks.contains_key(&h);
-    let starred = tags_and_stars(&mut body, map, &l, pic.objectives, stacked);
+    let (starred, stars_free) = tags_and_stars(&mut body, map, &l, pic.objectives, stacked);
+    let any_star = !starred.is_empty() || !stars_free.is_empty();
     numbers(&mut body, map, &l);
-    names(&mut body, map, &l, &kinds, pic.style, stacked);
+    let name_boxes = names(&mut body, map, &l, &kinds, pic.style, stacked);
     if opts.units {
         body.push_str("<g id=\"units\">\n");
         for (h, stack) in &stacks {
-            counters(&mut body, l.center(*h), pic, stack);
+            counters(&mut body, l.center(*h), pic, stack, &name_boxes);
             // an objective under counters: its star goes over them, or no one sees it
             if starred.contains(h) {
                 let rects = pieces::stack_rects(l.center(*h), S, stack.len());
@@ -179,6 +180,7 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
             present: &present,
             style: pic.style,
             sides: &sides,
+            stars: any_star,
             opts,
             top,
             width: w,
@@ -492,14 +494,14 @@ fn tag_symbol(tag: &str, at: Point) -> String {
 
 /// VP stars where an objective scores or a VP tag sits (as the editor draws them); other tags as
 /// diamonds beside them. A hex with counters (`stacked`) gets its star over them, drawn with the
-/// counters: those hexes are returned.
+/// counters: those hexes are returned first, then the starred hexes without counters.
 fn tags_and_stars(
     body: &mut String,
     map: &Map,
     l: &HexLayout,
     objectives: &[Objective],
     stacked: impl Fn(Hex) -> bool,
-) -> BTreeSet<Hex> {
+) -> (BTreeSet<Hex>, BTreeSet<Hex>) {
     body.push_str("<g id=\"tags\" stroke-width=\"0.8\">\n");
     let mut starred: BTreeSet<Hex> = objectives
         .iter()
@@ -529,7 +531,7 @@ fn tags_and_stars(
         }
     }
     body.push_str("</g>\n");
-    on_stacks
+    (on_stacks, free)
 }
 
 fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
@@ -551,7 +553,8 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
 }
 
 /// Names of rivers and lakes on their middle side, and of places under their lowest hex's symbol
-/// (below its counters when it has some: [`pieces::place_label_anchor`]).
+/// (below its counters when it has some: [`pieces::place_label_anchor`]). Returns about where
+/// each place name lies (top-left and bottom-right), for the count badges to keep off.
 fn names(
     body: &mut String,
     map: &Map,
@@ -559,7 +562,8 @@ fn names(
     kinds: &MapKinds,
     style: &MapStyle,
     stacked: impl Fn(Hex) -> bool,
-) {
+) -> Vec<(Point, Point)> {
+    let mut boxes = Vec::new();
     let _ = writeln!(
         body,
         "<g id=\"feature-names\" font-size=\"7.5\" font-style=\"italic\" text-anchor=\"middle\" {HALO}>"
@@ -607,8 +611,15 @@ fn names(
             hex(st.color.scaled(0.7)),
             esc(&p.name)
         );
+        // (an SVG's text is measured where it is shown: a sans character is about 0.6 em)
+        let half = 0.3 * size * p.name.chars().count() as f32;
+        boxes.push((
+            Point::new(at.x - half, at.y),
+            Point::new(at.x + half, at.y + size),
+        ));
     }
     body.push_str("</g>\n");
+    boxes
 }
 
 /// Area ids at each area's first hex, outside the map on an edge.
@@ -658,9 +669,18 @@ fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
     body.push_str("</g>\n");
 }
 
+/// Radius of a stack's count badge.
+const BADGE_R: f32 = 5.2;
+
 /// A stack: the counters under the top one, the top counter (side colour, name or type,
-/// values) and the stack size.
-fn counters(body: &mut String, c: Point, pic: &Picture<'_>, stack: &[usize]) {
+/// values) and the stack size, on a badge kept off the place names (`names`, as boxes).
+fn counters(
+    body: &mut String,
+    c: Point,
+    pic: &Picture<'_>,
+    stack: &[usize],
+    names: &[(Point, Point)],
+) {
     let Some(&top) = pieces::top_of(stack) else {
         return;
     };
@@ -709,14 +729,21 @@ fn counters(body: &mut String, c: Point, pic: &Picture<'_>, stack: &[usize]) {
         n(min.y + 0.86 * w),
         esc(&values)
     );
-    if stack.len() > 1 {
-        let (bx, by) = (min.x + w, min.y);
+    let clear = |a: Point, b: Point| {
+        !names
+            .iter()
+            .any(|(p, q)| a.x < q.x && p.x < b.x && a.y < q.y && p.y < b.y)
+    };
+    let badge = pieces::badge_at(&pieces::badge_spots(min, w, BADGE_R), BADGE_R, clear);
+    if let (true, Some(at)) = (stack.len() > 1, badge) {
+        let (bx, by) = (at.x, at.y);
         let _ = write!(
             body,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"5.2\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.8\"/>\
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.8\"/>\
              <text x=\"{}\" y=\"{}\" font-size=\"6.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#fff\">{}</text>",
             n(bx),
             n(by),
+            n(BADGE_R),
             n(bx),
             n(by + 2.3),
             stack.len()

@@ -384,3 +384,56 @@ fn an_objective_under_counters_gets_its_star_over_them() {
         .expect("a tip");
     assert!((tip.0 - at.x).abs() < 0.5 && tip.1 < at.y, "{tip:?} {at:?}");
 }
+
+#[test]
+fn the_legend_explains_the_vp_star_once() {
+    let map = small();
+    let svg = draw(&map, &units(&map), &style(), &Options::default());
+    let legend = svg.split("<g id=\"legend\"").nth(1).expect("legend");
+    assert!(legend.contains(">VP hex (objective or VP tag)</text>"));
+    assert!(legend.contains("data-tag=\"legend\""), "with its star");
+    // the map's vp_hex tag is that star, not a tag of its own
+    assert!(!legend.contains(">tag vp_hex</text>"));
+}
+
+#[test]
+fn a_count_badge_keeps_off_the_name_of_the_hex_above() {
+    let map = small();
+    // Small Town's hex holds a stack, so its name runs on below it into 0502
+    let (town, below, apart) = (
+        map.parse("0501").expect("hex"),
+        map.parse("0502").expect("hex"),
+        map.parse("0201").expect("hex"),
+    );
+    let units: Vec<Unit> = [
+        ("a", town),
+        ("b", below),
+        ("c", below),
+        ("d", apart),
+        ("e", apart),
+    ]
+    .into_iter()
+    .map(|(id, h)| unit(id, "red", h, false))
+    .collect();
+    let svg = draw(&map, &units, &style(), &Options::default());
+    let l = layout_of(&map);
+    let badge_y = |h: Hex| {
+        let (min, _) = *pieces::stack_rects(l.center(h), S, 2)
+            .last()
+            .expect("rects");
+        let cx = svg
+            .split("<circle cx=\"")
+            .skip(1)
+            .filter_map(|s| {
+                let x: f32 = s.split('"').next()?.parse().ok()?;
+                let y: f32 = s.split("cy=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                (x > min.x && x < min.x + 40.0 && y > min.y - 10.0 && y < min.y + 30.0).then_some(y)
+            })
+            .next()
+            .expect("a badge by the counter");
+        cx - min.y
+    };
+    // under the name: on the counter's edge, level with its top; in the open: on its corner
+    assert!((badge_y(below) - BADGE_R).abs() < 0.1, "{}", badge_y(below));
+    assert!(badge_y(apart).abs() < 0.1, "{}", badge_y(apart));
+}

@@ -1,6 +1,7 @@
 //! The map's layers, painted from the drawing model bottom to top: terrain and its marks,
 //! hexside features, areas, links, places and VP stars, hex numbers, place names, counters (over
-//! the names, so a name never covers a counter), area ids. The same model, colours and rules as
+//! the names, so a name never covers a counter), area ids, and last the stacks' count badges
+//! (over the hex outlines of the tools and play-test). The same model, colours and rules as
 //! `kessel render`; only the painting is egui's.
 
 use super::{world_layout, MapResponse, MapView, Scene};
@@ -107,12 +108,15 @@ impl MapView {
         if !scene.markers.is_empty() {
             self.draw_markers(painter, map, scene.markers);
         }
-        if z >= NAMES_FROM {
+        let names = if z >= NAMES_FROM {
             let units = self.show_units.then_some(scene.units);
             self.draw_place_names(painter, map, scene.style, |h| {
                 units.is_some_and(|u| u.stack_len(h) > 0)
-            });
-        }
+            })
+        } else {
+            Vec::new()
+        };
+        let mut badges = Vec::new();
         if self.show_units {
             let counter_zoom = counter_zoom(z);
             let visible_rect = self.canvas.expand(counter_zoom * 1.5);
@@ -125,6 +129,19 @@ impl MapView {
                 let units: Vec<_> = stack.iter().map(|&i| &all[i]).collect();
                 let selected = scene.selected == Some(hex);
                 counters::draw_stack(painter, scene.style, c, counter_zoom, &units, selected);
+                let rects = pieces::stack_rects(paint::point(c), counter_zoom, units.len());
+                if let (true, Some(&(min, w))) = (units.len() > 1, rects.last()) {
+                    if let Some(r) = counters::badge_radius(w) {
+                        let spots = pieces::badge_spots(min, w, r);
+                        let clear = |a: kessel_draw::Point, b: kessel_draw::Point| {
+                            let badge = Rect::from_min_max(paint::pos(a), paint::pos(b));
+                            !names.iter().any(|n| n.intersects(badge))
+                        };
+                        if let Some(at) = pieces::badge_at(&spots, r, clear) {
+                            badges.push((paint::pos(at), r, units.len()));
+                        }
+                    }
+                }
                 // an objective under counters: its star goes over them, or no one sees it
                 let vp = scene.doc.objectives_at(hex).any(|o| o.vp > 0);
                 if vp || vp_tagged(map, hex) {
@@ -150,7 +167,20 @@ impl MapView {
         if self.show_areas {
             self.draw_area_labels(painter, map);
         }
-        self.draw_tool_feedback(painter, scene, out);
+        // count badges over the hex outlines (selection, hover, the moving stack's origin), which
+        // ran across them; but under a region's dimming, which must cover them too
+        let draw_badges = || {
+            for &(at, r, n) in &badges {
+                counters::draw_badge(painter, at, r, n);
+            }
+        };
+        if scene.region.is_some() {
+            draw_badges();
+            self.draw_tool_feedback(painter, scene, out);
+        } else {
+            self.draw_tool_feedback(painter, scene, out);
+            draw_badges();
+        }
     }
 
     fn draw_terrain(
@@ -401,18 +431,20 @@ impl MapView {
     }
 
     /// Place names where the drawing model puts them: under the lowest hex's symbol, below its
-    /// counters when it has some (`stacked`).
+    /// counters when it has some (`stacked`); returns the boxes drawn, for the count badges to
+    /// keep off.
     fn draw_place_names(
         &self,
         painter: &Painter,
         map: &Map,
         style: &MapStyle,
         stacked: impl Fn(Hex) -> bool,
-    ) {
+    ) -> Vec<Rect> {
         let z = self.zoom;
         let layout = world_layout(map);
         let font = FontId::proportional((pieces::PLACE_FONT * z).clamp(9.0, 18.0));
         let view = self.canvas.expand(40.0);
+        let mut drawn = Vec::new();
         for place in &map.places {
             let Some(anchor) = pieces::place_label_anchor(&layout, &place.hexes, &stacked) else {
                 continue;
@@ -438,7 +470,9 @@ impl MapView {
                 .expand2(Vec2::new(3.0, 1.0));
             painter.rect_filled(rect, 2.0, Color32::from_white_alpha(200));
             painter.galley(rect.min + Vec2::new(3.0, 1.0), galley, Color32::BLACK);
+            drawn.push(rect);
         }
+        drawn
     }
 }
 

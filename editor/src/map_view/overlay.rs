@@ -282,7 +282,8 @@ impl MapView {
     }
 
     /// Markers as small tags at the top left of their hex, one per marker, labelled with the
-    /// initials of their kind (an `air_interdiction` marker reads "AI").
+    /// initials of their kind (an `air_interdiction` marker reads "AI"), a marker's value on a
+    /// dark tag under it.
     pub(super) fn draw_markers(&self, painter: &Painter, map: &Map, markers: &[Marker]) {
         let z = self.zoom;
         let view = self.canvas.expand(z * 2.0);
@@ -327,6 +328,23 @@ impl MapView {
                     FontId::proportional(size * 0.55),
                     crate::counters::text_on(fill),
                 );
+                // its value (a minefield's strength, an interdiction's level) on a tag under it
+                if let Some(text) = m
+                    .value
+                    .as_ref()
+                    .and_then(|v| kessel_draw::pieces::marker_value_text(v, 6))
+                {
+                    let galley = painter.layout_no_wrap(
+                        text,
+                        FontId::proportional((size * 0.55).max(8.0)),
+                        Color32::WHITE,
+                    );
+                    let tag = Align2::CENTER_TOP
+                        .anchor_size(rect.center_bottom(), galley.size())
+                        .expand2(Vec2::new(2.0, 0.0));
+                    painter.rect_filled(tag, 2.0, Color32::from_rgb(30, 30, 30));
+                    painter.galley(tag.min + Vec2::new(2.0, 0.0), galley, Color32::WHITE);
+                }
             }
         }
     }
@@ -336,7 +354,8 @@ impl MapView {
 /// centre) is drawn, at `z` pixels a hex radius: a hex's in a row at its top left, a hexside's
 /// in a row from the middle of the shared edge, halfway between the two centres.
 fn marker_anchor(c: Pos2, other: Option<Pos2>, k: usize, z: f32, size: f32) -> Pos2 {
-    let along = k as f32 * size * 0.6;
+    // side by side, a gap between: overlapping, a chip hid the initials and value of the last
+    let along = k as f32 * size * 1.1;
     match other {
         Some(o) => c.lerp(o, 0.5) + Vec2::new(along, 0.0),
         None => c + Vec2::new(-0.8 * z + along, -0.55 * z),
@@ -356,9 +375,12 @@ mod tests {
         );
         assert_eq!(
             marker_anchor(a, Some(b), 1, 50.0, 20.0),
-            Pos2::new(112.0, 150.0)
+            Pos2::new(122.0, 150.0)
         );
         // a marker in the hex stays at its top left, inside the hex
         assert_eq!(marker_anchor(a, None, 0, 50.0, 20.0), Pos2::new(60.0, 72.5));
+        // the next one beside it, not over it
+        let next = marker_anchor(a, None, 1, 50.0, 20.0);
+        assert!(next.x - 60.0 > 20.0, "{next:?}");
     }
 }
