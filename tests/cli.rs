@@ -2439,3 +2439,37 @@ fn simulate_jobs_are_bounded_and_the_workers_said_are_the_threads_started() {
         r.stderr
     );
 }
+
+/// `kessel render` draws the markers set up on the map with their value, and leaves off one hidden
+/// from a side: the picture is made to be sent to the players.
+#[test]
+fn render_draws_set_up_markers_but_not_hidden_ones() {
+    let dir = toy_copy("render-markers");
+    let home = scratch("render-markers-home");
+    let scenario = std::fs::read_to_string(dir.join("scenario.toml")).expect("read");
+    write(
+        &dir,
+        "scenario.toml",
+        &format!(
+            "{scenario}\n[[markers]]\nkind = \"road_block\"\nat = \"0202\"\nvalue = 3\n\n\
+             [[markers]]\nkind = \"mine\"\nside = \"red\"\nat = \"0203\"\nvalue = {{ ap = 6 }}\n\
+             hidden_from = true\n"
+        ),
+    );
+    let r = crate::util::kessel_at(&dir, &home, &["render", "scenario.toml", "-o", "map.svg"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let svg = std::fs::read_to_string(dir.join("map.svg")).expect("the picture");
+    assert!(
+        svg.contains("data-marker=\"road_block\""),
+        "the open marker"
+    );
+    assert!(svg.contains(">RB</text>") && svg.contains(">3</text>"));
+    assert!(
+        !svg.contains("data-marker=\"mine\""),
+        "the hidden one is left off"
+    );
+    assert!(
+        !svg.contains(">mine marker</text>"),
+        "and out of the legend"
+    );
+}

@@ -196,6 +196,35 @@ pub fn badge_at(spots: &[Point], r: f32, clear: impl Fn(Point, Point) -> bool) -
         .or_else(|| spots.get(1).or(spots.first()).copied())
 }
 
+/// Side of a marker's chip in hex radii.
+pub const MARKER_CHIP: f32 = 0.42;
+
+/// Where the centre of the `k`-th marker chip (side `chip`) of a hex (centre `c`) or of a hexside
+/// (`other`: the other hex's centre) goes, `size` the hex radius: a hex's in a row at its top
+/// left, a hexside's in a row from the middle of the shared edge, halfway between the two centres
+/// (a wall between two hexes was drawn as a chip in the first hex, like a marker in it).
+pub fn marker_anchor(c: Point, other: Option<Point>, k: usize, size: f32, chip: f32) -> Point {
+    // side by side, a gap between: overlapping, a chip hid the initials and value of the last
+    let along = k as f32 * chip * 1.1;
+    match other {
+        Some(o) => {
+            let m = c.lerp(o, 0.5);
+            Point::new(m.x + along, m.y)
+        }
+        None => Point::new(c.x - 0.8 * size + along, c.y - 0.55 * size),
+    }
+}
+
+/// The initials a marker's chip shows: the first letters of its kind's first two words
+/// (`air_interdiction` reads `AI`).
+pub fn marker_initials(kind: &str) -> String {
+    kind.split(['_', ' '])
+        .filter_map(|w| w.chars().next())
+        .take(2)
+        .collect::<String>()
+        .to_uppercase()
+}
+
 /// A marker's value as the few characters drawn on the map beside it: a number or a short word
 /// as it is, the values of a table or list in order joined by `/` (`{ ap = 6 }` reads `6`), at
 /// most `max` characters (an ellipsis marks a cut); `None` for a value with nothing to show.
@@ -481,6 +510,30 @@ mod tests {
         for p in &spots[2..] {
             assert!(p.distance_sq(star).sqrt() > r + sr, "{p:?}");
         }
+    }
+
+    #[test]
+    fn marker_chips_sit_side_by_side_at_a_hexs_top_left_or_on_a_shared_edge() {
+        let (a, b) = (Point::new(100.0, 100.0), Point::new(100.0, 200.0));
+        assert_eq!(
+            marker_anchor(a, Some(b), 0, 50.0, 20.0),
+            Point::new(100.0, 150.0)
+        );
+        assert_eq!(
+            marker_anchor(a, Some(b), 1, 50.0, 20.0),
+            Point::new(122.0, 150.0)
+        );
+        // a marker in the hex stays at its top left, inside the hex
+        assert_eq!(
+            marker_anchor(a, None, 0, 50.0, 20.0),
+            Point::new(60.0, 72.5)
+        );
+        // the next one beside it, not over it
+        let next = marker_anchor(a, None, 1, 50.0, 20.0);
+        assert!(next.x - 60.0 > 20.0, "{next:?}");
+        assert_eq!(marker_initials("air_interdiction"), "AI");
+        assert_eq!(marker_initials("rail cut marker"), "RC");
+        assert_eq!(marker_initials("mine"), "M");
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub(super) struct LegendInput<'a> {
     pub sides: &'a [&'a str],
     /// Some hex is drawn with a VP star (an objective worth VP, or a VP tag).
     pub stars: bool,
+    /// The kinds of the markers drawn on the map.
+    pub marker_kinds: &'a BTreeSet<&'a str>,
     pub opts: &'a Options,
     pub top: f32,
     pub width: f32,
@@ -109,6 +111,12 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
             format!("tag {tag}"),
         ));
     }
+    for kind in li.marker_kinds {
+        items.push((
+            super::marker_chip(kind, Point::new(15.0, 9.0), pieces::MARKER_CHIP * 24.0),
+            format!("{} marker", kind.replace('_', " ")),
+        ));
+    }
     if li.opts.units {
         for side in li.sides {
             let st = li.style.side(side);
@@ -149,6 +157,12 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
     if li.opts.units {
         notes.push(
             "Counter: the top unit of the stack, the one listed last (type or name, and its values as printed; ? = hidden); the black disc = units in the hex; a star on its left edge = a VP hex under the counters.".to_string(),
+        );
+    }
+    if !li.marker_kinds.is_empty() {
+        notes.push(
+            "Markers: at a hex's top left, or on a hexside; a value on the dark tag under one."
+                .to_string(),
         );
     }
     if li.opts.areas && !map.areas.is_empty() {

@@ -24,7 +24,7 @@ pub(crate) use svg::esc;
 use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::{KindId, Map};
 use kessel_core::scenario::Objective;
-use kessel_core::state::Unit;
+use kessel_core::state::{Marker, Unit};
 use kessel_draw::pieces::{self, Mark};
 use kessel_draw::style::{MapKinds, PlaceSymbol};
 use kessel_draw::{HexLayout, MapStyle, Point};
@@ -71,6 +71,8 @@ pub struct Picture<'a> {
     pub units: &'a [Unit],
     /// Victory objectives: their hexes get a VP star.
     pub objectives: &'a [Objective],
+    /// Markers; those on the map are drawn as chips with their kind's initials and value.
+    pub markers: &'a [Marker],
     /// How things look (from the ruleset).
     pub style: &'a MapStyle,
 }
@@ -114,6 +116,7 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     let (starred, stars_free) = tags_and_stars(&mut body, map, &l, pic.objectives, stacked);
     let any_star = !starred.is_empty() || !stars_free.is_empty();
     numbers(&mut body, map, &l);
+    markers(&mut body, map, &l, pic.markers);
     let name_boxes = names(&mut body, map, &l, &kinds, pic.style, stacked);
     if opts.units {
         body.push_str("<g id=\"units\">\n");
@@ -181,6 +184,12 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
             style: pic.style,
             sides: &sides,
             stars: any_star,
+            marker_kinds: &pic
+                .markers
+                .iter()
+                .filter(|m| m.hex.is_some_and(|h| map.contains(h)))
+                .map(|m| m.kind.as_str())
+                .collect(),
             opts,
             top,
             width: w,
@@ -550,6 +559,64 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
         );
     }
     body.push_str("</g>\n");
+}
+
+/// Markers on the map as chips (the editor's): a row at a hex's top left, or along the middle
+/// of a hexside; the kind's initials on a colour of the kind, the value on a dark tag under it.
+fn markers(body: &mut String, map: &Map, l: &HexLayout, markers: &[Marker]) {
+    let chip = pieces::MARKER_CHIP * S;
+    let mut count: BTreeMap<(Hex, Option<Hex>), usize> = BTreeMap::new();
+    body.push_str("<g id=\"markers\" text-anchor=\"middle\">\n");
+    for m in markers {
+        let Some(h) = m.hex.filter(|h| map.contains(*h)) else {
+            continue;
+        };
+        let k = count.entry((h, m.other)).or_default();
+        let other = m.other.map(|o| l.center(o));
+        let at = pieces::marker_anchor(l.center(h), other, *k, S, chip);
+        *k += 1;
+        let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
+        if let Some(value) = m
+            .value
+            .as_ref()
+            .and_then(|v| pieces::marker_value_text(v, 6))
+        {
+            let w = 2.0 + 0.6 * 6.0 * value.chars().count() as f32;
+            let _ = write!(
+                body,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"7.5\" rx=\"1\" fill=\"#1e1e1e\"/>\
+                 <text x=\"{}\" y=\"{}\" font-size=\"6\" fill=\"#fff\">{}</text>",
+                n(at.x - w / 2.0),
+                n(at.y + chip / 2.0),
+                n(w),
+                n(at.x),
+                n(at.y + chip / 2.0 + 6.0),
+                esc(&value)
+            );
+        }
+        body.push('\n');
+    }
+    body.push_str("</g>\n");
+}
+
+/// One marker chip of side `chip` centred on `at`: the kind's initials on a colour of the kind.
+fn marker_chip(kind: &str, at: Point, chip: f32) -> String {
+    let fill = kessel_draw::color::hashed(kind, kessel_draw::color::Tone::Light);
+    format!(
+        "<rect data-marker=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"1.5\" fill=\"{}\" stroke=\"#000\" stroke-width=\"0.7\"/>\
+         <text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\">{}</text>",
+        esc(kind),
+        n(at.x - chip / 2.0),
+        n(at.y - chip / 2.0),
+        n(chip),
+        n(chip),
+        hex(fill),
+        n(at.x),
+        n(at.y + chip * 0.2),
+        n(chip * 0.55),
+        hex(fill.ink_on()),
+        esc(&pieces::marker_initials(kind))
+    )
 }
 
 /// Names of rivers and lakes on their middle side, and of places under their lowest hex's symbol

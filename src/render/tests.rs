@@ -143,6 +143,7 @@ fn draw(map: &Map, units: &[Unit], style: &MapStyle, opts: &Options) -> String {
             title: "Test <scenario>",
             units,
             objectives: &[],
+            markers: &[],
             style,
         },
         opts,
@@ -353,6 +354,7 @@ fn an_objective_under_counters_gets_its_star_over_them() {
             title: "Stars",
             units: &units(&map),
             objectives: &objectives,
+            markers: &[],
             style: &st,
         },
         &Options::default(),
@@ -436,4 +438,59 @@ fn a_count_badge_keeps_off_the_name_of_the_hex_above() {
     // under the name: on the counter's edge, level with its top; in the open: on its corner
     assert!((badge_y(below) - BADGE_R).abs() < 0.1, "{}", badge_y(below));
     assert!(badge_y(apart).abs() < 0.1, "{}", badge_y(apart));
+}
+
+#[test]
+fn markers_on_the_map_are_drawn_with_their_initials_and_value() {
+    let map = small();
+    let at = map.parse("0302").expect("hex");
+    let marker = |id: u32, kind: &str, value: Option<serde_json::Value>| Marker {
+        id,
+        kind: kind.into(),
+        side: None,
+        hex: Some(at),
+        other: None,
+        value,
+    };
+    let markers = [
+        marker(0, "mine_field", Some(serde_json::json!({ "ap": 6 }))),
+        marker(1, "air_interdiction", None),
+        Marker {
+            hex: None,
+            ..marker(2, "spare", None)
+        },
+    ];
+    let svg = render_svg(
+        &Picture {
+            map: &map,
+            title: "Markers",
+            units: &[],
+            objectives: &[],
+            markers: &markers,
+            style: &style(),
+        },
+        &Options::default(),
+    );
+    let layer = svg
+        .split("<g id=\"markers\"")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("a marker layer");
+    assert!(layer.contains(">MF</text>") && layer.contains(">AI</text>"));
+    assert!(layer.contains(">6</text>"), "the value: {layer}");
+    assert!(
+        !layer.contains("spare"),
+        "a marker off the map is not drawn"
+    );
+    // side by side, not over each other
+    let xs: Vec<f32> = layer
+        .split("data-marker=")
+        .skip(1)
+        .filter_map(|s| s.split("x=\"").nth(1)?.split('"').next()?.parse().ok())
+        .collect();
+    assert_eq!(xs.len(), 2, "{xs:?}");
+    assert!(xs[1] - xs[0] >= pieces::MARKER_CHIP * S, "{xs:?}");
+    let legend = svg.split("<g id=\"legend\"").nth(1).expect("legend");
+    assert!(legend.contains(">mine field marker</text>"));
+    assert!(!legend.contains(">spare marker</text>"));
 }

@@ -8,6 +8,7 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Vec2};
 use kessel_core::hex::{Hex, HexDir};
 use kessel_core::map::Map;
 use kessel_core::state::Marker;
+use kessel_draw::pieces;
 use std::collections::BTreeMap;
 
 impl MapView {
@@ -297,9 +298,9 @@ impl MapView {
                 continue;
             }
             let k = count.entry((h, m.other)).or_default();
-            let size = (0.42 * z).max(6.0);
-            let other = m.other.map(|o| self.hex_to_screen(map, o));
-            let at = marker_anchor(c, other, *k, z, size);
+            let size = (pieces::MARKER_CHIP * z).max(6.0);
+            let other = m.other.map(|o| paint::point(self.hex_to_screen(map, o)));
+            let at = paint::pos(pieces::marker_anchor(paint::point(c), other, *k, z, size));
             *k += 1;
             let fill = paint::color(kessel_draw::color::hashed(
                 &m.kind,
@@ -314,17 +315,10 @@ impl MapView {
                 egui::StrokeKind::Inside,
             );
             if size >= 10.0 {
-                let initials: String = m
-                    .kind
-                    .split(['_', ' '])
-                    .filter_map(|w| w.chars().next())
-                    .take(2)
-                    .collect::<String>()
-                    .to_uppercase();
                 painter.text(
                     at,
                     Align2::CENTER_CENTER,
-                    initials,
+                    pieces::marker_initials(&m.kind),
                     FontId::proportional(size * 0.55),
                     crate::counters::text_on(fill),
                 );
@@ -332,7 +326,7 @@ impl MapView {
                 if let Some(text) = m
                     .value
                     .as_ref()
-                    .and_then(|v| kessel_draw::pieces::marker_value_text(v, 6))
+                    .and_then(|v| pieces::marker_value_text(v, 6))
                 {
                     let galley = painter.layout_no_wrap(
                         text,
@@ -347,40 +341,5 @@ impl MapView {
                 }
             }
         }
-    }
-}
-
-/// Where the `k`-th marker of a hex (centre `c`) or of a hexside (`other`: the other hex's
-/// centre) is drawn, at `z` pixels a hex radius: a hex's in a row at its top left, a hexside's
-/// in a row from the middle of the shared edge, halfway between the two centres.
-fn marker_anchor(c: Pos2, other: Option<Pos2>, k: usize, z: f32, size: f32) -> Pos2 {
-    // side by side, a gap between: overlapping, a chip hid the initials and value of the last
-    let along = k as f32 * size * 1.1;
-    match other {
-        Some(o) => c.lerp(o, 0.5) + Vec2::new(along, 0.0),
-        None => c + Vec2::new(-0.8 * z + along, -0.55 * z),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_hexside_marker_sits_on_the_shared_edge_not_in_its_first_hex() {
-        let (a, b) = (Pos2::new(100.0, 100.0), Pos2::new(100.0, 200.0));
-        assert_eq!(
-            marker_anchor(a, Some(b), 0, 50.0, 20.0),
-            Pos2::new(100.0, 150.0)
-        );
-        assert_eq!(
-            marker_anchor(a, Some(b), 1, 50.0, 20.0),
-            Pos2::new(122.0, 150.0)
-        );
-        // a marker in the hex stays at its top left, inside the hex
-        assert_eq!(marker_anchor(a, None, 0, 50.0, 20.0), Pos2::new(60.0, 72.5));
-        // the next one beside it, not over it
-        let next = marker_anchor(a, None, 1, 50.0, 20.0);
-        assert!(next.x - 60.0 > 20.0, "{next:?}");
     }
 }
