@@ -251,3 +251,20 @@ fn a_step_with_one_choice_says_so_not_place_units() {
         .query_by_label_contains("placing units or markers")
         .is_none());
 }
+
+/// A player learning the game reads the learning scenario's notes (what each turn teaches, how it
+/// is won) in play-test, where they were not: only scenario editing showed them, as a text field.
+#[test]
+fn the_scenario_notes_are_read_in_play_test() {
+    let mut h = play("scenarios/pgg/learning.toml", &[]);
+    assert!(
+        h.query_by_label_contains("What it teaches").is_none(),
+        "folded at first"
+    );
+    h.get_by_label("Scenario notes").click();
+    h.run_ok();
+    assert!(h.query_by_label_contains("What it teaches").is_some());
+    assert!(h
+        .query_by_label_contains("holding both Smolensk hexes")
+        .is_some());
+}
