@@ -8,7 +8,8 @@
 //! What is drawn, bottom to top: terrain fills and marks with hex outlines; entry and set-up areas
 //! (dashed outlines); hexside features on the shared edge; links between hex centres; place
 //! symbols; VP stars and tag diamonds; hex numbers; names of places, rivers and lakes; unit
-//! counters (over the names, so a name never covers a counter); area ids; the title and a legend.
+//! counters (over the names, so a name never covers a counter); markers; area ids; the title and
+//! a legend.
 //!
 //! Hexside features and links are drawn from the map's per-hexside bits, the data the rules read,
 //! not from the authored feature lists, so the picture shows what the engine will use.
@@ -116,7 +117,6 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     let (starred, stars_free) = tags_and_stars(&mut body, map, &l, pic.objectives, stacked);
     let any_star = !starred.is_empty() || !stars_free.is_empty();
     numbers(&mut body, map, &l);
-    markers(&mut body, map, &l, pic.markers);
     let name_boxes = names(&mut body, map, &l, &kinds, pic.style, stacked);
     if opts.units {
         body.push_str("<g id=\"units\">\n");
@@ -133,6 +133,8 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
         }
         body.push_str("</g>\n");
     }
+    // over the counters, as markers lie on a table (and as the editor draws them)
+    markers(&mut body, map, &l, pic.markers);
     if opts.areas {
         area_labels(&mut body, map, &l);
     }

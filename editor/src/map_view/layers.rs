@@ -1,8 +1,8 @@
 //! The map's layers, painted from the drawing model bottom to top: terrain and its marks,
 //! hexside features, areas, links, places and VP stars, hex numbers, place names, counters (over
-//! the names, so a name never covers a counter), area ids, and last the stacks' count badges
-//! (over the hex outlines of the tools and play-test). The same model, colours and rules as
-//! `kessel render`; only the painting is egui's.
+//! the names, so a name never covers a counter), area ids, and last markers and the stacks' count
+//! badges (over the hex outlines of the tools and play-test). The same model, colours and rules
+//! as `kessel render`; only the painting is egui's.
 
 use super::{world_layout, MapResponse, MapView, Scene};
 use crate::counters;
@@ -105,9 +105,6 @@ impl MapView {
         if let Some(o) = scene.overlay {
             self.draw_overlay_under(painter, map, o);
         }
-        if !scene.markers.is_empty() {
-            self.draw_markers(painter, map, scene.markers);
-        }
         let names = if z >= NAMES_FROM {
             let units = self.show_units.then_some(scene.units);
             self.draw_place_names(painter, map, scene.style, |h| {
@@ -167,19 +164,24 @@ impl MapView {
         if self.show_areas {
             self.draw_area_labels(painter, map);
         }
-        // count badges over the hex outlines (selection, hover, the moving stack's origin), which
-        // ran across them; but under a region's dimming, which must cover them too
-        let draw_badges = || {
+        // markers over the counters, as they lie on a table (a hex's second chip fell under its
+        // stack and was lost), and count badges; both over the hex outlines (selection, hover,
+        // the moving stack's origin), which ran across them, but under a region's dimming, which
+        // must cover them too
+        let draw_on_top = || {
+            if !scene.markers.is_empty() {
+                self.draw_markers(painter, map, scene.markers);
+            }
             for &(at, r, n) in &badges {
                 counters::draw_badge(painter, at, r, n);
             }
         };
         if scene.region.is_some() {
-            draw_badges();
+            draw_on_top();
             self.draw_tool_feedback(painter, scene, out);
         } else {
             self.draw_tool_feedback(painter, scene, out);
-            draw_badges();
+            draw_on_top();
         }
     }
 
