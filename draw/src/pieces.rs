@@ -176,7 +176,8 @@ pub fn badge_radius(w: f32) -> f32 {
 /// others keep the badge from rising above the counter, where it would cover the name printed at
 /// the bottom of the hex to the north (names run on below their own hex): on the right edge, then
 /// on the left edge (above the VP star there, [`star_on_stack`]). A drawer takes the first spot
-/// whose badge covers no name it drew.
+/// whose badge covers no name it drew and no VP star on a stack (a neighbour's, on the left edge
+/// of its counter, sits by this counter's top right corner).
 pub fn badge_spots(min: Point, w: f32, r: f32) -> [Point; 3] {
     [
         Point::new(min.x + w, min.y),

@@ -117,11 +117,21 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     let (starred, stars_free) = tags_and_stars(&mut body, map, &l, pic.objectives, stacked);
     let any_star = !starred.is_empty() || !stars_free.is_empty();
     numbers(&mut body, map, &l);
-    let name_boxes = names(&mut body, map, &l, &kinds, pic.style, stacked);
+    // what a count badge keeps off: place names, and the VP stars on stacks
+    let mut keep_off = names(&mut body, map, &l, &kinds, pic.style, stacked);
+    for (h, stack) in stacks.iter().filter(|(h, _)| starred.contains(*h)) {
+        if let Some(&(min, w)) = pieces::stack_rects(l.center(*h), S, stack.len()).last() {
+            let (at, r) = pieces::star_on_stack(min, w);
+            keep_off.push((
+                Point::new(at.x - r, at.y - r),
+                Point::new(at.x + r, at.y + r),
+            ));
+        }
+    }
     if opts.units {
         body.push_str("<g id=\"units\">\n");
         for (h, stack) in &stacks {
-            counters(&mut body, l.center(*h), pic, stack, &name_boxes);
+            counters(&mut body, l.center(*h), pic, stack, &keep_off);
             // an objective under counters: its star goes over them, or no one sees it
             if starred.contains(h) {
                 let rects = pieces::stack_rects(l.center(*h), S, stack.len());
@@ -742,13 +752,14 @@ fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
 const BADGE_R: f32 = 5.2;
 
 /// A stack: the counters under the top one, the top counter (side colour, name or type,
-/// values) and the stack size, on a badge kept off the place names (`names`, as boxes).
+/// values) and the stack size, on a badge kept off place names and VP stars (`keep_off`, as
+/// boxes).
 fn counters(
     body: &mut String,
     c: Point,
     pic: &Picture<'_>,
     stack: &[usize],
-    names: &[(Point, Point)],
+    keep_off: &[(Point, Point)],
 ) {
     let Some(&top) = pieces::top_of(stack) else {
         return;
@@ -799,7 +810,7 @@ fn counters(
         esc(&values)
     );
     let clear = |a: Point, b: Point| {
-        !names
+        !keep_off
             .iter()
             .any(|(p, q)| a.x < q.x && p.x < b.x && a.y < q.y && p.y < b.y)
     };

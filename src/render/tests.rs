@@ -494,3 +494,59 @@ fn markers_on_the_map_are_drawn_with_their_initials_and_value() {
     assert!(legend.contains(">mine field marker</text>"));
     assert!(!legend.contains(">spare marker</text>"));
 }
+
+#[test]
+fn a_count_badge_keeps_off_a_neighbours_vp_star() {
+    let map = small();
+    // 0401 lies north-east of 0302: its star on its top counter's left edge sits by 0302's
+    // counter's top right corner
+    let (objective, beside) = (
+        map.parse("0401").expect("hex"),
+        map.parse("0302").expect("hex"),
+    );
+    let units: Vec<Unit> = [
+        ("a", objective),
+        ("b", objective),
+        ("c", beside),
+        ("d", beside),
+    ]
+    .into_iter()
+    .map(|(id, h)| unit(id, "red", h, false))
+    .collect();
+    let objectives = [Objective {
+        name: "Hill".into(),
+        hexes: vec![objective],
+        vp: 5,
+        side: None,
+    }];
+    let draw_with = |objectives: &[Objective]| {
+        render_svg(
+            &Picture {
+                map: &map,
+                title: "Stars",
+                units: &units,
+                objectives,
+                markers: &[],
+                style: &style(),
+            },
+            &Options::default(),
+        )
+    };
+    let l = layout_of(&map);
+    let (min, w) = *pieces::stack_rects(l.center(beside), S, 2)
+        .last()
+        .expect("rects");
+    let badge_y = |svg: &str| {
+        let at = format!("<circle cx=\"{}\" cy=\"", svg::n(min.x + w));
+        let y: f32 = svg
+            .split(&at)
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .and_then(|y| y.parse().ok())
+            .expect("a badge on the counter's right edge");
+        y - min.y
+    };
+    // with no star beside it the badge takes the corner; with one, the edge below it
+    assert!(badge_y(&draw_with(&[])).abs() < 0.1);
+    assert!((badge_y(&draw_with(&objectives)) - BADGE_R).abs() < 0.1);
+}

@@ -105,7 +105,9 @@ impl MapView {
         if let Some(o) = scene.overlay {
             self.draw_overlay_under(painter, map, o);
         }
-        let names = if z >= NAMES_FROM {
+        // what a stack's count badge keeps off: place names, and VP stars on stacks (a badge
+        // by a neighbour's counter covered its star)
+        let mut keep_off = if z >= NAMES_FROM {
             let units = self.show_units.then_some(scene.units);
             self.draw_place_names(painter, map, scene.style, |h| {
                 units.is_some_and(|u| u.stack_len(h) > 0)
@@ -113,7 +115,7 @@ impl MapView {
         } else {
             Vec::new()
         };
-        let mut badges = Vec::new();
+        let mut stacked_badges = Vec::new();
         if self.show_units {
             let counter_zoom = counter_zoom(z);
             let visible_rect = self.canvas.expand(counter_zoom * 1.5);
@@ -127,37 +129,40 @@ impl MapView {
                 let selected = scene.selected == Some(hex);
                 counters::draw_stack(painter, scene.style, c, counter_zoom, &units, selected);
                 let rects = pieces::stack_rects(paint::point(c), counter_zoom, units.len());
-                if let (true, Some(&(min, w))) = (units.len() > 1, rects.last()) {
-                    if let Some(r) = counters::badge_radius(w) {
-                        let spots = pieces::badge_spots(min, w, r);
-                        let clear = |a: kessel_draw::Point, b: kessel_draw::Point| {
-                            let badge = Rect::from_min_max(paint::pos(a), paint::pos(b));
-                            !names.iter().any(|n| n.intersects(badge))
-                        };
-                        if let Some(at) = pieces::badge_at(&spots, r, clear) {
-                            badges.push((paint::pos(at), r, units.len()));
-                        }
-                    }
+                let Some(&(min, w)) = rects.last() else {
+                    continue;
+                };
+                if let (true, Some(r)) = (units.len() > 1, counters::badge_radius(w)) {
+                    stacked_badges.push((min, w, r, units.len()));
                 }
                 // an objective under counters: its star goes over them, or no one sees it
                 let vp = scene.doc.objectives_at(hex).any(|o| o.vp > 0);
                 if vp || vp_tagged(map, hex) {
-                    let rects = pieces::stack_rects(paint::point(c), counter_zoom, units.len());
-                    if let Some(&(min, w)) = rects.last() {
-                        let (at, r) = pieces::star_on_stack(min, w);
-                        let mut shapes = Vec::new();
-                        paint::star(
-                            &mut shapes,
-                            paint::pos(at),
-                            r,
-                            paint::color(pieces::STAR_FILL),
-                            paint::color(pieces::STAR_INK),
-                        );
-                        painter.extend(shapes);
-                    }
+                    let (at, r) = pieces::star_on_stack(min, w);
+                    let mut shapes = Vec::new();
+                    paint::star(
+                        &mut shapes,
+                        paint::pos(at),
+                        r,
+                        paint::color(pieces::STAR_FILL),
+                        paint::color(pieces::STAR_INK),
+                    );
+                    painter.extend(shapes);
+                    keep_off.push(Rect::from_center_size(paint::pos(at), Vec2::splat(2.0 * r)));
                 }
             }
         }
+        let badges: Vec<(Pos2, f32, usize)> = stacked_badges
+            .into_iter()
+            .filter_map(|(min, w, r, n)| {
+                let clear = |a: kessel_draw::Point, b: kessel_draw::Point| {
+                    let badge = Rect::from_min_max(paint::pos(a), paint::pos(b));
+                    !keep_off.iter().any(|k| k.intersects(badge))
+                };
+                let at = pieces::badge_at(&pieces::badge_spots(min, w, r), r, clear)?;
+                Some((paint::pos(at), r, n))
+            })
+            .collect();
         if let Some(o) = scene.overlay {
             self.draw_overlay_over(painter, map, o);
         }
