@@ -437,8 +437,8 @@ impl PlaySession {
                 self.seats.computer_moves.insert(at);
                 self.seats.played_at(Instant::now());
                 // a person's refusal was of the game before this move: left up, it read as if
-                // the game still stood there (an `--act` taken before the computer's air markers
-                // kept saying "the German places his markers first" once they were down)
+                // the game still stood there (an `--act` refused until the computer had placed
+                // its markers kept saying so once they were down)
                 self.refusal = None;
                 let what = queries::describe_action(&action);
                 self.message = Some((format!("computer: {what}"), false));
