@@ -57,8 +57,8 @@ enum Command {
     New(cmd::new::Args),
     /// Pack a scenario folder into one `.kessel` file (with a hashed manifest) to share.
     Pack(cmd::pack::Args),
-    /// Draw a scenario's map (terrain, hex numbers, rivers, roads, railways, cities, units) to SVG
-    /// or PNG.
+    /// Draw a scenario's map (terrain, hex numbers, rivers, roads, railways, cities, units, markers)
+    /// to SVG or PNG.
     Render(cmd::render::Args),
 }
 

@@ -91,6 +91,10 @@ pub struct Packed {
     /// bundles (`profiles/wbc2010.toml added`), empty when they are the same. A player's kessel
     /// compares the package's hash with its own bundled copy and warns when they differ.
     pub differs: Vec<String>,
+    /// The profile the scenario names, when the ruleset is named by reference and the copy every
+    /// kessel bundles has no profile of that name: a player's kessel refuses the package unless
+    /// they have it too.
+    pub profile_not_bundled: Option<String>,
 }
 
 /// Packs the scenario `scenario` (a scenario file, or a folder holding `scenario.toml`) with the
@@ -159,6 +163,14 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         Vec::new()
     } else {
         differs_from_bundled(&ruleset_dir, &ruleset_name)?
+    };
+    // a profile of the packer's own (a club's `wbc2010`) is not in the rules every kessel
+    // carries: the package refused to open on the players' machines, naming a profile they lack
+    let profile_not_bundled = match (&sc.profile, include_ruleset) {
+        (Some(p), false) if p != "defaults" => bundled_ruleset(&ruleset_name)?
+            .filter(|b| !b.join("profiles").join(format!("{p}.toml")).is_file())
+            .map(|_| p.clone()),
+        _ => None,
     };
     let out_abs = out.canonicalize().ok();
     // a scenario inside its own ruleset's folder (`ruleset = "."`, or a scenarios/ folder of the
@@ -280,6 +292,7 @@ pub fn pack(scenario: &Path, out: &Path, include_ruleset: bool) -> anyhow::Resul
         files: files.len(),
         ruleset: (ruleset_name, include_ruleset),
         differs,
+        profile_not_bundled,
     })
 }
 

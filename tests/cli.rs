@@ -2439,3 +2439,98 @@ fn simulate_jobs_are_bounded_and_the_workers_said_are_the_threads_started() {
         r.stderr
     );
 }
+
+/// `kessel render` draws the markers set up on the map with their value, and leaves off one hidden
+/// from a side: the picture is made to be sent to the players.
+#[test]
+fn render_draws_set_up_markers_but_not_hidden_ones() {
+    let dir = toy_copy("render-markers");
+    let home = scratch("render-markers-home");
+    let scenario = std::fs::read_to_string(dir.join("scenario.toml")).expect("read");
+    write(
+        &dir,
+        "scenario.toml",
+        &format!(
+            "{scenario}\n[[markers]]\nkind = \"road_block\"\nat = \"0202\"\nvalue = 3\n\n\
+             [[markers]]\nkind = \"mine\"\nside = \"red\"\nat = \"0203\"\nvalue = {{ ap = 6 }}\n\
+             hidden_from = true\n"
+        ),
+    );
+    let r = crate::util::kessel_at(&dir, &home, &["render", "scenario.toml", "-o", "map.svg"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let svg = std::fs::read_to_string(dir.join("map.svg")).expect("the picture");
+    assert!(
+        svg.contains("data-marker=\"road_block\""),
+        "the open marker"
+    );
+    assert!(svg.contains(">RB</text>") && svg.contains(">3</text>"));
+    assert!(
+        !svg.contains("data-marker=\"mine\""),
+        "the hidden one is left off"
+    );
+    assert!(
+        !svg.contains(">mine marker</text>"),
+        "and out of the legend"
+    );
+}
+
+/// A player at the command line goes on from a save: `kessel script --load` plays the script's
+/// actions after those saved, `kessel.undo()` takes back a saved one, and `--save` writes the
+/// whole game. A scenario given to `--load` says what it is.
+#[test]
+fn script_goes_on_from_a_save_and_undoes_into_it() {
+    let dir = toy_copy("script-load");
+    let home = scratch("script-load-home");
+    write(
+        &dir,
+        "moves.lua",
+        "assert(kessel.act{ kind = \"move\", unit = \"r1\", path = { \"0303\" } })\n",
+    );
+    write(
+        &dir,
+        "more.lua",
+        "assert(kessel.units.get(\"r1\").hex == \"0303\", \"the saved move stands\")\n\
+         assert(kessel.undo(), \"the saved move is taken back\")\n\
+         print(\"r1 at \" .. kessel.units.get(\"r1\").hex)\n",
+    );
+    let run = |args: &[&str]| crate::util::kessel_at(&dir, &home, args);
+    let r = run(&[
+        "script",
+        "moves.lua",
+        "--scenario",
+        "scenario.toml",
+        "--save",
+        "one.json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&[
+        "script", "more.lua", "--load", "one.json", "--save", "two.json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("r1 at 0203"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("two.json: saved, 0 actions"),
+        "{}",
+        r.stderr
+    );
+    let v = run(&["view", "two.json", "--as", "red", "--json"]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+    // --load is the game: a scenario, a profile or an option beside it is refused
+    let r = run(&[
+        "script",
+        "more.lua",
+        "--load",
+        "one.json",
+        "--scenario",
+        "scenario.toml",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    let r = run(&["script", "more.lua", "--load", "scenario.toml"]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("not a save but a scenario file"),
+        "{}",
+        r.stderr
+    );
+}

@@ -764,6 +764,42 @@ fn pack_says_when_the_ruleset_it_names_differs_from_the_bundled_copy() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stderr.contains("note:"), "{}", r.stderr);
+    assert!(
+        !r.stderr.contains("warning:"),
+        "no profile named yet: {}",
+        r.stderr
+    );
+    // a club organiser names the new profile in the scenario: packed by reference, the package
+    // would not open for a player, whose kessel has no wbc2010; pack says so, and the package
+    // with the ruleset opens
+    let scenario = dir.join("scenarios/yelnya/scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("read");
+    let named = if text.contains("profile = \"standard\"") {
+        text.replacen("profile = \"standard\"", "profile = \"wbc2010\"", 1)
+    } else {
+        text.replacen("[scenario]\n", "[scenario]\nprofile = \"wbc2010\"\n", 1)
+    };
+    std::fs::write(&scenario, named).expect("write");
+    let r = kessel_at(&dir, &home, &["pack", "scenarios/yelnya", "-o", "t.kessel"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the profile `wbc2010`") && r.stderr.contains("refuse to open"),
+        "{}",
+        r.stderr
+    );
+    let r = kessel_at(
+        &dir,
+        &home,
+        &[
+            "pack",
+            "scenarios/yelnya",
+            "-o",
+            "t2.kessel",
+            "--include-ruleset",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("warning:"), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -166,6 +166,103 @@ pub fn star_on_stack(min: Point, w: f32) -> (Point, f32) {
     (Point::new(min.x, min.y + 0.52 * w), 0.15 * w)
 }
 
+/// Radius of a stack's count badge on a counter of side `w`.
+pub fn badge_radius(w: f32) -> f32 {
+    0.17 * w
+}
+
+/// Where a stack's count badge may go, best first, on its top counter (corner `min`, side `w`)
+/// with the badge's radius `r`. The first spot straddles the counter's top right corner; the
+/// others keep the badge from rising above the counter, where it would cover the name printed at
+/// the bottom of the hex to the north (names run on below their own hex): on the right edge, then
+/// on the left edge (above the VP star there, [`star_on_stack`]). A drawer takes the first spot
+/// whose badge covers no name it drew and no VP star on a stack (a neighbour's, on the left edge
+/// of its counter, sits by this counter's top right corner).
+pub fn badge_spots(min: Point, w: f32, r: f32) -> [Point; 3] {
+    [
+        Point::new(min.x + w, min.y),
+        Point::new(min.x + w, min.y + r),
+        Point::new(min.x, min.y + r),
+    ]
+}
+
+/// The first of `spots` where a badge of radius `r` is `clear` (given its bounding box as
+/// top-left and bottom-right), else the second, which never rises above the counter: see
+/// [`badge_spots`].
+pub fn badge_at(spots: &[Point], r: f32, clear: impl Fn(Point, Point) -> bool) -> Option<Point> {
+    spots
+        .iter()
+        .copied()
+        .find(|p| clear(Point::new(p.x - r, p.y - r), Point::new(p.x + r, p.y + r)))
+        .or_else(|| spots.get(1).or(spots.first()).copied())
+}
+
+/// Side of a marker's chip in hex radii.
+pub const MARKER_CHIP: f32 = 0.42;
+
+/// Where the centre of the `k`-th marker chip (side `chip`) of a hex (centre `c`) or of a hexside
+/// (`other`: the other hex's centre) goes, `size` the hex radius: a hex's in a row at its top
+/// left, a hexside's in a row from the middle of the shared edge, halfway between the two centres
+/// (a wall between two hexes was drawn as a chip in the first hex, like a marker in it).
+pub fn marker_anchor(c: Point, other: Option<Point>, k: usize, size: f32, chip: f32) -> Point {
+    // side by side, a gap between: overlapping, a chip hid the initials and value of the last
+    let along = k as f32 * chip * 1.1;
+    match other {
+        Some(o) => {
+            let m = c.lerp(o, 0.5);
+            Point::new(m.x + along, m.y)
+        }
+        None => Point::new(c.x - 0.8 * size + along, c.y - 0.55 * size),
+    }
+}
+
+/// The initials a marker's chip shows: the first letters of its kind's first two words
+/// (`air_interdiction` reads `AI`).
+pub fn marker_initials(kind: &str) -> String {
+    kind.split(['_', ' '])
+        .filter_map(|w| w.chars().next())
+        .take(2)
+        .collect::<String>()
+        .to_uppercase()
+}
+
+/// A marker's value as the few characters drawn on the map beside it: a number or a short word
+/// as it is, the values of a table or list in order joined by `/` (`{ ap = 6 }` reads `6`), at
+/// most `max` characters (an ellipsis marks a cut); `None` for a value with nothing to show.
+pub fn marker_value_text(v: &kessel_core::state::Value, max: usize) -> Option<String> {
+    use kessel_core::state::Value;
+    fn scalar(v: &Value) -> Option<String> {
+        match v {
+            Value::Number(n) => Some(n.to_string()),
+            Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+            Value::Bool(true) => Some("yes".into()),
+            Value::Bool(false) => Some("no".into()),
+            _ => None,
+        }
+    }
+    let text = match v {
+        Value::Array(items) => items
+            .iter()
+            .filter_map(scalar)
+            .collect::<Vec<_>>()
+            .join("/"),
+        Value::Object(fields) => fields
+            .values()
+            .filter_map(scalar)
+            .collect::<Vec<_>>()
+            .join("/"),
+        other => scalar(other)?,
+    };
+    if text.is_empty() {
+        return None;
+    }
+    if text.chars().count() > max {
+        let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+        return Some(format!("{cut}…"));
+    }
+    Some(text)
+}
+
 /// True for a tag that marks victory-point hexes (`vp`, `vp_hex`, …), drawn as a star.
 pub fn is_vp_tag(tag: &str) -> bool {
     tag.to_ascii_lowercase().contains("vp")
@@ -377,6 +474,85 @@ mod tests {
             // and of the symbol box, which starts 0.21 w into the counter
             assert!(at.x + r < min.x + 0.21 * w, "{count}: {}", at.x + r);
         }
+    }
+
+    #[test]
+    fn a_badge_leaves_the_name_above_its_stack_readable() {
+        let map = Map::new("t", 4, 4, Numbering::default(), "clear");
+        let l = HexLayout::for_map(&map, 24.0);
+        let (north, h) = (
+            map.parse("0202").expect("label"),
+            map.parse("0203").expect("label"),
+        );
+        let rects = stack_rects(l.center(h), l.size, 3);
+        let &(min, w) = rects.last().expect("a top counter");
+        let r = badge_radius(w);
+        let spots = badge_spots(min, w, r);
+        assert_eq!(spots[0], Point::new(min.x + w, min.y));
+        // every other spot keeps the badge on the counter's height, off the hex above
+        for p in &spots[1..] {
+            assert!(p.y - r >= min.y, "{p:?}");
+        }
+        // a long name of the hex to the north, running on into this hex's top
+        let anchor = place_label_anchor(&l, &[north], |_| false).expect("anchor");
+        let (top, bottom) = (anchor.y, l.center(north).y + 1.05 * l.size);
+        let (left, right) = (anchor.x - 1.4 * l.size, anchor.x + 1.4 * l.size);
+        let clear = |a: Point, b: Point| b.y < top || a.y > bottom || b.x < left || a.x > right;
+        assert!(!clear(
+            Point::new(spots[0].x - r, spots[0].y - r),
+            Point::new(spots[0].x + r, spots[0].y + r)
+        ));
+        assert_eq!(badge_at(&spots, r, clear), Some(spots[1]));
+        // with no name anywhere it keeps the corner; with names everywhere the counter's height
+        assert_eq!(badge_at(&spots, r, |_, _| true), Some(spots[0]));
+        assert_eq!(badge_at(&spots, r, |_, _| false), Some(spots[1]));
+        // the left spot stays clear of a VP star on the counter's left edge
+        let (star, sr) = star_on_stack(min, w);
+        for p in &spots[2..] {
+            assert!(p.distance_sq(star).sqrt() > r + sr, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn marker_chips_sit_side_by_side_at_a_hexs_top_left_or_on_a_shared_edge() {
+        let (a, b) = (Point::new(100.0, 100.0), Point::new(100.0, 200.0));
+        assert_eq!(
+            marker_anchor(a, Some(b), 0, 50.0, 20.0),
+            Point::new(100.0, 150.0)
+        );
+        assert_eq!(
+            marker_anchor(a, Some(b), 1, 50.0, 20.0),
+            Point::new(122.0, 150.0)
+        );
+        // a marker in the hex stays at its top left, inside the hex
+        assert_eq!(
+            marker_anchor(a, None, 0, 50.0, 20.0),
+            Point::new(60.0, 72.5)
+        );
+        // the next one beside it, not over it
+        let next = marker_anchor(a, None, 1, 50.0, 20.0);
+        assert!(next.x - 60.0 > 20.0, "{next:?}");
+        assert_eq!(marker_initials("air_interdiction"), "AI");
+        assert_eq!(marker_initials("rail cut marker"), "RC");
+        assert_eq!(marker_initials("mine"), "M");
+    }
+
+    #[test]
+    fn a_markers_value_reads_in_a_few_characters() {
+        let v = |t: &str| serde_json::from_str::<kessel_core::state::Value>(t).expect("json");
+        assert_eq!(marker_value_text(&v("2"), 6).as_deref(), Some("2"));
+        assert_eq!(
+            marker_value_text(&v(r#"{"ap":6}"#), 6).as_deref(),
+            Some("6")
+        );
+        assert_eq!(marker_value_text(&v("[4,2]"), 6).as_deref(), Some("4/2"));
+        assert_eq!(
+            marker_value_text(&v(r#""fortified""#), 6).as_deref(),
+            Some("forti…")
+        );
+        assert_eq!(marker_value_text(&v("null"), 6), None);
+        assert_eq!(marker_value_text(&v("{}"), 6), None);
+        assert_eq!(marker_value_text(&v(r#"{"a":{"b":1}}"#), 6), None);
     }
 
     #[test]

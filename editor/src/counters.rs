@@ -33,8 +33,8 @@ pub fn formation_abbrev(formation: &str) -> String {
     pieces::short_name(formation, 8)
 }
 
-/// Draws a stack (bottom first): shadows for the counters below, the top counter (the model's
-/// rule: the last listed) and a count badge.
+/// Draws a stack (bottom first): shadows for the counters below and the top counter (the model's
+/// rule: the last listed). Its count badge is drawn apart, over everything ([`draw_badge`]).
 pub fn draw_stack(
     painter: &Painter,
     style: &MapStyle,
@@ -68,23 +68,29 @@ pub fn draw_stack(
     };
     let rect = Rect::from_min_size(paint::pos(min), Vec2::splat(w));
     draw_counter(painter, style, rect, top, selected);
-    if units.len() > 1 && w >= 16.0 {
-        let r = (0.17 * w).max(6.0);
-        let at = rect.right_top();
-        painter.circle(
-            at,
-            r,
-            Color32::from_rgb(30, 30, 30),
-            Stroke::new(1.0, Color32::WHITE),
-        );
-        painter.text(
-            at,
-            Align2::CENTER_CENTER,
-            units.len().to_string(),
-            FontId::proportional(r * 1.3),
-            Color32::WHITE,
-        );
-    }
+}
+
+/// The radius of the count badge on a counter `w` points wide, or `None` when the counter is too
+/// small to carry one.
+pub fn badge_radius(w: f32) -> Option<f32> {
+    (w >= 16.0).then(|| pieces::badge_radius(w).max(6.0))
+}
+
+/// Draws a stack's count badge centred on `at`.
+pub fn draw_badge(painter: &Painter, at: Pos2, r: f32, count: usize) {
+    painter.circle(
+        at,
+        r,
+        Color32::from_rgb(30, 30, 30),
+        Stroke::new(1.0, Color32::WHITE),
+    );
+    painter.text(
+        at,
+        Align2::CENTER_CENTER,
+        count.to_string(),
+        FontId::proportional(r * 1.3),
+        Color32::WHITE,
+    );
 }
 
 /// Draws one counter in `rect`.
@@ -173,15 +179,11 @@ fn draw_symbol(painter: &Painter, r: Rect, symbol: Symbol, unit: &Unit, ink: Col
         painter.line_segment([r.left_bottom(), r.right_top()], stroke);
     };
     if symbol == Symbol::Leader {
+        // a leader's star in the counter's ink: gold stars on the map are VP hexes, and an
+        // objective's star sits on this counter's left edge when a leader stands on it
         let mut shapes = Vec::new();
         let c = r.center() - Vec2::new(r.width() * 0.18, 0.0);
-        paint::star(
-            &mut shapes,
-            c,
-            r.height() * 0.55,
-            paint::color(pieces::STAR_FILL),
-            paint::color(pieces::STAR_INK),
-        );
+        paint::star(&mut shapes, c, r.height() * 0.55, ink, ink);
         painter.extend(shapes);
         if let Some(rating) = unit.attrs.get("rating") {
             painter.text(

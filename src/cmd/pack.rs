@@ -38,6 +38,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             packed.differs.join(", ")
         );
     }
+    if let Some(p) = &packed.profile_not_bundled {
+        eprintln!(
+            "warning: the scenario plays under the profile `{p}`, which the ruleset `{name}` \
+             bundled with Kessel does not have: a player's kessel will refuse to open the package \
+             (unless they have that profile in their own profiles folder); pack with \
+             --include-ruleset to send it along"
+        );
+    }
     println!(
         "{}: {} files and a manifest; ruleset `{name}` {}",
         args.output.display(),

@@ -82,6 +82,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     let style = style.with_sides(sides.iter().map(String::as_str));
     let state = scenario.initial_state(sides, crate::DEFAULT_SEED);
+    // a picture is for sending round: a marker hidden from a side (a minefield) stays off it
+    let markers: Vec<_> = state
+        .markers
+        .iter()
+        .filter(|m| state.secrets.marker_hidden_from(m.id).next().is_none())
+        .cloned()
+        .collect();
     let opts = Options {
         areas: !args.no_areas,
         units: !args.no_units,
@@ -92,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             title: &scenario.name,
             units: &state.units,
             objectives: &scenario.objectives,
+            markers: &markers,
             style: &style,
         },
         &opts,

@@ -14,6 +14,11 @@ pub struct Args {
     /// Scenario to load first (its ruleset is used).
     #[arg(long)]
     scenario: Option<PathBuf>,
+    /// A saved game to go on from (its scenario, profile, options and dice are the save's): the
+    /// script's actions follow those saved, `kessel.undo()` takes back saved ones too, and
+    /// `--save` writes the whole game.
+    #[arg(long, value_name = "SAVE", conflicts_with_all = ["scenario", "ruleset", "profile", "seed"])]
+    load: Option<PathBuf>,
     /// Ruleset folder, when no scenario is given (default: the folder above the script holding
     /// init.lua, else scripts/pgg).
     #[arg(long)]
@@ -28,8 +33,8 @@ pub struct Args {
     seed: u64,
     #[command(flatten)]
     limits: super::limits::LimitArgs,
-    /// Write the game the script played as a save (needs --scenario), for `kessel view` or the
-    /// editor.
+    /// Write the game the script played as a save (needs --scenario or --load), for `kessel view`
+    /// or the editor.
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
 }
@@ -59,8 +64,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         anyhow::bail!("{}: no such script", args.file.display());
     }
-    let mut engine = match &args.scenario {
-        Some(s) => {
+    if args.load.is_some() && !args.options.values().is_empty() {
+        anyhow::bail!(
+            "--option does not go with --load: the save holds the options its game is played under"
+        );
+    }
+    // who played each side, kept in a save written from a loaded one
+    let mut players = Default::default();
+    let mut engine = match (&args.load, &args.scenario) {
+        (Some(save), _) => {
+            let (engine, seats) = Engine::load_save_with_players(save, limits).map_err(|e| {
+                // a scenario given to --load: say what it is and where it goes
+                use kessel_core::fsio::{not_the_kind, read_bounded, KesselFile, KesselJson};
+                let text = read_bounded(save, kessel_core::fsio::MAX_TEXT_INPUT)
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default();
+                match not_the_kind(save, &text, KesselFile::Json(KesselJson::Save), "a save") {
+                    Some(why) => anyhow::anyhow!("--load {}: {why}", save.display()),
+                    None => super::describe(e),
+                }
+            })?;
+            players = seats;
+            engine
+        }
+        (None, Some(s)) => {
             let s = crate::open_scenario(s)?;
             // (options set before the set-up, which sees them)
             Engine::load_with_options(
@@ -72,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
             .map_err(|e| kessel_lab::option_error(e, &args.options.options))?
         }
-        None => {
+        (None, None) => {
             let dir = args
                 .ruleset
                 .clone()
@@ -88,11 +115,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             e
         }
     };
-    if args.scenario.is_none() {
+    if args.scenario.is_none() && args.load.is_none() {
         args.options.apply(&mut engine)?;
     }
-    if args.save.is_some() && args.scenario.is_none() {
-        anyhow::bail!("--save needs --scenario: a save names the scenario it replays");
+    if args.save.is_some() && args.scenario.is_none() && args.load.is_none() {
+        anyhow::bail!("--save needs --scenario or --load: a save names the scenario it replays");
     }
     if let Some(out) = &args.save {
         super::overwrite_only(out, super::Output::Save)?;
@@ -102,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let Some(out) = &args.save {
                 // paths relative to the save's folder: it loads from any working folder
                 let text = engine
-                    .save_as(out, &Default::default())
+                    .save_as(out, &players)
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
                 save_checked(out, &text, engine.changed_outside_actions())?;
                 // on stderr, so stdout stays the script's own prints; a run that said nothing

@@ -23,6 +23,10 @@ pub(super) struct LegendInput<'a> {
     pub style: &'a MapStyle,
     /// Sides with units on the map, in play order.
     pub sides: &'a [&'a str],
+    /// Some hex is drawn with a VP star (an objective worth VP, or a VP tag).
+    pub stars: bool,
+    /// The kinds of the markers drawn on the map.
+    pub marker_kinds: &'a BTreeSet<&'a str>,
     pub opts: &'a Options,
     pub top: f32,
     pub width: f32,
@@ -90,10 +94,27 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
         let swatch = super::place_symbol(st.symbol, &hex(st.color), Point::new(15.0, 9.0), 14.0);
         items.push((swatch, st.name));
     }
-    for tag in map.tags.keys() {
+    if li.stars {
+        items.push((
+            super::star_svg("legend", Point::new(15.0, 9.0), 6.5),
+            "VP hex (objective or VP tag)".to_string(),
+        ));
+    }
+    // a VP tag is drawn as the star above, not as a tag of its own
+    for tag in map
+        .tags
+        .keys()
+        .filter(|t| !(li.stars && pieces::is_vp_tag(t)))
+    {
         items.push((
             super::tag_symbol(tag, Point::new(15.0, 9.0)),
             format!("tag {tag}"),
+        ));
+    }
+    for kind in li.marker_kinds {
+        items.push((
+            super::marker_chip(kind, Point::new(15.0, 9.0), pieces::MARKER_CHIP * 24.0),
+            format!("{} marker", kind.replace('_', " ")),
         ));
     }
     if li.opts.units {
@@ -135,7 +156,13 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
     let mut notes = vec!["Hex numbers at the top of each hex.".to_string()];
     if li.opts.units {
         notes.push(
-            "Counter: the top unit of the stack, the one listed last (type or name, and its values as printed; ? = hidden); the black disc = units in the hex.".to_string(),
+            "Counter: the top unit of the stack, the one listed last (type or name, and its values as printed; ? = hidden); the black disc = units in the hex; a star on its left edge = a VP hex under the counters.".to_string(),
+        );
+    }
+    if !li.marker_kinds.is_empty() {
+        notes.push(
+            "Markers: at a hex's top left, or on a hexside; a value on the dark tag under one."
+                .to_string(),
         );
     }
     if li.opts.areas && !map.areas.is_empty() {

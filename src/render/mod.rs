@@ -8,7 +8,8 @@
 //! What is drawn, bottom to top: terrain fills and marks with hex outlines; entry and set-up areas
 //! (dashed outlines); hexside features on the shared edge; links between hex centres; place
 //! symbols; VP stars and tag diamonds; hex numbers; names of places, rivers and lakes; unit
-//! counters (over the names, so a name never covers a counter); area ids; the title and a legend.
+//! counters (over the names, so a name never covers a counter); markers; area ids; the title and
+//! a legend.
 //!
 //! Hexside features and links are drawn from the map's per-hexside bits, the data the rules read,
 //! not from the authored feature lists, so the picture shows what the engine will use.
@@ -24,7 +25,7 @@ pub(crate) use svg::esc;
 use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::{KindId, Map};
 use kessel_core::scenario::Objective;
-use kessel_core::state::Unit;
+use kessel_core::state::{Marker, Unit};
 use kessel_draw::pieces::{self, Mark};
 use kessel_draw::style::{MapKinds, PlaceSymbol};
 use kessel_draw::{HexLayout, MapStyle, Point};
@@ -71,6 +72,8 @@ pub struct Picture<'a> {
     pub units: &'a [Unit],
     /// Victory objectives: their hexes get a VP star.
     pub objectives: &'a [Objective],
+    /// Markers; those on the map are drawn as chips with their kind's initials and value.
+    pub markers: &'a [Marker],
     /// How things look (from the ruleset).
     pub style: &'a MapStyle,
 }
@@ -111,13 +114,24 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
         .filter(|(h, _)| map.contains(*h))
         .collect();
     let stacked = |h: Hex| opts.units && stacks.contains_key(&h);
-    let starred = tags_and_stars(&mut body, map, &l, pic.objectives, stacked);
+    let (starred, stars_free) = tags_and_stars(&mut body, map, &l, pic.objectives, stacked);
+    let any_star = !starred.is_empty() || !stars_free.is_empty();
     numbers(&mut body, map, &l);
-    names(&mut body, map, &l, &kinds, pic.style, stacked);
+    // what a count badge keeps off: place names, and the VP stars on stacks
+    let mut keep_off = names(&mut body, map, &l, &kinds, pic.style, stacked);
+    for (h, stack) in stacks.iter().filter(|(h, _)| starred.contains(*h)) {
+        if let Some(&(min, w)) = pieces::stack_rects(l.center(*h), S, stack.len()).last() {
+            let (at, r) = pieces::star_on_stack(min, w);
+            keep_off.push((
+                Point::new(at.x - r, at.y - r),
+                Point::new(at.x + r, at.y + r),
+            ));
+        }
+    }
     if opts.units {
         body.push_str("<g id=\"units\">\n");
         for (h, stack) in &stacks {
-            counters(&mut body, l.center(*h), pic, stack);
+            counters(&mut body, l.center(*h), pic, stack, &keep_off);
             // an objective under counters: its star goes over them, or no one sees it
             if starred.contains(h) {
                 let rects = pieces::stack_rects(l.center(*h), S, stack.len());
@@ -129,6 +143,8 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
         }
         body.push_str("</g>\n");
     }
+    // over the counters, as markers lie on a table (and as the editor draws them)
+    markers(&mut body, map, &l, pic.markers);
     if opts.areas {
         area_labels(&mut body, map, &l);
     }
@@ -179,6 +195,13 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
             present: &present,
             style: pic.style,
             sides: &sides,
+            stars: any_star,
+            marker_kinds: &pic
+                .markers
+                .iter()
+                .filter(|m| m.hex.is_some_and(|h| map.contains(h)))
+                .map(|m| m.kind.as_str())
+                .collect(),
             opts,
             top,
             width: w,
@@ -492,14 +515,14 @@ fn tag_symbol(tag: &str, at: Point) -> String {
 
 /// VP stars where an objective scores or a VP tag sits (as the editor draws them); other tags as
 /// diamonds beside them. A hex with counters (`stacked`) gets its star over them, drawn with the
-/// counters: those hexes are returned.
+/// counters: those hexes are returned first, then the starred hexes without counters.
 fn tags_and_stars(
     body: &mut String,
     map: &Map,
     l: &HexLayout,
     objectives: &[Objective],
     stacked: impl Fn(Hex) -> bool,
-) -> BTreeSet<Hex> {
+) -> (BTreeSet<Hex>, BTreeSet<Hex>) {
     body.push_str("<g id=\"tags\" stroke-width=\"0.8\">\n");
     let mut starred: BTreeSet<Hex> = objectives
         .iter()
@@ -529,7 +552,7 @@ fn tags_and_stars(
         }
     }
     body.push_str("</g>\n");
-    on_stacks
+    (on_stacks, free)
 }
 
 fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
@@ -550,8 +573,67 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
     body.push_str("</g>\n");
 }
 
+/// Markers on the map as chips (the editor's): a row at a hex's top left, or along the middle
+/// of a hexside; the kind's initials on a colour of the kind, the value on a dark tag under it.
+fn markers(body: &mut String, map: &Map, l: &HexLayout, markers: &[Marker]) {
+    let chip = pieces::MARKER_CHIP * S;
+    let mut count: BTreeMap<(Hex, Option<Hex>), usize> = BTreeMap::new();
+    body.push_str("<g id=\"markers\" text-anchor=\"middle\">\n");
+    for m in markers {
+        let Some(h) = m.hex.filter(|h| map.contains(*h)) else {
+            continue;
+        };
+        let k = count.entry((h, m.other)).or_default();
+        let other = m.other.map(|o| l.center(o));
+        let at = pieces::marker_anchor(l.center(h), other, *k, S, chip);
+        *k += 1;
+        let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
+        if let Some(value) = m
+            .value
+            .as_ref()
+            .and_then(|v| pieces::marker_value_text(v, 6))
+        {
+            let w = 2.0 + 0.6 * 6.0 * value.chars().count() as f32;
+            let _ = write!(
+                body,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"7.5\" rx=\"1\" fill=\"#1e1e1e\"/>\
+                 <text x=\"{}\" y=\"{}\" font-size=\"6\" fill=\"#fff\">{}</text>",
+                n(at.x - w / 2.0),
+                n(at.y + chip / 2.0),
+                n(w),
+                n(at.x),
+                n(at.y + chip / 2.0 + 6.0),
+                esc(&value)
+            );
+        }
+        body.push('\n');
+    }
+    body.push_str("</g>\n");
+}
+
+/// One marker chip of side `chip` centred on `at`: the kind's initials on a colour of the kind.
+fn marker_chip(kind: &str, at: Point, chip: f32) -> String {
+    let fill = kessel_draw::color::hashed(kind, kessel_draw::color::Tone::Light);
+    format!(
+        "<rect data-marker=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"1.5\" fill=\"{}\" stroke=\"#000\" stroke-width=\"0.7\"/>\
+         <text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\">{}</text>",
+        esc(kind),
+        n(at.x - chip / 2.0),
+        n(at.y - chip / 2.0),
+        n(chip),
+        n(chip),
+        hex(fill),
+        n(at.x),
+        n(at.y + chip * 0.2),
+        n(chip * 0.55),
+        hex(fill.ink_on()),
+        esc(&pieces::marker_initials(kind))
+    )
+}
+
 /// Names of rivers and lakes on their middle side, and of places under their lowest hex's symbol
-/// (below its counters when it has some: [`pieces::place_label_anchor`]).
+/// (below its counters when it has some: [`pieces::place_label_anchor`]). Returns about where
+/// each place name lies (top-left and bottom-right), for the count badges to keep off.
 fn names(
     body: &mut String,
     map: &Map,
@@ -559,7 +641,8 @@ fn names(
     kinds: &MapKinds,
     style: &MapStyle,
     stacked: impl Fn(Hex) -> bool,
-) {
+) -> Vec<(Point, Point)> {
+    let mut boxes = Vec::new();
     let _ = writeln!(
         body,
         "<g id=\"feature-names\" font-size=\"7.5\" font-style=\"italic\" text-anchor=\"middle\" {HALO}>"
@@ -607,8 +690,15 @@ fn names(
             hex(st.color.scaled(0.7)),
             esc(&p.name)
         );
+        // (an SVG's text is measured where it is shown: a sans character is about 0.6 em)
+        let half = 0.3 * size * p.name.chars().count() as f32;
+        boxes.push((
+            Point::new(at.x - half, at.y),
+            Point::new(at.x + half, at.y + size),
+        ));
     }
     body.push_str("</g>\n");
+    boxes
 }
 
 /// Area ids at each area's first hex, outside the map on an edge.
@@ -658,9 +748,19 @@ fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
     body.push_str("</g>\n");
 }
 
+/// Radius of a stack's count badge.
+const BADGE_R: f32 = 5.2;
+
 /// A stack: the counters under the top one, the top counter (side colour, name or type,
-/// values) and the stack size.
-fn counters(body: &mut String, c: Point, pic: &Picture<'_>, stack: &[usize]) {
+/// values) and the stack size, on a badge kept off place names and VP stars (`keep_off`, as
+/// boxes).
+fn counters(
+    body: &mut String,
+    c: Point,
+    pic: &Picture<'_>,
+    stack: &[usize],
+    keep_off: &[(Point, Point)],
+) {
     let Some(&top) = pieces::top_of(stack) else {
         return;
     };
@@ -709,14 +809,21 @@ fn counters(body: &mut String, c: Point, pic: &Picture<'_>, stack: &[usize]) {
         n(min.y + 0.86 * w),
         esc(&values)
     );
-    if stack.len() > 1 {
-        let (bx, by) = (min.x + w, min.y);
+    let clear = |a: Point, b: Point| {
+        !keep_off
+            .iter()
+            .any(|(p, q)| a.x < q.x && p.x < b.x && a.y < q.y && p.y < b.y)
+    };
+    let badge = pieces::badge_at(&pieces::badge_spots(min, w, BADGE_R), BADGE_R, clear);
+    if let (true, Some(at)) = (stack.len() > 1, badge) {
+        let (bx, by) = (at.x, at.y);
         let _ = write!(
             body,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"5.2\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.8\"/>\
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.8\"/>\
              <text x=\"{}\" y=\"{}\" font-size=\"6.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#fff\">{}</text>",
             n(bx),
             n(by),
+            n(BADGE_R),
             n(bx),
             n(by + 2.3),
             stack.len()

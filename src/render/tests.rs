@@ -143,6 +143,7 @@ fn draw(map: &Map, units: &[Unit], style: &MapStyle, opts: &Options) -> String {
             title: "Test <scenario>",
             units,
             objectives: &[],
+            markers: &[],
             style,
         },
         opts,
@@ -353,6 +354,7 @@ fn an_objective_under_counters_gets_its_star_over_them() {
             title: "Stars",
             units: &units(&map),
             objectives: &objectives,
+            markers: &[],
             style: &st,
         },
         &Options::default(),
@@ -383,4 +385,168 @@ fn an_objective_under_counters_gets_its_star_over_them() {
         .and_then(|p| p.first().copied())
         .expect("a tip");
     assert!((tip.0 - at.x).abs() < 0.5 && tip.1 < at.y, "{tip:?} {at:?}");
+}
+
+#[test]
+fn the_legend_explains_the_vp_star_once() {
+    let map = small();
+    let svg = draw(&map, &units(&map), &style(), &Options::default());
+    let legend = svg.split("<g id=\"legend\"").nth(1).expect("legend");
+    assert!(legend.contains(">VP hex (objective or VP tag)</text>"));
+    assert!(legend.contains("data-tag=\"legend\""), "with its star");
+    // the map's vp_hex tag is that star, not a tag of its own
+    assert!(!legend.contains(">tag vp_hex</text>"));
+}
+
+#[test]
+fn a_count_badge_keeps_off_the_name_of_the_hex_above() {
+    let map = small();
+    // Small Town's hex holds a stack, so its name runs on below it into 0502
+    let (town, below, apart) = (
+        map.parse("0501").expect("hex"),
+        map.parse("0502").expect("hex"),
+        map.parse("0201").expect("hex"),
+    );
+    let units: Vec<Unit> = [
+        ("a", town),
+        ("b", below),
+        ("c", below),
+        ("d", apart),
+        ("e", apart),
+    ]
+    .into_iter()
+    .map(|(id, h)| unit(id, "red", h, false))
+    .collect();
+    let svg = draw(&map, &units, &style(), &Options::default());
+    let l = layout_of(&map);
+    let badge_y = |h: Hex| {
+        let (min, _) = *pieces::stack_rects(l.center(h), S, 2)
+            .last()
+            .expect("rects");
+        let cx = svg
+            .split("<circle cx=\"")
+            .skip(1)
+            .filter_map(|s| {
+                let x: f32 = s.split('"').next()?.parse().ok()?;
+                let y: f32 = s.split("cy=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                (x > min.x && x < min.x + 40.0 && y > min.y - 10.0 && y < min.y + 30.0).then_some(y)
+            })
+            .next()
+            .expect("a badge by the counter");
+        cx - min.y
+    };
+    // under the name: on the counter's edge, level with its top; in the open: on its corner
+    assert!((badge_y(below) - BADGE_R).abs() < 0.1, "{}", badge_y(below));
+    assert!(badge_y(apart).abs() < 0.1, "{}", badge_y(apart));
+}
+
+#[test]
+fn markers_on_the_map_are_drawn_with_their_initials_and_value() {
+    let map = small();
+    let at = map.parse("0302").expect("hex");
+    let marker = |id: u32, kind: &str, value: Option<serde_json::Value>| Marker {
+        id,
+        kind: kind.into(),
+        side: None,
+        hex: Some(at),
+        other: None,
+        value,
+    };
+    let markers = [
+        marker(0, "mine_field", Some(serde_json::json!({ "ap": 6 }))),
+        marker(1, "air_interdiction", None),
+        Marker {
+            hex: None,
+            ..marker(2, "spare", None)
+        },
+    ];
+    let svg = render_svg(
+        &Picture {
+            map: &map,
+            title: "Markers",
+            units: &[],
+            objectives: &[],
+            markers: &markers,
+            style: &style(),
+        },
+        &Options::default(),
+    );
+    let layer = svg
+        .split("<g id=\"markers\"")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("a marker layer");
+    assert!(layer.contains(">MF</text>") && layer.contains(">AI</text>"));
+    assert!(layer.contains(">6</text>"), "the value: {layer}");
+    assert!(
+        !layer.contains("spare"),
+        "a marker off the map is not drawn"
+    );
+    // side by side, not over each other
+    let xs: Vec<f32> = layer
+        .split("data-marker=")
+        .skip(1)
+        .filter_map(|s| s.split("x=\"").nth(1)?.split('"').next()?.parse().ok())
+        .collect();
+    assert_eq!(xs.len(), 2, "{xs:?}");
+    assert!(xs[1] - xs[0] >= pieces::MARKER_CHIP * S, "{xs:?}");
+    let legend = svg.split("<g id=\"legend\"").nth(1).expect("legend");
+    assert!(legend.contains(">mine field marker</text>"));
+    assert!(!legend.contains(">spare marker</text>"));
+}
+
+#[test]
+fn a_count_badge_keeps_off_a_neighbours_vp_star() {
+    let map = small();
+    // 0401 lies north-east of 0302: its star on its top counter's left edge sits by 0302's
+    // counter's top right corner
+    let (objective, beside) = (
+        map.parse("0401").expect("hex"),
+        map.parse("0302").expect("hex"),
+    );
+    let units: Vec<Unit> = [
+        ("a", objective),
+        ("b", objective),
+        ("c", beside),
+        ("d", beside),
+    ]
+    .into_iter()
+    .map(|(id, h)| unit(id, "red", h, false))
+    .collect();
+    let objectives = [Objective {
+        name: "Hill".into(),
+        hexes: vec![objective],
+        vp: 5,
+        side: None,
+    }];
+    let draw_with = |objectives: &[Objective]| {
+        render_svg(
+            &Picture {
+                map: &map,
+                title: "Stars",
+                units: &units,
+                objectives,
+                markers: &[],
+                style: &style(),
+            },
+            &Options::default(),
+        )
+    };
+    let l = layout_of(&map);
+    let (min, w) = *pieces::stack_rects(l.center(beside), S, 2)
+        .last()
+        .expect("rects");
+    let badge_y = |svg: &str| {
+        let at = format!("<circle cx=\"{}\" cy=\"", svg::n(min.x + w));
+        let y: f32 = svg
+            .split(&at)
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .and_then(|y| y.parse().ok())
+            .expect("a badge on the counter's right edge");
+        y - min.y
+    };
+    // with no star beside it the badge takes the corner; with one, the edge below it
+    assert!(badge_y(&draw_with(&[])).abs() < 0.1);
+    assert!((badge_y(&draw_with(&objectives)) - BADGE_R).abs() < 0.1);
 }

@@ -236,6 +236,9 @@ impl EditorApp {
             };
             ui.label(state);
         });
+        if self.validator.issues.is_empty() {
+            return;
+        }
         let mut pick = None;
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -332,14 +335,15 @@ fn help_ui(ui: &mut Ui) {
     for line in [
         "Edit map: paint terrain, rivers, roads; places, areas, tags (Map data); trace a picture.",
         "Edit scenario: units, reinforcements, victory, details and scenario variables.",
-        "Play-test: play the scenario, against the computer or hot seat; save and load games.",
+        "Play-test: play the scenario; under Players set a side to Computer to play against it (Scenario notes say what the scenario is about); Undo action, save and load games.",
         "Rules: pick a profile, flip options, compare profiles, run the balance lab.",
     ] {
         ui.label(line);
     }
     ui.separator();
-    ui.label(RichText::new("Guides (in Kessel's source, docs/)").strong());
+    ui.label(RichText::new("Guides (in Kessel's source: README.md and docs/)").strong());
     for line in [
+        "README.md: a first game (scenarios/pgg/learning.toml against the computer), the commands",
         "scenario-guide.md: build a scenario of your own, step by step",
         "file-formats.md: every key of the map, scenario, profile and campaign files",
         "lua-api.md: writing rules in Lua",

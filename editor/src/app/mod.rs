@@ -499,11 +499,15 @@ impl EditorApp {
             }
         }
         let has_issues = !self.validator.issues.is_empty();
-        if has_issues || (self.palette.mode == Mode::Scenario && self.doc.scenario.is_some()) {
+        if has_issues {
             egui::Panel::bottom("problems")
                 .resizable(true)
                 .default_size(90.0)
                 .show(ui, |ui| self.problems_ui(ui));
+        } else if self.palette.mode == Mode::Scenario && self.doc.scenario.is_some() {
+            // one line saying all is well: at the list's 90 points it kept an empty band under
+            // the map while the scenario was edited
+            egui::Panel::bottom("problems none").show(ui, |ui| self.problems_ui(ui));
         }
         let side_width = match self.palette.mode {
             Mode::Edit => 300.0,

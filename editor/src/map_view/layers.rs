@@ -1,7 +1,8 @@
 //! The map's layers, painted from the drawing model bottom to top: terrain and its marks,
 //! hexside features, areas, links, places and VP stars, hex numbers, place names, counters (over
-//! the names, so a name never covers a counter), area ids. The same model, colours and rules as
-//! `kessel render`; only the painting is egui's.
+//! the names, so a name never covers a counter), area ids, and last markers and the stacks' count
+//! badges (over the hex outlines of the tools and play-test). The same model, colours and rules
+//! as `kessel render`; only the painting is egui's.
 
 use super::{world_layout, MapResponse, MapView, Scene};
 use crate::counters;
@@ -104,15 +105,17 @@ impl MapView {
         if let Some(o) = scene.overlay {
             self.draw_overlay_under(painter, map, o);
         }
-        if !scene.markers.is_empty() {
-            self.draw_markers(painter, map, scene.markers);
-        }
-        if z >= NAMES_FROM {
+        // what a stack's count badge keeps off: place names, and VP stars on stacks (a badge
+        // by a neighbour's counter covered its star)
+        let mut keep_off = if z >= NAMES_FROM {
             let units = self.show_units.then_some(scene.units);
             self.draw_place_names(painter, map, scene.style, |h| {
                 units.is_some_and(|u| u.stack_len(h) > 0)
-            });
-        }
+            })
+        } else {
+            Vec::new()
+        };
+        let mut stacked_badges = Vec::new();
         if self.show_units {
             let counter_zoom = counter_zoom(z);
             let visible_rect = self.canvas.expand(counter_zoom * 1.5);
@@ -125,32 +128,66 @@ impl MapView {
                 let units: Vec<_> = stack.iter().map(|&i| &all[i]).collect();
                 let selected = scene.selected == Some(hex);
                 counters::draw_stack(painter, scene.style, c, counter_zoom, &units, selected);
+                let rects = pieces::stack_rects(paint::point(c), counter_zoom, units.len());
+                let Some(&(min, w)) = rects.last() else {
+                    continue;
+                };
+                if let (true, Some(r)) = (units.len() > 1, counters::badge_radius(w)) {
+                    stacked_badges.push((min, w, r, units.len()));
+                }
                 // an objective under counters: its star goes over them, or no one sees it
                 let vp = scene.doc.objectives_at(hex).any(|o| o.vp > 0);
                 if vp || vp_tagged(map, hex) {
-                    let rects = pieces::stack_rects(paint::point(c), counter_zoom, units.len());
-                    if let Some(&(min, w)) = rects.last() {
-                        let (at, r) = pieces::star_on_stack(min, w);
-                        let mut shapes = Vec::new();
-                        paint::star(
-                            &mut shapes,
-                            paint::pos(at),
-                            r,
-                            paint::color(pieces::STAR_FILL),
-                            paint::color(pieces::STAR_INK),
-                        );
-                        painter.extend(shapes);
-                    }
+                    let (at, r) = pieces::star_on_stack(min, w);
+                    let mut shapes = Vec::new();
+                    paint::star(
+                        &mut shapes,
+                        paint::pos(at),
+                        r,
+                        paint::color(pieces::STAR_FILL),
+                        paint::color(pieces::STAR_INK),
+                    );
+                    painter.extend(shapes);
+                    keep_off.push(Rect::from_center_size(paint::pos(at), Vec2::splat(2.0 * r)));
                 }
             }
         }
+        let badges: Vec<(Pos2, f32, usize)> = stacked_badges
+            .into_iter()
+            .filter_map(|(min, w, r, n)| {
+                let clear = |a: kessel_draw::Point, b: kessel_draw::Point| {
+                    let badge = Rect::from_min_max(paint::pos(a), paint::pos(b));
+                    !keep_off.iter().any(|k| k.intersects(badge))
+                };
+                let at = pieces::badge_at(&pieces::badge_spots(min, w, r), r, clear)?;
+                Some((paint::pos(at), r, n))
+            })
+            .collect();
         if let Some(o) = scene.overlay {
             self.draw_overlay_over(painter, map, o);
         }
         if self.show_areas {
             self.draw_area_labels(painter, map);
         }
-        self.draw_tool_feedback(painter, scene, out);
+        // markers over the counters, as they lie on a table (a hex's second chip fell under its
+        // stack and was lost), and count badges; both over the hex outlines (selection, hover,
+        // the moving stack's origin), which ran across them, but under a region's dimming, which
+        // must cover them too
+        let draw_on_top = || {
+            if !scene.markers.is_empty() {
+                self.draw_markers(painter, map, scene.markers);
+            }
+            for &(at, r, n) in &badges {
+                counters::draw_badge(painter, at, r, n);
+            }
+        };
+        if scene.region.is_some() {
+            draw_on_top();
+            self.draw_tool_feedback(painter, scene, out);
+        } else {
+            self.draw_tool_feedback(painter, scene, out);
+            draw_on_top();
+        }
     }
 
     fn draw_terrain(
@@ -401,18 +438,20 @@ impl MapView {
     }
 
     /// Place names where the drawing model puts them: under the lowest hex's symbol, below its
-    /// counters when it has some (`stacked`).
+    /// counters when it has some (`stacked`); returns the boxes drawn, for the count badges to
+    /// keep off.
     fn draw_place_names(
         &self,
         painter: &Painter,
         map: &Map,
         style: &MapStyle,
         stacked: impl Fn(Hex) -> bool,
-    ) {
+    ) -> Vec<Rect> {
         let z = self.zoom;
         let layout = world_layout(map);
         let font = FontId::proportional((pieces::PLACE_FONT * z).clamp(9.0, 18.0));
         let view = self.canvas.expand(40.0);
+        let mut drawn = Vec::new();
         for place in &map.places {
             let Some(anchor) = pieces::place_label_anchor(&layout, &place.hexes, &stacked) else {
                 continue;
@@ -438,7 +477,9 @@ impl MapView {
                 .expand2(Vec2::new(3.0, 1.0));
             painter.rect_filled(rect, 2.0, Color32::from_white_alpha(200));
             painter.galley(rect.min + Vec2::new(3.0, 1.0), galley, Color32::BLACK);
+            drawn.push(rect);
         }
+        drawn
     }
 }
 

@@ -8,6 +8,7 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Vec2};
 use kessel_core::hex::{Hex, HexDir};
 use kessel_core::map::Map;
 use kessel_core::state::Marker;
+use kessel_draw::pieces;
 use std::collections::BTreeMap;
 
 impl MapView {
@@ -282,7 +283,8 @@ impl MapView {
     }
 
     /// Markers as small tags at the top left of their hex, one per marker, labelled with the
-    /// initials of their kind (an `air_interdiction` marker reads "AI").
+    /// initials of their kind (an `air_interdiction` marker reads "AI"), a marker's value on a
+    /// dark tag under it.
     pub(super) fn draw_markers(&self, painter: &Painter, map: &Map, markers: &[Marker]) {
         let z = self.zoom;
         let view = self.canvas.expand(z * 2.0);
@@ -296,9 +298,9 @@ impl MapView {
                 continue;
             }
             let k = count.entry((h, m.other)).or_default();
-            let size = (0.42 * z).max(6.0);
-            let other = m.other.map(|o| self.hex_to_screen(map, o));
-            let at = marker_anchor(c, other, *k, z, size);
+            let size = (pieces::MARKER_CHIP * z).max(6.0);
+            let other = m.other.map(|o| paint::point(self.hex_to_screen(map, o)));
+            let at = paint::pos(pieces::marker_anchor(paint::point(c), other, *k, z, size));
             *k += 1;
             let fill = paint::color(kessel_draw::color::hashed(
                 &m.kind,
@@ -313,52 +315,31 @@ impl MapView {
                 egui::StrokeKind::Inside,
             );
             if size >= 10.0 {
-                let initials: String = m
-                    .kind
-                    .split(['_', ' '])
-                    .filter_map(|w| w.chars().next())
-                    .take(2)
-                    .collect::<String>()
-                    .to_uppercase();
                 painter.text(
                     at,
                     Align2::CENTER_CENTER,
-                    initials,
+                    pieces::marker_initials(&m.kind),
                     FontId::proportional(size * 0.55),
                     crate::counters::text_on(fill),
                 );
+                // its value (a minefield's strength, an interdiction's level) on a tag under it
+                if let Some(text) = m
+                    .value
+                    .as_ref()
+                    .and_then(|v| pieces::marker_value_text(v, 6))
+                {
+                    let galley = painter.layout_no_wrap(
+                        text,
+                        FontId::proportional((size * 0.55).max(8.0)),
+                        Color32::WHITE,
+                    );
+                    let tag = Align2::CENTER_TOP
+                        .anchor_size(rect.center_bottom(), galley.size())
+                        .expand2(Vec2::new(2.0, 0.0));
+                    painter.rect_filled(tag, 2.0, Color32::from_rgb(30, 30, 30));
+                    painter.galley(tag.min + Vec2::new(2.0, 0.0), galley, Color32::WHITE);
+                }
             }
         }
-    }
-}
-
-/// Where the `k`-th marker of a hex (centre `c`) or of a hexside (`other`: the other hex's
-/// centre) is drawn, at `z` pixels a hex radius: a hex's in a row at its top left, a hexside's
-/// in a row from the middle of the shared edge, halfway between the two centres.
-fn marker_anchor(c: Pos2, other: Option<Pos2>, k: usize, z: f32, size: f32) -> Pos2 {
-    let along = k as f32 * size * 0.6;
-    match other {
-        Some(o) => c.lerp(o, 0.5) + Vec2::new(along, 0.0),
-        None => c + Vec2::new(-0.8 * z + along, -0.55 * z),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_hexside_marker_sits_on_the_shared_edge_not_in_its_first_hex() {
-        let (a, b) = (Pos2::new(100.0, 100.0), Pos2::new(100.0, 200.0));
-        assert_eq!(
-            marker_anchor(a, Some(b), 0, 50.0, 20.0),
-            Pos2::new(100.0, 150.0)
-        );
-        assert_eq!(
-            marker_anchor(a, Some(b), 1, 50.0, 20.0),
-            Pos2::new(112.0, 150.0)
-        );
-        // a marker in the hex stays at its top left, inside the hex
-        assert_eq!(marker_anchor(a, None, 0, 50.0, 20.0), Pos2::new(60.0, 72.5));
     }
 }

@@ -71,10 +71,10 @@ impl PlayPanel {
         &mut self,
         ui: &mut Ui,
         s: &mut PlaySession,
-        cx: (&MapStyle, Option<&CampaignRun>, &mut MapView),
+        cx: (&MapStyle, Option<&CampaignRun>, &mut MapView, &str),
         cmds: &mut Vec<PlayCommand>,
     ) {
-        let (style, campaign, view) = cx;
+        let (style, campaign, view, notes) = cx;
         s.preview.clear();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -84,6 +84,15 @@ impl PlayPanel {
                     super::campaign::campaign_ui(ui, run, s, cmds);
                 }
                 header_ui(ui, s, cmds);
+                // the scenario's notes for players (the learning scenario's lesson, turn by
+                // turn, and how it is won) were shown only as a text field in scenario editing
+                if !notes.trim().is_empty() {
+                    egui::CollapsingHeader::new("Scenario notes")
+                        .id_salt("play scenario notes")
+                        .show(ui, |ui| {
+                            ui.label(notes.trim());
+                        });
+                }
                 super::players::players_ui(ui, s);
                 // while the computer decides, a person's tools wait
                 ui.add_enabled_ui(!s.computer_to_move(), |ui| {
@@ -567,7 +576,17 @@ impl super::Panel for PlayPanel {
     /// The play-test panel (nothing without a game: the app says why there is none).
     fn ui(&mut self, ui: &mut Ui, cx: &mut super::PanelCx<'_>) {
         if let Some(s) = cx.session.as_deref_mut() {
-            self.show(ui, s, (cx.style, cx.campaign, &mut *cx.view), cx.play);
+            let notes = cx
+                .doc
+                .scenario
+                .as_ref()
+                .map_or("", |d| d.meta.notes.as_str());
+            self.show(
+                ui,
+                s,
+                (cx.style, cx.campaign, &mut *cx.view, notes),
+                cx.play,
+            );
         }
     }
 }

@@ -436,6 +436,10 @@ impl PlaySession {
                 self.rules.adopted(self.engine.revision());
                 self.seats.computer_moves.insert(at);
                 self.seats.played_at(Instant::now());
+                // a person's refusal was of the game before this move: left up, it read as if
+                // the game still stood there (an `--act` refused until the computer had placed
+                // its markers kept saying so once they were down)
+                self.refusal = None;
                 let what = queries::describe_action(&action);
                 self.message = Some((format!("computer: {what}"), false));
                 self.refresh();

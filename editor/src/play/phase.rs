@@ -7,6 +7,10 @@ use kessel_core::state::Value;
 /// What play-test says once the game has ended: nothing is left to click on the map.
 pub const OVER_HELP: &str = "The game is over. New game plays it again (another seed for other rolls); in a campaign, Next game goes on.";
 
+/// What play-test says in a step with one choice and no unit to click (a phase where nothing may
+/// be done but ending it).
+pub const ONE_CHOICE_HELP: &str = "Nothing to click on the map in this step: its one choice is in the Choices list (the log says what the rules decided).";
+
 /// What clicks do in play-test, before the rules have said what the step offers (and in a
 /// step that moves units).
 pub const MOVE_HELP: &str = "Click a stack, then a shaded hex to move it. Hover a hex to see why the stack can't go there. In a combat phase click your stacks, then the enemy stack to attack.";
@@ -34,6 +38,10 @@ impl PlaySession {
             // (not "no unit moves": a rule's own one-hex move, Pegasus Bridge's `pbx move`, is
             // such a choice, and the help said no unit moves beside 42 of them)
             "Click a stack to mark the hexes its choices lead to, then a marked hex to take one, or take one from the Choices list."
+        } else if self.actions.as_ref().is_ok_and(|a| a.len() == 1) {
+            // a step whose one choice is to end it read "placing units or markers, say", and a
+            // newcomer looked for units to place
+            ONE_CHOICE_HELP
         } else {
             "No unit moves in this step: take its choices (placing units or markers, say) from the Choices list."
         }

@@ -225,3 +225,46 @@ fn the_header_names_a_set_up_held_inside_a_phase() {
     let text = h.state().session.as_ref().expect("the game").phase_text();
     assert!(!text.contains("now: "), "{text}");
 }
+
+/// The learning scenario's first Soviet Movement Phase, both armies standing on their roll
+/// [5.2]: its one choice is to end it, and the help said to place "units or markers" from the
+/// list. It says there is one choice and where the reason is.
+#[test]
+fn a_step_with_one_choice_says_so_not_place_units() {
+    let h = play(
+        "scenarios/pgg/learning.toml",
+        &[r#"{"kind":"end_air_placement","side":"german"}"#],
+    );
+    let s = h.state().session.as_ref().expect("the game");
+    let kinds: Vec<&str> = (s.actions.as_ref().expect("choices").iter())
+        .map(|a| a.kind.as_str())
+        .collect();
+    assert_eq!(kinds, ["end_phase"], "both armies stand at seed 1");
+    assert_eq!(s.click_help(), kessel_editor::play::ONE_CHOICE_HELP);
+    assert_eq!(
+        h.query_all_by_label(kessel_editor::play::ONE_CHOICE_HELP)
+            .count(),
+        2,
+        "the mode's help and the panel"
+    );
+    assert!(h
+        .query_by_label_contains("placing units or markers")
+        .is_none());
+}
+
+/// A player learning the game reads the learning scenario's notes (what each turn teaches, how it
+/// is won) in play-test, where they were not: only scenario editing showed them, as a text field.
+#[test]
+fn the_scenario_notes_are_read_in_play_test() {
+    let mut h = play("scenarios/pgg/learning.toml", &[]);
+    assert!(
+        h.query_by_label_contains("What it teaches").is_none(),
+        "folded at first"
+    );
+    h.get_by_label("Scenario notes").click();
+    h.run_ok();
+    assert!(h.query_by_label_contains("What it teaches").is_some());
+    assert!(h
+        .query_by_label_contains("holding both Smolensk hexes")
+        .is_some());
+}

@@ -89,7 +89,10 @@ impl ScenarioPanel {
                             .default_open(true)
                             .show(ui, |ui| {
                                 for (f, units) in formations {
-                                    ui.label(RichText::new(f).small().strong());
+                                    // a heading as large as its units: in small print it
+                                    // read as a footnote between them
+                                    ui.add_space(2.0);
+                                    ui.label(RichText::new(f).strong());
                                     for u in units {
                                         // `id (name) — where`, the name only if it has one
                                         let name = (u.name.as_deref())
