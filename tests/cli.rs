@@ -1115,6 +1115,57 @@ fn campaign_plays_its_games_in_a_row_the_same_way_for_the_same_seed() {
     );
 }
 
+/// A battle the rules say decides the war (toy T18: `[vars] decisive = true`) ends the campaign:
+/// `kessel campaign` plays no game after it and says why, in text and JSON, and `--verify` of
+/// its save says so too.
+#[test]
+fn a_campaign_the_rules_end_early_plays_no_later_game() {
+    let dir = toy_copy("cli-campaign-ends");
+    let toy = std::fs::read_to_string(dir.join("scenario.toml")).expect("toy scenario");
+    write(
+        &dir,
+        "decisive.toml",
+        &format!("{toy}\n[vars]\ndecisive = true\n"),
+    );
+    let c = write(
+        &dir,
+        "campaign.toml",
+        "name = \"Short war\"\n[carry]\nunits = true\n\
+         [[game]]\nscenario = \"scenario.toml\"\nname = \"Border\"\n\
+         [[game]]\nscenario = \"decisive.toml\"\nname = \"Decision\"\n\
+         [[game]]\nscenario = \"scenario.toml\"\nname = \"Aftermath\"\n",
+    );
+    let c = c.to_string_lossy();
+    let save = dir.join("cs.json").to_string_lossy().to_string();
+    let r = kessel(&["campaign", &c, "--seed", "2", "--save", &save]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("game 2/3: Decision"), "{}", r.stdout);
+    assert!(!r.stdout.contains("game 3/3"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "the campaign ended with game 2: this battle decided the war [T18]\n  not played: game 3 (Aftermath)"
+        ),
+        "{}",
+        r.stdout
+    );
+    let j = kessel(&["campaign", &c, "--seed", "2", "--json"]);
+    assert_eq!(j.code, 0, "{}", j.stderr);
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("json");
+    assert_eq!(v["games"].as_array().map(Vec::len), Some(2), "{}", j.stdout);
+    assert_eq!(v["ended_early"]["after_game"], 2, "{}", j.stdout);
+    assert_eq!(v["ended_early"]["rule"], "T18", "{}", j.stdout);
+    let verify = kessel(&["campaign", "--verify", &save]);
+    assert_eq!(verify.code, 0, "{}", verify.stderr);
+    assert!(
+        verify.stdout.contains("2 of 3 games replayed")
+            && verify
+                .stdout
+                .contains("the campaign ended with game 2: this battle decided the war [T18]"),
+        "{}",
+        verify.stdout
+    );
+}
+
 #[test]
 fn info_lists_named_sequences_and_word_tables() {
     let r = kessel(&["info", TOY]);

@@ -160,6 +160,14 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         secret_to: Option<String>,
     },
+    /// The rules said this game is its campaign's last: a campaign file's later games are not
+    /// played (the campaign is decided, or its calendar has run out).
+    CampaignEnded {
+        /// The rule case that ends it.
+        rule: Option<String>,
+        /// Why, in words a player can check.
+        text: String,
+    },
     /// A unit came into play (a new counter: a split, a replacement, a capture), with its whole
     /// record, so replay needs no rules.
     UnitCreated {
@@ -336,6 +344,7 @@ impl Event {
             | Event::Dice { .. }
             | Event::Note { .. }
             | Event::Record { .. }
+            | Event::CampaignEnded { .. }
             | Event::MarkerCreated { .. }
             | Event::MarkerChanged { .. }
             | Event::TerrainSet { .. }
@@ -394,6 +403,7 @@ impl Event {
         "dice",
         "note",
         "record",
+        "campaign_ended",
         "unit_created",
         "unit_changed",
         "marker_created",
@@ -426,6 +436,7 @@ impl Event {
             Event::Dice { .. } => "dice",
             Event::Note { .. } => "note",
             Event::Record { .. } => "record",
+            Event::CampaignEnded { .. } => "campaign_ended",
             Event::UnitCreated { .. } => "unit_created",
             Event::UnitChanged { .. } => "unit_changed",
             Event::MarkerCreated { .. } => "marker_created",

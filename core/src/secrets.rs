@@ -539,6 +539,8 @@ impl View {
             // the named sequence being walked (`kessel.emit.mode`): `phase` counts its steps
             "mode": st.mode,
             "finished": st.finished,
+            // why this game is its campaign's last, once the rules said so (else null)
+            "campaign_ended": st.campaign_ended.as_ref().map(|r| serde_json::json!({ "rule": r.rule, "text": r.message })),
             "units": units,
             "markers": markers,
             "vars": st.vars,

@@ -238,6 +238,9 @@ pub struct GameState {
     pub mode: Option<String>,
     /// True once the game is over.
     pub finished: bool,
+    /// Set when the rules said this game is its campaign's last (`kessel.emit.end_campaign`):
+    /// why, with the rule case. A campaign plays no later game after it.
+    pub campaign_ended: Option<crate::action::Reason>,
     /// Rule variables.
     pub vars: BTreeMap<String, Value>,
     /// Hidden-value pools: remaining faces (with repeats), in scenario order.
@@ -308,6 +311,7 @@ impl GameState {
             phase: 0,
             mode: None,
             finished: false,
+            campaign_ended: None,
             vars: BTreeMap::new(),
             pools: BTreeMap::new(),
             seed,
@@ -360,6 +364,7 @@ impl GameState {
             phase: self.phase,
             mode: self.mode.clone(),
             finished: self.finished,
+            campaign_ended: self.campaign_ended.clone(),
             vars: self.vars.clone(),
             pools: self.pools.clone(),
             seed: self.seed,
@@ -581,6 +586,12 @@ impl GameState {
                 self.phase = 0;
             }
             Event::Note { .. } | Event::Record { .. } => {}
+            Event::CampaignEnded { rule, text } => {
+                self.campaign_ended = Some(crate::action::Reason {
+                    rule: rule.clone(),
+                    message: text.clone(),
+                });
+            }
             Event::UnitCreated { unit } => {
                 self.check_location(unit.location)?;
                 if !self.add_unit((**unit).clone()) {
@@ -664,6 +675,10 @@ impl GameState {
         // the main sequence hashes as it did before modes existed, so older saves keep their hash
         if let Some(mode) = &self.mode {
             canon["mode"] = serde_json::json!(mode);
+        }
+        // so is a campaign's end, once the rules have said it (games that never do hash as before)
+        if let Some(end) = &self.campaign_ended {
+            canon["campaign_ended"] = serde_json::json!({ "rule": end.rule, "text": end.message });
         }
         // a changed map is part of the state (an unchanged one is the scenario's, hashed as such)
         if self.map_changes > 0 {

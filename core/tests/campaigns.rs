@@ -177,3 +177,52 @@ fn a_campaign_of_games_on_two_rulesets_is_refused() {
         .expect_err("two rulesets");
     assert!(err.to_string().contains("share one ruleset"), "{err}");
 }
+
+/// A game the rules say ends the campaign (toy T18: red concedes) has no next game: starting one
+/// is refused with the rules' reason, and a campaign save holding a game after it is refused.
+#[test]
+fn no_game_follows_one_that_ended_the_campaign() {
+    let (dir, c) = campaign("campaign-ended");
+    let (mut first, _, _) =
+        Engine::campaign_game(&c, 0, 5, Limits::default(), None).expect("game 1");
+    act(&mut first, Action::new("concede"));
+    {
+        let st = first.state();
+        assert!(st.finished, "conceding ends the game");
+        let end = st.campaign_ended.as_ref().expect("the campaign ended");
+        assert_eq!(end.rule.as_deref(), Some("T18"));
+        assert_eq!(end.message, "red conceded the war");
+    }
+    let Err(err) = Engine::campaign_game(&c, 1, 5, Limits::default(), Some(&first)) else {
+        panic!("no game after the campaign's end")
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains("game 2 is not played: the campaign ended with game 1")
+            && text.contains("red conceded the war [T18]"),
+        "{text}"
+    );
+    // the end is state: it is in the hash, and a replay of the log sets it again
+    assert_eq!(first.replay_hash().expect("replays"), first.state().hash());
+
+    // a save claiming a second game after the end (made before the rules said it) is refused
+    let (mut other, _, _) =
+        Engine::campaign_game(&c, 0, 5, Limits::default(), None).expect("game 1 again");
+    while !other.state().finished {
+        act(&mut other, Action::new("end_phase"));
+    }
+    let (second, _, _) =
+        Engine::campaign_game(&c, 1, 5, Limits::default(), Some(&other)).expect("game 2");
+    let mut save = CampaignSave::new(&c, 5);
+    save.record("First battle", &first);
+    save.record("Second battle", &second);
+    let path = dir.join("ended-save.json");
+    std::fs::write(&path, serde_json::to_string(&save).expect("json")).expect("write");
+    let Err(err) = Engine::load_campaign_save(&path, Limits::default()) else {
+        panic!("a game after the end is refused")
+    };
+    assert!(
+        err.to_string().contains("the campaign ended with game 1"),
+        "{err}"
+    );
+}

@@ -616,6 +616,10 @@ function kessel.game.last_turn() end
 ---@return boolean
 function kessel.game.finished() end
 
+---Why this game is its campaign's last (`kessel.emit.end_campaign`), or nil.
+---@return kessel.Reason?
+function kessel.game.campaign_ended() end
+
 ---Current step of the sequence of play.
 ---@return kessel.Step
 function kessel.game.step() end
@@ -845,6 +849,13 @@ function kessel.emit.marker_value(id, value) end
 ---@param text string
 ---@param opts? kessel.SecretOpts
 function kessel.emit.note(rule, text, opts) end
+
+---Says this game is its campaign's last: a campaign plays none of the games its file lists after
+---it (`kessel campaign` and the editor say why). Part of the state, undone with its action.
+---Event: campaign_ended.
+---@param rule string?
+---@param text string Why, in words a player can check (not empty).
+function kessel.emit.end_campaign(rule, text) end
 
 ---@class kessel.RecordSpec
 ---@field kind string What was resolved, in the ruleset's words ("combat").

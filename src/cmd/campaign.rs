@@ -67,6 +67,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let st = engine.state();
         println!("  now: turn {} of {}", st.turn, st.last_turn);
+        if let Some(end) = &st.campaign_ended {
+            println!(
+                "  the campaign ended with game {}: {}",
+                saved.games.len(),
+                shown(&end.to_string())
+            );
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let Some(path) = &args.campaign else {
@@ -125,7 +132,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.seed
     );
     let mut last: Option<Engine> = None;
+    let mut ended_early = serde_json::Value::Null;
     for index in 0..campaign.games.len() {
+        // the rules said the game before was the campaign's last: the rest is not played
+        let end = last.as_ref().and_then(|e| e.state().campaign_ended.clone());
+        if let Some(end) = end {
+            let rest: Vec<String> = (index..campaign.games.len())
+                .map(|i| {
+                    let g = &campaign.games[i];
+                    let name = g
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| g.scenario.display().to_string());
+                    format!("game {} ({})", i + 1, shown(&name))
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "\nthe campaign ended with game {index}: {}\n  not played: {}",
+                shown(&end.to_string()),
+                rest.join(", ")
+            );
+            ended_early = serde_json::json!({
+                "after_game": index, "rule": end.rule, "text": end.message, "not_played": rest,
+            });
+            break;
+        }
         let (mut engine, name, carried) =
             Engine::campaign_game(&campaign, index, args.seed, limits, last.as_ref())
                 .map_err(super::describe)?;
@@ -234,6 +266,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "campaign": campaign.name, "seed": args.seed, "games": json_games,
+                "ended_early": ended_early,
             }))?
         );
     } else {

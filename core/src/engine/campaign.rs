@@ -246,6 +246,18 @@ impl Engine {
                 ),
             )
         })?;
+        // the rules said the game before was the campaign's last: nothing comes after it
+        if let Some(end) = last.as_ref().and_then(|l| l.ended.campaign_ended.as_ref()) {
+            return Err(LoadError::new(
+                &campaign.path,
+                None,
+                format!(
+                    "game {} is not played: the campaign ended with game {index}: {end}",
+                    index + 1
+                ),
+            )
+            .into());
+        }
         let scenario = Scenario::load(&game.scenario)?;
         let name = game_name(campaign, index, &scenario);
         let game_seed = Campaign::game_seed(seed, index);

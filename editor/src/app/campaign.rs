@@ -46,6 +46,8 @@ impl EditorApp {
         };
         let refused = if !s.engine.state().finished {
             Some("the game has not ended: the next game starts once it has".to_string())
+        } else if let Some(end) = &s.engine.state().campaign_ended {
+            Some(format!("the campaign has ended with this game: {end}"))
         } else if run.next_name().is_none() {
             Some("this was the campaign's last game".to_string())
         } else if self.starting() {

@@ -13,7 +13,12 @@ const CAMPAIGN: Color32 = Color32::from_rgb(235, 195, 90);
 pub fn campaign_ui(ui: &mut Ui, run: &CampaignRun, s: &PlaySession, cmds: &mut Vec<PlayCommand>) {
     ui.label(RichText::new(&run.campaign.name).color(CAMPAIGN).strong());
     ui.label(RichText::new(run.game_line()).strong());
-    if s.engine.state().finished {
+    let ended = s.engine.state().campaign_ended.clone();
+    if let (true, Some(end)) = (s.engine.state().finished, ended) {
+        // the rules said this game was the campaign's last, whatever the file lists after it
+        ui.label(RichText::new("The campaign has ended with this game.").strong());
+        ui.label(end.to_string());
+    } else if s.engine.state().finished {
         match run.next_name() {
             Some(next) => {
                 ui.label("This game has ended.");

@@ -91,6 +91,10 @@ pub fn describe_event(map: &Map, e: &Event) -> String {
                 None => format!("{kind}: {lines}"),
             }
         }
+        Event::CampaignEnded { rule, text } => match rule {
+            Some(r) => format!("[{r}] the campaign ends with this game: {text}"),
+            None => format!("the campaign ends with this game: {text}"),
+        },
         Event::UnitCreated { unit } => {
             format!("{} ({}, {}) comes into play", unit.id, unit.kind, unit.side)
         }

@@ -326,3 +326,63 @@ fn the_red_barricades_refit_phase_reads_under_its_title() {
     h.get_by_label(&save);
     picture_if_asked(&mut h, "campaign-refit-rb");
 }
+
+/// A game the rules say ends the campaign (toy T18: red concedes) shows why where *Next game*
+/// would be, and *Next game* is refused with the same reason.
+#[test]
+fn a_game_that_ends_the_campaign_offers_no_next_game() {
+    let dir = kessel_test_support::toy_copy("editor-campaign-ends");
+    let path = dir.join("campaign.toml");
+    std::fs::write(
+        &path,
+        "name = \"Short war\"\n[[game]]\nscenario = \"scenario.toml\"\nname = \"Border\"\n\
+         [[game]]\nscenario = \"scenario.toml\"\nname = \"Aftermath\"\n",
+    )
+    .expect("write the campaign");
+    let app = EditorApp::open_file(&path, false).expect("the campaign opens");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 850.0))
+        .with_max_steps(8)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app);
+    h.run_ok();
+    h.get_by_label("Play-test").click();
+    h.run_ok();
+    h.get_by_label("game 1 of 2: Border");
+    h.state_mut()
+        .apply_play(vec![PlayCommand::Act(kessel_core::Action::new("concede"))]);
+    for _ in 0..200 {
+        h.run_ok();
+        if h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .engine
+            .state()
+            .finished
+        {
+            break;
+        }
+    }
+    h.run_ok();
+    assert!(
+        h.state()
+            .session
+            .as_ref()
+            .expect("a game")
+            .engine
+            .state()
+            .finished,
+        "conceding ends the game"
+    );
+    h.get_by_label("The campaign has ended with this game.");
+    h.get_by_label("red conceded the war [T18]");
+    assert_eq!(
+        h.query_all_by_label_contains("Next game:").count(),
+        0,
+        "no next game is offered"
+    );
+    h.state_mut().apply_play(vec![PlayCommand::NextGame]);
+    h.run_ok();
+    let s = h.state().session.as_ref().expect("the game stays");
+    assert_eq!(s.engine.log().len(), 1, "still the conceded game");
+}

@@ -232,6 +232,13 @@ function C.fortifications(side) return kessel.game.var("fortifications_" .. side
 -- Notes and records ------------------------------------------------------------------------------
 -- `opts` (`{ secret_to = side }`) makes a note, a record or a roll one side's secret
 function C.note(case, text, opts) kessel.emit.note(case, "[" .. case .. "] " .. text, opts) end
+-- The CG is over [9.6] [11.6]: the rest of the RePh is not played, and a campaign file plays no
+-- game after this one (the engine's campaign end, said where the next game would start).
+function C.end_cg(case, text)
+  kessel.emit.var("cg_over", true)
+  C.note(case, text)
+  kessel.emit.end_campaign(case, text)
+end
 function C.record(kind, case, fields, opts)
   kessel.emit.record{ kind = kind, rule = case, fields = fields or {}, secret_to = opts and opts.secret_to }
 end

@@ -60,8 +60,7 @@ S.on_end("date_san", function()
   if nxt == nil then
     if C.last_date_reached() then
       -- no CG Date after this one: the CG is over (a RePh reached past 9.603 [9.6])
-      kessel.emit.var("cg_over", true)
-      C.note(case, tostring(date) .. " was the last CG Date: there is no new CG Date; the CG is over")
+      C.end_cg(case, tostring(date) .. " was the last CG Date: there is no new CG Date; the CG is over")
       return
     end
     -- a date this module does not list: kept, and said so (no date is made of nothing)

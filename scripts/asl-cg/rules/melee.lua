@@ -317,8 +317,7 @@ end
 -- after the last CG Date's scenario only the ">" steps are played [9.6]: the CG is over
 local function last_date(case)
   if C.last_date_reached() then
-    kessel.emit.var("cg_over", true)
-    C.note(case, tostring(C.var("date")) .. " was the last CG Date: the CG is over, the rest of the RePh is not played")
+    C.end_cg(case, tostring(C.var("date")) .. " was the last CG Date: the CG is over, the rest of the RePh is not played")
   end
 end
 

@@ -231,6 +231,10 @@ kessel.test("case_9.6_the_last_cg_date_ends_at_cg_scenario_end", function()
   T.has_note(ev, "[9.603] CG-Scenario End has occurred")
   T.has_note(ev, "[9.6] dusk was the last CG Date: the CG is over")
   expect.eq(kessel.game.finished(), true)
+  -- a campaign file plays nothing after it, and says why
+  local ended = kessel.game.campaign_ended()
+  expect.eq(ended and ended.rule, "9.6")
+  expect.truthy(ended.message:find("the CG is over", 1, true), ended.message)
   expect.eq(kessel.game.var("date"), "dusk")
   expect.eq(kessel.game.var("cpp").german, 5)
   local ok, r = kessel.act{ kind = "end_step" }
@@ -245,6 +249,7 @@ kessel.test("case_9.6121_no_new_date_after_the_last", function()
   T.has_note(ev, "[9.6121] dusk was the last CG Date")
   expect.eq(kessel.game.var("date"), "dusk")
   expect.eq(kessel.game.finished(), true)
+  expect.eq(kessel.game.campaign_ended().rule, "9.6121")
   expect.eq(#kessel.units.all{ side = "british" }, 0, "no Dawn reinforcements")
 end)
 
@@ -254,9 +259,11 @@ kessel.test("case_11.6_last_date_of_the_cg", function()
   local ev = T.resolve()
   T.has_note(ev, "[11.6] 19oct was the last CG Date")
   expect.eq(kessel.game.finished(), true)
+  expect.eq(kessel.game.campaign_ended().rule, "11.6")
   T.setup{ module = "rb", step = "victory_rally", vars = { date = "18oct", last_date = "19oct" } }
   T.resolve()
   expect.eq(kessel.game.finished(), false)
+  expect.eq(kessel.game.campaign_ended(), nil, "the CG goes on")
 end)
 
 local function area(a) return { vars = { reph = { status = "retained", area = a } } } end

@@ -572,6 +572,25 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             },
         )?,
     )?;
+    // this game is the campaign's last: `kessel.emit.end_campaign("9.6", "the CG is over")`
+    let w = world.clone();
+    e.set(
+        "end_campaign",
+        super::function(lua, move |lua, (rule, text): (Option<String>, String)| {
+            bounded(
+                rule.as_deref().unwrap_or(""),
+                "kessel.emit.end_campaign: the rule",
+                MAX_NAME,
+            )?;
+            bounded(&text, "kessel.emit.end_campaign: the text", MAX_TEXT)?;
+            if text.trim().is_empty() {
+                return Err(mlua::Error::runtime(
+                    "kessel.emit.end_campaign: say why the campaign ends (the text is empty); players read it where the next game would have started",
+                ));
+            }
+            emit(lua, &w, Event::CampaignEnded { rule, text })
+        })?,
+    )?;
     // a resolution as data: `kessel.emit.record{ kind = "combat", rule = "9.5", fields = {...} }`
     let w = world.clone();
     e.set(

@@ -367,6 +367,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         Ok(w.state.last_turn)
     })?;
     set_read(lua, &g, world, "finished", |_, w, ()| Ok(w.state.finished))?;
+    // why this game is its campaign's last (`kessel.emit.end_campaign`), or nil
+    set_read(lua, &g, world, "campaign_ended", |lua, w, ()| {
+        let Some(end) = &w.state.campaign_ended else {
+            return Ok(mlua::Value::Nil);
+        };
+        let t = lua.create_table()?;
+        t.set("rule", end.rule.clone())?;
+        t.set("message", end.message.clone())?;
+        Ok(mlua::Value::Table(t))
+    })?;
     set_read(lua, &g, world, "profile", |_, w, ()| {
         // `Options::defaults` names itself "defaults": no profile was applied
         let name = &w.options.profile;
