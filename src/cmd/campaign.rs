@@ -4,6 +4,7 @@
 //! campaign save; `--verify SAVE` replays one and checks every game's final hash.
 
 use anyhow::Context;
+use kessel_core::campaign::sources::{sources_text, var_sources, SetIn};
 use kessel_core::campaign::{secret_note, value_line, Campaign};
 use kessel_core::engine::{CampaignSave, Engine};
 use kessel_core::error::printable_name as shown;
@@ -164,26 +165,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if index > 0 {
             out.push_str("\ncarried over:\n");
             out.push_str(&carried.text(100));
-            if let Some(before) = &last {
-                let names: Vec<String> = carried.vars.keys().cloned().collect();
-                out.push_str(&sources_text(&var_sources(before, &names)));
-            }
-            // a carried variable the game's own `setup` hooks took away again (a record the
-            // rules hold to be the last game's alone): said, or the report reads as if it held
-            let dropped: Vec<String> = {
-                let st = engine.state();
-                (carried.vars.keys())
-                    .filter(|k| !st.vars.contains_key(*k))
-                    .map(|k| shown(k).into_owned())
-                    .collect()
-            };
-            if !dropped.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "  dropped as the game began (its rules' setup cleared them): {}",
-                    dropped.join(", ")
-                );
-            }
         }
         let seed = engine.state().seed;
         let record = play::play_loaded(&mut engine, &name, seed, &cfg)
@@ -222,7 +203,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .filter(|k| st.vars.contains_key(k))
                     .collect()
             };
-            var_sources(&engine, &names)
+            game_var_sources(&engine, &names)
                 .into_iter()
                 .map(|(k, from)| (k, from.text()))
                 .collect()
@@ -250,7 +231,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let set: Vec<String> = (names.into_iter())
                 .filter(|k| engine.state().vars.contains_key(k))
                 .collect();
-            out.push_str(&sources_text(&var_sources(engine, &set)));
+            out.push_str(&sources_text(&game_var_sources(engine, &set)));
         }
     }
     if let Some(p) = &args.save {
@@ -287,114 +268,8 @@ fn carried_var_names(
     }
 }
 
-/// Where a variable got the value a game ended with: the step of play of the last action that set
-/// it, or the game's start (the scenario's `[vars]`, a `setup` hook, or what the campaign carried
-/// in), which no action of the game changed.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum SetIn {
-    /// Set by an action in this step (its rule and name as the ruleset declares them), turn and
-    /// mode (`None`: the main sequence).
-    Step {
-        turn: u32,
-        mode: Option<String>,
-        step: String,
-    },
-    /// Not set by any action of the game.
-    Start,
-}
-
-impl SetIn {
-    fn text(&self) -> String {
-        match self {
-            SetIn::Step { turn, mode, step } => match mode {
-                Some(m) => format!("turn {turn}, {}, {step}", shown(m)),
-                None => format!("turn {turn}, {step}"),
-            },
-            SetIn::Start => {
-                "as the game began (the scenario, or what the campaign carried in)".into()
-            }
-        }
-    }
-}
-
-/// Where each named variable was last set in the engine's game, following the steps of play
-/// through its log (a `clock` event moves to a step, a `mode` event to the first step of a named
-/// sequence): a campaign player reads a carried number with the step that made it (a SAN with
-/// the SAN adjustment, CPP left with the purchase that spent them) rather than a bare value.
-fn var_sources(engine: &Engine, names: &[String]) -> Vec<(String, SetIn)> {
-    use kessel_core::Event;
+/// Where each of `names` was last set in `engine`'s game (see [`var_sources`]).
+fn game_var_sources(engine: &Engine, names: &[String]) -> Vec<(String, SetIn)> {
     let world = engine.world();
-    let ruleset = &world.ruleset;
-    let (mut turn, mut phase, mut mode) = (
-        world.initial.turn,
-        world.initial.phase,
-        world.initial.mode.clone(),
-    );
-    let step_text = |mode: &Option<String>, phase: usize| -> String {
-        let steps = match mode {
-            None => Some(&ruleset.sequence),
-            Some(m) => ruleset.modes.get(m).map(|s| &s.steps),
-        };
-        match steps.and_then(|s| s.get(phase)) {
-            Some(st) => match &st.rule {
-                Some(r) => format!("{} {}", shown(r), shown(&st.name)),
-                None => shown(&st.name).into_owned(),
-            },
-            None => format!("step {}", phase + 1),
-        }
-    };
-    let mut last = std::collections::BTreeMap::<&str, SetIn>::new();
-    for entry in &world.log {
-        for e in &entry.events {
-            match e {
-                Event::Var { key, .. } if names.iter().any(|n| n == key) => {
-                    // a named sequence by its title as players read it ("Refit Phase (RB)")
-                    let title = (mode.as_ref())
-                        .map(|m| (ruleset.modes.get(m)).map_or(m.clone(), |s| s.title_of(m)));
-                    last.insert(
-                        key.as_str(),
-                        SetIn::Step {
-                            turn,
-                            mode: title,
-                            step: step_text(&mode, phase),
-                        },
-                    );
-                }
-                Event::Clock {
-                    turn: t, phase: p, ..
-                } => {
-                    turn = *t;
-                    phase = *p;
-                }
-                Event::Mode { mode: m } => {
-                    mode = m.clone();
-                    phase = 0;
-                }
-                _ => {}
-            }
-        }
-    }
-    (names.iter())
-        .map(|k| {
-            let from = last.get(k.as_str()).cloned().unwrap_or(SetIn::Start);
-            (k.clone(), from)
-        })
-        .collect()
-}
-
-/// The variables grouped by where they were last set, one line a place (none: nothing).
-fn sources_text(sources: &[(String, SetIn)]) -> String {
-    let mut by = std::collections::BTreeMap::<&SetIn, Vec<String>>::new();
-    for (k, from) in sources {
-        by.entry(from).or_default().push(shown(k).into_owned());
-    }
-    let mut out = String::new();
-    if by.is_empty() {
-        return out;
-    }
-    out.push_str("  where each value was last set:\n");
-    for (from, keys) in by {
-        let _ = writeln!(out, "    {}: {}", from.text(), keys.join(", "));
-    }
-    out
+    var_sources(&world.ruleset, &world.initial, &world.log, names)
 }

@@ -3,6 +3,7 @@
 //! refuses a history that does not lead where the save says.
 
 use super::{Engine, EngineError, GameCopy, LastGame, SaveFile};
+use crate::campaign::sources::var_sources;
 use crate::campaign::{Campaign, CarryReport};
 use crate::error::LoadError;
 use crate::scenario::Scenario;
@@ -98,6 +99,8 @@ struct Before<'a> {
     ruleset_dir: &'a Path,
     started: &'a GameState,
     ended: &'a GameState,
+    /// Its log (where its variables were last set).
+    log: &'a [crate::event::LogEntry],
 }
 
 /// The name of game `index` of a campaign: its own, or its scenario's.
@@ -198,6 +201,7 @@ impl Engine {
             ruleset_dir: last.ruleset_dir(),
             started: &world.initial,
             ended: &world.state,
+            log: &world.log,
         };
         Engine::campaign_game_from(
             campaign,
@@ -223,6 +227,7 @@ impl Engine {
             ruleset_dir: &c.ruleset_dir,
             started: &c.initial,
             ended: &c.state,
+            log: &c.log,
         });
         Engine::campaign_game_from(campaign, index, seed, limits, last, stopper)
     }
@@ -296,7 +301,15 @@ impl Engine {
             }),
             stopper,
         )?;
-        Ok((engine, name, report.unwrap_or_default()))
+        let mut report = report.unwrap_or_default();
+        // each carried value with the step of the last game that set it, and those the next
+        // game's own set-up took away again
+        let names: Vec<String> = report.vars.keys().cloned().collect();
+        report.var_sources = var_sources(&engine.world().ruleset, last.started, last.log, &names);
+        report.dropped_vars = (names.into_iter())
+            .filter(|k| !engine.state().vars.contains_key(k))
+            .collect();
+        Ok((engine, name, report))
     }
 
     /// Loads a campaign save: replays each game's log on a game started from the campaign and

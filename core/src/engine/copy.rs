@@ -30,7 +30,7 @@ pub struct GameCopy {
     pub(super) initial: GameState,
     dice: crate::dice::Dice,
     options: Options,
-    log: Vec<LogEntry>,
+    pub(super) log: Vec<LogEntry>,
 }
 
 impl GameCopy {

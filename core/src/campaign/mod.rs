@@ -8,6 +8,8 @@
 //! `kessel.sequence(name, steps)`), and [`carry_over`] moves it into the next game's set-up before
 //! the next game's rules look at it.
 
+pub mod sources;
+
 use crate::error::{read_text, LoadError};
 use crate::fsio::KesselToml;
 use crate::state::{GameState, Location, Unit, Value};
@@ -300,6 +302,13 @@ pub struct CarryReport {
     pub pools: Vec<String>,
     /// Map changes carried (0: none, or the map is not carried).
     pub map_changes: u64,
+    /// Where each carried variable was last set in the last game (see [`sources::var_sources`]).
+    #[serde(skip)]
+    pub var_sources: Vec<(String, sources::SetIn)>,
+    /// Carried variables the next game's own `setup` hooks cleared again (records the rules hold
+    /// to be the last game's alone): said, or the report reads as if they held.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped_vars: Vec<String>,
 }
 
 /// A unit as it came out of the last game.
@@ -553,6 +562,16 @@ impl CarryReport {
         }
         if self.map_changes > 0 {
             line(format!("the map with {} changes", self.map_changes));
+        }
+        out.push_str(&sources::sources_text(&self.var_sources));
+        if !self.dropped_vars.is_empty() {
+            let dropped: Vec<String> = (self.dropped_vars.iter())
+                .map(|k| shown(k).into_owned())
+                .collect();
+            out.push_str(&format!(
+                "  dropped as the game began (its rules' setup cleared them): {}\n",
+                dropped.join(", ")
+            ));
         }
         out
     }
