@@ -1029,6 +1029,35 @@ end)
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The hook is told whose decision it plays: the phasing side in red's movement, nobody (nil)
+/// in a step of no side (the T13 muster), where it had to ask the `deciding_side` query itself.
+#[test]
+fn the_ai_hook_is_told_whose_decision_it_plays() {
+    let dir = kessel_test_support::toy_with_ai_hook(
+        "ai-side",
+        r#"
+kessel.on("ai", function(legal, kinds, view, level, tiebreak, side)
+  if side == nil then return legal("end_phase")[1] end
+  if side == "red" then return legal("move")[1] end
+  error("told the side " .. tostring(side))
+end)
+"#,
+    );
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("load");
+    let red = e.ai_pick().expect("runs").expect("an opinion");
+    assert_eq!(red.kind, "move", "red's movement: the hook was told red");
+    e.act(&Action::new("muster"))
+        .expect("rules run")
+        .expect("a muster is called [T13]");
+    assert_eq!(e.deciding_side(), None, "the muster's steps are no side's");
+    let nobody = e.ai_pick().expect("runs").expect("an opinion");
+    assert_eq!(
+        nobody.kind, "end_phase",
+        "a step of no side: the hook was told nil"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn changed_since_names_the_units_an_action_changed_and_nothing_after_an_undo() {
     let mut e = engine(1);
