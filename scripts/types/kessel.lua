@@ -1278,6 +1278,10 @@ function kessel.inject_dice(rolls) end
 ---@field places? { name: string, kind: string, hexes: Hex[] }[]
 ---@field areas? table<string, Hex[]>
 ---@field tags? table<string, Hex[]>
+---@field numbering? "ccrr"|"letters" Default "ccrr".
+---@field lower_columns? "even"|"odd" Which columns sit half a hex lower, as in map.toml; default "even".
+---@field first_column? integer Label of the west-most column; default 1.
+---@field first_row? integer Label of the north-most row; default 1.
 
 ---@class kessel.SetupUnit
 ---@field id string
