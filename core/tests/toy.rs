@@ -477,6 +477,54 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
     assert_eq!(e.state().hash(), hash);
 }
 
+/// A string scenario variable may list the words it may be (`values`): a misspelt one (the name
+/// of a table the rules roll on) is refused at its line when the scenario loads, with the nearest
+/// word, instead of failing when the game first reads it.
+#[test]
+fn a_scenario_var_of_listed_words_refuses_another_word_at_load() {
+    let dir = std::env::temp_dir().join(format!("kessel-var-words-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("read");
+    let decl = "kessel.scenario_var{ id = \"mood\", type = \"string\", default = \"calm\", values = { \"calm\", \"storm\" } }\n";
+    std::fs::write(&init, format!("{decl}{text}")).expect("write");
+    let scenario = dir.join("scenario.toml");
+    let base = std::fs::read_to_string(&scenario).expect("read");
+    let with = |mood: &str| {
+        std::fs::write(&scenario, format!("{base}\n[vars]\nmood = \"{mood}\"\n")).expect("write");
+        Engine::load(&scenario, None, 1, Limits::default())
+    };
+    assert!(with("storm").is_ok(), "a listed word loads");
+    let err = with("strom").err().expect("a word not listed is refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("scenario var `mood` is \"strom\"; the ruleset allows calm, storm")
+            && text.contains("did you mean `storm`"),
+        "{text}"
+    );
+    // `values` lists words: on a number it is an error where it is declared
+    let ints = "kessel.scenario_var{ id = \"n\", type = \"int\", values = { \"a\" } }\n";
+    std::fs::write(
+        &init,
+        format!(
+            "{ints}{text}",
+            text = std::fs::read_to_string(fixture("init.lua")).expect("read")
+        ),
+    )
+    .expect("write");
+    std::fs::write(&scenario, &base).expect("write");
+    let err = Engine::load(&scenario, None, 1, Limits::default())
+        .err()
+        .expect("values on an int");
+    assert!(
+        err.to_string()
+            .contains("`values` lists the words a string may be"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Rules that load without an error but cannot play the game in progress were taken: a sequence
 /// without the step the game stood at left `kessel.game.step()` nil and every rule reading it
 /// failing; a side, unit type or terrain dropped left the game with units and hexes the rules

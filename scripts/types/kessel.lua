@@ -362,9 +362,9 @@ function kessel.constant(name, value) end
 
 ---Declares a scenario `[vars]` entry the rules read and the type its value must have ("int",
 ---"number", "string", "bool", "list" or "table"); a scenario with another type, or a number
----outside `min`..`max`, fails to load. `kessel.scenario.var` returns `default` when a scenario
----leaves the variable out. Stage: declare.
----@param spec { id: string, type: string, default?: any, min?: number, max?: number, description?: string }
+---outside `min`..`max`, or a string not among `values` (when given), fails to load.
+---`kessel.scenario.var` returns `default` when a scenario leaves the variable out. Stage: declare.
+---@param spec { id: string, type: string, default?: any, min?: number, max?: number, values?: string[], description?: string }
 function kessel.scenario_var(spec) end
 
 -------------------------------------------------------------------------------------------------
