@@ -164,6 +164,34 @@ fn a_query_as_a_side_does_not_name_what_is_hidden_from_it() {
     );
 }
 
+/// A `kessel script` file is one call from the engine into Lua: one that runs out of budget is
+/// told which flag gives it more, not only asked about an endless loop.
+#[test]
+fn a_script_out_of_budget_is_told_the_flag_that_gives_more() {
+    let dir = scratch("script-budget");
+    let file = write(
+        &dir,
+        "long.lua",
+        "local n = 0\nfor i = 1, 1e9 do n = n + i end\n",
+    );
+    let r = kessel(&[
+        "script",
+        file.to_str().expect("utf8"),
+        "--scenario",
+        "core/tests/fixtures/toy/scenario.toml",
+        "--budget",
+        "1",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("instruction budget exceeded")
+            && r.stderr.contains("a `kessel script` file is one call")
+            && r.stderr.contains("--budget N"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn a_view_names_the_step_of_the_sequence_the_game_is_in() {
     let dir = scratch("views-mode");
