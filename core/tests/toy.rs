@@ -496,7 +496,9 @@ fn a_scenario_var_of_listed_words_refuses_another_word_at_load() {
         Engine::load(&scenario, None, 1, Limits::default())
     };
     assert!(with("storm").is_ok(), "a listed word loads");
-    let err = with("strom").err().expect("a word not listed is refused");
+    let Err(err) = with("strom") else {
+        panic!("a word not listed is refused")
+    };
     let text = err.to_string();
     assert!(
         text.contains("scenario var `mood` is \"strom\"; the ruleset allows calm, storm")
@@ -514,9 +516,9 @@ fn a_scenario_var_of_listed_words_refuses_another_word_at_load() {
     )
     .expect("write");
     std::fs::write(&scenario, &base).expect("write");
-    let err = Engine::load(&scenario, None, 1, Limits::default())
-        .err()
-        .expect("values on an int");
+    let Err(err) = Engine::load(&scenario, None, 1, Limits::default()) else {
+        panic!("values on an int is refused")
+    };
     assert!(
         err.to_string()
             .contains("`values` lists the words a string may be"),
