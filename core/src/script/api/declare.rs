@@ -801,7 +801,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             strict_keys(
                 &t,
                 &what,
-                &["id", "type", "description", "default", "min", "max"],
+                &[
+                    "id",
+                    "type",
+                    "description",
+                    "default",
+                    "min",
+                    "max",
+                    "values",
+                ],
             )?;
             let kind: String = req(&t, "type", "scenario_var")?;
             if !crate::ruleset::SCENARIO_VAR_TYPES.contains(&kind.as_str()) {
@@ -844,6 +852,35 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )));
                 }
             }
+            let values: Vec<String> = match t.get::<mlua::Value>("values")? {
+                mlua::Value::Nil => Vec::new(),
+                _ if kind != "string" => {
+                    let why = "`values` lists the words a string may be";
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: {why}; this variable is a {kind}"
+                    )));
+                }
+                mlua::Value::Table(list) => {
+                    let words = list
+                        .sequence_values::<String>()
+                        .collect::<mlua::Result<Vec<String>>>()
+                        .map_err(|_| {
+                            mlua::Error::runtime(format!("{what}: `values` is a list of strings"))
+                        })?;
+                    if words.is_empty() {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: `values` lists at least one word (leave it out for any string)"
+                        )));
+                    }
+                    words
+                }
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: `values` is a list of strings, not {}",
+                        super::a_type(&other)
+                    )))
+                }
+            };
             let default: Option<Value> = match t.get::<mlua::Value>("default")? {
                 mlua::Value::Nil => None,
                 // `{}` is both an empty list and an empty table in Lua: the type decides
@@ -863,6 +900,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 default,
                 min,
                 max,
+                values,
             };
             if let Some(d) = &decl.default {
                 decl.admits(d)
