@@ -62,6 +62,8 @@ pub(crate) struct Meter {
     pub started: Rc<Cell<std::time::Instant>>,
     /// Wall-clock time allowed per call.
     pub wall: std::time::Duration,
+    /// How many calls from the engine are under way (0 between calls, when `started` is stale).
+    pub depth: Rc<Cell<u32>>,
     /// Bytes of the engine's own memory that Lua objects hold now (hexsets, movement fields):
     /// see [`Meter::hold`].
     pub held: Rc<Cell<usize>>,
@@ -143,10 +145,18 @@ impl Meter {
         }
     }
 
-    /// Raises if this call already ran out or was asked to stop.
+    /// Raises if this call already ran out, was asked to stop or is past its wall time. The
+    /// budget hook sees the clock only every thousand instructions, and a loop of an API call
+    /// doing long native work (`kessel.state_hash()` of 20,000 units, 0.2 s in a debug build)
+    /// ran a thousand instructions in a minute: the 10 s limit stopped it after 75 s. Every
+    /// charge passes here, so the clock is read at each API call too.
     pub fn check(&self) -> mlua::Result<()> {
-        if self.spent.get() == Spent::No && self.stop.load(std::sync::atomic::Ordering::Relaxed) {
-            self.spent.set(Spent::Stopped);
+        if self.spent.get() == Spent::No {
+            if self.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                self.spent.set(Spent::Stopped);
+            } else if self.depth.get() > 0 && self.started.get().elapsed() > self.wall {
+                self.spent.set(Spent::Wall);
+            }
         }
         if self.spent.get() != Spent::No {
             return Err(self.error(""));
@@ -165,10 +175,17 @@ impl Meter {
             // one request bigger than a tenth of the whole budget is no endless loop: a library
             // call over a huge range (`table.unpack(t, 1, 1e8)`) is said as such
             if n > fuel && n > self.budget / 10 {
+                // (said as more than the whole budget only when it is: a loop of such calls
+                // meets the limit with less left, and 40 million read as more than 200)
+                let left = if n > self.budget {
+                    String::new()
+                } else {
+                    format!("the {fuel} left of ")
+                };
                 return Err(mlua::Error::runtime(format!(
                     "instruction budget exceeded: one call here asks for about {n} units of work \
-                     at once, more than the {} million instructions one call from the engine \
-                     may use",
+                     at once, more than {left}the {} million instructions one call from the \
+                     engine may use",
                     self.budget / 1_000_000
                 )));
             }
@@ -660,4 +677,53 @@ pub(crate) fn close_refused(chunk: &str, line: usize) -> String {
     format!(
         "{chunk}:{line}: to-be-closed variables (<close>) are not allowed in the sandbox (their __close handler can run outside the instruction budget)"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meter(budget: u64) -> Meter {
+        Meter {
+            used: Rc::new(Cell::new(0)),
+            budget,
+            spent: Rc::new(Cell::new(Spent::No)),
+            memory: 64 << 20,
+            stop: Default::default(),
+            started: Rc::new(Cell::new(std::time::Instant::now())),
+            wall: std::time::Duration::from_secs(10),
+            depth: Rc::new(Cell::new(0)),
+            held: Rc::new(Cell::new(0)),
+        }
+    }
+
+    /// A large request meeting the budget is said as more than the whole budget only when it is.
+    #[test]
+    fn a_large_request_is_said_against_what_is_left() {
+        let m = meter(200_000_000);
+        m.charge(180_000_000).expect("within the budget");
+        let e = m.charge(40_000_000).expect_err("over").to_string();
+        assert!(
+            e.contains("about 40000000 units of work at once, more than the 20000000 left of the 200 million"),
+            "{e}"
+        );
+        let m = meter(200_000_000);
+        let e = m.charge(300_000_000).expect_err("over").to_string();
+        assert!(
+            e.contains("at once, more than the 200 million") && !e.contains("left"),
+            "{e}"
+        );
+    }
+
+    /// The wall clock is read at each charge while a call runs, never between calls.
+    #[test]
+    fn a_charge_reads_the_wall_clock_only_during_a_call() {
+        let mut m = meter(200_000_000);
+        m.wall = std::time::Duration::ZERO;
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        m.charge(1).expect("no call under way");
+        m.depth.set(1);
+        let e = m.charge(1).expect_err("past the wall time").to_string();
+        assert!(e.contains("time limit exceeded"), "{e}");
+    }
 }
