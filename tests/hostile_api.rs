@@ -295,6 +295,10 @@ fn declared_ids_are_names_on_one_line() {
             "kessel.unit_type{ id = \"  \" }",
             "kessel.unit_type: `id` is empty",
         ),
+        (
+            "kessel.terrain{ id = \"woods\\u{200b}\" }",
+            "kessel.terrain: `id` woods\\u{200b} holds a character that shows as nothing",
+        ),
     ] {
         let (dir, r) = mod_run(
             "api-empty-ids",
@@ -307,6 +311,45 @@ fn declared_ids_are_names_on_one_line() {
         assert!(
             r.stderr.contains(&shown(&dir, "init.lua", 6)) && r.stderr.contains(said),
             "{decl}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// A ruleset's sides follow the rule of declared ids, and are each given once: `sides = { "red",
+/// "red" }`, an empty side and one holding a line break or a bidirectional mark were taken, and
+/// every message listing the sides was broken or named one side twice.
+#[test]
+fn a_rulesets_sides_are_names_given_once() {
+    for (sides, said) in [
+        (r#"{ "red", "red" }"#, "kessel.ruleset: side `red` is listed twice"),
+        (r#"{ "", "blue" }"#, "kessel.ruleset: side 1 is empty"),
+        (
+            r#"{ "red", "blue\nerror: forged" }"#,
+            "kessel.ruleset: side 2 blue\\u{a}error: forged holds a line break",
+        ),
+        (
+            r#"{ "red\u{202e}", "blue" }"#,
+            "kessel.ruleset: side 1 red\\u{202e} holds a character that shows as nothing or reorders",
+        ),
+    ] {
+        let dir = crate::util::scratch("ruleset-sides");
+        crate::util::write(
+            &dir,
+            "init.lua",
+            &format!("kessel.ruleset{{ name = \"m\", sides = {sides} }}\n"),
+        );
+        let script = crate::util::write(&dir, "play.lua", "print('loaded')\n");
+        let r = crate::util::kessel(&[
+            "script",
+            script.to_str().expect("utf8"),
+            "--ruleset",
+            dir.to_str().expect("utf8"),
+        ]);
+        assert_ne!(r.code, 0, "{sides}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&shown(&dir, "init.lua", 1)) && r.stderr.contains(said),
+            "{sides}: {}",
             r.stderr
         );
     }

@@ -20,23 +20,39 @@ fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
         .ok_or_else(|| mlua::Error::runtime(format!("kessel.{what}: `{key}` is required")))
 }
 
-/// An id or kind a declaration names (`id`, an action's `kind`): a name with something in it, on
-/// one line: an empty one, or one holding a line break or a control character, cannot be told
-/// apart or shown (every message that names it would be broken).
+/// An id or kind a declaration names (`id`, an action's `kind`), checked by [`name_problem`].
 fn req_id(t: &Table, key: &str, what: &str) -> mlua::Result<String> {
     let id: String = req(t, key, what)?;
-    if id.trim().is_empty() {
-        return Err(mlua::Error::runtime(format!(
-            "kessel.{what}: `{key}` is empty; give it a name"
-        )));
+    match name_problem(&id) {
+        Some(problem) => Err(mlua::Error::runtime(format!(
+            "kessel.{what}: `{key}` {problem}"
+        ))),
+        None => Ok(id),
     }
-    if id.chars().any(char::is_control) {
-        return Err(mlua::Error::runtime(format!(
-            "kessel.{what}: `{key}` {} holds a line break or a control character; give it on one line",
-            crate::error::printable_name(&id)
-        )));
+}
+
+/// What is wrong with a name a ruleset declares (an id, an action's kind, a side), said after
+/// the name's field: it has something in it, on one line, in characters that show. An empty one,
+/// or one holding a line break or a control character, cannot be told apart or shown (every
+/// message naming it is broken); one holding a zero-width space or a bidirectional mark prints
+/// like another name, or reorders the line it is printed in, as unit ids may not either.
+fn name_problem(name: &str) -> Option<String> {
+    if name.trim().is_empty() {
+        return Some("is empty; give it a name".into());
     }
-    Ok(id)
+    let shown = crate::error::printable_name(name);
+    if name.chars().any(char::is_control) {
+        return Some(format!(
+            "{shown} holds a line break or a control character; give it on one line"
+        ));
+    }
+    if name.chars().any(crate::error::hidden_char) {
+        return Some(format!(
+            "{shown} holds a character that shows as nothing or reorders the text (a zero-width \
+             space, a bidirectional mark); give it in characters that show"
+        ));
+    }
+    None
 }
 
 /// What a Rust type a field converts to is called in Lua.
@@ -206,7 +222,22 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             // read the Lua table before borrowing the world: its metamethods may call the engine
             strict_keys(&t, "kessel.ruleset", &["name", "sides", "description"])?;
             let name = req(&t, "name", "ruleset")?;
-            let sides = req(&t, "sides", "ruleset")?;
+            let sides: Vec<String> = req(&t, "sides", "ruleset")?;
+            // sides are names the rules, files and messages give: each once, as ids are
+            for (i, side) in sides.iter().enumerate() {
+                if let Some(problem) = name_problem(side) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.ruleset: side {} {problem}",
+                        i + 1
+                    )));
+                }
+                if sides[..i].contains(side) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.ruleset: side `{}` is listed twice",
+                        crate::error::printable_name(side)
+                    )));
+                }
+            }
             declared_once(lua, "ruleset", "")?;
             let mut wm = w.borrow_mut();
             wm.ruleset.name = name;
