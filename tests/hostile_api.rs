@@ -299,6 +299,15 @@ fn declared_ids_are_names_on_one_line() {
             "kessel.terrain{ id = \"woods\\u{200b}\" }",
             "kessel.terrain: `id` woods\\u{200b} holds a character that shows as nothing",
         ),
+        (
+            "kessel.queries.declare{ id = \"\", description = \"d\", fn = function() end }",
+            "kessel.queries.declare: `id` is empty",
+        ),
+        (
+            "kessel.queries.declare{ id = \"q\", description = \"d\", params = { [\"a\\nb\"] = \"string\" }, fn = function() end }",
+            "kessel.queries.declare `q`: a parameter's name a\\u{a}b holds a line break",
+        ),
+        ("kessel.constant(\" \", 1)", "kessel.constant: the name is empty"),
     ] {
         let (dir, r) = mod_run(
             "api-empty-ids",

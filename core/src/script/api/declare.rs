@@ -36,7 +36,7 @@ fn req_id(t: &Table, key: &str, what: &str) -> mlua::Result<String> {
 /// or one holding a line break or a control character, cannot be told apart or shown (every
 /// message naming it is broken); one holding a zero-width space or a bidirectional mark prints
 /// like another name, or reorders the line it is printed in, as unit ids may not either.
-fn name_problem(name: &str) -> Option<String> {
+pub(super) fn name_problem(name: &str) -> Option<String> {
     if name.trim().is_empty() {
         return Some("is empty; give it a name".into());
     }
@@ -914,6 +914,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 "constant",
                 (name.len() as u64).saturating_add(declared_size(&v, MAX_DECLARATION_BYTES + 1)),
             )?;
+            if let Some(problem) = name_problem(&name) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.constant: the name {problem}"
+                )));
+            }
             declared_once(lua, "constant", &name)?;
             let v = super::plain::from_lua(
                 lua,
