@@ -325,6 +325,28 @@ fn declared_ids_are_names_on_one_line() {
     }
 }
 
+/// A side holds 32 hexside kinds: the 33rd, refused, stayed named in the map, and reading it
+/// (`has_side`, a search's `blocked_by`, `regions`' shut sides) shifted a bit by 32, a panic.
+#[test]
+fn a_hexside_kind_past_the_32_a_side_holds_is_refused_and_reads_as_absent() {
+    let (_dir, r) = mod_run(
+        "api-side-kinds",
+        "",
+        r#"for i = 1, 32 do kessel.emit.hexside("0101", "0102", "k" .. i) end
+local ok, e = pcall(kessel.emit.hexside, "0101", "0102", "k33")
+print(ok, e)
+print(kessel.map.has_side("0101", "0102", "k33"), kessel.map.has_side("0101", "0102", "k1"))
+print(#kessel.map.regions({ "0101", "0102" }, { sides = { "k33" } }))"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("false\t") && r.stdout.contains("too many hexside kinds (at most 32)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("false\ttrue\n1\n"), "{}", r.stdout);
+}
+
 /// A ruleset's sides follow the rule of declared ids, and are each given once: `sides = { "red",
 /// "red" }`, an empty side and one holding a line break or a bidirectional mark were taken, and
 /// every message listing the sides was broken or named one side twice.
