@@ -229,7 +229,7 @@ fn is_memory_error(v: &Value) -> bool {
 }
 
 const PRELUDE: &str = r##"
-local meter, charge, sized, caught = ...
+local meter, charge, sized, caught, shown = ...
 -- everything the wrappers call is captured here, before any mod code runs: a mod can replace
 -- globals and library fields (`math.tointeger = tostring`), never these locals
 local type, select, error, rawget, tostring, ipairs, getmetatable = type, select, error, rawget, tostring, ipairs, getmetatable
@@ -428,17 +428,20 @@ table.unpack = function(t, i, j)
   return tunpack(t, i, j)
 end
 -- print: one unit of budget per byte written, so a loop printing a megabyte a time stops at the
--- budget (about 200 MB of output) instead of filling a disk at gigabytes a second
+-- budget (about 200 MB of output) instead of filling a disk at gigabytes a second; shown as the
+-- engine's messages are, since a mod's rules print where its user runs `kessel simulate` or
+-- `test`: an escape sequence went to the terminal as it was (a title, a clipboard write)
 local oprint = print
 print = function(...)
   local n = select("#", ...)
   local parts, bytes = { ... }, 0
   for i = 1, n do
     local s = tostring(parts[i])
-    parts[i] = s
     bytes = bytes + #s
+    parts[i] = s
   end
   charge(bytes)
+  for i = 1, n do parts[i] = shown(parts[i]) end
   return oprint(tunpack(parts, 1, n))
 end
 utf8.len = function(s, ...)
@@ -663,10 +666,22 @@ pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
         },
         _ => Ok(e),
     })?;
+    // what `print` writes, with control characters (but line breaks and tabs), bidirectional
+    // marks and characters that show as nothing escaped, as in every message
+    let shown = lua.create_function(|lua, s: mlua::LuaString| {
+        let bytes = s.as_bytes();
+        let text = String::from_utf8_lossy(&bytes);
+        match crate::error::terminal_safe(&text) {
+            std::borrow::Cow::Borrowed(_) if matches!(text, std::borrow::Cow::Borrowed(_)) => {
+                Ok(s.clone())
+            }
+            safe => lua.create_string(safe.as_bytes()),
+        }
+    })?;
     let (disarm, track) = lua
         .load(PRELUDE)
         .set_name(format!("={PRELUDE_CHUNK}"))
-        .call::<(mlua::Function, mlua::Function)>((meter_fn, charge, sized, caught))?;
+        .call::<(mlua::Function, mlua::Function)>((meter_fn, charge, sized, caught, shown))?;
     lua.set_named_registry_value(DISARM, disarm)?;
     lua.set_named_registry_value(TRACK, track)?;
     patterns::install(lua, meter)
