@@ -157,7 +157,7 @@ pub(crate) fn running<T>(
     out
 }
 
-/// `kessel.act`, `.validate`, `.legal`, `.undo` and `.setup` drive the game from outside; rules
+/// `kessel.act`, `.validate`, `.legal`, `.undo`, `.setup` and `.inject_dice` drive the game from outside; rules
 /// code (validators, enumerators, handlers, hooks) calling them would change the game behind the
 /// engine's back, or re-enter the rules without end (an enumerator calling `kessel.legal` ran
 /// into Lua's "C stack overflow"). Refused with the rules call it came from.
@@ -205,6 +205,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.raw_set(
         "inject_dice",
         super::function(lua, move |lua, rolls: Vec<i64>| {
+            // the game's next rolls are the script's to set, not the rules': a validator or a
+            // query doing it in a test changed the rolls the test went on to see
+            script_only(lua, &w, "inject_dice")?;
             crate::script::charge(lua, 4 * rolls.len() as u64)?;
             // a die shows 1 and up: a 0 (or -1) was queued and read by the tables as their
             // first row; one too high for its die is refused when rolled, where the die is known
