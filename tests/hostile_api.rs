@@ -308,6 +308,10 @@ fn declared_ids_are_names_on_one_line() {
             "kessel.queries.declare `q`: a parameter's name a\\u{a}b holds a line break",
         ),
         ("kessel.constant(\" \", 1)", "kessel.constant: the name is empty"),
+        (
+            "kessel.ai_level{ id = string.rep(\"x\", 1025), description = \"d\" }",
+            "kessel.ai_level: `id` of 1025 bytes (`xxxxxxxx",
+        ),
     ] {
         let (dir, r) = mod_run(
             "api-empty-ids",
