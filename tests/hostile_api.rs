@@ -309,6 +309,10 @@ fn declared_ids_are_names_on_one_line() {
         ),
         ("kessel.constant(\" \", 1)", "kessel.constant: the name is empty"),
         (
+            "kessel.option{ id = \"o\", type = { \"a\", \"b\\u{200f}\" }, default = \"a\" }",
+            "option `o`: choice 2 b\\u{200f} holds a character that shows as nothing",
+        ),
+        (
             "kessel.ai_level{ id = string.rep(\"x\", 1025), description = \"d\" }",
             "kessel.ai_level: `id` of 1025 bytes (`xxxxxxxx",
         ),

@@ -1069,12 +1069,9 @@ fn option_choices(id: &str, list: &Table) -> mlua::Result<Vec<String>> {
                 )))
             }
         };
-        if word.is_empty() || word.chars().any(char::is_control) {
-            return Err(bad(format!(
-                "choice {} is \"{}\"; a choice is a word of one line",
-                i + 1,
-                crate::error::printable_name(&word)
-            )));
+        // a choice is a name a profile, --option and the editor give: the rule of declared names
+        if let Some(problem) = name_problem(&word) {
+            return Err(bad(format!("choice {} {problem}", i + 1)));
         }
         if out.contains(&word) {
             return Err(bad(format!(
