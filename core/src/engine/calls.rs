@@ -720,8 +720,9 @@ pub fn call_ai_hook(
         tiebreak.seed ^ tiebreak.variation.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x71e_b4ea,
     ));
     let alive = live.clone();
-    let tiebreak = crate::script::api::function(lua, move |_, n: mlua::Value| {
+    let tiebreak = crate::script::api::function(lua, move |lua, n: mlua::Value| {
         expired("tiebreak", &alive)?;
+        crate::script::charge(lua, crate::script::api::ROLL_CHARGE)?;
         let whole = match &n {
             mlua::Value::Integer(i) => Some(*i),
             mlua::Value::Number(x) if x.fract() == 0.0 && x.abs() < 1e15 => Some(*x as i64),
