@@ -291,3 +291,51 @@ fn the_editor_starts_a_game_with_its_option_flags_in_force_from_the_set_up() {
     assert!(String::from_utf8_lossy(&run.stdout).contains("\"move\""));
     assert_eq!(png_size(Path::new(&out)), (800, 600));
 }
+
+/// `--select` in play-test finds a unit of a game with secrets (the units the side at the screen
+/// is shown come a frame later: it said no such unit was in play), and with the computer on one
+/// side it waits for a step of no side no longer: such a step is the person's (it waited for the
+/// computer, which never plays it with a person at the screen, and the screenshot never came).
+#[test]
+fn select_finds_a_unit_of_a_game_with_secrets_and_waits_for_no_stepless_computer() {
+    let dir = crate::util::toy_copy("editor-select-secrets");
+    let p = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&p).expect("read");
+    // red's r1 hidden from blue: red, at the screen, sees it
+    let from = "faces = [\"3-3-4\"]\nat = \"0203\"";
+    assert!(text.contains(from), "r1 in the toy");
+    let text = text.replacen(from, &format!("{from}\nhidden_from = true"), 1);
+    std::fs::write(&p, text).expect("write");
+    if !xvfb() {
+        eprintln!("xvfb-run is not installed: the selection is not tried");
+        return;
+    }
+    let scenario = p.display().to_string();
+    for (i, extra) in [
+        &[][..],
+        &["--computer", "blue", "--act", "{\"kind\":\"muster\"}"][..],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = dir.join(format!("select-{i}.png")).display().to_string();
+        let run = Command::new("timeout")
+            .arg("120")
+            .args(["xvfb-run", "-a", "-s", "-screen 0 1400x1000x24"])
+            .arg(env!("CARGO_BIN_EXE_kessel"))
+            .args(["editor", &scenario, "--mode", "play", "--select", "r1"])
+            .args(extra)
+            .args(["--screenshot", &out, "--size", "800x600"])
+            .current_dir(root())
+            .output()
+            .expect("run xvfb-run");
+        assert!(
+            run.status.success(),
+            "{extra:?}: {:?} {}",
+            run.status.code(),
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert_eq!(png_size(Path::new(&out)), (800, 600), "{extra:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -295,6 +295,27 @@ fn declared_ids_are_names_on_one_line() {
             "kessel.unit_type{ id = \"  \" }",
             "kessel.unit_type: `id` is empty",
         ),
+        (
+            "kessel.terrain{ id = \"woods\\u{200b}\" }",
+            "kessel.terrain: `id` woods\\u{200b} holds a character that shows as nothing",
+        ),
+        (
+            "kessel.queries.declare{ id = \"\", description = \"d\", fn = function() end }",
+            "kessel.queries.declare: `id` is empty",
+        ),
+        (
+            "kessel.queries.declare{ id = \"q\", description = \"d\", params = { [\"a\\nb\"] = \"string\" }, fn = function() end }",
+            "kessel.queries.declare `q`: a parameter's name a\\u{a}b holds a line break",
+        ),
+        ("kessel.constant(\" \", 1)", "kessel.constant: the name is empty"),
+        (
+            "kessel.option{ id = \"o\", type = { \"a\", \"b\\u{200f}\" }, default = \"a\" }",
+            "option `o`: choice 2 b\\u{200f} holds a character that shows as nothing",
+        ),
+        (
+            "kessel.ai_level{ id = string.rep(\"x\", 1025), description = \"d\" }",
+            "kessel.ai_level: `id` of 1025 bytes (`xxxxxxxx",
+        ),
     ] {
         let (dir, r) = mod_run(
             "api-empty-ids",
@@ -307,6 +328,67 @@ fn declared_ids_are_names_on_one_line() {
         assert!(
             r.stderr.contains(&shown(&dir, "init.lua", 6)) && r.stderr.contains(said),
             "{decl}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// A side holds 32 hexside kinds: the 33rd, refused, stayed named in the map, and reading it
+/// (`has_side`, a search's `blocked_by`, `regions`' shut sides) shifted a bit by 32, a panic.
+#[test]
+fn a_hexside_kind_past_the_32_a_side_holds_is_refused_and_reads_as_absent() {
+    let (_dir, r) = mod_run(
+        "api-side-kinds",
+        "",
+        r#"for i = 1, 32 do kessel.emit.hexside("0101", "0102", "k" .. i) end
+local ok, e = pcall(kessel.emit.hexside, "0101", "0102", "k33")
+print(ok, e)
+print(kessel.map.has_side("0101", "0102", "k33"), kessel.map.has_side("0101", "0102", "k1"))
+print(#kessel.map.regions({ "0101", "0102" }, { sides = { "k33" } }))"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("false\t") && r.stdout.contains("too many hexside kinds (at most 32)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("false\ttrue\n1\n"), "{}", r.stdout);
+}
+
+/// A ruleset's sides follow the rule of declared ids, and are each given once: `sides = { "red",
+/// "red" }`, an empty side and one holding a line break or a bidirectional mark were taken, and
+/// every message listing the sides was broken or named one side twice.
+#[test]
+fn a_rulesets_sides_are_names_given_once() {
+    for (sides, said) in [
+        (r#"{ "red", "red" }"#, "kessel.ruleset: side `red` is listed twice"),
+        (r#"{ "", "blue" }"#, "kessel.ruleset: side 1 is empty"),
+        (
+            r#"{ "red", "blue\nerror: forged" }"#,
+            "kessel.ruleset: side 2 blue\\u{a}error: forged holds a line break",
+        ),
+        (
+            r#"{ "red\u{202e}", "blue" }"#,
+            "kessel.ruleset: side 1 red\\u{202e} holds a character that shows as nothing or reorders",
+        ),
+    ] {
+        let dir = crate::util::scratch("ruleset-sides");
+        crate::util::write(
+            &dir,
+            "init.lua",
+            &format!("kessel.ruleset{{ name = \"m\", sides = {sides} }}\n"),
+        );
+        let script = crate::util::write(&dir, "play.lua", "print('loaded')\n");
+        let r = crate::util::kessel(&[
+            "script",
+            script.to_str().expect("utf8"),
+            "--ruleset",
+            dir.to_str().expect("utf8"),
+        ]);
+        assert_ne!(r.code, 0, "{sides}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&shown(&dir, "init.lua", 1)) && r.stderr.contains(said),
+            "{sides}: {}",
             r.stderr
         );
     }

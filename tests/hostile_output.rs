@@ -95,3 +95,29 @@ fn report_shows_a_records_names_on_one_line() {
     assert!(r.stdout.contains("Won\\u{a}forged: level"), "{}", r.stdout);
     assert!(r.stdout.contains("kind\\u{a}forged: kind"), "{}", r.stdout);
 }
+
+/// What a mod's rules `print` reaches the terminal of whoever runs them (`kessel check`,
+/// `simulate`, `test`): an escape sequence in it was written as it was, so a downloaded mod could
+/// retitle the terminal or write its clipboard (OSC 52). Line breaks and tabs stay.
+#[test]
+fn what_rules_print_cannot_steer_the_terminal() {
+    let dir = toy_copy("printed-codes");
+    let init = dir.join("init.lua");
+    let rules = std::fs::read_to_string(&init).expect("toy init")
+        + "print(\"rules\\27]52;c;QUJD\\7 say\\r\\u{202e}hi\", \"tab\\tkept\\nline\")\n";
+    std::fs::write(&init, rules).expect("write init");
+    let scenario = dir.join("scenario.toml");
+    let r = kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("rules\\u{1b}]52;c;QUJD\\u{7} say\\u{d}\\u{202e}hi\ttab\tkept\nline"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        !r.stdout.contains('\u{1b}') && !r.stdout.contains('\r'),
+        "{:?}",
+        r.stdout
+    );
+}

@@ -52,6 +52,14 @@ fn rules_callbacks_cannot_drive_the_engine_again() {
             "kessel.validate is for scripts and tests",
             "called from inside a `step_start` hook",
         ),
+        (
+            "reenter-inject-dice",
+            "kessel.action{ kind = \"poke\", apply = function() end,\n\
+               validate = function() kessel.inject_dice{ 6, 6 } end }",
+            "kessel.act{ kind = \"poke\" }",
+            "kessel.inject_dice is for scripts and tests",
+            "called from inside the validator of `poke`",
+        ),
     ];
     for (name, handlers, play, refused, inside) in cases {
         let (dir, r) = mod_run(name, handlers, play);

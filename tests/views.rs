@@ -117,6 +117,81 @@ fn each_side_is_shown_its_own_secrets_only() {
     );
 }
 
+/// `kessel query SAVE --as SIDE` answers from what the side is shown: blue's odds against 0303,
+/// where red's concealed r1 stands, find no defender; without `--as` the query tells the truth.
+#[test]
+fn a_query_as_a_side_does_not_name_what_is_hidden_from_it() {
+    let dir = scratch("views-query");
+    let file = write(&dir, "orders.lua", SCRIPT);
+    let save = dir.join("game.json");
+    let r = kessel(&[
+        "script",
+        file.to_str().expect("utf8"),
+        "--scenario",
+        "core/tests/fixtures/toy/scenario.toml",
+        "--save",
+        save.to_str().expect("utf8"),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let save = save.to_str().expect("utf8");
+    let odds = |extra: &[&str]| {
+        let mut args = vec!["query", save, "odds", "units=b1", "targets=0303", "--json"];
+        args.extend_from_slice(extra);
+        let q = kessel(&args);
+        assert_eq!(q.code, 0, "{}{}", q.stdout, q.stderr);
+        serde_json::from_str::<serde_json::Value>(&q.stdout).expect("json")
+    };
+    assert_eq!(odds(&[])["defence"], 3, "the truth: r1 defends 0303");
+    assert_eq!(odds(&["--as", "blue"])["defence"], 0, "blue sees no r1");
+    assert_eq!(odds(&["--as", "red"])["defence"], 3);
+    let hidden = kessel(&["query", save, "moves", "units=r1", "--as", "blue"]);
+    assert_ne!(hidden.code, 0, "{}", hidden.stdout);
+    assert!(hidden.stderr.contains("r1"), "{}", hidden.stderr);
+    let bad = kessel(&[
+        "query",
+        save,
+        "odds",
+        "units=b1",
+        "targets=0303",
+        "--as",
+        "green",
+    ]);
+    assert_ne!(bad.code, 0);
+    assert!(
+        bad.stderr.contains("`green` is not a side"),
+        "{}",
+        bad.stderr
+    );
+}
+
+/// A `kessel script` file is one call from the engine into Lua: one that runs out of budget is
+/// told which flag gives it more, not only asked about an endless loop.
+#[test]
+fn a_script_out_of_budget_is_told_the_flag_that_gives_more() {
+    let dir = scratch("script-budget");
+    let file = write(
+        &dir,
+        "long.lua",
+        "local n = 0\nfor i = 1, 1e9 do n = n + i end\n",
+    );
+    let r = kessel(&[
+        "script",
+        file.to_str().expect("utf8"),
+        "--scenario",
+        "core/tests/fixtures/toy/scenario.toml",
+        "--budget",
+        "1",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("instruction budget exceeded")
+            && r.stderr.contains("a `kessel script` file is one call")
+            && r.stderr.contains("--budget N"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn a_view_names_the_step_of_the_sequence_the_game_is_in() {
     let dir = scratch("views-mode");

@@ -53,6 +53,23 @@ impl Catalog {
     pub fn names(&self) -> &[String] {
         &self.names
     }
+
+    /// The bit of `name` in a 32-bit set of this category's kinds (the hexside kinds on a side,
+    /// the place kinds of a hex), if it is known and has one.
+    pub fn bit(&self, name: &str) -> Option<u32> {
+        self.get(name).and_then(|k| 1u32.checked_shl(u32::from(k)))
+    }
+
+    /// [`Catalog::bit`], interning `name` if new; `None`, with nothing interned, for a 33rd name.
+    /// (Interned before the limit was checked, the refused kind stayed in the catalog, and every
+    /// reader of a side's or hex's bits shifted by 32: a panic, or in a release build the first
+    /// kind's bit, so `has_side(a, b, "k33")` answered for `k1`.)
+    pub fn intern_bit(&mut self, name: &str) -> Option<u32> {
+        if self.get(name).is_none() && self.names.len() >= 32 {
+            return None;
+        }
+        1u32.checked_shl(u32::from(self.intern(name)))
+    }
 }
 
 /// A named place (a city, a town): one or more hexes of one kind.
@@ -301,8 +318,8 @@ impl Map {
     /// True if the side carries the kind.
     pub fn side_has(&self, side: Hexside, kind: &str) -> bool {
         self.side_kinds
-            .get(kind)
-            .is_some_and(|k| self.side_bits(side) & (1 << k) != 0)
+            .bit(kind)
+            .is_some_and(|bit| self.side_bits(side) & bit != 0)
     }
 
     /// Names of the kinds on a side.
@@ -315,11 +332,9 @@ impl Map {
     }
 
     fn kind_bit(&mut self, kind: &str) -> Result<u32, MapError> {
-        let id = self.side_kinds.intern(kind);
-        if id >= 32 {
-            return Err(MapError::TooManyKinds("hexside"));
-        }
-        Ok(1 << id)
+        self.side_kinds
+            .intern_bit(kind)
+            .ok_or(MapError::TooManyKinds("hexside"))
     }
 
     /// Adds or removes a kind on the side between two adjacent hexes.
@@ -349,21 +364,21 @@ impl Map {
     /// True if the hex belongs to a place of the kind.
     pub fn hex_has_place_kind(&self, hex: Hex, kind: &str) -> bool {
         self.place_kinds
-            .get(kind)
-            .is_some_and(|k| self.place_bits(hex) & (1 << k) != 0)
+            .bit(kind)
+            .is_some_and(|bit| self.place_bits(hex) & bit != 0)
     }
 
     /// Adds a named place.
     pub fn add_place(&mut self, place: Place) -> Result<(), MapError> {
-        let id = self.place_kinds.intern(&place.kind);
-        if id >= 32 {
-            return Err(MapError::TooManyKinds("place"));
-        }
+        let bit = self
+            .place_kinds
+            .intern_bit(&place.kind)
+            .ok_or(MapError::TooManyKinds("place"))?;
         for h in &place.hexes {
             let i = self
                 .index(*h)
                 .ok_or_else(|| MapError::OffMap(self.label(*h)))?;
-            self.place_bits[i] |= 1 << id;
+            self.place_bits[i] |= bit;
         }
         self.places.push(place);
         Ok(())
@@ -374,10 +389,13 @@ impl Map {
         self.place_bits.iter_mut().for_each(|b| *b = 0);
         let places = std::mem::take(&mut self.places);
         for p in &places {
-            let id = self.place_kinds.intern(&p.kind);
+            // (a kind past the 32 that fit was refused when its place was added)
+            let Some(bit) = self.place_kinds.intern_bit(&p.kind) else {
+                continue;
+            };
             for h in &p.hexes {
                 if let Some(i) = self.index(*h) {
-                    self.place_bits[i] |= 1 << (id.min(31));
+                    self.place_bits[i] |= bit;
                 }
             }
         }
@@ -435,12 +453,12 @@ impl Map {
 
     /// True if the hex has a link of `kind` to any neighbour.
     pub fn hex_has_link(&self, hex: Hex, kind: &str) -> bool {
-        let Some(k) = self.side_kinds.get(kind) else {
+        let Some(bit) = self.side_kinds.bit(kind) else {
             return false;
         };
         HexDir::ALL
             .into_iter()
-            .any(|d| self.side_bits(hex.side(d)) & (1 << k) != 0)
+            .any(|d| self.side_bits(hex.side(d)) & bit != 0)
     }
 
     /// Tags on a hex.
@@ -548,5 +566,42 @@ mod tests {
         let off = west.neighbor(HexDir::SW);
         m.set_side(west, off, "lake", true).expect("border side");
         assert!(m.side_has(Hexside::between(west, off).expect("adj"), "lake"));
+    }
+
+    /// A side holds 32 kinds and a hex 32 place kinds: the 33rd is refused and leaves no name
+    /// behind that a reader would shift by 32 (a panic in a debug build, the first kind's bit in
+    /// a release one).
+    #[test]
+    fn a_33rd_kind_is_refused_and_leaves_nothing_to_read() {
+        let mut m = Map::new("t", 5, 5, Numbering::default(), "clear");
+        let a = m.parse("0202").expect("a");
+        let b = m.parse("0302").expect("b");
+        let side = Hexside::between(a, b).expect("adj");
+        for k in 1..=32 {
+            m.set_side(a, b, &format!("k{k}"), k == 1).expect("fits");
+        }
+        assert_eq!(
+            m.set_side(a, b, "k33", true),
+            Err(MapError::TooManyKinds("hexside"))
+        );
+        assert_eq!(m.side_kinds.names().len(), 32);
+        assert!(m.side_has(side, "k1") && !m.side_has(side, "k33") && !m.hex_has_link(a, "k33"));
+        for k in 1..=32 {
+            let place = Place {
+                name: format!("p{k}"),
+                kind: format!("c{k}"),
+                hexes: vec![a],
+            };
+            m.add_place(place).expect("fits");
+        }
+        let more = Place {
+            name: "p33".into(),
+            kind: "c33".into(),
+            hexes: vec![b],
+        };
+        assert_eq!(m.add_place(more), Err(MapError::TooManyKinds("place")));
+        assert!(!m.hex_has_place_kind(b, "c33") && m.hex_has_place_kind(a, "c32"));
+        m.rebuild_place_bits();
+        assert!(m.hex_has_place_kind(a, "c1") && !m.hex_has_place_kind(a, "c33"));
     }
 }

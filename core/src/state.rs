@@ -653,6 +653,11 @@ impl GameState {
     /// A stable hash of everything in the state (FNV-1a over a canonical text form), for replay
     /// checks. Two states with equal hashes are equal for every rule.
     pub fn hash(&self) -> u64 {
+        self.hash_sized().0
+    }
+
+    /// [`GameState::hash`] and the length of the text it hashed, the measure of its work.
+    pub fn hash_sized(&self) -> (u64, usize) {
         let mut h: u64 = 0xcbf29ce484222325;
         let mut feed = |bytes: &[u8]| {
             for b in bytes {
@@ -688,7 +693,8 @@ impl GameState {
         if !self.secrets.is_empty() {
             canon["secrets"] = serde_json::to_value(&self.secrets).unwrap_or_default();
         }
-        feed(canon.to_string().as_bytes());
-        h
+        let text = canon.to_string();
+        feed(text.as_bytes());
+        (h, text.len())
     }
 }

@@ -358,3 +358,36 @@ fn a_view_batches_another_sides_secret_actions_and_shows_no_dice_counter() {
     assert!(e.undo().expect("undo"));
     assert_eq!(view_json(&e, "blue"), one);
 }
+
+/// `kessel query --as`: a side's query is answered from what it is shown. Red concealed r1 in
+/// 0303 [T14]: blue's odds against 0303 find no defender there, its question about r1 is about
+/// no unit, and the truth is back afterwards.
+#[test]
+fn a_query_asked_as_a_side_answers_from_its_view() {
+    let e = secret_game(1);
+    let hash = e.state().hash();
+    let log_len = e.log().len();
+    let odds = serde_json::json!({ "units": ["b1"], "targets": ["0303"] });
+    let truth = e.query("odds", &odds).expect("odds from the truth");
+    assert_eq!(truth["defence"], 3, "{truth}");
+    let blue = e.query_as("blue", "odds", &odds).expect("odds as blue");
+    assert_eq!(blue["defence"], 0, "{blue}");
+    let red = e.query_as("red", "odds", &odds).expect("odds as red");
+    assert_eq!(red["defence"], 3, "{red}");
+    let err = e
+        .query_as("blue", "moves", &serde_json::json!({ "units": ["r1"] }))
+        .expect_err("r1 is hidden from blue");
+    assert!(err.to_string().contains("r1"), "{err}");
+    assert!(
+        matches!(
+            e.query_as("green", "odds", &odds),
+            Err(kessel_core::engine::QueryAsError::View(
+                ViewError::UnknownSide(..)
+            ))
+        ),
+        "green is no side"
+    );
+    assert_eq!(e.state().hash(), hash);
+    assert_eq!(e.log().len(), log_len);
+    assert_eq!(e.query("odds", &odds).expect("truth again"), truth);
+}

@@ -477,6 +477,56 @@ fn reloading_rules_keeps_the_game_and_a_broken_file_keeps_the_old_rules() {
     assert_eq!(e.state().hash(), hash);
 }
 
+/// A string scenario variable may list the words it may be (`values`): a misspelt one (the name
+/// of a table the rules roll on) is refused at its line when the scenario loads, with the nearest
+/// word, instead of failing when the game first reads it.
+#[test]
+fn a_scenario_var_of_listed_words_refuses_another_word_at_load() {
+    let dir = std::env::temp_dir().join(format!("kessel-var-words-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&fixture(""), &dir);
+    let init = dir.join("init.lua");
+    let text = std::fs::read_to_string(&init).expect("read");
+    let decl = "kessel.scenario_var{ id = \"mood\", type = \"string\", default = \"calm\", values = { \"calm\", \"storm\" } }\n";
+    std::fs::write(&init, format!("{decl}{text}")).expect("write");
+    let scenario = dir.join("scenario.toml");
+    let base = std::fs::read_to_string(&scenario).expect("read");
+    let with = |mood: &str| {
+        std::fs::write(&scenario, format!("{base}\n[vars]\nmood = \"{mood}\"\n")).expect("write");
+        Engine::load(&scenario, None, 1, Limits::default())
+    };
+    assert!(with("storm").is_ok(), "a listed word loads");
+    let Err(err) = with("strom") else {
+        panic!("a word not listed is refused")
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains("scenario var `mood` is \"strom\"; the ruleset allows calm, storm")
+            && text.contains("did you mean `storm`"),
+        "{text}"
+    );
+    // `values` lists words: on a number it is an error where it is declared
+    let ints = "kessel.scenario_var{ id = \"n\", type = \"int\", values = { \"a\" } }\n";
+    std::fs::write(
+        &init,
+        format!(
+            "{ints}{text}",
+            text = std::fs::read_to_string(fixture("init.lua")).expect("read")
+        ),
+    )
+    .expect("write");
+    std::fs::write(&scenario, &base).expect("write");
+    let Err(err) = Engine::load(&scenario, None, 1, Limits::default()) else {
+        panic!("values on an int is refused")
+    };
+    assert!(
+        err.to_string()
+            .contains("`values` lists the words a string may be"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Rules that load without an error but cannot play the game in progress were taken: a sequence
 /// without the step the game stood at left `kessel.game.step()` nil and every rule reading it
 /// failing; a side, unit type or terrain dropped left the game with units and hexes the rules
@@ -1025,6 +1075,35 @@ end)
             && err.message.contains("levels: direct, timid"),
         "{}",
         err.message
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The hook is told whose decision it plays: the phasing side in red's movement, nobody (nil)
+/// in a step of no side (the T13 muster), where it had to ask the `deciding_side` query itself.
+#[test]
+fn the_ai_hook_is_told_whose_decision_it_plays() {
+    let dir = kessel_test_support::toy_with_ai_hook(
+        "ai-side",
+        r#"
+kessel.on("ai", function(legal, kinds, view, level, tiebreak, side)
+  if side == nil then return legal("end_phase")[1] end
+  if side == "red" then return legal("move")[1] end
+  error("told the side " .. tostring(side))
+end)
+"#,
+    );
+    let mut e = Engine::load(&dir.join("scenario.toml"), None, 1, Limits::default()).expect("load");
+    let red = e.ai_pick().expect("runs").expect("an opinion");
+    assert_eq!(red.kind, "move", "red's movement: the hook was told red");
+    e.act(&Action::new("muster"))
+        .expect("rules run")
+        .expect("a muster is called [T13]");
+    assert_eq!(e.deciding_side(), None, "the muster's steps are no side's");
+    let nobody = e.ai_pick().expect("runs").expect("an opinion");
+    assert_eq!(
+        nobody.kind, "end_phase",
+        "a step of no side: the hook was told nil"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -58,11 +58,13 @@ pub(super) fn write_play(out: &mut String, play: &PlayStats) {
             .map(|(k, mean)| format!("{} {mean:.1}", shown(k)))
             .collect();
         if !listed.is_empty() {
-            write_list(
-                out,
-                &format!("  {} actions per game: ", shown(side)),
-                &listed,
-            );
+            // the data's `-` is the steps of no side (a random events roll, a supply phase)
+            let head = if side == "-" {
+                "  in steps of no side, actions per game: ".to_string()
+            } else {
+                format!("  {} actions per game: ", shown(side))
+            };
+            write_list(out, &head, &listed);
         }
     }
     if play.actions.is_empty() {
@@ -139,6 +141,27 @@ pub(super) fn play_stats(done: &[&GameRecord]) -> PlayStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The data's `-` (actions in steps of no side) is said in words, not printed as a side.
+    #[test]
+    fn actions_in_steps_of_no_side_are_said_so() {
+        let play = PlayStats {
+            actions: vec![
+                ("-".into(), vec![("roll_event".into(), 8.0)]),
+                ("red".into(), vec![("move".into(), 3.5)]),
+            ],
+            changes_of_hands: 0.0,
+            metrics: vec![],
+        };
+        let mut out = String::new();
+        write_play(&mut out, &play);
+        assert!(
+            out.contains("  in steps of no side, actions per game: roll_event 8.0\n")
+                && out.contains("  red actions per game: move 3.5\n")
+                && !out.contains("  - actions"),
+            "{out}"
+        );
+    }
 
     #[test]
     fn long_lists_wrap_with_an_indent_and_lose_nothing() {

@@ -38,8 +38,9 @@ pub struct Header {
     pub ruleset: Source,
     /// Side ids in play order (from the ruleset).
     pub sides: Vec<String>,
-    /// The VP difference the statistics lead with: `[a, b]` for a − b. The side the scenario's
-    /// objectives count for comes first; else the ruleset's first two sides.
+    /// The sides the statistics' key figure starts from: `[a, b]` for a − b, and with more sides
+    /// a's lead over the best of all the others (`summary::difference_label`). The side the
+    /// scenario's objectives count for comes first; else the ruleset's first two sides.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub difference: Vec<String>,
     /// Victory levels in the scenario's declared (rank) order.

@@ -22,7 +22,7 @@ pub struct ProfileStats {
     /// Level name → (games, 95% Wilson interval of the share), in rank order; levels the
     /// scenario does not declare come last.
     pub levels: Vec<(String, usize, Interval)>,
-    /// VP by side, then the difference first − second side (labelled `a − b`).
+    /// VP by side, then the key figure (labelled `a − b`, or `a − max(b, c)` with more sides).
     pub vp: Vec<(String, MeanCi)>,
     /// Turns reached: mean, min, max.
     pub turns: (f64, u32, u32),
@@ -172,15 +172,23 @@ pub fn side_order(header: &Header) -> Vec<String> {
     sides
 }
 
-/// The label of the VP difference between the first two sides, e.g. `red − blue`.
+/// The label of the key VP figure: the first side's VP less the best of the others' — `red −
+/// blue` with two sides, `red − max(blue, green)` with more.
+///
+/// With three or more sides a difference of two of them said nothing of the third: a change that
+/// made green win every game left `red − blue` as it was. The first side's lead over its
+/// strongest rival is one number per game that every side moves, positive when the first side
+/// is ahead of all the others, and the plain difference when there are two.
 pub fn difference_label(sides: &[String]) -> Option<String> {
     match sides {
-        [a, b, ..] => Some(format!("{a} − {b}")),
+        [a, b] => Some(format!("{a} − {b}")),
+        [a, rest @ ..] if rest.len() >= 2 => Some(format!("{a} − max({})", rest.join(", "))),
         _ => None,
     }
 }
 
-/// The VP rows of a game: each side's final VP, then the difference of the first two sides.
+/// The VP rows of a game: each side's final VP, then the key figure, the first side's VP less
+/// the best of the others' (see [`difference_label`]).
 /// Sides without a score count 0 when the game has scores at all; no rows when it has none.
 pub fn vp_rows(header: &Header, scores: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
     if scores.is_empty() {
@@ -196,8 +204,12 @@ pub fn vp_rows(header: &Header, scores: &BTreeMap<String, f64>) -> Vec<(String, 
         .iter()
         .map(|s| (s.clone(), scores.get(s).copied().unwrap_or(0.0)))
         .collect();
-    if let (Some(label), [(_, a), (_, b), ..]) = (difference_label(&sides), rows.as_slice()) {
-        let d = a - b;
+    if let (Some(label), [(_, a), rest @ ..]) = (difference_label(&sides), rows.as_slice()) {
+        let best = rest
+            .iter()
+            .map(|(_, v)| *v)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let d = a - best;
         rows.push((label, d));
     }
     rows
@@ -945,5 +957,30 @@ mod tests {
             text.contains("over 4 seeds the dice's share cannot be told from nothing"),
             "{text}"
         );
+    }
+
+    /// With three sides the key figure is the first side's lead over the best of the other two:
+    /// a change that moves only the third side moves it (a difference of two sides did not).
+    #[test]
+    fn with_three_sides_the_key_figure_is_the_lead_over_the_best_rival() {
+        let mut h = header(&["p"]);
+        h.sides = vec!["red".into(), "blue".into(), "green".into()];
+        h.difference = vec!["red".into(), "blue".into()];
+        let scores = |r: f64, b: f64, g: f64| -> BTreeMap<String, f64> {
+            [("red".into(), r), ("blue".into(), b), ("green".into(), g)].into()
+        };
+        let rows = vp_rows(&h, &scores(10.0, 4.0, 7.0));
+        assert_eq!(
+            rows.last(),
+            Some(&("red − max(blue, green)".to_string(), 3.0))
+        );
+        // green ahead of red: red's lead is below 0, whatever blue scored
+        let rows = vp_rows(&h, &scores(10.0, 0.0, 15.0));
+        assert_eq!(rows.last().map(|r| r.1), Some(-5.0));
+        // two sides: the plain difference, as before
+        let two = header(&["p"]);
+        let rows = vp_rows(&two, &[("red".into(), 3.0), ("blue".into(), 5.0)].into());
+        assert_eq!(rows.last(), Some(&("red − blue".to_string(), -2.0)));
+        assert_eq!(difference_label(&["red".into()]), None);
     }
 }

@@ -329,6 +329,8 @@ function kessel.action(t) end
 ---@class kessel.GameResult
 ---@field level? string
 ---@field scores? table<string, number> Score per side.
+---@field control? table<string, string> Objective → the side holding it now (else the lab derives it).
+---@field metrics? table<string, number> Measures the balance lab records per game-turn and averages (at most 256).
 
 ---@alias kessel.HookName "check"|"setup"|"step_start"|"step_end"|"odds"|"ai"|"result"|"event"|string
 
@@ -337,14 +339,14 @@ function kessel.action(t) end
 --- - setup(): once when a scenario loads; its events become the initial state (apply stage).
 --- - step_start(index) / step_end(index): called by kessel.emit.advance, 0-based step index.
 --- - odds(attack, defence, flags): modifiers for `kessel odds` (query stage).
---- - ai(legal, kinds, view, level, tiebreak): the next action, one of those `legal(kind)` listed, for `kessel simulate` (query; first hook only).
---- - result(): `{ level, scores }` at the end of a simulated game (query; first hook only).
+--- - ai(legal, kinds, view, level, tiebreak, side): the next action, one of those `legal(kind)` listed, for `kessel simulate` (query; first hook only); `side` is whose decision it is (nil in a step of no side).
+--- - result(): `{ level, scores, control, metrics }` at the end of each game-turn and game of `kessel simulate` (query; first hook only).
 ---@overload fun(name: "check", fn: fun(): kessel.CheckProblem[]?)
 ---@overload fun(name: "setup", fn: fun())
 ---@overload fun(name: "step_start", fn: fun(index: integer))
 ---@overload fun(name: "step_end", fn: fun(index: integer))
 ---@overload fun(name: "odds", fn: fun(attack: integer, defence: integer, flags: string[]): kessel.OddsHookResult)
----@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[], view: fun(opts: {log: boolean?}?): table?, level: string?, tiebreak: fun(n: integer): integer): kessel.Action?)
+---@overload fun(name: "ai", fn: fun(legal: fun(kind: string?): kessel.Action[], kinds: string[], view: fun(opts: {log: boolean?}?): table?, level: string?, tiebreak: fun(n: integer): integer, side: string?): kessel.Action?)
 ---@overload fun(name: "result", fn: fun(): kessel.GameResult?)
 ---@overload fun(name: string, fn: fun(e: kessel.Event)) "event", "event:<kind>" or "event:<meaning>" (eliminated, removed, placed, withdrawn): runs inside the emitting action
 ---@param name kessel.HookName
@@ -360,9 +362,9 @@ function kessel.constant(name, value) end
 
 ---Declares a scenario `[vars]` entry the rules read and the type its value must have ("int",
 ---"number", "string", "bool", "list" or "table"); a scenario with another type, or a number
----outside `min`..`max`, fails to load. `kessel.scenario.var` returns `default` when a scenario
----leaves the variable out. Stage: declare.
----@param spec { id: string, type: string, default?: any, min?: number, max?: number, description?: string }
+---outside `min`..`max`, or a string not among `values` (when given), fails to load.
+---`kessel.scenario.var` returns `default` when a scenario leaves the variable out. Stage: declare.
+---@param spec { id: string, type: string, default?: any, min?: number, max?: number, values?: string[], description?: string }
 function kessel.scenario_var(spec) end
 
 -------------------------------------------------------------------------------------------------
@@ -1287,6 +1289,10 @@ function kessel.inject_dice(rolls) end
 ---@field places? { name: string, kind: string, hexes: Hex[] }[]
 ---@field areas? table<string, Hex[]>
 ---@field tags? table<string, Hex[]>
+---@field numbering? "ccrr"|"letters" Default "ccrr".
+---@field lower_columns? "even"|"odd" Which columns sit half a hex lower, as in map.toml; default "even".
+---@field first_column? integer Label of the west-most column; default 1.
+---@field first_row? integer Label of the north-most row; default 1.
 
 ---@class kessel.SetupUnit
 ---@field id string

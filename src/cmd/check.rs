@@ -115,15 +115,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             f.sides.len() + f.path.len().saturating_sub(1);
     }
     let features: Vec<String> = features.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let counted = |n: usize, one: &str, many: &str| match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    };
     say!(
-        "  hexsides   {}; {} places, {} areas",
+        "  hexsides   {}; {}, {}",
         if features.is_empty() {
             "none".to_string()
         } else {
             features.join(", ")
         },
-        map.places.len(),
-        map.areas.len()
+        counted(map.places.len(), "place", "places"),
+        counted(map.areas.len(), "area", "areas")
     );
     say!(
         "  turns      {} (turn {} to {})",

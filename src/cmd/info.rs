@@ -170,7 +170,7 @@ fn scenario_variables(
         .map(|(id, d)| {
             json!({
                 "id": id, "type": d.kind, "description": d.description,
-                "default": d.default, "min": d.min, "max": d.max,
+                "default": d.default, "min": d.min, "max": d.max, "values": d.values,
                 "declared": true, "value": vars.get(id).cloned().unwrap_or(Value::Null),
             })
         })
@@ -435,7 +435,14 @@ fn text(info: &Value) -> String {
                 (other, _) => other.to_string(),
             };
             if v["declared"] == json!(true) {
-                let t = str_of(&v["type"]).to_string();
+                let mut t = str_of(&v["type"]).to_string();
+                // the words a string may be, where the ruleset lists them
+                let words: Vec<&str> = (v["values"].as_array().into_iter().flatten())
+                    .filter_map(Value::as_str)
+                    .collect();
+                if !words.is_empty() {
+                    t = format!("{t} ({})", words.join("|"));
+                }
                 (
                     str_of(&v["id"]).to_string(),
                     t,

@@ -22,6 +22,10 @@ pub struct Args {
     profile: Option<String>,
     #[command(flatten)]
     options: super::options::OptionArgs,
+    /// Ask as this side: the rules answer from what the side is shown (as `kessel view --as`
+    /// shows it), so nothing hidden from it is named; without it, the answer is the truth.
+    #[arg(long = "as", value_name = "SIDE")]
+    side: Option<String>,
     /// Print the answer (or the list) as JSON.
     #[arg(long)]
     json: bool,
@@ -48,9 +52,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let decl = decls.iter().find(|d| d.id == id);
     let query_args = parse_args(decl, &args.args)?;
-    let answer = engine
-        .query(&id, &query_args)
-        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    let answer = match &args.side {
+        Some(side) => engine.query_as(side, &id, &query_args)?,
+        None => engine
+            .query(&id, &query_args)
+            .map_err(|e| anyhow::anyhow!("{}", e.message))?,
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {

@@ -156,6 +156,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             });
             let message = match other {
                 Some(why) => format!("{}: {why}", args.file.display()),
+                // the whole file is one call: a script that plays a long game runs out where a
+                // game in `simulate` (a call per decision) does not, and the message only
+                // asked about an endless loop
+                None if e.message.contains("instruction budget exceeded")
+                    || e.message.contains("time limit exceeded") =>
+                {
+                    format!(
+                        "{} (a `kessel script` file is one call, however many actions it \
+                         takes: --budget N allows N million instructions, --seconds S more time)",
+                        e.message
+                    )
+                }
                 None => e.message,
             };
             eprintln!("error: {}", kessel_core::error::printable(&message));

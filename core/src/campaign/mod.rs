@@ -298,6 +298,10 @@ pub struct CarryReport {
     pub unset_vars: BTreeMap<String, Option<String>>,
     /// Markers carried.
     pub markers: usize,
+    /// Of those, the ones that took the place of a marker the next scenario declares at the same
+    /// place (same kind and side).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub markers_in_place: usize,
     /// Pools carried.
     pub pools: Vec<String>,
     /// Map changes carried (0: none, or the map is not carried).
@@ -450,8 +454,44 @@ pub fn carry_over(
     }
     if carry.markers {
         let first_free = into.markers.iter().map(|m| m.id + 1).max().unwrap_or(0);
-        for (id, m) in (first_free..).zip(&from.markers) {
-            into.markers.push(crate::state::Marker { id, ..m.clone() });
+        let mut next = first_free;
+        // the scenario's own markers a carried one already stands for
+        let mut taken: Vec<u32> = Vec::new();
+        for m in &from.markers {
+            // a marker on the map the next scenario declares too (same kind, side and place) is
+            // that one, as the last game left it: carried beside it, the game had two
+            let own = m.hex.and_then(|_| {
+                into.markers.iter().position(|o| {
+                    o.id < first_free
+                        && !taken.contains(&o.id)
+                        && o.kind == m.kind
+                        && o.side == m.side
+                        && same_place(o, m)
+                })
+            });
+            let id = match own {
+                Some(i) => {
+                    let id = into.markers[i].id;
+                    into.markers[i] = crate::state::Marker { id, ..m.clone() };
+                    let hidden: Vec<String> = (into.secrets.marker_hidden_from(id))
+                        .map(String::from)
+                        .collect();
+                    for side in hidden {
+                        into.secrets.set_marker_hidden(id, &side, false);
+                    }
+                    taken.push(id);
+                    report.markers_in_place += 1;
+                    id
+                }
+                None => {
+                    into.markers.push(crate::state::Marker {
+                        id: next,
+                        ..m.clone()
+                    });
+                    next += 1;
+                    next - 1
+                }
+            };
             // a hidden marker stays hidden from the same sides, under its new id
             for side in from.secrets.marker_hidden_from(m.id) {
                 into.secrets.set_marker_hidden(id, side, true);
@@ -466,6 +506,16 @@ pub fn carry_over(
         }
     }
     Ok(report)
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Whether two markers stand on the same hex, or on the same hexside written either way round.
+fn same_place(a: &crate::state::Marker, b: &crate::state::Marker) -> bool {
+    (a.hex, a.other) == (b.hex, b.other)
+        || (a.other.is_some() && (a.hex, a.other) == (b.other, b.hex))
 }
 
 impl CarryReport {
@@ -554,7 +604,16 @@ impl CarryReport {
             ));
         }
         if self.markers > 0 {
-            line(format!("{} markers", self.markers));
+            let noun = if self.markers == 1 {
+                "marker"
+            } else {
+                "markers"
+            };
+            let in_place = match self.markers_in_place {
+                0 => String::new(),
+                n => format!(" ({n} in place of the scenario's own)"),
+            };
+            line(format!("{} {noun}{in_place}", self.markers));
         }
         if !self.pools.is_empty() {
             let pools: Vec<String> = self.pools.iter().map(|p| shown(p).into_owned()).collect();
@@ -818,7 +877,11 @@ mod tests {
         from.markers.push(mine(1));
         from.secrets.set_marker_hidden(1, "blue", true);
         let mut into = state(vec![]);
-        into.markers.push(mine(0));
+        // the scenario's own mine elsewhere: the carried ones join it
+        into.markers.push(crate::state::Marker {
+            hex: Some(Hex::new(2, 2)),
+            ..mine(0)
+        });
         let carry = Carry {
             markers: true,
             ..Carry::default()
@@ -829,6 +892,69 @@ mod tests {
         assert!(!into.secrets.is_marker_hidden(1, "blue"));
         assert!(into.secrets.is_marker_hidden(2, "blue"));
         assert!(!into.secrets.is_marker_hidden(2, "red"));
+    }
+
+    /// A marker the next scenario declares at the same place, of the same kind and side, is the
+    /// one the last game left there: one marker, with the last game's value and secrecy, not two.
+    #[test]
+    fn a_marker_the_next_scenario_declares_too_is_carried_in_its_place() {
+        let wire = |id: u32, hex: Hex, other: Option<Hex>, value: i64| crate::state::Marker {
+            id,
+            kind: "wire".into(),
+            side: Some("red".into()),
+            hex: Some(hex),
+            other,
+            value: Some(Value::from(value)),
+        };
+        let (a, b) = (Hex::new(1, 1), Hex::new(2, 1));
+        let mut from = state(vec![]);
+        from.markers.push(wire(0, a, None, 5));
+        // on a hexside, written the other way round from the scenario's
+        from.markers.push(wire(1, b, Some(a), 6));
+        from.markers.push(wire(2, Hex::new(3, 3), None, 7));
+        from.secrets.set_marker_hidden(0, "blue", true);
+        let mut into = state(vec![]);
+        into.markers.push(wire(0, a, None, 1));
+        into.markers.push(wire(1, a, Some(b), 1));
+        into.secrets.set_marker_hidden(1, "blue", true);
+        let carry = Carry {
+            markers: true,
+            ..Carry::default()
+        };
+        let report =
+            carry_over(&from, &from, &mut into, &carry, &BTreeMap::new()).expect("carries");
+        let values: Vec<(u32, Option<Value>)> = (into.markers.iter())
+            .map(|m| (m.id, m.value.clone()))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                (0, Some(Value::from(5))),
+                (1, Some(Value::from(6))),
+                (2, Some(Value::from(7)))
+            ]
+        );
+        assert!(
+            into.secrets.is_marker_hidden(0, "blue"),
+            "hidden as carried"
+        );
+        assert!(
+            !into.secrets.is_marker_hidden(1, "blue"),
+            "shown as carried"
+        );
+        assert_eq!((report.markers, report.markers_in_place), (3, 2));
+        assert!(
+            report
+                .text(usize::MAX)
+                .contains("3 markers (2 in place of the scenario's own)"),
+            "{}",
+            report.text(usize::MAX)
+        );
+        let one = CarryReport {
+            markers: 1,
+            ..CarryReport::default()
+        };
+        assert_eq!(one.text(usize::MAX), "  1 marker\n");
     }
 
     #[test]

@@ -613,13 +613,14 @@ pub struct Tiebreak {
 /// Asks the ruleset's `ai` hook for the next action; `None` when the ruleset has no AI or the hook
 /// has no opinion.
 ///
-/// The hook is called as `hook(legal, kinds, view, level, tiebreak)`: `legal(kind)` runs the enumerators of
+/// The hook is called as `hook(legal, kinds, view, level, tiebreak, side)`: `legal(kind)` runs the enumerators of
 /// one action kind (every kind when `kind` is nil) and returns what they list, `kinds` names the
 /// action kinds in declaration order, `view(opts?)` gives what the deciding side is shown
 /// (`kessel.game.view` of that side; built only when called), and `level` is the id of the
 /// declared `kessel.ai_level` that plays (nil when the ruleset declares none; the caller resolved
 /// it with [`crate::ruleset::Ruleset::ai_level`]); `tiebreak(n)` draws a number from 1 to `n`
-/// from the chooser's own dice (see [`Tiebreak`]) for choosing among equally good actions. The
+/// from the chooser's own dice (see [`Tiebreak`]) for choosing among equally good actions;
+/// `side` is the side whose decision it is ([`deciding_side`], nil for nobody). The
 /// hook returns one of the listed action tables. So a computer
 /// player asks only for the kinds it is weighing (listing every move of every stack before each
 /// choice is most of a simulated game's time), and still picks only what the rules enumerate:
@@ -719,8 +720,9 @@ pub fn call_ai_hook(
         tiebreak.seed ^ tiebreak.variation.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x71e_b4ea,
     ));
     let alive = live.clone();
-    let tiebreak = crate::script::api::function(lua, move |_, n: mlua::Value| {
+    let tiebreak = crate::script::api::function(lua, move |lua, n: mlua::Value| {
         expired("tiebreak", &alive)?;
+        crate::script::charge(lua, crate::script::api::ROLL_CHARGE)?;
         let whole = match &n {
             mlua::Value::Integer(i) => Some(*i),
             mlua::Value::Number(x) if x.fract() == 0.0 && x.abs() < 1e15 => Some(*x as i64),
@@ -741,12 +743,15 @@ pub fn call_ai_hook(
             })?;
         Ok(dice.borrow_mut().roll_from(&stream, sides))
     })?;
+    // whose seat the hook plays: in a step of no side it had to ask the `deciding_side` query
+    // itself, which the docs did not say
+    let side = deciding_side(lua, world);
     // what the hook returned is read in the query stage too (its metamethods run then)
     let guard = StageGuard::enter(world, Stage::Query);
     let read = running(
         lua,
         || "the `ai` hook".into(),
-        || f.call::<mlua::Value>((legal, kinds, view, level, tiebreak)),
+        || f.call::<mlua::Value>((legal, kinds, view, level, tiebreak, side)),
     )
     .and_then(|out| {
             if out.is_nil() {

@@ -95,6 +95,17 @@ pub enum ViewError {
     Replay(#[from] ApplyError),
 }
 
+/// A query asked as a side ([`Engine::query_as`]) could not be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryAsError {
+    /// The side's view could not be made (not a side of the game).
+    #[error(transparent)]
+    View(#[from] ViewError),
+    /// The query failed as [`Engine::query`] does.
+    #[error(transparent)]
+    Query(#[from] ScriptError),
+}
+
 /// The game before this one in a campaign: how it began, how it ended, and what carries over.
 #[derive(Clone, Copy, Debug)]
 pub struct LastGame<'a> {
@@ -303,6 +314,56 @@ impl Engine {
     ) -> Result<crate::state::Value, ScriptError> {
         self.host
             .guarded(|lua| crate::script::api::ask_query(lua, &self.world, id, args))
+    }
+
+    /// Asks the declared query `id` as `side` would: the rules answer from what that side is
+    /// shown ([`Engine::view`]: no unit or marker hidden from it, none of the other sides' secret
+    /// variables, the log with their secrets withheld), not from the truth. For a player's tools
+    /// (`kessel query SAVE --as SIDE`): a query answered from the truth names what is hidden, and
+    /// a unit hidden from the side is no unit to it here (`unknown unit`). The game is put back
+    /// as it was afterwards, whatever the query did.
+    pub fn query_as(
+        &self,
+        side: &str,
+        id: &str,
+        args: &crate::state::Value,
+    ) -> Result<crate::state::Value, QueryAsError> {
+        let view = self.view(side)?;
+        let log = view
+            .log
+            .into_iter()
+            .map(|e| crate::event::LogEntry {
+                action: e.action,
+                events: e.events,
+            })
+            .collect();
+        // the truth goes back on every way out of the query, an error or a stopped call too
+        struct Restore<'a> {
+            world: &'a crate::world::Shared,
+            truth: Option<(crate::state::GameState, Vec<crate::event::LogEntry>)>,
+        }
+        impl Drop for Restore<'_> {
+            fn drop(&mut self) {
+                if let Some((state, log)) = self.truth.take() {
+                    let mut w = self.world.borrow_mut();
+                    w.state = state;
+                    w.log = log;
+                    w.state_replaced();
+                }
+            }
+        }
+        let truth = {
+            let mut w = self.world.borrow_mut();
+            let state = std::mem::replace(&mut w.state, view.state);
+            let log = std::mem::replace(&mut w.log, log);
+            w.state_replaced();
+            (state, log)
+        };
+        let _restore = Restore {
+            world: &self.world,
+            truth: Some(truth),
+        };
+        Ok(self.query(id, args)?)
     }
 
     /// The queries the ruleset declared, by id.

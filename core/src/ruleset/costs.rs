@@ -196,8 +196,8 @@ pub fn compile_costs(
                 let mut bridges = 0u32;
                 if let Some(Value::Array(b)) = v.get("bridges") {
                     for kind in b.iter().filter_map(Value::as_str) {
-                        if let Some(id) = map.side_kinds.get(kind) {
-                            bridges |= 1 << id;
+                        if let Some(bit) = map.side_kinds.bit(kind) {
+                            bridges |= bit;
                         }
                     }
                 }

@@ -173,6 +173,9 @@ pub struct ScenarioVarDecl {
     pub min: Option<f64>,
     /// Highest value a scenario may give (numbers).
     pub max: Option<f64>,
+    /// The words a string variable may be (empty: any string): the name of a table the rules
+    /// roll on, say, which misspelt failed only when the game first read it.
+    pub values: Vec<String>,
 }
 
 impl ScenarioVarDecl {
@@ -180,6 +183,17 @@ impl ScenarioVarDecl {
     pub fn admits(&self, v: &Value) -> Result<(), String> {
         scenario_var_fits(&self.kind, v)
             .map_err(|what| format!("is {what}; the ruleset reads it as {}", self.kind))?;
+        if let (Some(word), false) = (v.as_str(), self.values.is_empty()) {
+            if !self.values.iter().any(|x| x == word) {
+                let known: Vec<&str> = self.values.iter().map(String::as_str).collect();
+                return Err(format!(
+                    "is \"{}\"; the ruleset allows {}{}",
+                    crate::error::printable_name(word),
+                    known.join(", "),
+                    crate::names::did_you_mean(word, &known)
+                ));
+            }
+        }
         if let Some(x) = v.as_f64() {
             let below = self.min.is_some_and(|m| x < m);
             let above = self.max.is_some_and(|m| x > m);

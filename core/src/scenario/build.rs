@@ -223,7 +223,16 @@ impl Scenario {
                     _ => {}
                 }
             } else if faces.is_empty() && named.is_empty() && face_texts.is_empty() {
-                d.at(entry.span(), format!("unit `{}` has no faces", u.id));
+                // what to write: a game that keeps strengths in `vars` still needs a face
+                d.at(
+                    entry.span(),
+                    format!(
+                        "unit `{}` has no faces: give `faces`, its printed values one per step \
+                         (\"4-4-10\", or named values such as {{ mp = 3 }}; one face at least), or \
+                         make it face down with `hidden = true` and a `pool`",
+                        u.id
+                    ),
+                );
             }
             let mut location = Location::Pending;
             let mut setup_area = None;

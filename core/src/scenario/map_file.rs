@@ -422,8 +422,9 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
                 None => d.at(s.span(), format!("hexes {} are not adjacent", s.get_ref())),
             }
         }
+        // (at the entry's line: the 33rd kind was refused with no line to look at)
         if let Err(e) = map.add_side_feature(&f.kind, f.name.clone(), sides) {
-            d.at(0..0, e.to_string());
+            d.at(entry.span(), format!("hexside feature `{}`: {e}", f.kind));
         }
     }
     for entry in &file.links {
@@ -468,7 +469,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         }
         if d.errors.len() == errors_before {
             if let Err(e) = map.add_link(&l.kind, l.name.clone(), path) {
-                d.at(0..0, e.to_string());
+                d.at(entry.span(), format!("link `{}`: {e}", l.kind));
             }
         }
     }
@@ -528,7 +529,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
             hexes,
         };
         if let Err(e) = map.add_place(place) {
-            d.at(0..0, e.to_string());
+            d.at(entry.span(), format!("place `{}`: {e}", p.name));
         }
     }
     for entry in &file.areas {

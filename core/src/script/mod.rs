@@ -444,6 +444,7 @@ impl ScriptHost {
             stop: self.stopper.0.clone(),
             started: self.started.clone(),
             wall: self.limits.wall,
+            depth: self.depth.clone(),
             held: self.held.clone(),
         }
     }
@@ -803,6 +804,43 @@ mod tests {
         // the next call starts with a fresh clock
         let v = h.run_text("ok.lua", "return 1 + 1").expect("runs again");
         assert_eq!(v.as_i64(), Some(2));
+    }
+
+    /// A loop of an API call doing long native work runs few instructions: the budget hook,
+    /// which reads the clock every thousand of them, let such a loop run many times the limit.
+    #[test]
+    fn a_loop_of_slow_engine_calls_stops_at_the_wall_clock_limit() {
+        let h = ScriptHost::new(
+            Path::new("/nonexistent"),
+            Limits {
+                memory: 64 << 20,
+                instructions: 5_000_000_000,
+                wall: std::time::Duration::from_millis(300),
+            },
+        )
+        .expect("host");
+        // an engine call taking 20 ms of native work and charged as one cheap call
+        let slow = h
+            .lua()
+            .create_function(|lua, ()| {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                charge(lua, 1)
+            })
+            .expect("function");
+        h.lua().globals().set("slow", slow).expect("global");
+        let started = std::time::Instant::now();
+        let e = h
+            .run_text("slow.lua", "\nwhile true do slow() end")
+            .expect_err("stopped");
+        assert!(e.message.contains("time limit exceeded"), "{}", e.message);
+        assert!(e.message.contains("slow.lua:2"), "{}", e.message);
+        // a thousand instructions of this loop are over 5 s of calls
+        let took = started.elapsed();
+        assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+        // between calls the clock is not running: the engine's own calls into Lua are not
+        // stopped by the last call's start
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        charge(h.lua(), 1).expect("no call under way");
     }
 
     /// `load`'s fourth argument was ignored: a chunk given an environment to confine it saw every

@@ -292,7 +292,9 @@ impl EditorApp {
             }
         }
         if let Some(text) = &st.select {
-            if st.computer.is_empty() {
+            // with secrets, what the side at the screen is shown (the units a selection is
+            // looked for among) comes from the rules' thread a frame later: no unit was found
+            if st.computer.is_empty() && s.engine.state().secrets.is_empty() {
                 let h = selected_in_play(s, &self.doc.map, text).map_err(anyhow::Error::msg)?;
                 s.select(h);
                 if st.zoom.is_none() {
@@ -384,14 +386,19 @@ impl EditorApp {
         use crate::play::computer::{Pace, Player};
         // the rules and the computer at rest: what the game is now will stay
         let idle = s.rules_said_whose_turn() && !s.rules_busy() && !s.computer_thinking();
-        // a person's decision, as the rules said for the game as it is
-        let person = idle
-            && (s.deciding_side()).is_some_and(|side| s.seats.player(&side) != Player::Computer);
         // no person plays (the computer on every side): no person's decision comes before the
         // game's end, and the computer's next step would clear the selection before anyone saw
         // it; it is paused, and the selection made once its move under way is played
         let nobody =
             (s.sides_in_play().iter()).all(|side| s.seats.player(side) == Player::Computer);
+        // a person's decision, as the rules said for the game as it is; a step of no side is
+        // the person's when one plays (the computer waits for them there: waiting for the
+        // computer, the selection and the screenshot waited for ever)
+        let person = idle
+            && match s.deciding_side() {
+                Some(side) => s.seats.player(&side) != Player::Computer,
+                None => !nobody,
+            };
         if nobody && s.seats.pace != Pace::Paused && !s.engine.state().finished {
             s.seats.pace = Pace::Paused;
             self.status.info(

@@ -440,7 +440,18 @@ impl PlaySession {
                 // the game still stood there (an `--act` refused until the computer had placed
                 // its markers kept saying so once they were down)
                 self.refusal = None;
-                let what = queries::describe_action(&action);
+                // said as the side at the screen is shown it: the status bar named the path and
+                // unit of a move the log withheld (a block moved out of sight)
+                let withheld = self.viewer().is_some_and(|side| {
+                    (self.engine.view(&side).ok())
+                        .and_then(|v| v.log.last().map(|e| e.params_withheld))
+                        .unwrap_or(true)
+                });
+                let what = if withheld {
+                    format!("{} (withheld)", action.kind)
+                } else {
+                    queries::describe_action(&action)
+                };
                 self.message = Some((format!("computer: {what}"), false));
                 self.refresh();
                 return;

@@ -28,9 +28,8 @@ fn shut_bits(world: &Shared, opts: &Option<Table>, what: &str) -> mlua::Result<u
     let w = world.borrow();
     Ok(kinds
         .iter()
-        .filter_map(|k| w.state.map.side_kinds.get(k))
-        .filter(|id| *id < 32)
-        .fold(0, |bits, id| bits | 1 << id))
+        .filter_map(|k| w.state.map.side_kinds.bit(k))
+        .fold(0, |bits, bit| bits | bit))
 }
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {

@@ -20,23 +20,49 @@ fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
         .ok_or_else(|| mlua::Error::runtime(format!("kessel.{what}: `{key}` is required")))
 }
 
-/// An id or kind a declaration names (`id`, an action's `kind`): a name with something in it, on
-/// one line: an empty one, or one holding a line break or a control character, cannot be told
-/// apart or shown (every message that names it would be broken).
+/// An id or kind a declaration names (`id`, an action's `kind`), checked by [`name_problem`].
 fn req_id(t: &Table, key: &str, what: &str) -> mlua::Result<String> {
     let id: String = req(t, key, what)?;
-    if id.trim().is_empty() {
-        return Err(mlua::Error::runtime(format!(
-            "kessel.{what}: `{key}` is empty; give it a name"
-        )));
+    match name_problem(&id) {
+        Some(problem) => Err(mlua::Error::runtime(format!(
+            "kessel.{what}: `{key}` {problem}"
+        ))),
+        None => Ok(id),
     }
-    if id.chars().any(char::is_control) {
-        return Err(mlua::Error::runtime(format!(
-            "kessel.{what}: `{key}` {} holds a line break or a control character; give it on one line",
-            crate::error::printable_name(&id)
-        )));
+}
+
+/// What is wrong with a name a ruleset declares (an id, an action's kind, a side), said after
+/// the name's field: it has something in it, at most 1024 bytes, on one line, in characters
+/// that show. An empty one, or one holding a line break or a control character, cannot be told
+/// apart or shown (every message naming it is broken); one holding a zero-width space or a
+/// bidirectional mark prints like another name, or reorders the line it is printed in, as unit
+/// ids may not either.
+pub(super) fn name_problem(name: &str) -> Option<String> {
+    if name.trim().is_empty() {
+        return Some("is empty; give it a name".into());
     }
-    Ok(id)
+    // (a name goes into messages, listings and every save's log: at most as long as a unit id)
+    if name.len() > crate::names::MAX_UNIT_ID {
+        return Some(format!(
+            "of {} bytes (`{}…`) is too long: names are at most {} bytes",
+            name.len(),
+            crate::error::printable_name(&name.chars().take(40).collect::<String>()),
+            crate::names::MAX_UNIT_ID
+        ));
+    }
+    let shown = crate::error::printable_name(name);
+    if name.chars().any(char::is_control) {
+        return Some(format!(
+            "{shown} holds a line break or a control character; give it on one line"
+        ));
+    }
+    if name.chars().any(crate::error::hidden_char) {
+        return Some(format!(
+            "{shown} holds a character that shows as nothing or reorders the text (a zero-width \
+             space, a bidirectional mark); give it in characters that show"
+        ));
+    }
+    None
 }
 
 /// What a Rust type a field converts to is called in Lua.
@@ -206,7 +232,22 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             // read the Lua table before borrowing the world: its metamethods may call the engine
             strict_keys(&t, "kessel.ruleset", &["name", "sides", "description"])?;
             let name = req(&t, "name", "ruleset")?;
-            let sides = req(&t, "sides", "ruleset")?;
+            let sides: Vec<String> = req(&t, "sides", "ruleset")?;
+            // sides are names the rules, files and messages give: each once, as ids are
+            for (i, side) in sides.iter().enumerate() {
+                if let Some(problem) = name_problem(side) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.ruleset: side {} {problem}",
+                        i + 1
+                    )));
+                }
+                if sides[..i].contains(side) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.ruleset: side `{}` is listed twice",
+                        crate::error::printable_name(side)
+                    )));
+                }
+            }
             declared_once(lua, "ruleset", "")?;
             let mut wm = w.borrow_mut();
             wm.ruleset.name = name;
@@ -801,7 +842,15 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             strict_keys(
                 &t,
                 &what,
-                &["id", "type", "description", "default", "min", "max"],
+                &[
+                    "id",
+                    "type",
+                    "description",
+                    "default",
+                    "min",
+                    "max",
+                    "values",
+                ],
             )?;
             let kind: String = req(&t, "type", "scenario_var")?;
             if !crate::ruleset::SCENARIO_VAR_TYPES.contains(&kind.as_str()) {
@@ -844,6 +893,35 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )));
                 }
             }
+            let values: Vec<String> = match t.get::<mlua::Value>("values")? {
+                mlua::Value::Nil => Vec::new(),
+                _ if kind != "string" => {
+                    let why = "`values` lists the words a string may be";
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: {why}; this variable is a {kind}"
+                    )));
+                }
+                mlua::Value::Table(list) => {
+                    let words = list
+                        .sequence_values::<String>()
+                        .collect::<mlua::Result<Vec<String>>>()
+                        .map_err(|_| {
+                            mlua::Error::runtime(format!("{what}: `values` is a list of strings"))
+                        })?;
+                    if words.is_empty() {
+                        return Err(mlua::Error::runtime(format!(
+                            "{what}: `values` lists at least one word (leave it out for any string)"
+                        )));
+                    }
+                    words
+                }
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "{what}: `values` is a list of strings, not {}",
+                        super::a_type(&other)
+                    )))
+                }
+            };
             let default: Option<Value> = match t.get::<mlua::Value>("default")? {
                 mlua::Value::Nil => None,
                 // `{}` is both an empty list and an empty table in Lua: the type decides
@@ -863,6 +941,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 default,
                 min,
                 max,
+                values,
             };
             if let Some(d) = &decl.default {
                 decl.admits(d)
@@ -883,6 +962,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 "constant",
                 (name.len() as u64).saturating_add(declared_size(&v, MAX_DECLARATION_BYTES + 1)),
             )?;
+            if let Some(problem) = name_problem(&name) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.constant: the name {problem}"
+                )));
+            }
             declared_once(lua, "constant", &name)?;
             let v = super::plain::from_lua(
                 lua,
@@ -1023,12 +1107,9 @@ fn option_choices(id: &str, list: &Table) -> mlua::Result<Vec<String>> {
                 )))
             }
         };
-        if word.is_empty() || word.chars().any(char::is_control) {
-            return Err(bad(format!(
-                "choice {} is \"{}\"; a choice is a word of one line",
-                i + 1,
-                crate::error::printable_name(&word)
-            )));
+        // a choice is a name a profile, --option and the editor give: the rule of declared names
+        if let Some(problem) = name_problem(&word) {
+            return Err(bad(format!("choice {} {problem}", i + 1)));
         }
         if out.contains(&word) {
             return Err(bad(format!(

@@ -186,6 +186,7 @@ pub(crate) fn roll_for(
 ) -> mlua::Result<u32> {
     changes_allowed(lua, world)?;
     bounded(purpose, "kessel.dice.roll: the purpose", MAX_NAME)?;
+    crate::script::charge(lua, super::ROLL_CHARGE)?;
     // one stream per purpose and turn: see crate::dice for why
     let (value, drawn, stream, stream_after) = {
         let mut w = world.borrow_mut();

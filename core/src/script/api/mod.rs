@@ -222,6 +222,12 @@ pub(crate) fn guard_names(lua: &Lua, kessel: &Table) -> mlua::Result<()> {
 /// 48 million instructions.)
 pub(crate) const CALL_CHARGE: u64 = 64;
 
+/// Units of the budget a die roll costs besides its call's [`CALL_CHARGE`]: each roll sets a
+/// ChaCha generator to its place in its stream and makes a fresh block, some eight times the
+/// work of a cheap call. A loop of the `ai` hook's `tiebreak(2)` (which emits no event, so no
+/// event limit stops it) ran 40 s of a debug build to the budget and met the 10 s wall clock.
+pub(crate) const ROLL_CHARGE: u64 = 512;
+
 /// A Lua function of the API running `f`, each call charged [`CALL_CHARGE`].
 pub(crate) fn function<A, R, F>(lua: &Lua, f: F) -> mlua::Result<mlua::Function>
 where

@@ -331,8 +331,8 @@ impl PerHexStep {
 fn side_mask(lua: &Lua, map: &Map, t: &Table, key: &str) -> mlua::Result<u32> {
     let mut bits = 0u32;
     for kind in field::<Option<Vec<String>>>(lua, t, key)?.unwrap_or_default() {
-        if let Some(k) = map.side_kinds.get(&kind) {
-            bits |= 1 << k;
+        if let Some(bit) = map.side_kinds.bit(&kind) {
+            bits |= bit;
         }
     }
     Ok(bits)

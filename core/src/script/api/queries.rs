@@ -40,6 +40,11 @@ fn decl_of(t: &Table) -> mlua::Result<QueryDecl> {
     if let Some(ps) = t.get::<Option<Table>>("params")? {
         for pair in ps.pairs::<String, mlua::Value>() {
             let (name, spec) = pair?;
+            if let Some(problem) = super::declare::name_problem(&name) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.queries.declare `{id}`: a parameter's name {problem}"
+                )));
+            }
             let what = format!("kessel.queries.declare `{id}`, parameter `{name}`");
             let (type_name, description, optional) = match spec {
                 mlua::Value::String(s) => (s.to_str()?.to_string(), String::new(), false),
@@ -183,6 +188,11 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             let id: String = t.get::<Option<String>>("id")?.ok_or_else(|| {
                 mlua::Error::runtime("kessel.queries.declare: `id` is required")
             })?;
+            if let Some(problem) = super::declare::name_problem(&id) {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.queries.declare: `id` {problem}"
+                )));
+            }
             if t.get::<Option<String>>("description")?.is_none() {
                 return Err(mlua::Error::runtime(format!(
                     "kessel.queries.declare `{id}`: `description` is required (it is what `kessel info` lists)"

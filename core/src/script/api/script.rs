@@ -157,7 +157,7 @@ pub(crate) fn running<T>(
     out
 }
 
-/// `kessel.act`, `.validate`, `.legal`, `.undo` and `.setup` drive the game from outside; rules
+/// `kessel.act`, `.validate`, `.legal`, `.undo`, `.setup` and `.inject_dice` drive the game from outside; rules
 /// code (validators, enumerators, handlers, hooks) calling them would change the game behind the
 /// engine's back, or re-enter the rules without end (an enumerator calling `kessel.legal` ran
 /// into Lua's "C stack overflow"). Refused with the rules call it came from.
@@ -195,6 +195,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         "undo",
         super::function(lua, move |lua, ()| {
             script_only(lua, &w, "undo")?;
+            // the log before the last action is applied again, as by `kessel.replay_hash`
+            charge_per_logged_event(lua, &w)?;
             let undone = w.borrow_mut().undo_last();
             undone.map_err(|e| mlua::Error::runtime(e.to_string()))
         })?,
@@ -203,6 +205,9 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.raw_set(
         "inject_dice",
         super::function(lua, move |lua, rolls: Vec<i64>| {
+            // the game's next rolls are the script's to set, not the rules': a validator or a
+            // query doing it in a test changed the rolls the test went on to see
+            script_only(lua, &w, "inject_dice")?;
             crate::script::charge(lua, 4 * rolls.len() as u64)?;
             // a die shows 1 and up: a 0 (or -1) was queued and read by the tables as their
             // first row; one too high for its die is refused when rolled, where the die is known
@@ -289,8 +294,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     kessel.raw_set(
         "events",
         super::function(lua, move |lua, ()| {
-            let count: usize = w.borrow().log.iter().map(|e| e.events.len()).sum();
-            crate::script::charge(lua, 64 * count as u64)?;
+            charge_per_logged_event(lua, &w)?;
             let all: Vec<Event> = w
                 .borrow()
                 .log
@@ -303,17 +307,23 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "state_hash",
-        super::function(lua, move |_, ()| {
-            Ok(format!("{:016x}", w.borrow().state.hash()))
+        super::function(lua, move |lua, ()| {
+            let (hash, text) = w.borrow().state.hash_sized();
+            charge_hashing(lua, text)?;
+            Ok(format!("{hash:016x}"))
         })?,
     )?;
     let w = world.clone();
     kessel.raw_set(
         "replay_hash",
-        super::function(lua, move |_, ()| {
+        super::function(lua, move |lua, ()| {
+            // the whole log is applied again, an event at a time
+            charge_per_logged_event(lua, &w)?;
             let replayed = w.borrow().replayed();
             let state = replayed.map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            Ok(format!("{:016x}", state.hash()))
+            let (hash, text) = state.hash_sized();
+            charge_hashing(lua, text)?;
+            Ok(format!("{hash:016x}"))
         })?,
     )?;
     let pristine: Table = lua.named_registry_value("kessel_pristine")?;
@@ -322,6 +332,21 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         .set_mode(mlua::chunk::ChunkMode::Text)
         .call::<()>((pristine, kessel))?;
     Ok(())
+}
+
+/// Charges work done once for each event of the game's log (listing it, applying it again).
+fn charge_per_logged_event(lua: &Lua, world: &Shared) -> mlua::Result<()> {
+    let count: usize = world.borrow().log.iter().map(|e| e.events.len()).sum();
+    crate::script::charge(lua, 64 * count as u64)
+}
+
+/// Charges hashing a state whose canonical text is `bytes` long, eight units a byte: the state is
+/// built into a JSON tree and written out, about 0.1 µs a byte of text in a debug build (0.5 s
+/// for 20,000 units), the time of some eight cheap instructions. A loop of `kessel.state_hash()`
+/// paid one call's charge each and ran into the wall clock where the budget should stop it
+/// (after a minute and more, before `Meter::check` read the clock).
+fn charge_hashing(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    crate::script::charge(lua, 8 * bytes as u64)
 }
 
 /// The test running now (see `kessel.test`).

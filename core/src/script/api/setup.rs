@@ -90,6 +90,9 @@ const MAP_FIELDS: &[&str] = &[
     "areas",
     "tags",
     "numbering",
+    "lower_columns",
+    "first_column",
+    "first_row",
 ];
 
 /// Builds a map from an inline description. `declared` are the ruleset's terrain ids, in
@@ -124,6 +127,48 @@ fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
                 "inline map: unknown numbering `{other}` (supported: \"ccrr\", \"letters\")"
             )))
         }
+    };
+    // the grid of the game's own map file, so a test's neighbours are the game's: with odd
+    // columns lower, the hexes next to B2 are others than with even ones
+    let lower_columns = match spec.get::<Option<String>>("lower_columns")?.as_deref() {
+        None | Some("even") => crate::numbering::LowerColumns::Even,
+        Some("odd") => crate::numbering::LowerColumns::Odd,
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!(
+                "inline map: lower_columns `{other}` is \"even\" or \"odd\""
+            )))
+        }
+    };
+    let (col_labels, row_labels) = if numbering.letters {
+        (1..=crate::numbering::MAX_LETTER_COLUMN, 0..=9999)
+    } else {
+        (0..=99, 0..=99)
+    };
+    let mut first = [numbering.first_column, numbering.first_row];
+    for (i, (what, count, labels)) in [
+        ("first_column", cols, col_labels),
+        ("first_row", rows, row_labels),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let Some(v) = spec.get::<Option<i32>>(what)? else {
+            continue;
+        };
+        let hi = labels.end() - count as i32 + 1;
+        if !(*labels.start()..=hi).contains(&v) {
+            return Err(mlua::Error::runtime(format!(
+                "inline map: {what} = {v}: with {count} of them it must be {} to {hi}, for every label to read back",
+                labels.start()
+            )));
+        }
+        first[i] = v;
+    }
+    let numbering = Numbering {
+        lower_columns,
+        first_column: first[0],
+        first_row: first[1],
+        ..numbering
     };
     let mut map = Map::new("inline", cols, rows, numbering, &default);
     let bad = |l: &str| {

@@ -62,6 +62,8 @@ pub(crate) struct Meter {
     pub started: Rc<Cell<std::time::Instant>>,
     /// Wall-clock time allowed per call.
     pub wall: std::time::Duration,
+    /// How many calls from the engine are under way (0 between calls, when `started` is stale).
+    pub depth: Rc<Cell<u32>>,
     /// Bytes of the engine's own memory that Lua objects hold now (hexsets, movement fields):
     /// see [`Meter::hold`].
     pub held: Rc<Cell<usize>>,
@@ -143,10 +145,18 @@ impl Meter {
         }
     }
 
-    /// Raises if this call already ran out or was asked to stop.
+    /// Raises if this call already ran out, was asked to stop or is past its wall time. The
+    /// budget hook sees the clock only every thousand instructions, and a loop of an API call
+    /// doing long native work (`kessel.state_hash()` of 20,000 units, 0.2 s in a debug build)
+    /// ran a thousand instructions in a minute: the 10 s limit stopped it after 75 s. Every
+    /// charge passes here, so the clock is read at each API call too.
     pub fn check(&self) -> mlua::Result<()> {
-        if self.spent.get() == Spent::No && self.stop.load(std::sync::atomic::Ordering::Relaxed) {
-            self.spent.set(Spent::Stopped);
+        if self.spent.get() == Spent::No {
+            if self.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                self.spent.set(Spent::Stopped);
+            } else if self.depth.get() > 0 && self.started.get().elapsed() > self.wall {
+                self.spent.set(Spent::Wall);
+            }
         }
         if self.spent.get() != Spent::No {
             return Err(self.error(""));
@@ -165,10 +175,17 @@ impl Meter {
             // one request bigger than a tenth of the whole budget is no endless loop: a library
             // call over a huge range (`table.unpack(t, 1, 1e8)`) is said as such
             if n > fuel && n > self.budget / 10 {
+                // (said as more than the whole budget only when it is: a loop of such calls
+                // meets the limit with less left, and 40 million read as more than 200)
+                let left = if n > self.budget {
+                    String::new()
+                } else {
+                    format!("the {fuel} left of ")
+                };
                 return Err(mlua::Error::runtime(format!(
                     "instruction budget exceeded: one call here asks for about {n} units of work \
-                     at once, more than the {} million instructions one call from the engine \
-                     may use",
+                     at once, more than {left}the {} million instructions one call from the \
+                     engine may use",
                     self.budget / 1_000_000
                 )));
             }
@@ -212,7 +229,7 @@ fn is_memory_error(v: &Value) -> bool {
 }
 
 const PRELUDE: &str = r##"
-local meter, charge, sized, caught = ...
+local meter, charge, sized, caught, shown = ...
 -- everything the wrappers call is captured here, before any mod code runs: a mod can replace
 -- globals and library fields (`math.tointeger = tostring`), never these locals
 local type, select, error, rawget, tostring, ipairs, getmetatable = type, select, error, rawget, tostring, ipairs, getmetatable
@@ -411,17 +428,20 @@ table.unpack = function(t, i, j)
   return tunpack(t, i, j)
 end
 -- print: one unit of budget per byte written, so a loop printing a megabyte a time stops at the
--- budget (about 200 MB of output) instead of filling a disk at gigabytes a second
+-- budget (about 200 MB of output) instead of filling a disk at gigabytes a second; shown as the
+-- engine's messages are, since a mod's rules print where its user runs `kessel simulate` or
+-- `test`: an escape sequence went to the terminal as it was (a title, a clipboard write)
 local oprint = print
 print = function(...)
   local n = select("#", ...)
   local parts, bytes = { ... }, 0
   for i = 1, n do
     local s = tostring(parts[i])
-    parts[i] = s
     bytes = bytes + #s
+    parts[i] = s
   end
   charge(bytes)
+  for i = 1, n do parts[i] = shown(parts[i]) end
   return oprint(tunpack(parts, 1, n))
 end
 utf8.len = function(s, ...)
@@ -646,10 +666,22 @@ pub(crate) fn install(lua: &Lua, meter: &Meter) -> mlua::Result<()> {
         },
         _ => Ok(e),
     })?;
+    // what `print` writes, with control characters (but line breaks and tabs), bidirectional
+    // marks and characters that show as nothing escaped, as in every message
+    let shown = lua.create_function(|lua, s: mlua::LuaString| {
+        let bytes = s.as_bytes();
+        let text = String::from_utf8_lossy(&bytes);
+        match crate::error::terminal_safe(&text) {
+            std::borrow::Cow::Borrowed(_) if matches!(text, std::borrow::Cow::Borrowed(_)) => {
+                Ok(s.clone())
+            }
+            safe => lua.create_string(safe.as_bytes()),
+        }
+    })?;
     let (disarm, track) = lua
         .load(PRELUDE)
         .set_name(format!("={PRELUDE_CHUNK}"))
-        .call::<(mlua::Function, mlua::Function)>((meter_fn, charge, sized, caught))?;
+        .call::<(mlua::Function, mlua::Function)>((meter_fn, charge, sized, caught, shown))?;
     lua.set_named_registry_value(DISARM, disarm)?;
     lua.set_named_registry_value(TRACK, track)?;
     patterns::install(lua, meter)
@@ -660,4 +692,53 @@ pub(crate) fn close_refused(chunk: &str, line: usize) -> String {
     format!(
         "{chunk}:{line}: to-be-closed variables (<close>) are not allowed in the sandbox (their __close handler can run outside the instruction budget)"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meter(budget: u64) -> Meter {
+        Meter {
+            used: Rc::new(Cell::new(0)),
+            budget,
+            spent: Rc::new(Cell::new(Spent::No)),
+            memory: 64 << 20,
+            stop: Default::default(),
+            started: Rc::new(Cell::new(std::time::Instant::now())),
+            wall: std::time::Duration::from_secs(10),
+            depth: Rc::new(Cell::new(0)),
+            held: Rc::new(Cell::new(0)),
+        }
+    }
+
+    /// A large request meeting the budget is said as more than the whole budget only when it is.
+    #[test]
+    fn a_large_request_is_said_against_what_is_left() {
+        let m = meter(200_000_000);
+        m.charge(180_000_000).expect("within the budget");
+        let e = m.charge(40_000_000).expect_err("over").to_string();
+        assert!(
+            e.contains("about 40000000 units of work at once, more than the 20000000 left of the 200 million"),
+            "{e}"
+        );
+        let m = meter(200_000_000);
+        let e = m.charge(300_000_000).expect_err("over").to_string();
+        assert!(
+            e.contains("at once, more than the 200 million") && !e.contains("left"),
+            "{e}"
+        );
+    }
+
+    /// The wall clock is read at each charge while a call runs, never between calls.
+    #[test]
+    fn a_charge_reads_the_wall_clock_only_during_a_call() {
+        let mut m = meter(200_000_000);
+        m.wall = std::time::Duration::ZERO;
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        m.charge(1).expect("no call under way");
+        m.depth.set(1);
+        let e = m.charge(1).expect_err("past the wall time").to_string();
+        assert!(e.contains("time limit exceeded"), "{e}");
+    }
 }

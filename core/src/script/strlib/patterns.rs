@@ -812,6 +812,7 @@ mod tests {
             stop: Default::default(),
             started: Rc::new(Cell::new(std::time::Instant::now())),
             wall: std::time::Duration::from_secs(10),
+            depth: Rc::new(Cell::new(0)),
             held: Rc::new(Cell::new(0)),
         };
         // the whole bounded library: the pcall that re-raises is not a pattern function
