@@ -18,6 +18,8 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// What a start tried on its own thread hands back.
+// (one value a start, sent once over a channel: the variants' sizes cost nothing worth a box)
+#[allow(clippy::large_enum_variant)]
 enum Started {
     /// A new game of the document's scenario, and a note for the status bar.
     Game(GameCopy, Option<String>),

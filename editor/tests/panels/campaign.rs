@@ -164,6 +164,13 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
         h.query_by_label_contains(&format!("• {first} (")).is_some(),
         "the panel lists the created unit {first} on a line of its own"
     );
+    // and each carried value with the step of Dawn that set it, as `kessel campaign` prints it
+    h.get_by_label("where each value was last set:");
+    assert!(
+        h.query_by_label_contains("Purchasing Reinforcement Groups: ")
+            .is_some(),
+        "the CPP left by the RG purchases is said to come from that step"
+    );
     picture_if_asked(&mut h, "campaign-day1");
 
     // the campaign save holds Dawn and Day I so far, and loads back into Day I
