@@ -183,3 +183,27 @@ fn pairs_walks_string_keys_in_the_same_order_every_run() {
         );
     }
 }
+
+/// A wall-time limit under a second is said as given (`--seconds 0.25` read "0 s of wall time").
+#[test]
+fn a_short_wall_time_limit_is_said_as_given() {
+    let dir = scratch("sandbox-short-wall");
+    let file = write(&dir, "spin.lua", "while true do end\n");
+    let r = kessel(&[
+        "script",
+        file.to_str().expect("utf8"),
+        "--ruleset",
+        "core/tests/fixtures/toy",
+        "--budget",
+        "100000",
+        "--seconds",
+        "0.25",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr
+            .contains("spin.lua:1: time limit exceeded (0.25 s of wall time"),
+        "{}",
+        r.stderr
+    );
+}

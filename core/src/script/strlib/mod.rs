@@ -134,8 +134,9 @@ impl Meter {
             Spent::Stopped => mlua::Error::runtime(format!(
                 "{place}stopped on request (the call was cut short; the game is as it was before it)"
             )),
+            // (the limit as given: `--seconds 0.5` read "0 s" rounded)
             Spent::Wall => mlua::Error::runtime(format!(
-                "{place}time limit exceeded ({:.0} s of wall time in one call: work the instruction count does not see, such as joining big strings in a loop? Or a machine too slow or busy for the call: a debug build runs many times slower than `--release`, and `kessel script`, `simulate` and `campaign` take `--seconds N` for more time a call)",
+                "{place}time limit exceeded ({} s of wall time in one call: work the instruction count does not see, such as joining big strings in a loop? Or a machine too slow or busy for the call: a debug build runs many times slower than `--release`, and `kessel script`, `simulate` and `campaign` take `--seconds N` for more time a call)",
                 self.wall.as_secs_f64()
             )),
             _ => mlua::Error::runtime(format!(
