@@ -618,6 +618,11 @@ function kessel.game.last_turn() end
 ---@return boolean
 function kessel.game.finished() end
 
+---The names of the game variables set now, sorted; with `prefix`, those that start with it.
+---@param prefix? string
+---@return string[]
+function kessel.game.var_names(prefix) end
+
 ---Why this game is its campaign's last (`kessel.emit.end_campaign`), or nil.
 ---@return kessel.Reason?
 function kessel.game.campaign_ended() end

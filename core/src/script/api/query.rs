@@ -388,6 +388,25 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             None => Ok(mlua::Value::Nil),
         }
     })?;
+    // the names of the game variables set now (those starting with `prefix`), sorted: a rule that
+    // keeps one variable per hex or unit (`attacked.0304`) finds them without walking the map
+    set_read(
+        lua,
+        &g,
+        world,
+        "var_names",
+        |_, w, prefix: Option<String>| {
+            let prefix = prefix.unwrap_or_default();
+            let names: Vec<String> = (w.state.vars.range(prefix.clone()..))
+                .map(|(k, _)| k)
+                .take_while(|k| k.starts_with(&prefix))
+                .cloned()
+                .collect();
+            // (copied out name by name: native work the budget sees)
+            crate::script::charge_current(names.iter().map(|n| n.len() as u64 + 16).sum())?;
+            Ok(names)
+        },
+    )?;
     set_read(lua, &g, world, "sides", |_, w, ()| {
         Ok(w.state.sides.clone())
     })?;
