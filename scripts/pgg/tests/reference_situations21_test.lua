@@ -139,3 +139,33 @@ kessel.test("case_6_6_disruption_removal_owner_or_every_phase_option", function(
   to("soviet_movement")
   expect.accepted(B.move({ "r" }, { "0506" }))
 end)
+
+-- [6.6] [11.2] [11.3] What the disruption_removal reading changes for Soviet supply: a disrupted
+-- leader gives no line of communication, and Soviet supply is judged at the start of the Soviet
+-- Movement Phase. Standard (owner): a leader the German overran is still disrupted then, so his
+-- lone rifle begins the phase out of supply, its MA halved (6 to 3). every_phase: the German
+-- Disruption Removal Phase lifted his marker, and the rifle is in supply with its full 6. Board,
+-- German Mechanized Movement Phase: leader l (rating 5, disrupted) in 0807, rifle r in 0805, no
+-- other leader.
+kessel.test("case_6_6_the_disruption_removal_reading_decides_the_soviet_supply_that_follows", function()
+  local M = require("rules.movement")
+  local function play(option)
+    B.setup({ B.leader("l", "0807", 5, { flags = { "disrupted" } }), B.rifle("r", "0805", "2-2-6"), B.pz("g", "0202") },
+      { step = "german_mech_movement", options = { disruption_removal = option } })
+    local guard = 0
+    while kessel.game.step().id ~= "soviet_movement" do
+      expect.accepted(kessel.act{ kind = "end_phase" })
+      guard = guard + 1
+      assert(guard < 6, "did not reach the Soviet Movement Phase")
+    end
+    return kessel.units.get("r")
+  end
+  local r = play("owner")
+  expect.truthy(kessel.units.get("l").flags.disrupted, "still disrupted in the Soviet Movement Phase")
+  expect.truthy(r.flags.oos, "no working leader: out of supply")
+  expect.eq(M.mp_left(r), 3)
+  r = play("every_phase")
+  expect.falsy(kessel.units.get("l").flags.disrupted)
+  expect.falsy(r.flags.oos, "the leader's line of communication reaches it")
+  expect.eq(M.mp_left(r), 6)
+end)
