@@ -169,3 +169,36 @@ kessel.test("case_6_6_the_disruption_removal_reading_decides_the_soviet_supply_t
   expect.falsy(r.flags.oos, "the leader's line of communication reaches it")
   expect.eq(M.mp_left(r), 6)
 end)
+
+-- [6.6] [11.2] [11.3] A disrupted unit defends normally, and a disrupted leader loses his
+-- functions: he gives no line of communication to his units. He was also judged out of supply
+-- himself ("to himself either"), so disruption alone halved a lone leader's defence. His own
+-- supply is his line to the east edge, as for a working leader, and is no function he gives: he now
+-- defends at his full rating while that line is open, and at half when it is cut. His rifle in
+-- range is out of supply all the same. Board, German Combat Phase: leader l (rating 5, disrupted)
+-- alone in 0805, rifle r (4-4-6) in 0803, g (8-8-10) in 0705 next to l. Cut: German infantry in
+-- every hex of column 09 closes the way east.
+kessel.test("case_6_6_a_disrupted_leader_defends_normally_with_his_own_line_east", function()
+  local function board(cut)
+    local units = { B.leader("l", "0805", 5, { flags = { "disrupted" } }), B.rifle("r", "0803", "4-4-6"), B.pz("g", "0705", "8-8-10") }
+    if cut then
+      for row = 1, 10 do units[#units + 1] = B.inf(string.format("w%02d", row), string.format("09%02d", row)) end
+    end
+    B.setup(units)
+  end
+  board(false)
+  local o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0805" } })
+  expect.eq(o.defence, 5, "full rating")
+  expect.eq(o.label, "1-1")
+  local q = kessel.queries.ask("supply", { unit = "l" })
+  expect.eq(q.in_supply, true)
+  q = kessel.queries.ask("supply", { unit = "r" })
+  expect.eq(q.in_supply, false, "he still gives his rifle nothing")
+  expect.eq(q.rule, "6.6")
+  board(true)
+  o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0805" } })
+  expect.eq(o.defence, 2, "cut off from the east edge: halved [11.3]")
+  q = kessel.queries.ask("supply", { unit = "l" })
+  expect.eq(q.in_supply, false)
+  expect.eq(q.why, "no line of supply to the east edge [11.2]")
+end)
