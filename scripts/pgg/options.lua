@@ -82,6 +82,9 @@ opt("overrun_group", "started_together", "6.5",
 opt("rail_air_marker_cost", "hex_plus_four", "13.3",
   "Source reading: a German air marker on a rail hex costs a Soviet rail move the hex and 4 more (5 of the 30, as \"+4 MP\" for rail beside \"+1 MP\" off it), or 4 in all",
   { "hex_plus_four", "four_in_all" })
+opt("disruption_removal", "owner", "6.6",
+  "Source reading: each Disruption Removal Phase lifts the markers of the phasing player's own units (owner: pgg-facts.md, a unit recovers in its owner's next phase) or every marker on the map (every_phase: the manual and the sequence of play say only \"remove disruption markers\", so an overrun's disruption lasts the rest of the overrunner's player-turn)",
+  { "owner", "every_phase" })
 opt("supply_halving_before_integrity", false, "7.3",
   "Source conflict, off in every profile: halve each regiment for supply before divisional integrity doubles it (the rule [7.3], the facts and WBC09 #9 double first)")
 opt("two_zero_one_rifles", false, "12",

@@ -225,6 +225,18 @@ kessel.queries.declare{
     local tid = K.CRT
     local odds = kessel.tables.odds(tid, att, def)
     local distribution = kessel.tables.distribution(tid, odds.column)
+    -- [9.1] [9.73] with nobody to defend (an empty hex, or one left with units that retreated onto
+    -- it) there is no combat, and a defence of 0 would read as 10-1 with its chances: no column
+    local defending, mine = false, units[1] and units[1].side
+    for _, h in ipairs(args.targets) do
+      for _, d in ipairs(K.defenders_at(h)) do
+        if d.side ~= mine then defending = true end
+      end
+    end
+    if not defending then
+      odds = { label = "no roll", below = false, above = false }
+      distribution = {}
+    end
     -- [12.2] with an untried unit taking part the column is not known: counting it as 0 would show
     -- a column nobody may rely on (10-1 against a hex of untried units). The answer gives instead
     -- the columns at the two ends of what the untried units may prove (`worst`, `best`, for the

@@ -672,8 +672,11 @@ function K.attack_reasons(a, command)
     elseif seen[id] then no("9.1", "%s is listed twice", C.name(u))
     elseif u.location ~= "map" then no("9.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
     elseif u.side ~= side then no("9.1", "%s does not belong to the phasing player", C.name(u))
-    elseif u.flags.attacked then no("9.1", "%s has already attacked this phase", C.name_at(u))
-    elseif u.flags.advanced then no("9.8", "%s advanced after combat and cannot attack again this phase", C.name_at(u))
+    elseif u.flags.attacked then
+      -- [9.1] one attack a unit a phase. Only attackers advance in their own Combat Phase, so a
+      -- unit that advanced [9.8] has attacked: this is the one place that refuses it, and says so
+      no("9.1", "%s has already attacked this phase%s", C.name_at(u),
+        u.flags.advanced and " (and advanced after that combat [9.8])" or "")
     elseif C.disrupted(u) then no("6.6", "%s is disrupted and cannot attack", C.name_at(u))
     elseif not U.may_attack(u) then no("12.3", "%s (%s) may only defend: it has no attack strength", C.name_at(u), string.format("%d-%d", u.attack or 0, u.defence or 0))
     else
@@ -791,8 +794,9 @@ function K.roll(cb, ctx, attackers, defenders_by_hex)
   local result = kessel.tables.result(K.CRT, odds.column, roll)
   for _, m in ipairs(amods) do kessel.emit.note(m.rule, m.message) end
   for _, m in ipairs(dmods) do kessel.emit.note(m.rule, m.message) end
+  -- (the kind leads the note: "combat", not "attack", so that the word is not said twice)
   kessel.emit.note(cb.kind == "overrun" and "6.5" or "9.5", string.format("%s: attack %d against defence %d in %s: odds %s, roll %d: %s",
-    cb.kind, att, def, table.concat(cb.def_hexes, "+"), odds.label, roll, result))
+    cb.kind == "overrun" and "overrun" or "combat", att, def, table.concat(cb.def_hexes, "+"), odds.label, roll, result))
   -- the same resolution as data, for scripts and tools (docs/lua-api.md, "Records")
   kessel.emit.record{ kind = "combat", rule = cb.kind == "overrun" and "6.5" or "9.5", fields = {
     type = cb.kind, attacker_side = cb.attacker_side, defender_side = cb.defender_side,
@@ -942,7 +946,7 @@ function K.attack_options(representative)
   local command = me == C.SOVIET and L.command_hexes() or nil
   local able, leaders_at = {}, {}
   for _, u in ipairs(C.units_of(me)) do
-    if not u.flags.attacked and not u.flags.advanced and not C.disrupted(u) then
+    if not u.flags.attacked and not C.disrupted(u) then
       if C.is_leader(u) then
         leaders_at[u.hex] = leaders_at[u.hex] or {}
         table.insert(leaders_at[u.hex], u)

@@ -243,6 +243,12 @@ local function evac_reasons(a)
   if not l or not C.is_leader(l) or l.side ~= C.SOVIET or not C.on_map(l) then
     return C.reason("10.4", "only a Soviet leader on the map may be evacuated (`%s` is not one)", tostring(a.leader))
   end
+  -- [6.6] a disrupted unit may not move, and an evacuation takes the leader off the map, which
+  -- is a move as a rail ride is; a disrupted leader has lost his functions too [6.6]. He may go
+  -- on a later turn, once his own Disruption Removal Phase has lifted the marker.
+  if C.disrupted(l) then
+    return C.reason("6.6", "%s is disrupted and may not move, so he may not be evacuated this phase", C.name_at(l))
+  end
   local done = kessel.game.var("evacuations") or {}
   local max = L.evacuation_max()
   if #done >= max then

@@ -978,13 +978,20 @@ SEQ.add_end_phase_check(M.end_phase_problems)
 kessel.on("step_start", function()
   if C.in_movement_phase() then kessel.emit.clear_unit_var("mp_spent") end
   if C.step_is("soviet_disruption_removal", "german_disruption_removal") then
+    -- [6.6] The standard reading lifts only the phasing player's own markers (pgg-facts.md); the
+    -- manual and the sequence of play say no more than "remove the markers", which option
+    -- disruption_removal = every_phase reads as all of them, whoever's they are.
+    local every = C.option("disruption_removal") == "every_phase"
+    local side = not every and C.phasing() or nil
     local names = {}
-    for _, u in ipairs(kessel.units.all{ side = C.phasing(), location = "map", flag = "disrupted" }) do
+    for _, u in ipairs(kessel.units.all{ side = side, location = "map", flag = "disrupted" }) do
       names[#names + 1] = C.name(u) .. " at " .. u.hex
     end
-    kessel.emit.clear_flag("disrupted", C.phasing())
+    kessel.emit.clear_flag("disrupted", side)
     if #names > 0 then
-      kessel.emit.note("6.6", "disruption removed (the owner's Disruption Removal Phase): " .. table.concat(names, ", "))
+      kessel.emit.note("6.6", string.format("disruption removed (%s): %s",
+        every and "every marker, option disruption_removal = every_phase" or "the owner's Disruption Removal Phase",
+        table.concat(names, ", ")))
     end
   end
 end)

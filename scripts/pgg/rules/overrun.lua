@@ -12,7 +12,7 @@
 -- Results: the defender's part as in combat (loss or retreat, picked by the owner; the path by the
 -- overrunner). A defender that suffers any loss or retreat (not Eng) is disrupted [6.6]: flag
 -- "disrupted" — no move, no attack, no ZOC, defends normally, a disrupted leader gives nothing —
--- removed in its owner's next Disruption Removal Phase.
+-- removed in its owner's next Disruption Removal Phase (option disruption_removal: in the next one).
 -- If the hex is cleared the overrunners must enter it at no cost and may move on [6.5]; they ignore
 -- the ZOC of the overrun units from the hex they attack from. Otherwise the overrun failed: any
 -- result that leaves a defender in the hex (a defender who took a step loss rather than retreat,
@@ -376,6 +376,7 @@ function O.stack_overruns(hex)
   return out
 end
 
--- [6.6] Disruption ends in the owner's next Disruption Removal Phase: movement.lua clears the flag.
+-- [6.6] Disruption ends in the owner's next Disruption Removal Phase (or, under option
+-- disruption_removal = every_phase, in the next one): movement.lua clears the flag.
 
 return O

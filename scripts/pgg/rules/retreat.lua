@@ -31,8 +31,10 @@
 -- [9.8] Victorious units may advance at once into the hexes the loser left, along the retreat path
 -- (as many hexes as the loser retreated), stopping anywhere and ignoring enemy zones of control;
 -- when the hex was emptied by elimination they may advance two hexes, the first being that hex.
--- Units that advanced cannot attack again this phase (flag "advanced"). A disrupted victor stays
--- where it is: it may not move [6.6], and an advance is a move (a retreat is a result and is made).
+-- Units that advanced cannot attack again this phase: only attackers advance in their own Combat
+-- Phase and they have attacked, so the refusal is 9.1's (flag "advanced" records the advance). A
+-- disrupted victor stays where it is: it may not move [6.6], and an advance is a move (a retreat
+-- is a result and is made).
 -- Ignoring enemy ZOC means not stopping in one; a leader still enters an enemy ZOC only together
 -- with an attack-capable unit advancing with him [6.22].
 local C = require("rules.common")

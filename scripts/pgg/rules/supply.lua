@@ -110,7 +110,9 @@ local function soviet_ctx()
       idle[#idle + 1] = l
     end
   end
-  -- each leader's line of supply to the east edge, of any length: one search for all of them
+  -- each leader's line of supply to the east edge, of any length: one search for all of them,
+  -- the disrupted ones too (their own supply, below)
+  for _, l in ipairs(idle) do hexes[#hexes + 1] = l.hex end
   local lines = #hexes > 0 and kessel.paths.trace_costs{
     from = hexes, budget = 1e6, step = { class = "infantry", side = C.SOVIET },
     passage = { blocked = blocked, enter_only = sets.swamp }, target = sets.east,
@@ -130,7 +132,13 @@ local function soviet_ctx()
       cut[#cut + 1] = l
     end
   end
-  return { side = C.SOVIET, covered = covered, leaders_ok = leaders_ok, cut = cut, idle = idle, loc_reach = loc_reach }
+  -- [6.6] a disrupted leader gives his units nothing, but he "defends normally": his own line of
+  -- supply to the east edge keeps him in supply, as it does a working leader (his own supply is
+  -- not one of the functions he loses; read otherwise, disruption alone would halve his defence)
+  local idle_line = {}
+  for _, l in ipairs(idle) do idle_line[l.id] = lines[l.hex] ~= nil end
+  return { side = C.SOVIET, covered = covered, leaders_ok = leaders_ok, cut = cut, idle = idle, idle_line = idle_line,
+    loc_reach = loc_reach }
 end
 
 -- Why a Soviet unit that no working leader supplies is out of supply: a leader whose rating
@@ -138,6 +146,8 @@ end
 -- gives no line of communication [6.6]; else no leader's rating reaches it [11.2]. The sets are
 -- made once per judgement, and only when a unit is out of supply.
 local function soviet_why_not(ctx, u)
+  -- a disrupted leader is judged by his own line, as a working one is
+  if ctx.idle_line[u.id] == false then return "no line of supply to the east edge [11.2]", "11.2" end
   if ctx.near == nil then
     ctx.near = {}
     for _, l in ipairs(ctx.cut) do ctx.near[#ctx.near + 1] = { ctx.loc_reach(l), l, "cut" } end
@@ -152,7 +162,6 @@ local function soviet_why_not(ctx, u)
   end
   for _, n in ipairs(ctx.near) do
     if n[1]:has(u.hex) and n[3] == "idle" then
-      if n[2].id == u.id then return "disrupted: a disrupted leader gives no line of communication, to himself either [6.6]", "6.6" end
       return string.format("the leader in range, %s, is disrupted and gives no line of communication [6.6]", C.name_at(n[2])), "6.6"
     end
   end
@@ -165,6 +174,9 @@ local function soviet_supplied(ctx, u)
     if c[1]:has(u.hex) then by = C.name(c[2]); break end
   end
   if by then return true, "line of communication to " .. by, "11.2" end
+  if ctx.idle_line[u.id] then
+    return true, "disrupted, he gives no line of communication [6.6], but has his own line of supply to the east edge", "11.2"
+  end
   local why, rule = soviet_why_not(ctx, u)
   return false, why, rule
 end

@@ -30,6 +30,13 @@ local function with(options, extra)
   for k, v in pairs(extra or {}) do t[k] = v end
   return t
 end
+-- The profiles an item's situation is played under: the two above and the whole `wbc2009`
+-- profile with only that item's option off (rules30), which must play the item as the standard
+-- game does: each option changes what it says, and no other option makes up for it. (`wbc` in the
+-- tests is true for the full profile only.)
+local function profiles(id)
+  return { PROFILES[1], PROFILES[2], { "wbc2009 without " .. id, with(WBC, { [id] = false }) } }
+end
 
 local function attack(units, targets) return kessel.act{ kind = "attack", units = units, targets = targets } end
 local function choose(c, units) return kessel.act{ kind = "choose", choice = c, units = units } end
@@ -50,7 +57,7 @@ end
 -- WBC09 #1: a friendly hex out of enemy ZOC comes before one in it: only 0404. Both profiles agree
 -- that an empty hex comes first: with 0504 open the German must send s there.
 kessel.test("wbc09_01_retreat_priority_friendly_out_of_zoc_before_in_zoc", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_01_retreat_priority")) do
     local wbc = p[1] == "wbc2009"
     local function board(open)
       local sides = { { "0403", "0503", "lake" } }
@@ -84,7 +91,7 @@ end)
 -- s2's hex: standard allows it (s2 may have left or stay: a friendly hex in passing), the WBC
 -- profile refuses it and offers s1 no path through 0404.
 kessel.test("wbc09_01a_no_retreat_through_the_hex_of_another_unit_of_the_same_combat", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_01a_no_switching_places")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("g", "0304", "8-8-10"), B.rifle("s1", "0403", "1-1-6"), B.rifle("s2", "0404", "1-1-6"), B.leader("l", "0908", 5) },
       { options = p[2] })
@@ -104,7 +111,7 @@ end)
 -- s takes the loss (eliminated), g retreats. Standard (FAQ 2): 0403, empty and in no Soviet zone,
 -- is an empty hex like 0302; WBC: refused. After D2/A1 (4-1, roll 3) the WBC item does not apply.
 kessel.test("wbc09_01b_no_attacker_retreat_into_the_lone_eliminated_defender_s_hex", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_01b_no_retreat_into_lone_defender_hex")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("g", "0303", "6-6-10"), B.rifle("s", "0403"), B.leader("l", "0706", 5) }, { options = p[2] })
     kessel.inject_dice{ 4 }
@@ -135,8 +142,11 @@ end)
 -- zone). Standard: the German may put a1, a2 in 0504 first; b1, b2 follow and one of the four
 -- dies over the limit [7.1]. WBC: refused; a to 0402, b to 0504, nobody dies.
 kessel.test("wbc09_01c_no_retreat_that_cuts_off_another_stack_of_the_same_combat", function()
-  for _, p in ipairs(PROFILES) do
-    local wbc = p[1] == "wbc2009"
+  for _, p in ipairs(profiles("wbc09_01c_simultaneous_retreats")) do
+    -- (rules30) with #1c off the rest of the profile still refuses the cut-off: #1's count over the
+    -- whole combat, as many units as can be in empty hexes, already finds that sending a first
+    -- leaves b a friendly hex at best; the refusal then cites the priority, not the simultaneity
+    local wbc = p[2].wbc09_01_retreat_priority or p[2].wbc09_01c_simultaneous_retreats or false
     B.setup({ B.pz("g", "0304", "9-9-10"), B.rifle("a1", "0403", "1-1-6"), B.rifle("a2", "0403", "1-1-6"), B.rifle("b1", "0404", "1-1-6"), B.rifle("b2", "0404", "1-1-6"),
       B.leader("l", "0706", 5) }, { options = p[2], map = { columns = 10, rows = 10,
         hexsides = { { "0403", "0503", "lake" }, { "0403", "0404", "lake" }, { "0404", "0405", "lake" }, { "0404", "0505", "lake" } } } })
@@ -167,7 +177,7 @@ end)
 -- Soviet (the owner [7]) names the unit lost over the limit. WBC: the German retreats s or t alone;
 -- the one he sends second dies (he keeps the 1-1-6 alive and the 9-9-6 dies).
 kessel.test("wbc09_02_the_opponent_splits_the_stack_and_decides_who_dies", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_02_opponent_orders_retreats")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("g", "0303", "10-10-10"), B.rifle("s", "0403", "9-9-6"), B.rifle("t", "0403", "1-1-6"),
       B.rifle("f1", "0404"), B.rifle("f2", "0404"), B.leader("l", "0706", 5) },
@@ -202,7 +212,7 @@ end)
 -- D1. Both profiles: s dies. Standard: s's step pays the D1 and L stays. WBC: s dies first and does
 -- not count; L still owes the D1 (a step, so death, or a retreat).
 kessel.test("wbc09_03_unit_retreated_onto_a_leader_dies_first_and_the_leader_still_owes_the_result", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_03_retreated_units_die_first")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("g", "0303"), B.rifle("s", "0403"), B.leader("L", "0404", 3), B.pz("h", "0304", "9-9-10"), B.leader("sup", "0706", 5) },
       { options = p[2], map = { columns = 10, rows = 10, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" } } } })
@@ -232,7 +242,7 @@ end)
 -- 0404, u is revealed and removed. WBC: s dies with it at once, no die is rolled and h may advance
 -- two hexes. Standard [9.73]: s is the hex's only unit and defends on its own; the die is rolled.
 kessel.test("wbc09_03_unit_retreated_onto_a_dud_dies_and_the_attacker_advances_two", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_03_retreated_units_die_first")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("g", "0303"), B.rifle("s", "0403"), { id = "u", name = "u", side = "soviet", type = "rifle", hidden = true, pool = "rifle", at = "0404" },
       B.pz("h", "0304", "9-9-10"), B.leader("sup", "0706", 5) },
@@ -270,8 +280,10 @@ end)
 -- in whether s's death pays the D1 (WBC09 #3, on in the profile): standard it does and f1 stays,
 -- WBC f1 still owes the D1.
 kessel.test("wbc09_04_disrupted_stack_overrun_again_defends_with_the_first_unit", function()
-  for _, p in ipairs(PROFILES) do
-    local wbc = p[1] == "wbc2009"
+  for _, p in ipairs(profiles("wbc09_04_overrun_stack_defends_with_first")) do
+    -- the outcomes differ by WBC09 #3 alone: #4 changes nothing, so the profile without #4 plays
+    -- as the whole profile does (rules30)
+    local wbc = p[2].wbc09_03_retreated_units_die_first or false
     B.setup({ B.pz("a", "0303", "7-7-10"), B.pz("b", "0505", "7-7-10"), B.pz("c", "0405", "8-8-10"),
       B.rifle("f1", "0404", "1-1-6"), B.rifle("f2", "0404", "1-1-6"), B.rifle("s", "0403", "1-1-6"), B.leader("l", "0907", 5) },
       { step = "german_movement", options = p[2], map = { columns = 10, rows = 10, hexsides = { { "0403", "0503", "lake" } } } })
@@ -305,7 +317,7 @@ end)
 -- units round him). Standard with the optional rule on: evacuated. The WBC profile (evacuation off,
 -- and #5 overriding the optional rule even when it is switched on): refused.
 kessel.test("wbc09_05_no_leader_evacuation_even_with_the_optional_rule", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_05_no_leader_evacuation")) do
     local wbc = p[1] == "wbc2009"
     for _, on in ipairs{ false, true } do
       B.setup({ B.leader("l", "0202", 2), B.pz("g1", "0302"), B.pz("g2", "0203"), B.pz("g3", "0101") },
@@ -330,7 +342,7 @@ kessel.test("wbc09_06_rail_break_lifted_from_anywhere_and_placed_where_the_germa
   for c = 3, 12 do rail[#rail + 1] = string.format("%02d02", c) end
   local cuts = {}
   for i, h in ipairs{ "0302", "0402", "0502", "0602", "0702", "0802" } do cuts[i] = { kind = "rail_cut", side = "german", at = h } end
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_06_rail_break_relocation")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("g", "1001"), B.leader("l", "0104", 2) }, { step = "german_movement", options = p[2], markers = cuts,
       map = { columns = 12, rows = 4, links = { { kind = "railway", path = rail } } } })
@@ -352,7 +364,7 @@ end)
 -- German takes a step. Standard [6.5]: the hex is cleared, the overrunners must enter it, and stop
 -- (a split result). WBC: they stay in 0303 and stop. After Eng both profiles leave them in place.
 kessel.test("wbc09_07_overrunners_taking_a_split_loss_stay_where_they_came_from", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_07_overrun_loss_stays_put")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("a", "0303", "4-4-10"), B.pz("b", "0303", "2-2-10"), B.rifle("s", "0403", "1-1-6"), B.leader("l", "0907", 5) },
       { step = "german_movement", options = p[2] })
@@ -395,7 +407,7 @@ kessel.test("wbc09_08_german_mp_supply_counts_the_unit_type_and_rivers_not_the_s
   -- a river along the whole boundary of columns 10 and 11
   local RIVER = { { "1001", "1101", "river" }, { "1001", "1102", "river" }, { "1002", "1102", "river" },
     { "1002", "1103", "river" }, { "1003", "1103", "river" } }
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_08_supply_mp_by_unit_type")) do
     local function supplied(at, river)
       B.setup({ B.inf("i", at), B.leader("l", "4402", 2) }, { step = "german_movement", turn = 5, options = p[2],
         map = { columns = 45, rows = 3, hexsides = river and RIVER or nil } })
@@ -413,7 +425,7 @@ end)
 -- 40x5 of clear with no road: the division in 3003 is 29 MP from the west edge, out of supply
 -- [11.1]; a Soviet 1-1-6 in 3103. Combat: 6 against 1, 6-1. Overrun: 3 against 1, 3-1. Both profiles.
 kessel.test("wbc09_09_intact_division_out_of_supply_fights_at_6_overruns_at_3", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_09_integrity_before_halving")) do
     local units = { reg("m1", "motorized", "14 Mot", "3-3-10", "3003"), reg("m2", "motorized", "14 Mot", "3-3-10", "3003"),
       B.rifle("s", "3103", "1-1-6"), B.leader("l", "3804", 5) }
     B.setup(units, { turn = 5, options = p[2], map = { columns = 40, rows = 5 } })
@@ -432,7 +444,7 @@ end)
 -- unit in the hex): 3 + 3 + 4 = 10 against 9, 1-1; WBC: 6 + 6 + 4 = 16 against 9, 1-1 as well
 -- (rounded down [9.4]); against a 7-7-6: 10 to 7 is 1-1, 16 to 7 is 2-1.
 kessel.test("wbc09_10_gd_keeps_a_two_regiment_motorized_division_intact", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_10_integrity_with_gd_lehr")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ reg("m1", "motorized", "14 Mot", "3-3-10", "0303"), reg("m2", "motorized", "14 Mot", "3-3-10", "0303"),
       reg("gd", "motorized", "GD", "4-4-10", "0303", { attrs = { independent = 1 } }), B.rifle("s", "0403", "7-7-6"),
@@ -449,7 +461,7 @@ end)
 -- 7 against 1, 7-1, roll 1: De; they enter 0403. Standard: a alone may not move on (the group moves
 -- together). WBC: a goes to 0503, b to 0404; once c moves, a may not move again.
 kessel.test("wbc09_11_successful_overrunners_may_split_and_finish_first", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_11_overrun_stack_may_split")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("a", "0303", "7-7-10"), B.pz("b", "0303", "7-7-10"), B.pz("c", "0101"), B.rifle("s", "0403", "1-1-6"),
       B.leader("l", "0909", 5) }, { step = "german_movement", options = p[2] })
@@ -478,7 +490,7 @@ end)
 -- Overrun in the Soviet Movement Phase, s with l3 (s began the phase in command): standard refused
 -- (a leader has no attack strength [10.2]); WBC 7 halved 3 against 2, 1-1.
 kessel.test("wbc09_12_two_leaders_add_to_one_attack_and_a_leader_joins_an_overrun", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_12_multiple_leaders")) do
     local wbc = p[1] == "wbc2009"
     local units = { B.rifle("s", "0403", "4-4-6"), B.leader("l2", "0403", 2), B.leader("l3", "0403", 3), B.pz("g", "0303", "2-2-10") }
     B.setup(units, { step = "soviet_combat", options = p[2] })
@@ -514,7 +526,7 @@ end)
 -- supply in both. The leader's own line of supply may not pass through swamp in either [6.7].
 kessel.test("wbc09_13_line_of_communication_into_but_not_through_swamp", function()
   local S = require("rules.supply")
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_13_loc_not_through_swamp")) do
     local wbc = p[1] == "wbc2009"
     local function supplied(at, leader_at, swamp)
       B.setup({ B.leader("l", leader_at or "0601", 3), B.rifle("r", at) }, { step = "soviet_movement", turn = 5, options = p[2],
@@ -533,7 +545,7 @@ end)
 kessel.test("wbc09_14_a_division_destroyed_on_turn_9_returns_on_turn_11", function()
   local R = require("rules.reinforcements")
   local dead = { id = "d", name = "d", side = "soviet", type = "rifle", faces = { "3-3-6" }, location = "eliminated", vars = { elim_turn = 9 } }
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_14_rifle_recycling_delay")) do
     local wbc = p[1] == "wbc2009"
     for _, turn in ipairs{ 10, 11 } do
       B.setup({ dead, B.leader("l", "0909", 3) }, { step = "soviet_movement", turn = turn, options = p[2] })
@@ -551,7 +563,7 @@ end)
 -- panzer g has 3 MP left (7 of 10 spent) in 0303; the Soviet rifle s in 0403 under a Soviet
 -- interdiction marker [13.4]. Standard: the overrun costs 3 [6.5]: allowed. WBC: 4: refused.
 kessel.test("wbc09_15_interdiction_marker_adds_one_to_the_overrun_cost", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_15_interdiction_on_overrun_cost")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.pz("g", "0303", "8-8-10", { vars = { mp_spent = 14 } }), B.rifle("s", "0403", "1-1-6"), B.leader("l", "0907", 5) },
       { step = "german_movement", options = p[2], markers = { { kind = "soviet_interdiction", side = "soviet", at = "0403" } } })
@@ -599,7 +611,7 @@ end)
 -- Out of an overrun the leader adds in both.
 kessel.test("case_10_2_odds_with_a_leader_in_an_overrun_follow_the_profile", function()
   local K = require("rules.combat")
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_12_multiple_leaders")) do
     local wbc = p[1] == "wbc2009"
     B.setup({ B.leader("l", "0909", 3) }, { options = p[2] })
     local m = K.odds_modifiers(4, 1, { "leader=3", "overrun" })
@@ -710,7 +722,7 @@ end)
 kessel.test("case_wbc09_14_the_dead_pile_opens_on_the_turn_the_last_original_arrives", function()
   local R = require("rules.reinforcements")
   local dead = { id = "d", name = "d", side = "soviet", type = "rifle", faces = { "3-3-6" }, location = "eliminated", vars = { elim_turn = 9 } }
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_14_rifle_recycling_delay")) do
     local wbc = p[1] == "wbc2009"
     for _, due in ipairs{ 10, 11, 12 } do
       B.setup({ dead, B.leader("l", "0909", 3), { id = "o", name = "o", side = "soviet", type = "rifle", hidden = true, pool = "rifle",
@@ -726,7 +738,7 @@ end)
 -- attack rolling 6 at 3-1: Eng. Both profiles agree: the retreated unit s survives, the leader
 -- (the hex's only real defender) takes the Eng step, and so does h.
 kessel.test("wbc09_03_engaged_spares_the_unit_retreated_onto_the_leader_in_both_profiles", function()
-  for _, p in ipairs(PROFILES) do
+  for _, p in ipairs(profiles("wbc09_03_retreated_units_die_first")) do
     B.setup({ B.pz("g", "0303"), B.rifle("s", "0403"), B.leader("L", "0404", 3), B.pz("h", "0304", "9-9-10"), B.leader("sup", "0706", 5) },
       { options = p[2], map = { columns = 10, rows = 10, hexsides = { { "0403", "0503", "lake" }, { "0403", "0504", "lake" } } } })
     kessel.inject_dice{ 2 }

@@ -193,7 +193,8 @@ end)
 -- of the Movement Phase [11.3]) gave one text for every case, "no line of communication within a
 -- leader's rating ...", whether no leader was near, the leader in range was cut off from the east
 -- edge, or he was disrupted. It now names the leader in range and what fails, citing 11.2 for his
--- missing line of supply and 6.6 for his disruption.
+-- missing line of supply and 6.6 for his disruption (the disrupted leader himself is in supply
+-- while his own line to the east edge is open: see reference_situations21).
 -- Board, Soviet Movement Phase of turn 7 (east edge column 10): German infantry in 0502, 0504,
 -- 0506, 0508 and 0510 close column 05 to Soviet lines. West of it rifle a (0305) and leader Lukin
 -- (rating 3, 0304); east of it rifle b (0708) and leader Konev (rating 3, 0707, disrupted), and
@@ -215,7 +216,6 @@ kessel.test("case_11_2_the_supply_answer_names_the_leader_in_range_and_what_fail
     a = { "11.2", "the leader in range, Lukin in 0304 (rating 3), has no line of supply to the east edge [11.2]" },
     lukin = { "11.2", "no line of supply to the east edge [11.2]" },
     b = { "6.6", "the leader in range, Konev in 0707, is disrupted and gives no line of communication [6.6]" },
-    konev = { "6.6", "disrupted: a disrupted leader gives no line of communication, to himself either [6.6]" },
     c = { "11.2", "no line of communication within a leader's rating to a leader with a line of supply to the east edge [11.2]" },
   }
   for id, w in pairs(want) do
@@ -225,6 +225,13 @@ kessel.test("case_11_2_the_supply_answer_names_the_leader_in_range_and_what_fail
     expect.eq(q.why, w[2], id)
     expect.eq(kessel.units.get(id).flags.oos, true, id .. " marked out of supply at the start of the phase")
   end
+  -- Konev himself supplies nobody, but his own line to the east edge keeps him in supply: a
+  -- disrupted unit defends normally [6.6] (rules30; he was once judged out of supply "to himself")
+  local q = kessel.queries.ask("supply", { unit = "konev" })
+  expect.eq(q.in_supply, true, "konev")
+  expect.eq(q.rule, "11.2")
+  expect.eq(q.why, "disrupted, he gives no line of communication [6.6], but has his own line of supply to the east edge")
+  expect.falsy(kessel.units.get("konev").flags.oos, "konev is not marked out of supply")
   -- the Movement Phase's note says the same
   kessel.setup{ map = { columns = 10, rows = 10 }, step = "soviet_interdiction", turn = 7, units = units }
   local ok, ev = kessel.act{ kind = "end_phase" }
