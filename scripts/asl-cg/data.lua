@@ -201,7 +201,7 @@ record("attack_chit", "table", "RB: the sides that chose the Attack chit on the 
 record("idle_days", "table", "RB: Idle Days per side since the last completed scenario (idle_day counts them; not carried past a completed scenario) [11.617]")
 record("scenarios_since_idle", "table", "RB: scenarios completed since the CG start or the last Idle Day, this one included (unset: counted) [11.617]")
 record("bought_previous_day", "table", "RB: { side = { elite_coys = n, first_line = n, afv_pltns = n } } bought on the previous CG Day: elite Infantry Coys, first-line Infantry Coys, AFV Pltns other than SPW Pltns [11.617]")
-record("win_loss", "table", "RB: { side = { wins, losses, completed } } CG scenarios so far [11.6142]")
+record("win_loss", "table", "RB: { side = { wins, losses, completed } } CG scenarios before this one; the rules add this one's result when its winner is determined [11.6031] [11.6142]")
 record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leader Battle Hardening DR (0, -1 or -2) [11.6113]")
 record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text); not read in play: RB's RG strength is the players', in the RePh's last step")
 record("rg_record", "list", "the German RG Purchase Record; an Initial Scenario's OB lists its RG here with given = true (I1-I3 with strength F or D) [9.6178] [9.6181]")

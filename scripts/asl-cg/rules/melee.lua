@@ -328,6 +328,27 @@ S.on_end("rally", function()
   last_date("9.6")
 end)
 
+-- [11.6142] each side's CG record of wins and losses (the AFV Withdrawal drm reads its ratio): the
+-- scenario just completed is counted once its winner is known. `win_loss` holds the scenarios
+-- before it (the scenario's `[vars]`, or what the campaign carried in); a scenario with no winner
+-- recorded counts as completed, won and lost by nobody.
+local function count_win_loss(winner)
+  local rec = C.copy(C.var("win_loss", {}))
+  local parts = {}
+  for _, side in ipairs(C.sides()) do
+    local r = C.copy(rec[side] or {})
+    r.completed = (tonumber(r.completed) or 0) + 1
+    if winner == side then r.wins = (tonumber(r.wins) or 0) + 1
+    elseif winner ~= nil and winner ~= "none" then r.losses = (tonumber(r.losses) or 0) + 1 end
+    rec[side] = r
+    parts[#parts + 1] = string.format("%s %d:%d", side, tonumber(r.wins) or 0, tonumber(r.losses) or 0)
+  end
+  kessel.emit.var("win_loss", rec)
+  local n = rec[C.sides()[1]].completed
+  C.note("11.6142", string.format("CG record after %d CG scenario%s completed (wins:losses): %s",
+    n, n == 1 and "" or "s", table.concat(parts, ", ")))
+end
+
 -- [11.6031] the scenario's winner comes from its Victory Conditions (11.6235, not in the text):
 -- the scenario sets `scenario_winner`; units Eliminated after this step do not count for it.
 S.on_end("victory_rally", function()
@@ -335,6 +356,7 @@ S.on_end("victory_rally", function()
   C.record("victory", "11.6031", { winner = w or "none" })
   C.note("11.6031", "CG scenario winner: " .. (w or "none recorded"))
   kessel.emit.var("victory_determined", true)
+  count_win_loss(w)
   rally("11.6032")
   kessel.emit.var("scenario_ended", true)
   last_date("11.6")

@@ -297,3 +297,30 @@ kessel.test("case_11.6142_the_win_loss_drm_is_named_and_needs_a_loss", function(
   expect.eq(T.unit("t1").location, "map")
   expect.eq(T.unit("t2").location, "eliminated")
 end)
+
+-- [11.6031] [11.6142] the scenario just completed joins each side's CG record once its winner is
+-- determined, so the AFV Withdrawal drm reads it: a Russian record of 1:1 after one scenario,
+-- with this one lost, is 1:2 after two, and the -1 applies (the record given was left as it was,
+-- and the drm never counted this scenario).
+kessel.test("case_11.6142_the_scenario_just_completed_joins_the_win_loss_record", function()
+  T.setup{ module = "rb", step = "victory_rally",
+    vars = { date = "20oct", scenario_winner = "german",
+      win_loss = { russian = { wins = 1, losses = 1, completed = 1 }, german = { wins = 1, losses = 1, completed = 1 } } } }
+  local ev = T.resolve()
+  T.has_note(ev, "[11.6142] CG record after 2 CG scenarios completed (wins:losses): german 2:1, russian 1:2")
+  local rec = kessel.game.var("win_loss")
+  expect.eq(rec.russian.losses, 2)
+  expect.eq(rec.russian.completed, 2)
+  expect.eq(rec.german.wins, 2)
+  -- a scenario without a recorded winner is completed, won and lost by nobody
+  T.setup{ module = "rb", step = "victory_rally", vars = { date = "20oct" } }
+  ev = T.resolve()
+  T.has_note(ev, "[11.6142] CG record after 1 CG scenario completed (wins:losses): german 0:0, russian 0:0")
+  -- and the Withdrawal dr reads the record as it now stands
+  T.setup{ module = "rb", step = "armor_withdrawal",
+    vars = { date = "20oct", win_loss = rec },
+    units = { T.vehicle("t1", "russian", "T-34", "C4", { vars = { platoon = "P1", platoon_on_map = true } }) } }
+  kessel.inject_dice{ 6 }
+  ev = T.resolve()
+  T.has_note(ev, "Platoon P1 withdrawal dr 6-1: retained (-1 the russian win:loss ratio 1:2 is 1:2 or worse, 2 CG scenarios completed)")
+end)
