@@ -144,7 +144,7 @@ impl PlayPanel {
                 }
                 None => {}
             }
-            ui.label(crate::play::OVER_HELP);
+            ui.label(s.over_help());
             return;
         }
         match s.interaction {

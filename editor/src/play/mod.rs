@@ -19,7 +19,7 @@ pub mod thinker;
 pub mod worker;
 
 pub use jobs::ANSWER_WAIT;
-pub use phase::{MOVE_HELP, ONE_CHOICE_HELP, OVER_HELP};
+pub use phase::{CAMPAIGN_OVER_HELP, MOVE_HELP, ONE_CHOICE_HELP, OVER_HELP};
 
 use crate::document::{write_atomic, Document, UnitLayer};
 use kessel_core::action::{Action, Reason};

@@ -7,6 +7,10 @@ use kessel_core::state::Value;
 /// What play-test says once the game has ended: nothing is left to click on the map.
 pub const OVER_HELP: &str = "The game is over. New game plays it again (another seed for other rolls); in a campaign, Next game goes on.";
 
+/// What play-test says once a game the rules said ends its campaign has ended.
+pub const CAMPAIGN_OVER_HELP: &str =
+    "The game is over, and the campaign with it (the campaign panel says why). New game plays it again (another seed for other rolls).";
+
 /// What play-test says in a step with one choice and no unit to click (a phase where nothing may
 /// be done but ending it).
 pub const ONE_CHOICE_HELP: &str = "Nothing to click on the map in this step: its one choice is in the Choices list (the log says what the rules decided).";
@@ -16,13 +20,22 @@ pub const ONE_CHOICE_HELP: &str = "Nothing to click on the map in this step: its
 pub const MOVE_HELP: &str = "Click a stack, then a shaded hex to move it. Hover a hex to see why the stack can't go there. In a combat phase click your stacks, then the enemy stack to attack.";
 
 impl PlaySession {
+    /// What play-test says once the game has ended: whether a campaign's next game follows.
+    pub fn over_help(&self) -> &'static str {
+        if self.engine.state().campaign_ended.is_some() {
+            CAMPAIGN_OVER_HELP
+        } else {
+            OVER_HELP
+        }
+    }
+
     /// What clicks do in the current step, as the mode's help says it: moving a stack where a
     /// legal action moves units; declaring an attack with the Attack clicks; else taking the
     /// step's choices (a set-up's placements, markers), from the list or, for units on the map,
     /// from the hexes their choices lead to.
     pub fn click_help(&self) -> &'static str {
         if self.engine.state().finished {
-            return OVER_HELP;
+            return self.over_help();
         }
         if !self.rules_said_whose_turn() || self.moving {
             return MOVE_HELP;

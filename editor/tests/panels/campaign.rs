@@ -383,6 +383,17 @@ fn a_game_that_ends_the_campaign_offers_no_next_game() {
     );
     h.get_by_label("The campaign has ended with this game.");
     h.get_by_label("red conceded the war [T18]");
+    // and the help says no next game follows (it said "in a campaign, Next game goes on")
+    assert!(
+        h.query_all_by_label(kessel_editor::play::CAMPAIGN_OVER_HELP)
+            .count()
+            > 0,
+        "the help says the campaign is over"
+    );
+    assert_eq!(
+        h.query_all_by_label(kessel_editor::play::OVER_HELP).count(),
+        0
+    );
     assert_eq!(
         h.query_all_by_label_contains("Next game:").count(),
         0,
