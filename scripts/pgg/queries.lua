@@ -236,6 +236,8 @@ kessel.queries.declare{
     if not defending then
       odds = { label = "no roll", below = false, above = false }
       distribution = {}
+      -- (nor a terrain line: "forest doubles the defender" of a defender who is not there)
+      dmods = {}
     end
     -- [12.2] with an untried unit taking part the column is not known: counting it as 0 would show
     -- a column nobody may rely on (10-1 against a hex of untried units). The answer gives instead

@@ -41,6 +41,25 @@ kessel.test("case_9_73_odds_on_a_hex_left_with_only_retreated_units_give_no_colu
   expect.eq(o.legal, false)
 end)
 
+-- [9.1] [9.3] An empty forest hex: the odds answer gives no column and no terrain line either (it
+-- said "forest doubles the defender" of a defender who is not there).
+kessel.test("case_9_1_odds_on_an_empty_forest_hex_name_no_terrain", function()
+  B.setup({ B.pz("g", "0604", "8-8-10"), B.leader("l", "0906", 5) },
+    { map = { columns = 10, rows = 10, terrain = { ["0705"] = "forest" } } })
+  local o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0705" } })
+  expect.eq(o.label, "no roll")
+  expect.eq(#o.defence_modifiers, 0, "no terrain modifier without a defender")
+  -- with a defender there the forest counts [9.3]
+  B.setup({ B.pz("g", "0604", "8-8-10"), B.rifle("s", "0705", "2-2-6"), B.leader("l", "0906", 5) },
+    { map = { columns = 10, rows = 10, terrain = { ["0705"] = "forest" } } })
+  o = kessel.queries.ask("odds", { units = { "g" }, targets = { "0705" } })
+  local forest = false
+  for _, m in ipairs(o.defence_modifiers) do
+    if m.message:find("forest doubles the defender", 1, true) then forest = true end
+  end
+  expect.truthy(forest, "the forest doubles a defender who is there")
+end)
+
 -- [9.5] The resolution note began with the kind of combat, so an attack read "attack: attack 8
 -- against defence 1". It now begins "combat:" (an overrun's still "overrun:"). Board: g (8-8-10)
 -- in 0303 against s (1-1-6) in 0403, 8-1, roll 1: De.
