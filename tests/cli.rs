@@ -12,6 +12,13 @@ fn check_prints_a_summary_of_the_toy_scenario() {
     assert!(r.stdout.contains("Toy battle"));
     assert!(r.stdout.contains("7×5 hexes"));
     assert!(r.stdout.contains("red        2 units"), "{}", r.stdout);
+    // a river's sides and a road's crossings said apart (the road was listed as a hexside)
+    assert!(
+        r.stdout
+            .contains("  hexsides   river 9; links road 6; 1 place, 1 area\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

@@ -109,22 +109,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         map.rows(),
         terrain.join(", ")
     );
-    let mut features: BTreeMap<&str, usize> = BTreeMap::new();
+    // hexside features (rivers: the sides they run along) and links (roads: the sides they
+    // cross, from hex to hex) said apart: a road is no hexside to a reader of the map
+    let (mut sides, mut links) = (
+        BTreeMap::<&str, usize>::new(),
+        BTreeMap::<&str, usize>::new(),
+    );
     for f in &map.features {
-        *features.entry(f.kind.as_str()).or_default() +=
-            f.sides.len() + f.path.len().saturating_sub(1);
+        *sides.entry(f.kind.as_str()).or_default() += f.sides.len();
+        *links.entry(f.kind.as_str()).or_default() += f.path.len().saturating_sub(1);
     }
-    let features: Vec<String> = features.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let listed = |counts: &BTreeMap<&str, usize>| -> Vec<String> {
+        (counts.iter())
+            .filter(|(_, n)| **n > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect()
+    };
+    let (sides, links) = (listed(&sides), listed(&links));
     let counted = |n: usize, one: &str, many: &str| match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
     };
     say!(
-        "  hexsides   {}; {}, {}",
-        if features.is_empty() {
+        "  hexsides   {}{}; {}, {}",
+        if sides.is_empty() {
             "none".to_string()
         } else {
-            features.join(", ")
+            sides.join(", ")
+        },
+        if links.is_empty() {
+            String::new()
+        } else {
+            format!("; links {}", links.join(", "))
         },
         counted(map.places.len(), "place", "places"),
         counted(map.areas.len(), "area", "areas")
