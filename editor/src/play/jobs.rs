@@ -441,12 +441,16 @@ impl PlaySession {
                 // its markers kept saying so once they were down)
                 self.refusal = None;
                 // said as the side at the screen is shown it: the status bar named the path and
-                // unit of a move the log withheld (a block moved out of sight)
-                let withheld = self.viewer().is_some_and(|side| {
-                    (self.engine.view(&side).ok())
-                        .and_then(|v| v.log.last().map(|e| e.params_withheld))
-                        .unwrap_or(true)
-                });
+                // unit of a move the log withheld (a block moved out of sight). Only where the
+                // rules keep secrets, as the look shows a view (a view replays the whole log: not
+                // on this thread at every computer move of a game that has none)
+                let secrets = !self.engine.state().secrets.is_empty();
+                let withheld = secrets
+                    && self.viewer().is_some_and(|side| {
+                        (self.engine.view(&side).ok())
+                            .and_then(|v| v.log.last().map(|e| e.params_withheld))
+                            .unwrap_or(true)
+                    });
                 let what = if withheld {
                     format!("{} (withheld)", action.kind)
                 } else {
