@@ -139,14 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let end = last.as_ref().and_then(|e| e.state().campaign_ended.clone());
         if let Some(end) = end {
             let rest: Vec<String> = (index..campaign.games.len())
-                .map(|i| {
-                    let g = &campaign.games[i];
-                    let name = g
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| g.scenario.display().to_string());
-                    format!("game {} ({})", i + 1, shown(&name))
-                })
+                .map(|i| format!("game {} ({})", i + 1, shown(&campaign.planned_name(i))))
                 .collect();
             let _ = writeln!(
                 out,

@@ -271,6 +271,18 @@ impl Campaign {
         })
     }
 
+    /// The name game `index` (0-based) will have, said before its scenario is loaded: its own in
+    /// the campaign file, else its scenario file's stem (the scenario's name once it is loaded).
+    pub fn planned_name(&self, index: usize) -> String {
+        let game = &self.games[index];
+        game.name.clone().unwrap_or_else(|| {
+            game.scenario.file_stem().map_or_else(
+                || format!("game {}", index + 1),
+                |s| s.to_string_lossy().into(),
+            )
+        })
+    }
+
     /// The dice seed of game `index` (0-based) of a campaign played with `seed`: `seed + index`,
     /// so each game has its own dice and the same campaign seed gives the same games.
     pub fn game_seed(seed: u64, index: usize) -> u64 {

@@ -34,7 +34,7 @@ impl CampaignRun {
     /// The first game of `campaign`, not started yet.
     pub fn new(campaign: Campaign, seed: u64) -> CampaignRun {
         let played = CampaignSave::new(&campaign, seed);
-        let name = planned_name(&campaign, 0);
+        let name = campaign.planned_name(0);
         CampaignRun {
             campaign,
             index: 0,
@@ -52,7 +52,7 @@ impl CampaignRun {
         let mut played = loaded.save;
         let current = played.games.pop();
         let index = played.games.len();
-        let name = current.map_or_else(|| planned_name(&loaded.campaign, index), |g| g.name);
+        let name = current.map_or_else(|| loaded.campaign.planned_name(index), |g| g.name);
         CampaignRun {
             seed: played.seed,
             campaign: loaded.campaign,
@@ -114,7 +114,7 @@ impl CampaignRun {
     /// The name of the game after this one, if there is one.
     pub fn next_name(&self) -> Option<String> {
         (self.index + 1 < self.campaign.games.len())
-            .then(|| planned_name(&self.campaign, self.index + 1))
+            .then(|| self.campaign.planned_name(self.index + 1))
     }
 
     /// The campaign save of the games played and `current` as it stands, as JSON to be written
@@ -125,18 +125,6 @@ impl CampaignRun {
         save.to_json_at(path, &self.campaign)
             .map_err(|e| anyhow::anyhow!("cannot write the campaign save: {e}"))
     }
-}
-
-/// The name game `index` will have: its own in the campaign file, else its scenario file's stem
-/// (the scenario's name once it is loaded).
-fn planned_name(campaign: &Campaign, index: usize) -> String {
-    let game = &campaign.games[index];
-    game.name.clone().unwrap_or_else(|| {
-        game.scenario.file_stem().map_or_else(
-            || format!("game {}", index + 1),
-            |s| s.to_string_lossy().into(),
-        )
-    })
 }
 
 /// True when `path` reads as a campaign file: `[[game]]` tables and no `[scenario]`.
