@@ -778,9 +778,9 @@ mod tests {
         .expect("host")
     }
 
-    #[test]
-    fn joining_big_strings_in_a_loop_hits_the_wall_clock_limit() {
-        let h = ScriptHost::new(
+    /// A host whose calls the wall clock stops (300 ms) long before the instruction budget.
+    fn wall_limited_host() -> ScriptHost {
+        ScriptHost::new(
             Path::new("/nonexistent"),
             Limits {
                 memory: 64 << 20,
@@ -788,7 +788,12 @@ mod tests {
                 wall: std::time::Duration::from_millis(300),
             },
         )
-        .expect("host");
+        .expect("host")
+    }
+
+    #[test]
+    fn joining_big_strings_in_a_loop_hits_the_wall_clock_limit() {
+        let h = wall_limited_host();
         let started = std::time::Instant::now();
         let e = h
             .run_text(
@@ -810,15 +815,7 @@ mod tests {
     /// which reads the clock every thousand of them, let such a loop run many times the limit.
     #[test]
     fn a_loop_of_slow_engine_calls_stops_at_the_wall_clock_limit() {
-        let h = ScriptHost::new(
-            Path::new("/nonexistent"),
-            Limits {
-                memory: 64 << 20,
-                instructions: 5_000_000_000,
-                wall: std::time::Duration::from_millis(300),
-            },
-        )
-        .expect("host");
+        let h = wall_limited_host();
         // an engine call taking 20 ms of native work and charged as one cheap call
         let slow = h
             .lua()
