@@ -950,3 +950,66 @@ fn a_rulesets_hash_reads_its_own_files_only() {
     assert!(fifo.success());
     assert_eq!(hash(&dir), plain);
 }
+
+#[test]
+fn a_lua_profile_names_the_scripts_that_ran_and_leaves_the_games_as_they_were() {
+    let dir = scratch("lab-lua-profile");
+    let out = dir.join("prof.txt");
+    let base = ["simulate", TOY, "--games", "3", "--seed", "2", "-j", "2"];
+    let plain = kessel(&base);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let profiled = kessel(&[&base[..], &["--lua-profile", s(&out)]].concat());
+    assert_eq!(profiled.code, 0, "{}", profiled.stderr);
+    // sampling watches the games, it does not change them
+    assert_eq!(profiled.stdout, plain.stdout);
+    assert!(
+        profiled.stderr.contains("Lua profile written"),
+        "{}",
+        profiled.stderr
+    );
+    let report = std::fs::read_to_string(&out).expect("the report");
+    assert!(report.starts_with("Lua profile: "), "{report}");
+    // the toy's computer player and rules ran on both workers, and both are in the one report
+    assert!(report.contains("toy/rules/play.lua:"), "{report}");
+    assert!(report.contains("## Lines alone (self time)"), "{report}");
+    // a second run replaces its own report, but nothing else of the user's
+    let again = kessel(&[&base[..], &["--lua-profile", s(&out)]].concat());
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let notes = crate::util::write(&dir, "notes.txt", "my notes\n");
+    let refused = kessel(&[&base[..], &["--lua-profile", s(&notes)]].concat());
+    assert_ne!(refused.code, 0);
+    assert!(refused.stderr.contains("Lua profile"), "{}", refused.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&notes).expect("notes"),
+        "my notes\n"
+    );
+}
+
+#[test]
+fn a_script_s_lua_profile_puts_its_hot_function_first() {
+    let dir = scratch("script-lua-profile");
+    let script = crate::util::write(
+        &dir,
+        "hot.lua",
+        "local function hot(n)\n  local s = 0\n  for i = 1, n do s = s + i % 3 end\n  return s\nend\n\
+         for _ = 1, 40 do hot(20000) end\nprint(\"done\")\n",
+    );
+    let out = dir.join("prof.txt");
+    let r = kessel(&[
+        "script",
+        s(&script),
+        "--ruleset",
+        "core/tests/fixtures/toy",
+        "--lua-profile",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "done\n");
+    let report = std::fs::read_to_string(&out).expect("the report");
+    let self_lines = report
+        .split("## Lines alone (self time)")
+        .nth(1)
+        .expect("a self-time table");
+    let first = self_lines.lines().find(|l| l.contains('%')).expect("a row");
+    assert!(first.ends_with("hot.lua:3"), "{report}");
+}

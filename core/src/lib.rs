@@ -28,6 +28,7 @@
 pub mod action;
 pub mod algo;
 pub mod campaign;
+pub mod cpu_time;
 pub mod dice;
 pub mod error;
 pub mod event;

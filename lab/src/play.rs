@@ -74,12 +74,8 @@ impl Seat {
     }
 }
 
-/// CPU seconds this thread has run, where the system says (Linux); `None` elsewhere.
-pub fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
-}
+/// CPU seconds this thread has run, where the system says; `None` elsewhere.
+pub use kessel_core::cpu_time::thread_cpu_seconds;
 
 /// Who owns the objective hexes: the side that stood in each last.
 struct Control {

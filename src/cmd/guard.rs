@@ -29,6 +29,8 @@ pub enum Output {
     Picture,
     /// A `.kessel` package (`kessel pack -o`).
     Package,
+    /// A profile of the scripts' time (`--lua-profile`).
+    LuaProfile,
 }
 
 /// What `kessel render` writes into its pictures so that it recognises them again.
@@ -50,6 +52,7 @@ impl Output {
             Output::Map => "map.toml",
             Output::Picture => "map.png",
             Output::Package => "scenario.kessel",
+            Output::LuaProfile => "lua-profile.txt",
         }
     }
 
@@ -62,6 +65,7 @@ impl Output {
             Output::Map => "map file",
             Output::Picture => "picture drawn by kessel render",
             Output::Package => "Kessel package",
+            Output::LuaProfile => "Lua profile",
         }
     }
 
@@ -96,6 +100,7 @@ impl Output {
                     text.starts_with("<svg") && text.contains(&format!("<!-- {PICTURE_MARK} -->"));
                 png || svg
             }
+            Output::LuaProfile => text.starts_with("Lua profile:"),
             Output::Package => read_whole(path).is_some_and(|bytes| {
                 zip::ZipArchive::new(std::io::Cursor::new(bytes))
                     .is_ok_and(|mut z| z.by_name(crate::package::MANIFEST).is_ok())

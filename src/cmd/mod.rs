@@ -6,6 +6,7 @@ pub mod editor;
 mod guard;
 pub mod info;
 pub mod limits;
+pub mod lua_profile;
 pub mod map;
 pub mod new;
 pub mod odds;

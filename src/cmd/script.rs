@@ -37,6 +37,8 @@ pub struct Args {
     /// or the editor.
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
+    #[command(flatten)]
+    lua_profile: super::lua_profile::LuaProfileArgs,
 }
 
 /// Finds the ruleset folder for a script: the nearest ancestor holding init.lua.
@@ -69,6 +71,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--option does not go with --load: the save holds the options its game is played under"
         );
     }
+    args.lua_profile.check()?;
+    // (loading the rules runs Lua too: the profile covers the whole command)
+    args.lua_profile.start();
     // who played each side, kept in a save written from a loaded one
     let mut players = Default::default();
     let mut engine = match (&args.load, &args.scenario) {
@@ -124,7 +129,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.save {
         super::overwrite_only(out, super::Output::Save)?;
     }
-    match engine.run_script(&args.file) {
+    let ran = engine.run_script(&args.file);
+    if let Some(gathered) = kessel_core::script::profile::finish() {
+        args.lua_profile.write(&gathered)?;
+    }
+    match ran {
         Ok(()) => {
             if let Some(out) = &args.save {
                 // paths relative to the save's folder: it loads from any working folder

@@ -12,6 +12,7 @@
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kessel_core::script::profile::{self as lua_profile, LuaProfile};
 use kessel_lab::play::{self, PlayConfig, Seat};
 use kessel_lab::record::{Data, GameRecord, Header, Seeds};
 use kessel_lab::{self as lab, stats, summary, ProfileArg};
@@ -92,6 +93,8 @@ pub struct Args {
     /// debugging rules and AI (plays one game at a time).
     #[arg(long)]
     trace: bool,
+    #[command(flatten)]
+    lua_profile: super::lua_profile::LuaProfileArgs,
     /// Games played at once, 1 to 1024 (default: one per core). Each game is independent and
     /// seeded, so the results are the same whatever the number.
     #[arg(long, short, value_parser = parse_jobs)]
@@ -213,32 +216,41 @@ fn play_jobs(
     jobs: &[Job],
     workers: usize,
     bar: &ProgressBar,
+    gathered: &Mutex<LuaProfile>,
 ) -> anyhow::Result<Vec<GameRecord>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<BTreeMap<usize, anyhow::Result<GameRecord>>> = Mutex::new(BTreeMap::new());
     std::thread::scope(|scope| {
         for _ in 0..workers.clamp(1, jobs.len().max(1)) {
             let worker = kessel_core::script::rules_thread("simulate");
-            let spawned = worker.spawn_scoped(scope, || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(p, seed, variation)) = jobs.get(i) else {
-                    break;
-                };
-                let profile = &profiles[p];
-                let cfg = PlayConfig {
-                    ai_variation: variation,
-                    ..cfgs[p].clone()
-                };
-                let game = play::play_game(&args.scenario, profile, seed, &cfg)
-                    .with_context(|| format!("profile {}", profile.name));
-                let failed = game.is_err();
-                if let Ok(mut r) = results.lock() {
-                    r.insert(i, game);
-                }
-                bar.inc(1);
-                if failed {
-                    // no point starting more games
-                    next.store(jobs.len(), Ordering::Relaxed);
+            let spawned = worker.spawn_scoped(scope, || {
+                args.lua_profile.start();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(p, seed, variation)) = jobs.get(i) else {
+                        // this worker's share of the profile (one per thread: Lua runs on each)
+                        if let (Some(mine), Ok(mut all)) = (lua_profile::finish(), gathered.lock())
+                        {
+                            all.merge(&mine);
+                        }
+                        break;
+                    };
+                    let profile = &profiles[p];
+                    let cfg = PlayConfig {
+                        ai_variation: variation,
+                        ..cfgs[p].clone()
+                    };
+                    let game = play::play_game(&args.scenario, profile, seed, &cfg)
+                        .with_context(|| format!("profile {}", profile.name));
+                    let failed = game.is_err();
+                    if let Ok(mut r) = results.lock() {
+                        r.insert(i, game);
+                    }
+                    bar.inc(1);
+                    if failed {
+                        // no point starting more games
+                        next.store(jobs.len(), Ordering::Relaxed);
+                    }
                 }
             });
             if let Err(e) = spawned {
@@ -304,6 +316,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.out {
         super::overwrite_only(out, super::Output::LabData)?;
     }
+    args.lua_profile.check()?;
     if args.games == 0 {
         anyhow::bail!("--games 0: give how many games to play, 1 or more");
     }
@@ -492,6 +505,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         header: header.clone(),
         games: Vec::new(),
     };
+    let gathered = Mutex::new(LuaProfile::default());
     let mut played = 0usize; // seeds of `ks` played so far
     loop {
         let upto = match args.until_ci {
@@ -515,6 +529,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         run_round(
             &args, &profiles, &cfgs, &ks, played, upto, workers, &bar, &mut data, &mut out,
+            &gathered,
         )?;
         played = upto;
         if args.until_ci.is_none() {
@@ -568,6 +583,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         games as f64 * 60.0 / elapsed.max(1e-9),
         summary::cpu_line(&data.games),
     );
+    let gathered = gathered
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a simulation worker panicked"))?;
+    args.lua_profile.write(&gathered)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -589,6 +608,7 @@ fn run_round(
     bar: &ProgressBar,
     data: &mut Data,
     out: &mut Option<std::io::BufWriter<std::fs::File>>,
+    gathered: &Mutex<LuaProfile>,
 ) -> anyhow::Result<()> {
     let variations = args.ai_variations.unwrap_or(1);
     let jobs: Vec<Job> = ks[from..upto]
@@ -599,7 +619,7 @@ fn run_round(
         })
         .collect();
     bar.inc_length(jobs.len() as u64);
-    let games = play_jobs(args, profiles, cfgs, &jobs, workers, bar)?;
+    let games = play_jobs(args, profiles, cfgs, &jobs, workers, bar, gathered)?;
     for g in &games {
         if args.verbose {
             bar.suspend(|| println!("{}", kessel_core::error::terminal_line(&game_line(g))));

@@ -7,7 +7,7 @@
 
 pub mod api;
 mod error;
-mod luaprof;
+pub mod profile;
 // the core's only unsafe code: the Lua state's allocator (see the module)
 #[allow(unsafe_code)]
 mod memory;
@@ -461,7 +461,7 @@ impl ScriptHost {
         self.lua.set_global_hook(
             HookTriggers::new().every_nth_instruction(HOOK_EVERY),
             move |lua, debug| {
-                luaprof::sample(lua);
+                profile::sample(lua);
                 // while a long string lives, any instruction may have compared it (`<`, `==`):
                 // work in C the count cannot see, charged as if each one had
                 let strings = match longest.get() {
@@ -524,7 +524,7 @@ impl ScriptHost {
     /// errors are located by file and line.
     pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> Result<R, ScriptError> {
         if self.depth.get() == 0 {
-            luaprof::restart();
+            profile::restart();
             self.used.set(0);
             self.spent.set(Spent::No);
             self.started.set(std::time::Instant::now());
