@@ -151,8 +151,9 @@ pub enum MapError {
     TooManyKinds(&'static str),
 }
 
-/// The most columns or rows a map may have (labels have two digits per coordinate).
-pub const MAX_SIDE: u32 = 99;
+/// The most columns or rows a map may have (see [`Numbering::size_problem`] for what each
+/// numbering allows below it).
+pub use crate::numbering::MAX_SIDE;
 
 impl Map {
     /// An empty map of `columns × rows` hexes, all of terrain `default_terrain`.

@@ -65,6 +65,80 @@ fn column_number(text: &str) -> Option<i32> {
     Some(((text.len() - 1) * 26) as i32 + (first - b'A') as i32 + 1)
 }
 
+/// Why a map's size and numbering do not go together ([`Numbering::size_problem`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeProblem {
+    /// `columns` or `rows` (the `field`) is out of `1..=`[`MAX_SIDE`].
+    Side {
+        /// `columns` or `rows`.
+        field: &'static str,
+        /// The size asked for.
+        n: u32,
+    },
+    /// The labels of the last column or row would not read back.
+    Labels {
+        /// `first_column` or `first_row`.
+        field: &'static str,
+        /// `columns` or `rows`.
+        unit: &'static str,
+        /// The first label's number.
+        first: i32,
+        /// How many columns or rows.
+        count: u32,
+        /// The lowest `field` that fits.
+        lo: i64,
+        /// The highest `field` that fits.
+        hi: i64,
+        /// The labels of the numbering, in words.
+        how: &'static str,
+    },
+}
+
+impl SizeProblem {
+    /// The map file's field the problem is with: the size when no first label would do.
+    pub fn field(&self) -> &'static str {
+        match self {
+            SizeProblem::Labels { unit, lo, hi, .. } if lo > hi => unit,
+            SizeProblem::Side { field, .. } | SizeProblem::Labels { field, .. } => field,
+        }
+    }
+}
+
+impl std::fmt::Display for SizeProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SizeProblem::Side { field, n } => {
+                write!(f, "{field} = {n}: a map has 1 to {MAX_SIDE} {field}")
+            }
+            SizeProblem::Labels {
+                field,
+                unit,
+                first,
+                count,
+                lo,
+                hi,
+                how,
+            } if lo > hi => write!(
+                f,
+                "{count} {unit} do not fit: {how}, so a map has at most {} {unit}",
+                hi + i64::from(*count) - lo
+            ),
+            SizeProblem::Labels {
+                field,
+                unit,
+                first,
+                count,
+                lo,
+                hi,
+                how,
+            } => write!(
+                f,
+                "{field} = {first} is out of range: {how}, so with {count} {unit} {field} must be {lo} to {hi}"
+            ),
+        }
+    }
+}
+
 impl Default for Numbering {
     fn default() -> Self {
         Numbering {
@@ -77,7 +151,71 @@ impl Default for Numbering {
     }
 }
 
+/// The most columns or rows any map may have: the column letters run out at 208 (`ZZZZZZZZ`),
+/// and a map of 208 × 208 hexes is still small for the dense per-hex arrays of the core.
+pub const MAX_SIDE: u32 = MAX_LETTER_COLUMN as u32;
+
 impl Numbering {
+    /// The column labels and the row labels this numbering writes so that they read back: two
+    /// digits each with [`Numbering::digits`] 2 (`0` to `99`); columns `A` to `ZZZZZZZZ` (1 to
+    /// 208) and rows of at most four digits with letters.
+    pub fn label_ranges(&self) -> (std::ops::RangeInclusive<i64>, std::ops::RangeInclusive<i64>) {
+        if self.letters {
+            return (1..=i64::from(MAX_LETTER_COLUMN), 0..=9999);
+        }
+        let most = 10i64.saturating_pow(self.digits.min(9) as u32) - 1;
+        (0..=most, 0..=most)
+    }
+
+    /// Why a map of `columns × rows` hexes cannot be numbered this way (a size out of
+    /// `1..=`[`MAX_SIDE`], or a last column or row past the labels, counted from
+    /// [`Numbering::first_column`] and [`Numbering::first_row`]): empty when it can. One rule
+    /// for the map file, an inline map and the editor's resizing.
+    pub fn size_problems(&self, columns: u32, rows: u32) -> Vec<SizeProblem> {
+        let sides: Vec<SizeProblem> = [("columns", columns), ("rows", rows)]
+            .into_iter()
+            .filter(|(_, n)| !(1..=MAX_SIDE).contains(n))
+            .map(|(field, n)| SizeProblem::Side { field, n })
+            .collect();
+        if !sides.is_empty() {
+            return sides;
+        }
+        let (col_labels, row_labels) = self.label_ranges();
+        [
+            (
+                "first_column",
+                "columns",
+                self.first_column,
+                columns,
+                col_labels,
+            ),
+            ("first_row", "rows", self.first_row, rows, row_labels),
+        ]
+        .into_iter()
+        .filter_map(|(field, unit, first, count, labels)| {
+            let (lo, hi) = (*labels.start(), labels.end() - i64::from(count) + 1);
+            (!(lo..=hi).contains(&i64::from(first))).then_some(SizeProblem::Labels {
+                field,
+                unit,
+                first,
+                count,
+                lo,
+                hi,
+                how: self.labels_text(),
+            })
+        })
+        .collect()
+    }
+
+    /// What labels this numbering writes, in words, for messages.
+    pub fn labels_text(&self) -> &'static str {
+        if self.letters {
+            "with \"letters\" numbering, columns run A (1) to ZZZZZZZZ (208) and rows 0 to 9999"
+        } else {
+            "with \"ccrr\" numbering, a label has two digits for the column and two for the row (00 to 99)"
+        }
+    }
+
     /// 0-based column index (as laid out west to east) and whether that column is a lower one.
     fn column_is_lower(&self, col_index: i32) -> bool {
         let label = col_index + self.first_column;
@@ -171,6 +309,61 @@ mod tests {
 
     fn pgg() -> Numbering {
         Numbering::default()
+    }
+
+    #[test]
+    fn a_map_size_fits_where_every_label_reads_back() {
+        let first = |n: &Numbering, c, r| n.size_problems(c, r).into_iter().next();
+        let ccrr = pgg();
+        assert_eq!(first(&ccrr, 59, 31), None);
+        // columns 1 to 99: 100 columns need the label 00
+        assert_eq!(first(&ccrr, 99, 99), None);
+        let hundred = first(&ccrr, 100, 5).expect("too wide for ccrr from 1");
+        assert_eq!(hundred.field(), "first_column");
+        assert!(hundred.to_string().contains("must be 0 to 0"), "{hundred}");
+        let from_zero = Numbering {
+            first_column: 0,
+            ..pgg()
+        };
+        assert_eq!(first(&from_zero, 100, 5), None);
+        let wide = first(&ccrr, 150, 5).expect("no first column fits");
+        assert_eq!(wide.field(), "columns");
+        assert!(
+            wide.to_string()
+                .contains("150 columns do not fit: with \"ccrr\" numbering"),
+            "{wide}"
+        );
+        assert!(wide.to_string().contains("at most 100 columns"), "{wide}");
+        // a map starting at column 10 stops at 90 columns
+        let late = Numbering {
+            first_column: 10,
+            ..pgg()
+        };
+        assert_eq!(first(&late, 90, 5), None);
+        let over = first(&late, 91, 5).expect("column 100 has no label");
+        assert!(
+            over.to_string().contains("first_column must be 0 to 9"),
+            "{over}"
+        );
+        let letters = Numbering {
+            letters: true,
+            ..pgg()
+        };
+        assert_eq!(first(&letters, MAX_SIDE, MAX_SIDE), None);
+        // both sides are named when both are wrong
+        assert_eq!(
+            letters.size_problems(MAX_SIDE + 1, 0),
+            vec![
+                SizeProblem::Side {
+                    field: "columns",
+                    n: MAX_SIDE + 1
+                },
+                SizeProblem::Side {
+                    field: "rows",
+                    n: 0
+                }
+            ]
+        );
     }
 
     #[test]

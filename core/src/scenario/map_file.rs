@@ -5,7 +5,7 @@ use super::{strict, Diag, Lenient, Whole, S};
 use crate::error::{read_text, toml_bounds, toml_error, LoadErrors};
 use crate::hex::{Hex, Hexside};
 use crate::map::{Area, Map, Place};
-use crate::numbering::{LowerColumns, Numbering, MAX_LETTER_COLUMN};
+use crate::numbering::{LowerColumns, Numbering};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -251,51 +251,6 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         );
     }
     let (cols, rows) = (h.columns.get_ref().0, h.rows.get_ref().0);
-    if !(1..=99).contains(&cols) {
-        d.at(h.columns.span(), "columns must be 1..=99");
-    }
-    if !(1..=99).contains(&rows) {
-        d.at(h.rows.span(), "rows must be 1..=99");
-    }
-    // the labels the map prints must read back: two digits each for "ccrr" (00 to 99), column
-    // letters A to HHHHHHHH (1 to 208) and a row number of at most four digits for "letters"
-    if (1..=99).contains(&cols) && (1..=99).contains(&rows) {
-        let (col_labels, row_labels, how) = if letters {
-            (
-                1..=MAX_LETTER_COLUMN,
-                0..=9999,
-                "with \"letters\" numbering, columns run A (1) to ZZZZZZZZ (208) and rows 0 to 9999",
-            )
-        } else {
-            (
-                0..=99,
-                0..=99,
-                "with \"ccrr\" numbering, a label has two digits for the column and two for the row (00 to 99)",
-            )
-        };
-        for (what, v, count, labels, unit) in [
-            ("first_column", &h.first_column, cols, col_labels, "columns"),
-            ("first_row", &h.first_row, rows, row_labels, "rows"),
-        ] {
-            let first = i64::from(*v.get_ref());
-            let (lo, hi) = (
-                i64::from(*labels.start()),
-                i64::from(*labels.end()) - i64::from(count) + 1,
-            );
-            if !(lo..=hi).contains(&first) {
-                d.at(
-                    v.span(),
-                    format!(
-                        "{what} = {first} is out of range: {how}, so with {count} {unit} \
-                         {what} must be {lo} to {hi}"
-                    ),
-                );
-            }
-        }
-    }
-    if !d.errors.is_empty() {
-        return Err(LoadErrors(d.errors));
-    }
     let numbering = Numbering {
         first_column: *h.first_column.get_ref(),
         first_row: *h.first_row.get_ref(),
@@ -303,6 +258,22 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         digits: 2,
         letters,
     };
+    // the labels the map prints must read back (one rule with inline maps and the editor)
+    for problem in numbering.size_problems(cols, rows) {
+        let span = match problem.field() {
+            "columns" => h.columns.span(),
+            "rows" => h.rows.span(),
+            // (not written in the file: the size it does not fit is where to look)
+            "first_column" if h.first_column.span().is_empty() => h.columns.span(),
+            "first_column" => h.first_column.span(),
+            _ if h.first_row.span().is_empty() => h.rows.span(),
+            _ => h.first_row.span(),
+        };
+        d.at(span, problem.to_string());
+    }
+    if !d.errors.is_empty() {
+        return Err(LoadErrors(d.errors));
+    }
     let mut map = Map::new(&h.name, cols, rows, numbering, &file.terrain.default);
     // the legend: one character per terrain
     let mut legend: BTreeMap<char, &String> = BTreeMap::new();

@@ -9,8 +9,15 @@ use kessel_core::map::{Area, Feature, Map, Place};
 /// they are still on the map (an area left with no hexes is dropped); new hexes take the default
 /// terrain (the map's first terrain).
 pub fn resized(map: &Map, columns: u32, rows: u32) -> Result<Map, String> {
-    if !(1..=99).contains(&columns) || !(1..=99).contains(&rows) {
-        return Err("a map has 1 to 99 columns and rows".into());
+    // (the labels of a resized map must still read back: a "ccrr" map starting at column 10
+    // stops at 90 columns, a "letters" one at 208)
+    if let Some(problem) = map
+        .numbering()
+        .size_problems(columns, rows)
+        .into_iter()
+        .next()
+    {
+        return Err(problem.to_string());
     }
     let default = map
         .terrains
@@ -357,6 +364,37 @@ mod tests {
 
     fn hex(m: &Map, label: &str) -> Hex {
         m.parse(label).expect("label on the test map")
+    }
+
+    #[test]
+    fn a_map_is_resized_only_as_far_as_its_labels_read_back() {
+        // a "ccrr" map whose first column is 10 has labels up to column 99: 90 columns
+        let late = Map::new(
+            "t",
+            6,
+            6,
+            Numbering {
+                first_column: 10,
+                ..Numbering::default()
+            },
+            "clear",
+        );
+        assert_eq!(resized(&late, 90, 6).map(|m| m.columns()), Ok(90));
+        let refused = resized(&late, 91, 6).expect_err("column 100 has no label");
+        assert!(refused.contains("first_column must be 0 to 9"), "{refused}");
+        // a "letters" map grows past 99 columns
+        let letters = Map::new(
+            "t",
+            6,
+            6,
+            Numbering {
+                letters: true,
+                ..Numbering::default()
+            },
+            "clear",
+        );
+        let wide = resized(&letters, 150, 6).expect("150 letter columns");
+        assert!(wide.parse("TTTTTT6").is_some());
     }
 
     #[test]

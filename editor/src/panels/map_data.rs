@@ -330,10 +330,10 @@ impl MapDataPanel {
         let (mut c, mut r) = self.size.unwrap_or((map.columns(), map.rows()));
         ui.horizontal(|ui| {
             ui.label("columns");
-            ui.add(egui::DragValue::new(&mut c).range(1..=99))
+            ui.add(egui::DragValue::new(&mut c).range(1..=kessel_core::map::MAX_SIDE))
                 .named("c");
             ui.label("rows");
-            ui.add(egui::DragValue::new(&mut r).range(1..=99))
+            ui.add(egui::DragValue::new(&mut r).range(1..=kessel_core::map::MAX_SIDE))
                 .named("r");
         });
         self.size = Some((c, r));

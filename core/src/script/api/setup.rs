@@ -102,15 +102,6 @@ const MAP_FIELDS: &[&str] = &[
 fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
     let cols: u32 = spec.get::<Option<u32>>("columns")?.unwrap_or(9);
     let rows: u32 = spec.get::<Option<u32>>("rows")?.unwrap_or(9);
-    // two-digit labels: the same bounds as a map file, checked before anything is allocated
-    for (what, n) in [("columns", cols), ("rows", rows)] {
-        if !(1..=crate::map::MAX_SIDE).contains(&n) {
-            return Err(mlua::Error::runtime(format!(
-                "inline map: {what} = {n}, must be 1..={}",
-                crate::map::MAX_SIDE
-            )));
-        }
-    }
     let default: String = match spec.get::<Option<String>>("default")? {
         Some(d) => d,
         None if declared.is_empty() || declared.iter().any(|t| t == "clear") => "clear".into(),
@@ -139,37 +130,20 @@ fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
             )))
         }
     };
-    let (col_labels, row_labels) = if numbering.letters {
-        (1..=crate::numbering::MAX_LETTER_COLUMN, 0..=9999)
-    } else {
-        (0..=99, 0..=99)
-    };
-    let mut first = [numbering.first_column, numbering.first_row];
-    for (i, (what, count, labels)) in [
-        ("first_column", cols, col_labels),
-        ("first_row", rows, row_labels),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let Some(v) = spec.get::<Option<i32>>(what)? else {
-            continue;
-        };
-        let hi = labels.end() - count as i32 + 1;
-        if !(*labels.start()..=hi).contains(&v) {
-            return Err(mlua::Error::runtime(format!(
-                "inline map: {what} = {v}: with {count} of them it must be {} to {hi}, for every label to read back",
-                labels.start()
-            )));
-        }
-        first[i] = v;
-    }
     let numbering = Numbering {
         lower_columns,
-        first_column: first[0],
-        first_row: first[1],
+        first_column: spec
+            .get::<Option<i32>>("first_column")?
+            .unwrap_or(numbering.first_column),
+        first_row: spec
+            .get::<Option<i32>>("first_row")?
+            .unwrap_or(numbering.first_row),
         ..numbering
     };
+    // the same rule as a map file's, checked before anything is allocated
+    if let Some(problem) = numbering.size_problems(cols, rows).into_iter().next() {
+        return Err(mlua::Error::runtime(format!("inline map: {problem}")));
+    }
     let mut map = Map::new("inline", cols, rows, numbering, &default);
     let bad = |l: &str| {
         mlua::Error::runtime(format!(
