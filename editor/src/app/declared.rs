@@ -3,8 +3,8 @@
 //! Reading it runs the ruleset's `init.lua` (Lua, which may loop), so it is read on a thread of
 //! its own. A frame waits a moment for it (a ruleset normally loads in far less, so the first
 //! frame already draws with its style); one that takes longer is drawn with the fallback style
-//! until it arrives, and one that loops ends at the instruction budget, the status bar saying
-//! why. Only the declarations, plain data, cross back.
+//! until it arrives, and one that loops or fails ends in the error panel, with the file and line
+//! (at the instruction budget for a loop). Only the declarations, plain data, cross back.
 //!
 //! Read again after a rules file changed (with no game running, see `hot_reload.rs`), the last
 //! good declarations of the same ruleset stay while the new read runs, and stay if it fails:
@@ -45,6 +45,10 @@ pub(super) type Declared = Result<RulesetNames, String>;
 
 /// The title of the error panel when a ruleset read again after a change fails.
 pub(super) const RELOAD_FAILED: &str = "The rules failed to reload — the last good rules stay live";
+/// The title of the error panel when the document's ruleset has not loaded at all (no good
+/// read of it to keep).
+pub(super) const LOAD_FAILED: &str =
+    "The rules did not load — the map is drawn without their colours and names";
 
 fn names_of(ruleset: &Ruleset) -> RulesetNames {
     RulesetNames {
@@ -127,7 +131,9 @@ impl EditorApp {
                 }
                 self.declared = Some(Ok(names));
                 self.last_good_rules = self.doc.ruleset_dir.clone().map(|dir| (dir, ruleset));
-                if (self.problems.rules.as_ref()).is_some_and(|p| p.title == RELOAD_FAILED) {
+                if (self.problems.rules.as_ref())
+                    .is_some_and(|p| p.title == RELOAD_FAILED || p.title == LOAD_FAILED)
+                {
                     self.problems.rules = None;
                     self.status.reload_failed = false;
                 }
@@ -142,6 +148,9 @@ impl EditorApp {
                 ));
             }
             Err(e) => {
+                // said at once, in every mode: a ruleset that looped or failed while the map
+                // was shown left it drawn in fallback colours with nothing to say why
+                self.problems.rules = Some(Problem::located(LOAD_FAILED, &e));
                 self.declared = Some(Err(super::messages::tidy_paths_in(&e.to_string())));
             }
         }

@@ -249,4 +249,16 @@ fn a_ruleset_that_loops_while_loading_leaves_opening_and_scenario_editing_drawin
         h.state().ruleset_names.is_some(),
         "scenario editing goes on"
     );
+    // and the error panel says it too, in every mode, with the file and line
+    h.get_by_label(
+        "Error: The rules did not load — the map is drawn without their colours and names",
+    );
+    let problem = h.state().problems.rules.clone().expect("a rules problem");
+    assert!(
+        problem
+            .location
+            .as_deref()
+            .is_some_and(|l| l.contains("init.lua:")),
+        "{problem:?}"
+    );
 }
