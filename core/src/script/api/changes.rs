@@ -245,17 +245,24 @@ fn read_fields(lua: &Lua, world: &Shared, t: &Table, u: &mut Unit, what: &str) -
 }
 
 /// An id for a created unit that gave none: `<type>.<n>`, the first free n from the unit count
-/// (deterministic: the same game gives the same ids).
-fn derived_id(w: &World, kind: &str) -> String {
+/// (deterministic: the same game gives the same ids), and how many ids were tried.
+fn derived_id(w: &World, kind: &str) -> (String, u64) {
     let mut n = w.state.units.len() + 1;
+    let mut tried = 1;
     loop {
         let id = format!("{kind}.{n}");
         if w.state.unit(&id).is_none() {
-            return id;
+            return (id, tried);
         }
         n += 1;
+        tried += 1;
     }
 }
+
+/// Budget units a derived id pays for each id it tried: ids a mod gave its units by hand can
+/// make every derivation walk past thousands of them, work the instruction count did not see
+/// (only the wall clock stopped such a loop, at a point that depends on the machine).
+const DERIVED_ID_TRY_CHARGE: u64 = 64;
 
 pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Result<()> {
     let e: Table = kessel.get("emit")?;
@@ -295,7 +302,8 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 }
                 None => {
                     bounded(&kind, &format!("{WHAT}: the type"), MAX_NAME)?;
-                    let id = derived_id(&w.borrow(), &kind);
+                    let (id, tried) = derived_id(&w.borrow(), &kind);
+                    crate::script::charge(lua, tried.saturating_mul(DERIVED_ID_TRY_CHARGE))?;
                     // (made from the type, which may hold what an id may not)
                     if let Some(why) = crate::names::unit_id_problem(&id) {
                         return Err(mlua::Error::runtime(format!("{WHAT}: {why}")));
