@@ -1013,3 +1013,29 @@ fn a_script_s_lua_profile_puts_its_hot_function_first() {
     let first = self_lines.lines().find(|l| l.contains('%')).expect("a row");
     assert!(first.ends_with("hot.lua:3"), "{report}");
 }
+
+#[test]
+fn a_campaign_s_lua_profile_covers_its_games_and_is_written_when_it_fails_too() {
+    let dir = scratch("campaign-lua-profile");
+    let out = dir.join("prof.txt");
+    let r = kessel(&[
+        "campaign",
+        "scenarios/pegasus-bridge/campaign.toml",
+        "--lua-profile",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let report = std::fs::read_to_string(&out).expect("the report");
+    assert!(report.contains("scripts/asl-cg/rules/"), "{report}");
+    // a run that fails still leaves what it sampled (here: nothing, said so)
+    std::fs::remove_file(&out).expect("remove");
+    let failed = kessel(&[
+        "campaign",
+        "no-such-campaign.toml",
+        "--lua-profile",
+        s(&out),
+    ]);
+    assert_ne!(failed.code, 0);
+    let report = std::fs::read_to_string(&out).expect("a report of the failed run");
+    assert!(report.starts_with("Lua profile: 0 samples"), "{report}");
+}

@@ -39,10 +39,17 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     limits: super::limits::LimitArgs,
+    #[command(flatten)]
+    lua_profile: super::lua_profile::LuaProfileArgs,
 }
 
-/// Runs the command.
+/// Runs the command (profiled as a whole with `--lua-profile`).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let profiled = args.lua_profile.clone();
+    profiled.around(|| run_campaign(args))
+}
+
+fn run_campaign(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.save {
         super::overwrite_only(out, super::Output::CampaignSave)?;
     }

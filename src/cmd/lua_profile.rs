@@ -1,4 +1,4 @@
-//! `--lua-profile FILE` (`kessel simulate`, `kessel script`): where the scripts spend their time,
+//! `--lua-profile FILE` (`kessel simulate`, `kessel script`, `kessel campaign`): where the scripts spend their time,
 //! sampled while the command runs ([`kessel_core::script::profile`]) and written as a text report.
 
 use anyhow::Context;
@@ -32,6 +32,19 @@ impl LuaProfileArgs {
         if self.lua_profile.is_some() {
             profile::start();
         }
+    }
+
+    /// Runs `body` on this thread with its scripts profiled, when asked for, and writes the
+    /// report after it, whether it succeeded or not (a run that failed may be the one to look
+    /// at).
+    pub fn around<T>(&self, body: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<T> {
+        self.check()?;
+        self.start();
+        let out = body();
+        if let Some(gathered) = profile::finish() {
+            self.write(&gathered)?;
+        }
+        out
     }
 
     /// Writes the report of `gathered`, when asked for, and says so on stderr.

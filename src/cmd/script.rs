@@ -54,8 +54,13 @@ pub fn ruleset_for(file: &Path) -> Option<PathBuf> {
     None
 }
 
-/// Runs the command.
+/// Runs the command (profiled as a whole with `--lua-profile`: loading the rules runs Lua too).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let profiled = args.lua_profile.clone();
+    profiled.around(|| run_script(args))
+}
+
+fn run_script(args: Args) -> anyhow::Result<ExitCode> {
     let limits = args.limits.limits()?;
     if !args.file.is_file() {
         if args.file.exists() {
@@ -71,9 +76,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--option does not go with --load: the save holds the options its game is played under"
         );
     }
-    args.lua_profile.check()?;
-    // (loading the rules runs Lua too: the profile covers the whole command)
-    args.lua_profile.start();
     // who played each side, kept in a save written from a loaded one
     let mut players = Default::default();
     let mut engine = match (&args.load, &args.scenario) {
@@ -129,11 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.save {
         super::overwrite_only(out, super::Output::Save)?;
     }
-    let ran = engine.run_script(&args.file);
-    if let Some(gathered) = kessel_core::script::profile::finish() {
-        args.lua_profile.write(&gathered)?;
-    }
-    match ran {
+    match engine.run_script(&args.file) {
         Ok(()) => {
             if let Some(out) = &args.save {
                 // paths relative to the save's folder: it loads from any working folder
