@@ -15,6 +15,11 @@ kessel.unit_type{ id = "armor_leader", name = "Armor leader (SMC)", smc = true, 
 -- Support weapons and Guns: faces { weapon = "LMG", pp = 1, repair = 2 }; vars.possessed_by
 kessel.unit_type{ id = "sw", name = "Support weapon", equipment = true }
 kessel.unit_type{ id = "gun", name = "Gun", equipment = true, symbol = "artillery" }
+-- What kind of SW a weapon name is, where a rule reads the kind (RB 11.6132's "-1 If Russian
+-- MG/ATR"): the SW machine guns and the A-T Rifle, by the names the ruleset and its scenarios use.
+-- A scenario's SW of another name declares its kind on its face (`{ weapon = "DP", kind = "mg" }`).
+-- A vehicular MG (BMG, CMG, AAMG, an MG main armament) is no SW: it is not looked up here.
+kessel.constant("sw_kinds", { LMG = "mg", MMG = "mg", HMG = "mg", ["dm MMG"] = "mg", ["dm HMG"] = "mg", ATR = "atr" })
 -- vehicles: faces { name = "PzKpfw IVH" }; vars immobile, abandoned, recall, stun, captured, ...
 kessel.unit_type{ id = "vehicle", name = "Vehicle", equipment = true, vehicle = true, symbol = "armour" }
 

@@ -88,6 +88,18 @@ function C.isolated_area(u)
   return "hex " .. tostring(u.hex) .. "/" .. C.level(u)
 end
 
+-- is a Weapon vehicular-mounted (marked so, or mounted on a vehicle)? [9.6142] [11.6132]
+function C.vehicular(w) return w.vars.vehicular == true or w.vars.mounted_on ~= nil end
+
+-- the kind of a SW ("mg", "atr", ...): its face's own `kind`, else the ruleset's table by weapon
+-- name (data.lua `sw_kinds`); nil for a Gun, a vehicular Weapon or a weapon of no known kind
+function C.sw_kind(w)
+  if w.type ~= "sw" or C.vehicular(w) then return nil end
+  local f = w.face or {}
+  if type(f.kind) == "string" then return f.kind end
+  return kessel.game.constant("sw_kinds")[f.weapon or ""]
+end
+
 -- is a Weapon (SW, Gun, vehicular weapon) Isolated? Its own mark, its possessor's or its vehicle's,
 -- else its Location: in an Isolated Setup Area of its side [9.6052] or a listed Isolated Area
 -- [11.606] (a SW is not classified itself in 9.605; it shares its possessor's fate)

@@ -212,8 +212,12 @@ function R.weapons()
         m.add(-((w.face and w.face.repair) or 0), "Weapon Repair Number")
       else
         if w.vars.vehicular then m.add(-2, "vehicular-mounted") end
-        local weapon = w.face and w.face.weapon or ""
-        if w.side == "russian" and (weapon:match("MG") or weapon == "ATR") then m.add(-1, "Russian MG/ATR") end
+        -- "-1 If Russian MG/ATR": a Russian SW machine gun or A-T Rifle. A vehicular MG has its own
+        -- -2 above and is no SW; before, any weapon whose name held "MG" took it (a BMG, CMG or
+        -- AAMG of a Russian AFV took -3)
+        if w.side == "russian" and not C.vehicular(w) and (C.sw_kind(w) == "mg" or C.sw_kind(w) == "atr") then
+          m.add(-1, "Russian MG/ATR")
+        end
       end
       local drm = m.drm
       local roll = C.dr("weapon_repair")

@@ -756,6 +756,8 @@ function S.unit_problems()
         add(u, cs({ "9.606", "11.6063" }), string.format("the %s's pp is `%s`, not a Portage cost (0 or more)", f.weapon, shown(f.pp)))
       elseif f.repair ~= nil and (not whole(f.repair) or f.repair < 0 or f.repair > 6) then
         add(u, cs({ "9.614", "11.613" }), string.format("the %s's repair is `%s`, not a Repair number (0 to 6)", f.weapon, shown(f.repair)))
+      elseif f.kind ~= nil and f.kind ~= "mg" and f.kind ~= "atr" then
+        add(u, cs({ "9.614", "11.6132" }), string.format("the %s's kind is `%s`: a SW's kind is \"mg\" or \"atr\" (the kinds a rule reads)", f.weapon, shown(f.kind)))
       end
     elseif u.type == "gun" then
       local f = u.face or {}
