@@ -243,7 +243,7 @@ S.on_end("commencement", function()
   -- Isolated unit, mounted on an Isolated vehicle, or lying in an Isolated Setup Area: C.weapon_isolated)
   local isolated = {}
   for _, u in ipairs(C.on_map()) do
-    local weapon = u.type == "sw" or u.type == "gun" or u.vars.vehicular
+    local weapon = u.type == "sw" or u.type == "gun" or C.vehicular(u)
     if u.vars.isolated or (weapon and C.weapon_isolated(u)) then
       isolated[#isolated + 1] = u.id
       kessel.emit.unit_var(u.id, "ammo_shortage", true)

@@ -89,7 +89,7 @@ function C.isolated_area(u)
 end
 
 -- is a Weapon vehicular-mounted (marked so, or mounted on a vehicle)? [9.6142] [11.6132]
-function C.vehicular(w) return w.vars.vehicular == true or w.vars.mounted_on ~= nil end
+function C.vehicular(w) return (w.vars.vehicular ~= nil and w.vars.vehicular ~= false) or w.vars.mounted_on ~= nil end
 
 -- the kind of a SW ("mg", "atr", ...): its face's own `kind`, else the ruleset's table by weapon
 -- name (data.lua `sw_kinds`); nil for a Gun, a vehicular Weapon or a weapon of no known kind

@@ -138,6 +138,20 @@ kessel.test("case_11.6132_the_russian_mg_atr_drm_is_a_sw_mgs_or_atrs", function(
   T.has_note(ev, "bmg repair dr 6-2")
 end)
 
+-- [9.6142] [11.6132] a Weapon mounted on a vehicle (`mounted_on`) is vehicular-mounted though the
+-- scenario leaves out `vehicular = true`: its repair dr takes the vehicular -2 and a failed one
+-- Disables it. Before, only the flag counted: the Russian T-34's BMG took no -2 (dr 6 - 1 = 5)
+-- and was Eliminated off its AFV
+kessel.test("case_11.6132_a_weapon_mounted_on_a_vehicle_is_vehicular", function()
+  at({ T.vehicle("t34", "russian", "T-34 M41", "C5"),
+    T.sw("bmg", "russian", "BMG", "C5", { vars = { mounted_on = "t34", malfunctioned = true } }) }, { module = "rb" })
+  kessel.inject_dice{ 6 }
+  local ev = T.resolve()
+  expect.eq(T.record(ev, "weapon_repair").drm, -2)
+  expect.eq(T.unit("bmg").location, "map", "Disabled, not Eliminated")
+  expect.eq(T.unit("bmg").vars.disabled, true)
+end)
+
 -- [11.6132] a SW's declared kind is one a rule reads
 kessel.test("case_11.6132_a_sw_kind_is_checked", function()
   local S = require("rules.sequence")
