@@ -130,7 +130,8 @@ kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2
 
 -- Squads per nationality (the side: german, british, russian), by full-strength face: the
 -- half-squad face, the squad it is Replaced by, the squad it Battle Hardens to, and whether it is
--- elite (an elite MMC becomes Fanatic when it Battle Hardens [9.6112]). These come from chapter A
+-- elite (an elite MMC becomes Fanatic when it Battle Hardens [9.6112]), and whether it is an
+-- Assault Engineer squad (the German 8-3-8 and the Russian 6-2-8, which 11.6134 and 11.615 count). These come from chapter A
 -- (A1.31, A15.3, A19.13), outside the RePh text: ruleset data. The 9.6061 example fixes the German
 -- 4-6-7 -> 4-4-7 and the 4-4-7 HS (2-3-7). Keyed by nationality because one face is two squads:
 -- a Russian 4-4-7 is first line (Replaced by a 4-2-6 Conscript, hardens to a 4-5-8), a German one
@@ -139,7 +140,7 @@ kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2
 -- gives it (2-2-7 is the 5-2-7's).
 kessel.constant("squads", {
   german = {
-    ["8-3-8"] = { hs = "3-3-8", replaced_by = "4-6-8", elite = true },
+    ["8-3-8"] = { hs = "3-3-8", replaced_by = "4-6-8", elite = true, assault_engineer = true },
     ["5-4-8"] = { hs = "2-4-8", replaced_by = "4-6-8", elite = true },
     ["4-6-8"] = { hs = "2-4-8", replaced_by = "4-6-7", elite = true },
     ["4-6-7"] = { hs = "2-4-7", replaced_by = "4-4-7", hardens_to = "4-6-8" },
@@ -154,7 +155,7 @@ kessel.constant("squads", {
     ["4-3-6"] = { hs = "2-2-6", hardens_to = "4-4-7" },
   },
   russian = {
-    ["6-2-8"] = { hs = "3-2-8", replaced_by = "5-2-7", elite = true },
+    ["6-2-8"] = { hs = "3-2-8", replaced_by = "5-2-7", elite = true, assault_engineer = true },
     ["4-5-8"] = { hs = "2-4-8", replaced_by = "4-4-7", elite = true },
     ["5-2-7"] = { hs = "2-2-7", replaced_by = "4-2-6", hardens_to = "6-2-8" },
     ["4-4-7"] = { hs = "2-3-7", replaced_by = "4-2-6", hardens_to = "4-5-8" },

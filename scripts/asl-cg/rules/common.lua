@@ -361,6 +361,15 @@ function C.squad_data(side, face)
   return (kessel.game.constant("squads")[side] or {})[(face:gsub("r$", ""))]
 end
 
+-- is the unit an Assault Engineer (a squad or its HS)? Its own mark, else its nationality's squad
+-- data (`assault_engineer`: the German 8-3-8, the Russian 6-2-8) [11.6134] [11.615]. Before, only
+-- the face "8-3-8" counted, whatever the side, so a Russian side's 6-2-8s were no Assault Engineers
+function C.assault_engineer(u)
+  if u.vars.assault_engineer then return true end
+  if u.type ~= "squad" then return false end
+  return (C.squad_data(u.side, C.squad_face(u)) or {}).assault_engineer == true
+end
+
 -- half-squad equivalents [A1.31]: a squad counts 2, a HS or crew 1, SMC 0
 function C.hs_equiv(u)
   if u.type == "squad" then return u.step == 0 and 2 or 1 end

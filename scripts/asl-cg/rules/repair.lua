@@ -370,7 +370,7 @@ local function ft_dc()
   for _, side in ipairs(C.sides()) do
     local engineers = 0
     for _, u in ipairs(kessel.units.all{ side = side, type = "squad" }) do
-      if retained(u) and not u.vars.isolated and u.step == 0 and (u.vars.assault_engineer or C.squad_face(u) == "8-3-8") then
+      if retained(u) and not u.vars.isolated and u.step == 0 and C.assault_engineer(u) then
         engineers = engineers + 1
       end
     end
