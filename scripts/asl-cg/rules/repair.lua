@@ -212,9 +212,10 @@ function R.weapons()
         m.add(-((w.face and w.face.repair) or 0), "Weapon Repair Number")
       else
         if C.vehicular(w) then m.add(-2, "vehicular-mounted") end
-        -- "-1 If Russian MG/ATR": a Russian SW machine gun or A-T Rifle. A vehicular MG has its own
-        -- -2 above and is no SW; before, any weapon whose name held "MG" took it (a BMG, CMG or
-        -- AAMG of a Russian AFV took -3)
+        -- "-1 If Russian MG/ATR": a Russian SW machine gun or A-T Rifle (our reading: the MG is
+        -- paired with the ATR, a SW only, and a vehicular MG has its own -2 above; footnote 29 is
+        -- not in our text). Before, any weapon whose name held "MG" took it (a BMG, CMG or AAMG of
+        -- a Russian AFV took -3)
         if w.side == "russian" and not C.vehicular(w) and (C.sw_kind(w) == "mg" or C.sw_kind(w) == "atr") then
           m.add(-1, "Russian MG/ATR")
         end
