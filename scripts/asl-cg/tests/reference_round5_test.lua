@@ -43,9 +43,9 @@ local BAD = { 5, "zz", {}, { 5 }, { "zz" }, true, -1, 0, 1.5, "C5", { "g1", "b1"
 local BASE = {
   { "pb", "escape", { kind = "escape", units = { "g1" }, drop = { "gsw" } } },
   { "pb", "rg_purchase", { kind = "buy_rg", side = "german", rg = "I4", entry = "A7" } },
-  { "pb", "fortifications", { kind = "buy_fortification", side = "british", item = "ap_mine", count = 2, hex = "H5" } },
+  { "pb", "fortifications", { kind = "buy_fortification", side = "british", item = "ap_mine", count = 2, hex = "H5", level = 0 } },
   { "pb", "fortifications", { kind = "buy_fortification", side = "german", item = "hip_squad", count = 1 } },
-  { "pb", "commencement", { kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "H5", count = 1 } },
+  { "pb", "commencement", { kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "H5", count = 1, level = 0 } },
   { "pb", "shift", { kind = "shift", units = { "b1" }, to = "A" } },
   { "pb", "hardening", { kind = "hero_harden", hero = "bh", unit = "b1" } },
   { "pb", "hardening", { kind = "keep_hs", unit = "b1" } },
