@@ -256,6 +256,88 @@ fn a_campaign_carrying_every_variable_starts_each_scenario_with_its_own_casualti
     );
 }
 
+/// The RB Refit Phase example's scenario, its ruleset and map named by absolute path, so a copy
+/// of it loads from a scratch folder.
+fn rb_example_anywhere(root: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(root.join("scripts/asl-cg/examples/refit-rb/scenario.toml"))
+        .expect("the RB example");
+    text.replace(
+        "ruleset = \"../..\"",
+        &format!("ruleset = {:?}", root.join("scripts/asl-cg")),
+    )
+    .replace(
+        "map = \"../refit/map.toml\"",
+        &format!(
+            "map = {:?}",
+            root.join("scripts/asl-cg/examples/refit/map.toml")
+        ),
+    )
+}
+
+/// An RB campaign of three CG Days played end to end [11.6031] [11.6142]: each scenario's winner
+/// joins the CG record (`win_loss`) as its RePh determines it, the campaign carries the record with
+/// the CPP, ELR, SAN, Booby Trap Level and weather, so the third RePh reads three scenarios (the
+/// German 2:1, the Russian 1:2: the ratio at which the AFV Withdrawal drm applies); the save
+/// replays game after game.
+#[test]
+fn a_red_barricades_campaign_carries_the_cg_record_day_after_day() {
+    let root = crate::util::root();
+    let dir = crate::util::scratch("rb-campaign-record");
+    let text = rb_example_anywhere(&root);
+    for (file, date, winner) in [
+        ("d18.toml", "18oct", "german"),
+        ("d19.toml", "19oct", "german"),
+        ("d20.toml", "20oct", "russian"),
+    ] {
+        let day = text.replace(
+            "date = \"18oct\"",
+            &format!("date = \"{date}\"\nscenario_winner = \"{winner}\""),
+        );
+        assert_ne!(day, text, "the example names its CG Day");
+        crate::util::write(&dir, file, &day);
+    }
+    let campaign = "name = \"rb\"\n[carry]\nunits = true\n\
+                    vars = [\"date\", \"previous_date\", \"cpp_german\", \"cpp_russian\", \"elr\", \"elr_scenarios\", \
+                    \"san\", \"booby_trap\", \"weather\", \"ec\", \"win_loss\"]\nmarkers = true\n\
+                    [[game]]\nscenario = \"d18.toml\"\n[[game]]\nscenario = \"d19.toml\"\n\
+                    [[game]]\nscenario = \"d20.toml\"\n";
+    let file = crate::util::write(&dir, "campaign.toml", campaign);
+    let save = dir.join("rb.json").to_string_lossy().to_string();
+    let a = kessel(&[
+        "campaign",
+        &file.to_string_lossy(),
+        "--seed",
+        "1",
+        "--save",
+        &save,
+    ]);
+    assert_eq!(a.code, 0, "{}{}", a.stdout, a.stderr);
+    let out = &a.stdout;
+    for (n, record) in [
+        (
+            "game 2/3",
+            "win_loss = {\"german\":{\"completed\":1,\"wins\":1},\"russian\":{\"completed\":1,\"losses\":1}}",
+        ),
+        (
+            "game 3/3",
+            "win_loss = {\"german\":{\"completed\":2,\"wins\":2},\"russian\":{\"completed\":2,\"losses\":2}}",
+        ),
+    ] {
+        let before = out.split(n).next().expect("the report before the game");
+        let carried = before.rsplit("carried over:").next().expect("a carry report");
+        assert!(carried.contains(record), "{n}: {carried}");
+    }
+    let end = out.split("at the end:").nth(1).expect("an end report");
+    assert!(
+        end.contains("win_loss = {\"german\":{\"completed\":3,\"losses\":1,\"wins\":2},\"russian\":{\"completed\":3,\"losses\":2,\"wins\":1}}"),
+        "{end}"
+    );
+    assert!(end.contains("date = \"21oct\""), "{end}");
+    let v = kessel(&["campaign", "--verify", &save]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    assert!(v.stdout.contains("3 of 3 games replayed"), "{}", v.stdout);
+}
+
 /// An RB campaign carrying every variable hands game 2 the Isolated Areas game 1's RePh recorded
 /// (an empty list here); they are dropped as game 2 starts [11.606], so the record `kessel check`
 /// looks at is game 2's own: one naming a hex the map lacks is refused at its line. Before, the
@@ -264,20 +346,7 @@ fn a_campaign_carrying_every_variable_starts_each_scenario_with_its_own_casualti
 fn a_campaign_checks_each_scenarios_own_isolated_areas_not_the_carried_ones() {
     let root = crate::util::root();
     let dir = crate::util::scratch("rb-campaign-all");
-    let text = std::fs::read_to_string(root.join("scripts/asl-cg/examples/refit-rb/scenario.toml"))
-        .expect("the RB example");
-    let text = text
-        .replace(
-            "ruleset = \"../..\"",
-            &format!("ruleset = {:?}", root.join("scripts/asl-cg")),
-        )
-        .replace(
-            "map = \"../refit/map.toml\"",
-            &format!(
-                "map = {:?}",
-                root.join("scripts/asl-cg/examples/refit/map.toml")
-            ),
-        );
+    let text = rb_example_anywhere(&root);
     crate::util::write(&dir, "good.toml", &text);
     let bad = text.replace(
         "booby_trap = \"A\"",
@@ -312,20 +381,7 @@ fn a_campaign_checks_each_scenarios_own_isolated_areas_not_the_carried_ones() {
 fn an_idle_day_moves_past_the_next_date_a_scenario_names() {
     let root = crate::util::root();
     let dir = crate::util::scratch("rb-idle-next-date");
-    let text = std::fs::read_to_string(root.join("scripts/asl-cg/examples/refit-rb/scenario.toml"))
-        .expect("the RB example");
-    let text = text
-        .replace(
-            "ruleset = \"../..\"",
-            &format!("ruleset = {:?}", root.join("scripts/asl-cg")),
-        )
-        .replace(
-            "map = \"../refit/map.toml\"",
-            &format!(
-                "map = {:?}",
-                root.join("scripts/asl-cg/examples/refit/map.toml")
-            ),
-        );
+    let text = rb_example_anywhere(&root);
     let named = text.replace(
         "date = \"18oct\"",
         "date = \"18oct\"\nnext_date = \"19oct\"",

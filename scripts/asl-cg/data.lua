@@ -15,6 +15,11 @@ kessel.unit_type{ id = "armor_leader", name = "Armor leader (SMC)", smc = true, 
 -- Support weapons and Guns: faces { weapon = "LMG", pp = 1, repair = 2 }; vars.possessed_by
 kessel.unit_type{ id = "sw", name = "Support weapon", equipment = true }
 kessel.unit_type{ id = "gun", name = "Gun", equipment = true, symbol = "artillery" }
+-- What kind of SW a weapon name is, where a rule reads the kind (RB 11.6132's "-1 If Russian
+-- MG/ATR"): the SW machine guns and the A-T Rifle, by the names the ruleset and its scenarios use.
+-- A scenario's SW of another name declares its kind on its face (`{ weapon = "DP", kind = "mg" }`).
+-- A vehicular MG (BMG, CMG, AAMG, an MG main armament) is no SW: it is not looked up here.
+kessel.constant("sw_kinds", { LMG = "mg", MMG = "mg", HMG = "mg", ["dm MMG"] = "mg", ["dm HMG"] = "mg", ATR = "atr" })
 -- vehicles: faces { name = "PzKpfw IVH" }; vars immobile, abandoned, recall, stun, captured, ...
 kessel.unit_type{ id = "vehicle", name = "Vehicle", equipment = true, vehicle = true, symbol = "armour" }
 
@@ -125,7 +130,8 @@ kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2
 
 -- Squads per nationality (the side: german, british, russian), by full-strength face: the
 -- half-squad face, the squad it is Replaced by, the squad it Battle Hardens to, and whether it is
--- elite (an elite MMC becomes Fanatic when it Battle Hardens [9.6112]). These come from chapter A
+-- elite (an elite MMC becomes Fanatic when it Battle Hardens [9.6112]), and whether it is an
+-- Assault Engineer squad (the German 8-3-8 and the Russian 6-2-8, which 11.6134 and 11.615 count). These come from chapter A
 -- (A1.31, A15.3, A19.13), outside the RePh text: ruleset data. The 9.6061 example fixes the German
 -- 4-6-7 -> 4-4-7 and the 4-4-7 HS (2-3-7). Keyed by nationality because one face is two squads:
 -- a Russian 4-4-7 is first line (Replaced by a 4-2-6 Conscript, hardens to a 4-5-8), a German one
@@ -134,7 +140,7 @@ kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2
 -- gives it (2-2-7 is the 5-2-7's).
 kessel.constant("squads", {
   german = {
-    ["8-3-8"] = { hs = "3-3-8", replaced_by = "4-6-8", elite = true },
+    ["8-3-8"] = { hs = "3-3-8", replaced_by = "4-6-8", elite = true, assault_engineer = true },
     ["5-4-8"] = { hs = "2-4-8", replaced_by = "4-6-8", elite = true },
     ["4-6-8"] = { hs = "2-4-8", replaced_by = "4-6-7", elite = true },
     ["4-6-7"] = { hs = "2-4-7", replaced_by = "4-4-7", hardens_to = "4-6-8" },
@@ -149,7 +155,7 @@ kessel.constant("squads", {
     ["4-3-6"] = { hs = "2-2-6", hardens_to = "4-4-7" },
   },
   russian = {
-    ["6-2-8"] = { hs = "3-2-8", replaced_by = "5-2-7", elite = true },
+    ["6-2-8"] = { hs = "3-2-8", replaced_by = "5-2-7", elite = true, assault_engineer = true },
     ["4-5-8"] = { hs = "2-4-8", replaced_by = "4-4-7", elite = true },
     ["5-2-7"] = { hs = "2-2-7", replaced_by = "4-2-6", hardens_to = "6-2-8" },
     ["4-4-7"] = { hs = "2-3-7", replaced_by = "4-2-6", hardens_to = "4-5-8" },

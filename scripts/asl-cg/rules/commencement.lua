@@ -62,7 +62,7 @@ function M.locations(side, item)
   return out
 end
 
-local USAGE = "set_up_fortification{ item = <a Fortification bought on this CG Date>, hex = <a Location of your Setup Area>, count = <how many (foxholes) or factors (mines); all a mine purchase has, 1 foxhole, if left out> }"
+local USAGE = "set_up_fortification{ item = <a Fortification bought on this CG Date>, hex = <a Location of your Setup Area>, count = <how many (foxholes) or factors (mines); all a mine purchase has, 1 foxhole, if left out>, level = <0, the ground-level Location, if left out> }"
 
 function M.validate_set_up(a)
   local why = S.only_in("commencement", "9.62022")
@@ -84,6 +84,8 @@ function M.validate_set_up(a)
   if left == 0 then
     return C.refuse("9.62022", "the " .. side .. " has no " .. a.item .. " bought on this CG Date left to set up")
   end
+  local lp = P.level_problem(a.item, a.level, "9.62022")
+  if lp then return lp end
   local n = a.count
   if n == nil then n = is_mine(a.item) and left or 1 end
   if type(n) ~= "number" or n ~= math.floor(n) or n < 1 or n > left then
@@ -241,7 +243,7 @@ S.on_end("commencement", function()
   -- Isolated unit, mounted on an Isolated vehicle, or lying in an Isolated Setup Area: C.weapon_isolated)
   local isolated = {}
   for _, u in ipairs(C.on_map()) do
-    local weapon = u.type == "sw" or u.type == "gun" or u.vars.vehicular
+    local weapon = u.type == "sw" or u.type == "gun" or C.vehicular(u)
     if u.vars.isolated or (weapon and C.weapon_isolated(u)) then
       isolated[#isolated + 1] = u.id
       kessel.emit.unit_var(u.id, "ammo_shortage", true)

@@ -88,6 +88,18 @@ function C.isolated_area(u)
   return "hex " .. tostring(u.hex) .. "/" .. C.level(u)
 end
 
+-- is a Weapon vehicular-mounted (marked so, or mounted on a vehicle)? [9.6142] [11.6132]
+function C.vehicular(w) return (w.vars.vehicular ~= nil and w.vars.vehicular ~= false) or w.vars.mounted_on ~= nil end
+
+-- the kind of a SW ("mg", "atr", ...): its face's own `kind`, else the ruleset's table by weapon
+-- name (data.lua `sw_kinds`); nil for a Gun, a vehicular Weapon or a weapon of no known kind
+function C.sw_kind(w)
+  if w.type ~= "sw" or C.vehicular(w) then return nil end
+  local f = w.face or {}
+  if type(f.kind) == "string" then return f.kind end
+  return kessel.game.constant("sw_kinds")[f.weapon or ""]
+end
+
 -- is a Weapon (SW, Gun, vehicular weapon) Isolated? Its own mark, its possessor's or its vehicle's,
 -- else its Location: in an Isolated Setup Area of its side [9.6052] or a listed Isolated Area
 -- [11.606] (a SW is not classified itself in 9.605; it shares its possessor's fate)
@@ -347,6 +359,15 @@ end
 function C.squad_data(side, face)
   if face == nil then return nil end
   return (kessel.game.constant("squads")[side] or {})[(face:gsub("r$", ""))]
+end
+
+-- is the unit an Assault Engineer (a squad or its HS)? Its own mark, else its nationality's squad
+-- data (`assault_engineer`: the German 8-3-8, the Russian 6-2-8) [11.6134] [11.615]. Before, only
+-- the face "8-3-8" counted, whatever the side, so a Russian side's 6-2-8s were no Assault Engineers
+function C.assault_engineer(u)
+  if u.vars.assault_engineer then return true end
+  if u.type ~= "squad" then return false end
+  return (C.squad_data(u.side, C.squad_face(u)) or {}).assault_engineer == true
 end
 
 -- half-squad equivalents [A1.31]: a squad counts 2, a HS or crew 1, SMC 0

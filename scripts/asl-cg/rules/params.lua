@@ -27,7 +27,7 @@ local PARAMS = {
   mg_exchange = { pb = "9.61421", rb = "11.6133", "mg", "lmg" },
   buy_rg = { pb = "9.617", "rg", "entry", "area" },
   buy_fortification = { pb = "9.619", "item", "count", "hex", "level" },
-  set_up_fortification = { pb = "9.62022", "item", "hex", "count" },
+  set_up_fortification = { pb = "9.62022", "item", "hex", "count", "level" },
   smc_outside_perimeter = { rb = "11.6059", "unit" },
   retain_set_dc = { rb = "11.6073", "unit" },
   remove_fortification = { rb = "11.615", "marker" },

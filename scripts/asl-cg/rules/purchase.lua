@@ -315,6 +315,27 @@ end)
 -- no counter.
 P.SET_UP = { foxhole_3s = "foxhole", foxhole_2s = "foxhole", foxhole_1s = "foxhole", ap_mine = "ap_mine", at_mine = "at_mine" }
 
+-- [9.619] [9.62022] What each item set up in a Location carries: a foxhole its size (the item:
+-- 3S/2S/1S, the squads it holds), a minefield its type (the item: A-P or A-T) and its factors (the
+-- count), and the Location: its hex, at ground level. An Entrenchment is dug and mines are laid in
+-- the ground (B27, B28, outside our text: our reading), so no upper-level or Cellar Location takes
+-- one. The PB purchase table has no trench, pillbox (nor its Covered Arc) or wire, and the RB
+-- purchase (11.621) is not in our text, so no item here needs more. Before, `buy_fortification`
+-- took a `level`, checked the Setup Area at that level and dropped it from the record, so a foxhole
+-- bought for the British first level of a hex whose ground level is the German's (the 9.605 EX's
+-- Z15) was set up at that ground level, in the German Setup Area.
+function P.level_problem(item, level, case)
+  if level == nil then return nil end
+  if type(level) ~= "number" or level ~= math.floor(level) or level < -1 or level > 100 then
+    return C.refuse(case, "level is a Location level, a whole number from -1 (got " .. tostring(level) .. ")")
+  end
+  if P.SET_UP[item] and level ~= 0 then
+    return C.refuse(case, string.format("%s is set up in a ground-level Location (level 0), not at level %d: "
+      .. "an Entrenchment is dug and mines are laid in the ground", item, level))
+  end
+  return nil
+end
+
 -- Can the side set up a new Fortification of this item in the Location? [9.62021] [9.62022] it sets
 -- up in a Setup Area of its side (one in the enemy's area or in No Man's Land was accepted), an
 -- Isolated Setup Area's Locations being Isolated ones; note f: no mines in an Isolated Location —
@@ -361,9 +382,8 @@ function P.validate_fort(a)
   if a.hex ~= nil and (type(a.hex) ~= "string" or not kessel.hex.valid(a.hex)) then
     return C.refuse("9.619", "`" .. tostring(a.hex) .. "` is not a hex of this map")
   end
-  if a.level ~= nil and (type(a.level) ~= "number" or a.level ~= math.floor(a.level) or a.level < -1 or a.level > 100) then
-    return C.refuse("9.619", "level is a Location level, a whole number from -1 (got " .. tostring(a.level) .. ")")
-  end
+  local lp = P.level_problem(a.item, a.level, "9.619")
+  if lp then return lp end
   cost = cost * n
   if kessel.tables.cell("fortification_costs", a.item, "british_only") and side ~= "british" then
     return C.refuse("9.619", "mines are bought by the British only")

@@ -554,7 +554,7 @@ kessel.action{
     local eng = 0
     for _, u in ipairs(kessel.units.all{ side = a.side, type = "squad" }) do
       if (u.location == "map" or u.location == "pending") and not u.vars.isolated and u.step == 0
-        and (u.vars.assault_engineer or C.squad_face(u) == "8-3-8") then eng = eng + 1 end
+        and C.assault_engineer(u) then eng = eng + 1 end
     end
     if eng >= 3 then drm = drm - 1; why[#why + 1] = "-1 three or more non-Isolated Assault Engineer squads" end
     local roll = C.dr("fort_removal")
@@ -584,7 +584,7 @@ kessel.action{
       local CLASS = { [0] = "an Assault Engineer", "an elite MMC", "a First Line MMC", "a Second Line MMC", "a Green MMC", "a Conscript MMC" }
       local function class(u)
         local f = C.squad_face(u)
-        if u.vars.assault_engineer or f == "8-3-8" then return 0 end
+        if C.assault_engineer(u) then return 0 end
         for n = 1, 5 do
           local d = C.squad_data(u.side, f)
           if not d then break end

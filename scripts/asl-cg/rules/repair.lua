@@ -19,7 +19,7 @@ local function weapons()
     -- a Weapon mounted on a wreck is no Weapon of a side to repair or roll for [9.6142] [11.6132]
     local on = u.vars.mounted_on and kessel.units.get(u.vars.mounted_on)
     -- nor is Equipment no side Retains, left in No Man's Land by 11.607 [11.6072] (RB)
-    if (u.type == "sw" or u.type == "gun" or u.vars.vehicular) and retained(u) and not (on and C.is_wreck(on))
+    if (u.type == "sw" or u.type == "gun" or C.vehicular(u)) and retained(u) and not (on and C.is_wreck(on))
       and not A.rb_unretained(u) then
       out[#out + 1] = u
     end
@@ -175,7 +175,7 @@ end
 -- (a vehicular Weapon: only with an Inherent crew in its vehicle); returns nil or why not
 local function pb_unmanned(w)
   local side = w.side
-  if w.vars.vehicular or w.vars.mounted_on then
+  if C.vehicular(w) then
     local v = w.vars.mounted_on and kessel.units.get(w.vars.mounted_on)
     if not v or v.vars.abandoned or v.vars.crewless or v.vars.unarmed or not retained(v) then
       return "no Inherent crew in its vehicle"
@@ -208,12 +208,17 @@ function R.weapons()
       if w.vars.nonqualified then m.add(1, "only Non-Qualified Use") end
       if C.weapon_isolated(w) then m.add(1, "Isolated") end
       if pb then
-        if w.vars.vehicular then m.add(-1, "vehicular-mounted") end
+        if C.vehicular(w) then m.add(-1, "vehicular-mounted") end
         m.add(-((w.face and w.face.repair) or 0), "Weapon Repair Number")
       else
-        if w.vars.vehicular then m.add(-2, "vehicular-mounted") end
-        local weapon = w.face and w.face.weapon or ""
-        if w.side == "russian" and (weapon:match("MG") or weapon == "ATR") then m.add(-1, "Russian MG/ATR") end
+        if C.vehicular(w) then m.add(-2, "vehicular-mounted") end
+        -- "-1 If Russian MG/ATR": a Russian SW machine gun or A-T Rifle (our reading: the MG is
+        -- paired with the ATR, a SW only, and a vehicular MG has its own -2 above; footnote 29 is
+        -- not in our text). Before, any weapon whose name held "MG" took it (a BMG, CMG or AAMG of
+        -- a Russian AFV took -3)
+        if w.side == "russian" and not C.vehicular(w) and (C.sw_kind(w) == "mg" or C.sw_kind(w) == "atr") then
+          m.add(-1, "Russian MG/ATR")
+        end
       end
       local drm = m.drm
       local roll = C.dr("weapon_repair")
@@ -221,17 +226,17 @@ function R.weapons()
       C.record("weapon_repair", case, { unit = w.id, dr = roll, drm = drm, result = r })
       C.note(case, string.format("%s repair dr %d%+d: %s%s", w.id, roll, drm, r, m.text()))
       if r == "repaired" then kessel.emit.unit_var(w.id, "malfunctioned", nil)
-      elseif w.vars.vehicular then disable(w, case, "not repaired")
+      elseif C.vehicular(w) then disable(w, case, "not repaired")
       else C.eliminate(w.id, case, "not repaired") end
     elseif w.vars.captured and not ox then
       local case = pb and "9.61422" or "11.6135"
       if w.vars.malfunctioned then
-        if w.vars.vehicular then kessel.emit.unit_var(w.id, "disabled", true); C.note(case, w.id .. " (captured, malfunctioned) is Disabled")
+        if C.vehicular(w) then kessel.emit.unit_var(w.id, "disabled", true); C.note(case, w.id .. " (captured, malfunctioned) is Disabled")
         else C.eliminate(w.id, case, "captured and malfunctioned") end
       elseif not w.vars.disabled then
         local roll = C.dr("captured_weapon")
         if roll >= (pb and 4 or 3) then
-          if w.vars.vehicular then kessel.emit.unit_var(w.id, "disabled", true); C.note(case, w.id .. " (captured) dr " .. roll .. ": Disabled")
+          if C.vehicular(w) then kessel.emit.unit_var(w.id, "disabled", true); C.note(case, w.id .. " (captured) dr " .. roll .. ": Disabled")
           else C.eliminate(w.id, case, "captured, dr " .. roll) end
         else
           C.note(case, w.id .. " (captured) dr " .. roll .. ": kept")
@@ -267,7 +272,7 @@ kessel.action{
     local need = C.missing(a, case, { "mg", "lmg" }, "mg_exchange{ mg = <a Disabled vehicular MG>, lmg = <the friendly LMG Eliminated for it> }")
     if need then return need end
     local mg, lmg = C.unit(a.mg, a.side), C.unit(a.lmg, a.side)
-    if not mg or not mg.vars.vehicular or not mg.vars.disabled or mg.vars.captured then
+    if not mg or not C.vehicular(mg) or not mg.vars.disabled or mg.vars.captured then
       return C.refuse(case, "a Disabled, non-captured vehicular MG is repaired")
     end
     -- the exchange repairs an MG (BMG, CMG, AAMG, an MG main armament): not a Disabled Gun or
@@ -324,7 +329,7 @@ local function ammo(case)
           if r ~= "restored" then left[#left + 1] = kind end
         end
         kessel.emit.unit_var(w.id, "depleted", #left > 0 and left or nil)
-      elseif w.type == "gun" or w.vars.vehicular then
+      elseif w.type == "gun" or C.vehicular(w) then
         kessel.emit.unit_var(w.id, "depleted", nil)
         C.note("11.6137", w.id .. " has its special ammunition restored")
       else
@@ -366,7 +371,7 @@ local function ft_dc()
   for _, side in ipairs(C.sides()) do
     local engineers = 0
     for _, u in ipairs(kessel.units.all{ side = side, type = "squad" }) do
-      if retained(u) and not u.vars.isolated and u.step == 0 and (u.vars.assault_engineer or C.squad_face(u) == "8-3-8") then
+      if retained(u) and not u.vars.isolated and u.step == 0 and C.assault_engineer(u) then
         engineers = engineers + 1
       end
     end

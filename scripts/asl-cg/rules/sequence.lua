@@ -135,6 +135,16 @@ function S.current()
   return step.mode == S.mode() and S.by_id[step.id] or nil
 end
 
+-- The RB RePh steps after 11.618, which our text stops before, that have a PB counterpart here:
+-- each with the RB case our text cites for it. They are not modelled: their choices are refused in
+-- RB under that case, and the players play them in the RB RePh's last step (`scenario_generation`).
+S.RB_NOT_IN_TEXT = {
+  rg_purchase = { case = "11.619", what = "RG purchase, 11.619; its Infantry Coy limit per CG Day, 11.6195" },
+  rg_strength = { case = "11.620", what = "RG Strength, 11.6201 and 11.6204" },
+  fortifications = { case = "11.621", what = "Fortification purchase, 11.621" },
+  commencement = { case = "11.624", what = "set-up, 11.624: wind, 11.6241; Isolated Areas, 11.6242" },
+}
+
 -- the step a ruleset action belongs to: refuses it in any other step
 function S.only_in(id, case)
   local s = S.current()
@@ -147,12 +157,14 @@ function S.only_in(id, case)
     -- in RB, what PB's 9.617-9.620 do (purchases, set-up) belongs to RePh steps 11.619-11.625,
     -- which our text does not give (the players play them in the RB RePh's last step), and our RB
     -- text begins at 11.602: it does not say the RB RePh has no such step
-    local rb_elsewhere = { rg_purchase = true, rg_strength = true, fortifications = true, commencement = true }
     local why
     if C.pb() then why = "the Pegasus Bridge RePh has none"
-    elseif rb_elsewhere[id] then
-      why = "in Red Barricades this belongs to RePh steps 11.619-11.625, which our text does not give: the players play them in the last step ("
-        .. S.rule("scenario_generation") .. ")"
+    elseif S.RB_NOT_IN_TEXT[id] then
+      -- refused under the RB case that has it (as our text cites it), not PB's
+      local rb = S.RB_NOT_IN_TEXT[id]
+      case = rb.case
+      why = "in Red Barricades this belongs to RePh steps 11.619-11.625, which our text does not give (" .. rb.what
+        .. "): the players play them in the last step (" .. S.rule("scenario_generation") .. ")"
     elseif id == "melee" then why = "our Red Barricades text (11.602-11.618) has no such step"
     else why = "the Red Barricades RePh has none" end
     return C.refuse(case, string.format("%s (%s) is a %s RePh step: %s", S.by_id[id].name, S.by_id[id].rule,
@@ -756,6 +768,8 @@ function S.unit_problems()
         add(u, cs({ "9.606", "11.6063" }), string.format("the %s's pp is `%s`, not a Portage cost (0 or more)", f.weapon, shown(f.pp)))
       elseif f.repair ~= nil and (not whole(f.repair) or f.repair < 0 or f.repair > 6) then
         add(u, cs({ "9.614", "11.613" }), string.format("the %s's repair is `%s`, not a Repair number (0 to 6)", f.weapon, shown(f.repair)))
+      elseif f.kind ~= nil and f.kind ~= "mg" and f.kind ~= "atr" then
+        add(u, cs({ "9.614", "11.6132" }), string.format("the %s's kind is `%s`: a SW's kind is \"mg\" or \"atr\" (the kinds a rule reads)", f.weapon, shown(f.kind)))
       end
     elseif u.type == "gun" then
       local f = u.face or {}

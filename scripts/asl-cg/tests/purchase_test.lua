@@ -328,3 +328,38 @@ kessel.test("case_9.62022_a_fortification_bought_for_a_hex_is_set_up_there", fun
   expect.eq(mines[1].hex, "D8")
   expect.eq(mines[1].value.strength, 2)
 end)
+
+-- [9.619] [9.62022] a foxhole or a minefield is set up in a ground-level Location. In a hex whose
+-- first level is a British Setup Area and whose ground level the German's (the 9.605 EX's Z15), a
+-- British foxhole bought for level 1 was accepted (the Setup Area checked at level 1), its level
+-- dropped from the record, and set up at ground level, in the German Setup Area; now it is refused,
+-- as is a set-up at level 1, and `level = 0` is read by the set-up (it had no such parameter)
+kessel.test("case_9.62022_a_fortification_is_set_up_at_ground_level", function()
+  local areas = { hexes = { C3 = "german", D8 = "british" },
+    areas = { british = { { id = "A", hexes = { "C3" }, level = 1, isolated = true }, { id = "B", hexes = { "D8" } } },
+      german = { { id = "A", hexes = { "C3" } } } } }
+  T.setup{ step = "fortifications", units = { T.squad("b", "british", "6-4-8", "C3", { vars = { level = 1 } }),
+      T.squad("g", "german", "4-6-7", "C3"), T.squad("b2", "british", "6-4-8", "D8") },
+    vars = { date = "day_i", fpp = { british = 10 }, setup_areas = areas } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "foxhole_1s", hex = "C3", level = 1 }
+  expect.refused(ok, r, "9.619", "foxhole_1s is set up in a ground-level Location (level 0), not at level 1")
+  ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "foxhole_1s", hex = "C3", level = 0 }
+  expect.refused(ok, r, "9.62022", "C3 is in no british Setup Area")
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "foxhole_2s" })
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "ap_mine", count = 2 })
+  T.resolve()  -- 9.619
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_2s", hex = "C3", level = 1 }
+  expect.refused(ok, r, "9.62022", "foxhole_2s is set up in a ground-level Location (level 0), not at level 1")
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "D8", level = -1 }
+  expect.refused(ok, r, "9.62022", "ap_mine is set up in a ground-level Location (level 0), not at level -1")
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "D8", level = "up" }
+  expect.refused(ok, r, "9.62022", "level is a Location level")
+  expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_2s", hex = "D8", level = 0 })
+  expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "D8" })
+  T.resolve()  -- 9.620
+  local holes = kessel.markers.all{ kind = "foxhole", placed = true }
+  expect.eq(#holes, 1)
+  expect.eq(holes[1].hex, "D8")
+  expect.eq(holes[1].value.size, "2S")
+  expect.eq(kessel.markers.all{ kind = "ap_mine", placed = true }[1].value.strength, 2)
+end)

@@ -198,3 +198,23 @@ kessel.test("case_11.615_not_in_an_empty_isolated_location", function()
   local ok, r = kessel.act{ kind = "remove_fortification", side = "german", marker = 1 }
   expect.refused(ok, r, "11.615", "Isolated Area 1")
 end)
+
+-- [11.6134] [11.615] the Russian 6-2-8 is an Assault Engineer squad, as the German 8-3-8 is
+-- (chapter A squad data): a Russian DC removed on an effects DR of 8 is Retained with one 6-2-8
+-- to set against it, and three non-Isolated 6-2-8s give the Russian removal dr its -1. Before,
+-- only the face 8-3-8 counted: the DC was Eliminated ("no Assault Engineer squad left for it")
+-- and the wire survived a dr of 4
+kessel.test("case_11.6134_11.615_a_russian_6_2_8_is_an_assault_engineer", function()
+  rb("repair", { T.squad("ae", "russian", "6-2-8", "C5"),
+    T.sw("dc", "russian", "DC", nil, { location = "removed", vars = { removed_dr = 8 } }) })
+  T.resolve()
+  expect.eq(T.unit("dc").location, "pending", "Retained")
+  T.setup{ module = "rb", step = "fort_removal", vars = { date = "18oct" },
+    units = { T.squad("a1", "russian", "6-2-8", "B2"), T.squad("a2", "russian", "6-2-8", "B3"), T.squad("a3", "russian", "6-2-8", "B4") },
+    markers = { { kind = "control", side = "russian", at = "C3" }, { kind = "wire", side = "german", at = "C3" } } }
+  kessel.inject_dice{ 4 }
+  local ok, events = kessel.act{ kind = "remove_fortification", side = "russian", marker = 1 }
+  expect.accepted(ok, events)
+  T.has_note(events, "-1 three or more non-Isolated Assault Engineer squads")
+  expect.eq(kessel.markers.all{ kind = "wire" }[1].hex, nil, "4 - 1 = 3: Eliminated")
+end)

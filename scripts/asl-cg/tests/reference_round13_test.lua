@@ -141,9 +141,11 @@ end)
 kessel.test("case_9.617_9.608_refusals_say_what_each_module_has", function()
   T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, units = { T.squad("g1", "german", "4-6-7", "C3") } }
   local ok, r = kessel.act{ kind = "buy_rg", side = "german", rg = "I4", entry = "A7" }
-  expect.refused(ok, r, "9.617", "in Red Barricades this belongs to RePh steps 11.619-11.625, which our text does not give")
+  expect.refused(ok, r, "11.619", "in Red Barricades this belongs to RePh steps 11.619-11.625, which our text does not give")
   ok, r = kessel.act{ kind = "buy_fortification", side = "german", item = "foxhole_1s", count = 1, hex = "C3" }
-  expect.refused(ok, r, "9.619", "RePh steps 11.619-11.625")
+  expect.refused(ok, r, "11.621", "RePh steps 11.619-11.625, which our text does not give (Fortification purchase, 11.621)")
+  ok, r = kessel.act{ kind = "set_up_fortification", side = "german", item = "foxhole_1s", hex = "C3" }
+  expect.refused(ok, r, "11.624", "(set-up, 11.624: wind, 11.6241; Isolated Areas, 11.6242)")
   ok, r = kessel.act{ kind = "melee_outcome", side = "german", hex = "C3" }
   expect.refused(ok, r, "9.601", "our Red Barricades text (11.602-11.618) has no such step")
   ok, r = kessel.act{ kind = "shift", side = "german", units = { "g1" }, to = "A" }

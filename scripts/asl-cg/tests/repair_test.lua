@@ -111,6 +111,58 @@ kessel.test("case_11.6132_rb_weapon_repair", function()
   expect.eq(T.unit("g").location, "eliminated")
 end)
 
+-- [11.6132] "-1 If Russian MG/ATR" is a Russian SW machine gun's or A-T Rifle's: a Russian AFV's
+-- BMG has the vehicular-mounted -2 only (it took -3: any weapon named "...MG..." matched), a SW
+-- of another name that declares itself an MG on its face takes it (a "DP" did not), a mortar
+-- and a German MMG do not
+kessel.test("case_11.6132_the_russian_mg_atr_drm_is_a_sw_mgs_or_atrs", function()
+  at({ T.vehicle("t34", "russian", "T-34 M41", "C5"),
+    T.sw("bmg", "russian", "BMG", "C5", { vars = { vehicular = true, mounted_on = "t34", malfunctioned = true } }),
+    T.sw("mmg", "russian", "MMG", "C3", { vars = { malfunctioned = true } }),
+    T.sw("atr", "russian", "ATR", "C3", { vars = { malfunctioned = true } }),
+    T.sw("dp", "russian", "DP", "C3", { faces = { { weapon = "DP", pp = 1, repair = 2, kind = "mg" } }, vars = { malfunctioned = true } }),
+    T.sw("mtr", "russian", "50mm MTR", "C3", { vars = { malfunctioned = true } }),
+    T.sw("gmmg", "german", "MMG", "C7", { vars = { malfunctioned = true } }) }, { module = "rb" })
+  kessel.inject_dice{ 6, 6, 6, 6, 6, 6 }
+  local ev = T.resolve()
+  local drm = {}
+  for _, e in ipairs(ev) do
+    if e.event == "record" and e.kind == "weapon_repair" then drm[e.fields.unit] = e.fields.drm end
+  end
+  expect.eq(drm.bmg, -2, "a vehicular MG: -2 vehicular-mounted, no Russian MG/ATR -1")
+  expect.eq(drm.mmg, -1, "a Russian SW MG")
+  expect.eq(drm.atr, -1, "a Russian ATR")
+  expect.eq(drm.dp, -1, "a SW declared an MG by its face")
+  expect.eq(drm.mtr, 0, "a mortar is no MG")
+  expect.eq(drm.gmmg, 0, "a German MG")
+  T.has_note(ev, "bmg repair dr 6-2")
+end)
+
+-- [9.6142] [11.6132] a Weapon mounted on a vehicle (`mounted_on`) is vehicular-mounted though the
+-- scenario leaves out `vehicular = true`: its repair dr takes the vehicular -2 and a failed one
+-- Disables it. Before, only the flag counted: the Russian T-34's BMG took no -2 (dr 6 - 1 = 5)
+-- and was Eliminated off its AFV
+kessel.test("case_11.6132_a_weapon_mounted_on_a_vehicle_is_vehicular", function()
+  at({ T.vehicle("t34", "russian", "T-34 M41", "C5"),
+    T.sw("bmg", "russian", "BMG", "C5", { vars = { mounted_on = "t34", malfunctioned = true } }) }, { module = "rb" })
+  kessel.inject_dice{ 6 }
+  local ev = T.resolve()
+  expect.eq(T.record(ev, "weapon_repair").drm, -2)
+  expect.eq(T.unit("bmg").location, "map", "Disabled, not Eliminated")
+  expect.eq(T.unit("bmg").vars.disabled, true)
+end)
+
+-- [11.6132] a SW's declared kind is one a rule reads
+kessel.test("case_11.6132_a_sw_kind_is_checked", function()
+  local S = require("rules.sequence")
+  at({ T.sw("x", "russian", "DP", "C3", { faces = { { weapon = "DP", pp = 1, repair = 2, kind = "machinegun" } } }),
+    T.sw("y", "russian", "DP", "C3", { faces = { { weapon = "DP", pp = 1, repair = 2, kind = "mg" } } }) }, { module = "rb" })
+  local list = S.unit_problems()
+  expect.eq(#list, 1)
+  expect.eq(list[1].unit, "x")
+  expect.truthy(list[1].message:find("[11.6132] unit `x`: the DP's kind is `machinegun`", 1, true), list[1].message)
+end)
+
 -- [11.6134] FT/DC removed from play are Retained if their effects DR was <= 10, up to the side's
 -- non-Isolated Assault Engineer squads; [11.6135] a captured Weapon goes on dr >= 3
 kessel.test("case_11.6134_ft_dc_and_11.6135_captured", function()
