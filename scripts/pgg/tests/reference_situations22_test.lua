@@ -106,3 +106,81 @@ kessel.test("case_wbc09_01c_a_path_into_a_full_hex_is_no_way_out_for_the_mover",
   expect.accepted(B.retreat({ "d" }, { "0606" }))
   expect.eq(dead_of_four(), "c")
 end)
+
+-- [13.45] [13.4] [13.3] [13.44] The Soviet marker may not go on a hex a German unit occupies, a
+-- disrupted one too (it has no zone [6.6] but it is there); next to German units, in their zone,
+-- and on the Soviet's own units it may. The listing offers no German-occupied hex. A German who
+-- then moves into the marked hex pays 1 MP more and is out of supply there. Board, Soviet
+-- Interdiction Phase of turn 7: g in 0505, d (disrupted) in 0707, rifle s in 0303; 0605 is next
+-- to g.
+kessel.test("case_13_45_the_soviet_marker_goes_next_to_german_units_never_on_them", function()
+  local function board()
+    B.setup({ B.pz("g", "0505"), B.pz("d", "0707", nil, { flags = { "disrupted" } }), B.rifle("s", "0303"),
+      B.leader("l", "0909", 5) },
+      { step = "soviet_interdiction", markers = { { kind = "soviet_interdiction", side = "soviet", count = 3 } } })
+  end
+  local function place(h) return kessel.act{ kind = "place_marker", hex = h } end
+  for _, h in ipairs{ "0505", "0707" } do
+    board()
+    local ok, why = place(h)
+    expect.refused(ok, why, "13.45", "not on a German-occupied hex (" .. h .. ")")
+  end
+  for _, h in ipairs{ "0605", "0303" } do
+    board()
+    expect.accepted(place(h))
+  end
+  board()
+  local listed = {}
+  for _, a in ipairs(kessel.legal()) do if a.kind == "place_marker" then listed[a.hex] = true end end
+  expect.truthy(listed["0605"], "a hex in g's zone is listed")
+  expect.falsy(listed["0505"], "g's hex is not listed")
+  expect.falsy(listed["0707"], "d's hex is not listed")
+  -- the German moves into the marked hex: 1 MP and 1 more for the marker, then no supply there
+  expect.accepted(place("0605"))
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "german_movement")
+  local ok, ev = kessel.act{ kind = "move", units = { "g" }, path = { "0605" } }
+  expect.accepted(ok, ev)
+  expect.eq(ev[1].cost, 2, "clear 1 + the Soviet marker 1 [13.3]")
+  local s = kessel.queries.ask("supply", { unit = "g" })
+  expect.eq(s.in_supply, false)
+  expect.eq(s.rule, "13.44")
+end)
+
+-- [4] The German Mechanized Movement Phase moves panzer, motorized (the panzer divisions' rifle
+-- regiments, the motorized divisions, and the independent GD and Lehr, typed motorized) and
+-- cavalry units, each with a fresh allowance; an infantry division is refused citing 4, a
+-- disrupted mechanized unit citing 6.6, and a reinforcement that did not come on in the Initial
+-- Movement Phase waits for the next one [14.3]. Board, German Combat Phase of turn 7, p having
+-- spent its allowance; the phase ends into the Mechanized Movement Phase.
+kessel.test("case_4_the_mechanized_phase_moves_every_mechanized_type_and_no_other", function()
+  local function mot(id, at, t, extra)
+    local u = { id = id, name = id, side = "german", type = t, formation = "F" .. id, faces = { "3-3-10", "2-2-10" }, at = at }
+    for k, v in pairs(extra or {}) do u[k] = v end
+    return u
+  end
+  B.setup({ B.pz("p", "0102", nil, { vars = { mp_spent = 20 } }), mot("r", "0104", "rifle_mot"), mot("m", "0106", "motorized"),
+    mot("gd", "0108", "motorized", { formation = nil, attrs = { independent = 1 } }), B.cav("c", "0302"), B.inf("i", "0304"),
+    B.pz("d", "0306", nil, { flags = { "disrupted" } }),
+    { id = "late", name = "late", side = "german", type = "panzer", formation = "Flate", faces = { "4-4-10", "2-2-10" },
+      enter = { turn = 7, area = "A" } },
+    B.rifle("s", "0905", "1-1-6"), B.leader("l", "0909", 5) },
+    { map = { columns = 10, rows = 10, areas = { A = { "0110" } } } })
+  local M = require("rules.movement")
+  expect.eq(M.mp_left(kessel.units.get("p")), 0)
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "german_mech_movement")
+  expect.eq(M.mp_left(kessel.units.get("p")), 10, "a fresh allowance in the Mechanized Movement Phase [6.1]")
+  for _, id in ipairs{ "p", "r", "m", "gd", "c" } do
+    local u = kessel.units.get(id)
+    local to = u.hex:sub(1, 2) .. string.format("%02d", tonumber(u.hex:sub(3, 4)) + 1)
+    local ok, why = kessel.act{ kind = "move", units = { id }, path = { to } }
+    expect.accepted(ok, why)
+  end
+  local ok, why = kessel.act{ kind = "move", units = { "i" }, path = { "0305" } }
+  expect.refused(ok, why, "4", "i in 0304 is not a mechanized unit")
+  ok, why = kessel.act{ kind = "move", units = { "d" }, path = { "0307" } }
+  expect.refused(ok, why, "6.6", "disrupted and may not move")
+  ok, why = kessel.act{ kind = "move", units = { "late" }, path = { "0110" } }
+  expect.refused(ok, why, "14.3", "reinforcements enter in their player's (initial) Movement Phase")
+end)
