@@ -184,3 +184,46 @@ kessel.test("case_4_the_mechanized_phase_moves_every_mechanized_type_and_no_othe
   ok, why = kessel.act{ kind = "move", units = { "late" }, path = { "0110" } }
   expect.refused(ok, why, "14.3", "reinforcements enter in their player's (initial) Movement Phase")
 end)
+
+-- [10.2] [6.5] [6.6] [8] [FAQ 7] A leader alone in a hex: he has a zone, so a German entering it
+-- stops; overrun, he defends with his rating and has one step. D1 retreated: he is disrupted, his
+-- zone goes, and the overrunners enter his hex free and move on past him. Eng: his one step goes
+-- and he dies, the overrunner loses a step and stays where it was, stopped. Board, German Initial
+-- Movement Phase of turn 7: g (4-4-10) in 0303, leader l (rating 2) alone in 0505, leader k in 1010
+-- (l's line east is open). g moves to 0404 (2 MP), in l's zone; the overrun: 4 halved to 2
+-- against 2, 1-1.
+kessel.test("case_10_2_a_lone_leader_overrun_defends_with_his_rating_then_is_disrupted_or_dies", function()
+  local function board(roll)
+    B.setup({ B.pz("g", "0303"), B.leader("l", "0505", 2), B.leader("k", "1010", 2) }, { step = "german_movement" })
+    expect.accepted(B.move({ "g" }, { "0404" }))
+    local ok, why = B.move({ "g" }, { "0403" })
+    expect.refused(ok, why, "6.22", "in the zone of control of l at 0505")
+    kessel.inject_dice{ roll }
+    local ev = expect.accepted(kessel.act{ kind = "overrun", units = { "g" }, target = "0505" })
+    return ev
+  end
+  local M = require("rules.movement")
+  local ev = board(1)
+  expect.truthy(B.note(ev, "attack 2 against defence 2 in 0505: odds 1-1, roll 1: D1"), B.all_notes(ev))
+  expect.accepted(B.choose("retreat"))
+  local opts = {}
+  for _, a in ipairs(kessel.legal()) do if a.kind == "retreat" then opts[#opts + 1] = table.concat(a.path, "-") end end
+  table.sort(opts)
+  expect.eq(table.concat(opts, " "), "0506 0604 0605", "0504 and 0405 are in g's zone [9.71]")
+  expect.accepted(B.retreat({ "l" }, { "0605" }))
+  expect.truthy(kessel.units.get("l").flags.disrupted, "a leader retreated by an overrun is disrupted [6.6]")
+  expect.eq(B.where("g"), "0505", "the cleared hex is entered at no cost [6.5]")
+  expect.eq(M.mp_left(kessel.units.get("g")), 5)
+  -- 0506 and 0606 are next to the disrupted leader, who has no zone: g goes on through them
+  expect.accepted(B.move({ "g" }, { "0506" }))
+  expect.accepted(B.move({ "g" }, { "0606" }))
+  expect.eq(M.mp_left(kessel.units.get("g")), 3)
+
+  ev = board(4)
+  expect.truthy(B.note(ev, "odds 1-1, roll 4: Eng"), B.all_notes(ev))
+  expect.eq(B.where("l"), "eliminated", "one step [FAQ 7]")
+  expect.eq(kessel.units.get("g").steps_left, 1)
+  expect.eq(B.where("g"), "0404", "no entry after Eng [6.5]")
+  local ok, why = B.move({ "g" }, { "0505" })
+  expect.refused(ok, why, "6.5", "stopped by its overrun")
+end)
