@@ -227,3 +227,31 @@ kessel.test("case_10_2_a_lone_leader_overrun_defends_with_his_rating_then_is_dis
   local ok, why = B.move({ "g" }, { "0505" })
   expect.refused(ok, why, "6.5", "stopped by its overrun")
 end)
+
+-- [15] The Soviet scores 2 VP each time he retakes a *city* the German held with a line at the end
+-- of the previous German player-turn (reference manual, Scoring; pgg-facts.md); the German scores
+-- "cities/hexes", and the campaign's two east-edge exits, 5907 and 5915, are VP hexes, not cities.
+-- Every objective counted for a recapture, so a Soviet unit stepping back onto an exit hex the
+-- German had held scored 2 VP. Board, Soviet Interdiction Phase of turn 8: Town (10 VP, a major
+-- city) in 0505 and Exit (20 VP, no city) in 1005 on the east edge, both held by the German with a
+-- line at the end of turn 7 (game vars german_held, city_owner); Soviet rifles now stand in both.
+-- At the end of the phase Town is retaken (2 VP) and Exit is not.
+kessel.test("case_15_a_vp_hex_that_is_no_city_is_not_retaken_for_vp", function()
+  B.setup({ B.rifle("q", "0505"), B.rifle("r", "1005"), B.leader("l", "0807", 3), B.pz("g", "0101", "2-2-10") },
+    { map = { columns = 10, rows = 10, places = { { name = "Town", kind = "major_city", hexes = { "0505" } } } },
+      step = "soviet_interdiction", turn = 8,
+      vars = { objectives = { { name = "Town", vp = 10, hexes = { "0505" } }, { name = "Exit", vp = 20, hexes = { "1005" } } },
+        city_owner = { ["0505"] = "german", ["1005"] = "german" }, german_held = { "Town", "Exit" } } })
+  local V = require("rules.victory")
+  local is_city = {}
+  for _, o in ipairs(V.objectives()) do is_city[o.name] = V.is_city(o) end
+  expect.eq(is_city.Town, true)
+  expect.eq(is_city.Exit, false, "no city place covers 1005")
+  local ev = expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.truthy(B.note(ev, "the Soviet retakes Town: 2 VP"), B.all_notes(ev))
+  expect.falsy(B.note(ev, "retakes Exit"), B.all_notes(ev))
+  local rec = kessel.game.var("soviet_recaptures") or {}
+  expect.eq(#rec, 1)
+  expect.eq(rec[1].city, "Town")
+  expect.eq(V.score().soviet_vp, 2)
+end)
