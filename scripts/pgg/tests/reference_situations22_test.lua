@@ -255,3 +255,39 @@ kessel.test("case_15_a_vp_hex_that_is_no_city_is_not_retaken_for_vp", function()
   expect.eq(rec[1].city, "Town")
   expect.eq(V.score().soviet_vp, 2)
 end)
+
+-- [14.3] [6.22] [6.1] A scheduled arrival and an entry hex the enemy holds or watches. Entry area X
+-- is the one east-edge hex 1005; leader k and rifle r are due on turn 8. With German g in 0905,
+-- 1005 is in g's zone: k alone may not enter it (a leader enters an enemy zone only with an
+-- attack-capable unit [6.22]); k and r together may, and stop there. With g in 1005 itself no unit
+-- enters (refused citing 6.1, and the reach query offers no hex); they wait off the map, the phase
+-- ends all the same, and they come on in a later turn once the hex is free (delayed, never lost
+-- [14.3]).
+kessel.test("case_14_3_an_arrival_whose_entry_hex_is_held_or_watched_by_the_enemy", function()
+  local function board(gat, turn)
+    B.setup({ B.pz("g", gat), B.leader("k", nil, 3, { enter = { turn = 8, area = "X" } }),
+      B.rifle("r", nil, "2-2-6", { enter = { turn = 8, area = "X" } }), B.leader("l", "0101", 2) },
+      { step = "soviet_movement", turn = turn or 8, map = { columns = 10, rows = 10, areas = { X = { "1005" } } } })
+  end
+  board("0905")
+  local ok, why = B.move({ "k" }, { "1005" })
+  expect.refused(ok, why, "6.22", "a leader may enter an enemy ZOC only together with an attack-capable unit")
+  expect.accepted(B.move({ "k", "r" }, { "1005" }))
+  ok, why = B.move({ "k", "r" }, { "1004" })
+  expect.refused(ok, why, "6.22", "in the zone of control of g (Fg) at 0905")
+
+  board("1005")
+  ok, why = B.move({ "k", "r" }, { "1005" })
+  expect.refused(ok, why, "6.1", "entry hex 1005 holds enemy units")
+  local reach = kessel.queries.ask("reach", { units = { "r" } })
+  expect.eq(#reach.reachable, 0)
+  -- the Soviet ends his player-turn with them off the map; the German leaves 1005 and its zone
+  for _ = 1, 4 do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  expect.eq(kessel.game.step().id, "german_movement")
+  expect.accepted(B.move({ "g" }, { "0703" }))
+  for _ = 1, 5 do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  expect.eq(kessel.game.turn(), 9)
+  expect.eq(B.where("r"), "pending")
+  expect.accepted(B.move({ "k", "r" }, { "1005" }))
+  expect.accepted(B.move({ "k", "r" }, { "1004" }))   -- out of every zone, the stack moves on
+end)
