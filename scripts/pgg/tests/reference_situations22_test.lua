@@ -291,3 +291,40 @@ kessel.test("case_14_3_an_arrival_whose_entry_hex_is_held_or_watched_by_the_enem
   expect.accepted(B.move({ "k", "r" }, { "1005" }))
   expect.accepted(B.move({ "k", "r" }, { "1004" }))   -- out of every zone, the stack moves on
 end)
+
+-- [6.3] [8] [6.6] Rail lines and the German. A railway along row 02 (0302 to 2402): a Soviet unit
+-- standing in a hex of a German zone does not open it to rail movement (friendly units never lift
+-- an enemy zone for movement [8]); a disrupted German unit on the line has no zone [6.6] but
+-- still bars its hex (no entry into enemy units [6.1]); the eight units a turn [6.3] count again
+-- from the next game-turn. Board, Soviet Movement Phase of turn 7.
+kessel.test("case_6_3_rail_past_german_units_and_the_eight_a_turn_renewed_each_turn", function()
+  local rail_path = {}
+  for c = 3, 24 do rail_path[#rail_path + 1] = string.format("%02d02", c) end
+  local function board(units)
+    B.setup(units, { step = "soviet_movement", map = { columns = 30, rows = 10, links = { { kind = "railway", path = rail_path } } } })
+  end
+  local function ride(ids, to) return kessel.act{ kind = "rail_move", units = ids, path = { to } } end
+  -- f stands in 1102, in g's zone (g in 1101 reaches no other hex of the line): r may not ride
+  -- through it, and rides up to 1002
+  board({ B.rifle("r", "0302"), B.rifle("f", "1102"), B.pz("g", "1101"), B.leader("l", "0304", 5) })
+  local ok, why = ride({ "r" }, "2002")
+  expect.refused(ok, why, "6.3", "rail movement may not enter an enemy ZOC: 1102 is in the zone of control of g (Fg) at 1101")
+  expect.accepted(ride({ "r" }, "1002"))
+  -- a disrupted German on the line: no zone, but his hex is closed
+  board({ B.rifle("r", "0302"), B.pz("d", "1502", nil, { flags = { "disrupted" } }), B.leader("l", "0304", 5) })
+  ok, why = ride({ "r" }, "2002")
+  expect.refused(ok, why, "6.3", "1502 holds German units")
+  expect.accepted(ride({ "r" }, "1402"))   -- 1402, next to d, is open: d has no zone
+  -- eight a turn, the count starting again next turn
+  local tank = function(id) return { id = id, name = id, side = "soviet", type = "tank", faces = { "4-4-10" }, at = "0302" } end
+  board({ tank("t1"), tank("t2"), B.rifle("a", "0302"), B.rifle("b", "0402"), B.rifle("c", "0402"), B.leader("l", "0304", 5) })
+  expect.accepted(ride({ "t1", "t2", "a" }, "2002"))
+  expect.accepted(ride({ "b" }, "1902"))
+  ok, why = ride({ "c" }, "1802")
+  expect.refused(ok, why, "6.3", "rail capacity: 8 of 8 used this turn")
+  for _ = 1, 9 do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  expect.eq(kessel.game.turn(), 8)
+  expect.eq(kessel.game.step().id, "soviet_movement")
+  expect.accepted(ride({ "c" }, "1802"))
+  expect.accepted(ride({ "t1", "t2" }, "0502"))
+end)
