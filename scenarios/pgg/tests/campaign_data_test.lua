@@ -307,6 +307,16 @@ kessel.test("data_15_objectives_levels_and_cities", function()
   for name in pairs(vp) do expect.truthy(seen[name], name .. " is an objective") end
   table.sort(edge)
   expect.eq(table.concat(edge, " "), "5907=20 5915=20", "east-edge VP hexes")
+  -- [15] the Soviet's recaptures count cities only: every city objective is one for the rules,
+  -- the two east-edge VP hexes are not
+  local V = require("rules.victory")
+  local cities, not_cities = {}, {}
+  for _, o in ipairs(V.objectives()) do
+    if V.is_city(o) then cities[#cities + 1] = o.name else not_cities[#not_cities + 1] = o.hexes[1] end
+  end
+  expect.eq(#cities, 10, "the ten cities: " .. table.concat(cities, ", "))
+  table.sort(not_cities)
+  expect.eq(table.concat(not_cities, " "), "5907 5915")
   expect.eq(total, 150)
   local levels = {}
   for _, l in ipairs(kessel.scenario.levels()) do levels[#levels + 1] = l.name .. "<=" .. tostring(l.max) end

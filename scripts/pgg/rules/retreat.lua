@@ -412,10 +412,11 @@ local function retreat_check(a, memo)
     local victim = cuts_off(cb, group, path[#path], memo)
     if victim then
       -- the note binds only while another path (one the priority of WBC09 #1 allows) keeps every
-      -- unit of the combat a way out; when every path cuts someone off, not all can be saved and
-      -- the opponent picks freely
+      -- unit of the combat a way out, the moving units too: a path into a hex with no room for
+      -- them [7] saves nobody, it only picks another unit to die; when every path cuts someone
+      -- off, not all can be saved and the opponent picks freely
       for _, q in ipairs(legal) do
-        if not RS.priority_reason(cb, group, q.path, memo) and not cuts_off(cb, group, q.path[#q.path], memo) then
+        if q.fits and not RS.priority_reason(cb, group, q.path, memo) and not cuts_off(cb, group, q.path[#q.path], memo) then
           return C.reason("WBC09 #1", "retreats of one combat are simultaneous: this path would leave %s with no retreat", victim)
         end
       end

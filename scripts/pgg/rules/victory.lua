@@ -14,8 +14,9 @@
 -- five, 2 each for the next five) [14.2].
 -- Soviet VP: option soviet_vp_per_division for each German division wholly eliminated (not the
 -- cavalry division; GD and Lehr are not divisions) [15]; 2 VP each time, at the end of his
--- player-turn, the Soviet holds a city that the German held with a line at the end of the previous
--- German player-turn (game vars "german_held", "soviet_recaptures").
+-- player-turn, the Soviet holds a city (V.is_city: not a VP hex that is no city) that the German
+-- held with a line at the end of the previous German player-turn (game vars "german_held",
+-- "soviet_recaptures").
 -- Levels on German minus Soviet VP from the scenario [15]; option german_marginal_is_draw; with
 -- vp_bidding the German's bid (the bidding's result, bidding.lua, or an agreed option vp_bid) is
 -- taken off his total. Final result: game var
@@ -49,11 +50,35 @@ function V.objectives()
       if o.side == nil or o.side == C.GERMAN then
         local vp = o.vp
         if o.name == "Smolensk" then vp = C.option("smolensk_vp") end
-        out[#out + 1] = { name = o.name, vp = vp, hexes = o.hexes }
+        out[#out + 1] = { name = o.name, vp = vp, hexes = o.hexes, city = o.city }
       end
     end
     return out
   end)
+end
+
+-- Is objective `o` a city [15]? The Soviet scores a recapture for a city only: the German scores
+-- cities and other hexes (the campaign's two east-edge exits, 5907 and 5915, are VP hexes, not
+-- cities). An objective is a city when each of its hexes is a hex of a major or minor city of the
+-- map [6.7]; an objective given inline (game var `objectives`) may say so itself (`city = false`),
+-- and on a map with no city at all (a bare test position) every objective is taken for one.
+function V.is_city(o)
+  if o.city ~= nil then return o.city == true end
+  local cities = C.per_revision("city_hexes", function()
+    local t, any = {}, false
+    for _, p in ipairs(kessel.map.places()) do
+      if p.kind == "major_city" or p.kind == "minor_city" then
+        any = true
+        for _, h in ipairs(p.hexes) do t[h] = true end
+      end
+    end
+    return { hexes = t, any = any }
+  end)
+  if not cities.any then return true end
+  for _, h in ipairs(o.hexes) do
+    if not cities.hexes[h] then return false end
+  end
+  return #o.hexes > 0
 end
 
 function V.levels()
@@ -268,7 +293,7 @@ kessel.on("step_end", function(index)
     local rec = kessel.game.var("soviet_recaptures") or {}
     local added = false
     for _, o in ipairs(V.objectives()) do
-      if C.contains(before, o.name) then
+      if C.contains(before, o.name) and V.is_city(o) then
         local soviet_has, german_all = false, true
         for _, h in ipairs(o.hexes) do
           if owner[h] == C.SOVIET then soviet_has = true end
