@@ -84,9 +84,20 @@ kessel.queries.declare{
       -- eliminated or removed: it moves no more [6.1]
       why = C.reason("6.1", "%s is not on the map (%s)", C.name(u), C.off_map_words(u))
     else
-      -- waiting to enter: as a unit entering play, on its turn and in its phase [14.3]
-      local _, due = require("rules.reinforcements").entry_due({ u })
+      -- waiting to enter: as a unit entering play, on its turn and in its phase [14.3], by a hex
+      -- of its area that no enemy unit holds [6.1] (the same check as the move's)
+      local R = require("rules.reinforcements")
+      local _, due = R.entry_due({ u })
       why = M.cannot_move(u, true) or due
+      if not why then
+        local first_no = nil
+        for _, h in ipairs(kessel.map.area(u.enter_area) or {}) do
+          local open, no = R.entry_check({ u }, h)
+          if open then first_no = false; break end
+          first_no = first_no or no
+        end
+        if first_no ~= false then why = first_no or select(2, R.entry_check({ u }, nil)) end
+      end
     end
     return { unit = u.id, allowance = M.ma(u), spent = M.spent(u), left = M.mp_left(u),
       out_of_supply = S.is_oos(u), may_move = why == nil, overrun_targets = overruns,

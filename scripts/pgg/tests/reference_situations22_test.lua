@@ -281,6 +281,11 @@ kessel.test("case_14_3_an_arrival_whose_entry_hex_is_held_or_watched_by_the_enem
   expect.refused(ok, why, "6.1", "entry hex 1005 holds enemy units")
   local reach = kessel.queries.ask("reach", { units = { "r" } })
   expect.eq(#reach.reachable, 0)
+  -- and the mp_left query says the same: the only entry hex is held, so it may not move now
+  local left = kessel.queries.ask("mp_left", { unit = "r" })
+  expect.eq(left.may_move, false)
+  expect.eq(left.reason.rule, "6.1")
+  expect.truthy(left.reason.message:find("entry hex 1005 holds enemy units", 1, true), left.reason.message)
   -- the Soviet ends his player-turn with them off the map; the German leaves 1005 and its zone
   for _ = 1, 4 do expect.accepted(kessel.act{ kind = "end_phase" }) end
   expect.eq(kessel.game.step().id, "german_movement")
@@ -288,6 +293,7 @@ kessel.test("case_14_3_an_arrival_whose_entry_hex_is_held_or_watched_by_the_enem
   for _ = 1, 5 do expect.accepted(kessel.act{ kind = "end_phase" }) end
   expect.eq(kessel.game.turn(), 9)
   expect.eq(B.where("r"), "pending")
+  expect.eq(kessel.queries.ask("mp_left", { unit = "r" }).may_move, true, "1005 is free again")
   expect.accepted(B.move({ "k", "r" }, { "1005" }))
   expect.accepted(B.move({ "k", "r" }, { "1004" }))   -- out of every zone, the stack moves on
 end)
