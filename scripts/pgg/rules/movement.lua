@@ -175,10 +175,14 @@ function M.context(units, from, base)
   local ezoc = base.ezoc
   ctx.ezoc = ezoc
   ctx.forbid[#ctx.forbid + 1] = { set = base.enemy, rule = "6.1", message = "the hex holds enemy units" }
-  local t1_full = false
-  for _, u in ipairs(units) do if M.first_turn_full_ma(u) then t1_full = true end end
+  local t1_full, t1_all = false, true
+  for _, u in ipairs(units) do
+    if M.first_turn_full_ma(u) then t1_full = true else t1_all = false end
+  end
   ctx.t1_full = t1_full
-  if base.cols and not t1_full then
+  -- [5.2] lets the 13th and 20th Armies cross columns 01-02 on turn 1; a unit of another army
+  -- in their stack gains nothing by it, so with one aboard the stack keeps out [6.4]
+  if base.cols and not (t1_full and t1_all) then
     ctx.forbid[#ctx.forbid + 1] = { set = base.cols, rule = "6.4", message = "on turns 1-6 no Soviet unit may enter columns 01-02" }
   end
   local capable = false
@@ -721,7 +725,7 @@ end
 -- enemy ZOC [8]. Groups of one stack with the same key have the same destinations and paths.
 local function ways_key(units)
   local parts, seen = {}, {}
-  local t1_full, capable = false, false
+  local t1_full, t1_others, capable = false, false, false
   for _, u in ipairs(units) do
     local cl = C.class(u)
     local left = M.mp_left(u)
@@ -733,10 +737,12 @@ local function ways_key(units)
     elseif left < parts[i] then
       parts[i] = left
     end
-    if M.first_turn_full_ma(u) then t1_full = true end
+    if M.first_turn_full_ma(u) then t1_full = true else t1_others = true end
     if C.attack_capable(u) then capable = true end
   end
   if t1_full then
+    -- (M.context lifts the 6.4 ban only for a stack of those armies alone)
+    if t1_others then parts[#parts + 1] = "t1mixed" end
     local visited, seen_hex = {}, {}
     for _, u in ipairs(units) do
       for f in pairs(u.flags) do

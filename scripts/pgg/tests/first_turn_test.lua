@@ -80,6 +80,15 @@ kessel.test("case_5_2_13th_20th_no_reentry_and_not_ending_in_columns_01_02", fun
   expect.refused(ok, why, "5.2", "rail")
 end)
 
+-- Rules 5.2 and 6.4: crossing columns 01-02 on turn 1 is the 13th and 20th Armies' own; a unit
+-- of another army moving in their stack (the 16th's roll let it move) does not cross with them.
+kessel.test("case_6_4_a_stack_with_a_unit_of_another_army_keeps_out_of_columns_01_02_on_turn_1", function()
+  board({ rifle("a", "0105", "20 Army"), rifle("b", "0105", "16 Army") }, { first_turn_16 = "move", first_turn_19 = "move" })
+  local ok, why = kessel.act{ kind = "move", units = { "a", "b" }, path = { "0104", "0204", "0304" } }
+  expect.refused(ok, why, "6.4", "no Soviet unit may enter columns 01-02")
+  expect.accepted(mv("a", { "0104", "0204", "0304" }), "the 20th Army's unit alone crosses them")
+end)
+
 -- Rule 5.2
 kessel.test("case_5_2_13th_20th_must_spend_full_ma", function()
   board({ rifle("a", "0105", "13 Army") }, { first_turn_16 = "move", first_turn_19 = "move" })
