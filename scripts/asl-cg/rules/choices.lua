@@ -141,7 +141,8 @@ offer("mg_exchange", function(side)
   if not in_step("repair") and not late then return {} end
   local out = {}
   for _, mg in ipairs(owned(side, { type = "sw" })) do
-    if C.vehicular(mg) and mg.vars.disabled and (not late or mg.vars.disabled_reph == C.var("date")) then
+    -- (an MG only, as the action checks: a Disabled Gun was listed and then refused)
+    if C.vehicular_mg(mg) and mg.vars.disabled and (not late or mg.vars.disabled_reph == C.var("date")) then
       for _, l in ipairs(owned(mg.side, { type = "sw" })) do
         if l.face and l.face.weapon == "LMG" and l.location ~= "eliminated" then
           out[#out + 1] = { kind = "mg_exchange", side = mg.side, mg = mg.id, lmg = l.id }

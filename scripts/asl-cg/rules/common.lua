@@ -91,6 +91,16 @@ end
 -- is a Weapon vehicular-mounted (marked so, or mounted on a vehicle)? [9.6142] [11.6132]
 function C.vehicular(w) return (w.vars.vehicular ~= nil and w.vars.vehicular ~= false) or w.vars.mounted_on ~= nil end
 
+-- is a vehicular Weapon an MG (BMG, CMG, AAMG, RMG, an MG main armament)? its face's own `kind`
+-- ("mg") when it declares one, else its name: the vehicular MG abbreviations all hold "MG"
+-- [9.61421] [11.6133]
+function C.vehicular_mg(w)
+  if not C.vehicular(w) then return false end
+  local f = w.face or {}
+  if type(f.kind) == "string" then return f.kind == "mg" end
+  return tostring(f.weapon or ""):find("MG", 1, true) ~= nil
+end
+
 -- the kind of a SW ("mg", "atr", ...): its face's own `kind`, else the ruleset's table by weapon
 -- name (data.lua `sw_kinds`); nil for a Gun, a vehicular Weapon or a weapon of no known kind
 function C.sw_kind(w)

@@ -278,7 +278,7 @@ kessel.action{
     -- the exchange repairs an MG (BMG, CMG, AAMG, an MG main armament): not a Disabled Gun or
     -- other vehicular Weapon (a Disabled 75L main armament was repaired by an LMG) [9.61421] [11.6133]
     local wname = tostring(mg.face and mg.face.weapon or "")
-    if not wname:find("MG", 1, true) then
+    if not C.vehicular_mg(mg) then
       return C.refuse(case, a.mg .. " (" .. wname .. ") is no MG: only a vehicular MG is repaired by Eliminating an LMG")
     end
     if late and mg.vars.disabled_reph ~= C.var("date") then

@@ -251,11 +251,29 @@ kessel.test("case_9.61421_11.6133_only_an_mg_is_repaired_by_an_lmg", function()
       T.sw("ma", "german", "75L", "C3", { vars = { vehicular = true, main_armament = true, disabled = true, mounted_on = "pz" } }),
       T.sw("cmg", "german", "CMG", "C3", { vars = { vehicular = true, disabled = true, mounted_on = "pz" } }),
       T.sw("lmg", "german", "LMG", "C3", area) } }
+    -- only the MG's exchange is listed: a Disabled Gun's was listed and then refused
+    local listed = {}
+    for _, a in ipairs(kessel.legal()) do
+      if a.kind == "mg_exchange" then listed[#listed + 1] = a.mg end
+    end
+    expect.eq(table.concat(listed, ","), "cmg")
     local ok, r = kessel.act{ kind = "mg_exchange", mg = "ma", lmg = "lmg", side = "german" }
     expect.refused(ok, r, case, "ma (75L) is no MG")
     expect.accepted(kessel.act{ kind = "mg_exchange", mg = "cmg", lmg = "lmg", side = "german" })
     expect.eq(T.unit("cmg").vars.disabled, nil)
   end
+  -- a face's declared kind decides over its name: a coaxial gun whose name lacks "MG" but is
+  -- declared an MG is repaired, a weapon named "…MG…" declared a gun is not
+  T.setup{ module = "pb", step = "repair", vars = { date = "day_i" }, units = {
+    T.vehicle("pz", "german", "PzKpfw IVH", "C3", area),
+    { id = "coax", side = "german", type = "sw", at = "C3", faces = { { weapon = "7.92 coax", kind = "mg", pp = 0, repair = 2 } },
+      vars = { vehicular = true, disabled = true, mounted_on = "pz" } },
+    { id = "mgun", side = "german", type = "sw", at = "C3", faces = { { weapon = "20MG cannon", kind = "gun", pp = 0, repair = 2 } },
+      vars = { vehicular = true, disabled = true, mounted_on = "pz" } },
+    T.sw("lmg", "german", "LMG", "C3", area) } }
+  local ok, r = kessel.act{ kind = "mg_exchange", mg = "mgun", lmg = "lmg", side = "german" }
+  expect.refused(ok, r, "9.61421", "mgun (20MG cannon) is no MG")
+  expect.accepted(kessel.act{ kind = "mg_exchange", mg = "coax", lmg = "lmg", side = "german" })
 end)
 
 -- [11.6097] "Each Fortification/Equipment ... in a non-Factory terrain Blaze Location ... is
