@@ -76,15 +76,50 @@ pub struct Picture<'a> {
     pub markers: &'a [Marker],
     /// How things look (from the ruleset).
     pub style: &'a MapStyle,
+    /// The side whose view this is (`kessel render --as`), said under the title; none: the
+    /// picture for everyone.
+    pub seen_by: Option<&'a str>,
 }
 
-/// The SVG layout: the drawing model's, moved below the title band and inside the margin.
+/// The SVG layout: the drawing model's, moved below the title band and inside the margin (on
+/// the west, wide enough for the area ids written there: [`edge_room`]).
 fn layout_of(map: &Map) -> HexLayout {
     let l = HexLayout::for_map(map, S);
     HexLayout {
-        origin: Point::new(l.origin.x + MARGIN, l.origin.y + TITLE_H + MARGIN),
+        origin: Point::new(
+            l.origin.x + edge_room(map, "west"),
+            l.origin.y + TITLE_H + MARGIN,
+        ),
         ..l
     }
+}
+
+/// Font size of the area ids.
+const AREA_FONT: f32 = 9.0;
+
+/// The area ids written at each area's first hex, by hex ([`area_labels`]).
+fn area_ids_at(map: &Map) -> BTreeMap<Hex, Vec<&str>> {
+    let mut at_hex: BTreeMap<Hex, Vec<&str>> = BTreeMap::new();
+    for (id, a) in &map.areas {
+        if let Some(h) = a.hexes.first() {
+            at_hex.entry(*h).or_default().push(id);
+        }
+    }
+    at_hex
+}
+
+/// The margin beside the map's `edge` (`west` or `east`): [`MARGIN`], or more where the area ids
+/// written outside that edge need it (a long id ran off the picture's west side, cut).
+fn edge_room(map: &Map, edge: &str) -> f32 {
+    area_ids_at(map)
+        .iter()
+        .filter(|(h, _)| map.on_edge(**h, edge))
+        .map(|(_, ids)| {
+            let chars = ids.iter().map(|id| id.chars().count() + 1).sum::<usize>();
+            // a bold sans character is about 0.65 em; 3 units from the hex, 4 from the side
+            0.65 * AREA_FONT * chars as f32 + 7.0
+        })
+        .fold(MARGIN, f32::max)
 }
 
 /// What a picture drawn here carries so that Kessel recognises it as its own: a comment in an
@@ -100,7 +135,8 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     let mut body = String::with_capacity(512 * 1024);
     // wide enough for the legend's notes and the title on a small map
     let title_w = 2.0 * MARGIN + 11.5 * pic.title.chars().count() as f32;
-    let w = (map_w + 2.0 * MARGIN).max(MIN_WIDTH).max(title_w);
+    let (west, east) = (edge_room(map, "west"), edge_room(map, "east"));
+    let w = (west + map_w + east).max(MIN_WIDTH).max(title_w);
 
     terrain(&mut body, map, &l, &kinds);
     if opts.areas {
@@ -168,6 +204,10 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
             String::new()
         }
     );
+    let subtitle = match pic.seen_by {
+        Some(side) => format!("{subtitle}, as {} is shown it", pic.style.side(side).name),
+        None => subtitle,
+    };
     let _ = writeln!(
         body,
         "<text x=\"{}\" y=\"42\" font-size=\"11\" fill=\"#444\">{}</text>",
@@ -703,15 +743,11 @@ fn names(
 
 /// Area ids at each area's first hex, outside the map on an edge.
 fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
-    let mut at_hex: BTreeMap<Hex, Vec<&str>> = BTreeMap::new();
-    for (id, a) in &map.areas {
-        if let Some(h) = a.hexes.first() {
-            at_hex.entry(*h).or_default().push(id);
-        }
-    }
+    let at_hex = area_ids_at(map);
     let _ = writeln!(
         body,
-        "<g id=\"area-labels\" font-size=\"9\" font-weight=\"bold\" {HALO}>"
+        "<g id=\"area-labels\" font-size=\"{}\" font-weight=\"bold\" {HALO}>",
+        n(AREA_FONT)
     );
     let half_h = 0.866 * S;
     for (h, ids) in &at_hex {

@@ -145,6 +145,7 @@ fn draw(map: &Map, units: &[Unit], style: &MapStyle, opts: &Options) -> String {
             objectives: &[],
             markers: &[],
             style,
+            seen_by: None,
         },
         opts,
     )
@@ -356,6 +357,7 @@ fn an_objective_under_counters_gets_its_star_over_them() {
             objectives: &objectives,
             markers: &[],
             style: &st,
+            seen_by: None,
         },
         &Options::default(),
     );
@@ -468,6 +470,7 @@ fn markers_on_the_map_are_drawn_with_their_initials_and_value() {
             objectives: &[],
             markers: &markers,
             style: &style(),
+            seen_by: None,
         },
         &Options::default(),
     );
@@ -528,6 +531,7 @@ fn a_count_badge_keeps_off_a_neighbours_vp_star() {
                 objectives,
                 markers: &[],
                 style: &style(),
+                seen_by: None,
             },
             &Options::default(),
         )
@@ -549,4 +553,30 @@ fn a_count_badge_keeps_off_a_neighbours_vp_star() {
     // with no star beside it the badge takes the corner; with one, the edge below it
     assert!(badge_y(&draw_with(&[])).abs() < 0.1);
     assert!((badge_y(&draw_with(&objectives)) - BADGE_R).abs() < 0.1);
+}
+
+#[test]
+fn an_area_id_at_the_west_edge_stays_on_the_picture() {
+    // a long id on the west edge, written outside it, ran off the picture's left side
+    let text = SMALL.replace("id = \"A\"", "id = \"german_entry_west\"");
+    let map = parse_map(Path::new("small.toml"), &text).expect("the test map parses");
+    let svg = draw(&map, &units(&map), &style(), &Options::default());
+    let label = svg
+        .split("<g id=\"area-labels\"")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("area labels");
+    let x: f32 = label
+        .split("<text x=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .and_then(|x| x.parse().ok())
+        .expect("the label's x");
+    assert!(label.contains("text-anchor=\"end\""), "{label}");
+    // its start: the end less a bold character's width (at most 0.65 em) per character
+    let start = x - 0.65 * AREA_FONT * "german_entry_west".len() as f32;
+    assert!(start >= 0.0, "the id starts at {start}: cut");
+    // and the map moved right to make room: its first hex's left corner is right of the id
+    let l = layout_of(&map);
+    assert!(l.center(map.hex_at(0, 0)).x - S > x, "{x}");
 }
