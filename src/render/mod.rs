@@ -613,26 +613,26 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
     body.push_str("</g>\n");
 }
 
-/// Markers on the map as chips (the editor's): a row at a hex's top left, or along the middle
-/// of a hexside; the kind's initials on a colour of the kind, the value on a dark tag under it.
+/// Markers on the map as chips (the editor's): a column down a hex's left side, or a row along
+/// the middle of a hexside; the kind's initials on a colour of the kind, the value on a dark tag
+/// under it.
 fn markers(body: &mut String, map: &Map, l: &HexLayout, markers: &[Marker]) {
     let chip = pieces::MARKER_CHIP * S;
-    let mut count: BTreeMap<(Hex, Option<Hex>), usize> = BTreeMap::new();
+    // per hex (or hexside): the chips drawn, and how many of them have a value's tag
+    let mut count: BTreeMap<(Hex, Option<Hex>), (usize, usize)> = BTreeMap::new();
     body.push_str("<g id=\"markers\" text-anchor=\"middle\">\n");
     for m in markers {
         let Some(h) = m.hex.filter(|h| map.contains(*h)) else {
             continue;
         };
-        let k = count.entry((h, m.other)).or_default();
+        let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
+        let (k, tags) = count.entry((h, m.other)).or_default();
         let other = m.other.map(|o| l.center(o));
-        let at = pieces::marker_anchor(l.center(h), other, *k, S, chip);
+        let at = pieces::marker_anchor(l.center(h), other, *k, *tags, S, chip);
         *k += 1;
+        *tags += usize::from(value.is_some());
         let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
-        if let Some(value) = m
-            .value
-            .as_ref()
-            .and_then(|v| pieces::marker_value_text(v, 6))
-        {
+        if let Some(value) = value {
             let w = 2.0 + 0.6 * 6.0 * value.chars().count() as f32;
             let _ = write!(
                 body,
@@ -731,7 +731,7 @@ fn names(
             esc(&p.name)
         );
         // (an SVG's text is measured where it is shown: a sans character is about 0.6 em)
-        let half = 0.3 * size * p.name.chars().count() as f32;
+        let half = text_width(&p.name, size) / 2.0;
         boxes.push((
             Point::new(at.x - half, at.y),
             Point::new(at.x + half, at.y + size),
@@ -786,6 +786,14 @@ fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
 
 /// Radius of a stack's count badge.
 const BADGE_R: f32 = 5.2;
+/// Font size of the name on a counter.
+const NAME_FONT: f32 = 6.0;
+
+/// About how wide `text` is in the picture's sans font at `size` (an SVG's text is measured where
+/// it is shown: a sans character is about 0.6 em, as [`names`] reckons).
+fn text_width(text: &str, size: f32) -> f32 {
+    0.6 * size * text.chars().count() as f32
+}
 
 /// A stack: the counters under the top one, the top counter (side colour, name or type,
 /// values) and the stack size, on a badge kept off place names and VP stars (`keep_off`, as
@@ -833,25 +841,40 @@ fn counters(
         &unit.name
     };
     let values = pic.style.face_text(unit);
-    let cx = min.x + w / 2.0;
-    let _ = write!(
-        body,
-        "<text x=\"{}\" y=\"{}\" font-size=\"6\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>\
-         <text x=\"{}\" y=\"{}\" font-size=\"7.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
-        n(cx),
-        n(min.y + 0.38 * w),
-        esc(&kessel_draw::pieces::short_name(name, 9)),
-        n(cx),
-        n(min.y + 0.86 * w),
-        esc(&values)
-    );
     let clear = |a: Point, b: Point| {
         !keep_off
             .iter()
             .any(|(p, q)| a.x < q.x && p.x < b.x && a.y < q.y && p.y < b.y)
     };
-    let badge = pieces::badge_at(&pieces::badge_spots(min, w, BADGE_R), BADGE_R, clear);
-    if let (true, Some(at)) = (stack.len() > 1, badge) {
+    let badge = match stack.len() > 1 {
+        true => pieces::badge_at(&pieces::badge_spots(min, w, BADGE_R), BADGE_R, clear),
+        false => None,
+    };
+    // the name in the room the badge leaves ([`pieces::top_line_room`]), shortened to fit it
+    let baseline = min.y + 0.38 * w;
+    let band = (baseline - 0.8 * NAME_FONT, baseline + 0.2 * NAME_FONT);
+    let (left, right) = pieces::top_line_room(min, w, band, badge.map(|at| (at, BADGE_R)));
+    let mut most = 9;
+    let shown = loop {
+        let text = kessel_draw::pieces::short_name(name, most);
+        if text_width(&text, NAME_FONT) <= right - left || most <= 1 {
+            break text;
+        }
+        most -= 1;
+    };
+    let _ = write!(
+        body,
+        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>\
+         <text x=\"{}\" y=\"{}\" font-size=\"7.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+        n((left + right) / 2.0),
+        n(baseline),
+        n(NAME_FONT),
+        esc(&shown),
+        n(min.x + w / 2.0),
+        n(min.y + 0.86 * w),
+        esc(&values)
+    );
+    if let Some(at) = badge {
         let (bx, by) = (at.x, at.y);
         let _ = write!(
             body,

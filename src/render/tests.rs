@@ -485,14 +485,19 @@ fn markers_on_the_map_are_drawn_with_their_initials_and_value() {
         !layer.contains("spare"),
         "a marker off the map is not drawn"
     );
-    // side by side, not over each other
-    let xs: Vec<f32> = layer
-        .split("data-marker=")
-        .skip(1)
-        .filter_map(|s| s.split("x=\"").nth(1)?.split('"').next()?.parse().ok())
-        .collect();
-    assert_eq!(xs.len(), 2, "{xs:?}");
-    assert!(xs[1] - xs[0] >= pieces::MARKER_CHIP * S, "{xs:?}");
+    // one under the other down the hex's left side, not over each other
+    let at = |attr: &str| -> Vec<f32> {
+        layer
+            .split("data-marker=")
+            .skip(1)
+            .filter_map(|s| s.split(attr).nth(1)?.split('"').next()?.parse().ok())
+            .collect()
+    };
+    let (xs, ys) = (at(" x=\""), at(" y=\""));
+    assert_eq!((xs.len(), ys.len()), (2, 2), "{xs:?} {ys:?}");
+    // the first has a value: its tag (7.5 high) under it stays clear of the next chip
+    assert!(ys[1] - ys[0] >= pieces::MARKER_CHIP * S + 7.5, "{ys:?}");
+    assert!(xs[1] <= xs[0], "{xs:?}");
     let legend = svg.split("<g id=\"legend\"").nth(1).expect("legend");
     assert!(legend.contains(">mine field marker</text>"));
     assert!(!legend.contains(">spare marker</text>"));
