@@ -563,7 +563,7 @@ fn a_count_badge_keeps_off_a_neighbours_vp_star() {
 #[test]
 fn an_area_id_at_the_west_edge_stays_on_the_picture() {
     // a long id on the west edge, written outside it, ran off the picture's left side
-    let text = SMALL.replace("id = \"A\"", "id = \"german_entry_west\"");
+    let text = SMALL.replace("id = \"A\"", "id = \"entry_from_the_west\"");
     let map = parse_map(Path::new("small.toml"), &text).expect("the test map parses");
     let svg = draw(&map, &units(&map), &style(), &Options::default());
     let label = svg
@@ -579,7 +579,7 @@ fn an_area_id_at_the_west_edge_stays_on_the_picture() {
         .expect("the label's x");
     assert!(label.contains("text-anchor=\"end\""), "{label}");
     // its start: the end less a bold character's width (at most 0.65 em) per character
-    let start = x - 0.65 * AREA_FONT * "german_entry_west".len() as f32;
+    let start = x - 0.65 * AREA_FONT * "entry_from_the_west".len() as f32;
     assert!(start >= 0.0, "the id starts at {start}: cut");
     // and the map moved right to make room: its first hex's left corner is right of the id
     let l = layout_of(&map);
