@@ -258,3 +258,29 @@ fn a_results_table_column_that_is_no_ratio_is_named() {
         r.stderr
     );
 }
+
+/// A hidden unit's pool that no `[[pools]]` table declares is said with what the file declares
+/// and how to declare one (a scenario cut from the campaign map starts with none, and "unknown
+/// pool" alone left a newcomer looking for it in the ruleset).
+#[test]
+fn an_unknown_pool_says_what_the_file_declares_and_how_to_declare_one() {
+    let dir = crate::util::toy_copy("unknown-pool");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario")
+        + "\n[[units]]\nid = \"r9\"\nside = \"red\"\ntype = \"inf\"\nhidden = true\npool = \"rifle\"\nat = \"0303\"\n";
+    std::fs::write(&scenario, &text).expect("write");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("pool = "))
+        .expect("the pool line")
+        + 1;
+    let r = crate::util::kessel(&["check", scenario.to_str().expect("utf8")]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&format!(
+            "scenario.toml:{line}: unknown pool `rifle` (this file declares no pools): a `[[pools]]` table"
+        )),
+        "{}",
+        r.stderr
+    );
+}

@@ -73,6 +73,27 @@ fn cut_then_new_scenario_checks_and_tests_clean_with_printed_labels() {
     let check = kessel(&["check", &scen_dir.join("scenario.toml").to_string_lossy()]);
     assert_eq!(check.code, 0, "{}", check.stderr);
     assert!(check.stdout.contains("turns      4"), "{}", check.stdout);
+    // the example unit, its faces filled in as its comment says, checks as it is (its type
+    // was PGG's leader, which also needs a rating: copied, it failed)
+    assert!(
+        scenario.contains(
+            "# faces = [\"…\"]   # one a step, full strength first: attack-defence-movement"
+        ),
+        "{scenario}"
+    );
+    let example: String = scenario
+        .lines()
+        .skip_while(|l| *l != "# [[units]]")
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.trim_start_matches("# ").replace("\"…\"", "\"2-2-6\""))
+        .map(|l| l.split("   #").next().unwrap_or_default().to_string() + "\n")
+        .collect();
+    assert!(example.starts_with("[[units]]\n"), "{example}");
+    let with_unit = scen_dir.join("with-unit.toml");
+    std::fs::write(&with_unit, scenario.clone() + "\n" + &example).expect("write");
+    let check = kessel(&["check", &with_unit.to_string_lossy()]);
+    assert_eq!(check.code, 0, "{example}{}", check.stderr);
+    assert!(check.stdout.contains("1 at set-up"), "{}", check.stdout);
     let info = kessel(&["info", &scen_dir.join("scenario.toml").to_string_lossy()]);
     assert_eq!(info.code, 0, "{}", info.stderr);
     let test = kessel(&["test", &scen_s]);

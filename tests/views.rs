@@ -382,3 +382,57 @@ fn a_line_break_in_a_name_stays_on_its_line() {
         );
     }
 }
+
+/// `kessel render --as SIDE` draws what the side is shown at set-up: a unit hidden from blue is
+/// on red's picture and not on blue's, and on no picture drawn for everyone (as a hidden marker).
+#[test]
+fn a_render_as_a_side_draws_what_is_hidden_from_others_only() {
+    let dir = crate::util::toy_copy("render-as");
+    let scenario = dir.join("scenario.toml");
+    let text = std::fs::read_to_string(&scenario).expect("toy scenario");
+    let hidden = "\n[[units]]\nid = \"r9\"\nside = \"red\"\ntype = \"inf\"\nfaces = [\"3-3-4\"]\nat = \"0303\"\nhidden_from = \"blue\"\n";
+    std::fs::write(&scenario, text + hidden).expect("write");
+    let draw = |side: Option<&str>| {
+        let out = dir.join(format!("{}.svg", side.unwrap_or("all")));
+        let mut args = vec![
+            "render",
+            scenario.to_str().expect("utf8"),
+            "-o",
+            out.to_str().expect("utf8"),
+        ];
+        if let Some(s) = side {
+            args.extend(["--as", s]);
+        }
+        let r = kessel(&args);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        std::fs::read_to_string(&out).expect("the picture")
+    };
+    let (red, blue, all) = (draw(Some("red")), draw(Some("blue")), draw(None));
+    let r9 = "data-unit=\"r9\"";
+    assert!(red.contains(r9), "red sees its own hidden unit");
+    assert!(!blue.contains(r9), "blue is not shown r9");
+    assert!(!all.contains(r9), "a picture for everyone leaves it off");
+    // the others are on every picture, and the side's view is said under the title
+    for svg in [&red, &blue, &all] {
+        assert!(svg.contains("data-unit=\"r1\""), "{svg}");
+    }
+    assert!(red.contains("as Red is shown it"), "{red}");
+    assert!(!all.contains("is shown it"), "{all}");
+    // a side the scenario lacks is refused, naming the sides it has
+    let out = dir.join("x.svg");
+    let r = kessel(&[
+        "render",
+        scenario.to_str().expect("utf8"),
+        "-o",
+        out.to_str().expect("utf8"),
+        "--as",
+        "gren",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("--as gren: not a side") && r.stderr.contains("blue"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists(), "no picture for a side that is not there");
+}

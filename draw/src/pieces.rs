@@ -197,22 +197,65 @@ pub fn badge_at(spots: &[Point], r: f32, clear: impl Fn(Point, Point) -> bool) -
         .or_else(|| spots.get(1).or(spots.first()).copied())
 }
 
+/// The stretch of a counter's top line (corner `min`, side `w`), as its left and right x, that a
+/// count badge `badge` (centre and radius) leaves free: the counter's width but a small margin,
+/// or the part beside the badge where the badge reaches into the line's band (`band`: its top
+/// and bottom y). A name is fitted into it (shortened with [`short_name`] until it fits), so the
+/// badge covers no letter of it: at the counter's right edge it covered the last one.
+pub fn top_line_room(
+    min: Point,
+    w: f32,
+    band: (f32, f32),
+    badge: Option<(Point, f32)>,
+) -> (f32, f32) {
+    let (mut left, mut right) = (min.x + 0.04 * w, min.x + 0.96 * w);
+    if let Some((at, r)) = badge {
+        let reaches = at.y - r < band.1 && at.y + r > band.0;
+        let gap = 0.03 * w;
+        if reaches && at.x >= min.x + w / 2.0 {
+            right = right.min(at.x - r - gap);
+        } else if reaches {
+            left = left.max(at.x + r + gap);
+        }
+    }
+    (left, right.max(left))
+}
+
 /// Side of a marker's chip in hex radii.
 pub const MARKER_CHIP: f32 = 0.42;
+/// Height a marker's value takes on its tag under the chip, in hex radii: the room left under a
+/// chip with a value before the next one (the next chip covered the value).
+pub const MARKER_TAG: f32 = 0.35;
 
 /// Where the centre of the `k`-th marker chip (side `chip`) of a hex (centre `c`) or of a hexside
-/// (`other`: the other hex's centre) goes, `size` the hex radius: a hex's in a row at its top
-/// left, a hexside's in a row from the middle of the shared edge, halfway between the two centres
-/// (a wall between two hexes was drawn as a chip in the first hex, like a marker in it).
-pub fn marker_anchor(c: Point, other: Option<Point>, k: usize, size: f32, chip: f32) -> Point {
-    // side by side, a gap between: overlapping, a chip hid the initials and value of the last
+/// (`other`: the other hex's centre) goes, `size` the hex radius: a hex's in a column down its
+/// left side from its top left, beside the counters (in a row along the top, the second chip lay
+/// on the top counter and covered the start of its name); a hexside's in a row from the middle of
+/// the shared edge, halfway between the two centres (a wall between two hexes was drawn as a chip
+/// in the first hex, like a marker in it). `tags_above`: how many of a hex's chips before this one
+/// have a value's tag under them, each of which takes [`MARKER_TAG`] more room.
+pub fn marker_anchor(
+    c: Point,
+    other: Option<Point>,
+    k: usize,
+    tags_above: usize,
+    size: f32,
+    chip: f32,
+) -> Point {
+    // apart, a gap between: overlapping, a chip hid the initials and value of the last
     let along = k as f32 * chip * 1.1;
     match other {
         Some(o) => {
             let m = c.lerp(o, 0.5);
             Point::new(m.x + along, m.y)
         }
-        None => Point::new(c.x - 0.8 * size + along, c.y - 0.55 * size),
+        // the first at the top left; the next ones further out, by the hex's west corner, where
+        // no neighbour's counter lies and a VP star on the stack's left edge stays in sight
+        None => {
+            let out = if k == 0 { 0.85 } else { 1.0 };
+            let tags = tags_above as f32 * MARKER_TAG * size;
+            Point::new(c.x - out * size, c.y - 0.55 * size + along + tags)
+        }
     }
 }
 
@@ -514,24 +557,77 @@ mod tests {
     }
 
     #[test]
-    fn marker_chips_sit_side_by_side_at_a_hexs_top_left_or_on_a_shared_edge() {
+    fn a_counters_top_line_leaves_the_badge_its_room() {
+        let (min, w) = (Point::new(100.0, 100.0), 60.0);
+        let band = (min.y + 0.04 * w, min.y + 0.3 * w);
+        let r = badge_radius(w);
+        let whole = top_line_room(min, w, band, None);
+        assert!(whole.1 - whole.0 > 0.9 * w, "{whole:?}");
+        for (k, at) in badge_spots(min, w, r).into_iter().enumerate() {
+            let (left, right) = top_line_room(min, w, band, Some((at, r)));
+            // nothing of the line within the badge's reach, and room left for a name
+            assert!(
+                right <= at.x - r || left >= at.x + r,
+                "{k}: {left}..{right} under {at:?}"
+            );
+            assert!(right - left > 0.55 * w, "{k}: {left}..{right}");
+        }
+        // a badge below the line's band leaves it whole
+        let low = Point::new(min.x + w, min.y + 0.6 * w);
+        assert_eq!(top_line_room(min, w, band, Some((low, r))), whole);
+    }
+
+    #[test]
+    fn marker_chips_go_down_a_hexs_left_side_or_along_a_shared_edge() {
         let (a, b) = (Point::new(100.0, 100.0), Point::new(100.0, 200.0));
         assert_eq!(
-            marker_anchor(a, Some(b), 0, 50.0, 20.0),
+            marker_anchor(a, Some(b), 0, 0, 50.0, 20.0),
             Point::new(100.0, 150.0)
         );
         assert_eq!(
-            marker_anchor(a, Some(b), 1, 50.0, 20.0),
+            marker_anchor(a, Some(b), 1, 0, 50.0, 20.0),
             Point::new(122.0, 150.0)
         );
-        // a marker in the hex stays at its top left, inside the hex
+        // a marker in the hex stays at its top left
         assert_eq!(
-            marker_anchor(a, None, 0, 50.0, 20.0),
-            Point::new(60.0, 72.5)
+            marker_anchor(a, None, 0, 0, 50.0, 20.0),
+            Point::new(57.5, 72.5)
         );
-        // the next one beside it, not over it
-        let next = marker_anchor(a, None, 1, 50.0, 20.0);
-        assert!(next.x - 60.0 > 20.0, "{next:?}");
+        // the next one under it, not over it, and neither on a counter: the counter's left edge
+        // (a stack's top one sits up-left by a step) is right of every chip
+        let map = Map::new("t", 4, 4, Numbering::default(), "clear");
+        let l = HexLayout::for_map(&map, 50.0);
+        let h = map.parse("0202").expect("label");
+        let chip = MARKER_CHIP * l.size;
+        let rects = stack_rects(l.center(h), l.size, 3);
+        let &(min, w) = rects.last().expect("a top counter");
+        let mut last_y = f32::NEG_INFINITY;
+        for k in 0..3 {
+            let at = marker_anchor(l.center(h), None, k, 0, l.size, chip);
+            assert!(
+                at.y - chip / 2.0 > last_y,
+                "{k}: {at:?} over the chip above"
+            );
+            last_y = at.y + chip / 2.0;
+            // (a hair over the counter's border, short of any letter: a line starts 0.04 w in)
+            assert!(
+                at.x + chip / 2.0 <= min.x + 0.04 * w,
+                "{k}: {at:?} on {min:?}"
+            );
+            // the ones below the first keep clear of most of a VP star on the stack's edge
+            let (star, r) = star_on_stack(min, w);
+            if k > 0 && (at.y - star.y).abs() < chip / 2.0 + r {
+                assert!(
+                    at.x + chip / 2.0 < star.x - r / 2.0,
+                    "{k}: {at:?} on the star"
+                );
+            }
+        }
+        // under a chip with a value, its tag's room before the next chip
+        let first = marker_anchor(l.center(h), None, 0, 0, l.size, chip);
+        let next = marker_anchor(l.center(h), None, 1, 1, l.size, chip);
+        let tag_bottom = first.y + chip / 2.0 + MARKER_TAG * l.size;
+        assert!(next.y - chip / 2.0 >= tag_bottom - 0.01, "{next:?}");
         assert_eq!(marker_initials("air_interdiction"), "AI");
         assert_eq!(marker_initials("rail cut marker"), "RC");
         assert_eq!(marker_initials("mine"), "M");

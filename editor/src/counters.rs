@@ -28,13 +28,18 @@ pub fn fill_of(style: &MapStyle, unit: &Unit) -> Color32 {
     ))
 }
 
-/// Short formation text for the top of a counter (the drawing model's rule, 8 characters).
+/// The most characters of a formation on the top of a counter.
+const FORMATION_CHARS: usize = 8;
+
+/// Short formation text for the top of a counter (the drawing model's rule, 8 characters; fewer
+/// where a count badge leaves less room).
 pub fn formation_abbrev(formation: &str) -> String {
-    pieces::short_name(formation, 8)
+    pieces::short_name(formation, FORMATION_CHARS)
 }
 
 /// Draws a stack (bottom first): shadows for the counters below and the top counter (the model's
-/// rule: the last listed). Its count badge is drawn apart, over everything ([`draw_badge`]).
+/// rule: the last listed). Its count badge (centre and radius, if it has one) is drawn apart,
+/// over everything ([`draw_badge`]); the top counter's name leaves it room.
 pub fn draw_stack(
     painter: &Painter,
     style: &MapStyle,
@@ -42,6 +47,7 @@ pub fn draw_stack(
     zoom: f32,
     units: &[&Unit],
     selected: bool,
+    badge: Option<(Pos2, f32)>,
 ) {
     let Some(top) = pieces::top_of(units) else {
         return;
@@ -67,7 +73,7 @@ pub fn draw_stack(
         return;
     };
     let rect = Rect::from_min_size(paint::pos(min), Vec2::splat(w));
-    draw_counter(painter, style, rect, top, selected);
+    draw_counter(painter, style, rect, top, selected, badge);
 }
 
 /// The radius of the count badge on a counter `w` points wide, or `None` when the counter is too
@@ -93,8 +99,16 @@ pub fn draw_badge(painter: &Painter, at: Pos2, r: f32, count: usize) {
     );
 }
 
-/// Draws one counter in `rect`.
-pub fn draw_counter(painter: &Painter, style: &MapStyle, rect: Rect, unit: &Unit, selected: bool) {
+/// Draws one counter in `rect`; its top line keeps clear of a count badge `badge` (centre and
+/// radius) drawn over it later.
+pub fn draw_counter(
+    painter: &Painter,
+    style: &MapStyle,
+    rect: Rect,
+    unit: &Unit,
+    selected: bool,
+    badge: Option<(Pos2, f32)>,
+) {
     let w = rect.width();
     let fill = fill_of(style, unit);
     let border = if selected {
@@ -111,23 +125,27 @@ pub fn draw_counter(painter: &Painter, style: &MapStyle, rect: Rect, unit: &Unit
     let values = FontId::proportional((0.26 * w).max(7.0));
     let symbol = style.unit_symbol(&unit.kind);
 
-    // top line: a leader by name, other units by formation
-    let top_text = if symbol == Symbol::Leader {
-        pieces::short_name(&unit.name, 9)
+    // top line: a leader by name, other units by formation, in the room a badge leaves
+    let (top_text, most) = if symbol == Symbol::Leader {
+        (unit.name.as_str(), 9)
     } else {
-        unit.formation
-            .as_deref()
-            .map(formation_abbrev)
-            .unwrap_or_default()
+        (
+            unit.formation.as_deref().unwrap_or_default(),
+            FORMATION_CHARS,
+        )
     };
-    if w >= 22.0 && !top_text.is_empty() {
-        painter.text(
-            Pos2::new(rect.center().x, rect.top() + 0.04 * w),
-            Align2::CENTER_TOP,
-            top_text,
-            small.clone(),
-            ink,
+    if w >= 22.0 && !top_text.trim().is_empty() {
+        let top = rect.top() + 0.04 * w;
+        let band = (top, top + small.size * 1.2);
+        let (left, right) = pieces::top_line_room(
+            paint::point(rect.min),
+            w,
+            band,
+            badge.map(|(at, r)| (paint::point(at), r)),
         );
+        let galley = fitted(painter, top_text, most, &small, ink, right - left);
+        let x = (left + right) / 2.0 - galley.size().x / 2.0;
+        painter.galley(Pos2::new(x, top), galley, ink);
     }
 
     let box_rect = Rect::from_center_size(
@@ -162,6 +180,26 @@ pub fn draw_counter(painter: &Painter, style: &MapStyle, rect: Rect, unit: &Unit
         values,
         ink,
     );
+}
+
+/// `text` shortened with intent ([`pieces::short_name`], at most `most` characters, fewer as
+/// needed) until it is no wider than `width` (or one character long), laid out.
+fn fitted(
+    painter: &Painter,
+    text: &str,
+    most: usize,
+    font: &FontId,
+    ink: Color32,
+    width: f32,
+) -> std::sync::Arc<egui::Galley> {
+    let mut n = most;
+    loop {
+        let galley = painter.layout_no_wrap(pieces::short_name(text, n), font.clone(), ink);
+        if galley.size().x <= width || n <= 1 {
+            return galley;
+        }
+        n -= 1;
+    }
 }
 
 fn short_kind(kind: &str) -> String {

@@ -55,7 +55,8 @@ pub struct Args {
     /// on the scenario or campaign the save names).
     #[arg(long, value_name = "SAVE")]
     load: Option<PathBuf>,
-    /// Play-test: save the game here once the start is set up.
+    /// Play-test: save the game here once the start is set up; with --computer, once the
+    /// computer has made its moves (when --select is made).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     /// Play-test: print the legal actions (JSON, one a line) once the start is set up.

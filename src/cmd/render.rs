@@ -27,6 +27,11 @@ pub struct Args {
     /// million pixels in all).
     #[arg(long, default_value_t = 1.0)]
     scale: f32,
+    /// Draw what this side is shown at set-up: the units and markers hidden from it are left
+    /// off, those hidden from others only are drawn (without it, anything hidden from a side is
+    /// left off: a picture is for sending round).
+    #[arg(long = "as", value_name = "SIDE")]
+    side: Option<String>,
 }
 
 /// The output formats, by file extension.
@@ -82,11 +87,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     let style = style.with_sides(sides.iter().map(String::as_str));
     let state = scenario.initial_state(sides, crate::DEFAULT_SEED);
-    // a picture is for sending round: a marker hidden from a side (a minefield) stays off it
-    let markers: Vec<_> = state
-        .markers
-        .iter()
-        .filter(|m| state.secrets.marker_hidden_from(m.id).next().is_none())
+    let shown = match &args.side {
+        Some(side) => {
+            if !state.sides.iter().any(|s| s == side) {
+                let hint = kessel_core::names::did_you_mean(side, &state.sides);
+                anyhow::bail!(
+                    "--as {}: not a side of this scenario (it has: {}){hint}",
+                    kessel_core::error::printable_name(side),
+                    state.sides.join(", ")
+                );
+            }
+            // the one rule of what a side is shown, as `kessel view` and `kessel query --as`
+            kessel_core::secrets::state_for(&state, side)
+        }
+        None => state.clone(),
+    };
+    // without a side, a picture is for sending round: what is hidden from any side (a
+    // minefield, a concealed squad) stays off it; a side's view has kept what that side sees
+    let open = |hidden_from: &mut dyn Iterator<Item = &str>| {
+        args.side.is_some() || hidden_from.next().is_none()
+    };
+    let units: Vec<_> = (shown.units.iter())
+        .filter(|u| open(&mut shown.secrets.hidden_from(&u.id)))
+        .cloned()
+        .collect();
+    let markers: Vec<_> = (shown.markers.iter())
+        .filter(|m| open(&mut shown.secrets.marker_hidden_from(m.id)))
         .cloned()
         .collect();
     let opts = Options {
@@ -95,12 +121,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let svg = render_svg(
         &Picture {
-            map: &state.map,
+            map: &shown.map,
             title: &scenario.name,
-            units: &state.units,
+            units: &units,
             objectives: &scenario.objectives,
             markers: &markers,
             style: &style,
+            seen_by: args.side.as_deref(),
         },
         &opts,
     );

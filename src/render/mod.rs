@@ -76,15 +76,50 @@ pub struct Picture<'a> {
     pub markers: &'a [Marker],
     /// How things look (from the ruleset).
     pub style: &'a MapStyle,
+    /// The side whose view this is (`kessel render --as`), said under the title; none: the
+    /// picture for everyone.
+    pub seen_by: Option<&'a str>,
 }
 
-/// The SVG layout: the drawing model's, moved below the title band and inside the margin.
+/// The SVG layout: the drawing model's, moved below the title band and inside the margin (on
+/// the west, wide enough for the area ids written there: [`edge_room`]).
 fn layout_of(map: &Map) -> HexLayout {
     let l = HexLayout::for_map(map, S);
     HexLayout {
-        origin: Point::new(l.origin.x + MARGIN, l.origin.y + TITLE_H + MARGIN),
+        origin: Point::new(
+            l.origin.x + edge_room(map, "west"),
+            l.origin.y + TITLE_H + MARGIN,
+        ),
         ..l
     }
+}
+
+/// Font size of the area ids.
+const AREA_FONT: f32 = 9.0;
+
+/// The area ids written at each area's first hex, by hex ([`area_labels`]).
+fn area_ids_at(map: &Map) -> BTreeMap<Hex, Vec<&str>> {
+    let mut at_hex: BTreeMap<Hex, Vec<&str>> = BTreeMap::new();
+    for (id, a) in &map.areas {
+        if let Some(h) = a.hexes.first() {
+            at_hex.entry(*h).or_default().push(id);
+        }
+    }
+    at_hex
+}
+
+/// The margin beside the map's `edge` (`west` or `east`): [`MARGIN`], or more where the area ids
+/// written outside that edge need it (a long id ran off the picture's west side, cut).
+fn edge_room(map: &Map, edge: &str) -> f32 {
+    area_ids_at(map)
+        .iter()
+        .filter(|(h, _)| map.on_edge(**h, edge))
+        .map(|(_, ids)| {
+            let chars = ids.iter().map(|id| id.chars().count() + 1).sum::<usize>();
+            // a bold sans character is about 0.65 em; 3 units from the hex, 4 from the side
+            0.65 * AREA_FONT * chars as f32 + 7.0
+        })
+        .fold(MARGIN, f32::max)
 }
 
 /// What a picture drawn here carries so that Kessel recognises it as its own: a comment in an
@@ -100,7 +135,8 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
     let mut body = String::with_capacity(512 * 1024);
     // wide enough for the legend's notes and the title on a small map
     let title_w = 2.0 * MARGIN + 11.5 * pic.title.chars().count() as f32;
-    let w = (map_w + 2.0 * MARGIN).max(MIN_WIDTH).max(title_w);
+    let (west, east) = (edge_room(map, "west"), edge_room(map, "east"));
+    let w = (west + map_w + east).max(MIN_WIDTH).max(title_w);
 
     terrain(&mut body, map, &l, &kinds);
     if opts.areas {
@@ -168,6 +204,10 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
             String::new()
         }
     );
+    let subtitle = match pic.seen_by {
+        Some(side) => format!("{subtitle}, as {} is shown it", pic.style.side(side).name),
+        None => subtitle,
+    };
     let _ = writeln!(
         body,
         "<text x=\"{}\" y=\"42\" font-size=\"11\" fill=\"#444\">{}</text>",
@@ -573,26 +613,26 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
     body.push_str("</g>\n");
 }
 
-/// Markers on the map as chips (the editor's): a row at a hex's top left, or along the middle
-/// of a hexside; the kind's initials on a colour of the kind, the value on a dark tag under it.
+/// Markers on the map as chips (the editor's): a column down a hex's left side, or a row along
+/// the middle of a hexside; the kind's initials on a colour of the kind, the value on a dark tag
+/// under it.
 fn markers(body: &mut String, map: &Map, l: &HexLayout, markers: &[Marker]) {
     let chip = pieces::MARKER_CHIP * S;
-    let mut count: BTreeMap<(Hex, Option<Hex>), usize> = BTreeMap::new();
+    // per hex (or hexside): the chips drawn, and how many of them have a value's tag
+    let mut count: BTreeMap<(Hex, Option<Hex>), (usize, usize)> = BTreeMap::new();
     body.push_str("<g id=\"markers\" text-anchor=\"middle\">\n");
     for m in markers {
         let Some(h) = m.hex.filter(|h| map.contains(*h)) else {
             continue;
         };
-        let k = count.entry((h, m.other)).or_default();
+        let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
+        let (k, tags) = count.entry((h, m.other)).or_default();
         let other = m.other.map(|o| l.center(o));
-        let at = pieces::marker_anchor(l.center(h), other, *k, S, chip);
+        let at = pieces::marker_anchor(l.center(h), other, *k, *tags, S, chip);
         *k += 1;
+        *tags += usize::from(value.is_some());
         let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
-        if let Some(value) = m
-            .value
-            .as_ref()
-            .and_then(|v| pieces::marker_value_text(v, 6))
-        {
+        if let Some(value) = value {
             let w = 2.0 + 0.6 * 6.0 * value.chars().count() as f32;
             let _ = write!(
                 body,
@@ -691,7 +731,7 @@ fn names(
             esc(&p.name)
         );
         // (an SVG's text is measured where it is shown: a sans character is about 0.6 em)
-        let half = 0.3 * size * p.name.chars().count() as f32;
+        let half = text_width(&p.name, size) / 2.0;
         boxes.push((
             Point::new(at.x - half, at.y),
             Point::new(at.x + half, at.y + size),
@@ -703,15 +743,11 @@ fn names(
 
 /// Area ids at each area's first hex, outside the map on an edge.
 fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
-    let mut at_hex: BTreeMap<Hex, Vec<&str>> = BTreeMap::new();
-    for (id, a) in &map.areas {
-        if let Some(h) = a.hexes.first() {
-            at_hex.entry(*h).or_default().push(id);
-        }
-    }
+    let at_hex = area_ids_at(map);
     let _ = writeln!(
         body,
-        "<g id=\"area-labels\" font-size=\"9\" font-weight=\"bold\" {HALO}>"
+        "<g id=\"area-labels\" font-size=\"{}\" font-weight=\"bold\" {HALO}>",
+        n(AREA_FONT)
     );
     let half_h = 0.866 * S;
     for (h, ids) in &at_hex {
@@ -750,6 +786,14 @@ fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
 
 /// Radius of a stack's count badge.
 const BADGE_R: f32 = 5.2;
+/// Font size of the name on a counter.
+const NAME_FONT: f32 = 6.0;
+
+/// About how wide `text` is in the picture's sans font at `size` (an SVG's text is measured where
+/// it is shown: a sans character is about 0.6 em, as [`names`] reckons).
+fn text_width(text: &str, size: f32) -> f32 {
+    0.6 * size * text.chars().count() as f32
+}
 
 /// A stack: the counters under the top one, the top counter (side colour, name or type,
 /// values) and the stack size, on a badge kept off place names and VP stars (`keep_off`, as
@@ -797,25 +841,40 @@ fn counters(
         &unit.name
     };
     let values = pic.style.face_text(unit);
-    let cx = min.x + w / 2.0;
-    let _ = write!(
-        body,
-        "<text x=\"{}\" y=\"{}\" font-size=\"6\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>\
-         <text x=\"{}\" y=\"{}\" font-size=\"7.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
-        n(cx),
-        n(min.y + 0.38 * w),
-        esc(&kessel_draw::pieces::short_name(name, 9)),
-        n(cx),
-        n(min.y + 0.86 * w),
-        esc(&values)
-    );
     let clear = |a: Point, b: Point| {
         !keep_off
             .iter()
             .any(|(p, q)| a.x < q.x && p.x < b.x && a.y < q.y && p.y < b.y)
     };
-    let badge = pieces::badge_at(&pieces::badge_spots(min, w, BADGE_R), BADGE_R, clear);
-    if let (true, Some(at)) = (stack.len() > 1, badge) {
+    let badge = match stack.len() > 1 {
+        true => pieces::badge_at(&pieces::badge_spots(min, w, BADGE_R), BADGE_R, clear),
+        false => None,
+    };
+    // the name in the room the badge leaves ([`pieces::top_line_room`]), shortened to fit it
+    let baseline = min.y + 0.38 * w;
+    let band = (baseline - 0.8 * NAME_FONT, baseline + 0.2 * NAME_FONT);
+    let (left, right) = pieces::top_line_room(min, w, band, badge.map(|at| (at, BADGE_R)));
+    let mut most = 9;
+    let shown = loop {
+        let text = kessel_draw::pieces::short_name(name, most);
+        if text_width(&text, NAME_FONT) <= right - left || most <= 1 {
+            break text;
+        }
+        most -= 1;
+    };
+    let _ = write!(
+        body,
+        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>\
+         <text x=\"{}\" y=\"{}\" font-size=\"7.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+        n((left + right) / 2.0),
+        n(baseline),
+        n(NAME_FONT),
+        esc(&shown),
+        n(min.x + w / 2.0),
+        n(min.y + 0.86 * w),
+        esc(&values)
+    );
+    if let Some(at) = badge {
         let (bx, by) = (at.x, at.y);
         let _ = write!(
             body,

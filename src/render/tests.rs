@@ -145,6 +145,7 @@ fn draw(map: &Map, units: &[Unit], style: &MapStyle, opts: &Options) -> String {
             objectives: &[],
             markers: &[],
             style,
+            seen_by: None,
         },
         opts,
     )
@@ -356,6 +357,7 @@ fn an_objective_under_counters_gets_its_star_over_them() {
             objectives: &objectives,
             markers: &[],
             style: &st,
+            seen_by: None,
         },
         &Options::default(),
     );
@@ -468,6 +470,7 @@ fn markers_on_the_map_are_drawn_with_their_initials_and_value() {
             objectives: &[],
             markers: &markers,
             style: &style(),
+            seen_by: None,
         },
         &Options::default(),
     );
@@ -482,14 +485,19 @@ fn markers_on_the_map_are_drawn_with_their_initials_and_value() {
         !layer.contains("spare"),
         "a marker off the map is not drawn"
     );
-    // side by side, not over each other
-    let xs: Vec<f32> = layer
-        .split("data-marker=")
-        .skip(1)
-        .filter_map(|s| s.split("x=\"").nth(1)?.split('"').next()?.parse().ok())
-        .collect();
-    assert_eq!(xs.len(), 2, "{xs:?}");
-    assert!(xs[1] - xs[0] >= pieces::MARKER_CHIP * S, "{xs:?}");
+    // one under the other down the hex's left side, not over each other
+    let at = |attr: &str| -> Vec<f32> {
+        layer
+            .split("data-marker=")
+            .skip(1)
+            .filter_map(|s| s.split(attr).nth(1)?.split('"').next()?.parse().ok())
+            .collect()
+    };
+    let (xs, ys) = (at(" x=\""), at(" y=\""));
+    assert_eq!((xs.len(), ys.len()), (2, 2), "{xs:?} {ys:?}");
+    // the first has a value: its tag (7.5 high) under it stays clear of the next chip
+    assert!(ys[1] - ys[0] >= pieces::MARKER_CHIP * S + 7.5, "{ys:?}");
+    assert!(xs[1] <= xs[0], "{xs:?}");
     let legend = svg.split("<g id=\"legend\"").nth(1).expect("legend");
     assert!(legend.contains(">mine field marker</text>"));
     assert!(!legend.contains(">spare marker</text>"));
@@ -528,6 +536,7 @@ fn a_count_badge_keeps_off_a_neighbours_vp_star() {
                 objectives,
                 markers: &[],
                 style: &style(),
+                seen_by: None,
             },
             &Options::default(),
         )
@@ -549,4 +558,30 @@ fn a_count_badge_keeps_off_a_neighbours_vp_star() {
     // with no star beside it the badge takes the corner; with one, the edge below it
     assert!(badge_y(&draw_with(&[])).abs() < 0.1);
     assert!((badge_y(&draw_with(&objectives)) - BADGE_R).abs() < 0.1);
+}
+
+#[test]
+fn an_area_id_at_the_west_edge_stays_on_the_picture() {
+    // a long id on the west edge, written outside it, ran off the picture's left side
+    let text = SMALL.replace("id = \"A\"", "id = \"entry_from_the_west\"");
+    let map = parse_map(Path::new("small.toml"), &text).expect("the test map parses");
+    let svg = draw(&map, &units(&map), &style(), &Options::default());
+    let label = svg
+        .split("<g id=\"area-labels\"")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("area labels");
+    let x: f32 = label
+        .split("<text x=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .and_then(|x| x.parse().ok())
+        .expect("the label's x");
+    assert!(label.contains("text-anchor=\"end\""), "{label}");
+    // its start: the end less a bold character's width (at most 0.65 em) per character
+    let start = x - 0.65 * AREA_FONT * "entry_from_the_west".len() as f32;
+    assert!(start >= 0.0, "the id starts at {start}: cut");
+    // and the map moved right to make room: its first hex's left corner is right of the id
+    let l = layout_of(&map);
+    assert!(l.center(map.hex_at(0, 0)).x - S > x, "{x}");
 }

@@ -67,16 +67,32 @@ impl Skeleton<'_> {
             let _ = writeln!(s, "#   {id:<14} {side}");
         }
         let example_side = rules.sides.first().map_or("SIDE", String::as_str);
-        // a type of that side if the ruleset ties types to sides, else any
-        let example_type = rules
-            .unit_types
-            .iter()
-            .find(|(_, t)| t.get("side").and_then(|v| v.as_str()) == Some(example_side))
-            .or_else(|| rules.unit_types.iter().next())
-            .map_or("TYPE", |(id, _)| id.as_str());
+        // a type of that side if the ruleset ties types to sides, else any; not a leader's (drawn
+        // with the leader symbol) while there is another: a leader often needs more than an id,
+        // a type, faces and a hex (PGG's a rating), and the example copied as it is failed
+        let text = |t: &crate::state::Value, key: &str| {
+            t.get(key).and_then(|v| v.as_str()).map(str::to_string)
+        };
+        let of_side = |t: &crate::state::Value| text(t, "side").as_deref() == Some(example_side);
+        let leader = |t: &crate::state::Value| text(t, "symbol").as_deref() == Some("leader");
+        let example = (rules.unit_types.iter())
+            .find(|(_, t)| of_side(t) && !leader(t))
+            .or_else(|| rules.unit_types.iter().find(|(_, t)| of_side(t)))
+            .or_else(|| rules.unit_types.iter().next());
+        let example_type = example.map_or("TYPE", |(id, _)| id.as_str());
+        // what a face is made of: the type's `face_fields`, else attack-defence-movement
+        let fields: Option<Vec<String>> = example
+            .and_then(|(_, t)| t.get("face_fields"))
+            .and_then(|f| f.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            });
+        let parts = fields.map_or("attack-defence-movement".to_string(), |f| f.join("-"));
         let _ = writeln!(
             s,
-            "#\n# [[units]]\n# id = \"u1\"\n# side = {}\n# type = {}\n# faces = [\"…\"]\n# at = {}\n",
+            "#\n# [[units]]\n# id = \"u1\"\n# side = {}\n# type = {}\n# faces = [\"…\"]   # one a step, full strength first: {parts}\n# at = {}\n",
             toml_str(example_side),
             toml_str(example_type),
             toml_str(&self.first)

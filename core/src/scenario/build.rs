@@ -218,7 +218,22 @@ impl Scenario {
                 match &u.pool {
                     None => d.at(entry.span(), format!("hidden unit `{}` needs a pool", u.id)),
                     Some(p) if !pools.contains_key(p.get_ref()) => {
-                        d.at(p.span(), format!("unknown pool `{}`", p.get_ref()))
+                        // a scenario cut from a campaign map starts with no pools: say how to
+                        // make one, not only that the name is unknown
+                        let declared = if pools.is_empty() {
+                            "this file declares no pools".to_string()
+                        } else {
+                            let ids: Vec<&str> = pools.keys().map(String::as_str).collect();
+                            format!("this file declares {}", ids.join(", "))
+                        };
+                        d.at(
+                            p.span(),
+                            format!(
+                                "unknown pool `{}` ({declared}): a `[[pools]]` table gives its id, side and faces \
+                                 with their counts (docs/file-formats.md)",
+                                p.get_ref()
+                            ),
+                        )
                     }
                     _ => {}
                 }

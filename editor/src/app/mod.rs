@@ -212,6 +212,8 @@ pub struct EditorApp {
     screenshot: Option<ScreenshotJob>,
     /// A `--select` waiting for the computer's moves (see `startup.rs`).
     pending_select: Option<String>,
+    /// A `--save` waiting for the computer's moves (see `startup.rs`).
+    pending_save: Option<std::path::PathBuf>,
 }
 
 impl EditorApp {
@@ -280,6 +282,7 @@ impl EditorApp {
             needs_refresh: false,
             screenshot: None,
             pending_select: None,
+            pending_save: None,
             open_dialog: None,
             open_error: None,
             save_as_dialog: None,
@@ -527,7 +530,7 @@ impl EditorApp {
         self.apply(cmds);
         self.apply_play(play);
         self.drive_computer(ui.ctx());
-        self.apply_pending_select();
+        self.apply_after_computer();
         self.pump_rules(ui.ctx());
         self.poll_start(ui.ctx());
         if self.reading.is_some() {

@@ -53,6 +53,7 @@ impl EditorApp {
                     || self.starting.is_some()
                     || self.reading.is_some()
                     || self.pending_select.is_some()
+                    || self.pending_save.is_some()
                     || self.session.as_ref().is_some_and(|s| s.rules_busy())
             }
         };

@@ -34,7 +34,8 @@ pub struct Startup {
     pub delay: Option<f32>,
     /// A saved game to load first.
     pub load: Option<PathBuf>,
-    /// Write the game here once the start is set up.
+    /// Write the game here once the start is set up; with `computer`, once the computer has made
+    /// its moves (when `select` would be made).
     pub save: Option<PathBuf>,
     /// Print the legal actions (JSON, one a line) once the start is set up.
     pub print_legal: bool,
@@ -275,6 +276,9 @@ impl EditorApp {
             s.seats.pace = crate::play::computer::Pace::Fast;
         }
         match &st.save {
+            // the game as the computer's moves leave it, as a --select is made: a save written
+            // here held the scripted start only, and the computer's turn that followed was lost
+            Some(p) if !st.computer.is_empty() => self.pending_save = Some(p.clone()),
             Some(p) if self.campaign.is_some() => self.save_campaign(p)?,
             Some(p) => s.save(p)?,
             None => {}
@@ -374,13 +378,17 @@ impl EditorApp {
         }
     }
 
-    /// Applies a `--select` given with `--computer` once the computer has made its moves: when
-    /// it is a person's decision (or the computer is paused or stopped, or the game over), so
-    /// the selection is where the units stand then. With the computer on every side no person's
-    /// decision comes before the game's end: the computer is paused and the selection made once
-    /// its move under way is played. Called every frame; the screenshot waits for it.
-    pub(super) fn apply_pending_select(&mut self) {
-        let (Some(text), Some(s)) = (&self.pending_select, &mut self.session) else {
+    /// Applies a `--select` and writes a `--save` given with `--computer` once the computer has
+    /// made its moves: when it is a person's decision (or the computer is paused or stopped, or
+    /// the game over), so the selection is where the units stand then and the save holds the
+    /// game as it is then. With the computer on every side no person's decision comes before the
+    /// game's end: the computer is paused and both are done once its move under way is played.
+    /// Called every frame; the screenshot waits for them.
+    pub(super) fn apply_after_computer(&mut self) {
+        if self.pending_select.is_none() && self.pending_save.is_none() {
+            return;
+        }
+        let Some(s) = &mut self.session else {
             return;
         };
         use crate::play::computer::{Pace, Player};
@@ -401,9 +409,14 @@ impl EditorApp {
             };
         if nobody && s.seats.pace != Pace::Paused && !s.engine.state().finished {
             s.seats.pace = Pace::Paused;
-            self.status.info(
-                "The computer plays every side: paused for --select (Step, Slow or Fast plays on)",
-            );
+            let flag = if self.pending_select.is_some() {
+                "--select"
+            } else {
+                "--save"
+            };
+            self.status.info(format!(
+                "The computer plays every side: paused for {flag} (Step, Slow or Fast plays on)"
+            ));
         }
         // or the computer will not play on: outside play-test, paused, stopped, the game over
         let halted = (nobody && idle)
@@ -414,6 +427,22 @@ impl EditorApp {
         if !(person || halted) {
             return;
         }
+        if let Some(path) = self.pending_save.take() {
+            let saved = if self.campaign.is_some() {
+                self.save_campaign(&path)
+            } else {
+                s.save(&path)
+            };
+            if let Err(e) = saved {
+                // said where a scripted start is looked at: the terminal and the status bar
+                let why = format!("--save {}: {e:#}", path.display());
+                eprintln!("{why}");
+                self.status.error(why);
+            }
+        }
+        let (Some(text), Some(s)) = (&self.pending_select, &mut self.session) else {
+            return;
+        };
         match selected_in_play(s, &self.doc.map, text) {
             Ok(h) => {
                 s.select(h);

@@ -115,54 +115,7 @@ impl MapView {
         } else {
             Vec::new()
         };
-        let mut stacked_badges = Vec::new();
-        if self.show_units {
-            let counter_zoom = counter_zoom(z);
-            let visible_rect = self.canvas.expand(counter_zoom * 1.5);
-            let all = scene.units.all();
-            for (hex, stack) in scene.units.stacks() {
-                let c = self.hex_to_screen(map, hex);
-                if !visible_rect.contains(c) {
-                    continue;
-                }
-                let units: Vec<_> = stack.iter().map(|&i| &all[i]).collect();
-                let selected = scene.selected == Some(hex);
-                counters::draw_stack(painter, scene.style, c, counter_zoom, &units, selected);
-                let rects = pieces::stack_rects(paint::point(c), counter_zoom, units.len());
-                let Some(&(min, w)) = rects.last() else {
-                    continue;
-                };
-                if let (true, Some(r)) = (units.len() > 1, counters::badge_radius(w)) {
-                    stacked_badges.push((min, w, r, units.len()));
-                }
-                // an objective under counters: its star goes over them, or no one sees it
-                let vp = scene.doc.objectives_at(hex).any(|o| o.vp > 0);
-                if vp || vp_tagged(map, hex) {
-                    let (at, r) = pieces::star_on_stack(min, w);
-                    let mut shapes = Vec::new();
-                    paint::star(
-                        &mut shapes,
-                        paint::pos(at),
-                        r,
-                        paint::color(pieces::STAR_FILL),
-                        paint::color(pieces::STAR_INK),
-                    );
-                    painter.extend(shapes);
-                    keep_off.push(Rect::from_center_size(paint::pos(at), Vec2::splat(2.0 * r)));
-                }
-            }
-        }
-        let badges: Vec<(Pos2, f32, usize)> = stacked_badges
-            .into_iter()
-            .filter_map(|(min, w, r, n)| {
-                let clear = |a: kessel_draw::Point, b: kessel_draw::Point| {
-                    let badge = Rect::from_min_max(paint::pos(a), paint::pos(b));
-                    !keep_off.iter().any(|k| k.intersects(badge))
-                };
-                let at = pieces::badge_at(&pieces::badge_spots(min, w, r), r, clear)?;
-                Some((paint::pos(at), r, n))
-            })
-            .collect();
+        let badges = self.draw_stacks(painter, scene, &mut keep_off);
         if let Some(o) = scene.overlay {
             self.draw_overlay_over(painter, map, o);
         }
@@ -484,7 +437,7 @@ impl MapView {
 }
 
 /// Does a tag of `hex` mark it as worth VP (drawn as a star)?
-fn vp_tagged(map: &Map, hex: Hex) -> bool {
+pub(super) fn vp_tagged(map: &Map, hex: Hex) -> bool {
     map.tags_of(hex).iter().any(|t| pieces::is_vp_tag(t))
 }
 

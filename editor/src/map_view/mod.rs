@@ -9,6 +9,7 @@
 
 mod layers;
 mod overlay;
+mod stacks;
 
 use crate::document::{Document, UnitLayer};
 use crate::paint;

@@ -282,7 +282,7 @@ impl MapView {
         }
     }
 
-    /// Markers as small tags at the top left of their hex, one per marker, labelled with the
+    /// Markers as small tags down the left side of their hex, one per marker, labelled with the
     /// initials of their kind (an `air_interdiction` marker reads "AI"), a marker's value on a
     /// dark tag under it.
     pub(super) fn draw_markers(&self, painter: &Painter, map: &Map, markers: &[Marker]) {
@@ -290,18 +290,22 @@ impl MapView {
         let view = self.canvas.expand(z * 2.0);
         // a hexside's markers count apart from its hexes': a wall between two hexes was drawn as
         // a chip in the corner of the first hex, like a marker in it
-        let mut count: BTreeMap<(Hex, Option<Hex>), usize> = BTreeMap::new();
+        // per hex (or hexside): the chips drawn, and how many of them have a value's tag
+        let mut count: BTreeMap<(Hex, Option<Hex>), (usize, usize)> = BTreeMap::new();
         for m in markers {
             let Some(h) = m.hex else { continue };
             let c = self.hex_to_screen(map, h);
             if !view.contains(c) {
                 continue;
             }
-            let k = count.entry((h, m.other)).or_default();
+            let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
+            let (k, tags) = count.entry((h, m.other)).or_default();
             let size = (pieces::MARKER_CHIP * z).max(6.0);
             let other = m.other.map(|o| paint::point(self.hex_to_screen(map, o)));
-            let at = paint::pos(pieces::marker_anchor(paint::point(c), other, *k, z, size));
+            let at = pieces::marker_anchor(paint::point(c), other, *k, *tags, z, size);
+            let at = paint::pos(at);
             *k += 1;
+            *tags += usize::from(value.is_some());
             let fill = paint::color(kessel_draw::color::hashed(
                 &m.kind,
                 kessel_draw::color::Tone::Light,
@@ -323,11 +327,7 @@ impl MapView {
                     crate::counters::text_on(fill),
                 );
                 // its value (a minefield's strength, an interdiction's level) on a tag under it
-                if let Some(text) = m
-                    .value
-                    .as_ref()
-                    .and_then(|v| pieces::marker_value_text(v, 6))
-                {
+                if let Some(text) = value {
                     let galley = painter.layout_no_wrap(
                         text,
                         FontId::proportional((size * 0.55).max(8.0)),

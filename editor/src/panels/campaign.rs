@@ -47,19 +47,28 @@ pub fn campaign_ui(ui: &mut Ui, run: &CampaignRun, s: &PlaySession, cmds: &mut V
             .id_salt(("carried", run.index))
             .default_open(true)
             .show(ui, |ui| {
-                // a long list scrolls by itself, so the game's tools stay in view
+                let text = run.carried.text(usize::MAX);
+                if text.is_empty() {
+                    ui.label("Nothing: the campaign carries nothing, or the game left nothing.");
+                }
+                let (facts, lists) = facts_then_lists(&text);
+                // what the last game changed (where each value was last set, what the new
+                // game's set-up dropped) and the values come first, in view: they were under the
+                // unit lists, at the bottom of a scrolled box, where a GM never saw them
+                for line in &facts {
+                    carried_line(ui, line);
+                }
+                if lists.is_empty() {
+                    return;
+                }
+                // the units, a campaign's long part, scroll by themselves, so the game's tools
+                // stay in view
                 egui::ScrollArea::vertical()
                     .id_salt("carried-lines")
                     .max_height(180.0)
                     .show(ui, |ui| {
-                        let text = run.carried.text(usize::MAX);
-                        if text.is_empty() {
-                            ui.label(
-                                "Nothing: the campaign carries nothing, or the game left nothing.",
-                            );
-                        }
-                        for line in text.lines() {
-                            carried_line(ui, line.trim_start());
+                        for line in &lists {
+                            carried_line(ui, line);
                         }
                     });
             });
@@ -67,11 +76,59 @@ pub fn campaign_ui(ui: &mut Ui, run: &CampaignRun, s: &PlaySession, cmds: &mut V
     ui.separator();
 }
 
+/// The headings of the carry report's unit lists, in the order the panel shows them: what
+/// changed first, as a GM reads a campaign.
+const UNIT_LISTS: [&str; 4] = [
+    "changed",
+    "created",
+    "new arrivals from the scenario",
+    "unchanged",
+];
+
+/// The heading of the carry report's lines saying where each value was last set.
+const WHERE_SET: &str = "where each value was last set:";
+
+/// The carry report's lines (`CarryReport::text`) split in two: the facts, then the unit lists
+/// in [`UNIT_LISTS`]' order. The facts are the units' count, then what the last game changed and
+/// where (the steps that last set each value, and the values the new game's set-up dropped),
+/// then the values and the rest (markers, the map) in the report's order. Lines come trimmed.
+fn facts_then_lists(text: &str) -> (Vec<&str>, Vec<&str>) {
+    let list_of = |line: &str| {
+        let head = line.split_once(": ").map_or(line, |(h, _)| h);
+        UNIT_LISTS.iter().position(|l| *l == head)
+    };
+    let (mut count, mut changed, mut facts, mut lists) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut under_where = false;
+    for raw in text.lines() {
+        let line = raw.trim_start();
+        // the lines under the heading are indented further than the report's own
+        under_where = line == WHERE_SET || (under_where && raw.starts_with("    "));
+        if under_where || line.starts_with("dropped as the game began") {
+            changed.push(line);
+        } else if let Some(k) = list_of(line) {
+            lists.push((k, line));
+        } else if count.is_empty()
+            && facts.is_empty()
+            && line.ends_with(')')
+            && line.contains(" units (")
+        {
+            count.push(line);
+        } else {
+            facts.push(line);
+        }
+    }
+    lists.sort_by_key(|(k, _)| *k);
+    count.extend(changed);
+    count.extend(facts);
+    (count, lists.into_iter().map(|(_, l)| l).collect())
+}
+
 /// The lists of what carried (`created: a (…), b (…)`, `changed: …`, the new arrivals) one item
 /// a line under their heading, so a campaign's many units read as a list; other facts as they
 /// are. (They were one run of small print each.)
 fn carried_line(ui: &mut Ui, line: &str) {
-    let listed = ["created", "changed", "new arrivals from the scenario"];
+    let listed = &UNIT_LISTS[..3];
     match line.split_once(": ") {
         Some((head, rest)) if listed.contains(&head) => {
             ui.label(RichText::new(format!("{head}:")).strong());
@@ -106,6 +163,33 @@ fn top_level_items(text: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod carried_tests {
+    #[test]
+    fn where_values_were_set_comes_first_and_the_unit_lists_last() {
+        let text = "  3 units (red 3)\n  created: a (red inf, 0101)\n  changed: b (0202: step)\n  \
+                    unchanged: 1\n  cpp = 4\n  where each value was last set:\n    turn 2, \
+                    Purchase: cpp\n  dropped as the game began (its rules' setup cleared them): \
+                    x\n";
+        let (facts, lists) = super::facts_then_lists(text);
+        assert_eq!(
+            facts,
+            vec![
+                "3 units (red 3)",
+                "where each value was last set:",
+                "turn 2, Purchase: cpp",
+                "dropped as the game began (its rules' setup cleared them): x",
+                "cpp = 4",
+            ]
+        );
+        assert_eq!(
+            lists,
+            vec![
+                "changed: b (0202: step)",
+                "created: a (red inf, 0101)",
+                "unchanged: 1"
+            ]
+        );
+    }
+
     #[test]
     fn items_split_at_commas_outside_parentheses() {
         assert_eq!(

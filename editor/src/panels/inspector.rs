@@ -126,6 +126,7 @@ fn unit_ui(ui: &mut Ui, style: &MapStyle, u: &Unit) {
                 Rect::from_center_size(rect.center(), Vec2::splat(size)),
                 u,
                 false,
+                None,
             );
             ui.vertical(|ui| {
                 // a face-down unit often has no printed name, only its scenario id

@@ -249,6 +249,7 @@ fn unit_row(ui: &mut Ui, style: &MapStyle, u: &Unit, checked: bool) -> bool {
             Rect::from_center_size(rect.center(), Vec2::splat(34.0)),
             u,
             false,
+            None,
         );
         ui.vertical(|ui| {
             let title = if u.hidden && u.name == u.id {

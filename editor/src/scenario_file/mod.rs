@@ -7,9 +7,11 @@
 //! checks run on the text [`ScenarioFile::render`] produces (see [`crate::validate`]). Reading is
 //! here; writing an edited [`ScenarioDef`] back into the document is in `write.rs`.
 
+mod faces;
 mod pieces;
 mod write;
 
+use faces::{faces_of, named_faces_of};
 use pieces::pool_of;
 pub use pieces::{MarkerDef, PoolDef};
 
@@ -18,7 +20,7 @@ use write::write_def;
 use kessel_core::hex::Hex;
 use kessel_core::map::Map;
 use kessel_core::scenario::{expand_label, Objective};
-use kessel_core::state::{Entry, Face, Location, Unit};
+use kessel_core::state::{Entry, Location, Unit};
 use std::collections::{BTreeMap, BTreeSet};
 use toml_edit::{DocumentMut, Item, Table};
 
@@ -206,14 +208,15 @@ impl ScenarioDef {
                         })
                     }
                 }
+                let (faces, named) = faces_of(u);
                 Unit {
                     id: u.id.clone(),
                     name: u.name.clone().unwrap_or_else(|| u.id.clone()),
                     side: u.side.clone(),
                     kind: u.kind.clone(),
                     formation: u.formation.clone(),
-                    faces: u.faces.iter().filter_map(|f| Face::parse(f)).collect(),
-                    named: u.named_faces.clone(),
+                    faces,
+                    named,
                     step: u.step,
                     hidden: u.hidden,
                     pool: u.pool.clone(),
@@ -378,40 +381,6 @@ fn unit_of(t: &Table) -> UnitDef {
             .and_then(|n| u32::try_from(n).ok())
             .unwrap_or(0),
     }
-}
-
-/// The faces of a unit written as inline tables, as named values.
-fn named_faces_of(t: &Table) -> Vec<kessel_core::state::NamedFace> {
-    let Some(faces) = t.get("faces").and_then(Item::as_array) else {
-        return Vec::new();
-    };
-    faces
-        .iter()
-        .filter_map(|v| v.as_inline_table())
-        .map(|tbl| {
-            tbl.iter()
-                .filter_map(|(k, v)| Some((k.to_string(), plain(v)?)))
-                .collect()
-        })
-        .collect()
-}
-
-/// A TOML value as plain data (strings, numbers, booleans, arrays and tables of them).
-fn plain(v: &toml_edit::Value) -> Option<serde_json::Value> {
-    use serde_json::Value as J;
-    Some(match v {
-        toml_edit::Value::String(s) => J::from(s.value().as_str()),
-        toml_edit::Value::Integer(i) => J::from(*i.value()),
-        toml_edit::Value::Float(f) => J::from(*f.value()),
-        toml_edit::Value::Boolean(b) => J::from(*b.value()),
-        toml_edit::Value::Array(a) => J::Array(a.iter().filter_map(plain).collect()),
-        toml_edit::Value::InlineTable(t) => J::Object(
-            t.iter()
-                .filter_map(|(k, v)| Some((k.to_string(), plain(v)?)))
-                .collect(),
-        ),
-        toml_edit::Value::Datetime(d) => J::from(d.value().to_string()),
-    })
 }
 
 fn objective_of(t: &Table) -> ObjectiveDef {

@@ -165,7 +165,14 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
         "the panel lists the created unit {first} on a line of its own"
     );
     // and each carried value with the step of Dawn that set it, as `kessel campaign` prints it
-    h.get_by_label("where each value was last set:");
+    let set = h.get_by_label("where each value was last set:").rect();
+    // above the unit lists and in the window, not under the lists at a scrolled box's bottom
+    let units = h.get_by_label("created:").rect();
+    assert!(set.max.y <= units.min.y, "{set:?} is under {units:?}");
+    assert!(
+        h.ctx.content_rect().contains_rect(set),
+        "{set:?} is out of sight"
+    );
     assert!(
         h.query_by_label_contains("Purchasing Reinforcement Groups: ")
             .is_some(),

@@ -121,3 +121,72 @@ fn the_unit_list_grows_into_the_panel_while_nothing_is_open_below_it() {
     );
     super::picture(&mut h, "scenario-unit-picked");
 }
+
+/// A stack's count badge on its top counter covers no letter of the counter's top line: the
+/// name is laid out in the room the badge leaves (at the counter's right edge the badge covered
+/// the last letter of a long formation name), on every spot the drawing model offers.
+#[test]
+fn a_count_badge_covers_no_letter_of_the_formation_name() {
+    use kessel_core::state::{Face, Location, Unit};
+    use kessel_draw::pieces;
+    let unit = |id: &str| Unit {
+        formation: Some("Grossdeutschland".into()),
+        faces: vec![Face {
+            attack: 4,
+            defence: 4,
+            movement: 10,
+        }],
+        location: Location::Pending,
+        ..Unit::new(id, "german", "armour")
+    };
+    let units = [unit("a"), unit("b"), unit("c")];
+    let style = kessel_draw::MapStyle::default();
+    let (center, zoom) = (egui::pos2(200.0, 200.0), 60.0);
+    let rects = pieces::stack_rects(kessel_draw::Point::new(200.0, 200.0), zoom, 3);
+    let &(min, w) = rects.last().expect("a top counter");
+    let r = kessel_editor::counters::badge_radius(w).expect("a badge at this size");
+    for spot in pieces::badge_spots(min, w, r) {
+        let at = egui::pos2(spot.x, spot.y);
+        let mut h = egui_kittest::Harness::new_ui(|ui| {
+            let stack: Vec<&Unit> = units.iter().collect();
+            let painter = ui.painter();
+            kessel_editor::counters::draw_stack(
+                painter,
+                &style,
+                center,
+                zoom,
+                &stack,
+                false,
+                Some((at, r)),
+            );
+        });
+        h.run();
+        let mut texts = Vec::new();
+        let mut todo: Vec<egui::Shape> =
+            h.output().shapes.iter().map(|c| c.shape.clone()).collect();
+        while let Some(shape) = todo.pop() {
+            match shape {
+                egui::Shape::Vec(v) => todo.extend(v),
+                egui::Shape::Text(t) => texts.push((
+                    t.galley.text().to_string(),
+                    t.galley.rect.translate(t.pos.to_vec2()),
+                )),
+                _ => {}
+            }
+        }
+        // the top line: the text whose box starts nearest the counter's top
+        let (name, rect) = texts
+            .iter()
+            .min_by(|a, b| a.1.top().total_cmp(&b.1.top()))
+            .expect("the counter's texts");
+        assert!(
+            !name.is_empty() && name.len() < "Grossdeutschland".len(),
+            "{name}"
+        );
+        let badge = egui::Rect::from_center_size(at, egui::Vec2::splat(2.0 * r));
+        assert!(
+            !rect.intersects(badge),
+            "`{name}` at {rect:?} under the badge at {at:?}"
+        );
+    }
+}

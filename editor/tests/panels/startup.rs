@@ -129,6 +129,50 @@ fn a_selection_with_the_computer_playing_follows_its_moves() {
     );
 }
 
+/// `--save` with the computer playing writes the game as the computer's moves leave it, as a
+/// `--select` is made: a save written at once held the scripted start only.
+#[test]
+fn a_save_with_the_computer_playing_holds_its_moves() {
+    let save = kessel_test_support::scratch("editor-save-after-computer").join("game.save.json");
+    let end = r#"{"kind":"end_phase"}"#.to_string();
+    let scripted = vec![
+        r#"{"kind":"end_air_placement","side":"german"}"#.to_string(),
+        end.clone(),
+        end.clone(),
+        end.clone(),
+        end,
+    ];
+    let mut h = opened(
+        "scenarios/pgg/learning.toml",
+        Startup {
+            mode: Some(Mode::Play),
+            actions: scripted.clone(),
+            computer: vec!["german".into()],
+            save: Some(save.clone()),
+            ..Startup::default()
+        },
+    );
+    let start = Instant::now();
+    while !save.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the game was never saved"
+        );
+        h.step();
+    }
+    let s = h.state().session.as_ref().expect("the game");
+    assert_eq!(s.deciding_side().as_deref(), Some("soviet"));
+    let played = s.engine.log().len();
+    let text = std::fs::read_to_string(&save).expect("the save reads");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("the save is JSON");
+    let log = json["log"].as_array().expect("a log").len();
+    assert!(
+        log > scripted.len(),
+        "the German computer's turn is in the save: {log} actions"
+    );
+    assert_eq!(log, played, "the save holds the game as it stands");
+}
+
 /// With the computer on every side no person's decision comes before the game's end: the
 /// selection is made at once, where the units stand at the start, and the computer is paused so
 /// that it stays (its next step would clear it).
