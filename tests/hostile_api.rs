@@ -195,6 +195,39 @@ fn a_die_without_a_whole_number_of_sides_is_refused() {
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
+/// A list item in a table the engine reads by its named fields is refused as a misspelt field
+/// is: `{ "blue" }` written for `{ secret_to = "blue" }` made the note public, and
+/// `kessel.markers.all{ "mines" }` answered every marker, both without a word.
+#[test]
+fn a_list_item_where_named_fields_are_read_is_refused() {
+    for (play, said) in [
+        (
+            "print(#kessel.markers.all{ \"mines\" })",
+            "kessel.markers.all: unknown field `[1]`; the fields are kind, side, placed",
+        ),
+        (
+            "kessel.emit.note(\"R1\", \"the plan\", { \"blue\" })",
+            "unknown field `[1]`; the fields are secret_to",
+        ),
+        (
+            "print(kessel.dice.roll{ \"combat\", 6 })",
+            "unknown field `[1]`; the fields are purpose, sides, secret_to",
+        ),
+        (
+            "kessel.paths.field{ \"0101\", budget = 3 }",
+            "kessel.paths.field: unknown field `[1]`",
+        ),
+    ] {
+        let (_, r) = mod_run("list-item", "", play);
+        assert_ne!(r.code, 0, "{play}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(said) && r.stderr.contains("play.lua:2"),
+            "{play}: {}",
+            r.stderr
+        );
+    }
+}
+
 /// A huge float in a message is written as Lua writes it (`1e300`), not as Rust's 301 digits
 /// (a die's sides, a table key, a tie-break count).
 #[test]
