@@ -215,10 +215,17 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .iter()
                 .enumerate()
                 .map(|(i, &r)| {
+                    let why = if r < 1 {
+                        "a die shows 1 and up (rolls are queued as the die shows them, before \
+                         modifiers)"
+                            .to_string()
+                    } else {
+                        // (it said "a die shows 1 and up" of a roll of 2^62)
+                        format!("no die has that many sides (at most {})", u32::MAX)
+                    };
                     u32::try_from(r).ok().filter(|r| *r >= 1).ok_or_else(|| {
                         mlua::Error::runtime(format!(
-                            "kessel.inject_dice: roll {} is {r}; a die shows 1 and up \
-                             (rolls are queued as the die shows them, before modifiers)",
+                            "kessel.inject_dice: roll {} is {r}; {why}",
                             i + 1
                         ))
                     })
