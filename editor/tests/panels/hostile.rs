@@ -109,6 +109,9 @@ fn a_save_of_another_scenario_is_refused_or_loaded_as_its_own_and_says_so() {
     );
 }
 
+/// A way to break a file: what it is, how, and what the panel then says.
+type Breakage<'a, S> = (&'a str, Box<dyn Fn() + 'a>, S);
+
 /// The scenario file replaced while a game is played by what a crash, a bad copy or a stray
 /// command leaves: an empty file, a TOML error, a file over the size limit, a folder, nothing at
 /// all. Each reload fails saying so, naming the file (and the line where there is one); the
@@ -141,7 +144,7 @@ fn a_scenario_replaced_by_broken_files_while_playing_keeps_the_game_and_names_th
             .as_ref()
             .map(|p| format!("{} {}", p.location.as_deref().unwrap_or(""), p.message))
     };
-    let cases: [(&str, Box<dyn Fn()>, String); 5] = [
+    let cases: [Breakage<'_, String>; 5] = [
         (
             "emptied",
             Box::new(|| std::fs::write(&path, "").expect("write")),
@@ -222,7 +225,7 @@ fn a_rules_file_replaced_by_a_folder_or_removed_while_playing_keeps_the_last_goo
         assert_eq!(s.engine.state().hash(), before, "the game stays");
         s.engine.legal_actions(None).expect("rules run").len() > 1
     };
-    let cases: [(&str, Box<dyn Fn()>, &str); 3] = [
+    let cases: [Breakage<'_, &str>; 3] = [
         (
             "a folder",
             Box::new(|| {
