@@ -251,11 +251,18 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
         );
     }
     let (cols, rows) = (h.columns.get_ref().0, h.rows.get_ref().0);
+    // (said in words: it read "columns must be 1..=99", Rust's range)
     if !(1..=99).contains(&cols) {
-        d.at(h.columns.span(), "columns must be 1..=99");
+        d.at(
+            h.columns.span(),
+            format!("columns = {cols}: a map has 1 to 99 columns"),
+        );
     }
     if !(1..=99).contains(&rows) {
-        d.at(h.rows.span(), "rows must be 1..=99");
+        d.at(
+            h.rows.span(),
+            format!("rows = {rows}: a map has 1 to 99 rows"),
+        );
     }
     // the labels the map prints must read back: two digits each for "ccrr" (00 to 99), column
     // letters A to HHHHHHHH (1 to 208) and a row number of at most four digits for "letters"

@@ -106,7 +106,7 @@ fn inline_map(spec: &Table, declared: &[String]) -> mlua::Result<Map> {
     for (what, n) in [("columns", cols), ("rows", rows)] {
         if !(1..=crate::map::MAX_SIDE).contains(&n) {
             return Err(mlua::Error::runtime(format!(
-                "inline map: {what} = {n}, must be 1..={}",
+                "inline map: {what} = {n}: a map has 1 to {} {what}",
                 crate::map::MAX_SIDE
             )));
         }
