@@ -899,4 +899,85 @@ mod tests {
         );
         assert!(rewrite_ruleset("[vars]\nruleset = 1\n", "x").is_none());
     }
+
+    /// A package cut short at every byte, or with any one byte set to 0x00 or 0xFF (a damaged
+    /// download, a disk error), is refused as damaged, never a panic: the zip reader and the
+    /// central directory walk meet sizes and offsets that point anywhere.
+    #[test]
+    fn a_package_cut_short_or_with_a_byte_damaged_is_refused() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = std::env::temp_dir().join(format!("kessel-package-cut-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let out = dir.join("toy.kessel");
+        pack(&root.join("core/tests/fixtures/toy"), &out, true).expect("the toy packs");
+        let bytes = std::fs::read(&out).expect("packed");
+        let shown = Path::new("toy.kessel");
+        assert!(verify(shown, &bytes).is_ok(), "the whole package reads");
+        // cut or damaged at every byte of the headers and the central directory, where sizes,
+        // offsets and name lengths are read; inside compressed data (which the CRC and the
+        // hashes guard) at one byte in 97, so that the test stays within seconds
+        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&bytes[..])).expect("zip");
+        let mut structure = vec![false; bytes.len()];
+        let u16_at = |at: usize| usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+        for i in 0..zip.len() {
+            // a local header: 30 bytes, then its name and extra field, whose lengths it gives
+            let from = zip.by_index_raw(i).expect("entry").header_start() as usize;
+            let to = from + 30 + u16_at(from + 26) + u16_at(from + 28);
+            structure[from..to].iter_mut().for_each(|b| *b = true);
+        }
+        let central = zip.central_directory_start() as usize;
+        structure[central..].iter_mut().for_each(|b| *b = true);
+        let probed: Vec<usize> = (0..bytes.len())
+            .filter(|&at| structure[at] || at % 97 == 0)
+            .collect();
+        let mut cases: Vec<(String, Vec<u8>)> = probed
+            .iter()
+            .map(|&n| (format!("cut at {n}"), bytes[..n].to_vec()))
+            .collect();
+        for &at in &probed {
+            for b in [0x00u8, 0xff] {
+                if bytes[at] != b {
+                    let mut damaged = bytes.clone();
+                    damaged[at] = b;
+                    cases.push((format!("byte {at} set to {b:#04x}"), damaged));
+                }
+            }
+        }
+        let (mut panics, mut unnamed, mut refused) = (Vec::new(), Vec::new(), 0);
+        for (what, case) in &cases {
+            match catch_unwind(AssertUnwindSafe(|| verify(shown, case))) {
+                Err(p) => panics.push(format!(
+                    "{what}: {}",
+                    p.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default()
+                )),
+                Ok(Err(e)) => {
+                    refused += 1;
+                    if !format!("{e:#}").contains("toy.kessel") {
+                        unnamed.push(format!("{what}: {e:#}"));
+                    }
+                }
+                Ok(Ok(_)) => {}
+            }
+        }
+        assert!(
+            panics.is_empty(),
+            "{} panicked:\n{}",
+            panics.len(),
+            panics.join("\n")
+        );
+        assert!(unnamed.is_empty(), "{}", unnamed.join("\n"));
+        // every cut is refused (the directory is at the end); most damage is caught by the
+        // CRCs and hashes, some (a byte of a comment or an unused field) is harmless
+        assert!(
+            refused >= probed.len(),
+            "{refused} of {} refused",
+            cases.len()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

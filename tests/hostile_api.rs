@@ -173,6 +173,13 @@ fn a_die_without_a_whole_number_of_sides_is_refused() {
         ("1.5", "the sides of a die are a whole number, not 1.5"),
         ("0/0", "the sides of a die are a whole number, not"),
         ("{}", "the sides of a die are a whole number, not a table"),
+        // whole but too large, as an integer or a float (2^53 was "not a whole number")
+        (
+            "math.maxinteger",
+            "a die of 9223372036854775807 sides is too large (at most 4294967295)",
+        ),
+        ("2^53", "a die of 9007199254740992 sides is too large"),
+        ("-0.0", "a die has at least 1 side (got -0)"),
     ] {
         let (_, r) = mod_run(
             "die-sides",
@@ -195,18 +202,57 @@ fn a_die_without_a_whole_number_of_sides_is_refused() {
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
+/// A list item in a table the engine reads by its named fields is refused as a misspelt field
+/// is: `{ "blue" }` written for `{ secret_to = "blue" }` made the note public, and
+/// `kessel.markers.all{ "mines" }` answered every marker, both without a word.
+#[test]
+fn a_list_item_where_named_fields_are_read_is_refused() {
+    for (play, said) in [
+        (
+            "print(#kessel.markers.all{ \"mines\" })",
+            "kessel.markers.all: unknown field `[1]`; the fields are kind, side, placed",
+        ),
+        (
+            "kessel.emit.note(\"R1\", \"the plan\", { \"blue\" })",
+            "unknown field `[1]`; the fields are secret_to",
+        ),
+        (
+            "print(kessel.dice.roll{ \"combat\", 6 })",
+            "unknown field `[1]`; the fields are purpose, sides, secret_to",
+        ),
+        (
+            "kessel.paths.field{ \"0101\", budget = 3 }",
+            "kessel.paths.field: unknown field `[1]`",
+        ),
+    ] {
+        let (_, r) = mod_run("list-item", "", play);
+        assert_ne!(r.code, 0, "{play}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(said) && r.stderr.contains("play.lua:2"),
+            "{play}: {}",
+            r.stderr
+        );
+    }
+}
+
 /// A huge float in a message is written as Lua writes it (`1e300`), not as Rust's 301 digits
 /// (a die's sides, a table key, a tie-break count).
 #[test]
 fn a_huge_number_in_a_message_is_shown_in_exponent_form() {
-    for play in [
-        "print(kessel.dice.roll(\"p\", 1e300))",
-        "kessel.emit.var(\"x\", { [1] = 1, [1e300] = 2 })",
+    for (play, said) in [
+        (
+            "print(kessel.dice.roll(\"p\", 1e300))",
+            "a die of 1e300 sides",
+        ),
+        (
+            "kessel.emit.var(\"x\", { [1] = 1, [1e300] = 2 })",
+            "not 1e300",
+        ),
     ] {
         let (_, r) = mod_run("huge-number", "", play);
         assert_ne!(r.code, 0, "{play}: {}", r.stdout);
         assert!(
-            r.stderr.contains("not 1e300") && !r.stderr.contains("00000000000000000000"),
+            r.stderr.contains(said) && !r.stderr.contains("00000000000000000000"),
             "{play}: {}",
             r.stderr
         );
@@ -227,6 +273,12 @@ fn an_injected_roll_that_is_no_face_of_the_die_is_refused() {
         (
             "kessel.inject_dice{ 3, -1 }",
             "kessel.inject_dice: roll 2 is -1; a die shows 1 and up",
+            2,
+        ),
+        // (too large was said as too small)
+        (
+            "kessel.inject_dice{ math.maxinteger }",
+            "roll 1 is 9223372036854775807; no die has that many sides (at most 4294967295)",
             2,
         ),
         (

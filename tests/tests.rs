@@ -23,4 +23,5 @@ mod sandbox;
 mod scenario_tools;
 mod surface;
 mod tidy;
+mod truncated;
 mod views;

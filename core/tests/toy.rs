@@ -1500,10 +1500,11 @@ fn scenario_string_faces_are_read_with_the_types_face_fields() {
     let leader = text.replacen("faces = [\"3-3-4\"]", "faces = [\"9-1\"]", 1);
     std::fs::write(&path, &leader).expect("write");
     let err = Engine::load(&path, None, 1, Limits::default()).expect_err("not A-D-M");
+    // said at the face's own line, not the unit's table
     let line = leader
         .lines()
-        .position(|l| l == "[[units]]")
-        .expect("a unit")
+        .position(|l| l == "faces = [\"9-1\"]")
+        .expect("the face")
         + 1;
     let located = err.located();
     assert!(
@@ -1520,6 +1521,27 @@ fn scenario_string_faces_are_read_with_the_types_face_fields() {
         err.to_string()
             .contains("`2-4` is not a face of unit type `squad` (firepower-range-morale)"),
         "{err}"
+    );
+    // a list of faces over several lines: the one that does not read is said at its own
+    let spread = squad.replacen(
+        "faces = [\"4-4-7\", \"2-4-7*\"]",
+        "faces = [\n  \"4-4-7\",\n  \"2-4\",\n]",
+        1,
+    );
+    assert_ne!(spread, squad);
+    std::fs::write(&path, &spread).expect("write");
+    let err = Engine::load(&path, None, 1, Limits::default()).expect_err("wrong parts");
+    let line = spread
+        .lines()
+        .position(|l| l == "  \"2-4\",")
+        .expect("the face")
+        + 1;
+    assert!(
+        err.located()
+            .iter()
+            .any(|l| l.line == Some(line) && l.message.contains("`2-4` is not a face")),
+        "{:?}",
+        err.located()
     );
 }
 

@@ -61,15 +61,21 @@ pub struct Watcher {
     rx: Receiver<Vec<PathBuf>>,
     waker: Waker,
     watched: Watched,
-    hashes: BTreeMap<PathBuf, Option<u64>>,
+    hashes: BTreeMap<PathBuf, u64>,
     errors: Receiver<String>,
 }
 
-fn content_hash(path: &Path) -> Option<u64> {
-    let bytes = kessel_core::fsio::read_bounded(path, kessel_core::fsio::MAX_TEXT_INPUT).ok()?;
+/// What a path holds, as a hash: its bytes, or why it cannot be read. A file that cannot be read
+/// is told apart by the reason (missing, a folder, over the size limit and its size): they were
+/// all one "nothing", so a scenario over the limit that then became a folder, or was deleted,
+/// reloaded nothing and the panel went on naming the first reason.
+fn content_hash(path: &Path) -> u64 {
     let mut h = DefaultHasher::new();
-    bytes.hash(&mut h);
-    Some(h.finish())
+    match kessel_core::fsio::read_bounded(path, kessel_core::fsio::MAX_TEXT_INPUT) {
+        Ok(bytes) => (0u8, bytes).hash(&mut h),
+        Err(e) => (1u8, e.kind().to_string(), e.to_string()).hash(&mut h),
+    }
+    h.finish()
 }
 
 fn canonical(p: &Path) -> PathBuf {

@@ -433,9 +433,20 @@ pub fn plain_types(message: &str) -> String {
             "expected a table (an object)",
         );
     }
+    // a whole number refused for its size is said with the bounds, as the unsigned types are
+    // (`first_row = 9223372036854775807` read "expected a whole number")
+    let out_of_range = out.contains("invalid value: integer");
+    let (i64_words, i32_words) = if out_of_range {
+        (
+            "expected a whole number from -9223372036854775808 to 9223372036854775807",
+            "expected a whole number from -2147483648 to 2147483647",
+        )
+    } else {
+        ("expected a whole number", "expected a whole number")
+    };
     for (rust, plain) in [
-        ("expected i64", "expected a whole number"),
-        ("expected i32", "expected a whole number"),
+        ("expected i64", i64_words),
+        ("expected i32", i32_words),
         // (the bounds said: a value refused for being too large is 0 or more too)
         (
             "expected u64",
@@ -476,6 +487,11 @@ mod plain_type_tests {
         assert_eq!(
             super::plain_types("invalid value: integer `-1`, expected u32"),
             "invalid value: integer `-1`, expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            super::plain_types("invalid value: integer `9223372036854775807`, expected i32"),
+            "invalid value: integer `9223372036854775807`, expected a whole number from \
+             -2147483648 to 2147483647"
         );
         assert_eq!(super::plain_types("expected a string"), "expected a string");
         assert_eq!(

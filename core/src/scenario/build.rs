@@ -156,14 +156,14 @@ impl Scenario {
                 .faces
                 .iter()
                 .any(|f| matches!(f.get_ref(), FaceEntry::Named(_)));
-            let face_texts: Vec<String> = u
+            let (face_texts, face_lines): (Vec<String>, Vec<usize>) = u
                 .faces
                 .iter()
                 .filter_map(|f| match f.get_ref() {
-                    FaceEntry::Text(t) => Some(t.clone()),
+                    FaceEntry::Text(t) => Some((t.clone(), d.lines.line(f.span().start))),
                     FaceEntry::Named(_) => None,
                 })
-                .collect();
+                .unzip();
             let all_text = !any_named && !u.faces.is_empty();
             for f in &u.faces {
                 match f.get_ref() {
@@ -370,6 +370,7 @@ impl Scenario {
                     vars,
                 },
                 line,
+                face_lines: if all_text { face_lines } else { Vec::new() },
                 face_texts: if all_text { face_texts } else { Vec::new() },
             });
         }
@@ -549,13 +550,11 @@ impl Scenario {
                     objective_lines.insert(key, d.lines.line(o.span().start));
                 }
             }
-            if ob.vp.unsigned_abs() > MAX_VP as u64 {
+            let vp = *ob.vp.get_ref();
+            if vp.unsigned_abs() > MAX_VP as u64 {
                 d.at(
-                    o.span(),
-                    format!(
-                        "objective vp = {} is out of range (at most ±{MAX_VP})",
-                        ob.vp
-                    ),
+                    ob.vp.span(),
+                    format!("objective vp = {vp} is out of range (at most ±{MAX_VP})"),
                 );
             }
             objective_at.push(d.lines.line(o.span().start));
@@ -563,7 +562,7 @@ impl Scenario {
                 name: name
                     .unwrap_or_else(|| hexes.first().map(|h| map.label(*h)).unwrap_or_default()),
                 hexes,
-                vp: ob.vp,
+                vp,
                 side: ob.side.clone(),
             });
         }

@@ -30,12 +30,12 @@ impl Scenario {
             match fields {
                 Some(fields) => {
                     let mut named = Vec::new();
-                    for text in &spec.face_texts {
+                    for (i, text) in spec.face_texts.iter().enumerate() {
                         match crate::state::named_face_from_text(text, &fields) {
                             Some(face) => named.push(face),
                             None => problems.push(LoadError::new(
                                 &self.path,
-                                Some(spec.line),
+                                Some(spec.face_lines.get(i).copied().unwrap_or(spec.line)),
                                 format!(
                                     "unit `{}`: `{text}` is not a face of unit type `{}` ({})",
                                     u.id,
@@ -49,15 +49,13 @@ impl Scenario {
                     u.named = named;
                 }
                 None if u.faces.len() != spec.face_texts.len() => {
-                    let bad = spec
-                        .face_texts
-                        .iter()
-                        .find(|t| Face::parse(t).is_none())
-                        .cloned()
+                    let at = (spec.face_texts.iter())
+                        .position(|t| Face::parse(t).is_none())
                         .unwrap_or_default();
+                    let bad = spec.face_texts.get(at).cloned().unwrap_or_default();
                     problems.push(LoadError::new(
                         &self.path,
-                        Some(spec.line),
+                        Some(spec.face_lines.get(at).copied().unwrap_or(spec.line)),
                         format!(
                             "unit `{}`: `{bad}` is not a face (A-D-M); unit type `{}` declares no face_fields to read other faces with",
                             u.id, u.kind

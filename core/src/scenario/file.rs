@@ -173,7 +173,8 @@ pub(super) struct ObjectiveEntry {
     pub(super) name: Option<String>,
     #[serde(default)]
     pub(super) hexes: Vec<String>,
-    pub(super) vp: i64,
+    // (spanned: a vp out of range is said at its own line, as a level's max is)
+    pub(super) vp: S<i64>,
     #[serde(default)]
     pub(super) side: Option<String>,
 }

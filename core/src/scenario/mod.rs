@@ -134,6 +134,9 @@ pub struct UnitSpec {
     /// declares `face_fields` reads them as named values once the ruleset is known (see
     /// [`Scenario::read_faces`]); a string that is not A-D-M waits for that too.
     pub face_texts: Vec<String>,
+    /// The line of each of `face_texts`, where a face the type cannot read is said (a list of
+    /// faces may run over several lines, away from the unit's table).
+    pub face_lines: Vec<usize>,
 }
 
 /// A victory objective.

@@ -724,25 +724,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
 /// The sides of a die a script asked for: 6 when not given, else a whole number of 1 or more (a
 /// 0-sided die rolled 1 before, and 1.5 or NaN were "out of range" in the binding's words).
 fn die_sides(v: &mlua::Value, what: &str) -> mlua::Result<u32> {
+    // (a whole float is judged by its size like an integer: 2^53 or 1e308 was "not a whole
+    // number")
     let n = match v {
         mlua::Value::Nil => return Ok(6),
-        mlua::Value::Integer(i) => Some(*i),
-        mlua::Value::Number(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Some(*x as i64),
+        mlua::Value::Integer(i) => Some(*i as f64),
+        mlua::Value::Number(x) if x.is_finite() && x.fract() == 0.0 => Some(*x),
         _ => None,
     };
+    let shown = super::describe_value(v);
     match n {
-        Some(n) if n >= 1 => u32::try_from(n).map_err(|_| {
-            mlua::Error::runtime(format!(
-                "{what}: a die of {n} sides is too large (at most {})",
-                u32::MAX
-            ))
-        }),
-        Some(n) => Err(mlua::Error::runtime(format!(
-            "{what}: a die has at least 1 side (got {n})"
+        Some(n) if n < 1.0 => Err(mlua::Error::runtime(format!(
+            "{what}: a die has at least 1 side (got {shown})"
         ))),
+        Some(n) if n > f64::from(u32::MAX) => Err(mlua::Error::runtime(format!(
+            "{what}: a die of {shown} sides is too large (at most {})",
+            u32::MAX
+        ))),
+        // (whole, from 1 to u32::MAX: exact as a float and as the integer)
+        Some(n) => Ok(n as u32),
         None => Err(mlua::Error::runtime(format!(
-            "{what}: the sides of a die are a whole number, not {}",
-            super::describe_value(v)
+            "{what}: the sides of a die are a whole number, not {shown}"
         ))),
     }
 }

@@ -630,14 +630,16 @@ pub(crate) fn bool_field(t: &Table, name: &str, what: &str) -> mlua::Result<Opti
 }
 
 /// Refuses a field of `t` not in `known`, naming the nearest known one: a misspelt key fails at the
-/// caller's line instead of being ignored. Integer keys are the table's list part, not fields.
+/// caller's line instead of being ignored. A list item is refused as well (`[1]`): none of the
+/// tables read this way has a list part, and `{ "blue" }` given for `{ secret_to = "blue" }` made
+/// a note public, `kessel.markers.all{ "mines" }` answered every marker.
 pub(crate) fn strict_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {
     // `for_each` walks the table in one protected call (`pairs` makes one a step); the callback
     // runs no Lua
     t.for_each::<mlua::Value, mlua::Value>(|k, _| {
         let name = match &k {
             mlua::Value::String(s) => s.to_string_lossy(),
-            mlua::Value::Integer(_) => return Ok(()),
+            mlua::Value::Integer(i) => format!("[{i}]"),
             other => format!("[{}]", other.type_name()),
         };
         if known.contains(&name.as_str()) {

@@ -5,6 +5,9 @@ use crate::event::Event;
 use crate::world::{Shared, Stage};
 use mlua::{Function, Lua, LuaSerdeExt, Table};
 
+/// The most rolls `kessel.inject_dice` keeps queued at once.
+pub(crate) const MAX_INJECTED: usize = 1 << 16;
+
 /// Reasons as a Lua list of `{rule=, message=}`.
 pub(crate) fn reasons_table(lua: &Lua, reasons: &[crate::action::Reason]) -> mlua::Result<Table> {
     let out = lua.create_table()?;
@@ -209,6 +212,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             // query doing it in a test changed the rolls the test went on to see
             script_only(lua, &w, "inject_dice")?;
             crate::script::charge(lua, 4 * rolls.len() as u64)?;
+            // the queue is engine memory no limit sees: a loop queueing a million rolls a call
+            // held half a gigabyte by the budget's end (a test queues the few rolls it checks)
+            let queued = w.borrow().dice.injected_left();
+            if queued.saturating_add(rolls.len()) > MAX_INJECTED {
+                return Err(mlua::Error::runtime(format!(
+                    "kessel.inject_dice: {} rolls would wait in the queue, more than {MAX_INJECTED} \
+                     (a test queues the rolls it checks; roll the queued ones first)",
+                    queued.saturating_add(rolls.len())
+                )));
+            }
             // a die shows 1 and up: a 0 (or -1) was queued and read by the tables as their
             // first row; one too high for its die is refused when rolled, where the die is known
             let rolls = rolls
@@ -216,9 +229,16 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                 .enumerate()
                 .map(|(i, &r)| {
                     u32::try_from(r).ok().filter(|r| *r >= 1).ok_or_else(|| {
+                        let why = if r < 1 {
+                            "a die shows 1 and up (rolls are queued as the die shows them, \
+                             before modifiers)"
+                                .to_string()
+                        } else {
+                            // (it said "a die shows 1 and up" of a roll of 2^62)
+                            format!("no die has that many sides (at most {})", u32::MAX)
+                        };
                         mlua::Error::runtime(format!(
-                            "kessel.inject_dice: roll {} is {r}; a die shows 1 and up \
-                             (rolls are queued as the die shows them, before modifiers)",
+                            "kessel.inject_dice: roll {} is {r}; {why}",
                             i + 1
                         ))
                     })
