@@ -1039,3 +1039,32 @@ fn a_campaign_s_lua_profile_covers_its_games_and_is_written_when_it_fails_too() 
     let report = std::fs::read_to_string(&out).expect("a report of the failed run");
     assert!(report.starts_with("Lua profile: 0 samples"), "{report}");
 }
+
+/// PGG's `result` hook says who holds each objective by the rules [15]: every objective has a
+/// holder from the first game-turn (the Soviet holds every city at the start), where the lab's
+/// own reading (whose unit stood there last) left the empty ones to nobody.
+#[test]
+fn pgg_objectives_are_held_by_the_rules_in_the_lab_data() {
+    let dir = scratch("lab-pgg-control");
+    let out = dir.join("c.jsonl");
+    let r = kessel(&[
+        "simulate",
+        "scenarios/pgg/campaign.toml",
+        "--games",
+        "1",
+        "--max-actions",
+        "150",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&out).expect("read");
+    let game: serde_json::Value =
+        serde_json::from_str(text.lines().nth(1).expect("a game")).expect("json");
+    let first = &game["per_turn"][0]["control"];
+    let control = first.as_object().expect("control");
+    assert_eq!(control.len(), 12, "{first}");
+    for (objective, side) in control {
+        assert_eq!(side, "soviet", "{objective} on turn 1: {first}");
+    }
+}
