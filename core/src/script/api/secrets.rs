@@ -20,6 +20,8 @@ pub(super) enum NotSides {
     Value(String),
     /// The first name that is not one of the sides.
     Unknown(String),
+    /// The first side named twice (a list of a million repeats was taken as one side).
+    Twice(String),
 }
 
 /// The sides `v` names among `all`: none (nil), a side, or a list of sides. The one reading of
@@ -36,8 +38,17 @@ pub(super) fn sides_among(
             .collect::<mlua::Result<Vec<_>>>()?,
         other => return Ok(Err(NotSides::Value(super::describe_value(&other)))),
     };
-    Ok(match list.iter().find(|s| !all.contains(s)) {
-        Some(s) => Err(NotSides::Unknown(s.clone())),
+    if let Some(s) = list.iter().find(|s| !all.contains(s)) {
+        return Ok(Err(NotSides::Unknown(s.clone())));
+    }
+    // (every name is a side, and sides are few: a short scan finds a repeat)
+    let twice = list
+        .iter()
+        .enumerate()
+        .find(|(i, s)| list[..*i].contains(s))
+        .map(|(_, s)| s.clone());
+    Ok(match twice {
+        Some(s) => Err(NotSides::Twice(s)),
         None => Ok(Some(list)),
     })
 }
@@ -59,6 +70,10 @@ fn sides_of(world: &Shared, v: mlua::Value, what: &str) -> mlua::Result<Option<V
             "{what}: a side or a list of sides, not {v}"
         ))),
         Err(NotSides::Unknown(side)) => Err(super::emit::not_a_side(&side, &all, what)),
+        Err(NotSides::Twice(side)) => Err(mlua::Error::runtime(format!(
+            "{what}: side `{}` is listed twice; name each side once",
+            crate::error::printable_name(&side)
+        ))),
     }
 }
 

@@ -66,6 +66,9 @@ fn hidden_at_start(
                 "kessel.setup: {what}: hidden_from names `{s}`, not a side ({})",
                 sides.join(", ")
             ))),
+            Err(NotSides::Twice(s)) => Err(mlua::Error::runtime(format!(
+                "kessel.setup: {what}: hidden_from names `{s}` twice; name each side once"
+            ))),
         },
     }
 }
