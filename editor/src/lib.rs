@@ -144,6 +144,9 @@ pub fn run(opts: EditorOptions) -> anyhow::Result<()> {
         app.take_screenshot(path.clone(), outcome.clone());
     }
     app.startup(opts.startup)?;
+    for w in &app.startup_warnings {
+        eprintln!("warning: {}", kessel_core::error::terminal_line(w));
+    }
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(title)

@@ -35,7 +35,8 @@ pub struct Args {
     /// Zoom (points per hex radius) centred on the selected or hovered hex.
     #[arg(long, value_name = "PX")]
     zoom: Option<f32>,
-    /// Play-test: take this action first (a JSON object with a "kind"); repeatable.
+    /// Play-test: take this action first (a JSON object with a "kind"); repeatable. One the rules
+    /// refuse is said on stderr, and the start goes on.
     #[arg(long = "act", value_name = "JSON")]
     actions: Vec<String>,
     /// Play-test: declare an attack from this hex; repeatable.

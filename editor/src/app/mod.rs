@@ -214,6 +214,9 @@ pub struct EditorApp {
     pending_select: Option<String>,
     /// A `--save` waiting for the computer's moves (see `startup.rs`).
     pending_save: Option<std::path::PathBuf>,
+    /// What a scripted start's `--act` actions met that the terminal should hear of (a refusal,
+    /// a failing rule): `kessel editor` prints them on stderr.
+    pub startup_warnings: Vec<String>,
 }
 
 impl EditorApp {
@@ -283,6 +286,7 @@ impl EditorApp {
             screenshot: None,
             pending_select: None,
             pending_save: None,
+            startup_warnings: Vec::new(),
             open_dialog: None,
             open_error: None,
             save_as_dialog: None,

@@ -246,11 +246,26 @@ impl EditorApp {
                 side,
                 params: obj.into_iter().collect(),
             };
+            (s.refusal, s.error) = (None, None);
             s.act(&action);
-        }
-        // the actions play on the rules' thread: the rest of the start follows their outcome
-        if !st.actions.is_empty() && !s.settle(std::time::Duration::from_secs(120)) {
-            anyhow::bail!("the rules did not finish the scripted actions within two minutes");
+            // each plays on the rules' thread: the rest of the start follows its outcome
+            if !s.settle(std::time::Duration::from_secs(120)) {
+                anyhow::bail!(
+                    "the rules did not finish the scripted action {text} within two minutes"
+                );
+            }
+            // said on the terminal too: a scripted start (a screenshot, a saved start) that went
+            // on past a refusal showed it only in the panel and ended well
+            if let Some(r) = &s.refusal {
+                let reasons: Vec<String> = r.reasons.iter().map(ToString::to_string).collect();
+                self.startup_warnings.push(format!(
+                    "--act {text}: the rules refused it: {}",
+                    reasons.join("; ")
+                ));
+            } else if let Some(e) = &s.error {
+                self.startup_warnings
+                    .push(format!("--act {text}: the rules failed on it: {e}"));
+            }
         }
         for seat in &st.computer {
             let (side, level) = match seat.split_once(':') {

@@ -305,3 +305,32 @@ fn a_broken_special_rule_fixed_while_in_play_test_starts_the_game_there() {
     }
     assert_eq!(h.state().palette.mode, Mode::Play, "still play-test");
 }
+
+/// A scripted start whose `--act` the rules refuse goes on (the panel shows the refusal, as a
+/// screenshot of it may want), and keeps the refusal for the terminal: it ended quietly before.
+#[test]
+fn a_scripted_action_the_rules_refuse_is_kept_for_the_terminal() {
+    let h = opened(
+        "scenarios/pgg/campaign.toml",
+        Startup {
+            mode: Some(Mode::Play),
+            actions: vec![
+                r#"{"kind":"end_air_placement"}"#.into(),
+                r#"{"kind":"end_setup"}"#.into(),
+            ],
+            ..Startup::default()
+        },
+    );
+    let app = h.state();
+    assert_eq!(app.startup_warnings.len(), 1, "{:?}", app.startup_warnings);
+    let w = &app.startup_warnings[0];
+    assert!(
+        w.contains("end_air_placement")
+            && w.contains("the rules refused it")
+            && w.contains("[13.2]"),
+        "{w}"
+    );
+    // the action after it was taken
+    let s = app.session.as_ref().expect("a game");
+    assert_eq!(s.engine.log().len(), 1);
+}
