@@ -214,8 +214,7 @@ pub struct EditorApp {
     pending_select: Option<String>,
     /// A `--save` waiting for the computer's moves (see `startup.rs`).
     pending_save: Option<std::path::PathBuf>,
-    /// What a scripted start's `--act` actions met that the terminal should hear of (a refusal,
-    /// a failing rule): `kessel editor` prints them on stderr.
+    /// A scripted start's `--act` refusals and failures, for stderr (see `startup.rs`).
     pub startup_warnings: Vec<String>,
 }
 
