@@ -44,12 +44,14 @@ mod layout;
 mod menus;
 mod messages;
 mod new_scenario;
+mod problems;
 mod save_as;
 mod screenshot;
 mod starting;
 mod startup;
 mod underlay;
 
+pub use problems::{Problem, Problems};
 pub use screenshot::ScreenshotOutcome;
 pub use startup::Startup;
 pub use underlay::Tracing;
@@ -69,52 +71,8 @@ use egui::{Color32, Ui};
 use kessel_core::hex::Hex;
 use kessel_core::ruleset::Ruleset;
 use kessel_draw::MapStyle;
-use messages::tidy_paths_in;
 use screenshot::ScreenshotJob;
 use std::sync::Arc;
-
-/// A file problem shown in the error panel until a later reload fixes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// What failed, and what the editor did about it.
-    pub title: String,
-    /// `file:line`, when known.
-    pub location: Option<String>,
-    /// The message.
-    pub message: String,
-}
-
-impl Problem {
-    /// A problem from the core's located error: its file and line become the location (tidied
-    /// for display), never parsed back out of the text.
-    pub fn located(title: &str, e: &kessel_core::error::Located) -> Problem {
-        let location = e.file.as_deref().map(|f| match e.line {
-            Some(l) => format!("{}:{l}", messages::tidy_path(f)),
-            None => messages::tidy_path(f),
-        });
-        Problem {
-            title: title.to_string(),
-            location,
-            message: tidy_paths_in(&e.message),
-        }
-    }
-}
-
-/// The problems of the last reloads, by what they concern.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Problems {
-    /// The ruleset's scripts.
-    pub rules: Option<Problem>,
-    /// The scenario or map files.
-    pub scenario: Option<Problem>,
-}
-
-impl Problems {
-    /// True when every file loaded.
-    pub fn is_empty(&self) -> bool {
-        self.rules.is_none() && self.scenario.is_none()
-    }
-}
 
 /// The profile the user picked: none yet (the scenario's own), the defaults, or a named one.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
