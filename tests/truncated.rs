@@ -36,6 +36,28 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// What reading the cut at `n` gave: a panic, a refusal (which must name `name`) or a read.
+    fn record<T, E: std::fmt::Display>(
+        &mut self,
+        n: usize,
+        name: &str,
+        read: std::thread::Result<Result<T, E>>,
+    ) {
+        match read {
+            Err(payload) => self
+                .panics
+                .push(format!("cut at {n}: {}", panic_words(payload))),
+            Ok(Err(e)) => {
+                self.refused += 1;
+                let said = format!("{e:#}");
+                if !said.contains(name) {
+                    self.unnamed.push(format!("cut at {n}: {said}"));
+                }
+            }
+            Ok(Ok(_)) => {}
+        }
+    }
+
     fn assert_clean(&self, what: &str) {
         assert!(
             self.panics.is_empty(),
@@ -72,19 +94,7 @@ fn every_cut<T, E: std::fmt::Display>(
     let mut out = Outcome::default();
     for n in cuts(sample.len()) {
         std::fs::write(path, &sample[..n]).expect("write the cut");
-        match catch_unwind(AssertUnwindSafe(|| read(path))) {
-            Err(payload) => out
-                .panics
-                .push(format!("cut at {n}: {}", panic_words(payload))),
-            Ok(Err(e)) => {
-                out.refused += 1;
-                let said = format!("{e:#}");
-                if !said.contains(name) {
-                    out.unnamed.push(format!("cut at {n}: {said}"));
-                }
-            }
-            Ok(Ok(_)) => {}
-        }
+        out.record(n, name, catch_unwind(AssertUnwindSafe(|| read(path))));
     }
     std::fs::write(path, sample).expect("put the sample back");
     out
@@ -102,19 +112,7 @@ fn every_text_cut<T, E: std::fmt::Display>(
         let Some(text) = sample.get(..n) else {
             continue;
         };
-        match catch_unwind(AssertUnwindSafe(|| read(text))) {
-            Err(payload) => out
-                .panics
-                .push(format!("cut at {n}: {}", panic_words(payload))),
-            Ok(Err(e)) => {
-                out.refused += 1;
-                let said = format!("{e:#}");
-                if !said.contains(name) {
-                    out.unnamed.push(format!("cut at {n}: {said}"));
-                }
-            }
-            Ok(Ok(_)) => {}
-        }
+        out.record(n, name, catch_unwind(AssertUnwindSafe(|| read(text))));
     }
     out
 }

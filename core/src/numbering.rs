@@ -118,23 +118,18 @@ impl std::fmt::Display for SizeProblem {
                 lo,
                 hi,
                 how,
-            } if lo > hi => write!(
-                f,
-                "{count} {unit} do not fit: {how}, so a map has at most {} {unit}",
-                hi + i64::from(*count) - lo
-            ),
-            SizeProblem::Labels {
-                field,
-                unit,
-                first,
-                count,
-                lo,
-                hi,
-                how,
-            } => write!(
-                f,
-                "{field} = {first} is out of range: {how}, so with {count} {unit} {field} must be {lo} to {hi}"
-            ),
+            } => {
+                if lo > hi {
+                    // no first label fits: the size itself is too large
+                    let most = hi + i64::from(*count) - lo;
+                    write!(
+                        f,
+                        "{count} {unit} do not fit: {how}, so a map has at most {most} {unit}"
+                    )
+                } else {
+                    write!(f, "{field} = {first} is out of range: {how}, so with {count} {unit} {field} must be {lo} to {hi}")
+                }
+            }
         }
     }
 }
