@@ -1,7 +1,7 @@
 //! The checks made when a game starts: every unit's side and type against the declarations, the
 //! map's kinds, and the ruleset's own `check` hooks (stacking and the like), all reported at once.
 
-use super::{calls, Engine, EngineError};
+use super::{hooks, Engine, EngineError};
 use crate::error::{LoadError, LoadErrors};
 
 impl Engine {
@@ -188,7 +188,7 @@ impl Engine {
         }
         let problems = self
             .host
-            .guarded(|lua| calls::call_check_hooks(lua, &self.world))?;
+            .guarded(|lua| hooks::call_check_hooks(lua, &self.world))?;
         for p in problems {
             let line = (p.unit.as_deref().and_then(|u| sc.unit_line(u)))
                 .or_else(|| p.var.as_ref().and_then(|v| sc.var_lines.get(v).copied()))

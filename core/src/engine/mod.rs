@@ -6,7 +6,8 @@
 //!
 //! # Layout
 //! - this file: [`Engine`] — building one, reading it, acting, undo, reloading the rules.
-//! - `calls.rs`: every call from Rust into the rules (validators, handlers, enumerators, hooks).
+//! - `calls.rs`: the calls from Rust into the rules' validators, handlers, enumerators, queries.
+//! - `hooks.rs`: the calls into the ruleset's hooks (`check`, `setup`, `odds`, `ai`, `result`).
 //! - `profiles.rs`: reading and applying profiles.
 //! - `checks.rs`: the scenario checks made when a game starts.
 //! - `save.rs`: the save format, saving and loading.
@@ -17,6 +18,7 @@ mod calls;
 mod campaign;
 mod checks;
 mod copy;
+mod hooks;
 mod odds;
 mod profiles;
 mod result;
@@ -24,11 +26,11 @@ mod runner;
 mod save;
 mod start;
 
-pub use calls::OddsModifiers;
 pub use campaign::{
     check_games, game_name, unknown_game_profile, CampaignGameSave, CampaignSave, LoadedCampaign,
 };
 pub use copy::GameCopy;
+pub use hooks::OddsModifiers;
 pub use odds::{OddsReport, ResultChance};
 pub use save::{SaveFile, EDITED_HISTORY, EDITED_REMEDY, EDITED_STATE};
 
@@ -408,12 +410,12 @@ impl Engine {
                 file: None,
                 line: None,
             })?;
-        let tiebreak = calls::Tiebreak {
+        let tiebreak = hooks::Tiebreak {
             seed: self.state().seed,
             variation: self.ai_variation,
         };
         self.host
-            .guarded(|lua| calls::call_ai_hook(lua, &self.world, level.as_deref(), tiebreak))
+            .guarded(|lua| hooks::call_ai_hook(lua, &self.world, level.as_deref(), tiebreak))
     }
 
     /// Picks another way of breaking the computer player's ties (the `tiebreak` its `ai` hook
@@ -486,7 +488,7 @@ impl Engine {
     /// How the game stands, per the ruleset's `result` hook: `{ level, scores = { side = n } }`.
     pub fn result(&self) -> Result<Option<crate::state::Value>, ScriptError> {
         self.host
-            .guarded(|lua| calls::call_result_hook(lua, &self.world))
+            .guarded(|lua| hooks::call_result_hook(lua, &self.world))
     }
 
     /// Takes back the last action: `Ok(false)` if there is none. A log that no longer replays is

@@ -1,7 +1,7 @@
 //! An attack's odds under the ruleset: the `odds` hook's modifiers, the column, and the chance of
 //! each result, as data. How it is shown (text, a panel) is the caller's business.
 
-use super::{calls, Engine};
+use super::{hooks, Engine};
 use crate::action::Reason;
 use crate::script::ScriptError;
 
@@ -58,7 +58,7 @@ impl Engine {
         crate::tables::check_strengths(attack, defence).map_err(ScriptError::plain)?;
         let m = self
             .host
-            .guarded(|lua| calls::call_odds_hook(lua, &self.world, attack, defence, flags))?;
+            .guarded(|lua| hooks::call_odds_hook(lua, &self.world, attack, defence, flags))?;
         let ruleset = self.ruleset();
         let options = self.options();
         let t = ruleset.table(table, &options).ok_or_else(|| {

@@ -2,7 +2,7 @@
 //! set up; or a bare ruleset for scripts and tests that build their own positions. Part of
 //! [`super::Engine`].
 
-use super::{calls, load_rules, Engine, EngineError, LastGame};
+use super::{hooks, load_rules, Engine, EngineError, LastGame};
 use crate::error::{LoadError, LoadErrors};
 use crate::options::Options;
 use crate::scenario::Scenario;
@@ -267,7 +267,7 @@ impl Engine {
 
     fn run_setup_hooks(&mut self) -> Result<(), EngineError> {
         self.host
-            .guarded(|lua| calls::call_setup_hooks(lua, &self.world))?;
+            .guarded(|lua| hooks::call_setup_hooks(lua, &self.world))?;
         let mut w = self.world.borrow_mut();
         w.initial = w.state.clone();
         w.pending.clear();
