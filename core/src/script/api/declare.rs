@@ -1,6 +1,7 @@
 //! Declarations a ruleset makes while it loads: `kessel.ruleset`, `.unit_type`, `.terrain`,
-//! `.hexside_kind`, `.place_kind`, `.movement`, `.results_table`, `.dice_table`, `.sequence`,
-//! `.option`, `.action`, `.on`, `.constant`, `.scenario_var`.
+//! `.hexside_kind`, `.place_kind`, `.movement`, `.sequence`, `.option`, `.ai_level`, `.action`,
+//! `.on`, `.constant`, `.scenario_var`; the tables (`.results_table`, `.dice_table`,
+//! `.word_table`) are declared in `declare_tables.rs`.
 
 use super::declare_limits::{
     caller_site, declared_once, declared_size, declaring, table_size, MAX_DECLARATION_BYTES,
@@ -9,19 +10,18 @@ use super::strict_keys;
 use crate::options::{OptionDecl, OptionType};
 use crate::ruleset::{ActionDecl, KindDecl, Step, VariantData};
 use crate::state::Value;
-use crate::tables::{Column, DiceTable, OddsKind, ResultsTable};
 use crate::world::Shared;
 use mlua::{FromLua, Function, Lua, Table};
 use std::collections::BTreeMap;
 
-fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
+pub(super) fn req<T: mlua::FromLua>(t: &Table, key: &str, what: &str) -> mlua::Result<T> {
     t.get::<Option<T>>(key)
         .map_err(|e| wrong_type(t, key, &format!("kessel.{what}"), &e))?
         .ok_or_else(|| mlua::Error::runtime(format!("kessel.{what}: `{key}` is required")))
 }
 
 /// An id or kind a declaration names (`id`, an action's `kind`), checked by [`name_problem`].
-fn req_id(t: &Table, key: &str, what: &str) -> mlua::Result<String> {
+pub(super) fn req_id(t: &Table, key: &str, what: &str) -> mlua::Result<String> {
     let id: String = req(t, key, what)?;
     match name_problem(&id) {
         Some(problem) => Err(mlua::Error::runtime(format!(
@@ -164,7 +164,11 @@ fn is_color(c: &str) -> bool {
 }
 
 /// The `when = { option = value }` of a declaration that varies with the options, if any.
-fn when_of(lua: &Lua, t: &Table, what: &str) -> mlua::Result<Option<BTreeMap<String, Value>>> {
+pub(super) fn when_of(
+    lua: &Lua,
+    t: &Table,
+    what: &str,
+) -> mlua::Result<Option<BTreeMap<String, Value>>> {
     match t.get::<mlua::Value>("when")? {
         mlua::Value::Nil => Ok(None),
         mlua::Value::Table(w) => {
@@ -342,170 +346,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         })?,
     )?;
 
-    let w = world.clone();
-    kessel.set(
-        "results_table",
-        super::function(lua, move |lua, t: Table| {
-            declaring(lua, &w, "results_table", table_size(&t))?;
-            let id: String = req_id(&t, "id", "results_table")?;
-            strict_keys(
-                &t,
-                &format!("kessel.results_table `{id}`"),
-                &[
-                    "id",
-                    "kind",
-                    "columns",
-                    "first_roll",
-                    "rows",
-                    "die",
-                    "description",
-                    "rule",
-                    "when",
-                ],
-            )?;
-            let when = when_of(lua, &t, "results_table")?;
-            if when.is_none() {
-                declared_once(lua, "results_table", &id)?;
-            }
-            let kind = match t.get::<Option<String>>("kind")?.as_deref() {
-                None | Some("ratio") => OddsKind::Ratio,
-                Some("differential") => OddsKind::Differential,
-                Some(other) => {
-                    return Err(mlua::Error::runtime(format!(
-                        "results_table `{id}`: kind is \"ratio\" or \"differential\", not `{other}`"
-                    )))
-                }
-            };
-            let labels: Vec<String> = req(&t, "columns", "results_table")?;
-            let mut columns = Vec::new();
-            for l in &labels {
-                // (a column's numbers said as such: the parser's own words are "invalid digit")
-                let bad = |shape: &str| {
-                    mlua::Error::runtime(format!(
-                        "results_table `{id}`: column `{l}` is not {shape}"
-                    ))
-                };
-                let col = match kind {
-                    OddsKind::Ratio => {
-                        let shape = "A-D, two whole numbers such as 3-1";
-                        let (a, d) = l.split_once('-').ok_or_else(|| bad(shape))?;
-                        Column {
-                            att: a.trim().parse().map_err(|_| bad(shape))?,
-                            def: d.trim().parse().map_err(|_| bad(shape))?,
-                        }
-                    }
-                    OddsKind::Differential => Column {
-                        att: l
-                            .trim()
-                            .trim_start_matches('+')
-                            .parse()
-                            .map_err(|_| bad("a whole number such as +3 or -2"))?,
-                        def: 0,
-                    },
-                };
-                columns.push(col);
-            }
-            let table = ResultsTable {
-                id: id.clone(),
-                kind,
-                columns,
-                first_roll: t.get::<Option<i32>>("first_roll")?.unwrap_or(1),
-                rows: result_rows(&id, req(&t, "rows", "results_table")?)?,
-                die: t.get::<Option<i32>>("die")?,
-            };
-            table
-                .validate()
-                .map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            let site = caller_site(lua);
-            let data = VariantData::Table(table);
-            w.borrow_mut().ruleset.declare_data(when, data, site);
-            Ok(())
-        })?,
-    )?;
-
-    let w = world.clone();
-    kessel.set(
-        "dice_table",
-        super::function(lua, move |lua, t: Table| {
-            declaring(lua, &w, "dice_table", table_size(&t))?;
-            let id: String = req_id(&t, "id", "dice_table")?;
-            let what = format!("kessel.dice_table `{id}`");
-            strict_keys(&t, &what, &["id", "bands", "description", "rule", "when"])?;
-            let when = when_of(lua, &t, "dice_table")?;
-            if when.is_none() {
-                declared_once(lua, "dice_table", &id)?;
-            }
-            let raw: Vec<mlua::Value> = req(&t, "bands", "dice_table")?;
-            let mut bands: Vec<(i32, String)> = Vec::new();
-            for (i, b) in raw.into_iter().enumerate() {
-                let band = match b.as_table() {
-                    Some(b) => (
-                        b.get::<Option<i32>>(1).ok().flatten(),
-                        b.get::<Option<String>>(2).ok().flatten(),
-                    ),
-                    None => (None, None),
-                };
-                let (Some(from), Some(result)) = band else {
-                    return Err(mlua::Error::runtime(format!(
-                        "{what}: band {} is {{ lowest roll, result }}, like {{ 3, \"hit\" }}",
-                        i + 1
-                    )));
-                };
-                if let Some((prev, _)) = bands.last() {
-                    if from <= *prev {
-                        return Err(mlua::Error::runtime(format!(
-                            "{what}: bands go up by their lowest roll; band {} starts at {from}, after {prev}",
-                            i + 1
-                        )));
-                    }
-                }
-                bands.push((from, result));
-            }
-            if bands.is_empty() {
-                return Err(mlua::Error::runtime(format!("{what}: no bands")));
-            }
-            let table = DiceTable { id: id.clone(), bands };
-            let site = caller_site(lua);
-            let data = VariantData::Dice(table);
-            w.borrow_mut().ruleset.declare_data(when, data, site);
-            Ok(())
-        })?,
-    )?;
-
-    let w = world.clone();
-    kessel.set(
-        "word_table",
-        super::function(lua, move |lua, t: Table| {
-            declaring(lua, &w, "word_table", table_size(&t))?;
-            let id: String = req_id(&t, "id", "word_table")?;
-            declared_once(lua, "word_table", &id)?;
-            let rows: Vec<String> = req(&t, "rows", "word_table")?;
-            let columns: Vec<String> = req(&t, "columns", "word_table")?;
-            let raw: Vec<Table> = req(&t, "cells", "word_table")?;
-            let mut cells = Vec::new();
-            for r in raw {
-                let n = r.raw_len().max(columns.len());
-                let mut row = Vec::new();
-                for i in 1..=n {
-                    let v: mlua::Value = r.raw_get(i)?;
-                    let what = format!("word_table `{id}`: a cell");
-                    row.push(super::plain::from_lua(lua, &v, &what, 1 << 20)?);
-                }
-                cells.push(row);
-            }
-            let table = crate::tables::WordTable {
-                id: id.clone(),
-                rows,
-                columns,
-                cells,
-            };
-            table
-                .validate()
-                .map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            w.borrow_mut().ruleset.word_tables.insert(id, table);
-            Ok(())
-        })?,
-    )?;
+    super::declare_tables::register(lua, kessel, world)?;
 
     let w = world.clone();
     kessel.set(
@@ -1051,40 +892,6 @@ fn is_name_list(v: &mlua::Value) -> mlua::Result<bool> {
         }
     }
     Ok(n > 0 && n == t.raw_len())
-}
-
-/// A results table's rows of result codes: strings, or numbers Lua would write as such (a NaN
-/// or an infinity is no result).
-fn result_rows(id: &str, rows: Vec<Vec<mlua::Value>>) -> mlua::Result<Vec<Vec<String>>> {
-    rows.into_iter()
-        .enumerate()
-        .map(|(r, row)| {
-            row.into_iter()
-                .enumerate()
-                .map(|(c, cell)| {
-                    let bad = |shown: String| {
-                        mlua::Error::runtime(format!(
-                            "kessel.results_table `{id}`: row {}, column {} is {shown}, not a result",
-                            r + 1,
-                            c + 1
-                        ))
-                    };
-                    match cell {
-                        mlua::Value::String(s) => Ok(s.to_str()?.to_string()),
-                        mlua::Value::Integer(n) => Ok(n.to_string()),
-                        // (as Lua writes it: 2.0 stays "2.0")
-                        mlua::Value::Number(x) if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 => {
-                            Ok(format!("{x:.1}"))
-                        }
-                        mlua::Value::Number(x) if x.is_finite() => Ok(x.to_string()),
-                        mlua::Value::Number(x) if x.is_nan() => Err(bad("NaN".into())),
-                        mlua::Value::Number(x) => Err(bad(x.to_string())),
-                        other => Err(bad(format!("a {}", other.type_name()))),
-                    }
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// An option's choices: words, each once (a profile and `--option` name one by its word; a number

@@ -2,7 +2,8 @@
 //!
 //! | module | file | stage |
 //! |---|---|---|
-//! | `kessel.ruleset`, `.unit_type`, `.terrain`, `.hexside_kind`, `.place_kind`, `.movement`, `.results_table`, `.dice_table`, `.sequence`, `.option`, `.action`, `.on`, `.constant` | `declare.rs` | loading the ruleset |
+//! | `kessel.ruleset`, `.unit_type`, `.terrain`, `.hexside_kind`, `.place_kind`, `.movement`, `.sequence`, `.option`, `.ai_level`, `.action`, `.on`, `.constant`, `.scenario_var` | `declare.rs` | loading the ruleset |
+//! | `kessel.results_table`, `.dice_table`, `.word_table` | `declare_tables.rs` | loading the ruleset |
 //! | `kessel.hex` | `hex.rs` | always |
 //! | `kessel.map`, `kessel.units`, `kessel.markers`, `kessel.game`, `kessel.scenario` | `query.rs` | always (read-only) |
 //! | `kessel.units.get/at/all/occupied`, `kessel.markers.all/at`, `kessel.game.step/option`, kept per revision | `reads.rs` | always (read-only) |
@@ -21,8 +22,8 @@
 //! | `kessel.setup` (a position built inline) | `setup.rs` | `kessel script` / `kessel test` |
 //! | `kessel.act`, `.validate`, `.legal` (they drive the engine) | `engine/calls.rs` | `kessel script` / `kessel test` |
 //!
-//! The calls from Rust into the rules (validators, handlers, enumerators, hooks) live on the engine
-//! side (`engine/calls.rs`); this module only registers functions and converts values.
+//! The calls from Rust into the rules (validators, handlers, enumerators; hooks) live on the engine
+//! side (`engine/calls.rs`, `engine/hooks.rs`); this module only registers functions and converts values.
 //!
 //! Hexes are passed to and from Lua as their printed labels (`"0120"`): plain strings work as table
 //! keys, compare with `==` and print as players read them.
@@ -31,6 +32,7 @@ mod areas;
 mod changes;
 mod declare;
 mod declare_limits;
+mod declare_tables;
 mod emit;
 mod hex;
 mod hexset;
