@@ -421,8 +421,7 @@ impl EditorApp {
         self.status.hover_note = None;
         if self.palette.mode == Mode::Play {
             if let Some(s) = &mut self.session {
-                self.status.hover_note =
-                    s.hovered.and_then(|_| s.hovered_text().map(str::to_string));
+                self.status.hover_note = s.hover_note();
             }
         }
         egui::Panel::bottom("status").show(ui, |ui| {

@@ -11,6 +11,7 @@ use kessel_core::hex::Hex;
 use kessel_draw::MapStyle;
 
 pub mod campaign;
+mod choices;
 pub mod game_file;
 pub mod inspector;
 pub mod lab;

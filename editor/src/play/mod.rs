@@ -452,6 +452,9 @@ impl PlaySession {
                 if let Some(a) = self.choice_at(hex) {
                     return Some(PlayCommand::Act(a)); // a rail move's destination, say
                 }
+                if let Some(a) = self.hex_choice_at(hex) {
+                    return Some(PlayCommand::Act(a)); // an air marker placed here, say
+                }
                 if side_here.is_none() && !self.picked_waiting() && !self.waiting_at(hex).is_empty()
                 {
                     // the entry area of reinforcements due: pick them

@@ -40,9 +40,50 @@ impl PlaySession {
                 o.tooltip = Some((h, t.clone()));
             } else if let Some(list) = o.choices.get(&h) {
                 o.tooltip = Some((h, format!("{} — click to take it", list.join("; "))));
+            } else if let Some(a) = self.hex_choice_at(h) {
+                o.tooltip = Some((h, format!("{} — click to take it", describe_action(&a))));
             }
         }
         o
+    }
+
+    /// What the status bar says of the hex under the pointer: why the selection can't go there,
+    /// or the choice a click there takes.
+    pub fn hover_note(&self) -> Option<String> {
+        let h = self.hovered?;
+        match self.hovered_text() {
+            Some(t) => Some(t.to_string()),
+            None => (self.hex_choice_at(h))
+                .map(|a| format!("{} — click to take it", describe_action(&a))),
+        }
+    }
+
+    /// The choices that name hexes and no unit (an air marker placed in a hex, say), by the last
+    /// hex they name: a click on that hex takes one when no stack is selected and none stands
+    /// there (a stack's hex selects the stack; the panel then lists that hex's choices). No ring
+    /// marks them on the map: such a choice may be open on most of the map at once.
+    pub fn hex_choices(&self) -> Vec<(Hex, Action)> {
+        let Ok(actions) = &self.actions else {
+            return Vec::new();
+        };
+        actions
+            .iter()
+            .filter(|a| action_units(a).is_empty())
+            .filter_map(|a| Some((*action_hexes(&self.engine, a).last()?, a.clone())))
+            .collect()
+    }
+
+    /// The one choice naming `hex` and no unit that a click on `hex` takes: only with no stack
+    /// selected and no unit standing there, and only when it is the hex's one such choice.
+    pub fn hex_choice_at(&self, hex: Hex) -> Option<Action> {
+        if !self.picked.is_empty() || self.units.stack(hex).next().is_some() {
+            return None;
+        }
+        let mut here = self.hex_choices().into_iter().filter(|(h, _)| *h == hex);
+        match (here.next(), here.next()) {
+            (Some((_, a)), None) => Some(a),
+            _ => None,
+        }
     }
 
     /// The selected units' choices other than moving, by the hex they end in (the last hex the

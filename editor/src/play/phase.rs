@@ -47,6 +47,10 @@ impl PlaySession {
             .acting
             .iter()
             .any(|id| self.units.get(id).is_some_and(|u| u.hex().is_some()));
+        if !self.hex_choices().is_empty() {
+            // (an air marker's placement was a button among a thousand in the list)
+            return "Click a hex to take the choice the rules offer there (hover shows it); on a stack, click it, then take it in the panel. Or take one from the Choices list.";
+        }
         if on_map {
             // (not "no unit moves": a rule's own one-hex move, Pegasus Bridge's `pbx move`, is
             // such a choice, and the help said no unit moves beside 42 of them)

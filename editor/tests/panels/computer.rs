@@ -39,6 +39,20 @@ fn settle(h: &mut Harness<'_, EditorApp>) {
     h.run_ok();
 }
 
+/// Steps frames until the rules have said what the current step offers (the panel's buttons and
+/// help depend on it), then settles.
+fn told(h: &mut Harness<'_, EditorApp>) {
+    let start = Instant::now();
+    while !(h.state().session.as_ref()).is_some_and(|s| s.rules_said_whose_turn()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the rules never said"
+        );
+        h.step();
+    }
+    settle(h);
+}
+
 fn turn(h: &Harness<'_, EditorApp>) -> u32 {
     h.state()
         .session
@@ -242,7 +256,7 @@ fn a_saved_game_remembers_who_plays_each_side() {
 fn end_phase_is_offered_only_when_the_rules_offer_it() {
     let mut h = learning();
     h.get_by_label("Play-test").click();
-    settle(&mut h);
+    told(&mut h);
     let end_live =
         |h: &Harness<'_, EditorApp>| !h.get_by_label("End phase").accesskit_node().is_disabled();
     let offered = |h: &Harness<'_, EditorApp>| {
@@ -386,4 +400,76 @@ fn reinforcements_picked_and_not_moved_are_let_go_at_the_end_of_the_phase() {
         "{:?}",
         s.picked
     );
+}
+
+/// A choice that names a hex and no unit (the German's initial air markers [13.2], open on some
+/// 1,200 hexes) is taken by a click on its hex: an empty hex at once (hovering says what the click
+/// does); a stack's hex selects the stack, and the panel lists that hex's choice first.
+#[test]
+fn an_air_marker_is_placed_by_a_click_on_its_hex() {
+    let mut h = learning();
+    h.get_by_label("Play-test").click();
+    told(&mut h);
+    let (empty, occupied) = {
+        let s = h.state().session.as_ref().expect("a game");
+        assert!(
+            s.click_help().starts_with("Click a hex to take the choice"),
+            "{}",
+            s.click_help()
+        );
+        let choices = s.hex_choices();
+        assert!(choices.len() > 1000, "{} placements", choices.len());
+        let standing = |hex| s.units.stack(hex).next().is_some();
+        let empty = choices
+            .iter()
+            .find(|(hex, _)| !standing(*hex))
+            .expect("an empty hex")
+            .0;
+        let occupied = choices
+            .iter()
+            .find(|(hex, _)| standing(*hex))
+            .expect("a Soviet stack")
+            .0;
+        (empty, occupied)
+    };
+    let placed_at = |h: &Harness<'_, EditorApp>| -> Vec<_> {
+        let s = h.state().session.as_ref().expect("a game");
+        s.engine
+            .state()
+            .markers
+            .iter()
+            .filter_map(|m| m.hex)
+            .collect()
+    };
+    assert!(placed_at(&h).is_empty());
+
+    // an empty hex: hover says it, a click places the marker
+    let tip = {
+        let s = h.state().session.as_ref().expect("a game");
+        s.overlay(Some(empty)).tooltip.expect("a tooltip").1
+    };
+    assert!(tip.ends_with("— click to take it"), "{tip}");
+    let cmd = h.state_mut().session.as_mut().expect("a game").click(empty);
+    assert!(
+        matches!(&cmd, Some(PlayCommand::Act(a)) if a.kind == "place_marker"),
+        "{cmd:?}"
+    );
+    h.state_mut().apply_play(cmd.into_iter().collect());
+    told(&mut h);
+    assert_eq!(placed_at(&h), vec![empty]);
+
+    // a Soviet stack's hex: the click selects it and the panel offers the marker there
+    let cmd = h
+        .state_mut()
+        .session
+        .as_mut()
+        .expect("a game")
+        .click(occupied);
+    assert!(cmd.is_none(), "{cmd:?}");
+    assert_eq!(
+        h.state().session.as_ref().expect("a game").selected,
+        Some(occupied)
+    );
+    settle(&mut h);
+    h.get_by_label("At the selected hex:");
 }

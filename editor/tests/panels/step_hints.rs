@@ -98,9 +98,9 @@ fn reinforcements_due_in_a_movement_phase_are_hinted() {
 fn a_step_whose_choices_name_no_unit_does_not_say_to_move_a_stack() {
     // the learning scenario opens on the German air placement: markers, no unit
     let h = play("scenarios/pgg/learning.toml", &[]);
-    // the mode's help and the panel
+    // the mode's help and the panel: a marker goes where a click puts it
     assert_eq!(
-        h.query_all_by_label_contains("No unit moves in this step")
+        h.query_all_by_label_contains("Click a hex to take the choice")
             .count(),
         2
     );

@@ -165,20 +165,30 @@ kessel.action{
       require("rules.reinforcements").provisional_if_due()   -- the turn's provisional roll [14.1]
     end
   end,
+  -- Every hex a marker may go to [13.2] [13.45]: an empty rail hex far from the Soviet units (a
+  -- rail move pays 4 there [13.3]) or the road behind a spearhead (German supply stops there
+  -- [13.44]) is a placement a player makes. The computer player's list (ai/narrowing.lua) is a
+  -- short one: on Soviet units for the German, next to German units for the Soviet.
   enumerate = C.sided_list(function(side)
-    -- cheap: markers go on or next to enemy units (the only useful places)
     local out = {}
     local target_side
     if C.step_is("soviet_interdiction") then target_side = C.GERMAN
     elseif german_window() then target_side = C.SOVIET else return out end
+    local function offer(h)
+      local a = { kind = "place_marker", hex = h }
+      if I.check(a) then out[#out + 1] = a end
+    end
+    if not require("ai.narrowing").active() then
+      for _, h in ipairs(kessel.map.hexes()) do offer(h) end
+      return out
+    end
     local seen = {}
     for _, u in ipairs(C.units_of(target_side)) do
       local cands = target_side == C.SOVIET and { u.hex } or kessel.hex.neighbors(u.hex)
       for _, h in ipairs(cands) do
         if not seen[h] then
           seen[h] = true
-          local a = { kind = "place_marker", hex = h }
-          if I.check(a) then out[#out + 1] = a end
+          offer(h)
         end
       end
     end

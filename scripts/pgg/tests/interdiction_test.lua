@@ -111,3 +111,32 @@ kessel.test("case_wbc09_15_interdiction_on_overrun_cost", function()
     options = { wbc09_15_interdiction_on_overrun_cost = true } })
   expect.eq(I.overrun_surcharge("2004", "german"), 1)
 end)
+
+-- [13.2] [13.45] [13.3] [13.44] The listing offers every hex a marker may go to, exactly those the
+-- rules accept: an empty hex far from the enemy too (a German marker on an empty rail hex costs a
+-- rail move 4 hexes [13.3]; the Soviet marker on the road behind a spearhead stops German supply
+-- there [13.44]). Before, the German was offered only Soviet-occupied hexes and the Soviet only
+-- hexes next to German units, so a player in the editor could not make either placement.
+kessel.test("case_13_2_13_45_every_hex_a_marker_may_go_to_is_listed", function()
+  local function listed_and_accepted()
+    local listed = {}
+    for _, a in ipairs(kessel.legal()) do if a.kind == "place_marker" then listed[a.hex] = true end end
+    local accepted = {}
+    for _, h in ipairs(kessel.map.hexes()) do
+      if kessel.validate{ kind = "place_marker", hex = h } then accepted[h] = true end
+      expect.eq(listed[h] == true, accepted[h] == true, h .. ": listed exactly when accepted")
+    end
+    return listed
+  end
+  board({ rifle("r", "1003"), pz("g", "2003") }, "german_air_interdiction")
+  local listed = listed_and_accepted()
+  expect.truthy(listed["1003"], "on the Soviet unit")
+  expect.truthy(listed["3003"], "an empty hex far from any Soviet unit")
+  expect.truthy(listed["4003"], "column 40")
+  expect.falsy(listed["4103"], "east of column 40 [13.2]")
+  board({ rifle("r", "1003"), pz("g", "2003") }, "soviet_interdiction")
+  listed = listed_and_accepted()
+  expect.truthy(listed["0203"], "the supply road far behind the German unit")
+  expect.truthy(listed["2004"], "next to the German unit")
+  expect.falsy(listed["2003"], "the German unit's hex [13.45]")
+end)
