@@ -312,7 +312,7 @@ end
 
 -- the SW that set up hidden with a HIP unit [9.619] note b: up to its IPC (a leader stacked with
 -- an MMC may lend his; not modelled: the MMC's own), and beyond it one light mortar per MMC; the
--- rest stays in sight
+-- rest sets up in sight, in the Location
 local function hidden_with(u)
   local ipc = kessel.game.constant("ipc")
   local cap = C.is_smc(u) and ipc.smc or ((u.type == "crew" or C.is_hs(u)) and ipc.hs or ipc.squad)
@@ -382,9 +382,12 @@ kessel.action{
       kessel.emit.hide(id)
       kessel.emit.unit_var(id, "hidden", true)
     end
+    -- a SW beyond what sets up hidden with it sets up in sight, on its own: still possessed, it
+    -- would name the hidden unit in every view
+    for _, id in ipairs(left) do kessel.emit.unit_var(id, "possessed_by", nil) end
     C.note("9.619", string.format("%s sets up HIP in %s (%s)%s%s", u.id, u.hex, item,
       #with > 0 and (", with " .. table.concat(with, ", ")) or "",
-      #left > 0 and ("; " .. table.concat(left, ", ") .. " beyond its IPC stay in sight (note b)") or ""), { secret_to = u.side })
+      #left > 0 and ("; " .. table.concat(left, ", ") .. " beyond its IPC set up in sight, unpossessed (note b)") or ""), { secret_to = u.side })
   end,
   enumerate = function(side)
     local t = M.turn()
@@ -430,7 +433,8 @@ local SIZE = { foxhole_3s = "3S", foxhole_2s = "2S", foxhole_1s = "1S" }
 -- two markers for 9.6073 to reveal). A minefield another side laid stays its own.
 function M.minefield_at(side, kind, hex)
   for _, m in ipairs(kessel.markers.at(hex)) do
-    if m.kind == kind and m.hex == hex and m.other == nil and type(m.value) == "table" and m.value.owner == side then return m end
+    local owner = m.side or (type(m.value) == "table" and m.value.owner)
+    if m.kind == kind and m.hex == hex and m.other == nil and type(m.value) == "table" and owner == side then return m end
   end
   return nil
 end

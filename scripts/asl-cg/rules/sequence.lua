@@ -838,6 +838,17 @@ function S.marker_problems()
       if (m.kind == "ap_mine" or m.kind == "at_mine") and t.strength ~= nil and (not whole(t.strength) or t.strength < 1) then
         add(m, cs({ "9.6042", "11.6042" }), string.format("the minefield's strength is `%s`, not a whole number above 0", shown(t.strength)))
       end
+      -- a Location holds one minefield of each type and side, its factors one strength (the
+      -- 9.62022 set-up adds factors laid there to it: `M.minefield_at`)
+      if (m.kind == "ap_mine" or m.kind == "at_mine") and m.hex and m.other == nil then
+        local key = m.kind .. "/" .. m.hex .. "/" .. shown(m.side)
+        if controls[key] then
+          add(m, cs({ "9.6073", "11.6073" }), string.format("a second %s minefield of the %s in %s (marker %s is there): a Location holds one minefield of a type, its factors one strength",
+            m.kind == "ap_mine" and "A-P" or "A-T", shown(m.side), m.hex, shown(controls[key])))
+        else
+          controls[key] = m.id
+        end
+      end
     end
   end
   return out

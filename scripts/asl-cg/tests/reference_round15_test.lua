@@ -195,6 +195,8 @@ kessel.test("case_9.619_hip_bought_hides_a_unit_in_the_set_up", function()
   expect.truthy(hidden("b1", "german") and not hidden("b1", "british"), "the squad is hidden from the German")
   expect.truthy(hidden("lmg", "german") and not hidden("lmg", "british"), "its LMG (1 PP) goes hidden with it")
   expect.eq(#kessel.units.hidden_from("mmg"), 0, "the MMG (4 PP) is beyond its IPC of 3: in sight")
+  expect.eq(T.unit("mmg").vars.possessed_by, nil, "set up on its own: it names no hidden unit")
+  expect.eq(T.unit("lmg").vars.possessed_by, "b1")
   expect.eq(T.unit("b1").vars.hidden, true, "9.602 of the next RePh places it on the map")
   local seen = {}
   for _, u in ipairs(kessel.game.view("german").units) do seen[u.id] = true end
@@ -209,4 +211,22 @@ kessel.test("case_9.619_hip_bought_hides_a_unit_in_the_set_up", function()
   expect.truthy(hidden("g1", "british") and not hidden("g1", "german"))
   T.resolve()  -- 9.620
   T.replays()
+end)
+
+-- [9.6073] [11.6073] the same reading for a scenario's own markers: two minefields of one type and
+-- side in a Location are refused at check (their factors are one strength); an A-T and an A-P
+-- minefield, or two sides' minefields, in one Location are not. Before, they loaded.
+kessel.test("case_9.6073_11.6073_a_scenario_gives_one_minefield_of_a_type_to_a_location", function()
+  local S = require("rules.sequence")
+  T.setup{ module = "rb", step = "markers", vars = { date = "18oct" }, valued = {
+    { kind = "ap_mine", side = "russian", hex = "D3", value = { strength = 4 } },
+    { kind = "ap_mine", side = "russian", hex = "D3", value = { strength = 2 } },
+    { kind = "at_mine", side = "russian", hex = "D3", value = { strength = 2 } },
+    { kind = "ap_mine", side = "german", hex = "D3", value = { strength = 2 } },
+  } }
+  local text = {}
+  for _, p in ipairs(S.marker_problems()) do text[#text + 1] = p.message end
+  text = table.concat(text, "\n")
+  expect.truthy(text:find("[11.6073] marker 1 (ap_mine in D3): a second A-P minefield of the russian in D3 (marker 0 is there)", 1, true), text)
+  expect.eq(#S.marker_problems(), 1, text)
 end)
