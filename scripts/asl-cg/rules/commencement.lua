@@ -37,7 +37,22 @@ end
 -- the ground-level Locations where the side may set up an item, in map order: those
 -- `P.location_problem` passes, found from one read of the Setup Areas (a read per hex ran past the
 -- time a call is given)
+-- what a turn check derives from the state, kept for the state's revision (a list of choices is
+-- validated one by one at one revision: each re-read the areas and every unit, and a whole RePh
+-- played in one call ran past its time)
+local memo, memo_at = {}, nil
+local function remember(key, fn)
+  local rev = kessel.game.revision()
+  if memo_at ~= rev then memo, memo_at = {}, rev end
+  if memo[key] == nil then memo[key] = { fn() } end
+  return table.unpack(memo[key])
+end
+
 function M.locations(side, item)
+  return remember("locations/" .. tostring(side) .. "/" .. tostring(item), function() return M.find_locations(side, item) end)
+end
+
+function M.find_locations(side, item)
   local st = A.stored()
   local area_of
   if st then
@@ -81,16 +96,48 @@ local function turn_text(t)
   return string.format("the %s setting up its %s", t.side, t.isolated and "Isolated Locations [9.62021]" or "non-Isolated Locations [9.62022]")
 end
 
--- what the side could set up in a turn of this class: Fortifications with a Location of it, and
--- HIP it bought for a unit in one
-function M.work(side, isolated)
-  for item in pairs(M.unplaced(side)) do
-    local hexes, iso = M.locations(side, item)
-    for _, h in ipairs(hexes) do if iso[h] == isolated then return true end end
+-- which kinds of Location the side has to set up in: { iso = true/false, open = true/false } (an
+-- Isolated one, a non-Isolated one), from one read of its Setup Areas and the Isolated units
+-- (M.locations gives the Locations themselves; this is asked at every turn check, so it reads
+-- only the side's areas)
+function M.kinds(side)
+  local held = {}
+  for _, u in ipairs(C.on_map()) do if u.vars.isolated and u.hex then held[u.hex] = true end end
+  local st = A.stored()
+  local out = { iso = false, open = false }
+  if not st then
+    out.iso = next(held) ~= nil
+    out.open = true
+    return out
   end
-  if next(M.hip_left(side)) ~= nil then
+  for _, area in ipairs(st.areas[side] or {}) do
+    if not area.level then
+      for _, h in ipairs(area.hexes) do
+        if area.isolated or held[h] then out.iso = true else out.open = true end
+      end
+    end
+  end
+  return out
+end
+
+-- what the side could set up in a turn of this class: Fortifications with a Location of it (mines
+-- never an Isolated one), RG counters waiting for their Setup Area, and HIP it bought for a unit
+-- in one
+function M.work(side, isolated)
+  local todo = M.unplaced(side)
+  if next(todo) ~= nil then
+    local k = M.kinds(side)
+    for item in pairs(todo) do
+      if isolated and k.iso and not is_mine(item) then return true end
+      if not isolated and k.open then return true end
+    end
+  end
+  if not isolated and #M.rg_waiting(side) > 0 then return true end
+  local hip = M.hip_left(side)
+  if next(hip) ~= nil then
     for _, u in ipairs(C.on_map(side)) do
-      if (u.vars.isolated == true) == isolated and M.hip_item(u) and (M.hip_left(side)[M.hip_item(u)] or 0) > 0
+      local item = M.hip_item(u)
+      if (u.vars.isolated == true) == isolated and item and (hip[item] or 0) > 0
         and #kessel.units.hidden_from(u.id) == 0 then return true end
     end
   end
@@ -101,6 +148,10 @@ end
 -- `finish_setup`; a turn with nothing to do is passed over
 function M.turn()
   if (S.current() or {}).id ~= "commencement" then return nil end
+  return remember("turn", M.find_turn)
+end
+
+function M.find_turn()
   local turns = M.turns()
   local i = (kessel.game.var("setup_turn") or 0) + 1
   while i <= #turns do
@@ -287,6 +338,90 @@ kessel.action{
   end,
 }
 
+-- [9.6178] [9.62022] An RG is recorded for "a friendly, non-Isolated Setup Area or Eligible Entry
+-- Area": one recorded for a Setup Area sets up there now, with the side's other non-Isolated
+-- units ("in eligible Locations of the Setup Area each is Retained in"). Before, its counters
+-- waited off the map for good: nothing set them up, and only an Entry Area let them in.
+-- The side's RG counters waiting off the map for a Setup Area: { unit, area }
+function M.rg_waiting(side)
+  local out = {}
+  local rec = kessel.game.var("rg_record") or {}
+  if next(rec) == nil then return out end
+  for _, u in ipairs(kessel.units.all{ side = side, location = "pending" }) do
+    local r = u.vars.rg and rec[u.vars.rg]
+    -- this CG Date's RG: the Setup Area IDs are this RePh's [9.605]
+    if r and r.area and r.date == C.var("date") then out[#out + 1] = { unit = u, area = r.area } end
+  end
+  table.sort(out, function(x, y) return x.unit.id < y.unit.id end)
+  return out
+end
+
+local function area_hexes(side, id)
+  local st = A.stored()
+  for _, area in ipairs(st and st.areas[side] or {}) do
+    if area.id == id and not area.level then return area.hexes, area.isolated end
+  end
+  return nil
+end
+
+local UNIT_USAGE = "set_up_unit{ unit = <an RG counter waiting for its Setup Area>, hex = <a Location of that Setup Area> }"
+function M.validate_set_up_unit(a)
+  local why = S.only_in("commencement", "9.62022")
+  if why then return why end
+  local need = C.missing(a, "9.62022", { "unit", "hex" }, UNIT_USAGE)
+  if need then return need end
+  local u = C.unit(a.unit, a.side)
+  local waiting
+  for _, w in ipairs(u and M.rg_waiting(u.side) or {}) do if w.unit.id == u.id then waiting = w end end
+  if not waiting then return C.refuse("9.62022", tostring(a.unit) .. " is no RG counter waiting to set up in the Setup Area recorded for it (9.6178)") end
+  why = C.not_owner(a, u, "9.62022")
+  if why then return why end
+  local hexes = area_hexes(u.side, waiting.area)
+  if not hexes then return C.refuse("9.6178", string.format("%s's RG is recorded for Setup Area %s, which the %s no longer has", u.id, waiting.area, u.side)) end
+  local inside = false
+  for _, h in ipairs(hexes) do if h == a.hex then inside = true end end
+  if not inside then
+    return C.refuse("9.62022", string.format("%s is not in Setup Area %s, which %s's RG is recorded for (9.6178)", tostring(a.hex), waiting.area, u.id))
+  end
+  -- [9.6183] a leader the RG received sets up with a unit of his RG
+  if C.is_leader(u) then
+    local with = false
+    for _, o in ipairs(kessel.units.at(a.hex)) do
+      if o.vars.rg == u.vars.rg and not C.is_leader(o) and o.type ~= "sw" then with = true end
+    end
+    if not with then return C.refuse("9.6183", string.format("%s sets up with a unit of his RG: none is in %s", u.id, a.hex)) end
+  end
+  return M.turn_problem(u.side, false, u.id)
+end
+
+kessel.action{
+  kind = "set_up_unit", rule = "9.62022",
+  description = "set up an RG counter in the Setup Area recorded for its RG (9.6178)",
+  validate = function(a) return (M.validate_set_up_unit(a)) end,
+  apply = function(a)
+    kessel.emit.place(a.unit, a.hex)
+    C.note("9.62022", a.unit .. " (RG) sets up in " .. a.hex)
+  end,
+  -- the area's first Location holding a unit of the RG (so a leader finds one), else its first
+  enumerate = function(side)
+    local t = M.turn()
+    if not t or t.isolated or (side and side ~= t.side) then return {} end
+    local out = {}
+    for _, w in ipairs(M.rg_waiting(t.side)) do
+      local hexes = area_hexes(t.side, w.area) or {}
+      local pick = hexes[1]
+      for _, h in ipairs(hexes) do
+        for _, o in ipairs(kessel.units.at(h)) do
+          if o.vars.rg == w.unit.vars.rg and not C.is_leader(o) and o.type ~= "sw" then pick = pick == hexes[1] and h or pick end
+        end
+      end
+      local a = { kind = "set_up_unit", side = t.side, unit = w.unit.id, hex = pick }
+      if pick and M.validate_set_up_unit(a) == nil then out[#out + 1] = a end
+    end
+    return out
+  end,
+}
+
 -- [9.619] notes b, c, h: HIP is bought per counter, the cost by its size (a 5/8" counter, a
 -- squad, a HS, a SMC), and used in 9.620 by a unit of that size set up hidden: the item a unit
 -- takes (nil: none sets up HIP). A crew is HS-sized; a Gun or a vehicle is a 5/8" counter.
@@ -410,6 +545,16 @@ S.block("commencement", function(a)
     local items = {}
     for _, item in ipairs(C.sorted_keys(todo)) do
       if #M.locations(side, item) > 0 then items[#items + 1] = item .. " x" .. todo[item].count end
+    end
+    local waiting = M.rg_waiting(side)
+    if #waiting > 0 then
+      local ids = {}
+      for _, w in ipairs(waiting) do ids[#ids + 1] = w.unit.id end
+      if a and a.side and a.side ~= side then
+        return C.refuse("9.62022", "the " .. side .. " has not finished setting up its units")
+      end
+      return C.refuse("9.62022", "the " .. side .. " sets up its RG in the Setup Area recorded for it before the step ends: "
+        .. table.concat(ids, ", ") .. " (" .. UNIT_USAGE .. ")")
     end
     if #items > 0 then
       if a and a.side and a.side ~= side then

@@ -230,3 +230,42 @@ kessel.test("case_9.6073_11.6073_a_scenario_gives_one_minefield_of_a_type_to_a_l
   expect.truthy(text:find("[11.6073] marker 1 (ap_mine in D3): a second A-P minefield of the russian in D3 (marker 0 is there)", 1, true), text)
   expect.eq(#S.marker_problems(), 1, text)
 end)
+
+-- [9.6178] [9.62022] [9.6183] An RG is recorded for a friendly non-Isolated Setup Area or an
+-- Eligible Entry Area; one recorded for a Setup Area sets up there in 9.620, in its side's turn
+-- for non-Isolated Locations, its leader with a unit of his RG. Before, its counters waited off the
+-- map for good: nothing set them up (only an Entry Area let counters in).
+kessel.test("case_9.62022_an_rg_recorded_for_a_setup_area_sets_up_there", function()
+  T.setup{ step = "rg_purchase", units = { T.squad("g1", "german", "4-6-7", "H8"), T.squad("b1", "british", "6-4-8", "C3") },
+    vars = { date = "day_i", cpp = { german = 20 },
+      setup_areas = { hexes = { H8 = "german", H9 = "german", C3 = "british" },
+        areas = { german = { { id = "A", hexes = { "H8", "H9" } } }, british = { { id = "A", hexes = { "C3" } } } } } } }
+  expect.accepted(kessel.act{ kind = "buy_rg", side = "german", rg = "I4", area = "A" })
+  T.resolve()  -- 9.617
+  kessel.inject_dice{ 3, 3, 1, 1, 1, 3, 3 }   -- Full; SW drs; leader DR 6 (an 8-1)
+  T.resolve()  -- 9.618
+  T.resolve()  -- 9.619
+  local rec = kessel.game.var("rg_record")[1]
+  local squads, leader = rec.units, nil
+  for _, id in ipairs(rec.made) do if T.unit(id).type == "leader" then leader = id end end
+  expect.truthy(#squads == 4 and leader, "a Full PzGren Pltn: four squads and a leader")
+  -- Day I: the British set up first; they have nothing to set up, so it is the German's turn
+  local ok, r = kessel.act{ kind = "end_step", side = "german" }
+  expect.refused(ok, r, "9.62022", "the german sets up its RG in the Setup Area recorded for it before the step ends")
+  ok, r = kessel.act{ kind = "set_up_unit", side = "german", unit = squads[1], hex = "C3" }
+  expect.refused(ok, r, "9.62022", "C3 is not in Setup Area A, which " .. squads[1] .. "'s RG is recorded for")
+  ok, r = kessel.act{ kind = "set_up_unit", side = "german", unit = leader, hex = "H9" }
+  expect.refused(ok, r, "9.6183", leader .. " sets up with a unit of his RG: none is in H9")
+  ok, r = kessel.act{ kind = "set_up_unit", side = "british", unit = squads[1], hex = "H8" }
+  -- still hidden from the British: to them it is no unit (the words an unknown id gets)
+  expect.refused(ok, r, "9.62022", squads[1] .. " is no RG counter waiting to set up")
+  for _, id in ipairs(squads) do expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = id, hex = "H9" }) end
+  expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = leader, hex = "H9" })
+  for _, id in ipairs(rec.made) do
+    if T.unit(id).location == "pending" then expect.accepted(kessel.act{ kind = "set_up_unit", side = "german", unit = id, hex = "H9" }) end
+  end
+  expect.eq(T.unit(squads[1]).hex, "H9")
+  expect.eq(#kessel.units.hidden_from(squads[1]), 0, "set up on the map, it is seen")
+  T.resolve()  -- 9.620
+  T.replays()
+end)
