@@ -34,9 +34,6 @@ function M.unplaced(side)
   return out
 end
 
--- the ground-level Locations where the side may set up an item, in map order: those
--- `P.location_problem` passes, found from one read of the Setup Areas (a read per hex ran past the
--- time a call is given)
 -- what a turn check derives from the state, kept for the state's revision (a list of choices is
 -- validated one by one at one revision: each re-read the areas and every unit, and a whole RePh
 -- played in one call ran past its time)
@@ -48,6 +45,9 @@ local function remember(key, fn)
   return table.unpack(memo[key])
 end
 
+-- the ground-level Locations where the side may set up an item, in map order: those
+-- `P.location_problem` passes, found from one read of the Setup Areas (a read per hex ran past the
+-- time a call is given), and whether each is an Isolated one
 function M.locations(side, item)
   return remember("locations/" .. tostring(side) .. "/" .. tostring(item), function() return M.find_locations(side, item) end)
 end
