@@ -445,13 +445,28 @@ function M.hip_left(side)
   return out
 end
 
--- the SW that set up hidden with a HIP unit [9.619] note b: up to its IPC (a leader stacked with
--- an MMC may lend his; not modelled: the MMC's own), and beyond it one light mortar per MMC; the
--- rest sets up in sight, in the Location
+-- the SW that set up hidden with a HIP unit [9.619] note b: up to its IPC, to which the leaders
+-- of its side in its Location lend their spare IPC when it is an MMC ("leaders may lend their IPC
+-- to a MMC"; a leader lends to one MMC a CG Date: var `hip_ipc_lent`), and beyond it one light
+-- mortar per MMC; the rest sets up in sight, in the Location. Returns the leaders that lent too.
 local function hidden_with(u)
   local ipc = kessel.game.constant("ipc")
   local cap = C.is_smc(u) and ipc.smc or ((u.type == "crew" or C.is_hs(u)) and ipc.hs or ipc.squad)
   if not C.is_personnel(u) then cap = 0 end
+  local lenders = {}
+  local function pp_of(list)
+    local n = 0
+    for _, w in ipairs(list) do n = n + ((w.face and w.face.pp) or 0) end
+    return n
+  end
+  if C.is_mmc(u) then
+    for _, o in ipairs(C.same_location(u)) do
+      if C.is_leader(o) and o.side == u.side and not o.vars.prisoner_of and o.vars.hip_ipc_lent ~= C.var("date") then
+        local spare = ipc.smc - pp_of(C.possessed(o.id))
+        if spare > 0 and not o.vars.wounded then cap = cap + spare; lenders[#lenders + 1] = o.id end
+      end
+    end
+  end
   local with, left, mortar = {}, {}, C.is_mmc(u)
   local held = C.possessed(u.id)
   table.sort(held, function(x, y) return x.id < y.id end)
@@ -465,7 +480,7 @@ local function hidden_with(u)
       left[#left + 1] = w.id
     end
   end
-  return with, left
+  return with, left, lenders
 end
 
 local HIP_USAGE = "set_up_hip{ unit = <a unit of yours on the map, for which you bought HIP on this CG Date> }"
@@ -510,7 +525,8 @@ kessel.action{
       end
     end
     kessel.emit.var("fortifications_" .. u.side, list, { secret_to = u.side })
-    local with, left = hidden_with(u)
+    local with, left, lenders = hidden_with(u)
+    for _, id in ipairs(lenders) do kessel.emit.unit_var(id, "hip_ipc_lent", date) end
     kessel.emit.hide(u.id)
     kessel.emit.unit_var(u.id, "hidden", true)
     for _, id in ipairs(with) do
@@ -520,8 +536,9 @@ kessel.action{
     -- a SW beyond what sets up hidden with it sets up in sight, on its own: still possessed, it
     -- would name the hidden unit in every view
     for _, id in ipairs(left) do kessel.emit.unit_var(id, "possessed_by", nil) end
-    C.note("9.619", string.format("%s sets up HIP in %s (%s)%s%s", u.id, u.hex, item,
+    C.note("9.619", string.format("%s sets up HIP in %s (%s)%s%s%s", u.id, u.hex, item,
       #with > 0 and (", with " .. table.concat(with, ", ")) or "",
+      #lenders > 0 and (" (IPC lent by " .. table.concat(lenders, ", ") .. ")") or "",
       #left > 0 and ("; " .. table.concat(left, ", ") .. " beyond its IPC set up in sight, unpossessed (note b)") or ""), { secret_to = u.side })
   end,
   enumerate = function(side)

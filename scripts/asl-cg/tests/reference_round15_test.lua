@@ -269,3 +269,29 @@ kessel.test("case_9.62022_an_rg_recorded_for_a_setup_area_sets_up_there", functi
   T.resolve()  -- 9.620
   T.replays()
 end)
+
+-- [9.619] note b: "leaders may lend their IPC to a MMC": a leader stacked with a HIP MMC lends it
+-- his spare IPC, so an MMG (4 PP) sets up hidden with a squad (IPC 3) and an 8-0; he lends to one
+-- MMC, so a HS set up HIP after it in the same Location takes its MMG along only up to its own IPC.
+-- Before, a HIP unit took its own IPC only.
+kessel.test("case_9.619_a_leader_lends_his_ipc_to_a_hip_mmc", function()
+  T.setup{ step = "fortifications",
+    units = { T.squad("b1", "british", "6-4-8", "D8"), T.sw("mmg", "british", "MMG", "D8", { vars = { possessed_by = "b1" } }),
+      T.leader("bl", "british", "8-0", "D8"),
+      T.hs("h1", "british", "6-4-8", "D8"), T.sw("mmg2", "british", "MMG", "D8", { vars = { possessed_by = "h1" } }),
+      T.squad("g1", "german", "4-6-7", "H8") },
+    vars = { date = "day_i", fpp = { british = 5 },
+      setup_areas = { hexes = { D8 = "british", H8 = "german" },
+        areas = { british = { { id = "B", hexes = { "D8" } } }, german = { { id = "A", hexes = { "H8" } } } } } } }
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_squad" })
+  expect.accepted(kessel.act{ kind = "buy_fortification", side = "british", item = "hip_hs" })
+  T.resolve()  -- 9.619
+  local ok, ev = kessel.act{ kind = "set_up_hip", side = "british", unit = "b1" }
+  expect.accepted(ok, ev)
+  expect.truthy(#kessel.units.hidden_from("mmg") > 0, "the MMG goes hidden with the squad and the 8-0's IPC")
+  expect.eq(T.unit("bl").vars.hip_ipc_lent, "day_i")
+  T.has_note(ev, "(IPC lent by bl)")
+  expect.accepted(kessel.act{ kind = "set_up_hip", side = "british", unit = "h1" })
+  expect.eq(#kessel.units.hidden_from("mmg2"), 0, "the 8-0 has lent his IPC: the MMG is beyond the HS's 2")
+  T.replays()
+end)
