@@ -131,7 +131,9 @@ kessel.word_table{ id = "fortification_costs", rows = { "foxhole_3s", "foxhole_2
 -- Squads per nationality (the side: german, british, russian), by full-strength face: the
 -- half-squad face, the squad it is Replaced by, the squad it Battle Hardens to, and whether it is
 -- elite (an elite MMC becomes Fanatic when it Battle Hardens [9.6112]), and whether it is an
--- Assault Engineer squad (the German 8-3-8 and the Russian 6-2-8, which 11.6134 and 11.615 count). These come from chapter A
+-- Assault Engineer squad (the German 8-3-8 and the Russian 6-2-8, which 11.6134 and 11.615 count;
+-- our text names no Assault Engineer squad, so this is a declared data choice, named in each note
+-- that counts them: `C.assault_engineer_basis`). These come from chapter A
 -- (A1.31, A15.3, A19.13), outside the RePh text: ruleset data. The 9.6061 example fixes the German
 -- 4-6-7 -> 4-4-7 and the 4-4-7 HS (2-3-7). Keyed by nationality because one face is two squads:
 -- a Russian 4-4-7 is first line (Replaced by a 4-2-6 Conscript, hardens to a 4-5-8), a German one
@@ -174,8 +176,6 @@ kessel.scenario_var{ id = "entry_areas", type = "table", default = {},
   description = "Eligible Entry Areas per side: { german = { A7 = true } } naming map areas [9.6052]" }
 kessel.scenario_var{ id = "entry_costs", type = "table", default = {},
   description = "CPP cost per Entry Arrow [9.61741]; empty: the PB table" }
-kessel.scenario_var{ id = "rb_rg_chart", type = "table", default = {},
-  description = "RB RG chart (not in the text); not read in play: RB's RG purchase (11.619-11.625) is the players', in the RePh's last step [11.619]" }
 kessel.scenario_var{ id = "walking_wounded", type = "int", default = 0, min = 0, max = 100,
   description = "WW MMC the British recover this RePh per CG SSR 17 (not in the text) [9.6102]" }
 kessel.scenario_var{ id = "german_controls_ii13", type = "bool",
@@ -209,7 +209,6 @@ record("scenarios_since_idle", "table", "RB: scenarios completed since the CG st
 record("bought_previous_day", "table", "RB: { side = { elite_coys = n, first_line = n, afv_pltns = n } } bought on the previous CG Day: elite Infantry Coys, first-line Infantry Coys, AFV Pltns other than SPW Pltns [11.617]")
 record("win_loss", "table", "RB: { side = { wins, losses, completed } } CG scenarios before this one; the rules add this one's result when its winner is determined [11.6031] [11.6142]")
 record("leader_hardening_drm", "table", "RB: the winner's DRM taken on the leader Battle Hardening DR (0, -1 or -2) [11.6113]")
-record("rg_strength_drm", "int", "RB: DRM on the RG Strength DR (11.6201, not in the text); not read in play: RB's RG strength is the players', in the RePh's last step")
 record("rg_record", "list", "the German RG Purchase Record; an Initial Scenario's OB lists its RG here with given = true (I1-I3 with strength F or D) [9.6178] [9.6181]")
 record("entry_order", "table", "the Entry Areas of each side in order along the map edge, for the 'next' Entry Area of a Shift [9.613]")
 record("friendly_distance", "table", "RB: hexes from each escaping unit to a friendly-Controlled non-Isolated hex, when given (else found on the map: the nearest hex the side Controls outside the listed Isolated Areas) [11.6063]")

@@ -28,8 +28,13 @@ function AI.choose(legal)
   end
   -- what it bought is set up [9.62022]: the Location listed first (mines nearest the enemy,
   -- foxholes with its squads)
+  local units = legal("set_up_unit")
+  if units[1] then return units[1] end
   local placing = legal("set_up_fortification")
   if placing[1] then return placing[1] end
+  -- a set-up turn with nothing it wants to set up is ended [9.62021] [9.62022]
+  local finish = legal("finish_setup")
+  if finish[1] then return finish[1] end
   local e = legal("end_step")
   if e[1] then return e[1] end
   -- a scenario that ended (no rules of its own to play it): the Refit Phase begins

@@ -12,9 +12,6 @@ local C = require("rules.common")
 local S = require("rules.sequence")
 local A = {}
 
-local FORT_KINDS = { fortification = true, pillbox = true }
-for k in pairs(C.ENTRENCHMENT) do FORT_KINDS[k] = true end
-
 -- Strategic Locations: { ["hex@level"] = { hex, level } }
 function A.strategic()
   local out = {}
@@ -22,7 +19,15 @@ function A.strategic()
   for _, h in ipairs(kessel.map.tagged("strategic")) do add(h, 0) end
   for _, m in ipairs(kessel.markers.all{ placed = true }) do
     if m.kind == "control" then add(m.hex, type(m.value) == "table" and m.value.level or 0) end
-    if FORT_KINDS[m.kind] then add(m.hex, 0) end
+    -- the map marking's "F" is any Fortification, and our text counts minefields and wire among
+    -- them (9.6073's "each such minefield" of the hidden Fortifications; 11.615's non-mine
+    -- Fortifications beside mines, wire and Entrenchments): a Location with a minefield or wire
+    -- is a Strategic Location as a pillbox or an Entrenchment is (only those and `fortification`
+    -- markers counted); a roadblock, on a hexside, is in no one Location. A still-hidden one is
+    -- not yet: 9.602 places the hidden Entrenchments on the map for this step and lets "other
+    -- still-hidden Fortifications" stay hidden, which the Setup Areas drawn around one would give
+    -- away (our reading).
+    if C.is_fortification(m) and not C.is_hidden_marker(m) and m.other == nil then add(m.hex, 0) end
   end
   for _, u in ipairs(C.on_map()) do
     if (u.type == "gun" and not u.vars.malfunctioned and not u.vars.eliminated_ma)

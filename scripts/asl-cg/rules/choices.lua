@@ -196,15 +196,21 @@ kessel.queries.declare{
 }
 
 -- Whose decision it is (the engine's `deciding_side` contract): the German's in the steps that
--- are his alone, RG purchase and strength [9.617] [9.618]; in the steps both sides carry out
--- together [9.6] no one side's; in the CG scenario, the side whose turn it is.
+-- are his alone, RG purchase and strength [9.617] [9.618]; in 9.620 the side whose set-up turn it
+-- is [9.62021] [9.62022]; in the other steps both sides carry out together [9.6] no one side's;
+-- in the CG scenario, the side whose turn it is.
 kessel.queries.declare{
   id = "deciding_side", rule = "9.617",
-  description = "The side whose decision it is now: the German in RePh steps 9.617-9.618, else the step's side",
+  description = "The side whose decision it is now: the German in RePh steps 9.617-9.618, the side whose set-up turn it is in 9.620 [9.62021], else the step's side",
   params = {},
   fn = function()
     local step = kessel.game.step()
     if step.mode == S.mode() and (step.id == "rg_purchase" or step.id == "rg_strength") then return "german" end
+    -- 9.620's set-up goes side by side in turns [9.62021] [9.62022]
+    if step.mode == S.mode() and step.id == "commencement" then
+      local t = require("rules.commencement").turn()
+      if t then return t.side end
+    end
     return step.side
   end,
 }

@@ -34,10 +34,25 @@ function M.unplaced(side)
   return out
 end
 
+-- what a turn check derives from the state, kept for the state's revision (a list of choices is
+-- validated one by one at one revision: each re-read the areas and every unit, and a whole RePh
+-- played in one call ran past its time)
+local memo, memo_at = {}, nil
+local function remember(key, fn)
+  local rev = kessel.game.revision()
+  if memo_at ~= rev then memo, memo_at = {}, rev end
+  if memo[key] == nil then memo[key] = { fn() } end
+  return table.unpack(memo[key])
+end
+
 -- the ground-level Locations where the side may set up an item, in map order: those
 -- `P.location_problem` passes, found from one read of the Setup Areas (a read per hex ran past the
--- time a call is given)
+-- time a call is given), and whether each is an Isolated one
 function M.locations(side, item)
+  return remember("locations/" .. tostring(side) .. "/" .. tostring(item), function() return M.find_locations(side, item) end)
+end
+
+function M.find_locations(side, item)
   local st = A.stored()
   local area_of
   if st then
@@ -48,18 +63,125 @@ function M.locations(side, item)
       end
     end
   end
-  local barred = {}
-  if is_mine(item) then
-    for _, u in ipairs(C.on_map()) do if u.vars.isolated and u.hex then barred[u.hex] = true end end
-  end
-  local out = {}
+  -- a Location holding an Isolated unit is an Isolated one (`P.isolated_location`)
+  local held = {}
+  for _, u in ipairs(C.on_map()) do if u.vars.isolated and u.hex then held[u.hex] = true end end
+  local out, isolated = {}, {}
   for _, h in ipairs(kessel.map.hexes()) do
     local area = area_of and area_of[h]
     local ok = area_of == nil or area ~= nil
-    if ok and is_mine(item) and (barred[h] or (area and area.isolated)) then ok = false end
-    if ok then out[#out + 1] = h end
+    local iso = held[h] == true or (area ~= nil and area.isolated == true)
+    if ok and is_mine(item) and iso then ok = false end
+    if ok then out[#out + 1] = h; isolated[h] = iso end
+  end
+  return out, isolated
+end
+
+-- [9.62021] [9.62022] The order of the set-up: the side that sets up first [9.62023] sets up
+-- what goes into Isolated Locations, then the other side does; then the first side sets up the
+-- remainder, then the other side. Each side's new Fortifications go with its units in these
+-- turns (the units stay where 9.605-9.613 left them; only a HIP unit is set up hidden [9.619]
+-- note b). A turn in which its side has nothing to set up is passed over; one in which it has
+-- ends with `finish_setup` (or once nothing is left to it). Before, either side could set up
+-- anything at any time of the step.
+function M.turns()
+  local o = M.order(C.var("date"))
+  local first = (o and o.sets_up_first) or C.sides()[1]
+  local second = C.other(first)
+  return { { side = first, isolated = true }, { side = second, isolated = true },
+    { side = first, isolated = false }, { side = second, isolated = false } }
+end
+
+local function turn_text(t)
+  return string.format("the %s setting up its %s", t.side, t.isolated and "Isolated Locations [9.62021]" or "non-Isolated Locations [9.62022]")
+end
+
+-- which kinds of Location the side has to set up in: { iso = true/false, open = true/false } (an
+-- Isolated one, a non-Isolated one), from one read of its Setup Areas and the Isolated units
+-- (M.locations gives the Locations themselves; this is asked at every turn check, so it reads
+-- only the side's areas)
+function M.kinds(side)
+  local held = {}
+  for _, u in ipairs(C.on_map()) do if u.vars.isolated and u.hex then held[u.hex] = true end end
+  local st = A.stored()
+  local out = { iso = false, open = false }
+  if not st then
+    out.iso = next(held) ~= nil
+    out.open = true
+    return out
+  end
+  for _, area in ipairs(st.areas[side] or {}) do
+    if not area.level then
+      for _, h in ipairs(area.hexes) do
+        if area.isolated or held[h] then out.iso = true else out.open = true end
+      end
+    end
   end
   return out
+end
+
+-- what the side could set up in a turn of this class: Fortifications with a Location of it (mines
+-- never an Isolated one), RG counters waiting for their Setup Area, and HIP it bought for a unit
+-- in one
+function M.work(side, isolated)
+  local todo = M.unplaced(side)
+  if next(todo) ~= nil then
+    local k = M.kinds(side)
+    for item in pairs(todo) do
+      if isolated and k.iso and not is_mine(item) then return true end
+      if not isolated and k.open then return true end
+    end
+  end
+  if not isolated and #M.rg_waiting(side) > 0 then return true end
+  local hip = M.hip_left(side)
+  if next(hip) ~= nil then
+    for _, u in ipairs(C.on_map(side)) do
+      local item = M.hip_item(u)
+      if (u.vars.isolated == true) == isolated and item and (hip[item] or 0) > 0
+        and #kessel.units.hidden_from(u.id) == 0 then return true end
+    end
+  end
+  return false
+end
+
+-- the turn now (nil once every turn is over): the var `setup_turn` counts the turns ended by
+-- `finish_setup`; a turn with nothing to do is passed over
+function M.turn()
+  if (S.current() or {}).id ~= "commencement" then return nil end
+  return remember("turn", M.find_turn)
+end
+
+function M.find_turn()
+  local turns = M.turns()
+  local i = (kessel.game.var("setup_turn") or 0) + 1
+  while i <= #turns do
+    if M.work(turns[i].side, turns[i].isolated) then
+      local t = turns[i]
+      t.index = i
+      return t
+    end
+    i = i + 1
+  end
+  return nil
+end
+
+-- refusal when the side may not set up in a Location of this class now
+function M.turn_problem(side, isolated, what)
+  local t = M.turn()
+  if t and t.side == side and t.isolated == isolated then return nil end
+  local date = tostring(C.var("date"))
+  if not t then
+    return C.refuse("9.62022", "every set-up turn of 9.620 is over")
+  end
+  if t.side ~= side then
+    return C.refuse(t.isolated and "9.62021" or "9.62022", string.format("%s: it is %s (%s sets up first on %s [9.62023])",
+      what, turn_text(t), M.turns()[1].side, date))
+  end
+  if t.isolated then
+    return C.refuse("9.62021", string.format("%s is not in an Isolated Location: the Isolated ones are set up first, by each side in turn; "
+      .. "finish_setup{} ends your Isolated set-up", what))
+  end
+  return C.refuse("9.62021", string.format("%s is in an Isolated Location: those were set up first, before the non-Isolated ones [9.62022]", what))
 end
 
 local USAGE = "set_up_fortification{ item = <a Fortification bought on this CG Date>, hex = <a Location of your Setup Area>, count = <how many (foxholes) or factors (mines); all a mine purchase has, 1 foxhole, if left out>, level = <0, the ground-level Location, if left out> }"
@@ -92,6 +214,8 @@ function M.validate_set_up(a)
     return C.refuse("9.62022", string.format("count is a whole number from 1 to %d (the %s left to set up), not %s", left, a.item, shown(a.count)))
   end
   why = P.location_problem(side, a.item, a.hex, 0)
+  if why then return why end
+  why = M.turn_problem(side, P.isolated_location(side, a.hex, 0), a.hex)
   if why then return why end
   return nil, n
 end
@@ -139,7 +263,9 @@ kessel.action{
     local s = S.current()
     if not s or s.id ~= "commencement" or kessel.game.finished() then return {} end
     local out = {}
-    for _, sd in ipairs(side and { side } or C.sides()) do
+    local t = M.turn()
+    if not t or (side and side ~= t.side) then return {} end
+    for _, sd in ipairs({ t.side }) do
       local todo = M.unplaced(sd)
       for _, item in ipairs(C.sorted_keys(todo)) do
         local scored = {}
@@ -153,15 +279,18 @@ kessel.action{
         for _, f in ipairs(C.fortifications(sd)) do
           if P.SET_UP[f.item] == "foxhole" and f.hex and not f.placed then holes[f.hex] = (holes[f.hex] or 0) + (f.count or 1) end
         end
-        for _, h in ipairs(M.locations(sd, item)) do
-          local score
-          if is_mine(item) then
-            score = 99
-            for _, e in ipairs(enemy) do score = math.min(score, kessel.hex.distance(h, e)) end
-          else
-            score = 2 * (holes[h] or 0) + (own[h] and 0 or 1)
+        local hexes, iso = M.locations(sd, item)
+        for _, h in ipairs(hexes) do
+          if iso[h] == t.isolated then
+            local score
+            if is_mine(item) then
+              score = 99
+              for _, e in ipairs(enemy) do score = math.min(score, kessel.hex.distance(h, e)) end
+            else
+              score = 2 * (holes[h] or 0) + (own[h] and 0 or 1)
+            end
+            scored[#scored + 1] = { h = h, score = score }
           end
-          scored[#scored + 1] = { h = h, score = score }
         end
         table.sort(scored, function(x, y) if x.score ~= y.score then return x.score < y.score end return x.h < y.h end)
         for _, c in ipairs(scored) do out[#out + 1] = { kind = "set_up_fortification", side = sd, item = item, hex = c.h } end
@@ -171,14 +300,278 @@ kessel.action{
   end,
 }
 
+-- [9.62021] [9.62022] the side whose turn it is ends it (what it has left of this kind it no
+-- longer sets up here; a Fortification whose only Locations are of this kind must be set up first)
+local function validate_finish(a)
+  local why = S.only_in("commencement", "9.62021")
+  if why then return why end
+  local t = M.turn()
+  if not t then return C.refuse("9.62022", "every set-up turn of 9.620 is over: end_step ends the step") end
+  if a.side and a.side ~= t.side then
+    return C.refuse(t.isolated and "9.62021" or "9.62022", "it is " .. turn_text(t) .. ", not the " .. a.side)
+  end
+  for item in pairs(M.unplaced(t.side)) do
+    local hexes, iso = M.locations(t.side, item)
+    local other = false
+    for _, h in ipairs(hexes) do if iso[h] ~= t.isolated then other = true end end
+    if #hexes > 0 and not other then
+      return C.refuse(t.isolated and "9.62021" or "9.62022", string.format("the %s has %s left to set up, and its only Locations are %s ones: set it up now",
+        t.side, item, t.isolated and "Isolated" or "non-Isolated"))
+    end
+  end
+  return nil
+end
+
+kessel.action{
+  kind = "finish_setup", rule = "9.62021",
+  description = "end your set-up turn of 9.620 (your Isolated Locations [9.62021], or the rest [9.62022])",
+  validate = function(a) return validate_finish(a) end,
+  apply = function(a)
+    local t = M.turn()
+    kessel.emit.var("setup_turn", t.index)
+    C.note(t.isolated and "9.62021" or "9.62022", "the " .. t.side .. " has set up its " .. (t.isolated and "Isolated" or "non-Isolated") .. " Locations")
+  end,
+  enumerate = function(side)
+    local t = M.turn()
+    if not t or (side and side ~= t.side) or validate_finish({ side = t.side }) then return {} end
+    return { { kind = "finish_setup", side = t.side } }
+  end,
+}
+
+-- [9.6178] [9.62022] An RG is recorded for "a friendly, non-Isolated Setup Area or Eligible Entry
+-- Area": one recorded for a Setup Area sets up there now, with the side's other non-Isolated
+-- units ("in eligible Locations of the Setup Area each is Retained in"). Before, its counters
+-- waited off the map for good: nothing set them up, and only an Entry Area let them in.
+-- The side's RG counters waiting off the map for a Setup Area: { unit, area }
+function M.rg_waiting(side)
+  local out = {}
+  local rec = kessel.game.var("rg_record") or {}
+  if next(rec) == nil then return out end
+  for _, u in ipairs(kessel.units.all{ side = side, location = "pending" }) do
+    local r = u.vars.rg and rec[u.vars.rg]
+    -- this CG Date's RG: the Setup Area IDs are this RePh's [9.605]
+    if r and r.area and r.date == C.var("date") then out[#out + 1] = { unit = u, area = r.area } end
+  end
+  table.sort(out, function(x, y) return x.unit.id < y.unit.id end)
+  return out
+end
+
+local function area_hexes(side, id)
+  local st = A.stored()
+  for _, area in ipairs(st and st.areas[side] or {}) do
+    if area.id == id and not area.level then return area.hexes, area.isolated end
+  end
+  return nil
+end
+
+local UNIT_USAGE = "set_up_unit{ unit = <an RG counter waiting for its Setup Area>, hex = <a Location of that Setup Area> }"
+function M.validate_set_up_unit(a)
+  local why = S.only_in("commencement", "9.62022")
+  if why then return why end
+  local need = C.missing(a, "9.62022", { "unit", "hex" }, UNIT_USAGE)
+  if need then return need end
+  local u = C.unit(a.unit, a.side)
+  local waiting
+  for _, w in ipairs(u and M.rg_waiting(u.side) or {}) do if w.unit.id == u.id then waiting = w end end
+  if not waiting then return C.refuse("9.62022", tostring(a.unit) .. " is no RG counter waiting to set up in the Setup Area recorded for it (9.6178)") end
+  why = C.not_owner(a, u, "9.62022")
+  if why then return why end
+  local hexes = area_hexes(u.side, waiting.area)
+  if not hexes then return C.refuse("9.6178", string.format("%s's RG is recorded for Setup Area %s, which the %s no longer has", u.id, waiting.area, u.side)) end
+  local inside = false
+  for _, h in ipairs(hexes) do if h == a.hex then inside = true end end
+  if not inside then
+    return C.refuse("9.62022", string.format("%s is not in Setup Area %s, which %s's RG is recorded for (9.6178)", tostring(a.hex), waiting.area, u.id))
+  end
+  -- [9.6183] a leader the RG received sets up with a unit of his RG
+  if C.is_leader(u) then
+    local with = false
+    for _, o in ipairs(kessel.units.at(a.hex)) do
+      if o.vars.rg == u.vars.rg and not C.is_leader(o) and o.type ~= "sw" then with = true end
+    end
+    if not with then return C.refuse("9.6183", string.format("%s sets up with a unit of his RG: none is in %s", u.id, a.hex)) end
+  end
+  return M.turn_problem(u.side, false, u.id)
+end
+
+kessel.action{
+  kind = "set_up_unit", rule = "9.62022",
+  description = "set up an RG counter in the Setup Area recorded for its RG (9.6178)",
+  validate = function(a) return (M.validate_set_up_unit(a)) end,
+  apply = function(a)
+    kessel.emit.place(a.unit, a.hex)
+    C.note("9.62022", a.unit .. " (RG) sets up in " .. a.hex)
+  end,
+  -- the area's first Location holding a unit of the RG (so a leader finds one), else its first
+  enumerate = function(side)
+    local t = M.turn()
+    if not t or t.isolated or (side and side ~= t.side) then return {} end
+    local out = {}
+    for _, w in ipairs(M.rg_waiting(t.side)) do
+      local hexes = area_hexes(t.side, w.area) or {}
+      local pick = hexes[1]
+      for _, h in ipairs(hexes) do
+        for _, o in ipairs(kessel.units.at(h)) do
+          if o.vars.rg == w.unit.vars.rg and not C.is_leader(o) and o.type ~= "sw" then pick = pick == hexes[1] and h or pick end
+        end
+      end
+      local a = { kind = "set_up_unit", side = t.side, unit = w.unit.id, hex = pick }
+      if pick and M.validate_set_up_unit(a) == nil then out[#out + 1] = a end
+    end
+    return out
+  end,
+}
+
+-- [9.619] notes b, c, h: HIP is bought per counter, the cost by its size (a 5/8" counter, a
+-- squad, a HS, a SMC), and used in 9.620 by a unit of that size set up hidden: the item a unit
+-- takes (nil: none sets up HIP). A crew is HS-sized; a Gun or a vehicle is a 5/8" counter.
+function M.hip_item(u)
+  if u.type == "squad" then return u.step == 0 and "hip_squad" or "hip_hs" end
+  if u.type == "crew" then return "hip_hs" end
+  if C.is_smc(u) then return "hip_smc" end
+  if u.type == "gun" or (C.is_vehicle(u) and not C.is_wreck(u)) then return "hip_counter" end
+  return nil
+end
+
+-- the HIP the side bought on this CG Date and has not used yet, by item
+function M.hip_left(side)
+  local out, date = {}, C.var("date")
+  for _, f in ipairs(C.fortifications(side)) do
+    if f.date == date and tostring(f.item):match("^hip_") then
+      out[f.item] = (out[f.item] or 0) + (f.count or 1) - (f.used or 0)
+    end
+  end
+  for k, n in pairs(out) do if n <= 0 then out[k] = nil end end
+  return out
+end
+
+-- the SW that set up hidden with a HIP unit [9.619] note b: up to its IPC, to which the leaders
+-- of its side in its Location lend their spare IPC when it is an MMC ("leaders may lend their IPC
+-- to a MMC"; a leader lends to one MMC a CG Date: var `hip_ipc_lent`), and beyond it one light
+-- mortar per MMC; the rest sets up in sight, in the Location. Returns the leaders that lent too.
+local function hidden_with(u)
+  local ipc = kessel.game.constant("ipc")
+  local cap = C.is_smc(u) and ipc.smc or ((u.type == "crew" or C.is_hs(u)) and ipc.hs or ipc.squad)
+  if not C.is_personnel(u) then cap = 0 end
+  local lenders = {}
+  local function pp_of(list)
+    local n = 0
+    for _, w in ipairs(list) do n = n + ((w.face and w.face.pp) or 0) end
+    return n
+  end
+  if C.is_mmc(u) then
+    for _, o in ipairs(C.same_location(u)) do
+      if C.is_leader(o) and o.side == u.side and not o.vars.prisoner_of and o.vars.hip_ipc_lent ~= C.var("date") then
+        local spare = ipc.smc - pp_of(C.possessed(o.id))
+        if spare > 0 and not o.vars.wounded then cap = cap + spare; lenders[#lenders + 1] = o.id end
+      end
+    end
+  end
+  local with, left, mortar = {}, {}, C.is_mmc(u)
+  local held = C.possessed(u.id)
+  table.sort(held, function(x, y) return x.id < y.id end)
+  for _, w in ipairs(held) do
+    local pp = (w.face and w.face.pp) or 0
+    if w.type == "sw" and pp <= cap then
+      with[#with + 1] = w.id; cap = cap - pp
+    elseif w.type == "sw" and mortar and w.face and w.face.weapon == "LtMTR" then
+      with[#with + 1] = w.id; mortar = false
+    else
+      left[#left + 1] = w.id
+    end
+  end
+  return with, left, lenders
+end
+
+local HIP_USAGE = "set_up_hip{ unit = <a unit of yours on the map, for which you bought HIP on this CG Date> }"
+function M.validate_hip(a)
+  local why = S.only_in("commencement", "9.619")
+  if why then return why end
+  local need = C.missing(a, "9.619", { "unit" }, HIP_USAGE)
+  if need then return need end
+  local u = C.unit(a.unit, a.side)
+  if not u then return C.refuse("9.619", tostring(a.unit) .. " is no unit in play") end
+  if u.location ~= "map" then return C.refuse("9.619", u.id .. " is not on the map: HIP is a set-up on the map (note b)") end
+  why = C.not_owner(a, u, "9.619")
+  if why then return why end
+  if u.vars.prisoner_of then return C.refuse("9.619", u.id .. " is held prisoner") end
+  local item = M.hip_item(u)
+  if not item then return C.refuse("9.619", u.id .. " is no counter, squad, HS or SMC that HIP is bought for (note b): a SW sets up hidden with its HIP unit") end
+  if #kessel.units.hidden_from(u.id) > 0 then return C.refuse("9.619", u.id .. " is hidden already") end
+  if u.side == "german" and C.var("date") == "dusk" then return C.refuse("9.619", "no German unit uses HIP in the Dusk CG scenario (note h)") end
+  if (M.hip_left(u.side)[item] or 0) == 0 then
+    return C.refuse("9.619", string.format("the %s has no %s bought on this CG Date left for %s", u.side, item, u.id))
+  end
+  return M.turn_problem(u.side, u.vars.isolated == true, u.id)
+end
+
+kessel.action{
+  kind = "set_up_hip", rule = "9.619",
+  description = "set up a unit hidden with HIP bought in 9.619 (note b), with the SW it may take along",
+  -- which unit is hidden is its owner's secret
+  secret = true,
+  validate = function(a) return (M.validate_hip(a)) end,
+  apply = function(a)
+    local u = kessel.units.get(a.unit)
+    local item = M.hip_item(u)
+    local list = C.copy(C.fortifications(u.side))
+    local date = C.var("date")
+    for _, f in ipairs(list) do
+      if f.date == date and f.item == item and (f.used or 0) < (f.count or 1) then
+        f.used = (f.used or 0) + 1
+        f.units = f.units or {}
+        f.units[#f.units + 1] = u.id
+        break
+      end
+    end
+    kessel.emit.var("fortifications_" .. u.side, list, { secret_to = u.side })
+    local with, left, lenders = hidden_with(u)
+    for _, id in ipairs(lenders) do kessel.emit.unit_var(id, "hip_ipc_lent", date) end
+    kessel.emit.hide(u.id)
+    kessel.emit.unit_var(u.id, "hidden", true)
+    for _, id in ipairs(with) do
+      kessel.emit.hide(id)
+      kessel.emit.unit_var(id, "hidden", true)
+    end
+    -- a SW beyond what sets up hidden with it sets up in sight, on its own: still possessed, it
+    -- would name the hidden unit in every view
+    for _, id in ipairs(left) do kessel.emit.unit_var(id, "possessed_by", nil) end
+    C.note("9.619", string.format("%s sets up HIP in %s (%s)%s%s%s", u.id, u.hex, item,
+      #with > 0 and (", with " .. table.concat(with, ", ")) or "",
+      #lenders > 0 and (" (IPC lent by " .. table.concat(lenders, ", ") .. ")") or "",
+      #left > 0 and ("; " .. table.concat(left, ", ") .. " beyond its IPC set up in sight, unpossessed (note b)") or ""), { secret_to = u.side })
+  end,
+  enumerate = function(side)
+    local t = M.turn()
+    if not t or (side and side ~= t.side) then return {} end
+    local out = {}
+    for _, u in ipairs(C.on_map(t.side)) do
+      local a = { kind = "set_up_hip", side = t.side, unit = u.id }
+      if M.validate_hip(a) == nil then out[#out + 1] = a end
+    end
+    return out
+  end,
+}
+
 -- the step ends once each side has set up every new Fortification that has a Location to go to;
 -- the sender is told what is its own to set up, and of the other side only that it is not done
 S.block("commencement", function(a)
-  for _, side in ipairs(C.sides()) do
+  local turns = M.turns()
+  for _, side in ipairs({ turns[1].side, turns[2].side }) do
     local todo = M.unplaced(side)
     local items = {}
     for _, item in ipairs(C.sorted_keys(todo)) do
       if #M.locations(side, item) > 0 then items[#items + 1] = item .. " x" .. todo[item].count end
+    end
+    local waiting = M.rg_waiting(side)
+    if #waiting > 0 then
+      local ids = {}
+      for _, w in ipairs(waiting) do ids[#ids + 1] = w.unit.id end
+      if a and a.side and a.side ~= side then
+        return C.refuse("9.62022", "the " .. side .. " has not finished setting up its units")
+      end
+      return C.refuse("9.62022", "the " .. side .. " sets up its RG in the Setup Area recorded for it before the step ends: "
+        .. table.concat(ids, ", ") .. " (" .. UNIT_USAGE .. ")")
     end
     if #items > 0 then
       if a and a.side and a.side ~= side then
@@ -194,6 +587,19 @@ end)
 -- hidden from the other side [9.602] [9.6073], its strength the factors bought; one left with no
 -- Location to go to (every Location of the side's areas barred) is not set up, and its owner told
 local SIZE = { foxhole_3s = "3S", foxhole_2s = "2S", foxhole_1s = "1S" }
+-- A Location has one minefield of each type: 9.619 records a purchase's type and strength,
+-- 9.6073 marks "each such minefield" with one counter that hides its strength/type, and 11.615
+-- takes "all mines" of a Location as one item. So factors laid where the side already has mines of
+-- that type add to that minefield's strength (our reading of how they combine). Before, each
+-- set-up made a marker of its own: two A-P minefields in one hex, each with its own strength (and
+-- two markers for 9.6073 to reveal). A minefield another side laid stays its own.
+function M.minefield_at(side, kind, hex)
+  for _, m in ipairs(kessel.markers.at(hex)) do
+    local owner = m.side or (type(m.value) == "table" and m.value.owner)
+    if m.kind == kind and m.hex == hex and m.other == nil and type(m.value) == "table" and owner == side then return m end
+  end
+  return nil
+end
 function M.place_new(side, date)
   local list = C.copy(C.fortifications(side))
   local changed = false
@@ -202,8 +608,18 @@ function M.place_new(side, date)
       if f.hex then
         local ids = {}
         if is_mine(f.item) then
-          ids[1] = kessel.emit.create_marker{ kind = f.item, side = side, hex = f.hex,
-            value = { owner = side, strength = f.count or 1, hidden = true }, hidden_from = true }
+          local into = M.minefield_at(side, f.item, f.hex)
+          if into then
+            local v = C.copy(into.value)
+            v.strength = (v.strength or 0) + (f.count or 1)
+            kessel.emit.marker_value(into.id, v)
+            ids[1] = into.id
+            C.note("9.62022", string.format("%s x%d added to the %s minefield (marker %d) in %s: strength %d",
+              f.item, f.count or 1, side, into.id, f.hex, v.strength), { secret_to = side })
+          else
+            ids[1] = kessel.emit.create_marker{ kind = f.item, side = side, hex = f.hex,
+              value = { owner = side, strength = f.count or 1, hidden = true }, hidden_from = true }
+          end
         else
           for _ = 1, f.count or 1 do
             ids[#ids + 1] = kessel.emit.create_marker{ kind = "foxhole", side = side, hex = f.hex,
@@ -263,6 +679,8 @@ S.on_end("commencement", function()
     C.note("9.62021", "Isolated units set up first in their Setup Area, with Ammunition Shortage (A19.131): " .. table.concat(isolated, ", "))
   end
   C.note("9.6201", "a PB CG scenario has no Victory Conditions of its own")
+  -- the set-up turns are this step's: the next 9.620 starts again with the first
+  if kessel.game.var("setup_turn") ~= nil then kessel.emit.var("setup_turn", nil) end
   -- an Initial Scenario's "!" steps are done: the next RePh is a whole one
   if kessel.game.var("initial_reph") ~= nil then kessel.emit.var("initial_reph", nil) end
 end)

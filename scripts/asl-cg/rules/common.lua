@@ -372,12 +372,27 @@ function C.squad_data(side, face)
 end
 
 -- is the unit an Assault Engineer (a squad or its HS)? Its own mark, else its nationality's squad
--- data (`assault_engineer`: the German 8-3-8, the Russian 6-2-8) [11.6134] [11.615]. Before, only
--- the face "8-3-8" counted, whatever the side, so a Russian side's 6-2-8s were no Assault Engineers
+-- data (`assault_engineer`: the German 8-3-8, the Russian 6-2-8) [11.6134] [11.615]. Our text
+-- counts Assault Engineer squads without saying which squads are (11.617 gives the 8-3-8s ELR 5,
+-- no more): which faces are is a declared data choice of the ruleset, from chapter A, outside the
+-- text, and every note that counts them says so (`C.assault_engineer_basis`). A scenario may mark
+-- any unit `assault_engineer = true` itself.
 function C.assault_engineer(u)
   if u.vars.assault_engineer then return true end
   if u.type ~= "squad" then return false end
   return (C.squad_data(u.side, C.squad_face(u)) or {}).assault_engineer == true
+end
+
+-- the data choice behind the Assault Engineer count of a side, for its notes: the faces the
+-- `squads` data mark, which our text does not name
+function C.assault_engineer_basis(side)
+  local faces = {}
+  for face, d in pairs(kessel.game.constant("squads")[side] or {}) do
+    if d.assault_engineer then faces[#faces + 1] = face end
+  end
+  table.sort(faces)
+  return string.format("Assault Engineer squads by the ruleset's squad data, not our text: %s",
+    #faces > 0 and table.concat(faces, ", ") or "none of the " .. side .. " faces")
 end
 
 -- half-squad equivalents [A1.31]: a squad counts 2, a HS or crew 1, SMC 0

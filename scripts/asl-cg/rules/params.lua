@@ -9,7 +9,8 @@ local C = require("rules.common")
 -- this order keeps the order `kessel.legal` and `kessel info` list them in)
 local ORDER = { "end_step", "start_refit", "climb_place", "melee_outcome", "escape", "repossess", "buy_rg",
   "buy_fortification", "smc_outside_perimeter", "idle_day", "shift", "prisoner", "hero_harden", "remove_fortification",
-  "deploy", "promote", "keep_hs", "mg_exchange", "retain_set_dc", "harden_order", "set_up_fortification" }
+  "deploy", "promote", "keep_hs", "mg_exchange", "retain_set_dc", "harden_order", "set_up_fortification",
+  "finish_setup", "set_up_hip", "set_up_unit" }
 local PARAMS = {
   end_step = { pb = "9.6", rb = "11.6" },
   start_refit = { pb = "9.6", rb = "11.6", "initial" },
@@ -28,6 +29,9 @@ local PARAMS = {
   buy_rg = { pb = "9.617", "rg", "entry", "area" },
   buy_fortification = { pb = "9.619", "item", "count", "hex", "level" },
   set_up_fortification = { pb = "9.62022", "item", "hex", "count", "level" },
+  finish_setup = { pb = "9.62021" },
+  set_up_hip = { pb = "9.619", "unit" },
+  set_up_unit = { pb = "9.62022", "unit", "hex" },
   smc_outside_perimeter = { rb = "11.6059", "unit" },
   retain_set_dc = { rb = "11.6073", "unit" },
   remove_fortification = { rb = "11.615", "marker" },

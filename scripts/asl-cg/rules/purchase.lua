@@ -63,7 +63,7 @@ S.on_end("cpp", function()
   if C.pb() then P.pb_cpp() else require("rules.rb").cpp() end
 end)
 
--- RG chart row, from the PB chart or (RB) the scenario's `rb_rg_chart`
+-- RG chart row, from the PB chart; RB's RG chart (11.619) is not in our text, so RB has none
 function P.rg(id)
   if C.pb() then
     local ok, name = pcall(kessel.tables.cell, "rg_chart", id, "name")
@@ -74,9 +74,7 @@ function P.rg(id)
     end
     return row
   end
-  local row = C.var("rb_rg_chart", {})[id]
-  if row then row = C.copy(row); row.id = id end
-  return row
+  return nil
 end
 
 function P.entry_cost(arrow)
@@ -112,11 +110,9 @@ function P.validate_rg(a)
   local rg = P.rg(a.rg or "")
   if not rg then
     -- the IDs the chart has, so a GM who typed a wrong one can see what to type
-    local ids = {}
-    if C.pb() then ids = { "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" }
-    else ids = C.sorted_keys(C.var("rb_rg_chart", {}) or {}) end
+    local ids = { "I4", "I5", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "V10", "V11", "M1" }
     return C.refuse("9.6171", "no RG `" .. tostring(a.rg) .. "` on the RG chart (IDs that may be bought: "
-      .. (#ids > 0 and table.concat(ids, ", ") or "none: the scenario gives no `rb_rg_chart`") .. ")")
+      .. table.concat(ids, ", ") .. ")")
   end
   if rg.cost == nil then return C.refuse("9.6177", rg.id .. " (" .. rg.name .. ") cannot be purchased: it is on-map for an Initial Scenario (note a)") end
   local cost = rg.cost
@@ -233,10 +229,9 @@ function P.resolve_rg(rec, index)
   local full = true
   if rg.id ~= "I1" and rg.id ~= "I2" and rg.id ~= "I3" then
     local roll = C.DR("rg_strength", GERMAN_SECRET)
-    local drm = (not C.pb() and C.var("rg_strength_drm", 0)) or 0
-    full = kessel.tables.lookup("rg_strength", roll + drm) == "full"
-    C.note("9.6181", string.format("%s strength DR %d%s: %s (Full on a Final DR <= 9)", rec.id, roll,
-      drm ~= 0 and string.format("%+d = %d", drm, roll + drm) or "", full and "Full" or "Depleted"), GERMAN_SECRET)
+    full = kessel.tables.lookup("rg_strength", roll) == "full"
+    C.note("9.6181", string.format("%s strength DR %d: %s (Full on a Final DR <= 9)", rec.id, roll,
+      full and "Full" or "Depleted"), GERMAN_SECRET)
   else
     full = rec.strength ~= "D"
   end
@@ -342,17 +337,24 @@ end
 -- one of an Isolated Setup Area [9.6052], occupied or not, or one holding an Isolated unit (an
 -- upper-level Location [9.6057]). Before 9.605 has been played (the "!" steps before a CG Initial
 -- Scenario [9.6]) there are no Setup Areas to hold it to.
+-- Is the Location an Isolated one for the side? A Location of an Isolated Setup Area [9.6052],
+-- occupied or not, or one holding an Isolated unit (an upper-level Location [9.6057]); 9.62021
+-- sets these up first and note f bars mines from them
+function P.isolated_location(side, hex, level)
+  local area = A.area_at(side, hex, level)
+  if area ~= nil and area.isolated == true then return true end
+  for _, u in ipairs(kessel.units.at(hex)) do
+    if u.vars.isolated then return true end
+  end
+  return false
+end
+
 function P.location_problem(side, item, hex, level)
   if A.stored() and not A.area_at(side, hex, level) then
     return C.refuse("9.62022", hex .. " is in no " .. side .. " Setup Area: a new Fortification sets up in its side's Setup Area")
   end
   if item == "ap_mine" or item == "at_mine" then
-    local area = A.area_at(side, hex, level)
-    local isolated = area ~= nil and area.isolated == true
-    for _, u in ipairs(kessel.units.at(hex)) do
-      if u.vars.isolated then isolated = true end
-    end
-    if isolated then
+    if P.isolated_location(side, hex, level) then
       return C.refuse("9.619", hex .. " is an Isolated Location: mines may not be set up there (note f)")
     end
   end

@@ -556,7 +556,7 @@ kessel.action{
       if (u.location == "map" or u.location == "pending") and not u.vars.isolated and u.step == 0
         and C.assault_engineer(u) then eng = eng + 1 end
     end
-    if eng >= 3 then drm = drm - 1; why[#why + 1] = "-1 three or more non-Isolated Assault Engineer squads" end
+    if eng >= 3 then drm = drm - 1; why[#why + 1] = "-1 three or more non-Isolated Assault Engineer squads (" .. C.assault_engineer_basis(a.side) .. ")" end
     local roll = C.dr("fort_removal")
     local r = kessel.tables.lookup("fort_removal", roll + drm)
     C.note("11.615", string.format("%s in %s: removal dr %d%+d: %s%s", m.kind, m.hex, roll, drm, r,

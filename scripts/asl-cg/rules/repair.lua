@@ -376,11 +376,16 @@ local function ft_dc()
       end
     end
     local kept = { FT = 0, DC = 0 }
+    local told = false
     for _, w in ipairs(kessel.units.all{ type = "sw" }) do
       local kind = w.face and w.face.weapon
       -- judged for its original owning side, even if the enemy had Captured it [11.6134]
       local owner = w.vars.captured and w.vars.original_side or w.side
       if owner == side and (kind == "FT" or kind == "DC") and w.vars.removed_dr then
+        if not told then
+          C.note("11.6134", string.format("%s: %d non-Isolated Assault Engineer squad(s) (%s)", side, engineers, C.assault_engineer_basis(side)))
+          told = true
+        end
         if w.vars.removed_dr <= 10 and kept[kind] < engineers then
           kept[kind] = kept[kind] + 1
           if w.side ~= owner then

@@ -262,7 +262,7 @@ local COUNT_PER_SIDE = { cvp_lost = true, cvp_amassed = true, cpp = true, fpp = 
 S.RB_ONLY = { scenario_winner = "11.6031", initial_scenario = "11.617", cvp_amassed = "11.6112", elr = "11.617",
   booby_trap = "11.6123", weather = "11.618", ec = "11.618", isolated_areas = "11.606", attack_chit = "11.616",
   idle_days = "11.617", scenarios_since_idle = "11.617", bought_previous_day = "11.617", win_loss = "11.6142",
-  leader_hardening_drm = "11.6113", rg_strength_drm = "11.6201", friendly_distance = "11.6063", balance_drm = "11.616",
+  leader_hardening_drm = "11.6113", friendly_distance = "11.6063", balance_drm = "11.616",
   no_mans_land = "11.6051", massacre = "11.608" }
 -- The records that belong to one CG scenario and the RePh after it, with the case that makes them
 -- so. A campaign that carries them (`[carry] vars = "all"`, or one named) would hand the next game
@@ -638,6 +638,15 @@ function S.located_record_problems()
       end
     end
   end
+  -- [11.619] [11.6201] our RB text stops at 11.618: the RG chart and the RG Strength DR are the
+  -- players', played in the RePh's last step, so nothing reads an RB RG chart or Strength DRM.
+  -- They were declared scenario vars that play never read; a scenario giving one is told so.
+  for _, key in ipairs({ "rb_rg_chart", "rg_strength_drm" }) do
+    if record_of(key) ~= nil then
+      put(key, string.format("[%s] `%s`: our Red Barricades text stops at 11.618, so the RG purchase and Strength DR (11.619-11.620) are the players' and nothing reads it",
+        key == "rb_rg_chart" and "11.619" or "11.6201", key))
+    end
+  end
   local w = record_of("scenario_winner")
   if w ~= nil and not C.pb() and w ~= "none" and not is_side(w) then
     put("scenario_winner", string.format("[11.6031] scenario_winner `%s` is not a side of the %s campaign game (%s, or none)", shown(w), C.module():upper(), names))
@@ -828,6 +837,17 @@ function S.marker_problems()
       end
       if (m.kind == "ap_mine" or m.kind == "at_mine") and t.strength ~= nil and (not whole(t.strength) or t.strength < 1) then
         add(m, cs({ "9.6042", "11.6042" }), string.format("the minefield's strength is `%s`, not a whole number above 0", shown(t.strength)))
+      end
+      -- a Location holds one minefield of each type and side, its factors one strength (the
+      -- 9.62022 set-up adds factors laid there to it: `M.minefield_at`)
+      if (m.kind == "ap_mine" or m.kind == "at_mine") and m.hex and m.other == nil then
+        local key = m.kind .. "/" .. m.hex .. "/" .. shown(m.side)
+        if controls[key] then
+          add(m, cs({ "9.6073", "11.6073" }), string.format("a second %s minefield of the %s in %s (marker %s is there): a Location holds one minefield of a type, its factors one strength",
+            m.kind == "ap_mine" and "A-P" or "A-T", shown(m.side), m.hex, shown(controls[key])))
+        else
+          controls[key] = m.id
+        end
       end
     end
   end

@@ -292,8 +292,10 @@ kessel.test("case_9.62022_fortifications_bought_are_set_up_in_9.620", function()
   expect.refused(ok, r, "9.62022", "H8 is in no british Setup Area")
   ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "C3", count = 3 }
   expect.refused(ok, r, "9.62022", "count is a whole number from 1 to 2")
-  expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "D8" })
+  -- the Isolated Locations first [9.62021], then the rest [9.62022]
   expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "C3" })
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "british" })
+  expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "ap_mine", hex = "D8" })
   expect.accepted(kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "D8" })
   ok, r = kessel.act{ kind = "set_up_fortification", side = "british", item = "foxhole_1s", hex = "D8" }
   expect.refused(ok, r, "9.62022", "no foxhole_1s bought on this CG Date left to set up")
