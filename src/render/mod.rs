@@ -179,8 +179,17 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
         }
         body.push_str("</g>\n");
     }
-    // over the counters, as markers lie on a table (and as the editor draws them)
-    markers(&mut body, map, &l, pic.markers);
+    // over the counters, as markers lie on a table (and as the editor draws them), clear of the
+    // VP stars drawn on stacks
+    let star_on_stack = |h: Hex| {
+        let n = stacks
+            .get(&h)
+            .filter(|_| starred.contains(&h) && stacked(h))?
+            .len();
+        let &(min, w) = pieces::stack_rects(l.center(h), S, n).last()?;
+        Some(pieces::star_on_stack(min, w))
+    };
+    markers(&mut body, map, &l, pic.markers, star_on_stack);
     if opts.areas {
         area_labels(&mut body, map, &l);
     }
@@ -616,7 +625,13 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
 /// Markers on the map as chips (the editor's): a column down a hex's left side, or a row along
 /// the middle of a hexside; the kind's initials on a colour of the kind, the value on a dark tag
 /// under it.
-fn markers(body: &mut String, map: &Map, l: &HexLayout, markers: &[Marker]) {
+fn markers(
+    body: &mut String,
+    map: &Map,
+    l: &HexLayout,
+    markers: &[Marker],
+    star_on_stack: impl Fn(Hex) -> Option<(Point, f32)>,
+) {
     let chip = pieces::MARKER_CHIP * S;
     // per hex (or hexside): the chips drawn, and how many of them have a value's tag
     let mut count: BTreeMap<(Hex, Option<Hex>), (usize, usize)> = BTreeMap::new();
@@ -628,21 +643,23 @@ fn markers(body: &mut String, map: &Map, l: &HexLayout, markers: &[Marker]) {
         let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
         let (k, tags) = count.entry((h, m.other)).or_default();
         let other = m.other.map(|o| l.center(o));
-        let at = pieces::marker_anchor(l.center(h), other, *k, *tags, S, chip);
+        let star = m.other.is_none().then(|| star_on_stack(h)).flatten();
+        let at = pieces::marker_anchor(l.center(h), other, *k, *tags, S, chip, star);
         *k += 1;
         *tags += usize::from(value.is_some());
         let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
         if let Some(value) = value {
             let w = 2.0 + 0.6 * 6.0 * value.chars().count() as f32;
+            let tag = pieces::marker_tag_min(at, chip, w);
             let _ = write!(
                 body,
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"7.5\" rx=\"1\" fill=\"#1e1e1e\"/>\
                  <text x=\"{}\" y=\"{}\" font-size=\"6\" fill=\"#fff\">{}</text>",
-                n(at.x - w / 2.0),
-                n(at.y + chip / 2.0),
+                n(tag.x),
+                n(tag.y),
                 n(w),
-                n(at.x),
-                n(at.y + chip / 2.0 + 6.0),
+                n(tag.x + w / 2.0),
+                n(tag.y + 6.0),
                 esc(&value)
             );
         }
