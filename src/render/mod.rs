@@ -26,6 +26,7 @@ use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::{KindId, Map};
 use kessel_core::scenario::Objective;
 use kessel_core::state::{Marker, Unit};
+use kessel_draw::counter::{self, Anchor, Print};
 use kessel_draw::pieces::{self, Mark};
 use kessel_draw::style::{MapKinds, PlaceSymbol};
 use kessel_draw::{HexLayout, MapStyle, Point};
@@ -803,8 +804,6 @@ fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
 
 /// Radius of a stack's count badge.
 const BADGE_R: f32 = 5.2;
-/// Font size of the name on a counter.
-const NAME_FONT: f32 = 6.0;
 
 /// About how wide `text` is in the picture's sans font at `size` (an SVG's text is measured where
 /// it is shown: a sans character is about 0.6 em, as [`names`] reckons).
@@ -812,9 +811,9 @@ fn text_width(text: &str, size: f32) -> f32 {
     0.6 * size * text.chars().count() as f32
 }
 
-/// A stack: the counters under the top one, the top counter (side colour, name or type,
-/// values) and the stack size, on a badge kept off place names and VP stars (`keep_off`, as
-/// boxes).
+/// A stack: the counters under the top one, the top counter as the editor draws it (the drawing
+/// model's [`counter::counter_face`]: formation, symbol or type, values) and the stack size, on a
+/// badge kept off place names and VP stars (`keep_off`, as boxes).
 fn counters(
     body: &mut String,
     c: Point,
@@ -851,13 +850,8 @@ fn counters(
         return;
     };
     let unit = &pic.units[top];
-    let ink = hex(counter_fill(pic.style, unit).ink_on());
-    let name = if unit.hidden || unit.name == unit.id {
-        &unit.kind
-    } else {
-        &unit.name
-    };
-    let values = pic.style.face_text(unit);
+    let face = counter::counter_face(pic.style, unit, min, w);
+    let ink = hex(face.ink);
     let clear = |a: Point, b: Point| {
         !keep_off
             .iter()
@@ -867,30 +861,30 @@ fn counters(
         true => pieces::badge_at(&pieces::badge_spots(min, w, BADGE_R), BADGE_R, clear),
         false => None,
     };
-    // the name in the room the badge leaves ([`pieces::top_line_room`]), shortened to fit it
-    let baseline = min.y + 0.38 * w;
-    let band = (baseline - 0.8 * NAME_FONT, baseline + 0.2 * NAME_FONT);
-    let (left, right) = pieces::top_line_room(min, w, band, badge.map(|at| (at, BADGE_R)));
-    let mut most = 9;
-    let shown = loop {
-        let text = kessel_draw::pieces::short_name(name, most);
-        if text_width(&text, NAME_FONT) <= right - left || most <= 1 {
-            break text;
-        }
-        most -= 1;
-    };
-    let _ = write!(
-        body,
-        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>\
-         <text x=\"{}\" y=\"{}\" font-size=\"7.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
-        n((left + right) / 2.0),
-        n(baseline),
-        n(NAME_FONT),
-        esc(&shown),
-        n(min.x + w / 2.0),
-        n(min.y + 0.86 * w),
-        esc(&values)
-    );
+    // the top line in the room the badge leaves ([`pieces::top_line_room`]), shortened to fit it
+    if let Some(top) = &face.top {
+        let (left, right) =
+            pieces::top_line_room(min, w, top.band(), badge.map(|at| (at, BADGE_R)));
+        let mut most = top.most;
+        let shown = loop {
+            let text = pieces::short_name(&top.text, most);
+            if text_width(&text, top.size) <= right - left || most <= 1 {
+                break text;
+            }
+            most -= 1;
+        };
+        let _ = write!(
+            body,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+            n((left + right) / 2.0),
+            n(top.top + 0.85 * top.size),
+            n(top.size),
+            esc(&shown)
+        );
+    }
+    for p in &face.prints {
+        print_svg(body, p, &ink);
+    }
     if let Some(at) = badge {
         let (bx, by) = (at.x, at.y);
         let _ = write!(
@@ -906,6 +900,75 @@ fn counters(
         );
     }
     body.push('\n');
+}
+
+/// One shape of a counter's print ([`counter::counter_face`]) as SVG, in the counter's `ink`.
+fn print_svg(body: &mut String, p: &Print, ink: &str) {
+    let _ = match p {
+        Print::Frame { min, max, width } => write!(
+            body,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"{}\"/>",
+            n(min.x),
+            n(min.y),
+            n(max.x - min.x),
+            n(max.y - min.y),
+            n(*width)
+        ),
+        Print::Oval { min, max, width } => write!(
+            body,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"{}\"/>",
+            n(min.x),
+            n(min.y),
+            n(max.x - min.x),
+            n(max.y - min.y),
+            n((max.y - min.y) / 2.0),
+            n(*width)
+        ),
+        Print::Line { a, b, width } => write!(
+            body,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{ink}\" stroke-width=\"{}\"/>",
+            n(a.x),
+            n(a.y),
+            n(b.x),
+            n(b.y),
+            n(*width)
+        ),
+        Print::Dot { c, r } => write!(
+            body,
+            "<circle data-print=\"dot\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{ink}\"/>",
+            n(c.x),
+            n(c.y),
+            n(*r)
+        ),
+        Print::Star { c, r } => write!(
+            body,
+            "<path d=\"{}\" fill=\"{ink}\"/>",
+            polygon(&pieces::star_points(*c, *r))
+        ),
+        Print::Text {
+            at,
+            anchor,
+            size,
+            bold,
+            text,
+        } => {
+            // SVG sets text on its baseline: a centred text's middle, a bottom-set one's
+            // descent above the point
+            let y = match anchor {
+                Anchor::Center => at.y + 0.35 * size,
+                Anchor::Bottom => at.y - 0.22 * size,
+            };
+            let weight = if *bold { " font-weight=\"bold\"" } else { "" };
+            write!(
+                body,
+                "<text x=\"{}\" y=\"{}\" font-size=\"{}\"{weight} text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+                n(at.x),
+                n(y),
+                n(*size),
+                esc(text)
+            )
+        }
+    };
 }
 
 /// A counter's fill: its side's colour, darker while the unit is hidden (untried).

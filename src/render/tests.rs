@@ -650,3 +650,46 @@ fn a_marker_on_an_objective_keeps_off_its_vp_star() {
         assert!(apart, "{rect} lies on the star at {star:?} (r {r})");
     }
 }
+
+/// A counter in the picture is the editor's: what the drawing model prints on it
+/// ([`counter::counter_face`]: the formation on top, the unit symbol in its box, the values), not
+/// a layout of the renderer's own (it printed the unit's name or type over the values and no
+/// symbol, so a map and the editor showed one unit two ways).
+#[test]
+fn counters_are_drawn_as_the_drawing_model_prints_them() {
+    let map = small();
+    let at = map.parse("0302").expect("hex");
+    let mut r = Ruleset {
+        sides: vec!["red".into(), "blue".into()],
+        ..Ruleset::default()
+    };
+    r.unit_types
+        .insert("infantry".into(), serde_json::json!({ "symbol": "infantry" }));
+    let st = MapStyle::from_ruleset(&r);
+    let mut u = unit("x1", "red", at, false);
+    u.formation = Some("7 Pz".into());
+    let svg = draw(&map, std::slice::from_ref(&u), &st, &Options::default());
+    let group = svg
+        .split("<g id=\"units\">")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("the units");
+    let (min, w) = *pieces::stack_rects(layout_of(&map).center(at), S, 1)
+        .last()
+        .expect("a counter");
+    let face = counter::counter_face(&st, &u, min, w);
+    assert!(group.contains(">7 Pz</text>"), "the formation on top: {group}");
+    assert!(!group.contains(">X1</text>"), "not the name: {group}");
+    assert!(group.contains(">4-3-7</text>"), "the values: {group}");
+    // the infantry symbol: its box and the two lines of its cross, where the model puts them
+    let lines = group.matches("<line ").count();
+    assert_eq!(lines, 2, "{group}");
+    for p in &face.prints {
+        if let Print::Line { a, .. } = p {
+            assert!(
+                group.contains(&format!("x1=\"{}\" y1=\"{}\"", svg::n(a.x), svg::n(a.y))),
+                "{p:?} in {group}"
+            );
+        }
+    }
+}
