@@ -663,8 +663,10 @@ fn counters_are_drawn_as_the_drawing_model_prints_them() {
         sides: vec!["red".into(), "blue".into()],
         ..Ruleset::default()
     };
-    r.unit_types
-        .insert("infantry".into(), serde_json::json!({ "symbol": "infantry" }));
+    r.unit_types.insert(
+        "infantry".into(),
+        serde_json::json!({ "symbol": "infantry" }),
+    );
     let st = MapStyle::from_ruleset(&r);
     let mut u = unit("x1", "red", at, false);
     u.formation = Some("7 Pz".into());
@@ -678,7 +680,10 @@ fn counters_are_drawn_as_the_drawing_model_prints_them() {
         .last()
         .expect("a counter");
     let face = counter::counter_face(&st, &u, min, w);
-    assert!(group.contains(">7 Pz</text>"), "the formation on top: {group}");
+    assert!(
+        group.contains(">7 Pz</text>"),
+        "the formation on top: {group}"
+    );
     assert!(!group.contains(">X1</text>"), "not the name: {group}");
     assert!(group.contains(">4-3-7</text>"), "the values: {group}");
     // the infantry symbol: its box and the two lines of its cross, where the model puts them
