@@ -102,3 +102,25 @@ kessel.test("case_R9_sudden_death", function()
   expect.eq(kessel.game.finished(), true)
   expect.eq(kessel.game.step().id, "north_combat")
 end)
+
+-- Rule R7: a unit with `enter` waits off the map until its turn; the rules bring it on at the
+-- start of its side's movement phase, on the first free hex of its area (the engine places
+-- nobody by itself)
+kessel.test("case_R7_reinforcements_enter_on_their_turn", function()
+  kessel.setup{
+    map = { columns = 6, rows = 6, default = "plain", areas = { S = { "0106", "0206" } } },
+    units = {
+      foot("n", "north", "0101"),
+      foot("s", "south", "0106"),
+      { id = "late", side = "south", type = "horse", faces = { "2-2-6" }, enter = { turn = 2, area = "S" } },
+    },
+    step = "north_combat",
+  }
+  expect.accepted(kessel.act{ kind = "end_phase" })
+  expect.eq(kessel.game.step().id, "south_move")
+  expect.eq(kessel.units.get("late").location, "pending", "not before turn 2")
+  for _ = 1, 4 do expect.accepted(kessel.act{ kind = "end_phase" }) end
+  expect.eq(kessel.game.turn(), 2)
+  expect.eq(kessel.game.step().id, "south_move")
+  expect.eq(kessel.units.get("late").hex, "0206", "the first hex of S with room")
+end)
