@@ -183,6 +183,11 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
     let window = h.ctx.content_rect();
     let changed = h.get_by_label("changed:").rect();
     assert!(window.contains_rect(changed), "{changed:?} is out of sight");
+    // high up, not under screens of values (it sat at 586 of 850 under them)
+    assert!(
+        changed.min.y < 0.6 * window.height(),
+        "{changed:?} is far down the panel"
+    );
     let undo = h.get_by_label("Undo action").rect();
     assert!(
         window.contains_rect(undo),
