@@ -29,12 +29,6 @@ pub fn fill_of(style: &MapStyle, unit: &Unit) -> Color32 {
     ))
 }
 
-/// Short formation text for the top of a counter (the drawing model's rule, 8 characters; fewer
-/// where a count badge leaves less room).
-pub fn formation_abbrev(formation: &str) -> String {
-    pieces::short_name(formation, counter::FORMATION_CHARS)
-}
-
 /// Draws a stack (bottom first): shadows for the counters below and the top counter (the model's
 /// rule: the last listed). Its count badge (centre and radius, if it has one) is drawn apart,
 /// over everything ([`draw_badge`]); the top counter's name leaves it room.
@@ -200,17 +194,5 @@ fn fitted(
             return galley;
         }
         n -= 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_formations_keep_their_numbers() {
-        assert_eq!(formation_abbrev("7 Pz"), "7 Pz");
-        assert_eq!(formation_abbrev("Reinf T3 Z"), "T3 Z");
-        assert_eq!(formation_abbrev("Grossdeutschland"), "Grossde.");
     }
 }
