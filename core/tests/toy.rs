@@ -1839,3 +1839,27 @@ fn remove_withdraw_clear_unit_var_and_hexside_change_the_state_replay_and_undo()
     assert_eq!(*e.state(), before, "undo puts everything back");
     assert!(!river(&e), "and takes the river off");
 }
+
+/// A `step_end` hook that ends the game (a sudden death judged at the end of a phase) ends it
+/// there: the sequencer does not move the clock on past it.
+#[test]
+fn a_step_end_hook_that_ends_the_game_stops_the_sequencer() {
+    let scenario = toy_with_script(
+        "sudden-death",
+        "sudden.lua",
+        r#"kessel.on("step_end", function(index)
+  if kessel.game.step().id == "red_combat" then
+    kessel.emit.clock(kessel.game.turn(), index, true)
+  end
+end)
+"#,
+    );
+    let mut e = Engine::load(&scenario, None, 1, Limits::default()).expect("load");
+    for _ in 0..2 {
+        let outcome = e.act(&Action::new("end_phase")).expect("runs");
+        assert!(outcome.is_ok(), "{outcome:?}");
+    }
+    let s = e.state();
+    assert!(s.finished, "the hook ended the game");
+    assert_eq!((s.turn, s.phase), (1, 1), "the clock stays at red_combat");
+}

@@ -13,8 +13,10 @@
 //!   place and side styles, unit symbols, with fallbacks.
 //! - [`color`]: [`Rgb`], parsing declared colours, the one name hash for fallbacks.
 //! - [`pieces`]: stacks and their top unit, counter and label geometry, terrain marks, stars.
+//! - [`counter`]: what is printed on a counter (top line, unit symbol, values), as shapes.
 
 pub mod color;
+pub mod counter;
 pub mod layout;
 pub mod pieces;
 pub mod style;

@@ -227,13 +227,25 @@ pub const MARKER_CHIP: f32 = 0.42;
 /// chip with a value before the next one (the next chip covered the value).
 pub const MARKER_TAG: f32 = 0.35;
 
+/// The top-left corner of the tag (`tag_w` wide) that shows the value of the marker chip of side
+/// `chip` centred on `at`: under the chip, centred on it, but never past its right edge, so a
+/// value wider than the chip runs out to the left, away from the counters (and a VP star on a
+/// stack's left edge) rather than onto them.
+pub fn marker_tag_min(at: Point, chip: f32, tag_w: f32) -> Point {
+    let past = ((tag_w - chip) / 2.0).max(0.0);
+    Point::new(at.x - tag_w / 2.0 - past, at.y + chip / 2.0)
+}
+
 /// Where the centre of the `k`-th marker chip (side `chip`) of a hex (centre `c`) or of a hexside
 /// (`other`: the other hex's centre) goes, `size` the hex radius: a hex's in a column down its
 /// left side from its top left, beside the counters (in a row along the top, the second chip lay
 /// on the top counter and covered the start of its name); a hexside's in a row from the middle of
 /// the shared edge, halfway between the two centres (a wall between two hexes was drawn as a chip
 /// in the first hex, like a marker in it). `tags_above`: how many of a hex's chips before this one
-/// have a value's tag under them, each of which takes [`MARKER_TAG`] more room.
+/// have a value's tag under them, each of which takes [`MARKER_TAG`] more room. `star`: the VP
+/// star (centre and radius, [`star_on_stack`]) on the left edge of the hex's top counter, if it
+/// has one; a hex's chips then keep left of it, their tags too ([`marker_tag_min`] keeps a tag
+/// left of its chip's right edge): the first chip's value tag covered the star's left arm.
 pub fn marker_anchor(
     c: Point,
     other: Option<Point>,
@@ -241,6 +253,7 @@ pub fn marker_anchor(
     tags_above: usize,
     size: f32,
     chip: f32,
+    star: Option<(Point, f32)>,
 ) -> Point {
     // apart, a gap between: overlapping, a chip hid the initials and value of the last
     let along = k as f32 * chip * 1.1;
@@ -254,7 +267,12 @@ pub fn marker_anchor(
         None => {
             let out = if k == 0 { 0.85 } else { 1.0 };
             let tags = tags_above as f32 * MARKER_TAG * size;
-            Point::new(c.x - out * size, c.y - 0.55 * size + along + tags)
+            let x = c.x - out * size;
+            let x = match star {
+                Some((at, r)) => x.min(at.x - r - 0.03 * size - chip / 2.0),
+                None => x,
+            };
+            Point::new(x, c.y - 0.55 * size + along + tags)
         }
     }
 }
@@ -581,16 +599,16 @@ mod tests {
     fn marker_chips_go_down_a_hexs_left_side_or_along_a_shared_edge() {
         let (a, b) = (Point::new(100.0, 100.0), Point::new(100.0, 200.0));
         assert_eq!(
-            marker_anchor(a, Some(b), 0, 0, 50.0, 20.0),
+            marker_anchor(a, Some(b), 0, 0, 50.0, 20.0, None),
             Point::new(100.0, 150.0)
         );
         assert_eq!(
-            marker_anchor(a, Some(b), 1, 0, 50.0, 20.0),
+            marker_anchor(a, Some(b), 1, 0, 50.0, 20.0, None),
             Point::new(122.0, 150.0)
         );
         // a marker in the hex stays at its top left
         assert_eq!(
-            marker_anchor(a, None, 0, 0, 50.0, 20.0),
+            marker_anchor(a, None, 0, 0, 50.0, 20.0, None),
             Point::new(57.5, 72.5)
         );
         // the next one under it, not over it, and neither on a counter: the counter's left edge
@@ -603,7 +621,7 @@ mod tests {
         let &(min, w) = rects.last().expect("a top counter");
         let mut last_y = f32::NEG_INFINITY;
         for k in 0..3 {
-            let at = marker_anchor(l.center(h), None, k, 0, l.size, chip);
+            let at = marker_anchor(l.center(h), None, k, 0, l.size, chip, None);
             assert!(
                 at.y - chip / 2.0 > last_y,
                 "{k}: {at:?} over the chip above"
@@ -624,13 +642,68 @@ mod tests {
             }
         }
         // under a chip with a value, its tag's room before the next chip
-        let first = marker_anchor(l.center(h), None, 0, 0, l.size, chip);
-        let next = marker_anchor(l.center(h), None, 1, 1, l.size, chip);
+        let first = marker_anchor(l.center(h), None, 0, 0, l.size, chip, None);
+        let next = marker_anchor(l.center(h), None, 1, 1, l.size, chip, None);
         let tag_bottom = first.y + chip / 2.0 + MARKER_TAG * l.size;
         assert!(next.y - chip / 2.0 >= tag_bottom - 0.01, "{next:?}");
         assert_eq!(marker_initials("air_interdiction"), "AI");
         assert_eq!(marker_initials("rail cut marker"), "RC");
         assert_eq!(marker_initials("mine"), "M");
+    }
+
+    /// On a hex whose stack carries a VP star, no chip nor the tag of its value (up to the six
+    /// characters a value is shortened to, at the renderer's width of a character) covers the
+    /// star, whatever the stack's height: the first chip's tag covered its left arm.
+    #[test]
+    fn marker_chips_and_their_tags_keep_off_a_vp_star_on_the_stack() {
+        let map = Map::new("t", 4, 4, Numbering::default(), "clear");
+        let l = HexLayout::for_map(&map, 24.0);
+        let h = map.parse("0202").expect("label");
+        let chip = MARKER_CHIP * l.size;
+        let overlaps = |a: (Point, Point), b: (Point, Point)| {
+            a.0.x < b.1.x && b.0.x < a.1.x && a.0.y < b.1.y && b.0.y < a.1.y
+        };
+        for count in 1..=3 {
+            let &(min, w) = stack_rects(l.center(h), l.size, count).last().expect("top");
+            let (star, r) = star_on_stack(min, w);
+            let star_box = (
+                Point::new(star.x - r, star.y - r),
+                Point::new(star.x + r, star.y + r),
+            );
+            for chars in 1..=6 {
+                let tag_w = 2.0 + 3.6 * chars as f32;
+                for k in 0..3 {
+                    let at = marker_anchor(l.center(h), None, k, k, l.size, chip, Some((star, r)));
+                    let chip_box = (
+                        Point::new(at.x - chip / 2.0, at.y - chip / 2.0),
+                        Point::new(at.x + chip / 2.0, at.y + chip / 2.0),
+                    );
+                    let t = marker_tag_min(at, chip, tag_w);
+                    let tag_box = (t, Point::new(t.x + tag_w, t.y + 7.5));
+                    assert!(
+                        !overlaps(chip_box, star_box),
+                        "{count} {k}: chip on the star"
+                    );
+                    assert!(
+                        !overlaps(tag_box, star_box),
+                        "{count} {k} {chars}: tag {tag_box:?} on the star {star_box:?}"
+                    );
+                }
+            }
+        }
+        // without a star the first chip stays nearer its hex, as before
+        let plain = marker_anchor(l.center(h), None, 0, 0, l.size, chip, None);
+        let &(min, w) = stack_rects(l.center(h), l.size, 1).last().expect("top");
+        let starred = marker_anchor(
+            l.center(h),
+            None,
+            0,
+            0,
+            l.size,
+            chip,
+            Some(star_on_stack(min, w)),
+        );
+        assert!(starred.x < plain.x, "{starred:?} {plain:?}");
     }
 
     #[test]

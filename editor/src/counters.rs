@@ -1,14 +1,15 @@
 //! Counters drawn as small NATO-style unit symbols with their printed values.
 //!
-//! The side colour and the symbol come from the ruleset's declarations through the drawing model
-//! ([`MapStyle::side`], [`MapStyle::unit_symbol`]); a type that declares no symbol shows its name
-//! in the symbol box, so nothing is ever hidden for lack of a style.
+//! What a counter shows is the drawing model's ([`counter::counter_face`], which `kessel render`
+//! draws too): the side colour and the symbol come from the ruleset's declarations; a type that
+//! declares no symbol shows its name in the symbol box, so nothing is ever hidden for lack of a
+//! style. This module paints it with egui.
 
 use crate::paint;
 use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, StrokeKind, Vec2};
 use kessel_core::state::Unit;
+use kessel_draw::counter::{self, Anchor, Print};
 use kessel_draw::pieces;
-use kessel_draw::style::UnitSymbol as Symbol;
 use kessel_draw::MapStyle;
 
 /// The smallest hex radius (points) counters are drawn for: at it a counter is about 20 points
@@ -26,15 +27,6 @@ pub fn fill_of(style: &MapStyle, unit: &Unit) -> Color32 {
         style.side(&unit.side).color,
         unit.hidden,
     ))
-}
-
-/// The most characters of a formation on the top of a counter.
-const FORMATION_CHARS: usize = 8;
-
-/// Short formation text for the top of a counter (the drawing model's rule, 8 characters; fewer
-/// where a count badge leaves less room).
-pub fn formation_abbrev(formation: &str) -> String {
-    pieces::short_name(formation, FORMATION_CHARS)
 }
 
 /// Draws a stack (bottom first): shadows for the counters below and the top counter (the model's
@@ -99,8 +91,8 @@ pub fn draw_badge(painter: &Painter, at: Pos2, r: f32, count: usize) {
     );
 }
 
-/// Draws one counter in `rect`; its top line keeps clear of a count badge `badge` (centre and
-/// radius) drawn over it later.
+/// Draws one counter in `rect`, as the drawing model prints it ([`counter::counter_face`]);
+/// its top line keeps clear of a count badge `badge` (centre and radius) drawn over it later.
 pub fn draw_counter(
     painter: &Painter,
     style: &MapStyle,
@@ -110,76 +102,79 @@ pub fn draw_counter(
     badge: Option<(Pos2, f32)>,
 ) {
     let w = rect.width();
-    let fill = fill_of(style, unit);
+    let face = counter::counter_face(style, unit, paint::point(rect.min), w);
+    let fill = paint::color(face.fill);
     let border = if selected {
         Stroke::new(2.5, Color32::from_rgb(255, 140, 0))
     } else {
         Stroke::new(1.0, Color32::from_black_alpha(200))
     };
     painter.rect(rect, w * 0.06, fill, border, StrokeKind::Inside);
-    if w < 14.0 {
-        return;
-    }
-    let ink = text_on(fill);
-    let small = FontId::proportional((0.2 * w).max(6.0));
-    let values = FontId::proportional((0.26 * w).max(7.0));
-    let symbol = style.unit_symbol(&unit.kind);
-
-    // top line: a leader by name, other units by formation, in the room a badge leaves
-    let (top_text, most) = if symbol == Symbol::Leader {
-        (unit.name.as_str(), 9)
-    } else {
-        (
-            unit.formation.as_deref().unwrap_or_default(),
-            FORMATION_CHARS,
-        )
-    };
-    if w >= 22.0 && !top_text.trim().is_empty() {
-        let top = rect.top() + 0.04 * w;
-        let band = (top, top + small.size * 1.2);
+    let ink = paint::color(face.ink);
+    if let Some(top) = &face.top {
         let (left, right) = pieces::top_line_room(
             paint::point(rect.min),
             w,
-            band,
+            top.band(),
             badge.map(|(at, r)| (paint::point(at), r)),
         );
-        let galley = fitted(painter, top_text, most, &small, ink, right - left);
+        let font = FontId::proportional(top.size);
+        let galley = fitted(painter, &top.text, top.most, &font, ink, right - left);
         let x = (left + right) / 2.0 - galley.size().x / 2.0;
-        painter.galley(Pos2::new(x, top), galley, ink);
+        painter.galley(Pos2::new(x, top.top), galley, ink);
     }
+    for p in &face.prints {
+        print(painter, p, ink);
+    }
+}
 
-    let box_rect = Rect::from_center_size(
-        Pos2::new(rect.center().x, rect.top() + 0.47 * w),
-        Vec2::new(0.58 * w, 0.34 * w),
-    );
-    let bottom = Pos2::new(rect.center().x, rect.bottom() - 0.03 * w);
-    if unit.hidden {
-        painter.text(
-            box_rect.center(),
-            Align2::CENTER_CENTER,
-            "?",
-            FontId::proportional(0.36 * w),
-            ink,
-        );
-        if w >= 22.0 {
+/// One shape of a counter's print in egui's strokes.
+fn print(painter: &Painter, p: &Print, ink: Color32) {
+    match p {
+        Print::Frame { min, max, width } => {
+            let r = Rect::from_min_max(paint::pos(*min), paint::pos(*max));
+            painter.rect_stroke(r, 0.0, Stroke::new(*width, ink), StrokeKind::Middle);
+        }
+        Print::Oval { min, max, width } => {
+            let r = Rect::from_min_max(paint::pos(*min), paint::pos(*max));
+            painter.rect_stroke(
+                r,
+                r.height() / 2.0,
+                Stroke::new(*width, ink),
+                StrokeKind::Middle,
+            );
+        }
+        Print::Line { a, b, width } => {
+            painter.line_segment([paint::pos(*a), paint::pos(*b)], Stroke::new(*width, ink));
+        }
+        Print::Dot { c, r } => {
+            painter.circle_filled(paint::pos(*c), *r, ink);
+        }
+        Print::Star { c, r } => {
+            let mut shapes = Vec::new();
+            paint::star(&mut shapes, paint::pos(*c), *r, ink, ink);
+            painter.extend(shapes);
+        }
+        Print::Text {
+            at,
+            anchor,
+            size,
+            bold: _,
+            text,
+        } => {
+            let align = match anchor {
+                Anchor::Center => Align2::CENTER_CENTER,
+                Anchor::Bottom => Align2::CENTER_BOTTOM,
+            };
             painter.text(
-                bottom,
-                Align2::CENTER_BOTTOM,
-                short_kind(&unit.kind),
-                small,
+                paint::pos(*at),
+                align,
+                text,
+                FontId::proportional(*size),
                 ink,
             );
         }
-        return;
     }
-    draw_symbol(painter, box_rect, symbol, unit, ink);
-    painter.text(
-        bottom,
-        Align2::CENTER_BOTTOM,
-        style.face_text(unit),
-        values,
-        ink,
-    );
 }
 
 /// `text` shortened with intent ([`pieces::short_name`], at most `most` characters, fewer as
@@ -199,76 +194,5 @@ fn fitted(
             return galley;
         }
         n -= 1;
-    }
-}
-
-fn short_kind(kind: &str) -> String {
-    pieces::short_name(&kind.replace('_', " "), 9)
-}
-
-fn draw_symbol(painter: &Painter, r: Rect, symbol: Symbol, unit: &Unit, ink: Color32) {
-    let stroke = Stroke::new((r.height() * 0.08).max(1.0), ink);
-    let oval = |painter: &Painter| {
-        let inner = r.shrink2(Vec2::new(r.width() * 0.2, r.height() * 0.26));
-        painter.rect_stroke(inner, inner.height() / 2.0, stroke, StrokeKind::Middle);
-    };
-    let cross = |painter: &Painter| {
-        painter.line_segment([r.left_top(), r.right_bottom()], stroke);
-        painter.line_segment([r.left_bottom(), r.right_top()], stroke);
-    };
-    if symbol == Symbol::Leader {
-        // a leader's star in the counter's ink: gold stars on the map are VP hexes, and an
-        // objective's star sits on this counter's left edge when a leader stands on it
-        let mut shapes = Vec::new();
-        let c = r.center() - Vec2::new(r.width() * 0.18, 0.0);
-        paint::star(&mut shapes, c, r.height() * 0.55, ink, ink);
-        painter.extend(shapes);
-        if let Some(rating) = unit.attrs.get("rating") {
-            painter.text(
-                r.center() + Vec2::new(r.width() * 0.25, 0.0),
-                Align2::CENTER_CENTER,
-                rating.to_string(),
-                FontId::proportional(r.height() * 0.9),
-                ink,
-            );
-        }
-        return;
-    }
-    painter.rect_stroke(r, 0.0, stroke, StrokeKind::Middle);
-    match symbol {
-        Symbol::Infantry => cross(painter),
-        Symbol::Armour => oval(painter),
-        Symbol::Mechanized => {
-            cross(painter);
-            oval(painter);
-        }
-        Symbol::Cavalry => {
-            painter.line_segment([r.left_bottom(), r.right_top()], stroke);
-        }
-        Symbol::Artillery => {
-            painter.circle_filled(r.center(), r.height() * 0.18, ink);
-        }
-        Symbol::Leader => {}
-        Symbol::Other => {
-            painter.text(
-                r.center(),
-                Align2::CENTER_CENTER,
-                short_kind(&unit.kind),
-                FontId::proportional(r.height() * 0.45),
-                ink,
-            );
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_formations_keep_their_numbers() {
-        assert_eq!(formation_abbrev("7 Pz"), "7 Pz");
-        assert_eq!(formation_abbrev("Reinf T3 Z"), "T3 Z");
-        assert_eq!(formation_abbrev("Grossdeutschland"), "Grossde.");
     }
 }

@@ -156,7 +156,7 @@ pub(super) fn legend(body: &mut String, li: &LegendInput<'_>) -> f32 {
     let mut notes = vec!["Hex numbers at the top of each hex.".to_string()];
     if li.opts.units {
         notes.push(
-            "Counter: the top unit of the stack, the one listed last (type or name, and its values as printed; ? = hidden); the black disc = units in the hex; a star on its left edge = a VP hex under the counters.".to_string(),
+            "Counter: the top unit of the stack, the one listed last (formation or leader's name, unit symbol or type, and its values as printed; ? = hidden); the black disc = units in the hex; a star on its left edge = a VP hex under the counters.".to_string(),
         );
     }
     if !li.marker_kinds.is_empty() {

@@ -26,6 +26,7 @@ use kessel_core::hex::{Hex, HexDir, Hexside};
 use kessel_core::map::{KindId, Map};
 use kessel_core::scenario::Objective;
 use kessel_core::state::{Marker, Unit};
+use kessel_draw::counter::{self, Anchor, Print};
 use kessel_draw::pieces::{self, Mark};
 use kessel_draw::style::{MapKinds, PlaceSymbol};
 use kessel_draw::{HexLayout, MapStyle, Point};
@@ -179,8 +180,17 @@ pub fn render_svg(pic: &Picture<'_>, opts: &Options) -> String {
         }
         body.push_str("</g>\n");
     }
-    // over the counters, as markers lie on a table (and as the editor draws them)
-    markers(&mut body, map, &l, pic.markers);
+    // over the counters, as markers lie on a table (and as the editor draws them), clear of the
+    // VP stars drawn on stacks
+    let star_on_stack = |h: Hex| {
+        let n = stacks
+            .get(&h)
+            .filter(|_| starred.contains(&h) && stacked(h))?
+            .len();
+        let &(min, w) = pieces::stack_rects(l.center(h), S, n).last()?;
+        Some(pieces::star_on_stack(min, w))
+    };
+    markers(&mut body, map, &l, pic.markers, star_on_stack);
     if opts.areas {
         area_labels(&mut body, map, &l);
     }
@@ -616,7 +626,13 @@ fn numbers(body: &mut String, map: &Map, l: &HexLayout) {
 /// Markers on the map as chips (the editor's): a column down a hex's left side, or a row along
 /// the middle of a hexside; the kind's initials on a colour of the kind, the value on a dark tag
 /// under it.
-fn markers(body: &mut String, map: &Map, l: &HexLayout, markers: &[Marker]) {
+fn markers(
+    body: &mut String,
+    map: &Map,
+    l: &HexLayout,
+    markers: &[Marker],
+    star_on_stack: impl Fn(Hex) -> Option<(Point, f32)>,
+) {
     let chip = pieces::MARKER_CHIP * S;
     // per hex (or hexside): the chips drawn, and how many of them have a value's tag
     let mut count: BTreeMap<(Hex, Option<Hex>), (usize, usize)> = BTreeMap::new();
@@ -628,21 +644,23 @@ fn markers(body: &mut String, map: &Map, l: &HexLayout, markers: &[Marker]) {
         let value = (m.value.as_ref()).and_then(|v| pieces::marker_value_text(v, 6));
         let (k, tags) = count.entry((h, m.other)).or_default();
         let other = m.other.map(|o| l.center(o));
-        let at = pieces::marker_anchor(l.center(h), other, *k, *tags, S, chip);
+        let star = m.other.is_none().then(|| star_on_stack(h)).flatten();
+        let at = pieces::marker_anchor(l.center(h), other, *k, *tags, S, chip, star);
         *k += 1;
         *tags += usize::from(value.is_some());
         let _ = write!(body, "{}", marker_chip(&m.kind, at, chip));
         if let Some(value) = value {
             let w = 2.0 + 0.6 * 6.0 * value.chars().count() as f32;
+            let tag = pieces::marker_tag_min(at, chip, w);
             let _ = write!(
                 body,
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"7.5\" rx=\"1\" fill=\"#1e1e1e\"/>\
                  <text x=\"{}\" y=\"{}\" font-size=\"6\" fill=\"#fff\">{}</text>",
-                n(at.x - w / 2.0),
-                n(at.y + chip / 2.0),
+                n(tag.x),
+                n(tag.y),
                 n(w),
-                n(at.x),
-                n(at.y + chip / 2.0 + 6.0),
+                n(tag.x + w / 2.0),
+                n(tag.y + 6.0),
                 esc(&value)
             );
         }
@@ -786,8 +804,6 @@ fn area_labels(body: &mut String, map: &Map, l: &HexLayout) {
 
 /// Radius of a stack's count badge.
 const BADGE_R: f32 = 5.2;
-/// Font size of the name on a counter.
-const NAME_FONT: f32 = 6.0;
 
 /// About how wide `text` is in the picture's sans font at `size` (an SVG's text is measured where
 /// it is shown: a sans character is about 0.6 em, as [`names`] reckons).
@@ -795,9 +811,9 @@ fn text_width(text: &str, size: f32) -> f32 {
     0.6 * size * text.chars().count() as f32
 }
 
-/// A stack: the counters under the top one, the top counter (side colour, name or type,
-/// values) and the stack size, on a badge kept off place names and VP stars (`keep_off`, as
-/// boxes).
+/// A stack: the counters under the top one, the top counter as the editor draws it (the drawing
+/// model's [`counter::counter_face`]: formation, symbol or type, values) and the stack size, on a
+/// badge kept off place names and VP stars (`keep_off`, as boxes).
 fn counters(
     body: &mut String,
     c: Point,
@@ -834,13 +850,8 @@ fn counters(
         return;
     };
     let unit = &pic.units[top];
-    let ink = hex(counter_fill(pic.style, unit).ink_on());
-    let name = if unit.hidden || unit.name == unit.id {
-        &unit.kind
-    } else {
-        &unit.name
-    };
-    let values = pic.style.face_text(unit);
+    let face = counter::counter_face(pic.style, unit, min, w);
+    let ink = hex(face.ink);
     let clear = |a: Point, b: Point| {
         !keep_off
             .iter()
@@ -850,30 +861,30 @@ fn counters(
         true => pieces::badge_at(&pieces::badge_spots(min, w, BADGE_R), BADGE_R, clear),
         false => None,
     };
-    // the name in the room the badge leaves ([`pieces::top_line_room`]), shortened to fit it
-    let baseline = min.y + 0.38 * w;
-    let band = (baseline - 0.8 * NAME_FONT, baseline + 0.2 * NAME_FONT);
-    let (left, right) = pieces::top_line_room(min, w, band, badge.map(|at| (at, BADGE_R)));
-    let mut most = 9;
-    let shown = loop {
-        let text = kessel_draw::pieces::short_name(name, most);
-        if text_width(&text, NAME_FONT) <= right - left || most <= 1 {
-            break text;
-        }
-        most -= 1;
-    };
-    let _ = write!(
-        body,
-        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>\
-         <text x=\"{}\" y=\"{}\" font-size=\"7.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
-        n((left + right) / 2.0),
-        n(baseline),
-        n(NAME_FONT),
-        esc(&shown),
-        n(min.x + w / 2.0),
-        n(min.y + 0.86 * w),
-        esc(&values)
-    );
+    // the top line in the room the badge leaves ([`pieces::top_line_room`]), shortened to fit it
+    if let Some(top) = &face.top {
+        let (left, right) =
+            pieces::top_line_room(min, w, top.band(), badge.map(|at| (at, BADGE_R)));
+        let mut most = top.most;
+        let shown = loop {
+            let text = pieces::short_name(&top.text, most);
+            if text_width(&text, top.size) <= right - left || most <= 1 {
+                break text;
+            }
+            most -= 1;
+        };
+        let _ = write!(
+            body,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+            n((left + right) / 2.0),
+            n(top.top + 0.85 * top.size),
+            n(top.size),
+            esc(&shown)
+        );
+    }
+    for p in &face.prints {
+        print_svg(body, p, &ink);
+    }
     if let Some(at) = badge {
         let (bx, by) = (at.x, at.y);
         let _ = write!(
@@ -889,6 +900,75 @@ fn counters(
         );
     }
     body.push('\n');
+}
+
+/// One shape of a counter's print ([`counter::counter_face`]) as SVG, in the counter's `ink`.
+fn print_svg(body: &mut String, p: &Print, ink: &str) {
+    let _ = match p {
+        Print::Frame { min, max, width } => write!(
+            body,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"{}\"/>",
+            n(min.x),
+            n(min.y),
+            n(max.x - min.x),
+            n(max.y - min.y),
+            n(*width)
+        ),
+        Print::Oval { min, max, width } => write!(
+            body,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"{}\"/>",
+            n(min.x),
+            n(min.y),
+            n(max.x - min.x),
+            n(max.y - min.y),
+            n((max.y - min.y) / 2.0),
+            n(*width)
+        ),
+        Print::Line { a, b, width } => write!(
+            body,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{ink}\" stroke-width=\"{}\"/>",
+            n(a.x),
+            n(a.y),
+            n(b.x),
+            n(b.y),
+            n(*width)
+        ),
+        Print::Dot { c, r } => write!(
+            body,
+            "<circle data-print=\"dot\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{ink}\"/>",
+            n(c.x),
+            n(c.y),
+            n(*r)
+        ),
+        Print::Star { c, r } => write!(
+            body,
+            "<path d=\"{}\" fill=\"{ink}\"/>",
+            polygon(&pieces::star_points(*c, *r))
+        ),
+        Print::Text {
+            at,
+            anchor,
+            size,
+            bold,
+            text,
+        } => {
+            // SVG sets text on its baseline: a centred text's middle, a bottom-set one's
+            // descent above the point
+            let y = match anchor {
+                Anchor::Center => at.y + 0.35 * size,
+                Anchor::Bottom => at.y - 0.22 * size,
+            };
+            let weight = if *bold { " font-weight=\"bold\"" } else { "" };
+            write!(
+                body,
+                "<text x=\"{}\" y=\"{}\" font-size=\"{}\"{weight} text-anchor=\"middle\" fill=\"{ink}\">{}</text>",
+                n(at.x),
+                n(y),
+                n(*size),
+                esc(text)
+            )
+        }
+    };
 }
 
 /// A counter's fill: its side's colour, darker while the unit is hidden (untried).

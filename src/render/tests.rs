@@ -585,3 +585,116 @@ fn an_area_id_at_the_west_edge_stays_on_the_picture() {
     let l = layout_of(&map);
     assert!(l.center(map.hex_at(0, 0)).x - S > x, "{x}");
 }
+
+/// A marker with a value on an objective under a counter: neither its chip nor the value's tag
+/// lies on the VP star drawn on the counter's left edge (the first chip's tag covered the star's
+/// left arm).
+#[test]
+fn a_marker_on_an_objective_keeps_off_its_vp_star() {
+    let map = small();
+    let held = map.parse("0302").expect("hex");
+    let objectives = [Objective {
+        name: "held".into(),
+        hexes: vec![held],
+        vp: 5,
+        side: None,
+    }];
+    let marker = |id: u32, kind: &str, value: serde_json::Value| Marker {
+        id,
+        kind: kind.into(),
+        side: None,
+        hex: Some(held),
+        other: None,
+        value: Some(value),
+    };
+    let markers = [
+        marker(0, "fort", serde_json::json!("fortified")),
+        marker(1, "mine", serde_json::json!(12)),
+    ];
+    let svg = render_svg(
+        &Picture {
+            map: &map,
+            title: "Star and markers",
+            units: &[unit("x1", "red", held, false)],
+            objectives: &objectives,
+            markers: &markers,
+            style: &style(),
+            seen_by: None,
+        },
+        &Options::default(),
+    );
+    let (min, w) = *pieces::stack_rects(layout_of(&map).center(held), S, 1)
+        .last()
+        .expect("the counter");
+    let (star, r) = pieces::star_on_stack(min, w);
+    let layer = svg
+        .split("<g id=\"markers\"")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("a marker layer");
+    // every rectangle of the layer: the chips and the value tags under them
+    let attr = |rect: &str, name: &str| -> f32 {
+        rect.split(&format!(" {name}=\""))
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{name} of {rect}"))
+    };
+    let rects: Vec<&str> = layer.split("<rect").skip(1).collect();
+    assert_eq!(rects.len(), 4, "two chips, two tags: {layer}");
+    for rect in rects {
+        let (x, y) = (attr(rect, "x"), attr(rect, "y"));
+        let (w, h) = (attr(rect, "width"), attr(rect, "height"));
+        let apart =
+            x + w <= star.x - r || x >= star.x + r || y + h <= star.y - r || y >= star.y + r;
+        assert!(apart, "{rect} lies on the star at {star:?} (r {r})");
+    }
+}
+
+/// A counter in the picture is the editor's: what the drawing model prints on it
+/// ([`counter::counter_face`]: the formation on top, the unit symbol in its box, the values), not
+/// a layout of the renderer's own (it printed the unit's name or type over the values and no
+/// symbol, so a map and the editor showed one unit two ways).
+#[test]
+fn counters_are_drawn_as_the_drawing_model_prints_them() {
+    let map = small();
+    let at = map.parse("0302").expect("hex");
+    let mut r = Ruleset {
+        sides: vec!["red".into(), "blue".into()],
+        ..Ruleset::default()
+    };
+    r.unit_types.insert(
+        "infantry".into(),
+        serde_json::json!({ "symbol": "infantry" }),
+    );
+    let st = MapStyle::from_ruleset(&r);
+    let mut u = unit("x1", "red", at, false);
+    u.formation = Some("7 Pz".into());
+    let svg = draw(&map, std::slice::from_ref(&u), &st, &Options::default());
+    let group = svg
+        .split("<g id=\"units\">")
+        .nth(1)
+        .and_then(|s| s.split("</g>").next())
+        .expect("the units");
+    let (min, w) = *pieces::stack_rects(layout_of(&map).center(at), S, 1)
+        .last()
+        .expect("a counter");
+    let face = counter::counter_face(&st, &u, min, w);
+    assert!(
+        group.contains(">7 Pz</text>"),
+        "the formation on top: {group}"
+    );
+    assert!(!group.contains(">X1</text>"), "not the name: {group}");
+    assert!(group.contains(">4-3-7</text>"), "the values: {group}");
+    // the infantry symbol: its box and the two lines of its cross, where the model puts them
+    let lines = group.matches("<line ").count();
+    assert_eq!(lines, 2, "{group}");
+    for p in &face.prints {
+        if let Print::Line { a, .. } = p {
+            assert!(
+                group.contains(&format!("x1=\"{}\" y1=\"{}\"", svg::n(a.x), svg::n(a.y))),
+                "{p:?} in {group}"
+            );
+        }
+    }
+}

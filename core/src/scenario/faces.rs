@@ -37,10 +37,10 @@ impl Scenario {
                                 &self.path,
                                 Some(spec.face_lines.get(i).copied().unwrap_or(spec.line)),
                                 format!(
-                                    "unit `{}`: `{text}` is not a face of unit type `{}` ({})",
+                                    "unit `{}`: {}",
                                     u.id,
-                                    u.kind,
-                                    fields.join("-")
+                                    face_text_problem(text, &u.kind, Some(&fields))
+                                        .unwrap_or_default()
                                 ),
                             )),
                         }
@@ -57,8 +57,9 @@ impl Scenario {
                         &self.path,
                         Some(spec.face_lines.get(at).copied().unwrap_or(spec.line)),
                         format!(
-                            "unit `{}`: `{bad}` is not a face (A-D-M); unit type `{}` declares no face_fields to read other faces with",
-                            u.id, u.kind
+                            "unit `{}`: {}",
+                            u.id,
+                            face_text_problem(&bad, &u.kind, None).unwrap_or_default()
                         ),
                     ));
                 }
@@ -66,5 +67,46 @@ impl Scenario {
             }
         }
         problems
+    }
+}
+
+/// What is wrong with `text` as a face of a unit of type `kind`, read with the type's
+/// `face_fields` (`fields`; `None`: the type declares none, and a face is "A-D-M"), or
+/// `None` when it is one. The one wording of a bad face: the checks of a scenario file say it,
+/// and so does the editor's new-unit form before it adds the unit.
+pub fn face_text_problem(text: &str, kind: &str, fields: Option<&[String]>) -> Option<String> {
+    match fields {
+        Some(fields) => crate::state::named_face_from_text(text, fields)
+            .is_none()
+            .then(|| {
+                format!(
+                    "`{text}` is not a face of unit type `{kind}` ({})",
+                    fields.join("-")
+                )
+            }),
+        None => Face::parse(text).is_none().then(|| {
+            format!(
+                "`{text}` is not a face (A-D-M); unit type `{kind}` declares no face_fields to read other faces with"
+            )
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::face_text_problem;
+
+    #[test]
+    fn a_face_is_checked_against_its_types_fields() {
+        assert_eq!(face_text_problem("4-4-10", "panzer", None), None);
+        let adm = face_text_problem("4-4", "panzer", None).expect("two parts");
+        assert!(adm.contains("`4-4` is not a face (A-D-M)"), "{adm}");
+        let fields = ["morale".to_string(), "leadership".to_string()];
+        assert_eq!(face_text_problem("9-1", "leader", Some(&fields)), None);
+        let named = face_text_problem("9-1-2", "leader", Some(&fields)).expect("three parts");
+        assert!(
+            named.contains("is not a face of unit type `leader` (morale-leadership)"),
+            "{named}"
+        );
     }
 }

@@ -17,6 +17,7 @@ type S<T> = Spanned<T>;
 
 mod build;
 mod faces;
+pub use faces::face_text_problem;
 mod file;
 mod map_file;
 

@@ -285,7 +285,15 @@ impl MapView {
     /// Markers as small tags down the left side of their hex, one per marker, labelled with the
     /// initials of their kind (an `air_interdiction` marker reads "AI"), a marker's value on a
     /// dark tag under it.
-    pub(super) fn draw_markers(&self, painter: &Painter, map: &Map, markers: &[Marker]) {
+    /// `stars`: the VP stars drawn on stacks (hex, centre, radius), which the chips of their hexes
+    /// keep clear of.
+    pub(super) fn draw_markers(
+        &self,
+        painter: &Painter,
+        map: &Map,
+        markers: &[Marker],
+        stars: &[(Hex, Pos2, f32)],
+    ) {
         let z = self.zoom;
         let view = self.canvas.expand(z * 2.0);
         // a hexside's markers count apart from its hexes': a wall between two hexes was drawn as
@@ -302,7 +310,10 @@ impl MapView {
             let (k, tags) = count.entry((h, m.other)).or_default();
             let size = (pieces::MARKER_CHIP * z).max(6.0);
             let other = m.other.map(|o| paint::point(self.hex_to_screen(map, o)));
-            let at = pieces::marker_anchor(paint::point(c), other, *k, *tags, z, size);
+            let star = (stars.iter())
+                .find(|(at, _, _)| m.other.is_none() && *at == h)
+                .map(|&(_, c, r)| (paint::point(c), r));
+            let at = pieces::marker_anchor(paint::point(c), other, *k, *tags, z, size, star);
             let at = paint::pos(at);
             *k += 1;
             *tags += usize::from(value.is_some());
@@ -333,9 +344,9 @@ impl MapView {
                         FontId::proportional((size * 0.55).max(8.0)),
                         Color32::WHITE,
                     );
-                    let tag = Align2::CENTER_TOP
-                        .anchor_size(rect.center_bottom(), galley.size())
-                        .expand2(Vec2::new(2.0, 0.0));
+                    let w = galley.size().x + 4.0;
+                    let min = pieces::marker_tag_min(paint::point(at), size, w);
+                    let tag = Rect::from_min_size(paint::pos(min), Vec2::new(w, galley.size().y));
                     painter.rect_filled(tag, 2.0, Color32::from_rgb(30, 30, 30));
                     painter.galley(tag.min + Vec2::new(2.0, 0.0), galley, Color32::WHITE);
                 }

@@ -51,26 +51,41 @@ pub fn campaign_ui(ui: &mut Ui, run: &CampaignRun, s: &PlaySession, cmds: &mut V
                 if text.is_empty() {
                     ui.label("Nothing: the campaign carries nothing, or the game left nothing.");
                 }
-                let (facts, lists) = facts_then_lists(&text);
-                // what the last game changed (where each value was last set, what the new
-                // game's set-up dropped) and the values come first, in view: they were under the
-                // unit lists, at the bottom of a scrolled box, where a GM never saw them
-                for line in &facts {
+                let parts = carried_parts(&text);
+                // what the last game changed comes first, in view: the units' count, where each
+                // value was last set, what the new game's set-up dropped (they were under the
+                // unit lists, at the bottom of a scrolled box, where a GM never saw them)
+                for line in &parts.changed {
                     carried_line(ui, line);
-                }
-                if lists.is_empty() {
-                    return;
                 }
                 // the units, a campaign's long part, scroll by themselves, so the game's tools
                 // stay in view
-                egui::ScrollArea::vertical()
-                    .id_salt("carried-lines")
-                    .max_height(180.0)
+                if !parts.lists.is_empty() {
+                    egui::ScrollArea::vertical()
+                        .id_salt("carried-lines")
+                        .max_height(180.0)
+                        .show(ui, |ui| {
+                            for line in &parts.lists {
+                                carried_line(ui, line);
+                            }
+                        });
+                }
+                // the values in full (a record of purchases runs to many lines), the markers,
+                // what was not carried: there to look up, folded, so they no longer push the
+                // unit lists and the game's tools out of sight
+                if !parts.rest.is_empty() {
+                    egui::CollapsingHeader::new(format!(
+                        "Values and the rest of what carried ({} lines)",
+                        parts.rest.len()
+                    ))
+                    .id_salt(("carried-rest", run.index))
+                    .default_open(false)
                     .show(ui, |ui| {
-                        for line in &lists {
+                        for line in &parts.rest {
                             carried_line(ui, line);
                         }
                     });
+                }
             });
     }
     ui.separator();
@@ -88,40 +103,50 @@ const UNIT_LISTS: [&str; 4] = [
 /// The heading of the carry report's lines saying where each value was last set.
 const WHERE_SET: &str = "where each value was last set:";
 
-/// The carry report's lines (`CarryReport::text`) split in two: the facts, then the unit lists
-/// in [`UNIT_LISTS`]' order. The facts are the units' count, then what the last game changed and
-/// where (the steps that last set each value, and the values the new game's set-up dropped),
-/// then the values and the rest (markers, the map) in the report's order. Lines come trimmed.
-fn facts_then_lists(text: &str) -> (Vec<&str>, Vec<&str>) {
+/// The carry report's lines (`CarryReport::text`), in the order the panel shows them.
+#[derive(Debug, Default, PartialEq)]
+struct CarriedParts<'a> {
+    /// What the last game changed: the units' count, the steps that last set each value, and
+    /// the values the new game's set-up dropped.
+    changed: Vec<&'a str>,
+    /// The unit lists, in [`UNIT_LISTS`]' order.
+    lists: Vec<&'a str>,
+    /// The rest (the values in full, the markers, the map), in the report's order.
+    rest: Vec<&'a str>,
+}
+
+/// Splits the carry report (lines come trimmed); see [`CarriedParts`].
+fn carried_parts(text: &str) -> CarriedParts<'_> {
     let list_of = |line: &str| {
         let head = line.split_once(": ").map_or(line, |(h, _)| h);
         UNIT_LISTS.iter().position(|l| *l == head)
     };
-    let (mut count, mut changed, mut facts, mut lists) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut parts = CarriedParts::default();
+    let (mut count, mut lists) = (Vec::new(), Vec::new());
     let mut under_where = false;
     for raw in text.lines() {
         let line = raw.trim_start();
         // the lines under the heading are indented further than the report's own
         under_where = line == WHERE_SET || (under_where && raw.starts_with("    "));
         if under_where || line.starts_with("dropped as the game began") {
-            changed.push(line);
+            parts.changed.push(line);
         } else if let Some(k) = list_of(line) {
             lists.push((k, line));
         } else if count.is_empty()
-            && facts.is_empty()
+            && parts.rest.is_empty()
             && line.ends_with(')')
             && line.contains(" units (")
         {
             count.push(line);
         } else {
-            facts.push(line);
+            parts.rest.push(line);
         }
     }
     lists.sort_by_key(|(k, _)| *k);
-    count.extend(changed);
-    count.extend(facts);
-    (count, lists.into_iter().map(|(_, l)| l).collect())
+    count.append(&mut parts.changed);
+    parts.changed = count;
+    parts.lists = lists.into_iter().map(|(_, l)| l).collect();
+    parts
 }
 
 /// The lists of what carried (`created: a (…), b (…)`, `changed: …`, the new arrivals) one item
@@ -169,25 +194,25 @@ mod carried_tests {
                     unchanged: 1\n  cpp = 4\n  where each value was last set:\n    turn 2, \
                     Purchase: cpp\n  dropped as the game began (its rules' setup cleared them): \
                     x\n";
-        let (facts, lists) = super::facts_then_lists(text);
+        let parts = super::carried_parts(text);
         assert_eq!(
-            facts,
+            parts.changed,
             vec![
                 "3 units (red 3)",
                 "where each value was last set:",
                 "turn 2, Purchase: cpp",
                 "dropped as the game began (its rules' setup cleared them): x",
-                "cpp = 4",
             ]
         );
         assert_eq!(
-            lists,
+            parts.lists,
             vec![
                 "changed: b (0202: step)",
                 "created: a (red inf, 0101)",
                 "unchanged: 1"
             ]
         );
+        assert_eq!(parts.rest, vec!["cpp = 4"], "the values, folded");
     }
 
     #[test]

@@ -178,6 +178,35 @@ fn the_pegasus_bridge_campaign_plays_dawn_then_day_one_with_what_carried() {
             .is_some(),
         "the CPP left by the RG purchases is said to come from that step"
     );
+    // what changed is in view, and so are the game's own tools under the carried lines: the
+    // values in full (Dawn's record of purchases ran to many lines) are folded away
+    let window = h.ctx.content_rect();
+    let changed = h.get_by_label("changed:").rect();
+    assert!(window.contains_rect(changed), "{changed:?} is out of sight");
+    // high up, not under screens of values (it sat at 586 of 850 under them)
+    assert!(
+        changed.min.y < 0.6 * window.height(),
+        "{changed:?} is far down the panel"
+    );
+    let undo = h.get_by_label("Undo action").rect();
+    assert!(
+        window.contains_rect(undo),
+        "the game's tools at {undo:?} are out of sight"
+    );
+    assert!(
+        h.query_by_label_contains("rg_record = ").is_none(),
+        "the values are folded"
+    );
+    h.get_by_label_contains("Values and the rest of what carried (")
+        .click();
+    h.run_ok();
+    assert!(
+        h.query_by_label_contains("rg_record = ").is_some(),
+        "and unfold"
+    );
+    h.get_by_label_contains("Values and the rest of what carried (")
+        .click();
+    h.run_ok();
     picture_if_asked(&mut h, "campaign-day1");
 
     // the campaign save holds Dawn and Day I so far, and loads back into Day I

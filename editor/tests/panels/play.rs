@@ -847,3 +847,84 @@ fn a_game_of_kessels_own_scenario_is_saved_in_the_users_folder() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&user);
 }
+
+/// A move the computer makes in secret (the toy's T12 orders, written with `secret = true`) is
+/// said in the status bar as the side at the screen is shown it: its kind, "(withheld)", and not
+/// what the orders were; the computer's next, open move is said in full.
+#[test]
+fn the_status_bar_withholds_what_the_computer_did_in_secret() {
+    use kessel_editor::play::computer::{Pace, Player};
+    let dir = kessel_test_support::toy_with_ai_hook(
+        "play-withheld",
+        r#"kessel.on("ai", function(legal)
+  for _, a in ipairs(legal()) do if a.kind == "orders" then return a end end
+  for _, a in ipairs(legal()) do if a.kind == "end_phase" then return a end end
+end)"#,
+    );
+    // the toy's orders are enumerated for nobody; here red's computer is offered them once
+    let secrets = dir.join("rules/secrets.lua");
+    let text = std::fs::read_to_string(&secrets).expect("read secrets.lua");
+    std::fs::write(
+        &secrets,
+        format!(
+            "{text}\nlocal orders = kessel.action_handlers(\"orders\")\n\
+             kessel.action{{ kind = \"orders\", rule = orders.rule, secret = true,\n\
+             description = orders.description, validate = orders.validate, apply = orders.apply,\n\
+             enumerate = function(side)\n\
+             if side ~= nil and side ~= \"red\" then return {{}} end\n\
+             if #kessel.game.commitments() > 0 then return {{}} end\n\
+             return {{ {{ kind = \"orders\", side = \"red\", choice = \"hold\" }} }}\n\
+             end }}\n"
+        ),
+    )
+    .expect("write secrets.lua");
+    let mut h = harness(&dir);
+    h.get_by_label("Play-test").click();
+    h.run();
+    {
+        let s = h.state_mut().session.as_mut().expect("a game");
+        s.seats.set("red", Player::Computer);
+        s.seats.pace = Pace::Paused;
+        s.refresh();
+    }
+    h.run();
+    let status = |h: &egui_kittest::Harness<'_, kessel_editor::EditorApp>| {
+        Some(h.state().status.message.clone()).filter(|m| !m.is_empty())
+    };
+    // one move of the computer's, played on its thread: done once the status bar changes
+    let step = |h: &mut egui_kittest::Harness<'_, kessel_editor::EditorApp>| {
+        use egui_kittest::kittest::NodeT;
+        let before = status(h);
+        // the rules' thread says first whose decision it is
+        let start = std::time::Instant::now();
+        while h.get_by_label("Step").accesskit_node().is_disabled() {
+            assert!(start.elapsed().as_secs() < 30, "Step never came on");
+            h.step();
+        }
+        h.get_by_label("Step").click();
+        let start = std::time::Instant::now();
+        while status(h) == before {
+            assert!(start.elapsed().as_secs() < 30, "the computer never moved");
+            h.step();
+        }
+        h.run();
+    };
+    step(&mut h);
+    assert_eq!(
+        status(&h).as_deref(),
+        Some("computer: orders (withheld)"),
+        "blue, at the screen, is not told red's orders"
+    );
+    h.get_by_label("computer: orders (withheld)");
+    super::picture(&mut h, "status-withheld");
+    assert!(
+        h.query_by_label_contains("hold").is_none(),
+        "the order itself stays secret"
+    );
+    step(&mut h);
+    assert_eq!(
+        status(&h).as_deref(),
+        Some("computer: end phase"),
+        "an open move is said as it is"
+    );
+}

@@ -492,3 +492,58 @@ fn the_scenarios_profile_is_picked_from_the_rulesets_profiles() {
     assert_eq!(profile, None);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The new-unit form reads its faces as `check` does and refuses bad ones at once, saying why:
+/// *Add unit* stays off until the faces are the type's (A-D-M for the toy's infantry; a type
+/// with `face_fields` reads them by those names, as `check` does).
+#[test]
+fn the_new_unit_form_refuses_bad_faces_at_once() {
+    let dir = toy_copy("sc-new-unit-faces");
+    let mut h = harness(&dir);
+    scenario_mode(&mut h);
+    h.get_by_label("New unit").click();
+    h.run();
+    h.get_by_label("d id").click();
+    h.run();
+    h.get_by_label("d id").type_text("r9");
+    h.run();
+    let add_enabled = |h: &Harness<'_, EditorApp>| {
+        use egui_kittest::kittest::NodeT;
+        !h.get_by_label("Add unit").accesskit_node().is_disabled()
+    };
+    // no faces yet: said, and not added
+    h.get_by_label_contains("give its faces");
+    assert!(!add_enabled(&h), "a unit with no faces is refused");
+    h.get_by_label("draft faces").click();
+    h.run();
+    h.get_by_label("draft faces").type_text("4-2-6, 2-1");
+    h.run();
+    h.get_by_label_contains("`2-1` is not a face (A-D-M)");
+    super::picture(&mut h, "new-unit-bad-face");
+    assert!(!add_enabled(&h), "a bad face is refused");
+    let units = h.state().doc.scenario.as_ref().map(|s| s.units.len());
+    h.get_by_label("Add unit").click();
+    h.run();
+    assert_eq!(
+        h.state().doc.scenario.as_ref().map(|s| s.units.len()),
+        units,
+        "clicking the refused button adds nothing"
+    );
+    h.get_by_label("draft faces").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("draft faces").type_text("4-2-6, 2-1-6");
+    h.run();
+    assert!(h.query_by_label_contains("is not a face").is_none());
+    assert!(add_enabled(&h), "good faces are taken");
+    h.get_by_label("Add unit").click();
+    h.run();
+    let added = h
+        .state()
+        .doc
+        .scenario
+        .as_ref()
+        .and_then(|s| s.unit("r9"))
+        .map(|u| u.faces.clone());
+    assert_eq!(added, Some(vec!["4-2-6".to_string(), "2-1-6".to_string()]));
+}

@@ -98,6 +98,12 @@ pub(super) fn register(lua: &Lua, e: &Table, world: &Shared) -> mlua::Result<()>
                 ));
             }
             step_hooks(lua, "step_end", phase)?;
+            // a `step_end` hook may end the game where it stands (a sudden-death victory judged at
+            // the end of a phase, with `emit.clock(turn, phase, true)`): moving the clock on
+            // would undo that end
+            if w.borrow().state.finished {
+                return Ok(());
+            }
             let (t, p, done) = if phase + 1 < steps {
                 (turn, phase + 1, false)
             } else if turn >= last {

@@ -343,6 +343,30 @@ impl ScenarioPanel {
         if let Err(e) = &attrs {
             ui.colored_label(egui::Color32::from_rgb(230, 90, 80), e);
         }
+        // the faces as `check` reads them, said at once: an added unit with a face it refuses
+        // showed only as an error of the whole scenario
+        let faces = parse_list(&self.draft_faces);
+        let fields = names
+            .type_faces
+            .get(&self.draft.kind)
+            .filter(|f| !f.is_empty());
+        let face_problem = if faces.is_empty() && !self.draft.hidden {
+            Some(
+                "give its faces, its printed values one per step (one at least), or make it hidden and give a pool"
+                    .to_string(),
+            )
+        } else {
+            faces.iter().find_map(|f| {
+                kessel_core::scenario::face_text_problem(
+                    f,
+                    &self.draft.kind,
+                    fields.map(Vec::as_slice),
+                )
+            })
+        };
+        if let Some(why) = &face_problem {
+            ui.colored_label(egui::Color32::from_rgb(230, 90, 80), why);
+        }
         let taken = doc
             .scenario
             .as_ref()
@@ -350,7 +374,8 @@ impl ScenarioPanel {
         if taken {
             ui.colored_label(egui::Color32::from_rgb(230, 90, 80), "this id is taken");
         }
-        let ok = !self.draft.id.trim().is_empty() && !taken && attrs.is_ok();
+        let ok =
+            !self.draft.id.trim().is_empty() && !taken && attrs.is_ok() && face_problem.is_none();
         if ui
             .add_enabled(ok, egui::Button::new("Add unit"))
             .on_hover_text("adds it unplaced and picks it: click a hex to place it")
@@ -358,7 +383,7 @@ impl ScenarioPanel {
         {
             let mut u = self.draft.clone();
             u.id = u.id.trim().to_string();
-            u.faces = parse_list(&self.draft_faces);
+            u.faces = faces;
             u.attrs = attrs.unwrap_or_default();
             self.picked = Some(u.id.clone());
             self.tool = ScenarioTool::Place;
