@@ -25,3 +25,19 @@ kessel.test("case_11.6051_a_hidden_fortification_or_a_roadblock_keeps_no_control
   for _, m in ipairs(kessel.markers.all{ kind = "control", placed = true }) do left[#left + 1] = m.hex end
   expect.eq(table.concat(left, " "), "E7", "only the Known minefield's Location keeps its Control marker")
 end)
+
+-- [9.619] [9.602] The purchase table prices a "?" at 1 FPP and 9.602 removes "?" counters, but the
+-- text says nothing of what a "?" does in 9.620 (which unit or stack it conceals, in what terrain:
+-- A12, outside our text). The purchase is refused, naming the case, and no FPP are spent. Before,
+-- it was bought, its FPP spent, and nothing ever placed it.
+kessel.test("case_9.619_a_question_mark_is_not_sold", function()
+  T.setup{ step = "fortifications", units = { T.squad("b", "british", "6-4-8", "D8") },
+    vars = { date = "day_i", fpp = { british = 3 } } }
+  local ok, r = kessel.act{ kind = "buy_fortification", side = "british", item = "dummy" }
+  expect.refused(ok, r, "9.619", "a \"?\" (item dummy) is priced at 1 FPP, but our text does not say what it does in the set-up of 9.620")
+  expect.eq(T.C.fpp("british"), 3, "no FPP spent")
+  expect.eq(#T.C.fortifications("british"), 0, "nothing recorded")
+  for _, a in ipairs(kessel.legal()) do
+    expect.truthy(not (a.kind == "buy_fortification" and a.item == "dummy"), "a \"?\" is not offered")
+  end
+end)
