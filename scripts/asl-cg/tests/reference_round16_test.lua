@@ -41,3 +41,49 @@ kessel.test("case_9.619_a_question_mark_is_not_sold", function()
     expect.truthy(not (a.kind == "buy_fortification" and a.item == "dummy"), "a \"?\" is not offered")
   end
 end)
+
+-- [9.62021] [9.62022] Each side sets up its Retained units in the Setup Area each is Retained in:
+-- the Isolated ones first, in their current Setup Area, by each side in turn, then the rest; an
+-- Immobile vehicle remains in its Location (EXC, 9.6071); held Equipment goes with its unit. Day
+-- I: the British set up first. Before, no Retained unit could be set up: each stayed in the hex
+-- where the CG scenario ended (and a side with nothing else to set up had no turn).
+kessel.test("case_9.62022_retained_units_are_set_up_in_their_setup_area", function()
+  local function kept(area) return { vars = { reph = { status = "retained", area = area } } } end
+  T.setup{ step = "fortifications",
+    units = { T.squad("b1", "british", "6-4-8", "D8", kept("B")), T.sw("lmg", "british", "LMG", "D8", { vars = { possessed_by = "b1" } }),
+      T.squad("b2", "british", "6-4-8", "J3", { vars = { isolated = true, reph = { status = "isolated", area = "C" } } }),
+      T.squad("g1", "german", "4-6-7", "H8", kept("A")),
+      T.vehicle("pz", "german", "PzKpfw IVH", "H8", { vars = { immobile = true, reph = { status = "retained", area = "A" } } }) },
+    vars = { date = "day_i",
+      setup_areas = { hexes = { D8 = "british", D9 = "british", D10 = "british", J3 = "british", J4 = "british", H8 = "german", H9 = "german" },
+        areas = { british = { { id = "B", hexes = { "D8", "D9", "D10" } }, { id = "C", hexes = { "J3", "J4" }, isolated = true } },
+          german = { { id = "A", hexes = { "H8", "H9" } } } } } } }
+  T.resolve()  -- 9.619
+  expect.eq(kessel.queries.ask("deciding_side"), "british", "the British set up first on Day I, their Isolated unit first")
+  local ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = "b1", hex = "D10" }
+  expect.refused(ok, r, "9.62021", "b1 is not in an Isolated Location: the Isolated ones are set up first")
+  ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = "b2", hex = "D9" }
+  expect.refused(ok, r, "9.62021", "D9 is not in Setup Area C, which b2 is Retained in")
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = "b2", hex = "J4" })
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "british" })
+  -- the German has no Isolated unit: the British set up the rest
+  ok, r = kessel.act{ kind = "set_up_retained", side = "german", unit = "g1", hex = "H9" }
+  expect.refused(ok, r, "9.62022", "g1: it is the british setting up its non-Isolated Locations")
+  ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = "lmg", hex = "D9" }
+  expect.refused(ok, r, "9.62022", "lmg is held by b1: it sets up with it")
+  ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = "b1", hex = "H9" }
+  expect.refused(ok, r, "9.62022", "H9 is not in Setup Area B, which b1 is Retained in")
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = "b1", hex = "D10" })
+  expect.eq(T.unit("lmg").hex, "D10", "its LMG goes with it")
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "british" })
+  ok, r = kessel.act{ kind = "set_up_retained", side = "german", unit = "pz", hex = "H9" }
+  expect.refused(ok, r, "9.62022", "pz is an Immobile vehicle: it remains in its current Location (EXC, 9.6071)")
+  expect.accepted(kessel.act{ kind = "set_up_retained", side = "german", unit = "g1", hex = "H9" })
+  expect.accepted(kessel.act{ kind = "finish_setup", side = "german" })
+  T.resolve()  -- 9.620
+  expect.eq(T.unit("b1").hex, "D10")
+  expect.eq(T.unit("b2").hex, "J4")
+  expect.eq(T.unit("g1").hex, "H9")
+  expect.eq(T.unit("pz").hex, "H8")
+  T.replays()
+end)
