@@ -265,8 +265,16 @@ function A.rb_unretained(u)
   return nml and A.controller(u.hex, C.level(u)) == nil
 end
 
--- the stored result of 9.605 (it does not change until the next scenario [9.605])
-function A.stored() return kessel.game.var("setup_areas") end
+-- the stored result of 9.605 (it does not change until the next scenario [9.605]), read once a
+-- state revision and shared by every reader: never change it (copy it first). Each read of the
+-- var copied every area and hex class, read a few times a choice by the set-up turn checks, the
+-- Shift and the computer player: a third of a Refit Phase's script time.
+local stored, stored_at = nil, nil
+function A.stored()
+  local rev = kessel.game.revision()
+  if stored_at ~= rev then stored, stored_at = kessel.game.var("setup_areas"), rev end
+  return stored
+end
 
 -- where the British set up what the RePh gives them on-map: the first non-Isolated ground-level
 -- British Setup Area, else (none there to set up in) off-map to enter at hex Z28, which 9.6152

@@ -134,8 +134,9 @@ function M.work(side, isolated)
     end
   end
   if not isolated and #M.rg_waiting(side) > 0 then return true end
+  local st = A.stored()
   for _, u in ipairs(C.on_map(side)) do
-    local why, area = M.retained_barrier(u)
+    local why, area = M.retained_barrier(u, st)
     if not why and #area.hexes > 1 and M.location_class(u, area) == isolated then return true end
   end
   local hip = M.hip_left(side)
@@ -437,18 +438,20 @@ kessel.action{
 -- be set up at all: each stayed in the hex where the CG scenario ended. Not listed among the
 -- choices (a unit by every hex of its area is a long list, and staying is a set-up too).
 
--- the ground-level Setup Area a unit on the map is Retained in (nil: none it may be set up in)
-function M.retained_area(u)
+-- the ground-level Setup Area a unit on the map is Retained in (nil: none it may be set up in);
+-- `st`, the stored 9.605 areas, when the caller has read them already (each read copies them all)
+function M.retained_area(u, st)
   local r = u.vars.reph
   if u.location ~= "map" or type(r) ~= "table" or (r.status ~= "retained" and r.status ~= "isolated") or r.area == nil then return nil end
-  local st = A.stored()
+  st = st or A.stored()
   for _, area in ipairs(st and st.areas[u.side] or {}) do
     if area.id == r.area and not area.level then return area end
   end
   return nil
 end
 -- why a unit on the map may not be set up elsewhere in 9.620 (a refusal), else nil and its area
-function M.retained_barrier(u)
+-- (`st` as for `M.retained_area`)
+function M.retained_barrier(u, st)
   if u.vars.prisoner_of then return C.refuse("9.62022", u.id .. " is held prisoner: its Guard's side decides where it is") end
   if C.crewing(u) then return C.refuse("9.62022", u.id .. " is in vehicle " .. tostring(C.crewing(u)) .. ": it sets up with it") end
   if u.vars.possessed_by then
@@ -458,8 +461,8 @@ function M.retained_barrier(u)
     return C.refuse("9.62022", u.id .. " is an Immobile vehicle: it remains in its current Location (EXC, 9.6071)")
   end
   if u.vars.fixed then return C.refuse("9.6058", u.id .. " is on a No Move counter: it begins the CG scenario where it is") end
-  if #kessel.units.hidden_from(u.id) > 0 then return C.refuse("9.619", u.id .. " is set up hidden (HIP) already") end
-  local area = M.retained_area(u)
+  local area = M.retained_area(u, st)
+  if area and #kessel.units.hidden_from(u.id) > 0 then return C.refuse("9.619", u.id .. " is set up hidden (HIP) already") end
   if not area then
     local r = u.vars.reph
     return C.refuse("9.62022", string.format("%s is Retained in no Setup Area of the %s it can be set up in (%s)", u.id, u.side,
