@@ -12,6 +12,22 @@ local C = require("rules.common")
 local S = require("rules.sequence")
 local A = {}
 
+-- whether Fortification marker m makes its Location a Strategic Location, in both CGs [9.605]
+-- [11.6051]: the map marking's "F" is any Fortification, and our text counts minefields and wire
+-- among them (9.6073's "each such minefield" of the hidden Fortifications; 11.615's non-mine
+-- Fortifications beside mines, wire and Entrenchments), so a Location with a minefield or wire is
+-- one as a pillbox or an Entrenchment is. A roadblock, on a hexside, is in no one Location. A
+-- still-hidden one is not yet: 9.602 and 11.602 alike let still-hidden Fortifications stay hidden
+-- (PB placing only the hidden Entrenchments on the map), which a Setup Area drawn around one, or
+-- a Control marker kept for it, would give away (our reading). RB's Strategic Locations are
+-- defined in its 11.2, outside our text: for RB this is the ruleset's reading of the Fortification
+-- kind, and PB's functioning Gun and manned Immobile vehicle ("G", "V" [9.605]) are not read into
+-- it. Before, RB's 11.6062 kept a Control marker for a still-hidden minefield and for a
+-- roadblock's first hex.
+function A.strategic_fortification(m)
+  return C.is_fortification(m) and not C.is_hidden_marker(m) and m.other == nil
+end
+
 -- Strategic Locations: { ["hex@level"] = { hex, level } }
 function A.strategic()
   local out = {}
@@ -19,15 +35,7 @@ function A.strategic()
   for _, h in ipairs(kessel.map.tagged("strategic")) do add(h, 0) end
   for _, m in ipairs(kessel.markers.all{ placed = true }) do
     if m.kind == "control" then add(m.hex, type(m.value) == "table" and m.value.level or 0) end
-    -- the map marking's "F" is any Fortification, and our text counts minefields and wire among
-    -- them (9.6073's "each such minefield" of the hidden Fortifications; 11.615's non-mine
-    -- Fortifications beside mines, wire and Entrenchments): a Location with a minefield or wire
-    -- is a Strategic Location as a pillbox or an Entrenchment is (only those and `fortification`
-    -- markers counted); a roadblock, on a hexside, is in no one Location. A still-hidden one is
-    -- not yet: 9.602 places the hidden Entrenchments on the map for this step and lets "other
-    -- still-hidden Fortifications" stay hidden, which the Setup Areas drawn around one would give
-    -- away (our reading).
-    if C.is_fortification(m) and not C.is_hidden_marker(m) and m.other == nil then add(m.hex, 0) end
+    if A.strategic_fortification(m) then add(m.hex, 0) end
   end
   for _, u in ipairs(C.on_map()) do
     if (u.type == "gun" and not u.vars.malfunctioned and not u.vars.eliminated_ma)
@@ -257,8 +265,16 @@ function A.rb_unretained(u)
   return nml and A.controller(u.hex, C.level(u)) == nil
 end
 
--- the stored result of 9.605 (it does not change until the next scenario [9.605])
-function A.stored() return kessel.game.var("setup_areas") end
+-- the stored result of 9.605 (it does not change until the next scenario [9.605]), read once a
+-- state revision and shared by every reader: never change it (copy it first). Each read of the
+-- var copied every area and hex class, read a few times a choice by the set-up turn checks, the
+-- Shift and the computer player: a third of a Refit Phase's script time.
+local stored, stored_at = nil, nil
+function A.stored()
+  local rev = kessel.game.revision()
+  if stored_at ~= rev then stored, stored_at = kessel.game.var("setup_areas"), rev end
+  return stored
+end
 
 -- where the British set up what the RePh gives them on-map: the first non-Isolated ground-level
 -- British Setup Area, else (none there to set up in) off-map to enter at hex Z28, which 9.6152

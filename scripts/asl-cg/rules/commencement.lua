@@ -80,9 +80,10 @@ end
 -- [9.62021] [9.62022] The order of the set-up: the side that sets up first [9.62023] sets up
 -- what goes into Isolated Locations, then the other side does; then the first side sets up the
 -- remainder, then the other side. Each side's new Fortifications go with its units in these
--- turns (the units stay where 9.605-9.613 left them; only a HIP unit is set up hidden [9.619]
--- note b). A turn in which its side has nothing to set up is passed over; one in which it has
--- ends with `finish_setup` (or once nothing is left to it). Before, either side could set up
+-- turns, and its Retained units are set up in their Setup Areas (`set_up_retained`: a unit left
+-- alone stays where 9.605-9.613 left it, a Location of that area; a HIP unit is set up hidden
+-- [9.619] note b). A turn in which its side has nothing to set up is passed over; one in which it
+-- has ends with `finish_setup` (or once nothing is left to it). Before, either side could set up
 -- anything at any time of the step.
 function M.turns()
   local o = M.order(C.var("date"))
@@ -133,6 +134,11 @@ function M.work(side, isolated)
     end
   end
   if not isolated and #M.rg_waiting(side) > 0 then return true end
+  local st = A.stored()
+  for _, u in ipairs(C.on_map(side)) do
+    local why, area = M.retained_barrier(u, st)
+    if not why and #area.hexes > 1 and M.location_class(u, area) == isolated then return true end
+  end
   local hip = M.hip_left(side)
   if next(hip) ~= nil then
     for _, u in ipairs(C.on_map(side)) do
@@ -419,6 +425,92 @@ kessel.action{
       if pick and M.validate_set_up_unit(a) == nil then out[#out + 1] = a end
     end
     return out
+  end,
+}
+
+-- [9.62021] [9.62022] The side's Retained units (and the Equipment they hold) are set up "in
+-- eligible Locations of the Setup Area each is Retained in", an Isolated one's only in its current
+-- Setup Area, in the side's turn for that class of Location; an Immobile vehicle stays in its
+-- Location (EXC, 9.6071), and so does a unit on a No Move counter [9.6058]. A unit left alone is
+-- set up where 9.605-9.613 left it, a Location of its area. The set-up goes to the ground-level
+-- Location of the hex (an upper-level Location is not offered: the Setup Areas are drawn by hex).
+-- A unit already set up hidden with HIP stays (it was set up). Before, the Retained units could not
+-- be set up at all: each stayed in the hex where the CG scenario ended. Not listed among the
+-- choices (a unit by every hex of its area is a long list, and staying is a set-up too).
+
+-- the ground-level Setup Area a unit on the map is Retained in (nil: none it may be set up in);
+-- `st`, the stored 9.605 areas, when the caller has read them already (each read copies them all)
+function M.retained_area(u, st)
+  local r = u.vars.reph
+  if u.location ~= "map" or type(r) ~= "table" or (r.status ~= "retained" and r.status ~= "isolated") or r.area == nil then return nil end
+  st = st or A.stored()
+  for _, area in ipairs(st and st.areas[u.side] or {}) do
+    if area.id == r.area and not area.level then return area end
+  end
+  return nil
+end
+-- why a unit on the map may not be set up elsewhere in 9.620 (a refusal), else nil and its area
+-- (`st` as for `M.retained_area`)
+function M.retained_barrier(u, st)
+  if u.vars.prisoner_of then return C.refuse("9.62022", u.id .. " is held prisoner: its Guard's side decides where it is") end
+  if C.crewing(u) then return C.refuse("9.62022", u.id .. " is in vehicle " .. tostring(C.crewing(u)) .. ": it sets up with it") end
+  if u.vars.possessed_by then
+    return C.refuse("9.62022", string.format("%s is held by %s: it sets up with it", u.id, tostring(u.vars.possessed_by)))
+  end
+  if C.is_vehicle(u) and u.vars.immobile then
+    return C.refuse("9.62022", u.id .. " is an Immobile vehicle: it remains in its current Location (EXC, 9.6071)")
+  end
+  if u.vars.fixed then return C.refuse("9.6058", u.id .. " is on a No Move counter: it begins the CG scenario where it is") end
+  local area = M.retained_area(u, st)
+  if area and #kessel.units.hidden_from(u.id) > 0 then return C.refuse("9.619", u.id .. " is set up hidden (HIP) already") end
+  if not area then
+    local r = u.vars.reph
+    return C.refuse("9.62022", string.format("%s is Retained in no Setup Area of the %s it can be set up in (%s)", u.id, u.side,
+      type(r) == "table" and ("status " .. tostring(r.status) .. (r.area and (", area " .. tostring(r.area)) or "")) or "not classified in 9.605"))
+  end
+  return nil, area
+end
+-- whether the unit sets up in the Isolated turn: its area is Isolated, or it is itself [9.62021]
+function M.location_class(u, area) return area.isolated == true or u.vars.isolated == true end
+
+local RETAINED_USAGE = "set_up_retained{ unit = <a Retained unit of yours on the map>, hex = <another Location of the Setup Area it is Retained in> }"
+function M.validate_set_up_retained(a)
+  local why = S.only_in("commencement", "9.62022")
+  if why then return why end
+  local need = C.missing(a, "9.62022", { "unit", "hex" }, RETAINED_USAGE)
+  if need then return need end
+  local u = C.unit(a.unit, a.side)
+  if not u or u.location ~= "map" then return C.refuse("9.62022", tostring(a.unit) .. " is no unit of yours on the map") end
+  why = C.not_owner(a, u, "9.62022")
+  if why then return why end
+  if type(a.hex) ~= "string" or not kessel.hex.valid(a.hex) then
+    return C.refuse("9.62022", "`" .. shown(a.hex) .. "` is not a hex of this map")
+  end
+  local area
+  why, area = M.retained_barrier(u)
+  if why then return why end
+  local inside = false
+  for _, h in ipairs(area.hexes) do if h == a.hex then inside = true end end
+  if not inside then
+    return C.refuse(M.location_class(u, area) and "9.62021" or "9.62022",
+      string.format("%s is not in Setup Area %s, which %s is Retained in", a.hex, tostring(area.id), u.id))
+  end
+  if a.hex == u.hex and C.level(u) == 0 then return C.refuse("9.62022", u.id .. " is in " .. a.hex .. " already") end
+  return M.turn_problem(u.side, M.location_class(u, area), u.id)
+end
+
+kessel.action{
+  kind = "set_up_retained", rule = "9.62022",
+  description = "set up a Retained unit in another Location of the Setup Area it is Retained in",
+  validate = function(a) return (M.validate_set_up_retained(a)) end,
+  apply = function(a)
+    local u = kessel.units.get(a.unit)
+    local from = u.hex
+    kessel.emit.move(u.id, { a.hex })
+    if C.level(u) ~= 0 then kessel.emit.unit_var(u.id, "level", nil) end
+    C.follow(u)
+    C.note(M.location_class(u, M.retained_area(u)) and "9.62021" or "9.62022",
+      string.format("%s sets up in %s (from %s), in Setup Area %s", u.id, a.hex, from, tostring(u.vars.reph.area)))
   end,
 }
 

@@ -240,7 +240,7 @@ end
 
 -- A side's FPP [9.619] and its Fortification purchases, each side's own (game vars `fpp_<side>`
 -- and `fortifications_<side>`, secret to that side): the German's FPP come from an M1 RG, whose
--- purchase he may keep secret [9.617], and what a side bought (HIP, mines, "?") is set up unseen
+-- purchase he may keep secret [9.617], and what a side bought (HIP, mines) is set up unseen
 -- (our reading of 9.619, which has each side record them on its CG Roster). A scenario's [vars]
 -- `fpp = { side = n }` gives the starting FPP.
 function C.fpp(side)

@@ -306,8 +306,8 @@ end)
 
 -- [9.619] Fortifications bought with FPP; what is left is forfeit at the end of the step
 -- The items that 9.6202 sets up in a Location, with the marker each becomes: the foxholes and the
--- minefields. "?" and HIP go with the units that use them, and the SAN and Starshell Increases are
--- no counter.
+-- minefields. HIP goes with the units that use it, a "?" is not sold (`P.validate_fort`), and the
+-- SAN and Starshell Increases are no counter.
 P.SET_UP = { foxhole_3s = "foxhole", foxhole_2s = "foxhole", foxhole_1s = "foxhole", ap_mine = "ap_mine", at_mine = "at_mine" }
 
 -- [9.619] [9.62022] What each item set up in a Location carries: a foxhole its size (the item:
@@ -375,6 +375,15 @@ function P.validate_fort(a)
   if not ok then
     return C.refuse("9.619", "no Fortification `" .. tostring(a.item) .. "` on the purchase table (items: "
       .. table.concat(P.FORT_ITEMS, ", ") .. ")")
+  end
+  -- the table prices a "?" (item `dummy`) and 9.602 takes "?" off the map at the next RePh, but
+  -- our text never says what one buys in the set-up of 9.620: which unit or stack it conceals, in
+  -- what terrain, seen how by the other side (concealment is A12, outside our text). Refused, so
+  -- no FPP is spent on a counter nothing places. Before, it was bought and recorded, and never
+  -- placed.
+  if a.item == "dummy" then
+    return C.refuse("9.619", "a \"?\" (item dummy) is priced at 1 FPP, but our text does not say what it does in the "
+      .. "set-up of 9.620 (which unit or stack it conceals, and where: A12 is outside our text); it is not sold")
   end
   local n = a.count or 1
   if type(n) ~= "number" or n < 1 or n ~= math.floor(n) then
@@ -454,7 +463,7 @@ kessel.action{
     if not s or s.id ~= "fortifications" then return {} end
     local out = {}
     for _, sd in ipairs(side and { side } or C.sides()) do
-      for _, item in ipairs({ "foxhole_1s", "dummy", "ap_mine" }) do
+      for _, item in ipairs({ "foxhole_1s", "ap_mine" }) do
         local a = { kind = "buy_fortification", side = sd, item = item }
         if P.validate_fort(a) == nil then out[#out + 1] = a end
       end

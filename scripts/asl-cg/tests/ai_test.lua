@@ -4,10 +4,16 @@ local T = require("testing.cg")
 local expect = T.expect
 local AI = require("rules.ai")
 
-local function legal(kind)
-  local out = {}
-  for _, a in ipairs(kessel.legal()) do if kind == nil or a.kind == kind then out[#out + 1] = a end end
-  return out
+-- the engine's `legal(kind)` of the ai hook, from one listing of every kind: the computer player
+-- asks for up to six kinds a decision, and each `kessel.legal()` runs every enumerator (a whole
+-- RePh played in one test call ran near its 10 s wall clock on a busy machine)
+local function lister(all)
+  all = all or kessel.legal()
+  return function(kind)
+    local out = {}
+    for _, a in ipairs(all) do if kind == nil or a.kind == kind then out[#out + 1] = a end end
+    return out
+  end
 end
 
 local function ctrl(side, hex) return { kind = "control", side = side, at = hex } end
@@ -29,7 +35,7 @@ end
 local function play()
   local n = 0
   while not kessel.game.finished() do
-    local a = AI.choose(legal)
+    local a = AI.choose(lister())
     expect.truthy(a, "the AI always has something to do")
     expect.accepted(kessel.act(a))
     n = n + 1
@@ -58,14 +64,20 @@ kessel.test("case_9.6_ai_plays_the_whole_refit_phase", function()
   expect.eq(T.unit("g2").vars.encircled, nil)
 end)
 
--- the same seed gives the same phase; the log replays without rules
-kessel.test("ai_refit_phase_is_deterministic_and_replays", function()
+-- the same seed gives the same phase (two phases in one test call: the replay has a call of its own)
+kessel.test("ai_refit_phase_is_deterministic", function()
   position(11)
   play()
   local a = kessel.state_hash()
   position(11)
   play()
   expect.eq(kessel.state_hash(), a)
+end)
+
+-- the log of the AI's phase replays without rules to the same state
+kessel.test("ai_refit_phase_replays", function()
+  position(11)
+  play()
   T.replays()
 end)
 
@@ -74,20 +86,23 @@ kessel.test("enumerated_choices_are_valid_in_every_step", function()
   position(3)
   local kinds = {}
   while not kessel.game.finished() do
-    for _, a in ipairs(kessel.legal()) do
+    local all = kessel.legal()
+    for _, a in ipairs(all) do
       local ok, reasons = kessel.validate(a)
       expect.truthy(ok, a.kind .. ": " .. tostring(reasons[1] and reasons[1].message))
       kinds[a.kind] = true
     end
-    expect.accepted(kessel.act(AI.choose(legal)))
+    expect.accepted(kessel.act(AI.choose(lister(all))))
   end
   local got = {}
   for k in pairs(kinds) do got[#got + 1] = k end
   table.sort(got)
   -- no Deploy: the only squad stacked with a leader (b1, C5) is Retained in a British Setup Area, so
   -- it has no Escape to Deploy for [9.606], and its wounded leader is gone by 9.613 (it was offered
-  -- a Deploy in 9.606 before round 8)
-  expect.eq(table.concat(got, " "), "buy_fortification buy_rg end_step escape hero_harden set_up_fortification shift", "choices offered")
+  -- a Deploy in 9.606 before round 8); a side with Retained units it may set up elsewhere in their
+  -- Setup Area has its set-up turns of 9.620, which it ends [9.62022] (the set-up of a Retained
+  -- unit itself, `set_up_retained`, is not listed)
+  expect.eq(table.concat(got, " "), "buy_fortification buy_rg end_step escape finish_setup hero_harden set_up_fortification shift", "choices offered")
 end)
 
 -- the editor's queries: a unit's RePh status and what a hex is
