@@ -512,6 +512,25 @@ kessel.action{
     C.note(M.location_class(u, M.retained_area(u)) and "9.62021" or "9.62022",
       string.format("%s sets up in %s (from %s), in Setup Area %s", u.id, a.hex, from, tostring(u.vars.reph.area)))
   end,
+  -- every Location of its Setup Area each Retained unit of the side in its set-up turn may go to,
+  -- so a player (the editor's choices, a unit's marked hexes) can set it up there
+  enumerate = function(side)
+    local t = M.turn()
+    if not t or (side and side ~= t.side) then return {} end
+    local out = {}
+    for _, u in ipairs(kessel.units.all{ side = t.side }) do
+      if u.location == "map" then
+        local why, area = M.retained_barrier(u)
+        if not why then
+          for _, h in ipairs(area.hexes) do
+            local a = { kind = "set_up_retained", side = t.side, unit = u.id, hex = h }
+            if M.validate_set_up_retained(a) == nil then out[#out + 1] = a end
+          end
+        end
+      end
+    end
+    return out
+  end,
 }
 
 -- [9.619] notes b, c, h: HIP is bought per counter, the cost by its size (a 5/8" counter, a

@@ -60,12 +60,23 @@ kessel.test("case_9.62022_retained_units_are_set_up_in_their_setup_area", functi
           german = { { id = "A", hexes = { "H8", "H9" } } } } } } }
   T.resolve()  -- 9.619
   expect.eq(kessel.queries.ask("deciding_side"), "british", "the British set up first on Day I, their Isolated unit first")
+  -- what the listing offers: exactly the Isolated unit's other Location, then b1's two
+  local function offered()
+    local out = {}
+    for _, a in ipairs(kessel.legal()) do
+      if a.kind == "set_up_retained" then out[#out + 1] = a.unit .. ">" .. a.hex end
+    end
+    table.sort(out)
+    return table.concat(out, " ")
+  end
+  expect.eq(offered(), "b2>J4")
   local ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = "b1", hex = "D10" }
   expect.refused(ok, r, "9.62021", "b1 is not in an Isolated Location: the Isolated ones are set up first")
   ok, r = kessel.act{ kind = "set_up_retained", side = "british", unit = "b2", hex = "D9" }
   expect.refused(ok, r, "9.62021", "D9 is not in Setup Area C, which b2 is Retained in")
   expect.accepted(kessel.act{ kind = "set_up_retained", side = "british", unit = "b2", hex = "J4" })
   expect.accepted(kessel.act{ kind = "finish_setup", side = "british" })
+  expect.eq(offered(), "b1>D10 b1>D9", "no set-up for the LMG b1 holds")
   -- the German has no Isolated unit: the British set up the rest
   ok, r = kessel.act{ kind = "set_up_retained", side = "german", unit = "g1", hex = "H9" }
   expect.refused(ok, r, "9.62022", "g1: it is the british setting up its non-Isolated Locations")
