@@ -1,0 +1,138 @@
+-- Situations from the reference material, rules32 pass: the extended sequence of play step by step
+-- (the pre-game under the WBC profile, each phase's bookkeeping at its moment), the terrain effects
+-- chart and the results table, played as a checker plays them. Geometry of the 10x10 map: odd
+-- columns N, NE = c+1 r-1, SE = c+1 r, S, SW = c-1 r, NW = c-1 r-1; even columns NE = c+1 r,
+-- SE = c+1 r+1, SW = c-1 r+1, NW = c-1 r.
+local expect = kessel.expect
+local B = require("testing.board10")
+
+-- Where the first note holding `text` is in `events` (nil when none does).
+local function note_index(events, text)
+  for i, e in ipairs(events or {}) do
+    if e.text and e.text:find(text, 1, true) then return i end
+  end
+  return nil
+end
+
+-- WBC09 sides: the players roll a die for who bids first, and then roll for the 16th and 19th
+-- Armies [5.2] before the bidding starts. The first die of the pre-game is the bidding's (5: player
+-- 2 bids first), the next two the armies' (2: the 16th moves; 5: the 19th stands). With a bid agreed
+-- before the game (vp_bid) there is no bidding and the first die is the 16th Army's.
+kessel.test("case_wbc09_sides_the_die_for_who_bids_first_comes_before_the_armies_roll", function()
+  local function board(options)
+    B.setup({ B.rifle("a", "0505", "2-2-6", { formation = "16 Army" }), B.rifle("b", "0805", "2-2-6", { formation = "19 Army" }),
+      B.leader("l", "0706", 3), B.inf("g", "0209") },
+      { step = "soviet_movement", turn = 1, options = options })
+  end
+  board({ vp_bidding = true })
+  kessel.inject_dice{ 5, 2, 5 }
+  local ev = expect.accepted(kessel.act{ kind = "first_turn_roll" })
+  local first, army16, army19 = note_index(ev, "player 2 rolls to bid first (5)"), note_index(ev, "16 Army rolls 2"),
+    note_index(ev, "19 Army rolls 5")
+  expect.truthy(first and army16 and army19, B.all_notes(ev))
+  expect.truthy(first < army16 and army16 < army19, "who bids first, then the 16th, then the 19th: " .. B.all_notes(ev))
+  expect.eq(kessel.game.var("first_turn_16"), "move")
+  expect.eq(kessel.game.var("first_turn_19"), "stand")
+  expect.eq(kessel.game.var("pending"), nil, "the bidding has not started yet")
+  local ok, why = kessel.act{ kind = "bid", vp = 3 }
+  expect.refused(ok, why, "WBC09 sides", "no bidding open")
+  -- the bidding then starts with the player the first die named, and rolls no die of its own
+  ev = expect.accepted(kessel.act{ kind = "bid_roll" })
+  expect.falsy(note_index(ev, "rolls to bid first"), "no second die for who bids first: " .. B.all_notes(ev))
+  expect.eq(B.pending().kind, "bid")
+  expect.eq(require("rules.bidding").state().to_bid, 2)
+  expect.accepted(kessel.act{ kind = "bid", vp = 4 })
+  expect.accepted(kessel.act{ kind = "bid", pass = true })
+  expect.eq(require("rules.bidding").state().german, 2, "player 1 passed: player 2 plays the German")
+
+  board({ vp_bidding = true, vp_bid = 7 })
+  kessel.inject_dice{ 5, 2 }
+  ev = expect.accepted(kessel.act{ kind = "first_turn_roll" })
+  expect.truthy(note_index(ev, "16 Army rolls 5"), B.all_notes(ev))
+  expect.eq(kessel.game.var("first_turn_16"), "stand")
+  expect.eq(kessel.game.var("first_turn_19"), "move")
+  expect.falsy(require("rules.bidding").state(), "no die for who bids first under an agreed bid")
+end)
+
+-- [4] One full game-turn played phase by phase, with each phase's bookkeeping at its moment and at
+-- no other: what each `end_phase` brings (the step's end and the next step's start) is read from
+-- its notes. Turn 5, 10x10 map. Soviet: leader l (rating 3) on the east edge at 1007, rifle s at
+-- 0909 (in l's radius), rifle rd at 0505 (disrupted, five hexes from l), rifle far at 0110.
+-- German: x (9-9-7) at 1010, cut off by s's zone (1009 and 0910); g (4-4-10) at 0810; gd
+-- (disrupted) at 0305. The turn before, the German placed an air marker at 0606.
+--   Soviet Movement Phase starts: Soviet supply judged (far and rd out of supply [11.2] [11.3]).
+--   It ends: the German air marker comes off [13.33].
+--   Soviet Disruption Removal Phase: rd recovers, gd (German) does not [6.6].
+--   Soviet Interdiction Phase: the Soviet marker goes on 0404 [13.4].
+--   German Initial Movement Phase starts: German supply judged (x out of supply); the Soviet
+--   marker stays. g moves into 0910 (and stops in s's zone [6.22]), which opens x's line.
+--   German Mechanized Movement Phase starts: German supply judged again (x back in supply).
+--   German Disruption Removal Phase: gd recovers [6.6].
+--   End of the German Air Interdiction Phase: the Soviet marker comes off [13.4]; turn 6 begins
+--   with the Soviet supply judged again.
+kessel.test("case_4_one_game_turn_bookkeeping_phase_by_phase", function()
+  B.setup({ B.leader("l", "1007", 3), B.rifle("s", "0909", "2-2-6"), B.rifle("rd", "0505", "2-2-6", { flags = { "disrupted" } }),
+    B.rifle("far", "0110", "2-2-6"), B.inf("x", "1010"), B.pz("g", "0810"), B.pz("gd", "0305", "4-4-10", { flags = { "disrupted" } }) },
+    { step = "german_air_interdiction", turn = 4,
+      markers = { { kind = "air_interdiction", side = "german", count = 3 }, { kind = "soviet_interdiction", side = "soviet", count = 3 } } })
+  -- the bookkeeping notes an event list holds, as "rule: text" lines
+  local KEEP = { ["11.3"] = true, ["13.33"] = true, ["13.4"] = true, ["6.6"] = true }
+  local function kept(ev)
+    local out = {}
+    for _, e in ipairs(ev or {}) do
+      if e.text and KEEP[e.rule] then out[#out + 1] = e.rule .. ": " .. e.text end
+    end
+    return out
+  end
+  local function has(lines, rule, text)
+    for _, l in ipairs(lines) do
+      if l:find(rule .. ": ", 1, true) == 1 and l:find(text, 1, true) then return true end
+    end
+    return false
+  end
+  local function next_phase(id)
+    local ev = expect.accepted(kessel.act{ kind = "end_phase" })
+    expect.eq(kessel.game.step().id, id)
+    return kept(ev)
+  end
+  local function placed(kind) return #kessel.markers.all{ kind = kind, placed = true } end
+
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0606" })
+  local k = next_phase("soviet_movement")
+  expect.eq(kessel.game.turn(), 5)
+  expect.truthy(has(k, "11.3", "far at 0110 is out of supply") and has(k, "11.3", "rd at 0505 is out of supply"), table.concat(k, " | "))
+  expect.falsy(has(k, "11.3", "s at") or has(k, "11.3", "x at"), "only the Soviet's units are judged: " .. table.concat(k, " | "))
+  expect.eq(placed("air_interdiction"), 1, "the German marker is on the map through the Soviet Movement Phase")
+  k = next_phase("soviet_combat")
+  expect.truthy(has(k, "13.33", "0606"), table.concat(k, " | "))
+  expect.eq(placed("air_interdiction"), 0)
+  k = next_phase("soviet_disruption_removal")
+  expect.truthy(has(k, "6.6", "rd at 0505"), table.concat(k, " | "))
+  expect.falsy(has(k, "6.6", "gd"), "the German's marker stays until his own phase: " .. table.concat(k, " | "))
+  expect.falsy(kessel.units.get("rd").flags.disrupted)
+  expect.truthy(kessel.units.get("gd").flags.disrupted)
+  k = next_phase("soviet_interdiction")
+  expect.eq(#k, 0, table.concat(k, " | "))
+  expect.accepted(kessel.act{ kind = "place_marker", hex = "0404" })
+  k = next_phase("german_movement")
+  expect.truthy(has(k, "11.3", "x at 1010 is out of supply"), table.concat(k, " | "))
+  expect.falsy(has(k, "13.4", "removed"), "the Soviet marker stays for both German Movement Phases")
+  expect.eq(placed("soviet_interdiction"), 1)
+  expect.truthy(kessel.units.get("x").flags.oos)
+  expect.accepted(kessel.act{ kind = "move", units = { "g" }, path = { "0910" } })
+  expect.truthy(kessel.units.get("x").flags.oos, "the movement judgement stands for the rest of the phase")
+  k = next_phase("german_combat")
+  expect.eq(#k, 0, table.concat(k, " | "))
+  k = next_phase("german_mech_movement")
+  expect.falsy(kessel.units.get("x").flags.oos, "judged again at the start of the Mechanized Movement Phase: g's hex opens x's line")
+  k = next_phase("german_disruption_removal")
+  expect.truthy(has(k, "6.6", "gd (Fgd) at 0305"), table.concat(k, " | "))
+  expect.falsy(kessel.units.get("gd").flags.disrupted)
+  k = next_phase("german_air_interdiction")
+  expect.eq(#k, 0, table.concat(k, " | "))
+  expect.eq(placed("soviet_interdiction"), 1, "still on the map in the Air Interdiction Phase")
+  k = next_phase("soviet_movement")
+  expect.eq(kessel.game.turn(), 6)
+  expect.truthy(has(k, "13.4", "0404"), table.concat(k, " | "))
+  expect.eq(placed("soviet_interdiction"), 0)
+end)
