@@ -78,10 +78,11 @@ kessel.on("setup", function()
   if B.open_needed() then B.open() end
 end)
 
--- The die for who bids first, as an action for positions where no set-up hook ran (tests) or the
--- first-turn roll was made by hand.
+-- Opens the bidding, as an action for positions where no set-up hook ran (tests) or the first-turn
+-- roll was made by hand (which rolled for who bids first already, unless the position came with
+-- the armies' roll made: then the die is rolled here).
 kessel.action{
-  kind = "bid_roll", rule = B.RULE, description = "roll for who bids first for the German side",
+  kind = "bid_roll", rule = B.RULE, description = "open the bidding for the German side (rolling for who bids first if no die was rolled for it)",
   validate = function(a)
     if not B.open_needed() then
       return C.reason(B.RULE, "the bidding opens once, at the start of the game, when option vp_bidding is on and no bid was agreed (vp_bid)")
