@@ -136,3 +136,47 @@ kessel.test("case_4_one_game_turn_bookkeeping_phase_by_phase", function()
   expect.truthy(has(k, "13.4", "0404"), table.concat(k, " | "))
   expect.eq(placed("soviet_interdiction"), 0)
 end)
+
+-- [6.7] [6.3] The chart's railroad row: a railway hex costs what its other terrain costs. Outside a
+-- rail move a railway is no road: one step from 0303 into 0403 along a railway pays the clear,
+-- forest or swamp of 0403 at the mover's own rate, and a river hexside under the railway its full
+-- surcharge (+2 German, +1 Soviet). The same step by Soviet rail movement ignores the terrain
+-- (one of the thirty rail hexes, 6.3) and a German never rides.
+kessel.test("case_6_7_railroad_hex_costs_its_other_terrain_outside_rail_movement", function()
+  local rail = { { kind = "railway", path = { "0303", "0403", "0503" } } }
+  local movers = {
+    { id = "inf", side = "german", unit = function() return B.inf("m", "0303") end },
+    { id = "cav", side = "german", unit = function() return B.cav("m", "0303") end },
+    { id = "mot", side = "german", unit = function() return B.pz("m", "0303") end },
+    { id = "rifle", side = "soviet", unit = function() return B.rifle("m", "0303", "4-4-6") end },
+    { id = "tank", side = "soviet", unit = function()
+      return { id = "m", name = "m", side = "soviet", type = "tank", faces = { "5-5-10" }, at = "0303" } end },
+    { id = "leader", side = "soviet", unit = function() return B.leader("m", "0303", 5) end },
+  }
+  local cells = {
+    { "clear", {}, { inf = 1, cav = 1, mot = 1, rifle = 1, tank = 1, leader = 1 } },
+    { "forest", { terrain = { ["0403"] = "forest" } }, { inf = 1, cav = 2, mot = 2, rifle = 1, tank = 2, leader = 1 } },
+    { "swamp", { terrain = { ["0403"] = "swamp" } }, { inf = 2, cav = 2, mot = 2, rifle = 2, tank = 2, leader = 2 } },
+    { "river", { hexsides = { { "0303", "0403", "river" } } }, { inf = 3, cav = 3, mot = 3, rifle = 2, tank = 2, leader = 2 } },
+  }
+  for _, m in ipairs(movers) do
+    for _, cell in ipairs(cells) do
+      local map = { columns = 10, rows = 10, links = rail }
+      for k, v in pairs(cell[2]) do map[k] = v end
+      B.setup({ m.unit() }, { map = map, step = m.side .. "_movement" })
+      local ok, ev = kessel.act{ kind = "move", units = { "m" }, path = { "0403" } }
+      expect.accepted(ok, ev)
+      expect.eq(ev[1].cost, cell[3][m.id], m.id .. " along a railway into " .. cell[1])
+    end
+  end
+  -- by rail the river, the forest and the swamp are ignored: two hexes are two of the thirty
+  B.setup({ B.rifle("m", "0303", "4-4-6"), B.leader("l", "0304", 5) },
+    { step = "soviet_movement", map = { columns = 10, rows = 10, links = rail,
+      terrain = { ["0403"] = "forest", ["0503"] = "swamp" }, hexsides = { { "0303", "0403", "river" } } } })
+  local ev = expect.accepted(kessel.act{ kind = "rail_move", units = { "m" }, path = { "0503" } })
+  expect.truthy(B.note(ev, "2 rail hexes"), B.all_notes(ev))
+  expect.eq(B.where("m"), "0503")
+  B.setup({ B.pz("m", "0303") }, { step = "german_movement", map = { columns = 10, rows = 10, links = rail } })
+  local ok, why = kessel.act{ kind = "rail_move", units = { "m" }, path = { "0503" } }
+  expect.refused(ok, why, "6.3", "only the Soviet player moves by rail")
+end)
