@@ -180,3 +180,44 @@ kessel.test("case_6_7_railroad_hex_costs_its_other_terrain_outside_rail_movement
   local ok, why = kessel.act{ kind = "rail_move", units = { "m" }, path = { "0503" } }
   expect.refused(ok, why, "6.3", "only the Soviet player moves by rail")
 end)
+
+-- [9.4] [9.5] [11.3] [9.3] [6.6] [13] The results table's column in play, every modifier the
+-- defence can take: s (5-5-6) in forest at 0505, attacked by g (12-12-10) from 0404 solely across
+-- a river, out of supply (no leader), disrupted by an overrun, under a German air marker. The
+-- defence is halved for supply (2), then forest and river add up (x3): 6; disruption and the air
+-- marker have no effect on combat (a disrupted unit defends normally [6.6]; the markers act on
+-- movement and supply [13]), and no modifier line speaks of them. 12 against 6 is 2-1, and die
+-- roll 1 there is D2. With option supply_halving_order = terrain_then_supply the same hex defends
+-- 15 halved, 7: 12 against 7 is 1-1, where die roll 1 is D1.
+kessel.test("case_9_5_column_in_play_supply_and_terrain_in_order_disruption_and_air_change_nothing", function()
+  local function board(options)
+    B.setup({ B.rifle("s", "0505", "5-5-6", { flags = { "disrupted" } }), B.pz("g", "0404", "12-12-10") },
+      { options = options, markers = { { kind = "air_interdiction", side = "german", at = "0505" } },
+        map = { columns = 10, rows = 10, terrain = { ["0505"] = "forest" }, hexsides = { { "0404", "0505", "river" } } } })
+  end
+  board({})
+  kessel.inject_dice{ 1 }
+  local ev = expect.accepted(B.attack({ "g" }, { "0505" }))
+  local f = kessel.log.records{ kind = "combat", last = 1 }[1].fields
+  expect.eq(f.attack, 12)
+  expect.eq(f.defence, 6, B.all_notes(ev))
+  expect.eq(f.odds, "2-1")
+  expect.eq(f.result, "D2")
+  -- (the hex's terrain lines come first; the unit's supply line works its sums out in the order
+  -- they are made)
+  local function lines(fields)
+    local out = {}
+    for _, m in ipairs(fields.defence_modifiers) do out[#out + 1] = m.rule .. " " .. m.message end
+    return table.concat(out, " | ")
+  end
+  expect.eq(lines(f), "9.3 0505: forest doubles the defender | 9.3 0505: attacked solely across a river, doubled"
+    .. " | 9.3 0505: terrain multipliers add up to ×3 | 11.3 s: out of supply, defence halved (5, halved 2, terrain ×3 6)")
+  board({ supply_halving_order = "terrain_then_supply" })
+  kessel.inject_dice{ 1 }
+  expect.accepted(B.attack({ "g" }, { "0505" }))
+  f = kessel.log.records{ kind = "combat", last = 1 }[1].fields
+  expect.eq(f.defence, 7)
+  expect.eq(f.odds, "1-1")
+  expect.eq(f.result, "D1")
+  expect.truthy(lines(f):find("(5, terrain ×3 15, halved 7)", 1, true), lines(f))
+end)
