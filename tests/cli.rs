@@ -348,6 +348,51 @@ fn rules_columns_line_up_with_long_string_values() {
 }
 
 #[test]
+fn every_wbc09_interpretation_is_on_in_wbc2009_and_off_in_standard() {
+    // One option per WBC 2009 item (and the bidding for sides): the tournament profile turns each
+    // on and the published game leaves each off, so a new item's option must go into
+    // profiles/wbc2009.toml too. The ids are read from the ruleset's on/off options with a WBC09
+    // rule (`vp_bid`, a bid agreed before the game, is a number and 0 in both).
+    let options = std::fs::read_to_string("scripts/pgg/options.lua").expect("options.lua");
+    let ids: Vec<&str> = options
+        .lines()
+        .filter(|l| l.starts_with("opt(\"") && l.contains(", false, \"WBC09"))
+        .filter_map(|l| l.split('"').nth(1))
+        .collect();
+    assert_eq!(ids.len(), 19, "18 option items and the bidding: {ids:?}");
+    let r = kessel(&[
+        "rules",
+        "scenarios/pgg/campaign.toml",
+        "--profile",
+        "wbc2009",
+        "--diff",
+        "standard",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for id in &ids {
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(*id))
+            .unwrap_or_else(|| panic!("{id} differs between the profiles: {}", r.stdout));
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(&cols[1..3], ["true", "false"], "{line}");
+        assert!(
+            line.contains("WBC09"),
+            "the rule column names the item: {line}"
+        );
+    }
+    // the optional leader evacuation [10.4] is off in both (WBC09 #5 says so in the tournament)
+    assert!(
+        !r.stdout
+            .lines()
+            .any(|l| l.starts_with("leader_evacuation ")),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
 fn a_profile_with_an_unknown_option_names_the_line() {
     let dir = toy_copy("bad-profile");
     write(

@@ -1,7 +1,8 @@
 -- WBC 2009 sides: bidding for the German side (option `vp_bidding`).
 --
--- Who plays the German is bid for in victory points: a die decides which player bids first, after
--- the 16th and 19th Armies' first-turn roll [5.2]; then the players take turns, each either raising
+-- Who plays the German is bid for in victory points: a die decides which player bids first, then
+-- the 16th and 19th Armies make their first-turn roll [5.2], and only then does the bidding start
+-- (WBC09 sides gives the two dice in that order); then the players take turns, each either raising
 -- the bid (`bid{vp = n}`, more than the standing bid) or passing (`bid{pass = true}`). The first to
 -- pass loses: the other player takes the German side and his standing bid (0 if none was made)
 -- comes off the German total at the end [15] (victory.lua). Players are "player 1" and
@@ -20,8 +21,13 @@ local LISTED_RAISES = 20
 -- whole-number test and then failed in `apply` (string.format %d), one of 2^63 wrapped the total
 local MAX_BID = 1000
 
--- The bidding state (game var `bidding`): { first =, to_bid =, high =, high_by =, done =, german = }
+-- The bidding state (game var `bidding`): { first =, to_bid =, high =, high_by =, done =, german = }.
+-- `rolled_only` marks the state between the die for who bids first and the start of the bidding,
+-- while the 16th and 19th Armies roll [5.2].
 function B.state() return kessel.game.var("bidding") end
+
+-- Is a bidding under way (started and not over)?
+local function bidding_open(s) return s ~= nil and not s.done and not s.rolled_only end
 
 -- The German's bid to take off his total: the bidding's result, else the agreed option.
 function B.german_bid()
@@ -32,10 +38,25 @@ end
 
 -- Is the bidding due to open now? (Turn 1, before the Soviet moves, once the 16th and 19th
 -- Armies have rolled [5.2].)
-function B.open_needed()
-  return C.option("vp_bidding") and (C.option("vp_bid") or 0) == 0 and B.state() == nil
+local function bidding_due()
+  return C.option("vp_bidding") and (C.option("vp_bid") or 0) == 0
     and kessel.game.turn() == 1 and C.step_is("soviet_movement")
+end
+
+function B.open_needed()
+  local s = B.state()
+  return bidding_due() and (s == nil or s.rolled_only == true)
     and not require("rules.movement").roll_needed()
+end
+
+-- The die for who bids first (inside an apply or a setup hook), made once, before the 16th and
+-- 19th Armies' roll (movement.lua calls it first) [WBC09 sides].
+function B.roll_first_bidder()
+  if not bidding_due() or B.state() ~= nil then return end
+  local r = kessel.dice.roll("bidding: who bids first (1-3 player 1, 4-6 player 2) [" .. B.RULE .. "]")
+  local first = r <= 3 and 1 or 2
+  kessel.emit.var("bidding", { first = first, to_bid = first, rolled_only = true })
+  kessel.emit.note(B.RULE, string.format("player %d rolls to bid first (%d)", first, r))
 end
 
 local function prompt(s)
@@ -43,24 +64,25 @@ local function prompt(s)
   return string.format("bidding for the German side: player %d to bid or pass (%s)", s.to_bid, standing)
 end
 
--- Opens the bidding (inside an apply or a setup hook): the die for who bids first.
+-- Opens the bidding (inside an apply or a setup hook), rolling for who bids first when no die
+-- was rolled for it yet (a position set up with the first-turn roll already made).
 function B.open()
-  local r = kessel.dice.roll("bidding: who bids first (1-3 player 1, 4-6 player 2) [" .. B.RULE .. "]")
-  local first = r <= 3 and 1 or 2
+  B.roll_first_bidder()
+  local first = B.state().first
   local s = { first = first, to_bid = first }
   kessel.emit.var("bidding", s)
   kessel.emit.var("pending", { kind = "bid", rule = B.RULE, prompt = prompt(s) })
-  kessel.emit.note(B.RULE, string.format("player %d rolls to bid first (%d)", first, r))
 end
 
 kessel.on("setup", function()
   if B.open_needed() then B.open() end
 end)
 
--- The die for who bids first, as an action for positions where no set-up hook ran (tests) or the
--- first-turn roll was made by hand.
+-- Opens the bidding, as an action for positions where no set-up hook ran (tests) or the first-turn
+-- roll was made by hand (which rolled for who bids first already, unless the position came with
+-- the armies' roll made: then the die is rolled here).
 kessel.action{
-  kind = "bid_roll", rule = B.RULE, description = "roll for who bids first for the German side",
+  kind = "bid_roll", rule = B.RULE, description = "open the bidding for the German side (rolling for who bids first if no die was rolled for it)",
   validate = function(a)
     if not B.open_needed() then
       return C.reason(B.RULE, "the bidding opens once, at the start of the game, when option vp_bidding is on and no bid was agreed (vp_bid)")
@@ -75,7 +97,7 @@ kessel.action{
 
 local function reasons(a)
   local s = B.state()
-  if not (s and not s.done) then
+  if not bidding_open(s) then
     return C.reason(B.RULE, "there is no bidding open (option vp_bidding, at the start of the game)")
   end
   if a.pass then return nil end
@@ -113,7 +135,7 @@ kessel.action{
   end,
   enumerate = function(side)
     local s = B.state()
-    if not (s and not s.done) then return {} end
+    if not bidding_open(s) then return {} end
     local out = { { kind = "bid", pass = true } }
     local from = (s.high or -1) + 1
     for vp = from, from + LISTED_RAISES - 1 do out[#out + 1] = { kind = "bid", vp = vp } end

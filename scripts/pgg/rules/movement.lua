@@ -891,8 +891,19 @@ end
 
 -- The first-turn roll for the 16th and 19th Armies [5.2] -------------------------------------
 
+-- When the roll is made. The sequence of play has it at the start of the first Soviet Movement
+-- Phase, after the Soviet set-up [5.1] and the German's initial air markers [13.2] (so the German
+-- places them not knowing whether the 16th and 19th Armies will move); under the WBC bidding the
+-- players roll for who bids first, then for the armies, and bid after (WBC09 sides), so then it
+-- comes at once, before the bidding.
+local function roll_before_bidding()
+  return C.option("vp_bidding") and (C.option("vp_bid") or 0) == 0
+end
+
 -- Rolls for each army not yet rolled (inside an apply or a setup hook).
 function M.roll_first_turn()
+  -- WBC09 sides: the die for who bids first comes before this roll
+  if roll_before_bidding() then require("rules.bidding").roll_first_bidder() end
   for _, formation in ipairs(M.ARMY_ROLL_ORDER) do
     local var = M.ARMY_ROLL[formation]
     if kessel.game.var(var) == nil then
@@ -907,14 +918,6 @@ function M.roll_needed()
   if kessel.game.turn() ~= 1 or not C.step_is("soviet_movement") then return false end
   for _, var in pairs(M.ARMY_ROLL) do if kessel.game.var(var) == nil then return true end end
   return false
-end
-
--- When the roll is made. The sequence of play has it at the start of the first Soviet Movement
--- Phase, after the Soviet set-up [5.1] and the German's initial air markers [13.2] (so the German
--- places them not knowing whether the 16th and 19th Armies will move); under the WBC bidding the
--- players roll first and bid after (WBC09 sides), so then it comes at once, before the bidding.
-local function roll_before_bidding()
-  return C.option("vp_bidding") and (C.option("vp_bid") or 0) == 0
 end
 
 -- Rolls when it is due (inside an apply or a setup hook): the roll is needed and nothing it waits

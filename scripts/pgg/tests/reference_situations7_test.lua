@@ -414,7 +414,7 @@ kessel.test("case_5_2_the_first_turn_roll_comes_after_the_initial_air_markers", 
   expect.eq(kessel.game.var("first_turn_19"), "stand")
   expect.truthy(B.note(ev, "16 Army rolls 2"), B.all_notes(ev))
   board({ vp_bidding = true })
-  kessel.inject_dice{ 4, 1 }
+  kessel.inject_dice{ 3, 4, 1 }   -- who bids first (WBC09 sides), then the 16th and the 19th
   expect.accepted(kessel.act{ kind = "first_turn_roll" }, "WBC: roll first, then bid")
   expect.eq(kessel.game.var("first_turn_16"), "stand")
 end)

@@ -90,7 +90,7 @@ kessel.test("case_15_recapture_and_final_result", function()
   expect.truthy(kessel.game.finished())
 end)
 
--- WBC 2009 sides: a die for who bids first (after the first-turn roll [5.2]), then bids until one
+-- WBC 2009 sides: a die for who bids first, then the first-turn roll [5.2], then bids until one
 -- player passes; the other plays the German and his bid comes off the German total [15].
 kessel.test("case_wbc09_bidding_for_the_german_side", function()
   local B = require("rules.bidding")
@@ -98,9 +98,8 @@ kessel.test("case_wbc09_bidding_for_the_german_side", function()
   setup(units, { step = "soviet_movement", turn = 1, options = { vp_bidding = true } })
   local ok, r = kessel.act{ kind = "bid_roll" }
   expect.refused(ok, r, "WBC09 sides", "opens once")   -- the 16th/19th Armies have not rolled yet
-  kessel.inject_dice{ 2, 5 }   -- 16th Army moves, 19th stands
+  kessel.inject_dice{ 5, 2, 5 }   -- player 2 bids first; 16th Army moves, 19th stands
   expect.accepted(kessel.act{ kind = "first_turn_roll" })
-  kessel.inject_dice{ 5 }      -- player 2 bids first
   expect.accepted(kessel.act{ kind = "bid_roll" })
   expect.eq(B.state().to_bid, 2)
   -- nothing else happens until the bidding is over
