@@ -56,9 +56,9 @@ opt("leader_evacuation", false, "10.4",
 opt("german_marginal_is_draw", false, "15",
   "Optional: a German Marginal Victory counts as a draw")
 opt("vp_bidding", false, "WBC09 sides",
-  "Players bid VP for the German side at the start (bid / pass); the winning bid comes off the German total")
+  "Players bid VP for the German side at the start (bid / pass): the winner plays the German, and a German − Soviet margin of his bid or more is a German Marginal Victory")
 opt("vp_bid", 0, "WBC09 sides",
-  "A German VP bid agreed before the game: it comes off the German total, with or without vp_bidding (above 0: no bidding at the start)", "int", { 0, MAX_VP })
+  "A German VP bid agreed before the game: a German − Soviet margin of it or more is a German Marginal Victory, with or without vp_bidding (above 0: no bidding at the start)", "int", { 0, MAX_VP })
 
 -- Errata the reference material leaves out -------------------------------------------------------
 opt("errata_6_37_repair_next_turn", false, "6.37",

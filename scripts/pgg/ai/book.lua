@@ -11,8 +11,9 @@
 -- The worth never depends on a profile's *name*: the options in force are matched against the
 -- entries, and the entry with the fewest options set otherwise is used. So a new profile made from
 -- `wbc2009` with one interpretation changed is priced like `wbc2009`, and comparing the two in the
--- lab is not skewed by a bid guessed from the name. A scenario with no entries is worth nothing
--- to the bidder (the German side goes for a bid of 0) until it is measured.
+-- lab is not skewed by a bid guessed from the name. A scenario with no entries is bid at the
+-- margin where its chart's German Marginal Victory starts (50 in the printed chart), which leaves
+-- its levels as printed, until it is measured.
 local Book = {}
 
 -- The interpretations a `wbc2009` game plays with (scripts/pgg/profiles/wbc2009.toml).
@@ -42,9 +43,6 @@ Book.entries = {
   },
 }
 
--- The margin [15] that splits the levels between the sides: German Marginal starts at 50.
-Book.EVEN = 49.5
-
 -- How many of the options an entry speaks of are set otherwise in the game (an option an entry
 -- does not list is at its default there: false).
 local function distance(entry, keys)
@@ -73,12 +71,13 @@ function Book.entry()
   return best
 end
 
--- What the German side is worth to a bidder in the game in force: the VP a player may give up
--- and still expect the German side to do as well as the Soviet.
+-- What the German side is worth to a bidder in the game in force: the German − Soviet margin
+-- it expects to take, the bid at which a German Marginal Victory is as likely as not
+-- [WBC09 sides] (victory.lua).
 function Book.german_worth()
   local e = Book.entry()
-  if not e then return 0 end
-  return math.max(0, math.floor(e.margin - Book.EVEN))
+  if not e then return require("rules.victory").german_marginal_from() end
+  return math.max(0, math.floor(e.margin + 0.5))
 end
 
 return Book

@@ -231,15 +231,16 @@ local function swf_score(F, a)
   return 1 + (40 - math.min(dg, 40)) / 100
 end
 
--- Bidding for the German side (WBC 2009 sides): raise by one VP while the standing bid is below
--- what the German side is worth in this scenario under the options in force (ai/book.lua), else pass. Two
--- computer players with the same book settle at that worth.
+-- Bidding for the German side (WBC 2009 sides): raise to the highest listed bid up to the margin
+-- the German side is worth in this scenario under the options in force (ai/book.lua), and pass
+-- once the next bid would be above it. Two computer players with the same book settle at that
+-- worth.
 local function bid_score(a)
   local s = B.state() or {}
   local next_bid = (s.high or -1) + 1
   local worth = Book.german_worth()
   if a.pass then return next_bid > worth and 1 or -1 end
-  if a.vp == next_bid and next_bid <= worth then return 1 end
+  if a.vp >= next_bid and a.vp <= worth then return 1 + a.vp / 10000 end
   return -1
 end
 

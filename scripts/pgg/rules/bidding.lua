@@ -4,8 +4,9 @@
 -- the 16th and 19th Armies make their first-turn roll [5.2], and only then does the bidding start
 -- (WBC09 sides gives the two dice in that order); then the players take turns, each either raising
 -- the bid (`bid{vp = n}`, more than the standing bid) or passing (`bid{pass = true}`). The first to
--- pass loses: the other player takes the German side and his standing bid (0 if none was made)
--- comes off the German total at the end [15] (victory.lua). Players are "player 1" and
+-- pass loses: the other player takes the German side, and his standing bid (0 if none was made)
+-- is the German − Soviet VP margin [15] he said he can take: reaching it is a German Marginal
+-- Victory, and the other levels move with it (victory.lua). Players are "player 1" and
 -- "player 2": the engine knows sides, not people, so the result names which player is German.
 -- Until the bidding ends nothing else may happen (a pending decision).
 --
@@ -29,11 +30,14 @@ function B.state() return kessel.game.var("bidding") end
 -- Is a bidding under way (started and not over)?
 local function bidding_open(s) return s ~= nil and not s.done and not s.rolled_only end
 
--- The German's bid to take off his total: the bidding's result, else the agreed option.
+-- The German's bid in force: the bidding's result, else the agreed option (above 0); nil when
+-- the game is played without one.
 function B.german_bid()
   local s = B.state()
   if s and s.done then return s.high or 0 end
-  return C.option("vp_bid") or 0
+  local agreed = C.option("vp_bid") or 0
+  if agreed > 0 then return agreed end
+  return nil
 end
 
 -- Is the bidding due to open now? (Turn 1, before the Soviet moves, once the 16th and 19th

@@ -18,9 +18,9 @@
 -- held with a line at the end of the previous German player-turn (game vars "german_held",
 -- "soviet_recaptures").
 -- Levels on German minus Soviet VP from the scenario [15]; option german_marginal_is_draw; with
--- vp_bidding the German's bid (the bidding's result, bidding.lua, or an agreed option vp_bid) is
--- taken off his total. Final result: game var
--- "result" = {german_vp=, soviet_vp=, difference=, level=}.
+-- a German bid in force (the bidding's result, bidding.lua, or an agreed option vp_bid) the bid is
+-- the margin where a German Marginal Victory starts, the other levels moved with it [WBC09 sides].
+-- Final result: game var "result" = {german_vp=, soviet_vp=, difference=, bid=, level=}.
 local C = require("rules.common")
 local Z = require("rules.zoc")
 local V = {}
@@ -242,15 +242,31 @@ function V.score()
   for _, n in ipairs(held) do heldset[n] = true end
   for _, o in ipairs(V.objectives()) do if heldset[o.name] then german = german + o.vp end end
   german = german + V.swf_vp(kessel.game.var("swf_count"))
-  -- the German's bid comes off his total [WBC09 sides]: the one won in the bidding, or one agreed
-  -- before the game (option vp_bid), which counts whether or not vp_bidding is on
-  german = german - require("rules.bidding").german_bid()
   local destroyed = V.divisions_destroyed()
   local soviet = #destroyed * C.option("soviet_vp_per_division")
   soviet = soviet + V.recapture_vp() * #(kessel.game.var("soviet_recaptures") or {})
   local diff = german - soviet
-  local level = V.level_for(diff)
-  return { german_vp = german, soviet_vp = soviet, difference = diff, level = level, held = held, destroyed = destroyed }
+  -- [WBC09 sides] the German bid the margin he can take: reaching it is where a German Marginal
+  -- Victory starts, and the other levels keep their distances from it (the one won in the
+  -- bidding, or one agreed before the game, option vp_bid, whether or not vp_bidding is on)
+  local bid = require("rules.bidding").german_bid()
+  local judged = bid and diff - bid + V.german_marginal_from() or diff
+  return { german_vp = german, soviet_vp = soviet, difference = diff, bid = bid, level = V.level_for(judged),
+    held = held, destroyed = destroyed }
+end
+
+-- The least margin of a German Marginal Victory [15] (50 in the printed chart): one more than the
+-- highest margin of the level before it. A scenario's own chart without that level (the learning
+-- scenario's "German win") has its first German level instead.
+function V.german_marginal_from()
+  local below, first_german = nil, nil
+  for _, l in ipairs(V.levels()) do
+    local from = (below or 0) + 1
+    if l.name == "German Marginal" then return from end
+    if first_german == nil and l.name:match("^German") then first_german = from end
+    below = l.max
+  end
+  return first_german or 0
 end
 
 -- Where a score's points come from, as lines a GM can check against the board [15]: each city
@@ -263,18 +279,21 @@ function V.breakdown(r)
   for _, o in ipairs(V.objectives()) do if heldset[o.name] then g[#g + 1] = string.format("%s (%d)", o.name, o.vp) end end
   local swf = kessel.game.var("swf_count") or 0
   if swf > 0 then g[#g + 1] = string.format("%d South-Western Front division(s) called (%d)", swf, V.swf_vp(swf)) end
-  local bid = require("rules.bidding").german_bid()
-  if bid ~= 0 then g[#g + 1] = string.format("bid (-%d)", bid) end
   local s = {}
   local per = C.option("soviet_vp_per_division")
   for _, f in ipairs(r.destroyed) do s[#s + 1] = string.format("%s destroyed (%d)", f, per) end
   for _, x in ipairs(kessel.game.var("soviet_recaptures") or {}) do
     s[#s + 1] = string.format("%s retaken on turn %d (%d)", x.city, x.turn, V.recapture_vp())
   end
-  return {
+  local out = {
     string.format("German VP %d: %s", r.german_vp, #g > 0 and table.concat(g, ", ") or "nothing held with a line to the west edge"),
     string.format("Soviet VP %d: %s", r.soviet_vp, #s > 0 and table.concat(s, ", ") or "no German division destroyed, no city retaken"),
   }
+  if r.bid then
+    out[#out + 1] = string.format("the German bid %d VP: a margin of %d or more is a German Marginal Victory [WBC09 sides]",
+      r.bid, r.bid)
+  end
+  return out
 end
 
 -- Soviet VP for each city retaken [15]: the scenario's `soviet_vp_recapture` (declared default 2).
@@ -310,7 +329,8 @@ kessel.on("step_end", function(index)
   end
   if kessel.game.turn() >= kessel.game.last_turn() and step.id == "german_air_interdiction" then
     local r = V.score()
-    kessel.emit.var("result", { german_vp = r.german_vp, soviet_vp = r.soviet_vp, difference = r.difference, level = r.level })
+    kessel.emit.var("result", { german_vp = r.german_vp, soviet_vp = r.soviet_vp, difference = r.difference, bid = r.bid,
+      level = r.level })
     for _, line in ipairs(V.breakdown(r)) do kessel.emit.note("15", line) end
     kessel.emit.note("15", string.format("final score: German %d, Soviet %d (%+d): %s", r.german_vp, r.soviet_vp, r.difference, r.level))
   end

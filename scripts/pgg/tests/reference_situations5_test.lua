@@ -224,10 +224,12 @@ kessel.test("case_11_2_a_leader_or_a_disrupted_unit_negates_enemy_zoc_for_the_li
   expect.truthy(line(B.rifle("x", "0501", "2-2-6", { flags = { "disrupted" } })), "a disrupted rifle in 0501")
 end)
 
--- [15] WBC09 sides, options vp_bid and vp_bidding: a bid agreed before the game (vp_bid = 12) comes
--- off the German total whether or not the bidding option is on: Smolensk 25 - 12 = 13 (Soviet
--- Strategic). With no bid the German keeps 25. (The agreed bid was ignored unless vp_bidding was on
--- as well, so a GM who set only vp_bid saw no difference.)
+-- [15] WBC09 sides, options vp_bid and vp_bidding: a bid agreed before the game is the margin the
+-- German said he can take, whether or not the bidding option is on: with Smolensk (25) held, a
+-- bid of 12 is reached (German Marginal), a bid of 30 is not (25 is 5 short of it: Soviet Marginal,
+-- as 45 is without a bid). With no bid, 25 is a Soviet Strategic Victory. (The agreed bid was
+-- ignored unless vp_bidding was on as well, so a GM who set only vp_bid saw no difference; and the
+-- bid once came off the German total, so a German who took exactly his bid lost decisively.)
 kessel.test("case_15_a_bid_agreed_before_the_game_counts_without_the_bidding_option", function()
   local V = require("rules.victory")
   local function score(options)
@@ -236,10 +238,15 @@ kessel.test("case_15_a_bid_agreed_before_the_game_counts_without_the_bidding_opt
     return V.score()
   end
   expect.eq(score({}).german_vp, 25)
+  expect.eq(score({}).level, "Soviet Strategic")
   local r = score({ vp_bid = 12 })
-  expect.eq(r.german_vp, 13, "25 less the agreed bid")
-  expect.eq(r.level, "Soviet Strategic")
-  expect.eq(score({ vp_bid = 12, vp_bidding = true }).german_vp, 13, "the same with the bidding option on")
+  expect.eq(r.german_vp, 25, "the German's VP are his")
+  expect.eq(r.bid, 12)
+  expect.eq(r.level, "German Marginal", "25 reaches the bid of 12")
+  expect.eq(score({ vp_bid = 12, vp_bidding = true }).level, "German Marginal", "the same with the bidding option on")
+  expect.eq(score({ vp_bid = 25 }).level, "German Marginal", "exactly the bid")
+  expect.eq(score({ vp_bid = 30 }).level, "Soviet Marginal", "5 short of the bid")
+  expect.eq(score({ vp_bid = 76 }).level, "Soviet Decisive", "51 short of the bid")
 end)
 
 -- [7] [7.1] [7.2] Stacking checkpoints at the end of every phase, with four units in 0505: the

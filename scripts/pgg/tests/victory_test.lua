@@ -57,8 +57,8 @@ kessel.test("case_15_vp_options", function()
     { options = { german_marginal_is_draw = true, vp_bidding = true, vp_bid = 10 }, vars = { swf_count = 10, objectives = {
       { name = "Smolensk", vp = 25, hexes = { "0403", "0404" } }, { name = "Vyazma", vp = 50, hexes = { "0203" } } } } })
   r = V.score()
-  expect.eq(r.german_vp, 80, "25 + 50 + 15 - bid 10")
-  expect.eq(r.level, "German Strategic")
+  expect.eq(r.german_vp, 90, "25 + 50 + 15")
+  expect.eq(r.level, "German Decisive", "80 beyond the bid of 10: as 130 is without a bid")
   setup({ inf("a", "0403"), inf("b", "0404") }, { options = { german_marginal_is_draw = true, vp_bidding = false }, vars = { swf_count = 10,
       objectives = { { name = "Vyazma", vp = 50, hexes = { "0403", "0404" } } } } })
   expect.eq(V.score().level, "Draw", "65: German Marginal counts as a draw")
@@ -91,7 +91,8 @@ kessel.test("case_15_recapture_and_final_result", function()
 end)
 
 -- WBC 2009 sides: a die for who bids first, then the first-turn roll [5.2], then bids until one
--- player passes; the other plays the German and his bid comes off the German total [15].
+-- player passes; the other plays the German, and his bid is the margin where a German Marginal
+-- Victory starts [15].
 kessel.test("case_wbc09_bidding_for_the_german_side", function()
   local B = require("rules.bidding")
   local units = { inf("a", "0403"), inf("b", "0404"), inf("c", "0203") }
@@ -121,7 +122,8 @@ kessel.test("case_wbc09_bidding_for_the_german_side", function()
   expect.eq(s.german, 1, "player 2 passed: player 1 plays the German")
   expect.eq(B.german_bid(), 12)
   expect.eq(kessel.game.var("pending"), nil)
-  expect.eq(V.score().german_vp, 30 - 12, "Smolensk 25 + Orsha 5, less the bid")
+  expect.eq(V.score().german_vp, 30, "Smolensk 25 + Orsha 5")
+  expect.eq(V.score().level, "German Marginal", "30 reaches the bid of 12")
   ok, r = kessel.act{ kind = "bid", vp = 20 }
   expect.refused(ok, r, "WBC09 sides", "no bidding open")
   -- a bid agreed before the game: no bidding at the start
