@@ -7,6 +7,7 @@ use super::declare_limits::{
     caller_site, declared_once, declared_size, declaring, table_size, MAX_DECLARATION_BYTES,
 };
 use super::strict_keys;
+use crate::algo::movement::Cost;
 use crate::options::{OptionDecl, OptionType};
 use crate::ruleset::{ActionDecl, KindDecl, Step, VariantData};
 use crate::state::Value;
@@ -206,12 +207,14 @@ pub(super) fn when_of(
 fn check_costs(v: &mlua::Value, path: &str, depth: u32) -> mlua::Result<()> {
     let bad = |n: String| {
         Err(mlua::Error::runtime(format!(
-            "{path} = {n}: a movement cost must be a finite number of MP, 0 or more"
+            "{path} = {n}: a movement cost must be a finite number of MP from 0 to {}",
+            Cost::MOST_MP.floor()
         )))
     };
+    let within = |x: f64| (0.0..=Cost::MOST_MP).contains(&x);
     match v {
-        mlua::Value::Number(n) if !n.is_finite() || *n < 0.0 => bad(n.to_string()),
-        mlua::Value::Integer(i) if *i < 0 => bad(i.to_string()),
+        mlua::Value::Number(n) if !within(*n) => bad(super::shown_number(*n)),
+        mlua::Value::Integer(i) if !within(*i as f64) => bad(i.to_string()),
         mlua::Value::Table(t) if depth < 16 => {
             for pair in t.pairs::<mlua::Value, mlua::Value>() {
                 let (k, v) = pair?;

@@ -2,6 +2,7 @@
 //! applied at once and recorded with the action being applied.
 
 use super::{hex_of, plain};
+use crate::algo::movement::Cost;
 use crate::event::Event;
 use crate::state::{Face, Location, Value};
 use crate::world::{Shared, Stage};
@@ -280,17 +281,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
                     )));
                 }
                 // rules sum the costs in the log to know what a unit has spent: a negative one
-                // gave MP back without a word
+                // gave MP back without a word, and one past what any search counts (1e300) is
+                // no cost a field could have found. A fraction is a cost (roads at half an MP)
                 if let Some(c) = cost.filter(|c| *c < 0.0) {
                     return Err(mlua::Error::runtime(format!(
                         "kessel.emit.move: the cost {c} is negative; a move costs 0 MP or more"
+                    )));
+                }
+                if let Some(c) = cost.filter(|c| *c > Cost::MOST_MP) {
+                    return Err(mlua::Error::runtime(format!(
+                        "kessel.emit.move: the cost {} is more MP than any move costs (at most {}, \
+                         the most a search counts)",
+                        super::shown_number(c),
+                        Cost::MOST_MP.floor()
                     )));
                 }
                 emit(lua, &w,
                     Event::Moved {
                         unit,
                         path: hexes,
-                        cost: cost.unwrap_or(0.0),
+                        // (-0.0 went into the log as written: "cost": -0.0)
+                        cost: cost.map_or(0.0, |c| c + 0.0),
                     },
                 )
             },
