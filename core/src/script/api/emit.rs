@@ -256,7 +256,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     e.set(
         "move",
         super::function(lua,
-            move |lua, (unit, path, cost): (String, Vec<String>, Option<f64>)| {
+            move |lua, (unit, super::List(path), cost): (String, super::List<String>, Option<f64>)| {
                 crate::script::charge(lua, 64 * path.len() as u64)?;
                 check_unit(&w, &unit)?;
                 if path.is_empty() {

@@ -207,21 +207,27 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "inject_dice",
-        super::function(lua, move |lua, rolls: Vec<i64>| {
+        super::function(lua, move |lua, rolls: mlua::Value| {
             // the game's next rolls are the script's to set, not the rules': a validator or a
             // query doing it in a test changed the rolls the test went on to see
             script_only(lua, &w, "inject_dice")?;
-            crate::script::charge(lua, 4 * rolls.len() as u64)?;
             // the queue is engine memory no limit sees: a loop queueing a million rolls a call
-            // held half a gigabyte by the budget's end (a test queues the few rolls it checks)
+            // held half a gigabyte by the budget's end (a test queues the few rolls it checks).
+            // Measured on the table before its rolls are copied: a table of ten million rolls
+            // was copied whole, then refused
+            let asked = match &rolls {
+                mlua::Value::Table(t) => t.raw_len(),
+                _ => 0,
+            };
             let queued = w.borrow().dice.injected_left();
-            if queued.saturating_add(rolls.len()) > MAX_INJECTED {
+            if queued.saturating_add(asked) > MAX_INJECTED {
                 return Err(mlua::Error::runtime(format!(
                     "kessel.inject_dice: {} rolls would wait in the queue, more than {MAX_INJECTED} \
                      (a test queues the rolls it checks; roll the queued ones first)",
-                    queued.saturating_add(rolls.len())
+                    queued.saturating_add(asked)
                 )));
             }
+            let super::List(rolls) = <super::List<i64> as mlua::FromLua>::from_lua(rolls, lua)?;
             // a die shows 1 and up: a 0 (or -1) was queued and read by the tables as their
             // first row; one too high for its die is refused when rolled, where the die is known
             let rolls = rolls

@@ -33,9 +33,10 @@ pub(super) fn sides_among(
     let list = match v {
         mlua::Value::Nil => return Ok(Ok(None)),
         mlua::Value::String(s) => vec![s.to_str()?.to_string()],
-        mlua::Value::Table(t) => t
-            .sequence_values::<String>()
-            .collect::<mlua::Result<Vec<_>>>()?,
+        mlua::Value::Table(t) => {
+            let lua = t.weak_lua().upgrade();
+            <super::List<String> as mlua::FromLua>::from_lua(mlua::Value::Table(t), &lua)?.0
+        }
         other => return Ok(Err(NotSides::Value(super::describe_value(&other)))),
     };
     if let Some(s) = list.iter().find(|s| !all.contains(s)) {
@@ -268,13 +269,13 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     e.set(
         "open",
-        super::function(lua, move |lua, ids: Option<Vec<String>>| {
+        super::function(lua, move |lua, ids: Option<super::List<String>>| {
             let opened: Vec<Commitment> = {
                 let wb = w.borrow();
                 let pending = &wb.state.secrets.commitments;
                 match ids {
                     None => pending.values().cloned().collect(),
-                    Some(ids) => ids
+                    Some(super::List(ids)) => ids
                         .iter()
                         .map(|id| {
                             pending.get(id).cloned().ok_or_else(|| {
