@@ -95,6 +95,7 @@ impl Scenario {
         let mut pool_lines: BTreeMap<&str, usize> = BTreeMap::new();
         for entry in &file.pools {
             let p = entry.get_ref();
+            d.name(entry.span(), format_args!("pool id"), &p.id);
             if let Some(first) = d.seen_before(&mut pool_lines, p.id.as_str(), &entry.span()) {
                 d.at(
                     entry.span(),
@@ -394,6 +395,7 @@ impl Scenario {
         }
         for entry in file.markers.iter().filter(|_| wanted <= MAX_MARKERS as u64) {
             let m = entry.get_ref();
+            d.name(entry.span(), format_args!("marker kind"), &m.kind);
             let mut hex = None;
             let mut other = None;
             if let Some(at) = &m.at {
@@ -604,6 +606,7 @@ impl Scenario {
             .collect();
         let mut vars = BTreeMap::new();
         for (k, v) in &file.vars {
+            d.name(k.span(), format_args!("scenario var"), k.get_ref());
             match plain_data(v) {
                 Ok(v) => {
                     vars.insert(k.get_ref().clone(), v);

@@ -32,39 +32,7 @@ pub(super) fn req_id(t: &Table, key: &str, what: &str) -> mlua::Result<String> {
     }
 }
 
-/// What is wrong with a name a ruleset declares (an id, an action's kind, a side), said after
-/// the name's field: it has something in it, at most 1024 bytes, on one line, in characters
-/// that show. An empty one, or one holding a line break or a control character, cannot be told
-/// apart or shown (every message naming it is broken); one holding a zero-width space or a
-/// bidirectional mark prints like another name, or reorders the line it is printed in, as unit
-/// ids may not either.
-pub(super) fn name_problem(name: &str) -> Option<String> {
-    if name.trim().is_empty() {
-        return Some("is empty; give it a name".into());
-    }
-    // (a name goes into messages, listings and every save's log: at most as long as a unit id)
-    if name.len() > crate::names::MAX_UNIT_ID {
-        return Some(format!(
-            "of {} bytes (`{}…`) is too long: names are at most {} bytes",
-            name.len(),
-            crate::error::printable_name(&name.chars().take(40).collect::<String>()),
-            crate::names::MAX_UNIT_ID
-        ));
-    }
-    let shown = crate::error::printable_name(name);
-    if name.chars().any(char::is_control) {
-        return Some(format!(
-            "{shown} holds a line break or a control character; give it on one line"
-        ));
-    }
-    if name.chars().any(crate::error::hidden_char) {
-        return Some(format!(
-            "{shown} holds a character that shows as nothing or reorders the text (a zero-width \
-             space, a bidirectional mark); give it in characters that show"
-        ));
-    }
-    None
-}
+pub(super) use crate::names::name_problem;
 
 /// What a Rust type a field converts to is called in Lua.
 fn lua_word(rust: &str) -> &'static str {

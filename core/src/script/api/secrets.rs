@@ -2,7 +2,7 @@
 //! every `kessel.emit` call) and the reads `kessel.units.hidden_from`, `kessel.game.commitments`,
 //! `kessel.game.view`. Rules read the whole truth; `kessel.game.view` is what one side is shown.
 
-use super::emit::{bounded, check_side, check_unit, emit, MAX_NAME};
+use super::emit::{check_side, check_unit, emit, named};
 use super::plain;
 use crate::event::Event;
 use crate::secrets::Commitment;
@@ -233,7 +233,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
         super::function(lua,
             move |lua, (id, side, choice): (String, String, mlua::Value)| {
                 const WHAT: &str = "kessel.emit.commit";
-                bounded(&id, "kessel.emit.commit: the id", MAX_NAME)?;
+                named(&id, "kessel.emit.commit: the id")?;
                 check_side(&w, &side, WHAT)?;
                 if choice.is_nil() {
                     return Err(mlua::Error::runtime(format!(
