@@ -333,11 +333,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
     let w = world.clone();
     kessel.raw_set(
         "state_hash",
-        super::function(lua, move |lua, ()| {
-            let (hash, text) = w.borrow().state.hash_sized();
-            charge_hashing(lua, text)?;
-            Ok(format!("{hash:016x}"))
-        })?,
+        super::function(lua, move |lua, ()| hash_text(lua, &w.borrow().state))?,
     )?;
     let w = world.clone();
     kessel.raw_set(
@@ -347,9 +343,7 @@ pub(super) fn register(lua: &Lua, kessel: &Table, world: &Shared) -> mlua::Resul
             charge_per_logged_event(lua, &w)?;
             let replayed = w.borrow().replayed();
             let state = replayed.map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            let (hash, text) = state.hash_sized();
-            charge_hashing(lua, text)?;
-            Ok(format!("{hash:016x}"))
+            hash_text(lua, &state)
         })?,
     )?;
     let pristine: Table = lua.named_registry_value("kessel_pristine")?;
@@ -366,13 +360,29 @@ fn charge_per_logged_event(lua: &Lua, world: &Shared) -> mlua::Result<()> {
     crate::script::charge(lua, 64 * count as u64)
 }
 
-/// Charges hashing a state whose canonical text is `bytes` long, eight units a byte: the state is
-/// built into a JSON tree and written out, about 0.1 µs a byte of text in a debug build (0.5 s
-/// for 20,000 units), the time of some eight cheap instructions. A loop of `kessel.state_hash()`
+/// Charges hashing `bytes` of a state's canonical text, eight units a byte, a piece at a time as
+/// it is made (`GameState::hash_charged`): each piece is built into a JSON tree and written out,
+/// about 0.1 µs a byte of text in a debug build (0.5 s for 20,000 units), the time of some eight
+/// cheap instructions. A loop of `kessel.state_hash()`
 /// paid one call's charge each and ran into the wall clock where the budget should stop it
 /// (after a minute and more, before `Meter::check` read the clock).
 fn charge_hashing(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     crate::script::charge(lua, 8 * bytes as u64)
+}
+
+/// A state's hash as scripts see it, charged in blocks of 64 KiB of its text as the text is made
+/// (a charge reads the clock: one for each unit's piece would cost more than hashing it).
+fn hash_text(lua: &Lua, state: &crate::state::GameState) -> mlua::Result<String> {
+    let mut pending = 0;
+    let (hash, _) = state.hash_charged(|n| {
+        pending += n;
+        if pending < 1 << 16 {
+            return Ok(());
+        }
+        charge_hashing(lua, std::mem::take(&mut pending))
+    })?;
+    charge_hashing(lua, pending)?;
+    Ok(format!("{hash:016x}"))
 }
 
 /// The test running now (see `kessel.test`).
