@@ -350,6 +350,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     let mut seen_sides: BTreeMap<(&str, Hexside), usize> = BTreeMap::new();
     for entry in &file.hexsides {
         let f = entry.get_ref();
+        d.name(entry.span(), format_args!("hexside kind"), &f.kind);
         if f.sides.is_empty() {
             d.at(
                 entry.span(),
@@ -412,6 +413,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     }
     for entry in &file.links {
         let l = entry.get_ref();
+        d.name(entry.span(), format_args!("link kind"), &l.kind);
         let errors_before = d.errors.len();
         if l.path.len() < 2 {
             d.at(
@@ -462,6 +464,8 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     let mut place_of: BTreeMap<Hex, (&str, usize)> = BTreeMap::new();
     for entry in &file.places {
         let p = entry.get_ref();
+        d.name(entry.span(), format_args!("place name"), &p.name);
+        d.name(entry.span(), format_args!("place kind"), &p.kind);
         if let Some(first) = d.seen_before(&mut place_lines, p.name.as_str(), &entry.span()) {
             d.at(
                 entry.span(),
@@ -517,6 +521,7 @@ pub fn parse_map_lenient(path: &Path, text: &str) -> Result<Lenient<Map>, LoadEr
     }
     for entry in &file.areas {
         let a = entry.get_ref();
+        d.name(entry.span(), format_args!("area id"), &a.id);
         if a.hexes.is_empty() {
             d.at(
                 entry.span(),
